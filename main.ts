@@ -1,0 +1,92 @@
+/**
+ * Composition root: environment → configuration → backends → relayer → HTTP server.
+ * `deno task start` runs it; the embedded default needs no network.
+ */
+import { readConfig } from "./src/config.ts";
+import { createLogger } from "./src/log.ts";
+import { createRelayer } from "./src/relayer.ts";
+import { LOCAL_PACKAGE_ID, LocalLedger } from "./src/chain/local_ledger.ts";
+import type { VectorStore } from "./src/backends/types.ts";
+import { MemoryVectorStore } from "./src/backends/memory.ts";
+import { SvcError } from "./src/errors.ts";
+
+const result = readConfig(Deno.env.toObject());
+if (!result.ok) {
+  console.error(
+    "svc: invalid configuration:\n" + result.problems.map((p) => `  - ${p}`).join("\n"),
+  );
+  Deno.exit(2);
+}
+const config = result.config;
+const logger = createLogger(config.logLevel);
+
+async function start() {
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const { loadMasterKey, LocalCipher } = await import("./plugins/local_cipher/mod.ts");
+  const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
+  const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
+  const masterKey = await loadMasterKey(config);
+  const embedder = new LexicalEmbedder();
+  let vectors: VectorStore;
+  if (config.vectorStore === "lancedb") {
+    const { LanceDbVectorStore } = await import("./plugins/lancedb/mod.ts");
+    vectors = await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, embedder);
+  } else {
+    vectors = new MemoryVectorStore(embedder.dimensions);
+  }
+  const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+  const ledgerKv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
+  const secret = new Uint8Array(
+    await crypto.subtle.digest(
+      "SHA-256",
+      new Uint8Array([...masterKey, ...new TextEncoder().encode("svc-relayer-secret")]),
+    ),
+  );
+  const relayer = await createRelayer({
+    kv: jobsKv,
+    secret,
+    directory: new LocalLedger(ledgerKv),
+    cipher: await LocalCipher.fromKey(masterKey),
+    blobs: await FsBlobStore.open(`${config.dataDir}/blobs`),
+    vectors,
+    embedder,
+    logger,
+    mode: "embedded",
+    packageId: LOCAL_PACKAGE_ID,
+    concurrency: config.concurrency,
+    callTimeoutMs: config.callTimeoutMs,
+    maxAttempts: config.maxAttempts,
+  });
+  const server = Deno.serve({
+    hostname: config.host,
+    port: config.port,
+    onListen: ({ hostname, port }) =>
+      logger.info("relayer listening", {
+        url: `http://${hostname}:${port}`,
+        data_dir: config.dataDir,
+      }),
+  }, relayer.handler);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("relayer stopping");
+    await server.shutdown();
+    await relayer.close();
+    await vectors.close();
+    jobsKv.close();
+    ledgerKv.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}
+
+try {
+  await start();
+} catch (error) {
+  const message = error instanceof SvcError ? error.message : String(error);
+  console.error(`svc: cannot start: ${message}`);
+  Deno.exit(1);
+}

@@ -1,0 +1,116 @@
+/**
+ * A content-addressed blob store on the local file system. A blob id is the unpadded base64url
+ * SHA-256 of the bytes. Layout under the root directory:
+ *
+ * - `objects/<id[0..2]>/<id>`: the bytes; `<id>.json` beside it: the metadata;
+ * - `index/<sha256(owner)>/<sha256(namespace)>/<created_at>-<id>`: empty files that let
+ *   `list` read one owner's namespace without scanning every blob.
+ *
+ * Files are written to a temporary name, synced and renamed, so a crash never leaves a
+ * partial blob.
+ */
+import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
+import { sha256Hex } from "../../src/auth/keys.ts";
+import { backendError } from "../../src/errors.ts";
+
+const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
+
+async function writeAtomic(path: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    await file.write(bytes);
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  await Deno.rename(temp, path);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+export class FsBlobStore implements BlobStore {
+  readonly name = "fs";
+  readonly root: string;
+
+  private constructor(root: string) {
+    this.root = root;
+  }
+
+  static async open(root: string): Promise<FsBlobStore> {
+    await Deno.mkdir(`${root}/objects`, { recursive: true });
+    await Deno.mkdir(`${root}/index`, { recursive: true });
+    return new FsBlobStore(root);
+  }
+
+  #objectPath(blobId: string): string {
+    return `${this.root}/objects/${blobId.slice(0, 2)}/${blobId}`;
+  }
+
+  async #indexDir(owner: string, namespace: string): Promise<string> {
+    return `${this.root}/index/${await sha256Hex(owner)}/${await sha256Hex(namespace)}`;
+  }
+
+  async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta): Promise<string> {
+    try {
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
+      const path = this.#objectPath(blobId);
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      if (!(await exists(path))) await writeAtomic(path, bytes);
+      if (!(await exists(`${path}.json`))) {
+        await writeAtomic(`${path}.json`, new TextEncoder().encode(JSON.stringify(meta)));
+        const dir = await this.#indexDir(meta.owner, meta.namespace);
+        await Deno.mkdir(dir, { recursive: true });
+        const stamp = String(meta.createdAt).padStart(15, "0");
+        await Deno.writeFile(`${dir}/${stamp}-${blobId}`, new Uint8Array());
+      }
+      return blobId;
+    } catch (error) {
+      throw backendError("the fs blob store", "store the blob", error);
+    }
+  }
+
+  async get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (!BLOB_ID.test(blobId)) return null;
+    try {
+      return await Deno.readFile(this.#objectPath(blobId));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw backendError("the fs blob store", "read the blob", error);
+    }
+  }
+
+  async list(
+    owner: string,
+    namespace: string,
+    options: CallOptions & { limit?: number } = {},
+  ): Promise<BlobEntry[]> {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(await this.#indexDir(owner, namespace))) {
+        if (entry.isFile) names.push(entry.name);
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw backendError("the fs blob store", "list blobs", error);
+    }
+    names.sort().reverse();
+    const out: BlobEntry[] = [];
+    for (const name of names.slice(0, options.limit ?? names.length)) {
+      const blobId = name.slice(name.indexOf("-") + 1);
+      const path = `${this.#objectPath(blobId)}.json`;
+      const meta = JSON.parse(await Deno.readTextFile(path)) as BlobMeta;
+      out.push({ blobId, meta });
+    }
+    return out;
+  }
+}

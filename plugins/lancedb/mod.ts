@@ -1,0 +1,222 @@
+/**
+ * The LanceDB vector index (embedded, in a local directory). One table, `memories`; writes go
+ * through one batching writer, because concurrent upserts of the same new key can duplicate
+ * rows. The directory records the embedder's model and dimensions, and opening it with
+ * another embedder is refused. Past `indexMinRows` rows an IVF-PQ cosine index is built.
+ *
+ * @example
+ * ```ts
+ * const store = await LanceDbVectorStore.open("./data/lancedb", { model, dimensions });
+ * ```
+ */
+import * as lancedb from "@lancedb/lancedb";
+import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
+import type { VectorHit, VectorRow, VectorStore } from "../../src/backends/types.ts";
+import { backendError, SvcError } from "../../src/errors.ts";
+
+const TABLE = "memories";
+const META_FILE = "svc_index.json";
+
+export interface LanceDbOptions {
+  model: string;
+  dimensions: number;
+  /** Rows from which an approximate (IVF-PQ) vector index is built. */
+  indexMinRows?: number;
+}
+
+interface Pending {
+  rows: VectorRow[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function quote(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function inList(ids: string[]): string {
+  return `id IN (${ids.map(quote).join(", ")})`;
+}
+
+export class LanceDbVectorStore implements VectorStore {
+  readonly name = "lancedb";
+  readonly dimensions: number;
+  #db: lancedb.Connection;
+  #table: lancedb.Table;
+  #pending: Pending[] = [];
+  #writing: Promise<void> | null = null;
+  #indexMinRows: number;
+  #indexed = false;
+
+  private constructor(
+    db: lancedb.Connection,
+    table: lancedb.Table,
+    dimensions: number,
+    indexMinRows: number,
+    indexed: boolean,
+  ) {
+    this.#db = db;
+    this.#table = table;
+    this.dimensions = dimensions;
+    this.#indexMinRows = indexMinRows;
+    this.#indexed = indexed;
+  }
+
+  static async open(dir: string, options: LanceDbOptions): Promise<LanceDbVectorStore> {
+    await Deno.mkdir(dir, { recursive: true });
+    const metaPath = `${dir}/${META_FILE}`;
+    const wanted = { model: options.model, dimensions: options.dimensions };
+    let recorded: typeof wanted | null = null;
+    try {
+      recorded = JSON.parse(await Deno.readTextFile(metaPath));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (
+      recorded && (recorded.model !== wanted.model || recorded.dimensions !== wanted.dimensions)
+    ) {
+      throw new SvcError(
+        "conflict",
+        `Cannot open the vector index in ${dir}: it was built with embedder "${recorded.model}" ` +
+          `(${recorded.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) is ` +
+          `configured. Either configure the original embedder, or move ${dir} away and call ` +
+          `POST /api/restore (or \`deno task svc restore\`) for each namespace to re-index ` +
+          `from the blob store.`,
+      );
+    }
+    try {
+      const db = await lancedb.connect(dir);
+      const schema = new Schema([
+        new Field("id", new Utf8(), false),
+        new Field("owner_id", new Utf8(), false),
+        new Field("ns", new Utf8(), false),
+        new Field("blob_id", new Utf8(), false),
+        new Field("created_at", new Float64(), false),
+        new Field(
+          "vector",
+          new FixedSizeList(options.dimensions, new Field("item", new Float32(), true)),
+          false,
+        ),
+      ]);
+      const table = await db.createEmptyTable(TABLE, schema, { existOk: true });
+      if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted));
+      const indexed = (await table.listIndices()).some((i) => i.columns.includes("vector"));
+      return new LanceDbVectorStore(
+        db,
+        table,
+        options.dimensions,
+        options.indexMinRows ?? 25_000,
+        indexed,
+      );
+    } catch (error) {
+      throw backendError("LanceDB", "open the vector index", error);
+    }
+  }
+
+  upsert(rows: VectorRow[]): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => {
+      this.#pending.push({ rows, resolve, reject });
+    });
+    this.#writing ??= this.#drain();
+    return done;
+  }
+
+  /** The single writer: commits everything queued so far as one merge-insert, repeatedly. */
+  async #drain(): Promise<void> {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0);
+      const byId = new Map<string, VectorRow>();
+      for (const { rows } of batch) for (const row of rows) byId.set(row.id, row);
+      try {
+        await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
+          .execute([...byId.values()].map((row) => ({
+            id: row.id,
+            owner_id: row.owner,
+            ns: row.namespace,
+            blob_id: row.blobId,
+            created_at: row.createdAt,
+            vector: Array.from(row.vector),
+          })));
+        for (const p of batch) p.resolve();
+      } catch (error) {
+        const wrapped = backendError("LanceDB", "index the memory", error);
+        for (const p of batch) p.reject(wrapped);
+      }
+      await this.#maybeBuildIndex();
+    }
+    this.#writing = null;
+  }
+
+  async #maybeBuildIndex(): Promise<void> {
+    if (this.#indexed || (await this.#table.countRows()) < this.#indexMinRows) return;
+    this.#indexed = true;
+    await this.#table.createIndex("vector", {
+      config: lancedb.Index.ivfPq({ distanceType: "cosine" }),
+    }).catch((error) => {
+      this.#indexed = false;
+      console.error(JSON.stringify({ level: "warn", msg: "vector index build failed", error }));
+    });
+  }
+
+  async search(
+    owner: string,
+    namespace: string,
+    vector: Float32Array | number[],
+    k: number,
+  ): Promise<VectorHit[]> {
+    try {
+      const rows = await this.#table.vectorSearch(Array.from(vector))
+        .distanceType("cosine")
+        .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
+        .select(["id", "blob_id", "created_at"])
+        .limit(k)
+        .toArray();
+      return rows.map((row) => ({
+        id: row.id,
+        blobId: row.blob_id,
+        distance: row._distance,
+        createdAt: row.created_at,
+      }));
+    } catch (error) {
+      throw backendError("LanceDB", "search the vector index", error);
+    }
+  }
+
+  async has(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    try {
+      const rows = await this.#table.query().where(inList(ids)).select(["id"]).toArray();
+      return new Set(rows.map((row) => row.id as string));
+    } catch (error) {
+      throw backendError("LanceDB", "read the vector index", error);
+    }
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#writing;
+    try {
+      await this.#table.delete(inList(ids));
+    } catch (error) {
+      throw backendError("LanceDB", "delete from the vector index", error);
+    }
+  }
+
+  async count(filter: { owner?: string; namespace?: string } = {}): Promise<number> {
+    const parts: string[] = [];
+    if (filter.owner !== undefined) parts.push(`owner_id = ${quote(filter.owner)}`);
+    if (filter.namespace !== undefined) parts.push(`ns = ${quote(filter.namespace)}`);
+    try {
+      return await this.#table.countRows(parts.length ? parts.join(" AND ") : undefined);
+    } catch (error) {
+      throw backendError("LanceDB", "count the vector index", error);
+    }
+  }
+
+  async close(): Promise<void> {
+    while (this.#writing) await this.#writing;
+    this.#table.close();
+    this.#db.close();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Envelope encryption with AES-256-GCM: a random data key per memory, wrapped by a per-owner
+ * key derived with HKDF from a 32-byte master key. The owner is bound into both layers as
+ * associated data, so a blob moved to another owner, or altered, fails to decrypt.
+ *
+ * Format (version 1):
+ * `0x01 ‖ wrap_iv (12) ‖ wrapped_key (32 + 16 tag) ‖ data_iv (12) ‖ ciphertext (+ 16 tag)`.
+ *
+ * @example
+ * ```ts
+ * const cipher = await LocalCipher.open({ dataDir: "./data" });
+ * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
+ * ```
+ */
+import type { Cipher } from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+
+const VERSION = 1;
+const HEADER_BYTES = 1 + 12 + 48 + 12;
+const MASTER_KEY = /^[0-9a-f]{64}$/;
+
+/** Reads `SVC_MASTER_KEY`-style hex, or the key file in `dataDir`, creating it (mode 0600). */
+export async function loadMasterKey(
+  options: { dataDir: string; masterKeyHex?: string },
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (options.masterKeyHex !== undefined) {
+    if (!MASTER_KEY.test(options.masterKeyHex)) {
+      throw new SvcError("bad_request", "SVC_MASTER_KEY must be 64 lowercase hex characters");
+    }
+    return Uint8Array.fromHex(options.masterKeyHex);
+  }
+  const path = `${options.dataDir}/master.key`;
+  await Deno.mkdir(options.dataDir, { recursive: true });
+  try {
+    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    const key = crypto.getRandomValues(new Uint8Array(32));
+    await file.write(new TextEncoder().encode(key.toHex() + "\n"));
+    await file.sync();
+    file.close();
+    return key;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  await Deno.chmod(path, 0o600);
+  const hex = (await Deno.readTextFile(path)).trim();
+  if (!MASTER_KEY.test(hex)) {
+    throw new SvcError("internal", `Cannot read the master key: ${path} is not 64 hex characters`);
+  }
+  return Uint8Array.fromHex(hex);
+}
+
+export class LocalCipher implements Cipher {
+  readonly name = "local-envelope-aes-256-gcm";
+  #master: CryptoKey;
+  #ownerKeys = new Map<string, Promise<CryptoKey>>();
+
+  private constructor(master: CryptoKey) {
+    this.#master = master;
+  }
+
+  /** A cipher over the given 32-byte master key. */
+  static async fromKey(masterKey: Uint8Array<ArrayBuffer>): Promise<LocalCipher> {
+    if (masterKey.byteLength !== 32) throw new TypeError("The master key must be 32 bytes");
+    const master = await crypto.subtle.importKey("raw", masterKey, "HKDF", false, ["deriveKey"]);
+    return new LocalCipher(master);
+  }
+
+  /** A cipher over the master key of a data directory (or the given hex key). */
+  static async open(options: { dataDir: string; masterKeyHex?: string }): Promise<LocalCipher> {
+    return LocalCipher.fromKey(await loadMasterKey(options));
+  }
+
+  #ownerKey(owner: string): Promise<CryptoKey> {
+    let key = this.#ownerKeys.get(owner);
+    if (!key) {
+      key = crypto.subtle.deriveKey(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new TextEncoder().encode("svc-local-cipher-v1"),
+          info: new TextEncoder().encode(`owner:${owner}`),
+        },
+        this.#master,
+        { name: "AES-GCM", length: 256 },
+        false,
+        ["encrypt", "decrypt"],
+      );
+      if (this.#ownerKeys.size > 10_000) this.#ownerKeys.clear();
+      this.#ownerKeys.set(owner, key);
+    }
+    return key;
+  }
+
+  async encrypt(
+    owner: string,
+    plaintext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const aad = new TextEncoder().encode(`svc:v${VERSION}:${owner}`);
+    const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
+    const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
+      "encrypt",
+    ]);
+    const wrapIv = crypto.getRandomValues(new Uint8Array(12));
+    const dataIv = crypto.getRandomValues(new Uint8Array(12));
+    const wrapped = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv: wrapIv, additionalData: aad },
+        await this.#ownerKey(owner),
+        rawDataKey,
+      ),
+    );
+    const body = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv: dataIv, additionalData: aad },
+        dataKey,
+        plaintext,
+      ),
+    );
+    const out = new Uint8Array(HEADER_BYTES + body.byteLength);
+    out[0] = VERSION;
+    out.set(wrapIv, 1);
+    out.set(wrapped, 13);
+    out.set(dataIv, 61);
+    out.set(body, HEADER_BYTES);
+    return out;
+  }
+
+  async decrypt(
+    owner: string,
+    ciphertext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    if (ciphertext.byteLength < HEADER_BYTES + 16 || ciphertext[0] !== VERSION) {
+      throw new SvcError("bad_request", "Cannot decrypt: not a version 1 svc ciphertext");
+    }
+    const aad = new TextEncoder().encode(`svc:v${VERSION}:${owner}`);
+    try {
+      const rawDataKey = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: ciphertext.subarray(1, 13), additionalData: aad },
+        await this.#ownerKey(owner),
+        ciphertext.subarray(13, 61),
+      );
+      const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
+        "decrypt",
+      ]);
+      return new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: ciphertext.subarray(61, 73), additionalData: aad },
+          dataKey,
+          ciphertext.subarray(HEADER_BYTES),
+        ),
+      );
+    } catch (cause) {
+      throw new SvcError(
+        "forbidden",
+        "Cannot decrypt: the ciphertext was altered or belongs to another owner",
+        { cause },
+      );
+    }
+  }
+}

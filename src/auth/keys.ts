@@ -1,0 +1,49 @@
+/**
+ * Ed25519 delegate and owner keys: a private key is the 32-byte seed as 64 lowercase hex
+ * characters, a public key its 32 raw bytes in hex, an address `0x` + blake2b-256(0x00 ‖ pk)
+ * as on Sui.
+ */
+import { blake2b } from "@noble/hashes/blake2";
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const PKCS8_ED25519_PREFIX = Uint8Array.fromHex("302e020100300506032b657004220420");
+
+/** True for 64 lowercase hex characters (a seed or a public key). */
+export function isKeyHex(value: unknown): value is string {
+  return typeof value === "string" && HEX64.test(value);
+}
+
+export interface KeyPair {
+  privateKey: string;
+  publicKey: string;
+  signingKey: CryptoKey;
+}
+
+/** Rebuilds a key pair from its 32-byte seed (64 hex characters). */
+export async function keyPairFromSeed(privateKey: string): Promise<KeyPair> {
+  if (!isKeyHex(privateKey)) {
+    throw new TypeError("Cannot load key: a private key is 64 lowercase hex characters");
+  }
+  const pkcs8 = new Uint8Array([...PKCS8_ED25519_PREFIX, ...Uint8Array.fromHex(privateKey)]);
+  const signingKey = await crypto.subtle.importKey("pkcs8", pkcs8, "Ed25519", true, ["sign"]);
+  const jwk = await crypto.subtle.exportKey("jwk", signingKey);
+  const publicKey = Uint8Array.fromBase64(jwk.x!, { alphabet: "base64url" }).toHex();
+  return { privateKey, publicKey, signingKey };
+}
+
+/** A fresh random key pair. */
+export function generateKeyPair(): Promise<KeyPair> {
+  return keyPairFromSeed(crypto.getRandomValues(new Uint8Array(32)).toHex());
+}
+
+/** The Sui-style address of an Ed25519 public key. */
+export function addressOf(publicKey: string): string {
+  const bytes = new Uint8Array([0, ...Uint8Array.fromHex(publicKey)]);
+  return "0x" + blake2b(bytes, { dkLen: 32 }).toHex();
+}
+
+/** SHA-256 of bytes as lowercase hex. */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promise<string> {
+  const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", data)).toHex();
+}

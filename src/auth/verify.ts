@@ -1,0 +1,127 @@
+/**
+ * Verification of signed requests (DESIGN §5.4). Checks, in order: headers present and
+ * well-formed; timestamp within the window; signature over the message with the body's hash;
+ * replay; account resolution.
+ */
+import type { AccountDirectory } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import { sha256Hex } from "./keys.ts";
+import type { ReplayGuard } from "./replay_guard.ts";
+import { NONCE_PATTERN, signingMessage } from "./signing.ts";
+
+export const TIMESTAMP_WINDOW_SECONDS = 300;
+const NONCE_TTL_MS = 10 * 60_000;
+const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
+const SIGNATURE = /^[0-9a-fA-F]{128}$/;
+const TIMESTAMP = /^[0-9]{1,12}$/;
+const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+
+export interface VerifiedCaller {
+  publicKey: string;
+  owner: string;
+  accountId: string;
+}
+
+export interface VerifyDependencies {
+  directory: AccountDirectory;
+  replayGuard: ReplayGuard;
+  /** Unix milliseconds; `Date.now` unless a test sets the clock. */
+  now?: () => number;
+}
+
+function unauthorized(reason: string, message: string, details: Record<string, number> = {}) {
+  return new SvcError("unauthorized", message, { details: { reason, ...details } });
+}
+
+const verifyKeys = new Map<string, CryptoKey>();
+
+async function verifyKey(publicKey: string): Promise<CryptoKey> {
+  let key = verifyKeys.get(publicKey);
+  if (!key) {
+    key = await crypto.subtle.importKey("raw", Uint8Array.fromHex(publicKey), "Ed25519", false, [
+      "verify",
+    ]);
+    if (verifyKeys.size >= 10_000) verifyKeys.delete(verifyKeys.keys().next().value!);
+    verifyKeys.set(publicKey, key);
+  }
+  return key;
+}
+
+/** Verifies a signed request whose raw body is `body`; throws `SvcError` on any failure. */
+export async function verifySignedRequest(
+  request: Request,
+  body: Uint8Array<ArrayBuffer>,
+  deps: VerifyDependencies,
+): Promise<VerifiedCaller> {
+  const h = request.headers;
+  const publicKeyHeader = h.get("x-public-key");
+  const signatureHeader = h.get("x-signature");
+  const timestampHeader = h.get("x-timestamp");
+  if (!publicKeyHeader || !signatureHeader || !timestampHeader) {
+    throw unauthorized(
+      "missing_headers",
+      "Signed request required: send x-public-key, x-signature and x-timestamp",
+    );
+  }
+  if (!TIMESTAMP.test(timestampHeader)) {
+    throw unauthorized("bad_timestamp", "x-timestamp must be Unix time in whole seconds");
+  }
+  const nowMs = (deps.now ?? Date.now)();
+  const serverTime = Math.floor(nowMs / 1000);
+  const timestamp = Number(timestampHeader);
+  if (Math.abs(serverTime - timestamp) > TIMESTAMP_WINDOW_SECONDS) {
+    throw unauthorized(
+      "stale_timestamp",
+      "x-timestamp is more than 5 minutes from the server's clock; correct the clock and retry",
+      { server_time: serverTime },
+    );
+  }
+  const nonce = h.get("x-nonce") ?? undefined;
+  const accountIdHint = h.get("x-account-id") ?? undefined;
+  if (
+    !PUBLIC_KEY.test(publicKeyHeader) || !SIGNATURE.test(signatureHeader) ||
+    (nonce !== undefined && !NONCE_PATTERN.test(nonce)) ||
+    (accountIdHint !== undefined && !ACCOUNT_ID.test(accountIdHint))
+  ) {
+    throw unauthorized("bad_signature", "The request signature headers are malformed");
+  }
+  const publicKey = publicKeyHeader.toLowerCase();
+  const url = new URL(request.url);
+  const message = signingMessage({
+    timestamp,
+    method: request.method,
+    path: url.pathname + url.search,
+    bodySha256: await sha256Hex(body),
+    nonce,
+  });
+  const valid = await crypto.subtle.verify(
+    "Ed25519",
+    await verifyKey(publicKey),
+    Uint8Array.fromHex(signatureHeader),
+    new TextEncoder().encode(message),
+  ).catch(() => false);
+  if (!valid) {
+    throw unauthorized("bad_signature", "The request signature does not match the request");
+  }
+
+  const replayKey = nonce !== undefined
+    ? `nonce:${publicKey}:${nonce}`
+    : request.method === "GET"
+    ? undefined
+    : `message:${publicKey}:${await sha256Hex(message)}`;
+  if (replayKey && !(await deps.replayGuard.claim(replayKey, NONCE_TTL_MS))) {
+    throw new SvcError(
+      "replayed_request",
+      "This signed request was already used; sign it again with a fresh nonce or timestamp",
+    );
+  }
+
+  const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  if (!account) {
+    throw unauthorized("unknown_key", "This public key is not a delegate key of any account");
+  }
+  if (!account.active) {
+    throw new SvcError("forbidden", "The account of this delegate key is deactivated");
+  }
+  return { publicKey, owner: account.owner, accountId: account.accountId };
+}

@@ -1,0 +1,129 @@
+/**
+ * In-memory implementations of the storage interfaces: the reference behaviour the
+ * conformance suites check every plugin against, and fast backends for tests.
+ */
+import type {
+  AccountDirectory,
+  BlobEntry,
+  BlobMeta,
+  BlobStore,
+  ResolvedAccount,
+  VectorHit,
+  VectorRow,
+  VectorStore,
+} from "./types.ts";
+
+/** Cosine distance of two vectors (0 identical, 2 opposite; 1 when either is zero). */
+export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  if (na === 0 || nb === 0) return 1;
+  return 1 - dot / Math.sqrt(na * nb);
+}
+
+export class MemoryVectorStore implements VectorStore {
+  readonly name = "memory";
+  readonly dimensions: number;
+  #rows = new Map<string, VectorRow>();
+
+  constructor(dimensions: number) {
+    this.dimensions = dimensions;
+  }
+
+  upsert(rows: VectorRow[]): Promise<void> {
+    for (const row of rows) this.#rows.set(row.id, { ...row, vector: Array.from(row.vector) });
+    return Promise.resolve();
+  }
+
+  search(
+    owner: string,
+    namespace: string,
+    vector: Float32Array | number[],
+    k: number,
+  ): Promise<VectorHit[]> {
+    const hits: VectorHit[] = [];
+    for (const row of this.#rows.values()) {
+      if (row.owner !== owner || row.namespace !== namespace) continue;
+      hits.push({
+        id: row.id,
+        blobId: row.blobId,
+        distance: cosineDistance(vector, row.vector),
+        createdAt: row.createdAt,
+      });
+    }
+    return Promise.resolve(hits.sort((a, b) => a.distance - b.distance).slice(0, k));
+  }
+
+  has(ids: string[]): Promise<Set<string>> {
+    return Promise.resolve(new Set(ids.filter((id) => this.#rows.has(id))));
+  }
+
+  delete(ids: string[]): Promise<void> {
+    for (const id of ids) this.#rows.delete(id);
+    return Promise.resolve();
+  }
+
+  count(filter: { owner?: string; namespace?: string } = {}): Promise<number> {
+    let n = 0;
+    for (const row of this.#rows.values()) {
+      if (filter.owner !== undefined && row.owner !== filter.owner) continue;
+      if (filter.namespace !== undefined && row.namespace !== filter.namespace) continue;
+      n++;
+    }
+    return Promise.resolve(n);
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+export class MemoryBlobStore implements BlobStore {
+  readonly name = "memory";
+  #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
+
+  async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta): Promise<string> {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
+    if (!this.#blobs.has(blobId)) this.#blobs.set(blobId, { bytes: bytes.slice(), meta });
+    return blobId;
+  }
+
+  get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    return Promise.resolve(this.#blobs.get(blobId)?.bytes.slice() ?? null);
+  }
+
+  list(owner: string, namespace: string, options: { limit?: number } = {}): Promise<BlobEntry[]> {
+    const entries = [...this.#blobs.entries()]
+      .filter(([, b]) => b.meta.owner === owner && b.meta.namespace === namespace)
+      .map(([blobId, b]) => ({ blobId, meta: b.meta }))
+      .sort((a, b) => b.meta.createdAt - a.meta.createdAt || (a.blobId < b.blobId ? 1 : -1));
+    return Promise.resolve(entries.slice(0, options.limit ?? entries.length));
+  }
+}
+
+/** Accounts held in memory: `add` registers an account and its delegate public keys. */
+export class MemoryAccountDirectory implements AccountDirectory {
+  readonly name = "memory";
+  #byKey = new Map<string, ResolvedAccount>();
+
+  add(account: ResolvedAccount, publicKeys: string[]): void {
+    for (const key of publicKeys) this.#byKey.set(key, account);
+  }
+
+  remove(publicKey: string): void {
+    this.#byKey.delete(publicKey);
+  }
+
+  resolve(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
+    const account = this.#byKey.get(publicKey) ?? null;
+    if (account && accountIdHint !== undefined && account.accountId !== accountIdHint) {
+      return Promise.resolve(null);
+    }
+    return Promise.resolve(account ? { ...account } : null);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The plugin interfaces of svc. Plain data in and out, every method async and
+ * cancellable. Each has an in-memory implementation beside it and a conformance
+ * suite in `tests/conformance/`.
+ */
+
+/** Options every backend call accepts. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** An account as the relayer sees it once a delegate key is resolved. */
+export interface ResolvedAccount {
+  accountId: string;
+  owner: string;
+  active: boolean;
+}
+
+/** Finds the account whose `delegate_keys` list a public key (hex) belongs to. */
+export interface AccountDirectory {
+  readonly name: string;
+  /** `accountIdHint` narrows the lookup; a key outside that account resolves to `null`. */
+  resolve(
+    publicKey: string,
+    accountIdHint?: string,
+    options?: CallOptions,
+  ): Promise<ResolvedAccount | null>;
+}
+
+/** Encrypts memory text for an owner; only that owner's keys can read it back. */
+export interface Cipher {
+  readonly name: string;
+  encrypt(
+    owner: string,
+    plaintext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions,
+  ): Promise<Uint8Array<ArrayBuffer>>;
+  /** `credentials` carries a caller's delegate key for ciphers that need it (Seal). */
+  decrypt(
+    owner: string,
+    ciphertext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions & { credentials?: { delegatePrivateKey?: string } },
+  ): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/** Metadata stored with every blob, so restore can find an owner's memories. */
+export interface BlobMeta {
+  owner: string;
+  namespace: string;
+  /** The memory id the blob belongs to (the remember job id). */
+  memoryId: string;
+  /** Unix milliseconds. */
+  createdAt: number;
+  /** For client-encrypted (manual) memories: the client's vector, so restore can re-index. */
+  vector?: number[];
+}
+
+export interface BlobEntry {
+  blobId: string;
+  meta: BlobMeta;
+}
+
+/** Content-addressed storage of ciphertext. */
+export interface BlobStore {
+  readonly name: string;
+  /** Stores bytes; the same bytes always give the same id. */
+  put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta, options?: CallOptions): Promise<string>;
+  /** The bytes, or `null` when no such blob exists. */
+  get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null>;
+  /** An owner's blobs in a namespace, newest first. */
+  list(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { limit?: number },
+  ): Promise<BlobEntry[]>;
+}
+
+/** One row of the vector index. */
+export interface VectorRow {
+  id: string;
+  owner: string;
+  namespace: string;
+  blobId: string;
+  vector: Float32Array | number[];
+  /** Unix milliseconds. */
+  createdAt: number;
+}
+
+export interface VectorHit {
+  id: string;
+  blobId: string;
+  /** Cosine distance: 0 is identical, 2 is opposite. */
+  distance: number;
+  createdAt: number;
+}
+
+/** Similarity index over memory vectors, partitioned by owner and namespace. */
+export interface VectorStore {
+  readonly name: string;
+  readonly dimensions: number;
+  /** Inserts or replaces rows by id. */
+  upsert(rows: VectorRow[], options?: CallOptions): Promise<void>;
+  search(
+    owner: string,
+    namespace: string,
+    vector: Float32Array | number[],
+    k: number,
+    options?: CallOptions,
+  ): Promise<VectorHit[]>;
+  /** The subset of `ids` present in the index. */
+  has(ids: string[], options?: CallOptions): Promise<Set<string>>;
+  delete(ids: string[], options?: CallOptions): Promise<void>;
+  /** Rows in the whole index, or only those of an owner (and namespace) when given. */
+  count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Turns text into vectors of a fixed dimension. */
+export interface Embedder {
+  readonly name: string;
+  /** Identifies the vector recipe; an index built by another model is refused. */
+  readonly model: string;
+  readonly dimensions: number;
+  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
+}

@@ -1,0 +1,67 @@
+/**
+ * Configuration from environment variables, typed and checked; every problem is reported at
+ * once. The README's configuration table lists the same variables.
+ */
+import type { LogLevel } from "./log.ts";
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  chain: "local";
+  cipher: "local";
+  blobStore: "fs";
+  vectorStore: "lancedb" | "memory";
+  embedder: "local";
+  masterKeyHex?: string;
+  logLevel: LogLevel;
+  concurrency: number;
+  callTimeoutMs: number;
+  maxAttempts: number;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+/** Reads the configuration from `env` (for example `Deno.env.toObject()`). */
+export function readConfig(env: Record<string, string | undefined>): ConfigResult {
+  const problems: string[] = [];
+
+  function choice<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    const value = env[name] ?? fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    problems.push(`${name} must be one of ${allowed.join(", ")} (got "${value}")`);
+    return fallback;
+  }
+
+  function integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!/^[0-9]+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  const masterKeyHex = env.SVC_MASTER_KEY || undefined;
+  if (masterKeyHex !== undefined && !/^[0-9a-f]{64}$/.test(masterKeyHex)) {
+    problems.push("SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)");
+  }
+  const config: Config = {
+    host: env.SVC_HOST || "127.0.0.1",
+    port: integer("SVC_PORT", 8000, 0, 65535),
+    dataDir: env.SVC_DATA_DIR || "./data",
+    chain: choice("SVC_CHAIN", "local", ["local"] as const),
+    cipher: choice("SVC_CIPHER", "local", ["local"] as const),
+    blobStore: choice("SVC_BLOB_STORE", "fs", ["fs"] as const),
+    vectorStore: choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"] as const),
+    embedder: choice("SVC_EMBEDDER", "local", ["local"] as const),
+    masterKeyHex,
+    logLevel: choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"] as const),
+    concurrency: integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),
+    callTimeoutMs: integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
+    maxAttempts: integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
+  };
+  return problems.length ? { ok: false, problems } : { ok: true, config };
+}

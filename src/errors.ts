@@ -1,0 +1,68 @@
+/**
+ * The one error type of svc and the one table that maps its codes to HTTP statuses.
+ *
+ * @example
+ * ```ts
+ * throw new SvcError("bad_request", "Cannot remember: text must be a non-empty string");
+ * ```
+ */
+
+/** Stable error codes; each maps to exactly one HTTP status. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  replayed_request: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  backend_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Extra JSON fields carried on the error body (for example `reason` on 401). */
+export type ErrorDetails = Record<string, string | number | boolean>;
+
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; details?: ErrorDetails; headers?: Record<string, string> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "SvcError";
+    this.code = code;
+    this.details = options.details ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** True when `code` is one of the known error codes. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERROR_STATUS, code);
+}
+
+/**
+ * Wraps a failure of an external backend: an `SvcError` passes through, anything else
+ * becomes `backend_unavailable` naming the plugin (the cause is kept for the logs only).
+ */
+export function backendError(plugin: string, action: string, cause: unknown): SvcError {
+  if (cause instanceof SvcError) return cause;
+  return new SvcError("backend_unavailable", `Cannot ${action}: ${plugin} is unavailable`, {
+    cause,
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Structured logs: one JSON object per line on stderr. Fields whose names suggest a secret
+ * or memory text are redacted, so a careless call cannot leak them.
+ */
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+}
+
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_FIELD =
+  /key|secret|token|bearer|authorization|signature|text|query|question|plaintext/i;
+const SAFE_FIELD = /^(public_key|publicKey|account_id|accountId)$/;
+
+function redact(fields: LogFields): LogFields {
+  const out: LogFields = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (SECRET_FIELD.test(name) && !SAFE_FIELD.test(name)) out[name] = "[redacted]";
+    else if (value instanceof Error) out[name] = { name: value.name, message: value.message };
+    else out[name] = value;
+  }
+  return out;
+}
+
+/** A logger writing JSON lines through `write` (stderr by default). */
+export function createLogger(
+  level: LogLevel = "info",
+  write: (line: string) => void = (line) => console.error(line),
+): Logger {
+  const at = (lvl: LogLevel) => (msg: string, fields: LogFields = {}) => {
+    if (LEVELS[lvl] < LEVELS[level]) return;
+    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...redact(fields) }));
+  };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** A logger that drops everything (tests, library users who bring their own). */
+export const silentLogger: Logger = createLogger("error", () => {});

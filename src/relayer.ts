@@ -1,0 +1,173 @@
+/**
+ * `createRelayer(options)`: the relayer as a request handler plus its background worker.
+ * Backends are injected; nothing here opens files, databases or ports.
+ *
+ * @example
+ * ```ts
+ * const relayer = await createRelayer({ kv, secret, directory, cipher, blobs, vectors, embedder });
+ * Deno.serve(relayer.handler);
+ * ```
+ */
+import { CachedAccountDirectory } from "./auth/account_cache.ts";
+import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
+import { verifySignedRequest } from "./auth/verify.ts";
+import type {
+  AccountDirectory,
+  BlobStore,
+  Cipher,
+  Embedder,
+  VectorStore,
+} from "./backends/types.ts";
+import { SvcError } from "./errors.ts";
+import { parseJsonObject, readBody } from "./http/body.ts";
+import { errorResponse } from "./http/respond.ts";
+import { matchRoute } from "./http/router.ts";
+import { JobQueue } from "./jobs/job_queue.ts";
+import { reconcileJobs } from "./jobs/reconciler.ts";
+import { createWorker, type Worker } from "./jobs/worker.ts";
+import { type Logger, silentLogger } from "./log.ts";
+import type { HandlerContext } from "./routes/context.ts";
+import { memoryRoutes } from "./routes/memories.ts";
+import { serviceRoutes } from "./routes/service.ts";
+import { createMemoryService, type MemoryService } from "./services/memories.ts";
+
+export interface RelayerOptions {
+  /** Holds job records, the job queue and the replay guard. */
+  kv: Deno.Kv;
+  /** 32 secret bytes; seals texts while they wait in the job queue. */
+  secret: Uint8Array<ArrayBuffer>;
+  directory: AccountDirectory;
+  cipher: Cipher;
+  blobs: BlobStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+  logger?: Logger;
+  /** Reported by `/health`. */
+  mode?: string;
+  packageId?: string;
+  /** Run the job worker and reconciler (default true). */
+  processJobs?: boolean;
+  concurrency?: number;
+  callTimeoutMs?: number;
+  maxAttempts?: number;
+  leaseMs?: number;
+  reconcileIntervalMs?: number;
+  replayGuard?: ReplayGuard;
+  /** Clock for signed-request checks (Unix ms). */
+  now?: () => number;
+}
+
+export interface Relayer {
+  handler(request: Request): Promise<Response>;
+  service: MemoryService;
+  queue: JobQueue;
+  worker: Worker;
+  /** Stops background work and waits for jobs in flight; backends stay open. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
+  const logger = options.logger ?? silentLogger;
+  if (options.vectors.dimensions !== options.embedder.dimensions) {
+    throw new SvcError(
+      "conflict",
+      `Cannot start: the vector index has ${options.vectors.dimensions} dimensions but the ` +
+        `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
+    );
+  }
+  const queue = await JobQueue.open(options.kv, options.secret, {
+    maxAttempts: options.maxAttempts,
+    leaseMs: options.leaseMs,
+  });
+  const backends = { ...options, queue, logger };
+  const service = createMemoryService(backends);
+  const worker = createWorker(backends);
+  const directory = new CachedAccountDirectory(options.directory);
+  const replayGuard = options.replayGuard ?? new KvReplayGuard(options.kv);
+  const routes = [
+    ...serviceRoutes({
+      mode: options.mode ?? "embedded",
+      packageId: options.packageId ?? "",
+      backends: {
+        chain: options.directory.name,
+        cipher: options.cipher.name,
+        blobStore: options.blobs.name,
+        vectorStore: options.vectors.name,
+        embedder: options.embedder.model,
+      },
+      sidecar: () => "down",
+    }),
+    ...memoryRoutes(service, () => options.vectors.dimensions),
+  ];
+
+  let closing = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (options.processJobs ?? true) {
+    queue.listen(async ({ job_id }) => {
+      if (!closing) await worker.process(job_id);
+    }).catch((error) => logger.error("job queue listener stopped", { error }));
+    await reconcileJobs(queue, logger, { startup: true });
+    timer = setInterval(() => {
+      reconcileJobs(queue, logger, { startup: false })
+        .catch((error) => logger.error("reconciler failed", { error }));
+    }, options.reconcileIntervalMs ?? 60_000);
+  }
+
+  async function dispatch(request: Request, requestId: string): Promise<Response> {
+    const match = matchRoute(routes, request.method, request.url);
+    if (match.kind === "none") {
+      throw new SvcError("not_found", `No route for ${new URL(request.url).pathname}`);
+    }
+    if (match.kind === "wrong_method") {
+      throw new SvcError("method_not_allowed", `Method ${request.method} is not allowed here`, {
+        headers: { allow: match.allow.join(", ") },
+        details: { allow: match.allow.join(", ") },
+      });
+    }
+    const body = await readBody(request);
+    const caller = match.route.signed
+      ? await verifySignedRequest(request, body, { directory, replayGuard, now: options.now })
+      : undefined;
+    const context: HandlerContext = {
+      request,
+      params: match.params,
+      requestId,
+      caller: caller!,
+      json: () => parseJsonObject(request, body),
+    };
+    return await match.route.handle(context);
+  }
+
+  return {
+    service,
+    queue,
+    worker,
+    async handler(request: Request): Promise<Response> {
+      const incoming = request.headers.get("x-request-id");
+      const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      const started = performance.now();
+      let response: Response;
+      try {
+        response = await dispatch(request, requestId);
+      } catch (error) {
+        response = errorResponse(error, requestId, logger);
+      }
+      response.headers.set("x-request-id", requestId);
+      logger.debug("request", {
+        request_id: requestId,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        ms: Math.round(performance.now() - started),
+      });
+      return response;
+    },
+    async close() {
+      closing = true;
+      clearInterval(timer);
+      await worker.idle();
+    },
+  };
+}

@@ -1,0 +1,52 @@
+/** Public service routes: health, version, and the routes that later work fills in (501). */
+import { SvcError } from "../errors.ts";
+import { jsonResponse } from "../http/respond.ts";
+import { route } from "../http/router.ts";
+import { API_VERSION, MIN_CLIENT_VERSION, VERSION } from "../version.ts";
+import type { HandlerContext } from "./context.ts";
+
+export interface HealthInfo {
+  mode: string;
+  packageId: string;
+  backends: Record<string, string>;
+  sidecar: () => "up" | "down";
+}
+
+const NOT_YET: [HandlerContextMethod, string, string][] = [
+  ["POST", "/api/analyze", "analyze"],
+  ["POST", "/api/ask", "ask"],
+  ["POST", "/sponsor", "sponsored transactions"],
+  ["POST", "/sponsor/execute", "sponsored transactions"],
+  ["GET", "/api/mcp/sse", "MCP over SSE"],
+  ["POST", "/api/mcp/messages", "MCP over SSE"],
+  ["GET", "/api/mcp", "MCP over Streamable HTTP"],
+  ["POST", "/api/mcp", "MCP over Streamable HTTP"],
+  ["DELETE", "/api/mcp", "MCP over Streamable HTTP"],
+];
+type HandlerContextMethod = "GET" | "POST" | "DELETE";
+
+export function serviceRoutes(health: HealthInfo) {
+  return [
+    route<HandlerContext>("GET", "/health", () =>
+      Promise.resolve(jsonResponse(200, {
+        status: "ok",
+        version: VERSION,
+        apiVersion: API_VERSION,
+        mode: health.mode,
+        packageId: health.packageId,
+        backends: health.backends,
+        sidecar: health.sidecar(),
+      }))),
+    route<HandlerContext>("GET", "/version", () =>
+      Promise.resolve(jsonResponse(200, {
+        version: VERSION,
+        apiVersion: API_VERSION,
+        minClientVersion: MIN_CLIENT_VERSION,
+      }))),
+    ...NOT_YET.map(([method, path, what]) =>
+      route<HandlerContext>(method, path, () => {
+        throw new SvcError("not_implemented", `${what} is not available in this version yet`);
+      })
+    ),
+  ];
+}

@@ -1,0 +1,199 @@
+/**
+ * The memory use-cases, shared by the HTTP routes, the CLI and (later) the MCP tools.
+ * Callers pass values that are already validated.
+ */
+import type { BlobStore, Cipher, Embedder, VectorHit, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
+import { publicJob } from "../jobs/job_queue.ts";
+import type { Logger } from "../log.ts";
+
+export interface MemoryServiceDependencies {
+  queue: JobQueue;
+  embedder: Embedder;
+  cipher: Cipher;
+  blobs: BlobStore;
+  vectors: VectorStore;
+  logger: Logger;
+}
+
+export interface RecallResult {
+  id: string;
+  blob_id: string;
+  text: string;
+  distance: number;
+  score: number;
+  created_at: string;
+}
+
+export interface ManualHit {
+  id: string;
+  blob_id: string;
+  distance: number;
+  created_at: string;
+}
+
+export interface RestoreSummary {
+  restored: number;
+  skipped: number;
+  total: number;
+  namespace: string;
+  owner: string;
+}
+
+/** Similarity in [0, 1] from a cosine distance in [0, 2]. */
+export function scoreOf(distance: number): number {
+  return Math.min(1, Math.max(0, 1 - distance));
+}
+
+function manualHit(hit: VectorHit): ManualHit {
+  return {
+    id: hit.id,
+    blob_id: hit.blobId,
+    distance: hit.distance,
+    created_at: new Date(hit.createdAt).toISOString(),
+  };
+}
+
+export function createMemoryService(deps: MemoryServiceDependencies) {
+  const { queue, embedder, cipher, blobs, vectors, logger } = deps;
+
+  async function embedOne(text: string): Promise<Float32Array> {
+    const [vector] = await embedder.embed([text]);
+    return vector;
+  }
+
+  /** Decrypts a hit's blob; `null` (logged) when the blob is missing or unreadable. */
+  async function readMemory(owner: string, hit: VectorHit): Promise<string | null> {
+    try {
+      const bytes = await blobs.get(hit.blobId);
+      if (!bytes) {
+        logger.warn("indexed memory has no blob", { memory_id: hit.id, blob_id: hit.blobId });
+        return null;
+      }
+      return new TextDecoder().decode(await cipher.decrypt(owner, bytes));
+    } catch (error) {
+      if (error instanceof SvcError && error.status >= 500) throw error;
+      logger.warn("indexed memory cannot be decrypted", { memory_id: hit.id, error });
+      return null;
+    }
+  }
+
+  return {
+    /** Accepts remember jobs; resolves once they are durably queued. */
+    async remember(owner: string, items: { text: string; namespace: string }[]) {
+      return await queue.accept(items.map((item) => ({ owner, ...item })));
+    },
+
+    /** A job of this owner, or `null` when unknown or another owner's. */
+    async job(owner: string, jobId: string): Promise<PublicJob | null> {
+      const record = await queue.get(jobId);
+      return record && record.owner === owner ? publicJob(record) : null;
+    },
+
+    async jobs(
+      owner: string,
+      jobIds: string[],
+    ): Promise<(PublicJob | { job_id: string; status: "not_found" })[]> {
+      const records = await queue.getMany(jobIds);
+      return records.map((record, i) =>
+        record && record.owner === owner
+          ? publicJob(record)
+          : { job_id: jobIds[i], status: "not_found" as const }
+      );
+    },
+
+    async recall(owner: string, query: string, limit: number, namespace: string) {
+      const hits = await vectors.search(owner, namespace, await embedOne(query), limit);
+      const texts = await Promise.all(hits.map((hit) => readMemory(owner, hit)));
+      const results: RecallResult[] = [];
+      hits.forEach((hit, i) => {
+        const text = texts[i];
+        if (text === null) return;
+        results.push({
+          id: hit.id,
+          blob_id: hit.blobId,
+          text,
+          distance: hit.distance,
+          score: scoreOf(hit.distance),
+          created_at: new Date(hit.createdAt).toISOString(),
+        });
+      });
+      results.sort((a, b) => b.score - a.score);
+      return { results, total: results.length };
+    },
+
+    /** Stores a client-encrypted memory with the client's vector, synchronously. */
+    async rememberManual(
+      owner: string,
+      ciphertext: Uint8Array<ArrayBuffer>,
+      vector: number[],
+      namespace: string,
+    ) {
+      const id = crypto.randomUUID();
+      const createdAt = Date.now();
+      const blobId = await blobs.put(ciphertext, {
+        owner,
+        namespace,
+        memoryId: id,
+        createdAt,
+        vector,
+      });
+      await vectors.upsert([{ id, owner, namespace, blobId, vector, createdAt }]);
+      return { id, blob_id: blobId, owner, namespace };
+    },
+
+    async recallManual(owner: string, vector: number[], limit: number, namespace: string) {
+      const hits = await vectors.search(owner, namespace, vector, limit);
+      return { results: hits.map(manualHit), total: hits.length };
+    },
+
+    /**
+     * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
+     * decrypt and re-embed (or reuse the stored vector of a client-encrypted memory).
+     */
+    async restore(owner: string, namespace: string, limit: number): Promise<RestoreSummary> {
+      const entries = await blobs.list(owner, namespace);
+      const present = new Set<string>();
+      for (let i = 0; i < entries.length; i += 500) {
+        const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
+        for (const id of await vectors.has(ids)) present.add(id);
+      }
+      let restored = 0, skipped = 0;
+      for (const { blobId, meta } of entries) {
+        if (present.has(meta.memoryId)) {
+          skipped++;
+          continue;
+        }
+        if (restored >= limit) continue;
+        let vector: Float32Array | number[] | undefined = meta.vector;
+        if (!vector) {
+          const text = await readMemory(owner, {
+            id: meta.memoryId,
+            blobId,
+            distance: 0,
+            createdAt: meta.createdAt,
+          });
+          if (text === null) {
+            skipped++;
+            continue;
+          }
+          vector = await embedOne(text);
+        }
+        await vectors.upsert([{
+          id: meta.memoryId,
+          owner,
+          namespace,
+          blobId,
+          vector,
+          createdAt: meta.createdAt,
+        }]);
+        present.add(meta.memoryId);
+        restored++;
+      }
+      return { restored, skipped, total: entries.length, namespace, owner };
+    },
+  };
+}
+
+export type MemoryService = ReturnType<typeof createMemoryService>;
