@@ -1,0 +1,206 @@
+/**
+ * `svc`: the operator CLI. Manages local-ledger accounts and delegate keys in `SVC_DATA_DIR`
+ * (safe while the relayer runs), and talks to a relayer as a signed client.
+ *
+ *   deno task svc account create
+ *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>]
+ *   deno task svc key list --account 0x…
+ *   deno task svc key remove --account 0x… --public-key <hex>
+ *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--wait]
+ *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
+ *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
+ *
+ * Every command takes `--json` and then prints exactly one JSON object on stdout.
+ */
+import { parseArgs } from "node:util";
+import { addressOf, generateKeyPair, isKeyHex } from "../src/auth/keys.ts";
+import { LocalLedger } from "../src/chain/local_ledger.ts";
+import { SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+
+const USAGE = `usage: svc <command> [options]
+
+Ledger (reads SVC_DATA_DIR, default ./data):
+  account create                         create an owner key and its account
+  key add --account ID [--label TEXT] [--public-key HEX]
+                                         add a delegate key (generated unless given)
+  key list --account ID                  list the account's delegate keys
+  key remove --account ID --public-key HEX|--address ADDR
+
+Memories (signed client; key from SVC_DELEGATE_KEY or --key):
+  remember TEXT [--namespace NS] [--wait]
+  recall QUERY [--limit N] [--namespace NS]
+  restore --namespace NS [--limit N]
+  Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:8000),
+           --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
+
+Every command: --json prints exactly one JSON object on stdout.`;
+
+class UsageError extends Error {}
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number`);
+  return Number(value);
+}
+
+async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
+  await Deno.mkdir(dataDir, { recursive: true });
+  const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
+  try {
+    return await use(new LocalLedger(kv));
+  } finally {
+    kv.close();
+  }
+}
+
+/** Saves an owner's private key in the data directory, readable by its user only. */
+async function saveOwnerKey(dataDir: string, address: string, privateKey: string) {
+  await Deno.mkdir(`${dataDir}/owner_keys`, { recursive: true, mode: 0o700 });
+  const path = `${dataDir}/owner_keys/${address}.key`;
+  const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+  await file.write(new TextEncoder().encode(privateKey + "\n"));
+  await file.sync();
+  file.close();
+  return path;
+}
+
+type Output = { json: Record<string, unknown>; text: string };
+
+async function run(args: string[]): Promise<Output> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      account: { type: "string" },
+      label: { type: "string" },
+      "public-key": { type: "string" },
+      address: { type: "string" },
+      namespace: { type: "string" },
+      limit: { type: "string" },
+      wait: { type: "boolean" },
+      relayer: { type: "string" },
+      key: { type: "string" },
+    },
+  });
+  const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
+  const [command, sub, ...rest] = positionals;
+  if (values.help || !command) throw new UsageError("");
+
+  if (command === "account" && sub === "create") {
+    const owner = await generateKeyPair();
+    const address = addressOf(owner.publicKey);
+    const account = await withLedger(dataDir, (l) => l.createAccount(address));
+    const keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
+    return {
+      json: { accountId: account.id, owner: address },
+      text: `account ${account.id}\nowner   ${address}\nowner key saved to ${keyFile}`,
+    };
+  }
+
+  if (command === "key") {
+    const accountId = need(values.account, "--account");
+    if (sub === "add") {
+      const given = values["public-key"];
+      if (given !== undefined && !isKeyHex(given)) {
+        throw new UsageError("--public-key must be 64 lowercase hex characters");
+      }
+      const pair = given ? undefined : await generateKeyPair();
+      const publicKey = given ?? pair!.publicKey;
+      const key = await withLedger(
+        dataDir,
+        (l) => l.addDelegateKey(accountId, publicKey, values.label ?? ""),
+      );
+      const json: Record<string, unknown> = {
+        accountId,
+        publicKey,
+        address: key.address,
+        ...(pair ? { privateKey: pair.privateKey } : {}),
+      };
+      const text = pair
+        ? `public key  ${publicKey}\naddress     ${key.address}\nprivate key ${pair.privateKey}\n` +
+          "Store the private key now; it is not shown again."
+        : `added ${publicKey} (${key.address})`;
+      return { json, text };
+    }
+    if (sub === "list") {
+      const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
+      if (!account) throw new SvcError("not_found", `No account ${accountId}`);
+      return {
+        json: {
+          accountId,
+          owner: account.owner,
+          active: account.active,
+          keys: account.delegate_keys,
+        },
+        text: account.delegate_keys.map((k) =>
+          `${k.public_key}  ${k.address}  ${k.created_at}  ${k.label}`
+        ).join("\n") || "(no delegate keys)",
+      };
+    }
+    if (sub === "remove") {
+      const target = need(values["public-key"] ?? values.address, "--public-key or --address");
+      const key = await withLedger(dataDir, (l) => l.removeDelegateKey(accountId, target));
+      return {
+        json: { accountId, removed: key.public_key, address: key.address },
+        text: `removed ${key.public_key}; it stops working within 60 seconds`,
+      };
+    }
+  }
+
+  if (["remember", "recall", "restore"].includes(command)) {
+    const client = await SvcClient.create({
+      baseUrl: values.relayer ?? Deno.env.get("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+      privateKey: need(values.key ?? Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
+      accountId: values.account ?? Deno.env.get("SVC_ACCOUNT_ID"),
+    });
+    const namespace = values.namespace;
+    const limit = positiveInt(values.limit, "--limit");
+    if (command === "remember") {
+      const text = need([sub, ...rest].filter(Boolean).join(" "), "the text to remember");
+      const accepted = await client.remember(text, { namespace });
+      const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
+      return { json: { ...job }, text: `job ${job.job_id}: ${job.status}` };
+    }
+    if (command === "recall") {
+      const query = need([sub, ...rest].filter(Boolean).join(" "), "the query");
+      const found = await client.recall(query, { namespace, limit });
+      return {
+        json: found,
+        text: found.results.map((r, i) => `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}`)
+          .join("\n") || "No matching memories found",
+      };
+    }
+    const summary = await client.restore(need(namespace, "--namespace"), { limit });
+    return {
+      json: { ...summary },
+      text: `Restore of namespace "${summary.namespace}": total ${summary.total}, ` +
+        `restored ${summary.restored}, skipped ${summary.skipped}.`,
+    };
+  }
+  throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+}
+
+if (import.meta.main) {
+  const json = Deno.args.includes("--json");
+  try {
+    const out = await run(Deno.args);
+    console.log(json ? JSON.stringify(out.json) : out.text);
+  } catch (error) {
+    const usage = error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");
+    const message = error instanceof Error ? error.message : String(error);
+    const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
+    if (json) console.log(JSON.stringify({ error: message || "usage", code }));
+    if (usage) console.error(message ? `svc: ${message}\n\n${USAGE}` : USAGE);
+    else if (!json) console.error(`svc: ${message}`);
+    Deno.exit(usage ? 2 : 1);
+  }
+}
