@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { signingMessage, signRequest } from "./signing.ts";
+import { verifySignedRequest } from "./verify.ts";
+import { MemoryReplayGuard } from "./replay_guard.ts";
+import { MemoryAccountDirectory } from "../backends/memory.ts";
+import { SvcError } from "../errors.ts";
+
+// The known-answer vector published in the README.
+const SEED = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+const PUBLIC_KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
+const BODY = '{"query":"what do I eat?","limit":3}';
+const TIMESTAMP = 1767225600;
+const NONCE = "kat-nonce-0000000001";
+const MESSAGE =
+  "1767225600.POST./api/recall.524769ffbf159edc0670ddadb0a67a1951ee7a54b941c68e16bf13b8788004b1.kat-nonce-0000000001";
+const SIGNATURE =
+  "81d9e18cae56fb44cc419a72f569b64b0232a630924e637ab83c3512638ae5a8d3a8e31466ddd324755ff506aba93bb7140b9b6015a3661992783dd8b345f70d";
+
+Deno.test("key derivation matches RFC 8032 test 1", async () => {
+  const pair = await keyPairFromSeed(SEED);
+  assert.equal(pair.publicKey, PUBLIC_KEY);
+  const empty = new Uint8Array(await crypto.subtle.sign("Ed25519", pair.signingKey, new Uint8Array()));
+  assert.equal(
+    empty.toHex(),
+    "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+  );
+});
+
+Deno.test("client signer reproduces the known-answer vector", async () => {
+  assert.equal(
+    signingMessage({
+      timestamp: TIMESTAMP,
+      method: "post",
+      path: "/api/recall",
+      bodySha256: await sha256Hex(BODY),
+      nonce: NONCE,
+    }),
+    MESSAGE,
+  );
+  const headers = await signRequest({
+    key: SEED,
+    method: "POST",
+    path: "/api/recall",
+    body: BODY,
+    timestamp: TIMESTAMP,
+    nonce: NONCE,
+  });
+  assert.deepEqual(headers, {
+    "x-public-key": PUBLIC_KEY,
+    "x-signature": SIGNATURE,
+    "x-timestamp": String(TIMESTAMP),
+    "x-nonce": NONCE,
+  });
+});
+
+function katRequest(overrides: Record<string, string> = {}, body = BODY): Request {
+  return new Request("http://relayer.test/api/recall", {
+    method: "POST",
+    headers: {
+      "x-public-key": PUBLIC_KEY,
+      "x-signature": SIGNATURE,
+      "x-timestamp": String(TIMESTAMP),
+      "x-nonce": NONCE,
+      ...overrides,
+    },
+    body,
+  });
+}
+
+function katDeps() {
+  const directory = new MemoryAccountDirectory();
+  directory.add({ accountId: "0x01", owner: "0xowner", active: true }, [PUBLIC_KEY]);
+  return { directory, replayGuard: new MemoryReplayGuard(), now: () => TIMESTAMP * 1000 + 1000 };
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof SvcError);
+    return String(error.details.reason ?? error.code);
+  }
+  return "accepted";
+}
+
+Deno.test("server verifier accepts the known-answer vector once", async () => {
+  const deps = katDeps();
+  const caller = await verifySignedRequest(katRequest(), new TextEncoder().encode(BODY), deps);
+  assert.deepEqual(caller, { publicKey: PUBLIC_KEY, owner: "0xowner", accountId: "0x01" });
+  assert.equal(
+    await reasonOf(verifySignedRequest(katRequest(), new TextEncoder().encode(BODY), deps)),
+    "replayed_request",
+  );
+});
+
+Deno.test("server verifier refuses every altered component", async () => {
+  const body = new TextEncoder().encode(BODY);
+  const cases: [string, Request, Uint8Array<ArrayBuffer>, string][] = [
+    ["body", katRequest(), new TextEncoder().encode(BODY.replace("3", "4")), "bad_signature"],
+    ["nonce", katRequest({ "x-nonce": "kat-nonce-0000000002" }), body, "bad_signature"],
+    ["timestamp", katRequest({ "x-timestamp": String(TIMESTAMP + 1) }), body, "bad_signature"],
+    ["signature", katRequest({ "x-signature": "0" + SIGNATURE.slice(1) }), body, "bad_signature"],
+    ["key", katRequest({ "x-public-key": "0".repeat(64) }), body, "bad_signature"],
+    ["missing", katRequest({ "x-signature": "" }), body, "missing_headers"],
+    ["decimal ts", katRequest({ "x-timestamp": "1767225600.0" }), body, "bad_timestamp"],
+    ["signed ts", katRequest({ "x-timestamp": "+1767225600" }), body, "bad_timestamp"],
+    ["short sig", katRequest({ "x-signature": "abcd" }), body, "bad_signature"],
+    ["bad nonce", katRequest({ "x-nonce": "short" }), body, "bad_signature"],
+    ["bad hint", katRequest({ "x-account-id": "nope" }), body, "bad_signature"],
+    ["other account", katRequest({ "x-account-id": "0x02" }), body, "unknown_key"],
+  ];
+  for (const [name, request, bytes, reason] of cases) {
+    assert.equal(await reasonOf(verifySignedRequest(request, bytes, katDeps())), reason, name);
+  }
+  const path = new Request("http://relayer.test/api/recall?limit=100", katRequest());
+  assert.equal(await reasonOf(verifySignedRequest(path, body, katDeps())), "bad_signature");
+});
+
+Deno.test("timestamps are accepted within 300 s either way and refused past it", async () => {
+  const body = new TextEncoder().encode(BODY);
+  for (const [offset, expected] of [[299, "accepted"], [-299, "accepted"], [301, "stale_timestamp"], [-301, "stale_timestamp"]] as const) {
+    const deps = { ...katDeps(), now: () => (TIMESTAMP + offset) * 1000 };
+    assert.equal(await reasonOf(verifySignedRequest(katRequest(), body, deps)), expected, String(offset));
+  }
+});

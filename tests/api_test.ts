@@ -1,0 +1,325 @@
+import assert from "node:assert/strict";
+import { startTestRelayer } from "./fixtures.ts";
+
+async function expectError(res: Response, status: number, code: string, field?: string) {
+  assert.equal(res.status, status, `${res.status} != ${status}`);
+  assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+  assert.ok(res.headers.get("x-request-id"));
+  const body = await res.json();
+  assert.equal(body.code, code);
+  assert.equal(typeof body.error, "string");
+  assert.equal(body.request_id, res.headers.get("x-request-id"));
+  if (field) assert.match(body.error, new RegExp(field.replace(/[[\]]/g, "\\$&")));
+  return body;
+}
+
+Deno.test("remember, poll and recall round trip", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const res = await t.signed(alice, "POST", "/api/remember", { text: "I am vegetarian" });
+  assert.equal(res.status, 202);
+  const { job_id, status } = await res.json();
+  assert.equal(status, "pending");
+  await t.settle(alice, [job_id]);
+  const job = await (await t.signed(alice, "GET", `/api/remember/${job_id}`)).json();
+  assert.equal(job.status, "done");
+  assert.equal(job.memory_id, job_id);
+  assert.equal(job.namespace, "default");
+  assert.equal(job.owner, alice.owner);
+  assert.ok(job.blob_id);
+  assert.equal(job.lease_until, undefined);
+
+  const recall = await t.signed(alice, "POST", "/api/recall", { query: "vegetarian food" });
+  assert.equal(recall.status, 200);
+  const { results, total } = await recall.json();
+  assert.equal(total, 1);
+  assert.equal(results[0].text, "I am vegetarian");
+  assert.equal(results[0].id, job_id);
+  assert.equal(results[0].blob_id, job.blob_id);
+  assert.ok(results[0].score > 0 && results[0].score <= 1);
+  assert.ok(results[0].distance >= 0);
+});
+
+Deno.test("owners and namespaces never see each other's memories", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  const bulk = await t.signed(alice, "POST", "/api/remember/bulk", {
+    items: [{ text: "alice likes tea" }, { text: "alice work notes on tea", namespace: "work" }],
+  });
+  assert.equal(bulk.status, 202);
+  const { job_ids, total } = await bulk.json();
+  assert.equal(total, 2);
+  await t.settle(alice, job_ids);
+  const jobs = await (await t.signed(alice, "POST", "/api/remember/bulk/status", { job_ids }))
+    .json();
+  assert.deepEqual(jobs.results.map((j: { namespace: string }) => j.namespace), [
+    "default",
+    "work",
+  ]);
+
+  const bobRecall = await (await t.signed(bob, "POST", "/api/recall", { query: "tea" })).json();
+  assert.deepEqual(bobRecall, { results: [], total: 0 });
+  const bobJob = await t.signed(bob, "GET", `/api/remember/${job_ids[0]}`);
+  await expectError(bobJob, 404, "not_found");
+  const bobStatus = await (await t.signed(bob, "POST", "/api/remember/bulk/status", { job_ids }))
+    .json();
+  assert.deepEqual(
+    bobStatus.results,
+    job_ids.map((job_id: string) => ({ job_id, status: "not_found" })),
+  );
+
+  const work =
+    await (await t.signed(alice, "POST", "/api/recall", { query: "tea", namespace: "work" }))
+      .json();
+  assert.deepEqual(work.results.map((r: { text: string }) => r.text), ["alice work notes on tea"]);
+  const def = await (await t.signed(alice, "POST", "/api/recall", { query: "tea" })).json();
+  assert.deepEqual(def.results.map((r: { text: string }) => r.text), ["alice likes tea"]);
+});
+
+Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const dims = t.vectors.dimensions;
+  const vector = Array.from({ length: dims }, (_, i) => (i === 3 ? 1 : 0));
+  const stored = await t.signed(alice, "POST", "/api/remember/manual", {
+    encrypted_data: btoa("client ciphertext"),
+    vector,
+    namespace: "manual",
+  });
+  assert.equal(stored.status, 200);
+  const { id, blob_id, owner, namespace } = await stored.json();
+  assert.equal(owner, alice.owner);
+  assert.equal(namespace, "manual");
+  assert.equal(new TextDecoder().decode((await t.blobs.get(blob_id))!), "client ciphertext");
+  const found =
+    await (await t.signed(alice, "POST", "/api/recall/manual", { vector, namespace: "manual" }))
+      .json();
+  assert.equal(found.total, 1);
+  assert.deepEqual(Object.keys(found.results[0]).sort(), [
+    "blob_id",
+    "created_at",
+    "distance",
+    "id",
+  ]);
+  assert.equal(found.results[0].id, id);
+  assert.ok(Math.abs(found.results[0].distance) < 1e-6);
+});
+
+Deno.test("restore re-indexes every blob missing from the index and skips the rest", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const texts = ["one fact", "two facts", "three facts"];
+  const { job_ids } = await (await t.signed(alice, "POST", "/api/remember/bulk", {
+    items: texts.map((text) => ({ text })),
+  })).json();
+  await t.settle(alice, job_ids);
+  await t.vectors.delete(job_ids.slice(0, 2));
+  const first =
+    await (await t.signed(alice, "POST", "/api/restore", { namespace: "default", limit: 1 }))
+      .json();
+  assert.deepEqual(first, {
+    restored: 1,
+    skipped: 1,
+    total: 3,
+    namespace: "default",
+    owner: alice.owner,
+  });
+  const second = await (await t.signed(alice, "POST", "/api/restore", { namespace: "default" }))
+    .json();
+  assert.deepEqual(second, {
+    restored: 1,
+    skipped: 2,
+    total: 3,
+    namespace: "default",
+    owner: alice.owner,
+  });
+  assert.equal(await t.vectors.count({ owner: alice.owner }), 3);
+  const recalled = await (await t.signed(alice, "POST", "/api/recall", { query: "facts" })).json();
+  assert.deepEqual(recalled.results.map((r: { text: string }) => r.text).sort(), texts.toSorted());
+});
+
+Deno.test("validation errors name the field and never reach a backend", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const cases: [string, unknown, string][] = [
+    ["/api/remember", {}, "text"],
+    ["/api/remember", { text: 5 }, "text"],
+    ["/api/remember", { text: "   " }, "text"],
+    ["/api/remember", { text: "x".repeat(1024 * 1024 + 1) }, "text"],
+    ["/api/remember", { text: "ok", namespace: "" }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: "a\nb" }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: "n".repeat(257) }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: 7 }, "namespace"],
+    ["/api/remember/bulk", {}, "items"],
+    ["/api/remember/bulk", { items: [] }, "items"],
+    ["/api/remember/bulk", { items: Array(21).fill({ text: "x" }) }, "items"],
+    ["/api/remember/bulk", { items: ["x"] }, "items[0]"],
+    ["/api/remember/bulk", { items: [{ text: "a" }, { text: "" }] }, "text"],
+    ["/api/remember/bulk/status", { job_ids: [] }, "job_ids"],
+    ["/api/remember/bulk/status", { job_ids: Array(101).fill("x") }, "job_ids"],
+    ["/api/remember/bulk/status", { job_ids: [1] }, "job_ids[0]"],
+    ["/api/recall", {}, "query"],
+    ["/api/recall", { query: "q", limit: 0 }, "limit"],
+    ["/api/recall", { query: "q", limit: 101 }, "limit"],
+    ["/api/recall", { query: "q", limit: 2.5 }, "limit"],
+    ["/api/recall", { query: "q", limit: "5" }, "limit"],
+    ["/api/remember/manual", { vector: [1] }, "encrypted_data"],
+    ["/api/remember/manual", { encrypted_data: "***", vector: [1] }, "encrypted_data"],
+    ["/api/remember/manual", { encrypted_data: "YQ==", vector: [1, 2] }, "vector"],
+    ["/api/recall/manual", { vector: "no" }, "vector"],
+    ["/api/recall/manual", { vector: Array(t.vectors.dimensions).fill(null) }, "vector"],
+    ["/api/recall/manual", { vector: Array(t.vectors.dimensions).fill(0), limit: 500 }, "limit"],
+    ["/api/restore", {}, "namespace"],
+    ["/api/restore", { namespace: "default", limit: 501 }, "limit"],
+    ["/api/restore", { namespace: "default", limit: 0 }, "limit"],
+  ];
+  for (const [path, body, field] of cases) {
+    await expectError(await t.signed(alice, "POST", path, body), 400, "bad_request", field);
+  }
+  for (const path of ["/api/remember", "/api/recall", "/api/restore"]) {
+    await expectError(await t.signed(alice, "POST", path, "{not json"), 400, "bad_request");
+    await expectError(await t.signed(alice, "POST", path, "[1]"), 400, "bad_request");
+    await expectError(
+      await t.signed(alice, "POST", path, { text: "x" }, { "content-type": "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
+  }
+  await expectError(await t.signed(alice, "GET", "/api/remember/not-a-job"), 404, "not_found");
+  assert.equal(await t.vectors.count(), 0);
+});
+
+Deno.test("oversized bodies are refused with 413 whether declared or streamed", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const big = JSON.stringify({ text: "x".repeat(2 * 1024 * 1024) });
+  await expectError(await t.signed(alice, "POST", "/api/remember", big), 413, "payload_too_large");
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      sent += 65536;
+      controller.enqueue(new Uint8Array(65536));
+      if (sent > 64 * 1024 * 1024) controller.close();
+    },
+  });
+  const res = await t.send("POST", "/api/remember", {
+    body: stream,
+    headers: { "content-type": "application/json" },
+  });
+  await expectError(res, 413, "payload_too_large");
+  assert.ok(sent < 4 * 1024 * 1024, `read ${sent} bytes`);
+});
+
+Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const body = { query: "q" };
+  const reasons: [HeadersInit, string][] = [
+    [{ "x-signature": "" }, "missing_headers"],
+    [{ "x-timestamp": "yesterday" }, "bad_timestamp"],
+    [{ "x-timestamp": String(Math.floor(Date.now() / 1000) - 400) }, "stale_timestamp"],
+    [{ "x-signature": "ab".repeat(64) }, "bad_signature"],
+  ];
+  for (const [headers, reason] of reasons) {
+    const err = await expectError(
+      await t.signed(alice, "POST", "/api/recall", body, headers),
+      401,
+      "unauthorized",
+    );
+    assert.equal(err.reason, reason);
+    if (reason === "stale_timestamp") assert.equal(typeof err.server_time, "number");
+  }
+  const stranger = await t.newCaller();
+  t.directory.remove(stranger.key.publicKey);
+  assert.equal(
+    (await expectError(await t.signed(stranger, "POST", "/api/recall", body), 401, "unauthorized"))
+      .reason,
+    "unknown_key",
+  );
+  const unsigned = await t.send("POST", "/api/recall", {
+    body: "{}",
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal((await expectError(unsigned, 401, "unauthorized")).reason, "missing_headers");
+  const inactive = await t.newCaller({ active: false });
+  await expectError(await t.signed(inactive, "POST", "/api/recall", body), 403, "forbidden");
+});
+
+Deno.test("a signed POST without a nonce cannot be replayed; GET polls may repeat", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const { signRequest } = await import("../src/auth/signing.ts");
+  const payload = JSON.stringify({ text: "only once" });
+  const headers = {
+    ...(await signRequest({
+      key: alice.key,
+      method: "POST",
+      path: "/api/remember",
+      body: payload,
+    })),
+    "content-type": "application/json",
+  };
+  const send = () => t.send("POST", "/api/remember", { headers, body: payload });
+  assert.equal((await send()).status, 202);
+  await expectError(await send(), 409, "replayed_request");
+  const getHeaders = await signRequest({
+    key: alice.key,
+    method: "GET",
+    path: "/api/remember/00000000-0000-4000-8000-000000000000",
+  });
+  for (let i = 0; i < 2; i++) {
+    await expectError(
+      await t.send("GET", "/api/remember/00000000-0000-4000-8000-000000000000", {
+        headers: getHeaders,
+      }),
+      404,
+      "not_found",
+    );
+  }
+});
+
+Deno.test("public routes, unknown routes, wrong methods and routes still to come", async () => {
+  await using t = await startTestRelayer({ packageId: "0xabc" });
+  const health = await t.send("GET", "/health");
+  assert.equal(health.status, 200);
+  const h = await health.json();
+  assert.equal(h.status, "ok");
+  assert.equal(h.packageId, "0xabc");
+  assert.deepEqual(Object.keys(h.backends).sort(), [
+    "blobStore",
+    "chain",
+    "cipher",
+    "embedder",
+    "vectorStore",
+  ]);
+  const version = await (await t.send("GET", "/version")).json();
+  assert.deepEqual(Object.keys(version).sort(), ["apiVersion", "minClientVersion", "version"]);
+  await expectError(await t.send("GET", "/nope"), 404, "not_found");
+  const wrong = await t.send("DELETE", "/api/recall");
+  assert.equal(wrong.headers.get("allow"), "POST");
+  await expectError(wrong, 405, "method_not_allowed");
+  for (
+    const [method, path] of [
+      ["POST", "/api/analyze"],
+      ["POST", "/api/ask"],
+      ["POST", "/sponsor"],
+      ["POST", "/sponsor/execute"],
+      ["GET", "/api/mcp/sse"],
+      ["POST", "/api/mcp/messages"],
+      ["GET", "/api/mcp"],
+      ["POST", "/api/mcp"],
+      ["DELETE", "/api/mcp"],
+    ]
+  ) {
+    await expectError(await t.send(method, path), 501, "not_implemented");
+  }
+  const traced = await t.send("GET", "/health", { headers: { "x-request-id": "trace-123" } });
+  await traced.body?.cancel();
+  assert.equal(traced.headers.get("x-request-id"), "trace-123");
+  const bogus = await t.send("GET", "/health", {
+    headers: { "x-request-id": "bad id with spaces" },
+  });
+  await bogus.body?.cancel();
+  assert.notEqual(bogus.headers.get("x-request-id"), "bad id with spaces");
+});

@@ -1,0 +1,121 @@
+/** Shared test fixtures: an in-process relayer on in-memory backends and a signed caller. */
+import {
+  MemoryAccountDirectory,
+  MemoryBlobStore,
+  MemoryVectorStore,
+} from "../src/backends/memory.ts";
+import type { VectorStore } from "../src/backends/types.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
+import { signRequest } from "../src/auth/signing.ts";
+import { createRelayer, type Relayer, type RelayerOptions } from "../src/relayer.ts";
+import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+
+export const BASE = "http://relayer.test";
+
+export interface Caller {
+  key: KeyPair;
+  owner: string;
+  accountId: string;
+}
+
+export interface TestRelayer extends AsyncDisposable {
+  relayer: Relayer;
+  kv: Deno.Kv;
+  directory: MemoryAccountDirectory;
+  blobs: MemoryBlobStore;
+  vectors: VectorStore;
+  /** Registers a new account with one delegate key. */
+  newCaller(options?: { active?: boolean }): Promise<Caller>;
+  /** Sends a signed request through the in-process handler. */
+  signed(
+    caller: Caller,
+    method: string,
+    path: string,
+    body?: unknown,
+    extra?: HeadersInit,
+  ): Promise<Response>;
+  /** Sends an unsigned request through the in-process handler. */
+  send(method: string, path: string, init?: RequestInit): Promise<Response>;
+  /** Waits until every listed job is done or failed. */
+  settle(caller: Caller, jobIds: string[]): Promise<void>;
+}
+
+export async function startTestRelayer(
+  overrides: Partial<RelayerOptions> = {},
+): Promise<TestRelayer> {
+  const kv = await Deno.openKv(":memory:");
+  const embedder = new LexicalEmbedder();
+  const directory = new MemoryAccountDirectory();
+  const blobs = new MemoryBlobStore();
+  const vectors = overrides.vectors ?? new MemoryVectorStore(embedder.dimensions);
+  const relayer = await createRelayer({
+    kv,
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    directory,
+    cipher: await LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32))),
+    blobs,
+    vectors,
+    embedder,
+    ...overrides,
+  });
+  const handler = relayer.handler;
+
+  const t: TestRelayer = {
+    relayer,
+    kv,
+    directory,
+    blobs,
+    vectors,
+    async newCaller({ active = true } = {}) {
+      const key = await generateKeyPair();
+      const owner = addressOf((await generateKeyPair()).publicKey);
+      const accountId = "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex();
+      directory.add({ accountId, owner, active }, [key.publicKey]);
+      return { key, owner, accountId };
+    },
+    async signed(caller, method, path, body, extra) {
+      const payload = body === undefined
+        ? ""
+        : typeof body === "string"
+        ? body
+        : JSON.stringify(body);
+      const headers = new Headers(
+        await signRequest({ key: caller.key, method, path, body: payload, nonce: true }),
+      );
+      if (body !== undefined) headers.set("content-type", "application/json");
+      new Headers(extra).forEach((value, name) => headers.set(name, value));
+      return handler(
+        new Request(BASE + path, {
+          method,
+          headers,
+          body: body === undefined ? undefined : payload,
+        }),
+      );
+    },
+    send(method, path, init = {}) {
+      return handler(new Request(BASE + path, { method, ...init }));
+    },
+    async settle(caller, jobIds) {
+      for (let i = 0; i < 500; i++) {
+        const res = await t.signed(caller, "POST", "/api/remember/bulk/status", {
+          job_ids: jobIds,
+        });
+        const { results } = await res.json();
+        if (
+          results.every((j: { status: string }) => j.status === "done" || j.status === "failed")
+        ) {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("jobs did not settle");
+    },
+    async [Symbol.asyncDispose]() {
+      await relayer.close();
+      await vectors.close();
+      kv.close();
+    },
+  };
+  return t;
+}
