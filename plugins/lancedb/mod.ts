@@ -169,7 +169,7 @@ export class LanceDbVectorStore implements VectorStore {
       const rows = await this.#table.vectorSearch(Array.from(vector))
         .distanceType("cosine")
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
-        .select(["id", "blob_id", "created_at"])
+        .select(["id", "blob_id", "created_at", "_distance"])
         .limit(k)
         .toArray();
       return rows.map((row) => ({

@@ -1,0 +1,183 @@
+/**
+ * Conformance suites: every implementation of an interface must pass its suite. Each takes a
+ * factory for a fresh instance and registers `Deno.test`s under the given name.
+ */
+import assert from "node:assert/strict";
+import type {
+  AccountDirectory,
+  BlobStore,
+  Cipher,
+  Embedder,
+  VectorStore,
+} from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+export function vectorStoreSuite(
+  name: string,
+  open: (dimensions: number) => Promise<VectorStore & AsyncDisposable>,
+) {
+  const unit = (i: number) => Array.from({ length: 4 }, (_, j) => (j === i ? 1 : 0));
+  const row = (id: string, owner: string, namespace: string, vector: number[], createdAt = 1) => ({
+    id,
+    owner,
+    namespace,
+    blobId: `blob-${id}`,
+    vector,
+    createdAt,
+  });
+
+  Deno.test(`${name}: search is filtered by owner and namespace, nearest first`, async () => {
+    await using store = await open(4);
+    assert.equal(store.dimensions, 4);
+    await store.upsert([
+      row("a", "o1", "n1", unit(0)),
+      row("b", "o1", "n1", [0.9, 0.1, 0, 0]),
+      row("c", "o1", "n2", unit(0)),
+      row("d", "o2", "n1", unit(0)),
+      row("e", "o1", "n1", unit(1), 7),
+    ]);
+    const hits = await store.search("o1", "n1", unit(0), 10);
+    assert.deepEqual(hits.map((h) => h.id), ["a", "b", "e"]);
+    assert.ok(Math.abs(hits[0].distance) < 1e-6);
+    assert.ok(Math.abs(hits[2].distance - 1) < 1e-6);
+    assert.equal(hits[2].blobId, "blob-e");
+    assert.equal(hits[2].createdAt, 7);
+    assert.deepEqual((await store.search("o1", "n1", unit(0), 1)).map((h) => h.id), ["a"]);
+    assert.deepEqual(await store.search("o3", "n1", unit(0), 5), []);
+    assert.deepEqual(await store.search("o1", "it's", unit(0), 5), []);
+  });
+
+  Deno.test(`${name}: upsert replaces by id; has, delete and count agree`, async () => {
+    await using store = await open(4);
+    await store.upsert([row("a", "o1", "n1", unit(0)), row("b", "o1", "n2", unit(1))]);
+    await store.upsert([row("a", "o1", "n1", unit(2))]);
+    await Promise.all([1, 2, 3].map(() => store.upsert([row("c", "o1", "n1", unit(3))])));
+    assert.equal(await store.count(), 3);
+    assert.equal(await store.count({ owner: "o1", namespace: "n1" }), 2);
+    assert.equal(await store.count({ owner: "o2" }), 0);
+    assert.deepEqual([...await store.has(["a", "b", "x"])].sort(), ["a", "b"]);
+    const [hit] = await store.search("o1", "n1", unit(2), 1);
+    assert.equal(hit.id, "a");
+    await store.delete(["a", "x"]);
+    assert.deepEqual([...await store.has(["a", "b"])], ["b"]);
+    assert.equal(await store.count(), 2);
+  });
+}
+
+export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
+  Deno.test(`${name}: put is content-addressed and get returns the bytes`, async () => {
+    const store = await open();
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
+    const id = await store.put(enc("hello"), meta);
+    assert.match(id, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(await store.put(enc("hello"), meta), id);
+    assert.notEqual(await store.put(enc("hello!"), { ...meta, memoryId: "m2" }), id);
+    assert.deepEqual(await store.get(id), enc("hello"));
+    assert.equal(await store.get("A".repeat(43)), null);
+    assert.equal(await store.get("../../etc/passwd"), null);
+  });
+
+  Deno.test(`${name}: list gives one owner's namespace, newest first, with metadata`, async () => {
+    const store = await open();
+    for (
+      const [i, owner, namespace] of [[1, "o1", "n1"], [3, "o1", "n1"], [2, "o1", "n1"], [
+        4,
+        "o1",
+        "n2",
+      ], [5, "o2", "n1"]] as const
+    ) {
+      await store.put(enc(`blob ${i}`), { owner, namespace, memoryId: `m${i}`, createdAt: i });
+    }
+    const listed = await store.list("o1", "n1");
+    assert.deepEqual(listed.map((e) => e.meta.memoryId), ["m3", "m2", "m1"]);
+    assert.deepEqual(listed[0].meta, {
+      owner: "o1",
+      namespace: "n1",
+      memoryId: "m3",
+      createdAt: 3,
+    });
+    assert.deepEqual(await store.get(listed[0].blobId), enc("blob 3"));
+    assert.deepEqual((await store.list("o1", "n1", { limit: 2 })).map((e) => e.meta.memoryId), [
+      "m3",
+      "m2",
+    ]);
+    assert.deepEqual(await store.list("o9", "n1"), []);
+  });
+}
+
+export function cipherSuite(name: string, open: () => Promise<Cipher>) {
+  Deno.test(`${name}: round trip, randomised, bound to the owner, tamper-evident`, async () => {
+    const cipher = await open();
+    const a = await cipher.encrypt("o1", enc("I am vegetarian"));
+    const b = await cipher.encrypt("o1", enc("I am vegetarian"));
+    assert.notDeepEqual(a, b);
+    assert.equal(new TextDecoder().decode(await cipher.decrypt("o1", a)), "I am vegetarian");
+    assert.ok(!new TextDecoder().decode(a).includes("vegetarian"));
+    await assert.rejects(() => cipher.decrypt("o2", a), SvcError);
+    for (const at of [0, 5, 40, 70, a.length - 1]) {
+      const tampered = a.slice();
+      tampered[at] ^= 1;
+      await assert.rejects(() => cipher.decrypt("o1", tampered), SvcError, `byte ${at}`);
+    }
+    await assert.rejects(() => cipher.decrypt("o1", a.slice(0, 20)), SvcError);
+    assert.deepEqual(
+      await cipher.decrypt("o1", await cipher.encrypt("o1", new Uint8Array())),
+      new Uint8Array(),
+    );
+  });
+}
+
+export function accountDirectorySuite(
+  name: string,
+  open: () => Promise<
+    {
+      directory: AccountDirectory;
+      add(owner: string, publicKey: string): Promise<string>;
+      remove(accountId: string, publicKey: string): Promise<void>;
+      close?(): void;
+    }
+  >,
+) {
+  Deno.test(`${name}: resolves registered keys, honours the hint, forgets removed keys`, async () => {
+    const { directory, add, remove, close } = await open();
+    const k1 = "1".repeat(64), k2 = "2".repeat(64);
+    const id = await add("0xowner1", k1);
+    assert.deepEqual(await directory.resolve(k1), {
+      accountId: id,
+      owner: "0xowner1",
+      active: true,
+    });
+    assert.deepEqual(await directory.resolve(k1, id), {
+      accountId: id,
+      owner: "0xowner1",
+      active: true,
+    });
+    assert.equal(await directory.resolve(k1, "0x" + "9".repeat(64)), null);
+    assert.equal(await directory.resolve(k2), null);
+    await remove(id, k1);
+    assert.equal(await directory.resolve(k1), null);
+    close?.();
+  });
+}
+
+export function embedderSuite(name: string, create: () => Embedder) {
+  Deno.test(`${name}: deterministic, normalised vectors of the declared size`, async () => {
+    const embedder = create();
+    assert.ok(embedder.model.length > 0);
+    const [a, b, c] = await embedder.embed([
+      "I adore my dog Rex",
+      "I adore my dog Rex",
+      "Quarterly tax filing deadline",
+    ]);
+    assert.equal(a.length, embedder.dimensions);
+    assert.deepEqual(a, b);
+    const norm = Math.sqrt(a.reduce((s, x) => s + x * x, 0));
+    assert.ok(Math.abs(norm - 1) < 1e-5);
+    const [q] = await embedder.embed(["what is my dog called"]);
+    const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
+    assert.ok(dot(q, a) > dot(q, c), "a related text is closer than an unrelated one");
+    assert.deepEqual(await embedder.embed([]), []);
+  });
+}
