@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { newAccountClient, startRelayer, svcCli } from "./relayer_process.ts";
+
+Deno.test("e2e: remember, recall, restart, lose the index, restore", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  let relayer = await startRelayer(dataDir);
+  const { accountId, owner, privateKey, client } = await newAccountClient(dataDir, relayer.url);
+  const facts = ["I am vegetarian", "My dog is called Rex", "I work night shifts at the hospital"];
+  const jobs = [];
+  for (const text of facts) jobs.push((await client.remember(text)).job_id);
+  for (const id of jobs) assert.equal((await client.waitForJob(id)).status, "done");
+  const recallDog = async (c: SvcClient) =>
+    (await c.recall("what is my dog called", { limit: 1 })).results[0]?.text;
+  assert.equal(await recallDog(client), "My dog is called Rex");
+
+  const viaCli = await svcCli(dataDir, ["recall", "vegetarian", "--account", accountId], {
+    SVC_SERVER_URL: relayer.url,
+    SVC_DELEGATE_KEY: privateKey,
+  });
+  assert.equal(viaCli.results[0].text, "I am vegetarian");
+
+  assert.equal((await relayer.stop()).code, 0);
+  relayer = await startRelayer(dataDir);
+  const again = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+  assert.equal(await recallDog(again), "My dog is called Rex");
+
+  await relayer.stop();
+  await Deno.remove(`${dataDir}/lancedb`, { recursive: true });
+  relayer = await startRelayer(dataDir);
+  const restoredClient = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+  assert.deepEqual((await restoredClient.recall("dog")).results, []);
+  const summary = await restoredClient.restore("default");
+  assert.deepEqual(summary, { restored: 3, skipped: 0, total: 3, namespace: "default", owner });
+  assert.equal(await recallDog(restoredClient), "My dog is called Rex");
+  assert.deepEqual(await restoredClient.restore("default"), {
+    ...summary,
+    restored: 0,
+    skipped: 3,
+  });
+
+  await svcCli(dataDir, [
+    "key",
+    "remove",
+    "--account",
+    accountId,
+    "--public-key",
+    restoredClient.publicKey,
+  ]);
+  await relayer.stop();
+  relayer = await startRelayer(dataDir);
+  const revoked = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+  const error = await revoked.recall("dog").catch((e) => e);
+  assert.ok(error instanceof SvcError);
+  assert.equal(error.code, "unauthorized");
+  assert.equal(error.details.reason, "unknown_key");
+  await relayer.stop();
+  await Deno.remove(dataDir, { recursive: true });
+});
+
+Deno.test("e2e: a mismatched embedder is refused at start with the fix named", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  const store = await LanceDbVectorStore.open(`${dataDir}/lancedb`, {
+    model: "another-model",
+    dimensions: 8,
+  });
+  await store.close();
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
+    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0" },
+  }).output();
+  assert.equal(code, 1);
+  const message = new TextDecoder().decode(stderr);
+  assert.match(message, /another-model/);
+  assert.match(message, new RegExp(new LexicalEmbedder().model));
+  assert.match(message, /restore/);
+  await Deno.remove(dataDir, { recursive: true });
+});
+
+Deno.test("e2e: invalid configuration lists every problem and exits 2", async () => {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
+    env: { SVC_PORT: "99999", SVC_EMBEDDER: "nope", SVC_MASTER_KEY: "short" },
+  }).output();
+  assert.equal(code, 2);
+  const message = new TextDecoder().decode(stderr);
+  for (const name of ["SVC_PORT", "SVC_EMBEDDER", "SVC_MASTER_KEY"]) {
+    assert.match(message, new RegExp(name));
+  }
+});
+
+Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-crash-" });
+  let relayer = await startRelayer(dataDir, { SVC_WORKER_CONCURRENCY: "1" });
+  const { accountId, privateKey, client } = await newAccountClient(dataDir, relayer.url);
+  const batches = Array.from(
+    { length: 10 },
+    (_, b) =>
+      Array.from(
+        { length: 20 },
+        (_, i) => ({ text: `crash fact number ${b * 20 + i} about topic ${b}` }),
+      ),
+  );
+  const accepted = (await Promise.all(batches.map((items) => client.rememberBulk(items))))
+    .flatMap((r) => r.job_ids);
+  // Kill once the worker is part-way through, so jobs are caught in every stage.
+  while (!(await client.jobs(accepted.slice(0, 100))).results.some((j) => j.status === "done")) {
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await relayer.kill();
+  assert.equal(accepted.length, 200);
+  const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
+  let unfinished = 0;
+  for await (const entry of kv.list<{ status: string }>({ prefix: ["job"] })) {
+    if (entry.value.status !== "done") unfinished++;
+  }
+  kv.close();
+  console.log(`${unfinished} of 200 jobs were unfinished at the kill`);
+  assert.ok(unfinished > 0, "the kill must hit jobs in flight");
+
+  relayer = await startRelayer(dataDir);
+  const after = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+  const deadline = Date.now() + 120_000;
+  let statuses: string[] = [];
+  while (Date.now() < deadline) {
+    statuses = [];
+    for (let i = 0; i < accepted.length; i += 100) {
+      const { results } = await after.jobs(accepted.slice(i, i + 100));
+      statuses.push(...results.map((r) => r.status));
+    }
+    if (statuses.every((s) => s === "done" || s === "failed")) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.deepEqual(statuses, accepted.map(() => "done"));
+  await relayer.stop();
+
+  const index = await LanceDbVectorStore.open(`${dataDir}/lancedb`, new LexicalEmbedder());
+  assert.equal((await index.has(accepted)).size, 200);
+  assert.equal(await index.count(), 200, "one row per job id");
+  await index.close();
+  await Deno.remove(dataDir, { recursive: true });
+});

@@ -1,0 +1,84 @@
+/** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
+import { SvcClient } from "../src/client/mod.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
+
+export interface RelayerProcess extends AsyncDisposable {
+  url: string;
+  process: Deno.ChildProcess;
+  /** SIGKILL, then wait for the exit. */
+  kill(): Promise<void>;
+  /** SIGTERM, then wait for a clean exit. */
+  stop(): Promise<Deno.CommandStatus>;
+}
+
+/** Starts `main.ts` on a free port with `dataDir`; resolves once it listens. */
+export async function startRelayer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RelayerProcess> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: [...DENO_RUN, `${ROOT}main.ts`],
+    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_LOG_LEVEL: "info", ...env },
+    stdout: "null",
+    stderr: "piped",
+    cwd: ROOT,
+  }).spawn();
+  const lines = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  let url = "";
+  while (!url) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`relayer exited before listening:\n${buffered}`);
+    buffered += value;
+    url = buffered.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
+  }
+  // Keep draining stderr so the child never blocks on a full pipe.
+  const drained = (async () => {
+    while (!(await lines.read()).done) { /* discard */ }
+  })();
+  let status: Promise<Deno.CommandStatus> | undefined;
+  const finish = async (signal: Deno.Signal) => {
+    if (!status) {
+      try {
+        process.kill(signal);
+      } catch { /* already gone */ }
+      status = process.status;
+    }
+    const result = await status;
+    await drained;
+    return result;
+  };
+  return {
+    url,
+    process,
+    kill: async () => void await finish("SIGKILL"),
+    stop: () => finish("SIGTERM"),
+    [Symbol.asyncDispose]: async () => void await finish("SIGKILL"),
+  };
+}
+
+/** Runs `cli/svc.ts` with `--json` and returns its one JSON object. */
+export async function svcCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [...DENO_RUN, `${ROOT}cli/svc.ts`, ...args, "--json"],
+    env: { SVC_DATA_DIR: dataDir, ...env },
+    cwd: ROOT,
+  }).output();
+  const text = new TextDecoder().decode(stdout);
+  if (code !== 0) {
+    throw new Error(
+      `svc ${args.join(" ")} exited ${code}: ${text} ${new TextDecoder().decode(stderr)}`,
+    );
+  }
+  return JSON.parse(text);
+}
+
+/** Creates an account and a delegate key through the CLI and returns a client for it. */
+export async function newAccountClient(dataDir: string, url: string) {
+  const { accountId, owner } = await svcCli(dataDir, ["account", "create"]);
+  const key = await svcCli(dataDir, ["key", "add", "--account", accountId, "--label", "e2e"]);
+  const client = await SvcClient.create({ baseUrl: url, privateKey: key.privateKey, accountId });
+  return { accountId, owner, privateKey: key.privateKey as string, client };
+}
