@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { MemoryVectorStore } from "../src/backends/memory.ts";
+import type { VectorRow } from "../src/backends/types.ts";
+import { SvcError } from "../src/errors.ts";
+import { reconcileJobs } from "../src/jobs/reconciler.ts";
+import { silentLogger } from "../src/log.ts";
+import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { startTestRelayer } from "./fixtures.ts";
+
+/** A vector store that counts writes per id. */
+class CountingVectorStore extends MemoryVectorStore {
+  writes = new Map<string, number>();
+  override upsert(rows: VectorRow[]) {
+    for (const row of rows) this.writes.set(row.id, (this.writes.get(row.id) ?? 0) + 1);
+    return super.upsert(rows);
+  }
+}
+
+Deno.test("duplicate deliveries of one job store it once", async () => {
+  const vectors = new CountingVectorStore(384);
+  await using t = await startTestRelayer({ vectors, processJobs: false });
+  const alice = await t.newCaller();
+  const [job] = await t.relayer.service.remember(alice.owner, [{
+    text: "once",
+    namespace: "default",
+  }]);
+  await Promise.all([1, 2, 3, 4].map(() => t.relayer.worker.process(job.job_id)));
+  await t.relayer.worker.process(job.job_id);
+  assert.equal(vectors.writes.get(job.job_id), 1);
+  const record = await t.relayer.queue.get(job.job_id);
+  assert.equal(record?.status, "done");
+  assert.equal(record?.attempts, 1);
+  assert.equal(
+    await t.relayer.queue.payload(job.job_id),
+    null,
+    "the queued text is dropped once done",
+  );
+});
+
+Deno.test("a job interrupted after its blob upload resumes without a second blob", async () => {
+  await using t = await startTestRelayer({ processJobs: false, leaseMs: 60_000 });
+  const alice = await t.newCaller();
+  const [job] = await t.relayer.service.remember(alice.owner, [{
+    text: "resume me",
+    namespace: "default",
+  }]);
+  const leased = await t.relayer.queue.lease(job.job_id, "dead-worker");
+  assert.ok(leased);
+  const blobId = await t.blobs.put(new Uint8Array([1]), {
+    owner: alice.owner,
+    namespace: "default",
+    memoryId: job.job_id,
+    createdAt: 1,
+  });
+  await t.relayer.queue.checkpoint(leased, { blob_id: blobId });
+  await t.relayer.worker.process(job.job_id);
+  assert.equal(
+    (await t.relayer.queue.get(job.job_id))?.status,
+    "running",
+    "a live lease is respected",
+  );
+
+  assert.equal(await reconcileJobs(t.relayer.queue, silentLogger, { startup: true }), 1);
+  await t.relayer.worker.process(job.job_id);
+  const record = await t.relayer.queue.get(job.job_id);
+  assert.equal(record?.status, "done");
+  assert.equal(record?.blob_id, blobId);
+  assert.equal(record?.attempts, 2);
+  assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
+});
+
+Deno.test("a backend that keeps failing ends the job failed with a sentence and a dead letter", async () => {
+  const cipher = await LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32)));
+  let calls = 0;
+  const broken = {
+    name: "broken",
+    encrypt() {
+      calls++;
+      return Promise.reject(
+        new SvcError("backend_unavailable", "Cannot encrypt: key servers are down"),
+      );
+    },
+    decrypt: cipher.decrypt.bind(cipher),
+  };
+  await using t = await startTestRelayer({ cipher: broken, processJobs: false, maxAttempts: 3 });
+  const alice = await t.newCaller();
+  const [job] = await t.relayer.service.remember(alice.owner, [{
+    text: "doomed",
+    namespace: "default",
+  }]);
+  for (let i = 0; i < 3; i++) await t.relayer.worker.process(job.job_id);
+  const record = await t.relayer.queue.get(job.job_id);
+  assert.equal(record?.status, "failed");
+  assert.equal(record?.error, "Cannot encrypt: key servers are down");
+  assert.equal(record?.attempts, 3);
+  assert.equal(calls, 3);
+  assert.ok((await t.kv.get(["job_dead", job.job_id])).value);
+  await t.relayer.worker.process(job.job_id);
+  assert.equal(calls, 3, "a failed job is not retried");
+  assert.equal(await t.vectors.count(), 0);
+});
+
+Deno.test("large texts are queued in chunks and stored whole", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const text = "long memory ".repeat(80_000).trim();
+  const res = await t.signed(alice, "POST", "/api/remember", { text });
+  assert.equal(res.status, 202);
+  const { job_id } = await res.json();
+  await t.settle(alice, [job_id]);
+  const { results } = await (await t.signed(alice, "POST", "/api/recall", { query: "long memory" }))
+    .json();
+  assert.equal(results[0].text, text);
+});
