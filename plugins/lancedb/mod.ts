@@ -47,6 +47,7 @@ export class LanceDbVectorStore implements VectorStore {
   #writing: Promise<void> | null = null;
   #indexMinRows: number;
   #indexed = false;
+  #commitsSinceOptimize = 0;
 
   private constructor(
     db: lancedb.Connection,
@@ -143,12 +144,19 @@ export class LanceDbVectorStore implements VectorStore {
         const wrapped = backendError("LanceDB", "index the memory", error);
         for (const p of batch) p.reject(wrapped);
       }
-      await this.#maybeBuildIndex();
+      if (++this.#commitsSinceOptimize >= 100) {
+        this.#commitsSinceOptimize = 0;
+        await this.#optimize();
+      }
     }
     this.#writing = null;
   }
 
-  async #maybeBuildIndex(): Promise<void> {
+  /** Compacts the many small fragments single writes leave, and builds the vector index. */
+  async #optimize(): Promise<void> {
+    await this.#table.optimize().catch((error) => {
+      console.error(JSON.stringify({ level: "warn", msg: "index compaction failed", error }));
+    });
     if (this.#indexed || (await this.#table.countRows()) < this.#indexMinRows) return;
     this.#indexed = true;
     await this.#table.createIndex("vector", {
