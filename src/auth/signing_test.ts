@@ -20,7 +20,9 @@ const SIGNATURE =
 Deno.test("key derivation matches RFC 8032 test 1", async () => {
   const pair = await keyPairFromSeed(SEED);
   assert.equal(pair.publicKey, PUBLIC_KEY);
-  const empty = new Uint8Array(await crypto.subtle.sign("Ed25519", pair.signingKey, new Uint8Array()));
+  const empty = new Uint8Array(
+    await crypto.subtle.sign("Ed25519", pair.signingKey, new Uint8Array()),
+  );
   assert.equal(
     empty.toHex(),
     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
@@ -119,8 +121,17 @@ Deno.test("server verifier refuses every altered component", async () => {
 
 Deno.test("timestamps are accepted within 300 s either way and refused past it", async () => {
   const body = new TextEncoder().encode(BODY);
-  for (const [offset, expected] of [[299, "accepted"], [-299, "accepted"], [301, "stale_timestamp"], [-301, "stale_timestamp"]] as const) {
+  for (
+    const [offset, expected] of [[299, "accepted"], [-299, "accepted"], [301, "stale_timestamp"], [
+      -301,
+      "stale_timestamp",
+    ]] as const
+  ) {
     const deps = { ...katDeps(), now: () => (TIMESTAMP + offset) * 1000 };
-    assert.equal(await reasonOf(verifySignedRequest(katRequest(), body, deps)), expected, String(offset));
+    assert.equal(
+      await reasonOf(verifySignedRequest(katRequest(), body, deps)),
+      expected,
+      String(offset),
+    );
   }
 });

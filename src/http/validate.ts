@@ -4,6 +4,7 @@
  */
 import { SvcError } from "../errors.ts";
 
+// deno-lint-ignore no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const encoder = new TextEncoder();
 
