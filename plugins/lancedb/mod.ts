@@ -48,6 +48,7 @@ export class LanceDbVectorStore implements VectorStore {
   #indexMinRows: number;
   #indexed = false;
   #commitsSinceOptimize = 0;
+  #idIndexed = false;
 
   private constructor(
     db: lancedb.Connection,
@@ -157,6 +158,12 @@ export class LanceDbVectorStore implements VectorStore {
     await this.#table.optimize().catch((error) => {
       console.error(JSON.stringify({ level: "warn", msg: "index compaction failed", error }));
     });
+    if (!this.#idIndexed) {
+      this.#idIndexed = true;
+      await this.#table.createIndex("id", { config: lancedb.Index.btree() }).catch(() => {
+        this.#idIndexed = false;
+      });
+    }
     if (this.#indexed || (await this.#table.countRows()) < this.#indexMinRows) return;
     this.#indexed = true;
     await this.#table.createIndex("vector", {
