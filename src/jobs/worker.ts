@@ -4,19 +4,13 @@
  * before the index write, and the memory id is the job id, so re-delivery resumes and the
  * index write is an upsert.
  */
-import type { BlobStore, Cipher, Embedder, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import type { Logger } from "../log.ts";
+import type { MemoryServiceDependencies } from "../services/memories.ts";
 import type { JobQueue, JobRecord } from "./job_queue.ts";
 import { Semaphore, withTimeout } from "./semaphore.ts";
 
-export interface WorkerDependencies {
-  queue: JobQueue;
-  embedder: Embedder;
-  cipher: Cipher;
-  blobs: BlobStore;
-  vectors: VectorStore;
-  logger: Logger;
+/** The memory service's backends, plus the pool's size and per-call time limit. */
+export interface WorkerDependencies extends MemoryServiceDependencies {
   /** Jobs processed at once. */
   concurrency?: number;
   /** Limit for each backend call. */
