@@ -6,7 +6,7 @@
  */
 import { SvcError } from "../errors.ts";
 import type { MemoryServiceDependencies } from "../services/memories.ts";
-import type { JobQueue, JobRecord } from "./job_queue.ts";
+import type { JobRecord } from "./job_queue.ts";
 import { Semaphore, withTimeout } from "./semaphore.ts";
 
 /** The memory service's backends, plus the pool's size and per-call time limit. */
