@@ -36,15 +36,10 @@ async function start() {
   }
   const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const ledgerKv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
-  const secret = new Uint8Array(
-    await crypto.subtle.digest(
-      "SHA-256",
-      new Uint8Array([...masterKey, ...new TextEncoder().encode("svc-relayer-secret")]),
-    ),
-  );
   const relayer = await createRelayer({
     kv: jobsKv,
-    secret,
+    // The queue derives its own key from this with HKDF under a distinct salt.
+    secret: masterKey,
     directory: new LocalLedger(ledgerKv),
     cipher: await LocalCipher.fromKey(masterKey),
     blobs: await FsBlobStore.open(`${config.dataDir}/blobs`),
