@@ -2,7 +2,8 @@
  * The LanceDB vector index (embedded, in a local directory). One table, `memories`; writes go
  * through one batching writer, because concurrent upserts of the same new key can duplicate
  * rows. The directory records the embedder's model and dimensions, and opening it with
- * another embedder is refused. Past `indexMinRows` rows an IVF-PQ cosine index is built.
+ * another embedder is refused. Past `indexMinRows` rows an HNSW (scalar-quantized) cosine
+ * index is built; searches re-rank its candidates on the full vectors, so distances are exact.
  *
  * @example
  * ```ts
@@ -16,11 +17,15 @@ import { backendError, SvcError } from "../../src/errors.ts";
 
 const TABLE = "memories";
 const META_FILE = "svc_index.json";
+/** Candidates per result that the HNSW search re-ranks on the full vectors. */
+const REFINE_FACTOR = 4;
+const VECTOR_INDEX = "vector_idx";
+const MAX_INDEX_SEGMENTS = 4;
 
 export interface LanceDbOptions {
   model: string;
   dimensions: number;
-  /** Rows from which an approximate (IVF-PQ) vector index is built. */
+  /** Rows from which the approximate (HNSW) vector index is built; below it, search is exact. */
   indexMinRows?: number;
 }
 
@@ -32,6 +37,11 @@ interface Pending {
 
 function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+function warn(msg: string) {
+  return (error: unknown) =>
+    console.error(JSON.stringify({ level: "warn", msg, error: `${error}` }));
 }
 
 function inList(ids: string[]): string {
@@ -46,7 +56,6 @@ export class LanceDbVectorStore implements VectorStore {
   #pending: Pending[] = [];
   #writing: Promise<void> | null = null;
   #indexMinRows: number;
-  #indexed = false;
   #commitsSinceOptimize = 0;
   #idIndexed = false;
 
@@ -55,13 +64,11 @@ export class LanceDbVectorStore implements VectorStore {
     table: lancedb.Table,
     dimensions: number,
     indexMinRows: number,
-    indexed: boolean,
   ) {
     this.#db = db;
     this.#table = table;
     this.dimensions = dimensions;
     this.#indexMinRows = indexMinRows;
-    this.#indexed = indexed;
   }
 
   static async open(dir: string, options: LanceDbOptions): Promise<LanceDbVectorStore> {
@@ -102,13 +109,11 @@ export class LanceDbVectorStore implements VectorStore {
       ]);
       const table = await db.createEmptyTable(TABLE, schema, { existOk: true });
       if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted));
-      const indexed = (await table.listIndices()).some((i) => i.columns.includes("vector"));
       return new LanceDbVectorStore(
         db,
         table,
         options.dimensions,
-        options.indexMinRows ?? 25_000,
-        indexed,
+        options.indexMinRows ?? 2_000,
       );
     } catch (error) {
       throw backendError("LanceDB", "open the vector index", error);
@@ -153,25 +158,29 @@ export class LanceDbVectorStore implements VectorStore {
     this.#writing = null;
   }
 
-  /** Compacts the many small fragments single writes leave, and builds the vector index. */
+  /**
+   * Compacts the many small fragments single writes leave and folds new rows into the vector
+   * index. Each fold adds an index segment that every search visits, so once there are more
+   * than `MAX_INDEX_SEGMENTS` the index is rebuilt as one.
+   */
   async #optimize(): Promise<void> {
-    await this.#table.optimize().catch((error) => {
-      console.error(JSON.stringify({ level: "warn", msg: "index compaction failed", error }));
-    });
+    await this.#table.optimize().catch(warn("index compaction failed"));
     if (!this.#idIndexed) {
       this.#idIndexed = true;
       await this.#table.createIndex("id", { config: lancedb.Index.btree() }).catch(() => {
         this.#idIndexed = false;
       });
     }
-    if (this.#indexed || (await this.#table.countRows()) < this.#indexMinRows) return;
-    this.#indexed = true;
+    const segments = (await this.#table.indexStats(VECTOR_INDEX))?.numIndices ?? 0;
+    const wanted = segments === 0
+      ? (await this.#table.countRows()) >= this.#indexMinRows
+      : segments > MAX_INDEX_SEGMENTS;
+    if (!wanted) return;
     await this.#table.createIndex("vector", {
-      config: lancedb.Index.ivfPq({ distanceType: "cosine" }),
-    }).catch((error) => {
-      this.#indexed = false;
-      console.error(JSON.stringify({ level: "warn", msg: "vector index build failed", error }));
-    });
+      name: VECTOR_INDEX,
+      config: lancedb.Index.hnswSq({ distanceType: "cosine" }),
+      replace: true,
+    }).catch(warn("vector index build failed"));
   }
 
   async search(
@@ -184,6 +193,7 @@ export class LanceDbVectorStore implements VectorStore {
       const rows = await this.#table.vectorSearch(Array.from(vector))
         .distanceType("cosine")
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
+        .refineFactor(REFINE_FACTOR)
         .select(["id", "blob_id", "created_at", "_distance"])
         .limit(k)
         .toArray();
