@@ -2,13 +2,14 @@
  * Composition root: environment → configuration → backends → relayer → HTTP server.
  * `deno task start` runs it; the embedded default needs no network.
  */
-import { readConfig } from "./src/config.ts";
+import { readConfig, SIDECAR_ENV } from "./src/config.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "./src/chain/local_ledger.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { MemoryVectorStore } from "./src/backends/memory.ts";
 import { SvcError } from "./src/errors.ts";
+import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -36,6 +37,12 @@ async function start() {
   }
   const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const ledgerKv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
+  const sidecarEnv: Record<string, string> = {};
+  for (const name of SIDECAR_ENV) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) sidecarEnv[name] = value;
+  }
+  const sidecar = new SidecarSupervisor({ url: config.sidecarUrl, env: sidecarEnv, logger });
   const relayer = await createRelayer({
     kv: jobsKv,
     // The queue derives its own key from this with HKDF under a distinct salt.
@@ -51,6 +58,9 @@ async function start() {
     concurrency: config.concurrency,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,
+    sidecar,
+    trustProxy: config.trustProxy,
+    sponsorRatePerMinute: config.sponsorRatePerMinute,
   });
   const server = Deno.serve({
     hostname: config.host,
@@ -61,12 +71,16 @@ async function start() {
         data_dir: config.dataDir,
       }),
   }, relayer.handler);
+  const { hostname, port } = server.addr as Deno.NetAddr;
+  const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
+  const relayerUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     logger.info("relayer stopping");
+    await sidecar.stop();
     await server.shutdown();
     await relayer.close();
     await vectors.close();
@@ -76,6 +90,7 @@ async function start() {
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
+  await sidecar.start(relayerUrl);
 }
 
 try {

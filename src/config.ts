@@ -18,7 +18,31 @@ export interface Config {
   concurrency: number;
   callTimeoutMs: number;
   maxAttempts: number;
+  /** Loopback address of the MCP sidecar. */
+  sidecarUrl: URL;
+  trustProxy: boolean;
+  allowedOrigins: string[];
+  mcpMaxTotalSessions: number;
+  mcpMaxSessionsPerIp: number;
+  mcpMaxNewSessionsPerIpPerMin: number;
+  mcpSessionIdleMinutes: number;
+  mcpWaitMs: number;
+  sponsorRatePerMinute: number;
 }
+
+/** Environment variables the relayer passes on to the sidecar it starts. */
+export const SIDECAR_ENV = [
+  "SIDECAR_URL",
+  "SVC_ALLOWED_ORIGINS",
+  "SVC_LOG_LEVEL",
+  "MCP_MAX_TOTAL_SESSIONS",
+  "MCP_MAX_SESSIONS_PER_IP",
+  "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
+  "MCP_SESSION_IDLE_MINUTES",
+  "SVC_MCP_WAIT_MS",
+];
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
@@ -48,6 +72,27 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   if (masterKeyHex !== undefined && !/^[0-9a-f]{64}$/.test(masterKeyHex)) {
     problems.push("SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)");
   }
+  let sidecarUrl = new URL("http://localhost:9000");
+  try {
+    sidecarUrl = new URL(env.SIDECAR_URL || sidecarUrl.href);
+    if (sidecarUrl.protocol !== "http:" || !LOOPBACK.has(sidecarUrl.hostname) || !sidecarUrl.port) {
+      throw new Error("not loopback");
+    }
+  } catch {
+    problems.push(
+      `SIDECAR_URL must be an http URL on a loopback host with a port, such as ` +
+        `http://localhost:9000 (got "${env.SIDECAR_URL}")`,
+    );
+  }
+  const allowedOrigins = (env.SVC_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim())
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      problems.push(
+        `SVC_ALLOWED_ORIGINS must list origins such as https://app.example (got "${origin}")`,
+      );
+    }
+  }
   const config: Config = {
     host: env.SVC_HOST || "127.0.0.1",
     port: integer("SVC_PORT", 8000, 0, 65535),
@@ -62,6 +107,15 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     concurrency: integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),
     callTimeoutMs: integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
     maxAttempts: integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
+    sidecarUrl,
+    trustProxy: choice("SVC_TRUST_PROXY", "0", ["0", "1"] as const) === "1",
+    allowedOrigins,
+    mcpMaxTotalSessions: integer("MCP_MAX_TOTAL_SESSIONS", 1000, 1, 1_000_000),
+    mcpMaxSessionsPerIp: integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
+    mcpMaxNewSessionsPerIpPerMin: integer("MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN", 30, 1, 1_000_000),
+    mcpSessionIdleMinutes: integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
+    mcpWaitMs: integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
+    sponsorRatePerMinute: integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
   };
   return problems.length ? { ok: false, problems } : { ok: true, config };
 }

@@ -21,14 +21,17 @@ import type {
 import { SvcError } from "./errors.ts";
 import { parseJsonObject, readBody } from "./http/body.ts";
 import { errorResponse } from "./http/respond.ts";
+import { RateLimiter } from "./http/rate_limiter.ts";
 import { matchRoute } from "./http/router.ts";
 import { JobQueue } from "./jobs/job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { accountRoutes } from "./routes/account.ts";
 import type { HandlerContext } from "./routes/context.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
+import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 
 export interface RelayerOptions {
@@ -55,10 +58,21 @@ export interface RelayerOptions {
   replayGuard?: ReplayGuard;
   /** Clock for signed-request checks (Unix ms). */
   now?: () => number;
+  /** The MCP sidecar the MCP and sponsor routes forward to; without it they answer 503. */
+  sidecar?: SidecarLink;
+  /** Take the client address from `x-forwarded-for` (behind a reverse proxy only). */
+  trustProxy?: boolean;
+  /** Sponsored transactions per client address per minute (default 30). */
+  sponsorRatePerMinute?: number;
+}
+
+/** What `Deno.serve` tells a handler about the connection. */
+export interface ConnectionInfo {
+  remoteAddr: Deno.Addr;
 }
 
 export interface Relayer {
-  handler(request: Request): Promise<Response>;
+  handler(request: Request, info?: ConnectionInfo): Promise<Response>;
   service: MemoryService;
   queue: JobQueue;
   worker: Worker;
@@ -97,10 +111,22 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         vectorStore: options.vectors.name,
         embedder: options.embedder.model,
       },
-      sidecar: () => "down",
+      sidecar: () => options.sidecar?.status() ?? "down",
     }),
+    ...accountRoutes(),
     ...memoryRoutes(service, () => options.vectors.dimensions),
+    ...sidecarRoutes(
+      options.sidecar,
+      new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
+    ),
   ];
+
+  function addressOf(request: Request, info?: ConnectionInfo): string {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    if (options.trustProxy && forwarded) return forwarded;
+    const remote = info?.remoteAddr;
+    return remote && "hostname" in remote ? remote.hostname : "unknown";
+  }
 
   let closing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -115,7 +141,11 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     }, options.reconcileIntervalMs ?? 60_000);
   }
 
-  async function dispatch(request: Request, requestId: string): Promise<Response> {
+  async function dispatch(
+    request: Request,
+    requestId: string,
+    clientAddress: string,
+  ): Promise<Response> {
     const match = matchRoute(routes, request.method, request.url);
     if (match.kind === "none") {
       throw new SvcError("not_found", `No route for ${new URL(request.url).pathname}`);
@@ -126,7 +156,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         details: { allow: match.allow.join(", ") },
       });
     }
-    const body = await readBody(request);
+    const body = match.route.streamBody ? new Uint8Array() : await readBody(request);
     const caller = match.route.signed
       ? await verifySignedRequest(request, body, { directory, replayGuard, now: options.now })
       : undefined;
@@ -134,6 +164,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
       request,
       params: match.params,
       requestId,
+      clientAddress,
       caller: caller!,
       json: () => parseJsonObject(request, body),
     };
@@ -144,13 +175,13 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     service,
     queue,
     worker,
-    async handler(request: Request): Promise<Response> {
+    async handler(request: Request, info?: ConnectionInfo): Promise<Response> {
       const incoming = request.headers.get("x-request-id");
       const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
       const started = performance.now();
       let response: Response;
       try {
-        response = await dispatch(request, requestId);
+        response = await dispatch(request, requestId, addressOf(request, info));
       } catch (error) {
         response = errorResponse(error, requestId, logger);
       }

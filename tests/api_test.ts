@@ -299,10 +299,12 @@ Deno.test("public routes, unknown routes, wrong methods and routes still to come
   const wrong = await t.send("DELETE", "/api/recall");
   assert.equal(wrong.headers.get("allow"), "POST");
   await expectError(wrong, 405, "method_not_allowed");
+  for (const path of ["/api/analyze", "/api/ask"]) {
+    await expectError(await t.send("POST", path), 501, "not_implemented");
+  }
+  // Without a sidecar, its routes are unavailable rather than unknown.
   for (
     const [method, path] of [
-      ["POST", "/api/analyze"],
-      ["POST", "/api/ask"],
       ["POST", "/sponsor"],
       ["POST", "/sponsor/execute"],
       ["GET", "/api/mcp/sse"],
@@ -312,8 +314,9 @@ Deno.test("public routes, unknown routes, wrong methods and routes still to come
       ["DELETE", "/api/mcp"],
     ]
   ) {
-    await expectError(await t.send(method, path), 501, "not_implemented");
+    await expectError(await t.send(method, path), 503, "backend_unavailable");
   }
+  assert.equal(h.sidecar, "down");
   const traced = await t.send("GET", "/health", { headers: { "x-request-id": "trace-123" } });
   await traced.body?.cancel();
   assert.equal(traced.headers.get("x-request-id"), "trace-123");

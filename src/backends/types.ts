@@ -123,3 +123,26 @@ export interface Embedder {
   readonly dimensions: number;
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
 }
+
+/** A sponsored transaction, built for the sender to sign. */
+export interface SponsoredTransaction {
+  /** The transaction bytes. */
+  bytes: Uint8Array<ArrayBuffer>;
+  /** What the sender signs, to be passed back to `execute`. */
+  digest: string;
+}
+
+/** Builds and executes transactions whose fees the service pays (DESIGN §5.7). */
+export interface Sponsor {
+  readonly name: string;
+  sponsor(
+    transactionKind: Uint8Array<ArrayBuffer>,
+    sender: string,
+    options?: CallOptions,
+  ): Promise<SponsoredTransaction>;
+  execute(
+    digest: string,
+    signature: string,
+    options?: CallOptions,
+  ): Promise<{ digest: string; effects?: unknown }>;
+}

@@ -179,6 +179,24 @@ export class SvcClient {
     });
   }
 
+  analyze(text: string, options: { namespace?: string } = {}) {
+    return this.request<{
+      job_ids: string[];
+      facts: { text: string; job_id?: string; status?: string }[];
+      fact_count: number;
+      status: string;
+      owner: string;
+    }>("POST", "/api/analyze", { text, ...options });
+  }
+
+  /** The caller's identity as the relayer resolves it; fails with 401 for an unknown key. */
+  whoami() {
+    return this.request<{ owner: string; account_id: string; public_key: string }>(
+      "GET",
+      "/api/whoami",
+    );
+  }
+
   restore(namespace: string, options: { limit?: number } = {}): Promise<RestoreSummary> {
     return this.request("POST", "/api/restore", { namespace, ...options });
   }

@@ -7,6 +7,8 @@ export interface RouteContext {
   request: Request;
   params: Record<string, string>;
   requestId: string;
+  /** The client's address (from `x-forwarded-for` only when the relayer trusts a proxy). */
+  clientAddress: string;
 }
 
 export interface Route<C> {
@@ -14,6 +16,8 @@ export interface Route<C> {
   pattern: URLPattern;
   /** Signed routes are verified (DESIGN §5.4) before `handle` runs. */
   signed: boolean;
+  /** The handler reads or streams the body itself; otherwise it is read (2 MiB cap) first. */
+  streamBody: boolean;
   handle(context: C & RouteContext): Promise<Response>;
 }
 
@@ -27,9 +31,15 @@ export function route<C>(
   method: Route<C>["method"],
   pathname: string,
   handle: Route<C>["handle"],
-  options: { signed?: boolean } = {},
+  options: { signed?: boolean; streamBody?: boolean } = {},
 ): Route<C> {
-  return { method, pattern: new URLPattern({ pathname }), signed: options.signed ?? false, handle };
+  return {
+    method,
+    pattern: new URLPattern({ pathname }),
+    signed: options.signed ?? false,
+    streamBody: options.streamBody ?? false,
+    handle,
+  };
 }
 
 export function matchRoute<C>(routes: Route<C>[], method: string, url: string): RouteMatch<C> {

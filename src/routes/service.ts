@@ -15,15 +15,8 @@ export interface HealthInfo {
 const NOT_YET: [HandlerContextMethod, string, string][] = [
   ["POST", "/api/analyze", "analyze"],
   ["POST", "/api/ask", "ask"],
-  ["POST", "/sponsor", "sponsored transactions"],
-  ["POST", "/sponsor/execute", "sponsored transactions"],
-  ["GET", "/api/mcp/sse", "MCP over SSE"],
-  ["POST", "/api/mcp/messages", "MCP over SSE"],
-  ["GET", "/api/mcp", "MCP over Streamable HTTP"],
-  ["POST", "/api/mcp", "MCP over Streamable HTTP"],
-  ["DELETE", "/api/mcp", "MCP over Streamable HTTP"],
 ];
-type HandlerContextMethod = "GET" | "POST" | "DELETE";
+type HandlerContextMethod = "GET" | "POST";
 
 export function serviceRoutes(health: HealthInfo) {
   return [

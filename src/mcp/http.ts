@@ -1,0 +1,275 @@
+/**
+ * MCP over HTTP, as the sidecar serves it: Streamable HTTP on `/api/mcp` and the legacy SSE
+ * transport on `/api/mcp/sse` + `/api/mcp/messages`. Every request carries the bearer
+ * (a delegate private key) and `x-svc-account-id`; a session is opened only for credentials
+ * the relayer accepts, counts against the limits of `SessionRegistry`, and stays bound to the
+ * identity that opened it.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { sha256Hex } from "../auth/keys.ts";
+import { SvcClient } from "../client/mod.ts";
+import { SvcError } from "../errors.ts";
+import { readBody } from "../http/body.ts";
+import { validNamespace } from "../http/validate.ts";
+import type { Logger } from "../log.ts";
+import { type Session, SessionRegistry } from "./sessions.ts";
+import { SseServerTransport } from "./sse_transport.ts";
+import { createMcpServer } from "./tools.ts";
+
+export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BATCH = 64;
+const MESSAGES_PATH = "/api/mcp/messages";
+const BEARER = /^Bearer ([0-9a-f]{64})$/;
+const ACCOUNT_ID = /^0x[0-9a-f]{1,64}$/;
+/** Query parameters that would put a credential into a URL (and so into logs). */
+const CREDENTIAL_PARAMS =
+  /^(access_token|token|bearer|auth|authorization|key|api_key|private_key)$/i;
+
+export interface McpHttpOptions {
+  /** The relayer the tools call, with the caller's own signed credentials. */
+  relayerUrl: string;
+  sessions: SessionRegistry<McpSession>;
+  /** Origins a browser may call from; any other `Origin` is refused (DNS rebinding). */
+  allowedOrigins: string[];
+  /** How long `svc_remember` waits for its job. */
+  waitMs: number;
+  logger: Logger;
+  fetch?: typeof fetch;
+}
+
+export interface McpSession extends Session {
+  kind: "streamable" | "sse";
+  handle(request: Request, body?: unknown): Promise<Response>;
+}
+
+interface Identity {
+  bearer: string;
+  accountId: string;
+  /** A digest of bearer and account, to compare without keeping the key around. */
+  fingerprint: string;
+}
+
+/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
+export function rpcError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function unauthorized(message: string): Response {
+  return rpcError(401, message, {
+    "www-authenticate": `Bearer realm="svc", error="invalid_token"`,
+  });
+}
+
+async function identityOf(request: Request): Promise<Identity | Response> {
+  const authorization = request.headers.get("authorization");
+  const accountId = request.headers.get("x-svc-account-id");
+  if (!authorization || !accountId) {
+    return unauthorized(
+      "Missing credentials: send Authorization: Bearer <delegate private key> and " +
+        "x-svc-account-id: <account id>",
+    );
+  }
+  const bearer = BEARER.exec(authorization)?.[1];
+  if (!bearer) {
+    return unauthorized("Invalid bearer: expected a delegate private key of 64 hex characters");
+  }
+  if (!ACCOUNT_ID.test(accountId)) {
+    return unauthorized("Invalid x-svc-account-id: expected 0x followed by hex");
+  }
+  return { bearer, accountId, fingerprint: await sha256Hex(`${bearer}:${accountId}`) };
+}
+
+export function createMcpHandler(options: McpHttpOptions) {
+  const { sessions, logger } = options;
+
+  /** Opens a session for `identity`, or answers why not. */
+  async function open(
+    identity: Identity,
+    request: Request,
+    address: string,
+    kind: McpSession["kind"],
+  ): Promise<{ server: McpServer; id: string } | Response> {
+    const namespace = request.headers.get("x-svc-namespace") ?? undefined;
+    try {
+      if (namespace !== undefined) validNamespace(namespace, "x-svc-namespace");
+    } catch (error) {
+      return rpcError(400, (error as SvcError).message);
+    }
+    const client = await SvcClient.create({
+      baseUrl: options.relayerUrl,
+      privateKey: identity.bearer,
+      accountId: identity.accountId,
+      fetch: options.fetch,
+      retries: 1,
+    });
+    try {
+      const me = await client.whoami();
+      if (me.account_id.toLowerCase() !== identity.accountId) {
+        return unauthorized("The delegate key does not belong to this x-svc-account-id");
+      }
+    } catch (error) {
+      if (error instanceof SvcError && (error.status === 401 || error.status === 403)) {
+        return unauthorized(`The relayer refused these credentials: ${error.message}`);
+      }
+      logger.warn("cannot verify MCP credentials", { error });
+      return rpcError(503, "Cannot verify the credentials: the relayer is unavailable", {
+        "retry-after": "5",
+      });
+    }
+    const admission = sessions.admit(address);
+    if (!admission.ok) {
+      const seconds = String(admission.retryAfterSeconds);
+      return rpcError(429, `Too many MCP sessions: ${admission.reason}`, {
+        "retry-after": seconds,
+      });
+    }
+    const id = crypto.randomUUID();
+    logger.info("mcp session opened", { session: id, kind, address });
+    return { id, server: createMcpServer({ client, namespace, waitMs: options.waitMs }) };
+  }
+
+  function register(
+    id: string,
+    identity: Identity,
+    address: string,
+    kind: McpSession["kind"],
+    server: McpServer,
+    handle: McpSession["handle"],
+  ): void {
+    sessions.add({
+      id,
+      kind,
+      identity: identity.fingerprint,
+      address,
+      lastSeen: Date.now(),
+      close: () => server.close(),
+      handle,
+    });
+    server.server.onclose = () => {
+      sessions.remove(id);
+      logger.info("mcp session closed", { session: id });
+    };
+  }
+
+  async function readJson(request: Request): Promise<unknown | Response> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBody(request, MAX_MCP_BODY_BYTES);
+    } catch {
+      return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      return rpcError(400, "Parse error: the body is not valid JSON", {}, -32700);
+    }
+    if (Array.isArray(body) && (body.length === 0 || body.length > MAX_BATCH)) {
+      return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);
+    }
+    return body;
+  }
+
+  async function streamable(request: Request, identity: Identity, address: string) {
+    const body = request.method === "POST" ? await readJson(request) : undefined;
+    if (body instanceof Response) return body;
+    const sessionId = request.headers.get("mcp-session-id");
+    if (sessionId) return await existing(sessionId, "streamable", identity, request, body);
+    const initializing = Array.isArray(body)
+      ? body.some(isInitializeRequest)
+      : isInitializeRequest(body);
+    if (request.method !== "POST" || !initializing) {
+      return rpcError(400, "No session: send an initialize request without mcp-session-id first");
+    }
+    const opened = await open(identity, request, address, "streamable");
+    if (opened instanceof Response) return opened;
+    const { id, server } = opened;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+    });
+    await server.connect(transport);
+    const handle = (req: Request, parsedBody?: unknown) =>
+      transport.handleRequest(req, { parsedBody });
+    register(id, identity, address, "streamable", server, handle);
+    const response = await handle(request, body);
+    if (!transport.sessionId) await server.close();
+    return response;
+  }
+
+  async function sse(request: Request, identity: Identity, address: string) {
+    const opened = await open(identity, request, address, "sse");
+    if (opened instanceof Response) return opened;
+    const { id, server } = opened;
+    const transport = new SseServerTransport(id, MESSAGES_PATH);
+    register(id, identity, address, "sse", server, async (_req, body) => {
+      try {
+        transport.handleMessage(body);
+      } catch {
+        return rpcError(400, "Invalid JSON-RPC message", {}, -32600);
+      }
+      return await Promise.resolve(new Response("Accepted", { status: 202 }));
+    });
+    await server.connect(transport);
+    return transport.response;
+  }
+
+  async function existing(
+    sessionId: string,
+    kind: McpSession["kind"],
+    identity: Identity,
+    request: Request,
+    body: unknown,
+  ): Promise<Response> {
+    const session = sessions.touch(sessionId);
+    if (!session || session.kind !== kind) {
+      return rpcError(404, "Session not found: it ended or expired; start a new one", {}, -32001);
+    }
+    if (session.identity !== identity.fingerprint) {
+      return rpcError(403, "This session belongs to another identity");
+    }
+    return await session.handle(request, body);
+  }
+
+  /** Handles one MCP request from the client at `address`. */
+  async function handle(request: Request, address: string): Promise<Response> {
+    const origin = request.headers.get("origin");
+    if (origin !== null && !options.allowedOrigins.includes(origin)) {
+      return rpcError(403, `Origin ${origin} is not allowed (set SVC_ALLOWED_ORIGINS)`);
+    }
+    const url = new URL(request.url);
+    for (const [name, value] of url.searchParams) {
+      if (CREDENTIAL_PARAMS.test(name) || /^[0-9a-f]{64}$/i.test(value)) {
+        return rpcError(
+          400,
+          "Credentials must not be sent in the URL: use the Authorization header",
+        );
+      }
+    }
+    const identity = await identityOf(request);
+    if (identity instanceof Response) return identity;
+    if (url.pathname === "/api/mcp") return await streamable(request, identity, address);
+    if (url.pathname === "/api/mcp/sse" && request.method === "GET") {
+      return await sse(request, identity, address);
+    }
+    if (url.pathname === MESSAGES_PATH && request.method === "POST") {
+      const sessionId = url.searchParams.get("sessionId");
+      if (!sessionId) return rpcError(400, "Missing sessionId query parameter");
+      const body = await readJson(request);
+      if (body instanceof Response) return body;
+      return await existing(sessionId, "sse", identity, request, body);
+    }
+    return rpcError(404, `No MCP route for ${request.method} ${url.pathname}`);
+  }
+
+  return { handle };
+}

@@ -1,0 +1,92 @@
+/**
+ * The legacy MCP SSE server transport over a web `ReadableStream`: the session's `GET`
+ * answers with `response` (an event stream that first names the endpoint to post to), and
+ * each `POST` to that endpoint is handed to `handleMessage`.
+ */
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const encoder = new TextEncoder();
+
+export class SseServerTransport implements Transport {
+  readonly sessionId: string;
+  readonly response: Response;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  #endpoint: string;
+  #keepAliveMs: number;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #keepAlive?: ReturnType<typeof setInterval>;
+  #closed = false;
+
+  /** `endpoint` is the path clients post to; `?sessionId=` is appended. */
+  constructor(sessionId: string, endpoint: string, keepAliveMs = 15_000) {
+    this.sessionId = sessionId;
+    this.#endpoint = endpoint;
+    this.#keepAliveMs = keepAliveMs;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.#finish(),
+    });
+    this.response = new Response(body, {
+      headers: {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache, no-transform",
+        "x-accel-buffering": "no",
+      },
+    });
+  }
+
+  start(): Promise<void> {
+    this.#write(`event: endpoint\ndata: ${this.#endpoint}?sessionId=${this.sessionId}\n\n`);
+    this.#keepAlive = setInterval(() => this.#write(": keep-alive\n\n"), this.#keepAliveMs);
+    return Promise.resolve();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error("Not connected"));
+    this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    return Promise.resolve();
+  }
+
+  /** Validates and delivers one posted JSON-RPC message; throws when it is not one. */
+  handleMessage(body: unknown, extra?: MessageExtraInfo): void {
+    const message = JSONRPCMessageSchema.parse(body);
+    this.onmessage?.(message, extra);
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) {
+      try {
+        this.#controller.close();
+      } catch {
+        // already cancelled by the client
+      }
+    }
+    this.#finish();
+    return Promise.resolve();
+  }
+
+  #write(text: string): void {
+    if (this.#closed) return;
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      this.#finish();
+    }
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#keepAlive);
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Routes the relayer forwards to the MCP sidecar over loopback: the MCP transports (streamed
+ * both ways, never buffered) and the public sponsored-transaction endpoints (bodies capped at
+ * 64 KiB, rate-limited per client address).
+ */
+import { SvcError } from "../errors.ts";
+import { readBody } from "../http/body.ts";
+import type { RateLimiter } from "../http/rate_limiter.ts";
+import { route } from "../http/router.ts";
+import type { HandlerContext } from "./context.ts";
+
+/** Where the sidecar listens, the secret it requires, and whether it is running. */
+export interface SidecarLink {
+  url: string;
+  token: string;
+  status(): "up" | "down";
+}
+
+export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
+
+const HOP_BY_HOP = [
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "te",
+  "trailer",
+  "host",
+  "content-length",
+  "content-encoding",
+];
+
+function unavailable(cause?: unknown): SvcError {
+  return new SvcError(
+    "backend_unavailable",
+    "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
+    { cause, headers: { "retry-after": "2" } },
+  );
+}
+
+async function forward(
+  link: SidecarLink | undefined,
+  { request, clientAddress, requestId }: HandlerContext,
+  body: BodyInit | null,
+): Promise<Response> {
+  if (!link || link.status() === "down") throw unavailable();
+  const url = new URL(request.url);
+  const headers = new Headers(request.headers);
+  for (const name of HOP_BY_HOP) headers.delete(name);
+  headers.set("x-forwarded-for", clientAddress);
+  headers.set("x-sidecar-token", link.token);
+  headers.set("x-request-id", requestId);
+  let upstream: Response;
+  try {
+    upstream = await fetch(new URL(url.pathname + url.search, link.url), {
+      method: request.method,
+      headers,
+      body,
+      redirect: "manual",
+    });
+  } catch (cause) {
+    throw unavailable(cause);
+  }
+  const answer = new Headers(upstream.headers);
+  for (const name of HOP_BY_HOP) answer.delete(name);
+  return new Response(upstream.body, { status: upstream.status, headers: answer });
+}
+
+export function sidecarRoutes(link: SidecarLink | undefined, sponsorLimiter: RateLimiter) {
+  const streamed = { streamBody: true };
+  const mcp = (context: HandlerContext) => forward(link, context, context.request.body);
+  const sponsor = async (context: HandlerContext) => {
+    const decision = sponsorLimiter.take(context.clientAddress);
+    if (!decision.ok) {
+      throw new SvcError("rate_limited", "Too many sponsored transactions from this address", {
+        details: { retry_after_seconds: decision.retryAfterSeconds },
+      });
+    }
+    return await forward(link, context, await readBody(context.request, MAX_SPONSOR_BODY_BYTES));
+  };
+  return [
+    route<HandlerContext>("GET", "/api/mcp", mcp, streamed),
+    route<HandlerContext>("POST", "/api/mcp", mcp, streamed),
+    route<HandlerContext>("DELETE", "/api/mcp", mcp, streamed),
+    route<HandlerContext>("GET", "/api/mcp/sse", mcp, streamed),
+    route<HandlerContext>("POST", "/api/mcp/messages", mcp, streamed),
+    route<HandlerContext>("POST", "/sponsor", sponsor, streamed),
+    route<HandlerContext>("POST", "/sponsor/execute", sponsor, streamed),
+  ];
+}

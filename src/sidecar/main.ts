@@ -1,0 +1,64 @@
+/**
+ * The sidecar process. The relayer starts and supervises it (see `supervisor.ts`); it serves
+ * MCP on `SIDECAR_URL` and exits when its parent goes away, which it notices when its stdin,
+ * held open by the relayer, closes.
+ */
+import { readConfig } from "../config.ts";
+import { createLogger } from "../log.ts";
+import { createSidecar } from "./server.ts";
+
+const result = readConfig(Deno.env.toObject());
+const token = Deno.env.get("SVC_SIDECAR_TOKEN");
+const relayerUrl = Deno.env.get("SVC_RELAYER_URL");
+if (!result.ok || !token || !relayerUrl) {
+  console.error(
+    "svc sidecar: the relayer starts this process; it needs SVC_SIDECAR_TOKEN, " +
+      "SVC_RELAYER_URL and a valid configuration",
+  );
+  Deno.exit(2);
+}
+const { config } = result;
+const logger = createLogger(config.logLevel);
+const sidecar = createSidecar({
+  token,
+  relayerUrl,
+  limits: {
+    maxTotal: config.mcpMaxTotalSessions,
+    maxPerAddress: config.mcpMaxSessionsPerIp,
+    maxNewPerAddressPerMinute: config.mcpMaxNewSessionsPerIpPerMin,
+    idleMs: config.mcpSessionIdleMinutes * 60_000,
+  },
+  allowedOrigins: config.allowedOrigins,
+  waitMs: config.mcpWaitMs,
+  logger,
+});
+const hostname = config.sidecarUrl.hostname === "localhost"
+  ? "127.0.0.1"
+  : config.sidecarUrl.hostname.replace(/^\[|\]$/g, "");
+const server = Deno.serve({
+  hostname,
+  port: Number(config.sidecarUrl.port),
+  onListen: () => logger.info("sidecar listening", { url: config.sidecarUrl.href }),
+}, sidecar.handler);
+
+let stopping = false;
+async function stop(reason: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info("sidecar stopping", { reason });
+  await sidecar.close();
+  await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+(async () => {
+  try {
+    for await (const _ of Deno.stdin.readable) {
+      // nothing is ever sent; the stream ends when the relayer is gone
+    }
+  } catch {
+    // a broken pipe means the same
+  }
+  await stop("the relayer is gone");
+})();

@@ -1,0 +1,178 @@
+/**
+ * Runs the sidecar (`main.ts` beside this file) as a child process: starts it with a fresh
+ * secret and a clean environment, waits for its `/health`, probes it every second, restarts
+ * it with backoff when it dies or stops answering, and stops it with SIGTERM, then SIGKILL
+ * after a grace period. The child holds a pipe from this process as its stdin and exits
+ * when that closes, so it cannot outlive the relayer, even one killed with SIGKILL.
+ */
+import { fileURLToPath } from "node:url";
+import type { Logger } from "../log.ts";
+import type { SidecarLink } from "../routes/sidecar.ts";
+
+export interface SupervisorOptions {
+  /** Where the sidecar listens (`SIDECAR_URL`). */
+  url: URL;
+  /** Configuration passed on to the sidecar (see `SIDECAR_ENV`). */
+  env: Record<string, string>;
+  logger: Logger;
+  /** How long `start` waits for the first healthy answer (default 30 s). */
+  readyTimeoutMs?: number;
+  /** Between SIGTERM and SIGKILL on stop (default 5 s). */
+  graceMs?: number;
+}
+
+const ENTRY = fileURLToPath(new URL("./main.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+const PROBE_MS = 1000;
+/** Failed probes in a row after which a running sidecar counts as hung and is killed. */
+const HUNG_AFTER = 5;
+/** Environment a Deno child needs to find its caches. */
+const RUNTIME_ENV = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class SidecarSupervisor implements SidecarLink {
+  readonly url: string;
+  readonly token = crypto.getRandomValues(new Uint8Array(32)).toHex();
+  #options: SupervisorOptions;
+  #relayerUrl = "";
+  #child?: Deno.ChildProcess;
+  #up = false;
+  #stopping = false;
+  #restarts = 0;
+  #startedAt = 0;
+  #failedProbes = 0;
+  #probeTimer?: ReturnType<typeof setInterval>;
+  #restartTimer?: ReturnType<typeof setTimeout>;
+
+  constructor(options: SupervisorOptions) {
+    this.#options = options;
+    const url = new URL(options.url);
+    if (url.hostname === "localhost") url.hostname = "127.0.0.1";
+    this.url = url.origin;
+  }
+
+  /**
+   * Starts the sidecar, which reaches the relayer at `relayerUrl`, and waits (bounded) until
+   * it is healthy; it keeps trying after.
+   */
+  async start(relayerUrl: string): Promise<void> {
+    this.#relayerUrl = relayerUrl;
+    this.#spawn();
+    this.#probeTimer = setInterval(() => this.#probe(), PROBE_MS);
+    const deadline = Date.now() + (this.#options.readyTimeoutMs ?? 30_000);
+    while (!this.#up && Date.now() < deadline) {
+      await this.#probe();
+      if (!this.#up) await sleep(100);
+    }
+    if (!this.#up) {
+      this.#options.logger.warn("sidecar is not healthy yet; MCP routes answer 503 until it is");
+    }
+  }
+
+  status(): "up" | "down" {
+    return this.#up ? "up" : "down";
+  }
+
+  /** The running sidecar's process id. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  #spawn(): void {
+    const { env, logger } = this.#options;
+    const relayerUrl = this.#relayerUrl;
+    const passed: Record<string, string> = { ...env };
+    for (const name of RUNTIME_ENV) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) passed[name] = value;
+    }
+    const hosts = [new URL(this.url).host, new URL(relayerUrl).host].join(",");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--no-prompt",
+        `--config=${CONFIG}`,
+        `--allow-net=${hosts}`,
+        "--allow-env",
+        ENTRY,
+      ],
+      env: { ...passed, SVC_SIDECAR_TOKEN: this.token, SVC_RELAYER_URL: relayerUrl },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    this.#child = child;
+    this.#startedAt = Date.now();
+    this.#failedProbes = 0;
+    logger.info("sidecar started", { pid: child.pid, url: this.url });
+    child.status.then((status) => this.#exited(child, status));
+  }
+
+  #exited(child: Deno.ChildProcess, status: Deno.CommandStatus): void {
+    if (child !== this.#child) return;
+    this.#up = false;
+    this.#child = undefined;
+    if (this.#stopping) return;
+    if (Date.now() - this.#startedAt > 60_000) this.#restarts = 0;
+    const delay = Math.min(30_000, 500 * 2 ** this.#restarts++);
+    this.#options.logger.warn("sidecar exited; restarting", {
+      exit_code: status.code,
+      signal: status.signal,
+      restart_in_ms: delay,
+    });
+    this.#restartTimer = setTimeout(() => this.#spawn(), delay);
+  }
+
+  async #probe(): Promise<void> {
+    const child = this.#child;
+    if (!child || this.#stopping) return;
+    let healthy = false;
+    try {
+      const response = await fetch(`${this.url}/health`, {
+        headers: { "x-sidecar-token": this.token },
+        signal: AbortSignal.timeout(2000),
+      });
+      await response.body?.cancel();
+      healthy = response.ok;
+    } catch {
+      healthy = false;
+    }
+    if (child !== this.#child) return;
+    if (healthy && !this.#up) this.#options.logger.info("sidecar is up", { pid: child.pid });
+    this.#up = healthy;
+    this.#failedProbes = healthy ? 0 : this.#failedProbes + 1;
+    const settled = Date.now() - this.#startedAt > (this.#options.readyTimeoutMs ?? 30_000);
+    if (this.#failedProbes >= HUNG_AFTER && settled) {
+      this.#options.logger.warn("sidecar does not answer; killing it", { pid: child.pid });
+      this.#kill(child, "SIGKILL");
+    }
+  }
+
+  #kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
+    try {
+      child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Stops the sidecar: SIGTERM, then SIGKILL after the grace period. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    this.#up = false;
+    clearInterval(this.#probeTimer);
+    clearTimeout(this.#restartTimer);
+    const child = this.#child;
+    if (!child) return;
+    this.#kill(child, "SIGTERM");
+    const graceful = await Promise.race([
+      child.status.then(() => true),
+      sleep(this.#options.graceMs ?? 5000).then(() => false),
+    ]);
+    if (!graceful) this.#kill(child, "SIGKILL");
+    await child.status;
+    await child.stdin.close().catch(() => {});
+  }
+}

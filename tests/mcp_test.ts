@@ -1,0 +1,293 @@
+import assert from "node:assert/strict";
+import { initializeRequest, startMcpStack, textOf } from "./mcp_fixtures.ts";
+
+Deno.test("MCP over Streamable HTTP: tools match the specification", async () => {
+  await using stack = await startMcpStack();
+  const client = await stack.connect(await stack.test.newCaller());
+  const { tools } = await client.listTools();
+  // Spelled out: the SDK's zod-derived types do not resolve under Deno's type checker.
+  const byName: Record<string, {
+    inputSchema: unknown;
+    description?: string;
+    annotations?: { readOnlyHint?: boolean };
+  }> = Object.fromEntries(tools.map((tool: { name: string }) => [tool.name, tool]));
+  assert.deepEqual(Object.keys(byName).sort(), [
+    "svc_analyze",
+    "svc_recall",
+    "svc_remember",
+    "svc_restore",
+  ]);
+  const schema = (name: string) =>
+    byName[name].inputSchema as {
+      properties: Record<string, Record<string, unknown>>;
+      required?: string[];
+    };
+  assert.deepEqual(schema("svc_remember").required, ["text"]);
+  assert.equal(schema("svc_remember").properties.text.type, "string");
+  assert.equal(schema("svc_remember").properties.namespace.type, "string");
+  assert.deepEqual(schema("svc_recall").required, ["query"]);
+  assert.deepEqual(
+    [
+      schema("svc_recall").properties.limit.type,
+      schema("svc_recall").properties.limit.minimum,
+      schema("svc_recall").properties.limit.maximum,
+      schema("svc_recall").properties.limit.default,
+    ],
+    ["integer", 1, 100, 10],
+  );
+  assert.deepEqual(schema("svc_analyze").required, ["text"]);
+  assert.deepEqual(schema("svc_restore").required, ["namespace"]);
+  assert.deepEqual(
+    [
+      schema("svc_restore").properties.limit.minimum,
+      schema("svc_restore").properties.limit.maximum,
+      schema("svc_restore").properties.limit.default,
+    ],
+    [1, 500, 10],
+  );
+  assert.equal(byName.svc_recall.annotations?.readOnlyHint, true);
+  assert.equal(byName.svc_remember.annotations?.readOnlyHint, false);
+  assert.match(byName.svc_remember.description ?? "", /explicitly asks/);
+  assert.match(byName.svc_remember.description ?? "", /without summarising/);
+});
+
+for (const sse of [false, true]) {
+  const transport = sse ? "SSE" : "Streamable HTTP";
+  Deno.test(`MCP over ${transport}: remember, recall, analyze, restore`, async () => {
+    await using stack = await startMcpStack();
+    const client = await stack.connect(await stack.test.newCaller(), { sse, namespace: "food" });
+
+    const empty = await client.callTool({ name: "svc_recall", arguments: { query: "diet" } });
+    assert.equal(textOf(empty), "No matching memories found");
+
+    const saved = await client.callTool({
+      name: "svc_remember",
+      arguments: { text: "I am vegetarian and I never eat fish" },
+    });
+    assert.equal(saved.isError, undefined);
+    assert.match(textOf(saved), /^Saved to memory \(namespace "food", job [0-9a-f-]{36}\)\.$/);
+    const job = saved.structuredContent as { job_id: string; status: string };
+    assert.equal(job.status, "done");
+
+    const found = await client.callTool({
+      name: "svc_recall",
+      arguments: { query: "does the user eat fish?", limit: 3 },
+    });
+    assert.match(textOf(found), /^1\. \[score 0\.\d\d\] I am vegetarian and I never eat fish$/);
+    const structured = found.structuredContent as { total: number; results: { id: string }[] };
+    assert.equal(structured.total, 1);
+    assert.equal(structured.results[0].id, job.job_id);
+
+    const other = await client.callTool({
+      name: "svc_recall",
+      arguments: { query: "does the user eat fish?", namespace: "work" },
+    });
+    assert.equal(textOf(other), "No matching memories found");
+
+    const restored = await client.callTool({
+      name: "svc_restore",
+      arguments: { namespace: "food" },
+    });
+    assert.equal(textOf(restored), 'Restore of namespace "food": total 1, restored 0, skipped 1.');
+    assert.deepEqual(
+      { ...restored.structuredContent as object, owner: undefined },
+      { restored: 0, skipped: 1, total: 1, namespace: "food", owner: undefined },
+    );
+
+    // Analyze comes with the LLM providers; until then the relayer says so, and the tool
+    // reports it as an error the agent can read.
+    const analyzed = await client.callTool({
+      name: "svc_analyze",
+      arguments: { text: "I moved to Lisbon last year." },
+    });
+    assert.equal(analyzed.isError, true);
+    assert.match(textOf(analyzed), /analyze is not available/);
+  });
+}
+
+Deno.test("MCP: arguments outside the schema are rejected", async () => {
+  await using stack = await startMcpStack();
+  const client = await stack.connect(await stack.test.newCaller());
+  const cases = [
+    { name: "svc_recall", arguments: { query: "x", limit: 101 } },
+    { name: "svc_recall", arguments: { query: "x", limit: 0 } },
+    { name: "svc_recall", arguments: { query: "x", limit: 2.5 } },
+    { name: "svc_remember", arguments: {} },
+    { name: "svc_remember", arguments: { text: "" } },
+    { name: "svc_restore", arguments: { namespace: "n", limit: 501 } },
+    { name: "svc_restore", arguments: {} },
+  ];
+  for (const call of cases) {
+    const result = await client.callTool(call);
+    assert.equal(result.isError, true, JSON.stringify(call));
+    assert.match(textOf(result), /Input validation error/, JSON.stringify(call));
+  }
+  assert.equal(await stack.test.vectors.count(), 0);
+});
+
+Deno.test("MCP: missing or invalid credentials get 401 and never a session", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  const stranger = await stack.test.newCaller();
+  stack.test.directory.remove(stranger.key.publicKey);
+  const cases: Record<string, string>[] = [
+    {},
+    { authorization: `Bearer ${caller.key.privateKey}` },
+    { "x-svc-account-id": caller.accountId },
+    { authorization: "Bearer nothex", "x-svc-account-id": caller.accountId },
+    { authorization: `Basic ${caller.key.privateKey}`, "x-svc-account-id": caller.accountId },
+    stack.auth(stranger),
+    stack.auth(caller, { "x-svc-account-id": stranger.accountId }),
+  ];
+  for (const headers of cases) {
+    for (
+      const [path, init] of [
+        ["/api/mcp", initializeRequest(headers)],
+        ["/api/mcp/sse", { headers }],
+      ] as const
+    ) {
+      const response = await fetch(stack.url + path, init);
+      const body = await response.json();
+      assert.equal(response.status, 401, `${path} ${JSON.stringify(Object.keys(headers))}`);
+      assert.match(response.headers.get("www-authenticate") ?? "", /^Bearer /);
+      assert.equal(body.jsonrpc, "2.0");
+      assert.equal(typeof body.error.message, "string");
+      assert.ok(!JSON.stringify(body).includes(caller.key.privateKey), "bearer echoed");
+    }
+  }
+  assert.equal(stack.sidecar.sessions.size, 0);
+});
+
+Deno.test("MCP: bearer in the URL, foreign Origin and bad namespace are refused", async () => {
+  await using stack = await startMcpStack({ allowedOrigins: ["https://app.example"] });
+  const caller = await stack.test.newCaller();
+  const inQuery = await fetch(
+    `${stack.url}/api/mcp?access_token=${caller.key.privateKey}`,
+    initializeRequest(stack.auth(caller)),
+  );
+  assert.equal(inQuery.status, 400);
+  assert.match((await inQuery.json()).error.message, /must not be sent in the URL/);
+  const hexValue = await fetch(
+    `${stack.url}/api/mcp/sse?x=${caller.key.privateKey}`,
+    { headers: stack.auth(caller) },
+  );
+  assert.equal(hexValue.status, 400);
+  await hexValue.body?.cancel();
+
+  const foreign = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest(stack.auth(caller, { origin: "https://evil.example" })),
+  );
+  assert.equal(foreign.status, 403);
+  await foreign.body?.cancel();
+  const allowed = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest(stack.auth(caller, { origin: "https://app.example" })),
+  );
+  assert.equal(allowed.status, 200);
+  await allowed.body?.cancel();
+
+  const badNamespace = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest(stack.auth(caller, { "x-svc-namespace": "a".repeat(257) })),
+  );
+  assert.equal(badNamespace.status, 400);
+  await badNamespace.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 1);
+});
+
+Deno.test("MCP: a session is bound to its identity; DELETE ends it", async () => {
+  await using stack = await startMcpStack();
+  const alice = await stack.test.newCaller();
+  const bob = await stack.test.newCaller();
+  const opened = await fetch(`${stack.url}/api/mcp`, initializeRequest(stack.auth(alice)));
+  assert.equal(opened.status, 200);
+  await opened.body?.cancel();
+  const sessionId = opened.headers.get("mcp-session-id")!;
+  assert.ok(sessionId);
+
+  const list = (headers: Record<string, string>, method = "POST") =>
+    fetch(`${stack.url}/api/mcp`, {
+      method,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": "2025-06-18",
+        ...headers,
+      },
+      body: method === "POST"
+        ? JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })
+        : undefined,
+    });
+  const hijack = await list(stack.auth(bob));
+  assert.equal(hijack.status, 403);
+  assert.match((await hijack.json()).error.message, /another identity/);
+  const sameKeyOtherAccount = await list(stack.auth(alice, { "x-svc-account-id": bob.accountId }));
+  assert.equal(sameKeyOtherAccount.status, 403);
+  await sameKeyOtherAccount.body?.cancel();
+
+  const own = await list(stack.auth(alice));
+  assert.equal(own.status, 200);
+  assert.match(await own.text(), /svc_recall/);
+
+  const ended = await list(stack.auth(alice), "DELETE");
+  assert.equal(ended.status, 200);
+  await ended.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 0);
+  const after = await list(stack.auth(alice));
+  assert.equal(after.status, 404);
+  await after.body?.cancel();
+});
+
+Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  stack.setSidecarUp(false);
+  for (
+    const [path, init] of [
+      ["/api/mcp", initializeRequest(stack.auth(caller))],
+      ["/api/mcp/sse", { headers: stack.auth(caller) }],
+      ["/sponsor", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }],
+    ] as const
+  ) {
+    const response = await fetch(stack.url + path, init);
+    assert.equal(response.status, 503, path);
+    const body = await response.json();
+    assert.equal(body.code, "backend_unavailable");
+    assert.match(body.error, /sidecar/);
+  }
+  const health = await (await fetch(`${stack.url}/health`)).json();
+  assert.equal(health.sidecar, "down");
+  stack.setSidecarUp(true);
+  const client = await stack.connect(caller);
+  assert.equal((await client.listTools()).tools.length, 4);
+});
+
+Deno.test("MCP: sponsor routes answer 501 for now, capped at 64 KiB and rate-limited", async () => {
+  await using stack = await startMcpStack();
+  const post = (path: string, body: string) =>
+    fetch(stack.url + path, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+    });
+  const sponsored = await post(
+    "/sponsor",
+    JSON.stringify({ transactionKind: "AA==", sender: "0x1" }),
+  );
+  assert.equal(sponsored.status, 501);
+  assert.equal((await sponsored.json()).code, "not_implemented");
+  const big = await post("/sponsor/execute", JSON.stringify({ digest: "x".repeat(64 * 1024) }));
+  assert.equal(big.status, 413);
+  await big.body?.cancel();
+  let limited: Response | undefined;
+  for (let i = 0; i < 40 && !limited; i++) {
+    const response = await post("/sponsor", "{}");
+    if (response.status === 429) limited = response;
+    else await response.body?.cancel();
+  }
+  assert.ok(limited, "never rate-limited");
+  assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+  assert.equal((await limited.json()).code, "rate_limited");
+});
