@@ -14,6 +14,8 @@ import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 export interface McpStack extends AsyncDisposable {
   test: TestRelayer;
   sidecar: Sidecar;
+  /** The secret the relayer sends the sidecar. */
+  token: string;
   /** The relayer's base URL on 127.0.0.1. */
   url: string;
   /** Marks the sidecar as down (or up) for the relayer, as its supervisor would. */
@@ -25,7 +27,12 @@ export interface McpStack extends AsyncDisposable {
 }
 
 export async function startMcpStack(
-  options: { limits?: Partial<SessionLimits>; allowedOrigins?: string[] } = {},
+  options: {
+    limits?: Partial<SessionLimits>;
+    allowedOrigins?: string[];
+    /** The sidecar's clock for session limits. */
+    now?: () => number;
+  } = {},
 ): Promise<McpStack> {
   let up = true;
   const link = {
@@ -42,6 +49,7 @@ export async function startMcpStack(
     relayerUrl: url,
     limits: options.limits,
     allowedOrigins: options.allowedOrigins,
+    now: options.now,
     waitMs: 10_000,
     logger: silentLogger,
   });
@@ -58,6 +66,7 @@ export async function startMcpStack(
   return {
     test,
     sidecar,
+    token: link.token,
     url,
     setSidecarUp(value) {
       up = value;

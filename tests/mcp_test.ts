@@ -291,3 +291,138 @@ Deno.test("MCP: sponsor routes answer 501 for now, capped at 64 KiB and rate-lim
   assert.ok(Number(limited.headers.get("retry-after")) >= 1);
   assert.equal((await limited.json()).code, "rate_limited");
 });
+
+/** Opens a session with a raw initialize request; returns the response (body consumed). */
+async function openSession(
+  url: string,
+  headers: Record<string, string>,
+): Promise<Response> {
+  const response = await fetch(`${url}/api/mcp`, initializeRequest(headers));
+  await response.body?.cancel();
+  return response;
+}
+
+Deno.test("MCP limits: the 17th session from one address is refused with Retry-After", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  for (let i = 0; i < 16; i++) {
+    assert.equal((await openSession(stack.url, stack.auth(caller))).status, 200);
+  }
+  const refused = await fetch(`${stack.url}/api/mcp`, initializeRequest(stack.auth(caller)));
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+  assert.match((await refused.json()).error.message, /already has 16 open sessions/);
+  const sse = await fetch(`${stack.url}/api/mcp/sse`, { headers: stack.auth(caller) });
+  assert.equal(sse.status, 429, "SSE sessions count against the same limit");
+  await sse.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 16);
+});
+
+Deno.test("MCP limits: the 31st new session in a minute is refused", async () => {
+  let now = 1_000_000;
+  await using stack = await startMcpStack({ limits: { maxPerAddress: 100 }, now: () => now });
+  const caller = await stack.test.newCaller();
+  for (let i = 0; i < 30; i++) {
+    const opened = await openSession(stack.url, stack.auth(caller));
+    assert.equal(opened.status, 200);
+    // Closing sessions frees their slot but not the per-minute budget.
+    await fetch(`${stack.url}/api/mcp`, {
+      method: "DELETE",
+      headers: {
+        ...stack.auth(caller),
+        "mcp-session-id": opened.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+    }).then((r) => r.body?.cancel());
+    now += 1000;
+  }
+  assert.equal(stack.sidecar.sessions.size, 0);
+  const refused = await openSession(stack.url, stack.auth(caller));
+  assert.equal(refused.status, 429);
+  assert.equal(refused.headers.get("retry-after"), "30");
+  now += 30_000;
+  assert.equal((await openSession(stack.url, stack.auth(caller))).status, 200);
+});
+
+Deno.test("MCP limits: sessions never exceed the total cap; closing one frees a slot", async () => {
+  await using stack = await startMcpStack({ limits: { maxTotal: 3 } });
+  const caller = await stack.test.newCaller();
+  // Straight to the sidecar, as the relayer forwards clients of different addresses.
+  const viaAddress = (address: string, init: RequestInit) =>
+    stack.sidecar.handler(
+      new Request("http://sidecar/api/mcp", {
+        ...init,
+        headers: { ...init.headers, "x-sidecar-token": stack.token, "x-forwarded-for": address },
+      }),
+    );
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const opened = await viaAddress(`10.0.0.${i}`, initializeRequest(stack.auth(caller)));
+    assert.equal(opened.status, 200);
+    await opened.body?.cancel();
+    ids.push(opened.headers.get("mcp-session-id")!);
+  }
+  const refused = await viaAddress("10.0.0.9", initializeRequest(stack.auth(caller)));
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+  await refused.body?.cancel();
+  const sse = await fetch(`${stack.url}/api/mcp/sse`, { headers: stack.auth(caller) });
+  assert.equal(sse.status, 429);
+  await sse.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 3);
+
+  const closed = await viaAddress("10.0.0.0", {
+    method: "DELETE",
+    headers: {
+      ...stack.auth(caller),
+      "mcp-session-id": ids[0],
+      "mcp-protocol-version": "2025-06-18",
+    },
+  });
+  assert.equal(closed.status, 200);
+  await closed.body?.cancel();
+  const admitted = await viaAddress("10.0.0.9", initializeRequest(stack.auth(caller)));
+  assert.equal(admitted.status, 200);
+  await admitted.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 3);
+});
+
+Deno.test("MCP limits: idle sessions are closed and free their slot", async () => {
+  let now = 1_000_000;
+  await using stack = await startMcpStack({ limits: { idleMs: 60_000 }, now: () => now });
+  const caller = await stack.test.newCaller();
+  const client = await stack.connect(caller, { sse: true });
+  assert.equal((await openSession(stack.url, stack.auth(caller))).status, 200);
+  assert.equal(stack.sidecar.sessions.size, 2);
+  now += 30_000;
+  await client.listTools();
+  now += 45_000;
+  assert.equal(await stack.sidecar.sessions.evictIdle(), 1);
+  assert.equal(stack.sidecar.sessions.size, 1);
+  assert.equal((await client.listTools()).tools.length, 4, "the active session survives");
+});
+
+Deno.test("MCP: two clients with interleaved calls only ever see their own memories", async () => {
+  await using stack = await startMcpStack();
+  const callers = [await stack.test.newCaller(), await stack.test.newCaller()];
+  const clients = [
+    await stack.connect(callers[0]),
+    await stack.connect(callers[1], { sse: true }),
+  ];
+  const facts = ["my favourite colour is teal", "my favourite colour is amber"];
+  for (let i = 0; i < 2; i++) {
+    await clients[i].callTool({ name: "svc_remember", arguments: { text: facts[i] } });
+  }
+  for (let iteration = 0; iteration < 1000; iteration++) {
+    const answers = await Promise.all(clients.map((client) =>
+      client.callTool({
+        name: "svc_recall",
+        arguments: { query: "what is my favourite colour?", limit: 5 },
+      })
+    ));
+    for (let i = 0; i < 2; i++) {
+      const text = textOf(answers[i]);
+      assert.ok(text.endsWith(facts[i]) && !text.includes(facts[1 - i]), `${iteration}: ${text}`);
+    }
+  }
+});

@@ -151,7 +151,7 @@ export function createMcpHandler(options: McpHttpOptions) {
       kind,
       identity: identity.fingerprint,
       address,
-      lastSeen: Date.now(),
+      lastSeen: 0,
       close: () => server.close(),
       handle,
     });

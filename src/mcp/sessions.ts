@@ -72,7 +72,9 @@ export class SessionRegistry<S extends Session = Session> {
     return { ok: true };
   }
 
+  /** Registers an admitted session, last seen now. */
   add(session: S): void {
+    session.lastSeen = this.#now();
     this.#sessions.set(session.id, session);
   }
 

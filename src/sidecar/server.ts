@@ -25,6 +25,8 @@ export interface SidecarOptions {
   waitMs?: number;
   logger: Logger;
   fetch?: typeof fetch;
+  /** Clock of the session limits (Unix ms). */
+  now?: () => number;
 }
 
 export interface Sidecar {
@@ -46,7 +48,7 @@ function sameSecret(a: string, b: string): boolean {
 
 export function createSidecar(options: SidecarOptions): Sidecar {
   const { logger, sponsor } = options;
-  const sessions = new SessionRegistry<McpSession>(options.limits);
+  const sessions = new SessionRegistry<McpSession>(options.limits, options.now);
   const mcp = createMcpHandler({
     relayerUrl: options.relayerUrl,
     sessions,
