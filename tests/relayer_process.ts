@@ -7,20 +7,36 @@ const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
 export interface RelayerProcess extends AsyncDisposable {
   url: string;
   process: Deno.ChildProcess;
+  /** Everything the relayer (and its sidecar) wrote to stderr so far. */
+  log(): string;
   /** SIGKILL, then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM, then wait for a clean exit. */
   stop(): Promise<Deno.CommandStatus>;
 }
 
-/** Starts `main.ts` on a free port with `dataDir`; resolves once it listens. */
+/** A loopback port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens. */
 export async function startRelayer(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<RelayerProcess> {
   const process = new Deno.Command(Deno.execPath(), {
     args: [...DENO_RUN, `${ROOT}main.ts`],
-    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_LOG_LEVEL: "info", ...env },
+    env: {
+      SVC_DATA_DIR: dataDir,
+      SVC_PORT: "0",
+      SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
+      SVC_LOG_LEVEL: "info",
+      ...env,
+    },
     stdout: "null",
     stderr: "piped",
     cwd: ROOT,
@@ -36,7 +52,11 @@ export async function startRelayer(
   }
   // Keep draining stderr so the child never blocks on a full pipe.
   const drained = (async () => {
-    while (!(await lines.read()).done) { /* discard */ }
+    while (true) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      buffered += value;
+    }
   })();
   let status: Promise<Deno.CommandStatus> | undefined;
   const finish = async (signal: Deno.Signal) => {
@@ -53,6 +73,7 @@ export async function startRelayer(
   return {
     url,
     process,
+    log: () => buffered,
     kill: async () => void await finish("SIGKILL"),
     stop: () => finish("SIGTERM"),
     [Symbol.asyncDispose]: async () => void await finish("SIGKILL"),

@@ -1,0 +1,103 @@
+/**
+ * The real relayer (`main.ts`) and the sidecar it supervises, as processes: a killed sidecar
+ * is restarted, and no sidecar outlives its relayer, whether it stops or is killed.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { textOf } from "./mcp_fixtures.ts";
+import { newAccountClient, type RelayerProcess, startRelayer } from "./relayer_process.ts";
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function sidecarStatus(relayer: RelayerProcess): Promise<string> {
+  return (await (await fetch(`${relayer.url}/health`)).json()).sidecar;
+}
+
+/** Process ids of the sidecars the relayer has started, oldest first. */
+function sidecarPids(relayer: RelayerProcess): number[] {
+  return [...relayer.log().matchAll(/"msg":"sidecar started","pid":(\d+)/g)].map((m) =>
+    Number(m[1])
+  );
+}
+
+/** Whether a process runs (a zombie waiting to be reaped counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return false;
+  }
+}
+
+async function connect(url: string, privateKey: string, accountId: string) {
+  const client = new Client({ name: "e2e", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
+      requestInit: {
+        headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
+      },
+    }),
+  );
+  return client;
+}
+
+Deno.test("e2e sidecar: killed, it is restarted; a stopped relayer leaves none", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir);
+    await waitFor("the sidecar is up", async () => (await sidecarStatus(relayer)) === "up");
+    const [first] = sidecarPids(relayer);
+    const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    const before = await connect(relayer.url, privateKey, accountId);
+    assert.equal((await before.listTools()).tools.length, 4);
+
+    Deno.kill(first, "SIGKILL");
+    await waitFor("/health shows it down", async () => (await sidecarStatus(relayer)) === "down");
+    await waitFor(
+      "it is restarted",
+      async () => sidecarPids(relayer).length === 2 && (await sidecarStatus(relayer)) === "up",
+    );
+    assert.match(relayer.log(), /"msg":"sidecar exited; restarting"[^\n]*"signal":"SIGKILL"/);
+    await before.close();
+
+    const after = await connect(relayer.url, privateKey, accountId);
+    const saved = await after.callTool({
+      name: "svc_remember",
+      arguments: { text: "I restart my sidecars on Sundays" },
+    });
+    assert.match(textOf(saved), /^Saved to memory/);
+    const found = await after.callTool({ name: "svc_recall", arguments: { query: "sidecars" } });
+    assert.match(textOf(found), /I restart my sidecars on Sundays/);
+    await after.close();
+
+    const second = sidecarPids(relayer)[1];
+    assert.equal((await relayer.stop()).code, 0);
+    assert.equal(alive(second), false);
+    assert.equal(alive(first), false);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("e2e sidecar: a relayer killed with SIGKILL leaves no orphan sidecar", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir);
+    await waitFor("the sidecar is up", async () => (await sidecarStatus(relayer)) === "up");
+    const [pid] = sidecarPids(relayer);
+    assert.equal(alive(pid), true);
+    await relayer.kill();
+    await waitFor("the orphaned sidecar exits", () => !alive(pid), 10_000);
+    // It shares the relayer's stderr, so its last words are in the log.
+    assert.match(relayer.log(), /"msg":"sidecar stopping","reason":"the relayer is gone"/);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
