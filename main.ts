@@ -42,7 +42,10 @@ async function start() {
     const value = Deno.env.get(name);
     if (value !== undefined) sidecarEnv[name] = value;
   }
-  const sidecar = new SidecarSupervisor({ url: config.sidecarUrl, env: sidecarEnv, logger });
+  // A compiled binary cannot run the sidecar's source; its MCP routes then answer 503.
+  const sidecar = Deno.build.standalone
+    ? undefined
+    : new SidecarSupervisor({ url: config.sidecarUrl, env: sidecarEnv, logger });
   const relayer = await createRelayer({
     kv: jobsKv,
     // The queue derives its own key from this with HKDF under a distinct salt.
@@ -80,7 +83,7 @@ async function start() {
     if (stopping) return;
     stopping = true;
     logger.info("relayer stopping");
-    await sidecar.stop();
+    await sidecar?.stop();
     await server.shutdown();
     await relayer.close();
     await vectors.close();
@@ -90,7 +93,7 @@ async function start() {
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
-  await sidecar.start(relayerUrl);
+  await sidecar?.start(relayerUrl);
 }
 
 try {
