@@ -1,6 +1,6 @@
 /**
  * svc: private, user-owned memory for AI agents — the relayer as a library, its plugin
- * interfaces with in-memory implementations, and the signed client.
+ * interfaces with in-memory implementations, the MCP sidecar and the signed client.
  *
  * @example
  * ```ts
@@ -9,6 +9,9 @@
  * @module
  */
 export { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
+export type { SidecarLink } from "./src/routes/sidecar.ts";
+export { createSidecar, type Sidecar, type SidecarOptions } from "./src/sidecar/server.ts";
+export { SidecarSupervisor, type SupervisorOptions } from "./src/sidecar/supervisor.ts";
 export type * from "./src/backends/types.ts";
 export {
   cosineDistance,

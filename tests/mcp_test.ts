@@ -426,3 +426,57 @@ Deno.test("MCP: two clients with interleaved calls only ever see their own memor
     }
   }
 });
+
+Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  const post = (path: string, body: string, extra: Record<string, string> = {}) =>
+    fetch(stack.url + path, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...stack.auth(caller),
+        ...extra,
+      },
+    });
+  const huge = await post("/api/mcp", `"${"x".repeat(4 * 1024 * 1024)}"`);
+  assert.equal(huge.status, 413);
+  assert.equal((await huge.json()).jsonrpc, "2.0");
+  const ping = { jsonrpc: "2.0", method: "ping" };
+  const batch = await post("/api/mcp", JSON.stringify(Array(65).fill(ping)));
+  assert.equal(batch.status, 400);
+  assert.match((await batch.json()).error.message, /batch/);
+  const broken = await post("/api/mcp", "{not json");
+  assert.equal(broken.status, 400);
+  assert.equal((await broken.json()).error.code, -32700);
+
+  const client = await stack.connect(caller, { sse: true });
+  assert.equal((await client.listTools()).tools.length, 4);
+  const [sessionId] = [...stack.sidecar.sessions.ids()];
+  const sseBatch = await post(
+    `/api/mcp/messages?sessionId=${sessionId}`,
+    JSON.stringify(Array(65).fill(ping)),
+  );
+  assert.equal(sseBatch.status, 400);
+  await sseBatch.body?.cancel();
+  const notRpc = await post(`/api/mcp/messages?sessionId=${sessionId}`, '{"hello":1}');
+  assert.equal(notRpc.status, 400);
+  await notRpc.body?.cancel();
+  assert.equal(stack.sidecar.sessions.size, 1);
+});
+
+Deno.test("MCP: without SVC_TRUST_PROXY a spoofed x-forwarded-for does not evade limits", async () => {
+  await using stack = await startMcpStack({ limits: { maxPerAddress: 2 } });
+  const caller = await stack.test.newCaller();
+  const statuses = [];
+  for (let i = 0; i < 3; i++) {
+    const opened = await openSession(
+      stack.url,
+      stack.auth(caller, { "x-forwarded-for": `203.0.113.${i}` }),
+    );
+    statuses.push(opened.status);
+  }
+  assert.deepEqual(statuses, [200, 200, 429]);
+});
