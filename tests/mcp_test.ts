@@ -480,3 +480,14 @@ Deno.test("MCP: without SVC_TRUST_PROXY a spoofed x-forwarded-for does not evade
   }
   assert.deepEqual(statuses, [200, 200, 429]);
 });
+
+Deno.test("MCP: an SSE client that disconnects frees its session slot", async () => {
+  await using stack = await startMcpStack();
+  const client = await stack.connect(await stack.test.newCaller(), { sse: true });
+  assert.equal(stack.sidecar.sessions.size, 1);
+  await client.close();
+  for (let i = 0; i < 200 && stack.sidecar.sessions.size > 0; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.equal(stack.sidecar.sessions.size, 0);
+});

@@ -72,7 +72,7 @@ function unauthorized(message: string): Response {
 
 async function identityOf(request: Request): Promise<Identity | Response> {
   const authorization = request.headers.get("authorization");
-  const accountId = request.headers.get("x-svc-account-id");
+  const accountId = request.headers.get("x-svc-account-id")?.toLowerCase();
   if (!authorization || !accountId) {
     return unauthorized(
       "Missing credentials: send Authorization: Bearer <delegate private key> and " +
