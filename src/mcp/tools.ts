@@ -4,6 +4,7 @@
  * encryption, blobs and the index are exactly those of a direct SDK call.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { SvcClient } from "../client/mod.ts";
@@ -74,6 +75,20 @@ export const MEMORY_TOOLS = {
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   },
 };
+
+/** The memory tools as `tools/list` describes them, for a server that does not run them. */
+export function memoryToolList() {
+  return Object.entries(MEMORY_TOOLS).map(([name, tool]) => ({
+    name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toJsonSchemaCompat(z.object(tool.inputSchema), {
+      strictUnions: true,
+      pipeStrategy: "input",
+    }) as { type: "object"; properties?: Record<string, object> },
+    annotations: tool.annotations,
+  }));
+}
 
 function done(text: string, structuredContent: Record<string, unknown>): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent };

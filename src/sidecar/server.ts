@@ -3,6 +3,7 @@
  * endpoints, and `/health`. Only the relayer talks to it: every request must carry the
  * per-start secret in `x-sidecar-token`, and the client address arrives in `x-forwarded-for`.
  */
+import { timingSafeEqual } from "../auth/compare.ts";
 import type { Sponsor } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { parseJsonObject, readBody } from "../http/body.ts";
@@ -34,16 +35,6 @@ export interface Sidecar {
   sessions: SessionRegistry<McpSession>;
   /** Closes every session and stops idle eviction. */
   close(): Promise<void>;
-}
-
-const encoder = new TextEncoder();
-
-/** Compares two strings in time independent of where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  const x = encoder.encode(a), y = encoder.encode(b);
-  let diff = x.length ^ y.length;
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
-  return diff === 0;
 }
 
 export function createSidecar(options: SidecarOptions): Sidecar {
@@ -80,7 +71,7 @@ export function createSidecar(options: SidecarOptions): Sidecar {
 
   async function handler(request: Request): Promise<Response> {
     const requestId = request.headers.get("x-request-id") ?? crypto.randomUUID();
-    if (!sameSecret(request.headers.get("x-sidecar-token") ?? "", options.token)) {
+    if (!timingSafeEqual(request.headers.get("x-sidecar-token") ?? "", options.token)) {
       return errorResponse(
         new SvcError("forbidden", "Only the relayer may call the sidecar"),
         requestId,

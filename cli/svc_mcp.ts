@@ -1,0 +1,161 @@
+/**
+ * `svc-mcp`: the stdio MCP package that MCP hosts launch. It signs in through the dashboard
+ * (`svc_login` or the `login` command), keeps credentials in `~/.svc/credentials.json`, and
+ * bridges the memory tools to a relayer. stdout carries only MCP frames; everything else goes
+ * to stderr.
+ *
+ *   svc-mcp [--local | --prod | --dev | --staging] [--relayer URL] [--namespace NS]
+ *   svc-mcp login --local
+ *   svc-mcp --logout
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import { CredentialsFile } from "./svc_mcp/credentials.ts";
+import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
+import {
+  parseStdioOptions,
+  PRESETS,
+  type StdioOptions,
+  USAGE,
+  UsageError,
+} from "./svc_mcp/options.ts";
+
+const env = Deno.env.toObject();
+let options: StdioOptions;
+try {
+  options = parseStdioOptions(Deno.args, env, Deno.hostname());
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`svc-mcp: ${error.message}\n\n${USAGE}`);
+  Deno.exit(2);
+}
+const home = env.HOME ?? env.USERPROFILE;
+if (!home) {
+  console.error("svc-mcp: cannot find the home directory (set HOME)");
+  Deno.exit(2);
+}
+const file = CredentialsFile.inHome(home);
+const debug = (message: string, fields: Record<string, unknown> = {}) => {
+  if (options.debug) console.error(JSON.stringify({ svc_mcp: message, ...fields }));
+};
+const removedKeyHint = "The delegate key stays registered on your account: remove it on the " +
+  "dashboard (or with `deno task svc key remove`) to revoke it.";
+
+/** The relayer a new sign-in registers with: flag, preset or environment, else local. */
+async function loginRelayer(): Promise<string> {
+  if (options.relayer) return options.relayer;
+  const saved = await file.load();
+  return saved.kind === "ok" ? saved.credentials.relayerUrl : PRESETS.local.relayer;
+}
+
+if (options.command === "help") {
+  console.error(USAGE);
+  Deno.exit(0);
+}
+if (options.command === "logout") {
+  const removed = await file.remove();
+  console.error(removed ? `Signed out: deleted ${file.path}. ${removedKeyHint}` : "Not signed in.");
+  Deno.exit(0);
+}
+if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+  const login = await startLogin({
+    webUrl: options.webUrl,
+    relayerUrl: await loginRelayer(),
+    label: options.label,
+    file,
+  });
+  console.error(
+    `Open this link within 5 minutes to sign in:\n\n  ${login.url}\n\n` +
+      `Confirmation code: ${login.code} (the dashboard shows the same code).`,
+  );
+  if (Deno.stdin.isTerminal()) openBrowser(login.url);
+  try {
+    const credentials = await login.done;
+    console.error(`Signed in: account ${credentials.accountId}, saved to ${file.path}.`);
+    Deno.exit(0);
+  } catch (error) {
+    console.error(`svc-mcp: ${(error as Error).message}`);
+    Deno.exit(1);
+  }
+}
+if (Deno.stdin.isTerminal() && (await file.load()).kind !== "ok") {
+  console.error(
+    "svc-mcp is started by an MCP host over stdio. To sign in first, run:\n\n" +
+      "  svc-mcp login --local    (or the preset of your relayer)\n\n" + USAGE,
+  );
+  Deno.exit(1);
+}
+
+/** Best effort: a browser that cannot be opened leaves the printed URL. */
+function openBrowser(url: string): void {
+  const command = Deno.build.os === "darwin"
+    ? ["open", url]
+    : Deno.build.os === "windows"
+    ? ["cmd", "/c", "start", "", url]
+    : ["xdg-open", url];
+  try {
+    new Deno.Command(command[0], { args: command.slice(1), stdout: "null", stderr: "null" })
+      .spawn().status.catch(() => {});
+  } catch {
+    // no opener here
+  }
+}
+
+let ignoreSaved = options.forceLogin;
+let pending: PendingLogin | undefined;
+
+async function identity(): Promise<BridgeIdentity | SignedOut> {
+  if (ignoreSaved) return {};
+  const loaded = await file.load();
+  if (loaded.kind === "missing") return {};
+  if (loaded.kind === "corrupt") {
+    debug("credentials unusable", { reason: loaded.reason });
+    return { reason: `The svc credentials are unusable (${loaded.reason}).` };
+  }
+  const { credentials } = loaded;
+  debug("credentials loaded", { path: file.path, account: credentials.accountId });
+  return {
+    relayerUrl: options.relayer ?? credentials.relayerUrl,
+    delegatePrivateKey: credentials.delegatePrivateKey,
+    accountId: credentials.accountId,
+  };
+}
+
+const bridge = createStdioBridge({
+  identity,
+  namespace: options.namespace,
+  debug,
+  async login() {
+    await pending?.close();
+    const login = await startLogin({
+      webUrl: options.webUrl,
+      relayerUrl: await loginRelayer(),
+      label: options.label,
+      file,
+    });
+    pending = login;
+    login.done.then((credentials) => {
+      ignoreSaved = false;
+      debug("signed in", { account: credentials.accountId });
+      bridge.identityChanged();
+    }, () => {});
+    return `To sign in to svc memory, open this link within 5 minutes (it works once):\n\n` +
+      `${login.url}\n\nConfirmation code: ${login.code} — the dashboard shows the same ` +
+      "code; approve only if they match. The memory tools work as soon as you approve; " +
+      "calling svc_login again makes a new link.";
+  },
+  async logout() {
+    const removed = await file.remove();
+    return removed
+      ? `Signed out: deleted ${file.path}. ${removedKeyHint}`
+      : "Not signed in: there were no credentials to delete.";
+  },
+});
+
+const transport = new StdioServerTransport();
+transport.onclose = async () => {
+  await pending?.close();
+  Deno.exit(0);
+};
+await bridge.server.connect(transport);
+debug("serving MCP on stdio", { relayer: options.relayer ?? "(saved)", ns: options.namespace });

@@ -1,0 +1,141 @@
+/**
+ * The credentials file of the stdio package, `~/.svc/credentials.json`: directory 0700, file
+ * 0600 (repaired when found looser), written atomically (temporary file, fsync, rename),
+ * never through a symbolic link. A corrupt file is reported and treated as signed out.
+ */
+
+export interface Credentials {
+  version: 1;
+  delegatePrivateKey: string;
+  delegatePublicKey: string;
+  delegateAddress: string;
+  walletAddress: string;
+  accountId: string;
+  packageId: string;
+  relayerUrl: string;
+  label: string;
+  createdAt: string;
+}
+
+export type LoadedCredentials =
+  | { kind: "ok"; credentials: Credentials }
+  | { kind: "missing" }
+  | { kind: "corrupt"; reason: string };
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const POSIX = Deno.build.os !== "windows";
+
+function validate(value: unknown): Credentials | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "it is not a JSON object";
+  }
+  const c = value as Record<string, unknown>;
+  if (c.version !== 1) return `unknown version ${JSON.stringify(c.version)}`;
+  for (
+    const field of [
+      "delegatePrivateKey",
+      "delegatePublicKey",
+      "delegateAddress",
+      "walletAddress",
+      "accountId",
+      "packageId",
+      "relayerUrl",
+      "label",
+      "createdAt",
+    ]
+  ) {
+    if (typeof c[field] !== "string") return `${field} is missing`;
+  }
+  if (!HEX64.test(c.delegatePrivateKey as string)) return "delegatePrivateKey is not 64 hex";
+  if (!HEX64.test(c.delegatePublicKey as string)) return "delegatePublicKey is not 64 hex";
+  if (!/^0x[0-9a-fA-F]+$/.test(c.accountId as string)) return "accountId is not 0x-hex";
+  if (!URL.canParse(c.relayerUrl as string)) return "relayerUrl is not a URL";
+  return c as unknown as Credentials;
+}
+
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await Deno.lstat(path)).isSymlink;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+export class CredentialsFile {
+  readonly path: string;
+  readonly dir: string;
+
+  constructor(path: string) {
+    this.path = path;
+    this.dir = path.slice(0, Math.max(0, path.lastIndexOf("/"))) || ".";
+  }
+
+  /** `~/.svc/credentials.json` for the given home directory. */
+  static inHome(home: string): CredentialsFile {
+    return new CredentialsFile(`${home}/.svc/credentials.json`);
+  }
+
+  async load(): Promise<LoadedCredentials> {
+    if (await isSymlink(this.path)) {
+      return { kind: "corrupt", reason: `${this.path} is a symbolic link; refusing to follow it` };
+    }
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
+      return { kind: "corrupt", reason: `cannot read ${this.path}: ${(error as Error).message}` };
+    }
+    if (POSIX && ((await Deno.stat(this.path)).mode! & 0o077) !== 0) {
+      await Deno.chmod(this.path, 0o600);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { kind: "corrupt", reason: `${this.path} is not valid JSON` };
+    }
+    const credentials = validate(value);
+    return typeof credentials === "string"
+      ? { kind: "corrupt", reason: `${this.path} is not usable: ${credentials}` }
+      : { kind: "ok", credentials };
+  }
+
+  /** Writes the file atomically with mode 0600 in a directory with mode 0700. */
+  async save(credentials: Credentials): Promise<void> {
+    if (await isSymlink(this.dir)) {
+      throw new Error(`Cannot save credentials: ${this.dir} is a symbolic link`);
+    }
+    if (await isSymlink(this.path)) {
+      throw new Error(`Cannot save credentials: ${this.path} is a symbolic link`);
+    }
+    await Deno.mkdir(this.dir, { recursive: true, mode: 0o700 });
+    if (POSIX) await Deno.chmod(this.dir, 0o700);
+    const temporary = `${this.path}.${crypto.randomUUID()}.tmp`;
+    const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+    try {
+      await file.write(new TextEncoder().encode(JSON.stringify(credentials, null, 2) + "\n"));
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    try {
+      await Deno.rename(temporary, this.path);
+    } catch (error) {
+      await Deno.remove(temporary).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Deletes the file; `false` when there was none. */
+  async remove(): Promise<boolean> {
+    try {
+      await Deno.remove(this.path);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * One MCP sign-in: a fresh delegate key, a 32-byte random `state`, and a callback listener on
+ * 127.0.0.1 that lives 5 minutes. The person opens the one-time URL on the dashboard, which
+ * adds the key to their account and posts `{accountId, walletAddress, packageId, txDigest,
+ * label, state}` to the listener; the listener checks Host, Origin, content type, size and
+ * state, writes the credentials, and shuts down.
+ */
+import { timingSafeEqual } from "../../src/auth/compare.ts";
+import { confirmationCode } from "../../src/auth/confirmation_code.ts";
+import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import type { Credentials, CredentialsFile } from "./credentials.ts";
+
+export const LOGIN_TTL_MS = 5 * 60_000;
+export const MAX_CALLBACK_BYTES = 16 * 1024;
+
+export interface LoginOptions {
+  webUrl: string;
+  relayerUrl: string;
+  label: string;
+  file: CredentialsFile;
+  ttlMs?: number;
+}
+
+export interface PendingLogin {
+  /** The one-time consent URL on the dashboard. */
+  url: string;
+  /** Shown here and on the dashboard, so the person can match them. */
+  code: string;
+  expiresAt: Date;
+  /** Resolves with the saved credentials; rejects when the login expires or is replaced. */
+  done: Promise<Credentials>;
+  /** Stops listening (a newer login replaces this one). */
+  close(): Promise<void>;
+}
+
+const HTML_DONE = `<!doctype html><meta charset="utf-8"><title>svc: signed in</title>
+<p style="font-family:system-ui;margin:3rem">Signed in. You can close this tab and go back to
+your agent.</p>`;
+
+export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
+  const key = await generateKeyPair();
+  const state = crypto.getRandomValues(new Uint8Array(32)).toHex();
+  const dashboard = new URL(options.webUrl).origin;
+  const ttl = options.ttlMs ?? LOGIN_TTL_MS;
+  const expiresAt = Date.now() + ttl;
+  let used = false;
+  let settle!: { resolve: (c: Credentials) => void; reject: (e: Error) => void };
+  const done = new Promise<Credentials>((resolve, reject) => settle = { resolve, reject });
+  done.catch(() => {}); // callers that never await it must not see an unhandled rejection
+
+  const cors = { "access-control-allow-origin": dashboard, vary: "origin" };
+  const fail = (status: number, error: string) =>
+    new Response(JSON.stringify({ error }), {
+      status,
+      headers: { "content-type": "application/json", ...cors },
+    });
+
+  async function callback(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    const host = request.headers.get("host");
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+      return fail(403, "Wrong Host for the sign-in callback");
+    }
+    if (request.headers.get("origin") !== dashboard) {
+      return fail(403, `Only the dashboard (${dashboard}) may complete this sign-in`);
+    }
+    if (pathname !== "/callback") return fail(404, "Not found");
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...cors,
+          "access-control-allow-methods": "POST",
+          "access-control-allow-headers": "content-type",
+          "access-control-allow-private-network": "true",
+          "access-control-max-age": "300",
+        },
+      });
+    }
+    if (request.method !== "POST") return fail(405, "Use POST");
+    if (used || Date.now() > expiresAt) {
+      return fail(410, "This sign-in link has expired or was already used; call svc_login again");
+    }
+    if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
+      return fail(415, "Send the callback as application/json");
+    }
+    const length = Number(request.headers.get("content-length") ?? "0");
+    const body = length > MAX_CALLBACK_BYTES ? null : await request.bytes();
+    if (!body || body.byteLength > MAX_CALLBACK_BYTES) {
+      return fail(413, `The callback body is limited to ${MAX_CALLBACK_BYTES} bytes`);
+    }
+    let fields: Record<string, unknown>;
+    try {
+      fields = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      return fail(400, "The callback body is not JSON");
+    }
+    const text = (name: string) => typeof fields?.[name] === "string" ? fields[name] as string : "";
+    if (!timingSafeEqual(text("state"), state)) return fail(403, "Wrong state for this sign-in");
+    if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
+      return fail(400, "accountId and walletAddress are required");
+    }
+    const credentials: Credentials = {
+      version: 1,
+      delegatePrivateKey: key.privateKey,
+      delegatePublicKey: key.publicKey,
+      delegateAddress: addressOf(key.publicKey),
+      walletAddress: text("walletAddress"),
+      accountId: text("accountId").toLowerCase(),
+      packageId: text("packageId"),
+      relayerUrl: options.relayerUrl,
+      label: text("label") || options.label,
+      createdAt: new Date().toISOString(),
+    };
+    used = true;
+    try {
+      await options.file.save(credentials);
+    } catch (error) {
+      used = false;
+      return fail(500, `Could not save the credentials: ${(error as Error).message}`);
+    }
+    settle.resolve(credentials);
+    setTimeout(() => close(), 0);
+    return new Response(HTML_DONE, {
+      headers: { "content-type": "text/html; charset=utf-8", ...cors },
+    });
+  }
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, callback);
+  const port = server.addr.port;
+  const expiry = setTimeout(() => {
+    settle.reject(new Error("The sign-in link expired; call svc_login again"));
+    close();
+  }, ttl);
+  let closing: Promise<void> | undefined;
+  function close(): Promise<void> {
+    clearTimeout(expiry);
+    settle.reject(new Error("This sign-in was replaced by a newer one"));
+    return closing ??= server.shutdown();
+  }
+
+  const params = new URLSearchParams({
+    port: String(port),
+    publicKey: key.publicKey,
+    delegateAddress: addressOf(key.publicKey),
+    label: options.label,
+    relayer: options.relayerUrl,
+    state,
+  });
+  return {
+    url: `${options.webUrl}/connect/mcp?${params}`,
+    code: await confirmationCode(key.publicKey),
+    expiresAt: new Date(expiresAt),
+    done,
+    close,
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * Flags and environment of the stdio package (specification §4.3), resolved into one options
+ * object. Flags beat environment variables; an explicit `--relayer` / `--web-url` beats a
+ * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
+ */
+import { parseArgs } from "node:util";
+
+export interface Preset {
+  relayer: string;
+  webUrl: string;
+}
+
+/**
+ * Hosted addresses are placeholders (reserved `.example` names) until a hosted service
+ * exists; `--local` is the embedded default of `deno task start`.
+ */
+export const PRESETS: Record<"prod" | "dev" | "staging" | "local", Preset> = {
+  prod: { relayer: "https://relayer.svc.example", webUrl: "https://app.svc.example" },
+  dev: { relayer: "https://relayer.dev.svc.example", webUrl: "https://app.dev.svc.example" },
+  staging: {
+    relayer: "https://relayer.staging.svc.example",
+    webUrl: "https://app.staging.svc.example",
+  },
+  local: { relayer: "http://127.0.0.1:8000", webUrl: "http://localhost:5173" },
+};
+
+export interface StdioOptions {
+  command: "serve" | "login" | "logout" | "help";
+  /** Forces a new sign-in even when credentials exist (`--login`). */
+  forceLogin: boolean;
+  /** The relayer chosen by flag, preset or environment; `undefined`: saved, else `--local`. */
+  relayer?: string;
+  webUrl: string;
+  label: string;
+  /** The default namespace (`--namespace`/`--ns`, else `SVC_NAMESPACE`). */
+  namespace?: string;
+  debug: boolean;
+}
+
+export class UsageError extends Error {}
+
+export const USAGE = `usage: svc-mcp [login] [options]
+
+An MCP server on stdio for svc memory: MCP hosts start it; it signs in through the dashboard
+and bridges the memory tools to a relayer.
+
+  login                 sign in now (opens the browser when it can) and exit
+  --login               sign in again even if credentials exist
+  --logout              delete the local credentials and exit
+  --relayer URL         relayer address (SVC_SERVER_URL)
+  --web-url URL         dashboard address used at sign-in (SVC_WEB_URL)
+  --label TEXT          name of this client's key on the dashboard (SVC_CLIENT_LABEL)
+  --namespace NAME, --ns NAME
+                        default namespace for the memory tools (SVC_NAMESPACE)
+  --prod | --dev | --staging | --local
+                        preset relayer + dashboard (--local: ${PRESETS.local.relayer} +
+                        ${PRESETS.local.webUrl})
+  -h, --help            this text
+
+SVC_MCP_DEBUG=1 logs credential loading, the bridge connection and each request on stderr.
+Credentials live in ~/.svc/credentials.json (mode 0600).`;
+
+function url(value: string, flag: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be an http(s) URL (got "${value}")`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new UsageError(`${flag} must be an http(s) URL (got "${value}")`);
+  }
+  return parsed.href.replace(/\/+$/, "");
+}
+
+/** Resolves `args` and `env`; throws `UsageError` for unknown flags and bad values. */
+export function parseStdioOptions(
+  args: string[],
+  env: Record<string, string | undefined>,
+  hostname = "this computer",
+): StdioOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        relayer: { type: "string" },
+        "web-url": { type: "string" },
+        label: { type: "string" },
+        namespace: { type: "string" },
+        ns: { type: "string" },
+        login: { type: "boolean" },
+        logout: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        prod: { type: "boolean" },
+        dev: { type: "boolean" },
+        staging: { type: "boolean" },
+        local: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== "login")) {
+    throw new UsageError(`unknown command "${positionals.join(" ")}" (the only one is "login")`);
+  }
+  const presets = (["prod", "dev", "staging", "local"] as const).filter((name) => values[name]);
+  if (presets.length > 1) throw new UsageError(`choose one preset, not ${presets.join(" and ")}`);
+  const preset = presets.length ? PRESETS[presets[0]] : undefined;
+  if (values.namespace !== undefined && values.ns !== undefined) {
+    throw new UsageError("give --namespace or --ns, not both");
+  }
+  const namespace = values.namespace ?? values.ns ?? (env.SVC_NAMESPACE || undefined);
+  if (
+    namespace !== undefined &&
+    (namespace === "" || new TextEncoder().encode(namespace).length > 256)
+  ) {
+    throw new UsageError("the namespace must be 1 to 256 bytes");
+  }
+  const relayer = values.relayer !== undefined
+    ? url(values.relayer, "--relayer")
+    : preset?.relayer ??
+      (env.SVC_SERVER_URL ? url(env.SVC_SERVER_URL, "SVC_SERVER_URL") : undefined);
+  const webUrl = values["web-url"] !== undefined
+    ? url(values["web-url"], "--web-url")
+    : preset?.webUrl ??
+      (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : PRESETS.local.webUrl);
+  const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname}`);
+  if (label === "" || new TextEncoder().encode(label).length > 64) {
+    throw new UsageError("the label must be 1 to 64 bytes");
+  }
+  const command = values.help
+    ? "help"
+    : values.logout
+    ? "logout"
+    : positionals[0] === "login"
+    ? "login"
+    : "serve";
+  return {
+    command,
+    forceLogin: values.login ?? false,
+    relayer,
+    webUrl,
+    label,
+    namespace,
+    debug: env.SVC_MCP_DEBUG === "1",
+  };
+}

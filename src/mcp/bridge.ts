@@ -1,0 +1,248 @@
+/**
+ * The stdio package's MCP server: it serves `svc_login` and `svc_logout` itself and bridges
+ * the four memory tools to a relayer's legacy SSE endpoint (`/api/mcp/sse`). Signed out, it
+ * still answers `initialize` and `tools/list`, and each memory tool returns an error saying
+ * how to sign in; once credentials exist the same process starts bridging.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { VERSION } from "../version.ts";
+import { MEMORY_TOOLS, memoryToolList } from "./tools.ts";
+
+/** What the bridge needs to reach the relayer as the signed-in client. */
+export interface BridgeIdentity {
+  relayerUrl: string;
+  delegatePrivateKey: string;
+  accountId: string;
+}
+
+/** Signed out: why, in a sentence for the person (the default says how to sign in). */
+export interface SignedOut {
+  reason?: string;
+}
+
+export interface StdioBridgeOptions {
+  /** The identity to use now (read again whenever the bridge is signed out). */
+  identity(): Promise<BridgeIdentity | SignedOut>;
+  /** Mints a sign-in link; returns the text for the agent. */
+  login(): Promise<string>;
+  /** Deletes the local credentials; returns the text for the agent. */
+  logout(): Promise<string>;
+  /** The default namespace for memory tools called without one. */
+  namespace?: string;
+  debug(message: string, fields?: Record<string, unknown>): void;
+  /** Per tool call on the relayer (default 90 s). */
+  callTimeoutMs?: number;
+}
+
+export const SESSION_TOOLS = [
+  {
+    name: "svc_login",
+    title: "Sign in",
+    description: "Sign in (or sign in again) to svc memory with a blockchain wallet in the " +
+      "browser. Returns a one-time URL, valid for 5 minutes, for the user to open; calling " +
+      "it again makes a new URL.",
+    inputSchema: { type: "object" as const, properties: {} },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  },
+  {
+    name: "svc_logout",
+    title: "Sign out",
+    description: "Delete this computer's svc credentials. The delegate key stays registered " +
+      "on the account until it is removed on the dashboard.",
+    inputSchema: { type: "object" as const, properties: {} },
+    annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  },
+];
+
+const RETRIES = 3;
+const CONNECT_TIMEOUT_MS = 10_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function text(message: string, isError = false): CallToolResult {
+  return isError
+    ? { content: [{ type: "text", text: message }], isError: true }
+    : { content: [{ type: "text", text: message }] };
+}
+
+/** The relayer refused the credentials (an SSE 401 or a POST answered 401). */
+function isUnauthorized(error: unknown): boolean {
+  const e = error as { code?: number; message?: string };
+  return e?.code === 401 || /\(HTTP 401\)/.test(e?.message ?? "");
+}
+
+/** The server answered (so re-sending would not help), rather than the connection failing. */
+function isAnswer(error: unknown): boolean {
+  const code = (error as { code?: number }).code;
+  return error instanceof McpError && code !== ErrorCode.ConnectionClosed &&
+    code !== ErrorCode.RequestTimeout;
+}
+
+function unauthorizedText(relayerUrl: string): string {
+  return `The relayer at ${relayerUrl} refused this computer's svc credentials (401). Likely ` +
+    "causes: the delegate key was revoked on the dashboard, the credentials belong to another " +
+    "environment (for example --prod versus --local), or a proxy dropped the Authorization " +
+    "header. Remedy: run svc-mcp with --logout, then `svc-mcp login` with the right preset " +
+    "(or call svc_logout, then svc_login). The credentials file was kept.";
+}
+
+export function createStdioBridge(options: StdioBridgeOptions) {
+  const { debug } = options;
+  const server = new Server(
+    { name: "svc", version: VERSION },
+    { capabilities: { tools: { listChanged: true } } },
+  );
+  let upstream: { client: Client; key: string } | null = null;
+
+  async function disconnect(): Promise<void> {
+    const current = upstream;
+    upstream = null;
+    await current?.client.close().catch(() => {});
+  }
+
+  async function connect(identity: BridgeIdentity): Promise<Client> {
+    const key = `${identity.relayerUrl}|${identity.accountId}|${identity.delegatePrivateKey}`;
+    if (upstream?.key === key) return upstream.client;
+    await disconnect();
+    const url = new URL("/api/mcp/sse", identity.relayerUrl);
+    debug("bridge connecting", { url: url.href });
+    const client = new Client({ name: "svc-mcp", version: VERSION });
+    const transport = new SSEClientTransport(url, {
+      requestInit: {
+        headers: {
+          authorization: `Bearer ${identity.delegatePrivateKey}`,
+          "x-svc-account-id": identity.accountId,
+        },
+      },
+    });
+    const entry = { client, key };
+    // A dropped stream would reconnect to a new server session behind the client's back;
+    // drop the client instead, and the next call connects and initializes afresh.
+    client.onerror = (error: Error) => {
+      debug("bridge connection error", { error: error.message });
+      if (upstream === entry) disconnect();
+    };
+    client.onclose = () => {
+      if (upstream === entry) upstream = null;
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        client.connect(transport),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error("timed out")), CONNECT_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    upstream = entry;
+    debug("bridge connected", { url: url.href });
+    return client;
+  }
+
+  /** Calls `run` on a connected client; a lost connection is re-established and re-sent. */
+  async function withUpstream<T>(
+    identity: BridgeIdentity,
+    run: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0;; attempt++) {
+      try {
+        return await run(await connect(identity));
+      } catch (error) {
+        if (isUnauthorized(error) || isAnswer(error) || attempt >= RETRIES) throw error;
+        debug("bridge retrying", { attempt: attempt + 1, error: (error as Error).message });
+        await disconnect();
+        await sleep(250 * 2 ** attempt);
+      }
+    }
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const identity = await options.identity();
+    if (!("relayerUrl" in identity)) return { tools: [...memoryToolList(), SESSION_TOOLS[0]] };
+    try {
+      const { tools } = await withUpstream(identity, (client) => client.listTools()) as {
+        tools: object[];
+      };
+      return { tools: [...tools, ...SESSION_TOOLS] };
+    } catch (error) {
+      debug("tools/list from the relayer failed; serving the local list", {
+        error: (error as Error).message,
+      });
+      return { tools: [...memoryToolList(), ...SESSION_TOOLS] };
+    }
+  });
+
+  type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
+  server.setRequestHandler(CallToolRequestSchema, async (request: CallRequest) => {
+    const { name } = request.params;
+    const args = { ...request.params.arguments };
+    debug("tool call", { tool: name, arguments: Object.keys(args) });
+    if (name === "svc_login") return text(await options.login());
+
+    if (name === "svc_logout") {
+      await disconnect();
+      const message = await options.logout();
+      server.sendToolListChanged().catch(() => {});
+      return text(message);
+    }
+    if (!(name in MEMORY_TOOLS)) {
+      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+    }
+    const identity = await options.identity();
+    if (!("relayerUrl" in identity)) {
+      return text(
+        (identity.reason ? `${identity.reason} ` : "Not signed in to svc memory. ") +
+          "Call the svc_login tool and open the link it returns, or run `svc-mcp login` " +
+          "with the preset of your relayer (for example `svc-mcp login --local`) in a terminal.",
+        true,
+      );
+    }
+    if (options.namespace && !(typeof args.namespace === "string" && args.namespace !== "")) {
+      args.namespace = options.namespace;
+    }
+    try {
+      return await withUpstream(
+        identity,
+        (client) =>
+          client.callTool({ name, arguments: args }, undefined, {
+            timeout: options.callTimeoutMs ?? 90_000,
+          }),
+      ) as CallToolResult;
+    } catch (error) {
+      if (isUnauthorized(error)) return text(unauthorizedText(identity.relayerUrl), true);
+      if (isAnswer(error)) throw error;
+      debug("bridge call failed", { tool: name, error: (error as Error).message });
+      return text(
+        `Cannot reach the svc relayer at ${identity.relayerUrl}: ${(error as Error).message}. ` +
+          "Check that it is running and reachable, then try again.",
+        true,
+      );
+    }
+  });
+
+  return {
+    server,
+    /** Credentials changed (signed in or out): reconnect on next use and tell the host. */
+    async identityChanged(): Promise<void> {
+      await disconnect();
+      await server.sendToolListChanged().catch(() => {});
+    },
+    close: async () => {
+      await disconnect();
+      await server.close();
+    },
+  };
+}
