@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { parseStdioOptions, PRESETS, UsageError } from "./options.ts";
+
+const LOCAL = PRESETS.local;
+const PROD = PRESETS.prod;
+
+Deno.test("svc-mcp options: relayer and dashboard precedence", () => {
+  const env = { SVC_SERVER_URL: "http://env-relayer:1", SVC_WEB_URL: "http://env-web:2" };
+  const cases: [string[], Record<string, string>, string | undefined, string][] = [
+    // args, env, relayer, webUrl
+    [[], {}, undefined, LOCAL.webUrl],
+    [[], env, "http://env-relayer:1", "http://env-web:2"],
+    [["--prod"], {}, PROD.relayer, PROD.webUrl],
+    [["--prod"], env, PROD.relayer, PROD.webUrl],
+    [["--local"], env, LOCAL.relayer, LOCAL.webUrl],
+    [["--relayer", "http://flag:3"], env, "http://flag:3", "http://env-web:2"],
+    [["--prod", "--relayer", "http://flag:3"], env, "http://flag:3", PROD.webUrl],
+    [["--dev", "--web-url", "http://web-flag:4/"], {}, PRESETS.dev.relayer, "http://web-flag:4"],
+    [["--web-url", "https://web-flag"], {}, undefined, "https://web-flag"],
+    [["--staging"], {}, PRESETS.staging.relayer, PRESETS.staging.webUrl],
+  ];
+  for (const [args, vars, relayer, webUrl] of cases) {
+    const options = parseStdioOptions(args, vars);
+    assert.equal(options.relayer, relayer, args.join(" "));
+    assert.equal(options.webUrl, webUrl, args.join(" "));
+  }
+});
+
+Deno.test("svc-mcp options: namespace, label, commands and debug", () => {
+  const env = { SVC_NAMESPACE: "env-ns", SVC_CLIENT_LABEL: "env label", SVC_MCP_DEBUG: "1" };
+  assert.equal(parseStdioOptions([], {}).namespace, undefined);
+  assert.equal(parseStdioOptions([], env).namespace, "env-ns");
+  assert.equal(parseStdioOptions(["--namespace", "flag-ns"], env).namespace, "flag-ns");
+  assert.equal(parseStdioOptions(["--ns", "short-ns"], env).namespace, "short-ns");
+  assert.equal(parseStdioOptions([], { SVC_NAMESPACE: "" }).namespace, undefined);
+  assert.equal(parseStdioOptions([], env).label, "env label");
+  assert.equal(parseStdioOptions(["--label", "flag label"], env).label, "flag label");
+  assert.equal(parseStdioOptions([], {}, "laptop").label, "svc-mcp on laptop");
+  assert.equal(parseStdioOptions([], env).debug, true);
+  assert.equal(parseStdioOptions([], {}).debug, false);
+  assert.equal(parseStdioOptions([], {}).command, "serve");
+  assert.equal(parseStdioOptions(["login", "--local"], {}).command, "login");
+  assert.equal(parseStdioOptions(["--logout"], {}).command, "logout");
+  assert.equal(parseStdioOptions(["-h"], {}).command, "help");
+  assert.equal(parseStdioOptions(["--help", "--logout"], {}).command, "help");
+  const forced = parseStdioOptions(["--login"], {});
+  assert.deepEqual([forced.command, forced.forceLogin], ["serve", true]);
+});
+
+Deno.test("svc-mcp options: usage errors", () => {
+  for (
+    const args of [
+      ["--unknown"],
+      ["--relayer"],
+      ["--relayer", "not a url"],
+      ["--relayer", "ftp://host"],
+      ["--web-url", "javascript:alert(1)"],
+      ["--prod", "--local"],
+      ["--namespace", "a", "--ns", "b"],
+      ["--namespace", ""],
+      ["--label", "x".repeat(65)],
+      ["logout"],
+      ["login", "extra"],
+    ]
+  ) {
+    assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
+  }
+  assert.throws(() => parseStdioOptions([], { SVC_SERVER_URL: "nope" }), UsageError);
+});
