@@ -1,0 +1,201 @@
+/**
+ * The stdio package as an MCP host runs it: spawned with pipes (no TTY) by the SDK's stdio
+ * client, against the real relayer and sidecar. Sign-in is completed as the dashboard would:
+ * the key is registered in the local ledger, then the callback is posted.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { SvcClient } from "../src/client/mod.ts";
+import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
+import { textOf } from "./mcp_fixtures.ts";
+import { freePort, type RelayerProcess, startRelayer, svcCli } from "./relayer_process.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const DASHBOARD = "http://localhost:5173";
+
+async function startUp(dataDir: string, port: number): Promise<RelayerProcess> {
+  const relayer = await startRelayer(dataDir, { SVC_PORT: String(port) });
+  for (let i = 0; i < 300; i++) {
+    const { sidecar } = await (await fetch(`${relayer.url}/health`)).json();
+    if (sidecar === "up") return relayer;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the sidecar did not come up");
+}
+
+async function toolNames(client: Client): Promise<string[]> {
+  const { tools } = await client.listTools() as { tools: { name: string }[] };
+  return tools.map((tool) => tool.name).sort();
+}
+
+Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let relayer = await startUp(dataDir, port);
+  const client = new Client({ name: "e2e-host", version: "1.0.0" });
+  try {
+    const { accountId, owner } = await svcCli(dataDir, ["account", "create"]);
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          `${ROOT}cli/svc_mcp.ts`,
+          "--relayer",
+          url,
+          "--web-url",
+          DASHBOARD,
+          "--ns",
+          "e2e",
+        ],
+        env: {
+          HOME: home,
+          PATH: Deno.env.get("PATH") ?? "",
+          DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
+        },
+        cwd: ROOT,
+        stderr: "ignore",
+      }),
+    );
+
+    // Auth-required mode.
+    assert.deepEqual(await toolNames(client), [
+      "svc_analyze",
+      "svc_login",
+      "svc_recall",
+      "svc_remember",
+      "svc_restore",
+    ]);
+    const refused = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /Call the svc_login tool/);
+
+    // svc_login; the dashboard approves: registers the key, then posts the callback.
+    const login = textOf(await client.callTool({ name: "svc_login", arguments: {} }));
+    const link = new URL(login.match(/http:\/\/localhost:5173\/connect\/mcp\?\S+/)![0]);
+    const params = link.searchParams;
+    assert.equal(params.get("relayer"), url);
+    await svcCli(dataDir, [
+      "key",
+      "add",
+      "--account",
+      accountId,
+      "--public-key",
+      params.get("publicKey")!,
+      "--label",
+      params.get("label")!,
+    ]);
+    const approved = await fetch(`http://127.0.0.1:${params.get("port")}/callback`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: DASHBOARD },
+      body: JSON.stringify({
+        accountId,
+        walletAddress: owner,
+        packageId: LOCAL_PACKAGE_ID,
+        txDigest: "local",
+        label: params.get("label"),
+        state: params.get("state"),
+      }),
+    });
+    assert.equal(approved.status, 200);
+    await approved.body?.cancel();
+    const credentialsPath = `${home}/.svc/credentials.json`;
+    const credentials = JSON.parse(await Deno.readTextFile(credentialsPath));
+    assert.equal(credentials.delegatePublicKey, params.get("publicKey"));
+
+    // Bridged, same process: the namespace is injected.
+    const saved = await client.callTool({
+      name: "svc_remember",
+      arguments: { text: "I take my tea with oat milk" },
+    });
+    assert.match(textOf(saved), /^Saved to memory \(namespace "e2e", job /);
+    const direct = await SvcClient.create({
+      baseUrl: url,
+      privateKey: credentials.delegatePrivateKey,
+      accountId,
+    });
+    assert.equal((await direct.recall("tea", { namespace: "e2e" })).total, 1);
+    assert.equal((await direct.recall("tea")).total, 0, "not in the default namespace");
+    const found = await client.callTool({ name: "svc_recall", arguments: { query: "tea?" } });
+    assert.match(textOf(found), /I take my tea with oat milk/);
+    assert.ok((await toolNames(client)).includes("svc_logout"));
+
+    // The relayer is killed and restarted mid-session: the bridge reconnects.
+    await relayer.kill();
+    relayer = await startUp(dataDir, port);
+    const again = await client.callTool({ name: "svc_recall", arguments: { query: "tea?" } });
+    assert.match(textOf(again), /oat milk/);
+
+    // The key is revoked: a clear 401 message, and the file is kept.
+    await svcCli(dataDir, [
+      "key",
+      "remove",
+      "--account",
+      accountId,
+      "--public-key",
+      credentials.delegatePublicKey,
+    ]);
+    await relayer.kill(); // a fresh relayer has no cached resolution of the key
+    relayer = await startUp(dataDir, port);
+    const revoked = await client.callTool({ name: "svc_recall", arguments: { query: "tea?" } });
+    assert.equal(revoked.isError, true);
+    assert.match(textOf(revoked), /refused .* \(401\).*revoked.*--logout/s);
+    assert.ok((await Deno.stat(credentialsPath)).isFile);
+
+    // svc_logout deletes the file; the memory tools ask for a sign-in again.
+    const out = await client.callTool({ name: "svc_logout", arguments: {} });
+    assert.match(textOf(out), /deleted .*stays registered/s);
+    await assert.rejects(Deno.stat(credentialsPath), Deno.errors.NotFound);
+    const signedOut = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
+    assert.match(textOf(signedOut), /svc_login/);
+  } finally {
+    await client.close();
+    await relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("e2e svc-mcp: a relayer that is down gives a clear error, not a hang", async () => {
+  const home = await Deno.makeTempDir();
+  const url = `http://127.0.0.1:${freePort()}`;
+  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${home}/.svc/credentials.json`,
+    JSON.stringify({
+      version: 1,
+      delegatePrivateKey: "1".repeat(64),
+      delegatePublicKey: "2".repeat(64),
+      delegateAddress: "0x3",
+      walletAddress: "0x4",
+      accountId: "0x5",
+      packageId: LOCAL_PACKAGE_ID,
+      relayerUrl: url,
+      label: "down",
+      createdAt: new Date().toISOString(),
+    }),
+  );
+  const client = new Client({ name: "e2e-host", version: "1.0.0" });
+  try {
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`],
+        env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+        cwd: ROOT,
+        stderr: "ignore",
+      }),
+    );
+    const result = await client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), new RegExp(`Cannot reach the svc relayer at ${url}`));
+    assert.ok((await toolNames(client)).includes("svc_recall"), "tools/list still answers");
+  } finally {
+    await client.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
