@@ -6,17 +6,24 @@
  *
  * It starts `main.ts` on a temporary data dir, creates an account and a delegate key with the
  * operator CLI, then runs `tools/list`, `svc_remember` and `svc_recall` through the Inspector
- * over Streamable HTTP and over SSE, and exits non-zero on any failure.
+ * over Streamable HTTP and over SSE, then lists the tools of the stdio package (`svc-mcp`)
+ * spawned by the Inspector; it exits non-zero on any failure.
  */
 import assert from "node:assert/strict";
 import { newAccountClient, startRelayer } from "./relayer_process.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@0.19.0";
 
-async function inspector(target: string, headers: string[], args: string[]) {
+async function inspector(
+  target: string,
+  headers: string[],
+  args: string[],
+  env?: Record<string, string>,
+) {
   const { code, stdout, stderr } = await new Deno.Command("npx", {
     args: ["-y", INSPECTOR, "--cli", target, ...headers, ...args],
     stdin: "null",
+    env,
   }).output();
   const out = new TextDecoder().decode(stdout);
   if (code !== 0) {
@@ -74,6 +81,31 @@ try {
     assert.ok(found.content[0].text.includes(fact), found.content[0].text);
     console.log(`${transport}: svc_recall → ${found.content[0].text}`);
   }
+  // The stdio package, signed out (a fresh HOME), as the Inspector spawns it.
+  const home = await Deno.makeTempDir({ prefix: "svc-inspector-home-" });
+  const stdio = await inspector(
+    Deno.execPath(),
+    [],
+    [
+      "run",
+      "-A",
+      new URL("../cli/svc_mcp.ts", import.meta.url).pathname,
+      "--local",
+      "--method",
+      "tools/list",
+    ],
+    { HOME: home },
+  );
+  await Deno.remove(home, { recursive: true });
+  const stdioNames = stdio.tools.map((tool: { name: string }) => tool.name).sort();
+  assert.deepEqual(stdioNames, [
+    "svc_analyze",
+    "svc_login",
+    "svc_recall",
+    "svc_remember",
+    "svc_restore",
+  ]);
+  console.log(`stdio svc-mcp (signed out): tools/list → ${stdioNames.join(", ")}`);
   console.log("MCP Inspector CLI: all checks passed");
 } finally {
   await relayer.stop();
