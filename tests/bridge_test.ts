@@ -1,0 +1,119 @@
+/**
+ * The stdio bridge in-process: an SDK client talks to it over a linked in-memory transport,
+ * and it talks to a real (in-process) relayer and sidecar over SSE.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import { SvcClient } from "../src/client/mod.ts";
+import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
+import type { Caller } from "./fixtures.ts";
+
+async function bridged(
+  stack: McpStack,
+  identity: () => BridgeIdentity | SignedOut,
+  namespace?: string,
+) {
+  const bridge = createStdioBridge({
+    identity: () => Promise.resolve(identity()),
+    login: () => Promise.resolve("login link"),
+    logout: () => Promise.resolve("logged out"),
+    namespace,
+    debug: () => {},
+  });
+  const [near, far] = InMemoryTransport.createLinkedPair();
+  await bridge.server.connect(far);
+  const client = new Client({ name: "host", version: "1.0.0" });
+  await client.connect(near);
+  return {
+    client,
+    bridge,
+    async [Symbol.asyncDispose]() {
+      await client.close();
+      await bridge.close();
+    },
+  };
+}
+
+const identityOf = (stack: McpStack, caller: Caller): BridgeIdentity => ({
+  relayerUrl: stack.url,
+  delegatePrivateKey: caller.key.privateKey,
+  accountId: caller.accountId,
+});
+
+Deno.test("bridge: namespace precedence is call, then the configured default", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(stack, () => identityOf(stack, caller), "configured");
+  const remember = (args: Record<string, unknown>) =>
+    host.client.callTool({ name: "svc_remember", arguments: args });
+  assert.match(textOf(await remember({ text: "alpha fact" })), /namespace "configured"/);
+  assert.match(textOf(await remember({ text: "beta fact", namespace: "" })), /"configured"/);
+  assert.match(
+    textOf(await remember({ text: "gamma fact", namespace: "explicit" })),
+    /namespace "explicit"/,
+  );
+  const direct = await SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: caller.key.privateKey,
+    accountId: caller.accountId,
+  });
+  const texts = async (namespace: string) =>
+    (await direct.recall("fact", { namespace })).results.map((r) => r.text).sort();
+  assert.deepEqual(await texts("configured"), ["alpha fact", "beta fact"]);
+  assert.deepEqual(await texts("explicit"), ["gamma fact"]);
+  assert.deepEqual(await texts("default"), []);
+});
+
+Deno.test("bridge: without a configured namespace the relayer's default applies", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(stack, () => identityOf(stack, caller));
+  const saved = await host.client.callTool({ name: "svc_remember", arguments: { text: "x y" } });
+  assert.match(textOf(saved), /namespace "default"/);
+});
+
+Deno.test("bridge: sessions lost on the server are re-opened and the call re-sent", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(stack, () => identityOf(stack, caller));
+  await host.client.callTool({ name: "svc_remember", arguments: { text: "kept across drops" } });
+  for (let i = 0; i < 3; i++) {
+    await stack.sidecar.sessions.closeAll(); // as if the sidecar had restarted
+    const found = await host.client.callTool({
+      name: "svc_recall",
+      arguments: { query: "kept across drops" },
+    });
+    assert.match(textOf(found), /kept across drops/);
+  }
+});
+
+Deno.test("bridge: signed out lists svc_login and refuses memory tools; then signs in", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  let current: BridgeIdentity | SignedOut = { reason: "The file is corrupt." };
+  await using host = await bridged(stack, () => current);
+  const names = async () =>
+    ((await host.client.listTools()) as { tools: { name: string }[] }).tools.map((t) => t.name);
+  assert.deepEqual((await names()).sort(), [
+    "svc_analyze",
+    "svc_login",
+    "svc_recall",
+    "svc_remember",
+    "svc_restore",
+  ]);
+  const refused = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /^The file is corrupt\. Call the svc_login tool/);
+  assert.equal(
+    textOf(await host.client.callTool({ name: "svc_login", arguments: {} })),
+    "login link",
+  );
+
+  current = identityOf(stack, caller);
+  await host.bridge.identityChanged();
+  assert.ok((await names()).includes("svc_logout"));
+  const found = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+  assert.equal(textOf(found), "No matching memories found");
+});
