@@ -11,7 +11,6 @@ import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
 import type { Caller } from "./fixtures.ts";
 
 async function bridged(
-  stack: McpStack,
   identity: () => BridgeIdentity | SignedOut,
   namespace?: string,
 ) {
@@ -45,7 +44,7 @@ const identityOf = (stack: McpStack, caller: Caller): BridgeIdentity => ({
 Deno.test("bridge: namespace precedence is call, then the configured default", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
-  await using host = await bridged(stack, () => identityOf(stack, caller), "configured");
+  await using host = await bridged(() => identityOf(stack, caller), "configured");
   const remember = (args: Record<string, unknown>) =>
     host.client.callTool({ name: "svc_remember", arguments: args });
   assert.match(textOf(await remember({ text: "alpha fact" })), /namespace "configured"/);
@@ -69,7 +68,7 @@ Deno.test("bridge: namespace precedence is call, then the configured default", a
 Deno.test("bridge: without a configured namespace the relayer's default applies", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
-  await using host = await bridged(stack, () => identityOf(stack, caller));
+  await using host = await bridged(() => identityOf(stack, caller));
   const saved = await host.client.callTool({ name: "svc_remember", arguments: { text: "x y" } });
   assert.match(textOf(saved), /namespace "default"/);
 });
@@ -77,7 +76,7 @@ Deno.test("bridge: without a configured namespace the relayer's default applies"
 Deno.test("bridge: sessions lost on the server are re-opened and the call re-sent", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
-  await using host = await bridged(stack, () => identityOf(stack, caller));
+  await using host = await bridged(() => identityOf(stack, caller));
   await host.client.callTool({ name: "svc_remember", arguments: { text: "kept across drops" } });
   for (let i = 0; i < 3; i++) {
     await stack.sidecar.sessions.closeAll(); // as if the sidecar had restarted
@@ -93,7 +92,7 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
   let current: BridgeIdentity | SignedOut = { reason: "The file is corrupt." };
-  await using host = await bridged(stack, () => current);
+  await using host = await bridged(() => current);
   const names = async () =>
     ((await host.client.listTools()) as { tools: { name: string }[] }).tools.map((t) => t.name);
   assert.deepEqual((await names()).sort(), [
