@@ -1,8 +1,10 @@
 /**
  * `svc`: the operator CLI. Manages local-ledger accounts and delegate keys in `SVC_DATA_DIR`
- * (safe while the relayer runs), and talks to a relayer as a signed client.
+ * (safe while the relayer runs) through the same owner-signed transactions as the dashboard,
+ * and talks to a relayer as a signed client.
  *
  *   deno task svc account create
+ *   deno task svc account deactivate|reactivate --account 0x…
  *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>]
  *   deno task svc key list --account 0x…
  *   deno task svc key remove --account 0x… --public-key <hex>
@@ -13,8 +15,9 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
-import { addressOf, generateKeyPair, isKeyHex } from "../src/auth/keys.ts";
-import { LocalLedger } from "../src/chain/local_ledger.ts";
+import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
+import { LocalLedger, type TransactionEffects } from "../src/chain/local_ledger.ts";
+import { submitTransaction, type TransactionKind } from "../src/chain/transactions.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 
@@ -22,6 +25,7 @@ const USAGE = `usage: svc <command> [options]
 
 Ledger (reads SVC_DATA_DIR, default ./data):
   account create                         create an owner key and its account
+  account deactivate|reactivate --account ID
   key add --account ID [--label TEXT] [--public-key HEX]
                                          add a delegate key (generated unless given)
   key list --account ID                  list the account's delegate keys
@@ -57,6 +61,30 @@ async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Prom
   } finally {
     kv.close();
   }
+}
+
+/** Signs `kind` with the account owner's key from the data directory and executes it. */
+async function transact(
+  dataDir: string,
+  ledger: LocalLedger,
+  accountId: string,
+  kind: TransactionKind,
+): Promise<TransactionEffects> {
+  const account = await ledger.getAccount(accountId);
+  if (!account) throw new SvcError("not_found", `No account ${accountId}`);
+  const path = `${dataDir}/owner_keys/${account.owner}.key`;
+  let seed: string;
+  try {
+    seed = (await Deno.readTextFile(path)).trim();
+  } catch {
+    throw new SvcError(
+      "forbidden",
+      `Cannot sign for account ${accountId}: its owner key is not in ${dataDir}/owner_keys ` +
+        "(an account created on the dashboard is managed there)",
+    );
+  }
+  const { effects } = await submitTransaction(ledger, await keyPairFromSeed(seed), kind);
+  return effects as TransactionEffects;
 }
 
 /** Saves an owner's private key in the data directory, readable by its user only. */
@@ -97,12 +125,26 @@ async function run(args: string[]): Promise<Output> {
   if (command === "account" && sub === "create") {
     const owner = await generateKeyPair();
     const address = addressOf(owner.publicKey);
-    const account = await withLedger(dataDir, (l) => l.createAccount(address));
     const keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
+    const { effects } = await withLedger(
+      dataDir,
+      (l) => submitTransaction(l, owner, { kind: "create_account" }),
+    );
+    const accountId = (effects as TransactionEffects).account_id;
     return {
-      json: { accountId: account.id, owner: address },
-      text: `account ${account.id}\nowner   ${address}\nowner key saved to ${keyFile}`,
+      json: { accountId, owner: address },
+      text: `account ${accountId}\nowner   ${address}\nowner key saved to ${keyFile}`,
     };
+  }
+
+  if (command === "account" && (sub === "deactivate" || sub === "reactivate")) {
+    const accountId = need(values.account, "--account");
+    const kind = sub === "deactivate" ? "deactivate_account" : "reactivate_account";
+    await withLedger(
+      dataDir,
+      (l) => transact(dataDir, l, accountId, { kind, account_id: accountId }),
+    );
+    return { json: { accountId, active: sub === "reactivate" }, text: `account ${sub}d` };
   }
 
   if (command === "key") {
@@ -114,10 +156,14 @@ async function run(args: string[]): Promise<Output> {
       }
       const pair = given ? undefined : await generateKeyPair();
       const publicKey = given ?? pair!.publicKey;
-      const key = await withLedger(
-        dataDir,
-        (l) => l.addDelegateKey(accountId, publicKey, values.label ?? ""),
-      );
+      await withLedger(dataDir, (l) =>
+        transact(dataDir, l, accountId, {
+          kind: "add_delegate_key",
+          account_id: accountId,
+          public_key: publicKey,
+          label: values.label ?? "",
+        }));
+      const key = { address: addressOf(publicKey) };
       const json: Record<string, unknown> = {
         accountId,
         publicKey,
@@ -147,7 +193,18 @@ async function run(args: string[]): Promise<Output> {
     }
     if (sub === "remove") {
       const target = need(values["public-key"] ?? values.address, "--public-key or --address");
-      const key = await withLedger(dataDir, (l) => l.removeDelegateKey(accountId, target));
+      const key = await withLedger(dataDir, async (l) => {
+        const found = (await l.getAccount(accountId))?.delegate_keys.find((k) =>
+          k.public_key === target || k.address === target
+        );
+        if (!found) throw new SvcError("not_found", "That key is not on this account");
+        await transact(dataDir, l, accountId, {
+          kind: "remove_delegate_key",
+          account_id: accountId,
+          public_key: found.public_key,
+        });
+        return found;
+      });
       return {
         json: { accountId, removed: key.public_key, address: key.address },
         text: `removed ${key.public_key}; it stops working within 60 seconds`,
@@ -198,7 +255,8 @@ if (import.meta.main) {
       (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
-    if (json) console.log(JSON.stringify({ error: message || "usage", code }));
+    const details = error instanceof SvcError ? error.details : {};
+    if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
     if (usage) console.error(message ? `svc: ${message}\n\n${USAGE}` : USAGE);
     else if (!json) console.error(`svc: ${message}`);
     Deno.exit(usage ? 2 : 1);

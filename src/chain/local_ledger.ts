@@ -1,13 +1,28 @@
 /**
  * The local ledger of embedded mode, in Deno KV: accounts with their delegate keys, mirroring
- * the on-chain `SvcAccount` model (DESIGN §5.7). It is the `AccountDirectory` of the relayer.
+ * the on-chain `SvcAccount` model (DESIGN §5.7). It is the relayer's `AccountDirectory` and
+ * the sidecar's `Sponsor`, and it changes only through transactions signed by the account
+ * owner (see `transactions.ts`), each executed at most once.
  *
  * Keys: `["account", id]` → account, `["account_owner", owner]` → id,
- * `["delegate_key", publicKey]` → id.
+ * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
+ * `["tx_done", digest]` → effects.
  */
-import type { AccountDirectory, ResolvedAccount } from "../backends/types.ts";
-import { addressOf, isKeyHex, sha256Hex } from "../auth/keys.ts";
-import { SvcError } from "../errors.ts";
+import type {
+  AccountDirectory,
+  ResolvedAccount,
+  Sponsor,
+  SponsoredTransaction,
+} from "../backends/types.ts";
+import { addressOf, sha256Hex } from "../auth/keys.ts";
+import {
+  decodeKind,
+  digestOf,
+  isAddress,
+  rejected,
+  type TransactionData,
+  verifyDigestSignature,
+} from "./transactions.ts";
 
 export const MAX_DELEGATE_KEYS = 20;
 export const MAX_LABEL_BYTES = 64;
@@ -30,12 +45,33 @@ export interface LedgerAccount {
   created_at: string;
 }
 
-export class LocalLedger implements AccountDirectory {
+export interface LedgerOptions {
+  /** How long a sponsored transaction may wait for its signature (default 5 minutes). */
+  ttlMs?: number;
+  now?: () => number;
+}
+
+export interface TransactionEffects {
+  status: "success";
+  kind: TransactionData["kind"]["kind"];
+  account_id: string;
+  sender: string;
+  public_key?: string;
+  executed_at: string;
+}
+
+const DONE_EXPIRY_MS = 24 * 3600_000;
+
+export class LocalLedger implements AccountDirectory, Sponsor {
   readonly name = "local-ledger";
   #kv: Deno.Kv;
+  #ttlMs: number;
+  #now: () => number;
 
-  constructor(kv: Deno.Kv) {
+  constructor(kv: Deno.Kv, options: LedgerOptions = {}) {
     this.#kv = kv;
+    this.#ttlMs = options.ttlMs ?? 5 * 60_000;
+    this.#now = options.now ?? Date.now;
   }
 
   async resolve(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
@@ -55,88 +91,149 @@ export class LocalLedger implements AccountDirectory {
     return ref.value ? this.getAccount(ref.value) : null;
   }
 
-  /** Creates the account of an owner (an address); one account per owner. */
-  async createAccount(owner: string): Promise<LedgerAccount> {
-    const account: LedgerAccount = {
-      id: "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex(),
-      owner,
-      delegate_keys: [],
-      active: true,
-      created_at: new Date().toISOString(),
-    };
-    const result = await this.#kv.atomic()
-      .check({ key: ["account_owner", owner], versionstamp: null })
-      .set(["account", account.id], account)
-      .set(["account_owner", owner], account.id)
-      .commit();
-    if (!result.ok) {
-      throw new SvcError("conflict", `Cannot create account: ${owner} already has one`);
+  /** Wraps the sender's transaction kind into transaction bytes that expire. */
+  async sponsor(transactionKind: Uint8Array, sender: string): Promise<SponsoredTransaction> {
+    if (!isAddress(sender)) {
+      throw rejected("malformed", "The sender must be an address: 0x and 64 lowercase hex");
     }
-    return account;
+    const data: TransactionData = {
+      version: 1,
+      package_id: LOCAL_PACKAGE_ID,
+      sender,
+      kind: decodeKind(transactionKind),
+      expires_at: this.#now() + this.#ttlMs,
+      nonce: crypto.getRandomValues(new Uint8Array(16)).toHex(),
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(data));
+    const digest = digestOf(bytes);
+    await this.#kv.set(["tx_pending", digest], bytes, { expireIn: this.#ttlMs + 60_000 });
+    return { bytes, digest };
   }
 
-  /** Adds a delegate public key (hex) with a label to an account. */
-  async addDelegateKey(accountId: string, publicKey: string, label = ""): Promise<DelegateKey> {
-    if (!isKeyHex(publicKey)) {
-      throw new SvcError(
-        "bad_request",
-        "Cannot add key: a public key is 64 lowercase hex characters",
-      );
+  /** Executes a sponsored transaction signed by its sender, at most once. */
+  async execute(
+    digest: string,
+    signature: string,
+  ): Promise<{ digest: string; effects: TransactionEffects }> {
+    if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
+      throw rejected("malformed", "The digest must be 64 lowercase hex characters");
     }
-    if (new TextEncoder().encode(label).byteLength > MAX_LABEL_BYTES) {
-      throw new SvcError(
-        "bad_request",
-        `Cannot add key: the label exceeds ${MAX_LABEL_BYTES} bytes`,
-      );
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if ((await this.#kv.get(["tx_done", digest])).value) {
+        throw rejected("replayed", "This transaction was already executed");
+      }
+      const pending = await this.#kv.get<Uint8Array>(["tx_pending", digest]);
+      if (!pending.value) {
+        throw rejected("expired", "Unknown or expired transaction: sponsor it again");
+      }
+      const data: TransactionData = JSON.parse(new TextDecoder().decode(pending.value));
+      if (this.#now() > data.expires_at) {
+        throw rejected(
+          "expired",
+          "The transaction expired before it was executed: sponsor it again",
+        );
+      }
+      const signer = await verifyDigestSignature(digest, signature);
+      if (signer !== data.sender) {
+        throw rejected(
+          "bad_signature",
+          `The transaction is signed by ${signer}, not by its sender`,
+        );
+      }
+      const effects = await this.#apply(data, digest);
+      if (effects) return { digest, effects };
     }
-    const entry = await this.#kv.get<LedgerAccount>(["account", accountId]);
-    const account = entry.value;
-    if (!account) throw new SvcError("not_found", `Cannot add key: no account ${accountId}`);
-    if (!account.active) throw new SvcError("forbidden", "Cannot add key: the account is inactive");
-    if (account.delegate_keys.length >= MAX_DELEGATE_KEYS) {
-      throw new SvcError(
-        "conflict",
-        `Cannot add key: the account already has ${MAX_DELEGATE_KEYS} keys`,
-      );
-    }
-    const key: DelegateKey = {
-      public_key: publicKey,
-      address: addressOf(publicKey),
-      label,
-      created_at: new Date().toISOString(),
-    };
-    const updated = { ...account, delegate_keys: [...account.delegate_keys, key] };
-    const result = await this.#kv.atomic()
-      .check(entry)
-      .check({ key: ["delegate_key", publicKey], versionstamp: null })
-      .set(["account", accountId], updated)
-      .set(["delegate_key", publicKey], accountId)
-      .commit();
-    if (!result.ok) {
-      throw new SvcError("conflict", "Cannot add key: it is already registered (or retry)");
-    }
-    return key;
+    throw rejected("malformed", "The ledger was busy; execute the transaction again");
   }
 
-  /** Removes a delegate key (by public key or address) from an account. */
-  async removeDelegateKey(accountId: string, keyOrAddress: string): Promise<DelegateKey> {
-    const entry = await this.#kv.get<LedgerAccount>(["account", accountId]);
-    const account = entry.value;
-    if (!account) throw new SvcError("not_found", `Cannot remove key: no account ${accountId}`);
-    const key = account.delegate_keys.find((k) =>
-      k.public_key === keyOrAddress || k.address === keyOrAddress
-    );
-    if (!key) throw new SvcError("not_found", "Cannot remove key: it is not on this account");
-    const updated = {
-      ...account,
-      delegate_keys: account.delegate_keys.filter((k) => k !== key),
-    };
-    const result = await this.#kv.atomic()
-      .check(entry)
-      .set(["account", accountId], updated)
-      .delete(["delegate_key", key.public_key])
-      .commit();
-    if (!result.ok) throw new SvcError("conflict", "Cannot remove key: the account changed; retry");
-    return key;
+  /** Applies a transaction and records its digest in one commit; `null` on a write race. */
+  async #apply(data: TransactionData, digest: string): Promise<TransactionEffects | null> {
+    const { kind, sender } = data;
+    const at = new Date(this.#now()).toISOString();
+    const effects = (account_id: string, public_key?: string): TransactionEffects => ({
+      status: "success",
+      kind: kind.kind,
+      account_id,
+      sender,
+      ...(public_key ? { public_key } : {}),
+      executed_at: at,
+    });
+    const op = this.#kv.atomic()
+      .check({ key: ["tx_done", digest], versionstamp: null })
+      .delete(["tx_pending", digest]);
+    let result: TransactionEffects;
+
+    if (kind.kind === "create_account") {
+      const owned = await this.#kv.get<string>(["account_owner", sender]);
+      if (owned.value) {
+        throw rejected("account_exists", `${sender} already has account ${owned.value}`);
+      }
+      const account: LedgerAccount = {
+        id: "0x" + digestOf(new TextEncoder().encode(`account:${digest}`)),
+        owner: sender,
+        delegate_keys: [],
+        active: true,
+        created_at: at,
+      };
+      op.check(owned).set(["account", account.id], account).set(
+        ["account_owner", sender],
+        account.id,
+      );
+      result = effects(account.id);
+    } else {
+      const entry = await this.#kv.get<LedgerAccount>(["account", kind.account_id]);
+      const account = entry.value;
+      if (!account) throw rejected("no_account", `There is no account ${kind.account_id}`);
+      if (account.owner !== sender) {
+        throw rejected("not_owner", `Only the owner ${account.owner} can change this account`);
+      }
+      op.check(entry);
+      if (kind.kind === "add_delegate_key") {
+        if (!account.active) throw rejected("inactive_account", "The account is inactive");
+        if (new TextEncoder().encode(kind.label).byteLength > MAX_LABEL_BYTES) {
+          throw rejected("label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`);
+        }
+        if (account.delegate_keys.length >= MAX_DELEGATE_KEYS) {
+          throw rejected("too_many_keys", `An account holds at most ${MAX_DELEGATE_KEYS} keys`);
+        }
+        const registered = await this.#kv.get<string>(["delegate_key", kind.public_key]);
+        if (registered.value) {
+          throw rejected("duplicate_key", "This delegate key is already registered");
+        }
+        const key: DelegateKey = {
+          public_key: kind.public_key,
+          address: addressOf(kind.public_key),
+          label: kind.label,
+          created_at: at,
+        };
+        op.check(registered)
+          .set(["account", account.id], {
+            ...account,
+            delegate_keys: [...account.delegate_keys, key],
+          })
+          .set(["delegate_key", key.public_key], account.id);
+        result = effects(account.id, key.public_key);
+      } else if (kind.kind === "remove_delegate_key") {
+        if (!account.delegate_keys.some((k) => k.public_key === kind.public_key)) {
+          throw rejected("unknown_key", "This delegate key is not on the account");
+        }
+        op.set(["account", account.id], {
+          ...account,
+          delegate_keys: account.delegate_keys.filter((k) => k.public_key !== kind.public_key),
+        }).delete(["delegate_key", kind.public_key]);
+        result = effects(account.id, kind.public_key);
+      } else {
+        const active = kind.kind === "reactivate_account";
+        if (account.active === active) {
+          throw active
+            ? rejected("already_active", "The account is already active")
+            : rejected("inactive_account", "The account is already inactive");
+        }
+        op.set(["account", account.id], { ...account, active });
+        result = effects(account.id);
+      }
+    }
+    op.set(["tx_done", digest], result, { expireIn: DONE_EXPIRY_MS });
+    return (await op.commit()).ok ? result : null;
   }
 }

@@ -3,7 +3,9 @@ import {
   MemoryBlobStore,
   MemoryVectorStore,
 } from "../../src/backends/memory.ts";
-import { LocalLedger } from "../../src/chain/local_ledger.ts";
+import { LocalLedger, type TransactionEffects } from "../../src/chain/local_ledger.ts";
+import { submitTransaction } from "../../src/chain/transactions.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
@@ -48,10 +50,11 @@ accountDirectorySuite("MemoryAccountDirectory", () => {
   let n = 0;
   return Promise.resolve({
     directory,
-    add(owner: string, publicKey: string) {
+    add(publicKey: string) {
       const accountId = "0x" + String(++n).padStart(64, "0");
+      const owner = "0x" + String(n).padStart(64, "a");
       directory.add({ accountId, owner, active: true }, [publicKey]);
-      return Promise.resolve(accountId);
+      return Promise.resolve({ accountId, owner });
     },
     remove(_accountId: string, publicKey: string) {
       directory.remove(publicKey);
@@ -62,15 +65,28 @@ accountDirectorySuite("MemoryAccountDirectory", () => {
 accountDirectorySuite("LocalLedger", async () => {
   const kv = await Deno.openKv(":memory:");
   const ledger = new LocalLedger(kv);
+  const owners = new Map<string, KeyPair>();
   return {
     directory: ledger,
-    add: async (owner: string, publicKey: string) => {
-      const account = await ledger.createAccount(owner);
-      await ledger.addDelegateKey(account.id, publicKey, "test");
-      return account.id;
+    add: async (publicKey: string) => {
+      const owner = await generateKeyPair();
+      const created = await submitTransaction(ledger, owner, { kind: "create_account" });
+      const accountId = (created.effects as TransactionEffects).account_id;
+      owners.set(accountId, owner);
+      await submitTransaction(ledger, owner, {
+        kind: "add_delegate_key",
+        account_id: accountId,
+        public_key: publicKey,
+        label: "test",
+      });
+      return { accountId, owner: addressOf(owner.publicKey) };
     },
     remove: async (accountId: string, publicKey: string) => {
-      await ledger.removeDelegateKey(accountId, publicKey);
+      await submitTransaction(ledger, owners.get(accountId)!, {
+        kind: "remove_delegate_key",
+        account_id: accountId,
+        public_key: publicKey,
+      });
     },
     close: () => kv.close(),
   };

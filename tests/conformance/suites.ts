@@ -134,7 +134,8 @@ export function accountDirectorySuite(
   open: () => Promise<
     {
       directory: AccountDirectory;
-      add(owner: string, publicKey: string): Promise<string>;
+      /** Registers a key on a new account; returns the account and its owner. */
+      add(publicKey: string): Promise<{ accountId: string; owner: string }>;
       remove(accountId: string, publicKey: string): Promise<void>;
       close?(): void;
     }
@@ -143,17 +144,9 @@ export function accountDirectorySuite(
   Deno.test(`${name}: resolves registered keys, honours the hint, forgets removed keys`, async () => {
     const { directory, add, remove, close } = await open();
     const k1 = "1".repeat(64), k2 = "2".repeat(64);
-    const id = await add("0xowner1", k1);
-    assert.deepEqual(await directory.resolve(k1), {
-      accountId: id,
-      owner: "0xowner1",
-      active: true,
-    });
-    assert.deepEqual(await directory.resolve(k1, id), {
-      accountId: id,
-      owner: "0xowner1",
-      active: true,
-    });
+    const { accountId: id, owner } = await add(k1);
+    assert.deepEqual(await directory.resolve(k1), { accountId: id, owner, active: true });
+    assert.deepEqual(await directory.resolve(k1, id), { accountId: id, owner, active: true });
     assert.equal(await directory.resolve(k1, "0x" + "9".repeat(64)), null);
     assert.equal(await directory.resolve(k2), null);
     await remove(id, k1);

@@ -1,0 +1,157 @@
+/**
+ * Transactions of the local ledger, shaped like sponsored Sui transactions: the sender (the
+ * account owner's wallet) names a transaction kind, the sponsor wraps it into transaction
+ * bytes with an expiry and returns their digest, the owner signs the digest, and the signed
+ * digest is executed at most once.
+ *
+ * Encodings: a kind is UTF-8 JSON (base64 on the wire); the transaction bytes are UTF-8 JSON;
+ * the digest is hex(blake2b-256(bytes)); a signature is base64(0x00 ‖ Ed25519 signature of the
+ * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
+ */
+import { blake2b } from "@noble/hashes/blake2";
+import { addressOf, type KeyPair } from "../auth/keys.ts";
+import type { Sponsor } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+
+export type TransactionKind =
+  | { kind: "create_account" }
+  | { kind: "add_delegate_key"; account_id: string; public_key: string; label: string }
+  | { kind: "remove_delegate_key"; account_id: string; public_key: string }
+  | { kind: "deactivate_account"; account_id: string }
+  | { kind: "reactivate_account"; account_id: string };
+
+export interface TransactionData {
+  version: 1;
+  package_id: string;
+  sender: string;
+  kind: TransactionKind;
+  /** Unix milliseconds after which the transaction cannot execute. */
+  expires_at: number;
+  nonce: string;
+}
+
+export type RejectionReason =
+  | "malformed"
+  | "expired"
+  | "replayed"
+  | "bad_signature"
+  | "not_owner"
+  | "no_account"
+  | "account_exists"
+  | "inactive_account"
+  | "already_active"
+  | "too_many_keys"
+  | "duplicate_key"
+  | "unknown_key"
+  | "label_too_long";
+
+/** A refused transaction: 401 for a bad signature, 400 otherwise, always with a reason. */
+export function rejected(reason: RejectionReason, message: string): SvcError {
+  return new SvcError(reason === "bad_signature" ? "unauthorized" : "bad_request", message, {
+    details: { reason },
+  });
+}
+
+const ADDRESS = /^0x[0-9a-f]{64}$/;
+const KEY = /^[0-9a-f]{64}$/;
+
+export function isAddress(value: unknown): value is string {
+  return typeof value === "string" && ADDRESS.test(value);
+}
+
+/** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
+export function decodeKind(bytes: Uint8Array): TransactionKind {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw rejected("malformed", "The transaction kind is not UTF-8 JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw rejected("malformed", "The transaction kind must be a JSON object");
+  }
+  const need = (field: string, pattern: RegExp, what: string) => {
+    if (typeof value[field] !== "string" || !pattern.test(value[field] as string)) {
+      throw rejected("malformed", `The transaction kind needs ${field}: ${what}`);
+    }
+    return value[field] as string;
+  };
+  switch (value.kind) {
+    case "create_account":
+      return { kind: "create_account" };
+    case "add_delegate_key": {
+      if (typeof value.label !== "string") {
+        throw rejected("malformed", "The transaction kind needs label: a string");
+      }
+      return {
+        kind: "add_delegate_key",
+        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
+        public_key: need("public_key", KEY, "64 lowercase hex characters"),
+        label: value.label,
+      };
+    }
+    case "remove_delegate_key":
+      return {
+        kind: "remove_delegate_key",
+        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
+        public_key: need("public_key", KEY, "64 lowercase hex characters"),
+      };
+    case "deactivate_account":
+    case "reactivate_account":
+      return {
+        kind: value.kind,
+        account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
+      };
+    default:
+      throw rejected("malformed", `Unknown transaction kind ${JSON.stringify(value.kind)}`);
+  }
+}
+
+export function encodeKind(kind: TransactionKind): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(JSON.stringify(kind));
+}
+
+export function digestOf(bytes: Uint8Array): string {
+  return blake2b(bytes, { dkLen: 32 }).toHex();
+}
+
+/** Signs a transaction digest with an owner key, in the serialized signature layout. */
+export async function signDigest(key: KeyPair, digest: string): Promise<string> {
+  const signature = new Uint8Array(
+    await crypto.subtle.sign("Ed25519", key.signingKey, Uint8Array.fromHex(digest)),
+  );
+  return new Uint8Array([0, ...signature, ...Uint8Array.fromHex(key.publicKey)]).toBase64();
+}
+
+/** Verifies a serialized signature of `digest`; returns the signer's address. */
+export async function verifyDigestSignature(digest: string, signature: string): Promise<string> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = Uint8Array.fromBase64(signature);
+  } catch {
+    throw rejected("bad_signature", "The signature is not base64");
+  }
+  if (bytes.length !== 97 || bytes[0] !== 0) {
+    throw rejected("bad_signature", "The signature must be 0x00 ‖ 64-byte signature ‖ public key");
+  }
+  const publicKey = bytes.subarray(65);
+  const key = await crypto.subtle.importKey("raw", publicKey, "Ed25519", false, ["verify"]);
+  const ok = await crypto.subtle.verify(
+    "Ed25519",
+    key,
+    bytes.subarray(1, 65),
+    Uint8Array.fromHex(digest),
+  );
+  if (!ok) throw rejected("bad_signature", "The signature does not match the transaction");
+  return addressOf(publicKey.toHex());
+}
+
+/** Sponsors a transaction kind, signs its digest with the owner key and executes it. */
+export async function submitTransaction(
+  sponsor: Sponsor,
+  owner: KeyPair,
+  kind: TransactionKind,
+): Promise<{ digest: string; effects?: unknown }> {
+  const { digest } = await sponsor.sponsor(encodeKind(kind), addressOf(owner.publicKey));
+  return await sponsor.execute(digest, await signDigest(owner, digest));
+}
