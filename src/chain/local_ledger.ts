@@ -140,7 +140,16 @@ export class LocalLedger implements AccountDirectory, Sponsor {
           `The transaction is signed by ${signer}, not by its sender`,
         );
       }
-      const effects = await this.#apply(data, digest);
+      let effects: TransactionEffects | null;
+      try {
+        effects = await this.#apply(data, digest);
+      } catch (error) {
+        // A concurrent execution of this digest may have changed what the rules see.
+        if ((await this.#kv.get(["tx_done", digest])).value) {
+          throw rejected("replayed", "This transaction was already executed");
+        }
+        throw error;
+      }
       if (effects) return { digest, effects };
     }
     throw rejected("malformed", "The ledger was busy; execute the transaction again");
