@@ -43,9 +43,12 @@ async function start() {
     if (value !== undefined) sidecarEnv[name] = value;
   }
   // A compiled binary cannot run the sidecar's source; its MCP routes then answer 503.
-  const sidecar = Deno.build.standalone
-    ? undefined
-    : new SidecarSupervisor({ url: config.sidecarUrl, env: sidecarEnv, logger });
+  const sidecar = Deno.build.standalone ? undefined : new SidecarSupervisor({
+    url: config.sidecarUrl,
+    env: sidecarEnv,
+    dataDir: config.dataDir,
+    logger,
+  });
   const relayer = await createRelayer({
     kv: jobsKv,
     // The queue derives its own key from this with HKDF under a distinct salt.

@@ -33,6 +33,8 @@ export interface Config {
 /** Environment variables the relayer passes on to the sidecar it starts. */
 export const SIDECAR_ENV = [
   "SIDECAR_URL",
+  "SVC_DATA_DIR",
+  "SVC_CHAIN",
   "SVC_ALLOWED_ORIGINS",
   "SVC_LOG_LEVEL",
   "MCP_MAX_TOTAL_SESSIONS",

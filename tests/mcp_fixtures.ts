@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Sponsor } from "../src/backends/types.ts";
 import type { SessionLimits } from "../src/mcp/sessions.ts";
 import { createSidecar, type Sidecar } from "../src/sidecar/server.ts";
 import { silentLogger } from "../src/log.ts";
@@ -32,6 +33,7 @@ export async function startMcpStack(
     allowedOrigins?: string[];
     /** The sidecar's clock for session limits. */
     now?: () => number;
+    sponsor?: Sponsor;
   } = {},
 ): Promise<McpStack> {
   let up = true;
@@ -50,6 +52,7 @@ export async function startMcpStack(
     limits: options.limits,
     allowedOrigins: options.allowedOrigins,
     now: options.now,
+    sponsor: options.sponsor,
     waitMs: 10_000,
     logger: silentLogger,
   });

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { LocalLedger } from "../src/chain/local_ledger.ts";
+import { encodeKind, signDigest } from "../src/chain/transactions.ts";
 import { initializeRequest, startMcpStack, textOf } from "./mcp_fixtures.ts";
 
 Deno.test("MCP over Streamable HTTP: tools match the specification", async () => {
@@ -264,7 +267,7 @@ Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers"
   assert.equal((await client.listTools()).tools.length, 4);
 });
 
-Deno.test("MCP: sponsor routes answer 501 for now, capped at 64 KiB and rate-limited", async () => {
+Deno.test("sponsor routes answer 501 without a sponsor, are capped at 64 KiB and rate-limited", async () => {
   await using stack = await startMcpStack();
   const post = (path: string, body: string) =>
     fetch(stack.url + path, {
@@ -490,4 +493,54 @@ Deno.test("MCP: an SSE client that disconnects frees its session slot", async ()
     await new Promise((r) => setTimeout(r, 10));
   }
   assert.equal(stack.sidecar.sessions.size, 0);
+});
+
+Deno.test("sponsor routes run owner-signed ledger transactions through the sidecar", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const ledger = new LocalLedger(kv);
+  await using stack = await startMcpStack({ sponsor: ledger });
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(stack.url + path, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: { "content-type": "application/json" },
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const owner = await generateKeyPair();
+  const sender = addressOf(owner.publicKey);
+  const sponsored = await post("/sponsor", {
+    transactionKind: encodeKind({ kind: "create_account" }).toBase64(),
+    sender,
+  });
+  assert.equal(sponsored.status, 200);
+  const { digest, bytes } = sponsored.body;
+  assert.equal(JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(bytes))).sender, sender);
+
+  const forged = await post("/sponsor/execute", {
+    digest,
+    signature: await signDigest(await generateKeyPair(), digest),
+  });
+  assert.deepEqual([forged.status, forged.body.code, forged.body.reason], [
+    401,
+    "unauthorized",
+    "bad_signature",
+  ]);
+  const signature = await signDigest(owner, digest);
+  const executed = await post("/sponsor/execute", { digest, signature });
+  assert.equal(executed.status, 200);
+  assert.equal(executed.body.digest, digest);
+  assert.equal(executed.body.effects.kind, "create_account");
+  assert.equal((await ledger.accountOf(sender))?.id, executed.body.effects.account_id);
+
+  const replayed = await post("/sponsor/execute", { digest, signature });
+  assert.deepEqual([replayed.status, replayed.body.reason], [400, "replayed"]);
+  const malformed = await post("/sponsor", { transactionKind: "not base64!", sender });
+  assert.equal(malformed.status, 400);
+  const unknownKind = await post("/sponsor", {
+    transactionKind: new TextEncoder().encode('{"kind":"mint"}').toBase64(),
+    sender,
+  });
+  assert.deepEqual([unknownKind.status, unknownKind.body.reason], [400, "malformed"]);
+  kv.close();
 });

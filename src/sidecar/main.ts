@@ -4,6 +4,7 @@
  * held open by the relayer, closes.
  */
 import { readConfig } from "../config.ts";
+import { LocalLedger } from "../chain/local_ledger.ts";
 import { createLogger } from "../log.ts";
 import { createSidecar } from "./server.ts";
 
@@ -19,9 +20,14 @@ if (!result.ok || !token || !relayerUrl) {
 }
 const { config } = result;
 const logger = createLogger(config.logLevel);
+// The local ledger's sponsor shares the relayer's ledger file (Deno KV allows several processes).
+const ledgerKv = config.chain === "local"
+  ? await Deno.openKv(`${config.dataDir}/ledger.kv`)
+  : undefined;
 const sidecar = createSidecar({
   token,
   relayerUrl,
+  sponsor: ledgerKv && new LocalLedger(ledgerKv),
   limits: {
     maxTotal: config.mcpMaxTotalSessions,
     maxPerAddress: config.mcpMaxSessionsPerIp,
@@ -47,6 +53,7 @@ async function stop(reason: string) {
   stopping = true;
   logger.info("sidecar stopping", { reason });
   await sidecar.close();
+  ledgerKv?.close();
   await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
   Deno.exit(0);
 }

@@ -14,6 +14,8 @@ export interface SupervisorOptions {
   url: URL;
   /** Configuration passed on to the sidecar (see `SIDECAR_ENV`). */
   env: Record<string, string>;
+  /** The data directory, which the sidecar may read and write (the local ledger). */
+  dataDir: string;
   logger: Logger;
   /** How long `start` waits for the first healthy answer (default 30 s). */
   readyTimeoutMs?: number;
