@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { encodeKind, signDigest } from "../src/chain/transactions.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import { newAccountClient, type RelayerProcess, startRelayer } from "./relayer_process.ts";
 
@@ -55,6 +57,23 @@ Deno.test("e2e sidecar: killed, it is restarted; a stopped relayer leaves none",
     await waitFor("the sidecar is up", async () => (await sidecarStatus(relayer)) === "up");
     const [first] = sidecarPids(relayer);
     const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    // The sidecar sponsors transactions of the relayer's own ledger file.
+    const owner = await generateKeyPair();
+    const post = (path: string, body: unknown) =>
+      fetch(relayer.url + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    const { digest } = await post("/sponsor", {
+      transactionKind: encodeKind({ kind: "create_account" }).toBase64(),
+      sender: addressOf(owner.publicKey),
+    });
+    const executed = await post("/sponsor/execute", {
+      digest,
+      signature: await signDigest(owner, digest),
+    });
+    assert.equal(executed.effects.kind, "create_account");
     const before = await connect(relayer.url, privateKey, accountId);
     assert.equal((await before.listTools()).tools.length, 4);
 

@@ -94,8 +94,11 @@ export class SidecarSupervisor implements SidecarLink {
       args: [
         "run",
         "--no-prompt",
+        "--unstable-kv",
         `--config=${CONFIG}`,
         `--allow-net=${hosts}`,
+        `--allow-read=${this.#options.dataDir}`,
+        `--allow-write=${this.#options.dataDir}`,
         "--allow-env",
         ENTRY,
       ],
