@@ -12,7 +12,13 @@
  */
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
-import type { VectorHit, VectorRow, VectorStore } from "../../src/backends/types.ts";
+import type {
+  NamespaceCount,
+  VectorHit,
+  VectorRow,
+  VectorStore,
+} from "../../src/backends/types.ts";
+import { countNamespaces } from "../../src/backends/memory.ts";
 import { backendError, SvcError } from "../../src/errors.ts";
 
 const TABLE = "memories";
@@ -236,6 +242,16 @@ export class LanceDbVectorStore implements VectorStore {
       return await this.#table.countRows(parts.length ? parts.join(" AND ") : undefined);
     } catch (error) {
       throw backendError("LanceDB", "count the vector index", error);
+    }
+  }
+
+  async namespaces(owner: string): Promise<NamespaceCount[]> {
+    try {
+      const rows = await this.#table.query().where(`owner_id = ${quote(owner)}`).select(["ns"])
+        .toArray();
+      return countNamespaces(rows.map((row) => row.ns as string));
+    } catch (error) {
+      throw backendError("LanceDB", "list namespaces", error);
     }
   }
 

@@ -7,6 +7,7 @@ import type {
   BlobEntry,
   BlobMeta,
   BlobStore,
+  NamespaceCount,
   ResolvedAccount,
   VectorHit,
   VectorRow,
@@ -23,6 +24,14 @@ export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): numb
   }
   if (na === 0 || nb === 0) return 1;
   return 1 - dot / Math.sqrt(na * nb);
+}
+
+/** Counts each namespace in a list, sorted by name. */
+export function countNamespaces(namespaces: string[]): NamespaceCount[] {
+  const counts = new Map<string, number>();
+  for (const ns of namespaces) counts.set(ns, (counts.get(ns) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .map(([namespace, count]) => ({ namespace, count }));
 }
 
 export class MemoryVectorStore implements VectorStore {
@@ -75,6 +84,14 @@ export class MemoryVectorStore implements VectorStore {
       n++;
     }
     return Promise.resolve(n);
+  }
+
+  namespaces(owner: string): Promise<NamespaceCount[]> {
+    return Promise.resolve(
+      countNamespaces(
+        [...this.#rows.values()].filter((r) => r.owner === owner).map((r) => r.namespace),
+      ),
+    );
   }
 
   close(): Promise<void> {

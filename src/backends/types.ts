@@ -94,6 +94,11 @@ export interface VectorHit {
   createdAt: number;
 }
 
+export interface NamespaceCount {
+  namespace: string;
+  count: number;
+}
+
 /** Similarity index over memory vectors, partitioned by owner and namespace. */
 export interface VectorStore {
   readonly name: string;
@@ -112,6 +117,8 @@ export interface VectorStore {
   delete(ids: string[], options?: CallOptions): Promise<void>;
   /** Rows in the whole index, or only those of an owner (and namespace) when given. */
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
+  /** An owner's namespaces with their memory counts, sorted by name. */
+  namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
   close(): Promise<void>;
 }
 

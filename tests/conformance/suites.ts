@@ -57,6 +57,11 @@ export function vectorStoreSuite(
     assert.equal(await store.count(), 3);
     assert.equal(await store.count({ owner: "o1", namespace: "n1" }), 2);
     assert.equal(await store.count({ owner: "o2" }), 0);
+    assert.deepEqual(await store.namespaces("o1"), [
+      { namespace: "n1", count: 2 },
+      { namespace: "n2", count: 1 },
+    ]);
+    assert.deepEqual(await store.namespaces("o2"), []);
     assert.deepEqual([...await store.has(["a", "b", "x"])].sort(), ["a", "b"]);
     const [hit] = await store.search("o1", "n1", unit(2), 1);
     assert.equal(hit.id, "a");
