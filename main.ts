@@ -37,6 +37,7 @@ async function start() {
   }
   const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const ledgerKv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
+  const ledger = new LocalLedger(ledgerKv);
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     const value = Deno.env.get(name);
@@ -53,7 +54,7 @@ async function start() {
     kv: jobsKv,
     // The queue derives its own key from this with HKDF under a distinct salt.
     secret: masterKey,
-    directory: new LocalLedger(ledgerKv),
+    directory: ledger,
     cipher: await LocalCipher.fromKey(masterKey),
     blobs: await FsBlobStore.open(`${config.dataDir}/blobs`),
     vectors,
@@ -80,6 +81,23 @@ async function start() {
   const { hostname, port } = server.addr as Deno.NetAddr;
   const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   const relayerUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
+  const { createDashboard } = await import("./src/dashboard/mod.ts");
+  const dashboard = Deno.serve(
+    {
+      hostname: config.host,
+      port: config.dashboardPort,
+      onListen: ({ hostname, port }) =>
+        logger.info("dashboard listening", { url: `http://${hostname}:${port}` }),
+    },
+    createDashboard({
+      relayerUrl,
+      packageId: LOCAL_PACKAGE_ID,
+      ledger,
+      vectors,
+      relayer: relayer.handler,
+      logger,
+    }).handler,
+  );
 
   let stopping = false;
   const stop = async () => {
@@ -87,7 +105,7 @@ async function start() {
     stopping = true;
     logger.info("relayer stopping");
     await sidecar?.stop();
-    await server.shutdown();
+    await Promise.all([server.shutdown(), dashboard.shutdown()]);
     await relayer.close();
     await vectors.close();
     jobsKv.close();

@@ -28,6 +28,8 @@ export interface Config {
   mcpSessionIdleMinutes: number;
   mcpWaitMs: number;
   sponsorRatePerMinute: number;
+  /** Port of the local-mode dashboard. */
+  dashboardPort: number;
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -118,6 +120,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     mcpSessionIdleMinutes: integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
     mcpWaitMs: integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
     sponsorRatePerMinute: integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
+    dashboardPort: integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
   };
   return problems.length ? { ok: false, problems } : { ok: true, config };
 }

@@ -1,0 +1,467 @@
+// The svc dashboard: the wallet and account page (/) and the MCP sign-in consent page
+// (/connect/mcp). Every text from the URL or the server goes through textContent.
+import {
+  addressOf,
+  confirmationCode,
+  createWallet,
+  exportBackup,
+  importBackup,
+  loadWallet,
+  namespaces,
+  transact,
+} from "./wallet.js";
+
+const main = document.querySelector("main");
+const status = document.querySelector("#status");
+
+function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (value !== false && value !== undefined) element.setAttribute(name, value);
+  }
+  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  return element;
+}
+
+function say(message, tone = "info") {
+  status.textContent = message;
+  status.dataset.tone = tone;
+}
+
+function short(value) {
+  return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
+}
+
+/** A button that runs `action`, disabled and labelled busy meanwhile. */
+function action(label, run, { kind = "primary", busy = "Working…" } = {}) {
+  const button = h("button", { type: "button", class: kind });
+  button.textContent = label;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    button.textContent = busy;
+    try {
+      await run();
+    } catch (error) {
+      say(error.message, "error");
+    } finally {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+      button.textContent = label;
+    }
+  });
+  return button;
+}
+
+function card(title, ...content) {
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": slug(title) },
+    h("h2", { id: slug(title), tabindex: "-1" }, title),
+    ...content,
+  );
+}
+
+const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+function field(label, value, { mono = true } = {}) {
+  return [h("dt", {}, label), h("dd", { class: mono ? "mono" : "", title: value }, value)];
+}
+
+async function account(owner) {
+  const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`Cannot read the account (${response.status}).`);
+  return await response.json();
+}
+
+// ---------------------------------------------------------------- wallet set-up
+
+function walletSetup(onReady) {
+  const backup = h("textarea", {
+    id: "backup-input",
+    rows: "4",
+    spellcheck: "false",
+    placeholder: '{"type": "svc-owner-key", …}',
+  });
+  return card(
+    "Create your wallet",
+    h(
+      "p",
+      {},
+      "Your wallet is an Ed25519 key that owns your svc account. It is created and kept in " +
+        "this browser; nobody else, not even this server, ever sees it.",
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      action("Create wallet", async () => onReady(await createWallet()), { busy: "Creating…" }),
+    ),
+    h(
+      "details",
+      {},
+      h("summary", {}, "Restore from a backup"),
+      h("label", { for: "backup-input" }, "Paste the backup you exported earlier"),
+      backup,
+      h(
+        "div",
+        { class: "actions" },
+        action("Restore wallet", async () => onReady(await importBackup(backup.value)), {
+          kind: "secondary",
+        }),
+      ),
+    ),
+  );
+}
+
+function accountSetup(wallet, onReady) {
+  return card(
+    "Create your account",
+    h(
+      "p",
+      {},
+      "An account holds the keys your agents use to reach your memory. Creating it is free.",
+    ),
+    h("dl", {}, field("Wallet address", wallet.address)),
+    h(
+      "div",
+      { class: "actions" },
+      action("Create account", async () => {
+        await transact(wallet, { kind: "create_account" });
+        say("Account created.", "success");
+        onReady(await account(wallet.address));
+      }, { busy: "Creating…" }),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- home
+
+async function home() {
+  document.title = "svc — your memory";
+  const wallet = await loadWallet();
+  if (!wallet) return render(walletSetup(() => home()));
+  const owned = await account(wallet.address);
+  if (!owned) return render(accountSetup(wallet, () => home()));
+
+  const keys = owned.delegate_keys.length === 0
+    ? h(
+      "p",
+      { class: "empty" },
+      "No agent is connected yet. Run svc-mcp and call svc_login to connect one.",
+    )
+    : h(
+      "table",
+      {},
+      h("caption", { class: "sr-only" }, "Connected agents"),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Label"),
+          h("th", { scope: "col" }, "Address"),
+          h("th", { scope: "col" }, "Added"),
+          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        owned.delegate_keys.map((key) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, key.label || "(no label)"),
+            h("td", { class: "mono", title: key.address }, short(key.address)),
+            h(
+              "td",
+              {},
+              new Date(key.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }),
+            ),
+            h(
+              "td",
+              { class: "right" },
+              action(`Revoke`, async () => {
+                if (
+                  !confirm(
+                    `Revoke "${
+                      key.label || key.address
+                    }"? That agent loses access within a minute.`,
+                  )
+                ) return;
+                await transact(wallet, {
+                  kind: "remove_delegate_key",
+                  account_id: owned.id,
+                  public_key: key.public_key,
+                });
+                say(`Revoked "${key.label || short(key.address)}".`, "success");
+                await home();
+              }, { kind: "danger small", busy: "Revoking…" }),
+            ),
+          )
+        ),
+      ),
+    );
+
+  const spaces = h("div", {}, h("p", { class: "empty" }, "Loading namespaces…"));
+  namespaces(wallet).then(
+    ({ namespaces: list }) => {
+      spaces.replaceChildren(
+        list.length === 0 ? h("p", { class: "empty" }, "No memories yet.") : h(
+          "table",
+          {},
+          h("caption", { class: "sr-only" }, "Namespaces"),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Namespace"),
+              h("th", { scope: "col", class: "right" }, "Memories"),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            list.map((n) =>
+              h(
+                "tr",
+                {},
+                h("td", { class: "mono" }, n.namespace),
+                h("td", { class: "right" }, String(n.count)),
+              )
+            ),
+          ),
+        ),
+      );
+    },
+    (error) =>
+      spaces.replaceChildren(
+        h("p", { class: "empty" }, `Cannot list namespaces: ${error.message}`),
+      ),
+  );
+
+  const backup = h("pre", {
+    class: "backup",
+    hidden: true,
+    tabindex: "0",
+    "aria-label": "Wallet backup",
+  });
+  render(
+    card(
+      "Your account",
+      h(
+        "dl",
+        {},
+        field("Account", owned.id),
+        field("Owner (this wallet)", wallet.address),
+        field("Status", owned.active ? "Active" : "Inactive", { mono: false }),
+      ),
+    ),
+    card("Connected agents", keys),
+    card("Namespaces", spaces),
+    card(
+      "Backup",
+      h(
+        "p",
+        {},
+        "Export the wallet key and keep it somewhere safe: without it, a new browser cannot manage this account. Anyone holding it controls the account.",
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        action("Show backup", async () => {
+          backup.textContent = await exportBackup(wallet);
+          backup.hidden = false;
+        }, { kind: "secondary" }),
+      ),
+      backup,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- connect
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The sign-in request from the URL, or the list of what is wrong with it. */
+function connectRequest(params) {
+  const problems = [];
+  const get = (name) => params.get(name) ?? "";
+  const port = Number(get("port"));
+  if (!/^[0-9]{1,5}$/.test(get("port")) || port < 1 || port > 65535) {
+    problems.push("port is not a port number");
+  }
+  if (!HEX64.test(get("publicKey"))) problems.push("publicKey is not 64 hex characters");
+  else if (get("delegateAddress") !== addressOf(get("publicKey"))) {
+    problems.push("delegateAddress does not match publicKey");
+  }
+  const label = get("label");
+  if (!label || new TextEncoder().encode(label).length > 64) {
+    problems.push("label must be 1 to 64 bytes");
+  }
+  let relayer = null;
+  try {
+    relayer = new URL(get("relayer"));
+    if (!/^https?:$/.test(relayer.protocol)) problems.push("relayer is not an http(s) address");
+  } catch {
+    problems.push("relayer is not an address");
+  }
+  if (!HEX64.test(get("state"))) problems.push("state is missing or malformed");
+  return problems.length ? { problems } : {
+    port,
+    publicKey: get("publicKey"),
+    delegateAddress: get("delegateAddress"),
+    label,
+    relayer: relayer.href.replace(/\/$/, ""),
+    state: get("state"),
+  };
+}
+
+async function connect() {
+  document.title = "svc — connect an agent";
+  const request = connectRequest(new URLSearchParams(location.search));
+  if (request.problems) {
+    return render(
+      card(
+        "This sign-in link is not valid",
+        h("p", {}, "The link your agent gave you is incomplete or was changed:"),
+        h("ul", { class: "problems" }, request.problems.map((p) => h("li", {}, p))),
+        h("p", {}, "Ask your agent to call svc_login again for a new link."),
+      ),
+      { error: true },
+    );
+  }
+  const wallet = await loadWallet();
+  if (!wallet) return render(walletSetup(() => connect()));
+  const owned = await account(wallet.address);
+  if (!owned) return render(accountSetup(wallet, () => connect()));
+  const config = await (await fetch("/api/config")).json();
+  const code = await confirmationCode(request.publicKey);
+  const already = owned.delegate_keys.some((k) => k.public_key === request.publicKey);
+
+  const callback = async (txDigest) => {
+    const answer = await fetch(`http://127.0.0.1:${request.port}/callback`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        accountId: owned.id,
+        walletAddress: wallet.address,
+        packageId: config.packageId,
+        txDigest,
+        label: request.label,
+        state: request.state,
+      }),
+    }).catch(() => null);
+    if (answer?.ok) return null;
+    const reason = answer ? (await answer.json().catch(() => ({}))).error : null;
+    return reason ?? "the agent is no longer waiting (the link may have expired)";
+  };
+
+  const finish = async (txDigest) => {
+    const failure = await callback(txDigest);
+    if (!failure) {
+      return render(
+        card(
+          "Connected",
+          h(
+            "p",
+            { class: "done" },
+            `"${request.label}" can now use your memory. You can close this tab and go back to your agent.`,
+          ),
+        ),
+      );
+    }
+    render(
+      card(
+        "The agent did not receive the approval",
+        h(
+          "p",
+          {},
+          `The key was added to your account, but handing it to "${request.label}" failed: ${failure}.`,
+        ),
+        h(
+          "p",
+          {},
+          "Retry while the agent is still waiting, or ask it to call svc_login again (and revoke this key on the home page).",
+        ),
+        h(
+          "div",
+          { class: "actions" },
+          action("Retry", () => finish(txDigest)),
+          h("a", { href: "/", class: "button secondary" }, "Go to account"),
+        ),
+      ),
+      { error: true },
+    );
+  };
+
+  const approve = action("Approve", async () => {
+    const { digest } = already ? { digest: "already-added" } : await transact(wallet, {
+      kind: "add_delegate_key",
+      account_id: owned.id,
+      public_key: request.publicKey,
+      label: request.label,
+    });
+    await finish(digest);
+  }, { busy: "Approving…" });
+
+  const deny = action("Deny", () => {
+    render(card("Not connected", h("p", {}, "Nothing was changed. You can close this tab.")));
+    return Promise.resolve();
+  }, { kind: "secondary" });
+
+  render(
+    card(
+      "Connect an agent to your memory",
+      h(
+        "p",
+        { class: "lead" },
+        h("strong", {}, request.label),
+        " asks to read and save memories in your account.",
+      ),
+      h(
+        "div",
+        { class: "code", role: "group", "aria-label": "Confirmation code" },
+        h("span", {}, "Confirmation code"),
+        h("output", { id: "code" }, code),
+        h("small", {}, "Approve only if your agent shows the same code."),
+      ),
+      h(
+        "dl",
+        {},
+        field("Agent", request.label, { mono: false }),
+        field("Relayer", request.relayer),
+        field("Agent key address", request.delegateAddress),
+        field("Your account", owned.id),
+      ),
+      request.relayer !== config.relayer
+        ? h(
+          "p",
+          { class: "warning" },
+          `This dashboard manages accounts for ${config.relayer}; the agent will use ${request.relayer}.`,
+        )
+        : null,
+      owned.active ? null : h(
+        "p",
+        { class: "warning" },
+        "Your account is inactive: reactivate it before connecting agents.",
+      ),
+      h("div", { class: "actions" }, approve, deny),
+    ),
+  );
+}
+
+function render(...sections) {
+  const options = sections.at(-1) instanceof Node ? {} : sections.pop();
+  main.replaceChildren(...sections);
+  main.dataset.state = options.error ? "error" : "ok";
+  main.querySelector("h2")?.focus?.();
+}
+
+const page = location.pathname === "/connect/mcp" ? connect : home;
+page().catch((error) => say(`Something went wrong: ${error.message}`, "error"));

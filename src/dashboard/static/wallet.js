@@ -1,0 +1,161 @@
+// The owner's wallet, in the browser: an Ed25519 key made and kept by WebCrypto in IndexedDB,
+// its Sui-style address, backups, and owner-signed ledger transactions sponsored by the relayer.
+// Served by the dashboard from the pinned npm package (a computed specifier, so that type
+// checking the project does not try to resolve a browser path).
+const BLAKE2 = "/vendor/noble-hashes/blake2.js";
+const { blake2b } = await import(BLAKE2);
+
+const DB_NAME = "svc-wallet";
+const STORE = "keys";
+const PKCS8_PREFIX = "302e020100300506032b657004220420";
+
+export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+export const fromHex = (text) => new Uint8Array(text.match(/../g).map((b) => parseInt(b, 16)));
+const utf8 = (text) => new TextEncoder().encode(text);
+const base64 = (bytes) => btoa(String.fromCharCode(...bytes));
+const fromBase64Url = (text) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+
+export function addressOf(publicKey) {
+  return "0x" + hex(blake2b(new Uint8Array([0, ...fromHex(publicKey)]), { dkLen: 32 }));
+}
+
+/** `XXXX-XXXX`: the code the MCP client shows next to its sign-in link. */
+export async function confirmationCode(publicKey) {
+  const digest = hex(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(`svc-login:${publicKey}`))),
+  )
+    .toUpperCase();
+  return `${digest.slice(0, 4)}-${digest.slice(4, 8)}`;
+}
+
+function database() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function store(mode, action) {
+  const db = await database();
+  return await new Promise((resolve, reject) => {
+    const request = action(db.transaction(STORE, mode).objectStore(STORE));
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  }).finally(() => db.close());
+}
+
+async function fromSeed(seed) {
+  const privateKey = await crypto.subtle.importKey(
+    "pkcs8",
+    fromHex(PKCS8_PREFIX + seed),
+    "Ed25519",
+    true,
+    ["sign"],
+  );
+  const jwk = await crypto.subtle.exportKey("jwk", privateKey);
+  const publicKey = hex(fromBase64Url(jwk.x));
+  return { privateKey, publicKey, address: addressOf(publicKey) };
+}
+
+async function keep(wallet) {
+  await store(
+    "readwrite",
+    (s) => s.put({ privateKey: wallet.privateKey, publicKey: wallet.publicKey }, "owner"),
+  );
+  return wallet;
+}
+
+/** The wallet kept in this browser, or `null`. */
+export async function loadWallet() {
+  const saved = await store("readonly", (s) => s.get("owner"));
+  return saved ? { ...saved, address: addressOf(saved.publicKey) } : null;
+}
+
+export async function createWallet() {
+  return await keep(await fromSeed(hex(crypto.getRandomValues(new Uint8Array(32)))));
+}
+
+/** A JSON backup of the owner key: whoever has it controls the account. */
+export async function exportBackup(wallet) {
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", wallet.privateKey));
+  return JSON.stringify(
+    {
+      type: "svc-owner-key",
+      version: 1,
+      address: wallet.address,
+      privateKey: hex(pkcs8.slice(-32)),
+    },
+    null,
+    2,
+  );
+}
+
+/** Restores a wallet from `exportBackup` output (or the bare 64-hex private key). */
+export async function importBackup(text) {
+  let seed = text.trim(), address;
+  if (seed.startsWith("{")) {
+    let parsed;
+    try {
+      parsed = JSON.parse(seed);
+    } catch {
+      throw new Error("The backup is not valid JSON.");
+    }
+    seed = String(parsed.privateKey ?? "");
+    address = parsed.address;
+  }
+  if (!/^[0-9a-f]{64}$/.test(seed)) {
+    throw new Error("The backup must hold a private key of 64 lowercase hex characters.");
+  }
+  const wallet = await fromSeed(seed);
+  if (address && address !== wallet.address) {
+    throw new Error("The backup's address does not match its key: it may be damaged.");
+  }
+  return await keep(wallet);
+}
+
+export async function sign(wallet, bytes) {
+  return new Uint8Array(await crypto.subtle.sign("Ed25519", wallet.privateKey, bytes));
+}
+
+/** POSTs JSON; throws an Error with the server's sentence on failure. */
+export async function post(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(answer.error ?? `The server answered ${response.status}.`);
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+/** Sponsors `kind`, signs its digest with the owner key and executes it. */
+export async function transact(wallet, kind) {
+  const sponsored = await post("/sponsor", {
+    transactionKind: base64(utf8(JSON.stringify(kind))),
+    sender: wallet.address,
+  });
+  const signature = await sign(wallet, fromHex(sponsored.digest));
+  return await post("/sponsor/execute", {
+    digest: sponsored.digest,
+    signature: base64(new Uint8Array([0, ...signature, ...fromHex(wallet.publicKey)])),
+  });
+}
+
+/** The owner's namespaces with memory counts (a request signed by the owner key). */
+export async function namespaces(wallet) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = await sign(wallet, utf8(`svc-dashboard:namespaces:${timestamp}`));
+  return await post("/api/namespaces", {
+    public_key: wallet.publicKey,
+    timestamp,
+    signature: hex(signature),
+  });
+}
