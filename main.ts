@@ -68,6 +68,7 @@ async function start() {
     sidecar,
     trustProxy: config.trustProxy,
     sponsorRatePerMinute: config.sponsorRatePerMinute,
+    accountCacheMs: config.accountCacheSeconds * 1000,
   });
   const server = Deno.serve({
     hostname: config.host,

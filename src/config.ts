@@ -30,6 +30,7 @@ export interface Config {
   sponsorRatePerMinute: number;
   /** Port of the local-mode dashboard. */
   dashboardPort: number;
+  accountCacheSeconds: number;
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -121,6 +122,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     mcpWaitMs: integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
     sponsorRatePerMinute: integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
     dashboardPort: integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
+    accountCacheSeconds: integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
   };
   return problems.length ? { ok: false, problems } : { ok: true, config };
 }

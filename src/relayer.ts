@@ -62,6 +62,8 @@ export interface RelayerOptions {
   sidecar?: SidecarLink;
   /** Take the client address from `x-forwarded-for` (behind a reverse proxy only). */
   trustProxy?: boolean;
+  /** How long a resolved delegate key is trusted before the directory is asked again (60 s). */
+  accountCacheMs?: number;
   /** Sponsored transactions per client address per minute (default 30). */
   sponsorRatePerMinute?: number;
 }
@@ -98,7 +100,10 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
   const backends = { ...options, queue, logger };
   const service = createMemoryService(backends);
   const worker = createWorker(backends);
-  const directory = new CachedAccountDirectory(options.directory);
+  const directory = new CachedAccountDirectory(options.directory, {
+    positiveTtlMs: options.accountCacheMs,
+    negativeTtlMs: options.accountCacheMs && Math.min(options.accountCacheMs, 10_000),
+  });
   const replayGuard = options.replayGuard ?? new KvReplayGuard(options.kv);
   const routes = [
     ...serviceRoutes({

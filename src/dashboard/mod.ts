@@ -110,9 +110,7 @@ export function createDashboard(options: DashboardOptions) {
       if (pathname === "/api/account") {
         const owner = url.searchParams.get("owner");
         if (!isAddress(owner)) throw new SvcError("bad_request", "owner must be an address");
-        const account = await options.ledger.accountOf(owner);
-        if (!account) throw new SvcError("not_found", "This wallet has no account yet");
-        return jsonResponse(200, account);
+        return jsonResponse(200, { account: await options.ledger.accountOf(owner) });
       }
     }
     if (request.method === "POST") {

@@ -71,9 +71,8 @@ function field(label, value, { mono = true } = {}) {
 
 async function account(owner) {
   const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
-  if (response.status === 404) return null;
   if (!response.ok) throw new Error(`Cannot read the account (${response.status}).`);
-  return await response.json();
+  return (await response.json()).account;
 }
 
 // ---------------------------------------------------------------- wallet set-up

@@ -1,0 +1,204 @@
+/**
+ * The whole sign-in, in headless Chromium (Debian's `chromium` via playwright-core): the real
+ * relayer with its sidecar and dashboard, the stdio package spawned as a host spawns it, and
+ * a person clicking through the dashboard. Screenshots land in `tests/artifacts/`.
+ */
+import assert from "node:assert/strict";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
+import { startLogin } from "../cli/svc_mcp/login.ts";
+import { textOf } from "./mcp_fixtures.ts";
+import { freePort, type RelayerProcess, startRelayer } from "./relayer_process.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const ARTIFACTS = `${ROOT}tests/artifacts`;
+
+function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+async function startStack(dataDir: string) {
+  const dashboardPort = freePort();
+  const relayer = await startRelayer(dataDir, {
+    SVC_PORT: String(freePort()),
+    SVC_DASHBOARD_PORT: String(dashboardPort),
+    SVC_ACCOUNT_CACHE_SECONDS: "1",
+  });
+  for (let i = 0; (await (await fetch(`${relayer.url}/health`)).json()).sidecar !== "up"; i++) {
+    if (i > 300) throw new Error("the sidecar did not come up");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { relayer, dashboard: `http://localhost:${dashboardPort}` };
+}
+
+/** Creates the wallet and the account when the page asks for them. */
+async function setUpWallet(page: Page) {
+  await page.getByRole("button", { name: "Create wallet" }).click();
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+async function screenshot(page: Page, name: string) {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  let relayer: RelayerProcess | undefined;
+  let browser: Browser | undefined;
+  const client = new Client({ name: "browser-e2e-host", version: "1.0.0" });
+  try {
+    const stack = await startStack(dataDir);
+    relayer = stack.relayer;
+    await client.connect(
+      new StdioClientTransport({
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "-A",
+          `${ROOT}cli/svc_mcp.ts`,
+          "--relayer",
+          relayer.url,
+          "--web-url",
+          stack.dashboard,
+          "--label",
+          "Browser test agent",
+        ],
+        env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+        cwd: ROOT,
+        stderr: "ignore",
+      }),
+    );
+    const login = textOf(await client.callTool({ name: "svc_login", arguments: {} }));
+    const url = login.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)![0];
+    const code = login.match(/Confirmation code: ([0-9A-F]{4}-[0-9A-F]{4})/)![1];
+
+    browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(url);
+    await setUpWallet(page);
+    await page.getByRole("heading", { name: "Connect an agent to your memory" }).waitFor();
+    assert.equal(await page.locator("#code").innerText(), code);
+    assert.match(await page.locator("main").innerText(), /Browser test agent/);
+    await screenshot(page, "consent");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Connected" }).waitFor();
+
+    const credentialsPath = `${home}/.svc/credentials.json`;
+    const stat = await Deno.stat(credentialsPath);
+    assert.equal(stat.mode! & 0o777, 0o600);
+
+    const saved = await client.callTool({
+      name: "svc_remember",
+      arguments: { text: "My favourite mountain is the Matterhorn" },
+    });
+    assert.match(textOf(saved), /^Saved to memory/);
+    const found = await client.callTool({
+      name: "svc_recall",
+      arguments: { query: "which mountain do I like?" },
+    });
+    assert.match(textOf(found), /Matterhorn/);
+
+    await page.goto(stack.dashboard);
+    const agents = page.getByRole("region", { name: "Connected agents" });
+    await agents.getByRole("cell", { name: "Browser test agent" }).waitFor();
+    const spaces = page.getByRole("region", { name: "Namespaces" });
+    await spaces.getByRole("cell", { name: "default" }).waitFor();
+    assert.match(await spaces.innerText(), /default\s+1/);
+    await screenshot(page, "account");
+
+    page.once("dialog", (dialog) => dialog.accept());
+    await agents.getByRole("button", { name: "Revoke" }).click();
+    await page.getByText('Revoked "Browser test agent".').waitFor();
+    assert.match(await agents.innerText(), /No agent is connected yet/);
+
+    await new Promise((r) => setTimeout(r, 1500)); // the relayer's key cache is 1 s here
+    const refused = await client.callTool({ name: "svc_recall", arguments: { query: "mountain" } });
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /refused the credentials/);
+    assert.ok((await Deno.stat(credentialsPath)).isFile, "the credentials file is kept");
+  } finally {
+    await browser?.close();
+    await client.close();
+    await relayer?.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("browser: tampered, expired and incomplete sign-in links end on an error page", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  let relayer: RelayerProcess | undefined;
+  let browser: Browser | undefined;
+  const file = CredentialsFile.inHome(home);
+  try {
+    const stack = await startStack(dataDir);
+    relayer = stack.relayer;
+    const login = (ttlMs?: number) =>
+      startLogin({
+        webUrl: stack.dashboard,
+        relayerUrl: relayer!.url,
+        label: "Tamper test",
+        file,
+        ttlMs,
+      });
+    browser = await launch();
+    const page = await browser.newPage();
+
+    // A parameter missing: the link is refused before anything happens.
+    const incomplete = await login();
+    const link = new URL(incomplete.url);
+    link.searchParams.delete("state");
+    await page.goto(link.href);
+    await page.getByRole("heading", { name: "This sign-in link is not valid" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /state is missing or malformed/);
+    link.searchParams.set("state", "0".repeat(64));
+    link.searchParams.set("delegateAddress", "0x" + "1".repeat(64));
+    await page.goto(link.href);
+    await page.getByText("delegateAddress does not match publicKey").waitFor();
+    await screenshot(page, "invalid-link");
+    await incomplete.close();
+
+    // A wrong state: the key is added, but the agent refuses the hand-over.
+    const tampered = await login();
+    const wrong = new URL(tampered.url);
+    wrong.searchParams.set("state", "f".repeat(64));
+    await page.goto(wrong.href);
+    await setUpWallet(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "The agent did not receive the approval" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /Wrong state for this sign-in/);
+    await screenshot(page, "callback-refused");
+    await tampered.close();
+
+    // Expired: the agent stopped waiting before the approval.
+    const expired = await login(300);
+    await assert.rejects(expired.done, /expired/);
+    await page.goto(expired.url);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "The agent did not receive the approval" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /no longer waiting/);
+    assert.ok(await page.getByRole("button", { name: "Retry" }).isVisible());
+    assert.deepEqual(await file.load(), { kind: "missing" });
+  } finally {
+    await browser?.close();
+    await relayer?.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
