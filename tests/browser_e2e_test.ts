@@ -195,6 +195,21 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     assert.match(await page.locator("main").innerText(), /no longer waiting/);
     assert.ok(await page.getByRole("button", { name: "Retry" }).isVisible());
     assert.deepEqual(await file.load(), { kind: "missing" });
+
+    // The wallet's backup restores the same account in another browser profile.
+    await page.goto(stack.dashboard);
+    await page.getByRole("button", { name: "Show backup" }).click();
+    const backup = await page.getByLabel("Wallet backup").innerText();
+    const owner = JSON.parse(backup).address;
+    const other = await browser.newContext();
+    const fresh = await other.newPage();
+    await fresh.goto(stack.dashboard);
+    await fresh.getByText("Restore from a backup").click();
+    await fresh.getByLabel("Paste the backup you exported earlier").fill(backup);
+    await fresh.getByRole("button", { name: "Restore wallet" }).click();
+    await fresh.getByRole("heading", { name: "Your account" }).waitFor();
+    assert.match(await fresh.locator("main").innerText(), new RegExp(owner));
+    await other.close();
   } finally {
     await browser?.close();
     await relayer?.stop();
