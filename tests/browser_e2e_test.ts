@@ -5,12 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
 import { startLogin } from "../cli/svc_mcp/login.ts";
 import { textOf } from "./mcp_fixtures.ts";
-import { freePort, type RelayerProcess, startRelayer } from "./relayer_process.ts";
+import {
+  connectStdioPackage,
+  freePort,
+  type RelayerProcess,
+  startRelayer,
+  waitForSidecar,
+} from "./relayer_process.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const ARTIFACTS = `${ROOT}tests/artifacts`;
@@ -37,10 +42,7 @@ async function startStack(dataDir: string) {
     SVC_DASHBOARD_PORT: String(dashboardPort),
     SVC_ACCOUNT_CACHE_SECONDS: "1",
   });
-  for (let i = 0; (await (await fetch(`${relayer.url}/health`)).json()).sidecar !== "up"; i++) {
-    if (i > 300) throw new Error("the sidecar did not come up");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitForSidecar(relayer.url);
   return { relayer, dashboard: `http://localhost:${dashboardPort}` };
 }
 
@@ -60,29 +62,18 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
   const home = await Deno.makeTempDir();
   let relayer: RelayerProcess | undefined;
   let browser: Browser | undefined;
-  const client = new Client({ name: "browser-e2e-host", version: "1.0.0" });
+  let client: Client | undefined;
   try {
     const stack = await startStack(dataDir);
     relayer = stack.relayer;
-    await client.connect(
-      new StdioClientTransport({
-        command: Deno.execPath(),
-        args: [
-          "run",
-          "-A",
-          `${ROOT}cli/svc_mcp.ts`,
-          "--relayer",
-          relayer.url,
-          "--web-url",
-          stack.dashboard,
-          "--label",
-          "Browser test agent",
-        ],
-        env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-        cwd: ROOT,
-        stderr: "ignore",
-      }),
-    );
+    client = await connectStdioPackage([
+      "--relayer",
+      relayer.url,
+      "--web-url",
+      stack.dashboard,
+      "--label",
+      "Browser test agent",
+    ], home);
     const login = textOf(await client.callTool({ name: "svc_login", arguments: {} }));
     const url = login.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)![0];
     const code = login.match(/Confirmation code: ([0-9A-F]{4}-[0-9A-F]{4})/)![1];
@@ -133,7 +124,7 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
     assert.ok((await Deno.stat(credentialsPath)).isFile, "the credentials file is kept");
   } finally {
     await browser?.close();
-    await client.close();
+    await client?.close();
     await relayer?.stop();
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(home, { recursive: true });

@@ -10,7 +10,7 @@
  * spawned by the Inspector; it exits non-zero on any failure.
  */
 import assert from "node:assert/strict";
-import { newAccountClient, startRelayer } from "./relayer_process.ts";
+import { newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@0.19.0";
 
@@ -37,9 +37,7 @@ async function inspector(
 const dataDir = await Deno.makeTempDir({ prefix: "svc-inspector-" });
 const relayer = await startRelayer(dataDir);
 try {
-  while ((await (await fetch(`${relayer.url}/health`)).json()).sidecar !== "up") {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitForSidecar(relayer.url);
   const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
   const headers = [
     "--header",

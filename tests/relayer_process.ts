@@ -1,4 +1,6 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { SvcClient } from "../src/client/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -102,4 +104,28 @@ export async function newAccountClient(dataDir: string, url: string) {
   const key = await svcCli(dataDir, ["key", "add", "--account", accountId, "--label", "e2e"]);
   const client = await SvcClient.create({ baseUrl: url, privateKey: key.privateKey, accountId });
   return { accountId, owner, privateKey: key.privateKey as string, client };
+}
+
+/** Resolves once the relayer reports its sidecar up (30 s at most). */
+export async function waitForSidecar(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if ((await (await fetch(`${url}/health`)).json()).sidecar === "up") return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the sidecar did not come up");
+}
+
+/** The stdio package spawned as an MCP host spawns it (pipes, no TTY), with `HOME` = `home`. */
+export async function connectStdioPackage(args: string[], home: string): Promise<Client> {
+  const client = new Client({ name: "test-host", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
+      env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+      cwd: ROOT,
+      stderr: "ignore",
+    }),
+  );
+  return client;
 }

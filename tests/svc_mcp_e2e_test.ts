@@ -4,24 +4,25 @@
  * the key is registered in the local ledger, then the callback is posted.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SvcClient } from "../src/client/mod.ts";
 import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
 import { textOf } from "./mcp_fixtures.ts";
-import { freePort, type RelayerProcess, startRelayer, svcCli } from "./relayer_process.ts";
+import {
+  connectStdioPackage,
+  freePort,
+  type RelayerProcess,
+  startRelayer,
+  svcCli,
+  waitForSidecar,
+} from "./relayer_process.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
 const DASHBOARD = "http://localhost:5173";
 
 async function startUp(dataDir: string, port: number): Promise<RelayerProcess> {
   const relayer = await startRelayer(dataDir, { SVC_PORT: String(port) });
-  for (let i = 0; i < 300; i++) {
-    const { sidecar } = await (await fetch(`${relayer.url}/health`)).json();
-    if (sidecar === "up") return relayer;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error("the sidecar did not come up");
+  await waitForSidecar(relayer.url);
+  return relayer;
 }
 
 async function toolNames(client: Client): Promise<string[]> {
@@ -35,31 +36,12 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   let relayer = await startUp(dataDir, port);
-  const client = new Client({ name: "e2e-host", version: "1.0.0" });
+  let client: Client | undefined;
   try {
     const { accountId, owner } = await svcCli(dataDir, ["account", "create"]);
-    await client.connect(
-      new StdioClientTransport({
-        command: Deno.execPath(),
-        args: [
-          "run",
-          "-A",
-          `${ROOT}cli/svc_mcp.ts`,
-          "--relayer",
-          url,
-          "--web-url",
-          DASHBOARD,
-          "--ns",
-          "e2e",
-        ],
-        env: {
-          HOME: home,
-          PATH: Deno.env.get("PATH") ?? "",
-          DENO_DIR: Deno.env.get("DENO_DIR") ?? "",
-        },
-        cwd: ROOT,
-        stderr: "ignore",
-      }),
+    client = await connectStdioPackage(
+      ["--relayer", url, "--web-url", DASHBOARD, "--ns", "e2e"],
+      home,
     );
 
     // Auth-required mode.
@@ -153,7 +135,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     const signedOut = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
     assert.match(textOf(signedOut), /svc_login/);
   } finally {
-    await client.close();
+    await client?.close();
     await relayer.stop();
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(home, { recursive: true });
@@ -179,17 +161,8 @@ Deno.test("e2e svc-mcp: a relayer that is down gives a clear error, not a hang",
       createdAt: new Date().toISOString(),
     }),
   );
-  const client = new Client({ name: "e2e-host", version: "1.0.0" });
+  const client = await connectStdioPackage([], home);
   try {
-    await client.connect(
-      new StdioClientTransport({
-        command: Deno.execPath(),
-        args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`],
-        env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-        cwd: ROOT,
-        stderr: "ignore",
-      }),
-    );
     const result = await client.callTool({ name: "svc_recall", arguments: { query: "x" } });
     assert.equal(result.isError, true);
     assert.match(textOf(result), new RegExp(`Cannot reach the svc relayer at ${url}`));
