@@ -26,6 +26,9 @@ async function start() {
   const { loadMasterKey, LocalCipher } = await import("./plugins/local_cipher/mod.ts");
   const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
   const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
+  const llm = config.llm === "local"
+    ? new (await import("./plugins/local_llm/mod.ts")).LocalExtractiveLlm()
+    : undefined;
   const masterKey = await loadMasterKey(config);
   const embedder = new LexicalEmbedder();
   let vectors: VectorStore;
@@ -59,6 +62,7 @@ async function start() {
     blobs: await FsBlobStore.open(`${config.dataDir}/blobs`),
     vectors,
     embedder,
+    llm,
     logger,
     mode: "embedded",
     packageId: LOCAL_PACKAGE_ID,

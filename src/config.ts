@@ -13,6 +13,7 @@ export interface Config {
   blobStore: "fs";
   vectorStore: "lancedb" | "memory";
   embedder: "local";
+  llm: "local" | "none";
   masterKeyHex?: string;
   logLevel: LogLevel;
   concurrency: number;
@@ -107,6 +108,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     blobStore: choice("SVC_BLOB_STORE", "fs", ["fs"] as const),
     vectorStore: choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"] as const),
     embedder: choice("SVC_EMBEDDER", "local", ["local"] as const),
+    llm: choice("SVC_LLM", "local", ["local", "none"] as const),
     masterKeyHex,
     logLevel: choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"] as const),
     concurrency: integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),

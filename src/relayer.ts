@@ -16,6 +16,7 @@ import type {
   BlobStore,
   Cipher,
   Embedder,
+  Llm,
   VectorStore,
 } from "./backends/types.ts";
 import { SvcError } from "./errors.ts";
@@ -29,9 +30,11 @@ import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { accountRoutes } from "./routes/account.ts";
 import type { HandlerContext } from "./routes/context.ts";
+import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
+import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 
 export interface RelayerOptions {
@@ -44,6 +47,8 @@ export interface RelayerOptions {
   blobs: BlobStore;
   vectors: VectorStore;
   embedder: Embedder;
+  /** The language model of analyze and ask; without one they answer 501. */
+  llm?: Llm;
   logger?: Logger;
   /** Reported by `/health`. */
   mode?: string;
@@ -115,11 +120,16 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         blobStore: options.blobs.name,
         vectorStore: options.vectors.name,
         embedder: options.embedder.model,
+        llm: options.llm?.name ?? "none",
       },
       sidecar: () => options.sidecar?.status() ?? "down",
     }),
     ...accountRoutes(),
     ...memoryRoutes(service, () => options.vectors.dimensions),
+    ...llmRoutes(
+      options.llm &&
+        createLlmService({ ...options, llm: options.llm, memories: service }),
+    ),
     ...sidecarRoutes(
       options.sidecar,
       new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),

@@ -291,16 +291,24 @@ Deno.test("public routes, unknown routes, wrong methods and routes still to come
     "chain",
     "cipher",
     "embedder",
+    "llm",
     "vectorStore",
   ]);
+  assert.equal(h.backends.llm, "local-extractive");
   const version = await (await t.send("GET", "/version")).json();
   assert.deepEqual(Object.keys(version).sort(), ["apiVersion", "minClientVersion", "version"]);
   await expectError(await t.send("GET", "/nope"), 404, "not_found");
   const wrong = await t.send("DELETE", "/api/recall");
   assert.equal(wrong.headers.get("allow"), "POST");
   await expectError(wrong, 405, "method_not_allowed");
+  await using bare = await startTestRelayer({ llm: undefined });
   for (const path of ["/api/analyze", "/api/ask"]) {
-    await expectError(await t.send("POST", path), 501, "not_implemented");
+    const caller = await bare.newCaller();
+    await expectError(
+      await bare.signed(caller, "POST", path, { text: "x", question: "x" }),
+      501,
+      "not_implemented",
+    );
   }
   // Without a sidecar, its routes are unavailable rather than unknown.
   for (

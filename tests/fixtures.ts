@@ -10,6 +10,7 @@ import { signRequest } from "../src/auth/signing.ts";
 import { createRelayer, type Relayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
 
 export const BASE = "http://relayer.test";
 
@@ -57,6 +58,7 @@ export async function startTestRelayer(
     blobs,
     vectors,
     embedder,
+    llm: new LocalExtractiveLlm(),
     ...overrides,
   });
   const handler = relayer.handler;

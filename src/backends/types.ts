@@ -153,3 +153,16 @@ export interface Sponsor {
     options?: CallOptions,
   ): Promise<{ digest: string; effects?: unknown }>;
 }
+
+/** The language model behind analyze and ask. */
+export interface Llm {
+  readonly name: string;
+  readonly model: string;
+  /**
+   * Memorable facts about the user in `text` (preferences, habits, biography, constraints),
+   * each a self-contained third-person sentence; at most 20, possibly none.
+   */
+  extractFacts(text: string, options?: CallOptions): Promise<string[]>;
+  /** Answers `question` from `memories` only (most relevant first). */
+  answer(question: string, memories: string[], options?: CallOptions): Promise<string>;
+}

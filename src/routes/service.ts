@@ -1,5 +1,4 @@
-/** Public service routes: health, version, and the routes that later work fills in (501). */
-import { SvcError } from "../errors.ts";
+/** Public service routes: health and version. */
 import { jsonResponse } from "../http/respond.ts";
 import { route } from "../http/router.ts";
 import { API_VERSION, MIN_CLIENT_VERSION, VERSION } from "../version.ts";
@@ -11,12 +10,6 @@ export interface HealthInfo {
   backends: Record<string, string>;
   sidecar: () => "up" | "down";
 }
-
-const NOT_YET: [HandlerContextMethod, string, string][] = [
-  ["POST", "/api/analyze", "analyze"],
-  ["POST", "/api/ask", "ask"],
-];
-type HandlerContextMethod = "GET" | "POST";
 
 export function serviceRoutes(health: HealthInfo) {
   return [
@@ -36,10 +29,5 @@ export function serviceRoutes(health: HealthInfo) {
         apiVersion: API_VERSION,
         minClientVersion: MIN_CLIENT_VERSION,
       }))),
-    ...NOT_YET.map(([method, path, what]) =>
-      route<HandlerContext>(method, path, () => {
-        throw new SvcError("not_implemented", `${what} is not available in this version yet`);
-      })
-    ),
   ];
 }

@@ -1,0 +1,94 @@
+/**
+ * Analyze and ask: the use-cases that need the language model. Analyze turns a text into
+ * remember jobs, one per extracted fact, skipping facts the namespace already holds; ask
+ * answers a question from recalled memories only.
+ */
+import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
+import type { MemoryService, RecallResult } from "./memories.ts";
+
+export interface LlmServiceDependencies {
+  llm: Llm;
+  embedder: Embedder;
+  vectors: VectorStore;
+  memories: MemoryService;
+}
+
+/** Cosine distance under which a fact counts as already remembered. */
+export const DUPLICATE_DISTANCE = 0.05;
+
+export interface AnalyzedFact {
+  text: string;
+  /** The remember job; `null` for a duplicate. */
+  job_id: string | null;
+  status: "pending" | "duplicate";
+  /** The memory a duplicate repeats (absent when it repeats another fact of this text). */
+  duplicate_of?: string;
+}
+
+export interface Analysis {
+  job_ids: string[];
+  facts: AnalyzedFact[];
+  fact_count: number;
+  status: "pending";
+  owner: string;
+}
+
+export interface Answer {
+  answer: string;
+  memories_used: number;
+  memories: RecallResult[];
+}
+
+export const NO_MEMORIES_ANSWER =
+  "I found nothing in your memories about that, so I cannot answer it from them.";
+
+export function createLlmService(deps: LlmServiceDependencies) {
+  const { llm, embedder, vectors, memories } = deps;
+  return {
+    async analyze(owner: string, text: string, namespace: string): Promise<Analysis> {
+      const extracted = await llm.extractFacts(text);
+      const vectorsOf = extracted.length ? await embedder.embed(extracted) : [];
+      const facts: AnalyzedFact[] = [];
+      const fresh: { index: number; text: string }[] = [];
+      const seen = new Set<string>();
+      for (const [i, fact] of extracted.entries()) {
+        const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
+        const [nearest] = await vectors.search(owner, namespace, vectorsOf[i], 1);
+        if (seen.has(key) || (nearest && nearest.distance <= DUPLICATE_DISTANCE)) {
+          facts.push({
+            text: fact,
+            job_id: null,
+            status: "duplicate",
+            ...(!seen.has(key) && nearest ? { duplicate_of: nearest.id } : {}),
+          });
+        } else {
+          fresh.push({ index: facts.length, text: fact });
+          facts.push({ text: fact, job_id: null, status: "pending" });
+        }
+        seen.add(key);
+      }
+      const jobs = fresh.length
+        ? await memories.remember(owner, fresh.map(({ text }) => ({ text, namespace })))
+        : [];
+      jobs.forEach((job, i) => facts[fresh[i].index].job_id = job.job_id);
+      return {
+        job_ids: jobs.map((job) => job.job_id),
+        facts,
+        fact_count: facts.length,
+        status: "pending",
+        owner,
+      };
+    },
+
+    async ask(owner: string, question: string, limit: number, namespace: string): Promise<Answer> {
+      const { results } = await memories.recall(owner, question, limit, namespace);
+      if (results.length === 0) {
+        return { answer: NO_MEMORIES_ANSWER, memories_used: 0, memories: [] };
+      }
+      const answer = await llm.answer(question, results.map((r) => r.text));
+      return { answer, memories_used: results.length, memories: results };
+    },
+  };
+}
+
+export type LlmService = ReturnType<typeof createLlmService>;
