@@ -36,29 +36,26 @@ const ABOUT_THE_USER = new RegExp(
   ].join("|"),
   "i",
 );
-const MODALS = new Set([
-  "can",
-  "will",
-  "should",
-  "must",
-  "may",
-  "might",
-  "could",
-  "would",
-  "shall",
-]);
+const UNCHANGED = new Set(
+  ("can will should must may might could would shall went was had did made met grew bought " +
+    "began became came got gave knew left lost ran saw sold spent thought told took wrote " +
+    "taught learnt learned quit put read").split(" "),
+);
 const STOP = new Set(
   "a an the and or but of to in on at for with is are was were be am i me my you your do does did what which who how when where why"
     .split(" "),
 );
 
-/** "like" → "likes", "watch" → "watches", "study" → "studies", "have" → "has". */
+/**
+ * "like" → "likes", "watch" → "watches", "study" → "studies", "have" → "has"; modal verbs and
+ * past tenses stay as they are.
+ */
 function thirdPerson(verb: string): string {
   const lower = verb.toLowerCase();
   if (lower === "have") return "has";
   if (lower === "do") return "does";
   if (lower === "go") return "goes";
-  if (MODALS.has(lower) || lower.endsWith("ed")) return verb;
+  if (UNCHANGED.has(lower) || lower.endsWith("ed")) return verb;
   if (/[^aeiou]y$/i.test(verb)) return verb.slice(0, -1) + "ies";
   if (/(s|sh|ch|x|z|o)$/i.test(verb)) return verb + "es";
   return verb + "s";
