@@ -1,0 +1,138 @@
+/**
+ * Ollama (`npm:ollama`): an `Embedder` over `/api/embed` and an `Llm` over `/api/chat`.
+ * Requests time out, 429/5xx and network failures are retried with backoff, and failures
+ * become `SvcError`s that keep Ollama's message.
+ *
+ * @example
+ * ```ts
+ * const embedder = await OllamaEmbedder.open({ model: "nomic-embed-text" });
+ * const llm = new OllamaLlm({ model: "llama3.2:3b" });
+ * ```
+ */
+import { Ollama } from "ollama";
+import type { Embedder, Llm } from "../../src/backends/types.ts";
+import {
+  answerPrompt,
+  type ChatMessage,
+  extractionPrompt,
+  extractWithRetry,
+} from "../../src/llm/prompts.ts";
+import {
+  normalised,
+  providerError,
+  type RetryOptions,
+  withRetries,
+} from "../../src/llm/provider.ts";
+
+export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
+export const DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text";
+export const DEFAULT_OLLAMA_LLM_MODEL = "llama3.2:3b";
+const BATCH = 64;
+
+export interface OllamaOptions extends RetryOptions {
+  host?: string;
+  model: string;
+  /** Per request (default 60 s). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+function client(options: OllamaOptions): Ollama {
+  const base = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  return new Ollama({
+    host: options.host ?? DEFAULT_OLLAMA_HOST,
+    fetch: (input, init) => {
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+      return base(input, { ...init, signal });
+    },
+  });
+}
+
+export class OllamaEmbedder implements Embedder {
+  readonly name = "ollama";
+  readonly model: string;
+  readonly dimensions: number;
+  #options: OllamaOptions;
+  #client: Ollama;
+
+  private constructor(options: OllamaOptions, dimensions: number) {
+    this.#options = options;
+    this.#client = client(options);
+    this.model = `ollama:${options.model}`;
+    this.dimensions = dimensions;
+  }
+
+  /** Connects and learns the model's dimensions from a first embedding. */
+  static async open(options: OllamaOptions): Promise<OllamaEmbedder> {
+    const probe = new OllamaEmbedder(options, 0);
+    const [vector] = await probe.#request(["dimension probe"]);
+    return new OllamaEmbedder(options, vector.length);
+  }
+
+  async #request(input: string[]): Promise<number[][]> {
+    try {
+      const { embeddings } = await withRetries(
+        () => this.#client.embed({ model: this.#options.model, input }),
+        this.#options,
+      );
+      if (!Array.isArray(embeddings) || embeddings.length !== input.length) {
+        throw new Error(`expected ${input.length} embeddings, got ${embeddings?.length}`);
+      }
+      return embeddings;
+    } catch (error) {
+      throw providerError("Ollama", "embed the text", error);
+    }
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += BATCH) {
+      for (const vector of await this.#request(texts.slice(i, i + BATCH))) {
+        vectors.push(normalised(vector, this.dimensions, "Ollama"));
+      }
+    }
+    return vectors;
+  }
+}
+
+export class OllamaLlm implements Llm {
+  readonly name = "ollama";
+  readonly model: string;
+  #options: OllamaOptions;
+  #client: Ollama;
+
+  constructor(options: OllamaOptions) {
+    this.#options = options;
+    this.#client = client(options);
+    this.model = `ollama:${options.model}`;
+  }
+
+  async #chat(messages: ChatMessage[], json: boolean): Promise<string> {
+    try {
+      const response = await withRetries(
+        () =>
+          this.#client.chat({
+            model: this.#options.model,
+            messages,
+            stream: false,
+            ...(json ? { format: "json" } : {}),
+            options: { temperature: 0 },
+          }),
+        this.#options,
+      );
+      return response.message.content;
+    } catch (error) {
+      throw providerError("Ollama", "answer", error);
+    }
+  }
+
+  extractFacts(text: string): Promise<string[]> {
+    return extractWithRetry(() => this.#chat(extractionPrompt(text), true), "Ollama");
+  }
+
+  async answer(question: string, memories: string[]): Promise<string> {
+    return (await this.#chat(answerPrompt(question, memories), false)).trim();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * OpenAI-compatible APIs (`npm:openai`: OpenAI, OpenRouter, vLLM, LM Studio, llama.cpp
+ * servers): an `Embedder` over `/v1/embeddings`, batched, and an `Llm` over
+ * `/v1/chat/completions`. The client times out and retries 408/429/5xx with backoff; failures
+ * become `SvcError`s that keep the provider's message.
+ *
+ * @example
+ * ```ts
+ * const embedder = await OpenAiEmbedder.open({ apiKey, model: "text-embedding-3-small" });
+ * const llm = new OpenAiLlm({ apiKey, baseURL: "http://127.0.0.1:1234/v1", model: "qwen2.5-7b" });
+ * ```
+ */
+import OpenAI from "openai";
+import type { Embedder, Llm } from "../../src/backends/types.ts";
+import {
+  answerPrompt,
+  type ChatMessage,
+  extractionPrompt,
+  extractWithRetry,
+} from "../../src/llm/prompts.ts";
+import { normalised, providerError } from "../../src/llm/provider.ts";
+
+export const DEFAULT_OPENAI_EMBED_MODEL = "text-embedding-3-small";
+export const DEFAULT_OPENAI_LLM_MODEL = "gpt-4o-mini";
+const BATCH = 256;
+
+export interface OpenAiOptions {
+  apiKey?: string;
+  /** `OPENAI_BASE_URL`, for example `https://openrouter.ai/api/v1`. */
+  baseURL?: string;
+  model: string;
+  /** Per request (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 2). */
+  retries?: number;
+  fetch?: typeof fetch;
+}
+
+function client(options: OpenAiOptions): OpenAI {
+  return new OpenAI({
+    // Local servers (vLLM, LM Studio, llama.cpp) accept any key.
+    apiKey: options.apiKey || "not-needed",
+    baseURL: options.baseURL,
+    timeout: options.timeoutMs ?? 60_000,
+    maxRetries: options.retries ?? 2,
+    fetch: options.fetch,
+  });
+}
+
+export class OpenAiEmbedder implements Embedder {
+  readonly name = "openai";
+  readonly model: string;
+  readonly dimensions: number;
+  #options: OpenAiOptions;
+  #client: OpenAI;
+
+  private constructor(options: OpenAiOptions, dimensions: number) {
+    this.#options = options;
+    this.#client = client(options);
+    this.model = `openai:${options.model}`;
+    this.dimensions = dimensions;
+  }
+
+  /** Connects and learns the model's dimensions from a first embedding. */
+  static async open(options: OpenAiOptions): Promise<OpenAiEmbedder> {
+    const probe = new OpenAiEmbedder(options, 0);
+    const [vector] = await probe.#request(["dimension probe"]);
+    return new OpenAiEmbedder(options, vector.length);
+  }
+
+  async #request(input: string[]): Promise<ArrayLike<number>[]> {
+    try {
+      const { data } = await this.#client.embeddings.create({ model: this.#options.model, input });
+      if (!Array.isArray(data) || data.length !== input.length) {
+        throw new Error(`expected ${input.length} embeddings, got ${data?.length}`);
+      }
+      return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
+    } catch (error) {
+      throw providerError("The OpenAI-compatible API", "embed the text", error);
+    }
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += BATCH) {
+      for (const vector of await this.#request(texts.slice(i, i + BATCH))) {
+        vectors.push(normalised(vector, this.dimensions, "The OpenAI-compatible API"));
+      }
+    }
+    return vectors;
+  }
+}
+
+export class OpenAiLlm implements Llm {
+  readonly name = "openai";
+  readonly model: string;
+  #options: OpenAiOptions;
+  #client: OpenAI;
+
+  constructor(options: OpenAiOptions) {
+    this.#options = options;
+    this.#client = client(options);
+    this.model = `openai:${options.model}`;
+  }
+
+  async #chat(messages: ChatMessage[], json: boolean): Promise<string> {
+    try {
+      const completion = await this.#client.chat.completions.create({
+        model: this.#options.model,
+        messages,
+        temperature: 0,
+        ...(json ? { response_format: { type: "json_object" as const } } : {}),
+      });
+      return completion.choices[0]?.message?.content ?? "";
+    } catch (error) {
+      throw providerError("The OpenAI-compatible API", "answer", error);
+    }
+  }
+
+  extractFacts(text: string): Promise<string[]> {
+    return extractWithRetry(
+      () => this.#chat(extractionPrompt(text), true),
+      "The OpenAI-compatible API",
+    );
+  }
+
+  async answer(question: string, memories: string[]): Promise<string> {
+    return (await this.#chat(answerPrompt(question, memories), false)).trim();
+  }
+}
