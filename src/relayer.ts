@@ -137,7 +137,8 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
   ];
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0].trim();
+    // The proxy appends the address it saw: the last entry is the one to trust.
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (options.trustProxy && forwarded) return forwarded;
     const remote = info?.remoteAddr;
     return remote && "hostname" in remote ? remote.hostname : "unknown";

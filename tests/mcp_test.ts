@@ -535,7 +535,7 @@ Deno.test("sponsor routes run owner-signed ledger transactions through the sidec
   assert.equal((await ledger.accountOf(sender))?.id, executed.body.effects.account_id);
 
   const replayed = await post("/sponsor/execute", { digest, signature });
-  assert.deepEqual([replayed.status, replayed.body.reason], [400, "replayed"]);
+  assert.deepEqual([replayed.status, replayed.body.reason], [409, "replayed"]);
   const malformed = await post("/sponsor", { transactionKind: "not base64!", sender });
   assert.equal(malformed.status, 400);
   const unknownKind = await post("/sponsor", {

@@ -3,14 +3,17 @@
  * 127.0.0.1 that lives 5 minutes. The person opens the one-time URL on the dashboard, which
  * adds the key to their account and posts `{accountId, walletAddress, packageId, txDigest,
  * label, state}` to the listener; the listener checks Host, Origin, content type, size and
- * state, writes the credentials, and shuts down.
+ * state, writes the credentials, and shuts down. Before approving, the dashboard asks
+ * `/verify` for an HMAC of its nonce keyed by the state: proof that the link was made by an
+ * agent waiting on this computer, not sent by someone else.
  */
 import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { readBody } from "../../src/http/body.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 
-export const LOGIN_TTL_MS = 5 * 60_000;
+const LOGIN_TTL_MS = 5 * 60_000;
 export const MAX_CALLBACK_BYTES = 16 * 1024;
 
 export interface LoginOptions {
@@ -36,6 +39,19 @@ export interface PendingLogin {
 const HTML_DONE = `<!doctype html><meta charset="utf-8"><title>svc: signed in</title>
 <p style="font-family:system-ui;margin:3rem">Signed in. You can close this tab and go back to
 your agent.</p>`;
+
+/** HMAC-SHA256, keyed by the state, of the dashboard's nonce and the delegate public key. */
+export async function loginProof(state: string, nonce: string, publicKey: string) {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    Uint8Array.fromHex(state),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const message = new TextEncoder().encode(`svc-login-verify:${nonce}:${publicKey}`);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, message)).toHex();
+}
 
 export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   const key = await generateKeyPair();
@@ -64,7 +80,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     if (request.headers.get("origin") !== dashboard) {
       return fail(403, `Only the dashboard (${dashboard}) may complete this sign-in`);
     }
-    if (pathname !== "/callback") return fail(404, "Not found");
+    if (pathname !== "/callback" && pathname !== "/verify") return fail(404, "Not found");
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
@@ -84,11 +100,13 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
       return fail(415, "Send the callback as application/json");
     }
-    const length = Number(request.headers.get("content-length") ?? "0");
-    const body = length > MAX_CALLBACK_BYTES ? null : await request.bytes();
-    if (!body || body.byteLength > MAX_CALLBACK_BYTES) {
+    let body: Uint8Array;
+    try {
+      body = await readBody(request, MAX_CALLBACK_BYTES);
+    } catch {
       return fail(413, `The callback body is limited to ${MAX_CALLBACK_BYTES} bytes`);
     }
+    if (used) return fail(410, "This sign-in link was already used; call svc_login again");
     let fields: Record<string, unknown>;
     try {
       fields = JSON.parse(new TextDecoder().decode(body));
@@ -96,6 +114,17 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       return fail(400, "The callback body is not JSON");
     }
     const text = (name: string) => typeof fields?.[name] === "string" ? fields[name] as string : "";
+    if (pathname === "/verify") {
+      // Proves, before the dashboard changes the account, that this link comes from an agent
+      // waiting on this computer, without revealing the state.
+      if (!/^[0-9a-f]{32,128}$/.test(text("nonce"))) return fail(400, "Send a hex nonce");
+      return new Response(
+        JSON.stringify({ proof: await loginProof(state, text("nonce"), key.publicKey) }),
+        {
+          headers: { "content-type": "application/json", ...cors },
+        },
+      );
+    }
     if (!timingSafeEqual(text("state"), state)) return fail(403, "Wrong state for this sign-in");
     if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
       return fail(400, "accountId and walletAddress are required");

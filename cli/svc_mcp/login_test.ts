@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { CredentialsFile } from "./credentials.ts";
-import { MAX_CALLBACK_BYTES, type PendingLogin, startLogin } from "./login.ts";
+import { loginProof, MAX_CALLBACK_BYTES, type PendingLogin, startLogin } from "./login.ts";
 
 const DASHBOARD = "http://localhost:5173";
 
@@ -130,6 +130,21 @@ Deno.test("login: the dashboard's callback saves credentials once, then the link
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get("access-control-allow-origin"), DASHBOARD);
     await preflight.body?.cancel();
+
+    // Before approving, the dashboard checks that this agent made the link.
+    const nonce = "ab".repeat(16);
+    const verified = await fetch(`http://127.0.0.1:${params.get("port")}/verify`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: DASHBOARD },
+      body: JSON.stringify({ nonce }),
+    });
+    assert.deepEqual(await verified.json(), {
+      proof: await loginProof(params.get("state")!, nonce, params.get("publicKey")!),
+    });
+    assert.notEqual(
+      await loginProof("0".repeat(64), nonce, params.get("publicKey")!),
+      await loginProof(params.get("state")!, nonce, params.get("publicKey")!),
+    );
 
     const ok = await callback(params, approval(params.get("state")!));
     assert.equal(ok.status, 200);

@@ -128,7 +128,7 @@ export function parseStdioOptions(
     ? url(values["web-url"], "--web-url")
     : preset?.webUrl ??
       (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : PRESETS.local.webUrl);
-  const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname}`);
+  const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname.slice(0, 40)}`);
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
   }

@@ -15,6 +15,7 @@ import type {
   SponsoredTransaction,
 } from "../backends/types.ts";
 import { addressOf, sha256Hex } from "../auth/keys.ts";
+import { SvcError } from "../errors.ts";
 import {
   decodeKind,
   digestOf,
@@ -152,7 +153,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       }
       if (effects) return { digest, effects };
     }
-    throw rejected("malformed", "The ledger was busy; execute the transaction again");
+    throw new SvcError("backend_unavailable", "The ledger is busy; execute the transaction again");
   }
 
   /** Applies a transaction and records its digest in one commit; `null` on a write race. */

@@ -11,7 +11,7 @@
 import { blake2b } from "@noble/hashes/blake2";
 import { addressOf, type KeyPair } from "../auth/keys.ts";
 import type { Sponsor } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
+import { type ErrorCode, SvcError } from "../errors.ts";
 
 export type TransactionKind =
   | { kind: "create_account" }
@@ -45,11 +45,19 @@ export type RejectionReason =
   | "unknown_key"
   | "label_too_long";
 
-/** A refused transaction: 401 for a bad signature, 400 otherwise, always with a reason. */
+const REJECTION_CODES: Partial<Record<RejectionReason, ErrorCode>> = {
+  bad_signature: "unauthorized",
+  replayed: "replayed_request",
+  account_exists: "conflict",
+  duplicate_key: "conflict",
+};
+
+/**
+ * A refused transaction, always with a reason: 401 for a bad signature, 409 for a replay or
+ * a conflict with the ledger's state, 400 otherwise.
+ */
 export function rejected(reason: RejectionReason, message: string): SvcError {
-  return new SvcError(reason === "bad_signature" ? "unauthorized" : "bad_request", message, {
-    details: { reason },
-  });
+  return new SvcError(REJECTION_CODES[reason] ?? "bad_request", message, { details: { reason } });
 }
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;

@@ -3,7 +3,7 @@
  * `windowMs` for each key.
  */
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export class RateLimiter {
   #limit: number;

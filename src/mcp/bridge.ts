@@ -43,7 +43,7 @@ export interface StdioBridgeOptions {
   callTimeoutMs?: number;
 }
 
-export const SESSION_TOOLS = [
+const SESSION_TOOLS = [
   {
     name: "svc_login",
     title: "Sign in",
@@ -79,11 +79,13 @@ function isUnauthorized(error: unknown): boolean {
   return e?.code === 401 || /\(HTTP 401\)/.test(e?.message ?? "");
 }
 
-/** The server answered (so re-sending would not help), rather than the connection failing. */
+/**
+ * The request reached the server (it answered, or may still be working on it), so sending it
+ * again could do it twice; only a closed connection is safe to re-send on.
+ */
 function isAnswer(error: unknown): boolean {
-  const code = (error as { code?: number }).code;
-  return error instanceof McpError && code !== ErrorCode.ConnectionClosed &&
-    code !== ErrorCode.RequestTimeout;
+  return error instanceof McpError &&
+    (error as { code?: number }).code !== ErrorCode.ConnectionClosed;
 }
 
 function unauthorizedText(relayerUrl: string): string {
@@ -100,18 +102,32 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     { name: "svc", version: VERSION },
     { capabilities: { tools: { listChanged: true } } },
   );
-  let upstream: { client: Client; key: string } | null = null;
+  // The connection, shared by concurrent calls while it is being opened.
+  let upstream: { key: string; client: Promise<Client> } | null = null;
 
   async function disconnect(): Promise<void> {
     const current = upstream;
     upstream = null;
-    await current?.client.close().catch(() => {});
+    const client = await current?.client.catch(() => null);
+    await client?.close().catch(() => {});
   }
 
-  async function connect(identity: BridgeIdentity): Promise<Client> {
+  function connect(identity: BridgeIdentity): Promise<Client> {
     const key = `${identity.relayerUrl}|${identity.accountId}|${identity.delegatePrivateKey}`;
     if (upstream?.key === key) return upstream.client;
-    await disconnect();
+    disconnect();
+    const entry: { key: string; client: Promise<Client> } = {
+      key,
+      client: open(identity, () => upstream === entry),
+    };
+    upstream = entry;
+    entry.client.catch(() => {
+      if (upstream === entry) upstream = null;
+    });
+    return entry.client;
+  }
+
+  async function open(identity: BridgeIdentity, current: () => boolean): Promise<Client> {
     const url = new URL("/api/mcp/sse", identity.relayerUrl);
     debug("bridge connecting", { url: url.href });
     const client = new Client({ name: "svc-mcp", version: VERSION });
@@ -123,15 +139,14 @@ export function createStdioBridge(options: StdioBridgeOptions) {
         },
       },
     });
-    const entry = { client, key };
     // A dropped stream would reconnect to a new server session behind the client's back;
     // drop the client instead, and the next call connects and initializes afresh.
     client.onerror = (error: Error) => {
       debug("bridge connection error", { error: error.message });
-      if (upstream === entry) disconnect();
+      if (current()) disconnect();
     };
     client.onclose = () => {
-      if (upstream === entry) upstream = null;
+      if (current()) upstream = null;
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
@@ -147,7 +162,6 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     } finally {
       clearTimeout(timer);
     }
-    upstream = entry;
     debug("bridge connected", { url: url.href });
     return client;
   }
@@ -223,6 +237,13 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       ) as CallToolResult;
     } catch (error) {
       if (isUnauthorized(error)) return text(unauthorizedText(identity.relayerUrl), true);
+      if ((error as { code?: number }).code === ErrorCode.RequestTimeout) {
+        return text(
+          "The relayer did not answer in time; the call may still complete. Check with " +
+            "svc_recall before repeating it.",
+          true,
+        );
+      }
       if (isAnswer(error)) throw error;
       debug("bridge call failed", { tool: name, error: (error as Error).message });
       return text(

@@ -18,8 +18,8 @@ import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
-export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
-export const MAX_BATCH = 64;
+const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BATCH = 64;
 const MESSAGES_PATH = "/api/mcp/messages";
 const BEARER = /^Bearer ([0-9a-f]{64})$/;
 const ACCOUNT_ID = /^0x[0-9a-f]{1,64}$/;
@@ -52,7 +52,7 @@ interface Identity {
 }
 
 /** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
-export function rpcError(
+function rpcError(
   status: number,
   message: string,
   headers: Record<string, string> = {},
@@ -98,7 +98,7 @@ export function createMcpHandler(options: McpHttpOptions) {
     request: Request,
     address: string,
     kind: McpSession["kind"],
-  ): Promise<{ server: McpServer; id: string } | Response> {
+  ): Promise<{ server: McpServer; session: McpSession } | Response> {
     const namespace = request.headers.get("x-svc-namespace") ?? undefined;
     try {
       if (namespace !== undefined) validNamespace(namespace, "x-svc-namespace");
@@ -133,32 +133,25 @@ export function createMcpHandler(options: McpHttpOptions) {
         "retry-after": seconds,
       });
     }
+    // Registered at once, so that concurrent openings count against the limits.
     const id = crypto.randomUUID();
-    logger.info("mcp session opened", { session: id, kind, address });
-    return { id, server: createMcpServer({ client, namespace, waitMs: options.waitMs }) };
-  }
-
-  function register(
-    id: string,
-    identity: Identity,
-    address: string,
-    kind: McpSession["kind"],
-    server: McpServer,
-    handle: McpSession["handle"],
-  ): void {
-    sessions.add({
+    const server = createMcpServer({ client, namespace, waitMs: options.waitMs });
+    const session: McpSession = {
       id,
       kind,
       identity: identity.fingerprint,
       address,
       lastSeen: 0,
       close: () => server.close(),
-      handle,
-    });
+      handle: () => Promise.resolve(rpcError(409, "The session is still opening; retry")),
+    };
+    sessions.add(session);
     server.server.onclose = () => {
       sessions.remove(id);
       logger.info("mcp session closed", { session: id });
     };
+    logger.info("mcp session opened", { session: id, kind, address });
+    return { server, session };
   }
 
   async function readJson(request: Request): Promise<unknown | Response> {
@@ -193,15 +186,13 @@ export function createMcpHandler(options: McpHttpOptions) {
     }
     const opened = await open(identity, request, address, "streamable");
     if (opened instanceof Response) return opened;
-    const { id, server } = opened;
+    const { server, session } = opened;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
+      sessionIdGenerator: () => session.id,
     });
     await server.connect(transport);
-    const handle = (req: Request, parsedBody?: unknown) =>
-      transport.handleRequest(req, { parsedBody });
-    register(id, identity, address, "streamable", server, handle);
-    const response = await handle(request, body);
+    session.handle = (req, parsedBody) => transport.handleRequest(req, { parsedBody });
+    const response = await session.handle(request, body);
     if (!transport.sessionId) await server.close();
     return response;
   }
@@ -209,16 +200,16 @@ export function createMcpHandler(options: McpHttpOptions) {
   async function sse(request: Request, identity: Identity, address: string) {
     const opened = await open(identity, request, address, "sse");
     if (opened instanceof Response) return opened;
-    const { id, server } = opened;
-    const transport = new SseServerTransport(id, MESSAGES_PATH);
-    register(id, identity, address, "sse", server, async (_req, body) => {
+    const { server, session } = opened;
+    const transport = new SseServerTransport(session.id, MESSAGES_PATH);
+    session.handle = (_req, body) => {
       try {
         transport.handleMessage(body);
       } catch {
-        return rpcError(400, "Invalid JSON-RPC message", {}, -32600);
+        return Promise.resolve(rpcError(400, "Invalid JSON-RPC message", {}, -32600));
       }
-      return await Promise.resolve(new Response("Accepted", { status: 202 }));
-    });
+      return Promise.resolve(new Response("Accepted", { status: 202 }));
+    };
     await server.connect(transport);
     return transport.response;
   }
@@ -230,13 +221,14 @@ export function createMcpHandler(options: McpHttpOptions) {
     request: Request,
     body: unknown,
   ): Promise<Response> {
-    const session = sessions.touch(sessionId);
+    const session = sessions.get(sessionId);
     if (!session || session.kind !== kind) {
       return rpcError(404, "Session not found: it ended or expired; start a new one", {}, -32001);
     }
     if (session.identity !== identity.fingerprint) {
       return rpcError(403, "This session belongs to another identity");
     }
+    sessions.touch(sessionId);
     return await session.handle(request, body);
   }
 

@@ -3,6 +3,7 @@
  * minute), the identity each session is bound to, and idle eviction. Sessions of both
  * transports (Streamable HTTP and legacy SSE) count against the same limits.
  */
+import { RateLimiter } from "../http/rate_limiter.ts";
 
 export interface SessionLimits {
   maxTotal: number;
@@ -11,7 +12,7 @@ export interface SessionLimits {
   idleMs: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxTotal: 1000,
   maxPerAddress: 16,
   maxNewPerAddressPerMinute: 30,
@@ -26,8 +27,6 @@ export interface Session {
   lastSeen: number;
   close(): Promise<void>;
 }
-
-import { RateLimiter } from "../http/rate_limiter.ts";
 
 export type Admission = { ok: true } | { ok: false; reason: string; retryAfterSeconds: number };
 
@@ -83,11 +82,14 @@ export class SessionRegistry<S extends Session = Session> {
     this.#sessions.set(session.id, session);
   }
 
-  /** The session, marked as used; `undefined` when unknown. */
-  touch(id: string): S | undefined {
+  get(id: string): S | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** Marks a session as used now. */
+  touch(id: string): void {
     const session = this.#sessions.get(id);
     if (session) session.lastSeen = this.#now();
-    return session;
   }
 
   /** Forgets a session (its transport closed); frees its slot. */

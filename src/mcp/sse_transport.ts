@@ -57,9 +57,8 @@ export class SseServerTransport implements Transport {
   }
 
   /** Validates and delivers one posted JSON-RPC message; throws when it is not one. */
-  handleMessage(body: unknown, extra?: MessageExtraInfo): void {
-    const message = JSONRPCMessageSchema.parse(body);
-    this.onmessage?.(message, extra);
+  handleMessage(body: unknown): void {
+    this.onmessage?.(JSONRPCMessageSchema.parse(body));
   }
 
   close(): Promise<void> {

@@ -165,7 +165,7 @@ export function createMcpServer(session: ToolSession): McpServer {
         const jobs = ids.length ? (await client.jobs(ids)).results : [];
         const status = new Map(jobs.map((job) => [job.job_id, job.status]));
         const lines = analysis.facts.map((fact) =>
-          `- ${fact.text} (${fact.status ?? status.get(fact.job_id ?? "") ?? "pending"})`
+          `- ${fact.text} (${status.get(fact.job_id ?? "") ?? fact.status ?? "pending"})`
         );
         return done(
           `Extracted ${analysis.fact_count} fact(s)${

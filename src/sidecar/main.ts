@@ -53,8 +53,8 @@ async function stop(reason: string) {
   stopping = true;
   logger.info("sidecar stopping", { reason });
   await sidecar.close();
-  ledgerKv?.close();
   await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
+  ledgerKv?.close();
   Deno.exit(0);
 }
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));

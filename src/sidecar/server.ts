@@ -13,6 +13,7 @@ import type { Logger } from "../log.ts";
 import { createMcpHandler, type McpSession } from "../mcp/http.ts";
 import { type SessionLimits, SessionRegistry } from "../mcp/sessions.ts";
 import { MAX_SPONSOR_BODY_BYTES } from "../routes/sidecar.ts";
+import { healthProof } from "./health.ts";
 
 export interface SidecarOptions {
   /** The secret the relayer sends in `x-sidecar-token`. */
@@ -82,7 +83,10 @@ export function createSidecar(options: SidecarOptions): Sidecar {
     const { pathname } = new URL(request.url);
     try {
       if (pathname === "/health" && request.method === "GET") {
-        return jsonResponse(200, { status: "ok", sessions: sessions.size });
+        // The proof tells the supervisor it reached this sidecar, not whatever holds the port.
+        const nonce = request.headers.get("x-health-nonce") ?? "";
+        const proof = await healthProof(options.token, nonce);
+        return jsonResponse(200, { status: "ok", sessions: sessions.size, proof });
       }
       if (pathname.startsWith("/api/mcp")) return await mcp.handle(request, address);
       if (

@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
+import { healthProof } from "./health.ts";
 
 export interface SupervisorOptions {
   /** Where the sidecar listens (`SIDECAR_URL`). */
@@ -45,6 +46,7 @@ export class SidecarSupervisor implements SidecarLink {
   #startedAt = 0;
   #failedProbes = 0;
   #probeTimer?: ReturnType<typeof setInterval>;
+  #probing = false;
   #restartTimer?: ReturnType<typeof setTimeout>;
 
   constructor(options: SupervisorOptions) {
@@ -74,11 +76,6 @@ export class SidecarSupervisor implements SidecarLink {
 
   status(): "up" | "down" {
     return this.#up ? "up" : "down";
-  }
-
-  /** The running sidecar's process id. */
-  get pid(): number | undefined {
-    return this.#child?.pid;
   }
 
   #spawn(): void {
@@ -119,6 +116,7 @@ export class SidecarSupervisor implements SidecarLink {
     if (child !== this.#child) return;
     this.#up = false;
     this.#child = undefined;
+    child.stdin.close().catch(() => {});
     if (this.#stopping) return;
     if (Date.now() - this.#startedAt > 60_000) this.#restarts = 0;
     const delay = Math.min(30_000, 500 * 2 ** this.#restarts++);
@@ -132,17 +130,21 @@ export class SidecarSupervisor implements SidecarLink {
 
   async #probe(): Promise<void> {
     const child = this.#child;
-    if (!child || this.#stopping) return;
+    if (!child || this.#stopping || this.#probing) return;
+    this.#probing = true;
     let healthy = false;
     try {
+      const nonce = crypto.getRandomValues(new Uint8Array(16)).toHex();
       const response = await fetch(`${this.url}/health`, {
-        headers: { "x-sidecar-token": this.token },
-        signal: AbortSignal.timeout(2000),
+        headers: { "x-sidecar-token": this.token, "x-health-nonce": nonce },
+        signal: AbortSignal.timeout(900),
       });
-      await response.body?.cancel();
-      healthy = response.ok;
+      const body = response.ok ? await response.json() : await response.body?.cancel();
+      healthy = body?.proof === await healthProof(this.token, nonce);
     } catch {
       healthy = false;
+    } finally {
+      this.#probing = false;
     }
     if (child !== this.#child) return;
     if (healthy && !this.#up) this.#options.logger.info("sidecar is up", { pid: child.pid });

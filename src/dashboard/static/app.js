@@ -2,6 +2,7 @@
 // (/connect/mcp). Every text from the URL or the server goes through textContent.
 import {
   addressOf,
+  agentIsWaiting,
   confirmationCode,
   createWallet,
   exportBackup,
@@ -400,6 +401,21 @@ async function connect() {
   };
 
   const approve = action("Approve", async () => {
+    if (!await agentIsWaiting(request.port, request.state, request.publicKey)) {
+      return render(
+        card(
+          "No agent is waiting for this sign-in",
+          h(
+            "p",
+            {},
+            "No agent on this computer answered for this link: it expired, was already used, " +
+              "or was not made by your agent. Nothing was changed.",
+          ),
+          h("p", {}, "Approve only links your own agent gave you; ask it to call svc_login again."),
+        ),
+        { error: true },
+      );
+    }
     const { digest } = already ? { digest: "already-added" } : await transact(wallet, {
       kind: "add_delegate_key",
       account_id: owned.id,

@@ -120,6 +120,34 @@ export async function sign(wallet, bytes) {
   return new Uint8Array(await crypto.subtle.sign("Ed25519", wallet.privateKey, bytes));
 }
 
+/**
+ * Whether an agent on this computer is waiting for this sign-in: its listener must answer
+ * an HMAC of a fresh nonce keyed by the link's state. A link sent by anyone else fails this.
+ */
+export async function agentIsWaiting(port, state, publicKey) {
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  const answer = await fetch(`http://127.0.0.1:${port}/verify`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ nonce }),
+  }).catch(() => null);
+  if (!answer?.ok) return false;
+  const { proof } = await answer.json().catch(() => ({}));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    fromHex(state),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const expected = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    utf8(`svc-login-verify:${nonce}:${publicKey}`),
+  );
+  return proof === hex(new Uint8Array(expected));
+}
+
 /** POSTs JSON; throws an Error with the server's sentence on failure. */
 export async function post(url, body) {
   const response = await fetch(url, {
@@ -136,12 +164,25 @@ export async function post(url, body) {
   return answer;
 }
 
-/** Sponsors `kind`, signs its digest with the owner key and executes it. */
+/**
+ * Sponsors `kind`, checks that the sponsored transaction is that kind from this wallet and
+ * that the digest is its hash, signs the digest with the owner key and executes it.
+ */
 export async function transact(wallet, kind) {
   const sponsored = await post("/sponsor", {
     transactionKind: base64(utf8(JSON.stringify(kind))),
     sender: wallet.address,
   });
+  const bytes = Uint8Array.from(atob(sponsored.bytes), (c) => c.charCodeAt(0));
+  const data = JSON.parse(new TextDecoder().decode(bytes));
+  if (
+    data.sender !== wallet.address || JSON.stringify(data.kind) !== JSON.stringify(kind) ||
+    hex(blake2b(bytes, { dkLen: 32 })) !== sponsored.digest
+  ) {
+    throw new Error(
+      "The sponsor returned a different transaction than asked for; nothing was signed.",
+    );
+  }
   const signature = await sign(wallet, fromHex(sponsored.digest));
   return await post("/sponsor/execute", {
     digest: sponsored.digest,
