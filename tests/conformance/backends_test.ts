@@ -10,11 +10,16 @@ import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { LocalExtractiveLlm } from "../../plugins/local_llm/mod.ts";
+import { OllamaEmbedder, OllamaLlm } from "../../plugins/ollama/mod.ts";
+import { OpenAiEmbedder, OpenAiLlm } from "../../plugins/openai/mod.ts";
+import { startFakeModelServer } from "../fakes/model_server.ts";
 import {
   accountDirectorySuite,
   blobStoreSuite,
   cipherSuite,
   embedderSuite,
+  llmSuite,
   vectorStoreSuite,
 } from "./suites.ts";
 
@@ -93,3 +98,33 @@ accountDirectorySuite("LocalLedger", async () => {
 });
 
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
+
+llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
+
+for (const flavour of ["ollama", "openai"] as const) {
+  const opened = async <T extends object>(
+    open: (url: string) => Promise<T> | T,
+  ): Promise<T & AsyncDisposable> => {
+    const fake = startFakeModelServer(flavour);
+    return Object.assign(await open(fake.url), {
+      [Symbol.asyncDispose]: () => fake[Symbol.asyncDispose](),
+    });
+  };
+  if (flavour === "ollama") {
+    embedderSuite(
+      "OllamaEmbedder",
+      () => opened((host) => OllamaEmbedder.open({ host, model: "e" })),
+    );
+    llmSuite("OllamaLlm", () => opened((host) => new OllamaLlm({ host, model: "m" })));
+  } else {
+    const baseURL = (url: string) => `${url}/v1`;
+    embedderSuite(
+      "OpenAiEmbedder",
+      () => opened((url) => OpenAiEmbedder.open({ baseURL: baseURL(url), model: "e" })),
+    );
+    llmSuite(
+      "OpenAiLlm",
+      () => opened((url) => new OpenAiLlm({ baseURL: baseURL(url), model: "m" })),
+    );
+  }
+}

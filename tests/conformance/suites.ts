@@ -8,6 +8,7 @@ import type {
   BlobStore,
   Cipher,
   Embedder,
+  Llm,
   VectorStore,
 } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
@@ -160,9 +161,15 @@ export function accountDirectorySuite(
   });
 }
 
-export function embedderSuite(name: string, create: () => Embedder) {
+type Disposable<T> = T & Partial<AsyncDisposable>;
+
+export function embedderSuite(
+  name: string,
+  create: () => Disposable<Embedder> | Promise<Disposable<Embedder>>,
+) {
   Deno.test(`${name}: deterministic, normalised vectors of the declared size`, async () => {
-    const embedder = create();
+    const embedder = await create();
+    await using _ = { [Symbol.asyncDispose]: async () => await embedder[Symbol.asyncDispose]?.() };
     assert.ok(embedder.model.length > 0);
     const [a, b, c] = await embedder.embed([
       "I adore my dog Rex",
@@ -177,5 +184,23 @@ export function embedderSuite(name: string, create: () => Embedder) {
     const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
     assert.ok(dot(q, a) > dot(q, c), "a related text is closer than an unrelated one");
     assert.deepEqual(await embedder.embed([]), []);
+  });
+}
+
+export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
+  Deno.test(`${name}: extracts facts about the user and answers from memories`, async () => {
+    const llm = await create();
+    await using _ = { [Symbol.asyncDispose]: async () => await llm[Symbol.asyncDispose]?.() };
+    assert.ok(llm.model.length > 0);
+    const facts = await llm.extractFacts(
+      "Hi! I'm vegetarian. What time is it? I live in Oslo. He said it would rain.",
+    );
+    assert.ok(facts.length >= 1 && facts.length <= 20);
+    assert.ok(facts.every((fact) => typeof fact === "string" && fact.length > 0));
+    assert.ok(facts.some((fact) => /vegetarian/i.test(fact)));
+    assert.ok(facts.every((fact) => !/\?$/.test(fact) && !/said/.test(fact)));
+    assert.deepEqual(await llm.extractFacts("Hello! How are you?"), []);
+    const answer = await llm.answer("Where do I live?", ["I live in Oslo", "I have a cat"]);
+    assert.match(answer, /Oslo/);
   });
 }

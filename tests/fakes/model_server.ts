@@ -1,0 +1,151 @@
+/**
+ * Local stand-ins for Ollama and OpenAI-compatible servers, speaking their wire protocols
+ * closely enough that the official clients (`npm:ollama`, `npm:openai`) talk to them
+ * unmodified: Ollama `POST /api/embed` and `POST /api/chat`; OpenAI `POST /v1/embeddings`
+ * (float or base64 encoding) and `POST /v1/chat/completions`, with each API's error shape.
+ *
+ * Embeddings come from the offline lexical embedder (so related texts are close); chat
+ * answers come from the offline extractive LLM applied to the fenced transcript or memories,
+ * unless a test scripts replies. Tests can also script failures and delays.
+ */
+import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { LocalExtractiveLlm } from "../../plugins/local_llm/mod.ts";
+
+export interface RecordedRequest {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+export interface FakeModelServer extends AsyncDisposable {
+  url: string;
+  requests: RecordedRequest[];
+  /** Vector size of the embeddings (can change between calls). */
+  dimensions: number;
+  /** The next `times` requests answer `status` (with `retry-after` on 429). */
+  fail(status: number, times?: number): void;
+  /** The next request is answered after `ms`. */
+  delayNext(ms: number): void;
+  /** Chat replies to give, in order, instead of the computed ones. */
+  replies: string[];
+}
+
+type Flavour = "ollama" | "openai";
+const llm = new LocalExtractiveLlm();
+
+function between(text: string, tag: string): string[] {
+  return [...text.matchAll(new RegExp(`<${tag}[^>]*>\\n([\\s\\S]*?)\\n</${tag}>`, "g"))].map((m) =>
+    m[1]
+  );
+}
+
+/** What the computed model says to a chat of svc's prompts. */
+async function computedReply(messages: { role: string; content: string }[]): Promise<string> {
+  const system = messages.find((m) => m.role === "system")?.content ?? "";
+  const user = messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+  if (/extract durable facts/.test(system)) {
+    return JSON.stringify({ facts: await llm.extractFacts(between(user, "transcript")[0] ?? "") });
+  }
+  return await llm.answer(user, between(system, "memory"));
+}
+
+function float32Base64(vector: Float32Array): string {
+  return new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength).toBase64();
+}
+
+export function startFakeModelServer(
+  flavour: Flavour,
+  options: { dimensions?: number } = {},
+): FakeModelServer {
+  const failures: number[] = [];
+  let delay = 0;
+  const fake = {
+    url: "",
+    requests: [] as RecordedRequest[],
+    dimensions: options.dimensions ?? 64,
+    replies: [] as string[],
+    fail(status: number, times = 1) {
+      for (let i = 0; i < times; i++) failures.push(status);
+    },
+    delayNext(ms: number) {
+      delay = ms;
+    },
+  };
+
+  const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+    Response.json(body, { status, headers });
+
+  function error(status: number): Response {
+    const headers: Record<string, string> = status === 429
+      ? { "retry-after": "0", "retry-after-ms": "10" }
+      : {};
+    const message = status === 429 ? "rate limit exceeded" : `fake failure ${status}`;
+    return flavour === "ollama"
+      ? json({ error: message }, status, headers)
+      : json({ error: { message, type: "fake_error", param: null, code: null } }, status, headers);
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname;
+    const body = await request.json().catch(() => ({}));
+    fake.requests.push({ path, body });
+    if (delay) {
+      const ms = delay;
+      delay = 0;
+      await new Promise((r) => setTimeout(r, ms));
+    }
+    const failure = failures.shift();
+    if (failure) return error(failure);
+    const embedder = new LexicalEmbedder(fake.dimensions);
+
+    if (flavour === "ollama" && path === "/api/embed") {
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      const vectors = await embedder.embed(input);
+      return json({ model: body.model, embeddings: vectors.map((v) => Array.from(v)) });
+    }
+    if (flavour === "ollama" && path === "/api/chat") {
+      const content = fake.replies.shift() ?? await computedReply(body.messages);
+      return json({
+        model: body.model,
+        created_at: new Date().toISOString(),
+        message: { role: "assistant", content },
+        done: true,
+        done_reason: "stop",
+      });
+    }
+    if (flavour === "openai" && path === "/v1/embeddings") {
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      const vectors = await embedder.embed(input);
+      return json({
+        object: "list",
+        model: body.model,
+        data: vectors.map((v, index) => ({
+          object: "embedding",
+          index,
+          embedding: body.encoding_format === "base64" ? float32Base64(v) : Array.from(v),
+        })),
+        usage: { prompt_tokens: input.length, total_tokens: input.length },
+      });
+    }
+    if (flavour === "openai" && path === "/v1/chat/completions") {
+      const content = fake.replies.shift() ?? await computedReply(body.messages);
+      return json({
+        id: `chatcmpl-${crypto.randomUUID()}`,
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content, refusal: null },
+          finish_reason: "stop",
+          logprobs: null,
+        }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      });
+    }
+    return error(404);
+  }
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handle);
+  fake.url = `http://127.0.0.1:${server.addr.port}`;
+  return Object.assign(fake, { [Symbol.asyncDispose]: () => server.shutdown() });
+}
