@@ -6,7 +6,7 @@ import { readConfig, SIDECAR_ENV } from "./src/config.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "./src/chain/local_ledger.ts";
-import type { VectorStore } from "./src/backends/types.ts";
+import type { Embedder, Llm, VectorStore } from "./src/backends/types.ts";
 import { MemoryVectorStore } from "./src/backends/memory.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
@@ -21,16 +21,62 @@ if (!result.ok) {
 const config = result.config;
 const logger = createLogger(config.logLevel);
 
+/** The configured embedder; a remote one is asked once for its vector size. */
+async function openEmbedder(): Promise<Embedder> {
+  const remote = { model: config.embedModel, timeoutMs: config.llmTimeoutMs };
+  if (config.embedder === "ollama") {
+    const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import("./plugins/ollama/mod.ts");
+    return await OllamaEmbedder.open({
+      ...remote,
+      host: config.ollamaHost,
+      model: remote.model ?? DEFAULT_OLLAMA_EMBED_MODEL,
+    });
+  }
+  if (config.embedder === "openai") {
+    const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import("./plugins/openai/mod.ts");
+    return await OpenAiEmbedder.open({
+      ...remote,
+      apiKey: config.openaiApiKey,
+      baseURL: config.openaiBaseUrl,
+      model: remote.model ?? DEFAULT_OPENAI_EMBED_MODEL,
+    });
+  }
+  const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
+  return new LexicalEmbedder();
+}
+
+async function openLlm(): Promise<Llm | undefined> {
+  const remote = { model: config.llmModel, timeoutMs: config.llmTimeoutMs };
+  if (config.llm === "ollama") {
+    const { OllamaLlm, DEFAULT_OLLAMA_LLM_MODEL } = await import("./plugins/ollama/mod.ts");
+    return new OllamaLlm({
+      ...remote,
+      host: config.ollamaHost,
+      model: remote.model ?? DEFAULT_OLLAMA_LLM_MODEL,
+    });
+  }
+  if (config.llm === "openai") {
+    const { OpenAiLlm, DEFAULT_OPENAI_LLM_MODEL } = await import("./plugins/openai/mod.ts");
+    return new OpenAiLlm({
+      ...remote,
+      apiKey: config.openaiApiKey,
+      baseURL: config.openaiBaseUrl,
+      model: remote.model ?? DEFAULT_OPENAI_LLM_MODEL,
+    });
+  }
+  if (config.llm === "local") {
+    return new (await import("./plugins/local_llm/mod.ts")).LocalExtractiveLlm();
+  }
+  return undefined;
+}
+
 async function start() {
   await Deno.mkdir(config.dataDir, { recursive: true });
   const { loadMasterKey, LocalCipher } = await import("./plugins/local_cipher/mod.ts");
   const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
-  const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
-  const llm = config.llm === "local"
-    ? new (await import("./plugins/local_llm/mod.ts")).LocalExtractiveLlm()
-    : undefined;
   const masterKey = await loadMasterKey(config);
-  const embedder = new LexicalEmbedder();
+  const embedder = await openEmbedder();
+  const llm = await openLlm();
   let vectors: VectorStore;
   if (config.vectorStore === "lancedb") {
     const { LanceDbVectorStore } = await import("./plugins/lancedb/mod.ts");

@@ -12,8 +12,15 @@ export interface Config {
   cipher: "local";
   blobStore: "fs";
   vectorStore: "lancedb" | "memory";
-  embedder: "local";
-  llm: "local" | "none";
+  embedder: "local" | "ollama" | "openai";
+  llm: "local" | "ollama" | "openai" | "none";
+  ollamaHost: string;
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  /** Model names for the remote providers (each has its own default). */
+  embedModel?: string;
+  llmModel?: string;
+  llmTimeoutMs: number;
   masterKeyHex?: string;
   logLevel: LogLevel;
   concurrency: number;
@@ -107,8 +114,14 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     cipher: choice("SVC_CIPHER", "local", ["local"] as const),
     blobStore: choice("SVC_BLOB_STORE", "fs", ["fs"] as const),
     vectorStore: choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"] as const),
-    embedder: choice("SVC_EMBEDDER", "local", ["local"] as const),
-    llm: choice("SVC_LLM", "local", ["local", "none"] as const),
+    embedder: choice("SVC_EMBEDDER", "local", ["local", "ollama", "openai"] as const),
+    llm: choice("SVC_LLM", "local", ["local", "ollama", "openai", "none"] as const),
+    ollamaHost: env.OLLAMA_HOST || "http://127.0.0.1:11434",
+    openaiApiKey: env.OPENAI_API_KEY || undefined,
+    openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
+    embedModel: env.SVC_EMBED_MODEL || undefined,
+    llmModel: env.SVC_LLM_MODEL || undefined,
+    llmTimeoutMs: integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000),
     masterKeyHex,
     logLevel: choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"] as const),
     concurrency: integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),
@@ -126,5 +139,21 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     dashboardPort: integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
     accountCacheSeconds: integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
   };
+  for (
+    const [name, value] of [["OLLAMA_HOST", config.ollamaHost], [
+      "OPENAI_BASE_URL",
+      config.openaiBaseUrl,
+    ]]
+  ) {
+    if (value !== undefined && !/^https?:\/\//.test(value)) {
+      problems.push(`${name} must be an http(s) URL (got "${value}")`);
+    }
+  }
+  const usesOpenAi = config.embedder === "openai" || config.llm === "openai";
+  if (usesOpenAi && !config.openaiApiKey && !config.openaiBaseUrl) {
+    problems.push(
+      "SVC_EMBEDDER/SVC_LLM=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)",
+    );
+  }
   return problems.length ? { ok: false, problems } : { ok: true, config };
 }

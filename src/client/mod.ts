@@ -189,6 +189,14 @@ export class SvcClient {
     }>("POST", "/api/analyze", { text, ...options });
   }
 
+  ask(question: string, options: { limit?: number; namespace?: string } = {}) {
+    return this.request<{ answer: string; memories_used: number; memories: RecallResult[] }>(
+      "POST",
+      "/api/ask",
+      { question, ...options },
+    );
+  }
+
   /** The caller's identity as the relayer resolves it; fails with 401 for an unknown key. */
   whoami() {
     return this.request<{ owner: string; account_id: string; public_key: string }>(

@@ -1,0 +1,73 @@
+/**
+ * Analyze and ask through the real relayer (`main.ts`): on the embedded default, and with the
+ * Ollama embedder and an OpenAI-compatible LLM selected by environment (local protocol fakes).
+ */
+import assert from "node:assert/strict";
+import type { SvcClient } from "../src/client/mod.ts";
+import { startFakeModelServer } from "./fakes/model_server.ts";
+import { newAccountClient, startRelayer } from "./relayer_process.ts";
+
+const CHAT = "Morning! Did you see the match? I'm training for the Berlin marathon in " +
+  "September. My partner Sam is a pilot. Can you book a table? I can't eat gluten.";
+
+async function analyzeThenAsk(client: SvcClient) {
+  const analysis = await client.analyze(CHAT, { namespace: "me" });
+  assert.equal(analysis.fact_count, 3);
+  for (const id of analysis.job_ids) {
+    assert.equal((await client.waitForJob(id)).status, "done");
+  }
+  for (
+    const [query, expected] of [["marathon", /Berlin marathon/], ["gluten", /gluten/]] as const
+  ) {
+    const { results } = await client.recall(query, { namespace: "me" });
+    assert.match(results[0].text, expected);
+  }
+  const answered = await client.ask("What does my partner Sam do?", { namespace: "me" });
+  assert.match(answered.answer, /pilot/);
+  assert.ok(answered.memories_used >= 1);
+  const unknown = await client.ask("What is my favourite film?", { namespace: "films" });
+  assert.equal(unknown.memories_used, 0);
+  assert.match(unknown.answer, /nothing in your memories/);
+}
+
+Deno.test("e2e: analyze and ask on the embedded default", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir);
+    const health = await (await fetch(`${relayer.url}/health`)).json();
+    assert.equal(health.backends.llm, "local-extractive");
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    await analyzeThenAsk(client);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("e2e: SVC_EMBEDDER=ollama and SVC_LLM=openai select the remote plugins", async () => {
+  const dataDir = await Deno.makeTempDir();
+  await using ollama = startFakeModelServer("ollama", { dimensions: 96 });
+  await using openai = startFakeModelServer("openai");
+  try {
+    await using relayer = await startRelayer(dataDir, {
+      SVC_EMBEDDER: "ollama",
+      OLLAMA_HOST: ollama.url,
+      SVC_EMBED_MODEL: "nomic-embed-text",
+      SVC_LLM: "openai",
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      OPENAI_API_KEY: "sk-test",
+      SVC_LLM_MODEL: "small-chat",
+    });
+    const health = await (await fetch(`${relayer.url}/health`)).json();
+    assert.deepEqual([health.backends.embedder, health.backends.llm], [
+      "ollama:nomic-embed-text",
+      "openai",
+    ]);
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    await analyzeThenAsk(client);
+    assert.ok(ollama.requests.some((r) => r.body.model === "nomic-embed-text"));
+    const chats = openai.requests.filter((r) => r.path === "/v1/chat/completions");
+    assert.ok(chats.length >= 2 && chats.every((r) => r.body.model === "small-chat"));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
