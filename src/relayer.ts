@@ -34,6 +34,8 @@ import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
+import { LexicalIndex } from "./ranking/lexical_index.ts";
+import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 
@@ -102,7 +104,13 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     maxAttempts: options.maxAttempts,
     leaseMs: options.leaseMs,
   });
-  const backends = { ...options, queue, logger };
+  const backends = {
+    ...options,
+    queue,
+    logger,
+    hasher: await TermHasher.fromSecret(options.secret),
+    lexicon: new LexicalIndex((owner, namespace) => options.vectors.terms(owner, namespace)),
+  };
   const service = createMemoryService(backends);
   const worker = createWorker(backends);
   const directory = new CachedAccountDirectory(options.directory, {

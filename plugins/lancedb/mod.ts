@@ -14,6 +14,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
 import type {
   NamespaceCount,
+  TermsRow,
   VectorHit,
   VectorRow,
   VectorStore,
@@ -107,6 +108,7 @@ export class LanceDbVectorStore implements VectorStore {
         new Field("ns", new Utf8(), false),
         new Field("blob_id", new Utf8(), false),
         new Field("created_at", new Float64(), false),
+        new Field("terms", new Utf8(), true),
         new Field(
           "vector",
           new FixedSizeList(options.dimensions, new Field("item", new Float32(), true)),
@@ -114,6 +116,10 @@ export class LanceDbVectorStore implements VectorStore {
         ),
       ]);
       const table = await db.createEmptyTable(TABLE, schema, { existOk: true });
+      // Tables made before lexical ranking gain the column (empty: dense ranking only).
+      if (!(await table.schema()).fields.some((field) => field.name === "terms")) {
+        await table.addColumns([{ name: "terms", valueSql: "CAST(NULL AS STRING)" }]);
+      }
       if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted));
       return new LanceDbVectorStore(
         db,
@@ -149,6 +155,7 @@ export class LanceDbVectorStore implements VectorStore {
             ns: row.namespace,
             blob_id: row.blobId,
             created_at: row.createdAt,
+            terms: row.terms?.join(" ") ?? null,
             vector: Array.from(row.vector),
           })));
         for (const p of batch) p.resolve();
@@ -242,6 +249,36 @@ export class LanceDbVectorStore implements VectorStore {
       return await this.#table.countRows(parts.length ? parts.join(" AND ") : undefined);
     } catch (error) {
       throw backendError("LanceDB", "count the vector index", error);
+    }
+  }
+
+  async get(ids: string[]): Promise<VectorRow[]> {
+    if (ids.length === 0) return [];
+    try {
+      const rows = await this.#table.query().where(inList(ids)).toArray();
+      return rows.map((row) => ({
+        id: row.id,
+        owner: row.owner_id,
+        namespace: row.ns,
+        blobId: row.blob_id,
+        createdAt: row.created_at,
+        vector: Float32Array.from(row.vector),
+        terms: row.terms ? (row.terms as string).split(" ") : undefined,
+      }));
+    } catch (error) {
+      throw backendError("LanceDB", "read the vector index", error);
+    }
+  }
+
+  async terms(owner: string, namespace: string): Promise<TermsRow[]> {
+    try {
+      const rows = await this.#table.query()
+        .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
+        .select(["id", "terms"])
+        .toArray();
+      return rows.map((row) => ({ id: row.id, terms: row.terms ? row.terms.split(" ") : [] }));
+    } catch (error) {
+      throw backendError("LanceDB", "read the stored terms", error);
     }
   }
 

@@ -9,6 +9,7 @@ import type {
   BlobStore,
   NamespaceCount,
   ResolvedAccount,
+  TermsRow,
   VectorHit,
   VectorRow,
   VectorStore,
@@ -84,6 +85,18 @@ export class MemoryVectorStore implements VectorStore {
       n++;
     }
     return Promise.resolve(n);
+  }
+
+  get(ids: string[]): Promise<VectorRow[]> {
+    return Promise.resolve(ids.flatMap((id) => this.#rows.get(id) ?? []));
+  }
+
+  terms(owner: string, namespace: string): Promise<TermsRow[]> {
+    return Promise.resolve(
+      [...this.#rows.values()]
+        .filter((r) => r.owner === owner && r.namespace === namespace)
+        .map((r) => ({ id: r.id, terms: r.terms ?? [] })),
+    );
   }
 
   namespaces(owner: string): Promise<NamespaceCount[]> {

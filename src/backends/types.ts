@@ -84,6 +84,8 @@ export interface VectorRow {
   vector: Float32Array | number[];
   /** Unix milliseconds. */
   createdAt: number;
+  /** Keyed hashes of the memory's terms, for lexical ranking (absent when unknown). */
+  terms?: string[];
 }
 
 export interface VectorHit {
@@ -92,6 +94,11 @@ export interface VectorHit {
   /** Cosine distance: 0 is identical, 2 is opposite. */
   distance: number;
   createdAt: number;
+}
+
+export interface TermsRow {
+  id: string;
+  terms: string[];
 }
 
 export interface NamespaceCount {
@@ -117,6 +124,10 @@ export interface VectorStore {
   delete(ids: string[], options?: CallOptions): Promise<void>;
   /** Rows in the whole index, or only those of an owner (and namespace) when given. */
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
+  /** The rows of these ids (in no particular order; unknown ids are left out). */
+  get(ids: string[], options?: CallOptions): Promise<VectorRow[]>;
+  /** Every memory's stored terms in a namespace (for the lexical index). */
+  terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
   close(): Promise<void>;

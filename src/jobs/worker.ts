@@ -72,6 +72,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
       "Embedding",
       (signal) => deps.embedder.embed([text], { signal }),
     );
+    const terms = await deps.hasher.hash(record.owner, text);
     await withTimeout(timeoutMs, "Indexing", (signal) =>
       deps.vectors.upsert([{
         id: record.job_id,
@@ -80,7 +81,9 @@ export function createWorker(deps: WorkerDependencies): Worker {
         blobId: record.blob_id!,
         vector,
         createdAt,
+        terms,
       }], { signal }));
+    await deps.lexicon.add(record.owner, record.namespace, record.job_id, terms);
     await queue.complete(record, { memory_id: record.job_id });
   }
 

@@ -3,6 +3,9 @@
  * Callers pass values that are already validated.
  */
 import type { BlobStore, Cipher, Embedder, VectorHit, VectorStore } from "../backends/types.ts";
+import { cosineDistance } from "../backends/memory.ts";
+import type { LexicalIndex } from "../ranking/lexical_index.ts";
+import type { TermHasher } from "../ranking/terms.ts";
 import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
@@ -14,8 +17,14 @@ export interface MemoryServiceDependencies {
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
+  /** Keyed term hashes of memory texts, and the BM25 index over them. */
+  hasher: TermHasher;
+  lexicon: LexicalIndex;
   logger: Logger;
 }
+
+/** Weight of the lexical (BM25) score against the cosine similarity in recall's ranking. */
+export const LEXICAL_WEIGHT = 1;
 
 export interface RecallResult {
   id: string;
@@ -46,6 +55,14 @@ export function scoreOf(distance: number): number {
   return Math.min(1, Math.max(0, 1 - distance));
 }
 
+/**
+ * Recall's fused score in [0, 1]: cosine similarity plus the weighted BM25 score relative to
+ * the best one of the query, rescaled.
+ */
+export function fusedScore(distance: number, lexical: number): number {
+  return (scoreOf(distance) + LEXICAL_WEIGHT * lexical) / (1 + LEXICAL_WEIGHT);
+}
+
 function manualHit(hit: VectorHit): ManualHit {
   return {
     id: hit.id,
@@ -56,7 +73,7 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, embedder, cipher, blobs, vectors, logger } = deps;
+  const { queue, embedder, cipher, blobs, vectors, hasher, lexicon, logger } = deps;
 
   async function embedOne(text: string): Promise<Float32Array> {
     const [vector] = await embedder.embed([text]);
@@ -103,11 +120,40 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       );
     },
 
+    /**
+     * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
+     * hashes are pooled, ranked by the fused score, and the best `limit` decrypted.
+     */
     async recall(owner: string, query: string, limit: number, namespace: string) {
-      const hits = await vectors.search(owner, namespace, await embedOne(query), limit);
-      const texts = await Promise.all(hits.map((hit) => readMemory(owner, hit)));
+      const pool = Math.max(limit * 3, 30);
+      const [vector, queryTerms] = await Promise.all([
+        embedOne(query),
+        hasher.hash(owner, query),
+      ]);
+      const [dense, lexical] = await Promise.all([
+        vectors.search(owner, namespace, vector, pool),
+        lexicon.search(owner, namespace, queryTerms, pool),
+      ]);
+      const hits = new Map(dense.map((hit) => [hit.id, hit]));
+      const missing = lexical.filter((hit) => !hits.has(hit.id)).map((hit) => hit.id);
+      for (const row of await vectors.get(missing)) {
+        if (row.owner !== owner || row.namespace !== namespace) continue;
+        hits.set(row.id, {
+          id: row.id,
+          blobId: row.blobId,
+          createdAt: row.createdAt,
+          distance: cosineDistance(vector, row.vector),
+        });
+      }
+      const best = lexical[0]?.score || 1;
+      const lexicalScore = new Map(lexical.map((hit) => [hit.id, hit.score / best]));
+      const ranked = [...hits.values()]
+        .map((hit) => ({ hit, score: fusedScore(hit.distance, lexicalScore.get(hit.id) ?? 0) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit);
+      const texts = await Promise.all(ranked.map(({ hit }) => readMemory(owner, hit)));
       const results: RecallResult[] = [];
-      hits.forEach((hit, i) => {
+      ranked.forEach(({ hit, score }, i) => {
         const text = texts[i];
         if (text === null) return;
         results.push({
@@ -115,11 +161,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           blob_id: hit.blobId,
           text,
           distance: hit.distance,
-          score: scoreOf(hit.distance),
+          score,
           created_at: new Date(hit.createdAt).toISOString(),
         });
       });
-      results.sort((a, b) => b.score - a.score);
       return { results, total: results.length };
     },
 
@@ -167,6 +212,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         }
         if (restored >= limit) continue;
         let vector: Float32Array | number[] | undefined = meta.vector;
+        let terms: string[] | undefined;
         if (!vector) {
           const text = await readMemory(owner, {
             id: meta.memoryId,
@@ -179,6 +225,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
             continue;
           }
           vector = await embedOne(text);
+          terms = await hasher.hash(owner, text);
         }
         await vectors.upsert([{
           id: meta.memoryId,
@@ -187,7 +234,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           blobId,
           vector,
           createdAt: meta.createdAt,
+          terms,
         }]);
+        if (terms) await lexicon.add(owner, namespace, meta.memoryId, terms);
         present.add(meta.memoryId);
         restored++;
       }

@@ -1,0 +1,77 @@
+/**
+ * Terms for lexical matching, stored only as keyed hashes: each owner has a key derived
+ * (HKDF) from the relayer's secret, and a term is kept as keyed BLAKE2b of its stem, so the
+ * index at rest does not reveal the words of a memory to anyone without the key.
+ */
+import { blake2b } from "@noble/hashes/blake2";
+
+const STOP_WORDS = new Set(
+  ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
+    "me my mine myself you your yours we our us they them their it its he him his she her this " +
+    "that these those do does did have has had will would shall should can could may might must " +
+    "not no so than then there here what which who whom whose when where why how all any some " +
+    "just very too also into about over up out if oh yeah hey hi").split(" "),
+);
+
+/** A light English stemmer: plurals, -ing, -ed, -ly. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  let w = word;
+  if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
+  else if (/(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) w = w.slice(0, -1);
+  if (w.endsWith("ing") && w.length > 5) w = w.slice(0, -3);
+  else if (w.endsWith("ed") && w.length > 4) w = w.slice(0, -2);
+  else if (w.endsWith("ly") && w.length > 4) w = w.slice(0, -2);
+  if (/([^aeiouls])\1$/.test(w)) w = w.slice(0, -1); // running → runn → run
+  return w;
+}
+
+/** The stemmed content words of a text, in order, repeats kept. */
+export function terms(text: string): string[] {
+  const words = text.toLowerCase().normalize("NFKC").replace(/[’‘]/g, "'")
+    .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
+  return words.map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
+    .filter((w) => w && !STOP_WORDS.has(w))
+    .map(stem);
+}
+
+export class TermHasher {
+  #master: CryptoKey;
+  #keys = new Map<string, Promise<Uint8Array>>();
+
+  private constructor(master: CryptoKey) {
+    this.#master = master;
+  }
+
+  static async fromSecret(secret: Uint8Array<ArrayBuffer>): Promise<TermHasher> {
+    return new TermHasher(
+      await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]),
+    );
+  }
+
+  #key(owner: string): Promise<Uint8Array> {
+    let key = this.#keys.get(owner);
+    if (!key) {
+      key = crypto.subtle.deriveBits(
+        {
+          name: "HKDF",
+          hash: "SHA-256",
+          salt: new TextEncoder().encode("svc-lexical-terms-v1"),
+          info: new TextEncoder().encode(owner),
+        },
+        this.#master,
+        256,
+      ).then((bits) => new Uint8Array(bits));
+      this.#keys.set(owner, key);
+    }
+    return key;
+  }
+
+  /** The keyed hashes of a text's terms, for one owner. */
+  async hash(owner: string, text: string): Promise<string[]> {
+    const key = await this.#key(owner);
+    const encoder = new TextEncoder();
+    return terms(text).map((term) => blake2b(encoder.encode(term), { key, dkLen: 8 }).toHex());
+  }
+}
