@@ -51,6 +51,12 @@ export function tokens(text: string): string[] {
   return out;
 }
 
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
+  return sum;
+}
+
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
@@ -127,8 +133,7 @@ export class GloveEmbedder implements Embedder {
         }
         continue;
       }
-      const frequency = 1 / ((row + 1) * this.#logCount);
-      const weight = (SIF_A / (SIF_A + frequency)) * scales[row];
+      const weight = this.#weight(row) * scales[row];
       for (let i = 0; i < DIMENSIONS; i++) dense[i] += weight * values[row * DIMENSIONS + i];
     }
     let projection = 0;
@@ -144,6 +149,54 @@ export class GloveEmbedder implements Embedder {
     for (let i = 0; i < HASHED; i++) out[DIMENSIONS + i] = hashed[i] * b;
     if (denseNorm === 0 && hashedNorm === 0) out[0] = 1; // an empty text: a fixed unit vector
     return out;
+  }
+
+  /** The SIF-style weight of a word: rarer words count more. */
+  #weight(row: number): number {
+    return SIF_A / (SIF_A + 1 / ((row + 1) * this.#logCount));
+  }
+
+  /** A word's unit vector, or `undefined` for a word GloVe does not know. */
+  #unit(word: string): Float32Array | undefined {
+    const row = this.#row(word);
+    if (row === undefined) return undefined;
+    const { values } = this.#table;
+    const vector = new Float32Array(DIMENSIONS);
+    for (let i = 0; i < DIMENSIONS; i++) vector[i] = values[row * DIMENSIONS + i];
+    const norm = Math.hypot(...vector) || 1;
+    return vector.map((x) => x / norm);
+  }
+
+  /**
+   * How well each text covers the query's words, in [0, 1]: for every content word of the
+   * query, its best word-vector similarity to a word of the text (1 for the same word),
+   * weighted by rarity and averaged.
+   */
+  softMatch(query: string, texts: string[]): Promise<number[]> {
+    const contentOf = (
+      text: string,
+    ) => [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
+    const asked = contentOf(query).map((word) => {
+      const row = this.#row(word);
+      return { word, vector: this.#unit(word), weight: row === undefined ? 1 : this.#weight(row) };
+    });
+    const total = asked.reduce((sum, q) => sum + q.weight, 0);
+    return Promise.resolve(texts.map((text) => {
+      if (total === 0) return 0;
+      const words = contentOf(text);
+      const vectors = words.map((word) => this.#unit(word));
+      let score = 0;
+      for (const q of asked) {
+        let best = 0;
+        words.forEach((word, i) => {
+          const v = vectors[i];
+          const similarity = word === q.word ? 1 : q.vector && v ? dot(q.vector, v) : 0;
+          if (similarity > best) best = similarity;
+        });
+        score += q.weight * best;
+      }
+      return score / total;
+    }));
   }
 
   embed(texts: string[]): Promise<Float32Array[]> {

@@ -140,6 +140,11 @@ export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
+  /**
+   * Optional: how well each text covers the query's words, in [0, 1]; recall uses it to
+   * re-rank its candidates (on plaintext in memory, never stored).
+   */
+  softMatch?(query: string, texts: string[]): Promise<number[]>;
 }
 
 /** A sponsored transaction, built for the sender to sign. */

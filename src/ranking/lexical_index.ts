@@ -11,8 +11,9 @@ export interface LexicalHit {
   score: number;
 }
 
-const K1 = 1.2;
-const B = 0.75;
+// Tuned on LoCoMo's tuning split (bench/retrieval.ts): short memories favour a low b.
+const K1 = 0.7;
+const B = 0.3;
 
 class Postings {
   ids: string[] = [];

@@ -23,8 +23,13 @@ export interface MemoryServiceDependencies {
   logger: Logger;
 }
 
-/** Weight of the lexical (BM25) score against the cosine similarity in recall's ranking. */
+/**
+ * Weights of recall's ranking, against the cosine similarity (weight 1): the lexical BM25
+ * score relative to the query's best, and the embedder's word-level soft match when it has
+ * one. Tuned on LoCoMo's tuning split (bench/retrieval.ts).
+ */
 export const LEXICAL_WEIGHT = 1;
+export const SOFT_MATCH_WEIGHT = 2;
 
 export interface RecallResult {
   id: string;
@@ -56,11 +61,12 @@ export function scoreOf(distance: number): number {
 }
 
 /**
- * Recall's fused score in [0, 1]: cosine similarity plus the weighted BM25 score relative to
- * the best one of the query, rescaled.
+ * Recall's score in [0, 1]: cosine similarity, plus the weighted BM25 score relative to the
+ * query's best, plus the weighted soft match when there is one, rescaled.
  */
-export function fusedScore(distance: number, lexical: number): number {
-  return (scoreOf(distance) + LEXICAL_WEIGHT * lexical) / (1 + LEXICAL_WEIGHT);
+export function fusedScore(distance: number, lexical: number, soft?: number): number {
+  const weights = 1 + LEXICAL_WEIGHT + (soft === undefined ? 0 : SOFT_MATCH_WEIGHT);
+  return (scoreOf(distance) + LEXICAL_WEIGHT * lexical + SOFT_MATCH_WEIGHT * (soft ?? 0)) / weights;
 }
 
 function manualHit(hit: VectorHit): ManualHit {
@@ -147,24 +153,28 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       }
       const best = lexical[0]?.score || 1;
       const lexicalScore = new Map(lexical.map((hit) => [hit.id, hit.score / best]));
-      const ranked = [...hits.values()]
-        .map((hit) => ({ hit, score: fusedScore(hit.distance, lexicalScore.get(hit.id) ?? 0) }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, limit);
-      const texts = await Promise.all(ranked.map(({ hit }) => readMemory(owner, hit)));
-      const results: RecallResult[] = [];
-      ranked.forEach(({ hit, score }, i) => {
-        const text = texts[i];
-        if (text === null) return;
-        results.push({
-          id: hit.id,
-          blob_id: hit.blobId,
-          text,
-          distance: hit.distance,
-          score,
-          created_at: new Date(hit.createdAt).toISOString(),
-        });
-      });
+      const lexicalOf = (id: string) => lexicalScore.get(id) ?? 0;
+      // With a soft matcher, the pool is decrypted and re-ranked; otherwise only the best.
+      const candidates = [...hits.values()]
+        .sort((a, b) =>
+          fusedScore(b.distance, lexicalOf(b.id)) - fusedScore(a.distance, lexicalOf(a.id))
+        )
+        .slice(0, embedder.softMatch ? pool : limit);
+      const texts = await Promise.all(candidates.map((hit) => readMemory(owner, hit)));
+      const readable = candidates.flatMap((hit, i) =>
+        texts[i] === null ? [] : [{ hit, text: texts[i]! }]
+      );
+      const soft = embedder.softMatch
+        ? await embedder.softMatch(query, readable.map((r) => r.text))
+        : undefined;
+      const results: RecallResult[] = readable.map(({ hit, text }, i) => ({
+        id: hit.id,
+        blob_id: hit.blobId,
+        text,
+        distance: hit.distance,
+        score: fusedScore(hit.distance, lexicalOf(hit.id), soft?.[i]),
+        created_at: new Date(hit.createdAt).toISOString(),
+      })).sort((a, b) => b.score - a.score).slice(0, limit);
       return { results, total: results.length };
     },
 
