@@ -41,8 +41,12 @@ async function openEmbedder(): Promise<Embedder> {
       model: remote.model ?? DEFAULT_OPENAI_EMBED_MODEL,
     });
   }
-  const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
-  return new LexicalEmbedder();
+  if (config.embedder === "lexical") {
+    const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
+    return new LexicalEmbedder();
+  }
+  const { GloveEmbedder } = await import("./plugins/glove_embedder/mod.ts");
+  return await GloveEmbedder.open({ cacheDir: config.modelsDir });
 }
 
 async function openLlm(): Promise<Llm | undefined> {

@@ -12,7 +12,9 @@ export interface Config {
   cipher: "local";
   blobStore: "fs";
   vectorStore: "lancedb" | "memory";
-  embedder: "local" | "ollama" | "openai";
+  embedder: "local" | "lexical" | "ollama" | "openai";
+  /** Where the offline embedder keeps its converted word vectors. */
+  modelsDir: string;
   llm: "local" | "ollama" | "openai" | "none";
   ollamaHost: string;
   openaiApiKey?: string;
@@ -114,7 +116,8 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     cipher: choice("SVC_CIPHER", "local", ["local"] as const),
     blobStore: choice("SVC_BLOB_STORE", "fs", ["fs"] as const),
     vectorStore: choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"] as const),
-    embedder: choice("SVC_EMBEDDER", "local", ["local", "ollama", "openai"] as const),
+    embedder: choice("SVC_EMBEDDER", "local", ["local", "lexical", "ollama", "openai"] as const),
+    modelsDir: env.SVC_MODELS_DIR || `${env.SVC_DATA_DIR || "./data"}/models`,
     llm: choice("SVC_LLM", "local", ["local", "ollama", "openai", "none"] as const),
     ollamaHost: env.OLLAMA_HOST || "http://127.0.0.1:11434",
     openaiApiKey: env.OPENAI_API_KEY || undefined,

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
+import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
-import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { newAccountClient, startRelayer, svcCli } from "./relayer_process.ts";
+import { newAccountClient, startRelayer, svcCli, TEST_MODELS_DIR } from "./relayer_process.ts";
 
 Deno.test("e2e: remember, recall, restart, lose the index, restore", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
@@ -70,12 +70,12 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   await store.close();
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
-    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0" },
+    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_MODELS_DIR: TEST_MODELS_DIR },
   }).output();
   assert.equal(code, 1);
   const message = new TextDecoder().decode(stderr);
   assert.match(message, /another-model/);
-  assert.match(message, new RegExp(new LexicalEmbedder().model));
+  assert.match(message, /svc-glove100-sif/);
   assert.match(message, /restore/);
   await Deno.remove(dataDir, { recursive: true });
 });
@@ -137,9 +137,39 @@ Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none",
   assert.deepEqual(statuses, accepted.map(() => "done"));
   await relayer.stop();
 
-  const index = await LanceDbVectorStore.open(`${dataDir}/lancedb`, new LexicalEmbedder());
+  const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
+  const index = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
   assert.equal((await index.has(accepted)).size, 200);
   assert.equal(await index.count(), 200, "one row per job id");
   await index.close();
   await Deno.remove(dataDir, { recursive: true });
 });
+
+Deno.test("e2e: no memory text is stored in clear anywhere in the data directory", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  try {
+    await using relayer = await startRelayer(dataDir);
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    const secret = "Quixotically zanzibarian marmalade for Xylophonist Wendeline";
+    const { job_id } = await client.remember(secret);
+    assert.equal((await client.waitForJob(job_id)).status, "done");
+    const { results } = await client.recall("zanzibarian marmalade");
+    assert.equal(results[0].text, secret, "the memory is found, by its rare words too");
+    await relayer.stop();
+    const words = ["quixotically", "zanzibarian", "marmalade", "xylophonist", "wendeline"];
+    for await (const path of walk(dataDir)) {
+      const content = new TextDecoder("latin1").decode(await Deno.readFile(path)).toLowerCase();
+      for (const word of words) assert.ok(!content.includes(word), `"${word}" found in ${path}`);
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.isFile) yield path;
+  }
+}

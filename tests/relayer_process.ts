@@ -17,6 +17,8 @@ export interface RelayerProcess extends AsyncDisposable {
   stop(): Promise<Deno.CommandStatus>;
 }
 
+export const TEST_MODELS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-models`;
+
 /** A loopback port that was free a moment ago. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -37,6 +39,8 @@ export async function startRelayer(
       SVC_PORT: "0",
       SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
       SVC_LOG_LEVEL: "info",
+      // The word vectors are converted once per machine, not once per test.
+      SVC_MODELS_DIR: TEST_MODELS_DIR,
       ...env,
     },
     stdout: "null",

@@ -10,6 +10,8 @@ import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { GloveEmbedder } from "../../plugins/glove_embedder/mod.ts";
+import { TEST_MODELS_DIR } from "../relayer_process.ts";
 import { LocalExtractiveLlm } from "../../plugins/local_llm/mod.ts";
 import { OllamaEmbedder, OllamaLlm } from "../../plugins/ollama/mod.ts";
 import { OpenAiEmbedder, OpenAiLlm } from "../../plugins/openai/mod.ts";
@@ -98,6 +100,7 @@ accountDirectorySuite("LocalLedger", async () => {
 });
 
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
+embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
 
 llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
 

@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { LanceDbVectorStore } from "../lancedb/mod.ts";
+import { GloveEmbedder, tokens } from "./mod.ts";
+import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
+
+const open = () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
+const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+Deno.test("glove: tokenisation of case, punctuation, contractions and numbers", () => {
+  const cases: [string, string[]][] = [
+    ["Hello, WORLD!", ["hello", "world"]],
+    ["I'm sure I don't know", ["i", "sure", "i", "do", "know"]],
+    ["We can't, we won't.", ["we", "can", "we", "will"]],
+    ["Mel's dog’s bowl", ["mel", "dog", "bowl"]],
+    ["Born in 1990, moved 3.5 km", ["born", "in", "1990", "moved", "3.5", "km"]],
+    ["e-mail re-sent", ["e-mail", "re-sent"]],
+  ];
+  for (const [text, expected] of cases) assert.deepEqual(tokens(text), expected, text);
+});
+
+Deno.test("glove: deterministic unit vectors; meaning beats shared template words", async () => {
+  const embedder = await open();
+  const [a, b] = await embedder.embed(["I adore puppies", "I adore puppies"]);
+  assert.deepEqual(a, b);
+  assert.equal(a.length, embedder.dimensions);
+  assert.ok(Math.abs(Math.hypot(...a) - 1) < 1e-5);
+  const closer = async (anchor: string, near: string, far: string) => {
+    const [x, y, z] = await embedder.embed([anchor, near, far]);
+    assert.ok(cos(x, y) > cos(x, z), `${anchor}: "${near}" should beat "${far}"`);
+  };
+  await closer("I love dogs", "I adore puppies", "tax filing deadline");
+  await closer(
+    "I work as a nurse at the hospital",
+    "What is my job?",
+    "What is my favorite movie?",
+  );
+  await closer(
+    "I am allergic to peanuts",
+    "Which foods should I avoid?",
+    "My car needs an oil change",
+  );
+  await closer("We flew to Lisbon for the holidays", "a trip to Portugal", "a new laptop at work");
+  // Words GloVe does not know still match through the hashed part.
+  await closer("My cat is called Zyxwvut", "Who is Zyxwvut?", "Who is Rex?");
+});
+
+Deno.test("glove: word-level soft match ranks texts covering the query's words", async () => {
+  const embedder = await open();
+  const [exact, related, unrelated] = await embedder.softMatch("which puppy did I adopt?", [
+    "I adopted a puppy last spring",
+    "We brought home a little dog",
+    "The invoice is due on Friday",
+  ]);
+  assert.ok(exact > related && related > unrelated, `${exact} ${related} ${unrelated}`);
+  assert.ok(exact <= 1 && unrelated >= 0);
+  assert.deepEqual(await embedder.softMatch("the a of", ["anything"]), [0]);
+});
+
+Deno.test("glove: the cache is rebuilt when damaged, and the recipe names the index", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await open(); // makes sure the shared cache exists
+    await Deno.copyFile(
+      `${TEST_MODELS_DIR}/glove-100d-100k-v1.bin`,
+      `${dir}/glove-100d-100k-v1.bin`,
+    );
+    const first = await GloveEmbedder.open({ cacheDir: dir });
+    await Deno.writeTextFile(`${dir}/glove-100d-100k-v1.bin`, "damaged");
+    const rebuilt = await GloveEmbedder.open({ cacheDir: dir });
+    assert.deepEqual(await rebuilt.embed(["a cup of tea"]), await first.embed(["a cup of tea"]));
+    assert.ok((await Deno.stat(`${dir}/glove-100d-100k-v1.bin`)).size > 10_000_000);
+
+    const index = await LanceDbVectorStore.open(`${dir}/lancedb`, first);
+    await index.close();
+    await assert.rejects(
+      LanceDbVectorStore.open(`${dir}/lancedb`, { model: "svc-glove100-sif-v0", dimensions: 128 }),
+      new RegExp(first.model),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
