@@ -127,6 +127,7 @@ for (const size of SIZES) {
     }));
     await vectors.upsert(rows);
   }
+  await vectors.idle(); // steady state: the vector index is built
   const ms: number[] = [];
   for (let i = 0; i < SAMPLES + 5; i++) {
     const started = performance.now();

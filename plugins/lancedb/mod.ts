@@ -64,6 +64,7 @@ export class LanceDbVectorStore implements VectorStore {
   #writing: Promise<void> | null = null;
   #indexMinRows: number;
   #commitsSinceOptimize = 0;
+  #rowsSinceOptimize = 0;
   #idIndexed = false;
 
   private constructor(
@@ -163,8 +164,12 @@ export class LanceDbVectorStore implements VectorStore {
         const wrapped = backendError("LanceDB", "index the memory", error);
         for (const p of batch) p.reject(wrapped);
       }
-      if (++this.#commitsSinceOptimize >= 100) {
+      // Many small commits leave many fragments; many rows leave the vector index behind.
+      this.#commitsSinceOptimize++;
+      this.#rowsSinceOptimize += byId.size;
+      if (this.#commitsSinceOptimize >= 100 || this.#rowsSinceOptimize >= 2_000) {
         this.#commitsSinceOptimize = 0;
+        this.#rowsSinceOptimize = 0;
         await this.#optimize();
       }
     }
@@ -201,12 +206,20 @@ export class LanceDbVectorStore implements VectorStore {
     namespace: string,
     vector: Float32Array | number[],
     k: number,
+    options: { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
+    if (options.ids?.length === 0) return [];
     try {
-      const rows = await this.#table.vectorSearch(Array.from(vector))
+      let query = this.#table.vectorSearch(Array.from(vector))
         .distanceType("cosine")
-        .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
-        .refineFactor(REFINE_FACTOR)
+        .where(
+          `owner_id = ${quote(owner)} AND ns = ${quote(namespace)}` +
+            (options.ids ? ` AND ${inList(options.ids)}` : ""),
+        )
+        .refineFactor(REFINE_FACTOR);
+      // A few named rows: exact distances, no index.
+      if (options.ids) query = query.bypassVectorIndex();
+      const rows = await query
         .select(["id", "blob_id", "created_at", "_distance"])
         .limit(k)
         .toArray();
@@ -252,24 +265,6 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async get(ids: string[]): Promise<VectorRow[]> {
-    if (ids.length === 0) return [];
-    try {
-      const rows = await this.#table.query().where(inList(ids)).toArray();
-      return rows.map((row) => ({
-        id: row.id,
-        owner: row.owner_id,
-        namespace: row.ns,
-        blobId: row.blob_id,
-        createdAt: row.created_at,
-        vector: Float32Array.from(row.vector),
-        terms: row.terms ? (row.terms as string).split(" ") : undefined,
-      }));
-    } catch (error) {
-      throw backendError("LanceDB", "read the vector index", error);
-    }
-  }
-
   async terms(owner: string, namespace: string): Promise<TermsRow[]> {
     try {
       const rows = await this.#table.query()
@@ -290,6 +285,11 @@ export class LanceDbVectorStore implements VectorStore {
     } catch (error) {
       throw backendError("LanceDB", "list namespaces", error);
     }
+  }
+
+  /** Resolves once queued writes, compaction and index builds are done. */
+  async idle(): Promise<void> {
+    while (this.#writing) await this.#writing;
   }
 
   async close(): Promise<void> {

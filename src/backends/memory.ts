@@ -54,10 +54,13 @@ export class MemoryVectorStore implements VectorStore {
     namespace: string,
     vector: Float32Array | number[],
     k: number,
+    options: { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
+    const only = options.ids && new Set(options.ids);
     const hits: VectorHit[] = [];
     for (const row of this.#rows.values()) {
       if (row.owner !== owner || row.namespace !== namespace) continue;
+      if (only && !only.has(row.id)) continue;
       hits.push({
         id: row.id,
         blobId: row.blobId,
@@ -85,10 +88,6 @@ export class MemoryVectorStore implements VectorStore {
       n++;
     }
     return Promise.resolve(n);
-  }
-
-  get(ids: string[]): Promise<VectorRow[]> {
-    return Promise.resolve(ids.flatMap((id) => this.#rows.get(id) ?? []));
   }
 
   terms(owner: string, namespace: string): Promise<TermsRow[]> {

@@ -112,20 +112,19 @@ export interface VectorStore {
   readonly dimensions: number;
   /** Inserts or replaces rows by id. */
   upsert(rows: VectorRow[], options?: CallOptions): Promise<void>;
+  /** The `k` nearest rows of a namespace, nearest first; only among `ids` when given. */
   search(
     owner: string,
     namespace: string,
     vector: Float32Array | number[],
     k: number,
-    options?: CallOptions,
+    options?: CallOptions & { ids?: string[] },
   ): Promise<VectorHit[]>;
   /** The subset of `ids` present in the index. */
   has(ids: string[], options?: CallOptions): Promise<Set<string>>;
   delete(ids: string[], options?: CallOptions): Promise<void>;
   /** Rows in the whole index, or only those of an owner (and namespace) when given. */
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
-  /** The rows of these ids (in no particular order; unknown ids are left out). */
-  get(ids: string[], options?: CallOptions): Promise<VectorRow[]>;
   /** Every memory's stored terms in a namespace (for the lexical index). */
   terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */

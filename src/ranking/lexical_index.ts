@@ -18,10 +18,10 @@ const B = 0.3;
 class Postings {
   ids: string[] = [];
   lengths: number[] = [];
-  removed = new Set<number>();
+  live: boolean[] = [];
   byId = new Map<string, number>();
-  /** term → document numbers, one entry per occurrence. */
-  terms = new Map<string, number[]>();
+  /** term → parallel lists of document numbers and term frequencies. */
+  terms = new Map<string, { docs: number[]; counts: number[] }>();
   totalLength = 0;
 
   add(id: string, terms: string[]): void {
@@ -29,12 +29,16 @@ class Postings {
     const doc = this.ids.length;
     this.ids.push(id);
     this.lengths.push(terms.length);
+    this.live.push(true);
     this.byId.set(id, doc);
     this.totalLength += terms.length;
-    for (const term of terms) {
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const [term, count] of counts) {
       let list = this.terms.get(term);
-      if (!list) this.terms.set(term, list = []);
-      list.push(doc);
+      if (!list) this.terms.set(term, list = { docs: [], counts: [] });
+      list.docs.push(doc);
+      list.counts.push(count);
     }
   }
 
@@ -42,7 +46,7 @@ class Postings {
     const doc = this.byId.get(id);
     if (doc === undefined) return;
     this.byId.delete(id);
-    this.removed.add(doc);
+    this.live[doc] = false;
     this.totalLength -= this.lengths[doc];
   }
 
@@ -54,19 +58,38 @@ class Postings {
     for (const term of new Set(query)) {
       const list = this.terms.get(term);
       if (!list) continue;
-      const counts = new Map<number, number>();
-      for (const doc of list) {
-        if (!this.removed.has(doc)) counts.set(doc, (counts.get(doc) ?? 0) + 1);
-      }
-      const idf = Math.log(1 + (live - counts.size + 0.5) / (counts.size + 0.5));
-      for (const [doc, tf] of counts) {
+      // Document frequency counts removed documents too: a small, harmless overestimate.
+      const idf = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
+      if (idf < 0.05) continue; // in nearly every memory: it cannot tell them apart
+      for (let i = 0; i < list.docs.length; i++) {
+        const doc = list.docs[i];
+        if (!this.live[doc]) continue;
+        const tf = list.counts[i];
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.lengths[doc] / average));
         scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
       }
     }
-    return [...scores].sort((a, b) => b[1] - a[1]).slice(0, k)
-      .map(([doc, score]) => ({ id: this.ids[doc], score }));
+    return topK(scores, k).map(([doc, score]) => ({ id: this.ids[doc], score }));
   }
+}
+
+/** The `k` highest entries, best first, without sorting them all. */
+function topK(scores: Map<number, number>, k: number): [number, number][] {
+  const best: [number, number][] = [];
+  for (const entry of scores) {
+    if (best.length < k) {
+      best.push(entry);
+      if (best.length === k) best.sort((a, b) => b[1] - a[1]);
+    } else if (entry[1] > best[k - 1][1]) {
+      let i = k - 1;
+      while (i > 0 && best[i - 1][1] < entry[1]) {
+        best[i] = best[i - 1];
+        i--;
+      }
+      best[i] = entry;
+    }
+  }
+  return best.length < k ? best.sort((a, b) => b[1] - a[1]) : best;
 }
 
 export class LexicalIndex {

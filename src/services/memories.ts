@@ -3,7 +3,6 @@
  * Callers pass values that are already validated.
  */
 import type { BlobStore, Cipher, Embedder, VectorHit, VectorStore } from "../backends/types.ts";
-import { cosineDistance } from "../backends/memory.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { SvcError } from "../errors.ts";
@@ -142,14 +141,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       ]);
       const hits = new Map(dense.map((hit) => [hit.id, hit]));
       const missing = lexical.filter((hit) => !hits.has(hit.id)).map((hit) => hit.id);
-      for (const row of await vectors.get(missing)) {
-        if (row.owner !== owner || row.namespace !== namespace) continue;
-        hits.set(row.id, {
-          id: row.id,
-          blobId: row.blobId,
-          createdAt: row.createdAt,
-          distance: cosineDistance(vector, row.vector),
-        });
+      if (missing.length) {
+        for (
+          const hit of await vectors.search(owner, namespace, vector, missing.length, {
+            ids: missing,
+          })
+        ) hits.set(hit.id, hit);
       }
       const best = lexical[0]?.score || 1;
       const lexicalScore = new Map(lexical.map((hit) => [hit.id, hit.score / best]));

@@ -66,9 +66,14 @@ export function vectorStoreSuite(
     assert.deepEqual([...await store.has(["a", "b", "x"])].sort(), ["a", "b"]);
     const [hit] = await store.search("o1", "n1", unit(2), 1);
     assert.equal(hit.id, "a");
+    const named = await store.search("o1", "n1", unit(2), 5, { ids: ["c", "b", "x"] });
+    assert.deepEqual(named.map((h) => h.id), ["c"], "only the named ids of this namespace");
+    assert.deepEqual(await store.search("o1", "n1", unit(2), 5, { ids: [] }), []);
     await store.delete(["a", "x"]);
     assert.deepEqual([...await store.has(["a", "b"])], ["b"]);
     assert.equal(await store.count(), 2);
+    await store.upsert([{ ...row("t", "o2", "n3", unit(0)), terms: ["h1", "h2", "h1"] }]);
+    assert.deepEqual(await store.terms("o2", "n3"), [{ id: "t", terms: ["h1", "h2", "h1"] }]);
   });
 }
 
