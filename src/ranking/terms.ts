@@ -13,8 +13,24 @@ const STOP_WORDS = new Set(
     "just very too also into about over up out if oh yeah hey hi").split(" "),
 );
 
-/** A light English stemmer: plurals, -ing, -ed, -ly. */
+/** Irregular past forms, so "went" meets "go". */
+const IRREGULAR: Record<string, string> = Object.fromEntries(
+  ("went:go gone:go saw:see seen:see ran:run took:take taken:take made:make got:get gotten:get " +
+    "bought:buy thought:think told:tell said:say came:come gave:give given:give found:find " +
+    "felt:feel met:meet left:leave kept:keep began:begin begun:begin wrote:write written:write " +
+    "drove:drive driven:drive ate:eat eaten:eat won:win lost:lose taught:teach brought:bring " +
+    "sent:send spent:spend built:build paid:pay sold:sell heard:hear held:hold knew:know " +
+    "known:know grew:grow grown:grow flew:fly flown:fly swam:swim sang:sing sung:sing drew:draw " +
+    "drawn:draw chose:choose chosen:choose fell:fall fallen:fall broke:break broken:break " +
+    "spoke:speak spoken:speak woke:wake wore:wear worn:wear became:become understood:understand " +
+    "stood:stand sat:sit slept:sleep caught:catch fought:fight led:lead lent:lend rode:ride " +
+    "ridden:ride shot:shoot shown:show hid:hide hidden:hide threw:throw thrown:throw")
+    .split(" ").map((pair) => pair.split(":")),
+);
+
+/** A light English stemmer: irregular pasts, plurals, -ing, -ed, -ly. */
 export function stem(word: string): string {
+  if (IRREGULAR[word]) return IRREGULAR[word];
   if (word.length <= 3 || /\d/.test(word)) return word;
   let w = word;
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
