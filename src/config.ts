@@ -16,7 +16,8 @@ export interface Config {
   /** Where the offline embedder keeps its converted word vectors. */
   modelsDir: string;
   llm: "local" | "ollama" | "openai" | "none";
-  ollamaHost: string;
+  /** The Ollama server; the plugin's default (`http://127.0.0.1:11434`) when absent. */
+  ollamaHost?: string;
   openaiApiKey?: string;
   openaiBaseUrl?: string;
   /** Model names for the remote providers (each has its own default). */
@@ -119,7 +120,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     embedder: choice("SVC_EMBEDDER", "local", ["local", "lexical", "ollama", "openai"] as const),
     modelsDir: env.SVC_MODELS_DIR || `${env.SVC_DATA_DIR || "./data"}/models`,
     llm: choice("SVC_LLM", "local", ["local", "ollama", "openai", "none"] as const),
-    ollamaHost: env.OLLAMA_HOST || "http://127.0.0.1:11434",
+    ollamaHost: env.OLLAMA_HOST || undefined,
     openaiApiKey: env.OPENAI_API_KEY || undefined,
     openaiBaseUrl: env.OPENAI_BASE_URL || undefined,
     embedModel: env.SVC_EMBED_MODEL || undefined,

@@ -51,7 +51,7 @@ export function answerPrompt(question: string, memories: string[]): ChatMessage[
 }
 
 /** Parses `{"facts": [...]}` from a model's answer; throws when it is malformed. */
-export function parseFacts(content: string): string[] {
+function parseFacts(content: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ""));

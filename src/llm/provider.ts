@@ -12,7 +12,7 @@ export interface RetryOptions {
 }
 
 /** The HTTP status of a provider error, when it has one. */
-export function statusOf(error: unknown): number | undefined {
+function statusOf(error: unknown): number | undefined {
   const e = error as { status?: unknown; status_code?: unknown };
   const status = e?.status ?? e?.status_code;
   return typeof status === "number" ? status : undefined;

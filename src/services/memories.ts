@@ -27,8 +27,8 @@ export interface MemoryServiceDependencies {
  * score relative to the query's best, and the embedder's word-level soft match when it has
  * one. Tuned on LoCoMo's tuning split (bench/retrieval.ts).
  */
-export const LEXICAL_WEIGHT = 1;
-export const SOFT_MATCH_WEIGHT = 2;
+const LEXICAL_WEIGHT = 1;
+const SOFT_MATCH_WEIGHT = 2;
 
 export interface RecallResult {
   id: string;
@@ -55,7 +55,7 @@ export interface RestoreSummary {
 }
 
 /** Similarity in [0, 1] from a cosine distance in [0, 2]. */
-export function scoreOf(distance: number): number {
+function scoreOf(distance: number): number {
   return Math.min(1, Math.max(0, 1 - distance));
 }
 
@@ -63,7 +63,7 @@ export function scoreOf(distance: number): number {
  * Recall's score in [0, 1]: cosine similarity, plus the weighted BM25 score relative to the
  * query's best, plus the weighted soft match when there is one, rescaled.
  */
-export function fusedScore(distance: number, lexical: number, soft?: number): number {
+function fusedScore(distance: number, lexical: number, soft?: number): number {
   const weights = 1 + LEXICAL_WEIGHT + (soft === undefined ? 0 : SOFT_MATCH_WEIGHT);
   return (scoreOf(distance) + LEXICAL_WEIGHT * lexical + SOFT_MATCH_WEIGHT * (soft ?? 0)) / weights;
 }
@@ -153,10 +153,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const lexicalOf = (id: string) => lexicalScore.get(id) ?? 0;
       // With a soft matcher, the pool is decrypted and re-ranked; otherwise only the best.
       const candidates = [...hits.values()]
-        .sort((a, b) =>
-          fusedScore(b.distance, lexicalOf(b.id)) - fusedScore(a.distance, lexicalOf(a.id))
-        )
-        .slice(0, embedder.softMatch ? pool : limit);
+        .map((hit) => ({ hit, score: fusedScore(hit.distance, lexicalOf(hit.id)) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, embedder.softMatch ? pool : limit)
+        .map(({ hit }) => hit);
       const texts = await Promise.all(candidates.map((hit) => readMemory(owner, hit)));
       const readable = candidates.flatMap((hit, i) =>
         texts[i] === null ? [] : [{ hit, text: texts[i]! }]

@@ -9,8 +9,8 @@ const DB_NAME = "svc-wallet";
 const STORE = "keys";
 const PKCS8_PREFIX = "302e020100300506032b657004220420";
 
-export const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-export const fromHex = (text) => new Uint8Array(text.match(/../g).map((b) => parseInt(b, 16)));
+const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+const fromHex = (text) => new Uint8Array(text.match(/../g).map((b) => parseInt(b, 16)));
 const utf8 = (text) => new TextEncoder().encode(text);
 const base64 = (bytes) => btoa(String.fromCharCode(...bytes));
 const fromBase64Url = (text) =>
@@ -116,7 +116,7 @@ export async function importBackup(text) {
   return await keep(wallet);
 }
 
-export async function sign(wallet, bytes) {
+async function sign(wallet, bytes) {
   return new Uint8Array(await crypto.subtle.sign("Ed25519", wallet.privateKey, bytes));
 }
 
@@ -149,7 +149,7 @@ export async function agentIsWaiting(port, state, publicKey) {
 }
 
 /** POSTs JSON; throws an Error with the server's sentence on failure. */
-export async function post(url, body) {
+async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
