@@ -89,11 +89,36 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
 Deno.test("server verifier accepts the known-answer vector once", async () => {
   const deps = katDeps();
   const caller = await verifySignedRequest(katRequest(), new TextEncoder().encode(BODY), deps);
-  assert.deepEqual(caller, { publicKey: PUBLIC_KEY, owner: "0xowner", accountId: "0x01" });
+  assert.deepEqual(caller, {
+    publicKey: PUBLIC_KEY,
+    owner: "0xowner",
+    accountId: "0x01",
+    credentials: {},
+  });
   assert.equal(
     await reasonOf(verifySignedRequest(katRequest(), new TextEncoder().encode(BODY), deps)),
     "replayed_request",
   );
+});
+
+Deno.test("x-delegate-key reaches the cipher only when it is the signer's private key", async () => {
+  const body = new TextEncoder().encode(BODY);
+  const caller = await verifySignedRequest(
+    katRequest({ "x-delegate-key": SEED.toUpperCase() }),
+    body,
+    katDeps(),
+  );
+  assert.deepEqual(caller.credentials, { delegatePrivateKey: SEED });
+  for (const wrong of ["1".repeat(64), "not-a-key", SEED + "00"]) {
+    await assert.rejects(
+      verifySignedRequest(katRequest({ "x-delegate-key": wrong }), body, katDeps()),
+      (error: SvcError) => {
+        assert.equal(error.code, "bad_request");
+        assert.ok(!error.message.includes(wrong));
+        return true;
+      },
+    );
+  }
 });
 
 Deno.test("server verifier refuses every altered component", async () => {

@@ -3,9 +3,9 @@
  * well-formed; timestamp within the window; signature over the message with the body's hash;
  * replay; account resolution.
  */
-import type { AccountDirectory } from "../backends/types.ts";
+import type { AccountDirectory, DecryptCredentials } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { sha256Hex } from "./keys.ts";
+import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { NONCE_PATTERN, signingMessage } from "./signing.ts";
 
@@ -20,6 +20,8 @@ export interface VerifiedCaller {
   publicKey: string;
   owner: string;
   accountId: string;
+  /** From `x-delegate-key`, checked to be the private key of `publicKey`; for Seal decryption. */
+  credentials: DecryptCredentials;
 }
 
 export interface VerifyDependencies {
@@ -123,5 +125,26 @@ export async function verifySignedRequest(
   if (!account.active) {
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
   }
-  return { publicKey, owner: account.owner, accountId: account.accountId };
+  return {
+    publicKey,
+    owner: account.owner,
+    accountId: account.accountId,
+    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey),
+  };
+}
+
+/** The optional `x-delegate-key`: it must be the private key of the signing public key. */
+async function delegateCredentials(
+  header: string | null,
+  publicKey: string,
+): Promise<DecryptCredentials> {
+  if (header === null) return {};
+  const privateKey = header.toLowerCase();
+  if (!isKeyHex(privateKey) || (await keyPairFromSeed(privateKey)).publicKey !== publicKey) {
+    throw new SvcError(
+      "bad_request",
+      "x-delegate-key must be the 64-hex private key of the x-public-key that signed the request",
+    );
+  }
+  return { delegatePrivateKey: privateKey };
 }

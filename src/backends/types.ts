@@ -27,6 +27,12 @@ export interface AccountDirectory {
   ): Promise<ResolvedAccount | null>;
 }
 
+/** What a caller may hand a cipher to decrypt with: its own delegate key (`x-delegate-key`). */
+export interface DecryptCredentials {
+  /** The caller's delegate private key, 64 hex characters; never logged. */
+  delegatePrivateKey?: string;
+}
+
 /** Encrypts memory text for an owner; only that owner's keys can read it back. */
 export interface Cipher {
   readonly name: string;
@@ -39,7 +45,7 @@ export interface Cipher {
   decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions & { credentials?: { delegatePrivateKey?: string } },
+    options?: CallOptions & { credentials?: DecryptCredentials },
   ): Promise<Uint8Array<ArrayBuffer>>;
 }
 

@@ -31,7 +31,10 @@ export function llmRoutes(service: LlmService | undefined) {
       const question = requiredText(body, "question", MAX_QUESTION_BYTES);
       const limit = integerField(body, "limit", 5, 1, 100);
       const namespace = namespaceField(body);
-      return jsonResponse(200, await needed().ask(caller.owner, question, limit, namespace));
+      return jsonResponse(
+        200,
+        await needed().ask(caller.owner, question, limit, namespace, caller.credentials),
+      );
     }, signed),
   ];
 }

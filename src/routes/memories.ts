@@ -68,7 +68,10 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       const query = requiredText(body, "query", MAX_QUERY_BYTES);
       const limit = integerField(body, "limit", 10, 1, 100);
       const namespace = namespaceField(body);
-      return jsonResponse(200, await service.recall(caller.owner, query, limit, namespace));
+      return jsonResponse(
+        200,
+        await service.recall(caller.owner, query, limit, namespace, caller.credentials),
+      );
     }, signed),
 
     route<HandlerContext>("POST", "/api/remember/manual", async ({ caller, json }) => {
@@ -97,7 +100,10 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       }
       const namespace = namespaceField(body);
       const limit = integerField(body, "limit", 50, 1, 500);
-      return jsonResponse(200, await service.restore(caller.owner, namespace, limit));
+      return jsonResponse(
+        200,
+        await service.restore(caller.owner, namespace, limit, caller.credentials),
+      );
     }, signed),
   ];
 }

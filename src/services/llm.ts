@@ -3,7 +3,7 @@
  * remember jobs, one per extracted fact, skipping facts the namespace already holds; ask
  * answers a question from recalled memories only.
  */
-import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
+import type { DecryptCredentials, Embedder, Llm, VectorStore } from "../backends/types.ts";
 import type { MemoryService, RecallResult } from "./memories.ts";
 
 export interface LlmServiceDependencies {
@@ -80,8 +80,14 @@ export function createLlmService(deps: LlmServiceDependencies) {
       };
     },
 
-    async ask(owner: string, question: string, limit: number, namespace: string): Promise<Answer> {
-      const { results } = await memories.recall(owner, question, limit, namespace);
+    async ask(
+      owner: string,
+      question: string,
+      limit: number,
+      namespace: string,
+      credentials?: DecryptCredentials,
+    ): Promise<Answer> {
+      const { results } = await memories.recall(owner, question, limit, namespace, credentials);
       if (results.length === 0) {
         return { answer: NO_MEMORIES_ANSWER, memories_used: 0, memories: [] };
       }

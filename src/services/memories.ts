@@ -2,7 +2,14 @@
  * The memory use-cases, shared by the HTTP routes, the CLI and (later) the MCP tools.
  * Callers pass values that are already validated.
  */
-import type { BlobStore, Cipher, Embedder, VectorHit, VectorStore } from "../backends/types.ts";
+import type {
+  BlobStore,
+  Cipher,
+  DecryptCredentials,
+  Embedder,
+  VectorHit,
+  VectorStore,
+} from "../backends/types.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { SvcError } from "../errors.ts";
@@ -85,17 +92,26 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return vector;
   }
 
-  /** Decrypts a hit's blob; `null` (logged) when the blob is missing or unreadable. */
-  async function readMemory(owner: string, hit: VectorHit): Promise<string | null> {
+  /**
+   * Decrypts a hit's blob; `null` (logged) when the blob is missing or unreadable. A caller
+   * without access (403) or an unavailable backend (5xx) fails the whole call instead.
+   */
+  async function readMemory(
+    owner: string,
+    hit: VectorHit,
+    credentials?: DecryptCredentials,
+  ): Promise<string | null> {
     try {
       const bytes = await blobs.get(hit.blobId);
       if (!bytes) {
         logger.warn("indexed memory has no blob", { memory_id: hit.id, blob_id: hit.blobId });
         return null;
       }
-      return new TextDecoder().decode(await cipher.decrypt(owner, bytes));
+      return new TextDecoder().decode(await cipher.decrypt(owner, bytes, { credentials }));
     } catch (error) {
-      if (error instanceof SvcError && error.status >= 500) throw error;
+      if (error instanceof SvcError && (error.status >= 500 || error.code === "forbidden")) {
+        throw error;
+      }
       logger.warn("indexed memory cannot be decrypted", { memory_id: hit.id, error });
       return null;
     }
@@ -129,7 +145,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
      * hashes are pooled, ranked by the fused score, and the best `limit` decrypted.
      */
-    async recall(owner: string, query: string, limit: number, namespace: string) {
+    async recall(
+      owner: string,
+      query: string,
+      limit: number,
+      namespace: string,
+      credentials?: DecryptCredentials,
+    ) {
       const pool = Math.max(limit * 3, 30);
       const [vector, queryTerms] = await Promise.all([
         embedOne(query),
@@ -157,7 +179,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         .sort((a, b) => b.score - a.score)
         .slice(0, embedder.softMatch ? pool : limit)
         .map(({ hit }) => hit);
-      const texts = await Promise.all(candidates.map((hit) => readMemory(owner, hit)));
+      const texts = await Promise.all(candidates.map((hit) => readMemory(owner, hit, credentials)));
       const readable = candidates.flatMap((hit, i) =>
         texts[i] === null ? [] : [{ hit, text: texts[i]! }]
       );
@@ -204,7 +226,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
      * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
      * decrypt and re-embed (or reuse the stored vector of a client-encrypted memory).
      */
-    async restore(owner: string, namespace: string, limit: number): Promise<RestoreSummary> {
+    async restore(
+      owner: string,
+      namespace: string,
+      limit: number,
+      credentials?: DecryptCredentials,
+    ): Promise<RestoreSummary> {
       const entries = await blobs.list(owner, namespace);
       const present = new Set<string>();
       for (let i = 0; i < entries.length; i += 500) {
@@ -226,7 +253,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
             blobId,
             distance: 0,
             createdAt: meta.createdAt,
-          });
+          }, credentials);
           if (text === null) {
             skipped++;
             continue;
