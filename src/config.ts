@@ -3,14 +3,17 @@
  * once. The README's configuration table lists the same variables.
  */
 import type { LogLevel } from "./log.ts";
+import { type NetworkConfig, readNetworkConfig } from "./network_config.ts";
 
 export interface Config {
   host: string;
   port: number;
   dataDir: string;
-  chain: "local";
-  cipher: "local";
-  blobStore: "fs";
+  chain: "local" | "sui";
+  cipher: "local" | "seal";
+  blobStore: "fs" | "walrus";
+  /** Sui, Seal and Walrus settings (network mode). */
+  network: NetworkConfig;
   vectorStore: "lancedb" | "memory";
   embedder: "local" | "lexical" | "ollama" | "openai";
   /** Where the offline embedder keeps its converted word vectors. */
@@ -49,6 +52,7 @@ export const SIDECAR_ENV = [
   "SIDECAR_URL",
   "SVC_DATA_DIR",
   "SVC_CHAIN",
+  "SVC_CIPHER",
   "SVC_ALLOWED_ORIGINS",
   "SVC_LOG_LEVEL",
   "MCP_MAX_TOTAL_SESSIONS",
@@ -109,13 +113,17 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       );
     }
   }
+  const chain = choice("SVC_CHAIN", "local", ["local", "sui"] as const);
+  const cipher = choice("SVC_CIPHER", "local", ["local", "seal"] as const);
+  const blobStore = choice("SVC_BLOB_STORE", "fs", ["fs", "walrus"] as const);
   const config: Config = {
     host: env.SVC_HOST || "127.0.0.1",
     port: integer("SVC_PORT", 8000, 0, 65535),
     dataDir: env.SVC_DATA_DIR || "./data",
-    chain: choice("SVC_CHAIN", "local", ["local"] as const),
-    cipher: choice("SVC_CIPHER", "local", ["local"] as const),
-    blobStore: choice("SVC_BLOB_STORE", "fs", ["fs"] as const),
+    chain,
+    cipher,
+    blobStore,
+    network: readNetworkConfig(env, { chain, cipher, blobStore }, problems, integer),
     vectorStore: choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"] as const),
     embedder: choice("SVC_EMBEDDER", "local", ["local", "lexical", "ollama", "openai"] as const),
     modelsDir: env.SVC_MODELS_DIR || `${env.SVC_DATA_DIR || "./data"}/models`,

@@ -27,7 +27,14 @@ export interface SvcClientOptions {
   fetch?: typeof fetch;
   /** Retries after the first attempt (default 3). */
   retries?: number;
+  /**
+   * Sends the private key as `x-delegate-key` on the calls that decrypt (recall, ask, restore):
+   * a relayer whose cipher is Seal decrypts with the caller's own key. Off by default.
+   */
+  sendDelegateKey?: boolean;
 }
+
+const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore"]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,6 +45,7 @@ export class SvcClient {
   #accountId?: string;
   #fetch: typeof fetch;
   #retries: number;
+  #sendDelegateKey: boolean;
 
   private constructor(options: SvcClientOptions, key: KeyPair) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -46,6 +54,7 @@ export class SvcClient {
     this.#accountId = options.accountId;
     this.#fetch = options.fetch ?? fetch;
     this.#retries = options.retries ?? 3;
+    this.#sendDelegateKey = options.sendDelegateKey ?? false;
   }
 
   static async create(options: SvcClientOptions): Promise<SvcClient> {
@@ -65,6 +74,9 @@ export class SvcClient {
         accountId: this.#accountId,
       });
       if (body !== undefined) headers["content-type"] = "application/json";
+      if (this.#sendDelegateKey && DECRYPTING_PATHS.has(path)) {
+        headers["x-delegate-key"] = this.#key.privateKey;
+      }
       let response: Response;
       try {
         response = await this.#fetch(this.baseUrl + path, {

@@ -30,6 +30,8 @@ const CREDENTIAL_PARAMS =
 export interface McpHttpOptions {
   /** The relayer the tools call, with the caller's own signed credentials. */
   relayerUrl: string;
+  /** Sends the caller's key as `x-delegate-key` when recalling (a Seal cipher needs it). */
+  sendDelegateKey?: boolean;
   sessions: SessionRegistry<McpSession>;
   /** Origins a browser may call from; any other `Origin` is refused (DNS rebinding). */
   allowedOrigins: string[];
@@ -111,6 +113,7 @@ export function createMcpHandler(options: McpHttpOptions) {
       accountId: identity.accountId,
       fetch: options.fetch,
       retries: 1,
+      sendDelegateKey: options.sendDelegateKey,
     });
     try {
       const me = await client.whoami();

@@ -27,6 +27,7 @@ const ledgerKv = config.chain === "local"
 const sidecar = createSidecar({
   token,
   relayerUrl,
+  sendDelegateKey: config.cipher === "seal",
   sponsor: ledgerKv && new LocalLedger(ledgerKv),
   limits: {
     maxTotal: config.mcpMaxTotalSessions,

@@ -19,6 +19,8 @@ export interface SidecarOptions {
   /** The secret the relayer sends in `x-sidecar-token`. */
   token: string;
   relayerUrl: string;
+  /** Sends callers' keys as `x-delegate-key` on decrypting calls (a Seal cipher needs them). */
+  sendDelegateKey?: boolean;
   /** Sponsored transactions; without one the sponsor endpoints answer 501. */
   sponsor?: Sponsor;
   limits?: Partial<SessionLimits>;
@@ -43,6 +45,7 @@ export function createSidecar(options: SidecarOptions): Sidecar {
   const sessions = new SessionRegistry<McpSession>(options.limits, options.now);
   const mcp = createMcpHandler({
     relayerUrl: options.relayerUrl,
+    sendDelegateKey: options.sendDelegateKey,
     sessions,
     allowedOrigins: options.allowedOrigins ?? [],
     waitMs: options.waitMs ?? 20_000,

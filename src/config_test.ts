@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { readConfig } from "./config.ts";
+
+const id = (digit: string) => "0x" + digit.repeat(64);
+
+function problemsOf(env: Record<string, string>): string[] {
+  const result = readConfig(env);
+  assert.equal(result.ok, false);
+  return result.ok ? [] : result.problems;
+}
+
+Deno.test("the embedded default needs no network setting", () => {
+  const result = readConfig({});
+  assert.ok(result.ok);
+  assert.equal(result.config.chain, "local");
+  assert.deepEqual(result.config.network.sealKeyServers, []);
+});
+
+Deno.test("network mode names every missing setting at once", () => {
+  const problems = problemsOf({ SVC_CHAIN: "sui", SVC_CIPHER: "seal", SVC_BLOB_STORE: "walrus" });
+  for (
+    const name of [
+      "SVC_SUI_RPC_URL",
+      "SVC_PACKAGE_ID",
+      "SVC_REGISTRY_ID",
+      "SVC_SEAL_KEY_SERVERS",
+      "SVC_WALRUS_PUBLISHER_URL",
+      "SVC_WALRUS_AGGREGATOR_URLS",
+      "SVC_WALRUS_PACKAGE_ID",
+      "SVC_SPONSOR_PRIVATE_KEY",
+    ]
+  ) assert.ok(problems.some((p) => p.startsWith(`${name} is required`)), name);
+  assert.equal(problems.length, 8);
+});
+
+Deno.test("network settings are parsed and malformed ones reported without secrets", () => {
+  const good = readConfig({
+    SVC_CHAIN: "sui",
+    SVC_CIPHER: "seal",
+    SVC_BLOB_STORE: "walrus",
+    SVC_SUI_RPC_URL: "http://127.0.0.1:9100",
+    SVC_PACKAGE_ID: "0x2A",
+    SVC_REGISTRY_ID: id("b"),
+    SVC_SEAL_KEY_SERVERS: `${id("1")}:1, ${id("2")}:2`,
+    SVC_SEAL_THRESHOLD: "3",
+    SVC_WALRUS_PUBLISHER_URL: "http://127.0.0.1:9200",
+    SVC_WALRUS_AGGREGATOR_URLS: "http://127.0.0.1:9201,http://127.0.0.1:9202",
+    SVC_WALRUS_PACKAGE_ID: id("c"),
+    SVC_SPONSOR_PRIVATE_KEY: "5".repeat(64),
+  });
+  assert.ok(good.ok);
+  const { network } = good.config;
+  assert.equal(network.packageId, "0x" + "0".repeat(62) + "2a");
+  assert.deepEqual(network.sealKeyServers, [
+    { objectId: id("1"), weight: 1 },
+    { objectId: id("2"), weight: 2 },
+  ]);
+  assert.equal(network.sealThreshold, 3);
+  assert.equal(network.walrusAggregatorUrls.length, 2);
+  assert.equal(network.walrusEpochs, 5);
+
+  const secret = "f".repeat(63) + "G";
+  const problems = problemsOf({
+    SVC_CHAIN: "local",
+    SVC_CIPHER: "seal",
+    SVC_SUI_RPC_URL: "ftp://x",
+    SVC_PACKAGE_ID: "0xnothex",
+    SVC_REGISTRY_ID: id("b"),
+    SVC_SEAL_KEY_SERVERS: `${id("1")}:1,bad:2`,
+    SVC_SEAL_THRESHOLD: "2",
+    SVC_SEAL_SERVER_KEY: secret,
+    SVC_SPONSOR_PRIVATE_KEY: secret,
+    SVC_WALRUS_EPOCHS: "0",
+  });
+  assert.equal(problems.length, 8, problems.join("\n"));
+  for (
+    const start of [
+      "SVC_CIPHER=seal needs SVC_CHAIN=sui",
+      "SVC_SUI_RPC_URL must be",
+      "SVC_PACKAGE_ID must be",
+      "SVC_SEAL_KEY_SERVERS entries",
+      "SVC_SEAL_THRESHOLD (2) cannot exceed",
+      "SVC_SEAL_SERVER_KEY must be",
+      "SVC_SPONSOR_PRIVATE_KEY must be",
+      "SVC_WALRUS_EPOCHS must be",
+    ]
+  ) assert.ok(problems.some((p) => p.startsWith(start)), start);
+  assert.ok(!problems.join("\n").includes(secret));
+});
