@@ -1,0 +1,206 @@
+/**
+ * Decryption on behalf of one delegate key: a Seal `SessionKey` signed with the delegate's
+ * Ed25519 key, and a `SealClient` whose key cache lives exactly as long as that session.
+ *
+ * Decrypts arriving together (a recall decrypts its hits with `Promise.all`) are coalesced:
+ * every id still missing goes into ONE `seal_approve` PTB and ONE `fetchKeys` round (one
+ * request per key server); ids already fetched in this session decrypt locally. While a round is
+ * in flight, new arrivals wait and form the next round.
+ */
+import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
+import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { Transaction } from "@mysten/sui/transactions";
+import { SvcError } from "../../src/errors.ts";
+import { decryptError, fetchError, isExpiredSession } from "./errors.ts";
+
+/** A parsed Seal `EncryptedObject`. */
+export type ParsedObject = ReturnType<typeof EncryptedObject.parse>;
+
+/** What a decryptor needs from the cipher that owns it. */
+export interface DecryptorContext {
+  suiClient: SuiJsonRpcClient;
+  packageId: string;
+  /** `package::module::function` of the approval function. */
+  approveTarget: string;
+  keyServers: { objectId: string; weight: number }[];
+  verifyKeyServers: boolean;
+  sessionTtlMinutes: number;
+  timeoutMs: number;
+  /** The owner's `SvcAccount` object id (forbidden when the owner has none). */
+  accountOf(owner: string): Promise<string>;
+}
+
+interface Item {
+  owner: string;
+  data: Uint8Array;
+  object: ParsedObject;
+  resolve(plaintext: Uint8Array<ArrayBuffer>): void;
+  reject(error: unknown): void;
+}
+
+interface Session {
+  sessionKey: SessionKey;
+  client: SealClient;
+  /** Ids (hex) whose keys this session's client holds. */
+  fetched: Set<string>;
+  /** When to stop using it (a minute before the key servers would refuse it). */
+  renewAt: number;
+}
+
+const EMPTY = new Uint8Array();
+
+export class DelegateDecryptor {
+  readonly address: string;
+  #keypair: Ed25519Keypair;
+  #context: DecryptorContext;
+  #session: Promise<Session> | null = null;
+  #pending: Item[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #running = false;
+  /** `fetchKeys` rounds started (for tests and metrics). */
+  rounds = 0;
+
+  constructor(keypair: Ed25519Keypair, context: DecryptorContext) {
+    this.#keypair = keypair;
+    this.address = keypair.toSuiAddress();
+    this.#context = context;
+  }
+
+  /** Queues one decryption; it joins the next key-fetch round. */
+  decrypt(owner: string, data: Uint8Array, object: ParsedObject): Promise<Uint8Array<ArrayBuffer>> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ owner, data, object, resolve, reject });
+      this.#schedule();
+    });
+  }
+
+  /** True while nothing is queued or running (the cipher may then drop this decryptor). */
+  get idle(): boolean {
+    return !this.#running && this.#pending.length === 0 && this.#timer === null;
+  }
+
+  #schedule() {
+    if (this.#running || this.#timer !== null) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#drain();
+    }, 0);
+  }
+
+  async #drain() {
+    this.#running = true;
+    try {
+      while (this.#pending.length > 0) {
+        const batch = this.#pending;
+        this.#pending = [];
+        const byOwner = Map.groupBy(batch, (item) => item.owner);
+        await Promise.all([...byOwner].map(([owner, items]) => this.#round(owner, items)));
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  #newSession(): Promise<Session> {
+    const { suiClient, packageId, keyServers, verifyKeyServers, sessionTtlMinutes, timeoutMs } =
+      this.#context;
+    const session = (async () => {
+      const sessionKey = await SessionKey.create({
+        address: this.address,
+        packageId,
+        ttlMin: sessionTtlMinutes,
+        signer: this.#keypair,
+        suiClient,
+      });
+      await sessionKey.getCertificate();
+      const client = new SealClient({
+        suiClient,
+        serverConfigs: keyServers,
+        verifyKeyServers,
+        timeout: timeoutMs,
+      });
+      const renewAt = Date.now() + Math.max(sessionTtlMinutes * 60_000 - 60_000, 30_000);
+      return { sessionKey, client, fetched: new Set<string>(), renewAt };
+    })();
+    session.catch(() => {
+      if (this.#session === session) this.#session = null;
+    });
+    return session;
+  }
+
+  async #currentSession(): Promise<Session> {
+    if (this.#session) {
+      const session = await this.#session;
+      if (Date.now() < session.renewAt) return session;
+    }
+    this.#session = this.#newSession();
+    return await this.#session;
+  }
+
+  async #round(owner: string, items: Item[]) {
+    let session: Session;
+    let txBytes: Uint8Array = EMPTY;
+    try {
+      session = await this.#currentSession();
+      const missing = [...new Set(items.map((i) => i.object.id))].filter((id) =>
+        !session.fetched.has(id)
+      );
+      if (missing.length > 0) {
+        const accountId = await this.#context.accountOf(owner);
+        const threshold = Math.max(...items.map((i) => i.object.threshold));
+        txBytes = await this.#approvalPtb(missing, accountId);
+        try {
+          await this.#fetch(session, missing, txBytes, threshold);
+        } catch (error) {
+          if (!isExpiredSession(error)) throw error;
+          this.#session = this.#newSession();
+          session = await this.#session;
+          await this.#fetch(session, missing, txBytes, threshold);
+        }
+      }
+    } catch (error) {
+      const mapped = fetchError(error);
+      for (const item of items) item.reject(mapped);
+      return;
+    }
+    for (const item of items) {
+      try {
+        const plaintext = await session.client.decrypt({
+          data: item.data,
+          sessionKey: session.sessionKey,
+          txBytes,
+        });
+        item.resolve(new Uint8Array(plaintext));
+      } catch (error) {
+        item.reject(decryptError(error));
+      }
+    }
+  }
+
+  async #fetch(session: Session, ids: string[], txBytes: Uint8Array, threshold: number) {
+    this.rounds++;
+    await session.client.fetchKeys({ ids, txBytes, sessionKey: session.sessionKey, threshold });
+    for (const id of ids) session.fetched.add(id);
+  }
+
+  async #approvalPtb(ids: string[], accountId: string): Promise<Uint8Array> {
+    const tx = new Transaction();
+    for (const id of ids) {
+      tx.moveCall({
+        target: this.#context.approveTarget,
+        arguments: [tx.pure.vector("u8", Uint8Array.fromHex(id)), tx.object(accountId)],
+      });
+    }
+    try {
+      return await tx.build({ client: this.#context.suiClient, onlyTransactionKind: true });
+    } catch (cause) {
+      if (cause instanceof SvcError) throw cause;
+      throw new SvcError(
+        "backend_unavailable",
+        "Cannot decrypt: Seal is unavailable (the approval transaction cannot be built)",
+        { cause },
+      );
+    }
+  }
+}

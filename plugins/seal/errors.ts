@@ -1,0 +1,77 @@
+/**
+ * How the Seal SDK's failures become `SvcError`s: refused access is `forbidden` (403), a key
+ * server or full node that cannot be reached is `backend_unavailable` (503), and a ciphertext
+ * that does not parse or does not decrypt is `bad_request` (400). Messages never carry keys.
+ */
+import {
+  DecryptionError,
+  ExpiredSessionKeyError,
+  InconsistentKeyServersError,
+  InvalidCiphertextError,
+  InvalidThresholdError,
+  NoAccessError,
+  SealAPIError,
+} from "@mysten/seal";
+import { SvcError } from "../../src/errors.ts";
+
+/** The plugin name used in messages. */
+export const PLUGIN = "Seal";
+
+/** A ciphertext that does not parse or decrypt. */
+export function malformed(cause?: unknown, state = "the ciphertext is malformed or was altered") {
+  return new SvcError("bad_request", `Cannot decrypt: ${state}`, { cause });
+}
+
+/** True for an error that says the session key expired on the key servers. */
+export function isExpiredSession(error: unknown): boolean {
+  return error instanceof ExpiredSessionKeyError;
+}
+
+/** Maps a failure while fetching keys (talking to the chain or the key servers). */
+export function fetchError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  if (error instanceof NoAccessError) {
+    return new SvcError(
+      "forbidden",
+      "Cannot decrypt: the key servers refuse this delegate key access to the memory",
+      { cause: error },
+    );
+  }
+  if (
+    error instanceof InvalidCiphertextError || error instanceof InconsistentKeyServersError ||
+    error instanceof InvalidThresholdError
+  ) {
+    return malformed(error);
+  }
+  const detail = error instanceof SealAPIError
+    ? "the key servers did not return enough keys"
+    : "the key servers or the Sui full node cannot be reached";
+  return new SvcError(
+    "backend_unavailable",
+    `Cannot decrypt: ${PLUGIN} is unavailable (${detail})`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** Maps a failure of the local decryption, once the keys are at hand. */
+export function decryptError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  if (
+    error instanceof InvalidCiphertextError || error instanceof DecryptionError ||
+    error instanceof InconsistentKeyServersError || error instanceof InvalidThresholdError ||
+    !(error instanceof SealAPIError)
+  ) {
+    return malformed(error);
+  }
+  return fetchError(error);
+}
+
+/** Maps a failure while encrypting. */
+export function encryptError(error: unknown): SvcError {
+  if (error instanceof SvcError) return error;
+  return new SvcError("backend_unavailable", `Cannot encrypt: ${PLUGIN} is unavailable`, {
+    cause: error,
+  });
+}

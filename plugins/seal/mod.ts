@@ -1,0 +1,299 @@
+/**
+ * Seal threshold encryption behind the `Cipher` interface.
+ *
+ * `encrypt(owner, bytes)` seals the bytes under the identity `owner address ‖ 16-byte nonce` of
+ * the `svc_account` package with the configured key servers and threshold; the output is the
+ * Seal `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner`, then asks the
+ * key servers for the identity's key through a session key of the caller's delegate (the
+ * `x-delegate-key` the relayer hands over, or the operator's server key); the key servers run
+ * `svc_account::seal_approve` on chain, which lets the owner and the account's delegates in.
+ *
+ * @example
+ * ```ts
+ * const cipher = await SealCipher.open({
+ *   rpcUrl: "https://fullnode.testnet.sui.io",
+ *   packageId, registryId,
+ *   keyServers: parseKeyServers("0x1a…:1,0x2b…:1,0x3c…:1"),
+ *   threshold: 2,
+ * });
+ * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
+ * await cipher.decrypt(owner, sealed, { credentials: { delegatePrivateKey } });
+ * ```
+ */
+import { EncryptedObject, SealClient } from "@mysten/seal";
+import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
+import type { CallOptions, Cipher } from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+import { AccountLookup } from "./account_lookup.ts";
+import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
+import { encryptError, malformed } from "./errors.ts";
+
+export { AccountLookup } from "./account_lookup.ts";
+
+/** One key server: its on-chain `KeyServer` object and its weight. */
+export interface SealKeyServer {
+  objectId: string;
+  weight: number;
+}
+
+export interface SealCipherOptions {
+  /** Sui full node JSON-RPC URL (`SVC_SUI_RPC_URL`). */
+  rpcUrl: string;
+  /** The `svc_account` Move package; the Seal identities live in its namespace (`SVC_PACKAGE_ID`). */
+  packageId: string;
+  /** The shared `AccountRegistry` object, owner → `SvcAccount` (`SVC_REGISTRY_ID`). */
+  registryId: string;
+  /** Key servers with weights (`SVC_SEAL_KEY_SERVERS`, parsed by `parseKeyServers`). */
+  keyServers: SealKeyServer[];
+  /** Total weight of key servers needed to decrypt (`SVC_SEAL_THRESHOLD`). */
+  threshold: number;
+  /** A delegate seed (64 hex) registered on the accounts, used when a caller sends none (`SVC_SEAL_SERVER_KEY`). */
+  serverKey?: string;
+  /** Lifetime of a delegate's session key and its cached keys, 1–30 (`SVC_SEAL_SESSION_TTL_MINUTES`, default 10). */
+  sessionTtlMinutes?: number;
+  /** Check each key server's proof of possession once before use (`SVC_SEAL_VERIFY_KEY_SERVERS`, default true). */
+  verifyKeyServers?: boolean;
+  /** Per-request timeout towards the key servers in ms (default 10 000). */
+  timeoutMs?: number;
+  /** The Move module holding `seal_approve` (default `svc_account`). */
+  approveModule?: string;
+}
+
+const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+const SEED = /^[0-9a-f]{64}$/;
+const NONCE_BYTES = 16;
+const MAX_DECRYPTORS = 1000;
+
+/**
+ * Parses `SVC_SEAL_KEY_SERVERS`: `0x<object id>:<weight>` entries, comma-separated (the weight
+ * defaults to 1). Throws a `bad_request` `SvcError` naming every malformed entry.
+ */
+export function parseKeyServers(text: string): SealKeyServer[] {
+  const servers: SealKeyServer[] = [];
+  const problems: string[] = [];
+  const entries = text.split(",").map((e) => e.trim());
+  if (entries.every((e) => e === "")) problems.push("no key server is listed");
+  for (const entry of entries.filter(Boolean)) {
+    const [id, weight = "1", extra] = entry.split(":").map((p) => p.trim());
+    if (extra !== undefined || !OBJECT_ID.test(id) || !/^[1-9][0-9]{0,2}$/.test(weight)) {
+      problems.push(`"${entry}" is not 0x<object id>:<weight 1-999>`);
+      continue;
+    }
+    const objectId = normalizeSuiAddress(id);
+    if (servers.some((s) => s.objectId === objectId)) {
+      problems.push(`${objectId} is listed twice`);
+      continue;
+    }
+    servers.push({ objectId, weight: Number(weight) });
+  }
+  if (problems.length > 0) {
+    throw new SvcError(
+      "bad_request",
+      `Cannot read SVC_SEAL_KEY_SERVERS: ${problems.join("; ")}`,
+    );
+  }
+  return servers;
+}
+
+function checkOptions(options: SealCipherOptions): string[] {
+  const problems: string[] = [];
+  if (!URL.canParse(options.rpcUrl)) problems.push("rpcUrl must be a URL");
+  if (!OBJECT_ID.test(options.packageId)) problems.push("packageId must be a Sui object id");
+  if (!OBJECT_ID.test(options.registryId)) problems.push("registryId must be a Sui object id");
+  const total = options.keyServers.reduce((sum, s) => sum + s.weight, 0);
+  if (options.keyServers.length === 0) problems.push("keyServers must list at least one server");
+  for (const server of options.keyServers) {
+    if (!OBJECT_ID.test(server.objectId) || !Number.isInteger(server.weight) || server.weight < 1) {
+      problems.push("each key server needs an object id and a positive integer weight");
+      break;
+    }
+  }
+  if (!Number.isInteger(options.threshold) || options.threshold < 1 || options.threshold > total) {
+    problems.push(`threshold must be an integer from 1 to the servers' total weight ${total}`);
+  }
+  if (options.serverKey !== undefined && !SEED.test(options.serverKey)) {
+    problems.push("serverKey must be 64 lowercase hex characters");
+  }
+  const ttl = options.sessionTtlMinutes;
+  if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > 30)) {
+    problems.push("sessionTtlMinutes must be an integer from 1 to 30");
+  }
+  return problems;
+}
+
+export class SealCipher implements Cipher {
+  readonly name = "seal";
+  readonly #options: Required<Omit<SealCipherOptions, "serverKey">> & { serverKey?: string };
+  readonly #suiClient: SuiJsonRpcClient;
+  readonly #sealClient: SealClient;
+  readonly #accounts: AccountLookup;
+  readonly #weights: Map<string, number>;
+  readonly #decryptors = new Map<string, DelegateDecryptor>();
+
+  private constructor(options: SealCipherOptions) {
+    this.#options = {
+      ...options,
+      packageId: normalizeSuiAddress(options.packageId),
+      registryId: normalizeSuiAddress(options.registryId),
+      keyServers: options.keyServers.map((s) => ({
+        objectId: normalizeSuiAddress(s.objectId),
+        weight: s.weight,
+      })),
+      sessionTtlMinutes: options.sessionTtlMinutes ?? 10,
+      verifyKeyServers: options.verifyKeyServers ?? true,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      approveModule: options.approveModule ?? "svc_account",
+    };
+    this.#suiClient = new SuiJsonRpcClient({ url: options.rpcUrl, network: "unknown" });
+    this.#sealClient = new SealClient({
+      suiClient: this.#suiClient,
+      serverConfigs: this.#options.keyServers,
+      verifyKeyServers: this.#options.verifyKeyServers,
+      timeout: this.#options.timeoutMs,
+    });
+    this.#accounts = new AccountLookup(this.#suiClient, this.#options.registryId);
+    this.#weights = new Map(this.#options.keyServers.map((s) => [s.objectId, s.weight]));
+  }
+
+  /** Checks the options (all problems at once) and returns a cipher; no network I/O yet. */
+  static open(options: SealCipherOptions): Promise<SealCipher> {
+    const problems = checkOptions(options);
+    if (problems.length > 0) {
+      return Promise.reject(
+        new SvcError("bad_request", `Cannot configure the Seal cipher: ${problems.join("; ")}`),
+      );
+    }
+    return Promise.resolve(new SealCipher(options));
+  }
+
+  /** `fetchKeys` rounds started so far, over all delegates. */
+  get keyFetchRounds(): number {
+    let rounds = this.#retiredRounds;
+    for (const d of this.#decryptors.values()) rounds += d.rounds;
+    return rounds;
+  }
+  #retiredRounds = 0;
+
+  async encrypt(
+    owner: string,
+    plaintext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const address = ownerAddress(owner, "encrypt");
+    options?.signal?.throwIfAborted();
+    const id = new Uint8Array(32 + NONCE_BYTES);
+    id.set(Uint8Array.fromHex(address.slice(2)));
+    crypto.getRandomValues(id.subarray(32));
+    try {
+      const { encryptedObject } = await this.#sealClient.encrypt({
+        threshold: this.#options.threshold,
+        packageId: this.#options.packageId,
+        id: id.toHex(),
+        data: plaintext,
+      });
+      return new Uint8Array(encryptedObject);
+    } catch (error) {
+      throw encryptError(error);
+    }
+  }
+
+  decrypt(
+    owner: string,
+    ciphertext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions & { credentials?: { delegatePrivateKey?: string } },
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    try {
+      options?.signal?.throwIfAborted();
+      const address = ownerAddress(owner, "decrypt");
+      const object = this.#parse(ciphertext);
+      if (!object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + NONCE_BYTES)) {
+        throw new SvcError(
+          "forbidden",
+          "Cannot decrypt: the ciphertext belongs to another owner",
+        );
+      }
+      const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
+      return decryptor.decrypt(address, ciphertext, object);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #parse(ciphertext: Uint8Array): ParsedObject {
+    let object: ParsedObject;
+    try {
+      object = EncryptedObject.parse(ciphertext);
+    } catch (cause) {
+      throw malformed(cause, "not a Seal encrypted object");
+    }
+    if (object.version !== 0 || normalizeSuiAddress(object.packageId) !== this.#options.packageId) {
+      throw malformed(undefined, "not encrypted for this service's package");
+    }
+    const services = object.services.map(([id]) => normalizeSuiAddress(id));
+    const total = [...this.#weights.values()].reduce((a, b) => a + b, 0);
+    const consistent =
+      [...this.#weights].every(([id, weight]) =>
+        services.filter((s) => s === id).length === weight
+      ) && services.length === total;
+    if (!consistent || object.threshold < 1 || object.threshold > total) {
+      throw malformed(undefined, "encrypted for other key servers or thresholds than configured");
+    }
+    return object;
+  }
+
+  #decryptor(delegatePrivateKey: string | undefined): DelegateDecryptor {
+    const seed = delegatePrivateKey ?? this.#options.serverKey;
+    if (seed === undefined) {
+      throw new SvcError(
+        "forbidden",
+        "Cannot decrypt: Seal needs a delegate key; send x-delegate-key with the request",
+      );
+    }
+    if (!SEED.test(seed)) {
+      throw new SvcError(
+        "bad_request",
+        "Cannot decrypt: the delegate key must be 64 lowercase hex characters",
+      );
+    }
+    let decryptor = this.#decryptors.get(seed);
+    if (!decryptor) {
+      if (this.#decryptors.size >= MAX_DECRYPTORS) this.#evictIdle();
+      const keypair = Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
+      decryptor = new DelegateDecryptor(keypair, {
+        suiClient: this.#suiClient,
+        packageId: this.#options.packageId,
+        approveTarget: `${this.#options.packageId}::${this.#options.approveModule}::seal_approve`,
+        keyServers: this.#options.keyServers,
+        // The shared client checks the proofs of possession once; sessions reuse that result.
+        verifyKeyServers: false,
+        sessionTtlMinutes: this.#options.sessionTtlMinutes,
+        timeoutMs: this.#options.timeoutMs,
+        accountOf: async (owner) => {
+          if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();
+          return await this.#accounts.accountOf(owner);
+        },
+      });
+      this.#decryptors.set(seed, decryptor);
+    }
+    return decryptor;
+  }
+
+  #evictIdle() {
+    for (const [seed, decryptor] of this.#decryptors) {
+      if (decryptor.idle) {
+        this.#retiredRounds += decryptor.rounds;
+        this.#decryptors.delete(seed);
+      }
+      if (this.#decryptors.size < MAX_DECRYPTORS / 2) break;
+    }
+  }
+}
+
+function ownerAddress(owner: string, action: string): string {
+  if (!isValidSuiAddress(owner)) {
+    throw new SvcError("bad_request", `Cannot ${action}: the owner must be a Sui address`);
+  }
+  return normalizeSuiAddress(owner);
+}
