@@ -1,0 +1,68 @@
+/**
+ * A local read-through cache of blob bytes (ciphertext), one file per blob id:
+ * `<dir>/<id[0..2]>/<id>` holding `sha256(bytes) ‖ bytes`. A file whose digest does not match
+ * its bytes (a torn or corrupted write, a disk error) is removed and reported as a miss, so a
+ * corrupt file is never served. Files are written to a temporary name and renamed.
+ */
+
+const DIGEST_BYTES = 32;
+
+async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}
+
+export class BlobCache {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /** The file of a blob id (ids are checked by the caller: 43 base64url characters). */
+  pathOf(blobId: string): string {
+    return `${this.dir}/${blobId.slice(0, 2)}/${blobId}`;
+  }
+
+  /** The cached bytes, or `null` on a miss (a corrupt file counts as a miss and is removed). */
+  async read(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    const path = this.pathOf(blobId);
+    let file: Uint8Array<ArrayBuffer>;
+    try {
+      file = await Deno.readFile(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw error;
+    }
+    const bytes = file.slice(DIGEST_BYTES);
+    if (
+      file.length >= DIGEST_BYTES && sameBytes(file.subarray(0, DIGEST_BYTES), await sha256(bytes))
+    ) {
+      return bytes;
+    }
+    await Deno.remove(path).catch(() => {});
+    return null;
+  }
+
+  /** Stores bytes for a blob id; a failure to write only costs a later network read. */
+  async write(blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    const path = this.pathOf(blobId);
+    const temp = `${path}.${crypto.randomUUID()}.tmp`;
+    try {
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      const file = new Uint8Array(DIGEST_BYTES + bytes.length);
+      file.set(await sha256(bytes));
+      file.set(bytes, DIGEST_BYTES);
+      await Deno.writeFile(temp, file, { mode: 0o600 });
+      await Deno.rename(temp, path);
+    } catch {
+      await Deno.remove(temp).catch(() => {});
+    }
+  }
+}

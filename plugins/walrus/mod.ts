@@ -1,0 +1,324 @@
+/**
+ * A `BlobStore` on Walrus. Blobs are stored through a Walrus publisher's HTTP API
+ * (`PUT /v1/blobs?epochs=N&deletable=true&send_object_to=<operator>`), which registers and
+ * certifies them and sends the resulting Walrus `Blob` object to the operator's Sui address.
+ * The plugin then writes svc's metadata (`app_id`, `owner`, `namespace`, `memory_id`,
+ * `created_at`, `vector`) as the object's Walrus attributes in a Sui transaction signed by the
+ * operator key, so restore can find an owner's blobs from the chain alone.
+ *
+ * Reads go to the aggregators (`GET /v1/blobs/<blobId>`) in order with a short race (the next
+ * one starts when the current one fails or is slow; the first answer wins) behind a local,
+ * digest-checked cache of the bytes, which also receives every stored blob.
+ *
+ * Blobs are stored as deletable (Walrus's default) so that every store gives the operator its
+ * own `Blob` object to carry the attributes. Storing the same bytes twice gives the same blob id;
+ * `list` reports a blob id once, with the metadata written first.
+ *
+ * @example
+ * ```ts
+ * const store = await WalrusBlobStore.open({
+ *   publisherUrl: "https://publisher.example",
+ *   aggregatorUrls: ["https://aggregator.example"],
+ *   cacheDir: "./data/walrus_cache",
+ *   rpcUrl: "https://fullnode.testnet.sui.io",
+ *   walrusPackageId: "0x…",
+ *   operatorKey: "suiprivkey1…",
+ * });
+ * const blobId = await store.put(ciphertext, { owner, namespace, memoryId, createdAt });
+ * ```
+ */
+import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import { decodeSuiPrivateKey, type Keypair } from "@mysten/sui/cryptography";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
+import { Secp256r1Keypair } from "@mysten/sui/keypairs/secp256r1";
+import { normalizeSuiAddress } from "@mysten/sui/utils";
+import { blobIdFromInt, blobIdToInt } from "@mysten/walrus";
+import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
+import { backendError, SvcError } from "../../src/errors.ts";
+import { readFromAggregators } from "./aggregators.ts";
+import { attributesToMeta, metaToAttributes } from "./attributes.ts";
+import { BlobCache } from "./blob_cache.ts";
+import { BlobObjects } from "./blob_objects.ts";
+
+export interface WalrusBlobStoreOptions {
+  /** The Walrus publisher (`SVC_WALRUS_PUBLISHER_URL`). */
+  publisherUrl: string;
+  /** Aggregators, tried in order (`SVC_WALRUS_AGGREGATOR_URLS`, comma-separated). */
+  aggregatorUrls: string[];
+  /** Epochs each blob is stored for (`SVC_WALRUS_EPOCHS`, default 5). */
+  epochs?: number;
+  /** Local cache of blob bytes (`$SVC_DATA_DIR/walrus_cache`). */
+  cacheDir: string;
+  /** Tags svc's blobs among the operator's other Walrus blobs (default `"svc"`). */
+  appId?: string;
+  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`); ignored when `suiClient` is given. */
+  rpcUrl?: string;
+  /** A ready Sui client instead of `rpcUrl`. */
+  suiClient?: SuiJsonRpcClient;
+  /** The Walrus package whose `blob` module writes attributes (`SVC_WALRUS_PACKAGE_ID`). */
+  walrusPackageId: string;
+  /**
+   * The `Blob` type to list; its package is Walrus's original package id, which differs from
+   * `walrusPackageId` once the package has been upgraded (`SVC_WALRUS_BLOB_TYPE`, default
+   * `<walrusPackageId>::blob::Blob`).
+   */
+  blobType?: string;
+  /**
+   * The operator's Sui key: owns the blob objects and pays for the attribute transactions
+   * (`SVC_SPONSOR_PRIVATE_KEY`): `suiprivkey1…`, or 64 hex characters of an Ed25519 seed.
+   */
+  operatorKey: string;
+  /** Bearer token for an authenticated publisher (`SVC_WALRUS_PUBLISHER_TOKEN`). */
+  publisherToken?: string;
+  /** Start the next aggregator when one has not answered after this long (default 250 ms). */
+  hedgeMs?: number;
+  /** Give up on one aggregator after this long (default 10 s). */
+  aggregatorTimeoutMs?: number;
+  /** Give up on the publisher after this long (default 60 s). */
+  publisherTimeoutMs?: number;
+  /** The largest blob accepted or read (default 10 MiB). */
+  maxBlobBytes?: number;
+}
+
+const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
+const HEX_SEED = /^[0-9a-fA-F]{64}$/;
+const PLUGIN = "Walrus";
+
+/** A Sui keypair from `suiprivkey1…` (any scheme) or 64 hex characters of an Ed25519 seed. */
+export function operatorKeypair(key: string): Keypair {
+  if (HEX_SEED.test(key)) return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(key));
+  let decoded;
+  try {
+    decoded = decodeSuiPrivateKey(key);
+  } catch {
+    throw new SvcError("bad_request", "Cannot open the Walrus blob store: the key is malformed");
+  }
+  switch (decoded.scheme) {
+    case "ED25519":
+      return Ed25519Keypair.fromSecretKey(decoded.secretKey);
+    case "Secp256k1":
+      return Secp256k1Keypair.fromSecretKey(decoded.secretKey);
+    case "Secp256r1":
+      return Secp256r1Keypair.fromSecretKey(decoded.secretKey);
+    default:
+      throw new SvcError(
+        "bad_request",
+        "Cannot open the Walrus blob store: unsupported key scheme",
+      );
+  }
+}
+
+/** True for a canonical Walrus blob id (43 base64url characters of a u256). */
+export function isBlobId(blobId: string): boolean {
+  if (!BLOB_ID.test(blobId)) return false;
+  try {
+    return blobIdFromInt(blobIdToInt(blobId)) === blobId;
+  } catch {
+    return false;
+  }
+}
+
+type ResolvedOptions =
+  & WalrusBlobStoreOptions
+  & Required<
+    Pick<
+      WalrusBlobStoreOptions,
+      "epochs" | "appId" | "hedgeMs" | "aggregatorTimeoutMs" | "publisherTimeoutMs" | "maxBlobBytes"
+    >
+  >;
+
+interface Stored {
+  blobId: string;
+  /** The new `Blob` object, when the publisher created one. */
+  objectId: string | null;
+}
+
+export class WalrusBlobStore implements BlobStore {
+  readonly name = "walrus";
+  /** The operator's Sui address (`send_object_to`). */
+  readonly address: string;
+  readonly #options: ResolvedOptions;
+  readonly #cache: BlobCache;
+  readonly #objects: BlobObjects;
+
+  private constructor(options: ResolvedOptions, objects: BlobObjects) {
+    this.#options = options;
+    this.#cache = new BlobCache(options.cacheDir);
+    this.#objects = objects;
+    this.address = objects.address;
+  }
+
+  /** Checks the options, creates the cache directory and connects the Sui client (no I/O). */
+  static async open(options: WalrusBlobStoreOptions): Promise<WalrusBlobStore> {
+    const epochs = options.epochs ?? 5;
+    if (!Number.isInteger(epochs) || epochs < 1) {
+      throw new SvcError("bad_request", "Cannot open the Walrus blob store: epochs must be ≥ 1");
+    }
+    if (options.aggregatorUrls.length === 0) {
+      throw new SvcError("bad_request", "Cannot open the Walrus blob store: no aggregator URLs");
+    }
+    if (!options.suiClient && !options.rpcUrl) {
+      throw new SvcError("bad_request", "Cannot open the Walrus blob store: no Sui RPC URL");
+    }
+    const client = options.suiClient ??
+      new SuiJsonRpcClient({ url: options.rpcUrl!, network: "unknown" });
+    const walrusPackageId = normalizeSuiAddress(options.walrusPackageId);
+    const objects = new BlobObjects({
+      client,
+      signer: operatorKeypair(options.operatorKey),
+      walrusPackageId,
+      blobType: options.blobType ?? `${walrusPackageId}::blob::Blob`,
+    });
+    await Deno.mkdir(options.cacheDir, { recursive: true });
+    return new WalrusBlobStore({
+      appId: "svc",
+      hedgeMs: 250,
+      aggregatorTimeoutMs: 10_000,
+      publisherTimeoutMs: 60_000,
+      maxBlobBytes: 10 * 1024 * 1024,
+      ...options,
+      epochs,
+    }, objects);
+  }
+
+  async put(
+    bytes: Uint8Array<ArrayBuffer>,
+    meta: BlobMeta,
+    options: CallOptions = {},
+  ): Promise<string> {
+    let attributes: [string, string][];
+    try {
+      attributes = metaToAttributes(meta, this.#options.appId);
+    } catch (error) {
+      throw new SvcError("bad_request", `Cannot store the blob: ${(error as Error).message}`);
+    }
+    if (bytes.length > this.#options.maxBlobBytes) {
+      throw new SvcError("payload_too_large", "Cannot store the blob: it is larger than allowed");
+    }
+    const stored = await this.#publish(bytes, options.signal);
+    await this.#cache.write(stored.blobId, bytes);
+    if (stored.objectId !== null) {
+      try {
+        await this.#objects.writeAttributes(stored.objectId, attributes);
+      } catch (error) {
+        throw backendError(`${PLUGIN} (Sui full node)`, "write the blob metadata", error);
+      }
+    }
+    return stored.blobId;
+  }
+
+  async #publish(bytes: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Stored> {
+    const url = new URL(`${this.#options.publisherUrl.replace(/\/+$/, "")}/v1/blobs`);
+    url.searchParams.set("epochs", String(this.#options.epochs));
+    url.searchParams.set("deletable", "true");
+    url.searchParams.set("send_object_to", this.address);
+    const headers: Record<string, string> = { "content-type": "application/octet-stream" };
+    if (this.#options.publisherToken) {
+      headers.authorization = `Bearer ${this.#options.publisherToken}`;
+    }
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new Error("the publisher did not answer in time")),
+      this.#options.publisherTimeoutMs,
+    );
+    const onAbort = () => timeout.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) onAbort();
+    const action = "store the blob";
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetch(url, { method: "PUT", headers, body: bytes, signal: timeout.signal });
+      if (response.status === 413) {
+        await response.body?.cancel();
+        throw new SvcError(
+          "payload_too_large",
+          "Cannot store the blob: the Walrus publisher refuses blobs this large",
+        );
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`the publisher answered HTTP ${response.status}`);
+      }
+      body = await response.json();
+    } catch (error) {
+      throw backendError(`the ${PLUGIN} publisher`, action, error);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+    const result = parseStoreResult(body);
+    if (!result) {
+      throw backendError(`the ${PLUGIN} publisher`, action, new Error("unexpected answer"));
+    }
+    return result;
+  }
+
+  async get(blobId: string, options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (!isBlobId(blobId)) return null;
+    const cached = await this.#cache.read(blobId).catch(() => null);
+    if (cached) return cached;
+    const read = await readFromAggregators(this.#options.aggregatorUrls, blobId, {
+      hedgeMs: this.#options.hedgeMs,
+      timeoutMs: this.#options.aggregatorTimeoutMs,
+      maxBytes: this.#options.maxBlobBytes,
+      signal: options.signal,
+    });
+    if (read.kind === "not_found") return null;
+    if (read.kind === "unavailable") {
+      throw backendError(`every ${PLUGIN} aggregator`, "read the blob", read.causes[0]);
+    }
+    await this.#cache.write(blobId, read.bytes);
+    return read.bytes;
+  }
+
+  async list(
+    owner: string,
+    namespace: string,
+    options: CallOptions & { limit?: number } = {},
+  ): Promise<BlobEntry[]> {
+    let owned;
+    try {
+      owned = await this.#objects.list(options.signal);
+    } catch (error) {
+      throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
+    }
+    // One entry per blob id: the metadata written first wins, as with the other stores.
+    const byBlob = new Map<string, BlobEntry>();
+    for (const object of owned) {
+      const meta = object.attributes && attributesToMeta(object.attributes, this.#options.appId);
+      if (!meta || meta.owner !== owner || meta.namespace !== namespace) continue;
+      const known = byBlob.get(object.blobId);
+      if (!known || meta.createdAt < known.meta.createdAt) {
+        byBlob.set(object.blobId, { blobId: object.blobId, meta });
+      }
+    }
+    const entries = [...byBlob.values()].sort((a, b) =>
+      b.meta.createdAt - a.meta.createdAt || (a.blobId < b.blobId ? 1 : -1)
+    );
+    return entries.slice(0, options.limit ?? entries.length);
+  }
+}
+
+/** The blob id and new object of a publisher's `BlobStoreResult`, or `null` if malformed. */
+export function parseStoreResult(body: unknown): Stored | null {
+  const result = body as {
+    newlyCreated?: { blobObject?: { id?: unknown; blobId?: unknown } };
+    alreadyCertified?: { blobId?: unknown; object?: unknown };
+  } | null;
+  const created = result?.newlyCreated?.blobObject;
+  if (created && typeof created.blobId === "string" && typeof created.id === "string") {
+    return isBlobId(created.blobId) ? { blobId: created.blobId, objectId: created.id } : null;
+  }
+  const certified = result?.alreadyCertified;
+  if (certified && typeof certified.blobId === "string" && isBlobId(certified.blobId)) {
+    // Already on Walrus: a deletable copy the operator owns comes back as `object`; a copy
+    // certified earlier (by this store, whose object holds the metadata) as an event.
+    return {
+      blobId: certified.blobId,
+      objectId: typeof certified.object === "string" ? certified.object : null,
+    };
+  }
+  return null;
+}
