@@ -1,6 +1,6 @@
 /**
- * Finds an owner's `SvcAccount` object through the shared `AccountRegistry`: the registry holds a
- * `Table<address, ID>` (owner → account), whose entries are dynamic fields of the table's id.
+ * Finds an owner's `SvcAccount` object through the shared `AccountRegistry`: its `accounts` field
+ * is a `Table<address, ID>` (owner → account), whose entries are dynamic fields of the table.
  * An account id never changes, so found ids are cached for the life of the process.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -69,8 +69,8 @@ export class AccountLookup {
     const fields = content?.dataType === "moveObject"
       ? content.fields as Record<string, unknown>
       : undefined;
-    const table = Object.values(fields ?? {}).find(isTable);
-    if (!table) {
+    const table = fields?.accounts;
+    if (!isTable(table)) {
       throw new SvcError(
         "internal",
         "Cannot decrypt: SVC_REGISTRY_ID is not an account registry with an owner table",

@@ -6,7 +6,7 @@
  * Seal `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner`, then asks the
  * key servers for the identity's key through a session key of the caller's delegate (the
  * `x-delegate-key` the relayer hands over, or the operator's server key); the key servers run
- * `svc_account::seal_approve` on chain, which lets the owner and the account's delegates in.
+ * `svc_account::account::seal_approve` on chain, which lets the owner and the account's delegates in.
  *
  * @example
  * ```ts
@@ -26,6 +26,7 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
 import type { CallOptions, Cipher } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
+import { ACCOUNT_MODULE } from "../sui/svc_account.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
@@ -57,8 +58,6 @@ export interface SealCipherOptions {
   verifyKeyServers?: boolean;
   /** Per-request timeout towards the key servers in ms (default 10 000). */
   timeoutMs?: number;
-  /** The Move module holding `seal_approve` (default `svc_account`). */
-  approveModule?: string;
 }
 
 const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
@@ -144,7 +143,6 @@ export class SealCipher implements Cipher {
       sessionTtlMinutes: options.sessionTtlMinutes ?? 10,
       verifyKeyServers: options.verifyKeyServers ?? true,
       timeoutMs: options.timeoutMs ?? 10_000,
-      approveModule: options.approveModule ?? "svc_account",
     };
     this.#suiClient = new SuiJsonRpcClient({ url: options.rpcUrl, network: "unknown" });
     this.#sealClient = new SealClient({
@@ -264,7 +262,7 @@ export class SealCipher implements Cipher {
       decryptor = new DelegateDecryptor(keypair, {
         suiClient: this.#suiClient,
         packageId: this.#options.packageId,
-        approveTarget: `${this.#options.packageId}::${this.#options.approveModule}::seal_approve`,
+        approveTarget: `${this.#options.packageId}::${ACCOUNT_MODULE}::seal_approve`,
         keyServers: this.#options.keyServers,
         // The shared client checks the proofs of possession once; sessions reuse that result.
         verifyKeyServers: false,
