@@ -1,0 +1,196 @@
+/// svc accounts on Sui: one `SvcAccount` per owner address, holding the Ed25519 delegate keys
+/// that may sign requests to a relayer and decrypt the owner's memories through Seal.
+///
+/// The rules mirror the local ledger of embedded mode (`src/chain/local_ledger.ts`): one account
+/// per owner, at most 20 delegate keys, labels of at most 64 bytes, 32-byte Ed25519 public keys,
+/// a key registered on at most one account, changes by the owner only, no new keys on an
+/// inactive account. Every refusal is an abort with one of the codes below, which the relayer
+/// maps to the ledger's rejection reasons (`plugins/sui/svc_account.ts`).
+///
+/// The registry is one shared object created at publication. Besides owner → account it
+/// indexes delegate address → account, so a relayer can resolve a delegate key without being
+/// told which account it belongs to.
+module svc_account::account;
+
+use std::string::String;
+use sui::address;
+use sui::clock::Clock;
+use sui::event;
+use sui::hash::blake2b256;
+use sui::table::{Self, Table};
+
+const MAX_DELEGATE_KEYS: u64 = 20;
+const MAX_LABEL_BYTES: u64 = 64;
+const ED25519_PUBLIC_KEY_BYTES: u64 = 32;
+/// Sui's signature-scheme flag of Ed25519, the first byte hashed into an address.
+const ED25519_FLAG: u8 = 0;
+
+/// The sender is not the account's owner.
+const ENotOwner: u64 = 1;
+/// The sender already owns an account.
+const EAccountExists: u64 = 2;
+/// The account is inactive (adding a key) or already inactive (deactivating).
+const EInactiveAccount: u64 = 3;
+/// The account is already active.
+const EAlreadyActive: u64 = 4;
+/// The account already holds `MAX_DELEGATE_KEYS` keys.
+const ETooManyKeys: u64 = 5;
+/// The key is already registered on an account.
+const EDuplicateKey: u64 = 6;
+/// The key is not on this account.
+const EUnknownKey: u64 = 7;
+/// The label is longer than `MAX_LABEL_BYTES` bytes.
+const ELabelTooLong: u64 = 8;
+/// The public key is not 32 bytes.
+const EBadPublicKey: u64 = 9;
+/// `seal_approve`: the caller may not decrypt this identity.
+const ENoAccess: u64 = 10;
+
+public struct DelegateKey has store, copy, drop {
+    public_key: vector<u8>,
+    /// blake2b256(0x00 ‖ public_key): the key's Sui address (its Seal session address).
+    sui_address: address,
+    label: String,
+    /// Clock time of registration, Unix milliseconds.
+    created_at: u64,
+}
+
+/// Shared, so that delegates can pass it to `seal_approve`; only its owner changes it.
+public struct SvcAccount has key {
+    id: UID,
+    owner: address,
+    delegate_keys: vector<DelegateKey>,
+    created_at: u64,
+    active: bool,
+}
+
+public struct AccountRegistry has key {
+    id: UID,
+    /// owner address → account id
+    accounts: Table<address, ID>,
+    /// delegate key address → account id
+    delegates: Table<address, ID>,
+}
+
+public struct AccountCreated has copy, drop { account_id: ID, owner: address }
+public struct DelegateKeyAdded has copy, drop { account_id: ID, public_key: vector<u8> }
+public struct DelegateKeyRemoved has copy, drop { account_id: ID, public_key: vector<u8> }
+
+fun init(ctx: &mut TxContext) {
+    transfer::share_object(AccountRegistry {
+        id: object::new(ctx),
+        accounts: table::new(ctx),
+        delegates: table::new(ctx),
+    });
+}
+
+/// Creates the sender's account (shared), at most one per owner.
+entry fun create_account(registry: &mut AccountRegistry, clock: &Clock, ctx: &mut TxContext) {
+    let owner = ctx.sender();
+    assert!(!registry.accounts.contains(owner), EAccountExists);
+    let account = SvcAccount {
+        id: object::new(ctx),
+        owner,
+        delegate_keys: vector[],
+        created_at: clock.timestamp_ms(),
+        active: true,
+    };
+    let account_id = object::id(&account);
+    registry.accounts.add(owner, account_id);
+    event::emit(AccountCreated { account_id, owner });
+    transfer::share_object(account);
+}
+
+entry fun add_delegate_key(
+    registry: &mut AccountRegistry,
+    account: &mut SvcAccount,
+    public_key: vector<u8>,
+    label: String,
+    clock: &Clock,
+    ctx: &TxContext,
+) {
+    assert!(account.owner == ctx.sender(), ENotOwner);
+    assert!(account.active, EInactiveAccount);
+    assert!(public_key.length() == ED25519_PUBLIC_KEY_BYTES, EBadPublicKey);
+    assert!(label.length() <= MAX_LABEL_BYTES, ELabelTooLong);
+    assert!(account.delegate_keys.length() < MAX_DELEGATE_KEYS, ETooManyKeys);
+    let sui_address = ed25519_address(&public_key);
+    assert!(!registry.delegates.contains(sui_address), EDuplicateKey);
+    let account_id = object::id(account);
+    registry.delegates.add(sui_address, account_id);
+    account.delegate_keys.push_back(DelegateKey {
+        public_key,
+        sui_address,
+        label,
+        created_at: clock.timestamp_ms(),
+    });
+    event::emit(DelegateKeyAdded { account_id, public_key });
+}
+
+/// Allowed on an inactive account too, so that an owner can always revoke.
+entry fun remove_delegate_key(
+    registry: &mut AccountRegistry,
+    account: &mut SvcAccount,
+    public_key: vector<u8>,
+    ctx: &TxContext,
+) {
+    assert!(account.owner == ctx.sender(), ENotOwner);
+    let keys = &account.delegate_keys;
+    let mut i = 0;
+    while (i < keys.length() && keys[i].public_key != public_key) i = i + 1;
+    assert!(i < keys.length(), EUnknownKey);
+    let key = account.delegate_keys.remove(i);
+    registry.delegates.remove(key.sui_address);
+    event::emit(DelegateKeyRemoved { account_id: object::id(account), public_key });
+}
+
+entry fun deactivate_account(account: &mut SvcAccount, ctx: &TxContext) {
+    assert!(account.owner == ctx.sender(), ENotOwner);
+    assert!(account.active, EInactiveAccount);
+    account.active = false;
+}
+
+entry fun reactivate_account(account: &mut SvcAccount, ctx: &TxContext) {
+    assert!(account.owner == ctx.sender(), ENotOwner);
+    assert!(!account.active, EAlreadyActive);
+    account.active = true;
+}
+
+/// Seal access policy: the identity `id` is the owner's 32 address bytes followed by anything;
+/// the owner and the account's delegate keys (by their Sui addresses, which their Seal session
+/// keys sign as) may decrypt it while the account is active.
+entry fun seal_approve(id: vector<u8>, account: &SvcAccount, ctx: &TxContext) {
+    assert!(account.active, ENoAccess);
+    let owner_bytes = address::to_bytes(account.owner);
+    assert!(id.length() >= owner_bytes.length(), ENoAccess);
+    let mut i = 0;
+    while (i < owner_bytes.length()) {
+        assert!(id[i] == owner_bytes[i], ENoAccess);
+        i = i + 1;
+    };
+    let caller = ctx.sender();
+    assert!(
+        caller == account.owner || account.delegate_keys.any!(|k| k.sui_address == caller),
+        ENoAccess,
+    );
+}
+
+/// The Sui address of an Ed25519 public key: blake2b256(0x00 ‖ public key).
+fun ed25519_address(public_key: &vector<u8>): address {
+    let mut bytes = vector[ED25519_FLAG];
+    bytes.append(*public_key);
+    address::from_bytes(blake2b256(&bytes))
+}
+
+// ---- Read-only accessors -----------------------------------------------------------------
+
+public fun owner(account: &SvcAccount): address { account.owner }
+
+public fun is_active(account: &SvcAccount): bool { account.active }
+
+public fun delegate_keys(account: &SvcAccount): vector<DelegateKey> { account.delegate_keys }
+
+public fun account_of(registry: &AccountRegistry, owner: address): Option<ID> {
+    if (registry.accounts.contains(owner)) option::some(registry.accounts[owner])
+    else option::none()
+}

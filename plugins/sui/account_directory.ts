@@ -1,0 +1,211 @@
+/**
+ * `AccountDirectory` over Sui: a delegate key resolves to the shared `SvcAccount` object whose
+ * `delegate_keys` hold it (`contracts/svc_account/`).
+ *
+ * With an account id hint, the account object is read directly. Without one, the key's Sui
+ * address (blake2b256(0x00 ‖ key)) is looked up in the registry's `delegates` table
+ * (delegate address → account id), which needs `registryId`; without a registry, hint-less
+ * lookups resolve to `null`. The relayer caches results (`src/auth/account_cache.ts`), so this
+ * plugin does not.
+ *
+ * @example
+ * ```ts
+ * const directory = SuiAccountDirectory.open({ rpcUrl, packageId, registryId });
+ * const account = await directory.resolve(publicKeyHex); // {accountId, owner, active} | null
+ * ```
+ */
+import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import { Ed25519PublicKey } from "@mysten/sui/keypairs/ed25519";
+import { fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
+import type { AccountDirectory, CallOptions, ResolvedAccount } from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+import { accountType, registryType } from "./svc_account.ts";
+import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
+
+const PLUGIN = "sui";
+
+export interface SuiAccountDirectoryOptions extends SuiRpcOptions {
+  /** The published `svc_account` package (env SVC_PACKAGE_ID). */
+  packageId: string;
+  /** The shared `AccountRegistry`, for lookups without an account id (env SVC_REGISTRY_ID). */
+  registryId?: string;
+}
+
+const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+const PUBLIC_KEY = /^[0-9a-f]{64}$/;
+
+export class SuiAccountDirectory implements AccountDirectory {
+  readonly name = "sui";
+  #client: SuiJsonRpcClient;
+  #options: SuiAccountDirectoryOptions;
+  #accountType: string;
+  #delegatesTable?: Promise<string>;
+
+  private constructor(options: SuiAccountDirectoryOptions) {
+    this.#options = options;
+    this.#client = suiClient(PLUGIN, options);
+    this.#accountType = accountType(options.packageId);
+  }
+
+  /** Checks the options; talks to the network only when resolving. */
+  static open(options: SuiAccountDirectoryOptions): SuiAccountDirectory {
+    for (
+      const [name, value] of [["packageId", options.packageId], ["registryId", options.registryId]]
+    ) {
+      if (value !== undefined && !OBJECT_ID.test(value)) {
+        throw new SvcError(
+          "bad_request",
+          `Cannot open the Sui account directory: ${name} must be 0x and hex`,
+        );
+      }
+    }
+    return new SuiAccountDirectory(options);
+  }
+
+  async resolve(
+    publicKey: string,
+    accountIdHint?: string,
+    options: CallOptions = {},
+  ): Promise<ResolvedAccount | null> {
+    if (typeof publicKey !== "string" || !PUBLIC_KEY.test(publicKey)) return null;
+    let accountId: string;
+    if (accountIdHint !== undefined) {
+      if (typeof accountIdHint !== "string" || !OBJECT_ID.test(accountIdHint)) return null;
+      accountId = normalizeSuiAddress(accountIdHint);
+    } else {
+      const found = await this.#accountOfKey(publicKey, options);
+      if (!found) return null;
+      accountId = found;
+    }
+    const response = await withRpc(
+      PLUGIN,
+      "resolve a delegate key",
+      this.#call(options),
+      (signal) =>
+        this.#client.getObject({
+          id: accountId,
+          options: { showType: true, showContent: true },
+          signal,
+        }),
+    );
+    if (!response.data) return null; // notExists, deleted
+    const { type, content } = response.data;
+    if (!type || normalizeStructTag(type) !== this.#accountType) return null;
+    if (content?.dataType !== "moveObject") return null;
+    const account = parseAccount(content.fields);
+    if (!account.keys.includes(publicKey)) return null;
+    return { accountId, owner: account.owner, active: account.active };
+  }
+
+  #call(options: CallOptions) {
+    return { signal: options.signal, timeoutMs: this.#options.timeoutMs };
+  }
+
+  /** Registry lookup: delegate address → account id, or `null`. */
+  async #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
+    if (!this.#options.registryId) return null;
+    const table = await this.#delegates(options);
+    const address = new Ed25519PublicKey(Uint8Array.fromHex(publicKey)).toSuiAddress();
+    const field = await withRpc(
+      PLUGIN,
+      "resolve a delegate key",
+      this.#call(options),
+      (signal) =>
+        this.#client.getDynamicFieldObject({
+          parentId: table,
+          name: { type: "address", value: address },
+          signal,
+        }),
+    );
+    if (!field.data || field.data.content?.dataType !== "moveObject") return null;
+    const value = (field.data.content.fields as Record<string, unknown>).value;
+    if (typeof value !== "string" || !OBJECT_ID.test(value)) {
+      throw shapeError("registry entry", "its value is not an object id");
+    }
+    return normalizeSuiAddress(value);
+  }
+
+  /** The id of the registry's `delegates` table (fixed for a registry, so read once). */
+  #delegates(options: CallOptions): Promise<string> {
+    this.#delegatesTable ??= withRpc(
+      PLUGIN,
+      "read the account registry",
+      this.#call(options),
+      (signal) =>
+        this.#client.getObject({
+          id: this.#options.registryId!,
+          options: { showType: true, showContent: true },
+          signal,
+        }),
+    ).then((response) => {
+      const { type, content } = response.data ?? {};
+      if (!type || normalizeStructTag(type) !== registryType(this.#options.packageId)) {
+        throw new SvcError(
+          "backend_unavailable",
+          "Cannot read the account registry: registryId is not an AccountRegistry of packageId",
+        );
+      }
+      const fields = content?.dataType === "moveObject"
+        ? content.fields as Record<string, unknown>
+        : {};
+      const id = (unwrap(fields.delegates).id as { id?: unknown } | undefined)?.id;
+      if (typeof id !== "string") throw shapeError("registry", "it has no delegates table");
+      return normalizeSuiAddress(id);
+    });
+    this.#delegatesTable.catch(() => (this.#delegatesTable = undefined));
+    return this.#delegatesTable;
+  }
+}
+
+function shapeError(what: string, detail: string): SvcError {
+  return new SvcError(
+    "backend_unavailable",
+    `Cannot resolve a delegate key: the ${what} is malformed (${detail})`,
+  );
+}
+
+/** A struct field as JSON-RPC shows it: `{type, fields}` or the fields themselves. */
+function unwrap(value: unknown): Record<string, unknown> {
+  if (value && typeof value === "object" && "fields" in value) {
+    return (value as { fields: Record<string, unknown> }).fields;
+  }
+  return (value ?? {}) as Record<string, unknown>;
+}
+
+/** `vector<u8>` as JSON-RPC may show it: a number array, or a base64 or hex string. */
+export function bytesOf(value: unknown): Uint8Array | null {
+  if (Array.isArray(value)) {
+    return value.every((b) => Number.isInteger(b) && b >= 0 && b < 256)
+      ? Uint8Array.from(value)
+      : null;
+  }
+  if (typeof value !== "string") return null;
+  const hex = value.startsWith("0x") ? value.slice(2) : value;
+  if (/^([0-9a-fA-F]{2})*$/.test(hex) && (value.startsWith("0x") || hex.length === 64)) {
+    return Uint8Array.fromHex(hex);
+  }
+  try {
+    return fromBase64(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads `SvcAccount` content fields: owner, active and the delegate keys as lowercase hex. */
+export function parseAccount(fields: unknown): { owner: string; active: boolean; keys: string[] } {
+  const f = unwrap(fields);
+  if (typeof f.owner !== "string" || !OBJECT_ID.test(f.owner)) {
+    throw shapeError("account", "owner is not an address");
+  }
+  const active = f.active === true || f.active === "true";
+  if (!active && f.active !== false && f.active !== "false") {
+    throw shapeError("account", "active is not a boolean");
+  }
+  if (!Array.isArray(f.delegate_keys)) throw shapeError("account", "delegate_keys is not a vector");
+  const keys = f.delegate_keys.map((entry) => {
+    const bytes = bytesOf(unwrap(entry).public_key);
+    if (!bytes) throw shapeError("account", "a public_key is not bytes");
+    return bytes.toHex();
+  });
+  return { owner: normalizeSuiAddress(f.owner), active, keys };
+}

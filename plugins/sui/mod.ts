@@ -1,0 +1,6 @@
+/**
+ * Network-mode Sui plugins: the account directory over `SvcAccount` objects and the sponsor
+ * (gas station) for the `svc_account` module's transactions.
+ */
+export { SuiAccountDirectory, type SuiAccountDirectoryOptions } from "./account_directory.ts";
+export * from "./svc_account.ts";

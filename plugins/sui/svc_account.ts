@@ -1,0 +1,130 @@
+/**
+ * The on-chain interface of the `svc_account::account` Move module (`contracts/svc_account/`):
+ * names, abort codes and the transaction calls a wallet builds. Shared by the account
+ * directory, the sponsor and the tests' emulation of the module.
+ */
+import type { Transaction } from "@mysten/sui/transactions";
+import { normalizeStructTag, normalizeSuiAddress, SUI_CLOCK_OBJECT_ID } from "@mysten/sui/utils";
+import type { RejectionReason } from "../../src/chain/transactions.ts";
+
+export const ACCOUNT_MODULE = "account";
+export const MAX_DELEGATE_KEYS = 20;
+export const MAX_LABEL_BYTES = 64;
+
+/** The entry functions a sponsor may pay for (`seal_approve` is only ever dry-run). */
+export const SPONSORED_FUNCTIONS = [
+  "create_account",
+  "add_delegate_key",
+  "remove_delegate_key",
+  "deactivate_account",
+  "reactivate_account",
+] as const;
+
+/** The module's abort codes, as declared in `svc_account.move`. */
+export const ABORT = {
+  ENotOwner: 1,
+  EAccountExists: 2,
+  EInactiveAccount: 3,
+  EAlreadyActive: 4,
+  ETooManyKeys: 5,
+  EDuplicateKey: 6,
+  EUnknownKey: 7,
+  ELabelTooLong: 8,
+  EBadPublicKey: 9,
+  ENoAccess: 10,
+} as const;
+
+/** Each abort code as the local ledger's rejection reason, with its message. */
+export const ABORT_REASONS: Record<number, [RejectionReason, string]> = {
+  [ABORT.ENotOwner]: ["not_owner", "Only the account's owner can change it"],
+  [ABORT.EAccountExists]: ["account_exists", "The sender already has an account"],
+  [ABORT.EInactiveAccount]: ["inactive_account", "The account is inactive"],
+  [ABORT.EAlreadyActive]: ["already_active", "The account is already active"],
+  [ABORT.ETooManyKeys]: [
+    "too_many_keys",
+    `An account holds at most ${MAX_DELEGATE_KEYS} keys`,
+  ],
+  [ABORT.EDuplicateKey]: ["duplicate_key", "This delegate key is already registered"],
+  [ABORT.EUnknownKey]: ["unknown_key", "This delegate key is not on the account"],
+  [ABORT.ELabelTooLong]: ["label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`],
+  [ABORT.EBadPublicKey]: ["malformed", "A delegate key is a 32-byte Ed25519 public key"],
+};
+
+/** Where the module lives. */
+export interface SvcAccountIds {
+  /** The published package (env SVC_PACKAGE_ID). */
+  packageId: string;
+  /** The shared `AccountRegistry` (env SVC_REGISTRY_ID). */
+  registryId: string;
+}
+
+export function accountType(packageId: string): string {
+  return normalizeStructTag(`${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::SvcAccount`);
+}
+
+export function registryType(packageId: string): string {
+  return normalizeStructTag(
+    `${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::AccountRegistry`,
+  );
+}
+
+const target = (ids: SvcAccountIds, fn: string) =>
+  `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::${fn}` as const;
+
+/** Adds `create_account(registry, clock)` to a transaction. */
+export function createAccountCall(tx: Transaction, ids: SvcAccountIds): void {
+  tx.moveCall({
+    target: target(ids, "create_account"),
+    arguments: [tx.object(ids.registryId), tx.object(SUI_CLOCK_OBJECT_ID)],
+  });
+}
+
+/** Adds `add_delegate_key(registry, account, public_key, label, clock)` to a transaction. */
+export function addDelegateKeyCall(
+  tx: Transaction,
+  ids: SvcAccountIds,
+  accountId: string,
+  publicKeyHex: string,
+  label: string,
+): void {
+  tx.moveCall({
+    target: target(ids, "add_delegate_key"),
+    arguments: [
+      tx.object(ids.registryId),
+      tx.object(accountId),
+      tx.pure.vector("u8", Uint8Array.fromHex(publicKeyHex)),
+      tx.pure.string(label),
+      tx.object(SUI_CLOCK_OBJECT_ID),
+    ],
+  });
+}
+
+/** Adds `remove_delegate_key(registry, account, public_key)` to a transaction. */
+export function removeDelegateKeyCall(
+  tx: Transaction,
+  ids: SvcAccountIds,
+  accountId: string,
+  publicKeyHex: string,
+): void {
+  tx.moveCall({
+    target: target(ids, "remove_delegate_key"),
+    arguments: [
+      tx.object(ids.registryId),
+      tx.object(accountId),
+      tx.pure.vector("u8", Uint8Array.fromHex(publicKeyHex)),
+    ],
+  });
+}
+
+/** Adds `deactivate_account(account)` or `reactivate_account(account)` to a transaction. */
+export function setActiveCall(
+  tx: Transaction,
+  ids: SvcAccountIds,
+  accountId: string,
+  active: boolean,
+): void {
+  tx.moveCall({
+    target: target(ids, active ? "reactivate_account" : "deactivate_account"),
+    arguments: [tx.object(accountId)],
+  });
+}
