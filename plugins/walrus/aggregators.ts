@@ -18,6 +18,8 @@ export interface AggregatorReadOptions {
   /** Refuse bodies larger than this. */
   maxBytes: number;
   signal?: AbortSignal;
+  /** The fetch to use (default: the global one). */
+  fetch?: typeof fetch;
 }
 
 type Attempt = AggregatorRead | { kind: "failed"; cause: unknown };
@@ -43,10 +45,11 @@ async function attempt(
   base: string,
   blobId: string,
   signal: AbortSignal,
-  maxBytes: number,
+  options: AggregatorReadOptions,
 ): Promise<Attempt> {
+  const { maxBytes, fetch: fetchFn = fetch } = options;
   try {
-    const response = await fetch(`${base.replace(/\/+$/, "")}/v1/blobs/${blobId}`, { signal });
+    const response = await fetchFn(`${base.replace(/\/+$/, "")}/v1/blobs/${blobId}`, { signal });
     if (response.status === 200) {
       return { kind: "found", bytes: await readBody(response, maxBytes) };
     }
@@ -96,7 +99,7 @@ export function readFromAggregators(
         () => controller.abort(new Error("the aggregator did not answer in time")),
         options.timeoutMs,
       );
-      const done = attempt(url, blobId, controller.signal, options.maxBytes).then((result) => {
+      const done = attempt(url, blobId, controller.signal, options).then((result) => {
         clearTimeout(timeout);
         if (settled) return;
         running.delete(controller);
