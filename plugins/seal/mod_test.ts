@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/errors.ts";
 import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
+import { parseKeyServers, SealCipher } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -14,23 +15,208 @@ async function rejectsWith(promise: Promise<unknown>, code: string, pattern?: Re
   });
 }
 
-Deno.test("SealCipher: the owner's delegate decrypts with one key server down", async () => {
+Deno.test("SealCipher: decrypts with one key server down (refused or 503); two down is 503", async () => {
   await using setup = await startSealSetup();
   const account = await setup.createAccount();
   const cipher = await setup.openCipher();
-  const sealed = await cipher.encrypt(account.address, enc("I am vegetarian"));
   const credentials = { delegatePrivateKey: account.delegateSeed };
+  const [a, b, c] = await Promise.all(
+    ["I am vegetarian", "I live in Oslo", "I have a dog"].map((t) =>
+      cipher.encrypt(account.address, enc(t))
+    ),
+  );
 
   await setup.seal.servers[0].setDown("refused");
+  assert.equal(dec(await cipher.decrypt(account.address, a, { credentials })), "I am vegetarian");
+  await setup.seal.servers[0].setUp();
+  await setup.seal.servers[1].setDown("unavailable");
+  assert.equal(dec(await cipher.decrypt(account.address, b, { credentials })), "I live in Oslo");
+
+  await setup.seal.servers[0].setDown("refused");
+  const error = await cipher.decrypt(account.address, c, { credentials }).catch((e) => e);
+  assert.ok(error instanceof SvcError);
+  assert.equal(error.code, "backend_unavailable");
+  assert.equal(error.status, 503);
+  assert.ok(!error.message.includes(account.delegateSeed));
+  // Keys fetched before the outage still decrypt from the session's cache.
+  assert.equal(dec(await cipher.decrypt(account.address, a, { credentials })), "I am vegetarian");
+});
+
+Deno.test("SealCipher: a delegate removed from the account is refused (403)", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const before = await cipher.encrypt(account.address, enc("before"));
+  assert.equal(dec(await cipher.decrypt(account.address, before, { credentials })), "before");
+
+  await setup.wallet.removeDelegateKey(account.owner, account.accountId, account.delegatePublicKey);
+  const after = await cipher.encrypt(account.address, enc("after"));
+  await rejectsWith(
+    cipher.decrypt(account.address, after, { credentials }),
+    "forbidden",
+    /refuse/,
+  );
+  // A never-registered key is refused the same way.
+  const stranger = { delegatePrivateKey: newDelegateKey().seed };
+  await rejectsWith(cipher.decrypt(account.address, after, { credentials: stranger }), "forbidden");
+});
+
+Deno.test("SealCipher: another owner's key or ciphertext is refused (403)", async () => {
+  await using setup = await startSealSetup();
+  const alice = await setup.createAccount();
+  const bob = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const sealed = await cipher.encrypt(alice.address, enc("alice's secret"));
+
+  // Bob's delegate asking for Alice's memory: the key servers refuse.
+  const bobs = { delegatePrivateKey: bob.delegateSeed };
+  await rejectsWith(cipher.decrypt(alice.address, sealed, { credentials: bobs }), "forbidden");
+  // Alice's memory presented as Bob's: refused before any key server is asked.
+  const asked = setup.seal.fetchKeyRequests();
+  await rejectsWith(
+    cipher.decrypt(bob.address, sealed, { credentials: bobs }),
+    "forbidden",
+    /another owner/,
+  );
+  assert.equal(setup.seal.fetchKeyRequests(), asked);
+  const alices = { delegatePrivateKey: alice.delegateSeed };
+  assert.equal(
+    dec(await cipher.decrypt(alice.address, sealed, { credentials: alices })),
+    "alice's secret",
+  );
+});
+
+Deno.test("SealCipher: concurrent decrypts share one fetch_key round per server", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const texts = Array.from({ length: 10 }, (_, i) => `memory number ${i}`);
+  const sealed = await Promise.all(texts.map((t) => cipher.encrypt(account.address, enc(t))));
+
+  const plaintexts = await Promise.all(
+    sealed.map((bytes) => cipher.decrypt(account.address, bytes, { credentials })),
+  );
+  assert.deepEqual(plaintexts.map(dec), texts);
+  const perServer = setup.seal.servers.map((s) => s.fetchKeyRequests);
+  assert.ok(perServer.every((n) => n <= 1), `one round at most per server: ${perServer}`);
+  assert.ok(perServer.reduce((a, b) => a + b) >= 2, "at least the threshold was asked");
+  const answered = setup.seal.servers.find((s) => s.fetchKeyRequests === 1)!;
+  assert.equal(answered.requestedIds.length, 10, "all ten ids in one PTB");
+  assert.equal(cipher.keyFetchRounds, 1);
+
+  // Decrypting again within the session uses the cached keys.
+  const again = await Promise.all(
+    sealed.map((bytes) => cipher.decrypt(account.address, bytes, { credentials })),
+  );
+  assert.deepEqual(again.map(dec), texts);
+  assert.deepEqual(setup.seal.servers.map((s) => s.fetchKeyRequests), perServer);
+});
+
+Deno.test("SealCipher: tampered or malformed ciphertexts are rejected", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const sealed = await cipher.encrypt(account.address, enc("I am vegetarian"));
+  const flip = (at: number) => {
+    const copy = sealed.slice();
+    copy[at] ^= 1;
+    return copy;
+  };
+  const idStart = 1 + 32 + 1;
+  const cases: [string, Uint8Array<ArrayBuffer>, string][] = [
+    ["version", flip(0), "bad_request"],
+    ["package", flip(5), "bad_request"],
+    ["owner part of the id", flip(idStart + 3), "forbidden"],
+    ["nonce part of the id", flip(idStart + 40), "bad_request"],
+    ["IBE nonce", flip(sealed.length - 200), "bad_request"],
+    ["AES-GCM body", flip(sealed.length - 5), "bad_request"],
+    ["truncated", sealed.slice(0, 20), "bad_request"],
+    ["empty", new Uint8Array(), "bad_request"],
+  ];
+  for (const [what, bytes, code] of cases) {
+    const error = await cipher.decrypt(account.address, bytes, { credentials }).catch((e) => e);
+    assert.ok(error instanceof SvcError, `${what}: ${error}`);
+    assert.equal(error.code, code, `${what}: ${error.message}`);
+  }
   assert.equal(
     dec(await cipher.decrypt(account.address, sealed, { credentials })),
     "I am vegetarian",
   );
-  const fresh = await cipher.encrypt(account.address, enc("I live in Oslo"));
-  await setup.seal.servers[0].setUp();
-  await setup.seal.servers[1].setDown("unavailable");
-  assert.equal(
-    dec(await cipher.decrypt(account.address, fresh, { credentials })),
-    "I live in Oslo",
+});
+
+Deno.test("SealCipher: without a delegate key it refuses, unless a server key is configured", async () => {
+  await using setup = await startSealSetup();
+  const serverKey = newDelegateKey();
+  const account = await setup.createAccount({ delegate: serverKey });
+  const plain = await setup.openCipher();
+  const sealed = await plain.encrypt(account.address, enc("hello"));
+  await rejectsWith(plain.decrypt(account.address, sealed), "forbidden", /x-delegate-key/);
+  await rejectsWith(
+    plain.decrypt(account.address, sealed, { credentials: { delegatePrivateKey: "zz" } }),
+    "bad_request",
   );
+
+  const withServerKey = await setup.openCipher({ serverKey: serverKey.seed });
+  assert.equal(dec(await withServerKey.decrypt(account.address, sealed)), "hello");
+});
+
+Deno.test("SealCipher: an owner without an account is refused; a chain outage is 503", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const stranger = "0x" + "ab".repeat(32);
+  const sealed = await cipher.encrypt(stranger, enc("nobody's"));
+  await rejectsWith(
+    cipher.decrypt(stranger, sealed, { credentials }),
+    "forbidden",
+    /no svc account/,
+  );
+  await rejectsWith(cipher.encrypt("o1", enc("x")), "bad_request", /Sui address/);
+
+  const mine = await cipher.encrypt(account.address, enc("mine"));
+  setup.sui.network.outage = 503;
+  const fresh = await setup.openCipher();
+  await rejectsWith(fresh.encrypt(account.address, enc("x")), "backend_unavailable");
+  await rejectsWith(fresh.decrypt(account.address, mine, { credentials }), "backend_unavailable");
+  setup.sui.network.outage = null;
+  assert.equal(dec(await fresh.decrypt(account.address, mine, { credentials })), "mine");
+});
+
+Deno.test("SealCipher.open reports every bad option at once", async () => {
+  const error = await SealCipher.open({
+    rpcUrl: "not a url",
+    packageId: "pkg",
+    registryId: "0x1",
+    keyServers: [{ objectId: "0x1", weight: 1 }],
+    threshold: 2,
+    serverKey: "secret",
+  }).catch((e) => e);
+  assert.ok(error instanceof SvcError);
+  assert.equal(error.code, "bad_request");
+  for (const part of ["rpcUrl", "packageId", "threshold", "serverKey"]) {
+    assert.match(error.message, new RegExp(part));
+  }
+  assert.ok(!error.message.includes("secret"));
+});
+
+Deno.test("parseKeyServers reads 0xid:weight lists and names malformed entries", () => {
+  const id1 = "0x" + "1".repeat(64), id2 = "0x2a";
+  assert.deepEqual(parseKeyServers(` ${id1}:2 , ${id2}`), [
+    { objectId: id1, weight: 2 },
+    { objectId: "0x" + "0".repeat(62) + "2a", weight: 1 },
+  ]);
+  assert.throws(() => parseKeyServers(`${id1}:0,nope:1,${id2}:1:3,${id2},${id2}`), (e: unknown) => {
+    assert.ok(e instanceof SvcError);
+    assert.match(e.message, /SVC_SEAL_KEY_SERVERS/);
+    assert.match(e.message, /:0"/);
+    assert.match(e.message, /"nope:1"/);
+    assert.match(e.message, /:1:3"/);
+    assert.match(e.message, /listed twice/);
+    return true;
+  });
+  assert.throws(() => parseKeyServers(" "), /no key server/);
 });

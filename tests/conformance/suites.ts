@@ -118,23 +118,40 @@ export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
   });
 }
 
-export function cipherSuite(name: string, open: () => Promise<Cipher>) {
+/**
+ * `options.owners`: two distinct owners the cipher accepts (default `"o1"`, `"o2"`; Seal needs
+ * Sui addresses); `options.decryptOptions`: passed to every decrypt (e.g. Seal's delegate key).
+ * A cipher with `Symbol.asyncDispose` is disposed after the test.
+ */
+export function cipherSuite(
+  name: string,
+  open: () => Promise<Disposable<Cipher>>,
+  options: {
+    owners?: [string, string];
+    decryptOptions?: { credentials?: { delegatePrivateKey?: string } };
+  } = {},
+) {
+  const [o1, o2] = options.owners ?? ["o1", "o2"];
+  const withCredentials = options.decryptOptions ?? {};
   Deno.test(`${name}: round trip, randomised, bound to the owner, tamper-evident`, async () => {
     const cipher = await open();
-    const a = await cipher.encrypt("o1", enc("I am vegetarian"));
-    const b = await cipher.encrypt("o1", enc("I am vegetarian"));
+    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
+    const decrypt = (owner: string, bytes: Uint8Array<ArrayBuffer>) =>
+      cipher.decrypt(owner, bytes, withCredentials);
+    const a = await cipher.encrypt(o1, enc("I am vegetarian"));
+    const b = await cipher.encrypt(o1, enc("I am vegetarian"));
     assert.notDeepEqual(a, b);
-    assert.equal(new TextDecoder().decode(await cipher.decrypt("o1", a)), "I am vegetarian");
+    assert.equal(new TextDecoder().decode(await decrypt(o1, a)), "I am vegetarian");
     assert.ok(!new TextDecoder().decode(a).includes("vegetarian"));
-    await assert.rejects(() => cipher.decrypt("o2", a), SvcError);
+    await assert.rejects(() => decrypt(o2, a), SvcError);
     for (const at of [0, 5, 40, 70, a.length - 1]) {
       const tampered = a.slice();
       tampered[at] ^= 1;
-      await assert.rejects(() => cipher.decrypt("o1", tampered), SvcError, `byte ${at}`);
+      await assert.rejects(() => decrypt(o1, tampered), SvcError, `byte ${at}`);
     }
-    await assert.rejects(() => cipher.decrypt("o1", a.slice(0, 20)), SvcError);
+    await assert.rejects(() => decrypt(o1, a.slice(0, 20)), SvcError);
     assert.deepEqual(
-      await cipher.decrypt("o1", await cipher.encrypt("o1", new Uint8Array())),
+      await decrypt(o1, await cipher.encrypt(o1, new Uint8Array())),
       new Uint8Array(),
     );
   });
