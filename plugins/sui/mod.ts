@@ -4,3 +4,4 @@
  */
 export { SuiAccountDirectory, type SuiAccountDirectoryOptions } from "./account_directory.ts";
 export * from "./svc_account.ts";
+export { SuiSponsor, type SuiSponsoredEffects, type SuiSponsorOptions } from "./sponsor.ts";
