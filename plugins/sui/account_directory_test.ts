@@ -1,0 +1,148 @@
+import assert from "node:assert/strict";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { toBase64 } from "@mysten/sui/utils";
+import { SvcError } from "../../src/errors.ts";
+import { startFakeSui } from "../../tests/fixtures/sui_network.ts";
+import { installSvcAccount, SvcAccountWallet } from "../../tests/fixtures/svc_account_emulation.ts";
+import { parseAccount } from "./account_directory.ts";
+import { SuiAccountDirectory } from "./mod.ts";
+
+const KEY = "5a".repeat(32);
+
+async function withAccount() {
+  const sui = await startFakeSui();
+  const ids = installSvcAccount(sui.network);
+  const wallet = new SvcAccountWallet(sui, ids);
+  const owner = Ed25519Keypair.generate();
+  const accountId = await wallet.createAccount(owner);
+  await wallet.addDelegateKey(owner, accountId, KEY, "laptop");
+  const directory = SuiAccountDirectory.open({ rpcUrl: sui.url, ...ids });
+  return {
+    sui,
+    ids,
+    wallet,
+    owner,
+    accountId,
+    directory,
+    [Symbol.asyncDispose]: () => sui.close(),
+  };
+}
+
+const unavailable = (error: unknown) => {
+  assert.ok(error instanceof SvcError, String(error));
+  assert.equal(error.code, "backend_unavailable");
+  assert.equal(error.status, 503);
+  assert.ok(!error.message.includes(KEY), "no key in the message");
+  return true;
+};
+
+Deno.test("SuiAccountDirectory: an inactive account resolves with active false, as the ledger does", async () => {
+  await using t = await withAccount();
+  const me = t.owner.toSuiAddress();
+  await t.wallet.setActive(t.owner, t.accountId, false);
+  assert.deepEqual(await t.directory.resolve(KEY), {
+    accountId: t.accountId,
+    owner: me,
+    active: false,
+  });
+  await t.wallet.setActive(t.owner, t.accountId, true);
+  assert.deepEqual(await t.directory.resolve(KEY, t.accountId), {
+    accountId: t.accountId,
+    owner: me,
+    active: true,
+  });
+});
+
+Deno.test("SuiAccountDirectory: wrong object types, malformed ids and keys resolve to null", async () => {
+  await using t = await withAccount();
+  assert.equal(
+    await t.directory.resolve(KEY, t.ids.registryId),
+    null,
+    "the registry is no account",
+  );
+  const coin = t.sui.network.mintGas(t.owner.toSuiAddress(), 5n);
+  assert.equal(await t.directory.resolve(KEY, coin), null);
+  // An account-shaped object of another package is not trusted.
+  const copy = t.sui.network.getObject(t.accountId)!;
+  const { id: _, ...fields } = copy.fields;
+  const forged = t.sui.network.putObject({
+    type: copy.type.replace(t.ids.packageId, "0x" + "f".repeat(64)),
+    owner: "Shared",
+    fields,
+  });
+  assert.equal(await t.directory.resolve(KEY, forged), null);
+  for (const hint of ["", "0x", "abc", "0xzz", "0x" + "1".repeat(65)]) {
+    assert.equal(await t.directory.resolve(KEY, hint), null, hint);
+  }
+  assert.equal(await t.directory.resolve(KEY.toUpperCase()), null);
+  assert.equal(await t.directory.resolve("12"), null);
+  // A short id hint is the same object id.
+  assert.ok(await t.directory.resolve(KEY, t.accountId.replace(/^0x0+/, "0x")));
+  // Without a registry, only hinted lookups work.
+  const hintOnly = SuiAccountDirectory.open({ rpcUrl: t.sui.url, packageId: t.ids.packageId });
+  assert.equal(await hintOnly.resolve(KEY), null);
+  assert.equal((await hintOnly.resolve(KEY, t.accountId))?.accountId, t.accountId);
+  assert.throws(
+    () => SuiAccountDirectory.open({ rpcUrl: "ftp://x", packageId: t.ids.packageId }),
+    SvcError,
+  );
+});
+
+Deno.test("SuiAccountDirectory: RPC failures are 503, never null", async () => {
+  await using t = await withAccount();
+  t.sui.network.outage = 502;
+  await assert.rejects(() => t.directory.resolve(KEY), unavailable);
+  await assert.rejects(() => t.directory.resolve(KEY, t.accountId), unavailable);
+  t.sui.network.outage = null;
+  assert.ok(await t.directory.resolve(KEY));
+
+  const rpcError: typeof fetch = () =>
+    Promise.resolve(
+      Response.json({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } }),
+    );
+  const failing = SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: rpcError });
+  await assert.rejects(() => failing.resolve(KEY, t.accountId), unavailable);
+  const garbage: typeof fetch = () => Promise.resolve(new Response("<html>", { status: 200 }));
+  const broken = SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: garbage });
+  await assert.rejects(() => broken.resolve(KEY), unavailable);
+
+  const controller = new AbortController();
+  controller.abort(new DOMException("stop", "AbortError"));
+  await assert.rejects(
+    () => t.directory.resolve(KEY, t.accountId, { signal: controller.signal }),
+    (error: unknown) => error instanceof DOMException,
+    "the caller's abort passes through",
+  );
+
+  await t.sui.close();
+  await assert.rejects(() => t.directory.resolve(KEY, t.accountId), unavailable);
+});
+
+Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare structs", () => {
+  const key = Uint8Array.fromHex(KEY);
+  const owner = "0x" + "1".repeat(64);
+  const parsed = parseAccount({
+    type: "0x9::account::SvcAccount",
+    fields: {
+      owner,
+      active: true,
+      delegate_keys: [
+        { type: "0x9::account::DelegateKey", fields: { public_key: Array.from(key) } },
+        { public_key: toBase64(key.map((b) => b ^ 1)) },
+        { fields: { public_key: "0x" + KEY.replace(/5a/g, "00") } },
+        { public_key: KEY.replace(/5a/g, "11") },
+      ],
+    },
+  });
+  assert.deepEqual(parsed, {
+    owner,
+    active: true,
+    keys: [KEY, "5b".repeat(32), "00".repeat(32), "11".repeat(32)],
+  });
+  assert.throws(() => parseAccount({ owner, active: true, delegate_keys: "nope" }), SvcError);
+  assert.throws(() => parseAccount({ owner: 7, active: true, delegate_keys: [] }), SvcError);
+  assert.throws(
+    () => parseAccount({ owner, active: true, delegate_keys: [{ public_key: [300] }] }),
+    SvcError,
+  );
+});
