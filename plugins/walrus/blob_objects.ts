@@ -4,14 +4,21 @@
  * Walrus package's `blob::insert_or_update_metadata_pair` (idempotent, so a retried write is
  * harmless); writes are grouped into one transaction while another is in flight, which also
  * keeps the operator's gas coin to one transaction at a time. Listing pages the operator's
- * owned `Blob` objects and reads each one's `metadata` dynamic field in batches; attributes
- * never change once written, so they are cached by object id.
+ * owned `Blob` objects and reads each one's `metadata` dynamic field in batches; svc's
+ * attributes never change once written, so they are cached by object id (without the vector,
+ * which is read again when an entry is returned, to keep the cache small).
+ *
+ * The package to call and the `Blob` type come from Walrus's `System` object when its id is
+ * known, through the official SDK (`WalrusClient.getBlobType`, `systemObject().package_id`):
+ * after a package upgrade the functions live at the new package id while the type keeps the
+ * original one. Without it, both come from the configured package id.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Keypair } from "@mysten/sui/cryptography";
 import { Transaction } from "@mysten/sui/transactions";
 import { bcs } from "@mysten/sui/bcs";
-import { deriveDynamicFieldID } from "@mysten/sui/utils";
+import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
+import { WalrusClient } from "@mysten/walrus";
 import { parseBlobObject, parseMetadataField } from "./attributes.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */
@@ -28,6 +35,22 @@ export interface OwnedBlob {
   objectId: string;
   blobId: string;
   attributes: Record<string, string> | null;
+  /** False when the vector attributes were left out (read them with `fullAttributes`). */
+  complete: boolean;
+}
+
+interface CachedAttributes {
+  attributes: Record<string, string>;
+  complete: boolean;
+}
+
+/** The attributes without the (large) vector ones, for the cache. */
+function withoutVector(attributes: Record<string, string>): CachedAttributes {
+  const kept = Object.entries(attributes).filter(([key]) => !/^vector(_\d+)?$/.test(key));
+  return {
+    attributes: Object.fromEntries(kept),
+    complete: kept.length === Object.keys(attributes).length,
+  };
 }
 
 interface PendingWrite {
@@ -43,22 +66,52 @@ type OwnedPage = Awaited<ReturnType<SuiJsonRpcClient["core"]["listOwnedObjects"]
 export interface BlobObjectsOptions {
   client: SuiJsonRpcClient;
   signer: Keypair;
-  /** Package whose `blob` module functions are called. */
-  walrusPackageId: string;
-  /** The `Blob` struct type (its package is the original Walrus package). */
+  /** Walrus's `System` object: the package and `Blob` type are read from it. */
+  systemObjectId?: string;
+  /** The Walrus package, used for both when there is no `systemObjectId`. */
+  walrusPackageId?: string;
+}
+
+interface WalrusTypes {
+  /** Where `blob::insert_or_update_metadata_pair` is called. */
+  callPackage: string;
   blobType: string;
 }
 
 export class BlobObjects {
   readonly address: string;
   #options: BlobObjectsOptions;
-  #attributes = new Map<string, Record<string, string>>();
+  #attributes = new Map<string, CachedAttributes>();
   #queue: PendingWrite[] = [];
   #pumping = false;
+  #types: Promise<WalrusTypes> | null = null;
 
   constructor(options: BlobObjectsOptions) {
+    if (!options.systemObjectId && !options.walrusPackageId) {
+      throw new TypeError("A Walrus system object id or package id is required");
+    }
     this.#options = options;
     this.address = options.signer.toSuiAddress();
+  }
+
+  /** The package to call and the `Blob` type (read once from the `System` object, if any). */
+  walrusTypes(): Promise<WalrusTypes> {
+    const { client, systemObjectId, walrusPackageId } = this.#options;
+    if (!systemObjectId) {
+      const pkg = normalizeSuiAddress(walrusPackageId!);
+      return Promise.resolve({ callPackage: pkg, blobType: `${pkg}::blob::Blob` });
+    }
+    this.#types ??= (async () => {
+      // Only the System object is read; the staking pool id is never used here.
+      const walrus = new WalrusClient({
+        suiClient: client,
+        packageConfig: { systemObjectId, stakingPoolId: systemObjectId },
+      });
+      const [blobType, system] = await Promise.all([walrus.getBlobType(), walrus.systemObject()]);
+      return { callPackage: normalizeSuiAddress(system.package_id), blobType };
+    })();
+    this.#types.catch(() => this.#types = null);
+    return this.#types;
   }
 
   /** Writes attributes on one of the operator's blob objects (batched with other writes). */
@@ -70,7 +123,7 @@ export class BlobObjects {
         attributes,
         size,
         resolve: () => {
-          this.#attributes.set(objectId, Object.fromEntries(attributes));
+          this.#attributes.set(objectId, withoutVector(Object.fromEntries(attributes)));
           resolve();
         },
         reject,
@@ -105,14 +158,15 @@ export class BlobObjects {
   }
 
   async #execute(batch: PendingWrite[]): Promise<void> {
-    const { client, signer, walrusPackageId } = this.#options;
+    const { client, signer } = this.#options;
+    const { callPackage } = await this.walrusTypes();
     const tx = new Transaction();
     tx.setSender(this.address);
     for (const write of batch) {
       const blob = tx.object(write.objectId);
       for (const [key, value] of write.attributes) {
         tx.moveCall({
-          target: `${walrusPackageId}::blob::insert_or_update_metadata_pair`,
+          target: `${callPackage}::blob::insert_or_update_metadata_pair`,
           arguments: [blob, tx.pure.string(key), tx.pure.string(value)],
         });
       }
@@ -130,7 +184,8 @@ export class BlobObjects {
 
   /** Every `Blob` object the operator owns, with its attributes, in the node's order. */
   async list(signal?: AbortSignal): Promise<OwnedBlob[]> {
-    const { client, blobType } = this.#options;
+    const { client } = this.#options;
+    const { blobType } = await this.walrusTypes();
     const out: OwnedBlob[] = [];
     let cursor: string | null = null;
     do {
@@ -147,34 +202,61 @@ export class BlobObjects {
         const info = parseBlobObject(object.content);
         return info.certified ? [{ objectId: object.objectId, blobId: info.blobId }] : [];
       });
-      const attributes = await this.#readAttributes(blobs.map((b) => b.objectId), signal);
+      const read = await this.#readAttributes(blobs.map((b) => b.objectId), signal);
       for (const blob of blobs) {
-        out.push({ ...blob, attributes: attributes.get(blob.objectId) ?? null });
+        const found = read.get(blob.objectId);
+        out.push({
+          ...blob,
+          attributes: found?.attributes ?? null,
+          complete: found?.complete ?? true,
+        });
       }
       cursor = page.hasNextPage ? page.cursor : null;
     } while (cursor);
     return out;
   }
 
-  /** Attributes of blob objects, from the cache or their `metadata` fields (one call per 50). */
-  async #readAttributes(
+  /** The full attributes of blob objects (read from the chain, vectors included). */
+  async fullAttributes(
     objectIds: string[],
     signal?: AbortSignal,
   ): Promise<Map<string, Record<string, string>>> {
     const found = new Map<string, Record<string, string>>();
-    const missing: { objectId: string; fieldId: string }[] = [];
+    for (const [id, read] of await this.#fetchAttributes(objectIds, signal)) {
+      found.set(id, read.attributes);
+    }
+    return found;
+  }
+
+  /** Attributes from the cache, or read from the chain (then complete). */
+  async #readAttributes(
+    objectIds: string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, CachedAttributes>> {
+    const found = new Map<string, CachedAttributes>();
+    const missing: string[] = [];
     for (const objectId of objectIds) {
       const cached = this.#attributes.get(objectId);
       if (cached) found.set(objectId, cached);
-      else {missing.push({
-          objectId,
-          fieldId: deriveDynamicFieldID(objectId, "vector<u8>", METADATA_NAME),
-        });}
+      else missing.push(objectId);
     }
-    for (let at = 0; at < missing.length; at += PAGE) {
-      const chunk = missing.slice(at, at + PAGE);
+    for (const [id, read] of await this.#fetchAttributes(missing, signal)) {
+      this.#attributes.set(id, withoutVector(read.attributes));
+      found.set(id, read);
+    }
+    return found;
+  }
+
+  /** Reads `metadata` fields, 50 per call; objects without one are left out. */
+  async #fetchAttributes(
+    objectIds: string[],
+    signal?: AbortSignal,
+  ): Promise<Map<string, CachedAttributes>> {
+    const found = new Map<string, CachedAttributes>();
+    for (let at = 0; at < objectIds.length; at += PAGE) {
+      const chunk = objectIds.slice(at, at + PAGE);
       const { objects } = await this.#options.client.core.getObjects({
-        objectIds: chunk.map((m) => m.fieldId),
+        objectIds: chunk.map((id) => deriveDynamicFieldID(id, "vector<u8>", METADATA_NAME)),
         include: { content: true },
         signal,
       });
@@ -186,9 +268,7 @@ export class BlobObjects {
         if (!field.content) return;
         // A `Field<vector<u8>, Metadata>`: id ‖ name ‖ value.
         const value = field.content.slice(ADDRESS_BYTES + METADATA_NAME.length);
-        const attributes = parseMetadataField(value);
-        this.#attributes.set(chunk[i].objectId, attributes);
-        found.set(chunk[i].objectId, attributes);
+        found.set(chunk[i], { attributes: parseMetadataField(value), complete: true });
       });
     }
     return found;

@@ -56,14 +56,19 @@ export interface WalrusBlobStoreOptions {
   rpcUrl?: string;
   /** A ready Sui client instead of `rpcUrl`. */
   suiClient?: SuiJsonRpcClient;
-  /** The Walrus package whose `blob` module writes attributes (`SVC_WALRUS_PACKAGE_ID`). */
-  walrusPackageId: string;
   /**
-   * The `Blob` type to list; its package is Walrus's original package id, which differs from
-   * `walrusPackageId` once the package has been upgraded (`SVC_WALRUS_BLOB_TYPE`, default
-   * `<walrusPackageId>::blob::Blob`).
+   * Walrus's shared `System` object (`SVC_WALRUS_SYSTEM_OBJECT_ID`; mainnet and testnet ids are
+   * `MAINNET_WALRUS_PACKAGE_CONFIG` / `TESTNET_WALRUS_PACKAGE_CONFIG` in `@mysten/walrus`).
+   * Preferred: the current package and the `Blob` type are read from it, which stays right
+   * after package upgrades.
    */
-  blobType?: string;
+  systemObjectId?: string;
+  /**
+   * The Walrus package (`SVC_WALRUS_PACKAGE_ID`), used for calls and for the `Blob` type when
+   * there is no `systemObjectId`: right only for a package that was never upgraded (an
+   * upgraded package keeps its types at the original id).
+   */
+  walrusPackageId?: string;
   /**
    * The operator's Sui key: owns the blob objects and pays for the attribute transactions
    * (`SVC_SPONSOR_PRIVATE_KEY`): `suiprivkey1…`, or 64 hex characters of an Ed25519 seed.
@@ -141,6 +146,8 @@ export class WalrusBlobStore implements BlobStore {
   readonly #options: ResolvedOptions;
   readonly #cache: BlobCache;
   readonly #objects: BlobObjects;
+  /** Stored blobs whose attributes are not written yet, by SHA-256 of the bytes. */
+  readonly #unlabelled = new Map<string, Stored>();
 
   private constructor(options: ResolvedOptions, objects: BlobObjects) {
     this.#options = options;
@@ -149,7 +156,7 @@ export class WalrusBlobStore implements BlobStore {
     this.address = objects.address;
   }
 
-  /** Checks the options, creates the cache directory and connects the Sui client (no I/O). */
+  /** Checks the options and creates the cache directory (nothing is asked of the networks). */
   static async open(options: WalrusBlobStoreOptions): Promise<WalrusBlobStore> {
     const epochs = options.epochs ?? 5;
     if (!Number.isInteger(epochs) || epochs < 1) {
@@ -161,14 +168,19 @@ export class WalrusBlobStore implements BlobStore {
     if (!options.suiClient && !options.rpcUrl) {
       throw new SvcError("bad_request", "Cannot open the Walrus blob store: no Sui RPC URL");
     }
+    if (!options.systemObjectId && !options.walrusPackageId) {
+      throw new SvcError(
+        "bad_request",
+        "Cannot open the Walrus blob store: a Walrus system object id or package id is required",
+      );
+    }
     const client = options.suiClient ??
       new SuiJsonRpcClient({ url: options.rpcUrl!, network: "unknown" });
-    const walrusPackageId = normalizeSuiAddress(options.walrusPackageId);
     const objects = new BlobObjects({
       client,
       signer: operatorKeypair(options.operatorKey),
-      walrusPackageId,
-      blobType: options.blobType ?? `${walrusPackageId}::blob::Blob`,
+      systemObjectId: options.systemObjectId && normalizeSuiAddress(options.systemObjectId),
+      walrusPackageId: options.walrusPackageId && normalizeSuiAddress(options.walrusPackageId),
     });
     await Deno.mkdir(options.cacheDir, { recursive: true });
     return new WalrusBlobStore({
@@ -196,15 +208,23 @@ export class WalrusBlobStore implements BlobStore {
     if (bytes.length > this.#options.maxBlobBytes) {
       throw new SvcError("payload_too_large", "Cannot store the blob: it is larger than allowed");
     }
-    const stored = await this.#publish(bytes, options.signal);
+    // A blob stored whose attributes could not be written is not stored again on retry.
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
+    const stored = this.#unlabelled.get(digest) ?? await this.#publish(bytes, options.signal);
     await this.#cache.write(stored.blobId, bytes);
     if (stored.objectId !== null) {
       try {
         await this.#objects.writeAttributes(stored.objectId, attributes);
       } catch (error) {
+        this.#unlabelled.delete(digest);
+        this.#unlabelled.set(digest, stored);
+        if (this.#unlabelled.size > 1000) {
+          this.#unlabelled.delete(this.#unlabelled.keys().next().value!);
+        }
         throw backendError(`${PLUGIN} (Sui full node)`, "write the blob metadata", error);
       }
     }
+    this.#unlabelled.delete(digest);
     return stored.blobId;
   }
 
@@ -238,8 +258,8 @@ export class WalrusBlobStore implements BlobStore {
         );
       }
       if (!response.ok) {
-        await response.body?.cancel();
-        throw new Error(`the publisher answered HTTP ${response.status}`);
+        const detail = await response.text().catch(() => "");
+        throw new Error(`the publisher answered HTTP ${response.status}: ${detail.slice(0, 300)}`);
       }
       body = await response.json();
     } catch (error) {
@@ -285,19 +305,33 @@ export class WalrusBlobStore implements BlobStore {
       throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
     }
     // One entry per blob id: the metadata written first wins, as with the other stores.
-    const byBlob = new Map<string, BlobEntry>();
+    const byBlob = new Map<string, BlobEntry & { objectId: string; complete: boolean }>();
     for (const object of owned) {
       const meta = object.attributes && attributesToMeta(object.attributes, this.#options.appId);
       if (!meta || meta.owner !== owner || meta.namespace !== namespace) continue;
       const known = byBlob.get(object.blobId);
       if (!known || meta.createdAt < known.meta.createdAt) {
-        byBlob.set(object.blobId, { blobId: object.blobId, meta });
+        byBlob.set(object.blobId, { ...object, meta });
       }
     }
-    const entries = [...byBlob.values()].sort((a, b) =>
-      b.meta.createdAt - a.meta.createdAt || (a.blobId < b.blobId ? 1 : -1)
-    );
-    return entries.slice(0, options.limit ?? entries.length);
+    const chosen = [...byBlob.values()]
+      .sort((a, b) => b.meta.createdAt - a.meta.createdAt || (a.blobId < b.blobId ? 1 : -1))
+      .slice(0, options.limit ?? byBlob.size);
+    // Vectors are not cached: read them for the entries returned.
+    const partial = chosen.filter((e) => !e.complete).map((e) => e.objectId);
+    let full = new Map<string, Record<string, string>>();
+    try {
+      if (partial.length > 0) full = await this.#objects.fullAttributes(partial, options.signal);
+    } catch (error) {
+      throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
+    }
+    return chosen.map(({ blobId, meta, objectId }) => {
+      const attributes = full.get(objectId);
+      return {
+        blobId,
+        meta: (attributes && attributesToMeta(attributes, this.#options.appId)) ?? meta,
+      };
+    });
   }
 }
 
