@@ -3,9 +3,10 @@
  * Ed25519 key, and a `SealClient` whose key cache lives exactly as long as that session.
  *
  * Decrypts arriving together (a recall decrypts its hits with `Promise.all`) are coalesced:
- * every id still missing goes into ONE `seal_approve` PTB and ONE `fetchKeys` round (one
- * request per key server); ids already fetched in this session decrypt locally. While a round is
- * in flight, new arrivals wait and form the next round.
+ * the first one waits `batchWindowMs` for others, then every id still missing goes into ONE
+ * `seal_approve` PTB and ONE `fetchKeys` round (one request per key server); ids already
+ * fetched in this session decrypt locally. While a round is in flight, new arrivals wait and
+ * form the next round.
  */
 import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -27,6 +28,8 @@ export interface DecryptorContext {
   verifyKeyServers: boolean;
   sessionTtlMinutes: number;
   timeoutMs: number;
+  /** How long the first decrypt of a round waits for others to join it, ms. */
+  batchWindowMs: number;
   /** The owner's `SvcAccount` object id (forbidden when the owner has none). */
   accountOf(owner: string): Promise<string>;
 }
@@ -85,7 +88,7 @@ export class DelegateDecryptor {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.#drain();
-    }, 0);
+    }, this.#context.batchWindowMs);
   }
 
   async #drain() {

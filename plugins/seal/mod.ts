@@ -58,6 +58,8 @@ export interface SealCipherOptions {
   verifyKeyServers?: boolean;
   /** Per-request timeout towards the key servers in ms (default 10 000). */
   timeoutMs?: number;
+  /** How long a decrypt waits for others to share its key-fetch round, ms (default 5). */
+  batchWindowMs?: number;
 }
 
 const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
@@ -143,6 +145,7 @@ export class SealCipher implements Cipher {
       sessionTtlMinutes: options.sessionTtlMinutes ?? 10,
       verifyKeyServers: options.verifyKeyServers ?? true,
       timeoutMs: options.timeoutMs ?? 10_000,
+      batchWindowMs: options.batchWindowMs ?? 5,
     };
     this.#suiClient = new SuiJsonRpcClient({ url: options.rpcUrl, network: "unknown" });
     this.#sealClient = new SealClient({
@@ -268,6 +271,7 @@ export class SealCipher implements Cipher {
         verifyKeyServers: false,
         sessionTtlMinutes: this.#options.sessionTtlMinutes,
         timeoutMs: this.#options.timeoutMs,
+        batchWindowMs: this.#options.batchWindowMs,
         accountOf: async (owner) => {
           if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();
           return await this.#accounts.accountOf(owner);

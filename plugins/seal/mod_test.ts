@@ -220,3 +220,22 @@ Deno.test("parseKeyServers reads 0xid:weight lists and names malformed entries",
   });
   assert.throws(() => parseKeyServers(" "), /no key server/);
 });
+
+Deno.test("SealCipher: a session the key servers call expired is renewed and retried", async () => {
+  let skewed = 0;
+  await using setup = await startSealSetup({
+    now: () => Date.now() + (skewed-- > 0 ? 31 * 60_000 : 0),
+  });
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const sealed = await cipher.encrypt(account.address, enc("still readable"));
+  skewed = 3;
+  const before = setup.seal.fetchKeyRequests();
+  assert.equal(
+    dec(await cipher.decrypt(account.address, sealed, { credentials })),
+    "still readable",
+  );
+  assert.equal(cipher.keyFetchRounds, 2);
+  assert.ok(setup.seal.fetchKeyRequests() - before >= 4, "a refused round, then a new one");
+});
