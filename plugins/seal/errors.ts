@@ -8,6 +8,7 @@ import {
   ExpiredSessionKeyError,
   InconsistentKeyServersError,
   InvalidCiphertextError,
+  InvalidKeyServerError,
   InvalidThresholdError,
   NoAccessError,
   SealAPIError,
@@ -71,7 +72,10 @@ export function decryptError(error: unknown): SvcError {
 /** Maps a failure while encrypting. */
 export function encryptError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
-  return new SvcError("backend_unavailable", `Cannot encrypt: ${PLUGIN} is unavailable`, {
+  const detail = error instanceof InvalidKeyServerError
+    ? " (a configured key server is missing on chain or failed its proof of possession)"
+    : "";
+  return new SvcError("backend_unavailable", `Cannot encrypt: ${PLUGIN} is unavailable${detail}`, {
     cause: error,
   });
 }

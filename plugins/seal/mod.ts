@@ -54,7 +54,11 @@ export interface SealCipherOptions {
   serverKey?: string;
   /** Lifetime of a delegate's session key and its cached keys, 1–30 (`SVC_SEAL_SESSION_TTL_MINUTES`, default 10). */
   sessionTtlMinutes?: number;
-  /** Check each key server's proof of possession once before use (`SVC_SEAL_VERIFY_KEY_SERVERS`, default true). */
+  /**
+   * Check every key server's proof of possession (`GET /v1/service`) once, before first use
+   * (`SVC_SEAL_VERIFY_KEY_SERVERS`, default false, as in the SDK: the configured list is trusted,
+   * and verifying needs every server up at that moment).
+   */
   verifyKeyServers?: boolean;
   /** Per-request timeout towards the key servers in ms (default 10 000). */
   timeoutMs?: number;
@@ -132,6 +136,7 @@ export class SealCipher implements Cipher {
   readonly #accounts: AccountLookup;
   readonly #weights: Map<string, number>;
   readonly #decryptors = new Map<string, DelegateDecryptor>();
+  #retiredRounds = 0;
 
   private constructor(options: SealCipherOptions) {
     this.#options = {
@@ -143,7 +148,7 @@ export class SealCipher implements Cipher {
         weight: s.weight,
       })),
       sessionTtlMinutes: options.sessionTtlMinutes ?? 10,
-      verifyKeyServers: options.verifyKeyServers ?? true,
+      verifyKeyServers: options.verifyKeyServers ?? false,
       timeoutMs: options.timeoutMs ?? 10_000,
       batchWindowMs: options.batchWindowMs ?? 5,
     };
@@ -175,7 +180,6 @@ export class SealCipher implements Cipher {
     for (const d of this.#decryptors.values()) rounds += d.rounds;
     return rounds;
   }
-  #retiredRounds = 0;
 
   async encrypt(
     owner: string,

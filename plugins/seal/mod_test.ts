@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
+import { InvalidKeyServerError } from "@mysten/seal";
 import { SvcError } from "../../src/errors.ts";
 import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
+import {
+  FakeSealKeyServer,
+  IbeMasterKey,
+  registerKeyServer,
+} from "../../tests/fixtures/seal_key_servers.ts";
 import { parseKeyServers, SealCipher } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -238,4 +244,41 @@ Deno.test("SealCipher: a session the key servers call expired is renewed and ret
   );
   assert.equal(cipher.keyFetchRounds, 2);
   assert.ok(setup.seal.fetchKeyRequests() - before >= 4, "a refused round, then a new one");
+});
+
+Deno.test("SealCipher: verifyKeyServers refuses a server that cannot prove its key; cold starts", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const verified = await setup.openCipher({ verifyKeyServers: true });
+  const sealed = await verified.encrypt(account.address, enc("proven"));
+  assert.equal(dec(await verified.decrypt(account.address, sealed, { credentials })), "proven");
+
+  // An on-chain key server whose registered key is not the one its server holds.
+  const objectId = "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex();
+  await using impostor = FakeSealKeyServer.start({
+    objectId,
+    checkAccess: () => Promise.resolve("allowed"),
+  });
+  registerKeyServer(setup.sui.network, {
+    objectId,
+    name: "impostor",
+    url: impostor.url,
+    publicKey: new IbeMasterKey().publicKey,
+  });
+  const keyServers = [...setup.seal.serverConfigs.slice(0, 2), { objectId, weight: 1 }];
+  const strict = await setup.openCipher({ verifyKeyServers: true, keyServers });
+  const refused = await strict.encrypt(account.address, enc("x")).catch((e) => e);
+  assert.ok(refused instanceof SvcError && refused.code === "backend_unavailable");
+  assert.ok(refused.cause instanceof InvalidKeyServerError, String(refused.cause));
+
+  // Starting while a server is down: fine without verification, refused with it.
+  await setup.seal.servers[2].setDown("refused");
+  const cold = await setup.openCipher();
+  assert.equal(dec(await cold.decrypt(account.address, sealed, { credentials })), "proven");
+  const coldVerified = await setup.openCipher({ verifyKeyServers: true });
+  await rejectsWith(
+    coldVerified.decrypt(account.address, sealed, { credentials }),
+    "backend_unavailable",
+  );
 });
