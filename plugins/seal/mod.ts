@@ -115,6 +115,10 @@ function checkOptions(options: SealCipherOptions): string[] {
       break;
     }
   }
+  const ids = options.keyServers.map((s) =>
+    OBJECT_ID.test(s.objectId) ? normalizeSuiAddress(s.objectId) : s.objectId
+  );
+  if (new Set(ids).size !== ids.length) problems.push("keyServers lists a server twice");
   if (!Number.isInteger(options.threshold) || options.threshold < 1 || options.threshold > total) {
     problems.push(`threshold must be an integer from 1 to the servers' total weight ${total}`);
   }
@@ -128,6 +132,11 @@ function checkOptions(options: SealCipherOptions): string[] {
   return problems;
 }
 
+/**
+ * The Seal `Cipher`. One `SealClient` encrypts for everyone; each delegate key gets its own
+ * session key and `SealClient` (so fetched keys are never shared between delegates), and its
+ * concurrent decrypts share one key-fetch round.
+ */
 export class SealCipher implements Cipher {
   readonly name = "seal";
   readonly #options: Required<Omit<SealCipherOptions, "serverKey">> & { serverKey?: string };
@@ -236,12 +245,14 @@ export class SealCipher implements Cipher {
     if (object.version !== 0 || normalizeSuiAddress(object.packageId) !== this.#options.packageId) {
       throw malformed(undefined, "not encrypted for this service's package");
     }
+    // The SDK's rule: each configured server the object names, named exactly `weight` times;
+    // servers the object names beyond the configured ones (retired ones) are allowed.
     const services = object.services.map(([id]) => normalizeSuiAddress(id));
     const total = [...this.#weights.values()].reduce((a, b) => a + b, 0);
-    const consistent =
-      [...this.#weights].every(([id, weight]) =>
-        services.filter((s) => s === id).length === weight
-      ) && services.length === total;
+    const consistent = [...this.#weights].every(([id, weight]) => {
+      const count = services.filter((s) => s === id).length;
+      return count === 0 || count === weight;
+    });
     if (!consistent || object.threshold < 1 || object.threshold > total) {
       throw malformed(undefined, "encrypted for other key servers or thresholds than configured");
     }

@@ -197,13 +197,13 @@ Deno.test("SealCipher.open reports every bad option at once", async () => {
     rpcUrl: "not a url",
     packageId: "pkg",
     registryId: "0x1",
-    keyServers: [{ objectId: "0x1", weight: 1 }],
-    threshold: 2,
+    keyServers: [{ objectId: "0x1", weight: 1 }, { objectId: "0x01", weight: 1 }],
+    threshold: 3,
     serverKey: "secret",
   }).catch((e) => e);
   assert.ok(error instanceof SvcError);
   assert.equal(error.code, "bad_request");
-  for (const part of ["rpcUrl", "packageId", "threshold", "serverKey"]) {
+  for (const part of ["rpcUrl", "packageId", "threshold", "serverKey", "twice"]) {
     assert.match(error.message, new RegExp(part));
   }
   assert.ok(!error.message.includes("secret"));
