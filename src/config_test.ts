@@ -66,19 +66,22 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     SVC_SUI_RPC_URL: "ftp://x",
     SVC_PACKAGE_ID: "0xnothex",
     SVC_REGISTRY_ID: id("b"),
-    SVC_SEAL_KEY_SERVERS: `${id("1")}:1,bad:2`,
+    SVC_SEAL_KEY_SERVERS: `${id("1")}:1,bad:2,0x${"1".repeat(64)}:3, ${id("2")}:0`,
     SVC_SEAL_THRESHOLD: "2",
     SVC_SEAL_SERVER_KEY: secret,
     SVC_SPONSOR_PRIVATE_KEY: secret,
     SVC_WALRUS_EPOCHS: "0",
   });
-  assert.equal(problems.length, 8, problems.join("\n"));
+  assert.equal(problems.length, 10, problems.join("\n"));
   for (
     const start of [
       "SVC_CIPHER=seal needs SVC_CHAIN=sui",
       "SVC_SUI_RPC_URL must be",
       "SVC_PACKAGE_ID must be",
       "SVC_SEAL_KEY_SERVERS entries",
+      `SVC_SEAL_KEY_SERVERS lists ${id("1")} twice`,
+      'SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (got "0x' + "2".repeat(64) +
+      ':0")',
       "SVC_SEAL_THRESHOLD (2) cannot exceed",
       "SVC_SEAL_SERVER_KEY must be",
       "SVC_SPONSOR_PRIVATE_KEY must be",

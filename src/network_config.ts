@@ -129,7 +129,12 @@ export function readNetworkConfig(
       );
       continue;
     }
-    sealKeyServers.push({ objectId: normalizeObjectId(id), weight: Number(weight) });
+    const objectId = normalizeObjectId(id);
+    if (sealKeyServers.some((server) => server.objectId === objectId)) {
+      problems.push(`SVC_SEAL_KEY_SERVERS lists ${objectId} twice`);
+      continue;
+    }
+    sealKeyServers.push({ objectId, weight: Number(weight) });
   }
   if (seal && rawServers.trim() === "") needs("SVC_SEAL_KEY_SERVERS", "by SVC_CIPHER=seal");
   const totalWeight = sealKeyServers.reduce((sum, s) => sum + s.weight, 0);

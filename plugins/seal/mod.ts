@@ -13,7 +13,7 @@
  * const cipher = await SealCipher.open({
  *   rpcUrl: "https://fullnode.testnet.sui.io",
  *   packageId, registryId,
- *   keyServers: parseKeyServers("0x1a…:1,0x2b…:1,0x3c…:1"),
+ *   keyServers: [{ objectId: "0x1a…", weight: 1 }, { objectId: "0x2b…", weight: 1 }, { objectId: "0x3c…", weight: 1 }],
  *   threshold: 2,
  * });
  * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
@@ -46,7 +46,7 @@ export interface SealCipherOptions {
   packageId: string;
   /** The shared `AccountRegistry` object, owner → `SvcAccount` (`SVC_REGISTRY_ID`). */
   registryId: string;
-  /** Key servers with weights (`SVC_SEAL_KEY_SERVERS`, parsed by `parseKeyServers`). */
+  /** Key servers with weights (`SVC_SEAL_KEY_SERVERS`). */
   keyServers: SealKeyServer[];
   /** Total weight of key servers needed to decrypt (`SVC_SEAL_THRESHOLD`). */
   threshold: number;
@@ -70,37 +70,6 @@ const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const SEED = /^[0-9a-f]{64}$/;
 const NONCE_BYTES = 16;
 const MAX_DECRYPTORS = 1000;
-
-/**
- * Parses `SVC_SEAL_KEY_SERVERS`: `0x<object id>:<weight>` entries, comma-separated (the weight
- * defaults to 1). Throws a `bad_request` `SvcError` naming every malformed entry.
- */
-export function parseKeyServers(text: string): SealKeyServer[] {
-  const servers: SealKeyServer[] = [];
-  const problems: string[] = [];
-  const entries = text.split(",").map((e) => e.trim());
-  if (entries.every((e) => e === "")) problems.push("no key server is listed");
-  for (const entry of entries.filter(Boolean)) {
-    const [id, weight = "1", extra] = entry.split(":").map((p) => p.trim());
-    if (extra !== undefined || !OBJECT_ID.test(id) || !/^[1-9][0-9]{0,2}$/.test(weight)) {
-      problems.push(`"${entry}" is not 0x<object id>:<weight 1-999>`);
-      continue;
-    }
-    const objectId = normalizeSuiAddress(id);
-    if (servers.some((s) => s.objectId === objectId)) {
-      problems.push(`${objectId} is listed twice`);
-      continue;
-    }
-    servers.push({ objectId, weight: Number(weight) });
-  }
-  if (problems.length > 0) {
-    throw new SvcError(
-      "bad_request",
-      `Cannot read SVC_SEAL_KEY_SERVERS: ${problems.join("; ")}`,
-    );
-  }
-  return servers;
-}
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];

@@ -7,7 +7,7 @@ import {
   IbeMasterKey,
   registerKeyServer,
 } from "../../tests/fixtures/seal_key_servers.ts";
-import { parseKeyServers, SealCipher } from "./mod.ts";
+import { SealCipher } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -207,24 +207,6 @@ Deno.test("SealCipher.open reports every bad option at once", async () => {
     assert.match(error.message, new RegExp(part));
   }
   assert.ok(!error.message.includes("secret"));
-});
-
-Deno.test("parseKeyServers reads 0xid:weight lists and names malformed entries", () => {
-  const id1 = "0x" + "1".repeat(64), id2 = "0x2a";
-  assert.deepEqual(parseKeyServers(` ${id1}:2 , ${id2}`), [
-    { objectId: id1, weight: 2 },
-    { objectId: "0x" + "0".repeat(62) + "2a", weight: 1 },
-  ]);
-  assert.throws(() => parseKeyServers(`${id1}:0,nope:1,${id2}:1:3,${id2},${id2}`), (e: unknown) => {
-    assert.ok(e instanceof SvcError);
-    assert.match(e.message, /SVC_SEAL_KEY_SERVERS/);
-    assert.match(e.message, /:0"/);
-    assert.match(e.message, /"nope:1"/);
-    assert.match(e.message, /:1:3"/);
-    assert.match(e.message, /listed twice/);
-    return true;
-  });
-  assert.throws(() => parseKeyServers(" "), /no key server/);
 });
 
 Deno.test("SealCipher: a session the key servers call expired is renewed and retried", async () => {
