@@ -6,7 +6,14 @@ import { readConfig, SIDECAR_ENV } from "./src/config.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "./src/chain/local_ledger.ts";
-import type { Embedder, Llm, VectorStore } from "./src/backends/types.ts";
+import type {
+  AccountDirectory,
+  BlobStore,
+  Cipher,
+  Embedder,
+  Llm,
+  VectorStore,
+} from "./src/backends/types.ts";
 import { MemoryVectorStore } from "./src/backends/memory.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
@@ -74,10 +81,87 @@ async function openLlm(): Promise<Llm | undefined> {
   return undefined;
 }
 
+/** The account directory, cipher and blob store: the embedded ones, or Sui, Seal and Walrus. */
+async function openAccountBackends(
+  ledger: LocalLedger | undefined,
+  masterKey: Uint8Array<ArrayBuffer>,
+) {
+  const net = config.network;
+  let directory: AccountDirectory;
+  if (ledger) directory = ledger;
+  else {
+    const { SuiAccountDirectory } = await import("./plugins/sui/mod.ts");
+    directory = SuiAccountDirectory.open({
+      rpcUrl: net.suiRpcUrl!,
+      packageId: net.packageId!,
+      registryId: net.registryId,
+    });
+  }
+  let cipher: Cipher;
+  if (config.cipher === "seal") {
+    const { SealCipher } = await import("./plugins/seal/mod.ts");
+    cipher = await SealCipher.open({
+      rpcUrl: net.suiRpcUrl!,
+      packageId: net.packageId!,
+      registryId: net.registryId!,
+      keyServers: net.sealKeyServers,
+      threshold: net.sealThreshold,
+      serverKey: net.sealServerKey,
+    });
+  } else {
+    const { LocalCipher } = await import("./plugins/local_cipher/mod.ts");
+    cipher = await LocalCipher.fromKey(masterKey);
+  }
+  let blobs: BlobStore;
+  if (config.blobStore === "walrus") {
+    const { WalrusBlobStore } = await import("./plugins/walrus/mod.ts");
+    blobs = await WalrusBlobStore.open({
+      publisherUrl: net.walrusPublisherUrl!,
+      aggregatorUrls: net.walrusAggregatorUrls,
+      epochs: net.walrusEpochs,
+      cacheDir: `${config.dataDir}/walrus_cache`,
+      rpcUrl: net.suiRpcUrl!,
+      systemObjectId: net.walrusSystemObjectId,
+      walrusPackageId: net.walrusPackageId,
+      operatorKey: net.sponsorPrivateKey!,
+      publisherToken: net.walrusPublisherToken,
+    });
+  } else {
+    const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
+    blobs = await FsBlobStore.open(`${config.dataDir}/blobs`);
+  }
+  return { directory, cipher, blobs };
+}
+
+/** The local-mode dashboard, on its own port. */
+async function serveDashboard(
+  ledger: LocalLedger,
+  vectors: VectorStore,
+  relayer: (request: Request) => Promise<Response>,
+  relayerUrl: string,
+) {
+  const { createDashboard } = await import("./src/dashboard/mod.ts");
+  return Deno.serve(
+    {
+      hostname: config.host,
+      port: config.dashboardPort,
+      onListen: ({ hostname, port }) =>
+        logger.info("dashboard listening", { url: `http://${hostname}:${port}` }),
+    },
+    createDashboard({
+      relayerUrl,
+      packageId: LOCAL_PACKAGE_ID,
+      ledger,
+      vectors,
+      relayer,
+      logger,
+    }).handler,
+  );
+}
+
 async function start() {
   await Deno.mkdir(config.dataDir, { recursive: true });
-  const { loadMasterKey, LocalCipher } = await import("./plugins/local_cipher/mod.ts");
-  const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
+  const { loadMasterKey } = await import("./plugins/local_cipher/mod.ts");
   const masterKey = await loadMasterKey(config);
   const embedder = await openEmbedder();
   const llm = await openLlm();
@@ -89,8 +173,11 @@ async function start() {
     vectors = new MemoryVectorStore(embedder.dimensions);
   }
   const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
-  const ledgerKv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
-  const ledger = new LocalLedger(ledgerKv);
+  // With SVC_CHAIN=sui, accounts live on Sui: no local ledger, and no dashboard (which serves it).
+  const network = config.chain === "sui";
+  const ledgerKv = network ? undefined : await Deno.openKv(`${config.dataDir}/ledger.kv`);
+  const ledger = ledgerKv && new LocalLedger(ledgerKv);
+  const { directory, cipher, blobs } = await openAccountBackends(ledger, masterKey);
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     const value = Deno.env.get(name);
@@ -101,21 +188,22 @@ async function start() {
     url: config.sidecarUrl,
     env: sidecarEnv,
     dataDir: config.dataDir,
+    netHosts: network ? [new URL(config.network.suiRpcUrl!).host] : [],
     logger,
   });
   const relayer = await createRelayer({
     kv: jobsKv,
     // The queue derives its own key from this with HKDF under a distinct salt.
     secret: masterKey,
-    directory: ledger,
-    cipher: await LocalCipher.fromKey(masterKey),
-    blobs: await FsBlobStore.open(`${config.dataDir}/blobs`),
+    directory,
+    cipher,
+    blobs,
     vectors,
     embedder,
     llm,
     logger,
-    mode: "embedded",
-    packageId: LOCAL_PACKAGE_ID,
+    mode: network ? "network" : "embedded",
+    packageId: network ? config.network.packageId! : LOCAL_PACKAGE_ID,
     concurrency: config.concurrency,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,
@@ -136,23 +224,8 @@ async function start() {
   const { hostname, port } = server.addr as Deno.NetAddr;
   const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   const relayerUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
-  const { createDashboard } = await import("./src/dashboard/mod.ts");
-  const dashboard = Deno.serve(
-    {
-      hostname: config.host,
-      port: config.dashboardPort,
-      onListen: ({ hostname, port }) =>
-        logger.info("dashboard listening", { url: `http://${hostname}:${port}` }),
-    },
-    createDashboard({
-      relayerUrl,
-      packageId: LOCAL_PACKAGE_ID,
-      ledger,
-      vectors,
-      relayer: relayer.handler,
-      logger,
-    }).handler,
-  );
+  const dashboard = ledger && await serveDashboard(ledger, vectors, relayer.handler, relayerUrl);
+  if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
 
   let stopping = false;
   const stop = async () => {
@@ -160,11 +233,11 @@ async function start() {
     stopping = true;
     logger.info("relayer stopping");
     await sidecar?.stop();
-    await Promise.all([server.shutdown(), dashboard.shutdown()]);
+    await Promise.all([server.shutdown(), dashboard?.shutdown()]);
     await relayer.close();
     await vectors.close();
     jobsKv.close();
-    ledgerKv.close();
+    ledgerKv?.close();
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", stop);

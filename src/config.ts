@@ -60,6 +60,13 @@ export const SIDECAR_ENV = [
   "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
   "MCP_SESSION_IDLE_MINUTES",
   "SVC_MCP_WAIT_MS",
+  // Network mode: the sponsor runs in the sidecar; Seal's settings are checked there too.
+  "SVC_SUI_RPC_URL",
+  "SVC_PACKAGE_ID",
+  "SVC_REGISTRY_ID",
+  "SVC_SPONSOR_PRIVATE_KEY",
+  "SVC_SEAL_KEY_SERVERS",
+  "SVC_SEAL_THRESHOLD",
 ];
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -30,8 +30,12 @@ export interface NetworkConfig {
   walrusAggregatorUrls: string[];
   /** `SVC_WALRUS_EPOCHS`: how long Walrus keeps each blob. */
   walrusEpochs: number;
-  /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package whose `Blob` objects carry the metadata. */
+  /** `SVC_WALRUS_SYSTEM_OBJECT_ID`: Walrus's `System` object, which names its current package. */
+  walrusSystemObjectId?: string;
+  /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package, when no system object is given. */
   walrusPackageId?: string;
+  /** `SVC_WALRUS_PUBLISHER_TOKEN`: bearer of an authenticated publisher; never logged. */
+  walrusPublisherToken?: string;
 }
 
 /** The plugins selected, as far as the network settings care. */
@@ -95,10 +99,11 @@ export function readNetworkConfig(
     sui || seal ? "by SVC_CHAIN=sui and SVC_CIPHER=seal" : undefined,
   );
   const registryId = objectId("SVC_REGISTRY_ID", seal ? "by SVC_CIPHER=seal" : undefined);
-  const walrusPackageId = objectId(
-    "SVC_WALRUS_PACKAGE_ID",
-    walrus ? "by SVC_BLOB_STORE=walrus" : undefined,
-  );
+  const walrusSystemObjectId = objectId("SVC_WALRUS_SYSTEM_OBJECT_ID", undefined);
+  const walrusPackageId = objectId("SVC_WALRUS_PACKAGE_ID", undefined);
+  if (walrus && !env.SVC_WALRUS_SYSTEM_OBJECT_ID && !env.SVC_WALRUS_PACKAGE_ID) {
+    needs("SVC_WALRUS_SYSTEM_OBJECT_ID (or SVC_WALRUS_PACKAGE_ID)", "by SVC_BLOB_STORE=walrus");
+  }
   if (seal && !sui) {
     problems.push("SVC_CIPHER=seal needs SVC_CHAIN=sui (its policy reads the account on Sui)");
   }
@@ -180,6 +185,8 @@ export function readNetworkConfig(
     walrusPublisherUrl,
     walrusAggregatorUrls,
     walrusEpochs,
+    walrusSystemObjectId,
     walrusPackageId,
+    walrusPublisherToken: env.SVC_WALRUS_PUBLISHER_TOKEN || undefined,
   };
 }

@@ -20,15 +20,26 @@ if (!result.ok || !token || !relayerUrl) {
 }
 const { config } = result;
 const logger = createLogger(config.logLevel);
-// The local ledger's sponsor shares the relayer's ledger file (Deno KV allows several processes).
+// The local ledger's sponsor shares the relayer's ledger file (Deno KV allows several processes);
+// on Sui, the operator's key pays the gas.
 const ledgerKv = config.chain === "local"
   ? await Deno.openKv(`${config.dataDir}/ledger.kv`)
+  : undefined;
+const { network } = config;
+const sponsor = ledgerKv
+  ? new LocalLedger(ledgerKv)
+  : network.sponsorPrivateKey
+  ? (await import("../../plugins/sui/mod.ts")).SuiSponsor.open({
+    rpcUrl: network.suiRpcUrl!,
+    packageId: network.packageId!,
+    sponsorPrivateKey: network.sponsorPrivateKey,
+  })
   : undefined;
 const sidecar = createSidecar({
   token,
   relayerUrl,
   sendDelegateKey: config.cipher === "seal",
-  sponsor: ledgerKv && new LocalLedger(ledgerKv),
+  sponsor,
   limits: {
     maxTotal: config.mcpMaxTotalSessions,
     maxPerAddress: config.mcpMaxSessionsPerIp,

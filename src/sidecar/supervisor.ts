@@ -17,6 +17,8 @@ export interface SupervisorOptions {
   env: Record<string, string>;
   /** The data directory, which the sidecar may read and write (the local ledger). */
   dataDir: string;
+  /** Other hosts (`host:port`) the sidecar may reach: the Sui full node of network mode. */
+  netHosts?: string[];
   logger: Logger;
   /** How long `start` waits for the first healthy answer (default 30 s). */
   readyTimeoutMs?: number;
@@ -86,7 +88,12 @@ export class SidecarSupervisor implements SidecarLink {
       const value = Deno.env.get(name);
       if (value !== undefined) passed[name] = value;
     }
-    const hosts = [new URL(this.url).host, new URL(relayerUrl).host].join(",");
+    const hosts = [
+      new URL(this.url).host,
+      new URL(relayerUrl).host,
+      ...this.#options.netHosts ?? [],
+    ]
+      .join(",");
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
