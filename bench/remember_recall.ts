@@ -98,6 +98,18 @@ while ((await vectors.count({ owner, namespace: "ingest" })) < queued) {
 }
 const ingestPerSecond = Math.round(queued / ((performance.now() - ingestStart) / 1000));
 
+/** Memory use of a fresh relayer process serving `namespace` (see `resident_memory.ts`). */
+async function residentMemory(namespace: string): Promise<unknown> {
+  const script = new URL("./resident_memory.ts", import.meta.url).pathname;
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--unstable-kv", script, dataDir, values["models-dir"]!, owner, namespace],
+    env: { SVC_BENCH_SECRET: secret.toHex() },
+    stdout: "piped",
+  }).output();
+  if (!success) throw new Error("the resident memory probe failed");
+  return JSON.parse(new TextDecoder().decode(stdout).trim().split("\n").at(-1)!);
+}
+
 // 3. recall latency at each size, in a namespace of that size, bulk-loaded through the
 // backends (encrypt, blob, embed, term hashes, index) rather than the job queue.
 const hasher = await TermHasher.fromSecret(secret);
@@ -140,7 +152,8 @@ for (const size of SIZES) {
   recallAt.push({
     memories: size,
     ...summary(ms),
-    rss_mb: Math.round(Deno.memoryUsage().rss / 2 ** 20),
+    bench_process_rss_mb: Math.round(Deno.memoryUsage().rss / 2 ** 20),
+    relayer_process: await residentMemory(namespace),
   });
   console.log(JSON.stringify(recallAt.at(-1)));
 }

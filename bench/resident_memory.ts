@@ -1,0 +1,47 @@
+/**
+ * Resident memory of a relayer serving a namespace that `remember_recall.ts` built: a fresh
+ * process opens the data directory as `main.ts` would (LanceDB, files, local cipher, GloVe,
+ * the lexical index), runs recalls, and prints one JSON line with its memory use. The parent
+ * benchmark starts it; the term-hash secret comes in `SVC_BENCH_SECRET` (hex).
+ *
+ *   deno run -A --unstable-kv bench/resident_memory.ts <data dir> <models dir> <owner> <namespace>
+ */
+import { createRelayer } from "../src/relayer.ts";
+import { MemoryAccountDirectory } from "../src/backends/memory.ts";
+import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+
+const [dataDir, modelsDir, owner, namespace] = Deno.args;
+const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
+const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
+const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
+const kv = await Deno.openKv(":memory:");
+const relayer = await createRelayer({
+  kv,
+  secret,
+  directory: new MemoryAccountDirectory(),
+  cipher: await LocalCipher.open({ dataDir }),
+  blobs: await FsBlobStore.open(`${dataDir}/blobs`),
+  vectors,
+  embedder,
+  processJobs: false,
+});
+const topics = ["coffee", "hiking", "python", "jazz", "gardening", "chess", "sushi", "cycling"];
+let found = 0;
+for (let i = 0; i < 100; i++) {
+  const query = `does the user like ${topics[i % topics.length]} with friend ${i}?`;
+  found += (await relayer.service.recall(owner, query, 10, namespace)).total;
+}
+const usage = Deno.memoryUsage();
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+console.log(JSON.stringify({
+  rss_mb: mb(usage.rss),
+  js_heap_mb: mb(usage.heapUsed),
+  external_mb: mb(usage.external),
+  results: found,
+}));
+await relayer.close();
+await vectors.close();
+kv.close();
