@@ -27,8 +27,10 @@ const METADATA_NAME = bcs.vector(bcs.u8()).serialize(new TextEncoder().encode("m
 const ADDRESS_BYTES = 32;
 /** Objects read per `sui_multiGetObjects` / `suix_getOwnedObjects` call. */
 const PAGE = 50;
-/** Keeps one transaction below Sui's 128 KiB limit. */
+/** Keeps one transaction below Sui's 128 KiB limit… */
 const BATCH_BYTES = 96 * 1024;
+/** …and far below its 1,024 commands. */
+const BATCH_WRITES = 50;
 
 /** One of the operator's blob objects with its attributes (`null`: none written yet). */
 export interface OwnedBlob {
@@ -139,7 +141,10 @@ export class BlobObjects {
       while (this.#queue.length > 0) {
         const batch: PendingWrite[] = [this.#queue.shift()!];
         let bytes = batch[0].size;
-        while (this.#queue.length > 0 && bytes + this.#queue[0].size <= BATCH_BYTES) {
+        while (
+          this.#queue.length > 0 && batch.length < BATCH_WRITES &&
+          bytes + this.#queue[0].size <= BATCH_BYTES
+        ) {
           bytes += this.#queue[0].size;
           batch.push(this.#queue.shift()!);
         }

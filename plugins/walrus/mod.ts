@@ -21,7 +21,7 @@
  *   aggregatorUrls: ["https://aggregator.example"],
  *   cacheDir: "./data/walrus_cache",
  *   rpcUrl: "https://fullnode.testnet.sui.io",
- *   walrusPackageId: "0x…",
+ *   systemObjectId: TESTNET_WALRUS_PACKAGE_CONFIG.systemObjectId,
  *   operatorKey: "suiprivkey1…",
  * });
  * const blobId = await store.put(ciphertext, { owner, namespace, memoryId, createdAt });
@@ -139,6 +139,7 @@ interface Stored {
   objectId: string | null;
 }
 
+/** The Walrus `BlobStore`; see the module documentation. */
 export class WalrusBlobStore implements BlobStore {
   readonly name = "walrus";
   /** The operator's Sui address (`send_object_to`). */
@@ -336,7 +337,7 @@ export class WalrusBlobStore implements BlobStore {
 }
 
 /** The blob id and new object of a publisher's `BlobStoreResult`, or `null` if malformed. */
-export function parseStoreResult(body: unknown): Stored | null {
+function parseStoreResult(body: unknown): Stored | null {
   const result = body as {
     newlyCreated?: { blobObject?: { id?: unknown; blobId?: unknown } };
     alreadyCertified?: { blobId?: unknown; object?: unknown };
