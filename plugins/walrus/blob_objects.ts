@@ -167,6 +167,7 @@ export class BlobObjects {
     const { callPackage } = await this.walrusTypes();
     const tx = new Transaction();
     tx.setSender(this.address);
+    tx.setGasPayment([await this.#gasCoin()]);
     for (const write of batch) {
       const blob = tx.object(write.objectId);
       for (const [key, value] of write.attributes) {
@@ -185,6 +186,20 @@ export class BlobObjects {
     if (status?.status !== "success") {
       throw new Error(`the metadata transaction ${result.digest} failed: ${status?.error}`);
     }
+  }
+
+  /**
+   * One coin to pay with, the richest: left to itself the SDK would merge all of the operator's
+   * coins into one, taking away coins another user of the key (the sponsor) may hold.
+   */
+  async #gasCoin() {
+    const { data } = await this.#options.client.getCoins({ owner: this.address, limit: PAGE });
+    const coin = data.reduce<(typeof data)[number] | undefined>(
+      (best, c) => (!best || BigInt(c.balance) > BigInt(best.balance) ? c : best),
+      undefined,
+    );
+    if (!coin) throw new Error("the operator has no SUI to pay for gas");
+    return { objectId: coin.coinObjectId, version: coin.version, digest: coin.digest };
   }
 
   /** Every `Blob` object the operator owns, with its attributes, in the node's order. */

@@ -143,3 +143,24 @@ Deno.test("WalrusBlobStore: with the System object id, calls follow a package up
   const byPackage = await s.open({ walrusPackageId: upgraded, cacheDir: await s.tempDir() });
   assert.deepEqual(await byPackage.list(meta(1).owner, "notes"), []);
 });
+
+Deno.test("WalrusBlobStore: metadata transactions pay with one coin and leave the others alone", async () => {
+  await using s = await setup();
+  const sui = s.bed.sui.network;
+  sui.mintGas(s.store.address, 5_000_000_000n);
+  sui.mintGas(s.store.address, 7_000_000_000n);
+  const balances = () =>
+    new Map(
+      sui.ownedObjects(s.store.address)
+        .filter((o) => o.type.includes("::coin::Coin<"))
+        .map((c) => [c.id, BigInt((c.fields as { balance: string }).balance)]),
+    );
+  const before = balances();
+  assert.equal(before.size, 3);
+  await s.store.put(enc("paid"), meta(1));
+  const after = balances();
+  assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort(), "no coin merged away");
+  const spent = [...after].filter(([id, balance]) => balance !== before.get(id));
+  assert.equal(spent.length, 1, "one coin paid");
+  assert.equal(before.get(spent[0][0]), 40_000_000_000n, "the richest one");
+});

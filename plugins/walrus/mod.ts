@@ -70,8 +70,10 @@ export interface WalrusBlobStoreOptions {
    */
   walrusPackageId?: string;
   /**
-   * The operator's Sui key: owns the blob objects and pays for the attribute transactions
-   * (`SVC_SPONSOR_PRIVATE_KEY`): `suiprivkey1…`, or 64 hex characters of an Ed25519 seed.
+   * The operator's Sui key: owns the blob objects and pays for the attribute transactions,
+   * `suiprivkey1…` or 64 hex characters of an Ed25519 seed (`SVC_SPONSOR_PRIVATE_KEY`). Each
+   * transaction pays with one coin (the richest) and leaves the others alone, but a key of its
+   * own avoids sharing gas coins with the sponsor at all.
    */
   operatorKey: string;
   /** Bearer token for an authenticated publisher (`SVC_WALRUS_PUBLISHER_TOKEN`). */
