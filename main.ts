@@ -123,7 +123,7 @@ async function openAccountBackends(
       rpcUrl: net.suiRpcUrl!,
       systemObjectId: net.walrusSystemObjectId,
       walrusPackageId: net.walrusPackageId,
-      operatorKey: net.sponsorPrivateKey!,
+      operatorKey: net.walrusOwnerKey!,
       publisherToken: net.walrusPublisherToken,
     });
   } else {

@@ -27,7 +27,7 @@ Deno.test("network mode names every missing setting at once", () => {
       "SVC_WALRUS_PUBLISHER_URL",
       "SVC_WALRUS_AGGREGATOR_URLS",
       "SVC_WALRUS_SYSTEM_OBJECT_ID (or SVC_WALRUS_PACKAGE_ID)",
-      "SVC_SPONSOR_PRIVATE_KEY",
+      "SVC_WALRUS_OWNER_KEY (or SVC_SPONSOR_PRIVATE_KEY)",
     ]
   ) assert.ok(problems.some((p) => p.startsWith(`${name} is required`)), name);
   assert.equal(problems.length, 8);

@@ -34,6 +34,11 @@ export interface NetworkConfig {
   walrusSystemObjectId?: string;
   /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package, when no system object is given. */
   walrusPackageId?: string;
+  /**
+   * `SVC_WALRUS_OWNER_KEY` (else `SVC_SPONSOR_PRIVATE_KEY`): owns the blob objects and pays for
+   * their metadata. A key of its own keeps its coins apart from the sponsor's; never logged.
+   */
+  walrusOwnerKey?: string;
   /** `SVC_WALRUS_PUBLISHER_TOKEN`: bearer of an authenticated publisher; never logged. */
   walrusPublisherToken?: string;
 }
@@ -108,19 +113,19 @@ export function readNetworkConfig(
     problems.push("SVC_CIPHER=seal needs SVC_CHAIN=sui (its policy reads the account on Sui)");
   }
 
-  const sponsorPrivateKey = env.SVC_SPONSOR_PRIVATE_KEY || undefined;
-  if (
-    sponsorPrivateKey !== undefined && !SUI_PRIVATE_KEY.test(sponsorPrivateKey) &&
-    !KEY_HEX.test(sponsorPrivateKey)
-  ) {
-    problems.push(
-      "SVC_SPONSOR_PRIVATE_KEY must be a suiprivkey1… string or 64 lowercase hex characters",
-    );
-  }
-  if (walrus && sponsorPrivateKey === undefined) {
+  const suiKey = (name: string): string | undefined => {
+    const value = env[name] || undefined;
+    if (value !== undefined && !SUI_PRIVATE_KEY.test(value) && !KEY_HEX.test(value)) {
+      problems.push(`${name} must be a suiprivkey1… string or 64 lowercase hex characters`);
+    }
+    return value;
+  };
+  const sponsorPrivateKey = suiKey("SVC_SPONSOR_PRIVATE_KEY");
+  const walrusOwnerKey = suiKey("SVC_WALRUS_OWNER_KEY") ?? sponsorPrivateKey;
+  if (walrus && walrusOwnerKey === undefined) {
     needs(
-      "SVC_SPONSOR_PRIVATE_KEY",
-      "by SVC_BLOB_STORE=walrus (it owns the blobs and writes their metadata)",
+      "SVC_WALRUS_OWNER_KEY (or SVC_SPONSOR_PRIVATE_KEY)",
+      "by SVC_BLOB_STORE=walrus: it owns the blobs and writes their metadata",
     );
   }
 
@@ -172,7 +177,7 @@ export function readNetworkConfig(
   if (walrus && walrusAggregatorUrls.length === 0) {
     needs("SVC_WALRUS_AGGREGATOR_URLS", "by SVC_BLOB_STORE=walrus");
   }
-  const walrusEpochs = integer("SVC_WALRUS_EPOCHS", 5, 1, 1000);
+  const walrusEpochs = integer("SVC_WALRUS_EPOCHS", 5, 1, 53);
 
   return {
     suiRpcUrl,
@@ -187,6 +192,7 @@ export function readNetworkConfig(
     walrusEpochs,
     walrusSystemObjectId,
     walrusPackageId,
+    walrusOwnerKey,
     walrusPublisherToken: env.SVC_WALRUS_PUBLISHER_TOKEN || undefined,
   };
 }

@@ -1,0 +1,164 @@
+/**
+ * Network mode end to end: the real relayer (`main.ts`, with its sidecar) runs with
+ * `SVC_CHAIN=sui SVC_CIPHER=seal SVC_BLOB_STORE=walrus` against local servers that speak the
+ * protocols: a Sui JSON-RPC node with the `svc_account` and Walrus packages, three Seal key
+ * servers (threshold 2) and a Walrus publisher with two aggregators.
+ */
+import assert from "node:assert/strict";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { Transaction } from "@mysten/sui/transactions";
+import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import { SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+import { accountType, createAccountCall } from "../plugins/sui/mod.ts";
+import { startFakeSui } from "./fixtures/sui_network.ts";
+import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emulation.ts";
+import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
+import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
+import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
+import { startRelayer, waitForSidecar } from "./relayer_process.ts";
+
+async function startNetwork() {
+  const sui = await startFakeSui();
+  const ids = installSvcAccount(sui.network);
+  const seal = await startSealKeyServers(sui, { count: 3 });
+  const chain = WalrusOnSui.install(sui.network);
+  const walrus = startFakeWalrus({ chain, aggregators: 2 });
+  const operator = Ed25519Keypair.generate();
+  for (let i = 0; i < 4; i++) sui.network.mintGas(operator.toSuiAddress(), 10_000_000_000n);
+  const env = {
+    SVC_CHAIN: "sui",
+    SVC_CIPHER: "seal",
+    SVC_BLOB_STORE: "walrus",
+    SVC_SUI_RPC_URL: sui.url,
+    SVC_PACKAGE_ID: ids.packageId,
+    SVC_REGISTRY_ID: ids.registryId,
+    SVC_SEAL_KEY_SERVERS: seal.envValue,
+    SVC_SEAL_THRESHOLD: "2",
+    SVC_WALRUS_PUBLISHER_URL: walrus.publisher.url,
+    SVC_WALRUS_AGGREGATOR_URLS: walrus.aggregators.map((a) => a.url).join(","),
+    SVC_WALRUS_SYSTEM_OBJECT_ID: chain.systemObjectId,
+    SVC_SPONSOR_PRIVATE_KEY: operator.getSecretKey(),
+    SVC_EMBEDDER: "lexical",
+    SVC_LLM: "none",
+    SVC_ACCOUNT_CACHE_SECONDS: "1",
+  };
+  return {
+    sui,
+    ids,
+    seal,
+    chain,
+    walrus,
+    env,
+    operator,
+    wallet: new SvcAccountWallet(sui, ids),
+    async [Symbol.asyncDispose]() {
+      await walrus.close();
+      await seal.close();
+      await sui.close();
+    },
+  };
+}
+
+Deno.test({
+  name: "network mode: remember, recall, restore, revocation and an aggregator outage",
+  async fn() {
+    await using net = await startNetwork();
+    const owner = Ed25519Keypair.generate();
+    const accountId = await net.wallet.createAccount(owner);
+    const delegate = newDelegateKey();
+    await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
+    const dataDir = await Deno.makeTempDir({ prefix: "svc-network-e2e-" });
+    const open = (sendDelegateKey: boolean) =>
+      SvcClient.create({
+        baseUrl: relayer.url,
+        privateKey: delegate.seed,
+        accountId,
+        sendDelegateKey,
+        retries: 0,
+      });
+
+    let relayer = await startRelayer(dataDir, net.env);
+    try {
+      const health = await (await fetch(`${relayer.url}/health`)).json();
+      assert.equal(health.mode, "network");
+      let client = await open(true);
+      assert.equal((await client.whoami()).owner, owner.toSuiAddress());
+
+      // Remember: sealed with Seal, stored on Walrus, its metadata on the blob object.
+      const { job_id } = await client.remember("I am vegetarian and I adore puppies", {
+        namespace: "e2e",
+      });
+      const job = await client.waitForJob(job_id);
+      assert.equal(job.status, "done");
+      const blob = net.walrus.blobs.get(job.blob_id!);
+      assert.ok(blob, "the blob is on Walrus");
+      assert.ok(!new TextDecoder().decode(blob.bytes).includes("vegetarian"));
+      const blobObjects = net.sui.network.ownedObjects(net.operator.toSuiAddress())
+        .filter((o) => o.type === net.chain.blobType);
+      assert.equal(blobObjects.length, 1);
+
+      // Recall decrypts through the caller's own delegate key; without it the relayer has none.
+      const { results } = await client.recall("what do I eat?", { namespace: "e2e" });
+      assert.equal(results[0]?.text, "I am vegetarian and I adore puppies");
+      const keyless = await open(false);
+      await assert.rejects(
+        () => keyless.recall("what do I eat?", { namespace: "e2e" }),
+        (error: SvcError) => error.status === 403 && /x-delegate-key/.test(error.message),
+      );
+
+      // Restore after wiping the index: the blobs are listed from the chain and read back.
+      await relayer.stop();
+      await Deno.remove(`${dataDir}/lancedb`, { recursive: true });
+      await Deno.remove(`${dataDir}/walrus_cache`, { recursive: true });
+      relayer = await startRelayer(dataDir, net.env);
+      client = await open(true);
+      assert.deepEqual((await client.recall("what do I eat?", { namespace: "e2e" })).results, []);
+      // The first aggregator is down and the local cache is gone: the second one serves.
+      await net.walrus.aggregators[0].setDown("refused");
+      const served = net.walrus.aggregators[1].count("GET", "/v1/blobs/");
+      const restored = await client.restore("e2e");
+      assert.deepEqual([restored.restored, restored.skipped, restored.total], [1, 0, 1]);
+      assert.ok(net.walrus.aggregators[1].count("GET", "/v1/blobs/") > served);
+      const again = await client.recall("puppies", { namespace: "e2e" });
+      assert.equal(again.results[0]?.text, "I am vegetarian and I adore puppies");
+
+      // Sponsored transactions run through the relayer's /sponsor routes on Sui.
+      await waitForSidecar(relayer.url);
+      const newcomer = Ed25519Keypair.generate();
+      const rpc = new SuiJsonRpcClient({ url: net.sui.url, network: "localnet" });
+      const tx = new Transaction();
+      tx.setSender(newcomer.toSuiAddress());
+      createAccountCall(tx, net.ids);
+      const kind = await tx.build({ client: rpc, onlyTransactionKind: true });
+      const sponsored = await (await fetch(`${relayer.url}/sponsor`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          transactionKind: kind.toBase64(),
+          sender: newcomer.toSuiAddress(),
+        }),
+      })).json();
+      const { signature } = await newcomer.signTransaction(Uint8Array.fromBase64(sponsored.bytes));
+      const executed = await (await fetch(`${relayer.url}/sponsor/execute`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ digest: sponsored.digest, signature }),
+      })).json();
+      const created = net.sui.network.getObject(executed.effects.account_id)!;
+      assert.equal(created.type, accountType(net.ids.packageId));
+      assert.equal(created.fields.owner, newcomer.toSuiAddress());
+
+      // A key removed from the account stops working (the cache holds results for 1 s here).
+      await net.wallet.removeDelegateKey(owner, accountId, delegate.publicKey);
+      await new Promise((r) => setTimeout(r, 1200));
+      await assert.rejects(
+        () => client.recall("what do I eat?", { namespace: "e2e" }),
+        (error: SvcError) => error.status === 401,
+      );
+    } finally {
+      await relayer.stop();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
