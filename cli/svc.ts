@@ -213,11 +213,16 @@ async function run(args: string[]): Promise<Output> {
   }
 
   if (["remember", "recall", "restore"].includes(command)) {
-    const client = await SvcClient.create({
+    const options = {
       baseUrl: values.relayer ?? Deno.env.get("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
       privateKey: need(values.key ?? Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
       accountId: values.account ?? Deno.env.get("SVC_ACCOUNT_ID"),
-    });
+    };
+    let client = await SvcClient.create(options);
+    // A Seal relayer decrypts with the caller's own key.
+    if (command !== "remember" && (await client.health()).backends.cipher === "seal") {
+      client = await SvcClient.create({ ...options, sendDelegateKey: true });
+    }
     const namespace = values.namespace;
     const limit = positiveInt(values.limit, "--limit");
     if (command === "remember") {

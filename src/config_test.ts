@@ -27,7 +27,7 @@ Deno.test("network mode names every missing setting at once", () => {
       "SVC_WALRUS_PUBLISHER_URL",
       "SVC_WALRUS_AGGREGATOR_URLS",
       "SVC_WALRUS_SYSTEM_OBJECT_ID (or SVC_WALRUS_PACKAGE_ID)",
-      "SVC_WALRUS_OWNER_KEY (or SVC_SPONSOR_PRIVATE_KEY)",
+      "SVC_WALRUS_OWNER_KEY",
     ]
   ) assert.ok(problems.some((p) => p.startsWith(`${name} is required`)), name);
   assert.equal(problems.length, 8);
@@ -47,6 +47,7 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     SVC_WALRUS_AGGREGATOR_URLS: "http://127.0.0.1:9201,http://127.0.0.1:9202",
     SVC_WALRUS_PACKAGE_ID: id("c"),
     SVC_SPONSOR_PRIVATE_KEY: "5".repeat(64),
+    SVC_WALRUS_OWNER_KEY: "6".repeat(64),
   });
   assert.ok(good.ok);
   const { network } = good.config;
@@ -89,4 +90,12 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     ]
   ) assert.ok(problems.some((p) => p.startsWith(start)), start);
   assert.ok(!problems.join("\n").includes(secret));
+});
+
+Deno.test("the blob store's key must not be the sponsor's", () => {
+  const key = "7".repeat(64);
+  const problems = problemsOf({ SVC_SPONSOR_PRIVATE_KEY: key, SVC_WALRUS_OWNER_KEY: key });
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /^SVC_WALRUS_OWNER_KEY must differ from SVC_SPONSOR_PRIVATE_KEY/);
+  assert.ok(!problems[0].includes(key));
 });

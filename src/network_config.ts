@@ -35,8 +35,8 @@ export interface NetworkConfig {
   /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package, when no system object is given. */
   walrusPackageId?: string;
   /**
-   * `SVC_WALRUS_OWNER_KEY` (else `SVC_SPONSOR_PRIVATE_KEY`): owns the blob objects and pays for
-   * their metadata. A key of its own keeps its coins apart from the sponsor's; never logged.
+   * `SVC_WALRUS_OWNER_KEY`: owns the blob objects and pays for their metadata; not the sponsor's
+   * key, so the two never spend the same coins. Never logged.
    */
   walrusOwnerKey?: string;
   /** `SVC_WALRUS_PUBLISHER_TOKEN`: bearer of an authenticated publisher; never logged. */
@@ -121,11 +121,17 @@ export function readNetworkConfig(
     return value;
   };
   const sponsorPrivateKey = suiKey("SVC_SPONSOR_PRIVATE_KEY");
-  const walrusOwnerKey = suiKey("SVC_WALRUS_OWNER_KEY") ?? sponsorPrivateKey;
+  const walrusOwnerKey = suiKey("SVC_WALRUS_OWNER_KEY");
   if (walrus && walrusOwnerKey === undefined) {
     needs(
-      "SVC_WALRUS_OWNER_KEY (or SVC_SPONSOR_PRIVATE_KEY)",
+      "SVC_WALRUS_OWNER_KEY",
       "by SVC_BLOB_STORE=walrus: it owns the blobs and writes their metadata",
+    );
+  }
+  if (walrusOwnerKey !== undefined && walrusOwnerKey === sponsorPrivateKey) {
+    problems.push(
+      "SVC_WALRUS_OWNER_KEY must differ from SVC_SPONSOR_PRIVATE_KEY: the sponsor and the blob " +
+        "store run in two processes and would spend the same gas coins",
     );
   }
 

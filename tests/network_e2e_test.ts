@@ -16,7 +16,7 @@ import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emul
 import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
 import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
-import { startRelayer, waitForSidecar } from "./relayer_process.ts";
+import { startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 
 async function startNetwork() {
   const sui = await startFakeSui();
@@ -24,8 +24,11 @@ async function startNetwork() {
   const seal = await startSealKeyServers(sui, { count: 3 });
   const chain = WalrusOnSui.install(sui.network);
   const walrus = startFakeWalrus({ chain, aggregators: 2 });
-  const operator = Ed25519Keypair.generate();
-  for (let i = 0; i < 4; i++) sui.network.mintGas(operator.toSuiAddress(), 10_000_000_000n);
+  const operator = Ed25519Keypair.generate(); // owns the Walrus blobs
+  const sponsor = Ed25519Keypair.generate(); // pays for account transactions
+  for (const key of [operator, sponsor]) {
+    for (let i = 0; i < 3; i++) sui.network.mintGas(key.toSuiAddress(), 10_000_000_000n);
+  }
   const env = {
     SVC_CHAIN: "sui",
     SVC_CIPHER: "seal",
@@ -38,7 +41,8 @@ async function startNetwork() {
     SVC_WALRUS_PUBLISHER_URL: walrus.publisher.url,
     SVC_WALRUS_AGGREGATOR_URLS: walrus.aggregators.map((a) => a.url).join(","),
     SVC_WALRUS_SYSTEM_OBJECT_ID: chain.systemObjectId,
-    SVC_SPONSOR_PRIVATE_KEY: operator.getSecretKey(),
+    SVC_WALRUS_OWNER_KEY: operator.getSecretKey(),
+    SVC_SPONSOR_PRIVATE_KEY: sponsor.getSecretKey(),
     SVC_EMBEDDER: "lexical",
     SVC_LLM: "none",
     SVC_ACCOUNT_CACHE_SECONDS: "1",
@@ -101,6 +105,13 @@ Deno.test({
       // Recall decrypts through the caller's own delegate key; without it the relayer has none.
       const { results } = await client.recall("what do I eat?", { namespace: "e2e" });
       assert.equal(results[0]?.text, "I am vegetarian and I adore puppies");
+      const viaCli = await svcCli(dataDir, [
+        "recall",
+        "what do I eat?",
+        ...["--relayer", relayer.url, "--key", delegate.seed, "--account", accountId],
+        ...["--namespace", "e2e"],
+      ]);
+      assert.equal(viaCli.results[0]?.text, "I am vegetarian and I adore puppies");
       const keyless = await open(false);
       await assert.rejects(
         () => keyless.recall("what do I eat?", { namespace: "e2e" }),

@@ -143,7 +143,7 @@ async function delegateCredentials(
   if (!isKeyHex(privateKey) || (await keyPairFromSeed(privateKey)).publicKey !== publicKey) {
     throw new SvcError(
       "bad_request",
-      "x-delegate-key must be the 64-hex private key of the x-public-key that signed the request",
+      "Cannot use x-delegate-key: it must be the 64-hex private key of the signing x-public-key",
     );
   }
   return { delegatePrivateKey: privateKey };

@@ -36,6 +36,13 @@ export interface SvcClientOptions {
 
 const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore"]);
 
+/** https, or plain http to this machine: where a private key may travel. */
+function privateChannel(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === "https:" ||
+    ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SvcClient {
@@ -58,6 +65,12 @@ export class SvcClient {
   }
 
   static async create(options: SvcClientOptions): Promise<SvcClient> {
+    if (options.sendDelegateKey && !privateChannel(options.baseUrl)) {
+      throw new SvcError(
+        "bad_request",
+        "Cannot send the delegate key: the relayer must be reached over https or on loopback",
+      );
+    }
     return new SvcClient(options, await keyPairFromSeed(options.privateKey));
   }
 
@@ -118,7 +131,13 @@ export class SvcClient {
     }
   }
 
-  health(): Promise<Record<string, unknown>> {
+  health(): Promise<{
+    status: string;
+    mode: string;
+    backends: Record<string, string>;
+    sidecar: "up" | "down";
+    [field: string]: unknown;
+  }> {
     return this.request("GET", "/health");
   }
 
