@@ -21,12 +21,13 @@
  * ```
  */
 import { EncryptedObject, SealClient } from "@mysten/seal";
-import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
+import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
 import type { CallOptions, Cipher } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
 import { ACCOUNT_MODULE } from "../sui/svc_account.ts";
+import { suiClient } from "../sui/rpc_client.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
@@ -60,7 +61,7 @@ export interface SealCipherOptions {
    * and verifying needs every server up at that moment).
    */
   verifyKeyServers?: boolean;
-  /** Per-request timeout towards the key servers in ms (default 10 000). */
+  /** Deadline of each request to the key servers and the Sui full node, ms (default 10 000). */
   timeoutMs?: number;
   /** How long a decrypt waits for others to share its key-fetch round, ms (default 5). */
   batchWindowMs?: number;
@@ -73,7 +74,13 @@ const MAX_DECRYPTORS = 1000;
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
-  if (!URL.canParse(options.rpcUrl)) problems.push("rpcUrl must be a URL");
+  if (!/^https?:$/.test(URL.parse(options.rpcUrl)?.protocol ?? "")) {
+    problems.push("rpcUrl must be an http(s) URL");
+  }
+  const timeout = options.timeoutMs;
+  if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
+    problems.push("timeoutMs must be positive");
+  }
   if (!OBJECT_ID.test(options.packageId)) problems.push("packageId must be a Sui object id");
   if (!OBJECT_ID.test(options.registryId)) problems.push("registryId must be a Sui object id");
   const total = options.keyServers.reduce((sum, s) => sum + s.weight, 0);
@@ -130,7 +137,10 @@ export class SealCipher implements Cipher {
       timeoutMs: options.timeoutMs ?? 10_000,
       batchWindowMs: options.batchWindowMs ?? 5,
     };
-    this.#suiClient = new SuiJsonRpcClient({ url: options.rpcUrl, network: "unknown" });
+    this.#suiClient = suiClient("the Seal cipher", {
+      rpcUrl: options.rpcUrl,
+      timeoutMs: this.#options.timeoutMs,
+    });
     this.#sealClient = new SealClient({
       suiClient: this.#suiClient,
       serverConfigs: this.#options.keyServers,

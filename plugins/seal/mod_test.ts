@@ -7,6 +7,7 @@ import {
   IbeMasterKey,
   registerKeyServer,
 } from "../../tests/fixtures/seal_key_servers.ts";
+import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 import { SealCipher } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -261,6 +262,26 @@ Deno.test("SealCipher: verifyKeyServers refuses a server that cannot prove its k
   const coldVerified = await setup.openCipher({ verifyKeyServers: true });
   await rejectsWith(
     coldVerified.decrypt(account.address, sealed, { credentials }),
+    "backend_unavailable",
+  );
+});
+
+Deno.test("SealCipher: a Sui node that never answers makes decrypt fail with 503 after the deadline", async () => {
+  await using setup = await startSealSetup();
+  await using hung = startSilentServer();
+  const account = await setup.createAccount();
+  const sealed = await (await setup.openCipher()).encrypt(account.address, enc("hello"));
+  const cipher = await setup.openCipher({ rpcUrl: hung.url, timeoutMs: 200 });
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  await rejectsWith(
+    cipher.decrypt(account.address, sealed, { credentials }),
+    "backend_unavailable",
+    /^Cannot decrypt: Seal is unavailable/,
+  );
+  assert.ok(hung.accepted > 0, "the cipher asked the hung node");
+  // The decryptor is free again: a later decrypt is not stuck behind the first one.
+  await rejectsWith(
+    cipher.decrypt(account.address, sealed, { credentials }),
     "backend_unavailable",
   );
 });

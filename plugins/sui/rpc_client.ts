@@ -1,19 +1,29 @@
 /**
  * The JSON-RPC client the Sui plugins share, and the one place that turns transport failures
- * into `backend_unavailable`.
+ * into `backend_unavailable`. Every request the client sends (the plugins' own and those the
+ * Seal and Walrus SDKs send through it) has a deadline, so a node that never answers cannot
+ * hold a caller, a decrypt round or a write queue forever.
  */
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { backendError, SvcError } from "../../src/errors.ts";
 
+/** Where the Sui full node is and how long one request to it may take. */
 export interface SuiRpcOptions {
   /** The full node's JSON-RPC URL (env SVC_SUI_RPC_URL). */
   rpcUrl: string;
-  /** Per-call timeout in milliseconds (default 10 000). */
+  /** Deadline of each request to the full node, in milliseconds (default 10 000). */
   timeoutMs?: number;
   /** Replaces the global `fetch` (a proxy, or a handler in tests). */
   fetch?: typeof fetch;
 }
 
+/** The default deadline of one request to the full node. */
+export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
+
+/**
+ * A JSON-RPC client on `options.rpcUrl` whose every request is aborted after `timeoutMs` (or
+ * when the caller's signal aborts, whichever comes first).
+ */
 export function suiClient(plugin: string, options: SuiRpcOptions): SuiJsonRpcClient {
   let url: URL;
   try {
@@ -24,9 +34,19 @@ export function suiClient(plugin: string, options: SuiRpcOptions): SuiJsonRpcCli
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new SvcError("bad_request", `Cannot open ${plugin}: rpcUrl must be an http(s) URL`);
   }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new SvcError("bad_request", `Cannot open ${plugin}: timeoutMs must be positive`);
+  }
+  const fetchFn = options.fetch ?? fetch;
+  const deadlineFetch: typeof fetch = (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    return fetchFn(input, { ...init, signal });
+  };
   return new SuiJsonRpcClient({
     network: "custom",
-    transport: new JsonRpcHTTPTransport({ url: url.href, fetch: options.fetch }),
+    transport: new JsonRpcHTTPTransport({ url: url.href, fetch: deadlineFetch }),
   });
 }
 
@@ -40,7 +60,7 @@ export async function withRpc<T>(
   options: { signal?: AbortSignal; timeoutMs?: number },
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const deadline = AbortSignal.timeout(options.timeoutMs ?? 10_000);
+  const deadline = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_RPC_TIMEOUT_MS);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {
     return await call(signal);

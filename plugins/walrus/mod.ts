@@ -27,7 +27,6 @@
  * const blobId = await store.put(ciphertext, { owner, namespace, memoryId, createdAt });
  * ```
  */
-import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { decodeSuiPrivateKey, type Keypair } from "@mysten/sui/cryptography";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
@@ -36,6 +35,7 @@ import { normalizeSuiAddress } from "@mysten/sui/utils";
 import { blobIdFromInt, blobIdToInt } from "@mysten/walrus";
 import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
 import { backendError, SvcError } from "../../src/errors.ts";
+import { suiClient } from "../sui/rpc_client.ts";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
@@ -52,10 +52,10 @@ export interface WalrusBlobStoreOptions {
   cacheDir: string;
   /** Tags svc's blobs among the operator's other Walrus blobs (default `"svc"`). */
   appId?: string;
-  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`); ignored when `suiClient` is given. */
-  rpcUrl?: string;
-  /** A ready Sui client instead of `rpcUrl`. */
-  suiClient?: SuiJsonRpcClient;
+  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
+  rpcUrl: string;
+  /** Deadline of each request to the Sui full node, ms (default 10 000). */
+  rpcTimeoutMs?: number;
   /**
    * Walrus's shared `System` object (`SVC_WALRUS_SYSTEM_OBJECT_ID`; mainnet and testnet ids are
    * `MAINNET_WALRUS_PACKAGE_CONFIG` / `TESTNET_WALRUS_PACKAGE_CONFIG` in `@mysten/walrus`).
@@ -168,17 +168,16 @@ export class WalrusBlobStore implements BlobStore {
     if (options.aggregatorUrls.length === 0) {
       throw new SvcError("bad_request", "Cannot open the Walrus blob store: no aggregator URLs");
     }
-    if (!options.suiClient && !options.rpcUrl) {
-      throw new SvcError("bad_request", "Cannot open the Walrus blob store: no Sui RPC URL");
-    }
     if (!options.systemObjectId && !options.walrusPackageId) {
       throw new SvcError(
         "bad_request",
         "Cannot open the Walrus blob store: a Walrus system object id or package id is required",
       );
     }
-    const client = options.suiClient ??
-      new SuiJsonRpcClient({ url: options.rpcUrl!, network: "unknown" });
+    const client = suiClient("the Walrus blob store", {
+      rpcUrl: options.rpcUrl,
+      timeoutMs: options.rpcTimeoutMs,
+    });
     const objects = new BlobObjects({
       client,
       signer: operatorKeypair(options.operatorKey),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcError } from "../../src/errors.ts";
+import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
 
 Deno.test("WalrusBlobStore: put stores through the publisher with faithful ids and metadata on chain", async () => {
@@ -182,4 +183,15 @@ Deno.test("WalrusBlobStore: a failed metadata write is retried without storing t
   const [object] = s.bed.chain.blobObjects(s.store.address);
   assert.equal(s.bed.chain.attributes(object.id)?.memory_id, "m1");
   assert.deepEqual((await s.store.list(meta(1).owner, "notes")).map((e) => e.blobId), [blobId]);
+});
+
+Deno.test("WalrusBlobStore: a Sui node that never answers makes put fail with 503 after the deadline", async () => {
+  await using s = await setup();
+  await using hung = startSilentServer();
+  const store = await s.open({ rpcUrl: hung.url, rpcTimeoutMs: 200 });
+  const bytes = enc("stored, but the metadata cannot be written");
+  await assert.rejects(store.put(bytes, meta(1)), (e) => assertUnavailable(e, "stored"));
+  assert.ok(hung.accepted > 0, "the store asked the hung node");
+  // The write queue is not stuck: the next put fails the same way instead of waiting forever.
+  await assert.rejects(store.put(enc("second"), meta(2)), (e) => assertUnavailable(e, "second"));
 });
