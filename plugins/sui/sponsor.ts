@@ -77,6 +77,8 @@ export class SuiSponsor implements Sponsor {
   #maxPending: number;
   #now: () => number;
   #pending = new Map<string, Pending>();
+  /** Coins picked by sponsor calls still building or signing their transaction. */
+  #reserved = new Set<string>();
   #done = new Set<string>();
 
   private constructor(options: SuiSponsorOptions, keypair: Ed25519Keypair) {
@@ -123,16 +125,7 @@ export class SuiSponsor implements Sponsor {
     }
     const kind = this.#checkKind(transactionKind);
     this.#sweep();
-    if (this.#pending.size >= this.#maxPending) {
-      throw new SvcError(
-        "rate_limited",
-        "Cannot sponsor: too many transactions await a signature",
-        {
-          headers: { "retry-after": "30" },
-          details: { retry_after_seconds: 30 },
-        },
-      );
-    }
+    this.#checkRoom();
     const call = { signal: options.signal, timeoutMs: this.#options.timeoutMs };
     const [coins, price] = await withRpc(
       PLUGIN,
@@ -144,9 +137,13 @@ export class SuiSponsor implements Sponsor {
           this.#client.getReferenceGasPrice({ signal }),
         ]),
     );
-    const reserved = new Set([...this.#pending.values()].map((p) => p.coinId));
+    // Picked and reserved in one synchronous step: a concurrent call cannot take the same coin.
+    this.#sweep();
+    this.#checkRoom();
+    const inUse = new Set([...this.#pending.values()].map((p) => p.coinId));
     const coin = coins.data.find((c) =>
-      !reserved.has(c.coinObjectId) && BigInt(c.balance) >= this.#budget
+      !inUse.has(c.coinObjectId) && !this.#reserved.has(c.coinObjectId) &&
+      BigInt(c.balance) >= this.#budget
     );
     if (!coin) {
       throw new SvcError(
@@ -154,41 +151,66 @@ export class SuiSponsor implements Sponsor {
         "Cannot sponsor: every gas coin of the sponsor is in use or too small; try again shortly",
       );
     }
-    const tx = Transaction.fromKind(transactionKind);
-    tx.setSender(sender);
-    tx.setGasOwner(this.address);
-    tx.setGasPayment([{ objectId: coin.coinObjectId, version: coin.version, digest: coin.digest }]);
-    tx.setGasPrice(price);
-    tx.setGasBudget(this.#budget);
-    const bytes = await withRpc(
-      PLUGIN,
-      "sponsor a transaction",
-      call,
-      () => tx.build({ client: this.#client }),
-    ) as Uint8Array<ArrayBuffer>;
-    const dryRun = await withRpc(PLUGIN, "sponsor a transaction", call, async () => {
-      try {
-        return await this.#client.dryRunTransactionBlock({ transactionBlock: bytes });
-      } catch (error) {
-        throw error instanceof JsonRpcError && (error.code === -32002 || error.code === -32602)
-          ? invalidInputs(error.message)
-          : error;
+    this.#reserved.add(coin.coinObjectId);
+    try {
+      const tx = Transaction.fromKind(transactionKind);
+      tx.setSender(sender);
+      tx.setGasOwner(this.address);
+      tx.setGasPayment([{
+        objectId: coin.coinObjectId,
+        version: coin.version,
+        digest: coin.digest,
+      }]);
+      tx.setGasPrice(price);
+      tx.setGasBudget(this.#budget);
+      // The client's transport puts a deadline on each request these two send.
+      const bytes = await withRpc(
+        PLUGIN,
+        "sponsor a transaction",
+        call,
+        () => tx.build({ client: this.#client }),
+      ) as Uint8Array<ArrayBuffer>;
+      const dryRun = await withRpc(PLUGIN, "sponsor a transaction", call, async () => {
+        try {
+          return await this.#client.dryRunTransactionBlock({ transactionBlock: bytes });
+        } catch (error) {
+          throw error instanceof JsonRpcError && (error.code === -32002 || error.code === -32602)
+            ? invalidInputs(error.message)
+            : error;
+        }
+      });
+      if (dryRun.effects.status.status !== "success") {
+        throw this.#failed(dryRun.effects.status.error, dryRun.effects.abortError);
       }
-    });
-    if (dryRun.effects.status.status !== "success") {
-      throw this.#failed(dryRun.effects.status.error, dryRun.effects.abortError);
+      const { signature } = await this.#keypair.signTransaction(bytes);
+      const digest = TransactionDataBuilder.getDigestFromBytes(bytes);
+      this.#pending.set(digest, {
+        bytes,
+        sponsorSignature: signature,
+        sender,
+        coinId: coin.coinObjectId,
+        expiresAt: this.#now() + this.#ttlMs,
+        kind,
+      });
+      return { bytes, digest };
+    } finally {
+      // Held by the pending transaction now, or free again after a failure.
+      this.#reserved.delete(coin.coinObjectId);
     }
-    const { signature } = await this.#keypair.signTransaction(bytes);
-    const digest = TransactionDataBuilder.getDigestFromBytes(bytes);
-    this.#pending.set(digest, {
-      bytes,
-      sponsorSignature: signature,
-      sender,
-      coinId: coin.coinObjectId,
-      expiresAt: this.#now() + this.#ttlMs,
-      kind,
-    });
-    return { bytes, digest };
+  }
+
+  /** `rate_limited` when the transactions waiting for a signature (or being built) are at the cap. */
+  #checkRoom() {
+    if (this.#pending.size + this.#reserved.size >= this.#maxPending) {
+      throw new SvcError(
+        "rate_limited",
+        "Cannot sponsor: too many transactions await a signature",
+        {
+          headers: { "retry-after": "30" },
+          details: { retry_after_seconds: 30 },
+        },
+      );
+    }
   }
 
   async execute(

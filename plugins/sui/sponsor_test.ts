@@ -262,3 +262,55 @@ Deno.test("SuiSponsor: coins, state changes between sponsoring and executing, RP
   const executed = await t.sponsor.execute(pending.digest, signature);
   assert.equal(executed.effects.kind, "deactivate_account");
 });
+
+/** The gas coin a sponsored transaction pays with. */
+const gasCoinOf = (bytes: Uint8Array) =>
+  Transaction.from(bytes).getData().gasData.payment![0].objectId;
+
+Deno.test("SuiSponsor: concurrent calls never share a gas coin; a failed call frees its coin", async () => {
+  await using t = await setup({ coins: 2 });
+  const owners = Array.from({ length: 5 }, () => Ed25519Keypair.generate());
+  const kinds = await Promise.all(owners.map((o) => t.kind(o.toSuiAddress(), createAccountCall)));
+  const results = await Promise.allSettled(
+    owners.map((o, i) => t.sponsor.sponsor(kinds[i], o.toSuiAddress())),
+  );
+  const ok = results.flatMap((r) => r.status === "fulfilled" ? [r.value] : []);
+  assert.equal(ok.length, 2, "one transaction per coin");
+  assert.notEqual(gasCoinOf(ok[0].bytes), gasCoinOf(ok[1].bytes));
+  for (const r of results) {
+    if (r.status === "rejected") rejects("backend_unavailable")(r.reason);
+  }
+
+  await using one = await setup({ coins: 1 });
+  const owner = Ed25519Keypair.generate();
+  const me = owner.toSuiAddress();
+  const create = await one.kind(me, createAccountCall);
+  const accountId = (await transact(one.sponsor, owner, create)).effects.account_id!;
+  // The dry run fails (the account exists) after the only coin was picked.
+  await assert.rejects(() => one.sponsor.sponsor(create, me), rejects("conflict"));
+  const added = await transact(
+    one.sponsor,
+    owner,
+    await one.kind(me, (tx, ids) => addDelegateKeyCall(tx, ids, accountId, KEY, "x")),
+  );
+  assert.equal(added.effects.kind, "add_delegate_key", "the coin is usable after the failure");
+});
+
+Deno.test("SuiSponsor: maxPending counts the calls still building their transaction", async () => {
+  await using t = await setup({ coins: 3 });
+  const sponsor = SuiSponsor.open({
+    rpcUrl: t.sui.url,
+    packageId: t.ids.packageId,
+    sponsorPrivateKey: t.gasKey.getSecretKey(),
+    maxPending: 1,
+  });
+  const owners = Array.from({ length: 3 }, () => Ed25519Keypair.generate());
+  const kinds = await Promise.all(owners.map((o) => t.kind(o.toSuiAddress(), createAccountCall)));
+  const results = await Promise.allSettled(
+    owners.map((o, i) => sponsor.sponsor(kinds[i], o.toSuiAddress())),
+  );
+  assert.equal(results.filter((r) => r.status === "fulfilled").length, 1);
+  for (const r of results) {
+    if (r.status === "rejected") rejects("rate_limited")(r.reason);
+  }
+});
