@@ -18,7 +18,7 @@
  */
 import { bcs } from "@mysten/sui/bcs";
 import { JsonRpcError, type SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";
 import { verifyTransactionSignature } from "@mysten/sui/verify";
 import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
@@ -26,6 +26,7 @@ import type { CallOptions, Sponsor, SponsoredTransaction } from "../../src/backe
 import { SvcError } from "../../src/errors.ts";
 import { rejected } from "../../src/chain/transactions.ts";
 import { ABORT_REASONS, ACCOUNT_MODULE, accountType, SPONSORED_FUNCTIONS } from "./svc_account.ts";
+import { suiKeypair } from "./keys.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
 const PLUGIN = "sui-sponsor";
@@ -35,7 +36,7 @@ const MAX_COMMANDS = 8;
 export interface SuiSponsorOptions extends SuiRpcOptions {
   /** The published `svc_account` package (env SVC_PACKAGE_ID). */
   packageId: string;
-  /** The gas owner's Ed25519 key: `suiprivkey1…` or a 64-hex seed (env SVC_SPONSOR_PRIVATE_KEY). */
+  /** The gas owner's Ed25519 key: `suiprivkey1…` or a 64 lowercase hex seed (env SVC_SPONSOR_PRIVATE_KEY). */
   sponsorPrivateKey: string;
   /** MIST per transaction (env SVC_SPONSOR_GAS_BUDGET, default 50 000 000 = 0.05 SUI). */
   gasBudget?: bigint | number;
@@ -94,18 +95,7 @@ export class SuiSponsor implements Sponsor {
 
   /** Checks the options and the key; talks to the network only when sponsoring. */
   static open(options: SuiSponsorOptions): SuiSponsor {
-    let keypair: Ed25519Keypair;
-    try {
-      const key = options.sponsorPrivateKey.trim();
-      keypair = Ed25519Keypair.fromSecretKey(
-        /^(0x)?[0-9a-fA-F]{64}$/.test(key) ? Uint8Array.fromHex(key.replace(/^0x/, "")) : key,
-      );
-    } catch {
-      throw new SvcError(
-        "bad_request",
-        "Cannot open the Sui sponsor: sponsorPrivateKey must be an Ed25519 suiprivkey or 64 hex characters",
-      );
-    }
+    const keypair = suiKeypair(options.sponsorPrivateKey);
     if (!/^0x[0-9a-fA-F]{1,64}$/.test(options.packageId)) {
       throw new SvcError(
         "bad_request",

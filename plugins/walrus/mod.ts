@@ -27,14 +27,11 @@
  * const blobId = await store.put(ciphertext, { owner, namespace, memoryId, createdAt });
  * ```
  */
-import { decodeSuiPrivateKey, type Keypair } from "@mysten/sui/cryptography";
-import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
-import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
-import { Secp256r1Keypair } from "@mysten/sui/keypairs/secp256r1";
 import { normalizeSuiAddress } from "@mysten/sui/utils";
 import { blobIdFromInt, blobIdToInt } from "@mysten/walrus";
 import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
 import { backendError, SvcError } from "../../src/errors.ts";
+import { suiKeypair } from "../sui/keys.ts";
 import { suiClient } from "../sui/rpc_client.ts";
 import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
@@ -71,7 +68,7 @@ export interface WalrusBlobStoreOptions {
   walrusPackageId?: string;
   /**
    * The operator's Sui key: owns the blob objects and pays for the attribute transactions,
-   * `suiprivkey1…` or 64 hex characters of an Ed25519 seed (`SVC_SPONSOR_PRIVATE_KEY`). Each
+   * Ed25519, `suiprivkey1…` or 64 lowercase hex characters of the seed (`SVC_WALRUS_OWNER_KEY`). Each
    * transaction pays with one coin (the richest) and leaves the others alone, but a key of its
    * own avoids sharing gas coins with the sponsor at all.
    */
@@ -89,32 +86,7 @@ export interface WalrusBlobStoreOptions {
 }
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
-const HEX_SEED = /^[0-9a-fA-F]{64}$/;
 const PLUGIN = "Walrus";
-
-/** A Sui keypair from `suiprivkey1…` (any scheme) or 64 hex characters of an Ed25519 seed. */
-export function operatorKeypair(key: string): Keypair {
-  if (HEX_SEED.test(key)) return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(key));
-  let decoded;
-  try {
-    decoded = decodeSuiPrivateKey(key);
-  } catch {
-    throw new SvcError("bad_request", "Cannot open the Walrus blob store: the key is malformed");
-  }
-  switch (decoded.scheme) {
-    case "ED25519":
-      return Ed25519Keypair.fromSecretKey(decoded.secretKey);
-    case "Secp256k1":
-      return Secp256k1Keypair.fromSecretKey(decoded.secretKey);
-    case "Secp256r1":
-      return Secp256r1Keypair.fromSecretKey(decoded.secretKey);
-    default:
-      throw new SvcError(
-        "bad_request",
-        "Cannot open the Walrus blob store: unsupported key scheme",
-      );
-  }
-}
 
 /** True for a canonical Walrus blob id (43 base64url characters of a u256). */
 export function isBlobId(blobId: string): boolean {
@@ -180,7 +152,7 @@ export class WalrusBlobStore implements BlobStore {
     });
     const objects = new BlobObjects({
       client,
-      signer: operatorKeypair(options.operatorKey),
+      signer: suiKeypair(options.operatorKey),
       systemObjectId: options.systemObjectId && normalizeSuiAddress(options.systemObjectId),
       walrusPackageId: options.walrusPackageId && normalizeSuiAddress(options.walrusPackageId),
     });
