@@ -61,8 +61,6 @@ export class DelegateDecryptor {
   #pending: Item[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running = false;
-  /** `fetchKeys` rounds started (for tests and metrics). */
-  rounds = 0;
 
   constructor(keypair: Ed25519Keypair, context: DecryptorContext) {
     this.#keypair = keypair;
@@ -182,7 +180,6 @@ export class DelegateDecryptor {
   }
 
   async #fetch(session: Session, ids: string[], txBytes: Uint8Array, threshold: number) {
-    this.rounds++;
     await session.client.fetchKeys({ ids, txBytes, sessionKey: session.sessionKey, threshold });
     for (const id of ids) session.fetched.add(id);
   }

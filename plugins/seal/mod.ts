@@ -65,12 +65,16 @@ export interface SealCipherOptions {
   timeoutMs?: number;
   /** How long a decrypt waits for others to share its key-fetch round, ms (default 5). */
   batchWindowMs?: number;
+  /**
+   * Most delegates whose session and fetched keys are kept at once (default 1 000); the least
+   * recently used are dropped beyond it, and any unused for a session lifetime.
+   */
+  maxDelegates?: number;
 }
 
 const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const SEED = /^[0-9a-f]{64}$/;
 const NONCE_BYTES = 16;
-const MAX_DECRYPTORS = 1000;
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
@@ -101,6 +105,10 @@ function checkOptions(options: SealCipherOptions): string[] {
   if (options.serverKey !== undefined && !SEED.test(options.serverKey)) {
     problems.push("serverKey must be 64 lowercase hex characters");
   }
+  const max = options.maxDelegates;
+  if (max !== undefined && (!Number.isInteger(max) || max < 1)) {
+    problems.push("maxDelegates must be a positive integer");
+  }
   const ttl = options.sessionTtlMinutes;
   if (ttl !== undefined && (!Number.isInteger(ttl) || ttl < 1 || ttl > 30)) {
     problems.push("sessionTtlMinutes must be an integer from 1 to 30");
@@ -120,8 +128,8 @@ export class SealCipher implements Cipher {
   readonly #sealClient: SealClient;
   readonly #accounts: AccountLookup;
   readonly #weights: Map<string, number>;
-  readonly #decryptors = new Map<string, DelegateDecryptor>();
-  #retiredRounds = 0;
+  /** Decryptors by delegate address, least recently used first. */
+  readonly #decryptors = new Map<string, { decryptor: DelegateDecryptor; usedAt: number }>();
 
   private constructor(options: SealCipherOptions) {
     this.#options = {
@@ -136,6 +144,7 @@ export class SealCipher implements Cipher {
       verifyKeyServers: options.verifyKeyServers ?? false,
       timeoutMs: options.timeoutMs ?? 10_000,
       batchWindowMs: options.batchWindowMs ?? 5,
+      maxDelegates: options.maxDelegates ?? 1000,
     };
     this.#suiClient = suiClient("the Seal cipher", {
       rpcUrl: options.rpcUrl,
@@ -160,13 +169,6 @@ export class SealCipher implements Cipher {
       );
     }
     return Promise.resolve(new SealCipher(options));
-  }
-
-  /** `fetchKeys` rounds started so far, over all delegates. */
-  get keyFetchRounds(): number {
-    let rounds = this.#retiredRounds;
-    for (const d of this.#decryptors.values()) rounds += d.rounds;
-    return rounds;
   }
 
   async encrypt(
@@ -252,38 +254,60 @@ export class SealCipher implements Cipher {
         "Cannot decrypt: the delegate key must be 64 lowercase hex characters",
       );
     }
-    let decryptor = this.#decryptors.get(seed);
-    if (!decryptor) {
-      if (this.#decryptors.size >= MAX_DECRYPTORS) this.#evictIdle();
-      const keypair = Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
-      decryptor = new DelegateDecryptor(keypair, {
-        suiClient: this.#suiClient,
-        packageId: this.#options.packageId,
-        approveTarget: `${this.#options.packageId}::${ACCOUNT_MODULE}::seal_approve`,
-        keyServers: this.#options.keyServers,
-        // The shared client checks the proofs of possession once; sessions reuse that result.
-        verifyKeyServers: false,
-        sessionTtlMinutes: this.#options.sessionTtlMinutes,
-        timeoutMs: this.#options.timeoutMs,
-        batchWindowMs: this.#options.batchWindowMs,
-        accountOf: async (owner) => {
-          if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();
-          return await this.#accounts.accountOf(owner);
-        },
-      });
-      this.#decryptors.set(seed, decryptor);
-    }
+    // Keyed by the delegate's address, never by its private key.
+    const keypair = Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
+    const address = keypair.toSuiAddress();
+    const now = Date.now();
+    this.#dropExpired(now);
+    const known = this.#decryptors.get(address);
+    // Re-inserted on each use, so the map's order is least recently used first.
+    if (known) this.#decryptors.delete(address);
+    const decryptor = known?.decryptor ?? this.#newDecryptor(keypair);
+    if (!known) this.#evict();
+    this.#decryptors.set(address, { decryptor, usedAt: now });
     return decryptor;
   }
 
-  #evictIdle() {
-    for (const [seed, decryptor] of this.#decryptors) {
-      if (decryptor.idle) {
-        this.#retiredRounds += decryptor.rounds;
-        this.#decryptors.delete(seed);
-      }
-      if (this.#decryptors.size < MAX_DECRYPTORS / 2) break;
+  #newDecryptor(keypair: Ed25519Keypair): DelegateDecryptor {
+    return new DelegateDecryptor(keypair, {
+      suiClient: this.#suiClient,
+      packageId: this.#options.packageId,
+      approveTarget: `${this.#options.packageId}::${ACCOUNT_MODULE}::seal_approve`,
+      keyServers: this.#options.keyServers,
+      // The shared client checks the proofs of possession once; sessions reuse that result.
+      verifyKeyServers: false,
+      sessionTtlMinutes: this.#options.sessionTtlMinutes,
+      timeoutMs: this.#options.timeoutMs,
+      batchWindowMs: this.#options.batchWindowMs,
+      accountOf: async (owner) => {
+        if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();
+        return await this.#accounts.accountOf(owner);
+      },
+    });
+  }
+
+  /** Drops the idle decryptors unused for a session lifetime (their session is over anyway). */
+  #dropExpired(now: number) {
+    const expired = now - this.#options.sessionTtlMinutes * 60_000;
+    for (const [address, entry] of this.#decryptors) {
+      if (entry.usedAt > expired) break; // in order of use: the rest are newer
+      if (entry.decryptor.idle) this.#decryptors.delete(address);
     }
+  }
+
+  /**
+   * Makes room for one more decryptor: drops the least recently used idle one, or, when every
+   * one is busy, the least recently used regardless (its queued decrypts still finish).
+   */
+  #evict() {
+    if (this.#decryptors.size < this.#options.maxDelegates) return;
+    for (const [address, entry] of this.#decryptors) {
+      if (entry.decryptor.idle) {
+        this.#decryptors.delete(address);
+        return;
+      }
+    }
+    this.#decryptors.delete(this.#decryptors.keys().next().value!);
   }
 }
 
