@@ -30,14 +30,39 @@ class AggregatorStatusError extends Error {
   }
 }
 
-async function readBody(response: Response, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(response.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) {
+/**
+ * The body of `response`, read as a stream and refused (`RangeError`, the stream cancelled) as
+ * soon as it passes `maxBytes`, whether or not the server declared a content-length.
+ */
+export async function readCapped(
+  response: Response,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const tooLarge = () => new RangeError(`the body is larger than the limit of ${maxBytes} bytes`);
+  if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {
     await response.body?.cancel();
-    throw new RangeError("the blob is larger than the configured limit");
+    throw tooLarge();
   }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > maxBytes) throw new RangeError("the blob is larger than the configured limit");
+  if (!response.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
   return bytes;
 }
 
@@ -51,7 +76,7 @@ async function attempt(
   try {
     const response = await fetchFn(`${base.replace(/\/+$/, "")}/v1/blobs/${blobId}`, { signal });
     if (response.status === 200) {
-      return { kind: "found", bytes: await readBody(response, maxBytes) };
+      return { kind: "found", bytes: await readCapped(response, maxBytes) };
     }
     await response.body?.cancel();
     if (response.status === 404) return { kind: "not_found" };

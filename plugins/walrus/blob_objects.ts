@@ -19,6 +19,7 @@ import { Transaction } from "@mysten/sui/transactions";
 import { bcs } from "@mysten/sui/bcs";
 import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
+import { SvcError } from "../../src/errors.ts";
 import { parseBlobObject, parseMetadataField } from "./attributes.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */
@@ -31,6 +32,8 @@ const PAGE = 50;
 const BATCH_BYTES = 96 * 1024;
 /** …and far below its 1,024 commands. */
 const BATCH_WRITES = 50;
+/** Most blob objects whose attributes are cached (least recently used dropped first). */
+const MAX_CACHED = 50_000;
 
 /** One of the operator's blob objects with its attributes (`null`: none written yet). */
 export interface OwnedBlob {
@@ -90,7 +93,10 @@ export class BlobObjects {
 
   constructor(options: BlobObjectsOptions) {
     if (!options.systemObjectId && !options.walrusPackageId) {
-      throw new TypeError("A Walrus system object id or package id is required");
+      throw new SvcError(
+        "bad_request",
+        "Cannot open the Walrus blob store: a Walrus system object id or package id is required",
+      );
     }
     this.#options = options;
     this.address = options.signer.toSuiAddress();
@@ -125,7 +131,7 @@ export class BlobObjects {
         attributes,
         size,
         resolve: () => {
-          this.#attributes.set(objectId, withoutVector(Object.fromEntries(attributes)));
+          this.#remember(objectId, withoutVector(Object.fromEntries(attributes)));
           resolve();
         },
         reject,
@@ -257,14 +263,25 @@ export class BlobObjects {
     const missing: string[] = [];
     for (const objectId of objectIds) {
       const cached = this.#attributes.get(objectId);
-      if (cached) found.set(objectId, cached);
-      else missing.push(objectId);
+      if (cached) {
+        this.#remember(objectId, cached);
+        found.set(objectId, cached);
+      } else missing.push(objectId);
     }
     for (const [id, read] of await this.#fetchAttributes(missing, signal)) {
-      this.#attributes.set(id, withoutVector(read.attributes));
+      this.#remember(id, withoutVector(read.attributes));
       found.set(id, read);
     }
     return found;
+  }
+
+  /** Caches attributes as the most recently used, within {@link MAX_CACHED} entries. */
+  #remember(objectId: string, attributes: CachedAttributes) {
+    this.#attributes.delete(objectId);
+    this.#attributes.set(objectId, attributes);
+    if (this.#attributes.size > MAX_CACHED) {
+      this.#attributes.delete(this.#attributes.keys().next().value!);
+    }
   }
 
   /** Reads `metadata` fields, 50 per call; objects without one are left out. */

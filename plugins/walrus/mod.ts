@@ -33,7 +33,7 @@ import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/back
 import { backendError, SvcError } from "../../src/errors.ts";
 import { suiKeypair } from "../sui/keys.ts";
 import { suiClient } from "../sui/rpc_client.ts";
-import { readFromAggregators } from "./aggregators.ts";
+import { readCapped, readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
 import { BlobObjects } from "./blob_objects.ts";
@@ -87,6 +87,8 @@ export interface WalrusBlobStoreOptions {
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 const PLUGIN = "Walrus";
+/** The largest publisher answer read (a `BlobStoreResult` is a few hundred bytes). */
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** True for a canonical Walrus blob id (43 base64url characters of a u256). */
 export function isBlobId(blobId: string): boolean {
@@ -211,19 +213,13 @@ export class WalrusBlobStore implements BlobStore {
     if (this.#options.publisherToken) {
       headers.authorization = `Bearer ${this.#options.publisherToken}`;
     }
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new Error("the publisher did not answer in time")),
-      this.#options.publisherTimeoutMs,
-    );
-    const onAbort = () => timeout.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted) onAbort();
+    const deadline = AbortSignal.timeout(this.#options.publisherTimeoutMs);
+    const abort = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const action = "store the blob";
     let response: Response;
     let body: unknown;
     try {
-      response = await fetch(url, { method: "PUT", headers, body: bytes, signal: timeout.signal });
+      response = await fetch(url, { method: "PUT", headers, body: bytes, signal: abort });
       if (response.status === 413) {
         await response.body?.cancel();
         throw new SvcError(
@@ -232,15 +228,17 @@ export class WalrusBlobStore implements BlobStore {
         );
       }
       if (!response.ok) {
-        const detail = await response.text().catch(() => "");
-        throw new Error(`the publisher answered HTTP ${response.status}: ${detail.slice(0, 300)}`);
+        const detail = await readCapped(response, MAX_ANSWER_BYTES).catch(() => new Uint8Array());
+        throw new Error(
+          `the publisher answered HTTP ${response.status}: ${
+            new TextDecoder().decode(detail).slice(0, 300)
+          }`,
+        );
       }
-      body = await response.json();
+      body = JSON.parse(new TextDecoder().decode(await readCapped(response, MAX_ANSWER_BYTES)));
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw backendError(`the ${PLUGIN} publisher`, action, error);
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
     }
     const result = parseStoreResult(body);
     if (!result) {
