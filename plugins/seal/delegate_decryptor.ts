@@ -195,7 +195,6 @@ export class DelegateDecryptor {
     try {
       return await tx.build({ client: this.#context.suiClient, onlyTransactionKind: true });
     } catch (cause) {
-      if (cause instanceof SvcError) throw cause;
       throw new SvcError(
         "backend_unavailable",
         "Cannot decrypt: Seal is unavailable (the approval transaction cannot be built)",

@@ -1,7 +1,8 @@
 /**
  * How the Seal SDK's failures become `SvcError`s: refused access is `forbidden` (403), a key
- * server or full node that cannot be reached is `backend_unavailable` (503), and a ciphertext
- * that does not parse or does not decrypt is `bad_request` (400). Messages never carry keys.
+ * server or full node that cannot be reached is `backend_unavailable` (503), a ciphertext
+ * that does not parse or does not decrypt is `bad_request` (400), and anything unexpected is
+ * `internal` (500). Messages never carry keys.
  */
 import {
   DecryptionError,
@@ -12,7 +13,9 @@ import {
   InvalidThresholdError,
   NoAccessError,
   SealAPIError,
+  UnsupportedFeatureError,
 } from "@mysten/seal";
+import { SuiHTTPTransportError } from "@mysten/sui/jsonRpc";
 import { SvcError } from "../../src/errors.ts";
 
 /** The plugin name used in messages. */
@@ -56,17 +59,29 @@ export function fetchError(error: unknown): SvcError {
   );
 }
 
-/** Maps a failure of the local decryption, once the keys are at hand. */
+/**
+ * Maps a failure of the local decryption, once the keys are at hand: a ciphertext the SDK
+ * cannot parse or decrypt is 400, the key servers or the node failing is 503, and anything
+ * else is an unexpected 500 rather than being blamed on the ciphertext.
+ */
 export function decryptError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
   if (
     error instanceof InvalidCiphertextError || error instanceof DecryptionError ||
     error instanceof InconsistentKeyServersError || error instanceof InvalidThresholdError ||
-    !(error instanceof SealAPIError)
+    error instanceof UnsupportedFeatureError
   ) {
     return malformed(error);
   }
-  return fetchError(error);
+  if (
+    error instanceof SealAPIError || error instanceof SuiHTTPTransportError ||
+    (error instanceof DOMException && /^(TimeoutError|AbortError)$/.test(error.name))
+  ) {
+    return fetchError(error);
+  }
+  return new SvcError("internal", `Cannot decrypt: ${PLUGIN} failed unexpectedly`, {
+    cause: error,
+  });
 }
 
 /** Maps a failure while encrypting. */

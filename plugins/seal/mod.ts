@@ -21,18 +21,17 @@
  * ```
  */
 import { EncryptedObject, SealClient } from "@mysten/seal";
+import { bls12_381 } from "@noble/curves/bls12-381.js";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
 import type { CallOptions, Cipher } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
-import { ACCOUNT_MODULE } from "../sui/svc_account.ts";
+import { ACCOUNT_MODULE, isObjectId } from "../sui/svc_account.ts";
 import { suiClient } from "../sui/rpc_client.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
-
-export { AccountLookup } from "./account_lookup.ts";
 
 /** One key server: its on-chain `KeyServer` object and its weight. */
 export interface SealKeyServer {
@@ -72,7 +71,6 @@ export interface SealCipherOptions {
   maxDelegates?: number;
 }
 
-const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const SEED = /^[0-9a-f]{64}$/;
 const NONCE_BYTES = 16;
 
@@ -85,18 +83,18 @@ function checkOptions(options: SealCipherOptions): string[] {
   if (timeout !== undefined && (!Number.isFinite(timeout) || timeout <= 0)) {
     problems.push("timeoutMs must be positive");
   }
-  if (!OBJECT_ID.test(options.packageId)) problems.push("packageId must be a Sui object id");
-  if (!OBJECT_ID.test(options.registryId)) problems.push("registryId must be a Sui object id");
+  if (!isObjectId(options.packageId)) problems.push("packageId must be a Sui object id");
+  if (!isObjectId(options.registryId)) problems.push("registryId must be a Sui object id");
   const total = options.keyServers.reduce((sum, s) => sum + s.weight, 0);
   if (options.keyServers.length === 0) problems.push("keyServers must list at least one server");
   for (const server of options.keyServers) {
-    if (!OBJECT_ID.test(server.objectId) || !Number.isInteger(server.weight) || server.weight < 1) {
+    if (!isObjectId(server.objectId) || !Number.isInteger(server.weight) || server.weight < 1) {
       problems.push("each key server needs an object id and a positive integer weight");
       break;
     }
   }
   const ids = options.keyServers.map((s) =>
-    OBJECT_ID.test(s.objectId) ? normalizeSuiAddress(s.objectId) : s.objectId
+    isObjectId(s.objectId) ? normalizeSuiAddress(s.objectId) : s.objectId
   );
   if (new Set(ids).size !== ids.length) problems.push("keyServers lists a server twice");
   if (!Number.isInteger(options.threshold) || options.threshold < 1 || options.threshold > total) {
@@ -156,7 +154,11 @@ export class SealCipher implements Cipher {
       verifyKeyServers: this.#options.verifyKeyServers,
       timeout: this.#options.timeoutMs,
     });
-    this.#accounts = new AccountLookup(this.#suiClient, this.#options.registryId);
+    this.#accounts = new AccountLookup(this.#suiClient, {
+      packageId: this.#options.packageId,
+      registryId: this.#options.registryId,
+      timeoutMs: this.#options.timeoutMs,
+    });
     this.#weights = new Map(this.#options.keyServers.map((s) => [s.objectId, s.weight]));
   }
 
@@ -236,6 +238,14 @@ export class SealCipher implements Cipher {
     });
     if (!consistent || object.threshold < 1 || object.threshold > total) {
       throw malformed(undefined, "encrypted for other key servers or thresholds than configured");
+    }
+    // Checked here so that a failure of the local decryption is never the ciphertext's fault.
+    const ibe = object.encryptedShares.BonehFranklinBLS12381;
+    if (!ibe) throw malformed(undefined, "encrypted with a scheme other than BLS12-381 IBE");
+    try {
+      bls12_381.G2.Point.fromBytes(new Uint8Array(ibe.nonce));
+    } catch (cause) {
+      throw malformed(cause);
     }
     return object;
   }

@@ -304,3 +304,17 @@ Deno.test("SealCipher: at most maxDelegates sessions are kept, the least recentl
   assert.equal(await decrypt(0), 0, "a was kept");
   assert.ok(await decrypt(1) > 0, "b was dropped: a new session fetches the key again");
 });
+
+Deno.test("SealCipher: a registry id naming another object is 503, as in the account directory", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher({ registryId: account.accountId });
+  const sealed = await cipher.encrypt(account.address, enc("note"));
+  await rejectsWith(
+    cipher.decrypt(account.address, sealed, {
+      credentials: { delegatePrivateKey: account.delegateSeed },
+    }),
+    "backend_unavailable",
+    /^Cannot decrypt: the registry object is unusable/,
+  );
+});

@@ -19,11 +19,13 @@ import { Ed25519PublicKey } from "@mysten/sui/keypairs/ed25519";
 import { fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
 import type { AccountDirectory, CallOptions, ResolvedAccount } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
-import { accountType, registryType } from "./svc_account.ts";
+import { accountType, isObjectId } from "./svc_account.ts";
+import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
 const PLUGIN = "sui";
 
+/** Options of {@link SuiAccountDirectory}. */
 export interface SuiAccountDirectoryOptions extends SuiRpcOptions {
   /** The published `svc_account` package (env SVC_PACKAGE_ID). */
   packageId: string;
@@ -31,20 +33,30 @@ export interface SuiAccountDirectoryOptions extends SuiRpcOptions {
   registryId?: string;
 }
 
-const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const PUBLIC_KEY = /^[0-9a-f]{64}$/;
 
+/** The `AccountDirectory` over `SvcAccount` objects on Sui; see the module documentation. */
 export class SuiAccountDirectory implements AccountDirectory {
   readonly name = "sui";
   #client: SuiJsonRpcClient;
   #options: SuiAccountDirectoryOptions;
   #accountType: string;
-  #delegatesTable?: Promise<string>;
+  #delegates: RegistryTable | null;
 
   private constructor(options: SuiAccountDirectoryOptions) {
     this.#options = options;
     this.#client = suiClient(PLUGIN, options);
     this.#accountType = accountType(options.packageId);
+    this.#delegates = options.registryId
+      ? new RegistryTable(this.#client, {
+        packageId: options.packageId,
+        registryId: options.registryId,
+        table: "delegates",
+        plugin: PLUGIN,
+        action: "resolve a delegate key",
+        timeoutMs: options.timeoutMs,
+      })
+      : null;
   }
 
   /** Checks the options; talks to the network only when resolving. */
@@ -52,7 +64,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     for (
       const [name, value] of [["packageId", options.packageId], ["registryId", options.registryId]]
     ) {
-      if (value !== undefined && !OBJECT_ID.test(value)) {
+      if (value !== undefined && !isObjectId(value)) {
         throw new SvcError(
           "bad_request",
           `Cannot open the Sui account directory: ${name} must be 0x and hex`,
@@ -70,7 +82,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     if (typeof publicKey !== "string" || !PUBLIC_KEY.test(publicKey)) return null;
     let accountId: string;
     if (accountIdHint !== undefined) {
-      if (typeof accountIdHint !== "string" || !OBJECT_ID.test(accountIdHint)) return null;
+      if (!isObjectId(accountIdHint)) return null;
       accountId = normalizeSuiAddress(accountIdHint);
     } else {
       const found = await this.#accountOfKey(publicKey, options);
@@ -102,58 +114,10 @@ export class SuiAccountDirectory implements AccountDirectory {
   }
 
   /** Registry lookup: delegate address → account id, or `null`. */
-  async #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
-    if (!this.#options.registryId) return null;
-    const table = await this.#delegates(options);
+  #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
+    if (!this.#delegates) return Promise.resolve(null);
     const address = new Ed25519PublicKey(Uint8Array.fromHex(publicKey)).toSuiAddress();
-    const field = await withRpc(
-      PLUGIN,
-      "resolve a delegate key",
-      this.#call(options),
-      (signal) =>
-        this.#client.getDynamicFieldObject({
-          parentId: table,
-          name: { type: "address", value: address },
-          signal,
-        }),
-    );
-    if (!field.data || field.data.content?.dataType !== "moveObject") return null;
-    const value = (field.data.content.fields as Record<string, unknown>).value;
-    if (typeof value !== "string" || !OBJECT_ID.test(value)) {
-      throw shapeError("registry entry", "its value is not an object id");
-    }
-    return normalizeSuiAddress(value);
-  }
-
-  /** The id of the registry's `delegates` table (fixed for a registry, so read once). */
-  #delegates(options: CallOptions): Promise<string> {
-    this.#delegatesTable ??= withRpc(
-      PLUGIN,
-      "read the account registry",
-      this.#call(options),
-      (signal) =>
-        this.#client.getObject({
-          id: this.#options.registryId!,
-          options: { showType: true, showContent: true },
-          signal,
-        }),
-    ).then((response) => {
-      const { type, content } = response.data ?? {};
-      if (!type || normalizeStructTag(type) !== registryType(this.#options.packageId)) {
-        throw new SvcError(
-          "backend_unavailable",
-          "Cannot read the account registry: registryId is not an AccountRegistry of packageId",
-        );
-      }
-      const fields = content?.dataType === "moveObject"
-        ? content.fields as Record<string, unknown>
-        : {};
-      const id = (unwrap(fields.delegates).id as { id?: unknown } | undefined)?.id;
-      if (typeof id !== "string") throw shapeError("registry", "it has no delegates table");
-      return normalizeSuiAddress(id);
-    });
-    this.#delegatesTable.catch(() => (this.#delegatesTable = undefined));
-    return this.#delegatesTable;
+    return this.#delegates.find(address, options);
   }
 }
 
@@ -164,16 +128,8 @@ function shapeError(what: string, detail: string): SvcError {
   );
 }
 
-/** A struct field as JSON-RPC shows it: `{type, fields}` or the fields themselves. */
-function unwrap(value: unknown): Record<string, unknown> {
-  if (value && typeof value === "object" && "fields" in value) {
-    return (value as { fields: Record<string, unknown> }).fields;
-  }
-  return (value ?? {}) as Record<string, unknown>;
-}
-
 /** `vector<u8>` as JSON-RPC may show it: a number array, or a base64 or hex string. */
-export function bytesOf(value: unknown): Uint8Array | null {
+function bytesOf(value: unknown): Uint8Array | null {
   if (Array.isArray(value)) {
     return value.every((b) => Number.isInteger(b) && b >= 0 && b < 256)
       ? Uint8Array.from(value)
@@ -194,7 +150,7 @@ export function bytesOf(value: unknown): Uint8Array | null {
 /** Reads `SvcAccount` content fields: owner, active and the delegate keys as lowercase hex. */
 export function parseAccount(fields: unknown): { owner: string; active: boolean; keys: string[] } {
   const f = unwrap(fields);
-  if (typeof f.owner !== "string" || !OBJECT_ID.test(f.owner)) {
+  if (!isObjectId(f.owner)) {
     throw shapeError("account", "owner is not an address");
   }
   const active = f.active === true || f.active === "true";

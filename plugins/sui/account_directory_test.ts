@@ -146,3 +146,21 @@ Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare 
     SvcError,
   );
 });
+
+Deno.test("SuiAccountDirectory: a registry id naming another object is 503, and read again later", async () => {
+  await using t = await withAccount();
+  const wrong = SuiAccountDirectory.open({
+    rpcUrl: t.sui.url,
+    packageId: t.ids.packageId,
+    registryId: t.accountId,
+  });
+  await assert.rejects(() => wrong.resolve(KEY), (error: unknown) => {
+    unavailable(error);
+    assert.match((error as Error).message, /^Cannot resolve a delegate key: the registry object/);
+    return true;
+  });
+  // The shared read of the registry does not keep a caller's abort.
+  const aborted = AbortSignal.abort(new Error("the caller left"));
+  await assert.rejects(() => t.directory.resolve(KEY, undefined, { signal: aborted }), /left/);
+  assert.equal((await t.directory.resolve(KEY))?.accountId, t.accountId);
+});

@@ -25,7 +25,13 @@ import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from 
 import type { CallOptions, Sponsor, SponsoredTransaction } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
 import { rejected } from "../../src/chain/transactions.ts";
-import { ABORT_REASONS, ACCOUNT_MODULE, accountType, SPONSORED_FUNCTIONS } from "./svc_account.ts";
+import {
+  ABORT_REASONS,
+  ACCOUNT_MODULE,
+  accountType,
+  isObjectId,
+  SPONSORED_FUNCTIONS,
+} from "./svc_account.ts";
 import { suiKeypair } from "./keys.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
@@ -96,7 +102,7 @@ export class SuiSponsor implements Sponsor {
   /** Checks the options and the key; talks to the network only when sponsoring. */
   static open(options: SuiSponsorOptions): SuiSponsor {
     const keypair = suiKeypair(options.sponsorPrivateKey);
-    if (!/^0x[0-9a-fA-F]{1,64}$/.test(options.packageId)) {
+    if (!isObjectId(options.packageId)) {
       throw new SvcError(
         "bad_request",
         "Cannot open the Sui sponsor: packageId must be 0x and hex",

@@ -4,7 +4,12 @@
  * directory, the sponsor and the tests' emulation of the module.
  */
 import type { Transaction } from "@mysten/sui/transactions";
-import { normalizeStructTag, normalizeSuiAddress, SUI_CLOCK_OBJECT_ID } from "@mysten/sui/utils";
+import {
+  isValidSuiObjectId,
+  normalizeStructTag,
+  normalizeSuiAddress,
+  SUI_CLOCK_OBJECT_ID,
+} from "@mysten/sui/utils";
 import type { RejectionReason } from "../../src/chain/transactions.ts";
 
 export const ACCOUNT_MODULE = "account";
@@ -58,10 +63,18 @@ export interface SvcAccountIds {
   registryId: string;
 }
 
+/** True for a Sui object id or address written as `0x` and 1 to 64 hex digits. */
+export function isObjectId(value: unknown): value is string {
+  return typeof value === "string" && value.startsWith("0x") &&
+    isValidSuiObjectId(normalizeSuiAddress(value));
+}
+
+/** The `SvcAccount` struct tag of a package. */
 export function accountType(packageId: string): string {
   return normalizeStructTag(`${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::SvcAccount`);
 }
 
+/** The `AccountRegistry` struct tag of a package. */
 export function registryType(packageId: string): string {
   return normalizeStructTag(
     `${normalizeSuiAddress(packageId)}::${ACCOUNT_MODULE}::AccountRegistry`,
