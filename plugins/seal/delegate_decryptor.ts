@@ -53,6 +53,7 @@ interface Session {
 
 const EMPTY = new Uint8Array();
 
+/** Decrypts for one delegate key, batching concurrent decrypts into one key-fetch round. */
 export class DelegateDecryptor {
   readonly address: string;
   #keypair: Ed25519Keypair;

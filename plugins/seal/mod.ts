@@ -39,6 +39,7 @@ export interface SealKeyServer {
   weight: number;
 }
 
+/** Options of {@link SealCipher}. */
 export interface SealCipherOptions {
   /** Sui full node JSON-RPC URL (`SVC_SUI_RPC_URL`). */
   rpcUrl: string;
@@ -196,26 +197,22 @@ export class SealCipher implements Cipher {
     }
   }
 
-  decrypt(
+  async decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
     options?: CallOptions & { credentials?: { delegatePrivateKey?: string } },
   ): Promise<Uint8Array<ArrayBuffer>> {
-    try {
-      options?.signal?.throwIfAborted();
-      const address = ownerAddress(owner, "decrypt");
-      const object = this.#parse(ciphertext);
-      if (!object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + NONCE_BYTES)) {
-        throw new SvcError(
-          "forbidden",
-          "Cannot decrypt: the ciphertext belongs to another owner",
-        );
-      }
-      const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
-      return decryptor.decrypt(address, ciphertext, object);
-    } catch (error) {
-      return Promise.reject(error);
+    options?.signal?.throwIfAborted();
+    const address = ownerAddress(owner, "decrypt");
+    const object = this.#parse(ciphertext);
+    if (!object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + NONCE_BYTES)) {
+      throw new SvcError(
+        "forbidden",
+        "Cannot decrypt: the ciphertext belongs to another owner",
+      );
     }
+    const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
+    return await decryptor.decrypt(address, ciphertext, object);
   }
 
   #parse(ciphertext: Uint8Array): ParsedObject {

@@ -39,6 +39,7 @@ const PLUGIN = "sui-sponsor";
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const MAX_COMMANDS = 8;
 
+/** Options of {@link SuiSponsor}. */
 export interface SuiSponsorOptions extends SuiRpcOptions {
   /** The published `svc_account` package (env SVC_PACKAGE_ID). */
   packageId: string;
@@ -73,6 +74,7 @@ export interface SuiSponsoredEffects {
   chain: unknown;
 }
 
+/** The gas station for the `svc_account` module; see the module documentation. */
 export class SuiSponsor implements Sponsor {
   readonly name = "sui-sponsor";
   readonly address: string;
@@ -290,20 +292,20 @@ export class SuiSponsor implements Sponsor {
     } catch {
       throw rejected("malformed", "The transaction kind is not a BCS TransactionKind");
     }
-    if (!ptb) throw notSponsored("Only programmable transactions are sponsored");
+    if (!ptb) throw notSponsored("only programmable transactions are sponsored");
     if (!ptb.commands.length || ptb.commands.length > MAX_COMMANDS) {
-      throw notSponsored(`A sponsored transaction has 1 to ${MAX_COMMANDS} commands`);
+      throw notSponsored(`a sponsored transaction has 1 to ${MAX_COMMANDS} commands`);
     }
     for (const input of ptb.inputs) {
       if (!input.Pure && !input.Object?.SharedObject && !input.Object?.ImmOrOwnedObject) {
-        throw notSponsored("Sponsored transactions take only pure values and objects as inputs");
+        throw notSponsored("sponsored transactions take only pure values and objects as inputs");
       }
     }
     const pkg = normalizeSuiAddress(this.#options.packageId);
     for (const command of ptb.commands) {
       const call = command.MoveCall;
       if (!call) {
-        throw notSponsored(`Only calls into ${ACCOUNT_MODULE} are sponsored, not ${command.$kind}`);
+        throw notSponsored(`only calls into ${ACCOUNT_MODULE} are sponsored, not ${command.$kind}`);
       }
       if (
         normalizeSuiAddress(call.package) !== pkg || call.module !== ACCOUNT_MODULE ||
@@ -312,7 +314,7 @@ export class SuiSponsor implements Sponsor {
         throw notSponsored(`${call.module}::${call.function} of ${call.package} is not sponsored`);
       }
       if (call.typeArguments.length || call.arguments.some((a) => a.$kind !== "Input")) {
-        throw notSponsored("Sponsored calls take only transaction inputs, never the gas coin");
+        throw notSponsored("sponsored calls take only transaction inputs, never the gas coin");
       }
     }
     const first = ptb.commands[0].MoveCall!;

@@ -12,8 +12,11 @@ import {
 } from "@mysten/sui/utils";
 import type { RejectionReason } from "../../src/chain/transactions.ts";
 
+/** The Move module of the account functions. */
 export const ACCOUNT_MODULE = "account";
+/** Most delegate keys one account holds (the module's limit). */
 export const MAX_DELEGATE_KEYS = 20;
+/** Longest delegate key label in bytes (the module's limit). */
 export const MAX_LABEL_BYTES = 64;
 
 /** The entry functions a sponsor may pay for (`seal_approve` is only ever dry-run). */

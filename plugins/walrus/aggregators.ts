@@ -10,6 +10,7 @@ export type AggregatorRead =
   | { kind: "not_found" }
   | { kind: "unavailable"; causes: unknown[] };
 
+/** How {@link readFromAggregators} races the aggregators. */
 export interface AggregatorReadOptions {
   /** Start the next aggregator when the current one has not answered after this long. */
   hedgeMs: number;

@@ -15,7 +15,7 @@ import type { BlobMeta } from "../../src/backends/types.ts";
 /** The largest attribute value written (under Sui's 16 KiB limit on a pure argument). */
 export const MAX_VALUE_BYTES = 15_000;
 /** The largest encoded vector accepted (keeps the metadata field far below 250 KiB). */
-export const MAX_VECTOR_CHARS = 8 * MAX_VALUE_BYTES;
+const MAX_VECTOR_CHARS = 8 * MAX_VALUE_BYTES;
 const VECTOR_PREFIX = "f64le:";
 
 /** `0x2::vec_map::VecMap<String, String>` inside Walrus's `metadata::Metadata`. */

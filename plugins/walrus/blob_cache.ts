@@ -18,6 +18,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
+/** The local, digest-checked cache of blob bytes; see the module documentation. */
 export class BlobCache {
   readonly dir: string;
 
@@ -26,13 +27,13 @@ export class BlobCache {
   }
 
   /** The file of a blob id (ids are checked by the caller: 43 base64url characters). */
-  pathOf(blobId: string): string {
+  #pathOf(blobId: string): string {
     return `${this.dir}/${blobId.slice(0, 2)}/${blobId}`;
   }
 
   /** The cached bytes, or `null` on a miss (a corrupt file counts as a miss and is removed). */
   async read(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
-    const path = this.pathOf(blobId);
+    const path = this.#pathOf(blobId);
     let file: Uint8Array<ArrayBuffer>;
     try {
       file = await Deno.readFile(path);
@@ -52,7 +53,7 @@ export class BlobCache {
 
   /** Stores bytes for a blob id; a failure to write only costs a later network read. */
   async write(blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
-    const path = this.pathOf(blobId);
+    const path = this.#pathOf(blobId);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });

@@ -68,6 +68,7 @@ interface PendingWrite {
 
 type OwnedPage = Awaited<ReturnType<SuiJsonRpcClient["core"]["listOwnedObjects"]>>;
 
+/** What {@link BlobObjects} works with. */
 export interface BlobObjectsOptions {
   client: SuiJsonRpcClient;
   signer: Keypair;
@@ -83,6 +84,7 @@ interface WalrusTypes {
   blobType: string;
 }
 
+/** The operator's Walrus `Blob` objects and their attributes; see the module documentation. */
 export class BlobObjects {
   readonly address: string;
   #options: BlobObjectsOptions;

@@ -38,6 +38,7 @@ import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
 import { BlobObjects } from "./blob_objects.ts";
 
+/** Options of {@link WalrusBlobStore}. */
 export interface WalrusBlobStoreOptions {
   /** The Walrus publisher (`SVC_WALRUS_PUBLISHER_URL`). */
   publisherUrl: string;
@@ -91,7 +92,7 @@ const PLUGIN = "Walrus";
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** True for a canonical Walrus blob id (43 base64url characters of a u256). */
-export function isBlobId(blobId: string): boolean {
+function isBlobId(blobId: string): boolean {
   if (!BLOB_ID.test(blobId)) return false;
   try {
     return blobIdFromInt(blobIdToInt(blobId)) === blobId;

@@ -8,6 +8,7 @@ import type { BlobMeta } from "../../src/backends/types.ts";
 import { startWalrusTestbed, type WalrusTestbed } from "../../tests/fixtures/walrus_network.ts";
 import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
 
+/** UTF-8 bytes of a string. */
 export const enc = (s: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(s);
 
 /** Metadata of memory `i` (created at a fixed time plus `i` ms). */
@@ -19,6 +20,7 @@ export const meta = (i: number, extra: Partial<BlobMeta> = {}): BlobMeta => ({
   ...extra,
 });
 
+/** A testbed and a store on it. */
 export interface Setup extends AsyncDisposable {
   bed: WalrusTestbed;
   /** A store of the testbed's operator, configured with the Walrus package id. */
