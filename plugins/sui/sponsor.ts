@@ -94,7 +94,8 @@ export class SuiSponsor implements Sponsor {
     this.#options = options;
     this.#keypair = keypair;
     this.address = keypair.toSuiAddress();
-    this.#client = suiClient(PLUGIN, options);
+    // Executing waits for the node to run the transaction: allow it longer than reads by default.
+    this.#client = suiClient(PLUGIN, { ...options, timeoutMs: options.timeoutMs ?? 30_000 });
     this.#budget = BigInt(options.gasBudget ?? 50_000_000n);
     this.#ttlMs = options.ttlMs ?? 5 * 60_000;
     this.#maxPending = options.maxPending ?? 1000;
