@@ -55,7 +55,7 @@ const KEY_HEX = /^[0-9a-f]{64}$/;
 const SUI_PRIVATE_KEY = /^suiprivkey1[02-9ac-hj-np-z]{50,}$/;
 
 /** Pads a Sui object id or address to its 64-hex form, lowercase. */
-export function normalizeObjectId(id: string): string {
+function normalizeObjectId(id: string): string {
   return "0x" + id.slice(2).toLowerCase().padStart(64, "0");
 }
 
