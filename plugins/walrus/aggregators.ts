@@ -3,6 +3,7 @@
  * race: the next aggregator starts when the current one fails, answers 404, or has not answered
  * within `hedgeMs`; the first to return the bytes wins and the others are aborted.
  */
+import { readBounded } from "../../src/http/body.ts";
 
 /** How one read of the aggregators ended. */
 export type AggregatorRead =
@@ -35,36 +36,15 @@ class AggregatorStatusError extends Error {
  * The body of `response`, read as a stream and refused (`RangeError`, the stream cancelled) as
  * soon as it passes `maxBytes`, whether or not the server declared a content-length.
  */
-export async function readCapped(
+export function readCapped(
   response: Response,
   maxBytes: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const tooLarge = () => new RangeError(`the body is larger than the limit of ${maxBytes} bytes`);
-  if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {
-    await response.body?.cancel();
-    throw tooLarge();
-  }
-  if (!response.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return readBounded(
+    response,
+    maxBytes,
+    () => new RangeError(`the body is larger than the limit of ${maxBytes} bytes`),
+  );
 }
 
 async function attempt(

@@ -14,26 +14,38 @@ function tooLarge(limit: number): SvcError {
 }
 
 /** The raw body, refused with 413 as soon as it passes `limit` bytes. */
-export async function readBody(
+export function readBody(
   request: Request,
   limit = MAX_BODY_BYTES,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = request.headers.get("content-length");
+  return readBounded(request, limit, () => tooLarge(limit));
+}
+
+/**
+ * The body of a request or response, refused with `tooLarge()` (the stream cancelled) as soon
+ * as it passes `limit` bytes, whether or not a content-length was declared.
+ */
+export async function readBounded(
+  message: Request | Response,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = message.headers.get("content-length");
   if (declared !== null && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw tooLarge(limit);
+    await message.body?.cancel().catch(() => {});
+    throw tooLarge();
   }
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  if (!message.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
+  const reader = message.body.getReader();
   while (true) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge();
     }
     chunks.push(value);
   }
