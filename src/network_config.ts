@@ -4,6 +4,7 @@
  * the selected plugins is named at once.
  */
 
+/** One Seal key server: its on-chain `KeyServer` object and its weight. */
 export interface SealKeyServerConfig {
   objectId: string;
   weight: number;

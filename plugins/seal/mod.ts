@@ -32,12 +32,9 @@ import { suiClient } from "../sui/rpc_client.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
+import type { SealKeyServerConfig as SealKeyServer } from "../../src/network_config.ts";
 
-/** One key server: its on-chain `KeyServer` object and its weight. */
-export interface SealKeyServer {
-  objectId: string;
-  weight: number;
-}
+export type { SealKeyServer };
 
 /** Options of {@link SealCipher}. */
 export interface SealCipherOptions {
