@@ -77,6 +77,43 @@ Deno.test("owners and namespaces never see each other's memories", async () => {
   assert.deepEqual(def.results.map((r: { text: string }) => r.text), ["alice likes tea"]);
 });
 
+Deno.test("recall lifts the memories remembered right next to a strong match", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const question = "What did you name the new puppy?";
+  const answer = "Biscuit, after my grandmother's cookies.";
+  const filler = [
+    "The train to Lyon was late again",
+    "I prefer tea over coffee in the morning",
+    "Our team ships the release on Friday",
+    "The garden needs water twice a week",
+  ];
+  const orders = { together: [question, answer, ...filler], apart: [question, ...filler, answer] };
+  for (const [namespace, texts] of Object.entries(orders)) {
+    const res = await t.signed(alice, "POST", "/api/remember/bulk", {
+      items: texts.map((text) => ({ text, namespace })),
+    });
+    await t.settle(alice, (await res.json()).job_ids);
+  }
+  const scores = async (namespace: string) => {
+    const res = await t.signed(alice, "POST", "/api/recall", {
+      query: "the puppy's name",
+      namespace,
+    });
+    const { results } = await res.json();
+    return new Map<string, number>(
+      results.map((r: { text: string; score: number }) => [r.text, r.score]),
+    );
+  };
+  const together = await scores("together");
+  const apart = await scores("apart");
+  assert.equal(together.size, 6);
+  assert.ok(together.get(answer)! > apart.get(answer)!, "next to its question, it gains");
+  for (const text of filler.slice(1)) {
+    assert.ok(together.get(answer)! > together.get(text)!, "above memories far from a match");
+  }
+});
+
 Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

@@ -6,6 +6,7 @@
  * job in one atomic commit, so a job exists exactly when its queue message does.
  */
 import { SvcError } from "../errors.ts";
+import { timeOrderedId } from "../ids.ts";
 
 export type JobStatus = "pending" | "running" | "done" | "failed";
 
@@ -90,7 +91,7 @@ export class JobQueue {
   async accept(inputs: JobInput[]): Promise<JobRecord[]> {
     const now = new Date().toISOString();
     const records: JobRecord[] = inputs.map((input) => ({
-      job_id: crypto.randomUUID(),
+      job_id: timeOrderedId(),
       status: "pending",
       owner: input.owner,
       namespace: input.namespace,

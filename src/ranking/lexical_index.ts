@@ -1,22 +1,34 @@
 /**
- * An in-memory BM25 index over keyed term hashes, one per owner and namespace. It is built
- * from the vector store's stored terms the first time a namespace is searched and kept up to
- * date as memories are indexed.
+ * An in-memory index of each owner's namespace: BM25 over keyed term hashes, and the order the
+ * memories were remembered in (their ids are time-ordered, see `ids.ts`). It is built from the
+ * vector store's stored terms the first time a namespace is searched and kept up to date as
+ * memories are indexed.
  */
 
 import type { TermsRow } from "../backends/types.ts";
+import { idTime } from "../ids.ts";
 
 export interface LexicalHit {
   id: string;
   score: number;
 }
 
+export interface LexicalMatches {
+  /** The best `k` memories, best first. */
+  hits: LexicalHit[];
+  /** The BM25 score of any memory of the namespace (0 when no query term is in it). */
+  scoreOf(id: string): number;
+}
+
 // Tuned on LoCoMo's tuning split (bench/retrieval.ts): short memories favour a low b.
 const K1 = 0.7;
 const B = 0.3;
 
-class Postings {
+/** One namespace's index. */
+export class NamespaceIndex {
   ids: string[] = [];
+  /** Live document numbers, sorted by id: the order the memories were remembered in. */
+  order: number[] = [];
   lengths: number[] = [];
   live: boolean[] = [];
   byId = new Map<string, number>();
@@ -24,7 +36,21 @@ class Postings {
   terms = new Map<string, { docs: number[]; counts: number[] }>();
   totalLength = 0;
 
+  /** An index of a namespace's stored rows, in any order. */
+  static of(rows: TermsRow[]): NamespaceIndex {
+    const index = new NamespaceIndex();
+    for (const row of rows) index.#index(row.id, row.terms);
+    index.order = [...index.byId.values()].sort((a, b) => index.ids[a] < index.ids[b] ? -1 : 1);
+    return index;
+  }
+
+  /** Adds a memory, or replaces its terms. */
   add(id: string, terms: string[]): void {
+    const doc = this.#index(id, terms);
+    this.order.splice(this.#position(id), 0, doc);
+  }
+
+  #index(id: string, terms: string[]): number {
     if (this.byId.has(id)) this.remove(id);
     const doc = this.ids.length;
     this.ids.push(id);
@@ -40,6 +66,7 @@ class Postings {
       list.docs.push(doc);
       list.counts.push(count);
     }
+    return doc;
   }
 
   remove(id: string): void {
@@ -48,13 +75,46 @@ class Postings {
     this.byId.delete(id);
     this.live[doc] = false;
     this.totalLength -= this.lengths[doc];
+    const at = this.#position(id);
+    if (this.order[at] === doc) this.order.splice(at, 1);
   }
 
-  search(query: string[], k: number): LexicalHit[] {
+  /** Where `id` is or would be in `order`. */
+  #position(id: string): number {
+    let low = 0, high = this.order.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.ids[this.order[middle]] < id) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  /**
+   * The memories remembered up to `span` places before and after `id`, and within `withinMs`
+   * of it; none for an id that carries no time.
+   */
+  neighbours(id: string, span: number, withinMs: number): string[] {
+    const time = idTime(id);
+    const at = this.#position(id);
+    if (time === undefined || this.ids[this.order[at]] !== id) return [];
+    const near: string[] = [];
+    for (let i = Math.max(0, at - span); i <= at + span && i < this.order.length; i++) {
+      const other = this.ids[this.order[i]];
+      const otherTime = idTime(other);
+      if (i !== at && otherTime !== undefined && Math.abs(otherTime - time) <= withinMs) {
+        near.push(other);
+      }
+    }
+    return near;
+  }
+
+  search(query: string[], k: number): LexicalMatches {
     const live = this.byId.size;
-    if (live === 0) return [];
-    const average = this.totalLength / live || 1;
     const scores = new Map<number, number>();
+    const scoreOf = (id: string) => scores.get(this.byId.get(id) ?? -1) ?? 0;
+    if (live === 0) return { hits: [], scoreOf };
+    const average = this.totalLength / live || 1;
     for (const term of new Set(query)) {
       const list = this.terms.get(term);
       if (!list) continue;
@@ -69,7 +129,8 @@ class Postings {
         scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
       }
     }
-    return topK(scores, k).map(([doc, score]) => ({ id: this.ids[doc], score }));
+    const hits = topK(scores, k).map(([doc, score]) => ({ id: this.ids[doc], score }));
+    return { hits, scoreOf };
   }
 }
 
@@ -93,7 +154,7 @@ function topK(scores: Map<number, number>, k: number): [number, number][] {
 }
 
 export class LexicalIndex {
-  #namespaces = new Map<string, Promise<Postings>>();
+  #namespaces = new Map<string, Promise<NamespaceIndex>>();
   #load: (owner: string, namespace: string) => Promise<TermsRow[]>;
 
   /** `load` reads a namespace's stored terms (once, on first use). */
@@ -101,28 +162,21 @@ export class LexicalIndex {
     this.#load = load;
   }
 
-  #postings(owner: string, namespace: string): Promise<Postings> {
+  /** A namespace's index, read from the store the first time it is asked for. */
+  namespace(owner: string, namespace: string): Promise<NamespaceIndex> {
     const key = `${owner}\0${namespace}`;
-    let postings = this.#namespaces.get(key);
-    if (!postings) {
-      postings = this.#load(owner, namespace).then((rows) => {
-        const built = new Postings();
-        for (const row of rows) built.add(row.id, row.terms);
-        return built;
-      });
-      postings.catch(() => this.#namespaces.delete(key));
-      this.#namespaces.set(key, postings);
+    let index = this.#namespaces.get(key);
+    if (!index) {
+      index = this.#load(owner, namespace).then(NamespaceIndex.of);
+      index.catch(() => this.#namespaces.delete(key));
+      this.#namespaces.set(key, index);
     }
-    return postings;
+    return index;
   }
 
   /** Records a memory's terms (only for namespaces already loaded; others load later). */
   async add(owner: string, namespace: string, id: string, terms: string[]): Promise<void> {
-    const postings = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (postings) (await postings).add(id, terms);
-  }
-
-  async search(owner: string, namespace: string, query: string[], k: number) {
-    return (await this.#postings(owner, namespace)).search(query, k);
+    const index = this.#namespaces.get(`${owner}\0${namespace}`);
+    if (index) (await index).add(id, terms);
   }
 }

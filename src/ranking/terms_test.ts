@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { LexicalIndex } from "./lexical_index.ts";
+import { timeOrderedId } from "../ids.ts";
 import { stem, TermHasher, terms } from "./terms.ts";
 
 Deno.test("terms: stems, stop words and irregular pasts", () => {
@@ -39,7 +40,7 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
   ];
   const index = new LexicalIndex(() => Promise.resolve(rows));
   const ids = async (query: string[]) =>
-    (await index.search("o", "n", query, 5)).map((hit) => hit.id);
+    (await index.namespace("o", "n")).search(query, 5).hits.map((hit) => hit.id);
   const found = await ids(["zanzibar", "morning"]);
   assert.equal(found[0], "c", "the rarer term weighs more");
   assert.deepEqual(found.slice(1).sort(), ["a", "b"]);
@@ -49,5 +50,35 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
   assert.deepEqual(await ids(["tea"]), ["a"], "a re-indexed memory loses its old terms");
   // A namespace not loaded yet is read from the store when first searched.
   await index.add("o", "other", "x", ["tea"]);
-  assert.deepEqual((await index.search("o", "other", ["tea"], 5)).map((h) => h.id), ["a"]);
+  const other = await index.namespace("o", "other");
+  assert.deepEqual(other.search(["tea"], 5).hits.map((h) => h.id), ["a"]);
+  const matches = other.search(["zanzibar", "tea"], 1);
+  assert.deepEqual(matches.hits.map((h) => h.id), ["c"]);
+  assert.ok(matches.scoreOf("a") > 0, "scores reach past the best k");
+  assert.equal(matches.scoreOf("b"), 0);
+  assert.equal(matches.scoreOf("unknown"), 0);
+});
+
+Deno.test("lexical index: neighbours in remember order, within the time limit", async () => {
+  const start = Date.now();
+  const [a, b, c, d] = [0, 1, 2, 3].map(() => timeOrderedId(start));
+  const late = timeOrderedId(start + 3_600_000);
+  const untimed = crypto.randomUUID();
+  // Stored rows come in any order.
+  const rows = [d, late, b, untimed, a].map((id) => ({ id, terms: ["x"] }));
+  const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
+  const near = (id: string, span = 2) => index.neighbours(id, span, 60_000);
+  assert.deepEqual(near(b), [a, d]);
+  assert.deepEqual(near(b, 1), [a, d]);
+  assert.deepEqual(near(a), [b, d]);
+  assert.deepEqual(near(late), [], "an hour later is another conversation");
+  assert.deepEqual(near(untimed), [], "an id without a time has no neighbours");
+  assert.deepEqual(near(c), [], "not in the index");
+  index.add(c, ["y"]);
+  assert.deepEqual(near(b, 1), [a, c], "a late-indexed memory takes its place in the order");
+  index.add(b, ["z"]);
+  assert.deepEqual(near(c, 1), [b, d], "re-indexing keeps one entry");
+  index.remove(b);
+  assert.deepEqual(near(c, 1), [a, d]);
+  assert.deepEqual(near(b), []);
 });

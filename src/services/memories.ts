@@ -16,6 +16,7 @@ import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
+import { timeOrderedId } from "../ids.ts";
 
 export interface MemoryServiceDependencies {
   queue: JobQueue;
@@ -36,6 +37,13 @@ export interface MemoryServiceDependencies {
  */
 const LEXICAL_WEIGHT = 1;
 const SOFT_MATCH_WEIGHT = 2;
+/**
+ * A memory's neighbours are the memories remembered up to two places before or after it in its
+ * namespace, within half an hour of it; it gains this share of the best neighbour's score.
+ */
+const NEIGHBOUR_SPAN = 2;
+const NEIGHBOUR_WITHIN_MS = 30 * 60_000;
+const NEIGHBOUR_WEIGHT = 0.6;
 
 export interface RecallResult {
   id: string;
@@ -73,6 +81,11 @@ function scoreOf(distance: number): number {
 function fusedScore(distance: number, lexical: number, soft?: number): number {
   const weights = 1 + LEXICAL_WEIGHT + (soft === undefined ? 0 : SOFT_MATCH_WEIGHT);
   return (scoreOf(distance) + LEXICAL_WEIGHT * lexical + SOFT_MATCH_WEIGHT * (soft ?? 0)) / weights;
+}
+
+/** A fused score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */
+function withNeighbours(score: number, neighbours: number[]): number {
+  return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbours)) / (1 + NEIGHBOUR_WEIGHT);
 }
 
 function manualHit(hit: VectorHit): ManualHit {
@@ -143,7 +156,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
-     * hashes are pooled, ranked by the fused score, and the best `limit` decrypted.
+     * hashes are pooled with the memories remembered right after the best of them, scored,
+     * given a share of their neighbours' scores, and the best `limit` decrypted.
      */
     async recall(
       owner: string,
@@ -153,47 +167,72 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       credentials?: DecryptCredentials,
     ) {
       const pool = Math.max(limit * 3, 30);
-      const [vector, queryTerms] = await Promise.all([
+      const [vector, queryTerms, index] = await Promise.all([
         embedOne(query),
         hasher.hash(owner, query),
+        lexicon.namespace(owner, namespace),
       ]);
-      const [dense, lexical] = await Promise.all([
-        vectors.search(owner, namespace, vector, pool),
-        lexicon.search(owner, namespace, queryTerms, pool),
-      ]);
-      const hits = new Map(dense.map((hit) => [hit.id, hit]));
-      const missing = lexical.filter((hit) => !hits.has(hit.id)).map((hit) => hit.id);
-      if (missing.length) {
-        for (
-          const hit of await vectors.search(owner, namespace, vector, missing.length, {
-            ids: missing,
-          })
-        ) hits.set(hit.id, hit);
-      }
-      const best = lexical[0]?.score || 1;
-      const lexicalScore = new Map(lexical.map((hit) => [hit.id, hit.score / best]));
-      const lexicalOf = (id: string) => lexicalScore.get(id) ?? 0;
-      // With a soft matcher, the pool is decrypted and re-ranked; otherwise only the best.
-      const candidates = [...hits.values()]
+      const lexical = index.search(queryTerms, pool);
+      const best = lexical.hits[0]?.score || 1;
+      const lexicalOf = (id: string) => lexical.scoreOf(id) / best;
+      const hits = new Map(
+        (await vectors.search(owner, namespace, vector, pool)).map((hit) => [hit.id, hit]),
+      );
+      const withHits = async (ids: string[]) => {
+        const missing = ids.filter((id) => !hits.has(id));
+        const found = missing.length
+          ? await vectors.search(owner, namespace, vector, missing.length, { ids: missing })
+          : [];
+        for (const hit of found) hits.set(hit.id, hit);
+        return ids.flatMap((id) => hits.get(id) ?? []);
+      };
+      await withHits(lexical.hits.map((hit) => hit.id));
+      const pooled = [...hits.values()]
         .map((hit) => ({ hit, score: fusedScore(hit.distance, lexicalOf(hit.id)) }))
         .sort((a, b) => b.score - a.score)
-        .slice(0, embedder.softMatch ? pool : limit)
+        .slice(0, pool)
         .map(({ hit }) => hit);
-      const texts = await Promise.all(candidates.map((hit) => readMemory(owner, hit, credentials)));
-      const readable = candidates.flatMap((hit, i) =>
-        texts[i] === null ? [] : [{ hit, text: texts[i]! }]
+      // In a conversation an answer follows its question: what came right after the best joins.
+      const near = (id: string) => index.neighbours(id, NEIGHBOUR_SPAN, NEIGHBOUR_WITHIN_MS);
+      const followers = pooled.slice(0, pool / 3).flatMap((hit) =>
+        near(hit.id).filter((id) => id > hit.id)
       );
-      const soft = embedder.softMatch
-        ? await embedder.softMatch(query, readable.map((r) => r.text))
-        : undefined;
-      const results: RecallResult[] = readable.map(({ hit, text }, i) => ({
-        id: hit.id,
-        blob_id: hit.blobId,
-        text,
-        distance: hit.distance,
-        score: fusedScore(hit.distance, lexicalOf(hit.id), soft?.[i]),
-        created_at: new Date(hit.createdAt).toISOString(),
+      const candidates = [...new Set([...pooled, ...await withHits(followers)])];
+      // With a soft matcher, every candidate is decrypted and re-scored; otherwise only the best.
+      const texts = new Map<string, string>();
+      const scores = new Map<string, number>();
+      if (embedder.softMatch) {
+        const read = await Promise.all(
+          candidates.map((hit) => readMemory(owner, hit, credentials)),
+        );
+        candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
+        const readable = candidates.filter((hit) => texts.has(hit.id));
+        const soft = await embedder.softMatch(query, readable.map((hit) => texts.get(hit.id)!));
+        readable.forEach((hit, i) =>
+          scores.set(hit.id, fusedScore(hit.distance, lexicalOf(hit.id), soft[i]))
+        );
+      } else {
+        for (const hit of candidates) {
+          scores.set(hit.id, fusedScore(hit.distance, lexicalOf(hit.id)));
+        }
+      }
+      const ranked = candidates.filter((hit) => scores.has(hit.id)).map((hit) => ({
+        hit,
+        score: withNeighbours(scores.get(hit.id)!, near(hit.id).map((id) => scores.get(id) ?? 0)),
       })).sort((a, b) => b.score - a.score).slice(0, limit);
+      const results: RecallResult[] = [];
+      for (const { hit, score } of ranked) {
+        const text = texts.get(hit.id) ?? await readMemory(owner, hit, credentials);
+        if (text === null) continue;
+        results.push({
+          id: hit.id,
+          blob_id: hit.blobId,
+          text,
+          distance: hit.distance,
+          score,
+          created_at: new Date(hit.createdAt).toISOString(),
+        });
+      }
       return { results, total: results.length };
     },
 
@@ -204,7 +243,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       vector: number[],
       namespace: string,
     ) {
-      const id = crypto.randomUUID();
+      const id = timeOrderedId();
       const createdAt = Date.now();
       const blobId = await blobs.put(ciphertext, {
         owner,
