@@ -17,6 +17,7 @@ import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
+import { timeOrderedId } from "../src/ids.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -120,7 +121,7 @@ for (const size of SIZES) {
     const texts = Array.from({ length: Math.min(500, size - i) }, (_, j) => textOf(i + j));
     const embedded = await embedder.embed(texts);
     const rows = await Promise.all(texts.map(async (text, j) => {
-      const id = crypto.randomUUID();
+      const id = timeOrderedId();
       const blobId = await blobs.put(await cipher.encrypt(owner, new TextEncoder().encode(text)), {
         owner,
         namespace,
