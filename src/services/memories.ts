@@ -220,19 +220,19 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         hit,
         score: withNeighbours(scores.get(hit.id)!, near(hit.id).map((id) => scores.get(id) ?? 0)),
       })).sort((a, b) => b.score - a.score).slice(0, limit);
-      const results: RecallResult[] = [];
-      for (const { hit, score } of ranked) {
-        const text = texts.get(hit.id) ?? await readMemory(owner, hit, credentials);
-        if (text === null) continue;
-        results.push({
+      const read = await Promise.all(
+        ranked.map(({ hit }) => texts.get(hit.id) ?? readMemory(owner, hit, credentials)),
+      );
+      const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) =>
+        read[i] === null ? [] : [{
           id: hit.id,
           blob_id: hit.blobId,
-          text,
+          text: read[i]!,
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
-        });
-      }
+        }]
+      );
       return { results, total: results.length };
     },
 
