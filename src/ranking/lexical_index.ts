@@ -26,43 +26,43 @@ const B = 0.3;
 
 /** One namespace's index. */
 export class NamespaceIndex {
-  ids: string[] = [];
+  #ids: string[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
-  order: number[] = [];
-  lengths: number[] = [];
-  live: boolean[] = [];
-  byId = new Map<string, number>();
+  #order: number[] = [];
+  #lengths: number[] = [];
+  #live: boolean[] = [];
+  #byId = new Map<string, number>();
   /** term → parallel lists of document numbers and term frequencies. */
-  terms = new Map<string, { docs: number[]; counts: number[] }>();
-  totalLength = 0;
+  #terms = new Map<string, { docs: number[]; counts: number[] }>();
+  #totalLength = 0;
 
   /** An index of a namespace's stored rows, in any order. */
   static of(rows: TermsRow[]): NamespaceIndex {
     const index = new NamespaceIndex();
     for (const row of rows) index.#index(row.id, row.terms);
-    index.order = [...index.byId.values()].sort((a, b) => index.ids[a] < index.ids[b] ? -1 : 1);
+    index.#order = [...index.#byId.values()].sort((a, b) => index.#ids[a] < index.#ids[b] ? -1 : 1);
     return index;
   }
 
   /** Adds a memory, or replaces its terms. */
   add(id: string, terms: string[]): void {
     const doc = this.#index(id, terms);
-    this.order.splice(this.#position(id), 0, doc);
+    this.#order.splice(this.#position(id), 0, doc);
   }
 
   #index(id: string, terms: string[]): number {
-    if (this.byId.has(id)) this.remove(id);
-    const doc = this.ids.length;
-    this.ids.push(id);
-    this.lengths.push(terms.length);
-    this.live.push(true);
-    this.byId.set(id, doc);
-    this.totalLength += terms.length;
+    if (this.#byId.has(id)) this.remove(id);
+    const doc = this.#ids.length;
+    this.#ids.push(id);
+    this.#lengths.push(terms.length);
+    this.#live.push(true);
+    this.#byId.set(id, doc);
+    this.#totalLength += terms.length;
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     for (const [term, count] of counts) {
-      let list = this.terms.get(term);
-      if (!list) this.terms.set(term, list = { docs: [], counts: [] });
+      let list = this.#terms.get(term);
+      if (!list) this.#terms.set(term, list = { docs: [], counts: [] });
       list.docs.push(doc);
       list.counts.push(count);
     }
@@ -70,21 +70,21 @@ export class NamespaceIndex {
   }
 
   remove(id: string): void {
-    const doc = this.byId.get(id);
+    const doc = this.#byId.get(id);
     if (doc === undefined) return;
-    this.byId.delete(id);
-    this.live[doc] = false;
-    this.totalLength -= this.lengths[doc];
+    this.#byId.delete(id);
+    this.#live[doc] = false;
+    this.#totalLength -= this.#lengths[doc];
     const at = this.#position(id);
-    if (this.order[at] === doc) this.order.splice(at, 1);
+    if (this.#order[at] === doc) this.#order.splice(at, 1);
   }
 
   /** Where `id` is or would be in `order`. */
   #position(id: string): number {
-    let low = 0, high = this.order.length;
+    let low = 0, high = this.#order.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.ids[this.order[middle]] < id) low = middle + 1;
+      if (this.#ids[this.#order[middle]] < id) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -97,10 +97,10 @@ export class NamespaceIndex {
   neighbours(id: string, span: number, withinMs: number): string[] {
     const time = idTime(id);
     const at = this.#position(id);
-    if (time === undefined || this.ids[this.order[at]] !== id) return [];
+    if (time === undefined || this.#ids[this.#order[at]] !== id) return [];
     const near: string[] = [];
-    for (let i = Math.max(0, at - span); i <= at + span && i < this.order.length; i++) {
-      const other = this.ids[this.order[i]];
+    for (let i = Math.max(0, at - span); i <= at + span && i < this.#order.length; i++) {
+      const other = this.#ids[this.#order[i]];
       const otherTime = idTime(other);
       if (i !== at && otherTime !== undefined && Math.abs(otherTime - time) <= withinMs) {
         near.push(other);
@@ -110,26 +110,26 @@ export class NamespaceIndex {
   }
 
   search(query: string[], k: number): LexicalMatches {
-    const live = this.byId.size;
+    const live = this.#byId.size;
     const scores = new Map<number, number>();
-    const scoreOf = (id: string) => scores.get(this.byId.get(id) ?? -1) ?? 0;
+    const scoreOf = (id: string) => scores.get(this.#byId.get(id) ?? -1) ?? 0;
     if (live === 0) return { hits: [], scoreOf };
-    const average = this.totalLength / live || 1;
+    const average = this.#totalLength / live || 1;
     for (const term of new Set(query)) {
-      const list = this.terms.get(term);
+      const list = this.#terms.get(term);
       if (!list) continue;
       // Document frequency counts removed documents too: a small, harmless overestimate.
       const idf = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
       if (idf < 0.05) continue; // in nearly every memory: it cannot tell them apart
       for (let i = 0; i < list.docs.length; i++) {
         const doc = list.docs[i];
-        if (!this.live[doc]) continue;
+        if (!this.#live[doc]) continue;
         const tf = list.counts[i];
-        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.lengths[doc] / average));
+        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.#lengths[doc] / average));
         scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
       }
     }
-    const hits = topK(scores, k).map(([doc, score]) => ({ id: this.ids[doc], score }));
+    const hits = topK(scores, k).map(([doc, score]) => ({ id: this.#ids[doc], score }));
     return { hits, scoreOf };
   }
 }
