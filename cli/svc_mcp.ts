@@ -8,8 +8,10 @@
  *   svc-mcp login --local
  *   svc-mcp --logout
  */
+import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import { openBrowser } from "./svc_mcp/browser.ts";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
 import {
@@ -57,18 +59,26 @@ if (options.command === "logout") {
   console.error(removed ? `Signed out: deleted ${file.path}. ${removedKeyHint}` : "Not signed in.");
   Deno.exit(0);
 }
-if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+/** Starts a sign-in and opens its link in the browser unless told not to (or headless). */
+async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
   const login = await startLogin({
     webUrl: options.webUrl,
     relayerUrl: await loginRelayer(),
     label: options.label,
     file,
   });
+  const opened = !options.noBrowser && openBrowser(login.url, { env });
+  debug("sign-in link made", { browser: opened ? "opened" : "not opened" });
+  return { login, opened };
+}
+
+if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+  const { login, opened } = await beginLogin();
   console.error(
-    `Open this link within 5 minutes to sign in:\n\n  ${login.url}\n\n` +
+    `${opened ? "Opened your browser. If it did not appear, open" : "Open"} this link within ` +
+      `5 minutes to sign in:\n\n  ${login.url}\n\n` +
       `Confirmation code: ${login.code} (the dashboard shows the same code).`,
   );
-  if (Deno.stdin.isTerminal()) openBrowser(login.url);
   try {
     const credentials = await login.done;
     console.error(`Signed in: account ${credentials.accountId}, saved to ${file.path}.`);
@@ -86,28 +96,15 @@ if (Deno.stdin.isTerminal() && (await file.load()).kind !== "ok") {
   Deno.exit(1);
 }
 
-/** Best effort: a browser that cannot be opened leaves the printed URL. */
-function openBrowser(url: string): void {
-  const command = Deno.build.os === "darwin"
-    ? ["open", url]
-    : Deno.build.os === "windows"
-    ? ["cmd", "/c", "start", "", url]
-    : ["xdg-open", url];
-  try {
-    new Deno.Command(command[0], { args: command.slice(1), stdout: "null", stderr: "null" })
-      .spawn().status.catch(() => {});
-  } catch {
-    // no opener here
-  }
-}
-
 let ignoreSaved = options.forceLogin;
 let pending: PendingLogin | undefined;
+/** How the last sign-in of this process ended without credentials (denied, expired). */
+let loginFailure: string | undefined;
 
 async function identity(): Promise<BridgeIdentity | SignedOut> {
-  if (ignoreSaved) return {};
+  if (ignoreSaved) return { reason: loginFailure };
   const loaded = await file.load();
-  if (loaded.kind === "missing") return {};
+  if (loaded.kind === "missing") return { reason: loginFailure };
   if (loaded.kind === "corrupt") {
     debug("credentials unusable", { reason: loaded.reason });
     return { reason: `The svc credentials are unusable (${loaded.reason}).` };
@@ -127,22 +124,25 @@ const bridge = createStdioBridge({
   debug,
   async login() {
     await pending?.close();
-    const login = await startLogin({
-      webUrl: options.webUrl,
-      relayerUrl: await loginRelayer(),
-      label: options.label,
-      file,
-    });
+    const { login, opened } = await beginLogin();
     pending = login;
+    loginFailure = undefined;
     login.done.then((credentials) => {
       ignoreSaved = false;
       debug("signed in", { account: credentials.accountId });
       bridge.identityChanged();
-    }, () => {});
-    return `To sign in to svc memory, open this link within 5 minutes (it works once):\n\n` +
-      `${login.url}\n\nConfirmation code: ${login.code} — the dashboard shows the same ` +
-      "code; approve only if they match. The memory tools work as soon as you approve; " +
-      "calling svc_login again makes a new link.";
+    }, (error: Error) => {
+      if (pending === login) loginFailure = error.message;
+    });
+    return `${
+      opened
+        ? "A browser window was opened to sign in to svc memory. If it did not " +
+          "appear, open"
+        : "To sign in to svc memory, open"
+    } this link within 5 minutes (it ` +
+      `works once):\n\n${login.url}\n\nConfirmation code: ${login.code} — the dashboard ` +
+      "shows the same code; approve only if they match. The memory tools work as soon as you " +
+      "approve; calling svc_login again makes a new link.";
   },
   async logout() {
     const removed = await file.remove();
@@ -152,10 +152,23 @@ const bridge = createStdioBridge({
   },
 });
 
-const transport = new StdioServerTransport();
-transport.onclose = async () => {
-  await pending?.close();
+/**
+ * The host closed stdin (it quit, or dropped this server): end the pending sign-in and the
+ * relayer session, then exit, within 2 s whatever the relayer does.
+ */
+let exiting = false;
+async function exit(): Promise<never> {
+  if (!exiting) {
+    exiting = true;
+    debug("stdin closed; exiting");
+    const cleanUp = Promise.all([pending?.close(), bridge.close()]).catch(() => {});
+    await Promise.race([cleanUp, new Promise((resolve) => setTimeout(resolve, 1500))]);
+  }
   Deno.exit(0);
-};
+}
+const transport = new StdioServerTransport();
+transport.onclose = exit;
+process.stdin.once("end", exit);
+process.stdin.once("close", exit);
 await bridge.server.connect(transport);
 debug("serving MCP on stdio", { relayer: options.relayer ?? "(saved)", ns: options.namespace });

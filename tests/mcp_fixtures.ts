@@ -41,6 +41,7 @@ export async function startMcpStack(
     url: "",
     token: crypto.getRandomValues(new Uint8Array(16)).toHex(),
     status: () => up ? "up" as const : "down" as const,
+    sessions: () => sidecar.sessions.size,
   };
   const test = await startTestRelayer({ sidecar: link });
   const quiet = { hostname: "127.0.0.1", port: 0, onListen() {} };

@@ -306,25 +306,50 @@ async function openSession(
   return response;
 }
 
-Deno.test("MCP limits: the 17th session from one address is refused with Retry-After", async () => {
-  await using stack = await startMcpStack();
-  const caller = await stack.test.newCaller();
+Deno.test("MCP limits: a key's 17th session closes its least recently used idle one", async () => {
+  let now = 1_000_000;
+  await using stack = await startMcpStack({ now: () => now });
+  const [caller, other] = [await stack.test.newCaller(), await stack.test.newCaller()];
+  const ids: string[] = [];
   for (let i = 0; i < 16; i++) {
-    assert.equal((await openSession(stack.url, stack.auth(caller))).status, 200);
+    const opened = await openSession(stack.url, stack.auth(caller));
+    assert.equal(opened.status, 200);
+    ids.push(opened.headers.get("mcp-session-id")!);
+    now += 1000;
   }
-  const refused = await fetch(`${stack.url}/api/mcp`, initializeRequest(stack.auth(caller)));
-  assert.equal(refused.status, 429);
-  assert.ok(Number(refused.headers.get("retry-after")) >= 1);
-  assert.match((await refused.json()).error.message, /already has 16 open sessions/);
-  const sse = await fetch(`${stack.url}/api/mcp/sse`, { headers: stack.auth(caller) });
-  assert.equal(sse.status, 429, "SSE sessions count against the same limit");
-  await sse.body?.cancel();
+  // The first session is used again, so the second is now the least recently used.
+  const ping = (id: string) =>
+    fetch(`${stack.url}/api/mcp`, {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      headers: {
+        ...stack.auth(caller),
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-06-18",
+      },
+    }).then(async (r) => (await r.body?.cancel(), r.status));
+  assert.equal(await ping(ids[0]), 200);
+  now += 1000;
+
+  const newest = await openSession(stack.url, stack.auth(caller));
+  assert.equal(newest.status, 200);
   assert.equal(stack.sidecar.sessions.size, 16);
+  assert.equal(await ping(ids[1]), 404, "the least recently used session was closed");
+  assert.equal(await ping(ids[0]), 200);
+  assert.equal(await ping(newest.headers.get("mcp-session-id")!), 200);
+
+  // Another key from the same address is not locked out, over either transport.
+  assert.equal((await openSession(stack.url, stack.auth(other))).status, 200);
+  const sse = await fetch(`${stack.url}/api/mcp/sse`, { headers: stack.auth(other) });
+  assert.equal(sse.status, 200);
+  await sse.body?.cancel();
 });
 
 Deno.test("MCP limits: the 31st new session in a minute is refused", async () => {
   let now = 1_000_000;
-  await using stack = await startMcpStack({ limits: { maxPerAddress: 100 }, now: () => now });
+  await using stack = await startMcpStack({ limits: { maxPerIdentity: 100 }, now: () => now });
   const caller = await stack.test.newCaller();
   for (let i = 0; i < 30; i++) {
     const opened = await openSession(stack.url, stack.auth(caller));
@@ -472,7 +497,7 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
 });
 
 Deno.test("MCP: without SVC_TRUST_PROXY a spoofed x-forwarded-for does not evade limits", async () => {
-  await using stack = await startMcpStack({ limits: { maxPerAddress: 2 } });
+  await using stack = await startMcpStack({ limits: { maxNewPerAddressPerMinute: 2 } });
   const caller = await stack.test.newCaller();
   const statuses = [];
   for (let i = 0; i < 3; i++) {

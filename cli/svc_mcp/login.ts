@@ -2,10 +2,11 @@
  * One MCP sign-in: a fresh delegate key, a 32-byte random `state`, and a callback listener on
  * 127.0.0.1 that lives 5 minutes. The person opens the one-time URL on the dashboard, which
  * adds the key to their account and posts `{accountId, walletAddress, packageId, txDigest,
- * label, state}` to the listener; the listener checks Host, Origin, content type, size and
- * state, writes the credentials, and shuts down. Before approving, the dashboard asks
+ * label, state}` to `/callback`; the listener checks Host, Origin, content type, size and
+ * state, writes the credentials, answers, and shuts down. Before approving, the dashboard asks
  * `/verify` for an HMAC of its nonce keyed by the state: proof that the link was made by an
- * agent waiting on this computer, not sent by someone else.
+ * agent waiting on this computer, not sent by someone else. A Deny posts `{state}` to `/deny`,
+ * which ends the sign-in with "the request was denied".
  */
 import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
@@ -15,6 +16,13 @@ import type { Credentials, CredentialsFile } from "./credentials.ts";
 
 const LOGIN_TTL_MS = 5 * 60_000;
 export const MAX_CALLBACK_BYTES = 16 * 1024;
+
+/** The person pressed Deny on the dashboard. */
+export class LoginDenied extends Error {
+  constructor() {
+    super("The sign-in request was denied on the dashboard; call svc_login again to retry");
+  }
+}
 
 export interface LoginOptions {
   webUrl: string;
@@ -30,7 +38,10 @@ export interface PendingLogin {
   /** Shown here and on the dashboard, so the person can match them. */
   code: string;
   expiresAt: Date;
-  /** Resolves with the saved credentials; rejects when the login expires or is replaced. */
+  /**
+   * Resolves with the saved credentials once the dashboard has its answer; rejects when the
+   * login is denied, expires or is replaced.
+   */
   done: Promise<Credentials>;
   /** Stops listening (a newer login replaces this one). */
   close(): Promise<void>;
@@ -80,7 +91,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     if (request.headers.get("origin") !== dashboard) {
       return fail(403, `Only the dashboard (${dashboard}) may complete this sign-in`);
     }
-    if (pathname !== "/callback" && pathname !== "/verify") return fail(404, "Not found");
+    if (!["/callback", "/verify", "/deny"].includes(pathname)) return fail(404, "Not found");
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
@@ -126,6 +137,13 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       );
     }
     if (!timingSafeEqual(text("state"), state)) return fail(403, "Wrong state for this sign-in");
+    if (pathname === "/deny") {
+      used = true;
+      end(new LoginDenied());
+      return new Response(JSON.stringify({ denied: true }), {
+        headers: { "content-type": "application/json", ...cors },
+      });
+    }
     if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
       return fail(400, "accountId and walletAddress are required");
     }
@@ -148,8 +166,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       used = false;
       return fail(500, `Could not save the credentials: ${(error as Error).message}`);
     }
-    settle.resolve(credentials);
-    setTimeout(() => close(), 0);
+    end(credentials);
     return new Response(HTML_DONE, {
       headers: { "content-type": "text/html; charset=utf-8", ...cors },
     });
@@ -157,16 +174,22 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, callback);
   const port = server.addr.port;
-  const expiry = setTimeout(() => {
-    settle.reject(new Error("The sign-in link expired; call svc_login again"));
-    close();
-  }, ttl);
+  const expiry = setTimeout(
+    () => end(new Error("The sign-in link expired; call svc_login again")),
+    ttl,
+  );
   let closing: Promise<void> | undefined;
-  function close(): Promise<void> {
+  /**
+   * Stops listening, then settles `done` with the first outcome: the server finishes sending
+   * the answer in flight first, so a caller that exits on `done` never cuts the dashboard off.
+   */
+  function end(outcome: Credentials | Error): Promise<void> {
     clearTimeout(expiry);
-    settle.reject(new Error("This sign-in was replaced by a newer one"));
-    return closing ??= server.shutdown();
+    return closing ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => server.shutdown())
+      .then(() => outcome instanceof Error ? settle.reject(outcome) : settle.resolve(outcome));
   }
+  const close = () => end(new Error("This sign-in was replaced by a newer one"));
 
   const params = new URLSearchParams({
     port: String(port),

@@ -34,6 +34,8 @@ export interface StdioOptions {
   label: string;
   /** The default namespace (`--namespace`/`--ns`, else `SVC_NAMESPACE`). */
   namespace?: string;
+  /** Never open a browser at sign-in; only print the link (`--no-browser`). */
+  noBrowser: boolean;
   debug: boolean;
 }
 
@@ -46,6 +48,7 @@ and bridges the memory tools to a relayer.
 
   login                 sign in now (opens the browser when it can) and exit
   --login               sign in again even if credentials exist
+  --no-browser          print the sign-in link without opening a browser
   --logout              delete the local credentials and exit
   --relayer URL         relayer address (SVC_SERVER_URL)
   --web-url URL         dashboard address used at sign-in (SVC_WEB_URL)
@@ -92,6 +95,7 @@ export function parseStdioOptions(
         namespace: { type: "string" },
         ns: { type: "string" },
         login: { type: "boolean" },
+        "no-browser": { type: "boolean" },
         logout: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         prod: { type: "boolean" },
@@ -146,6 +150,7 @@ export function parseStdioOptions(
     webUrl,
     label,
     namespace,
+    noBrowser: values["no-browser"] ?? false,
     debug: env.SVC_MCP_DEBUG === "1",
   };
 }

@@ -73,10 +73,10 @@ function text(message: string, isError = false): CallToolResult {
     : { content: [{ type: "text", text: message }] };
 }
 
-/** The relayer refused the credentials (an SSE 401 or a POST answered 401). */
-function isUnauthorized(error: unknown): boolean {
+/** The relayer answered `status` (to the SSE stream, or to a POST as "(HTTP status)"). */
+function isStatus(error: unknown, status: number): boolean {
   const e = error as { code?: number; message?: string };
-  return e?.code === 401 || /\(HTTP 401\)/.test(e?.message ?? "");
+  return e?.code === status || e?.message?.includes(`(HTTP ${status})`) === true;
 }
 
 /**
@@ -96,6 +96,12 @@ function unauthorizedText(relayerUrl: string): string {
     "(or call svc_logout, then svc_login). The credentials file was kept.";
 }
 
+function rateLimitedText(relayerUrl: string, retryAfterSeconds: number): string {
+  return `The relayer at ${relayerUrl} refused a new MCP session: too many sessions are open ` +
+    "for this key, or this computer opened too many in the last minute (rate limited, 429). " +
+    `Retry in ${retryAfterSeconds} s.`;
+}
+
 export function createStdioBridge(options: StdioBridgeOptions) {
   const { debug } = options;
   const server = new Server(
@@ -104,6 +110,15 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   );
   // The connection, shared by concurrent calls while it is being opened.
   let upstream: { key: string; client: Promise<Client> } | null = null;
+  // The relayer's Retry-After of its last 429.
+  let retryAfterSeconds = 30;
+  const fetchNoting429: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (response.status === 429) {
+      retryAfterSeconds = Number(response.headers.get("retry-after")) || 30;
+    }
+    return response;
+  };
 
   async function disconnect(): Promise<void> {
     const current = upstream;
@@ -131,13 +146,14 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     const url = new URL("/api/mcp/sse", identity.relayerUrl);
     debug("bridge connecting", { url: url.href });
     const client = new Client({ name: "svc-mcp", version: VERSION });
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${identity.delegatePrivateKey}`,
+      "x-svc-account-id": identity.accountId,
+    };
+    if (options.namespace) headers["x-svc-namespace"] = options.namespace;
     const transport = new SSEClientTransport(url, {
-      requestInit: {
-        headers: {
-          authorization: `Bearer ${identity.delegatePrivateKey}`,
-          "x-svc-account-id": identity.accountId,
-        },
-      },
+      requestInit: { headers },
+      fetch: fetchNoting429,
     });
     // A dropped stream would reconnect to a new server session behind the client's back;
     // drop the client instead, and the next call connects and initializes afresh.
@@ -175,7 +191,8 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       try {
         return await run(await connect(identity));
       } catch (error) {
-        if (isUnauthorized(error) || isAnswer(error) || attempt >= RETRIES) throw error;
+        if (isStatus(error, 401) || isStatus(error, 429) || isAnswer(error)) throw error;
+        if (attempt >= RETRIES) throw error;
         debug("bridge retrying", { attempt: attempt + 1, error: (error as Error).message });
         await disconnect();
         await sleep(250 * 2 ** attempt);
@@ -236,7 +253,10 @@ export function createStdioBridge(options: StdioBridgeOptions) {
           }),
       ) as CallToolResult;
     } catch (error) {
-      if (isUnauthorized(error)) return text(unauthorizedText(identity.relayerUrl), true);
+      if (isStatus(error, 401)) return text(unauthorizedText(identity.relayerUrl), true);
+      if (isStatus(error, 429)) {
+        return text(rateLimitedText(identity.relayerUrl, retryAfterSeconds), true);
+      }
       if ((error as { code?: number }).code === ErrorCode.RequestTimeout) {
         return text(
           "The relayer did not answer in time; the call may still complete. Check with " +

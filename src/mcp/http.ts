@@ -6,8 +6,16 @@
  * identity that opened it.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isInitializeRequest,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type {
+  Transport,
+  TransportSendOptions,
+} from "@modelcontextprotocol/sdk/shared/transport.js";
 import { sha256Hex } from "../auth/keys.ts";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
@@ -129,7 +137,7 @@ export function createMcpHandler(options: McpHttpOptions) {
         "retry-after": "5",
       });
     }
-    const admission = sessions.admit(address);
+    const admission = sessions.admit(address, identity.fingerprint);
     if (!admission.ok) {
       const seconds = String(admission.retryAfterSeconds);
       return rpcError(429, `Too many MCP sessions: ${admission.reason}`, {
@@ -145,6 +153,7 @@ export function createMcpHandler(options: McpHttpOptions) {
       identity: identity.fingerprint,
       address,
       lastSeen: 0,
+      inFlight: 0,
       close: () => server.close(),
       handle: () => Promise.resolve(rpcError(409, "The session is still opening; retry")),
     };
@@ -155,6 +164,26 @@ export function createMcpHandler(options: McpHttpOptions) {
     };
     logger.info("mcp session opened", { session: id, kind, address });
     return { server, session };
+  }
+
+  /** Connects `server` to `transport`, counting the session's unanswered requests. */
+  async function connect(server: McpServer, transport: Transport, session: McpSession) {
+    await server.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
+      if ("method" in message && "id" in message) session.inFlight++;
+      if ("method" in message && message.method === "notifications/cancelled") {
+        session.inFlight = Math.max(0, session.inFlight - 1);
+      }
+      deliver?.(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, sendOptions?: TransportSendOptions) => {
+      if (!("method" in message) && "id" in message) {
+        session.inFlight = Math.max(0, session.inFlight - 1);
+      }
+      return send(message, sendOptions);
+    };
   }
 
   async function readJson(request: Request): Promise<unknown | Response> {
@@ -193,7 +222,7 @@ export function createMcpHandler(options: McpHttpOptions) {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
     });
-    await server.connect(transport);
+    await connect(server, transport, session);
     session.handle = (req, parsedBody) => transport.handleRequest(req, { parsedBody });
     const response = await session.handle(request, body);
     if (!transport.sessionId) await server.close();
@@ -213,7 +242,7 @@ export function createMcpHandler(options: McpHttpOptions) {
       }
       return Promise.resolve(new Response("Accepted", { status: 202 }));
     };
-    await server.connect(transport);
+    await connect(server, transport, session);
     return transport.response;
   }
 

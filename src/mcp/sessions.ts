@@ -1,30 +1,37 @@
 /**
- * The MCP session table: admission limits (total, per client address, new per address per
- * minute), the identity each session is bound to, and idle eviction. Sessions of both
- * transports (Streamable HTTP and legacy SSE) count against the same limits.
+ * The MCP session table: admission limits, the identity each session is bound to, and idle
+ * eviction. Sessions of both transports (Streamable HTTP and legacy SSE) count alike.
+ *
+ * - Each identity (account + delegate key) holds at most `maxPerIdentity` sessions; one more
+ *   closes that identity's least recently used idle session (no request in flight), so
+ *   abandoned sessions (a crashed host, an Inspector run) never lock anyone out.
+ * - Each client address may start `maxNewPerAddressPerMinute` sessions a minute.
+ * - `maxTotal` sessions at most, whoever holds them.
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
 
 export interface SessionLimits {
   maxTotal: number;
-  maxPerAddress: number;
+  maxPerIdentity: number;
   maxNewPerAddressPerMinute: number;
   idleMs: number;
 }
 
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxTotal: 1000,
-  maxPerAddress: 16,
+  maxPerIdentity: 16,
   maxNewPerAddressPerMinute: 30,
   idleMs: 30 * 60_000,
 };
 
 export interface Session {
   id: string;
-  /** Who opened it: the delegate public key and account id. */
+  /** Who opened it: a digest of the delegate key and account id. */
   identity: string;
   address: string;
   lastSeen: number;
+  /** Requests received and not yet answered. */
+  inFlight: number;
   close(): Promise<void>;
 }
 
@@ -46,20 +53,12 @@ export class SessionRegistry<S extends Session = Session> {
     return this.#sessions.size;
   }
 
-  /** Whether `address` may open one more session now; on success the opening is counted. */
-  admit(address: string): Admission {
-    if (this.#sessions.size >= this.limits.maxTotal) {
-      return { ok: false, reason: "the server has too many open sessions", retryAfterSeconds: 30 };
-    }
-    let fromAddress = 0;
-    for (const session of this.#sessions.values()) if (session.address === address) fromAddress++;
-    if (fromAddress >= this.limits.maxPerAddress) {
-      return {
-        ok: false,
-        reason: `this address already has ${fromAddress} open sessions; close one first`,
-        retryAfterSeconds: 30,
-      };
-    }
+  /**
+   * Whether `identity`, calling from `address`, may open one more session now. At its cap,
+   * its least recently used idle session is closed to make room. On success the opening is
+   * counted against the address's rate.
+   */
+  admit(address: string, identity: string): Admission {
     const rate = this.#opened.take(address);
     if (!rate.ok) {
       return {
@@ -67,6 +66,23 @@ export class SessionRegistry<S extends Session = Session> {
         reason: "this address opened too many sessions in the last minute",
         retryAfterSeconds: rate.retryAfterSeconds,
       };
+    }
+    const own = [...this.#sessions.values()].filter((s) => s.identity === identity);
+    if (own.length >= this.limits.maxPerIdentity) {
+      const idle = own.filter((s) => s.inFlight === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+      if (idle.length === 0) {
+        return {
+          ok: false,
+          reason: `this key already has ${own.length} sessions, all busy`,
+          retryAfterSeconds: 5,
+        };
+      }
+      // Forgotten at once, so that concurrent openings count right; closed in the background.
+      this.#sessions.delete(idle[0].id);
+      idle[0].close().catch(() => {});
+    }
+    if (this.#sessions.size >= this.limits.maxTotal) {
+      return { ok: false, reason: "the server has too many open sessions", retryAfterSeconds: 30 };
     }
     return { ok: true };
   }
@@ -79,6 +95,7 @@ export class SessionRegistry<S extends Session = Session> {
   /** Registers an admitted session, last seen now. */
   add(session: S): void {
     session.lastSeen = this.#now();
+    session.inFlight = 0;
     this.#sessions.set(session.id, session);
   }
 

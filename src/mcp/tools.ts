@@ -176,12 +176,22 @@ export function createMcpServer(session: ToolSession): McpServer {
       }),
   );
 
+  // The namespace is required, unless the session has a default one (`x-svc-namespace`).
+  const restore = MEMORY_TOOLS.svc_restore;
   server.registerTool(
     "svc_restore",
-    MEMORY_TOOLS.svc_restore,
-    ({ namespace, limit }: { namespace: string; limit: number }) =>
+    session.namespace === undefined ? restore : {
+      ...restore,
+      inputSchema: {
+        ...restore.inputSchema,
+        namespace: namespaceField.optional().describe(
+          `The namespace to restore; defaults to the session's namespace ("${session.namespace}").`,
+        ),
+      },
+    },
+    ({ namespace, limit }: { namespace?: string; limit: number }) =>
       attempt(async () => {
-        const summary = await client.restore(namespace, { limit });
+        const summary = await client.restore(ns(namespace)!, { limit });
         return done(
           `Restore of namespace "${summary.namespace}": total ${summary.total}, restored ` +
             `${summary.restored}, skipped ${summary.skipped}.`,

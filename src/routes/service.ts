@@ -9,6 +9,8 @@ export interface HealthInfo {
   packageId: string;
   backends: Record<string, string>;
   sidecar: () => "up" | "down";
+  /** Open MCP sessions, as the sidecar last reported them. */
+  mcpSessions: () => number;
 }
 
 export function serviceRoutes(health: HealthInfo) {
@@ -22,6 +24,7 @@ export function serviceRoutes(health: HealthInfo) {
         packageId: health.packageId,
         backends: health.backends,
         sidecar: health.sidecar(),
+        mcpSessions: health.mcpSessions(),
       }))),
     route<HandlerContext>("GET", "/version", () =>
       Promise.resolve(jsonResponse(200, {

@@ -14,6 +14,8 @@ export interface SidecarLink {
   url: string;
   token: string;
   status(): "up" | "down";
+  /** Open MCP sessions, as last reported by the sidecar. */
+  sessions(): number;
 }
 
 export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;

@@ -42,7 +42,7 @@ const sidecar = createSidecar({
   sponsor,
   limits: {
     maxTotal: config.mcpMaxTotalSessions,
-    maxPerAddress: config.mcpMaxSessionsPerIp,
+    maxPerIdentity: config.mcpMaxSessionsPerKey,
     maxNewPerAddressPerMinute: config.mcpMaxNewSessionsPerIpPerMin,
     idleMs: config.mcpSessionIdleMinutes * 60_000,
   },

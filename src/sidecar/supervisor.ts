@@ -43,6 +43,7 @@ export class SidecarSupervisor implements SidecarLink {
   #relayerUrl = "";
   #child?: Deno.ChildProcess;
   #up = false;
+  #sessions = 0;
   #stopping = false;
   #restarts = 0;
   #startedAt = 0;
@@ -78,6 +79,10 @@ export class SidecarSupervisor implements SidecarLink {
 
   status(): "up" | "down" {
     return this.#up ? "up" : "down";
+  }
+
+  sessions(): number {
+    return this.#up ? this.#sessions : 0;
   }
 
   #spawn(): void {
@@ -148,6 +153,7 @@ export class SidecarSupervisor implements SidecarLink {
       });
       const body = response.ok ? await response.json() : await response.body?.cancel();
       healthy = body?.proof === await healthProof(this.token, nonce);
+      if (healthy) this.#sessions = Number(body.sessions) || 0;
     } catch {
       healthy = false;
     } finally {

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { type Session, SessionRegistry } from "./sessions.ts";
+
+function session(id: string, identity: string, closed: string[]): Session {
+  return {
+    id,
+    identity,
+    address: "127.0.0.1",
+    lastSeen: 0,
+    inFlight: 0,
+    close: () => Promise.resolve(void closed.push(id)),
+  };
+}
+
+Deno.test("sessions: at a key's cap, its least recently used idle session makes room", () => {
+  let now = 0;
+  const closed: string[] = [];
+  const registry = new SessionRegistry({ maxPerIdentity: 3 }, () => now);
+  for (const id of ["a", "b", "c"]) {
+    assert.deepEqual(registry.admit("127.0.0.1", "key-1"), { ok: true });
+    registry.add(session(id, "key-1", closed));
+    now += 10;
+  }
+  registry.touch("a");
+  registry.get("b")!.inFlight = 1; // answering a call: not idle
+
+  assert.deepEqual(registry.admit("127.0.0.1", "key-1"), { ok: true });
+  assert.deepEqual(closed, ["c"], "b is busy and a was used last");
+  assert.deepEqual([...registry.ids()].sort(), ["a", "b"]);
+
+  // Another key from the same address is admitted without closing anything.
+  registry.add(session("d", "key-1", closed));
+  assert.deepEqual(registry.admit("127.0.0.1", "key-2"), { ok: true });
+  assert.deepEqual(closed, ["c"]);
+});
+
+Deno.test("sessions: a key whose sessions are all busy is refused with Retry-After", () => {
+  const registry = new SessionRegistry({ maxPerIdentity: 2 });
+  for (const id of ["a", "b"]) {
+    registry.admit("10.0.0.1", "key-1");
+    registry.add(session(id, "key-1", []));
+    registry.get(id)!.inFlight = 1;
+  }
+  const refused = registry.admit("10.0.0.1", "key-1");
+  assert.equal(refused.ok, false);
+  assert.ok(!refused.ok && refused.retryAfterSeconds > 0);
+  assert.match(!refused.ok ? refused.reason : "", /2 sessions, all busy/);
+  assert.equal(registry.size, 2);
+});
