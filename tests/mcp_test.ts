@@ -96,6 +96,12 @@ for (const sse of [false, true]) {
       { ...restored.structuredContent as object, owner: undefined },
       { restored: 0, skipped: 1, total: 1, namespace: "food", owner: undefined },
     );
+    // Without a namespace, restore takes the session's, as the other tools do.
+    const { tools } = await client.listTools();
+    const restore = tools.find((tool: { name: string }) => tool.name === "svc_restore")!;
+    assert.equal(restore.inputSchema.required?.includes("namespace") ?? false, false);
+    const byDefault = await client.callTool({ name: "svc_restore", arguments: {} });
+    assert.equal(textOf(byDefault), 'Restore of namespace "food": total 1, restored 0, skipped 1.');
 
     const analyzed = await client.callTool({
       name: "svc_analyze",

@@ -37,6 +37,7 @@ export async function startRelayer(
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
+      SVC_DASHBOARD_PORT: "0",
       SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
       SVC_LOG_LEVEL: "info",
       // The word vectors are converted once per machine, not once per test.
@@ -132,4 +133,95 @@ export async function connectStdioPackage(args: string[], home: string): Promise
     }),
   );
   return client;
+}
+
+/** The stdio package spawned with raw pipes, so a test can close its stdin as a host does. */
+export interface StdioHost extends AsyncDisposable {
+  process: Deno.ChildProcess;
+  /** Sends a JSON-RPC request on stdin and resolves with its answer from stdout. */
+  request(method: string, params?: unknown): Promise<Record<string, unknown>>;
+  /** A tool call's text (`isError` results included). */
+  callTool(name: string, args?: Record<string, unknown>): Promise<string>;
+  /** Closes stdin, as a host that quits or drops the server does. */
+  closeStdin(): Promise<void>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+}
+
+export async function spawnStdioHost(
+  args: string[],
+  home: string,
+  env: Record<string, string> = {},
+): Promise<StdioHost> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
+    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "", ...env },
+    clearEnv: true,
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = process.stdin.getWriter();
+  const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  let errors = "";
+  (async () => {
+    for await (const chunk of process.stderr.pipeThrough(new TextDecoderStream())) errors += chunk;
+  })();
+  (async () => {
+    let buffered = "";
+    for await (const chunk of process.stdout.pipeThrough(new TextDecoderStream())) {
+      buffered += chunk;
+      let newline;
+      while ((newline = buffered.indexOf("\n")) >= 0) {
+        const message = JSON.parse(buffered.slice(0, newline));
+        buffered = buffered.slice(newline + 1);
+        waiting.get(message.id)?.(message);
+      }
+    }
+  })();
+  let nextId = 1;
+  const send = (message: unknown) =>
+    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  const request = async (method: string, params: unknown = {}) => {
+    const id = nextId++;
+    const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
+    await send({ jsonrpc: "2.0", id, method, params });
+    return await answer;
+  };
+  await request("initialize", {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "test-host", version: "1.0.0" },
+  });
+  await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return {
+    process,
+    request,
+    async callTool(name, args = {}) {
+      const answer = await request("tools/call", { name, arguments: args });
+      const result = answer.result as { content: { text: string }[] };
+      return result.content.map((c) => c.text).join("");
+    },
+    closeStdin: () => writer.close(),
+    stderr: () => errors,
+    async [Symbol.asyncDispose]() {
+      try {
+        process.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await process.status;
+    },
+  };
+}
+
+/** The process's exit status, or `null` if it is still running after `ms`. */
+export function exitWithin(
+  process: Deno.ChildProcess,
+  ms: number,
+): Promise<Deno.CommandStatus | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    process.status.finally(() => clearTimeout(timer)),
+    new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), ms)),
+  ]);
 }

@@ -180,3 +180,28 @@ Deno.test("login: an expired or replaced link fails and says to call svc_login a
     await assert.rejects(login.done, /replaced/);
   });
 });
+
+Deno.test("login: a Deny on the dashboard ends the sign-in at once, saving nothing", async () => {
+  await withLogin(async (login, file, params) => {
+    const deny = (state: string) =>
+      fetch(`http://127.0.0.1:${params.get("port")}/deny`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: DASHBOARD },
+        body: JSON.stringify({ state }),
+      });
+    const forged = await deny("0".repeat(64));
+    assert.equal(forged.status, 403, "only the link's state may deny it");
+    await forged.body?.cancel();
+
+    const denied = await deny(params.get("state")!);
+    assert.equal(denied.status, 200);
+    assert.deepEqual(await denied.json(), { denied: true });
+    await assert.rejects(login.done, /denied on the dashboard; call svc_login again/);
+    assert.deepEqual(await file.load(), { kind: "missing" });
+    const late = await callback(params, approval(params.get("state")!)).then(
+      (response) => response.status,
+      () => "closed",
+    );
+    assert.ok(late === 410 || late === "closed", String(late));
+  });
+});

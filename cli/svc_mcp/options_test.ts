@@ -45,6 +45,8 @@ Deno.test("svc-mcp options: namespace, label, commands and debug", () => {
   assert.equal(parseStdioOptions(["--help", "--logout"], {}).command, "help");
   const forced = parseStdioOptions(["--login"], {});
   assert.deepEqual([forced.command, forced.forceLogin], ["serve", true]);
+  assert.equal(parseStdioOptions([], {}).noBrowser, false);
+  assert.equal(parseStdioOptions(["login", "--no-browser"], {}).noBrowser, true);
 });
 
 Deno.test("svc-mcp options: usage errors", () => {

@@ -1,0 +1,192 @@
+/**
+ * The stdio package's life inside an MCP host: it opens the browser at sign-in (or only prints
+ * the link), hears a Deny, reports a relayer's 429 as rate limiting, and exits when the host
+ * closes its stdin, ending its relayer session. Spawned with raw pipes, as hosts spawn it.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
+import {
+  exitWithin,
+  type RelayerProcess,
+  spawnStdioHost,
+  startRelayer,
+  svcCli,
+  waitForSidecar,
+} from "./relayer_process.ts";
+
+const DASHBOARD = "http://localhost:5999";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A directory with a fake `xdg-open` that appends the URL it is given to `opened.txt`. */
+async function fakeOpener(): Promise<{ env: Record<string, string>; opened: () => string }> {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/xdg-open`, `#!/bin/sh\necho "$1" >> "${dir}/opened.txt"\n`, {
+    mode: 0o755,
+  });
+  return {
+    env: { PATH: `${dir}:${Deno.env.get("PATH")}`, DISPLAY: ":99" },
+    opened: () => {
+      try {
+        return Deno.readTextFileSync(`${dir}/opened.txt`);
+      } catch {
+        return "";
+      }
+    },
+  };
+}
+
+/** Polls `read` until it returns `expected` (10 s at most); returns the last value. */
+async function until<T>(read: () => T | Promise<T>, expected: T): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 200 && value !== expected; i++) {
+    await sleep(50);
+    value = await read();
+  }
+  return value;
+}
+
+const mcpSessions = async (relayer: RelayerProcess) =>
+  (await (await fetch(`${relayer.url}/health`)).json()).mcpSessions as number;
+
+/** Does what the dashboard's Approve does: registers the key, then posts the callback. */
+async function approve(dataDir: string, link: URL, account: { accountId: string; owner: string }) {
+  const params = link.searchParams;
+  await svcCli(dataDir, [
+    "key",
+    "add",
+    "--account",
+    account.accountId,
+    "--public-key",
+    params.get("publicKey")!,
+    "--label",
+    params.get("label")!,
+  ]);
+  const answer = await fetch(`http://127.0.0.1:${params.get("port")}/callback`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: DASHBOARD },
+    body: JSON.stringify({
+      accountId: account.accountId,
+      walletAddress: account.owner,
+      packageId: LOCAL_PACKAGE_ID,
+      txDigest: "local",
+      label: params.get("label"),
+      state: params.get("state"),
+    }),
+  });
+  assert.equal(answer.status, 200);
+  await answer.body?.cancel();
+}
+
+const linkIn = (text: string) =>
+  new URL(text.match(/http:\/\/localhost:5999\/connect\/mcp\?\S+/)![0]);
+
+Deno.test("svc-mcp in a host: opens the browser, signs in, and on stdin close exits and ends its session", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  await using relayer = await startRelayer(dataDir);
+  await waitForSidecar(relayer.url);
+  const account = await svcCli(dataDir, ["account", "create"]);
+  const opener = await fakeOpener();
+  await using host = await spawnStdioHost(
+    ["--relayer", relayer.url, "--web-url", DASHBOARD],
+    home,
+    opener.env,
+  );
+  const before = await mcpSessions(relayer);
+
+  const login = await host.callTool("svc_login");
+  assert.match(login, /^A browser window was opened/);
+  assert.match(login, /Confirmation code: [0-9A-F]{4}-[0-9A-F]{4}/);
+  const link = linkIn(login);
+  assert.equal(await until(opener.opened, `${link.href}\n`), `${link.href}\n`);
+  await approve(dataDir, link, account);
+
+  const saved = await host.callTool("svc_remember", { text: "I swim on Tuesdays" });
+  assert.match(saved, /^Saved to memory/);
+  assert.equal(await until(() => mcpSessions(relayer), before + 1), before + 1);
+
+  await host.closeStdin();
+  const status = await exitWithin(host.process, 5000);
+  assert.ok(status, "svc-mcp still runs after its stdin closed");
+  assert.equal(status.code, 0);
+  assert.equal(await until(() => mcpSessions(relayer), before), before);
+  await Deno.remove(dataDir, { recursive: true });
+  await Deno.remove(home, { recursive: true });
+});
+
+Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent; signed out, stdin close exits", async () => {
+  const home = await Deno.makeTempDir();
+  const opener = await fakeOpener();
+  await using host = await spawnStdioHost(
+    ["--relayer", "http://127.0.0.1:9", "--web-url", DASHBOARD, "--no-browser"],
+    home,
+    opener.env,
+  );
+  const login = await host.callTool("svc_login");
+  assert.match(login, /^To sign in to svc memory, open this link/);
+  const link = linkIn(login);
+  const denied = await fetch(`http://127.0.0.1:${link.searchParams.get("port")}/deny`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: DASHBOARD },
+    body: JSON.stringify({ state: link.searchParams.get("state") }),
+  });
+  assert.equal(denied.status, 200);
+  await denied.body?.cancel();
+  const recall = await host.callTool("svc_recall", { query: "what do I eat?" });
+  assert.match(recall, /The sign-in request was denied on the dashboard/);
+  assert.match(recall, /svc_login/);
+  assert.equal(opener.opened(), "", "--no-browser opened a browser");
+
+  await host.closeStdin();
+  const status = await exitWithin(host.process, 5000);
+  assert.ok(status, "svc-mcp still runs after its stdin closed");
+  assert.equal(status.code, 0);
+  await Deno.remove(home, { recursive: true });
+});
+
+Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with its delay", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  await using relayer = await startRelayer(dataDir, { MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN: "1" });
+  await waitForSidecar(relayer.url);
+  const { accountId } = await svcCli(dataDir, ["account", "create"]);
+  const key = await svcCli(dataDir, ["key", "add", "--account", accountId, "--label", "host"]);
+  // Another client from this address spends the minute's only new session.
+  const other = new Client({ name: "other", version: "1.0.0" });
+  await other.connect(
+    new StreamableHTTPClientTransport(new URL(`${relayer.url}/api/mcp`), {
+      requestInit: {
+        headers: { authorization: `Bearer ${key.privateKey}`, "x-svc-account-id": accountId },
+      },
+    }),
+  );
+  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${home}/.svc/credentials.json`,
+    JSON.stringify({
+      version: 1,
+      delegatePrivateKey: key.privateKey,
+      delegatePublicKey: key.publicKey,
+      delegateAddress: key.address,
+      walletAddress: "0x1",
+      accountId,
+      packageId: LOCAL_PACKAGE_ID,
+      relayerUrl: relayer.url,
+      label: "host",
+      createdAt: new Date().toISOString(),
+    }),
+    { mode: 0o600 },
+  );
+  await using host = await spawnStdioHost([], home);
+  try {
+    const recall = await host.callTool("svc_recall", { query: "anything" });
+    assert.match(recall, /rate limited, 429\)\. Retry in \d+ s\./);
+    assert.doesNotMatch(recall, /Cannot reach/);
+  } finally {
+    await other.close();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
