@@ -28,6 +28,33 @@ if (!result.ok) {
 const config = result.config;
 const logger = createLogger(config.logLevel);
 
+/** A start-up failure whose message is the whole story (no stack, no error type). */
+class CannotStart extends Error {}
+
+/** `Deno.serve`, with a port already in use named, and the setting that moves it. */
+function serve(
+  what: string,
+  setting: string,
+  options: Deno.ServeTcpOptions,
+  handler: Deno.ServeHandler<Deno.NetAddr>,
+): Deno.HttpServer<Deno.NetAddr> {
+  try {
+    return Deno.serve(options, handler);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    throw new CannotStart(
+      `the ${what} cannot listen on ${options.hostname}:${options.port}: the port is in use ` +
+        `(another svc relayer, or another program). Stop it, or choose another port with ${setting}.`,
+    );
+  }
+}
+
+/** `http://host:port`; a wildcard `hostname` is reached on this machine through loopback. */
+function localUrl(hostname: string, port: number): string {
+  const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
+  return `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
+}
+
 /** The configured embedder; a remote one is asked once for its vector size. */
 async function openEmbedder(): Promise<Embedder> {
   const remote = { model: config.embedModel, timeoutMs: config.llmTimeoutMs };
@@ -141,22 +168,27 @@ async function serveDashboard(
   relayerUrl: string,
 ) {
   const { createDashboard } = await import("./src/dashboard/mod.ts");
-  return Deno.serve(
-    {
-      hostname: config.host,
-      port: config.dashboardPort,
-      onListen: ({ hostname, port }) =>
-        logger.info("dashboard listening", { url: `http://${hostname}:${port}` }),
-    },
-    createDashboard({
-      relayerUrl,
-      packageId: LOCAL_PACKAGE_ID,
-      ledger,
-      vectors,
-      relayer,
-      logger,
-    }).handler,
+  const server = serve(
+    "dashboard",
+    "SVC_DASHBOARD_PORT",
+    { hostname: config.host, port: config.dashboardPort, onListen() {} },
+    (request, info) => dashboard.handler(request, info),
   );
+  // One origin for the browser, the sign-in links' `localhost` when it listens on loopback.
+  const url = new URL(localUrl(server.addr.hostname, server.addr.port));
+  if (/^(127\.|\[::1?\]$)/.test(url.hostname)) url.hostname = "localhost";
+  const origin = url.origin;
+  const dashboard = createDashboard({
+    relayerUrl,
+    origin,
+    packageId: LOCAL_PACKAGE_ID,
+    ledger,
+    vectors,
+    relayer,
+    logger,
+  });
+  logger.info("dashboard listening", { url: origin });
+  return server;
 }
 
 async function start() {
@@ -212,18 +244,14 @@ async function start() {
     sponsorRatePerMinute: config.sponsorRatePerMinute,
     accountCacheMs: config.accountCacheSeconds * 1000,
   });
-  const server = Deno.serve({
-    hostname: config.host,
-    port: config.port,
-    onListen: ({ hostname, port }) =>
-      logger.info("relayer listening", {
-        url: `http://${hostname}:${port}`,
-        data_dir: config.dataDir,
-      }),
-  }, relayer.handler);
-  const { hostname, port } = server.addr as Deno.NetAddr;
-  const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
-  const relayerUrl = `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
+  const server = serve(
+    "relayer",
+    "SVC_PORT",
+    { hostname: config.host, port: config.port, onListen() {} },
+    relayer.handler,
+  );
+  const relayerUrl = localUrl(server.addr.hostname, server.addr.port);
+  logger.info("relayer listening", { url: relayerUrl, data_dir: config.dataDir });
   const dashboard = ledger && await serveDashboard(ledger, vectors, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
 
@@ -248,7 +276,9 @@ async function start() {
 try {
   await start();
 } catch (error) {
-  const message = error instanceof SvcError ? error.message : String(error);
+  const message = error instanceof SvcError || error instanceof CannotStart
+    ? error.message
+    : String(error);
   console.error(`svc: cannot start: ${message}`);
   Deno.exit(1);
 }

@@ -4,58 +4,13 @@
  * a person clicking through the dashboard. Screenshots land in `tests/artifacts/`.
  */
 import assert from "node:assert/strict";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
 import { startLogin } from "../cli/svc_mcp/login.ts";
+import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { textOf } from "./mcp_fixtures.ts";
-import {
-  connectStdioPackage,
-  freePort,
-  type RelayerProcess,
-  startRelayer,
-  waitForSidecar,
-} from "./relayer_process.ts";
-
-const ROOT = new URL("..", import.meta.url).pathname;
-const ARTIFACTS = `${ROOT}tests/artifacts`;
-
-function launch(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
-}
-
-async function startStack(dataDir: string) {
-  const dashboardPort = freePort();
-  const relayer = await startRelayer(dataDir, {
-    SVC_PORT: String(freePort()),
-    SVC_DASHBOARD_PORT: String(dashboardPort),
-    SVC_ACCOUNT_CACHE_SECONDS: "1",
-  });
-  await waitForSidecar(relayer.url);
-  return { relayer, dashboard: `http://localhost:${dashboardPort}` };
-}
-
-/** Creates the wallet and the account when the page asks for them. */
-async function setUpWallet(page: Page) {
-  await page.getByRole("button", { name: "Create wallet" }).click();
-  await page.getByRole("button", { name: "Create account" }).click();
-}
-
-async function screenshot(page: Page, name: string) {
-  await Deno.mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
-}
+import { connectStdioPackage, type RelayerProcess } from "./relayer_process.ts";
 
 Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard", async () => {
   const dataDir = await Deno.makeTempDir();
@@ -105,12 +60,20 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
     assert.match(textOf(found), /Matterhorn/);
 
     await page.goto(stack.dashboard);
-    const agents = page.getByRole("region", { name: "Connected agents" });
-    await agents.getByRole("cell", { name: "Browser test agent" }).waitFor();
     const spaces = page.getByRole("region", { name: "Namespaces" });
     await spaces.getByRole("cell", { name: "default" }).waitFor();
     assert.match(await spaces.innerText(), /default\s+1/);
+    assert.match(await page.locator("main").innerText(), /Agents\s+1 connected/);
     await screenshot(page, "account");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Agents" })
+      .click();
+    const agents = page.getByRole("region", { name: "Connected agents" });
+    await agents.getByRole("cell", { name: "Browser test agent" }).waitFor();
+    await screenshot(page, "agents");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "agents-with-key-390");
+    const overflow = "document.documentElement.scrollWidth - window.innerWidth";
+    assert.equal(await page.evaluate<number>(overflow), 0, "the agents table overflows at 390 px");
 
     page.once("dialog", (dialog) => dialog.accept());
     await agents.getByRole("button", { name: "Revoke" }).click();
@@ -206,6 +169,9 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     // The wallet's backup restores the same account in another browser profile.
     await page.goto(stack.dashboard);
     await page.getByRole("button", { name: "Show backup" }).click();
+    assert.match(await page.getByRole("note").innerText(), /Anyone holding this backup/);
+    assert.doesNotMatch(await page.getByLabel("Wallet backup").innerText(), /svc-owner-key/);
+    await page.getByRole("button", { name: "Reveal key" }).click();
     const backup = await page.getByLabel("Wallet backup").innerText();
     assert.equal(JSON.parse(backup).address, owner);
     const other = await browser.newContext();

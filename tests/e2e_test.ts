@@ -3,7 +3,13 @@ import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
-import { newAccountClient, startRelayer, svcCli, TEST_MODELS_DIR } from "./relayer_process.ts";
+import {
+  freePort,
+  newAccountClient,
+  startRelayer,
+  svcCli,
+  TEST_MODELS_DIR,
+} from "./relayer_process.ts";
 
 Deno.test("e2e: remember, recall, restart, lose the index, restore", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
@@ -173,3 +179,44 @@ async function* walk(dir: string): AsyncGenerator<string> {
     else if (entry.isFile) yield path;
   }
 }
+
+Deno.test("e2e: a port in use is named at start, with the setting that moves it", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = String((taken.addr as Deno.NetAddr).port);
+  const start = (env: Record<string, string>) =>
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--allow-all",
+        "--unstable-kv",
+        new URL("../main.ts", import.meta.url).pathname,
+      ],
+      env: {
+        SVC_DATA_DIR: dataDir,
+        SVC_MODELS_DIR: TEST_MODELS_DIR,
+        SVC_PORT: "0",
+        SVC_DASHBOARD_PORT: "0",
+        SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
+        ...env,
+      },
+    }).output();
+  for (const setting of ["SVC_PORT", "SVC_DASHBOARD_PORT"]) {
+    const { code, stderr } = await start({ [setting]: port });
+    assert.equal(code, 1, setting);
+    const message = new TextDecoder().decode(stderr);
+    assert.match(message, new RegExp(`127\\.0\\.0\\.1:${port}: the port is in use`));
+    assert.match(message, new RegExp(`another port with ${setting}\\.`));
+    assert.doesNotMatch(message, /AddrInUse|    at /, "no error type or stack trace");
+  }
+  // The sidecar's port: the relayer serves on, and its log names the port and SIDECAR_URL.
+  await using relayer = await startRelayer(dataDir, { SIDECAR_URL: `http://127.0.0.1:${port}` });
+  for (let i = 0; i < 200 && !/SIDECAR_URL/.test(relayer.log()); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.match(
+    relayer.log(),
+    new RegExp(`127\\.0\\.0\\.1:${port}: the port is in use.*SIDECAR_URL`),
+  );
+  await Deno.remove(dataDir, { recursive: true });
+});

@@ -17,6 +17,12 @@ import type { ConnectionInfo } from "../relayer.ts";
 export interface DashboardOptions {
   /** The relayer this dashboard belongs to (shown when an agent names another). */
   relayerUrl: string;
+  /**
+   * The one origin of the dashboard (`http://localhost:5173`): pages asked for by a loopback
+   * address (`127.0.0.1`, `[::1]`) are redirected there, since a browser keeps the wallet per
+   * origin and would otherwise make a second one.
+   */
+  origin?: string;
   packageId: string;
   ledger: { accountOf(owner: string): Promise<LedgerAccount | null> };
   vectors: VectorStore;
@@ -28,6 +34,7 @@ export interface DashboardOptions {
 
 const STATIC: Record<string, [file: string, type: string]> = {
   "/": ["index.html", "text/html; charset=utf-8"],
+  "/agents": ["index.html", "text/html; charset=utf-8"],
   "/connect/mcp": ["index.html", "text/html; charset=utf-8"],
   "/assets/app.js": ["app.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
@@ -43,6 +50,7 @@ const SECURITY_HEADERS = {
   "cache-control": "no-store",
 };
 const SIGNATURE_WINDOW_S = 300;
+const LOOPBACK_ADDRESS = /^(127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/;
 
 export function createDashboard(options: DashboardOptions) {
   const { logger } = options;
@@ -98,6 +106,13 @@ export function createDashboard(options: DashboardOptions) {
     const url = new URL(request.url);
     const { pathname } = url;
     if (request.method === "GET") {
+      const host = request.headers.get("host") ?? "";
+      if (options.origin && LOOPBACK_ADDRESS.test(host)) {
+        return new Response(null, {
+          status: 308,
+          headers: { location: `${options.origin}${pathname}${url.search}`, ...SECURITY_HEADERS },
+        });
+      }
       const known = STATIC[pathname];
       if (known) return await asset(new URL(`./static/${known[0]}`, import.meta.url), known[1]);
       const vendor = VENDOR.exec(pathname);

@@ -53,11 +53,22 @@ const sidecar = createSidecar({
 const hostname = config.sidecarUrl.hostname === "localhost"
   ? "127.0.0.1"
   : config.sidecarUrl.hostname.replace(/^\[|\]$/g, "");
-const server = Deno.serve({
-  hostname,
-  port: Number(config.sidecarUrl.port),
-  onListen: () => logger.info("sidecar listening", { url: config.sidecarUrl.href }),
-}, sidecar.handler);
+let server: Deno.HttpServer;
+try {
+  server = Deno.serve({
+    hostname,
+    port: Number(config.sidecarUrl.port),
+    onListen: () => logger.info("sidecar listening", { url: config.sidecarUrl.href }),
+  }, sidecar.handler);
+} catch (error) {
+  if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+  logger.error(
+    `the MCP sidecar cannot listen on ${hostname}:${config.sidecarUrl.port}: the port is in ` +
+      "use (another svc relayer's sidecar, or another program). Stop it, or choose another " +
+      "port with SIDECAR_URL.",
+  );
+  Deno.exit(1);
+}
 
 let stopping = false;
 async function stop(reason: string) {

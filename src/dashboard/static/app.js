@@ -1,10 +1,12 @@
-// The svc dashboard: the wallet and account page (/) and the MCP sign-in consent page
-// (/connect/mcp). Every text from the URL or the server goes through textContent.
+// The svc dashboard: the wallet and account page (/), the connected agents (/agents) and the
+// MCP sign-in consent page (/connect/mcp). Every text from the URL or the server goes through
+// textContent.
 import {
   addressOf,
   agentIsWaiting,
   confirmationCode,
   createWallet,
+  denySignIn,
   exportBackup,
   importBackup,
   loadWallet,
@@ -96,7 +98,10 @@ function walletSetup(onReady) {
     h(
       "div",
       { class: "actions" },
-      action("Create wallet", async () => onReady(await createWallet()), { busy: "Creating…" }),
+      action("Create wallet", async () => {
+        const wallet = await createWallet();
+        render(card("Back up your wallet", ...backupPanel(wallet, () => onReady(wallet))));
+      }, { busy: "Creating…" }),
     ),
     h(
       "details",
@@ -136,15 +141,174 @@ function accountSetup(wallet, onReady) {
   );
 }
 
+// ---------------------------------------------------------------- backup
+
+/**
+ * The wallet backup: a warning first, the key hidden until revealed, copy and download.
+ * `onContinue`, when given, adds a button to go on (right after the wallet is created).
+ */
+function backupPanel(wallet, onContinue) {
+  let text = null;
+  const backup = h("pre", {
+    class: "backup",
+    id: "backup",
+    tabindex: "0",
+    "aria-label": "Wallet backup",
+  });
+  backup.textContent = "•••• hidden ••••";
+  const reveal = h("button", { type: "button", class: "secondary", "aria-controls": "backup" });
+  reveal.textContent = "Reveal key";
+  reveal.addEventListener("click", async () => {
+    const shown = reveal.textContent === "Hide key";
+    text ??= await exportBackup(wallet);
+    backup.textContent = shown ? "•••• hidden ••••" : text;
+    reveal.textContent = shown ? "Reveal key" : "Hide key";
+  });
+  const name = `svc-wallet-${wallet.address.slice(2, 10)}.json`;
+  return [
+    h(
+      "p",
+      { class: "warning", role: "note" },
+      "Anyone holding this backup controls your account and every memory in it. Keep it " +
+        "offline or in a password manager; never paste it into a chat or give it to an agent. " +
+        "Without it, a new browser cannot manage this account.",
+    ),
+    backup,
+    h(
+      "div",
+      { class: "actions" },
+      reveal,
+      action("Copy backup", async () => {
+        await navigator.clipboard.writeText(text ??= await exportBackup(wallet));
+        say("Backup copied to the clipboard.", "success");
+      }, { kind: "secondary" }),
+      action("Download backup", async () => {
+        const blob = new Blob([text ??= await exportBackup(wallet)], {
+          type: "application/json",
+        });
+        const link = h("a", { href: URL.createObjectURL(blob), download: name });
+        link.click();
+        URL.revokeObjectURL(link.href);
+        say(`Backup saved as ${name}.`, "success");
+      }, { kind: "secondary" }),
+      onContinue ? action("I saved it, continue", async () => onContinue()) : null,
+    ),
+  ];
+}
+
 // ---------------------------------------------------------------- home
+
+/** The wallet and its account, creating them first when needed; null while set-up runs. */
+async function signedIn(page) {
+  const wallet = await loadWallet();
+  if (!wallet) {
+    render(walletSetup(() => page()));
+    return null;
+  }
+  const owned = await account(wallet.address);
+  if (!owned) {
+    render(accountSetup(wallet, () => page()));
+    return null;
+  }
+  return { wallet, owned };
+}
 
 async function home() {
   document.title = "svc — your memory";
-  const wallet = await loadWallet();
-  if (!wallet) return render(walletSetup(() => home()));
-  const owned = await account(wallet.address);
-  if (!owned) return render(accountSetup(wallet, () => home()));
+  const session = await signedIn(home);
+  if (!session) return;
+  const { wallet, owned } = session;
 
+  const spaces = h("div", {}, h("p", { class: "empty" }, "Loading namespaces…"));
+  namespaces(wallet).then(
+    ({ namespaces: list }) => {
+      spaces.replaceChildren(
+        list.length === 0 ? h("p", { class: "empty" }, "No memories yet.") : h(
+          "table",
+          {},
+          h("caption", { class: "sr-only" }, "Namespaces"),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Namespace"),
+              h("th", { scope: "col", class: "right" }, "Memories"),
+            ),
+          ),
+          h(
+            "tbody",
+            {},
+            list.map((n) =>
+              h(
+                "tr",
+                {},
+                h("td", { class: "mono" }, n.namespace),
+                h("td", { class: "right" }, String(n.count)),
+              )
+            ),
+          ),
+        ),
+      );
+    },
+    (error) =>
+      spaces.replaceChildren(
+        h("p", { class: "empty" }, `Cannot list namespaces: ${error.message}`),
+      ),
+  );
+
+  const agents = owned.delegate_keys.length;
+  const backup = h("div", { hidden: true });
+  const show = action("Show backup", () => {
+    backup.replaceChildren(...backupPanel(wallet));
+    backup.hidden = false;
+    show.hidden = true;
+    return Promise.resolve();
+  }, { kind: "secondary" });
+  render(
+    card(
+      "Your account",
+      h(
+        "dl",
+        {},
+        field("Account", owned.id),
+        field("Owner (this wallet)", wallet.address),
+        field("Status", owned.active ? "Active" : "Inactive", { mono: false }),
+        field(
+          "Agents",
+          agents === 0 ? "none connected yet" : `${agents} connected`,
+          { mono: false },
+        ),
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        h("a", { href: "/agents", class: "button secondary" }, "Manage agents"),
+      ),
+    ),
+    card("Namespaces", spaces),
+    card(
+      "Backup",
+      h(
+        "p",
+        {},
+        "Export the wallet key and keep it somewhere safe: without it, a new browser cannot " +
+          "manage this account.",
+      ),
+      h("div", { class: "actions" }, show),
+      backup,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- agents
+
+async function agents() {
+  document.title = "svc — connected agents";
+  const session = await signedIn(agents);
+  if (!session) return;
+  const { wallet, owned } = session;
   const keys = owned.delegate_keys.length === 0
     ? h(
       "p",
@@ -153,7 +317,7 @@ async function home() {
     )
     : h(
       "table",
-      {},
+      { class: "agents" },
       h("caption", { class: "sr-only" }, "Connected agents"),
       h(
         "thead",
@@ -198,90 +362,14 @@ async function home() {
                   public_key: key.public_key,
                 });
                 say(`Revoked "${key.label || short(key.address)}".`, "success");
-                await home();
+                await agents();
               }, { kind: "danger small", busy: "Revoking…" }),
             ),
           )
         ),
       ),
     );
-
-  const spaces = h("div", {}, h("p", { class: "empty" }, "Loading namespaces…"));
-  namespaces(wallet).then(
-    ({ namespaces: list }) => {
-      spaces.replaceChildren(
-        list.length === 0 ? h("p", { class: "empty" }, "No memories yet.") : h(
-          "table",
-          {},
-          h("caption", { class: "sr-only" }, "Namespaces"),
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              h("th", { scope: "col" }, "Namespace"),
-              h("th", { scope: "col", class: "right" }, "Memories"),
-            ),
-          ),
-          h(
-            "tbody",
-            {},
-            list.map((n) =>
-              h(
-                "tr",
-                {},
-                h("td", { class: "mono" }, n.namespace),
-                h("td", { class: "right" }, String(n.count)),
-              )
-            ),
-          ),
-        ),
-      );
-    },
-    (error) =>
-      spaces.replaceChildren(
-        h("p", { class: "empty" }, `Cannot list namespaces: ${error.message}`),
-      ),
-  );
-
-  const backup = h("pre", {
-    class: "backup",
-    hidden: true,
-    tabindex: "0",
-    "aria-label": "Wallet backup",
-  });
-  render(
-    card(
-      "Your account",
-      h(
-        "dl",
-        {},
-        field("Account", owned.id),
-        field("Owner (this wallet)", wallet.address),
-        field("Status", owned.active ? "Active" : "Inactive", { mono: false }),
-      ),
-    ),
-    card("Connected agents", keys),
-    card("Namespaces", spaces),
-    card(
-      "Backup",
-      h(
-        "p",
-        {},
-        "Export the wallet key and keep it somewhere safe: without it, a new browser cannot manage this account. Anyone holding it controls the account.",
-      ),
-      h(
-        "div",
-        { class: "actions" },
-        action("Show backup", async () => {
-          backup.textContent = await exportBackup(wallet);
-          backup.hidden = false;
-        }, { kind: "secondary" }),
-      ),
-      backup,
-    ),
-  );
+  render(card("Connected agents", keys));
 }
 
 // ---------------------------------------------------------------- connect
@@ -336,10 +424,9 @@ async function connect() {
       { error: true },
     );
   }
-  const wallet = await loadWallet();
-  if (!wallet) return render(walletSetup(() => connect()));
-  const owned = await account(wallet.address);
-  if (!owned) return render(accountSetup(wallet, () => connect()));
+  const session = await signedIn(connect);
+  if (!session) return;
+  const { wallet, owned } = session;
   const config = await (await fetch("/api/config")).json();
   const code = await confirmationCode(request.publicKey);
   const already = owned.delegate_keys.some((k) => k.public_key === request.publicKey);
@@ -425,9 +512,21 @@ async function connect() {
     await finish(digest);
   }, { busy: "Approving…" });
 
-  const deny = action("Deny", () => {
-    render(card("Not connected", h("p", {}, "Nothing was changed. You can close this tab.")));
-    return Promise.resolve();
+  const deny = action("Deny", async () => {
+    const told = await denySignIn(request.port, request.state);
+    render(
+      card(
+        "Not connected",
+        h(
+          "p",
+          {},
+          told
+            ? "Nothing was changed, and your agent was told the request was denied. You can " +
+              "close this tab."
+            : "Nothing was changed. You can close this tab.",
+        ),
+      ),
+    );
   }, { kind: "secondary" });
 
   render(
@@ -478,5 +577,10 @@ function render(...sections) {
   main.querySelector("h2")?.focus?.();
 }
 
-const page = location.pathname === "/connect/mcp" ? connect : home;
-page().catch((error) => say(`Something went wrong: ${error.message}`, "error"));
+const PAGES = { "/": home, "/agents": agents, "/connect/mcp": connect };
+for (const link of document.querySelectorAll("nav a")) {
+  if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+}
+(PAGES[location.pathname] ?? home)().catch((error) =>
+  say(`Something went wrong: ${error.message}`, "error")
+);

@@ -148,6 +148,16 @@ export async function agentIsWaiting(port, state, publicKey) {
   return proof === hex(new Uint8Array(expected));
 }
 
+/** Tells the waiting agent that the person denied its sign-in; whether it heard. */
+export async function denySignIn(port, state) {
+  const answer = await fetch(`http://127.0.0.1:${port}/deny`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ state }),
+  }).catch(() => null);
+  return answer?.ok ?? false;
+}
+
 /** POSTs JSON; throws an Error with the server's sentence on failure. */
 async function post(url, body) {
   const response = await fetch(url, {

@@ -1,0 +1,162 @@
+/**
+ * A new user's first run in headless Chromium: signing in from a terminal (`svc-mcp login`),
+ * denying a sign-in, one dashboard origin, the wallet backup offered at creation, navigation,
+ * and pages that fit a 390 px wide phone. Screenshots land in `tests/artifacts/`.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { exitWithin, type RelayerProcess, spawnStdioHost } from "./relayer_process.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** A fresh data dir, home and stack, Chromium, and clean-up whatever happens in `use`. */
+async function withStack(
+  use: (
+    stack: { relayer: RelayerProcess; dashboard: string },
+    browser: Browser,
+    home: string,
+  ) => Promise<void>,
+) {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  const stack = await startStack(dataDir);
+  const browser = await launch();
+  try {
+    await use(stack, browser, home);
+  } finally {
+    await browser.close();
+    await stack.relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+/** The page's width overflow in CSS pixels (0 when nothing scrolls sideways). */
+const overflow = (page: Page) =>
+  page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
+
+Deno.test("browser: svc-mcp login from a terminal ends on Connected, and the command exits 0", async () => {
+  await withStack(async (stack, browser, home) => {
+    const login = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${ROOT}cli/svc_mcp.ts`,
+        "login",
+        "--relayer",
+        stack.relayer.url,
+        "--web-url",
+        stack.dashboard,
+        "--no-browser",
+      ],
+      env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = login.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let printed = "";
+    let link: string | undefined;
+    while (!link) {
+      const { value, done } = await stderr.read();
+      if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
+      printed += value;
+      link = printed.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)?.[0];
+    }
+    assert.match(printed, /Open this link within 5 minutes/);
+
+    const page = await browser.newPage();
+    await page.goto(link);
+    await setUpWallet(page);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Connected" }).waitFor();
+    await screenshot(page, "terminal-login-connected");
+    assert.doesNotMatch(await page.locator("main").innerText(), /did not receive/);
+
+    const status = await exitWithin(login, 10_000);
+    assert.ok(status, "svc-mcp login did not exit after the approval");
+    assert.equal(status.code, 0);
+    for (let read = await stderr.read(); !read.done; read = await stderr.read()) {
+      printed += read.value;
+    }
+    assert.match(printed, /Signed in: account 0x[0-9a-f]{64}, saved to /);
+    assert.equal(new TextDecoder().decode(await new Response(login.stdout).bytes()), "");
+    const credentials = JSON.parse(await Deno.readTextFile(`${home}/.svc/credentials.json`));
+    assert.equal(credentials.relayerUrl, stack.relayer.url);
+  });
+});
+
+Deno.test("browser: Deny on the dashboard reaches the agent waiting in its host", async () => {
+  await withStack(async (stack, browser, home) => {
+    await using host = await spawnStdioHost(
+      ["--relayer", stack.relayer.url, "--web-url", stack.dashboard, "--no-browser"],
+      home,
+    );
+    const login = await host.callTool("svc_login");
+    const link = login.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)![0];
+    const page = await browser.newPage();
+    await page.goto(link);
+    await setUpWallet(page);
+    await page.getByRole("button", { name: "Deny" }).click();
+    await page.getByRole("heading", { name: "Not connected" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /your agent was told/);
+    await screenshot(page, "denied");
+    const recall = await host.callTool("svc_recall", { query: "what do I like?" });
+    assert.match(recall, /denied on the dashboard/);
+    const owner = await page.evaluate(async () => {
+      const { loadWallet } = await import("/assets/wallet.js");
+      return (await loadWallet()).address;
+    });
+    const { account } = await (await fetch(`${stack.dashboard}/api/account?owner=${owner}`))
+      .json();
+    assert.deepEqual(account.delegate_keys, [], "a denied sign-in adds no key");
+  });
+});
+
+Deno.test("browser: one origin, the backup at creation, navigation, and no overflow at 390 px", async () => {
+  await withStack(async (stack, browser) => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    // 127.0.0.1 and localhost would be two sites with two wallets: the dashboard has one.
+    const port = new URL(stack.dashboard).port;
+    await page.goto(`http://127.0.0.1:${port}/agents?x=1`);
+    assert.equal(page.url(), `${stack.dashboard}/agents?x=1`);
+
+    await page.getByRole("button", { name: "Create wallet" }).click();
+    await page.getByRole("heading", { name: "Back up your wallet" }).waitFor();
+    const backup = page.getByLabel("Wallet backup");
+    assert.doesNotMatch(await backup.innerText(), /svc-owner-key/, "the key is hidden at first");
+    await page.getByRole("button", { name: "Reveal key" }).click();
+    assert.match(await backup.innerText(), /"type": "svc-owner-key"/);
+    await screenshot(page, "backup-at-creation-390");
+    assert.equal(await overflow(page), 0);
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download backup" }).click();
+    const saved = await download;
+    assert.match(saved.suggestedFilename(), /^svc-wallet-[0-9a-f]{8}\.json$/);
+    const file = JSON.parse(await Deno.readTextFile(await saved.path()));
+    assert.equal(file.type, "svc-owner-key");
+    await page.getByRole("button", { name: "Hide key" }).click();
+    assert.doesNotMatch(await backup.innerText(), /svc-owner-key/);
+    await page.getByRole("button", { name: "I saved it, continue" }).click();
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Connected agents" }).waitFor();
+
+    const nav = page.getByRole("navigation", { name: "Main" });
+    for (
+      const [name, heading, shot] of [
+        ["Agents", "Connected agents", "agents-390"],
+        ["Home", "Your account", "home-390"],
+      ]
+    ) {
+      await nav.getByRole("link", { name }).click();
+      await page.getByRole("heading", { name: heading }).waitFor();
+      assert.equal(await nav.getByRole("link", { name }).getAttribute("aria-current"), "page");
+      await screenshot(page, shot);
+      assert.equal(await overflow(page), 0, `${name} overflows at 390 px`);
+    }
+    await page.getByRole("button", { name: "Show backup" }).click();
+    assert.equal(await overflow(page), 0, "the backup overflows at 390 px");
+  });
+});

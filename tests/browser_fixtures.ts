@@ -1,0 +1,45 @@
+/** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up. */
+import { type Browser, chromium, type Page } from "playwright-core";
+import { freePort, startRelayer, waitForSidecar } from "./relayer_process.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const ARTIFACTS = `${ROOT}tests/artifacts`;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export async function startStack(dataDir: string) {
+  const dashboardPort = freePort();
+  const relayer = await startRelayer(dataDir, {
+    SVC_PORT: String(freePort()),
+    SVC_DASHBOARD_PORT: String(dashboardPort),
+    SVC_ACCOUNT_CACHE_SECONDS: "1",
+  });
+  await waitForSidecar(relayer.url);
+  return { relayer, dashboard: `http://localhost:${dashboardPort}` };
+}
+
+/** Creates the wallet (passing the backup offered right after) and the account. */
+export async function setUpWallet(page: Page) {
+  await page.getByRole("button", { name: "Create wallet" }).click();
+  await page.getByRole("heading", { name: "Back up your wallet" }).waitFor();
+  await page.getByRole("button", { name: "I saved it, continue" }).click();
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+export async function screenshot(page: Page, name: string) {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
