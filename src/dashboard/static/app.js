@@ -191,7 +191,7 @@ function backupPanel(wallet, onContinue) {
         URL.revokeObjectURL(link.href);
         say(`Backup saved as ${name}.`, "success");
       }, { kind: "secondary" }),
-      onContinue ? action("I saved it, continue", async () => onContinue()) : null,
+      onContinue ? action("I saved it, continue", () => Promise.resolve(onContinue())) : null,
     ),
   ];
 }
