@@ -17,7 +17,7 @@ import {
   waitForSidecar,
 } from "./relayer_process.ts";
 
-const DASHBOARD = "http://localhost:5173";
+const DASHBOARD = "http://localhost:5999";
 
 async function startUp(dataDir: string, port: number): Promise<RelayerProcess> {
   const relayer = await startRelayer(dataDir, { SVC_PORT: String(port) });
@@ -58,7 +58,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
 
     // svc_login; the dashboard approves: registers the key, then posts the callback.
     const login = textOf(await client.callTool({ name: "svc_login", arguments: {} }));
-    const link = new URL(login.match(/http:\/\/localhost:5173\/connect\/mcp\?\S+/)![0]);
+    const link = new URL(login.match(/http:\/\/localhost:5999\/connect\/mcp\?\S+/)![0]);
     const params = link.searchParams;
     assert.equal(params.get("relayer"), url);
     await svcCli(dataDir, [
