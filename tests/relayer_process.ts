@@ -1,6 +1,7 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
 import { SvcClient } from "../src/client/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -109,6 +110,44 @@ export async function newAccountClient(dataDir: string, url: string) {
   const key = await svcCli(dataDir, ["key", "add", "--account", accountId, "--label", "e2e"]);
   const client = await SvcClient.create({ baseUrl: url, privateKey: key.privateKey, accountId });
   return { accountId, owner, privateKey: key.privateKey as string, client };
+}
+
+/**
+ * Does what the dashboard's Approve does for a sign-in `link`: registers its key on the
+ * account through the CLI, then posts the callback to the agent's listener as `dashboard`.
+ * Returns the listener's answer status.
+ */
+export async function approveSignIn(
+  dataDir: string,
+  link: URL,
+  account: { accountId: string; owner: string },
+  dashboard: string,
+): Promise<number> {
+  const params = link.searchParams;
+  await svcCli(dataDir, [
+    "key",
+    "add",
+    "--account",
+    account.accountId,
+    "--public-key",
+    params.get("publicKey")!,
+    "--label",
+    params.get("label")!,
+  ]);
+  const answer = await fetch(`http://127.0.0.1:${params.get("port")}/callback`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: dashboard },
+    body: JSON.stringify({
+      accountId: account.accountId,
+      walletAddress: account.owner,
+      packageId: LOCAL_PACKAGE_ID,
+      txDigest: "local",
+      label: params.get("label"),
+      state: params.get("state"),
+    }),
+  });
+  await answer.body?.cancel();
+  return answer.status;
 }
 
 /** Resolves once the relayer reports its sidecar up (30 s at most). */

@@ -9,6 +9,7 @@ import { SvcClient } from "../src/client/mod.ts";
 import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import {
+  approveSignIn,
   connectStdioPackage,
   freePort,
   type RelayerProcess,
@@ -61,30 +62,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     const link = new URL(login.match(/http:\/\/localhost:5999\/connect\/mcp\?\S+/)![0]);
     const params = link.searchParams;
     assert.equal(params.get("relayer"), url);
-    await svcCli(dataDir, [
-      "key",
-      "add",
-      "--account",
-      accountId,
-      "--public-key",
-      params.get("publicKey")!,
-      "--label",
-      params.get("label")!,
-    ]);
-    const approved = await fetch(`http://127.0.0.1:${params.get("port")}/callback`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: DASHBOARD },
-      body: JSON.stringify({
-        accountId,
-        walletAddress: owner,
-        packageId: LOCAL_PACKAGE_ID,
-        txDigest: "local",
-        label: params.get("label"),
-        state: params.get("state"),
-      }),
-    });
-    assert.equal(approved.status, 200);
-    await approved.body?.cancel();
+    assert.equal(await approveSignIn(dataDir, link, { accountId, owner }, DASHBOARD), 200);
     const credentialsPath = `${home}/.svc/credentials.json`;
     const credentials = JSON.parse(await Deno.readTextFile(credentialsPath));
     assert.equal(credentials.delegatePublicKey, params.get("publicKey"));

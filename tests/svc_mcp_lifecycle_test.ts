@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
 import {
+  approveSignIn,
   exitWithin,
   type RelayerProcess,
   spawnStdioHost,
@@ -50,35 +51,6 @@ async function until<T>(read: () => T | Promise<T>, expected: T): Promise<T> {
 const mcpSessions = async (relayer: RelayerProcess) =>
   (await (await fetch(`${relayer.url}/health`)).json()).mcpSessions as number;
 
-/** Does what the dashboard's Approve does: registers the key, then posts the callback. */
-async function approve(dataDir: string, link: URL, account: { accountId: string; owner: string }) {
-  const params = link.searchParams;
-  await svcCli(dataDir, [
-    "key",
-    "add",
-    "--account",
-    account.accountId,
-    "--public-key",
-    params.get("publicKey")!,
-    "--label",
-    params.get("label")!,
-  ]);
-  const answer = await fetch(`http://127.0.0.1:${params.get("port")}/callback`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: DASHBOARD },
-    body: JSON.stringify({
-      accountId: account.accountId,
-      walletAddress: account.owner,
-      packageId: LOCAL_PACKAGE_ID,
-      txDigest: "local",
-      label: params.get("label"),
-      state: params.get("state"),
-    }),
-  });
-  assert.equal(answer.status, 200);
-  await answer.body?.cancel();
-}
-
 const linkIn = (text: string) =>
   new URL(text.match(/http:\/\/localhost:5999\/connect\/mcp\?\S+/)![0]);
 
@@ -101,7 +73,7 @@ Deno.test("svc-mcp in a host: opens the browser, signs in, and on stdin close ex
   assert.match(login, /Confirmation code: [0-9A-F]{4}-[0-9A-F]{4}/);
   const link = linkIn(login);
   assert.equal(await until(opener.opened, `${link.href}\n`), `${link.href}\n`);
-  await approve(dataDir, link, account);
+  assert.equal(await approveSignIn(dataDir, link, account, DASHBOARD), 200);
 
   const saved = await host.callTool("svc_remember", { text: "I swim on Tuesdays" });
   assert.match(saved, /^Saved to memory/);
