@@ -99,3 +99,15 @@ Deno.test("the blob store's key must not be the sponsor's", () => {
   assert.match(problems[0], /^SVC_WALRUS_OWNER_KEY must differ from SVC_SPONSOR_PRIVATE_KEY/);
   assert.ok(!problems[0].includes(key));
 });
+
+Deno.test("MCP sessions per key: MCP_MAX_SESSIONS_PER_KEY, else the specification's per-IP name", () => {
+  const perKey = (env: Record<string, string>) => {
+    const result = readConfig(env);
+    assert.ok(result.ok);
+    return result.config.mcpMaxSessionsPerKey;
+  };
+  assert.equal(perKey({}), 16);
+  assert.equal(perKey({ MCP_MAX_SESSIONS_PER_IP: "4" }), 4);
+  assert.equal(perKey({ MCP_MAX_SESSIONS_PER_KEY: "8", MCP_MAX_SESSIONS_PER_IP: "4" }), 8);
+  assert.match(problemsOf({ MCP_MAX_SESSIONS_PER_KEY: "0" })[0], /MCP_MAX_SESSIONS_PER_KEY/);
+});
