@@ -96,9 +96,12 @@ Deno.test("browser: Deny on the dashboard reaches the agent waiting in its host"
     );
     const login = await host.callTool("svc_login");
     const link = login.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)![0];
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(link);
     await setUpWallet(page);
+    await page.getByRole("heading", { name: "Connect an agent to your memory" }).waitFor();
+    await screenshot(page, "consent-390");
+    assert.equal(await overflow(page), 0, "the consent page overflows at 390 px");
     await page.getByRole("button", { name: "Deny" }).click();
     await page.getByRole("heading", { name: "Not connected" }).waitFor();
     assert.match(await page.locator("main").innerText(), /your agent was told/);
