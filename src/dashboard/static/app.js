@@ -361,8 +361,8 @@ async function agents() {
                   account_id: owned.id,
                   public_key: key.public_key,
                 });
-                say(`Revoked "${key.label || short(key.address)}".`, "success");
                 await agents();
+                say(`Revoked "${key.label || short(key.address)}".`, "success");
               }, { kind: "danger small", busy: "Revoking…" }),
             ),
           )
