@@ -200,7 +200,11 @@ async function start() {
   let vectors: VectorStore;
   if (config.vectorStore === "lancedb") {
     const { LanceDbVectorStore } = await import("./plugins/lancedb/mod.ts");
-    vectors = await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, embedder);
+    vectors = await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, {
+      model: embedder.model,
+      dimensions: embedder.dimensions,
+      logger,
+    });
   } else {
     vectors = new MemoryVectorStore(embedder.dimensions);
   }

@@ -316,7 +316,7 @@ Deno.test("a signed POST without a nonce cannot be replayed; GET polls may repea
   }
 });
 
-Deno.test("public routes, unknown routes, wrong methods and routes still to come", async () => {
+Deno.test("public routes, unknown routes, wrong methods, and routes whose backend is absent", async () => {
   await using t = await startTestRelayer({ packageId: "0xabc" });
   const health = await t.send("GET", "/health");
   assert.equal(health.status, 200);
@@ -362,6 +362,7 @@ Deno.test("public routes, unknown routes, wrong methods and routes still to come
     await expectError(await t.send(method, path), 503, "backend_unavailable");
   }
   assert.equal(h.sidecar, "down");
+  assert.equal(h.mcpSessions, 0);
   const traced = await t.send("GET", "/health", { headers: { "x-request-id": "trace-123" } });
   await traced.body?.cancel();
   assert.equal(traced.headers.get("x-request-id"), "trace-123");

@@ -21,6 +21,7 @@ import type {
 } from "../../src/backends/types.ts";
 import { countNamespaces } from "../../src/backends/memory.ts";
 import { backendError, SvcError } from "../../src/errors.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 
 const TABLE = "memories";
 const META_FILE = "svc_index.json";
@@ -34,6 +35,8 @@ export interface LanceDbOptions {
   dimensions: number;
   /** Rows from which the approximate (HNSW) vector index is built; below it, search is exact. */
   indexMinRows?: number;
+  /** Where background maintenance reports failures (default: JSON lines on stderr). */
+  logger?: Logger;
 }
 
 interface Pending {
@@ -44,11 +47,6 @@ interface Pending {
 
 function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
-}
-
-function warn(msg: string) {
-  return (error: unknown) =>
-    console.error(JSON.stringify({ level: "warn", msg, error: `${error}` }));
 }
 
 function inList(ids: string[]): string {
@@ -66,13 +64,16 @@ export class LanceDbVectorStore implements VectorStore {
   #commitsSinceOptimize = 0;
   #rowsSinceOptimize = 0;
   #idIndexed = false;
+  #logger: Logger;
 
   private constructor(
     db: lancedb.Connection,
     table: lancedb.Table,
     dimensions: number,
     indexMinRows: number,
+    logger: Logger,
   ) {
+    this.#logger = logger;
     this.#db = db;
     this.#table = table;
     this.dimensions = dimensions;
@@ -127,6 +128,7 @@ export class LanceDbVectorStore implements VectorStore {
         table,
         options.dimensions,
         options.indexMinRows ?? 2_000,
+        options.logger ?? createLogger("warn"),
       );
     } catch (error) {
       throw backendError("LanceDB", "open the vector index", error);
@@ -182,6 +184,7 @@ export class LanceDbVectorStore implements VectorStore {
    * than `MAX_INDEX_SEGMENTS` the index is rebuilt as one.
    */
   async #optimize(): Promise<void> {
+    const warn = (msg: string) => (error: unknown) => this.#logger.warn(msg, { error });
     await this.#table.optimize().catch(warn("index compaction failed"));
     if (!this.#idIndexed) {
       this.#idIndexed = true;
