@@ -1,7 +1,8 @@
 /**
- * The plugin interfaces of svc. Plain data in and out, every method async and
- * cancellable. Each has an in-memory implementation beside it and a conformance
- * suite in `tests/conformance/`.
+ * The plugin interfaces of svc. Plain data in and out, every method async and taking
+ * optional `CallOptions` with an `AbortSignal`. The vector store, blob store and account
+ * directory have in-memory implementations in `memory.ts`; the interfaces with a
+ * conformance suite in `tests/conformance/` are listed there.
  */
 
 /** Options every backend call accepts. */

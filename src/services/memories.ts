@@ -1,6 +1,6 @@
 /**
- * The memory use-cases, shared by the HTTP routes, the CLI and (later) the MCP tools.
- * Callers pass values that are already validated.
+ * The memory use-cases, shared by the HTTP routes and the job worker (the CLI and the MCP
+ * tools reach them through those routes). Callers pass values that are already validated.
  */
 import type {
   BlobStore,
