@@ -174,10 +174,11 @@ async function serveDashboard(
     { hostname: config.host, port: config.dashboardPort, onListen() {} },
     (request, info) => dashboard.handler(request, info),
   );
-  // One origin for the browser, the sign-in links' `localhost` when it listens on loopback.
-  const url = new URL(localUrl(server.addr.hostname, server.addr.port));
-  if (/^(127\.|\[::1?\]$)/.test(url.hostname)) url.hostname = "localhost";
-  const origin = url.origin;
+  // One origin for the browser: the sign-in links' `localhost` when it listens on loopback.
+  const { hostname, port } = server.addr;
+  const origin = /^(127\.|::1?$|0\.0\.0\.0$)/.test(hostname)
+    ? `http://localhost:${port}`
+    : localUrl(hostname, port);
   const dashboard = createDashboard({
     relayerUrl,
     origin,

@@ -148,7 +148,7 @@ function accountSetup(wallet, onReady) {
  * `onContinue`, when given, adds a button to go on (right after the wallet is created).
  */
 function backupPanel(wallet, onContinue) {
-  let text = null;
+  const json = exportBackup(wallet);
   const backup = h("pre", {
     class: "backup",
     id: "backup",
@@ -160,8 +160,7 @@ function backupPanel(wallet, onContinue) {
   reveal.textContent = "Reveal key";
   reveal.addEventListener("click", async () => {
     const shown = reveal.textContent === "Hide key";
-    text ??= await exportBackup(wallet);
-    backup.textContent = shown ? "•••• hidden ••••" : text;
+    backup.textContent = shown ? "•••• hidden ••••" : await json;
     reveal.textContent = shown ? "Reveal key" : "Hide key";
   });
   const name = `svc-wallet-${wallet.address.slice(2, 10)}.json`;
@@ -179,13 +178,11 @@ function backupPanel(wallet, onContinue) {
       { class: "actions" },
       reveal,
       action("Copy backup", async () => {
-        await navigator.clipboard.writeText(text ??= await exportBackup(wallet));
+        await navigator.clipboard.writeText(await json);
         say("Backup copied to the clipboard.", "success");
       }, { kind: "secondary" }),
       action("Download backup", async () => {
-        const blob = new Blob([text ??= await exportBackup(wallet)], {
-          type: "application/json",
-        });
+        const blob = new Blob([await json], { type: "application/json" });
         const link = h("a", { href: URL.createObjectURL(blob), download: name });
         link.click();
         URL.revokeObjectURL(link.href);
