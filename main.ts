@@ -1,20 +1,13 @@
 /**
- * Composition root: environment → configuration → backends → relayer → HTTP server.
- * `deno task start` runs it; the embedded default needs no network.
+ * The relayer's entry: environment → configuration → backends (`src/compose/`) → relayer →
+ * HTTP server, with the dashboard and the MCP sidecar. `deno task start` runs it; the embedded
+ * default needs no network.
  */
-import { readConfig, SIDECAR_ENV } from "./src/config.ts";
+import { openBackends, readConfig, SIDECAR_ENV } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
-import { LOCAL_PACKAGE_ID, LocalLedger } from "./src/chain/local_ledger.ts";
-import type {
-  AccountDirectory,
-  BlobStore,
-  Cipher,
-  Embedder,
-  Llm,
-  VectorStore,
-} from "./src/backends/types.ts";
-import { MemoryVectorStore } from "./src/backends/memory.ts";
+import { LOCAL_PACKAGE_ID, type LocalLedger } from "./src/chain/local_ledger.ts";
+import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 
@@ -55,111 +48,6 @@ function localUrl(hostname: string, port: number): string {
   return `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
 }
 
-/** The configured embedder; a remote one is asked once for its vector size. */
-async function openEmbedder(): Promise<Embedder> {
-  const remote = { model: config.embedModel, timeoutMs: config.llmTimeoutMs };
-  if (config.embedder === "ollama") {
-    const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import("./plugins/ollama/mod.ts");
-    return await OllamaEmbedder.open({
-      ...remote,
-      host: config.ollamaHost,
-      model: remote.model ?? DEFAULT_OLLAMA_EMBED_MODEL,
-    });
-  }
-  if (config.embedder === "openai") {
-    const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import("./plugins/openai/mod.ts");
-    return await OpenAiEmbedder.open({
-      ...remote,
-      apiKey: config.openaiApiKey,
-      baseURL: config.openaiBaseUrl,
-      model: remote.model ?? DEFAULT_OPENAI_EMBED_MODEL,
-    });
-  }
-  if (config.embedder === "lexical") {
-    const { LexicalEmbedder } = await import("./plugins/lexical_embedder/mod.ts");
-    return new LexicalEmbedder();
-  }
-  const { GloveEmbedder } = await import("./plugins/glove_embedder/mod.ts");
-  return await GloveEmbedder.open({ cacheDir: config.modelsDir });
-}
-
-async function openLlm(): Promise<Llm | undefined> {
-  const remote = { model: config.llmModel, timeoutMs: config.llmTimeoutMs };
-  if (config.llm === "ollama") {
-    const { OllamaLlm, DEFAULT_OLLAMA_LLM_MODEL } = await import("./plugins/ollama/mod.ts");
-    return new OllamaLlm({
-      ...remote,
-      host: config.ollamaHost,
-      model: remote.model ?? DEFAULT_OLLAMA_LLM_MODEL,
-    });
-  }
-  if (config.llm === "openai") {
-    const { OpenAiLlm, DEFAULT_OPENAI_LLM_MODEL } = await import("./plugins/openai/mod.ts");
-    return new OpenAiLlm({
-      ...remote,
-      apiKey: config.openaiApiKey,
-      baseURL: config.openaiBaseUrl,
-      model: remote.model ?? DEFAULT_OPENAI_LLM_MODEL,
-    });
-  }
-  if (config.llm === "local") {
-    return new (await import("./plugins/local_llm/mod.ts")).LocalExtractiveLlm();
-  }
-  return undefined;
-}
-
-/** The account directory, cipher and blob store: the embedded ones, or Sui, Seal and Walrus. */
-async function openAccountBackends(
-  ledger: LocalLedger | undefined,
-  masterKey: Uint8Array<ArrayBuffer>,
-) {
-  const net = config.network;
-  let directory: AccountDirectory;
-  if (ledger) directory = ledger;
-  else {
-    const { SuiAccountDirectory } = await import("./plugins/sui/mod.ts");
-    directory = SuiAccountDirectory.open({
-      rpcUrl: net.suiRpcUrl!,
-      packageId: net.packageId!,
-      registryId: net.registryId,
-    });
-  }
-  let cipher: Cipher;
-  if (config.cipher === "seal") {
-    const { SealCipher } = await import("./plugins/seal/mod.ts");
-    cipher = await SealCipher.open({
-      rpcUrl: net.suiRpcUrl!,
-      packageId: net.packageId!,
-      registryId: net.registryId!,
-      keyServers: net.sealKeyServers,
-      threshold: net.sealThreshold,
-      serverKey: net.sealServerKey,
-    });
-  } else {
-    const { LocalCipher } = await import("./plugins/local_cipher/mod.ts");
-    cipher = await LocalCipher.fromKey(masterKey);
-  }
-  let blobs: BlobStore;
-  if (config.blobStore === "walrus") {
-    const { WalrusBlobStore } = await import("./plugins/walrus/mod.ts");
-    blobs = await WalrusBlobStore.open({
-      publisherUrl: net.walrusPublisherUrl!,
-      aggregatorUrls: net.walrusAggregatorUrls,
-      epochs: net.walrusEpochs,
-      cacheDir: `${config.dataDir}/walrus_cache`,
-      rpcUrl: net.suiRpcUrl!,
-      systemObjectId: net.walrusSystemObjectId,
-      walrusPackageId: net.walrusPackageId,
-      operatorKey: net.walrusOwnerKey!,
-      publisherToken: net.walrusPublisherToken,
-    });
-  } else {
-    const { FsBlobStore } = await import("./plugins/fs_blob/mod.ts");
-    blobs = await FsBlobStore.open(`${config.dataDir}/blobs`);
-  }
-  return { directory, cipher, blobs };
-}
-
 /** The local-mode dashboard, on its own port. */
 async function serveDashboard(
   ledger: LocalLedger,
@@ -193,28 +81,8 @@ async function serveDashboard(
 }
 
 async function start() {
-  await Deno.mkdir(config.dataDir, { recursive: true });
-  const { loadMasterKey } = await import("./plugins/local_cipher/mod.ts");
-  const masterKey = await loadMasterKey(config);
-  const embedder = await openEmbedder();
-  const llm = await openLlm();
-  let vectors: VectorStore;
-  if (config.vectorStore === "lancedb") {
-    const { LanceDbVectorStore } = await import("./plugins/lancedb/mod.ts");
-    vectors = await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, {
-      model: embedder.model,
-      dimensions: embedder.dimensions,
-      logger,
-    });
-  } else {
-    vectors = new MemoryVectorStore(embedder.dimensions);
-  }
-  const jobsKv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
-  // With SVC_CHAIN=sui, accounts live on Sui: no local ledger, and no dashboard (which serves it).
-  const network = config.chain === "sui";
-  const ledgerKv = network ? undefined : await Deno.openKv(`${config.dataDir}/ledger.kv`);
-  const ledger = ledgerKv && new LocalLedger(ledgerKv);
-  const { directory, cipher, blobs } = await openAccountBackends(ledger, masterKey);
+  const backends = await openBackends(config, logger);
+  const { ledger, vectors } = backends;
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     const value = Deno.env.get(name);
@@ -225,13 +93,14 @@ async function start() {
     url: config.sidecarUrl,
     env: sidecarEnv,
     dataDir: config.dataDir,
-    netHosts: network ? [new URL(config.network.suiRpcUrl!).host] : [],
+    netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
     logger,
   });
+  const { kv, secret, directory, cipher, blobs, embedder, llm, mode, packageId } = backends;
   const relayer = await createRelayer({
-    kv: jobsKv,
+    kv,
     // The queue derives its own key from this with HKDF under a distinct salt.
-    secret: masterKey,
+    secret,
     directory,
     cipher,
     blobs,
@@ -239,8 +108,8 @@ async function start() {
     embedder,
     llm,
     logger,
-    mode: network ? "network" : "embedded",
-    packageId: network ? config.network.packageId! : LOCAL_PACKAGE_ID,
+    mode,
+    packageId,
     concurrency: config.concurrency,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,
@@ -268,9 +137,7 @@ async function start() {
     await sidecar?.stop();
     await Promise.all([server.shutdown(), dashboard?.shutdown()]);
     await relayer.close();
-    await vectors.close();
-    jobsKv.close();
-    ledgerKv?.close();
+    await backends.close();
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", stop);

@@ -11,6 +11,7 @@ import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
 const [dataDir, modelsDir, owner, namespace] = Deno.args;
@@ -22,7 +23,7 @@ const relayer = await createRelayer({
   kv,
   secret,
   directory: new MemoryAccountDirectory(),
-  cipher: await LocalCipher.open({ dataDir }),
+  cipher: await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) }),
   blobs: await FsBlobStore.open(`${dataDir}/blobs`),
   vectors,
   embedder,

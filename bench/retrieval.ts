@@ -83,7 +83,7 @@ const relayer = await createRelayer({
   kv,
   secret: crypto.getRandomValues(new Uint8Array(32)),
   directory: new MemoryAccountDirectory(),
-  cipher: await LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32))),
+  cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
   blobs: new MemoryBlobStore(),
   vectors,
   embedder,

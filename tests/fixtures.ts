@@ -54,7 +54,7 @@ export async function startTestRelayer(
     kv,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     directory,
-    cipher: await LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32))),
+    cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
     blobs,
     vectors,
     embedder,

@@ -70,7 +70,7 @@ Deno.test("a job interrupted after its blob upload resumes without a second blob
 });
 
 Deno.test("a backend that keeps failing ends the job failed with a sentence and a dead letter", async () => {
-  const cipher = await LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32)));
+  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
   let calls = 0;
   const broken = {
     name: "broken",

@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * const cipher = await LocalCipher.open({ dataDir: "./data" });
+ * const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
  * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
  * ```
  */
@@ -17,36 +17,10 @@ import { SvcError } from "../../src/errors.ts";
 
 const VERSION = 1;
 const HEADER_BYTES = 1 + 12 + 48 + 12;
-const MASTER_KEY = /^[0-9a-f]{64}$/;
 
-/** Reads `SVC_MASTER_KEY`-style hex, or the key file in `dataDir`, creating it (mode 0600). */
-export async function loadMasterKey(
-  options: { dataDir: string; masterKeyHex?: string },
-): Promise<Uint8Array<ArrayBuffer>> {
-  if (options.masterKeyHex !== undefined) {
-    if (!MASTER_KEY.test(options.masterKeyHex)) {
-      throw new SvcError("bad_request", "SVC_MASTER_KEY must be 64 lowercase hex characters");
-    }
-    return Uint8Array.fromHex(options.masterKeyHex);
-  }
-  const path = `${options.dataDir}/master.key`;
-  await Deno.mkdir(options.dataDir, { recursive: true });
-  try {
-    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-    const key = crypto.getRandomValues(new Uint8Array(32));
-    await file.write(new TextEncoder().encode(key.toHex() + "\n"));
-    await file.sync();
-    file.close();
-    return key;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
-  }
-  await Deno.chmod(path, 0o600);
-  const hex = (await Deno.readTextFile(path)).trim();
-  if (!MASTER_KEY.test(hex)) {
-    throw new SvcError("internal", `Cannot read the master key: ${path} is not 64 hex characters`);
-  }
-  return Uint8Array.fromHex(hex);
+export interface LocalCipherOptions {
+  /** 32 secret bytes; every owner's key is derived from them. */
+  masterKey: Uint8Array<ArrayBuffer>;
 }
 
 export class LocalCipher implements Cipher {
@@ -58,16 +32,15 @@ export class LocalCipher implements Cipher {
     this.#master = master;
   }
 
-  /** A cipher over the given 32-byte master key. */
-  static async fromKey(masterKey: Uint8Array<ArrayBuffer>): Promise<LocalCipher> {
-    if (masterKey.byteLength !== 32) throw new TypeError("The master key must be 32 bytes");
-    const master = await crypto.subtle.importKey("raw", masterKey, "HKDF", false, ["deriveKey"]);
+  /** A cipher over a 32-byte master key. */
+  static async open(options: LocalCipherOptions): Promise<LocalCipher> {
+    if (options.masterKey.byteLength !== 32) {
+      throw new TypeError("The master key must be 32 bytes");
+    }
+    const master = await crypto.subtle.importKey("raw", options.masterKey, "HKDF", false, [
+      "deriveKey",
+    ]);
     return new LocalCipher(master);
-  }
-
-  /** A cipher over the master key of a data directory (or the given hex key). */
-  static async open(options: { dataDir: string; masterKeyHex?: string }): Promise<LocalCipher> {
-    return LocalCipher.fromKey(await loadMasterKey(options));
   }
 
   #ownerKey(owner: string): Promise<CryptoKey> {

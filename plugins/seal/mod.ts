@@ -32,7 +32,7 @@ import { suiClient } from "../sui/rpc_client.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
-import type { SealKeyServerConfig as SealKeyServer } from "../../src/network_config.ts";
+import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
 

@@ -1,7 +1,7 @@
 /**
- * Runs the sidecar (`main.ts` beside this file) as a child process: starts it with a fresh
- * secret and a clean environment, waits for its `/health`, probes it every second, restarts
- * it with backoff when it dies or stops answering, and stops it with SIGTERM, then SIGKILL
+ * Runs the sidecar (`sidecar.ts`, beside the relayer's `main.ts`) as a child process: starts it
+ * with a fresh secret and a clean environment, waits for its `/health`, probes it every second,
+ * restarts it with backoff when it dies or stops answering, and stops it with SIGTERM, then SIGKILL
  * after a grace period. The child holds a pipe from this process as its stdin and exits
  * when that closes, so it cannot outlive the relayer, even one killed with SIGKILL.
  */
@@ -26,7 +26,7 @@ export interface SupervisorOptions {
   graceMs?: number;
 }
 
-const ENTRY = fileURLToPath(new URL("./main.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../sidecar.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 const PROBE_MS = 1000;
 /** Failed probes in a row after which a running sidecar counts as hung and is killed. */

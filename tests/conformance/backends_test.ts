@@ -9,6 +9,7 @@ import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
+import { loadMasterKey } from "../../src/compose/master_key.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { GloveEmbedder } from "../../plugins/glove_embedder/mod.ts";
 import { TEST_MODELS_DIR } from "../relayer_process.ts";
@@ -45,11 +46,11 @@ blobStoreSuite("FsBlobStore", async () => FsBlobStore.open(await Deno.makeTempDi
 
 cipherSuite(
   "LocalCipher (given key)",
-  () => LocalCipher.fromKey(crypto.getRandomValues(new Uint8Array(32))),
+  () => LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
 );
 cipherSuite(
   "LocalCipher (key file)",
-  async () => LocalCipher.open({ dataDir: await Deno.makeTempDir() }),
+  async () => LocalCipher.open({ masterKey: await loadMasterKey(await Deno.makeTempDir()) }),
 );
 
 accountDirectorySuite("MemoryAccountDirectory", () => {

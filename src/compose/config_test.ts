@@ -12,8 +12,14 @@ function problemsOf(env: Record<string, string>): string[] {
 Deno.test("the embedded default needs no network setting", () => {
   const result = readConfig({});
   assert.ok(result.ok);
-  assert.equal(result.config.chain, "local");
-  assert.deepEqual(result.config.network.sealKeyServers, []);
+  const { chain, cipher, blobStore, embedder, llm } = result.config;
+  assert.deepEqual(
+    [chain, cipher, blobStore, embedder, llm],
+    [{ kind: "local" }, { kind: "local" }, { kind: "fs" }, {
+      kind: "local",
+      modelsDir: "./data/models",
+    }, { kind: "local" }],
+  );
 });
 
 Deno.test("network mode names every missing setting at once", () => {
@@ -50,28 +56,35 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     SVC_WALRUS_OWNER_KEY: "6".repeat(64),
   });
   assert.ok(good.ok);
-  const { network } = good.config;
-  assert.equal(network.packageId, "0x" + "0".repeat(62) + "2a");
-  assert.deepEqual(network.sealKeyServers, [
+  const { chain, cipher, blobStore } = good.config;
+  assert.ok(chain.kind === "sui" && cipher.kind === "seal" && blobStore.kind === "walrus");
+  assert.equal(chain.sui.packageId, "0x" + "0".repeat(62) + "2a");
+  assert.equal(cipher.seal.packageId, chain.sui.packageId);
+  assert.deepEqual(cipher.seal.keyServers, [
     { objectId: id("1"), weight: 1 },
     { objectId: id("2"), weight: 2 },
   ]);
-  assert.equal(network.sealThreshold, 3);
-  assert.equal(network.walrusAggregatorUrls.length, 2);
-  assert.equal(network.walrusEpochs, 5);
+  assert.equal(cipher.seal.threshold, 3);
+  assert.equal(blobStore.walrus.aggregatorUrls.length, 2);
+  assert.equal(blobStore.walrus.epochs, 5);
+  assert.equal(blobStore.walrus.rpcUrl, "http://127.0.0.1:9100");
 
   const secret = "f".repeat(63) + "G";
   const problems = problemsOf({
     SVC_CHAIN: "local",
     SVC_CIPHER: "seal",
+    SVC_BLOB_STORE: "walrus",
     SVC_SUI_RPC_URL: "ftp://x",
     SVC_PACKAGE_ID: "0xnothex",
     SVC_REGISTRY_ID: id("b"),
     SVC_SEAL_KEY_SERVERS: `${id("1")}:1,bad:2,0x${"1".repeat(64)}:3, ${id("2")}:0`,
     SVC_SEAL_THRESHOLD: "2",
     SVC_SEAL_SERVER_KEY: secret,
-    SVC_SPONSOR_PRIVATE_KEY: secret,
+    SVC_WALRUS_OWNER_KEY: secret,
     SVC_WALRUS_EPOCHS: "0",
+    SVC_WALRUS_PACKAGE_ID: id("c"),
+    SVC_WALRUS_PUBLISHER_URL: "http://127.0.0.1:9200",
+    SVC_WALRUS_AGGREGATOR_URLS: "http://127.0.0.1:9201",
   });
   assert.equal(problems.length, 10, problems.join("\n"));
   for (
@@ -85,7 +98,7 @@ Deno.test("network settings are parsed and malformed ones reported without secre
       ':0")',
       "SVC_SEAL_THRESHOLD (2) cannot exceed",
       "SVC_SEAL_SERVER_KEY must be",
-      "SVC_SPONSOR_PRIVATE_KEY must be",
+      "SVC_WALRUS_OWNER_KEY must be",
       "SVC_WALRUS_EPOCHS must be",
     ]
   ) assert.ok(problems.some((p) => p.startsWith(start)), start);
@@ -94,7 +107,17 @@ Deno.test("network settings are parsed and malformed ones reported without secre
 
 Deno.test("the blob store's key must not be the sponsor's", () => {
   const key = "7".repeat(64);
-  const problems = problemsOf({ SVC_SPONSOR_PRIVATE_KEY: key, SVC_WALRUS_OWNER_KEY: key });
+  const problems = problemsOf({
+    SVC_CHAIN: "sui",
+    SVC_BLOB_STORE: "walrus",
+    SVC_SUI_RPC_URL: "http://127.0.0.1:9100",
+    SVC_PACKAGE_ID: id("a"),
+    SVC_WALRUS_PACKAGE_ID: id("c"),
+    SVC_WALRUS_PUBLISHER_URL: "http://127.0.0.1:9200",
+    SVC_WALRUS_AGGREGATOR_URLS: "http://127.0.0.1:9201",
+    SVC_SPONSOR_PRIVATE_KEY: key,
+    SVC_WALRUS_OWNER_KEY: key,
+  });
   assert.equal(problems.length, 1);
   assert.match(problems[0], /^SVC_WALRUS_OWNER_KEY must differ from SVC_SPONSOR_PRIVATE_KEY/);
   assert.ok(!problems[0].includes(key));

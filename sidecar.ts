@@ -1,12 +1,11 @@
 /**
- * The sidecar process. The relayer starts and supervises it (see `supervisor.ts`); it serves
+ * The sidecar's entry. The relayer starts and supervises it (`src/sidecar/supervisor.ts`); it serves
  * MCP on `SIDECAR_URL` and exits when its parent goes away, which it notices when its stdin,
  * held open by the relayer, closes.
  */
-import { readConfig } from "../config.ts";
-import { LocalLedger } from "../chain/local_ledger.ts";
-import { createLogger } from "../log.ts";
-import { createSidecar } from "./server.ts";
+import { openSponsor, readConfig } from "./src/compose/mod.ts";
+import { createLogger } from "./src/log.ts";
+import { createSidecar } from "./src/sidecar/server.ts";
 
 const result = readConfig(Deno.env.toObject());
 const token = Deno.env.get("SVC_SIDECAR_TOKEN");
@@ -20,25 +19,11 @@ if (!result.ok || !token || !relayerUrl) {
 }
 const { config } = result;
 const logger = createLogger(config.logLevel);
-// The local ledger's sponsor shares the relayer's ledger file (Deno KV allows several processes);
-// on Sui, the operator's key pays the gas.
-const ledgerKv = config.chain === "local"
-  ? await Deno.openKv(`${config.dataDir}/ledger.kv`)
-  : undefined;
-const { network } = config;
-const sponsor = ledgerKv
-  ? new LocalLedger(ledgerKv)
-  : network.sponsorPrivateKey
-  ? (await import("../../plugins/sui/mod.ts")).SuiSponsor.open({
-    rpcUrl: network.suiRpcUrl!,
-    packageId: network.packageId!,
-    sponsorPrivateKey: network.sponsorPrivateKey,
-  })
-  : undefined;
+const { sponsor, close: closeSponsor } = await openSponsor(config);
 const sidecar = createSidecar({
   token,
   relayerUrl,
-  sendDelegateKey: config.cipher === "seal",
+  sendDelegateKey: config.cipher.kind === "seal",
   sponsor,
   limits: {
     maxTotal: config.mcpMaxTotalSessions,
@@ -77,7 +62,7 @@ async function stop(reason: string) {
   logger.info("sidecar stopping", { reason });
   await sidecar.close();
   await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
-  ledgerKv?.close();
+  closeSponsor();
   Deno.exit(0);
 }
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));

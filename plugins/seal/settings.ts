@@ -1,0 +1,75 @@
+/** The settings of `SVC_CIPHER=seal`, read with the rest of the configuration. */
+import type { SettingsReader } from "../../src/settings_reader.ts";
+import { normalizeObjectId, readObjectId, readPackageId, readSuiRpcUrl } from "../sui/settings.ts";
+
+/** One Seal key server: its on-chain `KeyServer` object and its weight. */
+export interface SealKeyServerConfig {
+  objectId: string;
+  weight: number;
+}
+
+export interface SealSettings {
+  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
+  rpcUrl: string;
+  /** The `svc_account` package whose `seal_approve` the key servers run (`SVC_PACKAGE_ID`). */
+  packageId: string;
+  /** The shared `AccountRegistry` object (`SVC_REGISTRY_ID`). */
+  registryId: string;
+  /** `SVC_SEAL_KEY_SERVERS`: `0x<object id>:<weight>` entries, comma-separated. */
+  keyServers: SealKeyServerConfig[];
+  /** `SVC_SEAL_THRESHOLD`: key servers needed to decrypt. */
+  threshold: number;
+  /** `SVC_SEAL_SERVER_KEY`: a delegate key the relayer decrypts with when a caller sends none. */
+  serverKey?: string;
+}
+
+const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+const KEY_HEX = /^[0-9a-f]{64}$/;
+
+function readKeyServers(read: SettingsReader): SealKeyServerConfig[] {
+  const servers: SealKeyServerConfig[] = [];
+  for (const entry of read.list("SVC_SEAL_KEY_SERVERS")) {
+    const [id, weight = "1", extra] = entry.split(":");
+    if (extra !== undefined || !OBJECT_ID.test(id) || !/^[1-9][0-9]{0,2}$/.test(weight)) {
+      read.problem(
+        `SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (got "${entry}")`,
+      );
+      continue;
+    }
+    const objectId = normalizeObjectId(id);
+    if (servers.some((server) => server.objectId === objectId)) {
+      read.problem(`SVC_SEAL_KEY_SERVERS lists ${objectId} twice`);
+      continue;
+    }
+    servers.push({ objectId, weight: Number(weight) });
+  }
+  if (read.list("SVC_SEAL_KEY_SERVERS").length === 0) {
+    read.missing("SVC_SEAL_KEY_SERVERS", "by SVC_CIPHER=seal");
+  }
+  return servers;
+}
+
+/** The settings of `SVC_CIPHER=seal`. */
+export function readSealSettings(read: SettingsReader): SealSettings {
+  const keyServers = readKeyServers(read);
+  const totalWeight = keyServers.reduce((sum, server) => sum + server.weight, 0);
+  const threshold = read.integer("SVC_SEAL_THRESHOLD", Math.min(2, totalWeight || 1), 1, 999);
+  if (totalWeight > 0 && threshold > totalWeight) {
+    read.problem(
+      `SVC_SEAL_THRESHOLD (${threshold}) cannot exceed the key servers' total weight ${totalWeight}`,
+    );
+  }
+  return {
+    rpcUrl: readSuiRpcUrl(read),
+    packageId: readPackageId(read),
+    registryId: readObjectId(read, "SVC_REGISTRY_ID") ??
+      read.missing("SVC_REGISTRY_ID", "by SVC_CIPHER=seal"),
+    keyServers,
+    threshold,
+    serverKey: read.matching(
+      "SVC_SEAL_SERVER_KEY",
+      KEY_HEX,
+      "SVC_SEAL_SERVER_KEY must be a delegate private key: 64 lowercase hex characters",
+    ),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The Sui settings of network mode, read with the rest of the configuration. The Seal and
+ * Walrus plugins read the shared ones (the full node, the package) through the same functions,
+ * so a missing or malformed setting is reported once.
+ */
+import type { SettingsReader } from "../../src/settings_reader.ts";
+
+/** What `SVC_CHAIN=sui` needs. */
+export interface SuiSettings {
+  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
+  rpcUrl: string;
+  /** The published `svc_account` package (`SVC_PACKAGE_ID`). */
+  packageId: string;
+  /** The shared `AccountRegistry` object (`SVC_REGISTRY_ID`). */
+  registryId?: string;
+  /** Pays the gas of sponsored transactions (`SVC_SPONSOR_PRIVATE_KEY`); never logged. */
+  sponsorPrivateKey?: string;
+}
+
+const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+const SUI_PRIVATE_KEY = /^(suiprivkey1[02-9ac-hj-np-z]{50,}|[0-9a-f]{64})$/;
+
+/** Pads a Sui object id or address to its 64-hex form, lowercase. */
+export function normalizeObjectId(id: string): string {
+  return "0x" + id.slice(2).toLowerCase().padStart(64, "0");
+}
+
+/** `SVC_SUI_RPC_URL`, which every network plugin needs. */
+export function readSuiRpcUrl(read: SettingsReader): string {
+  return read.httpUrl("SVC_SUI_RPC_URL") ??
+    read.missing(
+      "SVC_SUI_RPC_URL",
+      "by SVC_CHAIN=sui, SVC_CIPHER=seal and SVC_BLOB_STORE=walrus",
+    );
+}
+
+/** A Sui object id, normalized; `undefined` when absent. */
+export function readObjectId(read: SettingsReader, name: string): string | undefined {
+  const value = read.matching(
+    name,
+    OBJECT_ID,
+    `${name} must be a Sui object id such as 0x2a… (got "${read.text(name)}")`,
+  );
+  return value && OBJECT_ID.test(value) ? normalizeObjectId(value) : value;
+}
+
+/** `SVC_PACKAGE_ID`: the `svc_account` package the directory and Seal's policy read. */
+export function readPackageId(read: SettingsReader): string {
+  return readObjectId(read, "SVC_PACKAGE_ID") ??
+    read.missing("SVC_PACKAGE_ID", "by SVC_CHAIN=sui and SVC_CIPHER=seal");
+}
+
+/** A Sui private key: a `suiprivkey1…` string or 64 lowercase hex characters. */
+export function readSuiPrivateKey(read: SettingsReader, name: string): string | undefined {
+  return read.matching(
+    name,
+    SUI_PRIVATE_KEY,
+    `${name} must be a suiprivkey1… string or 64 lowercase hex characters`,
+  );
+}
+
+/** The settings of `SVC_CHAIN=sui`. */
+export function readSuiSettings(read: SettingsReader): SuiSettings {
+  return {
+    rpcUrl: readSuiRpcUrl(read),
+    packageId: readPackageId(read),
+    registryId: readObjectId(read, "SVC_REGISTRY_ID"),
+    sponsorPrivateKey: readSuiPrivateKey(read, "SVC_SPONSOR_PRIVATE_KEY"),
+  };
+}

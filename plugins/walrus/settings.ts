@@ -1,0 +1,54 @@
+/** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
+import { isHttpUrl, type SettingsReader } from "../../src/settings_reader.ts";
+import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "../sui/settings.ts";
+
+export interface WalrusSettings {
+  /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`), where the blob objects live. */
+  rpcUrl: string;
+  /** `SVC_WALRUS_PUBLISHER_URL`. */
+  publisherUrl: string;
+  /** `SVC_WALRUS_AGGREGATOR_URLS`, tried in order. */
+  aggregatorUrls: string[];
+  /** `SVC_WALRUS_EPOCHS`: how long Walrus keeps each blob. */
+  epochs: number;
+  /** `SVC_WALRUS_SYSTEM_OBJECT_ID`: Walrus's `System` object, which names its current package. */
+  systemObjectId?: string;
+  /** `SVC_WALRUS_PACKAGE_ID`: the Walrus package, when no system object is given. */
+  packageId?: string;
+  /**
+   * `SVC_WALRUS_OWNER_KEY`: owns the blob objects and pays for their metadata; not the sponsor's
+   * key, so the two never spend the same coins. Never logged.
+   */
+  ownerKey: string;
+  /** `SVC_WALRUS_PUBLISHER_TOKEN`: bearer of an authenticated publisher; never logged. */
+  publisherToken?: string;
+}
+
+/** The settings of `SVC_BLOB_STORE=walrus`. */
+export function readWalrusSettings(read: SettingsReader): WalrusSettings {
+  const why = "by SVC_BLOB_STORE=walrus";
+  const systemObjectId = readObjectId(read, "SVC_WALRUS_SYSTEM_OBJECT_ID");
+  const packageId = readObjectId(read, "SVC_WALRUS_PACKAGE_ID");
+  if (!systemObjectId && !packageId) {
+    read.missing("SVC_WALRUS_SYSTEM_OBJECT_ID (or SVC_WALRUS_PACKAGE_ID)", why);
+  }
+  const aggregatorUrls = read.list("SVC_WALRUS_AGGREGATOR_URLS");
+  for (const url of aggregatorUrls) {
+    if (!isHttpUrl(url)) {
+      read.problem(`SVC_WALRUS_AGGREGATOR_URLS must list http(s) URLs (got "${url}")`);
+    }
+  }
+  if (aggregatorUrls.length === 0) read.missing("SVC_WALRUS_AGGREGATOR_URLS", why);
+  return {
+    rpcUrl: readSuiRpcUrl(read),
+    publisherUrl: read.httpUrl("SVC_WALRUS_PUBLISHER_URL") ??
+      read.missing("SVC_WALRUS_PUBLISHER_URL", why),
+    aggregatorUrls,
+    epochs: read.integer("SVC_WALRUS_EPOCHS", 5, 1, 53),
+    systemObjectId,
+    packageId,
+    ownerKey: readSuiPrivateKey(read, "SVC_WALRUS_OWNER_KEY") ??
+      read.missing("SVC_WALRUS_OWNER_KEY", `${why}: it owns the blobs and writes their metadata`),
+    publisherToken: read.text("SVC_WALRUS_PUBLISHER_TOKEN"),
+  };
+}

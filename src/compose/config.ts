@@ -1,0 +1,248 @@
+/**
+ * Configuration from environment variables, typed and checked; every problem is reported at
+ * once. Each backend's choice is a tagged union carrying the settings that backend needs, and
+ * the network plugins read their own settings (`plugins/{sui,seal,walrus}/settings.ts`). The
+ * README's configuration table lists the same variables.
+ */
+import type { LogLevel } from "../log.ts";
+import { SettingsReader } from "../settings_reader.ts";
+import { readSuiSettings, type SuiSettings } from "../../plugins/sui/settings.ts";
+import { readSealSettings, type SealSettings } from "../../plugins/seal/settings.ts";
+import { readWalrusSettings, type WalrusSettings } from "../../plugins/walrus/settings.ts";
+
+/** Where accounts and delegate keys live. */
+export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
+/** How memory text is encrypted. */
+export type CipherConfig = { kind: "local" } | { kind: "seal"; seal: SealSettings };
+/** Where ciphertext is stored. */
+export type BlobStoreConfig = { kind: "fs" } | { kind: "walrus"; walrus: WalrusSettings };
+export type VectorStoreConfig = { kind: "lancedb" } | { kind: "memory" };
+
+/** A model server: Ollama, or an OpenAI-compatible API. */
+export interface RemoteModelSettings {
+  /** The model name; each provider has its own default. */
+  model?: string;
+  timeoutMs: number;
+}
+export interface OllamaSettings extends RemoteModelSettings {
+  /** The Ollama server; the plugin's default (`http://127.0.0.1:11434`) when absent. */
+  host?: string;
+}
+export interface OpenAiSettings extends RemoteModelSettings {
+  apiKey?: string;
+  baseURL?: string;
+}
+
+export type EmbedderConfig =
+  | { kind: "local"; modelsDir: string }
+  | { kind: "lexical" }
+  | { kind: "ollama"; ollama: OllamaSettings }
+  | { kind: "openai"; openai: OpenAiSettings };
+export type LlmConfig =
+  | { kind: "local" }
+  | { kind: "none" }
+  | { kind: "ollama"; ollama: OllamaSettings }
+  | { kind: "openai"; openai: OpenAiSettings };
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  chain: ChainConfig;
+  cipher: CipherConfig;
+  blobStore: BlobStoreConfig;
+  vectorStore: VectorStoreConfig;
+  embedder: EmbedderConfig;
+  llm: LlmConfig;
+  /** `SVC_MASTER_KEY`: the relayer's secret as hex; read from the data directory when absent. */
+  masterKeyHex?: string;
+  logLevel: LogLevel;
+  concurrency: number;
+  callTimeoutMs: number;
+  maxAttempts: number;
+  /** Loopback address of the MCP sidecar. */
+  sidecarUrl: URL;
+  trustProxy: boolean;
+  allowedOrigins: string[];
+  mcpMaxTotalSessions: number;
+  mcpMaxSessionsPerKey: number;
+  mcpMaxNewSessionsPerIpPerMin: number;
+  mcpSessionIdleMinutes: number;
+  mcpWaitMs: number;
+  sponsorRatePerMinute: number;
+  /** Port of the local-mode dashboard. */
+  dashboardPort: number;
+  accountCacheSeconds: number;
+}
+
+/** Environment variables the relayer passes on to the sidecar it starts. */
+export const SIDECAR_ENV = [
+  "SIDECAR_URL",
+  "SVC_DATA_DIR",
+  "SVC_CHAIN",
+  "SVC_CIPHER",
+  "SVC_ALLOWED_ORIGINS",
+  "SVC_LOG_LEVEL",
+  "MCP_MAX_TOTAL_SESSIONS",
+  "MCP_MAX_SESSIONS_PER_KEY",
+  "MCP_MAX_SESSIONS_PER_IP",
+  "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
+  "MCP_SESSION_IDLE_MINUTES",
+  "SVC_MCP_WAIT_MS",
+  // Network mode: the sponsor runs in the sidecar; Seal's settings are checked there too.
+  "SVC_SUI_RPC_URL",
+  "SVC_PACKAGE_ID",
+  "SVC_REGISTRY_ID",
+  "SVC_SPONSOR_PRIVATE_KEY",
+  "SVC_SEAL_KEY_SERVERS",
+  "SVC_SEAL_THRESHOLD",
+];
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
+
+function readSidecarUrl(read: SettingsReader): URL {
+  const raw = read.text("SIDECAR_URL") ?? "http://localhost:9000";
+  const url = URL.canParse(raw) ? new URL(raw) : undefined;
+  if (url?.protocol === "http:" && LOOPBACK.has(url.hostname) && url.port) return url;
+  read.problem(
+    `SIDECAR_URL must be an http URL on a loopback host with a port, such as ` +
+      `http://localhost:9000 (got "${raw}")`,
+  );
+  return new URL("http://localhost:9000");
+}
+
+function readAllowedOrigins(read: SettingsReader): string[] {
+  const origins = read.list("SVC_ALLOWED_ORIGINS");
+  for (const origin of origins) {
+    if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
+      read.problem(
+        `SVC_ALLOWED_ORIGINS must list origins such as https://app.example (got "${origin}")`,
+      );
+    }
+  }
+  return origins;
+}
+
+/** The settings shared by the remote model providers. */
+function readModelServers(read: SettingsReader, embedding: boolean) {
+  const model = read.text(embedding ? "SVC_EMBED_MODEL" : "SVC_LLM_MODEL");
+  const timeoutMs = read.integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000);
+  return {
+    ollama: (): OllamaSettings => ({ model, timeoutMs, host: read.httpUrl("OLLAMA_HOST") }),
+    openai: (): OpenAiSettings => {
+      const apiKey = read.text("OPENAI_API_KEY");
+      const baseURL = read.httpUrl("OPENAI_BASE_URL");
+      if (!apiKey && !baseURL) {
+        read.problem(
+          "SVC_EMBEDDER/SVC_LLM=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)",
+        );
+      }
+      return { model, timeoutMs, apiKey, baseURL };
+    },
+  };
+}
+
+function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
+  const servers = readModelServers(read, true);
+  const kind = read.choice("SVC_EMBEDDER", "local", ["local", "lexical", "ollama", "openai"]);
+  switch (kind) {
+    case "local":
+      return { kind, modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models` };
+    case "lexical":
+      return { kind };
+    case "ollama":
+      return { kind, ollama: servers.ollama() };
+    case "openai":
+      return { kind, openai: servers.openai() };
+  }
+}
+
+function readLlm(read: SettingsReader): LlmConfig {
+  const servers = readModelServers(read, false);
+  const kind = read.choice("SVC_LLM", "local", ["local", "ollama", "openai", "none"]);
+  switch (kind) {
+    case "local":
+    case "none":
+      return { kind };
+    case "ollama":
+      return { kind, ollama: servers.ollama() };
+    case "openai":
+      return { kind, openai: servers.openai() };
+  }
+}
+
+function readChain(read: SettingsReader): ChainConfig {
+  const kind = read.choice("SVC_CHAIN", "local", ["local", "sui"]);
+  return kind === "sui" ? { kind, sui: readSuiSettings(read) } : { kind };
+}
+
+function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
+  const kind = read.choice("SVC_CIPHER", "local", ["local", "seal"]);
+  if (kind === "local") return { kind };
+  if (chain.kind !== "sui") {
+    read.problem("SVC_CIPHER=seal needs SVC_CHAIN=sui (its policy reads the account on Sui)");
+  }
+  return { kind, seal: readSealSettings(read) };
+}
+
+function readBlobStore(read: SettingsReader, chain: ChainConfig): BlobStoreConfig {
+  const kind = read.choice("SVC_BLOB_STORE", "fs", ["fs", "walrus"]);
+  if (kind === "fs") return { kind };
+  const walrus = readWalrusSettings(read);
+  if (chain.kind === "sui" && walrus.ownerKey === chain.sui.sponsorPrivateKey) {
+    read.problem(
+      "SVC_WALRUS_OWNER_KEY must differ from SVC_SPONSOR_PRIVATE_KEY: the sponsor and the blob " +
+        "store run in two processes and would spend the same gas coins",
+    );
+  }
+  return { kind, walrus };
+}
+
+/** Reads the configuration from `env` (for example `Deno.env.toObject()`). */
+export function readConfig(env: Record<string, string | undefined>): ConfigResult {
+  const read = new SettingsReader(env);
+  const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
+  const chain = readChain(read);
+  const config: Config = {
+    host: read.text("SVC_HOST") ?? "127.0.0.1",
+    port: read.integer("SVC_PORT", 8000, 0, 65535),
+    dataDir,
+    chain,
+    cipher: readCipher(read, chain),
+    blobStore: readBlobStore(read, chain),
+    vectorStore: { kind: read.choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"]) },
+    embedder: readEmbedder(read, dataDir),
+    llm: readLlm(read),
+    masterKeyHex: read.matching(
+      "SVC_MASTER_KEY",
+      /^[0-9a-f]{64}$/,
+      "SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)",
+    ),
+    logLevel: read.choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"]),
+    concurrency: read.integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),
+    callTimeoutMs: read.integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
+    maxAttempts: read.integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
+    sidecarUrl: readSidecarUrl(read),
+    trustProxy: read.choice("SVC_TRUST_PROXY", "0", ["0", "1"]) === "1",
+    allowedOrigins: readAllowedOrigins(read),
+    mcpMaxTotalSessions: read.integer("MCP_MAX_TOTAL_SESSIONS", 1000, 1, 1_000_000),
+    // Sessions are counted per key; the specification's per-address name is read as a fallback.
+    mcpMaxSessionsPerKey: read.text("MCP_MAX_SESSIONS_PER_KEY")
+      ? read.integer("MCP_MAX_SESSIONS_PER_KEY", 16, 1, 1_000_000)
+      : read.integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
+    mcpMaxNewSessionsPerIpPerMin: read.integer(
+      "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
+      30,
+      1,
+      1_000_000,
+    ),
+    mcpSessionIdleMinutes: read.integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
+    mcpWaitMs: read.integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
+    sponsorRatePerMinute: read.integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
+    dashboardPort: read.integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
+    accountCacheSeconds: read.integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
+  };
+  return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
+}

@@ -1,0 +1,34 @@
+/**
+ * The relayer's secret: 32 bytes that seal queued texts, key the term hashes and, with the
+ * local cipher, derive every owner's key. `SVC_MASTER_KEY` gives it as hex; otherwise it lives
+ * in `<data dir>/master.key` (mode 0600), created on first start.
+ */
+import { SvcError } from "../errors.ts";
+
+const MASTER_KEY = /^[0-9a-f]{64}$/;
+
+/** The configured key, or the data directory's key file, created when absent. */
+export async function loadMasterKey(
+  dataDir: string,
+  masterKeyHex?: string,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (masterKeyHex !== undefined) return Uint8Array.fromHex(masterKeyHex);
+  const path = `${dataDir}/master.key`;
+  await Deno.mkdir(dataDir, { recursive: true });
+  try {
+    const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    const key = crypto.getRandomValues(new Uint8Array(32));
+    await file.write(new TextEncoder().encode(key.toHex() + "\n"));
+    await file.sync();
+    file.close();
+    return key;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  await Deno.chmod(path, 0o600);
+  const hex = (await Deno.readTextFile(path)).trim();
+  if (!MASTER_KEY.test(hex)) {
+    throw new SvcError("internal", `Cannot read the master key: ${path} is not 64 hex characters`);
+  }
+  return Uint8Array.fromHex(hex);
+}

@@ -1,0 +1,208 @@
+/**
+ * The composition: configuration in, opened backends out. The relayer's entry (`main.ts`) and
+ * the sidecar's (`sidecar.ts`) both assemble their parts here; it is the one module of the core
+ * that imports plugins, each lazily, so an unused SDK never loads.
+ */
+import type {
+  AccountDirectory,
+  BlobStore,
+  Cipher,
+  Embedder,
+  Llm,
+  Sponsor,
+  VectorStore,
+} from "../backends/types.ts";
+import { MemoryVectorStore } from "../backends/memory.ts";
+import { LOCAL_PACKAGE_ID, LocalLedger } from "../chain/local_ledger.ts";
+import type { Logger } from "../log.ts";
+import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
+import { loadMasterKey } from "./master_key.ts";
+
+export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
+
+/** Everything a relayer is built from, opened; `close` releases what was opened here. */
+export interface Backends {
+  /** The relayer's 32-byte secret (see `master_key.ts`). */
+  secret: Uint8Array<ArrayBuffer>;
+  /** Holds the job queue and the replay guard. */
+  kv: Deno.Kv;
+  directory: AccountDirectory;
+  cipher: Cipher;
+  blobs: BlobStore;
+  vectors: VectorStore;
+  embedder: Embedder;
+  llm?: Llm;
+  /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
+  ledger?: LocalLedger;
+  /** `/health`'s mode and package: the local ledger's, or the Sui package. */
+  mode: "embedded" | "network";
+  packageId: string;
+  close(): Promise<void>;
+}
+
+/** The configured embedder; a remote one is asked once for its vector size. */
+async function openEmbedder(config: EmbedderConfig): Promise<Embedder> {
+  switch (config.kind) {
+    case "local": {
+      const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
+      return await GloveEmbedder.open({ cacheDir: config.modelsDir });
+    }
+    case "lexical": {
+      const { LexicalEmbedder } = await import("../../plugins/lexical_embedder/mod.ts");
+      return new LexicalEmbedder();
+    }
+    case "ollama": {
+      const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
+        "../../plugins/ollama/mod.ts"
+      );
+      const { host, model = DEFAULT_OLLAMA_EMBED_MODEL, timeoutMs } = config.ollama;
+      return await OllamaEmbedder.open({ host, model, timeoutMs });
+    }
+    case "openai": {
+      const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import(
+        "../../plugins/openai/mod.ts"
+      );
+      const { apiKey, baseURL, model = DEFAULT_OPENAI_EMBED_MODEL, timeoutMs } = config.openai;
+      return await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs });
+    }
+  }
+}
+
+/** The language model of analyze and ask; none with `SVC_LLM=none`. */
+async function openLlm(config: LlmConfig): Promise<Llm | undefined> {
+  switch (config.kind) {
+    case "none":
+      return undefined;
+    case "local":
+      return new (await import("../../plugins/local_llm/mod.ts")).LocalExtractiveLlm();
+    case "ollama": {
+      const { OllamaLlm, DEFAULT_OLLAMA_LLM_MODEL } = await import("../../plugins/ollama/mod.ts");
+      const { host, model = DEFAULT_OLLAMA_LLM_MODEL, timeoutMs } = config.ollama;
+      return new OllamaLlm({ host, model, timeoutMs });
+    }
+    case "openai": {
+      const { OpenAiLlm, DEFAULT_OPENAI_LLM_MODEL } = await import("../../plugins/openai/mod.ts");
+      const { apiKey, baseURL, model = DEFAULT_OPENAI_LLM_MODEL, timeoutMs } = config.openai;
+      return new OpenAiLlm({ apiKey, baseURL, model, timeoutMs });
+    }
+  }
+}
+
+async function openVectors(config: Config, embedder: Embedder, logger: Logger) {
+  switch (config.vectorStore.kind) {
+    case "lancedb": {
+      const { LanceDbVectorStore } = await import("../../plugins/lancedb/mod.ts");
+      return await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, {
+        model: embedder.model,
+        dimensions: embedder.dimensions,
+        logger,
+      });
+    }
+    case "memory":
+      return new MemoryVectorStore(embedder.dimensions);
+  }
+}
+
+async function openCipher(config: Config, secret: Uint8Array<ArrayBuffer>): Promise<Cipher> {
+  switch (config.cipher.kind) {
+    case "local": {
+      const { LocalCipher } = await import("../../plugins/local_cipher/mod.ts");
+      return await LocalCipher.open({ masterKey: secret });
+    }
+    case "seal": {
+      const { SealCipher } = await import("../../plugins/seal/mod.ts");
+      return await SealCipher.open(config.cipher.seal);
+    }
+  }
+}
+
+async function openBlobs(config: Config): Promise<BlobStore> {
+  switch (config.blobStore.kind) {
+    case "fs": {
+      const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
+      return await FsBlobStore.open(`${config.dataDir}/blobs`);
+    }
+    case "walrus": {
+      const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
+      const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;
+      return await WalrusBlobStore.open({
+        ...walrus,
+        walrusPackageId: packageId,
+        operatorKey: ownerKey,
+        cacheDir: `${config.dataDir}/walrus_cache`,
+      });
+    }
+  }
+}
+
+/** Accounts: the local ledger in the data directory, or `SvcAccount` objects on Sui. */
+async function openDirectory(
+  chain: ChainConfig,
+  dataDir: string,
+): Promise<{ directory: AccountDirectory; ledger?: LocalLedger; kv?: Deno.Kv }> {
+  switch (chain.kind) {
+    case "local": {
+      const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
+      const ledger = new LocalLedger(kv);
+      return { directory: ledger, ledger, kv };
+    }
+    case "sui": {
+      const { SuiAccountDirectory } = await import("../../plugins/sui/mod.ts");
+      return { directory: SuiAccountDirectory.open(chain.sui) };
+    }
+  }
+}
+
+/** Opens every backend the configuration names. */
+export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
+  await Deno.mkdir(config.dataDir, { recursive: true });
+  const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
+  const embedder = await openEmbedder(config.embedder);
+  const llm = await openLlm(config.llm);
+  const vectors = await openVectors(config, embedder, logger);
+  const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+  const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
+  const cipher = await openCipher(config, secret);
+  const blobs = await openBlobs(config);
+  const network = config.chain.kind === "sui";
+  return {
+    secret,
+    kv,
+    directory,
+    cipher,
+    blobs,
+    vectors,
+    embedder,
+    llm,
+    ledger,
+    mode: network ? "network" : "embedded",
+    packageId: config.chain.kind === "sui" ? config.chain.sui.packageId : LOCAL_PACKAGE_ID,
+    async close() {
+      await vectors.close();
+      kv.close();
+      ledgerKv?.close();
+    },
+  };
+}
+
+/**
+ * The sponsor of the sidecar: the local ledger (which shares the relayer's ledger file; Deno KV
+ * allows several processes), or on Sui the operator's key when `SVC_SPONSOR_PRIVATE_KEY` is set.
+ */
+export async function openSponsor(
+  config: Config,
+): Promise<{ sponsor?: Sponsor; close(): void }> {
+  const { chain } = config;
+  switch (chain.kind) {
+    case "local": {
+      const kv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
+      return { sponsor: new LocalLedger(kv), close: () => kv.close() };
+    }
+    case "sui": {
+      const { sponsorPrivateKey } = chain.sui;
+      if (!sponsorPrivateKey) return { close() {} };
+      const { SuiSponsor } = await import("../../plugins/sui/mod.ts");
+      return { sponsor: SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }), close() {} };
+    }
+  }
+}
