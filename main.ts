@@ -6,7 +6,7 @@
 import { openBackends, readConfig, SIDECAR_ENV } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
-import { LOCAL_PACKAGE_ID, type LocalLedger } from "./src/chain/local_ledger.ts";
+import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
@@ -51,6 +51,7 @@ function localUrl(hostname: string, port: number): string {
 /** The local-mode dashboard, on its own port. */
 async function serveDashboard(
   ledger: LocalLedger,
+  packageId: string,
   vectors: VectorStore,
   relayer: (request: Request) => Promise<Response>,
   relayerUrl: string,
@@ -70,7 +71,7 @@ async function serveDashboard(
   const dashboard = createDashboard({
     relayerUrl,
     origin,
-    packageId: LOCAL_PACKAGE_ID,
+    packageId,
     ledger,
     vectors,
     relayer,
@@ -126,7 +127,8 @@ async function start() {
   );
   const relayerUrl = localUrl(server.addr.hostname, server.addr.port);
   logger.info("relayer listening", { url: relayerUrl, data_dir: config.dataDir });
-  const dashboard = ledger && await serveDashboard(ledger, vectors, relayer.handler, relayerUrl);
+  const dashboard = ledger &&
+    await serveDashboard(ledger, packageId, vectors, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
 
   let stopping = false;

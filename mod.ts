@@ -24,5 +24,5 @@ export { ERROR_STATUS, type ErrorCode, SvcError } from "./src/errors.ts";
 export { signingMessage, signRequest } from "./src/auth/signing.ts";
 export { addressOf, generateKeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
 export { verifySignedRequest } from "./src/auth/verify.ts";
-export { LocalLedger } from "./src/chain/local_ledger.ts";
+export { LocalLedger } from "./plugins/local_ledger/mod.ts";
 export { createLogger, type Logger } from "./src/log.ts";

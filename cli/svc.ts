@@ -16,8 +16,8 @@
  */
 import { parseArgs } from "node:util";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
-import { LocalLedger, type TransactionEffects } from "../src/chain/local_ledger.ts";
-import { submitTransaction, type TransactionKind } from "../src/chain/transactions.ts";
+import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
+import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
-import { LocalLedger } from "../src/chain/local_ledger.ts";
-import { encodeKind, signDigest } from "../src/chain/transactions.ts";
+import { LocalLedger } from "../plugins/local_ledger/mod.ts";
+import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
 import { initializeRequest, startMcpStack, textOf } from "./mcp_fixtures.ts";
 
 Deno.test("MCP over Streamable HTTP: tools match the specification", async () => {

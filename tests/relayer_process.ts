@@ -1,7 +1,7 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
+import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { SvcClient } from "../src/client/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
-import { encodeKind, signDigest } from "../src/chain/transactions.ts";
+import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import { newAccountClient, type RelayerProcess, startRelayer } from "./relayer_process.ts";
 

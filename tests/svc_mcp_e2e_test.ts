@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SvcClient } from "../src/client/mod.ts";
-import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
+import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import {
   approveSignIn,

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LOCAL_PACKAGE_ID } from "../src/chain/local_ledger.ts";
+import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import {
   approveSignIn,
   exitWithin,

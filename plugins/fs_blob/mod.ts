@@ -9,9 +9,14 @@
  * Files are written to a temporary name, synced and renamed, so a crash never leaves a
  * partial blob.
  */
-import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
-import { sha256Hex } from "../../src/auth/keys.ts";
-import { backendError } from "../../src/errors.ts";
+import {
+  backendError,
+  type BlobEntry,
+  type BlobMeta,
+  type BlobStore,
+  type CallOptions,
+  sha256Hex,
+} from "../../src/kit.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 

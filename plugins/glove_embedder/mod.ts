@@ -13,8 +13,7 @@
  * const [vector] = await embedder.embed(["I adore puppies"]);
  * ```
  */
-import type { Embedder } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+import { type Embedder, SvcError } from "../../src/kit.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
 
 const WORDS = 100_000;

@@ -12,16 +12,18 @@
  */
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
-import type {
-  NamespaceCount,
-  TermsRow,
-  VectorHit,
-  VectorRow,
-  VectorStore,
-} from "../../src/backends/types.ts";
-import { countNamespaces } from "../../src/backends/memory.ts";
-import { backendError, SvcError } from "../../src/errors.ts";
-import { createLogger, type Logger } from "../../src/log.ts";
+import {
+  backendError,
+  countNamespaces,
+  createLogger,
+  type Logger,
+  type NamespaceCount,
+  SvcError,
+  type TermsRow,
+  type VectorHit,
+  type VectorRow,
+  type VectorStore,
+} from "../../src/kit.ts";
 
 const TABLE = "memories";
 const META_FILE = "svc_index.json";

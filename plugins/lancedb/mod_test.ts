@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import * as lancedb from "@lancedb/lancedb";
 import { MemoryVectorStore } from "../../src/backends/memory.ts";
-import type { VectorRow } from "../../src/backends/types.ts";
+import type { VectorRow } from "../../src/kit.ts";
 import { LanceDbVectorStore } from "./mod.ts";
 
 const DIMENSIONS = 32;

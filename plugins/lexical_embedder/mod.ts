@@ -9,7 +9,7 @@
  * const [vector] = await embedder.embed(["I am vegetarian"]);
  * ```
  */
-import type { Embedder } from "../../src/backends/types.ts";
+import type { Embedder } from "../../src/kit.ts";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +

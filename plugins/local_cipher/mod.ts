@@ -12,8 +12,7 @@
  * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
  * ```
  */
-import type { Cipher } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+import { type Cipher, SvcError } from "../../src/kit.ts";
 
 const VERSION = 1;
 const HEADER_BYTES = 1 + 12 + 48 + 12;

@@ -14,8 +14,7 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["The user is vegetarian and loves hiking."]
  * ```
  */
-import type { Llm } from "../../src/backends/types.ts";
-import { MAX_FACTS } from "../../src/llm/prompts.ts";
+import { type Llm, MAX_FACTS } from "../../src/kit.ts";
 
 const CHIT_CHAT =
   /^(hi|hello|hey|thanks|thank you|ok|okay|lol|haha|bye|good (morning|evening|night)|how are you|nice to meet you)\b/i;

@@ -10,19 +10,18 @@
  * ```
  */
 import { Ollama } from "ollama";
-import type { Embedder, Llm } from "../../src/backends/types.ts";
 import {
   answerPrompt,
   type ChatMessage,
+  type Embedder,
   extractionPrompt,
   extractWithRetry,
-} from "../../src/llm/prompts.ts";
-import {
+  type Llm,
   normalised,
   providerError,
   type RetryOptions,
   withRetries,
-} from "../../src/llm/provider.ts";
+} from "../../src/kit.ts";
 
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 export const DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text";

@@ -11,14 +11,16 @@
  * ```
  */
 import OpenAI from "openai";
-import type { Embedder, Llm } from "../../src/backends/types.ts";
 import {
   answerPrompt,
   type ChatMessage,
+  type Embedder,
   extractionPrompt,
   extractWithRetry,
-} from "../../src/llm/prompts.ts";
-import { normalised, providerError } from "../../src/llm/provider.ts";
+  type Llm,
+  normalised,
+  providerError,
+} from "../../src/kit.ts";
 
 export const DEFAULT_OPENAI_EMBED_MODEL = "text-embedding-3-small";
 export const DEFAULT_OPENAI_LLM_MODEL = "gpt-4o-mini";

@@ -4,7 +4,7 @@
  * the process.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "../../src/kit.ts";
 import { RegistryTable } from "../sui/registry.ts";
 import { PLUGIN } from "./errors.ts";
 

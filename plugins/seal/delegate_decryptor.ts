@@ -12,7 +12,7 @@ import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "../../src/kit.ts";
 import { decryptError, fetchError, isExpiredSession } from "./errors.ts";
 
 /** A parsed Seal `EncryptedObject`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { InvalidKeyServerError } from "@mysten/seal";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "../../src/kit.ts";
 import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
 import {
   FakeSealKeyServer,

@@ -1,5 +1,5 @@
 /** The settings of `SVC_CIPHER=seal`, read with the rest of the configuration. */
-import type { SettingsReader } from "../../src/settings_reader.ts";
+import type { SettingsReader } from "../../src/kit.ts";
 import { normalizeObjectId, readObjectId, readPackageId, readSuiRpcUrl } from "../sui/settings.ts";
 
 /** One Seal key server: its on-chain `KeyServer` object and its weight. */

@@ -17,8 +17,12 @@
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519PublicKey } from "@mysten/sui/keypairs/ed25519";
 import { fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
-import type { AccountDirectory, CallOptions, ResolvedAccount } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+import {
+  type AccountDirectory,
+  type CallOptions,
+  type ResolvedAccount,
+  SvcError,
+} from "../../src/kit.ts";
 import { accountType, isObjectId } from "./svc_account.ts";
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";

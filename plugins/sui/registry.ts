@@ -6,8 +6,7 @@
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { isValidSuiObjectId, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
-import type { CallOptions } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+import { type CallOptions, SvcError } from "../../src/kit.ts";
 import { registryType } from "./svc_account.ts";
 import { withRpc } from "./rpc_client.ts";
 

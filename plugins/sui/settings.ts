@@ -3,7 +3,7 @@
  * Walrus plugins read the shared ones (the full node, the package) through the same functions,
  * so a missing or malformed setting is reported once.
  */
-import type { SettingsReader } from "../../src/settings_reader.ts";
+import type { SettingsReader } from "../../src/kit.ts";
 
 /** What `SVC_CHAIN=sui` needs. */
 export interface SuiSettings {

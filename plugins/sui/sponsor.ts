@@ -22,9 +22,13 @@ import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";
 import { verifyTransactionSignature } from "@mysten/sui/verify";
 import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
-import type { CallOptions, Sponsor, SponsoredTransaction } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
-import { rejected } from "../../src/chain/transactions.ts";
+import {
+  type CallOptions,
+  rejected,
+  type Sponsor,
+  type SponsoredTransaction,
+  SvcError,
+} from "../../src/kit.ts";
 import {
   ABORT_REASONS,
   ACCOUNT_MODULE,

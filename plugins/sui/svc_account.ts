@@ -10,7 +10,7 @@ import {
   normalizeSuiAddress,
   SUI_CLOCK_OBJECT_ID,
 } from "@mysten/sui/utils";
-import type { RejectionReason } from "../../src/chain/transactions.ts";
+import type { RejectionReason } from "../../src/kit.ts";
 
 /** The Move module of the account functions. */
 export const ACCOUNT_MODULE = "account";

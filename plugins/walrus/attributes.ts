@@ -10,7 +10,7 @@
  */
 import { bcs } from "@mysten/sui/bcs";
 import { blobIdFromInt } from "@mysten/walrus";
-import type { BlobMeta } from "../../src/backends/types.ts";
+import type { BlobMeta } from "../../src/kit.ts";
 
 /** The largest attribute value written (under Sui's 16 KiB limit on a pure argument). */
 export const MAX_VALUE_BYTES = 15_000;

@@ -19,7 +19,7 @@ import { Transaction } from "@mysten/sui/transactions";
 import { bcs } from "@mysten/sui/bcs";
 import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "../../src/kit.ts";
 import { parseBlobObject, parseMetadataField } from "./attributes.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */

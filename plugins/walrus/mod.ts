@@ -29,8 +29,14 @@
  */
 import { normalizeSuiAddress } from "@mysten/sui/utils";
 import { blobIdFromInt, blobIdToInt } from "@mysten/walrus";
-import type { BlobEntry, BlobMeta, BlobStore, CallOptions } from "../../src/backends/types.ts";
-import { backendError, SvcError } from "../../src/errors.ts";
+import {
+  backendError,
+  type BlobEntry,
+  type BlobMeta,
+  type BlobStore,
+  type CallOptions,
+  SvcError,
+} from "../../src/kit.ts";
 import { suiKeypair } from "../sui/keys.ts";
 import { suiClient } from "../sui/rpc_client.ts";
 import { readCapped, readFromAggregators } from "./aggregators.ts";

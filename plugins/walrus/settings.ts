@@ -1,5 +1,5 @@
 /** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
-import { isHttpUrl, type SettingsReader } from "../../src/settings_reader.ts";
+import { isHttpUrl, type SettingsReader } from "../../src/kit.ts";
 import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "../sui/settings.ts";
 
 export interface WalrusSettings {

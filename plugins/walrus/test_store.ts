@@ -3,8 +3,7 @@
  * network with the Walrus package, a publisher and aggregators, a funded operator).
  */
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/errors.ts";
-import type { BlobMeta } from "../../src/backends/types.ts";
+import { type BlobMeta, SvcError } from "../../src/kit.ts";
 import { startWalrusTestbed, type WalrusTestbed } from "../../tests/fixtures/walrus_network.ts";
 import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
 

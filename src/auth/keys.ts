@@ -47,3 +47,10 @@ export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promis
   const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
   return new Uint8Array(await crypto.subtle.digest("SHA-256", data)).toHex();
 }
+
+const ADDRESS = /^0x[0-9a-f]{64}$/;
+
+/** Whether `value` is an address: 0x and 64 lowercase hex characters. */
+export function isAddress(value: unknown): value is string {
+  return typeof value === "string" && ADDRESS.test(value);
+}

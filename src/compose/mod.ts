@@ -13,7 +13,7 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
-import { LOCAL_PACKAGE_ID, LocalLedger } from "../chain/local_ledger.ts";
+import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
 import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { loadMasterKey } from "./master_key.ts";

@@ -4,10 +4,8 @@
  * browser; this server only serves the app, reads the public ledger, forwards sponsored
  * transactions to the relayer, and lists namespaces for requests signed by the owner key.
  */
-import { addressOf } from "../auth/keys.ts";
+import { addressOf, isAddress } from "../auth/keys.ts";
 import type { VectorStore } from "../backends/types.ts";
-import type { LedgerAccount } from "../chain/local_ledger.ts";
-import { isAddress } from "../chain/transactions.ts";
 import { SvcError } from "../errors.ts";
 import { parseJsonObject, readBody } from "../http/body.ts";
 import { errorResponse, jsonResponse } from "../http/respond.ts";
@@ -24,7 +22,8 @@ export interface DashboardOptions {
    */
   origin?: string;
   packageId: string;
-  ledger: { accountOf(owner: string): Promise<LedgerAccount | null> };
+  /** The local ledger: an owner's account, as JSON, or `null`. */
+  ledger: { accountOf(owner: string): Promise<object | null> };
   vectors: VectorStore;
   /** The relayer's handler: `/sponsor` and `/sponsor/execute` are forwarded to it. */
   relayer(request: Request, info?: ConnectionInfo): Promise<Response>;

@@ -3,8 +3,8 @@ import {
   MemoryBlobStore,
   MemoryVectorStore,
 } from "../../src/backends/memory.ts";
-import { LocalLedger, type TransactionEffects } from "../../src/chain/local_ledger.ts";
-import { submitTransaction } from "../../src/chain/transactions.ts";
+import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
+import { submitTransaction } from "../../plugins/local_ledger/transactions.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";

@@ -8,19 +8,19 @@
  * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
  * `["tx_done", digest]` → effects.
  */
-import type {
-  AccountDirectory,
-  ResolvedAccount,
-  Sponsor,
-  SponsoredTransaction,
-} from "../backends/types.ts";
-import { addressOf, sha256Hex } from "../auth/keys.ts";
-import { SvcError } from "../errors.ts";
+import {
+  type AccountDirectory,
+  addressOf,
+  isAddress,
+  rejected,
+  type ResolvedAccount,
+  type Sponsor,
+  type SponsoredTransaction,
+  SvcError,
+} from "../../src/kit.ts";
 import {
   decodeKind,
   digestOf,
-  isAddress,
-  rejected,
   type TransactionData,
   verifyDigestSignature,
 } from "./transactions.ts";
@@ -28,8 +28,9 @@ import {
 export const MAX_DELEGATE_KEYS = 20;
 export const MAX_LABEL_BYTES = 64;
 
-/** The fixed package id of the local ledger, reported by `/health`. */
-export const LOCAL_PACKAGE_ID = "0x" + await sha256Hex("svc local ledger v1");
+/** The fixed package id of the local ledger, reported by `/health`: sha256("svc local ledger v1"). */
+export const LOCAL_PACKAGE_ID =
+  "0x10bb88685fefc54a8e8c2922f50d7c3b2b6db010b1904acc2dee7374b645051b";
 
 export interface DelegateKey {
   public_key: string;

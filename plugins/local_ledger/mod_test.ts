@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, type KeyPair } from "../auth/keys.ts";
-import { SvcError } from "../errors.ts";
-import { LocalLedger, MAX_DELEGATE_KEYS, type TransactionEffects } from "./local_ledger.ts";
+import { addressOf, generateKeyPair, type KeyPair, sha256Hex, SvcError } from "../../src/kit.ts";
 import {
-  encodeKind,
-  type RejectionReason,
-  signDigest,
-  submitTransaction,
-  type TransactionKind,
-} from "./transactions.ts";
+  LOCAL_PACKAGE_ID,
+  LocalLedger,
+  MAX_DELEGATE_KEYS,
+  type TransactionEffects,
+} from "./mod.ts";
+import { encodeKind, signDigest, submitTransaction, type TransactionKind } from "./transactions.ts";
+import type { RejectionReason } from "../../src/kit.ts";
 
 async function withLedger(use: (ledger: LocalLedger, clock: { now: number }) => Promise<void>) {
   const kv = await Deno.openKv(":memory:");
@@ -210,4 +209,8 @@ Deno.test("ledger: concurrent executions of one digest apply it exactly once", a
     }
     assert.equal((await ledger.getAccount(id))!.delegate_keys.length, 1);
   });
+});
+
+Deno.test("the local package id is the hash its documentation names", async () => {
+  assert.equal(LOCAL_PACKAGE_ID, "0x" + await sha256Hex("svc local ledger v1"));
 });

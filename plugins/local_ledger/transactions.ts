@@ -9,9 +9,7 @@
  * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
  */
 import { blake2b } from "@noble/hashes/blake2";
-import { addressOf, type KeyPair } from "../auth/keys.ts";
-import type { Sponsor } from "../backends/types.ts";
-import { type ErrorCode, SvcError } from "../errors.ts";
+import { addressOf, type KeyPair, rejected, type Sponsor } from "../../src/kit.ts";
 
 export type TransactionKind =
   | { kind: "create_account" }
@@ -30,42 +28,8 @@ export interface TransactionData {
   nonce: string;
 }
 
-export type RejectionReason =
-  | "malformed"
-  | "expired"
-  | "replayed"
-  | "bad_signature"
-  | "not_owner"
-  | "no_account"
-  | "account_exists"
-  | "inactive_account"
-  | "already_active"
-  | "too_many_keys"
-  | "duplicate_key"
-  | "unknown_key"
-  | "label_too_long";
-
-const REJECTION_CODES: Partial<Record<RejectionReason, ErrorCode>> = {
-  bad_signature: "unauthorized",
-  replayed: "replayed_request",
-  account_exists: "conflict",
-  duplicate_key: "conflict",
-};
-
-/**
- * A refused transaction, always with a reason: 401 for a bad signature, 409 for a replay or
- * a conflict with the ledger's state, 400 otherwise.
- */
-export function rejected(reason: RejectionReason, message: string): SvcError {
-  return new SvcError(REJECTION_CODES[reason] ?? "bad_request", message, { details: { reason } });
-}
-
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
-
-export function isAddress(value: unknown): value is string {
-  return typeof value === "string" && ADDRESS.test(value);
-}
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
 export function decodeKind(bytes: Uint8Array): TransactionKind {

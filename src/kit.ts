@@ -1,0 +1,55 @@
+/**
+ * The plugin kit: what a backend of svc is written against. The interfaces it implements, the
+ * error it throws, the logger it is given, the settings reader of the configuration and the
+ * small helpers several backends share. Plugins import svc only through this module (a test
+ * checks it), and people writing their own backends need nothing else.
+ *
+ * @example
+ * ```ts
+ * import { backendError, type BlobMeta, type BlobStore, type CallOptions } from "./kit.ts";
+ *
+ * class DiskBlobStore implements BlobStore {
+ *   readonly name = "disk";
+ *   async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta, options?: CallOptions) {
+ *     try {
+ *       // ...store the bytes...
+ *       return "blob id";
+ *     } catch (error) {
+ *       throw backendError(this.name, "store a blob", error);
+ *     }
+ *   }
+ *   // get, list...
+ * }
+ * ```
+ * @module
+ */
+export type * from "./backends/types.ts";
+export { rejected, type RejectionReason } from "./backends/rejection.ts";
+export { countNamespaces } from "./backends/memory.ts";
+export {
+  backendError,
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorDetails,
+  isErrorCode,
+  SvcError,
+} from "./errors.ts";
+export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
+export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
+export { MAX_BODY_BYTES, readBounded } from "./http/body.ts";
+export {
+  addressOf,
+  generateKeyPair,
+  isAddress,
+  type KeyPair,
+  keyPairFromSeed,
+  sha256Hex,
+} from "./auth/keys.ts";
+export {
+  answerPrompt,
+  type ChatMessage,
+  extractionPrompt,
+  extractWithRetry,
+  MAX_FACTS,
+} from "./llm/prompts.ts";
+export { normalised, providerError, type RetryOptions, withRetries } from "./llm/provider.ts";
