@@ -9,6 +9,7 @@
  * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
  */
 import { blake2b } from "@noble/hashes/blake2";
+import { verifyEd25519 } from "../auth/ed25519.ts";
 import { addressOf, type KeyPair } from "../auth/keys.ts";
 import type { Sponsor } from "../backends/types.ts";
 import { type ErrorCode, SvcError } from "../errors.ts";
@@ -143,14 +144,9 @@ export async function verifyDigestSignature(digest: string, signature: string): 
     throw rejected("bad_signature", "The signature must be 0x00 ‖ 64-byte signature ‖ public key");
   }
   const publicKey = bytes.subarray(65);
-  const key = await crypto.subtle.importKey("raw", publicKey, "Ed25519", false, ["verify"]);
-  const ok = await crypto.subtle.verify(
-    "Ed25519",
-    key,
-    bytes.subarray(1, 65),
-    Uint8Array.fromHex(digest),
-  );
-  if (!ok) throw rejected("bad_signature", "The signature does not match the transaction");
+  if (!await verifyEd25519(publicKey, bytes.subarray(1, 65), Uint8Array.fromHex(digest))) {
+    throw rejected("bad_signature", "The signature does not match the transaction");
+  }
   return addressOf(publicKey.toHex());
 }
 
