@@ -37,6 +37,7 @@ export {
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
 export { MAX_BODY_BYTES, readBounded } from "./http/body.ts";
+export { verifyEd25519 } from "./auth/ed25519.ts";
 export {
   addressOf,
   generateKeyPair,

@@ -20,10 +20,8 @@ import type {
   VectorStore,
 } from "./backends/types.ts";
 import { SvcError } from "./errors.ts";
-import { parseJsonObject, readBody } from "./http/body.ts";
-import { errorResponse } from "./http/respond.ts";
+import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import { RateLimiter } from "./http/rate_limiter.ts";
-import { matchRoute } from "./http/router.ts";
 import { JobQueue } from "./jobs/job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
@@ -75,21 +73,16 @@ export interface RelayerOptions {
   sponsorRatePerMinute?: number;
 }
 
-/** What `Deno.serve` tells a handler about the connection. */
-export interface ConnectionInfo {
-  remoteAddr: Deno.Addr;
-}
+export type { ConnectionInfo };
 
 export interface Relayer {
-  handler(request: Request, info?: ConnectionInfo): Promise<Response>;
+  handler: HttpHandler;
   service: MemoryService;
   queue: JobQueue;
   worker: Worker;
   /** Stops background work and waits for jobs in flight; backends stay open. */
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
   const logger = options.logger ?? silentLogger;
@@ -166,60 +159,27 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     }, options.reconcileIntervalMs ?? 60_000);
   }
 
-  async function dispatch(
-    request: Request,
-    requestId: string,
-    clientAddress: string,
-  ): Promise<Response> {
-    const match = matchRoute(routes, request.method, request.url);
-    if (match.kind === "none") {
-      throw new SvcError("not_found", `No route for ${new URL(request.url).pathname}`);
-    }
-    if (match.kind === "wrong_method") {
-      throw new SvcError("method_not_allowed", `Method ${request.method} is not allowed here`, {
-        headers: { allow: match.allow.join(", ") },
-        details: { allow: match.allow.join(", ") },
-      });
-    }
-    const body = match.route.streamBody ? new Uint8Array() : await readBody(request);
-    const caller = match.route.signed
-      ? await verifySignedRequest(request, body, { directory, replayGuard, now: options.now })
-      : undefined;
-    const context: HandlerContext = {
-      request,
-      params: match.params,
-      requestId,
-      clientAddress,
-      caller: caller!,
-      json: () => parseJsonObject(request, body),
-    };
-    return await match.route.handle(context);
-  }
+  const handler = createHttpHandler<HandlerContext>({
+    routes,
+    logger,
+    clientAddress: addressOf,
+    async extend(context, route) {
+      const caller = route.signed
+        ? await verifySignedRequest(context.request, context.body, {
+          directory,
+          replayGuard,
+          now: options.now,
+        })
+        : undefined;
+      return { ...context, caller: caller! };
+    },
+  });
 
   return {
     service,
     queue,
     worker,
-    async handler(request: Request, info?: ConnectionInfo): Promise<Response> {
-      const incoming = request.headers.get("x-request-id");
-      const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-      const started = performance.now();
-      let response: Response;
-      try {
-        response = await dispatch(request, requestId, addressOf(request, info));
-      } catch (error) {
-        response = errorResponse(error, requestId, logger);
-      }
-      response.headers.set("x-request-id", requestId);
-      logger.debug("request", {
-        request_id: requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: response.status,
-        ms: Math.round(performance.now() - started),
-      });
-      return response;
-    },
+    handler,
     async close() {
       closing = true;
       clearInterval(timer);

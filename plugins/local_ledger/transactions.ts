@@ -9,7 +9,7 @@
  * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
  */
 import { blake2b } from "@noble/hashes/blake2";
-import { addressOf, type KeyPair, rejected, type Sponsor } from "../../src/kit.ts";
+import { addressOf, type KeyPair, rejected, type Sponsor, verifyEd25519 } from "../../src/kit.ts";
 
 export type TransactionKind =
   | { kind: "create_account" }
@@ -107,14 +107,9 @@ export async function verifyDigestSignature(digest: string, signature: string): 
     throw rejected("bad_signature", "The signature must be 0x00 ‖ 64-byte signature ‖ public key");
   }
   const publicKey = bytes.subarray(65);
-  const key = await crypto.subtle.importKey("raw", publicKey, "Ed25519", false, ["verify"]);
-  const ok = await crypto.subtle.verify(
-    "Ed25519",
-    key,
-    bytes.subarray(1, 65),
-    Uint8Array.fromHex(digest),
-  );
-  if (!ok) throw rejected("bad_signature", "The signature does not match the transaction");
+  if (!await verifyEd25519(publicKey, bytes.subarray(1, 65), Uint8Array.fromHex(digest))) {
+    throw rejected("bad_signature", "The signature does not match the transaction");
+  }
   return addressOf(publicKey.toHex());
 }
 

@@ -5,6 +5,7 @@
  */
 import type { AccountDirectory, DecryptCredentials } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import { verifyEd25519 } from "./ed25519.ts";
 import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { NONCE_PATTERN, signingMessage } from "./signing.ts";
@@ -33,20 +34,6 @@ export interface VerifyDependencies {
 
 function unauthorized(reason: string, message: string, details: Record<string, number> = {}) {
   return new SvcError("unauthorized", message, { details: { reason, ...details } });
-}
-
-const verifyKeys = new Map<string, CryptoKey>();
-
-async function verifyKey(publicKey: string): Promise<CryptoKey> {
-  let key = verifyKeys.get(publicKey);
-  if (!key) {
-    key = await crypto.subtle.importKey("raw", Uint8Array.fromHex(publicKey), "Ed25519", false, [
-      "verify",
-    ]);
-    if (verifyKeys.size >= 10_000) verifyKeys.delete(verifyKeys.keys().next().value!);
-    verifyKeys.set(publicKey, key);
-  }
-  return key;
 }
 
 /** Verifies a signed request whose raw body is `body`; throws `SvcError` on any failure. */
@@ -96,13 +83,7 @@ export async function verifySignedRequest(
     bodySha256: await sha256Hex(body),
     nonce,
   });
-  const valid = await crypto.subtle.verify(
-    "Ed25519",
-    await verifyKey(publicKey),
-    Uint8Array.fromHex(signatureHeader),
-    new TextEncoder().encode(message),
-  ).catch(() => false);
-  if (!valid) {
+  if (!await verifyEd25519(publicKey, signatureHeader, message)) {
     throw unauthorized("bad_signature", "The request signature does not match the request");
   }
 

@@ -3,14 +3,16 @@
  * wallet and account, approves MCP sign-ins and revokes keys. The owner key never leaves the
  * browser; this server only serves the app, reads the public ledger, forwards sponsored
  * transactions to the relayer, and lists namespaces for requests signed by the owner key.
+ * Its handler is built with the HTTP kernel.
  */
+import { verifyEd25519 } from "../auth/ed25519.ts";
 import { addressOf, isAddress } from "../auth/keys.ts";
 import type { VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { parseJsonObject, readBody } from "../http/body.ts";
-import { errorResponse, jsonResponse } from "../http/respond.ts";
+import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../http/kernel.ts";
+import { jsonResponse } from "../http/respond.ts";
+import { route, type RouteContext } from "../http/router.ts";
 import type { Logger } from "../log.ts";
-import type { ConnectionInfo } from "../relayer.ts";
 
 export interface DashboardOptions {
   /** The relayer this dashboard belongs to (shown when an agent names another). */
@@ -39,7 +41,6 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
 };
-const VENDOR = /^\/vendor\/noble-hashes\/([a-z0-9_]+\.js)$/;
 const NOBLE_HASHES = new URL("../../node_modules/@noble/hashes/", import.meta.url);
 const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'self'; connect-src 'self' http://127.0.0.1:* " +
@@ -51,7 +52,12 @@ const SECURITY_HEADERS = {
 const SIGNATURE_WINDOW_S = 300;
 const LOOPBACK_ADDRESS = /^(127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/;
 
-export function createDashboard(options: DashboardOptions) {
+export interface Dashboard {
+  handler: HttpHandler;
+}
+
+/** The dashboard's handler, for `Deno.serve` on the dashboard port. */
+export function createDashboard(options: DashboardOptions): Dashboard {
   const { logger } = options;
   const now = options.now ?? Date.now;
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
@@ -73,9 +79,8 @@ export function createDashboard(options: DashboardOptions) {
   }
 
   /** Namespaces and counts, for a request signed by the owner key. */
-  async function namespaces(request: Request): Promise<Response> {
-    const body = parseJsonObject(request, await readBody(request, 4096));
-    const { public_key: publicKey, timestamp, signature } = body;
+  async function namespaces({ json }: RouteContext): Promise<Response> {
+    const { public_key: publicKey, timestamp, signature } = json();
     if (
       typeof publicKey !== "string" || !/^[0-9a-f]{64}$/.test(publicKey) ||
       typeof timestamp !== "string" || !/^[0-9]{1,12}$/.test(timestamp) ||
@@ -86,64 +91,59 @@ export function createDashboard(options: DashboardOptions) {
     if (Math.abs(now() / 1000 - Number(timestamp)) > SIGNATURE_WINDOW_S) {
       throw new SvcError("unauthorized", "The signature is stale: check the clock");
     }
-    const key = await crypto.subtle.importKey(
-      "raw",
-      Uint8Array.fromHex(publicKey),
-      "Ed25519",
-      false,
-      ["verify"],
-    );
-    const message = new TextEncoder().encode(`svc-dashboard:namespaces:${timestamp}`);
-    if (!await crypto.subtle.verify("Ed25519", key, Uint8Array.fromHex(signature), message)) {
+    const message = `svc-dashboard:namespaces:${timestamp}`;
+    if (!await verifyEd25519(publicKey, signature, message)) {
       throw new SvcError("unauthorized", "The signature does not match the owner key");
     }
     const owner = addressOf(publicKey);
     return jsonResponse(200, { owner, namespaces: await options.vectors.namespaces(owner) });
   }
 
-  async function route(request: Request, info?: ConnectionInfo): Promise<Response> {
-    const url = new URL(request.url);
-    const { pathname } = url;
-    if (request.method === "GET") {
-      const host = request.headers.get("host") ?? "";
-      if (options.origin && LOOPBACK_ADDRESS.test(host)) {
-        return new Response(null, {
-          status: 308,
-          headers: { location: `${options.origin}${pathname}${url.search}`, ...SECURITY_HEADERS },
-        });
-      }
-      const known = STATIC[pathname];
-      if (known) return await asset(new URL(`./static/${known[0]}`, import.meta.url), known[1]);
-      const vendor = VENDOR.exec(pathname);
-      if (vendor) {
-        return await asset(new URL(vendor[1], NOBLE_HASHES), "text/javascript; charset=utf-8");
-      }
-      if (pathname === "/api/config") {
-        return jsonResponse(200, { relayer: options.relayerUrl, packageId: options.packageId });
-      }
-      if (pathname === "/api/account") {
-        const owner = url.searchParams.get("owner");
-        if (!isAddress(owner)) throw new SvcError("bad_request", "owner must be an address");
-        return jsonResponse(200, { account: await options.ledger.accountOf(owner) });
-      }
-    }
-    if (request.method === "POST") {
-      if (pathname === "/sponsor" || pathname === "/sponsor/execute") {
-        return await options.relayer(request, info);
-      }
-      if (pathname === "/api/namespaces") return await namespaces(request);
-    }
-    throw new SvcError("not_found", `No page at ${pathname}`);
+  /** Hands a sponsored transaction to the relayer, under this request's id. */
+  function toRelayer({ request, requestId, info }: RouteContext): Promise<Response> {
+    const headers = new Headers(request.headers);
+    headers.set("x-request-id", requestId);
+    return options.relayer(new Request(request, { headers }), info);
   }
 
-  return {
-    async handler(request: Request, info?: ConnectionInfo): Promise<Response> {
-      const requestId = crypto.randomUUID();
-      try {
-        return await route(request, info);
-      } catch (error) {
-        return errorResponse(error, requestId, logger);
-      }
-    },
-  };
+  /** Pages asked for by a loopback address go to the one origin (see `origin`). */
+  function redirectLoopback(request: Request): Response | undefined {
+    if (request.method !== "GET" || !options.origin) return undefined;
+    if (!LOOPBACK_ADDRESS.test(request.headers.get("host") ?? "")) return undefined;
+    const url = new URL(request.url);
+    return new Response(null, {
+      status: 308,
+      headers: { location: `${options.origin}${url.pathname}${url.search}`, ...SECURITY_HEADERS },
+    });
+  }
+
+  const pages = Object.entries(STATIC).map(([pathname, [name, type]]) =>
+    route("GET", pathname, () => asset(new URL(`./static/${name}`, import.meta.url), type))
+  );
+  const handler = createHttpHandler({
+    logger,
+    before: redirectLoopback,
+    notFound: (pathname) => `No page at ${pathname}`,
+    routes: [
+      ...pages,
+      route(
+        "GET",
+        "/vendor/noble-hashes/:name([a-z0-9_]+\\.js)",
+        ({ params }) => asset(new URL(params.name, NOBLE_HASHES), "text/javascript; charset=utf-8"),
+      ),
+      route("GET", "/api/config", () =>
+        Promise.resolve(
+          jsonResponse(200, { relayer: options.relayerUrl, packageId: options.packageId }),
+        )),
+      route("GET", "/api/account", async ({ request }) => {
+        const owner = new URL(request.url).searchParams.get("owner");
+        if (!isAddress(owner)) throw new SvcError("bad_request", "owner must be an address");
+        return jsonResponse(200, { account: await options.ledger.accountOf(owner) });
+      }),
+      route("POST", "/sponsor", toRelayer, { streamBody: true }),
+      route("POST", "/sponsor/execute", toRelayer, { streamBody: true }),
+      route("POST", "/api/namespaces", namespaces, { maxBodyBytes: 4096 }),
+    ],
+  });
+  return { handler };
 }

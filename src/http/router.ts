@@ -1,48 +1,81 @@
 /**
  * A route table of `URLPattern`s. A path that matches with another method answers 405 with
- * `Allow`; a path that matches nothing answers 404.
+ * `Allow`; a path that matches nothing answers 404 (both through `createHttpHandler`).
+ *
+ * @example
+ * ```ts
+ * const hello = route("GET", "/hello/:name", ({ params }) =>
+ *   Promise.resolve(jsonResponse(200, { hello: params.name })));
+ * matchRoute([hello], "GET", "http://localhost/hello/ada"); // { kind: "found", ... }
+ * ```
  */
 
+/** What `Deno.serve` tells a handler about the connection. */
+export interface ConnectionInfo {
+  remoteAddr: Deno.Addr;
+}
+
+/** What the kernel gives every route handler. */
 export interface RouteContext {
   request: Request;
   params: Record<string, string>;
   requestId: string;
-  /** The client's address (from `x-forwarded-for` only when the relayer trusts a proxy). */
+  /** The client's address, as the server's `clientAddress` option finds it. */
   clientAddress: string;
+  /** The connection, when the server was given one (`Deno.serve` passes it). */
+  info?: ConnectionInfo;
+  /** The raw body, read under the route's limit; empty when the route streams its body. */
+  body: Uint8Array<ArrayBuffer>;
+  /** The body as a JSON object: 415 without a JSON content type, 400 unless a JSON object. */
+  json(): Record<string, unknown>;
 }
 
-export interface Route<C> {
+export interface RouteOptions {
+  /** Signed routes are verified (DESIGN §5.4) by the relayer before `handle` runs. */
+  signed?: boolean;
+  /** The handler reads or streams the body itself; otherwise it is read under the limit first. */
+  streamBody?: boolean;
+  /** The body limit of this route (the server's, 2 MiB by default, when absent). */
+  maxBodyBytes?: number;
+}
+
+export interface Route<C extends RouteContext = RouteContext> {
   method: "GET" | "POST" | "DELETE" | "PUT";
   pattern: URLPattern;
-  /** Signed routes are verified (DESIGN §5.4) before `handle` runs. */
   signed: boolean;
-  /** The handler reads or streams the body itself; otherwise it is read (2 MiB cap) first. */
   streamBody: boolean;
-  handle(context: C & RouteContext): Promise<Response>;
+  maxBodyBytes?: number;
+  handle(context: C): Promise<Response>;
 }
 
-export type RouteMatch<C> =
+export type RouteMatch<C extends RouteContext> =
   | { kind: "found"; route: Route<C>; params: Record<string, string> }
   | { kind: "wrong_method"; allow: string[] }
   | { kind: "none" };
 
 /** Builds a route for `method` and a pathname pattern such as `/api/remember/:job_id`. */
-export function route<C>(
+export function route<C extends RouteContext = RouteContext>(
   method: Route<C>["method"],
   pathname: string,
   handle: Route<C>["handle"],
-  options: { signed?: boolean; streamBody?: boolean } = {},
+  options: RouteOptions = {},
 ): Route<C> {
   return {
     method,
     pattern: new URLPattern({ pathname }),
     signed: options.signed ?? false,
     streamBody: options.streamBody ?? false,
+    maxBodyBytes: options.maxBodyBytes,
     handle,
   };
 }
 
-export function matchRoute<C>(routes: Route<C>[], method: string, url: string): RouteMatch<C> {
+/** The route for `method` and `url`, or the methods the path allows, or nothing. */
+export function matchRoute<C extends RouteContext>(
+  routes: Route<C>[],
+  method: string,
+  url: string,
+): RouteMatch<C> {
   const allow = new Set<string>();
   for (const candidate of routes) {
     const match = candidate.pattern.exec(url);

@@ -1,6 +1,7 @@
 /**
- * MCP over HTTP, as the sidecar serves it: Streamable HTTP on `/api/mcp` and the legacy SSE
- * transport on `/api/mcp/sse` + `/api/mcp/messages`. Every request carries the bearer
+ * MCP over HTTP, as the sidecar serves it: routes for the HTTP kernel, Streamable HTTP on
+ * `/api/mcp` and the legacy SSE transport on `/api/mcp/sse` + `/api/mcp/messages`. Every
+ * request carries the bearer
  * (a delegate private key) and `x-svc-account-id`; a session is opened only for credentials
  * the relayer accepts, counts against the limits of `SessionRegistry`, and stays bound to the
  * identity that opened it.
@@ -20,6 +21,7 @@ import { sha256Hex } from "../auth/keys.ts";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
+import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
@@ -99,7 +101,11 @@ async function identityOf(request: Request): Promise<Identity | Response> {
   return { bearer, accountId, fingerprint: await sha256Hex(`${bearer}:${accountId}`) };
 }
 
-export function createMcpHandler(options: McpHttpOptions) {
+/**
+ * The MCP routes (answers are JSON-RPC errors, as MCP clients expect, and bodies are read
+ * here, up to 4 MiB, so that refusals come before reading them).
+ */
+export function mcpRoutes(options: McpHttpOptions): Route[] {
   const { sessions, logger } = options;
 
   /** Opens a session for `identity`, or answers why not. */
@@ -264,36 +270,46 @@ export function createMcpHandler(options: McpHttpOptions) {
     return await session.handle(request, body);
   }
 
-  /** Handles one MCP request from the client at `address`. */
-  async function handle(request: Request, address: string): Promise<Response> {
-    const origin = request.headers.get("origin");
-    if (origin !== null && !options.allowedOrigins.includes(origin)) {
-      return rpcError(403, `Origin ${origin} is not allowed (set SVC_ALLOWED_ORIGINS)`);
-    }
-    const url = new URL(request.url);
-    for (const [name, value] of url.searchParams) {
-      if (CREDENTIAL_PARAMS.test(name) || /^[0-9a-f]{64}$/i.test(value)) {
-        return rpcError(
-          400,
-          "Credentials must not be sent in the URL: use the Authorization header",
-        );
+  /**
+   * `handle` behind the checks every MCP request passes first: an allowed `Origin` (or none),
+   * no credentials in the URL, and a well-formed identity.
+   */
+  function guarded(
+    handle: (request: Request, identity: Identity, address: string) => Promise<Response>,
+  ) {
+    return async ({ request, clientAddress }: RouteContext): Promise<Response> => {
+      const origin = request.headers.get("origin");
+      if (origin !== null && !options.allowedOrigins.includes(origin)) {
+        return rpcError(403, `Origin ${origin} is not allowed (set SVC_ALLOWED_ORIGINS)`);
       }
-    }
-    const identity = await identityOf(request);
-    if (identity instanceof Response) return identity;
-    if (url.pathname === "/api/mcp") return await streamable(request, identity, address);
-    if (url.pathname === "/api/mcp/sse" && request.method === "GET") {
-      return await sse(request, identity, address);
-    }
-    if (url.pathname === MESSAGES_PATH && request.method === "POST") {
-      const sessionId = url.searchParams.get("sessionId");
-      if (!sessionId) return rpcError(400, "Missing sessionId query parameter");
-      const body = await readJson(request);
-      if (body instanceof Response) return body;
-      return await existing(sessionId, "sse", identity, request, body);
-    }
-    return rpcError(404, `No MCP route for ${request.method} ${url.pathname}`);
+      for (const [name, value] of new URL(request.url).searchParams) {
+        if (CREDENTIAL_PARAMS.test(name) || /^[0-9a-f]{64}$/i.test(value)) {
+          return rpcError(
+            400,
+            "Credentials must not be sent in the URL: use the Authorization header",
+          );
+        }
+      }
+      const identity = await identityOf(request);
+      if (identity instanceof Response) return identity;
+      return await handle(request, identity, clientAddress);
+    };
   }
 
-  return { handle };
+  async function messages(request: Request, identity: Identity): Promise<Response> {
+    const sessionId = new URL(request.url).searchParams.get("sessionId");
+    if (!sessionId) return rpcError(400, "Missing sessionId query parameter");
+    const body = await readJson(request);
+    if (body instanceof Response) return body;
+    return await existing(sessionId, "sse", identity, request, body);
+  }
+
+  const streamed = { streamBody: true };
+  return [
+    route("GET", "/api/mcp", guarded(streamable), streamed),
+    route("POST", "/api/mcp", guarded(streamable), streamed),
+    route("DELETE", "/api/mcp", guarded(streamable), streamed),
+    route("GET", "/api/mcp/sse", guarded(sse), streamed),
+    route("POST", MESSAGES_PATH, guarded(messages), streamed),
+  ];
 }

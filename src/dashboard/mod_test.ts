@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import { addressOf, generateKeyPair, type KeyPair } from "../auth/keys.ts";
+import { MemoryVectorStore } from "../backends/memory.ts";
+import { silentLogger } from "../log.ts";
+import { createDashboard } from "./mod.ts";
+
+const NOW = 1_767_225_600_000;
+const ORIGIN = "http://localhost:5173";
+
+function dashboard() {
+  const forwarded: Request[] = [];
+  const vectors = new MemoryVectorStore(2);
+  const account = {
+    id: "0x" + "a".repeat(64),
+    owner: "0x" + "b".repeat(64),
+    delegate_keys: [],
+    active: true,
+    created_at: "2026-01-01T00:00:00.000Z",
+  };
+  const { handler } = createDashboard({
+    relayerUrl: "http://127.0.0.1:8000",
+    origin: ORIGIN,
+    packageId: "0x" + "c".repeat(64),
+    ledger: { accountOf: (owner) => Promise.resolve(owner === account.owner ? account : null) },
+    vectors,
+    relayer(request) {
+      forwarded.push(request);
+      const id = request.headers.get("x-request-id") ?? "";
+      return Promise.resolve(
+        Response.json({ digest: "d" }, { headers: { "x-request-id": id } }),
+      );
+    },
+    logger: silentLogger,
+    now: () => NOW,
+  });
+  const get = (path: string, host = "localhost:5173") =>
+    handler(new Request(`${ORIGIN}${path}`, { headers: { host } }));
+  return { handler, get, forwarded, vectors, account };
+}
+
+async function signedNamespaces(key: KeyPair, timestamp: number, message?: string) {
+  const text = message ?? `svc-dashboard:namespaces:${timestamp}`;
+  const signature = new Uint8Array(
+    await crypto.subtle.sign("Ed25519", key.signingKey, new TextEncoder().encode(text)),
+  );
+  return new Request(`${ORIGIN}/api/namespaces`, {
+    method: "POST",
+    headers: { "content-type": "application/json", host: "localhost:5173" },
+    body: JSON.stringify({
+      public_key: key.publicKey,
+      timestamp: String(timestamp),
+      signature: signature.toHex(),
+    }),
+  });
+}
+
+Deno.test("dashboard: pages and assets carry the security headers and a request id", async () => {
+  const { get } = dashboard();
+  for (const path of ["/", "/agents", "/connect/mcp", "/assets/app.js", "/assets/app.css"]) {
+    const response = await get(path);
+    assert.equal(response.status, 200, path);
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+    assert.match(response.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+    assert.ok(response.headers.get("x-request-id"));
+    await response.body?.cancel();
+  }
+  const vendor = await get("/vendor/noble-hashes/blake2.js");
+  assert.equal(vendor.status, 200);
+  assert.match(vendor.headers.get("content-type") ?? "", /^text\/javascript/);
+  await vendor.body?.cancel();
+  const missing = await get("/vendor/noble-hashes/nothing_here.js");
+  assert.equal(missing.status, 404);
+  assert.equal((await missing.json()).error, "No such file");
+  const outside = await get("/vendor/noble-hashes/../deno.json");
+  assert.equal(outside.status, 404);
+  const unknown = await get("/nope");
+  const body = await unknown.json();
+  assert.equal(unknown.status, 404);
+  assert.deepEqual(body, {
+    error: "No page at /nope",
+    code: "not_found",
+    request_id: unknown.headers.get("x-request-id"),
+  });
+});
+
+Deno.test("dashboard: a loopback address is redirected to the one origin", async () => {
+  const { get, handler } = dashboard();
+  for (const host of ["127.0.0.1:5173", "[::1]:5173"]) {
+    const response = await get("/connect/mcp?port=1&state=x", host);
+    assert.equal(response.status, 308);
+    assert.equal(response.headers.get("location"), `${ORIGIN}/connect/mcp?port=1&state=x`);
+    assert.equal(response.headers.get("referrer-policy"), "no-referrer");
+  }
+  // Unknown pages are redirected too; posts are not.
+  assert.equal((await get("/nope", "127.0.0.1:5173")).status, 308);
+  const post = await handler(
+    new Request(`http://127.0.0.1:5173/api/namespaces`, {
+      method: "POST",
+      headers: { host: "127.0.0.1:5173" },
+    }),
+  );
+  assert.equal(post.status, 415);
+  await post.body?.cancel();
+});
+
+Deno.test("dashboard: config and accounts from the ledger", async () => {
+  const { get, account } = dashboard();
+  assert.deepEqual(await (await get("/api/config")).json(), {
+    relayer: "http://127.0.0.1:8000",
+    packageId: "0x" + "c".repeat(64),
+  });
+  assert.deepEqual(await (await get(`/api/account?owner=${account.owner}`)).json(), { account });
+  const bad = await get("/api/account?owner=alice");
+  assert.equal(bad.status, 400);
+  assert.equal((await bad.json()).error, "owner must be an address");
+});
+
+Deno.test("dashboard: namespaces need a fresh signature by the owner key", async () => {
+  const { handler, vectors } = dashboard();
+  const key = await generateKeyPair();
+  const owner = addressOf(key.publicKey);
+  await vectors.upsert([
+    { id: "m1", owner, namespace: "work", blobId: "b1", vector: [1, 0], createdAt: NOW },
+  ]);
+  const timestamp = NOW / 1000;
+  const ok = await handler(await signedNamespaces(key, timestamp));
+  assert.deepEqual(await ok.json(), { owner, namespaces: [{ namespace: "work", count: 1 }] });
+  const forged = await handler(await signedNamespaces(key, timestamp, "something else"));
+  assert.equal(forged.status, 401);
+  assert.equal((await forged.json()).error, "The signature does not match the owner key");
+  const stale = await handler(await signedNamespaces(key, timestamp - 301));
+  assert.equal(stale.status, 401);
+  assert.equal((await stale.json()).error, "The signature is stale: check the clock");
+  const big = await handler(
+    new Request(`${ORIGIN}/api/namespaces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "localhost:5173" },
+      body: JSON.stringify({ pad: "x".repeat(5000) }),
+    }),
+  );
+  assert.equal(big.status, 413);
+  assert.equal((await big.json()).code, "payload_too_large");
+});
+
+Deno.test("dashboard: sponsored transactions go to the relayer under the same request id", async () => {
+  const { handler, forwarded } = dashboard();
+  const info = { remoteAddr: { transport: "tcp" as const, hostname: "127.0.0.1", port: 1 } };
+  const response = await handler(
+    new Request(`${ORIGIN}/sponsor`, {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "localhost:5173" },
+      body: '{"transactionKind":"e30=","sender":"0x1"}',
+    }),
+    info,
+  );
+  assert.deepEqual(await response.json(), { digest: "d" });
+  assert.equal(forwarded.length, 1);
+  assert.equal(forwarded[0].headers.get("x-request-id"), response.headers.get("x-request-id"));
+  assert.equal(await forwarded[0].text(), '{"transactionKind":"e30=","sender":"0x1"}');
+  const wrong = await handler(new Request(`${ORIGIN}/sponsor`, { headers: { host: "localhost" } }));
+  assert.equal(wrong.status, 405);
+  assert.equal(wrong.headers.get("allow"), "POST");
+  await wrong.body?.cancel();
+});

@@ -1,0 +1,145 @@
+/**
+ * The one HTTP kernel of svc's servers (the relayer, the MCP sidecar, the dashboard). For
+ * every request it:
+ *
+ * - takes the request id from a valid incoming `x-request-id`, else makes one, and sets it
+ *   on the response;
+ * - runs the server's `before` hook (checks that cover every path);
+ * - routes through a `URLPattern` table: 404 `not_found`, 405 `method_not_allowed` with
+ *   `Allow`;
+ * - reads the body under the route's limit (413 `payload_too_large` past it, without
+ *   buffering the rest) unless the route streams it;
+ * - maps anything thrown to the §5.1 JSON error body through `errorResponse` (an unknown
+ *   error is logged and answered 500 `internal` with a generic sentence);
+ * - logs one debug line.
+ *
+ * @example
+ * ```ts
+ * const handler = createHttpHandler({
+ *   routes: [route("GET", "/hello", () => Promise.resolve(jsonResponse(200, { hello: "you" })))],
+ *   logger: silentLogger,
+ * });
+ * const response = await handler(new Request("http://localhost/hello"));
+ * ```
+ */
+import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { MAX_BODY_BYTES, parseJsonObject, readBody } from "./body.ts";
+import { errorResponse } from "./respond.ts";
+import { type ConnectionInfo, matchRoute, type Route, type RouteContext } from "./router.ts";
+
+export type { ConnectionInfo };
+
+/** A request handler, as `Deno.serve` calls it. */
+export type HttpHandler = (request: Request, info?: ConnectionInfo) => Promise<Response>;
+
+export interface HttpHandlerOptions<C extends RouteContext> {
+  routes: Route<C>[];
+  logger: Logger;
+  /** The body limit of routes without their own (default 2 MiB). */
+  maxBodyBytes?: number;
+  /** Where a request comes from (default: the connection's hostname, else `"unknown"`). */
+  clientAddress?(request: Request, info?: ConnectionInfo): string;
+  /**
+   * Runs before routing, for checks that cover every path: returns a response to send as it
+   * is (a redirect), throws to refuse the request, or returns nothing to go on.
+   */
+  before?(request: Request): Response | undefined | Promise<Response | undefined>;
+  /**
+   * Adds what the routes need to the kernel's context once the body is read (the relayer
+   * verifies signed requests here). Without it the routes get the kernel's context.
+   */
+  extend?(context: RouteContext, route: Route<C>): Promise<C>;
+  /** The sentence of a 404 (default `No route for <path>`). */
+  notFound?(pathname: string): string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's `x-request-id` when it is 1–128 of `[A-Za-z0-9._:-]`, else a new UUID. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+function remoteHostname(_request: Request, info?: ConnectionInfo): string {
+  const remote = info?.remoteAddr;
+  return remote && "hostname" in remote ? remote.hostname : "unknown";
+}
+
+/** Builds a server's handler from its route table and hooks (see the module comment). */
+export function createHttpHandler<C extends RouteContext = RouteContext>(
+  options: HttpHandlerOptions<C>,
+): HttpHandler {
+  const { routes, logger } = options;
+  const clientAddress = options.clientAddress ?? remoteHostname;
+  const notFound = options.notFound ?? ((pathname: string) => `No route for ${pathname}`);
+
+  async function dispatch(
+    request: Request,
+    requestId: string,
+    info?: ConnectionInfo,
+  ): Promise<Response> {
+    const early = await options.before?.(request);
+    if (early) return early;
+    const match = matchRoute(routes, request.method, request.url);
+    if (match.kind === "none") {
+      throw new SvcError("not_found", notFound(new URL(request.url).pathname));
+    }
+    if (match.kind === "wrong_method") {
+      const allow = match.allow.join(", ");
+      throw new SvcError("method_not_allowed", `Method ${request.method} is not allowed here`, {
+        headers: { allow },
+        details: { allow },
+      });
+    }
+    const { route } = match;
+    const body = route.streamBody
+      ? new Uint8Array()
+      : await readBody(request, route.maxBodyBytes ?? options.maxBodyBytes ?? MAX_BODY_BYTES);
+    const context: RouteContext = {
+      request,
+      params: match.params,
+      requestId,
+      clientAddress: clientAddress(request, info),
+      info,
+      body,
+      json: () => parseJsonObject(request, body),
+    };
+    return await route.handle(
+      options.extend ? await options.extend(context, route) : context as C,
+    );
+  }
+
+  return async (request: Request, info?: ConnectionInfo): Promise<Response> => {
+    const requestId = requestIdOf(request);
+    const started = performance.now();
+    let response: Response;
+    try {
+      response = await dispatch(request, requestId, info);
+    } catch (error) {
+      response = errorResponse(error, requestId, logger);
+    }
+    response = withRequestId(response, requestId);
+    logger.debug("request", {
+      request_id: requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+    });
+    return response;
+  };
+}
+
+/** `response` with `x-request-id` set; one with immutable headers (from `fetch`) is copied. */
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("x-request-id", requestId);
+    return copy;
+  }
+}
