@@ -34,6 +34,7 @@ import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
+import { createRememberPipeline } from "./pipeline/remember.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
@@ -104,15 +105,28 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     maxAttempts: options.maxAttempts,
     leaseMs: options.leaseMs,
   });
-  const backends = {
-    ...options,
+  const { cipher, blobs, vectors, embedder } = options;
+  const hasher = await TermHasher.fromSecret(options.secret);
+  const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  const pipeline = createRememberPipeline({ cipher, blobs, embedder, vectors, hasher, lexicon });
+  const service = createMemoryService({
     queue,
+    pipeline,
+    embedder,
+    cipher,
+    blobs,
+    vectors,
+    hasher,
+    lexicon,
     logger,
-    hasher: await TermHasher.fromSecret(options.secret),
-    lexicon: new LexicalIndex((owner, namespace) => options.vectors.terms(owner, namespace)),
-  };
-  const service = createMemoryService(backends);
-  const worker = createWorker(backends);
+  });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger,
+    concurrency: options.concurrency,
+    callTimeoutMs: options.callTimeoutMs,
+  });
   const directory = new CachedAccountDirectory(options.directory, {
     positiveTtlMs: options.accountCacheMs,
     negativeTtlMs: options.accountCacheMs && Math.min(options.accountCacheMs, 10_000),
@@ -137,7 +151,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     ...memoryRoutes(service, () => options.vectors.dimensions),
     ...llmRoutes(
       options.llm &&
-        createLlmService({ ...options, llm: options.llm, memories: service }),
+        createLlmService({ llm: options.llm, embedder, vectors, memories: service }),
     ),
     ...sidecarRoutes(
       options.sidecar,
