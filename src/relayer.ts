@@ -24,7 +24,8 @@ import { parseJsonObject, readBody } from "./http/body.ts";
 import { errorResponse } from "./http/respond.ts";
 import { RateLimiter } from "./http/rate_limiter.ts";
 import { matchRoute } from "./http/router.ts";
-import { JobQueue } from "./jobs/job_queue.ts";
+import type { JobQueue } from "./jobs/job_queue.ts";
+import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
@@ -101,7 +102,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
-  const queue = await JobQueue.open(options.kv, options.secret, {
+  const queue: JobQueue = await KvJobQueue.open(options.kv, options.secret, {
     maxAttempts: options.maxAttempts,
     leaseMs: options.leaseMs,
   });
@@ -167,12 +168,11 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     return remote && "hostname" in remote ? remote.hostname : "unknown";
   }
 
-  let closing = false;
+  const listening = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.processJobs ?? true) {
-    queue.listen(async ({ job_id }) => {
-      if (!closing) await worker.process(job_id);
-    }).catch((error) => logger.error("job queue listener stopped", { error }));
+    queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal })
+      .catch((error) => logger.error("job queue listener stopped", { error }));
     await reconcileJobs(queue, logger, { startup: true });
     timer = setInterval(() => {
       reconcileJobs(queue, logger, { startup: false })
@@ -235,7 +235,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
       return response;
     },
     async close() {
-      closing = true;
+      listening.abort();
       clearInterval(timer);
       await worker.idle();
     },
