@@ -30,9 +30,9 @@ import type {
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
-import { withTimeout } from "../jobs/semaphore.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
+import { withTimeout } from "./with_timeout.ts";
 
 /** The backends the two steps write to. */
 export interface RememberPipelineDependencies {
