@@ -9,9 +9,9 @@
  *   add the terms to the lexical index.
  *
  * Each step passes its caller's signal to every backend call, and can give each call its own
- * time limit. Re-running a step is safe: a blob store is content-addressed and the index write
- * is an upsert; what a caller must not repeat (a second blob of other ciphertext), it
- * checkpoints between the steps, as the worker does with the blob id.
+ * time limit. Indexing again is safe (the write is an upsert by memory id); storing again
+ * encrypts afresh and so puts a second blob, which is why the worker checkpoints the blob id
+ * on the job record between the two steps.
  *
  * @example
  * ```ts
