@@ -22,7 +22,8 @@ import type {
 import { SvcError } from "./errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import { RateLimiter } from "./http/rate_limiter.ts";
-import { JobQueue } from "./jobs/job_queue.ts";
+import type { JobQueue } from "./jobs/job_queue.ts";
+import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
@@ -32,6 +33,7 @@ import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
+import { createRememberPipeline } from "./pipeline/remember.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
@@ -93,19 +95,32 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
-  const queue = await JobQueue.open(options.kv, options.secret, {
+  const queue: JobQueue = await KvJobQueue.open(options.kv, options.secret, {
     maxAttempts: options.maxAttempts,
     leaseMs: options.leaseMs,
   });
-  const backends = {
-    ...options,
+  const { cipher, blobs, vectors, embedder } = options;
+  const hasher = await TermHasher.fromSecret(options.secret);
+  const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  const pipeline = createRememberPipeline({ cipher, blobs, embedder, vectors, hasher, lexicon });
+  const service = createMemoryService({
     queue,
+    pipeline,
+    embedder,
+    cipher,
+    blobs,
+    vectors,
+    hasher,
+    lexicon,
     logger,
-    hasher: await TermHasher.fromSecret(options.secret),
-    lexicon: new LexicalIndex((owner, namespace) => options.vectors.terms(owner, namespace)),
-  };
-  const service = createMemoryService(backends);
-  const worker = createWorker(backends);
+  });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger,
+    concurrency: options.concurrency,
+    callTimeoutMs: options.callTimeoutMs,
+  });
   const directory = new CachedAccountDirectory(options.directory, {
     positiveTtlMs: options.accountCacheMs,
     negativeTtlMs: options.accountCacheMs && Math.min(options.accountCacheMs, 10_000),
@@ -130,7 +145,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     ...memoryRoutes(service, () => options.vectors.dimensions),
     ...llmRoutes(
       options.llm &&
-        createLlmService({ ...options, llm: options.llm, memories: service }),
+        createLlmService({ llm: options.llm, embedder, vectors, memories: service }),
     ),
     ...sidecarRoutes(
       options.sidecar,
@@ -146,12 +161,11 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     return remote && "hostname" in remote ? remote.hostname : "unknown";
   }
 
-  let closing = false;
+  const listening = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.processJobs ?? true) {
-    queue.listen(async ({ job_id }) => {
-      if (!closing) await worker.process(job_id);
-    }).catch((error) => logger.error("job queue listener stopped", { error }));
+    queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal })
+      .catch((error) => logger.error("job queue listener stopped", { error }));
     await reconcileJobs(queue, logger, { startup: true });
     timer = setInterval(() => {
       reconcileJobs(queue, logger, { startup: false })
@@ -181,7 +195,7 @@ export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
     worker,
     handler,
     async close() {
-      closing = true;
+      listening.abort();
       clearInterval(timer);
       await worker.idle();
     },

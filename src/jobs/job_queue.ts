@@ -1,12 +1,15 @@
 /**
- * Remember jobs in Deno KV: records, their queued payloads, and the queue that drives them.
+ * The job queue: remember jobs as records clients can poll, the texts waiting for them, and
+ * the queue that delivers them to the worker. Two implementations pass one conformance suite
+ * (`tests/conformance/job_queue_test.ts`): `KvJobQueue` (Deno KV, what the relayer runs on)
+ * and `MemoryJobQueue` (in memory, for tests and embedding).
  *
- * Accepting stages each text (sealed with AES-256-GCM under a key derived from the relayer's
- * secret, in chunks under KV's value limit), then writes every job record and enqueues every
- * job in one atomic commit, so a job exists exactly when its queue message does.
+ * A job's life: `accept` makes it `pending` and enqueues it; a delivery (or the reconciler)
+ * makes a worker `lease` it (`running`, one more attempt); the worker `checkpoint`s each
+ * stage's output, then `complete`s it (`done`), `retry`s it (`pending` again, enqueued after a
+ * delay) or `fail`s it (`failed`, with a human sentence). A lease past `leaseMs` may be taken
+ * over; a job leased `maxAttempts` times fails at the next lease.
  */
-import { SvcError } from "../errors.ts";
-import { timeOrderedId } from "../ids.ts";
 
 export type JobStatus = "pending" | "running" | "done" | "failed";
 
@@ -29,272 +32,103 @@ export interface JobRecord {
 /** The job as clients see it. */
 export type PublicJob = Omit<JobRecord, "lease_until" | "worker">;
 
+/** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
   const { lease_until: _lease, worker: _worker, ...job } = record;
   return job;
 }
 
+/** A text to remember for an owner, in a namespace. */
 export interface JobInput {
   owner: string;
   namespace: string;
   text: string;
 }
 
+/** What the queue delivers: the id of a job to work on. */
 export interface JobMessage {
   job_id: string;
 }
 
+/** Called for each delivery; a rejection asks the queue to deliver the message again later. */
+export type JobHandler = (message: JobMessage) => Promise<void>;
+
+export interface ListenOptions {
+  /** Stops listening: once it aborts, no more messages reach the handler. */
+  signal?: AbortSignal;
+}
+
 export interface JobQueueOptions {
-  /** How long a worker holds a job before others may take it over. */
+  /** How long a worker holds a job before others may take it over (default 120 s). */
   leaseMs?: number;
-  /** Attempts before a job is marked failed. */
+  /** Attempts before a job is marked failed (default 5). */
   maxAttempts?: number;
 }
 
-const RECORD_TTL_MS = 7 * 24 * 3600_000;
-const CHUNK_BYTES = 60_000;
-const MAX_COMMIT_BYTES = 600_000;
-const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
-
-export class JobQueue {
+/**
+ * Remember jobs: their records, their texts until they finish, and their delivery.
+ * Deliveries are at least once, so a handler must tolerate the same job twice (`lease` lets
+ * only one worker hold it at a time).
+ *
+ * @example
+ * ```ts
+ * const [job] = await queue.accept([{ owner, namespace: "default", text: "I keep bees" }]);
+ * const listening = new AbortController();
+ * queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal });
+ * // ... later
+ * listening.abort();
+ * ```
+ */
+export interface JobQueue {
+  /** How long a lease holds a job. */
   readonly leaseMs: number;
+  /** Leases a job may have; the next lease fails it instead. */
   readonly maxAttempts: number;
-  #kv: Deno.Kv;
-  #payloadKey: CryptoKey;
-
-  private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
-    this.#kv = kv;
-    this.#payloadKey = payloadKey;
-    this.leaseMs = options.leaseMs ?? 120_000;
-    this.maxAttempts = options.maxAttempts ?? 5;
-  }
-
-  /** Opens the queue on `kv`; `secret` (32 bytes) seals payloads waiting in KV. */
-  static async open(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>, options: JobQueueOptions = {}) {
-    const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
-    const payloadKey = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode("svc-job-payload-v1"),
-        info: new Uint8Array(),
-      },
-      base,
-      { name: "AES-GCM", length: 256 },
-      false,
-      ["encrypt", "decrypt"],
-    );
-    return new JobQueue(kv, payloadKey, options);
-  }
-
-  /** Stages payloads, then creates the records and enqueues the jobs in one commit. */
-  async accept(inputs: JobInput[]): Promise<JobRecord[]> {
-    const now = new Date().toISOString();
-    const records: JobRecord[] = inputs.map((input) => ({
-      job_id: timeOrderedId(),
-      status: "pending",
-      owner: input.owner,
-      namespace: input.namespace,
-      attempts: 0,
-      created_at: now,
-      updated_at: now,
-    }));
-    let staged = this.#kv.atomic();
-    let stagedBytes = 0;
-    for (const [i, record] of records.entries()) {
-      const sealed = await this.#seal(record.job_id, inputs[i].text);
-      for (let c = 0, offset = 0; offset < sealed.byteLength; c++, offset += CHUNK_BYTES) {
-        const chunk = sealed.subarray(offset, offset + CHUNK_BYTES);
-        if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
-          await this.#commit(staged);
-          staged = this.#kv.atomic();
-          stagedBytes = 0;
-        }
-        staged.set(["job_payload", record.job_id, c], chunk, { expireIn: RECORD_TTL_MS });
-        stagedBytes += chunk.byteLength;
-      }
-    }
-    await this.#commit(staged);
-    const op = this.#kv.atomic();
-    for (const record of records) {
-      op.check({ key: ["job", record.job_id], versionstamp: null });
-      op.set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS });
-      op.set(["job_active", record.job_id], record.created_at);
-      this.#enqueue(op, record.job_id);
-    }
-    await this.#commit(op);
-    return records;
-  }
-
-  get(jobId: string): Promise<JobRecord | null> {
-    return this.#kv.get<JobRecord>(["job", jobId]).then((entry) => entry.value);
-  }
-
-  async getMany(jobIds: string[]): Promise<(JobRecord | null)[]> {
-    const out: (JobRecord | null)[] = [];
-    for (let i = 0; i < jobIds.length; i += 10) {
-      const entries = await this.#kv.getMany<JobRecord[]>(
-        jobIds.slice(i, i + 10).map((id) => ["job", id]),
-      );
-      out.push(...entries.map((entry) => entry.value));
-    }
-    return out;
-  }
-
-  /** The text of a job, or `null` once the job has finished and its payload is gone. */
-  async payload(jobId: string): Promise<string | null> {
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
-    for await (
-      const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] })
-    ) {
-      chunks.push(entry.value);
-    }
-    if (chunks.length === 0) return null;
-    const sealed = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-    chunks.reduce((offset, c) => (sealed.set(c, offset), offset + c.byteLength), 0);
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: sealed.subarray(0, 12), additionalData: this.#aad(jobId) },
-      this.#payloadKey,
-      sealed.subarray(12),
-    );
-    return new TextDecoder().decode(plain);
-  }
 
   /**
-   * Takes the job for `worker`: returns the running record, or `null` when the job is finished,
-   * unknown, or leased by a live worker. A job past its attempts is failed instead.
+   * Creates a `pending` record for each input, keeps its text, and enqueues it; resolves once
+   * all of that is durable (all or none of the jobs exist), with the records in input order.
    */
-  async lease(jobId: string, worker: string): Promise<JobRecord | null> {
-    const entry = await this.#kv.get<JobRecord>(["job", jobId]);
-    const record = entry.value;
-    if (!record || record.status === "done" || record.status === "failed") return null;
-    if (record.status === "running" && (record.lease_until ?? 0) > Date.now()) return null;
-    if (record.attempts >= this.maxAttempts) {
-      await this.fail(record, record.error ?? "The job was interrupted too many times");
-      return null;
-    }
-    const leased: JobRecord = {
-      ...record,
-      status: "running",
-      attempts: record.attempts + 1,
-      lease_until: Date.now() + this.leaseMs,
-      worker,
-      updated_at: new Date().toISOString(),
-    };
-    const result = await this.#kv.atomic().check(entry)
-      .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
-    return result.ok ? leased : null;
-  }
+  accept(inputs: JobInput[]): Promise<JobRecord[]>;
 
-  /** Saves a stage's output on a record this worker holds. */
-  async checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
-    const next = { ...record, ...patch, updated_at: new Date().toISOString() };
-    await this.#kv.set(["job", record.job_id], next, { expireIn: RECORD_TTL_MS });
-    return next;
-  }
+  /** A job's record, or `null` when unknown (or expired). */
+  get(jobId: string): Promise<JobRecord | null>;
 
-  /** Marks the job done and drops its payload. */
-  async complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
-    await this.#finish({ ...record, ...patch, status: "done", error: undefined });
-  }
+  /** The records of `jobIds`, in order, `null` for each unknown one. */
+  getMany(jobIds: string[]): Promise<(JobRecord | null)[]>;
 
-  /** Marks the job failed with a human sentence and records it as a dead letter. */
-  async fail(record: JobRecord, error: string): Promise<void> {
-    await this.#finish({ ...record, status: "failed", error });
-    await this.#kv.set(["job_dead", record.job_id], { job_id: record.job_id, error }, {
-      expireIn: RECORD_TTL_MS,
-    });
-  }
+  /** The text of a job, or `null` once the job has finished and its text is gone. */
+  payload(jobId: string): Promise<string | null>;
 
-  /** Gives a job back after a failed attempt and schedules the next one. */
-  async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
-    const next: JobRecord = {
-      ...record,
-      status: "pending",
-      error,
-      lease_until: undefined,
-      worker: undefined,
-      updated_at: new Date().toISOString(),
-    };
-    const op = this.#kv.atomic().set(["job", record.job_id], next, { expireIn: RECORD_TTL_MS });
-    this.#enqueue(op, record.job_id, delayMs);
-    await this.#commit(op);
-  }
+  /**
+   * Takes the job for `worker`: returns the `running` record (one more attempt, leased for
+   * `leaseMs`), or `null` when the job is finished, unknown, or leased by a live worker. A job
+   * already leased `maxAttempts` times is failed instead (keeping its last error).
+   */
+  lease(jobId: string, worker: string): Promise<JobRecord | null>;
 
-  /** Enqueues a job again (the reconciler's re-drive). */
-  async redrive(jobId: string): Promise<void> {
-    const op = this.#kv.atomic();
-    this.#enqueue(op, jobId);
-    await this.#commit(op);
-  }
+  /** Saves a stage's output on a record this worker holds; returns the saved record. */
+  checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord>;
 
-  /** Records of jobs not yet done or failed (finished ones drop out of this index). */
-  async *active(): AsyncGenerator<JobRecord> {
-    for await (const entry of this.#kv.list({ prefix: ["job_active"] })) {
-      const jobId = entry.key[1] as string;
-      const record = await this.get(jobId);
-      if (record && record.status !== "done" && record.status !== "failed") yield record;
-      else await this.#kv.delete(entry.key);
-    }
-  }
+  /** Marks the job `done` with `patch` applied, and drops its text. */
+  complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void>;
 
-  /** Delivers queued job ids to `handler` (call once per KV handle). */
-  listen(handler: (message: JobMessage) => Promise<void>): Promise<void> {
-    return this.#kv.listenQueue(async (message: unknown) => {
-      const jobId = (message as Partial<JobMessage>)?.job_id;
-      if (typeof jobId === "string") await handler({ job_id: jobId });
-    });
-  }
+  /** Marks the job `failed` with a human sentence, and drops its text. */
+  fail(record: JobRecord, error: string): Promise<void>;
 
-  async #finish(record: JobRecord): Promise<void> {
-    const final: JobRecord = {
-      ...record,
-      lease_until: undefined,
-      worker: undefined,
-      updated_at: new Date().toISOString(),
-    };
-    await this.#kv.atomic()
-      .set(["job", record.job_id], final, { expireIn: RECORD_TTL_MS })
-      .delete(["job_active", record.job_id])
-      .commit();
-    for await (const entry of this.#kv.list({ prefix: ["job_payload", record.job_id] })) {
-      await this.#kv.delete(entry.key);
-    }
-  }
+  /** Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. */
+  retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void>;
 
-  #enqueue(op: Deno.AtomicOperation, jobId: string, delay = 0) {
-    op.enqueue({ job_id: jobId } satisfies JobMessage, {
-      delay,
-      backoffSchedule: BACKOFF_SCHEDULE,
-      keysIfUndelivered: [["job_dead", jobId]],
-    });
-  }
+  /** Enqueues a job again as it is (the reconciler's re-drive). */
+  redrive(jobId: string): Promise<void>;
 
-  async #commit(op: Deno.AtomicOperation): Promise<void> {
-    const result = await op.commit().catch((cause) => {
-      throw new SvcError("backend_unavailable", "Cannot accept the job: the job store failed", {
-        cause,
-      });
-    });
-    if (!result.ok) {
-      throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
-    }
-  }
+  /** The records of jobs not yet done or failed, oldest first. */
+  active(): AsyncIterable<JobRecord>;
 
-  #aad(jobId: string): Uint8Array<ArrayBuffer> {
-    return new TextEncoder().encode(`svc-job:${jobId}`);
-  }
-
-  async #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: this.#aad(jobId) },
-      this.#payloadKey,
-      new TextEncoder().encode(text),
-    );
-    const out = new Uint8Array(12 + sealed.byteLength);
-    out.set(iv);
-    out.set(new Uint8Array(sealed), 12);
-    return out;
-  }
+  /**
+   * Delivers enqueued jobs to `handler`, at least once each, until `signal` aborts; resolves
+   * when listening stops. Messages enqueued before listening starts wait for it. Listen at
+   * most once per queue.
+   */
+  listen(handler: JobHandler, options?: ListenOptions): Promise<void>;
 }

@@ -1,19 +1,22 @@
 /**
- * The remember pipeline: embed → encrypt → put blob → index, run from the job queue by a
- * bounded pool. Every stage is idempotent: the blob id is checkpointed on the job record
- * before the index write, and the memory id is the job id, so re-delivery resumes and the
- * index write is an upsert.
+ * The job worker: runs each remember job through the remember pipeline (store, then index)
+ * in a bounded pool, with a time limit on every backend call. Every stage is idempotent: the
+ * blob id is checkpointed on the job record before the index write, and the memory id is the
+ * job id, so re-delivery resumes and the index write is an upsert.
  */
 import { SvcError } from "../errors.ts";
-import type { MemoryServiceDependencies } from "../services/memories.ts";
-import type { JobRecord } from "./job_queue.ts";
-import { Semaphore, withTimeout } from "./semaphore.ts";
+import type { Logger } from "../log.ts";
+import type { RememberPipeline } from "../pipeline/remember.ts";
+import type { JobQueue, JobRecord } from "./job_queue.ts";
+import { Semaphore } from "./semaphore.ts";
 
-/** The memory service's backends, plus the pool's size and per-call time limit. */
-export interface WorkerDependencies extends MemoryServiceDependencies {
-  /** Jobs processed at once. */
+export interface WorkerDependencies {
+  queue: JobQueue;
+  pipeline: RememberPipeline;
+  logger: Logger;
+  /** Jobs processed at once (default 4). */
   concurrency?: number;
-  /** Limit for each backend call. */
+  /** Limit for each backend call (default 30 s). */
   callTimeoutMs?: number;
 }
 
@@ -41,49 +44,23 @@ export function createWorker(deps: WorkerDependencies): Worker {
   const pool = new Semaphore(deps.concurrency ?? 4);
   const timeoutMs = deps.callTimeoutMs ?? 30_000;
   const running = new Set<Promise<void>>();
-  const { queue, logger } = deps;
+  const { queue, pipeline, logger } = deps;
 
   async function runStages(record: JobRecord): Promise<void> {
     const text = await queue.payload(record.job_id);
     if (text === null) throw new SvcError("internal", "The job's text is no longer available");
-    const createdAt = Date.parse(record.created_at);
+    const memory = {
+      memoryId: record.job_id,
+      owner: record.owner,
+      namespace: record.namespace,
+      createdAt: Date.parse(record.created_at),
+      text,
+    };
     if (!record.blob_id) {
-      const plaintext = new TextEncoder().encode(text);
-      const ciphertext = await withTimeout(
-        timeoutMs,
-        "Encryption",
-        (signal) => deps.cipher.encrypt(record.owner, plaintext, { signal }),
-      );
-      const blobId = await withTimeout(
-        timeoutMs,
-        "Blob upload",
-        (signal) =>
-          deps.blobs.put(ciphertext, {
-            owner: record.owner,
-            namespace: record.namespace,
-            memoryId: record.job_id,
-            createdAt,
-          }, { signal }),
-      );
+      const blobId = await pipeline.store(memory, { timeoutMs });
       record = await queue.checkpoint(record, { blob_id: blobId });
     }
-    const [vector] = await withTimeout(
-      timeoutMs,
-      "Embedding",
-      (signal) => deps.embedder.embed([text], { signal }),
-    );
-    const terms = await deps.hasher.hash(record.owner, text);
-    await withTimeout(timeoutMs, "Indexing", (signal) =>
-      deps.vectors.upsert([{
-        id: record.job_id,
-        owner: record.owner,
-        namespace: record.namespace,
-        blobId: record.blob_id!,
-        vector,
-        createdAt,
-        terms,
-      }], { signal }));
-    await deps.lexicon.add(record.owner, record.namespace, record.job_id, terms);
+    await pipeline.index({ ...memory, blobId: record.blob_id! }, { timeoutMs });
     await queue.complete(record, { memory_id: record.job_id });
   }
 

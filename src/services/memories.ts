@@ -1,6 +1,8 @@
 /**
- * The memory use-cases, shared by the HTTP routes and the job worker (the CLI and the MCP
- * tools reach them through those routes). Callers pass values that are already validated.
+ * The memory use-cases of the HTTP routes (the CLI and the MCP tools reach them through those
+ * routes): remember (queued for the job worker), recall, manual remember and recall, restore.
+ * Writing a memory goes through the remember pipeline. Callers pass values that are already
+ * validated.
  */
 import type {
   BlobStore,
@@ -17,10 +19,16 @@ import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import { timeOrderedId } from "../ids.ts";
+import type { RememberPipeline } from "../pipeline/remember.ts";
 
 export interface MemoryServiceDependencies {
+  /** Where remember jobs wait for the worker. */
   queue: JobQueue;
+  /** Stores and indexes manual and restored memories. */
+  pipeline: RememberPipeline;
+  /** Recall embeds its query (and re-ranks with the embedder's soft match when it has one). */
   embedder: Embedder;
+  /** Recall and restore decrypt blobs. */
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
@@ -98,7 +106,7 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, embedder, cipher, blobs, vectors, hasher, lexicon, logger } = deps;
+  const { queue, pipeline, embedder, cipher, blobs, vectors, hasher, lexicon, logger } = deps;
 
   async function embedOne(text: string): Promise<Float32Array> {
     const [vector] = await embedder.embed([text]);
@@ -243,17 +251,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       vector: number[],
       namespace: string,
     ) {
-      const id = timeOrderedId();
-      const createdAt = Date.now();
-      const blobId = await blobs.put(ciphertext, {
-        owner,
-        namespace,
-        memoryId: id,
-        createdAt,
-        vector,
-      });
-      await vectors.upsert([{ id, owner, namespace, blobId, vector, createdAt }]);
-      return { id, blob_id: blobId, owner, namespace };
+      const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
+      const blobId = await pipeline.store({ ...memory, ciphertext, vector });
+      await pipeline.index({ ...memory, blobId, vector });
+      return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 
     async recallManual(owner: string, vector: number[], limit: number, namespace: string) {
@@ -263,7 +264,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
-     * decrypt and re-embed (or reuse the stored vector of a client-encrypted memory).
+     * decrypted and indexed again, or indexed under the stored vector of a client-encrypted
+     * memory.
      */
     async restore(
       owner: string,
@@ -284,9 +286,11 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           continue;
         }
         if (restored >= limit) continue;
-        let vector: Float32Array | number[] | undefined = meta.vector;
-        let terms: string[] | undefined;
-        if (!vector) {
+        const { memoryId, createdAt } = meta;
+        const memory = { memoryId, owner, namespace, createdAt, blobId };
+        if (meta.vector) {
+          await pipeline.index({ ...memory, vector: meta.vector });
+        } else {
           const text = await readMemory(owner, {
             id: meta.memoryId,
             blobId,
@@ -297,19 +301,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
             skipped++;
             continue;
           }
-          vector = await embedOne(text);
-          terms = await hasher.hash(owner, text);
+          await pipeline.index({ ...memory, text });
         }
-        await vectors.upsert([{
-          id: meta.memoryId,
-          owner,
-          namespace,
-          blobId,
-          vector,
-          createdAt: meta.createdAt,
-          terms,
-        }]);
-        if (terms) await lexicon.add(owner, namespace, meta.memoryId, terms);
         present.add(meta.memoryId);
         restored++;
       }

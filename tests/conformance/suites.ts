@@ -1,6 +1,7 @@
 /**
  * Conformance suites: every implementation of an interface must pass its suite. Each takes a
- * factory for a fresh instance and registers `Deno.test`s under the given name.
+ * factory for a fresh instance and registers `Deno.test`s under the given name. The job
+ * queue's suite is in `job_queue_suite.ts`.
  */
 import assert from "node:assert/strict";
 import type {

@@ -1,0 +1,82 @@
+/**
+ * How a job record changes, as pure functions of the record: every `JobQueue` implementation
+ * stores what these return, so the implementations differ only in where records live.
+ */
+import { timeOrderedId } from "../ids.ts";
+import type { JobInput, JobRecord } from "./job_queue.ts";
+
+/** The error of a job failed for running out of attempts without an error of its own. */
+export const TOO_MANY_ATTEMPTS = "The job was interrupted too many times";
+
+/** A new `pending` record for `input`, with a fresh time-ordered job id. */
+export function acceptedRecord(input: JobInput, now: string): JobRecord {
+  return {
+    job_id: timeOrderedId(),
+    status: "pending",
+    owner: input.owner,
+    namespace: input.namespace,
+    attempts: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/**
+ * Whether `lease` may take the job: `"skip"` when it is unknown, finished or held by a live
+ * lease; `"exhausted"` when it has had all its attempts (it is then failed); else `"take"`.
+ */
+export function leaseDecision(
+  record: JobRecord | null,
+  now: number,
+  maxAttempts: number,
+): "take" | "skip" | "exhausted" {
+  if (!record || record.status === "done" || record.status === "failed") return "skip";
+  if (record.status === "running" && (record.lease_until ?? 0) > now) return "skip";
+  return record.attempts >= maxAttempts ? "exhausted" : "take";
+}
+
+/** The record leased to `worker` until `now + leaseMs`, one attempt more. */
+export function leasedRecord(
+  record: JobRecord,
+  worker: string,
+  leaseMs: number,
+  now: number,
+): JobRecord {
+  return {
+    ...record,
+    status: "running",
+    attempts: record.attempts + 1,
+    lease_until: now + leaseMs,
+    worker,
+    updated_at: new Date(now).toISOString(),
+  };
+}
+
+/** The record with a stage's output applied. */
+export function checkpointedRecord(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
+  return { ...record, ...patch, updated_at: new Date().toISOString() };
+}
+
+/** The record `done` (with `patch` applied), its lease released. */
+export function completedRecord(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
+  return released({ ...record, ...patch, status: "done", error: undefined });
+}
+
+/** The record `failed` with `error`, its lease released. */
+export function failedRecord(record: JobRecord, error: string): JobRecord {
+  return released({ ...record, status: "failed", error });
+}
+
+/** The record `pending` again with the attempt's error, its lease released. */
+export function retriedRecord(record: JobRecord, error: string | undefined): JobRecord {
+  return released({ ...record, status: "pending", error });
+}
+
+function released(record: JobRecord): JobRecord {
+  return {
+    ...record,
+    lease_until: undefined,
+    worker: undefined,
+    updated_at: new Date().toISOString(),
+  };
+}

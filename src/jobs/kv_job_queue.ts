@@ -1,0 +1,276 @@
+/**
+ * `KvJobQueue`: the job queue in Deno KV, what the relayer runs on.
+ *
+ * Accepting stages each text (sealed with AES-256-GCM under a key derived from the relayer's
+ * secret, in chunks under KV's value limit), then writes every job record and enqueues every
+ * job in one atomic commit, so a job exists exactly when its queue message does. Records and
+ * texts expire after 7 days; a message KV gives up on leaves a dead letter.
+ *
+ * Keys: `["job", id]` the record; `["job_payload", id, chunk]` the sealed text;
+ * `["job_active", id]` unfinished jobs (for the reconciler); `["job_dead", id]` dead letters.
+ */
+import { SvcError } from "../errors.ts";
+import type {
+  JobHandler,
+  JobInput,
+  JobMessage,
+  JobQueue,
+  JobQueueOptions,
+  JobRecord,
+  ListenOptions,
+} from "./job_queue.ts";
+import {
+  acceptedRecord,
+  checkpointedRecord,
+  completedRecord,
+  failedRecord,
+  leaseDecision,
+  leasedRecord,
+  retriedRecord,
+  TOO_MANY_ATTEMPTS,
+} from "./job_transitions.ts";
+
+const RECORD_TTL_MS = 7 * 24 * 3600_000;
+const CHUNK_BYTES = 60_000;
+const MAX_COMMIT_BYTES = 600_000;
+const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
+
+/**
+ * The job queue in Deno KV.
+ *
+ * @example
+ * ```ts
+ * const queue = await KvJobQueue.open(await Deno.openKv(path), secret, { maxAttempts: 5 });
+ * ```
+ */
+export class KvJobQueue implements JobQueue {
+  readonly leaseMs: number;
+  readonly maxAttempts: number;
+  #kv: Deno.Kv;
+  #payloadKey: CryptoKey;
+  #listening = false;
+
+  private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
+    this.#kv = kv;
+    this.#payloadKey = payloadKey;
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+  }
+
+  /** Opens the queue on `kv`; `secret` (32 bytes) seals payloads waiting in KV. */
+  static async open(
+    kv: Deno.Kv,
+    secret: Uint8Array<ArrayBuffer>,
+    options: JobQueueOptions = {},
+  ): Promise<KvJobQueue> {
+    const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
+    const payloadKey = await crypto.subtle.deriveKey(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: new TextEncoder().encode("svc-job-payload-v1"),
+        info: new Uint8Array(),
+      },
+      base,
+      { name: "AES-GCM", length: 256 },
+      false,
+      ["encrypt", "decrypt"],
+    );
+    return new KvJobQueue(kv, payloadKey, options);
+  }
+
+  /** Stages payloads, then creates the records and enqueues the jobs in one commit. */
+  async accept(inputs: JobInput[]): Promise<JobRecord[]> {
+    const now = new Date().toISOString();
+    const records = inputs.map((input) => acceptedRecord(input, now));
+    let staged = this.#kv.atomic();
+    let stagedBytes = 0;
+    for (const [i, record] of records.entries()) {
+      const sealed = await this.#seal(record.job_id, inputs[i].text);
+      for (let c = 0, offset = 0; offset < sealed.byteLength; c++, offset += CHUNK_BYTES) {
+        const chunk = sealed.subarray(offset, offset + CHUNK_BYTES);
+        if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
+          await this.#commit(staged);
+          staged = this.#kv.atomic();
+          stagedBytes = 0;
+        }
+        staged.set(["job_payload", record.job_id, c], chunk, { expireIn: RECORD_TTL_MS });
+        stagedBytes += chunk.byteLength;
+      }
+    }
+    await this.#commit(staged);
+    const op = this.#kv.atomic();
+    for (const record of records) {
+      op.check({ key: ["job", record.job_id], versionstamp: null });
+      op.set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS });
+      op.set(["job_active", record.job_id], record.created_at);
+      this.#enqueue(op, record.job_id);
+    }
+    await this.#commit(op);
+    return records;
+  }
+
+  get(jobId: string): Promise<JobRecord | null> {
+    return this.#kv.get<JobRecord>(["job", jobId]).then((entry) => entry.value);
+  }
+
+  async getMany(jobIds: string[]): Promise<(JobRecord | null)[]> {
+    const out: (JobRecord | null)[] = [];
+    for (let i = 0; i < jobIds.length; i += 10) {
+      const entries = await this.#kv.getMany<JobRecord[]>(
+        jobIds.slice(i, i + 10).map((id) => ["job", id]),
+      );
+      out.push(...entries.map((entry) => entry.value));
+    }
+    return out;
+  }
+
+  /** The text of a job, or `null` once the job has finished and its payload is gone. */
+  async payload(jobId: string): Promise<string | null> {
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    for await (
+      const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] })
+    ) {
+      chunks.push(entry.value);
+    }
+    if (chunks.length === 0) return null;
+    const sealed = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+    chunks.reduce((offset, c) => (sealed.set(c, offset), offset + c.byteLength), 0);
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: sealed.subarray(0, 12), additionalData: this.#aad(jobId) },
+      this.#payloadKey,
+      sealed.subarray(12),
+    );
+    return new TextDecoder().decode(plain);
+  }
+
+  async lease(jobId: string, worker: string): Promise<JobRecord | null> {
+    const entry = await this.#kv.get<JobRecord>(["job", jobId]);
+    const record = entry.value;
+    const now = Date.now();
+    const decision = leaseDecision(record, now, this.maxAttempts);
+    if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
+    if (decision !== "take") return null;
+    const leased = leasedRecord(record!, worker, this.leaseMs, now);
+    const result = await this.#kv.atomic().check(entry)
+      .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
+    return result.ok ? leased : null;
+  }
+
+  async checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
+    const next = checkpointedRecord(record, patch);
+    await this.#kv.set(["job", record.job_id], next, { expireIn: RECORD_TTL_MS });
+    return next;
+  }
+
+  async complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
+    await this.#finish(completedRecord(record, patch));
+  }
+
+  /** Also records a dead letter under `["job_dead", id]`. */
+  async fail(record: JobRecord, error: string): Promise<void> {
+    await this.#finish(failedRecord(record, error));
+    await this.#kv.set(["job_dead", record.job_id], { job_id: record.job_id, error }, {
+      expireIn: RECORD_TTL_MS,
+    });
+  }
+
+  async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
+    const op = this.#kv.atomic().set(["job", record.job_id], retriedRecord(record, error), {
+      expireIn: RECORD_TTL_MS,
+    });
+    this.#enqueue(op, record.job_id, delayMs);
+    await this.#commit(op);
+  }
+
+  async redrive(jobId: string): Promise<void> {
+    const op = this.#kv.atomic();
+    this.#enqueue(op, jobId);
+    await this.#commit(op);
+  }
+
+  /** Finished jobs found in the `job_active` index are dropped from it on the way. */
+  async *active(): AsyncGenerator<JobRecord> {
+    for await (const entry of this.#kv.list({ prefix: ["job_active"] })) {
+      const jobId = entry.key[1] as string;
+      const record = await this.get(jobId);
+      if (record && record.status !== "done" && record.status !== "failed") yield record;
+      else await this.#kv.delete(entry.key);
+    }
+  }
+
+  /**
+   * Deno KV cannot stop a queue listener before its KV handle closes, and would share the
+   * messages among several listeners, so a `KvJobQueue` listens once. When `signal` aborts,
+   * the returned promise resolves and later deliveries are acknowledged without reaching
+   * `handler`: their jobs stay `pending` in their records, and the reconciler re-drives them
+   * at the next start. The underlying listener ends when the KV handle is closed.
+   */
+  listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve();
+    if (this.#listening) {
+      return Promise.reject(
+        new SvcError("internal", "Cannot listen to the job queue: it already has a listener"),
+      );
+    }
+    this.#listening = true;
+    const listening = this.#kv.listenQueue(async (message: unknown) => {
+      if (signal?.aborted) return;
+      const jobId = (message as Partial<JobMessage>)?.job_id;
+      if (typeof jobId === "string") await handler({ job_id: jobId });
+    });
+    if (!signal) return listening;
+    return new Promise<void>((resolve, reject) => {
+      signal.addEventListener("abort", () => resolve(), { once: true });
+      listening.then(resolve, reject);
+    });
+  }
+
+  /** Stores a finished record, drops it from the active index and drops its text. */
+  async #finish(record: JobRecord): Promise<void> {
+    await this.#kv.atomic()
+      .set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS })
+      .delete(["job_active", record.job_id])
+      .commit();
+    for await (const entry of this.#kv.list({ prefix: ["job_payload", record.job_id] })) {
+      await this.#kv.delete(entry.key);
+    }
+  }
+
+  #enqueue(op: Deno.AtomicOperation, jobId: string, delay = 0) {
+    op.enqueue({ job_id: jobId } satisfies JobMessage, {
+      delay,
+      backoffSchedule: BACKOFF_SCHEDULE,
+      keysIfUndelivered: [["job_dead", jobId]],
+    });
+  }
+
+  async #commit(op: Deno.AtomicOperation): Promise<void> {
+    const result = await op.commit().catch((cause) => {
+      throw new SvcError("backend_unavailable", "Cannot accept the job: the job store failed", {
+        cause,
+      });
+    });
+    if (!result.ok) {
+      throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
+    }
+  }
+
+  #aad(jobId: string): Uint8Array<ArrayBuffer> {
+    return new TextEncoder().encode(`svc-job:${jobId}`);
+  }
+
+  async #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const sealed = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: this.#aad(jobId) },
+      this.#payloadKey,
+      new TextEncoder().encode(text),
+    );
+    const out = new Uint8Array(12 + sealed.byteLength);
+    out.set(iv);
+    out.set(new Uint8Array(sealed), 12);
+    return out;
+  }
+}

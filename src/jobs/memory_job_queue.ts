@@ -1,0 +1,210 @@
+/**
+ * `MemoryJobQueue`: the job queue in memory, the twin of `KvJobQueue` for tests and for
+ * embedding the services without Deno KV. It passes the same conformance suite; what it does
+ * not do is outlive its process: records, texts (kept as they are, in memory only) and
+ * messages are gone with it, records do not expire, and failures leave no dead letter.
+ */
+import { SvcError } from "../errors.ts";
+import type {
+  JobHandler,
+  JobInput,
+  JobQueue,
+  JobQueueOptions,
+  JobRecord,
+  ListenOptions,
+} from "./job_queue.ts";
+import {
+  acceptedRecord,
+  checkpointedRecord,
+  completedRecord,
+  failedRecord,
+  leaseDecision,
+  leasedRecord,
+  retriedRecord,
+  TOO_MANY_ATTEMPTS,
+} from "./job_transitions.ts";
+
+/** Delays before a message whose handler failed is delivered again, as KV's. */
+const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
+
+interface Message {
+  jobId: string;
+  /** Deliveries of this message whose handler failed. */
+  failures: number;
+}
+
+/**
+ * The job queue in memory. `close()` (or `using`) stops listening and cancels delayed
+ * messages.
+ *
+ * @example
+ * ```ts
+ * using queue = new MemoryJobQueue({ maxAttempts: 3 });
+ * const [job] = await queue.accept([{ owner, namespace: "default", text: "I keep bees" }]);
+ * ```
+ */
+export class MemoryJobQueue implements JobQueue, Disposable {
+  readonly leaseMs: number;
+  readonly maxAttempts: number;
+  #records = new Map<string, JobRecord>();
+  #payloads = new Map<string, string>();
+  /** Messages due, waiting for a listener. */
+  #due: Message[] = [];
+  #timers = new Set<ReturnType<typeof setTimeout>>();
+  #handler?: JobHandler;
+  #listened = false;
+  #stop?: () => void;
+  #closed = false;
+
+  constructor(options: JobQueueOptions = {}) {
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.maxAttempts = options.maxAttempts ?? 5;
+  }
+
+  accept(inputs: JobInput[]): Promise<JobRecord[]> {
+    const now = new Date().toISOString();
+    const records = inputs.map((input) => acceptedRecord(input, now));
+    records.forEach((record, i) => {
+      this.#save(record);
+      this.#payloads.set(record.job_id, inputs[i].text);
+    });
+    for (const record of records) this.#enqueue({ jobId: record.job_id, failures: 0 });
+    return Promise.resolve(structuredClone(records));
+  }
+
+  get(jobId: string): Promise<JobRecord | null> {
+    return Promise.resolve(this.#load(jobId));
+  }
+
+  getMany(jobIds: string[]): Promise<(JobRecord | null)[]> {
+    return Promise.resolve(jobIds.map((jobId) => this.#load(jobId)));
+  }
+
+  payload(jobId: string): Promise<string | null> {
+    return Promise.resolve(this.#payloads.get(jobId) ?? null);
+  }
+
+  async lease(jobId: string, worker: string): Promise<JobRecord | null> {
+    const record = this.#load(jobId);
+    const now = Date.now();
+    const decision = leaseDecision(record, now, this.maxAttempts);
+    if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
+    if (decision !== "take") return null;
+    return this.#save(leasedRecord(record!, worker, this.leaseMs, now));
+  }
+
+  checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
+    return Promise.resolve(this.#save(checkpointedRecord(record, patch)));
+  }
+
+  complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
+    this.#save(completedRecord(record, patch));
+    this.#payloads.delete(record.job_id);
+    return Promise.resolve();
+  }
+
+  fail(record: JobRecord, error: string): Promise<void> {
+    this.#save(failedRecord(record, error));
+    this.#payloads.delete(record.job_id);
+    return Promise.resolve();
+  }
+
+  retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
+    this.#save(retriedRecord(record, error));
+    this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
+    return Promise.resolve();
+  }
+
+  redrive(jobId: string): Promise<void> {
+    this.#enqueue({ jobId, failures: 0 });
+    return Promise.resolve();
+  }
+
+  async *active(): AsyncGenerator<JobRecord> {
+    const active = [...this.#records.values()]
+      .filter((record) => record.status !== "done" && record.status !== "failed");
+    for (const record of active) yield structuredClone(record);
+  }
+
+  /**
+   * Listens once, as `KvJobQueue` does. When `signal` aborts (or the queue closes), the
+   * returned promise resolves and no message is delivered any more: their jobs stay
+   * `pending`, as with `KvJobQueue`.
+   */
+  listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve();
+    if (this.#listened) {
+      return Promise.reject(
+        new SvcError("internal", "Cannot listen to the job queue: it already has a listener"),
+      );
+    }
+    this.#listened = true;
+    this.#handler = handler;
+    return new Promise<void>((resolve) => {
+      this.#stop = () => {
+        this.#handler = undefined;
+        this.#stop = undefined;
+        resolve();
+      };
+      signal?.addEventListener("abort", () => this.#stop?.(), { once: true });
+      this.#deliverDue();
+    });
+  }
+
+  /** Stops listening; delayed messages, and any enqueued later, wait undelivered. */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#stop?.();
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #load(jobId: string): JobRecord | null {
+    const record = this.#records.get(jobId);
+    return record ? structuredClone(record) : null;
+  }
+
+  #save(record: JobRecord): JobRecord {
+    this.#records.set(record.job_id, structuredClone(record));
+    return record;
+  }
+
+  #enqueue(message: Message, delayMs = 0): void {
+    if (delayMs <= 0 || this.#closed) {
+      this.#due.push(message);
+      this.#deliverDue();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.#due.push(message);
+      this.#deliverDue();
+    }, delayMs);
+    this.#timers.add(timer);
+  }
+
+  /**
+   * Hands every due message to the listener, asynchronously (never within the call that
+   * enqueued it); a message whose turn comes after listening stopped waits again.
+   */
+  #deliverDue(): void {
+    const handler = this.#handler;
+    if (!handler) return;
+    for (const message of this.#due.splice(0)) {
+      Promise.resolve().then(() => {
+        if (this.#handler === handler) return handler({ job_id: message.jobId });
+        this.#due.push(message);
+      }).catch(() => {
+        const delay = BACKOFF_SCHEDULE[message.failures];
+        if (delay !== undefined) {
+          this.#enqueue({ ...message, failures: message.failures + 1 }, delay);
+        }
+      });
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
+import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
+import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
+import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { TermHasher } from "../ranking/terms.ts";
+import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";
+
+type Seen = (what: string, options?: CallOptions) => void;
+
+/** In-memory backends that report the options of each write. */
+class RecordingBlobStore extends MemoryBlobStore {
+  constructor(readonly seen: Seen) {
+    super();
+  }
+  override put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta, options?: CallOptions) {
+    this.seen("put", options);
+    return super.put(bytes, meta);
+  }
+}
+
+class RecordingVectorStore extends MemoryVectorStore {
+  constructor(dimensions: number, readonly seen: Seen) {
+    super(dimensions);
+  }
+  override upsert(rows: VectorRow[], options?: CallOptions) {
+    this.seen("upsert", options);
+    return super.upsert(rows);
+  }
+}
+
+class RecordingEmbedder extends LexicalEmbedder {
+  constructor(readonly seen: Seen) {
+    super();
+  }
+  override embed(texts: string[], options?: CallOptions) {
+    this.seen("embed", options);
+    return super.embed(texts);
+  }
+}
+
+/** The pipeline on in-memory backends, recording the signal each backend call was given. */
+async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
+  const signals: [string, AbortSignal | undefined][] = [];
+  const seen: Seen = (what, options) => signals.push([what, options?.signal]);
+  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  const embedder = new RecordingEmbedder(seen);
+  const vectors = new RecordingVectorStore(embedder.dimensions, seen);
+  const deps = {
+    cipher: {
+      name: cipher.name,
+      encrypt(owner: string, plaintext: Uint8Array<ArrayBuffer>, options?: CallOptions) {
+        seen("encrypt", options);
+        return cipher.encrypt(owner, plaintext);
+      },
+      decrypt: cipher.decrypt.bind(cipher),
+    },
+    blobs: new RecordingBlobStore(seen),
+    embedder,
+    vectors,
+    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+  };
+  return { ...deps, pipeline: createRememberPipeline({ ...deps, ...overrides }), signals };
+}
+
+const memory = { memoryId: "m1", owner: "o1", namespace: "n1", createdAt: 7 };
+
+Deno.test("remember pipeline: a text is encrypted, stored, embedded and indexed with its terms", async () => {
+  const { pipeline, cipher, blobs, embedder, vectors, lexicon } = await setUp();
+  await lexicon.namespace("o1", "n1"); // loaded, so the new memory's terms are added to it
+  const blobId = await pipeline.store({ ...memory, text: "I keep bees in Oslo" });
+  const [entry] = await blobs.list("o1", "n1");
+  assert.deepEqual(entry, { blobId, meta: memory }, "the blob's metadata has no vector");
+  const stored = (await blobs.get(blobId))!;
+  assert.ok(!new TextDecoder().decode(stored).includes("bees"));
+  assert.equal(new TextDecoder().decode(await cipher.decrypt("o1", stored)), "I keep bees in Oslo");
+
+  await pipeline.index({ ...memory, blobId, text: "I keep bees in Oslo" });
+  const [query] = await embedder.embed(["I keep bees in Oslo"]);
+  const [hit] = await vectors.search("o1", "n1", query, 1);
+  assert.deepEqual(hit, { id: "m1", blobId, distance: hit.distance, createdAt: 7 });
+  assert.ok(hit.distance < 1e-6);
+  const [row] = await vectors.terms("o1", "n1");
+  assert.equal(row.terms.length, 3, "keep, bee, oslo");
+  const index = await lexicon.namespace("o1", "n1");
+  assert.equal(index.search(row.terms, 5).hits[0]?.id, "m1");
+});
+
+Deno.test("remember pipeline: a manual memory keeps the client's ciphertext and vector", async () => {
+  const { pipeline, blobs, vectors, signals } = await setUp();
+  const ciphertext = new Uint8Array([1, 2, 3]);
+  const vector = Array.from({ length: vectors.dimensions }, (_, i) => (i === 0 ? 1 : 0));
+  const blobId = await pipeline.store({ ...memory, ciphertext, vector });
+  assert.deepEqual(await blobs.get(blobId), ciphertext);
+  assert.deepEqual((await blobs.list("o1", "n1"))[0].meta, { ...memory, vector });
+  await pipeline.index({ ...memory, blobId, vector });
+  const [hit] = await vectors.search("o1", "n1", vector, 1);
+  assert.equal(hit.id, "m1");
+  assert.ok(hit.distance < 1e-6);
+  assert.deepEqual(await vectors.terms("o1", "n1"), [{ id: "m1", terms: [] }]);
+  assert.deepEqual(signals.map(([what]) => what), ["put", "upsert"], "no encryption, no embedding");
+});
+
+Deno.test("remember pipeline: every backend call gets the step's signal", async () => {
+  const { pipeline, signals } = await setUp();
+  const { signal } = new AbortController();
+  const blobId = await pipeline.store({ ...memory, text: "signalled" }, { signal });
+  await pipeline.index({ ...memory, blobId, text: "signalled" }, { signal });
+  assert.deepEqual(signals, [
+    ["encrypt", signal],
+    ["put", signal],
+    ["embed", signal],
+    ["upsert", signal],
+  ]);
+});
+
+Deno.test("remember pipeline: with a time limit, each call gets its own signal and a slow one fails by name", async () => {
+  const { pipeline, signals } = await setUp();
+  const outer = new AbortController();
+  const blobId = await pipeline.store({ ...memory, text: "timed" }, {
+    signal: outer.signal,
+    timeoutMs: 10_000,
+  });
+  const [[, encrypt], [, put]] = signals;
+  assert.ok(encrypt && put && encrypt !== put, "one signal per call");
+  outer.abort();
+  assert.ok(encrypt.aborted, "the caller's abort reaches the call");
+
+  const { pipeline: stalled } = await setUp({
+    embedder: {
+      name: "stalled",
+      model: "stalled",
+      dimensions: 4,
+      embed: (_texts, options) =>
+        new Promise((_, reject) => {
+          const signal = options?.signal;
+          signal?.addEventListener("abort", () => reject(signal.reason));
+        }),
+    },
+  });
+  await assert.rejects(
+    () => stalled.index({ ...memory, blobId, text: "timed" }, { timeoutMs: 5 }),
+    { message: "Embedding timed out after 5 ms" },
+  );
+});

@@ -1,0 +1,47 @@
+import assert from "node:assert/strict";
+import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
+import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
+import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
+import { jobQueueSuite } from "./job_queue_suite.ts";
+
+async function openKvQueue(
+  options?: JobQueueOptions,
+  secret = crypto.getRandomValues(new Uint8Array(32)),
+) {
+  const kv = await Deno.openKv(":memory:");
+  const queue = await KvJobQueue.open(kv, secret, options);
+  return Object.assign(queue, { kv, [Symbol.asyncDispose]: () => Promise.resolve(kv.close()) });
+}
+
+jobQueueSuite("KvJobQueue", openKvQueue);
+jobQueueSuite("MemoryJobQueue", (options) => {
+  const queue = new MemoryJobQueue(options);
+  return Promise.resolve(
+    Object.assign(queue, { [Symbol.asyncDispose]: () => Promise.resolve(queue.close()) }),
+  );
+});
+
+Deno.test("KvJobQueue: texts wait sealed, under the record, active and dead-letter keys", async () => {
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  await using queue = await openKvQueue({}, secret);
+  const text = "my bank PIN is 4321";
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text }]);
+  const chunks = await Array.fromAsync(
+    queue.kv.list<Uint8Array>({ prefix: ["job_payload", job.job_id] }),
+  );
+  assert.equal(chunks.length, 1);
+  assert.ok(!new TextDecoder().decode(chunks[0].value).includes("4321"), "no plaintext in KV");
+  const other = await KvJobQueue.open(queue.kv, crypto.getRandomValues(new Uint8Array(32)));
+  await assert.rejects(() => other.payload(job.job_id), "another secret cannot read it");
+  assert.equal(await (await KvJobQueue.open(queue.kv, secret)).payload(job.job_id), text);
+
+  assert.deepEqual((await queue.kv.get(["job", job.job_id])).value, job);
+  assert.equal((await queue.kv.get(["job_active", job.job_id])).value, job.created_at);
+  await queue.fail((await queue.lease(job.job_id, "w1"))!, "Cannot store: no");
+  assert.equal((await queue.kv.get(["job_active", job.job_id])).value, null);
+  assert.deepEqual((await queue.kv.get(["job_dead", job.job_id])).value, {
+    job_id: job.job_id,
+    error: "Cannot store: no",
+  });
+  assert.deepEqual(await Array.fromAsync(queue.kv.list({ prefix: ["job_payload"] })), []);
+});
