@@ -8,7 +8,7 @@
  *   deno task bench [--samples 200] [--memories 10000,100000]
  */
 import { parseArgs } from "node:util";
-import { createRelayer } from "../src/relayer.ts";
+import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
@@ -53,7 +53,7 @@ const directory = new MemoryAccountDirectory();
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
 const blobs = await FsBlobStore.open(`${dataDir}/blobs`);
-const relayer = await createRelayer({ kv, secret, directory, cipher, blobs, vectors, embedder });
+const relayer = await assembleRelayer({ kv, secret, directory, cipher, blobs, vectors, embedder });
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, relayer.handler);
 const key = await generateKeyPair();
 const owner = addressOf((await generateKeyPair()).publicKey);

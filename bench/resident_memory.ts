@@ -6,7 +6,7 @@
  *
  *   deno run -A --unstable-kv bench/resident_memory.ts <data dir> <models dir> <owner> <namespace>
  */
-import { createRelayer } from "../src/relayer.ts";
+import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
@@ -19,7 +19,7 @@ const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
 const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
 const kv = await Deno.openKv(":memory:");
-const relayer = await createRelayer({
+const relayer = await assembleRelayer({
   kv,
   secret,
   directory: new MemoryAccountDirectory(),

@@ -11,7 +11,7 @@
  * part of the project. Writes `bench/results/retrieval.json`.
  */
 import { parseArgs } from "node:util";
-import { createRelayer } from "../src/relayer.ts";
+import { assembleRelayer } from "../src/relayer.ts";
 import type { Embedder } from "../src/backends/types.ts";
 import { MemoryAccountDirectory, MemoryBlobStore } from "../src/backends/memory.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
@@ -79,7 +79,7 @@ const embedder = await openEmbedder(values.embedder!);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
 const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
-const relayer = await createRelayer({
+const relayer = await assembleRelayer({
   kv,
   secret: crypto.getRandomValues(new Uint8Array(32)),
   directory: new MemoryAccountDirectory(),

@@ -77,16 +77,29 @@ export interface RelayerOptions {
 
 export type { ConnectionInfo };
 
+/** A relayer: its request handler, and how to stop its background work. */
 export interface Relayer {
+  /** Answers every route of the HTTP API; pass it to `Deno.serve`. */
   handler: HttpHandler;
-  service: MemoryService;
-  queue: JobQueue;
-  worker: Worker;
   /** Stops background work and waits for jobs in flight; backends stay open. */
   close(): Promise<void>;
 }
 
+/** A relayer with its parts, which the project's tests and benchmarks drive directly. */
+export interface AssembledRelayer extends Relayer {
+  service: MemoryService;
+  queue: JobQueue;
+  worker: Worker;
+}
+
+/** Builds a relayer from its backends; nothing is opened here. */
 export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
+  const { handler, close } = await assembleRelayer(options);
+  return { handler, close };
+}
+
+/** {@link createRelayer}, keeping the memory service, job queue and worker reachable. */
+export async function assembleRelayer(options: RelayerOptions): Promise<AssembledRelayer> {
   const logger = options.logger ?? silentLogger;
   if (options.vectors.dimensions !== options.embedder.dimensions) {
     throw new SvcError(

@@ -7,7 +7,7 @@ import {
 import type { VectorStore } from "../src/backends/types.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
-import { createRelayer, type Relayer, type RelayerOptions } from "../src/relayer.ts";
+import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
@@ -21,7 +21,7 @@ export interface Caller {
 }
 
 export interface TestRelayer extends AsyncDisposable {
-  relayer: Relayer;
+  relayer: AssembledRelayer;
   kv: Deno.Kv;
   directory: MemoryAccountDirectory;
   blobs: MemoryBlobStore;
@@ -50,7 +50,7 @@ export async function startTestRelayer(
   const directory = new MemoryAccountDirectory();
   const blobs = new MemoryBlobStore();
   const vectors = overrides.vectors ?? new MemoryVectorStore(embedder.dimensions);
-  const relayer = await createRelayer({
+  const relayer = await assembleRelayer({
     kv,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     directory,
