@@ -15,6 +15,7 @@
  */
 import type { Embedder } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
+import { words } from "../../src/text/words.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
 
 const WORDS = 100_000;
@@ -39,11 +40,7 @@ const STOP_WORDS = new Set(
  */
 export function tokens(text: string): string[] {
   const out: string[] = [];
-  for (
-    const raw of text.toLowerCase().normalize("NFKC").replace(/[’‘]/g, "'").match(
-      /[\p{L}\p{N}]+(?:[.'-][\p{L}\p{N}]+)*/gu,
-    ) ?? []
-  ) {
+  for (const raw of words(text, { joiners: "punctuation" })) {
     const negated = /^(.+)n't$/.exec(raw);
     if (negated) out.push(negated[1] === "ca" ? "can" : negated[1] === "wo" ? "will" : negated[1]);
     else out.push(raw.replace(/'(s|m|re|ve|d|ll)$/, ""));
@@ -115,9 +112,9 @@ export class GloveEmbedder implements Embedder {
 
   #embedOne(text: string): Float32Array {
     const { values, scales, commonDirection } = this.#table;
-    const words = tokens(text);
-    const content = words.filter((w) => !STOP_WORDS.has(w));
-    const used = content.length ? content : words;
+    const all = tokens(text);
+    const content = all.filter((w) => !STOP_WORDS.has(w));
+    const used = content.length ? content : all;
     const dense = new Float64Array(DIMENSIONS);
     const hashed = new Float64Array(HASHED);
     for (const word of used) {
