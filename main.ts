@@ -17,6 +17,7 @@ import type {
 import { MemoryVectorStore } from "./src/backends/memory.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
+import type { GloveEmbedder } from "./plugins/glove_embedder/mod.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -197,6 +198,8 @@ async function start() {
   const { loadMasterKey } = await import("./plugins/local_cipher/mod.ts");
   const masterKey = await loadMasterKey(config);
   const embedder = await openEmbedder();
+  // The offline embedder's word vectors also re-rank recall's candidates.
+  const reranker = config.embedder === "local" ? (embedder as GloveEmbedder).reranker() : undefined;
   const llm = await openLlm();
   let vectors: VectorStore;
   if (config.vectorStore === "lancedb") {
@@ -237,6 +240,7 @@ async function start() {
     blobs,
     vectors,
     embedder,
+    reranker,
     llm,
     logger,
     mode: network ? "network" : "embedded",

@@ -26,6 +26,7 @@ const relayer = await createRelayer({
   blobs: await FsBlobStore.open(`${dataDir}/blobs`),
   vectors,
   embedder,
+  reranker: embedder.reranker(),
   processJobs: false,
 });
 const topics = ["coffee", "hiking", "python", "jazz", "gardening", "chess", "sushi", "cycling"];

@@ -55,18 +55,18 @@ Deno.test("glove: the vectors of svc-glove100-sif-oov28-v1 stay the same", async
   );
 });
 
-Deno.test("glove: word-level soft match ranks texts covering the query's words", async () => {
-  const embedder = await open();
-  const [exact, related, unrelated] = await embedder.softMatch("which puppy did I adopt?", [
+Deno.test("glove: the re-ranker's soft match ranks texts covering the query's words", async () => {
+  const reranker = (await open()).reranker();
+  const [exact, related, unrelated] = await reranker.rerank("which puppy did I adopt?", [
     "I adopted a puppy last spring",
     "We brought home a little dog",
     "The invoice is due on Friday",
   ]);
   assert.ok(exact > related && related > unrelated, `${exact} ${related} ${unrelated}`);
   assert.ok(exact <= 1 && unrelated >= 0);
-  assert.deepEqual(await embedder.softMatch("the a of", ["anything"]), [0]);
+  assert.deepEqual(await reranker.rerank("the a of", ["anything"]), [0]);
   const all = [];
-  for (const query of VARIED_TEXTS) all.push(await embedder.softMatch(query, [...VARIED_TEXTS]));
+  for (const query of VARIED_TEXTS) all.push(await reranker.rerank(query, [...VARIED_TEXTS]));
   assert.equal(
     await digestOf(JSON.stringify(all)),
     "cad55e567e05896101016a823c96ad27e8185685e1c2ea26ab8d3dd5a3d04837",

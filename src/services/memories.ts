@@ -7,6 +7,7 @@ import type {
   Cipher,
   DecryptCredentials,
   Embedder,
+  Reranker,
   VectorHit,
   VectorStore,
 } from "../backends/types.ts";
@@ -28,6 +29,8 @@ export interface MemoryServiceDependencies {
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
+  /** Re-scores recall's candidates on their plaintext (optional). */
+  reranker?: Reranker;
   /** Keyed term hashes of memory texts, and the BM25 index over them. */
   hasher: TermHasher;
   lexicon: LexicalIndex;
@@ -68,7 +71,7 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, embedder, cipher, blobs, vectors, hasher, lexicon, logger } = deps;
+  const { queue, embedder, cipher, blobs, vectors, reranker, hasher, lexicon, logger } = deps;
 
   async function embedOne(text: string): Promise<Float32Array> {
     const [vector] = await embedder.embed([text]);
@@ -126,8 +129,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
-     * hashes are pooled with the memories remembered right after the best of them, scored,
-     * given a share of their neighbours' scores, and the best `limit` decrypted.
+     * hashes are pooled with the memories remembered right after the best of them, scored
+     * (re-scored by the re-ranker, when there is one), given a share of their neighbours'
+     * scores, and the best `limit` decrypted. The ranking itself is `src/ranking/`.
      */
     async recall(
       owner: string,
@@ -152,16 +156,16 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         neighbours,
         lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids }),
       });
-      // With a soft matcher, every candidate is decrypted and re-scored; otherwise only the best.
+      // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
       const texts = new Map<string, string>();
       let reranked: Map<string, number> | undefined;
-      if (embedder.softMatch) {
+      if (reranker) {
         const read = await Promise.all(
           candidates.map((hit) => readMemory(owner, hit, credentials)),
         );
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
-        const soft = await embedder.softMatch(query, [...texts.values()]);
-        reranked = new Map([...texts.keys()].map((id, i) => [id, soft[i]]));
+        const scores = await reranker.rerank(query, [...texts.values()]);
+        reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
       const read = await Promise.all(

@@ -22,6 +22,7 @@ import {
   cipherSuite,
   embedderSuite,
   llmSuite,
+  rerankerSuite,
   vectorStoreSuite,
 } from "./suites.ts";
 
@@ -101,6 +102,10 @@ accountDirectorySuite("LocalLedger", async () => {
 
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
 embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
+rerankerSuite(
+  "GloveReranker",
+  async () => (await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR })).reranker(),
+);
 
 llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
 
