@@ -10,6 +10,7 @@ import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
+import type { GloveEmbedder } from "./plugins/glove_embedder/mod.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -97,7 +98,8 @@ async function start() {
     netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
     logger,
   });
-  const { kv, secret, directory, cipher, blobs, embedder, llm, mode, packageId } = backends;
+  const { kv, secret, directory, cipher, blobs, embedder, reranker, llm, mode, packageId } =
+    backends;
   const relayer = await createRelayer({
     kv,
     // The queue derives its own key from this with HKDF under a distinct salt.
@@ -107,6 +109,7 @@ async function start() {
     blobs,
     vectors,
     embedder,
+    reranker,
     llm,
     logger,
     mode,

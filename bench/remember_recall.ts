@@ -53,7 +53,16 @@ const directory = new MemoryAccountDirectory();
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
 const blobs = await FsBlobStore.open(`${dataDir}/blobs`);
-const relayer = await assembleRelayer({ kv, secret, directory, cipher, blobs, vectors, embedder });
+const relayer = await assembleRelayer({
+  kv,
+  secret,
+  directory,
+  cipher,
+  blobs,
+  vectors,
+  embedder,
+  reranker: embedder.reranker(),
+});
 const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, relayer.handler);
 const key = await generateKeyPair();
 const owner = addressOf((await generateKeyPair()).publicKey);

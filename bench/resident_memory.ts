@@ -27,6 +27,7 @@ const relayer = await assembleRelayer({
   blobs: await FsBlobStore.open(`${dataDir}/blobs`),
   vectors,
   embedder,
+  reranker: embedder.reranker(),
   processJobs: false,
 });
 const topics = ["coffee", "hiking", "python", "jazz", "gardening", "chess", "sushi", "cycling"];

@@ -5,14 +5,14 @@
  *
  * Each dialogue turn is remembered as one memory, "<speaker>: <text>" (plus the shared image's
  * caption), in a namespace per conversation, through the relayer's own service layer (the
- * configured embedder, the LanceDB index and the recall ranking). Every question of
- * categories 1–4 with evidence is then recalled with limit 20. Conversations conv-26, -30,
- * -41, -42 and -43 are the tuning split; the other five are held out. The data file is not
- * part of the project. Writes `bench/results/retrieval.json`.
+ * configured embedder with its re-ranker if it has one, the LanceDB index and the recall
+ * ranking). Every question of categories 1–4 with evidence is then recalled with limit 20.
+ * Conversations conv-26, -30, -41, -42 and -43 are the tuning split; the other five are held
+ * out. The data file is not part of the project. Writes `bench/results/retrieval.json`.
  */
 import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
-import type { Embedder } from "../src/backends/types.ts";
+import type { Embedder, Reranker } from "../src/backends/types.ts";
 import { MemoryAccountDirectory, MemoryBlobStore } from "../src/backends/memory.ts";
 import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
@@ -53,29 +53,35 @@ interface Conversation {
   qa: { question: string; evidence: string[]; category: number }[];
 }
 
-async function openEmbedder(name: string): Promise<Embedder> {
-  if (name === "lexical") return new LexicalEmbedder();
-  if (name === "glove") return await GloveEmbedder.open({ cacheDir: values["models-dir"] });
+/** The embedder, and its re-ranker when it has one (GloVe's word-level soft match). */
+async function openEmbedder(name: string): Promise<{ embedder: Embedder; reranker?: Reranker }> {
+  if (name === "lexical") return { embedder: new LexicalEmbedder() };
+  if (name === "glove") {
+    const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
+    return { embedder, reranker: embedder.reranker() };
+  }
   if (name === "ollama") {
     const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import("../plugins/ollama/mod.ts");
-    return await OllamaEmbedder.open({
+    const embedder = await OllamaEmbedder.open({
       host: Deno.env.get("OLLAMA_HOST"),
       model: Deno.env.get("SVC_EMBED_MODEL") ?? DEFAULT_OLLAMA_EMBED_MODEL,
     });
+    return { embedder };
   }
   if (name === "openai") {
     const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import("../plugins/openai/mod.ts");
-    return await OpenAiEmbedder.open({
+    const embedder = await OpenAiEmbedder.open({
       apiKey: Deno.env.get("OPENAI_API_KEY"),
       baseURL: Deno.env.get("OPENAI_BASE_URL"),
       model: Deno.env.get("SVC_EMBED_MODEL") ?? DEFAULT_OPENAI_EMBED_MODEL,
     });
+    return { embedder };
   }
   throw new Error(`unknown embedder ${name}`);
 }
 
 const data: Conversation[] = JSON.parse(await Deno.readTextFile(positionals[0]));
-const embedder = await openEmbedder(values.embedder!);
+const { embedder, reranker } = await openEmbedder(values.embedder!);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
 const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
@@ -87,6 +93,7 @@ const relayer = await assembleRelayer({
   blobs: new MemoryBlobStore(),
   vectors,
   embedder,
+  reranker,
   concurrency: 8,
 });
 const owner = "0x" + "ab".repeat(32);

@@ -17,6 +17,7 @@ import type {
   Cipher,
   Embedder,
   Llm,
+  Reranker,
   VectorStore,
 } from "./backends/types.ts";
 import { SvcError } from "./errors.ts";
@@ -49,6 +50,8 @@ export interface RelayerOptions {
   blobs: BlobStore;
   vectors: VectorStore;
   embedder: Embedder;
+  /** Re-scores recall's candidates on their plaintext; without one, recall ranks without it. */
+  reranker?: Reranker;
   /** The language model of analyze and ask; without one they answer 501. */
   llm?: Llm;
   logger?: Logger;
@@ -123,6 +126,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     cipher,
     blobs,
     vectors,
+    reranker: options.reranker,
     hasher,
     lexicon,
     logger,

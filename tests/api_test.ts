@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { Reranker } from "../src/backends/types.ts";
 import { startTestRelayer } from "./fixtures.ts";
 
 async function expectError(res: Response, status: number, code: string, field?: string) {
@@ -112,6 +113,32 @@ Deno.test("recall lifts the memories remembered right next to a strong match", a
   for (const text of filler.slice(1)) {
     assert.ok(together.get(answer)! > together.get(text)!, "above memories far from a match");
   }
+});
+
+Deno.test("recall re-scores its candidates' plaintext with the re-ranker when one is given", async () => {
+  const texts = ["I drink green tea", "Our cat is called Biscuit", "The tea shop opens at nine"];
+  const asked: string[][] = [];
+  const reranker: Reranker = {
+    name: "fake",
+    rerank(_query, candidates) {
+      asked.push(candidates);
+      return Promise.resolve(candidates.map((text) => text.includes("Biscuit") ? 1 : 0));
+    },
+  };
+  const recalled = async (options: { reranker?: Reranker }) => {
+    await using t = await startTestRelayer(options);
+    const alice = await t.newCaller();
+    const res = await t.signed(alice, "POST", "/api/remember/bulk", {
+      items: texts.map((text) => ({ text })),
+    });
+    await t.settle(alice, (await res.json()).job_ids);
+    const recall = await t.signed(alice, "POST", "/api/recall", { query: "tea" });
+    return (await recall.json()).results.map((r: { text: string }) => r.text);
+  };
+  assert.equal((await recalled({}))[0], texts[0], "by vector and BM25 alone, a tea memory leads");
+  assert.equal(asked.length, 0, "no re-ranker, no call");
+  assert.equal((await recalled({ reranker }))[0], texts[1], "the re-ranker's choice leads");
+  assert.deepEqual(asked.map((a) => a.toSorted()), [texts.toSorted()], "every candidate, once");
 });
 
 Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {

@@ -5,16 +5,22 @@
  *
  * The first `open` converts the npm package's vectors into a cache under `cacheDir` (about
  * 11 MB); later starts load the cache in tens of milliseconds. `model` names the recipe, so an
- * index built with another recipe is detected.
+ * index built with another recipe is detected. The same word vectors also give recall a
+ * re-ranker (`reranker()`, a word-level soft match; see `reranker.ts`).
  *
  * @example
  * ```ts
  * const embedder = await GloveEmbedder.open({ cacheDir: "./data/models" });
  * const [vector] = await embedder.embed(["I adore puppies"]);
+ * const reranker = embedder.reranker(); // for createRelayer's `reranker`
  * ```
  */
 import { type Embedder, SvcError } from "../../src/kit.ts";
+import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
+import { GloveReranker } from "./reranker.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
+
+export { GloveReranker, tokens };
 
 const WORDS = 100_000;
 const CACHE_FILE = `glove-100d-${WORDS / 1000}k-v1.bin`;
@@ -22,39 +28,6 @@ const CACHE_FILE = `glove-100d-${WORDS / 1000}k-v1.bin`;
 const HASHED = 28;
 /** Share of the unknown-word part in the vector's length (when a text has unknown words). */
 const HASHED_WEIGHT = 0.35;
-const SIF_A = 1e-3;
-
-const STOP_WORDS = new Set(
-  ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
-    "me my mine myself you your yours we our us they them their it its he him his she her this " +
-    "that these those do does did done have has had having will would shall should can could may " +
-    "might must not no so than then there here what which who whom whose when where why how all " +
-    "any some just very too also into about over s t n't 's 'm 're 've 'd 'll").split(" "),
-);
-
-/**
- * Lower-cased word tokens: contractions split as GloVe's tokenizer does ("don't" → "do",
- * "n't"), possessive "'s" dropped, numbers kept.
- */
-export function tokens(text: string): string[] {
-  const out: string[] = [];
-  for (
-    const raw of text.toLowerCase().normalize("NFKC").replace(/[’‘]/g, "'").match(
-      /[\p{L}\p{N}]+(?:[.'-][\p{L}\p{N}]+)*/gu,
-    ) ?? []
-  ) {
-    const negated = /^(.+)n't$/.exec(raw);
-    if (negated) out.push(negated[1] === "ca" ? "can" : negated[1] === "wo" ? "will" : negated[1]);
-    else out.push(raw.replace(/'(s|m|re|ve|d|ll)$/, ""));
-  }
-  return out;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
-  return sum;
-}
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -73,12 +46,10 @@ export class GloveEmbedder implements Embedder {
   readonly name = "glove";
   readonly model = `svc-glove100-sif-oov${HASHED}-v1`;
   readonly dimensions = DIMENSIONS + HASHED;
-  #table: WordVectors;
-  #logCount: number;
+  #table: WordTable;
 
   private constructor(table: WordVectors) {
-    this.#table = table;
-    this.#logCount = Math.log(table.count) + 0.5772;
+    this.#table = new WordTable(table);
   }
 
   /** Loads the cache, converting the package's vectors into it first when it is missing. */
@@ -105,22 +76,16 @@ export class GloveEmbedder implements Embedder {
     return new GloveEmbedder(decode(bytes)!);
   }
 
-  /** The row of a word, trying the singular of a simple plural. */
-  #row(word: string): number | undefined {
-    const { index } = this.#table;
-    return index.get(word) ??
-      (word.length > 3 && word.endsWith("s") ? index.get(word.slice(0, -1)) : undefined);
-  }
-
   #embedOne(text: string): Float32Array {
-    const { values, scales, commonDirection } = this.#table;
-    const words = tokens(text);
-    const content = words.filter((w) => !STOP_WORDS.has(w));
-    const used = content.length ? content : words;
+    const table = this.#table;
+    const { values, scales, commonDirection } = table.vectors;
+    const all = tokens(text);
+    const content = all.filter((w) => !STOP_WORDS.has(w));
+    const used = content.length ? content : all;
     const dense = new Float64Array(DIMENSIONS);
     const hashed = new Float64Array(HASHED);
     for (const word of used) {
-      const row = this.#row(word);
+      const row = table.row(word);
       if (row === undefined) {
         // Unknown word: its own bucket, and character trigrams so variants still meet.
         const padded = `^${word}$`;
@@ -132,7 +97,7 @@ export class GloveEmbedder implements Embedder {
         }
         continue;
       }
-      const weight = this.#weight(row) * scales[row];
+      const weight = table.weight(row) * scales[row];
       for (let i = 0; i < DIMENSIONS; i++) dense[i] += weight * values[row * DIMENSIONS + i];
     }
     let projection = 0;
@@ -150,52 +115,9 @@ export class GloveEmbedder implements Embedder {
     return out;
   }
 
-  /** The SIF-style weight of a word: rarer words count more. */
-  #weight(row: number): number {
-    return SIF_A / (SIF_A + 1 / ((row + 1) * this.#logCount));
-  }
-
-  /** A word's unit vector, or `undefined` for a word GloVe does not know. */
-  #unit(word: string): Float32Array | undefined {
-    const row = this.#row(word);
-    if (row === undefined) return undefined;
-    const { values } = this.#table;
-    const vector = new Float32Array(DIMENSIONS);
-    for (let i = 0; i < DIMENSIONS; i++) vector[i] = values[row * DIMENSIONS + i];
-    const norm = Math.hypot(...vector) || 1;
-    return vector.map((x) => x / norm);
-  }
-
-  /**
-   * How well each text covers the query's words, in [0, 1]: for every content word of the
-   * query, its best word-vector similarity to a word of the text (1 for the same word),
-   * weighted by rarity and averaged.
-   */
-  softMatch(query: string, texts: string[]): Promise<number[]> {
-    const contentOf = (
-      text: string,
-    ) => [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
-    const asked = contentOf(query).map((word) => {
-      const row = this.#row(word);
-      return { word, vector: this.#unit(word), weight: row === undefined ? 1 : this.#weight(row) };
-    });
-    const total = asked.reduce((sum, q) => sum + q.weight, 0);
-    return Promise.resolve(texts.map((text) => {
-      if (total === 0) return 0;
-      const words = contentOf(text);
-      const vectors = words.map((word) => this.#unit(word));
-      let score = 0;
-      for (const q of asked) {
-        let best = 0;
-        words.forEach((word, i) => {
-          const v = vectors[i];
-          const similarity = word === q.word ? 1 : q.vector && v ? dot(q.vector, v) : 0;
-          if (similarity > best) best = similarity;
-        });
-        score += q.weight * best;
-      }
-      return score / total;
-    }));
+  /** Recall's re-ranker on this embedder's word vectors: a word-level soft match. */
+  reranker(): GloveReranker {
+    return new GloveReranker(this.#table);
   }
 
   embed(texts: string[]): Promise<Float32Array[]> {

@@ -9,17 +9,19 @@
  * const [vector] = await embedder.embed(["I am vegetarian"]);
  * ```
  */
-import type { Embedder } from "../../src/kit.ts";
+import { type Embedder, words } from "../../src/kit.ts";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +
     "he she it its we our they their this that these those do does did have has had").split(" "),
 );
 
-/** Lower-cased word tokens with a light plural/possessive folding. */
+/**
+ * Lower-cased word tokens with a light plural/possessive folding; a curly apostrophe splits a
+ * word (as it always has for this model's vectors).
+ */
 export function lexicalTokens(text: string): string[] {
-  const words = text.toLowerCase().normalize("NFKC").match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
-  return words.map((word) =>
+  return words(text, { curlyApostrophes: false }).map((word) =>
     word.replace(/'s$/, "").replace(/(?<=[^s])s$/, "").replace(/'.*$/, "")
   );
 }
@@ -57,10 +59,10 @@ export class LexicalEmbedder implements Embedder {
     const vector = new Float32Array(this.dimensions);
     const tokens = lexicalTokens(text);
     const content = tokens.filter((t) => !STOP_WORDS.has(t));
-    const words = content.length > 0 ? content : tokens;
-    for (const [i, word] of words.entries()) {
+    const used = content.length > 0 ? content : tokens;
+    for (const [i, word] of used.entries()) {
       this.#add(vector, `w:${word}`, 1);
-      if (i > 0) this.#add(vector, `b:${words[i - 1]} ${word}`, 0.5);
+      if (i > 0) this.#add(vector, `b:${used[i - 1]} ${word}`, 0.5);
       const padded = `<${word}>`;
       for (let j = 0; j + 3 <= padded.length; j++) {
         this.#add(vector, `c:${padded.slice(j, j + 3)}`, 0.25);

@@ -14,7 +14,7 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["The user is vegetarian and loves hiking."]
  * ```
  */
-import { type Llm, MAX_FACTS } from "../../src/kit.ts";
+import { type Llm, MAX_FACTS, words } from "../../src/kit.ts";
 
 const CHIT_CHAT =
   /^(hi|hello|hey|thanks|thank you|ok|okay|lol|haha|bye|good (morning|evening|night)|how are you|nice to meet you)\b/i;
@@ -90,9 +90,10 @@ export function toThirdPerson(sentence: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function words(text: string): Set<string> {
+/** The content words of a text, plurals folded. */
+function contentWords(text: string): Set<string> {
   return new Set(
-    (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    words(text, { nfkc: false, joiners: "none" })
       .map((w) => w.replace(/(?<=[^s])s$/, ""))
       .filter((w) => !STOP.has(w)),
   );
@@ -127,9 +128,13 @@ export class LocalExtractiveLlm implements Llm {
     if (memories.length === 0) {
       return Promise.resolve("I found nothing in your memories about that.");
     }
-    const asked = words(question);
+    const asked = contentWords(question);
     const ranked = memories
-      .map((text, i) => ({ text, i, overlap: [...words(text)].filter((w) => asked.has(w)).length }))
+      .map((text, i) => ({
+        text,
+        i,
+        overlap: [...contentWords(text)].filter((w) => asked.has(w)).length,
+      }))
       .filter((m) => m.overlap > 0)
       .sort((a, b) => b.overlap - a.overlap || a.i - b.i)
       .slice(0, 3);

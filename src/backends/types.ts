@@ -146,11 +146,19 @@ export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
+}
+
+/**
+ * Re-scores recall's candidates against the query, on their plaintext in memory (nothing of it
+ * is stored). The GloVe embedder's package provides one (a word-level soft match).
+ */
+export interface Reranker {
+  readonly name: string;
   /**
-   * Optional: how well each text covers the query's words, in [0, 1]; recall uses it to
-   * re-rank its candidates (on plaintext in memory, never stored).
+   * How well each text answers `query`, in [0, 1], in the order of `texts`; rejects when
+   * `options.signal` is aborted.
    */
-  softMatch?(query: string, texts: string[]): Promise<number[]>;
+  rerank(query: string, texts: string[], options?: CallOptions): Promise<number[]>;
 }
 
 /** A sponsored transaction, built for the sender to sign. */

@@ -9,6 +9,7 @@ import type {
   Cipher,
   Embedder,
   Llm,
+  Reranker,
   Sponsor,
   VectorStore,
 } from "../backends/types.ts";
@@ -31,6 +32,8 @@ export interface Backends {
   blobs: BlobStore;
   vectors: VectorStore;
   embedder: Embedder;
+  /** Re-scores recall's candidates: the offline embedder's, which shares its word vectors. */
+  reranker?: Reranker;
   llm?: Llm;
   /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
   ledger?: LocalLedger;
@@ -40,30 +43,36 @@ export interface Backends {
   close(): Promise<void>;
 }
 
-/** The configured embedder; a remote one is asked once for its vector size. */
-async function openEmbedder(config: EmbedderConfig): Promise<Embedder> {
+/**
+ * The configured embedder, and the re-ranker that comes with it; a remote embedder is asked once
+ * for its vector size.
+ */
+async function openEmbedder(
+  config: EmbedderConfig,
+): Promise<{ embedder: Embedder; reranker?: Reranker }> {
   switch (config.kind) {
     case "local": {
       const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
-      return await GloveEmbedder.open({ cacheDir: config.modelsDir });
+      const embedder = await GloveEmbedder.open({ cacheDir: config.modelsDir });
+      return { embedder, reranker: embedder.reranker() };
     }
     case "lexical": {
       const { LexicalEmbedder } = await import("../../plugins/lexical_embedder/mod.ts");
-      return new LexicalEmbedder();
+      return { embedder: new LexicalEmbedder() };
     }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
         "../../plugins/ollama/mod.ts"
       );
       const { host, model = DEFAULT_OLLAMA_EMBED_MODEL, timeoutMs } = config.ollama;
-      return await OllamaEmbedder.open({ host, model, timeoutMs });
+      return { embedder: await OllamaEmbedder.open({ host, model, timeoutMs }) };
     }
     case "openai": {
       const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import(
         "../../plugins/openai/mod.ts"
       );
       const { apiKey, baseURL, model = DEFAULT_OPENAI_EMBED_MODEL, timeoutMs } = config.openai;
-      return await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs });
+      return { embedder: await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs }) };
     }
   }
 }
@@ -157,7 +166,7 @@ async function openDirectory(
 export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
-  const embedder = await openEmbedder(config.embedder);
+  const { embedder, reranker } = await openEmbedder(config.embedder);
   const llm = await openLlm(config.llm);
   const vectors = await openVectors(config, embedder, logger);
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
@@ -173,6 +182,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
     blobs,
     vectors,
     embedder,
+    reranker,
     llm,
     ledger,
     mode: network ? "network" : "embedded",

@@ -4,6 +4,7 @@
  * index at rest does not reveal the words of a memory to anyone without the key.
  */
 import { blake2b } from "@noble/hashes/blake2";
+import { words } from "../text/words.ts";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
@@ -45,9 +46,7 @@ export function stem(word: string): string {
 
 /** The stemmed content words of a text, in order, repeats kept. */
 export function terms(text: string): string[] {
-  const words = text.toLowerCase().normalize("NFKC").replace(/[’‘]/g, "'")
-    .match(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu) ?? [];
-  return words.map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
+  return words(text).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
     .filter((w) => w && !STOP_WORDS.has(w))
     .map(stem);
 }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { LexicalIndex } from "./lexical_index.ts";
 import { timeOrderedId } from "../ids.ts";
 import { stem, TermHasher, terms } from "./terms.ts";
+import { digestOf, VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";
 
 Deno.test("terms: stems, stop words and irregular pasts", () => {
   assert.deepEqual(terms("When did Caroline go to the support groups?"), [
@@ -30,6 +31,45 @@ Deno.test("terms: keyed hashes differ per owner and never spell the word", async
   assert.ok(alice.every((h) => /^[0-9a-f]{16}$/.test(h)));
   const other = await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32)));
   assert.notDeepEqual(await other.hash("0xalice", "marmalade"), [alice[0]], "another secret");
+});
+
+Deno.test("terms: the hashes stored in existing indexes stay the same for the same text", async () => {
+  // Indexes on disk hold these hashes: a change here makes old memories unfindable by word.
+  const hasher = await TermHasher.fromSecret(Uint8Array.from({ length: 32 }, (_, i) => i));
+  const hashes = [];
+  for (const text of VARIED_TEXTS) hashes.push(await hasher.hash("0xowner", text));
+  assert.equal(
+    await digestOf(JSON.stringify(hashes)),
+    "31b484b5952c6bba20b4cc81b16419292b6b4a1dcf8a5a7baa96b5500659ece4",
+  );
+  assert.deepEqual(terms("Don’t stop – it’s Caroline‘s ‘favourite’ song"), [
+    "don",
+    "stop",
+    "caroline",
+    "favourite",
+    "song",
+  ]);
+  assert.deepEqual(terms("rock 'n' roll, ma'am, O'Brien's café, re\u0301sume\u0301"), [
+    "rock",
+    "n",
+    "roll",
+    "ma'am",
+    "o'brien",
+    "s",
+    "café",
+    "résumé",
+  ]);
+  assert.deepEqual(terms("ＡＢＣ１２３ ﬁne ㎒, 3.5 km, e-mail, 🐶 Rex"), [
+    "abc123",
+    "fine",
+    "MHz",
+    "3",
+    "5",
+    "km",
+    "e",
+    "mail",
+    "rex",
+  ]);
 });
 
 Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace terms", async () => {

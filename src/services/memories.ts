@@ -9,10 +9,15 @@ import type {
   Cipher,
   DecryptCredentials,
   Embedder,
+  Reranker,
   VectorHit,
   VectorStore,
 } from "../backends/types.ts";
+import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
+import { relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
+import { recallNeighbours } from "../ranking/neighbours.ts";
+import { rankCandidates } from "../ranking/rank.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -26,32 +31,19 @@ export interface MemoryServiceDependencies {
   queue: JobQueue;
   /** Stores and indexes manual and restored memories. */
   pipeline: RememberPipeline;
-  /** Recall embeds its query (and re-ranks with the embedder's soft match when it has one). */
+  /** Recall embeds its query. */
   embedder: Embedder;
   /** Recall and restore decrypt blobs. */
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
+  /** Re-scores recall's candidates on their plaintext (optional). */
+  reranker?: Reranker;
   /** Keyed term hashes of memory texts, and the BM25 index over them. */
   hasher: TermHasher;
   lexicon: LexicalIndex;
   logger: Logger;
 }
-
-/**
- * Weights of recall's ranking, against the cosine similarity (weight 1): the lexical BM25
- * score relative to the query's best, and the embedder's word-level soft match when it has
- * one. Tuned on LoCoMo's tuning split (bench/retrieval.ts).
- */
-const LEXICAL_WEIGHT = 1;
-const SOFT_MATCH_WEIGHT = 2;
-/**
- * A memory's neighbours are the memories remembered up to two places before or after it in its
- * namespace, within half an hour of it; it gains this share of the best neighbour's score.
- */
-const NEIGHBOUR_SPAN = 2;
-const NEIGHBOUR_WITHIN_MS = 30 * 60_000;
-const NEIGHBOUR_WEIGHT = 0.6;
 
 export interface RecallResult {
   id: string;
@@ -77,25 +69,6 @@ export interface RestoreSummary {
   owner: string;
 }
 
-/** Similarity in [0, 1] from a cosine distance in [0, 2]. */
-function scoreOf(distance: number): number {
-  return Math.min(1, Math.max(0, 1 - distance));
-}
-
-/**
- * Recall's score in [0, 1]: cosine similarity, plus the weighted BM25 score relative to the
- * query's best, plus the weighted soft match when there is one, rescaled.
- */
-function fusedScore(distance: number, lexical: number, soft?: number): number {
-  const weights = 1 + LEXICAL_WEIGHT + (soft === undefined ? 0 : SOFT_MATCH_WEIGHT);
-  return (scoreOf(distance) + LEXICAL_WEIGHT * lexical + SOFT_MATCH_WEIGHT * (soft ?? 0)) / weights;
-}
-
-/** A fused score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */
-function withNeighbours(score: number, neighbours: number[]): number {
-  return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbours)) / (1 + NEIGHBOUR_WEIGHT);
-}
-
 function manualHit(hit: VectorHit): ManualHit {
   return {
     id: hit.id,
@@ -106,7 +79,8 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, pipeline, embedder, cipher, blobs, vectors, hasher, lexicon, logger } = deps;
+  const { queue, pipeline, embedder, cipher, blobs, vectors, reranker, hasher, lexicon, logger } =
+    deps;
 
   async function embedOne(text: string): Promise<Float32Array> {
     const [vector] = await embedder.embed([text]);
@@ -164,8 +138,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
-     * hashes are pooled with the memories remembered right after the best of them, scored,
-     * given a share of their neighbours' scores, and the best `limit` decrypted.
+     * hashes are pooled with the memories remembered right after the best of them, scored
+     * (re-scored by the re-ranker, when there is one), given a share of their neighbours'
+     * scores, and the best `limit` decrypted. The ranking itself is `src/ranking/`.
      */
     async recall(
       owner: string,
@@ -174,60 +149,34 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       namespace: string,
       credentials?: DecryptCredentials,
     ) {
-      const pool = Math.max(limit * 3, 30);
+      const size = poolSize(limit);
       const [vector, queryTerms, index] = await Promise.all([
         embedOne(query),
         hasher.hash(owner, query),
         lexicon.namespace(owner, namespace),
       ]);
-      const lexical = index.search(queryTerms, pool);
-      const best = lexical.hits[0]?.score || 1;
-      const lexicalOf = (id: string) => lexical.scoreOf(id) / best;
-      const hits = new Map(
-        (await vectors.search(owner, namespace, vector, pool)).map((hit) => [hit.id, hit]),
-      );
-      const withHits = async (ids: string[]) => {
-        const missing = ids.filter((id) => !hits.has(id));
-        const found = missing.length
-          ? await vectors.search(owner, namespace, vector, missing.length, { ids: missing })
-          : [];
-        for (const hit of found) hits.set(hit.id, hit);
-        return ids.flatMap((id) => hits.get(id) ?? []);
-      };
-      await withHits(lexical.hits.map((hit) => hit.id));
-      const pooled = [...hits.values()]
-        .map((hit) => ({ hit, score: fusedScore(hit.distance, lexicalOf(hit.id)) }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, pool)
-        .map(({ hit }) => hit);
-      // In a conversation an answer follows its question: what came right after the best joins.
-      const near = (id: string) => index.neighbours(id, NEIGHBOUR_SPAN, NEIGHBOUR_WITHIN_MS);
-      const followers = pooled.slice(0, pool / 3).flatMap((hit) =>
-        near(hit.id).filter((id) => id > hit.id)
-      );
-      const candidates = [...new Set([...pooled, ...await withHits(followers)])];
-      // With a soft matcher, every candidate is decrypted and re-scored; otherwise only the best.
+      const matches = index.search(queryTerms, size);
+      const lexical = relativeLexical(matches);
+      const neighbours = recallNeighbours(index);
+      const candidates = await gatherCandidates(size, {
+        nearest: await vectors.search(owner, namespace, vector, size),
+        lexicalIds: matches.hits.map((hit) => hit.id),
+        lexical,
+        neighbours,
+        lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids }),
+      });
+      // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
       const texts = new Map<string, string>();
-      const scores = new Map<string, number>();
-      if (embedder.softMatch) {
+      let reranked: Map<string, number> | undefined;
+      if (reranker) {
         const read = await Promise.all(
           candidates.map((hit) => readMemory(owner, hit, credentials)),
         );
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
-        const readable = candidates.filter((hit) => texts.has(hit.id));
-        const soft = await embedder.softMatch(query, readable.map((hit) => texts.get(hit.id)!));
-        readable.forEach((hit, i) =>
-          scores.set(hit.id, fusedScore(hit.distance, lexicalOf(hit.id), soft[i]))
-        );
-      } else {
-        for (const hit of candidates) {
-          scores.set(hit.id, fusedScore(hit.distance, lexicalOf(hit.id)));
-        }
+        const scores = await reranker.rerank(query, [...texts.values()]);
+        reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
-      const ranked = candidates.filter((hit) => scores.has(hit.id)).map((hit) => ({
-        hit,
-        score: withNeighbours(scores.get(hit.id)!, near(hit.id).map((id) => scores.get(id) ?? 0)),
-      })).sort((a, b) => b.score - a.score).slice(0, limit);
+      const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
       const read = await Promise.all(
         ranked.map(({ hit }) => texts.get(hit.id) ?? readMemory(owner, hit, credentials)),
       );

@@ -23,6 +23,7 @@ import {
   cipherSuite,
   embedderSuite,
   llmSuite,
+  rerankerSuite,
   vectorStoreSuite,
 } from "./suites.ts";
 
@@ -102,6 +103,10 @@ accountDirectorySuite("LocalLedger", async () => {
 
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
 embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
+rerankerSuite(
+  "GloveReranker",
+  async () => (await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR })).reranker(),
+);
 
 llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
 

@@ -10,6 +10,7 @@ import type {
   Cipher,
   Embedder,
   Llm,
+  Reranker,
   VectorStore,
 } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
@@ -207,6 +208,31 @@ export function embedderSuite(
     const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
     assert.ok(dot(q, a) > dot(q, c), "a related text is closer than an unrelated one");
     assert.deepEqual(await embedder.embed([]), []);
+  });
+}
+
+export function rerankerSuite(
+  name: string,
+  create: () => Disposable<Reranker> | Promise<Disposable<Reranker>>,
+) {
+  Deno.test(`${name}: one score in [0, 1] per text, in order; an aborted call rejects`, async () => {
+    const reranker = await create();
+    await using _ = { [Symbol.asyncDispose]: async () => await reranker[Symbol.asyncDispose]?.() };
+    assert.ok(reranker.name.length > 0);
+    const texts = ["Quarterly tax filing deadline", "My dog Rex loves the beach", ""];
+    const scores = await reranker.rerank("what is my dog called", texts);
+    assert.equal(scores.length, texts.length);
+    assert.ok(scores.every((s) => Number.isFinite(s) && s >= 0 && s <= 1), `${scores}`);
+    assert.ok(scores[1] > scores[0], "a text about the query beats an unrelated one");
+    const reversed = await reranker.rerank("what is my dog called", texts.toReversed());
+    assert.deepEqual(reversed, scores.toReversed(), "each score belongs to its text");
+    assert.deepEqual(await reranker.rerank("anything", []), []);
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await assert.rejects(
+      reranker.rerank("dog", texts, { signal: controller.signal }),
+      /stop/,
+    );
   });
 }
 

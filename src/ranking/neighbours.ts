@@ -1,0 +1,29 @@
+/**
+ * Neighbours in recall: in a conversation an answer follows its question and often shares none
+ * of its words, so a memory is ranked together with the memories remembered next to it. A
+ * memory's neighbours are the memories remembered up to two places before or after it in its
+ * namespace, within half an hour of it; it gains a share of the best neighbour's score.
+ *
+ * @example
+ * ```ts
+ * const neighbours = recallNeighbours(index);
+ * liftedScore(0.5, neighbours(id).map((other) => scores.get(other) ?? 0));
+ * ```
+ * @module
+ */
+import type { NamespaceIndex } from "./lexical_index.ts";
+
+const NEIGHBOUR_SPAN = 2;
+const NEIGHBOUR_WITHIN_MS = 30 * 60_000;
+/** The share of the best neighbour's score a memory gains. */
+const NEIGHBOUR_WEIGHT = 0.6;
+
+/** The neighbours of a memory in a namespace's index, in remember order. */
+export function recallNeighbours(index: NamespaceIndex): (id: string) => string[] {
+  return (id) => index.neighbours(id, NEIGHBOUR_SPAN, NEIGHBOUR_WITHIN_MS);
+}
+
+/** A score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */
+export function liftedScore(score: number, neighbourScores: number[]): number {
+  return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbourScores)) / (1 + NEIGHBOUR_WEIGHT);
+}
