@@ -10,7 +10,8 @@
  * - reads the body under the route's limit (413 `payload_too_large` past it, without
  *   buffering the rest) unless the route streams it;
  * - maps anything thrown to the §5.1 JSON error body through `errorResponse` (an unknown
- *   error is logged and answered 500 `internal` with a generic sentence);
+ *   error is logged and answered 500 `internal` with a generic sentence; a request its client
+ *   abandoned is not logged);
  * - logs one debug line.
  *
  * @example
@@ -118,7 +119,15 @@ export function createHttpHandler<C extends RouteContext = RouteContext>(
     try {
       response = await dispatch(request, requestId, info);
     } catch (error) {
-      response = errorResponse(error, requestId, logger);
+      // A client that left aborts its request's signal, and the work under it fails: no answer
+      // reaches it, and no error is logged for it.
+      response = request.signal.aborted
+        ? errorResponse(
+          new SvcError("bad_request", "The client closed the request"),
+          requestId,
+          logger,
+        )
+        : errorResponse(error, requestId, logger);
     }
     response = withRequestId(response, requestId);
     logger.debug("request", {

@@ -19,21 +19,27 @@ export function llmRoutes(service: LlmService | undefined) {
     return service;
   };
   return [
-    route<HandlerContext>("POST", "/api/analyze", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/analyze", async ({ caller, json, request }) => {
       const body = json();
       const text = requiredText(body, "text", MAX_ANALYZE_BYTES);
       const namespace = namespaceField(body);
-      return jsonResponse(202, await needed().analyze(caller.owner, text, namespace));
+      return jsonResponse(
+        202,
+        await needed().analyze(caller.owner, text, namespace, { signal: request.signal }),
+      );
     }, signed),
 
-    route<HandlerContext>("POST", "/api/ask", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/ask", async ({ caller, json, request }) => {
       const body = json();
       const question = requiredText(body, "question", MAX_QUESTION_BYTES);
       const limit = integerField(body, "limit", 5, 1, 100);
       const namespace = namespaceField(body);
       return jsonResponse(
         200,
-        await needed().ask(caller.owner, question, limit, namespace, caller.credentials),
+        await needed().ask(caller.owner, question, limit, namespace, {
+          credentials: caller.credentials,
+          signal: request.signal,
+        }),
       );
     }, signed),
   ];

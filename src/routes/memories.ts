@@ -63,14 +63,17 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       return jsonResponse(200, job);
     }, signed),
 
-    route<HandlerContext>("POST", "/api/recall", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/recall", async ({ caller, json, request }) => {
       const body = json();
       const query = requiredText(body, "query", MAX_QUERY_BYTES);
       const limit = integerField(body, "limit", 10, 1, 100);
       const namespace = namespaceField(body);
       return jsonResponse(
         200,
-        await service.recall(caller.owner, query, limit, namespace, caller.credentials),
+        await service.recall(caller.owner, query, limit, namespace, {
+          credentials: caller.credentials,
+          signal: request.signal,
+        }),
       );
     }, signed),
 
@@ -85,15 +88,20 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       );
     }, signed),
 
-    route<HandlerContext>("POST", "/api/recall/manual", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/recall/manual", async ({ caller, json, request }) => {
       const body = json();
       const vector = vectorField(body, "vector", dimensions());
       const limit = integerField(body, "limit", 10, 1, 100);
       const namespace = namespaceField(body);
-      return jsonResponse(200, await service.recallManual(caller.owner, vector, limit, namespace));
+      return jsonResponse(
+        200,
+        await service.recallManual(caller.owner, vector, limit, namespace, {
+          signal: request.signal,
+        }),
+      );
     }, signed),
 
-    route<HandlerContext>("POST", "/api/restore", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/restore", async ({ caller, json, request }) => {
       const body = json();
       if (body.namespace === undefined || body.namespace === null) {
         throw new SvcError("bad_request", "namespace is required");
@@ -102,7 +110,10 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       const limit = integerField(body, "limit", 50, 1, 500);
       return jsonResponse(
         200,
-        await service.restore(caller.owner, namespace, limit, caller.credentials),
+        await service.restore(caller.owner, namespace, limit, {
+          credentials: caller.credentials,
+          signal: request.signal,
+        }),
       );
     }, signed),
   ];

@@ -3,8 +3,8 @@
  * remember jobs, one per extracted fact, skipping facts the namespace already holds; ask
  * answers a question from recalled memories only.
  */
-import type { DecryptCredentials, Embedder, Llm, VectorStore } from "../backends/types.ts";
-import type { MemoryService, RecallResult } from "./memories.ts";
+import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
+import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
 
 export interface LlmServiceDependencies {
   llm: Llm;
@@ -45,15 +45,21 @@ export const NO_MEMORIES_ANSWER =
 export function createLlmService(deps: LlmServiceDependencies) {
   const { llm, embedder, vectors, memories } = deps;
   return {
-    async analyze(owner: string, text: string, namespace: string): Promise<Analysis> {
-      const extracted = await llm.extractFacts(text);
-      const vectorsOf = extracted.length ? await embedder.embed(extracted) : [];
+    /** Extracts facts and queues the new ones; aborting stops it before anything is queued. */
+    async analyze(
+      owner: string,
+      text: string,
+      namespace: string,
+      { signal }: MemoryCallOptions = {},
+    ): Promise<Analysis> {
+      const extracted = await llm.extractFacts(text, { signal });
+      const vectorsOf = extracted.length ? await embedder.embed(extracted, { signal }) : [];
       const facts: AnalyzedFact[] = [];
       const fresh: { index: number; text: string }[] = [];
       const seen = new Set<string>();
       for (const [i, fact] of extracted.entries()) {
         const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
-        const [nearest] = await vectors.search(owner, namespace, vectorsOf[i], 1);
+        const [nearest] = await vectors.search(owner, namespace, vectorsOf[i], 1, { signal });
         if (seen.has(key) || (nearest && nearest.distance <= DUPLICATE_DISTANCE)) {
           facts.push({
             text: fact,
@@ -85,13 +91,15 @@ export function createLlmService(deps: LlmServiceDependencies) {
       question: string,
       limit: number,
       namespace: string,
-      credentials?: DecryptCredentials,
+      options: MemoryCallOptions = {},
     ): Promise<Answer> {
-      const { results } = await memories.recall(owner, question, limit, namespace, credentials);
+      const { results } = await memories.recall(owner, question, limit, namespace, options);
       if (results.length === 0) {
         return { answer: NO_MEMORIES_ANSWER, memories_used: 0, memories: [] };
       }
-      const answer = await llm.answer(question, results.map((r) => r.text));
+      const answer = await llm.answer(question, results.map((r) => r.text), {
+        signal: options.signal,
+      });
       return { answer, memories_used: results.length, memories: results };
     },
   };

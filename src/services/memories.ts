@@ -69,6 +69,14 @@ export interface RestoreSummary {
   owner: string;
 }
 
+/** What a memory call may carry besides its arguments. */
+export interface MemoryCallOptions {
+  /** The caller's key, for ciphers that decrypt with it (Seal). */
+  credentials?: DecryptCredentials;
+  /** Aborts the call's backend work: the request's signal, which aborts when the client leaves. */
+  signal?: AbortSignal;
+}
+
 function manualHit(hit: VectorHit): ManualHit {
   return {
     id: hit.id,
@@ -82,8 +90,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   const { queue, pipeline, embedder, cipher, blobs, vectors, reranker, hasher, lexicon, logger } =
     deps;
 
-  async function embedOne(text: string): Promise<Float32Array> {
-    const [vector] = await embedder.embed([text]);
+  async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
+    const [vector] = await embedder.embed([text], { signal });
     return vector;
   }
 
@@ -94,16 +102,17 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   async function readMemory(
     owner: string,
     hit: VectorHit,
-    credentials?: DecryptCredentials,
+    { credentials, signal }: MemoryCallOptions,
   ): Promise<string | null> {
     try {
-      const bytes = await blobs.get(hit.blobId);
+      const bytes = await blobs.get(hit.blobId, { signal });
       if (!bytes) {
         logger.warn("indexed memory has no blob", { memory_id: hit.id, blob_id: hit.blobId });
         return null;
       }
-      return new TextDecoder().decode(await cipher.decrypt(owner, bytes, { credentials }));
+      return new TextDecoder().decode(await cipher.decrypt(owner, bytes, { credentials, signal }));
     } catch (error) {
+      signal?.throwIfAborted();
       if (error instanceof SvcError && (error.status >= 500 || error.code === "forbidden")) {
         throw error;
       }
@@ -147,11 +156,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       query: string,
       limit: number,
       namespace: string,
-      credentials?: DecryptCredentials,
+      options: MemoryCallOptions = {},
     ) {
+      const { signal } = options;
       const size = poolSize(limit);
       const [vector, queryTerms, index] = await Promise.all([
-        embedOne(query),
+        embedOne(query, signal),
         hasher.hash(owner, query),
         lexicon.namespace(owner, namespace),
       ]);
@@ -159,26 +169,26 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const lexical = relativeLexical(matches);
       const neighbours = recallNeighbours(index);
       const candidates = await gatherCandidates(size, {
-        nearest: await vectors.search(owner, namespace, vector, size),
+        nearest: await vectors.search(owner, namespace, vector, size, { signal }),
         lexicalIds: matches.hits.map((hit) => hit.id),
         lexical,
         neighbours,
-        lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids }),
+        lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
       });
       // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
       const texts = new Map<string, string>();
       let reranked: Map<string, number> | undefined;
       if (reranker) {
         const read = await Promise.all(
-          candidates.map((hit) => readMemory(owner, hit, credentials)),
+          candidates.map((hit) => readMemory(owner, hit, options)),
         );
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
-        const scores = await reranker.rerank(query, [...texts.values()]);
+        const scores = await reranker.rerank(query, [...texts.values()], { signal });
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
       const read = await Promise.all(
-        ranked.map(({ hit }) => texts.get(hit.id) ?? readMemory(owner, hit, credentials)),
+        ranked.map(({ hit }) => texts.get(hit.id) ?? readMemory(owner, hit, options)),
       );
       const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) =>
         read[i] === null ? [] : [{
@@ -200,14 +210,21 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       vector: number[],
       namespace: string,
     ) {
+      // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector });
       await pipeline.index({ ...memory, blobId, vector });
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 
-    async recallManual(owner: string, vector: number[], limit: number, namespace: string) {
-      const hits = await vectors.search(owner, namespace, vector, limit);
+    async recallManual(
+      owner: string,
+      vector: number[],
+      limit: number,
+      namespace: string,
+      { signal }: MemoryCallOptions = {},
+    ) {
+      const hits = await vectors.search(owner, namespace, vector, limit, { signal });
       return { results: hits.map(manualHit), total: hits.length };
     },
 
@@ -220,13 +237,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       owner: string,
       namespace: string,
       limit: number,
-      credentials?: DecryptCredentials,
+      options: MemoryCallOptions = {},
     ): Promise<RestoreSummary> {
-      const entries = await blobs.list(owner, namespace);
+      const { signal } = options;
+      const entries = await blobs.list(owner, namespace, { signal });
       const present = new Set<string>();
       for (let i = 0; i < entries.length; i += 500) {
         const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
-        for (const id of await vectors.has(ids)) present.add(id);
+        for (const id of await vectors.has(ids, { signal })) present.add(id);
       }
       let restored = 0, skipped = 0;
       for (const { blobId, meta } of entries) {
@@ -238,19 +256,19 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         const { memoryId, createdAt } = meta;
         const memory = { memoryId, owner, namespace, createdAt, blobId };
         if (meta.vector) {
-          await pipeline.index({ ...memory, vector: meta.vector });
+          await pipeline.index({ ...memory, vector: meta.vector }, { signal });
         } else {
           const text = await readMemory(owner, {
             id: meta.memoryId,
             blobId,
             distance: 0,
             createdAt: meta.createdAt,
-          }, credentials);
+          }, options);
           if (text === null) {
             skipped++;
             continue;
           }
-          await pipeline.index({ ...memory, text });
+          await pipeline.index({ ...memory, text }, { signal });
         }
         present.add(meta.memoryId);
         restored++;
