@@ -1,28 +1,91 @@
 /**
- * svc: private, user-owned memory for AI agents — the relayer as a library, its plugin
- * interfaces with in-memory implementations, the MCP sidecar and the signed client.
+ * svc: private, user-owned memory for AI agents. The relayer as a library (`createRelayer`
+ * over backends you pass in), the plugin interfaces, the MCP sidecar's handler, the signed
+ * client and request signing. Writing a backend: `./kit`; in-memory twins and conformance
+ * suites: `./testing`; the client alone: `./client`.
  *
- * @example
+ * @example A relayer with a blob store of your own, and an agent that remembers and recalls
  * ```ts
- * import { createRelayer, MemoryBlobStore, MemoryVectorStore } from "./mod.ts";
+ * import {
+ *   addressOf,
+ *   type BlobEntry,
+ *   type BlobMeta,
+ *   type BlobStore,
+ *   createRelayer,
+ *   generateKeyPair,
+ *   SvcClient,
+ * } from "./mod.ts";
+ * import {
+ *   MemoryAccountDirectory,
+ *   MemoryCipher,
+ *   MemoryEmbedder,
+ *   MemoryVectorStore,
+ * } from "./src/testing/mod.ts";
+ *
+ * // Any object with the BlobStore methods is a blob store: here, a Map.
+ * class MapBlobStore implements BlobStore {
+ *   readonly name = "map";
+ *   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
+ *
+ *   async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta): Promise<string> {
+ *     const blobId = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
+ *     this.#blobs.set(blobId, { bytes, meta });
+ *     return blobId;
+ *   }
+ *   get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+ *     return Promise.resolve(this.#blobs.get(blobId)?.bytes ?? null);
+ *   }
+ *   list(owner: string, namespace: string): Promise<BlobEntry[]> {
+ *     const entries = [...this.#blobs].map(([blobId, { meta }]) => ({ blobId, meta }));
+ *     return Promise.resolve(
+ *       entries.filter(({ meta }) => meta.owner === owner && meta.namespace === namespace),
+ *     );
+ *   }
+ * }
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const directory = new MemoryAccountDirectory();
+ * const embedder = new MemoryEmbedder(64);
+ * const relayer = await createRelayer({
+ *   kv,
+ *   secret: crypto.getRandomValues(new Uint8Array(32)),
+ *   directory,
+ *   cipher: new MemoryCipher(),
+ *   blobs: new MapBlobStore(),
+ *   vectors: new MemoryVectorStore(embedder.dimensions),
+ *   embedder,
+ * });
+ *
+ * // An account with one delegate key, and an agent signing with it. Its requests go straight
+ * // to the handler here; `Deno.serve(relayer.handler)` puts it on the network.
+ * const agent = await generateKeyPair();
+ * const owner = addressOf((await generateKeyPair()).publicKey);
+ * directory.add({ accountId: "0x" + "a1".repeat(32), owner, active: true }, [agent.publicKey]);
+ * const client = new SvcClient({
+ *   baseUrl: "http://localhost",
+ *   privateKey: agent.privateKey,
+ *   fetch: (input, init) => relayer.handler(new Request(input, init)),
+ * });
+ *
+ * const { job_id } = await client.remember("I am vegetarian");
+ * await client.waitForJob(job_id);
+ * const { results } = await client.recall("What do I eat?");
+ * if (results[0]?.text !== "I am vegetarian") throw new Error("The memory was not recalled");
+ *
+ * await relayer.close();
+ * kv.close();
  * ```
  * @module
  */
 export { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
+export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
 export type { SidecarLink } from "./src/routes/sidecar.ts";
 export { createSidecar, type Sidecar, type SidecarOptions } from "./src/sidecar/server.ts";
-export { SidecarSupervisor, type SupervisorOptions } from "./src/sidecar/supervisor.ts";
 export type * from "./src/backends/types.ts";
-export {
-  cosineDistance,
-  MemoryAccountDirectory,
-  MemoryBlobStore,
-  MemoryVectorStore,
-} from "./src/backends/memory.ts";
 export { SvcClient, type SvcClientOptions } from "./src/client/mod.ts";
 export { ERROR_STATUS, type ErrorCode, SvcError } from "./src/errors.ts";
 export { signingMessage, signRequest } from "./src/auth/signing.ts";
-export { addressOf, generateKeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
+export { addressOf, generateKeyPair, type KeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
 export { verifySignedRequest } from "./src/auth/verify.ts";
 export { LocalLedger } from "./plugins/local_ledger/mod.ts";
-export { createLogger, type Logger } from "./src/log.ts";
+export { createLogger, type Logger, silentLogger } from "./src/log.ts";

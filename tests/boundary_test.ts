@@ -9,7 +9,7 @@ import { fileURLToPath as fromFileUrl } from "node:url";
 const ROOT = fromFileUrl(new URL("../", import.meta.url));
 const SPECIFIER = /(?:from|import)\s*\(?\s*"(\.[^"]+)"/g;
 const PUBLIC_FOR_PLUGINS = ["src/kit.ts"];
-const PUBLIC_FOR_PLUGIN_TESTS = [...PUBLIC_FOR_PLUGINS, "src/testing.ts"];
+const PUBLIC_FOR_PLUGIN_TESTS = [...PUBLIC_FOR_PLUGINS, "src/testing/mod.ts"];
 
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {

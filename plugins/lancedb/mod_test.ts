@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import * as lancedb from "@lancedb/lancedb";
-import { MemoryVectorStore } from "../../src/testing.ts";
+import { MemoryVectorStore } from "../../src/testing/mod.ts";
 import type { VectorRow } from "../../src/kit.ts";
 import { LanceDbVectorStore } from "./mod.ts";
 

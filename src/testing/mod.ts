@@ -9,4 +9,4 @@ export {
   MemoryAccountDirectory,
   MemoryBlobStore,
   MemoryVectorStore,
-} from "./backends/memory.ts";
+} from "../backends/memory.ts";
