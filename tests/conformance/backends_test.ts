@@ -1,8 +1,11 @@
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
+  MemoryCipher,
+  MemoryEmbedder,
+  MemoryLlm,
   MemoryVectorStore,
-} from "../../src/backends/memory.ts";
+} from "../../src/testing.ts";
 import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
 import { submitTransaction } from "../../plugins/local_ledger/transactions.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
@@ -44,6 +47,7 @@ vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
 blobStoreSuite("FsBlobStore", async () => FsBlobStore.open(await Deno.makeTempDir()));
 
+cipherSuite("MemoryCipher", () => Promise.resolve(new MemoryCipher()));
 cipherSuite(
   "LocalCipher (given key)",
   () => LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
@@ -100,9 +104,12 @@ accountDirectorySuite("LocalLedger", async () => {
   };
 });
 
+embedderSuite("MemoryEmbedder", () => new MemoryEmbedder());
+embedderSuite("MemoryEmbedder (8 dimensions)", () => new MemoryEmbedder(8));
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
 embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
 
+llmSuite("MemoryLlm", () => Promise.resolve(new MemoryLlm()));
 llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
 
 for (const flavour of ["ollama", "openai"] as const) {

@@ -144,7 +144,7 @@ export function cipherSuite(
     assert.equal(new TextDecoder().decode(await decrypt(o1, a)), "I am vegetarian");
     assert.ok(!new TextDecoder().decode(a).includes("vegetarian"));
     await assert.rejects(() => decrypt(o2, a), SvcError);
-    for (const at of [0, 5, 40, 70, a.length - 1]) {
+    for (const at of [0, 5, 40, 70, a.length - 1].filter((at) => at < a.length)) {
       const tampered = a.slice();
       tampered[at] ^= 1;
       await assert.rejects(() => decrypt(o1, tampered), SvcError, `byte ${at}`);
