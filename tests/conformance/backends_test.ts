@@ -7,7 +7,11 @@ import {
   MemoryVectorStore,
 } from "../../src/testing.ts";
 import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
-import { submitTransaction } from "../../plugins/local_ledger/transactions.ts";
+import {
+  encodeKind,
+  signDigest,
+  submitTransaction,
+} from "../../plugins/local_ledger/transactions.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
@@ -26,6 +30,7 @@ import {
   cipherSuite,
   embedderSuite,
   llmSuite,
+  sponsorSuite,
   vectorStoreSuite,
 } from "./suites.ts";
 
@@ -101,6 +106,23 @@ accountDirectorySuite("LocalLedger", async () => {
       });
     },
     close: () => kv.close(),
+  };
+});
+
+sponsorSuite("LocalLedger", async ({ now, ttlMs }) => {
+  const kv = await Deno.openKv(":memory:");
+  return {
+    sponsor: new LocalLedger(kv, { now, ttlMs }),
+    newSender: async () => {
+      const key = await generateKeyPair();
+      return {
+        address: addressOf(key.publicKey),
+        kind: encodeKind({ kind: "create_account" }),
+        sign: ({ digest }) => signDigest(key, digest),
+      };
+    },
+    unknownDigest: "a".repeat(64),
+    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
   };
 });
 

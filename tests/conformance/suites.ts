@@ -226,3 +226,5 @@ export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
     assert.match(answer, /Oslo/);
   });
 }
+
+export { type SponsorFixture, type SponsorSender, sponsorSuite } from "./sponsor_suite.ts";
