@@ -45,7 +45,7 @@ export class MemoryEmbedder implements Embedder {
   }
 
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
-    options?.signal?.throwIfAborted();
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(texts.map((text) => this.#embedOne(text)));
   }
 

@@ -75,7 +75,7 @@ export class MemoryLlm implements Llm {
   readonly model = "svc-memory-rules-v1";
 
   extractFacts(text: string, options?: CallOptions): Promise<string[]> {
-    options?.signal?.throwIfAborted();
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const facts: string[] = [];
     for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
       const sentence = raw.trim();
@@ -89,7 +89,7 @@ export class MemoryLlm implements Llm {
   }
 
   answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
-    options?.signal?.throwIfAborted();
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     if (memories.length === 0) {
       return Promise.resolve("I found nothing in your memories about that.");
     }

@@ -15,6 +15,15 @@ import { SvcError } from "../../src/errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
+/** Asserts that `call`, given an already aborted signal, rejects with the signal's reason. */
+async function refusesAborted(
+  call: (options: { signal: AbortSignal }) => Promise<unknown>,
+  what: string,
+) {
+  const signal = AbortSignal.abort();
+  await assert.rejects(() => call({ signal }), (error) => error === signal.reason, what);
+}
+
 export function vectorStoreSuite(
   name: string,
   open: (dimensions: number) => Promise<VectorStore & AsyncDisposable>,
@@ -74,6 +83,19 @@ export function vectorStoreSuite(
     assert.equal(await store.count(), 2);
     await store.upsert([{ ...row("t", "o2", "n3", unit(0)), terms: ["h1", "h2", "h1"] }]);
     assert.deepEqual(await store.terms("o2", "n3"), [{ id: "t", terms: ["h1", "h2", "h1"] }]);
+  });
+
+  Deno.test(`${name}: an aborted signal is refused`, async () => {
+    await using store = await open(4);
+    await store.upsert([row("a", "o1", "n1", unit(0))]);
+    await refusesAborted((o) => store.upsert([row("b", "o1", "n1", unit(1))], o), "upsert");
+    await refusesAborted((o) => store.delete(["a"], o), "delete");
+    await refusesAborted((o) => store.search("o1", "n1", unit(0), 5, o), "search");
+    await refusesAborted((o) => store.has(["a"], o), "has");
+    await refusesAborted((o) => store.count({}, o), "count");
+    await refusesAborted((o) => store.terms("o1", "n1", o), "terms");
+    await refusesAborted((o) => store.namespaces("o1", o), "namespaces");
+    assert.deepEqual([...await store.has(["a", "b"])], ["a"], "nothing was written or deleted");
   });
 }
 
