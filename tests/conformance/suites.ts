@@ -138,6 +138,17 @@ export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
     ]);
     assert.deepEqual(await store.list("o9", "n1"), []);
   });
+
+  Deno.test(`${name}: an aborted signal is refused`, async () => {
+    const store = await open();
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
+    const id = await store.put(enc("kept"), meta);
+    await refusesAborted((o) => store.put(enc("refused"), { ...meta, memoryId: "m2" }, o), "put");
+    await refusesAborted((o) => store.get(id, o), "get");
+    await refusesAborted((o) => store.list("o1", "n1", o), "list");
+    const listed = await store.list("o1", "n1");
+    assert.deepEqual(listed.map((e) => e.meta.memoryId), ["m1"], "nothing was stored");
+  });
 }
 
 /**
