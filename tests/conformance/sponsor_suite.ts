@@ -146,7 +146,7 @@ export function sponsorSuite(name: string, open: (clock: SponsorClock) => Promis
     await t.sponsor.execute(again.digest, await sender.sign(again));
   });
 
-  Deno.test(`${name}: an aborted signal is refused`, async () => {
+  Deno.test(`${name}: an aborted sponsor or execute is refused and changes nothing`, async () => {
     await using t = await start();
     const sender = await t.newSender();
     const signal = AbortSignal.abort();

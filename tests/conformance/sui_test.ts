@@ -28,8 +28,7 @@ accountDirectorySuite("SuiAccountDirectory", async () => {
     remove: async (accountId: string, publicKey: string) => {
       await wallet.removeDelegateKey(owners.get(accountId)!, accountId, publicKey);
     },
-    // The suite's close is synchronous; the server's shutdown completes on its own.
-    close: () => void sui.close(),
+    close: () => sui.close(),
   };
 });
 

@@ -188,6 +188,17 @@ export function cipherSuite(
       new Uint8Array(),
     );
   });
+
+  Deno.test(`${name}: an aborted signal is refused`, async () => {
+    const cipher = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
+    const sealed = await cipher.encrypt(o1, enc("I am vegetarian"));
+    await refusesAborted((o) => cipher.encrypt(o1, enc("I am vegetarian"), o), "encrypt");
+    await refusesAborted(
+      (o) => cipher.decrypt(o1, sealed, { ...withCredentials, ...o }),
+      "decrypt",
+    );
+  });
 }
 
 export function accountDirectorySuite(
@@ -198,12 +209,13 @@ export function accountDirectorySuite(
       /** Registers a key on a new account; returns the account and its owner. */
       add(publicKey: string): Promise<{ accountId: string; owner: string }>;
       remove(accountId: string, publicKey: string): Promise<void>;
-      close?(): void;
+      close?(): void | Promise<void>;
     }
   >,
 ) {
   Deno.test(`${name}: resolves registered keys, honours the hint, forgets removed keys`, async () => {
     const { directory, add, remove, close } = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
     const k1 = "1".repeat(64), k2 = "2".repeat(64);
     const { accountId: id, owner } = await add(k1);
     assert.deepEqual(await directory.resolve(k1), { accountId: id, owner, active: true });
@@ -212,7 +224,15 @@ export function accountDirectorySuite(
     assert.equal(await directory.resolve(k2), null);
     await remove(id, k1);
     assert.equal(await directory.resolve(k1), null);
-    close?.();
+  });
+
+  Deno.test(`${name}: an aborted resolve is refused`, async () => {
+    const { directory, add, close } = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
+    const key = "3".repeat(64);
+    const { accountId } = await add(key);
+    await refusesAborted((o) => directory.resolve(key, undefined, o), "resolve");
+    await refusesAborted((o) => directory.resolve(key, accountId, o), "resolve with a hint");
   });
 }
 
