@@ -13,7 +13,7 @@
  * const [vector] = await embedder.embed(["I adore puppies"]);
  * ```
  */
-import { type Embedder, SvcError } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, SvcError } from "../../src/kit.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
 
 const WORDS = 100_000;
@@ -198,7 +198,8 @@ export class GloveEmbedder implements Embedder {
     }));
   }
 
-  embed(texts: string[]): Promise<Float32Array[]> {
+  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(texts.map((text) => this.#embedOne(text)));
   }
 }

@@ -260,6 +260,12 @@ export function embedderSuite(
     assert.ok(dot(q, a) > dot(q, c), "a related text is closer than an unrelated one");
     assert.deepEqual(await embedder.embed([]), []);
   });
+
+  Deno.test(`${name}: an aborted signal is refused`, async () => {
+    const embedder = await create();
+    await using _ = { [Symbol.asyncDispose]: async () => await embedder[Symbol.asyncDispose]?.() };
+    await refusesAborted((o) => embedder.embed(["I adore my dog Rex"], o), "embed");
+  });
 }
 
 export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
@@ -277,6 +283,13 @@ export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
     assert.deepEqual(await llm.extractFacts("Hello! How are you?"), []);
     const answer = await llm.answer("Where do I live?", ["I live in Oslo", "I have a cat"]);
     assert.match(answer, /Oslo/);
+  });
+
+  Deno.test(`${name}: an aborted signal is refused`, async () => {
+    const llm = await create();
+    await using _ = { [Symbol.asyncDispose]: async () => await llm[Symbol.asyncDispose]?.() };
+    await refusesAborted((o) => llm.extractFacts("I live in Oslo.", o), "extractFacts");
+    await refusesAborted((o) => llm.answer("Where do I live?", ["I live in Oslo"], o), "answer");
   });
 }
 
