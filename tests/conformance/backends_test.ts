@@ -6,6 +6,7 @@ import {
   MemoryLlm,
   MemoryVectorStore,
 } from "../../src/testing.ts";
+import { CachedAccountDirectory } from "../../src/auth/account_cache.ts";
 import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
 import {
   encodeKind,
@@ -75,6 +76,22 @@ accountDirectorySuite("MemoryAccountDirectory", () => {
     },
     remove(_accountId: string, publicKey: string) {
       directory.remove(publicKey);
+      return Promise.resolve();
+    },
+  });
+});
+accountDirectorySuite("CachedAccountDirectory (kept 0 ms)", () => {
+  const inner = new MemoryAccountDirectory();
+  const directory = new CachedAccountDirectory(inner, { positiveTtlMs: 0, negativeTtlMs: 0 });
+  return Promise.resolve({
+    directory,
+    add(publicKey: string) {
+      const account = { accountId: "0x" + "1".repeat(64), owner: "0x" + "a".repeat(64) };
+      inner.add({ ...account, active: true }, [publicKey]);
+      return Promise.resolve(account);
+    },
+    remove(_accountId: string, publicKey: string) {
+      inner.remove(publicKey);
       return Promise.resolve();
     },
   });
