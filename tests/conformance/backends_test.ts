@@ -51,7 +51,12 @@ vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
 });
 
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
-blobStoreSuite("FsBlobStore", async () => FsBlobStore.open(await Deno.makeTempDir()));
+blobStoreSuite("FsBlobStore", async () => {
+  const dir = await Deno.makeTempDir();
+  return Object.assign(await FsBlobStore.open(dir), {
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  });
+});
 
 cipherSuite("MemoryCipher", () => Promise.resolve(new MemoryCipher()));
 cipherSuite(

@@ -99,9 +99,11 @@ export function vectorStoreSuite(
   });
 }
 
-export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
+/** A store with `Symbol.asyncDispose` is disposed after each test. */
+export function blobStoreSuite(name: string, open: () => Promise<Disposable<BlobStore>>) {
   Deno.test(`${name}: put is content-addressed and get returns the bytes`, async () => {
     const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
     const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
     const id = await store.put(enc("hello"), meta);
     assert.match(id, /^[A-Za-z0-9_-]{43}$/);
@@ -114,6 +116,7 @@ export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
 
   Deno.test(`${name}: list gives one owner's namespace, newest first, with metadata`, async () => {
     const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
     for (
       const [i, owner, namespace] of [[1, "o1", "n1"], [3, "o1", "n1"], [2, "o1", "n1"], [
         4,
@@ -141,6 +144,7 @@ export function blobStoreSuite(name: string, open: () => Promise<BlobStore>) {
 
   Deno.test(`${name}: an aborted signal is refused`, async () => {
     const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
     const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
     const id = await store.put(enc("kept"), meta);
     await refusesAborted((o) => store.put(enc("refused"), { ...meta, memoryId: "m2" }, o), "put");
