@@ -238,7 +238,11 @@ export class SuiSponsor implements Sponsor {
     } catch {
       throw rejected("bad_signature", "The signature is not the sender's signature of these bytes");
     }
-    // One submission at a time per digest; restored if the node could not be reached.
+    // One submission at a time per digest; restored if the node could not be reached. A call
+    // that checked its signature while another one took the transaction is a replay.
+    if (this.#done.has(digest) || this.#pending.get(digest) !== pending) {
+      throw rejected("replayed", "This transaction was already executed or is being executed");
+    }
     this.#pending.delete(digest);
     let response;
     try {

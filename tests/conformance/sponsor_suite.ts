@@ -71,6 +71,24 @@ export function sponsorSuite(name: string, open: (clock: SponsorClock) => Promis
     );
   });
 
+  Deno.test(`${name}: of concurrent executions of one transaction, one succeeds, the others are replays`, async () => {
+    await using t = await start();
+    const sender = await t.newSender();
+    const sponsored = await t.sponsor.sponsor(sender.kind, sender.address);
+    const signature = await sender.sign(sponsored);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 4 }, () => t.sponsor.execute(sponsored.digest, signature)),
+    );
+    assert.equal(outcomes.filter((o) => o.status === "fulfilled").length, 1);
+    for (const outcome of outcomes) {
+      if (outcome.status === "rejected") refused("replayed_request", "replayed")(outcome.reason);
+    }
+    await assert.rejects(
+      () => t.sponsor.execute(sponsored.digest, signature),
+      refused("replayed_request", "replayed"),
+    );
+  });
+
   Deno.test(`${name}: malformed senders, kinds and digests are refused`, async () => {
     await using t = await start();
     const sender = await t.newSender();
