@@ -63,10 +63,12 @@ cipherSuite(
   "LocalCipher (given key)",
   () => LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
 );
-cipherSuite(
-  "LocalCipher (key file)",
-  async () => LocalCipher.open({ masterKey: await loadMasterKey(await Deno.makeTempDir()) }),
-);
+cipherSuite("LocalCipher (key file)", async () => {
+  const dir = await Deno.makeTempDir();
+  return Object.assign(await LocalCipher.open({ masterKey: await loadMasterKey(dir) }), {
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  });
+});
 
 accountDirectorySuite("MemoryAccountDirectory", () => {
   const directory = new MemoryAccountDirectory();
