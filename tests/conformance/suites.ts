@@ -1,6 +1,8 @@
 /**
  * Conformance suites: every implementation of an interface must pass its suite. Each takes a
- * factory for a fresh instance and registers `Deno.test`s under the given name.
+ * factory for a fresh instance and registers `Deno.test`s under the given name; each checks
+ * that a call with an already aborted signal is refused with the signal's reason. The Sponsor
+ * suite lives in `sponsor_suite.ts` and is exported here too.
  */
 import assert from "node:assert/strict";
 import type {
