@@ -97,6 +97,31 @@ for (const flavour of FLAVOURS) {
     await rejectsWith(llm.answer("x", ["y"]), "backend_unavailable", /could not answer/);
   });
 
+  Deno.test(`${flavour.name}: a caller's abort ends a request in flight, without retries`, async () => {
+    await using fake = startFakeModelServer(flavour.name);
+    const embedder = await flavour.embedder(fake.url);
+    const llm = flavour.llm(fake.url);
+    fake.requests.length = 0;
+    const calls: ((signal: AbortSignal) => Promise<unknown>)[] = [
+      (signal) => embedder.embed(["tea"], { signal }),
+      (signal) => llm.answer("x", ["y"], { signal }),
+      (signal) => llm.extractFacts("I like tea.", { signal }),
+    ];
+    for (const call of calls) {
+      fake.delayNext(400);
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 20);
+      await assert.rejects(call(controller.signal), (error) => error === controller.signal.reason);
+      assert.ok(Date.now() - started < 300, "the caller did not wait for the answer");
+    }
+    assert.deepEqual(fake.requests.map((r) => r.path), [
+      flavour.embedPath,
+      flavour.chatPath,
+      flavour.chatPath,
+    ]);
+  });
+
   Deno.test(`${flavour.name}: malformed fact JSON is asked again once, then fails`, async () => {
     await using fake = startFakeModelServer(flavour.name);
     const llm = flavour.llm(fake.url);

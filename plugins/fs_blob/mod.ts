@@ -64,7 +64,12 @@ export class FsBlobStore implements BlobStore {
     return `${this.root}/index/${await sha256Hex(owner)}/${await sha256Hex(namespace)}`;
   }
 
-  async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta): Promise<string> {
+  async put(
+    bytes: Uint8Array<ArrayBuffer>,
+    meta: BlobMeta,
+    options?: CallOptions,
+  ): Promise<string> {
+    options?.signal?.throwIfAborted();
     try {
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
       const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
@@ -84,12 +89,14 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  async get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {
+    options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return null;
     try {
-      return await Deno.readFile(this.#objectPath(blobId));
+      return await Deno.readFile(this.#objectPath(blobId), { signal: options?.signal });
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return null;
+      if (options?.signal?.aborted) throw options.signal.reason;
       throw backendError("the fs blob store", "read the blob", error);
     }
   }
@@ -99,6 +106,7 @@ export class FsBlobStore implements BlobStore {
     namespace: string,
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
+    options.signal?.throwIfAborted();
     const names: string[] = [];
     try {
       for await (const entry of Deno.readDir(await this.#indexDir(owner, namespace))) {
@@ -113,7 +121,9 @@ export class FsBlobStore implements BlobStore {
     for (const name of names.slice(0, options.limit ?? names.length)) {
       const blobId = name.slice(name.indexOf("-") + 1);
       const path = `${this.#objectPath(blobId)}.json`;
-      const meta = JSON.parse(await Deno.readTextFile(path)) as BlobMeta;
+      const meta = JSON.parse(
+        await Deno.readTextFile(path, { signal: options.signal }),
+      ) as BlobMeta;
       out.push({ blobId, meta });
     }
     return out;

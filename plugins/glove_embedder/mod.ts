@@ -15,7 +15,7 @@
  * const reranker = embedder.reranker(); // for createRelayer's `reranker`
  * ```
  */
-import { type Embedder, SvcError } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, SvcError } from "../../src/kit.ts";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
@@ -120,7 +120,8 @@ export class GloveEmbedder implements Embedder {
     return new GloveReranker(this.#table);
   }
 
-  embed(texts: string[]): Promise<Float32Array[]> {
+  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(texts.map((text) => this.#embedOne(text)));
   }
 }

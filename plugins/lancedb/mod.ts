@@ -14,6 +14,7 @@ import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
 import {
   backendError,
+  type CallOptions,
   countNamespaces,
   createLogger,
   type Logger,
@@ -137,7 +138,8 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  upsert(rows: VectorRow[]): Promise<void> {
+  upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     if (rows.length === 0) return Promise.resolve();
     const done = new Promise<void>((resolve, reject) => {
       this.#pending.push({ rows, resolve, reject });
@@ -211,8 +213,9 @@ export class LanceDbVectorStore implements VectorStore {
     namespace: string,
     vector: Float32Array | number[],
     k: number,
-    options: { ids?: string[] } = {},
+    options: CallOptions & { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
+    options.signal?.throwIfAborted();
     if (options.ids?.length === 0) return [];
     try {
       let query = this.#table.vectorSearch(Array.from(vector))
@@ -239,7 +242,8 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async has(ids: string[]): Promise<Set<string>> {
+  async has(ids: string[], options?: CallOptions): Promise<Set<string>> {
+    options?.signal?.throwIfAborted();
     if (ids.length === 0) return new Set();
     try {
       const rows = await this.#table.query().where(inList(ids)).select(["id"]).toArray();
@@ -249,7 +253,8 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async delete(ids: string[]): Promise<void> {
+  async delete(ids: string[], options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
     if (ids.length === 0) return;
     await this.#writing;
     try {
@@ -259,7 +264,11 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async count(filter: { owner?: string; namespace?: string } = {}): Promise<number> {
+  async count(
+    filter: { owner?: string; namespace?: string } = {},
+    options?: CallOptions,
+  ): Promise<number> {
+    options?.signal?.throwIfAborted();
     const parts: string[] = [];
     if (filter.owner !== undefined) parts.push(`owner_id = ${quote(filter.owner)}`);
     if (filter.namespace !== undefined) parts.push(`ns = ${quote(filter.namespace)}`);
@@ -270,7 +279,8 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async terms(owner: string, namespace: string): Promise<TermsRow[]> {
+  async terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+    options?.signal?.throwIfAborted();
     try {
       const rows = await this.#table.query()
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
@@ -282,7 +292,8 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async namespaces(owner: string): Promise<NamespaceCount[]> {
+  async namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
+    options?.signal?.throwIfAborted();
     try {
       const rows = await this.#table.query().where(`owner_id = ${quote(owner)}`).select(["ns"])
         .toArray();

@@ -9,7 +9,7 @@
  * const [vector] = await embedder.embed(["I am vegetarian"]);
  * ```
  */
-import { type Embedder, words } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, words } from "../../src/kit.ts";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +
@@ -46,7 +46,8 @@ export class LexicalEmbedder implements Embedder {
     this.model = `svc-lexical-hash-v1-${dimensions}`;
   }
 
-  embed(texts: string[]): Promise<Float32Array[]> {
+  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(texts.map((text) => this.#embedOne(text)));
   }
 

@@ -12,7 +12,7 @@
  * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
  * ```
  */
-import { type Cipher, SvcError } from "../../src/kit.ts";
+import { type CallOptions, type Cipher, SvcError } from "../../src/kit.ts";
 
 const VERSION = 1;
 const HEADER_BYTES = 1 + 12 + 48 + 12;
@@ -66,7 +66,9 @@ export class LocalCipher implements Cipher {
   async encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
+    options?.signal?.throwIfAborted();
     const aad = new TextEncoder().encode(`svc:v${VERSION}:${owner}`);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
     const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
@@ -100,7 +102,9 @@ export class LocalCipher implements Cipher {
   async decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
+    options?: CallOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
+    options?.signal?.throwIfAborted();
     if (ciphertext.byteLength < HEADER_BYTES + 16 || ciphertext[0] !== VERSION) {
       throw new SvcError("bad_request", "Cannot decrypt: not a version 1 svc ciphertext");
     }

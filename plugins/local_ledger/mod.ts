@@ -11,6 +11,7 @@
 import {
   type AccountDirectory,
   addressOf,
+  type CallOptions,
   isAddress,
   rejected,
   type ResolvedAccount,
@@ -76,7 +77,12 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     this.#now = options.now ?? Date.now;
   }
 
-  async resolve(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
+  async resolve(
+    publicKey: string,
+    accountIdHint?: string,
+    options?: CallOptions,
+  ): Promise<ResolvedAccount | null> {
+    options?.signal?.throwIfAborted();
     const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
     if (!ref.value || (accountIdHint !== undefined && ref.value !== accountIdHint)) return null;
     const account = await this.getAccount(ref.value);
@@ -94,7 +100,12 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   }
 
   /** Wraps the sender's transaction kind into transaction bytes that expire. */
-  async sponsor(transactionKind: Uint8Array, sender: string): Promise<SponsoredTransaction> {
+  async sponsor(
+    transactionKind: Uint8Array,
+    sender: string,
+    options?: CallOptions,
+  ): Promise<SponsoredTransaction> {
+    options?.signal?.throwIfAborted();
     if (!isAddress(sender)) {
       throw rejected("malformed", "The sender must be an address: 0x and 64 lowercase hex");
     }
@@ -116,7 +127,9 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   async execute(
     digest: string,
     signature: string,
+    options?: CallOptions,
   ): Promise<{ digest: string; effects: TransactionEffects }> {
+    options?.signal?.throwIfAborted();
     if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
       throw rejected("malformed", "The digest must be 64 lowercase hex characters");
     }

@@ -14,7 +14,7 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["The user is vegetarian and loves hiking."]
  * ```
  */
-import { type Llm, MAX_FACTS, words } from "../../src/kit.ts";
+import { type CallOptions, type Llm, MAX_FACTS, words } from "../../src/kit.ts";
 
 const CHIT_CHAT =
   /^(hi|hello|hey|thanks|thank you|ok|okay|lol|haha|bye|good (morning|evening|night)|how are you|nice to meet you)\b/i;
@@ -103,7 +103,8 @@ export class LocalExtractiveLlm implements Llm {
   readonly name = "local-extractive";
   readonly model = "svc-extractive-v1";
 
-  extractFacts(text: string): Promise<string[]> {
+  extractFacts(text: string, options?: CallOptions): Promise<string[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const facts: string[] = [];
     const seen = new Set<string>();
     for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
@@ -124,7 +125,8 @@ export class LocalExtractiveLlm implements Llm {
     return Promise.resolve(facts);
   }
 
-  answer(question: string, memories: string[]): Promise<string> {
+  answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     if (memories.length === 0) {
       return Promise.resolve("I found nothing in your memories about that.");
     }

@@ -12,6 +12,7 @@
 import { Ollama } from "ollama";
 import {
   answerPrompt,
+  type CallOptions,
   type ChatMessage,
   type Embedder,
   extractionPrompt,
@@ -36,15 +37,21 @@ export interface OllamaOptions extends RetryOptions {
   fetch?: typeof fetch;
 }
 
-function client(options: OllamaOptions): Ollama {
+/**
+ * A client whose requests time out and end when the caller's `signal` aborts (the SDK takes
+ * no signal for a request that does not stream, so it is made per call).
+ */
+function client(options: OllamaOptions, signal?: AbortSignal): Ollama {
   const base = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 60_000;
   return new Ollama({
     host: options.host ?? DEFAULT_OLLAMA_HOST,
     fetch: (input, init) => {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-      return base(input, { ...init, signal });
+      const signals = [AbortSignal.timeout(timeoutMs), init?.signal, signal];
+      const any = AbortSignal.any(
+        signals.filter((s): s is AbortSignal => s instanceof AbortSignal),
+      );
+      return base(input, { ...init, signal: any });
     },
   });
 }
@@ -54,11 +61,9 @@ export class OllamaEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
   #options: OllamaOptions;
-  #client: Ollama;
 
   private constructor(options: OllamaOptions, dimensions: number) {
     this.#options = options;
-    this.#client = client(options);
     this.model = `ollama:${options.model}`;
     this.dimensions = dimensions;
   }
@@ -70,25 +75,29 @@ export class OllamaEmbedder implements Embedder {
     return new OllamaEmbedder(options, vector.length);
   }
 
-  async #request(input: string[]): Promise<number[][]> {
+  async #request(input: string[], signal?: AbortSignal): Promise<number[][]> {
+    const ollama = client(this.#options, signal);
     try {
       const { embeddings } = await withRetries(
-        () => this.#client.embed({ model: this.#options.model, input }),
+        () => ollama.embed({ model: this.#options.model, input }),
         this.#options,
+        signal,
       );
       if (!Array.isArray(embeddings) || embeddings.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${embeddings?.length}`);
       }
       return embeddings;
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw providerError("Ollama", "embed the text", error);
     }
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+    options?.signal?.throwIfAborted();
     const vectors: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
-      for (const vector of await this.#request(texts.slice(i, i + BATCH))) {
+      for (const vector of await this.#request(texts.slice(i, i + BATCH), options?.signal)) {
         vectors.push(normalised(vector, this.dimensions, "Ollama"));
       }
     }
@@ -100,19 +109,18 @@ export class OllamaLlm implements Llm {
   readonly name = "ollama";
   readonly model: string;
   #options: OllamaOptions;
-  #client: Ollama;
 
   constructor(options: OllamaOptions) {
     this.#options = options;
-    this.#client = client(options);
     this.model = `ollama:${options.model}`;
   }
 
-  async #chat(messages: ChatMessage[], json: boolean): Promise<string> {
+  async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
+    const ollama = client(this.#options, signal);
     try {
       const response = await withRetries(
         () =>
-          this.#client.chat({
+          ollama.chat({
             model: this.#options.model,
             messages,
             stream: false,
@@ -120,18 +128,25 @@ export class OllamaLlm implements Llm {
             options: { temperature: 0 },
           }),
         this.#options,
+        signal,
       );
       return response.message.content;
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw providerError("Ollama", "answer", error);
     }
   }
 
-  extractFacts(text: string): Promise<string[]> {
-    return extractWithRetry(() => this.#chat(extractionPrompt(text), true), "Ollama");
+  extractFacts(text: string, options?: CallOptions): Promise<string[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return extractWithRetry(
+      () => this.#chat(extractionPrompt(text), true, options?.signal),
+      "Ollama",
+    );
   }
 
-  async answer(question: string, memories: string[]): Promise<string> {
-    return (await this.#chat(answerPrompt(question, memories), false)).trim();
+  async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
+    options?.signal?.throwIfAborted();
+    return (await this.#chat(answerPrompt(question, memories), false, options?.signal)).trim();
   }
 }

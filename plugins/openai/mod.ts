@@ -13,6 +13,7 @@
 import OpenAI from "openai";
 import {
   answerPrompt,
+  type CallOptions,
   type ChatMessage,
   type Embedder,
   extractionPrompt,
@@ -70,22 +71,27 @@ export class OpenAiEmbedder implements Embedder {
     return new OpenAiEmbedder(options, vector.length);
   }
 
-  async #request(input: string[]): Promise<ArrayLike<number>[]> {
+  async #request(input: string[], signal?: AbortSignal): Promise<ArrayLike<number>[]> {
     try {
-      const { data } = await this.#client.embeddings.create({ model: this.#options.model, input });
+      const { data } = await this.#client.embeddings.create(
+        { model: this.#options.model, input },
+        { signal },
+      );
       if (!Array.isArray(data) || data.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${data?.length}`);
       }
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw providerError("The OpenAI-compatible API", "embed the text", error);
     }
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+    options?.signal?.throwIfAborted();
     const vectors: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
-      for (const vector of await this.#request(texts.slice(i, i + BATCH))) {
+      for (const vector of await this.#request(texts.slice(i, i + BATCH), options?.signal)) {
         vectors.push(normalised(vector, this.dimensions, "The OpenAI-compatible API"));
       }
     }
@@ -105,28 +111,31 @@ export class OpenAiLlm implements Llm {
     this.model = `openai:${options.model}`;
   }
 
-  async #chat(messages: ChatMessage[], json: boolean): Promise<string> {
+  async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
     try {
       const completion = await this.#client.chat.completions.create({
         model: this.#options.model,
         messages,
         temperature: 0,
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
-      });
+      }, { signal });
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
+      if (signal?.aborted) throw signal.reason;
       throw providerError("The OpenAI-compatible API", "answer", error);
     }
   }
 
-  extractFacts(text: string): Promise<string[]> {
+  extractFacts(text: string, options?: CallOptions): Promise<string[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return extractWithRetry(
-      () => this.#chat(extractionPrompt(text), true),
+      () => this.#chat(extractionPrompt(text), true, options?.signal),
       "The OpenAI-compatible API",
     );
   }
 
-  async answer(question: string, memories: string[]): Promise<string> {
-    return (await this.#chat(answerPrompt(question, memories), false)).trim();
+  async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
+    options?.signal?.throwIfAborted();
+    return (await this.#chat(answerPrompt(question, memories), false, options?.signal)).trim();
   }
 }

@@ -28,6 +28,7 @@ import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
 import { type CallOptions, type Cipher, SvcError } from "../../src/kit.ts";
 import { ACCOUNT_MODULE, isObjectId } from "../sui/svc_account.ts";
 import { suiClient } from "../sui/rpc_client.ts";
+import { abortable } from "../sui/abortable.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { encryptError, malformed } from "./errors.ts";
@@ -208,7 +209,8 @@ export class SealCipher implements Cipher {
       );
     }
     const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
-    return await decryptor.decrypt(address, ciphertext, object);
+    // The key-fetch round is shared with other decrypts: an abort stops only this caller's wait.
+    return await abortable(decryptor.decrypt(address, ciphertext, object), options?.signal);
   }
 
   #parse(ciphertext: Uint8Array): ParsedObject {

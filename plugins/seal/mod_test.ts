@@ -265,6 +265,23 @@ Deno.test("SealCipher: verifyKeyServers refuses a server that cannot prove its k
   );
 });
 
+Deno.test("SealCipher: an abort ends one caller's wait; the shared round serves the others", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const [a, b] = await Promise.all(
+    ["first", "second"].map((t) => cipher.encrypt(account.address, enc(t))),
+  );
+  const controller = new AbortController();
+  const aborted = cipher.decrypt(account.address, a, { credentials, signal: controller.signal });
+  const served = cipher.decrypt(account.address, b, { credentials });
+  controller.abort();
+  await assert.rejects(aborted, (error) => error === controller.signal.reason);
+  assert.equal(dec(await served), "second");
+  assert.equal(dec(await cipher.decrypt(account.address, a, { credentials })), "first");
+});
+
 Deno.test("SealCipher: a Sui node that never answers makes decrypt fail with 503 after the deadline", async () => {
   await using setup = await startSealSetup();
   await using hung = startSilentServer();

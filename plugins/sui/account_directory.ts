@@ -83,6 +83,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     accountIdHint?: string,
     options: CallOptions = {},
   ): Promise<ResolvedAccount | null> {
+    options.signal?.throwIfAborted();
     if (typeof publicKey !== "string" || !PUBLIC_KEY.test(publicKey)) return null;
     let accountId: string;
     if (accountIdHint !== undefined) {

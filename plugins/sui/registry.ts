@@ -9,6 +9,7 @@ import { isValidSuiObjectId, normalizeStructTag, normalizeSuiAddress } from "@my
 import { type CallOptions, SvcError } from "../../src/kit.ts";
 import { registryType } from "./svc_account.ts";
 import { withRpc } from "./rpc_client.ts";
+import { abortable } from "./abortable.ts";
 
 /** What a {@link RegistryTable} reads and how its failures are named. */
 export interface RegistryTableOptions {
@@ -108,15 +109,4 @@ export function unwrap(value: unknown): Record<string, unknown> {
     return (value as { fields: Record<string, unknown> }).fields;
   }
   return (value ?? {}) as Record<string, unknown>;
-}
-
-/** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

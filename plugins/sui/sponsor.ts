@@ -123,6 +123,7 @@ export class SuiSponsor implements Sponsor {
     sender: string,
     options: CallOptions = {},
   ): Promise<SponsoredTransaction> {
+    options.signal?.throwIfAborted();
     if (typeof sender !== "string" || !ADDRESS.test(sender)) {
       throw rejected("malformed", "The sender must be an address: 0x and 64 lowercase hex");
     }
@@ -173,9 +174,9 @@ export class SuiSponsor implements Sponsor {
         call,
         () => tx.build({ client: this.#client }),
       ) as Uint8Array<ArrayBuffer>;
-      const dryRun = await withRpc(PLUGIN, "sponsor a transaction", call, async () => {
+      const dryRun = await withRpc(PLUGIN, "sponsor a transaction", call, async (signal) => {
         try {
-          return await this.#client.dryRunTransactionBlock({ transactionBlock: bytes });
+          return await this.#client.dryRunTransactionBlock({ transactionBlock: bytes, signal });
         } catch (error) {
           throw error instanceof JsonRpcError && (error.code === -32002 || error.code === -32602)
             ? invalidInputs(error.message)
@@ -221,6 +222,7 @@ export class SuiSponsor implements Sponsor {
     signature: string,
     options: CallOptions = {},
   ): Promise<{ digest: string; effects: SuiSponsoredEffects }> {
+    options.signal?.throwIfAborted();
     if (typeof digest !== "string" || !isDigest(digest)) {
       throw rejected("malformed", "The digest must be a base58 transaction digest");
     }
@@ -236,7 +238,11 @@ export class SuiSponsor implements Sponsor {
     } catch {
       throw rejected("bad_signature", "The signature is not the sender's signature of these bytes");
     }
-    // One submission at a time per digest; restored if the node could not be reached.
+    // One submission at a time per digest; restored if the node could not be reached. A call
+    // that checked its signature while another one took the transaction is a replay.
+    if (this.#done.has(digest) || this.#pending.get(digest) !== pending) {
+      throw rejected("replayed", "This transaction was already executed or is being executed");
+    }
     this.#pending.delete(digest);
     let response;
     try {

@@ -182,6 +182,7 @@ export class WalrusBlobStore implements BlobStore {
     meta: BlobMeta,
     options: CallOptions = {},
   ): Promise<string> {
+    options.signal?.throwIfAborted();
     let attributes: [string, string][];
     try {
       attributes = metaToAttributes(meta, this.#options.appId);
@@ -255,6 +256,7 @@ export class WalrusBlobStore implements BlobStore {
   }
 
   async get(blobId: string, options: CallOptions = {}): Promise<Uint8Array<ArrayBuffer> | null> {
+    options.signal?.throwIfAborted();
     if (!isBlobId(blobId)) return null;
     const cached = await this.#cache.read(blobId).catch(() => null);
     if (cached) return cached;
@@ -265,6 +267,7 @@ export class WalrusBlobStore implements BlobStore {
       signal: options.signal,
     });
     if (read.kind === "not_found") return null;
+    if (options.signal?.aborted) throw options.signal.reason;
     if (read.kind === "unavailable") {
       throw backendError(`every ${PLUGIN} aggregator`, "read the blob", read.causes[0]);
     }
@@ -277,10 +280,12 @@ export class WalrusBlobStore implements BlobStore {
     namespace: string,
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
+    options.signal?.throwIfAborted();
     let owned;
     try {
       owned = await this.#objects.list(options.signal);
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
       throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
     }
     // One entry per blob id: the metadata written first wins, as with the other stores.
@@ -302,6 +307,7 @@ export class WalrusBlobStore implements BlobStore {
     try {
       if (partial.length > 0) full = await this.#objects.fullAttributes(partial, options.signal);
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
       throw backendError(`${PLUGIN} (Sui full node)`, "list the blobs", error);
     }
     return chosen.map(({ blobId, meta, objectId }) => {

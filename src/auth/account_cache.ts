@@ -34,6 +34,7 @@ export class CachedAccountDirectory implements AccountDirectory {
     accountIdHint?: string,
     options?: CallOptions,
   ): Promise<ResolvedAccount | null> {
+    options?.signal?.throwIfAborted();
     const key = `${publicKey}|${accountIdHint ?? ""}`;
     const hit = this.#entries.get(key);
     if (hit && hit.until > this.#now()) return hit.value;

@@ -7,6 +7,7 @@ import type {
   BlobEntry,
   BlobMeta,
   BlobStore,
+  CallOptions,
   NamespaceCount,
   ResolvedAccount,
   TermsRow,
@@ -44,7 +45,8 @@ export class MemoryVectorStore implements VectorStore {
     this.dimensions = dimensions;
   }
 
-  upsert(rows: VectorRow[]): Promise<void> {
+  upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     for (const row of rows) this.#rows.set(row.id, { ...row, vector: Array.from(row.vector) });
     return Promise.resolve();
   }
@@ -54,8 +56,9 @@ export class MemoryVectorStore implements VectorStore {
     namespace: string,
     vector: Float32Array | number[],
     k: number,
-    options: { ids?: string[] } = {},
+    options: CallOptions & { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const only = options.ids && new Set(options.ids);
     const hits: VectorHit[] = [];
     for (const row of this.#rows.values()) {
@@ -71,16 +74,22 @@ export class MemoryVectorStore implements VectorStore {
     return Promise.resolve(hits.sort((a, b) => a.distance - b.distance).slice(0, k));
   }
 
-  has(ids: string[]): Promise<Set<string>> {
+  has(ids: string[], options?: CallOptions): Promise<Set<string>> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(new Set(ids.filter((id) => this.#rows.has(id))));
   }
 
-  delete(ids: string[]): Promise<void> {
+  delete(ids: string[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     for (const id of ids) this.#rows.delete(id);
     return Promise.resolve();
   }
 
-  count(filter: { owner?: string; namespace?: string } = {}): Promise<number> {
+  count(
+    filter: { owner?: string; namespace?: string } = {},
+    options?: CallOptions,
+  ): Promise<number> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     let n = 0;
     for (const row of this.#rows.values()) {
       if (filter.owner !== undefined && row.owner !== filter.owner) continue;
@@ -90,7 +99,8 @@ export class MemoryVectorStore implements VectorStore {
     return Promise.resolve(n);
   }
 
-  terms(owner: string, namespace: string): Promise<TermsRow[]> {
+  terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(
       [...this.#rows.values()]
         .filter((r) => r.owner === owner && r.namespace === namespace)
@@ -98,7 +108,8 @@ export class MemoryVectorStore implements VectorStore {
     );
   }
 
-  namespaces(owner: string): Promise<NamespaceCount[]> {
+  namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(
       countNamespaces(
         [...this.#rows.values()].filter((r) => r.owner === owner).map((r) => r.namespace),
@@ -115,18 +126,29 @@ export class MemoryBlobStore implements BlobStore {
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
 
-  async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta): Promise<string> {
+  async put(
+    bytes: Uint8Array<ArrayBuffer>,
+    meta: BlobMeta,
+    options?: CallOptions,
+  ): Promise<string> {
+    options?.signal?.throwIfAborted();
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
     if (!this.#blobs.has(blobId)) this.#blobs.set(blobId, { bytes: bytes.slice(), meta });
     return blobId;
   }
 
-  get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(this.#blobs.get(blobId)?.bytes.slice() ?? null);
   }
 
-  list(owner: string, namespace: string, options: { limit?: number } = {}): Promise<BlobEntry[]> {
+  list(
+    owner: string,
+    namespace: string,
+    options: CallOptions & { limit?: number } = {},
+  ): Promise<BlobEntry[]> {
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const entries = [...this.#blobs.entries()]
       .filter(([, b]) => b.meta.owner === owner && b.meta.namespace === namespace)
       .map(([blobId, b]) => ({ blobId, meta: b.meta }))
@@ -148,7 +170,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
     this.#byKey.delete(publicKey);
   }
 
-  resolve(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
+  resolve(
+    publicKey: string,
+    accountIdHint?: string,
+    options?: CallOptions,
+  ): Promise<ResolvedAccount | null> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const account = this.#byKey.get(publicKey) ?? null;
     if (account && accountIdHint !== undefined && account.accountId !== accountIdHint) {
       return Promise.resolve(null);

@@ -1,8 +1,9 @@
 /**
  * The plugin interfaces of svc. Plain data in and out, every method async and taking
  * optional `CallOptions` with an `AbortSignal`. The vector store, blob store and account
- * directory have in-memory implementations in `memory.ts`; the interfaces with a
- * conformance suite in `tests/conformance/` are listed there.
+ * directory have in-memory implementations in `memory.ts`, the cipher, embedder and language
+ * model in `memory_cipher.ts`, `memory_embedder.ts` and `memory_llm.ts`; the interfaces with
+ * a conformance suite in `tests/conformance/` are listed there.
  */
 
 /** Options every backend call accepts. */

@@ -65,14 +65,17 @@ function parseFacts(content: string): string[] {
   return facts.map((f) => f.trim()).filter(Boolean).slice(0, MAX_FACTS);
 }
 
-/** Asks for facts, once more when the answer is malformed; twice malformed is an error. */
+/**
+ * Asks for facts, once more when the answer is malformed; twice malformed is an error. A
+ * failure of `ask` itself (the provider's error, the caller's abort) ends it at once.
+ */
 export async function extractWithRetry(ask: () => Promise<string>, provider: string) {
   let problem = "";
   for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await ask();
     try {
-      return parseFacts(await ask());
+      return parseFacts(answer);
     } catch (error) {
-      if (error instanceof SvcError) throw error;
       problem = (error as Error).message;
     }
   }

@@ -21,19 +21,43 @@ function statusOf(error: unknown): number | undefined {
 const retryable = (status: number | undefined) =>
   status === undefined || status === 408 || status === 429 || status >= 500;
 
-/** Runs `call`, retrying network failures, 408, 429 and 5xx with exponential backoff. */
-export async function withRetries<T>(call: () => Promise<T>, options: RetryOptions = {}) {
+/**
+ * Runs `call`, retrying network failures, 408, 429 and 5xx with exponential backoff. Once
+ * `signal` aborts, nothing is retried: it rejects with the signal's reason, also mid-backoff.
+ */
+export async function withRetries<T>(
+  call: () => Promise<T>,
+  options: RetryOptions = {},
+  signal?: AbortSignal,
+) {
   const retries = options.retries ?? 2;
   for (let attempt = 0;; attempt++) {
+    signal?.throwIfAborted();
     try {
       return await call();
     } catch (error) {
+      signal?.throwIfAborted();
       if (attempt >= retries || !retryable(statusOf(error)) || error instanceof SvcError) {
         throw error;
       }
-      await new Promise((r) => setTimeout(r, (options.backoffMs ?? 500) * 2 ** attempt));
+      await backoff((options.backoffMs ?? 500) * 2 ** attempt, signal);
     }
   }
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function backoff(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /**

@@ -1,10 +1,18 @@
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
+  MemoryCipher,
+  MemoryEmbedder,
+  MemoryLlm,
   MemoryVectorStore,
-} from "../../src/backends/memory.ts";
+} from "../../src/testing.ts";
+import { CachedAccountDirectory } from "../../src/auth/account_cache.ts";
 import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
-import { submitTransaction } from "../../plugins/local_ledger/transactions.ts";
+import {
+  encodeKind,
+  signDigest,
+  submitTransaction,
+} from "../../plugins/local_ledger/transactions.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
@@ -24,6 +32,7 @@ import {
   embedderSuite,
   llmSuite,
   rerankerSuite,
+  sponsorSuite,
   vectorStoreSuite,
 } from "./suites.ts";
 
@@ -43,16 +52,24 @@ vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
 });
 
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
-blobStoreSuite("FsBlobStore", async () => FsBlobStore.open(await Deno.makeTempDir()));
+blobStoreSuite("FsBlobStore", async () => {
+  const dir = await Deno.makeTempDir();
+  return Object.assign(await FsBlobStore.open(dir), {
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  });
+});
 
+cipherSuite("MemoryCipher", () => Promise.resolve(new MemoryCipher()));
 cipherSuite(
   "LocalCipher (given key)",
   () => LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
 );
-cipherSuite(
-  "LocalCipher (key file)",
-  async () => LocalCipher.open({ masterKey: await loadMasterKey(await Deno.makeTempDir()) }),
-);
+cipherSuite("LocalCipher (key file)", async () => {
+  const dir = await Deno.makeTempDir();
+  return Object.assign(await LocalCipher.open({ masterKey: await loadMasterKey(dir) }), {
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  });
+});
 
 accountDirectorySuite("MemoryAccountDirectory", () => {
   const directory = new MemoryAccountDirectory();
@@ -67,6 +84,22 @@ accountDirectorySuite("MemoryAccountDirectory", () => {
     },
     remove(_accountId: string, publicKey: string) {
       directory.remove(publicKey);
+      return Promise.resolve();
+    },
+  });
+});
+accountDirectorySuite("CachedAccountDirectory (kept 0 ms)", () => {
+  const inner = new MemoryAccountDirectory();
+  const directory = new CachedAccountDirectory(inner, { positiveTtlMs: 0, negativeTtlMs: 0 });
+  return Promise.resolve({
+    directory,
+    add(publicKey: string) {
+      const account = { accountId: "0x" + "1".repeat(64), owner: "0x" + "a".repeat(64) };
+      inner.add({ ...account, active: true }, [publicKey]);
+      return Promise.resolve(account);
+    },
+    remove(_accountId: string, publicKey: string) {
+      inner.remove(publicKey);
       return Promise.resolve();
     },
   });
@@ -101,6 +134,25 @@ accountDirectorySuite("LocalLedger", async () => {
   };
 });
 
+sponsorSuite("LocalLedger", async ({ now, ttlMs }) => {
+  const kv = await Deno.openKv(":memory:");
+  return {
+    sponsor: new LocalLedger(kv, { now, ttlMs }),
+    newSender: async () => {
+      const key = await generateKeyPair();
+      return {
+        address: addressOf(key.publicKey),
+        kind: encodeKind({ kind: "create_account" }),
+        sign: ({ digest }) => signDigest(key, digest),
+      };
+    },
+    unknownDigest: "a".repeat(64),
+    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
+  };
+});
+
+embedderSuite("MemoryEmbedder", () => new MemoryEmbedder());
+embedderSuite("MemoryEmbedder (8 dimensions)", () => new MemoryEmbedder(8));
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
 embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
 rerankerSuite(
@@ -108,6 +160,7 @@ rerankerSuite(
   async () => (await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR })).reranker(),
 );
 
+llmSuite("MemoryLlm", () => Promise.resolve(new MemoryLlm()));
 llmSuite("LocalExtractiveLlm", () => Promise.resolve(new LocalExtractiveLlm()));
 
 for (const flavour of ["ollama", "openai"] as const) {

@@ -1,12 +1,15 @@
 /**
  * The Sui account directory passes the AccountDirectory suite against the fake Sui node, with
- * accounts and keys changed by real signed transactions of the emulated `svc_account` module.
+ * accounts and keys changed by real signed transactions of the emulated `svc_account` module;
+ * the Sui sponsor passes the Sponsor suite there, paying from the gas station's own coins.
  */
+import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
-import { SuiAccountDirectory } from "../../plugins/sui/mod.ts";
+import { Transaction } from "@mysten/sui/transactions";
+import { createAccountCall, SuiAccountDirectory, SuiSponsor } from "../../plugins/sui/mod.ts";
 import { startFakeSui } from "../fixtures/sui_network.ts";
 import { installSvcAccount, SvcAccountWallet } from "../fixtures/svc_account_emulation.ts";
-import { accountDirectorySuite } from "./suites.ts";
+import { accountDirectorySuite, sponsorSuite } from "./suites.ts";
 
 accountDirectorySuite("SuiAccountDirectory", async () => {
   const sui = await startFakeSui();
@@ -25,7 +28,37 @@ accountDirectorySuite("SuiAccountDirectory", async () => {
     remove: async (accountId: string, publicKey: string) => {
       await wallet.removeDelegateKey(owners.get(accountId)!, accountId, publicKey);
     },
-    // The suite's close is synchronous; the server's shutdown completes on its own.
-    close: () => void sui.close(),
+    close: () => sui.close(),
+  };
+});
+
+sponsorSuite("SuiSponsor", async ({ now, ttlMs }) => {
+  const sui = await startFakeSui();
+  const ids = installSvcAccount(sui.network);
+  const gasKey = Ed25519Keypair.generate();
+  // One coin per transaction awaiting its signature at once (the suite holds at most two).
+  for (let i = 0; i < 3; i++) sui.network.mintGas(gasKey.toSuiAddress(), 1_000_000_000n);
+  const client = new SuiJsonRpcClient({ url: sui.url, network: "localnet" });
+  return {
+    sponsor: SuiSponsor.open({
+      rpcUrl: sui.url,
+      packageId: ids.packageId,
+      sponsorPrivateKey: gasKey.getSecretKey(),
+      now,
+      ttlMs,
+    }),
+    newSender: async () => {
+      const owner = Ed25519Keypair.generate();
+      const tx = new Transaction();
+      tx.setSender(owner.toSuiAddress());
+      createAccountCall(tx, ids);
+      return {
+        address: owner.toSuiAddress(),
+        kind: await tx.build({ client, onlyTransactionKind: true }),
+        sign: async ({ bytes }) => (await owner.signTransaction(bytes)).signature,
+      };
+    },
+    unknownDigest: "11111111111111111111111111111111",
+    [Symbol.asyncDispose]: () => sui.close(),
   };
 });
