@@ -10,7 +10,6 @@ import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
-import type { GloveEmbedder } from "./plugins/glove_embedder/mod.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {

@@ -61,10 +61,11 @@
  * const agent = await generateKeyPair();
  * const owner = addressOf((await generateKeyPair()).publicKey);
  * directory.add({ accountId: "0x" + "a1".repeat(32), owner, active: true }, [agent.publicKey]);
- * const client = new SvcClient({
+ * const client = await SvcClient.create({
  *   baseUrl: "http://localhost",
  *   privateKey: agent.privateKey,
- *   fetch: (input, init) => relayer.handler(new Request(input, init)),
+ *   fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+ *     relayer.handler(new Request(input, init)),
  * });
  *
  * const { job_id } = await client.remember("I am vegetarian");

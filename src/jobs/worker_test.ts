@@ -5,13 +5,13 @@ import { silentLogger } from "../log.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
-import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
-import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
 
 /** An embedder whose first call never answers (it only gives up when its signal aborts). */
-class StallingOnceEmbedder extends LexicalEmbedder {
+class StallingOnceEmbedder extends MemoryEmbedder {
   calls = 0;
   override embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
     if (++this.calls > 1) return super.embed(texts);
@@ -27,7 +27,7 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
   const blobs = new MemoryBlobStore();
   const vectors = new MemoryVectorStore(embedder.dimensions);
   const pipeline = createRememberPipeline({
-    cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
+    cipher: new MemoryCipher(),
     blobs,
     embedder,
     vectors,

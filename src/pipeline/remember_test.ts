@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
-import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
-import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";
@@ -30,7 +30,7 @@ class RecordingVectorStore extends MemoryVectorStore {
   }
 }
 
-class RecordingEmbedder extends LexicalEmbedder {
+class RecordingEmbedder extends MemoryEmbedder {
   constructor(readonly seen: Seen) {
     super();
   }
@@ -44,7 +44,7 @@ class RecordingEmbedder extends LexicalEmbedder {
 async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
   const signals: [string, AbortSignal | undefined][] = [];
   const seen: Seen = (what, options) => signals.push([what, options?.signal]);
-  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  const cipher = new MemoryCipher();
   const embedder = new RecordingEmbedder(seen);
   const vectors = new RecordingVectorStore(embedder.dimensions, seen);
   const deps = {

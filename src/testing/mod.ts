@@ -1,7 +1,15 @@
 /**
- * For people writing their own backends: in-memory twins of the interfaces, to build a
- * relayer in a test, and the conformance suites every backend of svc passes.
+ * For people writing their own backends: an in-memory twin of every interface, to build a
+ * relayer in a test, and the conformance suites every backend of svc passes. A suite takes a
+ * name and a factory of fresh instances and registers its `Deno.test`s.
  *
+ * @example Running the blob store suite against your own store
+ * ```ts ignore
+ * import { blobStoreSuite } from "./mod.ts";
+ * import { DiskBlobStore } from "./disk_blob_store.ts";
+ *
+ * blobStoreSuite("DiskBlobStore", async () => await DiskBlobStore.open({ dir: await Deno.makeTempDir() }));
+ * ```
  * @module
  */
 export {
@@ -12,4 +20,22 @@ export {
 } from "../backends/memory.ts";
 export { MemoryCipher } from "../backends/memory_cipher.ts";
 export { MemoryEmbedder } from "../backends/memory_embedder.ts";
+export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
+export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+export {
+  accountDirectorySuite,
+  blobStoreSuite,
+  cipherSuite,
+  embedderSuite,
+  llmSuite,
+  rerankerSuite,
+  vectorStoreSuite,
+} from "./suites.ts";
+export { jobQueueSuite } from "./job_queue_suite.ts";
+export {
+  type SponsorClock,
+  type SponsorFixture,
+  type SponsorSender,
+  sponsorSuite,
+} from "./sponsor_suite.ts";

@@ -4,8 +4,9 @@ import {
   MemoryCipher,
   MemoryEmbedder,
   MemoryLlm,
+  MemoryReranker,
   MemoryVectorStore,
-} from "../../src/testing.ts";
+} from "../../src/testing/mod.ts";
 import { CachedAccountDirectory } from "../../src/auth/account_cache.ts";
 import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
 import {
@@ -34,7 +35,7 @@ import {
   rerankerSuite,
   sponsorSuite,
   vectorStoreSuite,
-} from "./suites.ts";
+} from "../../src/testing/mod.ts";
 
 vectorStoreSuite("MemoryVectorStore", (dimensions) => {
   const store = new MemoryVectorStore(dimensions);
@@ -155,6 +156,7 @@ embedderSuite("MemoryEmbedder", () => new MemoryEmbedder());
 embedderSuite("MemoryEmbedder (8 dimensions)", () => new MemoryEmbedder(8));
 embedderSuite("LexicalEmbedder", () => new LexicalEmbedder());
 embedderSuite("GloveEmbedder", () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }));
+rerankerSuite("MemoryReranker", () => new MemoryReranker());
 rerankerSuite(
   "GloveReranker",
   async () => (await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR })).reranker(),

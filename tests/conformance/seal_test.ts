@@ -5,7 +5,7 @@
  */
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { newDelegateKey, startSealSetup } from "../fixtures/seal/seal_setup.ts";
-import { cipherSuite } from "./suites.ts";
+import { cipherSuite } from "../../src/testing/mod.ts";
 
 const first = Ed25519Keypair.generate();
 const second = Ed25519Keypair.generate();

@@ -9,7 +9,7 @@ import { Transaction } from "@mysten/sui/transactions";
 import { createAccountCall, SuiAccountDirectory, SuiSponsor } from "../../plugins/sui/mod.ts";
 import { startFakeSui } from "../fixtures/sui_network.ts";
 import { installSvcAccount, SvcAccountWallet } from "../fixtures/svc_account_emulation.ts";
-import { accountDirectorySuite, sponsorSuite } from "./suites.ts";
+import { accountDirectorySuite, sponsorSuite } from "../../src/testing/mod.ts";
 
 accountDirectorySuite("SuiAccountDirectory", async () => {
   const sui = await startFakeSui();

@@ -5,7 +5,7 @@
  */
 import { WalrusBlobStore } from "../../plugins/walrus/mod.ts";
 import { startWalrusTestbed } from "../fixtures/walrus_network.ts";
-import { blobStoreSuite } from "./suites.ts";
+import { blobStoreSuite } from "../../src/testing/mod.ts";
 
 blobStoreSuite("WalrusBlobStore", async () => {
   const bed = await startWalrusTestbed({ aggregators: 2 });

@@ -9,9 +9,9 @@
  * one sponsor has (Sui's `not_sponsored` calls, the ledger's account rules) are tested with it.
  */
 import assert from "node:assert/strict";
-import type { Sponsor, SponsoredTransaction } from "../../src/backends/types.ts";
-import type { RejectionReason } from "../../src/backends/rejection.ts";
-import { type ErrorCode, SvcError } from "../../src/errors.ts";
+import type { Sponsor, SponsoredTransaction } from "../backends/types.ts";
+import type { RejectionReason } from "../backends/rejection.ts";
+import { type ErrorCode, SvcError } from "../errors.ts";
 
 /** A sender as its wallet sees it. */
 export interface SponsorSender {

@@ -3,8 +3,8 @@
  * must pass it.
  */
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/errors.ts";
-import type { JobQueue, JobQueueOptions } from "../../src/jobs/job_queue.ts";
+import { SvcError } from "../errors.ts";
+import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
 
 /**
  * `open` gives a fresh, empty queue with the given options; disposing it ends its listener.

@@ -2,8 +2,7 @@
  * Conformance suites: every implementation of an interface must pass its suite. Each takes a
  * factory for a fresh instance and registers `Deno.test`s under the given name; each checks
  * that a call with an already aborted signal is refused with the signal's reason. The job
- * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`; both are
- * exported here too.
+ * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`.
  */
 import assert from "node:assert/strict";
 import type {
@@ -14,8 +13,8 @@ import type {
   Llm,
   Reranker,
   VectorStore,
-} from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+} from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -325,5 +324,3 @@ export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
     await refusesAborted((o) => llm.answer("Where do I live?", ["I live in Oslo"], o), "answer");
   });
 }
-
-export { type SponsorFixture, type SponsorSender, sponsorSuite } from "./sponsor_suite.ts";
