@@ -47,12 +47,16 @@ function summary(ms: number[]) {
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
 const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
-const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
+const vectors = await LanceDbVectorStore.open({
+  dir: `${dataDir}/lancedb`,
+  model: embedder.model,
+  dimensions: embedder.dimensions,
+});
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const directory = new MemoryAccountDirectory();
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
-const blobs = await FsBlobStore.open(`${dataDir}/blobs`);
+const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
 const relayer = await assembleRelayer({
   kv,
   secret,

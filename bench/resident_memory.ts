@@ -17,14 +17,18 @@ import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 const [dataDir, modelsDir, owner, namespace] = Deno.args;
 const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
-const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
+const vectors = await LanceDbVectorStore.open({
+  dir: `${dataDir}/lancedb`,
+  model: embedder.model,
+  dimensions: embedder.dimensions,
+});
 const kv = await Deno.openKv(":memory:");
 const relayer = await assembleRelayer({
   kv,
   secret,
   directory: new MemoryAccountDirectory(),
   cipher: await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) }),
-  blobs: await FsBlobStore.open(`${dataDir}/blobs`),
+  blobs: await FsBlobStore.open({ dir: `${dataDir}/blobs` }),
   vectors,
   embedder,
   reranker: embedder.reranker(),

@@ -83,7 +83,11 @@ async function openEmbedder(name: string): Promise<{ embedder: Embedder; reranke
 const data: Conversation[] = JSON.parse(await Deno.readTextFile(positionals[0]));
 const { embedder, reranker } = await openEmbedder(values.embedder!);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
-const vectors = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
+const vectors = await LanceDbVectorStore.open({
+  dir: `${dataDir}/lancedb`,
+  model: embedder.model,
+  dimensions: embedder.dimensions,
+});
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const relayer = await assembleRelayer({
   kv,

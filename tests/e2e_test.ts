@@ -69,7 +69,8 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
 
 Deno.test("e2e: a mismatched embedder is refused at start with the fix named", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
-  const store = await LanceDbVectorStore.open(`${dataDir}/lancedb`, {
+  const store = await LanceDbVectorStore.open({
+    dir: `${dataDir}/lancedb`,
     model: "another-model",
     dimensions: 8,
   });
@@ -144,7 +145,11 @@ Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none",
   await relayer.stop();
 
   const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
-  const index = await LanceDbVectorStore.open(`${dataDir}/lancedb`, embedder);
+  const index = await LanceDbVectorStore.open({
+    dir: `${dataDir}/lancedb`,
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+  });
   assert.equal((await index.has(accepted)).size, 200);
   assert.equal(await index.count(), 200, "one row per job id");
   await index.close();

@@ -42,6 +42,12 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** Options of {@link FsBlobStore.open}. */
+export interface FsBlobStoreOptions {
+  /** The store's folder. */
+  dir: string;
+}
+
 export class FsBlobStore implements BlobStore {
   readonly name = "fs";
   readonly root: string;
@@ -50,10 +56,11 @@ export class FsBlobStore implements BlobStore {
     this.root = root;
   }
 
-  static async open(root: string): Promise<FsBlobStore> {
-    await Deno.mkdir(`${root}/objects`, { recursive: true });
-    await Deno.mkdir(`${root}/index`, { recursive: true });
-    return new FsBlobStore(root);
+  /** Opens the store in `options.dir`, creating its folders. */
+  static async open(options: FsBlobStoreOptions): Promise<FsBlobStore> {
+    await Deno.mkdir(`${options.dir}/objects`, { recursive: true });
+    await Deno.mkdir(`${options.dir}/index`, { recursive: true });
+    return new FsBlobStore(options.dir);
   }
 
   #objectPath(blobId: string): string {

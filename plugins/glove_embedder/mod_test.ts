@@ -88,10 +88,18 @@ Deno.test("glove: the cache is rebuilt when damaged, and the recipe names the in
     assert.deepEqual(await rebuilt.embed(["a cup of tea"]), await first.embed(["a cup of tea"]));
     assert.ok((await Deno.stat(`${dir}/glove-100d-100k-v1.bin`)).size > 10_000_000);
 
-    const index = await LanceDbVectorStore.open(`${dir}/lancedb`, first);
+    const index = await LanceDbVectorStore.open({
+      dir: `${dir}/lancedb`,
+      model: first.model,
+      dimensions: first.dimensions,
+    });
     await index.close();
     await assert.rejects(
-      LanceDbVectorStore.open(`${dir}/lancedb`, { model: "svc-glove100-sif-v0", dimensions: 128 }),
+      LanceDbVectorStore.open({
+        dir: `${dir}/lancedb`,
+        model: "svc-glove100-sif-v0",
+        dimensions: 128,
+      }),
       new RegExp(first.model),
     );
   } finally {

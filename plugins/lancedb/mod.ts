@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * const store = await LanceDbVectorStore.open("./data/lancedb", { model, dimensions });
+ * const store = await LanceDbVectorStore.open({ dir: "./data/lancedb", model, dimensions });
  * ```
  */
 import * as lancedb from "@lancedb/lancedb";
@@ -34,6 +34,8 @@ const VECTOR_INDEX = "vector_idx";
 const MAX_INDEX_SEGMENTS = 4;
 
 export interface LanceDbOptions {
+  /** The index's folder. */
+  dir: string;
   model: string;
   dimensions: number;
   /** Rows from which the approximate (HNSW) vector index is built; below it, search is exact. */
@@ -83,7 +85,8 @@ export class LanceDbVectorStore implements VectorStore {
     this.#indexMinRows = indexMinRows;
   }
 
-  static async open(dir: string, options: LanceDbOptions): Promise<LanceDbVectorStore> {
+  static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
+    const { dir } = options;
     await Deno.mkdir(dir, { recursive: true });
     const metaPath = `${dir}/${META_FILE}`;
     const wanted = { model: options.model, dimensions: options.dimensions };

@@ -13,7 +13,7 @@ function randomVector(): number[] {
 Deno.test("LanceDbVectorStore builds the HNSW index past indexMinRows and stays exact", async () => {
   const dir = await Deno.makeTempDir();
   const options = { model: "test", dimensions: DIMENSIONS, indexMinRows: 200 };
-  const store = await LanceDbVectorStore.open(dir, options);
+  const store = await LanceDbVectorStore.open({ dir, ...options });
   const exact = new MemoryVectorStore(DIMENSIONS);
   try {
     // 101 commits trigger the periodic optimisation, which builds the index over 303 rows.

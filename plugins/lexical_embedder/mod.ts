@@ -46,6 +46,11 @@ export class LexicalEmbedder implements Embedder {
     this.model = `svc-lexical-hash-v1-${dimensions}`;
   }
 
+  /** The embedder, as every plugin is opened; it needs no I/O. */
+  static open(options: { dimensions?: number } = {}): Promise<LexicalEmbedder> {
+    return Promise.resolve(new LexicalEmbedder(options.dimensions));
+  }
+
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(texts.map((text) => this.#embedOne(text)));

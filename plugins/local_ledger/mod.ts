@@ -77,6 +77,11 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     this.#now = options.now ?? Date.now;
   }
 
+  /** The ledger in `options.kv`, as every plugin is opened. */
+  static open(options: LedgerOptions & { kv: Deno.Kv }): Promise<LocalLedger> {
+    return Promise.resolve(new LocalLedger(options.kv, options));
+  }
+
   async resolve(
     publicKey: string,
     accountIdHint?: string,

@@ -103,6 +103,11 @@ export class LocalExtractiveLlm implements Llm {
   readonly name = "local-extractive";
   readonly model = "svc-extractive-v1";
 
+  /** The model, as every plugin is opened; it needs no I/O. */
+  static open(): Promise<LocalExtractiveLlm> {
+    return Promise.resolve(new LocalExtractiveLlm());
+  }
+
   extractFacts(text: string, options?: CallOptions): Promise<string[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const facts: string[] = [];

@@ -114,6 +114,10 @@ export class OllamaLlm implements Llm {
     this.#options = options;
     this.model = `ollama:${options.model}`;
   }
+  /** The client, as every plugin is opened; nothing is sent until it is used. */
+  static open(options: OllamaOptions): Promise<OllamaLlm> {
+    return Promise.resolve(new OllamaLlm(options));
+  }
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
     const ollama = client(this.#options, signal);

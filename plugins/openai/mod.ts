@@ -110,6 +110,10 @@ export class OpenAiLlm implements Llm {
     this.#client = client(options);
     this.model = `openai:${options.model}`;
   }
+  /** The client, as every plugin is opened; nothing is sent until it is used. */
+  static open(options: OpenAiOptions): Promise<OpenAiLlm> {
+    return Promise.resolve(new OpenAiLlm(options));
+  }
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
     try {

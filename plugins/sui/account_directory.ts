@@ -64,18 +64,23 @@ export class SuiAccountDirectory implements AccountDirectory {
   }
 
   /** Checks the options; talks to the network only when resolving. */
-  static open(options: SuiAccountDirectoryOptions): SuiAccountDirectory {
-    for (
-      const [name, value] of [["packageId", options.packageId], ["registryId", options.registryId]]
-    ) {
-      if (value !== undefined && !isObjectId(value)) {
-        throw new SvcError(
-          "bad_request",
-          `Cannot open the Sui account directory: ${name} must be 0x and hex`,
-        );
+  static open(options: SuiAccountDirectoryOptions): Promise<SuiAccountDirectory> {
+    return Promise.try(() => {
+      for (
+        const [name, value] of [["packageId", options.packageId], [
+          "registryId",
+          options.registryId,
+        ]]
+      ) {
+        if (value !== undefined && !isObjectId(value)) {
+          throw new SvcError(
+            "bad_request",
+            `Cannot open the Sui account directory: ${name} must be 0x and hex`,
+          );
+        }
       }
-    }
-    return new SuiAccountDirectory(options);
+      return new SuiAccountDirectory(options);
+    });
   }
 
   async resolve(

@@ -16,7 +16,7 @@ async function withAccount() {
   const owner = Ed25519Keypair.generate();
   const accountId = await wallet.createAccount(owner);
   await wallet.addDelegateKey(owner, accountId, KEY, "laptop");
-  const directory = SuiAccountDirectory.open({ rpcUrl: sui.url, ...ids });
+  const directory = await SuiAccountDirectory.open({ rpcUrl: sui.url, ...ids });
   return {
     sui,
     ids,
@@ -79,11 +79,14 @@ Deno.test("SuiAccountDirectory: wrong object types, malformed ids and keys resol
   // A short id hint is the same object id.
   assert.ok(await t.directory.resolve(KEY, t.accountId.replace(/^0x0+/, "0x")));
   // Without a registry, only hinted lookups work.
-  const hintOnly = SuiAccountDirectory.open({ rpcUrl: t.sui.url, packageId: t.ids.packageId });
+  const hintOnly = await SuiAccountDirectory.open({
+    rpcUrl: t.sui.url,
+    packageId: t.ids.packageId,
+  });
   assert.equal(await hintOnly.resolve(KEY), null);
   assert.equal((await hintOnly.resolve(KEY, t.accountId))?.accountId, t.accountId);
-  assert.throws(
-    () => SuiAccountDirectory.open({ rpcUrl: "ftp://x", packageId: t.ids.packageId }),
+  await assert.rejects(
+    SuiAccountDirectory.open({ rpcUrl: "ftp://x", packageId: t.ids.packageId }),
     SvcError,
   );
 });
@@ -100,10 +103,10 @@ Deno.test("SuiAccountDirectory: RPC failures are 503, never null", async () => {
     Promise.resolve(
       Response.json({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "boom" } }),
     );
-  const failing = SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: rpcError });
+  const failing = await SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: rpcError });
   await assert.rejects(() => failing.resolve(KEY, t.accountId), unavailable);
   const garbage: typeof fetch = () => Promise.resolve(new Response("<html>", { status: 200 }));
-  const broken = SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: garbage });
+  const broken = await SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids, fetch: garbage });
   await assert.rejects(() => broken.resolve(KEY), unavailable);
 
   const controller = new AbortController();
@@ -149,7 +152,7 @@ Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare 
 
 Deno.test("SuiAccountDirectory: a registry id naming another object is 503, and read again later", async () => {
   await using t = await withAccount();
-  const wrong = SuiAccountDirectory.open({
+  const wrong = await SuiAccountDirectory.open({
     rpcUrl: t.sui.url,
     packageId: t.ids.packageId,
     registryId: t.accountId,

@@ -107,15 +107,17 @@ export class SuiSponsor implements Sponsor {
   }
 
   /** Checks the options and the key; talks to the network only when sponsoring. */
-  static open(options: SuiSponsorOptions): SuiSponsor {
-    const keypair = suiKeypair(options.sponsorPrivateKey);
-    if (!isObjectId(options.packageId)) {
-      throw new SvcError(
-        "bad_request",
-        "Cannot open the Sui sponsor: packageId must be 0x and hex",
-      );
-    }
-    return new SuiSponsor(options, keypair);
+  static open(options: SuiSponsorOptions): Promise<SuiSponsor> {
+    return Promise.try(() => {
+      const keypair = suiKeypair(options.sponsorPrivateKey);
+      if (!isObjectId(options.packageId)) {
+        throw new SvcError(
+          "bad_request",
+          "Cannot open the Sui sponsor: packageId must be 0x and hex",
+        );
+      }
+      return new SuiSponsor(options, keypair);
+    });
   }
 
   async sponsor(

@@ -23,7 +23,7 @@ async function setup(options: { coins?: number; now?: () => number } = {}) {
   for (let i = 0; i < (options.coins ?? 3); i++) {
     sui.network.mintGas(gasKey.toSuiAddress(), 1_000_000_000n);
   }
-  const sponsor = SuiSponsor.open({
+  const sponsor = await SuiSponsor.open({
     rpcUrl: sui.url,
     packageId: ids.packageId,
     sponsorPrivateKey: gasKey.getSecretKey(),
@@ -78,7 +78,7 @@ Deno.test("SuiSponsor: an owner without gas creates an account and adds a key", 
   );
   assert.equal(added.effects.public_key, KEY);
   assert.equal(added.effects.account_id, accountId);
-  const directory = SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids });
+  const directory = await SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...t.ids });
   assert.deepEqual(await directory.resolve(KEY), { accountId, owner: me, active: true });
 
   // The rules hold through the sponsor, as reasons the ledger also uses.
@@ -164,9 +164,8 @@ Deno.test("SuiSponsor: refuses anything but the account functions", async () => 
     () => t.sponsor.sponsor(create, "0x12"),
     rejects("bad_request", "malformed"),
   );
-  assert.throws(
-    () =>
-      SuiSponsor.open({ rpcUrl: t.sui.url, packageId: t.ids.packageId, sponsorPrivateKey: "nope" }),
+  await assert.rejects(
+    SuiSponsor.open({ rpcUrl: t.sui.url, packageId: t.ids.packageId, sponsorPrivateKey: "nope" }),
     rejects("bad_request"),
   );
 });
@@ -298,7 +297,7 @@ Deno.test("SuiSponsor: concurrent calls never share a gas coin; a failed call fr
 
 Deno.test("SuiSponsor: maxPending counts the calls still building their transaction", async () => {
   await using t = await setup({ coins: 3 });
-  const sponsor = SuiSponsor.open({
+  const sponsor = await SuiSponsor.open({
     rpcUrl: t.sui.url,
     packageId: t.ids.packageId,
     sponsorPrivateKey: t.gasKey.getSecretKey(),

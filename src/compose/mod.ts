@@ -1,7 +1,8 @@
 /**
  * The composition: configuration in, opened backends out. The relayer's entry (`main.ts`) and
  * the sidecar's (`sidecar.ts`) both assemble their parts here; it is the one module of the core
- * that imports plugins, each lazily, so an unused SDK never loads.
+ * that imports plugins, each lazily, so an unused SDK never loads. Every plugin is opened the
+ * same way: `await Plugin.open(options)`.
  */
 import type {
   AccountDirectory,
@@ -58,7 +59,7 @@ async function openEmbedder(
     }
     case "lexical": {
       const { LexicalEmbedder } = await import("../../plugins/lexical_embedder/mod.ts");
-      return { embedder: new LexicalEmbedder() };
+      return { embedder: await LexicalEmbedder.open() };
     }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
@@ -83,16 +84,16 @@ async function openLlm(config: LlmConfig): Promise<Llm | undefined> {
     case "none":
       return undefined;
     case "local":
-      return new (await import("../../plugins/local_llm/mod.ts")).LocalExtractiveLlm();
+      return await (await import("../../plugins/local_llm/mod.ts")).LocalExtractiveLlm.open();
     case "ollama": {
       const { OllamaLlm, DEFAULT_OLLAMA_LLM_MODEL } = await import("../../plugins/ollama/mod.ts");
       const { host, model = DEFAULT_OLLAMA_LLM_MODEL, timeoutMs } = config.ollama;
-      return new OllamaLlm({ host, model, timeoutMs });
+      return await OllamaLlm.open({ host, model, timeoutMs });
     }
     case "openai": {
       const { OpenAiLlm, DEFAULT_OPENAI_LLM_MODEL } = await import("../../plugins/openai/mod.ts");
       const { apiKey, baseURL, model = DEFAULT_OPENAI_LLM_MODEL, timeoutMs } = config.openai;
-      return new OpenAiLlm({ apiKey, baseURL, model, timeoutMs });
+      return await OpenAiLlm.open({ apiKey, baseURL, model, timeoutMs });
     }
   }
 }
@@ -101,7 +102,8 @@ async function openVectors(config: Config, embedder: Embedder, logger: Logger) {
   switch (config.vectorStore.kind) {
     case "lancedb": {
       const { LanceDbVectorStore } = await import("../../plugins/lancedb/mod.ts");
-      return await LanceDbVectorStore.open(`${config.dataDir}/lancedb`, {
+      return await LanceDbVectorStore.open({
+        dir: `${config.dataDir}/lancedb`,
         model: embedder.model,
         dimensions: embedder.dimensions,
         logger,
@@ -129,7 +131,7 @@ async function openBlobs(config: Config): Promise<BlobStore> {
   switch (config.blobStore.kind) {
     case "fs": {
       const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
-      return await FsBlobStore.open(`${config.dataDir}/blobs`);
+      return await FsBlobStore.open({ dir: `${config.dataDir}/blobs` });
     }
     case "walrus": {
       const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
@@ -152,12 +154,12 @@ async function openDirectory(
   switch (chain.kind) {
     case "local": {
       const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
-      const ledger = new LocalLedger(kv);
+      const ledger = await LocalLedger.open({ kv });
       return { directory: ledger, ledger, kv };
     }
     case "sui": {
       const { SuiAccountDirectory } = await import("../../plugins/sui/mod.ts");
-      return { directory: SuiAccountDirectory.open(chain.sui) };
+      return { directory: await SuiAccountDirectory.open(chain.sui) };
     }
   }
 }
@@ -206,13 +208,13 @@ export async function openSponsor(
   switch (chain.kind) {
     case "local": {
       const kv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
-      return { sponsor: new LocalLedger(kv), close: () => kv.close() };
+      return { sponsor: await LocalLedger.open({ kv }), close: () => kv.close() };
     }
     case "sui": {
       const { sponsorPrivateKey } = chain.sui;
       if (!sponsorPrivateKey) return { close() {} };
       const { SuiSponsor } = await import("../../plugins/sui/mod.ts");
-      return { sponsor: SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }), close() {} };
+      return { sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }), close() {} };
     }
   }
 }

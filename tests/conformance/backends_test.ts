@@ -43,7 +43,7 @@ vectorStoreSuite("MemoryVectorStore", (dimensions) => {
 });
 vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
   const dir = await Deno.makeTempDir();
-  const store = await LanceDbVectorStore.open(dir, { model: "test", dimensions });
+  const store = await LanceDbVectorStore.open({ dir, model: "test", dimensions });
   return Object.assign(store, {
     [Symbol.asyncDispose]: async () => {
       await store.close();
@@ -55,7 +55,7 @@ vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
 blobStoreSuite("FsBlobStore", async () => {
   const dir = await Deno.makeTempDir();
-  return Object.assign(await FsBlobStore.open(dir), {
+  return Object.assign(await FsBlobStore.open({ dir }), {
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   });
 });

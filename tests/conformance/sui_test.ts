@@ -17,7 +17,7 @@ accountDirectorySuite("SuiAccountDirectory", async () => {
   const wallet = new SvcAccountWallet(sui, ids);
   const owners = new Map<string, Ed25519Keypair>();
   return {
-    directory: SuiAccountDirectory.open({ rpcUrl: sui.url, ...ids }),
+    directory: await SuiAccountDirectory.open({ rpcUrl: sui.url, ...ids }),
     add: async (publicKey: string) => {
       const owner = Ed25519Keypair.generate();
       const accountId = await wallet.createAccount(owner);
@@ -40,7 +40,7 @@ sponsorSuite("SuiSponsor", async ({ now, ttlMs }) => {
   for (let i = 0; i < 3; i++) sui.network.mintGas(gasKey.toSuiAddress(), 1_000_000_000n);
   const client = new SuiJsonRpcClient({ url: sui.url, network: "localnet" });
   return {
-    sponsor: SuiSponsor.open({
+    sponsor: await SuiSponsor.open({
       rpcUrl: sui.url,
       packageId: ids.packageId,
       sponsorPrivateKey: gasKey.getSecretKey(),
