@@ -41,8 +41,10 @@ import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 
 export interface RelayerOptions {
-  /** Holds job records, the job queue and the replay guard. */
+  /** Holds the replay guard, and the job queue unless `queue` is given. */
   kv: Deno.Kv;
+  /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
+  queue?: JobQueue;
   /** 32 secret bytes; seals texts while they wait in the job queue. */
   secret: Uint8Array<ArrayBuffer>;
   directory: AccountDirectory;
@@ -111,10 +113,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
-  const queue: JobQueue = await KvJobQueue.open(options.kv, options.secret, {
-    maxAttempts: options.maxAttempts,
-    leaseMs: options.leaseMs,
-  });
+  const queue: JobQueue = options.queue ??
+    await KvJobQueue.open(options.kv, options.secret, {
+      maxAttempts: options.maxAttempts,
+      leaseMs: options.leaseMs,
+    });
   const { cipher, blobs, vectors, embedder } = options;
   const hasher = await TermHasher.fromSecret(options.secret);
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
 import type { VectorRow } from "../src/backends/types.ts";
 import { SvcError } from "../src/errors.ts";
+import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
@@ -111,4 +112,15 @@ Deno.test("large texts are queued in chunks and stored whole", async () => {
   const { results } = await (await t.signed(alice, "POST", "/api/recall", { query: "long memory" }))
     .json();
   assert.equal(results[0].text, text);
+});
+
+Deno.test("a relayer runs on the job queue it is given", async () => {
+  using queue = new MemoryJobQueue();
+  await using t = await startTestRelayer({ queue });
+  const alice = await t.newCaller();
+  const res = await t.signed(alice, "POST", "/api/remember", { text: "I am vegetarian" });
+  const { job_id } = await res.json();
+  assert.equal((await queue.get(job_id))?.owner, alice.owner, "the job is in the given queue");
+  await t.settle(alice, [job_id]);
+  assert.equal((await queue.get(job_id))?.status, "done");
 });

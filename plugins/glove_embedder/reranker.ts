@@ -41,10 +41,8 @@ export class GloveReranker implements Reranker {
    * weighted by rarity and averaged.
    */
   rerank(query: string, texts: string[], options?: CallOptions): Promise<number[]> {
-    return new Promise((resolve) => {
-      options?.signal?.throwIfAborted(); // rejects the returned promise
-      resolve(this.#scores(query, texts));
-    });
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return Promise.resolve(this.#scores(query, texts));
   }
 
   #scores(query: string, texts: string[]): number[] {

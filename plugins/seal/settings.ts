@@ -1,6 +1,12 @@
 /** The settings of `SVC_CIPHER=seal`, read with the rest of the configuration. */
 import type { SettingsReader } from "../../src/kit.ts";
-import { normalizeObjectId, readObjectId, readPackageId, readSuiRpcUrl } from "../sui/settings.ts";
+import {
+  normalizeObjectId,
+  OBJECT_ID,
+  readObjectId,
+  readPackageId,
+  readSuiRpcUrl,
+} from "../sui/settings.ts";
 
 /** One Seal key server: its on-chain `KeyServer` object and its weight. */
 export interface SealKeyServerConfig {
@@ -23,7 +29,6 @@ export interface SealSettings {
   serverKey?: string;
 }
 
-const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const KEY_HEX = /^[0-9a-f]{64}$/;
 
 function readKeyServers(read: SettingsReader): SealKeyServerConfig[] {

@@ -17,7 +17,8 @@ export interface SuiSettings {
   sponsorPrivateKey?: string;
 }
 
-const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+/** A Sui object id or address as configured: 0x and 1 to 64 hex digits. */
+export const OBJECT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 const SUI_PRIVATE_KEY = /^(suiprivkey1[02-9ac-hj-np-z]{50,}|[0-9a-f]{64})$/;
 
 /** Pads a Sui object id or address to its 64-hex form, lowercase. */

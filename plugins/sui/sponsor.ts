@@ -24,6 +24,7 @@ import { verifyTransactionSignature } from "@mysten/sui/verify";
 import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
 import {
   type CallOptions,
+  isAddress,
   rejected,
   type Sponsor,
   type SponsoredTransaction,
@@ -40,7 +41,6 @@ import { suiKeypair } from "./keys.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
 const PLUGIN = "sui-sponsor";
-const ADDRESS = /^0x[0-9a-f]{64}$/;
 const MAX_COMMANDS = 8;
 
 /** Options of {@link SuiSponsor}. */
@@ -126,7 +126,7 @@ export class SuiSponsor implements Sponsor {
     options: CallOptions = {},
   ): Promise<SponsoredTransaction> {
     options.signal?.throwIfAborted();
-    if (typeof sender !== "string" || !ADDRESS.test(sender)) {
+    if (!isAddress(sender)) {
       throw rejected("malformed", "The sender must be an address: 0x and 64 lowercase hex");
     }
     const kind = this.#checkKind(transactionKind);

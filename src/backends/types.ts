@@ -1,9 +1,10 @@
 /**
  * The plugin interfaces of svc. Plain data in and out, every method async and taking
  * optional `CallOptions` with an `AbortSignal`. The vector store, blob store and account
- * directory have in-memory implementations in `memory.ts`, the cipher, embedder and language
- * model in `memory_cipher.ts`, `memory_embedder.ts` and `memory_llm.ts`; the interfaces with
- * a conformance suite in `tests/conformance/` are listed there.
+ * directory have in-memory twins in `memory.ts`; the cipher, embedder, re-ranker and language
+ * model in `memory_cipher.ts`, `memory_embedder.ts`, `memory_reranker.ts` and `memory_llm.ts`.
+ * Every interface has a conformance suite in `src/testing/`, and the testing module exports
+ * the twins and the suites together.
  */
 
 /** Options every backend call accepts. */

@@ -1,8 +1,9 @@
 /**
  * The composition: configuration in, opened backends out. The relayer's entry (`main.ts`) and
  * the sidecar's (`sidecar.ts`) both assemble their parts here; it is the one module of the core
- * that imports plugins, each lazily, so an unused SDK never loads. Every plugin is opened the
- * same way: `await Plugin.open(options)`.
+ * that imports plugins, each lazily (but the local ledger, the embedded default, whose package
+ * id `/health` reports), so an unused SDK never loads. Every plugin is opened the same way:
+ * `await Plugin.open(options)`.
  */
 import type {
   AccountDirectory,

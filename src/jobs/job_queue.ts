@@ -1,7 +1,7 @@
 /**
  * The job queue: remember jobs as records clients can poll, the texts waiting for them, and
  * the queue that delivers them to the worker. Two implementations pass one conformance suite
- * (`tests/conformance/job_queue_test.ts`): `KvJobQueue` (Deno KV, what the relayer runs on)
+ * (`src/testing/job_queue_suite.ts`): `KvJobQueue` (Deno KV, what the relayer runs on)
  * and `MemoryJobQueue` (in memory, for tests and embedding).
  *
  * A job's life: `accept` makes it `pending` and enqueues it; a delivery (or the reconciler)
