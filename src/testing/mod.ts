@@ -1,7 +1,8 @@
 /**
- * For people writing their own backends: an in-memory twin of every interface, to build a
- * relayer in a test, and the conformance suites every backend of svc passes. A suite takes a
- * name and a factory of fresh instances and registers its `Deno.test`s.
+ * For people writing their own backends: an in-memory twin of every backend interface, to build
+ * a relayer in a test, and the conformance suites every backend of svc passes. A suite takes a
+ * name and a factory of fresh instances and registers its `Deno.test`s. (The job queue is not a
+ * backend: the relayer keeps it in its Deno KV, so its twin and suite are not exported.)
  *
  * @example Running the blob store suite against your own store
  * ```ts ignore
@@ -22,7 +23,6 @@ export { MemoryCipher } from "../backends/memory_cipher.ts";
 export { MemoryEmbedder } from "../backends/memory_embedder.ts";
 export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
-export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 export {
   accountDirectorySuite,
   blobStoreSuite,
@@ -32,7 +32,6 @@ export {
   rerankerSuite,
   vectorStoreSuite,
 } from "./suites.ts";
-export { jobQueueSuite } from "./job_queue_suite.ts";
 export {
   type SponsorClock,
   type SponsorFixture,

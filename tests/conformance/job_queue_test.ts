@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
-import { jobQueueSuite } from "../../src/testing/mod.ts";
+import { jobQueueSuite } from "../../src/testing/job_queue_suite.ts";
 
 async function openKvQueue(
   options?: JobQueueOptions,
