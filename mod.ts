@@ -79,14 +79,46 @@
  * @module
  */
 export { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
+export type {
+  JobHandler,
+  JobInput,
+  JobMessage,
+  JobQueue,
+  JobQueueOptions,
+  JobRecord,
+  JobStatus,
+  ListenOptions,
+  PublicJob,
+} from "./src/jobs/job_queue.ts";
 export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
 export type { SidecarLink } from "./src/routes/sidecar.ts";
-export { createSidecar, type Sidecar, type SidecarOptions } from "./src/sidecar/server.ts";
+export {
+  createSidecar,
+  type Sidecar,
+  type SidecarOptions,
+  type SidecarSessions,
+} from "./src/sidecar/server.ts";
+export type { SessionLimits } from "./src/mcp/sessions.ts";
 export type * from "./src/backends/types.ts";
 export { SvcClient, type SvcClientOptions } from "./src/client/mod.ts";
-export { ERROR_STATUS, type ErrorCode, SvcError } from "./src/errors.ts";
-export { signingMessage, signRequest } from "./src/auth/signing.ts";
+export { ERROR_STATUS, type ErrorCode, type ErrorDetails, SvcError } from "./src/errors.ts";
+export {
+  type SigningInput,
+  signingMessage,
+  signRequest,
+  type SignRequestInput,
+} from "./src/auth/signing.ts";
 export { addressOf, generateKeyPair, type KeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
-export { verifySignedRequest } from "./src/auth/verify.ts";
-export { LocalLedger } from "./plugins/local_ledger/mod.ts";
-export { createLogger, type Logger, silentLogger } from "./src/log.ts";
+export {
+  type VerifiedCaller,
+  type VerifyDependencies,
+  verifySignedRequest,
+} from "./src/auth/verify.ts";
+export type { ReplayGuard } from "./src/auth/replay_guard.ts";
+export {
+  createLogger,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+  silentLogger,
+} from "./src/log.ts";

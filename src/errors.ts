@@ -24,16 +24,25 @@ export const ERROR_STATUS = {
   backend_unavailable: 503,
 } as const;
 
+/** One of the stable error codes, the keys of `ERROR_STATUS`. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** Extra JSON fields carried on the error body (for example `reason` on 401). */
 export type ErrorDetails = Record<string, string | number | boolean>;
 
+/**
+ * The error every boundary failure of svc throws: a stable code, a sentence for the caller, and
+ * what the error body and response carry besides.
+ */
 export class SvcError extends Error {
+  /** The stable code; it decides the HTTP status. */
   readonly code: ErrorCode;
+  /** Extra fields of the error body. */
   readonly details: ErrorDetails;
+  /** Extra headers of the error response (for example `retry-after`). */
   readonly headers: Record<string, string>;
 
+  /** `message` is the sentence the caller reads; `options.cause` is kept for the logs only. */
   constructor(
     code: ErrorCode,
     message: string,
@@ -46,6 +55,7 @@ export class SvcError extends Error {
     this.headers = options.headers ?? {};
   }
 
+  /** The HTTP status of the code. */
   get status(): number {
     return ERROR_STATUS[this.code];
   }

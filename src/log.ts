@@ -3,13 +3,20 @@
  * or memory text are redacted, so a careless call cannot leak them.
  */
 
+/** How severe an entry is; a logger drops entries below its level. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
+/** The fields of an entry, written beside its message. */
 export type LogFields = Record<string, unknown>;
 
+/** Writes structured log entries: a message and its fields. */
 export interface Logger {
+  /** Logs detail useful when looking into a problem. */
   debug(msg: string, fields?: LogFields): void;
+  /** Logs a normal event. */
   info(msg: string, fields?: LogFields): void;
+  /** Logs something wrong that the service survives. */
   warn(msg: string, fields?: LogFields): void;
+  /** Logs a failure. */
   error(msg: string, fields?: LogFields): void;
 }
 

@@ -40,33 +40,47 @@ import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 
+/** What a relayer is built from: its store, its secret, its backends and its settings. */
 export interface RelayerOptions {
   /** Holds the replay guard, and the job queue unless `queue` is given. */
   kv: Deno.Kv;
   /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
   queue?: JobQueue;
-  /** 32 secret bytes; seals texts while they wait in the job queue. */
+  /** 32 secret bytes; keys the texts waiting in the job queue and the memories' term hashes. */
   secret: Uint8Array<ArrayBuffer>;
+  /** Resolves the public keys of signed requests to accounts (cached for `accountCacheMs`). */
   directory: AccountDirectory;
+  /** Encrypts memory texts for their owner before they are stored. */
   cipher: Cipher;
+  /** Stores the ciphertext of every memory. */
   blobs: BlobStore;
+  /** The index recall searches; its dimensions must be the embedder's. */
   vectors: VectorStore;
+  /** Turns memory texts and queries into vectors. */
   embedder: Embedder;
   /** Re-scores recall's candidates on their plaintext; without one, recall ranks without it. */
   reranker?: Reranker;
   /** The language model of analyze and ask; without one they answer 501. */
   llm?: Llm;
+  /** Where the relayer logs (nowhere by default). */
   logger?: Logger;
-  /** Reported by `/health`. */
+  /** Reported by `/health` (default `"embedded"`). */
   mode?: string;
+  /** The package id of the ledger, reported by `/health` (default empty). */
   packageId?: string;
   /** Run the job worker and reconciler (default true). */
   processJobs?: boolean;
+  /** Remember jobs processed at once (default 4). */
   concurrency?: number;
+  /** Time limit of each backend call of a remember job (default 30 s). */
   callTimeoutMs?: number;
+  /** Attempts before a remember job is marked failed (default 5). */
   maxAttempts?: number;
+  /** How long a worker holds a remember job before it may be taken over (default 120 s). */
   leaseMs?: number;
+  /** How often jobs the queue lost track of are re-driven (default 60 s). */
   reconcileIntervalMs?: number;
+  /** Remembers the signed requests already used (default: in `kv`). */
   replayGuard?: ReplayGuard;
   /** Clock for signed-request checks (Unix ms). */
   now?: () => number;

@@ -19,6 +19,7 @@ export class SettingsReader {
   readonly problems: string[] = [];
   #env: Record<string, string | undefined>;
 
+  /** A reader of `env`, the environment variables by name. */
   constructor(env: Record<string, string | undefined>) {
     this.#env = env;
   }

@@ -13,9 +13,13 @@ export function isKeyHex(value: unknown): value is string {
   return typeof value === "string" && HEX64.test(value);
 }
 
+/** An Ed25519 key pair, in hex and as a WebCrypto signing key. */
 export interface KeyPair {
+  /** The 32-byte seed, as 64 lowercase hex characters. */
   privateKey: string;
+  /** The 32-byte public key, as 64 lowercase hex characters. */
   publicKey: string;
+  /** The private key, imported for `crypto.subtle.sign`. */
   signingKey: CryptoKey;
 }
 

@@ -3,7 +3,9 @@
  * the first time a key is seen inside its time to live, `false` after that.
  */
 
+/** Remembers the keys of used requests, so that each is accepted once. */
 export interface ReplayGuard {
+  /** `true` the first time `key` is claimed within `ttlMs`, `false` after that. */
   claim(key: string, ttlMs: number): Promise<boolean>;
 }
 

@@ -13,11 +13,17 @@ import { type KeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
 
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
+/** The parts of a signed request that its signature covers. */
 export interface SigningInput {
+  /** Unix seconds. */
   timestamp: number;
+  /** The HTTP method; upper-cased in the message. */
   method: string;
+  /** The path as sent, with `?query` when there is one. */
   path: string;
+  /** The SHA-256 of the raw body, as lowercase hex. */
   bodySha256: string;
+  /** The nonce, when one is sent. */
   nonce?: string;
 }
 
@@ -27,16 +33,21 @@ export function signingMessage(input: SigningInput): string {
   return input.nonce === undefined ? base : `${base}.${input.nonce}`;
 }
 
+/** A request to sign, and the key to sign it with. */
 export interface SignRequestInput {
   /** A delegate private key (hex seed) or a key pair already loaded from one. */
   key: string | KeyPair;
+  /** The HTTP method. */
   method: string;
+  /** The path as it will be sent, with `?query` when there is one. */
   path: string;
+  /** The raw body, exactly as it will be sent (none by default). */
   body?: Uint8Array<ArrayBuffer> | string;
   /** Unix seconds; now when omitted. */
   timestamp?: number;
   /** `true` for a fresh random nonce, a string for a given one, omitted for none. */
   nonce?: string | true;
+  /** The account to act in, sent as `x-account-id`. */
   accountId?: string;
 }
 

@@ -17,16 +17,23 @@ const SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;
 const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
+/** Who sent a verified request. */
 export interface VerifiedCaller {
+  /** The signing public key, lowercase hex. */
   publicKey: string;
+  /** The address of the owner of the key's account. */
   owner: string;
+  /** The account the key belongs to. */
   accountId: string;
   /** From `x-delegate-key`, checked to be the private key of `publicKey`; for Seal decryption. */
   credentials: DecryptCredentials;
 }
 
+/** What verification consults besides the request. */
 export interface VerifyDependencies {
+  /** Resolves the signing key to its account. */
   directory: AccountDirectory;
+  /** Refuses a used nonce, and a non-GET request sent again without one. */
   replayGuard: ReplayGuard;
   /** Unix milliseconds; `Date.now` unless a test sets the clock. */
   now?: () => number;

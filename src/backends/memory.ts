@@ -36,11 +36,13 @@ export function countNamespaces(namespaces: string[]): NamespaceCount[] {
     .map(([namespace, count]) => ({ namespace, count }));
 }
 
+/** A vector index in memory, searched exhaustively by cosine distance. */
 export class MemoryVectorStore implements VectorStore {
   readonly name = "memory";
   readonly dimensions: number;
   #rows = new Map<string, VectorRow>();
 
+  /** An empty index of vectors of `dimensions` numbers. */
   constructor(dimensions: number) {
     this.dimensions = dimensions;
   }
@@ -122,6 +124,7 @@ export class MemoryVectorStore implements VectorStore {
   }
 }
 
+/** Blobs in memory, by the base64url SHA-256 of their bytes. */
 export class MemoryBlobStore implements BlobStore {
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
@@ -162,10 +165,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
   readonly name = "memory";
   #byKey = new Map<string, ResolvedAccount>();
 
+  /** Registers `account` with its delegate public keys (hex). */
   add(account: ResolvedAccount, publicKeys: string[]): void {
     for (const key of publicKeys) this.#byKey.set(key, account);
   }
 
+  /** Forgets a delegate public key; it no longer resolves. */
   remove(publicKey: string): void {
     this.#byKey.delete(publicKey);
   }

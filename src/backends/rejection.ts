@@ -4,6 +4,7 @@
  */
 import { type ErrorCode, SvcError } from "../errors.ts";
 
+/** Why a sponsor refused a transaction; sent as `details.reason` of the error. */
 export type RejectionReason =
   | "malformed"
   | "expired"

@@ -9,18 +9,23 @@
 
 /** Options every backend call accepts. */
 export interface CallOptions {
+  /** Cancels the call: once it aborts, the call rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
 /** An account as the relayer sees it once a delegate key is resolved. */
 export interface ResolvedAccount {
+  /** The account's id, as a client names it in `x-account-id`. */
   accountId: string;
+  /** The owner's address: the memories of every key of the account are stored under it. */
   owner: string;
+  /** `false` once the owner deactivated the account; its keys are then refused (403). */
   active: boolean;
 }
 
 /** Finds the account whose `delegate_keys` list a public key (hex) belongs to. */
 export interface AccountDirectory {
+  /** The implementation's name, reported by `/health` as `chain`. */
   readonly name: string;
   /** `accountIdHint` narrows the lookup; a key outside that account resolves to `null`. */
   resolve(
@@ -38,7 +43,12 @@ export interface DecryptCredentials {
 
 /** Encrypts memory text for an owner; only that owner's keys can read it back. */
 export interface Cipher {
+  /** The implementation's name, reported by `/health` as `cipher`. */
   readonly name: string;
+  /**
+   * The ciphertext of `plaintext` for `owner`: randomised (the same text never gives the same
+   * bytes), bound to the owner and tamper-evident.
+   */
   encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
@@ -54,7 +64,9 @@ export interface Cipher {
 
 /** Metadata stored with every blob, so restore can find an owner's memories. */
 export interface BlobMeta {
+  /** The owner's address. */
   owner: string;
+  /** The memory's namespace. */
   namespace: string;
   /** The memory id the blob belongs to (the remember job id). */
   memoryId: string;
@@ -64,13 +76,17 @@ export interface BlobMeta {
   vector?: number[];
 }
 
+/** A blob as `list` finds it: its id and the metadata stored with it. */
 export interface BlobEntry {
+  /** The id `put` returned for the blob. */
   blobId: string;
+  /** The metadata stored with the blob. */
   meta: BlobMeta;
 }
 
 /** Content-addressed storage of ciphertext. */
 export interface BlobStore {
+  /** The implementation's name, reported by `/health` as `blobStore`. */
   readonly name: string;
   /** Stores bytes; the same bytes always give the same id. */
   put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta, options?: CallOptions): Promise<string>;
@@ -86,10 +102,15 @@ export interface BlobStore {
 
 /** One row of the vector index. */
 export interface VectorRow {
+  /** The memory's id. */
   id: string;
+  /** The owner's address. */
   owner: string;
+  /** The memory's namespace. */
   namespace: string;
+  /** The blob holding the memory's ciphertext. */
   blobId: string;
+  /** The memory's embedding, of the store's `dimensions`. */
   vector: Float32Array | number[];
   /** Unix milliseconds. */
   createdAt: number;
@@ -97,27 +118,39 @@ export interface VectorRow {
   terms?: string[];
 }
 
+/** A row `search` found, with its distance to the query vector. */
 export interface VectorHit {
+  /** The memory's id. */
   id: string;
+  /** The blob holding the memory's ciphertext. */
   blobId: string;
   /** Cosine distance: 0 is identical, 2 is opposite. */
   distance: number;
+  /** Unix milliseconds. */
   createdAt: number;
 }
 
+/** A memory's stored terms, as `terms` returns them. */
 export interface TermsRow {
+  /** The memory's id. */
   id: string;
+  /** Keyed hashes of the memory's terms; empty when the row has none. */
   terms: string[];
 }
 
+/** A namespace and how many memories of an owner it holds. */
 export interface NamespaceCount {
+  /** The namespace. */
   namespace: string;
+  /** Its rows in the index. */
   count: number;
 }
 
 /** Similarity index over memory vectors, partitioned by owner and namespace. */
 export interface VectorStore {
+  /** The implementation's name, reported by `/health` as `vectorStore`. */
   readonly name: string;
+  /** The size of every vector; the relayer refuses to start with an embedder of another size. */
   readonly dimensions: number;
   /** Inserts or replaces rows by id. */
   upsert(rows: VectorRow[], options?: CallOptions): Promise<void>;
@@ -131,6 +164,7 @@ export interface VectorStore {
   ): Promise<VectorHit[]>;
   /** The subset of `ids` present in the index. */
   has(ids: string[], options?: CallOptions): Promise<Set<string>>;
+  /** Removes the rows with these ids; ids not in the index are ignored. */
   delete(ids: string[], options?: CallOptions): Promise<void>;
   /** Rows in the whole index, or only those of an owner (and namespace) when given. */
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
@@ -138,15 +172,19 @@ export interface VectorStore {
   terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
+  /** Releases what the store holds open. */
   close(): Promise<void>;
 }
 
 /** Turns text into vectors of a fixed dimension. */
 export interface Embedder {
+  /** The implementation's name. */
   readonly name: string;
   /** Identifies the vector recipe; an index built by another model is refused. */
   readonly model: string;
+  /** The size of every vector it makes. */
   readonly dimensions: number;
+  /** One L2-normalised vector per text, in the order of `texts`. */
   embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
 }
 
@@ -155,6 +193,7 @@ export interface Embedder {
  * is stored). The GloVe embedder's package provides one (a word-level soft match).
  */
 export interface Reranker {
+  /** The implementation's name. */
   readonly name: string;
   /**
    * How well each text answers `query`, in [0, 1], in the order of `texts`; rejects when
@@ -173,12 +212,21 @@ export interface SponsoredTransaction {
 
 /** Builds and executes transactions whose fees the service pays (DESIGN §5.7). */
 export interface Sponsor {
+  /** The implementation's name. */
   readonly name: string;
+  /**
+   * Wraps the sender's transaction kind into a transaction whose fees the service pays, for the
+   * sender to sign; a malformed sender or kind is refused as `malformed` (see `rejected`).
+   */
   sponsor(
     transactionKind: Uint8Array<ArrayBuffer>,
     sender: string,
     options?: CallOptions,
   ): Promise<SponsoredTransaction>;
+  /**
+   * Executes a sponsored transaction signed by its sender, at most once; replays, unknown or
+   * expired digests and bad signatures are refused with their rejection reason.
+   */
   execute(
     digest: string,
     signature: string,
@@ -188,7 +236,9 @@ export interface Sponsor {
 
 /** The language model behind analyze and ask. */
 export interface Llm {
+  /** The implementation's name, reported by `/health` as `llm`. */
   readonly name: string;
+  /** The model it runs. */
   readonly model: string;
   /**
    * Memorable facts about the user in `text` (preferences, habits, biography, constraints),

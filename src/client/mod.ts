@@ -14,16 +14,104 @@
 import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
 import { signRequest } from "../auth/signing.ts";
 import { isErrorCode, SvcError } from "../errors.ts";
-import type { PublicJob } from "../jobs/job_queue.ts";
-import type { ManualHit, RecallResult, RestoreSummary } from "../services/memories.ts";
+import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
+import type { Analysis, AnalyzedFact, Answer } from "../services/llm.ts";
+import type {
+  ManualHit,
+  ManualMemory,
+  ManualRecallResults,
+  RecallResult,
+  RecallResults,
+  RestoreSummary,
+  UnknownJob,
+} from "../services/memories.ts";
 
-export type { ManualHit, PublicJob, RecallResult, RestoreSummary };
+export type {
+  Analysis,
+  AnalyzedFact,
+  Answer,
+  JobStatus,
+  ManualHit,
+  ManualMemory,
+  ManualRecallResults,
+  PublicJob,
+  RecallResult,
+  RecallResults,
+  RestoreSummary,
+  UnknownJob,
+};
 
+/** What `GET /health` answers. */
+export interface Health {
+  /** `"ok"` whenever the relayer answers. */
+  status: string;
+  /** This build's version. */
+  version: string;
+  /** The version of the HTTP API. */
+  apiVersion: string;
+  /** How the relayer runs: `"embedded"` (the default) or `"network"` (on Sui). */
+  mode: string;
+  /** The package id of the ledger: the local ledger's, or the Sui Move package. */
+  packageId: string;
+  /**
+   * The implementation behind each interface: `chain`, `cipher`, `blobStore`, `vectorStore`,
+   * `embedder` (its model) and `llm` (`"none"` without one).
+   */
+  backends: Record<string, string>;
+  /** Whether the MCP sidecar is running. */
+  sidecar: "up" | "down";
+  /** Open MCP sessions, as the sidecar last reported them. */
+  mcpSessions: number;
+  /** Fields a newer relayer may add. */
+  [field: string]: unknown;
+}
+
+/** What `remember` answers: the job that remembers the text. */
+export interface RememberAccepted {
+  /** The remember job; `job` and `waitForJob` follow it. */
+  job_id: string;
+  /** The job's status when accepted: `pending`. */
+  status: JobStatus;
+}
+
+/** What `rememberBulk` answers: one remember job per item. */
+export interface BulkRememberAccepted {
+  /** The remember jobs, in the order of the items. */
+  job_ids: string[];
+  /** How many jobs were accepted. */
+  total: number;
+  /** Always `"pending"`. */
+  status: "pending";
+}
+
+/** What `jobs` answers. */
+export interface JobStatuses {
+  /** The jobs in the order asked; an `UnknownJob` for an id that names none of the caller's. */
+  results: (PublicJob | UnknownJob)[];
+}
+
+/** The caller as the relayer resolves its signing key. */
+export interface CallerIdentity {
+  /** The address of the account's owner. */
+  owner: string;
+  /** The account the key belongs to. */
+  account_id: string;
+  /** The signing public key (64 hex characters). */
+  public_key: string;
+}
+
+/** How to reach the relayer and sign for it. */
 export interface SvcClientOptions {
+  /** The relayer's URL, e.g. `http://127.0.0.1:8000`; a trailing slash is dropped. */
   baseUrl: string;
   /** The delegate private key (64 hex characters). */
   privateKey: string;
+  /**
+   * The account to act in, sent as `x-account-id`: the key is resolved within that account
+   * only.
+   */
   accountId?: string;
+  /** The `fetch` to send requests with (default the global one). */
   fetch?: typeof fetch;
   /** Retries after the first attempt (default 3). */
   retries?: number;
@@ -45,8 +133,11 @@ function privateChannel(baseUrl: string): boolean {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A client of the relayer's HTTP API that signs every request with a delegate key. */
 export class SvcClient {
+  /** The relayer's URL, without a trailing slash. */
   readonly baseUrl: string;
+  /** The public key of the delegate key the client signs with (64 hex characters). */
   readonly publicKey: string;
   #key: KeyPair;
   #accountId?: string;
@@ -64,6 +155,10 @@ export class SvcClient {
     this.#sendDelegateKey = options.sendDelegateKey ?? false;
   }
 
+  /**
+   * A client signing with `options.privateKey`; refuses `sendDelegateKey` unless the relayer
+   * is reached over https or on loopback.
+   */
   static async create(options: SvcClientOptions): Promise<SvcClient> {
     if (options.sendDelegateKey && !privateChannel(options.baseUrl)) {
       throw new SvcError(
@@ -131,37 +226,36 @@ export class SvcClient {
     }
   }
 
-  health(): Promise<{
-    status: string;
-    mode: string;
-    backends: Record<string, string>;
-    sidecar: "up" | "down";
-    [field: string]: unknown;
-  }> {
+  /** The relayer's health: its version, mode and backends, and whether its sidecar is up. */
+  health(): Promise<Health> {
     return this.request("GET", "/health");
   }
 
-  remember(text: string, options: { namespace?: string } = {}) {
-    return this.request<{ job_id: string; status: string }>("POST", "/api/remember", {
+  /** Queues a text to remember, in `options.namespace` (`"default"` without one). */
+  remember(text: string, options: { namespace?: string } = {}): Promise<RememberAccepted> {
+    return this.request<RememberAccepted>("POST", "/api/remember", {
       text,
       namespace: options.namespace,
     });
   }
 
-  rememberBulk(items: { text: string; namespace?: string }[]) {
-    return this.request<{ job_ids: string[]; total: number; status: string }>(
+  /** Queues several texts to remember (at most 20), all or none. */
+  rememberBulk(items: { text: string; namespace?: string }[]): Promise<BulkRememberAccepted> {
+    return this.request<BulkRememberAccepted>(
       "POST",
       "/api/remember/bulk",
       { items },
     );
   }
 
+  /** A remember job of the caller's; fails with 404 when the caller has none of that id. */
   job(jobId: string): Promise<PublicJob> {
     return this.request("GET", `/api/remember/${encodeURIComponent(jobId)}`);
   }
 
-  jobs(jobIds: string[]) {
-    return this.request<{ results: (PublicJob | { job_id: string; status: "not_found" })[] }>(
+  /** Remember jobs of the caller's (at most 100), in the order asked. */
+  jobs(jobIds: string[]): Promise<JobStatuses> {
+    return this.request<JobStatuses>(
       "POST",
       "/api/remember/bulk/status",
       { job_ids: jobIds },
@@ -184,44 +278,58 @@ export class SvcClient {
     }
   }
 
-  recall(query: string, options: { limit?: number; namespace?: string } = {}) {
-    return this.request<{ results: RecallResult[]; total: number }>("POST", "/api/recall", {
+  /** The memories that best answer `query`, decrypted, best first (10 unless `limit`). */
+  recall(
+    query: string,
+    options: { limit?: number; namespace?: string } = {},
+  ): Promise<RecallResults> {
+    return this.request<RecallResults>("POST", "/api/recall", {
       query,
       ...options,
     });
   }
 
+  /**
+   * Stores a memory the caller encrypted itself, indexed under the caller's own `vector` (of
+   * the relayer's dimensions); resolves once it is stored and indexed.
+   */
   rememberManual(
     encryptedData: Uint8Array<ArrayBuffer>,
     vector: number[],
     options: { namespace?: string } = {},
-  ) {
-    return this.request<{ id: string; blob_id: string; owner: string; namespace: string }>(
+  ): Promise<ManualMemory> {
+    return this.request<ManualMemory>(
       "POST",
       "/api/remember/manual",
       { encrypted_data: encryptedData.toBase64(), vector, ...options },
     );
   }
 
-  recallManual(vector: number[], options: { limit?: number; namespace?: string } = {}) {
-    return this.request<{ results: ManualHit[]; total: number }>("POST", "/api/recall/manual", {
+  /** The memories nearest to the caller's own `vector`, without their text (10 unless `limit`). */
+  recallManual(
+    vector: number[],
+    options: { limit?: number; namespace?: string } = {},
+  ): Promise<ManualRecallResults> {
+    return this.request<ManualRecallResults>("POST", "/api/recall/manual", {
       vector,
       ...options,
     });
   }
 
-  analyze(text: string, options: { namespace?: string } = {}) {
-    return this.request<{
-      job_ids: string[];
-      facts: { text: string; job_id?: string; status?: string }[];
-      fact_count: number;
-      status: string;
-      owner: string;
-    }>("POST", "/api/analyze", { text, ...options });
+  /**
+   * Has the relayer's language model extract facts about the user from `text`, and queues the
+   * ones not already remembered; fails with 501 on a relayer without one.
+   */
+  analyze(text: string, options: { namespace?: string } = {}): Promise<Analysis> {
+    return this.request<Analysis>("POST", "/api/analyze", { text, ...options });
   }
 
-  ask(question: string, options: { limit?: number; namespace?: string } = {}) {
-    return this.request<{ answer: string; memories_used: number; memories: RecallResult[] }>(
+  /**
+   * Answers `question` from the caller's memories only (5 recalled unless `limit`); fails with
+   * 501 on a relayer without a language model.
+   */
+  ask(question: string, options: { limit?: number; namespace?: string } = {}): Promise<Answer> {
+    return this.request<Answer>(
       "POST",
       "/api/ask",
       { question, ...options },
@@ -229,13 +337,14 @@ export class SvcClient {
   }
 
   /** The caller's identity as the relayer resolves it; fails with 401 for an unknown key. */
-  whoami() {
-    return this.request<{ owner: string; account_id: string; public_key: string }>(
-      "GET",
-      "/api/whoami",
-    );
+  whoami(): Promise<CallerIdentity> {
+    return this.request<CallerIdentity>("GET", "/api/whoami");
   }
 
+  /**
+   * Indexes again the namespace's memories whose blobs are stored but missing from the index
+   * (50 at most unless `limit`).
+   */
   restore(namespace: string, options: { limit?: number } = {}): Promise<RestoreSummary> {
     return this.request("POST", "/api/restore", { namespace, ...options });
   }

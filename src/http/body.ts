@@ -3,6 +3,7 @@
  */
 import { SvcError } from "../errors.ts";
 
+/** The default limit of a request body: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 function tooLarge(limit: number): SvcError {

@@ -12,6 +12,7 @@
 
 /** What `Deno.serve` tells a handler about the connection. */
 export interface ConnectionInfo {
+  /** The address of the client's end of the connection. */
   remoteAddr: Deno.Addr;
 }
 

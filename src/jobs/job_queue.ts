@@ -11,26 +11,40 @@
  * over; a job leased `maxAttempts` times fails at the next lease.
  */
 
+/** Where a remember job is in its life: waiting, leased by a worker, or finished. */
 export type JobStatus = "pending" | "running" | "done" | "failed";
 
-/** A job record as stored; `lease_until` and `worker` are internal. */
-export interface JobRecord {
+/** A remember job as clients see it. */
+export interface PublicJob {
+  /** The job's id; once the job is done, also the id of the memory it stored. */
   job_id: string;
+  /** Where the job is in its life. */
   status: JobStatus;
+  /** The address of the owner the text is remembered for. */
   owner: string;
+  /** The namespace the memory goes to. */
   namespace: string;
+  /** The blob holding the memory's ciphertext, once it is stored. */
   blob_id?: string;
+  /** The memory's id, once the job is done. */
   memory_id?: string;
+  /** Why the job failed, or why its last attempt did, in a human sentence. */
   error?: string;
+  /** Leases so far: how many times a worker took the job. */
   attempts: number;
+  /** When the job was accepted (ISO 8601). */
   created_at: string;
+  /** When the record last changed (ISO 8601). */
   updated_at: string;
-  lease_until?: number;
-  worker?: string;
 }
 
-/** The job as clients see it. */
-export type PublicJob = Omit<JobRecord, "lease_until" | "worker">;
+/** A job record as stored: the public job and its lease, which is internal. */
+export interface JobRecord extends PublicJob {
+  /** Unix milliseconds until which `worker` holds the job. */
+  lease_until?: number;
+  /** The worker holding the job. */
+  worker?: string;
+}
 
 /** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
@@ -40,24 +54,30 @@ export function publicJob(record: JobRecord): PublicJob {
 
 /** A text to remember for an owner, in a namespace. */
 export interface JobInput {
+  /** The owner's address. */
   owner: string;
+  /** The namespace the memory goes into. */
   namespace: string;
+  /** The memory's text, sealed while it waits. */
   text: string;
 }
 
 /** What the queue delivers: the id of a job to work on. */
 export interface JobMessage {
+  /** The job's id (also the memory's). */
   job_id: string;
 }
 
 /** Called for each delivery; a rejection asks the queue to deliver the message again later. */
 export type JobHandler = (message: JobMessage) => Promise<void>;
 
+/** Options of `JobQueue.listen`. */
 export interface ListenOptions {
   /** Stops listening: once it aborts, no more messages reach the handler. */
   signal?: AbortSignal;
 }
 
+/** The lease and attempt limits of a job queue. */
 export interface JobQueueOptions {
   /** How long a worker holds a job before others may take it over (default 120 s). */
   leaseMs?: number;

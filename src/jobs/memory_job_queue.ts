@@ -56,6 +56,7 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   #stop?: () => void;
   #closed = false;
 
+  /** An empty queue; leases last 120 s and jobs get 5 attempts unless `options` say otherwise. */
   constructor(options: JobQueueOptions = {}) {
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
@@ -160,6 +161,7 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     this.#stop?.();
   }
 
+  /** Closes the queue, as `close` does. */
   [Symbol.dispose](): void {
     this.close();
   }

@@ -5,10 +5,14 @@
  */
 import { SvcError } from "../errors.ts";
 
+/** The most facts one text gives; extraction keeps the first ones. */
 export const MAX_FACTS = 20;
 
+/** One message of a chat with a language model. */
 export interface ChatMessage {
+  /** Who says it: the instructions (`system`) or the user. */
   role: "system" | "user";
+  /** The message's text. */
   content: string;
 }
 
@@ -18,6 +22,7 @@ function fence(tag: string, text: string, attributes = ""): string {
   return `<${tag}${attributes}>\n${safe}\n</${tag}>`;
 }
 
+/** The chat that asks a model for the facts about the user in `text`, as JSON. */
 export function extractionPrompt(text: string): ChatMessage[] {
   return [
     {
@@ -35,6 +40,7 @@ export function extractionPrompt(text: string): ChatMessage[] {
   ];
 }
 
+/** The chat that asks a model to answer `question` from `memories` only. */
 export function answerPrompt(question: string, memories: string[]): ChatMessage[] {
   const fenced = memories.map((memory, i) => fence("memory", memory, ` id="${i + 1}"`)).join("\n");
   return [
@@ -69,7 +75,10 @@ function parseFacts(content: string): string[] {
  * Asks for facts, once more when the answer is malformed; twice malformed is an error. A
  * failure of `ask` itself (the provider's error, the caller's abort) ends it at once.
  */
-export async function extractWithRetry(ask: () => Promise<string>, provider: string) {
+export async function extractWithRetry(
+  ask: () => Promise<string>,
+  provider: string,
+): Promise<string[]> {
   let problem = "";
   for (let attempt = 0; attempt < 2; attempt++) {
     const answer = await ask();

@@ -4,6 +4,7 @@
  */
 import { SvcError } from "../errors.ts";
 
+/** How often, and after how long, `withRetries` tries again. */
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
   retries?: number;
@@ -29,7 +30,7 @@ export async function withRetries<T>(
   call: () => Promise<T>,
   options: RetryOptions = {},
   signal?: AbortSignal,
-) {
+): Promise<T> {
   const retries = options.retries ?? 2;
   for (let attempt = 0;; attempt++) {
     signal?.throwIfAborted();
@@ -76,7 +77,11 @@ export function providerError(provider: string, action: string, error: unknown):
 }
 
 /** L2-normalises a vector, checking its size. */
-export function normalised(vector: ArrayLike<number>, dimensions: number, provider: string) {
+export function normalised(
+  vector: ArrayLike<number>,
+  dimensions: number,
+  provider: string,
+): Float32Array<ArrayBuffer> {
   if (vector.length !== dimensions) {
     throw new SvcError(
       "backend_unavailable",

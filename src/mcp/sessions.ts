@@ -10,10 +10,15 @@
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
 
+/** How many MCP sessions may be open, and for how long idle (see the module documentation). */
 export interface SessionLimits {
+  /** Open sessions at most, whoever holds them (default 1000). */
   maxTotal: number;
+  /** Open sessions per delegate key and account (default 16). */
   maxPerIdentity: number;
+  /** Sessions a client address may open a minute (default 30). */
   maxNewPerAddressPerMinute: number;
+  /** How long a session may stay unused before it is closed (default 30 minutes). */
   idleMs: number;
 }
 

@@ -11,8 +11,11 @@ import type { HandlerContext } from "./context.ts";
 
 /** Where the sidecar listens, the secret it requires, and whether it is running. */
 export interface SidecarLink {
+  /** The sidecar's base URL; forwarded requests keep their path and query. */
   url: string;
+  /** The secret sent to it in `x-sidecar-token`. */
   token: string;
+  /** Whether it is running; while it is `down`, forwarded routes answer 503. */
   status(): "up" | "down";
   /** Open MCP sessions, as last reported by the sidecar. */
   sessions(): number;

@@ -16,26 +16,39 @@ export interface LlmServiceDependencies {
 /** Cosine distance under which a fact counts as already remembered. */
 export const DUPLICATE_DISTANCE = 0.05;
 
+/** A fact analyze extracted, and what became of it. */
 export interface AnalyzedFact {
+  /** The fact, a self-contained sentence about the user. */
   text: string;
   /** The remember job; `null` for a duplicate. */
   job_id: string | null;
+  /** `pending` when it is being remembered, `duplicate` when it was already. */
   status: "pending" | "duplicate";
   /** The memory a duplicate repeats (absent when it repeats another fact of this text). */
   duplicate_of?: string;
 }
 
-export interface Analysis {
+/** What analyze answers: the facts extracted from a text and the jobs remembering them. */
+export type Analysis = {
+  /** The remember jobs of the new facts, in the order of `facts`. */
   job_ids: string[];
+  /** Every fact extracted, in the order extracted, duplicates included. */
   facts: AnalyzedFact[];
+  /** How many `facts` there are. */
   fact_count: number;
+  /** Always `"pending"`: the jobs are queued, not yet done. */
   status: "pending";
+  /** The owner's address. */
   owner: string;
-}
+};
 
+/** What ask answers: the answer, and the memories it was drawn from. */
 export interface Answer {
+  /** The language model's answer, or a fixed sentence when no memory was found. */
   answer: string;
+  /** How many `memories` there are. */
   memories_used: number;
+  /** The memories recall found for the question, best first. */
   memories: RecallResult[];
 }
 
@@ -86,6 +99,7 @@ export function createLlmService(deps: LlmServiceDependencies) {
       };
     },
 
+    /** Answers a question from the memories recall finds for it (at most `limit`). */
     async ask(
       owner: string,
       question: string,

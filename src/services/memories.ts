@@ -45,27 +45,81 @@ export interface MemoryServiceDependencies {
   logger: Logger;
 }
 
+/** A memory recall found, decrypted. */
 export interface RecallResult {
+  /** The memory's id. */
   id: string;
+  /** The blob holding the memory's ciphertext. */
   blob_id: string;
+  /** The memory's text. */
   text: string;
+  /** Cosine distance of the memory's vector to the query's: 0 is identical, 2 is opposite. */
   distance: number;
+  /** The final ranking score, in [0, 1]. */
   score: number;
+  /** When the memory was remembered (ISO 8601). */
   created_at: string;
 }
 
-export interface ManualHit {
-  id: string;
-  blob_id: string;
-  distance: number;
-  created_at: string;
-}
-
-export interface RestoreSummary {
-  restored: number;
-  skipped: number;
+/** What recall answers: the memories found, best first. */
+export type RecallResults = {
+  /** The memories, best first; a memory whose blob cannot be read is left out. */
+  results: RecallResult[];
+  /** How many `results` there are. */
   total: number;
+};
+
+/** A memory manual recall found, without its text. */
+export interface ManualHit {
+  /** The memory's id. */
+  id: string;
+  /** The blob holding the memory's ciphertext. */
+  blob_id: string;
+  /** Cosine distance of the memory's vector to the query vector: 0 is identical, 2 is opposite. */
+  distance: number;
+  /** When the memory was remembered (ISO 8601). */
+  created_at: string;
+}
+
+/** What manual recall answers: the nearest memories, nearest first. */
+export interface ManualRecallResults {
+  /** The memories, nearest first. */
+  results: ManualHit[];
+  /** How many `results` there are. */
+  total: number;
+}
+
+/** A client-encrypted memory once manual remember has stored and indexed it. */
+export interface ManualMemory {
+  /** The memory's id. */
+  id: string;
+  /** The blob holding the ciphertext. */
+  blob_id: string;
+  /** The owner's address. */
+  owner: string;
+  /** The memory's namespace. */
   namespace: string;
+}
+
+/** A job id that names no job of the caller's (unknown, expired or another owner's). */
+export interface UnknownJob {
+  /** The id as asked for. */
+  job_id: string;
+  /** Always `"not_found"`. */
+  status: "not_found";
+}
+
+/** What restore did in a namespace. */
+export interface RestoreSummary {
+  /** Memories indexed again. */
+  restored: number;
+  /** Blobs already in the index, and blobs that could not be decrypted. */
+  skipped: number;
+  /** The namespace's blobs; those beyond the limit wait for the next restore. */
+  total: number;
+  /** The namespace restored. */
+  namespace: string;
+  /** The owner's address. */
   owner: string;
 }
 
@@ -133,10 +187,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return record && record.owner === owner ? publicJob(record) : null;
     },
 
-    async jobs(
-      owner: string,
-      jobIds: string[],
-    ): Promise<(PublicJob | { job_id: string; status: "not_found" })[]> {
+    /** The jobs of `jobIds`, in order; each unknown or another owner's is an `UnknownJob`. */
+    async jobs(owner: string, jobIds: string[]): Promise<(PublicJob | UnknownJob)[]> {
       const records = await queue.getMany(jobIds);
       return records.map((record, i) =>
         record && record.owner === owner
@@ -157,7 +209,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       limit: number,
       namespace: string,
       options: MemoryCallOptions = {},
-    ) {
+    ): Promise<RecallResults> {
       const { signal } = options;
       const size = poolSize(limit);
       const [vector, queryTerms, index] = await Promise.all([
@@ -209,7 +261,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       ciphertext: Uint8Array<ArrayBuffer>,
       vector: number[],
       namespace: string,
-    ) {
+    ): Promise<ManualMemory> {
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector });
@@ -217,13 +269,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 
+    /** The `limit` memories nearest to the client's vector, nearest first. */
     async recallManual(
       owner: string,
       vector: number[],
       limit: number,
       namespace: string,
       { signal }: MemoryCallOptions = {},
-    ) {
+    ): Promise<ManualRecallResults> {
       const hits = await vectors.search(owner, namespace, vector, limit, { signal });
       return { results: hits.map(manualHit), total: hits.length };
     },

@@ -17,31 +17,53 @@ import { type SessionLimits, SessionRegistry } from "../mcp/sessions.ts";
 import { MAX_SPONSOR_BODY_BYTES } from "../routes/sidecar.ts";
 import { healthProof } from "./health.ts";
 
+/** What the sidecar needs: the relayer it serves, the secret it shares with it, its limits. */
 export interface SidecarOptions {
   /** The secret the relayer sends in `x-sidecar-token`. */
   token: string;
+  /** The relayer the MCP tools call, signing with the caller's key. */
   relayerUrl: string;
   /** Sends callers' keys as `x-delegate-key` on decrypting calls (a Seal cipher needs them). */
   sendDelegateKey?: boolean;
   /** Sponsored transactions; without one the sponsor endpoints answer 501. */
   sponsor?: Sponsor;
+  /** Limits on MCP sessions; each one left out keeps its default. */
   limits?: Partial<SessionLimits>;
+  /** Origins a browser may call MCP from; a request with any other `Origin` is refused. */
   allowedOrigins?: string[];
   /** How long `svc_remember` waits for its job (default 20 s). */
   waitMs?: number;
+  /** Where the sidecar logs. */
   logger: Logger;
+  /** The `fetch` the MCP tools call the relayer with (default the global one). */
   fetch?: typeof fetch;
   /** Clock of the session limits (Unix ms). */
   now?: () => number;
 }
 
+/** The sidecar's open MCP sessions. */
+export interface SidecarSessions {
+  /** How many sessions are open. */
+  readonly size: number;
+  /** The ids of the open sessions. */
+  ids(): IterableIterator<string>;
+  /** Closes sessions idle for longer than the limit; resolves to how many. */
+  evictIdle(): Promise<number>;
+  /** Closes every session. */
+  closeAll(): Promise<void>;
+}
+
+/** A sidecar: its request handler, its sessions, and how to close them. */
 export interface Sidecar {
+  /** Answers the relayer's forwarded requests; pass it to `Deno.serve`. */
   handler: HttpHandler;
-  sessions: SessionRegistry<McpSession>;
+  /** The open MCP sessions; those idle past `limits.idleMs` are closed within a minute. */
+  sessions: SidecarSessions;
   /** Closes every session and stops idle eviction. */
   close(): Promise<void>;
 }
 
+/** Builds a sidecar; it sweeps idle sessions until `close`. */
 export function createSidecar(options: SidecarOptions): Sidecar {
   const { logger, sponsor } = options;
   const sessions = new SessionRegistry<McpSession>(options.limits, options.now);

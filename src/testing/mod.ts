@@ -1,7 +1,8 @@
 /**
- * For people writing their own backends: an in-memory twin of every interface, to build a
- * relayer in a test, and the conformance suites every backend of svc passes. A suite takes a
- * name and a factory of fresh instances and registers its `Deno.test`s.
+ * For people writing their own backends: an in-memory twin of every backend interface, to build
+ * a relayer in a test, and the conformance suites every backend of svc passes. A suite takes a
+ * name and a factory of fresh instances and registers its `Deno.test`s. The job queue's twin,
+ * `MemoryJobQueue`, runs a relayer without Deno KV for its jobs (`createRelayer`'s `queue`).
  *
  * @example Running the blob store suite against your own store
  * ```ts ignore
@@ -23,6 +24,7 @@ export { MemoryEmbedder } from "../backends/memory_embedder.ts";
 export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+export { jobQueueSuite } from "./job_queue_suite.ts";
 export {
   accountDirectorySuite,
   blobStoreSuite,
@@ -32,7 +34,6 @@ export {
   rerankerSuite,
   vectorStoreSuite,
 } from "./suites.ts";
-export { jobQueueSuite } from "./job_queue_suite.ts";
 export {
   type SponsorClock,
   type SponsorFixture,

@@ -25,6 +25,7 @@ export interface SponsorSender {
 
 /** A sponsor under test, with what the suite cannot know about it. */
 export interface SponsorFixture extends AsyncDisposable {
+  /** The sponsor under test. */
   sponsor: Sponsor;
   /** A new sender, with nothing executed yet. */
   newSender(): Promise<SponsorSender>;
@@ -34,7 +35,9 @@ export interface SponsorFixture extends AsyncDisposable {
 
 /** The clock and lifetime the sponsor must use for transactions awaiting their signature. */
 export interface SponsorClock {
+  /** The current time, in Unix milliseconds; the suite moves it forward. */
   now(): number;
+  /** How long a sponsored transaction may wait for its signature. */
   ttlMs: number;
 }
 

@@ -27,6 +27,10 @@ async function refusesAborted(
   await assert.rejects(() => call({ signal }), (error) => error === signal.reason, what);
 }
 
+/**
+ * Registers the vector store tests, for the fresh stores `open` makes with the given
+ * dimensions; each store is disposed after its test.
+ */
 export function vectorStoreSuite(
   name: string,
   open: (dimensions: number) => Promise<VectorStore & AsyncDisposable>,
@@ -102,8 +106,14 @@ export function vectorStoreSuite(
   });
 }
 
-/** A store with `Symbol.asyncDispose` is disposed after each test. */
-export function blobStoreSuite(name: string, open: () => Promise<Disposable<BlobStore>>) {
+/**
+ * Registers the blob store tests, for the fresh stores `open` makes; a store with
+ * `Symbol.asyncDispose` is disposed after its test.
+ */
+export function blobStoreSuite(
+  name: string,
+  open: () => Promise<BlobStore & Partial<AsyncDisposable>>,
+) {
   Deno.test(`${name}: put is content-addressed and get returns the bytes`, async () => {
     const store = await open();
     await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
@@ -159,13 +169,14 @@ export function blobStoreSuite(name: string, open: () => Promise<Disposable<Blob
 }
 
 /**
- * `options.owners`: two distinct owners the cipher accepts (default `"o1"`, `"o2"`; Seal needs
- * Sui addresses); `options.decryptOptions`: passed to every decrypt (e.g. Seal's delegate key).
- * A cipher with `Symbol.asyncDispose` is disposed after the test.
+ * Registers the cipher tests, for the fresh ciphers `open` makes. `options.owners`: two
+ * distinct owners the cipher accepts (default `"o1"`, `"o2"`; Seal needs Sui addresses);
+ * `options.decryptOptions`: passed to every decrypt (e.g. Seal's delegate key). A cipher with
+ * `Symbol.asyncDispose` is disposed after its test.
  */
 export function cipherSuite(
   name: string,
-  open: () => Promise<Disposable<Cipher>>,
+  open: () => Promise<Cipher & Partial<AsyncDisposable>>,
   options: {
     owners?: [string, string];
     decryptOptions?: { credentials?: { delegatePrivateKey?: string } };
@@ -208,6 +219,10 @@ export function cipherSuite(
   });
 }
 
+/**
+ * Registers the account directory tests, for the fresh directories `open` makes, each with the
+ * means to add and remove keys; `close`, when given, is called after its test.
+ */
 export function accountDirectorySuite(
   name: string,
   open: () => Promise<
@@ -215,6 +230,7 @@ export function accountDirectorySuite(
       directory: AccountDirectory;
       /** Registers a key on a new account; returns the account and its owner. */
       add(publicKey: string): Promise<{ accountId: string; owner: string }>;
+      /** Removes a key from its account. */
       remove(accountId: string, publicKey: string): Promise<void>;
       close?(): void | Promise<void>;
     }
@@ -243,11 +259,15 @@ export function accountDirectorySuite(
   });
 }
 
-type Disposable<T> = T & Partial<AsyncDisposable>;
-
+/**
+ * Registers the embedder tests, for the embedders `create` makes; one with
+ * `Symbol.asyncDispose` is disposed after its test.
+ */
 export function embedderSuite(
   name: string,
-  create: () => Disposable<Embedder> | Promise<Disposable<Embedder>>,
+  create: () =>
+    | (Embedder & Partial<AsyncDisposable>)
+    | Promise<Embedder & Partial<AsyncDisposable>>,
 ) {
   Deno.test(`${name}: deterministic, normalised vectors of the declared size`, async () => {
     const embedder = await create();
@@ -275,9 +295,15 @@ export function embedderSuite(
   });
 }
 
+/**
+ * Registers the re-ranker tests, for the re-rankers `create` makes; one with
+ * `Symbol.asyncDispose` is disposed after its test.
+ */
 export function rerankerSuite(
   name: string,
-  create: () => Disposable<Reranker> | Promise<Disposable<Reranker>>,
+  create: () =>
+    | (Reranker & Partial<AsyncDisposable>)
+    | Promise<Reranker & Partial<AsyncDisposable>>,
 ) {
   Deno.test(`${name}: one score in [0, 1] per text, in order; an aborted call rejects`, async () => {
     const reranker = await create();
@@ -300,7 +326,11 @@ export function rerankerSuite(
   });
 }
 
-export function llmSuite(name: string, create: () => Promise<Disposable<Llm>>) {
+/**
+ * Registers the language model tests, for the models `create` makes; one with
+ * `Symbol.asyncDispose` is disposed after its test.
+ */
+export function llmSuite(name: string, create: () => Promise<Llm & Partial<AsyncDisposable>>) {
   Deno.test(`${name}: extracts facts about the user and answers from memories`, async () => {
     const llm = await create();
     await using _ = { [Symbol.asyncDispose]: async () => await llm[Symbol.asyncDispose]?.() };
