@@ -134,3 +134,10 @@ Deno.test("MCP sessions per key: MCP_MAX_SESSIONS_PER_KEY, else the specificatio
   assert.equal(perKey({ MCP_MAX_SESSIONS_PER_KEY: "8", MCP_MAX_SESSIONS_PER_IP: "4" }), 8);
   assert.match(problemsOf({ MCP_MAX_SESSIONS_PER_KEY: "0" })[0], /MCP_MAX_SESSIONS_PER_KEY/);
 });
+
+Deno.test("a backend's settings are read only when it is selected", () => {
+  const unselected = { SVC_WALRUS_EPOCHS: "0", SVC_SEAL_THRESHOLD: "x", OLLAMA_HOST: "ftp://x" };
+  assert.ok(readConfig(unselected).ok);
+  const problems = problemsOf({ ...unselected, SVC_EMBEDDER: "ollama" });
+  assert.deepEqual(problems, ['OLLAMA_HOST must be an http(s) URL (got "ftp://x")']);
+});
