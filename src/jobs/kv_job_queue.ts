@@ -21,6 +21,7 @@ import type {
 } from "./job_queue.ts";
 import {
   acceptedRecord,
+  BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
   failedRecord,
@@ -33,7 +34,6 @@ import {
 const RECORD_TTL_MS = 7 * 24 * 3600_000;
 const CHUNK_BYTES = 60_000;
 const MAX_COMMIT_BYTES = 600_000;
-const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
 
 /**
  * The job queue in Deno KV.

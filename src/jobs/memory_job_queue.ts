@@ -15,6 +15,7 @@ import type {
 } from "./job_queue.ts";
 import {
   acceptedRecord,
+  BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
   failedRecord,
@@ -23,9 +24,6 @@ import {
   retriedRecord,
   TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
-
-/** Delays before a message whose handler failed is delivered again, as KV's. */
-const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
 
 interface Message {
   jobId: string;

@@ -34,13 +34,14 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
-  const worker = createWorker({ queue, pipeline, logger: silentLogger, callTimeoutMs: 20 });
+  // Long enough for a first encryption on a busy machine; the stalled embedding never answers.
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, callTimeoutMs: 500 });
   const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
 
   await worker.process(job.job_id);
   const retried = await queue.get(job.job_id);
   assert.equal(retried?.status, "pending");
-  assert.equal(retried?.error, "Embedding timed out after 20 ms");
+  assert.equal(retried?.error, "Embedding timed out after 500 ms");
   assert.ok(retried?.blob_id, "the blob id was checkpointed before indexing");
 
   await worker.process(job.job_id);
