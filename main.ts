@@ -83,7 +83,7 @@ async function serveDashboard(
 
 async function start() {
   const backends = await openBackends(config, logger);
-  const { ledger, vectors } = backends;
+  const { ledger, relayer: { vectors, packageId } } = backends;
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     const value = Deno.env.get(name);
@@ -97,22 +97,9 @@ async function start() {
     netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
     logger,
   });
-  const { kv, secret, directory, cipher, blobs, embedder, reranker, llm, mode, packageId } =
-    backends;
   const relayer = await createRelayer({
-    kv,
-    // The queue derives its own key from this with HKDF under a distinct salt.
-    secret,
-    directory,
-    cipher,
-    blobs,
-    vectors,
-    embedder,
-    reranker,
-    llm,
+    ...backends.relayer,
     logger,
-    mode,
-    packageId,
     concurrency: config.concurrency,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,

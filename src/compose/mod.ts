@@ -13,35 +13,30 @@ import type {
   Llm,
   Reranker,
   Sponsor,
-  VectorStore,
 } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
+import type { RelayerOptions } from "../relayer.ts";
 import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { loadMasterKey } from "./master_key.ts";
 
 export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
 
+/** The backends and settings of `createRelayer` that the composition opens and derives. */
+export type RelayerBackends =
+  & Pick<
+    RelayerOptions,
+    "secret" | "kv" | "directory" | "cipher" | "blobs" | "vectors" | "embedder" | "reranker" | "llm"
+  >
+  & Required<Pick<RelayerOptions, "mode" | "packageId">>;
+
 /** Everything a relayer is built from, opened; `close` releases what was opened here. */
 export interface Backends {
-  /** The relayer's 32-byte secret (see `master_key.ts`). */
-  secret: Uint8Array<ArrayBuffer>;
-  /** Holds the job queue and the replay guard. */
-  kv: Deno.Kv;
-  directory: AccountDirectory;
-  cipher: Cipher;
-  blobs: BlobStore;
-  vectors: VectorStore;
-  embedder: Embedder;
-  /** Re-scores recall's candidates: the offline embedder's, which shares its word vectors. */
-  reranker?: Reranker;
-  llm?: Llm;
+  /** What `createRelayer` takes from the composition (secret, KV, backends, mode, package). */
+  relayer: RelayerBackends;
   /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
   ledger?: LocalLedger;
-  /** `/health`'s mode and package: the local ledger's, or the Sui package. */
-  mode: "embedded" | "network";
-  packageId: string;
   close(): Promise<void>;
 }
 
@@ -176,20 +171,22 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
   const cipher = await openCipher(config, secret);
   const blobs = await openBlobs(config);
-  const network = config.chain.kind === "sui";
+  const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   return {
-    secret,
-    kv,
-    directory,
-    cipher,
-    blobs,
-    vectors,
-    embedder,
-    reranker,
-    llm,
+    relayer: {
+      secret,
+      kv,
+      directory,
+      cipher,
+      blobs,
+      vectors,
+      embedder,
+      reranker,
+      llm,
+      mode: sui ? "network" : "embedded",
+      packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
+    },
     ledger,
-    mode: network ? "network" : "embedded",
-    packageId: config.chain.kind === "sui" ? config.chain.sui.packageId : LOCAL_PACKAGE_ID,
     async close() {
       await vectors.close();
       kv.close();
