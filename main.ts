@@ -10,6 +10,7 @@ import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
+import { defaultAllowedHosts, listeningOrigins } from "./src/http/relayer_names.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -20,6 +21,8 @@ if (!result.ok) {
 }
 const config = result.config;
 const logger = createLogger(config.logLevel);
+/** The `Host` names the MCP routes and the dashboard answer to. */
+const allowedHosts = config.allowedHosts ?? defaultAllowedHosts(config.host, config.publicUrls);
 
 /** A start-up failure whose message is the whole story (no stack, no error type). */
 class CannotStart extends Error {}
@@ -75,6 +78,7 @@ async function serveDashboard(
     ledger,
     vectors,
     relayer,
+    allowedHosts,
     logger,
   });
   logger.info("dashboard listening", { url: origin });
@@ -97,6 +101,8 @@ async function start() {
     netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
     logger,
   });
+  // The origins v2 signatures may name: the public URLs now, the listening ones once known.
+  const audiences = new Set(config.publicUrls);
   const relayer = await createRelayer({
     ...backends.relayer,
     logger,
@@ -107,6 +113,9 @@ async function start() {
     trustProxy: config.trustProxy,
     sponsorRatePerMinute: config.sponsorRatePerMinute,
     accountCacheMs: config.accountCacheSeconds * 1000,
+    audiences,
+    requireAudience: config.requireAudience,
+    allowedHosts,
   });
   const server = serve(
     "relayer",
@@ -114,6 +123,10 @@ async function start() {
     { hostname: config.host, port: config.port, onListen() {} },
     relayer.handler,
   );
+  // Before any request is handled: the handler runs only once this task yields.
+  for (const origin of listeningOrigins(server.addr.hostname, server.addr.port)) {
+    audiences.add(origin);
+  }
   const relayerUrl = localUrl(server.addr.hostname, server.addr.port);
   logger.info("relayer listening", { url: relayerUrl, data_dir: config.dataDir });
   const dashboard = ledger &&

@@ -103,6 +103,10 @@ export type * from "./src/backends/types.ts";
 export { SvcClient, type SvcClientOptions } from "./src/client/mod.ts";
 export { ERROR_STATUS, type ErrorCode, type ErrorDetails, SvcError } from "./src/errors.ts";
 export {
+  AUDIENCE_HEADER,
+  audienceOf,
+  type AudiencePolicy,
+  SIGNATURE_VERSION_HEADER,
   type SigningInput,
   signingMessage,
   signRequest,

@@ -5,7 +5,7 @@
  *
  *   deno task svc account create
  *   deno task svc account deactivate|reactivate --account 0x…
- *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>]
+ *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>] [--expires-at <ISO>]
  *   deno task svc key list --account 0x…
  *   deno task svc key remove --account 0x… --public-key <hex>
  *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--wait]
@@ -26,8 +26,9 @@ const USAGE = `usage: svc <command> [options]
 Ledger (reads SVC_DATA_DIR, default ./data):
   account create                         create an owner key and its account
   account deactivate|reactivate --account ID
-  key add --account ID [--label TEXT] [--public-key HEX]
-                                         add a delegate key (generated unless given)
+  key add --account ID [--label TEXT] [--public-key HEX] [--expires-at TIME]
+                                         add a delegate key (generated unless given), valid
+                                         until TIME (ISO 8601 UTC) if given
   key list --account ID                  list the account's delegate keys
   key remove --account ID --public-key HEX|--address ADDR
 
@@ -110,6 +111,7 @@ async function run(args: string[]): Promise<Output> {
       account: { type: "string" },
       label: { type: "string" },
       "public-key": { type: "string" },
+      "expires-at": { type: "string" },
       address: { type: "string" },
       namespace: { type: "string" },
       limit: { type: "string" },
@@ -154,6 +156,10 @@ async function run(args: string[]): Promise<Output> {
       if (given !== undefined && !isKeyHex(given)) {
         throw new UsageError("--public-key must be 64 lowercase hex characters");
       }
+      const expiresAt = values["expires-at"];
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
+        throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
+      }
       const pair = given ? undefined : await generateKeyPair();
       const publicKey = given ?? pair!.publicKey;
       await withLedger(dataDir, (l) =>
@@ -162,6 +168,9 @@ async function run(args: string[]): Promise<Output> {
           account_id: accountId,
           public_key: publicKey,
           label: values.label ?? "",
+          ...(expiresAt === undefined
+            ? {}
+            : { expires_at: new Date(Date.parse(expiresAt)).toISOString() }),
         }));
       const key = { address: addressOf(publicKey) };
       const json: Record<string, unknown> = {
@@ -207,7 +216,7 @@ async function run(args: string[]): Promise<Output> {
       });
       return {
         json: { accountId, removed: key.public_key, address: key.address },
-        text: `removed ${key.public_key}; it stops working within 60 seconds`,
+        text: `removed ${key.public_key}; a running relayer refuses it from the next request`,
       };
     }
   }

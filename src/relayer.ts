@@ -23,6 +23,7 @@ import type {
 import { SvcError } from "./errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import { RateLimiter } from "./http/rate_limiter.ts";
+import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
 import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
@@ -88,8 +89,25 @@ export interface RelayerOptions {
   sidecar?: SidecarLink;
   /** Take the client address from `x-forwarded-for` (behind a reverse proxy only). */
   trustProxy?: boolean;
-  /** How long a resolved delegate key is trusted before the directory is asked again (60 s). */
+  /**
+   * How long a resolved delegate key is trusted before the directory is asked again (60 s); a
+   * directory whose `cacheable` is `false` (the local ledger) is asked on every request.
+   */
   accountCacheMs?: number;
+  /**
+   * The relayer's own origins (`https://svc.example`, `http://127.0.0.1:8000`): a version 2
+   * signature must name one of them as its audience (401 `wrong_audience`). Read on every
+   * request, so a set may be completed once the server listens. Without it the audience is
+   * not checked.
+   */
+  audiences?: ReadonlySet<string>;
+  /** Refuse version 1 signatures: 401 `audience_required` (default false). */
+  requireAudience?: boolean;
+  /**
+   * The `Host` names the MCP routes accept (`host` on any port, or `host:port`; `*` for any):
+   * others get 403, against DNS rebinding. Default: the loopback names.
+   */
+  allowedHosts?: readonly string[];
   /** Sponsored transactions per client address per minute (default 30). */
   sponsorRatePerMinute?: number;
 }
@@ -155,9 +173,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     concurrency: options.concurrency,
     callTimeoutMs: options.callTimeoutMs,
   });
+  const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;
   const directory = new CachedAccountDirectory(options.directory, {
-    positiveTtlMs: options.accountCacheMs,
-    negativeTtlMs: options.accountCacheMs && Math.min(options.accountCacheMs, 10_000),
+    positiveTtlMs: cacheMs,
+    negativeTtlMs: cacheMs && Math.min(cacheMs, 10_000),
+    now: options.now,
   });
   const replayGuard = options.replayGuard ?? new KvReplayGuard(options.kv);
   const routes = [
@@ -184,6 +204,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     ...sidecarRoutes(
       options.sidecar,
       new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
+      hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
     ),
   ];
 
@@ -217,6 +238,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
           directory,
           replayGuard,
           now: options.now,
+          audiences: options.audiences,
+          requireAudience: options.requireAudience,
         })
         : undefined;
       return { ...context, caller: caller! };

@@ -59,6 +59,9 @@ export async function startTestRelayer(
     vectors,
     embedder,
     llm: new LocalExtractiveLlm(),
+    // The names of `BASE`: its requests are signed for it, and its MCP routes accept its Host.
+    audiences: new Set([BASE]),
+    allowedHosts: [new URL(BASE).host],
     ...overrides,
   });
   const handler = relayer.handler;
@@ -83,7 +86,7 @@ export async function startTestRelayer(
         ? body
         : JSON.stringify(body);
       const headers = new Headers(
-        await signRequest({ key: caller.key, method, path, body: payload, nonce: true }),
+        await signRequest({ key: caller.key, method, path, body: payload, audience: BASE }),
       );
       if (body !== undefined) headers.set("content-type", "application/json");
       new Headers(extra).forEach((value, name) => headers.set(name, value));

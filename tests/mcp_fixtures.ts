@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Sponsor } from "../src/backends/types.ts";
 import type { SessionLimits } from "../src/mcp/sessions.ts";
 import { createSidecar, type Sidecar } from "../src/sidecar/server.ts";
+import { LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
 import { silentLogger } from "../src/log.ts";
 import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
@@ -43,10 +44,13 @@ export async function startMcpStack(
     status: () => up ? "up" as const : "down" as const,
     sessions: () => sidecar.sessions.size,
   };
-  const test = await startTestRelayer({ sidecar: link });
+  // The relayer's names, as main.ts gives them: its origin once it listens, loopback hosts.
+  const audiences = new Set<string>();
+  const test = await startTestRelayer({ sidecar: link, audiences, allowedHosts: LOOPBACK_HOSTS });
   const quiet = { hostname: "127.0.0.1", port: 0, onListen() {} };
   const relayerServer = Deno.serve(quiet, test.relayer.handler);
   const url = `http://127.0.0.1:${relayerServer.addr.port}`;
+  audiences.add(url);
   const sidecar = createSidecar({
     token: link.token,
     relayerUrl: url,

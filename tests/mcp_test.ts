@@ -385,7 +385,7 @@ Deno.test("MCP limits: sessions never exceed the total cap; closing one frees a 
   // Straight to the sidecar, as the relayer forwards clients of different addresses.
   const viaAddress = (address: string, init: RequestInit) =>
     stack.sidecar.handler(
-      new Request("http://sidecar/api/mcp", {
+      new Request("http://localhost:9000/api/mcp", {
         ...init,
         headers: { ...init.headers, "x-sidecar-token": stack.token, "x-forwarded-for": address },
       }),

@@ -38,6 +38,8 @@ export interface DelegateKey {
   address: string;
   label: string;
   created_at: string;
+  /** When the key stops working (ISO 8601, UTC); absent: never. */
+  expires_at?: string;
 }
 
 export interface LedgerAccount {
@@ -67,6 +69,8 @@ const DONE_EXPIRY_MS = 24 * 3600_000;
 
 export class LocalLedger implements AccountDirectory, Sponsor {
   readonly name = "local-ledger";
+  /** Resolving is two reads of the ledger's KV: the relayer reads it on every request. */
+  readonly cacheable = false;
   #kv: Deno.Kv;
   #ttlMs: number;
   #now: () => number;
@@ -91,8 +95,14 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
     if (!ref.value || (accountIdHint !== undefined && ref.value !== accountIdHint)) return null;
     const account = await this.getAccount(ref.value);
-    if (!account || !account.delegate_keys.some((k) => k.public_key === publicKey)) return null;
-    return { accountId: account.id, owner: account.owner, active: account.active };
+    const key = account?.delegate_keys.find((k) => k.public_key === publicKey);
+    if (!account || !key) return null;
+    return {
+      accountId: account.id,
+      owner: account.owner,
+      active: account.active,
+      ...(key.expires_at ? { expiresAt: Date.parse(key.expires_at) } : {}),
+    };
   }
 
   async getAccount(accountId: string): Promise<LedgerAccount | null> {
@@ -234,6 +244,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
           address: addressOf(kind.public_key),
           label: kind.label,
           created_at: at,
+          ...(kind.expires_at ? { expires_at: kind.expires_at } : {}),
         };
         op.check(registered)
           .set(["account", account.id], {

@@ -214,3 +214,29 @@ Deno.test("ledger: concurrent executions of one digest apply it exactly once", a
 Deno.test("the local package id is the hash its documentation names", async () => {
   assert.equal(LOCAL_PACKAGE_ID, "0x" + await sha256Hex("svc local ledger v1"));
 });
+
+Deno.test("ledger: a key may carry an expiry, which resolve reports", async () => {
+  await withLedger(async (ledger) => {
+    const { owner, id } = await newAccount(ledger);
+    await submitTransaction(ledger, owner, {
+      ...addKey(id, key(7)),
+      expires_at: "2027-01-15T10:00:00Z",
+    } as TransactionKind);
+    const resolved = await ledger.resolve(key(7));
+    assert.equal(resolved?.expiresAt, Date.parse("2027-01-15T10:00:00.000Z"));
+    assert.equal(
+      (await ledger.getAccount(id))?.delegate_keys[0].expires_at,
+      "2027-01-15T10:00:00.000Z",
+    );
+    await submitTransaction(ledger, owner, addKey(id, key(8)));
+    assert.equal((await ledger.resolve(key(8)))?.expiresAt, undefined);
+    assert.ok(!("expiresAt" in (await ledger.resolve(key(8)))!));
+    for (const expires_at of ["tomorrow", "2027-13-01T00:00:00Z", "2027-01-15 10:00:00", 5]) {
+      await rejects(
+        submitTransaction(ledger, owner, { ...addKey(id, key(9)), expires_at } as TransactionKind),
+        "malformed",
+      );
+    }
+    assert.equal(ledger.cacheable, false, "resolve reads the ledger every time");
+  });
+});

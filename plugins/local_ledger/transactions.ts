@@ -13,7 +13,14 @@ import { addressOf, type KeyPair, rejected, type Sponsor, verifyEd25519 } from "
 
 export type TransactionKind =
   | { kind: "create_account" }
-  | { kind: "add_delegate_key"; account_id: string; public_key: string; label: string }
+  | {
+    kind: "add_delegate_key";
+    account_id: string;
+    public_key: string;
+    label: string;
+    /** When the key stops working (ISO 8601 UTC, e.g. `2026-07-01T00:00:00.000Z`). */
+    expires_at?: string;
+  }
   | { kind: "remove_delegate_key"; account_id: string; public_key: string }
   | { kind: "deactivate_account"; account_id: string }
   | { kind: "reactivate_account"; account_id: string };
@@ -30,6 +37,7 @@ export interface TransactionData {
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
+const INSTANT = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,3})?Z$/;
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
 export function decodeKind(bytes: Uint8Array): TransactionKind {
@@ -55,11 +63,18 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
       if (typeof value.label !== "string") {
         throw rejected("malformed", "The transaction kind needs label: a string");
       }
+      const expiresAt = value.expires_at === undefined
+        ? undefined
+        : need("expires_at", INSTANT, "an ISO 8601 UTC time such as 2026-07-01T00:00:00.000Z");
+      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
+        throw rejected("malformed", "The transaction kind's expires_at is not a valid time");
+      }
       return {
         kind: "add_delegate_key",
         account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
         public_key: need("public_key", KEY, "64 lowercase hex characters"),
         label: value.label,
+        ...(expiresAt === undefined ? {} : { expires_at: new Date(expiresAt).toISOString() }),
       };
     }
     case "remove_delegate_key":

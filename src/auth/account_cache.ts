@@ -1,11 +1,16 @@
 /**
  * A bounded cache in front of an `AccountDirectory`: found accounts are kept at most 60 s and
- * unknown keys 10 s, so a key removed from an account stops working within a minute.
+ * unknown keys 10 s, so a key removed from an account stops working within a minute (a TTL of
+ * 0 asks the directory every time). A key past its `expiresAt` is refused whether cached or
+ * not: 401 `expired_key`.
  */
 import type { AccountDirectory, CallOptions, ResolvedAccount } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 
 export interface AccountCacheOptions {
+  /** How long a found account is kept (default 60 s; 0 keeps none). */
   positiveTtlMs?: number;
+  /** How long an unknown key is remembered (default 10 s; 0 keeps none). */
   negativeTtlMs?: number;
   maxEntries?: number;
   now?: () => number;
@@ -37,13 +42,30 @@ export class CachedAccountDirectory implements AccountDirectory {
     options?.signal?.throwIfAborted();
     const key = `${publicKey}|${accountIdHint ?? ""}`;
     const hit = this.#entries.get(key);
-    if (hit && hit.until > this.#now()) return hit.value;
+    const value = hit && hit.until > this.#now()
+      ? hit.value
+      : await this.#lookUp(key, publicKey, accountIdHint, options);
+    if (value?.expiresAt !== undefined && value.expiresAt <= this.#now()) {
+      throw new SvcError("unauthorized", "This delegate key has expired", {
+        details: { reason: "expired_key" },
+      });
+    }
+    return value;
+  }
+
+  async #lookUp(
+    key: string,
+    publicKey: string,
+    accountIdHint: string | undefined,
+    options: CallOptions | undefined,
+  ): Promise<ResolvedAccount | null> {
     const value = await this.#inner.resolve(publicKey, accountIdHint, options);
     this.#entries.delete(key);
+    const ttl = value ? this.#positiveTtlMs : this.#negativeTtlMs;
+    if (ttl <= 0) return value;
     if (this.#entries.size >= this.#maxEntries) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }
-    const ttl = value ? this.#positiveTtlMs : this.#negativeTtlMs;
     this.#entries.set(key, { value, until: this.#now() + ttl });
     return value;
   }

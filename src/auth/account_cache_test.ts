@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { MemoryAccountDirectory } from "../backends/memory.ts";
+import { SvcError } from "../errors.ts";
 import { CachedAccountDirectory } from "./account_cache.ts";
 
 const KEY = "1".repeat(64);
@@ -20,4 +21,31 @@ Deno.test("CachedAccountDirectory: keeps answers for their time; an aborted call
   );
   clock.now += 60_001;
   assert.equal(await directory.resolve(KEY), null, "forgotten after a minute");
+});
+
+Deno.test("CachedAccountDirectory: a key past its expiry is refused, cached or not", async () => {
+  const clock = { now: 1_000 };
+  const inner = new MemoryAccountDirectory();
+  const directory = new CachedAccountDirectory(inner, { now: () => clock.now });
+  inner.add({ ...ACCOUNT, expiresAt: 5_000 }, [KEY]);
+  assert.equal((await directory.resolve(KEY))?.expiresAt, 5_000);
+  clock.now = 4_999;
+  assert.equal((await directory.resolve(KEY))?.accountId, ACCOUNT.accountId, "cached, valid");
+  clock.now = 5_000;
+  await assert.rejects(
+    () => directory.resolve(KEY),
+    (e: SvcError) => e.status === 401 && e.details.reason === "expired_key",
+  );
+  const uncached = new CachedAccountDirectory(inner, { positiveTtlMs: 0, now: () => clock.now });
+  await assert.rejects(() => uncached.resolve(KEY), (e: SvcError) => e.status === 401);
+});
+
+Deno.test("CachedAccountDirectory: a TTL of 0 asks the directory every time", async () => {
+  const inner = new MemoryAccountDirectory();
+  const directory = new CachedAccountDirectory(inner, { positiveTtlMs: 0, negativeTtlMs: 0 });
+  assert.equal(await directory.resolve(KEY), null);
+  inner.add(ACCOUNT, [KEY]);
+  assert.deepEqual(await directory.resolve(KEY), ACCOUNT, "not remembered as unknown");
+  inner.remove(KEY);
+  assert.equal(await directory.resolve(KEY), null, "not remembered as found");
 });

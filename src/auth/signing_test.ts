@@ -160,3 +160,136 @@ Deno.test("timestamps are accepted within 300 s either way and refused past it",
     );
   }
 });
+
+// The version 2 known-answer vector published in the README: the same request, for a relayer.
+const AUDIENCE = "http://127.0.0.1:8000";
+const MESSAGE_V2 =
+  "svc-v2.http://127.0.0.1:8000.1767225600.POST./api/recall.524769ffbf159edc0670ddadb0a67a1951ee7a54b941c68e16bf13b8788004b1.kat-nonce-0000000001";
+const SIGNATURE_V2 =
+  "4443db8b09c8662066538a99ed623742fe48ddb1534cd5d85a364fcf3b6b80d41fcb0eb0ef0d55e01639329b43bd9f01d17dd8ed6baf277b83cc1779f5b04a00";
+
+Deno.test("client signer reproduces the version 2 known-answer vector", async () => {
+  assert.equal(
+    signingMessage({
+      timestamp: TIMESTAMP,
+      method: "post",
+      path: "/api/recall",
+      bodySha256: await sha256Hex(BODY),
+      nonce: NONCE,
+      audience: AUDIENCE,
+    }),
+    MESSAGE_V2,
+  );
+  // A URL with a path or a trailing slash signs for its origin.
+  const headers = await signRequest({
+    key: SEED,
+    method: "POST",
+    path: "/api/recall",
+    body: BODY,
+    timestamp: TIMESTAMP,
+    nonce: NONCE,
+    audience: AUDIENCE + "/",
+  });
+  assert.deepEqual(headers, {
+    "x-public-key": PUBLIC_KEY,
+    "x-signature": SIGNATURE_V2,
+    "x-timestamp": String(TIMESTAMP),
+    "x-nonce": NONCE,
+    "x-signature-version": "2",
+    "x-audience": AUDIENCE,
+  });
+  assert.throws(() => signingMessage({ ...headersInput(), audience: AUDIENCE }), TypeError);
+  const fresh = await signRequest({
+    key: SEED,
+    method: "GET",
+    path: "/api/whoami",
+    audience: AUDIENCE,
+  });
+  assert.match(fresh["x-nonce"], /^[0-9a-f]{32}$/, "version 2 always carries a nonce");
+});
+
+function headersInput() {
+  return { timestamp: TIMESTAMP, method: "POST", path: "/api/recall", bodySha256: "00" };
+}
+
+function katRequestV2(overrides: Record<string, string> = {}): Request {
+  return katRequest({
+    "x-signature": SIGNATURE_V2,
+    "x-signature-version": "2",
+    "x-audience": AUDIENCE,
+    ...overrides,
+  });
+}
+
+Deno.test("server verifier accepts the version 2 vector for its own audiences only", async () => {
+  const body = new TextEncoder().encode(BODY);
+  const ours = { ...katDeps(), audiences: new Set([AUDIENCE, "http://localhost:8000"]) };
+  const caller = await verifySignedRequest(katRequestV2(), body, ours);
+  assert.equal(caller.accountId, "0x01");
+  const theirs = { ...katDeps(), audiences: new Set(["http://127.0.0.1:8001"]) };
+  assert.equal(
+    await reasonOf(verifySignedRequest(katRequestV2(), body, theirs)),
+    "wrong_audience",
+  );
+  // Naming the other relayer's audience instead breaks the signature.
+  assert.equal(
+    await reasonOf(
+      verifySignedRequest(katRequestV2({ "x-audience": "http://127.0.0.1:8001" }), body, theirs),
+    ),
+    "bad_signature",
+  );
+  // Without configured audiences, any well-formed audience is accepted.
+  assert.equal(
+    await reasonOf(verifySignedRequest(katRequestV2(), body, katDeps())),
+    "accepted",
+  );
+});
+
+Deno.test("signature versions: v1 unless required, v2 well-formed, neither read as the other", async () => {
+  const body = new TextEncoder().encode(BODY);
+  const requiring = () => ({ ...katDeps(), requireAudience: true });
+  assert.equal(
+    await reasonOf(verifySignedRequest(katRequest(), body, requiring())),
+    "audience_required",
+  );
+  assert.equal(await reasonOf(verifySignedRequest(katRequestV2(), body, requiring())), "accepted");
+  assert.equal(
+    await reasonOf(
+      verifySignedRequest(katRequest({ "x-signature-version": "1" }), body, katDeps()),
+    ),
+    "accepted",
+  );
+  const cases: [string, Request, string][] = [
+    [
+      "v1 signature sent as v2",
+      katRequest({ "x-signature-version": "2", "x-audience": AUDIENCE }),
+      "bad_signature",
+    ],
+    ["v2 signature sent as v1", katRequest({ "x-signature": SIGNATURE_V2 }), "bad_signature"],
+    ["audience on v1", katRequest({ "x-audience": AUDIENCE }), "bad_signature"],
+    ["version 3", katRequestV2({ "x-signature-version": "3" }), "bad_signature"],
+    ["no audience", katRequestV2({ "x-audience": "" }), "bad_signature"],
+    ["audience with a path", katRequestV2({ "x-audience": AUDIENCE + "/" }), "bad_signature"],
+    ["audience not a URL", katRequestV2({ "x-audience": "127.0.0.1:8000" }), "bad_signature"],
+    [
+      "audience in upper case",
+      katRequestV2({ "x-audience": "HTTP://127.0.0.1:8000" }),
+      "bad_signature",
+    ],
+  ];
+  for (const [name, request, reason] of cases) {
+    assert.equal(await reasonOf(verifySignedRequest(request, body, katDeps())), reason, name);
+  }
+  const withoutNonce = katRequestV2();
+  withoutNonce.headers.delete("x-nonce");
+  assert.equal(
+    await reasonOf(verifySignedRequest(withoutNonce, body, katDeps())),
+    "missing_headers",
+  );
+  const withoutAudience = katRequestV2();
+  withoutAudience.headers.delete("x-audience");
+  assert.equal(
+    await reasonOf(verifySignedRequest(withoutAudience, body, katDeps())),
+    "missing_headers",
+  );
+});

@@ -1,14 +1,14 @@
 /**
  * Verification of signed requests (DESIGN §5.4). Checks, in order: headers present and
- * well-formed; timestamp within the window; signature over the message with the body's hash;
- * replay; account resolution.
+ * well-formed; timestamp within the window; signature version and audience (`signing.ts`);
+ * signature over the message with the body's hash; replay; account resolution.
  */
 import type { AccountDirectory, DecryptCredentials } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { verifyEd25519 } from "./ed25519.ts";
 import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
-import { NONCE_PATTERN, signingMessage } from "./signing.ts";
+import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 
 export const TIMESTAMP_WINDOW_SECONDS = 300;
 const NONCE_TTL_MS = 10 * 60_000;
@@ -29,8 +29,8 @@ export interface VerifiedCaller {
   credentials: DecryptCredentials;
 }
 
-/** What verification consults besides the request. */
-export interface VerifyDependencies {
+/** What verification consults besides the request (and which signature versions it accepts). */
+export interface VerifyDependencies extends AudiencePolicy {
   /** Resolves the signing key to its account. */
   directory: AccountDirectory;
   /** Refuses a used nonce, and a non-GET request sent again without one. */
@@ -81,6 +81,7 @@ export async function verifySignedRequest(
   ) {
     throw unauthorized("bad_signature", "The request signature headers are malformed");
   }
+  const audience = signedAudience(h, deps);
   const publicKey = publicKeyHeader.toLowerCase();
   const url = new URL(request.url);
   const message = signingMessage({
@@ -89,6 +90,7 @@ export async function verifySignedRequest(
     path: url.pathname + url.search,
     bodySha256: await sha256Hex(body),
     nonce,
+    audience,
   });
   if (!await verifyEd25519(publicKey, signatureHeader, message)) {
     throw unauthorized("bad_signature", "The request signature does not match the request");

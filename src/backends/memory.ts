@@ -163,6 +163,8 @@ export class MemoryBlobStore implements BlobStore {
 /** Accounts held in memory: `add` registers an account and its delegate public keys. */
 export class MemoryAccountDirectory implements AccountDirectory {
   readonly name = "memory";
+  /** In-process and authoritative: never cached, so a removal applies to the next request. */
+  readonly cacheable = false;
   #byKey = new Map<string, ResolvedAccount>();
 
   /** Registers `account` with its delegate public keys (hex). */

@@ -21,12 +21,20 @@ export interface ResolvedAccount {
   owner: string;
   /** `false` once the owner deactivated the account; its keys are then refused (403). */
   active: boolean;
+  /** Unix milliseconds from which this delegate key is refused (401 `expired_key`); none: never. */
+  expiresAt?: number;
 }
 
 /** Finds the account whose `delegate_keys` list a public key (hex) belongs to. */
 export interface AccountDirectory {
   /** The implementation's name, reported by `/health` as `chain`. */
   readonly name: string;
+  /**
+   * `false` when `resolve` is a cheap read of the authoritative record (a local database): the
+   * relayer then asks on every request, so a removed key or a deactivated account is refused
+   * by the next one. Otherwise (the default) answers are cached for `accountCacheMs`.
+   */
+  readonly cacheable?: boolean;
   /** `accountIdHint` narrows the lookup; a key outside that account resolves to `null`. */
   resolve(
     publicKey: string,

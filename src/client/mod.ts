@@ -1,7 +1,8 @@
 /**
  * The signed HTTP client of the relayer, used by the CLIs and by library users. Every request
- * carries a fresh nonce; 429 and 5xx answers (but 501) and network failures are retried with
- * backoff; errors are raised as `SvcError` with the server's code.
+ * is signed in version 2, for the origin of `baseUrl` as audience, with a fresh nonce; 429 and
+ * 5xx answers (but 501) and network failures are retried with backoff; errors are raised as
+ * `SvcError` with the server's code.
  *
  * @example
  * ```ts
@@ -102,7 +103,11 @@ export interface CallerIdentity {
 
 /** How to reach the relayer and sign for it. */
 export interface SvcClientOptions {
-  /** The relayer's URL, e.g. `http://127.0.0.1:8000`; a trailing slash is dropped. */
+  /**
+   * The relayer's URL, e.g. `http://127.0.0.1:8000`; a trailing slash is dropped. Its origin is
+   * the audience every request is signed for: the relayer must know it as one of its own
+   * (its listening address, or `SVC_PUBLIC_URL` behind a proxy).
+   */
   baseUrl: string;
   /** The delegate private key (64 hex characters). */
   privateKey: string;
@@ -179,6 +184,7 @@ export class SvcClient {
         path,
         body: payload,
         nonce: true,
+        audience: this.baseUrl,
         accountId: this.#accountId,
       });
       if (body !== undefined) headers["content-type"] = "application/json";

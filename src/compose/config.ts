@@ -5,7 +5,8 @@
  * README's configuration table lists the same variables.
  */
 import type { LogLevel } from "../log.ts";
-import { SettingsReader } from "../settings_reader.ts";
+import { isHttpUrl, SettingsReader } from "../settings_reader.ts";
+import { isHostEntry } from "../http/relayer_names.ts";
 import { readSuiSettings, type SuiSettings } from "../../plugins/sui/settings.ts";
 import { readSealSettings, type SealSettings } from "../../plugins/seal/settings.ts";
 import { readWalrusSettings, type WalrusSettings } from "../../plugins/walrus/settings.ts";
@@ -73,6 +74,12 @@ export interface Config {
   /** Port of the local-mode dashboard. */
   dashboardPort: number;
   accountCacheSeconds: number;
+  /** `SVC_PUBLIC_URL`: the origins clients reach the relayer at (behind a proxy). */
+  publicUrls: string[];
+  /** `SVC_REQUIRE_AUDIENCE=1`: refuse version 1 signatures. */
+  requireAudience: boolean;
+  /** `SVC_ALLOWED_HOSTS`; absent: the loopback names, the public URLs' hosts, the bound host. */
+  allowedHosts?: string[];
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -123,6 +130,31 @@ function readAllowedOrigins(read: SettingsReader): string[] {
     }
   }
   return origins;
+}
+
+function readPublicUrls(read: SettingsReader): string[] {
+  const origins: string[] = [];
+  for (const entry of read.list("SVC_PUBLIC_URL")) {
+    const url = isHttpUrl(entry) ? new URL(entry) : undefined;
+    if (!url || url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+      read.problem(
+        `SVC_PUBLIC_URL must list origins such as https://svc.example, without a path ` +
+          `(got "${entry}")`,
+      );
+    } else origins.push(url.origin);
+  }
+  return origins;
+}
+
+function readAllowedHosts(read: SettingsReader): string[] | undefined {
+  const hosts = read.list("SVC_ALLOWED_HOSTS");
+  for (const host of hosts.filter((entry) => !isHostEntry(entry))) {
+    read.problem(
+      `SVC_ALLOWED_HOSTS must list host names, with an optional port, such as svc.example or ` +
+        `svc.example:8443, or be * (got "${host}")`,
+    );
+  }
+  return hosts.length ? hosts : undefined;
 }
 
 /** The settings shared by the remote model providers. */
@@ -243,6 +275,9 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     sponsorRatePerMinute: read.integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
     dashboardPort: read.integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
     accountCacheSeconds: read.integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
+    publicUrls: readPublicUrls(read),
+    requireAudience: read.choice("SVC_REQUIRE_AUDIENCE", "0", ["0", "1"]) === "1",
+    allowedHosts: readAllowedHosts(read),
   };
   return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
 }

@@ -141,3 +141,30 @@ Deno.test("a backend's settings are read only when it is selected", () => {
   const problems = problemsOf({ ...unselected, SVC_EMBEDDER: "ollama" });
   assert.deepEqual(problems, ['OLLAMA_HOST must be an http(s) URL (got "ftp://x")']);
 });
+
+Deno.test("the relayer's names: public URLs as origins, allowed hosts, required audience", () => {
+  const result = readConfig({
+    SVC_PUBLIC_URL: "https://svc.example/, http://LAN.example:8080",
+    SVC_ALLOWED_HOSTS: "svc.example, [fd00::1]:8000",
+    SVC_REQUIRE_AUDIENCE: "1",
+  });
+  assert.ok(result.ok);
+  assert.deepEqual(result.config.publicUrls, ["https://svc.example", "http://lan.example:8080"]);
+  assert.deepEqual(result.config.allowedHosts, ["svc.example", "[fd00::1]:8000"]);
+  assert.equal(result.config.requireAudience, true);
+
+  const defaults = readConfig({});
+  assert.ok(defaults.ok);
+  assert.deepEqual(defaults.config.publicUrls, []);
+  assert.equal(defaults.config.allowedHosts, undefined, "the default is computed at start");
+  assert.equal(defaults.config.requireAudience, false);
+
+  assert.deepEqual(
+    problemsOf({
+      SVC_PUBLIC_URL: "https://svc.example/api,ftp://x",
+      SVC_ALLOWED_HOSTS: "https://svc.example",
+      SVC_REQUIRE_AUDIENCE: "yes",
+    }).map((problem) => problem.split(" ")[0]),
+    ["SVC_PUBLIC_URL", "SVC_PUBLIC_URL", "SVC_REQUIRE_AUDIENCE", "SVC_ALLOWED_HOSTS"],
+  );
+});

@@ -10,6 +10,7 @@ import { addressOf, isAddress } from "../auth/keys.ts";
 import type { VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../http/kernel.ts";
+import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { route, type RouteContext } from "../http/router.ts";
 import type { Logger } from "../log.ts";
@@ -29,6 +30,11 @@ export interface DashboardOptions {
   vectors: VectorStore;
   /** The relayer's handler: `/sponsor` and `/sponsor/execute` are forwarded to it. */
   relayer(request: Request, info?: ConnectionInfo): Promise<Response>;
+  /**
+   * The `Host` names it answers to (`host` on any port, or `host:port`; `*` for any); any
+   * other gets 403, against DNS rebinding. Default: the loopback names.
+   */
+  allowedHosts?: readonly string[];
   logger: Logger;
   now?: () => number;
 }
@@ -120,9 +126,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const pages = Object.entries(STATIC).map(([pathname, [name, type]]) =>
     route("GET", pathname, () => asset(new URL(`./static/${name}`, import.meta.url), type))
   );
+  const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   const handler = createHttpHandler({
     logger,
-    before: redirectLoopback,
+    before(request) {
+      checkHost(request);
+      return redirectLoopback(request);
+    },
     notFound: (pathname) => `No page at ${pathname}`,
     routes: [
       ...pages,

@@ -1,7 +1,7 @@
 /**
  * Routes the relayer forwards to the MCP sidecar over loopback: the MCP transports (streamed
- * both ways, never buffered) and the public sponsored-transaction endpoints (bodies capped at
- * 64 KiB, rate-limited per client address).
+ * both ways, never buffered, for an allowed `Host` only) and the public sponsored-transaction
+ * endpoints (bodies capped at 64 KiB, rate-limited per client address).
  */
 import { SvcError } from "../errors.ts";
 import { readBody } from "../http/body.ts";
@@ -72,9 +72,20 @@ async function forward(
   return new Response(upstream.body, { status: upstream.status, headers: answer });
 }
 
-export function sidecarRoutes(link: SidecarLink | undefined, sponsorLimiter: RateLimiter) {
+/**
+ * The forwarded routes; `checkHost` refuses an MCP request whose `Host` is not one of the
+ * relayer's names (DNS rebinding).
+ */
+export function sidecarRoutes(
+  link: SidecarLink | undefined,
+  sponsorLimiter: RateLimiter,
+  checkHost: (request: Request) => void,
+) {
   const streamed = { streamBody: true };
-  const mcp = (context: HandlerContext) => forward(link, context, context.request.body);
+  const mcp = (context: HandlerContext) => {
+    checkHost(context.request);
+    return forward(link, context, context.request.body);
+  };
   const sponsor = async (context: HandlerContext) => {
     const decision = sponsorLimiter.take(context.clientAddress);
     if (!decision.ok) {

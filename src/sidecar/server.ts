@@ -1,13 +1,14 @@
 /**
  * The sidecar's request handler, built with the HTTP kernel: MCP over HTTP (`/api/mcp*`), the
  * sponsored-transaction endpoints, and `/health`. Only the relayer talks to it: every request
- * must carry the per-start secret in `x-sidecar-token` (403 before any routing otherwise), and
- * the client address arrives in `x-forwarded-for`.
+ * must carry the per-start secret in `x-sidecar-token` and a loopback `Host` (403 before any
+ * routing otherwise), and the client address arrives in `x-forwarded-for`.
  */
 import { timingSafeEqual } from "../auth/compare.ts";
 import type { Sponsor } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { createHttpHandler, type HttpHandler } from "../http/kernel.ts";
+import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { route, type RouteContext } from "../http/router.ts";
 import { base64Field, requiredText } from "../http/validate.ts";
@@ -31,6 +32,11 @@ export interface SidecarOptions {
   limits?: Partial<SessionLimits>;
   /** Origins a browser may call MCP from; a request with any other `Origin` is refused. */
   allowedOrigins?: string[];
+  /**
+   * The `Host` names it answers to (default the loopback names, on any port: the relayer
+   * reaches it on `SIDECAR_URL`); any other gets 403, against DNS rebinding.
+   */
+  allowedHosts?: readonly string[];
   /** How long `svc_remember` waits for its job (default 20 s). */
   waitMs?: number;
   /** Where the sidecar logs. */
@@ -91,6 +97,7 @@ export function createSidecar(options: SidecarOptions): Sidecar {
   }
 
   const bounded = { maxBodyBytes: MAX_SPONSOR_BODY_BYTES };
+  const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   const handler = createHttpHandler({
     logger,
     clientAddress: (request) => request.headers.get("x-forwarded-for") ?? "unknown",
@@ -98,6 +105,7 @@ export function createSidecar(options: SidecarOptions): Sidecar {
       if (!timingSafeEqual(request.headers.get("x-sidecar-token") ?? "", options.token)) {
         throw new SvcError("forbidden", "Only the relayer may call the sidecar");
       }
+      checkHost(request);
       return undefined;
     },
     routes: [

@@ -5,7 +5,7 @@ import { healthProof } from "./health.ts";
 import { createSidecar } from "./server.ts";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
-const BASE = "http://sidecar.test";
+const BASE = "http://localhost:9000";
 
 /** A sidecar that closes its sessions and timer when the test's `await using` ends. */
 function sidecar(sponsor?: Sponsor) {

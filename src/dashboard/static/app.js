@@ -348,9 +348,7 @@ async function agents() {
               action(`Revoke`, async () => {
                 if (
                   !confirm(
-                    `Revoke "${
-                      key.label || key.address
-                    }"? That agent loses access within a minute.`,
+                    `Revoke "${key.label || key.address}"? That agent loses access at once.`,
                   )
                 ) return;
                 await transact(wallet, {

@@ -1,0 +1,90 @@
+/**
+ * The names a relayer answers to. Its origins are the audiences a version 2 signature may name
+ * (`signing.ts`); its hosts are the `Host` headers its MCP routes, its sidecar and its dashboard
+ * accept, so that a web page whose own name was re-pointed at this machine (DNS rebinding)
+ * cannot reach them.
+ *
+ * A host entry is `host` (any port) or `host:port`, with IPv6 addresses in brackets
+ * (`[::1]:8000`); `*` allows every host.
+ *
+ * @example
+ * ```ts
+ * const guard = hostGuard(defaultAllowedHosts("127.0.0.1", ["https://svc.example"]));
+ * guard(new Request("http://localhost:8000/api/mcp")); // passes
+ * guard(new Request("http://attacker.example:8000/api/mcp")); // throws 403 host_not_allowed
+ * ```
+ */
+import { SvcError } from "../errors.ts";
+
+/** The loopback names, allowed on any port by default. */
+export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+
+const WILDCARD_BINDS = new Set(["0.0.0.0", "::", "[::]", ""]);
+
+/** `host[:port]` parsed and normalised as a URL would (lower case, IPv6 in brackets). */
+function parseHost(value: string): { hostname: string; port: string } | undefined {
+  if (value.length > 300 || /[\s/\\@?#]/.test(value) || !URL.canParse(`http://${value}`)) {
+    return undefined;
+  }
+  const url = new URL(`http://${value}`);
+  return { hostname: url.hostname, port: url.port };
+}
+
+/** True for `*` or a `host[:port]` entry of an allowed-hosts list. */
+export function isHostEntry(value: string): boolean {
+  return value === "*" || (value !== "" && parseHost(value) !== undefined);
+}
+
+/** An IP address or name as it appears in a URL's host (IPv6 in brackets). */
+function urlHostname(hostname: string): string {
+  return hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+}
+
+/**
+ * The hosts allowed by default: the loopback names, the hosts of the relayer's public URLs,
+ * and the address it binds to unless that is a wildcard (`0.0.0.0`, `::`); all on any port
+ * but for public URLs with an explicit port.
+ */
+export function defaultAllowedHosts(bindHost: string, publicUrls: readonly string[]): string[] {
+  const hosts = new Set(LOOPBACK_HOSTS);
+  for (const url of publicUrls) hosts.add(new URL(url).host);
+  if (!WILDCARD_BINDS.has(bindHost)) hosts.add(urlHostname(bindHost.toLowerCase()));
+  return [...hosts];
+}
+
+/**
+ * The origins of a relayer listening on `hostname:port`: its listening origin and, when it
+ * listens on loopback or on every address, the loopback names with its port.
+ */
+export function listeningOrigins(hostname: string, port: number): string[] {
+  const loopback = WILDCARD_BINDS.has(hostname) || hostname === "localhost" ||
+    /^127\./.test(hostname) || hostname === "::1" || hostname === "[::1]";
+  const names = loopback ? [...LOOPBACK_HOSTS] : [];
+  if (!WILDCARD_BINDS.has(hostname)) names.push(urlHostname(hostname));
+  return [...new Set(names.map((name) => new URL(`http://${name}:${port}`).origin))];
+}
+
+/**
+ * A check that refuses a request whose `Host` (else its URL's host) is not in `allowed`:
+ * it throws 403 `forbidden` with `reason: "host_not_allowed"`.
+ */
+export function hostGuard(allowed: readonly string[]): (request: Request) => void {
+  if (allowed.includes("*")) return () => {};
+  const entries = allowed.map(parseHost).filter((entry) => entry !== undefined);
+  return (request) => {
+    const host = request.headers.get("host") ?? new URL(request.url).host;
+    const seen = parseHost(host);
+    const ok = seen !== undefined &&
+      entries.some((entry) =>
+        entry.hostname === seen.hostname && (entry.port === "" || entry.port === seen.port)
+      );
+    if (!ok) {
+      throw new SvcError(
+        "forbidden",
+        `Cannot serve this request: the Host ${JSON.stringify(host.slice(0, 300))} is not a ` +
+          "name of this relayer (set SVC_ALLOWED_HOSTS)",
+        { details: { reason: "host_not_allowed" } },
+      );
+    }
+  };
+}
