@@ -3,7 +3,7 @@
  * MCP on `SIDECAR_URL` and exits when its parent goes away, which it notices when its stdin,
  * held open by the relayer, closes.
  */
-import { openSponsor, readConfig, restrictNewFiles } from "./src/compose/mod.ts";
+import { openSponsor, readConfig } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createSidecar } from "./src/sidecar/server.ts";
 
@@ -18,7 +18,7 @@ if (!result.ok || !token || !relayerUrl) {
   Deno.exit(2);
 }
 const { config } = result;
-restrictNewFiles();
+// What it creates in the data directory is owner-only: it inherits the relayer's umask (0077).
 const logger = createLogger(config.logLevel);
 const { sponsor, close: closeSponsor } = await openSponsor(config);
 const sidecar = createSidecar({

@@ -4,7 +4,7 @@
  * files are tightened at start.
  */
 import assert from "node:assert/strict";
-import { newAccountClient, startRelayer } from "./relayer_process.ts";
+import { newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
 /** Every entry under `dir` whose permission bits are not 0600 (files) / 0700 (folders). */
 function looseEntries(dir: string): string[] {
@@ -38,6 +38,7 @@ Deno.test("private files: an older install is tightened at start; all the relaye
     assert.notDeepEqual(looseEntries(dataDir), []);
 
     await using relayer = await startRelayer(dataDir);
+    await waitForSidecar(relayer.url); // it shares the ledger, under the relayer's umask
     const { client } = await newAccountClient(dataDir, relayer.url);
     const { job_id } = await client.remember("My sister lives in Lisbon");
     assert.equal((await client.waitForJob(job_id)).status, "done");

@@ -2,10 +2,11 @@
  * Keeping the data directory private to the user the relayer runs as: files 0600, folders 0700.
  *
  * Two halves. `restrictNewFiles` sets the process's file-creation mask to 0077 at start-up
- * (`main.ts`, `sidecar.ts`, `cli/svc.ts`; children such as the sidecar inherit it), so whatever
- * any part creates (Deno KV's SQLite files, LanceDB's folders, blobs, caches, the files of a
- * plugin added later) is born owner-only without that part knowing. `makePrivate` tightens what
- * an older install left readable: it runs once the backends are open, over the data directory.
+ * (`main.ts` and `cli/svc.ts`; the sidecar, sandboxed without `--allow-sys`, inherits it from
+ * the relayer that starts it), so whatever any part creates (Deno KV's SQLite files, LanceDB's
+ * folders, blobs, caches, the files of a plugin added later) is born owner-only without that
+ * part knowing. `makePrivate` tightens what an older install left readable: it runs once the
+ * backends are open, over the data directory.
  *
  * @example
  * ```ts ignore
@@ -23,8 +24,9 @@ export const PRIVATE_DIR_MODE = 0o700;
 const POSIX = Deno.build.os !== "windows";
 
 /**
- * Makes files and folders this process creates from now on owner-only (umask 0077); returns
- * the previous mask. Nothing happens on Windows, which has no mode bits.
+ * Makes files and folders this process, and the processes it starts, create from now on
+ * owner-only (umask 0077); returns the previous mask. Needs `--allow-sys`. Nothing happens on
+ * Windows, which has no mode bits.
  */
 export function restrictNewFiles(): number | undefined {
   return POSIX ? process.umask(0o077) : undefined;
