@@ -3,7 +3,7 @@
  * HTTP server, with the dashboard and the MCP sidecar. `deno task start` runs it; the embedded
  * default needs no network.
  */
-import { openBackends, readConfig, SIDECAR_ENV } from "./src/compose/mod.ts";
+import { openBackends, readConfig, restrictNewFiles, SIDECAR_ENV } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
@@ -21,6 +21,8 @@ if (!result.ok) {
 }
 const config = result.config;
 const logger = createLogger(config.logLevel);
+// Everything created from here on (and by the sidecar, which inherits it) is owner-only.
+restrictNewFiles();
 /** The `Host` names the MCP routes and the dashboard answer to. */
 const allowedHosts = config.allowedHosts ?? defaultAllowedHosts(config.host, config.publicUrls);
 

@@ -90,6 +90,7 @@ export type {
   ListenOptions,
   PublicJob,
 } from "./src/jobs/job_queue.ts";
+export { LeaseLost } from "./src/jobs/job_queue.ts";
 export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
 export type { SidecarLink } from "./src/routes/sidecar.ts";
 export {

@@ -18,6 +18,7 @@ if (!result.ok || !token || !relayerUrl) {
   Deno.exit(2);
 }
 const { config } = result;
+// What it creates in the data directory is owner-only: it inherits the relayer's umask (0077).
 const logger = createLogger(config.logLevel);
 const { sponsor, close: closeSponsor } = await openSponsor(config);
 const sidecar = createSidecar({

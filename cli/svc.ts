@@ -20,6 +20,7 @@ import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mo
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
+import { restrictNewFiles } from "../src/compose/private_files.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -55,7 +56,7 @@ function positiveInt(value: string | undefined, flag: string): number | undefine
 }
 
 async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
-  await Deno.mkdir(dataDir, { recursive: true });
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
   try {
     return await use(new LocalLedger(kv));
@@ -260,6 +261,8 @@ async function run(args: string[]): Promise<Output> {
 }
 
 if (import.meta.main) {
+  // The ledger and owner keys it creates in the data directory are the user's only.
+  restrictNewFiles();
   const json = Deno.args.includes("--json");
   try {
     const out = await run(Deno.args);

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { MemoryVectorStore } from "../src/backends/memory.ts";
+import { MemoryBlobStore, MemoryVectorStore } from "../src/backends/memory.ts";
 import type { VectorRow } from "../src/backends/types.ts";
 import { SvcError } from "../src/errors.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
+import { SlowBlobStore } from "../src/testing/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { startTestRelayer } from "./fixtures.ts";
 
@@ -36,6 +37,34 @@ Deno.test("duplicate deliveries of one job store it once", async () => {
     null,
     "the queued text is dropped once done",
   );
+});
+
+Deno.test("a remember slower than its job's lease is stored once, while the reconciler runs", async () => {
+  const stored = new MemoryBlobStore();
+  const blobs = new SlowBlobStore(stored, { delayMs: 800 });
+  const vectors = new CountingVectorStore(384);
+  // The reconciler looks for jobs past their lease every 50 ms while the upload takes 800.
+  await using t = await startTestRelayer({
+    blobs,
+    vectors,
+    leaseMs: 200,
+    reconcileIntervalMs: 50,
+  });
+  const alice = await t.newCaller();
+  const res = await t.signed(alice, "POST", "/api/remember", { text: "I keep bees" });
+  const { job_id } = await res.json();
+  await t.settle(alice, [job_id]);
+  const record = await t.relayer.queue.get(job_id);
+  assert.equal(record?.status, "done");
+  assert.equal(record?.attempts, 1);
+  assert.equal(blobs.calls, 1);
+  assert.deepEqual((await stored.list(alice.owner, "default")).map((e) => e.blobId), [
+    record?.blob_id,
+  ]);
+  assert.equal(vectors.writes.get(job_id), 1);
+  const { results } = await (await t.signed(alice, "POST", "/api/recall", { query: "bees" }))
+    .json();
+  assert.equal(results[0]?.text, "I keep bees");
 });
 
 Deno.test("a job interrupted after its blob upload resumes without a second blob", async () => {

@@ -1,6 +1,6 @@
 /**
  * The credentials file of the stdio package, `~/.svc/credentials.json`: directory 0700, file
- * 0600 (repaired when found looser), written atomically (temporary file, fsync, rename),
+ * 0600 (both repaired when found looser), written atomically (temporary file, fsync, rename),
  * never through a symbolic link. A corrupt file is reported and treated as signed out.
  */
 
@@ -89,6 +89,11 @@ export class CredentialsFile {
     }
     if (POSIX && ((await Deno.stat(this.path)).mode! & 0o077) !== 0) {
       await Deno.chmod(this.path, 0o600);
+    }
+    if (
+      POSIX && !(await isSymlink(this.dir)) && ((await Deno.stat(this.dir)).mode! & 0o077) !== 0
+    ) {
+      await Deno.chmod(this.dir, 0o700);
     }
     let value: unknown;
     try {

@@ -48,6 +48,7 @@ Deno.test("credentials: loose modes on existing files and directories are repair
     await Deno.chmod(file.path, 0o644);
     assert.equal((await file.load()).kind, "ok");
     assert.equal(await mode(file.path), 0o600);
+    assert.equal(await mode(`${home}/.svc`), 0o700, "loading repairs the directory too");
     await file.save({ ...SAMPLE, label: "again" });
     assert.equal(await mode(`${home}/.svc`), 0o700);
     assert.equal(await mode(file.path), 0o600);

@@ -7,7 +7,7 @@
  *   `list` read one owner's namespace without scanning every blob.
  *
  * Files are written to a temporary name, synced and renamed, so a crash never leaves a
- * partial blob.
+ * partial blob. Folders are created 0700 and files 0600 (owner only).
  */
 import {
   backendError,
@@ -58,8 +58,8 @@ export class FsBlobStore implements BlobStore {
 
   /** Opens the store in `options.dir`, creating its folders. */
   static async open(options: FsBlobStoreOptions): Promise<FsBlobStore> {
-    await Deno.mkdir(`${options.dir}/objects`, { recursive: true });
-    await Deno.mkdir(`${options.dir}/index`, { recursive: true });
+    await Deno.mkdir(`${options.dir}/objects`, { recursive: true, mode: 0o700 });
+    await Deno.mkdir(`${options.dir}/index`, { recursive: true, mode: 0o700 });
     return new FsBlobStore(options.dir);
   }
 
@@ -81,14 +81,14 @@ export class FsBlobStore implements BlobStore {
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
       const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
       const path = this.#objectPath(blobId);
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
       if (!(await exists(path))) await writeAtomic(path, bytes);
       if (!(await exists(`${path}.json`))) {
         await writeAtomic(`${path}.json`, new TextEncoder().encode(JSON.stringify(meta)));
         const dir = await this.#indexDir(meta.owner, meta.namespace);
-        await Deno.mkdir(dir, { recursive: true });
+        await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
         const stamp = String(meta.createdAt).padStart(15, "0");
-        await Deno.writeFile(`${dir}/${stamp}-${blobId}`, new Uint8Array());
+        await Deno.writeFile(`${dir}/${stamp}-${blobId}`, new Uint8Array(), { mode: 0o600 });
       }
       return blobId;
     } catch (error) {

@@ -69,9 +69,9 @@ export class GloveEmbedder implements Embedder {
       );
     }
     const bytes = encode(await convert(file.readable, WORDS));
-    await Deno.mkdir(options.cacheDir, { recursive: true });
+    await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
     const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeFile(temporary, bytes);
+    await Deno.writeFile(temporary, bytes, { mode: 0o600 });
     await Deno.rename(temporary, path);
     return new GloveEmbedder(decode(bytes)!);
   }

@@ -87,7 +87,7 @@ export class LanceDbVectorStore implements VectorStore {
 
   static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
     const { dir } = options;
-    await Deno.mkdir(dir, { recursive: true });
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     const metaPath = `${dir}/${META_FILE}`;
     const wanted = { model: options.model, dimensions: options.dimensions };
     let recorded: typeof wanted | null = null;
@@ -128,7 +128,7 @@ export class LanceDbVectorStore implements VectorStore {
       if (!(await table.schema()).fields.some((field) => field.name === "terms")) {
         await table.addColumns([{ name: "terms", valueSql: "CAST(NULL AS STRING)" }]);
       }
-      if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted));
+      if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted), { mode: 0o600 });
       return new LanceDbVectorStore(
         db,
         table,

@@ -56,7 +56,7 @@ export class BlobCache {
     const path = this.#pathOf(blobId);
     const temp = `${path}.${crypto.randomUUID()}.tmp`;
     try {
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
       const file = new Uint8Array(DIGEST_BYTES + bytes.length);
       file.set(await sha256(bytes));
       file.set(bytes, DIGEST_BYTES);

@@ -165,7 +165,7 @@ export class WalrusBlobStore implements BlobStore {
       systemObjectId: options.systemObjectId && normalizeSuiAddress(options.systemObjectId),
       walrusPackageId: options.walrusPackageId && normalizeSuiAddress(options.walrusPackageId),
     });
-    await Deno.mkdir(options.cacheDir, { recursive: true });
+    await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
     return new WalrusBlobStore({
       appId: "svc",
       hedgeMs: 250,

@@ -14,7 +14,7 @@ export async function loadMasterKey(
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (masterKeyHex !== undefined) return Uint8Array.fromHex(masterKeyHex);
   const path = `${dataDir}/master.key`;
-  await Deno.mkdir(dataDir, { recursive: true });
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
     const key = crypto.getRandomValues(new Uint8Array(32));

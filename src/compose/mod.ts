@@ -20,8 +20,10 @@ import type { Logger } from "../log.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { loadMasterKey } from "./master_key.ts";
+import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
 
 export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
+export { restrictNewFiles } from "./private_files.ts";
 
 /** The backends and settings of `createRelayer` that the composition opens and derives. */
 export type RelayerBackends =
@@ -160,9 +162,13 @@ async function openDirectory(
   }
 }
 
-/** Opens every backend the configuration names. */
+/**
+ * Opens every backend the configuration names, then makes what they keep in the data directory
+ * private to its owner (see `private_files.ts`; an older install's looser files are tightened,
+ * and that is logged once).
+ */
 export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
-  await Deno.mkdir(config.dataDir, { recursive: true });
+  await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
   const { embedder, reranker } = await openEmbedder(config.embedder);
   const llm = await openLlm(config.llm);
@@ -172,6 +178,13 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   const cipher = await openCipher(config, secret);
   const blobs = await openBlobs(config);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
+  const tightened = makePrivate(config.dataDir);
+  if (tightened > 0) {
+    logger.warn("made the data directory private: group and others lost their permissions", {
+      data_dir: config.dataDir,
+      entries: tightened,
+    });
+  }
   return {
     relayer: {
       secret,

@@ -9,7 +9,13 @@
  * stage's output, then `complete`s it (`done`), `retry`s it (`pending` again, enqueued after a
  * delay) or `fail`s it (`failed`, with a human sentence). A lease past `leaseMs` may be taken
  * over; a job leased `maxAttempts` times fails at the next lease.
+ *
+ * Leases are fenced: a worker `renew`s its lease while the job runs, and every change a caller
+ * makes from a record applies only while the job is still as that record shows it (same
+ * status, worker and attempt); otherwise it throws `LeaseLost` and changes nothing. A worker
+ * whose lease was taken over therefore cannot save, finish or retry the job a second time.
  */
+import { SvcError } from "../errors.ts";
 
 /** Where a remember job is in its life: waiting, leased by a worker, or finished. */
 export type JobStatus = "pending" | "running" | "done" | "failed";
@@ -44,6 +50,18 @@ export interface JobRecord extends PublicJob {
   lease_until?: number;
   /** The worker holding the job. */
   worker?: string;
+}
+
+/**
+ * Thrown by a change made from a record the job no longer matches: another worker took the job
+ * over, or it was retried or finished meanwhile. The caller stops working on the job.
+ */
+export class LeaseLost extends SvcError {
+  /** The error of a change to job `jobId` that the queue refused. */
+  constructor(jobId: string) {
+    super("conflict", `Cannot update job ${jobId}: another worker took it over, or it ended`);
+    this.name = "LeaseLost";
+  }
 }
 
 /** A record without its internal fields. */
@@ -127,13 +145,28 @@ export interface JobQueue {
    */
   lease(jobId: string, worker: string): Promise<JobRecord | null>;
 
+  /**
+   * Extends the lease of a job `record`'s worker still holds to `leaseMs` from now (the record's
+   * `updated_at` stays); returns the renewed record, or `null` when the lease was lost.
+   */
+  renew(record: JobRecord): Promise<JobRecord | null>;
+
   /** Saves a stage's output on a record this worker holds; returns the saved record. */
   checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord>;
 
-  /** Marks the job `done` with `patch` applied, and drops its text. */
+  /**
+   * Keeps the memory's ciphertext with a job this worker holds, so that a worker taking the job
+   * over puts the same bytes (the blob store then gives the same blob, not a second one).
+   */
+  saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void>;
+
+  /** The ciphertext saved for a job, or `null` when none was (or the job has finished). */
+  ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null>;
+
+  /** Marks the job `done` with `patch` applied, and drops its text and ciphertext. */
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void>;
 
-  /** Marks the job `failed` with a human sentence, and drops its text. */
+  /** Marks the job `failed` with a human sentence, and drops its text and ciphertext. */
   fail(record: JobRecord, error: string): Promise<void>;
 
   /** Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. */

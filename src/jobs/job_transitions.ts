@@ -55,6 +55,20 @@ export function leasedRecord(
   };
 }
 
+/**
+ * Whether the stored record is still as `seen` shows it (same status, worker and attempt), so a
+ * change made from `seen` may apply; a renewed lease or a checkpoint keeps it so.
+ */
+export function stillAsSeen(stored: JobRecord | null, seen: JobRecord): stored is JobRecord {
+  return stored !== null && stored.status === seen.status && stored.worker === seen.worker &&
+    stored.attempts === seen.attempts;
+}
+
+/** The record with its lease extended to `now + leaseMs`. */
+export function renewedRecord(record: JobRecord, leaseMs: number, now: number): JobRecord {
+  return { ...record, lease_until: now + leaseMs };
+}
+
 /** The record with a stage's output applied. */
 export function checkpointedRecord(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
   return { ...record, ...patch, updated_at: new Date().toISOString() };

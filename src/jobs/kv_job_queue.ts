@@ -6,18 +6,25 @@
  * job in one atomic commit, so a job exists exactly when its queue message does. Records and
  * texts expire after 7 days; a message KV gives up on leaves a dead letter.
  *
+ * Every change made from a record commits only if the stored record is still as that record
+ * shows it (read, compared, then written under a versionstamp check), so a worker whose lease
+ * was taken over cannot write (see `LeaseLost`).
+ *
  * Keys: `["job", id]` the record; `["job_payload", id, chunk]` the sealed text;
+ * `["job_ciphertext", id]` which attempt's ciphertext is complete, and its chunk count;
+ * `["job_ciphertext_chunk", id, attempt, chunk]` the ciphertext an attempt saved;
  * `["job_active", id]` unfinished jobs (for the reconciler); `["job_dead", id]` dead letters.
  */
 import { SvcError } from "../errors.ts";
-import type {
-  JobHandler,
-  JobInput,
-  JobMessage,
-  JobQueue,
-  JobQueueOptions,
-  JobRecord,
-  ListenOptions,
+import {
+  type JobHandler,
+  type JobInput,
+  type JobMessage,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobRecord,
+  LeaseLost,
+  type ListenOptions,
 } from "./job_queue.ts";
 import {
   acceptedRecord,
@@ -27,13 +34,23 @@ import {
   failedRecord,
   leaseDecision,
   leasedRecord,
+  renewedRecord,
   retriedRecord,
+  stillAsSeen,
   TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
 
 const RECORD_TTL_MS = 7 * 24 * 3600_000;
 const CHUNK_BYTES = 60_000;
 const MAX_COMMIT_BYTES = 600_000;
+/** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
+const MAX_CONFLICTS = 20;
+
+/** Which attempt's ciphertext chunks are complete. */
+interface CiphertextMark {
+  attempt: number;
+  chunks: number;
+}
 
 /**
  * The job queue in Deno KV.
@@ -149,7 +166,12 @@ export class KvJobQueue implements JobQueue {
     const record = entry.value;
     const now = Date.now();
     const decision = leaseDecision(record, now, this.maxAttempts);
-    if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
+    if (decision === "exhausted") {
+      // Another lease or failure that got there first leaves nothing to do.
+      await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS).catch((error) => {
+        if (!(error instanceof LeaseLost)) throw error;
+      });
+    }
     if (decision !== "take") return null;
     const leased = leasedRecord(record!, worker, this.leaseMs, now);
     const result = await this.#kv.atomic().check(entry)
@@ -157,30 +179,82 @@ export class KvJobQueue implements JobQueue {
     return result.ok ? leased : null;
   }
 
-  async checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
-    const next = checkpointedRecord(record, patch);
-    await this.#kv.set(["job", record.job_id], next, { expireIn: RECORD_TTL_MS });
-    return next;
+  async renew(record: JobRecord): Promise<JobRecord | null> {
+    if (record.status !== "running") return null;
+    try {
+      return await this.#update(
+        record,
+        (stored) => renewedRecord(stored, this.leaseMs, Date.now()),
+      );
+    } catch (error) {
+      if (error instanceof LeaseLost) return null;
+      throw error;
+    }
+  }
+
+  checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
+    return this.#update(record, (stored) => checkpointedRecord(stored, patch));
+  }
+
+  /**
+   * Chunks go under the attempt's own keys (a commit at a time when they are many), so a
+   * worker that lost its lease never mixes its bytes with its successor's; the last commit
+   * marks them complete, if the job is still this worker's.
+   */
+  async saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
+    const { job_id: jobId, attempts: attempt } = record;
+    const chunks: Uint8Array<ArrayBuffer>[] = [];
+    for (let offset = 0; offset < ciphertext.byteLength; offset += CHUNK_BYTES) {
+      chunks.push(ciphertext.slice(offset, offset + CHUNK_BYTES));
+    }
+    // Chunks [first, c) wait for a commit; they hold `bytes`.
+    let first = 0;
+    for (let bytes = 0, c = 0; c < chunks.length; c++) {
+      if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
+        const op = this.#kv.atomic();
+        for (; first < c; first++) this.#setChunk(op, jobId, attempt, first, chunks[first]);
+        await this.#commit(op, "save the ciphertext");
+        bytes = 0;
+      }
+      bytes += chunks[c].byteLength;
+    }
+    const mark: CiphertextMark = { attempt, chunks: chunks.length };
+    await this.#update(record, null, (op) => {
+      for (let c = first; c < chunks.length; c++) this.#setChunk(op, jobId, attempt, c, chunks[c]);
+      op.set(["job_ciphertext", jobId], mark, { expireIn: RECORD_TTL_MS });
+    });
+  }
+
+  async ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    const mark = (await this.#kv.get<CiphertextMark>(["job_ciphertext", jobId])).value;
+    if (!mark) return null;
+    const chunks = await Array.fromAsync(this.#kv.list<Uint8Array<ArrayBuffer>>({
+      prefix: ["job_ciphertext_chunk", jobId, mark.attempt],
+    }));
+    if (chunks.length !== mark.chunks) return null;
+    const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.value.byteLength, 0));
+    chunks.reduce((offset, { value }) => (out.set(value, offset), offset + value.byteLength), 0);
+    return out;
   }
 
   async complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
-    await this.#finish(completedRecord(record, patch));
+    await this.#finish(record, (stored) => completedRecord(stored, patch));
   }
 
   /** Also records a dead letter under `["job_dead", id]`. */
   async fail(record: JobRecord, error: string): Promise<void> {
-    await this.#finish(failedRecord(record, error));
+    await this.#finish(record, (stored) => failedRecord(stored, error));
     await this.#kv.set(["job_dead", record.job_id], { job_id: record.job_id, error }, {
       expireIn: RECORD_TTL_MS,
     });
   }
 
   async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
-    const op = this.#kv.atomic().set(["job", record.job_id], retriedRecord(record, error), {
-      expireIn: RECORD_TTL_MS,
-    });
-    this.#enqueue(op, record.job_id, delayMs);
-    await this.#commit(op);
+    await this.#update(
+      record,
+      (stored) => retriedRecord(stored, error),
+      (op) => this.#enqueue(op, record.job_id, delayMs),
+    );
   }
 
   async redrive(jobId: string): Promise<void> {
@@ -227,15 +301,53 @@ export class KvJobQueue implements JobQueue {
     });
   }
 
-  /** Stores a finished record, drops it from the active index and drops its text. */
-  async #finish(record: JobRecord): Promise<void> {
-    await this.#kv.atomic()
-      .set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS })
-      .delete(["job_active", record.job_id])
-      .commit();
-    for await (const entry of this.#kv.list({ prefix: ["job_payload", record.job_id] })) {
-      await this.#kv.delete(entry.key);
+  /**
+   * Commits `change` of the stored record (none when `null`) with `more` operations, if the job
+   * is still as `seen` shows it; reads again when another write won the race. Resolves to the
+   * record written (or the stored one); throws `LeaseLost` when the job has moved on.
+   */
+  async #update(
+    seen: JobRecord,
+    change: ((stored: JobRecord) => JobRecord) | null,
+    more?: (op: Deno.AtomicOperation) => void,
+  ): Promise<JobRecord> {
+    const key = ["job", seen.job_id];
+    for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
+      const entry = await this.#kv.get<JobRecord>(key);
+      if (!stillAsSeen(entry.value, seen)) throw new LeaseLost(seen.job_id);
+      const next = change ? change(entry.value) : entry.value;
+      const op = this.#kv.atomic().check(entry);
+      if (change) op.set(key, next, { expireIn: RECORD_TTL_MS });
+      more?.(op);
+      const result = await op.commit().catch((cause) => {
+        throw new SvcError("backend_unavailable", "Cannot update the job: the job store failed", {
+          cause,
+        });
+      });
+      if (result.ok) return next;
     }
+    throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
+  }
+
+  /** Stores a finished record, drops it from the active index, drops its text and ciphertext. */
+  async #finish(seen: JobRecord, change: (stored: JobRecord) => JobRecord): Promise<void> {
+    const jobId = seen.job_id;
+    await this.#update(seen, change, (op) => {
+      op.delete(["job_active", jobId]).delete(["job_ciphertext", jobId]);
+    });
+    for (const prefix of [["job_payload", jobId], ["job_ciphertext_chunk", jobId]]) {
+      for await (const entry of this.#kv.list({ prefix })) await this.#kv.delete(entry.key);
+    }
+  }
+
+  #setChunk(
+    op: Deno.AtomicOperation,
+    jobId: string,
+    attempt: number,
+    chunk: number,
+    bytes: Uint8Array<ArrayBuffer>,
+  ): void {
+    op.set(["job_ciphertext_chunk", jobId, attempt, chunk], bytes, { expireIn: RECORD_TTL_MS });
   }
 
   #enqueue(op: Deno.AtomicOperation, jobId: string, delay = 0) {
@@ -246,9 +358,10 @@ export class KvJobQueue implements JobQueue {
     });
   }
 
-  async #commit(op: Deno.AtomicOperation): Promise<void> {
+  /** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
+  async #commit(op: Deno.AtomicOperation, action = "accept the job"): Promise<void> {
     const result = await op.commit().catch((cause) => {
-      throw new SvcError("backend_unavailable", "Cannot accept the job: the job store failed", {
+      throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
         cause,
       });
     });

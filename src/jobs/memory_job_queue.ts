@@ -5,13 +5,14 @@
  * messages are gone with it, records do not expire, and failures leave no dead letter.
  */
 import { SvcError } from "../errors.ts";
-import type {
-  JobHandler,
-  JobInput,
-  JobQueue,
-  JobQueueOptions,
-  JobRecord,
-  ListenOptions,
+import {
+  type JobHandler,
+  type JobInput,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobRecord,
+  LeaseLost,
+  type ListenOptions,
 } from "./job_queue.ts";
 import {
   acceptedRecord,
@@ -21,7 +22,9 @@ import {
   failedRecord,
   leaseDecision,
   leasedRecord,
+  renewedRecord,
   retriedRecord,
+  stillAsSeen,
   TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
 
@@ -46,6 +49,7 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   readonly maxAttempts: number;
   #records = new Map<string, JobRecord>();
   #payloads = new Map<string, string>();
+  #ciphertexts = new Map<string, Uint8Array<ArrayBuffer>>();
   /** Messages due, waiting for a listener. */
   #due: Message[] = [];
   #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -92,26 +96,40 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     return this.#save(leasedRecord(record!, worker, this.leaseMs, now));
   }
 
+  renew(record: JobRecord): Promise<JobRecord | null> {
+    const stored = this.#load(record.job_id);
+    if (record.status !== "running" || !stillAsSeen(stored, record)) return Promise.resolve(null);
+    return Promise.resolve(this.#save(renewedRecord(stored, this.leaseMs, Date.now())));
+  }
+
   checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
-    return Promise.resolve(this.#save(checkpointedRecord(record, patch)));
+    return this.#asSeen(record, (stored) => this.#save(checkpointedRecord(stored, patch)));
+  }
+
+  saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
+    return this.#asSeen(
+      record,
+      () => void this.#ciphertexts.set(record.job_id, ciphertext.slice()),
+    );
+  }
+
+  ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    return Promise.resolve(this.#ciphertexts.get(jobId)?.slice() ?? null);
   }
 
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
-    this.#save(completedRecord(record, patch));
-    this.#payloads.delete(record.job_id);
-    return Promise.resolve();
+    return this.#asSeen(record, (stored) => this.#finish(completedRecord(stored, patch)));
   }
 
   fail(record: JobRecord, error: string): Promise<void> {
-    this.#save(failedRecord(record, error));
-    this.#payloads.delete(record.job_id);
-    return Promise.resolve();
+    return this.#asSeen(record, (stored) => this.#finish(failedRecord(stored, error)));
   }
 
   retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
-    this.#save(retriedRecord(record, error));
-    this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
-    return Promise.resolve();
+    return this.#asSeen(record, (stored) => {
+      this.#save(retriedRecord(stored, error));
+      this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
+    });
   }
 
   redrive(jobId: string): Promise<void> {
@@ -162,6 +180,19 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   /** Closes the queue, as `close` does. */
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /** Runs `change` on the stored record if the job is still as `seen` shows it. */
+  #asSeen<T>(seen: JobRecord, change: (stored: JobRecord) => T): Promise<T> {
+    const stored = this.#load(seen.job_id);
+    if (!stillAsSeen(stored, seen)) return Promise.reject(new LeaseLost(seen.job_id));
+    return Promise.resolve(change(stored));
+  }
+
+  #finish(record: JobRecord): void {
+    this.#save(record);
+    this.#payloads.delete(record.job_id);
+    this.#ciphertexts.delete(record.job_id);
   }
 
   #load(jobId: string): JobRecord | null {

@@ -1,11 +1,25 @@
 /**
  * Re-drives jobs the queue lost track of: at start-up every unfinished job (only one relayer
- * serves a data directory, so none is really running), then periodically those pending or
- * running past their lease.
+ * serves a data directory, so none is really running: a running one is given back), then
+ * periodically those pending or running past their lease. A periodic pass only enqueues them
+ * again: whether a running job is taken over is `lease`'s decision, made atomically, so a job
+ * whose worker renewed its lease in the meantime stays with that worker.
  */
 import type { Logger } from "../log.ts";
-import type { JobQueue } from "./job_queue.ts";
+import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 
+/** Gives a running job back to the queue; `false` when it moved on since it was listed. */
+async function giveBack(queue: JobQueue, record: JobRecord): Promise<boolean> {
+  try {
+    await queue.retry(record, record.error, 0);
+    return true;
+  } catch (error) {
+    if (error instanceof LeaseLost) return false;
+    throw error;
+  }
+}
+
+/** Re-drives unfinished jobs (see the module's comment); resolves to how many. */
 export async function reconcileJobs(
   queue: JobQueue,
   logger: Logger,
@@ -14,9 +28,11 @@ export async function reconcileJobs(
   const now = options.now ?? Date.now();
   let redriven = 0;
   for await (const record of queue.active()) {
-    if (record.status === "running") {
-      if (!options.startup && (record.lease_until ?? 0) >= now) continue;
-      await queue.retry(record, record.error, 0);
+    if (record.status === "running" && options.startup) {
+      if (!await giveBack(queue, record)) continue;
+    } else if (record.status === "running") {
+      if ((record.lease_until ?? 0) >= now) continue;
+      await queue.redrive(record.job_id);
     } else {
       if (!options.startup && Date.parse(record.updated_at) + queue.leaseMs >= now) continue;
       await queue.redrive(record.job_id);

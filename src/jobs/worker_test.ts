@@ -7,6 +7,8 @@ import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { MemoryCipher } from "../backends/memory_cipher.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { SlowBlobStore, SlowEmbedder } from "../testing/slow_backends.ts";
+import type { JobRecord } from "./job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
 
@@ -53,4 +55,61 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
   assert.equal((await blobs.list("o1", "n1")).length, 1, "one blob");
   assert.deepEqual([...await vectors.has([job.job_id])], [job.job_id]);
   assert.equal(await queue.payload(job.job_id), null);
+});
+
+/** A queue on which one worker's lease renewals fail, as if that worker had stalled. */
+class StallingQueue extends MemoryJobQueue {
+  stalled?: string;
+  override renew(record: JobRecord): Promise<JobRecord | null> {
+    if (record.worker === this.stalled) return Promise.reject(new Error("renewal stalled"));
+    return super.renew(record);
+  }
+}
+
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (const started = Date.now(); !(await check());) {
+    if (Date.now() - started > 10_000) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+Deno.test("worker: a worker that lost its lease stops its calls and leaves the job to its successor", async () => {
+  using queue = new StallingQueue({ leaseMs: 150 });
+  const embedder = new SlowEmbedder(new MemoryEmbedder(), { delayMs: 400 });
+  const blobs = new SlowBlobStore(new MemoryBlobStore(), { delayMs: 400 });
+  const vectors = new MemoryVectorStore(embedder.dimensions);
+  const pipeline = createRememberPipeline({
+    cipher: new MemoryCipher(),
+    blobs,
+    embedder,
+    vectors,
+    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+  });
+  const first = createWorker({ queue, pipeline, logger: silentLogger });
+  const second = createWorker({ queue, pipeline, logger: silentLogger });
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+  queue.stalled = first.id;
+
+  const firstRun = first.process(job.job_id);
+  await until("the first worker uploads", () => blobs.calls === 1);
+  const stale = (await queue.get(job.job_id))!;
+  assert.equal(stale.worker, first.id);
+  await until("its lease runs out", () => Date.now() > stale.lease_until!);
+  const secondRun = second.process(job.job_id);
+  await until(
+    "the second worker takes the job",
+    async () => (await queue.get(job.job_id))?.worker === second.id,
+  );
+  queue.stalled = undefined; // the first worker's next renewal finds the lease gone
+  await Promise.all([firstRun, secondRun]);
+
+  const done = await queue.get(job.job_id);
+  assert.equal(done?.status, "done");
+  assert.equal(done?.attempts, 2);
+  assert.equal(done?.error, undefined, "the first worker neither retried nor failed the job");
+  assert.equal(blobs.calls, 2, "the first upload was abandoned, the second made");
+  assert.equal(embedder.calls, 1, "the first worker stopped before indexing");
+  assert.deepEqual((await blobs.list("o1", "n1")).map((entry) => entry.blobId), [done.blob_id]);
+  assert.equal(await vectors.count(), 1);
 });

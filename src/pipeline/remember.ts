@@ -2,16 +2,19 @@
  * The remember pipeline, in two steps used by the job worker, restore and manual remember:
  *
  * - **store**: encrypt the text for its owner, then put the ciphertext in the blob store with
- *   its metadata; a client-encrypted (manual) memory skips encryption and its blob metadata
- *   keeps the client's vector, so restore can re-index it;
+ *   its metadata; a memory already encrypted (by `encrypt`, or by the client of a manual
+ *   memory) skips encryption, and a manual memory's blob metadata keeps the client's vector, so
+ *   restore can re-index it;
  * - **index**: embed the text (unless a vector is given), hash its terms with the owner's key,
  *   upsert the vector row (the memory id is the row id, so indexing again replaces it), then
  *   add the terms to the lexical index.
  *
  * Each step passes its caller's signal to every backend call, and can give each call its own
- * time limit. Indexing again is safe (the write is an upsert by memory id); storing again
- * encrypts afresh and so puts a second blob, which is why the worker checkpoints the blob id
- * on the job record between the two steps.
+ * time limit. Indexing again is safe (the write is an upsert by memory id); storing the same
+ * ciphertext again gives the same blob (the store is content-addressed), but storing a text
+ * again encrypts afresh and so puts a second blob. That is why the worker encrypts first
+ * (`encrypt`), keeps the ciphertext with the job, then stores it, and checkpoints the blob id
+ * before indexing: each step is then idempotent per memory id.
  *
  * @example
  * ```ts
@@ -61,7 +64,7 @@ export type MemoryToStore =
   & MemoryKey
   & (
     | { text: string }
-    | { ciphertext: Uint8Array<ArrayBuffer>; vector: number[] }
+    | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
   );
 
 /** A stored memory to index: its text to embed, or the vector to index it under. */
@@ -77,7 +80,12 @@ export interface StepOptions extends CallOptions {
 }
 
 export interface RememberPipeline {
-  /** Encrypts (unless the client did) and puts the blob; resolves to the blob id. */
+  /** Encrypts a memory's text for its owner; resolves to the ciphertext `store` takes. */
+  encrypt(
+    memory: MemoryKey & { text: string },
+    options?: StepOptions,
+  ): Promise<Uint8Array<ArrayBuffer>>;
+  /** Encrypts (unless already encrypted) and puts the blob; resolves to the blob id. */
   store(memory: MemoryToStore, options?: StepOptions): Promise<string>;
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
@@ -103,21 +111,26 @@ function backendCall<T>(
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
   const { cipher, blobs, embedder, vectors, hasher, lexicon } = deps;
+  const encrypt: RememberPipeline["encrypt"] = (memory, options = {}) => {
+    const plaintext = new TextEncoder().encode(memory.text);
+    return backendCall(
+      options,
+      "Encryption",
+      (call) => cipher.encrypt(memory.owner, plaintext, call),
+    );
+  };
   return {
+    encrypt,
+
     async store(memory, options = {}) {
       const { memoryId, owner, namespace, createdAt } = memory;
       const meta: BlobMeta = { owner, namespace, memoryId, createdAt };
       let ciphertext: Uint8Array<ArrayBuffer>;
       if ("text" in memory) {
-        const plaintext = new TextEncoder().encode(memory.text);
-        ciphertext = await backendCall(
-          options,
-          "Encryption",
-          (call) => cipher.encrypt(owner, plaintext, call),
-        );
+        ciphertext = await encrypt(memory, options);
       } else {
         ciphertext = memory.ciphertext;
-        meta.vector = memory.vector;
+        if (memory.vector) meta.vector = memory.vector;
       }
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },

@@ -5,10 +5,13 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
+import { jobLeaseSuite } from "./job_lease_suite.ts";
 
 /**
  * `open` gives a fresh, empty queue with the given options; disposing it ends its listener.
- * Delivery is asynchronous, so the listening tests wait for what they expect (up to 10 s).
+ * Delivery is asynchronous, so the listening tests wait for what they expect (up to 10 s). The
+ * lease tests (`job_lease_suite.ts`) run svc's worker on the queue with jobs slower than their
+ * lease, so they take a few seconds.
  */
 export function jobQueueSuite(
   name: string,
@@ -193,4 +196,6 @@ export function jobQueueSuite(
     await listened;
     assert.equal((await queue.get(job.job_id))?.status, "pending");
   });
+
+  jobLeaseSuite(name, open);
 }

@@ -1,0 +1,182 @@
+/**
+ * The lease half of the `JobQueue` conformance suite (`jobQueueSuite` registers it): renewals,
+ * fencing, the ciphertext a job keeps, and svc's own worker running jobs longer than their
+ * lease on the queue, and taking over the job of a worker that died.
+ */
+import assert from "node:assert/strict";
+import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
+import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import type { CallOptions, VectorRow } from "../backends/types.ts";
+import { type JobQueue, type JobQueueOptions, LeaseLost } from "../jobs/job_queue.ts";
+import { reconcileJobs } from "../jobs/reconciler.ts";
+import { createWorker } from "../jobs/worker.ts";
+import { silentLogger } from "../log.ts";
+import { createRememberPipeline } from "../pipeline/remember.ts";
+import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { TermHasher } from "../ranking/terms.ts";
+import { SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
+
+/** A vector store that counts the writes of each row. */
+class CountingVectorStore extends MemoryVectorStore {
+  writes = new Map<string, number>();
+  override upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    for (const row of rows) this.writes.set(row.id, (this.writes.get(row.id) ?? 0) + 1);
+    return super.upsert(rows, options);
+  }
+}
+
+/** Waits until `check` holds (up to 10 s). */
+async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  for (const started = Date.now(); !(await check());) {
+    if (Date.now() - started > 10_000) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A remember pipeline whose blob uploads and embeddings each take `delayMs`. */
+async function slowPipeline(delayMs: number) {
+  const embedder = new SlowEmbedder(new MemoryEmbedder(), { delayMs });
+  const stored = new MemoryBlobStore();
+  const blobs = new SlowBlobStore(stored, { delayMs });
+  const vectors = new CountingVectorStore(embedder.dimensions);
+  const pipeline = createRememberPipeline({
+    cipher: new MemoryCipher(),
+    blobs,
+    embedder,
+    vectors,
+    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+  });
+  return { pipeline, blobs, stored, vectors };
+}
+
+/** Registers the lease tests of `jobQueueSuite` for the queue `open` gives. */
+export function jobLeaseSuite(
+  name: string,
+  open: (options?: JobQueueOptions) => Promise<JobQueue & AsyncDisposable>,
+) {
+  const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
+
+  Deno.test(`${name}: renew extends a held lease; a worker taken over can change nothing`, async () => {
+    await using queue = await open({ leaseMs: 100 });
+    const [job] = await queue.accept([input("contested")]);
+    const first = (await queue.lease(job.job_id, "w1"))!;
+    const saved = await queue.checkpoint(first, { blob_id: "blob-1" });
+    await sleep(5);
+    const renewed = await queue.renew(first);
+    assert.ok(renewed && renewed.lease_until! > first.lease_until!, "the lease is extended");
+    assert.equal(renewed.blob_id, "blob-1", "a renewal keeps the checkpoint");
+    assert.equal(renewed.updated_at, saved.updated_at, "a renewal is not a change clients see");
+    assert.deepEqual(await queue.get(job.job_id), renewed);
+    assert.equal(await queue.lease(job.job_id, "w2"), null, "a renewed lease is respected");
+
+    await until("the lease runs out", () => Date.now() > renewed.lease_until!);
+    const second = (await queue.lease(job.job_id, "w2"))!;
+    assert.equal(second.attempts, 2);
+    assert.equal(second.blob_id, "blob-1");
+    assert.equal(await queue.renew(first), null, "the first worker's lease is lost");
+    await assert.rejects(() => queue.checkpoint(first, { blob_id: "blob-2" }), LeaseLost);
+    await assert.rejects(() => queue.saveCiphertext(first, new Uint8Array([1])), LeaseLost);
+    await assert.rejects(() => queue.complete(first, { memory_id: job.job_id }), LeaseLost);
+    await assert.rejects(() => queue.retry(first, "Cannot embed: slow", 0), LeaseLost);
+    await assert.rejects(() => queue.fail(first, "Cannot embed: slow"), LeaseLost);
+    assert.deepEqual(await queue.get(job.job_id), second, "nothing changed");
+    assert.equal(await queue.ciphertext(job.job_id), null);
+    assert.equal(await queue.payload(job.job_id), "contested");
+
+    await queue.complete(second, { memory_id: job.job_id });
+    assert.equal((await queue.get(job.job_id))?.status, "done");
+    assert.equal(await queue.renew(second), null, "a finished job has no lease");
+  });
+
+  Deno.test(`${name}: a job keeps the ciphertext its worker saved until it finishes`, async () => {
+    await using queue = await open();
+    const [small, large] = await queue.accept([input("small"), input("large")]);
+    const a = (await queue.lease(small.job_id, "w1"))!;
+    const b = (await queue.lease(large.job_id, "w1"))!;
+    const tiny = crypto.getRandomValues(new Uint8Array(100));
+    const big = new Uint8Array(1_300_000).map((_, i) => i % 251);
+    assert.equal(await queue.ciphertext(small.job_id), null);
+    await queue.saveCiphertext(a, tiny);
+    await queue.saveCiphertext(b, big);
+    assert.deepEqual(await queue.ciphertext(small.job_id), tiny);
+    assert.deepEqual(await queue.ciphertext(large.job_id), big);
+
+    await queue.retry(b, "Cannot store: busy", 60_000);
+    assert.deepEqual(await queue.ciphertext(large.job_id), big, "kept for the next attempt");
+    await queue.complete(a, {});
+    assert.equal(await queue.ciphertext(small.job_id), null, "dropped once done");
+    await queue.fail((await queue.lease(large.job_id, "w2"))!, "Cannot store: no");
+    assert.equal(await queue.ciphertext(large.job_id), null, "dropped once failed");
+  });
+
+  Deno.test(`${name}: a job slower than its lease runs once: the worker renews its lease`, async () => {
+    await using queue = await open({ leaseMs: 200 });
+    const { pipeline, blobs, vectors } = await slowPipeline(500);
+    const worker = createWorker({ queue, pipeline, logger: silentLogger });
+    const other = createWorker({ queue, pipeline, logger: silentLogger });
+    const listening = new AbortController();
+    const listened = queue.listen(({ job_id }) => worker.process(job_id), {
+      signal: listening.signal,
+    });
+    const [job] = await queue.accept([input("I keep bees on the roof")]);
+    await until("the job runs", async () => (await queue.get(job.job_id))?.status === "running");
+    // Past the lease, the job is delivered again, re-driven, and offered to another worker.
+    for (let i = 0; i < 3; i++) {
+      await sleep(250);
+      await queue.redrive(job.job_id);
+      await reconcileJobs(queue, silentLogger, { startup: false });
+      await other.process(job.job_id);
+    }
+    await until("the job is done", async () => (await queue.get(job.job_id))?.status === "done");
+    await worker.idle();
+    listening.abort();
+    await listened;
+
+    const done = (await queue.get(job.job_id))!;
+    assert.equal(done.attempts, 1, "never taken over");
+    assert.equal(blobs.calls, 1, "one upload");
+    assert.deepEqual((await blobs.list("o1", "n1")).map((entry) => entry.blobId), [done.blob_id]);
+    assert.equal(vectors.writes.get(job.job_id), 1, "one vector write");
+    assert.equal(await vectors.count(), 1);
+  });
+
+  Deno.test(`${name}: the job of a worker that died is taken over exactly once`, async () => {
+    await using queue = await open({ leaseMs: 200 });
+    const { pipeline, blobs, stored, vectors } = await slowPipeline(300);
+    const text = "My sister lives in Lisbon";
+    const [job] = await queue.accept([input(text)]);
+    const meta = { memoryId: job.job_id, owner: "o1", namespace: "n1", createdAt: 1 };
+    // The dead worker got as far as uploading its blob, not as far as recording it.
+    const dead = (await queue.lease(job.job_id, "dead"))!;
+    const ciphertext = await pipeline.encrypt({ ...meta, text });
+    await queue.saveCiphertext(dead, ciphertext);
+    const orphan = await stored.put(ciphertext, meta);
+
+    const takers = [1, 2, 3].map(() => createWorker({ queue, pipeline, logger: silentLogger }));
+    const listening = new AbortController();
+    const listened = queue.listen(({ job_id }) => takers[0].process(job_id), {
+      signal: listening.signal,
+    });
+    await Promise.all(takers.map((taker) => taker.process(job.job_id)));
+    assert.equal((await queue.get(job.job_id))?.worker, "dead", "a live lease is respected");
+    await until("the dead worker's lease runs out", () => Date.now() > dead.lease_until!);
+    await Promise.all([
+      reconcileJobs(queue, silentLogger, { startup: false }),
+      ...takers.map((taker) => taker.process(job.job_id)),
+    ]);
+    await until("the job is done", async () => (await queue.get(job.job_id))?.status === "done");
+    await Promise.all(takers.map((taker) => taker.idle()));
+    listening.abort();
+    await listened;
+
+    const done = (await queue.get(job.job_id))!;
+    assert.equal(done.attempts, 2, "one takeover");
+    assert.equal(done.blob_id, orphan, "the dead worker's ciphertext was put again");
+    assert.deepEqual((await blobs.list("o1", "n1")).map((entry) => entry.blobId), [orphan]);
+    assert.equal(vectors.writes.get(job.job_id), 1, "one vector write");
+  });
+}
