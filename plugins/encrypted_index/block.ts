@@ -29,6 +29,8 @@ export interface BlockRow {
 /** A decoded block: its rows, column by column. */
 export interface BlockColumns {
   count: number;
+  /** The size of the block's plaintext. */
+  plainBytes: number;
   ids: string[];
   blobIds: string[];
   terms: string[];
@@ -104,6 +106,7 @@ export function decodeBlock(plaintext: ArrayBuffer, dimensions: number): BlockCo
   }
   return {
     count,
+    plainBytes: plaintext.byteLength,
     ids,
     blobIds,
     terms,

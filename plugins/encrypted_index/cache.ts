@@ -7,7 +7,7 @@ import type { Logger } from "../../src/kit.ts";
 import { decodeBlock } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { Resident } from "./resident.ts";
-import type { BlockStorage, StoredHeader } from "./storage.ts";
+import type { BlockStorage, StoredBlock, StoredHeader } from "./storage.ts";
 
 /** Blocks decrypted at once during a load. */
 const LOAD_BATCH = 64;
@@ -84,16 +84,32 @@ export class NamespaceCache {
     for (let attempt = 0; attempt < 3; attempt++) {
       resident = new Resident(this.#dimensions, header?.header.count);
       if (!header) break;
-      const blocks = await this.#storage.blocks(ref.ns);
-      for (let i = 0; i < blocks.length; i += LOAD_BATCH) {
-        const batch = blocks.slice(i, i + LOAD_BATCH);
+      // Blocks are decrypted a batch at a time while the next batch is read.
+      const add = async (blocks: StoredBlock[]) => {
         const plain = await Promise.all(
-          batch.map((block) => this.#keys.open(ref, `block ${block.id}`, block.bytes)),
+          blocks.map((block) => this.#keys.open(ref, `block ${block.id}`, block.bytes)),
         );
-        batch.forEach((block, j) => {
+        blocks.forEach((block, j) => {
           resident.addBlock(block.id, block.bytes.length, decodeBlock(plain[j], this.#dimensions));
         });
+      };
+      let batch: StoredBlock[] = [];
+      let adding = Promise.resolve();
+      try {
+        for await (const block of this.#storage.blocks(ref.ns)) {
+          batch.push(block);
+          if (batch.length === LOAD_BATCH) {
+            await adding;
+            adding = add(batch);
+            batch = [];
+          }
+        }
+      } catch (error) {
+        await adding.catch(() => {}); // the read's error is the one to report
+        throw error;
       }
+      await adding;
+      await add(batch);
       resident.version = header.version;
       resident.sealedName = header.header.name;
       const after = await this.#storage.header(ref);

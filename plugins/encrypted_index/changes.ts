@@ -93,11 +93,12 @@ function pack(rows: BlockRow[], dimensions: number): BlockRow[][] {
 }
 
 /** The columns of rows, as a decoded block has them. */
-function columnsOf(rows: BlockRow[], dimensions: number): BlockColumns {
+function columnsOf(rows: BlockRow[], dimensions: number, plainBytes: number): BlockColumns {
   const vectors = new Float32Array(rows.length * dimensions);
   rows.forEach((row, i) => vectors.set(row.vector, i * dimensions));
   return {
     count: rows.length,
+    plainBytes,
     ids: rows.map((r) => r.id),
     blobIds: rows.map((r) => r.blobId),
     terms: rows.map((r) => r.terms),
@@ -159,7 +160,8 @@ export async function planChange(
       change.deleteIds.push(id);
     }
   }
-  const written = new Map<string, { id: string; rows: BlockRow[]; sealed: number }[]>();
+  type Written = { id: string; rows: BlockRow[]; plain: number; sealed: number };
+  const written = new Map<string, Written[]>();
   const names = new Map<string, Uint8Array<ArrayBuffer>>();
   for (const { ref, delta, fresh } of touched.values()) {
     const resident = residents.get(ref.ns)!;
@@ -173,18 +175,20 @@ export async function planChange(
     }
     const rows: BlockRow[] = [];
     for (const id of blocks) {
-      const info = resident.blocks.get(id)!;
-      change.deleteBlocks.push({ ns: ref.ns, id, size: info.sealedBytes });
-      for (const kept of info.ids) if (!removed.has(kept)) rows.push(resident.row(kept)!);
+      change.deleteBlocks.push({ ns: ref.ns, id, size: resident.blocks.get(id)!.sealedBytes });
+    }
+    for (const kept of resident.idsIn(blocks)) {
+      if (!removed.has(kept)) rows.push(resident.row(kept)!);
     }
     rows.push(...fresh.map((f) => f.row));
-    const out: { id: string; rows: BlockRow[]; sealed: number }[] = [];
+    const out: Written[] = [];
     for (const group of pack(rows, dimensions)) {
       const id = blockId();
-      const bytes = await keys.seal(ref, `block ${id}`, encodeBlock(group, dimensions));
+      const plain = encodeBlock(group, dimensions);
+      const bytes = await keys.seal(ref, `block ${id}`, plain);
       const block: StoredBlock = { id, bytes };
       change.putBlocks.push({ ns: ref.ns, block });
-      out.push({ id, rows: group, sealed: bytes.length });
+      out.push({ id, rows: group, plain: plain.length, sealed: bytes.length });
     }
     written.set(ref.ns, out);
     let name = resident.sealedName;
@@ -204,10 +208,11 @@ export async function planChange(
       for (const { ref, delta } of touched.values()) {
         const resident = residents.get(ref.ns)!;
         const count = resident.count + delta;
-        for (const id of rewritten.get(ref.ns)!) resident.dropBlock(id);
+        resident.dropBlocks(rewritten.get(ref.ns)!);
         for (const id of removed) if (located.get(id)?.ns === ref.ns) resident.remove(id);
         for (const block of written.get(ref.ns)!) {
-          resident.addBlock(block.id, block.sealed, columnsOf(block.rows, dimensions));
+          const columns = columnsOf(block.rows, dimensions, block.plain);
+          resident.addBlock(block.id, block.sealed, columns);
         }
         resident.sealedName = names.get(ref.ns)!;
         resident.version = count > 0 ? version : null;

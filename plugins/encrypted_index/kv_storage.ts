@@ -118,26 +118,19 @@ export class KvBlockStorage implements BlockStorage {
     return out;
   }
 
-  async blocks(ns: string): Promise<StoredBlock[]> {
-    const found = new Map<string, { parts: number; chunks: Uint8Array<ArrayBuffer>[] }>();
-    for await (
-      const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["b", ns] }, {
-        batchSize: 500,
-      })
-    ) {
-      const [, , id, parts, p] = entry.key as [string, string, string, number, number];
-      let block = found.get(id);
-      if (!block) found.set(id, block = { parts, chunks: [] });
-      if (block.parts === parts) block.chunks[p] = entry.value;
+  async *blocks(ns: string): AsyncGenerator<StoredBlock> {
+    // A block's parts are listed one after the other (its id, then the part number).
+    let id = "", parts = 0, chunks: Uint8Array<ArrayBuffer>[] = [];
+    const entries = this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["b", ns] }, {
+      batchSize: 500,
+    });
+    for await (const entry of entries) {
+      const [, , blockId, count, p] = entry.key as [string, string, string, number, number];
+      if (blockId !== id || count !== parts) [id, parts, chunks] = [blockId, count, []];
+      if (p !== chunks.length) continue; // a part is missing: an unfinished change's block
+      chunks.push(entry.value);
+      if (chunks.length === parts) yield { id, bytes: parts === 1 ? chunks[0] : concat(chunks) };
     }
-    const out: StoredBlock[] = [];
-    for (const [id, { parts, chunks }] of found) {
-      let present = 0;
-      for (const chunk of chunks) if (chunk) present++;
-      if (present !== parts) continue; // an unfinished change's parts
-      out.push({ id, bytes: parts === 1 ? chunks[0] : concat(chunks) });
-    }
-    return out;
   }
 
   async locate(ids: string[]): Promise<Map<string, NamespaceRef>> {

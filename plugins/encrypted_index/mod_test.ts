@@ -107,7 +107,7 @@ Deno.test("encrypted index: random writes answer as the in-memory store, before 
   await store.close();
   const storage = await KvBlockStorage.open(`${temp.dir}/index.kv`);
   for (const { ref } of await storage.headers()) {
-    const blocks = (await storage.blocks(ref.ns)).length;
+    const blocks = (await Array.fromAsync(storage.blocks(ref.ns))).length;
     assert.ok(blocks <= MAX_SMALL_BLOCKS + 1, `${blocks} blocks: small ones are merged`);
   }
   storage.close();

@@ -9,8 +9,8 @@ import { type BlockColumns, type BlockRow, rowBytes } from "./block.ts";
 
 /** A stored block as the namespace knows it. */
 export interface BlockInfo {
-  /** The ids of its rows. */
-  ids: Set<string>;
+  /** Its rows in the namespace (rows replaced or deleted since it was written are not). */
+  count: number;
   /** Its plaintext size, about. */
   plainBytes: number;
   /** Its sealed size, exactly (the storage needs it to delete the block). */
@@ -83,33 +83,35 @@ export class Resident {
 
   /** Adds the rows of a stored block. */
   addBlock(blockId: string, sealedBytes: number, columns: BlockColumns): void {
-    const info: BlockInfo = { ids: new Set(), plainBytes: 0, sealedBytes };
-    this.blocks.set(blockId, info);
-    this.#grow(this.count + columns.count);
-    const d = this.dimensions;
-    for (let i = 0; i < columns.count; i++) {
+    const { count } = columns;
+    this.blocks.set(blockId, { count, plainBytes: columns.plainBytes, sealedBytes });
+    // Only after a torn read can an id already be here; the block read last wins.
+    for (const id of columns.ids) if (this.#row.has(id)) this.remove(id);
+    const start = this.#ids.length;
+    this.#grow(start + count);
+    this.#vectors.set(columns.vectors, start * this.dimensions);
+    this.#created.set(columns.createdAt, start);
+    for (let i = 0; i < count; i++) {
       const id = columns.ids[i];
-      if (this.#row.has(id)) this.remove(id); // only after a torn read; the newer block wins
-      const row = this.#ids.length;
       this.#ids.push(id);
       this.#blobIds.push(columns.blobIds[i]);
       this.#terms.push(columns.terms[i]);
       this.#blockOf.push(blockId);
-      this.#created[row] = columns.createdAt[i];
-      this.#vectors.set(columns.vectors.subarray(i * d, (i + 1) * d), row * d);
-      this.#row.set(id, row);
+      this.#row.set(id, start + i);
       this.#stringBytes += id.length + columns.blobIds[i].length + columns.terms[i].length;
-      info.ids.add(id);
-      info.plainBytes += rowBytes(d, id, columns.blobIds[i], columns.terms[i]);
     }
   }
 
-  /** Removes a row (the last row takes its place); its block keeps the id until rewritten. */
+  /** Removes a row (the last row takes its place). */
   remove(id: string): void {
     const row = this.#row.get(id);
     if (row === undefined) return;
     this.#row.delete(id);
-    this.blocks.get(this.#blockOf[row])?.ids.delete(id);
+    const block = this.blocks.get(this.#blockOf[row]);
+    if (block) {
+      block.count--;
+      block.plainBytes -= rowBytes(this.dimensions, id, this.#blobIds[row], this.#terms[row]);
+    }
     this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length;
     const last = this.#ids.length - 1;
     if (row !== last) {
@@ -128,12 +130,20 @@ export class Resident {
     this.#blockOf.pop();
   }
 
-  /** Forgets a block and its rows. */
-  dropBlock(blockId: string): void {
-    const info = this.blocks.get(blockId);
-    if (!info) return;
-    for (const id of [...info.ids]) this.remove(id);
-    this.blocks.delete(blockId);
+  /** The ids of the rows the blocks `blockIds` hold. */
+  idsIn(blockIds: Set<string>): string[] {
+    const out: string[] = [];
+    if (blockIds.size === 0) return out;
+    for (let row = 0; row < this.#ids.length; row++) {
+      if (blockIds.has(this.#blockOf[row])) out.push(this.#ids[row]);
+    }
+    return out;
+  }
+
+  /** Forgets blocks and their rows. */
+  dropBlocks(blockIds: Set<string>): void {
+    for (const id of this.idsIn(blockIds)) this.remove(id);
+    for (const id of blockIds) this.blocks.delete(id);
   }
 
   /** A row as blocks hold it (its vector copied). */

@@ -70,8 +70,8 @@ export interface BlockStorage {
   header(ref: NamespaceRef): Promise<StoredHeader | null>;
   /** Every namespace's header, or one owner's (by its keyed hash). */
   headers(owner?: string): Promise<StoredHeader[]>;
-  /** The complete blocks of a namespace (by its keyed hash). */
-  blocks(ns: string): Promise<StoredBlock[]>;
+  /** The complete blocks of a namespace (by its keyed hash), as they are read. */
+  blocks(ns: string): AsyncIterable<StoredBlock>;
   /** Where each of `ids` is, for those in the index. */
   locate(ids: string[]): Promise<Map<string, NamespaceRef>>;
   /**
