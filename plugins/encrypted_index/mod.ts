@@ -62,7 +62,7 @@ export interface EncryptedIndexOptions {
 }
 
 interface Queued {
-  items: WriteItem[];
+  items: Promise<WriteItem[]>;
   signal?: AbortSignal;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -165,10 +165,16 @@ export class EncryptedVectorStore implements VectorStore {
     return unit(vector);
   }
 
-  async upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
-    options?.signal?.throwIfAborted();
-    const byId = new Map<string, WriteItem>();
-    for (const r of rows) {
+  upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    // Checked and queued at once, so writes apply in the order they were called.
+    let checked: { r: VectorRow; vector: Float32Array }[];
+    try {
+      checked = rows.map((r) => ({ r, vector: this.#vector(r.vector, "index the memory") }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const items = Promise.all(checked.map(async ({ r, vector }) => {
       const add: NewRow = {
         ref: await this.#keys.ref(r.owner, r.namespace),
         owner: r.owner,
@@ -177,23 +183,24 @@ export class EncryptedVectorStore implements VectorStore {
           id: r.id,
           blobId: r.blobId,
           createdAt: r.createdAt,
-          vector: this.#vector(r.vector, "index the memory"),
+          vector,
           terms: r.terms?.join(" ") ?? "",
         },
       };
-      byId.delete(r.id);
-      byId.set(r.id, { id: r.id, add });
-    }
-    await this.#enqueue([...byId.values()], options?.signal);
+      return { id: r.id, add };
+    })).then((all) => [...new Map(all.map((item) => [item.id, item])).values()]);
+    return this.#enqueue(rows.length, items, options?.signal);
   }
 
-  async delete(ids: string[], options?: CallOptions): Promise<void> {
-    options?.signal?.throwIfAborted();
-    await this.#enqueue([...new Set(ids)].map((id) => ({ id })), options?.signal);
+  delete(ids: string[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const items = [...new Set(ids)].map((id): WriteItem => ({ id }));
+    return this.#enqueue(items.length, Promise.resolve(items), options?.signal);
   }
 
-  #enqueue(items: WriteItem[], signal?: AbortSignal): Promise<void> {
-    if (items.length === 0) return Promise.resolve();
+  #enqueue(count: number, items: Promise<WriteItem[]>, signal?: AbortSignal): Promise<void> {
+    if (count === 0) return Promise.resolve();
+    items.catch(() => {}); // awaited by the writer, unless the write is cancelled first
     const done = new Promise<void>((resolve, reject) => {
       this.#queue.push({ items, signal, resolve, reject });
     });
@@ -210,7 +217,7 @@ export class EncryptedVectorStore implements VectorStore {
         continue;
       }
       try {
-        await this.#write(next.items);
+        await this.#write(await next.items);
         next.resolve();
       } catch (error) {
         next.reject(backendError(PLUGIN, "write the vector index", error));

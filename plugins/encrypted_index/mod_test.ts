@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { VectorRow, VectorStore } from "../../src/kit.ts";
+import type { SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
 import { MemoryVectorStore } from "../../src/testing/mod.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { EncryptedVectorStore, KvBlockStorage } from "./mod.ts";
@@ -266,4 +266,35 @@ Deno.test("encrypted index: two stores on one index see and respect each other's
   }
   await a.close();
   await b.close();
+});
+
+Deno.test("encrypted index: writes apply in call order; a malformed vector is refused", async () => {
+  await using temp = await tempDir();
+  const store = await open(temp.dir);
+  const row = (namespace: string, blobId: string) => ({
+    id: "x",
+    owner: "o",
+    namespace,
+    blobId,
+    vector: [1, 0, 0, 0, 0, 0, 0, 0],
+    createdAt: 1,
+  });
+  const writes = [
+    store.upsert([row("n1", "first")]),
+    store.delete(["x"]),
+    store.upsert([row("n2", "second")]),
+    store.upsert([row("n2", "third"), row("n2", "last")]),
+  ];
+  await Promise.all(writes);
+  assert.deepEqual(await store.search("o", "n1", [1, 0, 0, 0, 0, 0, 0, 0], 5), []);
+  const [hit] = await store.search("o", "n2", [1, 0, 0, 0, 0, 0, 0, 0], 5);
+  assert.equal(hit.blobId, "last");
+  for (const vector of [[1, 0], [NaN, 0, 0, 0, 0, 0, 0, 0]]) {
+    await assert.rejects(
+      store.upsert([{ ...row("n3", "bad"), vector }]),
+      (error: SvcError) => error.code === "bad_request",
+    );
+  }
+  assert.equal(await store.count({ owner: "o", namespace: "n3" }), 0);
+  await store.close();
 });
