@@ -80,11 +80,20 @@ export class KvBlockStorage implements BlockStorage {
     this.#kv = kv;
   }
 
-  /** Opens (creating) the database at `path`. */
+  /** Opens (creating) the database file at `path`, readable by its owner only. */
   static async open(path: string): Promise<KvBlockStorage> {
     const slash = path.lastIndexOf("/");
     if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
-    return new KvBlockStorage(await Deno.openKv(path));
+    const kv = await Deno.openKv(path);
+    // Private to the relayer's user (SQLite then creates its -wal and -shm files alike).
+    if (Deno.build.os !== "windows") {
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+        await Deno.chmod(file, 0o600).catch((error) => {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        });
+      }
+    }
+    return new KvBlockStorage(kv);
   }
 
   async meta(): Promise<IndexMeta | null> {

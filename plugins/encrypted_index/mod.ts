@@ -58,6 +58,7 @@ export interface EncryptedIndexOptions {
   dimensions: number;
   /** Memory for decrypted namespaces, in MiB (default 512). */
   memoryMb?: number;
+  /** Where warnings go (default: JSON lines on stderr). */
   logger?: Logger;
 }
 
@@ -106,8 +107,16 @@ export class EncryptedVectorStore implements VectorStore {
       const keyCheck = await keys.keyCheck();
       const meta = await storage.meta();
       const { model, dimensions } = options;
-      const fix = `move ${where} away and call POST /api/restore (or \`deno task svc restore\`) ` +
+      const files = options.path ? `${where} (with its -wal and -shm files)` : where;
+      const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
         `for each namespace to re-index from the blob store`;
+      if (meta && meta.format !== FORMAT) {
+        throw new SvcError(
+          "conflict",
+          `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
+            `version reads format ${FORMAT}. Either run the version that wrote it, or ${fix}.`,
+        );
+      }
       if (meta && meta.keyCheck !== keyCheck) {
         throw new SvcError(
           "conflict",

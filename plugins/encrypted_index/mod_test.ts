@@ -135,7 +135,7 @@ Deno.test("encrypted index: another master key or embedder is refused with the f
   await store.close();
 });
 
-Deno.test("encrypted index: no name, term, blob id or vector is readable in its files", async () => {
+Deno.test("encrypted index: no name, term, blob id or vector is readable in its private files", async () => {
   await using temp = await tempDir();
   const store = await open(temp.dir, { dimensions: 16 });
   const vector = Array.from({ length: 16 }, (_, i) => (i + 1) / 16);
@@ -162,6 +162,8 @@ Deno.test("encrypted index: no name, term, blob id or vector is readable in its 
   for await (const entry of Deno.readDir(temp.dir)) {
     const bytes = await Deno.readFile(`${temp.dir}/${entry.name}`);
     files++;
+    const mode = (await Deno.stat(`${temp.dir}/${entry.name}`)).mode! & 0o777;
+    assert.equal(mode, 0o600, `${entry.name} is private to its owner`);
     for (const needle of needles) {
       assert.equal(
         indexOf(bytes, needle),
