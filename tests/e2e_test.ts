@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
-import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
+import { loadMasterKey } from "../src/compose/master_key.ts";
 import {
   freePort,
   newAccountClient,
+  removeIndex,
   startRelayer,
   svcCli,
   TEST_MODELS_DIR,
@@ -35,7 +37,7 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
   assert.equal(await recallDog(again), "My dog is called Rex");
 
   await relayer.stop();
-  await Deno.remove(`${dataDir}/lancedb`, { recursive: true });
+  await removeIndex(dataDir);
   relayer = await startRelayer(dataDir);
   const restoredClient = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
   assert.deepEqual((await restoredClient.recall("dog")).results, []);
@@ -69,8 +71,9 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
 
 Deno.test("e2e: a mismatched embedder is refused at start with the fix named", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
-  const store = await LanceDbVectorStore.open({
-    dir: `${dataDir}/lancedb`,
+  const store = await EncryptedVectorStore.open({
+    path: `${dataDir}/index.kv`,
+    secret: await loadMasterKey(dataDir),
     model: "another-model",
     dimensions: 8,
   });
@@ -145,8 +148,9 @@ Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none",
   await relayer.stop();
 
   const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
-  const index = await LanceDbVectorStore.open({
-    dir: `${dataDir}/lancedb`,
+  const index = await EncryptedVectorStore.open({
+    path: `${dataDir}/index.kv`,
+    secret: await loadMasterKey(dataDir),
     model: embedder.model,
     dimensions: embedder.dimensions,
   });

@@ -16,7 +16,7 @@ import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emul
 import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
 import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
-import { startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
+import { removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 
 async function startNetwork() {
   const sui = await startFakeSui();
@@ -120,7 +120,7 @@ Deno.test({
 
       // Restore after wiping the index: the blobs are listed from the chain and read back.
       await relayer.stop();
-      await Deno.remove(`${dataDir}/lancedb`, { recursive: true });
+      await removeIndex(dataDir);
       await Deno.remove(`${dataDir}/walrus_cache`, { recursive: true });
       relayer = await startRelayer(dataDir, net.env);
       client = await open(true);

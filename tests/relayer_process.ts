@@ -88,6 +88,15 @@ export async function startRelayer(
   };
 }
 
+/** Deletes the data directory's vector index (the encrypted index's database files). */
+export async function removeIndex(dataDir: string): Promise<void> {
+  for (const suffix of ["", "-wal", "-shm"]) {
+    await Deno.remove(`${dataDir}/index.kv${suffix}`).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+}
+
 /** Runs `cli/svc.ts` with `--json` and returns its one JSON object. */
 export async function svcCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {

@@ -306,6 +306,34 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
+  /** Every row of the index, in batches (to move the index into another store). */
+  async *rows(options?: CallOptions): AsyncGenerator<VectorRow[]> {
+    await this.idle();
+    try {
+      const columns = ["id", "owner_id", "ns", "blob_id", "created_at", "terms", "vector"];
+      for await (const batch of this.#table.query().select(columns)) {
+        options?.signal?.throwIfAborted();
+        const rows: VectorRow[] = [];
+        for (const row of batch) {
+          const terms = row.terms as string | null;
+          rows.push({
+            id: row.id,
+            owner: row.owner_id,
+            namespace: row.ns,
+            blobId: row.blob_id,
+            createdAt: row.created_at,
+            vector: Float32Array.from(row.vector.toArray() as Float32Array),
+            ...(terms !== null ? { terms: terms ? terms.split(" ") : [] } : {}),
+          });
+        }
+        yield rows;
+      }
+    } catch (error) {
+      if (options?.signal?.aborted) throw options.signal.reason;
+      throw backendError("LanceDB", "read the vector index", error);
+    }
+  }
+
   /** Resolves once queued writes, compaction and index builds are done. */
   async idle(): Promise<void> {
     while (this.#writing) await this.#writing;

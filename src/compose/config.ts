@@ -17,7 +17,17 @@ export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
 export type CipherConfig = { kind: "local" } | { kind: "seal"; seal: SealSettings };
 /** Where ciphertext is stored. */
 export type BlobStoreConfig = { kind: "fs" } | { kind: "walrus"; walrus: WalrusSettings };
-export type VectorStoreConfig = { kind: "lancedb" } | { kind: "memory" };
+/** Where memory vectors are indexed. */
+export type VectorStoreConfig =
+  | {
+    kind: "encrypted";
+    /** `SVC_INDEX_MEMORY_MB`: memory for decrypted namespaces. */
+    memoryMb: number;
+    /** `SVC_VECTOR_STORE` unset: an old `lancedb` index is imported once. */
+    importLanceDb: boolean;
+  }
+  | { kind: "lancedb" }
+  | { kind: "memory" };
 
 /** A model server: Ollama, or an OpenAI-compatible API. */
 export interface RemoteModelSettings {
@@ -205,6 +215,16 @@ function readLlm(read: SettingsReader): LlmConfig {
   }
 }
 
+function readVectorStore(read: SettingsReader): VectorStoreConfig {
+  const kind = read.choice("SVC_VECTOR_STORE", "encrypted", ["encrypted", "lancedb", "memory"]);
+  if (kind !== "encrypted") return { kind };
+  return {
+    kind,
+    memoryMb: read.integer("SVC_INDEX_MEMORY_MB", 512, 16, 1_048_576),
+    importLanceDb: read.text("SVC_VECTOR_STORE") === undefined,
+  };
+}
+
 function readChain(read: SettingsReader): ChainConfig {
   const kind = read.choice("SVC_CHAIN", "local", ["local", "sui"]);
   return kind === "sui" ? { kind, sui: readSuiSettings(read) } : { kind };
@@ -244,7 +264,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     chain,
     cipher: readCipher(read, chain),
     blobStore: readBlobStore(read, chain),
-    vectorStore: { kind: read.choice("SVC_VECTOR_STORE", "lancedb", ["lancedb", "memory"]) },
+    vectorStore: readVectorStore(read),
     embedder: readEmbedder(read, dataDir),
     llm: readLlm(read),
     masterKeyHex: read.matching(

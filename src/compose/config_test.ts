@@ -168,3 +168,23 @@ Deno.test("the relayer's names: public URLs as origins, allowed hosts, required 
     ["SVC_PUBLIC_URL", "SVC_PUBLIC_URL", "SVC_REQUIRE_AUDIENCE", "SVC_ALLOWED_HOSTS"],
   );
 });
+
+Deno.test("the vector store: encrypted by default, importing LanceDB only when unset", () => {
+  const store = (env: Record<string, string>) => {
+    const result = readConfig(env);
+    assert.ok(result.ok);
+    return result.config.vectorStore;
+  };
+  assert.deepEqual(store({}), { kind: "encrypted", memoryMb: 512, importLanceDb: true });
+  assert.deepEqual(store({ SVC_VECTOR_STORE: "encrypted", SVC_INDEX_MEMORY_MB: "64" }), {
+    kind: "encrypted",
+    memoryMb: 64,
+    importLanceDb: false,
+  });
+  assert.deepEqual(store({ SVC_VECTOR_STORE: "lancedb", SVC_INDEX_MEMORY_MB: "x" }), {
+    kind: "lancedb",
+  });
+  assert.deepEqual(store({ SVC_VECTOR_STORE: "memory" }), { kind: "memory" });
+  assert.match(problemsOf({ SVC_INDEX_MEMORY_MB: "8" })[0], /^SVC_INDEX_MEMORY_MB must be/);
+  assert.match(problemsOf({ SVC_VECTOR_STORE: "lance" })[0], /encrypted, lancedb, memory/);
+});

@@ -13,6 +13,7 @@ import type {
   Llm,
   Reranker,
   Sponsor,
+  VectorStore,
 } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
@@ -96,19 +97,46 @@ async function openLlm(config: LlmConfig): Promise<Llm | undefined> {
   }
 }
 
-async function openVectors(config: Config, embedder: Embedder, logger: Logger) {
+async function openVectors(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  embedder: Embedder,
+  logger: Logger,
+): Promise<VectorStore> {
+  const { model, dimensions } = embedder;
   switch (config.vectorStore.kind) {
+    case "encrypted": {
+      const { EncryptedVectorStore } = await import("../../plugins/encrypted_index/mod.ts");
+      const store = await EncryptedVectorStore.open({
+        path: `${config.dataDir}/index.kv`,
+        secret,
+        model,
+        dimensions,
+        memoryMb: config.vectorStore.memoryMb,
+        logger,
+      });
+      try {
+        if (config.vectorStore.importLanceDb) {
+          const { importLanceDb } = await import("./lancedb_import.ts");
+          await importLanceDb(store, config.dataDir, { model, dimensions }, logger);
+        }
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      return store;
+    }
     case "lancedb": {
       const { LanceDbVectorStore } = await import("../../plugins/lancedb/mod.ts");
       return await LanceDbVectorStore.open({
         dir: `${config.dataDir}/lancedb`,
-        model: embedder.model,
-        dimensions: embedder.dimensions,
+        model,
+        dimensions,
         logger,
       });
     }
     case "memory":
-      return new MemoryVectorStore(embedder.dimensions);
+      return new MemoryVectorStore(dimensions);
   }
 }
 
@@ -172,7 +200,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
   const { embedder, reranker } = await openEmbedder(config.embedder);
   const llm = await openLlm(config.llm);
-  const vectors = await openVectors(config, embedder, logger);
+  const vectors = await openVectors(config, secret, embedder, logger);
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
   const cipher = await openCipher(config, secret);

@@ -17,6 +17,7 @@ import {
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
+import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../../src/compose/master_key.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
@@ -44,6 +45,22 @@ vectorStoreSuite("MemoryVectorStore", (dimensions) => {
 vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
   const dir = await Deno.makeTempDir();
   const store = await LanceDbVectorStore.open({ dir, model: "test", dimensions });
+  return Object.assign(store, {
+    [Symbol.asyncDispose]: async () => {
+      await store.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  });
+});
+
+vectorStoreSuite("EncryptedVectorStore", async (dimensions) => {
+  const dir = await Deno.makeTempDir();
+  const store = await EncryptedVectorStore.open({
+    path: `${dir}/index.kv`,
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    model: "test",
+    dimensions,
+  });
   return Object.assign(store, {
     [Symbol.asyncDispose]: async () => {
       await store.close();

@@ -1,0 +1,375 @@
+/**
+ * The encrypted vector index, the default: nothing of a memory is readable at rest without the
+ * relayer's master key. Each owner's namespace is stored as blocks of rows (vectors, term
+ * hashes, ids, times) sealed with AES-256-GCM under a key derived (HKDF) from the master key
+ * for that namespace; owners and namespaces are filed under keyed hashes (HMAC), never by name.
+ * A namespace is decrypted into memory the first time it is used and searched there exactly
+ * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
+ * a memory budget. Storage is a Deno KV database (`kv_storage.ts`) behind a small interface
+ * (`storage.ts`); every write is one atomic commit, so a crash leaves each row written or not.
+ *
+ * Writes go through one writer per store. A namespace's stored version is checked before each
+ * search and by each commit, so another process writing the same index is noticed (its changes
+ * are loaded, a conflicting commit is planned again).
+ *
+ * @example
+ * ```ts
+ * const store = await EncryptedVectorStore.open({
+ *   path: "./data/index.kv", secret, model: embedder.model, dimensions: embedder.dimensions,
+ * });
+ * ```
+ */
+import {
+  backendError,
+  type CallOptions,
+  createLogger,
+  type Logger,
+  type NamespaceCount,
+  SvcError,
+  type TermsRow,
+  type VectorHit,
+  type VectorRow,
+  type VectorStore,
+} from "../../src/kit.ts";
+import { NamespaceCache } from "./cache.ts";
+import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
+import { IndexKeys, type NamespaceRef } from "./keys.ts";
+import { KvBlockStorage } from "./kv_storage.ts";
+import { type Resident, unit } from "./resident.ts";
+import type { BlockStorage, StoredHeader } from "./storage.ts";
+
+export type { BlockStorage } from "./storage.ts";
+export { KvBlockStorage } from "./kv_storage.ts";
+
+const FORMAT = 1;
+const PLUGIN = "the encrypted vector index";
+/** Times a change is planned again after another writer changed its namespaces. */
+const RETRIES = 5;
+
+export interface EncryptedIndexOptions {
+  /** The Deno KV database file, for example `<data dir>/index.kv`. */
+  path?: string;
+  /** Another storage instead of `path`'s (the store closes it). */
+  storage?: BlockStorage;
+  /** The relayer's 32-byte secret, from which every key of the index is derived. */
+  secret: Uint8Array<ArrayBuffer>;
+  /** The embedder's model id and vector size; an index built by another is refused. */
+  model: string;
+  dimensions: number;
+  /** Memory for decrypted namespaces, in MiB (default 512). */
+  memoryMb?: number;
+  /** Where warnings go (default: JSON lines on stderr). */
+  logger?: Logger;
+}
+
+interface Queued {
+  items: Promise<WriteItem[]>;
+  signal?: AbortSignal;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class EncryptedVectorStore implements VectorStore {
+  readonly name = "encrypted";
+  readonly dimensions: number;
+  #storage: BlockStorage;
+  #keys: IndexKeys;
+  #logger: Logger;
+  #cache: NamespaceCache;
+  #queue: Queued[] = [];
+  #writing: Promise<void> | null = null;
+  #committing: Promise<unknown> | null = null;
+
+  private constructor(
+    storage: BlockStorage,
+    keys: IndexKeys,
+    options: EncryptedIndexOptions,
+  ) {
+    this.#storage = storage;
+    this.#keys = keys;
+    this.dimensions = options.dimensions;
+    this.#logger = options.logger ?? createLogger("warn");
+    const budget = (options.memoryMb ?? 512) * 1024 * 1024;
+    this.#cache = new NamespaceCache(storage, keys, this.dimensions, budget, this.#logger);
+  }
+
+  /** Opens the index, refusing one written under another secret or by another embedder. */
+  static async open(options: EncryptedIndexOptions): Promise<EncryptedVectorStore> {
+    const where = options.path ?? "the configured storage";
+    let storage: BlockStorage;
+    try {
+      storage = options.storage ?? await KvBlockStorage.open(options.path!);
+    } catch (error) {
+      throw backendError(PLUGIN, `open the vector index in ${where}`, error);
+    }
+    try {
+      const keys = await IndexKeys.derive(options.secret);
+      const keyCheck = await keys.keyCheck();
+      const meta = await storage.meta();
+      const { model, dimensions } = options;
+      const files = options.path ? `${where} (with its -wal and -shm files)` : where;
+      const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
+        `for each namespace to re-index from the blob store`;
+      if (meta && meta.format !== FORMAT) {
+        throw new SvcError(
+          "conflict",
+          `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
+            `version reads format ${FORMAT}. Either run the version that wrote it, or ${fix}.`,
+        );
+      }
+      if (meta && meta.keyCheck !== keyCheck) {
+        throw new SvcError(
+          "conflict",
+          `Cannot open the vector index in ${where}: it was written under another master key. ` +
+            `Either start with that key (SVC_MASTER_KEY, or the data directory's master.key), ` +
+            `or ${fix}.`,
+        );
+      }
+      if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {
+        throw new SvcError(
+          "conflict",
+          `Cannot open the vector index in ${where}: it was built with embedder ` +
+            `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
+            `configured. Either configure the original embedder, or ${fix}.`,
+        );
+      }
+      if (!meta) await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
+      return new EncryptedVectorStore(storage, keys, options);
+    } catch (error) {
+      storage.close();
+      throw backendError(PLUGIN, `open the vector index in ${where}`, error);
+    }
+  }
+
+  /** A clear note kept with the index (the composition records an import's progress). */
+  async note(name: string): Promise<string | null> {
+    return await this.#call("read the vector index", () => this.#storage.note(name));
+  }
+
+  /** Writes a note. */
+  async setNote(name: string, value: string): Promise<void> {
+    await this.#call("write the vector index", () => this.#storage.setNote(name, value));
+  }
+
+  async #call<T>(action: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      throw backendError(PLUGIN, action, error);
+    }
+  }
+
+  #vector(vector: ArrayLike<number>, what: string): Float32Array {
+    if (vector.length !== this.dimensions) {
+      throw new SvcError(
+        "bad_request",
+        `Cannot ${what}: the vector has ${vector.length} numbers, the index ${this.dimensions}`,
+      );
+    }
+    for (let i = 0; i < vector.length; i++) {
+      if (!Number.isFinite(vector[i])) {
+        throw new SvcError("bad_request", `Cannot ${what}: the vector has a non-finite number`);
+      }
+    }
+    return unit(vector);
+  }
+
+  upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    // Checked and queued at once, so writes apply in the order they were called.
+    let checked: { r: VectorRow; vector: Float32Array }[];
+    try {
+      checked = rows.map((r) => ({ r, vector: this.#vector(r.vector, "index the memory") }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const items = Promise.all(checked.map(async ({ r, vector }) => {
+      const add: NewRow = {
+        ref: await this.#keys.ref(r.owner, r.namespace),
+        owner: r.owner,
+        namespace: r.namespace,
+        row: {
+          id: r.id,
+          blobId: r.blobId,
+          createdAt: r.createdAt,
+          vector,
+          terms: r.terms?.join(" ") ?? "",
+        },
+      };
+      return { id: r.id, add };
+    })).then((all) => [...new Map(all.map((item) => [item.id, item])).values()]);
+    return this.#enqueue(rows.length, items, options?.signal);
+  }
+
+  delete(ids: string[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const items = [...new Set(ids)].map((id): WriteItem => ({ id }));
+    return this.#enqueue(items.length, Promise.resolve(items), options?.signal);
+  }
+
+  #enqueue(count: number, items: Promise<WriteItem[]>, signal?: AbortSignal): Promise<void> {
+    if (count === 0) return Promise.resolve();
+    items.catch(() => {}); // awaited by the writer, unless the write is cancelled first
+    const done = new Promise<void>((resolve, reject) => {
+      this.#queue.push({ items, signal, resolve, reject });
+    });
+    this.#writing ??= this.#drain();
+    return done;
+  }
+
+  /** The single writer: applies queued writes in order, one atomic change at a time. */
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const next = this.#queue.shift()!;
+      if (next.signal?.aborted) {
+        next.reject(next.signal.reason);
+        continue;
+      }
+      try {
+        await this.#write(await next.items);
+        next.resolve();
+      } catch (error) {
+        next.reject(backendError(PLUGIN, "write the vector index", error));
+      }
+    }
+    this.#writing = null;
+  }
+
+  async #write(items: WriteItem[]): Promise<void> {
+    let at = 0;
+    let conflicts = 0;
+    while (at < items.length) {
+      const window = items.slice(at, at + 128);
+      const located = await this.#storage.locate(window.map((item) => item.id));
+      const refs = new Map<string, NamespaceRef>();
+      for (const ref of located.values()) refs.set(ref.ns, ref);
+      for (const item of window) if (item.add) refs.set(item.add.ref.ns, item.add.ref);
+      const residents = new Map<string, Resident>();
+      for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
+      const chunk = window.slice(0, chunkLength(window, located, residents));
+      const planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
+      const commit = this.#storage.commit(planned.change);
+      this.#committing = commit;
+      const version = await commit.finally(() => this.#committing = null);
+      if (version === null) {
+        // Another writer changed these namespaces: load them again and plan again.
+        for (const ns of residents.keys()) this.#cache.drop(ns);
+        if (++conflicts > RETRIES) {
+          throw new SvcError(
+            "backend_unavailable",
+            "Cannot write the vector index: it keeps changing under this relayer (is another " +
+              "process writing the same index?)",
+          );
+        }
+        continue;
+      }
+      planned.apply(version);
+      at += chunk.length;
+    }
+    this.#cache.evict();
+  }
+
+  /** The namespace's rows as stored now, `null` when it has none. */
+  async #current(ref: NamespaceRef): Promise<Resident | null> {
+    let stored = await this.#storage.header(ref);
+    const held = this.#cache.held(ref.ns);
+    if (held && stored && held.version !== stored.version && this.#committing) {
+      // Likely this store's own commit, not yet applied: wait for it rather than reload.
+      await this.#committing.catch(() => {});
+      stored = await this.#storage.header(ref);
+    }
+    if (!stored) {
+      if (held?.version) this.#cache.drop(ref.ns);
+      return null;
+    }
+    return await this.#cache.get(ref, stored);
+  }
+
+  async search(
+    owner: string,
+    namespace: string,
+    vector: Float32Array | number[],
+    k: number,
+    options: CallOptions & { ids?: string[] } = {},
+  ): Promise<VectorHit[]> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    const query = this.#vector(vector, "search the vector index");
+    if (options.ids?.length === 0 || k <= 0) return [];
+    const ref = await this.#keys.ref(owner, namespace);
+    const resident = await this.#call("search the vector index", () => this.#current(ref));
+    signal?.throwIfAborted();
+    return resident?.search(query, k, options.ids) ?? [];
+  }
+
+  async has(ids: string[], options?: CallOptions): Promise<Set<string>> {
+    options?.signal?.throwIfAborted();
+    if (ids.length === 0) return new Set();
+    const located = await this.#call("read the vector index", () => this.#storage.locate(ids));
+    return new Set(located.keys());
+  }
+
+  /** The names of `headers`, decrypted, with their counts. */
+  async #named(headers: StoredHeader[]) {
+    return await Promise.all(headers.map(async ({ ref, header }) => {
+      const plain = await this.#keys.open(ref, "name", header.name);
+      const [owner, namespace] = JSON.parse(new TextDecoder().decode(plain)) as string[];
+      return { owner, namespace, count: header.count };
+    }));
+  }
+
+  async count(
+    filter: { owner?: string; namespace?: string } = {},
+    options?: CallOptions,
+  ): Promise<number> {
+    options?.signal?.throwIfAborted();
+    const { owner, namespace } = filter;
+    return await this.#call("count the vector index", async () => {
+      if (owner !== undefined && namespace !== undefined) {
+        return (await this.#storage.header(await this.#keys.ref(owner, namespace)))?.header
+          .count ?? 0;
+      }
+      const headers = await this.#storage.headers(
+        owner === undefined ? undefined : await this.#keys.owner(owner),
+      );
+      if (namespace === undefined) return headers.reduce((n, h) => n + h.header.count, 0);
+      return (await this.#named(headers)).filter((h) => h.namespace === namespace)
+        .reduce((n, h) => n + h.count, 0);
+    });
+  }
+
+  async terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+    options?.signal?.throwIfAborted();
+    const ref = await this.#keys.ref(owner, namespace);
+    const resident = await this.#call("read the stored terms", () => this.#current(ref));
+    options?.signal?.throwIfAborted();
+    return resident?.terms() ?? [];
+  }
+
+  async namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
+    options?.signal?.throwIfAborted();
+    return await this.#call("list namespaces", async () => {
+      const headers = await this.#storage.headers(await this.#keys.owner(owner));
+      return (await this.#named(headers))
+        .filter((h) => h.owner === owner && h.count > 0)
+        .map(({ namespace, count }) => ({ namespace, count }))
+        .sort((a, b) => a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0);
+    });
+  }
+
+  /** The namespaces decrypted in memory now, and about the bytes they hold. */
+  memoryStats(): { namespaces: number; bytes: number } {
+    return this.#cache.stats();
+  }
+
+  /** Resolves once queued writes are done. */
+  async idle(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
+  async close(): Promise<void> {
+    await this.idle();
+    this.#cache.clear();
+    this.#storage.close();
+  }
+}

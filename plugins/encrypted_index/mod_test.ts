@@ -1,0 +1,302 @@
+import assert from "node:assert/strict";
+import type { SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
+import { MemoryVectorStore } from "../../src/testing/mod.ts";
+import { MAX_SMALL_BLOCKS } from "./changes.ts";
+import { EncryptedVectorStore, KvBlockStorage } from "./mod.ts";
+
+const secret = crypto.getRandomValues(new Uint8Array(32));
+
+async function tempDir(): Promise<{ dir: string } & AsyncDisposable> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-encidx-" });
+  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+}
+
+function open(dir: string, options: { dimensions?: number; memoryMb?: number } = {}) {
+  return EncryptedVectorStore.open({
+    path: `${dir}/index.kv`,
+    secret,
+    model: "test-model",
+    dimensions: options.dimensions ?? 8,
+    memoryMb: options.memoryMb,
+  });
+}
+
+/** A deterministic generator of numbers in [0, 1). */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Asserts that `store` answers every question as `reference` does. */
+async function assertSame(store: VectorStore, reference: VectorStore, ids: string[]) {
+  assert.equal(await store.count(), await reference.count());
+  assert.deepEqual([...await store.has(ids)].sort(), [...await reference.has(ids)].sort());
+  for (const owner of ["o1", "o2"]) {
+    assert.deepEqual(await store.namespaces(owner), await reference.namespaces(owner));
+    assert.equal(await store.count({ owner }), await reference.count({ owner }));
+    for (const namespace of ["n1", "n2", "n3"]) {
+      const filter = { owner, namespace };
+      assert.equal(await store.count(filter), await reference.count(filter));
+      const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
+      assert.deepEqual(
+        (await store.terms(owner, namespace)).sort(byId),
+        (await reference.terms(owner, namespace)).sort(byId),
+      );
+      const all = await reference.search(owner, namespace, [1, 0, 0, 0, 0, 0, 0, 0], 1000);
+      const got = await store.search(owner, namespace, [1, 0, 0, 0, 0, 0, 0, 0], 1000);
+      assert.deepEqual(got.map((h) => h.id), all.map((h) => h.id));
+    }
+  }
+}
+
+Deno.test("encrypted index: random writes answer as the in-memory store, before and after reopening", async () => {
+  await using temp = await tempDir();
+  const random = seeded(7);
+  const reference = new MemoryVectorStore(8);
+  let store = await open(temp.dir);
+  const ids = Array.from({ length: 300 }, (_, i) => `m${i}`);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const vector = () => Array.from({ length: 8 }, () => random() * 2 - 1);
+  const row = (): VectorRow => ({
+    id: pick(ids),
+    owner: pick(["o1", "o2"]),
+    namespace: pick(["n1", "n2", "n3"]),
+    blobId: `blob-${Math.floor(random() * 1e9)}`,
+    vector: vector(),
+    createdAt: Math.floor(random() * 1e12),
+    ...(random() < 0.8
+      ? { terms: Array.from({ length: 1 + pick([0, 1, 5]) }, () => pick(ids)) }
+      : {}),
+  });
+  for (let step = 0; step < 600; step++) {
+    const roll = random();
+    if (roll < 0.55) {
+      const r = row();
+      await Promise.all([store.upsert([r]), reference.upsert([r])]);
+    } else if (roll < 0.65) {
+      // Concurrent single upserts, as the job worker makes them.
+      const rows = Array.from({ length: 6 }, row);
+      await Promise.all(rows.map((r) => store.upsert([r])));
+      for (const r of rows) await reference.upsert([r]);
+    } else if (roll < 0.75) {
+      const rows = Array.from({ length: 1 + Math.floor(random() * 150) }, row);
+      await store.upsert(rows);
+      await reference.upsert(rows);
+    } else if (roll < 0.85) {
+      const gone = Array.from({ length: 1 + Math.floor(random() * 20) }, () => pick(ids));
+      await store.delete(gone);
+      await reference.delete(gone);
+    } else {
+      const [owner, namespace, query] = [pick(["o1", "o2"]), pick(["n1", "n2", "n3"]), vector()];
+      const k = 1 + Math.floor(random() * 30);
+      const only = random() < 0.3 ? Array.from({ length: 10 }, () => pick(ids)) : undefined;
+      const got = await store.search(owner, namespace, query, k, { ids: only });
+      const want = await reference.search(owner, namespace, query, k, { ids: only });
+      assert.deepEqual(
+        got.map((h) => [h.id, h.blobId, h.createdAt]),
+        want.map((h) => [h.id, h.blobId, h.createdAt]),
+      );
+      got.forEach((h, i) => assert.ok(Math.abs(h.distance - want[i].distance) < 1e-5));
+    }
+  }
+  await assertSame(store, reference, ids);
+  await store.close();
+  const storage = await KvBlockStorage.open(`${temp.dir}/index.kv`);
+  for (const { ref } of await storage.headers()) {
+    const blocks = (await Array.fromAsync(storage.blocks(ref.ns))).length;
+    assert.ok(blocks <= MAX_SMALL_BLOCKS + 1, `${blocks} blocks: small ones are merged`);
+  }
+  storage.close();
+  store = await open(temp.dir);
+  await assertSame(store, reference, ids);
+  await store.close();
+});
+
+Deno.test("encrypted index: another master key or embedder is refused with the fix named", async () => {
+  await using temp = await tempDir();
+  await (await open(temp.dir)).close();
+  const other = EncryptedVectorStore.open({
+    path: `${temp.dir}/index.kv`,
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    model: "test-model",
+    dimensions: 8,
+  });
+  await assert.rejects(other, /another master key.*restore/s);
+  await assert.rejects(
+    open(temp.dir, { dimensions: 4 }),
+    /"test-model" \(8 dimensions\).*restore/s,
+  );
+  const store = await open(temp.dir);
+  assert.equal(await store.count(), 0, "a refused open leaves the index usable");
+  await store.close();
+});
+
+Deno.test("encrypted index: no name, term, blob id or vector is readable in its private files", async () => {
+  await using temp = await tempDir();
+  const store = await open(temp.dir, { dimensions: 16 });
+  const vector = Array.from({ length: 16 }, (_, i) => (i + 1) / 16);
+  const norm = Math.hypot(...vector);
+  await store.upsert([{
+    id: "memory-1",
+    owner: "owner-marker-0x1234",
+    namespace: "namespace-marker",
+    blobId: "blob-marker-abcdef",
+    vector,
+    createdAt: 1_700_000_000_000,
+    terms: ["termmarker1", "termmarker2"],
+  }]);
+  await store.close();
+  const needles = [
+    "owner-marker",
+    "namespace-marker",
+    "blob-marker",
+    "termmarker",
+  ].map((s) => new TextEncoder().encode(s));
+  const floats = (values: number[]) => new Uint8Array(Float32Array.from(values).buffer);
+  needles.push(floats(vector.slice(0, 4)), floats(vector.slice(0, 4).map((x) => x / norm)));
+  let files = 0;
+  for await (const entry of Deno.readDir(temp.dir)) {
+    const bytes = await Deno.readFile(`${temp.dir}/${entry.name}`);
+    files++;
+    const mode = (await Deno.stat(`${temp.dir}/${entry.name}`)).mode! & 0o777;
+    assert.equal(mode, 0o600, `${entry.name} is private to its owner`);
+    for (const needle of needles) {
+      assert.equal(
+        indexOf(bytes, needle),
+        -1,
+        `${new TextDecoder().decode(needle)} in ${entry.name}`,
+      );
+    }
+    assert.ok(
+      indexOf(bytes, new TextEncoder().encode("memory-1")) >= 0 || !entry.name.endsWith(".kv"),
+    );
+  }
+  assert.ok(files >= 1);
+});
+
+function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+Deno.test("encrypted index: past the memory budget the least recently used namespaces leave memory", async () => {
+  await using temp = await tempDir();
+  const store = await open(temp.dir, { dimensions: 512, memoryMb: 0.25 });
+  const unit = (i: number) => Array.from({ length: 512 }, (_, j) => (j === i ? 1 : 0));
+  for (const namespace of ["a", "b", "c", "d"]) {
+    await store.upsert(Array.from({ length: 40 }, (_, i) => ({
+      id: `${namespace}${i}`,
+      owner: "o",
+      namespace,
+      blobId: "b",
+      vector: unit(i),
+      createdAt: i,
+    })));
+  }
+  for (const namespace of ["a", "b", "c", "d", "a"]) {
+    const [hit] = await store.search("o", namespace, unit(7), 1);
+    assert.equal(hit.id, `${namespace}7`);
+    const { namespaces, bytes } = store.memoryStats();
+    assert.ok(namespaces >= 1 && namespaces < 4, `${namespaces} namespaces in memory`);
+    assert.ok(bytes <= 0.25 * 1024 * 1024 || namespaces === 1, `${bytes} bytes`);
+  }
+  await store.close();
+});
+
+Deno.test("encrypted index: a row larger than one stored value round-trips", async () => {
+  await using temp = await tempDir();
+  let store = await open(temp.dir);
+  const terms = Array.from({ length: 20_000 }, (_, i) => (i * 7919).toString(16).padStart(16, "0"));
+  const big = {
+    id: "big",
+    owner: "o",
+    namespace: "n",
+    blobId: "b",
+    vector: [0, 1, 0, 0, 0, 0, 0, 0],
+    createdAt: 5,
+    terms,
+  };
+  await store.upsert([big, {
+    ...big,
+    id: "small",
+    terms: ["x"],
+    vector: [1, 0, 0, 0, 0, 0, 0, 0],
+  }]);
+  await store.close();
+  store = await open(temp.dir);
+  const rows = await store.terms("o", "n");
+  assert.deepEqual(rows.find((r) => r.id === "big")?.terms, terms);
+  assert.deepEqual((await store.search("o", "n", [0, 1, 0, 0, 0, 0, 0, 0], 2)).map((h) => h.id), [
+    "big",
+    "small",
+  ]);
+  await store.delete(["big"]);
+  assert.deepEqual((await store.terms("o", "n")).map((r) => r.id), ["small"]);
+  await store.close();
+});
+
+Deno.test("encrypted index: two stores on one index see and respect each other's writes", async () => {
+  await using temp = await tempDir();
+  const a = await open(temp.dir);
+  const b = await open(temp.dir);
+  const row = (id: string, i: number) => ({
+    id,
+    owner: "o",
+    namespace: "n",
+    blobId: `blob-${id}`,
+    vector: Array.from({ length: 8 }, (_, j) => (j === i ? 1 : 0.1)),
+    createdAt: i,
+  });
+  await a.upsert([row("r1", 1)]);
+  assert.deepEqual((await b.search("o", "n", row("", 1).vector, 5)).map((h) => h.id), ["r1"]);
+  await b.upsert([row("r2", 2)]);
+  assert.deepEqual((await a.search("o", "n", row("", 2).vector, 1)).map((h) => h.id), ["r2"]);
+  await b.upsert([row("r3", 3)]); // a's copy of the namespace is now stale: its write must merge
+  await a.upsert([row("r4", 4)]);
+  await a.delete(["r1"]);
+  for (const store of [a, b]) {
+    const ids = (await store.search("o", "n", row("", 0).vector, 10)).map((h) => h.id).sort();
+    assert.deepEqual(ids, ["r2", "r3", "r4"]);
+    assert.equal(await store.count({ owner: "o", namespace: "n" }), 3);
+  }
+  await a.close();
+  await b.close();
+});
+
+Deno.test("encrypted index: writes apply in call order; a malformed vector is refused", async () => {
+  await using temp = await tempDir();
+  const store = await open(temp.dir);
+  const row = (namespace: string, blobId: string) => ({
+    id: "x",
+    owner: "o",
+    namespace,
+    blobId,
+    vector: [1, 0, 0, 0, 0, 0, 0, 0],
+    createdAt: 1,
+  });
+  const writes = [
+    store.upsert([row("n1", "first")]),
+    store.delete(["x"]),
+    store.upsert([row("n2", "second")]),
+    store.upsert([row("n2", "third"), row("n2", "last")]),
+  ];
+  await Promise.all(writes);
+  assert.deepEqual(await store.search("o", "n1", [1, 0, 0, 0, 0, 0, 0, 0], 5), []);
+  const [hit] = await store.search("o", "n2", [1, 0, 0, 0, 0, 0, 0, 0], 5);
+  assert.equal(hit.blobId, "last");
+  for (const vector of [[1, 0], [NaN, 0, 0, 0, 0, 0, 0, 0]]) {
+    await assert.rejects(
+      store.upsert([{ ...row("n3", "bad"), vector }]),
+      (error: SvcError) => error.code === "bad_request",
+    );
+  }
+  assert.equal(await store.count({ owner: "o", namespace: "n3" }), 0);
+  await store.close();
+});

@@ -1,0 +1,257 @@
+/**
+ * A namespace decrypted into memory: its rows column by column, the unit vectors in one
+ * contiguous `Float32Array`, searched exactly (a dot product per row, the best `k` kept in a
+ * heap). It also knows which stored block holds each row, so a write can rewrite just the
+ * blocks it touches.
+ */
+import type { VectorHit } from "../../src/kit.ts";
+import { type BlockColumns, type BlockRow, rowBytes } from "./block.ts";
+
+/** A stored block as the namespace knows it. */
+export interface BlockInfo {
+  /** Its rows in the namespace (rows replaced or deleted since it was written are not). */
+  count: number;
+  /** Its plaintext size, about. */
+  plainBytes: number;
+  /** Its sealed size, exactly (the storage needs it to delete the block). */
+  sealedBytes: number;
+}
+
+/** Scales `vector` to unit length (all zeros stays zeros). */
+export function unit(vector: ArrayLike<number>): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  const out = new Float32Array(vector.length);
+  if (norm === 0) return out;
+  const scale = 1 / Math.sqrt(norm);
+  for (let i = 0; i < vector.length; i++) out[i] = vector[i] * scale;
+  return out;
+}
+
+export class Resident {
+  readonly dimensions: number;
+  /** The storage version of the namespace these rows are; `null` before it is stored. */
+  version: string | null = null;
+  /** The namespace's name, sealed, as its header keeps it. */
+  sealedName: Uint8Array<ArrayBuffer> | null = null;
+  readonly blocks = new Map<string, BlockInfo>();
+  #ids: string[] = [];
+  #blobIds: string[] = [];
+  #terms: string[] = [];
+  #blockOf: string[] = [];
+  #created: Float64Array;
+  #vectors: Float32Array;
+  #row = new Map<string, number>();
+  #stringBytes = 0;
+
+  constructor(dimensions: number, capacity = 16) {
+    this.dimensions = dimensions;
+    this.#created = new Float64Array(Math.max(capacity, 16));
+    this.#vectors = new Float32Array(Math.max(capacity, 16) * dimensions);
+  }
+
+  get count(): number {
+    return this.#ids.length;
+  }
+
+  /** About the bytes the namespace holds in memory. */
+  get memoryBytes(): number {
+    return this.#vectors.byteLength + this.#created.byteLength + this.count * 120 +
+      this.#stringBytes * 2;
+  }
+
+  has(id: string): boolean {
+    return this.#row.has(id);
+  }
+
+  /** The block holding `id`. */
+  blockOf(id: string): string | undefined {
+    const row = this.#row.get(id);
+    return row === undefined ? undefined : this.#blockOf[row];
+  }
+
+  #grow(needed: number): void {
+    if (needed <= this.#created.length) return;
+    const capacity = Math.max(needed, Math.ceil(this.#created.length * 1.5));
+    const created = new Float64Array(capacity);
+    created.set(this.#created);
+    const vectors = new Float32Array(capacity * this.dimensions);
+    vectors.set(this.#vectors);
+    this.#created = created;
+    this.#vectors = vectors;
+  }
+
+  /** Adds the rows of a stored block. */
+  addBlock(blockId: string, sealedBytes: number, columns: BlockColumns): void {
+    const { count } = columns;
+    this.blocks.set(blockId, { count, plainBytes: columns.plainBytes, sealedBytes });
+    // Only after a torn read can an id already be here; the block read last wins.
+    for (const id of columns.ids) if (this.#row.has(id)) this.remove(id);
+    const start = this.#ids.length;
+    this.#grow(start + count);
+    this.#vectors.set(columns.vectors, start * this.dimensions);
+    this.#created.set(columns.createdAt, start);
+    for (let i = 0; i < count; i++) {
+      const id = columns.ids[i];
+      this.#ids.push(id);
+      this.#blobIds.push(columns.blobIds[i]);
+      this.#terms.push(columns.terms[i]);
+      this.#blockOf.push(blockId);
+      this.#row.set(id, start + i);
+      this.#stringBytes += id.length + columns.blobIds[i].length + columns.terms[i].length;
+    }
+  }
+
+  /** Removes a row (the last row takes its place). */
+  remove(id: string): void {
+    const row = this.#row.get(id);
+    if (row === undefined) return;
+    this.#row.delete(id);
+    const block = this.blocks.get(this.#blockOf[row]);
+    if (block) {
+      block.count--;
+      block.plainBytes -= rowBytes(this.dimensions, id, this.#blobIds[row], this.#terms[row]);
+    }
+    this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length;
+    const last = this.#ids.length - 1;
+    if (row !== last) {
+      const d = this.dimensions;
+      this.#ids[row] = this.#ids[last];
+      this.#blobIds[row] = this.#blobIds[last];
+      this.#terms[row] = this.#terms[last];
+      this.#blockOf[row] = this.#blockOf[last];
+      this.#created[row] = this.#created[last];
+      this.#vectors.copyWithin(row * d, last * d, (last + 1) * d);
+      this.#row.set(this.#ids[row], row);
+    }
+    this.#ids.pop();
+    this.#blobIds.pop();
+    this.#terms.pop();
+    this.#blockOf.pop();
+  }
+
+  /** The ids of the rows the blocks `blockIds` hold. */
+  idsIn(blockIds: Set<string>): string[] {
+    const out: string[] = [];
+    if (blockIds.size === 0) return out;
+    for (let row = 0; row < this.#ids.length; row++) {
+      if (blockIds.has(this.#blockOf[row])) out.push(this.#ids[row]);
+    }
+    return out;
+  }
+
+  /** Forgets blocks and their rows. */
+  dropBlocks(blockIds: Set<string>): void {
+    for (const id of this.idsIn(blockIds)) this.remove(id);
+    for (const id of blockIds) this.blocks.delete(id);
+  }
+
+  /** A row as blocks hold it (its vector copied). */
+  row(id: string): BlockRow | undefined {
+    const row = this.#row.get(id);
+    if (row === undefined) return undefined;
+    const d = this.dimensions;
+    return {
+      id,
+      blobId: this.#blobIds[row],
+      createdAt: this.#created[row],
+      terms: this.#terms[row],
+      vector: this.#vectors.slice(row * d, (row + 1) * d),
+    };
+  }
+
+  /** Every row's terms. */
+  terms(): { id: string; terms: string[] }[] {
+    return this.#ids.map((id, row) => ({
+      id,
+      terms: this.#terms[row] ? this.#terms[row].split(" ") : [],
+    }));
+  }
+
+  /** The `k` rows nearest `query` (of unit length), nearest first; among `only` when given. */
+  search(query: Float32Array, k: number, only?: string[]): VectorHit[] {
+    const d = this.dimensions;
+    const vectors = this.#vectors;
+    const rows: number[] = [];
+    if (only) {
+      for (const id of new Set(only)) {
+        const row = this.#row.get(id);
+        if (row !== undefined) rows.push(row);
+      }
+    }
+    const n = only ? rows.length : this.count;
+    const heap = new TopK(Math.max(0, Math.min(k, n)));
+    if (heap.size === 0) return [];
+    for (let j = 0; j < n; j++) {
+      const row = only ? rows[j] : j;
+      let dot = 0;
+      const at = row * d;
+      let i = 0;
+      for (; i + 3 < d; i += 4) {
+        dot += query[i] * vectors[at + i] + query[i + 1] * vectors[at + i + 1] +
+          query[i + 2] * vectors[at + i + 2] + query[i + 3] * vectors[at + i + 3];
+      }
+      for (; i < d; i++) dot += query[i] * vectors[at + i];
+      heap.offer(dot, row);
+    }
+    return heap.sorted().map(({ score, row }) => ({
+      id: this.#ids[row],
+      blobId: this.#blobIds[row],
+      distance: 1 - score,
+      createdAt: this.#created[row],
+    }));
+  }
+}
+
+/** The `size` best scores offered, in a min-heap. */
+class TopK {
+  readonly size: number;
+  #scores: Float64Array;
+  #rows: Int32Array;
+  #length = 0;
+
+  constructor(size: number) {
+    this.size = size;
+    this.#scores = new Float64Array(size);
+    this.#rows = new Int32Array(size);
+  }
+
+  offer(score: number, row: number): void {
+    const scores = this.#scores, rows = this.#rows;
+    if (this.#length < this.size) {
+      let at = this.#length++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (scores[parent] <= score) break;
+        scores[at] = scores[parent];
+        rows[at] = rows[parent];
+        at = parent;
+      }
+      scores[at] = score;
+      rows[at] = row;
+      return;
+    }
+    if (score <= scores[0]) return;
+    let at = 0;
+    const n = this.#length;
+    while (true) {
+      const left = 2 * at + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && scores[right] < scores[left] ? right : left;
+      if (scores[child] >= score) break;
+      scores[at] = scores[child];
+      rows[at] = rows[child];
+      at = child;
+    }
+    scores[at] = score;
+    rows[at] = row;
+  }
+
+  /** Best first. */
+  sorted(): { score: number; row: number }[] {
+    const out = [];
+    for (let i = 0; i < this.#length; i++) out.push({ score: this.#scores[i], row: this.#rows[i] });
+    return out.sort((a, b) => b.score - a.score || a.row - b.row);
+  }
+}

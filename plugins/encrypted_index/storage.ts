@@ -1,0 +1,83 @@
+/**
+ * What the encrypted index needs from its storage: a few small records and sealed blocks,
+ * changed only by atomic commits. Everything it is given is already sealed or opaque (keyed
+ * hashes, random block ids, memory ids), so a storage never sees a vector, a term or a name.
+ * `kv_storage.ts` keeps it in Deno KV; another database can implement the same interface.
+ */
+import type { NamespaceRef } from "./keys.ts";
+
+export type { NamespaceRef };
+
+/** What the index records about itself. */
+export interface IndexMeta {
+  /** The format of the index. */
+  format: number;
+  /** The embedder the vectors came from, and their size. */
+  model: string;
+  dimensions: number;
+  /** Tells whether a secret is the one the index was written under. */
+  keyCheck: string;
+}
+
+/** A namespace's header. */
+export interface NamespaceHeader {
+  /** The owner and namespace, sealed under the namespace's key. */
+  name: Uint8Array<ArrayBuffer>;
+  /** Its rows. */
+  count: number;
+}
+
+/** A header as stored, with its version (which changes with every commit to the namespace). */
+export interface StoredHeader {
+  ref: NamespaceRef;
+  header: NamespaceHeader;
+  version: string;
+}
+
+/** A stored block: a random id and sealed bytes. */
+export interface StoredBlock {
+  id: string;
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+/** One atomic change of the index. */
+export interface IndexChange {
+  /** The versions the namespaces must still be at (`null`: absent), else nothing is applied. */
+  expect: { ref: NamespaceRef; version: string | null }[];
+  /** New headers; a count of 0 removes the namespace's header. */
+  headers: { ref: NamespaceRef; header: NamespaceHeader }[];
+  /** Blocks to add. */
+  putBlocks: { ns: string; block: StoredBlock }[];
+  /** Blocks to remove, with their sealed size. */
+  deleteBlocks: { ns: string; id: string; size: number }[];
+  /** Where memories now are. */
+  putIds: { id: string; ref: NamespaceRef }[];
+  /** Memories no longer in the index. */
+  deleteIds: string[];
+}
+
+/** The storage of the encrypted index. */
+export interface BlockStorage {
+  /** The index's record of itself, `null` for a new index. */
+  meta(): Promise<IndexMeta | null>;
+  /** Records `meta` for a new index. */
+  setMeta(meta: IndexMeta): Promise<void>;
+  /** A small clear note kept with the index (for example how far an import got). */
+  note(name: string): Promise<string | null>;
+  /** Writes a note. */
+  setNote(name: string, value: string): Promise<void>;
+  /** A namespace's header. */
+  header(ref: NamespaceRef): Promise<StoredHeader | null>;
+  /** Every namespace's header, or one owner's (by its keyed hash). */
+  headers(owner?: string): Promise<StoredHeader[]>;
+  /** The complete blocks of a namespace (by its keyed hash), as they are read. */
+  blocks(ns: string): AsyncIterable<StoredBlock>;
+  /** Where each of `ids` is, for those in the index. */
+  locate(ids: string[]): Promise<Map<string, NamespaceRef>>;
+  /**
+   * Applies `change` as one atomic commit; resolves to the namespaces' new version, or `null`
+   * (nothing applied) when a namespace is not at its expected version.
+   */
+  commit(change: IndexChange): Promise<string | null>;
+  close(): void;
+}

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
+import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { createLogger } from "../log.ts";
+import { openBackends, readConfig } from "./mod.ts";
+
+const embedder = new LexicalEmbedder();
+async function row(i: number) {
+  const [vector] = await embedder.embed([`memory number ${i}`]);
+  const namespace = i % 2 ? "work" : "home";
+  return { id: `m${i}`, owner: "0xowner", namespace, blobId: `b${i}`, vector, createdAt: i };
+}
+
+/** A data directory holding a LanceDB index of `n` rows, as an older install left it. */
+async function olderInstall(n: number): Promise<string> {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-import-" });
+  const lance = await LanceDbVectorStore.open({
+    dir: `${dataDir}/lancedb`,
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+  });
+  const rows = await Promise.all(Array.from({ length: n }, (_, i) => row(i)));
+  await lance.upsert(rows.map((r, i) => ({ ...r, terms: [`t${i}`] })));
+  await lance.close();
+  return dataDir;
+}
+
+async function start(dataDir: string, env: Record<string, string> = {}) {
+  const lines: string[] = [];
+  const logger = createLogger("info", (line) => lines.push(JSON.parse(line).msg));
+  const config = readConfig({ SVC_DATA_DIR: dataDir, SVC_EMBEDDER: "lexical", ...env });
+  assert.ok(config.ok);
+  const backends = await openBackends(config.config, logger);
+  return { backends, vectors: backends.relayer.vectors, lines };
+}
+
+Deno.test("upgrade: an older install's LanceDB index is imported once into the encrypted index", async () => {
+  const dataDir = await olderInstall(1200);
+  try {
+    let { backends, vectors, lines } = await start(dataDir);
+    assert.equal(vectors.name, "encrypted");
+    assert.equal(await vectors.count(), 1200);
+    assert.deepEqual(await vectors.namespaces("0xowner"), [
+      { namespace: "home", count: 600 },
+      { namespace: "work", count: 600 },
+    ]);
+    const [probe] = await embedder.embed(["memory number 7"]);
+    assert.equal((await vectors.search("0xowner", "work", probe, 1))[0].id, "m7");
+    assert.deepEqual(
+      (await vectors.terms("0xowner", "work")).find((r) => r.id === "m7")?.terms,
+      ["t7"],
+    );
+    assert.ok(lines.some((l) => /imported 1200 memories from LanceDB/.test(l)), lines.join("\n"));
+    assert.ok(lines.some((l) => /still holds the memories' vectors in readable form/.test(l)));
+    await backends.close();
+
+    // The next start imports nothing, and says again that the old directory should go.
+    ({ backends, vectors, lines } = await start(dataDir));
+    assert.ok(!lines.some((l) => /imported/.test(l)), lines.join("\n"));
+    assert.ok(lines.some((l) => /lancedb still holds .* delete it/.test(l)), lines.join("\n"));
+    assert.equal(await vectors.count(), 1200);
+    await backends.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("upgrade: an import cut short is finished; a chosen store imports nothing", async () => {
+  const dataDir = await olderInstall(30);
+  try {
+    let { backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "encrypted" });
+    assert.equal(await vectors.count(), 0, "SVC_VECTOR_STORE=encrypted: no import");
+    await backends.close();
+    ({ backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "lancedb" }));
+    assert.equal(await vectors.count(), 30, "SVC_VECTOR_STORE=lancedb keeps the old index");
+    await backends.close();
+
+    // A start that was killed part-way through its import.
+    ({ backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "encrypted" }));
+    const store = vectors as unknown as { setNote(name: string, value: string): Promise<void> };
+    await store.setNote("lancedb-import", "started");
+    await vectors.upsert([await row(3)]);
+    await backends.close();
+    ({ backends, vectors } = await start(dataDir));
+    assert.equal(await vectors.count(), 30);
+    await backends.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
