@@ -44,11 +44,16 @@ export interface JobRecord extends PublicJob {
   lease_until?: number;
   /** The worker holding the job. */
   worker?: string;
+  /**
+   * The memory's ciphertext (base64) between its encryption and its upload, so that a job
+   * resumed after a crash uploads the same blob rather than a second one.
+   */
+  ciphertext?: string;
 }
 
 /** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
-  const { lease_until: _lease, worker: _worker, ...job } = record;
+  const { lease_until: _lease, worker: _worker, ciphertext: _ciphertext, ...job } = record;
   return job;
 }
 

@@ -1,8 +1,9 @@
 /**
  * The job worker: runs each remember job through the remember pipeline (store, then index)
  * in a bounded pool, with a time limit on every backend call. Every stage is idempotent: the
- * blob id is checkpointed on the job record before the index write, and the memory id is the
- * job id, so re-delivery resumes and the index write is an upsert.
+ * ciphertext is checkpointed on the job record before the upload (a resumed job puts the same
+ * bytes, so the same content-addressed blob) and the blob id before the index write, and the
+ * memory id is the job id, so re-delivery resumes and the index write is an upsert.
  */
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -28,6 +29,13 @@ export interface Worker {
   idle(): Promise<void>;
 }
 
+/**
+ * The largest ciphertext checkpointed on the job record (a record must stay under Deno KV's
+ * 64 KiB value limit). A larger one is not: a crash between its upload and the blob id's
+ * checkpoint leaves a second blob of the memory.
+ */
+export const MAX_CHECKPOINTED_CIPHERTEXT_BYTES = 36 * 1024;
+
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
 }
@@ -49,18 +57,26 @@ export function createWorker(deps: WorkerDependencies): Worker {
   async function runStages(record: JobRecord): Promise<void> {
     const text = await queue.payload(record.job_id);
     if (text === null) throw new SvcError("internal", "The job's text is no longer available");
-    const memory = {
+    const key = {
       memoryId: record.job_id,
       owner: record.owner,
       namespace: record.namespace,
       createdAt: Date.parse(record.created_at),
-      text,
     };
     if (!record.blob_id) {
-      const blobId = await pipeline.store(memory, { timeoutMs });
-      record = await queue.checkpoint(record, { blob_id: blobId });
+      let ciphertext: Uint8Array<ArrayBuffer>;
+      if (record.ciphertext) {
+        ciphertext = Uint8Array.fromBase64(record.ciphertext);
+      } else {
+        ciphertext = await pipeline.encrypt({ ...key, text }, { timeoutMs });
+        if (ciphertext.byteLength <= MAX_CHECKPOINTED_CIPHERTEXT_BYTES) {
+          record = await queue.checkpoint(record, { ciphertext: ciphertext.toBase64() });
+        }
+      }
+      const blobId = await pipeline.store({ ...key, ciphertext }, { timeoutMs });
+      record = await queue.checkpoint(record, { blob_id: blobId, ciphertext: undefined });
     }
-    await pipeline.index({ ...memory, blobId: record.blob_id! }, { timeoutMs });
+    await pipeline.index({ ...key, text, blobId: record.blob_id! }, { timeoutMs });
     await queue.complete(record, { memory_id: record.job_id });
   }
 

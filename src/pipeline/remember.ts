@@ -3,15 +3,16 @@
  *
  * - **store**: encrypt the text for its owner, then put the ciphertext in the blob store with
  *   its metadata; a client-encrypted (manual) memory skips encryption and its blob metadata
- *   keeps the client's vector, so restore can re-index it;
+ *   keeps the client's vector, so restore can re-index it; so does a ciphertext `encrypt`
+ *   made earlier (a job resumed after a crash puts the same bytes, and so the same blob);
  * - **index**: embed the text (unless a vector is given), hash its terms with the owner's key,
  *   upsert the vector row (the memory id is the row id, so indexing again replaces it), then
  *   add the terms to the lexical index.
  *
  * Each step passes its caller's signal to every backend call, and can give each call its own
- * time limit. Indexing again is safe (the write is an upsert by memory id); storing again
- * encrypts afresh and so puts a second blob, which is why the worker checkpoints the blob id
- * on the job record between the two steps.
+ * time limit. Indexing again is safe (the write is an upsert by memory id); storing a text
+ * again encrypts afresh and so puts a second blob, which is why the worker checkpoints the
+ * ciphertext before the upload and the blob id after it.
  *
  * @example
  * ```ts
@@ -56,12 +57,15 @@ export interface MemoryKey {
   createdAt: number;
 }
 
-/** A memory to store: plaintext the relayer encrypts, or a client's ciphertext and vector. */
+/**
+ * A memory to store: plaintext the relayer encrypts, a client's ciphertext and vector, or a
+ * ciphertext `encrypt` made.
+ */
 export type MemoryToStore =
   & MemoryKey
   & (
     | { text: string }
-    | { ciphertext: Uint8Array<ArrayBuffer>; vector: number[] }
+    | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
   );
 
 /** A stored memory to index: its text to embed, or the vector to index it under. */
@@ -77,7 +81,12 @@ export interface StepOptions extends CallOptions {
 }
 
 export interface RememberPipeline {
-  /** Encrypts (unless the client did) and puts the blob; resolves to the blob id. */
+  /** Encrypts a memory's text for its owner (what `store` does first with a text). */
+  encrypt(
+    memory: MemoryKey & { text: string },
+    options?: StepOptions,
+  ): Promise<Uint8Array<ArrayBuffer>>;
+  /** Encrypts (unless already encrypted) and puts the blob; resolves to the blob id. */
   store(memory: MemoryToStore, options?: StepOptions): Promise<string>;
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
@@ -103,21 +112,27 @@ function backendCall<T>(
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
   const { cipher, blobs, embedder, vectors, hasher, lexicon } = deps;
+  function encrypt(memory: MemoryKey & { text: string }, options: StepOptions = {}) {
+    const plaintext = new TextEncoder().encode(memory.text);
+    return backendCall(
+      options,
+      "Encryption",
+      (call) => cipher.encrypt(memory.owner, plaintext, call),
+    );
+  }
+
   return {
+    encrypt,
+
     async store(memory, options = {}) {
       const { memoryId, owner, namespace, createdAt } = memory;
       const meta: BlobMeta = { owner, namespace, memoryId, createdAt };
       let ciphertext: Uint8Array<ArrayBuffer>;
       if ("text" in memory) {
-        const plaintext = new TextEncoder().encode(memory.text);
-        ciphertext = await backendCall(
-          options,
-          "Encryption",
-          (call) => cipher.encrypt(owner, plaintext, call),
-        );
+        ciphertext = await encrypt(memory, options);
       } else {
         ciphertext = memory.ciphertext;
-        meta.vector = memory.vector;
+        if (memory.vector) meta.vector = memory.vector;
       }
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },
