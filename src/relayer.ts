@@ -219,9 +219,12 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const listening = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.processJobs ?? true) {
+    // Before listening: a job the last run left `running` is given back while no worker here
+    // holds it. Listening first, a delivery could lease it and this give it back from under
+    // that worker, for a second delivery to run it again at the same time.
+    await reconcileJobs(queue, logger, { startup: true });
     queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal })
       .catch((error) => logger.error("job queue listener stopped", { error }));
-    await reconcileJobs(queue, logger, { startup: true });
     timer = setInterval(() => {
       reconcileJobs(queue, logger, { startup: false })
         .catch((error) => logger.error("reconciler failed", { error }));

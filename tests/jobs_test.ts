@@ -153,3 +153,42 @@ Deno.test("a relayer runs on the job queue it is given", async () => {
   await t.settle(alice, [job_id]);
   assert.equal((await queue.get(job_id))?.status, "done");
 });
+
+/**
+ * A queue that delivers a waiting message before the reconciler reads the records, whenever
+ * it is listened to first (Deno KV brings back the message of a job a crash interrupted).
+ */
+class DeliveringFirstQueue extends MemoryJobQueue {
+  #listening = false;
+  #leased = Promise.withResolvers<void>();
+  override listen(...args: Parameters<MemoryJobQueue["listen"]>) {
+    this.#listening = true;
+    return super.listen(...args);
+  }
+  override async lease(jobId: string, worker: string) {
+    const record = await super.lease(jobId, worker);
+    if (record) this.#leased.resolve();
+    return record;
+  }
+  override async *active() {
+    if (this.#listening) await this.#leased.promise;
+    yield* super.active();
+  }
+}
+
+Deno.test("a restarted relayer re-drives unfinished jobs before it takes any, so none runs twice", async () => {
+  using queue = new DeliveringFirstQueue();
+  // What a crash leaves: a job accepted, its message waiting, no worker on it.
+  const owner = "0x" + "ab".repeat(32);
+  const [job] = await queue.accept([{ owner, namespace: "default", text: "only once" }]);
+  await using t = await startTestRelayer({ queue });
+  let record = await queue.get(job.job_id);
+  for (let i = 0; i < 500 && record?.status !== "done"; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    record = await queue.get(job.job_id);
+  }
+  await t.relayer.worker.idle();
+  assert.equal(record?.status, "done");
+  assert.equal((await queue.get(job.job_id))?.attempts, 1, "one run");
+  assert.equal((await t.blobs.list(owner, "default")).length, 1, "one blob");
+});

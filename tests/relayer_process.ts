@@ -12,7 +12,7 @@ export interface RelayerProcess extends AsyncDisposable {
   process: Deno.ChildProcess;
   /** Everything the relayer (and its sidecar) wrote to stderr so far. */
   log(): string;
-  /** SIGKILL, then wait for the exit. */
+  /** SIGKILL (to the whole process group when started with `processGroup`), then wait for the exit. */
   kill(): Promise<void>;
   /** SIGTERM, then wait for a clean exit. */
   stop(): Promise<Deno.CommandStatus>;
@@ -28,11 +28,17 @@ export function freePort(): number {
   return port;
 }
 
-/** Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens. */
+/**
+ * Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens.
+ * With `processGroup`, the relayer leads a process group of its own (its sidecar included), and
+ * `kill` sends SIGKILL to the whole group at once.
+ */
 export async function startRelayer(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { processGroup?: boolean } = {},
 ): Promise<RelayerProcess> {
+  const group = options.processGroup ?? false;
   const process = new Deno.Command(Deno.execPath(), {
     args: [...DENO_RUN, `${ROOT}main.ts`],
     env: {
@@ -48,6 +54,7 @@ export async function startRelayer(
     stdout: "null",
     stderr: "piped",
     cwd: ROOT,
+    detached: group,
   }).spawn();
   const lines = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
@@ -70,7 +77,8 @@ export async function startRelayer(
   const finish = async (signal: Deno.Signal) => {
     if (!status) {
       try {
-        process.kill(signal);
+        if (group && signal === "SIGKILL") Deno.kill(-process.pid, signal);
+        else process.kill(signal);
       } catch { /* already gone */ }
       status = process.status;
     }

@@ -7,7 +7,8 @@
  *   `list` read one owner's namespace without scanning every blob.
  *
  * Files are written to a temporary name, synced and renamed, so a crash never leaves a
- * partial blob. Folders are created 0700 and files 0600 (owner only).
+ * partial blob; putting the same bytes again writes whatever a crash kept the first put from
+ * writing. Folders are created 0700 and files 0600 (owner only).
  */
 import {
   backendError,
@@ -83,12 +84,20 @@ export class FsBlobStore implements BlobStore {
       const path = this.#objectPath(blobId);
       await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
       if (!(await exists(path))) await writeAtomic(path, bytes);
-      if (!(await exists(`${path}.json`))) {
+      // The first put of these bytes decides their metadata.
+      let stored = meta;
+      if (await exists(`${path}.json`)) {
+        stored = JSON.parse(await Deno.readTextFile(`${path}.json`));
+      } else {
         await writeAtomic(`${path}.json`, new TextEncoder().encode(JSON.stringify(meta)));
-        const dir = await this.#indexDir(meta.owner, meta.namespace);
+      }
+      // Last, and again by a put that repeats one cut short before it: what `list` reads.
+      const dir = await this.#indexDir(stored.owner, stored.namespace);
+      const stamp = String(stored.createdAt).padStart(15, "0");
+      const entry = `${dir}/${stamp}-${blobId}`;
+      if (!(await exists(entry))) {
         await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-        const stamp = String(meta.createdAt).padStart(15, "0");
-        await Deno.writeFile(`${dir}/${stamp}-${blobId}`, new Uint8Array(), { mode: 0o600 });
+        await Deno.writeFile(entry, new Uint8Array(), { mode: 0o600 });
       }
       return blobId;
     } catch (error) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
-import type { CallOptions } from "../backends/types.ts";
+import type { BlobMeta, CallOptions } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
@@ -112,4 +113,43 @@ Deno.test("worker: a worker that lost its lease stops its calls and leaves the j
   assert.equal(embedder.calls, 1, "the first worker stopped before indexing");
   assert.deepEqual((await blobs.list("o1", "n1")).map((entry) => entry.blobId), [done.blob_id]);
   assert.equal(await vectors.count(), 1);
+});
+
+/** A blob store that stores the first upload and then loses its answer, as a cut connection does. */
+class AnswerLostOnceBlobStore extends MemoryBlobStore {
+  puts = 0;
+  override async put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta) {
+    await super.put(bytes, meta);
+    if (++this.puts === 1) throw new SvcError("backend_unavailable", "Cannot store: cut off");
+    return await super.put(bytes, meta);
+  }
+}
+
+Deno.test("worker: an upload whose answer was lost is retried with the same ciphertext, so one blob", async () => {
+  using queue = new MemoryJobQueue();
+  const blobs = new AnswerLostOnceBlobStore();
+  const embedder = new MemoryEmbedder();
+  const vectors = new MemoryVectorStore(embedder.dimensions);
+  const pipeline = createRememberPipeline({
+    cipher: new MemoryCipher(),
+    blobs,
+    embedder,
+    vectors,
+    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+  });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+
+  await worker.process(job.job_id);
+  const retried = await queue.get(job.job_id);
+  assert.equal(retried?.status, "pending");
+  assert.equal(retried?.blob_id, undefined, "the upload's answer never came");
+  assert.ok(await queue.ciphertext(job.job_id), "the ciphertext was kept before the upload");
+  await worker.process(job.job_id);
+  const done = await queue.get(job.job_id);
+  assert.equal(done?.status, "done");
+  assert.equal(await queue.ciphertext(job.job_id), null, "dropped once the job is done");
+  const stored = await blobs.list("o1", "n1");
+  assert.deepEqual(stored.map((entry) => entry.blobId), [done?.blob_id], "one blob");
 });
