@@ -48,7 +48,7 @@ export function relayerRoutes(): RouteShape[] {
     ...accountRoutes(),
     ...memoryRoutes({} as MemoryService, () => 0),
     ...llmRoutes(undefined),
-    ...sidecarRoutes(undefined, new RateLimiter(1, 60_000)),
+    ...sidecarRoutes(undefined, new RateLimiter(1, 60_000), () => {}),
   ];
   return tables.map((r) => ({ method: r.method, pattern: r.pattern.pathname, signed: r.signed }));
 }
