@@ -36,6 +36,7 @@ import { memoryRoutes } from "./routes/memories.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
 import { createRememberPipeline } from "./pipeline/remember.ts";
+import { VectorSeal } from "./pipeline/vector_seal.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
@@ -47,7 +48,10 @@ export interface RelayerOptions {
   kv: Deno.Kv;
   /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
   queue?: JobQueue;
-  /** 32 secret bytes; keys the texts waiting in the job queue and the memories' term hashes. */
+  /**
+   * 32 secret bytes; keys the texts waiting in the job queue, the memories' term hashes and the
+   * sealed vectors of manual memories.
+   */
   secret: Uint8Array<ArrayBuffer>;
   /** Resolves the public keys of signed requests to accounts (cached for `accountCacheMs`). */
   directory: AccountDirectory;
@@ -153,7 +157,16 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const { cipher, blobs, vectors, embedder } = options;
   const hasher = await TermHasher.fromSecret(options.secret);
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
-  const pipeline = createRememberPipeline({ cipher, blobs, embedder, vectors, hasher, lexicon });
+  const vectorSeal = await VectorSeal.fromSecret(options.secret);
+  const pipeline = createRememberPipeline({
+    cipher,
+    blobs,
+    embedder,
+    vectors,
+    hasher,
+    lexicon,
+    vectorSeal,
+  });
   const service = createMemoryService({
     queue,
     pipeline,

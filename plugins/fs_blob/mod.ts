@@ -6,6 +6,10 @@
  * - `index/<sha256(owner)>/<sha256(namespace)>/<created_at>-<id>`: empty files that let
  *   `list` read one owner's namespace without scanning every blob.
  *
+ * The metadata JSON holds `owner`, `namespace`, `memoryId`, `createdAt` and, for a manual
+ * memory, `sealedVector` (opaque); nothing else is written. A `vector` array of numbers, as
+ * versions up to 0.1.0 wrote for a manual memory, is still read, as `legacyVector`.
+ *
  * Files are written to a temporary name, synced and renamed, so a crash never leaves a
  * partial blob; putting the same bytes again writes whatever a crash kept the first put from
  * writing. Folders are created 0700 and files 0600 (owner only).
@@ -16,6 +20,7 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  type ListedBlobMeta,
   sha256Hex,
 } from "../../src/kit.ts";
 
@@ -31,6 +36,22 @@ async function writeAtomic(path: string, bytes: Uint8Array<ArrayBuffer>): Promis
     file.close();
   }
   await Deno.rename(temp, path);
+}
+
+/** The fields of `meta` the store writes, and no others. */
+function storedMeta(meta: BlobMeta): BlobMeta {
+  const { owner, namespace, memoryId, createdAt, sealedVector } = meta;
+  const out: BlobMeta = { owner, namespace, memoryId, createdAt };
+  if (sealedVector !== undefined) out.sealedVector = sealedVector;
+  return out;
+}
+
+/** The metadata of a JSON file, with a legacy clear `vector` read as `legacyVector`. */
+function listedMeta(json: string): ListedBlobMeta {
+  const { vector, ...rest } = JSON.parse(json) as BlobMeta & { vector?: number[] };
+  const meta: ListedBlobMeta = storedMeta(rest);
+  if (Array.isArray(vector)) meta.legacyVector = vector;
+  return meta;
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -89,7 +110,8 @@ export class FsBlobStore implements BlobStore {
       if (await exists(`${path}.json`)) {
         stored = JSON.parse(await Deno.readTextFile(`${path}.json`));
       } else {
-        await writeAtomic(`${path}.json`, new TextEncoder().encode(JSON.stringify(meta)));
+        const json = JSON.stringify(storedMeta(meta));
+        await writeAtomic(`${path}.json`, new TextEncoder().encode(json));
       }
       // Last, and again by a put that repeats one cut short before it: what `list` reads.
       const dir = await this.#indexDir(stored.owner, stored.namespace);
@@ -137,9 +159,7 @@ export class FsBlobStore implements BlobStore {
     for (const name of names.slice(0, options.limit ?? names.length)) {
       const blobId = name.slice(name.indexOf("-") + 1);
       const path = `${this.#objectPath(blobId)}.json`;
-      const meta = JSON.parse(
-        await Deno.readTextFile(path, { signal: options.signal }),
-      ) as BlobMeta;
+      const meta = listedMeta(await Deno.readTextFile(path, { signal: options.signal }));
       out.push({ blobId, meta });
     }
     return out;

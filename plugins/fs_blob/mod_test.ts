@@ -53,3 +53,35 @@ Deno.test("FsBlobStore: the same bytes put for another memory keep the first put
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("FsBlobStore: a manual memory's metadata file of 0.1.0, with a clear vector, lists it as legacyVector", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const blobId = await store.put(new TextEncoder().encode("client ciphertext"), meta);
+    const vector = [0.25, -1, 1e-300];
+    // What 0.1.0 wrote for a manual memory: the metadata with the client's vector in clear.
+    await Deno.writeTextFile(
+      (await filesOf(store, blobId)).meta,
+      JSON.stringify({ ...meta, vector }),
+    );
+    assert.deepEqual(await store.list(meta.owner, "n1"), [
+      { blobId, meta: { ...meta, legacyVector: vector } },
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("FsBlobStore: the metadata file holds a sealed vector as given, and nothing else", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const stored = { ...meta, sealedVector: "c2VhbGVk_-0" };
+    const blobId = await store.put(new TextEncoder().encode("client ciphertext"), stored);
+    const json = JSON.parse(await Deno.readTextFile((await filesOf(store, blobId)).meta));
+    assert.deepEqual(json, stored);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -4,18 +4,24 @@
  * Move types read from Sui.
  *
  * Attributes: `app_id`, `owner`, `namespace`, `memory_id`, `created_at` (decimal Unix ms) and,
- * for client-encrypted memories, `vector`: `f64le:` + base64 of the little-endian float64
- * values. A Sui pure argument holds at most 16 KiB, so a long vector continues in `vector_1`,
- * `vector_2`, … (each value at most {@link MAX_VALUE_BYTES} bytes).
+ * for client-encrypted memories, `sealed_vector`: the vector as the relayer sealed it (opaque
+ * base64url; attributes are public, so the vector is never written in clear). A Sui pure argument
+ * holds at most 16 KiB, so a long value continues in `sealed_vector_1`, `sealed_vector_2`, …
+ * (each value at most {@link MAX_VALUE_BYTES} bytes).
+ *
+ * Legacy, read only: blobs written by versions up to 0.1.0 carry the vector in clear as `vector`
+ * (`f64le:` + base64 of the little-endian float64 values, continued in `vector_1`, …); it is read
+ * as `legacyVector`, so restore still re-indexes them, and never written.
  */
 import { bcs } from "@mysten/sui/bcs";
 import { blobIdFromInt } from "@mysten/walrus";
-import type { BlobMeta } from "../../src/kit.ts";
+import type { BlobMeta, ListedBlobMeta } from "../../src/kit.ts";
 
 /** The largest attribute value written (under Sui's 16 KiB limit on a pure argument). */
 export const MAX_VALUE_BYTES = 15_000;
-/** The largest encoded vector accepted (keeps the metadata field far below 250 KiB). */
+/** The largest sealed vector accepted (keeps the metadata field far below 250 KiB). */
 const MAX_VECTOR_CHARS = 8 * MAX_VALUE_BYTES;
+const SEALED_VECTOR = /^[A-Za-z0-9_-]+$/;
 const VECTOR_PREFIX = "f64le:";
 
 /** `0x2::vec_map::VecMap<String, String>` inside Walrus's `metadata::Metadata`. */
@@ -66,13 +72,18 @@ function utf8Length(value: string): number {
   return new TextEncoder().encode(value).length;
 }
 
-function encodeVector(vector: number[]): string {
-  const view = new DataView(new ArrayBuffer(vector.length * 8));
-  vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
-  return VECTOR_PREFIX + new Uint8Array(view.buffer).toBase64();
+/** A value split over `key`, `key_1`, `key_2`, … joined again; `undefined` when absent. */
+function joinChunks(attributes: Record<string, string>, key: string): string | undefined {
+  let text = attributes[key];
+  if (text === undefined) return undefined;
+  for (let part = 1; attributes[`${key}_${part}`] !== undefined; part++) {
+    text += attributes[`${key}_${part}`];
+  }
+  return text;
 }
 
-function decodeVector(text: string): number[] | null {
+/** Reads a legacy clear `vector` value. */
+function decodeLegacyVector(text: string): number[] | null {
   if (!text.startsWith(VECTOR_PREFIX)) return null;
   try {
     const bytes = Uint8Array.fromBase64(text.slice(VECTOR_PREFIX.length));
@@ -102,12 +113,13 @@ export function metaToAttributes(meta: BlobMeta, appId: string): [string, string
   for (const [key, value] of out) {
     if (utf8Length(value) > MAX_VALUE_BYTES) throw new RangeError(`${key} is too long`);
   }
-  if (meta.vector !== undefined) {
-    if (!meta.vector.every(Number.isFinite)) throw new RangeError("vector must be finite numbers");
-    const text = encodeVector(meta.vector);
-    if (text.length > MAX_VECTOR_CHARS) throw new RangeError("vector is too long");
+  const text = meta.sealedVector;
+  if (text !== undefined) {
+    if (!SEALED_VECTOR.test(text)) throw new RangeError("sealedVector must be base64url");
+    if (text.length > MAX_VECTOR_CHARS) throw new RangeError("sealedVector is too long");
     for (let at = 0, part = 0; at < text.length; at += MAX_VALUE_BYTES, part++) {
-      out.push([part === 0 ? "vector" : `vector_${part}`, text.slice(at, at + MAX_VALUE_BYTES)]);
+      const key = part === 0 ? "sealed_vector" : `sealed_vector_${part}`;
+      out.push([key, text.slice(at, at + MAX_VALUE_BYTES)]);
     }
   }
   return out;
@@ -117,24 +129,23 @@ export function metaToAttributes(meta: BlobMeta, appId: string): [string, string
 export function attributesToMeta(
   attributes: Record<string, string>,
   appId: string,
-): BlobMeta | null {
+): ListedBlobMeta | null {
   const { app_id, owner, namespace, memory_id, created_at } = attributes;
   if (app_id !== appId || !owner || namespace === undefined || !memory_id) return null;
   if (!/^(0|[1-9][0-9]{0,15})$/.test(created_at ?? "")) return null;
-  const meta: BlobMeta = {
+  const meta: ListedBlobMeta = {
     owner,
     namespace,
     memoryId: memory_id,
     createdAt: Number(created_at),
   };
-  if (attributes.vector !== undefined) {
-    let text = attributes.vector;
-    for (let part = 1; attributes[`vector_${part}`] !== undefined; part++) {
-      text += attributes[`vector_${part}`];
-    }
-    const vector = decodeVector(text);
+  const sealed = joinChunks(attributes, "sealed_vector");
+  if (sealed !== undefined) meta.sealedVector = sealed;
+  const legacy = joinChunks(attributes, "vector");
+  if (legacy !== undefined) {
+    const vector = decodeLegacyVector(legacy);
     if (vector === null) return null;
-    meta.vector = vector;
+    meta.legacyVector = vector;
   }
   return meta;
 }

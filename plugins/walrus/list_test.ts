@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
 
 Deno.test("WalrusBlobStore: list reads the chain, newest first, one entry per blob id", async () => {
@@ -109,17 +110,37 @@ Deno.test("WalrusBlobStore: the chain down is backend_unavailable for put and li
   s.bed.sui.network.outage = null;
 });
 
-Deno.test("WalrusBlobStore: a long vector is split across attributes and read back exactly", async () => {
+Deno.test("WalrusBlobStore: a long sealed vector is split across attributes and read back exactly", async () => {
   await using s = await setup();
-  const vector = Array.from({ length: 3072 }, (_, i) => Math.sin(i) / 3);
-  await s.store.put(enc("long vector"), meta(1, { vector }));
+  // A 3,072-dimension vector sealed as float64 (nonce, ciphertext, tag): 32,796 bytes.
+  const sealedVector = crypto.getRandomValues(new Uint8Array(32_796))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
+  await s.store.put(enc("long vector"), meta(1, { sealedVector }));
   const [object] = s.bed.chain.blobObjects(s.store.address);
   const attributes = s.bed.chain.attributes(object.id)!;
-  assert.ok(attributes.vector_1 && attributes.vector_2, "split in chunks");
+  assert.ok(attributes.sealed_vector_1 && attributes.sealed_vector_2, "split in chunks");
   assert.ok(Object.values(attributes).every((v) => v.length <= 15_000));
+  assert.ok(!Object.keys(attributes).some((key) => key.startsWith("vector")), "no clear vector");
   const restarted = await s.open();
   const [entry] = await restarted.list(meta(1).owner, "notes");
-  assert.deepEqual(entry.meta.vector, vector);
+  assert.equal(entry.meta.sealedVector, sealedVector);
+});
+
+Deno.test("WalrusBlobStore: a legacy clear vector (written up to 0.1.0) is read as legacyVector", () => {
+  // What 0.1.0 wrote: `vector` = "f64le:" + base64 of the float64 values, continued in vector_1…
+  const vector = Array.from({ length: 3072 }, (_, i) => Math.sin(i) / 3);
+  const view = new DataView(new ArrayBuffer(vector.length * 8));
+  vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
+  const text = "f64le:" + new Uint8Array(view.buffer).toBase64();
+  const attributes: Record<string, string> = Object.fromEntries(
+    metaToAttributes(meta(1), "svc"),
+  );
+  for (let at = 0, part = 0; at < text.length; at += 15_000, part++) {
+    attributes[part === 0 ? "vector" : `vector_${part}`] = text.slice(at, at + 15_000);
+  }
+  assert.deepEqual(attributesToMeta(attributes, "svc"), meta(1, { legacyVector: vector }));
+  attributes.vector = "f64le:%%%";
+  assert.equal(attributesToMeta(attributes, "svc"), null, "an unreadable one is not svc's");
 });
 
 Deno.test("WalrusBlobStore: with the System object id, calls follow a package upgrade", async () => {

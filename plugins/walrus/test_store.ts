@@ -3,7 +3,7 @@
  * network with the Walrus package, a publisher and aggregators, a funded operator).
  */
 import assert from "node:assert/strict";
-import { type BlobMeta, SvcError } from "../../src/kit.ts";
+import { type ListedBlobMeta, SvcError } from "../../src/kit.ts";
 import { startWalrusTestbed, type WalrusTestbed } from "../../tests/fixtures/walrus_network.ts";
 import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
 
@@ -11,7 +11,7 @@ import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
 export const enc = (s: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(s);
 
 /** Metadata of memory `i` (created at a fixed time plus `i` ms). */
-export const meta = (i: number, extra: Partial<BlobMeta> = {}): BlobMeta => ({
+export const meta = (i: number, extra: Partial<ListedBlobMeta> = {}): ListedBlobMeta => ({
   owner: "0x" + "a".repeat(64),
   namespace: "notes",
   memoryId: `m${i}`,

@@ -137,7 +137,13 @@ export class MemoryBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
-    if (!this.#blobs.has(blobId)) this.#blobs.set(blobId, { bytes: bytes.slice(), meta });
+    if (!this.#blobs.has(blobId)) {
+      // Only the fields of BlobMeta are kept, as a persistent store writes them.
+      const { owner, namespace, memoryId, createdAt, sealedVector } = meta;
+      const kept: BlobMeta = { owner, namespace, memoryId, createdAt };
+      if (sealedVector !== undefined) kept.sealedVector = sealedVector;
+      this.#blobs.set(blobId, { bytes: bytes.slice(), meta: kept });
+    }
     return blobId;
   }
 

@@ -80,8 +80,22 @@ export interface BlobMeta {
   memoryId: string;
   /** Unix milliseconds. */
   createdAt: number;
-  /** For client-encrypted (manual) memories: the client's vector, so restore can re-index. */
-  vector?: number[];
+  /**
+   * For client-encrypted (manual) memories: the client's vector sealed by the relayer (an opaque
+   * base64url string, AES-GCM under a key derived from the relayer's secret), so restore can
+   * re-index it. A store keeps it as given; no store ever holds the vector in clear.
+   */
+  sealedVector?: string;
+}
+
+/** The metadata `list` reads back: what `put` stored, or a blob's written by an older version. */
+export interface ListedBlobMeta extends BlobMeta {
+  /**
+   * Legacy, read only: the client's vector in clear, as versions up to 0.1.0 stored it with a
+   * manual memory (fs JSON `vector`, Walrus `vector` attributes). Restore still re-indexes such a
+   * blob; `put` never writes it.
+   */
+  legacyVector?: number[];
 }
 
 /** A blob as `list` finds it: its id and the metadata stored with it. */
@@ -89,7 +103,7 @@ export interface BlobEntry {
   /** The id `put` returned for the blob. */
   blobId: string;
   /** The metadata stored with the blob. */
-  meta: BlobMeta;
+  meta: ListedBlobMeta;
 }
 
 /** Content-addressed storage of ciphertext. */

@@ -4,6 +4,7 @@ import type { BlobMeta, CallOptions } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { MemoryCipher } from "../backends/memory_cipher.ts";
@@ -35,6 +36,7 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
     embedder,
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
   // Long enough for a first encryption on a busy machine; the stalled embedding never answers.
@@ -85,6 +87,7 @@ Deno.test("worker: a worker that lost its lease stops its calls and leaves the j
     embedder,
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
   const first = createWorker({ queue, pipeline, logger: silentLogger });
@@ -136,6 +139,7 @@ Deno.test("worker: an upload whose answer was lost is retried with the same ciph
     embedder,
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
   const worker = createWorker({ queue, pipeline, logger: silentLogger });

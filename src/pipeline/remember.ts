@@ -3,8 +3,9 @@
  *
  * - **store**: encrypt the text for its owner, then put the ciphertext in the blob store with
  *   its metadata; a memory already encrypted (by `encrypt`, or by the client of a manual
- *   memory) skips encryption, and a manual memory's blob metadata keeps the client's vector, so
- *   restore can re-index it;
+ *   memory) skips encryption, and a manual memory's blob metadata keeps the client's vector
+ *   sealed (`vector_seal.ts`), so restore can re-index it (`openVector`) while no blob store
+ *   holds it in clear;
  * - **index**: embed the text (unless a vector is given), hash its terms with the owner's key,
  *   upsert the vector row (the memory id is the row id, so indexing again replaces it), then
  *   add the terms to the lexical index.
@@ -18,7 +19,9 @@
  *
  * @example
  * ```ts
- * const pipeline = createRememberPipeline({ cipher, blobs, embedder, vectors, hasher, lexicon });
+ * const pipeline = createRememberPipeline({
+ *   cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal,
+ * });
  * const memory = { memoryId: id, owner, namespace, createdAt: Date.now() };
  * const blobId = await pipeline.store({ ...memory, text }, { timeoutMs: 30_000 });
  * await pipeline.index({ ...memory, blobId, text }, { timeoutMs: 30_000 });
@@ -35,6 +38,7 @@ import type {
 } from "../backends/types.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
+import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
 import { withTimeout } from "./with_timeout.ts";
 
 /** The backends the two steps write to. */
@@ -47,6 +51,8 @@ export interface RememberPipelineDependencies {
   hasher: TermHasher;
   /** The BM25 index over those hashes, kept in step with the vector index. */
   lexicon: LexicalIndex;
+  /** Seals a manual memory's vector for its blob metadata, and opens it for restore. */
+  vectorSeal: VectorSeal;
 }
 
 /** Which memory a step works on. */
@@ -89,6 +95,11 @@ export interface RememberPipeline {
   store(memory: MemoryToStore, options?: StepOptions): Promise<string>;
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
+  /**
+   * The vector `store` sealed in a manual memory's blob metadata, or `null` when it does not
+   * open (altered, sealed for another memory, or under another secret).
+   */
+  openVector(memory: SealedVectorPlace, sealedVector: string): Promise<number[] | null>;
 }
 
 /**
@@ -110,7 +121,7 @@ function backendCall<T>(
 }
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
-  const { cipher, blobs, embedder, vectors, hasher, lexicon } = deps;
+  const { cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal } = deps;
   const encrypt: RememberPipeline["encrypt"] = (memory, options = {}) => {
     const plaintext = new TextEncoder().encode(memory.text);
     return backendCall(
@@ -130,7 +141,7 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
         ciphertext = await encrypt(memory, options);
       } else {
         ciphertext = memory.ciphertext;
-        if (memory.vector) meta.vector = memory.vector;
+        if (memory.vector) meta.sealedVector = await vectorSeal.seal(memory, memory.vector);
       }
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },
@@ -153,6 +164,10 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       if (terms) row.terms = terms;
       await backendCall(options, "Indexing", (call) => vectors.upsert([row], call));
       if (terms) await lexicon.add(owner, namespace, memoryId, terms);
+    },
+
+    openVector(memory, sealedVector) {
+      return vectorSeal.open(memory, sealedVector);
     },
   };
 }

@@ -6,6 +6,7 @@ import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";
+import { VectorSeal } from "./vector_seal.ts";
 
 type Seen = (what: string, options?: CallOptions) => void;
 
@@ -60,6 +61,7 @@ async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
     embedder,
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   };
   return { ...deps, pipeline: createRememberPipeline({ ...deps, ...overrides }), signals };
@@ -88,13 +90,18 @@ Deno.test("remember pipeline: a text is encrypted, stored, embedded and indexed 
   assert.equal(index.search(row.terms, 5).hits[0]?.id, "m1");
 });
 
-Deno.test("remember pipeline: a manual memory keeps the client's ciphertext and vector", async () => {
+Deno.test("remember pipeline: a manual memory keeps the client's ciphertext and its vector sealed", async () => {
   const { pipeline, blobs, vectors, signals } = await setUp();
   const ciphertext = new Uint8Array([1, 2, 3]);
-  const vector = Array.from({ length: vectors.dimensions }, (_, i) => (i === 0 ? 1 : 0));
+  const vector = Array.from({ length: vectors.dimensions }, (_, i) => (i === 0 ? 1 : i / 1000));
   const blobId = await pipeline.store({ ...memory, ciphertext, vector });
   assert.deepEqual(await blobs.get(blobId), ciphertext);
-  assert.deepEqual((await blobs.list("o1", "n1"))[0].meta, { ...memory, vector });
+  const { meta } = (await blobs.list("o1", "n1"))[0];
+  const { sealedVector, ...rest } = meta;
+  assert.deepEqual(rest, memory, "no clear vector in the metadata");
+  assert.ok(sealedVector && !sealedVector.includes("0.001"));
+  assert.deepEqual(await pipeline.openVector(memory, sealedVector), vector);
+  assert.equal(await pipeline.openVector({ ...memory, memoryId: "m2" }, sealedVector), null);
   await pipeline.index({ ...memory, blobId, vector });
   const [hit] = await vectors.search("o1", "n1", vector, 1);
   assert.equal(hit.id, "m1");

@@ -113,7 +113,7 @@ export interface UnknownJob {
 export interface RestoreSummary {
   /** Memories indexed again. */
   restored: number;
-  /** Blobs already in the index, and blobs that could not be decrypted. */
+  /** Blobs already in the index or unreadable (not decrypted, or a sealed vector not opened). */
   skipped: number;
   /** The namespace's blobs; those beyond the limit wait for the next restore. */
   total: number;
@@ -283,8 +283,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
-     * decrypted and indexed again, or indexed under the stored vector of a client-encrypted
-     * memory.
+     * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
+     * memory (one that does not open is skipped and logged).
      */
     async restore(
       owner: string,
@@ -308,8 +308,20 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         if (restored >= limit) continue;
         const { memoryId, createdAt } = meta;
         const memory = { memoryId, owner, namespace, createdAt, blobId };
-        if (meta.vector) {
-          await pipeline.index({ ...memory, vector: meta.vector }, { signal });
+        if (meta.sealedVector !== undefined) {
+          const vector = await pipeline.openVector(memory, meta.sealedVector);
+          if (vector === null) {
+            logger.warn("stored vector does not open (altered, moved or another secret)", {
+              memory_id: memoryId,
+              blob_id: blobId,
+            });
+            skipped++;
+            continue;
+          }
+          await pipeline.index({ ...memory, vector }, { signal });
+        } else if (meta.legacyVector) {
+          // Written in clear by versions up to 0.1.0; read, never written.
+          await pipeline.index({ ...memory, vector: meta.legacyVector }, { signal });
         } else {
           const text = await readMemory(owner, {
             id: meta.memoryId,

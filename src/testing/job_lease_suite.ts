@@ -13,6 +13,7 @@ import { reconcileJobs } from "../jobs/reconciler.ts";
 import { createWorker } from "../jobs/worker.ts";
 import { silentLogger } from "../log.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
@@ -48,6 +49,7 @@ async function slowPipeline(delayMs: number) {
     embedder,
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
   return { pipeline, blobs, stored, vectors };

@@ -1,0 +1,115 @@
+/**
+ * Sealing of a client-encrypted (manual) memory's vector for its blob metadata, so restore can
+ * re-index the memory while no blob store (files, Walrus attributes on chain) holds the vector in
+ * clear.
+ *
+ * The key is AES-256-GCM, derived by HKDF-SHA-256 from the relayer's 32-byte secret under its own
+ * label. The plaintext is the vector as the client gave it, as little-endian float64 (so restore
+ * indexes exactly the numbers manual remember indexed). A sealed vector is the unpadded base64url
+ * of a random 12-byte nonce followed by the ciphertext and tag; its associated data is the
+ * memory's owner, namespace and id, so a sealed vector copied to another memory does not open.
+ *
+ * @example
+ * ```ts
+ * const seal = await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32)));
+ * const memory = { memoryId: "m1", owner: "0xabc", namespace: "default" };
+ * const sealed = await seal.seal(memory, [0.5, -0.25]);
+ * console.log(await seal.open(memory, sealed)); // [0.5, -0.25]
+ * ```
+ */
+import { SvcError } from "../errors.ts";
+
+const SALT = new TextEncoder().encode("svc-sealed-vector-v1");
+const INFO = new TextEncoder().encode("blob metadata vector");
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const SEALED = /^[A-Za-z0-9_-]+$/;
+
+/** The memory a sealed vector belongs to. */
+export interface SealedVectorPlace {
+  memoryId: string;
+  owner: string;
+  namespace: string;
+}
+
+function associatedData(
+  { memoryId, owner, namespace }: SealedVectorPlace,
+): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(
+    JSON.stringify(["svc-sealed-vector-v1", owner, namespace, memoryId]),
+  );
+}
+
+/** Seals and opens the vectors kept in blob metadata. */
+export class VectorSeal {
+  #key: CryptoKey;
+
+  private constructor(key: CryptoKey) {
+    this.#key = key;
+  }
+
+  /** The seal keyed by `secret` (the relayer's 32 secret bytes). */
+  static async fromSecret(secret: Uint8Array<ArrayBuffer>): Promise<VectorSeal> {
+    if (secret.byteLength !== 32) {
+      throw new SvcError("internal", "Cannot seal vectors: the secret is not 32 bytes");
+    }
+    const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
+    const key = await crypto.subtle.deriveKey(
+      { name: "HKDF", hash: "SHA-256", salt: SALT, info: INFO },
+      master,
+      { name: "AES-GCM", length: 256 },
+      false,
+      ["encrypt", "decrypt"],
+    );
+    return new VectorSeal(key);
+  }
+
+  /** The vector sealed for the memory at `place`: an opaque base64url string. */
+  async seal(place: SealedVectorPlace, vector: readonly number[]): Promise<string> {
+    const plaintext = new Uint8Array(vector.length * 8);
+    const view = new DataView(plaintext.buffer);
+    vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
+    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
+    const sealed = await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv: nonce, additionalData: associatedData(place) },
+      this.#key,
+      plaintext,
+    );
+    const out = new Uint8Array(NONCE_BYTES + sealed.byteLength);
+    out.set(nonce);
+    out.set(new Uint8Array(sealed), NONCE_BYTES);
+    return out.toBase64({ alphabet: "base64url", omitPadding: true });
+  }
+
+  /**
+   * The vector `seal` sealed for the memory at `place`, or `null` when `sealed` does not open:
+   * malformed, altered, sealed for another memory, or under another secret.
+   */
+  async open(place: SealedVectorPlace, sealed: string): Promise<number[] | null> {
+    if (!SEALED.test(sealed)) return null;
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
+    } catch {
+      return null;
+    }
+    if (bytes.length < NONCE_BYTES + TAG_BYTES) return null;
+    let plaintext: ArrayBuffer;
+    try {
+      plaintext = await crypto.subtle.decrypt(
+        {
+          name: "AES-GCM",
+          iv: bytes.subarray(0, NONCE_BYTES),
+          additionalData: associatedData(place),
+        },
+        this.#key,
+        bytes.subarray(NONCE_BYTES),
+      );
+    } catch {
+      return null;
+    }
+    if (plaintext.byteLength % 8 !== 0) return null;
+    const view = new DataView(plaintext);
+    return Array.from({ length: plaintext.byteLength / 8 }, (_, i) => view.getFloat64(i * 8, true));
+  }
+}
