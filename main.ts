@@ -24,7 +24,10 @@ const logger = createLogger(config.logLevel);
 // Everything created from here on (and by the sidecar, which inherits it) is owner-only.
 restrictNewFiles();
 /** The `Host` names the MCP routes and the dashboard answer to. */
-const allowedHosts = config.allowedHosts ?? defaultAllowedHosts(config.host, config.publicUrls);
+/** The machine's own addresses and name, which a relayer bound to every address answers to. */
+const machineNames = [Deno.hostname(), ...Deno.networkInterfaces().map((i) => i.address)];
+const allowedHosts = config.allowedHosts ??
+  defaultAllowedHosts(config.host, config.publicUrls, machineNames);
 
 /** A start-up failure whose message is the whole story (no stack, no error type). */
 class CannotStart extends Error {}
@@ -126,7 +129,7 @@ async function start() {
     relayer.handler,
   );
   // Before any request is handled: the handler runs only once this task yields.
-  for (const origin of listeningOrigins(server.addr.hostname, server.addr.port)) {
+  for (const origin of listeningOrigins(server.addr.hostname, server.addr.port, machineNames)) {
     audiences.add(origin);
   }
   const relayerUrl = localUrl(server.addr.hostname, server.addr.port);

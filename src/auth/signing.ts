@@ -188,7 +188,9 @@ export function signedAudience(headers: Headers, policy: AudiencePolicy): string
   if (policy.audiences && !policy.audiences.has(audience)) {
     throw unauthorized(
       "wrong_audience",
-      "This request is signed for another relayer: sign it with this relayer's URL as audience",
+      `Cannot accept this request: it is signed for ${audience}, which is not an origin of ` +
+        "this relayer (sign for the URL you call; an operator adds the origin clients use to " +
+        "SVC_PUBLIC_URL)",
     );
   }
   return audience;

@@ -41,27 +41,45 @@ function urlHostname(hostname: string): string {
 }
 
 /**
- * The hosts allowed by default: the loopback names, the hosts of the relayer's public URLs,
- * and the address it binds to unless that is a wildcard (`0.0.0.0`, `::`); all on any port
- * but for public URLs with an explicit port.
+ * The hosts allowed by default: the loopback names, the hosts of the relayer's public URLs, and
+ * the address it binds to, or `machineNames` (the machine's own addresses and host name) when it
+ * binds to every address (`0.0.0.0`, `::`); all on any port but for public URLs with an explicit
+ * port.
  */
-export function defaultAllowedHosts(bindHost: string, publicUrls: readonly string[]): string[] {
+export function defaultAllowedHosts(
+  bindHost: string,
+  publicUrls: readonly string[],
+  machineNames: readonly string[] = [],
+): string[] {
   const hosts = new Set(LOOPBACK_HOSTS);
   for (const url of publicUrls) hosts.add(new URL(url).host);
-  if (!WILDCARD_BINDS.has(bindHost)) hosts.add(urlHostname(bindHost.toLowerCase()));
+  const names = WILDCARD_BINDS.has(bindHost) ? machineNames : [bindHost];
+  for (const name of names) {
+    const parsed = parseHost(urlHostname(name));
+    if (parsed) hosts.add(urlHostname(parsed.hostname));
+  }
   return [...hosts];
 }
 
 /**
- * The origins of a relayer listening on `hostname:port`: its listening origin and, when it
- * listens on loopback or on every address, the loopback names with its port.
+ * The origins of a relayer listening on `hostname:port`: its listening origin; when it listens on
+ * loopback or on every address, the loopback names with its port; and when it listens on every
+ * address, each of `machineNames` (the machine's own addresses and host name) with its port.
  */
-export function listeningOrigins(hostname: string, port: number): string[] {
-  const loopback = WILDCARD_BINDS.has(hostname) || hostname === "localhost" ||
+export function listeningOrigins(
+  hostname: string,
+  port: number,
+  machineNames: readonly string[] = [],
+): string[] {
+  const wildcard = WILDCARD_BINDS.has(hostname);
+  const loopback = wildcard || hostname === "localhost" ||
     /^127\./.test(hostname) || hostname === "::1" || hostname === "[::1]";
   const names = loopback ? [...LOOPBACK_HOSTS] : [];
-  if (!WILDCARD_BINDS.has(hostname)) names.push(urlHostname(hostname));
-  return [...new Set(names.map((name) => new URL(`http://${name}:${port}`).origin))];
+  if (wildcard) names.push(...machineNames.map(urlHostname));
+  else names.push(urlHostname(hostname));
+  const origins = names.filter((name) => URL.canParse(`http://${name}:${port}`))
+    .map((name) => new URL(`http://${name}:${port}`).origin);
+  return [...new Set(origins)];
 }
 
 /**

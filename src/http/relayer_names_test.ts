@@ -67,14 +67,32 @@ Deno.test("default hosts: loopback, the public URLs' hosts, the bound host unles
   assert.deepEqual(defaultAllowedHosts("192.168.1.5", []), [...LOOPBACK_HOSTS, "192.168.1.5"]);
   assert.deepEqual(defaultAllowedHosts("fd00::1", []), [...LOOPBACK_HOSTS, "[fd00::1]"]);
   assert.deepEqual(defaultAllowedHosts("::", []), [...LOOPBACK_HOSTS]);
+  assert.deepEqual(defaultAllowedHosts("0.0.0.0", [], ["192.168.1.5", "fe80::1", "Box"]), [
+    ...LOOPBACK_HOSTS,
+    "192.168.1.5",
+    "[fe80::1]",
+    "box",
+  ]);
+  assert.deepEqual(defaultAllowedHosts("192.168.1.5", [], ["10.0.0.2"]), [
+    ...LOOPBACK_HOSTS,
+    "192.168.1.5",
+  ]);
 });
 
-Deno.test("listening origins: the address, and the loopback names when on loopback", () => {
+Deno.test("listening origins: the address, the loopback names on loopback, the machine's names on every address", () => {
   const loopback = ["http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"];
   assert.deepEqual(listeningOrigins("127.0.0.1", 8000), loopback);
   assert.deepEqual(listeningOrigins("::1", 8000), loopback);
   assert.deepEqual(listeningOrigins("0.0.0.0", 8000), loopback);
   assert.deepEqual(listeningOrigins("192.168.1.5", 80), ["http://192.168.1.5"]);
+  const machine = ["192.168.1.5", "fe80::1", "Box.local", "not a name"];
+  assert.deepEqual(listeningOrigins("0.0.0.0", 8000, machine), [
+    ...loopback,
+    "http://192.168.1.5:8000",
+    "http://[fe80::1]:8000",
+    "http://box.local:8000",
+  ]);
+  assert.deepEqual(listeningOrigins("192.168.1.5", 80, machine), ["http://192.168.1.5"]);
 });
 
 Deno.test("host entries: names, addresses and ports, or *", () => {
