@@ -96,7 +96,7 @@ export class NamespaceCache {
       let batch: StoredBlock[] = [];
       let adding = Promise.resolve();
       try {
-        for await (const block of this.#storage.blocks(ref.ns)) {
+        for await (const block of this.#storage.blocks(ref, header.version)) {
           batch.push(block);
           if (batch.length === LOAD_BATCH) {
             await adding;

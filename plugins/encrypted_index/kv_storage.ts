@@ -11,10 +11,25 @@
  *
  * A commit is one `kv.atomic()`. Deno KV bounds an atomic commit (1000 mutations, 800 KiB), so
  * when the new blocks of a change do not fit, some of their parts are written first by
- * commits of their own, and the final commit writes the rest with everything else. A block is
- * read only when all its parts are there, so parts of a change that never committed are never
- * read (they stay as unreferenced garbage; this happens only when a crash or a conflict hits a
- * change whose blocks exceed the budget, that is memories of many thousand words).
+ * commits of their own ("staged"), and the final commit writes the rest with everything else.
+ * Each staged commit also sets a pending marker for every block it writes parts of:
+ *
+ * ```
+ * ["b", nsHash, blockId, parts]     { version }: the block belongs to a change not yet committed,
+ *                                   planned against the namespace at `version`
+ * ["swept", nsHash]                 changes (its versionstamp) whenever pending blocks are removed
+ * ```
+ *
+ * The final commit deletes the markers, so a block is read only when all its parts are there
+ * and it has no marker: the blocks of a change whose final commit never landed (it failed,
+ * threw, or the process died) are never read. A marker sorts just before its block's parts,
+ * so one listing sees it before them. Such leftovers are removed ("swept") once they cannot
+ * commit any more: when a namespace is loaded, those planned against an older version of it;
+ * after a commit to a namespace, those its last load saw (that commit moved the version on).
+ * Sweeping is safe against another writer on the same index: a sweep removes a block only if
+ * its marker is unchanged (so never one whose change just committed), and it moves the
+ * namespace's "swept" key on, which every final commit that staged parts checks, so a change
+ * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
 import type {
   BlockStorage,
@@ -31,6 +46,8 @@ export const PART_BYTES = 64_000;
 const MAX_MUTATIONS = 900;
 const MAX_BYTES = 700_000;
 const MAX_KEY_BYTES = 70_000;
+/** About the size of a marker's key. */
+const MARKER_KEY_BYTES = 80;
 /** Ids looked up per `getMany` (Deno KV's limit). */
 const GET_MANY = 10;
 
@@ -55,10 +72,19 @@ class Batch {
   bytes = 0;
   keys = 0;
 
-  fits(mutation: Mutation): boolean {
-    const size = keyBytes(mutation.key) + (mutation.type === "set" ? mutation.bytes : 0);
-    return this.mutations.length < MAX_MUTATIONS && this.bytes + size <= MAX_BYTES &&
-      this.keys + keyBytes(mutation.key) <= MAX_KEY_BYTES;
+  /** Blocks this batch sets the marker of (`ns/id`). */
+  marked = new Set<string>();
+  /** Mutations (and their bytes) kept free for deleting markers. */
+  reserved = 0;
+
+  /** Whether `mutation` (and `also`, if given) fit. */
+  fits(mutation: Mutation, also?: Mutation): boolean {
+    const size = (m: Mutation) => keyBytes(m.key) + (m.type === "set" ? m.bytes : 0);
+    const extra = also ? size(also) : 0, extraKeys = also ? keyBytes(also.key) : 0;
+    const reservedBytes = this.reserved * MARKER_KEY_BYTES;
+    return this.mutations.length + this.reserved + (also ? 1 : 0) < MAX_MUTATIONS &&
+      this.bytes + reservedBytes + size(mutation) + extra <= MAX_BYTES &&
+      this.keys + reservedBytes + keyBytes(mutation.key) + extraKeys <= MAX_KEY_BYTES;
   }
 
   add(mutation: Mutation): void {
@@ -73,8 +99,30 @@ class Batch {
   }
 }
 
+/** A pending marker's value. */
+interface Marker {
+  /** The namespace's version the change was planned against (`null`: a new namespace). */
+  version: string | null;
+}
+
+/** An unfinished block: its marker, as listed. */
+interface Pending {
+  ns: string;
+  id: string;
+  parts: number;
+  planned: string | null;
+  /** The marker's versionstamp. */
+  stamp: string;
+}
+
+/**
+ * The encrypted index's storage in one Deno KV database file; see the module's documentation
+ * for its layout and how a change larger than one atomic commit stays whole or absent.
+ */
 export class KvBlockStorage implements BlockStorage {
   #kv: Deno.Kv;
+  /** Unfinished blocks that may belong to a change under way, by namespace. */
+  #pending = new Map<string, Pending[]>();
 
   private constructor(kv: Deno.Kv) {
     this.#kv = kv;
@@ -127,18 +175,42 @@ export class KvBlockStorage implements BlockStorage {
     return out;
   }
 
-  async *blocks(ns: string): AsyncGenerator<StoredBlock> {
-    // A block's parts are listed one after the other (its id, then the part number).
-    let id = "", parts = 0, chunks: Uint8Array<ArrayBuffer>[] = [];
-    const entries = this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["b", ns] }, {
+  async *blocks(ref: NamespaceRef, version: string): AsyncGenerator<StoredBlock> {
+    // A block's marker, if any, then its parts are listed one after the other.
+    const pending: Pending[] = [];
+    let id = "", parts = 0, unfinished = false, chunks: Uint8Array<ArrayBuffer>[] = [];
+    const entries = this.#kv.list<Uint8Array<ArrayBuffer> | Marker>({ prefix: ["b", ref.ns] }, {
       batchSize: 500,
     });
     for await (const entry of entries) {
-      const [, , blockId, count, p] = entry.key as [string, string, string, number, number];
-      if (blockId !== id || count !== parts) [id, parts, chunks] = [blockId, count, []];
-      if (p !== chunks.length) continue; // a part is missing: an unfinished change's block
-      chunks.push(entry.value);
+      const [, , blockId, count, p] = entry.key as [string, string, string, number, number?];
+      if (blockId !== id || count !== parts) {
+        [id, parts, unfinished, chunks] = [blockId, count, false, []];
+      }
+      if (p === undefined) {
+        const { version: planned } = entry.value as Marker;
+        pending.push({ ns: ref.ns, id, parts, planned, stamp: entry.versionstamp });
+        unfinished = true;
+        continue;
+      }
+      if (unfinished || p !== chunks.length) continue; // not committed, or a part is missing
+      chunks.push(entry.value as Uint8Array<ArrayBuffer>);
       if (chunks.length === parts) yield { id, bytes: parts === 1 ? chunks[0] : concat(chunks) };
+    }
+    // Those planned against an older version can no longer commit; the others may be a
+    // change under way: kept, and swept after the next commit to the namespace.
+    const stale = pending.filter((m) => m.planned === null || m.planned < version);
+    this.#pending.set(ref.ns, pending.filter((m) => !stale.includes(m)));
+    await this.#sweep(stale);
+  }
+
+  /** Removes unfinished blocks (best effort: what is left is swept another time). */
+  async #sweep(pending: Pending[]): Promise<void> {
+    for (const { ns, id, parts, stamp } of pending) {
+      const marker = ["b", ns, id, parts];
+      const op = this.#kv.atomic().check({ key: marker, versionstamp: stamp }).delete(marker);
+      for (let p = 0; p < parts; p++) op.delete([...marker, p]);
+      await op.set(["swept", ns], true).commit().catch(() => {});
     }
   }
 
@@ -175,11 +247,30 @@ export class KvBlockStorage implements BlockStorage {
       final.add({ type: "set", key: ["id", id], value: [ref.owner, ref.ns], bytes: 64 });
     }
     for (const id of change.deleteIds) final.add({ type: "delete", key: ["id", id] });
-    if (final.mutations.length > MAX_MUTATIONS || final.bytes > MAX_BYTES) {
+    final.reserved = change.putBlocks.length; // the final commit deletes the markers
+    if (!final.fits({ type: "delete", key: [] })) {
       throw new Error("an index change is larger than one commit allows");
     }
-    // Parts go into the final commit while they fit; the rest are written first.
+    // Parts go into the final commit while they fit; the rest are written first, each staged
+    // commit with the markers of the blocks it writes parts of (set again, deleted at last).
+    const planned = new Map(change.expect.map(({ ref, version }) => [ref.ns, version]));
     const staged: Batch[] = [];
+    const markers = new Map<string, Pending>();
+    const stage = (ns: string, id: string, parts: number, part: Mutation) => {
+      const name = `${ns}/${id}`, version = planned.get(ns) ?? null;
+      const value: Marker = { version };
+      const marker: Mutation = { type: "set", key: ["b", ns, id, parts], value, bytes: 40 };
+      let batch = staged.at(-1);
+      if (!batch?.fits(part, batch.marked.has(name) ? undefined : marker)) {
+        staged.push(batch = new Batch());
+      }
+      if (!batch.marked.has(name)) {
+        batch.add(marker);
+        batch.marked.add(name);
+        markers.set(name, { ns, id, parts, planned: version, stamp: "" });
+      }
+      batch.add(part);
+    };
     for (const { ns, block } of change.putBlocks) {
       const parts = partsOf(block.bytes.length);
       for (let p = 0; p < parts; p++) {
@@ -190,38 +281,82 @@ export class KvBlockStorage implements BlockStorage {
           value,
           bytes: value.length + 16,
         };
-        if (final.fits(part)) {
-          final.add(part);
-          continue;
-        }
-        let batch = staged.at(-1);
-        if (!batch?.fits(part)) staged.push(batch = new Batch());
-        batch.add(part);
+        if (final.fits(part) && !markers.has(`${ns}/${block.id}`)) final.add(part);
+        else stage(ns, block.id, parts, part);
       }
-    }
-    for (const batch of staged) {
-      const result = await batch.apply(this.#kv.atomic()).commit();
-      if (!result.ok) throw new Error("an unchecked index commit failed");
     }
     const op = this.#kv.atomic();
     for (const { ref, version } of change.expect) {
       op.check({ key: ["ns", ref.owner, ref.ns], versionstamp: version });
     }
-    const result = await final.apply(op).commit();
-    if (result.ok) return result.versionstamp;
-    await this.#discard(staged);
-    return null;
+    if (staged.length > 0) {
+      // A sweep between now and the final commit (another writer's) makes it fail.
+      const swept = [...new Set([...markers.values()].map((m) => m.ns))].map((ns) => ["swept", ns]);
+      for (let i = 0; i < swept.length; i += GET_MANY) {
+        for (const entry of await this.#kv.getMany(swept.slice(i, i + GET_MANY))) {
+          op.check({ key: entry.key, versionstamp: entry.versionstamp });
+        }
+      }
+    }
+    try {
+      for (const batch of staged) {
+        const result = await batch.apply(this.#kv.atomic()).commit();
+        if (!result.ok) throw new Error("an unchecked index commit failed");
+        for (const key of batch.marked) markers.get(key)!.stamp = result.versionstamp;
+      }
+    } catch (error) {
+      this.#remember(markers);
+      throw error;
+    }
+    for (const { ns, id, parts } of markers.values()) op.delete(["b", ns, id, parts]);
+    let result: Deno.KvCommitResult | Deno.KvCommitError;
+    try {
+      result = await final.apply(op).commit();
+    } catch (error) {
+      // Whether it landed is unknown: its blocks are left to a sweep (which removes them
+      // only if their markers are still there, that is if it did not land).
+      this.#remember(markers);
+      throw error;
+    }
+    if (!result.ok) {
+      await this.#discard(staged, markers);
+      return null;
+    }
+    // The namespaces moved on: unfinished blocks seen when they were loaded cannot commit.
+    for (const { ref } of change.expect) {
+      const pending = this.#pending.get(ref.ns);
+      this.#pending.delete(ref.ns);
+      if (pending) await this.#sweep(pending);
+    }
+    return result.versionstamp;
   }
 
-  /** Removes parts written for a change that did not commit (best effort). */
-  async #discard(staged: Batch[]): Promise<void> {
-    for (const batch of staged) {
-      const op = this.#kv.atomic();
-      for (const m of batch.mutations) op.delete(m.key);
-      await op.commit().catch(() => {});
+  /** Keeps a change's unfinished blocks to sweep after the next commit to their namespace. */
+  #remember(markers: Map<string, Pending>): void {
+    for (const marker of markers.values()) {
+      if (!marker.stamp) continue; // its staged commit did not happen
+      const list = this.#pending.get(marker.ns) ?? [];
+      list.push(marker);
+      this.#pending.set(marker.ns, list);
     }
   }
 
+  /**
+   * Removes parts written for a change that did not commit (best effort), the markers last,
+   * so that what an interruption leaves is still marked, and swept later.
+   */
+  async #discard(staged: Batch[], markers: Map<string, Pending>): Promise<void> {
+    for (const batch of staged) {
+      const op = this.#kv.atomic();
+      for (const m of batch.mutations) if (m.key.length === 5) op.delete(m.key);
+      await op.commit().catch(() => {});
+    }
+    const op = this.#kv.atomic();
+    for (const { ns, id, parts } of markers.values()) op.delete(["b", ns, id, parts]);
+    await op.commit().catch(() => {});
+  }
+
+  /** Closes the database. */
   close(): void {
     this.#kv.close();
   }

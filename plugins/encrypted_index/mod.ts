@@ -6,7 +6,8 @@
  * A namespace is decrypted into memory the first time it is used and searched there exactly
  * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
  * a memory budget. Storage is a Deno KV database (`kv_storage.ts`) behind a small interface
- * (`storage.ts`); every write is one atomic commit, so a crash leaves each row written or not.
+ * (`storage.ts`); a crash leaves each write whole or absent (a write too large for one atomic
+ * commit stages some blocks first, which are read only once its final commit landed).
  *
  * Writes go through one writer per store. A namespace's stored version is checked before each
  * search and by each commit, so another process writing the same index is noticed (its changes
@@ -38,23 +39,23 @@ import { KvBlockStorage } from "./kv_storage.ts";
 import { type Resident, unit } from "./resident.ts";
 import type { BlockStorage, StoredHeader } from "./storage.ts";
 
-export type { BlockStorage } from "./storage.ts";
-export { KvBlockStorage } from "./kv_storage.ts";
-
 const FORMAT = 1;
 const PLUGIN = "the encrypted vector index";
 /** Times a change is planned again after another writer changed its namespaces. */
 const RETRIES = 5;
 
+/** How to open an {@linkcode EncryptedVectorStore}. */
 export interface EncryptedIndexOptions {
-  /** The Deno KV database file, for example `<data dir>/index.kv`. */
-  path?: string;
-  /** Another storage instead of `path`'s (the store closes it). */
-  storage?: BlockStorage;
+  /**
+   * The Deno KV database file, for example `<data dir>/index.kv` (created, with its directory,
+   * if missing; SQLite keeps `-wal` and `-shm` files beside it).
+   */
+  path: string;
   /** The relayer's 32-byte secret, from which every key of the index is derived. */
   secret: Uint8Array<ArrayBuffer>;
-  /** The embedder's model id and vector size; an index built by another is refused. */
+  /** The embedder's model id; an index built by another is refused. */
   model: string;
+  /** The embedder's vector size; an index of another size is refused. */
   dimensions: number;
   /** Memory for decrypted namespaces, in MiB (default 512). */
   memoryMb?: number;
@@ -69,8 +70,15 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
+/**
+ * The encrypted vector index: a {@linkcode VectorStore} whose rows are sealed at rest under
+ * keys derived from the relayer's secret, searched exactly in memory. Open it with
+ * {@linkcode EncryptedVectorStore.open}; close it with {@linkcode EncryptedVectorStore.close}.
+ */
 export class EncryptedVectorStore implements VectorStore {
+  /** The backend's name. */
   readonly name = "encrypted";
+  /** The vector size of the index. */
   readonly dimensions: number;
   #storage: BlockStorage;
   #keys: IndexKeys;
@@ -95,10 +103,10 @@ export class EncryptedVectorStore implements VectorStore {
 
   /** Opens the index, refusing one written under another secret or by another embedder. */
   static async open(options: EncryptedIndexOptions): Promise<EncryptedVectorStore> {
-    const where = options.path ?? "the configured storage";
+    const where = options.path;
     let storage: BlockStorage;
     try {
-      storage = options.storage ?? await KvBlockStorage.open(options.path!);
+      storage = await KvBlockStorage.open(options.path);
     } catch (error) {
       throw backendError(PLUGIN, `open the vector index in ${where}`, error);
     }
@@ -107,7 +115,7 @@ export class EncryptedVectorStore implements VectorStore {
       const keyCheck = await keys.keyCheck();
       const meta = await storage.meta();
       const { model, dimensions } = options;
-      const files = options.path ? `${where} (with its -wal and -shm files)` : where;
+      const files = `${where} (with its -wal and -shm files)`;
       const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
         `for each namespace to re-index from the blob store`;
       if (meta && meta.format !== FORMAT) {
@@ -367,6 +375,7 @@ export class EncryptedVectorStore implements VectorStore {
     while (this.#writing) await this.#writing;
   }
 
+  /** Waits for queued writes, then closes the database (the store is unusable after). */
   async close(): Promise<void> {
     await this.idle();
     this.#cache.clear();

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
 import { MemoryVectorStore } from "../../src/testing/mod.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
-import { EncryptedVectorStore, KvBlockStorage } from "./mod.ts";
+import { KvBlockStorage } from "./kv_storage.ts";
+import { EncryptedVectorStore } from "./mod.ts";
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
@@ -106,8 +107,8 @@ Deno.test("encrypted index: random writes answer as the in-memory store, before 
   await assertSame(store, reference, ids);
   await store.close();
   const storage = await KvBlockStorage.open(`${temp.dir}/index.kv`);
-  for (const { ref } of await storage.headers()) {
-    const blocks = (await Array.fromAsync(storage.blocks(ref.ns))).length;
+  for (const { ref, version } of await storage.headers()) {
+    const blocks = (await Array.fromAsync(storage.blocks(ref, version))).length;
     assert.ok(blocks <= MAX_SMALL_BLOCKS + 1, `${blocks} blocks: small ones are merged`);
   }
   storage.close();

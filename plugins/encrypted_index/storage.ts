@@ -2,7 +2,8 @@
  * What the encrypted index needs from its storage: a few small records and sealed blocks,
  * changed only by atomic commits. Everything it is given is already sealed or opaque (keyed
  * hashes, random block ids, memory ids), so a storage never sees a vector, a term or a name.
- * `kv_storage.ts` keeps it in Deno KV; another database can implement the same interface.
+ * `kv_storage.ts` keeps it in Deno KV. The interface is internal to the plugin, so that another
+ * database (PostgreSQL, in a later change) can implement it.
  */
 import type { NamespaceRef } from "./keys.ts";
 
@@ -70,8 +71,12 @@ export interface BlockStorage {
   header(ref: NamespaceRef): Promise<StoredHeader | null>;
   /** Every namespace's header, or one owner's (by its keyed hash). */
   headers(owner?: string): Promise<StoredHeader[]>;
-  /** The complete blocks of a namespace (by its keyed hash), as they are read. */
-  blocks(ns: string): AsyncIterable<StoredBlock>;
+  /**
+   * The committed blocks of a namespace whose header is at `version`, as they are read: never
+   * a block of a change whose final commit did not land. Leftovers of such changes that can no
+   * longer commit may be removed meanwhile.
+   */
+  blocks(ref: NamespaceRef, version: string): AsyncIterable<StoredBlock>;
   /** Where each of `ids` is, for those in the index. */
   locate(ids: string[]): Promise<Map<string, NamespaceRef>>;
   /**
@@ -79,5 +84,6 @@ export interface BlockStorage {
    * (nothing applied) when a namespace is not at its expected version.
    */
   commit(change: IndexChange): Promise<string | null>;
+  /** Closes the storage. */
   close(): void;
 }
