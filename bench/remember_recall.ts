@@ -1,18 +1,18 @@
 /**
- * Benchmark of the embedded default (LanceDB, files, local cipher, GloVe embedder, hybrid
- * recall) over real HTTP on 127.0.0.1: time from remember (202) to recallable; ingest rate
+ * Benchmark of the embedded default (the encrypted index, or LanceDB with `--store lancedb`;
+ * files, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time from remember (202) to recallable; ingest rate
  * through the job queue; recall latency and resident memory at each namespace size;
  * embedding rate; the embedder's start with a warm cache. Prints a summary and writes
  * `bench/results/remember_recall.json`.
  *
- *   deno task bench [--samples 200] [--memories 10000,100000]
+ *   deno task bench [--samples 200] [--memories 10000,100000] [--store encrypted|lancedb]
  */
 import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
-import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     samples: { type: "string", default: "200" },
     memories: { type: "string", default: "10000,100000" },
     "models-dir": { type: "string", default: "./data/models" },
+    store: { type: "string", default: "encrypted" },
   },
 });
 const SAMPLES = Number(values.samples);
@@ -47,14 +48,11 @@ function summary(ms: number[]) {
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
 const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
-const vectors = await LanceDbVectorStore.open({
-  dir: `${dataDir}/lancedb`,
-  model: embedder.model,
-  dimensions: embedder.dimensions,
-});
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const directory = new MemoryAccountDirectory();
 const secret = crypto.getRandomValues(new Uint8Array(32));
+const STORE = values.store as BenchStore;
+const vectors = await openBenchVectors(STORE, dataDir, embedder, secret);
 const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
 const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
 const relayer = await assembleRelayer({
@@ -117,7 +115,17 @@ const ingestPerSecond = Math.round(queued / ((performance.now() - ingestStart) /
 async function residentMemory(namespace: string): Promise<unknown> {
   const script = new URL("./resident_memory.ts", import.meta.url).pathname;
   const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--unstable-kv", script, dataDir, values["models-dir"]!, owner, namespace],
+    args: [
+      "run",
+      "-A",
+      "--unstable-kv",
+      script,
+      dataDir,
+      values["models-dir"]!,
+      owner,
+      namespace,
+      STORE,
+    ],
     env: { SVC_BENCH_SECRET: secret.toHex() },
     stdout: "piped",
   }).output();
@@ -187,7 +195,7 @@ const result = {
   machine: `${navigator.hardwareConcurrency} cores, ${
     Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
   } GiB, ${Deno.build.os}-${Deno.build.arch}, deno ${Deno.version.deno}`,
-  backends: { vectorStore: "lancedb", blobStore: "fs", cipher: "local", embedder: embedder.model },
+  backends: { vectorStore: STORE, blobStore: "fs", cipher: "local", embedder: embedder.model },
   remember_to_recallable: summary(toRecallable),
   recall_at: recallAt,
   ingest_memories_per_second: ingestPerSecond,

@@ -1,27 +1,23 @@
 /**
  * Resident memory of a relayer serving a namespace that `remember_recall.ts` built: a fresh
- * process opens the data directory as `main.ts` would (LanceDB, files, local cipher, GloVe,
+ * process opens the data directory as `main.ts` would (the vector store it was built with, files, local cipher, GloVe,
  * the lexical index), runs recalls, and prints one JSON line with its memory use. The parent
  * benchmark starts it; the term-hash secret comes in `SVC_BENCH_SECRET` (hex).
  *
- *   deno run -A --unstable-kv bench/resident_memory.ts <data dir> <models dir> <owner> <namespace>
+ *   deno run -A --unstable-kv bench/resident_memory.ts <data dir> <models dir> <owner> <namespace> <encrypted|lancedb>
  */
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
-import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
-const [dataDir, modelsDir, owner, namespace] = Deno.args;
+const [dataDir, modelsDir, owner, namespace, store] = Deno.args;
 const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
-const vectors = await LanceDbVectorStore.open({
-  dir: `${dataDir}/lancedb`,
-  model: embedder.model,
-  dimensions: embedder.dimensions,
-});
+const vectors = await openBenchVectors(store as BenchStore, dataDir, embedder, secret);
 const kv = await Deno.openKv(":memory:");
 const relayer = await assembleRelayer({
   kv,
