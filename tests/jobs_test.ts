@@ -1,22 +1,17 @@
 import assert from "node:assert/strict";
-import { MemoryBlobStore, MemoryVectorStore } from "../src/backends/memory.ts";
-import type { VectorRow } from "../src/backends/types.ts";
 import { SvcError } from "../src/errors.ts";
+import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
-import { SlowBlobStore } from "../src/testing/mod.ts";
+import {
+  CountingVectorStore,
+  HeldBlobStore,
+  ManualClock,
+  until,
+} from "../src/testing/job_fixtures.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { startTestRelayer } from "./fixtures.ts";
-
-/** A vector store that counts writes per id. */
-class CountingVectorStore extends MemoryVectorStore {
-  writes = new Map<string, number>();
-  override upsert(rows: VectorRow[]) {
-    for (const row of rows) this.writes.set(row.id, (this.writes.get(row.id) ?? 0) + 1);
-    return super.upsert(rows);
-  }
-}
 
 Deno.test("duplicate deliveries of one job store it once", async () => {
   const vectors = new CountingVectorStore(384);
@@ -40,25 +35,42 @@ Deno.test("duplicate deliveries of one job store it once", async () => {
 });
 
 Deno.test("a remember slower than its job's lease is stored once, while the reconciler runs", async () => {
-  const stored = new MemoryBlobStore();
-  const blobs = new SlowBlobStore(stored, { delayMs: 800 });
+  // The relayer's queue reads a clock the test advances: the lease runs out only when the test
+  // says. The worker renews it every 20 ms, the reconciler looks for jobs past their lease every
+  // 10 ms, and the upload waits until the test releases it.
+  const clock = new ManualClock();
+  using kv = await Deno.openKv(":memory:");
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const queue = await KvJobQueue.open(kv, secret, { leaseMs: 60, now: clock.now });
+  const blobs = new HeldBlobStore();
   const vectors = new CountingVectorStore(384);
-  // The reconciler looks for jobs past their lease every 50 ms while the upload takes 800.
-  await using t = await startTestRelayer({
-    blobs,
-    vectors,
-    leaseMs: 200,
-    reconcileIntervalMs: 50,
-  });
+  await using t = await startTestRelayer({ queue, blobs, vectors, reconcileIntervalMs: 10 });
+  using _held = blobs; // released before the relayer closes, should the test fail while held
   const alice = await t.newCaller();
   const res = await t.signed(alice, "POST", "/api/remember", { text: "I keep bees" });
   const { job_id } = await res.json();
+  await until("the job is uploading", () => blobs.calls === 1);
+  const leased = (await queue.get(job_id))!;
+  // Two thirds of a lease at a time: without renewals the lease would run out at the second
+  // step, and at the third whatever the first renewal gave.
+  for (let step = 0; step < 3; step++) {
+    const now = clock.advance(40);
+    await until(
+      "the worker renews the job's lease",
+      async () => (await queue.get(job_id))?.lease_until === now + queue.leaseMs,
+    );
+    // Delivered again and re-driven: the relayer's worker gets the job once more.
+    await queue.redrive(job_id);
+    await reconcileJobs(queue, silentLogger, { startup: false, now });
+  }
+  assert.ok(clock.now() > leased.lease_until!, "the first lease ran out long ago");
+  blobs.release();
   await t.settle(alice, [job_id]);
-  const record = await t.relayer.queue.get(job_id);
+  const record = await queue.get(job_id);
   assert.equal(record?.status, "done");
   assert.equal(record?.attempts, 1);
   assert.equal(blobs.calls, 1);
-  assert.deepEqual((await stored.list(alice.owner, "default")).map((e) => e.blobId), [
+  assert.deepEqual((await blobs.list(alice.owner, "default")).map((e) => e.blobId), [
     record?.blob_id,
   ]);
   assert.equal(vectors.writes.get(job_id), 1);

@@ -101,6 +101,11 @@ export interface JobQueueOptions {
   leaseMs?: number;
   /** Attempts before a job is marked failed (default 5). */
   maxAttempts?: number;
+  /**
+   * The clock leases and record times are read from, in Unix milliseconds (default
+   * `Date.now`). A test passes a manual one, so that a lease runs out only when it says.
+   */
+  now?: () => number;
 }
 
 /**

@@ -69,31 +69,43 @@ export function renewedRecord(record: JobRecord, leaseMs: number, now: number): 
   return { ...record, lease_until: now + leaseMs };
 }
 
-/** The record with a stage's output applied. */
-export function checkpointedRecord(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
-  return { ...record, ...patch, updated_at: new Date().toISOString() };
+/** The record with a stage's output applied at `now`. */
+export function checkpointedRecord(
+  record: JobRecord,
+  patch: Partial<JobRecord>,
+  now: number,
+): JobRecord {
+  return { ...record, ...patch, updated_at: new Date(now).toISOString() };
 }
 
-/** The record `done` (with `patch` applied), its lease released. */
-export function completedRecord(record: JobRecord, patch: Partial<JobRecord>): JobRecord {
-  return released({ ...record, ...patch, status: "done", error: undefined });
+/** The record `done` (with `patch` applied) at `now`, its lease released. */
+export function completedRecord(
+  record: JobRecord,
+  patch: Partial<JobRecord>,
+  now: number,
+): JobRecord {
+  return released({ ...record, ...patch, status: "done", error: undefined }, now);
 }
 
-/** The record `failed` with `error`, its lease released. */
-export function failedRecord(record: JobRecord, error: string): JobRecord {
-  return released({ ...record, status: "failed", error });
+/** The record `failed` with `error` at `now`, its lease released. */
+export function failedRecord(record: JobRecord, error: string, now: number): JobRecord {
+  return released({ ...record, status: "failed", error }, now);
 }
 
-/** The record `pending` again with the attempt's error, its lease released. */
-export function retriedRecord(record: JobRecord, error: string | undefined): JobRecord {
-  return released({ ...record, status: "pending", error });
+/** The record `pending` again at `now` with the attempt's error, its lease released. */
+export function retriedRecord(
+  record: JobRecord,
+  error: string | undefined,
+  now: number,
+): JobRecord {
+  return released({ ...record, status: "pending", error }, now);
 }
 
-function released(record: JobRecord): JobRecord {
+function released(record: JobRecord, now: number): JobRecord {
   return {
     ...record,
     lease_until: undefined,
     worker: undefined,
-    updated_at: new Date().toISOString(),
+    updated_at: new Date(now).toISOString(),
   };
 }

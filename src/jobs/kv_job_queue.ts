@@ -63,6 +63,7 @@ interface CiphertextMark {
 export class KvJobQueue implements JobQueue {
   readonly leaseMs: number;
   readonly maxAttempts: number;
+  #now: () => number;
   #kv: Deno.Kv;
   #payloadKey: CryptoKey;
   #listening = false;
@@ -72,6 +73,7 @@ export class KvJobQueue implements JobQueue {
     this.#payloadKey = payloadKey;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Opens the queue on `kv`; `secret` (32 bytes) seals payloads waiting in KV. */
@@ -98,7 +100,7 @@ export class KvJobQueue implements JobQueue {
 
   /** Stages payloads, then creates the records and enqueues the jobs in one commit. */
   async accept(inputs: JobInput[]): Promise<JobRecord[]> {
-    const now = new Date().toISOString();
+    const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
     let staged = this.#kv.atomic();
     let stagedBytes = 0;
@@ -164,7 +166,7 @@ export class KvJobQueue implements JobQueue {
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
     const entry = await this.#kv.get<JobRecord>(["job", jobId]);
     const record = entry.value;
-    const now = Date.now();
+    const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts);
     if (decision === "exhausted") {
       // Another lease or failure that got there first leaves nothing to do.
@@ -184,7 +186,7 @@ export class KvJobQueue implements JobQueue {
     try {
       return await this.#update(
         record,
-        (stored) => renewedRecord(stored, this.leaseMs, Date.now()),
+        (stored) => renewedRecord(stored, this.leaseMs, this.#now()),
       );
     } catch (error) {
       if (error instanceof LeaseLost) return null;
@@ -193,7 +195,7 @@ export class KvJobQueue implements JobQueue {
   }
 
   checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
-    return this.#update(record, (stored) => checkpointedRecord(stored, patch));
+    return this.#update(record, (stored) => checkpointedRecord(stored, patch, this.#now()));
   }
 
   /**
@@ -238,12 +240,12 @@ export class KvJobQueue implements JobQueue {
   }
 
   async complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
-    await this.#finish(record, (stored) => completedRecord(stored, patch));
+    await this.#finish(record, (stored) => completedRecord(stored, patch, this.#now()));
   }
 
   /** Also records a dead letter under `["job_dead", id]`. */
   async fail(record: JobRecord, error: string): Promise<void> {
-    await this.#finish(record, (stored) => failedRecord(stored, error));
+    await this.#finish(record, (stored) => failedRecord(stored, error, this.#now()));
     await this.#kv.set(["job_dead", record.job_id], { job_id: record.job_id, error }, {
       expireIn: RECORD_TTL_MS,
     });
@@ -252,7 +254,7 @@ export class KvJobQueue implements JobQueue {
   async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
     await this.#update(
       record,
-      (stored) => retriedRecord(stored, error),
+      (stored) => retriedRecord(stored, error, this.#now()),
       (op) => this.#enqueue(op, record.job_id, delayMs),
     );
   }

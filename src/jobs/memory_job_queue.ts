@@ -47,6 +47,7 @@ interface Message {
 export class MemoryJobQueue implements JobQueue, Disposable {
   readonly leaseMs: number;
   readonly maxAttempts: number;
+  #now: () => number;
   #records = new Map<string, JobRecord>();
   #payloads = new Map<string, string>();
   #ciphertexts = new Map<string, Uint8Array<ArrayBuffer>>();
@@ -62,10 +63,11 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   constructor(options: JobQueueOptions = {}) {
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.#now = options.now ?? Date.now;
   }
 
   accept(inputs: JobInput[]): Promise<JobRecord[]> {
-    const now = new Date().toISOString();
+    const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
     records.forEach((record, i) => {
       this.#save(record);
@@ -89,7 +91,7 @@ export class MemoryJobQueue implements JobQueue, Disposable {
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
     const record = this.#load(jobId);
-    const now = Date.now();
+    const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts);
     if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
     if (decision !== "take") return null;
@@ -99,11 +101,14 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   renew(record: JobRecord): Promise<JobRecord | null> {
     const stored = this.#load(record.job_id);
     if (record.status !== "running" || !stillAsSeen(stored, record)) return Promise.resolve(null);
-    return Promise.resolve(this.#save(renewedRecord(stored, this.leaseMs, Date.now())));
+    return Promise.resolve(this.#save(renewedRecord(stored, this.leaseMs, this.#now())));
   }
 
   checkpoint(record: JobRecord, patch: Partial<JobRecord>): Promise<JobRecord> {
-    return this.#asSeen(record, (stored) => this.#save(checkpointedRecord(stored, patch)));
+    return this.#asSeen(
+      record,
+      (stored) => this.#save(checkpointedRecord(stored, patch, this.#now())),
+    );
   }
 
   saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
@@ -118,16 +123,19 @@ export class MemoryJobQueue implements JobQueue, Disposable {
   }
 
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
-    return this.#asSeen(record, (stored) => this.#finish(completedRecord(stored, patch)));
+    return this.#asSeen(
+      record,
+      (stored) => this.#finish(completedRecord(stored, patch, this.#now())),
+    );
   }
 
   fail(record: JobRecord, error: string): Promise<void> {
-    return this.#asSeen(record, (stored) => this.#finish(failedRecord(stored, error)));
+    return this.#asSeen(record, (stored) => this.#finish(failedRecord(stored, error, this.#now())));
   }
 
   retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
     return this.#asSeen(record, (stored) => {
-      this.#save(retriedRecord(stored, error));
+      this.#save(retriedRecord(stored, error, this.#now()));
       this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
     });
   }

@@ -3,13 +3,9 @@ import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import { createRememberPipeline } from "../pipeline/remember.ts";
-import { VectorSeal } from "../pipeline/vector_seal.ts";
-import { LexicalIndex } from "../ranking/lexical_index.ts";
-import { TermHasher } from "../ranking/terms.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
-import { SlowBlobStore, SlowEmbedder } from "../testing/slow_backends.ts";
+import { HeldBlobStore, ManualClock, testPipeline, until } from "../testing/job_fixtures.ts";
+import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "./job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
@@ -30,15 +26,7 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
   const embedder = new StallingOnceEmbedder();
   const blobs = new MemoryBlobStore();
   const vectors = new MemoryVectorStore(embedder.dimensions);
-  const pipeline = createRememberPipeline({
-    cipher: new MemoryCipher(),
-    blobs,
-    embedder,
-    vectors,
-    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
-  });
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
   // Long enough for a first encryption on a busy machine; the stalled embedding never answers.
   const worker = createWorker({ queue, pipeline, logger: silentLogger, callTimeoutMs: 500 });
   const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
@@ -69,43 +57,32 @@ class StallingQueue extends MemoryJobQueue {
   }
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const started = Date.now(); !(await check());) {
-    if (Date.now() - started > 10_000) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 Deno.test("worker: a worker that lost its lease stops its calls and leaves the job to its successor", async () => {
-  using queue = new StallingQueue({ leaseMs: 150 });
-  const embedder = new SlowEmbedder(new MemoryEmbedder(), { delayMs: 400 });
-  const blobs = new SlowBlobStore(new MemoryBlobStore(), { delayMs: 400 });
+  // The leases run out when the clock is advanced; the renewals beat every 10 ms.
+  const clock = new ManualClock();
+  using queue = new StallingQueue({ leaseMs: 30, now: clock.now });
+  const embedder = new SlowEmbedder(new MemoryEmbedder());
+  using blobs = new HeldBlobStore();
   const vectors = new MemoryVectorStore(embedder.dimensions);
-  const pipeline = createRememberPipeline({
-    cipher: new MemoryCipher(),
-    blobs,
-    embedder,
-    vectors,
-    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
-  });
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
   const first = createWorker({ queue, pipeline, logger: silentLogger });
   const second = createWorker({ queue, pipeline, logger: silentLogger });
   const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
   queue.stalled = first.id;
 
-  const firstRun = first.process(job.job_id);
+  let firstStopped = false;
+  const firstRun = first.process(job.job_id).then(() => firstStopped = true);
   await until("the first worker uploads", () => blobs.calls === 1);
   const stale = (await queue.get(job.job_id))!;
   assert.equal(stale.worker, first.id);
-  await until("its lease runs out", () => Date.now() > stale.lease_until!);
+  clock.advance(queue.leaseMs); // its lease runs out: it could not renew it
   const secondRun = second.process(job.job_id);
-  await until(
-    "the second worker takes the job",
-    async () => (await queue.get(job.job_id))?.worker === second.id,
-  );
+  await until("the second worker uploads", () => blobs.calls === 2);
+  assert.equal((await queue.get(job.job_id))?.worker, second.id, "the second took the job");
   queue.stalled = undefined; // the first worker's next renewal finds the lease gone
+  await until("the first worker stops, its upload abandoned", () => firstStopped);
+  assert.deepEqual(await blobs.list("o1", "n1"), [], "no upload got through");
+  blobs.release();
   await Promise.all([firstRun, secondRun]);
 
   const done = await queue.get(job.job_id);
@@ -133,15 +110,7 @@ Deno.test("worker: an upload whose answer was lost is retried with the same ciph
   const blobs = new AnswerLostOnceBlobStore();
   const embedder = new MemoryEmbedder();
   const vectors = new MemoryVectorStore(embedder.dimensions);
-  const pipeline = createRememberPipeline({
-    cipher: new MemoryCipher(),
-    blobs,
-    embedder,
-    vectors,
-    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
-  });
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
   const worker = createWorker({ queue, pipeline, logger: silentLogger });
   const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
 

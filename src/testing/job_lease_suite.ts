@@ -4,55 +4,26 @@
  * lease on the queue, and taking over the job of a worker that died.
  */
 import assert from "node:assert/strict";
-import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryBlobStore } from "../backends/memory.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
-import type { CallOptions, VectorRow } from "../backends/types.ts";
+import type { BlobStore } from "../backends/types.ts";
 import { type JobQueue, type JobQueueOptions, LeaseLost } from "../jobs/job_queue.ts";
 import { reconcileJobs } from "../jobs/reconciler.ts";
 import { createWorker } from "../jobs/worker.ts";
 import { silentLogger } from "../log.ts";
-import { createRememberPipeline } from "../pipeline/remember.ts";
-import { VectorSeal } from "../pipeline/vector_seal.ts";
-import { LexicalIndex } from "../ranking/lexical_index.ts";
-import { TermHasher } from "../ranking/terms.ts";
-import { SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
+import {
+  CountingVectorStore,
+  HeldBlobStore,
+  ManualClock,
+  testPipeline,
+  until,
+} from "./job_fixtures.ts";
 
-/** A vector store that counts the writes of each row. */
-class CountingVectorStore extends MemoryVectorStore {
-  writes = new Map<string, number>();
-  override upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
-    for (const row of rows) this.writes.set(row.id, (this.writes.get(row.id) ?? 0) + 1);
-    return super.upsert(rows, options);
-  }
-}
-
-/** Waits until `check` holds (up to 10 s). */
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  for (const started = Date.now(); !(await check());) {
-    if (Date.now() - started > 10_000) throw new Error(`Timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A remember pipeline whose blob uploads and embeddings each take `delayMs`. */
-async function slowPipeline(delayMs: number) {
-  const embedder = new SlowEmbedder(new MemoryEmbedder(), { delayMs });
-  const stored = new MemoryBlobStore();
-  const blobs = new SlowBlobStore(stored, { delayMs });
+/** A remember pipeline over `blobs`, with a vector store counting its writes. */
+async function countingPipeline(blobs: BlobStore) {
+  const embedder = new MemoryEmbedder();
   const vectors = new CountingVectorStore(embedder.dimensions);
-  const pipeline = createRememberPipeline({
-    cipher: new MemoryCipher(),
-    blobs,
-    embedder,
-    vectors,
-    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
-  });
-  return { pipeline, blobs, stored, vectors };
+  return { pipeline: await testPipeline({ blobs, embedder, vectors }), vectors };
 }
 
 /** Registers the lease tests of `jobQueueSuite` for the queue `open` gives. */
@@ -63,19 +34,23 @@ export function jobLeaseSuite(
   const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
 
   Deno.test(`${name}: renew extends a held lease; a worker taken over can change nothing`, async () => {
-    await using queue = await open({ leaseMs: 100 });
+    // Leases run out when the test advances the clock, never because the machine is slow.
+    const clock = new ManualClock();
+    await using queue = await open({ leaseMs: 100, now: clock.now });
     const [job] = await queue.accept([input("contested")]);
     const first = (await queue.lease(job.job_id, "w1"))!;
+    assert.equal(first.lease_until, clock.now() + 100, "leased for leaseMs by the queue's clock");
     const saved = await queue.checkpoint(first, { blob_id: "blob-1" });
-    await sleep(5);
+    clock.advance(60);
     const renewed = await queue.renew(first);
-    assert.ok(renewed && renewed.lease_until! > first.lease_until!, "the lease is extended");
+    assert.equal(renewed?.lease_until, clock.now() + 100, "the lease is extended from now");
     assert.equal(renewed.blob_id, "blob-1", "a renewal keeps the checkpoint");
     assert.equal(renewed.updated_at, saved.updated_at, "a renewal is not a change clients see");
     assert.deepEqual(await queue.get(job.job_id), renewed);
+    clock.advance(60); // past the first lease, not the renewed one
     assert.equal(await queue.lease(job.job_id, "w2"), null, "a renewed lease is respected");
 
-    await until("the lease runs out", () => Date.now() > renewed.lease_until!);
+    clock.advance(40); // the renewed lease runs out
     const second = (await queue.lease(job.job_id, "w2"))!;
     assert.equal(second.attempts, 2);
     assert.equal(second.blob_id, "blob-1");
@@ -116,8 +91,12 @@ export function jobLeaseSuite(
   });
 
   Deno.test(`${name}: a job slower than its lease runs once: the worker renews its lease`, async () => {
-    await using queue = await open({ leaseMs: 200 });
-    const { pipeline, blobs, vectors } = await slowPipeline(500);
+    // The lease runs out only when the test advances the clock; the worker renews it every
+    // 10 ms of real time, and its upload waits until the test releases it.
+    const clock = new ManualClock();
+    await using queue = await open({ leaseMs: 30, now: clock.now });
+    using blobs = new HeldBlobStore();
+    const { pipeline, vectors } = await countingPipeline(blobs);
     const worker = createWorker({ queue, pipeline, logger: silentLogger });
     const other = createWorker({ queue, pipeline, logger: silentLogger });
     const listening = new AbortController();
@@ -125,14 +104,25 @@ export function jobLeaseSuite(
       signal: listening.signal,
     });
     const [job] = await queue.accept([input("I keep bees on the roof")]);
-    await until("the job runs", async () => (await queue.get(job.job_id))?.status === "running");
-    // Past the lease, the job is delivered again, re-driven, and offered to another worker.
-    for (let i = 0; i < 3; i++) {
-      await sleep(250);
+    await until("the job is uploading", () => blobs.calls === 1);
+    const leased = (await queue.get(job.job_id))!;
+    assert.equal(leased.worker, worker.id);
+    // Two thirds of a lease at a time: without renewals, the lease would run out at the
+    // second step, and at the third whatever the first renewal gave.
+    for (let step = 0; step < 3; step++) {
+      const now = clock.advance(20);
+      await until(
+        "the worker renews its lease",
+        async () => (await queue.get(job.job_id))?.lease_until === now + queue.leaseMs,
+      );
+      // The job is delivered again, re-driven, and offered to another worker.
       await queue.redrive(job.job_id);
-      await reconcileJobs(queue, silentLogger, { startup: false });
+      await reconcileJobs(queue, silentLogger, { startup: false, now });
       await other.process(job.job_id);
+      assert.equal((await queue.get(job.job_id))?.worker, worker.id, "still the first worker's");
     }
+    assert.ok(clock.now() > leased.lease_until!, "the first lease ran out long ago");
+    blobs.release();
     await until("the job is done", async () => (await queue.get(job.job_id))?.status === "done");
     await worker.idle();
     listening.abort();
@@ -147,8 +137,10 @@ export function jobLeaseSuite(
   });
 
   Deno.test(`${name}: the job of a worker that died is taken over exactly once`, async () => {
-    await using queue = await open({ leaseMs: 200 });
-    const { pipeline, blobs, stored, vectors } = await slowPipeline(300);
+    const clock = new ManualClock();
+    await using queue = await open({ leaseMs: 30, now: clock.now });
+    const blobs = new MemoryBlobStore();
+    const { pipeline, vectors } = await countingPipeline(blobs);
     const text = "My sister lives in Lisbon";
     const [job] = await queue.accept([input(text)]);
     const meta = { memoryId: job.job_id, owner: "o1", namespace: "n1", createdAt: 1 };
@@ -156,7 +148,7 @@ export function jobLeaseSuite(
     const dead = (await queue.lease(job.job_id, "dead"))!;
     const ciphertext = await pipeline.encrypt({ ...meta, text });
     await queue.saveCiphertext(dead, ciphertext);
-    const orphan = await stored.put(ciphertext, meta);
+    const orphan = await blobs.put(ciphertext, meta);
 
     const takers = [1, 2, 3].map(() => createWorker({ queue, pipeline, logger: silentLogger }));
     const listening = new AbortController();
@@ -165,9 +157,9 @@ export function jobLeaseSuite(
     });
     await Promise.all(takers.map((taker) => taker.process(job.job_id)));
     assert.equal((await queue.get(job.job_id))?.worker, "dead", "a live lease is respected");
-    await until("the dead worker's lease runs out", () => Date.now() > dead.lease_until!);
+    const now = clock.advance(queue.leaseMs); // the dead worker's lease runs out
     await Promise.all([
-      reconcileJobs(queue, silentLogger, { startup: false }),
+      reconcileJobs(queue, silentLogger, { startup: false, now }),
       ...takers.map((taker) => taker.process(job.job_id)),
     ]);
     await until("the job is done", async () => (await queue.get(job.job_id))?.status === "done");

@@ -5,13 +5,15 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
+import { ManualClock, until } from "./job_fixtures.ts";
 import { jobLeaseSuite } from "./job_lease_suite.ts";
 
 /**
  * `open` gives a fresh, empty queue with the given options; disposing it ends its listener.
- * Delivery is asynchronous, so the listening tests wait for what they expect (up to 10 s). The
- * lease tests (`job_lease_suite.ts`) run svc's worker on the queue with jobs slower than their
- * lease, so they take a few seconds.
+ * The lease tests pass a manual clock as the `now` option, which the queue must read its time
+ * from: a lease runs out when the test advances it. Delivery is asynchronous, so the listening
+ * tests wait for what they expect (up to 10 s). The lease tests (`job_lease_suite.ts`) also run
+ * svc's worker on the queue with jobs that outlast their lease.
  */
 export function jobQueueSuite(
   name: string,
@@ -127,22 +129,17 @@ export function jobQueueSuite(
   });
 
   Deno.test(`${name}: a lease past its time may be taken over`, async () => {
-    await using queue = await open({ leaseMs: 20 });
+    const clock = new ManualClock();
+    await using queue = await open({ leaseMs: 20, now: clock.now });
     const [job] = await queue.accept([input("slow")]);
     assert.equal((await queue.lease(job.job_id, "w1"))?.worker, "w1");
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    clock.advance(19);
+    assert.equal(await queue.lease(job.job_id, "w2"), null, "not before the lease runs out");
+    clock.advance(1);
     const taken = await queue.lease(job.job_id, "w2");
     assert.equal(taken?.worker, "w2");
     assert.equal(taken?.attempts, 2);
   });
-
-  /** Waits until `check` holds. */
-  async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-    for (const started = Date.now(); !(await check());) {
-      if (Date.now() - started > 10_000) throw new Error(`Timed out waiting until ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
 
   Deno.test(`${name}: listen delivers accepted, retried and re-driven jobs until its signal aborts`, async () => {
     await using queue = await open();

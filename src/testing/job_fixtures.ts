@@ -1,0 +1,154 @@
+/**
+ * Fixtures the job tests share (svc's own; `mod.ts` does not export them): a manual clock that
+ * decides when a job queue's leases run out, a blob store that holds uploads until the test
+ * releases them, a vector store counting its writes, a remember pipeline over in-memory
+ * backends, and `until`. With them a lease test depends on the order of events it drives, not
+ * on how fast a loaded machine schedules timers.
+ * @module
+ */
+import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
+import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import type {
+  BlobEntry,
+  BlobMeta,
+  BlobStore,
+  CallOptions,
+  Cipher,
+  Embedder,
+  VectorRow,
+  VectorStore,
+} from "../backends/types.ts";
+import { createRememberPipeline, type RememberPipeline } from "../pipeline/remember.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { TermHasher } from "../ranking/terms.ts";
+
+/** Waits until `check` holds, polling; throws naming `what` after `timeoutMs` (10 s). */
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  for (const started = Date.now(); !(await check());) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/**
+ * A clock that moves only when the test advances it: pass `now` as a job queue's `now` option,
+ * and a lease runs out when the test says, however late the worker's timers fire.
+ */
+export class ManualClock {
+  #ms: number;
+
+  /** A clock reading `start` (the real time by default). */
+  constructor(start = Date.now()) {
+    this.#ms = start;
+  }
+
+  /** The time, in Unix milliseconds. */
+  readonly now = (): number => this.#ms;
+
+  /** Moves the clock `ms` forward; returns the new time. */
+  advance(ms: number): number {
+    return this.#ms += ms;
+  }
+}
+
+/** A vector store that counts the writes of each row. */
+export class CountingVectorStore extends MemoryVectorStore {
+  /** Writes so far, by row id. */
+  writes = new Map<string, number>();
+
+  override upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
+    for (const row of rows) this.writes.set(row.id, (this.writes.get(row.id) ?? 0) + 1);
+    return super.upsert(rows, options);
+  }
+}
+
+/**
+ * A blob store whose uploads wait until `release()` (or until their call's signal aborts,
+ * rejecting with its reason); reads go straight to the inner store. A job held in its upload
+ * stays running for as long as the test needs; disposing the store releases them, so a test
+ * that fails while one is held does not leave it waiting.
+ */
+export class HeldBlobStore implements BlobStore, Disposable {
+  readonly name: string;
+  /** The store uploads reach once released. */
+  readonly inner: BlobStore;
+  /** Uploads so far, held, abandoned and done alike. */
+  calls = 0;
+  #released = Promise.withResolvers<void>();
+
+  /** Holds the uploads to `inner` (a fresh in-memory store by default). */
+  constructor(inner: BlobStore = new MemoryBlobStore()) {
+    this.inner = inner;
+    this.name = inner.name;
+  }
+
+  /** Lets every held upload, and every later one, through. */
+  release(): void {
+    this.#released.resolve();
+  }
+
+  /** Releases the held uploads, as `release` does. */
+  [Symbol.dispose](): void {
+    this.release();
+  }
+
+  async put(
+    bytes: Uint8Array<ArrayBuffer>,
+    meta: BlobMeta,
+    options?: CallOptions,
+  ): Promise<string> {
+    this.calls++;
+    const signal = options?.signal;
+    signal?.throwIfAborted();
+    const aborted = Promise.withResolvers<never>();
+    const abort = () => aborted.reject(signal!.reason);
+    signal?.addEventListener("abort", abort, { once: true });
+    try {
+      await Promise.race([this.#released.promise, aborted.promise]);
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
+    return await this.inner.put(bytes, meta, options);
+  }
+
+  get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {
+    return this.inner.get(blobId, options);
+  }
+
+  list(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { limit?: number },
+  ): Promise<BlobEntry[]> {
+    return this.inner.list(owner, namespace, options);
+  }
+}
+
+/** The backends of {@link testPipeline}; in-memory ones stand in for those not given. */
+export interface TestPipelineParts {
+  cipher?: Cipher;
+  blobs?: BlobStore;
+  embedder?: Embedder;
+  vectors?: VectorStore;
+}
+
+/** A remember pipeline over `parts`, with fresh random term and vector-seal secrets. */
+export async function testPipeline(parts: TestPipelineParts = {}): Promise<RememberPipeline> {
+  const embedder = parts.embedder ?? new MemoryEmbedder();
+  const vectors = parts.vectors ?? new MemoryVectorStore(embedder.dimensions);
+  return createRememberPipeline({
+    cipher: parts.cipher ?? new MemoryCipher(),
+    blobs: parts.blobs ?? new MemoryBlobStore(),
+    embedder,
+    vectors,
+    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+  });
+}
