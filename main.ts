@@ -106,6 +106,10 @@ async function start() {
     sidecar,
     trustProxy: config.trustProxy,
     sponsorRatePerMinute: config.sponsorRatePerMinute,
+    bodyBudgetBytes: config.bodyBudgetMb * 1024 * 1024,
+    bodyBudgetPerAddressBytes: config.bodyBudgetPerAddressMb * 1024 * 1024,
+    bodyTimeoutMs: config.bodyTimeoutSeconds * 1000,
+    authFailuresPerMinute: config.authFailuresPerMinute,
     accountCacheMs: config.accountCacheSeconds * 1000,
   });
   const server = serve(
