@@ -141,3 +141,29 @@ Deno.test("a backend's settings are read only when it is selected", () => {
   const problems = problemsOf({ ...unselected, SVC_EMBEDDER: "ollama" });
   assert.deepEqual(problems, ['OLLAMA_HOST must be an http(s) URL (got "ftp://x")']);
 });
+
+Deno.test("body budgets, body time limit and failed-authentication limit: defaults and bounds", () => {
+  const result = readConfig({});
+  assert.ok(result.ok);
+  const { bodyBudgetMb, bodyBudgetPerAddressMb, bodyTimeoutSeconds, authFailuresPerMinute } =
+    result.config;
+  assert.deepEqual(
+    [bodyBudgetMb, bodyBudgetPerAddressMb, bodyTimeoutSeconds, authFailuresPerMinute],
+    [64, 8, 10, 30],
+  );
+  // A budget must leave room for the largest body (a 4 MiB MCP message in seven eighths of it).
+  const problems = problemsOf({
+    SVC_BODY_BUDGET_MB: "4",
+    SVC_BODY_BUDGET_PER_ADDRESS_MB: "x",
+    SVC_BODY_TIMEOUT_SECONDS: "0",
+    SVC_AUTH_FAILURES_PER_MIN: "0",
+  });
+  for (
+    const name of [
+      "SVC_BODY_BUDGET_MB",
+      "SVC_BODY_BUDGET_PER_ADDRESS_MB",
+      "SVC_BODY_TIMEOUT_SECONDS",
+      "SVC_AUTH_FAILURES_PER_MIN",
+    ]
+  ) assert.ok(problems.some((p) => p.startsWith(name)), name);
+});
