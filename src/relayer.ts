@@ -101,7 +101,7 @@ export interface RelayerOptions {
   sponsorRatePerMinute?: number;
   /**
    * Bytes held by bodies not yet authenticated (read before their signature is checked, or of
-   * public routes), across all clients (default 64 MiB); past it, 503 `server_busy`.
+   * public routes), across all clients (default 32 MiB); past it, 503 `server_busy`.
    */
   bodyBudgetBytes?: number;
   /** The same, per client address (default 8 MiB); past it, 429 `rate_limited`. */
@@ -259,7 +259,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       if (wait !== undefined) {
         throw new SvcError(
           "rate_limited",
-          "Too many failed authentications from this address; retry later",
+          "Cannot check this signed request: too many authentications from this address " +
+            "failed in the last minute",
           { details: { retry_after_seconds: wait } },
         );
       }

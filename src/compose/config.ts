@@ -248,7 +248,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     mcpSessionIdleMinutes: read.integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
     mcpWaitMs: read.integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
     sponsorRatePerMinute: read.integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
-    bodyBudgetMb: read.integer("SVC_BODY_BUDGET_MB", 64, 5, 65_536),
+    bodyBudgetMb: read.integer("SVC_BODY_BUDGET_MB", 32, 5, 65_536),
     bodyBudgetPerAddressMb: read.integer("SVC_BODY_BUDGET_PER_ADDRESS_MB", 8, 5, 65_536),
     bodyTimeoutSeconds: read.integer("SVC_BODY_TIMEOUT_SECONDS", 10, 1, 3600),
     authFailuresPerMinute: read.integer("SVC_AUTH_FAILURES_PER_MIN", 30, 1, 1_000_000),

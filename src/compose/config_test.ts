@@ -149,7 +149,7 @@ Deno.test("body budgets, body time limit and failed-authentication limit: defaul
     result.config;
   assert.deepEqual(
     [bodyBudgetMb, bodyBudgetPerAddressMb, bodyTimeoutSeconds, authFailuresPerMinute],
-    [64, 8, 10, 30],
+    [32, 8, 10, 30],
   );
   // A budget must leave room for the largest body (a 4 MiB MCP message in seven eighths of it).
   const problems = problemsOf({

@@ -93,6 +93,8 @@ export async function readBounded(
     throw tooLarge();
   }
   if (!message.body) return new Uint8Array();
+  // A reader into our own buffer (BYOB) would skip the stream's chunks, but on Deno 2.9.6 it was
+  // measured to hold more memory: 149 MB against 94 MB for 28 bodies of 2 MiB read at once.
   const reader = message.body.getReader();
   const { reservation } = options;
   let buffer = new Uint8Array(0);

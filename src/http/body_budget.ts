@@ -10,7 +10,7 @@
  *
  * @example
  * ```ts
- * const budget = new BodyBudget({ totalBytes: 64 << 20, perAddressBytes: 8 << 20 });
+ * const budget = new BodyBudget({ totalBytes: 32 << 20, perAddressBytes: 8 << 20 });
  * const reservation = budget.open("203.0.113.7");
  * if (reservation.grow(2 << 20) === undefined) {
  *   // read up to 2 MiB, then:
@@ -27,7 +27,7 @@ export type BodyBudgetRefusal = "address" | "total";
 
 /** The sizes of a {@link BodyBudget}. */
 export interface BodyBudgetOptions {
-  /** Bytes held by all unauthenticated bodies together (default 64 MiB). */
+  /** Bytes held by all unauthenticated bodies together (default 32 MiB). */
   totalBytes?: number;
   /** Bytes held by the unauthenticated bodies of one client address (default 8 MiB). */
   perAddressBytes?: number;
@@ -53,7 +53,7 @@ export class BodyBudget {
   #byAddress = new Map<string, number>();
 
   constructor(options: BodyBudgetOptions = {}) {
-    this.totalBytes = options.totalBytes ?? 64 * 1024 * 1024;
+    this.totalBytes = options.totalBytes ?? 32 * 1024 * 1024;
     this.perAddressBytes = options.perAddressBytes ?? 8 * 1024 * 1024;
   }
 

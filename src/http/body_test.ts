@@ -114,3 +114,41 @@ Deno.test("readBody: a declared body fills one buffer of its size; an undeclared
   );
   assert.ok(endless.state.cancelled);
 });
+
+Deno.test("readBody: a declared body of a byte stream (as Deno.serve's are) is read into one buffer", async () => {
+  let pulls = 0;
+  const bytes = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      if (pulls++ < 10) controller.enqueue(new Uint8Array(1000).fill(pulls));
+      else controller.close();
+    },
+  });
+  const reservation = new BodyBudget().open("a");
+  const body = await readBody(post(bytes, { "content-length": "10000" }), MAX, { reservation });
+  assert.equal(body.byteLength, 10_000);
+  assert.equal(body.buffer.byteLength, 10_000, "no second copy");
+  assert.deepEqual([body[0], body[9999]], [1, 10]);
+  assert.equal(reservation.bytes, 10_000);
+
+  const stalled = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      if (pulls++ < 12) controller.enqueue(new Uint8Array(10));
+    },
+  });
+  assert.equal(
+    await codeOf(readBody(post(stalled, { "content-length": "100" }), MAX, { timeoutMs: 50 })),
+    "request_timeout",
+  );
+  const broken = new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      controller.error(new Error("connection reset"));
+    },
+  });
+  assert.equal(
+    await codeOf(readBody(post(broken, { "content-length": "100" }))),
+    "bad_request",
+  );
+});
