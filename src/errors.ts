@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   replayed_request: 409,
   payload_too_large: 413,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   internal: 500,
   not_implemented: 501,
   backend_unavailable: 503,
+  server_busy: 503,
 } as const;
 
 /** One of the stable error codes, the keys of `ERROR_STATUS`. */

@@ -37,7 +37,8 @@ export {
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
 export { type WordOptions, words } from "./text/words.ts";
-export { MAX_BODY_BYTES, readBounded } from "./http/body.ts";
+export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
+export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
 export {
   addressOf,

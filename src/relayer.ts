@@ -9,8 +9,14 @@
  * ```
  */
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
+import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
-import { verifySignedRequest } from "./auth/verify.ts";
+import {
+  checkSignedHeaders,
+  type SignedHeaders,
+  type VerifiedCaller,
+  verifySignedBody,
+} from "./auth/verify.ts";
 import type {
   AccountDirectory,
   BlobStore,
@@ -21,6 +27,7 @@ import type {
   VectorStore,
 } from "./backends/types.ts";
 import { SvcError } from "./errors.ts";
+import { BodyBudget } from "./http/body_budget.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import { RateLimiter } from "./http/rate_limiter.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
@@ -114,9 +121,23 @@ export interface RelayerOptions {
   allowedHosts?: readonly string[];
   /** Sponsored transactions per client address per minute (default 30). */
   sponsorRatePerMinute?: number;
+  /**
+   * Bytes held by bodies not yet authenticated (read before their signature is checked, or of
+   * public routes), across all clients (default 32 MiB); past it, 503 `server_busy`.
+   */
+  bodyBudgetBytes?: number;
+  /** The same, per client address (default 8 MiB); past it, 429 `rate_limited`. */
+  bodyBudgetPerAddressBytes?: number;
+  /** The time a request body has to arrive in full once it is read (default 10 s; then 408). */
+  bodyTimeoutMs?: number;
+  /** Failed authentications per client address per minute before 429 (default 30). */
+  authFailuresPerMinute?: number;
 }
 
 export type { ConnectionInfo };
+
+/** The refusals of signed requests that count as failed authentications. */
+const AUTH_REFUSALS = new Set(["unauthorized", "forbidden", "replayed_request"]);
 
 /** A relayer: its request handler, and how to stop its background work. */
 export interface Relayer {
@@ -193,6 +214,17 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     now: options.now,
   });
   const replayGuard = options.replayGuard ?? new KvReplayGuard(options.kv);
+  const verifyDeps = {
+    directory,
+    replayGuard,
+    now: options.now,
+    audiences: options.audiences,
+    requireAudience: options.requireAudience,
+  };
+  const failures = new AuthFailureLimiter({
+    limit: options.authFailuresPerMinute,
+    now: options.now,
+  });
   const routes = [
     ...serviceRoutes({
       mode: options.mode ?? "embedded",
@@ -244,20 +276,48 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     }, options.reconcileIntervalMs ?? 60_000);
   }
 
-  const handler = createHttpHandler<HandlerContext>({
+  /** Runs one step of authentication, counting its refusals against the client's address. */
+  async function counted<T>(address: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (error) {
+      if (error instanceof SvcError && AUTH_REFUSALS.has(error.code)) failures.failed(address);
+      throw error;
+    }
+  }
+
+  const handler = createHttpHandler<HandlerContext, SignedHeaders | undefined>({
     routes,
     logger,
     clientAddress: addressOf,
-    async extend(context, route) {
-      const caller = route.signed
-        ? await verifySignedRequest(context.request, context.body, {
-          directory,
-          replayGuard,
-          now: options.now,
-          audiences: options.audiences,
-          requireAudience: options.requireAudience,
-        })
-        : undefined;
+    bodyBudget: new BodyBudget({
+      totalBytes: options.bodyBudgetBytes,
+      perAddressBytes: options.bodyBudgetPerAddressBytes,
+    }),
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    // Signed routes: what the headers can tell is checked before the body is read.
+    async admit(request, route, address) {
+      if (!route.signed) return undefined;
+      const wait = failures.refusal(address, request.headers.get("x-public-key"));
+      if (wait !== undefined) {
+        throw new SvcError(
+          "rate_limited",
+          "Cannot check this signed request: too many authentications from this address " +
+            "failed in the last minute",
+          { details: { retry_after_seconds: wait } },
+        );
+      }
+      return await counted(address, () => checkSignedHeaders(request, verifyDeps));
+    },
+    async extend(context, route, headers) {
+      let caller: VerifiedCaller | undefined;
+      if (route.signed) {
+        caller = await counted(
+          context.clientAddress,
+          () => verifySignedBody(context.request, headers!, context.body, verifyDeps),
+        );
+        failures.succeeded(context.clientAddress, caller.publicKey);
+      }
       return { ...context, caller: caller! };
     },
   });

@@ -259,20 +259,31 @@ Deno.test("oversized bodies are refused with 413 whether declared or streamed", 
   const alice = await t.newCaller();
   const big = JSON.stringify({ text: "x".repeat(2 * 1024 * 1024) });
   await expectError(await t.signed(alice, "POST", "/api/remember", big), 413, "payload_too_large");
-  let sent = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      sent += 65536;
-      controller.enqueue(new Uint8Array(65536));
-      if (sent > 64 * 1024 * 1024) controller.close();
-    },
-  });
-  const res = await t.send("POST", "/api/remember", {
-    body: stream,
-    headers: { "content-type": "application/json" },
-  });
-  await expectError(res, 413, "payload_too_large");
-  assert.ok(sent < 4 * 1024 * 1024, `read ${sent} bytes`);
+  const { signRequest } = await import("../src/auth/signing.ts");
+  const streamed = async (headers: HeadersInit) => {
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 65536;
+        controller.enqueue(new Uint8Array(65536));
+        if (sent > 64 * 1024 * 1024) controller.close();
+      },
+    });
+    const res = await t.send("POST", "/api/remember", {
+      body: stream,
+      headers: { "content-type": "application/json", ...headers },
+    });
+    return { res, sent: () => sent };
+  };
+  // Headers that pass the checks made before the body is read (the signature covers no body).
+  const signed = await signRequest({ key: alice.key, method: "POST", path: "/api/remember" });
+  const endless = await streamed(signed);
+  await expectError(endless.res, 413, "payload_too_large");
+  assert.ok(endless.sent() < 4 * 1024 * 1024, `read ${endless.sent()} bytes`);
+  // Unsigned: refused on its headers, before its body is read (the stream's one pull is its own).
+  const unsigned = await streamed({});
+  await expectError(unsigned.res, 401, "unauthorized");
+  assert.ok(unsigned.sent() <= 65536, `read ${unsigned.sent()} bytes`);
 });
 
 Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", async () => {

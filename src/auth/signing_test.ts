@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { signingMessage, signRequest } from "./signing.ts";
-import { verifySignedRequest } from "./verify.ts";
+import { checkSignedHeaders, verifySignedRequest } from "./verify.ts";
 import { MemoryReplayGuard } from "./replay_guard.ts";
 import { MemoryAccountDirectory } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
@@ -14,6 +14,8 @@ const TIMESTAMP = 1767225600;
 const NONCE = "kat-nonce-0000000001";
 const MESSAGE =
   "1767225600.POST./api/recall.524769ffbf159edc0670ddadb0a67a1951ee7a54b941c68e16bf13b8788004b1.kat-nonce-0000000001";
+// RFC 8032's test key 2: registered on the account too, but not the key that signed.
+const OTHER_KEY = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";
 const SIGNATURE =
   "81d9e18cae56fb44cc419a72f569b64b0232a630924e637ab83c3512638ae5a8d3a8e31466ddd324755ff506aba93bb7140b9b6015a3661992783dd8b345f70d";
 
@@ -72,7 +74,7 @@ function katRequest(overrides: Record<string, string> = {}, body = BODY): Reques
 
 function katDeps() {
   const directory = new MemoryAccountDirectory();
-  directory.add({ accountId: "0x01", owner: "0xowner", active: true }, [PUBLIC_KEY]);
+  directory.add({ accountId: "0x01", owner: "0xowner", active: true }, [PUBLIC_KEY, OTHER_KEY]);
   return { directory, replayGuard: new MemoryReplayGuard(), now: () => TIMESTAMP * 1000 + 1000 };
 }
 
@@ -128,7 +130,8 @@ Deno.test("server verifier refuses every altered component", async () => {
     ["nonce", katRequest({ "x-nonce": "kat-nonce-0000000002" }), body, "bad_signature"],
     ["timestamp", katRequest({ "x-timestamp": String(TIMESTAMP + 1) }), body, "bad_signature"],
     ["signature", katRequest({ "x-signature": "0" + SIGNATURE.slice(1) }), body, "bad_signature"],
-    ["key", katRequest({ "x-public-key": "0".repeat(64) }), body, "bad_signature"],
+    ["key", katRequest({ "x-public-key": OTHER_KEY }), body, "bad_signature"],
+    ["unknown key", katRequest({ "x-public-key": "0".repeat(64) }), body, "unknown_key"],
     ["missing", katRequest({ "x-signature": "" }), body, "missing_headers"],
     ["decimal ts", katRequest({ "x-timestamp": "1767225600.0" }), body, "bad_timestamp"],
     ["signed ts", katRequest({ "x-timestamp": "+1767225600" }), body, "bad_timestamp"],
@@ -292,4 +295,51 @@ Deno.test("signature versions: v1 unless required, v2 well-formed, neither read 
     await reasonOf(verifySignedRequest(withoutAudience, body, katDeps())),
     "missing_headers",
   );
+});
+
+Deno.test("a request refused on its headers leaves its body unread and writes nothing", async () => {
+  const deps = katDeps();
+  deps.directory.add({ accountId: "0x02", owner: "0xidle", active: false }, ["ab".repeat(32)]);
+  let claims = 0;
+  const replayGuard = {
+    claim: (key: string, ttl: number) => (claims++, deps.replayGuard.claim(key, ttl)),
+  };
+  const now = () => (TIMESTAMP + 1) * 1000;
+  const cases: [string, Record<string, string>, string][] = [
+    ["unknown key", { "x-public-key": "0".repeat(64) }, "unknown_key"],
+    ["stale", { "x-timestamp": String(TIMESTAMP - 400) }, "stale_timestamp"],
+    ["missing", { "x-signature": "" }, "missing_headers"],
+    ["malformed", { "x-signature": "abcd" }, "bad_signature"],
+    ["deactivated", { "x-public-key": "ab".repeat(32) }, "forbidden"],
+  ];
+  for (const [name, headers, reason] of cases) {
+    let pulled = false;
+    const body = new ReadableStream({
+      pull() {
+        pulled = true;
+      },
+    }, { highWaterMark: 0 });
+    const request = new Request("http://relayer.test/api/recall", {
+      method: "POST",
+      headers: katRequest(headers).headers,
+      body,
+    });
+    assert.equal(
+      await reasonOf(checkSignedHeaders(request, { ...deps, replayGuard, now })),
+      reason,
+      name,
+    );
+    assert.equal(request.bodyUsed, false, name);
+    assert.equal(pulled, false, name);
+  }
+  assert.equal(claims, 0);
+  // A signature that does not match is refused before the replay guard is asked too.
+  const forged = katRequest({ "x-signature": "0" + SIGNATURE.slice(1) });
+  assert.equal(
+    await reasonOf(
+      verifySignedRequest(forged, new TextEncoder().encode(BODY), { ...deps, replayGuard, now }),
+    ),
+    "bad_signature",
+  );
+  assert.equal(claims, 0);
 });

@@ -81,6 +81,13 @@ export interface Config {
   mcpSessionIdleMinutes: number;
   mcpWaitMs: number;
   sponsorRatePerMinute: number;
+  /** Bytes of unauthenticated request bodies held at once, in all and per client address. */
+  bodyBudgetMb: number;
+  bodyBudgetPerAddressMb: number;
+  /** The time a request body has to arrive in full. */
+  bodyTimeoutSeconds: number;
+  /** Failed authentications per client address per minute before 429. */
+  authFailuresPerMinute: number;
   /** Port of the local-mode dashboard. */
   dashboardPort: number;
   accountCacheSeconds: number;
@@ -293,6 +300,10 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     mcpSessionIdleMinutes: read.integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
     mcpWaitMs: read.integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
     sponsorRatePerMinute: read.integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
+    bodyBudgetMb: read.integer("SVC_BODY_BUDGET_MB", 32, 5, 65_536),
+    bodyBudgetPerAddressMb: read.integer("SVC_BODY_BUDGET_PER_ADDRESS_MB", 8, 5, 65_536),
+    bodyTimeoutSeconds: read.integer("SVC_BODY_TIMEOUT_SECONDS", 10, 1, 3600),
+    authFailuresPerMinute: read.integer("SVC_AUTH_FAILURES_PER_MIN", 30, 1, 1_000_000),
     dashboardPort: read.integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
     accountCacheSeconds: read.integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
     publicUrls: readPublicUrls(read),

@@ -188,3 +188,29 @@ Deno.test("the vector store: encrypted by default, importing LanceDB only when u
   assert.match(problemsOf({ SVC_INDEX_MEMORY_MB: "8" })[0], /^SVC_INDEX_MEMORY_MB must be/);
   assert.match(problemsOf({ SVC_VECTOR_STORE: "lance" })[0], /encrypted, lancedb, memory/);
 });
+
+Deno.test("body budgets, body time limit and failed-authentication limit: defaults and bounds", () => {
+  const result = readConfig({});
+  assert.ok(result.ok);
+  const { bodyBudgetMb, bodyBudgetPerAddressMb, bodyTimeoutSeconds, authFailuresPerMinute } =
+    result.config;
+  assert.deepEqual(
+    [bodyBudgetMb, bodyBudgetPerAddressMb, bodyTimeoutSeconds, authFailuresPerMinute],
+    [32, 8, 10, 30],
+  );
+  // A budget must leave room for the largest body (a 4 MiB MCP message in seven eighths of it).
+  const problems = problemsOf({
+    SVC_BODY_BUDGET_MB: "4",
+    SVC_BODY_BUDGET_PER_ADDRESS_MB: "x",
+    SVC_BODY_TIMEOUT_SECONDS: "0",
+    SVC_AUTH_FAILURES_PER_MIN: "0",
+  });
+  for (
+    const name of [
+      "SVC_BODY_BUDGET_MB",
+      "SVC_BODY_BUDGET_PER_ADDRESS_MB",
+      "SVC_BODY_TIMEOUT_SECONDS",
+      "SVC_AUTH_FAILURES_PER_MIN",
+    ]
+  ) assert.ok(problems.some((p) => p.startsWith(name)), name);
+});

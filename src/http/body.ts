@@ -1,10 +1,26 @@
 /**
- * Reading request bodies: bounded without buffering past the limit, then decoded as JSON.
+ * Reading request bodies: bounded without buffering past the limit, held against a budget of
+ * unauthenticated bytes, within a time limit, then decoded as JSON.
  */
 import { SvcError } from "../errors.ts";
+import type { BodyBudgetRefusal, BodyReservation } from "./body_budget.ts";
 
 /** The default limit of a request body: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** What a client refused for lack of body budget is told to wait, in seconds. */
+export const BODY_BUDGET_RETRY_SECONDS = 5;
+
+/** How a body is read, besides its size limit. */
+export interface BodyReadOptions {
+  /**
+   * Holds the body's bytes against a budget: the declared length before anything is read (a
+   * body that does not fit is refused unread), else as the body grows.
+   */
+  reservation?: BodyReservation;
+  /** The time the whole body has to arrive, from the start of the read (no limit by default). */
+  timeoutMs?: number;
+}
 
 function tooLarge(limit: number): SvcError {
   return new SvcError(
@@ -14,49 +30,129 @@ function tooLarge(limit: number): SvcError {
   );
 }
 
-/** The raw body, refused with 413 as soon as it passes `limit` bytes. */
-export function readBody(
+function budgetSpent(refusal: BodyBudgetRefusal): SvcError {
+  const details = { retry_after_seconds: BODY_BUDGET_RETRY_SECONDS };
+  return refusal === "address"
+    ? new SvcError(
+      "rate_limited",
+      "Cannot read the request body: this address has too many request bodies in flight",
+      { details },
+    )
+    : new SvcError(
+      "server_busy",
+      "Cannot read the request body: the relayer holds too many request bodies; retry shortly",
+      { details, headers: { "retry-after": String(BODY_BUDGET_RETRY_SECONDS) } },
+    );
+}
+
+/**
+ * The raw body, refused with 413 as soon as it passes `limit` bytes, with 408 past the time
+ * limit, and with 429/503 when the budget has no room for it. A body its client stopped
+ * sending before its end is a 400.
+ */
+export async function readBody(
   request: Request,
   limit = MAX_BODY_BYTES,
+  options: BodyReadOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
-  return readBounded(request, limit, () => tooLarge(limit));
+  try {
+    return await readBounded(request, limit, () => tooLarge(limit), options);
+  } catch (error) {
+    if (error instanceof SvcError) throw error;
+    throw new SvcError(
+      "bad_request",
+      "Cannot read the request body: the connection ended before the body did",
+      { cause: error },
+    );
+  }
+}
+
+/** A content-length header's value, when it is one. */
+function declaredLength(message: Request | Response): number | undefined {
+  const header = message.headers.get("content-length");
+  const length = header === null ? NaN : Number(header);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
 /**
  * The body of a request or response, refused with `tooLarge()` (the stream cancelled) as soon
- * as it passes `limit` bytes, whether or not a content-length was declared.
+ * as it passes `limit` bytes, whether or not a content-length was declared. With a declared
+ * length the body is read into one buffer of that size; otherwise into one that doubles as
+ * needed. A body shorter than its declared length is an error; see `options` for the budget
+ * and the time limit.
  */
 export async function readBounded(
   message: Request | Response,
   limit: number,
   tooLarge: () => Error,
+  options: BodyReadOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = message.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) {
+  const declared = declaredLength(message);
+  if (declared !== undefined && declared > limit) {
     await message.body?.cancel().catch(() => {});
     throw tooLarge();
   }
   if (!message.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  // A reader into our own buffer (BYOB) would skip the stream's chunks, but on Deno 2.9.6 it was
+  // measured to hold more memory: 149 MB against 94 MB for 28 bodies of 2 MiB read at once.
   const reader = message.body.getReader();
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
+  const { reservation } = options;
+  let buffer = new Uint8Array(0);
+  let size = 0;
+  /** Makes room for `needed` bytes in all, reserving them first. */
+  const makeRoom = async (needed: number) => {
+    const capacity = declared !== undefined && needed <= declared
+      ? declared
+      : Math.min(limit, Math.max(needed, buffer.length * 2, 16_384));
+    const refusal = reservation?.grow(Math.max(0, capacity - reservation.bytes));
+    if (refusal) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw budgetSpent(refusal);
     }
-    chunks.push(value);
+    const larger = new Uint8Array(capacity);
+    larger.set(buffer.subarray(0, size));
+    buffer = larger;
+  };
+  let timedOut = false;
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, options.timeoutMs);
+  try {
+    if (declared) await makeRoom(declared);
+    while (true) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        if (timedOut) break;
+        throw error;
+      }
+      if (chunk.done || timedOut) break;
+      const { value } = chunk;
+      if (size + value.byteLength > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      if (size + value.byteLength > buffer.length) await makeRoom(size + value.byteLength);
+      buffer.set(value, size);
+      size += value.byteLength;
+    }
+  } finally {
+    clearTimeout(timer);
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
+  if (timedOut) {
+    throw new SvcError(
+      "request_timeout",
+      `Cannot read the request body: it did not arrive within ${
+        Math.ceil(options.timeoutMs! / 1000)
+      } s`,
+    );
   }
-  return body;
+  if (declared !== undefined && size < declared) {
+    throw new RangeError(`the body ended after ${size} of its ${declared} declared bytes`);
+  }
+  return size === buffer.length ? buffer : buffer.slice(0, size);
 }
 
 /** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */

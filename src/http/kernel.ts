@@ -7,8 +7,13 @@
  * - runs the server's `before` hook (checks that cover every path);
  * - routes through a `URLPattern` table: 404 `not_found`, 405 `method_not_allowed` with
  *   `Allow`;
+ * - runs the server's `admit` hook, the checks that need only the headers (the relayer's
+ *   signed-request headers), so that a request they refuse is answered without its body;
  * - reads the body under the route's limit (413 `payload_too_large` past it, without
- *   buffering the rest) unless the route streams it;
+ *   buffering the rest) unless the route streams it, within the server's time limit (408
+ *   `request_timeout`) and held against its body budget (429/503 when it has no room, without
+ *   reading); a body its client stopped sending is a 400. The budget is given back once
+ *   `extend` has authenticated the request, or when the request ends;
  * - maps anything thrown to the §5.1 JSON error body through `errorResponse` (an unknown
  *   error is logged and answered 500 `internal` with a generic sentence; a request its client
  *   abandoned is not logged);
@@ -26,6 +31,7 @@
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { MAX_BODY_BYTES, parseJsonObject, readBody } from "./body.ts";
+import type { BodyBudget, BodyReservation } from "./body_budget.ts";
 import { errorResponse } from "./respond.ts";
 import { type ConnectionInfo, matchRoute, type Route, type RouteContext } from "./router.ts";
 
@@ -34,7 +40,7 @@ export type { ConnectionInfo };
 /** A request handler, as `Deno.serve` calls it. */
 export type HttpHandler = (request: Request, info?: ConnectionInfo) => Promise<Response>;
 
-export interface HttpHandlerOptions<C extends RouteContext> {
+export interface HttpHandlerOptions<C extends RouteContext, A = undefined> {
   routes: Route<C>[];
   logger: Logger;
   /** The body limit of routes without their own (default 2 MiB). */
@@ -47,10 +53,19 @@ export interface HttpHandlerOptions<C extends RouteContext> {
    */
   before?(request: Request): Response | undefined | Promise<Response | undefined>;
   /**
+   * Runs once the route is known and before its body is read: throws to refuse the request
+   * unread; what it returns reaches `extend`.
+   */
+  admit?(request: Request, route: Route<C>, clientAddress: string): Promise<A>;
+  /**
    * Adds what the routes need to the kernel's context once the body is read (the relayer
    * verifies signed requests here). Without it the routes get the kernel's context.
    */
-  extend?(context: RouteContext, route: Route<C>): Promise<C>;
+  extend?(context: RouteContext, route: Route<C>, admitted: A): Promise<C>;
+  /** Holds the bytes of bodies being read until `extend` is done (no budget by default). */
+  bodyBudget?: BodyBudget;
+  /** The time a body has to arrive in full once its read starts (no limit by default). */
+  bodyTimeoutMs?: number;
   /** The sentence of a 404 (default `No route for <path>`). */
   notFound?(pathname: string): string;
 }
@@ -69,8 +84,8 @@ function remoteHostname(_request: Request, info?: ConnectionInfo): string {
 }
 
 /** Builds a server's handler from its route table and hooks (see the module comment). */
-export function createHttpHandler<C extends RouteContext = RouteContext>(
-  options: HttpHandlerOptions<C>,
+export function createHttpHandler<C extends RouteContext = RouteContext, A = undefined>(
+  options: HttpHandlerOptions<C, A>,
 ): HttpHandler {
   const { routes, logger } = options;
   const clientAddress = options.clientAddress ?? remoteHostname;
@@ -79,6 +94,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext>(
   async function dispatch(
     request: Request,
     requestId: string,
+    held: BodyReservation[],
     info?: ConnectionInfo,
   ): Promise<Response> {
     const early = await options.before?.(request);
@@ -95,29 +111,39 @@ export function createHttpHandler<C extends RouteContext = RouteContext>(
       });
     }
     const { route } = match;
-    const body = route.streamBody
-      ? new Uint8Array()
-      : await readBody(request, route.maxBodyBytes ?? options.maxBodyBytes ?? MAX_BODY_BYTES);
+    const address = clientAddress(request, info);
+    const admitted = options.admit ? await options.admit(request, route, address) : undefined as A;
+    const read = (limit = options.maxBodyBytes ?? MAX_BODY_BYTES) => {
+      const reservation = options.bodyBudget?.open(address);
+      if (reservation) held.push(reservation);
+      return readBody(request, limit, { reservation, timeoutMs: options.bodyTimeoutMs });
+    };
+    const body = route.streamBody ? new Uint8Array() : await read(route.maxBodyBytes);
     const context: RouteContext = {
       request,
       params: match.params,
       requestId,
-      clientAddress: clientAddress(request, info),
+      clientAddress: address,
       info,
       body,
       json: () => parseJsonObject(request, body),
+      readBody: read,
     };
-    return await route.handle(
-      options.extend ? await options.extend(context, route) : context as C,
-    );
+    const extended = options.extend
+      ? await options.extend(context, route, admitted as A)
+      : context as C;
+    // Authenticated (or public): the body no longer counts as an unauthenticated one.
+    for (const reservation of held) reservation.release();
+    return await route.handle(extended);
   }
 
   return async (request: Request, info?: ConnectionInfo): Promise<Response> => {
     const requestId = requestIdOf(request);
     const started = performance.now();
+    const held: BodyReservation[] = [];
     let response: Response;
     try {
-      response = await dispatch(request, requestId, info);
+      response = await dispatch(request, requestId, held, info);
     } catch (error) {
       // A client that left aborts its request's signal, and the work under it fails: no answer
       // reaches it, and no error is logged for it.
@@ -128,6 +154,8 @@ export function createHttpHandler<C extends RouteContext = RouteContext>(
           logger,
         )
         : errorResponse(error, requestId, logger);
+    } finally {
+      for (const reservation of held) reservation.release();
     }
     response = withRequestId(response, requestId);
     logger.debug("request", {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { createLogger, type LogFields } from "../log.ts";
+import { BodyBudget } from "./body_budget.ts";
 import { createHttpHandler, type HttpHandlerOptions } from "./kernel.ts";
 import { jsonResponse } from "./respond.ts";
 import { route, type RouteContext } from "./router.ts";
@@ -265,4 +266,85 @@ Deno.test("kernel: `extend` adds to the context, and its errors are mapped", asy
     bytes: 3,
     clientAddress: "198.51.100.1",
   });
+});
+
+Deno.test("kernel: `admit` refuses before the body is read; bodies are held against the budget until `extend` is done", async () => {
+  const budget = new BodyBudget({ totalBytes: 3 * 1024 * 1024, perAddressBytes: 3 * 1024 * 1024 });
+  const seen: { admitted: string; heldDuringExtend: number; heldInHandler: number }[] = [];
+  const handler = createHttpHandler<RouteContext, string>({
+    logger: createLogger("error", () => {}),
+    clientAddress: () => "198.51.100.7",
+    bodyBudget: budget,
+    bodyTimeoutMs: 5000,
+    admit(request, matched, address) {
+      if (request.headers.get("x-key") !== "known") {
+        return Promise.reject(new SvcError("unauthorized", "Cannot verify: unknown key"));
+      }
+      return Promise.resolve(`${matched.method} from ${address}`);
+    },
+    extend(context, _route, admitted) {
+      seen.push({ admitted, heldDuringExtend: budget.held(), heldInHandler: -1 });
+      return Promise.resolve(context);
+    },
+    routes: [
+      route("POST", "/in", ({ body }) => {
+        seen.at(-1)!.heldInHandler = budget.held();
+        return Promise.resolve(jsonResponse(200, { bytes: body.length }));
+      }),
+      route("POST", "/later", async ({ readBody }) => {
+        const bytes = (await readBody(16)).length;
+        return jsonResponse(200, { bytes, held: budget.held("198.51.100.7") });
+      }, { streamBody: true }),
+    ],
+  });
+  let pulled = false;
+  const unread = new ReadableStream({
+    pull() {
+      pulled = true;
+    },
+  }, { highWaterMark: 0 });
+  await errorBody(
+    await handler(new Request(`${BASE}/in`, { method: "POST", body: unread })),
+    401,
+    "unauthorized",
+  );
+  assert.equal(pulled, false, "the refused request's body was not read");
+
+  const ok = await handler(
+    new Request(`${BASE}/in`, { method: "POST", body: "abcd", headers: { "x-key": "known" } }),
+  );
+  assert.deepEqual(await ok.json(), { bytes: 4 });
+  assert.equal(seen[0].admitted, "POST from 198.51.100.7");
+  assert.ok(seen[0].heldDuringExtend >= 4, "held while the body is unauthenticated");
+  assert.equal(seen[0].heldInHandler, 0, "given back once authenticated");
+
+  // A streamed route reads under the same limits; its bytes are given back when it ends.
+  const later = await handler(
+    new Request(`${BASE}/later`, { method: "POST", body: "abc", headers: { "x-key": "known" } }),
+  );
+  assert.deepEqual(await later.json(), { bytes: 3, held: 16 }, "its limit, reserved");
+  const tooBig = await handler(
+    new Request(`${BASE}/later`, {
+      method: "POST",
+      body: "x".repeat(17),
+      headers: { "x-key": "known" },
+    }),
+  );
+  await errorBody(tooBig, 413, "payload_too_large");
+  assert.equal(budget.held(), 0);
+
+  // No room: refused at once, unread.
+  const holder = budget.open("198.51.100.7");
+  assert.equal(holder.grow(2 * 1024 * 1024), undefined);
+  const full = await handler(
+    new Request(`${BASE}/in`, {
+      method: "POST",
+      body: "x".repeat(1024 * 1024),
+      headers: { "x-key": "known" },
+    }),
+  );
+  const refused = await errorBody(full, 429, "rate_limited");
+  assert.equal(full.headers.get("retry-after"), String(refused.retry_after_seconds));
+  holder.release();
+  assert.equal(budget.held(), 0);
 });

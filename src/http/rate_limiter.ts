@@ -20,16 +20,35 @@ export class RateLimiter {
   /** Counts one event for `key` when it is within the limit. */
   take(key: string): RateDecision {
     const now = this.#now();
-    const recent = (this.#events.get(key) ?? []).filter((t) => t > now - this.#windowMs);
-    if (recent.length >= this.#limit) {
-      this.#events.set(key, recent);
-      const retryAfterMs = recent[0] + this.#windowMs - now;
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
-    }
+    const recent = this.#recent(key, now);
+    const decision = this.#decide(recent, now);
+    if (!decision.ok) return decision;
     recent.push(now);
     this.#events.set(key, recent);
     if (this.#events.size > 10_000) this.#prune(now);
     return { ok: true };
+  }
+
+  /** Whether an event for `key` would be within the limit now; counts nothing. */
+  peek(key: string): RateDecision {
+    const now = this.#now();
+    return this.#decide(this.#recent(key, now), now);
+  }
+
+  /** The events of `key` still inside the window (kept, the older ones dropped). */
+  #recent(key: string, now: number): number[] {
+    const times = this.#events.get(key);
+    if (!times) return [];
+    const recent = times.filter((t) => t > now - this.#windowMs);
+    if (recent.length) this.#events.set(key, recent);
+    else this.#events.delete(key);
+    return recent;
+  }
+
+  #decide(recent: number[], now: number): RateDecision {
+    if (recent.length < this.#limit) return { ok: true };
+    const retryAfterMs = recent[0] + this.#windowMs - now;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
   }
 
   /** Forgets keys with no event inside the window, so the table stays small. */

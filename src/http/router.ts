@@ -29,6 +29,11 @@ export interface RouteContext {
   body: Uint8Array<ArrayBuffer>;
   /** The body as a JSON object: 415 without a JSON content type, 400 unless a JSON object. */
   json(): Record<string, unknown>;
+  /**
+   * For a route that streams its body: reads it under `limit` (the server's by default), with
+   * the server's time limit and body budget, as the kernel reads the others.
+   */
+  readBody(limit?: number): Promise<Uint8Array<ArrayBuffer>>;
 }
 
 export interface RouteOptions {

@@ -24,11 +24,11 @@ import { readBody } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
+import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
-const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_BATCH = 64;
 const MESSAGES_PATH = "/api/mcp/messages";
 const BEARER = /^Bearer ([0-9a-f]{64})$/;

@@ -1,10 +1,11 @@
 /**
- * Routes the relayer forwards to the MCP sidecar over loopback: the MCP transports (streamed
- * both ways, never buffered, for an allowed `Host` only) and the public sponsored-transaction
- * endpoints (bodies capped at 64 KiB, rate-limited per client address).
+ * Routes the relayer forwards to the MCP sidecar over loopback: the MCP transports (for an
+ * allowed `Host` only; responses streamed, request bodies read first under the relayer's body
+ * budget and time limit, since the sidecar buffers them anyway) and the public
+ * sponsored-transaction endpoints (bodies capped at 64 KiB, rate-limited per client address
+ * before they are read, then read the same way).
  */
 import { SvcError } from "../errors.ts";
-import { readBody } from "../http/body.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
 import { route } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
@@ -22,6 +23,8 @@ export interface SidecarLink {
 }
 
 export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
+/** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
+export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 
 const HOP_BY_HOP = [
   "connection",
@@ -82,9 +85,22 @@ export function sidecarRoutes(
   checkHost: (request: Request) => void,
 ) {
   const streamed = { streamBody: true };
-  const mcp = (context: HandlerContext) => {
+  const mcp = async (context: HandlerContext) => {
     checkHost(context.request);
-    return forward(link, context, context.request.body);
+    if (context.request.method !== "POST") return await forward(link, context, null);
+    let body: Uint8Array<ArrayBuffer>;
+    try {
+      body = await context.readBody(MAX_MCP_BODY_BYTES);
+    } catch (error) {
+      // MCP clients read JSON-RPC errors; the sidecar answers this one so for smaller limits.
+      if (!(error instanceof SvcError) || error.code !== "payload_too_large") throw error;
+      const message = `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`;
+      return new Response(
+        JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+        { status: 413, headers: { "content-type": "application/json" } },
+      );
+    }
+    return await forward(link, context, body);
   };
   const sponsor = async (context: HandlerContext) => {
     const decision = sponsorLimiter.take(context.clientAddress);
@@ -93,7 +109,7 @@ export function sidecarRoutes(
         details: { retry_after_seconds: decision.retryAfterSeconds },
       });
     }
-    return await forward(link, context, await readBody(context.request, MAX_SPONSOR_BODY_BYTES));
+    return await forward(link, context, await context.readBody(MAX_SPONSOR_BODY_BYTES));
   };
   return [
     route<HandlerContext>("GET", "/api/mcp", mcp, streamed),

@@ -1,0 +1,331 @@
+/**
+ * The slow-body attack against a relayer running as its own process (`main.ts`, free ports, a
+ * temporary data directory): many connections each declare a large body
+ * (`content-length: 2097152`), send part of it and stop. Three attacks, each against a fresh
+ * relayer process on the same data directory:
+ *
+ * - `unknown_key`: signed with keys no account has;
+ * - `valid_key`: signed with an attacker's own registered key, from one address;
+ * - `valid_key_many_addresses`: the same, each connection claiming its own address in
+ *   `x-forwarded-for` (the relayer runs with `SVC_TRUST_PROXY=1` for all three).
+ *
+ * For each: the relayer's resident memory (`/proc/<pid>/status` VmRSS) before, at its peak
+ * during and after the attack, and a normal client's signed recall latency (p50/p99) unloaded,
+ * during and after; the attack connections' answers by status. Prints and saves JSON.
+ *
+ *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15]
+ *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
+ */
+import { parseArgs } from "node:util";
+import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
+import { signRequest } from "../src/auth/signing.ts";
+import { freePort, TEST_MODELS_DIR } from "../tests/relayer_process.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    connections: { type: "string", default: "800" },
+    declare: { type: "string", default: String(2 * 1024 * 1024) },
+    send: { type: "string", default: String(1024 * 1024) },
+    hold: { type: "string", default: "15" },
+    root: { type: "string", default: new URL("..", import.meta.url).pathname },
+    out: { type: "string", default: new URL("./results/slow_body.json", import.meta.url).pathname },
+  },
+});
+const CONNECTIONS = Number(values.connections);
+const DECLARED = Number(values.declare);
+const SENT = Math.min(Number(values.send), DECLARED - 1);
+const HOLD_MS = Number(values.hold) * 1000;
+const ROOT = values.root!.endsWith("/") ? values.root! : `${values.root}/`;
+const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
+const encoder = new TextEncoder();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Relayer {
+  url: string;
+  port: number;
+  pid: number;
+  /** Lines logged at level error so far. */
+  errorLines(): number;
+  stop(): Promise<void>;
+}
+
+async function startRelayer(dataDir: string): Promise<Relayer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...DENO_RUN, `${ROOT}main.ts`],
+    env: {
+      SVC_DATA_DIR: dataDir,
+      SVC_PORT: "0",
+      SVC_DASHBOARD_PORT: "0",
+      SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
+      SVC_MODELS_DIR: TEST_MODELS_DIR,
+      SVC_TRUST_PROXY: "1",
+      SVC_LOG_LEVEL: "info",
+    },
+    stdout: "null",
+    stderr: "piped",
+    cwd: ROOT,
+  }).spawn();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let log = "";
+  let url = "";
+  while (!url) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`the relayer exited before listening:\n${log}`);
+    log += value;
+    url = log.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
+  }
+  const drained = (async () => {
+    for (let r = await lines.read(); !r.done; r = await lines.read()) log += r.value;
+  })();
+  return {
+    url,
+    port: Number(new URL(url).port),
+    pid: child.pid,
+    errorLines: () => log.split("\n").filter((l) => l.includes('"level":"error"')).length,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
+    },
+  };
+}
+
+async function cli(dataDir: string, args: string[]) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [...DENO_RUN, `${ROOT}cli/svc.ts`, ...args, "--json"],
+    env: { SVC_DATA_DIR: dataDir },
+    cwd: ROOT,
+  }).output();
+  if (code !== 0) throw new Error(new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+async function newKey(dataDir: string): Promise<{ key: KeyPair; accountId: string }> {
+  const { accountId } = await cli(dataDir, ["account", "create"]);
+  const { privateKey } = await cli(dataDir, ["key", "add", "--account", accountId]);
+  return { key: await keyPairFromSeed(privateKey), accountId };
+}
+
+/** The relayer's resident memory, MiB. */
+async function rssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024);
+}
+
+async function signedFetch(
+  url: string,
+  caller: { key: KeyPair; accountId: string },
+  path: string,
+  payload: unknown,
+) {
+  const body = JSON.stringify(payload);
+  const headers = await signRequest({ key: caller.key, method: "POST", path, body, nonce: true });
+  return await fetch(url + path, {
+    method: "POST",
+    headers: { ...headers, "x-account-id": caller.accountId, "content-type": "application/json" },
+    body,
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Sample {
+  /** When the recall started (performance.now()). */
+  at: number;
+  ms: number;
+  ok: boolean;
+}
+
+/** A normal client's recalls, one after another, until `until()` says stop. */
+async function recalls(
+  relayer: Relayer,
+  caller: { key: KeyPair; accountId: string },
+  until: (n: number) => boolean,
+): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let i = 0; !until(i); i++) {
+    const at = performance.now();
+    const response = await signedFetch(relayer.url, caller, "/api/recall", {
+      query: `what does the user like ${i % 7}?`,
+      limit: 5,
+    });
+    await response.body?.cancel();
+    samples.push({ at, ms: performance.now() - at, ok: response.status === 200 });
+  }
+  return samples;
+}
+
+function stats(samples: Sample[]) {
+  const times = samples.filter((s) => s.ok).map((s) => s.ms).sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    n: times.length,
+    errors: samples.length - times.length,
+    p50_ms: round(percentile(times, 50)),
+    p99_ms: round(percentile(times, 99)),
+  };
+}
+
+/** One attack connection: the head, then `SENT` bytes of the body, never the rest. */
+async function attack(port: number, head: string, body: Uint8Array) {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  const state = { status: "none", conn, done: Promise.resolve() };
+  const writing = (async () => {
+    for (const bytes of [encoder.encode(head), body]) {
+      for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
+    }
+  })().catch(() => {});
+  const reading = (async () => {
+    const buffer = new Uint8Array(1024);
+    const n = await conn.read(buffer);
+    if (n) state.status = new TextDecoder().decode(buffer.subarray(0, n)).split(" ")[1];
+  })().catch(() => {});
+  state.done = Promise.all([writing, reading]).then(() => {});
+  return state;
+}
+
+type Attacker = (i: number) => Promise<Record<string, string>>;
+
+async function runAttack(
+  name: string,
+  dataDir: string,
+  normal: { key: KeyPair; accountId: string },
+  headersOf: Attacker,
+) {
+  const relayer = await startRelayer(dataDir);
+  await recalls(relayer, normal, (n) => n >= 50); // warm up
+  const unloaded = stats(await recalls(relayer, normal, (n) => n >= 300));
+  const loadBefore = Deno.loadavg()[0];
+  const samples: { stage: string; mb: number }[] = [];
+  let stage = "before";
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      samples.push({ stage, mb: await rssMb(relayer.pid) });
+      await sleep(200);
+    }
+  })();
+  await sleep(1000);
+  const errorsBefore = relayer.errorLines();
+  stage = "during";
+  const body = new Uint8Array(SENT).fill(0x20);
+  const path = "/api/remember";
+  const connections = [];
+  // The normal client keeps recalling from the first attack connection to the end of the hold.
+  let opened = Infinity;
+  const duringRecalls = recalls(relayer, normal, () => performance.now() - opened > HOLD_MS);
+  for (let i = 0; i < CONNECTIONS; i += 100) {
+    const batch = [];
+    for (let j = i; j < Math.min(CONNECTIONS, i + 100); j++) {
+      const headers = Object.entries(await headersOf(j)).map(([k, v]) => `${k}: ${v}\r\n`);
+      const head =
+        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: ${DECLARED}\r\n${headers.join("")}\r\n`;
+      batch.push(attack(relayer.port, head, body));
+    }
+    connections.push(...await Promise.all(batch));
+  }
+  opened = performance.now();
+  const duringSamples = await duringRecalls;
+  const during = stats(duringSamples);
+  const statuses: Record<string, number> = {};
+  for (const c of connections) statuses[c.status] = (statuses[c.status] ?? 0) + 1;
+  stage = "after";
+  for (const c of connections) {
+    try {
+      c.conn.close();
+    } catch { /* already closed */ }
+  }
+  await Promise.all(connections.map((c) => c.done));
+  await sleep(3000);
+  const after = stats(await recalls(relayer, normal, (n) => n >= 100));
+  await sleep(1000);
+  sampling = false;
+  await sampler;
+  const errorLines = relayer.errorLines() - errorsBefore;
+  await relayer.stop();
+  const of = (s: string) => samples.filter((x) => x.stage === s).map((x) => x.mb);
+  const before = Math.max(...of("before"));
+  const peak = Math.max(...of("during"));
+  const result = {
+    attack: name,
+    rss_mb: { before, peak_during: peak, after: of("after").at(-1)!, rise: peak - before },
+    recall_unloaded: unloaded,
+    recall_during: {
+      ...during,
+      while_opening: stats(duringSamples.filter((s) => s.at < opened)),
+      while_holding: stats(duringSamples.filter((s) => s.at >= opened)),
+    },
+    recall_after: after,
+    load_average_before: loadBefore,
+    attack_answers: statuses,
+    error_log_lines: errorLines,
+    targets: {
+      rss_rise_at_most_100_mb: peak - before <= 100,
+      p99_during_within_2x_unloaded: during.errors === 0 && during.p99_ms <= 2 * unloaded.p99_ms,
+    },
+  };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+const dataDir = await Deno.makeTempDir({ prefix: "svc-slow-body-" });
+try {
+  const normal = await newKey(dataDir);
+  const attacker = await newKey(dataDir);
+  const setup = await startRelayer(dataDir);
+  const facts = ["I like jazz", "I drink green tea", "My sister lives in Lyon", "I run on Sundays"];
+  for (let i = 0; i < 20; i++) {
+    const text = `${facts[i % facts.length]} (note ${i})`;
+    await (await signedFetch(setup.url, normal, "/api/remember", { text })).body?.cancel();
+  }
+  await sleep(3000);
+  await setup.stop();
+
+  const strangers = await Promise.all(Array.from({ length: 16 }, () => generateKeyPair()));
+  // The body never arrives in full, so what the signature covers does not matter.
+  const sign = (key: KeyPair) =>
+    signRequest({ key, method: "POST", path: "/api/remember", nonce: true });
+  const attacks: [string, Attacker][] = [
+    ["unknown_key", (i) => sign(strangers[i % strangers.length])],
+    [
+      "valid_key",
+      async () => ({ ...await sign(attacker.key), "x-account-id": attacker.accountId }),
+    ],
+    ["valid_key_many_addresses", async (i) => ({
+      ...await sign(attacker.key),
+      "x-account-id": attacker.accountId,
+      "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+    })],
+  ];
+  const results = [];
+  for (const [name, headersOf] of attacks) {
+    results.push(await runAttack(name, dataDir, normal, headersOf));
+  }
+  const commit = new TextDecoder().decode(
+    (await new Deno.Command("git", { args: ["rev-parse", "--short", "HEAD"], cwd: ROOT }).output())
+      .stdout,
+  ).trim();
+  const summary = {
+    date: new Date().toISOString(),
+    machine: `${navigator.hardwareConcurrency} cores, ${
+      Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
+    } GiB, ${Deno.build.os}-${Deno.build.arch}, deno ${Deno.version.deno}, load ${
+      Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
+    }`,
+    commit,
+    connections: CONNECTIONS,
+    declared_bytes: DECLARED,
+    sent_bytes: SENT,
+    hold_seconds: HOLD_MS / 1000,
+    results,
+  };
+  console.log(JSON.stringify(summary, null, 2));
+  await Deno.mkdir(new URL(".", `file://${values.out}`), { recursive: true });
+  await Deno.writeTextFile(values.out!, JSON.stringify(summary, null, 2) + "\n");
+} finally {
+  await Deno.remove(dataDir, { recursive: true });
+}
