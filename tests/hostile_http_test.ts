@@ -26,7 +26,8 @@ interface Served extends AsyncDisposable {
 async function serveRelayer(overrides: Partial<RelayerOptions> = {}): Promise<Served> {
   const problems: string[] = [];
   const logger = createLogger("warn", (line) => problems.push(line));
-  const t = await startTestRelayer({ logger, ...overrides });
+  // Raw clients send `Host: 127.0.0.1`, which the MCP routes must accept.
+  const t = await startTestRelayer({ logger, allowedHosts: ["127.0.0.1"], ...overrides });
   let finished = 0;
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
