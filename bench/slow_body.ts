@@ -9,9 +9,13 @@
  * - `valid_key_many_addresses`: the same, each connection claiming its own address in
  *   `x-forwarded-for` (the relayer runs with `SVC_TRUST_PROXY=1` for all three).
  *
- * For each: the relayer's resident memory (`/proc/<pid>/status` VmRSS) before, at its peak
- * during and after the attack, and a normal client's signed recall latency (p50/p99) unloaded,
- * during and after; the attack connections' answers by status. Prints and saves JSON.
+ * For each, after the normal client has run alone for as long as the attack lasts (its own
+ * load grows the relayer's memory too): the relayer's resident memory (`/proc/<pid>/status`
+ * VmRSS) before, at its peak during and after the attack; the normal client's signed recall
+ * latency (p50/p99) unloaded, during (split into while the attack connections open and while
+ * they are held) and after; the attack connections' answers by status; the relayer's error log
+ * lines. The attacker runs in a worker (`slow_body_attacker.ts`), so the normal client's
+ * requests do not wait on its work. Prints and saves JSON.
  *
  *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15]
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
@@ -38,7 +42,6 @@ const SENT = Math.min(Number(values.send), DECLARED - 1);
 const HOLD_MS = Number(values.hold) * 1000;
 const ROOT = values.root!.endsWith("/") ? values.root! : `${values.root}/`;
 const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
-const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Relayer {
@@ -169,24 +172,6 @@ function stats(samples: Sample[]) {
   };
 }
 
-/** One attack connection: the head, then `SENT` bytes of the body, never the rest. */
-async function attack(port: number, head: string, body: Uint8Array) {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const state = { status: "none", conn, done: Promise.resolve() };
-  const writing = (async () => {
-    for (const bytes of [encoder.encode(head), body]) {
-      for (let at = 0; at < bytes.length;) at += await conn.write(bytes.subarray(at));
-    }
-  })().catch(() => {});
-  const reading = (async () => {
-    const buffer = new Uint8Array(1024);
-    const n = await conn.read(buffer);
-    if (n) state.status = new TextDecoder().decode(buffer.subarray(0, n)).split(" ")[1];
-  })().catch(() => {});
-  state.done = Promise.all([writing, reading]).then(() => {});
-  return state;
-}
-
 type Attacker = (i: number) => Promise<Record<string, string>>;
 
 async function runAttack(
@@ -196,11 +181,8 @@ async function runAttack(
   headersOf: Attacker,
 ) {
   const relayer = await startRelayer(dataDir);
-  await recalls(relayer, normal, (n) => n >= 50); // warm up
-  const unloaded = stats(await recalls(relayer, normal, (n) => n >= 300));
-  const loadBefore = Deno.loadavg()[0];
   const samples: { stage: string; mb: number }[] = [];
-  let stage = "before";
+  let stage = "warm-up";
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
@@ -208,38 +190,47 @@ async function runAttack(
       await sleep(200);
     }
   })();
-  await sleep(1000);
+  // The normal client's load alone, as long as the attack lasts, so that the memory it grows
+  // into by itself is counted before the attack, not as the attack's.
+  let started = performance.now();
+  await recalls(relayer, normal, () => performance.now() - started > HOLD_MS);
+  stage = "before";
+  started = performance.now();
+  const unloaded = stats(
+    await recalls(relayer, normal, (n) => n >= 300 && performance.now() - started > 5000),
+  );
+  const loadBefore = Deno.loadavg()[0];
   const errorsBefore = relayer.errorLines();
-  stage = "during";
-  const body = new Uint8Array(SENT).fill(0x20);
   const path = "/api/remember";
-  const connections = [];
+  const heads = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const headers = Object.entries(await headersOf(i)).map(([k, v]) => `${k}: ${v}\r\n`);
+    heads.push(
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+        `content-length: ${DECLARED}\r\n${headers.join("")}\r\n`,
+    );
+  }
+  const attacker = new Worker(new URL("./slow_body_attacker.ts", import.meta.url), {
+    type: "module",
+  });
+  const answer = () =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      attacker.onmessage = (event) => resolve(event.data);
+    });
+  stage = "during";
   // The normal client keeps recalling from the first attack connection to the end of the hold.
   let opened = Infinity;
   const duringRecalls = recalls(relayer, normal, () => performance.now() - opened > HOLD_MS);
-  for (let i = 0; i < CONNECTIONS; i += 100) {
-    const batch = [];
-    for (let j = i; j < Math.min(CONNECTIONS, i + 100); j++) {
-      const headers = Object.entries(await headersOf(j)).map(([k, v]) => `${k}: ${v}\r\n`);
-      const head =
-        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
-        `content-length: ${DECLARED}\r\n${headers.join("")}\r\n`;
-      batch.push(attack(relayer.port, head, body));
-    }
-    connections.push(...await Promise.all(batch));
-  }
+  const openedAnswer = answer();
+  attacker.postMessage({ port: relayer.port, heads, sent: SENT });
+  await openedAnswer;
   opened = performance.now();
   const duringSamples = await duringRecalls;
   const during = stats(duringSamples);
-  const statuses: Record<string, number> = {};
-  for (const c of connections) statuses[c.status] = (statuses[c.status] ?? 0) + 1;
   stage = "after";
-  for (const c of connections) {
-    try {
-      c.conn.close();
-    } catch { /* already closed */ }
-  }
-  await Promise.all(connections.map((c) => c.done));
+  const closedAnswer = answer();
+  attacker.postMessage({ close: true });
+  const statuses = (await closedAnswer).statuses as Record<string, number>;
   await sleep(3000);
   const after = stats(await recalls(relayer, normal, (n) => n >= 100));
   await sleep(1000);
@@ -248,7 +239,8 @@ async function runAttack(
   const errorLines = relayer.errorLines() - errorsBefore;
   await relayer.stop();
   const of = (s: string) => samples.filter((x) => x.stage === s).map((x) => x.mb);
-  const before = Math.max(...of("before"));
+  // The last second of the unloaded measurement.
+  const before = Math.max(...of("before").slice(-5));
   const peak = Math.max(...of("during"));
   const result = {
     attack: name,
