@@ -6,7 +6,7 @@
  */
 import type { LogLevel } from "../log.ts";
 import { isHttpUrl, SettingsReader } from "../settings_reader.ts";
-import { isHostEntry } from "../http/relayer_names.ts";
+import { isHostEntry, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { readSuiSettings, type SuiSettings } from "../../plugins/sui/settings.ts";
 import { readSealSettings, type SealSettings } from "../../plugins/seal/settings.ts";
 import { readWalrusSettings, type WalrusSettings } from "../../plugins/walrus/settings.ts";
@@ -122,14 +122,12 @@ export const SIDECAR_ENV = [
   "SVC_SEAL_THRESHOLD",
 ];
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
 
 function readSidecarUrl(read: SettingsReader): URL {
   const raw = read.text("SIDECAR_URL") ?? "http://localhost:9000";
   const url = URL.canParse(raw) ? new URL(raw) : undefined;
-  if (url?.protocol === "http:" && LOOPBACK.has(url.hostname) && url.port) return url;
+  if (url?.protocol === "http:" && LOOPBACK_HOSTS.includes(url.hostname) && url.port) return url;
   read.problem(
     `SIDECAR_URL must be an http URL on a loopback host with a port, such as ` +
       `http://localhost:9000 (got "${raw}")`,

@@ -16,8 +16,6 @@
  */
 import process from "node:process";
 
-/** The mode of a file under the data directory: read and write for its owner only. */
-export const PRIVATE_FILE_MODE = 0o600;
 /** The mode of a folder under the data directory: its owner only. */
 export const PRIVATE_DIR_MODE = 0o700;
 
