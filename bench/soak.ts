@@ -1,13 +1,14 @@
 /**
  * Soak: the relayer as its own process (`main.ts`, embedded default, free ports, a temporary
  * data directory) under steady mixed traffic from signing clients over HTTP on 127.0.0.1 for
- * `--minutes` (default 10): remembers, recalls and `whoami`s from `--clients` clients, plus a
- * trickle of refused requests (unknown keys, truncated bodies). Every `--every` seconds
+ * `--minutes` (default 10): remembers (until `--memories`, default 1,000, are stored, so the data
+ * stops growing and what is left is the relayer's own memory), recalls and `whoami`s from
+ * `--clients` clients, plus a trickle of refused requests (unknown keys, truncated bodies). Every `--every` seconds
  * (default 30) it samples the relayer's resident memory (VmRSS) and the window's request count
  * and recall latency. Memory is flat when the last samples stay near the first ones after
  * warm-up. Prints a table and writes `bench/results/soak.json`.
  *
- *   deno run --allow-all --unstable-kv bench/soak.ts [--minutes 10] [--every 30] [--clients 4]
+ *   deno task bench:soak [--minutes 10] [--every 30] [--clients 4] [--memories 1000]
  */
 import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/auth/keys.ts";
@@ -20,11 +21,13 @@ const { values } = parseArgs({
     minutes: { type: "string", default: "10" },
     every: { type: "string", default: "30" },
     clients: { type: "string", default: "4" },
+    memories: { type: "string", default: "1000" },
   },
 });
 const DURATION_MS = Number(values.minutes) * 60_000;
 const EVERY_MS = Number(values.every) * 1000;
 const CLIENTS = Number(values.clients);
+const MEMORIES = Number(values.memories);
 
 /** Resident memory of a process, in MB. */
 async function rssMb(pid: number): Promise<number> {
@@ -57,14 +60,15 @@ const stranger = await SvcClient.create({
   privateKey: (await generateKeyPair()).privateKey,
 });
 
-let requests = 0, refused = 0, failures = 0;
+let requests = 0, refused = 0, failures = 0, remembered = 0;
 let recallMs: number[] = [];
 const deadline = Date.now() + DURATION_MS;
 
 async function traffic(worker: number): Promise<void> {
   for (let i = 0; Date.now() < deadline; i++) {
     try {
-      if (i % 5 === 0) {
+      if (i % 5 === 0 && remembered < MEMORIES) {
+        remembered++;
         await client.remember(`soak ${worker}-${i}: the user likes tea number ${i % 97}`, {
           namespace: "soak",
         });
@@ -124,6 +128,7 @@ const result = {
   machine: `${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}`,
   minutes: DURATION_MS / 60_000,
   clients: CLIENTS,
+  memories: remembered,
   requests,
   refused_requests_sent: refused,
   client_failures: failures,
