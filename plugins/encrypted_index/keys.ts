@@ -8,10 +8,9 @@
  * A sealed value is a random 12-byte IV followed by the AES-GCM ciphertext and tag; the
  * associated data binds it to its place (a block to its namespace and block id).
  */
-import { SvcError } from "../../src/kit.ts";
+import { deriveAesKey, hkdfMaster, openBytes, sealBytes, SvcError } from "../../src/kit.ts";
 
 const SALT = new TextEncoder().encode("svc-encrypted-index-v1");
-const IV_BYTES = 12;
 /** Names and keys kept for this many namespaces before the caches start over. */
 const CACHE_LIMIT = 10_000;
 
@@ -46,7 +45,7 @@ export class IndexKeys {
     if (secret.byteLength !== 32) {
       throw new SvcError("internal", "Cannot open the vector index: the secret is not 32 bytes");
     }
-    const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
+    const master = await hkdfMaster(secret);
     const naming = await crypto.subtle.deriveKey(
       { name: "HKDF", hash: "SHA-256", salt: SALT, info: encoder.encode("naming") },
       master,
@@ -92,13 +91,7 @@ export class IndexKeys {
     let key = this.#blockKeys.get(ref.ns);
     if (!key) {
       if (this.#blockKeys.size >= CACHE_LIMIT) this.#blockKeys.clear();
-      key = crypto.subtle.deriveKey(
-        { name: "HKDF", hash: "SHA-256", salt: SALT, info: encoder.encode(`block ${ref.ns}`) },
-        this.#master,
-        { name: "AES-GCM", length: 256 },
-        false,
-        ["encrypt", "decrypt"],
-      );
+      key = deriveAesKey(this.#master, SALT, `block ${ref.ns}`);
       this.#blockKeys.set(ref.ns, key);
     }
     return key;
@@ -110,16 +103,7 @@ export class IndexKeys {
     place: string,
     plaintext: Uint8Array<ArrayBuffer>,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: encoder.encode(place) },
-      await this.#blockKey(ref),
-      plaintext,
-    );
-    const out = new Uint8Array(IV_BYTES + sealed.byteLength);
-    out.set(iv);
-    out.set(new Uint8Array(sealed), IV_BYTES);
-    return out;
+    return sealBytes(await this.#blockKey(ref), plaintext, encoder.encode(place));
   }
 
   /** Decrypts what `seal` made for the same namespace and place; throws when it was altered. */
@@ -129,15 +113,7 @@ export class IndexKeys {
     sealed: Uint8Array<ArrayBuffer>,
   ): Promise<ArrayBuffer> {
     try {
-      return await crypto.subtle.decrypt(
-        {
-          name: "AES-GCM",
-          iv: sealed.subarray(0, IV_BYTES),
-          additionalData: encoder.encode(place),
-        },
-        await this.#blockKey(ref),
-        sealed.subarray(IV_BYTES),
-      );
+      return await openBytes(await this.#blockKey(ref), sealed, encoder.encode(place));
     } catch (cause) {
       throw new SvcError(
         "internal",

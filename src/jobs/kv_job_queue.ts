@@ -39,6 +39,7 @@ import {
   stillAsSeen,
   TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
+import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
 
 const RECORD_TTL_MS = 7 * 24 * 3600_000;
 const CHUNK_BYTES = 60_000;
@@ -82,18 +83,10 @@ export class KvJobQueue implements JobQueue {
     secret: Uint8Array<ArrayBuffer>,
     options: JobQueueOptions = {},
   ): Promise<KvJobQueue> {
-    const base = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
-    const payloadKey = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode("svc-job-payload-v1"),
-        info: new Uint8Array(),
-      },
-      base,
-      { name: "AES-GCM", length: 256 },
-      false,
-      ["encrypt", "decrypt"],
+    const payloadKey = await deriveAesKey(
+      await hkdfMaster(secret),
+      "svc-job-payload-v1",
+      new Uint8Array(),
     );
     return new KvJobQueue(kv, payloadKey, options);
   }
@@ -155,11 +148,7 @@ export class KvJobQueue implements JobQueue {
     if (chunks.length === 0) return null;
     const sealed = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
     chunks.reduce((offset, c) => (sealed.set(c, offset), offset + c.byteLength), 0);
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: sealed.subarray(0, 12), additionalData: this.#aad(jobId) },
-      this.#payloadKey,
-      sealed.subarray(12),
-    );
+    const plain = await openBytes(this.#payloadKey, sealed, this.#aad(jobId));
     return new TextDecoder().decode(plain);
   }
 
@@ -376,16 +365,7 @@ export class KvJobQueue implements JobQueue {
     return new TextEncoder().encode(`svc-job:${jobId}`);
   }
 
-  async #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: this.#aad(jobId) },
-      this.#payloadKey,
-      new TextEncoder().encode(text),
-    );
-    const out = new Uint8Array(12 + sealed.byteLength);
-    out.set(iv);
-    out.set(new Uint8Array(sealed), 12);
-    return out;
+  #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+    return sealBytes(this.#payloadKey, new TextEncoder().encode(text), this.#aad(jobId));
   }
 }

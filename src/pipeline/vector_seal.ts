@@ -18,11 +18,17 @@
  * ```
  */
 import { SvcError } from "../errors.ts";
+import {
+  deriveAesKey,
+  hkdfMaster,
+  IV_BYTES,
+  openBytes,
+  sealBytes,
+  TAG_BYTES,
+} from "../crypto/sealing.ts";
 
-const SALT = new TextEncoder().encode("svc-sealed-vector-v1");
-const INFO = new TextEncoder().encode("blob metadata vector");
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
+const SALT = "svc-sealed-vector-v1";
+const INFO = "blob metadata vector";
 const SEALED = /^[A-Za-z0-9_-]+$/;
 
 /** The memory a sealed vector belongs to. */
@@ -53,14 +59,7 @@ export class VectorSeal {
     if (secret.byteLength !== 32) {
       throw new SvcError("internal", "Cannot seal vectors: the secret is not 32 bytes");
     }
-    const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey"]);
-    const key = await crypto.subtle.deriveKey(
-      { name: "HKDF", hash: "SHA-256", salt: SALT, info: INFO },
-      master,
-      { name: "AES-GCM", length: 256 },
-      false,
-      ["encrypt", "decrypt"],
-    );
+    const key = await deriveAesKey(await hkdfMaster(secret), SALT, INFO);
     return new VectorSeal(key);
   }
 
@@ -69,15 +68,7 @@ export class VectorSeal {
     const plaintext = new Uint8Array(vector.length * 8);
     const view = new DataView(plaintext.buffer);
     vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
-    const nonce = crypto.getRandomValues(new Uint8Array(NONCE_BYTES));
-    const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv: nonce, additionalData: associatedData(place) },
-      this.#key,
-      plaintext,
-    );
-    const out = new Uint8Array(NONCE_BYTES + sealed.byteLength);
-    out.set(nonce);
-    out.set(new Uint8Array(sealed), NONCE_BYTES);
+    const out = await sealBytes(this.#key, plaintext, associatedData(place));
     return out.toBase64({ alphabet: "base64url", omitPadding: true });
   }
 
@@ -93,18 +84,10 @@ export class VectorSeal {
     } catch {
       return null;
     }
-    if (bytes.length < NONCE_BYTES + TAG_BYTES) return null;
+    if (bytes.length < IV_BYTES + TAG_BYTES) return null;
     let plaintext: ArrayBuffer;
     try {
-      plaintext = await crypto.subtle.decrypt(
-        {
-          name: "AES-GCM",
-          iv: bytes.subarray(0, NONCE_BYTES),
-          additionalData: associatedData(place),
-        },
-        this.#key,
-        bytes.subarray(NONCE_BYTES),
-      );
+      plaintext = await openBytes(this.#key, bytes, associatedData(place));
     } catch {
       return null;
     }
