@@ -23,7 +23,7 @@
 import { parseArgs } from "node:util";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
-import { freePort, TEST_MODELS_DIR } from "../tests/relayer_process.ts";
+import { startRelayer, svcCli } from "../tests/relayer_process.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -41,7 +41,6 @@ const DECLARED = Number(values.declare);
 const SENT = Math.min(Number(values.send), DECLARED - 1);
 const HOLD_MS = Number(values.hold) * 1000;
 const ROOT = values.root!.endsWith("/") ? values.root! : `${values.root}/`;
-const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Relayer {
@@ -53,56 +52,18 @@ interface Relayer {
   stop(): Promise<void>;
 }
 
-async function startRelayer(dataDir: string): Promise<Relayer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${ROOT}main.ts`],
-    env: {
-      SVC_DATA_DIR: dataDir,
-      SVC_PORT: "0",
-      SVC_DASHBOARD_PORT: "0",
-      SIDECAR_URL: `http://127.0.0.1:${freePort()}`,
-      SVC_MODELS_DIR: TEST_MODELS_DIR,
-      SVC_TRUST_PROXY: "1",
-      SVC_LOG_LEVEL: "info",
-    },
-    stdout: "null",
-    stderr: "piped",
-    cwd: ROOT,
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let log = "";
-  let url = "";
-  while (!url) {
-    const { value, done } = await lines.read();
-    if (done) throw new Error(`the relayer exited before listening:\n${log}`);
-    log += value;
-    url = log.match(/"url":"(http:\/\/[^"]+)"/)?.[1] ?? "";
-  }
-  const drained = (async () => {
-    for (let r = await lines.read(); !r.done; r = await lines.read()) log += r.value;
-  })();
+async function startBenchRelayer(dataDir: string): Promise<Relayer> {
+  const relayer = await startRelayer(dataDir, { SVC_TRUST_PROXY: "1" }, { root: ROOT });
   return {
-    url,
-    port: Number(new URL(url).port),
-    pid: child.pid,
-    errorLines: () => log.split("\n").filter((l) => l.includes('"level":"error"')).length,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await drained;
-    },
+    url: relayer.url,
+    port: Number(new URL(relayer.url).port),
+    pid: relayer.process.pid,
+    errorLines: () => relayer.log().split("\n").filter((l) => l.includes('"level":"error"')).length,
+    stop: async () => void await relayer.stop(),
   };
 }
 
-async function cli(dataDir: string, args: string[]) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${ROOT}cli/svc.ts`, ...args, "--json"],
-    env: { SVC_DATA_DIR: dataDir },
-    cwd: ROOT,
-  }).output();
-  if (code !== 0) throw new Error(new TextDecoder().decode(stderr));
-  return JSON.parse(new TextDecoder().decode(stdout));
-}
+const cli = (dataDir: string, args: string[]) => svcCli(dataDir, args, {}, ROOT);
 
 async function newKey(dataDir: string): Promise<{ key: KeyPair; accountId: string }> {
   const { accountId } = await cli(dataDir, ["account", "create"]);
@@ -180,7 +141,7 @@ async function runAttack(
   normal: { key: KeyPair; accountId: string },
   headersOf: Attacker,
 ) {
-  const relayer = await startRelayer(dataDir);
+  const relayer = await startBenchRelayer(dataDir);
   const samples: { stage: string; mb: number }[] = [];
   let stage = "warm-up";
   let sampling = true;
@@ -268,7 +229,7 @@ const dataDir = await Deno.makeTempDir({ prefix: "svc-slow-body-" });
 try {
   const normal = await newKey(dataDir);
   const attacker = await newKey(dataDir);
-  const setup = await startRelayer(dataDir);
+  const setup = await startBenchRelayer(dataDir);
   const facts = ["I like jazz", "I drink green tea", "My sister lives in Lyon", "I run on Sundays"];
   for (let i = 0; i < 20; i++) {
     const text = `${facts[i % facts.length]} (note ${i})`;

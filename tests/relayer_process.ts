@@ -31,16 +31,18 @@ export function freePort(): number {
 /**
  * Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens.
  * With `processGroup`, the relayer leads a process group of its own (its sidecar included), and
- * `kill` sends SIGKILL to the whole group at once.
+ * `kill` sends SIGKILL to the whole group at once. `root` is the checkout whose `main.ts` runs
+ * (this one by default; a benchmark's baseline runs another commit's).
  */
 export async function startRelayer(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { processGroup?: boolean } = {},
+  options: { processGroup?: boolean; root?: string } = {},
 ): Promise<RelayerProcess> {
   const group = options.processGroup ?? false;
+  const root = options.root ?? ROOT;
   const process = new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${ROOT}main.ts`],
+    args: [...DENO_RUN, `${root}main.ts`],
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
@@ -53,7 +55,7 @@ export async function startRelayer(
     },
     stdout: "null",
     stderr: "piped",
-    cwd: ROOT,
+    cwd: root,
     detached: group,
   }).spawn();
   const lines = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
@@ -106,11 +108,16 @@ export async function removeIndex(dataDir: string): Promise<void> {
 }
 
 /** Runs `cli/svc.ts` with `--json` and returns its one JSON object. */
-export async function svcCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
+export async function svcCli(
+  dataDir: string,
+  args: string[],
+  env: Record<string, string> = {},
+  root = ROOT,
+) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${ROOT}cli/svc.ts`, ...args, "--json"],
+    args: [...DENO_RUN, `${root}cli/svc.ts`, ...args, "--json"],
     env: { SVC_DATA_DIR: dataDir, ...env },
-    cwd: ROOT,
+    cwd: root,
   }).output();
   const text = new TextDecoder().decode(stdout);
   if (code !== 0) {
