@@ -32,17 +32,18 @@ export function freePort(): number {
  * Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens.
  * With `processGroup`, the relayer leads a process group of its own (its sidecar included), and
  * `kill` sends SIGKILL to the whole group at once. `root` is the checkout whose `main.ts` runs
- * (this one by default; a benchmark's baseline runs another commit's).
+ * (this one by default; a benchmark's baseline runs another commit's); `flags` go to `deno run`
+ * (a benchmark's `--cpu-prof`).
  */
 export async function startRelayer(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { processGroup?: boolean; root?: string } = {},
+  options: { processGroup?: boolean; root?: string; flags?: string[] } = {},
 ): Promise<RelayerProcess> {
   const group = options.processGroup ?? false;
   const root = options.root ?? ROOT;
   const process = new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${root}main.ts`],
+    args: [...DENO_RUN, ...options.flags ?? [], `${root}main.ts`],
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",

@@ -1,0 +1,290 @@
+/**
+ * Load: the relayer as its own process (`main.ts`, embedded default, free ports, a temporary data
+ * directory), driven over HTTP on 127.0.0.1 by closed-loop clients that sign every request
+ * (fresh timestamp and nonce). For each of `--clients` (1, 20, 50) it measures the unsigned
+ * `/health` (the HTTP ceiling), signed `whoami`, single and bulk remember, and recall at each of
+ * `--sizes` memories (the short facts of `fact_workload.ts`, ingested through the public bulk
+ * API). It also reports the ingest rate (accepted → every job done), remember → recallable for
+ * single memories, recall's hit rate on the facts' questions, the relayer's resident memory and
+ * the index's disk use. Prints a table and writes `bench/results/load.json` (or `--out`).
+ *
+ *   deno task bench:load [--sizes 1000,10000,100000] [--clients 1,20,50] [--seconds 10]
+ *                        [--cpu-prof DIR] [--root CHECKOUT/] [--out FILE]
+ *
+ * `--cpu-prof DIR` writes the relayer's V8 CPU profile there when it stops; `--root` runs another
+ * checkout's relayer (a baseline) against the same harness.
+ */
+import { parseArgs } from "node:util";
+import { SvcClient } from "../src/client/mod.ts";
+import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { type Fact, factWorkload } from "./fact_workload.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "1000,10000,100000" },
+    clients: { type: "string", default: "1,20,50" },
+    seconds: { type: "string", default: "10" },
+    "cpu-prof": { type: "string" },
+    root: { type: "string" },
+    out: { type: "string", default: new URL("./results/load.json", import.meta.url).pathname },
+  },
+});
+const SIZES = values.sizes!.split(",").map(Number);
+const CLIENTS = values.clients!.split(",").map(Number);
+const SECONDS = Number(values.seconds);
+
+/** What one closed-loop run measured. */
+interface Cell {
+  workload: string;
+  clients: number;
+  requests_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  [extra: string]: string | number;
+}
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
+    : 0;
+}
+
+/**
+ * `clients` loops calling `call(worker, i)` back to back for `SECONDS`; a call that throws is an
+ * error. Requests per second count successes only.
+ */
+async function closedLoop(
+  workload: string,
+  clients: number,
+  call: (worker: number, i: number) => Promise<unknown>,
+): Promise<Cell> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(Array.from({ length: clients }, async (_, worker) => {
+    for (let i = 0; performance.now() < deadline; i++) {
+      const sent = performance.now();
+      try {
+        await call(worker, i);
+        latencies.push(performance.now() - sent);
+      } catch {
+        errors++;
+      }
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const cell = {
+    workload,
+    clients,
+    requests_per_s: Math.round(latencies.length / seconds),
+    p50_ms: round(percentile(latencies, 50)),
+    p99_ms: round(percentile(latencies, 99)),
+    errors,
+  };
+  console.log(JSON.stringify(cell));
+  return cell;
+}
+
+/** Resident memory of a process, in MB. */
+async function rssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024);
+}
+
+/** Bytes under `path` (a file or a directory), 0 when it does not exist. */
+async function diskBytes(path: string): Promise<number> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isDirectory) return info.size;
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for await (const entry of Deno.readDir(path)) total += await diskBytes(`${path}/${entry.name}`);
+  return total;
+}
+
+async function indexDiskMb(dataDir: string): Promise<number> {
+  let total = await diskBytes(`${dataDir}/lancedb`);
+  for (const suffix of ["", "-wal", "-shm"]) {
+    total += await diskBytes(`${dataDir}/index.kv${suffix}`);
+  }
+  return round(total / 2 ** 20);
+}
+
+/** Resolves once every job of `jobIds` is done; throws if one failed. */
+async function allDone(client: SvcClient, jobIds: string[]): Promise<void> {
+  let pending = jobIds;
+  while (pending.length) {
+    // Jobs finish roughly in order: wait on the newest, then sweep the rest.
+    const tail = pending.slice(-100);
+    const { results: jobs } = await client.jobs(tail);
+    if (jobs.some((job) => job.status === "failed")) throw new Error("a remember job failed");
+    if (!jobs.every((job) => job.status === "done")) {
+      await new Promise((r) => setTimeout(r, 20));
+      continue;
+    }
+    pending = pending.slice(0, -100);
+  }
+}
+
+/**
+ * Remembers `facts` into `namespace` through bulk requests of 20 from 8 clients. Returns the
+ * rate at which they were accepted and the rate at which they became recallable (all done).
+ */
+async function ingest(client: SvcClient, facts: Fact[], namespace: string) {
+  const batches: Fact[][] = [];
+  for (let i = 0; i < facts.length; i += 20) batches.push(facts.slice(i, i + 20));
+  const jobIds: string[][] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < batches.length) {
+      const at = next++;
+      const items = batches[at].map(({ text }) => ({ text, namespace }));
+      jobIds[at] = (await client.rememberBulk(items)).job_ids;
+    }
+  }));
+  const acceptedS = (performance.now() - started) / 1000;
+  await allDone(client, jobIds.flat());
+  const doneS = (performance.now() - started) / 1000;
+  return {
+    memories: facts.length,
+    accepted_per_s: Math.round(facts.length / acceptedS),
+    recallable_per_s: Math.round(facts.length / doneS),
+    accepted_to_all_recallable_s: round(doneS - acceptedS, 2),
+  };
+}
+
+/** Single memories remembered one after another, each polled by recall until found. */
+async function rememberToRecallable(client: SvcClient, samples: number) {
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const text = `probe ${i} remembers the token q${crypto.randomUUID().slice(0, 8)}`;
+    const { job_id } = await client.remember(text, { namespace: "probe" });
+    const accepted = performance.now();
+    while (true) {
+      const { results } = await client.recall(text, { namespace: "probe", limit: 3 });
+      if (results.some((r) => r.id === job_id)) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    ms.push(performance.now() - accepted);
+  }
+  ms.sort((a, b) => a - b);
+  return { samples, p50_ms: round(percentile(ms, 50)), p95_ms: round(percentile(ms, 95)) };
+}
+
+/** hit@1 and hit@10 of the facts' questions, over `samples` facts spread through the namespace. */
+async function hitRate(client: SvcClient, facts: Fact[], namespace: string, samples = 200) {
+  let at1 = 0, at10 = 0;
+  const step = Math.max(1, Math.floor(facts.length / samples));
+  let asked = 0;
+  for (let i = 0; i < facts.length && asked < samples; i += step, asked++) {
+    const { results } = await client.recall(facts[i].question, { namespace, limit: 10 });
+    const rank = results.findIndex((r) => r.text === facts[i].text);
+    if (rank === 0) at1++;
+    if (rank >= 0) at10++;
+  }
+  return { questions: asked, hit_at_1: round(at1 / asked, 3), hit_at_10: round(at10 / asked, 3) };
+}
+
+const dataDir = await Deno.makeTempDir({ prefix: "svc-load-" });
+const profileFlags = values["cpu-prof"]
+  ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`]
+  : [];
+const relayer = await startRelayer(dataDir, {}, {
+  root: values.root,
+  flags: profileFlags,
+});
+const pid = relayer.process.pid;
+const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+// No retries: a refused or failed request counts as an error.
+const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId, retries: 0 });
+
+const cells: Cell[] = [];
+const health = `${relayer.url}/health`;
+for (const clients of CLIENTS) {
+  cells.push(
+    await closedLoop("health (unsigned)", clients, async () => {
+      const response = await fetch(health);
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`${response.status}`);
+    }),
+  );
+}
+for (const clients of CLIENTS) {
+  cells.push(await closedLoop("whoami", clients, () => client.whoami()));
+}
+
+const ingests = [];
+const hits = [];
+const probeText = (w: number, i: number) => `load ${w}-${i} the user keeps bees number ${i % 89}`;
+for (const size of SIZES) {
+  const facts = factWorkload(size);
+  const namespace = `facts-${size}`;
+  ingests.push(await ingest(client, facts, namespace));
+  console.log(JSON.stringify(ingests.at(-1)));
+  hits.push({ memories: size, ...await hitRate(client, facts, namespace) });
+  console.log(JSON.stringify(hits.at(-1)));
+  for (const clients of CLIENTS) {
+    cells.push({
+      ...await closedLoop(
+        `recall ${size}`,
+        clients,
+        (w, i) =>
+          client.recall(facts[(w * 7919 + i * 104_729) % size].question, {
+            namespace,
+            limit: 10,
+          }),
+      ),
+      memories: size,
+    });
+  }
+}
+for (const clients of CLIENTS) {
+  cells.push(
+    await closedLoop(
+      "remember (one)",
+      clients,
+      (w, i) => client.remember(probeText(w, i), { namespace: "load" }),
+    ),
+  );
+  const bulk = await closedLoop("remember (bulk of 20)", clients, (w, i) =>
+    client.rememberBulk(
+      Array.from({ length: 20 }, (_, j) => ({ text: probeText(w, i * 20 + j), namespace: "bulk" })),
+    ));
+  cells.push({ ...bulk, memories_per_s: bulk.requests_per_s * 20 });
+}
+const recallable = await rememberToRecallable(client, 50);
+console.log(JSON.stringify({ remember_to_recallable: recallable }));
+const rss = await rssMb(pid);
+const indexMb = await indexDiskMb(dataDir);
+await relayer.stop();
+
+const result = {
+  date: new Date().toISOString(),
+  machine: `${navigator.hardwareConcurrency} cores, ${
+    Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
+  } GiB, load average ${
+    Deno.loadavg().map((x) => round(x, 2)).join(" ")
+  }, deno ${Deno.version.deno}`,
+  relayer: values.root ?? "this checkout",
+  seconds_per_cell: SECONDS,
+  cells,
+  ingest: ingests,
+  hit_rate: hits,
+  remember_to_recallable: recallable,
+  relayer_rss_mb_after_load: rss,
+  index_disk_mb: indexMb,
+};
+console.table(cells);
+console.log(JSON.stringify({ ...result, cells: undefined }, null, 2));
+await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+await Deno.remove(dataDir, { recursive: true });
