@@ -9,6 +9,7 @@
  * the index's disk use. Prints a table and writes `bench/results/load.json` (or `--out`).
  *
  *   deno task bench:load [--sizes 1000,10000,100000] [--clients 1,20,50] [--seconds 10]
+ *                        [--workloads health,whoami,recall,remember]
  *                        [--cpu-prof DIR] [--root CHECKOUT/] [--out FILE]
  *
  * `--cpu-prof DIR` writes the relayer's V8 CPU profile there when it stops; `--root` runs another
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "1000,10000,100000" },
     clients: { type: "string", default: "1,20,50" },
     seconds: { type: "string", default: "10" },
+    workloads: { type: "string", default: "health,whoami,recall,remember" },
     "cpu-prof": { type: "string" },
     root: { type: "string" },
     out: { type: "string", default: new URL("./results/load.json", import.meta.url).pathname },
@@ -33,6 +35,7 @@ const { values } = parseArgs({
 const SIZES = values.sizes!.split(",").map(Number);
 const CLIENTS = values.clients!.split(",").map(Number);
 const SECONDS = Number(values.seconds);
+const WORKLOADS = new Set(values.workloads!.split(","));
 
 /** What one closed-loop run measured. */
 interface Cell {
@@ -203,13 +206,15 @@ const relayer = await startRelayer(dataDir, {}, {
   flags: profileFlags,
 });
 const pid = relayer.process.pid;
+// Ctrl-C stops the relayer too.
+Deno.addSignalListener("SIGINT", () => relayer.kill().finally(() => Deno.exit(130)));
 const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
 // No retries: a refused or failed request counts as an error.
 const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId, retries: 0 });
 
 const cells: Cell[] = [];
 const health = `${relayer.url}/health`;
-for (const clients of CLIENTS) {
+for (const clients of WORKLOADS.has("health") ? CLIENTS : []) {
   cells.push(
     await closedLoop("health (unsigned)", clients, async () => {
       const response = await fetch(health);
@@ -218,7 +223,7 @@ for (const clients of CLIENTS) {
     }),
   );
 }
-for (const clients of CLIENTS) {
+for (const clients of WORKLOADS.has("whoami") ? CLIENTS : []) {
   cells.push(await closedLoop("whoami", clients, () => client.whoami()));
 }
 
@@ -232,7 +237,7 @@ for (const size of SIZES) {
   console.log(JSON.stringify(ingests.at(-1)));
   hits.push({ memories: size, ...await hitRate(client, facts, namespace) });
   console.log(JSON.stringify(hits.at(-1)));
-  for (const clients of CLIENTS) {
+  for (const clients of WORKLOADS.has("recall") ? CLIENTS : []) {
     cells.push({
       ...await closedLoop(
         `recall ${size}`,
@@ -247,7 +252,10 @@ for (const size of SIZES) {
     });
   }
 }
-for (const clients of CLIENTS) {
+// Before the remember cells, which leave the queue a backlog.
+const recallable = await rememberToRecallable(client, 50);
+console.log(JSON.stringify({ remember_to_recallable: recallable }));
+for (const clients of WORKLOADS.has("remember") ? CLIENTS : []) {
   cells.push(
     await closedLoop(
       "remember (one)",
@@ -261,8 +269,6 @@ for (const clients of CLIENTS) {
     ));
   cells.push({ ...bulk, memories_per_s: bulk.requests_per_s * 20 });
 }
-const recallable = await rememberToRecallable(client, 50);
-console.log(JSON.stringify({ remember_to_recallable: recallable }));
 const rss = await rssMb(pid);
 const indexMb = await indexDiskMb(dataDir);
 await relayer.stop();
