@@ -116,6 +116,7 @@ async function start() {
     maxAttempts: config.maxAttempts,
     sidecar,
     trustProxy: config.trustProxy,
+    textCacheBytes: config.textCacheMb * 1024 * 1024,
     sponsorRatePerMinute: config.sponsorRatePerMinute,
     bodyBudgetBytes: config.bodyBudgetMb * 1024 * 1024,
     bodyBudgetPerAddressBytes: config.bodyBudgetPerAddressMb * 1024 * 1024,

@@ -119,6 +119,11 @@ export interface RelayerOptions {
    * others get 403, against DNS rebinding. Default: the loopback names.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Bytes of recalled texts kept in memory while the cipher holds its own keys (default 64 MiB;
+   * 0 keeps none): a recall then reads and decrypts each memory once.
+   */
+  textCacheBytes?: number;
   /** Sponsored transactions per client address per minute (default 30). */
   sponsorRatePerMinute?: number;
   /**
@@ -199,6 +204,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     hasher,
     lexicon,
     logger,
+    textCacheBytes: options.textCacheBytes,
   });
   const worker = createWorker({
     queue,

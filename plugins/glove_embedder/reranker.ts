@@ -21,14 +21,31 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-/** A text's distinct content words, in order. */
-function contentOf(text: string): string[] {
-  return [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
+/** A text's distinct content words, in order, with their unit vectors (unknown words have none). */
+interface Content {
+  words: string[];
+  vectors: (Float32Array | undefined)[];
+}
+
+/**
+ * How many texts' content words, and how many words' unit vectors, are kept between calls
+ * (recall re-ranks the same memories often); past it the oldest go.
+ */
+const REMEMBERED_TEXTS = 20_000;
+const REMEMBERED_WORDS = 20_000;
+
+/** Adds to a map, first dropping its oldest entry when it holds `limit`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): V {
+  if (map.size >= limit) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
 }
 
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;
+  #contents = new Map<string, Content>();
+  #units = new Map<string, Float32Array | undefined>();
 
   /** A re-ranker over a loaded table; `GloveEmbedder.reranker()` makes one. */
   constructor(table: WordTable) {
@@ -45,27 +62,40 @@ export class GloveReranker implements Reranker {
     return Promise.resolve(this.#scores(query, texts));
   }
 
+  #content(text: string): Content {
+    const known = this.#contents.get(text);
+    if (known) return known;
+    const words = [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
+    const vectors = words.map((word) =>
+      this.#units.has(word)
+        ? this.#units.get(word)
+        : remember(this.#units, word, this.#table.unit(word), REMEMBERED_WORDS)
+    );
+    return remember(this.#contents, text, { words, vectors }, REMEMBERED_TEXTS);
+  }
+
   #scores(query: string, texts: string[]): number[] {
     const table = this.#table;
-    const asked = contentOf(query).map((word) => {
+    const asked = this.#content(query);
+    const weights = asked.words.map((word) => {
       const row = table.row(word);
-      return { word, vector: table.unit(word), weight: row === undefined ? 1 : table.weight(row) };
+      return row === undefined ? 1 : table.weight(row);
     });
-    const total = asked.reduce((sum, q) => sum + q.weight, 0);
+    const total = weights.reduce((sum, weight) => sum + weight, 0);
     return texts.map((text) => {
       if (total === 0) return 0;
-      const words = contentOf(text);
-      const vectors = words.map((word) => table.unit(word));
+      const { words, vectors } = this.#content(text);
       let score = 0;
-      for (const q of asked) {
+      asked.words.forEach((word, q) => {
+        const vector = asked.vectors[q];
         let best = 0;
-        words.forEach((word, i) => {
+        words.forEach((other, i) => {
           const v = vectors[i];
-          const similarity = word === q.word ? 1 : q.vector && v ? dot(q.vector, v) : 0;
+          const similarity = other === word ? 1 : vector && v ? dot(vector, v) : 0;
           if (similarity > best) best = similarity;
         });
-        score += q.weight * best;
-      }
+        score += weights[q] * best;
+      });
       return score / total;
     });
   }

@@ -24,6 +24,7 @@ export interface LocalCipherOptions {
 
 export class LocalCipher implements Cipher {
   readonly name = "local-envelope-aes-256-gcm";
+  readonly holdsKeys = true;
   #master: CryptoKey;
   #ownerKeys = new Map<string, Promise<CryptoKey>>();
 

@@ -27,6 +27,7 @@ const TAG_BYTES = 16;
 /** AES-256-GCM per owner, keys held in memory; see the module documentation. */
 export class MemoryCipher implements Cipher {
   readonly name = "memory";
+  readonly holdsKeys = true;
   #keys = new Map<string, Promise<CryptoKey>>();
 
   async encrypt(

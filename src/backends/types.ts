@@ -54,6 +54,12 @@ export interface Cipher {
   /** The implementation's name, reported by `/health` as `cipher`. */
   readonly name: string;
   /**
+   * `true` when the cipher decrypts with keys of its own, whoever calls (the local cipher): the
+   * relayer may then keep recalled texts in memory. Absent or `false` when decryption takes the
+   * caller's key (Seal): nothing decrypted outlives the call.
+   */
+  readonly holdsKeys?: boolean;
+  /**
    * The ciphertext of `plaintext` for `owner`: randomised (the same text never gives the same
    * bytes), bound to the owner and tamper-evident.
    */

@@ -25,6 +25,7 @@ import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import { timeOrderedId } from "../ids.ts";
 import type { RememberPipeline } from "../pipeline/remember.ts";
+import { TextCache } from "./text_cache.ts";
 
 export interface MemoryServiceDependencies {
   /** Where remember jobs wait for the worker. */
@@ -43,6 +44,11 @@ export interface MemoryServiceDependencies {
   hasher: TermHasher;
   lexicon: LexicalIndex;
   logger: Logger;
+  /**
+   * Bytes of recalled texts kept in memory when the cipher holds its own keys (default 64 MiB;
+   * 0 keeps none); see `TextCache`.
+   */
+  textCacheBytes?: number;
 }
 
 /** A memory recall found, decrypted. */
@@ -143,6 +149,8 @@ function manualHit(hit: VectorHit): ManualHit {
 export function createMemoryService(deps: MemoryServiceDependencies) {
   const { queue, pipeline, embedder, cipher, blobs, vectors, reranker, hasher, lexicon, logger } =
     deps;
+  const cacheBytes = deps.textCacheBytes ?? 64 * 2 ** 20;
+  const cache = cipher.holdsKeys && cacheBytes > 0 ? new TextCache(cacheBytes) : undefined;
 
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await embedder.embed([text], { signal });
@@ -158,13 +166,18 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     hit: VectorHit,
     { credentials, signal }: MemoryCallOptions,
   ): Promise<string | null> {
+    const cached = cache?.get(owner, hit.blobId);
+    if (cached !== undefined) return cached;
     try {
       const bytes = await blobs.get(hit.blobId, { signal });
       if (!bytes) {
         logger.warn("indexed memory has no blob", { memory_id: hit.id, blob_id: hit.blobId });
         return null;
       }
-      return new TextDecoder().decode(await cipher.decrypt(owner, bytes, { credentials, signal }));
+      const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
+      const text = new TextDecoder().decode(plaintext);
+      cache?.set(owner, hit.blobId, text);
+      return text;
     } catch (error) {
       signal?.throwIfAborted();
       if (error instanceof SvcError && (error.status >= 500 || error.code === "forbidden")) {

@@ -1,0 +1,51 @@
+/**
+ * The decrypted texts of recently recalled memories, by owner and blob id, within a budget of
+ * bytes; past it the least recently used go. A blob id names its content, so an entry never goes
+ * stale; the owner is part of the key because a text is what the blob decrypts to for its owner
+ * (the same bytes filed by another owner do not decrypt).
+ * Recall keeps texts here only when the cipher holds its own keys (`Cipher.holdsKeys`): then the
+ * relayer could read them at any time anyway, and a recall need not read and decrypt the same
+ * blobs again. With a cipher that decrypts with the caller's key (Seal) nothing is kept.
+ *
+ * @example
+ * ```ts
+ * const texts = new TextCache(64 * 2 ** 20);
+ * texts.set(owner, blobId, "I am vegetarian");
+ * texts.get(owner, blobId); // "I am vegetarian"
+ * ```
+ */
+export class TextCache {
+  #texts = new Map<string, string>();
+  #bytes = 0;
+  #budget: number;
+
+  /** A cache holding at most `budgetBytes` of text (counted as two bytes a character). */
+  constructor(budgetBytes: number) {
+    this.#budget = budgetBytes;
+  }
+
+  /** The text of `owner`'s blob `blobId`, if kept (it becomes the most recently used). */
+  get(owner: string, blobId: string): string | undefined {
+    const key = `${owner} ${blobId}`;
+    const text = this.#texts.get(key);
+    if (text !== undefined) {
+      this.#texts.delete(key);
+      this.#texts.set(key, text);
+    }
+    return text;
+  }
+
+  /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
+  set(owner: string, blobId: string, text: string): void {
+    const key = `${owner} ${blobId}`;
+    const size = 2 * text.length;
+    if (size > this.#budget || this.#texts.has(key)) return;
+    this.#texts.set(key, text);
+    this.#bytes += size;
+    for (const [oldest, old] of this.#texts) {
+      if (this.#bytes <= this.#budget) break;
+      this.#texts.delete(oldest);
+      this.#bytes -= 2 * old.length;
+    }
+  }
+}

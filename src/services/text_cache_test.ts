@@ -1,0 +1,18 @@
+import assert from "node:assert/strict";
+import { TextCache } from "./text_cache.ts";
+
+Deno.test("text cache: texts are kept per owner and blob; past the budget the least recently used go", () => {
+  const cache = new TextCache(40); // 20 characters
+  cache.set("alice", "b1", "0123456789");
+  assert.equal(cache.get("alice", "b1"), "0123456789");
+  assert.equal(cache.get("bob", "b1"), undefined, "the same blob id of another owner is not kept");
+  cache.set("alice", "b2", "abcdefghij");
+  assert.equal(cache.get("alice", "b1"), "0123456789"); // b1 is now the most recently used
+  cache.set("alice", "b3", "ABCDEFGHIJ");
+  assert.equal(cache.get("alice", "b2"), undefined, "the least recently used went");
+  assert.equal(cache.get("alice", "b1"), "0123456789");
+  assert.equal(cache.get("alice", "b3"), "ABCDEFGHIJ");
+  cache.set("alice", "big", "x".repeat(21));
+  assert.equal(cache.get("alice", "big"), undefined, "a text larger than the budget is not kept");
+  assert.equal(cache.get("alice", "b3"), "ABCDEFGHIJ", "and evicts nothing");
+});
