@@ -9,9 +9,10 @@
  * (`storage.ts`); a crash leaves each write whole or absent (a write too large for one atomic
  * commit stages some blocks first, which are read only once its final commit landed).
  *
- * Writes go through one writer per store. A namespace's stored version is checked before each
- * search and by each commit, so another process writing the same index is noticed (its changes
- * are loaded, a conflicting commit is planned again).
+ * Writes go through one writer per store. A namespace's stored version is checked by each
+ * commit, and before each search unless the store is the index's only writer (`soleWriter`, as
+ * in a relayer, which owns its data directory), so another process writing the same index is
+ * noticed (its changes are loaded, a conflicting commit is planned again).
  *
  * @example
  * ```ts
@@ -59,6 +60,13 @@ export interface EncryptedIndexOptions {
   dimensions: number;
   /** Memory for decrypted namespaces, in MiB (default 512). */
   memoryMb?: number;
+  /**
+   * `true` when nothing but this store writes the index: a search then trusts the namespace it
+   * holds in memory (this store's own commits are applied to it) and reads no stored version
+   * first. Commits still check, so a write is never lost if another process writes after all.
+   * Default `false`: every search reads the namespace's stored version.
+   */
+  soleWriter?: boolean;
   /** Where warnings go (default: JSON lines on stderr). */
   logger?: Logger;
 }
@@ -87,6 +95,7 @@ export class EncryptedVectorStore implements VectorStore {
   #queue: Queued[] = [];
   #writing: Promise<void> | null = null;
   #committing: Promise<unknown> | null = null;
+  #soleWriter: boolean;
 
   private constructor(
     storage: BlockStorage,
@@ -96,6 +105,7 @@ export class EncryptedVectorStore implements VectorStore {
     this.#storage = storage;
     this.#keys = keys;
     this.dimensions = options.dimensions;
+    this.#soleWriter = options.soleWriter ?? false;
     this.#logger = options.logger ?? createLogger("warn");
     const budget = (options.memoryMb ?? 512) * 1024 * 1024;
     this.#cache = new NamespaceCache(storage, keys, this.dimensions, budget, this.#logger);
@@ -279,6 +289,7 @@ export class EncryptedVectorStore implements VectorStore {
 
   /** The namespace's rows as stored now, `null` when it has none. */
   async #current(ref: NamespaceRef): Promise<Resident | null> {
+    if (this.#soleWriter && this.#cache.held(ref.ns)) return await this.#cache.get(ref);
     let stored = await this.#storage.header(ref);
     const held = this.#cache.held(ref.ns);
     if (held && stored && held.version !== stored.version && this.#committing) {

@@ -12,13 +12,17 @@ async function tempDir(): Promise<{ dir: string } & AsyncDisposable> {
   return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-function open(dir: string, options: { dimensions?: number; memoryMb?: number } = {}) {
+function open(
+  dir: string,
+  options: { dimensions?: number; memoryMb?: number; soleWriter?: boolean } = {},
+) {
   return EncryptedVectorStore.open({
     path: `${dir}/index.kv`,
     secret,
     model: "test-model",
     dimensions: options.dimensions ?? 8,
     memoryMb: options.memoryMb,
+    soleWriter: options.soleWriter,
   });
 }
 
@@ -267,6 +271,31 @@ Deno.test("encrypted index: two stores on one index see and respect each other's
     assert.deepEqual(ids, ["r2", "r3", "r4"]);
     assert.equal(await store.count({ owner: "o", namespace: "n" }), 3);
   }
+  await a.close();
+  await b.close();
+});
+
+Deno.test("encrypted index: a sole writer searches what it holds, and its writes still merge another's", async () => {
+  await using temp = await tempDir();
+  const a = await open(temp.dir, { soleWriter: true });
+  const b = await open(temp.dir);
+  const row = (id: string, i: number) => ({
+    id,
+    owner: "o",
+    namespace: "n",
+    blobId: `blob-${id}`,
+    vector: Array.from({ length: 8 }, (_, j) => (j === i ? 1 : 0.1)),
+    createdAt: i,
+  });
+  const found = async (store: EncryptedVectorStore) =>
+    (await store.search("o", "n", row("", 0).vector, 10)).map((h) => h.id).sort();
+  await a.upsert([row("r1", 1)]);
+  assert.deepEqual(await found(a), ["r1"], "its own write at once");
+  await b.upsert([row("r2", 2)]); // against the contract: another process writes
+  assert.deepEqual(await found(a), ["r1"], "a search reads no stored version");
+  await a.upsert([row("r3", 3)]);
+  assert.deepEqual(await found(a), ["r1", "r2", "r3"], "the commit noticed the other write");
+  assert.deepEqual(await found(b), ["r1", "r2", "r3"]);
   await a.close();
   await b.close();
 });

@@ -113,6 +113,8 @@ async function openVectors(
         model,
         dimensions,
         memoryMb: config.vectorStore.memoryMb,
+        // One relayer per data directory: nothing else writes its index.
+        soleWriter: true,
         logger,
       });
       try {
