@@ -24,6 +24,7 @@ export async function openBenchVectors(
     secret,
     model,
     dimensions,
+    soleWriter: true, // as in the relayer
   });
   return Object.assign(vectors, { idle: () => Promise.resolve() });
 }

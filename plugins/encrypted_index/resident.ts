@@ -1,11 +1,12 @@
 /**
- * A namespace decrypted into memory: its rows column by column, the unit vectors in one
- * contiguous `Float32Array`, searched exactly (a dot product per row, the best `k` kept in a
+ * A namespace decrypted into memory: its rows column by column, the unit vectors one after
+ * another in a `VectorColumn`, searched exactly (a dot product per row, the best `k` kept in a
  * heap). It also knows which stored block holds each row, so a write can rewrite just the
  * blocks it touches.
  */
 import type { VectorHit } from "../../src/kit.ts";
 import { type BlockColumns, type BlockRow, rowBytes } from "./block.ts";
+import { VectorColumn } from "./vector_column.ts";
 
 /** A stored block as the namespace knows it. */
 export interface BlockInfo {
@@ -40,14 +41,14 @@ export class Resident {
   #terms: string[] = [];
   #blockOf: string[] = [];
   #created: Float64Array;
-  #vectors: Float32Array;
+  #vectors: VectorColumn;
   #row = new Map<string, number>();
   #stringBytes = 0;
 
   constructor(dimensions: number, capacity = 16) {
     this.dimensions = dimensions;
     this.#created = new Float64Array(Math.max(capacity, 16));
-    this.#vectors = new Float32Array(Math.max(capacity, 16) * dimensions);
+    this.#vectors = new VectorColumn(dimensions, Math.max(capacity, 16));
   }
 
   get count(): number {
@@ -75,10 +76,8 @@ export class Resident {
     const capacity = Math.max(needed, Math.ceil(this.#created.length * 1.5));
     const created = new Float64Array(capacity);
     created.set(this.#created);
-    const vectors = new Float32Array(capacity * this.dimensions);
-    vectors.set(this.#vectors);
     this.#created = created;
-    this.#vectors = vectors;
+    this.#vectors.grow(capacity);
   }
 
   /** Adds the rows of a stored block. */
@@ -89,7 +88,7 @@ export class Resident {
     for (const id of columns.ids) if (this.#row.has(id)) this.remove(id);
     const start = this.#ids.length;
     this.#grow(start + count);
-    this.#vectors.set(columns.vectors, start * this.dimensions);
+    this.#vectors.values.set(columns.vectors, start * this.dimensions);
     this.#created.set(columns.createdAt, start);
     for (let i = 0; i < count; i++) {
       const id = columns.ids[i];
@@ -121,7 +120,7 @@ export class Resident {
       this.#terms[row] = this.#terms[last];
       this.#blockOf[row] = this.#blockOf[last];
       this.#created[row] = this.#created[last];
-      this.#vectors.copyWithin(row * d, last * d, (last + 1) * d);
+      this.#vectors.values.copyWithin(row * d, last * d, (last + 1) * d);
       this.#row.set(this.#ids[row], row);
     }
     this.#ids.pop();
@@ -156,7 +155,7 @@ export class Resident {
       blobId: this.#blobIds[row],
       createdAt: this.#created[row],
       terms: this.#terms[row],
-      vector: this.#vectors.slice(row * d, (row + 1) * d),
+      vector: this.#vectors.values.slice(row * d, (row + 1) * d),
     };
   }
 
@@ -170,7 +169,6 @@ export class Resident {
 
   /** The `k` rows nearest `query` (of unit length), nearest first; among `only` when given. */
   search(query: Float32Array, k: number, only?: string[]): VectorHit[] {
-    const d = this.dimensions;
     const vectors = this.#vectors;
     const rows: number[] = [];
     if (only) {
@@ -182,17 +180,11 @@ export class Resident {
     const n = only ? rows.length : this.count;
     const heap = new TopK(Math.max(0, Math.min(k, n)));
     if (heap.size === 0) return [];
-    for (let j = 0; j < n; j++) {
-      const row = only ? rows[j] : j;
-      let dot = 0;
-      const at = row * d;
-      let i = 0;
-      for (; i + 3 < d; i += 4) {
-        dot += query[i] * vectors[at + i] + query[i + 1] * vectors[at + i + 1] +
-          query[i + 2] * vectors[at + i + 2] + query[i + 3] * vectors[at + i + 3];
-      }
-      for (; i < d; i++) dot += query[i] * vectors[at + i];
-      heap.offer(dot, row);
+    if (only) {
+      for (const row of rows) heap.offer(vectors.dot(query, row), row);
+    } else {
+      const dots = vectors.dots(query, n);
+      for (let row = 0; row < n; row++) heap.offer(dots[row], row);
     }
     return heap.sorted().map(({ score, row }) => ({
       id: this.#ids[row],
