@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";
+import { allDone, percentile, round, rssMb } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -46,14 +47,6 @@ interface Cell {
   p99_ms: number;
   errors: number;
   [extra: string]: string | number;
-}
-
-const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length
-    ? sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
-    : 0;
 }
 
 /**
@@ -94,12 +87,6 @@ async function closedLoop(
   return cell;
 }
 
-/** Resident memory of a process, in MB. */
-async function rssMb(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024);
-}
-
 /** Bytes under `path` (a file or a directory), 0 when it does not exist. */
 async function diskBytes(path: string): Promise<number> {
   try {
@@ -119,22 +106,6 @@ async function indexDiskMb(dataDir: string): Promise<number> {
     total += await diskBytes(`${dataDir}/index.kv${suffix}`);
   }
   return round(total / 2 ** 20);
-}
-
-/** Resolves once every job of `jobIds` is done; throws if one failed. */
-async function allDone(client: SvcClient, jobIds: string[]): Promise<void> {
-  let pending = jobIds;
-  while (pending.length) {
-    // Jobs finish roughly in order: wait on the newest, then sweep the rest.
-    const tail = pending.slice(-100);
-    const { results: jobs } = await client.jobs(tail);
-    if (jobs.some((job) => job.status === "failed")) throw new Error("a remember job failed");
-    if (!jobs.every((job) => job.status === "done")) {
-      await new Promise((r) => setTimeout(r, 20));
-      continue;
-    }
-    pending = pending.slice(0, -100);
-  }
 }
 
 /**

@@ -1,0 +1,57 @@
+/**
+ * Small helpers shared by the load and peer benchmarks: rounding, percentiles, a process's
+ * resident memory, waiting for remember jobs, and the machine line written with results.
+ */
+import type { SvcClient } from "../src/client/mod.ts";
+
+/** `x` rounded to `digits` decimals. */
+export const round = (x: number, digits = 1): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** The `p`th percentile of ascending `sorted` (nearest rank below), 0 when it is empty. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
+    : 0;
+}
+
+/** Resident memory of a process, in MB. */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024);
+}
+
+/**
+ * Resolves once every job of `jobIds` is done; throws if one failed, or once `timeoutMs` (none
+ * by default) has passed with some still pending.
+ */
+export async function allDone(
+  client: SvcClient,
+  jobIds: string[],
+  timeoutMs = Infinity,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let pending = jobIds;
+  while (pending.length) {
+    // Jobs finish roughly in order: wait on the newest, then sweep the rest.
+    const tail = pending.slice(-100);
+    const { results: jobs } = await client.jobs(tail);
+    if (jobs.some((job) => job.status === "failed")) throw new Error("a remember job failed");
+    if (!jobs.every((job) => job.status === "done")) {
+      if (performance.now() > deadline) {
+        throw new Error(`${pending.length} remember jobs still pending after ${timeoutMs} ms`);
+      }
+      await new Promise((r) => setTimeout(r, 20));
+      continue;
+    }
+    pending = pending.slice(0, -100);
+  }
+}
+
+/** Cores, memory, load average and Deno version, for the results' `machine` field. */
+export function machine(): string {
+  return `${navigator.hardwareConcurrency} cores, ${
+    Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
+  } GiB, load average ${
+    Deno.loadavg().map((x) => round(x, 2)).join(" ")
+  }, deno ${Deno.version.deno}`;
+}

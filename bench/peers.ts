@@ -1,0 +1,269 @@
+/**
+ * Peers: the same short-fact workload (`fact_workload.ts`) on svc, on mem0 OSS and on the
+ * reference MCP memory server, side by side, at each of `--sizes` memories. For each system and
+ * size, fresh: ingest the facts in batches of 20 (memories/s until all are searchable), then
+ * after three untimed searches ask `--questions` facts' questions (spread through the facts) one
+ * at a time (p50/p95, limit 10, hit@1 and hit@10), remember `--singles` more facts one per call
+ * (memories/s until all are searchable), time `--probes` single writes from the write call until
+ * a search for the text (limit 3) finds it, then read the resident memory of the process that
+ * holds the memories. One caller throughout, one call at a time.
+ *
+ * - svc: the relayer (`main.ts`, embedded default) as its own Deno process, over the public HTTP
+ *   API with a signing `SvcClient` (no retries); timed at the client.
+ * - mem0: `mem0ai/oss` `Memory` in a Node process of its own (in-memory store, `infer: false`,
+ *   svc's GloVe vectors served by an OpenAI-compatible endpoint in this process, no LLM call);
+ *   timed around the mem0 calls in that process. See `peers_mem0.ts`.
+ * - mcp-memory: `@modelcontextprotocol/server-memory` under Node over stdio; timed at the MCP
+ *   client. See `peers_mcp.ts`.
+ *
+ * Prints a table per size and writes `bench/results/peers.json` (or `--out`).
+ *
+ *   deno task bench:peers [--sizes 1000,10000] [--systems svc,mem0,mcp-memory] [--questions 200]
+ *                         [--singles 200] [--probes 50] [--out FILE]
+ */
+import { parseArgs } from "node:util";
+import { SvcClient } from "../src/client/mod.ts";
+import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { factWorkload } from "./fact_workload.ts";
+import { allDone, machine, percentile, round, rssMb } from "./harness.ts";
+import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
+import { startMcpMemory } from "./peers_mcp.ts";
+
+/** A memory system under measurement, driven by one caller. */
+export interface PeerSystem {
+  name: string;
+  /** What holds the memories, in words. */
+  holder: string;
+  /** The process whose resident memory is reported. */
+  pid: number;
+  /** Adds each text as its own memory, in one call (or the closest the system offers). */
+  addBatch(texts: string[], namespace: string): Promise<void>;
+  /** Adds one memory. */
+  addOne(text: string, namespace: string): Promise<void>;
+  /** Resolves once everything added to `namespace` is searchable. */
+  settle(namespace: string): Promise<void>;
+  /** The texts of the best `limit` matches, best first, and the call's milliseconds. */
+  search(query: string, namespace: string, limit: number): Promise<{ ms: number; texts: string[] }>;
+  /** Milliseconds from writing `text` until a search for it finds it. */
+  probe(text: string, namespace: string, timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+const SYSTEMS = ["svc", "mem0", "mcp-memory"];
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "1000,10000" },
+    systems: { type: "string", default: SYSTEMS.join(",") },
+    questions: { type: "string", default: "200" },
+    singles: { type: "string", default: "200" },
+    probes: { type: "string", default: "50" },
+    out: { type: "string", default: new URL("./results/peers.json", import.meta.url).pathname },
+  },
+});
+const SIZES = values.sizes!.split(",").map(Number);
+const CHOSEN = values.systems!.split(",");
+const QUESTIONS = Number(values.questions);
+const SINGLES = Number(values.singles);
+const PROBES = Number(values.probes);
+const BATCH = 20;
+const SETTLE_MS = 30 * 60_000;
+const PROBE_MS = 30_000;
+for (const name of CHOSEN) {
+  if (!SYSTEMS.includes(name)) throw new Error(`Cannot measure ${name}: not one of ${SYSTEMS}`);
+}
+
+/** The relayer as users run it, over signed HTTP. */
+async function startSvc(): Promise<PeerSystem> {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-peers-" });
+  const relayer = await startRelayer(dataDir);
+  const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+  const client = await SvcClient.create({
+    baseUrl: relayer.url,
+    privateKey,
+    accountId,
+    retries: 0,
+  });
+  const pending = new Map<string, string[]>();
+  const queued = (namespace: string, ids: string[]) =>
+    pending.set(namespace, [...pending.get(namespace) ?? [], ...ids]);
+  const search = async (query: string, namespace: string, limit: number) => {
+    const started = performance.now();
+    const { results } = await client.recall(query, { namespace, limit });
+    return { ms: performance.now() - started, texts: results.map((r) => r.text) };
+  };
+  return {
+    name: "svc",
+    holder: "the relayer (main.ts, embedded default) in its own Deno process, over signed HTTP",
+    pid: relayer.process.pid,
+    async addBatch(texts, namespace) {
+      const { job_ids } = await client.rememberBulk(texts.map((text) => ({ text, namespace })));
+      queued(namespace, job_ids);
+    },
+    async addOne(text, namespace) {
+      queued(namespace, [(await client.remember(text, { namespace })).job_id]);
+    },
+    async settle(namespace) {
+      await allDone(client, pending.get(namespace) ?? [], SETTLE_MS);
+      pending.delete(namespace);
+    },
+    search,
+    async probe(text, namespace, timeoutMs) {
+      const started = performance.now();
+      await client.remember(text, { namespace });
+      while (!(await search(text, namespace, 3)).texts.includes(text)) {
+        if (performance.now() - started > timeoutMs) throw new Error("not searchable in time");
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      return performance.now() - started;
+    },
+    async close() {
+      await relayer.stop();
+      await Deno.remove(dataDir, { recursive: true });
+    },
+  };
+}
+
+const percentiles = (ms: number[]) => {
+  const sorted = ms.toSorted((a, b) => a - b);
+  return { p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)) };
+};
+
+/** The workload on a fresh `system` at `size` memories. */
+async function measure(system: PeerSystem, size: number) {
+  const facts = factWorkload(size + SINGLES + PROBES);
+  const stored = facts.slice(0, size);
+  const log = (what: string) => console.log(`${system.name} ${size}: ${what}`);
+
+  let started = performance.now();
+  for (let i = 0; i < size; i += BATCH) {
+    await system.addBatch(stored.slice(i, i + BATCH).map((fact) => fact.text), "facts");
+  }
+  const acceptedS = (performance.now() - started) / 1000;
+  await system.settle("facts");
+  const batchS = (performance.now() - started) / 1000;
+  log(`ingested ${size} in batches of ${BATCH} in ${round(batchS, 2)} s`);
+
+  for (const fact of stored.slice(0, 3)) await system.search(fact.question, "facts", 10);
+  const searchMs: number[] = [];
+  let at1 = 0, at10 = 0;
+  const step = Math.max(1, Math.floor(size / QUESTIONS));
+  for (let i = 0; i < size && searchMs.length < QUESTIONS; i += step) {
+    const { ms, texts } = await system.search(stored[i].question, "facts", 10);
+    searchMs.push(ms);
+    const rank = texts.indexOf(stored[i].text);
+    if (rank === 0) at1++;
+    if (rank >= 0) at10++;
+  }
+  log(`searched ${searchMs.length} questions`);
+
+  started = performance.now();
+  for (const fact of facts.slice(size, size + SINGLES)) await system.addOne(fact.text, "singles");
+  await system.settle("singles");
+  const singleS = (performance.now() - started) / 1000;
+  log(`ingested ${SINGLES} one at a time in ${round(singleS, 2)} s`);
+
+  const probeMs: number[] = [];
+  for (const fact of facts.slice(size + SINGLES)) {
+    probeMs.push(await system.probe(fact.text, "probes", PROBE_MS));
+  }
+  return {
+    system: system.name,
+    memories: size,
+    holder: system.holder,
+    ingest_batch: {
+      memories: size,
+      accepted_per_s: Math.round(size / acceptedS),
+      searchable_per_s: Math.round(size / batchS),
+    },
+    ingest_single: { memories: SINGLES, searchable_per_s: Math.round(SINGLES / singleS) },
+    search: { questions: searchMs.length, limit: 10, ...percentiles(searchMs) },
+    hit_at_1: round(at1 / searchMs.length, 3),
+    hit_at_10: round(at10 / searchMs.length, 3),
+    write_to_searchable: { samples: probeMs.length, ...percentiles(probeMs) },
+    rss_mb: await rssMb(system.pid),
+  };
+}
+
+type Row = Awaited<ReturnType<typeof measure>> & Record<string, unknown>;
+
+const starts: Record<string, () => Promise<PeerSystem>> = {
+  "svc": startSvc,
+  "mem0": startMem0,
+  "mcp-memory": startMcpMemory,
+};
+const versions: Record<string, string> = { deno: Deno.version.deno };
+if (CHOSEN.some((name) => name !== "svc")) versions.node = await prepareNode();
+if (CHOSEN.includes("mem0")) {
+  versions.mem0ai = await installedVersion("mem0ai");
+  versions["better-sqlite3"] = await installedVersion("better-sqlite3");
+}
+if (CHOSEN.includes("mcp-memory")) {
+  versions["@modelcontextprotocol/server-memory"] = await installedVersion(
+    "@modelcontextprotocol/server-memory",
+  );
+}
+
+let running: PeerSystem | undefined;
+Deno.addSignalListener("SIGINT", () => {
+  (running?.close() ?? Promise.resolve()).finally(() => Deno.exit(130));
+});
+
+const rows: (Row | { system: string; memories: number; error: string })[] = [];
+for (const size of SIZES) {
+  for (const name of CHOSEN) {
+    let system: PeerSystem | undefined;
+    try {
+      running = system = await starts[name]();
+      const row: Row = await measure(system, size);
+      if ("counts" in system) {
+        const counts = system.counts as { llm_calls: number };
+        Object.assign(row, { endpoint: counts });
+        if (counts.llm_calls) throw new Error(`mem0 called the LLM ${counts.llm_calls} times`);
+      }
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    } catch (error) {
+      rows.push({ system: name, memories: size, error: String(error) });
+      console.error(`${name} ${size}: ${error}`);
+    } finally {
+      await system?.close();
+      running = undefined;
+    }
+  }
+  const table: Record<string, Record<string, string | number>> = {};
+  const cell = (label: string, pick: (row: Row) => string | number) => {
+    table[label] = {};
+    for (const row of rows.filter((r) => r.memories === size)) {
+      table[label][row.system] = "error" in row ? "error" : pick(row);
+    }
+  };
+  cell("ingest, batches of 20, memories/s", (r) => r.ingest_batch.searchable_per_s);
+  cell("ingest, one at a time, memories/s", (r) => r.ingest_single.searchable_per_s);
+  cell("search p50 / p95 ms", (r) => `${r.search.p50_ms} / ${r.search.p95_ms}`);
+  cell("hit@1 / hit@10", (r) => `${r.hit_at_1} / ${r.hit_at_10}`);
+  cell(
+    "write → searchable p50 / p95 ms",
+    (r) => `${r.write_to_searchable.p50_ms} / ${r.write_to_searchable.p95_ms}`,
+  );
+  cell("RSS MB", (r) => r.rss_mb);
+  console.log(`\n${size} memories`);
+  console.table(table);
+}
+
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  versions,
+  workload: {
+    sizes: SIZES,
+    batch: BATCH,
+    questions: QUESTIONS,
+    singles: SINGLES,
+    probes: PROBES,
+    callers: 1,
+  },
+  results: rows,
+};
+await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
