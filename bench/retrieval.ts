@@ -2,11 +2,12 @@
  * Retrieval quality on LoCoMo (Maharana et al., 2024): recall@k of the evidence turns.
  *
  *   deno task bench:retrieval ../shared/bench/locomo10.json [--embedder glove|lexical|ollama|openai]
+ *                             [--store encrypted|lancedb] [--out FILE]
  *
  * Each dialogue turn is remembered as one memory, "<speaker>: <text>" (plus the shared image's
  * caption), in a namespace per conversation, through the relayer's own service layer (the
- * configured embedder with its re-ranker if it has one, the LanceDB index and the recall
- * ranking). Every question of categories 1–4 with evidence is then recalled with limit 20.
+ * configured embedder with its re-ranker if it has one, the vector store — the encrypted index
+ * by default, as in the relayer — and the recall ranking). Every question of categories 1–4 with evidence is then recalled with limit 20.
  * Conversations conv-26, -30, -41, -42 and -43 are the tuning split; the other five are held
  * out. The data file is not part of the project. Writes `bench/results/retrieval.json`.
  */
@@ -14,7 +15,7 @@ import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
 import type { Embedder, Reranker } from "../src/backends/types.ts";
 import { MemoryAccountDirectory, MemoryBlobStore } from "../src/backends/memory.ts";
-import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
+import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
@@ -25,6 +26,8 @@ const { values, positionals } = parseArgs({
   options: {
     embedder: { type: "string", default: "glove" },
     "models-dir": { type: "string", default: "./data/models" },
+    store: { type: "string", default: "encrypted" },
+    out: { type: "string", default: new URL("./results/retrieval.json", import.meta.url).pathname },
   },
 });
 if (positionals.length !== 1) {
@@ -83,15 +86,12 @@ async function openEmbedder(name: string): Promise<{ embedder: Embedder; reranke
 const data: Conversation[] = JSON.parse(await Deno.readTextFile(positionals[0]));
 const { embedder, reranker } = await openEmbedder(values.embedder!);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
-const vectors = await LanceDbVectorStore.open({
-  dir: `${dataDir}/lancedb`,
-  model: embedder.model,
-  dimensions: embedder.dimensions,
-});
+const secret = crypto.getRandomValues(new Uint8Array(32));
+const vectors = await openBenchVectors(values.store as BenchStore, dataDir, embedder, secret);
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const relayer = await assembleRelayer({
   kv,
-  secret: crypto.getRandomValues(new Uint8Array(32)),
+  secret,
   directory: new MemoryAccountDirectory(),
   cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
   blobs: new MemoryBlobStore(),
@@ -176,6 +176,7 @@ const result = {
     Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
   } GiB, ${Deno.build.os}-${Deno.build.arch}, deno ${Deno.version.deno}`,
   embedder: embedder.model,
+  vector_store: values.store,
   memories: total,
   ingest_seconds: Math.round(ingestSeconds),
   recall_p50_ms: Math.round(latencies[Math.floor(latencies.length / 2)] * 10) / 10,
@@ -195,10 +196,7 @@ for (const split of ["tuning", "held-out"]) {
   }
 }
 await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/retrieval.json", import.meta.url),
-  JSON.stringify(result, null, 2) + "\n",
-);
+await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
 await relayer.close();
 await vectors.close();
 kv.close();
