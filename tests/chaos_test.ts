@@ -1,16 +1,20 @@
 /**
- * Chaos: a signing client remembers texts, one at a time and in bulk, while the relayer's
- * process group (relayer and sidecar) is SIGKILLed again and again at random moments and
- * restarted on the same data directory. A request that was not acknowledged is sent again,
- * signed afresh, as a client does. Once the last relayer has drained its queue, every
- * acknowledged text must be stored exactly once, done and recallable, no job may be left
- * unfinished, and every blob in the data directory must decrypt with the data directory's key.
+ * Chaos: a signing client remembers texts, one at a time and in bulk, while other clients keep
+ * recalling as fast as they are answered, and the relayer's process group (relayer and sidecar)
+ * is SIGKILLed again and again at random moments and restarted on the same data directory. A
+ * request that was not acknowledged is sent again, signed afresh, as a client does. Once the last
+ * relayer has drained its queue, every acknowledged text must be stored exactly once, done and
+ * recallable, no job may be left unfinished, and every blob in the data directory must decrypt
+ * with the data directory's key. After every restart, recalls answered before the kill are sent
+ * again byte for byte: each must be refused as a replay.
  *
  * The texts and the moments of the kills come from a seed, printed; `CHAOS_SEED` sets it (the
  * scheduler still decides what is in flight at each kill).
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
+import { keyPairFromSeed } from "../src/auth/keys.ts";
+import { signRequest } from "../src/auth/signing.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { SvcError } from "../src/errors.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
@@ -24,6 +28,8 @@ import {
 
 const KILLS = 10;
 const SENDERS = 2;
+/** Clients recalling back to back while the senders remember. */
+const READERS = 8;
 /** About how many acknowledged texts are recalled one by one at the end. */
 const RECALL_SAMPLE = 25;
 const NAMESPACES = ["chaos", "chaos-b"];
@@ -61,7 +67,7 @@ function unreachable(error: unknown): boolean {
     error.details.request_id === undefined;
 }
 
-Deno.test("chaos: remembers and bulks under repeated SIGKILL of the relayer's process group lose, duplicate and strand nothing", async () => {
+Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the relayer's process group lose, duplicate, strand and replay nothing", async () => {
   const seed = Number(Deno.env.get("CHAOS_SEED") ?? Math.floor(Math.random() * 2 ** 31));
   console.log(`chaos seed ${seed} (CHAOS_SEED=${seed} replays the plan)`);
   const rand = random(seed);
@@ -136,19 +142,66 @@ Deno.test("chaos: remembers and bulks under repeated SIGKILL of the relayer's pr
       }
     };
 
+    // Recalls signed here, so that an answered one can be sent again exactly as it was.
+    const key = await keyPairFromSeed(account.privateKey);
+    const signedRecall = async () => {
+      const body = JSON.stringify({ query: `note ${WORDS[Math.floor(rand() * WORDS.length)]}` });
+      const headers = await signRequest({
+        key,
+        method: "POST",
+        path: "/api/recall",
+        body,
+        audience: relayer.url,
+        accountId: account.accountId,
+      });
+      return { headers: { ...headers, "content-type": "application/json" }, body };
+    };
+    const send = (request: { headers: Record<string, string>; body: string }) =>
+      fetch(`${relayer.url}/api/recall`, { method: "POST", ...request });
+    /** Recalls answered by the relayer running now; sent again once it is killed. */
+    let answered: Awaited<ReturnType<typeof signedRecall>>[] = [];
+    let recalls = 0, replaysRefused = 0;
+    const replaysAccepted: string[] = [];
+    const reader = async () => {
+      while (!stopping) {
+        const request = await signedRecall();
+        try {
+          const response = await send(request);
+          await response.body?.cancel();
+          if (response.ok) {
+            recalls++;
+            if (answered.length < 50) answered.push(request);
+          }
+        } catch {
+          await sleep(50); // the relayer is down
+        }
+      }
+    };
+
     const senders = Array.from({ length: SENDERS }, () => sender());
+    const readers = Array.from({ length: READERS }, () => reader());
     try {
       for (let kill = 0; kill < KILLS; kill++) {
         await sleep(300 + rand() * 1200);
         await relayer.kill();
+        const before = answered;
+        answered = [];
         await sleep(rand() * 200);
         relayer = await start();
+        for (const request of before) {
+          const response = await send(request);
+          const { code } = await response.json();
+          if (response.status === 409 && code === "replayed_request") replaysRefused++;
+          else replaysAccepted.push(`${response.status} ${code ?? ""}`);
+        }
       }
     } finally {
       stopping = true;
-      await Promise.all(senders);
+      await Promise.all([...senders, ...readers]);
     }
     assert.ok(retries > 0, "the kills must catch requests unacknowledged");
+    assert.ok(recalls > 0 && replaysRefused > 0, "recalls were answered, and replayed");
+    assert.deepEqual(replaysAccepted, [], "a recall answered before a kill is a replay after it");
 
     // The last relayer drains the queue: every acknowledged job ends, done or failed.
     const jobIds = [...acknowledged.values()].map((a) => a.jobId);
@@ -226,7 +279,8 @@ Deno.test("chaos: remembers and bulks under repeated SIGKILL of the relayer's pr
 
     console.log(
       `chaos: ${KILLS} kills; ${acknowledged.size} texts acknowledged in ${requests} requests ` +
-        `(${retries} unacknowledged, sent again); lost ${lost}, duplicated ${duplicated}, ` +
+        `(${retries} unacknowledged, sent again), ${recalls} recalls answered (${replaysRefused} ` +
+        `replayed after a restart, all refused); lost ${lost}, duplicated ${duplicated}, ` +
         `stuck ${stuck}; ${stored.count} blobs (${unacknowledgedCopies} of retried requests ` +
         `whose acknowledgement was lost, ${stored.unlisted} unlisted, ${stored.undecryptable} ` +
         `undecryptable; ${stored.leftovers} temporary files left by kills)`,
