@@ -13,7 +13,7 @@
  */
 import type { AccountDirectory, DecryptCredentials, ResolvedAccount } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { verifyEd25519 } from "./ed25519.ts";
+import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
@@ -45,6 +45,8 @@ export interface VerifyDependencies extends AudiencePolicy {
   replayGuard: ReplayGuard;
   /** Unix milliseconds; `Date.now` unless a test sets the clock. */
   now?: () => number;
+  /** Checks the signatures (default: {@link verifyEd25519}, importing the key every time). */
+  verifier?: Pick<Ed25519Verifier, "verify">;
 }
 
 function unauthorized(reason: string, message: string, details: Record<string, number> = {}) {
@@ -150,7 +152,10 @@ export async function verifySignedBody(
     nonce,
     audience,
   });
-  if (!await verifyEd25519(publicKey, signatureHeader, message)) {
+  const verified = deps.verifier
+    ? await deps.verifier.verify(publicKey, signatureHeader, message)
+    : await verifyEd25519(publicKey, signatureHeader, message);
+  if (!verified) {
     throw unauthorized("bad_signature", "The request signature does not match the request");
   }
 
