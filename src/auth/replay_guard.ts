@@ -2,17 +2,26 @@
  * Remembers which signed requests and nonces were already used. `claim` answers `true` the
  * first time a key is seen inside its time to live, `false` after that.
  *
- * {@link KvReplayGuard} keeps the record in process memory, where every claim is decided, and
- * makes each accepted claim durable in Deno KV before answering: claims that arrive together
- * are written in one atomic commit (a group commit), so the store is written once per batch
- * rather than once per request, and a request is answered only once its claim is on disk (a
- * SIGKILL loses no claim that was answered). After a restart the claims of the previous
- * process are still refused: every commit also writes the latest expiry it holds (the
- * horizon), and until that time a key not claimed in this process is looked up in KV before it
- * is accepted. A fresh data directory has no horizon and pays no look-up.
+ * {@link KvReplayGuard} decides every claim in an in-memory record (`claim_record.ts`) and makes
+ * each accepted claim durable in Deno KV before answering. Claims that arrive together are
+ * written as one entry in one atomic commit (a group commit): the store is written once per
+ * batch, not once per request, and a request is answered only once its claim is on disk, so a
+ * SIGKILL loses no claim that was answered. On opening, the batches still alive are read back
+ * into the record: the claims of the previous process stay refused after a restart, with no
+ * store read per request (and a fresh data directory reads nothing).
+ *
+ * KV layout: `["replay_claims", until, owner, n]` → `{ until, prints }`, the 8-byte fingerprints
+ * of one batch's claims, which all expire by `until` (Unix ms); `["replay_owner"]` → the id of
+ * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
+ * versions, still looked up for one time to live after an upgrade.
  */
 import { SvcError } from "../errors.ts";
-import { ClaimRecord, type ClaimRecordStats, fingerprintOf } from "./claim_record.ts";
+import {
+  ClaimRecord,
+  type ClaimRecordStats,
+  type Fingerprint,
+  fingerprintOf,
+} from "./claim_record.ts";
 
 /** Remembers the keys of used requests, so that each is accepted once. */
 export interface ReplayGuard {
@@ -26,23 +35,29 @@ export interface KvReplayGuardOptions {
   now?: () => number;
   /** The width of the in-memory record's time buckets (default 60 s). */
   bucketMs?: number;
-  /** Claims written in one commit at most (default 256, within Deno KV's limits). */
+  /** Claims written in one commit at most (default 1024: an 8 KiB entry). */
   maxBatch?: number;
   /**
-   * How long to look up claims in KV after opening a store that holds some but no horizon
-   * (written by an older version): the longest time to live of a claim (default 10 minutes).
+   * How long to look claims up in the layout of earlier versions after an upgrade, when the
+   * store holds some: the longest time to live of a claim (default 10 minutes).
    */
   legacyLookbackMs?: number;
 }
 
-const CLAIM = "replay";
-/** The latest expiry of the claims in KV (Unix ms). */
-const HORIZON = ["replay_horizon"];
-/** The process that owns the record: its commits are refused once another one opens it. */
+const BATCH = "replay_claims";
 const OWNER = ["replay_owner"];
+const LEGACY = "replay";
+
+/** The stored value of a batch. */
+interface StoredBatch {
+  /** Every claim of the batch expires by then (Unix ms). */
+  until: number;
+  /** The claims' fingerprints, 8 bytes each (high half first, big-endian). */
+  prints: Uint8Array;
+}
 
 interface PendingClaim {
-  key: string;
+  print: Fingerprint;
   expiresAt: number;
   resolve(accepted: boolean): void;
   reject(error: unknown): void;
@@ -66,9 +81,9 @@ function unavailable(cause: unknown): SvcError {
 
 /**
  * A replay guard whose record is in process memory and durable in Deno KV, written by group
- * commit (see the module comment). One relayer process owns the record of a store at a time:
- * opening it again (another process on the same data directory) makes this one refuse every
- * claim with 503, so two processes can never both accept a request.
+ * commit (see the module comment). One process owns the record of a store at a time: opening
+ * it again (another relayer on the same data directory) makes this one refuse every claim with
+ * 503, so two processes never both accept a request.
  */
 export class KvReplayGuard implements ReplayGuard {
   #kv: Deno.Kv;
@@ -76,42 +91,51 @@ export class KvReplayGuard implements ReplayGuard {
   #record: ClaimRecord;
   #maxBatch: number;
   #owner: string;
-  /** Until then, a key this process has not claimed may have been claimed by the last one. */
-  #lookbackUntil: number;
-  /** The latest expiry written so far. */
-  #horizon: number;
+  #ownerStamp: string;
+  #batches = 0;
+  /** Until then, keys are also looked up in the layout of earlier versions. */
+  #legacyUntil: number;
   #queue: PendingClaim[] = [];
   #flushing = false;
   #superseded = false;
 
   private constructor(
     kv: Deno.Kv,
-    owner: string,
-    horizon: number,
-    lookbackUntil: number,
+    owner: { id: string; versionstamp: string },
+    record: ClaimRecord,
+    legacyUntil: number,
     options: KvReplayGuardOptions,
   ) {
     this.#kv = kv;
-    this.#owner = owner;
-    this.#horizon = horizon;
-    this.#lookbackUntil = lookbackUntil;
+    this.#owner = owner.id;
+    this.#ownerStamp = owner.versionstamp;
+    this.#record = record;
+    this.#legacyUntil = legacyUntil;
     this.#now = options.now ?? Date.now;
-    this.#record = new ClaimRecord(options.bucketMs);
-    this.#maxBatch = options.maxBatch ?? 256;
+    this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8192);
   }
 
-  /** Takes ownership of the record in `kv` and reads how long the last owner's claims live. */
+  /** Takes ownership of the record in `kv` and reads back the claims still alive in it. */
   static async open(kv: Deno.Kv, options: KvReplayGuardOptions = {}): Promise<KvReplayGuard> {
-    const owned = await kv.set(OWNER, crypto.randomUUID());
-    const horizon = (await kv.get<number>(HORIZON)).value ?? 0;
-    let lookbackUntil = horizon;
-    if (horizon === 0) {
-      // A store written before the horizon existed: its claims live at most one time to live.
-      for await (const _ of kv.list({ prefix: [CLAIM] }, { limit: 1 })) {
-        lookbackUntil = (options.now ?? Date.now)() + (options.legacyLookbackMs ?? 600_000);
+    const now = (options.now ?? Date.now)();
+    const id = crypto.randomUUID();
+    // Taken first: a batch of the previous owner committed after this is refused, so every
+    // batch it answered for is in the store when it is read below.
+    const { versionstamp } = await kv.set(OWNER, id);
+    const record = new ClaimRecord(options.bucketMs);
+    for await (
+      const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
+    ) {
+      const { prints } = value;
+      for (let i = 0; i + 8 <= prints.length; i += 8) {
+        record.add(fingerprintFromBytes(prints, i), value.until);
       }
     }
-    return new KvReplayGuard(kv, owned.versionstamp, horizon, lookbackUntil, options);
+    let legacyUntil = 0;
+    for await (const _ of kv.list({ prefix: [LEGACY] }, { limit: 1 })) {
+      legacyUntil = now + (options.legacyLookbackMs ?? 600_000);
+    }
+    return new KvReplayGuard(kv, { id, versionstamp }, record, legacyUntil, options);
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
@@ -122,8 +146,8 @@ export class KvReplayGuard implements ReplayGuard {
     const expiresAt = now + ttlMs;
     this.#record.add(print, expiresAt);
     if (this.#superseded) return Promise.reject(superseded());
-    if (now < this.#lookbackUntil) return this.#claimAfterLookUp(key, expiresAt);
-    return this.#write(key, expiresAt);
+    if (now < this.#legacyUntil) return this.#claimAfterLegacyLookUp(key, print, expiresAt);
+    return this.#write(print, expiresAt);
   }
 
   /** What the in-memory record holds now. */
@@ -131,21 +155,25 @@ export class KvReplayGuard implements ReplayGuard {
     return this.#record.stats(this.#now());
   }
 
-  async #claimAfterLookUp(key: string, expiresAt: number): Promise<boolean> {
+  async #claimAfterLegacyLookUp(
+    key: string,
+    print: Fingerprint,
+    expiresAt: number,
+  ): Promise<boolean> {
     let earlier: Deno.KvEntryMaybe<number>;
     try {
-      earlier = await this.#kv.get<number>([CLAIM, key]);
+      earlier = await this.#kv.get<number>([LEGACY, key]);
     } catch (cause) {
       throw unavailable(cause);
     }
     // Expiry in KV is only the earliest deletion time, so the deadline is checked here too.
     if (earlier.value !== null && earlier.value > this.#now()) return false;
-    return await this.#write(key, expiresAt);
+    return await this.#write(print, expiresAt);
   }
 
-  #write(key: string, expiresAt: number): Promise<boolean> {
+  #write(print: Fingerprint, expiresAt: number): Promise<boolean> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ key, expiresAt, resolve, reject });
+      this.#queue.push({ print, expiresAt, resolve, reject });
       if (!this.#flushing) this.#flush();
     });
   }
@@ -170,17 +198,23 @@ export class KvReplayGuard implements ReplayGuard {
 
   async #commit(batch: PendingClaim[]): Promise<void> {
     if (this.#superseded) throw superseded();
-    const now = this.#now();
-    let horizon = this.#horizon;
-    const op = this.#kv.atomic().check({ key: OWNER, versionstamp: this.#owner });
-    for (const { key, expiresAt } of batch) {
-      op.set([CLAIM, key], expiresAt, { expireIn: Math.max(1, expiresAt - now) });
-      horizon = Math.max(horizon, expiresAt);
-    }
-    if (horizon !== this.#horizon) op.set(HORIZON, horizon);
+    const prints = new Uint8Array(batch.length * 8);
+    const view = new DataView(prints.buffer);
+    let until = 0;
+    batch.forEach(({ print, expiresAt }, i) => {
+      view.setUint32(i * 8, print.hi);
+      view.setUint32(i * 8 + 4, print.lo);
+      until = Math.max(until, expiresAt);
+    });
+    const value: StoredBatch = { until, prints };
     let committed: boolean;
     try {
-      committed = (await op.commit()).ok;
+      committed = (await this.#kv.atomic()
+        .check({ key: OWNER, versionstamp: this.#ownerStamp })
+        .set([BATCH, until, this.#owner, this.#batches++], value, {
+          expireIn: Math.max(1, until - this.#now()),
+        })
+        .commit()).ok;
     } catch (cause) {
       throw unavailable(cause);
     }
@@ -188,8 +222,12 @@ export class KvReplayGuard implements ReplayGuard {
       this.#superseded = true;
       throw superseded();
     }
-    this.#horizon = horizon;
   }
+}
+
+function fingerprintFromBytes(bytes: Uint8Array, at: number): Fingerprint {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 8);
+  return { hi: view.getUint32(0), lo: view.getUint32(4) };
 }
 
 /** A replay guard in process memory only (tests, and library users without a store). */
