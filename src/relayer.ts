@@ -14,6 +14,7 @@ import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
 import {
   checkSignedHeaders,
+  DelegateKeyCheck,
   type SignedHeaders,
   type VerifiedCaller,
   verifySignedBody,
@@ -220,6 +221,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     directory,
     replayGuard,
     verifier: new Ed25519Verifier(),
+    delegateKeys: new DelegateKeyCheck(),
     now: options.now,
     audiences: options.audiences,
     requireAudience: options.requireAudience,

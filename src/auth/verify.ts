@@ -47,6 +47,8 @@ export interface VerifyDependencies extends AudiencePolicy {
   now?: () => number;
   /** Checks the signatures (default: {@link verifyEd25519}, importing the key every time). */
   verifier?: Pick<Ed25519Verifier, "verify">;
+  /** Checks `x-delegate-key` (default: a key derivation every time). */
+  delegateKeys?: DelegateKeyCheck;
 }
 
 function unauthorized(reason: string, message: string, details: Record<string, number> = {}) {
@@ -175,18 +177,56 @@ export async function verifySignedBody(
     publicKey,
     owner: account.owner,
     accountId: account.accountId,
-    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey),
+    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey, deps.delegateKeys),
   };
+}
+
+/**
+ * Checks that a private key is the one of a public key, keeping the answers for the most recent
+ * keys so that a client sending its key on every request costs one derivation, not one a
+ * request. It keeps only a SHA-256 of each private key it has checked, never the key.
+ */
+export class DelegateKeyCheck {
+  /** How many keys are kept at most. */
+  readonly maxKeys: number;
+  /** Public key → SHA-256 of its private key, the most recently used last. */
+  #checked = new Map<string, string>();
+
+  constructor(maxKeys = 1024) {
+    this.maxKeys = maxKeys;
+  }
+
+  /** Whether `privateKey` (64 lowercase hex) is the private key of `publicKey`. */
+  async matches(privateKey: string, publicKey: string): Promise<boolean> {
+    const digest = await sha256Hex(privateKey);
+    if (this.#checked.get(publicKey) === digest) {
+      this.#checked.delete(publicKey);
+      this.#checked.set(publicKey, digest);
+      return true;
+    }
+    if ((await keyPairFromSeed(privateKey)).publicKey !== publicKey) return false;
+    this.#checked.delete(publicKey);
+    if (this.#checked.size >= this.maxKeys) {
+      this.#checked.delete(this.#checked.keys().next().value!);
+    }
+    this.#checked.set(publicKey, digest);
+    return true;
+  }
 }
 
 /** The optional `x-delegate-key`: it must be the private key of the signing public key. */
 async function delegateCredentials(
   header: string | null,
   publicKey: string,
+  check: DelegateKeyCheck | undefined,
 ): Promise<DecryptCredentials> {
   if (header === null) return {};
   const privateKey = header.toLowerCase();
-  if (!isKeyHex(privateKey) || (await keyPairFromSeed(privateKey)).publicKey !== publicKey) {
+  const matches = isKeyHex(privateKey) &&
+    (check
+      ? await check.matches(privateKey, publicKey)
+      : (await keyPairFromSeed(privateKey)).publicKey === publicKey);
+  if (!matches) {
     throw new SvcError(
       "bad_request",
       "Cannot use x-delegate-key: it must be the 64-hex private key of the signing x-public-key",
