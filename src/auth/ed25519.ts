@@ -74,6 +74,7 @@ export class Ed25519Verifier {
   /** Public key (hex) → imported key, the most recently used last. */
   #keys = new Map<string, CryptoKey>();
 
+  /** Keeps at most `maxKeys` imported keys (default 1024). */
   constructor(maxKeys = 1024) {
     this.maxKeys = maxKeys;
   }

@@ -192,6 +192,7 @@ export class DelegateKeyCheck {
   /** Public key → SHA-256 of its private key, the most recently used last. */
   #checked = new Map<string, string>();
 
+  /** Keeps the answers for at most `maxKeys` keys (default 1024). */
   constructor(maxKeys = 1024) {
     this.maxKeys = maxKeys;
   }
