@@ -38,11 +38,6 @@ export interface KvReplayGuardOptions {
   /** Claims written in one commit at most (default 1024: an 8 KiB entry). */
   maxBatch?: number;
   /**
-   * Under concurrent load, the shortest time between the starts of two commits (default 2 ms),
-   * so that each gathers more claims; a claim arriving alone is committed at once.
-   */
-  commitIntervalMs?: number;
-  /**
    * How long to look claims up in the layout of earlier versions after an upgrade, when the
    * store holds some: the longest time to live of a claim (default 10 minutes).
    */
@@ -102,9 +97,6 @@ export class KvReplayGuard implements ReplayGuard {
   #legacyUntil: number;
   #queue: PendingClaim[] = [];
   #flushing = false;
-  #commitIntervalMs: number;
-  #lastCommitAt = -Infinity;
-  #lastBatchSize = 0;
   #superseded = false;
 
   private constructor(
@@ -121,7 +113,6 @@ export class KvReplayGuard implements ReplayGuard {
     this.#legacyUntil = legacyUntil;
     this.#now = options.now ?? Date.now;
     this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8192);
-    this.#commitIntervalMs = options.commitIntervalMs ?? 2;
   }
 
   /** Takes ownership of the record in `kv` and reads back the claims still alive in it. */
@@ -192,15 +183,7 @@ export class KvReplayGuard implements ReplayGuard {
     this.#flushing = true;
     try {
       while (this.#queue.length > 0) {
-        // Under concurrent load (the last batch held several claims) commits are spaced, so
-        // that each gathers more claims; a lone client's claim is committed at once.
-        const wait = this.#lastCommitAt + this.#commitIntervalMs - performance.now();
-        if (this.#lastBatchSize > 1 && wait > 0 && this.#queue.length < this.#maxBatch) {
-          await new Promise((resolve) => setTimeout(resolve, wait));
-        }
-        this.#lastCommitAt = performance.now();
         const batch = this.#queue.splice(0, this.#maxBatch);
-        this.#lastBatchSize = batch.length;
         try {
           await this.#commit(batch);
           for (const claim of batch) claim.resolve(true);

@@ -77,26 +77,6 @@ Deno.test("KvReplayGuard: a replay is refused across group commit boundaries", a
   for (let i = 0; i < 10; i++) assert.equal(await guard.claim(key(i), TTL), false);
 });
 
-Deno.test("KvReplayGuard: under concurrent load commits are spaced, gathering more claims each", async () => {
-  await using file = await kvFile();
-  const kv = await file.open();
-  const guard = await KvReplayGuard.open(kv, { commitIntervalMs: 50 });
-  // The first claim is committed at once, alone; the four sent with it wait for that commit.
-  assert.ok(
-    (await Promise.all([0, 1, 2, 3, 4].map((i) => guard.claim(key(i), TTL)))).every(Boolean),
-  );
-  // The last batch held several claims: the next commit waits out the interval, gathering these.
-  const later = Array.from({ length: 10 }, (_, i) => guard.claim(key(10 + i), TTL));
-  assert.ok((await Promise.all(later)).every(Boolean));
-  const sizes: [number, number][] = [];
-  for await (
-    const { key, value } of kv.list<{ prints: Uint8Array }>({ prefix: ["replay_claims"] })
-  ) {
-    sizes.push([key[3] as number, value.prints.length / 8]);
-  }
-  assert.deepEqual(sizes.sort(([a], [b]) => a - b).map(([, size]) => size), [1, 4, 10]);
-});
-
 Deno.test("KvReplayGuard: an accepted claim is in the store when it is answered", async () => {
   await using file = await kvFile();
   const guard = await KvReplayGuard.open(await file.open());
@@ -177,7 +157,7 @@ Deno.test("replay guards: memory is bounded by the claims of one time to live, d
   await using file = await kvFile();
   const guards = [
     new MemoryReplayGuard({ now, bucketMs: 60_000 }),
-    await KvReplayGuard.open(await file.open(), { now, bucketMs: 60_000, commitIntervalMs: 0 }),
+    await KvReplayGuard.open(await file.open(), { now, bucketMs: 60_000 }),
   ];
   for (const guard of guards) {
     let n = 0;
