@@ -115,10 +115,12 @@ export {
 } from "./src/auth/signing.ts";
 export { addressOf, generateKeyPair, type KeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
 export {
+  DelegateKeyCheck,
   type VerifiedCaller,
   type VerifyDependencies,
   verifySignedRequest,
 } from "./src/auth/verify.ts";
+export { Ed25519Verifier } from "./src/auth/ed25519.ts";
 export type { ReplayGuard } from "./src/auth/replay_guard.ts";
 export {
   createLogger,

@@ -68,7 +68,7 @@ const relayer = await assembleRelayer({
 const key = await generateKeyPair();
 const owner = addressOf((await generateKeyPair()).publicKey);
 directory.add({ accountId: "0x01", owner, active: true }, [key.publicKey]);
-const replayGuard = new KvReplayGuard(await Deno.openKv(`${dataDir}/replay.kv`));
+const replayGuard = await KvReplayGuard.open(await Deno.openKv(`${dataDir}/replay.kv`));
 
 const rows: Record<string, number | string>[] = [];
 for (const size of SIZES) {

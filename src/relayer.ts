@@ -9,10 +9,12 @@
  * ```
  */
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
+import { Ed25519Verifier } from "./auth/ed25519.ts";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
 import {
   checkSignedHeaders,
+  DelegateKeyCheck,
   type SignedHeaders,
   type VerifiedCaller,
   verifySignedBody,
@@ -219,10 +221,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     negativeTtlMs: cacheMs && Math.min(cacheMs, 10_000),
     now: options.now,
   });
-  const replayGuard = options.replayGuard ?? new KvReplayGuard(options.kv);
+  const replayGuard = options.replayGuard ??
+    await KvReplayGuard.open(options.kv, { now: options.now });
   const verifyDeps = {
     directory,
     replayGuard,
+    verifier: new Ed25519Verifier(),
+    delegateKeys: new DelegateKeyCheck(),
     now: options.now,
     audiences: options.audiences,
     requireAudience: options.requireAudience,

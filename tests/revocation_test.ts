@@ -54,3 +54,20 @@ Deno.test("revocation: a key past its expiry is refused; one before it is accept
   assert.equal(await recall(expired), "401 expired_key");
   assert.equal(await recall(valid), "accepted");
 });
+
+Deno.test("revocation: with the cache warm from concurrent requests, every request after the removal is refused", async () => {
+  await using shared = await sharedLedger();
+  const relayer = await shared.relayer({ accountCacheMs: AN_HOUR });
+  const recalls = async (n: number) =>
+    await Promise.all(
+      Array.from({ length: n }, async () =>
+        await relayer.send("POST", "/api/recall", await recallRequest(shared)).then(reasonOf)),
+    );
+  assert.deepEqual(await recalls(20), Array(20).fill("accepted"));
+  await shared.transact({
+    kind: "remove_delegate_key",
+    account_id: shared.accountId,
+    public_key: shared.key.publicKey,
+  });
+  assert.deepEqual(await recalls(20), Array(20).fill("401 unknown_key"));
+});

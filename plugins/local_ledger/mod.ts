@@ -6,7 +6,13 @@
  *
  * Keys: `["account", id]` → account, `["account_owner", owner]` → id,
  * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
- * `["tx_done", digest]` → effects.
+ * `["tx_done", digest]` → effects, `["ledger_version"]` → a counter bumped in the commit of
+ * every transaction, whose versionstamp tells whether the ledger changed.
+ *
+ * Resolving a key reads the ledger's version on every call, so a change committed through any
+ * handle on the ledger file (the CLI's, the sidecar's) is seen by the next call; while the
+ * version is unchanged, the resolutions already made are answered from memory. Concurrent calls
+ * share one read of the version, but only a read that started after they were made.
  */
 import {
   type AccountDirectory,
@@ -66,14 +72,23 @@ export interface TransactionEffects {
 }
 
 const DONE_EXPIRY_MS = 24 * 3600_000;
+const VERSION = ["ledger_version"];
+/** Resolutions kept for the current version at most. */
+const MAX_RESOLUTIONS = 10_000;
 
 export class LocalLedger implements AccountDirectory, Sponsor {
   readonly name = "local-ledger";
-  /** Resolving is two reads of the ledger's KV: the relayer reads it on every request. */
+  /** Each resolution checks the ledger's version: the relayer asks on every request. */
   readonly cacheable = false;
   #kv: Deno.Kv;
   #ttlMs: number;
   #now: () => number;
+  /** The version the kept resolutions were read at (`undefined`: none kept yet). */
+  #resolvedAt: string | null | undefined;
+  #resolutions = new Map<string, ResolvedAccount | null>();
+  /** The version read in progress, and the one queued to start when it ends. */
+  #reading?: Promise<string | null>;
+  #queued?: Promise<string | null>;
 
   constructor(kv: Deno.Kv, options: LedgerOptions = {}) {
     this.#kv = kv;
@@ -92,6 +107,24 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     options?: CallOptions,
   ): Promise<ResolvedAccount | null> {
     options?.signal?.throwIfAborted();
+    const version = await this.#version();
+    if (version !== this.#resolvedAt) {
+      this.#resolutions.clear();
+      this.#resolvedAt = version;
+    }
+    const id = `${publicKey}|${accountIdHint ?? ""}`;
+    const kept = this.#resolutions.get(id);
+    if (kept !== undefined) return kept && { ...kept };
+    // Read after the version: it is at least as new, so it may be kept under that version.
+    const resolved = await this.#lookUp(publicKey, accountIdHint);
+    if (this.#resolvedAt === version) {
+      if (this.#resolutions.size >= MAX_RESOLUTIONS) this.#resolutions.clear();
+      this.#resolutions.set(id, resolved);
+    }
+    return resolved && { ...resolved };
+  }
+
+  async #lookUp(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
     const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
     if (!ref.value || (accountIdHint !== undefined && ref.value !== accountIdHint)) return null;
     const account = await this.getAccount(ref.value);
@@ -103,6 +136,30 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       active: account.active,
       ...(key.expires_at ? { expiresAt: Date.parse(key.expires_at) } : {}),
     };
+  }
+
+  /**
+   * The versionstamp of the ledger's version, from a read that starts after this call: the one
+   * starting now when none is in progress, else the one queued behind it (which calls made
+   * meanwhile share).
+   */
+  #version(): Promise<string | null> {
+    if (!this.#reading) return this.#startReading();
+    this.#queued ??= this.#reading.catch(() => {}).then(() => {
+      this.#queued = undefined;
+      return this.#startReading();
+    });
+    return this.#queued;
+  }
+
+  #startReading(): Promise<string | null> {
+    const reading = this.#kv.get(VERSION).then((entry) => entry.versionstamp);
+    this.#reading = reading;
+    const done = () => {
+      if (this.#reading === reading) this.#reading = undefined;
+    };
+    reading.then(done, done);
+    return reading;
   }
 
   async getAccount(accountId: string): Promise<LedgerAccount | null> {
@@ -273,7 +330,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
         result = effects(account.id);
       }
     }
-    op.set(["tx_done", digest], result, { expireIn: DONE_EXPIRY_MS });
+    op.set(["tx_done", digest], result, { expireIn: DONE_EXPIRY_MS })
+      .sum(VERSION, 1n);
     return (await op.commit()).ok ? result : null;
   }
 }

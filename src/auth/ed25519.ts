@@ -28,7 +28,20 @@ function exactBytes(value: string | Uint8Array<ArrayBuffer>, length: number) {
  * key WebCrypto refuses) is simply not a valid signature: the answer is `false`, never an
  * exception.
  */
-export async function verifyEd25519(
+export function verifyEd25519(
+  publicKey: string | Uint8Array<ArrayBuffer>,
+  signature: string | Uint8Array<ArrayBuffer>,
+  message: string | Uint8Array<ArrayBuffer>,
+): Promise<boolean> {
+  return verifyWith(importVerifyingKey, publicKey, signature, message);
+}
+
+function importVerifyingKey(keyBytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  return crypto.subtle.importKey("raw", keyBytes, "Ed25519", false, ["verify"]);
+}
+
+async function verifyWith(
+  keyOf: (keyBytes: Uint8Array<ArrayBuffer>) => Promise<CryptoKey>,
   publicKey: string | Uint8Array<ArrayBuffer>,
   signature: string | Uint8Array<ArrayBuffer>,
   message: string | Uint8Array<ArrayBuffer>,
@@ -38,9 +51,59 @@ export async function verifyEd25519(
   if (!keyBytes || !signatureBytes) return false;
   const data = typeof message === "string" ? encoder.encode(message) : message;
   try {
-    const key = await crypto.subtle.importKey("raw", keyBytes, "Ed25519", false, ["verify"]);
-    return await crypto.subtle.verify("Ed25519", key, signatureBytes, data);
+    return await crypto.subtle.verify("Ed25519", await keyOf(keyBytes), signatureBytes, data);
   } catch {
     return false;
   }
+}
+
+/**
+ * {@link verifyEd25519} keeping the imported keys of the most recent signers (public keys
+ * only), so that a signer seen again costs no WebCrypto import: what the relayer verifies
+ * signed requests with.
+ *
+ * @example
+ * ```ts
+ * const verifier = new Ed25519Verifier();
+ * const ok = await verifier.verify(publicKeyHex, signatureHex, message);
+ * ```
+ */
+export class Ed25519Verifier {
+  /** How many imported keys are kept at most. */
+  readonly maxKeys: number;
+  /** Public key (hex) → imported key, the most recently used last. */
+  #keys = new Map<string, CryptoKey>();
+
+  /** Keeps at most `maxKeys` imported keys (default 1024). */
+  constructor(maxKeys = 1024) {
+    this.maxKeys = maxKeys;
+  }
+
+  /** The number of imported keys kept now. */
+  get size(): number {
+    return this.#keys.size;
+  }
+
+  /** As {@link verifyEd25519}. */
+  verify(
+    publicKey: string | Uint8Array<ArrayBuffer>,
+    signature: string | Uint8Array<ArrayBuffer>,
+    message: string | Uint8Array<ArrayBuffer>,
+  ): Promise<boolean> {
+    return verifyWith(this.#keyOf, publicKey, signature, message);
+  }
+
+  #keyOf = async (keyBytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => {
+    const id = keyBytes.toHex();
+    const kept = this.#keys.get(id);
+    if (kept) {
+      this.#keys.delete(id);
+      this.#keys.set(id, kept);
+      return kept;
+    }
+    const key = await importVerifyingKey(keyBytes);
+    if (this.#keys.size >= this.maxKeys) this.#keys.delete(this.#keys.keys().next().value!);
+    this.#keys.set(id, key);
+    return key;
+  };
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { verifyEd25519 } from "./ed25519.ts";
+import { Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { generateKeyPair, keyPairFromSeed } from "./keys.ts";
 
 // RFC 8032, section 7.1, test 2: a one-byte message.
@@ -61,4 +61,29 @@ Deno.test("ed25519: malformed keys and signatures are false, never an exception"
   for (const [publicKey, signature] of cases) {
     assert.equal(await verifyEd25519(publicKey, signature, MESSAGE), false, `${publicKey}`);
   }
+});
+
+Deno.test("Ed25519Verifier: the same answers as verifyEd25519, keeping at most maxKeys imported keys", async () => {
+  const verifier = new Ed25519Verifier(3);
+  const pairs = await Promise.all(Array.from({ length: 5 }, () => generateKeyPair()));
+  const message = new TextEncoder().encode("svc");
+  const signatures = await Promise.all(
+    pairs.map(async (pair) =>
+      new Uint8Array(await crypto.subtle.sign("Ed25519", pair.signingKey, message))
+    ),
+  );
+  for (let round = 0; round < 2; round++) {
+    for (const [i, pair] of pairs.entries()) {
+      assert.equal(await verifier.verify(pair.publicKey, signatures[i], message), true);
+      // Another signer's signature, under a key already kept: still refused.
+      const other = signatures[(i + 1) % pairs.length];
+      assert.equal(await verifier.verify(pair.publicKey, other, message), false);
+      assert.equal(await verifier.verify(pair.publicKey.toUpperCase(), signatures[i], "svc"), true);
+      assert.ok(verifier.size <= 3, `${verifier.size} keys kept`);
+    }
+  }
+  assert.equal(await verifier.verify(PUBLIC_KEY, SIGNATURE, MESSAGE), true);
+  assert.equal(await verifier.verify("zz" + PUBLIC_KEY.slice(2), SIGNATURE, MESSAGE), false);
+  assert.equal(await verifier.verify(new Uint8Array(32), SIGNATURE, MESSAGE), false);
+  assert.equal(verifier.size, 3);
 });

@@ -175,11 +175,8 @@ export function signedAudience(headers: Headers, policy: AudiencePolicy): string
   if (audience === null || !headers.has("x-nonce")) {
     throw unauthorized("missing_headers", "Signature version 2 needs x-audience and x-nonce");
   }
-  if (
-    audience.length > MAX_AUDIENCE_LENGTH || !URL.canParse(audience) ||
-    !["http:", "https:"].includes(new URL(audience).protocol) ||
-    new URL(audience).origin !== audience
-  ) {
+  const url = audience.length > MAX_AUDIENCE_LENGTH ? null : URL.parse(audience);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== audience) {
     throw unauthorized(
       "bad_signature",
       "x-audience must be the relayer's origin, such as https://svc.example",

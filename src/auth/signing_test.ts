@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { generateKeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { signingMessage, signRequest } from "./signing.ts";
-import { checkSignedHeaders, verifySignedRequest } from "./verify.ts";
+import { checkSignedHeaders, DelegateKeyCheck, verifySignedRequest } from "./verify.ts";
 import { MemoryReplayGuard } from "./replay_guard.ts";
 import { MemoryAccountDirectory } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
@@ -105,21 +105,24 @@ Deno.test("server verifier accepts the known-answer vector once", async () => {
 
 Deno.test("x-delegate-key reaches the cipher only when it is the signer's private key", async () => {
   const body = new TextEncoder().encode(BODY);
-  const caller = await verifySignedRequest(
-    katRequest({ "x-delegate-key": SEED.toUpperCase() }),
-    body,
-    katDeps(),
-  );
-  assert.deepEqual(caller.credentials, { delegatePrivateKey: SEED });
-  for (const wrong of ["1".repeat(64), "not-a-key", SEED + "00"]) {
-    await assert.rejects(
-      verifySignedRequest(katRequest({ "x-delegate-key": wrong }), body, katDeps()),
-      (error: SvcError) => {
-        assert.equal(error.code, "bad_request");
-        assert.ok(!error.message.includes(wrong));
-        return true;
-      },
+  const delegateKeys = new DelegateKeyCheck();
+  for (const deps of [katDeps, () => ({ ...katDeps(), delegateKeys })]) {
+    const caller = await verifySignedRequest(
+      katRequest({ "x-delegate-key": SEED.toUpperCase() }),
+      body,
+      deps(),
     );
+    assert.deepEqual(caller.credentials, { delegatePrivateKey: SEED });
+    for (const wrong of ["1".repeat(64), "not-a-key", SEED + "00"]) {
+      await assert.rejects(
+        verifySignedRequest(katRequest({ "x-delegate-key": wrong }), body, deps()),
+        (error: SvcError) => {
+          assert.equal(error.code, "bad_request");
+          assert.ok(!error.message.includes(wrong));
+          return true;
+        },
+      );
+    }
   }
 });
 
@@ -342,4 +345,17 @@ Deno.test("a request refused on its headers leaves its body unread and writes no
     "bad_signature",
   );
   assert.equal(claims, 0);
+});
+
+Deno.test("DelegateKeyCheck: a kept answer never accepts another private key for the same key", async () => {
+  const check = new DelegateKeyCheck(2);
+  const pairs = await Promise.all([1, 2, 3].map(() => generateKeyPair()));
+  for (let round = 0; round < 2; round++) {
+    for (const [i, pair] of pairs.entries()) {
+      assert.equal(await check.matches(pair.privateKey, pair.publicKey), true);
+      const other = pairs[(i + 1) % pairs.length].privateKey;
+      assert.equal(await check.matches(other, pair.publicKey), false);
+      assert.equal(await check.matches(pair.privateKey, pair.publicKey), true);
+    }
+  }
 });

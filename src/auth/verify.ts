@@ -13,7 +13,7 @@
  */
 import type { AccountDirectory, DecryptCredentials, ResolvedAccount } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { verifyEd25519 } from "./ed25519.ts";
+import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
@@ -45,6 +45,10 @@ export interface VerifyDependencies extends AudiencePolicy {
   replayGuard: ReplayGuard;
   /** Unix milliseconds; `Date.now` unless a test sets the clock. */
   now?: () => number;
+  /** Checks the signatures (default: {@link verifyEd25519}, importing the key every time). */
+  verifier?: Pick<Ed25519Verifier, "verify">;
+  /** Checks `x-delegate-key` (default: a key derivation every time). */
+  delegateKeys?: DelegateKeyCheck;
 }
 
 function unauthorized(reason: string, message: string, details: Record<string, number> = {}) {
@@ -150,7 +154,10 @@ export async function verifySignedBody(
     nonce,
     audience,
   });
-  if (!await verifyEd25519(publicKey, signatureHeader, message)) {
+  const verified = deps.verifier
+    ? await deps.verifier.verify(publicKey, signatureHeader, message)
+    : await verifyEd25519(publicKey, signatureHeader, message);
+  if (!verified) {
     throw unauthorized("bad_signature", "The request signature does not match the request");
   }
 
@@ -170,18 +177,57 @@ export async function verifySignedBody(
     publicKey,
     owner: account.owner,
     accountId: account.accountId,
-    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey),
+    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey, deps.delegateKeys),
   };
+}
+
+/**
+ * Checks that a private key is the one of a public key, keeping the answers for the most recent
+ * keys so that a client sending its key on every request costs one derivation, not one a
+ * request. It keeps only a SHA-256 of each private key it has checked, never the key.
+ */
+export class DelegateKeyCheck {
+  /** How many keys are kept at most. */
+  readonly maxKeys: number;
+  /** Public key → SHA-256 of its private key, the most recently used last. */
+  #checked = new Map<string, string>();
+
+  /** Keeps the answers for at most `maxKeys` keys (default 1024). */
+  constructor(maxKeys = 1024) {
+    this.maxKeys = maxKeys;
+  }
+
+  /** Whether `privateKey` (64 lowercase hex) is the private key of `publicKey`. */
+  async matches(privateKey: string, publicKey: string): Promise<boolean> {
+    const digest = await sha256Hex(privateKey);
+    if (this.#checked.get(publicKey) === digest) {
+      this.#checked.delete(publicKey);
+      this.#checked.set(publicKey, digest);
+      return true;
+    }
+    if ((await keyPairFromSeed(privateKey)).publicKey !== publicKey) return false;
+    this.#checked.delete(publicKey);
+    if (this.#checked.size >= this.maxKeys) {
+      this.#checked.delete(this.#checked.keys().next().value!);
+    }
+    this.#checked.set(publicKey, digest);
+    return true;
+  }
 }
 
 /** The optional `x-delegate-key`: it must be the private key of the signing public key. */
 async function delegateCredentials(
   header: string | null,
   publicKey: string,
+  check: DelegateKeyCheck | undefined,
 ): Promise<DecryptCredentials> {
   if (header === null) return {};
   const privateKey = header.toLowerCase();
-  if (!isKeyHex(privateKey) || (await keyPairFromSeed(privateKey)).publicKey !== publicKey) {
+  const matches = isKeyHex(privateKey) &&
+    (check
+      ? await check.matches(privateKey, publicKey)
+      : (await keyPairFromSeed(privateKey)).publicKey === publicKey);
+  if (!matches) {
     throw new SvcError(
       "bad_request",
       "Cannot use x-delegate-key: it must be the 64-hex private key of the signing x-public-key",

@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { SvcError } from "../errors.ts";
+import { ClaimRecord, fingerprintOf } from "./claim_record.ts";
+import { KvReplayGuard, MemoryReplayGuard } from "./replay_guard.ts";
+
+const TTL = 600_000;
+const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
+
+/** A KV file in a fresh directory, opened as often as a test needs (as processes would). */
+async function kvFile() {
+  const dir = await Deno.makeTempDir({ prefix: "svc-replay-" });
+  const handles: Deno.Kv[] = [];
+  return {
+    async open() {
+      const kv = await Deno.openKv(`${dir}/jobs.kv`);
+      handles.push(kv);
+      return kv;
+    },
+    async [Symbol.asyncDispose]() {
+      for (const kv of handles) {
+        try {
+          kv.close();
+        } catch { /* closed by the test */ }
+      }
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** The fingerprints of the batches stored in `kv`, as `hi:lo` strings. */
+async function storedPrints(kv: Deno.Kv): Promise<string[]> {
+  const prints: string[] = [];
+  for await (const { value } of kv.list<{ prints: Uint8Array }>({ prefix: ["replay_claims"] })) {
+    const view = new DataView(value.prints.buffer, value.prints.byteOffset);
+    for (let i = 0; i < value.prints.length; i += 8) {
+      prints.push(`${view.getUint32(i)}:${view.getUint32(i + 4)}`);
+    }
+  }
+  return prints;
+}
+const printOf = (k: string) => {
+  const { hi, lo } = fingerprintOf(k);
+  return `${hi}:${lo}`;
+};
+
+Deno.test("KvReplayGuard: of concurrent claims of one key exactly one is accepted", async () => {
+  await using file = await kvFile();
+  const guard = await KvReplayGuard.open(await file.open());
+  const outcomes = await Promise.all(Array.from({ length: 20 }, () => guard.claim(key(1), TTL)));
+  assert.equal(outcomes.filter(Boolean).length, 1);
+  assert.equal(await guard.claim(key(1), TTL), false);
+  assert.equal(await guard.claim(key(2), TTL), true);
+});
+
+Deno.test("KvReplayGuard: a replay is refused across group commit boundaries", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  // Batches of 3: the burst below is written in four commits, one after another.
+  const guard = await KvReplayGuard.open(kv, { maxBatch: 3 });
+  const first = Array.from({ length: 10 }, (_, i) => guard.claim(key(i), TTL));
+  // Sent while the first batches are being written: refused from memory.
+  const replays = Array.from({ length: 10 }, (_, i) => guard.claim(key(i), TTL));
+  assert.deepEqual(await Promise.all(first), Array(10).fill(true));
+  assert.deepEqual(await Promise.all(replays), Array(10).fill(false));
+  // Every claim is in the store, in batches of at most 3.
+  let batches = 0;
+  for await (const { value } of kv.list<{ prints: Uint8Array }>({ prefix: ["replay_claims"] })) {
+    batches++;
+    assert.ok(value.prints.length <= 3 * 8);
+  }
+  assert.ok(batches >= 4, `${batches} batches`);
+  assert.deepEqual(
+    (await storedPrints(kv)).sort(),
+    Array.from({ length: 10 }, (_, i) => printOf(key(i))).sort(),
+  );
+  // And after every batch is written, each key is still refused.
+  for (let i = 0; i < 10; i++) assert.equal(await guard.claim(key(i), TTL), false);
+});
+
+Deno.test("KvReplayGuard: an accepted claim is in the store when it is answered", async () => {
+  await using file = await kvFile();
+  const guard = await KvReplayGuard.open(await file.open());
+  const other = await file.open();
+  for (let i = 0; i < 5; i++) {
+    assert.equal(await guard.claim(key(i), TTL), true);
+    // Read through another handle on the file, as a process started after a crash would.
+    assert.ok((await storedPrints(other)).includes(printOf(key(i))), `claim ${i}`);
+  }
+});
+
+Deno.test("KvReplayGuard: the claims of the previous process are refused after a restart", async () => {
+  await using file = await kvFile();
+  const before = await KvReplayGuard.open(await file.open());
+  for (let i = 0; i < 50; i++) assert.equal(await before.claim(key(i), TTL), true);
+  const after = await KvReplayGuard.open(await file.open());
+  assert.equal(after.stats().claims, 50, "read back at start");
+  for (let i = 0; i < 50; i++) assert.equal(await after.claim(key(i), TTL), false, `key ${i}`);
+  assert.equal(await after.claim(key(50), TTL), true);
+});
+
+Deno.test("KvReplayGuard: a fresh store reads back nothing, and expired batches are not read back", async () => {
+  await using file = await kvFile();
+  const clock = { now: 1_800_000_000_000 };
+  const now = () => clock.now;
+  const fresh = await KvReplayGuard.open(await file.open(), { now });
+  assert.deepEqual(fresh.stats(), { claims: 0, bytes: 0, buckets: 0 });
+  assert.equal(await fresh.claim(key(1), 1000), true);
+  clock.now += 2000;
+  const later = await KvReplayGuard.open(await file.open(), { now });
+  assert.equal(later.stats().claims, 0);
+  assert.equal(await later.claim(key(1), 1000), true, "expired: usable again");
+});
+
+Deno.test("KvReplayGuard: a second process opening the record takes it over; the first refuses", async () => {
+  await using file = await kvFile();
+  const first = await KvReplayGuard.open(await file.open());
+  assert.equal(await first.claim(key(1), TTL), true);
+  const second = await KvReplayGuard.open(await file.open());
+  await assert.rejects(first.claim(key(2), TTL), (error: unknown) => {
+    assert.ok(error instanceof SvcError);
+    assert.equal(error.status, 503);
+    assert.match(error.message, /one relayer per data directory/);
+    return true;
+  });
+  await assert.rejects(first.claim(key(3), TTL), SvcError, "and keeps refusing");
+  assert.equal(await second.claim(key(1), TTL), false);
+  assert.equal(await second.claim(key(2), TTL), true, "never accepted by the first");
+});
+
+Deno.test("KvReplayGuard: a failing store answers 503 and the key stays refused", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  const guard = await KvReplayGuard.open(kv);
+  kv.close();
+  await assert.rejects(guard.claim(key(1), TTL), (error: unknown) => {
+    assert.ok(error instanceof SvcError);
+    assert.equal(error.code, "backend_unavailable");
+    return true;
+  });
+  assert.equal(await guard.claim(key(1), TTL), false);
+});
+
+Deno.test("KvReplayGuard: claims in the layout of earlier versions are looked up after an upgrade", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  await kv.set(["replay", key(1)], Date.now() + TTL, { expireIn: TTL });
+  await kv.set(["replay", key(2)], Date.now() - 1000);
+  const guard = await KvReplayGuard.open(await file.open());
+  assert.equal(await guard.claim(key(1), TTL), false);
+  assert.equal(await guard.claim(key(2), TTL), true, "past its deadline");
+  assert.equal(await guard.claim(key(3), TTL), true);
+});
+
+Deno.test("replay guards: memory is bounded by the claims of one time to live, dropped a bucket at a time", async () => {
+  const clock = { now: 1_800_000_000_000 };
+  const now = () => clock.now;
+  await using file = await kvFile();
+  const guards = [
+    new MemoryReplayGuard({ now, bucketMs: 60_000 }),
+    await KvReplayGuard.open(await file.open(), { now, bucketMs: 60_000 }),
+  ];
+  for (const guard of guards) {
+    let n = 0;
+    let most = 0;
+    // 30 minutes of claims, 50 a second of fake time; each lives 10 minutes.
+    for (let second = 0; second < 1800; second++) {
+      clock.now += 1000;
+      const claims = [];
+      for (let i = 0; i < 50; i++) claims.push(guard.claim(`k${n++}`, TTL));
+      assert.ok((await Promise.all(claims)).every(Boolean));
+      most = Math.max(most, guard.stats().claims);
+    }
+    const { claims, bytes, buckets } = guard.stats();
+    // A claim is held at most one bucket past its expiry.
+    assert.ok(most <= 50 * (600 + 60), `${most} claims held`);
+    assert.ok(claims >= 50 * 600, `${claims} claims held`);
+    assert.ok(buckets <= 11, `${buckets} buckets`);
+    assert.ok(bytes <= 32 * claims + 16 * 1024 * buckets, `${bytes} bytes`);
+    // A replay of a claim from 9 minutes ago is still refused; one from 12 minutes ago is not.
+    assert.equal(await guard.claim(`k${n - 50 * 540}`, TTL), false);
+    assert.equal(await guard.claim(`k${n - 50 * 720}`, TTL), true);
+    clock.now += TTL + 60_000;
+    await guard.claim("after", TTL);
+    assert.deepEqual(guard.stats().claims, 1, "every earlier bucket dropped");
+  }
+});
+
+Deno.test("ClaimRecord: holds every fingerprint through growth, and answers by bucket", () => {
+  const record = new ClaimRecord(1000);
+  const prints = Array.from({ length: 5000 }, (_, i) => fingerprintOf(`key ${i}`));
+  prints.forEach((print, i) => {
+    assert.equal(record.has(print, 0), false);
+    record.add(print, 500 + (i % 3) * 1000);
+  });
+  assert.ok(prints.every((print) => record.has(print, 0)));
+  assert.equal(record.has(fingerprintOf("another"), 0), false);
+  assert.deepEqual(record.stats(0).buckets, 3);
+  // At 1000 the first bucket (claims expiring by 1000) is gone, the others stay.
+  assert.equal(record.has(prints[0], 1000), false);
+  assert.equal(record.has(prints[1], 1000), true);
+  assert.equal(record.stats(1000).claims, prints.length - Math.ceil(prints.length / 3));
+  assert.equal(record.stats(3000).claims, 0);
+});
