@@ -27,6 +27,8 @@ const B = 0.3;
 /** One namespace's index. */
 export class NamespaceIndex {
   #ids: string[] = [];
+  /** When each document was remembered (Unix ms, from its id), `NaN` when its id carries none. */
+  #times: number[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
   #order: number[] = [];
   #lengths: number[] = [];
@@ -54,6 +56,7 @@ export class NamespaceIndex {
     if (this.#byId.has(id)) this.remove(id);
     const doc = this.#ids.length;
     this.#ids.push(id);
+    this.#times.push(idTime(id) ?? NaN);
     this.#lengths.push(terms.length);
     this.#live.push(true);
     this.#byId.set(id, doc);
@@ -95,15 +98,15 @@ export class NamespaceIndex {
    * of it; none for an id that carries no time.
    */
   neighbours(id: string, span: number, withinMs: number): string[] {
-    const time = idTime(id);
+    const doc = this.#byId.get(id);
+    if (doc === undefined || Number.isNaN(this.#times[doc])) return [];
     const at = this.#position(id);
-    if (time === undefined || this.#ids[this.#order[at]] !== id) return [];
     const near: string[] = [];
     for (let i = Math.max(0, at - span); i <= at + span && i < this.#order.length; i++) {
-      const other = this.#ids[this.#order[i]];
-      const otherTime = idTime(other);
-      if (i !== at && otherTime !== undefined && Math.abs(otherTime - time) <= withinMs) {
-        near.push(other);
+      const other = this.#order[i];
+      // A time of NaN is never within reach.
+      if (i !== at && Math.abs(this.#times[other] - this.#times[doc]) <= withinMs) {
+        near.push(this.#ids[other]);
       }
     }
     return near;

@@ -15,7 +15,8 @@
  * ```
  */
 export class TextCache {
-  #texts = new Map<string, string>();
+  /** By blob id (the owner is checked on the way out, so no key string is built per call). */
+  #texts = new Map<string, { owner: string; text: string }>();
   #bytes = 0;
   #budget: number;
 
@@ -26,26 +27,23 @@ export class TextCache {
 
   /** The text of `owner`'s blob `blobId`, if kept (it becomes the most recently used). */
   get(owner: string, blobId: string): string | undefined {
-    const key = `${owner} ${blobId}`;
-    const text = this.#texts.get(key);
-    if (text !== undefined) {
-      this.#texts.delete(key);
-      this.#texts.set(key, text);
-    }
-    return text;
+    const entry = this.#texts.get(blobId);
+    if (entry?.owner !== owner) return undefined;
+    this.#texts.delete(blobId);
+    this.#texts.set(blobId, entry);
+    return entry.text;
   }
 
   /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
   set(owner: string, blobId: string, text: string): void {
-    const key = `${owner} ${blobId}`;
     const size = 2 * text.length;
-    if (size > this.#budget || this.#texts.has(key)) return;
-    this.#texts.set(key, text);
+    if (size > this.#budget || this.#texts.has(blobId)) return;
+    this.#texts.set(blobId, { owner, text });
     this.#bytes += size;
     for (const [oldest, old] of this.#texts) {
       if (this.#bytes <= this.#budget) break;
       this.#texts.delete(oldest);
-      this.#bytes -= 2 * old.length;
+      this.#bytes -= 2 * old.text.length;
     }
   }
 }
