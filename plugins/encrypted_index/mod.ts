@@ -268,7 +268,11 @@ export class EncryptedVectorStore implements VectorStore {
       const planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
       const commit = this.#storage.commit(planned.change);
       this.#committing = commit;
-      const version = await commit.finally(() => this.#committing = null);
+      const version = await commit.catch((error) => {
+        // It may have landed all the same: what is held is reloaded from the store when used.
+        for (const ns of residents.keys()) this.#cache.drop(ns);
+        throw error;
+      }).finally(() => this.#committing = null);
       if (version === null) {
         // Another writer changed these namespaces: load them again and plan again.
         for (const ns of residents.keys()) this.#cache.drop(ns);

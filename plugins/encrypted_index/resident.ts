@@ -181,7 +181,7 @@ export class Resident {
     const heap = new TopK(Math.max(0, Math.min(k, n)));
     if (heap.size === 0) return [];
     if (only) {
-      for (const row of rows) heap.offer(vectors.dot(query, row), row);
+      vectors.dotsOf(query, rows).forEach((dot, j) => heap.offer(dot, rows[j]));
     } else {
       const dots = vectors.dots(query, n);
       for (let row = 0; row < n; row++) heap.offer(dots[row], row);

@@ -2,8 +2,10 @@
  * The unit vectors of a resident namespace, one row after another in WebAssembly memory, and
  * their dot products with a query computed four lanes at a time by a WebAssembly SIMD kernel
  * (`dots.wat`): about three times the speed of the same loop in JavaScript, which is most of a
- * recall's time in a large namespace. Where WebAssembly SIMD is missing, or the dimensions are
- * not a multiple of 4, the rows live in a plain `Float32Array` and the loop runs in JavaScript.
+ * recall's time in a large namespace. Rows that fit in less than one WebAssembly page (64 KiB:
+ * small namespaces, which are many) live in a plain `Float32Array` and are scored in
+ * JavaScript, as are all rows where WebAssembly SIMD is missing or the dimensions are not a
+ * multiple of 4. Both compute in single precision, so a row scores the same either way.
  *
  * The kernel is `dots.wat` compiled with wabt 1.0.39 and base64-encoded:
  * `npx -y -p wabt@1.0.39 wat2wasm dots.wat -o dots.wasm && base64 -w0 dots.wasm`.
@@ -42,15 +44,8 @@ export class VectorColumn {
   /** Room for `capacity` rows of `dimensions` floats. */
   constructor(dimensions: number, capacity: number) {
     this.dimensions = dimensions;
-    if (kernel && dimensions % 4 === 0) {
-      this.#memory = new WebAssembly.Memory({ initial: 0 });
-      const { exports } = new WebAssembly.Instance(kernel, { env: { memory: this.#memory } });
-      this.#dots = exports.dots as Dots;
-      this.values = new Float32Array(0);
-      this.grow(capacity);
-    } else {
-      this.values = new Float32Array(capacity * dimensions);
-    }
+    this.values = new Float32Array(0);
+    this.grow(capacity);
   }
 
   /** Bytes the rows hold (with the room for a query and its scores). */
@@ -61,54 +56,62 @@ export class VectorColumn {
   /** Room for `capacity` rows, the rows kept. */
   grow(capacity: number): void {
     const floats = capacity * this.dimensions;
-    if (!this.#memory) {
+    // After the rows: the query, then one score per row.
+    const needed = (floats + this.dimensions + capacity) * 4;
+    if (!this.#memory && (!kernel || this.dimensions % 4 !== 0 || needed < PAGE)) {
       const values = new Float32Array(floats);
       values.set(this.values);
       this.values = values;
       return;
     }
-    // After the rows: the query, then one score per row.
-    const needed = (floats + this.dimensions + capacity) * 4;
+    const plain = this.#memory ? undefined : this.values; // rows to move into the memory
+    if (!this.#memory) {
+      this.#memory = new WebAssembly.Memory({ initial: 0 });
+      const { exports } = new WebAssembly.Instance(kernel!, { env: { memory: this.#memory } });
+      this.#dots = exports.dots as Dots;
+    }
     const pages = Math.ceil(needed / PAGE) - this.#memory.buffer.byteLength / PAGE;
     if (pages > 0) this.#memory.grow(pages);
     this.values = new Float32Array(this.#memory.buffer, 0, floats);
+    if (plain) this.values.set(plain);
   }
 
-  /** The dot products of `query` with the first `n` rows, in row order. */
+  /**
+   * The dot products of `query` with the first `n` rows, in row order. With WebAssembly the
+   * answer is a view of scratch memory: read it before the next call or `grow`.
+   */
   dots(query: Float32Array, n: number): Float32Array {
-    return this.#run(query, 0, n);
-  }
-
-  /** The dot product of `query` with row `row` (as `dots` computes it). */
-  dot(query: Float32Array, row: number): number {
-    return this.#run(query, row, 1)[0];
-  }
-
-  /** The dot products of `query` with `n` rows from row `first`. */
-  #run(query: Float32Array, first: number, n: number): Float32Array {
     const d = this.dimensions;
-    if (this.#memory) {
-      const at = this.values.byteLength;
-      new Float32Array(this.#memory.buffer, at, d).set(query);
-      this.#dots!(at, first * d * 4, n, d, at + d * 4);
-      return new Float32Array(this.#memory.buffer, at + d * 4, n);
+    if (!this.#memory) {
+      return Float32Array.from({ length: n }, (_, row) => this.#scalar(query, row));
     }
-    const out = new Float32Array(n);
-    for (let row = first; row < first + n; row++) out[row - first] = this.#scalar(query, row);
-    return out;
+    const at = this.values.byteLength;
+    new Float32Array(this.#memory.buffer, at, d).set(query);
+    this.#dots!(at, 0, n, d, at + d * 4);
+    return new Float32Array(this.#memory.buffer, at + d * 4, n);
   }
 
+  /** The dot products of `query` with the rows `rows`, in that order (as `dots` scores them). */
+  dotsOf(query: Float32Array, rows: number[]): number[] {
+    const d = this.dimensions;
+    if (!this.#memory) return rows.map((row) => this.#scalar(query, row));
+    const at = this.values.byteLength;
+    new Float32Array(this.#memory.buffer, at, d).set(query);
+    const out = new Float32Array(this.#memory.buffer, at + d * 4, 1);
+    return rows.map((row) => {
+      this.#dots!(at, row * d * 4, 1, d, at + d * 4);
+      return out[0];
+    });
+  }
+
+  /** A row's dot product in single precision, four lanes summed as the kernel sums them. */
   #scalar(query: Float32Array, row: number): number {
     const d = this.dimensions;
     const values = this.values;
-    const at = row * d;
-    let dot = 0;
-    let i = 0;
-    for (; i + 3 < d; i += 4) {
-      dot += query[i] * values[at + i] + query[i + 1] * values[at + i + 1] +
-        query[i + 2] * values[at + i + 2] + query[i + 3] * values[at + i + 3];
+    const lanes = new Float32Array(4);
+    for (let i = 0, at = row * d; i < d; i++, at++) {
+      lanes[i & 3] = lanes[i & 3] + Math.fround(query[i] * values[at]);
     }
-    for (; i < d; i++) dot += query[i] * values[at + i];
-    return dot;
+    return Math.fround(Math.fround(lanes[0] + lanes[1]) + Math.fround(lanes[2] + lanes[3]));
   }
 }

@@ -28,24 +28,15 @@ interface Content {
 }
 
 /**
- * How many texts' content words, and how many words' unit vectors, are kept between calls
- * (recall re-ranks the same memories often); past it the oldest go.
+ * Unit vectors of GloVe words kept between calls, by row (words of the public vocabulary only,
+ * nothing of a memory's text); past it the oldest go.
  */
-const REMEMBERED_TEXTS = 20_000;
 const REMEMBERED_WORDS = 20_000;
-
-/** Adds to a map, first dropping its oldest entry when it holds `limit`. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V, limit: number): V {
-  if (map.size >= limit) map.delete(map.keys().next().value!);
-  map.set(key, value);
-  return value;
-}
 
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;
-  #contents = new Map<string, Content>();
-  #units = new Map<string, Float32Array | undefined>();
+  #units = new Map<number, Float32Array>();
 
   /** A re-ranker over a loaded table; `GloveEmbedder.reranker()` makes one. */
   constructor(table: WordTable) {
@@ -63,15 +54,22 @@ export class GloveReranker implements Reranker {
   }
 
   #content(text: string): Content {
-    const known = this.#contents.get(text);
-    if (known) return known;
     const words = [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
-    const vectors = words.map((word) =>
-      this.#units.has(word)
-        ? this.#units.get(word)
-        : remember(this.#units, word, this.#table.unit(word), REMEMBERED_WORDS)
-    );
-    return remember(this.#contents, text, { words, vectors }, REMEMBERED_TEXTS);
+    return { words, vectors: words.map((word) => this.#unit(word)) };
+  }
+
+  #unit(word: string): Float32Array | undefined {
+    const row = this.#table.row(word);
+    if (row === undefined) return undefined;
+    let unit = this.#units.get(row);
+    if (!unit) {
+      unit = this.#table.unit(word)!;
+      if (this.#units.size >= REMEMBERED_WORDS) {
+        this.#units.delete(this.#units.keys().next().value!);
+      }
+      this.#units.set(row, unit);
+    }
+    return unit;
   }
 
   #scores(query: string, texts: string[]): number[] {

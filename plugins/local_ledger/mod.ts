@@ -17,6 +17,7 @@
 import {
   type AccountDirectory,
   addressOf,
+  backendError,
   type CallOptions,
   isAddress,
   rejected,
@@ -107,6 +108,14 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     options?: CallOptions,
   ): Promise<ResolvedAccount | null> {
     options?.signal?.throwIfAborted();
+    try {
+      return await this.#resolve(publicKey, accountIdHint);
+    } catch (error) {
+      throw backendError("the local ledger", "resolve the delegate key", error);
+    }
+  }
+
+  async #resolve(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
     const version = await this.#version();
     if (version !== this.#resolvedAt) {
       this.#resolutions.clear();
@@ -117,7 +126,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     if (kept !== undefined) return kept && { ...kept };
     // Read after the version: it is at least as new, so it may be kept under that version.
     const resolved = await this.#lookUp(publicKey, accountIdHint);
-    if (this.#resolvedAt === version) {
+    // Unknown keys are not kept: anyone can send them, and they would push out the known ones.
+    if (resolved && this.#resolvedAt === version) {
       if (this.#resolutions.size >= MAX_RESOLUTIONS) this.#resolutions.clear();
       this.#resolutions.set(id, resolved);
     }

@@ -74,7 +74,8 @@ function superseded(): SvcError {
 function unavailable(cause: unknown): SvcError {
   return new SvcError(
     "backend_unavailable",
-    "Cannot check whether this signed request was used before: the store failed; retry",
+    "Cannot check whether this signed request was used before: the store failed; sign it " +
+      "again with a fresh nonce and retry",
     { cause },
   );
 }
@@ -112,7 +113,8 @@ export class KvReplayGuard implements ReplayGuard {
     this.#record = record;
     this.#legacyUntil = legacyUntil;
     this.#now = options.now ?? Date.now;
-    this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8192);
+    // 8 bytes a claim, under Deno KV's 64 KiB value limit with room for the rest of the entry.
+    this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8000);
   }
 
   /** Takes ownership of the record in `kv` and reads back the claims still alive in it. */

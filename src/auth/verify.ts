@@ -19,7 +19,8 @@ import type { ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 
 export const TIMESTAMP_WINDOW_SECONDS = 300;
-const NONCE_TTL_MS = 10 * 60_000;
+/** Twice the window (a request's timestamp may be early or late), and 2 s for rounding. */
+const NONCE_TTL_MS = 2 * TIMESTAMP_WINDOW_SECONDS * 1000 + 2000;
 const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const TIMESTAMP = /^[0-9]{1,12}$/;

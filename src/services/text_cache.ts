@@ -20,7 +20,10 @@ export class TextCache {
   #bytes = 0;
   #budget: number;
 
-  /** A cache holding at most `budgetBytes` of text (counted as two bytes a character). */
+  /**
+   * A cache holding at most `budgetBytes`, each entry counted as its text and blob id (two bytes
+   * a character) and 128 bytes of bookkeeping.
+   */
   constructor(budgetBytes: number) {
     this.#budget = budgetBytes;
   }
@@ -36,14 +39,18 @@ export class TextCache {
 
   /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
   set(owner: string, blobId: string, text: string): void {
-    const size = 2 * text.length;
+    const size = entryBytes(blobId, text);
     if (size > this.#budget || this.#texts.has(blobId)) return;
     this.#texts.set(blobId, { owner, text });
     this.#bytes += size;
     for (const [oldest, old] of this.#texts) {
       if (this.#bytes <= this.#budget) break;
       this.#texts.delete(oldest);
-      this.#bytes -= 2 * old.text.length;
+      this.#bytes -= entryBytes(oldest, old.text);
     }
   }
+}
+
+function entryBytes(blobId: string, text: string): number {
+  return 2 * (blobId.length + text.length) + 128;
 }

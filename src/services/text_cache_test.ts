@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { TextCache } from "./text_cache.ts";
 
 Deno.test("text cache: texts are kept per owner and blob; past the budget the least recently used go", () => {
-  const cache = new TextCache(40); // 20 characters
+  const cache = new TextCache(2 * (2 * (2 + 10) + 128)); // two entries of a 10-character text
   cache.set("alice", "b1", "0123456789");
   assert.equal(cache.get("alice", "b1"), "0123456789");
   assert.equal(cache.get("bob", "b1"), undefined, "the same blob id of another owner is not kept");
@@ -12,7 +12,7 @@ Deno.test("text cache: texts are kept per owner and blob; past the budget the le
   assert.equal(cache.get("alice", "b2"), undefined, "the least recently used went");
   assert.equal(cache.get("alice", "b1"), "0123456789");
   assert.equal(cache.get("alice", "b3"), "ABCDEFGHIJ");
-  cache.set("alice", "big", "x".repeat(21));
+  cache.set("alice", "big", "x".repeat(100));
   assert.equal(cache.get("alice", "big"), undefined, "a text larger than the budget is not kept");
   assert.equal(cache.get("alice", "b3"), "ABCDEFGHIJ", "and evicts nothing");
 });
