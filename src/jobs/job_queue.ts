@@ -14,6 +14,11 @@
  * makes from a record applies only while the job is still as that record shows it (same
  * status, worker and attempt); otherwise it throws `LeaseLost` and changes nothing. A worker
  * whose lease was taken over therefore cannot save, finish or retry the job a second time.
+ *
+ * A worker takes jobs in batches: `leaseMany`, `payloads`, `ciphertexts`, `saveCiphertexts` and
+ * `completeMany` do for many jobs what their one-job twins do, in as few commits as the store
+ * allows. The changes among them answer, per job, whether it applied (`false`: that job's lease
+ * was lost, and nothing changed for it) instead of throwing `LeaseLost`.
  */
 import { SvcError } from "../errors.ts";
 
@@ -86,6 +91,22 @@ export interface JobMessage {
   job_id: string;
 }
 
+/** A job a worker holds and the ciphertext to keep with it (see `JobQueue.saveCiphertext`). */
+export interface CiphertextToSave {
+  /** The record the worker leased (or last saved). */
+  record: JobRecord;
+  /** The memory's ciphertext. */
+  ciphertext: Uint8Array<ArrayBuffer>;
+}
+
+/** A job a worker holds, to finish with `patch` applied (see `JobQueue.complete`). */
+export interface JobCompletion {
+  /** The record the worker leased (or last saved). */
+  record: JobRecord;
+  /** The outputs to record on the finished job (its blob and memory ids). */
+  patch: Partial<JobRecord>;
+}
+
 /** Called for each delivery; a rejection asks the queue to deliver the message again later. */
 export type JobHandler = (message: JobMessage) => Promise<void>;
 
@@ -143,12 +164,21 @@ export interface JobQueue {
   /** The text of a job, or `null` once the job has finished and its text is gone. */
   payload(jobId: string): Promise<string | null>;
 
+  /** `payload` for each of `jobIds`, in order. */
+  payloads(jobIds: string[]): Promise<(string | null)[]>;
+
   /**
    * Takes the job for `worker`: returns the `running` record (one more attempt, leased for
    * `leaseMs`), or `null` when the job is finished, unknown, or leased by a live worker. A job
    * already leased `maxAttempts` times is failed instead (keeping its last error).
    */
   lease(jobId: string, worker: string): Promise<JobRecord | null>;
+
+  /**
+   * `lease` for each of `jobIds`: per id, in order, the `running` record leased to `worker`, or
+   * `null` when it could not be taken (an id given twice is leased once).
+   */
+  leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]>;
 
   /**
    * Extends the lease of a job `record`'s worker still holds to `leaseMs` from now (the record's
@@ -165,11 +195,26 @@ export interface JobQueue {
    */
   saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void>;
 
+  /**
+   * `saveCiphertext` for each item: per item, in order, `true` once its ciphertext is kept, or
+   * `false` when the worker no longer holds that job (nothing is kept for it).
+   */
+  saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]>;
+
   /** The ciphertext saved for a job, or `null` when none was (or the job has finished). */
   ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null>;
 
+  /** `ciphertext` for each of `jobIds`, in order. */
+  ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]>;
+
   /** Marks the job `done` with `patch` applied, and drops its text and ciphertext. */
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void>;
+
+  /**
+   * `complete` for each item: per item, in order, `true` once the job is `done`, or `false` when
+   * the worker no longer holds it (it is left as it is).
+   */
+  completeMany(items: JobCompletion[]): Promise<boolean[]>;
 
   /** Marks the job `failed` with a human sentence, and drops its text and ciphertext. */
   fail(record: JobRecord, error: string): Promise<void>;

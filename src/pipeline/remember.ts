@@ -96,6 +96,11 @@ export interface RememberPipeline {
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
   /**
+   * `index` of many memories as one step: their texts embedded in one call, their rows written
+   * in one upsert (so the vector store commits them together), then their terms.
+   */
+  indexMany(memories: MemoryToIndex[], options?: StepOptions): Promise<void>;
+  /**
    * The vector `store` sealed in a manual memory's blob metadata, or `null` when it does not
    * open (altered, sealed for another memory, or under another secret).
    */
@@ -130,6 +135,30 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, call),
     );
   };
+  async function indexMany(memories: MemoryToIndex[], options: StepOptions = {}): Promise<void> {
+    if (memories.length === 0) return;
+    const texts = memories.flatMap((memory) => "text" in memory ? [memory.text] : []);
+    const embedded = texts.length === 0 ? [] : await backendCall(
+      options,
+      "Embedding",
+      (call) => embedder.embed(texts, call),
+    );
+    let embeddedAt = 0;
+    const vectorOf = memories.map((memory) =>
+      "text" in memory ? embedded[embeddedAt++] : memory.vector
+    );
+    const rows = await Promise.all(memories.map(async (memory, i): Promise<VectorRow> => {
+      const { memoryId: id, owner, namespace, blobId, createdAt } = memory;
+      const row: VectorRow = { id, owner, namespace, blobId, vector: vectorOf[i], createdAt };
+      if ("text" in memory) row.terms = await hasher.hash(owner, memory.text);
+      return row;
+    }));
+    await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
+    for (const row of rows) {
+      if (row.terms) await lexicon.add(row.owner, row.namespace, row.id, row.terms);
+    }
+  }
+
   return {
     encrypt,
 
@@ -146,25 +175,11 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },
 
-    async index(memory, options = {}) {
-      const { memoryId, owner, namespace, blobId, createdAt } = memory;
-      let vector: Float32Array | number[];
-      let terms: string[] | undefined;
-      if ("text" in memory) {
-        [vector] = await backendCall(
-          options,
-          "Embedding",
-          (call) => embedder.embed([memory.text], call),
-        );
-        terms = await hasher.hash(owner, memory.text);
-      } else {
-        vector = memory.vector;
-      }
-      const row: VectorRow = { id: memoryId, owner, namespace, blobId, vector, createdAt };
-      if (terms) row.terms = terms;
-      await backendCall(options, "Indexing", (call) => vectors.upsert([row], call));
-      if (terms) await lexicon.add(owner, namespace, memoryId, terms);
+    index(memory, options = {}) {
+      return indexMany([memory], options);
     },
+
+    indexMany,
 
     openVector(memory, sealedVector) {
       return vectorSeal.open(memory, sealedVector);
