@@ -2,9 +2,11 @@
  * `KvJobQueue`: the job queue in Deno KV, what the relayer runs on.
  *
  * Accepting seals each text (see `kv_job_texts.ts`), then writes every job record and enqueues
- * every job in one atomic commit, with the texts when they fit in it (larger ones are staged in
- * commits of their own first), so a job exists exactly when its queue message does. Records and
- * texts expire after 7 days; a message KV gives up on leaves a dead letter.
+ * one message for all of them in one atomic commit, with the texts when they fit in it (larger
+ * ones are staged in commits of their own first), so a job exists exactly when its queue message
+ * does. One message per accept, not per job: Deno KV spends transactions on every message it
+ * delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
+ * for each of its jobs.
  *
  * Every change made from a record commits only if the stored record is still as that record
  * shows it (read, compared, then written under a versionstamp check), so a worker whose lease
@@ -55,6 +57,19 @@ import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
 const MAX_CONFLICTS = 20;
 /** Jobs one batch commit changes at most (each is one of the commit's 100 checks). */
 const BATCH = 64;
+
+/** A message of the KV queue: one job, or every job of one `accept`. */
+type KvMessage = JobMessage | { job_ids: string[] };
+
+/** The job ids a message carries (none when it is not one of the queue's). */
+function jobIdsOf(message: unknown): string[] {
+  const { job_id: one, job_ids: many } = (message ?? {}) as {
+    job_id?: unknown;
+    job_ids?: unknown;
+  };
+  if (typeof one === "string") return [one];
+  return Array.isArray(many) ? many.filter((id): id is string => typeof id === "string") : [];
+}
 
 /** A change of one record by `#updateMany`: as `#update` takes it. */
 interface RecordChange {
@@ -115,8 +130,8 @@ export class KvJobQueue implements JobQueue {
   }
 
   /**
-   * Creates the records, keeps the texts and enqueues the jobs in one commit (texts too large
-   * for it are staged first). While the queue is listened to, the accepted jobs are also handed
+   * Creates the records, keeps the texts and enqueues one message for the jobs in one commit
+   * (texts too large for it are staged first). While the queue is listened to, the accepted jobs are also handed
    * to the listener at once, in this process: the KV message, delivered later, is the backup
    * that survives a crash, and finds the job done or held.
    */
@@ -130,8 +145,8 @@ export class KvJobQueue implements JobQueue {
       op.check({ key: ["job", record.job_id], versionstamp: null });
       op.set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS });
       op.set(["job_active", record.job_id], record.created_at);
-      this.#enqueue(op, record.job_id);
     }
+    if (ids.length > 0) this.#enqueue(op, ids);
     await commit(op, "accept the job");
     const wake = this.#wake;
     if (wake) { for (const id of ids) wake(id); }
@@ -337,13 +352,13 @@ export class KvJobQueue implements JobQueue {
     await this.#update(
       record,
       (stored) => retriedRecord(stored, error, this.#now()),
-      (op) => this.#enqueue(op, record.job_id, delayMs),
+      (op) => this.#enqueue(op, [record.job_id], delayMs),
     );
   }
 
   async redrive(jobId: string): Promise<void> {
     const op = this.#kv.atomic();
-    this.#enqueue(op, jobId);
+    this.#enqueue(op, [jobId]);
     await commit(op, "accept the job");
   }
 
@@ -382,8 +397,7 @@ export class KvJobQueue implements JobQueue {
     signal?.addEventListener("abort", () => this.#wake = undefined, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
-      const jobId = (message as Partial<JobMessage>)?.job_id;
-      if (typeof jobId === "string") await handler({ job_id: jobId });
+      await Promise.all(jobIdsOf(message).map((jobId) => handler({ job_id: jobId })));
     });
     if (!signal) return listening;
     return new Promise<void>((resolve, reject) => {
@@ -441,11 +455,13 @@ export class KvJobQueue implements JobQueue {
     await this.#texts.drop(jobId);
   }
 
-  #enqueue(op: Deno.AtomicOperation, jobId: string, delay = 0) {
-    op.enqueue({ job_id: jobId } satisfies JobMessage, {
+  /** Enqueues one message for `jobIds`: `{job_id}` for one job, `{job_ids}` for several. */
+  #enqueue(op: Deno.AtomicOperation, jobIds: string[], delay = 0) {
+    const message: KvMessage = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
+    op.enqueue(message, {
       delay,
       backoffSchedule: BACKOFF_SCHEDULE,
-      keysIfUndelivered: [["job_dead", jobId]],
+      keysIfUndelivered: jobIds.map((jobId) => ["job_dead", jobId]),
     });
   }
 }

@@ -8,6 +8,9 @@
  * one commit completes the jobs. A job delivered again while this worker has it (waiting or
  * running) joins it rather than being taken twice.
  *
+ * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
+ * (see `runBatch`).
+ *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
  * resumes and the index write is an upsert. The blob id is recorded when the job completes; an
@@ -72,6 +75,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", wake);
   });
 }
+
+/** Jobs leased before that run together at most. */
+const AGAIN = 4;
 
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
@@ -236,7 +242,21 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
   }
 
+  /**
+   * Runs a batch: its jobs on a first attempt together, those leased before (retried, or given
+   * back after a crash) in groups of `AGAIN` after them. A crash costs every job leased at the
+   * time an attempt, so a job that may be what crashed the process shares few.
+   */
   async function runBatch(jobIds: string[]): Promise<void> {
+    if (jobIds.length === 1) return await runGroup(jobIds);
+    const records = await queue.getMany(jobIds);
+    const again = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) > 0);
+    const first = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) === 0);
+    if (first.length > 0) await runGroup(first);
+    for (let i = 0; i < again.length; i += AGAIN) await runGroup(again.slice(i, i + AGAIN));
+  }
+
+  async function runGroup(jobIds: string[]): Promise<void> {
     const records = (await queue.leaseMany(jobIds, id)).filter((r): r is JobRecord => r !== null);
     if (records.length === 0) return;
     const jobs = records.map((record): Job => ({

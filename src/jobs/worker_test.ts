@@ -248,3 +248,22 @@ Deno.test("worker: a memory the index refuses fails alone; the others of its bat
     new Set([a!.job_id, c!.job_id]),
   );
 });
+
+Deno.test("worker: jobs on a later attempt run after the first attempts, at most 4 together", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const pipeline = await testPipeline({ embedder });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const jobs = await queue.accept(
+    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  // Six were leased before: given back after a crash (as the reconciler does at start-up).
+  for (const job of jobs.slice(0, 6)) {
+    await queue.retry((await queue.lease(job.job_id, "crashed"))!, undefined, 60_000);
+  }
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.deepEqual(records.map((record) => record?.attempts), [2, 2, 2, 2, 2, 2, 1, 1, 1, 1]);
+  assert.ok(records.every((record) => record?.status === "done"));
+});

@@ -3,6 +3,7 @@ import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
+import { until } from "../../src/testing/job_fixtures.ts";
 
 async function openKvQueue(
   options?: JobQueueOptions,
@@ -44,4 +45,24 @@ Deno.test("KvJobQueue: texts wait sealed, under the record, active and dead-lett
     error: "Cannot store: no",
   });
   assert.deepEqual(await Array.fromAsync(queue.kv.list({ prefix: ["job_payload"] })), []);
+});
+
+Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one job, as 0.1.0 wrote, is read", async () => {
+  await using queue = await openKvQueue();
+  const jobs = await queue.accept(
+    ["a", "b", "c"].map((text) => ({ owner: "o1", namespace: "n1", text })),
+  );
+  const ids = jobs.map((job) => job.job_id);
+  await queue.kv.enqueue({ job_id: ids[1] }); // what 0.1.0 enqueued for each job
+  const delivered: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    delivered.push(job_id);
+    return Promise.resolve();
+  }, { signal: listening.signal });
+  await until("both messages arrive", () => delivered.length === 4);
+  listening.abort();
+  await listened;
+  const count = (id: string) => delivered.filter((d) => d === id).length;
+  assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
