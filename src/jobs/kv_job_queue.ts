@@ -4,7 +4,8 @@
  * Accepting seals each text (see `kv_job_texts.ts`), then writes every job record and enqueues
  * one message for all of them in one atomic commit, with the texts when they fit in it (larger
  * ones are staged in commits of their own first), so a job exists exactly when its queue message
- * does. One message per accept, not per job: Deno KV spends transactions on every message it
+ * does. Accepts made while a commit is in flight share the next one (`kv_job_accept.ts`), and its
+ * message: Deno KV spends a sync to disk on every commit and transactions on every message it
  * delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
  * for each of its jobs.
  *
@@ -22,7 +23,6 @@ import {
   type JobCompletion,
   type JobHandler,
   type JobInput,
-  type JobMessage,
   type JobQueue,
   type JobQueueOptions,
   type JobRecord,
@@ -31,7 +31,6 @@ import {
 } from "./job_queue.ts";
 import {
   acceptedRecord,
-  BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
   failedRecord,
@@ -39,9 +38,9 @@ import {
   leasedRecord,
   renewedRecord,
   retriedRecord,
-  stillAsSeen,
   TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
+import { AcceptGroups } from "./kv_job_accept.ts";
 import {
   CHUNK_BYTES,
   chunksOf,
@@ -52,42 +51,15 @@ import {
   RECORD_TTL_MS,
 } from "./kv_job_texts.ts";
 import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
-
-/** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
-const MAX_CONFLICTS = 20;
-/** Jobs one batch commit changes at most (each is one of the commit's 100 checks). */
-const BATCH = 64;
-
-/** A message of the KV queue: one job, or every job of one `accept`. */
-type KvMessage = JobMessage | { job_ids: string[] };
-
-/** The job ids a message carries (none when it is not one of the queue's). */
-function jobIdsOf(message: unknown): string[] {
-  const { job_id: one, job_ids: many } = (message ?? {}) as {
-    job_id?: unknown;
-    job_ids?: unknown;
-  };
-  if (typeof one === "string") return [one];
-  return Array.isArray(many) ? many.filter((id): id is string => typeof id === "string") : [];
-}
-
-/** A change of one record by `#updateMany`: as `#update` takes it. */
-interface RecordChange {
-  seen: JobRecord;
-  change: ((stored: JobRecord) => JobRecord) | null;
-  more?: (op: Deno.AtomicOperation) => void;
-}
-
-/** `items` in slices of at most `size`. */
-function slices<T>(items: T[], size = BATCH): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-function storeFailed(action: string, cause: unknown): never {
-  throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, { cause });
-}
+import {
+  BATCH,
+  enqueueJobs,
+  jobIdsOf,
+  type RecordChange,
+  slices,
+  storeFailed,
+  updateMany,
+} from "./kv_job_records.ts";
 
 /**
  * The job queue in Deno KV.
@@ -103,6 +75,7 @@ export class KvJobQueue implements JobQueue {
   #now: () => number;
   #kv: Deno.Kv;
   #texts: KvJobTexts;
+  #accepts: AcceptGroups;
   #listening = false;
   /** Called with the jobs this process accepts, while it listens. */
   #wake?: (jobId: string) => void;
@@ -110,6 +83,7 @@ export class KvJobQueue implements JobQueue {
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
     this.#texts = new KvJobTexts(kv, payloadKey);
+    this.#accepts = new AcceptGroups(kv, this.#texts, (op, ids) => enqueueJobs(op, ids));
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.#now = options.now ?? Date.now;
@@ -130,26 +104,19 @@ export class KvJobQueue implements JobQueue {
   }
 
   /**
-   * Creates the records, keeps the texts and enqueues one message for the jobs in one commit
-   * (texts too large for it are staged first). While the queue is listened to, the accepted jobs are also handed
+   * Creates the records, keeps the texts and enqueues a message for the jobs in one commit,
+   * shared with the accepts made meanwhile (`kv_job_accept.ts`); texts too large for it are
+   * staged first. While the queue is listened to, the accepted jobs are also handed
    * to the listener at once, in this process: the KV message, delivered later, is the backup
    * that survives a crash, and finds the job done or held.
    */
   async accept(inputs: JobInput[]): Promise<JobRecord[]> {
     const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
-    const ids = records.map((record) => record.job_id);
-    const op = this.#kv.atomic();
-    await this.#texts.stagePayloads(op, ids, inputs.map((input) => input.text));
-    for (const record of records) {
-      op.check({ key: ["job", record.job_id], versionstamp: null });
-      op.set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS });
-      op.set(["job_active", record.job_id], record.created_at);
-    }
-    if (ids.length > 0) this.#enqueue(op, ids);
-    await commit(op, "accept the job");
+    if (records.length === 0) return records;
+    await this.#accepts.commit(records, inputs.map((input) => input.text));
     const wake = this.#wake;
-    if (wake) { for (const id of ids) wake(id); }
+    if (wake) { for (const record of records) wake(record.job_id); }
     return records;
   }
 
@@ -285,7 +252,7 @@ export class KvJobQueue implements JobQueue {
           this.#texts.setCiphertext(op, job_id, attempts, [ciphertext]);
         },
       }));
-      const results = await this.#updateMany(changes);
+      const results = await updateMany(this.#kv, changes);
       group.forEach((i, at) => saved[i] = results[at] !== null);
       group = [];
       bytes = 0;
@@ -324,14 +291,17 @@ export class KvJobQueue implements JobQueue {
     for (const slice of slices(items)) {
       const ids = slice.map((item) => item.record.job_id);
       const drop = await this.#texts.toDrop(ids);
-      const results = await this.#updateMany(slice.map(({ record, patch }, i) => ({
-        seen: record,
-        change: (stored) => completedRecord(stored, patch, this.#now()),
-        more: (op) => {
-          op.delete(["job_active", ids[i]]);
-          drop.deleteKnown(op, i);
-        },
-      })));
+      const results = await updateMany(
+        this.#kv,
+        slice.map(({ record, patch }, i) => ({
+          seen: record,
+          change: (stored) => completedRecord(stored, patch, this.#now()),
+          more: (op) => {
+            op.delete(["job_active", ids[i]]);
+            drop.deleteKnown(op, i);
+          },
+        })),
+      );
       for (const [i, result] of results.entries()) {
         if (result && drop.more(i)) await this.#texts.drop(ids[i]);
         done.push(result !== null);
@@ -352,13 +322,13 @@ export class KvJobQueue implements JobQueue {
     await this.#update(
       record,
       (stored) => retriedRecord(stored, error, this.#now()),
-      (op) => this.#enqueue(op, [record.job_id], delayMs),
+      (op) => enqueueJobs(op, [record.job_id], delayMs),
     );
   }
 
   async redrive(jobId: string): Promise<void> {
     const op = this.#kv.atomic();
-    this.#enqueue(op, [jobId]);
+    enqueueJobs(op, [jobId]);
     await commit(op, "accept the job");
   }
 
@@ -416,34 +386,9 @@ export class KvJobQueue implements JobQueue {
     change: ((stored: JobRecord) => JobRecord) | null,
     more?: (op: Deno.AtomicOperation) => void,
   ): Promise<JobRecord> {
-    const [result] = await this.#updateMany([{ seen, change, more }]);
+    const [result] = await updateMany(this.#kv, [{ seen, change, more }]);
     if (!result) throw new LeaseLost(seen.job_id);
     return result;
-  }
-
-  /**
-   * `#update` of up to 64 records in one commit: per change, the record written, or `null` when
-   * its job moved on (nothing of that change is committed).
-   */
-  async #updateMany(changes: RecordChange[]): Promise<(JobRecord | null)[]> {
-    const keys = changes.map(({ seen }) => ["job", seen.job_id]);
-    for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
-      const entries = await getAll<JobRecord>(this.#kv, keys);
-      const op = this.#kv.atomic();
-      const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
-        const entry = entries[i];
-        if (!stillAsSeen(entry.value, seen)) return null;
-        const next = change ? change(entry.value) : entry.value;
-        op.check(entry);
-        if (change) op.set(keys[i], next, { expireIn: RECORD_TTL_MS });
-        more?.(op);
-        return next;
-      });
-      if (written.every((record) => record === null)) return written;
-      const result = await op.commit().catch((cause) => storeFailed("update the job", cause));
-      if (result.ok) return written;
-    }
-    throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
   }
 
   /** Stores a finished record, drops it from the active index, drops its text and ciphertext. */
@@ -453,16 +398,6 @@ export class KvJobQueue implements JobQueue {
       op.delete(["job_active", jobId]).delete(["job_ciphertext", jobId]);
     });
     await this.#texts.drop(jobId);
-  }
-
-  /** Enqueues one message for `jobIds`: `{job_id}` for one job, `{job_ids}` for several. */
-  #enqueue(op: Deno.AtomicOperation, jobIds: string[], delay = 0) {
-    const message: KvMessage = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
-    op.enqueue(message, {
-      delay,
-      backoffSchedule: BACKOFF_SCHEDULE,
-      keysIfUndelivered: jobIds.map((jobId) => ["job_dead", jobId]),
-    });
   }
 }
 

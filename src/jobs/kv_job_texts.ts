@@ -73,18 +73,16 @@ export class KvJobTexts {
   }
 
   /**
-   * Seals each text of `jobIds` and sets its chunks on `op` when they all fit one commit;
-   * otherwise commits them first, in commits of their own (read only once `op` landed, since
-   * a job exists only once its record does).
+   * Commits the sealed texts of `jobIds` in commits of their own, for an accept whose texts do
+   * not fit its commit (they are read only once it landed, since a job exists only once its
+   * record does).
    */
-  async stagePayloads(op: Deno.AtomicOperation, jobIds: string[], texts: string[]) {
-    const sealed = await Promise.all(jobIds.map((jobId, i) => this.#seal(jobId, texts[i])));
-    const total = sealed.reduce((n, bytes) => n + bytes.byteLength, 0);
-    let staged = total <= MAX_COMMIT_BYTES ? op : this.#kv.atomic();
+  async stagePayloads(jobIds: string[], sealed: Uint8Array<ArrayBuffer>[]): Promise<void> {
+    let staged = this.#kv.atomic();
     let stagedBytes = 0;
     for (const [i, bytes] of sealed.entries()) {
       for (const [c, chunk] of chunksOf(bytes).entries()) {
-        if (staged !== op && stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
+        if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
           await commit(staged, "accept the job");
           staged = this.#kv.atomic();
           stagedBytes = 0;
@@ -93,7 +91,7 @@ export class KvJobTexts {
         stagedBytes += chunk.byteLength;
       }
     }
-    if (staged !== op) await commit(staged, "accept the job");
+    await commit(staged, "accept the job");
   }
 
   /** The text of a job, or `null` once the job has finished and its payload is gone. */
@@ -212,7 +210,8 @@ export class KvJobTexts {
     return new TextEncoder().encode(`svc-job:${jobId}`);
   }
 
-  #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+  /** A job's text sealed, as it waits. */
+  seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
     return sealBytes(this.#payloadKey, new TextEncoder().encode(text), this.#aad(jobId));
   }
 

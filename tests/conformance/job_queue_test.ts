@@ -66,3 +66,53 @@ Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one 
   const count = (id: string) => delivered.filter((d) => d === id).length;
   assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
+
+/** `kv` with its commits counted. */
+function countingCommits(kv: Deno.Kv) {
+  const counted = { commits: 0 };
+  const proxy = new Proxy(kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => (counted.commits++, commit());
+          return op;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return Object.assign(counted, { kv: proxy });
+}
+
+Deno.test("KvJobQueue: accepts made at once share commits, each whole, large texts too", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const counting = countingCommits(kv);
+  const queue = await KvJobQueue.open(counting.kv, crypto.getRandomValues(new Uint8Array(32)));
+  const large = "a long text ".repeat(60_000); // past one commit: staged, committed alone
+  const texts = Array.from({ length: 30 }, (_, i) => i === 7 ? large : `fact ${i}`);
+  const accepted = await Promise.all(
+    texts.map((text, i) =>
+      queue.accept(
+        i % 10 === 0
+          ? [{ owner: "o1", namespace: "n1", text }, {
+            owner: "o1",
+            namespace: "n1",
+            text: `${text} too`,
+          }]
+          : [{ owner: "o1", namespace: "n1", text }],
+      )
+    ),
+  );
+  assert.ok(counting.commits < 20, `30 accepts in ${counting.commits} commits`);
+  const records = accepted.flat();
+  assert.equal(records.length, 33);
+  assert.deepEqual(await queue.getMany(records.map((r) => r.job_id)), records);
+  const payloads = await queue.payloads(records.map((r) => r.job_id));
+  const expected = texts.flatMap((text, i) => i % 10 === 0 ? [text, `${text} too`] : [text]);
+  assert.deepEqual(payloads, expected);
+  const active = await Array.fromAsync(queue.active());
+  assert.equal(active.length, 33);
+});
