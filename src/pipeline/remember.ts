@@ -14,8 +14,9 @@
  * time limit. Indexing again is safe (the write is an upsert by memory id); storing the same
  * ciphertext again gives the same blob (the store is content-addressed), but storing a text
  * again encrypts afresh and so puts a second blob. That is why the worker encrypts first
- * (`encrypt`), keeps the ciphertext with the job, then stores it, and checkpoints the blob id
- * before indexing: each step is then idempotent per memory id.
+ * (`encrypt`), keeps the ciphertext with the job, then stores it: each step is then idempotent
+ * per memory id. `indexMany` indexes a worker's batch as one step: one embedding call for all
+ * its texts and one upsert of all its rows, which the vector store commits together.
  *
  * @example
  * ```ts
