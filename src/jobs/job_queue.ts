@@ -8,7 +8,8 @@
  * makes a worker `lease` it (`running`, one more attempt); the worker `checkpoint`s each
  * stage's output, then `complete`s it (`done`), `retry`s it (`pending` again, enqueued after a
  * delay) or `fail`s it (`failed`, with a human sentence). A lease past `leaseMs` may be taken
- * over; a job leased `maxAttempts` times fails at the next lease.
+ * over; a job leased `maxAttempts` times fails at the next lease. An attempt a crash cut short is
+ * given back as `interrupted`, without counting.
  *
  * Leases are fenced: a worker `renew`s its lease while the job runs, and every change a caller
  * makes from a record applies only while the job is still as that record shows it (same
@@ -41,7 +42,7 @@ export interface PublicJob {
   memory_id?: string;
   /** Why the job failed, or why its last attempt did, in a human sentence. */
   error?: string;
-  /** Leases so far: how many times a worker took the job. */
+  /** Leases so far: how many times a worker took the job, less those a crash cut short. */
   attempts: number;
   /** When the job was accepted (ISO 8601). */
   created_at: string;
@@ -55,6 +56,8 @@ export interface JobRecord extends PublicJob {
   lease_until?: number;
   /** The worker holding the job. */
   worker?: string;
+  /** Attempts a crash cut short (not counted in `attempts`); see `JobQueue.interrupted`. */
+  interruptions?: number;
 }
 
 /**
@@ -71,7 +74,7 @@ export class LeaseLost extends SvcError {
 
 /** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
-  const { lease_until: _lease, worker: _worker, ...job } = record;
+  const { lease_until: _lease, worker: _worker, interruptions: _interruptions, ...job } = record;
   return job;
 }
 
@@ -221,6 +224,14 @@ export interface JobQueue {
 
   /** Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. */
   retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void>;
+
+  /**
+   * Gives back a job whose attempt a crash cut short (the reconciler, at start-up, for the jobs
+   * the last run left `running`): `pending` again and enqueued at once, its last error kept, the
+   * attempt not counted but the interruption recorded. A job interrupted twice as often as it may
+   * be attempted fails at its next lease, so that one crashing the relayer does not loop.
+   */
+  interrupted(record: JobRecord): Promise<void>;
 
   /** Enqueues a job again as it is (the reconciler's re-drive). */
   redrive(jobId: string): Promise<void>;

@@ -33,12 +33,13 @@ import {
   acceptedRecord,
   checkpointedRecord,
   completedRecord,
+  exhaustedError,
   failedRecord,
+  interruptedRecord,
   leaseDecision,
   leasedRecord,
   renewedRecord,
   retriedRecord,
-  TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
 import { AcceptGroups } from "./kv_job_accept.ts";
 import {
@@ -189,7 +190,7 @@ export class KvJobQueue implements JobQueue {
 
   /** Fails a job out of attempts; another lease or failure that got there first leaves nothing. */
   async #exhaust(record: JobRecord): Promise<void> {
-    await this.fail(record, record.error ?? TOO_MANY_ATTEMPTS).catch((error) => {
+    await this.fail(record, exhaustedError(record, this.maxAttempts)).catch((error) => {
       if (!(error instanceof LeaseLost)) throw error;
     });
   }
@@ -323,6 +324,14 @@ export class KvJobQueue implements JobQueue {
       record,
       (stored) => retriedRecord(stored, error, this.#now()),
       (op) => enqueueJobs(op, [record.job_id], delayMs),
+    );
+  }
+
+  async interrupted(record: JobRecord): Promise<void> {
+    await this.#update(
+      record,
+      (stored) => interruptedRecord(stored, this.#now()),
+      (op) => enqueueJobs(op, [record.job_id]),
     );
   }
 

@@ -21,13 +21,14 @@ import {
   BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
+  exhaustedError,
   failedRecord,
+  interruptedRecord,
   leaseDecision,
   leasedRecord,
   renewedRecord,
   retriedRecord,
   stillAsSeen,
-  TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
 
 interface Message {
@@ -99,7 +100,9 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     const record = this.#load(jobId);
     const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts);
-    if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
+    if (decision === "exhausted") {
+      await this.fail(record!, exhaustedError(record!, this.maxAttempts));
+    }
     if (decision !== "take") return null;
     return this.#save(leasedRecord(record!, worker, this.leaseMs, now));
   }
@@ -165,6 +168,13 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     return this.#asSeen(record, (stored) => {
       this.#save(retriedRecord(stored, error, this.#now()));
       this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
+    });
+  }
+
+  interrupted(record: JobRecord): Promise<void> {
+    return this.#asSeen(record, (stored) => {
+      this.#save(interruptedRecord(stored, this.#now()));
+      this.#enqueue({ jobId: record.job_id, failures: 0 });
     });
   }
 
