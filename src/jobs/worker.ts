@@ -4,8 +4,8 @@
  * wait for the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches
  * run at once, and each stage runs once per batch: one lease commit, the texts and saved
  * ciphertexts read together, the encryptions and blob uploads run concurrently, one commit
- * keeps the new ciphertexts, one embedding call and one index upsert write every memory, and
- * one commit completes the jobs. A job delivered again while this worker has it (waiting or
+ * keeps the new ciphertexts, one embedding call (while the blobs upload) and one index upsert
+ * write every memory, and one commit completes the jobs. A job delivered again while this worker has it (waiting or
  * running) joins it rather than being taken twice.
  *
  * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
@@ -24,7 +24,12 @@
  */
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { MemoryKey, RememberPipeline, StepOptions } from "../pipeline/remember.ts";
+import type {
+  MemoryKey,
+  PreparedText,
+  RememberPipeline,
+  StepOptions,
+} from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 
 export interface WorkerDependencies {
@@ -181,9 +186,16 @@ export function createWorker(deps: WorkerDependencies): Worker {
     });
   }
 
-  /** Indexes the jobs' memories in one step; when one memory is refused, each on its own. */
-  async function index(jobs: Job[]): Promise<Job[]> {
-    const memory = (job: Job) => ({ ...job.key, text: job.text!, blobId: job.blobId! });
+  /**
+   * Indexes the jobs' memories in one step, from what `prepare` made of their texts; when one
+   * memory is refused, each on its own.
+   */
+  async function index(jobs: Job[], prepared: Map<Job, PreparedText>): Promise<Job[]> {
+    const memory = (job: Job) => ({
+      ...job.key,
+      blobId: job.blobId!,
+      prepared: prepared.get(job)!,
+    });
     try {
       await pipeline.indexMany(jobs.map(memory), { timeoutMs });
       return jobs;
@@ -202,11 +214,23 @@ export function createWorker(deps: WorkerDependencies): Worker {
       if (job.text !== undefined) return Promise.resolve();
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
     });
+    // Embedding needs no blob id: it runs while the blobs upload.
+    const preparing = pipeline.prepare(live.map((job) => ({ ...job.key, text: job.text! })), {
+      timeoutMs,
+    }).then((made) => new Map(live.map((job, i) => [job, made[i]])));
+    preparing.catch(() => {}); // awaited below, once the uploads are over
     const toStore = live.filter((job) => !job.record.blob_id);
     for (const job of live) job.blobId ??= job.record.blob_id;
     const stored = new Set(await store(toStore));
     live = live.filter((job) => (job.record.blob_id || stored.has(job)) && !takenOver(job));
-    live = await index(live);
+    let prepared: Map<Job, PreparedText>;
+    try {
+      prepared = await preparing;
+    } catch (error) {
+      await each(live, () => Promise.reject(error));
+      return;
+    }
+    live = await index(live, prepared);
     live = live.filter((job) => !takenOver(job));
     const completed = await queue.completeMany(live.map((job) => ({
       record: job.record,

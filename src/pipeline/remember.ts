@@ -74,11 +74,21 @@ export type MemoryToStore =
     | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
   );
 
-/** A stored memory to index: its text to embed, or the vector to index it under. */
+/** What indexing a text needs before its blob is stored: its vector and its terms' hashes. */
+export interface PreparedText {
+  vector: Float32Array;
+  /** Keyed hashes of the text's terms. */
+  terms: string[];
+}
+
+/**
+ * A stored memory to index: its text to embed, the vector to index it under, or its text as
+ * `prepare` made it ready.
+ */
 export type MemoryToIndex =
   & MemoryKey
   & { blobId: string }
-  & ({ text: string } | { vector: Float32Array | number[] });
+  & ({ text: string } | { vector: Float32Array | number[] } | { prepared: PreparedText });
 
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
@@ -96,6 +106,15 @@ export interface RememberPipeline {
   store(memory: MemoryToStore, options?: StepOptions): Promise<string>;
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
+  /**
+   * Embeds texts (in one call) and hashes their terms: the part of indexing that needs no blob
+   * id, so that it can run while the blobs upload. Resolves, in order, to what `indexMany`
+   * takes as `prepared`.
+   */
+  prepare(
+    memories: (MemoryKey & { text: string })[],
+    options?: StepOptions,
+  ): Promise<PreparedText[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -136,24 +155,38 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, call),
     );
   };
-  async function indexMany(memories: MemoryToIndex[], options: StepOptions = {}): Promise<void> {
-    if (memories.length === 0) return;
-    const texts = memories.flatMap((memory) => "text" in memory ? [memory.text] : []);
-    const embedded = texts.length === 0 ? [] : await backendCall(
+  async function prepare(
+    memories: (MemoryKey & { text: string })[],
+    options: StepOptions = {},
+  ): Promise<PreparedText[]> {
+    if (memories.length === 0) return [];
+    const texts = memories.map((memory) => memory.text);
+    const vectors = await backendCall(
       options,
       "Embedding",
       (call) => embedder.embed(texts, call),
     );
-    let embeddedAt = 0;
-    const vectorOf = memories.map((memory) =>
-      "text" in memory ? embedded[embeddedAt++] : memory.vector
+    return await Promise.all(memories.map(async ({ owner, text }, i) => ({
+      vector: vectors[i],
+      terms: await hasher.hash(owner, text),
+    })));
+  }
+
+  async function indexMany(memories: MemoryToIndex[], options: StepOptions = {}): Promise<void> {
+    if (memories.length === 0) return;
+    const texts = memories.flatMap((memory) =>
+      "text" in memory && !("prepared" in memory) && !("vector" in memory) ? [memory] : []
     );
-    const rows = await Promise.all(memories.map(async (memory, i): Promise<VectorRow> => {
+    const prepared = await prepare(texts, options);
+    let preparedAt = 0;
+    const rows = memories.map((memory): VectorRow => {
       const { memoryId: id, owner, namespace, blobId, createdAt } = memory;
-      const row: VectorRow = { id, owner, namespace, blobId, vector: vectorOf[i], createdAt };
-      if ("text" in memory) row.terms = await hasher.hash(owner, memory.text);
-      return row;
-    }));
+      const row = { id, owner, namespace, blobId, createdAt };
+      if ("prepared" in memory) return { ...row, ...memory.prepared };
+      if ("vector" in memory) return { ...row, vector: memory.vector };
+      const { vector, terms } = prepared[preparedAt++];
+      return { ...row, vector, terms };
+    });
     await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
     for (const row of rows) {
       if (row.terms) await lexicon.add(row.owner, row.namespace, row.id, row.terms);
@@ -179,6 +212,8 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     index(memory, options = {}) {
       return indexMany([memory], options);
     },
+
+    prepare,
 
     indexMany,
 
