@@ -79,10 +79,10 @@ export class AcceptGroups {
         bytes += next.bytes;
       }
       this.#waiting.splice(0, group.length);
-      const op = this.#kv.atomic();
-      for (const { records, sealed } of group) this.#add(op, records, sealed);
-      this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
       try {
+        const op = this.#kv.atomic();
+        for (const { records, sealed } of group) this.#add(op, records, sealed);
+        this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
         await commit(op, "accept the job");
         for (const { landed } of group) landed.resolve();
       } catch (error) {

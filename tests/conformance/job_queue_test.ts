@@ -116,3 +116,33 @@ Deno.test("KvJobQueue: accepts made at once share commits, each whole, large tex
   const active = await Array.fromAsync(queue.active());
   assert.equal(active.length, 33);
 });
+
+Deno.test("KvJobQueue: a group of accepts whose commit fails fails each of them, and later accepts go on", async () => {
+  using kv = await Deno.openKv(":memory:");
+  let failNext = false;
+  const failing = new Proxy(kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          if (failNext) {
+            failNext = false;
+            op.enqueue = () => {
+              throw new TypeError("the job store refused the message");
+            };
+          }
+          return op;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const queue = await KvJobQueue.open(failing, crypto.getRandomValues(new Uint8Array(32)));
+  const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
+  failNext = true;
+  await assert.rejects(() => queue.accept(input("refused")), TypeError);
+  const [job] = await queue.accept(input("accepted"));
+  assert.equal((await queue.get(job.job_id))?.status, "pending");
+  assert.equal((await Array.fromAsync(queue.active())).length, 1, "the refused job does not exist");
+});
