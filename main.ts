@@ -112,6 +112,7 @@ async function start() {
     ...backends.relayer,
     logger,
     concurrency: config.concurrency,
+    batchSize: config.batchSize,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,
     sidecar,

@@ -80,6 +80,8 @@
  */
 export { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
 export type {
+  CiphertextToSave,
+  JobCompletion,
   JobHandler,
   JobInput,
   JobMessage,

@@ -4,7 +4,8 @@
  * (fresh timestamp and nonce). For each of `--clients` (1, 20, 50) it measures the unsigned
  * `/health` (the HTTP ceiling), signed `whoami`, single and bulk remember, and recall at each of
  * `--sizes` memories (the short facts of `fact_workload.ts`, ingested through the public bulk
- * API). It also reports the ingest rate (accepted → every job done), remember → recallable for
+ * API). It also reports the ingest rate (accepted → every job done) in bulks and, with the
+ * remember workload, of 1,000 facts sent one per request by 20 clients, remember → recallable for
  * single memories, recall's hit rate on the facts' questions, the relayer's resident memory and
  * the index's disk use. Prints a table and writes `bench/results/load.json` (or `--out`).
  *
@@ -199,6 +200,32 @@ async function ingest(client: SvcClient, facts: Fact[], namespace: string) {
   };
 }
 
+/**
+ * Remembers `facts` into `namespace` one per request, from `clients` closed-loop clients; the
+ * rates at which they were accepted and became recallable (all done).
+ */
+async function ingestOneByOne(client: SvcClient, facts: Fact[], namespace: string, clients = 20) {
+  const jobIds: string[] = new Array(facts.length);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (next < facts.length) {
+      const at = next++;
+      jobIds[at] = (await client.remember(facts[at].text, { namespace })).job_id;
+    }
+  }));
+  const acceptedS = (performance.now() - started) / 1000;
+  await allDone(client, jobIds);
+  const doneS = (performance.now() - started) / 1000;
+  return {
+    memories: facts.length,
+    clients,
+    accepted_per_s: Math.round(facts.length / acceptedS),
+    recallable_per_s: Math.round(facts.length / doneS),
+    accepted_to_all_recallable_s: round(doneS - acceptedS, 2),
+  };
+}
+
 /** Single memories remembered one after another, each polled by recall until found. */
 async function rememberToRecallable(client: SvcClient, samples: number) {
   const ms: number[] = [];
@@ -290,6 +317,10 @@ for (const size of SIZES) {
 // Before the remember cells, which leave the queue a backlog.
 const recallable = await rememberToRecallable(client, 50);
 console.log(JSON.stringify({ remember_to_recallable: recallable }));
+const oneByOne = WORKLOADS.has("remember")
+  ? await ingestOneByOne(client, factWorkload(1000), "facts-one-by-one")
+  : undefined;
+if (oneByOne) console.log(JSON.stringify({ ingest_one_by_one: oneByOne }));
 for (const clients of WORKLOADS.has("remember") ? CLIENTS : []) {
   cells.push(
     await closedLoop(
@@ -319,6 +350,7 @@ const result = {
   seconds_per_cell: SECONDS,
   cells,
   ingest: ingests,
+  ingest_one_by_one: oneByOne,
   hit_rate: hits,
   remember_to_recallable: recallable,
   relayer_rss_mb_after_load: rss,

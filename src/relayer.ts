@@ -84,8 +84,10 @@ export interface RelayerOptions {
   packageId?: string;
   /** Run the job worker and reconciler (default true). */
   processJobs?: boolean;
-  /** Remember jobs processed at once (default 4). */
+  /** Batches of remember jobs processed at once (default 2). */
   concurrency?: number;
+  /** Remember jobs a batch takes at most (default 64). */
+  batchSize?: number;
   /** Time limit of each backend call of a remember job (default 30 s). */
   callTimeoutMs?: number;
   /** Attempts before a remember job is marked failed (default 5). */
@@ -213,6 +215,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     pipeline,
     logger,
     concurrency: options.concurrency,
+    batchSize: options.batchSize,
     callTimeoutMs: options.callTimeoutMs,
   });
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;

@@ -4,10 +4,13 @@ import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
+import { createWorker } from "../src/jobs/worker.ts";
+import { MemoryEmbedder } from "../src/backends/memory_embedder.ts";
 import {
   CountingVectorStore,
   HeldBlobStore,
   ManualClock,
+  testPipeline,
   until,
 } from "../src/testing/job_fixtures.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
@@ -107,7 +110,8 @@ Deno.test("a job interrupted after its blob upload resumes without a second blob
   const record = await t.relayer.queue.get(job.job_id);
   assert.equal(record?.status, "done");
   assert.equal(record?.blob_id, blobId);
-  assert.equal(record?.attempts, 2);
+  assert.equal(record?.attempts, 1, "the attempt the crash cut short is not counted");
+  assert.equal(record?.interruptions, 1);
   assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
 });
 
@@ -203,4 +207,36 @@ Deno.test("a restarted relayer re-drives unfinished jobs before it takes any, so
   assert.equal(record?.status, "done");
   assert.equal((await queue.get(job.job_id))?.attempts, 1, "one run");
   assert.equal((await t.blobs.list(owner, "default")).length, 1, "one blob");
+});
+
+Deno.test("a job handed to the worker in-process at acceptance and delivered again by Deno KV runs once", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)));
+  const blobs = new HeldBlobStore();
+  using _held = blobs;
+  const vectors = new CountingVectorStore(384);
+  const pipeline = await testPipeline({ blobs, vectors, embedder: new MemoryEmbedder(384) });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const deliveries: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    deliveries.push(job_id);
+    return worker.process(job_id);
+  }, { signal: listening.signal });
+  const owner = "0x" + "cd".repeat(32);
+  const [job] = await queue.accept([{ owner, namespace: "default", text: "I keep bees" }]);
+  // Handed over before `accept` resolved: no queue delivery could have come yet.
+  assert.deepEqual(deliveries, [job.job_id], "delivered in-process at once");
+  await until("the job is uploading", () => blobs.calls === 1);
+  await until("Deno KV delivers the job's message too", () => deliveries.length === 2);
+  blobs.release();
+  await until("the job is done", async () => (await queue.get(job.job_id))?.status === "done");
+  await worker.idle();
+  listening.abort();
+  await listened;
+  const done = (await queue.get(job.job_id))!;
+  assert.equal(done.attempts, 1, "leased once");
+  assert.equal(blobs.calls, 1, "one upload");
+  assert.equal(vectors.writes.get(job.job_id), 1, "one vector write");
+  assert.deepEqual((await blobs.list(owner, "default")).map((e) => e.blobId), [done.blob_id]);
 });

@@ -3,16 +3,21 @@
  * SHA-256 of the bytes. Layout under the root directory:
  *
  * - `objects/<id[0..2]>/<id>`: the bytes; `<id>.json` beside it: the metadata;
- * - `index/<sha256(owner)>/<sha256(namespace)>/<created_at>-<id>`: empty files that let
- *   `list` read one owner's namespace without scanning every blob.
+ * - `index/<sha256(owner)>/<sha256(namespace)>/<created_at>-<id>`: entries that let `list` read
+ *   one owner's namespace without scanning every blob (hard links to the metadata file; empty
+ *   files where the file system has no links, and as versions up to 0.1.0 wrote them).
  *
  * The metadata JSON holds `owner`, `namespace`, `memoryId`, `createdAt` and, for a manual
  * memory, `sealedVector` (opaque); nothing else is written. A `vector` array of numbers, as
  * versions up to 0.1.0 wrote for a manual memory, is still read, as `legacyVector`.
  *
- * Files are written to a temporary name, synced and renamed, so a crash never leaves a
- * partial blob; putting the same bytes again writes whatever a crash kept the first put from
- * writing. Folders are created 0700 and files 0600 (owner only).
+ * A put writes the bytes and the metadata at once, each created under its final name, written
+ * and synced, then the listing entry: what `put` returned survives a crash of the process or
+ * of the machine. A file a crash cut short is never read as a blob: it has no listing entry
+ * yet, and putting the same bytes again (a job resumes by doing so) finds it incomplete and
+ * writes it again, to a temporary name synced and renamed over it (bytes that do not hash to
+ * their id, metadata that does not parse). Folders are created 0700 and files 0600 (owner
+ * only); the folders a store created are remembered, so a put makes none it made before.
  */
 import {
   backendError,
@@ -28,14 +33,58 @@ const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 
 async function writeAtomic(path: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
   const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
+  await writeNew(temp, bytes);
+  await Deno.rename(temp, path);
+}
+
+/** Creates `path` with `bytes`, synced; `false` (nothing written) when it exists already. */
+async function writeNew(path: string, bytes: Uint8Array<ArrayBuffer>): Promise<boolean> {
+  let file: Deno.FsFile;
   try {
-    await file.write(bytes);
+    file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return false;
+    throw error;
+  }
+  try {
+    for (let at = 0; at < bytes.byteLength;) at += await file.write(bytes.subarray(at));
     await file.sync();
   } finally {
     file.close();
   }
-  await Deno.rename(temp, path);
+  return true;
+}
+
+/**
+ * Makes the listing entry `entry` of the blob whose metadata is in `metaPath`: a hard link to
+ * that file (no new file to allocate), or an empty file where links are not supported.
+ */
+async function listed(metaPath: string, entry: string): Promise<void> {
+  try {
+    await Deno.link(metaPath, entry);
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return;
+    if (error instanceof Deno.errors.NotFound) throw error;
+    await writeNew(entry, new Uint8Array());
+  }
+}
+
+/** The content-addressed id of `bytes`: the unpadded base64url of their SHA-256. */
+async function blobIdOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return digest.toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/** The metadata in a file, or `null` when it is empty or cut short (a crash while writing). */
+function parsedMeta(json: string): BlobMeta | null {
+  try {
+    const meta = JSON.parse(json);
+    return meta && typeof meta.owner === "string" && typeof meta.namespace === "string"
+      ? meta
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The fields of `meta` the store writes, and no others. */
@@ -54,25 +103,22 @@ function listedMeta(json: string): ListedBlobMeta {
   return meta;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
 /** Options of {@link FsBlobStore.open}. */
 export interface FsBlobStoreOptions {
   /** The store's folder. */
   dir: string;
 }
 
+/** Folders and listing paths a store remembers at most, before it forgets them all. */
+const REMEMBERED = 10_000;
+
 export class FsBlobStore implements BlobStore {
   readonly name = "fs";
   readonly root: string;
+  /** Folders this store made (or found), so a put does not make them again. */
+  #made = new Set<string>();
+  /** The listing folder of each owner and namespace seen. */
+  #indexDirs = new Map<string, Promise<string>>();
 
   private constructor(root: string) {
     this.root = root;
@@ -89,8 +135,23 @@ export class FsBlobStore implements BlobStore {
     return `${this.root}/objects/${blobId.slice(0, 2)}/${blobId}`;
   }
 
-  async #indexDir(owner: string, namespace: string): Promise<string> {
-    return `${this.root}/index/${await sha256Hex(owner)}/${await sha256Hex(namespace)}`;
+  #indexDir(owner: string, namespace: string): Promise<string> {
+    const name = JSON.stringify([owner, namespace]);
+    let dir = this.#indexDirs.get(name);
+    if (!dir) {
+      if (this.#indexDirs.size >= REMEMBERED) this.#indexDirs.clear();
+      dir = Promise.all([sha256Hex(owner), sha256Hex(namespace)])
+        .then(([o, n]) => `${this.root}/index/${o}/${n}`);
+      this.#indexDirs.set(name, dir);
+    }
+    return dir;
+  }
+
+  async #mkdir(dir: string): Promise<void> {
+    if (this.#made.has(dir)) return;
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    if (this.#made.size >= REMEMBERED) this.#made.clear();
+    this.#made.add(dir);
   }
 
   async put(
@@ -100,31 +161,41 @@ export class FsBlobStore implements BlobStore {
   ): Promise<string> {
     options?.signal?.throwIfAborted();
     try {
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-      const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
+      const blobId = await blobIdOf(bytes);
       const path = this.#objectPath(blobId);
-      await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true, mode: 0o700 });
-      if (!(await exists(path))) await writeAtomic(path, bytes);
+      await this.#mkdir(path.slice(0, path.lastIndexOf("/")));
       // The first put of these bytes decides their metadata.
-      let stored = meta;
-      if (await exists(`${path}.json`)) {
-        stored = JSON.parse(await Deno.readTextFile(`${path}.json`));
-      } else {
-        const json = JSON.stringify(storedMeta(meta));
-        await writeAtomic(`${path}.json`, new TextEncoder().encode(json));
-      }
+      const [, stored] = await Promise.all([
+        this.#putBytes(path, blobId, bytes),
+        this.#putMeta(`${path}.json`, storedMeta(meta)),
+      ]);
       // Last, and again by a put that repeats one cut short before it: what `list` reads.
       const dir = await this.#indexDir(stored.owner, stored.namespace);
+      await this.#mkdir(dir);
       const stamp = String(stored.createdAt).padStart(15, "0");
-      const entry = `${dir}/${stamp}-${blobId}`;
-      if (!(await exists(entry))) {
-        await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-        await Deno.writeFile(entry, new Uint8Array(), { mode: 0o600 });
-      }
+      await listed(`${path}.json`, `${dir}/${stamp}-${blobId}`);
       return blobId;
     } catch (error) {
       throw backendError("the fs blob store", "store the blob", error);
     }
+  }
+
+  /** Writes the bytes, unless a file holding them is there already. */
+  async #putBytes(path: string, blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
+    if (await writeNew(path, bytes)) return;
+    const found = await Deno.readFile(path);
+    if (found.byteLength === bytes.byteLength && await blobIdOf(found) === blobId) return;
+    await writeAtomic(path, bytes);
+  }
+
+  /** Writes the metadata, unless whole metadata is there already; resolves to what is kept. */
+  async #putMeta(path: string, meta: BlobMeta): Promise<BlobMeta> {
+    const json = new TextEncoder().encode(JSON.stringify(meta));
+    if (await writeNew(path, json)) return meta;
+    const found = parsedMeta(await Deno.readTextFile(path));
+    if (found) return found;
+    await writeAtomic(path, json);
+    return meta;
   }
 
   async get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {

@@ -85,3 +85,55 @@ Deno.test("FsBlobStore: the metadata file holds a sealed vector as given, and no
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+for (const cut of ["bytes", "metadata"] as const) {
+  Deno.test(`FsBlobStore: a blob's ${cut} cut short by a crash are written whole by the same put again`, async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const store = await FsBlobStore.open({ dir });
+      const bytes = new TextEncoder().encode("ciphertext of a memory");
+      const blobId = await store.put(bytes, meta);
+      const files = await filesOf(store, blobId);
+      // What a kill while writing leaves: the file created under its name, cut short; the
+      // entry `list` reads not made yet.
+      await Deno.remove(files.entry);
+      if (cut === "bytes") await Deno.writeFile(files.object, bytes.slice(0, 5));
+      else await Deno.writeTextFile(files.meta, "");
+      assert.deepEqual(await store.list(meta.owner, meta.namespace), []);
+
+      assert.equal(await store.put(bytes, meta), blobId);
+      assert.deepEqual(await store.get(blobId), bytes);
+      assert.deepEqual(await store.list(meta.owner, meta.namespace), [{ blobId, meta }]);
+      assert.deepEqual(JSON.parse(await Deno.readTextFile(files.meta)), meta);
+      for (const path of [files.object, files.meta]) {
+        assert.equal((await Deno.stat(path)).mode! & 0o777, 0o600, "private to the owner");
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("FsBlobStore: many puts at once, in the same and new folders, are all listed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const items = Array.from({ length: 40 }, (_, i) => ({
+      bytes: new TextEncoder().encode(`ciphertext ${i}`),
+      meta: { ...meta, namespace: `n${i % 3}`, memoryId: `m${i}`, createdAt: 1000 + i },
+    }));
+    const ids = await Promise.all(items.map(({ bytes, meta }) => store.put(bytes, meta)));
+    for (const [i, id] of ids.entries()) assert.deepEqual(await store.get(id), items[i].bytes);
+    for (const namespace of ["n0", "n1", "n2"]) {
+      const listed = await store.list(meta.owner, namespace);
+      const expected = items.filter((item) => item.meta.namespace === namespace).reverse();
+      assert.deepEqual(listed.map((entry) => entry.meta), expected.map((item) => item.meta));
+    }
+    // A second store on the same folder (a restart) knows none of the folders made.
+    const again = await FsBlobStore.open({ dir });
+    assert.equal(await again.put(items[0].bytes, items[0].meta), ids[0]);
+    assert.equal((await again.list(meta.owner, "n0")).length, 14);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -68,7 +68,10 @@ export interface Config {
   /** `SVC_MASTER_KEY`: the relayer's secret as hex; read from the data directory when absent. */
   masterKeyHex?: string;
   logLevel: LogLevel;
+  /** Batches of remember jobs the worker runs at once. */
   concurrency: number;
+  /** Remember jobs a batch takes at most. */
+  batchSize: number;
   callTimeoutMs: number;
   maxAttempts: number;
   /** Loopback address of the MCP sidecar. */
@@ -280,7 +283,8 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       "SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)",
     ),
     logLevel: read.choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"]),
-    concurrency: read.integer("SVC_WORKER_CONCURRENCY", 4, 1, 256),
+    concurrency: read.integer("SVC_WORKER_CONCURRENCY", 2, 1, 256),
+    batchSize: read.integer("SVC_WORKER_BATCH", 64, 1, 1024),
     callTimeoutMs: read.integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
     maxAttempts: read.integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
     sidecarUrl: readSidecarUrl(read),

@@ -214,3 +214,16 @@ Deno.test("body budgets, body time limit and failed-authentication limit: defaul
     ]
   ) assert.ok(problems.some((p) => p.startsWith(name)), name);
 });
+
+Deno.test("the job worker: batches at once and jobs per batch, defaults and bounds", () => {
+  const result = readConfig({});
+  assert.ok(result.ok);
+  assert.deepEqual([result.config.concurrency, result.config.batchSize], [2, 64]);
+  const set = readConfig({ SVC_WORKER_CONCURRENCY: "3", SVC_WORKER_BATCH: "16" });
+  assert.ok(set.ok);
+  assert.deepEqual([set.config.concurrency, set.config.batchSize], [3, 16]);
+  const problems = problemsOf({ SVC_WORKER_CONCURRENCY: "0", SVC_WORKER_BATCH: "2000" });
+  for (const name of ["SVC_WORKER_CONCURRENCY", "SVC_WORKER_BATCH"]) {
+    assert.ok(problems.some((p) => p.startsWith(name)), name);
+  }
+});

@@ -8,12 +8,18 @@
  * makes a worker `lease` it (`running`, one more attempt); the worker `checkpoint`s each
  * stage's output, then `complete`s it (`done`), `retry`s it (`pending` again, enqueued after a
  * delay) or `fail`s it (`failed`, with a human sentence). A lease past `leaseMs` may be taken
- * over; a job leased `maxAttempts` times fails at the next lease.
+ * over; a job leased `maxAttempts` times fails at the next lease. An attempt a crash cut short is
+ * given back as `interrupted`, without counting.
  *
  * Leases are fenced: a worker `renew`s its lease while the job runs, and every change a caller
  * makes from a record applies only while the job is still as that record shows it (same
  * status, worker and attempt); otherwise it throws `LeaseLost` and changes nothing. A worker
  * whose lease was taken over therefore cannot save, finish or retry the job a second time.
+ *
+ * A worker takes jobs in batches: `leaseMany`, `payloads`, `ciphertexts`, `saveCiphertexts` and
+ * `completeMany` do for many jobs what their one-job twins do, in as few commits as the store
+ * allows. The changes among them answer, per job, whether it applied (`false`: that job's lease
+ * was lost, and nothing changed for it) instead of throwing `LeaseLost`.
  */
 import { SvcError } from "../errors.ts";
 
@@ -36,7 +42,7 @@ export interface PublicJob {
   memory_id?: string;
   /** Why the job failed, or why its last attempt did, in a human sentence. */
   error?: string;
-  /** Leases so far: how many times a worker took the job. */
+  /** Leases so far: how many times a worker took the job, less those a crash cut short. */
   attempts: number;
   /** When the job was accepted (ISO 8601). */
   created_at: string;
@@ -50,6 +56,8 @@ export interface JobRecord extends PublicJob {
   lease_until?: number;
   /** The worker holding the job. */
   worker?: string;
+  /** Attempts a crash cut short (not counted in `attempts`); see `JobQueue.interrupted`. */
+  interruptions?: number;
 }
 
 /**
@@ -66,7 +74,7 @@ export class LeaseLost extends SvcError {
 
 /** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
-  const { lease_until: _lease, worker: _worker, ...job } = record;
+  const { lease_until: _lease, worker: _worker, interruptions: _interruptions, ...job } = record;
   return job;
 }
 
@@ -84,6 +92,22 @@ export interface JobInput {
 export interface JobMessage {
   /** The job's id (also the memory's). */
   job_id: string;
+}
+
+/** A job a worker holds and the ciphertext to keep with it (see `JobQueue.saveCiphertext`). */
+export interface CiphertextToSave {
+  /** The record the worker leased (or last saved). */
+  record: JobRecord;
+  /** The memory's ciphertext. */
+  ciphertext: Uint8Array<ArrayBuffer>;
+}
+
+/** A job a worker holds, to finish with `patch` applied (see `JobQueue.complete`). */
+export interface JobCompletion {
+  /** The record the worker leased (or last saved). */
+  record: JobRecord;
+  /** The outputs to record on the finished job (its blob and memory ids). */
+  patch: Partial<JobRecord>;
 }
 
 /** Called for each delivery; a rejection asks the queue to deliver the message again later. */
@@ -143,12 +167,21 @@ export interface JobQueue {
   /** The text of a job, or `null` once the job has finished and its text is gone. */
   payload(jobId: string): Promise<string | null>;
 
+  /** `payload` for each of `jobIds`, in order. */
+  payloads(jobIds: string[]): Promise<(string | null)[]>;
+
   /**
    * Takes the job for `worker`: returns the `running` record (one more attempt, leased for
    * `leaseMs`), or `null` when the job is finished, unknown, or leased by a live worker. A job
    * already leased `maxAttempts` times is failed instead (keeping its last error).
    */
   lease(jobId: string, worker: string): Promise<JobRecord | null>;
+
+  /**
+   * `lease` for each of `jobIds`: per id, in order, the `running` record leased to `worker`, or
+   * `null` when it could not be taken (an id given twice is leased once).
+   */
+  leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]>;
 
   /**
    * Extends the lease of a job `record`'s worker still holds to `leaseMs` from now (the record's
@@ -165,17 +198,40 @@ export interface JobQueue {
    */
   saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void>;
 
+  /**
+   * `saveCiphertext` for each item: per item, in order, `true` once its ciphertext is kept, or
+   * `false` when the worker no longer holds that job (nothing is kept for it).
+   */
+  saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]>;
+
   /** The ciphertext saved for a job, or `null` when none was (or the job has finished). */
   ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null>;
 
+  /** `ciphertext` for each of `jobIds`, in order. */
+  ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]>;
+
   /** Marks the job `done` with `patch` applied, and drops its text and ciphertext. */
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void>;
+
+  /**
+   * `complete` for each item: per item, in order, `true` once the job is `done`, or `false` when
+   * the worker no longer holds it (it is left as it is).
+   */
+  completeMany(items: JobCompletion[]): Promise<boolean[]>;
 
   /** Marks the job `failed` with a human sentence, and drops its text and ciphertext. */
   fail(record: JobRecord, error: string): Promise<void>;
 
   /** Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. */
   retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void>;
+
+  /**
+   * Gives back a job whose attempt a crash cut short (the reconciler, at start-up, for the jobs
+   * the last run left `running`): `pending` again and enqueued at once, its last error kept, the
+   * attempt not counted but the interruption recorded. A job interrupted twice as often as it may
+   * be attempted fails at its next lease, so that one crashing the relayer does not loop.
+   */
+  interrupted(record: JobRecord): Promise<void>;
 
   /** Enqueues a job again as it is (the reconciler's re-drive). */
   redrive(jobId: string): Promise<void>;

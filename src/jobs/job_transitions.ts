@@ -24,9 +24,18 @@ export function acceptedRecord(input: JobInput, now: string): JobRecord {
   };
 }
 
+/** Interruptions (attempts a crash cut short) a job may have, per attempt it may have. */
+const INTERRUPTIONS_PER_ATTEMPT = 2;
+
+/** Whether the job has been interrupted as often as it may be. */
+function tooOftenInterrupted(record: JobRecord, maxAttempts: number): boolean {
+  return (record.interruptions ?? 0) >= maxAttempts * INTERRUPTIONS_PER_ATTEMPT;
+}
+
 /**
  * Whether `lease` may take the job: `"skip"` when it is unknown, finished or held by a live
- * lease; `"exhausted"` when it has had all its attempts (it is then failed); else `"take"`.
+ * lease; `"exhausted"` when it has had all its attempts, or twice as many interruptions (it is
+ * then failed, with `exhaustedError`); else `"take"`.
  */
 export function leaseDecision(
   record: JobRecord | null,
@@ -35,7 +44,14 @@ export function leaseDecision(
 ): "take" | "skip" | "exhausted" {
   if (!record || record.status === "done" || record.status === "failed") return "skip";
   if (record.status === "running" && (record.lease_until ?? 0) > now) return "skip";
-  return record.attempts >= maxAttempts ? "exhausted" : "take";
+  const exhausted = record.attempts >= maxAttempts || tooOftenInterrupted(record, maxAttempts);
+  return exhausted ? "exhausted" : "take";
+}
+
+/** The error of a job failed at its lease: its last attempt's, unless interruptions ended it. */
+export function exhaustedError(record: JobRecord, maxAttempts: number): string {
+  if (tooOftenInterrupted(record, maxAttempts)) return TOO_MANY_ATTEMPTS;
+  return record.error ?? TOO_MANY_ATTEMPTS;
 }
 
 /** The record leased to `worker` until `now + leaseMs`, one attempt more. */
@@ -90,6 +106,19 @@ export function completedRecord(
 /** The record `failed` with `error` at `now`, its lease released. */
 export function failedRecord(record: JobRecord, error: string, now: number): JobRecord {
   return released({ ...record, status: "failed", error }, now);
+}
+
+/**
+ * The record `pending` again at `now` after a crash cut its attempt short: that attempt is not
+ * counted, but the interruption is; its last error kept, its lease released.
+ */
+export function interruptedRecord(record: JobRecord, now: number): JobRecord {
+  return released({
+    ...record,
+    status: "pending",
+    attempts: Math.max(0, record.attempts - 1),
+    interruptions: (record.interruptions ?? 0) + 1,
+  }, now);
 }
 
 /** The record `pending` again at `now` with the attempt's error, its lease released. */

@@ -1,25 +1,28 @@
 /**
  * `KvJobQueue`: the job queue in Deno KV, what the relayer runs on.
  *
- * Accepting stages each text (sealed with AES-256-GCM under a key derived from the relayer's
- * secret, in chunks under KV's value limit), then writes every job record and enqueues every
- * job in one atomic commit, so a job exists exactly when its queue message does. Records and
- * texts expire after 7 days; a message KV gives up on leaves a dead letter.
+ * Accepting seals each text (see `kv_job_texts.ts`), then writes every job record and enqueues
+ * one message for all of them in one atomic commit, with the texts when they fit in it (larger
+ * ones are staged in commits of their own first), so a job exists exactly when its queue message
+ * does. Accepts made while a commit is in flight share the next one (`kv_job_accept.ts`), and its
+ * message: Deno KV spends a sync to disk on every commit and transactions on every message it
+ * delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
+ * for each of its jobs.
  *
  * Every change made from a record commits only if the stored record is still as that record
  * shows it (read, compared, then written under a versionstamp check), so a worker whose lease
- * was taken over cannot write (see `LeaseLost`).
+ * was taken over cannot write (see `LeaseLost`). The batch methods do the same for up to 64
+ * jobs in one commit (Deno KV checks at most 100 keys per commit).
  *
- * Keys: `["job", id]` the record; `["job_payload", id, chunk]` the sealed text;
- * `["job_ciphertext", id]` which attempt's ciphertext is complete, and its chunk count;
- * `["job_ciphertext_chunk", id, attempt, chunk]` the ciphertext an attempt saved;
- * `["job_active", id]` unfinished jobs (for the reconciler); `["job_dead", id]` dead letters.
+ * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
+ * `["job_dead", id]` dead letters; texts and ciphertexts as `kv_job_texts.ts` says.
  */
 import { SvcError } from "../errors.ts";
 import {
+  type CiphertextToSave,
+  type JobCompletion,
   type JobHandler,
   type JobInput,
-  type JobMessage,
   type JobQueue,
   type JobQueueOptions,
   type JobRecord,
@@ -28,30 +31,36 @@ import {
 } from "./job_queue.ts";
 import {
   acceptedRecord,
-  BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
+  exhaustedError,
   failedRecord,
+  interruptedRecord,
   leaseDecision,
   leasedRecord,
   renewedRecord,
   retriedRecord,
-  stillAsSeen,
-  TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
-import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
-
-const RECORD_TTL_MS = 7 * 24 * 3600_000;
-const CHUNK_BYTES = 60_000;
-const MAX_COMMIT_BYTES = 600_000;
-/** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
-const MAX_CONFLICTS = 20;
-
-/** Which attempt's ciphertext chunks are complete. */
-interface CiphertextMark {
-  attempt: number;
-  chunks: number;
-}
+import { AcceptGroups } from "./kv_job_accept.ts";
+import {
+  CHUNK_BYTES,
+  chunksOf,
+  commit,
+  getAll,
+  KvJobTexts,
+  MAX_COMMIT_BYTES,
+  RECORD_TTL_MS,
+} from "./kv_job_texts.ts";
+import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
+import {
+  BATCH,
+  enqueueJobs,
+  jobIdsOf,
+  type RecordChange,
+  slices,
+  storeFailed,
+  updateMany,
+} from "./kv_job_records.ts";
 
 /**
  * The job queue in Deno KV.
@@ -66,12 +75,16 @@ export class KvJobQueue implements JobQueue {
   readonly maxAttempts: number;
   #now: () => number;
   #kv: Deno.Kv;
-  #payloadKey: CryptoKey;
+  #texts: KvJobTexts;
+  #accepts: AcceptGroups;
   #listening = false;
+  /** Called with the jobs this process accepts, while it listens. */
+  #wake?: (jobId: string) => void;
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
-    this.#payloadKey = payloadKey;
+    this.#texts = new KvJobTexts(kv, payloadKey);
+    this.#accepts = new AcceptGroups(kv, this.#texts, (op, ids) => enqueueJobs(op, ids));
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.#now = options.now ?? Date.now;
@@ -91,34 +104,20 @@ export class KvJobQueue implements JobQueue {
     return new KvJobQueue(kv, payloadKey, options);
   }
 
-  /** Stages payloads, then creates the records and enqueues the jobs in one commit. */
+  /**
+   * Creates the records, keeps the texts and enqueues a message for the jobs in one commit,
+   * shared with the accepts made meanwhile (`kv_job_accept.ts`); texts too large for it are
+   * staged first. While the queue is listened to, the accepted jobs are also handed
+   * to the listener at once, in this process: the KV message, delivered later, is the backup
+   * that survives a crash, and finds the job done or held.
+   */
   async accept(inputs: JobInput[]): Promise<JobRecord[]> {
     const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
-    let staged = this.#kv.atomic();
-    let stagedBytes = 0;
-    for (const [i, record] of records.entries()) {
-      const sealed = await this.#seal(record.job_id, inputs[i].text);
-      for (let c = 0, offset = 0; offset < sealed.byteLength; c++, offset += CHUNK_BYTES) {
-        const chunk = sealed.subarray(offset, offset + CHUNK_BYTES);
-        if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
-          await this.#commit(staged);
-          staged = this.#kv.atomic();
-          stagedBytes = 0;
-        }
-        staged.set(["job_payload", record.job_id, c], chunk, { expireIn: RECORD_TTL_MS });
-        stagedBytes += chunk.byteLength;
-      }
-    }
-    await this.#commit(staged);
-    const op = this.#kv.atomic();
-    for (const record of records) {
-      op.check({ key: ["job", record.job_id], versionstamp: null });
-      op.set(["job", record.job_id], record, { expireIn: RECORD_TTL_MS });
-      op.set(["job_active", record.job_id], record.created_at);
-      this.#enqueue(op, record.job_id);
-    }
-    await this.#commit(op);
+    if (records.length === 0) return records;
+    await this.#accepts.commit(records, inputs.map((input) => input.text));
+    const wake = this.#wake;
+    if (wake) { for (const record of records) wake(record.job_id); }
     return records;
   }
 
@@ -127,29 +126,17 @@ export class KvJobQueue implements JobQueue {
   }
 
   async getMany(jobIds: string[]): Promise<(JobRecord | null)[]> {
-    const out: (JobRecord | null)[] = [];
-    for (let i = 0; i < jobIds.length; i += 10) {
-      const entries = await this.#kv.getMany<JobRecord[]>(
-        jobIds.slice(i, i + 10).map((id) => ["job", id]),
-      );
-      out.push(...entries.map((entry) => entry.value));
-    }
-    return out;
+    const entries = await getAll<JobRecord>(this.#kv, jobIds.map((id) => ["job", id]));
+    return entries.map((entry) => entry.value);
   }
 
   /** The text of a job, or `null` once the job has finished and its payload is gone. */
-  async payload(jobId: string): Promise<string | null> {
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
-    for await (
-      const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] })
-    ) {
-      chunks.push(entry.value);
-    }
-    if (chunks.length === 0) return null;
-    const sealed = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-    chunks.reduce((offset, c) => (sealed.set(c, offset), offset + c.byteLength), 0);
-    const plain = await openBytes(this.#payloadKey, sealed, this.#aad(jobId));
-    return new TextDecoder().decode(plain);
+  payload(jobId: string): Promise<string | null> {
+    return this.#texts.payload(jobId);
+  }
+
+  payloads(jobIds: string[]): Promise<(string | null)[]> {
+    return this.#texts.payloads(jobIds);
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -157,17 +144,55 @@ export class KvJobQueue implements JobQueue {
     const record = entry.value;
     const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts);
-    if (decision === "exhausted") {
-      // Another lease or failure that got there first leaves nothing to do.
-      await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS).catch((error) => {
-        if (!(error instanceof LeaseLost)) throw error;
-      });
-    }
+    if (decision === "exhausted") await this.#exhaust(record!);
     if (decision !== "take") return null;
     const leased = leasedRecord(record!, worker, this.leaseMs, now);
     const result = await this.#kv.atomic().check(entry)
       .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
     return result.ok ? leased : null;
+  }
+
+  /**
+   * Leases up to 64 jobs per commit. When another change wins the race for one of them, that
+   * slice's jobs are leased one by one instead.
+   */
+  async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
+    const leased = new Map<string, JobRecord>();
+    for (const slice of slices([...new Set(jobIds)])) {
+      const entries = await getAll<JobRecord>(this.#kv, slice.map((id) => ["job", id]));
+      const now = this.#now();
+      const op = this.#kv.atomic();
+      const taken: JobRecord[] = [];
+      for (const entry of entries) {
+        const decision = leaseDecision(entry.value, now, this.maxAttempts);
+        if (decision === "exhausted") await this.#exhaust(entry.value!);
+        if (decision !== "take") continue;
+        const record = leasedRecord(entry.value!, worker, this.leaseMs, now);
+        op.check(entry).set(entry.key, record, { expireIn: RECORD_TTL_MS });
+        taken.push(record);
+      }
+      if (taken.length === 0) continue;
+      const result = await op.commit().catch((cause) => storeFailed("lease the jobs", cause));
+      if (result.ok) {
+        for (const record of taken) leased.set(record.job_id, record);
+        continue;
+      }
+      const one = await Promise.all(taken.map(({ job_id }) => this.lease(job_id, worker)));
+      for (const record of one) if (record) leased.set(record.job_id, record);
+    }
+    const given = new Set<string>();
+    return jobIds.map((id) => {
+      if (given.has(id)) return null;
+      given.add(id);
+      return leased.get(id) ?? null;
+    });
+  }
+
+  /** Fails a job out of attempts; another lease or failure that got there first leaves nothing. */
+  async #exhaust(record: JobRecord): Promise<void> {
+    await this.fail(record, exhaustedError(record, this.maxAttempts)).catch((error) => {
+      if (!(error instanceof LeaseLost)) throw error;
+    });
   }
 
   async renew(record: JobRecord): Promise<JobRecord | null> {
@@ -194,42 +219,96 @@ export class KvJobQueue implements JobQueue {
    */
   async saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
     const { job_id: jobId, attempts: attempt } = record;
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
-    for (let offset = 0; offset < ciphertext.byteLength; offset += CHUNK_BYTES) {
-      chunks.push(ciphertext.slice(offset, offset + CHUNK_BYTES));
-    }
+    const chunks = chunksOf(ciphertext);
     // Chunks [first, c) wait for a commit; they hold `bytes`.
     let first = 0;
     for (let bytes = 0, c = 0; c < chunks.length; c++) {
       if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
         const op = this.#kv.atomic();
-        for (; first < c; first++) this.#setChunk(op, jobId, attempt, first, chunks[first]);
-        await this.#commit(op, "save the ciphertext");
+        for (; first < c; first++) this.#texts.setChunk(op, jobId, attempt, first, chunks[first]);
+        await commit(op, "save the ciphertext");
         bytes = 0;
       }
       bytes += chunks[c].byteLength;
     }
-    const mark: CiphertextMark = { attempt, chunks: chunks.length };
     await this.#update(record, null, (op) => {
-      for (let c = first; c < chunks.length; c++) this.#setChunk(op, jobId, attempt, c, chunks[c]);
-      op.set(["job_ciphertext", jobId], mark, { expireIn: RECORD_TTL_MS });
+      this.#texts.setCiphertext(op, jobId, attempt, chunks, first);
     });
   }
 
-  async ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
-    const mark = (await this.#kv.get<CiphertextMark>(["job_ciphertext", jobId])).value;
-    if (!mark) return null;
-    const chunks = await Array.fromAsync(this.#kv.list<Uint8Array<ArrayBuffer>>({
-      prefix: ["job_ciphertext_chunk", jobId, mark.attempt],
-    }));
-    if (chunks.length !== mark.chunks) return null;
-    const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.value.byteLength, 0));
-    chunks.reduce((offset, { value }) => (out.set(value, offset), offset + value.byteLength), 0);
-    return out;
+  /**
+   * Ciphertexts of one chunk are saved together, up to 64 jobs and 600 KB a commit; larger
+   * ones one job at a time, as `saveCiphertext` saves them.
+   */
+  async saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
+    const saved: boolean[] = new Array(items.length).fill(false);
+    let group: number[] = [];
+    let bytes = 0;
+    const flush = async () => {
+      const changes = group.map((i): RecordChange => ({
+        seen: items[i].record,
+        change: null,
+        more: (op) => {
+          const { record: { job_id, attempts }, ciphertext } = items[i];
+          this.#texts.setCiphertext(op, job_id, attempts, [ciphertext]);
+        },
+      }));
+      const results = await updateMany(this.#kv, changes);
+      group.forEach((i, at) => saved[i] = results[at] !== null);
+      group = [];
+      bytes = 0;
+    };
+    for (const [i, { record, ciphertext }] of items.entries()) {
+      if (ciphertext.byteLength > CHUNK_BYTES) {
+        saved[i] = await this.saveCiphertext(record, ciphertext).then(() => true, lostIsFalse);
+        continue;
+      }
+      if (group.length === BATCH || bytes + ciphertext.byteLength > MAX_COMMIT_BYTES) await flush();
+      group.push(i);
+      bytes += ciphertext.byteLength;
+    }
+    if (group.length > 0) await flush();
+    return saved;
+  }
+
+  ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    return this.#texts.ciphertext(jobId);
+  }
+
+  ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
+    return this.#texts.ciphertexts(jobIds);
   }
 
   async complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
     await this.#finish(record, (stored) => completedRecord(stored, patch, this.#now()));
+  }
+
+  /**
+   * Up to 64 jobs per commit, which also drops their texts and ciphertexts of one chunk; larger
+   * ones are dropped after it, as `complete` drops them.
+   */
+  async completeMany(items: JobCompletion[]): Promise<boolean[]> {
+    const done: boolean[] = [];
+    for (const slice of slices(items)) {
+      const ids = slice.map((item) => item.record.job_id);
+      const drop = await this.#texts.toDrop(ids);
+      const results = await updateMany(
+        this.#kv,
+        slice.map(({ record, patch }, i) => ({
+          seen: record,
+          change: (stored) => completedRecord(stored, patch, this.#now()),
+          more: (op) => {
+            op.delete(["job_active", ids[i]]);
+            drop.deleteKnown(op, i);
+          },
+        })),
+      );
+      for (const [i, result] of results.entries()) {
+        if (result && drop.more(i)) await this.#texts.drop(ids[i]);
+        done.push(result !== null);
+      }
+    }
+    return done;
   }
 
   /** Also records a dead letter under `["job_dead", id]`. */
@@ -244,14 +323,22 @@ export class KvJobQueue implements JobQueue {
     await this.#update(
       record,
       (stored) => retriedRecord(stored, error, this.#now()),
-      (op) => this.#enqueue(op, record.job_id, delayMs),
+      (op) => enqueueJobs(op, [record.job_id], delayMs),
+    );
+  }
+
+  async interrupted(record: JobRecord): Promise<void> {
+    await this.#update(
+      record,
+      (stored) => interruptedRecord(stored, this.#now()),
+      (op) => enqueueJobs(op, [record.job_id]),
     );
   }
 
   async redrive(jobId: string): Promise<void> {
     const op = this.#kv.atomic();
-    this.#enqueue(op, jobId);
-    await this.#commit(op);
+    enqueueJobs(op, [jobId]);
+    await commit(op, "accept the job");
   }
 
   /** Finished jobs found in the `job_active` index are dropped from it on the way. */
@@ -270,6 +357,8 @@ export class KvJobQueue implements JobQueue {
    * the returned promise resolves and later deliveries are acknowledged without reaching
    * `handler`: their jobs stay `pending` in their records, and the reconciler re-drives them
    * at the next start. The underlying listener ends when the KV handle is closed.
+   *
+   * Jobs this queue accepts while it listens also reach `handler` at once (see `accept`).
    */
   listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
     const { signal } = options;
@@ -280,10 +369,14 @@ export class KvJobQueue implements JobQueue {
       );
     }
     this.#listening = true;
+    this.#wake = (jobId) => {
+      // The KV message is delivered anyway: a failure here is left to it.
+      if (!signal?.aborted) Promise.resolve({ job_id: jobId }).then(handler).catch(() => {});
+    };
+    signal?.addEventListener("abort", () => this.#wake = undefined, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
-      const jobId = (message as Partial<JobMessage>)?.job_id;
-      if (typeof jobId === "string") await handler({ job_id: jobId });
+      await Promise.all(jobIdsOf(message).map((jobId) => handler({ job_id: jobId })));
     });
     if (!signal) return listening;
     return new Promise<void>((resolve, reject) => {
@@ -302,22 +395,9 @@ export class KvJobQueue implements JobQueue {
     change: ((stored: JobRecord) => JobRecord) | null,
     more?: (op: Deno.AtomicOperation) => void,
   ): Promise<JobRecord> {
-    const key = ["job", seen.job_id];
-    for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
-      const entry = await this.#kv.get<JobRecord>(key);
-      if (!stillAsSeen(entry.value, seen)) throw new LeaseLost(seen.job_id);
-      const next = change ? change(entry.value) : entry.value;
-      const op = this.#kv.atomic().check(entry);
-      if (change) op.set(key, next, { expireIn: RECORD_TTL_MS });
-      more?.(op);
-      const result = await op.commit().catch((cause) => {
-        throw new SvcError("backend_unavailable", "Cannot update the job: the job store failed", {
-          cause,
-        });
-      });
-      if (result.ok) return next;
-    }
-    throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
+    const [result] = await updateMany(this.#kv, [{ seen, change, more }]);
+    if (!result) throw new LeaseLost(seen.job_id);
+    return result;
   }
 
   /** Stores a finished record, drops it from the active index, drops its text and ciphertext. */
@@ -326,46 +406,12 @@ export class KvJobQueue implements JobQueue {
     await this.#update(seen, change, (op) => {
       op.delete(["job_active", jobId]).delete(["job_ciphertext", jobId]);
     });
-    for (const prefix of [["job_payload", jobId], ["job_ciphertext_chunk", jobId]]) {
-      for await (const entry of this.#kv.list({ prefix })) await this.#kv.delete(entry.key);
-    }
+    await this.#texts.drop(jobId);
   }
+}
 
-  #setChunk(
-    op: Deno.AtomicOperation,
-    jobId: string,
-    attempt: number,
-    chunk: number,
-    bytes: Uint8Array<ArrayBuffer>,
-  ): void {
-    op.set(["job_ciphertext_chunk", jobId, attempt, chunk], bytes, { expireIn: RECORD_TTL_MS });
-  }
-
-  #enqueue(op: Deno.AtomicOperation, jobId: string, delay = 0) {
-    op.enqueue({ job_id: jobId } satisfies JobMessage, {
-      delay,
-      backoffSchedule: BACKOFF_SCHEDULE,
-      keysIfUndelivered: [["job_dead", jobId]],
-    });
-  }
-
-  /** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
-  async #commit(op: Deno.AtomicOperation, action = "accept the job"): Promise<void> {
-    const result = await op.commit().catch((cause) => {
-      throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
-        cause,
-      });
-    });
-    if (!result.ok) {
-      throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
-    }
-  }
-
-  #aad(jobId: string): Uint8Array<ArrayBuffer> {
-    return new TextEncoder().encode(`svc-job:${jobId}`);
-  }
-
-  #seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
-    return sealBytes(this.#payloadKey, new TextEncoder().encode(text), this.#aad(jobId));
-  }
+/** `false` for a change refused with `LeaseLost`; any other error is thrown again. */
+function lostIsFalse(error: unknown): false {
+  if (error instanceof LeaseLost) return false;
+  throw error;
 }

@@ -6,6 +6,8 @@
  */
 import { SvcError } from "../errors.ts";
 import {
+  type CiphertextToSave,
+  type JobCompletion,
   type JobHandler,
   type JobInput,
   type JobQueue,
@@ -19,13 +21,14 @@ import {
   BACKOFF_SCHEDULE,
   checkpointedRecord,
   completedRecord,
+  exhaustedError,
   failedRecord,
+  interruptedRecord,
   leaseDecision,
   leasedRecord,
   renewedRecord,
   retriedRecord,
   stillAsSeen,
-  TOO_MANY_ATTEMPTS,
 } from "./job_transitions.ts";
 
 interface Message {
@@ -89,13 +92,25 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     return Promise.resolve(this.#payloads.get(jobId) ?? null);
   }
 
+  payloads(jobIds: string[]): Promise<(string | null)[]> {
+    return Promise.resolve(jobIds.map((jobId) => this.#payloads.get(jobId) ?? null));
+  }
+
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
     const record = this.#load(jobId);
     const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts);
-    if (decision === "exhausted") await this.fail(record!, record!.error ?? TOO_MANY_ATTEMPTS);
+    if (decision === "exhausted") {
+      await this.fail(record!, exhaustedError(record!, this.maxAttempts));
+    }
     if (decision !== "take") return null;
     return this.#save(leasedRecord(record!, worker, this.leaseMs, now));
+  }
+
+  async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
+    const out: (JobRecord | null)[] = [];
+    for (const jobId of jobIds) out.push(await this.lease(jobId, worker));
+    return out;
   }
 
   renew(record: JobRecord): Promise<JobRecord | null> {
@@ -118,8 +133,18 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     );
   }
 
+  saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
+    return this.#eachAsSeen(items, ({ record, ciphertext }) => {
+      this.#ciphertexts.set(record.job_id, ciphertext.slice());
+    });
+  }
+
   ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     return Promise.resolve(this.#ciphertexts.get(jobId)?.slice() ?? null);
+  }
+
+  ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
+    return Promise.resolve(jobIds.map((jobId) => this.#ciphertexts.get(jobId)?.slice() ?? null));
   }
 
   complete(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
@@ -127,6 +152,12 @@ export class MemoryJobQueue implements JobQueue, Disposable {
       record,
       (stored) => this.#finish(completedRecord(stored, patch, this.#now())),
     );
+  }
+
+  completeMany(items: JobCompletion[]): Promise<boolean[]> {
+    return this.#eachAsSeen(items, ({ patch }, stored) => {
+      this.#finish(completedRecord(stored, patch, this.#now()));
+    });
   }
 
   fail(record: JobRecord, error: string): Promise<void> {
@@ -137,6 +168,13 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     return this.#asSeen(record, (stored) => {
       this.#save(retriedRecord(stored, error, this.#now()));
       this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
+    });
+  }
+
+  interrupted(record: JobRecord): Promise<void> {
+    return this.#asSeen(record, (stored) => {
+      this.#save(interruptedRecord(stored, this.#now()));
+      this.#enqueue({ jobId: record.job_id, failures: 0 });
     });
   }
 
@@ -195,6 +233,19 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     const stored = this.#load(seen.job_id);
     if (!stillAsSeen(stored, seen)) return Promise.reject(new LeaseLost(seen.job_id));
     return Promise.resolve(change(stored));
+  }
+
+  /** Runs `change` for each item whose job is still as its record shows; says which ran. */
+  #eachAsSeen<T extends { record: JobRecord }>(
+    items: T[],
+    change: (item: T, stored: JobRecord) => void,
+  ): Promise<boolean[]> {
+    return Promise.resolve(items.map((item) => {
+      const stored = this.#load(item.record.job_id);
+      if (!stillAsSeen(stored, item.record)) return false;
+      change(item, stored);
+      return true;
+    }));
   }
 
   #finish(record: JobRecord): void {

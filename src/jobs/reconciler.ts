@@ -1,17 +1,21 @@
 /**
  * Re-drives jobs the queue lost track of: at start-up every unfinished job (only one relayer
- * serves a data directory, so none is really running: a running one is given back), then
- * periodically those pending or running past their lease. A periodic pass only enqueues them
- * again: whether a running job is taken over is `lease`'s decision, made atomically, so a job
- * whose worker renewed its lease in the meantime stays with that worker.
+ * serves a data directory, so none is really running: a running one is given back as
+ * `interrupted`, the attempt the crash cut short not counted), then periodically those pending
+ * or running past their lease. A periodic pass only enqueues them again: whether a running job
+ * is taken over is `lease`'s decision, made atomically, so a job whose worker renewed its lease
+ * in the meantime stays with that worker.
  */
 import type { Logger } from "../log.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 
-/** Gives a running job back to the queue; `false` when it moved on since it was listed. */
+/**
+ * Gives a running job back to the queue, its attempt cut short by the crash not counted;
+ * `false` when it moved on since it was listed.
+ */
 async function giveBack(queue: JobQueue, record: JobRecord): Promise<boolean> {
   try {
-    await queue.retry(record, record.error, 0);
+    await queue.interrupted(record);
     return true;
   } catch (error) {
     if (error instanceof LeaseLost) return false;

@@ -1,38 +1,71 @@
 /**
- * The job worker: runs each remember job through the remember pipeline (encrypt, store, then
- * index) in a bounded pool, with a time limit on every backend call. Every stage is idempotent
- * per memory id: the ciphertext is kept with the job before the blob is put (so putting it
- * again gives the same blob), the blob id is checkpointed before the index write, and the
- * memory id is the job id, so re-delivery resumes and the index write is an upsert.
+ * The job worker: runs remember jobs through the remember pipeline (encrypt, store, then index)
+ * in batches, with a time limit on every backend call. The jobs delivered while a batch runs
+ * wait for the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches
+ * run at once, and each stage runs once per batch: one lease commit, the texts and saved
+ * ciphertexts read together, the encryptions and blob uploads run concurrently, one commit
+ * keeps the new ciphertexts, one embedding call (while the blobs upload) and one index upsert
+ * write every memory, and one commit completes the jobs. A job delivered again while this worker has it (waiting or
+ * running) joins it rather than being taken twice.
  *
- * A job may run longer than its lease: while it runs, the worker renews the lease every third
- * of `leaseMs`, so no other worker takes it over. If a renewal finds the lease lost (this
- * worker stalled past it and another took the job), the worker aborts its backend calls and
- * stops without saving, finishing or retrying anything: the queue refuses those changes from a
- * worker that no longer holds the job (`LeaseLost`).
+ * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
+ * (see `runBatch`).
+ *
+ * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
+ * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
+ * resumes and the index write is an upsert. The blob id is recorded when the job completes; an
+ * attempt that fails after its upload records it first, so its retry does not upload again.
+ *
+ * A job may run longer than its lease: while a batch runs, the worker renews its jobs' leases
+ * every third of `leaseMs`, so no other worker takes them over. If a renewal finds a job's
+ * lease lost (this worker stalled past it and another took the job), the worker aborts that
+ * job's calls and drops it from the batch without saving, finishing or retrying anything: the
+ * queue refuses those changes from a worker that no longer holds the job (`LeaseLost`).
  */
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { RememberPipeline } from "../pipeline/remember.ts";
+import type {
+  MemoryKey,
+  PreparedText,
+  RememberPipeline,
+  StepOptions,
+} from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
-import { Semaphore } from "./semaphore.ts";
 
 export interface WorkerDependencies {
   queue: JobQueue;
   pipeline: RememberPipeline;
   logger: Logger;
-  /** Jobs processed at once (default 4). */
+  /** Batches processed at once (default 2). */
   concurrency?: number;
+  /** Jobs a batch takes at most (default 64). */
+  batchSize?: number;
   /** Limit for each backend call (default 30 s). */
   callTimeoutMs?: number;
 }
 
 export interface Worker {
   readonly id: string;
-  /** Processes one job now (also what queue deliveries call). */
+  /**
+   * Processes a job in the next batch (also what queue deliveries call); resolves once that
+   * batch is over. A job this worker already has, waiting or running, is joined, not taken twice.
+   */
   process(jobId: string): Promise<void>;
-  /** Resolves once no job is being processed. */
+  /** Resolves once no job is waiting or being processed. */
   idle(): Promise<void>;
+}
+
+/** A job of a batch, and what its stages made so far. */
+interface Job {
+  record: JobRecord;
+  key: MemoryKey;
+  /** Aborts the job's calls once its lease is found lost. */
+  lost: AbortController;
+  text?: string;
+  ciphertext?: Uint8Array<ArrayBuffer>;
+  blobId?: string;
+  /** Done, failed or given up: no more renewals. */
+  over?: boolean;
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts. */
@@ -48,6 +81,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Jobs leased before that run together at most. */
+const AGAIN = 4;
+
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
 }
@@ -59,113 +95,260 @@ function jobError(error: unknown): string {
   return "The memory could not be stored because of an internal error";
 }
 
+/** A client or input error: trying again would not help. */
+function permanent(error: unknown): boolean {
+  return error instanceof SvcError && error.status < 500;
+}
+
 export function createWorker(deps: WorkerDependencies): Worker {
   const id = crypto.randomUUID();
-  const pool = new Semaphore(deps.concurrency ?? 4);
+  const concurrency = deps.concurrency ?? 2;
+  const batchSize = deps.batchSize ?? 64;
   const timeoutMs = deps.callTimeoutMs ?? 30_000;
-  const running = new Set<Promise<void>>();
   const { queue, pipeline, logger } = deps;
+  /** Jobs delivered and not yet in a batch, in order, with what their deliveries wait on. */
+  const waiting = new Map<string, PromiseWithResolvers<void>>();
+  /** Jobs in a running batch, with what their deliveries wait on. */
+  const taken = new Map<string, Promise<void>>();
+  const batches = new Set<Promise<void>>();
+  let scheduled = false;
 
-  async function runStages(record: JobRecord, signal: AbortSignal): Promise<void> {
-    const text = await queue.payload(record.job_id);
-    if (text === null) throw new SvcError("internal", "The job's text is no longer available");
-    const key = {
-      memoryId: record.job_id,
-      owner: record.owner,
-      namespace: record.namespace,
-      createdAt: Date.parse(record.created_at),
-    };
-    const options = { timeoutMs, signal };
-    if (!record.blob_id) {
-      let ciphertext = await queue.ciphertext(record.job_id);
-      if (!ciphertext) {
-        ciphertext = await pipeline.encrypt({ ...key, text }, options);
-        await queue.saveCiphertext(record, ciphertext);
-      }
-      const blobId = await pipeline.store({ ...key, ciphertext }, options);
-      record = await queue.checkpoint(record, { blob_id: blobId });
-    }
-    signal.throwIfAborted();
-    await pipeline.index({ ...key, text, blobId: record.blob_id! }, options);
-    await queue.complete(record, { memory_id: record.job_id });
+  const callOptions = (job: Job): StepOptions => ({ timeoutMs, signal: job.lost.signal });
+
+  /** Whether `error` (or the job's state) says the job was taken over: then it just stops. */
+  function takenOver(job: Job, error?: unknown): boolean {
+    if (!(error instanceof LeaseLost) && !job.lost.signal.aborted) return false;
+    job.over = true;
+    logger.warn("job taken over by another worker; this attempt stops", {
+      job_id: job.record.job_id,
+      attempts: job.record.attempts,
+    });
+    return true;
   }
 
   /**
-   * Renews `record`'s lease every third of `leaseMs` until `stop` aborts; aborts `lost` when a
-   * renewal finds the lease gone. A renewal that fails (the job store is down) is tried again
-   * at the next beat.
+   * Retries the job later, or fails it when the error is permanent or attempts ran out. A blob
+   * already uploaded is recorded first, so the next attempt does not upload it again.
    */
-  async function heartbeat(record: JobRecord, stop: AbortSignal, lost: AbortController) {
+  async function giveUpAttempt(job: Job, error: unknown): Promise<void> {
+    if (takenOver(job, error)) return;
+    job.over = true;
+    let record = job.record;
+    logger.warn("job attempt failed", {
+      job_id: record.job_id,
+      attempts: record.attempts,
+      error: error instanceof Error ? error : String(error),
+    });
+    const message = jobError(error);
+    try {
+      if (job.blobId && !record.blob_id) {
+        record = await queue.checkpoint(record, { blob_id: job.blobId });
+      }
+      if (permanent(error) || record.attempts >= queue.maxAttempts) {
+        await queue.fail(record, message);
+      } else await queue.retry(record, message, retryDelayMs(record.attempts));
+    } catch (cause) {
+      if (!(cause instanceof LeaseLost)) throw cause;
+    }
+  }
+
+  /** Runs `stage` for each job; those it throws for give up their attempt. Returns the rest. */
+  async function each(jobs: Job[], stage: (job: Job) => Promise<void>): Promise<Job[]> {
+    const failed = new Map<Job, unknown>();
+    await Promise.all(jobs.map((job) => stage(job).catch((error) => failed.set(job, error))));
+    await Promise.all([...failed].map(([job, error]) => giveUpAttempt(job, error)));
+    return jobs.filter((job) => !failed.has(job));
+  }
+
+  /** Keeps the jobs still held; those a batch change found lost stop. */
+  function held(jobs: Job[], applied: boolean[]): Job[] {
+    return jobs.filter((job, i) => applied[i] || !takenOver(job, new LeaseLost(job.record.job_id)));
+  }
+
+  /** Encrypts (unless a ciphertext was kept), keeps new ciphertexts, uploads: sets `blobId`. */
+  async function store(jobs: Job[]): Promise<Job[]> {
+    const kept = await queue.ciphertexts(jobs.map((job) => job.record.job_id));
+    jobs.forEach((job, i) => job.ciphertext = kept[i] ?? undefined);
+    const fresh = await each(jobs.filter((job) => !job.ciphertext), async (job) => {
+      job.ciphertext = await pipeline.encrypt({ ...job.key, text: job.text! }, callOptions(job));
+    });
+    const saved = await queue.saveCiphertexts(
+      fresh.map((job) => ({ record: job.record, ciphertext: job.ciphertext! })),
+    );
+    const lost = new Set(fresh.filter((_, i) => !saved[i]));
+    for (const job of lost) takenOver(job, new LeaseLost(job.record.job_id));
+    const ready = jobs.filter((job) => job.ciphertext && !lost.has(job) && !job.over);
+    return await each(ready, async (job) => {
+      job.blobId = await pipeline.store(
+        { ...job.key, ciphertext: job.ciphertext! },
+        callOptions(job),
+      );
+    });
+  }
+
+  /**
+   * Indexes the jobs' memories in one step, from what `prepare` made of their texts; when one
+   * memory is refused, each on its own.
+   */
+  async function index(jobs: Job[], prepared: Map<Job, PreparedText>): Promise<Job[]> {
+    const memory = (job: Job) => ({
+      ...job.key,
+      blobId: job.blobId!,
+      prepared: prepared.get(job)!,
+    });
+    try {
+      await pipeline.indexMany(jobs.map(memory), { timeoutMs });
+      return jobs;
+    } catch (error) {
+      if (jobs.length === 1 || !permanent(error)) {
+        return await each(jobs, () => Promise.reject(error));
+      }
+      return await each(jobs, (job) => pipeline.index(memory(job), callOptions(job)));
+    }
+  }
+
+  async function runStages(jobs: Job[]): Promise<void> {
+    const texts = await queue.payloads(jobs.map((job) => job.record.job_id));
+    jobs.forEach((job, i) => job.text = texts[i] ?? undefined);
+    let live = await each(jobs, (job) => {
+      if (job.text !== undefined) return Promise.resolve();
+      return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
+    });
+    // Embedding needs no blob id: it runs while the blobs upload.
+    const preparing = pipeline.prepare(live.map((job) => ({ ...job.key, text: job.text! })), {
+      timeoutMs,
+    }).then((made) => new Map(live.map((job, i) => [job, made[i]])));
+    preparing.catch(() => {}); // awaited below, once the uploads are over
+    const toStore = live.filter((job) => !job.record.blob_id);
+    for (const job of live) job.blobId ??= job.record.blob_id;
+    const stored = new Set(await store(toStore));
+    live = live.filter((job) => (job.record.blob_id || stored.has(job)) && !takenOver(job));
+    let prepared: Map<Job, PreparedText>;
+    try {
+      prepared = await preparing;
+    } catch (error) {
+      await each(live, () => Promise.reject(error));
+      return;
+    }
+    live = await index(live, prepared);
+    live = live.filter((job) => !takenOver(job));
+    const completed = await queue.completeMany(live.map((job) => ({
+      record: job.record,
+      patch: { blob_id: job.blobId, memory_id: job.record.job_id },
+    })));
+    for (const job of held(live, completed)) {
+      job.over = true;
+      logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
+    }
+  }
+
+  /**
+   * Renews the leases of the batch's unfinished jobs every third of `leaseMs` until `stop`
+   * aborts; aborts a job's `lost` when a renewal finds its lease gone. A renewal that fails
+   * (the job store is down) is tried again at the next beat.
+   */
+  async function heartbeat(jobs: Job[], stop: AbortSignal) {
     const beatMs = Math.max(1, Math.floor(queue.leaseMs / 3));
     while (!stop.aborted) {
       await sleep(beatMs, stop);
       if (stop.aborted) return;
-      try {
-        if (!(await queue.renew(record))) {
-          lost.abort(new LeaseLost(record.job_id));
-          return;
-        }
-      } catch (error) {
-        logger.warn("cannot renew a job's lease", { job_id: record.job_id, error });
-      }
+      await Promise.all(
+        jobs.filter((job) => !job.over).map(async (job) => {
+          try {
+            if (!(await queue.renew(job.record)) && !job.over) {
+              job.lost.abort(new LeaseLost(job.record.job_id));
+            }
+          } catch (error) {
+            logger.warn("cannot renew a job's lease", { job_id: job.record.job_id, error });
+          }
+        }),
+      );
     }
   }
 
-  async function processNow(jobId: string): Promise<void> {
-    const record = await queue.lease(jobId, id);
-    if (!record) return;
-    const lost = new AbortController();
+  /**
+   * Runs a batch: its jobs on a first attempt together, those leased before (retried, or given
+   * back after a crash) in groups of `AGAIN` after them. A crash costs every job leased at the
+   * time an attempt, so a job that may be what crashed the process shares few.
+   */
+  async function runBatch(jobIds: string[]): Promise<void> {
+    if (jobIds.length === 1) return await runGroup(jobIds);
+    const records = await queue.getMany(jobIds);
+    const again = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) > 0);
+    const first = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) === 0);
+    if (first.length > 0) await runGroup(first);
+    for (let i = 0; i < again.length; i += AGAIN) await runGroup(again.slice(i, i + AGAIN));
+  }
+
+  async function runGroup(jobIds: string[]): Promise<void> {
+    const records = (await queue.leaseMany(jobIds, id)).filter((r): r is JobRecord => r !== null);
+    if (records.length === 0) return;
+    const jobs = records.map((record): Job => ({
+      record,
+      key: {
+        memoryId: record.job_id,
+        owner: record.owner,
+        namespace: record.namespace,
+        createdAt: Date.parse(record.created_at),
+      },
+      lost: new AbortController(),
+    }));
     const done = new AbortController();
-    const beating = heartbeat(record, done.signal, lost);
+    const beating = heartbeat(jobs, done.signal);
     try {
-      await runStages(record, lost.signal);
-      logger.debug("job done", { job_id: jobId, attempts: record.attempts });
-    } catch (error) {
-      if (error instanceof LeaseLost || lost.signal.aborted) {
-        logger.warn("job taken over by another worker; this attempt stops", {
-          job_id: jobId,
-          attempts: record.attempts,
-        });
-        return;
-      }
-      await giveUpAttempt(record, error);
+      await runStages(jobs);
     } finally {
       done.abort();
       await beating;
     }
   }
 
-  /** Retries the job later, or fails it when the error is permanent or attempts ran out. */
-  async function giveUpAttempt(record: JobRecord, error: unknown): Promise<void> {
-    const message = jobError(error);
-    const permanent = error instanceof SvcError && error.status < 500;
-    logger.warn("job attempt failed", {
-      job_id: record.job_id,
-      attempts: record.attempts,
-      error: error instanceof Error ? error : String(error),
-    });
-    try {
-      if (permanent || record.attempts >= queue.maxAttempts) await queue.fail(record, message);
-      else await queue.retry(record, message, retryDelayMs(record.attempts));
-    } catch (cause) {
-      if (!(cause instanceof LeaseLost)) throw cause;
+  /** Starts batches of waiting jobs while fewer than `concurrency` run. */
+  function pump(): void {
+    while (batches.size < concurrency && waiting.size > 0) {
+      const batch = [...waiting].slice(0, batchSize);
+      for (const [jobId, delivery] of batch) {
+        waiting.delete(jobId);
+        taken.set(jobId, delivery.promise);
+      }
+      const jobIds = batch.map(([jobId]) => jobId);
+      const run: Promise<void> = runBatch(jobIds).catch((error) => {
+        logger.error("job processing crashed", { job_ids: jobIds.length, error });
+      }).finally(() => {
+        batches.delete(run);
+        for (const [jobId, delivery] of batch) {
+          taken.delete(jobId);
+          delivery.resolve();
+        }
+        pump();
+      });
+      batches.add(run);
     }
   }
 
   function process(jobId: string): Promise<void> {
-    const task = pool.run(() => processNow(jobId)).catch((error) => {
-      logger.error("job processing crashed", { job_id: jobId, error });
-    });
-    running.add(task);
-    task.finally(() => running.delete(task));
-    return task;
+    const known = waiting.get(jobId)?.promise ?? taken.get(jobId);
+    if (known) return known;
+    const delivery = Promise.withResolvers<void>();
+    waiting.set(jobId, delivery);
+    // Deliveries of the same moment (a bulk, a burst of messages) make one batch.
+    if (!scheduled) {
+      scheduled = true;
+      queueMicrotask(() => {
+        scheduled = false;
+        pump();
+      });
+    }
+    return delivery.promise;
   }
 
   return {
     id,
     process,
     async idle() {
-      while (running.size > 0) await Promise.all(running);
+      while (batches.size > 0 || waiting.size > 0) {
+        await (batches.size > 0 ? Promise.all(batches) : Promise.resolve());
+      }
     },
   };
 }

@@ -1,10 +1,17 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
-import type { BlobMeta, CallOptions } from "../backends/types.ts";
+import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
+import { MemoryCipher } from "../backends/memory_cipher.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
-import { HeldBlobStore, ManualClock, testPipeline, until } from "../testing/job_fixtures.ts";
+import {
+  CountingVectorStore,
+  HeldBlobStore,
+  ManualClock,
+  testPipeline,
+  until,
+} from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "./job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
@@ -63,7 +70,7 @@ Deno.test("worker: a worker that lost its lease stops its calls and leaves the j
   using queue = new StallingQueue({ leaseMs: 30, now: clock.now });
   const embedder = new SlowEmbedder(new MemoryEmbedder());
   using blobs = new HeldBlobStore();
-  const vectors = new MemoryVectorStore(embedder.dimensions);
+  const vectors = new CountingVectorStore(embedder.dimensions);
   const pipeline = await testPipeline({ blobs, embedder, vectors });
   const first = createWorker({ queue, pipeline, logger: silentLogger });
   const second = createWorker({ queue, pipeline, logger: silentLogger });
@@ -90,7 +97,7 @@ Deno.test("worker: a worker that lost its lease stops its calls and leaves the j
   assert.equal(done?.attempts, 2);
   assert.equal(done?.error, undefined, "the first worker neither retried nor failed the job");
   assert.equal(blobs.calls, 2, "the first upload was abandoned, the second made");
-  assert.equal(embedder.calls, 1, "the first worker stopped before indexing");
+  assert.equal(vectors.writes.get(job.job_id), 1, "the first worker stopped before indexing");
   assert.deepEqual((await blobs.list("o1", "n1")).map((entry) => entry.blobId), [done.blob_id]);
   assert.equal(await vectors.count(), 1);
 });
@@ -125,4 +132,144 @@ Deno.test("worker: an upload whose answer was lost is retried with the same ciph
   assert.equal(await queue.ciphertext(job.job_id), null, "dropped once the job is done");
   const stored = await blobs.list("o1", "n1");
   assert.deepEqual(stored.map((entry) => entry.blobId), [done?.blob_id], "one blob");
+});
+
+/** A vector store counting its upserts, refusing rows whose id is in `refused` as bad input. */
+class RefusingVectorStore extends MemoryVectorStore {
+  upserts = 0;
+  refused = new Set<string>();
+  override upsert(rows: VectorRow[], options?: CallOptions) {
+    this.upserts++;
+    if (rows.some((row) => this.refused.has(row.id))) {
+      return Promise.reject(new SvcError("bad_request", "Cannot index the memory: refused"));
+    }
+    return super.upsert(rows, options);
+  }
+}
+
+/** An embedder counting its calls and the texts they carried. */
+class CountingEmbedder extends MemoryEmbedder {
+  calls: number[] = [];
+  override embed(texts: string[], options?: CallOptions) {
+    this.calls.push(texts.length);
+    return super.embed(texts, options);
+  }
+}
+
+/** A cipher that refuses, for a while, to encrypt for `owner`. */
+class OwnerDownCipher extends MemoryCipher {
+  down?: string;
+  override encrypt(owner: string, plaintext: Uint8Array<ArrayBuffer>, options?: CallOptions) {
+    if (owner === this.down) {
+      return Promise.reject(new SvcError("backend_unavailable", "Cannot encrypt: key server down"));
+    }
+    return super.encrypt(owner, plaintext, options);
+  }
+}
+
+Deno.test("worker: jobs delivered together run as one batch: one embedding call, one index write", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const vectors = new RefusingVectorStore(embedder.dimensions);
+  const blobs = new MemoryBlobStore();
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, batchSize: 64 });
+  const texts = Array.from({ length: 20 }, (_, i) => `fact number ${i} about bees`);
+  const jobs = await queue.accept(texts.map((text) => ({ owner: "o1", namespace: "n1", text })));
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  assert.deepEqual(embedder.calls, [20]);
+  assert.equal(vectors.upserts, 1);
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
+  const listed = new Set((await blobs.list("o1", "n1")).map((entry) => entry.blobId));
+  assert.deepEqual(new Set(records.map((record) => record!.blob_id)), listed, "one blob each");
+  assert.equal(listed.size, 20);
+  assert.equal(await vectors.count(), 20);
+});
+
+Deno.test("worker: a batch larger than batchSize is split; a job delivered twice is taken once", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const vectors = new RefusingVectorStore(embedder.dimensions);
+  const pipeline = await testPipeline({ embedder, vectors });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger: silentLogger,
+    batchSize: 4,
+    concurrency: 1,
+  });
+  const jobs = await queue.accept(
+    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  await Promise.all([...jobs, ...jobs].map((job) => worker.process(job.job_id)));
+  await worker.idle();
+  assert.deepEqual(embedder.calls, [4, 4, 2]);
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
+});
+
+Deno.test("worker: a job whose encryption fails retries alone; the rest of its batch is stored", async () => {
+  using queue = new MemoryJobQueue();
+  const cipher = new OwnerDownCipher();
+  cipher.down = "o2";
+  const blobs = new MemoryBlobStore();
+  const pipeline = await testPipeline({ cipher, blobs });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const jobs = await queue.accept(["o1", "o2", "o1"].map((owner, i) => ({
+    owner,
+    namespace: "n1",
+    text: `fact ${i}`,
+  })));
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  const [a, b, c] = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.equal(a?.status, "done");
+  assert.equal(c?.status, "done");
+  assert.equal(b?.status, "pending", "retried later");
+  assert.equal(b?.error, "Cannot encrypt: key server down");
+  assert.equal(await queue.payload(b!.job_id), "fact 1", "its text waits");
+  assert.equal((await blobs.list("o1", "n1")).length, 2);
+
+  cipher.down = undefined;
+  await worker.process(b!.job_id);
+  assert.equal((await queue.get(b!.job_id))?.status, "done");
+});
+
+Deno.test("worker: a memory the index refuses fails alone; the others of its batch are indexed", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const vectors = new RefusingVectorStore(embedder.dimensions);
+  const pipeline = await testPipeline({ embedder, vectors });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const jobs = await queue.accept(
+    Array.from({ length: 3 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  vectors.refused.add(jobs[1].job_id);
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  const [a, b, c] = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.deepEqual([a?.status, b?.status, c?.status], ["done", "failed", "done"]);
+  assert.equal(b?.error, "Cannot index the memory: refused");
+  assert.deepEqual(
+    await vectors.has(jobs.map((job) => job.job_id)),
+    new Set([a!.job_id, c!.job_id]),
+  );
+});
+
+Deno.test("worker: jobs on a later attempt run after the first attempts, at most 4 together", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const pipeline = await testPipeline({ embedder });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const jobs = await queue.accept(
+    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  // Six were leased before: given back after a crash (as the reconciler does at start-up).
+  for (const job of jobs.slice(0, 6)) {
+    await queue.retry((await queue.lease(job.job_id, "crashed"))!, undefined, 60_000);
+  }
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.deepEqual(records.map((record) => record?.attempts), [2, 2, 2, 2, 2, 2, 1, 1, 1, 1]);
+  assert.ok(records.every((record) => record?.status === "done"));
 });

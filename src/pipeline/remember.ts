@@ -14,8 +14,9 @@
  * time limit. Indexing again is safe (the write is an upsert by memory id); storing the same
  * ciphertext again gives the same blob (the store is content-addressed), but storing a text
  * again encrypts afresh and so puts a second blob. That is why the worker encrypts first
- * (`encrypt`), keeps the ciphertext with the job, then stores it, and checkpoints the blob id
- * before indexing: each step is then idempotent per memory id.
+ * (`encrypt`), keeps the ciphertext with the job, then stores it: each step is then idempotent
+ * per memory id. `indexMany` indexes a worker's batch as one step: one embedding call for all
+ * its texts and one upsert of all its rows, which the vector store commits together.
  *
  * @example
  * ```ts
@@ -73,11 +74,21 @@ export type MemoryToStore =
     | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
   );
 
-/** A stored memory to index: its text to embed, or the vector to index it under. */
+/** What indexing a text needs before its blob is stored: its vector and its terms' hashes. */
+export interface PreparedText {
+  vector: Float32Array;
+  /** Keyed hashes of the text's terms. */
+  terms: string[];
+}
+
+/**
+ * A stored memory to index: its text to embed, the vector to index it under, or its text as
+ * `prepare` made it ready.
+ */
 export type MemoryToIndex =
   & MemoryKey
   & { blobId: string }
-  & ({ text: string } | { vector: Float32Array | number[] });
+  & ({ text: string } | { vector: Float32Array | number[] } | { prepared: PreparedText });
 
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
@@ -95,6 +106,20 @@ export interface RememberPipeline {
   store(memory: MemoryToStore, options?: StepOptions): Promise<string>;
   /** Embeds (unless a vector is given), hashes the terms, writes the vector row and terms. */
   index(memory: MemoryToIndex, options?: StepOptions): Promise<void>;
+  /**
+   * Embeds texts (in one call) and hashes their terms: the part of indexing that needs no blob
+   * id, so that it can run while the blobs upload. Resolves, in order, to what `indexMany`
+   * takes as `prepared`.
+   */
+  prepare(
+    memories: (MemoryKey & { text: string })[],
+    options?: StepOptions,
+  ): Promise<PreparedText[]>;
+  /**
+   * `index` of many memories as one step: their texts embedded in one call, their rows written
+   * in one upsert (so the vector store commits them together), then their terms.
+   */
+  indexMany(memories: MemoryToIndex[], options?: StepOptions): Promise<void>;
   /**
    * The vector `store` sealed in a manual memory's blob metadata, or `null` when it does not
    * open (altered, sealed for another memory, or under another secret).
@@ -130,6 +155,44 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, call),
     );
   };
+  async function prepare(
+    memories: (MemoryKey & { text: string })[],
+    options: StepOptions = {},
+  ): Promise<PreparedText[]> {
+    if (memories.length === 0) return [];
+    const texts = memories.map((memory) => memory.text);
+    const vectors = await backendCall(
+      options,
+      "Embedding",
+      (call) => embedder.embed(texts, call),
+    );
+    return await Promise.all(memories.map(async ({ owner, text }, i) => ({
+      vector: vectors[i],
+      terms: await hasher.hash(owner, text),
+    })));
+  }
+
+  async function indexMany(memories: MemoryToIndex[], options: StepOptions = {}): Promise<void> {
+    if (memories.length === 0) return;
+    const texts = memories.flatMap((memory) =>
+      "text" in memory && !("prepared" in memory) && !("vector" in memory) ? [memory] : []
+    );
+    const prepared = await prepare(texts, options);
+    let preparedAt = 0;
+    const rows = memories.map((memory): VectorRow => {
+      const { memoryId: id, owner, namespace, blobId, createdAt } = memory;
+      const row = { id, owner, namespace, blobId, createdAt };
+      if ("prepared" in memory) return { ...row, ...memory.prepared };
+      if ("vector" in memory) return { ...row, vector: memory.vector };
+      const { vector, terms } = prepared[preparedAt++];
+      return { ...row, vector, terms };
+    });
+    await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
+    for (const row of rows) {
+      if (row.terms) await lexicon.add(row.owner, row.namespace, row.id, row.terms);
+    }
+  }
+
   return {
     encrypt,
 
@@ -146,25 +209,13 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },
 
-    async index(memory, options = {}) {
-      const { memoryId, owner, namespace, blobId, createdAt } = memory;
-      let vector: Float32Array | number[];
-      let terms: string[] | undefined;
-      if ("text" in memory) {
-        [vector] = await backendCall(
-          options,
-          "Embedding",
-          (call) => embedder.embed([memory.text], call),
-        );
-        terms = await hasher.hash(owner, memory.text);
-      } else {
-        vector = memory.vector;
-      }
-      const row: VectorRow = { id: memoryId, owner, namespace, blobId, vector, createdAt };
-      if (terms) row.terms = terms;
-      await backendCall(options, "Indexing", (call) => vectors.upsert([row], call));
-      if (terms) await lexicon.add(owner, namespace, memoryId, terms);
+    index(memory, options = {}) {
+      return indexMany([memory], options);
     },
+
+    prepare,
+
+    indexMany,
 
     openVector(memory, sealedVector) {
       return vectorSeal.open(memory, sealedVector);

@@ -152,3 +152,28 @@ Deno.test("remember pipeline: with a time limit, each call gets its own signal a
     { message: "Embedding timed out after 5 ms" },
   );
 });
+
+Deno.test("remember pipeline: prepare embeds texts in one call; indexMany writes what it made in one upsert", async () => {
+  const { pipeline, vectors, lexicon, signals } = await setUp();
+  await lexicon.namespace("o1", "n1");
+  const memories = ["I keep bees in Oslo", "My sister lives in Lisbon"].map((text, i) => ({
+    ...memory,
+    memoryId: `m${i}`,
+    text,
+  }));
+  const prepared = await pipeline.prepare(memories);
+  assert.equal(prepared.length, 2);
+  assert.equal(prepared[0].terms.length, 3, "keep, bee, oslo");
+  await pipeline.indexMany(
+    memories.map((m, i) => ({ ...m, blobId: `b${i}`, prepared: prepared[i] })),
+  );
+  assert.deepEqual(signals.map(([what]) => what), ["embed", "upsert"], "one call each");
+  const [hit] = await vectors.search("o1", "n1", prepared[1].vector, 1);
+  assert.deepEqual([hit.id, hit.blobId], ["m1", "b1"]);
+  assert.deepEqual(await vectors.terms("o1", "n1"), [
+    { id: "m0", terms: prepared[0].terms },
+    { id: "m1", terms: prepared[1].terms },
+  ]);
+  const index = await lexicon.namespace("o1", "n1");
+  assert.equal(index.search(prepared[1].terms, 5).hits[0]?.id, "m1");
+});

@@ -1,7 +1,8 @@
 /**
  * The lease half of the `JobQueue` conformance suite (`jobQueueSuite` registers it): renewals,
- * fencing, the ciphertext a job keeps, and svc's own worker running jobs longer than their
- * lease on the queue, and taking over the job of a worker that died.
+ * fencing, jobs given back after a crash, the ciphertext a job keeps, and svc's own worker
+ * running jobs longer than their lease on the queue, and taking over the job of a worker that
+ * died.
  */
 import assert from "node:assert/strict";
 import { MemoryBlobStore } from "../backends/memory.ts";
@@ -67,6 +68,35 @@ export function jobLeaseSuite(
     await queue.complete(second, { memory_id: job.job_id });
     assert.equal((await queue.get(job.job_id))?.status, "done");
     assert.equal(await queue.renew(second), null, "a finished job has no lease");
+  });
+
+  Deno.test(`${name}: interrupted gives a job back uncounted; interrupted too often, it fails`, async () => {
+    await using queue = await open({ maxAttempts: 2 });
+    const [job] = await queue.accept([input("cut short again and again")]);
+    await queue.retry((await queue.lease(job.job_id, "w0"))!, "Cannot embed: down", 0);
+    let record = (await queue.lease(job.job_id, "w1"))!;
+    // Four crashes (twice maxAttempts) cut its attempts short; each is given back at start-up.
+    for (let crash = 1; crash <= 4; crash++) {
+      assert.equal(record.attempts, 2, "the failed attempt counts, the interrupted ones do not");
+      await queue.interrupted(record);
+      const back = await queue.get(job.job_id);
+      assert.deepEqual(back, {
+        ...record,
+        status: "pending",
+        attempts: 1,
+        interruptions: crash,
+        lease_until: undefined,
+        worker: undefined,
+        updated_at: back!.updated_at,
+      });
+      assert.equal(await queue.payload(job.job_id), "cut short again and again");
+      await assert.rejects(() => queue.interrupted(record), LeaseLost, "given back once");
+      if (crash < 4) record = (await queue.lease(job.job_id, `w${crash + 1}`))!;
+    }
+    assert.equal(await queue.lease(job.job_id, "w9"), null, "interrupted too often");
+    const failed = await queue.get(job.job_id);
+    assert.equal(failed?.status, "failed");
+    assert.equal(failed?.error, "The job was interrupted too many times");
   });
 
   Deno.test(`${name}: a job keeps the ciphertext its worker saved until it finishes`, async () => {

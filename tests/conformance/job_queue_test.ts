@@ -3,6 +3,7 @@ import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
+import { until } from "../../src/testing/job_fixtures.ts";
 
 async function openKvQueue(
   options?: JobQueueOptions,
@@ -44,4 +45,104 @@ Deno.test("KvJobQueue: texts wait sealed, under the record, active and dead-lett
     error: "Cannot store: no",
   });
   assert.deepEqual(await Array.fromAsync(queue.kv.list({ prefix: ["job_payload"] })), []);
+});
+
+Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one job, as 0.1.0 wrote, is read", async () => {
+  await using queue = await openKvQueue();
+  const jobs = await queue.accept(
+    ["a", "b", "c"].map((text) => ({ owner: "o1", namespace: "n1", text })),
+  );
+  const ids = jobs.map((job) => job.job_id);
+  await queue.kv.enqueue({ job_id: ids[1] }); // what 0.1.0 enqueued for each job
+  const delivered: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    delivered.push(job_id);
+    return Promise.resolve();
+  }, { signal: listening.signal });
+  await until("both messages arrive", () => delivered.length === 4);
+  listening.abort();
+  await listened;
+  const count = (id: string) => delivered.filter((d) => d === id).length;
+  assert.deepEqual(ids.map(count), [1, 2, 1]);
+});
+
+/** `kv` with its commits counted. */
+function countingCommits(kv: Deno.Kv) {
+  const counted = { commits: 0 };
+  const proxy = new Proxy(kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          const commit = op.commit.bind(op);
+          op.commit = () => (counted.commits++, commit());
+          return op;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return Object.assign(counted, { kv: proxy });
+}
+
+Deno.test("KvJobQueue: accepts made at once share commits, each whole, large texts too", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const counting = countingCommits(kv);
+  const queue = await KvJobQueue.open(counting.kv, crypto.getRandomValues(new Uint8Array(32)));
+  const large = "a long text ".repeat(60_000); // past one commit: staged, committed alone
+  const texts = Array.from({ length: 30 }, (_, i) => i === 7 ? large : `fact ${i}`);
+  const accepted = await Promise.all(
+    texts.map((text, i) =>
+      queue.accept(
+        i % 10 === 0
+          ? [{ owner: "o1", namespace: "n1", text }, {
+            owner: "o1",
+            namespace: "n1",
+            text: `${text} too`,
+          }]
+          : [{ owner: "o1", namespace: "n1", text }],
+      )
+    ),
+  );
+  assert.ok(counting.commits < 20, `30 accepts in ${counting.commits} commits`);
+  const records = accepted.flat();
+  assert.equal(records.length, 33);
+  assert.deepEqual(await queue.getMany(records.map((r) => r.job_id)), records);
+  const payloads = await queue.payloads(records.map((r) => r.job_id));
+  const expected = texts.flatMap((text, i) => i % 10 === 0 ? [text, `${text} too`] : [text]);
+  assert.deepEqual(payloads, expected);
+  const active = await Array.fromAsync(queue.active());
+  assert.equal(active.length, 33);
+});
+
+Deno.test("KvJobQueue: a group of accepts whose commit fails fails each of them, and later accepts go on", async () => {
+  using kv = await Deno.openKv(":memory:");
+  let failNext = false;
+  const failing = new Proxy(kv, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          if (failNext) {
+            failNext = false;
+            op.enqueue = () => {
+              throw new TypeError("the job store refused the message");
+            };
+          }
+          return op;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const queue = await KvJobQueue.open(failing, crypto.getRandomValues(new Uint8Array(32)));
+  const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
+  failNext = true;
+  await assert.rejects(() => queue.accept(input("refused")), TypeError);
+  const [job] = await queue.accept(input("accepted"));
+  assert.equal((await queue.get(job.job_id))?.status, "pending");
+  assert.equal((await Array.fromAsync(queue.active())).length, 1, "the refused job does not exist");
 });

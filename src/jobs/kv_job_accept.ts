@@ -1,0 +1,108 @@
+/**
+ * Group commit of `KvJobQueue.accept`: the accepts that arrive while a commit is in flight are
+ * committed together by the next one, so that many clients remembering at once cost Deno KV one
+ * commit (and one sync to disk) per group rather than one each. Each accept still lands whole
+ * or not at all, and resolves only once the commit holding it has landed. An accept too large to
+ * share a commit (its texts past the commit's budget, or more jobs than a commit checks) is
+ * committed alone, its texts staged first.
+ *
+ * A commit writes, per job, its record (checked absent), its `job_active` key and its sealed
+ * text; and one queue message for all the jobs of the commit.
+ */
+import type { JobRecord } from "./job_queue.ts";
+import {
+  chunksOf,
+  commit,
+  type KvJobTexts,
+  MAX_COMMIT_BYTES,
+  RECORD_TTL_MS,
+} from "./kv_job_texts.ts";
+
+/** Jobs one commit accepts at most (each is one of its 100 checks). */
+const GROUP_JOBS = 64;
+
+/** An accept waiting for its commit. */
+interface Waiting {
+  records: JobRecord[];
+  sealed: Uint8Array<ArrayBuffer>[];
+  bytes: number;
+  landed: PromiseWithResolvers<void>;
+}
+
+/** Commits accepted jobs in groups (see the module's documentation). */
+export class AcceptGroups {
+  #kv: Deno.Kv;
+  #texts: KvJobTexts;
+  #enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void;
+  #waiting: Waiting[] = [];
+  #committing = false;
+
+  /** Groups on `kv`; `enqueue` adds the queue message of a commit's jobs to it. */
+  constructor(
+    kv: Deno.Kv,
+    texts: KvJobTexts,
+    enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void,
+  ) {
+    this.#kv = kv;
+    this.#texts = texts;
+    this.#enqueue = enqueue;
+  }
+
+  /** Resolves once `records` with their `texts` are committed, with others or alone. */
+  async commit(records: JobRecord[], texts: string[]): Promise<void> {
+    const ids = records.map((record) => record.job_id);
+    const sealed = await Promise.all(ids.map((id, i) => this.#texts.seal(id, texts[i])));
+    const bytes = sealed.reduce((n, s) => n + s.byteLength, 0);
+    if (bytes > MAX_COMMIT_BYTES || records.length > GROUP_JOBS) {
+      await this.#texts.stagePayloads(ids, sealed);
+      const op = this.#kv.atomic();
+      this.#add(op, records, []);
+      this.#enqueue(op, ids);
+      return await commit(op, "accept the job");
+    }
+    const landed = Promise.withResolvers<void>();
+    this.#waiting.push({ records, sealed, bytes, landed });
+    if (!this.#committing) this.#commitWaiting();
+    return await landed.promise;
+  }
+
+  /** Commits the waiting accepts, a group at a time, until none waits. */
+  async #commitWaiting(): Promise<void> {
+    this.#committing = true;
+    while (this.#waiting.length > 0) {
+      const group: Waiting[] = [];
+      let jobs = 0, bytes = 0;
+      for (const next of this.#waiting) {
+        if (jobs + next.records.length > GROUP_JOBS || bytes + next.bytes > MAX_COMMIT_BYTES) break;
+        group.push(next);
+        jobs += next.records.length;
+        bytes += next.bytes;
+      }
+      this.#waiting.splice(0, group.length);
+      try {
+        const op = this.#kv.atomic();
+        for (const { records, sealed } of group) this.#add(op, records, sealed);
+        this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
+        await commit(op, "accept the job");
+        for (const { landed } of group) landed.resolve();
+      } catch (error) {
+        for (const { landed } of group) landed.reject(error);
+      }
+    }
+    this.#committing = false;
+  }
+
+  /** Adds the records of jobs, and their sealed texts (when not staged), to `op`. */
+  #add(op: Deno.AtomicOperation, records: JobRecord[], sealed: Uint8Array<ArrayBuffer>[]) {
+    for (const [i, record] of records.entries()) {
+      const key = ["job", record.job_id];
+      op.check({ key, versionstamp: null });
+      op.set(key, record, { expireIn: RECORD_TTL_MS });
+      op.set(["job_active", record.job_id], record.created_at);
+      if (!sealed[i]) continue;
+      for (const [c, chunk] of chunksOf(sealed[i]).entries()) {
+        op.set(["job_payload", record.job_id, c], chunk, { expireIn: RECORD_TTL_MS });
+      }
+    }
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * How `KvJobQueue` changes job records and enqueues jobs in Deno KV: a change applies only if the
+ * stored record is still as the worker's record shows it (read, compared, then written under a
+ * versionstamp check), many records per commit; and the queue message of one job, or of every
+ * job one commit accepted.
+ */
+import { SvcError } from "../errors.ts";
+import type { JobMessage, JobRecord } from "./job_queue.ts";
+import { BACKOFF_SCHEDULE, stillAsSeen } from "./job_transitions.ts";
+import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
+
+/** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
+const MAX_CONFLICTS = 20;
+/** Jobs one batch commit changes at most (each is one of the commit's 100 checks). */
+export const BATCH = 64;
+
+/** A message of the KV queue: one job, or every job of one commit of accepts. */
+type KvMessage = JobMessage | { job_ids: string[] };
+
+/** The job ids a message carries (none when it is not one of the queue's). */
+export function jobIdsOf(message: unknown): string[] {
+  const { job_id: one, job_ids: many } = (message ?? {}) as {
+    job_id?: unknown;
+    job_ids?: unknown;
+  };
+  if (typeof one === "string") return [one];
+  return Array.isArray(many) ? many.filter((id): id is string => typeof id === "string") : [];
+}
+
+/**
+ * Enqueues one message for `jobIds` on `op`, due after `delay` ms: `{job_id}` for one job,
+ * `{job_ids}` for several. Should Deno KV give up delivering it, each job gets a dead letter.
+ */
+export function enqueueJobs(op: Deno.AtomicOperation, jobIds: string[], delay = 0): void {
+  const message: KvMessage = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
+  op.enqueue(message, {
+    delay,
+    backoffSchedule: BACKOFF_SCHEDULE,
+    keysIfUndelivered: jobIds.map((jobId) => ["job_dead", jobId]),
+  });
+}
+
+/**
+ * A change of one record: `change` makes the record to store from the stored one (none when
+ * `null`), `more` adds other operations to the same commit.
+ */
+export interface RecordChange {
+  /** The record the worker holds. */
+  seen: JobRecord;
+  change: ((stored: JobRecord) => JobRecord) | null;
+  more?: (op: Deno.AtomicOperation) => void;
+}
+
+/** `items` in slices of at most `size`. */
+export function slices<T>(items: T[], size = BATCH): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Throws the error of a job store that failed to `action`. */
+export function storeFailed(action: string, cause: unknown): never {
+  throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, { cause });
+}
+
+/**
+ * Commits up to 64 changes at once, each only if its job is still as its `seen` record shows;
+ * reads again when another write won the race. Resolves, per change, to the record written (or
+ * the stored one), or `null` when its job moved on (nothing of that change is committed).
+ */
+export async function updateMany(
+  kv: Deno.Kv,
+  changes: RecordChange[],
+): Promise<(JobRecord | null)[]> {
+  const keys = changes.map(({ seen }) => ["job", seen.job_id]);
+  for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
+    const entries = await getAll<JobRecord>(kv, keys);
+    const op = kv.atomic();
+    const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
+      const entry = entries[i];
+      if (!stillAsSeen(entry.value, seen)) return null;
+      const next = change ? change(entry.value) : entry.value;
+      op.check(entry);
+      if (change) op.set(keys[i], next, { expireIn: RECORD_TTL_MS });
+      more?.(op);
+      return next;
+    });
+    if (written.every((record) => record === null)) return written;
+    const result = await op.commit().catch((cause) => storeFailed("update the job", cause));
+    if (result.ok) return written;
+  }
+  throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
+}

@@ -1,0 +1,234 @@
+/**
+ * Where `KvJobQueue` keeps what waits with a job: its text, sealed (AES-256-GCM under a key
+ * derived from the relayer's secret, the job id bound in), and the ciphertext its worker saved,
+ * both in chunks under Deno KV's value limit.
+ *
+ * Keys: `["job_payload", id, chunk]` the sealed text; `["job_ciphertext", id]` which attempt's
+ * ciphertext is complete, and its chunk count; `["job_ciphertext_chunk", id, attempt, chunk]`
+ * the ciphertext an attempt saved. Everything expires after `RECORD_TTL_MS`.
+ *
+ * Reads of many jobs take one `getMany` per ten jobs for the common case, a text or ciphertext
+ * of one chunk, and list the chunks of the others.
+ */
+import { SvcError } from "../errors.ts";
+import { openBytes, sealBytes } from "../crypto/sealing.ts";
+
+/** How long records, texts and ciphertexts are kept. */
+export const RECORD_TTL_MS = 7 * 24 * 3600_000;
+/** The largest chunk of a text or ciphertext a value holds. */
+export const CHUNK_BYTES = 60_000;
+/** The bytes of chunks one commit carries at most. */
+export const MAX_COMMIT_BYTES = 600_000;
+/** Keys `getMany` reads at once (Deno KV's limit). */
+const GET_MANY = 10;
+
+/** Which attempt's ciphertext chunks are complete. */
+export interface CiphertextMark {
+  attempt: number;
+  chunks: number;
+}
+
+/** `getMany` of any number of keys, ten at a time. */
+export async function getAll<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let i = 0; i < keys.length; i += GET_MANY) {
+    reads.push(kv.getMany<T[]>(keys.slice(i, i + GET_MANY)));
+  }
+  return (await Promise.all(reads)).flat();
+}
+
+/** `bytes` cut into chunks of `CHUNK_BYTES` (one, possibly empty, at least). */
+export function chunksOf(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  for (let offset = 0; offset < bytes.byteLength || offset === 0; offset += CHUNK_BYTES) {
+    chunks.push(bytes.slice(offset, offset + CHUNK_BYTES));
+  }
+  return chunks;
+}
+
+function concat(chunks: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  chunks.reduce((offset, c) => (out.set(c, offset), offset + c.byteLength), 0);
+  return out;
+}
+
+/** What finishing jobs removes: set on the finishing commit; the rest listed afterwards. */
+export interface TextsToDrop {
+  /** Adds the deletes of job `index`'s known keys to `op`. */
+  deleteKnown(op: Deno.AtomicOperation, index: number): void;
+  /** Whether job `index` may have more keys than `deleteKnown` removes. */
+  more(index: number): boolean;
+}
+
+/** The texts and ciphertexts of `KvJobQueue`'s jobs. */
+export class KvJobTexts {
+  #kv: Deno.Kv;
+  #payloadKey: CryptoKey;
+
+  /** Texts kept in `kv`, sealed under `payloadKey`. */
+  constructor(kv: Deno.Kv, payloadKey: CryptoKey) {
+    this.#kv = kv;
+    this.#payloadKey = payloadKey;
+  }
+
+  /**
+   * Commits the sealed texts of `jobIds` in commits of their own, for an accept whose texts do
+   * not fit its commit (they are read only once it landed, since a job exists only once its
+   * record does).
+   */
+  async stagePayloads(jobIds: string[], sealed: Uint8Array<ArrayBuffer>[]): Promise<void> {
+    let staged = this.#kv.atomic();
+    let stagedBytes = 0;
+    for (const [i, bytes] of sealed.entries()) {
+      for (const [c, chunk] of chunksOf(bytes).entries()) {
+        if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
+          await commit(staged, "accept the job");
+          staged = this.#kv.atomic();
+          stagedBytes = 0;
+        }
+        staged.set(["job_payload", jobIds[i], c], chunk, { expireIn: RECORD_TTL_MS });
+        stagedBytes += chunk.byteLength;
+      }
+    }
+    await commit(staged, "accept the job");
+  }
+
+  /** The text of a job, or `null` once the job has finished and its payload is gone. */
+  async payload(jobId: string): Promise<string | null> {
+    const chunks = await Array.fromAsync(
+      this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] }),
+    );
+    if (chunks.length === 0) return null;
+    return await this.#open(jobId, concat(chunks.map((entry) => entry.value)));
+  }
+
+  /** `payload` of each job, in order. */
+  async payloads(jobIds: string[]): Promise<(string | null)[]> {
+    const firsts = await getAll<Uint8Array<ArrayBuffer>>(
+      this.#kv,
+      jobIds.map((jobId) => ["job_payload", jobId, 0]),
+    );
+    return await Promise.all(jobIds.map((jobId, i) => {
+      const first = firsts[i].value;
+      if (!first) return null;
+      // A full first chunk may have others after it.
+      return first.byteLength < CHUNK_BYTES ? this.#open(jobId, first) : this.payload(jobId);
+    }));
+  }
+
+  /**
+   * Sets on `op` the ciphertext of attempt `attempt` of a job, in chunks, and its mark; the
+   * chunks of `first` onwards only, when earlier ones were committed already.
+   */
+  setCiphertext(
+    op: Deno.AtomicOperation,
+    jobId: string,
+    attempt: number,
+    chunks: Uint8Array<ArrayBuffer>[],
+    first = 0,
+  ): void {
+    for (let c = first; c < chunks.length; c++) this.setChunk(op, jobId, attempt, c, chunks[c]);
+    const mark: CiphertextMark = { attempt, chunks: chunks.length };
+    op.set(["job_ciphertext", jobId], mark, { expireIn: RECORD_TTL_MS });
+  }
+
+  /** Sets one chunk of an attempt's ciphertext on `op`. */
+  setChunk(
+    op: Deno.AtomicOperation,
+    jobId: string,
+    attempt: number,
+    chunk: number,
+    bytes: Uint8Array<ArrayBuffer>,
+  ): void {
+    op.set(["job_ciphertext_chunk", jobId, attempt, chunk], bytes, { expireIn: RECORD_TTL_MS });
+  }
+
+  /** The ciphertext saved for a job, or `null` when none was (or the job has finished). */
+  async ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    const mark = (await this.#kv.get<CiphertextMark>(["job_ciphertext", jobId])).value;
+    return mark && await this.#ciphertextOf(jobId, mark);
+  }
+
+  /** `ciphertext` of each job, in order. */
+  async ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
+    const marks = await getAll<CiphertextMark>(
+      this.#kv,
+      jobIds.map((jobId) => ["job_ciphertext", jobId]),
+    );
+    const single = jobIds.flatMap((jobId, i) => {
+      const mark = marks[i].value;
+      return mark?.chunks === 1 ? [["job_ciphertext_chunk", jobId, mark.attempt, 0]] : [];
+    });
+    const chunks = new Map(
+      (await getAll<Uint8Array<ArrayBuffer>>(this.#kv, single)).map((e) => [e.key[1], e.value]),
+    );
+    return await Promise.all(jobIds.map((jobId, i) => {
+      const mark = marks[i].value;
+      if (!mark) return null;
+      return mark.chunks === 1 ? chunks.get(jobId) ?? null : this.#ciphertextOf(jobId, mark);
+    }));
+  }
+
+  async #ciphertextOf(jobId: string, mark: CiphertextMark) {
+    const chunks = await Array.fromAsync(this.#kv.list<Uint8Array<ArrayBuffer>>({
+      prefix: ["job_ciphertext_chunk", jobId, mark.attempt],
+    }));
+    return chunks.length === mark.chunks ? concat(chunks.map((entry) => entry.value)) : null;
+  }
+
+  /**
+   * What finishing `jobIds` removes. A job's text of one chunk and its ciphertext mark and
+   * chunk go with the finishing commit; a longer text, or a ciphertext of several chunks (which
+   * an attempt that lost its lease may have left others of), is also listed afterwards (`drop`).
+   */
+  async toDrop(jobIds: string[]): Promise<TextsToDrop> {
+    const [marks, seconds] = await Promise.all([
+      getAll<CiphertextMark>(this.#kv, jobIds.map((jobId) => ["job_ciphertext", jobId])),
+      getAll(this.#kv, jobIds.map((jobId) => ["job_payload", jobId, 1])),
+    ]);
+    return {
+      deleteKnown(op, index) {
+        const jobId = jobIds[index];
+        op.delete(["job_ciphertext", jobId]).delete(["job_payload", jobId, 0]);
+        const mark = marks[index].value;
+        if (mark?.chunks === 1) op.delete(["job_ciphertext_chunk", jobId, mark.attempt, 0]);
+      },
+      more: (index) =>
+        seconds[index].versionstamp !== null || (marks[index].value?.chunks ?? 1) > 1,
+    };
+  }
+
+  /** Removes every chunk of a job's text and ciphertexts, one by one. */
+  async drop(jobId: string): Promise<void> {
+    for (const prefix of [["job_payload", jobId], ["job_ciphertext_chunk", jobId]]) {
+      for await (const entry of this.#kv.list({ prefix })) await this.#kv.delete(entry.key);
+    }
+  }
+
+  #aad(jobId: string): Uint8Array<ArrayBuffer> {
+    return new TextEncoder().encode(`svc-job:${jobId}`);
+  }
+
+  /** A job's text sealed, as it waits. */
+  seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+    return sealBytes(this.#payloadKey, new TextEncoder().encode(text), this.#aad(jobId));
+  }
+
+  async #open(jobId: string, sealed: Uint8Array<ArrayBuffer>): Promise<string> {
+    const plain = await openBytes(this.#payloadKey, sealed, this.#aad(jobId));
+    return new TextDecoder().decode(plain);
+  }
+}
+
+/** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
+export async function commit(op: Deno.AtomicOperation, action: string): Promise<void> {
+  const result = await op.commit().catch((cause) => {
+    throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
+      cause,
+    });
+  });
+  if (!result.ok) {
+    throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
+  }
+}
