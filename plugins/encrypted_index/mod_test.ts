@@ -247,18 +247,22 @@ Deno.test("encrypted index: a row larger than one stored value round-trips", asy
   await store.close();
 });
 
-Deno.test("encrypted index: two stores on one index see and respect each other's writes", async () => {
-  await using temp = await tempDir();
-  const a = await open(temp.dir);
-  const b = await open(temp.dir);
-  const row = (id: string, i: number) => ({
+/** A row of owner "o", namespace "n", whose vector leans towards dimension `i`. */
+function row(id: string, i: number) {
+  return {
     id,
     owner: "o",
     namespace: "n",
     blobId: `blob-${id}`,
     vector: Array.from({ length: 8 }, (_, j) => (j === i ? 1 : 0.1)),
     createdAt: i,
-  });
+  };
+}
+
+Deno.test("encrypted index: two stores on one index see and respect each other's writes", async () => {
+  await using temp = await tempDir();
+  const a = await open(temp.dir);
+  const b = await open(temp.dir);
   await a.upsert([row("r1", 1)]);
   assert.deepEqual((await b.search("o", "n", row("", 1).vector, 5)).map((h) => h.id), ["r1"]);
   await b.upsert([row("r2", 2)]);
@@ -279,14 +283,6 @@ Deno.test("encrypted index: a sole writer searches what it holds, and its writes
   await using temp = await tempDir();
   const a = await open(temp.dir, { soleWriter: true });
   const b = await open(temp.dir);
-  const row = (id: string, i: number) => ({
-    id,
-    owner: "o",
-    namespace: "n",
-    blobId: `blob-${id}`,
-    vector: Array.from({ length: 8 }, (_, j) => (j === i ? 1 : 0.1)),
-    createdAt: i,
-  });
   const found = async (store: EncryptedVectorStore) =>
     (await store.search("o", "n", row("", 0).vector, 10)).map((h) => h.id).sort();
   await a.upsert([row("r1", 1)]);
