@@ -239,3 +239,15 @@ export function factWorkload(count: number): Fact[] {
   }
   return facts;
 }
+
+/**
+ * `count` distinct indexes into `size` facts, spread through them and over every template: a
+ * stride of about `size / count` made prime to the number of templates and to `size` (a stride
+ * of exactly `size / count` could meet a single template).
+ */
+export function spreadIndexes(size: number, count: number): number[] {
+  const gcd = (a: number, b: number): number => b === 0 ? a : gcd(b, a % b);
+  let stride = Math.max(1, Math.floor(size / count));
+  while (gcd(stride, TEMPLATES.length) !== 1 || gcd(stride, size) !== 1) stride++;
+  return Array.from({ length: Math.min(size, count) }, (_, k) => (k * stride) % size);
+}

@@ -29,7 +29,7 @@ import { keyPairFromSeed } from "../src/auth/keys.ts";
 import { signingMessage } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { type Fact, factWorkload } from "./fact_workload.ts";
+import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { allDone, percentile, round, rssMb } from "./harness.ts";
 
 const { values } = parseArgs({
@@ -247,9 +247,9 @@ async function rememberToRecallable(client: SvcClient, samples: number) {
 /** hit@1 and hit@10 of the facts' questions, over `samples` facts spread through the namespace. */
 async function hitRate(client: SvcClient, facts: Fact[], namespace: string, samples = 200) {
   let at1 = 0, at10 = 0;
-  const step = Math.max(1, Math.floor(facts.length / samples));
   let asked = 0;
-  for (let i = 0; i < facts.length && asked < samples; i += step, asked++) {
+  for (const i of spreadIndexes(facts.length, samples)) {
+    asked++;
     const { results } = await client.recall(facts[i].question, { namespace, limit: 10 });
     const rank = results.findIndex((r) => r.text === facts[i].text);
     if (rank === 0) at1++;

@@ -24,7 +24,7 @@
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { factWorkload } from "./fact_workload.ts";
+import { factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { allDone, machine, percentile, round, rssMb } from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
@@ -147,8 +147,7 @@ async function measure(system: PeerSystem, size: number) {
   for (const fact of stored.slice(0, 3)) await system.search(fact.question, "facts", 10);
   const searchMs: number[] = [];
   let at1 = 0, at10 = 0;
-  const step = Math.max(1, Math.floor(size / QUESTIONS));
-  for (let i = 0; i < size && searchMs.length < QUESTIONS; i += step) {
+  for (const i of spreadIndexes(size, QUESTIONS)) {
     const { ms, texts } = await system.search(stored[i].question, "facts", 10);
     searchMs.push(ms);
     const rank = texts.indexOf(stored[i].text);
