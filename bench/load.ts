@@ -268,7 +268,8 @@ const relayer = await startRelayer(dataDir, {}, {
 });
 const pid = relayer.process.pid;
 // Ctrl-C stops the relayer too.
-Deno.addSignalListener("SIGINT", () => relayer.kill().finally(() => Deno.exit(130)));
+const interrupted = () => relayer.kill().finally(() => Deno.exit(130));
+Deno.addSignalListener("SIGINT", interrupted);
 const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
 // No retries: a refused or failed request counts as an error.
 const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId, retries: 0 });
@@ -361,3 +362,4 @@ console.log(JSON.stringify({ ...result, cells: undefined }, null, 2));
 await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
 await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
 await Deno.remove(dataDir, { recursive: true });
+Deno.removeSignalListener("SIGINT", interrupted); // else it keeps the process alive
