@@ -40,6 +40,7 @@ export class VectorColumn {
   values: Float32Array;
   #memory?: WebAssembly.Memory;
   #dots?: Dots;
+  #lanes = new Float32Array(4);
 
   /** Room for `capacity` rows of `dimensions` floats. */
   constructor(dimensions: number, capacity: number) {
@@ -108,7 +109,7 @@ export class VectorColumn {
   #scalar(query: Float32Array, row: number): number {
     const d = this.dimensions;
     const values = this.values;
-    const lanes = new Float32Array(4);
+    const lanes = this.#lanes.fill(0);
     for (let i = 0, at = row * d; i < d; i++, at++) {
       lanes[i & 3] = lanes[i & 3] + Math.fround(query[i] * values[at]);
     }

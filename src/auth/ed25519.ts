@@ -8,6 +8,8 @@
  * ```
  */
 
+import { LruMap } from "./lru_map.ts";
+
 const PUBLIC_KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;
 const HEX = /^[0-9a-fA-F]*$/;
@@ -71,12 +73,13 @@ async function verifyWith(
 export class Ed25519Verifier {
   /** How many imported keys are kept at most. */
   readonly maxKeys: number;
-  /** Public key (hex) → imported key, the most recently used last. */
-  #keys = new Map<string, CryptoKey>();
+  /** Public key (hex) → imported key. */
+  #keys: LruMap<string, CryptoKey>;
 
   /** Keeps at most `maxKeys` imported keys (default 1024). */
   constructor(maxKeys = 1024) {
     this.maxKeys = maxKeys;
+    this.#keys = new LruMap(maxKeys);
   }
 
   /** The number of imported keys kept now. */
@@ -96,13 +99,8 @@ export class Ed25519Verifier {
   #keyOf = async (keyBytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> => {
     const id = keyBytes.toHex();
     const kept = this.#keys.get(id);
-    if (kept) {
-      this.#keys.delete(id);
-      this.#keys.set(id, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const key = await importVerifyingKey(keyBytes);
-    if (this.#keys.size >= this.maxKeys) this.#keys.delete(this.#keys.keys().next().value!);
     this.#keys.set(id, key);
     return key;
   };

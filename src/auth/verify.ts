@@ -15,6 +15,7 @@ import type { AccountDirectory, DecryptCredentials, ResolvedAccount } from "../b
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { LruMap } from "./lru_map.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 
@@ -190,27 +191,20 @@ export async function verifySignedBody(
 export class DelegateKeyCheck {
   /** How many keys are kept at most. */
   readonly maxKeys: number;
-  /** Public key → SHA-256 of its private key, the most recently used last. */
-  #checked = new Map<string, string>();
+  /** Public key → SHA-256 of its private key. */
+  #checked: LruMap<string, string>;
 
   /** Keeps the answers for at most `maxKeys` keys (default 1024). */
   constructor(maxKeys = 1024) {
     this.maxKeys = maxKeys;
+    this.#checked = new LruMap(maxKeys);
   }
 
   /** Whether `privateKey` (64 lowercase hex) is the private key of `publicKey`. */
   async matches(privateKey: string, publicKey: string): Promise<boolean> {
     const digest = await sha256Hex(privateKey);
-    if (this.#checked.get(publicKey) === digest) {
-      this.#checked.delete(publicKey);
-      this.#checked.set(publicKey, digest);
-      return true;
-    }
+    if (this.#checked.get(publicKey) === digest) return true;
     if ((await keyPairFromSeed(privateKey)).publicKey !== publicKey) return false;
-    this.#checked.delete(publicKey);
-    if (this.#checked.size >= this.maxKeys) {
-      this.#checked.delete(this.#checked.keys().next().value!);
-    }
     this.#checked.set(publicKey, digest);
     return true;
   }

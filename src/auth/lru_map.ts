@@ -1,0 +1,43 @@
+/**
+ * A map that holds at most `limit` entries: reading an entry makes it the most recently used,
+ * and adding one past the limit drops the least recently used. The verification caches (imported
+ * public keys, checked delegate keys) keep their entries in one.
+ *
+ * @example
+ * ```ts
+ * const kept = new LruMap<string, number>(2);
+ * kept.set("a", 1).set("b", 2);
+ * kept.get("a"); // 1, now the most recently used
+ * kept.set("c", 3); // "b" goes
+ * ```
+ */
+export class LruMap<K, V> {
+  readonly limit: number;
+  #entries = new Map<K, V>();
+
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The value of `key`, which becomes the most recently used. */
+  get(key: K): V | undefined {
+    const value = this.#entries.get(key);
+    if (value !== undefined) {
+      this.#entries.delete(key);
+      this.#entries.set(key, value);
+    }
+    return value;
+  }
+
+  /** Sets `key` as the most recently used, dropping the least recently used past the limit. */
+  set(key: K, value: V): this {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.limit) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, value);
+    return this;
+  }
+}

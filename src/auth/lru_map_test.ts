@@ -1,0 +1,13 @@
+import assert from "node:assert/strict";
+import { LruMap } from "./lru_map.ts";
+
+Deno.test("LRU map: past its limit the least recently used entry goes; reading refreshes", () => {
+  const kept = new LruMap<string, number>(2);
+  kept.set("a", 1).set("b", 2);
+  assert.equal(kept.get("a"), 1);
+  kept.set("c", 3);
+  assert.equal(kept.get("b"), undefined, "b was the least recently used");
+  assert.deepEqual([kept.get("a"), kept.get("c"), kept.size], [1, 3, 2]);
+  kept.set("a", 4); // setting a kept key replaces it and drops nothing
+  assert.deepEqual([kept.get("a"), kept.get("c"), kept.size], [4, 3, 2]);
+});
