@@ -16,15 +16,15 @@ import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
 import { verifyEd25519 } from "../src/auth/ed25519.ts";
 import { KvReplayGuard } from "../src/auth/replay_guard.ts";
-import { signRequest } from "../src/auth/signing.ts";
+import { signingMessage, signRequest } from "../src/auth/signing.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { LexicalIndex } from "../src/ranking/lexical_index.ts";
-import { timeOrderedId } from "../src/ids.ts";
 import { openBenchVectors } from "./vector_store.ts";
 import { factWorkload } from "./fact_workload.ts";
+import { loadThroughBackends } from "./backend_load.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -74,25 +74,12 @@ const rows: Record<string, number | string>[] = [];
 for (const size of SIZES) {
   const namespace = `facts-${size}`;
   const facts = factWorkload(size);
-  for (let i = 0; i < size; i += 500) {
-    const texts = facts.slice(i, i + 500).map((fact) => fact.text);
-    const embedded = await embedder.embed(texts);
-    await vectors.upsert(
-      await Promise.all(texts.map(async (text, j) => {
-        const id = timeOrderedId();
-        const createdAt = Date.now();
-        const plaintext = new TextEncoder().encode(text);
-        const blobId = await blobs.put(await cipher.encrypt(owner, plaintext), {
-          owner,
-          namespace,
-          memoryId: id,
-          createdAt,
-        });
-        const terms = await hasher.hash(owner, text);
-        return { id, owner, namespace, blobId, vector: embedded[j], createdAt, terms };
-      })),
-    );
-  }
+  await loadThroughBackends(
+    { embedder, cipher, blobs, vectors, hasher },
+    owner,
+    namespace,
+    facts.map((fact) => fact.text),
+  );
   const question = (i: number) => facts[(i * 104_729) % size].question;
   const lexicon = new LexicalIndex((o, n) => vectors.terms(o, n));
   const index = await lexicon.namespace(owner, namespace);
@@ -103,8 +90,14 @@ for (const size of SIZES) {
     stored.map(async (bytes) => new TextDecoder().decode(await cipher.decrypt(owner, bytes!))),
   );
   const body = JSON.stringify({ query: question(0), namespace, limit: 10 });
-  const message = `svc-v2.http://bench.test.${Math.floor(Date.now() / 1000)}.POST./api/recall.` +
-    `${await sha256Hex(body)}.n`;
+  const message = signingMessage({
+    timestamp: Math.floor(Date.now() / 1000),
+    method: "POST",
+    path: "/api/recall",
+    bodySha256: await sha256Hex(body),
+    nonce: "n",
+    audience: "http://bench.test",
+  });
   const signature = new Uint8Array(
     await crypto.subtle.sign("Ed25519", key.signingKey, new TextEncoder().encode(message)),
   ).toHex();

@@ -18,7 +18,7 @@ import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
-import { timeOrderedId } from "../src/ids.ts";
+import { loadThroughBackends } from "./backend_load.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -139,29 +139,8 @@ const hasher = await TermHasher.fromSecret(secret);
 const recallAt: Record<string, unknown>[] = [];
 for (const size of SIZES) {
   const namespace = `n${size}`;
-  for (let i = 0; i < size; i += 500) {
-    const texts = Array.from({ length: Math.min(500, size - i) }, (_, j) => textOf(i + j));
-    const embedded = await embedder.embed(texts);
-    const rows = await Promise.all(texts.map(async (text, j) => {
-      const id = timeOrderedId();
-      const blobId = await blobs.put(await cipher.encrypt(owner, new TextEncoder().encode(text)), {
-        owner,
-        namespace,
-        memoryId: id,
-        createdAt: Date.now(),
-      });
-      return {
-        id,
-        owner,
-        namespace,
-        blobId,
-        vector: embedded[j],
-        createdAt: Date.now(),
-        terms: await hasher.hash(owner, text),
-      };
-    }));
-    await vectors.upsert(rows);
-  }
+  const texts = Array.from({ length: size }, (_, i) => textOf(i));
+  await loadThroughBackends({ embedder, cipher, blobs, vectors, hasher }, owner, namespace, texts);
   await vectors.idle(); // steady state: the vector index is built
   const ms: number[] = [];
   for (let i = 0; i < SAMPLES + 5; i++) {
