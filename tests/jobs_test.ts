@@ -127,6 +127,7 @@ Deno.test("a backend that keeps failing ends the job failed with a sentence and 
       );
     },
     decrypt: cipher.decrypt.bind(cipher),
+    erase: cipher.erase.bind(cipher),
   };
   await using t = await startTestRelayer({ cipher: broken, processJobs: false, maxAttempts: 3 });
   const alice = await t.newCaller();

@@ -16,6 +16,7 @@ Deno.test("recall decrypts a memory once while its cipher holds its keys, on eve
         decrypted++;
         return inner.decrypt(owner, ciphertext, options);
       },
+      erase: (owner, ids, options) => inner.erase(owner, ids, options),
     };
     await using t = await startTestRelayer({ cipher });
     const alice = await t.newCaller();

@@ -4,7 +4,7 @@
  * heap). It also knows which stored block holds each row, so a write can rewrite just the
  * blocks it touches.
  */
-import type { VectorHit } from "../../src/kit.ts";
+import type { TermsRow, VectorHit } from "../../src/kit.ts";
 import { type BlockColumns, type BlockRow, rowBytes } from "./block.ts";
 import { VectorColumn } from "./vector_column.ts";
 
@@ -160,10 +160,12 @@ export class Resident {
   }
 
   /** Every row's terms. */
-  terms(): { id: string; terms: string[] }[] {
+  terms(): TermsRow[] {
     return this.#ids.map((id, row) => ({
       id,
       terms: this.#terms[row] ? this.#terms[row].split(" ") : [],
+      blobId: this.#blobIds[row],
+      createdAt: this.#created[row],
     }));
   }
 

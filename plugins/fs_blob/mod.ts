@@ -27,6 +27,7 @@ import {
   type CallOptions,
   type ListedBlobMeta,
   sha256Hex,
+  SvcError,
 } from "../../src/kit.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -113,6 +114,10 @@ export interface FsBlobStoreOptions {
 const REMEMBERED = 10_000;
 
 export class FsBlobStore implements BlobStore {
+  // TODO(issue 20): replaced by the real delete.
+  delete(_blobId: string, _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "delete is not built yet"));
+  }
   readonly name = "fs";
   readonly root: string;
   /** Folders this store made (or found), so a put does not make them again. */

@@ -287,9 +287,14 @@ export class LanceDbVectorStore implements VectorStore {
     try {
       const rows = await this.#table.query()
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
-        .select(["id", "terms"])
+        .select(["id", "terms", "blob_id", "created_at"])
         .toArray();
-      return rows.map((row) => ({ id: row.id, terms: row.terms ? row.terms.split(" ") : [] }));
+      return rows.map((row) => ({
+        id: row.id,
+        terms: row.terms ? row.terms.split(" ") : [],
+        blobId: row.blob_id,
+        createdAt: Number(row.created_at),
+      }));
     } catch (error) {
       throw backendError("LanceDB", "read the stored terms", error);
     }

@@ -23,6 +23,10 @@ export interface LocalCipherOptions {
 }
 
 export class LocalCipher implements Cipher {
+  // TODO(issue 20): replaced by the real erase.
+  erase(_owner: string, _memoryIds: string[], _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "erase is not built yet"));
+  }
   readonly name = "local-envelope-aes-256-gcm";
   readonly holdsKeys = true;
   #master: CryptoKey;

@@ -118,6 +118,10 @@ function checkOptions(options: SealCipherOptions): string[] {
  * concurrent decrypts share one key-fetch round.
  */
 export class SealCipher implements Cipher {
+  // TODO(issue 20): replaced by the real erase.
+  erase(_owner: string, _memoryIds: string[], _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "erase is not built yet"));
+  }
   readonly name = "seal";
   readonly #options: Required<Omit<SealCipherOptions, "serverKey">> & { serverKey?: string };
   readonly #suiClient: SuiJsonRpcClient;

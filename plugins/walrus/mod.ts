@@ -124,6 +124,10 @@ interface Stored {
 
 /** The Walrus `BlobStore`; see the module documentation. */
 export class WalrusBlobStore implements BlobStore {
+  // TODO(issue 20): replaced by the real delete.
+  delete(_blobId: string, _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "delete is not built yet"));
+  }
   readonly name = "walrus";
   /** The operator's Sui address (`send_object_to`). */
   readonly address: string;

@@ -2,6 +2,7 @@
  * In-memory implementations of the storage interfaces: the reference behaviour the
  * conformance suites check every plugin against, and fast backends for tests.
  */
+import { SvcError } from "../errors.ts";
 import type {
   AccountDirectory,
   BlobEntry,
@@ -106,7 +107,13 @@ export class MemoryVectorStore implements VectorStore {
     return Promise.resolve(
       [...this.#rows.values()]
         .filter((r) => r.owner === owner && r.namespace === namespace)
-        .map((r) => ({ id: r.id, terms: r.terms ?? [] })),
+        .map((r) => ({
+          id: r.id,
+          terms: r.terms ?? [],
+          blobId: r.blobId,
+          createdAt: r.createdAt,
+          ...(r.info && { info: structuredClone(r.info) }),
+        })),
     );
   }
 
@@ -126,6 +133,10 @@ export class MemoryVectorStore implements VectorStore {
 
 /** Blobs in memory, by the base64url SHA-256 of their bytes. */
 export class MemoryBlobStore implements BlobStore {
+  // TODO(issue 20): replaced by the real delete.
+  delete(_blobId: string, _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "delete is not built yet"));
+  }
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
 

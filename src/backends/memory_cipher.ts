@@ -26,6 +26,10 @@ const TAG_BYTES = 16;
 
 /** AES-256-GCM per owner, keys held in memory; see the module documentation. */
 export class MemoryCipher implements Cipher {
+  // TODO(issue 20): replaced by the real erase.
+  erase(_owner: string, _memoryIds: string[], _options?: unknown): Promise<void> {
+    return Promise.reject(new SvcError("internal", "erase is not built yet"));
+  }
   readonly name = "memory";
   readonly holdsKeys = true;
   #keys = new Map<string, Promise<CryptoKey>>();

@@ -49,6 +49,15 @@ export interface DecryptCredentials {
   delegatePrivateKey?: string;
 }
 
+/** What `Cipher.encrypt` may carry besides its arguments. */
+export interface EncryptOptions extends CallOptions {
+  /**
+   * The memory the ciphertext belongs to (its id). The ciphertext is then bound to the memory
+   * and `erase` can make it unreadable; without it, only to the owner (not erasable).
+   */
+  memoryId?: string;
+}
+
 /** Encrypts memory text for an owner; only that owner's keys can read it back. */
 export interface Cipher {
   /** The implementation's name, reported by `/health` as `cipher`. */
@@ -66,14 +75,28 @@ export interface Cipher {
   encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions,
+    options?: EncryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>>;
-  /** `credentials` carries a caller's delegate key for ciphers that need it (Seal). */
+  /**
+   * The plaintext; a ciphertext of an erased memory, altered, or another owner's is refused as
+   * `forbidden`. `credentials` carries a caller's delegate key for ciphers that need it (Seal).
+   */
   decrypt(
     owner: string,
     ciphertext: Uint8Array<ArrayBuffer>,
     options?: CallOptions & { credentials?: DecryptCredentials },
   ): Promise<Uint8Array<ArrayBuffer>>;
+  /**
+   * Destroys the keys of an owner's memories: once it resolves, no ciphertext encrypted for
+   * them (with `memoryId`) decrypts again, copies made before the erase included. Ids with no
+   * key here (never encrypted with an id, or erased already) are ignored. `credentials`: the
+   * caller's delegate key, for ciphers whose erase is a transaction the caller signs (Seal).
+   */
+  erase(
+    owner: string,
+    memoryIds: string[],
+    options?: CallOptions & { credentials?: DecryptCredentials },
+  ): Promise<void>;
 }
 
 /** Metadata stored with every blob, so restore can find an owner's memories. */
@@ -120,12 +143,38 @@ export interface BlobStore {
   put(bytes: Uint8Array<ArrayBuffer>, meta: BlobMeta, options?: CallOptions): Promise<string>;
   /** The bytes, or `null` when no such blob exists. */
   get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null>;
+  /**
+   * Removes a blob: `get` then answers `null` and `list` leaves it out. Where the store keeps
+   * copies (replicas, a cache) they go too, as far as the store can reach them. An unknown id
+   * is ignored.
+   */
+  delete(blobId: string, options?: CallOptions): Promise<void>;
   /** An owner's blobs in a namespace, newest first. */
   list(
     owner: string,
     namespace: string,
     options?: CallOptions & { limit?: number },
   ): Promise<BlobEntry[]>;
+}
+
+/**
+ * What the index keeps with a memory besides its vector and terms, for list, filters,
+ * duplicates, expiry and versions. Nothing in it is readable without the relayer's secret:
+ * hashes are keyed, clear attributes are sealed. A store keeps it as given and returns it.
+ */
+export interface MemoryInfo {
+  /** Keyed hashes of the memory's tags; recall and list filter on them. */
+  tags?: string[];
+  /** The memory's attributes in clear (its tags), sealed by the relayer: an opaque string. */
+  sealed?: string;
+  /** A keyed hash of the memory's normalised text: the same text again is a duplicate. */
+  digest?: string;
+  /** Unix milliseconds after which the memory is never returned, and is erased. */
+  expiresAt?: number;
+  /** The id of the memory this one replaced (a new version of it). */
+  supersedes?: string;
+  /** Unix milliseconds when the first version was remembered, for a memory that replaced one. */
+  firstCreatedAt?: number;
 }
 
 /** One row of the vector index. */
@@ -144,6 +193,8 @@ export interface VectorRow {
   createdAt: number;
   /** Keyed hashes of the memory's terms, for lexical ranking (absent when unknown). */
   terms?: string[];
+  /** What the lifecycle keeps with the memory (absent for rows written without it). */
+  info?: MemoryInfo;
 }
 
 /** A row `search` found, with its distance to the query vector. */
@@ -158,12 +209,18 @@ export interface VectorHit {
   createdAt: number;
 }
 
-/** A memory's stored terms, as `terms` returns them. */
+/** A memory's row without its vector, as `terms` returns it. */
 export interface TermsRow {
   /** The memory's id. */
   id: string;
   /** Keyed hashes of the memory's terms; empty when the row has none. */
   terms: string[];
+  /** The blob holding the memory's ciphertext. */
+  blobId: string;
+  /** Unix milliseconds. */
+  createdAt: number;
+  /** The row's `info`, when it was written with one. */
+  info?: MemoryInfo;
 }
 
 /** A namespace and how many memories of an owner it holds. */
@@ -192,11 +249,17 @@ export interface VectorStore {
   ): Promise<VectorHit[]>;
   /** The subset of `ids` present in the index. */
   has(ids: string[], options?: CallOptions): Promise<Set<string>>;
-  /** Removes the rows with these ids; ids not in the index are ignored. */
+  /**
+   * Removes the rows with these ids, terms and info included; ids not in the index are ignored.
+   * Once it resolves, `search`, `has`, `terms` and `count` no longer see them.
+   */
   delete(ids: string[], options?: CallOptions): Promise<void>;
   /** Rows in the whole index, or only those of an owner (and namespace) when given. */
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
-  /** Every memory's stored terms in a namespace (for the lexical index). */
+  /**
+   * Every row of a namespace without its vector: terms, blob id, time and info (for the lexical
+   * index, which is also the namespace's catalog for list, filters and duplicates).
+   */
   terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;

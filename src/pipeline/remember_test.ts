@@ -56,6 +56,7 @@ async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
         return cipher.encrypt(owner, plaintext);
       },
       decrypt: cipher.decrypt.bind(cipher),
+      erase: cipher.erase.bind(cipher),
     },
     blobs: new RecordingBlobStore(seen),
     embedder,

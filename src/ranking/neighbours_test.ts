@@ -8,7 +8,9 @@ Deno.test("recallNeighbours: two places either side, within half an hour", () =>
   const ids = [0, 1, 2, 3, 4].map(() => timeOrderedId(start));
   const soon = timeOrderedId(start + 29 * 60_000);
   const late = timeOrderedId(start + 60 * 60_000);
-  const index = NamespaceIndex.of([...ids, soon, late].map((id) => ({ id, terms: ["x"] })));
+  const index = NamespaceIndex.of(
+    [...ids, soon, late].map((id) => ({ id, terms: ["x"], blobId: id, createdAt: 0 })),
+  );
   const neighbours = recallNeighbours(index);
   assert.deepEqual(neighbours(ids[0]), [ids[1], ids[2]]);
   assert.deepEqual(neighbours(ids[2]), [ids[0], ids[1], ids[3], ids[4]]);

@@ -77,7 +77,7 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
     { id: "a", terms: ["tea", "morning", "user"] },
     { id: "b", terms: ["coffee", "morning", "user"] },
     { id: "c", terms: ["zanzibar", "user"] },
-  ];
+  ].map((row) => ({ ...row, blobId: row.id, createdAt: 0 }));
   const index = new LexicalIndex(() => Promise.resolve(rows));
   const ids = async (query: string[]) =>
     (await index.namespace("o", "n")).search(query, 5).hits.map((hit) => hit.id);
@@ -105,7 +105,12 @@ Deno.test("lexical index: neighbours in remember order, within the time limit", 
   const late = timeOrderedId(start + 3_600_000);
   const untimed = crypto.randomUUID();
   // Stored rows come in any order.
-  const rows = [d, late, b, untimed, a].map((id) => ({ id, terms: ["x"] }));
+  const rows = [d, late, b, untimed, a].map((id) => ({
+    id,
+    terms: ["x"],
+    blobId: id,
+    createdAt: 0,
+  }));
   const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
   const near = (id: string, span = 2) => index.neighbours(id, span, 60_000);
   assert.deepEqual(near(b), [a, d]);

@@ -121,6 +121,10 @@ export class HeldBlobStore implements BlobStore, Disposable {
     return this.inner.get(blobId, options);
   }
 
+  delete(blobId: string, options?: CallOptions): Promise<void> {
+    return this.inner.delete(blobId, options);
+  }
+
   list(
     owner: string,
     namespace: string,

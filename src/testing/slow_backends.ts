@@ -96,6 +96,10 @@ export class SlowBlobStore implements BlobStore {
     return this.#faults.run(options, () => this.#inner.get(blobId, options));
   }
 
+  delete(blobId: string, options?: CallOptions): Promise<void> {
+    return this.#faults.run(options, () => this.#inner.delete(blobId, options));
+  }
+
   list(
     owner: string,
     namespace: string,
