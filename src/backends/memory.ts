@@ -183,10 +183,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
   /** In-process and authoritative: never cached, so a removal applies to the next request. */
   readonly cacheable = false;
   #byKey = new Map<string, ResolvedAccount>();
+  #byOwner = new Map<string, ResolvedAccount>();
 
   /** Registers `account` with its delegate public keys (hex). */
   add(account: ResolvedAccount, publicKeys: string[]): void {
     for (const key of publicKeys) this.#byKey.set(key, account);
+    this.#byOwner.set(account.owner, account);
   }
 
   /** Forgets a delegate public key; it no longer resolves. */
@@ -204,6 +206,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
     if (account && accountIdHint !== undefined && account.accountId !== accountIdHint) {
       return Promise.resolve(null);
     }
+    return Promise.resolve(account ? { ...account } : null);
+  }
+
+  resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const account = this.#byOwner.get(owner);
     return Promise.resolve(account ? { ...account } : null);
   }
 }
