@@ -275,6 +275,15 @@ export function accountDirectorySuite(
     await refusesAborted((o) => directory.resolve(key, undefined, o), "resolve");
     await refusesAborted((o) => directory.resolve(key, accountId, o), "resolve with a hint");
   });
+
+  Deno.test(`${name}: resolveOwner finds the account an owner owns, when offered`, async () => {
+    const { directory, add, close } = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
+    if (!directory.resolveOwner) return; // a directory of delegate keys only
+    const { accountId, owner } = await add("4".repeat(64));
+    assert.deepEqual(await directory.resolveOwner(owner), { accountId, owner, active: true });
+    assert.equal(await directory.resolveOwner("0x" + "5".repeat(64)), null);
+  });
 }
 
 /**
