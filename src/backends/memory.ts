@@ -2,7 +2,6 @@
  * In-memory implementations of the storage interfaces: the reference behaviour the
  * conformance suites check every plugin against, and fast backends for tests.
  */
-import { SvcError } from "../errors.ts";
 import type {
   AccountDirectory,
   BlobEntry,
@@ -133,10 +132,6 @@ export class MemoryVectorStore implements VectorStore {
 
 /** Blobs in memory, by the base64url SHA-256 of their bytes. */
 export class MemoryBlobStore implements BlobStore {
-  // TODO(issue 20): replaced by the real delete.
-  delete(_blobId: string, _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "delete is not built yet"));
-  }
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
 
@@ -161,6 +156,12 @@ export class MemoryBlobStore implements BlobStore {
   get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     return Promise.resolve(this.#blobs.get(blobId)?.bytes.slice() ?? null);
+  }
+
+  delete(blobId: string, options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    this.#blobs.delete(blobId);
+    return Promise.resolve();
   }
 
   list(

@@ -181,8 +181,56 @@ export function blobStoreSuite(
     await refusesAborted((o) => store.put(enc("refused"), { ...meta, memoryId: "m2" }, o), "put");
     await refusesAborted((o) => store.get(id, o), "get");
     await refusesAborted((o) => store.list("o1", "n1", o), "list");
+    await refusesAborted((o) => store.delete(id, o), "delete");
     const listed = await store.list("o1", "n1");
     assert.deepEqual(listed.map((e) => e.meta.memoryId), ["m1"], "nothing was stored");
+    assert.deepEqual(await store.get(id), enc("kept"), "nothing was deleted");
+  });
+
+  Deno.test(`${name}: delete removes a blob from get and list, and leaves the others`, async () => {
+    const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
+    const ids: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const meta = { owner: "o1", namespace: "n1", memoryId: `m${i}`, createdAt: i };
+      ids.push(await store.put(enc(`erasable ${i}`), meta));
+    }
+    const other = await store.put(enc("erasable 2"), {
+      owner: "o1",
+      namespace: "n2",
+      memoryId: "m9",
+      createdAt: 9,
+    });
+    assert.equal(other, ids[1], "the same bytes: the same blob");
+    assert.deepEqual(await store.get(ids[1]), enc("erasable 2"), "read once (and cached)");
+
+    await store.delete(ids[1]);
+    assert.equal(await store.get(ids[1]), null);
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), ["m3", "m1"]);
+    assert.deepEqual(await store.list("o1", "n2"), [], "wherever it was listed");
+    assert.deepEqual(
+      (await store.list("o1", "n1", { limit: 1 })).map((e) => e.meta.memoryId),
+      ["m3"],
+    );
+    assert.deepEqual(await store.get(ids[0]), enc("erasable 1"));
+    assert.deepEqual(await store.get(ids[2]), enc("erasable 3"));
+
+    // Twice, unknown and malformed ids: nothing to do, and no error.
+    await store.delete(ids[1]);
+    await store.delete("A".repeat(43));
+    await store.delete("../../etc/passwd");
+    await store.delete("");
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), ["m3", "m1"]);
+
+    // Deleted, then put again: stored anew.
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m4", createdAt: 4 };
+    assert.equal(await store.put(enc("erasable 2"), meta), ids[1]);
+    assert.deepEqual(await store.get(ids[1]), enc("erasable 2"));
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), [
+      "m4",
+      "m3",
+      "m1",
+    ]);
   });
 }
 
