@@ -142,15 +142,27 @@ async function openVectors(
   }
 }
 
-async function openCipher(config: Config, secret: Uint8Array<ArrayBuffer>): Promise<Cipher> {
+/**
+ * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
+ * store, `keys.kv` in the data directory (apart from the blobs, so that erasing a memory's key
+ * defeats every copy of its blob).
+ */
+async function openCipher(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("../../plugins/local_cipher/mod.ts");
-      return await LocalCipher.open({ masterKey: secret });
+      const cipher = await LocalCipher.open({
+        masterKey: secret,
+        keyStorePath: `${config.dataDir}/keys.kv`,
+      });
+      return { cipher, close: () => cipher.close() };
     }
     case "seal": {
       const { SealCipher } = await import("../../plugins/seal/mod.ts");
-      return await SealCipher.open(config.cipher.seal);
+      return { cipher: await SealCipher.open(config.cipher.seal) };
     }
   }
 }
@@ -205,7 +217,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   const vectors = await openVectors(config, secret, embedder, logger);
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
-  const cipher = await openCipher(config, secret);
+  const { cipher, close: closeCipher } = await openCipher(config, secret);
   const blobs = await openBlobs(config);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
@@ -234,6 +246,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
       await vectors.close();
       kv.close();
       ledgerKv?.close();
+      await closeCipher?.();
     },
   };
 }

@@ -2,24 +2,23 @@
  * Conformance suites: every implementation of an interface must pass its suite. Each takes a
  * factory for a fresh instance and registers `Deno.test`s under the given name; each checks
  * that a call with an already aborted signal is refused with the signal's reason. The job
- * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`.
+ * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`, the cipher's
+ * in `cipher_suite.ts`.
  */
 import assert from "node:assert/strict";
 import type {
   AccountDirectory,
   BlobStore,
-  Cipher,
   Embedder,
   Llm,
   Reranker,
   VectorStore,
 } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
 /** Asserts that `call`, given an already aborted signal, rejects with the signal's reason. */
-async function refusesAborted(
+export async function refusesAborted(
   call: (options: { signal: AbortSignal }) => Promise<unknown>,
   what: string,
 ) {
@@ -231,57 +230,6 @@ export function blobStoreSuite(
       "m3",
       "m1",
     ]);
-  });
-}
-
-/**
- * Registers the cipher tests, for the fresh ciphers `open` makes. `options.owners`: two
- * distinct owners the cipher accepts (default `"o1"`, `"o2"`; Seal needs Sui addresses);
- * `options.decryptOptions`: passed to every decrypt (e.g. Seal's delegate key). A cipher with
- * `Symbol.asyncDispose` is disposed after its test.
- */
-export function cipherSuite(
-  name: string,
-  open: () => Promise<Cipher & Partial<AsyncDisposable>>,
-  options: {
-    owners?: [string, string];
-    decryptOptions?: { credentials?: { delegatePrivateKey?: string } };
-  } = {},
-) {
-  const [o1, o2] = options.owners ?? ["o1", "o2"];
-  const withCredentials = options.decryptOptions ?? {};
-  Deno.test(`${name}: round trip, randomised, bound to the owner, tamper-evident`, async () => {
-    const cipher = await open();
-    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
-    const decrypt = (owner: string, bytes: Uint8Array<ArrayBuffer>) =>
-      cipher.decrypt(owner, bytes, withCredentials);
-    const a = await cipher.encrypt(o1, enc("I am vegetarian"));
-    const b = await cipher.encrypt(o1, enc("I am vegetarian"));
-    assert.notDeepEqual(a, b);
-    assert.equal(new TextDecoder().decode(await decrypt(o1, a)), "I am vegetarian");
-    assert.ok(!new TextDecoder().decode(a).includes("vegetarian"));
-    await assert.rejects(() => decrypt(o2, a), SvcError);
-    for (const at of [0, 5, 40, 70, a.length - 1].filter((at) => at < a.length)) {
-      const tampered = a.slice();
-      tampered[at] ^= 1;
-      await assert.rejects(() => decrypt(o1, tampered), SvcError, `byte ${at}`);
-    }
-    await assert.rejects(() => decrypt(o1, a.slice(0, 20)), SvcError);
-    assert.deepEqual(
-      await decrypt(o1, await cipher.encrypt(o1, new Uint8Array())),
-      new Uint8Array(),
-    );
-  });
-
-  Deno.test(`${name}: an aborted signal is refused`, async () => {
-    const cipher = await open();
-    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
-    const sealed = await cipher.encrypt(o1, enc("I am vegetarian"));
-    await refusesAborted((o) => cipher.encrypt(o1, enc("I am vegetarian"), o), "encrypt");
-    await refusesAborted(
-      (o) => cipher.decrypt(o1, sealed, { ...withCredentials, ...o }),
-      "decrypt",
-    );
   });
 }
 
