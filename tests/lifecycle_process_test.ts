@@ -15,9 +15,14 @@ async function call(url: string, privateKey: string, method: string, path: strin
   return { status: response.status, body: await response.json() };
 }
 
+/** The blob files of the fs blob store (`objects/<id[0..2]>/<id>`, metadata beside them). */
 async function blobFiles(dataDir: string): Promise<number> {
   let n = 0;
-  for await (const entry of Deno.readDir(`${dataDir}/blobs`)) if (entry.isFile) n++;
+  for await (const shard of Deno.readDir(`${dataDir}/blobs/objects`)) {
+    for await (const file of Deno.readDir(`${dataDir}/blobs/objects/${shard.name}`)) {
+      if (!file.name.endsWith(".json")) n++;
+    }
+  }
   return n;
 }
 
