@@ -155,19 +155,30 @@ export function createLifecycleService(deps: LifecycleDependencies) {
 
   /**
    * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
-   * then their index rows and catalog entries, the record of the erase, and their blobs. A
-   * cipher that needs the caller's key to erase (Seal) is skipped without it (expiry, update):
-   * the rows and blobs still go.
+   * then their index rows and catalog entries, the record of the erase, and their blobs.
+   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
+   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
+   * and blobs still go.
    */
   async function eraseEntries(
     owner: string,
     namespace: string,
     entries: CatalogEntry[],
-    options: { credentials?: DecryptCredentials; signal?: AbortSignal } = {},
+    options: { credentials?: DecryptCredentials } = {},
   ): Promise<EraseReceipt[]> {
     if (entries.length === 0) return [];
     const ids = entries.map((entry) => entry.id);
-    if (cipher.holdsKeys || options.credentials) await cipher.erase(owner, ids, options);
+    try {
+      await cipher.erase(owner, ids, options);
+    } catch (error) {
+      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
+        throw error;
+      }
+      logger.warn("the cipher cannot erase keys without a caller's key; rows and blobs go", {
+        memories: ids.length,
+        error,
+      });
+    }
     await lexicon.remove(owner, namespace, ids);
     await vectors.delete(ids);
     const erasedAt = now();
