@@ -248,10 +248,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     concurrency: options.concurrency,
     batchSize: options.batchSize,
     callTimeoutMs: options.callTimeoutMs,
-    indexed: (memories) =>
-      lifecycle.indexed(memories).catch((error) =>
-        logger.error("cannot schedule expiries or erase replaced memories", { error })
-      ),
+    vet: (memories) => lifecycle.vet(memories),
+    indexed: (memories) => lifecycle.indexed(memories),
   });
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;
   const directory = new CachedAccountDirectory(options.directory, {

@@ -11,10 +11,11 @@
  * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
  * (see `runBatch`).
  *
- * A job whose text is already a memory of its namespace (or of an earlier job of the batch)
- * stores nothing: it is done as a `duplicate_of` that memory. Once a batch's jobs are done,
- * `indexed` hears of the memories stored (the relayer schedules expiries and erases the
- * memories they replace).
+ * A job `vet` refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
+ * is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
+ * is done as a `duplicate_of` that memory. Once a batch's memories are indexed, and before its
+ * jobs are done, `indexed` hears of them (the relayer schedules expiries and erases the memories
+ * they replace); when it fails, the jobs are tried again (indexing again is harmless).
  *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
@@ -48,7 +49,9 @@ export interface WorkerDependencies {
   batchSize?: number;
   /** Limit for each backend call (default 30 s). */
   callTimeoutMs?: number;
-  /** Called with the memories of each batch once their jobs are done. */
+  /** For each memory of a batch, why it may not be stored (a sentence), or `undefined`. */
+  vet?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
+  /** Called with the memories of each batch once they are indexed, before their jobs are done. */
   indexed?: (memories: IndexedMemory[]) => Promise<void>;
 }
 
@@ -246,6 +249,14 @@ export function createWorker(deps: WorkerDependencies): Worker {
     return jobs.filter((job, i) => of(job, i) === undefined);
   }
 
+  /** The memory a job stores, as `vet` and `indexed` hear of it. */
+  const memoryOf = (job: Job): IndexedMemory => ({
+    memoryId: job.key.memoryId,
+    owner: job.key.owner,
+    namespace: job.key.namespace,
+    attributes: job.attributes ?? {},
+  });
+
   async function runStages(jobs: Job[]): Promise<void> {
     const payloads = await queue.payloads(jobs.map((job) => job.record.job_id));
     jobs.forEach((job, i) => {
@@ -255,6 +266,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
     let live = await each(jobs, (job) => {
       if (job.text !== undefined) return Promise.resolve();
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
+    });
+    const refusals = await deps.vet?.(live.map(memoryOf)) ?? [];
+    const refused = new Map(live.map((job, i) => [job, refusals[i]]));
+    live = await each(live, (job) => {
+      const refusal = refused.get(job);
+      return refusal ? Promise.reject(new SvcError("conflict", refusal)) : Promise.resolve();
     });
     live = await skipDuplicates(live);
     // Embedding needs no blob id: it runs while the blobs upload.
@@ -276,21 +293,22 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
     live = await index(live, prepared);
     live = live.filter((job) => !takenOver(job));
+    if (deps.indexed) {
+      try {
+        await deps.indexed(live.map(memoryOf));
+      } catch (error) {
+        await each(live, () => Promise.reject(error));
+        return;
+      }
+    }
     const completed = await queue.completeMany(live.map((job) => ({
       record: job.record,
       patch: { blob_id: job.blobId, memory_id: job.record.job_id },
     })));
-    const done = held(live, completed);
-    for (const job of done) {
+    for (const job of held(live, completed)) {
       job.over = true;
       logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
     }
-    await deps.indexed?.(done.map((job) => ({
-      memoryId: job.key.memoryId,
-      owner: job.key.owner,
-      namespace: job.key.namespace,
-      attributes: job.attributes ?? {},
-    })));
   }
 
   /**

@@ -132,6 +132,11 @@ export class NamespaceIndex {
     return doc === undefined ? undefined : this.#entries[doc];
   }
 
+  /** The id of the indexed version that replaced memory `id`, if any. */
+  replacedBy(id: string): string | undefined {
+    return this.#replacedBy.get(id);
+  }
+
   /** The live memory whose text has this digest (see `TermHasher.digest`). */
   duplicateOf(digest: string): string | undefined {
     return this.#digests.get(digest);

@@ -80,6 +80,8 @@ export interface NamespaceErase {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** How long an update holds the memory it replaces against another update (a job's lease). */
+const CLAIM_MS = 120_000;
 
 /** The cursor after memory `id`: opaque to clients. */
 function cursorOf(id: string): string {
@@ -105,6 +107,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
   const { identity, logger } = deps;
   const now = deps.now ?? Date.now;
+  /** Memories being updated: the new version's id, and since when (see `vet`). */
+  const updating = new Map<string, { by: string; at: number }>();
 
   /** The catalog filter of a caller's filter: its tags hashed. */
   async function catalogFilter(owner: string, filter: MemoryFilter): Promise<CatalogFilter> {
@@ -167,6 +171,16 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     options: { credentials?: DecryptCredentials } = {},
   ): Promise<EraseReceipt[]> {
     if (entries.length === 0) return [];
+    // A version replaced but not yet erased goes with its successor, so it never comes back.
+    const index = await lexicon.namespace(owner, namespace);
+    const erasing = new Set(entries.map((entry) => entry.id));
+    for (const entry of entries) {
+      const older = entry.info?.supersedes && index.entry(entry.info.supersedes);
+      if (older && !erasing.has(older.id)) {
+        erasing.add(older.id);
+        entries = [...entries, older];
+      }
+    }
     const ids = entries.map((entry) => entry.id);
     try {
       await cipher.erase(owner, ids, options);
@@ -179,16 +193,28 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         error,
       });
     }
-    await lexicon.remove(owner, namespace, ids);
-    await vectors.delete(ids);
+    // Each step can be done again: an erase cut short is finished by the next.
     const erasedAt = now();
     await records.markErased(
       owner,
       entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
       erasedAt,
     );
+    await vectors.delete(ids);
+    await lexicon.remove(owner, namespace, ids);
     for (const { blobId } of entries) reader.forget(blobId);
-    await Promise.all(entries.map(({ blobId }) => blobs.delete(blobId)));
+    // The keys are gone: a blob left behind (its store down) is unreadable, and logged.
+    await Promise.all(
+      entries.map(({ blobId, id }) =>
+        blobs.delete(blobId).catch((error) =>
+          logger.warn("cannot delete an erased memory's blob", {
+            memory_id: id,
+            blob_id: blobId,
+            error,
+          })
+        )
+      ),
+    );
     return await Promise.all(entries.map((entry) =>
       identity.receipt({
         memory_id: entry.id,
@@ -278,6 +304,30 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     },
 
     /**
+     * What the worker asks before storing memories: why each may not be stored, or
+     * `undefined`. An update is refused once the memory it replaces was erased, or updated by
+     * another; a job resumed after a crash whose memory is indexed already goes on.
+     */
+    async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
+      return await Promise.all(memories.map(async ({ memoryId, owner, namespace, attributes }) => {
+        const index = await lexicon.namespace(owner, namespace);
+        if (index.entry(memoryId)) return undefined;
+        if ((await records.erased(owner, [memoryId])).size > 0) {
+          return `Cannot store memory ${memoryId}: it was erased`;
+        }
+        const { replaces } = attributes;
+        if (replaces === undefined) return undefined;
+        const claim = updating.get(replaces);
+        const claimed = claim && claim.by !== memoryId && now() - claim.at < CLAIM_MS;
+        if (claimed || index.replacedBy(replaces) !== undefined || !index.entry(replaces)) {
+          return `Cannot update memory ${replaces}: it was erased or updated meanwhile`;
+        }
+        updating.set(replaces, { by: memoryId, at: now() });
+        return undefined;
+      }));
+    },
+
+    /**
      * What the worker calls once memories are indexed: their expiries are scheduled and the
      * memories they replace erased.
      */
@@ -289,11 +339,17 @@ export function createLifecycleService(deps: LifecycleDependencies) {
             : [{ memoryId, owner, namespace, expiresAt: attributes.expiresAt }]
         ),
       );
-      for (const { owner, namespace, attributes: { replaces } } of memories) {
+      for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
         if (replaces === undefined) continue;
+        updating.delete(replaces);
         const index = await lexicon.namespace(owner, namespace);
         const entry = index.entry(replaces);
         if (entry) await eraseEntries(owner, namespace, [entry]);
+        else if ((await records.erased(owner, [replaces])).size > 0) {
+          // Erased while its update was on the way: the update goes too.
+          const fresh = index.entry(memoryId);
+          if (fresh) await eraseEntries(owner, namespace, [fresh]);
+        }
       }
     },
 

@@ -70,9 +70,11 @@ export function createLlmService(deps: LlmServiceDependencies) {
       const facts: AnalyzedFact[] = [];
       const fresh: { index: number; text: string }[] = [];
       const seen = new Set<string>();
+      const visible = await memories.visible(owner, namespace);
       for (const [i, fact] of extracted.entries()) {
         const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
-        const [nearest] = await vectors.search(owner, namespace, vectorsOf[i], 1, { signal });
+        const near = await vectors.search(owner, namespace, vectorsOf[i], 3, { signal });
+        const nearest = near.find((hit) => visible(hit.id));
         if (seen.has(key) || (nearest && nearest.distance <= DUPLICATE_DISTANCE)) {
           facts.push({
             text: fact,

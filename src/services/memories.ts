@@ -186,6 +186,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       })));
     },
 
+    /** Whether a memory of the namespace may be shown: neither expired nor replaced. */
+    async visible(owner: string, namespace: string): Promise<(id: string) => boolean> {
+      const index = await lexicon.namespace(owner, namespace);
+      const at = now();
+      return (id) => !index.hidden(id, at);
+    },
+
     /**
      * For each item, the id of a memory its namespace already holds with the same text (after
      * normalising case and white space), or `undefined`.
@@ -310,7 +317,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       namespace: string,
       { signal }: MemoryCallOptions = {},
     ): Promise<ManualRecallResults> {
-      const hits = await vectors.search(owner, namespace, vector, limit, { signal });
+      const [found, index] = await Promise.all([
+        vectors.search(owner, namespace, vector, limit, { signal }),
+        lexicon.namespace(owner, namespace),
+      ]);
+      const at = now();
+      const hits = found.filter((hit) => !index.hidden(hit.id, at));
       return { results: hits.map(manualHit), total: hits.length };
     },
 

@@ -41,6 +41,8 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
   const { cipher, blobs, logger } = deps;
   const cacheBytes = deps.textCacheBytes ?? 64 * 2 ** 20;
   const cache = cipher.holdsKeys && cacheBytes > 0 ? new TextCache(cacheBytes) : undefined;
+  /** Blobs forgotten lately: a read that began before the erase does not keep their text. */
+  const forgotten = new Set<string>();
   return {
     async read(owner, { id, blobId }, { credentials, signal }) {
       const cached = cache?.get(owner, blobId);
@@ -53,7 +55,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
         }
         const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
         const text = new TextDecoder().decode(plaintext);
-        cache?.set(owner, blobId, text);
+        if (!forgotten.has(blobId)) cache?.set(owner, blobId, text);
         return text;
       } catch (error) {
         signal?.throwIfAborted();
@@ -68,6 +70,8 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
     },
     forget(blobId) {
       cache?.delete(blobId);
+      if (forgotten.size >= 10_000) forgotten.clear();
+      forgotten.add(blobId);
     },
   };
 }
