@@ -42,18 +42,27 @@ import { accountRoutes } from "./routes/account.ts";
 import type { HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
+import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
 import { createRememberPipeline } from "./pipeline/remember.ts";
+import { AttributeSeal } from "./pipeline/attributes.ts";
 import { VectorSeal } from "./pipeline/vector_seal.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
+import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
+import { LifecycleRecords } from "./services/lifecycle_records.ts";
+import { createReader } from "./services/reader.ts";
+import { RelayerIdentity } from "./services/receipts.ts";
 
 /** What a relayer is built from: its store, its secret, its backends and its settings. */
 export interface RelayerOptions {
-  /** Holds the replay guard, and the job queue unless `queue` is given. */
+  /**
+   * Holds the replay guard, the erased memories and the expiry schedule, and the job queue
+   * unless `queue` is given.
+   */
   kv: Deno.Kv;
   /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
   queue?: JobQueue;
@@ -96,6 +105,8 @@ export interface RelayerOptions {
   leaseMs?: number;
   /** How often jobs the queue lost track of are re-driven (default 60 s). */
   reconcileIntervalMs?: number;
+  /** How often expired memories are erased (default 60 s; also once at start). */
+  expirySweepMs?: number;
   /** Remembers the signed requests already used (default: in `kv`). */
   replayGuard?: ReplayGuard;
   /** Clock for signed-request checks (Unix ms). */
@@ -159,6 +170,7 @@ export interface Relayer {
 /** A relayer with its parts, which the project's tests and benchmarks drive directly. */
 export interface AssembledRelayer extends Relayer {
   service: MemoryService;
+  lifecycle: LifecycleService;
   queue: JobQueue;
   worker: Worker;
 }
@@ -188,6 +200,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const hasher = await TermHasher.fromSecret(options.secret);
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
   const vectorSeal = await VectorSeal.fromSecret(options.secret);
+  const attributeSeal = await AttributeSeal.fromSecret(options.secret);
   const pipeline = createRememberPipeline({
     cipher,
     blobs,
@@ -196,19 +209,37 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     hasher,
     lexicon,
     vectorSeal,
+    attributeSeal,
   });
+  const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
+  const records = new LifecycleRecords(options.kv);
+  const identity = await RelayerIdentity.fromSecret(options.secret);
   const service = createMemoryService({
     queue,
     pipeline,
     embedder,
-    cipher,
+    reader,
     blobs,
     vectors,
     reranker: options.reranker,
     hasher,
     lexicon,
+    attributeSeal,
+    records,
     logger,
-    textCacheBytes: options.textCacheBytes,
+  });
+  const lifecycle = createLifecycleService({
+    queue,
+    cipher,
+    blobs,
+    vectors,
+    lexicon,
+    hasher,
+    attributeSeal,
+    reader,
+    records,
+    identity,
+    logger,
   });
   const worker = createWorker({
     queue,
@@ -217,6 +248,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     concurrency: options.concurrency,
     batchSize: options.batchSize,
     callTimeoutMs: options.callTimeoutMs,
+    indexed: (memories) =>
+      lifecycle.indexed(memories).catch((error) =>
+        logger.error("cannot schedule expiries or erase replaced memories", { error })
+      ),
   });
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;
   const directory = new CachedAccountDirectory(options.directory, {
@@ -251,11 +286,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         embedder: options.embedder.model,
         llm: options.llm?.name ?? "none",
       },
+      receiptKey: identity.publicKey,
       sidecar: () => options.sidecar?.status() ?? "down",
       mcpSessions: () => options.sidecar?.sessions() ?? 0,
     }),
     ...accountRoutes(),
-    ...memoryRoutes(service, () => options.vectors.dimensions),
+    ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
+    ...lifecycleRoutes(lifecycle),
     ...llmRoutes(
       options.llm &&
         createLlmService({ llm: options.llm, embedder, vectors, memories: service }),
@@ -277,6 +314,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
 
   const listening = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let sweeper: ReturnType<typeof setTimeout> | undefined;
   if (options.processJobs ?? true) {
     // Before listening: a job the last run left `running` is given back while no worker here
     // holds it. Listening first, a delivery could lease it and this give it back from under
@@ -288,6 +326,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       reconcileJobs(queue, logger, { startup: false })
         .catch((error) => logger.error("reconciler failed", { error }));
     }, options.reconcileIntervalMs ?? 60_000);
+    const sweep = () =>
+      lifecycle.sweep().catch((error) => logger.error("expiry sweep failed", { error }));
+    sweep();
+    sweeper = setInterval(sweep, options.expirySweepMs ?? 60_000);
   }
 
   /** Runs one step of authentication, counting its refusals against the client's address. */
@@ -321,7 +363,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
           { details: { retry_after_seconds: wait } },
         );
       }
-      return await counted(address, () => checkSignedHeaders(request, verifyDeps));
+      return await counted(
+        address,
+        () => checkSignedHeaders(request, verifyDeps, { ownerKey: route.ownerKey }),
+      );
     },
     async extend(context, route, headers) {
       let caller: VerifiedCaller | undefined;
@@ -338,12 +383,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
 
   return {
     service,
+    lifecycle,
     queue,
     worker,
     handler,
     async close() {
       listening.abort();
       clearInterval(timer);
+      clearInterval(sweeper);
       await worker.idle();
     },
   };

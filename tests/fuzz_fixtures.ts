@@ -12,9 +12,11 @@ import { accountRoutes } from "../src/routes/account.ts";
 import type { HandlerContext } from "../src/routes/context.ts";
 import { llmRoutes } from "../src/routes/llm.ts";
 import { memoryRoutes } from "../src/routes/memories.ts";
+import { lifecycleRoutes } from "../src/routes/lifecycle.ts";
 import { serviceRoutes } from "../src/routes/service.ts";
 import { sidecarRoutes } from "../src/routes/sidecar.ts";
 import type { MemoryService } from "../src/services/memories.ts";
+import type { LifecycleService } from "../src/services/lifecycle.ts";
 
 /** The seed of every property: `FUZZ_SEED`, else a fresh one (printed by the suite). */
 export const SEED = Number(Deno.env.get("FUZZ_SEED") ?? Math.floor(Math.random() * 2 ** 31));
@@ -42,11 +44,13 @@ export function relayerRoutes(): RouteShape[] {
       mode: "",
       packageId: "",
       backends: {},
+      receiptKey: "",
       sidecar: () => "down",
       mcpSessions: () => 0,
     }),
     ...accountRoutes(),
-    ...memoryRoutes({} as MemoryService, () => 0),
+    ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),
+    ...lifecycleRoutes({} as LifecycleService),
     ...llmRoutes(undefined),
     ...sidecarRoutes(undefined, new RateLimiter(1, 60_000), () => {}),
   ];

@@ -134,6 +134,16 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     return resolved && { ...resolved };
   }
 
+  async resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
+    options?.signal?.throwIfAborted();
+    try {
+      const account = await this.accountOf(owner);
+      return account && { accountId: account.id, owner: account.owner, active: account.active };
+    } catch (error) {
+      throw backendError("the local ledger", "resolve the owner key", error);
+    }
+  }
+
   async #lookUp(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
     const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
     if (!ref.value || (accountIdHint !== undefined && ref.value !== accountIdHint)) return null;

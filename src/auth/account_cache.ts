@@ -53,6 +53,11 @@ export class CachedAccountDirectory implements AccountDirectory {
     return value;
   }
 
+  /** The owner's account, asked of the directory every time (owner keys sign rarely). */
+  resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
+    return this.#inner.resolveOwner?.(owner, options) ?? Promise.resolve(null);
+  }
+
   async #lookUp(
     key: string,
     publicKey: string,

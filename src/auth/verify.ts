@@ -14,7 +14,7 @@
 import type { AccountDirectory, DecryptCredentials, ResolvedAccount } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
-import { isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { LruMap } from "./lru_map.ts";
 import type { ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
@@ -84,11 +84,13 @@ export async function verifySignedRequest(
 
 /**
  * The checks that need only the headers: well-formed, timestamp inside the window, a key of an
- * active account. Throws `SvcError` on any failure; reads no body and writes nothing.
+ * active account (or, where `ownerKey` allows it, the key of an account's owner). Throws
+ * `SvcError` on any failure; reads no body and writes nothing.
  */
 export async function checkSignedHeaders(
   request: Request,
   deps: VerifyDependencies,
+  { ownerKey = false }: { ownerKey?: boolean } = {},
 ): Promise<SignedHeaders> {
   const h = request.headers;
   const publicKeyHeader = h.get("x-public-key");
@@ -126,6 +128,13 @@ export async function checkSignedHeaders(
   const publicKey = publicKeyHeader.toLowerCase();
 
   const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  if (!account && ownerKey) {
+    // The owner's own key, on a route open to it: allowed on an inactive account too.
+    const owned = await deps.directory.resolveOwner?.(addressOf(publicKey));
+    if (owned) {
+      return { publicKey, signature: signatureHeader, timestamp, nonce, audience, account: owned };
+    }
+  }
   if (!account) {
     throw unauthorized("unknown_key", "This public key is not a delegate key of any account");
   }

@@ -41,6 +41,11 @@ export interface AccountDirectory {
     accountIdHint?: string,
     options?: CallOptions,
   ): Promise<ResolvedAccount | null>;
+  /**
+   * The account an owner address owns, or `null`: lets the owner's own key sign the routes
+   * open to it (list, get, erase). A directory without it admits delegate keys only.
+   */
+  resolveOwner?(owner: string, options?: CallOptions): Promise<ResolvedAccount | null>;
 }
 
 /** What a caller may hand a cipher to decrypt with: its own delegate key (`x-delegate-key`). */

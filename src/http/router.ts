@@ -39,6 +39,8 @@ export interface RouteContext {
 export interface RouteOptions {
   /** Signed routes are verified (DESIGN §5.4) by the relayer before `handle` runs. */
   signed?: boolean;
+  /** A signed route the account owner's own key may sign too, besides its delegate keys. */
+  ownerKey?: boolean;
   /** The handler reads or streams the body itself; otherwise it is read under the limit first. */
   streamBody?: boolean;
   /** The body limit of this route (the server's, 2 MiB by default, when absent). */
@@ -49,6 +51,7 @@ export interface Route<C extends RouteContext = RouteContext> {
   method: "GET" | "POST" | "DELETE" | "PUT";
   pattern: URLPattern;
   signed: boolean;
+  ownerKey: boolean;
   streamBody: boolean;
   maxBodyBytes?: number;
   handle(context: C): Promise<Response>;
@@ -70,6 +73,7 @@ export function route<C extends RouteContext = RouteContext>(
     method,
     pattern: new URLPattern({ pathname }),
     signed: options.signed ?? false,
+    ownerKey: options.ownerKey ?? false,
     streamBody: options.streamBody ?? false,
     maxBodyBytes: options.maxBodyBytes,
     handle,

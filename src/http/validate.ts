@@ -109,3 +109,66 @@ export function base64Field(body: Record<string, unknown>, field: string): Uint8
   }
   return Uint8Array.fromBase64(value);
 }
+
+/** Tags a memory carries at most, and characters a tag has at most. */
+export const MAX_TAGS = 16;
+const MAX_TAG_CHARS = 64;
+
+/** Optional tags: at most 16, each 1–64 characters without control characters. */
+export function tagsField(body: Record<string, unknown>, field = "tags"): string[] | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw bad(`${field} must be an array of strings`);
+  if (value.length > MAX_TAGS) throw bad(`${field} must have at most ${MAX_TAGS} entries`);
+  return [
+    ...new Set(value.map((tag, i) => {
+      const chars = typeof tag === "string" ? [...tag].length : 0;
+      if (typeof tag !== "string" || chars < 1 || chars > MAX_TAG_CHARS) {
+        throw bad(`${field}[${i}] must be a string of 1 to ${MAX_TAG_CHARS} characters`);
+      }
+      if (CONTROL_CHARS.test(tag)) throw bad(`${field}[${i}] must not contain control characters`);
+      return tag;
+    })),
+  ];
+}
+
+/** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
+export function timeField(body: Record<string, unknown>, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)
+    ? Date.parse(value)
+    : NaN;
+  if (!Number.isFinite(ms)) throw bad(`${field} must be an ISO 8601 date and time`);
+  return ms;
+}
+
+/** The longest a memory may be kept before it expires: ten years. */
+const MAX_TTL_SECONDS = 10 * 365 * 86_400;
+
+/**
+ * When a memory expires, from `ttl_seconds` (1 s to ten years) or `expires_at` (ISO 8601, in
+ * the future); one of them at most. Unix milliseconds, or `undefined` for never.
+ */
+export function expiryFields(body: Record<string, unknown>, now: number): number | undefined {
+  const expiresAt = timeField(body, "expires_at");
+  if (body.ttl_seconds !== undefined && body.ttl_seconds !== null) {
+    if (expiresAt !== undefined) throw bad("Send either ttl_seconds or expires_at, not both");
+    return now + 1000 * integerField(body, "ttl_seconds", 0, 1, MAX_TTL_SECONDS);
+  }
+  if (expiresAt !== undefined && expiresAt <= now) throw bad("expires_at must be in the future");
+  if (expiresAt !== undefined && expiresAt > now + 1000 * MAX_TTL_SECONDS) {
+    throw bad("expires_at must be within ten years");
+  }
+  return expiresAt;
+}
+
+const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A memory id (a UUID, lowercase). */
+export function memoryId(value: unknown, field = "id"): string {
+  if (typeof value !== "string" || !MEMORY_ID.test(value)) {
+    throw bad(`${field} must be a memory id (a lowercase UUID)`);
+  }
+  return value;
+}

@@ -40,6 +40,8 @@ export interface PublicJob {
   blob_id?: string;
   /** The memory's id, once the job is done. */
   memory_id?: string;
+  /** Set when the text was already a memory of the namespace: that memory's id (and `memory_id`). */
+  duplicate_of?: string;
   /** Why the job failed, or why its last attempt did, in a human sentence. */
   error?: string;
   /** Leases so far: how many times a worker took the job, less those a crash cut short. */
@@ -84,7 +86,8 @@ export interface JobInput {
   owner: string;
   /** The namespace the memory goes into. */
   namespace: string;
-  /** The memory's text, sealed while it waits. */
+  /** The job's payload, sealed while it waits: the memory's text, with its attributes if any
+   * (`encodePayload` in `src/pipeline/attributes.ts`). */
   text: string;
 }
 

@@ -11,6 +11,11 @@
  * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
  * (see `runBatch`).
  *
+ * A job whose text is already a memory of its namespace (or of an earlier job of the batch)
+ * stores nothing: it is done as a `duplicate_of` that memory. Once a batch's jobs are done,
+ * `indexed` hears of the memories stored (the relayer schedules expiries and erases the
+ * memories they replace).
+ *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
  * resumes and the index write is an upsert. The blob id is recorded when the job completes; an
@@ -24,6 +29,7 @@
  */
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { decodePayload, type MemoryAttributes } from "../pipeline/attributes.ts";
 import type {
   MemoryKey,
   PreparedText,
@@ -42,6 +48,16 @@ export interface WorkerDependencies {
   batchSize?: number;
   /** Limit for each backend call (default 30 s). */
   callTimeoutMs?: number;
+  /** Called with the memories of each batch once their jobs are done. */
+  indexed?: (memories: IndexedMemory[]) => Promise<void>;
+}
+
+/** A memory a job stored, as `indexed` hears of it. */
+export interface IndexedMemory {
+  memoryId: string;
+  owner: string;
+  namespace: string;
+  attributes: MemoryAttributes;
 }
 
 export interface Worker {
@@ -62,6 +78,7 @@ interface Job {
   /** Aborts the job's calls once its lease is found lost. */
   lost: AbortController;
   text?: string;
+  attributes?: MemoryAttributes;
   ciphertext?: Uint8Array<ArrayBuffer>;
   blobId?: string;
   /** Done, failed or given up: no more renewals. */
@@ -207,17 +224,44 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
   }
 
+  /** Finishes the jobs whose text is already a memory; returns the others. */
+  async function skipDuplicates(jobs: Job[]): Promise<Job[]> {
+    const found = await pipeline.duplicates(jobs.map((job) => ({ ...job.key, text: job.text! })));
+    // A retried job may find its own memory, indexed before a crash: it goes on.
+    const of = (job: Job, i: number) =>
+      job.attributes?.replaces === undefined && found[i] !== job.record.job_id
+        ? found[i]
+        : undefined;
+    const duplicates = jobs.flatMap((job, i) => {
+      const original = of(job, i);
+      return original ? [{ job, original }] : [];
+    });
+    if (duplicates.length === 0) return jobs;
+    const completed = await queue.completeMany(duplicates.map(({ job, original }) => ({
+      record: job.record,
+      patch: { memory_id: original, duplicate_of: original },
+    })));
+    for (const { job } of duplicates) job.over = true;
+    held(duplicates.map(({ job }) => job), completed);
+    return jobs.filter((job, i) => of(job, i) === undefined);
+  }
+
   async function runStages(jobs: Job[]): Promise<void> {
-    const texts = await queue.payloads(jobs.map((job) => job.record.job_id));
-    jobs.forEach((job, i) => job.text = texts[i] ?? undefined);
+    const payloads = await queue.payloads(jobs.map((job) => job.record.job_id));
+    jobs.forEach((job, i) => {
+      if (payloads[i] === null) return;
+      ({ text: job.text, attributes: job.attributes } = decodePayload(payloads[i]));
+    });
     let live = await each(jobs, (job) => {
       if (job.text !== undefined) return Promise.resolve();
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
     });
+    live = await skipDuplicates(live);
     // Embedding needs no blob id: it runs while the blobs upload.
-    const preparing = pipeline.prepare(live.map((job) => ({ ...job.key, text: job.text! })), {
-      timeoutMs,
-    }).then((made) => new Map(live.map((job, i) => [job, made[i]])));
+    const preparing = pipeline.prepare(
+      live.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
+      { timeoutMs },
+    ).then((made) => new Map(live.map((job, i) => [job, made[i]])));
     preparing.catch(() => {}); // awaited below, once the uploads are over
     const toStore = live.filter((job) => !job.record.blob_id);
     for (const job of live) job.blobId ??= job.record.blob_id;
@@ -236,10 +280,17 @@ export function createWorker(deps: WorkerDependencies): Worker {
       record: job.record,
       patch: { blob_id: job.blobId, memory_id: job.record.job_id },
     })));
-    for (const job of held(live, completed)) {
+    const done = held(live, completed);
+    for (const job of done) {
       job.over = true;
       logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
     }
+    await deps.indexed?.(done.map((job) => ({
+      memoryId: job.key.memoryId,
+      owner: job.key.owner,
+      namespace: job.key.namespace,
+      attributes: job.attributes ?? {},
+    })));
   }
 
   /**

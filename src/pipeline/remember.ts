@@ -7,8 +7,9 @@
  *   sealed (`vector_seal.ts`), so restore can re-index it (`openVector`) while no blob store
  *   holds it in clear;
  * - **index**: embed the text (unless a vector is given), hash its terms with the owner's key,
- *   upsert the vector row (the memory id is the row id, so indexing again replaces it), then
- *   add the terms to the lexical index.
+ *   make the row's `MemoryInfo` from the text and its attributes (`attributes.ts`), upsert the
+ *   vector row (the memory id is the row id, so indexing again replaces it), then add the row
+ *   to the namespace's lexical index and catalog.
  *
  * Each step passes its caller's signal to every backend call, and can give each call its own
  * time limit. Indexing again is safe (the write is an upsert by memory id); storing the same
@@ -34,9 +35,11 @@ import type {
   CallOptions,
   Cipher,
   Embedder,
+  MemoryInfo,
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
+import type { AttributeSeal, MemoryAttributes } from "./attributes.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
@@ -54,6 +57,8 @@ export interface RememberPipelineDependencies {
   lexicon: LexicalIndex;
   /** Seals a manual memory's vector for its blob metadata, and opens it for restore. */
   vectorSeal: VectorSeal;
+  /** Seals a memory's clear attributes (its tags) in its row. */
+  attributeSeal: AttributeSeal;
 }
 
 /** Which memory a step works on. */
@@ -74,11 +79,21 @@ export type MemoryToStore =
     | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
   );
 
-/** What indexing a text needs before its blob is stored: its vector and its terms' hashes. */
+/** A memory's text, with the attributes it was remembered with. */
+export interface MemoryText {
+  text: string;
+  attributes?: MemoryAttributes;
+}
+
+/**
+ * What indexing a text needs before its blob is stored: its vector, its terms' hashes and the
+ * row's info.
+ */
 export interface PreparedText {
   vector: Float32Array;
   /** Keyed hashes of the text's terms. */
   terms: string[];
+  info: MemoryInfo;
 }
 
 /**
@@ -88,7 +103,7 @@ export interface PreparedText {
 export type MemoryToIndex =
   & MemoryKey
   & { blobId: string }
-  & ({ text: string } | { vector: Float32Array | number[] } | { prepared: PreparedText });
+  & (MemoryText | { vector: Float32Array | number[] } | { prepared: PreparedText });
 
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
@@ -111,10 +126,13 @@ export interface RememberPipeline {
    * id, so that it can run while the blobs upload. Resolves, in order, to what `indexMany`
    * takes as `prepared`.
    */
-  prepare(
-    memories: (MemoryKey & { text: string })[],
-    options?: StepOptions,
-  ): Promise<PreparedText[]>;
+  prepare(memories: (MemoryKey & MemoryText)[], options?: StepOptions): Promise<PreparedText[]>;
+  /**
+   * For each memory, the id of a memory already indexed in its namespace with the same text
+   * (after normalising case and white space), or of an earlier one of `memories`; `undefined`
+   * when it is new.
+   */
+  duplicates(memories: (MemoryKey & { text: string })[]): Promise<(string | undefined)[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -146,17 +164,30 @@ function backendCall<T>(
 }
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
-  const { cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal } = deps;
+  const { cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal, attributeSeal } = deps;
   const encrypt: RememberPipeline["encrypt"] = (memory, options = {}) => {
     const plaintext = new TextEncoder().encode(memory.text);
     return backendCall(
       options,
       "Encryption",
-      (call) => cipher.encrypt(memory.owner, plaintext, call),
+      (call) => cipher.encrypt(memory.owner, plaintext, { ...call, memoryId: memory.memoryId }),
     );
   };
+  async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
+    const { owner, text, attributes: { tags, expiresAt, replaces, firstCreatedAt } = {} } = memory;
+    const info: MemoryInfo = { digest: await hasher.digest(owner, text) };
+    if (tags?.length) {
+      info.tags = await hasher.tags(owner, tags);
+      info.sealed = await attributeSeal.seal(memory, { tags });
+    }
+    if (expiresAt !== undefined) info.expiresAt = expiresAt;
+    if (replaces !== undefined) info.supersedes = replaces;
+    if (firstCreatedAt !== undefined) info.firstCreatedAt = firstCreatedAt;
+    return info;
+  }
+
   async function prepare(
-    memories: (MemoryKey & { text: string })[],
+    memories: (MemoryKey & MemoryText)[],
     options: StepOptions = {},
   ): Promise<PreparedText[]> {
     if (memories.length === 0) return [];
@@ -166,9 +197,10 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       "Embedding",
       (call) => embedder.embed(texts, call),
     );
-    return await Promise.all(memories.map(async ({ owner, text }, i) => ({
+    return await Promise.all(memories.map(async (memory, i) => ({
       vector: vectors[i],
-      terms: await hasher.hash(owner, text),
+      terms: await hasher.hash(memory.owner, memory.text),
+      info: await info(memory),
     })));
   }
 
@@ -184,13 +216,27 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       const row = { id, owner, namespace, blobId, createdAt };
       if ("prepared" in memory) return { ...row, ...memory.prepared };
       if ("vector" in memory) return { ...row, vector: memory.vector };
-      const { vector, terms } = prepared[preparedAt++];
-      return { ...row, vector, terms };
+      return { ...row, ...prepared[preparedAt++] };
     });
     await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
-    for (const row of rows) {
-      if (row.terms) await lexicon.add(row.owner, row.namespace, row.id, row.terms);
+    for (const { owner, namespace, vector: _, terms = [], ...row } of rows) {
+      await lexicon.add(owner, namespace, { ...row, terms });
     }
+  }
+
+  async function duplicates(
+    memories: (MemoryKey & { text: string })[],
+  ): Promise<(string | undefined)[]> {
+    const digests = await Promise.all(memories.map((m) => hasher.digest(m.owner, m.text)));
+    const seen = new Map<string, string>();
+    const found: (string | undefined)[] = [];
+    for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
+      const place = JSON.stringify([owner, namespace, digests[i]]);
+      const index = await lexicon.namespace(owner, namespace);
+      found.push(seen.get(place) ?? index.duplicateOf(digests[i]));
+      if (!seen.has(place)) seen.set(place, memoryId);
+    }
+    return found;
   }
 
   return {
@@ -214,6 +260,8 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     },
 
     prepare,
+
+    duplicates,
 
     indexMany,
 

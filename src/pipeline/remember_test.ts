@@ -7,6 +7,7 @@ import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";
 import { VectorSeal } from "./vector_seal.ts";
+import { AttributeSeal } from "./attributes.ts";
 
 type Seen = (what: string, options?: CallOptions) => void;
 
@@ -63,6 +64,7 @@ async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    attributeSeal: await AttributeSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   };
   return { ...deps, pipeline: createRememberPipeline({ ...deps, ...overrides }), signals };

@@ -1,16 +1,36 @@
 /**
- * An in-memory index of each owner's namespace: BM25 over keyed term hashes, and the order the
- * memories were remembered in (their ids are time-ordered, see `ids.ts`). It is built from the
- * vector store's stored terms the first time a namespace is searched and kept up to date as
- * memories are indexed.
+ * An in-memory index of each owner's namespace: BM25 over keyed term hashes, the order the
+ * memories were remembered in (their ids are time-ordered, see `ids.ts`), and the namespace's
+ * catalog (each memory's blob, time and `MemoryInfo`: what list, get, filters and duplicates
+ * read). It is built from the vector store's rows the first time a namespace is used and kept
+ * up to date as memories are indexed and erased.
  */
 
-import type { TermsRow } from "../backends/types.ts";
+import type { MemoryInfo, TermsRow } from "../backends/types.ts";
 import { idTime } from "../ids.ts";
 
 export interface LexicalHit {
   id: string;
   score: number;
+}
+
+/** A memory as the catalog knows it. */
+export interface CatalogEntry {
+  id: string;
+  blobId: string;
+  /** Unix milliseconds this version was remembered. */
+  createdAt: number;
+  info?: MemoryInfo;
+}
+
+/** Which memories list and recall keep, besides those hidden (expired, replaced). */
+export interface CatalogFilter {
+  /** Keyed tag hashes a memory must all carry. */
+  tags?: string[];
+  /** Unix milliseconds: remembered at or after. */
+  since?: number;
+  /** Unix milliseconds: remembered before. */
+  until?: number;
 }
 
 export interface LexicalMatches {
@@ -33,6 +53,11 @@ export class NamespaceIndex {
   #order: number[] = [];
   #lengths: number[] = [];
   #live: boolean[] = [];
+  #entries: CatalogEntry[] = [];
+  /** Digest → the live memory with that text. */
+  #digests = new Map<string, string>();
+  /** Id of a replaced memory → the id of the version that replaced it. */
+  #replacedBy = new Map<string, string>();
   #byId = new Map<string, number>();
   /** term → parallel lists of document numbers and term frequencies. */
   #terms = new Map<string, { docs: number[]; counts: number[] }>();
@@ -41,24 +66,27 @@ export class NamespaceIndex {
   /** An index of a namespace's stored rows, in any order. */
   static of(rows: TermsRow[]): NamespaceIndex {
     const index = new NamespaceIndex();
-    for (const row of rows) index.#index(row.id, row.terms);
+    for (const row of rows) index.#index(row);
     index.#order = [...index.#byId.values()].sort((a, b) => index.#ids[a] < index.#ids[b] ? -1 : 1);
     return index;
   }
 
-  /** Adds a memory, or replaces its terms. */
-  add(id: string, terms: string[]): void {
-    const doc = this.#index(id, terms);
-    this.#order.splice(this.#position(id), 0, doc);
+  /** Adds a memory, or replaces it. */
+  add(row: TermsRow): void {
+    const doc = this.#index(row);
+    this.#order.splice(this.#position(row.id), 0, doc);
   }
 
-  #index(id: string, terms: string[]): number {
+  #index({ id, terms, blobId, createdAt, info }: TermsRow): number {
     if (this.#byId.has(id)) this.remove(id);
     const doc = this.#ids.length;
     this.#ids.push(id);
     this.#times.push(idTime(id) ?? NaN);
     this.#lengths.push(terms.length);
     this.#live.push(true);
+    this.#entries.push({ id, blobId, createdAt, info });
+    if (info?.digest) this.#digests.set(info.digest, id);
+    if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
     this.#byId.set(id, doc);
     this.#totalLength += terms.length;
     const counts = new Map<string, number>();
@@ -75,6 +103,11 @@ export class NamespaceIndex {
   remove(id: string): void {
     const doc = this.#byId.get(id);
     if (doc === undefined) return;
+    const { info } = this.#entries[doc];
+    if (info?.digest && this.#digests.get(info.digest) === id) this.#digests.delete(info.digest);
+    if (info?.supersedes && this.#replacedBy.get(info.supersedes) === id) {
+      this.#replacedBy.delete(info.supersedes);
+    }
     this.#byId.delete(id);
     this.#live[doc] = false;
     this.#totalLength -= this.#lengths[doc];
@@ -91,6 +124,70 @@ export class NamespaceIndex {
       else high = middle;
     }
     return low;
+  }
+
+  /** The memory `id`, while it is in the namespace. */
+  entry(id: string): CatalogEntry | undefined {
+    const doc = this.#byId.get(id);
+    return doc === undefined ? undefined : this.#entries[doc];
+  }
+
+  /** The live memory whose text has this digest (see `TermHasher.digest`). */
+  duplicateOf(digest: string): string | undefined {
+    return this.#digests.get(digest);
+  }
+
+  /**
+   * Whether a memory is hidden from every read: gone, expired at `now`, or replaced by a newer
+   * version that is indexed (it is erased soon after).
+   */
+  hidden(id: string, now: number): boolean {
+    const doc = this.#byId.get(id);
+    if (doc === undefined || this.#replacedBy.has(id)) return true;
+    const expiresAt = this.#entries[doc].info?.expiresAt;
+    return expiresAt !== undefined && expiresAt <= now;
+  }
+
+  /** Whether a visible memory passes `filter`. */
+  matches(id: string, filter: CatalogFilter): boolean {
+    const entry = this.entry(id);
+    if (!entry) return false;
+    if (filter.since !== undefined && entry.createdAt < filter.since) return false;
+    if (filter.until !== undefined && entry.createdAt >= filter.until) return false;
+    const tags = entry.info?.tags ?? [];
+    return (filter.tags ?? []).every((tag) => tags.includes(tag));
+  }
+
+  /**
+   * The visible memories that pass `filter`, newest first, starting after the memory `after`
+   * (a cursor: the last id of the previous page); at most `limit`.
+   */
+  list(filter: CatalogFilter, now: number, limit: number, after?: string): CatalogEntry[] {
+    const out: CatalogEntry[] = [];
+    let at = after === undefined ? this.#order.length : this.#position(after);
+    while (--at >= 0 && out.length < limit) {
+      const id = this.#ids[this.#order[at]];
+      if (!this.hidden(id, now) && this.matches(id, filter)) out.push(this.entry(id)!);
+    }
+    return out;
+  }
+
+  /** Every memory of the namespace, hidden ones included, oldest first. */
+  entries(): CatalogEntry[] {
+    return this.#order.map((doc) => this.#entries[doc]);
+  }
+
+  /** The ids of the visible memories that pass `filter`. */
+  select(filter: CatalogFilter, now: number): string[] {
+    return [...this.#byId.keys()].filter((id) => !this.hidden(id, now) && this.matches(id, filter));
+  }
+
+  /** The memories expired at `now`. */
+  expired(now: number): string[] {
+    return [...this.#byId].flatMap(([id, doc]) => {
+      const expiresAt = this.#entries[doc].info?.expiresAt;
+      return expiresAt !== undefined && expiresAt <= now ? [id] : [];
+    });
   }
 
   /**
@@ -177,9 +274,15 @@ export class LexicalIndex {
     return index;
   }
 
-  /** Records a memory's terms (only for namespaces already loaded; others load later). */
-  async add(owner: string, namespace: string, id: string, terms: string[]): Promise<void> {
+  /** Records a memory (only for namespaces already loaded; others load later). */
+  async add(owner: string, namespace: string, row: TermsRow): Promise<void> {
     const index = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (index) (await index).add(id, terms);
+    if (index) (await index).add(row);
+  }
+
+  /** Forgets memories (only in namespaces already loaded; others load without them). */
+  async remove(owner: string, namespace: string, ids: string[]): Promise<void> {
+    const index = this.#namespaces.get(`${owner}\0${namespace}`);
+    if (index) { for (const id of ids) (await index).remove(id); }
   }
 }

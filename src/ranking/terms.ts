@@ -89,4 +89,21 @@ export class TermHasher {
     const encoder = new TextEncoder();
     return terms(text).map((term) => blake2b(encoder.encode(term), { key, dkLen: 8 }).toHex());
   }
+
+  /** The keyed hashes of tags, for one owner (apart from any term's hash). */
+  async tags(owner: string, tags: readonly string[]): Promise<string[]> {
+    const key = await this.#key(owner);
+    const encoder = new TextEncoder();
+    return tags.map((tag) => blake2b(encoder.encode(`tag\0${tag}`), { key, dkLen: 16 }).toHex());
+  }
+
+  /**
+   * A keyed hash of a text after normalising case and white space: two texts with the same
+   * digest are the same memory (a duplicate).
+   */
+  async digest(owner: string, text: string): Promise<string> {
+    const key = await this.#key(owner);
+    const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
+    return blake2b(new TextEncoder().encode(`text\0${normal}`), { key, dkLen: 16 }).toHex();
+  }
 }

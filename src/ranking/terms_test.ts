@@ -84,12 +84,17 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
   const found = await ids(["zanzibar", "morning"]);
   assert.equal(found[0], "c", "the rarer term weighs more");
   assert.deepEqual(found.slice(1).sort(), ["a", "b"]);
-  await index.add("o", "n", "d", ["tea", "tea", "zanzibar"]);
+  await index.add("o", "n", {
+    id: "d",
+    terms: ["tea", "tea", "zanzibar"],
+    blobId: "d",
+    createdAt: 0,
+  });
   assert.equal((await ids(["tea"]))[0], "d", "higher term frequency wins");
-  await index.add("o", "n", "d", ["coffee"]);
+  await index.add("o", "n", { id: "d", terms: ["coffee"], blobId: "d", createdAt: 0 });
   assert.deepEqual(await ids(["tea"]), ["a"], "a re-indexed memory loses its old terms");
   // A namespace not loaded yet is read from the store when first searched.
-  await index.add("o", "other", "x", ["tea"]);
+  await index.add("o", "other", { id: "x", terms: ["tea"], blobId: "x", createdAt: 0 });
   const other = await index.namespace("o", "other");
   assert.deepEqual(other.search(["tea"], 5).hits.map((h) => h.id), ["a"]);
   const matches = other.search(["zanzibar", "tea"], 1);
@@ -119,9 +124,9 @@ Deno.test("lexical index: neighbours in remember order, within the time limit", 
   assert.deepEqual(near(late), [], "an hour later is another conversation");
   assert.deepEqual(near(untimed), [], "an id without a time has no neighbours");
   assert.deepEqual(near(c), [], "not in the index");
-  index.add(c, ["y"]);
+  index.add({ id: c, terms: ["y"], blobId: c, createdAt: 0 });
   assert.deepEqual(near(b, 1), [a, c], "a late-indexed memory takes its place in the order");
-  index.add(b, ["z"]);
+  index.add({ id: b, terms: ["z"], blobId: b, createdAt: 0 });
   assert.deepEqual(near(c, 1), [b, d], "re-indexing keeps one entry");
   index.remove(b);
   assert.deepEqual(near(c, 1), [a, d]);

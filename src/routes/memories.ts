@@ -4,44 +4,79 @@ import { route } from "../http/router.ts";
 import {
   arrayField,
   base64Field,
+  expiryFields,
   integerField,
+  memoryId,
   namespaceField,
   objectValue,
   requiredText,
+  tagsField,
+  timeField,
   vectorField,
 } from "../http/validate.ts";
 import { SvcError } from "../errors.ts";
-import type { MemoryService } from "../services/memories.ts";
+import type { LifecycleService } from "../services/lifecycle.ts";
+import type { MemoryService, RememberItem } from "../services/memories.ts";
 import type { HandlerContext } from "./context.ts";
 
 export const MAX_TEXT_BYTES = 1024 * 1024;
 export const MAX_QUERY_BYTES = 64 * 1024;
 const JOB_ID = /^[0-9a-f-]{36}$/;
 
-export function memoryRoutes(service: MemoryService, dimensions: () => number) {
+/** A text to remember with its attributes, from a remember body or a bulk item. */
+function rememberItem(body: Record<string, unknown>): RememberItem {
+  return {
+    text: requiredText(body, "text", MAX_TEXT_BYTES),
+    namespace: namespaceField(body),
+    attributes: { tags: tagsField(body), expiresAt: expiryFields(body, Date.now()) },
+  };
+}
+
+export function memoryRoutes(
+  service: MemoryService,
+  lifecycle: LifecycleService,
+  dimensions: () => number,
+) {
   const signed = { signed: true };
   return [
     route<HandlerContext>("POST", "/api/remember", async ({ caller, json }) => {
       const body = json();
-      const text = requiredText(body, "text", MAX_TEXT_BYTES);
-      const namespace = namespaceField(body);
-      const [job] = await service.remember(caller.owner, [{ text, namespace }]);
+      const item = rememberItem(body);
+      if (body.replaces !== undefined && body.replaces !== null) {
+        const { text, attributes } = item;
+        const job = await lifecycle.update(caller.owner, memoryId(body.replaces, "replaces"), {
+          text,
+          ...attributes,
+        });
+        if (!job) throw new SvcError("not_found", "No memory with the id in replaces");
+        return jsonResponse(202, {
+          job_id: job.job_id,
+          status: job.status,
+          supersedes: job.supersedes,
+        });
+      }
+      const [original] = await service.duplicates(caller.owner, [item]);
+      const memory = original && await lifecycle.get(caller.owner, original, caller);
+      if (memory) return jsonResponse(200, { status: "duplicate", duplicate_of: original, memory });
+      const [job] = await service.remember(caller.owner, [item]);
       return jsonResponse(202, { job_id: job.job_id, status: job.status });
     }, signed),
 
     route<HandlerContext>("POST", "/api/remember/bulk", async ({ caller, json }) => {
-      const items = arrayField(json(), "items", 1, 20).map((value, i) => {
-        const item = objectValue(value, `items[${i}]`);
-        return {
-          text: requiredText(item, "text", MAX_TEXT_BYTES),
-          namespace: namespaceField(item),
-        };
-      });
-      const jobs = await service.remember(caller.owner, items);
+      const items = arrayField(json(), "items", 1, 20).map((value, i) =>
+        rememberItem(objectValue(value, `items[${i}]`))
+      );
+      const originals = await service.duplicates(caller.owner, items);
+      const fresh = items.filter((_, i) => !originals[i]);
+      const jobs = fresh.length > 0 ? await service.remember(caller.owner, fresh) : [];
+      const duplicates = originals.flatMap((original, index) =>
+        original ? [{ index, duplicate_of: original }] : []
+      );
       return jsonResponse(202, {
         job_ids: jobs.map((job) => job.job_id),
         total: jobs.length,
         status: "pending",
+        ...(duplicates.length > 0 && { duplicates }),
       });
     }, signed),
 
@@ -68,11 +103,17 @@ export function memoryRoutes(service: MemoryService, dimensions: () => number) {
       const query = requiredText(body, "query", MAX_QUERY_BYTES);
       const limit = integerField(body, "limit", 10, 1, 100);
       const namespace = namespaceField(body);
+      const filter = {
+        tags: tagsField(body),
+        since: timeField(body, "since"),
+        until: timeField(body, "until"),
+      };
       return jsonResponse(
         200,
         await service.recall(caller.owner, query, limit, namespace, {
           credentials: caller.credentials,
           signal: request.signal,
+          filter,
         }),
       );
     }, signed),

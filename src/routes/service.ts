@@ -8,6 +8,8 @@ export interface HealthInfo {
   mode: string;
   packageId: string;
   backends: Record<string, string>;
+  /** The public key erase receipts are signed with (hex). */
+  receiptKey: string;
   sidecar: () => "up" | "down";
   /** Open MCP sessions, as the sidecar last reported them. */
   mcpSessions: () => number;
@@ -23,6 +25,7 @@ export function serviceRoutes(health: HealthInfo) {
         mode: health.mode,
         packageId: health.packageId,
         backends: health.backends,
+        receiptKey: health.receiptKey,
         sidecar: health.sidecar(),
         mcpSessions: health.mcpSessions(),
       }))),

@@ -6,7 +6,6 @@
  */
 import type {
   BlobStore,
-  Cipher,
   DecryptCredentials,
   Embedder,
   Reranker,
@@ -19,13 +18,19 @@ import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import { rankCandidates } from "../ranking/rank.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import { timeOrderedId } from "../ids.ts";
 import type { RememberPipeline } from "../pipeline/remember.ts";
-import { TextCache } from "./text_cache.ts";
+import {
+  type AttributeSeal,
+  encodePayload,
+  type MemoryAttributes,
+} from "../pipeline/attributes.ts";
+import type { LifecycleRecords } from "./lifecycle_records.ts";
+import type { MemoryFilter } from "./lifecycle.ts";
+import type { MemoryReader } from "./reader.ts";
 
 export interface MemoryServiceDependencies {
   /** Where remember jobs wait for the worker. */
@@ -34,8 +39,8 @@ export interface MemoryServiceDependencies {
   pipeline: RememberPipeline;
   /** Recall embeds its query. */
   embedder: Embedder;
-  /** Recall and restore decrypt blobs. */
-  cipher: Cipher;
+  /** Recall and restore read memories through it. */
+  reader: MemoryReader;
   blobs: BlobStore;
   vectors: VectorStore;
   /** Re-scores recall's candidates on their plaintext (optional). */
@@ -43,12 +48,13 @@ export interface MemoryServiceDependencies {
   /** Keyed term hashes of memory texts, and the BM25 index over them. */
   hasher: TermHasher;
   lexicon: LexicalIndex;
+  /** Opens the tags sealed in a memory's row. */
+  attributeSeal: AttributeSeal;
+  /** Which memories were erased: restore skips them. */
+  records: LifecycleRecords;
   logger: Logger;
-  /**
-   * Bytes of recalled texts kept in memory when the cipher holds its own keys (default 64 MiB;
-   * 0 keeps none); see `TextCache`.
-   */
-  textCacheBytes?: number;
+  /** Unix milliseconds (default `Date.now`). */
+  now?: () => number;
 }
 
 /** A memory recall found, decrypted. */
@@ -59,6 +65,8 @@ export interface RecallResult {
   blob_id: string;
   /** The memory's text. */
   text: string;
+  /** The memory's tags. */
+  tags: string[];
   /** Cosine distance of the memory's vector to the query's: 0 is identical, 2 is opposite. */
   distance: number;
   /** The final ranking score, in [0, 1]. */
@@ -137,6 +145,13 @@ export interface MemoryCallOptions {
   signal?: AbortSignal;
 }
 
+/** A text to remember in a namespace, with its attributes. */
+export interface RememberItem {
+  text: string;
+  namespace: string;
+  attributes?: MemoryAttributes;
+}
+
 function manualHit(hit: VectorHit): ManualHit {
   return {
     id: hit.id,
@@ -147,51 +162,41 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, pipeline, embedder, cipher, blobs, vectors, reranker, hasher, lexicon, logger } =
-    deps;
-  const cacheBytes = deps.textCacheBytes ?? 64 * 2 ** 20;
-  const cache = cipher.holdsKeys && cacheBytes > 0 ? new TextCache(cacheBytes) : undefined;
+  const { queue, pipeline, embedder, reader, blobs, vectors, reranker, hasher, lexicon } = deps;
+  const { attributeSeal, records, logger } = deps;
+  const now = deps.now ?? Date.now;
 
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await embedder.embed([text], { signal });
     return vector;
   }
 
-  /**
-   * Decrypts a hit's blob; `null` (logged) when the blob is missing or unreadable. A caller
-   * without access (403) or an unavailable backend (5xx) fails the whole call instead.
-   */
-  async function readMemory(
-    owner: string,
-    hit: VectorHit,
-    { credentials, signal }: MemoryCallOptions,
-  ): Promise<string | null> {
-    const cached = cache?.get(owner, hit.blobId);
-    if (cached !== undefined) return cached;
-    try {
-      const bytes = await blobs.get(hit.blobId, { signal });
-      if (!bytes) {
-        logger.warn("indexed memory has no blob", { memory_id: hit.id, blob_id: hit.blobId });
-        return null;
-      }
-      const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
-      const text = new TextDecoder().decode(plaintext);
-      cache?.set(owner, hit.blobId, text);
-      return text;
-    } catch (error) {
-      signal?.throwIfAborted();
-      if (error instanceof SvcError && (error.status >= 500 || error.code === "forbidden")) {
-        throw error;
-      }
-      logger.warn("indexed memory cannot be decrypted", { memory_id: hit.id, error });
-      return null;
-    }
+  async function tagsOf(owner: string, namespace: string, id: string, sealed?: string) {
+    if (!sealed) return [];
+    return (await attributeSeal.open({ memoryId: id, owner, namespace }, sealed))?.tags ?? [];
   }
 
   return {
     /** Accepts remember jobs; resolves once they are durably queued. */
-    async remember(owner: string, items: { text: string; namespace: string }[]) {
-      return await queue.accept(items.map((item) => ({ owner, ...item })));
+    async remember(owner: string, items: RememberItem[]) {
+      return await queue.accept(items.map(({ text, namespace, attributes }) => ({
+        owner,
+        namespace,
+        text: encodePayload(text, attributes),
+      })));
+    },
+
+    /**
+     * For each item, the id of a memory its namespace already holds with the same text (after
+     * normalising case and white space), or `undefined`.
+     */
+    async duplicates(owner: string, items: RememberItem[]): Promise<(string | undefined)[]> {
+      return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
+        if (attributes?.replaces !== undefined) return undefined;
+        const index = await lexicon.namespace(owner, namespace);
+        const id = index.duplicateOf(await hasher.digest(owner, text));
+        return id !== undefined && !index.hidden(id, now()) ? id : undefined;
+      }));
     },
 
     /** A job of this owner, or `null` when unknown or another owner's. */
@@ -221,23 +226,34 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       query: string,
       limit: number,
       namespace: string,
-      options: MemoryCallOptions = {},
+      options: MemoryCallOptions & { filter?: MemoryFilter } = {},
     ): Promise<RecallResults> {
-      const { signal } = options;
+      const { signal, filter: given = {} } = options;
       const size = poolSize(limit);
-      const [vector, queryTerms, index] = await Promise.all([
+      const [vector, queryTerms, index, tags] = await Promise.all([
         embedOne(query, signal),
         hasher.hash(owner, query),
         lexicon.namespace(owner, namespace),
+        given.tags?.length ? hasher.tags(owner, given.tags) : undefined,
       ]);
+      const filter = { ...given, tags };
+      const filtered = tags !== undefined || given.since !== undefined ||
+        given.until !== undefined;
+      // Expired and replaced memories never come back; with a filter, only those it keeps.
+      const at = now();
+      const shown = (id: string) =>
+        !index.hidden(id, at) && (!filtered || index.matches(id, filter));
+      const only = filtered ? index.select(filter, at) : undefined;
+      if (only?.length === 0) return { results: [], total: 0 };
       const matches = index.search(queryTerms, size);
       const lexical = relativeLexical(matches);
       const neighbours = recallNeighbours(index);
+      const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
       const candidates = await gatherCandidates(size, {
-        nearest: await vectors.search(owner, namespace, vector, size, { signal }),
-        lexicalIds: matches.hits.map((hit) => hit.id),
+        nearest: nearest.filter((hit) => shown(hit.id)),
+        lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
         lexical,
-        neighbours,
+        neighbours: (id) => neighbours(id).filter(shown),
         lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
       });
       // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
@@ -245,7 +261,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       let reranked: Map<string, number> | undefined;
       if (reranker) {
         const read = await Promise.all(
-          candidates.map((hit) => readMemory(owner, hit, options)),
+          candidates.map((hit) => reader.read(owner, hit, options)),
         );
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
         const scores = await reranker.rerank(query, [...texts.values()], { signal });
@@ -253,18 +269,22 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
       const read = await Promise.all(
-        ranked.map(({ hit }) => texts.get(hit.id) ?? readMemory(owner, hit, options)),
+        ranked.map(({ hit }) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
       );
-      const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) =>
-        read[i] === null ? [] : [{
+      // A memory erased while this recall ran is left out.
+      const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
+        const entry = index.entry(hit.id);
+        if (read[i] === null || !entry) return [];
+        return [{
           id: hit.id,
           blob_id: hit.blobId,
           text: read[i]!,
+          tags: await tagsOf(owner, namespace, hit.id, entry.info?.sealed),
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
-        }]
-      );
+        }];
+      }))).flat();
       return { results, total: results.length };
     },
 
@@ -307,10 +327,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     ): Promise<RestoreSummary> {
       const { signal } = options;
       const entries = await blobs.list(owner, namespace, { signal });
+      // Present in the index, or erased (a blob put back from a backup stays erased).
       const present = new Set<string>();
       for (let i = 0; i < entries.length; i += 500) {
         const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
         for (const id of await vectors.has(ids, { signal })) present.add(id);
+        for (const id of await records.erased(owner, ids)) present.add(id);
       }
       let restored = 0, skipped = 0;
       for (const { blobId, meta } of entries) {
@@ -336,12 +358,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           // Written in clear by versions up to 0.1.0; read, never written.
           await pipeline.index({ ...memory, vector: meta.legacyVector }, { signal });
         } else {
-          const text = await readMemory(owner, {
-            id: meta.memoryId,
-            blobId,
-            distance: 0,
-            createdAt: meta.createdAt,
-          }, options);
+          const text = await reader.read(owner, { id: memoryId, blobId }, options);
           if (text === null) {
             skipped++;
             continue;

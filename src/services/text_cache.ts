@@ -37,6 +37,14 @@ export class TextCache {
     return entry.text;
   }
 
+  /** Forgets a blob's text (its memory was erased). */
+  delete(blobId: string): void {
+    const entry = this.#texts.get(blobId);
+    if (!entry) return;
+    this.#texts.delete(blobId);
+    this.#bytes -= entryBytes(blobId, entry.text);
+  }
+
   /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
   set(owner: string, blobId: string, text: string): void {
     const size = entryBytes(blobId, text);

@@ -21,6 +21,7 @@ import type {
 } from "../backends/types.ts";
 import { createRememberPipeline, type RememberPipeline } from "../pipeline/remember.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { AttributeSeal } from "../pipeline/attributes.ts";
 import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 
@@ -153,6 +154,7 @@ export async function testPipeline(parts: TestPipelineParts = {}): Promise<Remem
     vectors,
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
+    attributeSeal: await AttributeSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
   });
 }

@@ -1,0 +1,312 @@
+/**
+ * The lifecycle of memories after remember: list and get (from the namespace's catalog, see
+ * `lexical_index.ts`, with texts read through the reader), erase (the key destroyed first, then
+ * the index row, the catalog entry and the blob; a signed receipt per memory), update (a new
+ * version that replaces the old one once it is indexed) and expiry (a sweep erases what
+ * expired). Callers pass values that are already validated.
+ */
+import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
+import type { IndexedMemory } from "../jobs/worker.ts";
+import type { Logger } from "../log.ts";
+import { type AttributeSeal, encodePayload } from "../pipeline/attributes.ts";
+import type {
+  CatalogEntry,
+  CatalogFilter,
+  LexicalIndex,
+  NamespaceIndex,
+} from "../ranking/lexical_index.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import type { LifecycleRecords } from "./lifecycle_records.ts";
+import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
+import type { MemoryReader, ReadOptions } from "./reader.ts";
+
+export interface LifecycleDependencies {
+  queue: JobQueue;
+  cipher: Cipher;
+  blobs: BlobStore;
+  vectors: VectorStore;
+  lexicon: LexicalIndex;
+  hasher: TermHasher;
+  attributeSeal: AttributeSeal;
+  reader: MemoryReader;
+  records: LifecycleRecords;
+  /** Signs erase receipts. */
+  identity: RelayerIdentity;
+  logger: Logger;
+  /** Unix milliseconds (default `Date.now`). */
+  now?: () => number;
+}
+
+/** A memory as list and get show it. */
+export interface Memory {
+  id: string;
+  namespace: string;
+  /** Its text; `null` for a memory the relayer cannot read (client-encrypted). */
+  text: string | null;
+  tags: string[];
+  /** When the memory was first remembered (ISO 8601). */
+  created_at: string;
+  /** When this version was stored (ISO 8601). */
+  updated_at: string;
+  expires_at: string | null;
+  /** The id of the version this one replaced. */
+  supersedes: string | null;
+}
+
+/** A page of a namespace's memories, newest first. */
+export interface MemoryPage {
+  memories: Memory[];
+  /** Passed back as `cursor` for the next page; `null` on the last. */
+  next_cursor: string | null;
+}
+
+/** What list and recall filter on, as the caller gives it (tags in clear). */
+export interface MemoryFilter {
+  tags?: string[];
+  /** Unix milliseconds. */
+  since?: number;
+  /** Unix milliseconds. */
+  until?: number;
+}
+
+/** What erasing a namespace did. */
+export interface NamespaceErase {
+  namespace: string;
+  owner: string;
+  erased: number;
+  receipts: EraseReceipt[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The cursor after memory `id`: opaque to clients. */
+function cursorOf(id: string): string {
+  return new TextEncoder().encode(JSON.stringify({ after: id })).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
+}
+
+function cursorAfter(cursor: string): string {
+  try {
+    const { after } = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
+    );
+    if (typeof after === "string" && after.length <= 64) return after;
+  } catch {
+    // refused below
+  }
+  throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
+}
+
+export function createLifecycleService(deps: LifecycleDependencies) {
+  const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
+  const { identity, logger } = deps;
+  const now = deps.now ?? Date.now;
+
+  /** The catalog filter of a caller's filter: its tags hashed. */
+  async function catalogFilter(owner: string, filter: MemoryFilter): Promise<CatalogFilter> {
+    const { tags, since, until } = filter;
+    return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
+  }
+
+  /** A visible memory of the owner, wherever it is: its namespace, index and entry. */
+  async function locate(owner: string, id: string) {
+    for (const { namespace } of await vectors.namespaces(owner)) {
+      const index = await lexicon.namespace(owner, namespace);
+      const entry = index.entry(id);
+      if (entry && !index.hidden(id, now())) return { namespace, index, entry };
+    }
+    return null;
+  }
+
+  /** A memory's tags in clear. */
+  async function tagsOf(owner: string, namespace: string, entry: CatalogEntry): Promise<string[]> {
+    const sealed = entry.info?.sealed;
+    if (!sealed) return [];
+    const opened = await attributeSeal.open({ memoryId: entry.id, owner, namespace }, sealed);
+    return opened?.tags ?? [];
+  }
+
+  async function memoryOf(
+    owner: string,
+    namespace: string,
+    entry: CatalogEntry,
+    options: ReadOptions,
+  ): Promise<Memory> {
+    const [text, tags] = await Promise.all([
+      reader.read(owner, entry, options),
+      tagsOf(owner, namespace, entry),
+    ]);
+    const { info } = entry;
+    return {
+      id: entry.id,
+      namespace,
+      text,
+      tags,
+      created_at: iso(info?.firstCreatedAt ?? entry.createdAt),
+      updated_at: iso(entry.createdAt),
+      expires_at: info?.expiresAt === undefined ? null : iso(info.expiresAt),
+      supersedes: info?.supersedes ?? null,
+    };
+  }
+
+  /**
+   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
+   * then their index rows and catalog entries, the record of the erase, and their blobs. A
+   * cipher that needs the caller's key to erase (Seal) is skipped without it (expiry, update):
+   * the rows and blobs still go.
+   */
+  async function eraseEntries(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    options: { credentials?: DecryptCredentials; signal?: AbortSignal } = {},
+  ): Promise<EraseReceipt[]> {
+    if (entries.length === 0) return [];
+    const ids = entries.map((entry) => entry.id);
+    if (cipher.holdsKeys || options.credentials) await cipher.erase(owner, ids, options);
+    await lexicon.remove(owner, namespace, ids);
+    await vectors.delete(ids);
+    const erasedAt = now();
+    await records.markErased(
+      owner,
+      entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
+      erasedAt,
+    );
+    for (const { blobId } of entries) {
+      reader.forget(blobId);
+      await blobs.delete(blobId);
+    }
+    return await Promise.all(entries.map((entry) =>
+      identity.receipt({
+        memory_id: entry.id,
+        owner,
+        blob_id: entry.blobId,
+        erased_at: iso(erasedAt),
+      })
+    ));
+  }
+
+  return {
+    /** A page of a namespace's memories, newest first. */
+    async list(
+      owner: string,
+      namespace: string,
+      page: { limit: number; cursor?: string; filter: MemoryFilter },
+      options: ReadOptions = {},
+    ): Promise<MemoryPage> {
+      const after = page.cursor === undefined ? undefined : cursorAfter(page.cursor);
+      const index = await lexicon.namespace(owner, namespace);
+      const filter = await catalogFilter(owner, page.filter);
+      const entries = index.list(filter, now(), page.limit + 1, after);
+      const more = entries.length > page.limit;
+      const shown = entries.slice(0, page.limit);
+      return {
+        memories: await Promise.all(
+          shown.map((entry) => memoryOf(owner, namespace, entry, options)),
+        ),
+        next_cursor: more ? cursorOf(shown.at(-1)!.id) : null,
+      };
+    },
+
+    /** A memory of the owner, or `null` when it has none of this id. */
+    async get(owner: string, id: string, options: ReadOptions = {}): Promise<Memory | null> {
+      const found = await locate(owner, id);
+      return found && await memoryOf(owner, found.namespace, found.entry, options);
+    },
+
+    /** Erases a memory of the owner; `null` when it has none of this id. */
+    async erase(
+      owner: string,
+      id: string,
+      options: ReadOptions = {},
+    ): Promise<EraseReceipt | null> {
+      const found = await locate(owner, id);
+      if (!found) return null;
+      const [receipt] = await eraseEntries(owner, found.namespace, [found.entry], options);
+      return receipt;
+    },
+
+    /** Erases every memory of a namespace (expired and replaced ones included). */
+    async eraseNamespace(
+      owner: string,
+      namespace: string,
+      options: ReadOptions = {},
+    ): Promise<NamespaceErase> {
+      const index = await lexicon.namespace(owner, namespace);
+      const entries = index.entries();
+      const receipts: EraseReceipt[] = [];
+      for (let i = 0; i < entries.length; i += 500) {
+        receipts.push(...await eraseEntries(owner, namespace, entries.slice(i, i + 500), options));
+      }
+      return { namespace, owner, erased: receipts.length, receipts };
+    },
+
+    /**
+     * Queues a new version of a memory (its text; its tags and expiry unless given); it
+     * replaces the old one once indexed. `null` when the owner has no memory of this id.
+     */
+    async update(
+      owner: string,
+      id: string,
+      change: { text: string; tags?: string[]; expiresAt?: number },
+    ): Promise<(PublicJob & { supersedes: string }) | null> {
+      const found = await locate(owner, id);
+      if (!found) return null;
+      const { namespace, entry } = found;
+      const tags = change.tags ?? await tagsOf(owner, namespace, entry);
+      const text = encodePayload(change.text, {
+        tags: tags.length ? tags : undefined,
+        expiresAt: change.expiresAt ?? entry.info?.expiresAt,
+        replaces: id,
+        firstCreatedAt: entry.info?.firstCreatedAt ?? entry.createdAt,
+      });
+      const [job] = await queue.accept([{ owner, namespace, text }]);
+      return { ...job, supersedes: id };
+    },
+
+    /**
+     * What the worker calls once memories are indexed: their expiries are scheduled and the
+     * memories they replace erased.
+     */
+    async indexed(memories: IndexedMemory[]): Promise<void> {
+      await records.schedule(
+        memories.flatMap(({ memoryId, owner, namespace, attributes }) =>
+          attributes.expiresAt === undefined
+            ? []
+            : [{ memoryId, owner, namespace, expiresAt: attributes.expiresAt }]
+        ),
+      );
+      for (const { owner, namespace, attributes: { replaces } } of memories) {
+        if (replaces === undefined) continue;
+        const index = await lexicon.namespace(owner, namespace);
+        const entry = index.entry(replaces);
+        if (entry) await eraseEntries(owner, namespace, [entry]);
+      }
+    },
+
+    /** Erases the memories expired at `now` (up to `limit`); resolves to how many. */
+    async sweep(limit = 500): Promise<number> {
+      const due = await records.due(now(), limit);
+      const gone = [];
+      let erased = 0;
+      const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
+      for (const expiries of groups.values()) {
+        const { owner, namespace } = expiries[0];
+        const index: NamespaceIndex = await lexicon.namespace(owner, namespace);
+        const entries = expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
+        erased += (await eraseEntries(owner, namespace, entries)).length;
+        const found = new Set(entries.map((entry) => entry.id));
+        gone.push(...expiries.filter(({ memoryId }) => !found.has(memoryId)));
+      }
+      await records.unschedule(gone);
+      if (erased > 0) logger.info("expired memories erased", { count: erased });
+      return erased;
+    },
+  };
+}
+
+export type LifecycleService = ReturnType<typeof createLifecycleService>;

@@ -1,0 +1,92 @@
+/**
+ * What the relayer keeps about memories' lives, in its Deno KV: which memories were erased
+ * (so restore never brings one back from a blob that survived, a backup put back for
+ * instance), and when memories expire (so the sweep finds them after a restart).
+ *
+ * Keys: `["erased", owner, memoryId]` → Unix ms of the erase; `["expiry", expiresAt, memoryId]`
+ * → `{owner, namespace}`, in expiry order.
+ */
+
+/** A memory due to expire. */
+export interface Expiry {
+  memoryId: string;
+  owner: string;
+  namespace: string;
+  /** Unix milliseconds. */
+  expiresAt: number;
+}
+
+/** KV allows 1000 mutations a commit; fewer keep each commit small. */
+const PER_COMMIT = 200;
+
+async function commitAll<T>(
+  kv: Deno.Kv,
+  items: T[],
+  apply: (op: Deno.AtomicOperation, item: T) => void,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += PER_COMMIT) {
+    const op = kv.atomic();
+    for (const item of items.slice(i, i + PER_COMMIT)) apply(op, item);
+    const result = await op.commit();
+    if (!result.ok) throw new Error("Cannot record the memories' lifecycle: a commit failed");
+  }
+}
+
+/** The erased memories and the expiry schedule; see the module documentation. */
+export class LifecycleRecords {
+  #kv: Deno.Kv;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  /** Records erases, and drops the erased memories from the expiry schedule. */
+  async markErased(
+    owner: string,
+    memories: { memoryId: string; expiresAt?: number }[],
+    erasedAt: number,
+  ): Promise<void> {
+    await commitAll(this.#kv, memories, (op, { memoryId, expiresAt }) => {
+      op.set(["erased", owner, memoryId], erasedAt);
+      if (expiresAt !== undefined) op.delete(["expiry", expiresAt, memoryId]);
+    });
+  }
+
+  /** Which of `memoryIds` were erased. */
+  async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < memoryIds.length; i += 10) {
+      const ids = memoryIds.slice(i, i + 10);
+      const entries = await this.#kv.getMany(ids.map((id) => ["erased", owner, id]));
+      entries.forEach((entry, j) => entry.versionstamp !== null && found.add(ids[j]));
+    }
+    return found;
+  }
+
+  /** Adds memories to the expiry schedule. */
+  async schedule(expiries: Expiry[]): Promise<void> {
+    await commitAll(this.#kv, expiries, (op, { memoryId, owner, namespace, expiresAt }) => {
+      op.set(["expiry", expiresAt, memoryId], { owner, namespace });
+    });
+  }
+
+  /** The memories expired at `now`, soonest first, at most `limit`. */
+  async due(now: number, limit: number): Promise<Expiry[]> {
+    const due: Expiry[] = [];
+    const entries = this.#kv.list<{ owner: string; namespace: string }>(
+      { start: ["expiry"], end: ["expiry", now + 1] },
+      { limit },
+    );
+    for await (const { key, value } of entries) {
+      due.push({ expiresAt: key[1] as number, memoryId: key[2] as string, ...value });
+    }
+    return due;
+  }
+
+  /** Drops memories from the schedule (already gone). */
+  async unschedule(expiries: Expiry[]): Promise<void> {
+    await commitAll(this.#kv, expiries, (op, { expiresAt, memoryId }) => {
+      op.delete(["expiry", expiresAt, memoryId]);
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Reads memories back: a blob fetched and decrypted for its owner, kept in a `TextCache` when
+ * the cipher holds its own keys. Recall, list, get and restore read through one reader, so an
+ * erase that forgets a blob's text forgets it for all of them.
+ */
+import type { BlobStore, Cipher, DecryptCredentials } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { TextCache } from "./text_cache.ts";
+
+/** What a read may carry besides the memory. */
+export interface ReadOptions {
+  /** The caller's key, for ciphers that decrypt with it (Seal). */
+  credentials?: DecryptCredentials;
+  signal?: AbortSignal;
+}
+
+export interface ReaderDependencies {
+  cipher: Cipher;
+  blobs: BlobStore;
+  logger: Logger;
+  /** Bytes of texts kept when the cipher holds its own keys (default 64 MiB; 0 keeps none). */
+  textCacheBytes?: number;
+}
+
+/** Reads memories; see the module documentation. */
+export interface MemoryReader {
+  /**
+   * The memory's text; `null` (logged) when its blob is missing or does not decrypt (erased,
+   * altered, or client-encrypted). A caller the cipher refuses (403 from a cipher that decrypts
+   * with the caller's key) or an unavailable backend (5xx) fails the call instead.
+   */
+  read(owner: string, memory: { id: string; blobId: string }, options: ReadOptions): Promise<
+    string | null
+  >;
+  /** Forgets what is kept of a blob (its memory was erased). */
+  forget(blobId: string): void;
+}
+
+export function createReader(deps: ReaderDependencies): MemoryReader {
+  const { cipher, blobs, logger } = deps;
+  const cacheBytes = deps.textCacheBytes ?? 64 * 2 ** 20;
+  const cache = cipher.holdsKeys && cacheBytes > 0 ? new TextCache(cacheBytes) : undefined;
+  return {
+    async read(owner, { id, blobId }, { credentials, signal }) {
+      const cached = cache?.get(owner, blobId);
+      if (cached !== undefined) return cached;
+      try {
+        const bytes = await blobs.get(blobId, { signal });
+        if (!bytes) {
+          logger.warn("indexed memory has no blob", { memory_id: id, blob_id: blobId });
+          return null;
+        }
+        const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
+        const text = new TextDecoder().decode(plaintext);
+        cache?.set(owner, blobId, text);
+        return text;
+      } catch (error) {
+        signal?.throwIfAborted();
+        // A cipher of its own keys refuses only what it cannot read (erased, altered); one
+        // that decrypts with the caller's key refuses the caller.
+        const refused = error instanceof SvcError && error.code === "forbidden" &&
+          !cipher.holdsKeys;
+        if (refused || (error instanceof SvcError && error.status >= 500)) throw error;
+        logger.warn("indexed memory cannot be decrypted", { memory_id: id, error });
+        return null;
+      }
+    },
+    forget(blobId) {
+      cache?.delete(blobId);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Erase receipts: what the relayer answers for an erased memory, signed with its own Ed25519
+ * identity so the owner can show, later and to anyone, that the relayer erased it. The
+ * identity is derived (HKDF) from the relayer's secret, so it is stable across restarts and
+ * shared by relayers that share the secret; its public key is `/health`'s `receiptKey`.
+ *
+ * The signature is over the UTF-8 of
+ * `svc-erase-receipt:v1\n<memory_id>\n<owner>\n<blob_id>\n<erased_at>`, as hex.
+ *
+ * @example
+ * ```ts
+ * const identity = await RelayerIdentity.fromSecret(secret);
+ * const receipt = await identity.receipt({ memory_id, owner, blob_id, erased_at: new Date().toISOString() });
+ * await verifyReceipt(receipt, identity.publicKey); // true
+ * ```
+ */
+import { keyPairFromSeed } from "../auth/keys.ts";
+import { verifyEd25519 } from "../auth/ed25519.ts";
+
+/** What an erase receipt states. */
+export interface ReceiptFields {
+  /** The erased memory's id. */
+  memory_id: string;
+  /** The owner's address. */
+  owner: string;
+  /** The blob that held the memory's ciphertext. */
+  blob_id: string;
+  /** When it was erased (ISO 8601). */
+  erased_at: string;
+}
+
+/** An erase receipt: its fields and the relayer's signature over them. */
+export interface EraseReceipt extends ReceiptFields {
+  /** Ed25519 signature by the relayer's identity, 128 hex characters. */
+  signature: string;
+}
+
+/** The text a receipt's signature covers. */
+export function receiptMessage(fields: ReceiptFields): string {
+  const { memory_id, owner, blob_id, erased_at } = fields;
+  return `svc-erase-receipt:v1\n${memory_id}\n${owner}\n${blob_id}\n${erased_at}`;
+}
+
+/** Whether `receipt` is signed by the relayer whose receipt key (64 hex) is `publicKey`. */
+export function verifyReceipt(receipt: EraseReceipt, publicKey: string): Promise<boolean> {
+  return verifyEd25519(publicKey, receipt.signature, receiptMessage(receipt));
+}
+
+/** The relayer's signing identity. */
+export class RelayerIdentity {
+  /** The public key receipts verify under, 64 hex characters. */
+  readonly publicKey: string;
+  #key: CryptoKey;
+
+  private constructor(publicKey: string, key: CryptoKey) {
+    this.publicKey = publicKey;
+    this.#key = key;
+  }
+
+  /** The identity derived from the relayer's 32-byte secret. */
+  static async fromSecret(secret: Uint8Array<ArrayBuffer>): Promise<RelayerIdentity> {
+    const master = await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]);
+    const seed = await crypto.subtle.deriveBits(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: new TextEncoder().encode("svc-relayer-identity-v1"),
+        info: new TextEncoder().encode("erase receipts"),
+      },
+      master,
+      256,
+    );
+    const pair = await keyPairFromSeed(new Uint8Array(seed).toHex());
+    return new RelayerIdentity(pair.publicKey, pair.signingKey);
+  }
+
+  /** `fields` signed. */
+  async receipt(fields: ReceiptFields): Promise<EraseReceipt> {
+    const message = new TextEncoder().encode(receiptMessage(fields));
+    const signature = await crypto.subtle.sign("Ed25519", this.#key, message);
+    return { ...fields, signature: new Uint8Array(signature).toHex() };
+  }
+}
