@@ -94,7 +94,9 @@ function labels(memory: { id: string; tags?: string[] }): string {
   return ` (id ${memory.id}${tags})`;
 }
 
-const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
+const UNREADABLE = "(encrypted by the client that stored it)";
+const oneLine = (text: string | null) => (text ?? UNREADABLE).replace(/\s+/g, " ").trim();
 
 function describe(memory: Memory): string {
   const rows: [string, string | null][] = [
@@ -108,7 +110,7 @@ function describe(memory: Memory): string {
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)
-    .join("\n") + `\n\n${memory.text}`;
+    .join("\n") + `\n\n${memory.text ?? UNREADABLE}`;
 }
 
 function receiptLines(receipt: EraseReceipt): string {

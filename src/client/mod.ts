@@ -48,6 +48,7 @@ import type {
   RememberAnswer,
   RememberOptions,
   UpdateAccepted,
+  UpdateOptions,
 } from "./types.ts";
 
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
@@ -370,8 +371,9 @@ export class SvcClient {
   }
 
   /**
-   * Stores a new version of a memory (new text, and tags when given); the old one is erased
-   * once the new one is recallable, and recall never returns both.
+   * Stores a new version of a memory: its new text, and its tags and expiry when given (else
+   * the old version's); the old one is erased once the new one is recallable, and recall never
+   * returns both. Fails with 404 for an unknown id or another owner's.
    *
    * @example
    * ```ts
@@ -379,12 +381,13 @@ export class SvcClient {
    * await client.waitForJob(job_id);
    * ```
    */
-  update(id: string, change: { text: string; tags?: string[] }): Promise<UpdateAccepted> {
-    return this.request<UpdateAccepted>(
-      "PUT",
-      `/api/memories/${encodeURIComponent(id)}`,
-      { text: change.text, tags: change.tags },
-    );
+  update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
+    return this.request<UpdateAccepted>("PUT", `/api/memories/${encodeURIComponent(id)}`, {
+      text: change.text,
+      tags: change.tags,
+      ttl_seconds: change.ttlSeconds,
+      expires_at: change.expiresAt === undefined ? undefined : isoTime(change.expiresAt),
+    });
   }
 
   /**

@@ -12,22 +12,16 @@
  * @module
  */
 import { verifyEd25519 } from "../auth/ed25519.ts";
+import { receiptMessage } from "../services/receipts.ts";
 import type { EraseReceipt } from "./types.ts";
 
-const RECEIPT_PREFIX = "svc-erase-receipt:v1";
-
-/**
- * The exact text an erase receipt's signature covers (signed as its UTF-8 bytes):
- * `svc-erase-receipt:v1\n<memory_id>\n<owner>\n<blob_id>\n<erased_at>`.
- */
-export function receiptMessage(receipt: Omit<EraseReceipt, "signature">): string {
-  return [RECEIPT_PREFIX, receipt.memory_id, receipt.owner, receipt.blob_id, receipt.erased_at]
-    .join("\n");
-}
+export { receiptMessage };
 
 /**
  * Whether `receipt` is signed by the relayer whose receipt key (`/health`'s `receiptKey`, 64
- * hex characters) is `receiptKey`. Anything malformed is `false`, never an exception.
+ * hex characters) is `receiptKey`: the signature must verify over {@link receiptMessage} of its
+ * fields. Anything malformed (a field that is not one line of text included) is `false`, never
+ * an exception.
  *
  * @example
  * ```ts

@@ -40,6 +40,8 @@ export interface RememberAccepted {
   job_id: string;
   /** The job's status when accepted: `pending`. */
   status: JobStatus;
+  /** With `replaces`: the memory the new version replaces once it is recallable. */
+  supersedes?: string;
 }
 
 /**
@@ -62,11 +64,14 @@ export interface RecallOptions {
   until?: Date | string;
 }
 
-/** What `rememberBulk` answers: one remember job per item. */
+/**
+ * What `rememberBulk` answers: one remember job per item, but for the items whose text the
+ * namespace already holds (`duplicates`).
+ */
 export interface BulkRememberAccepted {
-  /** The remember jobs, in the order of the items. */
+  /** The remember jobs of the items that are not duplicates, in the order of the items. */
   job_ids: string[];
-  /** How many jobs were accepted. */
+  /** How many jobs were accepted (`job_ids.length`). */
   total: number;
   /** Always `"pending"`. */
   status: "pending";
@@ -110,8 +115,8 @@ export interface Memory {
   id: string;
   /** Its namespace. */
   namespace: string;
-  /** Its text, decrypted. */
-  text: string;
+  /** Its text, decrypted; `null` for a manual memory, which the relayer cannot read. */
+  text: string | null;
   /** Its tags (none: `[]`). */
   tags: string[];
   /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
@@ -175,6 +180,18 @@ export interface NamespaceErasure {
   erased: number;
   /** Their receipts. */
   receipts: EraseReceipt[];
+}
+
+/** A new version of a memory: its text, and what changes besides. */
+export interface UpdateOptions {
+  /** The new text. */
+  text: string;
+  /** The new version's tags; the old version's are kept unless given. */
+  tags?: string[];
+  /** Expire the new version this many seconds from now; the old expiry is kept unless given. */
+  ttlSeconds?: number;
+  /** Expire the new version at this time (instead of `ttlSeconds`). */
+  expiresAt?: Date | string;
 }
 
 /** What `update` answers: the job storing the new version. */

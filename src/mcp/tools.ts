@@ -175,6 +175,9 @@ function failed(error: unknown): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
+const UNREADABLE = "(encrypted by the client that stored it)";
+
 /** ` (id …, tags: …)`: what a listed or recalled memory is known by besides its text. */
 function labels(memory: { id: string; tags?: string[] }): string {
   const tags = memory.tags?.length ? `; tags: ${memory.tags.join(", ")}` : "";
@@ -196,7 +199,7 @@ function describeMemory(memory: Memory): string {
     ...(memory.expires_at ? [`expires ${memory.expires_at}`] : []),
     ...(memory.supersedes ? [`replaces ${memory.supersedes}`] : []),
   ];
-  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text}`;
+  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? UNREADABLE}`;
 }
 
 async function attempt(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -322,7 +325,7 @@ export function createMcpServer(session: ToolSession): McpServer {
         });
         const where = `namespace "${shown(namespace)}"${tag === undefined ? "" : `, tag "${tag}"`}`;
         const lines = page.memories.map((m) =>
-          `- ${m.created_at.slice(0, 10)} ${m.text}${labels(m)}`
+          `- ${m.created_at.slice(0, 10)} ${m.text ?? UNREADABLE}${labels(m)}`
         );
         const more = page.next_cursor
           ? `\nMore: call svc_list again with cursor "${page.next_cursor}".`
