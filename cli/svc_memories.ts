@@ -238,7 +238,8 @@ export async function runMemoryCommand(
       const valid = (await Promise.all(erased.receipts.map(check))).filter(Boolean).length;
       return {
         json: { ...erased },
-        text: `erased ${erased.erased} memories from namespace "${erased.namespace}"; ` +
+        text: `erased ${erased.erased} ${erased.erased === 1 ? "memory" : "memories"} from ` +
+          `namespace "${erased.namespace}"; ` +
           `${valid} of ${erased.receipts.length} receipts verified with the relayer's receipt ` +
           "key (--json prints them)",
       };
