@@ -52,6 +52,7 @@ import type {
 } from "./types.ts";
 
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
+export type { ReceiptFields } from "../services/receipts.ts";
 export type * from "./types.ts";
 
 export type {
