@@ -22,7 +22,7 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     const page = await browser.newPage();
     await page.goto(stack.dashboard);
     await setUpWallet(page);
-    await page.getByRole("region", { name: "Your account" }).waitFor();
+    await page.getByRole("region", { name: "Your account", exact: true }).waitFor();
 
     // An agent's key, added by the wallet as the consent page adds one.
     const agent = await generateKeyPair();
