@@ -91,8 +91,6 @@ async function serveDashboard(
 }
 
 async function start() {
-  const backends = await openBackends(config, logger);
-  const { ledger, relayer: { vectors, packageId } } = backends;
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     const value = Deno.env.get(name);
@@ -106,6 +104,9 @@ async function start() {
     netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
     logger,
   });
+  // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
+  const backends = await openBackends(config, logger, { sidecar });
+  const { ledger, relayer: { vectors, packageId } } = backends;
   // The origins v2 signatures may name: the public URLs now, the listening ones once known.
   const audiences = new Set(config.publicUrls);
   const relayer = await createRelayer({

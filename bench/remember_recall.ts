@@ -53,7 +53,10 @@ const directory = new MemoryAccountDirectory();
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const STORE = values.store as BenchStore;
 const vectors = await openBenchVectors(STORE, dataDir, embedder, secret);
-const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
+const cipher = await LocalCipher.open({
+  masterKey: await loadMasterKey(dataDir),
+  keyStorePath: `${dataDir}/keys.kv`,
+});
 const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
 const relayer = await assembleRelayer({
   kv,
@@ -193,5 +196,6 @@ await Deno.writeTextFile(
 await server.shutdown();
 await relayer.close();
 await vectors.close();
+await cipher.close();
 kv.close();
 await Deno.remove(dataDir, { recursive: true });

@@ -23,7 +23,10 @@ const relayer = await assembleRelayer({
   kv,
   secret,
   directory: new MemoryAccountDirectory(),
-  cipher: await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) }),
+  cipher: await LocalCipher.open({
+    masterKey: await loadMasterKey(dataDir),
+    keyStorePath: `${dataDir}/keys.kv`,
+  }),
   blobs: await FsBlobStore.open({ dir: `${dataDir}/blobs` }),
   vectors,
   embedder,

@@ -309,7 +309,10 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
  * not decrypting). Temporary files a kill left mid-write are counted apart: they are no blobs.
  */
 async function inspectBlobs(dataDir: string, owner: string) {
-  const cipher = await LocalCipher.open({ masterKey: await loadMasterKey(dataDir) });
+  await using cipher = await LocalCipher.open({
+    masterKey: await loadMasterKey(dataDir),
+    keyStorePath: `${dataDir}/keys.kv`,
+  });
   const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
   const listed = new Set<string>();
   for (const namespace of NAMESPACES) {

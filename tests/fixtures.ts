@@ -18,6 +18,8 @@ export interface Caller {
   key: KeyPair;
   owner: string;
   accountId: string;
+  /** The owner's own key (its address is `owner`). */
+  ownerKey: KeyPair;
 }
 
 export interface TestRelayer extends AsyncDisposable {
@@ -74,10 +76,11 @@ export async function startTestRelayer(
     vectors,
     async newCaller({ active = true } = {}) {
       const key = await generateKeyPair();
-      const owner = addressOf((await generateKeyPair()).publicKey);
+      const ownerKey = await generateKeyPair();
+      const owner = addressOf(ownerKey.publicKey);
       const accountId = "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex();
       directory.add({ accountId, owner, active }, [key.publicKey]);
-      return { key, owner, accountId };
+      return { key, owner, accountId, ownerKey };
     },
     async signed(caller, method, path, body, extra) {
       const payload = body === undefined

@@ -2,13 +2,16 @@
  * Network mode end to end: the real relayer (`main.ts`, with its sidecar) runs with
  * `SVC_CHAIN=sui SVC_CIPHER=seal SVC_BLOB_STORE=walrus` against local servers that speak the
  * protocols: a Sui JSON-RPC node with the `svc_account` and Walrus packages, three Seal key
- * servers (threshold 2) and a Walrus publisher with two aggregators.
+ * servers (threshold 2) and a Walrus publisher with two aggregators. Erasing a memory there
+ * destroys its key on chain.
  */
 import assert from "node:assert/strict";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcClient } from "../src/client/mod.ts";
+import { signRequest } from "../src/auth/signing.ts";
+import { SealCipher } from "../plugins/seal/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { accountType, createAccountCall } from "../plugins/sui/mod.ts";
 import { startFakeSui } from "./fixtures/sui_network.ts";
@@ -166,6 +169,74 @@ Deno.test({
       await assert.rejects(
         () => client.recall("what do I eat?", { namespace: "e2e" }),
         (error: SvcError) => error.status === 401,
+      );
+    } finally {
+      await relayer.stop();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "network mode: DELETE erases on chain; no key server releases the memory's key again",
+  async fn() {
+    await using net = await startNetwork();
+    const owner = Ed25519Keypair.generate();
+    const accountId = await net.wallet.createAccount(owner);
+    const delegate = newDelegateKey();
+    await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
+    const dataDir = await Deno.makeTempDir({ prefix: "svc-network-erase-" });
+    const relayer = await startRelayer(dataDir, net.env);
+    try {
+      await waitForSidecar(relayer.url); // its gas station pays for the erase
+      const client = await SvcClient.create({
+        baseUrl: relayer.url,
+        privateKey: delegate.seed,
+        accountId,
+        sendDelegateKey: true,
+        retries: 0,
+      });
+      const { job_id } = await client.remember("My locker code is 4711", { namespace: "e2e" });
+      const job = await client.waitForJob(job_id);
+      assert.equal(job.status, "done");
+      const copy = net.walrus.blobs.get(job.blob_id!)!.bytes.slice(); // a replica, a backup
+      const erase = async (withKey: boolean) => {
+        const path = `/api/memories/${job_id}?namespace=e2e`;
+        const headers = new Headers(
+          await signRequest({ key: delegate.seed, method: "DELETE", path, audience: relayer.url }),
+        );
+        if (withKey) headers.set("x-delegate-key", delegate.seed);
+        const response = await fetch(relayer.url + path, { method: "DELETE", headers });
+        return { status: response.status, body: await response.json() };
+      };
+
+      // Without the caller's key nothing can be signed on chain: refused, nothing erased.
+      const refused = await erase(false);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.match(refused.body.error, /x-delegate-key/);
+      assert.equal((await client.recall("locker", { namespace: "e2e" })).results.length, 1);
+
+      const erased = await erase(true);
+      assert.equal(erased.status, 200, JSON.stringify(erased.body));
+      assert.equal(erased.body.memory_id, job_id);
+      const table = net.sui.network.getObject(accountId)!.fields.erased as {
+        fields: { size: string };
+      };
+      assert.equal(table.fields.size, "1", "the account's erased set holds the memory");
+      assert.deepEqual((await client.recall("locker", { namespace: "e2e" })).results, []);
+      // Another relayer's cipher, on the same chain, with the same delegate key: refused.
+      const outsider = await SealCipher.open({
+        rpcUrl: net.sui.url,
+        packageId: net.ids.packageId,
+        registryId: net.ids.registryId,
+        keyServers: net.seal.serverConfigs,
+        threshold: 2,
+      });
+      await assert.rejects(
+        outsider.decrypt(owner.toSuiAddress(), copy, {
+          credentials: { delegatePrivateKey: delegate.seed },
+        }),
+        (error: unknown) => error instanceof SvcError && error.code === "forbidden",
       );
     } finally {
       await relayer.stop();

@@ -47,7 +47,16 @@ Deno.test("private files: an older install is tightened at start; all the relaye
 
     // While it runs: KV's write-ahead logs, the index, blobs, keys, the CLI's files.
     const names = [...Deno.readDirSync(dataDir)].map((entry) => entry.name);
-    for (const name of ["jobs.kv", "ledger.kv", "master.key", "blobs", "index.kv", "owner_keys"]) {
+    const kept = [
+      "jobs.kv",
+      "ledger.kv",
+      "keys.kv",
+      "master.key",
+      "blobs",
+      "index.kv",
+      "owner_keys",
+    ];
+    for (const name of kept) {
       assert.ok(names.includes(name), `${name} is in the data directory: ${names.join(", ")}`);
     }
     assert.deepEqual(looseEntries(dataDir), []);

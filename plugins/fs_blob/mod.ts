@@ -18,6 +18,11 @@
  * writes it again, to a temporary name synced and renamed over it (bytes that do not hash to
  * their id, metadata that does not parse). Folders are created 0700 and files 0600 (owner
  * only); the folders a store created are remembered, so a put makes none it made before.
+ *
+ * A delete removes the listing entry, then the bytes, then the metadata (which tells where the
+ * entry is, so a delete cut short by a crash is finished by the same delete again), syncing each
+ * folder it changed; folders stay. Ids that are not 43 base64url characters are ignored: no path
+ * is ever made from them.
  */
 import {
   backendError,
@@ -27,7 +32,6 @@ import {
   type CallOptions,
   type ListedBlobMeta,
   sha256Hex,
-  SvcError,
 } from "../../src/kit.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -67,6 +71,29 @@ async function listed(metaPath: string, entry: string): Promise<void> {
     if (error instanceof Deno.errors.AlreadyExists) return;
     if (error instanceof Deno.errors.NotFound) throw error;
     await writeNew(entry, new Uint8Array());
+  }
+}
+
+/** Removes a file; `false` when there was none. */
+async function removeFile(path: string): Promise<boolean> {
+  try {
+    await Deno.remove(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** Makes a folder's entries durable (what a removal or a new name changed in it). */
+async function syncDir(dir: string): Promise<void> {
+  // Folders cannot be opened for syncing on Windows, where renames and removals are durable.
+  if (Deno.build.os === "windows") return;
+  const folder = await Deno.open(dir, { read: true });
+  try {
+    await folder.sync();
+  } finally {
+    folder.close();
   }
 }
 
@@ -113,11 +140,8 @@ export interface FsBlobStoreOptions {
 /** Folders and listing paths a store remembers at most, before it forgets them all. */
 const REMEMBERED = 10_000;
 
+/** The fs `BlobStore`; see the module documentation. */
 export class FsBlobStore implements BlobStore {
-  // TODO(issue 20): replaced by the real delete.
-  delete(_blobId: string, _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "delete is not built yet"));
-  }
   readonly name = "fs";
   readonly root: string;
   /** Folders this store made (or found), so a put does not make them again. */
@@ -215,6 +239,31 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  async delete(blobId: string, options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
+    if (!BLOB_ID.test(blobId)) return;
+    const path = this.#objectPath(blobId);
+    try {
+      let meta: BlobMeta | null = null;
+      try {
+        meta = parsedMeta(await Deno.readTextFile(`${path}.json`));
+      } catch (error) {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      }
+      // A put writes its entry only after whole metadata: unreadable metadata has no entry.
+      if (meta) {
+        const dir = await this.#indexDir(meta.owner, meta.namespace);
+        const stamp = String(meta.createdAt).padStart(15, "0");
+        // Durable before the metadata goes: an entry must never outlive it.
+        if (await removeFile(`${dir}/${stamp}-${blobId}`)) await syncDir(dir);
+      }
+      const removed = await Promise.all([removeFile(path), removeFile(`${path}.json`)]);
+      if (removed.some(Boolean)) await syncDir(path.slice(0, path.lastIndexOf("/")));
+    } catch (error) {
+      throw backendError("the fs blob store", "delete the blob", error);
+    }
+  }
+
   async list(
     owner: string,
     namespace: string,
@@ -232,11 +281,20 @@ export class FsBlobStore implements BlobStore {
     }
     names.sort().reverse();
     const out: BlobEntry[] = [];
-    for (const name of names.slice(0, options.limit ?? names.length)) {
+    const limit = options.limit ?? names.length;
+    for (const name of names) {
+      if (out.length >= limit) break;
       const blobId = name.slice(name.indexOf("-") + 1);
       const path = `${this.#objectPath(blobId)}.json`;
-      const meta = listedMeta(await Deno.readTextFile(path, { signal: options.signal }));
-      out.push({ blobId, meta });
+      let json: string;
+      try {
+        json = await Deno.readTextFile(path, { signal: options.signal });
+      } catch (error) {
+        // Deleted since the folder was read.
+        if (error instanceof Deno.errors.NotFound) continue;
+        throw error;
+      }
+      out.push({ blobId, meta: listedMeta(json) });
     }
     return out;
   }

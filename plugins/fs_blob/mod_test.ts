@@ -137,3 +137,117 @@ Deno.test("FsBlobStore: many puts at once, in the same and new folders, are all 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("FsBlobStore: delete removes the bytes, the metadata and the listing entry", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const kept = await store.put(new TextEncoder().encode("kept"), { ...meta, memoryId: "m0" });
+    const keptFiles = await Array.fromAsync(walk(dir));
+    const blobId = await store.put(new TextEncoder().encode("erased"), meta);
+    const files = await filesOf(store, blobId);
+    await store.delete(blobId);
+    for (const path of [files.object, files.meta]) {
+      await assert.rejects(() => Deno.stat(path), Deno.errors.NotFound, path);
+    }
+    assert.deepEqual((await Array.fromAsync(walk(dir))).sort(), keptFiles.sort());
+    assert.deepEqual((await store.list(meta.owner, meta.namespace)).map((e) => e.blobId), [kept]);
+    // A second store on the folder (a restart) sees the same.
+    const again = await FsBlobStore.open({ dir });
+    assert.equal(await again.get(blobId), null);
+    assert.deepEqual((await again.list(meta.owner, meta.namespace)).map((e) => e.blobId), [kept]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("FsBlobStore: a delete cut short by a crash is finished by the same delete again", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const bytes = new TextEncoder().encode("erased");
+    for (const cut of ["entry", "entry and bytes"]) {
+      const blobId = await store.put(bytes, meta);
+      const files = await filesOf(store, blobId);
+      // What a crash leaves: the first removals done, the metadata still there.
+      await Deno.remove(files.entry);
+      if (cut === "entry and bytes") await Deno.remove(files.object);
+      await store.delete(blobId);
+      assert.deepEqual(await Array.fromAsync(walk(`${dir}/objects`)), [], cut);
+      assert.deepEqual(await Array.fromAsync(walk(`${dir}/index`)), [], cut);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("FsBlobStore: an entry written as an empty file (no hard links, 0.1.0) is deleted too", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const blobId = await store.put(new TextEncoder().encode("old"), meta);
+    const { entry } = await filesOf(store, blobId);
+    await Deno.remove(entry);
+    await Deno.writeFile(entry, new Uint8Array());
+    assert.equal((await store.list(meta.owner, meta.namespace)).length, 1);
+    await store.delete(blobId);
+    assert.deepEqual(await Array.fromAsync(walk(`${dir}/index`)), []);
+    assert.deepEqual(await store.list(meta.owner, meta.namespace), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("FsBlobStore: delete never reaches outside the store, whatever the id", async () => {
+  const parent = await Deno.makeTempDir();
+  try {
+    const dir = `${parent}/store`;
+    const store = await FsBlobStore.open({ dir });
+    // Files an id made into a path could name: beside the store, and in its own folders.
+    await Deno.writeTextFile(`${parent}/outside`, "x");
+    await Deno.writeTextFile(`${parent}/outside.json`, "{}");
+    const blobId = await store.put(new TextEncoder().encode("kept"), meta);
+    const before = (await Array.fromAsync(walk(parent))).sort();
+    for (
+      const id of [
+        "../../outside",
+        "../../../outside",
+        `${blobId.slice(0, 42)}/`,
+        `${blobId}/`,
+        `${blobId.slice(0, 42)}.`,
+        `${blobId}x`,
+        "..",
+        "",
+      ]
+    ) {
+      await store.delete(id);
+    }
+    assert.deepEqual((await Array.fromAsync(walk(parent))).sort(), before);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});
+
+Deno.test("FsBlobStore: list while blobs are deleted skips them and still fills its limit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const ids = [];
+    for (let i = 0; i < 30; i++) {
+      ids.push(await store.put(new TextEncoder().encode(`b${i}`), { ...meta, createdAt: i }));
+    }
+    const lists = Array.from({ length: 10 }, () => store.list(meta.owner, meta.namespace));
+    const deletes = ids.filter((_, i) => i % 2 === 0).map((id) => store.delete(id));
+    const [listed] = await Promise.all([Promise.all(lists), Promise.all(deletes)]);
+    for (const entries of listed) {
+      for (const { blobId } of entries) assert.ok(ids.includes(blobId));
+    }
+    const left = await store.list(meta.owner, meta.namespace, { limit: 10 });
+    assert.deepEqual(
+      left.map((e) => e.meta.createdAt),
+      [29, 27, 25, 23, 21, 19, 17, 15, 13, 11],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -3,40 +3,127 @@
  * key derived with HKDF from a 32-byte master key. The owner is bound into both layers as
  * associated data, so a blob moved to another owner, or altered, fails to decrypt.
  *
- * Format (version 1):
+ * Format version 2, for a memory encrypted with its id (`encrypt(…, { memoryId })`): the
+ * wrapped data key is kept in the key store (`keys.kv`; see `key_store.ts`), apart from the
+ * ciphertext, under the owner, the memory id and a random key tag. The ciphertext carries what
+ * finds it:
+ * `0x02 ‖ id_len (1) ‖ memory_id (UTF-8, 1–255 bytes) ‖ key_tag (8) ‖ data_iv (12) ‖
+ * ciphertext (+ 16 tag)`, the header and the owner bound as associated data (the wrapped key,
+ * `wrap_iv (12) ‖ wrapped_key (32 + 16 tag)`, binds them too). `erase` deletes the memory's
+ * wrapped keys: from then on no copy of its ciphertext decrypts, whoever holds the master key.
+ *
+ * Format version 1, without a memory id (and as earlier versions wrote every memory), carries
+ * the wrapped key itself and cannot be erased:
  * `0x01 ‖ wrap_iv (12) ‖ wrapped_key (32 + 16 tag) ‖ data_iv (12) ‖ ciphertext (+ 16 tag)`.
  *
  * @example
  * ```ts
- * const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
- * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
+ * const cipher = await LocalCipher.open({
+ *   masterKey: crypto.getRandomValues(new Uint8Array(32)),
+ *   keyStorePath: `${dataDir}/keys.kv`,
+ * });
+ * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"), {
+ *   memoryId,
+ * });
+ * await cipher.erase(owner, [memoryId]); // `sealed` no longer decrypts: forbidden
+ * await cipher.close();
  * ```
  */
-import { type CallOptions, type Cipher, SvcError } from "../../src/kit.ts";
+import { type CallOptions, type Cipher, type EncryptOptions, SvcError } from "../../src/kit.ts";
+import {
+  type KeyPlace,
+  type KeyStore,
+  KvKeyStore,
+  MAX_MEMORY_ID_BYTES,
+  MAX_OWNER_BYTES,
+  MemoryKeyStore,
+} from "./key_store.ts";
 
-const VERSION = 1;
-const HEADER_BYTES = 1 + 12 + 48 + 12;
+const V1 = 1;
+const V1_HEADER_BYTES = 1 + 12 + 48 + 12;
+const V2 = 2;
+const KEY_TAG_BYTES = 8;
+const IV_BYTES = 12;
+const GCM_TAG_BYTES = 16;
+const WRAPPED_BYTES = IV_BYTES + 32 + GCM_TAG_BYTES;
+const WRAP_LABEL = new TextEncoder().encode("svc-local-cipher:v2:key\n");
+
+const utf8 = new TextEncoder();
 
 export interface LocalCipherOptions {
   /** 32 secret bytes; every owner's key is derived from them. */
   masterKey: Uint8Array<ArrayBuffer>;
+  /**
+   * The key store's Deno KV file (the composition passes `<data dir>/keys.kv`), opened by
+   * `open` and closed by `close`. Without it the memories' keys are held in memory only: what
+   * was encrypted with a memory id does not decrypt once the cipher is gone (tests, tools).
+   */
+  keyStorePath?: string;
 }
 
-export class LocalCipher implements Cipher {
-  // TODO(issue 20): replaced by the real erase.
-  erase(_owner: string, _memoryIds: string[], _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "erase is not built yet"));
+function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
   }
+  return out;
+}
+
+/**
+ * A memory id as a ciphertext carries it (its UTF-8 read back, so that an id with a lone
+ * surrogate finds its key), or `null` when it is not 1 to 255 bytes.
+ */
+function canonicalId(memoryId: unknown): string | null {
+  if (typeof memoryId !== "string") return null;
+  const bytes = utf8.encode(memoryId);
+  if (bytes.length === 0 || bytes.length > MAX_MEMORY_ID_BYTES) return null;
+  return new TextDecoder().decode(bytes);
+}
+
+/** A version 2 ciphertext's parts, as `decrypt` reads them. */
+interface V2Parts {
+  /** `0x02 ‖ id_len ‖ memory_id ‖ key_tag`. */
+  header: Uint8Array<ArrayBuffer>;
+  memoryId: string;
+  keyTag: string;
+  iv: Uint8Array<ArrayBuffer>;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+function parseV2(ciphertext: Uint8Array<ArrayBuffer>): V2Parts | null {
+  const idLength = ciphertext[1] ?? 0;
+  const headerBytes = 2 + idLength + KEY_TAG_BYTES;
+  if (idLength === 0 || ciphertext.byteLength < headerBytes + IV_BYTES + GCM_TAG_BYTES) {
+    return null;
+  }
+  const header = ciphertext.subarray(0, headerBytes);
+  return {
+    header,
+    memoryId: new TextDecoder().decode(header.subarray(2, 2 + idLength)),
+    keyTag: header.subarray(2 + idLength).toHex(),
+    iv: ciphertext.subarray(headerBytes, headerBytes + IV_BYTES),
+    body: ciphertext.subarray(headerBytes + IV_BYTES),
+  };
+}
+
+/** AES-256-GCM envelope encryption under a master key; see the module documentation. */
+export class LocalCipher implements Cipher, AsyncDisposable {
   readonly name = "local-envelope-aes-256-gcm";
   readonly holdsKeys = true;
   #master: CryptoKey;
+  #keys: KeyStore;
   #ownerKeys = new Map<string, Promise<CryptoKey>>();
+  /** The version 2 encryptions under way, by `[owner, memoryId]` as JSON. */
+  #encrypting = new Map<string, Set<Promise<unknown>>>();
 
-  private constructor(master: CryptoKey) {
+  private constructor(master: CryptoKey, keys: KeyStore) {
     this.#master = master;
+    this.#keys = keys;
   }
 
-  /** A cipher over a 32-byte master key. */
+  /** A cipher over a 32-byte master key, with its key store opened. */
   static async open(options: LocalCipherOptions): Promise<LocalCipher> {
     if (options.masterKey.byteLength !== 32) {
       throw new TypeError("The master key must be 32 bytes");
@@ -44,7 +131,10 @@ export class LocalCipher implements Cipher {
     const master = await crypto.subtle.importKey("raw", options.masterKey, "HKDF", false, [
       "deriveKey",
     ]);
-    return new LocalCipher(master);
+    const keys = options.keyStorePath === undefined
+      ? new MemoryKeyStore()
+      : new KvKeyStore(await Deno.openKv(options.keyStorePath));
+    return new LocalCipher(master, keys);
   }
 
   #ownerKey(owner: string): Promise<CryptoKey> {
@@ -71,16 +161,85 @@ export class LocalCipher implements Cipher {
   async encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions,
+    options?: EncryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
-    const aad = new TextEncoder().encode(`svc:v${VERSION}:${owner}`);
+    if (options?.memoryId === undefined) return await this.#encryptV1(owner, plaintext);
+    const memoryId = canonicalId(options.memoryId);
+    if (memoryId === null) {
+      throw new SvcError(
+        "bad_request",
+        `Cannot encrypt: a memory id must be 1 to ${MAX_MEMORY_ID_BYTES} bytes`,
+      );
+    }
+    const id = utf8.encode(memoryId);
+    const ownerBytes = utf8.encode(owner);
+    if (ownerBytes.length > MAX_OWNER_BYTES) {
+      throw new SvcError(
+        "bad_request",
+        `Cannot encrypt: the owner is longer than ${MAX_OWNER_BYTES} bytes`,
+      );
+    }
+    const work = this.#encryptV2(owner, ownerBytes, memoryId, id, plaintext);
+    // An erase of the memory that starts before this resolves waits for it, and reaches it.
+    const slot = JSON.stringify([owner, memoryId]);
+    let running = this.#encrypting.get(slot);
+    if (!running) this.#encrypting.set(slot, running = new Set());
+    running.add(work);
+    const done = () => {
+      running.delete(work);
+      if (running.size === 0) this.#encrypting.delete(slot);
+    };
+    work.then(done, done);
+    return await work;
+  }
+
+  async #encryptV2(
+    owner: string,
+    ownerBytes: Uint8Array<ArrayBuffer>,
+    memoryId: string,
+    id: Uint8Array<ArrayBuffer>,
+    plaintext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const keyTag = crypto.getRandomValues(new Uint8Array(KEY_TAG_BYTES));
+    const header = concat(new Uint8Array([V2, id.length]), id, keyTag);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
     const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
       "encrypt",
     ]);
-    const wrapIv = crypto.getRandomValues(new Uint8Array(12));
-    const dataIv = crypto.getRandomValues(new Uint8Array(12));
+    const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const wrapped = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv: wrapIv, additionalData: concat(WRAP_LABEL, header, ownerBytes) },
+        await this.#ownerKey(owner),
+        rawDataKey,
+      ),
+    );
+    rawDataKey.fill(0);
+    const body = new Uint8Array(
+      await crypto.subtle.encrypt(
+        { name: "AES-GCM", iv: dataIv, additionalData: concat(header, ownerBytes) },
+        dataKey,
+        plaintext,
+      ),
+    );
+    // The ciphertext is handed out only once its key is durable.
+    await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, concat(wrapIv, wrapped));
+    return concat(header, dataIv, body);
+  }
+
+  async #encryptV1(
+    owner: string,
+    plaintext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
+    const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
+    const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
+      "encrypt",
+    ]);
+    const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const wrapped = new Uint8Array(
       await crypto.subtle.encrypt(
         { name: "AES-GCM", iv: wrapIv, additionalData: aad },
@@ -88,6 +247,7 @@ export class LocalCipher implements Cipher {
         rawDataKey,
       ),
     );
+    rawDataKey.fill(0);
     const body = new Uint8Array(
       await crypto.subtle.encrypt(
         { name: "AES-GCM", iv: dataIv, additionalData: aad },
@@ -95,13 +255,7 @@ export class LocalCipher implements Cipher {
         plaintext,
       ),
     );
-    const out = new Uint8Array(HEADER_BYTES + body.byteLength);
-    out[0] = VERSION;
-    out.set(wrapIv, 1);
-    out.set(wrapped, 13);
-    out.set(dataIv, 61);
-    out.set(body, HEADER_BYTES);
-    return out;
+    return concat(new Uint8Array([V1]), wrapIv, wrapped, dataIv, body);
   }
 
   async decrypt(
@@ -110,24 +264,43 @@ export class LocalCipher implements Cipher {
     options?: CallOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
-    if (ciphertext.byteLength < HEADER_BYTES + 16 || ciphertext[0] !== VERSION) {
-      throw new SvcError("bad_request", "Cannot decrypt: not a version 1 svc ciphertext");
+    if (ciphertext[0] === V1 && ciphertext.byteLength >= V1_HEADER_BYTES + GCM_TAG_BYTES) {
+      return await this.#decryptV1(owner, ciphertext);
     }
-    const aad = new TextEncoder().encode(`svc:v${VERSION}:${owner}`);
+    const parts = ciphertext[0] === V2 ? parseV2(ciphertext) : null;
+    if (!parts) {
+      throw new SvcError("bad_request", "Cannot decrypt: not a version 1 or 2 svc ciphertext");
+    }
+    const ownerBytes = utf8.encode(owner);
+    const place: KeyPlace = { owner, memoryId: parts.memoryId, keyTag: parts.keyTag };
+    const stored = ownerBytes.length > MAX_OWNER_BYTES ? null : await this.#keys.get(place);
+    if (!stored || stored.byteLength !== WRAPPED_BYTES) {
+      throw new SvcError(
+        "forbidden",
+        "Cannot decrypt: the memory was erased, or the ciphertext belongs to another owner",
+      );
+    }
     try {
-      const rawDataKey = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: ciphertext.subarray(1, 13), additionalData: aad },
-        await this.#ownerKey(owner),
-        ciphertext.subarray(13, 61),
+      const rawDataKey = new Uint8Array(
+        await crypto.subtle.decrypt(
+          {
+            name: "AES-GCM",
+            iv: stored.subarray(0, IV_BYTES),
+            additionalData: concat(WRAP_LABEL, parts.header, ownerBytes),
+          },
+          await this.#ownerKey(owner),
+          stored.subarray(IV_BYTES),
+        ),
       );
       const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
         "decrypt",
       ]);
+      rawDataKey.fill(0);
       return new Uint8Array(
         await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: ciphertext.subarray(61, 73), additionalData: aad },
+          { name: "AES-GCM", iv: parts.iv, additionalData: concat(parts.header, ownerBytes) },
           dataKey,
-          ciphertext.subarray(HEADER_BYTES),
+          parts.body,
         ),
       );
     } catch (cause) {
@@ -137,5 +310,64 @@ export class LocalCipher implements Cipher {
         { cause },
       );
     }
+  }
+
+  async #decryptV1(
+    owner: string,
+    ciphertext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
+    try {
+      const rawDataKey = new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: ciphertext.subarray(1, 13), additionalData: aad },
+          await this.#ownerKey(owner),
+          ciphertext.subarray(13, 61),
+        ),
+      );
+      const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
+        "decrypt",
+      ]);
+      rawDataKey.fill(0);
+      return new Uint8Array(
+        await crypto.subtle.decrypt(
+          { name: "AES-GCM", iv: ciphertext.subarray(61, 73), additionalData: aad },
+          dataKey,
+          ciphertext.subarray(V1_HEADER_BYTES),
+        ),
+      );
+    } catch (cause) {
+      throw new SvcError(
+        "forbidden",
+        "Cannot decrypt: the ciphertext was altered or belongs to another owner",
+        { cause },
+      );
+    }
+  }
+
+  /**
+   * Deletes the wrapped keys of these memories of `owner` from the key store (durably, once
+   * it resolves), those of encryptions still under way when it is called included. Version 1
+   * ciphertexts carry their own key and are out of its reach.
+   */
+  async erase(owner: string, memoryIds: string[], options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
+    if (utf8.encode(owner).length > MAX_OWNER_BYTES) return;
+    const ids = memoryIds.map(canonicalId).filter((id) => id !== null);
+    if (ids.length === 0) return;
+    await Promise.allSettled(
+      ids.flatMap((id) => [...this.#encrypting.get(JSON.stringify([owner, id])) ?? []]),
+    );
+    await this.#keys.erase(owner, ids);
+  }
+
+  /** Waits for the encryptions under way and their key writes, then closes the key store. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#encrypting.values()].flatMap((running) => [...running]));
+    await this.#keys.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
 }

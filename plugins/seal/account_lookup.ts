@@ -4,7 +4,7 @@
  * the process.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { SvcError } from "../../src/kit.ts";
+import { type CallOptions, SvcError } from "../../src/kit.ts";
 import { RegistryTable } from "../sui/registry.ts";
 import { PLUGIN } from "./errors.ts";
 
@@ -27,13 +27,16 @@ export class AccountLookup {
     });
   }
 
-  /** The owner's account id; `forbidden` when the owner has no account. */
-  async accountOf(owner: string): Promise<string> {
+  /**
+   * The owner's account id; `forbidden` when the owner has no account. `action` names what the
+   * caller was doing in failures ("decrypt", "erase").
+   */
+  async accountOf(owner: string, action = "decrypt", options: CallOptions = {}): Promise<string> {
     const cached = this.#accounts.get(owner);
     if (cached) return cached;
-    const accountId = await this.#table.find(owner);
+    const accountId = await this.#table.find(owner, { ...options, action });
     if (!accountId) {
-      throw new SvcError("forbidden", "Cannot decrypt: the owner has no svc account on chain");
+      throw new SvcError("forbidden", `Cannot ${action}: the owner has no svc account on chain`);
     }
     if (this.#accounts.size >= MAX_CACHED) {
       this.#accounts.delete(this.#accounts.keys().next().value!);

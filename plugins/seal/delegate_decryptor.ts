@@ -7,13 +7,17 @@
  * `seal_approve` PTB and ONE `fetchKeys` round (one request per key server); ids already
  * fetched in this session decrypt locally. While a round is in flight, new arrivals wait and
  * form the next round.
+ *
+ * The key servers judge a round's PTB as a whole: when they refuse it and it asked for several
+ * ids, each id is asked for alone, so that one erased memory does not fail its neighbours. Keys
+ * of identities erased since they were fetched are dropped with the session that holds them.
  */
 import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
 import { SvcError } from "../../src/kit.ts";
-import { decryptError, fetchError, isExpiredSession } from "./errors.ts";
+import { decryptError, erased, fetchError, isExpiredSession, isNoAccess } from "./errors.ts";
 
 /** A parsed Seal `EncryptedObject`. */
 export type ParsedObject = ReturnType<typeof EncryptedObject.parse>;
@@ -32,6 +36,8 @@ export interface DecryptorContext {
   batchWindowMs: number;
   /** The owner's `SvcAccount` object id (forbidden when the owner has none). */
   accountOf(owner: string): Promise<string>;
+  /** Whether this cipher erased an identity (hex), which is then never decrypted again. */
+  isErased(id: string): boolean;
 }
 
 interface Item {
@@ -59,6 +65,8 @@ export class DelegateDecryptor {
   #keypair: Ed25519Keypair;
   #context: DecryptorContext;
   #session: Promise<Session> | null = null;
+  /** The current session once it is made (what `forget` looks into). */
+  #made: Session | null = null;
   #pending: Item[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
   #running = false;
@@ -75,6 +83,18 @@ export class DelegateDecryptor {
       this.#pending.push({ owner, data, object, resolve, reject });
       this.#schedule();
     });
+  }
+
+  /**
+   * Drops the current session (and the keys it fetched) when it holds a key of one of these
+   * identities (hex), so that no erased memory decrypts from this process's cache.
+   */
+  forget(ids: Set<string>): void {
+    const made = this.#made;
+    if (made && [...made.fetched].some((id) => ids.has(id))) {
+      this.#session = null;
+      this.#made = null;
+    }
   }
 
   /** True while nothing is queued or running (the cipher may then drop this decryptor). */
@@ -136,13 +156,22 @@ export class DelegateDecryptor {
       const session = await this.#session;
       if (Date.now() < session.renewAt) return session;
     }
-    this.#session = this.#newSession();
-    return await this.#session;
+    return await this.#renew();
+  }
+
+  /** A new session, made the current one. */
+  async #renew(): Promise<Session> {
+    const pending = this.#newSession();
+    this.#session = pending;
+    const session = await pending;
+    if (this.#session === pending) this.#made = session;
+    return session;
   }
 
   async #round(owner: string, items: Item[]) {
     let session: Session;
     let txBytes: Uint8Array = EMPTY;
+    let refused = new Map<string, SvcError>();
     try {
       session = await this.#currentSession();
       const missing = [...new Set(items.map((i) => i.object.id))].filter((id) =>
@@ -155,10 +184,14 @@ export class DelegateDecryptor {
         try {
           await this.#fetch(session, missing, txBytes, threshold);
         } catch (error) {
-          if (!isExpiredSession(error)) throw error;
-          this.#session = this.#newSession();
-          session = await this.#session;
-          await this.#fetch(session, missing, txBytes, threshold);
+          if (isExpiredSession(error)) {
+            session = await this.#renew();
+            await this.#fetch(session, missing, txBytes, threshold);
+          } else if (isNoAccess(error) && missing.length > 1) {
+            refused = await this.#fetchEach(session, missing, accountId, threshold);
+          } else {
+            throw error;
+          }
         }
       }
     } catch (error) {
@@ -167,6 +200,13 @@ export class DelegateDecryptor {
       return;
     }
     for (const item of items) {
+      const refusal = this.#context.isErased(item.object.id)
+        ? erased()
+        : refused.get(item.object.id);
+      if (refusal) {
+        item.reject(refusal);
+        continue;
+      }
       try {
         const plaintext = await session.client.decrypt({
           data: item.data,
@@ -178,6 +218,25 @@ export class DelegateDecryptor {
         item.reject(decryptError(error));
       }
     }
+  }
+
+  /** Each id in a round of its own; returns the refused ones (any other failure is thrown). */
+  async #fetchEach(
+    session: Session,
+    ids: string[],
+    accountId: string,
+    threshold: number,
+  ): Promise<Map<string, SvcError>> {
+    const refused = new Map<string, SvcError>();
+    await Promise.all(ids.map(async (id) => {
+      try {
+        await this.#fetch(session, [id], await this.#approvalPtb([id], accountId), threshold);
+      } catch (error) {
+        if (!isNoAccess(error)) throw error;
+        refused.set(id, fetchError(error));
+      }
+    }));
+    return refused;
   }
 
   async #fetch(session: Session, ids: string[], txBytes: Uint8Array, threshold: number) {

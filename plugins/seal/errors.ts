@@ -31,13 +31,24 @@ export function isExpiredSession(error: unknown): boolean {
   return error instanceof ExpiredSessionKeyError;
 }
 
+/** True for the key servers' refusal to release a key (`seal_approve` aborted). */
+export function isNoAccess(error: unknown): boolean {
+  return error instanceof NoAccessError;
+}
+
+/** A memory erased on chain (or by this cipher): its key is never released again. */
+export function erased(): SvcError {
+  return new SvcError("forbidden", "Cannot decrypt: the memory was erased");
+}
+
 /** Maps a failure while fetching keys (talking to the chain or the key servers). */
 export function fetchError(error: unknown): SvcError {
   if (error instanceof SvcError) return error;
   if (error instanceof NoAccessError) {
     return new SvcError(
       "forbidden",
-      "Cannot decrypt: the key servers refuse this delegate key access to the memory",
+      "Cannot decrypt: the key servers refuse this delegate key access to the memory (the key " +
+        "is not on the account, or the memory was erased)",
       { cause: error },
     );
   }

@@ -1,12 +1,18 @@
 /**
  * Seal threshold encryption behind the `Cipher` interface.
  *
- * `encrypt(owner, bytes)` seals the bytes under the identity `owner address ‖ 16-byte nonce` of
- * the `svc_account` package with the configured key servers and threshold; the output is the
- * Seal `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner`, then asks the
- * key servers for the identity's key through a session key of the caller's delegate (the
+ * `encrypt(owner, bytes, { memoryId })` seals the bytes under the identity `owner address ‖ the
+ * memory id's 16 bytes` of the `svc_account` package (without a memory id, `owner address ‖ a
+ * random 16-byte nonce`) with the configured key servers and threshold; the output is the Seal
+ * `EncryptedObject` (BCS). `decrypt` checks the identity belongs to `owner`, then asks the key
+ * servers for the identity's key through a session key of the caller's delegate (the
  * `x-delegate-key` the relayer hands over, or the operator's server key); the key servers run
- * `svc_account::account::seal_approve` on chain, which lets the owner and the account's delegates in.
+ * `svc_account::account::seal_approve` on chain, which lets the owner and the account's delegates
+ * in, unless the memory was erased.
+ *
+ * `erase(owner, memoryIds, { credentials })` sends `erase_memories` for those identities, signed
+ * by the caller's delegate key and paid by the `sponsor` (see `eraser.ts`); from then on the key
+ * servers release no key for them, to anyone.
  *
  * @example
  * ```ts
@@ -15,9 +21,11 @@
  *   packageId, registryId,
  *   keyServers: [{ objectId: "0x1a…", weight: 1 }, { objectId: "0x2b…", weight: 1 }, { objectId: "0x3c…", weight: 1 }],
  *   threshold: 2,
+ *   sponsor, // pays for erase transactions: the relayer's gas station
  * });
- * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"));
+ * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"), { memoryId });
  * await cipher.decrypt(owner, sealed, { credentials: { delegatePrivateKey } });
+ * await cipher.erase(owner, [memoryId], { credentials: { delegatePrivateKey } });
  * ```
  */
 import { EncryptedObject, SealClient } from "@mysten/seal";
@@ -25,13 +33,28 @@ import { bls12_381 } from "@noble/curves/bls12-381.js";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
-import { type CallOptions, type Cipher, SvcError } from "../../src/kit.ts";
+import {
+  type CallOptions,
+  type Cipher,
+  type DecryptCredentials,
+  type EncryptOptions,
+  type Sponsor,
+  SvcError,
+} from "../../src/kit.ts";
 import { ACCOUNT_MODULE, isObjectId } from "../sui/svc_account.ts";
 import { suiClient } from "../sui/rpc_client.ts";
 import { abortable } from "../sui/abortable.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
-import { encryptError, malformed } from "./errors.ts";
+import { eraseOnChain } from "./eraser.ts";
+import { encryptError, erased, malformed } from "./errors.ts";
+import {
+  ErasedIdentities,
+  identityHex,
+  memorySuffix,
+  randomSuffix,
+  SUFFIX_BYTES,
+} from "./identity.ts";
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
@@ -67,10 +90,15 @@ export interface SealCipherOptions {
    * recently used are dropped beyond it, and any unused for a session lifetime.
    */
   maxDelegates?: number;
+  /**
+   * Pays the gas of `erase_memories` transactions, which the caller's delegate key signs as
+   * their sender: the relayer's gas station (`SVC_SPONSOR_PRIVATE_KEY`). Without it, erase is
+   * refused.
+   */
+  sponsor?: Sponsor;
 }
 
 const SEED = /^[0-9a-f]{64}$/;
-const NONCE_BYTES = 16;
 
 function checkOptions(options: SealCipherOptions): string[] {
   const problems: string[] = [];
@@ -118,18 +146,18 @@ function checkOptions(options: SealCipherOptions): string[] {
  * concurrent decrypts share one key-fetch round.
  */
 export class SealCipher implements Cipher {
-  // TODO(issue 20): replaced by the real erase.
-  erase(_owner: string, _memoryIds: string[], _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "erase is not built yet"));
-  }
   readonly name = "seal";
-  readonly #options: Required<Omit<SealCipherOptions, "serverKey">> & { serverKey?: string };
+  readonly #options:
+    & Required<Omit<SealCipherOptions, "serverKey" | "sponsor">>
+    & Pick<SealCipherOptions, "serverKey" | "sponsor">;
   readonly #suiClient: SuiJsonRpcClient;
   readonly #sealClient: SealClient;
   readonly #accounts: AccountLookup;
   readonly #weights: Map<string, number>;
   /** Decryptors by delegate address, least recently used first. */
   readonly #decryptors = new Map<string, { decryptor: DelegateDecryptor; usedAt: number }>();
+  /** Identities erased through this cipher: refused at once, whatever a session still holds. */
+  readonly #erased = new ErasedIdentities();
 
   private constructor(options: SealCipherOptions) {
     this.#options = {
@@ -178,18 +206,17 @@ export class SealCipher implements Cipher {
   async encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,
-    options?: CallOptions,
+    options?: EncryptOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     const address = ownerAddress(owner, "encrypt");
     options?.signal?.throwIfAborted();
-    const id = new Uint8Array(32 + NONCE_BYTES);
-    id.set(Uint8Array.fromHex(address.slice(2)));
-    crypto.getRandomValues(id.subarray(32));
+    const memoryId = options?.memoryId;
+    const suffix = memoryId === undefined ? randomSuffix() : await memorySuffix(memoryId);
     try {
       const { encryptedObject } = await this.#sealClient.encrypt({
         threshold: this.#options.threshold,
         packageId: this.#options.packageId,
-        id: id.toHex(),
+        id: identityHex(address, suffix),
         data: plaintext,
       });
       return new Uint8Array(encryptedObject);
@@ -206,15 +233,63 @@ export class SealCipher implements Cipher {
     options?.signal?.throwIfAborted();
     const address = ownerAddress(owner, "decrypt");
     const object = this.#parse(ciphertext);
-    if (!object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + NONCE_BYTES)) {
+    if (
+      !object.id.startsWith(address.slice(2)) || object.id.length !== 2 * (32 + SUFFIX_BYTES)
+    ) {
       throw new SvcError(
         "forbidden",
         "Cannot decrypt: the ciphertext belongs to another owner",
       );
     }
-    const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey);
+    if (this.#erased.has(object.id)) throw erased();
+    const decryptor = this.#decryptor(options?.credentials?.delegatePrivateKey, "decrypt");
     // The key-fetch round is shared with other decrypts: an abort stops only this caller's wait.
     return await abortable(decryptor.decrypt(address, ciphertext, object), options?.signal);
+  }
+
+  /**
+   * Erases memories on chain: one `erase_memories` transaction per 32 ids, sent by the caller's
+   * delegate key (or the server key) and paid by the sponsor. Once it resolves the key servers
+   * refuse those identities to every key, and this process drops any key it kept for them.
+   */
+  async erase(
+    owner: string,
+    memoryIds: string[],
+    options?: CallOptions & { credentials?: DecryptCredentials },
+  ): Promise<void> {
+    options?.signal?.throwIfAborted();
+    const address = ownerAddress(owner, "erase");
+    const keypair = this.#keypair(options?.credentials?.delegatePrivateKey, "erase");
+    if (memoryIds.length === 0) return;
+    const sponsor = this.#options.sponsor;
+    if (!sponsor) {
+      throw new SvcError(
+        "backend_unavailable",
+        "Cannot erase: erasing with Seal is a Sui transaction and no sponsor pays for it; " +
+          "configure SVC_SPONSOR_PRIVATE_KEY",
+      );
+    }
+    const suffixes = new Map<string, Uint8Array>();
+    for (const id of memoryIds) {
+      const suffix = await memorySuffix(id);
+      suffixes.set(suffix.toHex(), suffix);
+    }
+    const accountId = await this.#accounts.accountOf(address, "erase", options);
+    const context = {
+      suiClient: this.#suiClient,
+      ids: { packageId: this.#options.packageId, registryId: this.#options.registryId },
+      sponsor,
+    };
+    await eraseOnChain(context, keypair, accountId, [...suffixes.values()], (batch) => {
+      this.#forget(batch.map((suffix) => identityHex(address, suffix)));
+    }, options);
+  }
+
+  /** Refuses these identities from now on and drops every session holding one of their keys. */
+  #forget(identities: string[]) {
+    this.#erased.add(identities);
+    const ids = new Set(identities);
+    for (const { decryptor } of this.#decryptors.values()) decryptor.forget(ids);
   }
 
   #parse(ciphertext: Uint8Array): ParsedObject {
@@ -249,22 +324,30 @@ export class SealCipher implements Cipher {
     return object;
   }
 
-  #decryptor(delegatePrivateKey: string | undefined): DelegateDecryptor {
+  /**
+   * The caller's delegate key, or the server key; none is `forbidden` for decrypt (as it always
+   * was) and `bad_request` for erase, which cannot run without one.
+   */
+  #keypair(delegatePrivateKey: string | undefined, action: "decrypt" | "erase"): Ed25519Keypair {
     const seed = delegatePrivateKey ?? this.#options.serverKey;
     if (seed === undefined) {
       throw new SvcError(
-        "forbidden",
-        "Cannot decrypt: Seal needs a delegate key; send x-delegate-key with the request",
+        action === "decrypt" ? "forbidden" : "bad_request",
+        `Cannot ${action}: Seal needs a delegate key; send x-delegate-key with the request`,
       );
     }
     if (!SEED.test(seed)) {
       throw new SvcError(
         "bad_request",
-        "Cannot decrypt: the delegate key must be 64 lowercase hex characters",
+        `Cannot ${action}: the delegate key must be 64 lowercase hex characters`,
       );
     }
+    return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
+  }
+
+  #decryptor(delegatePrivateKey: string | undefined, action: "decrypt"): DelegateDecryptor {
     // Keyed by the delegate's address, never by its private key.
-    const keypair = Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(seed));
+    const keypair = this.#keypair(delegatePrivateKey, action);
     const address = keypair.toSuiAddress();
     const now = Date.now();
     this.#dropExpired(now);
@@ -292,6 +375,7 @@ export class SealCipher implements Cipher {
         if (this.#options.verifyKeyServers) await this.#sealClient.getKeyServers();
         return await this.#accounts.accountOf(owner);
       },
+      isErased: (id) => this.#erased.has(id),
     });
   }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { InvalidKeyServerError } from "@mysten/seal";
-import { SvcError } from "../../src/kit.ts";
+import { EncryptedObject, InvalidKeyServerError } from "@mysten/seal";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { type Sponsor, SvcError } from "../../src/kit.ts";
 import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
 import {
   FakeSealKeyServer,
@@ -334,4 +335,169 @@ Deno.test("SealCipher: a registry id naming another object is 503, as in the acc
     "backend_unavailable",
     /^Cannot decrypt: the registry object is unusable/,
   );
+});
+
+Deno.test("SealCipher: a memory's identity is the owner's address and its id's 16 bytes", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const identity = (bytes: Uint8Array) => EncryptedObject.parse(bytes).id;
+  const owner = account.address.slice(2);
+  const memoryId = crypto.randomUUID();
+  const [a, b] = await Promise.all(
+    [1, 2].map(() => cipher.encrypt(account.address, enc("x"), { memoryId })),
+  );
+  assert.notDeepEqual(a, b, "still randomised");
+  assert.equal(identity(a), owner + memoryId.replaceAll("-", ""));
+  assert.equal(identity(b), identity(a));
+  assert.equal(
+    identity(await cipher.encrypt(account.address, enc("x"), { memoryId: memoryId.toUpperCase() })),
+    identity(a),
+  );
+  // Any other id: the first 16 bytes of SHA-256("svc-seal-memory:<id>").
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", enc("svc-seal-memory:m1")),
+  );
+  assert.equal(
+    identity(await cipher.encrypt(account.address, enc("x"), { memoryId: "m1" })),
+    owner + digest.slice(0, 16).toHex(),
+  );
+  // Without an id: a random nonce each time.
+  const [c, d] = await Promise.all([1, 2].map(() => cipher.encrypt(account.address, enc("x"))));
+  assert.notEqual(identity(c), identity(d));
+  assert.ok(identity(c).startsWith(owner) && identity(c).length === 96);
+});
+
+Deno.test("SealCipher: erase drops the keys this process keeps, for every delegate", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const reader = newDelegateKey();
+  await setup.wallet.addDelegateKey(account.owner, account.accountId, reader.publicKey, "reader");
+  const cipher = await setup.openCipher();
+  const [gone, kept] = [crypto.randomUUID(), crypto.randomUUID()];
+  const sealedGone = await cipher.encrypt(account.address, enc("gone"), { memoryId: gone });
+  const sealedKept = await cipher.encrypt(account.address, enc("kept"), { memoryId: kept });
+  const readers = { delegatePrivateKey: reader.seed };
+  await Promise.all(
+    [sealedGone, sealedKept].map((s) =>
+      cipher.decrypt(account.address, s, { credentials: readers })
+    ),
+  );
+  const cached = setup.seal.fetchKeyRequests();
+  assert.equal(
+    dec(await cipher.decrypt(account.address, sealedKept, { credentials: readers })),
+    "kept",
+  );
+  assert.equal(setup.seal.fetchKeyRequests(), cached, "both keys are in the reader's session");
+
+  await cipher.erase(account.address, [gone], {
+    credentials: { delegatePrivateKey: account.delegateSeed },
+  });
+  await rejectsWith(
+    cipher.decrypt(account.address, sealedGone, { credentials: readers }),
+    "forbidden",
+    /erased/,
+  );
+  assert.equal(setup.seal.fetchKeyRequests(), cached, "refused without asking the key servers");
+  // The reader's session held the erased key: it was dropped, so the kept key is fetched again.
+  assert.equal(
+    dec(await cipher.decrypt(account.address, sealedKept, { credentials: readers })),
+    "kept",
+  );
+  assert.ok(setup.seal.fetchKeyRequests() > cached);
+});
+
+Deno.test("SealCipher: one erased memory in a round does not fail the others", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const writer = await setup.openCipher();
+  const ids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+  const sealed = await Promise.all(
+    ids.map((memoryId, i) => writer.encrypt(account.address, enc(`memory ${i}`), { memoryId })),
+  );
+  await writer.erase(account.address, [ids[1]], { credentials });
+
+  // Another relayer knows nothing of the erase: the key servers refuse the round, then the
+  // erased identity alone.
+  const other = await setup.openCipher();
+  const results = await Promise.allSettled(
+    sealed.map((bytes) => other.decrypt(account.address, bytes, { credentials })),
+  );
+  assert.equal(results[0].status === "fulfilled" && dec(results[0].value), "memory 0");
+  assert.equal(results[2].status === "fulfilled" && dec(results[2].value), "memory 2");
+  assert.ok(results[1].status === "rejected");
+  assert.ok(results[1].reason instanceof SvcError && results[1].reason.code === "forbidden");
+});
+
+Deno.test("SealCipher: who may erase, and who pays", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const cipher = await setup.openCipher();
+  const delegate = { delegatePrivateKey: account.delegateSeed };
+  const memoryId = crypto.randomUUID();
+  const sealed = await cipher.encrypt(account.address, enc("note"), { memoryId });
+
+  const unpaid = await setup.openCipher({ sponsor: undefined });
+  await rejectsWith(
+    unpaid.erase(account.address, [memoryId], { credentials: delegate }),
+    "backend_unavailable",
+    /SVC_SPONSOR_PRIVATE_KEY/,
+  );
+  await rejectsWith(
+    cipher.erase(account.address, [memoryId], { credentials: { delegatePrivateKey: "zz" } }),
+    "bad_request",
+  );
+  const stranger = { delegatePrivateKey: newDelegateKey().seed };
+  await rejectsWith(
+    cipher.erase(account.address, [memoryId], { credentials: stranger }),
+    "forbidden",
+    /not on the owner's account/,
+  );
+  await rejectsWith(
+    cipher.erase("0x" + "ab".repeat(32), [memoryId], { credentials: delegate }),
+    "forbidden",
+    /^Cannot erase: the owner has no svc account/,
+  );
+  // An inactive account: its delegates may no longer erase; its owner may.
+  await setup.wallet.setActive(account.owner, account.accountId, false);
+  await rejectsWith(
+    cipher.erase(account.address, [memoryId], { credentials: delegate }),
+    "forbidden",
+    /inactive/,
+  );
+  await cipher.erase(account.address, [memoryId], {
+    credentials: { delegatePrivateKey: account.ownerSeed },
+  });
+  await setup.wallet.setActive(account.owner, account.accountId, true);
+  const fresh = await setup.openCipher();
+  await rejectsWith(fresh.decrypt(account.address, sealed, { credentials: delegate }), "forbidden");
+  // The sponsor paid: the delegate holds no coin.
+  const delegateAddress = Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(account.delegateSeed))
+    .toSuiAddress();
+  assert.equal(setup.sui.network.ownedObjects(delegateAddress).length, 0);
+});
+
+Deno.test("SealCipher: erase sends one transaction per 32 ids", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  let executed = 0;
+  const sponsor: Sponsor = {
+    name: "counting",
+    sponsor: (kind, sender, options) => setup.sponsor.sponsor(kind, sender, options),
+    execute: (digest, signature, options) => {
+      executed++;
+      return setup.sponsor.execute(digest, signature, options);
+    },
+  };
+  const cipher = await setup.openCipher({ sponsor });
+  const ids = Array.from({ length: 40 }, () => crypto.randomUUID());
+  await cipher.erase(account.address, [...ids, ids[0]], {
+    credentials: { delegatePrivateKey: account.delegateSeed },
+  });
+  assert.equal(executed, 2);
+  const table = setup.sui.network.getObject(account.accountId)!.fields.erased as {
+    fields: { size: string };
+  };
+  assert.equal(table.fields.size, "40");
 });

@@ -46,6 +46,7 @@ export class SuiAccountDirectory implements AccountDirectory {
   #options: SuiAccountDirectoryOptions;
   #accountType: string;
   #delegates: RegistryTable | null;
+  #owners: RegistryTable | null;
 
   private constructor(options: SuiAccountDirectoryOptions) {
     this.#options = options;
@@ -58,6 +59,16 @@ export class SuiAccountDirectory implements AccountDirectory {
         table: "delegates",
         plugin: PLUGIN,
         action: "resolve a delegate key",
+        timeoutMs: options.timeoutMs,
+      })
+      : null;
+    this.#owners = options.registryId
+      ? new RegistryTable(this.#client, {
+        packageId: options.packageId,
+        registryId: options.registryId,
+        table: "accounts",
+        plugin: PLUGIN,
+        action: "resolve an owner key",
         timeoutMs: options.timeoutMs,
       })
       : null;
@@ -99,9 +110,26 @@ export class SuiAccountDirectory implements AccountDirectory {
       if (!found) return null;
       accountId = found;
     }
+    const account = await this.#account(accountId, "resolve a delegate key", options);
+    if (!account?.keys.includes(publicKey)) return null;
+    return { accountId, owner: account.owner, active: account.active };
+  }
+
+  /** The account the registry files under `owner`, or `null` (needs `registryId`). */
+  async resolveOwner(owner: string, options: CallOptions = {}): Promise<ResolvedAccount | null> {
+    options.signal?.throwIfAborted();
+    const accountId = await this.#owners?.find(owner, options);
+    if (!accountId) return null;
+    const account = await this.#account(accountId, "resolve an owner key", options);
+    if (account?.owner !== normalizeSuiAddress(owner)) return null;
+    return { accountId, owner: account.owner, active: account.active };
+  }
+
+  /** The `SvcAccount` object `accountId`, or `null` when it is none. */
+  async #account(accountId: string, action: string, options: CallOptions) {
     const response = await withRpc(
       PLUGIN,
-      "resolve a delegate key",
+      action,
       this.#call(options),
       (signal) =>
         this.#client.getObject({
@@ -114,9 +142,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     const { type, content } = response.data;
     if (!type || normalizeStructTag(type) !== this.#accountType) return null;
     if (content?.dataType !== "moveObject") return null;
-    const account = parseAccount(content.fields);
-    if (!account.keys.includes(publicKey)) return null;
-    return { accountId, owner: account.owner, active: account.active };
+    return parseAccount(content.fields);
   }
 
   #call(options: CallOptions) {

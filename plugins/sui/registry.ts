@@ -38,10 +38,17 @@ export class RegistryTable {
     this.#options = options;
   }
 
-  /** The account id filed under `address`, or `null`. */
-  async find(address: string, options: CallOptions = {}): Promise<string | null> {
+  /**
+   * The account id filed under `address`, or `null`; `options.action` names what the caller was
+   * doing in failures, instead of the table's `action`.
+   */
+  async find(
+    address: string,
+    options: CallOptions & { action?: string } = {},
+  ): Promise<string | null> {
     const tableId = await abortable(this.#table(), options.signal);
-    const { plugin, action, timeoutMs } = this.#options;
+    const { plugin, timeoutMs } = this.#options;
+    const action = options.action ?? this.#options.action;
     const field = await withRpc(
       plugin,
       action,

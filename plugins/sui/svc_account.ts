@@ -3,6 +3,7 @@
  * names, abort codes and the transaction calls a wallet builds. Shared by the account
  * directory, the sponsor and the tests' emulation of the module.
  */
+import { bcs } from "@mysten/sui/bcs";
 import type { Transaction } from "@mysten/sui/transactions";
 import {
   isValidSuiObjectId,
@@ -18,6 +19,10 @@ export const ACCOUNT_MODULE = "account";
 export const MAX_DELEGATE_KEYS = 20;
 /** Longest delegate key label in bytes (the module's limit). */
 export const MAX_LABEL_BYTES = 64;
+/** Most ids one `erase_memories` call takes (the module's limit). */
+export const MAX_ERASE_IDS = 256;
+/** Longest erased id in bytes: the identity after the owner's address (the module's limit). */
+export const MAX_ERASED_ID_BYTES = 64;
 
 /** The entry functions a sponsor may pay for (`seal_approve` is only ever dry-run). */
 export const SPONSORED_FUNCTIONS = [
@@ -26,6 +31,7 @@ export const SPONSORED_FUNCTIONS = [
   "remove_delegate_key",
   "deactivate_account",
   "reactivate_account",
+  "erase_memories",
 ] as const;
 
 /** The module's abort codes, as declared in `svc_account.move`. */
@@ -40,6 +46,9 @@ export const ABORT = {
   ELabelTooLong: 8,
   EBadPublicKey: 9,
   ENoAccess: 10,
+  EErased: 11,
+  ENotOwnerOrDelegate: 12,
+  EBadErasedIds: 13,
 } as const;
 
 /** Each abort code as the local ledger's rejection reason, with its message. */
@@ -56,6 +65,14 @@ export const ABORT_REASONS: Record<number, [RejectionReason, string]> = {
   [ABORT.EUnknownKey]: ["unknown_key", "This delegate key is not on the account"],
   [ABORT.ELabelTooLong]: ["label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`],
   [ABORT.EBadPublicKey]: ["malformed", "A delegate key is a 32-byte Ed25519 public key"],
+  [ABORT.ENotOwnerOrDelegate]: [
+    "not_owner",
+    "Only the account's owner or one of its delegate keys can erase its memories",
+  ],
+  [ABORT.EBadErasedIds]: [
+    "malformed",
+    `An erase names 1 to ${MAX_ERASE_IDS} ids of 1 to ${MAX_ERASED_ID_BYTES} bytes`,
+  ],
 };
 
 /** Where the module lives. */
@@ -128,6 +145,26 @@ export function removeDelegateKeyCall(
       tx.object(ids.registryId),
       tx.object(accountId),
       tx.pure.vector("u8", Uint8Array.fromHex(publicKeyHex)),
+    ],
+  });
+}
+
+/**
+ * Adds `erase_memories(account, ids, clock)` to a transaction: `ids` are the erased identities
+ * without the owner's address (for svc, each memory id's 16 bytes).
+ */
+export function eraseMemoriesCall(
+  tx: Transaction,
+  ids: SvcAccountIds,
+  accountId: string,
+  erased: Uint8Array[],
+): void {
+  tx.moveCall({
+    target: target(ids, "erase_memories"),
+    arguments: [
+      tx.object(accountId),
+      tx.pure(bcs.vector(bcs.byteVector()).serialize(erased)),
+      tx.object(SUI_CLOCK_OBJECT_ID),
     ],
   });
 }

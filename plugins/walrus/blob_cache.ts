@@ -51,6 +51,15 @@ export class BlobCache {
     return null;
   }
 
+  /** Removes a blob's file, if any (a deleted blob must not be served from here). */
+  async remove(blobId: string): Promise<void> {
+    try {
+      await Deno.remove(this.#pathOf(blobId));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+
   /** Stores bytes for a blob id; a failure to write only costs a later network read. */
   async write(blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
     const path = this.#pathOf(blobId);

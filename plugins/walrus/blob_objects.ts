@@ -8,6 +8,13 @@
  * attributes never change once written, so they are cached by object id (without the vector,
  * which is read again when an entry is returned, to keep the cache small).
  *
+ * Deleting a blob deletes every `Blob` object of the operator with its blob id, in the same queue
+ * of transactions: `system::delete_blob` (which removes the attributes, and tells the storage
+ * nodes to drop the blob when no other copy of it is left), then `storage_resource::destroy` on
+ * the storage it returns (svc never reuses storage: the publisher buys it). An object Walrus will
+ * not delete (expired, or stored permanent) is burnt instead (`blob::burn`), which only removes it
+ * from the chain. Deleting needs the `System` object.
+ *
  * The package to call and the `Blob` type come from Walrus's `System` object when its id is
  * known, through the official SDK (`WalrusClient.getBlobType`, `systemObject().package_id`):
  * after a package upgrade the functions live at the new package id while the type keeps the
@@ -21,6 +28,13 @@ import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
 import { SvcError } from "../../src/kit.ts";
 import { parseBlobObject, parseMetadataField } from "./attributes.ts";
+import {
+  objectExists,
+  type OwnedBlobId,
+  ownedBlobIds,
+  undeletable,
+  whileNotAborted,
+} from "./owned_blobs.ts";
 
 /** The `metadata` dynamic field's name: `vector<u8>` of the UTF-8 bytes. */
 const METADATA_NAME = bcs.vector(bcs.u8()).serialize(new TextEncoder().encode("metadata"))
@@ -34,6 +48,8 @@ const BATCH_BYTES = 96 * 1024;
 const BATCH_WRITES = 50;
 /** Most blob objects whose attributes are cached (least recently used dropped first). */
 const MAX_CACHED = 50_000;
+/** What a deletion adds to a transaction, for batching (two calls, two inputs). */
+const DELETE_SIZE = 256;
 
 /** One of the operator's blob objects with its attributes (`null`: none written yet). */
 export interface OwnedBlob {
@@ -58,9 +74,13 @@ function withoutVector(attributes: Record<string, string>): CachedAttributes {
   };
 }
 
+/** One change of a queued transaction: attributes to write, or a blob object to delete. */
+type Change =
+  | { kind: "attributes"; objectId: string; attributes: [string, string][] }
+  | { kind: "delete"; objectId: string; burn: boolean };
+
 interface PendingWrite {
-  objectId: string;
-  attributes: [string, string][];
+  change: Change;
   size: number;
   resolve(): void;
   reject(error: unknown): void;
@@ -92,6 +112,11 @@ export class BlobObjects {
   #queue: PendingWrite[] = [];
   #pumping = false;
   #types: Promise<WalrusTypes> | null = null;
+  /** The scan of the operator's objects under way, and the one queued after it. */
+  #scanning: Promise<OwnedBlobId[]> | null = null;
+  #nextScan: Promise<OwnedBlobId[]> | null = null;
+  /** Deletions of blob objects under way, so that one object is never deleted twice at once. */
+  #deleting = new Map<string, Promise<void>>();
 
   constructor(options: BlobObjectsOptions) {
     if (!options.systemObjectId && !options.walrusPackageId) {
@@ -125,19 +150,69 @@ export class BlobObjects {
   }
 
   /** Writes attributes on one of the operator's blob objects (batched with other writes). */
-  writeAttributes(objectId: string, attributes: [string, string][]): Promise<void> {
+  async writeAttributes(objectId: string, attributes: [string, string][]): Promise<void> {
     const size = attributes.reduce((sum, [k, v]) => sum + k.length + v.length + 16, 64);
+    await this.#enqueue({ kind: "attributes", objectId, attributes }, size);
+    this.#remember(objectId, withoutVector(Object.fromEntries(attributes)));
+  }
+
+  /**
+   * Deletes every `Blob` object of the operator holding `blobId` (batched with other writes);
+   * needs the `System` object id. Resolves once none is left; objects gone meanwhile (another
+   * delete) are not an error.
+   */
+  async deleteBlob(blobId: string, signal?: AbortSignal): Promise<void> {
+    if (!this.#options.systemObjectId) throw new Error("no Walrus System object id");
+    const owned = await this.#scan(signal);
+    signal?.throwIfAborted();
+    const objectIds = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
+    await Promise.all(objectIds.map((objectId) => {
+      let deleting = this.#deleting.get(objectId);
+      if (!deleting) {
+        deleting = this.#deleteObject(objectId).finally(() => this.#deleting.delete(objectId));
+        this.#deleting.set(objectId, deleting);
+      }
+      return deleting;
+    }));
+  }
+
+  async #deleteObject(objectId: string): Promise<void> {
+    try {
+      await this.#enqueue({ kind: "delete", objectId, burn: false }, DELETE_SIZE);
+    } catch (error) {
+      if (undeletable(error)) {
+        await this.#enqueue({ kind: "delete", objectId, burn: true }, DELETE_SIZE);
+      } else if (await objectExists(this.#options.client, objectId)) throw error;
+    }
+    this.#attributes.delete(objectId);
+  }
+
+  /**
+   * Every `Blob` object of the operator and its blob id, read after the call: callers arriving
+   * while a scan is under way share the next one.
+   */
+  #scan(signal?: AbortSignal): Promise<OwnedBlobId[]> {
+    const start = () => {
+      const scan: Promise<OwnedBlobId[]> = this.walrusTypes()
+        .then(({ blobType }) => ownedBlobIds(this.#options.client, this.address, blobType))
+        .finally(() => {
+          if (this.#scanning === scan) this.#scanning = null;
+        });
+      this.#scanning = scan;
+      return scan;
+    };
+    this.#nextScan ??= this.#scanning
+      ? this.#scanning.catch(() => {}).then(() => {
+        this.#nextScan = null;
+        return start();
+      })
+      : null;
+    return whileNotAborted(this.#nextScan ?? start(), signal);
+  }
+
+  #enqueue(change: Change, size: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({
-        objectId,
-        attributes,
-        size,
-        resolve: () => {
-          this.#remember(objectId, withoutVector(Object.fromEntries(attributes)));
-          resolve();
-        },
-        reject,
-      });
+      this.#queue.push({ change, size, resolve, reject });
       this.#pump();
     });
   }
@@ -171,18 +246,28 @@ export class BlobObjects {
   }
 
   async #execute(batch: PendingWrite[]): Promise<void> {
-    const { client, signer } = this.#options;
+    const { client, signer, systemObjectId } = this.#options;
     const { callPackage } = await this.walrusTypes();
     const tx = new Transaction();
     tx.setSender(this.address);
     tx.setGasPayment([await this.#gasCoin()]);
-    for (const write of batch) {
-      const blob = tx.object(write.objectId);
-      for (const [key, value] of write.attributes) {
-        tx.moveCall({
-          target: `${callPackage}::blob::insert_or_update_metadata_pair`,
-          arguments: [blob, tx.pure.string(key), tx.pure.string(value)],
+    for (const { change } of batch) {
+      const blob = tx.object(change.objectId);
+      if (change.kind === "attributes") {
+        for (const [key, value] of change.attributes) {
+          tx.moveCall({
+            target: `${callPackage}::blob::insert_or_update_metadata_pair`,
+            arguments: [blob, tx.pure.string(key), tx.pure.string(value)],
+          });
+        }
+      } else if (change.burn) {
+        tx.moveCall({ target: `${callPackage}::blob::burn`, arguments: [blob] });
+      } else {
+        const storage = tx.moveCall({
+          target: `${callPackage}::system::delete_blob`,
+          arguments: [tx.object(systemObjectId!), blob],
         });
+        tx.moveCall({ target: `${callPackage}::storage_resource::destroy`, arguments: [storage] });
       }
     }
     const result = await client.signAndExecuteTransaction({
@@ -192,7 +277,7 @@ export class BlobObjects {
     });
     const status = result.effects?.status;
     if (status?.status !== "success") {
-      throw new Error(`the metadata transaction ${result.digest} failed: ${status?.error}`);
+      throw new Error(`the blob transaction ${result.digest} failed: ${status?.error}`);
     }
   }
 

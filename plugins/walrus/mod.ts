@@ -11,8 +11,15 @@
  * digest-checked cache of the bytes, which also receives every stored blob.
  *
  * Blobs are stored as deletable (Walrus's default) so that every store gives the operator its
- * own `Blob` object to carry the attributes. Storing the same bytes twice gives the same blob id;
- * `list` reports a blob id once, with the metadata written first.
+ * own `Blob` object to carry the attributes, and so that they can be deleted. Storing the same
+ * bytes twice gives the same blob id; `list` reports a blob id once, with the metadata written
+ * first.
+ *
+ * `delete` drops the blob from the cache and deletes every `Blob` object of the operator with its
+ * blob id, in a Sui transaction signed by the operator key (`system::delete_blob`, which needs
+ * `systemObjectId`): the objects and their attributes are gone, so `list` leaves the blob out,
+ * and the storage nodes drop it unless someone else stores the same bytes. What a caching
+ * aggregator or a reader copied before is out of reach, as Walrus documents.
  *
  * @example
  * ```ts
@@ -94,6 +101,8 @@ export interface WalrusBlobStoreOptions {
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 const PLUGIN = "Walrus";
+/** Deleted blob ids remembered, so that a read racing the delete does not cache the bytes. */
+const MAX_ERASED = 10_000;
 /** The largest publisher answer read (a `BlobStoreResult` is a few hundred bytes). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
@@ -124,10 +133,6 @@ interface Stored {
 
 /** The Walrus `BlobStore`; see the module documentation. */
 export class WalrusBlobStore implements BlobStore {
-  // TODO(issue 20): replaced by the real delete.
-  delete(_blobId: string, _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "delete is not built yet"));
-  }
   readonly name = "walrus";
   /** The operator's Sui address (`send_object_to`). */
   readonly address: string;
@@ -136,6 +141,8 @@ export class WalrusBlobStore implements BlobStore {
   readonly #objects: BlobObjects;
   /** Stored blobs whose attributes are not written yet, by SHA-256 of the bytes. */
   readonly #unlabelled = new Map<string, Stored>();
+  /** Blob ids deleted here (most recent {@link MAX_ERASED}): a read of one is not cached. */
+  readonly #erased = new Set<string>();
 
   private constructor(options: ResolvedOptions, objects: BlobObjects) {
     this.#options = options;
@@ -199,6 +206,7 @@ export class WalrusBlobStore implements BlobStore {
     // A blob stored whose attributes could not be written is not stored again on retry.
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)).toHex();
     const stored = this.#unlabelled.get(digest) ?? await this.#publish(bytes, options.signal);
+    this.#erased.delete(stored.blobId);
     await this.#cache.write(stored.blobId, bytes);
     if (stored.objectId !== null) {
       try {
@@ -275,8 +283,39 @@ export class WalrusBlobStore implements BlobStore {
     if (read.kind === "unavailable") {
       throw backendError(`every ${PLUGIN} aggregator`, "read the blob", read.causes[0]);
     }
-    await this.#cache.write(blobId, read.bytes);
+    if (!this.#erased.has(blobId)) await this.#cache.write(blobId, read.bytes);
     return read.bytes;
+  }
+
+  async delete(blobId: string, options: CallOptions = {}): Promise<void> {
+    options.signal?.throwIfAborted();
+    if (!isBlobId(blobId)) return;
+    if (!this.#options.systemObjectId) {
+      throw new SvcError(
+        "not_implemented",
+        "Cannot delete the blob: deleting Walrus blobs needs Walrus's System object id " +
+          "(SVC_WALRUS_SYSTEM_OBJECT_ID)",
+      );
+    }
+    this.#erased.delete(blobId);
+    this.#erased.add(blobId);
+    if (this.#erased.size > MAX_ERASED) this.#erased.delete(this.#erased.values().next().value!);
+    for (const [digest, stored] of this.#unlabelled) {
+      if (stored.blobId === blobId) this.#unlabelled.delete(digest);
+    }
+    try {
+      await this.#cache.remove(blobId);
+    } catch (error) {
+      throw backendError(`the ${PLUGIN} blob cache`, "delete the blob", error);
+    }
+    try {
+      await this.#objects.deleteBlob(blobId, options.signal);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw backendError(`${PLUGIN} (Sui full node)`, "delete the blob", error);
+    }
+    // Again: a read that began before the delete may have cached the bytes meanwhile.
+    await this.#cache.remove(blobId).catch(() => {});
   }
 
   async list(

@@ -2,7 +2,6 @@
  * In-memory implementations of the storage interfaces: the reference behaviour the
  * conformance suites check every plugin against, and fast backends for tests.
  */
-import { SvcError } from "../errors.ts";
 import type {
   AccountDirectory,
   BlobEntry,
@@ -133,10 +132,6 @@ export class MemoryVectorStore implements VectorStore {
 
 /** Blobs in memory, by the base64url SHA-256 of their bytes. */
 export class MemoryBlobStore implements BlobStore {
-  // TODO(issue 20): replaced by the real delete.
-  delete(_blobId: string, _options?: unknown): Promise<void> {
-    return Promise.reject(new SvcError("internal", "delete is not built yet"));
-  }
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
 
@@ -163,6 +158,12 @@ export class MemoryBlobStore implements BlobStore {
     return Promise.resolve(this.#blobs.get(blobId)?.bytes.slice() ?? null);
   }
 
+  delete(blobId: string, options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    this.#blobs.delete(blobId);
+    return Promise.resolve();
+  }
+
   list(
     owner: string,
     namespace: string,
@@ -183,10 +184,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
   /** In-process and authoritative: never cached, so a removal applies to the next request. */
   readonly cacheable = false;
   #byKey = new Map<string, ResolvedAccount>();
+  #byOwner = new Map<string, ResolvedAccount>();
 
   /** Registers `account` with its delegate public keys (hex). */
   add(account: ResolvedAccount, publicKeys: string[]): void {
     for (const key of publicKeys) this.#byKey.set(key, account);
+    this.#byOwner.set(account.owner, account);
   }
 
   /** Forgets a delegate public key; it no longer resolves. */
@@ -204,6 +207,12 @@ export class MemoryAccountDirectory implements AccountDirectory {
     if (account && accountIdHint !== undefined && account.accountId !== accountIdHint) {
       return Promise.resolve(null);
     }
+    return Promise.resolve(account ? { ...account } : null);
+  }
+
+  resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const account = this.#byOwner.get(owner);
     return Promise.resolve(account ? { ...account } : null);
   }
 }

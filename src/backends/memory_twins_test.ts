@@ -24,8 +24,18 @@ Deno.test("MemoryCipher: another owner's or a mangled ciphertext, as the local c
   await assert.rejects(() => new MemoryCipher().decrypt("alice", sealed), code("forbidden"));
   await assert.rejects(() => cipher.decrypt("alice", sealed.slice(0, 28)), code("bad_request"));
   const renumbered = sealed.slice();
-  renumbered[0] = 2;
+  renumbered[0] = 3;
   await assert.rejects(() => cipher.decrypt("alice", renumbered), code("bad_request"));
+  // Read as version 2 (a memory's key), it names a memory (of 4 bytes) with no key here.
+  renumbered.set([2, 4]);
+  await assert.rejects(() => cipher.decrypt("alice", renumbered), code("forbidden"));
+  const erasable = await cipher.encrypt("alice", enc("I run"), { memoryId: "m1" });
+  await assert.rejects(() => cipher.decrypt("bob", erasable), code("forbidden"));
+  await assert.rejects(() => cipher.decrypt("alice", erasable.slice(0, 2)), code("bad_request"));
+  await assert.rejects(
+    () => cipher.encrypt("alice", enc("I run"), { memoryId: "" }),
+    code("bad_request"),
+  );
 });
 
 Deno.test("MemoryEmbedder: the chosen size; a text without words is a fixed unit vector", async () => {

@@ -19,6 +19,8 @@ import { MemoryVectorStore } from "../backends/memory.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
 import type { RelayerOptions } from "../relayer.ts";
+import type { SidecarLink } from "../routes/sidecar.ts";
+import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
@@ -142,15 +144,32 @@ async function openVectors(
   }
 }
 
-async function openCipher(config: Config, secret: Uint8Array<ArrayBuffer>): Promise<Cipher> {
+/**
+ * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
+ * store, `keys.kv` in the data directory (apart from the blobs, so that erasing a memory's key
+ * defeats every copy of its blob). Seal's erase is a transaction the sponsor pays for: the
+ * sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over loopback so that one
+ * process alone spends the sponsor's coins.
+ */
+async function openCipher(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  sidecar: SidecarLink | undefined,
+): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("../../plugins/local_cipher/mod.ts");
-      return await LocalCipher.open({ masterKey: secret });
+      const cipher = await LocalCipher.open({
+        masterKey: secret,
+        keyStorePath: `${config.dataDir}/keys.kv`,
+      });
+      return { cipher, close: () => cipher.close() };
     }
     case "seal": {
       const { SealCipher } = await import("../../plugins/seal/mod.ts");
-      return await SealCipher.open(config.cipher.seal);
+      const paid = config.chain.kind === "sui" && config.chain.sui.sponsorPrivateKey;
+      const sponsor = paid && sidecar ? new SidecarSponsor(sidecar) : undefined;
+      return { cipher: await SealCipher.open({ ...config.cipher.seal, sponsor }) };
     }
   }
 }
@@ -195,9 +214,14 @@ async function openDirectory(
 /**
  * Opens every backend the configuration names, then makes what they keep in the data directory
  * private to its owner (see `private_files.ts`; an older install's looser files are tightened,
- * and that is logged once).
+ * and that is logged once). `sidecar`: the MCP sidecar the relayer will run, whose sponsor pays
+ * for a Seal cipher's erase transactions.
  */
-export async function openBackends(config: Config, logger: Logger): Promise<Backends> {
+export async function openBackends(
+  config: Config,
+  logger: Logger,
+  links: { sidecar?: SidecarLink } = {},
+): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
   const { embedder, reranker } = await openEmbedder(config.embedder);
@@ -205,7 +229,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
   const vectors = await openVectors(config, secret, embedder, logger);
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
   const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
-  const cipher = await openCipher(config, secret);
+  const { cipher, close: closeCipher } = await openCipher(config, secret, links.sidecar);
   const blobs = await openBlobs(config);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
@@ -234,6 +258,7 @@ export async function openBackends(config: Config, logger: Logger): Promise<Back
       await vectors.close();
       kv.close();
       ledgerKv?.close();
+      await closeCipher?.();
     },
   };
 }

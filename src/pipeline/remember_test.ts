@@ -109,7 +109,12 @@ Deno.test("remember pipeline: a manual memory keeps the client's ciphertext and 
   const [hit] = await vectors.search("o1", "n1", vector, 1);
   assert.equal(hit.id, "m1");
   assert.ok(hit.distance < 1e-6);
-  assert.deepEqual(await vectors.terms("o1", "n1"), [{ id: "m1", terms: [] }]);
+  assert.deepEqual(await vectors.terms("o1", "n1"), [{
+    id: "m1",
+    terms: [],
+    blobId,
+    createdAt: 7,
+  }]);
   assert.deepEqual(signals.map(([what]) => what), ["put", "upsert"], "no encryption, no embedding");
 });
 
@@ -174,9 +179,18 @@ Deno.test("remember pipeline: prepare embeds texts in one call; indexMany writes
   const [hit] = await vectors.search("o1", "n1", prepared[1].vector, 1);
   assert.deepEqual([hit.id, hit.blobId], ["m1", "b1"]);
   assert.deepEqual(await vectors.terms("o1", "n1"), [
-    { id: "m0", terms: prepared[0].terms },
-    { id: "m1", terms: prepared[1].terms },
+    { id: "m0", terms: prepared[0].terms, blobId: "b0", createdAt: 7, info: prepared[0].info },
+    { id: "m1", terms: prepared[1].terms, blobId: "b1", createdAt: 7, info: prepared[1].info },
   ]);
+  assert.match(prepared[0].info.digest!, /^[0-9a-f]{32}$/, "the text's keyed digest");
+  assert.equal(prepared[0].info.tags, undefined, "no tags given, none kept");
   const index = await lexicon.namespace("o1", "n1");
   assert.equal(index.search(prepared[1].terms, 5).hits[0]?.id, "m1");
+  assert.equal(index.duplicateOf(prepared[1].info.digest!), "m1");
+  const again = await pipeline.duplicates([
+    { ...memory, memoryId: "m2", text: "  my SISTER lives\tin Lisbon " },
+    { ...memory, memoryId: "m3", text: "I have a cat" },
+    { ...memory, memoryId: "m4", text: "i have a CAT" },
+  ]);
+  assert.deepEqual(again, ["m1", undefined, "m3"], "the namespace's, then the batch's own");
 });

@@ -176,10 +176,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
       erasedAt,
     );
-    for (const { blobId } of entries) {
-      reader.forget(blobId);
-      await blobs.delete(blobId);
-    }
+    for (const { blobId } of entries) reader.forget(blobId);
+    await Promise.all(entries.map(({ blobId }) => blobs.delete(blobId)));
     return await Promise.all(entries.map((entry) =>
       identity.receipt({
         memory_id: entry.id,

@@ -25,11 +25,11 @@ export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
+export { cipherSuite } from "./cipher_suite.ts";
 export { type FaultOptions, SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
 export {
   accountDirectorySuite,
   blobStoreSuite,
-  cipherSuite,
   embedderSuite,
   llmSuite,
   rerankerSuite,

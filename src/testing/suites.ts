@@ -2,24 +2,23 @@
  * Conformance suites: every implementation of an interface must pass its suite. Each takes a
  * factory for a fresh instance and registers `Deno.test`s under the given name; each checks
  * that a call with an already aborted signal is refused with the signal's reason. The job
- * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`.
+ * queue's suite is in `job_queue_suite.ts`, the sponsor's in `sponsor_suite.ts`, the cipher's
+ * in `cipher_suite.ts`.
  */
 import assert from "node:assert/strict";
 import type {
   AccountDirectory,
   BlobStore,
-  Cipher,
   Embedder,
   Llm,
   Reranker,
   VectorStore,
 } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
 /** Asserts that `call`, given an already aborted signal, rejects with the signal's reason. */
-async function refusesAborted(
+export async function refusesAborted(
   call: (options: { signal: AbortSignal }) => Promise<unknown>,
   what: string,
 ) {
@@ -181,59 +180,56 @@ export function blobStoreSuite(
     await refusesAborted((o) => store.put(enc("refused"), { ...meta, memoryId: "m2" }, o), "put");
     await refusesAborted((o) => store.get(id, o), "get");
     await refusesAborted((o) => store.list("o1", "n1", o), "list");
+    await refusesAborted((o) => store.delete(id, o), "delete");
     const listed = await store.list("o1", "n1");
     assert.deepEqual(listed.map((e) => e.meta.memoryId), ["m1"], "nothing was stored");
+    assert.deepEqual(await store.get(id), enc("kept"), "nothing was deleted");
   });
-}
 
-/**
- * Registers the cipher tests, for the fresh ciphers `open` makes. `options.owners`: two
- * distinct owners the cipher accepts (default `"o1"`, `"o2"`; Seal needs Sui addresses);
- * `options.decryptOptions`: passed to every decrypt (e.g. Seal's delegate key). A cipher with
- * `Symbol.asyncDispose` is disposed after its test.
- */
-export function cipherSuite(
-  name: string,
-  open: () => Promise<Cipher & Partial<AsyncDisposable>>,
-  options: {
-    owners?: [string, string];
-    decryptOptions?: { credentials?: { delegatePrivateKey?: string } };
-  } = {},
-) {
-  const [o1, o2] = options.owners ?? ["o1", "o2"];
-  const withCredentials = options.decryptOptions ?? {};
-  Deno.test(`${name}: round trip, randomised, bound to the owner, tamper-evident`, async () => {
-    const cipher = await open();
-    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
-    const decrypt = (owner: string, bytes: Uint8Array<ArrayBuffer>) =>
-      cipher.decrypt(owner, bytes, withCredentials);
-    const a = await cipher.encrypt(o1, enc("I am vegetarian"));
-    const b = await cipher.encrypt(o1, enc("I am vegetarian"));
-    assert.notDeepEqual(a, b);
-    assert.equal(new TextDecoder().decode(await decrypt(o1, a)), "I am vegetarian");
-    assert.ok(!new TextDecoder().decode(a).includes("vegetarian"));
-    await assert.rejects(() => decrypt(o2, a), SvcError);
-    for (const at of [0, 5, 40, 70, a.length - 1].filter((at) => at < a.length)) {
-      const tampered = a.slice();
-      tampered[at] ^= 1;
-      await assert.rejects(() => decrypt(o1, tampered), SvcError, `byte ${at}`);
+  Deno.test(`${name}: delete removes a blob from get and list, and leaves the others`, async () => {
+    const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
+    const ids: string[] = [];
+    for (const i of [1, 2, 3]) {
+      const meta = { owner: "o1", namespace: "n1", memoryId: `m${i}`, createdAt: i };
+      ids.push(await store.put(enc(`erasable ${i}`), meta));
     }
-    await assert.rejects(() => decrypt(o1, a.slice(0, 20)), SvcError);
-    assert.deepEqual(
-      await decrypt(o1, await cipher.encrypt(o1, new Uint8Array())),
-      new Uint8Array(),
-    );
-  });
+    const other = await store.put(enc("erasable 2"), {
+      owner: "o1",
+      namespace: "n2",
+      memoryId: "m9",
+      createdAt: 9,
+    });
+    assert.equal(other, ids[1], "the same bytes: the same blob");
+    assert.deepEqual(await store.get(ids[1]), enc("erasable 2"), "read once (and cached)");
 
-  Deno.test(`${name}: an aborted signal is refused`, async () => {
-    const cipher = await open();
-    await using _ = { [Symbol.asyncDispose]: async () => await cipher[Symbol.asyncDispose]?.() };
-    const sealed = await cipher.encrypt(o1, enc("I am vegetarian"));
-    await refusesAborted((o) => cipher.encrypt(o1, enc("I am vegetarian"), o), "encrypt");
-    await refusesAborted(
-      (o) => cipher.decrypt(o1, sealed, { ...withCredentials, ...o }),
-      "decrypt",
+    await store.delete(ids[1]);
+    assert.equal(await store.get(ids[1]), null);
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), ["m3", "m1"]);
+    assert.deepEqual(await store.list("o1", "n2"), [], "wherever it was listed");
+    assert.deepEqual(
+      (await store.list("o1", "n1", { limit: 1 })).map((e) => e.meta.memoryId),
+      ["m3"],
     );
+    assert.deepEqual(await store.get(ids[0]), enc("erasable 1"));
+    assert.deepEqual(await store.get(ids[2]), enc("erasable 3"));
+
+    // Twice, unknown and malformed ids: nothing to do, and no error.
+    await store.delete(ids[1]);
+    await store.delete("A".repeat(43));
+    await store.delete("../../etc/passwd");
+    await store.delete("");
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), ["m3", "m1"]);
+
+    // Deleted, then put again: stored anew.
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m4", createdAt: 4 };
+    assert.equal(await store.put(enc("erasable 2"), meta), ids[1]);
+    assert.deepEqual(await store.get(ids[1]), enc("erasable 2"));
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), [
+      "m4",
+      "m3",
+      "m1",
+    ]);
   });
 }
 
@@ -274,6 +270,15 @@ export function accountDirectorySuite(
     const { accountId } = await add(key);
     await refusesAborted((o) => directory.resolve(key, undefined, o), "resolve");
     await refusesAborted((o) => directory.resolve(key, accountId, o), "resolve with a hint");
+  });
+
+  Deno.test(`${name}: resolveOwner finds the account an owner owns, when offered`, async () => {
+    const { directory, add, close } = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
+    if (!directory.resolveOwner) return; // a directory of delegate keys only
+    const { accountId, owner } = await add("4".repeat(64));
+    assert.deepEqual(await directory.resolveOwner(owner), { accountId, owner, active: true });
+    assert.equal(await directory.resolveOwner("0x" + "5".repeat(64)), null);
   });
 }
 

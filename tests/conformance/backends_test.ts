@@ -82,10 +82,17 @@ cipherSuite(
   "LocalCipher (given key)",
   () => LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
 );
-cipherSuite("LocalCipher (key file)", async () => {
+cipherSuite("LocalCipher (master key file, key store file)", async () => {
   const dir = await Deno.makeTempDir();
-  return Object.assign(await LocalCipher.open({ masterKey: await loadMasterKey(dir) }), {
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  const cipher = await LocalCipher.open({
+    masterKey: await loadMasterKey(dir),
+    keyStorePath: `${dir}/keys.kv`,
+  });
+  return Object.assign(cipher, {
+    [Symbol.asyncDispose]: async () => {
+      await cipher.close();
+      await Deno.remove(dir, { recursive: true });
+    },
   });
 });
 

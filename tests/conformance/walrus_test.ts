@@ -1,7 +1,8 @@
 /**
  * The Walrus blob store passes the BlobStore suite against a local Walrus publisher and
  * aggregators on a fake Sui network; each test gets its own networks and cache directory,
- * closed and removed when it ends.
+ * closed and removed when it ends. The store is configured with Walrus's `System` object, which
+ * deleting blobs needs.
  */
 import { WalrusBlobStore } from "../../plugins/walrus/mod.ts";
 import { startWalrusTestbed } from "../fixtures/walrus_network.ts";
@@ -20,7 +21,7 @@ blobStoreSuite("WalrusBlobStore", async () => {
       aggregatorUrls: bed.walrus.aggregatorUrls,
       cacheDir,
       rpcUrl: bed.sui.url,
-      walrusPackageId: bed.chain.packageId,
+      systemObjectId: bed.chain.systemObjectId,
       operatorKey: bed.operatorKey,
     });
     return Object.assign(store, { [Symbol.asyncDispose]: close });

@@ -10,6 +10,11 @@
 /// The registry is one shared object created at publication. Besides owner → account it
 /// indexes delegate address → account, so a relayer can resolve a delegate key without being
 /// told which account it belongs to.
+///
+/// Erasing a memory destroys its key: the account keeps the erased identities (the part after
+/// the owner's address, the memory's 16 id bytes for svc) in a table of dynamic fields, which
+/// `erase_memories` adds to and `seal_approve` refuses, so the key servers never release that
+/// identity's key again.
 module svc_account::account;
 
 use std::string::String;
@@ -24,6 +29,10 @@ const MAX_LABEL_BYTES: u64 = 64;
 const ED25519_PUBLIC_KEY_BYTES: u64 = 32;
 /// Sui's signature-scheme flag of Ed25519, the first byte hashed into an address.
 const ED25519_FLAG: u8 = 0;
+/// Most ids one `erase_memories` call takes.
+const MAX_ERASE_IDS: u64 = 256;
+/// Longest erased id in bytes (the identity after the owner's 32 address bytes).
+const MAX_ERASED_ID_BYTES: u64 = 64;
 
 /// The sender is not the account's owner.
 const ENotOwner: u64 = 1;
@@ -45,6 +54,13 @@ const ELabelTooLong: u64 = 8;
 const EBadPublicKey: u64 = 9;
 /// `seal_approve`: the caller may not decrypt this identity.
 const ENoAccess: u64 = 10;
+/// `seal_approve`: the identity was erased.
+const EErased: u64 = 11;
+/// `erase_memories`: the sender is neither the owner nor one of the account's delegate keys.
+const ENotOwnerOrDelegate: u64 = 12;
+/// `erase_memories`: more than `MAX_ERASE_IDS` ids, or an id empty or longer than
+/// `MAX_ERASED_ID_BYTES`.
+const EBadErasedIds: u64 = 13;
 
 public struct DelegateKey has store, copy, drop {
     public_key: vector<u8>,
@@ -62,6 +78,8 @@ public struct SvcAccount has key {
     delegate_keys: vector<DelegateKey>,
     created_at: u64,
     active: bool,
+    /// Erased identities (without the owner's address) → true; `seal_approve` refuses them.
+    erased: Table<vector<u8>, bool>,
 }
 
 public struct AccountRegistry has key {
@@ -75,6 +93,13 @@ public struct AccountRegistry has key {
 public struct AccountCreated has copy, drop { account_id: ID, owner: address }
 public struct DelegateKeyAdded has copy, drop { account_id: ID, public_key: vector<u8> }
 public struct DelegateKeyRemoved has copy, drop { account_id: ID, public_key: vector<u8> }
+/// The ids one `erase_memories` call erased (those erased before are left out).
+public struct MemoriesErased has copy, drop {
+    account_id: ID,
+    ids: vector<vector<u8>>,
+    /// Clock time of the erase, Unix milliseconds.
+    erased_at: u64,
+}
 
 fun init(ctx: &mut TxContext) {
     transfer::share_object(AccountRegistry {
@@ -94,6 +119,7 @@ entry fun create_account(registry: &mut AccountRegistry, clock: &Clock, ctx: &mu
         delegate_keys: vector[],
         created_at: clock.timestamp_ms(),
         active: true,
+        erased: table::new(ctx),
     };
     let account_id = object::id(&account);
     registry.accounts.add(owner, account_id);
@@ -156,9 +182,47 @@ entry fun reactivate_account(account: &mut SvcAccount, ctx: &TxContext) {
     account.active = true;
 }
 
+/// Erases memories: their identities (each the part after the owner's address) join the
+/// account's erased set, and `seal_approve` refuses them from then on. The owner may erase at any
+/// time; a delegate key (the sender is its Sui address) while the account is active. Ids erased
+/// before are skipped, so a repeated erase is harmless.
+entry fun erase_memories(
+    account: &mut SvcAccount,
+    ids: vector<vector<u8>>,
+    clock: &Clock,
+    ctx: &TxContext,
+) {
+    let sender = ctx.sender();
+    let is_owner = sender == account.owner;
+    assert!(
+        is_owner || account.delegate_keys.any!(|k| k.sui_address == sender),
+        ENotOwnerOrDelegate,
+    );
+    assert!(is_owner || account.active, EInactiveAccount);
+    assert!(ids.length() <= MAX_ERASE_IDS, EBadErasedIds);
+    let mut erased = vector[];
+    let mut i = 0;
+    while (i < ids.length()) {
+        let id = ids[i];
+        assert!(id.length() > 0 && id.length() <= MAX_ERASED_ID_BYTES, EBadErasedIds);
+        if (!account.erased.contains(id)) {
+            account.erased.add(id, true);
+            erased.push_back(id);
+        };
+        i = i + 1;
+    };
+    if (!erased.is_empty()) {
+        event::emit(MemoriesErased {
+            account_id: object::id(account),
+            ids: erased,
+            erased_at: clock.timestamp_ms(),
+        });
+    }
+}
+
 /// Seal access policy: the identity `id` is the owner's 32 address bytes followed by anything;
 /// the owner and the account's delegate keys (by their Sui addresses, which their Seal session
-/// keys sign as) may decrypt it while the account is active.
+/// keys sign as) may decrypt it while the account is active, unless it was erased.
 entry fun seal_approve(id: vector<u8>, account: &SvcAccount, ctx: &TxContext) {
     assert!(account.active, ENoAccess);
     let owner_bytes = address::to_bytes(account.owner);
@@ -173,6 +237,18 @@ entry fun seal_approve(id: vector<u8>, account: &SvcAccount, ctx: &TxContext) {
         caller == account.owner || account.delegate_keys.any!(|k| k.sui_address == caller),
         ENoAccess,
     );
+    assert!(!account.erased.contains(suffix(&id, owner_bytes.length())), EErased);
+}
+
+/// The bytes of `bytes` from `start` on.
+fun suffix(bytes: &vector<u8>, start: u64): vector<u8> {
+    let mut out = vector[];
+    let mut i = start;
+    while (i < bytes.length()) {
+        out.push_back(bytes[i]);
+        i = i + 1;
+    };
+    out
 }
 
 /// The Sui address of an Ed25519 public key: blake2b256(0x00 ‖ public key).
@@ -189,6 +265,9 @@ public fun owner(account: &SvcAccount): address { account.owner }
 public fun is_active(account: &SvcAccount): bool { account.active }
 
 public fun delegate_keys(account: &SvcAccount): vector<DelegateKey> { account.delegate_keys }
+
+/// Whether an identity (without the owner's address) was erased.
+public fun is_erased(account: &SvcAccount, id: vector<u8>): bool { account.erased.contains(id) }
 
 public fun account_of(registry: &AccountRegistry, owner: address): Option<ID> {
     if (registry.accounts.contains(owner)) option::some(registry.accounts[owner])

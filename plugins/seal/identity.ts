@@ -1,0 +1,65 @@
+/**
+ * The Seal identities of svc memories: the owner's 32 address bytes followed by 16 bytes. For a
+ * memory (encrypted with its id) those 16 bytes stand for the memory id, so that erasing the
+ * memory can name the identity on chain; otherwise they are a random nonce.
+ *
+ * @example
+ * ```ts
+ * const suffix = await memorySuffix("0191f4a2-7c3e-7a10-8b2d-3f4e5a6b7c8d"); // its 16 bytes
+ * const id = identityHex(ownerAddress, suffix); // 96 hex digits, as in the EncryptedObject
+ * ```
+ */
+
+/** Bytes after the owner's address in an identity. */
+export const SUFFIX_BYTES = 16;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The 16 bytes that stand for a memory id in its identity: a UUID's own bytes (svc's memory ids
+ * are UUIDs, so the erase event on chain names the memory), and for any other id the first 16
+ * bytes of SHA-256 over `svc-seal-memory:<id>`.
+ */
+export async function memorySuffix(memoryId: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (UUID.test(memoryId)) return Uint8Array.fromHex(memoryId.replaceAll("-", "").toLowerCase());
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`svc-seal-memory:${memoryId}`),
+  );
+  return new Uint8Array(digest.slice(0, SUFFIX_BYTES));
+}
+
+/** A random suffix, for a ciphertext that belongs to no memory. */
+export function randomSuffix(): Uint8Array<ArrayBuffer> {
+  return crypto.getRandomValues(new Uint8Array(SUFFIX_BYTES));
+}
+
+/** The identity as lowercase hex without `0x` (as `EncryptedObject.id` holds it). */
+export function identityHex(ownerAddress: string, suffix: Uint8Array): string {
+  return ownerAddress.slice(2).toLowerCase() + suffix.toHex();
+}
+
+/**
+ * Identities (hex) a process erased, remembered so that their keys are refused at once, whatever
+ * a session still holds; past `max` the oldest are forgotten (sessions live 30 minutes at most).
+ */
+export class ErasedIdentities {
+  #ids = new Set<string>();
+  #max: number;
+
+  constructor(max = 100_000) {
+    this.#max = max;
+  }
+
+  add(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.#ids.delete(id);
+      this.#ids.add(id);
+    }
+    while (this.#ids.size > this.#max) this.#ids.delete(this.#ids.values().next().value!);
+  }
+
+  has(id: string): boolean {
+    return this.#ids.has(id);
+  }
+}

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import process from "node:process";
+import { SvcError } from "../errors.ts";
+import { silentLogger } from "../log.ts";
+import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";
+
+const OWNER = "0x" + "ab".repeat(32);
+const mode = (path: string) => Deno.lstatSync(path).mode! & 0o777;
+
+async function open(dataDir: string) {
+  const config = readConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_EMBEDDER: "lexical",
+    SVC_VECTOR_STORE: "memory",
+    SVC_LLM: "none",
+  });
+  assert.ok(config.ok);
+  return await openBackends(config.config, silentLogger);
+}
+
+Deno.test("composition: the local cipher's key store is keys.kv in the data directory, private, kept across restarts and closed on shutdown", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-keys-" });
+  const previous = restrictNewFiles();
+  try {
+    // A key store left readable (restored from a backup with loose modes, say).
+    const loose = await Deno.openKv(`${dataDir}/keys.kv`);
+    await loose.set(["unrelated"], 1);
+    loose.close();
+    Deno.chmodSync(`${dataDir}/keys.kv`, 0o644);
+
+    const memoryId = crypto.randomUUID();
+    let backends = await open(dataDir);
+    const sealed = await backends.relayer.cipher!.encrypt(OWNER, new TextEncoder().encode("hi"), {
+      memoryId,
+    });
+    const names = [...Deno.readDirSync(dataDir)].map((entry) => entry.name);
+    const keyFiles = names.filter((name) => name.startsWith("keys.kv"));
+    assert.ok(keyFiles.includes("keys.kv"), names.join(", "));
+    for (const name of keyFiles) assert.equal(mode(`${dataDir}/${name}`), 0o600, name);
+    const cipher = backends.relayer.cipher!;
+    await backends.close();
+    await assert.rejects(
+      () => cipher.encrypt(OWNER, new Uint8Array(1), { memoryId: "after-close" }),
+      SvcError,
+      "the key store is closed",
+    );
+
+    backends = await open(dataDir);
+    const text = await backends.relayer.cipher!.decrypt(OWNER, sealed);
+    assert.equal(new TextDecoder().decode(text), "hi");
+    await backends.relayer.cipher!.erase(OWNER, [memoryId]);
+    await backends.close();
+
+    backends = await open(dataDir);
+    await assert.rejects(
+      () => backends.relayer.cipher!.decrypt(OWNER, sealed),
+      (error) => error instanceof SvcError && error.code === "forbidden",
+    );
+    await backends.close();
+  } finally {
+    if (previous !== undefined) process.umask(previous);
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -1,0 +1,375 @@
+/**
+ * The lifecycle routes through the relayer's handler: list, get, erase (with receipts), erase a
+ * namespace, update and `replaces`, duplicates, tags and time filters, expiry, owner-key calls.
+ */
+import assert from "node:assert/strict";
+import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import type { SvcError } from "../src/errors.ts";
+import { verifyReceipt } from "../src/services/receipts.ts";
+import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+
+/** Remembers texts (with optional extra fields) and waits until they are indexed. */
+async function remember(
+  t: TestRelayer,
+  caller: Caller,
+  items: ({ text: string } & Record<string, unknown>)[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const item of items) {
+    const res = await t.signed(caller, "POST", "/api/remember", item);
+    assert.equal(res.status, 202, await res.clone().text());
+    ids.push((await res.json()).job_id);
+  }
+  await t.settle(caller, ids);
+  return ids;
+}
+
+async function json(res: Response, status = 200) {
+  const body = await res.json();
+  assert.equal(res.status, status, JSON.stringify(body));
+  return body;
+}
+
+async function recallIds(t: TestRelayer, caller: Caller, query: string, extra = {}) {
+  const { results } = await json(
+    await t.signed(caller, "POST", "/api/recall", { query, limit: 20, ...extra }),
+  );
+  return results.map((r: { id: string }) => r.id);
+}
+
+Deno.test("list: newest first, paged by an opaque cursor, filtered by tags and time", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const ids = await remember(t, alice, [
+    { text: "I am vegetarian", tags: ["diet", "health"] },
+    { text: "I commute by bicycle", tags: ["travel"] },
+    { text: "My sister lives in Lisbon" },
+    { text: "I keep bees in the garden", tags: ["hobby", "health"] },
+  ]);
+  const page1 = await json(await t.signed(alice, "GET", "/api/memories?limit=3"));
+  assert.deepEqual(page1.memories.map((m: { id: string }) => m.id), ids.slice(1).reverse());
+  const first = page1.memories[0];
+  assert.equal(first.text, "I keep bees in the garden");
+  assert.deepEqual(first.tags, ["hobby", "health"]);
+  assert.equal(first.namespace, "default");
+  assert.equal(first.expires_at, null);
+  assert.equal(first.supersedes, null);
+  assert.equal(first.created_at, first.updated_at);
+  assert.equal(typeof page1.next_cursor, "string");
+  const page2 = await json(
+    await t.signed(alice, "GET", `/api/memories?limit=3&cursor=${page1.next_cursor}`),
+  );
+  assert.deepEqual(page2.memories.map((m: { id: string }) => m.id), [ids[0]]);
+  assert.equal(page2.next_cursor, null);
+
+  const health = await json(
+    await t.signed(alice, "GET", "/api/memories?tag=health"),
+  );
+  assert.deepEqual(health.memories.map((m: { id: string }) => m.id), [ids[3], ids[0]]);
+  const both = await json(await t.signed(alice, "GET", "/api/memories?tag=health&tag=diet"));
+  assert.deepEqual(both.memories.map((m: { id: string }) => m.id), [ids[0]]);
+  const future = new Date(Date.now() + 60_000).toISOString();
+  const none = await json(await t.signed(alice, "GET", `/api/memories?since=${future}`));
+  assert.deepEqual(none.memories, []);
+  const before = await json(await t.signed(alice, "GET", `/api/memories?until=${future}`));
+  assert.equal(before.memories.length, 4);
+  const other = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
+  assert.deepEqual(other, { memories: [], next_cursor: null });
+
+  for (
+    const [query, message] of [
+      ["limit=0", /limit must be between 1 and 500/],
+      ["limit=501", /limit must be between 1 and 500/],
+      ["limit=ten", /limit must be an integer/],
+      ["cursor=bogus", /cursor/],
+      ["since=yesterday", /since must be an ISO 8601/],
+      [`tag=${"x".repeat(65)}`, /tags\[0\] must be a string of 1 to 64/],
+    ] as const
+  ) {
+    const body = await json(await t.signed(alice, "GET", `/api/memories?${query}`), 400);
+    assert.match(body.error, message);
+  }
+});
+
+Deno.test("get: one memory; another owner's or an unknown id is 404, a malformed one 400", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  const [id] = await remember(t, alice, [{
+    text: "I am allergic to peanuts",
+    namespace: "health",
+  }]);
+  const memory = await json(await t.signed(alice, "GET", `/api/memories/${id}`));
+  assert.equal(memory.text, "I am allergic to peanuts");
+  assert.equal(memory.namespace, "health");
+  const foreign = await json(await t.signed(bob, "GET", `/api/memories/${id}`), 404);
+  const unknown = await json(
+    await t.signed(alice, "GET", `/api/memories/${crypto.randomUUID()}`),
+    404,
+  );
+  assert.deepEqual(foreign, { ...unknown, request_id: foreign.request_id });
+  await json(await t.signed(alice, "GET", "/api/memories/not-an-id"), 400);
+});
+
+Deno.test("erase: a signed receipt, and the memory is gone from get, list, recall and restore", async () => {
+  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  await using t = await startTestRelayer({ cipher });
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  const [bees, tea] = await remember(t, alice, [
+    { text: "I keep bees in the garden" },
+    { text: "I drink green tea every morning" },
+  ]);
+  assert.deepEqual(await recallIds(t, alice, "bees garden"), [bees, tea]);
+  const blob_id = (await t.blobs.list(alice.owner, "default"))
+    .find((entry) => entry.meta.memoryId === bees)!.blobId;
+  const before = (await t.blobs.get(blob_id))!;
+
+  await json(await t.signed(bob, "DELETE", `/api/memories/${bees}`), 404);
+  const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`));
+  assert.equal(receipt.memory_id, bees);
+  assert.equal(receipt.owner, alice.owner);
+  assert.equal(receipt.blob_id, blob_id);
+  assert.ok(Math.abs(Date.parse(receipt.erased_at) - Date.now()) < 60_000);
+  const { receiptKey } = await json(await t.send("GET", "/health"));
+  assert.equal(await verifyReceipt(receipt, receiptKey), true);
+  assert.equal(await verifyReceipt({ ...receipt, memory_id: tea }, receiptKey), false);
+
+  await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);
+  await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 404);
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.deepEqual(memories.map((m: { id: string }) => m.id), [tea]);
+  assert.deepEqual(await recallIds(t, alice, "bees garden"), [tea]);
+  assert.equal(await t.blobs.get(blob_id), null, "the blob is deleted");
+
+  // A copy of the blob taken before (a backup) does not decrypt, nor come back by restore.
+  await assert.rejects(
+    cipher.decrypt(alice.owner, before),
+    (e: SvcError) => e.code === "forbidden",
+  );
+  await t.blobs.put(before, {
+    owner: alice.owner,
+    namespace: "default",
+    memoryId: bees,
+    createdAt: Date.now(),
+  });
+  const restored = await json(
+    await t.signed(alice, "POST", "/api/restore", { namespace: "default" }),
+  );
+  assert.equal(restored.restored, 0);
+  assert.deepEqual(await recallIds(t, alice, "bees garden"), [tea]);
+});
+
+Deno.test("erase a namespace: confirm must repeat it; every memory gets a receipt", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const ids = await remember(t, alice, [
+    { text: "Project Falcon ships in May", namespace: "work" },
+    { text: "The standup is at nine", namespace: "work" },
+    { text: "I am vegetarian" },
+  ]);
+  await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work"), 400);
+  await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=Work"), 400);
+  const done = await json(
+    await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=work"),
+  );
+  assert.equal(done.erased, 2);
+  assert.deepEqual(
+    done.receipts.map((r: { memory_id: string }) => r.memory_id).sort(),
+    [
+      ids[0],
+      ids[1],
+    ].sort(),
+  );
+  const work = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
+  assert.deepEqual(work.memories, []);
+  const rest = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.deepEqual(rest.memories.map((m: { id: string }) => m.id), [ids[2]]);
+});
+
+Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [
+    { text: "I live in Oslo", tags: ["home"], namespace: "me" },
+  ]);
+  const original = await json(await t.signed(alice, "GET", `/api/memories/${old}`));
+  const res = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  assert.equal(res.supersedes, old);
+  await t.settle(alice, [res.job_id]);
+  const fresh = await json(await t.signed(alice, "GET", `/api/memories/${res.job_id}`));
+  assert.equal(fresh.text, "I live in Bergen");
+  assert.equal(fresh.supersedes, old);
+  assert.equal(fresh.namespace, "me");
+  assert.deepEqual(fresh.tags, ["home"], "tags kept unless given");
+  assert.equal(fresh.created_at, original.created_at, "first remembered then");
+  assert.ok(fresh.updated_at > original.updated_at);
+  await json(await t.signed(alice, "GET", `/api/memories/${old}`), 404);
+  assert.deepEqual(await recallIds(t, alice, "where do I live", { namespace: "me" }), [
+    res.job_id,
+  ]);
+
+  // `replaces` on remember does the same, with new tags.
+  const again = await json(
+    await t.signed(alice, "POST", "/api/remember", {
+      text: "I live in Tromsø",
+      replaces: res.job_id,
+      tags: ["north"],
+    }),
+    202,
+  );
+  await t.settle(alice, [again.job_id]);
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories?namespace=me"));
+  assert.deepEqual(memories.map((m: { id: string; tags: string[] }) => [m.id, m.tags]), [
+    [again.job_id, ["north"]],
+  ]);
+  await json(
+    await t.signed(alice, "PUT", `/api/memories/${crypto.randomUUID()}`, { text: "x" }),
+    404,
+  );
+  await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "x", replaces: old }),
+    404,
+  );
+});
+
+Deno.test("duplicates: the same text again stores nothing and answers with the memory", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [id] = await remember(t, alice, [{ text: "I am vegetarian" }]);
+  const dup = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "  i AM\nvegetarian " }),
+  );
+  assert.equal(dup.status, "duplicate");
+  assert.equal(dup.duplicate_of, id);
+  assert.equal(dup.memory.text, "I am vegetarian");
+  const other = await t.signed(alice, "POST", "/api/remember", {
+    text: "I am vegetarian",
+    namespace: "elsewhere",
+  });
+  assert.equal(other.status, 202, "another namespace is another memory");
+  const bulk = await json(
+    await t.signed(alice, "POST", "/api/remember/bulk", {
+      items: [{ text: "I AM VEGETARIAN" }, { text: "I run on Sundays" }, {
+        text: "i run on sundays",
+      }],
+    }),
+    202,
+  );
+  assert.deepEqual(bulk.duplicates, [{ index: 0, duplicate_of: id }]);
+  assert.equal(bulk.total, 2);
+  await t.settle(alice, bulk.job_ids);
+  // The second of two equal texts in flight is found by the worker.
+  const statuses = await json(
+    await t.signed(alice, "POST", "/api/remember/bulk/status", { job_ids: bulk.job_ids }),
+  );
+  const [first, second] = statuses.results;
+  assert.equal(first.duplicate_of, undefined);
+  assert.equal(second.duplicate_of, first.job_id);
+  assert.equal(second.memory_id, first.job_id);
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.equal(memories.length, 2);
+});
+
+Deno.test("tags and time filters on recall; tags and expiry are validated", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [tea, coffee] = await remember(t, alice, [
+    { text: "I drink green tea in the morning", tags: ["drinks"] },
+    { text: "I drink coffee in the morning", tags: ["drinks", "work"] },
+  ]);
+  assert.deepEqual((await recallIds(t, alice, "morning drink")).sort(), [tea, coffee].sort());
+  assert.deepEqual(await recallIds(t, alice, "morning drink", { tags: ["work"] }), [coffee]);
+  assert.deepEqual(await recallIds(t, alice, "morning drink", { tags: ["nope"] }), []);
+  const later = new Date(Date.now() + 60_000).toISOString();
+  assert.deepEqual(await recallIds(t, alice, "morning drink", { since: later }), []);
+  const { results } = await json(
+    await t.signed(alice, "POST", "/api/recall", { query: "coffee", tags: ["work"] }),
+  );
+  assert.deepEqual(results[0].tags, ["drinks", "work"]);
+
+  const tooMany = Array.from({ length: 17 }, (_, i) => `t${i}`);
+  for (
+    const [body, message] of [
+      [{ tags: tooMany }, /at most 16/],
+      [{ tags: [""] }, /1 to 64/],
+      [{ tags: "diet" }, /must be an array/],
+      [{ ttl_seconds: 0 }, /ttl_seconds must be between/],
+      [{ ttl_seconds: 60, expires_at: later }, /either ttl_seconds or expires_at/],
+      [{ expires_at: "2001-01-01T00:00:00Z" }, /in the future/],
+      [{ expires_at: "soon" }, /ISO 8601/],
+      [{ replaces: "42" }, /replaces must be a memory id/],
+    ] as const
+  ) {
+    const res = await t.signed(alice, "POST", "/api/remember", { text: "x", ...body });
+    assert.match((await json(res, 400)).error, message);
+  }
+});
+
+Deno.test("expiry: an expired memory is never returned; the sweep erases it", async () => {
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const alice = await t.newCaller();
+  const [brief, lasting] = await remember(t, alice, [
+    { text: "My parking spot today is B12", ttl_seconds: 1 },
+    { text: "My car is a blue Volvo" },
+  ]);
+  const shown = await json(await t.signed(alice, "GET", `/api/memories/${brief}`));
+  assert.ok(Date.parse(shown.expires_at) > Date.now() - 1_000);
+  while (Date.now() < Date.parse(shown.expires_at)) await new Promise((r) => setTimeout(r, 50));
+  await json(await t.signed(alice, "GET", `/api/memories/${brief}`), 404);
+  assert.deepEqual(await recallIds(t, alice, "parking spot car"), [lasting]);
+  const blobsBefore = (await t.blobs.list(alice.owner, "default")).length;
+  assert.equal(await t.relayer.lifecycle.sweep(), 1);
+  assert.equal((await t.blobs.list(alice.owner, "default")).length, blobsBefore - 1);
+  assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
+});
+
+Deno.test("the owner key may list, get and erase, and nothing else", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const [id] = await remember(t, alice, [{ text: "I am vegetarian" }]);
+  const owner = { ...alice, key: alice.ownerKey };
+  const { memories } = await json(await t.signed(owner, "GET", "/api/memories"));
+  assert.deepEqual(memories.map((m: { id: string }) => m.id), [id]);
+  await json(await t.signed(owner, "GET", `/api/memories/${id}`));
+  const refused = await json(
+    await t.signed(owner, "POST", "/api/recall", { query: "food" }),
+    401,
+  );
+  assert.equal(refused.reason, "unknown_key");
+  await json(await t.signed(owner, "DELETE", `/api/memories/${id}`));
+  await json(await t.signed(alice, "GET", `/api/memories/${id}`), 404);
+});
+
+Deno.test("erase during concurrent recalls: every recall answers, none after the erase returns it", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const ids = await remember(
+    t,
+    alice,
+    Array.from({ length: 20 }, (_, i) => ({ text: `Note ${i}: the garden needs water` })),
+  );
+  let erased = false;
+  let after = 0;
+  const recalls = Array.from({ length: 4 }, async () => {
+    for (let i = 0; i < 15; i++) {
+      const startedAfter = erased;
+      const found = await recallIds(t, alice, "garden water");
+      if (startedAfter) {
+        after++;
+        assert.ok(!found.includes(ids[0]), "an erased memory came back");
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 5));
+  try {
+    await json(await t.signed(alice, "DELETE", `/api/memories/${ids[0]}`));
+  } finally {
+    erased = true;
+    await Promise.all(recalls);
+  }
+  assert.ok(after > 0, "some recalls started after the erase");
+});
