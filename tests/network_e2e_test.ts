@@ -196,7 +196,7 @@ Deno.test({
         sendDelegateKey: true,
         retries: 0,
       });
-      const { job_id } = await client.remember("My locker code is 4711", { namespace: "e2e" });
+      const job_id = jobIdOf(await client.remember("My locker code is 4711", { namespace: "e2e" }));
       const job = await client.waitForJob(job_id);
       assert.equal(job.status, "done");
       const copy = net.walrus.blobs.get(job.blob_id!)!.bytes.slice(); // a replica, a backup
