@@ -41,6 +41,10 @@
  *       entries.filter(({ meta }) => meta.owner === owner && meta.namespace === namespace),
  *     );
  *   }
+ *   delete(blobId: string): Promise<void> {
+ *     this.#blobs.delete(blobId);
+ *     return Promise.resolve();
+ *   }
  * }
  *
  * const kv = await Deno.openKv(":memory:");
