@@ -139,7 +139,9 @@ export const MEMORY_TOOLS = {
     inputSchema: {
       id: idField.describe("The id of the memory to correct, as svc_recall shows it."),
       text: z.string().min(1).describe("The complete corrected fact."),
-      tags: tagsField.optional().describe("Tags for the new version."),
+      tags: tagsField.optional().describe(
+        "Tags for the new version; without them it keeps the old version's tags.",
+      ),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   },
