@@ -41,6 +41,10 @@
  *       entries.filter(({ meta }) => meta.owner === owner && meta.namespace === namespace),
  *     );
  *   }
+ *   delete(blobId: string): Promise<void> {
+ *     this.#blobs.delete(blobId);
+ *     return Promise.resolve();
+ *   }
  * }
  *
  * const kv = await Deno.openKv(":memory:");
@@ -68,8 +72,8 @@
  *     relayer.handler(new Request(input, init)),
  * });
  *
- * const { job_id } = await client.remember("I am vegetarian");
- * await client.waitForJob(job_id);
+ * const accepted = await client.remember("I am vegetarian");
+ * if (accepted.status !== "duplicate") await client.waitForJob(accepted.job_id);
  * const { results } = await client.recall("What do I eat?");
  * if (results[0]?.text !== "I am vegetarian") throw new Error("The memory was not recalled");
  *
@@ -103,7 +107,13 @@ export {
 } from "./src/sidecar/server.ts";
 export type { SessionLimits } from "./src/mcp/sessions.ts";
 export type * from "./src/backends/types.ts";
-export { SvcClient, type SvcClientOptions } from "./src/client/mod.ts";
+export {
+  type EraseReceipt,
+  receiptMessage,
+  SvcClient,
+  type SvcClientOptions,
+  verifyReceipt,
+} from "./src/client/mod.ts";
 export { ERROR_STATUS, type ErrorCode, type ErrorDetails, SvcError } from "./src/errors.ts";
 export {
   AUDIENCE_HEADER,

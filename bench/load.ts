@@ -211,7 +211,9 @@ async function ingestOneByOne(client: SvcClient, facts: Fact[], namespace: strin
   await Promise.all(Array.from({ length: clients }, async () => {
     while (next < facts.length) {
       const at = next++;
-      jobIds[at] = (await client.remember(facts[at].text, { namespace })).job_id;
+      const answer = await client.remember(facts[at].text, { namespace });
+      if (answer.status === "duplicate") throw new Error(`fact ${at} is a duplicate`);
+      jobIds[at] = answer.job_id;
     }
   }));
   const acceptedS = (performance.now() - started) / 1000;
@@ -231,7 +233,9 @@ async function rememberToRecallable(client: SvcClient, samples: number) {
   const ms: number[] = [];
   for (let i = 0; i < samples; i++) {
     const text = `probe ${i} remembers the token q${crypto.randomUUID().slice(0, 8)}`;
-    const { job_id } = await client.remember(text, { namespace: "probe" });
+    const answer = await client.remember(text, { namespace: "probe" });
+    if (answer.status === "duplicate") throw new Error("a probe text is a duplicate");
+    const { job_id } = answer;
     const accepted = performance.now();
     while (true) {
       const { results } = await client.recall(text, { namespace: "probe", limit: 3 });

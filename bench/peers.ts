@@ -101,7 +101,8 @@ async function startSvc(): Promise<PeerSystem> {
       queued(namespace, job_ids);
     },
     async addOne(text, namespace) {
-      queued(namespace, [(await client.remember(text, { namespace })).job_id]);
+      const answer = await client.remember(text, { namespace });
+      if (answer.status !== "duplicate") queued(namespace, [answer.job_id]);
     },
     async settle(namespace) {
       await allDone(client, pending.get(namespace) ?? [], SETTLE_MS);

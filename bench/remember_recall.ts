@@ -82,7 +82,9 @@ const client = await SvcClient.create({
 const toRecallable: number[] = [];
 for (let i = 0; i < SAMPLES; i++) {
   const text = `latency sample ${i} mentions token q${i}z${crypto.randomUUID().slice(0, 8)}`;
-  const { job_id } = await client.remember(text, { namespace: "latency" });
+  const answer = await client.remember(text, { namespace: "latency" });
+  if (answer.status === "duplicate") throw new Error("a sample text is a duplicate");
+  const { job_id } = answer;
   const accepted = performance.now();
   while (true) {
     const { results } = await client.recall(text, { namespace: "latency", limit: 3 });

@@ -8,8 +8,9 @@
  *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>] [--expires-at <ISO>]
  *   deno task svc key list --account 0x…
  *   deno task svc key remove --account 0x… --public-key <hex>
- *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--wait]
+ *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--tag diet] [--wait]
  *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
+ *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
@@ -18,9 +19,16 @@ import { parseArgs } from "node:util";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
-import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
+import {
+  MEMORY_COMMANDS,
+  MEMORY_USAGE,
+  need,
+  type Output,
+  runMemoryCommand,
+  UsageError,
+} from "./svc_memories.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -33,27 +41,9 @@ Ledger (reads SVC_DATA_DIR, default ./data):
   key list --account ID                  list the account's delegate keys
   key remove --account ID --public-key HEX|--address ADDR
 
-Memories (signed client; key from SVC_DELEGATE_KEY or --key):
-  remember TEXT [--namespace NS] [--wait]
-  recall QUERY [--limit N] [--namespace NS]
-  restore --namespace NS [--limit N]
-  Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:8000),
-           --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
+${MEMORY_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
-
-class UsageError extends Error {}
-
-function need(value: string | undefined, what: string): string {
-  if (!value) throw new UsageError(`missing ${what}`);
-  return value;
-}
-
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number`);
-  return Number(value);
-}
 
 async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -100,8 +90,6 @@ async function saveOwnerKey(dataDir: string, address: string, privateKey: string
   return path;
 }
 
-type Output = { json: Record<string, unknown>; text: string };
-
 async function run(args: string[]): Promise<Output> {
   const { values, positionals } = parseArgs({
     args,
@@ -119,6 +107,14 @@ async function run(args: string[]): Promise<Output> {
       wait: { type: "boolean" },
       relayer: { type: "string" },
       key: { type: "string" },
+      tag: { type: "string", multiple: true },
+      ttl: { type: "string" },
+      replaces: { type: "string" },
+      cursor: { type: "string" },
+      since: { type: "string" },
+      until: { type: "string" },
+      text: { type: "string" },
+      confirm: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -222,40 +218,14 @@ async function run(args: string[]): Promise<Output> {
     }
   }
 
-  if (["remember", "recall", "restore"].includes(command)) {
-    const options = {
-      baseUrl: values.relayer ?? Deno.env.get("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
-      privateKey: need(values.key ?? Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
-      accountId: values.account ?? Deno.env.get("SVC_ACCOUNT_ID"),
-    };
-    let client = await SvcClient.create(options);
-    // A Seal relayer decrypts with the caller's own key.
-    if (command !== "remember" && (await client.health()).backends.cipher === "seal") {
-      client = await SvcClient.create({ ...options, sendDelegateKey: true });
-    }
-    const namespace = values.namespace;
-    const limit = positiveInt(values.limit, "--limit");
-    if (command === "remember") {
-      const text = need([sub, ...rest].filter(Boolean).join(" "), "the text to remember");
-      const accepted = await client.remember(text, { namespace });
-      const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
-      return { json: { ...job }, text: `job ${job.job_id}: ${job.status}` };
-    }
-    if (command === "recall") {
-      const query = need([sub, ...rest].filter(Boolean).join(" "), "the query");
-      const found = await client.recall(query, { namespace, limit });
-      return {
-        json: found,
-        text: found.results.map((r, i) => `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}`)
-          .join("\n") || "No matching memories found",
-      };
-    }
-    const summary = await client.restore(need(namespace, "--namespace"), { limit });
-    return {
-      json: { ...summary },
-      text: `Restore of namespace "${summary.namespace}": total ${summary.total}, ` +
-        `restored ${summary.restored}, skipped ${summary.skipped}.`,
-    };
+  if (MEMORY_COMMANDS.includes(command)) {
+    return await runMemoryCommand(
+      command,
+      [sub, ...rest].filter((word) => word !== undefined),
+      values,
+      (name) => Deno.env.get(name),
+      Deno.stdin,
+    );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 }

@@ -97,10 +97,14 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
     ((await host.client.listTools()) as { tools: { name: string }[] }).tools.map((t) => t.name);
   assert.deepEqual((await names()).sort(), [
     "svc_analyze",
+    "svc_forget",
+    "svc_get",
+    "svc_list",
     "svc_login",
     "svc_recall",
     "svc_remember",
     "svc_restore",
+    "svc_update",
   ]);
   const refused = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
   assert.equal(refused.isError, true);

@@ -6,6 +6,7 @@ import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import {
   freePort,
+  jobIdOf,
   newAccountClient,
   removeIndex,
   startRelayer,
@@ -19,7 +20,7 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
   const { accountId, owner, privateKey, client } = await newAccountClient(dataDir, relayer.url);
   const facts = ["I am vegetarian", "My dog is called Rex", "I work night shifts at the hospital"];
   const jobs = [];
-  for (const text of facts) jobs.push((await client.remember(text)).job_id);
+  for (const text of facts) jobs.push(jobIdOf(await client.remember(text)));
   for (const id of jobs) assert.equal((await client.waitForJob(id)).status, "done");
   const recallDog = async (c: SvcClient) =>
     (await c.recall("what is my dog called", { limit: 1 })).results[0]?.text;
@@ -166,7 +167,7 @@ Deno.test("e2e: no memory text is stored in clear anywhere in the data directory
     await using relayer = await startRelayer(dataDir);
     const { client } = await newAccountClient(dataDir, relayer.url);
     const secret = "Quixotically zanzibarian marmalade for Xylophonist Wendeline";
-    const { job_id } = await client.remember(secret);
+    const job_id = jobIdOf(await client.remember(secret));
     assert.equal((await client.waitForJob(job_id)).status, "done");
     const { results } = await client.recall("zanzibarian marmalade");
     assert.equal(results[0].text, secret, "the memory is found, by its rare words too");

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
-import { newAccountClient, startRelayer } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
 
 /** A signed request by a delegate key: its status and JSON answer. */
 async function call(url: string, privateKey: string, method: string, path: string) {
@@ -35,8 +35,8 @@ Deno.test("expiry sweep after a restart; an erase holds across one", async () =>
       text: "My parking spot today is B12",
       ttl_seconds: 2,
     });
-    const kept = await client.remember("My car is a blue Volvo");
-    const erased = await client.remember("My locker code is 4711");
+    const kept = { job_id: jobIdOf(await client.remember("My car is a blue Volvo")) };
+    const erased = { job_id: jobIdOf(await client.remember("My locker code is 4711")) };
     for (const { job_id } of [brief, kept, erased]) await client.waitForJob(job_id);
     const files = await blobFiles(dataDir);
     const erase = await call(relayer.url, privateKey, "DELETE", `/api/memories/${erased.job_id}`);

@@ -327,7 +327,7 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
 });
 
-Deno.test("the owner key may list, get and erase, and nothing else", async () => {
+Deno.test("the owner key may list, get, erase and recall (the dashboard's search), and nothing else", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();
   const [id] = await remember(t, alice, [{ text: "I am vegetarian" }]);
@@ -335,8 +335,12 @@ Deno.test("the owner key may list, get and erase, and nothing else", async () =>
   const { memories } = await json(await t.signed(owner, "GET", "/api/memories"));
   assert.deepEqual(memories.map((m: { id: string }) => m.id), [id]);
   await json(await t.signed(owner, "GET", `/api/memories/${id}`));
+  const { results } = await json(
+    await t.signed(owner, "POST", "/api/recall", { query: "vegetarian" }),
+  );
+  assert.deepEqual(results.map((r: { id: string }) => r.id), [id]);
   const refused = await json(
-    await t.signed(owner, "POST", "/api/recall", { query: "food" }),
+    await t.signed(owner, "POST", "/api/remember", { text: "I am vegan" }),
     401,
   );
   assert.equal(refused.reason, "unknown_key");

@@ -50,7 +50,16 @@ try {
     const via = ["--transport", transport];
     const { tools } = await inspector(url, headers, [...via, "--method", "tools/list"]);
     const names = tools.map((tool: { name: string }) => tool.name).sort();
-    assert.deepEqual(names, ["svc_analyze", "svc_recall", "svc_remember", "svc_restore"]);
+    assert.deepEqual(names, [
+      "svc_analyze",
+      "svc_forget",
+      "svc_get",
+      "svc_list",
+      "svc_recall",
+      "svc_remember",
+      "svc_restore",
+      "svc_update",
+    ]);
     console.log(`${transport}: tools/list → ${names.join(", ")}`);
 
     const fact = `over ${transport} I drink my coffee black`;
@@ -98,10 +107,14 @@ try {
   const stdioNames = stdio.tools.map((tool: { name: string }) => tool.name).sort();
   assert.deepEqual(stdioNames, [
     "svc_analyze",
+    "svc_forget",
+    "svc_get",
+    "svc_list",
     "svc_login",
     "svc_recall",
     "svc_remember",
     "svc_restore",
+    "svc_update",
   ]);
   console.log(`stdio svc-mcp (signed out): tools/list → ${stdioNames.join(", ")}`);
   console.log("MCP Inspector CLI: all checks passed");

@@ -16,9 +16,13 @@ Deno.test("MCP over Streamable HTTP: tools match the specification", async () =>
   }> = Object.fromEntries(tools.map((tool: { name: string }) => [tool.name, tool]));
   assert.deepEqual(Object.keys(byName).sort(), [
     "svc_analyze",
+    "svc_forget",
+    "svc_get",
+    "svc_list",
     "svc_recall",
     "svc_remember",
     "svc_restore",
+    "svc_update",
   ]);
   const schema = (name: string) =>
     byName[name].inputSchema as {
@@ -76,7 +80,10 @@ for (const sse of [false, true]) {
       name: "svc_recall",
       arguments: { query: "does the user eat fish?", limit: 3 },
     });
-    assert.match(textOf(found), /^1\. \[score 0\.\d\d\] I am vegetarian and I never eat fish$/);
+    assert.match(
+      textOf(found),
+      /^1\. \[score 0\.\d\d\] I am vegetarian and I never eat fish \(id [0-9a-f-]{36}\)$/,
+    );
     const structured = found.structuredContent as { total: number; results: { id: string }[] };
     assert.equal(structured.total, 1);
     assert.equal(structured.results[0].id, job.job_id);
@@ -271,7 +278,7 @@ Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers"
   assert.equal(health.sidecar, "down");
   stack.setSidecarUp(true);
   const client = await stack.connect(caller);
-  assert.equal((await client.listTools()).tools.length, 4);
+  assert.equal((await client.listTools()).tools.length, 8);
 });
 
 Deno.test("sponsor routes answer 501 without a sponsor, are capped at 64 KiB and rate-limited", async () => {
@@ -434,7 +441,7 @@ Deno.test("MCP limits: idle sessions are closed and free their slot", async () =
   now += 45_000;
   assert.equal(await stack.sidecar.sessions.evictIdle(), 1);
   assert.equal(stack.sidecar.sessions.size, 1);
-  assert.equal((await client.listTools()).tools.length, 4, "the active session survives");
+  assert.equal((await client.listTools()).tools.length, 8, "the active session survives");
 });
 
 Deno.test("MCP: two clients with interleaved calls only ever see their own memories", async () => {
@@ -457,7 +464,8 @@ Deno.test("MCP: two clients with interleaved calls only ever see their own memor
     ));
     for (let i = 0; i < 2; i++) {
       const text = textOf(answers[i]);
-      assert.ok(text.endsWith(facts[i]) && !text.includes(facts[1 - i]), `${iteration}: ${text}`);
+      assert.ok(text.includes(`] ${facts[i]} (id `), `${iteration}: ${text}`);
+      assert.ok(!text.includes(facts[1 - i]), `${iteration}: ${text}`);
     }
   }
 });
@@ -488,7 +496,7 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   assert.equal((await broken.json()).error.code, -32700);
 
   const client = await stack.connect(caller, { sse: true });
-  assert.equal((await client.listTools()).tools.length, 4);
+  assert.equal((await client.listTools()).tools.length, 8);
   const [sessionId] = [...stack.sidecar.sessions.ids()];
   const sseBatch = await post(
     `/api/mcp/messages?sessionId=${sessionId}`,

@@ -19,7 +19,7 @@ import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emul
 import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
 import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
-import { removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
+import { jobIdOf, removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 
 async function startNetwork() {
   const sui = await startFakeSui();
@@ -93,9 +93,9 @@ Deno.test({
       assert.equal((await client.whoami()).owner, owner.toSuiAddress());
 
       // Remember: sealed with Seal, stored on Walrus, its metadata on the blob object.
-      const { job_id } = await client.remember("I am vegetarian and I adore puppies", {
-        namespace: "e2e",
-      });
+      const job_id = jobIdOf(
+        await client.remember("I am vegetarian and I adore puppies", { namespace: "e2e" }),
+      );
       const job = await client.waitForJob(job_id);
       assert.equal(job.status, "done");
       const blob = net.walrus.blobs.get(job.blob_id!);
@@ -196,7 +196,7 @@ Deno.test({
         sendDelegateKey: true,
         retries: 0,
       });
-      const { job_id } = await client.remember("My locker code is 4711", { namespace: "e2e" });
+      const job_id = jobIdOf(await client.remember("My locker code is 4711", { namespace: "e2e" }));
       const job = await client.waitForJob(job_id);
       assert.equal(job.status, "done");
       const copy = net.walrus.blobs.get(job.blob_id!)!.bytes.slice(); // a replica, a backup

@@ -4,7 +4,7 @@
  * files are tightened at start.
  */
 import assert from "node:assert/strict";
-import { newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
 /** Every entry under `dir` whose permission bits are not 0600 (files) / 0700 (folders). */
 function looseEntries(dir: string): string[] {
@@ -40,7 +40,7 @@ Deno.test("private files: an older install is tightened at start; all the relaye
     await using relayer = await startRelayer(dataDir);
     await waitForSidecar(relayer.url); // it shares the ledger, under the relayer's umask
     const { client } = await newAccountClient(dataDir, relayer.url);
-    const { job_id } = await client.remember("My sister lives in Lisbon");
+    const job_id = jobIdOf(await client.remember("My sister lives in Lisbon"));
     assert.equal((await client.waitForJob(job_id)).status, "done");
     const { results } = await client.recall("where does my sister live", { limit: 1 });
     assert.equal(results[0]?.text, "My sister lives in Lisbon");

@@ -2,7 +2,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
-import { SvcClient } from "../src/client/mod.ts";
+import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
@@ -127,6 +127,14 @@ export async function svcCli(
     );
   }
   return JSON.parse(text);
+}
+
+/** The job of a remember answer; throws for a duplicate, which has none. */
+export function jobIdOf(answer: RememberAnswer): string {
+  if (answer.status === "duplicate") {
+    throw new Error(`the text is already remembered as ${answer.duplicate_of}`);
+  }
+  return answer.job_id;
 }
 
 /** Creates an account and a delegate key through the CLI and returns a client for it. */

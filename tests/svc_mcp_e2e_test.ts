@@ -48,10 +48,14 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     // Auth-required mode.
     assert.deepEqual(await toolNames(client), [
       "svc_analyze",
+      "svc_forget",
+      "svc_get",
+      "svc_list",
       "svc_login",
       "svc_recall",
       "svc_remember",
       "svc_restore",
+      "svc_update",
     ]);
     const refused = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
     assert.equal(refused.isError, true);

@@ -7,10 +7,17 @@
  * @example
  * ```ts
  * const client = await SvcClient.create({ baseUrl: "http://127.0.0.1:8000", privateKey, accountId });
- * const { job_id } = await client.remember("I am vegetarian");
- * await client.waitForJob(job_id);
- * const { results } = await client.recall("what do I eat?");
+ * const accepted = await client.remember("I am vegetarian", { tags: ["diet"] });
+ * if (accepted.status !== "duplicate") await client.waitForJob(accepted.job_id);
+ * const { results } = await client.recall("what do I eat?", { tags: ["diet"] });
+ *
+ * const { memories } = await client.list({ namespace: "default", limit: 20 });
+ * const receipt = await client.forget(memories[0].id);
+ * const { receiptKey } = await client.health();
+ * console.log(await verifyReceipt(receipt, receiptKey)); // true
  * ```
+ *
+ * @module
  */
 import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
 import { signRequest } from "../auth/signing.ts";
@@ -26,6 +33,27 @@ import type {
   RestoreSummary,
   UnknownJob,
 } from "../services/memories.ts";
+import type {
+  BulkItem,
+  BulkRememberAccepted,
+  CallerIdentity,
+  EraseReceipt,
+  Health,
+  JobStatuses,
+  ListOptions,
+  Memory,
+  MemoryPage,
+  NamespaceErasure,
+  RecallOptions,
+  RememberAnswer,
+  RememberOptions,
+  UpdateAccepted,
+  UpdateOptions,
+} from "./types.ts";
+
+export { receiptMessage, verifyReceipt } from "./receipt.ts";
+export type { ReceiptFields } from "../services/receipts.ts";
+export type * from "./types.ts";
 
 export type {
   Analysis,
@@ -41,65 +69,6 @@ export type {
   RestoreSummary,
   UnknownJob,
 };
-
-/** What `GET /health` answers. */
-export interface Health {
-  /** `"ok"` whenever the relayer answers. */
-  status: string;
-  /** This build's version. */
-  version: string;
-  /** The version of the HTTP API. */
-  apiVersion: string;
-  /** How the relayer runs: `"embedded"` (the default) or `"network"` (on Sui). */
-  mode: string;
-  /** The package id of the ledger: the local ledger's, or the Sui Move package. */
-  packageId: string;
-  /**
-   * The implementation behind each interface: `chain`, `cipher`, `blobStore`, `vectorStore`,
-   * `embedder` (its model) and `llm` (`"none"` without one).
-   */
-  backends: Record<string, string>;
-  /** Whether the MCP sidecar is running. */
-  sidecar: "up" | "down";
-  /** Open MCP sessions, as the sidecar last reported them. */
-  mcpSessions: number;
-  /** Fields a newer relayer may add. */
-  [field: string]: unknown;
-}
-
-/** What `remember` answers: the job that remembers the text. */
-export interface RememberAccepted {
-  /** The remember job; `job` and `waitForJob` follow it. */
-  job_id: string;
-  /** The job's status when accepted: `pending`. */
-  status: JobStatus;
-}
-
-/** What `rememberBulk` answers: one remember job per item. */
-export interface BulkRememberAccepted {
-  /** The remember jobs, in the order of the items. */
-  job_ids: string[];
-  /** How many jobs were accepted. */
-  total: number;
-  /** Always `"pending"`. */
-  status: "pending";
-}
-
-/** What `jobs` answers. */
-export interface JobStatuses {
-  /** The jobs in the order asked; an `UnknownJob` for an id that names none of the caller's. */
-  results: (PublicJob | UnknownJob)[];
-}
-
-/** The caller as the relayer resolves its signing key. */
-export interface CallerIdentity {
-  /** The address of the account's owner. */
-  owner: string;
-  /** The account the key belongs to. */
-  account_id: string;
-  /** The signing public key (64 hex characters). */
-  public_key: string;
-}
 
 /** How to reach the relayer and sign for it. */
 export interface SvcClientOptions {
@@ -121,19 +90,48 @@ export interface SvcClientOptions {
   /** Retries after the first attempt (default 3). */
   retries?: number;
   /**
-   * Sends the private key as `x-delegate-key` on the calls that decrypt (recall, ask, restore):
-   * a relayer whose cipher is Seal decrypts with the caller's own key. Off by default.
+   * Sends the private key as `x-delegate-key` on the calls that decrypt or erase (recall, ask,
+   * restore, and list, get, forget and update): a relayer whose cipher is Seal decrypts and
+   * erases with the caller's own key. Off by default.
    */
   sendDelegateKey?: boolean;
 }
 
 const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore"]);
 
+/**
+ * The calls a Seal cipher needs the caller's key for: those that decrypt, and those that may
+ * erase (list, get, forget, update).
+ */
+function usesDelegateKey(path: string): boolean {
+  const pathname = path.split("?")[0];
+  return DECRYPTING_PATHS.has(pathname) || pathname === "/api/memories" ||
+    pathname.startsWith("/api/memories/");
+}
+
 /** https, or plain http to this machine: where a private key may travel. */
 function privateChannel(baseUrl: string): boolean {
   const url = new URL(baseUrl);
   return url.protocol === "https:" ||
     ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/** A time as the API takes it: ISO 8601. */
+function isoTime(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+/** The query string (with its `?`, or empty) of `GET /api/memories` for `options`. */
+function listQuery(options: ListOptions): string {
+  const query = new URLSearchParams();
+  if (options.namespace !== undefined) query.set("namespace", options.namespace);
+  if (options.limit !== undefined) query.set("limit", String(options.limit));
+  if (options.cursor !== undefined) query.set("cursor", options.cursor);
+  for (const tag of options.tags ?? []) query.append("tag", tag);
+  if (options.since !== undefined) query.set("since", isoTime(options.since));
+  if (options.until !== undefined) query.set("until", isoTime(options.until));
+  const text = query.toString();
+  return text ? `?${text}` : "";
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -175,7 +173,11 @@ export class SvcClient {
   }
 
   /** Sends a signed request and returns the parsed JSON answer. */
-  async request<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  async request<T>(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
     const payload = body === undefined ? "" : JSON.stringify(body);
     for (let attempt = 0;; attempt++) {
       const headers = await signRequest({
@@ -188,7 +190,7 @@ export class SvcClient {
         accountId: this.#accountId,
       });
       if (body !== undefined) headers["content-type"] = "application/json";
-      if (this.#sendDelegateKey && DECRYPTING_PATHS.has(path)) {
+      if (this.#sendDelegateKey && usesDelegateKey(path)) {
         headers["x-delegate-key"] = this.#key.privateKey;
       }
       let response: Response;
@@ -237,20 +239,47 @@ export class SvcClient {
     return this.request("GET", "/health");
   }
 
-  /** Queues a text to remember, in `options.namespace` (`"default"` without one). */
-  remember(text: string, options: { namespace?: string } = {}): Promise<RememberAccepted> {
-    return this.request<RememberAccepted>("POST", "/api/remember", {
+  /**
+   * Queues a text to remember, in `options.namespace` (`"default"` without one), with its tags
+   * and expiry; `replaces` makes it a new version of that memory. A text the namespace already
+   * holds (the same after normalising case and white space) is not stored again: the answer is
+   * then `{status: "duplicate", duplicate_of, memory}`.
+   *
+   * @example
+   * ```ts
+   * const answer = await client.remember("I am vegetarian", { tags: ["diet"], ttlSeconds: 86400 });
+   * if (answer.status === "duplicate") console.log("already known as", answer.duplicate_of);
+   * else await client.waitForJob(answer.job_id);
+   * ```
+   */
+  remember(text: string, options: RememberOptions = {}): Promise<RememberAnswer> {
+    return this.request<RememberAnswer>("POST", "/api/remember", {
       text,
       namespace: options.namespace,
+      tags: options.tags,
+      ttl_seconds: options.ttlSeconds,
+      expires_at: options.expiresAt === undefined ? undefined : isoTime(options.expiresAt),
+      replaces: options.replaces,
     });
   }
 
-  /** Queues several texts to remember (at most 20), all or none. */
-  rememberBulk(items: { text: string; namespace?: string }[]): Promise<BulkRememberAccepted> {
+  /**
+   * Queues several texts to remember (at most 20), all or none; items whose text the namespace
+   * already holds are listed in `duplicates`.
+   */
+  rememberBulk(items: BulkItem[]): Promise<BulkRememberAccepted> {
     return this.request<BulkRememberAccepted>(
       "POST",
       "/api/remember/bulk",
-      { items },
+      {
+        items: items.map((item) => ({
+          text: item.text,
+          namespace: item.namespace,
+          tags: item.tags,
+          ttl_seconds: item.ttlSeconds,
+          expires_at: item.expiresAt === undefined ? undefined : isoTime(item.expiresAt),
+        })),
+      },
     );
   }
 
@@ -284,14 +313,81 @@ export class SvcClient {
     }
   }
 
-  /** The memories that best answer `query`, decrypted, best first (10 unless `limit`). */
-  recall(
-    query: string,
-    options: { limit?: number; namespace?: string } = {},
-  ): Promise<RecallResults> {
+  /**
+   * The memories that best answer `query`, decrypted, best first (10 unless `limit`); `tags`,
+   * `since` and `until` keep only the memories carrying every tag and created in that time.
+   */
+  recall(query: string, options: RecallOptions = {}): Promise<RecallResults> {
+    const { since, until, ...rest } = options;
     return this.request<RecallResults>("POST", "/api/recall", {
       query,
-      ...options,
+      ...rest,
+      since: since === undefined ? undefined : isoTime(since),
+      until: until === undefined ? undefined : isoTime(until),
+    });
+  }
+
+  /**
+   * A page of the caller's memories in a namespace, newest first (50 unless `limit`, 1..500);
+   * pass the page's `next_cursor` as `cursor` for the next one.
+   *
+   * @example
+   * ```ts
+   * let cursor: string | undefined;
+   * do {
+   *   const page = await client.list({ namespace: "default", tags: ["diet"], cursor });
+   *   for (const memory of page.memories) console.log(memory.id, memory.text);
+   *   cursor = page.next_cursor ?? undefined;
+   * } while (cursor);
+   * ```
+   */
+  list(options: ListOptions = {}): Promise<MemoryPage> {
+    return this.request<MemoryPage>("GET", `/api/memories${listQuery(options)}`);
+  }
+
+  /** One of the caller's memories; fails with 404 (`not_found`) for an unknown id or another owner's. */
+  get(id: string): Promise<Memory> {
+    return this.request<Memory>("GET", `/api/memories/${encodeURIComponent(id)}`);
+  }
+
+  /**
+   * Erases one of the caller's memories (its key is destroyed: no copy of its ciphertext
+   * decrypts again) and returns the relayer's signed receipt; fails with 404 for an unknown id
+   * or another owner's.
+   *
+   * @example
+   * ```ts
+   * const receipt = await client.forget(id);
+   * const genuine = await verifyReceipt(receipt, (await client.health()).receiptKey);
+   * ```
+   */
+  forget(id: string): Promise<EraseReceipt> {
+    return this.request<EraseReceipt>("DELETE", `/api/memories/${encodeURIComponent(id)}`);
+  }
+
+  /** Erases every memory of the caller's in `namespace`; one receipt per memory. */
+  forgetNamespace(namespace: string): Promise<NamespaceErasure> {
+    const query = new URLSearchParams({ namespace, confirm: namespace });
+    return this.request<NamespaceErasure>("DELETE", `/api/memories?${query}`);
+  }
+
+  /**
+   * Stores a new version of a memory: its new text, and its tags and expiry when given (else
+   * the old version's); the old one is erased once the new one is recallable, and recall never
+   * returns both. Fails with 404 for an unknown id or another owner's.
+   *
+   * @example
+   * ```ts
+   * const { job_id } = await client.update(id, { text: "I am vegan", tags: ["diet"] });
+   * await client.waitForJob(job_id);
+   * ```
+   */
+  update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
+    return this.request<UpdateAccepted>("PUT", `/api/memories/${encodeURIComponent(id)}`, {
+      text: change.text,
+      tags: change.tags,
+      ttl_seconds: change.ttlSeconds,
+      expires_at: change.expiresAt === undefined ? undefined : isoTime(change.expiresAt),
     });
   }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { SvcClient } from "./mod.ts";
+import { generateKeyPair } from "../auth/keys.ts";
+import { receiptMessage, SvcClient, verifyReceipt } from "./mod.ts";
 
 const KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
 
@@ -18,12 +19,15 @@ async function sentHeaders(sendDelegateKey: boolean) {
     await client.request("POST", path, {});
   }
   await client.request("GET", "/api/whoami");
+  await client.list({ namespace: "n" });
+  await client.forget("0190a0a0-0000-7000-8000-000000000001");
   return seen;
 }
 
 Deno.test("the delegate key is sent only on decrypting calls, and only when asked", async () => {
   const on = await sentHeaders(true);
-  for (const path of ["/api/recall", "/api/ask", "/api/restore"]) {
+  const erasing = ["/api/memories", "/api/memories/0190a0a0-0000-7000-8000-000000000001"];
+  for (const path of ["/api/recall", "/api/ask", "/api/restore", ...erasing]) {
     assert.equal(on.get(path)!.get("x-delegate-key"), KEY, path);
   }
   for (const path of ["/api/remember", "/api/whoami"]) {
@@ -43,4 +47,135 @@ Deno.test("the delegate key travels only over https or to this machine", async (
     /over https or on loopback/,
   );
   await SvcClient.create({ baseUrl: "http://relayer.example", privateKey: KEY });
+});
+
+/** A client whose requests are recorded and answered with `answer`. */
+async function recording(answer: unknown = {}) {
+  const sent: { method: string; path: string; body: unknown; headers: Headers }[] = [];
+  const client = await SvcClient.create({
+    baseUrl: "http://127.0.0.1:8000",
+    privateKey: KEY,
+    fetch: async (input, init) => {
+      const url = new URL(String(input));
+      const text = typeof init?.body === "string" ? init.body : "";
+      sent.push({
+        method: init?.method ?? "GET",
+        path: url.pathname + url.search,
+        body: text ? JSON.parse(text) : undefined,
+        headers: new Headers(init?.headers),
+      });
+      return await Promise.resolve(Response.json(answer));
+    },
+  });
+  return { client, sent };
+}
+
+Deno.test("lifecycle calls: the methods, paths, queries and bodies of the API", async () => {
+  const { client, sent } = await recording();
+  const id = "0190a0a0-0000-7000-8000-00000000000a";
+  await client.list();
+  await client.list({
+    namespace: "work notes",
+    limit: 20,
+    cursor: "c/1+2",
+    tags: ["diet", "a&b"],
+    since: new Date("2026-01-01T00:00:00Z"),
+    until: "2026-02-01T00:00:00.000Z",
+  });
+  await client.get(id);
+  await client.forget(id);
+  await client.forgetNamespace("my ns");
+  await client.update(id, { text: "I am vegan", tags: ["diet"] });
+  await client.remember("I am vegetarian", {
+    namespace: "food",
+    tags: ["diet"],
+    ttlSeconds: 3600,
+    replaces: id,
+  });
+  await client.remember("x", { expiresAt: new Date("2030-01-01T00:00:00Z") });
+  await client.rememberBulk([{ text: "a", tags: ["t"], ttlSeconds: 60 }, { text: "b" }]);
+  await client.recall("diet", { tags: ["diet"], since: new Date("2026-01-01T00:00:00Z") });
+  assert.deepEqual(sent.map(({ method, path, body }) => ({ method, path, body })), [
+    { method: "GET", path: "/api/memories", body: undefined },
+    {
+      method: "GET",
+      path: "/api/memories?namespace=work+notes&limit=20&cursor=c%2F1%2B2&tag=diet&tag=a%26b" +
+        "&since=2026-01-01T00%3A00%3A00.000Z&until=2026-02-01T00%3A00%3A00.000Z",
+      body: undefined,
+    },
+    { method: "GET", path: `/api/memories/${id}`, body: undefined },
+    { method: "DELETE", path: `/api/memories/${id}`, body: undefined },
+    { method: "DELETE", path: "/api/memories?namespace=my+ns&confirm=my+ns", body: undefined },
+    { method: "PUT", path: `/api/memories/${id}`, body: { text: "I am vegan", tags: ["diet"] } },
+    {
+      method: "POST",
+      path: "/api/remember",
+      body: {
+        text: "I am vegetarian",
+        namespace: "food",
+        tags: ["diet"],
+        ttl_seconds: 3600,
+        replaces: id,
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/remember",
+      body: { text: "x", expires_at: "2030-01-01T00:00:00.000Z" },
+    },
+    {
+      method: "POST",
+      path: "/api/remember/bulk",
+      body: { items: [{ text: "a", tags: ["t"], ttl_seconds: 60 }, { text: "b" }] },
+    },
+    {
+      method: "POST",
+      path: "/api/recall",
+      body: { query: "diet", tags: ["diet"], since: "2026-01-01T00:00:00.000Z" },
+    },
+  ]);
+  // The signature covers the path as sent, query included.
+  for (const { headers } of sent) assert.match(headers.get("x-signature") ?? "", /^[0-9a-f]{128}$/);
+});
+
+Deno.test("lifecycle calls: an id is one path segment, whatever it holds", async () => {
+  const { client, sent } = await recording();
+  await client.get("../remember/x?y");
+  assert.equal(sent[0].path, "/api/memories/..%2Fremember%2Fx%3Fy");
+});
+
+Deno.test("verifyReceipt: true for the relayer's signature, false for anything else", async () => {
+  const relayerKey = await generateKeyPair();
+  const fields = {
+    memory_id: "0190a0a0-0000-7000-8000-00000000000a",
+    owner: "0x" + "ab".repeat(32),
+    blob_id: "blob-1",
+    erased_at: "2026-11-22T15:00:00.000Z",
+  };
+  const message = receiptMessage(fields);
+  assert.equal(
+    message,
+    `svc-erase-receipt:v1\n${fields.memory_id}\n${fields.owner}\nblob-1\n${fields.erased_at}`,
+  );
+  const signature = new Uint8Array(
+    await crypto.subtle.sign("Ed25519", relayerKey.signingKey, new TextEncoder().encode(message)),
+  ).toHex();
+  const receipt = { ...fields, signature };
+  assert.equal(await verifyReceipt(receipt, relayerKey.publicKey), true);
+
+  const otherKey = (await generateKeyPair()).publicKey;
+  assert.equal(await verifyReceipt(receipt, otherKey), false);
+  for (const field of ["memory_id", "owner", "blob_id", "erased_at"] as const) {
+    assert.equal(
+      await verifyReceipt({ ...receipt, [field]: receipt[field] + "x" }, relayerKey.publicKey),
+      false,
+      field,
+    );
+  }
+  // A field cannot smuggle a line into the signed text.
+  const shifted = { ...receipt, memory_id: `${fields.memory_id}\n${fields.owner}`, owner: "" };
+  assert.equal(await verifyReceipt(shifted, relayerKey.publicKey), false);
+  assert.equal(await verifyReceipt({ ...receipt, signature: "zz" }, relayerKey.publicKey), false);
+  assert.equal(await verifyReceipt(receipt, "not a key"), false);
+  assert.equal(await verifyReceipt(null as never, relayerKey.publicKey), false);
 });

@@ -1,12 +1,14 @@
 /**
  * The local-mode dashboard: a small web app (no build step) where a person creates their
- * wallet and account, approves MCP sign-ins and revokes keys. The owner key never leaves the
- * browser; this server only serves the app, reads the public ledger, forwards sponsored
- * transactions to the relayer, and lists namespaces for requests signed by the owner key.
- * Its handler is built with the HTTP kernel.
+ * wallet and account, approves MCP sign-ins, revokes keys, and reads, searches and erases their
+ * memories. The owner key never leaves the browser; this server only serves the app, reads the
+ * public ledger, forwards sponsored transactions and the owner-signed memory requests
+ * (`/api/memories*`, `/api/recall`; `/health` for the receipt key) to the relayer, and lists
+ * namespaces for requests signed by the owner key. Its handler is built with the HTTP kernel.
  */
 import { verifyEd25519 } from "../auth/ed25519.ts";
 import { addressOf, isAddress } from "../auth/keys.ts";
+import { audienceOf } from "../auth/signing.ts";
 import type { VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../http/kernel.ts";
@@ -28,7 +30,10 @@ export interface DashboardOptions {
   /** The local ledger: an owner's account, as JSON, or `null`. */
   ledger: { accountOf(owner: string): Promise<object | null> };
   vectors: VectorStore;
-  /** The relayer's handler: `/sponsor` and `/sponsor/execute` are forwarded to it. */
+  /**
+   * The relayer's handler: `/sponsor`, `/sponsor/execute`, the memory routes the owner key
+   * signs and `/health` are forwarded to it.
+   */
   relayer(request: Request, info?: ConnectionInfo): Promise<Response>;
   /**
    * The `Host` names it answers to (`host` on any port, or `host:port`; `*` for any); any
@@ -43,7 +48,10 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/": ["index.html", "text/html; charset=utf-8"],
   "/agents": ["index.html", "text/html; charset=utf-8"],
   "/connect/mcp": ["index.html", "text/html; charset=utf-8"],
+  "/memories": ["index.html", "text/html; charset=utf-8"],
   "/assets/app.js": ["app.js", "text/javascript; charset=utf-8"],
+  "/assets/ui.js": ["ui.js", "text/javascript; charset=utf-8"],
+  "/assets/memories.js": ["memories.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
 };
@@ -105,7 +113,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     return jsonResponse(200, { owner, namespaces: await options.vectors.namespaces(owner) });
   }
 
-  /** Hands a sponsored transaction to the relayer, under this request's id. */
+  /** Hands a request to the relayer as it came (signed by the browser), under this request's id. */
   function toRelayer({ request, requestId, info }: RouteContext): Promise<Response> {
     const headers = new Headers(request.headers);
     headers.set("x-request-id", requestId);
@@ -143,7 +151,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       ),
       route("GET", "/api/config", () =>
         Promise.resolve(
-          jsonResponse(200, { relayer: options.relayerUrl, packageId: options.packageId }),
+          jsonResponse(200, {
+            relayer: options.relayerUrl,
+            packageId: options.packageId,
+            // What the wallet signs relayer requests for (signature version 2).
+            audience: audienceOf(options.relayerUrl),
+          }),
         )),
       route("GET", "/api/account", async ({ request }) => {
         const owner = new URL(request.url).searchParams.get("owner");
@@ -152,6 +165,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       }),
       route("POST", "/sponsor", toRelayer, { streamBody: true }),
       route("POST", "/sponsor/execute", toRelayer, { streamBody: true }),
+      // Signed by the owner key in the browser; the relayer verifies them.
+      route("GET", "/api/memories", toRelayer, { streamBody: true }),
+      route("DELETE", "/api/memories", toRelayer, { streamBody: true }),
+      route("GET", "/api/memories/:id", toRelayer, { streamBody: true }),
+      route("DELETE", "/api/memories/:id", toRelayer, { streamBody: true }),
+      route("POST", "/api/recall", toRelayer, { streamBody: true }),
+      route("GET", "/health", toRelayer, { streamBody: true }),
       route("POST", "/api/namespaces", namespaces, { maxBodyBytes: 4096 }),
     ],
   });

@@ -56,7 +56,8 @@ async function signedNamespaces(key: KeyPair, timestamp: number, message?: strin
 
 Deno.test("dashboard: pages and assets carry the security headers and a request id", async () => {
   const { get } = dashboard();
-  for (const path of ["/", "/agents", "/connect/mcp", "/assets/app.js", "/assets/app.css"]) {
+  const paths = ["/", "/agents", "/memories", "/connect/mcp", "/assets/app.js", "/assets/app.css"];
+  for (const path of [...paths, "/assets/ui.js", "/assets/memories.js", "/assets/wallet.js"]) {
     const response = await get(path);
     assert.equal(response.status, 200, path);
     assert.equal(response.headers.get("x-content-type-options"), "nosniff");
@@ -108,6 +109,7 @@ Deno.test("dashboard: config and accounts from the ledger", async () => {
   assert.deepEqual(await (await get("/api/config")).json(), {
     relayer: "http://127.0.0.1:8000",
     packageId: "0x" + "c".repeat(64),
+    audience: "http://127.0.0.1:8000",
   });
   assert.deepEqual(await (await get(`/api/account?owner=${account.owner}`)).json(), { account });
   const bad = await get("/api/account?owner=alice");
@@ -161,4 +163,49 @@ Deno.test("dashboard: sponsored transactions go to the relayer under the same re
   assert.equal(wrong.status, 405);
   assert.equal(wrong.headers.get("allow"), "POST");
   await wrong.body?.cancel();
+});
+
+Deno.test("dashboard: the owner's signed memory requests and /health go to the relayer as sent", async () => {
+  const { handler, forwarded } = dashboard();
+  const signedHeaders = {
+    host: "localhost:5173",
+    "x-public-key": "a".repeat(64),
+    "x-signature": "b".repeat(128),
+    "x-timestamp": "1767225600",
+    "x-nonce": "c".repeat(32),
+  };
+  const id = "0190a0a0-0000-7000-8000-00000000000a";
+  const requests: [string, string, string?][] = [
+    ["GET", "/api/memories?namespace=work+notes&limit=20&cursor=abc"],
+    ["GET", `/api/memories/${id}`],
+    ["DELETE", `/api/memories/${id}`],
+    ["DELETE", "/api/memories?namespace=a&confirm=a"],
+    ["POST", "/api/recall", '{"query":"diet","namespace":"a"}'],
+    ["GET", "/health"],
+  ];
+  for (const [method, path, body] of requests) {
+    const response = await handler(
+      new Request(`${ORIGIN}${path}`, {
+        method,
+        headers: body ? { ...signedHeaders, "content-type": "application/json" } : signedHeaders,
+        body,
+      }),
+    );
+    assert.equal(response.status, 200, `${method} ${path}`);
+    await response.body?.cancel();
+    const sent = forwarded.at(-1)!;
+    const url = new URL(sent.url);
+    assert.deepEqual([sent.method, url.pathname + url.search], [method, path]);
+    assert.equal(sent.headers.get("x-signature"), "b".repeat(128));
+    assert.equal(sent.headers.get("x-nonce"), "c".repeat(32));
+    assert.equal(await sent.text(), body ?? "");
+  }
+  assert.equal(forwarded.length, requests.length);
+  // Only those: the relayer's other routes are not reachable through the dashboard.
+  const remember = await handler(
+    new Request(`${ORIGIN}/api/remember`, { method: "POST", headers: signedHeaders, body: "{}" }),
+  );
+  assert.equal(remember.status, 404);
+  await remember.body?.cancel();
+  assert.equal(forwarded.length, requests.length);
 });

@@ -1,6 +1,6 @@
 /**
  * The stdio package's MCP server: it serves `svc_login` and `svc_logout` itself and bridges
- * the four memory tools to a relayer's legacy SSE endpoint (`/api/mcp/sse`). Signed out, it
+ * the memory tools to a relayer's legacy SSE endpoint (`/api/mcp/sse`). Signed out, it
  * still answers `initialize` and `tools/list`, and each memory tool returns an error saying
  * how to sign in; once credentials exist the same process starts bridging.
  */
@@ -229,7 +229,10 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       server.sendToolListChanged().catch(() => {});
       return text(message);
     }
-    if (!(name in MEMORY_TOOLS)) {
+    const tool = Object.hasOwn(MEMORY_TOOLS, name)
+      ? MEMORY_TOOLS[name as keyof typeof MEMORY_TOOLS]
+      : undefined;
+    if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
     }
     const identity = await options.identity();
@@ -241,7 +244,12 @@ export function createStdioBridge(options: StdioBridgeOptions) {
         true,
       );
     }
-    if (options.namespace && !(typeof args.namespace === "string" && args.namespace !== "")) {
+    // Only the tools that take a namespace get the default one (svc_get and the others that
+    // name a memory by id take none).
+    if (
+      options.namespace && "namespace" in tool.inputSchema &&
+      !(typeof args.namespace === "string" && args.namespace !== "")
+    ) {
       args.namespace = options.namespace;
     }
     try {

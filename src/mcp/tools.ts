@@ -1,18 +1,31 @@
 /**
- * The remote MCP server: the four memory tools of the specification (§4.1). Every call goes
- * through the session's signed client to the relayer's own routes, so authentication,
- * encryption, blobs and the index are exactly those of a direct SDK call.
+ * The remote MCP server: the four memory tools of the specification (§4.1) and those that
+ * list, read, correct and erase single memories. Every call goes through the session's signed
+ * client to the relayer's own routes, so authentication, encryption, blobs and the index are
+ * exactly those of a direct SDK call.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { SvcClient } from "../client/mod.ts";
+import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { VERSION } from "../version.ts";
 
 export interface ToolSession {
-  client: Pick<SvcClient, "remember" | "waitForJob" | "jobs" | "recall" | "analyze" | "restore">;
+  client: Pick<
+    SvcClient,
+    | "remember"
+    | "waitForJob"
+    | "jobs"
+    | "recall"
+    | "analyze"
+    | "restore"
+    | "list"
+    | "get"
+    | "forget"
+    | "update"
+  >;
   /** The session's default namespace (`x-svc-namespace`); the relayer's "default" otherwise. */
   namespace?: string;
   /** How long `svc_remember` waits for its job before answering "accepted". */
@@ -20,6 +33,9 @@ export interface ToolSession {
 }
 
 const namespaceField = z.string().min(1).max(256);
+const tagField = z.string().min(1).max(64);
+const tagsField = z.array(tagField).max(16);
+const idField = z.string().min(1).max(128);
 
 /** Tool descriptions and schemas, shared with the stdio package's `tools/list`. */
 export const MEMORY_TOOLS = {
@@ -32,6 +48,9 @@ export const MEMORY_TOOLS = {
       text: z.string().min(1).describe("The complete fact to remember, unsummarised."),
       namespace: namespaceField.optional().describe(
         "Memory namespace (bucket); defaults to the session's namespace.",
+      ),
+      tags: tagsField.optional().describe(
+        'Short labels to file the memory under, such as "diet" (at most 16, 1-64 characters).',
       ),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
@@ -47,6 +66,7 @@ export const MEMORY_TOOLS = {
         "How many memories to return (1-100).",
       ),
       namespace: namespaceField.optional().describe("The namespace to search."),
+      tags: tagsField.optional().describe("Only memories carrying every one of these tags."),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   },
@@ -73,6 +93,57 @@ export const MEMORY_TOOLS = {
       ),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  },
+  svc_list: {
+    title: "List memories",
+    description: "List the user's memories in a namespace, newest first, with their ids, " +
+      "dates and tags, for example when the user asks what is remembered about them. Pass " +
+      "the cursor a page ends with to read the next page.",
+    inputSchema: {
+      namespace: namespaceField.optional().describe(
+        "The namespace to list; defaults to the session's namespace.",
+      ),
+      limit: z.number().int().min(1).max(100).default(20).describe(
+        "How many memories per page (1-100).",
+      ),
+      cursor: z.string().min(1).max(1024).optional().describe(
+        "The cursor the previous page ended with.",
+      ),
+      tag: tagField.optional().describe("Only memories carrying this tag."),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  },
+  svc_get: {
+    title: "Get a memory",
+    description: "Read one memory by its id (as svc_recall and svc_list show it): its text, " +
+      "namespace, tags and dates.",
+    inputSchema: { id: idField.describe("The memory's id.") },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  },
+  svc_forget: {
+    title: "Forget a memory",
+    description: "Permanently erase one memory by its id, when the user asks you to forget " +
+      "something. Find the id with svc_recall first (every result shows its id) and erase only " +
+      "the memory the user meant: an erased memory cannot be recovered. Returns the erase " +
+      "receipt signed by the memory service.",
+    inputSchema: {
+      id: idField.describe("The id of the memory to erase, as svc_recall shows it."),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+  },
+  svc_update: {
+    title: "Correct a memory",
+    description: "Correct a memory that is wrong or out of date: the new text (and tags) is " +
+      "saved as a new version that replaces the memory with this id, and the old version is " +
+      "erased. Find the id with svc_recall first. Pass the complete corrected statement.",
+    inputSchema: {
+      id: idField.describe("The id of the memory to correct, as svc_recall shows it."),
+      text: z.string().min(1).describe("The complete corrected fact."),
+      tags: tagsField.optional().describe(
+        "Tags for the new version; without them it keeps the old version's tags.",
+      ),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   },
 };
 
@@ -106,6 +177,33 @@ function failed(error: unknown): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
+const UNREADABLE = "(encrypted by the client that stored it)";
+
+/** ` (id …, tags: …)`: what a listed or recalled memory is known by besides its text. */
+function labels(memory: { id: string; tags?: string[] }): string {
+  const tags = memory.tags?.length ? `; tags: ${memory.tags.join(", ")}` : "";
+  return ` (id ${memory.id}${tags})`;
+}
+
+/** A recall result as one numbered line. */
+function recalledLine(result: RecallResult, index: number): string {
+  return `${index + 1}. [score ${result.score.toFixed(2)}] ${result.text}${labels(result)}`;
+}
+
+/** A memory with everything known about it, its text last. */
+function describeMemory(memory: Memory): string {
+  const facts = [
+    `namespace "${memory.namespace}"`,
+    `created ${memory.created_at}`,
+    ...(memory.updated_at !== memory.created_at ? [`updated ${memory.updated_at}`] : []),
+    ...(memory.tags.length ? [`tags: ${memory.tags.join(", ")}`] : []),
+    ...(memory.expires_at ? [`expires ${memory.expires_at}`] : []),
+    ...(memory.supersedes ? [`replaces ${memory.supersedes}`] : []),
+  ];
+  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? UNREADABLE}`;
+}
+
 async function attempt(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
@@ -123,9 +221,17 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_remember",
     MEMORY_TOOLS.svc_remember,
-    ({ text, namespace }: { text: string; namespace?: string }) =>
+    ({ text, namespace, tags }: { text: string; namespace?: string; tags?: string[] }) =>
       attempt(async () => {
-        const { job_id } = await client.remember(text, { namespace: ns(namespace) });
+        const answer = await client.remember(text, { namespace: ns(namespace), tags });
+        if (answer.status === "duplicate") {
+          return done(
+            `Already in memory (namespace "${shown(namespace)}", id ${answer.duplicate_of}); ` +
+              "nothing new was saved.",
+            { ...answer, namespace: shown(namespace) },
+          );
+        }
+        const { job_id } = answer;
         const job = await client.waitForJob(job_id, { timeoutMs: session.waitMs })
           .catch(() => null);
         if (job?.status === "failed") {
@@ -144,13 +250,17 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_recall",
     MEMORY_TOOLS.svc_recall,
-    ({ query, limit, namespace }: { query: string; limit: number; namespace?: string }) =>
+    ({ query, limit, namespace, tags }: {
+      query: string;
+      limit: number;
+      namespace?: string;
+      tags?: string[];
+    }) =>
       attempt(async () => {
-        const found = await client.recall(query, { limit, namespace: ns(namespace) });
+        const found = await client.recall(query, { limit, namespace: ns(namespace), tags });
         const text = found.total === 0
           ? "No matching memories found"
-          : found.results.map((r, i) => `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}`)
-            .join("\n");
+          : found.results.map(recalledLine).join("\n");
         return done(text, found);
       }),
   );
@@ -196,6 +306,83 @@ export function createMcpServer(session: ToolSession): McpServer {
           `Restore of namespace "${summary.namespace}": total ${summary.total}, restored ` +
             `${summary.restored}, skipped ${summary.skipped}.`,
           { ...summary },
+        );
+      }),
+  );
+  server.registerTool(
+    "svc_list",
+    MEMORY_TOOLS.svc_list,
+    ({ namespace, limit, cursor, tag }: {
+      namespace?: string;
+      limit: number;
+      cursor?: string;
+      tag?: string;
+    }) =>
+      attempt(async () => {
+        const page = await client.list({
+          namespace: ns(namespace),
+          limit,
+          cursor,
+          tags: tag === undefined ? undefined : [tag],
+        });
+        const where = `namespace "${shown(namespace)}"${tag === undefined ? "" : `, tag "${tag}"`}`;
+        const lines = page.memories.map((m) =>
+          `- ${m.created_at.slice(0, 10)} ${m.text ?? UNREADABLE}${labels(m)}`
+        );
+        const more = page.next_cursor
+          ? `\nMore: call svc_list again with cursor "${page.next_cursor}".`
+          : "";
+        return done(
+          lines.length
+            ? `Memories (${where}), newest first:\n${lines.join("\n")}${more}`
+            : `No memories (${where}).`,
+          { ...page, namespace: shown(namespace) },
+        );
+      }),
+  );
+
+  server.registerTool(
+    "svc_get",
+    MEMORY_TOOLS.svc_get,
+    ({ id }: { id: string }) =>
+      attempt(async () => {
+        const memory = await client.get(id);
+        return done(describeMemory(memory), { ...memory });
+      }),
+  );
+
+  server.registerTool(
+    "svc_forget",
+    MEMORY_TOOLS.svc_forget,
+    ({ id }: { id: string }) =>
+      attempt(async () => {
+        const receipt = await client.forget(id);
+        return done(
+          `Erased memory ${receipt.memory_id} at ${receipt.erased_at}; it can no longer be ` +
+            "read or recalled. The receipt is signed by the memory service.",
+          { ...receipt },
+        );
+      }),
+  );
+
+  server.registerTool(
+    "svc_update",
+    MEMORY_TOOLS.svc_update,
+    ({ id, text, tags }: { id: string; text: string; tags?: string[] }) =>
+      attempt(async () => {
+        const { job_id } = await client.update(id, { text, tags });
+        const job = await client.waitForJob(job_id, { timeoutMs: session.waitMs })
+          .catch(() => null);
+        if (job?.status === "failed") {
+          return failed(new SvcError("backend_unavailable", `Could not update: ${job.error}`));
+        }
+        const status = job?.status ?? "pending";
+        return done(
+          status === "done"
+            ? `Updated: the new version (id ${job_id}) replaces memory ${id}.`
+            : `Accepted (job ${job_id}); the new version replaces memory ${id} once it is ` +
+              "searchable, in a few seconds.",
+          { job_id, status, supersedes: id },
         );
       }),
   );

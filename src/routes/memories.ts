@@ -116,7 +116,7 @@ export function memoryRoutes(
           filter,
         }),
       );
-    }, signed),
+    }, { signed: true, ownerKey: true }), // the owner key too: the dashboard's search
 
     route<HandlerContext>("POST", "/api/remember/manual", async ({ caller, json }) => {
       const body = json();

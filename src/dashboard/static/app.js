@@ -1,6 +1,6 @@
-// The svc dashboard: the wallet and account page (/), the connected agents (/agents) and the
-// MCP sign-in consent page (/connect/mcp). Every text from the URL or the server goes through
-// textContent.
+// The svc dashboard: the wallet and account page (/), the connected agents (/agents), the
+// memories of a namespace (/memories, in memories.js) and the MCP sign-in consent page
+// (/connect/mcp). Every text from the URL or the server goes through textContent.
 import {
   addressOf,
   agentIsWaiting,
@@ -13,64 +13,8 @@ import {
   namespaces,
   transact,
 } from "./wallet.js";
-
-const main = document.querySelector("main");
-const status = document.querySelector("#status");
-
-function h(tag, attributes = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
-    else if (value !== false && value !== undefined) element.setAttribute(name, value);
-  }
-  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
-  return element;
-}
-
-function say(message, tone = "info") {
-  status.textContent = message;
-  status.dataset.tone = tone;
-}
-
-function short(value) {
-  return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
-}
-
-/** A button that runs `action`, disabled and labelled busy meanwhile. */
-function action(label, run, { kind = "primary", busy = "Working…" } = {}) {
-  const button = h("button", { type: "button", class: kind });
-  button.textContent = label;
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    button.setAttribute("aria-busy", "true");
-    button.textContent = busy;
-    try {
-      await run();
-    } catch (error) {
-      say(error.message, "error");
-    } finally {
-      button.disabled = false;
-      button.removeAttribute("aria-busy");
-      button.textContent = label;
-    }
-  });
-  return button;
-}
-
-function card(title, ...content) {
-  return h(
-    "section",
-    { class: "card", "aria-labelledby": slug(title) },
-    h("h2", { id: slug(title), tabindex: "-1" }, title),
-    ...content,
-  );
-}
-
-const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-
-function field(label, value, { mono = true } = {}) {
-  return [h("dt", {}, label), h("dd", { class: mono ? "mono" : "", title: value }, value)];
-}
+import { action, card, field, h, render, say, short } from "./ui.js";
+import { memories } from "./memories.js";
 
 async function account(owner) {
   const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
@@ -241,7 +185,15 @@ async function home() {
               h(
                 "tr",
                 {},
-                h("td", { class: "mono" }, n.namespace),
+                h(
+                  "td",
+                  { class: "mono" },
+                  h(
+                    "a",
+                    { href: `/memories?${new URLSearchParams({ namespace: n.namespace })}` },
+                    n.namespace,
+                  ),
+                ),
                 h("td", { class: "right" }, String(n.count)),
               )
             ),
@@ -565,14 +517,15 @@ async function connect() {
   );
 }
 
-function render(...sections) {
-  const options = sections.at(-1) instanceof Node ? {} : sections.pop();
-  main.replaceChildren(...sections);
-  main.dataset.state = options.error ? "error" : "ok";
-  main.querySelector("h2")?.focus?.();
+// ---------------------------------------------------------------- memories
+
+async function memoriesPage() {
+  document.title = "svc — memories";
+  const session = await signedIn(memoriesPage);
+  if (session) await memories(session);
 }
 
-const PAGES = { "/": home, "/agents": agents, "/connect/mcp": connect };
+const PAGES = { "/": home, "/agents": agents, "/memories": memoriesPage, "/connect/mcp": connect };
 for (const link of document.querySelectorAll("nav a")) {
   if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
 }

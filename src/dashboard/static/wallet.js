@@ -210,3 +210,70 @@ export async function namespaces(wallet) {
     signature: hex(signature),
   });
 }
+
+const HEX_BYTES = (text, bytes) =>
+  typeof text === "string" && new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(text);
+
+async function sha256Hex(bytes) {
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+}
+
+/**
+ * Sends a request to the relayer, through this dashboard (which forwards it), signed with the
+ * owner key as DESIGN §5.4 says (the port of `src/auth/signing.ts`): version 2 for `audience`
+ * (the relayer's origin, as `/api/config` advertises it) with a fresh nonce, else version 1
+ * with a nonce. `path` is the path as sent, with its query. Throws an Error with the relayer's
+ * sentence (and its `status` and `code`) on failure.
+ */
+export async function relayerRequest(wallet, { method, path, body, audience, accountId }) {
+  const payload = body === undefined ? "" : JSON.stringify(body);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
+  const request = `${timestamp}.${method}.${path}.${await sha256Hex(utf8(payload))}`;
+  const message = audience ? `svc-v2.${audience}.${request}.${nonce}` : `${request}.${nonce}`;
+  const headers = {
+    "x-public-key": wallet.publicKey,
+    "x-signature": hex(await sign(wallet, utf8(message))),
+    "x-timestamp": String(timestamp),
+    "x-nonce": nonce,
+  };
+  if (audience) {
+    headers["x-signature-version"] = "2";
+    headers["x-audience"] = audience;
+  }
+  if (accountId) headers["x-account-id"] = accountId;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : payload,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(answer.error ?? `The relayer answered ${response.status}.`);
+    error.status = response.status;
+    error.code = answer.code;
+    throw error;
+  }
+  return answer;
+}
+
+/**
+ * Whether an erase receipt is signed by the relayer whose receipt key (`/health`'s
+ * `receiptKey`) is `receiptKey`: Ed25519 over
+ * `svc-erase-receipt:v1\n<memory_id>\n<owner>\n<blob_id>\n<erased_at>`. Never throws.
+ */
+export async function verifyReceipt(receipt, receiptKey) {
+  const fields = [receipt?.memory_id, receipt?.owner, receipt?.blob_id, receipt?.erased_at];
+  if (!fields.every((f) => typeof f === "string" && !f.includes("\n"))) return false;
+  if (!HEX_BYTES(receipt.signature, 64) || !HEX_BYTES(receiptKey, 32)) return false;
+  try {
+    const key = await crypto.subtle.importKey("raw", fromHex(receiptKey), "Ed25519", false, [
+      "verify",
+    ]);
+    const message = ["svc-erase-receipt:v1", ...fields].join("\n");
+    return await crypto.subtle.verify("Ed25519", key, fromHex(receipt.signature), utf8(message));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * The memory commands of `svc` (a signed client of the relayer): remember, recall, restore,
+ * list, get, forget and update. Each returns the one JSON object `--json` prints and the text
+ * printed otherwise.
+ */
+import {
+  type EraseReceipt,
+  type Memory,
+  SvcClient,
+  type SvcClientOptions,
+  verifyReceipt,
+} from "../src/client/mod.ts";
+
+/** A command line that cannot be run as given: exit 2 with the usage. */
+export class UsageError extends Error {}
+
+/** What a command prints: `json` with `--json`, `text` otherwise. */
+export type Output = { json: Record<string, unknown>; text: string };
+
+/** The flags the memory commands read. */
+export interface MemoryFlags {
+  namespace?: string;
+  limit?: string;
+  wait?: boolean;
+  relayer?: string;
+  key?: string;
+  account?: string;
+  tag?: string[];
+  ttl?: string;
+  "expires-at"?: string;
+  replaces?: string;
+  cursor?: string;
+  since?: string;
+  until?: string;
+  text?: string;
+  confirm?: string;
+}
+
+export const MEMORY_COMMANDS = ["remember", "recall", "restore", "list", "get", "forget", "update"];
+
+export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY or --key):
+  remember TEXT [--namespace NS] [--tag T]... [--ttl 30d|--expires-at TIME]
+                [--replaces ID] [--wait]
+                                         a text already in the namespace is not stored
+                                         again: the answer names the memory holding it
+  recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
+  list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]
+                                         newest first; a page ends with its next cursor
+  get ID                                 one memory, with its tags and dates
+  forget ID                              erase a memory; prints the relayer's signed
+                                         receipt and checks its signature
+  forget --namespace NS --confirm NS     erase every memory of a namespace
+  update ID --text TEXT|(text on stdin) [--tag T]... [--wait]
+                                         store a new version that replaces the memory
+  restore --namespace NS [--limit N]
+  Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:8000),
+           --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
+  TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d).`;
+
+export function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number`);
+  return Number(value);
+}
+
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
+
+/** `--ttl`: `90`, `45s`, `30m`, `12h`, `30d`, `2w` → seconds. */
+export function ttlSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([0-9]{1,9})([smhdw]?)$/.exec(value);
+  if (!match || Number(match[1]) === 0) {
+    throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
+  }
+  return Number(match[1]) * TTL_UNITS[match[2]];
+}
+
+/** A time flag, as ISO 8601 UTC. */
+function time(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new UsageError(`${flag} must be a time such as 2026-07-01T00:00:00Z`);
+  return new Date(ms).toISOString();
+}
+
+/** ` (id …; tags: …)`: what a memory is known by besides its text. */
+function labels(memory: { id: string; tags?: string[] }): string {
+  const tags = memory.tags?.length ? `; tags: ${memory.tags.join(", ")}` : "";
+  return ` (id ${memory.id}${tags})`;
+}
+
+/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
+const UNREADABLE = "(encrypted by the client that stored it)";
+const oneLine = (text: string | null) => (text ?? UNREADABLE).replace(/\s+/g, " ").trim();
+
+function describe(memory: Memory): string {
+  const rows: [string, string | null][] = [
+    ["id", memory.id],
+    ["namespace", memory.namespace],
+    ["created", memory.created_at],
+    ["updated", memory.updated_at],
+    ["expires", memory.expires_at],
+    ["supersedes", memory.supersedes],
+    ["tags", memory.tags.length ? memory.tags.join(", ") : null],
+  ];
+  return rows.filter(([, value]) => value !== null)
+    .map(([name, value]) => `${name.padEnd(11)}${value}`)
+    .join("\n") + `\n\n${memory.text ?? UNREADABLE}`;
+}
+
+function receiptLines(receipt: EraseReceipt): string {
+  return `memory_id  ${receipt.memory_id}\nowner      ${receipt.owner}\n` +
+    `blob_id    ${receipt.blob_id}\nerased_at  ${receipt.erased_at}\n` +
+    `signature  ${receipt.signature}`;
+}
+
+/** The text of `update`: `--text`, else standard input when it is not a terminal. */
+async function updateText(given: string | undefined, stdin: StdinSource): Promise<string> {
+  if (given !== undefined) return need(given, "the new text (--text or standard input)");
+  if (stdin.isTerminal()) throw new UsageError("missing the new text (--text or standard input)");
+  const text = (await new Response(stdin.readable).text()).replace(/\r?\n$/, "");
+  return need(text.trim() ? text : "", "the new text (--text or standard input)");
+}
+
+/** Where `update` reads its text without `--text`. */
+export interface StdinSource {
+  isTerminal(): boolean;
+  readable: ReadableStream<Uint8Array>;
+}
+
+/** `forget ID`, or `forget --namespace NS --confirm NS`: nothing else is sent. */
+function checkForget(id: string | undefined, namespace?: string, confirm?: string) {
+  if (id !== undefined) {
+    if (namespace !== undefined || confirm !== undefined) {
+      throw new UsageError("give a memory's id or --namespace NS --confirm NS, not both");
+    }
+    return;
+  }
+  const target = need(namespace, "the memory's id, or --namespace NS --confirm NS");
+  if (confirm !== target) {
+    throw new UsageError(
+      `erasing a namespace needs --confirm repeating its name (--confirm ${target})`,
+    );
+  }
+}
+
+/** Runs one memory command; `words` are the positionals after the command. */
+export async function runMemoryCommand(
+  command: string,
+  words: string[],
+  values: MemoryFlags,
+  env: (name: string) => string | undefined,
+  stdin: StdinSource,
+): Promise<Output> {
+  const options: SvcClientOptions = {
+    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
+    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+  };
+  // Checked before anything is sent.
+  const limit = positiveInt(values.limit, "--limit");
+  const since = time(values.since, "--since");
+  const until = time(values.until, "--until");
+  const tags = values.tag?.length ? values.tag : undefined;
+  const ttl = ttlSeconds(values.ttl);
+  const expiresAt = time(values["expires-at"], "--expires-at");
+  if (ttl !== undefined && expiresAt !== undefined) {
+    throw new UsageError("give --ttl or --expires-at, not both");
+  }
+  const namespace = values.namespace;
+  if (command === "forget") checkForget(words[0], namespace, values.confirm);
+  let client = await SvcClient.create(options);
+  const health = command === "remember" ? null : await client.health();
+  // A Seal relayer decrypts and erases with the caller's own key.
+  if (health?.backends.cipher === "seal") {
+    client = await SvcClient.create({ ...options, sendDelegateKey: true });
+  }
+  const text = words.filter(Boolean).join(" ");
+
+  if (command === "remember") {
+    const answer = await client.remember(need(text, "the text to remember"), {
+      namespace,
+      tags,
+      ttlSeconds: ttl,
+      expiresAt,
+      replaces: values.replaces,
+    });
+    if (answer.status === "duplicate") {
+      return {
+        json: { ...answer },
+        text: `already remembered as ${answer.duplicate_of}; nothing new was stored`,
+      };
+    }
+    const job = values.wait ? await client.waitForJob(answer.job_id) : answer;
+    return { json: { ...job }, text: `job ${job.job_id}: ${job.status}` };
+  }
+
+  if (command === "recall") {
+    const found = await client.recall(need(text, "the query"), {
+      namespace,
+      limit,
+      tags,
+      since,
+      until,
+    });
+    return {
+      json: { ...found },
+      text: found.results.map((r, i) =>
+        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}`
+      ).join("\n") || "No matching memories found",
+    };
+  }
+
+  if (command === "list") {
+    const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
+    const lines = page.memories.map((m) =>
+      `${m.id}  ${m.created_at}  ${m.tags.length ? `[${m.tags.join(", ")}]  ` : ""}` +
+      oneLine(m.text)
+    );
+    if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);
+    return { json: { ...page }, text: lines.join("\n") || "No memories" };
+  }
+
+  if (command === "get") {
+    const memory = await client.get(need(words[0], "the memory's id"));
+    return { json: { ...memory }, text: describe(memory) };
+  }
+
+  if (command === "forget") {
+    const check = (receipt: EraseReceipt) => verifyReceipt(receipt, health?.receiptKey ?? "");
+    if (words[0] === undefined) {
+      const erased = await client.forgetNamespace(namespace!);
+      const valid = (await Promise.all(erased.receipts.map(check))).filter(Boolean).length;
+      return {
+        json: { ...erased },
+        text: `erased ${erased.erased} ${erased.erased === 1 ? "memory" : "memories"} from ` +
+          `namespace "${erased.namespace}"; ` +
+          `${valid} of ${erased.receipts.length} receipts verified with the relayer's receipt ` +
+          "key (--json prints them)",
+      };
+    }
+    const receipt = await client.forget(words[0]);
+    const verdict = await check(receipt)
+      ? `signature verified with the relayer's receipt key ${health?.receiptKey}`
+      : "WARNING: the signature does not verify with the relayer's receipt key";
+    return {
+      json: { ...receipt },
+      text: `erased memory ${receipt.memory_id}\n${receiptLines(receipt)}\n${verdict}`,
+    };
+  }
+
+  if (command === "update") {
+    const id = need(words[0], "the memory's id");
+    const accepted = await client.update(id, {
+      text: await updateText(values.text, stdin),
+      tags,
+    });
+    const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
+    return {
+      json: { ...job, supersedes: id },
+      text: `job ${job.job_id}: ${job.status} (a new version replacing ${id})`,
+    };
+  }
+
+  const summary = await client.restore(need(namespace, "--namespace"), { limit });
+  return {
+    json: { ...summary },
+    text: `Restore of namespace "${summary.namespace}": total ${summary.total}, ` +
+      `restored ${summary.restored}, skipped ${summary.skipped}.`,
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * The shapes of what the relayer's HTTP API answers, and of the client's options, as the
+ * client types them.
+ *
+ * @module
+ */
+import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
+import type { UnknownJob } from "../services/memories.ts";
+
+/** What `GET /health` answers. */
+export interface Health {
+  /** `"ok"` whenever the relayer answers. */
+  status: string;
+  /** This build's version. */
+  version: string;
+  /** The version of the HTTP API. */
+  apiVersion: string;
+  /** How the relayer runs: `"embedded"` (the default) or `"network"` (on Sui). */
+  mode: string;
+  /** The package id of the ledger: the local ledger's, or the Sui Move package. */
+  packageId: string;
+  /**
+   * The implementation behind each interface: `chain`, `cipher`, `blobStore`, `vectorStore`,
+   * `embedder` (its model) and `llm` (`"none"` without one).
+   */
+  backends: Record<string, string>;
+  /** Whether the MCP sidecar is running. */
+  sidecar: "up" | "down";
+  /** Open MCP sessions, as the sidecar last reported them. */
+  mcpSessions: number;
+  /** The relayer's Ed25519 public key (64 hex) that signs erase receipts (`verifyReceipt`). */
+  receiptKey: string;
+  /** Fields a newer relayer may add. */
+  [field: string]: unknown;
+}
+
+/** What `remember` answers: the job that remembers the text. */
+export interface RememberAccepted {
+  /** The remember job; `job` and `waitForJob` follow it. */
+  job_id: string;
+  /** The job's status when accepted: `pending`. */
+  status: JobStatus;
+  /** With `replaces`: the memory the new version replaces once it is recallable. */
+  supersedes?: string;
+}
+
+/**
+ * What `remember` answers: a job, or, for a text the namespace already holds (the same after
+ * normalising case and white space), the memory holding it (`status: "duplicate"`).
+ */
+export type RememberAnswer = RememberAccepted | RememberDuplicate;
+
+/** The recall options beyond the query. */
+export interface RecallOptions {
+  /** How many memories at most, 1..100 (10 unless given). */
+  limit?: number;
+  /** The namespace (`"default"` without one). */
+  namespace?: string;
+  /** Only memories carrying every one of these tags. */
+  tags?: string[];
+  /** Only memories created at or after this time. */
+  since?: Date | string;
+  /** Only memories created before this time. */
+  until?: Date | string;
+}
+
+/**
+ * What `rememberBulk` answers: one remember job per item, but for the items whose text the
+ * namespace already holds (`duplicates`).
+ */
+export interface BulkRememberAccepted {
+  /** The remember jobs of the items that are not duplicates, in the order of the items. */
+  job_ids: string[];
+  /** How many jobs were accepted (`job_ids.length`). */
+  total: number;
+  /** Always `"pending"`. */
+  status: "pending";
+  /** The items whose text the namespace already holds: nothing was stored for them. */
+  duplicates?: { index: number; duplicate_of: string }[];
+}
+
+/** An item of `rememberBulk`. */
+export interface BulkItem {
+  /** The text to remember. */
+  text: string;
+  /** The namespace (`"default"` without one). */
+  namespace?: string;
+  /** Up to 16 tags of 1 to 64 characters. */
+  tags?: string[];
+  /** Expire the memory this many seconds after it is accepted. */
+  ttlSeconds?: number;
+  /** Expire the memory at this time (instead of `ttlSeconds`). */
+  expiresAt?: Date | string;
+}
+
+/** What `jobs` answers. */
+export interface JobStatuses {
+  /** The jobs in the order asked; an `UnknownJob` for an id that names none of the caller's. */
+  results: (PublicJob | UnknownJob)[];
+}
+
+/** The caller as the relayer resolves its signing key. */
+export interface CallerIdentity {
+  /** The address of the account's owner. */
+  owner: string;
+  /** The account the key belongs to. */
+  account_id: string;
+  /** The signing public key (64 hex characters). */
+  public_key: string;
+}
+
+/** A memory as list and get answer it. */
+export interface Memory {
+  /** The memory's id (a time-ordered UUID). */
+  id: string;
+  /** Its namespace. */
+  namespace: string;
+  /** Its text, decrypted; `null` for a manual memory, which the relayer cannot read. */
+  text: string | null;
+  /** Its tags (none: `[]`). */
+  tags: string[];
+  /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
+  created_at: string;
+  /** When this version was stored (ISO 8601). */
+  updated_at: string;
+  /** When it expires (ISO 8601), or `null` for never. */
+  expires_at: string | null;
+  /** The id of the memory this version replaced, or `null`. */
+  supersedes: string | null;
+}
+
+/** One page of a list: newest first. */
+export interface MemoryPage {
+  /** The memories of the page, newest first. */
+  memories: Memory[];
+  /** Pass it as `cursor` for the next page; `null` on the last one. */
+  next_cursor: string | null;
+}
+
+/** What narrows a list. */
+export interface ListOptions {
+  /** The namespace (`"default"` without one). */
+  namespace?: string;
+  /** The page size, 1..500 (50 unless given). */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+  /** Only memories carrying every one of these tags. */
+  tags?: string[];
+  /** Only memories created at or after this time. */
+  since?: Date | string;
+  /** Only memories created before this time. */
+  until?: Date | string;
+}
+
+/**
+ * The relayer's signed statement that a memory was erased. `signature` is Ed25519, by the
+ * relayer's receipt key (`/health`'s `receiptKey`), over {@link receiptMessage}.
+ */
+export interface EraseReceipt {
+  /** The erased memory. */
+  memory_id: string;
+  /** The address of its owner. */
+  owner: string;
+  /** The blob that held its ciphertext. */
+  blob_id: string;
+  /** When it was erased (ISO 8601). */
+  erased_at: string;
+  /** 128 hex characters. */
+  signature: string;
+}
+
+/** What erasing a namespace answers: one receipt per erased memory. */
+export interface NamespaceErasure {
+  /** The erased namespace. */
+  namespace: string;
+  /** The owner's address. */
+  owner: string;
+  /** How many memories were erased. */
+  erased: number;
+  /** Their receipts. */
+  receipts: EraseReceipt[];
+}
+
+/** A new version of a memory: its text, and what changes besides. */
+export interface UpdateOptions {
+  /** The new text. */
+  text: string;
+  /** The new version's tags; the old version's are kept unless given. */
+  tags?: string[];
+  /** Expire the new version this many seconds from now; the old expiry is kept unless given. */
+  ttlSeconds?: number;
+  /** Expire the new version at this time (instead of `ttlSeconds`). */
+  expiresAt?: Date | string;
+}
+
+/** What `update` answers: the job storing the new version. */
+export interface UpdateAccepted {
+  /** The job storing the new version; `waitForJob` follows it. */
+  job_id: string;
+  /** `"pending"` when accepted. */
+  status: "pending";
+  /** The memory the new version replaces once it is recallable. */
+  supersedes: string;
+}
+
+/** What remember answers for a text the namespace already holds: nothing new is stored. */
+export interface RememberDuplicate {
+  /** Always `"duplicate"`. */
+  status: "duplicate";
+  /** The memory already holding the text. */
+  duplicate_of: string;
+  /** That memory. */
+  memory: Memory;
+}
+
+/** The options of remember beyond its text. */
+export interface RememberOptions {
+  /** The namespace (`"default"` without one). */
+  namespace?: string;
+  /** Up to 16 tags of 1 to 64 characters. */
+  tags?: string[];
+  /** Expire the memory this many seconds after it is accepted. */
+  ttlSeconds?: number;
+  /** Expire the memory at this time (instead of `ttlSeconds`). */
+  expiresAt?: Date | string;
+  /** Store the text as a new version of this memory, which is erased once it is recallable. */
+  replaces?: string;
+}

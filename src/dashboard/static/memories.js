@@ -1,0 +1,198 @@
+// The memories page (/memories?namespace=NS): a namespace's memories, newest first, page by
+// page; search by meaning (recall); erase one memory after a confirmation, with the relayer's
+// signed receipt shown and checked against its receipt key. Every request is signed in this
+// browser by the owner key; the dashboard forwards it to the relayer.
+import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
+import { action, card, field, h, render, say } from "./ui.js";
+
+const PAGE_SIZE = 20;
+const UNREADABLE = "(encrypted by the client that stored it)";
+
+const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+
+/** The page of `session` (the wallet and its account) for the namespace in the URL. */
+export async function memories({ wallet, owned }) {
+  const namespace = new URLSearchParams(location.search).get("namespace") || "default";
+  document.title = `svc — memories in ${namespace}`;
+  const config = await (await fetch("/api/config")).json();
+  const signed = (method, path, body) =>
+    relayerRequest(wallet, {
+      method,
+      path,
+      body,
+      audience: config.audience,
+      accountId: owned.id,
+    });
+
+  const list = h("ul", { class: "memories", "aria-label": "Memories" });
+  const more = h("div", { class: "actions" });
+  const heading = h("p", { class: "empty", role: "status" });
+  const receipt = h("div", { id: "receipt" });
+  let counter = 0;
+  let searching = false;
+
+  /** One memory: its text, its date, tags, expiry (and score), and Delete. */
+  function item(memory, score) {
+    const textId = `memory-text-${++counter}`;
+    const row = h(
+      "li",
+      { class: "memory", "data-id": memory.id },
+      h("p", { class: "memory-text", id: textId }, memory.text ?? UNREADABLE),
+      h(
+        "div",
+        { class: "memory-meta" },
+        h(
+          "time",
+          { datetime: memory.created_at, title: memory.created_at },
+          day(memory.created_at),
+        ),
+        (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
+        memory.expires_at ? h("span", {}, `expires ${day(memory.expires_at)}`) : null,
+        score === undefined ? null : h("span", {}, `score ${score.toFixed(2)}`),
+      ),
+    );
+    const erase = action("Delete", async () => {
+      const preview = (memory.text ?? "this memory").slice(0, 80);
+      if (
+        !confirm(`Erase "${preview}"? Its key is destroyed: it cannot be read or recovered again.`)
+      ) return;
+      const answer = await signed("DELETE", `/api/memories/${encodeURIComponent(memory.id)}`);
+      row.remove();
+      if (!list.children.length) heading.textContent = "No memories left on this page.";
+      else if (!searching) heading.textContent = `Showing ${list.children.length}, newest first.`;
+      await showReceipt(answer);
+    }, { kind: "danger small", busy: "Erasing…" });
+    erase.setAttribute("aria-describedby", textId);
+    row.append(h("div", { class: "memory-actions" }, erase));
+    return row;
+  }
+
+  async function showReceipt(answer) {
+    const health = await fetch("/health").then((r) => r.json()).catch(() => ({}));
+    const valid = await verifyReceipt(answer, health.receiptKey);
+    receipt.replaceChildren(card(
+      "Erase receipt",
+      h(
+        "p",
+        { class: valid ? "done" : "warning", role: "status" },
+        valid
+          ? "Erased. The relayer signed this receipt, and its signature checks out against the " +
+            "relayer's receipt key."
+          : "Erased, but the receipt's signature does not check out against the relayer's " +
+            "receipt key: keep it and report it.",
+      ),
+      h(
+        "dl",
+        {},
+        field("Memory", answer.memory_id),
+        field("Owner", answer.owner),
+        field("Blob", answer.blob_id),
+        field("Erased at", answer.erased_at),
+        field("Signature", answer.signature),
+        field("Receipt key", health.receiptKey ?? "unknown"),
+      ),
+      h(
+        "div",
+        { class: "actions" },
+        action("Copy receipt", async () => {
+          const { memory_id, owner, blob_id, erased_at, signature } = answer;
+          await navigator.clipboard.writeText(
+            JSON.stringify({ memory_id, owner, blob_id, erased_at, signature }, null, 2),
+          );
+          say("Receipt copied to the clipboard.", "success");
+        }, { kind: "secondary" }),
+      ),
+    ));
+    say(`Erased memory ${answer.memory_id}.`, "success");
+  }
+
+  /** Appends a page of the namespace (the first without `cursor`). */
+  async function page(cursor) {
+    const query = new URLSearchParams({ namespace, limit: String(PAGE_SIZE) });
+    if (cursor) query.set("cursor", cursor);
+    const answer = await signed("GET", `/api/memories?${query}`);
+    searching = false;
+    if (!cursor) list.replaceChildren();
+    list.append(...answer.memories.map((memory) => item(memory)));
+    heading.textContent = list.children.length === 0
+      ? "No memories in this namespace."
+      : `Showing ${list.children.length}, newest first.`;
+    more.replaceChildren(
+      answer.next_cursor
+        ? action("Load more", () => page(answer.next_cursor), {
+          kind: "secondary",
+          busy: "Loading…",
+        })
+        : "",
+    );
+  }
+
+  async function search(query) {
+    const answer = await signed("POST", "/api/recall", { query, namespace, limit: PAGE_SIZE });
+    searching = true;
+    list.replaceChildren(...answer.results.map((result) => item(result, result.score)));
+    heading.textContent = answer.total === 0
+      ? `No memory matches "${query}".`
+      : `${answer.total} best ${answer.total === 1 ? "match" : "matches"} for "${query}".`;
+    more.replaceChildren(action("Show all", () => {
+      input.value = "";
+      return page();
+    }, { kind: "secondary" }));
+  }
+
+  const input = h("input", {
+    type: "search",
+    id: "memory-search",
+    placeholder: "What do I eat?",
+    maxlength: "1000",
+  });
+  const form = h(
+    "form",
+    { class: "search", role: "search" },
+    h("label", { for: "memory-search" }, "Search memories by meaning"),
+    h(
+      "div",
+      { class: "search-row" },
+      input,
+      h("button", { type: "submit", class: "primary" }, "Search"),
+    ),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const query = input.value.trim();
+    try {
+      await (query ? search(query) : page());
+    } catch (error) {
+      say(error.message, "error");
+    }
+  });
+
+  const picker = h("select", { id: "namespace-picker" });
+  const choose = h(
+    "div",
+    { class: "namespace-picker" },
+    h("label", { for: "namespace-picker" }, "Namespace"),
+    picker,
+  );
+  picker.append(h("option", { value: namespace, selected: true }, namespace));
+  picker.addEventListener("change", () => {
+    location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
+  });
+  namespaces(wallet).then(({ namespaces: known }) => {
+    for (const { namespace: name, count } of known) {
+      if (name === namespace) continue;
+      picker.append(h("option", { value: name }, `${name} (${count})`));
+    }
+  }, () => {});
+
+  render(
+    receipt,
+    card(`Memories in "${namespace}"`, choose, form, heading, list, more),
+  );
+  try {
+    await page();
+  } catch (error) {
+    heading.textContent = `Cannot list the memories: ${error.message}`;
+    throw error;
+  }
+}

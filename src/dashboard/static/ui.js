@@ -1,0 +1,67 @@
+// The dashboard's building blocks: elements, the status line, buttons that run an action,
+// cards and pages. Every text goes into the page as text, never as HTML.
+const main = document.querySelector("main");
+const status = document.querySelector("#status");
+
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else if (value !== false && value !== undefined) element.setAttribute(name, value);
+  }
+  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  return element;
+}
+
+export function say(message, tone = "info") {
+  status.textContent = message;
+  status.dataset.tone = tone;
+}
+
+export function short(value) {
+  return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
+}
+
+/** A button that runs `action`, disabled and labelled busy meanwhile. */
+export function action(label, run, { kind = "primary", busy = "Working…" } = {}) {
+  const button = h("button", { type: "button", class: kind });
+  button.textContent = label;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    button.textContent = busy;
+    try {
+      await run();
+    } catch (error) {
+      say(error.message, "error");
+    } finally {
+      button.disabled = false;
+      button.removeAttribute("aria-busy");
+      button.textContent = label;
+    }
+  });
+  return button;
+}
+
+export function card(title, ...content) {
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": slug(title) },
+    h("h2", { id: slug(title), tabindex: "-1" }, title),
+    ...content,
+  );
+}
+
+export const slug = (text) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+
+export function field(label, value, { mono = true } = {}) {
+  return [h("dt", {}, label), h("dd", { class: mono ? "mono" : "", title: value }, value)];
+}
+
+/** Replaces the page's content; `{error: true}` last marks it as an error page. */
+export function render(...sections) {
+  const options = sections.at(-1) instanceof Node ? {} : sections.pop();
+  main.replaceChildren(...sections);
+  main.dataset.state = options.error ? "error" : "ok";
+  main.querySelector("h2")?.focus?.();
+}

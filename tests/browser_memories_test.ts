@@ -1,0 +1,147 @@
+/**
+ * The dashboard's memories page in headless Chromium, against the real relayer: the owner key
+ * signs in the browser; the page lists a namespace page by page, searches it, and erases a
+ * memory after a confirmation, showing the receipt checked against the relayer's key.
+ */
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { generateKeyPair } from "../src/auth/keys.ts";
+import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
+
+Deno.test("browser: the memories page lists, pages, searches and erases with a receipt", async () => {
+  const dataDir = await Deno.makeTempDir();
+  let relayer: RelayerProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    const stack = await startStack(dataDir);
+    relayer = stack.relayer;
+    browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(stack.dashboard);
+    await setUpWallet(page);
+    await page.getByRole("region", { name: "Your account", exact: true }).waitFor();
+
+    // An agent's key, added by the wallet as the consent page adds one.
+    const agent = await generateKeyPair();
+    const accountId = await page.evaluate<string>(`(async () => {
+      const w = await import("/assets/wallet.js");
+      const wallet = await w.loadWallet();
+      const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
+      await w.transact(wallet, {
+        kind: "add_delegate_key",
+        account_id: account.id,
+        public_key: ${JSON.stringify(agent.publicKey)},
+        label: "test agent",
+      });
+      return account.id;
+    })()`);
+    const client = await SvcClient.create({
+      baseUrl: relayer.url,
+      privateKey: agent.privateKey,
+      accountId,
+    });
+    const jobs: string[] = [];
+    for (let i = 0; i < 23; i++) {
+      jobs.push(jobIdOf(
+        await client.remember(`Journal entry ${i}: a quiet day`, {
+          namespace: "journal",
+        }),
+      ));
+    }
+    jobs.push(jobIdOf(
+      await client.remember("My dog Rex loves the beach", {
+        namespace: "journal",
+        tags: ["pets"],
+      }),
+    ));
+    jobs.push(jobIdOf(
+      await client.remember("I keep my passport in the blue drawer", {
+        namespace: "journal",
+      }),
+    ));
+    for (const id of jobs) assert.equal((await client.waitForJob(id)).status, "done");
+    const [dogId, passportId] = jobs.slice(-2);
+
+    // From the home page's namespaces to the namespace's memories.
+    await page.reload();
+    const spaces = page.getByRole("region", { name: "Namespaces" });
+    await spaces.getByRole("link", { name: "journal" }).click();
+    await page.waitForURL(/\/memories\?namespace=journal$/);
+    const list = page.getByRole("list", { name: "Memories" });
+    await page.getByText("Showing 20, newest first.").waitFor();
+    const items = list.getByRole("listitem");
+    assert.equal(await items.count(), 20);
+    assert.match(await items.nth(0).innerText(), /I keep my passport in the blue drawer/);
+    assert.match(await items.nth(1).innerText(), /My dog Rex loves the beach\s+\S.*\s+pets/s);
+    await page.getByRole("button", { name: "Load more" }).click();
+    await page.getByText("Showing 25, newest first.").waitFor();
+    assert.equal(await page.getByRole("button", { name: "Load more" }).count(), 0);
+    await screenshot(page, "memories");
+
+    // Search by meaning.
+    await page.getByLabel("Search memories by meaning").fill("where is my passport?");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByText(/best match(es)? for "where is my passport\?"/).waitFor();
+    assert.match(await items.nth(0).innerText(), /passport in the blue drawer[\s\S]*score 0\.\d\d/);
+
+    // Dismissing the confirmation erases nothing.
+    const passport = list.getByRole("listitem").filter({ hasText: "passport" });
+    page.once("dialog", (dialog) => dialog.dismiss());
+    await passport.getByRole("button", { name: "Delete" }).click();
+    await passport.getByRole("button", { name: "Delete" }).waitFor();
+    assert.equal((await client.get(passportId)).text, "I keep my passport in the blue drawer");
+
+    let question = "";
+    page.once("dialog", (dialog) => {
+      question = dialog.message();
+      dialog.accept();
+    });
+    await passport.getByRole("button", { name: "Delete" }).click();
+    const receipt = page.getByRole("region", { name: "Erase receipt" });
+    await receipt.getByText(/signature checks out against the relayer's receipt key/).waitFor();
+    assert.match(question, /^Erase "I keep my passport in the blue drawer"\?/);
+    const shown = await receipt.innerText();
+    assert.match(shown, new RegExp(`Memory\\s+${passportId}`));
+    await screenshot(page, "memories-receipt");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "memories-receipt-390");
+    const overflow = "document.documentElement.scrollWidth - window.innerWidth";
+    assert.equal(await page.evaluate<number>(overflow), 0, "the page overflows at 390 px");
+
+    // The receipt on the page is the relayer's, and the memory is gone everywhere.
+    const fields = Object.fromEntries(
+      ["Memory", "Owner", "Blob", "Erased at", "Signature", "Receipt key"].map((name) => [
+        name,
+        shown.match(new RegExp(`${name}\\s+(\\S+)`))![1],
+      ]),
+    );
+    const health = await client.health();
+    assert.equal(fields["Receipt key"], health.receiptKey);
+    assert.equal(
+      await verifyReceipt({
+        memory_id: fields.Memory,
+        owner: fields.Owner,
+        blob_id: fields.Blob,
+        erased_at: fields["Erased at"],
+        signature: fields.Signature,
+      }, health.receiptKey),
+      true,
+    );
+    const error = await client.get(passportId).catch((e) => e);
+    assert.ok(error instanceof SvcError && error.code === "not_found");
+    assert.equal((await client.list({ namespace: "journal", limit: 500 })).memories.length, 24);
+    assert.equal((await client.get(dogId)).text, "My dog Rex loves the beach");
+
+    // The list no longer shows it, after a reload too.
+    await page.getByRole("button", { name: "Show all" }).click();
+    await page.getByText("Showing 20, newest first.").waitFor();
+    assert.doesNotMatch(await list.innerText(), /passport/);
+  } finally {
+    await browser?.close();
+    await relayer?.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -1,0 +1,205 @@
+/**
+ * The operator CLI's memory commands (`cli/svc.ts` run as a process) against a relayer on a
+ * loopback port: list, get, forget, update, remember's tags and expiry; `--json` prints one
+ * JSON object, human output otherwise.
+ */
+import assert from "node:assert/strict";
+import { verifyReceipt } from "../src/client/mod.ts";
+import type { Caller } from "./fixtures.ts";
+import { startMcpStack } from "./mcp_fixtures.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed, with `--json`. */
+  json: Record<string, unknown>;
+}
+
+/** Runs `svc <args>` as `who` against `url`, with `stdin` piped when given. */
+async function svc(url: string, who: Caller, args: string[], stdin?: string): Promise<Run> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
+    env: {
+      SVC_SERVER_URL: url,
+      SVC_DELEGATE_KEY: who.key.privateKey,
+      SVC_ACCOUNT_ID: who.accountId,
+      SVC_DATA_DIR: "/nonexistent-svc-cli-test",
+    },
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    cwd: ROOT,
+  }).spawn();
+  if (stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(stdin));
+    await writer.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  const text = new TextDecoder().decode(stdout);
+  const run = { code, stdout: text, stderr: new TextDecoder().decode(stderr), json: {} };
+  if (args.includes("--json")) {
+    assert.equal(text.trim().split("\n").length, 1, `one JSON line: ${text}`);
+    run.json = JSON.parse(text);
+  }
+  return run;
+}
+
+const ID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const run = (args: string[], stdin?: string) => svc(stack.url, who, args, stdin);
+
+  const saved = await run([
+    "remember",
+    "I am vegetarian",
+    "--namespace",
+    "food",
+    "--tag",
+    "diet",
+    "--tag",
+    "health",
+    "--ttl",
+    "30d",
+    "--wait",
+    "--json",
+  ]);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.equal(saved.json.status, "done");
+  const id = saved.json.job_id as string;
+  const coffee = await run([
+    "remember",
+    "I drink my coffee black",
+    "--namespace",
+    "food",
+    "--wait",
+  ]);
+  assert.match(coffee.stdout, new RegExp(`^job ${ID}: done\\n$`));
+
+  const duplicate = await run(["remember", "i am  VEGETARIAN", "--namespace", "food", "--json"]);
+  assert.deepEqual([duplicate.json.status, duplicate.json.duplicate_of], ["duplicate", id]);
+  const duplicateText = await run(["remember", "I am vegetarian", "--namespace", "food"]);
+  assert.equal(duplicateText.stdout, `already remembered as ${id}; nothing new was stored\n`);
+
+  const listed = await run(["list", "--namespace", "food", "--json"]);
+  const memories = listed.json.memories as {
+    id: string;
+    tags: string[];
+    created_at: string;
+    expires_at: string | null;
+  }[];
+  assert.equal(memories.length, 2);
+  assert.deepEqual(memories[1].tags, ["diet", "health"]);
+  const ttl = Date.parse(memories[1].expires_at!) - Date.parse(memories[1].created_at);
+  assert.ok(Math.abs(ttl - 30 * 86400_000) < 60_000, `30 days: ${ttl} ms`);
+
+  const human = await run(["list", "--namespace", "food", "--limit", "1"]);
+  const [line, next] = human.stdout.trimEnd().split("\n");
+  assert.match(line, new RegExp(`^${ID}  \\S+Z  I drink my coffee black$`));
+  const cursor = next.match(/^next page: --cursor (\S+)$/)![1];
+  const second = await run(["list", "--namespace", "food", "--limit", "1", "--cursor", cursor]);
+  assert.match(second.stdout, new RegExp(`^${id}  \\S+Z  \\[diet, health\\]  I am vegetarian\\n$`));
+  const tagged = await run(["list", "--namespace", "food", "--tag", "diet", "--json"]);
+  assert.deepEqual((tagged.json.memories as { id: string }[]).map((m) => m.id), [id]);
+  assert.equal((await run(["list", "--namespace", "empty"])).stdout, "No memories\n");
+
+  const got = await run(["get", id]);
+  assert.match(
+    got.stdout,
+    new RegExp(
+      `^id         ${id}\\nnamespace  food\\ncreated    \\S+\\nupdated    \\S+\\n` +
+        "expires    \\S+\\ntags       diet, health\\n\\nI am vegetarian\\n$",
+    ),
+  );
+  assert.equal((await run(["get", id, "--json"])).json.text, "I am vegetarian");
+
+  const recalled = await run(["recall", "vegetarian", "--namespace", "food", "--tag", "diet"]);
+  assert.match(
+    recalled.stdout,
+    new RegExp(
+      `^1\\. \\[score 0\\.\\d\\d\\] I am vegetarian \\(id ${id}; tags: diet, health\\)\\n$`,
+    ),
+  );
+
+  const updated = await run(["update", id, "--text", "I am vegan", "--wait", "--json"]);
+  assert.equal(updated.code, 0, updated.stderr);
+  assert.deepEqual([updated.json.status, updated.json.supersedes], ["done", id]);
+  const vegan = updated.json.job_id as string;
+  const piped = await run(["update", vegan, "--tag", "vegan", "--wait"], "I am vegan since 2020\n");
+  assert.match(
+    piped.stdout,
+    new RegExp(`^job (${ID}): done \\(a new version replacing ${vegan}\\)\\n$`),
+  );
+  const latest = piped.stdout.match(new RegExp(`^job (${ID})`))![1];
+  const now = await run(["get", latest, "--json"]);
+  assert.deepEqual(
+    [now.json.text, now.json.tags, now.json.supersedes],
+    ["I am vegan since 2020", ["vegan"], vegan],
+  );
+  const gone = await run(["get", id, "--json"]);
+  assert.equal(gone.code, 1);
+  assert.equal(gone.json.code, "not_found");
+});
+
+Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const run = (args: string[]) => svc(stack.url, who, args);
+  const ids: string[] = [];
+  for (const text of ["My PIN is 4321", "My locker is 12", "My desk is by the window"]) {
+    const saved = await run(["remember", text, "--namespace", "work", "--wait", "--json"]);
+    ids.push(saved.json.job_id as string);
+  }
+  const { receiptKey } = await (await fetch(`${stack.url}/health`)).json();
+
+  const forgotten = await run(["forget", ids[0]]);
+  assert.equal(forgotten.code, 0, forgotten.stderr);
+  assert.match(
+    forgotten.stdout,
+    new RegExp(
+      `^erased memory ${ids[0]}\\nmemory_id  ${ids[0]}\\nowner      ${who.owner}\\n` +
+        `blob_id    \\S+\\nerased_at  \\S+\\nsignature  [0-9a-f]{128}\\n` +
+        `signature verified with the relayer's receipt key ${receiptKey}\\n$`,
+    ),
+  );
+  const receipt = await run(["forget", ids[1], "--json"]);
+  assert.equal(receipt.json.memory_id, ids[1]);
+  assert.equal(await verifyReceipt(receipt.json as never, receiptKey), true);
+  const again = await run(["forget", ids[1], "--json"]);
+  assert.deepEqual([again.code, again.json.code], [1, "not_found"]);
+
+  for (
+    const args of [
+      ["forget", "--namespace", "work"],
+      ["forget", "--namespace", "work", "--confirm", "other"],
+      ["forget", ids[2], "--namespace", "work", "--confirm", "work"],
+      ["forget"],
+      ["update", ids[2], "--json"],
+      ["remember", "x", "--ttl", "0", "--json"],
+      ["remember", "x", "--ttl", "1y", "--json"],
+      ["remember", "x", "--ttl", "1d", "--expires-at", "2030-01-01T00:00:00Z", "--json"],
+      ["list", "--since", "yesterday", "--json"],
+      ["list", "--limit", "many", "--json"],
+    ]
+  ) {
+    const refused = await run([...args, ...(args.includes("--json") ? [] : ["--json"])]);
+    assert.equal(refused.code, 2, args.join(" "));
+    assert.equal(refused.json.code, "usage", args.join(" "));
+  }
+  const still = await run(["list", "--namespace", "work", "--json"]);
+  assert.deepEqual((still.json.memories as { id: string }[]).map((m) => m.id), [ids[2]]);
+
+  const erased = await run(["forget", "--namespace", "work", "--confirm", "work"]);
+  assert.equal(
+    erased.stdout,
+    'erased 1 memory from namespace "work"; 1 of 1 receipts verified with the relayer\'s ' +
+      "receipt key (--json prints them)\n",
+  );
+  const empty = await run(["list", "--namespace", "work", "--json"]);
+  assert.deepEqual(empty.json.memories, []);
+});
