@@ -5,13 +5,16 @@
  * recall pool's smallest size) and the process's resident memory. Vectors are random unit
  * vectors of 128 dimensions (the offline embedder's size) with 10 term hashes per row; the
  * figures are the store's own, without the HTTP, embedding and decryption steps of a recall.
- * Results go to `bench/results/encrypted_index.json`.
+ * Results go to `bench/results/encrypted_index.json`. With `--info`, every row also carries a
+ * `MemoryInfo` as the lifecycle writes one (two tag hashes, sealed tags, a text digest, an
+ * expiry on a quarter of the rows, a replaced id on a tenth), and results go to
+ * `bench/results/encrypted_index_info.json`.
  *
- *   deno run -A --unstable-kv bench/encrypted_index.ts [--sizes 10000,100000]
+ *   deno run -A --unstable-kv bench/encrypted_index.ts [--sizes 10000,100000] [--info]
  */
 import { parseArgs } from "node:util";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
-import type { VectorRow } from "../src/kit.ts";
+import type { MemoryInfo, VectorRow } from "../src/kit.ts";
 
 const DIMENSIONS = 128;
 const OWNER = "0x" + "ab".repeat(32);
@@ -22,7 +25,11 @@ const COLD_RUNS = 3;
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { sizes: { type: "string", default: "10000,100000" }, cold: { type: "string" } },
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    cold: { type: "string" },
+    info: { type: "boolean", default: false },
+  },
 });
 
 function randomUnit(): Float32Array {
@@ -37,6 +44,24 @@ function randomUnit(): Float32Array {
   return v;
 }
 
+const base64url = (bytes: Uint8Array) =>
+  bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** About the size and shape of what the lifecycle keeps with a memory. */
+function info(i: number): MemoryInfo {
+  const out: MemoryInfo = {
+    tags: [0, 1].map(() => crypto.getRandomValues(new Uint8Array(8)).toHex()),
+    sealed: base64url(crypto.getRandomValues(new Uint8Array(48))),
+    digest: base64url(crypto.getRandomValues(new Uint8Array(32))),
+  };
+  if (i % 4 === 0) out.expiresAt = 1_800_000_000_000 + i;
+  if (i % 10 === 0) {
+    out.supersedes = crypto.randomUUID();
+    out.firstCreatedAt = 1_600_000_000_000 + i;
+  }
+  return out;
+}
+
 function row(i: number): VectorRow {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   return {
@@ -47,6 +72,7 @@ function row(i: number): VectorRow {
     vector: randomUnit(),
     createdAt: 1_700_000_000_000 + i,
     terms: Array.from({ length: 10 }, () => crypto.getRandomValues(new Uint8Array(8)).toHex()),
+    ...(values.info && { info: info(i) }),
   };
 }
 
@@ -175,6 +201,7 @@ if (values.cold) {
     note: "Store level: search is EncryptedVectorStore.search (k = 30) in a fresh process " +
       "after the cold load, without embedding, blob reads or decryption; cold load is the " +
       "first search of a newly opened store (read + decrypt + decode of the namespace).",
+    rows_carry_info: values.info,
     targets: {
       search_p50_ms: { "10k": 10, "100k": 40 },
       cold_load_100k_ms: 1000,
@@ -184,7 +211,7 @@ if (values.cold) {
   };
   await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
   await Deno.writeTextFile(
-    new URL("./results/encrypted_index.json", import.meta.url),
+    new URL(`./results/encrypted_index${values.info ? "_info" : ""}.json`, import.meta.url),
     JSON.stringify(report, null, 2) + "\n",
   );
 }

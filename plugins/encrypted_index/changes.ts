@@ -79,7 +79,7 @@ function pack(rows: BlockRow[], dimensions: number): BlockRow[][] {
   let current: BlockRow[] = [];
   let bytes = 0;
   for (const row of rows) {
-    const size = rowBytes(dimensions, row.id, row.blobId, row.terms);
+    const size = rowBytes(dimensions, row.id, row.blobId, row.terms, row.info);
     if (current.length > 0 && bytes + size > BLOCK_BYTES) {
       out.push(current);
       current = [];
@@ -102,6 +102,7 @@ function columnsOf(rows: BlockRow[], dimensions: number, plainBytes: number): Bl
     ids: rows.map((r) => r.id),
     blobIds: rows.map((r) => r.blobId),
     terms: rows.map((r) => r.terms),
+    infos: rows.some((r) => r.info) ? rows.map((r) => r.info) : null,
     createdAt: Float64Array.from(rows, (r) => r.createdAt),
     vectors,
   };

@@ -1,7 +1,7 @@
 /**
  * The encrypted vector index, the default: nothing of a memory is readable at rest without the
  * relayer's master key. Each owner's namespace is stored as blocks of rows (vectors, term
- * hashes, ids, times) sealed with AES-256-GCM under a key derived (HKDF) from the master key
+ * hashes, ids, times, each memory's `MemoryInfo`) sealed with AES-256-GCM under a key derived (HKDF) from the master key
  * for that namespace; owners and namespaces are filed under keyed hashes (HMAC), never by name.
  * A namespace is decrypted into memory the first time it is used and searched there exactly
  * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
@@ -33,6 +33,7 @@ import {
   type VectorRow,
   type VectorStore,
 } from "../../src/kit.ts";
+import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
 import { IndexKeys, type NamespaceRef } from "./keys.ts";
@@ -40,7 +41,9 @@ import { KvBlockStorage } from "./kv_storage.ts";
 import { type Resident, unit } from "./resident.ts";
 import type { BlockStorage, StoredHeader } from "./storage.ts";
 
-const FORMAT = 1;
+/** Written since rows carry a `MemoryInfo`; a format 1 index is marked 2 when opened here. */
+const FORMAT = 2;
+const READS = new Set([1, 2]);
 const PLUGIN = "the encrypted vector index";
 /** Times a change is planned again after another writer changed its namespaces. */
 const RETRIES = 5;
@@ -128,11 +131,12 @@ export class EncryptedVectorStore implements VectorStore {
       const files = `${where} (with its -wal and -shm files)`;
       const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
         `for each namespace to re-index from the blob store`;
-      if (meta && meta.format !== FORMAT) {
+      if (meta && !READS.has(meta.format)) {
         throw new SvcError(
           "conflict",
           `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
-            `version reads format ${FORMAT}. Either run the version that wrote it, or ${fix}.`,
+            `version reads formats ${[...READS].join(" and ")}. Either run the version that ` +
+            `wrote it, or ${fix}.`,
         );
       }
       if (meta && meta.keyCheck !== keyCheck) {
@@ -151,7 +155,9 @@ export class EncryptedVectorStore implements VectorStore {
             `configured. Either configure the original embedder, or ${fix}.`,
         );
       }
-      if (!meta) await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
+      if (!meta || meta.format !== FORMAT) {
+        await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
+      }
       return new EncryptedVectorStore(storage, keys, options);
     } catch (error) {
       storage.close();
@@ -194,26 +200,27 @@ export class EncryptedVectorStore implements VectorStore {
 
   upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    // Checked and queued at once, so writes apply in the order they were called.
-    let checked: { r: VectorRow; vector: Float32Array }[];
+    // Checked, copied and queued at once, so writes apply in the order they were called and
+    // a caller changing its rows afterwards does not change what is written.
+    let checked: { r: VectorRow; row: BlockRow }[];
     try {
-      checked = rows.map((r) => ({ r, vector: this.#vector(r.vector, "index the memory") }));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const items = Promise.all(checked.map(async ({ r, vector }) => {
-      const add: NewRow = {
-        ref: await this.#keys.ref(r.owner, r.namespace),
-        owner: r.owner,
-        namespace: r.namespace,
+      checked = rows.map((r) => ({
+        r,
         row: {
           id: r.id,
           blobId: r.blobId,
           createdAt: r.createdAt,
-          vector,
+          vector: this.#vector(r.vector, "index the memory"),
           terms: r.terms?.join(" ") ?? "",
+          info: infoText(r.info),
         },
-      };
+      }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const items = Promise.all(checked.map(async ({ r, row }) => {
+      const ref = await this.#keys.ref(r.owner, r.namespace);
+      const add: NewRow = { ref, owner: r.owner, namespace: r.namespace, row };
       return { id: r.id, add };
     })).then((all) => [...new Map(all.map((item) => [item.id, item])).values()]);
     return this.#enqueue(rows.length, items, options?.signal);

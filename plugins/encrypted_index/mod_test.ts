@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import type { SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
+import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
 import { MemoryVectorStore } from "../../src/testing/mod.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
+import { IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 
@@ -58,6 +59,19 @@ async function assertSame(store: VectorStore, reference: VectorStore, ids: strin
   }
 }
 
+/** A `MemoryInfo` with some of its fields, some strings needing escapes in JSON. */
+function info(random: () => number): MemoryInfo {
+  const out: MemoryInfo = { digest: `d${Math.floor(random() * 1e9)}` };
+  if (random() < 0.5) {
+    out.tags = Array.from({ length: Math.floor(random() * 4) }, (_, i) => `t${i}`);
+  }
+  if (random() < 0.5) out.sealed = `s"\\${"é€😀".repeat(Math.floor(random() * 3))}`;
+  if (random() < 0.3) out.expiresAt = Math.floor(random() * 1e12);
+  if (random() < 0.3) out.supersedes = `m${Math.floor(random() * 300)}`;
+  if (random() < 0.3) out.firstCreatedAt = Math.floor(random() * 1e12);
+  return out;
+}
+
 Deno.test("encrypted index: random writes answer as the in-memory store, before and after reopening", async () => {
   await using temp = await tempDir();
   const random = seeded(7);
@@ -76,6 +90,7 @@ Deno.test("encrypted index: random writes answer as the in-memory store, before 
     ...(random() < 0.8
       ? { terms: Array.from({ length: 1 + pick([0, 1, 5]) }, () => pick(ids)) }
       : {}),
+    ...(random() < 0.6 ? { info: info(random) } : {}),
   });
   for (let step = 0; step < 600; step++) {
     const roll = random();
@@ -324,5 +339,60 @@ Deno.test("encrypted index: writes apply in call order; a malformed vector is re
     );
   }
   assert.equal(await store.count({ owner: "o", namespace: "n3" }), 0);
+  await store.close();
+});
+
+Deno.test("encrypted index: a format 1 index (version 1 blocks) reads as rows without info and takes rows with one", async () => {
+  await using temp = await tempDir();
+  const path = `${temp.dir}/index.kv`;
+  let store = await open(temp.dir);
+  await store.upsert([{ ...row("old1", 1), terms: ["h1"] }, row("old2", 2)]);
+  await store.close();
+  // Rows without info are written as version 1 wrote them but for the version number: make
+  // the blocks and the index what version 1 left.
+  const keys = await IndexKeys.derive(secret);
+  const ref = await keys.ref("o", "n");
+  const kv = await Deno.openKv(path);
+  let blocks = 0;
+  for await (const entry of kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["b", ref.ns] })) {
+    const [, , id, parts, part] = entry.key as [string, string, string, number, number?];
+    assert.equal(parts, 1);
+    assert.equal(part, 0);
+    const plain = new Uint8Array(await keys.open(ref, `block ${id}`, entry.value));
+    const view = new DataView(plain.buffer);
+    assert.equal(view.getUint32(0, true), 2);
+    const json = new TextDecoder().decode(plain.subarray(plain.length - view.getUint32(12, true)));
+    assert.deepEqual(Object.keys(JSON.parse(json)), ["i", "b", "t"]);
+    view.setUint32(0, 1, true);
+    await kv.set(entry.key, await keys.seal(ref, `block ${id}`, plain));
+    blocks++;
+  }
+  assert.ok(blocks >= 1);
+  const meta = (await kv.get<{ format: number }>(["meta"])).value!;
+  await kv.set(["meta"], { ...meta, format: 1 });
+  kv.close();
+
+  store = await open(temp.dir);
+  const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
+  assert.deepEqual((await store.terms("o", "n")).sort(byId), [
+    { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
+    { id: "old2", terms: [], blobId: "blob-old2", createdAt: 2 },
+  ]);
+  const storage = await KvBlockStorage.open(path);
+  assert.equal((await storage.meta())?.format, 2, "marked as the format now written");
+  storage.close();
+  const info: MemoryInfo = { tags: ["k1"], digest: "d", supersedes: "old2", firstCreatedAt: 2 };
+  await store.upsert([{ ...row("new", 3), info }]);
+  await store.delete(["old2"]);
+  await store.close();
+  store = await open(temp.dir);
+  assert.deepEqual((await store.terms("o", "n")).sort(byId), [
+    { id: "new", terms: [], blobId: "blob-new", createdAt: 3, info },
+    { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
+  ]);
+  assert.deepEqual((await store.search("o", "n", row("", 3).vector, 5)).map((h) => h.id), [
+    "new",
+    "old1",
+  ]);
   await store.close();
 });

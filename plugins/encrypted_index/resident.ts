@@ -5,7 +5,7 @@
  * blocks it touches.
  */
 import type { TermsRow, VectorHit } from "../../src/kit.ts";
-import { type BlockColumns, type BlockRow, rowBytes } from "./block.ts";
+import { type BlockColumns, type BlockRow, parseInfo, rowBytes } from "./block.ts";
 import { VectorColumn } from "./vector_column.ts";
 
 /** A stored block as the namespace knows it. */
@@ -39,6 +39,8 @@ export class Resident {
   #ids: string[] = [];
   #blobIds: string[] = [];
   #terms: string[] = [];
+  /** Each row's `MemoryInfo` as JSON ("" for none), parsed only when `terms` is asked for. */
+  #infos: string[] = [];
   #blockOf: string[] = [];
   #created: Float64Array;
   #vectors: VectorColumn;
@@ -57,7 +59,7 @@ export class Resident {
 
   /** About the bytes the namespace holds in memory. */
   get memoryBytes(): number {
-    return this.#vectors.byteLength + this.#created.byteLength + this.count * 120 +
+    return this.#vectors.byteLength + this.#created.byteLength + this.count * 128 +
       this.#stringBytes * 2;
   }
 
@@ -92,12 +94,15 @@ export class Resident {
     this.#created.set(columns.createdAt, start);
     for (let i = 0; i < count; i++) {
       const id = columns.ids[i];
+      const info = columns.infos?.[i] ?? "";
       this.#ids.push(id);
       this.#blobIds.push(columns.blobIds[i]);
       this.#terms.push(columns.terms[i]);
+      this.#infos.push(info);
       this.#blockOf.push(blockId);
       this.#row.set(id, start + i);
-      this.#stringBytes += id.length + columns.blobIds[i].length + columns.terms[i].length;
+      this.#stringBytes += id.length + columns.blobIds[i].length + columns.terms[i].length +
+        info.length;
     }
   }
 
@@ -109,15 +114,23 @@ export class Resident {
     const block = this.blocks.get(this.#blockOf[row]);
     if (block) {
       block.count--;
-      block.plainBytes -= rowBytes(this.dimensions, id, this.#blobIds[row], this.#terms[row]);
+      block.plainBytes -= rowBytes(
+        this.dimensions,
+        id,
+        this.#blobIds[row],
+        this.#terms[row],
+        this.#infos[row],
+      );
     }
-    this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length;
+    this.#stringBytes -= id.length + this.#blobIds[row].length + this.#terms[row].length +
+      this.#infos[row].length;
     const last = this.#ids.length - 1;
     if (row !== last) {
       const d = this.dimensions;
       this.#ids[row] = this.#ids[last];
       this.#blobIds[row] = this.#blobIds[last];
       this.#terms[row] = this.#terms[last];
+      this.#infos[row] = this.#infos[last];
       this.#blockOf[row] = this.#blockOf[last];
       this.#created[row] = this.#created[last];
       this.#vectors.values.copyWithin(row * d, last * d, (last + 1) * d);
@@ -126,6 +139,7 @@ export class Resident {
     this.#ids.pop();
     this.#blobIds.pop();
     this.#terms.pop();
+    this.#infos.pop();
     this.#blockOf.pop();
   }
 
@@ -155,18 +169,24 @@ export class Resident {
       blobId: this.#blobIds[row],
       createdAt: this.#created[row],
       terms: this.#terms[row],
+      info: this.#infos[row],
       vector: this.#vectors.values.slice(row * d, (row + 1) * d),
     };
   }
 
-  /** Every row's terms. */
+  /** Every row without its vector; each call makes new objects, so callers may keep them. */
   terms(): TermsRow[] {
-    return this.#ids.map((id, row) => ({
-      id,
-      terms: this.#terms[row] ? this.#terms[row].split(" ") : [],
-      blobId: this.#blobIds[row],
-      createdAt: this.#created[row],
-    }));
+    return this.#ids.map((id, row) => {
+      const out: TermsRow = {
+        id,
+        terms: this.#terms[row] ? this.#terms[row].split(" ") : [],
+        blobId: this.#blobIds[row],
+        createdAt: this.#created[row],
+      };
+      const info = parseInfo(this.#infos[row]);
+      if (info) out.info = info;
+      return out;
+    });
   }
 
   /** The `k` rows nearest `query` (of unit length), nearest first; among `only` when given. */

@@ -4,6 +4,8 @@
  * rows. The directory records the embedder's model and dimensions, and opening it with
  * another embedder is refused. Past `indexMinRows` rows an HNSW (scalar-quantized) cosine
  * index is built; searches re-rank its candidates on the full vectors, so distances are exact.
+ * A row's `MemoryInfo` is kept as JSON in the nullable `info` column (keyed hashes and sealed
+ * values only); a table made before it gains the column, empty, when opened.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@ import {
   countNamespaces,
   createLogger,
   type Logger,
+  type MemoryInfo,
   type NamespaceCount,
   SvcError,
   type TermsRow,
@@ -44,8 +47,20 @@ export interface LanceDbOptions {
   logger?: Logger;
 }
 
+/** A row as the table stores it. */
+type StoredRow = {
+  id: string;
+  owner_id: string;
+  ns: string;
+  blob_id: string;
+  created_at: number;
+  terms: string | null;
+  info: string | null;
+  vector: number[];
+};
+
 interface Pending {
-  rows: VectorRow[];
+  records: StoredRow[];
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -56,6 +71,11 @@ function quote(value: string): string {
 
 function inList(ids: string[]): string {
   return `id IN (${ids.map(quote).join(", ")})`;
+}
+
+/** The `info` of a row whose column holds `text` (a new object), for spreading into the row. */
+function infoOf(text: string | null | undefined): { info?: MemoryInfo } {
+  return text ? { info: JSON.parse(text) as MemoryInfo } : {};
 }
 
 export class LanceDbVectorStore implements VectorStore {
@@ -117,16 +137,26 @@ export class LanceDbVectorStore implements VectorStore {
         new Field("blob_id", new Utf8(), false),
         new Field("created_at", new Float64(), false),
         new Field("terms", new Utf8(), true),
+        new Field("info", new Utf8(), true),
         new Field(
           "vector",
           new FixedSizeList(options.dimensions, new Field("item", new Float32(), true)),
           false,
         ),
       ]);
-      const table = await db.createEmptyTable(TABLE, schema, { existOk: true });
-      // Tables made before lexical ranking gain the column (empty: dense ranking only).
-      if (!(await table.schema()).fields.some((field) => field.name === "terms")) {
-        await table.addColumns([{ name: "terms", valueSql: "CAST(NULL AS STRING)" }]);
+      // An existing table is opened as it is (creating it "if missing" refuses one whose
+      // schema differs, as an earlier version's does).
+      const table = (await db.tableNames()).includes(TABLE)
+        ? await db.openTable(TABLE)
+        : await db.createEmptyTable(TABLE, schema, { existOk: true });
+      // Tables made before lexical ranking or infos gain the columns, empty (no terms: dense
+      // ranking only; no info: rows as they were remembered then).
+      const fields = new Set((await table.schema()).fields.map((field) => field.name));
+      const missing = ["terms", "info"].filter((name) => !fields.has(name));
+      if (missing.length > 0) {
+        await table.addColumns(
+          missing.map((name) => ({ name, valueSql: "CAST(NULL AS STRING)" })),
+        );
       }
       if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted), { mode: 0o600 });
       return new LanceDbVectorStore(
@@ -144,8 +174,19 @@ export class LanceDbVectorStore implements VectorStore {
   upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     if (rows.length === 0) return Promise.resolve();
+    // Copied now, so a caller changing its rows afterwards does not change what is written.
+    const records = rows.map((row): StoredRow => ({
+      id: row.id,
+      owner_id: row.owner,
+      ns: row.namespace,
+      blob_id: row.blobId,
+      created_at: row.createdAt,
+      terms: row.terms?.join(" ") ?? null,
+      info: row.info ? JSON.stringify(row.info) : null,
+      vector: Array.from(row.vector),
+    }));
     const done = new Promise<void>((resolve, reject) => {
-      this.#pending.push({ rows, resolve, reject });
+      this.#pending.push({ records, resolve, reject });
     });
     this.#writing ??= this.#drain();
     return done;
@@ -155,19 +196,11 @@ export class LanceDbVectorStore implements VectorStore {
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0);
-      const byId = new Map<string, VectorRow>();
-      for (const { rows } of batch) for (const row of rows) byId.set(row.id, row);
+      const byId = new Map<string, StoredRow>();
+      for (const { records } of batch) for (const record of records) byId.set(record.id, record);
       try {
         await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
-          .execute([...byId.values()].map((row) => ({
-            id: row.id,
-            owner_id: row.owner,
-            ns: row.namespace,
-            blob_id: row.blobId,
-            created_at: row.createdAt,
-            terms: row.terms?.join(" ") ?? null,
-            vector: Array.from(row.vector),
-          })));
+          .execute([...byId.values()]);
         for (const p of batch) p.resolve();
       } catch (error) {
         const wrapped = backendError("LanceDB", "index the memory", error);
@@ -287,13 +320,14 @@ export class LanceDbVectorStore implements VectorStore {
     try {
       const rows = await this.#table.query()
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
-        .select(["id", "terms", "blob_id", "created_at"])
+        .select(["id", "terms", "blob_id", "created_at", "info"])
         .toArray();
       return rows.map((row) => ({
         id: row.id,
         terms: row.terms ? row.terms.split(" ") : [],
         blobId: row.blob_id,
         createdAt: Number(row.created_at),
+        ...infoOf(row.info),
       }));
     } catch (error) {
       throw backendError("LanceDB", "read the stored terms", error);
@@ -315,7 +349,7 @@ export class LanceDbVectorStore implements VectorStore {
   async *rows(options?: CallOptions): AsyncGenerator<VectorRow[]> {
     await this.idle();
     try {
-      const columns = ["id", "owner_id", "ns", "blob_id", "created_at", "terms", "vector"];
+      const columns = ["id", "owner_id", "ns", "blob_id", "created_at", "terms", "info", "vector"];
       for await (const batch of this.#table.query().select(columns)) {
         options?.signal?.throwIfAborted();
         const rows: VectorRow[] = [];
@@ -329,6 +363,7 @@ export class LanceDbVectorStore implements VectorStore {
             createdAt: row.created_at,
             vector: Float32Array.from(row.vector.toArray() as Float32Array),
             ...(terms !== null ? { terms: terms ? terms.split(" ") : [] } : {}),
+            ...infoOf(row.info),
           });
         }
         yield rows;

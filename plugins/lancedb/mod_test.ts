@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as lancedb from "@lancedb/lancedb";
+import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
 import { MemoryVectorStore } from "../../src/testing/mod.ts";
 import type { VectorRow } from "../../src/kit.ts";
 import { LanceDbVectorStore } from "./mod.ts";
@@ -46,5 +47,87 @@ Deno.test("LanceDbVectorStore builds the HNSW index past indexMinRows and stays 
   } finally {
     await store.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("LanceDbVectorStore opens a table made before infos (or terms): the columns are added, the rows kept", async () => {
+  for (const older of [["terms"], []]) {
+    const dir = await Deno.makeTempDir();
+    try {
+      // The table as an earlier version made it, with two rows.
+      const db = await lancedb.connect(dir);
+      const fields = [
+        new Field("id", new Utf8(), false),
+        new Field("owner_id", new Utf8(), false),
+        new Field("ns", new Utf8(), false),
+        new Field("blob_id", new Utf8(), false),
+        new Field("created_at", new Float64(), false),
+        ...older.map((name) => new Field(name, new Utf8(), true)),
+        new Field(
+          "vector",
+          new FixedSizeList(4, new Field("item", new Float32(), true)),
+          false,
+        ),
+      ];
+      const table = await db.createEmptyTable("memories", new Schema(fields));
+      await table.add(["a", "b"].map((id, i) => ({
+        id,
+        owner_id: "o",
+        ns: "n",
+        blob_id: `blob-${id}`,
+        created_at: i + 1,
+        ...(older.includes("terms") ? { terms: i === 0 ? "h1 h2" : null } : {}),
+        vector: [1, i, 0, 0],
+      })));
+      table.close();
+      db.close();
+      await Deno.writeTextFile(
+        `${dir}/svc_index.json`,
+        JSON.stringify({ model: "test", dimensions: 4 }),
+      );
+
+      let store = await LanceDbVectorStore.open({ dir, model: "test", dimensions: 4 });
+      const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
+      assert.deepEqual((await store.terms("o", "n")).sort(byId), [
+        {
+          id: "a",
+          terms: older.includes("terms") ? ["h1", "h2"] : [],
+          blobId: "blob-a",
+          createdAt: 1,
+        },
+        { id: "b", terms: [], blobId: "blob-b", createdAt: 2 },
+      ]);
+      const info = { tags: ["k"], digest: "d", expiresAt: 5 };
+      await store.upsert([{
+        id: "b",
+        owner: "o",
+        namespace: "n",
+        blobId: "blob-b2",
+        vector: [0, 1, 0, 0],
+        createdAt: 3,
+        info,
+      }]);
+      await store.close();
+      store = await LanceDbVectorStore.open({ dir, model: "test", dimensions: 4 });
+      assert.deepEqual((await store.terms("o", "n")).sort(byId).map((r) => [r.id, r.info]), [
+        ["a", undefined],
+        ["b", info],
+      ]);
+      assert.deepEqual((await store.search("o", "n", [1, 0, 0, 0], 5)).map((h) => h.id), [
+        "a",
+        "b",
+      ]);
+      const moved = (await Array.fromAsync(store.rows())).flat().sort(byId);
+      assert.deepEqual(moved.map((r) => [r.id, r.info]), [["a", undefined], ["b", info]]);
+      await store.close();
+      const reopened = await lancedb.connect(dir);
+      const migrated = await reopened.openTable("memories");
+      const names = (await migrated.schema()).fields.map((field) => field.name);
+      migrated.close();
+      reopened.close();
+      assert.ok(names.includes("info") && names.includes("terms"), names.join());
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
   }
 });

@@ -49,7 +49,15 @@ export class MemoryVectorStore implements VectorStore {
 
   upsert(rows: VectorRow[], options?: CallOptions): Promise<void> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    for (const row of rows) this.#rows.set(row.id, { ...row, vector: Array.from(row.vector) });
+    // Kept as copies, so a caller changing its rows afterwards does not change the index.
+    for (const row of rows) {
+      this.#rows.set(row.id, {
+        ...row,
+        vector: Array.from(row.vector),
+        ...(row.terms && { terms: [...row.terms] }),
+        ...(row.info && { info: structuredClone(row.info) }),
+      });
+    }
     return Promise.resolve();
   }
 
@@ -108,7 +116,7 @@ export class MemoryVectorStore implements VectorStore {
         .filter((r) => r.owner === owner && r.namespace === namespace)
         .map((r) => ({
           id: r.id,
-          terms: r.terms ?? [],
+          terms: r.terms ? [...r.terms] : [],
           blobId: r.blobId,
           createdAt: r.createdAt,
           ...(r.info && { info: structuredClone(r.info) }),

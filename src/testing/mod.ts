@@ -34,6 +34,7 @@ export {
   llmSuite,
   rerankerSuite,
   vectorStoreSuite,
+  type VectorStoreUnderTest,
 } from "./suites.ts";
 export {
   type SponsorClock,

@@ -36,37 +36,45 @@ import {
   rerankerSuite,
   sponsorSuite,
   vectorStoreSuite,
+  type VectorStoreUnderTest,
 } from "../../src/testing/mod.ts";
+import type { VectorStore } from "../../src/kit.ts";
 
 vectorStoreSuite("MemoryVectorStore", (dimensions) => {
   const store = new MemoryVectorStore(dimensions);
   return Promise.resolve(Object.assign(store, { [Symbol.asyncDispose]: () => store.close() }));
 });
-vectorStoreSuite("LanceDbVectorStore", async (dimensions) => {
-  const dir = await Deno.makeTempDir();
-  const store = await LanceDbVectorStore.open({ dir, model: "test", dimensions });
+/** A store kept in a temporary folder, which it can reopen and which goes with it. */
+async function inFolder(
+  dir: string,
+  openIn: (dir: string) => Promise<VectorStore>,
+): Promise<VectorStoreUnderTest> {
+  const store = await openIn(dir);
   return Object.assign(store, {
+    reopen: async () => {
+      await store.close();
+      return await inFolder(dir, openIn);
+    },
     [Symbol.asyncDispose]: async () => {
       await store.close();
       await Deno.remove(dir, { recursive: true });
     },
   });
-});
+}
+
+vectorStoreSuite("LanceDbVectorStore", async (dimensions) =>
+  await inFolder(
+    await Deno.makeTempDir(),
+    (dir) => LanceDbVectorStore.open({ dir, model: "test", dimensions }),
+  ));
 
 vectorStoreSuite("EncryptedVectorStore", async (dimensions) => {
-  const dir = await Deno.makeTempDir();
-  const store = await EncryptedVectorStore.open({
-    path: `${dir}/index.kv`,
-    secret: crypto.getRandomValues(new Uint8Array(32)),
-    model: "test",
-    dimensions,
-  });
-  return Object.assign(store, {
-    [Symbol.asyncDispose]: async () => {
-      await store.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  });
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  return await inFolder(
+    await Deno.makeTempDir(),
+    (dir) =>
+      EncryptedVectorStore.open({ path: `${dir}/index.kv`, secret, model: "test", dimensions }),
+  );
 });
 
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
