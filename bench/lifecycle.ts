@@ -100,15 +100,21 @@ try {
   const ms: number[] = [];
   for (let i = 0; i < SAMPLES / 2; i++) {
     const id = ids[SAMPLES + i];
-    const text = `updated ${i}: the user now keeps the token q${crypto.randomUUID().slice(0, 8)}`;
+    const token = `q${crypto.randomUUID().slice(0, 8)}`;
+    const text = `updated ${i}: the user now keeps the token ${token}`;
     const sent = performance.now();
     const { job_id } = await signed<{ job_id: string }>("PUT", `/api/memories/${id}`, { text });
     while (true) {
-      const { results } = await client.recall(text, { namespace: NAMESPACE, limit: 3 });
+      const { results } = await client.recall(token, { namespace: NAMESPACE, limit: 10 });
       if (results.some((r) => r.id === job_id)) {
         if (results.some((r) => r.id === id)) throw new Error("recall returned both versions");
         break;
       }
+      const job = await signed<{ status: string; error?: string }>(
+        "GET",
+        `/api/remember/${job_id}`,
+      );
+      if (job.status === "failed") throw new Error(`the update failed: ${job.error}`);
       await new Promise((r) => setTimeout(r, 2));
     }
     ms.push(performance.now() - sent);

@@ -102,8 +102,9 @@ const relayer = await assembleRelayer({
 });
 const owner = "0x" + "ab".repeat(32);
 
-// Remember every turn; map memory ids back to dialogue ids.
-const turnOf = new Map<string, string>();
+// Remember every turn; map memory ids back to dialogue ids (a turn equal to an earlier one of its
+// conversation is stored once: that memory stands for both).
+const jobTurns = new Map<string, string>();
 const started = performance.now();
 for (const conversation of data) {
   const turns = Object.entries(conversation.conversation)
@@ -119,11 +120,23 @@ for (const conversation of data) {
         namespace: conversation.sample_id,
       })),
     );
-    jobs.forEach((job, j) => turnOf.set(job.job_id, batch[j].dia_id));
+    jobs.forEach((job, j) => jobTurns.set(job.job_id, batch[j].dia_id));
   }
 }
-const total = turnOf.size;
-while ((await vectors.count()) < total) await new Promise((r) => setTimeout(r, 200));
+const turnsOf = new Map<string, Set<string>>();
+for (const jobIds of Map.groupBy(jobTurns.keys(), (_, i) => Math.floor(i / 100)).values()) {
+  let jobs = await relayer.service.jobs(owner, jobIds);
+  while (jobs.some((job) => job.status !== "done" && job.status !== "failed")) {
+    await new Promise((r) => setTimeout(r, 200));
+    jobs = await relayer.service.jobs(owner, jobIds);
+  }
+  for (const job of jobs) {
+    const memoryId = "memory_id" in job && job.memory_id ? job.memory_id : job.job_id;
+    if (!turnsOf.has(memoryId)) turnsOf.set(memoryId, new Set());
+    turnsOf.get(memoryId)!.add(jobTurns.get(job.job_id)!);
+  }
+}
+const total = jobTurns.size;
 const ingestSeconds = (performance.now() - started) / 1000;
 
 // Ask every question of categories 1-4 with evidence.
@@ -149,9 +162,9 @@ for (const conversation of data) {
       conversation.sample_id,
     );
     latencies.push(performance.now() - asked);
-    const found = results.map((r) => turnOf.get(r.id));
     const recall = KS.map((k) =>
-      found.slice(0, k).filter((id) => id && evidence.has(id)).length / evidence.size
+      results.slice(0, k).flatMap((r) => [...turnsOf.get(r.id) ?? []])
+        .filter((id) => evidence.has(id)).length / evidence.size
     );
     add(split, CATEGORIES[qa.category], recall);
     add(split, "all", recall);
