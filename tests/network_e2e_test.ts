@@ -200,6 +200,18 @@ Deno.test({
       const job = await client.waitForJob(job_id);
       assert.equal(job.status, "done");
       const copy = net.walrus.blobs.get(job.blob_id!)!.bytes.slice(); // a replica, a backup
+
+      // List, get and update work as in embedded mode (Seal decrypts with the caller's key).
+      const parked = jobIdOf(await client.remember("I park in spot B12", { namespace: "e2e" }));
+      await client.waitForJob(parked);
+      const texts = async () =>
+        (await client.list({ namespace: "e2e" })).memories.map((m) => m.text);
+      assert.deepEqual(await texts(), ["I park in spot B12", "My locker code is 4711"]);
+      assert.equal((await client.get(job_id)).text, "My locker code is 4711");
+      const update = await client.update(parked, { text: "I park in spot C7" });
+      assert.equal((await client.waitForJob(update.job_id)).status, "done");
+      assert.deepEqual(await texts(), ["I park in spot C7", "My locker code is 4711"]);
+      await assert.rejects(client.get(parked), (error: SvcError) => error.code === "not_found");
       const erase = async (withKey: boolean) => {
         const path = `/api/memories/${job_id}?namespace=e2e`;
         const headers = new Headers(
@@ -214,7 +226,11 @@ Deno.test({
       const refused = await erase(false);
       assert.equal(refused.status, 400, JSON.stringify(refused.body));
       assert.match(refused.body.error, /x-delegate-key/);
-      assert.equal((await client.recall("locker", { namespace: "e2e" })).results.length, 1);
+      const lockers = async () =>
+        (await client.recall("locker", { namespace: "e2e" })).results.filter((r) =>
+          r.id === job_id
+        );
+      assert.equal((await lockers()).length, 1);
 
       const erased = await erase(true);
       assert.equal(erased.status, 200, JSON.stringify(erased.body));
@@ -223,7 +239,7 @@ Deno.test({
         fields: { size: string };
       };
       assert.equal(table.fields.size, "1", "the account's erased set holds the memory");
-      assert.deepEqual((await client.recall("locker", { namespace: "e2e" })).results, []);
+      assert.deepEqual(await lockers(), []);
       // Another relayer's cipher, on the same chain, with the same delegate key: refused.
       const outsider = await SealCipher.open({
         rpcUrl: net.sui.url,
