@@ -81,6 +81,11 @@ export class AttributeSeal {
     return sealed.toBase64({ alphabet: "base64url", omitPadding: true });
   }
 
+  /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
+  async tags(place: AttributePlace, sealed: string | undefined): Promise<string[]> {
+    return sealed ? (await this.open(place, sealed))?.tags ?? [] : [];
+  }
+
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
   async open(place: AttributePlace, sealed: string): Promise<SealedAttributes | null> {
     try {

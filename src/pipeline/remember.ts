@@ -233,9 +233,7 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
       const place = JSON.stringify([owner, namespace, digests[i]]);
       const index = await lexicon.namespace(owner, namespace);
-      const stored = index.duplicateOf(digests[i]);
-      const original = seen.get(place) ??
-        (stored !== undefined && !index.hidden(stored, Date.now()) ? stored : undefined);
+      const original = seen.get(place) ?? index.duplicateOf(digests[i], Date.now());
       found.push(original);
       if (!seen.has(place)) seen.set(place, original ?? memoryId);
     }

@@ -186,7 +186,7 @@ Deno.test("remember pipeline: prepare embeds texts in one call; indexMany writes
   assert.equal(prepared[0].info.tags, undefined, "no tags given, none kept");
   const index = await lexicon.namespace("o1", "n1");
   assert.equal(index.search(prepared[1].terms, 5).hits[0]?.id, "m1");
-  assert.equal(index.duplicateOf(prepared[1].info.digest!), "m1");
+  assert.equal(index.duplicateOf(prepared[1].info.digest!, Date.now()), "m1");
   const again = await pipeline.duplicates([
     { ...memory, memoryId: "m2", text: "  my SISTER lives\tin Lisbon " },
     { ...memory, memoryId: "m3", text: "I have a cat" },

@@ -137,9 +137,10 @@ export class NamespaceIndex {
     return this.#replacedBy.get(id);
   }
 
-  /** The live memory whose text has this digest (see `TermHasher.digest`). */
-  duplicateOf(digest: string): string | undefined {
-    return this.#digests.get(digest);
+  /** The memory shown at `now` whose text has this digest (see `TermHasher.digest`). */
+  duplicateOf(digest: string, now: number): string | undefined {
+    const id = this.#digests.get(digest);
+    return id !== undefined && !this.hidden(id, now) ? id : undefined;
   }
 
   /**

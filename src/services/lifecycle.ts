@@ -103,18 +103,21 @@ function cursorAfter(cursor: string): string {
   throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
 }
 
+/** The catalog filter of a caller's filter: its tags hashed. */
+export async function catalogFilter(
+  hasher: TermHasher,
+  owner: string,
+  { tags, since, until }: MemoryFilter,
+): Promise<CatalogFilter> {
+  return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
+}
+
 export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
   const { identity, logger } = deps;
   const now = deps.now ?? Date.now;
   /** Memories being updated: the new version's id, and since when (see `vet`). */
   const updating = new Map<string, { by: string; at: number }>();
-
-  /** The catalog filter of a caller's filter: its tags hashed. */
-  async function catalogFilter(owner: string, filter: MemoryFilter): Promise<CatalogFilter> {
-    const { tags, since, until } = filter;
-    return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
-  }
 
   /** A visible memory of the owner, wherever it is: its namespace, index and entry. */
   async function locate(owner: string, id: string) {
@@ -127,11 +130,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   }
 
   /** A memory's tags in clear. */
-  async function tagsOf(owner: string, namespace: string, entry: CatalogEntry): Promise<string[]> {
-    const sealed = entry.info?.sealed;
-    if (!sealed) return [];
-    const opened = await attributeSeal.open({ memoryId: entry.id, owner, namespace }, sealed);
-    return opened?.tags ?? [];
+  function tagsOf(owner: string, namespace: string, entry: CatalogEntry): Promise<string[]> {
+    return attributeSeal.tags({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
   }
 
   async function memoryOf(
@@ -235,7 +235,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     ): Promise<MemoryPage> {
       const after = page.cursor === undefined ? undefined : cursorAfter(page.cursor);
       const index = await lexicon.namespace(owner, namespace);
-      const filter = await catalogFilter(owner, page.filter);
+      const filter = await catalogFilter(hasher, owner, page.filter);
       const entries = index.list(filter, now(), page.limit + 1, after);
       const more = entries.length > page.limit;
       const shown = entries.slice(0, page.limit);
@@ -309,12 +309,15 @@ export function createLifecycleService(deps: LifecycleDependencies) {
      * another; a job resumed after a crash whose memory is indexed already goes on.
      */
     async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
+      const erased = new Set<string>();
+      for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
+        const ids = mine.map((memory) => memory.memoryId);
+        for (const id of await records.erased(owner, ids)) erased.add(id);
+      }
       return await Promise.all(memories.map(async ({ memoryId, owner, namespace, attributes }) => {
         const index = await lexicon.namespace(owner, namespace);
         if (index.entry(memoryId)) return undefined;
-        if ((await records.erased(owner, [memoryId])).size > 0) {
-          return `Cannot store memory ${memoryId}: it was erased`;
-        }
+        if (erased.has(memoryId)) return `Cannot store memory ${memoryId}: it was erased`;
         const { replaces } = attributes;
         if (replaces === undefined) return undefined;
         const claim = updating.get(replaces);

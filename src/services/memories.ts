@@ -29,7 +29,7 @@ import {
   type MemoryAttributes,
 } from "../pipeline/attributes.ts";
 import type { LifecycleRecords } from "./lifecycle_records.ts";
-import type { MemoryFilter } from "./lifecycle.ts";
+import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
 import type { MemoryReader } from "./reader.ts";
 
 export interface MemoryServiceDependencies {
@@ -171,11 +171,6 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return vector;
   }
 
-  async function tagsOf(owner: string, namespace: string, id: string, sealed?: string) {
-    if (!sealed) return [];
-    return (await attributeSeal.open({ memoryId: id, owner, namespace }, sealed))?.tags ?? [];
-  }
-
   return {
     /** Accepts remember jobs; resolves once they are durably queued. */
     async remember(owner: string, items: RememberItem[]) {
@@ -201,8 +196,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
         if (attributes?.replaces !== undefined) return undefined;
         const index = await lexicon.namespace(owner, namespace);
-        const id = index.duplicateOf(await hasher.digest(owner, text));
-        return id !== undefined && !index.hidden(id, now()) ? id : undefined;
+        return index.duplicateOf(await hasher.digest(owner, text), now());
       }));
     },
 
@@ -235,17 +229,15 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       namespace: string,
       options: MemoryCallOptions & { filter?: MemoryFilter } = {},
     ): Promise<RecallResults> {
-      const { signal, filter: given = {} } = options;
+      const { signal } = options;
       const size = poolSize(limit);
-      const [vector, queryTerms, index, tags] = await Promise.all([
+      const [vector, queryTerms, index, filter] = await Promise.all([
         embedOne(query, signal),
         hasher.hash(owner, query),
         lexicon.namespace(owner, namespace),
-        given.tags?.length ? hasher.tags(owner, given.tags) : undefined,
+        catalogFilter(hasher, owner, options.filter ?? {}),
       ]);
-      const filter = { ...given, tags };
-      const filtered = tags !== undefined || given.since !== undefined ||
-        given.until !== undefined;
+      const filtered = Object.values(filter).some((value) => value !== undefined);
       // Expired and replaced memories never come back; with a filter, only those it keeps.
       const at = now();
       const shown = (id: string) =>
@@ -286,7 +278,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           id: hit.id,
           blob_id: hit.blobId,
           text: read[i]!,
-          tags: await tagsOf(owner, namespace, hit.id, entry.info?.sealed),
+          tags: await attributeSeal.tags(
+            { memoryId: hit.id, owner, namespace },
+            entry.info?.sealed,
+          ),
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
