@@ -1,4 +1,5 @@
 /** Shared test fixtures: an in-process relayer on in-memory backends and a signed caller. */
+import assert from "node:assert/strict";
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
@@ -126,4 +127,27 @@ export async function startTestRelayer(
     },
   };
   return t;
+}
+
+/** Remembers texts (with optional extra fields) one by one and waits until they are indexed. */
+export async function rememberAll(
+  t: TestRelayer,
+  caller: Caller,
+  items: ({ text: string } & Record<string, unknown>)[],
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const item of items) {
+    const res = await t.signed(caller, "POST", "/api/remember", item);
+    assert.equal(res.status, 202, await res.clone().text());
+    ids.push((await res.json()).job_id);
+  }
+  await t.settle(caller, ids);
+  return ids;
+}
+
+/** A response's JSON body, once its status is checked (the body is shown when it differs). */
+export async function jsonOf(res: Response, status = 200) {
+  const body = await res.json();
+  assert.equal(res.status, status, JSON.stringify(body));
+  return body;
 }

@@ -7,25 +7,16 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
-import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import {
+  type Caller,
+  jsonOf as json,
+  rememberAll as remember,
+  startTestRelayer,
+  type TestRelayer,
+} from "./fixtures.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function remember(t: TestRelayer, caller: Caller, items: Record<string, unknown>[]) {
-  const ids: string[] = [];
-  for (const item of items) {
-    const res = await t.signed(caller, "POST", "/api/remember", item);
-    assert.equal(res.status, 202, await res.clone().text());
-    ids.push((await res.json()).job_id);
-  }
-  await t.settle(caller, ids);
-  return ids;
-}
-async function json(res: Response, status = 200) {
-  const body = await res.json();
-  assert.equal(res.status, status, JSON.stringify(body));
-  return body;
-}
 async function listIds(t: TestRelayer, c: Caller, q = "") {
   const { memories } = await json(await t.signed(c, "GET", `/api/memories${q}`));
   return memories.map((m: { id: string }) => m.id);

@@ -6,29 +6,13 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { SvcError } from "../src/errors.ts";
 import { verifyReceipt } from "../src/services/receipts.ts";
-import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
-
-/** Remembers texts (with optional extra fields) and waits until they are indexed. */
-async function remember(
-  t: TestRelayer,
-  caller: Caller,
-  items: ({ text: string } & Record<string, unknown>)[],
-): Promise<string[]> {
-  const ids: string[] = [];
-  for (const item of items) {
-    const res = await t.signed(caller, "POST", "/api/remember", item);
-    assert.equal(res.status, 202, await res.clone().text());
-    ids.push((await res.json()).job_id);
-  }
-  await t.settle(caller, ids);
-  return ids;
-}
-
-async function json(res: Response, status = 200) {
-  const body = await res.json();
-  assert.equal(res.status, status, JSON.stringify(body));
-  return body;
-}
+import {
+  type Caller,
+  jsonOf as json,
+  rememberAll as remember,
+  startTestRelayer,
+  type TestRelayer,
+} from "./fixtures.ts";
 
 async function recallIds(t: TestRelayer, caller: Caller, query: string, extra = {}) {
   const { results } = await json(
