@@ -167,20 +167,14 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   async function eraseEntries(
     owner: string,
     namespace: string,
-    entries: CatalogEntry[],
+    given: CatalogEntry[],
     options: { credentials?: DecryptCredentials } = {},
   ): Promise<EraseReceipt[]> {
-    if (entries.length === 0) return [];
+    if (given.length === 0) return [];
     // A version replaced but not yet erased goes with its successor, so it never comes back.
     const index = await lexicon.namespace(owner, namespace);
-    const erasing = new Set(entries.map((entry) => entry.id));
-    for (const entry of entries) {
-      const older = entry.info?.supersedes && index.entry(entry.info.supersedes);
-      if (older && !erasing.has(older.id)) {
-        erasing.add(older.id);
-        entries = [...entries, older];
-      }
-    }
+    const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
+    const entries = [...new Set([...given, ...older])];
     const ids = entries.map((entry) => entry.id);
     try {
       await cipher.erase(owner, ids, options);
