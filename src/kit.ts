@@ -40,6 +40,13 @@ export { type WordOptions, words } from "./text/words.ts";
 export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
+export {
+  allowsNamespace,
+  allowsOperation,
+  MAX_SCOPE_NAMESPACES,
+  OPERATIONS,
+  parseScope,
+} from "./auth/scope.ts";
 export { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "./crypto/sealing.ts";
 export {
   addressOf,

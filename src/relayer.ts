@@ -12,6 +12,7 @@ import { CachedAccountDirectory } from "./auth/account_cache.ts";
 import { Ed25519Verifier } from "./auth/ed25519.ts";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
+import { requireNamespace, requireOperation } from "./auth/scope.ts";
 import {
   checkSignedHeaders,
   DelegateKeyCheck,
@@ -39,7 +40,7 @@ import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
 import { accountRoutes } from "./routes/account.ts";
-import type { HandlerContext } from "./routes/context.ts";
+import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
@@ -361,10 +362,15 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
           { details: { retry_after_seconds: wait } },
         );
       }
-      return await counted(
+      const headers = await counted(
         address,
         () => checkSignedHeaders(request, verifyDeps, { ownerKey: route.ownerKey }),
       );
+      // A scope refusal is not a failed authentication: the key is genuine.
+      if (route.operation && !headers.ownerKey) {
+        requireOperation(headers.account, route.operation);
+      }
+      return headers;
     },
     async extend(context, route, headers) {
       let caller: VerifiedCaller | undefined;
@@ -375,7 +381,17 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         );
         failures.succeeded(context.clientAddress, caller.publicKey);
       }
-      return { ...context, caller: caller! };
+      const accessed: Accessed = { namespaces: new Set(), ids: [] };
+      return {
+        ...context,
+        caller: caller!,
+        accessed,
+        touch(namespace, ids = []) {
+          requireNamespace(caller!, namespace);
+          accessed.namespaces.add(namespace);
+          accessed.ids.push(...ids);
+        },
+      };
     },
   });
 

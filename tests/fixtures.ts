@@ -5,7 +5,7 @@ import {
   MemoryBlobStore,
   MemoryVectorStore,
 } from "../src/backends/memory.ts";
-import type { VectorStore } from "../src/backends/types.ts";
+import type { KeyScope, VectorStore } from "../src/backends/types.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
@@ -23,6 +23,13 @@ export interface Caller {
   ownerKey: KeyPair;
 }
 
+/** The label and limits of a test delegate key. */
+export interface KeyOptions {
+  label?: string;
+  scope?: KeyScope;
+  expiresAt?: number;
+}
+
 export interface TestRelayer extends AsyncDisposable {
   relayer: AssembledRelayer;
   kv: Deno.Kv;
@@ -30,7 +37,9 @@ export interface TestRelayer extends AsyncDisposable {
   blobs: MemoryBlobStore;
   vectors: VectorStore;
   /** Registers a new account with one delegate key. */
-  newCaller(options?: { active?: boolean }): Promise<Caller>;
+  newCaller(options?: { active?: boolean } & KeyOptions): Promise<Caller>;
+  /** Adds another delegate key to `caller`'s account. */
+  addKey(caller: Caller, options?: KeyOptions): Promise<Caller>;
   /** Sends a signed request through the in-process handler. */
   signed(
     caller: Caller,
@@ -75,13 +84,19 @@ export async function startTestRelayer(
     directory,
     blobs,
     vectors,
-    async newCaller({ active = true } = {}) {
+    async newCaller({ active = true, ...limits } = {}) {
       const key = await generateKeyPair();
       const ownerKey = await generateKeyPair();
       const owner = addressOf(ownerKey.publicKey);
       const accountId = "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex();
-      directory.add({ accountId, owner, active }, [key.publicKey]);
+      directory.add({ accountId, owner, active, ...limits }, [key.publicKey]);
       return { key, owner, accountId, ownerKey };
+    },
+    async addKey(caller, limits = {}) {
+      const key = await generateKeyPair();
+      const { accountId, owner } = caller;
+      directory.add({ accountId, owner, active: true, ...limits }, [key.publicKey]);
+      return { ...caller, key };
     },
     async signed(caller, method, path, body, extra) {
       const payload = body === undefined

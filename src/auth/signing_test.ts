@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateKeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { addressOf, generateKeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { signingMessage, signRequest } from "./signing.ts";
 import { checkSignedHeaders, DelegateKeyCheck, verifySignedRequest } from "./verify.ts";
 import { MemoryReplayGuard } from "./replay_guard.ts";
@@ -95,6 +95,10 @@ Deno.test("server verifier accepts the known-answer vector once", async () => {
     publicKey: PUBLIC_KEY,
     owner: "0xowner",
     accountId: "0x01",
+    address: addressOf(PUBLIC_KEY),
+    label: "",
+    scope: {},
+    ownerKey: false,
     credentials: {},
   });
   assert.equal(

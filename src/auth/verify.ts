@@ -11,7 +11,12 @@
  *
  * {@link verifySignedRequest} runs both.
  */
-import type { AccountDirectory, DecryptCredentials, ResolvedAccount } from "../backends/types.ts";
+import type {
+  AccountDirectory,
+  DecryptCredentials,
+  KeyScope,
+  ResolvedAccount,
+} from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
@@ -35,6 +40,14 @@ export interface VerifiedCaller {
   owner: string;
   /** The account the key belongs to. */
   accountId: string;
+  /** The address of the signing key. */
+  address: string;
+  /** The delegate key's label (`"owner"` for the owner's own key). */
+  label: string;
+  /** What the key may do (`{}`: everything, as for the owner's own key). */
+  scope: KeyScope;
+  /** Whether the account owner's own key signed, rather than a delegate key. */
+  ownerKey: boolean;
   /** From `x-delegate-key`, checked to be the private key of `publicKey`; for Seal decryption. */
   credentials: DecryptCredentials;
 }
@@ -71,6 +84,8 @@ export interface SignedHeaders {
   audience?: string;
   /** The active account the key belongs to. */
   account: ResolvedAccount;
+  /** Whether the key is the account owner's own (on a route open to it). */
+  ownerKey: boolean;
 }
 
 /** Verifies a signed request whose raw body is `body`; throws `SvcError` on any failure. */
@@ -132,7 +147,8 @@ export async function checkSignedHeaders(
     // The owner's own key, on a route open to it: allowed on an inactive account too.
     const owned = await deps.directory.resolveOwner?.(addressOf(publicKey));
     if (owned) {
-      return { publicKey, signature: signatureHeader, timestamp, nonce, audience, account: owned };
+      const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
+      return { ...headers, account: owned, ownerKey: true };
     }
   }
   if (!account) {
@@ -141,7 +157,8 @@ export async function checkSignedHeaders(
   if (!account.active) {
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
   }
-  return { publicKey, signature: signatureHeader, timestamp, nonce, audience, account };
+  const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
+  return { ...headers, account, ownerKey: false };
 }
 
 /**
@@ -154,7 +171,8 @@ export async function verifySignedBody(
   body: Uint8Array<ArrayBuffer>,
   deps: VerifyDependencies,
 ): Promise<VerifiedCaller> {
-  const { publicKey, signature: signatureHeader, timestamp, nonce, audience, account } = headers;
+  const { publicKey, signature: signatureHeader, timestamp, nonce, audience } = headers;
+  const { account, ownerKey } = headers;
   const h = request.headers;
   const url = new URL(request.url);
   const message = signingMessage({
@@ -188,6 +206,10 @@ export async function verifySignedBody(
     publicKey,
     owner: account.owner,
     accountId: account.accountId,
+    address: addressOf(publicKey),
+    label: ownerKey ? "owner" : account.label ?? "",
+    scope: ownerKey ? {} : account.scope ?? {},
+    ownerKey,
     credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey, deps.delegateKeys),
   };
 }

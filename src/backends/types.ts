@@ -23,6 +23,21 @@ export interface ResolvedAccount {
   active: boolean;
   /** Unix milliseconds from which this delegate key is refused (401 `expired_key`); none: never. */
   expiresAt?: number;
+  /** The delegate key's label, as its owner named it (absent for the owner's own key). */
+  label?: string;
+  /** What the delegate key may do; absent (keys of existing accounts): everything. */
+  scope?: KeyScope;
+}
+
+/** What a delegate key may be allowed to do: read, write, erase, or read the access log. */
+export type Operation = "read" | "write" | "erase" | "audit";
+
+/** The limits of a delegate key. A field left out does not limit. */
+export interface KeyScope {
+  /** The namespaces the key may use; absent: all. */
+  namespaces?: string[];
+  /** The operations the key may perform; absent: all. */
+  operations?: Operation[];
 }
 
 /** Finds the account whose `delegate_keys` list a public key (hex) belongs to. */

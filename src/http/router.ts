@@ -9,6 +9,7 @@
  * matchRoute([hello], "GET", "http://localhost/hello/ada"); // { kind: "found", ... }
  * ```
  */
+import type { Operation } from "../backends/types.ts";
 
 /** What `Deno.serve` tells a handler about the connection. */
 export interface ConnectionInfo {
@@ -36,9 +37,27 @@ export interface RouteContext {
   readBody(limit?: number): Promise<Uint8Array<ArrayBuffer>>;
 }
 
+/** The memory operations the access log records, one per route that touches memories. */
+export type AccessOperation =
+  | "remember"
+  | "recall"
+  | "get"
+  | "list"
+  | "update"
+  | "erase"
+  | "restore"
+  | "ask"
+  | "analyze"
+  | "export"
+  | "import";
+
 export interface RouteOptions {
   /** Signed routes are verified (DESIGN §5.4) by the relayer before `handle` runs. */
   signed?: boolean;
+  /** The scope a delegate key needs for this signed route, checked before the body is read. */
+  operation?: Operation;
+  /** The entry this route adds to the owner's access log once it succeeds. */
+  access?: AccessOperation;
   /** A signed route the account owner's own key may sign too, besides its delegate keys. */
   ownerKey?: boolean;
   /** The handler reads or streams the body itself; otherwise it is read under the limit first. */
@@ -51,6 +70,8 @@ export interface Route<C extends RouteContext = RouteContext> {
   method: "GET" | "POST" | "DELETE" | "PUT";
   pattern: URLPattern;
   signed: boolean;
+  operation?: Operation;
+  access?: AccessOperation;
   ownerKey: boolean;
   streamBody: boolean;
   maxBodyBytes?: number;
@@ -73,6 +94,8 @@ export function route<C extends RouteContext = RouteContext>(
     method,
     pattern: new URLPattern({ pathname }),
     signed: options.signed ?? false,
+    operation: options.operation,
+    access: options.access,
     ownerKey: options.ownerKey ?? false,
     streamBody: options.streamBody ?? false,
     maxBodyBytes: options.maxBodyBytes,

@@ -2,7 +2,23 @@
 import type { VerifiedCaller } from "../auth/verify.ts";
 import type { RouteContext } from "../http/router.ts";
 
+/** What a request touched, for the owner's access log. */
+export interface Accessed {
+  /** The namespaces, in the order first touched. */
+  namespaces: Set<string>;
+  /** The memory ids (for recall: the ids returned). */
+  ids: string[];
+}
+
 export interface HandlerContext extends RouteContext {
   /** The verified caller; set on signed routes only. */
   caller: VerifiedCaller;
+  /**
+   * Checks that the caller's key may use `namespace` (403 `forbidden` naming the scope) and
+   * records it, with the memory ids given, as touched by this request. Call it before any work
+   * on the namespace, and again with the ids once known.
+   */
+  touch(namespace: string, ids?: Iterable<string>): void;
+  /** What `touch` recorded. */
+  accessed: Accessed;
 }

@@ -33,42 +33,52 @@ function queryOf(request: Request): Record<string, unknown> {
 export function lifecycleRoutes(lifecycle: LifecycleService) {
   const signed = { signed: true, ownerKey: true };
   return [
-    route<HandlerContext>("GET", "/api/memories", async ({ caller, request }) => {
+    route<HandlerContext>("GET", "/api/memories", async ({ caller, request, touch }) => {
       const query = queryOf(request);
       const cursor = query.cursor;
-      return jsonResponse(
-        200,
-        await lifecycle.list(caller.owner, namespaceField(query), {
-          limit: integerField(query, "limit", 50, 1, 500),
-          cursor: typeof cursor === "string" ? cursor : undefined,
-          filter: {
-            tags: tagsField(query),
-            since: timeField(query, "since"),
-            until: timeField(query, "until"),
-          },
-        }, { credentials: caller.credentials, signal: request.signal }),
-      );
-    }, signed),
+      const namespace = namespaceField(query);
+      touch(namespace);
+      const page = await lifecycle.list(caller.owner, namespace, {
+        limit: integerField(query, "limit", 50, 1, 500),
+        cursor: typeof cursor === "string" ? cursor : undefined,
+        filter: {
+          tags: tagsField(query),
+          since: timeField(query, "since"),
+          until: timeField(query, "until"),
+        },
+      }, { credentials: caller.credentials, signal: request.signal });
+      touch(namespace, page.memories.map((memory) => memory.id));
+      return jsonResponse(200, page);
+    }, { ...signed, operation: "read", access: "list" }),
 
-    route<HandlerContext>("GET", "/api/memories/:id", async ({ caller, params, request }) => {
-      const memory = await lifecycle.get(caller.owner, memoryId(params.id), {
-        credentials: caller.credentials,
-        signal: request.signal,
-      });
-      if (!memory) throw unknown();
-      return jsonResponse(200, memory);
-    }, signed),
+    route<HandlerContext>(
+      "GET",
+      "/api/memories/:id",
+      async ({ caller, params, request, touch }) => {
+        const id = memoryId(params.id);
+        const memory = await lifecycle.get(caller.owner, id, {
+          credentials: caller.credentials,
+          signal: request.signal,
+          allow: (namespace) => touch(namespace, [id]),
+        });
+        if (!memory) throw unknown();
+        return jsonResponse(200, memory);
+      },
+      { ...signed, operation: "read", access: "get" },
+    ),
 
-    route<HandlerContext>("DELETE", "/api/memories/:id", async ({ caller, params }) => {
+    route<HandlerContext>("DELETE", "/api/memories/:id", async ({ caller, params, touch }) => {
+      const id = memoryId(params.id);
       // Not abortable: once begun, an erase completes even if its client leaves.
-      const receipt = await lifecycle.erase(caller.owner, memoryId(params.id), {
+      const receipt = await lifecycle.erase(caller.owner, id, {
         credentials: caller.credentials,
+        allow: (namespace) => touch(namespace, [id]),
       });
       if (!receipt) throw unknown();
       return jsonResponse(200, receipt);
-    }, signed),
+    }, { ...signed, operation: "erase", access: "erase" }),
 
-    route<HandlerContext>("DELETE", "/api/memories", async ({ caller, request }) => {
+    route<HandlerContext>("DELETE", "/api/memories", async ({ caller, request, touch }) => {
       const query = queryOf(request);
       if (query.namespace === undefined) {
         throw new SvcError("bad_request", "namespace is required to erase a namespace");
@@ -80,28 +90,29 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
           "confirm must repeat the namespace: erasing a namespace cannot be undone",
         );
       }
-      return jsonResponse(
-        200,
-        await lifecycle.eraseNamespace(caller.owner, namespace, {
-          credentials: caller.credentials,
-        }),
-      );
-    }, signed),
+      touch(namespace);
+      const erased = await lifecycle.eraseNamespace(caller.owner, namespace, {
+        credentials: caller.credentials,
+      });
+      touch(namespace, erased.receipts.map((receipt) => receipt.memory_id));
+      return jsonResponse(200, erased);
+    }, { ...signed, operation: "erase", access: "erase" }),
 
-    route<HandlerContext>("PUT", "/api/memories/:id", async ({ caller, params, json }) => {
+    route<HandlerContext>("PUT", "/api/memories/:id", async ({ caller, params, json, touch }) => {
       const id = memoryId(params.id);
       const body = json();
       const job = await lifecycle.update(caller.owner, id, {
         text: requiredText(body, "text", MAX_TEXT_BYTES),
         tags: tagsField(body),
         expiresAt: expiryFields(body, Date.now()),
-      });
+      }, { allow: (namespace) => touch(namespace, [id]) });
       if (!job) throw unknown();
+      touch(job.namespace, [job.job_id]);
       return jsonResponse(202, {
         job_id: job.job_id,
         status: job.status,
         supersedes: job.supersedes,
       });
-    }, { signed: true }),
+    }, { signed: true, operation: "write", access: "update" }),
   ];
 }

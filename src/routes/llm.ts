@@ -11,7 +11,6 @@ export const MAX_QUESTION_BYTES = 64 * 1024;
 
 /** The routes; without a language model they answer 501 with the reason. */
 export function llmRoutes(service: LlmService | undefined) {
-  const signed = { signed: true };
   const needed = () => {
     if (!service) {
       throw new SvcError("not_implemented", "No language model is configured (set SVC_LLM)");
@@ -19,28 +18,30 @@ export function llmRoutes(service: LlmService | undefined) {
     return service;
   };
   return [
-    route<HandlerContext>("POST", "/api/analyze", async ({ caller, json, request }) => {
+    route<HandlerContext>("POST", "/api/analyze", async ({ caller, json, request, touch }) => {
       const body = json();
       const text = requiredText(body, "text", MAX_ANALYZE_BYTES);
       const namespace = namespaceField(body);
-      return jsonResponse(
-        202,
-        await needed().analyze(caller.owner, text, namespace, { signal: request.signal }),
-      );
-    }, signed),
+      touch(namespace);
+      const analysis = await needed().analyze(caller.owner, text, namespace, {
+        signal: request.signal,
+      });
+      touch(namespace, analysis.job_ids);
+      return jsonResponse(202, analysis);
+    }, { signed: true, operation: "write", access: "analyze" }),
 
-    route<HandlerContext>("POST", "/api/ask", async ({ caller, json, request }) => {
+    route<HandlerContext>("POST", "/api/ask", async ({ caller, json, request, touch }) => {
       const body = json();
       const question = requiredText(body, "question", MAX_QUESTION_BYTES);
       const limit = integerField(body, "limit", 5, 1, 100);
       const namespace = namespaceField(body);
-      return jsonResponse(
-        200,
-        await needed().ask(caller.owner, question, limit, namespace, {
-          credentials: caller.credentials,
-          signal: request.signal,
-        }),
-      );
-    }, signed),
+      touch(namespace);
+      const answer = await needed().ask(caller.owner, question, limit, namespace, {
+        credentials: caller.credentials,
+        signal: request.signal,
+      });
+      touch(namespace, answer.memories.map((memory) => memory.id));
+      return jsonResponse(200, answer);
+    }, { signed: true, operation: "read", access: "ask" }),
   ];
 }

@@ -37,18 +37,21 @@ export function memoryRoutes(
   lifecycle: LifecycleService,
   dimensions: () => number,
 ) {
-  const signed = { signed: true };
+  const write = { signed: true, operation: "write", access: "remember" } as const;
+  const read = { signed: true, operation: "read" } as const;
   return [
-    route<HandlerContext>("POST", "/api/remember", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/remember", async ({ caller, json, touch }) => {
       const body = json();
       const item = rememberItem(body);
+      touch(item.namespace);
       if (body.replaces !== undefined && body.replaces !== null) {
         const { text, attributes } = item;
-        const job = await lifecycle.update(caller.owner, memoryId(body.replaces, "replaces"), {
-          text,
-          ...attributes,
+        const replaced = memoryId(body.replaces, "replaces");
+        const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
+          allow: (namespace) => touch(namespace, [replaced]),
         });
         if (!job) throw new SvcError("not_found", "No memory with the id in replaces");
+        touch(job.namespace, [job.job_id]);
         return jsonResponse(202, {
           job_id: job.job_id,
           status: job.status,
@@ -57,18 +60,24 @@ export function memoryRoutes(
       }
       const [original] = await service.duplicates(caller.owner, [item]);
       const memory = original && await lifecycle.get(caller.owner, original, caller);
-      if (memory) return jsonResponse(200, { status: "duplicate", duplicate_of: original, memory });
+      if (memory) {
+        touch(item.namespace, [original]);
+        return jsonResponse(200, { status: "duplicate", duplicate_of: original, memory });
+      }
       const [job] = await service.remember(caller.owner, [item]);
+      touch(item.namespace, [job.job_id]);
       return jsonResponse(202, { job_id: job.job_id, status: job.status });
-    }, signed),
+    }, write),
 
-    route<HandlerContext>("POST", "/api/remember/bulk", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/remember/bulk", async ({ caller, json, touch }) => {
       const items = arrayField(json(), "items", 1, 20).map((value, i) =>
         rememberItem(objectValue(value, `items[${i}]`))
       );
+      for (const item of items) touch(item.namespace);
       const originals = await service.duplicates(caller.owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
       const jobs = fresh.length > 0 ? await service.remember(caller.owner, fresh) : [];
+      for (const job of jobs) touch(job.namespace, [job.job_id]);
       const duplicates = originals.flatMap((original, index) =>
         original ? [{ index, duplicate_of: original }] : []
       );
@@ -78,7 +87,7 @@ export function memoryRoutes(
         status: "pending",
         ...(duplicates.length > 0 && { duplicates }),
       });
-    }, signed),
+    }, write),
 
     route<HandlerContext>("POST", "/api/remember/bulk/status", async ({ caller, json }) => {
       const ids = arrayField(json(), "job_ids", 1, 100).map((id, i) => {
@@ -88,7 +97,7 @@ export function memoryRoutes(
         return id;
       });
       return jsonResponse(200, { results: await service.jobs(caller.owner, ids) });
-    }, signed),
+    }, { signed: true, operation: "write" }),
 
     route<HandlerContext>("GET", "/api/remember/:job_id", async ({ caller, params }) => {
       const job = JOB_ID.test(params.job_id)
@@ -96,9 +105,9 @@ export function memoryRoutes(
         : null;
       if (!job) throw new SvcError("not_found", "No such remember job");
       return jsonResponse(200, job);
-    }, signed),
+    }, { signed: true, operation: "write" }),
 
-    route<HandlerContext>("POST", "/api/recall", async ({ caller, json, request }) => {
+    route<HandlerContext>("POST", "/api/recall", async ({ caller, json, request, touch }) => {
       const body = json();
       const query = requiredText(body, "query", MAX_QUERY_BYTES);
       const limit = integerField(body, "limit", 10, 1, 100);
@@ -108,54 +117,60 @@ export function memoryRoutes(
         since: timeField(body, "since"),
         until: timeField(body, "until"),
       };
-      return jsonResponse(
-        200,
-        await service.recall(caller.owner, query, limit, namespace, {
-          credentials: caller.credentials,
-          signal: request.signal,
-          filter,
-        }),
-      );
-    }, { signed: true, ownerKey: true }), // the owner key too: the dashboard's search
+      touch(namespace);
+      const recalled = await service.recall(caller.owner, query, limit, namespace, {
+        credentials: caller.credentials,
+        signal: request.signal,
+        filter,
+      });
+      touch(namespace, recalled.results.map((result) => result.id));
+      return jsonResponse(200, recalled);
+      // The owner key too: the dashboard's search.
+    }, { ...read, ownerKey: true, access: "recall" }),
 
-    route<HandlerContext>("POST", "/api/remember/manual", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/remember/manual", async ({ caller, json, touch }) => {
       const body = json();
       const ciphertext = base64Field(body, "encrypted_data");
       const vector = vectorField(body, "vector", dimensions());
       const namespace = namespaceField(body);
-      return jsonResponse(
-        200,
-        await service.rememberManual(caller.owner, ciphertext, vector, namespace),
-      );
-    }, signed),
+      touch(namespace);
+      const stored = await service.rememberManual(caller.owner, ciphertext, vector, namespace);
+      touch(namespace, [stored.id]);
+      return jsonResponse(200, stored);
+    }, write),
 
-    route<HandlerContext>("POST", "/api/recall/manual", async ({ caller, json, request }) => {
-      const body = json();
-      const vector = vectorField(body, "vector", dimensions());
-      const limit = integerField(body, "limit", 10, 1, 100);
-      const namespace = namespaceField(body);
-      return jsonResponse(
-        200,
-        await service.recallManual(caller.owner, vector, limit, namespace, {
+    route<HandlerContext>(
+      "POST",
+      "/api/recall/manual",
+      async ({ caller, json, request, touch }) => {
+        const body = json();
+        const vector = vectorField(body, "vector", dimensions());
+        const limit = integerField(body, "limit", 10, 1, 100);
+        const namespace = namespaceField(body);
+        touch(namespace);
+        const recalled = await service.recallManual(caller.owner, vector, limit, namespace, {
           signal: request.signal,
-        }),
-      );
-    }, signed),
+        });
+        touch(namespace, recalled.results.map((result) => result.id));
+        return jsonResponse(200, recalled);
+      },
+      { ...read, access: "recall" },
+    ),
 
-    route<HandlerContext>("POST", "/api/restore", async ({ caller, json, request }) => {
+    route<HandlerContext>("POST", "/api/restore", async ({ caller, json, request, touch }) => {
       const body = json();
       if (body.namespace === undefined || body.namespace === null) {
         throw new SvcError("bad_request", "namespace is required");
       }
       const namespace = namespaceField(body);
       const limit = integerField(body, "limit", 50, 1, 500);
-      return jsonResponse(
-        200,
-        await service.restore(caller.owner, namespace, limit, {
-          credentials: caller.credentials,
-          signal: request.signal,
-        }),
-      );
-    }, signed),
+      touch(namespace);
+      const restored = await service.restore(caller.owner, namespace, limit, {
+        credentials: caller.credentials,
+        signal: request.signal,
+      });
+      return jsonResponse(200, restored);
+      // Restore rebuilds the index: it changes what is stored, as a write does.
+    }, { signed: true, operation: "write", access: "restore" }),
   ];
 }

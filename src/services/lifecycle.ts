@@ -112,6 +112,12 @@ export async function catalogFilter(
   return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
 }
 
+/** How get, erase and update find a memory by id. */
+export interface LocateOptions extends ReadOptions {
+  /** Shown the memory's namespace once found, before any work; throws to refuse it. */
+  allow?: (namespace: string) => void;
+}
+
 export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
   const { identity, logger } = deps;
@@ -119,12 +125,18 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   /** Memories being updated: the new version's id, and since when (see `vet`). */
   const updating = new Map<string, { by: string; at: number }>();
 
-  /** A visible memory of the owner, wherever it is: its namespace, index and entry. */
-  async function locate(owner: string, id: string) {
+  /**
+   * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
+   * is shown the namespace once found, and may refuse it by throwing.
+   */
+  async function locate(owner: string, id: string, allow?: (namespace: string) => void) {
     for (const { namespace } of await vectors.namespaces(owner)) {
       const index = await lexicon.namespace(owner, namespace);
       const entry = index.entry(id);
-      if (entry && !index.hidden(id, now())) return { namespace, index, entry };
+      if (entry && !index.hidden(id, now())) {
+        allow?.(namespace);
+        return { namespace, index, entry };
+      }
     }
     return null;
   }
@@ -242,8 +254,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     },
 
     /** A memory of the owner, or `null` when it has none of this id. */
-    async get(owner: string, id: string, options: ReadOptions = {}): Promise<Memory | null> {
-      const found = await locate(owner, id);
+    async get(owner: string, id: string, options: LocateOptions = {}): Promise<Memory | null> {
+      const found = await locate(owner, id, options.allow);
       return found && await memoryOf(owner, found.namespace, found.entry, options);
     },
 
@@ -251,9 +263,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     async erase(
       owner: string,
       id: string,
-      options: ReadOptions = {},
+      options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
-      const found = await locate(owner, id);
+      const found = await locate(owner, id, options.allow);
       if (!found) return null;
       const [receipt] = await eraseEntries(owner, found.namespace, [found.entry], options);
       return receipt;
@@ -282,8 +294,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       owner: string,
       id: string,
       change: { text: string; tags?: string[]; expiresAt?: number },
+      options: Pick<LocateOptions, "allow"> = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
-      const found = await locate(owner, id);
+      const found = await locate(owner, id, options.allow);
       if (!found) return null;
       const { namespace, entry } = found;
       const tags = change.tags ?? await tagsOf(owner, namespace, entry);
