@@ -381,15 +381,16 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         );
         failures.succeeded(context.clientAddress, caller.publicKey);
       }
-      const accessed: Accessed = { namespaces: new Set(), ids: [] };
+      const accessed: Accessed = new Map();
       return {
         ...context,
         caller: caller!,
         accessed,
         touch(namespace, ids = []) {
           requireNamespace(caller!, namespace);
-          accessed.namespaces.add(namespace);
-          accessed.ids.push(...ids);
+          const touched = accessed.get(namespace) ?? [];
+          accessed.set(namespace, touched);
+          touched.push(...ids);
         },
       };
     },

@@ -2,13 +2,8 @@
 import type { VerifiedCaller } from "../auth/verify.ts";
 import type { RouteContext } from "../http/router.ts";
 
-/** What a request touched, for the owner's access log. */
-export interface Accessed {
-  /** The namespaces, in the order first touched. */
-  namespaces: Set<string>;
-  /** The memory ids (for recall: the ids returned). */
-  ids: string[];
-}
+/** What a request touched, for the owner's access log: namespace → memory ids, in order. */
+export type Accessed = Map<string, string[]>;
 
 export interface HandlerContext extends RouteContext {
   /** The verified caller; set on signed routes only. */
