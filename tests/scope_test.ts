@@ -112,3 +112,16 @@ Deno.test("an expired key is refused at once", async () => {
   const body = await json(res, 401);
   assert.equal(body.reason, "expired_key");
 });
+
+Deno.test("a key scoped to namespace a cannot follow the remember jobs of b", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  const [inB] = await remember(t, owner, [{ text: "My sister lives in Lisbon", namespace: "b" }]);
+  const scoped = await t.addKey(owner, { scope: { namespaces: ["a"] } });
+  assert.equal(
+    (await refusal(await t.signed(scoped, "GET", `/api/remember/${inB}`))).scope,
+    "namespace",
+  );
+  const status = await t.signed(scoped, "POST", "/api/remember/bulk/status", { job_ids: [inB] });
+  assert.equal((await refusal(status)).scope, "namespace");
+});

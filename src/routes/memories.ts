@@ -89,21 +89,24 @@ export function memoryRoutes(
       });
     }, write),
 
-    route<HandlerContext>("POST", "/api/remember/bulk/status", async ({ caller, json }) => {
+    route<HandlerContext>("POST", "/api/remember/bulk/status", async ({ caller, json, touch }) => {
       const ids = arrayField(json(), "job_ids", 1, 100).map((id, i) => {
         if (typeof id !== "string" || id === "") {
           throw new SvcError("bad_request", `job_ids[${i}] must be a non-empty string`);
         }
         return id;
       });
-      return jsonResponse(200, { results: await service.jobs(caller.owner, ids) });
+      const results = await service.jobs(caller.owner, ids);
+      for (const job of results) if ("namespace" in job) touch(job.namespace);
+      return jsonResponse(200, { results });
     }, { signed: true, operation: "write" }),
 
-    route<HandlerContext>("GET", "/api/remember/:job_id", async ({ caller, params }) => {
+    route<HandlerContext>("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
       const job = JOB_ID.test(params.job_id)
         ? await service.job(caller.owner, params.job_id)
         : null;
       if (!job) throw new SvcError("not_found", "No such remember job");
+      touch(job.namespace);
       return jsonResponse(200, job);
     }, { signed: true, operation: "write" }),
 
