@@ -3,7 +3,10 @@ import { MetricsRegistry } from "./registry.ts";
 
 Deno.test("counters and gauges are written with their help, type and labels", () => {
   const registry = new MetricsRegistry();
-  const requests = registry.counter("app_requests_total", "Requests answered.", ["route", "status"]);
+  const requests = registry.counter("app_requests_total", "Requests answered.", [
+    "route",
+    "status",
+  ]);
   const ok = requests.labels("/a", "200");
   ok.inc();
   ok.inc(2);
@@ -57,7 +60,7 @@ Deno.test("histograms write cumulative buckets, +Inf, sum and count", () => {
 
 Deno.test("label values and help are escaped; bad names are refused", () => {
   const registry = new MetricsRegistry();
-  registry.counter("x_total", 'Help with \\ and\na line.', ["v"]).labels('a"b\\c\nd').inc();
+  registry.counter("x_total", "Help with \\ and\na line.", ["v"]).labels('a"b\\c\nd').inc();
   const text = registry.exposition();
   assert.match(text, /# HELP x_total Help with \\\\ and\\na line\./);
   assert.ok(text.includes('x_total{v="a\\"b\\\\c\\nd"} 1'));
