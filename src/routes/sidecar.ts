@@ -20,6 +20,8 @@ export interface SidecarLink {
   status(): "up" | "down";
   /** Open MCP sessions, as last reported by the sidecar. */
   sessions(): number;
+  /** Times the sidecar was restarted since the relayer started (for the metrics). */
+  restarts?(): number;
 }
 
 export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
