@@ -42,6 +42,7 @@ import { type Logger, silentLogger } from "./log.ts";
 import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import type { Route } from "./http/router.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { accountRoutes } from "./routes/account.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -184,7 +185,7 @@ export interface AssembledRelayer extends Relayer {
   worker: Worker;
   /** The metrics `GET /metrics` serves. */
   metrics: RelayerMetrics;
-  /** The route table. */
+  /** The route table (what `GET /openapi.json` describes). */
   routes: Route<HandlerContext>[];
 }
 
@@ -318,6 +319,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
     ),
     ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
+    ...openApiRoutes(() => routes),
   ];
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
