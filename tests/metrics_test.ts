@@ -160,6 +160,16 @@ Deno.test("without SVC_METRICS_TOKEN the metrics answer loopback clients only", 
   assert.equal((await t.send("GET", "/metrics")).status, 403);
 });
 
+Deno.test("behind a trusted proxy, the connection and the forwarded address must both be local", async () => {
+  await using t = await startTestRelayer({ trustProxy: true });
+  const forwarded = (address: string) => ({ "x-forwarded-for": address });
+  // The proxy on this machine forwards a local client: allowed; a remote one: refused.
+  assert.equal((await scrape(t, "127.0.0.1", forwarded("127.0.0.1"))).status, 200);
+  assert.equal((await scrape(t, "127.0.0.1", forwarded("203.0.113.9"))).status, 403);
+  // A remote client claiming to be local is refused.
+  assert.equal((await scrape(t, "203.0.113.9", forwarded("127.0.0.1"))).status, 403);
+});
+
 Deno.test("with SVC_METRICS_TOKEN every client, loopback too, needs the bearer token", async () => {
   const token = "metrics-token-0123456789";
   await using t = await startTestRelayer({ metricsToken: token, authFailuresPerMinute: 3 });

@@ -1,6 +1,7 @@
 /**
  * `GET /metrics`: the relayer's metrics in the Prometheus text format. Without a token it
- * answers loopback clients only (403 otherwise); with `token` (`SVC_METRICS_TOKEN`) it asks
+ * answers loopback clients only (403 otherwise; behind a trusted proxy, both the connection and
+ * the forwarded client address must be loopback); with `token` (`SVC_METRICS_TOKEN`) it asks
  * every client, loopback included, for `Authorization: Bearer <token>`, compared in constant
  * time. Wrong tokens count as failed authentications of the client's address, as bad
  * signatures do, so that guessing is rate-limited (429).
@@ -26,10 +27,21 @@ export function isLoopbackAddress(address: string): boolean {
     /^::ffff:127\.\d+\.\d+\.\d+$/i.test(address);
 }
 
-function admit({ request, clientAddress }: HandlerContext, access: MetricsAccess): void {
+/**
+ * Whether the request comes from this machine: its connection's peer is a loopback address, and
+ * so is the client address (which, behind a trusted proxy, is the one the proxy forwarded).
+ */
+function fromThisMachine({ clientAddress, info }: HandlerContext): boolean {
+  const peer = info?.remoteAddr;
+  const peerAddress = peer && "hostname" in peer ? peer.hostname : "";
+  return isLoopbackAddress(peerAddress) && isLoopbackAddress(clientAddress);
+}
+
+function admit(context: HandlerContext, access: MetricsAccess): void {
+  const { request, clientAddress } = context;
   const { token, failures } = access;
   if (!token) {
-    if (isLoopbackAddress(clientAddress)) return;
+    if (fromThisMachine(context)) return;
     throw new SvcError(
       "forbidden",
       "Cannot read the metrics from another machine: set SVC_METRICS_TOKEN on the relayer " +
