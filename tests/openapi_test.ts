@@ -100,6 +100,48 @@ Deno.test("every route of the relayer's table is in the document, described", as
   }
 });
 
+Deno.test("the document holds together: every $ref resolves, responses and parameters are whole", async () => {
+  await using t = await startTestRelayer();
+  const document = await documentOf(t);
+  const refs: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (typeof value !== "object" || value === null) return;
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "$ref") refs.push(inner as string);
+      else walk(inner);
+    }
+  };
+  walk(document);
+  assert.ok(refs.length > 50);
+  for (const ref of new Set(refs)) {
+    const [, section, name] = ref.match(/^#\/components\/(\w+)\/(\w+)$/) ?? [];
+    assert.ok(section && document.components[section]?.[name], `${ref} does not resolve`);
+  }
+  const ids = new Set<string>();
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const where = `${method} ${path}`;
+      assert.ok(!ids.has(operation.operationId), `${where}: operationId used twice`);
+      ids.add(operation.operationId);
+      assert.equal(typeof operation.summary, "string", where);
+      for (const response of Object.values(operation.responses) as Record<string, unknown>[]) {
+        assert.ok(typeof response.description === "string" || response.$ref, where);
+      }
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.$ref) continue;
+        assert.ok(parameter.name && parameter.in && parameter.schema, where);
+        if (parameter.in === "path") {
+          assert.ok(path.includes(`{${parameter.name}}`), `${where}: ${parameter.name}`);
+        }
+      }
+      // A schema the document gives compiles as JSON Schema 2020-12.
+      const body = operation.requestBody?.content["application/json"]?.schema;
+      if (body) ajv.compile(body);
+    }
+  }
+});
+
 Deno.test("each example request passes its route's validators and the document's schemas", async () => {
   await using t = await startTestRelayer();
   const document = await documentOf(t);
