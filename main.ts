@@ -128,6 +128,7 @@ async function start() {
     audiences,
     requireAudience: config.requireAudience,
     allowedHosts,
+    metricsToken: config.metricsToken,
   });
   const server = serve(
     "relayer",

@@ -39,6 +39,10 @@ import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
+import type { Route } from "./http/router.ts";
+import { metricsRoutes } from "./routes/metrics.ts";
+import { openApiRoutes } from "./routes/openapi.ts";
 import { accountRoutes } from "./routes/account.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -153,6 +157,11 @@ export interface RelayerOptions {
   bodyTimeoutMs?: number;
   /** Failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute?: number;
+  /**
+   * The bearer token `GET /metrics` requires from every client (`SVC_METRICS_TOKEN`); without
+   * it, the metrics answer loopback clients only.
+   */
+  metricsToken?: string;
 }
 
 export type { ConnectionInfo };
@@ -174,6 +183,10 @@ export interface AssembledRelayer extends Relayer {
   lifecycle: LifecycleService;
   queue: JobQueue;
   worker: Worker;
+  /** The metrics `GET /metrics` serves. */
+  metrics: RelayerMetrics;
+  /** The route table (what `GET /openapi.json` describes). */
+  routes: Route<HandlerContext>[];
 }
 
 /** Builds a relayer from its backends; nothing is opened here. */
@@ -212,6 +225,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     vectorSeal,
     attributeSeal,
   });
+  const metrics = new RelayerMetrics();
   const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
   const records = new LifecycleRecords(options.kv);
   const identity = await RelayerIdentity.fromSecret(options.secret);
@@ -228,6 +242,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     attributeSeal,
     records,
     logger,
+    observeStage: metrics.recallStage,
   });
   const lifecycle = createLifecycleService({
     queue,
@@ -251,7 +266,9 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     callTimeoutMs: options.callTimeoutMs,
     vet: (memories) => lifecycle.vet(memories),
     indexed: (memories) => lifecycle.indexed(memories),
+    observe: metrics.worker,
   });
+  metrics.watch({ sidecar: options.sidecar, worker });
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;
   const directory = new CachedAccountDirectory(options.directory, {
     positiveTtlMs: cacheMs,
@@ -273,7 +290,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     limit: options.authFailuresPerMinute,
     now: options.now,
   });
-  const routes = [
+  const routes: Route<HandlerContext>[] = [
     ...serviceRoutes({
       mode: options.mode ?? "embedded",
       packageId: options.packageId ?? "",
@@ -301,6 +318,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
       hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
     ),
+    ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
+    ...openApiRoutes(() => routes),
   ];
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
@@ -318,11 +337,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     // Before listening: a job the last run left `running` is given back while no worker here
     // holds it. Listening first, a delivery could lease it and this give it back from under
     // that worker, for a second delivery to run it again at the same time.
-    await reconcileJobs(queue, logger, { startup: true });
+    await reconcileJobs(queue, logger, { startup: true, counted: metrics.unfinishedJobs });
     queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal })
       .catch((error) => logger.error("job queue listener stopped", { error }));
     timer = setInterval(() => {
-      reconcileJobs(queue, logger, { startup: false })
+      reconcileJobs(queue, logger, { startup: false, counted: metrics.unfinishedJobs })
         .catch((error) => logger.error("reconciler failed", { error }));
     }, options.reconcileIntervalMs ?? 60_000);
     const sweep = () =>
@@ -350,6 +369,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       perAddressBytes: options.bodyBudgetPerAddressBytes,
     }),
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    observe: metrics.request,
     // Signed routes: what the headers can tell is checked before the body is read.
     async admit(request, route, address) {
       if (!route.signed) return undefined;
@@ -401,6 +421,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     lifecycle,
     queue,
     worker,
+    metrics,
+    routes,
     handler,
     async close() {
       listening.abort();

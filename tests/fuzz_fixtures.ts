@@ -15,6 +15,10 @@ import { memoryRoutes } from "../src/routes/memories.ts";
 import { lifecycleRoutes } from "../src/routes/lifecycle.ts";
 import { serviceRoutes } from "../src/routes/service.ts";
 import { sidecarRoutes } from "../src/routes/sidecar.ts";
+import { metricsRoutes } from "../src/routes/metrics.ts";
+import { openApiRoutes } from "../src/routes/openapi.ts";
+import { MetricsRegistry } from "../src/metrics/registry.ts";
+import { AuthFailureLimiter } from "../src/auth/failure_limiter.ts";
 import type { MemoryService } from "../src/services/memories.ts";
 import type { LifecycleService } from "../src/services/lifecycle.ts";
 
@@ -53,6 +57,8 @@ export function relayerRoutes(): RouteShape[] {
     ...lifecycleRoutes({} as LifecycleService),
     ...llmRoutes(undefined),
     ...sidecarRoutes(undefined, new RateLimiter(1, 60_000), () => {}),
+    ...metricsRoutes(new MetricsRegistry(), { failures: new AuthFailureLimiter() }),
+    ...openApiRoutes(() => []),
   ];
   return tables.map((r) => ({ method: r.method, pattern: r.pattern.pathname, signed: r.signed }));
 }

@@ -85,6 +85,10 @@ Deno.test("e2e sidecar: killed, it is restarted; a stopped relayer leaves none",
     );
     assert.match(relayer.log(), /"msg":"sidecar exited; restarting"[^\n]*"signal":"SIGKILL"/);
     await before.close();
+    // The metrics (read from loopback, no token set) count the restart.
+    const metrics = await (await fetch(`${relayer.url}/metrics`)).text();
+    assert.match(metrics, /^svc_sidecar_restarts_total 1$/m);
+    assert.match(metrics, /^svc_sidecar_up 1$/m);
 
     const after = await connect(relayer.url, privateKey, accountId);
     const saved = await after.callTool({

@@ -102,6 +102,8 @@ export interface Config {
   requireAudience: boolean;
   /** `SVC_ALLOWED_HOSTS`; absent: the loopback names, the public URLs' hosts, the bound host. */
   allowedHosts?: string[];
+  /** `SVC_METRICS_TOKEN`: the bearer token of `GET /metrics`; absent, loopback clients only. */
+  metricsToken?: string;
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -314,6 +316,11 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     publicUrls: readPublicUrls(read),
     requireAudience: read.choice("SVC_REQUIRE_AUDIENCE", "0", ["0", "1"]) === "1",
     allowedHosts: readAllowedHosts(read),
+    metricsToken: read.matching(
+      "SVC_METRICS_TOKEN",
+      /^[\x21-\x7e]{16,256}$/,
+      "SVC_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces",
+    ),
   };
   return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
 }

@@ -227,3 +227,18 @@ Deno.test("the job worker: batches at once and jobs per batch, defaults and boun
     assert.ok(problems.some((p) => p.startsWith(name)), name);
   }
 });
+
+Deno.test("SVC_METRICS_TOKEN: absent by default; a short or spaced one is refused unechoed", () => {
+  const result = readConfig({});
+  assert.ok(result.ok);
+  assert.equal(result.config.metricsToken, undefined);
+  const set = readConfig({ SVC_METRICS_TOKEN: "s3cret-metrics-token" });
+  assert.ok(set.ok);
+  assert.equal(set.config.metricsToken, "s3cret-metrics-token");
+  for (const token of ["short-token", "has a space in it!!"]) {
+    const problems = problemsOf({ SVC_METRICS_TOKEN: token });
+    assert.deepEqual(problems, [
+      "SVC_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces",
+    ]);
+  }
+});

@@ -14,10 +14,12 @@
  *   `request_timeout`) and held against its body budget (429/503 when it has no room, without
  *   reading); a body its client stopped sending is a 400. The budget is given back once
  *   `extend` has authenticated the request, or when the request ends;
+ * - reads what the route's `input` declares (path parameters, query, JSON body; a 400 naming
+ *   the field otherwise) once `extend` has run, into the context's `input`;
  * - maps anything thrown to the §5.1 JSON error body through `errorResponse` (an unknown
  *   error is logged and answered 500 `internal` with a generic sentence; a request its client
  *   abandoned is not logged);
- * - logs one debug line.
+ * - logs one debug line, and tells the server's `observe` hook the route, status and time.
  *
  * @example
  * ```ts
@@ -33,7 +35,14 @@ import type { Logger } from "../log.ts";
 import { MAX_BODY_BYTES, parseJsonObject, readBody } from "./body.ts";
 import type { BodyBudget, BodyReservation } from "./body_budget.ts";
 import { errorResponse } from "./respond.ts";
-import { type ConnectionInfo, matchRoute, type Route, type RouteContext } from "./router.ts";
+import {
+  type ConnectionInfo,
+  matchRoute,
+  type Route,
+  type RouteContext,
+  type RouteInput,
+  type RouteInputValues,
+} from "./router.ts";
 
 export type { ConnectionInfo };
 
@@ -68,6 +77,34 @@ export interface HttpHandlerOptions<C extends RouteContext, A = undefined> {
   bodyTimeoutMs?: number;
   /** The sentence of a 404 (default `No route for <path>`). */
   notFound?(pathname: string): string;
+  /**
+   * Hears of every answered request: its route (`undefined` when none matched), status and
+   * seconds to its response's headers. Runs on every request: it must be cheap.
+   */
+  observe?(request: Request, route: Route<C> | undefined, status: number, seconds: number): void;
+}
+
+/** What one request's handling keeps while it runs. */
+interface Handling<C extends RouteContext> {
+  /** Body budget held for it, given back when it ends. */
+  held: BodyReservation[];
+  /** The route it matched, once known. */
+  route?: Route<C>;
+}
+
+const NO_INPUT: RouteInputValues = Object.freeze({
+  body: undefined,
+  query: undefined,
+  params: undefined,
+});
+
+/** Reads what `input` declares, in order: path parameters, query, body. */
+function readInput(input: RouteInput, context: RouteContext): RouteInputValues {
+  return {
+    params: input.params?.parseObject(context.params),
+    query: input.query?.parseQuery(new URL(context.request.url).searchParams),
+    body: input.body?.parseObject(context.json()),
+  };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -94,9 +131,10 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
   async function dispatch(
     request: Request,
     requestId: string,
-    held: BodyReservation[],
+    handling: Handling<C>,
     info?: ConnectionInfo,
   ): Promise<Response> {
+    const { held } = handling;
     const early = await options.before?.(request);
     if (early) return early;
     const match = matchRoute(routes, request.method, request.url);
@@ -111,6 +149,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
       });
     }
     const { route } = match;
+    handling.route = route;
     const address = clientAddress(request, info);
     const admitted = options.admit ? await options.admit(request, route, address) : undefined as A;
     const read = (limit = options.maxBodyBytes ?? MAX_BODY_BYTES) => {
@@ -128,10 +167,12 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
       body,
       json: () => parseJsonObject(request, body),
       readBody: read,
+      input: NO_INPUT,
     };
     const extended = options.extend
       ? await options.extend(context, route, admitted as A)
       : context as C;
+    if (route.input) extended.input = readInput(route.input, extended);
     // Authenticated (or public): the body no longer counts as an unauthenticated one.
     for (const reservation of held) reservation.release();
     return await route.handle(extended);
@@ -140,10 +181,10 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
   return async (request: Request, info?: ConnectionInfo): Promise<Response> => {
     const requestId = requestIdOf(request);
     const started = performance.now();
-    const held: BodyReservation[] = [];
+    const handling: Handling<C> = { held: [] };
     let response: Response;
     try {
-      response = await dispatch(request, requestId, held, info);
+      response = await dispatch(request, requestId, handling, info);
     } catch (error) {
       // A client that left aborts its request's signal, and the work under it fails: no answer
       // reaches it, and no error is logged for it.
@@ -155,15 +196,17 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
         )
         : errorResponse(error, requestId, logger);
     } finally {
-      for (const reservation of held) reservation.release();
+      for (const reservation of handling.held) reservation.release();
     }
     response = withRequestId(response, requestId);
+    const seconds = (performance.now() - started) / 1000;
+    options.observe?.(request, handling.route, response.status, seconds);
     logger.debug("request", {
       request_id: requestId,
       method: request.method,
       path: new URL(request.url).pathname,
       status: response.status,
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(seconds * 1000),
     });
     return response;
   };

@@ -10,6 +10,7 @@
  * ```
  */
 import type { Operation } from "../backends/types.ts";
+import type { Shape } from "./fields.ts";
 
 /** What `Deno.serve` tells a handler about the connection. */
 export interface ConnectionInfo {
@@ -35,6 +36,54 @@ export interface RouteContext {
    * the server's time limit and body budget, as the kernel reads the others.
    */
   readBody(limit?: number): Promise<Uint8Array<ArrayBuffer>>;
+  /** What the route's `input` declared, read before the handler runs (`undefined` otherwise). */
+  input: RouteInputValues;
+}
+
+/** The body, query and path parameters a route declares, as `fields.ts` shapes. */
+export interface RouteInput<B = unknown, Q = unknown, P = unknown> {
+  /** The JSON body (415 without a JSON content type, 400 unless a valid object). */
+  body?: Shape<B>;
+  /** The query string's parameters. */
+  query?: Shape<Q>;
+  /** The path's parameters (`:id`); a parameter left out is described as a string. */
+  params?: Shape<P>;
+}
+
+/** What a route's `input` read: `undefined` for each part it does not declare. */
+export interface RouteInputValues<B = unknown, Q = unknown, P = unknown> {
+  body: B;
+  query: Q;
+  params: P;
+}
+
+/** A response a route documents: when it is sent, and an example of its body. */
+export interface ResponseDoc {
+  description: string;
+  example?: unknown;
+  /** The body's content type (default `application/json`). */
+  contentType?: string;
+}
+
+/** How a route describes itself in the OpenAPI document (`GET /openapi.json`). */
+export interface RouteDoc {
+  /** One line: what the route does. */
+  summary: string;
+  /** More, when one line is not enough. */
+  description?: string;
+  /** The group it is listed under (`memories`, `service`, ...). */
+  tag: string;
+  /**
+   * A valid request: its body, its query parameters (typed values; lists for repeated ones)
+   * and its path parameters. Tests send it through the route's own validators.
+   */
+  example?: { body?: unknown; query?: Record<string, unknown>; params?: Record<string, string> };
+  /** A body the route reads without a declared `input` (a proxied one), described by hand. */
+  body?: { description: string; contentType?: string; example?: unknown };
+  /** Its own responses by status (the errors every route of its kind has are added). */
+  responses: Record<number, ResponseDoc>;
+  /** Security other than the signed-request headers, by scheme name (`mcpBearer`, ...). */
+  security?: Record<string, string[]>[];
 }
 
 /** The memory operations the access log records, one per route that touches memories. */
@@ -64,6 +113,10 @@ export interface RouteOptions {
   streamBody?: boolean;
   /** The body limit of this route (the server's, 2 MiB by default, when absent). */
   maxBodyBytes?: number;
+  /** The body, query and path parameters the kernel reads before `handle` (see `fields.ts`). */
+  input?: RouteInput;
+  /** How the route is described in the OpenAPI document. */
+  doc?: RouteDoc;
 }
 
 export interface Route<C extends RouteContext = RouteContext> {
@@ -75,6 +128,8 @@ export interface Route<C extends RouteContext = RouteContext> {
   ownerKey: boolean;
   streamBody: boolean;
   maxBodyBytes?: number;
+  input?: RouteInput;
+  doc?: RouteDoc;
   handle(context: C): Promise<Response>;
 }
 
@@ -99,8 +154,31 @@ export function route<C extends RouteContext = RouteContext>(
     ownerKey: options.ownerKey ?? false,
     streamBody: options.streamBody ?? false,
     maxBodyBytes: options.maxBodyBytes,
+    input: options.input,
+    doc: options.doc,
     handle,
   };
+}
+
+/**
+ * `route` for handlers of context `C` whose declared `input` is typed: the handler's
+ * `input.body`, `input.query` and `input.params` have the types their shapes read into.
+ *
+ * @example
+ * ```ts
+ * const typed = routesFor<RouteContext>();
+ * typed("POST", "/echo", ({ input }) => Promise.resolve(jsonResponse(200, input.body)), {
+ *   input: { body: object({ text: text({ max: 100 }) }) },
+ * });
+ * ```
+ */
+export function routesFor<C extends RouteContext>() {
+  return <B = undefined, Q = undefined, P = undefined>(
+    method: Route<C>["method"],
+    pathname: string,
+    handle: (context: C & { input: RouteInputValues<B, Q, P> }) => Promise<Response>,
+    options: RouteOptions & { input?: RouteInput<B, Q, P> } = {},
+  ): Route<C> => route<C>(method, pathname, handle as Route<C>["handle"], options);
 }
 
 /** The route for `method` and `url`, or the methods the path allows, or nothing. */

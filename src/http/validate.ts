@@ -4,8 +4,9 @@
  */
 import { SvcError } from "../errors.ts";
 
+/** Characters a namespace or tag must not contain. */
 // deno-lint-ignore no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 const encoder = new TextEncoder();
 
 function bad(message: string): SvcError {
@@ -14,7 +15,11 @@ function bad(message: string): SvcError {
 
 /** A required string, non-empty after trimming, at most `maxBytes` of UTF-8. */
 export function requiredText(body: Record<string, unknown>, field: string, maxBytes: number) {
-  const value = body[field];
+  return textValue(body[field], field, maxBytes);
+}
+
+/** {@link requiredText} of a value already taken from its object. */
+export function textValue(value: unknown, field: string, maxBytes: number): string {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (typeof value !== "string") throw bad(`${field} must be a string`);
   if (value.trim() === "") throw bad(`${field} must not be empty`);
@@ -47,7 +52,17 @@ export function integerField(
   min: number,
   max: number,
 ): number {
-  const value = body[field];
+  return integerValue(body[field], field, fallback, min, max);
+}
+
+/** {@link integerField} of a value already taken from its object. */
+export function integerValue(
+  value: unknown,
+  field: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined || value === null) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value)) {
     throw bad(`${field} must be an integer`);
@@ -63,7 +78,11 @@ export function arrayField(
   min: number,
   max: number,
 ): unknown[] {
-  const value = body[field];
+  return arrayValue(body[field], field, min, max);
+}
+
+/** {@link arrayField} of a value already taken from its object. */
+export function arrayValue(value: unknown, field: string, min: number, max: number): unknown[] {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (!Array.isArray(value)) throw bad(`${field} must be an array`);
   if (value.length < min || value.length > max) {
@@ -86,7 +105,11 @@ export function vectorField(
   field: string,
   dimensions: number,
 ): number[] {
-  const value = body[field];
+  return vectorValue(body[field], field, dimensions);
+}
+
+/** {@link vectorField} of a value already taken from its object. */
+export function vectorValue(value: unknown, field: string, dimensions: number): number[] {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (!Array.isArray(value)) throw bad(`${field} must be an array of numbers`);
   if (value.length !== dimensions) {
@@ -98,11 +121,16 @@ export function vectorField(
   return value as number[];
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** Standard base64, padded. */
+export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Standard base64 decoded to bytes; must not be empty. */
 export function base64Field(body: Record<string, unknown>, field: string): Uint8Array<ArrayBuffer> {
-  const value = body[field];
+  return base64Value(body[field], field);
+}
+
+/** {@link base64Field} of a value already taken from its object. */
+export function base64Value(value: unknown, field: string): Uint8Array<ArrayBuffer> {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (typeof value !== "string" || value === "" || !BASE64.test(value)) {
     throw bad(`${field} must be non-empty standard base64`);
@@ -112,11 +140,16 @@ export function base64Field(body: Record<string, unknown>, field: string): Uint8
 
 /** Tags a memory carries at most, and characters a tag has at most. */
 export const MAX_TAGS = 16;
-const MAX_TAG_CHARS = 64;
+/** Characters a tag has at most. */
+export const MAX_TAG_CHARS = 64;
 
 /** Optional tags: at most 16, each 1–64 characters without control characters. */
 export function tagsField(body: Record<string, unknown>, field = "tags"): string[] | undefined {
-  const value = body[field];
+  return tagsValue(body[field], field);
+}
+
+/** {@link tagsField} of a value already taken from its object. */
+export function tagsValue(value: unknown, field = "tags"): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw bad(`${field} must be an array of strings`);
   if (value.length > MAX_TAGS) throw bad(`${field} must have at most ${MAX_TAGS} entries`);
@@ -134,7 +167,11 @@ export function tagsField(body: Record<string, unknown>, field = "tags"): string
 
 /** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
 export function timeField(body: Record<string, unknown>, field: string): number | undefined {
-  const value = body[field];
+  return timeValue(body[field], field);
+}
+
+/** {@link timeField} of a value already taken from its object. */
+export function timeValue(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)
     ? Date.parse(value)
@@ -144,7 +181,7 @@ export function timeField(body: Record<string, unknown>, field: string): number 
 }
 
 /** The longest a memory may be kept before it expires: ten years. */
-const MAX_TTL_SECONDS = 10 * 365 * 86_400;
+export const MAX_TTL_SECONDS = 10 * 365 * 86_400;
 
 /**
  * When a memory expires, from `ttl_seconds` (1 s to ten years) or `expires_at` (ISO 8601, in
@@ -163,7 +200,8 @@ export function expiryFields(body: Record<string, unknown>, now: number): number
   return expiresAt;
 }
 
-const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A memory id: a lowercase UUID. */
+export const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A memory id (a UUID, lowercase). */
 export function memoryId(value: unknown, field = "id"): string {

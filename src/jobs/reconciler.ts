@@ -23,15 +23,19 @@ async function giveBack(queue: JobQueue, record: JobRecord): Promise<boolean> {
   }
 }
 
-/** Re-drives unfinished jobs (see the module's comment); resolves to how many. */
+/**
+ * Re-drives unfinished jobs (see the module's comment); resolves to how many. `counted` hears
+ * how many unfinished jobs the pass found.
+ */
 export async function reconcileJobs(
   queue: JobQueue,
   logger: Logger,
-  options: { startup: boolean; now?: number },
+  options: { startup: boolean; now?: number; counted?: (unfinished: number) => void },
 ): Promise<number> {
   const now = options.now ?? Date.now();
-  let redriven = 0;
+  let redriven = 0, unfinished = 0;
   for await (const record of queue.active()) {
+    unfinished++;
     if (record.status === "running" && options.startup) {
       if (!await giveBack(queue, record)) continue;
     } else if (record.status === "running") {
@@ -43,6 +47,7 @@ export async function reconcileJobs(
     }
     redriven++;
   }
+  options.counted?.(unfinished);
   if (redriven > 0) logger.info("re-drove unfinished jobs", { count: redriven });
   return redriven;
 }

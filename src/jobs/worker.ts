@@ -38,6 +38,9 @@ import type {
   StepOptions,
 } from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
+import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
+
+export type { WorkerObserver, WorkerStats };
 
 export interface WorkerDependencies {
   queue: JobQueue;
@@ -53,6 +56,8 @@ export interface WorkerDependencies {
   vet?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
   /** Called with the memories of each batch once they are indexed, before their jobs are done. */
   indexed?: (memories: IndexedMemory[]) => Promise<void>;
+  /** Hears how jobs end and how long batches take (the relayer's metrics). */
+  observe?: WorkerObserver;
 }
 
 /** A memory a job stored, as `indexed` hears of it. */
@@ -72,6 +77,8 @@ export interface Worker {
   process(jobId: string): Promise<void>;
   /** Resolves once no job is waiting or being processed. */
   idle(): Promise<void>;
+  /** The jobs it holds now. */
+  stats(): WorkerStats;
 }
 
 /** A job of a batch, and what its stages made so far. */
@@ -125,7 +132,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   const concurrency = deps.concurrency ?? 2;
   const batchSize = deps.batchSize ?? 64;
   const timeoutMs = deps.callTimeoutMs ?? 30_000;
-  const { queue, pipeline, logger } = deps;
+  const { queue, pipeline, logger, observe } = deps;
+  const acceptedAt = (job: Job) => Date.parse(job.record.created_at);
   /** Jobs delivered and not yet in a batch, in order, with what their deliveries wait on. */
   const waiting = new Map<string, PromiseWithResolvers<void>>();
   /** Jobs in a running batch, with what their deliveries wait on. */
@@ -166,7 +174,11 @@ export function createWorker(deps: WorkerDependencies): Worker {
       }
       if (permanent(error) || record.attempts >= queue.maxAttempts) {
         await queue.fail(record, message);
-      } else await queue.retry(record, message, retryDelayMs(record.attempts));
+        observe?.jobEnded("failed", acceptedAt(job));
+      } else {
+        await queue.retry(record, message, retryDelayMs(record.attempts));
+        observe?.jobRetried();
+      }
     } catch (cause) {
       if (!(cause instanceof LeaseLost)) throw cause;
     }
@@ -245,7 +257,9 @@ export function createWorker(deps: WorkerDependencies): Worker {
       patch: { memory_id: original, duplicate_of: original },
     })));
     for (const { job } of duplicates) job.over = true;
-    held(duplicates.map(({ job }) => job), completed);
+    for (const job of held(duplicates.map(({ job }) => job), completed)) {
+      observe?.jobEnded("duplicate", acceptedAt(job));
+    }
     return jobs.filter((job, i) => of(job, i) === undefined);
   }
 
@@ -307,6 +321,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     })));
     for (const job of held(live, completed)) {
       job.over = true;
+      observe?.jobEnded("done", acceptedAt(job));
       logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
     }
   }
@@ -364,11 +379,13 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }));
     const done = new AbortController();
     const beating = heartbeat(jobs, done.signal);
+    const started = performance.now();
     try {
       await runStages(jobs);
     } finally {
       done.abort();
       await beating;
+      observe?.batchRan((performance.now() - started) / 1000);
     }
   }
 
@@ -414,6 +431,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   return {
     id,
     process,
+    stats: () => ({ waiting: waiting.size, running: taken.size }),
     async idle() {
       while (batches.size > 0 || waiting.size > 0) {
         await (batches.size > 0 ? Promise.all(batches) : Promise.resolve());

@@ -1,74 +1,115 @@
 /** The routes of memories once remembered: list, get, update and erase. */
 import { jsonResponse } from "../http/respond.ts";
-import { route } from "../http/router.ts";
+import { routesFor } from "../http/router.ts";
 import {
-  expiryFields,
-  integerField,
+  expiry,
+  integer,
   memoryId,
-  namespaceField,
-  requiredText,
-  tagsField,
-  timeField,
-} from "../http/validate.ts";
+  namespace,
+  object,
+  string,
+  tags,
+  text,
+  time,
+} from "../http/fields.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { HandlerContext } from "./context.ts";
+import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "./memories.ts";
 
 const unknown = () => new SvcError("not_found", "No such memory");
 
-/** The query string as a body: `limit` a number when it is one, `tag` as the list `tags`. */
-function queryOf(request: Request): Record<string, unknown> {
-  const params = new URL(request.url).searchParams;
-  const query: Record<string, unknown> = Object.fromEntries(params);
-  if (query.limit !== undefined) {
-    const limit = Number(query.limit);
-    query.limit = /^\d+$/.test(String(query.limit)) ? limit : query.limit;
-  }
-  delete query.tag;
-  if (params.has("tag")) query.tags = params.getAll("tag");
-  return query;
-}
+const BY_ID = object({ id: memoryId({ required: true }) });
+const LIST = object({
+  namespace: namespace(),
+  limit: integer({ fallback: 50, min: 1, max: 500 }),
+  cursor: string({ description: "`next_cursor` of the previous page." }),
+  tags: tags({ param: "tag", description: "Only memories carrying every tag given (repeat)." }),
+  since: time({ description: "Only versions stored at or after this time (ISO 8601)." }),
+  until: time({ description: "Only versions stored before this time (ISO 8601)." }),
+});
+const ERASE_NAMESPACE = object({
+  namespace: namespace({
+    required: "namespace is required to erase a namespace",
+    description: "The namespace to erase.",
+  }),
+  confirm: string({ description: "The namespace's name again: erasing cannot be undone." }),
+}, {
+  check({ namespace, confirm }) {
+    if (confirm !== namespace) {
+      throw new SvcError(
+        "bad_request",
+        "confirm must repeat the namespace: erasing a namespace cannot be undone",
+      );
+    }
+  },
+});
+const UPDATE = object({
+  text: text({ max: MAX_TEXT_BYTES, description: "The corrected text. Not blank; at most 1 MiB." }),
+  tags: tags({ description: "The new version's tags (absent: the old ones are kept)." }),
+  expiresAt: expiry(),
+});
 
 export function lifecycleRoutes(lifecycle: LifecycleService) {
+  const route = routesFor<HandlerContext>();
   const signed = { signed: true, ownerKey: true };
   return [
-    route<HandlerContext>("GET", "/api/memories", async ({ caller, request, touch }) => {
-      const query = queryOf(request);
-      const cursor = query.cursor;
-      const namespace = namespaceField(query);
+    route("GET", "/api/memories", async ({ caller, input: { query }, request, touch }) => {
+      const { namespace, limit, cursor, tags, since, until } = query;
       touch(namespace);
       const page = await lifecycle.list(caller.owner, namespace, {
-        limit: integerField(query, "limit", 50, 1, 500),
-        cursor: typeof cursor === "string" ? cursor : undefined,
-        filter: {
-          tags: tagsField(query),
-          since: timeField(query, "since"),
-          until: timeField(query, "until"),
-        },
+        limit,
+        cursor,
+        filter: { tags, since, until },
       }, { credentials: caller.credentials, signal: request.signal });
       touch(namespace, page.memories.map((memory) => memory.id));
       return jsonResponse(200, page);
-    }, { ...signed, operation: "read", access: "list" }),
-
-    route<HandlerContext>(
-      "GET",
-      "/api/memories/:id",
-      async ({ caller, params, request, touch }) => {
-        const id = memoryId(params.id);
-        const memory = await lifecycle.get(caller.owner, id, {
-          credentials: caller.credentials,
-          signal: request.signal,
-          allow: (namespace) => touch(namespace, [id]),
-        });
-        if (!memory) throw unknown();
-        return jsonResponse(200, memory);
+    }, {
+      ...signed,
+      operation: "read",
+      access: "list",
+      input: { query: LIST },
+      doc: {
+        tag: "memories",
+        summary: "List a namespace's memories, newest first, a page at a time",
+        example: { query: { namespace: "default", limit: 20, tag: ["diet"] } },
+        responses: {
+          200: {
+            description: "A page; `next_cursor` is `null` on the last one.",
+            example: { memories: [EXAMPLE_MEMORY], next_cursor: null },
+          },
+        },
       },
-      { ...signed, operation: "read", access: "get" },
-    ),
+    }),
 
-    route<HandlerContext>("DELETE", "/api/memories/:id", async ({ caller, params, touch }) => {
-      const id = memoryId(params.id);
+    route("GET", "/api/memories/:id", async ({ caller, input: { params }, request, touch }) => {
+      const { id } = params;
+      const memory = await lifecycle.get(caller.owner, id, {
+        credentials: caller.credentials,
+        signal: request.signal,
+        allow: (namespace) => touch(namespace, [id]),
+      });
+      if (!memory) throw unknown();
+      return jsonResponse(200, memory);
+    }, {
+      ...signed,
+      operation: "read",
+      access: "get",
+      input: { params: BY_ID },
+      doc: {
+        tag: "memories",
+        summary: "One memory",
+        example: { params: { id: EXAMPLE_ID } },
+        responses: {
+          200: { description: "The memory.", example: EXAMPLE_MEMORY },
+          404: { description: "Unknown, or another owner's." },
+        },
+      },
+    }),
+
+    route("DELETE", "/api/memories/:id", async ({ caller, input: { params }, touch }) => {
+      const { id } = params;
       // Not abortable: once begun, an erase completes even if its client leaves.
       const receipt = await lifecycle.erase(caller.owner, id, {
         credentials: caller.credentials,
@@ -76,36 +117,61 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       });
       if (!receipt) throw unknown();
       return jsonResponse(200, receipt);
-    }, { ...signed, operation: "erase", access: "erase" }),
+    }, {
+      ...signed,
+      operation: "erase",
+      access: "erase",
+      input: { params: BY_ID },
+      doc: {
+        tag: "memories",
+        summary: "Erase a memory: its key is destroyed, then its index row and blob",
+        example: { params: { id: EXAMPLE_ID } },
+        responses: {
+          200: {
+            description: "The erase receipt, signed by the relayer (`/health`'s `receiptKey`).",
+            example: EXAMPLE_RECEIPT,
+          },
+          404: { description: "Unknown, or another owner's." },
+        },
+      },
+    }),
 
-    route<HandlerContext>("DELETE", "/api/memories", async ({ caller, request, touch }) => {
-      const query = queryOf(request);
-      if (query.namespace === undefined) {
-        throw new SvcError("bad_request", "namespace is required to erase a namespace");
-      }
-      const namespace = namespaceField(query);
-      if (query.confirm !== namespace) {
-        throw new SvcError(
-          "bad_request",
-          "confirm must repeat the namespace: erasing a namespace cannot be undone",
-        );
-      }
+    route("DELETE", "/api/memories", async ({ caller, input: { query }, touch }) => {
+      const { namespace } = query;
       touch(namespace);
       const erased = await lifecycle.eraseNamespace(caller.owner, namespace, {
         credentials: caller.credentials,
       });
       touch(namespace, erased.receipts.map((receipt) => receipt.memory_id));
       return jsonResponse(200, erased);
-    }, { ...signed, operation: "erase", access: "erase" }),
+    }, {
+      ...signed,
+      operation: "erase",
+      access: "erase",
+      input: { query: ERASE_NAMESPACE },
+      doc: {
+        tag: "memories",
+        summary: "Erase every memory of a namespace",
+        example: { query: { namespace: "scratch", confirm: "scratch" } },
+        responses: {
+          200: {
+            description: "A receipt per memory erased.",
+            example: {
+              namespace: "scratch",
+              owner: EXAMPLE_OWNER,
+              erased: 1,
+              receipts: [EXAMPLE_RECEIPT],
+            },
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("PUT", "/api/memories/:id", async ({ caller, params, json, touch }) => {
-      const id = memoryId(params.id);
-      const body = json();
-      const job = await lifecycle.update(caller.owner, id, {
-        text: requiredText(body, "text", MAX_TEXT_BYTES),
-        tags: tagsField(body),
-        expiresAt: expiryFields(body, Date.now()),
-      }, { allow: (namespace) => touch(namespace, [id]) });
+    route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
+      const { id } = params;
+      const job = await lifecycle.update(caller.owner, id, body, {
+        allow: (namespace) => touch(namespace, [id]),
+      });
       if (!job) throw unknown();
       touch(job.namespace, [job.job_id]);
       return jsonResponse(202, {
@@ -113,6 +179,25 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
         status: job.status,
         supersedes: job.supersedes,
       });
-    }, { signed: true, operation: "write", access: "update" }),
+    }, {
+      signed: true,
+      operation: "write",
+      access: "update",
+      input: { params: BY_ID, body: UPDATE },
+      doc: {
+        tag: "memories",
+        summary: "Store a corrected version of a memory",
+        description: "The old version is erased once the new one is recallable; the new one " +
+          "keeps the old `created_at`, and its tags and expiry unless new ones are given.",
+        example: { params: { id: EXAMPLE_ID }, body: { text: "I am vegan", tags: ["diet"] } },
+        responses: {
+          202: {
+            description: "Accepted: poll the job.",
+            example: { job_id: EXAMPLE_ID, status: "pending", supersedes: EXAMPLE_ID },
+          },
+          404: { description: "Unknown, or another owner's." },
+        },
+      },
+    }),
   ];
 }

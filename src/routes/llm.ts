@@ -1,16 +1,32 @@
 /** Analyze and ask routes: parse, validate, call the LLM service, serialize. */
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { route } from "../http/router.ts";
-import { integerField, namespaceField, requiredText } from "../http/validate.ts";
+import { routesFor } from "../http/router.ts";
+import { integer, namespace, object, text } from "../http/fields.ts";
 import type { LlmService } from "../services/llm.ts";
 import type { HandlerContext } from "./context.ts";
+import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 
 export const MAX_ANALYZE_BYTES = 64 * 1024;
 export const MAX_QUESTION_BYTES = 64 * 1024;
 
+const ANALYZE = object({
+  text: text({
+    max: MAX_ANALYZE_BYTES,
+    description: "A text (a conversation, notes) to extract facts from. At most 64 KiB.",
+  }),
+  namespace: namespace(),
+});
+const ASK = object({
+  question: text({ max: MAX_QUESTION_BYTES, description: "The question. At most 64 KiB." }),
+  limit: integer({ fallback: 5, min: 1, max: 100, description: "Memories to answer from." }),
+  namespace: namespace(),
+});
+const NO_MODEL = { description: "No language model is configured (`SVC_LLM=none`)." };
+
 /** The routes; without a language model they answer 501 with the reason. */
 export function llmRoutes(service: LlmService | undefined) {
+  const route = routesFor<HandlerContext>();
   const needed = () => {
     if (!service) {
       throw new SvcError("not_implemented", "No language model is configured (set SVC_LLM)");
@@ -18,23 +34,41 @@ export function llmRoutes(service: LlmService | undefined) {
     return service;
   };
   return [
-    route<HandlerContext>("POST", "/api/analyze", async ({ caller, json, request, touch }) => {
-      const body = json();
-      const text = requiredText(body, "text", MAX_ANALYZE_BYTES);
-      const namespace = namespaceField(body);
+    route("POST", "/api/analyze", async ({ caller, input: { body }, request, touch }) => {
+      const { text, namespace } = body;
       touch(namespace);
       const analysis = await needed().analyze(caller.owner, text, namespace, {
         signal: request.signal,
       });
       touch(namespace, analysis.job_ids);
       return jsonResponse(202, analysis);
-    }, { signed: true, operation: "write", access: "analyze" }),
+    }, {
+      signed: true,
+      operation: "write",
+      access: "analyze",
+      input: { body: ANALYZE },
+      doc: {
+        tag: "language model",
+        summary: "Extract the memorable facts of a text and remember each",
+        example: { body: { text: "I moved to Lisbon last year. I keep bees on the roof." } },
+        responses: {
+          202: {
+            description: "The facts, each with its remember job (or the memory it repeats).",
+            example: {
+              job_ids: [EXAMPLE_ID],
+              facts: [{ text: "The user keeps bees.", job_id: EXAMPLE_ID, status: "pending" }],
+              fact_count: 1,
+              status: "pending",
+              owner: EXAMPLE_OWNER,
+            },
+          },
+          501: NO_MODEL,
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/ask", async ({ caller, json, request, touch }) => {
-      const body = json();
-      const question = requiredText(body, "question", MAX_QUESTION_BYTES);
-      const limit = integerField(body, "limit", 5, 1, 100);
-      const namespace = namespaceField(body);
+    route("POST", "/api/ask", async ({ caller, input: { body }, request, touch }) => {
+      const { question, limit, namespace } = body;
       touch(namespace);
       const answer = await needed().ask(caller.owner, question, limit, namespace, {
         credentials: caller.credentials,
@@ -42,6 +76,27 @@ export function llmRoutes(service: LlmService | undefined) {
       });
       touch(namespace, answer.memories.map((memory) => memory.id));
       return jsonResponse(200, answer);
-    }, { signed: true, operation: "read", access: "ask" }),
+    }, {
+      signed: true,
+      operation: "read",
+      access: "ask",
+      input: { body: ASK },
+      doc: {
+        tag: "language model",
+        summary: "Answer a question from the memories that best match it",
+        example: { body: { question: "What do I eat?", limit: 5 } },
+        responses: {
+          200: {
+            description: "The answer and the memories it used.",
+            example: {
+              answer: 'From your memories: "I am vegetarian" (memory 1).',
+              memories_used: 1,
+              memories: [EXAMPLE_RESULT],
+            },
+          },
+          501: NO_MODEL,
+        },
+      },
+    }),
   ];
 }

@@ -1,35 +1,68 @@
 /** Remember, recall and restore routes: parse, validate, call the memory service, serialize. */
 import { jsonResponse } from "../http/respond.ts";
-import { route } from "../http/router.ts";
+import { routesFor } from "../http/router.ts";
 import {
-  arrayField,
-  base64Field,
-  expiryFields,
-  integerField,
+  array,
+  base64,
+  expiry,
+  integer,
   memoryId,
-  namespaceField,
-  objectValue,
-  requiredText,
-  tagsField,
-  timeField,
-  vectorField,
-} from "../http/validate.ts";
+  namespace,
+  nonEmptyString,
+  object,
+  tags,
+  text,
+  time,
+  vector,
+} from "../http/fields.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
 import type { HandlerContext } from "./context.ts";
+import {
+  EXAMPLE_ID,
+  EXAMPLE_JOB,
+  EXAMPLE_MEMORY,
+  EXAMPLE_OWNER,
+  EXAMPLE_RESULT,
+} from "./examples.ts";
 
 export const MAX_TEXT_BYTES = 1024 * 1024;
 export const MAX_QUERY_BYTES = 64 * 1024;
 const JOB_ID = /^[0-9a-f-]{36}$/;
 
+/** What remember and each bulk item take besides the text. */
+const itemFields = {
+  text: text({ max: MAX_TEXT_BYTES, description: "The memory. Not blank; at most 1 MiB." }),
+  namespace: namespace(),
+  tags: tags(),
+  expiresAt: expiry(),
+};
+const rememberItem = object(itemFields);
+const REMEMBER = object({
+  ...itemFields,
+  replaces: memoryId({ description: "Store this as a new version of that memory." }),
+});
+const BULK = object({ items: array(rememberItem, { min: 1, max: 20 }) });
+const BULK_STATUS = object({ job_ids: array(nonEmptyString(), { min: 1, max: 100 }) });
+const RECALL = object({
+  query: text({ max: MAX_QUERY_BYTES, description: "What to look for, in words." }),
+  limit: integer({ fallback: 10, min: 1, max: 100 }),
+  namespace: namespace(),
+  tags: tags({ description: "Only memories carrying every one of these tags." }),
+  since: time({ description: "Only memories stored at or after this time (ISO 8601)." }),
+  until: time({ description: "Only memories stored before this time (ISO 8601)." }),
+});
+const RESTORE = object({
+  namespace: namespace({ required: true }),
+  limit: integer({ fallback: 50, min: 1, max: 500 }),
+});
+
 /** A text to remember with its attributes, from a remember body or a bulk item. */
-function rememberItem(body: Record<string, unknown>): RememberItem {
-  return {
-    text: requiredText(body, "text", MAX_TEXT_BYTES),
-    namespace: namespaceField(body),
-    attributes: { tags: tagsField(body), expiresAt: expiryFields(body, Date.now()) },
-  };
+function itemOf(
+  { text, namespace, tags, expiresAt }: ReturnType<typeof rememberItem.parseObject>,
+): RememberItem {
+  return { text, namespace, attributes: { tags, expiresAt } };
 }
 
 export function memoryRoutes(
@@ -37,16 +70,27 @@ export function memoryRoutes(
   lifecycle: LifecycleService,
   dimensions: () => number,
 ) {
+  const route = routesFor<HandlerContext>();
   const write = { signed: true, operation: "write", access: "remember" } as const;
   const read = { signed: true, operation: "read" } as const;
+  const MANUAL = object({
+    encrypted_data: base64({ description: "The client's ciphertext, stored as it is." }),
+    vector: vector({ dimensions }),
+    namespace: namespace(),
+  });
+  const MANUAL_RECALL = object({
+    vector: vector({ dimensions }),
+    limit: integer({ fallback: 10, min: 1, max: 100 }),
+    namespace: namespace(),
+  });
+  const exampleVector = () => Array.from({ length: dimensions() }, (_, i) => (i % 7) / 10);
   return [
-    route<HandlerContext>("POST", "/api/remember", async ({ caller, json, touch }) => {
-      const body = json();
-      const item = rememberItem(body);
+    route("POST", "/api/remember", async ({ caller, input: { body }, touch }) => {
+      const item = itemOf(body);
       touch(item.namespace);
-      if (body.replaces !== undefined && body.replaces !== null) {
+      if (body.replaces !== undefined) {
         const { text, attributes } = item;
-        const replaced = memoryId(body.replaces, "replaces");
+        const replaced = body.replaces;
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
           allow: (namespace) => touch(namespace, [replaced]),
         });
@@ -67,12 +111,31 @@ export function memoryRoutes(
       const [job] = await service.remember(caller.owner, [item]);
       touch(item.namespace, [job.job_id]);
       return jsonResponse(202, { job_id: job.job_id, status: job.status });
-    }, write),
+    }, {
+      ...write,
+      input: { body: REMEMBER },
+      doc: {
+        tag: "memories",
+        summary: "Remember a text: queued, then encrypted, stored and indexed",
+        description: "A text the namespace already holds (same after normalising case and " +
+          "white space) stores nothing and answers with that memory. With `replaces`, the " +
+          "text is a new version of that memory, which is erased once the new one is recallable.",
+        example: { body: { text: "I am vegetarian", namespace: "default", tags: ["diet"] } },
+        responses: {
+          202: {
+            description: "Accepted: poll the job.",
+            example: { job_id: EXAMPLE_ID, status: "pending" },
+          },
+          200: {
+            description: "Already remembered: the memory holding the text.",
+            example: { status: "duplicate", duplicate_of: EXAMPLE_ID, memory: EXAMPLE_MEMORY },
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/remember/bulk", async ({ caller, json, touch }) => {
-      const items = arrayField(json(), "items", 1, 20).map((value, i) =>
-        rememberItem(objectValue(value, `items[${i}]`))
-      );
+    route("POST", "/api/remember/bulk", async ({ caller, input: { body }, touch }) => {
+      const items = body.items.map(itemOf);
       for (const item of items) touch(item.namespace);
       const originals = await service.duplicates(caller.owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
@@ -87,86 +150,166 @@ export function memoryRoutes(
         status: "pending",
         ...(duplicates.length > 0 && { duplicates }),
       });
-    }, write),
+    }, {
+      ...write,
+      input: { body: BULK },
+      doc: {
+        tag: "memories",
+        summary: "Remember 1 to 20 texts at once",
+        description: "Items whose text is already remembered are left out of `job_ids` and " +
+          "listed in `duplicates`.",
+        example: {
+          body: { items: [{ text: "I keep bees" }, { text: "My sister lives in Lisbon" }] },
+        },
+        responses: {
+          202: {
+            description: "Accepted: one job per new item, in order.",
+            example: { job_ids: [EXAMPLE_ID], total: 1, status: "pending" },
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/remember/bulk/status", async ({ caller, json, touch }) => {
-      const ids = arrayField(json(), "job_ids", 1, 100).map((id, i) => {
-        if (typeof id !== "string" || id === "") {
-          throw new SvcError("bad_request", `job_ids[${i}] must be a non-empty string`);
-        }
-        return id;
-      });
-      const results = await service.jobs(caller.owner, ids);
+    route("POST", "/api/remember/bulk/status", async ({ caller, input: { body }, touch }) => {
+      const results = await service.jobs(caller.owner, body.job_ids);
       for (const job of results) if ("namespace" in job) touch(job.namespace);
       return jsonResponse(200, { results });
-    }, { signed: true, operation: "write" }),
+    }, {
+      signed: true,
+      operation: "write",
+      input: { body: BULK_STATUS },
+      doc: {
+        tag: "memories",
+        summary: "The state of 1 to 100 remember jobs",
+        example: { body: { job_ids: [EXAMPLE_ID] } },
+        responses: {
+          200: {
+            description: "The jobs in request order; an unknown or another owner's job is " +
+              '`{job_id, status: "not_found"}`.',
+            example: { results: [EXAMPLE_JOB] },
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
+    route("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
       const job = JOB_ID.test(params.job_id)
         ? await service.job(caller.owner, params.job_id)
         : null;
       if (!job) throw new SvcError("not_found", "No such remember job");
       touch(job.namespace);
       return jsonResponse(200, job);
-    }, { signed: true, operation: "write" }),
+    }, {
+      signed: true,
+      operation: "write",
+      doc: {
+        tag: "memories",
+        summary: "The state of a remember job",
+        example: { params: { job_id: EXAMPLE_ID } },
+        responses: {
+          200: { description: "The job.", example: EXAMPLE_JOB },
+          404: { description: "Unknown, expired or another owner's job." },
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/recall", async ({ caller, json, request, touch }) => {
-      const body = json();
-      const query = requiredText(body, "query", MAX_QUERY_BYTES);
-      const limit = integerField(body, "limit", 10, 1, 100);
-      const namespace = namespaceField(body);
-      const filter = {
-        tags: tagsField(body),
-        since: timeField(body, "since"),
-        until: timeField(body, "until"),
-      };
+    route("POST", "/api/recall", async ({ caller, input: { body }, request, touch }) => {
+      const { query, limit, namespace, tags, since, until } = body;
       touch(namespace);
       const recalled = await service.recall(caller.owner, query, limit, namespace, {
         credentials: caller.credentials,
         signal: request.signal,
-        filter,
+        filter: { tags, since, until },
       });
       touch(namespace, recalled.results.map((result) => result.id));
       return jsonResponse(200, recalled);
       // The owner key too: the dashboard's search.
-    }, { ...read, ownerKey: true, access: "recall" }),
+    }, {
+      ...read,
+      ownerKey: true,
+      access: "recall",
+      input: { body: RECALL },
+      doc: {
+        tag: "memories",
+        summary: "Recall the memories that best match a query",
+        example: { body: { query: "what do I eat?", limit: 5, tags: ["diet"] } },
+        responses: {
+          200: {
+            description: "The memories found, best first (none: `{results: [], total: 0}`).",
+            example: { results: [EXAMPLE_RESULT], total: 1 },
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/remember/manual", async ({ caller, json, touch }) => {
-      const body = json();
-      const ciphertext = base64Field(body, "encrypted_data");
-      const vector = vectorField(body, "vector", dimensions());
-      const namespace = namespaceField(body);
+    route("POST", "/api/remember/manual", async ({ caller, input: { body }, touch }) => {
+      const { encrypted_data: ciphertext, vector, namespace } = body;
       touch(namespace);
       const stored = await service.rememberManual(caller.owner, ciphertext, vector, namespace);
       touch(namespace, [stored.id]);
       return jsonResponse(200, stored);
-    }, write),
-
-    route<HandlerContext>(
-      "POST",
-      "/api/recall/manual",
-      async ({ caller, json, request, touch }) => {
-        const body = json();
-        const vector = vectorField(body, "vector", dimensions());
-        const limit = integerField(body, "limit", 10, 1, 100);
-        const namespace = namespaceField(body);
-        touch(namespace);
-        const recalled = await service.recallManual(caller.owner, vector, limit, namespace, {
-          signal: request.signal,
-        });
-        touch(namespace, recalled.results.map((result) => result.id));
-        return jsonResponse(200, recalled);
+    }, {
+      ...write,
+      input: { body: MANUAL },
+      doc: {
+        tag: "manual",
+        summary: "Store a memory the client encrypted, under the client's vector",
+        get example() {
+          return {
+            body: { encrypted_data: "c2VhbGVkIGJ5IHRoZSBjbGllbnQ=", vector: exampleVector() },
+          };
+        },
+        responses: {
+          200: {
+            description: "Stored and indexed.",
+            example: {
+              id: EXAMPLE_ID,
+              blob_id: EXAMPLE_RESULT.blob_id,
+              owner: EXAMPLE_OWNER,
+              namespace: "default",
+            },
+          },
+        },
       },
-      { ...read, access: "recall" },
-    ),
+    }),
 
-    route<HandlerContext>("POST", "/api/restore", async ({ caller, json, request, touch }) => {
-      const body = json();
-      if (body.namespace === undefined || body.namespace === null) {
-        throw new SvcError("bad_request", "namespace is required");
-      }
-      const namespace = namespaceField(body);
-      const limit = integerField(body, "limit", 50, 1, 500);
+    route("POST", "/api/recall/manual", async ({ caller, input: { body }, request, touch }) => {
+      const { vector, limit, namespace } = body;
+      touch(namespace);
+      const recalled = await service.recallManual(caller.owner, vector, limit, namespace, {
+        signal: request.signal,
+      });
+      touch(namespace, recalled.results.map((result) => result.id));
+      return jsonResponse(200, recalled);
+    }, {
+      ...read,
+      access: "recall",
+      input: { body: MANUAL_RECALL },
+      doc: {
+        tag: "manual",
+        summary: "The memories nearest to the client's vector",
+        get example() {
+          return { body: { vector: exampleVector(), limit: 5 } };
+        },
+        responses: {
+          200: {
+            description: "The nearest memories, without their text.",
+            example: {
+              results: [{
+                id: EXAMPLE_ID,
+                blob_id: EXAMPLE_RESULT.blob_id,
+                distance: 0.12,
+                created_at: EXAMPLE_MEMORY.created_at,
+              }],
+              total: 1,
+            },
+          },
+        },
+      },
+    }),
+
+    route("POST", "/api/restore", async ({ caller, input: { body }, request, touch }) => {
+      const { namespace, limit } = body;
       touch(namespace);
       const restored = await service.restore(caller.owner, namespace, limit, {
         credentials: caller.credentials,
@@ -174,6 +317,28 @@ export function memoryRoutes(
       });
       return jsonResponse(200, restored);
       // Restore rebuilds the index: it changes what is stored, as a write does.
-    }, { signed: true, operation: "write", access: "restore" }),
+    }, {
+      signed: true,
+      operation: "write",
+      access: "restore",
+      input: { body: RESTORE },
+      doc: {
+        tag: "memories",
+        summary: "Index again the namespace's stored memories that the index lacks",
+        example: { body: { namespace: "default", limit: 50 } },
+        responses: {
+          200: {
+            description: "What was restored.",
+            example: {
+              restored: 3,
+              skipped: 40,
+              total: 43,
+              namespace: "default",
+              owner: EXAMPLE_OWNER,
+            },
+          },
+        },
+      },
+    }),
   ];
 }

@@ -28,12 +28,55 @@ export function serviceRoutes(health: HealthInfo) {
         receiptKey: health.receiptKey,
         sidecar: health.sidecar(),
         mcpSessions: health.mcpSessions(),
-      }))),
+      })), {
+      doc: {
+        tag: "service",
+        summary: "Whether the relayer is up, and what it runs on",
+        responses: {
+          200: {
+            description: "Up.",
+            example: {
+              status: "ok",
+              version: VERSION,
+              apiVersion: API_VERSION,
+              mode: "embedded",
+              packageId: "0x…",
+              backends: {
+                chain: "local-ledger",
+                cipher: "local",
+                blobStore: "fs",
+                vectorStore: "encrypted",
+                embedder: "glove-100d",
+                llm: "local-extractive",
+              },
+              receiptKey: "5f0c…",
+              sidecar: "up",
+              mcpSessions: 2,
+            },
+          },
+        },
+      },
+    }),
     route<HandlerContext>("GET", "/version", () =>
       Promise.resolve(jsonResponse(200, {
         version: VERSION,
         apiVersion: API_VERSION,
         minClientVersion: MIN_CLIENT_VERSION,
-      }))),
+      })), {
+      doc: {
+        tag: "service",
+        summary: "The relayer's version and the oldest client version it serves",
+        responses: {
+          200: {
+            description: "Versions.",
+            example: {
+              version: VERSION,
+              apiVersion: API_VERSION,
+              minClientVersion: MIN_CLIENT_VERSION,
+            },
+          },
+        },
+      },
+    }),
   ];
 }

@@ -7,7 +7,7 @@
  */
 import { SvcError } from "../errors.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
-import { route } from "../http/router.ts";
+import { route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** Where the sidecar listens, the secret it requires, and whether it is running. */
@@ -20,6 +20,8 @@ export interface SidecarLink {
   status(): "up" | "down";
   /** Open MCP sessions, as last reported by the sidecar. */
   sessions(): number;
+  /** Times the sidecar was restarted since the relayer started (for the metrics). */
+  restarts?(): number;
 }
 
 export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
@@ -111,13 +113,91 @@ export function sidecarRoutes(
     }
     return await forward(link, context, await context.readBody(MAX_SPONSOR_BODY_BYTES));
   };
+  const mcpDoc = (summary: string, responses: RouteDoc["responses"], body?: RouteDoc["body"]) => ({
+    ...streamed,
+    doc: {
+      tag: "mcp",
+      summary,
+      description: "Forwarded to the MCP sidecar (503 while it is down).",
+      security: [{ mcpBearer: [], mcpAccount: [] }],
+      body,
+      responses,
+    },
+  });
+  const message = {
+    description: "A JSON-RPC message (or batch) of the Model Context Protocol.",
+    example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  };
+  const sponsorDoc = (summary: string, body: RouteDoc["body"], example: unknown) => ({
+    ...streamed,
+    doc: {
+      tag: "sponsor",
+      summary,
+      description: "Forwarded to the sidecar's sponsor; rate-limited per client address.",
+      body,
+      responses: { 200: { description: "Done.", example } },
+    },
+  });
   return [
-    route<HandlerContext>("GET", "/api/mcp", mcp, streamed),
-    route<HandlerContext>("POST", "/api/mcp", mcp, streamed),
-    route<HandlerContext>("DELETE", "/api/mcp", mcp, streamed),
-    route<HandlerContext>("GET", "/api/mcp/sse", mcp, streamed),
-    route<HandlerContext>("POST", "/api/mcp/messages", mcp, streamed),
-    route<HandlerContext>("POST", "/sponsor", sponsor, streamed),
-    route<HandlerContext>("POST", "/sponsor/execute", sponsor, streamed),
+    route<HandlerContext>(
+      "GET",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: the server's event stream", {
+        200: { description: "An event stream.", contentType: "text/event-stream" },
+      }),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: send a message", {
+        200: { description: "The answer, as JSON or an event stream." },
+        202: { description: "A notification or answer, accepted." },
+      }, message),
+    ),
+    route<HandlerContext>(
+      "DELETE",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }),
+    ),
+    route<HandlerContext>(
+      "GET",
+      "/api/mcp/sse",
+      mcp,
+      mcpDoc("MCP over SSE (legacy): open a session's event stream", {
+        200: {
+          description: "An event stream; its first event names the messages URL.",
+          contentType: "text/event-stream",
+        },
+      }),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/api/mcp/messages",
+      mcp,
+      mcpDoc("MCP over SSE (legacy): send a message to a session (`?sessionId=`)", {
+        202: { description: "Accepted; the answer comes on the event stream." },
+      }, message),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/sponsor",
+      sponsor,
+      sponsorDoc("Sponsor a ledger transaction (its gas is paid)", {
+        description: "`{transactionKind (base64), sender}`, at most 64 KiB.",
+        example: { transactionKind: "AAACAQ…", sender: "0x…" },
+      }, { bytes: "AAAC…", digest: "5Hq…" }),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/sponsor/execute",
+      sponsor,
+      sponsorDoc("Execute a sponsored transaction the owner signed", {
+        description: "`{digest, signature}`, at most 64 KiB.",
+        example: { digest: "5Hq…", signature: "AJ3…" },
+      }, { digest: "5Hq…", effects: {} }),
+    ),
   ];
 }

@@ -55,7 +55,12 @@ export interface MemoryServiceDependencies {
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;
+  /** Hears how long each stage of a recall took, in seconds (the relayer's metrics). */
+  observeStage?: (stage: RecallStage, seconds: number) => void;
 }
+
+/** The timed stages of a recall: embed the query, search vectors, lexical, read, re-rank. */
+export type RecallStage = "embed" | "search" | "lexical" | "read" | "rerank";
 
 /** A memory recall found, decrypted. */
 export interface RecallResult {
@@ -165,6 +170,16 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   const { queue, pipeline, embedder, reader, blobs, vectors, reranker, hasher, lexicon } = deps;
   const { attributeSeal, records, logger } = deps;
   const now = deps.now ?? Date.now;
+  const observe = deps.observeStage;
+
+  /** `work`, its time reported as `stage` once it resolves (when someone listens). */
+  async function timed<T>(stage: RecallStage, work: () => Promise<T>): Promise<T> {
+    if (!observe) return await work();
+    const started = performance.now();
+    const result = await work();
+    observe(stage, (performance.now() - started) / 1000);
+    return result;
+  }
 
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
     const [vector] = await embedder.embed([text], { signal });
@@ -231,9 +246,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     ): Promise<RecallResults> {
       const { signal } = options;
       const size = poolSize(limit);
+      let lexicalMs = performance.now();
       const [vector, queryTerms, index, filter] = await Promise.all([
-        embedOne(query, signal),
-        hasher.hash(owner, query),
+        timed("embed", () => embedOne(query, signal)),
+        hasher.hash(owner, query).then((terms) => {
+          lexicalMs = performance.now() - lexicalMs;
+          return terms;
+        }),
         lexicon.namespace(owner, namespace),
         catalogFilter(hasher, owner, options.filter ?? {}),
       ]);
@@ -244,32 +263,45 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         !index.hidden(id, at) && (!filtered || index.matches(id, filter));
       const only = filtered ? index.select(filter, at) : undefined;
       if (only?.length === 0) return { results: [], total: 0 };
+      const searchStarted = performance.now();
       const matches = index.search(queryTerms, size);
       const lexical = relativeLexical(matches);
+      observe?.("lexical", (lexicalMs + performance.now() - searchStarted) / 1000);
       const neighbours = recallNeighbours(index);
-      const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
-      const candidates = await gatherCandidates(size, {
-        nearest: nearest.filter((hit) => shown(hit.id)),
-        lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
-        lexical,
-        neighbours: (id) => neighbours(id).filter(shown),
-        lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
+      const candidates = await timed("search", async () => {
+        const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
+        return await gatherCandidates(size, {
+          nearest: nearest.filter((hit) => shown(hit.id)),
+          lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
+          lexical,
+          neighbours: (id) => neighbours(id).filter(shown),
+          lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
+        });
       });
       // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
       const texts = new Map<string, string>();
       let reranked: Map<string, number> | undefined;
-      if (reranker) {
+      let readMs = 0;
+      const readAll = async (hits: VectorHit[]) => {
+        const started = performance.now();
         const read = await Promise.all(
-          candidates.map((hit) => reader.read(owner, hit, options)),
+          hits.map((hit) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
         );
+        readMs += performance.now() - started;
+        return read;
+      };
+      if (reranker) {
+        const read = await readAll(candidates);
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
-        const scores = await reranker.rerank(query, [...texts.values()], { signal });
+        const scores = await timed(
+          "rerank",
+          () => reranker.rerank(query, [...texts.values()], { signal }),
+        );
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
-      const read = await Promise.all(
-        ranked.map(({ hit }) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
-      );
+      const read = await readAll(ranked.map(({ hit }) => hit));
+      observe?.("read", readMs / 1000);
       // A memory erased while this recall ran is left out.
       const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
         const entry = index.entry(hit.id);

@@ -46,6 +46,7 @@ export class SidecarSupervisor implements SidecarLink {
   #sessions = 0;
   #stopping = false;
   #restarts = 0;
+  #restartsTotal = 0;
   #startedAt = 0;
   #failedProbes = 0;
   #probeTimer?: ReturnType<typeof setInterval>;
@@ -83,6 +84,10 @@ export class SidecarSupervisor implements SidecarLink {
 
   sessions(): number {
     return this.#up ? this.#sessions : 0;
+  }
+
+  restarts(): number {
+    return this.#restartsTotal;
   }
 
   #spawn(): void {
@@ -137,7 +142,10 @@ export class SidecarSupervisor implements SidecarLink {
       signal: status.signal,
       restart_in_ms: delay,
     });
-    this.#restartTimer = setTimeout(() => this.#spawn(), delay);
+    this.#restartTimer = setTimeout(() => {
+      this.#restartsTotal++;
+      this.#spawn();
+    }, delay);
   }
 
   async #probe(): Promise<void> {

@@ -1,0 +1,362 @@
+/**
+ * Declarative request fields: each one parses a value, with the 400 sentences of
+ * `validate.ts`, and describes itself as JSON Schema. A route declares its body, query and path
+ * parameters as {@link object}s of fields (`input` in `router.ts`); the kernel parses them
+ * before the handler runs, and the OpenAPI document (`src/openapi/`) is written from the same
+ * declarations, so the two cannot drift apart.
+ *
+ * @example
+ * ```ts
+ * const recall = object({
+ *   query: text({ max: 65_536 }),
+ *   limit: integer({ fallback: 10, min: 1, max: 100 }),
+ *   namespace: namespace(),
+ * });
+ * recall.parseObject({ query: "diet" }); // { query: "diet", limit: 10, namespace: "default" }
+ * recall.schema(); // { type: "object", properties: { query: {...}, ... }, required: ["query"] }
+ * ```
+ */
+import { SvcError } from "../errors.ts";
+import {
+  arrayValue,
+  BASE64,
+  base64Value,
+  expiryFields,
+  integerValue,
+  MAX_TAG_CHARS,
+  MAX_TAGS,
+  MAX_TTL_SECONDS,
+  MEMORY_ID,
+  memoryId as memoryIdValue,
+  objectValue,
+  tagsValue,
+  textValue,
+  timeValue,
+  validNamespace,
+  vectorValue,
+} from "./validate.ts";
+
+/** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** One property of a request: how it is read, and what it is. */
+export interface Field<T> {
+  readonly kind: "field";
+  /** Reads the property's value (`undefined` when absent); `name` is used in error sentences. */
+  parse(value: unknown, name: string): T;
+  /** The JSON Schema of a valid value. */
+  schema(): JsonSchema;
+  /** Whether a request must carry it. */
+  readonly required: boolean;
+  /** As a query parameter, its name when it differs from the field's (`tag` for `tags`). */
+  readonly param?: string;
+}
+
+/** Several properties read together into one value (`ttl_seconds` or `expires_at`). */
+export interface FieldGroup<T> {
+  readonly kind: "group";
+  /** Reads the value from the whole object. */
+  parse(object: Record<string, unknown>): T;
+  /** The JSON Schemas of the properties it reads. */
+  properties(): Record<string, JsonSchema>;
+  /** Rules across those properties, as JSON Schemas of the object. */
+  constraints(): JsonSchema[];
+}
+
+/** A member of an {@link object}: a field or a group of fields. */
+export type Member = Field<unknown> | FieldGroup<unknown>;
+
+/** What a member reads into. */
+export type Parsed<M> = M extends Field<infer T> ? T : M extends FieldGroup<infer T> ? T : never;
+
+/** An object of members: a request body, its query or its path parameters. */
+export interface Shape<T> extends Field<T> {
+  /** Its members, by the name they are read into. */
+  readonly members: Readonly<Record<string, Member>>;
+  /** Reads a JSON object (already known to be one); unknown properties are ignored. */
+  parseObject(object: Record<string, unknown>): T;
+  /** Reads a query string: repeated parameters for list fields, integers for integer ones. */
+  parseQuery(params: URLSearchParams): T;
+}
+
+function bad(message: string): SvcError {
+  return new SvcError("bad_request", message);
+}
+
+const absent = (value: unknown) => value === undefined || value === null;
+
+/** A field from its parts (`required` false unless given). */
+function field<T>(
+  parse: (value: unknown, name: string) => T,
+  schema: () => JsonSchema,
+  options: { required?: boolean; param?: string } = {},
+): Field<T> {
+  return { kind: "field", parse, schema, required: options.required ?? false, ...options };
+}
+
+/** Adds `description` to a schema when there is one. */
+function described(schema: JsonSchema, description?: string): JsonSchema {
+  return description ? { ...schema, description } : schema;
+}
+
+/** A required string, not blank, at most `max` bytes of UTF-8. */
+export function text(options: { max: number; description?: string }): Field<string> {
+  const { max } = options;
+  return field((value, name) => textValue(value, name, max), () =>
+    described({
+      type: "string",
+      minLength: 1,
+      maxLength: max,
+      pattern: "\\S",
+      "x-svc-max-bytes": max,
+    }, options.description ?? `Not blank; at most ${max} bytes of UTF-8.`), { required: true });
+}
+
+/** An optional string taken as it is (anything else is ignored), such as a cursor. */
+export function string(options: { description?: string } = {}): Field<string | undefined> {
+  return field(
+    (value) => typeof value === "string" ? value : undefined,
+    () => described({ type: "string" }, options.description),
+  );
+}
+
+/** A non-empty string (an entry of a list of ids). */
+export function nonEmptyString(options: { description?: string } = {}): Field<string> {
+  return field(
+    (value, name) => {
+      if (typeof value !== "string" || value === "") {
+        throw bad(`${name} must be a non-empty string`);
+      }
+      return value;
+    },
+    () => described({ type: "string", minLength: 1 }, options.description),
+    { required: true },
+  );
+}
+
+const NAMESPACE_SCHEMA = {
+  type: "string",
+  minLength: 1,
+  maxLength: 256,
+  pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+  "x-svc-max-bytes": 256,
+};
+
+/**
+ * A namespace: at most 256 bytes, no control characters. Absent, it is `"default"`, unless
+ * `required` (`true`, or the sentence to answer when it is missing).
+ */
+export function namespace(
+  options: { required?: boolean | string; description?: string } = {},
+): Field<string> {
+  const { required } = options;
+  const missing = typeof required === "string" ? required : "namespace is required";
+  return field((value, name) => {
+    if (absent(value)) {
+      if (required) throw bad(missing.replace(/^namespace/, name));
+      return "default";
+    }
+    return validNamespace(value, name);
+  }, () =>
+    described(
+      required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
+      options.description ?? "A namespace: 1 to 256 bytes of UTF-8, no control characters.",
+    ), { required: Boolean(required) });
+}
+
+/** An optional integer in `[min, max]`; `fallback` when absent. */
+export function integer(
+  options: { fallback: number; min: number; max: number; description?: string },
+): Field<number> {
+  const { fallback, min, max } = options;
+  return field(
+    (value, name) => integerValue(value, name, fallback, min, max),
+    () =>
+      described(
+        { type: "integer", minimum: min, maximum: max, default: fallback },
+        options.description,
+      ),
+  );
+}
+
+/** Optional tags: at most 16, each 1 to 64 characters without control characters. */
+export function tags(
+  options: { param?: string; description?: string } = {},
+): Field<string[] | undefined> {
+  return field((value, name) => tagsValue(value, name), () =>
+    described({
+      type: "array",
+      maxItems: MAX_TAGS,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_TAG_CHARS,
+        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+      },
+    }, options.description ?? `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters.`), {
+    param: options.param,
+  });
+}
+
+const TIME_SCHEMA = { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}" };
+
+/** An optional time in ISO 8601; Unix milliseconds. */
+export function time(options: { description?: string } = {}): Field<number | undefined> {
+  return field(
+    (value, name) => timeValue(value, name),
+    () => described(TIME_SCHEMA, options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z."),
+  );
+}
+
+/** A memory id (a lowercase UUID); optional unless `required`. */
+export function memoryId(options: { required: true; description?: string }): Field<string>;
+export function memoryId(options?: { description?: string }): Field<string | undefined>;
+export function memoryId(
+  options: { required?: boolean; description?: string } = {},
+): Field<string | undefined> {
+  return field(
+    (value, name) => !options.required && absent(value) ? undefined : memoryIdValue(value, name),
+    () =>
+      described(
+        { type: "string", format: "uuid", pattern: MEMORY_ID.source },
+        options.description ?? "A memory id (a lowercase UUID).",
+      ),
+    { required: options.required },
+  );
+}
+
+/** A required vector of exactly `dimensions()` finite numbers. */
+export function vector(
+  options: { dimensions: () => number; description?: string },
+): Field<number[]> {
+  return field((value, name) => vectorValue(value, name, options.dimensions()), () => {
+    const size = options.dimensions();
+    return described(
+      { type: "array", items: { type: "number" }, minItems: size, maxItems: size },
+      options.description ?? `Exactly ${size} finite numbers (the index's dimensions).`,
+    );
+  }, { required: true });
+}
+
+/** Required standard base64, decoded to bytes. */
+export function base64(options: { description?: string } = {}): Field<Uint8Array<ArrayBuffer>> {
+  return field(
+    (value, name) => base64Value(value, name),
+    () =>
+      described(
+        { type: "string", minLength: 1, pattern: BASE64.source, contentEncoding: "base64" },
+        options.description ?? "Standard base64, padded.",
+      ),
+    { required: true },
+  );
+}
+
+/** A required array of `min` to `max` entries, each read by `item` (named `field[i]`). */
+export function array<T>(
+  item: Field<T>,
+  options: { min: number; max: number; description?: string },
+): Field<T[]> {
+  const { min, max } = options;
+  return field(
+    (value, name) =>
+      arrayValue(value, name, min, max).map((entry, i) => item.parse(entry, `${name}[${i}]`)),
+    () =>
+      described(
+        { type: "array", minItems: min, maxItems: max, items: item.schema() },
+        options.description,
+      ),
+    { required: true },
+  );
+}
+
+/**
+ * When a memory expires, from `ttl_seconds` (1 s to ten years) or `expires_at` (in the
+ * future, within ten years), never both: Unix milliseconds, or `undefined` for never.
+ */
+export function expiry(): FieldGroup<number | undefined> {
+  return {
+    kind: "group",
+    parse: (object) => expiryFields(object, Date.now()),
+    properties: () => ({
+      ttl_seconds: {
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_TTL_SECONDS,
+        description: "Seconds until the memory expires (1 s to ten years).",
+      },
+      expires_at: {
+        ...TIME_SCHEMA,
+        description: "When the memory expires (ISO 8601, in the future, within ten years).",
+      },
+    }),
+    constraints: () => [{ not: { required: ["ttl_seconds", "expires_at"] } }],
+  };
+}
+
+/** What an {@link object} of these members reads into. */
+export type ObjectOf<M extends Record<string, Member>> = { [K in keyof M]: Parsed<M[K]> };
+
+/**
+ * An object of members, read in their order; `check` runs on the result for rules across
+ * members. As a field (an entry of an array), a value that is not an object is a 400.
+ */
+export function object<M extends Record<string, Member>>(
+  members: M,
+  options: { description?: string; check?: (parsed: ObjectOf<M>) => void } = {},
+): Shape<ObjectOf<M>> {
+  const entries = Object.entries(members);
+  const parseObject = (object: Record<string, unknown>) => {
+    const parsed: Record<string, unknown> = {};
+    for (const [key, member] of entries) {
+      parsed[key] = member.kind === "group" ? member.parse(object) : member.parse(object[key], key);
+    }
+    options.check?.(parsed as ObjectOf<M>);
+    return parsed as ObjectOf<M>;
+  };
+  return {
+    kind: "field",
+    members,
+    required: true,
+    parse: (value, name) => parseObject(objectValue(value, name)),
+    parseObject,
+    parseQuery(params) {
+      const raw: Record<string, unknown> = {};
+      for (const [key, member] of entries) {
+        if (member.kind === "group") {
+          for (const name of Object.keys(member.properties())) {
+            raw[name] = params.get(name) ?? undefined;
+          }
+          continue;
+        }
+        const name = member.param ?? key;
+        const type = member.schema().type;
+        if (type === "array") raw[key] = params.has(name) ? params.getAll(name) : undefined;
+        else raw[key] = params.get(name) ?? undefined;
+        if (type === "integer" && typeof raw[key] === "string" && /^\d+$/.test(raw[key])) {
+          raw[key] = Number(raw[key]);
+        }
+      }
+      return parseObject(raw);
+    },
+    schema() {
+      const properties: Record<string, JsonSchema> = {};
+      const required: string[] = [];
+      const constraints: JsonSchema[] = [];
+      for (const [key, member] of entries) {
+        if (member.kind === "group") {
+          Object.assign(properties, member.properties());
+          constraints.push(...member.constraints());
+          continue;
+        }
+        properties[key] = member.schema();
+        if (member.required) required.push(key);
+      }
+      return described({
+        type: "object",
+        properties,
+        ...(required.length > 0 && { required }),
+        ...(constraints.length > 0 && { allOf: constraints }),
+      }, options.description);
+    },
+  };
+}

@@ -1,0 +1,248 @@
+/**
+ * The relayer's metrics (`GET /metrics`): requests by route pattern and status, latency per
+ * route, recall's stages, remember jobs and the worker, the MCP sidecar. No label carries an
+ * owner, a key, a namespace, a memory id or a raw path: routes are their patterns
+ * (`/api/memories/:id`), methods a fixed set, statuses numbers.
+ *
+ * Recording a request finds its route's series in a map (made the first time that route
+ * answers with that status) and bumps a few numbers; nothing is allocated per request.
+ */
+import type { Route } from "../http/router.ts";
+import type { SidecarLink } from "../routes/sidecar.ts";
+import type { WorkerObserver, WorkerStats } from "../jobs/worker.ts";
+import type { RecallStage } from "../services/memories.ts";
+import { VERSION } from "../version.ts";
+import {
+  type Counter,
+  type CounterSeries,
+  type Histogram,
+  type HistogramSeries,
+  MetricsRegistry,
+} from "./registry.ts";
+
+export type { RecallStage };
+
+/** How a remember job ended. */
+export type JobOutcome = "done" | "duplicate" | "failed";
+
+const RECALL_STAGES: readonly RecallStage[] = ["embed", "search", "lexical", "read", "rerank"];
+const JOB_OUTCOMES: readonly JobOutcome[] = ["done", "duplicate", "failed"];
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]);
+
+/** Seconds, from half a millisecond to half a minute: a request's time to its headers. */
+const REQUEST_BUCKETS = [
+  0.0005,
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10,
+  30,
+];
+/** Seconds, from 50 µs: a recall stage. */
+const STAGE_BUCKETS = [
+  0.00005,
+  0.0001,
+  0.00025,
+  0.0005,
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  5,
+];
+/** Seconds, from 10 ms to 15 minutes: a job, or a worker's batch. */
+const JOB_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900];
+
+/** One route's series: its latency, and its count per status. */
+interface RouteSeries {
+  method: string;
+  pattern: string;
+  latency: HistogramSeries;
+  statuses: Map<number, CounterSeries>;
+}
+
+/** What the metrics read at scrape time from the relayer's parts. */
+export interface MetricsSources {
+  /** The MCP sidecar: up or down, its restarts, its open sessions. */
+  sidecar?: SidecarLink;
+  /** The job worker's jobs waiting and running. */
+  worker?: { stats?(): WorkerStats };
+}
+
+/** The relayer's metrics and its registry (see the module comment). */
+export class RelayerMetrics {
+  /** Every metric, for `GET /metrics`. */
+  readonly registry: MetricsRegistry = new MetricsRegistry();
+  #requests: Counter;
+  #latency: Histogram;
+  #routes = new Map<unknown, RouteSeries>();
+  #stages: Record<RecallStage, HistogramSeries>;
+  #jobs: Record<JobOutcome, CounterSeries>;
+  #jobDurations: Record<JobOutcome, HistogramSeries>;
+  #retries: CounterSeries;
+  #batches: HistogramSeries;
+  #unfinished = 0;
+  #sources: MetricsSources = {};
+
+  constructor() {
+    const r = this.registry;
+    const sources = () => this.#sources;
+    r.gauge("svc_build_info", "The relayer's version.", ["version"], () => [[[VERSION], 1]]);
+    const started = Date.now() / 1000;
+    r.gauge(
+      "process_start_time_seconds",
+      "When the relayer started (Unix seconds).",
+      [],
+      () => started,
+    );
+    this.#requests = r.counter(
+      "svc_http_requests_total",
+      "HTTP requests answered, by method, route pattern and status.",
+      ["method", "route", "status"],
+    );
+    this.#latency = r.histogram(
+      "svc_http_request_duration_seconds",
+      "Time from a request's arrival to its response's headers, by method and route pattern.",
+      ["method", "route"],
+      REQUEST_BUCKETS,
+    );
+    const stages = r.histogram(
+      "svc_recall_stage_seconds",
+      "Time recall spends per stage: embed the query, search the vectors, lexical (terms and " +
+        "BM25), read (blob reads and decryption), rerank.",
+      ["stage"],
+      STAGE_BUCKETS,
+    );
+    this.#stages = Object.fromEntries(
+      RECALL_STAGES.map((stage) => [stage, stages.labels(stage)]),
+    ) as Record<RecallStage, HistogramSeries>;
+    const jobs = r.counter(
+      "svc_jobs_total",
+      "Remember jobs ended, by outcome (done, duplicate, failed).",
+      ["outcome"],
+    );
+    this.#jobs = Object.fromEntries(JOB_OUTCOMES.map((o) => [o, jobs.labels(o)])) as Record<
+      JobOutcome,
+      CounterSeries
+    >;
+    const durations = r.histogram(
+      "svc_job_duration_seconds",
+      "Time from a remember job's acceptance to its end, by outcome.",
+      ["outcome"],
+      JOB_BUCKETS,
+    );
+    this.#jobDurations = Object.fromEntries(
+      JOB_OUTCOMES.map((o) => [o, durations.labels(o)]),
+    ) as Record<JobOutcome, HistogramSeries>;
+    this.#retries = r.counter(
+      "svc_job_retries_total",
+      "Remember job attempts that failed and will be tried again.",
+    ).labels();
+    this.#batches = r.histogram(
+      "svc_worker_batch_duration_seconds",
+      "Time the worker takes to run a batch of remember jobs through the pipeline.",
+      [],
+      JOB_BUCKETS,
+    ).labels();
+    r.gauge(
+      "svc_worker_jobs",
+      "Remember jobs the worker holds: delivered and waiting for a batch, or running.",
+      ["state"],
+      () => {
+        const stats = sources().worker?.stats?.() ?? { waiting: 0, running: 0 };
+        return [[["waiting"], stats.waiting], [["running"], stats.running]];
+      },
+    );
+    r.gauge(
+      "svc_jobs_unfinished",
+      "Remember jobs pending or running in the queue, as the reconciler last counted them " +
+        "(at start, then every minute).",
+      [],
+      () => this.#unfinished,
+    );
+    r.gauge(
+      "svc_sidecar_up",
+      "Whether the MCP sidecar answers its health probe.",
+      [],
+      () => sources().sidecar?.status() === "up" ? 1 : 0,
+    );
+    r.counter(
+      "svc_sidecar_restarts_total",
+      "Times the MCP sidecar was restarted after it exited or stopped answering.",
+      [],
+      () => sources().sidecar?.restarts?.() ?? 0,
+    );
+    r.gauge(
+      "svc_mcp_sessions",
+      "Open MCP sessions, as the sidecar last reported them.",
+      [],
+      () => sources().sidecar?.sessions() ?? 0,
+    );
+  }
+
+  /** Where the scrape-time readings come from (the sidecar, the worker). */
+  watch(sources: MetricsSources): void {
+    this.#sources = sources;
+  }
+
+  /** Records an answered request (the kernel's `observe`). */
+  readonly request = (
+    request: Request,
+    route: Pick<Route, "method" | "pattern"> | undefined,
+    status: number,
+    seconds: number,
+  ): void => {
+    // Unmatched requests are counted by method; methods outside the usual ones as "other".
+    const key = route ?? (METHODS.has(request.method) ? request.method : "other");
+    let series = this.#routes.get(key);
+    if (!series) {
+      const method = route?.method ?? key as string;
+      const pattern = route?.pattern.pathname ?? "unmatched";
+      const latency = this.#latency.labels(method, pattern);
+      series = { method, pattern, latency, statuses: new Map() };
+      this.#routes.set(key, series);
+    }
+    let counter = series.statuses.get(status);
+    if (!counter) {
+      counter = this.#requests.labels(series.method, series.pattern, String(status));
+      series.statuses.set(status, counter);
+    }
+    counter.inc();
+    series.latency.observe(seconds);
+  };
+
+  /** Records how long a recall stage took. */
+  readonly recallStage = (stage: RecallStage, seconds: number): void => {
+    this.#stages[stage].observe(seconds);
+  };
+
+  /** What the worker reports. */
+  readonly worker: WorkerObserver = {
+    jobEnded: (outcome, acceptedAt) => {
+      this.#jobs[outcome].inc();
+      this.#jobDurations[outcome].observe(Math.max(0, Date.now() - acceptedAt) / 1000);
+    },
+    jobRetried: () => this.#retries.inc(),
+    batchRan: (seconds) => this.#batches.observe(seconds),
+  };
+
+  /** Records the reconciler's count of unfinished jobs. */
+  readonly unfinishedJobs = (count: number): void => {
+    this.#unfinished = count;
+  };
+}
