@@ -62,7 +62,7 @@ import {
 } from "./portability.ts";
 
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
-export { exportedMemories, textLines } from "./portability.ts";
+export { exportedMemories, exportPath, textLines } from "./portability.ts";
 export type * from "./portability.ts";
 export type { ReceiptFields } from "../services/receipts.ts";
 export type * from "./types.ts";
