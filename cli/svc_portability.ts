@@ -134,7 +134,15 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   const bytes = await writeFileAtomically(
     output,
     plaintext.pipeThrough(await encryptExport(passphrase)),
-  );
+  ).catch((error) => {
+    if (error instanceof SvcError) throw error;
+    throw new SvcError(
+      "backend_unavailable",
+      `Cannot finish the export: it broke off after ${memories} memories (${
+        (error as Error).message
+      }); nothing was written to ${output}`,
+    );
+  });
   bar.update(memories, memories);
   bar.finish();
   return {

@@ -265,3 +265,38 @@ Deno.test("CLI: import --from mcp-memory and --from mem0 read sample files; re-r
   }
   assert.equal((await exported(client)).length, 6);
 });
+
+Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-cut-" });
+  // A relayer that answers the health check, then breaks off the export after one line.
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    if (new URL(request.url).pathname === "/health") {
+      return Response.json({ backends: { cipher: "local" } });
+    }
+    let sent = false;
+    return new Response(
+      new ReadableStream({
+        async pull(controller) {
+          if (sent) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return controller.error(new Error("the relayer went away"));
+          }
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
+        },
+      }),
+      { headers: { "x-svc-export-count": "5" } },
+    );
+  });
+  try {
+    const who = { key: { privateKey: "11".repeat(32) }, accountId: "0x01" } as Caller;
+    const stack = { url: `http://127.0.0.1:${server.addr.port}` } as Stack;
+    const run = await svc(stack, who, ["export", "-o", `${dir}/cut.svc`], PASSPHRASE);
+    assert.equal(run.code, 1, run.stdout);
+    assert.match(run.stderr, /Cannot finish the export: it broke off after 1 memories/);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

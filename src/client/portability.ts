@@ -141,6 +141,11 @@ export async function importMemories(
   for await (const item of lines) {
     number++;
     const text = lineOf(item);
+    // A blank line carries nothing: not sent, and not a failure.
+    if (text?.trim() === "") {
+      sent++;
+      continue;
+    }
     const size = text === null ? 0 : new TextEncoder().encode(text).byteLength + 1;
     if (text === null || size > MAX_BYTES) {
       total.failed.push({

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  exportMemories,
   exportPath,
   type ImportLine,
   importMemories,
@@ -36,18 +37,19 @@ Deno.test("import sends batches of at most 500 lines and numbers failures across
   }));
   lines[9] = '{"text":\n"split over lines"}';
   lines[10] = "{broken\n";
+  lines[11] = "  ";
   const progress: ImportProgress[] = [];
   const summary = await importMemories(post, lines, { onProgress: (p) => progress.push(p) });
-  assert.deepEqual(bodies.map((body) => body.trimEnd().split("\n").length), [500, 500, 199]);
+  assert.deepEqual(bodies.map((body) => body.trimEnd().split("\n").length), [500, 500, 198]);
   assert.deepEqual(summary.failed, [
     { line: 11, error: "not valid JSON" },
     { line: 700, error: "bad text" },
     { line: 1200, error: "bad text" },
   ]);
-  assert.equal(summary.imported, 1197);
+  assert.equal(summary.imported, 1196);
   assert.equal(summary.job_ids[9], "job-split over lines");
-  assert.deepEqual(progress.at(-1), { lines: 1200, imported: 1197, duplicates: 0, failed: 3 });
-  assert.deepEqual(progress.map((p) => p.lines), [501, 1001, 1200]);
+  assert.deepEqual(progress.at(-1), { lines: 1200, imported: 1196, duplicates: 0, failed: 3 });
+  assert.deepEqual(progress.map((p) => p.lines), [502, 1002, 1200]);
 });
 
 Deno.test("import cuts batches by bytes too, and takes async iterables", async () => {
@@ -74,4 +76,23 @@ Deno.test("textLines splits a stream of bytes at line ends, whatever the pieces"
   const lines = [];
   for await (const line of textLines(ReadableStream.from(pieces))) lines.push(line);
   assert.deepEqual(lines, ["one", "two", "", "thrée", "last"]);
+});
+
+Deno.test("an export cut short fails its reader instead of ending quietly", async () => {
+  const line = JSON.stringify({ text: "first", namespace: "default" }) + "\n";
+  let sent = false;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent) return controller.error(new TypeError("connection reset"));
+      sent = true;
+      controller.enqueue(new TextEncoder().encode(line));
+    },
+  });
+  const seen: string[] = [];
+  await assert.rejects(async () => {
+    for await (const memory of exportMemories(() => Promise.resolve(new Response(body)))) {
+      seen.push(memory.text);
+    }
+  }, /connection reset/);
+  assert.deepEqual(seen, ["first"]);
 });
