@@ -256,20 +256,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     /** The ids of a namespace's visible memories, oldest first: what an export holds. */
     async ids(owner: string, namespace: string): Promise<string[]> {
       const index = await lexicon.namespace(owner, namespace);
-      const at = now();
-      return index.entries().flatMap(({ id }) => index.hidden(id, at) ? [] : [id]);
+      return index.entries().flatMap(({ id }) => index.hidden(id, now()) ? [] : [id]);
     },
 
     /** The memories of `ids` still visible in the namespace, in the order given. */
-    async memories(
-      owner: string,
-      namespace: string,
-      ids: string[],
-      options: ReadOptions = {},
-    ): Promise<Memory[]> {
+    async memories(owner: string, namespace: string, ids: string[], options: ReadOptions = {}) {
       const index = await lexicon.namespace(owner, namespace);
-      const at = now();
-      const entries = ids.flatMap((id) => index.hidden(id, at) ? [] : [index.entry(id)!]);
+      const entries = ids.flatMap((id) => index.hidden(id, now()) ? [] : [index.entry(id)!]);
       return await Promise.all(entries.map((entry) => memoryOf(owner, namespace, entry, options)));
     },
 
