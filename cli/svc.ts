@@ -12,6 +12,8 @@
  *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
+ *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS | --all] -o FILE --account 0x…
+ *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
@@ -29,6 +31,11 @@ import {
   runMemoryCommand,
   UsageError,
 } from "./svc_memories.ts";
+import {
+  PORTABILITY_COMMANDS,
+  PORTABILITY_USAGE,
+  runPortabilityCommand,
+} from "./svc_portability.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -42,6 +49,8 @@ Ledger (reads SVC_DATA_DIR, default ./data):
   key remove --account ID --public-key HEX|--address ADDR
 
 ${MEMORY_USAGE}
+
+${PORTABILITY_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
@@ -115,6 +124,11 @@ async function run(args: string[]): Promise<Output> {
       until: { type: "string" },
       text: { type: "string" },
       confirm: { type: "string" },
+      all: { type: "boolean" },
+      output: { type: "string", short: "o" },
+      from: { type: "string" },
+      "passphrase-file": { type: "string" },
+      passphrase: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -225,6 +239,15 @@ async function run(args: string[]): Promise<Output> {
       values,
       (name) => Deno.env.get(name),
       Deno.stdin,
+    );
+  }
+  if (PORTABILITY_COMMANDS.includes(command)) {
+    return await runPortabilityCommand(
+      command,
+      [sub, ...rest].filter((word) => word !== undefined),
+      values,
+      (name) => Deno.env.get(name),
+      { terminal: { stdin: Deno.stdin, stderr: Deno.stderr }, stderr: Deno.stderr },
     );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);

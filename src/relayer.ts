@@ -48,6 +48,7 @@ import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
+import { portabilityRoutes } from "./routes/portability.ts";
 import { serviceRoutes } from "./routes/service.ts";
 import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
 import { createRememberPipeline } from "./pipeline/remember.ts";
@@ -58,6 +59,7 @@ import { TermHasher } from "./ranking/terms.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
+import { createExportService } from "./services/export.ts";
 import { LifecycleRecords } from "./services/lifecycle_records.ts";
 import { createReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
@@ -309,6 +311,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     ...accountRoutes(),
     ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
     ...lifecycleRoutes(lifecycle),
+    ...portabilityRoutes(createExportService({ lifecycle, vectors, logger }), service),
     ...llmRoutes(
       options.llm &&
         createLlmService({ llm: options.llm, embedder, vectors, memories: service }),

@@ -260,3 +260,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "network mode: svc export (Seal decrypts with the caller's key), erase, svc import back",
+  async fn() {
+    await using net = await startNetwork();
+    const owner = Ed25519Keypair.generate();
+    const accountId = await net.wallet.createAccount(owner);
+    const delegate = newDelegateKey();
+    await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
+    const dataDir = await Deno.makeTempDir({ prefix: "svc-network-export-" });
+    const relayer = await startRelayer(dataDir, net.env);
+    try {
+      await waitForSidecar(relayer.url); // its gas station pays for the erase
+      const client = await SvcClient.create({
+        baseUrl: relayer.url,
+        privateKey: delegate.seed,
+        accountId,
+        sendDelegateKey: true,
+        retries: 0,
+      });
+      const facts: [string, string[]][] = [["I am vegetarian", ["diet"]], ["I keep bees", [
+        "hobby",
+      ]]];
+      for (const [text, tags] of facts) {
+        const job = jobIdOf(await client.remember(text, { namespace: "e2e", tags }));
+        assert.equal((await client.waitForJob(job)).status, "done");
+      }
+      const shown = async () =>
+        (await client.list({ namespace: "e2e" })).memories.map((m) => [m.text, m.tags]);
+      const before = await shown();
+      const env = {
+        SVC_SERVER_URL: relayer.url,
+        SVC_DELEGATE_KEY: delegate.seed,
+        SVC_ACCOUNT_ID: accountId,
+        SVC_EXPORT_PASSPHRASE: "network mode export passphrase",
+      };
+      const file = `${dataDir}/e2e.svc`;
+      const saved = await svcCli(dataDir, ["export", "--namespace", "e2e", "-o", file], env);
+      assert.equal(saved.memories, 2);
+      assert.equal((await client.forgetNamespace("e2e")).erased, 2);
+      assert.deepEqual(await shown(), []);
+      const imported = await svcCli(dataDir, ["import", file, "--wait"], env);
+      assert.deepEqual([imported.imported, imported.failed, imported.failed_jobs], [2, [], 0]);
+      assert.deepEqual(await shown(), before);
+    } finally {
+      await relayer.stop();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});

@@ -50,8 +50,20 @@ import type {
   UpdateAccepted,
   UpdateOptions,
 } from "./types.ts";
+import {
+  type ExportedMemory,
+  exportMemories,
+  type ExportOptions,
+  exportPath,
+  importMemories,
+  type ImportOptions,
+  type ImportSource,
+  type ImportSummary,
+} from "./portability.ts";
 
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
+export { exportedMemories, exportPath, textLines } from "./portability.ts";
+export type * from "./portability.ts";
 export type { ReceiptFields } from "../services/receipts.ts";
 export type * from "./types.ts";
 
@@ -97,7 +109,7 @@ export interface SvcClientOptions {
   sendDelegateKey?: boolean;
 }
 
-const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore"]);
+const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore", "/api/export"]);
 
 /**
  * The calls a Seal cipher needs the caller's key for: those that decrypt, and those that may
@@ -178,7 +190,33 @@ export class SvcClient {
     path: string,
     body?: unknown,
   ): Promise<T> {
-    const payload = body === undefined ? "" : JSON.stringify(body);
+    const response = await this.send(
+      method,
+      path,
+      body === undefined ? undefined : { body: JSON.stringify(body) },
+    );
+    const text = await response.text();
+    let json: unknown = {};
+    try {
+      json = text ? JSON.parse(text) : {};
+    } catch {
+      // a success whose body is not JSON: an empty answer
+    }
+    if (typeof json === "object") return json as T;
+    throw new SvcError("bad_request", `The relayer answered ${response.status}`);
+  }
+
+  /**
+   * Sends a signed request with a raw body (`contentType` default JSON) and returns the
+   * relayer's successful response unread, for answers read as a stream (`export`); retries and
+   * errors as {@link SvcClient.request}.
+   */
+  async send(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    content?: { body: string; contentType?: string },
+  ): Promise<Response> {
+    const payload = content?.body ?? "";
     for (let attempt = 0;; attempt++) {
       const headers = await signRequest({
         key: this.#key,
@@ -189,7 +227,7 @@ export class SvcClient {
         audience: this.baseUrl,
         accountId: this.#accountId,
       });
-      if (body !== undefined) headers["content-type"] = "application/json";
+      if (content) headers["content-type"] = content.contentType ?? "application/json";
       if (this.#sendDelegateKey && usesDelegateKey(path)) {
         headers["x-delegate-key"] = this.#key.privateKey;
       }
@@ -198,7 +236,7 @@ export class SvcClient {
         response = await this.#fetch(this.baseUrl + path, {
           method,
           headers,
-          body: body === undefined ? undefined : payload,
+          body: content ? payload : undefined,
         });
       } catch (cause) {
         if (attempt < this.#retries) {
@@ -217,6 +255,7 @@ export class SvcClient {
         await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 200 * 2 ** attempt);
         continue;
       }
+      if (response.ok) return response;
       const text = await response.text();
       let json: Record<string, unknown> = {};
       try {
@@ -224,8 +263,7 @@ export class SvcClient {
       } catch {
         // handled below: a non-JSON answer is an error whatever its status
       }
-      if (response.ok && typeof json === "object") return json as T;
-      const { error, code, ...details } = json;
+      const { error, code, ...details } = json ?? {};
       throw new SvcError(
         isErrorCode(code) ? code : response.status >= 500 ? "backend_unavailable" : "bad_request",
         typeof error === "string" ? error : `The relayer answered ${response.status}`,
@@ -449,5 +487,38 @@ export class SvcClient {
    */
   restore(namespace: string, options: { limit?: number } = {}): Promise<RestoreSummary> {
     return this.request("POST", "/api/restore", { namespace, ...options });
+  }
+
+  /**
+   * The caller's memories, decrypted, as they stream from the relayer: namespace by namespace
+   * (every one the key may use, unless `namespace`), oldest first.
+   *
+   * @example
+   * ```ts
+   * for await (const memory of client.export({ namespace: "work" })) console.log(memory.text);
+   * ```
+   */
+  export(options: ExportOptions = {}): AsyncIterable<ExportedMemory> {
+    return exportMemories(() => this.send("GET", exportPath(options)));
+  }
+
+  /**
+   * Imports memories (an export's lines, or objects of that shape) in batches of up to 500;
+   * texts their namespace already holds are skipped, so importing the same lines again adds
+   * nothing. A line that cannot be imported is reported by its place in `lines` (from 1) and
+   * the rest go on.
+   *
+   * @example
+   * ```ts
+   * const { imported, duplicates, failed } = await client.import([{ text: "I keep bees" }]);
+   * ```
+   */
+  import(lines: ImportSource, options: ImportOptions = {}): Promise<ImportSummary> {
+    const post = async (body: string) =>
+      await (await this.send("POST", "/api/import", {
+        body,
+        contentType: "application/x-ndjson",
+      })).json() as ImportSummary;
+    return importMemories(post, lines, options);
   }
 }

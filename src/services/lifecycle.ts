@@ -253,6 +253,19 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       };
     },
 
+    /** The ids of a namespace's visible memories, oldest first: what an export holds. */
+    async ids(owner: string, namespace: string): Promise<string[]> {
+      const index = await lexicon.namespace(owner, namespace);
+      return index.entries().flatMap(({ id }) => index.hidden(id, now()) ? [] : [id]);
+    },
+
+    /** The memories of `ids` still visible in the namespace, in the order given. */
+    async memories(owner: string, namespace: string, ids: string[], options: ReadOptions = {}) {
+      const index = await lexicon.namespace(owner, namespace);
+      const entries = ids.flatMap((id) => index.hidden(id, now()) ? [] : [index.entry(id)!]);
+      return await Promise.all(entries.map((entry) => memoryOf(owner, namespace, entry, options)));
+    },
+
     /** A memory of the owner, or `null` when it has none of this id. */
     async get(owner: string, id: string, options: LocateOptions = {}): Promise<Memory | null> {
       const found = await locate(owner, id, options.allow);

@@ -1,0 +1,303 @@
+/**
+ * `svc export` and `svc import`: an owner's memories into a portable file encrypted under a
+ * passphrase (`src/portable/export_file.ts`), and back; and other services' files
+ * (`src/portable/foreign.ts`) into svc. Each returns the one JSON object `--json` prints and
+ * the text printed otherwise; progress goes to standard error.
+ */
+import {
+  exportPath,
+  type ImportFailure,
+  type ImportSummary,
+  SvcClient,
+  type SvcClientOptions,
+  textLines,
+} from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+import { decryptExport, encryptExport, EXPORT_VERSION } from "../src/portable/export_file.ts";
+import {
+  FOREIGN_FORMATS,
+  type ForeignFormat,
+  fromMcpMemory,
+  fromMem0,
+} from "../src/portable/foreign.ts";
+import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
+import { ProgressBar, type ProgressOutput } from "./progress.ts";
+import { type MemoryFlags, need, type Output, UsageError } from "./svc_memories.ts";
+
+export const PORTABILITY_COMMANDS = ["export", "import"];
+
+export const PORTABILITY_USAGE = `Export and import (signed client, as above):
+  export [--namespace NS | --all] -o FILE
+                                         the memories of NS, or of every namespace the key
+                                         may read (the default), into FILE encrypted under a
+                                         passphrase
+  import FILE [--namespace NS] [--wait]  a file made by svc export (into NS if given)
+  import --from mcp-memory|mem0 FILE [--namespace NS] [--wait]
+                                         the reference MCP memory server's memory.jsonl, or
+                                         mem0's memories as JSON (into NS, else "default")
+  The passphrase comes from --passphrase-file PATH, else SVC_EXPORT_PASSPHRASE, else a
+  prompt; never from a flag. Importing the same file again adds nothing.`;
+
+/** The flags export and import read, besides the memory commands'. */
+export interface PortabilityFlags extends MemoryFlags {
+  all?: boolean;
+  output?: string;
+  from?: string;
+  "passphrase-file"?: string;
+  passphrase?: string;
+}
+
+/** What the commands read and write besides files and the network. */
+export interface PortabilityIo {
+  terminal: PromptTerminal;
+  stderr: ProgressOutput;
+}
+
+/** A line to import, and where it came from in the user's file. */
+type Origin = string;
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced. */
+async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
+  const temporary = `${path}.partial-${crypto.randomUUID().slice(0, 8)}`;
+  const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+  let bytes = 0;
+  try {
+    await stream.pipeTo(
+      new WritableStream({
+        async write(chunk) {
+          for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+          bytes += chunk.length;
+        },
+        async close() {
+          await file.sync();
+        },
+      }),
+    );
+    file.close();
+    await Deno.rename(temporary, path);
+    return bytes;
+  } catch (error) {
+    try {
+      file.close();
+    } catch {
+      // closed already
+    }
+    await Deno.remove(temporary).catch(() => {});
+    throw error;
+  }
+}
+
+/** Counts the lines passing through, for the progress bar. */
+function lineCounter(seen: (lines: number) => void): TransformStream<Uint8Array, Uint8Array> {
+  let lines = 0;
+  return new TransformStream({
+    transform(chunk, controller) {
+      for (const byte of chunk) if (byte === 0x0a) lines++;
+      seen(lines);
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+async function runExport(client: SvcClient, values: PortabilityFlags, io: PortabilityIo) {
+  if (values.all && values.namespace !== undefined) {
+    throw new UsageError("give --namespace NS or --all, not both");
+  }
+  const output = need(values.output, "-o FILE (where to write the export)");
+  if (await exists(output)) {
+    throw new SvcError("conflict", `${output} exists already: choose another file or remove it`);
+  }
+  const passphrase = await readPassphrase({
+    file: values["passphrase-file"],
+    env: (name) => Deno.env.get(name),
+    terminal: io.terminal,
+    confirm: true,
+  });
+  const response = await client.send("GET", exportPath({ namespace: values.namespace }));
+  const total = Number(response.headers.get("x-svc-export-count")) || 0;
+  const bar = new ProgressBar(io.stderr, "export");
+  let memories = 0;
+  const plaintext = response.body!.pipeThrough(lineCounter((lines) => {
+    memories = lines;
+    bar.update(lines, total);
+  }));
+  const bytes = await writeFileAtomically(
+    output,
+    plaintext.pipeThrough(await encryptExport(passphrase)),
+  ).catch((error) => {
+    if (error instanceof SvcError) throw error;
+    throw new SvcError(
+      "backend_unavailable",
+      `Cannot finish the export: it broke off after ${memories} memories (${
+        (error as Error).message
+      }); nothing was written to ${output}`,
+    );
+  });
+  bar.update(memories, memories);
+  bar.finish();
+  return {
+    json: { file: output, memories, bytes, format: "svc-export", version: EXPORT_VERSION },
+    text: `exported ${memories} ${memories === 1 ? "memory" : "memories"} to ${output} ` +
+      "(encrypted: it opens only with its passphrase)",
+  };
+}
+
+/** The line with its namespace replaced (a line that is not JSON goes as it is, to fail). */
+function intoNamespace(line: string, namespace: string | undefined): string {
+  if (namespace === undefined) return line;
+  try {
+    return JSON.stringify({ ...JSON.parse(line), namespace });
+  } catch {
+    return line;
+  }
+}
+
+/** An export file's lines, checked whole first: nothing is sent from an altered file. */
+async function exportFileLines(file: string, values: PortabilityFlags, io: PortabilityIo) {
+  const passphrase = await readPassphrase({
+    file: values["passphrase-file"],
+    env: (name) => Deno.env.get(name),
+    terminal: io.terminal,
+  });
+  const size = (await Deno.stat(file)).size;
+  const bar = new ProgressBar(io.stderr, "check ", { unit: "bytes" });
+  let read = 0;
+  const counted = (await Deno.open(file)).readable.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        read += chunk.length;
+        bar.update(read, size);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  const first = await decryptExport(counted, passphrase);
+  let total = 0;
+  for await (const line of textLines(first.plaintext)) if (line.trim() !== "") total++;
+  bar.finish();
+  const { key } = first;
+  const origins: Origin[] = [];
+  async function* lines() {
+    const { plaintext } = await decryptExport((await Deno.open(file)).readable, key);
+    let number = 0;
+    for await (const line of textLines(plaintext)) {
+      number++;
+      if (line.trim() === "") continue;
+      origins.push(`line ${number}`);
+      yield intoNamespace(line, values.namespace);
+    }
+  }
+  return { lines: lines(), origins, total, failed: [] as { origin: Origin; error: string }[] };
+}
+
+/** A foreign file's lines (read whole: such files are small). */
+async function foreignLines(file: string, format: ForeignFormat, namespace?: string) {
+  const text = await Deno.readTextFile(file);
+  const read = format === "mem0" ? fromMem0(text) : fromMcpMemory(text);
+  const origins = read.lines.map(({ origin }) => origin);
+  const lines = read.lines.map(({ line }) => ({ ...line, namespace }));
+  return { lines, origins, total: lines.length, failed: read.failed };
+}
+
+/** Waits until every job is done or failed; how many failed. */
+async function settle(client: SvcClient, jobIds: string[]): Promise<number> {
+  let failed = 0;
+  for (let i = 0; i < jobIds.length; i += 100) {
+    let waiting = jobIds.slice(i, i + 100);
+    for (let delay = 50; waiting.length > 0; delay = Math.min(delay * 2, 1000)) {
+      const { results } = await client.jobs(waiting);
+      failed += results.filter((job) => job.status === "failed").length;
+      waiting = results.flatMap((job) =>
+        job.status === "pending" || job.status === "running" ? [job.job_id] : []
+      );
+      if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  return failed;
+}
+
+async function runImport(
+  client: SvcClient,
+  words: string[],
+  values: PortabilityFlags,
+  io: PortabilityIo,
+) {
+  const file = need(words[0], "the file to import");
+  const format = values.from;
+  if (format !== undefined && !FOREIGN_FORMATS.includes(format as ForeignFormat)) {
+    throw new UsageError(`--from must be one of ${FOREIGN_FORMATS.join(", ")}`);
+  }
+  const source = format === undefined
+    ? await exportFileLines(file, values, io)
+    : await foreignLines(file, format as ForeignFormat, values.namespace);
+  const bar = new ProgressBar(io.stderr, "import");
+  const summary: ImportSummary = await client.import(source.lines, {
+    onProgress: (progress) => bar.update(progress.lines, source.total),
+  });
+  bar.finish();
+  const failed = [
+    ...source.failed,
+    ...summary.failed.map(({ line, error }: ImportFailure) => ({
+      origin: source.origins[line - 1] ?? `line ${line}`,
+      error,
+    })),
+  ];
+  const failedJobs = values.wait ? await settle(client, summary.job_ids) : undefined;
+  const lines = [
+    `imported ${summary.imported} ${summary.imported === 1 ? "memory" : "memories"} from ` +
+    `${file}; ${summary.duplicates} already known (skipped)` +
+    (failedJobs ? `; ${failedJobs} failed to store` : ""),
+    ...(failed.length > 0 ? [`${failed.length} not imported:`] : []),
+    ...failed.map(({ origin, error }) => `  ${origin}: ${error}`),
+  ];
+  return {
+    json: {
+      file,
+      format: format ?? "svc-export",
+      imported: summary.imported,
+      duplicates: summary.duplicates,
+      failed,
+      job_ids: summary.job_ids,
+      ...(failedJobs !== undefined && { failed_jobs: failedJobs }),
+    },
+    text: lines.join("\n"),
+  };
+}
+
+/** Runs `export` or `import`; `words` are the positionals after the command. */
+export async function runPortabilityCommand(
+  command: string,
+  words: string[],
+  values: PortabilityFlags,
+  env: (name: string) => string | undefined,
+  io: PortabilityIo,
+): Promise<Output> {
+  if (values.passphrase !== undefined) {
+    throw new UsageError(
+      "a passphrase is never given as a flag (it would stay in the shell's history and the " +
+        "process list): use --passphrase-file PATH, SVC_EXPORT_PASSPHRASE or the prompt",
+    );
+  }
+  const options: SvcClientOptions = {
+    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
+    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+  };
+  let client = await SvcClient.create(options);
+  if (command === "import") return await runImport(client, words, values, io);
+  // A Seal relayer decrypts with the caller's own key.
+  if ((await client.health()).backends.cipher === "seal") {
+    client = await SvcClient.create({ ...options, sendDelegateKey: true });
+  }
+  return await runExport(client, values, io);
+}

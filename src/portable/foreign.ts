@@ -1,0 +1,181 @@
+/**
+ * Other memory services' files as import lines:
+ *
+ * - **mcp-memory**, the reference MCP memory server (`@modelcontextprotocol/server-memory`):
+ *   its `memory.jsonl` (legacy name `memory.json`) holds one JSON object per line,
+ *   `{"type":"entity","name","entityType","observations":[...]}` or
+ *   `{"type":"relation","from","to","relationType"}`; its `read_graph` tool answers the same
+ *   as one object `{entities, relations}`, taken too. Each observation becomes a memory
+ *   `"<name>: <observation>"` tagged with the entity's name and type (an entity without
+ *   observations, `"<name> is a(n) <type>"`); each relation becomes `"<from> <relationType>
+ *   <to>"` tagged with both names.
+ * - **mem0**: what `Memory.getAll()` (OSS, TypeScript or Python) or the platform's
+ *   `get_all` answers, `{"results": [...]}` or a bare list: each item's `memory` is the text,
+ *   `created_at`/`createdAt` kept, and `metadata` (`key:value` for each scalar or list of
+ *   scalars), `categories` and the `user_id`/`agent_id`/`run_id` it belongs to become tags.
+ *
+ * Each line keeps where it came from (`origin`: "line 3", "memory 12") so that failures are
+ * reported against the file the user has.
+ */
+import { SvcError } from "../errors.ts";
+
+/** A memory to import (the shape of an export's lines). */
+export interface ForeignLine {
+  text: string;
+  tags?: string[];
+  created_at?: string;
+}
+
+/** A foreign file read as import lines, with what could not be read. */
+export interface ForeignImport {
+  lines: { origin: string; line: ForeignLine }[];
+  failed: { origin: string; error: string }[];
+}
+
+/** The foreign formats `svc import --from` reads. */
+export const FOREIGN_FORMATS = ["mcp-memory", "mem0"] as const;
+export type ForeignFormat = typeof FOREIGN_FORMATS[number];
+
+const MAX_TAGS = 16;
+const MAX_TAG_CHARS = 64;
+// deno-lint-ignore no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
+/** Values as tags the relayer takes: strings of 1–64 characters, at most 16, no repeats. */
+function tagsOf(values: unknown[]): string[] {
+  const tags = values.flatMap((value) => {
+    if (!["string", "number", "boolean"].includes(typeof value)) return [];
+    const tag = [...String(value).replace(CONTROL_CHARS, " ").trim()].slice(0, MAX_TAG_CHARS)
+      .join("").trim();
+    return tag ? [tag] : [];
+  });
+  return [...new Set(tags)].slice(0, MAX_TAGS);
+}
+
+const isText = (value: unknown): value is string =>
+  typeof value === "string" && value.trim() !== "";
+
+/** One entity or relation of the reference MCP memory server as lines. */
+function graphItem(item: Record<string, unknown>): ForeignLine[] | string {
+  if (item.type === "entity" || (item.type === undefined && "observations" in item)) {
+    const { name, entityType, observations } = item;
+    if (!isText(name)) return "an entity needs a name";
+    const tags = tagsOf([name, entityType]);
+    const said = Array.isArray(observations) ? observations.filter(isText) : [];
+    if (said.length === 0) {
+      if (!isText(entityType)) return [];
+      const article = /^[aeiou]/i.test(entityType) ? "an" : "a";
+      return [{ text: `${name} is ${article} ${entityType}`, tags }];
+    }
+    return said.map((observation) => ({ text: `${name}: ${observation}`, tags }));
+  }
+  if (item.type === "relation" || (item.type === undefined && "relationType" in item)) {
+    const { from, to, relationType } = item;
+    if (!isText(from) || !isText(to) || !isText(relationType)) {
+      return "a relation needs from, to and relationType";
+    }
+    return [{ text: `${from} ${relationType} ${to}`, tags: tagsOf([from, to]) }];
+  }
+  return `unknown type ${JSON.stringify(item.type ?? null)}`;
+}
+
+/** The reference MCP memory server's file (JSON lines, or one `{entities, relations}`). */
+export function fromMcpMemory(text: string): ForeignImport {
+  const out: ForeignImport = { lines: [], failed: [] };
+  const add = (origin: string, value: unknown) => {
+    const made = typeof value === "object" && value !== null && !Array.isArray(value)
+      ? graphItem(value as Record<string, unknown>)
+      : "not a JSON object";
+    if (typeof made === "string") out.failed.push({ origin, error: made });
+    else for (const line of made) out.lines.push({ origin, line });
+  };
+  const whole = parseOrUndefined(text);
+  const graph = whole as { entities?: unknown; relations?: unknown } | undefined;
+  if (graph && (Array.isArray(graph.entities) || Array.isArray(graph.relations))) {
+    const entities = Array.isArray(graph.entities) ? graph.entities : [];
+    const relations = Array.isArray(graph.relations) ? graph.relations : [];
+    entities.forEach((e, i) => add(`entities[${i}]`, { type: "entity", ...e }));
+    relations.forEach((r, i) => add(`relations[${i}]`, { type: "relation", ...r }));
+    return out;
+  }
+  text.split("\n").forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const value = parseOrUndefined(raw);
+    if (value === undefined) out.failed.push({ origin: `line ${i + 1}`, error: "not valid JSON" });
+    else add(`line ${i + 1}`, value);
+  });
+  return out;
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A time mem0 wrote (ISO 8601, or Unix seconds or milliseconds) as ISO 8601. */
+function timeOf(value: unknown): string | undefined {
+  let ms = NaN;
+  if (typeof value === "number") ms = value < 1e12 ? value * 1000 : value;
+  else if (typeof value === "string") {
+    ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  }
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}
+
+/** One mem0 memory as a line, or why it cannot be one. */
+function mem0Item(item: unknown): ForeignLine | string {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) {
+    return "not a JSON object";
+  }
+  const memory = item as Record<string, unknown>;
+  const data = memory.data as Record<string, unknown> | undefined;
+  const text = [memory.memory, memory.text, data?.memory].find(isText);
+  if (text === undefined) return "it has no memory text";
+  const metadata = memory.metadata;
+  const pairs = typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+    ? Object.entries(metadata).flatMap(([key, value]) =>
+      (Array.isArray(value) ? value : [value])
+        .filter((v) => ["string", "number", "boolean"].includes(typeof v))
+        .map((v) => `${key}:${v}`)
+    )
+    : [];
+  const owners = [["user", memory.user_id], ["agent", memory.agent_id], ["run", memory.run_id]]
+    .flatMap(([kind, id]) => isText(id) ? [`${kind}:${id}`] : []);
+  const categories = Array.isArray(memory.categories) ? memory.categories : [];
+  const tags = tagsOf([...categories, ...pairs, ...owners]);
+  const created = timeOf(memory.created_at ?? memory.createdAt);
+  return {
+    text,
+    ...(tags.length > 0 && { tags }),
+    ...(created !== undefined && { created_at: created }),
+  };
+}
+
+/** mem0's memories as JSON: `{"results": [...]}`, `{"memories": [...]}` or a bare list. */
+export function fromMem0(text: string): ForeignImport {
+  const value = parseOrUndefined(text) as Record<string, unknown> | unknown[] | undefined;
+  const items = Array.isArray(value)
+    ? value
+    : Array.isArray(value?.results)
+    ? value.results
+    : Array.isArray(value?.memories)
+    ? value.memories
+    : undefined;
+  if (!items) {
+    throw new SvcError(
+      "bad_request",
+      'Cannot import this file as mem0\'s: it is not JSON with a "results" list of memories',
+    );
+  }
+  const out: ForeignImport = { lines: [], failed: [] };
+  items.forEach((item, i) => {
+    const made = mem0Item(item);
+    const origin = `memory ${i + 1}`;
+    if (typeof made === "string") out.failed.push({ origin, error: made });
+    else out.lines.push({ origin, line: made });
+  });
+  return out;
+}

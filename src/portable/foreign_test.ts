@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { SvcError } from "../errors.ts";
+import { fromMcpMemory, fromMem0 } from "./foreign.ts";
+
+/** A memory.jsonl as the reference MCP memory server's `saveGraph` writes it. */
+const MCP_MEMORY = [
+  {
+    type: "entity",
+    name: "Alice",
+    entityType: "person",
+    observations: ["Speaks fluent Spanish", "Prefers morning meetings"],
+  },
+  { type: "entity", name: "Acme", entityType: "organization", observations: [] },
+  { type: "relation", from: "Alice", to: "Acme", relationType: "works_at" },
+].map((item) => JSON.stringify(item)).join("\n");
+
+Deno.test("mcp-memory: observations and relations become tagged memories", () => {
+  const read = fromMcpMemory(MCP_MEMORY);
+  assert.deepEqual(read.failed, []);
+  assert.deepEqual(read.lines, [
+    {
+      origin: "line 1",
+      line: { text: "Alice: Speaks fluent Spanish", tags: ["Alice", "person"] },
+    },
+    {
+      origin: "line 1",
+      line: { text: "Alice: Prefers morning meetings", tags: ["Alice", "person"] },
+    },
+    { origin: "line 2", line: { text: "Acme is an organization", tags: ["Acme", "organization"] } },
+    { origin: "line 3", line: { text: "Alice works_at Acme", tags: ["Alice", "Acme"] } },
+  ]);
+});
+
+Deno.test("mcp-memory: a bad line is reported by number, the rest read", () => {
+  const text = [
+    JSON.stringify({ type: "entity", name: "Bob", entityType: "person", observations: ["Hi"] }),
+    "{oops",
+    "",
+    JSON.stringify({ type: "relation", from: "Bob" }),
+    JSON.stringify({ type: "mystery" }),
+    JSON.stringify({ type: "relation", from: "Bob", to: "Alice", relationType: "knows" }),
+  ].join("\n");
+  const read = fromMcpMemory(text);
+  assert.deepEqual(read.lines.map(({ origin, line }) => [origin, line.text]), [
+    ["line 1", "Bob: Hi"],
+    ["line 6", "Bob knows Alice"],
+  ]);
+  assert.deepEqual(read.failed, [
+    { origin: "line 2", error: "not valid JSON" },
+    { origin: "line 4", error: "a relation needs from, to and relationType" },
+    { origin: "line 5", error: 'unknown type "mystery"' },
+  ]);
+});
+
+Deno.test("mcp-memory: read_graph's answer, one object, is read too", () => {
+  const graph = {
+    entities: [{ name: "Carol", entityType: "person", observations: ["Owns a cat"] }],
+    relations: [{ from: "Carol", to: "Dave", relationType: "is_married_to" }],
+  };
+  const read = fromMcpMemory(JSON.stringify(graph, null, 2));
+  assert.deepEqual(read.lines.map(({ origin, line }) => [origin, line.text]), [
+    ["entities[0]", "Carol: Owns a cat"],
+    ["relations[0]", "Carol is_married_to Dave"],
+  ]);
+});
+
+Deno.test("mem0: memory text, metadata and owners as tags, created_at kept", () => {
+  // As mem0's OSS `Memory.getAll()` answers (TypeScript), and the Python one.
+  const file = {
+    results: [
+      {
+        id: "2f8e6c1a-0000-4000-8000-000000000001",
+        memory: "Is allergic to peanuts",
+        hash: "abc",
+        createdAt: "2025-02-03T04:05:06.789Z",
+        updatedAt: "2025-02-03T04:05:06.789Z",
+        metadata: { category: "health", sources: ["chat", "form"], nested: { x: 1 } },
+        user_id: "alice",
+      },
+      {
+        id: "2f8e6c1a-0000-4000-8000-000000000002",
+        memory: "Likes hiking",
+        created_at: "2024-07-20T10:00:00.123456-07:00",
+        metadata: null,
+        categories: ["hobbies"],
+        agent_id: "travel-bot",
+      },
+      { id: "3", memory: "", metadata: {} },
+      { id: "4", memory: "Unix time", created_at: 1700000000 },
+      "not a memory",
+    ],
+  };
+  const read = fromMem0(JSON.stringify(file));
+  assert.deepEqual(read.lines, [
+    {
+      origin: "memory 1",
+      line: {
+        text: "Is allergic to peanuts",
+        tags: ["category:health", "sources:chat", "sources:form", "user:alice"],
+        created_at: "2025-02-03T04:05:06.789Z",
+      },
+    },
+    {
+      origin: "memory 2",
+      line: {
+        text: "Likes hiking",
+        tags: ["hobbies", "agent:travel-bot"],
+        created_at: "2024-07-20T17:00:00.123Z",
+      },
+    },
+    {
+      origin: "memory 4",
+      line: { text: "Unix time", created_at: "2023-11-14T22:13:20.000Z" },
+    },
+  ]);
+  assert.deepEqual(read.failed, [
+    { origin: "memory 3", error: "it has no memory text" },
+    { origin: "memory 5", error: "not a JSON object" },
+  ]);
+  // A bare list is taken as well.
+  assert.equal(fromMem0(JSON.stringify(file.results)).lines.length, 3);
+});
+
+Deno.test("mem0: tags are cut to what the relayer takes", () => {
+  const metadata = Object.fromEntries(
+    Array.from({ length: 20 }, (_, i) => [`k${i}`, i === 0 ? "v".repeat(100) : `v${i}`]),
+  );
+  const [{ line }] = fromMem0(JSON.stringify([{ memory: "Many tags", metadata }])).lines;
+  assert.equal(line.tags!.length, 16);
+  assert.equal([...line.tags![0]].length, 64);
+});
+
+Deno.test("mem0: a file that is not mem0's JSON is refused whole", () => {
+  for (const text of ["{oops", '{"entities": []}', "42"]) {
+    assert.throws(() => fromMem0(text), (e) => e instanceof SvcError && /mem0/.test(e.message));
+  }
+});

@@ -1,0 +1,152 @@
+/**
+ * Export and import: `GET /api/export` streams the caller's memories as JSON lines;
+ * `POST /api/import` takes JSON lines of the same shape (up to 500 a request) and queues
+ * them as memories, reporting each line it could not take by its number.
+ */
+import { allowsNamespace } from "../auth/scope.ts";
+import { SvcError } from "../errors.ts";
+import { jsonResponse } from "../http/respond.ts";
+import { route } from "../http/router.ts";
+import {
+  expiryFields,
+  namespaceField,
+  objectValue,
+  requiredText,
+  tagsField,
+  timeField,
+  validNamespace,
+} from "../http/validate.ts";
+import type { ExportService } from "../services/export.ts";
+import {
+  type ImportFailure,
+  importItems,
+  type ImportSummary,
+  MAX_IMPORT_LINES,
+} from "../services/import.ts";
+import type { MemoryService, RememberItem } from "../services/memories.ts";
+import type { HandlerContext } from "./context.ts";
+import { MAX_TEXT_BYTES } from "./memories.ts";
+
+/** The body limit of an import request: 500 lines of short memories, or a few long ones. */
+export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+
+/** The media types of JSON lines an import takes. */
+const JSON_LINES = new Set(["application/x-ndjson", "application/jsonl"]);
+
+/** One line of an import as a memory to remember (throws `bad_request` naming the problem). */
+function importItem(value: unknown, now: number): RememberItem {
+  const line = objectValue(value, "line");
+  const createdAt = timeField(line, "created_at");
+  if (createdAt !== undefined && createdAt > now) {
+    throw new SvcError("bad_request", "created_at must not be in the future");
+  }
+  return {
+    text: requiredText(line, "text", MAX_TEXT_BYTES),
+    namespace: namespaceField(line),
+    attributes: {
+      tags: tagsField(line),
+      expiresAt: expiryFields({ expires_at: line.expires_at }, now),
+      // Kept as the memory's first-created time: list and get show it as `created_at`.
+      firstCreatedAt: createdAt,
+    },
+  };
+}
+
+/**
+ * The lines of an import body: each non-blank line a memory, or a failure naming its line
+ * number (from 1, blank lines counted). More than `MAX_IMPORT_LINES` is refused whole.
+ */
+export function importLines(
+  body: Uint8Array,
+  now: number,
+): { items: RememberItem[]; failed: ImportFailure[] } {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(body);
+  } catch {
+    throw new SvcError("bad_request", "Cannot import: the body is not UTF-8");
+  }
+  const lines = text.split("\n").map((line, i) => ({ line: i + 1, text: line.trim() }))
+    .filter((line) => line.text !== "");
+  if (lines.length === 0) throw new SvcError("bad_request", "Cannot import: the body has no lines");
+  if (lines.length > MAX_IMPORT_LINES) {
+    throw new SvcError(
+      "bad_request",
+      `Cannot import ${lines.length} lines at once: send at most ${MAX_IMPORT_LINES} a request`,
+    );
+  }
+  const items: RememberItem[] = [];
+  const failed: ImportFailure[] = [];
+  for (const { line, text } of lines) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      failed.push({ line, error: "not valid JSON" });
+      continue;
+    }
+    try {
+      items.push(importItem(value, now));
+    } catch (error) {
+      if (!(error instanceof SvcError) || error.code !== "bad_request") throw error;
+      failed.push({ line, error: error.message });
+    }
+  }
+  return { items, failed };
+}
+
+export function portabilityRoutes(exporter: ExportService, service: MemoryService) {
+  return [
+    route<HandlerContext>("GET", "/api/export", async ({ caller, request, touch }) => {
+      const asked = new URL(request.url).searchParams.getAll("namespace");
+      // Without a namespace: every namespace the key may use.
+      const namespaces = asked.length > 0
+        ? [...new Set(asked.map((namespace) => validNamespace(namespace)))]
+        : (await exporter.namespaces(caller.owner)).filter((namespace) =>
+          allowsNamespace(caller.scope, namespace)
+        );
+      for (const namespace of namespaces) touch(namespace);
+      const plan = await exporter.plan(caller.owner, namespaces);
+      for (const { namespace, ids } of plan) {
+        // In slices: a namespace may hold more ids than a call takes arguments.
+        for (let i = 0; i < ids.length; i += 10_000) touch(namespace, ids.slice(i, i + 10_000));
+      }
+      const body = exporter.stream(caller.owner, plan, {
+        credentials: caller.credentials,
+        signal: request.signal,
+      });
+      return new Response(body, {
+        headers: {
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "cache-control": "no-store",
+          // The memories gathered (lines may be fewer: some may go while the export streams).
+          "x-svc-export-count": String(plan.reduce((n, { ids }) => n + ids.length, 0)),
+        },
+      });
+      // The owner key too: the dashboard's export.
+    }, { signed: true, ownerKey: true, operation: "read", access: "export" }),
+
+    route<HandlerContext>("POST", "/api/import", async ({ caller, request, body, touch }) => {
+      const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+      if (!type || !JSON_LINES.has(type)) {
+        throw new SvcError(
+          "unsupported_media_type",
+          "Cannot import: send JSON lines as application/x-ndjson",
+        );
+      }
+      const { items, failed } = importLines(body, Date.now());
+      for (const namespace of new Set(items.map((item) => item.namespace))) touch(namespace);
+      // Provenance seam: once memories record the key that remembered them (the access log's
+      // part), imported ones record the importing key the way the remember route does.
+      const { jobs, duplicates } = await importItems(service, caller.owner, items);
+      for (const job of jobs) touch(job.namespace, [job.job_id]);
+      const summary: ImportSummary = {
+        imported: jobs.length,
+        duplicates,
+        failed,
+        job_ids: jobs.map((job) => job.job_id),
+      };
+      return jsonResponse(202, summary);
+    }, { signed: true, operation: "write", access: "import", maxBodyBytes: MAX_IMPORT_BYTES }),
+  ];
+}

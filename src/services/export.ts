@@ -1,0 +1,127 @@
+/**
+ * Export: an owner's memories as JSON lines, one memory object per line (`ExportedMemory`),
+ * namespace by namespace (by name), oldest first. The ids are gathered from the catalog when
+ * the export starts (the plan: what the access log records as exported); the texts are read
+ * and decrypted in batches as the stream is consumed, so an export of any size holds one
+ * batch. A memory erased, replaced or expired meanwhile is left out, as is one the relayer
+ * cannot read (a client-encrypted manual memory).
+ */
+import type { VectorStore } from "../backends/types.ts";
+import type { Logger } from "../log.ts";
+import type { LifecycleService, Memory } from "./lifecycle.ts";
+import type { ReadOptions } from "./reader.ts";
+
+/** Who stored a memory, and when. */
+export interface Provenance {
+  /** The address of the key that stored it. */
+  address: string;
+  /** That key's label at the time. */
+  label: string;
+  /** When (ISO 8601). */
+  at: string;
+}
+
+/** One line of an export: a memory, as list and get show it. */
+export interface ExportedMemory {
+  /** The memory's text. */
+  text: string;
+  /** Its tags. */
+  tags: string[];
+  /** Its namespace. */
+  namespace: string;
+  /** When the memory was first remembered (ISO 8601). */
+  created_at: string;
+  /** When this version was stored (ISO 8601). */
+  updated_at: string;
+  /** When it expires (ISO 8601); `null`: never. */
+  expires_at: string | null;
+  /** Who stored it; `null` for a memory stored before that was recorded. */
+  remembered_by: Provenance | null;
+  /** Its id on the relayer it was exported from (an import gives it a new one). */
+  id: string;
+}
+
+/** The memories an export holds: per namespace, the ids gathered when it started. */
+export type ExportPlan = { namespace: string; ids: string[] }[];
+
+/** Memories read and decrypted at once while an export streams. */
+export const EXPORT_BATCH = 64;
+
+/** The export line of a memory; `null` for one whose text the relayer cannot read. */
+export function exportLine(memory: Memory): ExportedMemory | null {
+  const { text, tags, namespace, created_at, updated_at, expires_at, id } = memory;
+  if (text === null) return null;
+  // Provenance is the access log's part: memories carry it once it records who stored them.
+  const { remembered_by = null } = memory as Memory & { remembered_by?: Provenance | null };
+  return { text, tags, namespace, created_at, updated_at, expires_at, remembered_by, id };
+}
+
+export interface ExportDependencies {
+  lifecycle: LifecycleService;
+  vectors: VectorStore;
+  logger: Logger;
+}
+
+export function createExportService({ lifecycle, vectors, logger }: ExportDependencies) {
+  return {
+    /** The owner's namespaces, by name. */
+    async namespaces(owner: string): Promise<string[]> {
+      return (await vectors.namespaces(owner)).map(({ namespace }) => namespace).sort();
+    },
+
+    /** What an export of `namespaces` holds, gathered now. */
+    async plan(owner: string, namespaces: string[]): Promise<ExportPlan> {
+      return await Promise.all(
+        namespaces.map(async (namespace) => ({
+          namespace,
+          ids: await lifecycle.ids(owner, namespace),
+        })),
+      );
+    },
+
+    /**
+     * The lines of `plan` (UTF-8, each ending with `\n`), read a batch at a time as the
+     * stream is pulled. A failure mid-way errors the stream (its client sees it cut short).
+     */
+    stream(
+      owner: string,
+      plan: ExportPlan,
+      options: ReadOptions & { batch?: number } = {},
+    ): ReadableStream<Uint8Array> {
+      const batch = options.batch ?? EXPORT_BATCH;
+      const encoder = new TextEncoder();
+      const batches = plan.flatMap(({ namespace, ids }) => {
+        const slices = [];
+        for (let i = 0; i < ids.length; i += batch) {
+          slices.push({ namespace, ids: ids.slice(i, i + batch) });
+        }
+        return slices;
+      });
+      let next = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          // Batches whose memories all went meanwhile add nothing: go on to one that does.
+          while (next < batches.length) {
+            const { namespace, ids } = batches[next++];
+            try {
+              const memories = await lifecycle.memories(owner, namespace, ids, options);
+              const lines = memories.flatMap((memory) => {
+                const line = exportLine(memory);
+                return line ? [JSON.stringify(line) + "\n"] : [];
+              });
+              if (lines.length === 0) continue;
+              controller.enqueue(encoder.encode(lines.join("")));
+              return;
+            } catch (error) {
+              if (!options.signal?.aborted) logger.warn("export stopped", { error });
+              throw error;
+            }
+          }
+          controller.close();
+        },
+      }, { highWaterMark: 0 });
+    },
+  };
+}
+
+export type ExportService = ReturnType<typeof createExportService>;

@@ -1,0 +1,67 @@
+/**
+ * Import: memories given as lines (an export's, or a foreign format's turned into them) are
+ * queued as remember jobs, skipping the texts the namespace already holds (the lifecycle's
+ * duplicate rule: the same text after normalising case and white space) and repeats within
+ * the lines themselves, so that importing the same lines again adds nothing. Callers pass
+ * values that are already validated.
+ */
+import type { MemoryService, RememberItem } from "./memories.ts";
+
+/** Lines one import request takes at most. */
+export const MAX_IMPORT_LINES = 500;
+
+/** Jobs accepted at once (a commit of the job queue checks at most 100 keys). */
+const ACCEPT_BATCH = 64;
+
+/** A line of an import that was not imported, and why. */
+export interface ImportFailure {
+  /** Its line number in the request body, from 1. */
+  line: number;
+  /** Why, as a sentence. */
+  error: string;
+}
+
+/** What an import request did. */
+export interface ImportSummary {
+  /** Lines queued as new memories. */
+  imported: number;
+  /** Lines whose text the namespace already held (or an earlier line of the same import). */
+  duplicates: number;
+  /** Lines that could not be imported, with their numbers. */
+  failed: ImportFailure[];
+  /** The remember jobs of the imported lines, in line order. */
+  job_ids: string[];
+}
+
+/** A queued remember job. */
+type AcceptedJob = Awaited<ReturnType<MemoryService["remember"]>>[number];
+
+/** The same normalisation as the duplicate rule's digest (`TermHasher.digest`). */
+function normal(text: string): string {
+  return text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
+}
+
+/**
+ * Queues `items` as remember jobs, but those already in their namespace and repeats among
+ * them; resolves once the jobs are durably queued, with the jobs and how many were skipped.
+ */
+export async function importItems(
+  service: MemoryService,
+  owner: string,
+  items: RememberItem[],
+): Promise<{ jobs: AcceptedJob[]; duplicates: number }> {
+  const seen = new Set<string>();
+  const distinct = items.filter(({ namespace, text }) => {
+    const key = JSON.stringify([namespace, normal(text)]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const originals = await service.duplicates(owner, distinct);
+  const fresh = distinct.filter((_, i) => !originals[i]);
+  const jobs: AcceptedJob[] = [];
+  for (let i = 0; i < fresh.length; i += ACCEPT_BATCH) {
+    jobs.push(...await service.remember(owner, fresh.slice(i, i + ACCEPT_BATCH)));
+  }
+  return { jobs, duplicates: items.length - fresh.length };
+}

@@ -1,0 +1,302 @@
+/**
+ * `svc export` and `svc import` (cli/svc.ts run as a process) against a relayer on a loopback
+ * port: an encrypted export restores what was erased, a wrong passphrase and an altered file
+ * are refused before anything is imported, the foreign importers read sample files written
+ * here in each format, and importing again adds nothing.
+ */
+import assert from "node:assert/strict";
+import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
+import { BASE, type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const PASSPHRASE = "a long and memorable passphrase";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown>;
+}
+
+interface Stack extends AsyncDisposable {
+  test: TestRelayer;
+  url: string;
+  dir: string;
+}
+
+async function startStack(): Promise<Stack> {
+  // The in-process fixtures sign for BASE; the CLI for the loopback URL.
+  const audiences = new Set<string>([BASE]);
+  const test = await startTestRelayer({ audiences });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    test.relayer.handler,
+  );
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  audiences.add(url);
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-test-" });
+  return {
+    test,
+    url,
+    dir,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+      await test[Symbol.asyncDispose]();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Runs `svc <args>` as `who`, with `SVC_EXPORT_PASSPHRASE` set when `passphrase` is given. */
+async function svc(stack: Stack, who: Caller, args: string[], passphrase?: string): Promise<Run> {
+  const env: Record<string, string> = {
+    SVC_SERVER_URL: stack.url,
+    SVC_DELEGATE_KEY: who.key.privateKey,
+    SVC_ACCOUNT_ID: who.accountId,
+    SVC_DATA_DIR: "/nonexistent-svc-cli-test",
+  };
+  if (passphrase !== undefined) env.SVC_EXPORT_PASSPHRASE = passphrase;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    cwd: ROOT,
+  }).output();
+  const text = new TextDecoder().decode(stdout);
+  const run = { code, stdout: text, stderr: new TextDecoder().decode(stderr), json: {} };
+  if (args.includes("--json") && text.trim()) run.json = JSON.parse(text);
+  return run;
+}
+
+function clientOf(stack: Stack, who: Caller): Promise<SvcClient> {
+  return SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: who.key.privateKey,
+    accountId: who.accountId,
+  });
+}
+
+async function exported(client: SvcClient): Promise<ExportedMemory[]> {
+  const out = [];
+  for await (const memory of client.export()) out.push(memory);
+  return out;
+}
+
+const portable = (memories: ExportedMemory[]) =>
+  memories.map(({ text, tags, namespace, created_at }) => ({ text, tags, namespace, created_at }));
+
+Deno.test("CLI: export to an encrypted file, erase, import it back; again adds nothing", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  await rememberAll(stack.test, who, [
+    { text: "I am vegetarian", tags: ["diet"] },
+    { text: "Standup is at 9:30", namespace: "work" },
+    { text: "My manager is Dana", namespace: "work", tags: ["people"] },
+  ]);
+  const before = await exported(client);
+  const file = `${stack.dir}/memories.svc`;
+
+  const saved = await svc(stack, who, ["export", "--all", "-o", file, "--json"], PASSPHRASE);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.deepEqual([saved.json.memories, saved.json.version], [3, 1]);
+  assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+  const bytes = await Deno.readFile(file);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(10))));
+  assert.deepEqual([header.format, header.version], ["svc-export", 1]);
+  assert.equal(new TextDecoder().decode(bytes).includes("vegetarian"), false, "no plaintext");
+  const again = await svc(stack, who, ["export", "-o", file], PASSPHRASE);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /exists already/);
+  const work = await svc(
+    stack,
+    who,
+    ["export", "--namespace", "work", "-o", `${file}.work`],
+    PASSPHRASE,
+  );
+  assert.equal(
+    work.stdout,
+    `exported 2 memories to ${file}.work (encrypted: it opens only with its passphrase)\n`,
+  );
+
+  for (const namespace of ["default", "work"]) await client.forgetNamespace(namespace);
+  assert.deepEqual(await exported(client), []);
+
+  const wrong = await svc(stack, who, ["import", file], "not the passphrase");
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /passphrase is wrong/);
+  const altered = bytes.slice();
+  altered[altered.length - 20] ^= 0x04;
+  await Deno.writeFile(`${file}.altered`, altered);
+  const refused = await svc(stack, who, ["import", `${file}.altered`], PASSPHRASE);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /does not authenticate/);
+  assert.deepEqual(await exported(client), [], "nothing of an altered file is imported");
+
+  const passphraseFile = `${stack.dir}/passphrase.txt`;
+  await Deno.writeTextFile(passphraseFile, PASSPHRASE + "\n");
+  const args = ["import", file, "--passphrase-file", passphraseFile, "--wait", "--json"];
+  const imported = await svc(stack, who, args);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.deepEqual(
+    [imported.json.imported, imported.json.duplicates, imported.json.failed],
+    [3, 0, []],
+  );
+  assert.deepEqual(portable(await exported(client)), portable(before));
+
+  const twice = await svc(stack, who, ["import", file], PASSPHRASE);
+  assert.equal(twice.code, 0, twice.stderr);
+  assert.equal(twice.stdout, `imported 0 memories from ${file}; 3 already known (skipped)\n`);
+});
+
+Deno.test("CLI: the passphrase never comes from a flag, and is asked for or refused", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const file = `${stack.dir}/x.svc`;
+  const flag = await svc(stack, who, ["export", "-o", file, "--passphrase", PASSPHRASE]);
+  assert.equal(flag.code, 2);
+  assert.match(flag.stderr, /never given as a flag/);
+  const none = await svc(stack, who, ["export", "-o", file]);
+  assert.equal(none.code, 2);
+  assert.match(
+    none.stderr,
+    /no passphrase: give --passphrase-file PATH, set SVC_EXPORT_PASSPHRASE/,
+  );
+  const short = await svc(stack, who, ["export", "-o", file], "short");
+  assert.equal(short.code, 2);
+  assert.match(short.stderr, /at least 8 characters/);
+  const both = await svc(
+    stack,
+    who,
+    ["export", "--all", "--namespace", "a", "-o", file],
+    PASSPHRASE,
+  );
+  assert.equal(both.code, 2);
+  await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+});
+
+Deno.test("CLI: import --from mcp-memory and --from mem0 read sample files; re-running adds nothing", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+
+  // As the reference MCP memory server's saveGraph writes memory.jsonl, with one bad line.
+  const graph = `${stack.dir}/memory.jsonl`;
+  await Deno.writeTextFile(
+    graph,
+    [
+      JSON.stringify({
+        type: "entity",
+        name: "Alice",
+        entityType: "person",
+        observations: ["Speaks fluent Spanish", "Runs marathons"],
+      }),
+      "{this is not json",
+      JSON.stringify({ type: "entity", name: "Acme", entityType: "company", observations: [] }),
+      JSON.stringify({ type: "relation", from: "Alice", to: "Acme", relationType: "works_at" }),
+    ].join("\n"),
+  );
+  const first = await svc(stack, who, [
+    "import",
+    "--from",
+    "mcp-memory",
+    graph,
+    "--namespace",
+    "graph",
+    "--wait",
+  ]);
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(
+    first.stdout,
+    `imported 4 memories from ${graph}; 0 already known (skipped)\n1 not imported:\n` +
+      "  line 2: not valid JSON\n",
+  );
+  const listed = await client.list({ namespace: "graph" });
+  assert.deepEqual(
+    listed.memories.map((m) => [m.text, m.tags]).toReversed(),
+    [
+      ["Alice: Speaks fluent Spanish", ["Alice", "person"]],
+      ["Alice: Runs marathons", ["Alice", "person"]],
+      ["Acme is a company", ["Acme", "company"]],
+      ["Alice works_at Acme", ["Alice", "Acme"]],
+    ],
+  );
+  const recalled = await client.recall("where does Alice work", { namespace: "graph", limit: 1 });
+  assert.equal(recalled.results[0].text, "Alice works_at Acme");
+
+  // As mem0's Memory.getAll() answers.
+  const mem0 = `${stack.dir}/mem0.json`;
+  await Deno.writeTextFile(
+    mem0,
+    JSON.stringify({
+      results: [
+        {
+          id: "a1",
+          memory: "Is allergic to peanuts",
+          hash: "h1",
+          createdAt: "2024-05-06T07:08:09.000Z",
+          updatedAt: "2024-05-06T07:08:09.000Z",
+          metadata: { category: "health" },
+          user_id: "alice",
+        },
+        { id: "a2", memory: "Prefers window seats", metadata: {}, user_id: "alice" },
+        { id: "a3", metadata: {} },
+      ],
+    }),
+  );
+  const fromMem0 = await svc(stack, who, ["import", "--from", "mem0", mem0, "--wait", "--json"]);
+  assert.equal(fromMem0.code, 0, fromMem0.stderr);
+  assert.deepEqual([fromMem0.json.imported, fromMem0.json.failed], [2, [{
+    origin: "memory 3",
+    error: "it has no memory text",
+  }]]);
+  const peanuts = (await client.list({ tags: ["user:alice", "category:health"] })).memories;
+  assert.deepEqual(peanuts.map((m) => [m.text, m.created_at]), [[
+    "Is allergic to peanuts",
+    "2024-05-06T07:08:09.000Z",
+  ]]);
+
+  for (const args of [["mcp-memory", graph, "--namespace", "graph"], ["mem0", mem0]]) {
+    const again = await svc(stack, who, ["import", "--from", ...args, "--json"]);
+    assert.equal(again.json.imported, 0, again.stdout);
+  }
+  assert.equal((await exported(client)).length, 6);
+});
+
+Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-cut-" });
+  // A relayer that answers the health check, then breaks off the export after one line.
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    if (new URL(request.url).pathname === "/health") {
+      return Response.json({ backends: { cipher: "local" } });
+    }
+    let sent = false;
+    return new Response(
+      new ReadableStream({
+        async pull(controller) {
+          if (sent) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return controller.error(new Error("the relayer went away"));
+          }
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
+        },
+      }),
+      { headers: { "x-svc-export-count": "5" } },
+    );
+  });
+  try {
+    const who = { key: { privateKey: "11".repeat(32) }, accountId: "0x01" } as Caller;
+    const stack = { url: `http://127.0.0.1:${server.addr.port}` } as Stack;
+    const run = await svc(stack, who, ["export", "-o", `${dir}/cut.svc`], PASSPHRASE);
+    assert.equal(run.code, 1, run.stdout);
+    assert.match(run.stderr, /Cannot finish the export: it broke off after 1 memories/);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

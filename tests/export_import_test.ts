@@ -1,0 +1,239 @@
+/**
+ * Export and import through the relayer's handler and the SDK: an export erased and imported
+ * back restores the same memories; imports skip duplicates, report malformed lines by number
+ * and keep the rest; a scoped key exports only what it may read.
+ */
+import assert from "node:assert/strict";
+import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
+import {
+  BASE,
+  type Caller,
+  jsonOf,
+  rememberAll,
+  startTestRelayer,
+  type TestRelayer,
+} from "./fixtures.ts";
+
+function clientOf(t: TestRelayer, caller: Caller): Promise<SvcClient> {
+  return SvcClient.create({
+    baseUrl: BASE,
+    privateKey: caller.key.privateKey,
+    accountId: caller.accountId,
+    retries: 0,
+    fetch: (input, init) => t.relayer.handler(new Request(input, init)),
+  });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<SvcError> {
+  const error = await promise.then(() => null, (e) => e);
+  assert.ok(error instanceof SvcError, `expected an SvcError, got ${error}`);
+  return error;
+}
+
+/** Sends a raw import body, signed. */
+function importRaw(t: TestRelayer, caller: Caller, body: string, type = "application/x-ndjson") {
+  return t.signed(caller, "POST", "/api/import", body, { "content-type": type });
+}
+
+/** What an export keeps of a memory across relayers: all but its id and version time. */
+const portable = ({ text, tags, namespace, created_at, expires_at }: ExportedMemory) =>
+  JSON.stringify({ text, tags, namespace, created_at, expires_at });
+
+Deno.test("export → erase everything → import restores the same texts, tags and namespaces", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const client = await clientOf(t, caller);
+  const inAWeek = new Date(Date.now() + 7 * 86400_000).toISOString();
+  await rememberAll(t, caller, [
+    { text: "I am vegetarian", tags: ["diet", "health"] },
+    { text: "Standup is at 9:30", namespace: "work", tags: ["meetings"] },
+    { text: "I am in Lisbon this week", namespace: "travel", expires_at: inAWeek },
+    { text: "My manager is Dana", namespace: "work" },
+    { text: 'Line one\nline two, with "quotes" and ünïcödé', namespace: "notes" },
+  ]);
+
+  const exported = await collect(client.export());
+  assert.deepEqual(exported.map((m) => m.namespace), [
+    "default",
+    "notes",
+    "travel",
+    "work",
+    "work",
+  ], "namespace by namespace, oldest first");
+  assert.deepEqual(Object.keys(exported[0]), [
+    "text",
+    "tags",
+    "namespace",
+    "created_at",
+    "updated_at",
+    "expires_at",
+    "remembered_by",
+    "id",
+  ]);
+  assert.deepEqual(exported[0].tags, ["diet", "health"]);
+  assert.equal(exported.find((m) => m.namespace === "travel")!.expires_at, inAWeek);
+  assert.deepEqual(exported.filter((m) => m.namespace === "work").map((m) => m.text), [
+    "Standup is at 9:30",
+    "My manager is Dana",
+  ]);
+
+  for (const namespace of new Set(exported.map((m) => m.namespace))) {
+    await client.forgetNamespace(namespace);
+  }
+  assert.deepEqual(await collect(client.export()), []);
+
+  const summary = await client.import(exported);
+  assert.deepEqual(
+    { ...summary, job_ids: summary.job_ids.length },
+    { imported: 5, duplicates: 0, failed: [], job_ids: 5 },
+  );
+  await t.settle(caller, summary.job_ids);
+  const restored = await collect(client.export());
+  assert.deepEqual(restored.map(portable), exported.map(portable));
+  assert.ok(restored.every((m, i) => m.id !== exported[i].id), "new memories, new ids");
+  const recalled = await client.recall("who is my manager", { namespace: "work" });
+  assert.equal(recalled.results[0].text, "My manager is Dana");
+
+  // Importing the same lines again adds nothing.
+  const again = await client.import(exported);
+  assert.deepEqual(again, { imported: 0, duplicates: 5, failed: [], job_ids: [] });
+  assert.equal((await collect(client.export())).length, 5);
+});
+
+Deno.test("export streams in batches: every memory once, with the count gathered up front", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const client = await clientOf(t, caller);
+  const texts = Array.from({ length: 150 }, (_, i) => `Fact number ${i} about the garden`);
+  const summary = await client.import(texts.map((text) => ({ text, namespace: "garden" })));
+  assert.equal(summary.imported, 150);
+  for (let i = 0; i < 150; i += 100) await t.settle(caller, summary.job_ids.slice(i, i + 100));
+
+  const res = await t.signed(caller, "GET", "/api/export?namespace=garden");
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "application/x-ndjson; charset=utf-8");
+  assert.equal(res.headers.get("x-svc-export-count"), "150");
+  const lines = (await res.text()).trimEnd().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((m) => m.text), texts);
+
+  // The owner's own key may export too (the dashboard's export).
+  const asOwner = await t.signed({ ...caller, key: caller.ownerKey }, "GET", "/api/export");
+  assert.equal((await asOwner.text()).trimEnd().split("\n").length, 150);
+});
+
+Deno.test("a namespace-scoped key's export holds only its namespaces", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  await rememberAll(t, owner, [
+    { text: "Alpha fact", namespace: "a" },
+    { text: "Beta fact", namespace: "b" },
+    { text: "Gamma fact", namespace: "c" },
+  ]);
+  const scoped = await clientOf(t, await t.addKey(owner, { scope: { namespaces: ["a", "c"] } }));
+  assert.deepEqual((await collect(scoped.export())).map((m) => m.text), [
+    "Alpha fact",
+    "Gamma fact",
+  ]);
+  assert.deepEqual((await collect(scoped.export({ namespace: "a" }))).map((m) => m.text), [
+    "Alpha fact",
+  ]);
+  const refused = await refusal(collect(scoped.export({ namespace: ["a", "b"] })));
+  assert.deepEqual([refused.code, refused.details.scope, refused.details.namespace], [
+    "forbidden",
+    "namespace",
+    "b",
+  ]);
+  const writeOnly = await clientOf(t, await t.addKey(owner, { scope: { operations: ["write"] } }));
+  const noRead = await refusal(collect(writeOnly.export()));
+  assert.deepEqual([noRead.code, noRead.details.scope], ["forbidden", "read"]);
+  // Another account's export holds none of these.
+  assert.deepEqual(await collect((await clientOf(t, await t.newCaller())).export()), []);
+});
+
+Deno.test("import reports each malformed line by its number and imports the rest", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const future = new Date(Date.now() + 86400_000).toISOString();
+  const body = [
+    JSON.stringify({ text: "I keep bees", tags: ["hobby"] }),
+    "{not json",
+    "",
+    JSON.stringify({ text: "   " }),
+    JSON.stringify({ text: "I sail", tags: "boats" }),
+    JSON.stringify({ text: "I ski", created_at: future }),
+    JSON.stringify({ text: "I ski", expires_at: "2001-01-01T00:00:00Z" }),
+    JSON.stringify(["an", "array"]),
+    JSON.stringify({ text: "I climb", namespace: "" }),
+    JSON.stringify({ text: "I play the cello", namespace: "music", id: "ignored", extra: 1 }),
+  ].join("\r\n");
+  const summary = await jsonOf(await importRaw(t, caller, body), 202);
+  assert.equal(summary.imported, 2);
+  assert.equal(summary.duplicates, 0);
+  assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [2, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(summary.failed.map((f: { error: string }) => f.error), [
+    "not valid JSON",
+    "text must not be empty",
+    "tags must be an array of strings",
+    "created_at must not be in the future",
+    "expires_at must be in the future",
+    "line must be an object",
+    "namespace must not be empty",
+  ]);
+  await t.settle(caller, summary.job_ids);
+  const music = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=music"));
+  assert.deepEqual(music.memories.map((m: { text: string }) => m.text), ["I play the cello"]);
+});
+
+Deno.test("import keeps created_at and expires_at, and counts repeats within it as duplicates", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const client = await clientOf(t, caller);
+  const expires = new Date(Date.now() + 3 * 86400_000).toISOString();
+  const summary = await client.import([
+    { text: "I moved to Porto", created_at: "2021-03-04T05:06:07.000Z", expires_at: expires },
+    { text: "i moved  to PORTO" },
+    { text: "I moved to Porto", namespace: "elsewhere" },
+  ]);
+  assert.deepEqual([summary.imported, summary.duplicates], [2, 1]);
+  await t.settle(caller, summary.job_ids);
+  const memory = await client.get(summary.job_ids[0]);
+  assert.equal(memory.created_at, "2021-03-04T05:06:07.000Z");
+  assert.equal(memory.expires_at, expires);
+  assert.ok(Date.parse(memory.updated_at) > Date.parse("2025-01-01"), "stored now");
+});
+
+Deno.test("import refuses a wrong content type, too many lines, a read-only or out-of-scope key", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  const line = JSON.stringify({ text: "I keep bees" });
+  const json = await jsonOf(await importRaw(t, owner, line, "application/json"), 415);
+  assert.equal(json.code, "unsupported_media_type");
+  const many = Array.from({ length: 501 }, (_, i) => JSON.stringify({ text: `n${i}` }));
+  assert.match(
+    (await jsonOf(await importRaw(t, owner, many.join("\n")), 400)).error,
+    /at most 500/,
+  );
+  assert.equal((await jsonOf(await importRaw(t, owner, "\n\n"), 400)).code, "bad_request");
+  const huge = "x".repeat(4 * 1024 * 1024 + 1);
+  assert.equal((await jsonOf(await importRaw(t, owner, huge), 413)).code, "payload_too_large");
+
+  const reader = await t.addKey(owner, { scope: { operations: ["read"] } });
+  assert.equal((await jsonOf(await importRaw(t, reader, line), 403)).scope, "write");
+  const scoped = await t.addKey(owner, { scope: { namespaces: ["a"] } });
+  const mixed = [
+    JSON.stringify({ text: "In a", namespace: "a" }),
+    JSON.stringify({ text: "In b", namespace: "b" }),
+  ].join("\n");
+  const refused = await jsonOf(await importRaw(t, scoped, mixed), 403);
+  assert.deepEqual([refused.scope, refused.namespace], ["namespace", "b"]);
+  // Refused before any work: nothing of the request was queued.
+  const listed = await jsonOf(await t.signed(owner, "GET", "/api/memories?namespace=a"));
+  assert.deepEqual(listed.memories, []);
+});
