@@ -66,7 +66,8 @@ Deno.test("every route of the relayer's table is in the document, described", as
   const undocumented = routes.filter((route) =>
     !route.doc ||
     // A JSON body the kernel does not parse for the handler is not described.
-    (["POST", "PUT"].includes(route.method) && !route.streamBody && !route.input?.body) ||
+    (["POST", "PUT"].includes(route.method) && !route.streamBody && !route.input?.body &&
+      !route.doc.body?.contentType) ||
     // A signed route's example is the request the tests below send.
     (route.input && !route.doc.example)
   ).map(placeOf);
@@ -222,8 +223,15 @@ Deno.test("the relayer answers every example request with a documented status, n
     const example = route.doc?.example ?? {};
     const body = example.body ?? route.doc?.body?.example;
     const path = pathOf(route) + queryString(example.query);
+    const contentType = route.doc?.body?.contentType;
     const res = route.signed
-      ? await t.signed(caller, route.method, path, body)
+      ? await t.signed(
+        caller,
+        route.method,
+        path,
+        body,
+        contentType ? { "content-type": contentType } : undefined,
+      )
       : await t.send(route.method, path, {
         headers: { "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),

@@ -164,6 +164,19 @@ export function namespace(
     ), { required: Boolean(required) });
 }
 
+/** Optional namespaces (a repeated query parameter), without repeats; absent: `undefined`. */
+export function namespaces(options: { description?: string } = {}): Field<string[] | undefined> {
+  return field((value, name) => {
+    if (absent(value)) return undefined;
+    const list = Array.isArray(value) ? value : [value];
+    return [...new Set(list.map((entry) => validNamespace(entry, name)))];
+  }, () =>
+    described(
+      { type: "array", minItems: 1, items: NAMESPACE_SCHEMA },
+      options.description ?? "Namespaces (repeat the parameter for more than one).",
+    ));
+}
+
 /** An optional integer in `[min, max]`; `fallback` when absent. */
 export function integer(
   options: { fallback: number; min: number; max: number; description?: string },

@@ -6,7 +6,9 @@
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { route } from "../http/router.ts";
+import { routesFor } from "../http/router.ts";
+import { namespaces, object } from "../http/fields.ts";
+import { EXAMPLE_ID } from "./examples.ts";
 import {
   expiryFields,
   namespaceField,
@@ -14,7 +16,6 @@ import {
   requiredText,
   tagsField,
   timeField,
-  validNamespace,
 } from "../http/validate.ts";
 import type { ExportService } from "../services/export.ts";
 import {
@@ -95,14 +96,26 @@ export function importLines(
   return { items, failed };
 }
 
+const EXPORT = object({
+  namespace: namespaces({
+    description: "The namespaces to export (repeat); absent: every namespace the key may use.",
+  }),
+});
+
+const EXAMPLE_LINE = {
+  text: "I am vegetarian",
+  namespace: "default",
+  tags: ["diet"],
+  created_at: "2026-01-02T03:04:05.000Z",
+};
+
 export function portabilityRoutes(exporter: ExportService, service: MemoryService) {
+  const route = routesFor<HandlerContext>();
   return [
-    route<HandlerContext>("GET", "/api/export", async ({ caller, request, touch }) => {
-      const asked = new URL(request.url).searchParams.getAll("namespace");
+    route("GET", "/api/export", async ({ caller, input: { query }, request, touch }) => {
       // Without a namespace: every namespace the key may use.
-      const namespaces = asked.length > 0
-        ? [...new Set(asked.map((namespace) => validNamespace(namespace)))]
-        : (await exporter.namespaces(caller.owner)).filter((namespace) =>
+      const namespaces = query.namespace ??
+        (await exporter.namespaces(caller.owner)).filter((namespace) =>
           allowsNamespace(caller.scope, namespace)
         );
       for (const namespace of namespaces) touch(namespace);
@@ -123,10 +136,27 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
           "x-svc-export-count": String(plan.reduce((n, { ids }) => n + ids.length, 0)),
         },
       });
-      // The owner key too: the dashboard's export.
-    }, { signed: true, ownerKey: true, operation: "read", access: "export" }),
+    }, {
+      signed: true,
+      ownerKey: true, // the dashboard's export
+      operation: "read",
+      access: "export",
+      input: { query: EXPORT },
+      doc: {
+        tag: "memories",
+        summary: "Stream the caller's memories as JSON lines, one memory object a line",
+        example: { query: { namespace: ["default"] } },
+        responses: {
+          200: {
+            description: "JSON lines; `x-svc-export-count` says how many memories were gathered.",
+            contentType: "application/x-ndjson",
+            example: JSON.stringify({ id: EXAMPLE_ID, ...EXAMPLE_LINE }) + "\n",
+          },
+        },
+      },
+    }),
 
-    route<HandlerContext>("POST", "/api/import", async ({ caller, request, body, touch }) => {
+    route("POST", "/api/import", async ({ caller, request, body, touch }) => {
       const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
       if (!type || !JSON_LINES.has(type)) {
         throw new SvcError(
@@ -147,6 +177,26 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         job_ids: jobs.map((job) => job.job_id),
       };
       return jsonResponse(202, summary);
-    }, { signed: true, operation: "write", access: "import", maxBodyBytes: MAX_IMPORT_BYTES }),
+    }, {
+      signed: true,
+      operation: "write",
+      access: "import",
+      maxBodyBytes: MAX_IMPORT_BYTES,
+      doc: {
+        tag: "memories",
+        summary: `Remember up to ${MAX_IMPORT_LINES} JSON lines; duplicates are skipped`,
+        body: {
+          description: "JSON lines `{text, namespace?, tags?, created_at?, expires_at?}`.",
+          contentType: "application/x-ndjson",
+          example: JSON.stringify(EXAMPLE_LINE) + "\n",
+        },
+        responses: {
+          202: {
+            description: "Queued; each line not taken is listed with its number (from 1).",
+            example: { imported: 1, duplicates: 0, failed: [], job_ids: [EXAMPLE_ID] },
+          },
+        },
+      },
+    }),
   ];
 }
