@@ -167,7 +167,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   const now = deps.now ?? Date.now;
 
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await embedder.embed([text], { signal });
+    const [vector] = await embedder.embed([text], { signal, purpose: "query" });
     return vector;
   }
 

@@ -1,0 +1,58 @@
+/**
+ * The prefixes a model wants before a query and before a document: what its
+ * `config_sentence_transformers.json` says (`prompts`), else what its family's model card
+ * prescribes, recognised by name.
+ */
+
+/** The text put before a recall query and before a memory, each possibly empty. */
+export interface Prefixes {
+  /** Before a recall query (`purpose: "query"`). */
+  query: string;
+  /** Before a memory (`purpose: "document"`). */
+  document: string;
+}
+
+const BGE_EN = "Represent this sentence for searching relevant passages: ";
+const BGE_ZH = "为这个句子生成表示以用于检索相关文章：";
+
+/** Model families whose card asks for prefixes, by a pattern on the model's name. */
+const FAMILIES: { pattern: RegExp; prefixes: Prefixes }[] = [
+  // intfloat/e5-*, intfloat/multilingual-e5-* (not the instruction-tuned e5-mistral).
+  {
+    pattern: /(^|[/_-])(multilingual-)?e5-(small|base|large)/i,
+    prefixes: { query: "query: ", document: "passage: " },
+  },
+  { pattern: /bge-(small|base|large)-en/i, prefixes: { query: BGE_EN, document: "" } },
+  { pattern: /bge-(small|base|large)-zh/i, prefixes: { query: BGE_ZH, document: "" } },
+  { pattern: /snowflake-arctic-embed/i, prefixes: { query: BGE_EN, document: "" } },
+  {
+    pattern: /nomic-embed-text/i,
+    prefixes: { query: "search_query: ", document: "search_document: " },
+  },
+];
+
+/** The prefixes of a `config_sentence_transformers.json`'s `prompts`, when it names any. */
+function fromPrompts(prompts: unknown): Prefixes | undefined {
+  if (typeof prompts !== "object" || prompts === null) return undefined;
+  const table = prompts as Record<string, unknown>;
+  const text = (...keys: string[]) => {
+    for (const key of keys) if (typeof table[key] === "string") return table[key] as string;
+    return undefined;
+  };
+  const query = text("query");
+  const document = text("document", "passage", "corpus", "doc");
+  if (query === undefined && document === undefined) return undefined;
+  return { query: query ?? "", document: document ?? "" };
+}
+
+/**
+ * The model's prefixes: `prompts` from its sentence-transformers config first, then its family
+ * (by `name`), else none.
+ */
+export function modelPrefixes(name: string, sentenceTransformersConfig?: unknown): Prefixes {
+  const config = sentenceTransformersConfig as { prompts?: unknown } | undefined;
+  const declared = fromPrompts(config?.prompts);
+  if (declared) return declared;
+  return FAMILIES.find(({ pattern }) => pattern.test(name))?.prefixes ??
+    { query: "", document: "" };
+}
