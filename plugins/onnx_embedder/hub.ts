@@ -96,11 +96,12 @@ function cannotDownload(options: HubModelOptions, dir: string, reason: string, c
 function pick(siblings: Sibling[]): { wanted: Wanted[]; missing: string[] } {
   const byPath = new Map(siblings.map((s) => [s.rfilename, s]));
   const model = MODEL_FILES.find((path) => byPath.has(path));
+  // The small files first: a cut-short download of the graph keeps them for the next start.
   const paths = [
-    ...(model ? [model, `${model}_data`] : []),
     ...REQUIRED_FILES,
     ...OPTIONAL_FILES,
     ...siblings.map((s) => s.rfilename).filter((path) => /^\d+_Pooling\/config\.json$/.test(path)),
+    ...(model ? [model, `${model}_data`] : []),
   ];
   const missing = [
     ...(model ? [] : [MODEL_FILES.join(" or ")]),
