@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { SvcError } from "../../src/kit.ts";
 import { POOLING_KEYS, POOLING_MODES, type PoolingMode } from "./pooling.ts";
-import { modelPrefixes, type Prefixes } from "./prompts.ts";
+import { familyPooling, modelPrefixes, type Prefixes } from "./families.ts";
 
 /** Where the ONNX graph may sit in a model directory, in the order they are looked for. */
 export const MODEL_FILES = ["model.onnx", "onnx/model.onnx"];
@@ -45,7 +45,7 @@ export interface ModelRecipe {
   /** Pooling modes, concatenated in this order. */
   pooling: PoolingMode[];
   /** Where `pooling` came from. */
-  poolingFrom: "1_Pooling/config.json" | "setting" | "default";
+  poolingFrom: "1_Pooling/config.json" | "setting" | "family" | "default";
   /** Whether the model's modules end with `Normalize` (the vectors are normalised anyway). */
   normalize: boolean;
   /** Tokens per text at most, special tokens included; longer texts are truncated. */
@@ -211,17 +211,22 @@ export async function readModelDirectory(options: ModelDirOptions): Promise<Mode
   const sentenceBert = await json("sentence_bert_config.json");
   const sentenceTransformers = await json("config_sentence_transformers.json");
   const name = options.name ?? dir.slice(dir.lastIndexOf("/") + 1);
+  const family = familyPooling(name);
   const pooling = options.pooling ??
-    (poolingConfig ? readPooling(dir, `${poolingPath}/config.json`, poolingConfig) : ["mean"]);
+    (poolingConfig
+      ? readPooling(dir, `${poolingPath}/config.json`, poolingConfig)
+      : [family ?? "mean"]);
   const poolingFrom = options.pooling
     ? "setting"
     : poolingConfig
     ? "1_Pooling/config.json"
+    : family
+    ? "family"
     : "default";
-  const family = modelPrefixes(name, sentenceTransformers);
+  const declared = modelPrefixes(name, sentenceTransformers);
   const prefixes = {
-    query: options.queryPrefix ?? family.query,
-    document: options.documentPrefix ?? family.document,
+    query: options.queryPrefix ?? declared.query,
+    document: options.documentPrefix ?? declared.document,
   };
   const maxLength = readMaxLength(tokenizer, tokenizerConfig, config, sentenceBert);
   const hidden = positive(poolingConfig?.word_embedding_dimension) ?? positive(config.hidden_size);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
 import { OnnxEmbedder } from "./mod.ts";
 import { readModelDirectory } from "./model_dir.ts";
-import { modelPrefixes } from "./prompts.ts";
+import { modelPrefixes } from "./families.ts";
 import { writeTinyModel } from "./tiny_model.ts";
 
 /** A tiny model directory, changed by `alter`, removed after `run`. */
@@ -129,6 +129,8 @@ Deno.test("model dir: pooling, length and normalisation come from the configs", 
     assert.deepEqual(recipe.pooling, ["mean"]);
     assert.equal(recipe.poolingFrom, "default");
     assert.equal(recipe.normalize, false);
+    const bge = await readModelDirectory({ dir, name: "Xenova/bge-small-en-v1.5" });
+    assert.deepEqual([bge.pooling, bge.poolingFrom], [["cls"], "family"]);
     const chosen = await readModelDirectory({ dir, pooling: ["cls"] });
     assert.deepEqual(chosen.pooling, ["cls"]);
     assert.equal(chosen.poolingFrom, "setting");

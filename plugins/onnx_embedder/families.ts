@@ -1,8 +1,10 @@
 /**
- * The prefixes a model wants before a query and before a document: what its
- * `config_sentence_transformers.json` says (`prompts`), else what its family's model card
- * prescribes, recognised by name.
+ * What a model wants that its files may not say: the prefixes before a query and before a
+ * document (its `config_sentence_transformers.json`'s `prompts` first, else what its family's
+ * model card prescribes, recognised by name), and, for a directory without a pooling config
+ * (the hub's transformers.js copies have none), its family's pooling.
  */
+import type { PoolingMode } from "./pooling.ts";
 
 /** The text put before a recall query and before a memory, each possibly empty. */
 export interface Prefixes {
@@ -15,19 +17,29 @@ export interface Prefixes {
 const BGE_EN = "Represent this sentence for searching relevant passages: ";
 const BGE_ZH = "为这个句子生成表示以用于检索相关文章：";
 
-/** Model families whose card asks for prefixes, by a pattern on the model's name. */
-const FAMILIES: { pattern: RegExp; prefixes: Prefixes }[] = [
+/** Model families whose card asks for prefixes or a pooling, by a pattern on the model's name. */
+const FAMILIES: { pattern: RegExp; prefixes: Prefixes; pooling: PoolingMode }[] = [
   // intfloat/e5-*, intfloat/multilingual-e5-* (not the instruction-tuned e5-mistral).
   {
     pattern: /(^|[/_-])(multilingual-)?e5-(small|base|large)/i,
     prefixes: { query: "query: ", document: "passage: " },
+    pooling: "mean",
   },
-  { pattern: /bge-(small|base|large)-en/i, prefixes: { query: BGE_EN, document: "" } },
-  { pattern: /bge-(small|base|large)-zh/i, prefixes: { query: BGE_ZH, document: "" } },
-  { pattern: /snowflake-arctic-embed/i, prefixes: { query: BGE_EN, document: "" } },
+  {
+    pattern: /bge-(small|base|large)-en/i,
+    prefixes: { query: BGE_EN, document: "" },
+    pooling: "cls",
+  },
+  {
+    pattern: /bge-(small|base|large)-zh/i,
+    prefixes: { query: BGE_ZH, document: "" },
+    pooling: "cls",
+  },
+  { pattern: /snowflake-arctic-embed/i, prefixes: { query: BGE_EN, document: "" }, pooling: "cls" },
   {
     pattern: /nomic-embed-text/i,
     prefixes: { query: "search_query: ", document: "search_document: " },
+    pooling: "mean",
   },
 ];
 
@@ -55,4 +67,9 @@ export function modelPrefixes(name: string, sentenceTransformersConfig?: unknown
   if (declared) return declared;
   return FAMILIES.find(({ pattern }) => pattern.test(name))?.prefixes ??
     { query: "", document: "" };
+}
+
+/** The pooling of the model's family, when its name says which. */
+export function familyPooling(name: string): PoolingMode | undefined {
+  return FAMILIES.find(({ pattern }) => pattern.test(name))?.pooling;
 }
