@@ -22,7 +22,7 @@ interface Encoded {
 /** What the worker needs of a recipe (plain data, sent as a message). */
 export type EncoderRecipe = Pick<
   ModelRecipe,
-  "dir" | "modelFile" | "tokenizer" | "tokenizerConfig" | "pooling" | "maxLength" | "hidden"
+  "dir" | "modelFile" | "tokenizerConfig" | "pooling" | "maxLength" | "hidden"
 >;
 
 /** Encoder settings that do not change the vectors. */
@@ -68,7 +68,8 @@ export class SentenceEncoder {
   static async open(recipe: EncoderRecipe, options: EncoderOptions = {}): Promise<SentenceEncoder> {
     let tokenizer: Tokenizer;
     try {
-      tokenizer = new Tokenizer(recipe.tokenizer, recipe.tokenizerConfig);
+      const json = JSON.parse(await Deno.readTextFile(`${recipe.dir}/tokenizer.json`));
+      tokenizer = new Tokenizer(json, recipe.tokenizerConfig);
     } catch (error) {
       throw new Error(`tokenizer.json is not a tokenizer the library reads (${message(error)})`);
     }

@@ -56,16 +56,11 @@ export interface OnnxEmbedderOptions {
   logger?: Logger;
 }
 
-interface Pending {
-  resolve(vectors: Float32Array[]): void;
-  reject(error: Error): void;
-}
-
-/** A batch waiting for the worker; queries go before documents. */
+/** Texts waiting for the worker, and their caller; queries go before documents. */
 interface Batch {
   texts: string[];
-  signal?: AbortSignal;
-  pending: Pending;
+  resolve(vectors: Float32Array[]): void;
+  reject(error: Error): void;
 }
 
 /** Embeds with an ONNX sentence-transformers model, in a worker of its own. */
@@ -152,7 +147,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
       dimensions,
       pooling: recipe.pooling.join("+"),
       pooling_from: recipe.poolingFrom,
-      max_tokens: recipe.maxLength,
+      max_length: recipe.maxLength,
       prefixed: Boolean(recipe.prefixes.query || recipe.prefixes.document),
     });
     return embedder;
@@ -181,18 +176,20 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
   #run(purpose: "query" | "document", texts: string[], signal?: AbortSignal) {
     return new Promise<Float32Array[]>((resolve, reject) => {
       if (this.#stopped) return reject(this.#unavailable(this.#stopped));
-      const batch: Batch = { texts, signal, pending: { resolve, reject } };
+      const lane = this.#waiting[purpose];
+      const settled = () => signal?.removeEventListener("abort", onAbort);
+      const batch: Batch = {
+        texts,
+        resolve: (vectors) => (settled(), resolve(vectors)),
+        reject: (error) => (settled(), reject(error)),
+      };
+      // A batch still waiting leaves the queue; one running finishes, its vectors unused.
       const onAbort = () => {
-        const lane = this.#waiting[purpose];
         if (lane.includes(batch)) lane.splice(lane.indexOf(batch), 1);
         reject(signal!.reason);
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      batch.pending = {
-        resolve: (v) => (signal?.removeEventListener("abort", onAbort), resolve(v)),
-        reject: (e) => (signal?.removeEventListener("abort", onAbort), reject(e)),
-      };
-      this.#waiting[purpose].push(batch);
+      lane.push(batch);
       this.#next();
     });
   }
@@ -217,9 +214,8 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
     const running = this.#running;
     if (!running || running.id !== reply.id) return;
     this.#running = undefined;
-    // A batch whose caller gave up is finished but its vectors are dropped.
-    if (reply.type === "vectors") running.batch.pending.resolve(reply.vectors);
-    else running.batch.pending.reject(this.#unavailable(new Error(reply.message)));
+    if (reply.type === "vectors") running.batch.resolve(reply.vectors);
+    else running.batch.reject(this.#unavailable(new Error(reply.message)));
     this.#next();
   }
 
@@ -241,7 +237,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
       ...this.#waiting.document.splice(0),
     ];
     this.#running = undefined;
-    for (const batch of batches) batch.pending.reject(this.#unavailable(reason));
+    for (const batch of batches) batch.reject(this.#unavailable(reason));
   }
 
   /** Stops the worker after it released the session; later calls fail. */
@@ -281,10 +277,10 @@ function opened(worker: Worker, recipe: ModelRecipe, threads: number): Promise<v
       event.preventDefault();
       reject(new Error(event.message));
     };
-    const { dir, modelFile, tokenizer, tokenizerConfig, pooling, maxLength, hidden } = recipe;
+    const { dir, modelFile, tokenizerConfig, pooling, maxLength, hidden } = recipe;
     const request: WorkerRequest = {
       type: "open",
-      recipe: { dir, modelFile, tokenizer, tokenizerConfig, pooling, maxLength, hidden },
+      recipe: { dir, modelFile, tokenizerConfig, pooling, maxLength, hidden },
       options: { threads },
     };
     worker.postMessage(request);

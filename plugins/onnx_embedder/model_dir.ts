@@ -38,8 +38,6 @@ export interface ModelRecipe {
   name: string;
   /** The ONNX graph, a path inside `dir`. */
   modelFile: string;
-  /** `tokenizer.json`, parsed. */
-  tokenizer: Record<string, unknown>;
   /** `tokenizer_config.json`, parsed (`{}` when absent). */
   tokenizerConfig: Record<string, unknown>;
   /** Pooling modes, concatenated in this order. */
@@ -245,7 +243,6 @@ export async function readModelDirectory(options: ModelDirOptions): Promise<Mode
     dir,
     name,
     modelFile,
-    tokenizer,
     tokenizerConfig,
     pooling,
     poolingFrom,
