@@ -23,7 +23,7 @@ import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 
 /** The record of a finished download, inside the model's directory. */
 export const MANIFEST = "svc-model.json";
-/** Seconds between two progress lines of one file. */
+/** Milliseconds between two progress lines of one file. */
 const PROGRESS_EVERY_MS = 2_000;
 
 /** A model on the hub and where its files go. */
