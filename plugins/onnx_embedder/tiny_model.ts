@@ -1,6 +1,6 @@
 /**
  * A tiny but real sentence-transformers model directory, built from nothing for tests and
- * benchmarks: an ONNX graph encoded with protobufjs (token and token-type embedding lookups
+ * benchmarks: an ONNX graph (`onnx_graph.ts`: token and token-type embedding lookups
  * masked by the attention mask, giving `last_hidden_state` as a BERT export does), a WordPiece
  * `tokenizer.json` in the layout of the hub's BERT tokenizers, and the config files the hub
  * puts beside them (`config.json`, `tokenizer_config.json`, `special_tokens_map.json`,
@@ -13,83 +13,7 @@
  * const embedder = await OnnxEmbedder.open({ dir });
  * ```
  */
-import protobuf from "protobufjs";
-
-/**
- * The part of `onnx/onnx.proto` (proto2, package `onnx`) a model of a few nodes needs; the
- * field numbers are the specification's.
- */
-const ONNX_PROTO = `
-syntax = "proto2";
-package onnx;
-message AttributeProto {
-  optional string name = 1;
-  optional int32 type = 20;
-  optional float f = 2;
-  optional int64 i = 3;
-  repeated int64 ints = 8;
-}
-message ValueInfoProto {
-  optional string name = 1;
-  optional TypeProto type = 2;
-}
-message NodeProto {
-  repeated string input = 1;
-  repeated string output = 2;
-  optional string name = 3;
-  optional string op_type = 4;
-  optional string domain = 7;
-  repeated AttributeProto attribute = 5;
-}
-message OperatorSetIdProto {
-  optional string domain = 1;
-  optional int64 version = 2;
-}
-message ModelProto {
-  optional int64 ir_version = 1;
-  repeated OperatorSetIdProto opset_import = 8;
-  optional string producer_name = 2;
-  optional string producer_version = 3;
-  optional GraphProto graph = 7;
-}
-message GraphProto {
-  repeated NodeProto node = 1;
-  optional string name = 2;
-  repeated TensorProto initializer = 5;
-  repeated ValueInfoProto input = 11;
-  repeated ValueInfoProto output = 12;
-}
-message TensorProto {
-  repeated int64 dims = 1;
-  optional int32 data_type = 2;
-  optional string name = 8;
-  optional bytes raw_data = 9;
-}
-message TensorShapeProto {
-  message Dimension {
-    oneof value {
-      int64 dim_value = 1;
-      string dim_param = 2;
-    }
-  }
-  repeated Dimension dim = 1;
-}
-message TypeProto {
-  message Tensor {
-    optional int32 elem_type = 1;
-    optional TensorShapeProto shape = 2;
-  }
-  oneof value {
-    Tensor tensor_type = 1;
-  }
-}
-`;
-
-/** `TensorProto.DataType` values. */
-const FLOAT = 1;
-const INT64 = 7;
-/** `AttributeProto.AttributeType.INT`. */
-const ATTRIBUTE_INT = 2;
+import { floats, GraphBuilder, random } from "./onnx_graph.ts";
 
 /** The words of the tiny vocabulary, besides the special tokens and a few `##` pieces. */
 const WORDS = [
@@ -122,29 +46,13 @@ export interface TinyModelOptions {
   prompts?: Record<string, string>;
   /** Seed of the embedding table (default 1). */
   seed?: number;
+  /** Another graph to write instead (its state size must be `hidden`), e.g. a larger one. */
+  graph?: Uint8Array;
 }
 
 /** The vocabulary: special tokens, then the words, by id. */
 export function tinyVocabulary(): string[] {
   return [...SPECIAL, ...WORDS];
-}
-
-/** A deterministic generator of numbers in [-1, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
-}
-
-function floats(count: number, next: () => number): Float32Array {
-  const values = new Float32Array(count);
-  for (let i = 0; i < count; i++) values[i] = next();
-  return values;
 }
 
 /** The tiny model's weights: a row of `hidden` values per token id, and per token type. */
@@ -165,101 +73,36 @@ export function tinyTables(options: TinyModelOptions = {}): TinyTables {
   return { hidden, words, types };
 }
 
-function int64s(values: number[]): Uint8Array {
-  return new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer);
-}
-
-function tensorValue(name: string, elemType: number, dims: (number | string)[]) {
-  return {
-    name,
-    type: {
-      tensor_type: {
-        elem_type: elemType,
-        shape: {
-          dim: dims.map((d) => typeof d === "number" ? { dim_value: d } : { dim_param: d }),
-        },
-      },
-    },
-  };
-}
-
 /**
  * The ONNX model's bytes: `last_hidden_state[b, s] = (words[input_ids[b, s]] +
  * types[token_type_ids[b, s]]) * attention_mask[b, s]`.
  */
 export function tinyOnnxModel(options: TinyModelOptions = {}): Uint8Array {
   const { hidden, words, types } = tinyTables(options);
-  const tokenTypes = types !== undefined;
   const vocabulary = tinyVocabulary().length;
-  const root = protobuf.parse(ONNX_PROTO, { keepCase: true }).root;
-  const ModelProto = root.lookupType("onnx.ModelProto");
-  const batch = ["batch_size", "sequence_length"];
-  const nodes = [
-    { op_type: "Gather", input: ["word_embeddings", "input_ids"], output: ["words"], name: "g0" },
-    {
-      op_type: "Cast",
-      input: ["attention_mask"],
-      output: ["mask_float"],
-      name: "c0",
-      attribute: [{ name: "to", type: ATTRIBUTE_INT, i: FLOAT }],
-    },
-    { op_type: "Unsqueeze", input: ["mask_float", "last_axis"], output: ["mask"], name: "u0" },
-  ];
-  if (tokenTypes) {
-    nodes.push(
-      {
-        op_type: "Gather",
-        input: ["type_embeddings", "token_type_ids"],
-        output: ["types"],
-        name: "g1",
-      },
-      { op_type: "Add", input: ["words", "types"], output: ["embedded"], name: "a0" },
-    );
-  }
-  nodes.push({
-    op_type: "Mul",
-    input: [tokenTypes ? "embedded" : "words", "mask"],
-    output: ["last_hidden_state"],
-    name: "m0",
-  });
-  const initializer = [
-    {
-      name: "word_embeddings",
-      data_type: FLOAT,
-      dims: [vocabulary, hidden],
-      raw_data: new Uint8Array(words.buffer),
-    },
-    { name: "last_axis", data_type: INT64, dims: [1], raw_data: int64s([-1]) },
-  ];
+  const graph = new GraphBuilder("tiny_sentence_encoder");
+  const shape = ["batch_size", "sequence_length"];
+  const ids = graph.input("input_ids", "int64", shape);
+  const attention = graph.input("attention_mask", "int64", shape);
+  let states = graph.node("Gather", [
+    graph.floats("word_embeddings", [vocabulary, hidden], words),
+    ids,
+  ]);
   if (types) {
-    initializer.push({
-      name: "type_embeddings",
-      data_type: FLOAT,
-      dims: [2, hidden],
-      raw_data: new Uint8Array(types.buffer),
-    });
+    const tokenTypes = graph.input("token_type_ids", "int64", shape);
+    const table = graph.floats("type_embeddings", [2, hidden], types);
+    states = graph.node("Add", [states, graph.node("Gather", [table, tokenTypes])]);
   }
-  const inputs = [
-    tensorValue("input_ids", INT64, batch),
-    tensorValue("attention_mask", INT64, batch),
-    ...(tokenTypes ? [tensorValue("token_type_ids", INT64, batch)] : []),
-  ];
-  const model = {
-    ir_version: 8,
-    opset_import: [{ domain: "", version: 14 }],
-    producer_name: "svc-tiny-model",
-    producer_version: "1",
-    graph: {
-      name: "tiny_sentence_encoder",
-      node: nodes,
-      initializer,
-      input: inputs,
-      output: [tensorValue("last_hidden_state", FLOAT, [...batch, hidden])],
-    },
-  };
-  const problem = ModelProto.verify(model);
-  if (problem) throw new Error(`Cannot build the tiny model: ${problem}`);
-  return ModelProto.encode(ModelProto.fromObject(model)).finish();
+  const mask = graph.node("Unsqueeze", [
+    graph.node("Cast", [attention], { to: 1 }),
+    graph.ints("last_axis", [1], [-1]),
+  ]);
+  graph.output(
+    graph.node("Mul", [states, mask], {}, "last_hidden_state"),
+    "float",
+    [...shape, hidden],
+  );
+  return graph.encode(14);
 }
 
 /** A WordPiece `tokenizer.json` over the tiny vocabulary, as the hub's BERT tokenizers are. */
@@ -329,7 +172,7 @@ export async function writeTinyModel(dir: string, options: TinyModelOptions = {}
   const modelPath = options.modelPath ?? "model.onnx";
   const json = (value: unknown) => JSON.stringify(value, null, 2) + "\n";
   const files: Record<string, string | Uint8Array> = {
-    [modelPath]: tinyOnnxModel(options),
+    [modelPath]: options.graph ?? tinyOnnxModel(options),
     "tokenizer.json": json(tinyTokenizerJson()),
     "config.json": json({
       _name_or_path: "svc/tiny-sentence-encoder",
