@@ -79,6 +79,10 @@ export class SentenceEncoder {
         intraOpNumThreads: options.threads ?? 0,
         interOpNumThreads: 1,
         graphOptimizationLevel: "all",
+        // Idle threads sleep rather than spin: the relayer shares the cores with the model.
+        extra: {
+          session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } },
+        },
       });
     } catch (error) {
       throw new Error(`onnxruntime cannot load ${recipe.modelFile} (${message(error)})`);
