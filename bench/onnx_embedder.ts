@@ -14,7 +14,9 @@
  * - throughput: the facts in one `embed` call, for each batch size (`--batches`), texts/s (median
  *   and best of `--repeats`, as the machine is shared);
  * - a query alone: one question per call, p50 and p95 in ms;
- * - the event loop: the longest a 1 ms timer waited while the facts were embedded.
+ * - the event loop: the longest a 1 ms timer waited while the facts were embedded, and the share
+ *   of that timer's ticks that fired (ticks per elapsed ms) with the graph in the embedder's worker
+ *   and, for comparison, with the same encoder run on the main thread.
  *
  *   deno task bench:onnx [--models tiny32,tiny384,minilm] [--batches 1,8,32,64] [--repeats 5]
  *   deno task bench:onnx --dir ./models/all-MiniLM-L6-v2   # a real model directory instead
@@ -23,6 +25,7 @@
  */
 import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
+import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
 import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, percentile, round } from "./harness.ts";
@@ -75,6 +78,38 @@ async function longestStall(run: () => Promise<unknown>): Promise<number> {
   return longest;
 }
 
+/** Ticks of a 1 ms timer per elapsed millisecond while `run` runs (1: never held up). */
+async function tickShare(run: () => Promise<unknown>): Promise<number> {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 1);
+  const started = performance.now();
+  try {
+    await run();
+  } finally {
+    clearInterval(timer);
+  }
+  return ticks / (performance.now() - started);
+}
+
+/** The timer's tick share embedding `texts` in batches of 32: in the worker, then in-thread. */
+async function eventLoop(dir: string, texts: string[]) {
+  await using embedder = await OnnxEmbedder.open({ dir, batchSize: 32 });
+  const worker = await tickShare(() => embedder.embed(texts));
+  const recipe = await readModelDirectory({ dir });
+  const encoder = await SentenceEncoder.open(recipe);
+  try {
+    const inThread = await tickShare(async () => {
+      for (let i = 0; i < texts.length; i += 32) await encoder.encode(texts.slice(i, i + 32));
+    });
+    return {
+      timer_tick_share_worker: round(worker, 2),
+      timer_tick_share_in_thread: round(inThread, 2),
+    };
+  } finally {
+    await encoder.release();
+  }
+}
+
 async function measure(subject: Subject, first: boolean) {
   const { dir } = subject;
   const texts = factWorkload(subject.texts).map((fact) => fact.text);
@@ -120,6 +155,7 @@ async function measure(subject: Subject, first: boolean) {
       read_and_hash_dir: round(reading),
     },
     throughput,
+    event_loop: await eventLoop(dir, texts),
     query_ms: {
       p50: round(percentile(latencies, 50), 2),
       p95: round(percentile(latencies, 95), 2),
