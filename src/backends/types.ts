@@ -287,6 +287,16 @@ export interface VectorStore {
   close(): Promise<void>;
 }
 
+/** What `Embedder.embed` may carry besides its texts. */
+export interface EmbedOptions extends CallOptions {
+  /**
+   * What the texts are: memories to index (`"document"`, the default) or a recall question
+   * (`"query"`). Models trained with prefixes (e5's `query: `/`passage: `, bge's query
+   * instruction) embed each kind with its own; other embedders ignore it.
+   */
+  purpose?: "query" | "document";
+}
+
 /** Turns text into vectors of a fixed dimension. */
 export interface Embedder {
   /** The implementation's name. */
@@ -296,7 +306,7 @@ export interface Embedder {
   /** The size of every vector it makes. */
   readonly dimensions: number;
   /** One L2-normalised vector per text, in the order of `texts`. */
-  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]>;
+  embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }
 
 /**

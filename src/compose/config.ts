@@ -10,6 +10,7 @@ import { isHostEntry, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { readSuiSettings, type SuiSettings } from "../../plugins/sui/settings.ts";
 import { readSealSettings, type SealSettings } from "../../plugins/seal/settings.ts";
 import { readWalrusSettings, type WalrusSettings } from "../../plugins/walrus/settings.ts";
+import { type OnnxSettings, readOnnxSettings } from "../../plugins/onnx_embedder/settings.ts";
 
 /** Where accounts and delegate keys live. */
 export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
@@ -47,6 +48,7 @@ export interface OpenAiSettings extends RemoteModelSettings {
 export type EmbedderConfig =
   | { kind: "local"; modelsDir: string }
   | { kind: "lexical" }
+  | { kind: "onnx"; onnx: OnnxSettings }
   | { kind: "ollama"; ollama: OllamaSettings }
   | { kind: "openai"; openai: OpenAiSettings };
 export type LlmConfig =
@@ -200,12 +202,21 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
 
 function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
   const servers = readModelServers(read, true);
-  const kind = read.choice("SVC_EMBEDDER", "local", ["local", "lexical", "ollama", "openai"]);
+  const kind = read.choice("SVC_EMBEDDER", "local", [
+    "local",
+    "lexical",
+    "onnx",
+    "ollama",
+    "openai",
+  ]);
+  const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
   switch (kind) {
     case "local":
-      return { kind, modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models` };
+      return { kind, modelsDir };
     case "lexical":
       return { kind };
+    case "onnx":
+      return { kind, onnx: readOnnxSettings(read, modelsDir) };
     case "ollama":
       return { kind, ollama: servers.ollama() };
     case "openai":

@@ -242,3 +242,13 @@ Deno.test("SVC_METRICS_TOKEN: absent by default; a short or spaced one is refuse
     ]);
   }
 });
+
+Deno.test("SVC_EMBEDDER=onnx reads the plugin's settings, SVC_MODELS_DIR included", () => {
+  const result = readConfig({ SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL: "intfloat/e5-small-v2" });
+  assert.ok(result.ok);
+  const { embedder } = result.config;
+  assert.ok(embedder.kind === "onnx");
+  assert.equal(embedder.onnx.model, "intfloat/e5-small-v2");
+  assert.equal(embedder.onnx.modelsDir, "./data/models");
+  assert.ok(problemsOf({ SVC_EMBEDDER: "onnx" })[0].startsWith("SVC_EMBEDDER=onnx needs"));
+});

@@ -51,7 +51,8 @@ export interface Backends {
  */
 async function openEmbedder(
   config: EmbedderConfig,
-): Promise<{ embedder: Embedder; reranker?: Reranker }> {
+  logger: Logger,
+): Promise<{ embedder: Embedder; reranker?: Reranker; close?(): Promise<void> }> {
   switch (config.kind) {
     case "local": {
       const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
@@ -61,6 +62,18 @@ async function openEmbedder(
     case "lexical": {
       const { LexicalEmbedder } = await import("../../plugins/lexical_embedder/mod.ts");
       return { embedder: await LexicalEmbedder.open() };
+    }
+    case "onnx": {
+      const { OnnxEmbedder } = await import("../../plugins/onnx_embedder/mod.ts");
+      const { modelDir, model, revision, endpoint, modelsDir, ...settings } = config.onnx;
+      const embedder = await OnnxEmbedder.open({
+        ...settings,
+        dir: modelDir,
+        name: model,
+        hub: model ? { model, revision, endpoint, modelsDir } : undefined,
+        logger,
+      });
+      return { embedder, close: () => embedder.close() };
     }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
@@ -224,7 +237,7 @@ export async function openBackends(
 ): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
-  const { embedder, reranker } = await openEmbedder(config.embedder);
+  const { embedder, reranker, close: closeEmbedder } = await openEmbedder(config.embedder, logger);
   const llm = await openLlm(config.llm);
   const vectors = await openVectors(config, secret, embedder, logger);
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
@@ -259,6 +272,7 @@ export async function openBackends(
       kv.close();
       ledgerKv?.close();
       await closeCipher?.();
+      await closeEmbedder?.();
     },
   };
 }

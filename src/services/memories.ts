@@ -182,7 +182,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   }
 
   async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await embedder.embed([text], { signal });
+    const [vector] = await embedder.embed([text], { signal, purpose: "query" });
     return vector;
   }
 

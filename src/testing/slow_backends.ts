@@ -12,7 +12,14 @@
  * ```
  * @module
  */
-import type { BlobEntry, BlobMeta, BlobStore, CallOptions, Embedder } from "../backends/types.ts";
+import type {
+  BlobEntry,
+  BlobMeta,
+  BlobStore,
+  CallOptions,
+  Embedder,
+  EmbedOptions,
+} from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 
 /** How a wrapper slows down and fails its backend. */
@@ -131,7 +138,7 @@ export class SlowEmbedder implements Embedder {
     return this.#faults.calls;
   }
 
-  embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
+  embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]> {
     return this.#faults.run(options, () => this.#inner.embed(texts, options));
   }
 }

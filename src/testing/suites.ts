@@ -424,8 +424,10 @@ export function embedderSuite(
     assert.deepEqual(a, b);
     const norm = Math.sqrt(a.reduce((s, x) => s + x * x, 0));
     assert.ok(Math.abs(norm - 1) < 1e-5);
-    const [q] = await embedder.embed(["what is my dog called"]);
+    const [q] = await embedder.embed(["what is my dog called"], { purpose: "query" });
+    assert.equal(q.length, embedder.dimensions);
     const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
+    assert.ok(Math.abs(dot(q, q) - 1) < 1e-5, "a query's vector is normalised too");
     assert.ok(dot(q, a) > dot(q, c), "a related text is closer than an unrelated one");
     assert.deepEqual(await embedder.embed([]), []);
   });

@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { createLogger, SvcError } from "../../src/kit.ts";
+import { OnnxEmbedder } from "./mod.ts";
+import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
+import { writeTinyModel } from "./tiny_model.ts";
+
+const MODEL = "svc/tiny-encoder";
+const COMMIT = "0123456789abcdef0123456789abcdef01234567";
+
+/** A file as the fake hub serves it; `serve` may alter or cut it (the stored one stays). */
+interface FakeHubOptions {
+  /** Paths in the repository the hub lists; defaults to the tiny model in `onnx/`. */
+  files: Map<string, Uint8Array<ArrayBuffer>>;
+  /** What is sent for a path instead of its bytes. */
+  serve?: (
+    path: string,
+    bytes: Uint8Array<ArrayBuffer>,
+  ) => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>>;
+}
+
+/**
+ * A local server answering as the hub does: the revision API with `?blobs=true` (sizes, LFS
+ * SHA-256 of `*.onnx`, git blob ids of the rest) and `resolve/` URLs, the large files through a
+ * redirect, as to the hub's CDN.
+ */
+function fakeHub(options: FakeHubOptions) {
+  const requests: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    const url = new URL(request.url);
+    requests.push(url.pathname + url.search);
+    if (url.pathname === `/api/models/${MODEL}/revision/main` && url.search === "?blobs=true") {
+      const siblings = [...options.files].map(([path, bytes]) => {
+        const lfs = path.endsWith(".onnx") || path.endsWith(".safetensors");
+        const blob = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes);
+        return {
+          rfilename: path,
+          size: lfs ? 134 : bytes.length,
+          blobId: lfs ? "f".repeat(40) : blob.digest("hex"),
+          ...(lfs
+            ? {
+              lfs: {
+                sha256: createHash("sha256").update(bytes).digest("hex"),
+                size: bytes.length,
+                pointerSize: 134,
+              },
+            }
+            : {}),
+        };
+      });
+      return Response.json({ id: MODEL, sha: COMMIT, siblings });
+    }
+    const prefix = `/${MODEL}/resolve/${COMMIT}/`;
+    if (url.pathname.startsWith(prefix)) {
+      const path = decodeURIComponent(url.pathname.slice(prefix.length));
+      const bytes = options.files.get(path);
+      if (!bytes) return new Response("Entry not found", { status: 404 });
+      if (path.endsWith(".onnx")) return Response.redirect(new URL(`/cdn/${path}`, url), 302);
+    }
+    if (url.pathname.startsWith("/cdn/") || url.pathname.startsWith(prefix)) {
+      const path = url.pathname.replace(/^\/cdn\/|^.*\/resolve\/[0-9a-f]+\//, "");
+      const bytes = options.files.get(decodeURIComponent(path))!;
+      return new Response(options.serve?.(path, bytes) ?? bytes);
+    }
+    return Response.json({ error: "Repository not found" }, { status: 404 });
+  });
+  return {
+    endpoint: `http://127.0.0.1:${server.addr.port}`,
+    requests,
+    close: () => server.shutdown(),
+  };
+}
+
+/** The tiny model's files as the hub holds them (graph in `onnx/`), with files it never needs. */
+async function tinyRepository(): Promise<Map<string, Uint8Array<ArrayBuffer>>> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-onnx-repo-" });
+  try {
+    await writeTinyModel(dir, { modelPath: "onnx/model.onnx" });
+    const files = new Map<string, Uint8Array<ArrayBuffer>>();
+    for (
+      const path of [
+        "onnx/model.onnx",
+        "tokenizer.json",
+        "config.json",
+        "tokenizer_config.json",
+        "special_tokens_map.json",
+        "modules.json",
+        "1_Pooling/config.json",
+      ]
+    ) files.set(path, await Deno.readFile(`${dir}/${path}`));
+    files.set("README.md", new TextEncoder().encode("# tiny\n"));
+    files.set("model.safetensors", new Uint8Array(64));
+    return files;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  return { lines, logger: createLogger("info", (line) => lines.push(JSON.parse(line))) };
+}
+
+async function withModelsDir(run: (modelsDir: string) => Promise<void>) {
+  const modelsDir = await Deno.makeTempDir({ prefix: "svc-models-" });
+  try {
+    await run(modelsDir);
+  } finally {
+    await Deno.remove(modelsDir, { recursive: true });
+  }
+}
+
+async function listed(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  return names.sort();
+}
+
+Deno.test("hub: downloads the model's files once, verified, then starts from them offline", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const hub = fakeHub({ files: await tinyRepository() });
+    const { lines, logger } = capture();
+    const hubOptions = { model: MODEL, endpoint: hub.endpoint, modelsDir };
+    let first: string;
+    try {
+      await using embedder = await OnnxEmbedder.open({ hub: hubOptions, logger });
+      first = embedder.model;
+      assert.match(first, /^onnx:svc\/tiny-encoder:[0-9a-f]{16}$/);
+      assert.equal(embedder.recipe.dir, hubModelDir(modelsDir, MODEL));
+      assert.equal(embedder.recipe.modelFile, "onnx/model.onnx");
+      const [vector] = await embedder.embed(["my dog"]);
+      assert.equal(vector.length, embedder.dimensions);
+    } finally {
+      await hub.close();
+    }
+    const fetched = hub.requests.filter((r) => !r.startsWith("/api/"));
+    assert.ok(!fetched.some((r) => /README|safetensors/.test(r)), fetched.join(" "));
+    assert.ok(fetched.includes(`/${MODEL}/resolve/${COMMIT}/onnx/model.onnx`));
+    assert.ok(fetched.includes("/cdn/onnx/model.onnx"), "the graph came through the redirect");
+    const messages = lines.map((line) => line.msg);
+    assert.ok(messages.includes("downloading model"), messages.join(", "));
+    assert.ok(messages.includes("downloaded model file"));
+    assert.ok(messages.includes("onnx embedder loaded"));
+
+    const dir = hubModelDir(modelsDir, MODEL);
+    const manifest = JSON.parse(await Deno.readTextFile(`${dir}/${MANIFEST}`));
+    assert.equal(manifest.commit, COMMIT);
+    const graph = await Deno.readFile(`${dir}/onnx/model.onnx`);
+    assert.deepEqual(
+      manifest.files.find((f: { path: string }) => f.path === "onnx/model.onnx"),
+      {
+        path: "onnx/model.onnx",
+        size: graph.length,
+        sha256: createHash("sha256").update(graph).digest("hex"),
+      },
+    );
+    assert.ok(!(await listed(dir)).some((name) => name.startsWith(".")), "no temporary file left");
+
+    // The hub is gone now: the verified cache is enough.
+    await using again = await OnnxEmbedder.open({ hub: hubOptions });
+    assert.equal(again.model, first);
+  });
+});
+
+Deno.test("hub: a corrupt or cut-short download is never used; the next start resumes", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const files = await tinyRepository();
+    const dir = hubModelDir(modelsDir, MODEL);
+    const flip = (bytes: Uint8Array<ArrayBuffer>) => bytes.map((b, i) => i === 100 ? b ^ 1 : b);
+    const cut = (bytes: Uint8Array<ArrayBuffer>) =>
+      ReadableStream.from([bytes.subarray(0, bytes.length >> 1)]);
+    const cases: [FakeHubOptions["serve"], RegExp][] = [
+      [
+        (path, bytes) => path === "config.json" ? flip(bytes) : bytes,
+        /config\.json does not match the checksum/,
+      ],
+      [
+        (path, bytes) => path === "onnx/model.onnx" ? flip(bytes) : bytes,
+        /onnx\/model\.onnx does not match the checksum/,
+      ],
+      [
+        (path, bytes) => path === "onnx/model.onnx" ? cut(bytes) : bytes,
+        /onnx\/model\.onnx ended after \d+ of \d+ bytes/,
+      ],
+    ];
+    for (const [serve, reason] of cases) {
+      const hub = fakeHub({ files, serve });
+      try {
+        await assert.rejects(
+          openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir }),
+          (error) => error instanceof SvcError && reason.test(error.message),
+        );
+      } finally {
+        await hub.close();
+      }
+      const names = await listed(dir);
+      assert.ok(!names.includes(MANIFEST), "no record of a finished download");
+      assert.ok(!names.some((name) => name.startsWith(".")), `no partial file: ${names}`);
+      await assert.rejects(Deno.stat(`${dir}/onnx/model.onnx`), Deno.errors.NotFound);
+    }
+    // A sound hub: the files verified by the failed attempts are kept, only the graph is fetched.
+    const hub = fakeHub({ files });
+    try {
+      const model = await openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir });
+      assert.equal(model.commit, COMMIT);
+      const fetched = hub.requests.filter((r) => r.includes("/resolve/"));
+      assert.deepEqual(fetched, [`/${MODEL}/resolve/${COMMIT}/onnx/model.onnx`]);
+    } finally {
+      await hub.close();
+    }
+  });
+});
+
+Deno.test("hub: a file altered after the download is fetched again", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const hub = fakeHub({ files: await tinyRepository() });
+    try {
+      const options = { model: MODEL, endpoint: hub.endpoint, modelsDir };
+      await openHubModel(options);
+      const dir = hubModelDir(modelsDir, MODEL);
+      const config = await Deno.readTextFile(`${dir}/config.json`);
+      await Deno.writeTextFile(`${dir}/config.json`, config.replace("bert", "BERT"));
+      hub.requests.length = 0;
+      const { lines, logger } = capture();
+      await openHubModel({ ...options, logger });
+      assert.equal(await Deno.readTextFile(`${dir}/config.json`), config);
+      assert.ok(lines.some((line) => line.level === "warn" && line.file === "config.json"));
+      assert.deepEqual(hub.requests.filter((r) => r.includes("/resolve/")), [
+        `/${MODEL}/resolve/${COMMIT}/config.json`,
+      ]);
+    } finally {
+      await hub.close();
+    }
+  });
+});
+
+Deno.test("hub: an unreachable hub names the directory to fill by hand", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const closed = fakeHub({ files: new Map() });
+    await closed.close();
+    await assert.rejects(
+      OnnxEmbedder.open({ hub: { model: MODEL, endpoint: closed.endpoint, modelsDir } }),
+      (error) => {
+        assert.ok(error instanceof SvcError);
+        assert.equal(error.code, "backend_unavailable");
+        const dir = hubModelDir(modelsDir, MODEL);
+        assert.match(error.message, /^Cannot download the ONNX model "svc\/tiny-encoder" from /);
+        assert.match(error.message, /the hub cannot be reached/);
+        assert.ok(error.message.includes(`into ${dir} by hand`), error.message);
+        assert.ok(error.message.includes(`SVC_ONNX_MODEL_DIR=${dir}`), error.message);
+        return true;
+      },
+    );
+  });
+});
+
+Deno.test("hub: an unknown model, or one without an ONNX export, is a clear error", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const files = await tinyRepository();
+    files.delete("onnx/model.onnx");
+    const hub = fakeHub({ files });
+    try {
+      await assert.rejects(
+        openHubModel({ model: "svc/nothing", endpoint: hub.endpoint, modelsDir }),
+        /the hub answered 404: no public model "svc\/nothing" at revision "main"/,
+      );
+      await assert.rejects(
+        openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir }),
+        /repository has no model\.onnx or onnx\/model\.onnx \(it has no ONNX export/,
+      );
+    } finally {
+      await hub.close();
+    }
+  });
+});

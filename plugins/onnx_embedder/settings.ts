@@ -1,0 +1,91 @@
+/** The settings of `SVC_EMBEDDER=onnx`, read with the rest of the configuration. */
+import type { SettingsReader } from "../../src/kit.ts";
+import { POOLING_MODES, type PoolingMode } from "./pooling.ts";
+
+/** The hub's address, unless `SVC_HF_ENDPOINT` names a mirror. */
+export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
+/** A hub repository id: `name` or `owner/name`. */
+const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
+/** A branch, tag or commit. */
+const REVISION = /^[\w][\w./-]{0,199}$/;
+
+export interface OnnxSettings {
+  /** `SVC_ONNX_MODEL_DIR`: a model directory to load; nothing is downloaded. */
+  modelDir?: string;
+  /** `SVC_ONNX_MODEL`: a hub model id, downloaded into `modelsDir` unless `modelDir` is set. */
+  model?: string;
+  /** `SVC_ONNX_REVISION`: the hub revision to download (default `main`). */
+  revision: string;
+  /** `SVC_MODELS_DIR`: the cache of downloaded models. */
+  modelsDir: string;
+  /** `SVC_HF_ENDPOINT` (or the hub's own `HF_ENDPOINT`): the hub or a mirror. */
+  endpoint: string;
+  /** `SVC_ONNX_BATCH`: texts per run of the graph. */
+  batchSize: number;
+  /** `SVC_ONNX_THREADS`: threads of one run; 0 lets onnxruntime choose. */
+  threads: number;
+  /** `SVC_ONNX_POOLING`: pooling instead of the model's `1_Pooling/config.json`. */
+  pooling?: PoolingMode[];
+  /** `SVC_ONNX_QUERY_PREFIX`: put before recall queries instead of the model's prefix. */
+  queryPrefix?: string;
+  /** `SVC_ONNX_PASSAGE_PREFIX`: put before memories instead of the model's prefix. */
+  documentPrefix?: string;
+}
+
+function readPooling(read: SettingsReader): PoolingMode[] | undefined {
+  const modes = read.list("SVC_ONNX_POOLING");
+  if (modes.length === 0) return undefined;
+  const known = modes.filter((mode): mode is PoolingMode =>
+    (POOLING_MODES as readonly string[]).includes(mode)
+  );
+  if (known.length !== modes.length) {
+    read.problem(
+      `SVC_ONNX_POOLING must list pooling modes among ${POOLING_MODES.join(", ")} ` +
+        `(got "${modes.join(",")}")`,
+    );
+  }
+  return known;
+}
+
+/** The settings of `SVC_EMBEDDER=onnx`; `modelsDir` is `SVC_MODELS_DIR` or its default. */
+export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxSettings {
+  const modelDir = read.text("SVC_ONNX_MODEL_DIR");
+  const model = read.matching(
+    "SVC_ONNX_MODEL",
+    HUB_ID,
+    "SVC_ONNX_MODEL must be a hub model id such as sentence-transformers/all-MiniLM-L6-v2",
+  );
+  if (model?.includes("..")) {
+    read.problem(
+      "SVC_ONNX_MODEL must be a hub model id such as sentence-transformers/all-MiniLM-L6-v2",
+    );
+  }
+  if (!modelDir && !model) {
+    read.problem(
+      "SVC_EMBEDDER=onnx needs SVC_ONNX_MODEL_DIR (a model directory) or SVC_ONNX_MODEL " +
+        "(a hub model id, downloaded into SVC_MODELS_DIR on first start)",
+    );
+  }
+  const revision = read.matching(
+    "SVC_ONNX_REVISION",
+    REVISION,
+    "SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository",
+  ) ?? "main";
+  if (revision.includes("..")) {
+    read.problem("SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository");
+  }
+  const endpoint = read.httpUrl("SVC_HF_ENDPOINT") ?? read.httpUrl("HF_ENDPOINT") ??
+    DEFAULT_HF_ENDPOINT;
+  return {
+    modelDir,
+    model,
+    revision,
+    modelsDir,
+    endpoint: endpoint.replace(/\/+$/, ""),
+    batchSize: read.integer("SVC_ONNX_BATCH", 32, 1, 1024),
+    threads: read.integer("SVC_ONNX_THREADS", 0, 0, 256),
+    pooling: readPooling(read),
+    queryPrefix: read.text("SVC_ONNX_QUERY_PREFIX"),
+    documentPrefix: read.text("SVC_ONNX_PASSAGE_PREFIX"),
+  };
+}
