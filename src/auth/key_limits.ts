@@ -65,12 +65,12 @@ export function isLimited(scope: KeyScope | undefined): boolean {
 }
 
 /**
- * A key's limits in words: `read, write; namespaces work, notes; expires 2026-07-01T00:00:00.000Z`,
- * or `full access` for a key without any.
+ * A key's limits in words, such as `operations read, write; namespaces notes, work; expires
+ * 2026-07-01T00:00:00.000Z`, or `full access` for a key without any.
  */
 export function describeKeyLimits(scope: KeyScope | undefined, expiresAt?: number): string {
   const parts = [
-    ...(scope?.operations ? [scope.operations.join(", ") + " only"] : []),
+    ...(scope?.operations ? [`operations ${scope.operations.join(", ")}`] : []),
     ...(scope?.namespaces ? [`namespaces ${scope.namespaces.join(", ")}`] : []),
   ];
   if (parts.length === 0) parts.push("full access");
