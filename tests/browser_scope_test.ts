@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
+import { startLogin } from "../cli/svc_mcp/login.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import { connectStdioPackage, type RelayerProcess } from "./relayer_process.ts";
 
@@ -111,6 +113,30 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
     await agents.getByRole("cell", { name: "Scoped agent" }).waitFor();
     assert.match(await agents.innerText(), /read · namespace work · expires /);
     await screenshot(page, "agents-scope");
+
+    // A sign-in that asks for everything may be limited to some namespaces.
+    const everything = await startLogin({
+      webUrl: stack.dashboard,
+      relayerUrl: relayer.url,
+      label: "Picked namespaces",
+      file: CredentialsFile.inHome(`${home}/second`),
+    });
+    await page.goto(everything.url);
+    const choose = page.getByRole("group", { name: "Allow it to" });
+    await choose.getByRole("radio", { name: "Only these namespaces:" }).check();
+    // (The account has no memories yet, so no namespace to tick: they are typed.)
+    await choose.getByRole("textbox", { name: "Other namespaces, comma-separated" }).fill(
+      "travel, diary,work",
+    );
+    await choose.getByRole("checkbox", { name: "Erase memories" }).uncheck();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Connected" }).waitFor();
+    const second = await everything.done;
+    assert.deepEqual(second.scope, {
+      namespaces: ["diary", "travel", "work"],
+      operations: ["read", "write", "audit"],
+      expires_at: null,
+    });
   } finally {
     await browser?.close();
     await client?.close();

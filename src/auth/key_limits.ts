@@ -50,13 +50,17 @@ export function parseKeyLimits(fields: Record<string, unknown>): KeyLimits {
   const scope = parseScope({ namespaces: fields.namespaces, operations: fields.operations });
   const expires = fields.expires_at;
   if (expires === undefined || expires === null) return { scope };
-  if (typeof expires !== "string" || !INSTANT.test(expires) || Number.isNaN(Date.parse(expires))) {
+  // A calendar time only: `2030-02-30` is refused, not read as March 2.
+  const at = typeof expires === "string" && INSTANT.test(expires) ? Date.parse(expires) : NaN;
+  if (
+    Number.isNaN(at) || new Date(at).toISOString().slice(0, 19) !== String(expires).slice(0, 19)
+  ) {
     throw new SvcError(
       "bad_request",
       "expires_at must be an ISO 8601 UTC time such as 2026-07-01T00:00:00Z, or null",
     );
   }
-  return { scope, expiresAt: Date.parse(expires) };
+  return { scope, expiresAt: at };
 }
 
 /** Whether a scope limits anything. */

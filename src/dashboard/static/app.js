@@ -474,7 +474,8 @@ async function connect() {
       account_id: owned.id,
       public_key: request.publicKey,
       label: request.label,
-      ...scope,
+      // The limits only (the ledger leaves out the nulls, and the wallet checks it sent that).
+      ...Object.fromEntries(Object.entries(scope).filter(([, value]) => value !== null)),
     });
     await finish(digest, scope);
   }, { busy: "Approving…" });
