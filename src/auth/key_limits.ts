@@ -25,6 +25,7 @@ export interface KeyLimitsJson {
 
 /** A key's scope and expiry as parsed from the wire. */
 export interface KeyLimits {
+  /** The namespaces and operations; a field left out does not limit. */
   scope: KeyScope;
   /** Unix milliseconds; absent: never. */
   expiresAt?: number;
