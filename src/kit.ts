@@ -49,7 +49,6 @@ export {
 } from "./auth/scope.ts";
 export {
   describeKeyLimits,
-  isLimited,
   type KeyLimits,
   type KeyLimitsJson,
   keyLimitsJson,

@@ -64,11 +64,6 @@ export function parseKeyLimits(fields: Record<string, unknown>): KeyLimits {
   return { scope, expiresAt: at };
 }
 
-/** Whether a scope limits anything. */
-export function isLimited(scope: KeyScope | undefined): boolean {
-  return scope?.namespaces !== undefined || scope?.operations !== undefined;
-}
-
 /**
  * A key's limits in words, such as `operations read, write; namespaces notes, work; expires
  * 2026-07-01T00:00:00.000Z`, or `full access` for a key without any.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
-import { describeKeyLimits, isLimited, keyLimitsJson, parseKeyLimits } from "./key_limits.ts";
+import { describeKeyLimits, keyLimitsJson, parseKeyLimits } from "./key_limits.ts";
 
 Deno.test("key limits: the wire form names every limit, null for none", () => {
   assert.deepEqual(keyLimitsJson(undefined), {
@@ -12,8 +12,6 @@ Deno.test("key limits: the wire form names every limit, null for none", () => {
     keyLimitsJson({ namespaces: ["a"], operations: ["read"] }, Date.parse("2030-01-01T00:00:00Z")),
     { namespaces: ["a"], operations: ["read"], expires_at: "2030-01-01T00:00:00.000Z" },
   );
-  assert.equal(isLimited({}), false);
-  assert.equal(isLimited({ operations: ["read"] }), true);
   assert.equal(describeKeyLimits({}), "full access");
   assert.equal(
     describeKeyLimits({ namespaces: ["a", "b"], operations: ["read", "audit"] }, 0),
