@@ -446,6 +446,15 @@ async function connect() {
   };
 
   const approve = action("Approve", async () => {
+    // What is approved: the narrowed scope (a choice to fix throws before anything is sent),
+    // or the scope of a key added before.
+    const scope = added
+      ? {
+        namespaces: added.namespaces ?? null,
+        operations: added.operations ?? null,
+        expires_at: added.expires_at ?? null,
+      }
+      : chooser.value();
     if (!await agentIsWaiting(request.port, request.state, request.publicKey)) {
       return render(
         card(
@@ -461,14 +470,6 @@ async function connect() {
         { error: true },
       );
     }
-    // What was approved: the narrowed scope, or the scope of a key added before.
-    const scope = added
-      ? {
-        namespaces: added.namespaces ?? null,
-        operations: added.operations ?? null,
-        expires_at: added.expires_at ?? null,
-      }
-      : chooser.value();
     const { digest } = added ? { digest: "already-added" } : await transact(wallet, {
       kind: "add_delegate_key",
       account_id: owned.id,
