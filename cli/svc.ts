@@ -6,6 +6,7 @@
  *   deno task svc account create
  *   deno task svc account deactivate|reactivate --account 0x…
  *   deno task svc key add --account 0x… [--label laptop] [--public-key <hex>] [--expires-at <ISO>]
+ *     [--namespace a,b] [--read-only | --operations read,write] [--audit] [--expires 30d]
  *   deno task svc key list --account 0x…
  *   deno task svc key remove --account 0x… --public-key <hex>
  *   SVC_DELEGATE_KEY=… deno task svc remember "I am vegetarian" --account 0x… [--tag diet] [--wait]
@@ -22,7 +23,15 @@ import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/au
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcError } from "../src/errors.ts";
+import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
+import {
+  delegateKeyJson,
+  delegateKeyLine,
+  expiryFromFlag,
+  scopeFromFlags,
+  ScopeUsageError,
+} from "./key_scope_flags.ts";
 import {
   MEMORY_COMMANDS,
   MEMORY_USAGE,
@@ -43,9 +52,13 @@ Ledger (reads SVC_DATA_DIR, default ./data):
   account create                         create an owner key and its account
   account deactivate|reactivate --account ID
   key add --account ID [--label TEXT] [--public-key HEX] [--expires-at TIME]
+          [--namespace NS[,NS…]] [--read-only | --operations OP[,OP…]] [--audit]
+          [--expires 30d|TIME]
                                          add a delegate key (generated unless given), valid
-                                         until TIME (ISO 8601 UTC) if given
-  key list --account ID                  list the account's delegate keys
+                                         until TIME (ISO 8601 UTC) or for a duration (s, m,
+                                         h, d, w) if given; limited to some namespaces and
+                                         operations (read, write, erase, audit) if given
+  key list --account ID                  list the account's delegate keys and their scopes
   key remove --account ID --public-key HEX|--address ADDR
 
 ${MEMORY_USAGE}
@@ -53,6 +66,16 @@ ${MEMORY_USAGE}
 ${PORTABILITY_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
+
+/** Runs `parse`, turning a scope flag's problem into a usage error. */
+function scoped<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ScopeUsageError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -110,6 +133,10 @@ async function run(args: string[]): Promise<Output> {
       label: { type: "string" },
       "public-key": { type: "string" },
       "expires-at": { type: "string" },
+      expires: { type: "string" },
+      operations: { type: "string" },
+      "read-only": { type: "boolean" },
+      audit: { type: "boolean" },
       address: { type: "string" },
       namespace: { type: "string" },
       limit: { type: "string" },
@@ -171,6 +198,16 @@ async function run(args: string[]): Promise<Output> {
       if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
         throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
       }
+      if (expiresAt !== undefined && values.expires !== undefined) {
+        throw new UsageError("give --expires or --expires-at, not both");
+      }
+      const [scope, expires] = scoped(() =>
+        [
+          scopeFromFlags(values),
+          values.expires === undefined ? undefined : expiryFromFlag(values.expires, "--expires"),
+        ] as const
+      );
+      const until = expires ?? (expiresAt === undefined ? undefined : Date.parse(expiresAt));
       const pair = given ? undefined : await generateKeyPair();
       const publicKey = given ?? pair!.publicKey;
       await withLedger(dataDir, (l) =>
@@ -179,9 +216,8 @@ async function run(args: string[]): Promise<Output> {
           account_id: accountId,
           public_key: publicKey,
           label: values.label ?? "",
-          ...(expiresAt === undefined
-            ? {}
-            : { expires_at: new Date(Date.parse(expiresAt)).toISOString() }),
+          ...scope,
+          ...(until === undefined ? {} : { expires_at: new Date(until).toISOString() }),
         }));
       const key = { address: addressOf(publicKey) };
       const json: Record<string, unknown> = {
@@ -189,11 +225,13 @@ async function run(args: string[]): Promise<Output> {
         publicKey,
         address: key.address,
         ...(pair ? { privateKey: pair.privateKey } : {}),
+        ...keyLimitsJson(scope, until),
       };
+      const limits = `scope       ${describeKeyLimits(scope, until)}`;
       const text = pair
-        ? `public key  ${publicKey}\naddress     ${key.address}\nprivate key ${pair.privateKey}\n` +
-          "Store the private key now; it is not shown again."
-        : `added ${publicKey} (${key.address})`;
+        ? `public key  ${publicKey}\naddress     ${key.address}\n${limits}\n` +
+          `private key ${pair.privateKey}\nStore the private key now; it is not shown again.`
+        : `added ${publicKey} (${key.address})\n${limits}`;
       return { json, text };
     }
     if (sub === "list") {
@@ -204,11 +242,9 @@ async function run(args: string[]): Promise<Output> {
           accountId,
           owner: account.owner,
           active: account.active,
-          keys: account.delegate_keys,
+          keys: account.delegate_keys.map(delegateKeyJson),
         },
-        text: account.delegate_keys.map((k) =>
-          `${k.public_key}  ${k.address}  ${k.created_at}  ${k.label}`
-        ).join("\n") || "(no delegate keys)",
+        text: account.delegate_keys.map(delegateKeyLine).join("\n") || "(no delegate keys)",
       };
     }
     if (sub === "remove") {

@@ -5,12 +5,13 @@
  * to stderr.
  *
  *   svc-mcp [--local | --prod | --dev | --staging] [--relayer URL] [--namespace NS]
- *   svc-mcp login --local
+ *   svc-mcp login --local [--scope read,write:work] [--expires 30d]
  *   svc-mcp --logout
  */
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import { describeKeyLimits } from "../src/auth/key_limits.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
@@ -59,6 +60,13 @@ if (options.command === "logout") {
   console.error(removed ? `Signed out: deleted ${file.path}. ${removedKeyHint}` : "Not signed in.");
   Deno.exit(0);
 }
+/** What a sign-in asks for, in words: the scope of `--scope` and the expiry of `--expires`. */
+const asked = `The key it adds asks for: ${describeKeyLimits(options.scope)}${
+  options.expires
+    ? `, expiring ${options.expires.includes("T") ? "at" : "after"} ${options.expires}`
+    : ""
+} (you may narrow it on the dashboard).`;
+
 /** Starts a sign-in and opens its link in the browser unless told not to (or headless). */
 async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
   const login = await startLogin({
@@ -66,6 +74,8 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
     relayerUrl: await loginRelayer(),
     label: options.label,
     file,
+    scope: options.scope,
+    expires: options.expires,
   });
   const opened = !options.noBrowser && openBrowser(login.url, { env });
   debug("sign-in link made", { browser: opened ? "opened" : "not opened" });
@@ -77,11 +87,25 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
   console.error(
     `${opened ? "Opened your browser. If it did not appear, open" : "Open"} this link within ` +
       `5 minutes to sign in:\n\n  ${login.url}\n\n` +
-      `Confirmation code: ${login.code} (the dashboard shows the same code).`,
+      `Confirmation code: ${login.code} (the dashboard shows the same code).\n${asked}`,
   );
   try {
     const credentials = await login.done;
-    console.error(`Signed in: account ${credentials.accountId}, saved to ${file.path}.`);
+    const { scope } = credentials;
+    const approved = scope
+      ? ` The key may do: ${
+        describeKeyLimits(
+          {
+            ...(scope.namespaces ? { namespaces: scope.namespaces } : {}),
+            ...(scope.operations ? { operations: scope.operations } : {}),
+          },
+          scope.expires_at ? Date.parse(scope.expires_at) : undefined,
+        )
+      }.`
+      : "";
+    console.error(
+      `Signed in: account ${credentials.accountId}, saved to ${file.path}.${approved}`,
+    );
     Deno.exit(0);
   } catch (error) {
     console.error(`svc-mcp: ${(error as Error).message}`);
@@ -142,7 +166,7 @@ const bridge = createStdioBridge({
     } this link within 5 minutes (it ` +
       `works once):\n\n${login.url}\n\nConfirmation code: ${login.code} — the dashboard ` +
       "shows the same code; approve only if they match. The memory tools work as soon as you " +
-      "approve; calling svc_login again makes a new link.";
+      `approve; calling svc_login again makes a new link. ${asked}`;
   },
   async logout() {
     const removed = await file.remove();

@@ -47,6 +47,13 @@ export {
   OPERATIONS,
   parseScope,
 } from "./auth/scope.ts";
+export {
+  describeKeyLimits,
+  type KeyLimits,
+  type KeyLimitsJson,
+  keyLimitsJson,
+  parseKeyLimits,
+} from "./auth/key_limits.ts";
 export { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "./crypto/sealing.ts";
 export {
   addressOf,

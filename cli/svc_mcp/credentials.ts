@@ -3,6 +3,7 @@
  * 0600 (both repaired when found looser), written atomically (temporary file, fsync, rename),
  * never through a symbolic link. A corrupt file is reported and treated as signed out.
  */
+import type { KeyLimitsJson } from "../../src/auth/key_limits.ts";
 
 export interface Credentials {
   version: 1;
@@ -15,6 +16,11 @@ export interface Credentials {
   relayerUrl: string;
   label: string;
   createdAt: string;
+  /**
+   * The scope the dashboard approved, as it said at sign-in (for display: the relayer decides);
+   * absent in credentials from before scopes.
+   */
+  scope?: KeyLimitsJson;
 }
 
 export type LoadedCredentials =

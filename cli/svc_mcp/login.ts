@@ -7,10 +7,17 @@
  * `/verify` for an HMAC of its nonce keyed by the state: proof that the link was made by an
  * agent waiting on this computer, not sent by someone else. A Deny posts `{state}` to `/deny`,
  * which ends the sign-in with "the request was denied".
+ *
+ * The URL names the scope the agent asks for (`operations=read,write`, `namespace=…` once per
+ * namespace, `expires=30d` or an ISO time; absent: no limit); the dashboard shows it and may
+ * narrow it, and the callback carries what was approved (`namespaces`, `operations`,
+ * `expires_at`), which the credentials keep for display.
  */
 import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
+import type { KeyScope } from "../../src/backends/types.ts";
 import { readBody } from "../../src/http/body.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 
@@ -30,6 +37,10 @@ export interface LoginOptions {
   label: string;
   file: CredentialsFile;
   ttlMs?: number;
+  /** The scope to ask for; absent or `{}`: full access. */
+  scope?: KeyScope;
+  /** The expiry to ask for: a duration from the approval (`30d`) or an ISO 8601 time. */
+  expires?: string;
 }
 
 export interface PendingLogin {
@@ -147,6 +158,12 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
       return fail(400, "accountId and walletAddress are required");
     }
+    let approved;
+    try {
+      approved = parseKeyLimits(fields);
+    } catch (error) {
+      return fail(400, `The approved scope is malformed: ${(error as Error).message}`);
+    }
     const credentials: Credentials = {
       version: 1,
       delegatePrivateKey: key.privateKey,
@@ -158,6 +175,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       relayerUrl: options.relayerUrl,
       label: text("label") || options.label,
       createdAt: new Date().toISOString(),
+      scope: keyLimitsJson(approved.scope, approved.expiresAt),
     };
     used = true;
     try {
@@ -199,6 +217,9 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     relayer: options.relayerUrl,
     state,
   });
+  if (options.scope?.operations) params.set("operations", options.scope.operations.join(","));
+  for (const namespace of options.scope?.namespaces ?? []) params.append("namespace", namespace);
+  if (options.expires) params.set("expires", options.expires);
   return {
     url: `${options.webUrl}/connect/mcp?${params}`,
     code: await confirmationCode(key.publicKey),

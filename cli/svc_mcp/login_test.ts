@@ -1,13 +1,20 @@
 import assert from "node:assert/strict";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { CredentialsFile } from "./credentials.ts";
-import { loginProof, MAX_CALLBACK_BYTES, type PendingLogin, startLogin } from "./login.ts";
+import {
+  type LoginOptions,
+  loginProof,
+  MAX_CALLBACK_BYTES,
+  type PendingLogin,
+  startLogin,
+} from "./login.ts";
 
 const DASHBOARD = "http://localhost:5173";
 
 async function withLogin(
   use: (login: PendingLogin, file: CredentialsFile, params: URLSearchParams) => Promise<void>,
   ttlMs?: number,
+  asked: Pick<LoginOptions, "scope" | "expires"> = {},
 ) {
   const home = await Deno.makeTempDir();
   const file = CredentialsFile.inHome(home);
@@ -17,6 +24,7 @@ async function withLogin(
     label: "test host",
     file,
     ttlMs,
+    ...asked,
   });
   try {
     await use(login, file, new URL(login.url).searchParams);
@@ -203,5 +211,51 @@ Deno.test("login: a Deny on the dashboard ends the sign-in at once, saving nothi
       () => "closed",
     );
     assert.ok(late === 410 || late === "closed", String(late));
+  });
+});
+
+Deno.test("login: the URL asks for the scope; the credentials keep what the dashboard approved", async () => {
+  const asked = {
+    scope: { namespaces: ["notes", "work"], operations: ["read", "write"] as const },
+    expires: "30d",
+  };
+  await withLogin(
+    async (login, _file, params) => {
+      assert.equal(params.get("operations"), "read,write");
+      assert.deepEqual(params.getAll("namespace"), ["notes", "work"]);
+      assert.equal(params.get("expires"), "30d");
+      const approved = {
+        ...approval(params.get("state")!),
+        namespaces: ["work"],
+        operations: ["read"],
+        expires_at: "2030-01-01T00:00:00.000Z",
+      };
+      const refused = await callback(params, { ...approved, operations: ["fly"] });
+      assert.equal(refused.status, 400);
+      assert.match((await refused.json()).error, /approved scope is malformed/);
+      const ok = await callback(params, approved);
+      assert.equal(ok.status, 200);
+      await ok.body?.cancel();
+      assert.deepEqual((await login.done).scope, {
+        namespaces: ["work"],
+        operations: ["read"],
+        expires_at: "2030-01-01T00:00:00.000Z",
+      });
+    },
+    undefined,
+    { ...asked, scope: { ...asked.scope, operations: [...asked.scope.operations] } },
+  );
+  // Without a scope the URL asks for nothing, and full access is what is kept.
+  await withLogin(async (login, _file, params) => {
+    for (const name of ["operations", "namespace", "expires"]) {
+      assert.equal(params.has(name), false);
+    }
+    const ok = await callback(params, approval(params.get("state")!));
+    await ok.body?.cancel();
+    assert.deepEqual((await login.done).scope, {
+      namespaces: null,
+      operations: null,
+      expires_at: null,
+    });
   });
 });

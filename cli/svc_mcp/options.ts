@@ -4,6 +4,8 @@
  * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
  */
 import { parseArgs } from "node:util";
+import type { KeyScope } from "../../src/backends/types.ts";
+import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
 export interface Preset {
   relayer: string;
@@ -36,6 +38,13 @@ export interface StdioOptions {
   namespace?: string;
   /** Never open a browser at sign-in; only print the link (`--no-browser`). */
   noBrowser: boolean;
+  /** The scope a sign-in asks for (`--scope`, else `SVC_KEY_SCOPE`); `{}`: full access. */
+  scope: KeyScope;
+  /**
+   * How long a signed-in key should work (`--expires`, else `SVC_KEY_EXPIRES`): a duration
+   * counted from the approval (`30d`) or an ISO 8601 time; absent: no expiry asked.
+   */
+  expires?: string;
   debug: boolean;
 }
 
@@ -55,6 +64,13 @@ and bridges the memory tools to a relayer.
   --label TEXT          name of this client's key on the dashboard (SVC_CLIENT_LABEL)
   --namespace NAME, --ns NAME
                         default namespace for the memory tools (SVC_NAMESPACE)
+  --scope OPS[:NAMESPACES]
+                        the access a sign-in asks for (SVC_KEY_SCOPE): operations of read,
+                        write, erase, audit (or all), then the namespaces, comma-separated:
+                        --scope read, --scope read,write:work,notes, --scope all:work;
+                        the dashboard shows it and may narrow it (default: full access)
+  --expires 30d|TIME    ask for a key that expires after a duration (s, m, h, d, w) or at
+                        an ISO 8601 time (SVC_KEY_EXPIRES)
   --prod | --dev | --staging | --local
                         preset relayer + dashboard (--local: ${PRESETS.local.relayer} +
                         ${PRESETS.local.webUrl})
@@ -94,6 +110,8 @@ export function parseStdioOptions(
         label: { type: "string" },
         namespace: { type: "string" },
         ns: { type: "string" },
+        scope: { type: "string" },
+        expires: { type: "string" },
         login: { type: "boolean" },
         "no-browser": { type: "boolean" },
         logout: { type: "boolean" },
@@ -136,6 +154,19 @@ export function parseStdioOptions(
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
   }
+  let scope: KeyScope = {};
+  let expires: string | undefined;
+  try {
+    const scopeValue = values.scope ?? (env.SVC_KEY_SCOPE || undefined);
+    if (scopeValue !== undefined) scope = parseScopeFlag(scopeValue);
+    expires = values.expires ?? (env.SVC_KEY_EXPIRES || undefined);
+    if (expires !== undefined && durationMs(expires) === undefined) {
+      expires = new Date(expiryFromFlag(expires, "--expires")).toISOString();
+    }
+  } catch (error) {
+    if (error instanceof ScopeUsageError) throw new UsageError(error.message);
+    throw error;
+  }
   const command = values.help
     ? "help"
     : values.logout
@@ -151,6 +182,8 @@ export function parseStdioOptions(
     label,
     namespace,
     noBrowser: values["no-browser"] ?? false,
+    scope,
+    ...(expires === undefined ? {} : { expires }),
     debug: env.SVC_MCP_DEBUG === "1",
   };
 }

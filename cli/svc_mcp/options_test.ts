@@ -69,3 +69,21 @@ Deno.test("svc-mcp options: usage errors", () => {
   }
   assert.throws(() => parseStdioOptions([], { SVC_SERVER_URL: "nope" }), UsageError);
 });
+
+Deno.test("svc-mcp options: --scope and --expires, else SVC_KEY_SCOPE and SVC_KEY_EXPIRES", () => {
+  assert.deepEqual(parseStdioOptions([], {}).scope, {});
+  assert.equal(parseStdioOptions([], {}).expires, undefined);
+  const env = { SVC_KEY_SCOPE: "read", SVC_KEY_EXPIRES: "7d" };
+  assert.deepEqual(parseStdioOptions([], env).scope, { operations: ["read"] });
+  assert.equal(parseStdioOptions([], env).expires, "7d");
+  const flags = parseStdioOptions(
+    ["login", "--scope", "write,read:work", "--expires", "2099-01-01T00:00:00Z"],
+    env,
+  );
+  assert.deepEqual(flags.scope, { namespaces: ["work"], operations: ["read", "write"] });
+  assert.equal(flags.expires, "2099-01-01T00:00:00.000Z");
+  for (const args of [["--scope", "fly"], ["--scope", "read:"], ["--expires", "soon"]]) {
+    assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
+  }
+  assert.throws(() => parseStdioOptions(["--expires", "2001-01-01T00:00:00Z"], {}), /in the past/);
+});

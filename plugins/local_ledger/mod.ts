@@ -20,6 +20,8 @@ import {
   backendError,
   type CallOptions,
   isAddress,
+  type KeyScope,
+  type Operation,
   rejected,
   type ResolvedAccount,
   type Sponsor,
@@ -45,6 +47,10 @@ export interface DelegateKey {
   address: string;
   label: string;
   created_at: string;
+  /** The namespaces the key may use; absent: all (keys added before scopes have none). */
+  namespaces?: string[];
+  /** The operations the key may perform; absent: all. */
+  operations?: Operation[];
   /** When the key stops working (ISO 8601, UTC); absent: never. */
   expires_at?: string;
 }
@@ -150,10 +156,16 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     const account = await this.getAccount(ref.value);
     const key = account?.delegate_keys.find((k) => k.public_key === publicKey);
     if (!account || !key) return null;
+    const scope: KeyScope = {
+      ...(key.namespaces ? { namespaces: key.namespaces } : {}),
+      ...(key.operations ? { operations: key.operations } : {}),
+    };
     return {
       accountId: account.id,
       owner: account.owner,
       active: account.active,
+      label: key.label,
+      scope,
       ...(key.expires_at ? { expiresAt: Date.parse(key.expires_at) } : {}),
     };
   }
@@ -321,6 +333,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
           address: addressOf(kind.public_key),
           label: kind.label,
           created_at: at,
+          ...(kind.namespaces ? { namespaces: kind.namespaces } : {}),
+          ...(kind.operations ? { operations: kind.operations } : {}),
           ...(kind.expires_at ? { expires_at: kind.expires_at } : {}),
         };
         op.check(registered)

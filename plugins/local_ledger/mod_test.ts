@@ -68,7 +68,13 @@ Deno.test("ledger: every transaction kind, with its effects", async () => {
         executed_at: undefined,
       },
     );
-    assert.deepEqual(await ledger.resolve(key(1)), { accountId: id, owner: address, active: true });
+    assert.deepEqual(await ledger.resolve(key(1)), {
+      accountId: id,
+      owner: address,
+      active: true,
+      label: "laptop",
+      scope: {},
+    });
     const [entry] = (await ledger.getAccount(id))!.delegate_keys;
     assert.deepEqual([entry.label, entry.address], ["laptop", addressOf(key(1))]);
 
@@ -238,5 +244,66 @@ Deno.test("ledger: a key may carry an expiry, which resolve reports", async () =
       );
     }
     assert.equal(ledger.cacheable, false, "resolve reads the ledger every time");
+  });
+});
+
+Deno.test("ledger: a key may carry a scope, which the account shows and resolve reports", async () => {
+  await withLedger(async (ledger) => {
+    const { owner, id } = await newAccount(ledger);
+    await submitTransaction(ledger, owner, {
+      ...addKey(id, key(7), "reader"),
+      namespaces: ["work", "notes", "work"],
+      operations: ["write", "read"],
+    } as TransactionKind);
+    const [stored] = (await ledger.getAccount(id))!.delegate_keys;
+    assert.deepEqual([stored.namespaces, stored.operations], [["notes", "work"], [
+      "read",
+      "write",
+    ]]);
+    const resolved = await ledger.resolve(key(7));
+    assert.equal(resolved?.label, "reader");
+    assert.deepEqual(resolved?.scope, {
+      namespaces: ["notes", "work"],
+      operations: ["read", "write"],
+    });
+
+    // The wire's nulls, and keys without scope fields (accounts from before scopes): no limit.
+    await submitTransaction(ledger, owner, {
+      ...addKey(id, key(8)),
+      namespaces: null,
+      operations: null,
+      expires_at: null,
+    } as unknown as TransactionKind);
+    await submitTransaction(ledger, owner, addKey(id, key(9)));
+    for (const full of [key(8), key(9)]) {
+      const account = (await ledger.getAccount(id))!.delegate_keys.find((k) =>
+        k.public_key === full
+      )!;
+      assert.deepEqual(Object.keys(account).sort(), [
+        "address",
+        "created_at",
+        "label",
+        "public_key",
+      ]);
+      assert.deepEqual((await ledger.resolve(full))?.scope, {});
+    }
+
+    const malformed: Record<string, unknown>[] = [
+      { namespaces: [] },
+      { namespaces: "work" },
+      { namespaces: [""] },
+      { namespaces: ["a\u0000b"] },
+      { namespaces: Array.from({ length: 33 }, (_, i) => `n${i}`) },
+      { operations: [] },
+      { operations: ["read", "delete"] },
+      { operations: "read" },
+    ];
+    for (const fields of malformed) {
+      await rejects(
+        submitTransaction(ledger, owner, { ...addKey(id, key(10)), ...fields } as TransactionKind),
+        "malformed",
+      );
+    }
+    assert.equal((await ledger.getAccount(id))!.delegate_keys.length, 3);
   });
 });

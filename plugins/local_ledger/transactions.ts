@@ -9,7 +9,16 @@
  * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
  */
 import { blake2b } from "@noble/hashes/blake2";
-import { addressOf, type KeyPair, rejected, type Sponsor, verifyEd25519 } from "../../src/kit.ts";
+import {
+  addressOf,
+  type KeyPair,
+  type Operation,
+  parseKeyLimits,
+  rejected,
+  type Sponsor,
+  SvcError,
+  verifyEd25519,
+} from "../../src/kit.ts";
 
 export type TransactionKind =
   | { kind: "create_account" }
@@ -18,6 +27,10 @@ export type TransactionKind =
     account_id: string;
     public_key: string;
     label: string;
+    /** The namespaces the key may use (1 to 32); absent or `null`: all. */
+    namespaces?: string[];
+    /** The operations the key may perform; absent or `null`: all. */
+    operations?: Operation[];
     /** When the key stops working (ISO 8601 UTC, e.g. `2026-07-01T00:00:00.000Z`). */
     expires_at?: string;
   }
@@ -37,7 +50,6 @@ export interface TransactionData {
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
-const INSTANT = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,3})?Z$/;
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
 export function decodeKind(bytes: Uint8Array): TransactionKind {
@@ -63,17 +75,20 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
       if (typeof value.label !== "string") {
         throw rejected("malformed", "The transaction kind needs label: a string");
       }
-      const expiresAt = value.expires_at === undefined
-        ? undefined
-        : need("expires_at", INSTANT, "an ISO 8601 UTC time such as 2026-07-01T00:00:00.000Z");
-      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
-        throw rejected("malformed", "The transaction kind's expires_at is not a valid time");
+      let limits;
+      try {
+        limits = parseKeyLimits(value);
+      } catch (error) {
+        if (!(error instanceof SvcError)) throw error;
+        throw rejected("malformed", `The transaction kind's scope is malformed: ${error.message}`);
       }
+      const { scope, expiresAt } = limits;
       return {
         kind: "add_delegate_key",
         account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
         public_key: need("public_key", KEY, "64 lowercase hex characters"),
         label: value.label,
+        ...scope,
         ...(expiresAt === undefined ? {} : { expires_at: new Date(expiresAt).toISOString() }),
       };
     }

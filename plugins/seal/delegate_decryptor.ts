@@ -16,6 +16,7 @@ import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
+import { SUI_CLOCK_OBJECT_ID } from "@mysten/sui/utils";
 import { SvcError } from "../../src/kit.ts";
 import { decryptError, erased, fetchError, isExpiredSession, isNoAccess } from "./errors.ts";
 
@@ -249,7 +250,12 @@ export class DelegateDecryptor {
     for (const id of ids) {
       tx.moveCall({
         target: this.#context.approveTarget,
-        arguments: [tx.pure.vector("u8", Uint8Array.fromHex(id)), tx.object(accountId)],
+        // seal_approve(id, account, clock): the clock decides whether the key has expired.
+        arguments: [
+          tx.pure.vector("u8", Uint8Array.fromHex(id)),
+          tx.object(accountId),
+          tx.object(SUI_CLOCK_OBJECT_ID),
+        ],
       });
     }
     try {

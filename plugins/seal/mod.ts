@@ -8,7 +8,7 @@
  * servers for the identity's key through a session key of the caller's delegate (the
  * `x-delegate-key` the relayer hands over, or the operator's server key); the key servers run
  * `svc_account::account::seal_approve` on chain, which lets the owner and the account's delegates
- * in, unless the memory was erased.
+ * with the read operation and before their expiry in, unless the memory was erased.
  *
  * `erase(owner, memoryIds, { credentials })` sends `erase_memories` for those identities, signed
  * by the caller's delegate key and paid by the `sponsor` (see `eraser.ts`); from then on the key

@@ -8,10 +8,14 @@
  * lookups resolve to `null`. The relayer caches results (`src/auth/account_cache.ts`), so this
  * plugin does not.
  *
+ * A key's label, scope (namespaces, operations) and expiry come from its `DelegateKey`; keys of
+ * a package published before scopes existed have none of those fields and read as full access
+ * without expiry.
+ *
  * @example
  * ```ts
  * const directory = SuiAccountDirectory.open({ rpcUrl, packageId, registryId });
- * const account = await directory.resolve(publicKeyHex); // {accountId, owner, active} | null
+ * const account = await directory.resolve(publicKeyHex); // {accountId, owner, active, …} | null
  * ```
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -20,10 +24,11 @@ import { fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui
 import {
   type AccountDirectory,
   type CallOptions,
+  type KeyScope,
   type ResolvedAccount,
   SvcError,
 } from "../../src/kit.ts";
-import { accountType, isObjectId } from "./svc_account.ts";
+import { accountType, isObjectId, operationsOfMask } from "./svc_account.ts";
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
@@ -38,6 +43,7 @@ export interface SuiAccountDirectoryOptions extends SuiRpcOptions {
 }
 
 const PUBLIC_KEY = /^[0-9a-f]{64}$/;
+const MAX_DATE_MS = 8_640_000_000_000_000n;
 
 /** The `AccountDirectory` over `SvcAccount` objects on Sui; see the module documentation. */
 export class SuiAccountDirectory implements AccountDirectory {
@@ -111,8 +117,16 @@ export class SuiAccountDirectory implements AccountDirectory {
       accountId = found;
     }
     const account = await this.#account(accountId, "resolve a delegate key", options);
-    if (!account?.keys.includes(publicKey)) return null;
-    return { accountId, owner: account.owner, active: account.active };
+    const key = account?.keys.find((k) => k.publicKey === publicKey);
+    if (!account || !key) return null;
+    return {
+      accountId,
+      owner: account.owner,
+      active: account.active,
+      label: key.label,
+      scope: key.scope,
+      ...(key.expiresAt === undefined ? {} : { expiresAt: key.expiresAt }),
+    };
   }
 
   /** The account the registry files under `owner`, or `null` (needs `registryId`). */
@@ -183,8 +197,64 @@ function bytesOf(value: unknown): Uint8Array | null {
   }
 }
 
-/** Reads `SvcAccount` content fields: owner, active and the delegate keys as lowercase hex. */
-export function parseAccount(fields: unknown): { owner: string; active: boolean; keys: string[] } {
+/** A delegate key as an account object holds it. */
+export interface AccountKey {
+  /** Lowercase hex. */
+  publicKey: string;
+  label: string;
+  /** `{}` for a key without limits, and for keys of the layout before scopes. */
+  scope: KeyScope;
+  /** Unix milliseconds; absent: never. */
+  expiresAt?: number;
+}
+
+/** A `u64` or `u8` as JSON-RPC shows it (a number or a decimal string); `null` if it is neither. */
+function integerOf(value: unknown): bigint | null {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  return typeof value === "string" && /^[0-9]{1,20}$/.test(value) ? BigInt(value) : null;
+}
+
+/**
+ * A `DelegateKey`'s fields. Its scope fields are optional: a key of the layout before scopes
+ * has none and reads as full access without expiry.
+ */
+function parseKey(entry: unknown): AccountKey {
+  const k = unwrap(entry);
+  const bytes = bytesOf(k.public_key);
+  if (!bytes) throw shapeError("account", "a public_key is not bytes");
+  const key: AccountKey = {
+    publicKey: bytes.toHex(),
+    label: typeof k.label === "string" ? k.label : "",
+    scope: {},
+  };
+  if (k.namespaces !== undefined) {
+    const namespaces = k.namespaces;
+    if (!Array.isArray(namespaces) || !namespaces.every((n) => typeof n === "string")) {
+      throw shapeError("account", "a key's namespaces are not strings");
+    }
+    if (namespaces.length > 0) key.scope.namespaces = [...new Set(namespaces)].sort();
+  }
+  if (k.operations !== undefined) {
+    const mask = integerOf(k.operations);
+    if (mask === null || mask > 255n) throw shapeError("account", "a key's operations is no u8");
+    const operations = operationsOfMask(Number(mask));
+    // A mask of bits that are no operation (never written by the module) allows nothing.
+    if (operations) key.scope.operations = operations;
+    else if (mask !== 0n) key.scope.operations = [];
+  }
+  if (k.expires_at !== undefined) {
+    const at = integerOf(k.expires_at);
+    if (at === null) throw shapeError("account", "a key's expires_at is no u64");
+    // 0 is never; so is a time past what a Date holds (the year 275760).
+    if (at !== 0n && at <= MAX_DATE_MS) key.expiresAt = Number(at);
+  }
+  return key;
+}
+
+/** Reads `SvcAccount` content fields: owner, active and the delegate keys. */
+export function parseAccount(
+  fields: unknown,
+): { owner: string; active: boolean; keys: AccountKey[] } {
   const f = unwrap(fields);
   if (!isObjectId(f.owner)) {
     throw shapeError("account", "owner is not an address");
@@ -194,10 +264,5 @@ export function parseAccount(fields: unknown): { owner: string; active: boolean;
     throw shapeError("account", "active is not a boolean");
   }
   if (!Array.isArray(f.delegate_keys)) throw shapeError("account", "delegate_keys is not a vector");
-  const keys = f.delegate_keys.map((entry) => {
-    const bytes = bytesOf(unwrap(entry).public_key);
-    if (!bytes) throw shapeError("account", "a public_key is not bytes");
-    return bytes.toHex();
-  });
-  return { owner: normalizeSuiAddress(f.owner), active, keys };
+  return { owner: normalizeSuiAddress(f.owner), active, keys: f.delegate_keys.map(parseKey) };
 }

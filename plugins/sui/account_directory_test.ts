@@ -44,12 +44,16 @@ Deno.test("SuiAccountDirectory: an inactive account resolves with active false, 
     accountId: t.accountId,
     owner: me,
     active: false,
+    label: "laptop",
+    scope: {},
   });
   await t.wallet.setActive(t.owner, t.accountId, true);
   assert.deepEqual(await t.directory.resolve(KEY, t.accountId), {
     accountId: t.accountId,
     owner: me,
     active: true,
+    label: "laptop",
+    scope: {},
   });
 });
 
@@ -140,7 +144,11 @@ Deno.test("parseAccount: byte arrays as numbers, base64 or hex; wrapped or bare 
   assert.deepEqual(parsed, {
     owner,
     active: true,
-    keys: [KEY, "5b".repeat(32), "00".repeat(32), "11".repeat(32)],
+    keys: [KEY, "5b".repeat(32), "00".repeat(32), "11".repeat(32)].map((publicKey) => ({
+      publicKey,
+      label: "",
+      scope: {},
+    })),
   });
   assert.throws(() => parseAccount({ owner, active: true, delegate_keys: "nope" }), SvcError);
   assert.throws(() => parseAccount({ owner: 7, active: true, delegate_keys: [] }), SvcError);
@@ -166,4 +174,59 @@ Deno.test("SuiAccountDirectory: a registry id naming another object is 503, and 
   const aborted = AbortSignal.abort(new Error("the caller left"));
   await assert.rejects(() => t.directory.resolve(KEY, undefined, { signal: aborted }), /left/);
   assert.equal((await t.directory.resolve(KEY))?.accountId, t.accountId);
+});
+
+Deno.test("SuiAccountDirectory: a key added with a scope and expiry resolves with them", async () => {
+  await using t = await withAccount();
+  const scoped = "6b".repeat(32);
+  const expiresAt = Date.parse("2030-01-01T00:00:00Z");
+  await t.wallet.addDelegateKey(t.owner, t.accountId, scoped, "reader", {
+    scope: { namespaces: ["work", "notes"], operations: ["read", "audit"] },
+    expiresAt,
+  });
+  assert.deepEqual(await t.directory.resolve(scoped), {
+    accountId: t.accountId,
+    owner: t.owner.toSuiAddress(),
+    active: true,
+    label: "reader",
+    scope: { namespaces: ["notes", "work"], operations: ["read", "audit"] },
+    expiresAt,
+  });
+  const fields = t.sui.network.getObject(t.accountId)!.fields.delegate_keys as {
+    fields: Record<string, unknown>;
+  }[];
+  assert.deepEqual(
+    [fields[1].fields.namespaces, fields[1].fields.operations, fields[1].fields.expires_at],
+    [["work", "notes"], 9, String(expiresAt)],
+    "namespaces as given, read|audit as the mask 9, the expiry in ms",
+  );
+});
+
+Deno.test("parseAccount: keys of the layout before scopes read as full access without expiry", () => {
+  const owner = "0x" + "1".repeat(64);
+  const old = { public_key: Array.from(Uint8Array.fromHex(KEY)), label: "old", created_at: "5" };
+  const current = (extra: Record<string, unknown>) => ({
+    ...old,
+    namespaces: [],
+    operations: 0,
+    expires_at: "0",
+    ...extra,
+  });
+  const keysOf = (...entries: unknown[]) =>
+    parseAccount({ owner, active: true, delegate_keys: entries }).keys.map(
+      ({ scope, expiresAt }) => ({ scope, expiresAt }),
+    );
+  assert.deepEqual(keysOf(old, current({})), [{ scope: {}, expiresAt: undefined }, {
+    scope: {},
+    expiresAt: undefined,
+  }]);
+  assert.deepEqual(
+    keysOf(current({ namespaces: ["b", "a", "b"], operations: "6", expires_at: 1_000 })),
+    [{ scope: { namespaces: ["a", "b"], operations: ["write", "erase"] }, expiresAt: 1_000 }],
+  );
+  assert.deepEqual(keysOf(current({ operations: 16 }))[0].scope, { operations: [] });
+  assert.equal(keysOf(current({ expires_at: "18446744073709551615" }))[0].expiresAt, undefined);
+  for (const bad of [{ namespaces: "a" }, { operations: 256 }, { expires_at: "-1" }]) {
+    assert.throws(() => keysOf(current(bad)), SvcError, JSON.stringify(bad));
+  }
 });

@@ -11,7 +11,7 @@ import {
   normalizeSuiAddress,
   SUI_CLOCK_OBJECT_ID,
 } from "@mysten/sui/utils";
-import type { RejectionReason } from "../../src/kit.ts";
+import type { KeyScope, Operation, RejectionReason } from "../../src/kit.ts";
 
 /** The Move module of the account functions. */
 export const ACCOUNT_MODULE = "account";
@@ -23,6 +23,17 @@ export const MAX_LABEL_BYTES = 64;
 export const MAX_ERASE_IDS = 256;
 /** Longest erased id in bytes: the identity after the owner's address (the module's limit). */
 export const MAX_ERASED_ID_BYTES = 64;
+/** Most namespaces a delegate key may be limited to (the module's limit). */
+export const MAX_SCOPE_NAMESPACES = 32;
+/** Longest namespace in bytes (the module's limit). */
+export const MAX_NAMESPACE_BYTES = 256;
+/** Each operation's bit in `DelegateKey.operations` (a mask of 0 allows every operation). */
+export const OPERATION_BITS: Readonly<Record<Operation, number>> = {
+  read: 1,
+  write: 2,
+  erase: 4,
+  audit: 8,
+};
 
 /** The entry functions a sponsor may pay for (`seal_approve` is only ever dry-run). */
 export const SPONSORED_FUNCTIONS = [
@@ -49,6 +60,8 @@ export const ABORT = {
   EErased: 11,
   ENotOwnerOrDelegate: 12,
   EBadErasedIds: 13,
+  EBadScope: 14,
+  EKeyNotAllowed: 15,
 } as const;
 
 /** Each abort code as the local ledger's rejection reason, with its message. */
@@ -73,7 +86,35 @@ export const ABORT_REASONS: Record<number, [RejectionReason, string]> = {
     "malformed",
     `An erase names 1 to ${MAX_ERASE_IDS} ids of 1 to ${MAX_ERASED_ID_BYTES} bytes`,
   ],
+  [ABORT.EBadScope]: [
+    "malformed",
+    `A key's scope names 1 to ${MAX_SCOPE_NAMESPACES} namespaces of 1 to ` +
+    `${MAX_NAMESPACE_BYTES} bytes and known operations`,
+  ],
+  [ABORT.EKeyNotAllowed]: [
+    "not_owner",
+    "This delegate key may not erase memories: it lacks the erase scope or has expired",
+  ],
 };
+
+/** The on-chain mask of a scope's operations: 0 (every operation) when it names none. */
+export function operationsMask(operations: readonly Operation[] | undefined): number {
+  return (operations ?? []).reduce((mask, op) => mask | OPERATION_BITS[op], 0);
+}
+
+/** The operations of an on-chain mask; `undefined` (every operation) for 0. */
+export function operationsOfMask(mask: number): Operation[] | undefined {
+  if (mask === 0) return undefined;
+  return (Object.keys(OPERATION_BITS) as Operation[]).filter((op) => mask & OPERATION_BITS[op]);
+}
+
+/** A delegate key's limits as `add_delegate_key` takes them. */
+export interface KeyLimitsOnChain {
+  /** Namespaces and operations; absent: no limit. */
+  scope?: KeyScope;
+  /** Unix milliseconds from which the key is refused; absent: never. */
+  expiresAt?: number;
+}
 
 /** Where the module lives. */
 export interface SvcAccountIds {
@@ -112,13 +153,17 @@ export function createAccountCall(tx: Transaction, ids: SvcAccountIds): void {
   });
 }
 
-/** Adds `add_delegate_key(registry, account, public_key, label, clock)` to a transaction. */
+/**
+ * Adds `add_delegate_key(registry, account, public_key, label, namespaces, operations,
+ * expires_at, clock)` to a transaction: empty namespaces, a 0 mask and a 0 expiry limit nothing.
+ */
 export function addDelegateKeyCall(
   tx: Transaction,
   ids: SvcAccountIds,
   accountId: string,
   publicKeyHex: string,
   label: string,
+  limits: KeyLimitsOnChain = {},
 ): void {
   tx.moveCall({
     target: target(ids, "add_delegate_key"),
@@ -127,8 +172,27 @@ export function addDelegateKeyCall(
       tx.object(accountId),
       tx.pure.vector("u8", Uint8Array.fromHex(publicKeyHex)),
       tx.pure.string(label),
+      tx.pure.vector("string", limits.scope?.namespaces ?? []),
+      tx.pure.u8(operationsMask(limits.scope?.operations)),
+      tx.pure.u64(limits.expiresAt ?? 0),
       tx.object(SUI_CLOCK_OBJECT_ID),
     ],
+  });
+}
+
+/**
+ * Adds `seal_approve(id, account, clock)` to a transaction (key servers dry-run it; it is never
+ * executed): `id` is the full identity, the owner's address bytes first.
+ */
+export function sealApproveCall(
+  tx: Transaction,
+  ids: Pick<SvcAccountIds, "packageId">,
+  accountId: string,
+  id: Uint8Array,
+): void {
+  tx.moveCall({
+    target: `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::seal_approve`,
+    arguments: [tx.pure.vector("u8", id), tx.object(accountId), tx.object(SUI_CLOCK_OBJECT_ID)],
   });
 }
 

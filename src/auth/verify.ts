@@ -48,6 +48,8 @@ export interface VerifiedCaller {
   scope: KeyScope;
   /** Whether the account owner's own key signed, rather than a delegate key. */
   ownerKey: boolean;
+  /** Unix milliseconds from which the delegate key is refused; absent: never (the owner key). */
+  expiresAt?: number;
   /** From `x-delegate-key`, checked to be the private key of `publicKey`; for Seal decryption. */
   credentials: DecryptCredentials;
 }
@@ -210,6 +212,7 @@ export async function verifySignedBody(
     label: ownerKey ? "owner" : account.label ?? "",
     scope: ownerKey ? {} : account.scope ?? {},
     ownerKey,
+    ...(!ownerKey && account.expiresAt !== undefined ? { expiresAt: account.expiresAt } : {}),
     credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey, deps.delegateKeys),
   };
 }

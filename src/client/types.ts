@@ -4,8 +4,12 @@
  *
  * @module
  */
+import type { Operation } from "../backends/types.ts";
 import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
 import type { UnknownJob } from "../services/memories.ts";
+
+/** What a delegate key may be allowed to do: read, write, erase, or read the access log. */
+export type { Operation };
 
 /** What `GET /health` answers. */
 export interface Health {
@@ -107,6 +111,14 @@ export interface CallerIdentity {
   account_id: string;
   /** The signing public key (64 hex characters). */
   public_key: string;
+  /** The signing key's address. */
+  address: string;
+  /** The key's label (`"owner"` for the owner's own key). */
+  label: string;
+  /** What the key may do: its namespaces and operations, `null` for all. */
+  scope: { namespaces: string[] | null; operations: Operation[] | null };
+  /** When the key stops working (ISO 8601 UTC); `null`: never. */
+  expires_at: string | null;
 }
 
 /** A memory as list and get answer it. */

@@ -52,6 +52,7 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/app.js": ["app.js", "text/javascript; charset=utf-8"],
   "/assets/ui.js": ["ui.js", "text/javascript; charset=utf-8"],
   "/assets/memories.js": ["memories.js", "text/javascript; charset=utf-8"],
+  "/assets/scope.js": ["scope.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
 };

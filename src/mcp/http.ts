@@ -129,11 +129,13 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       retries: 1,
       sendDelegateKey: options.sendDelegateKey,
     });
+    let namespaces: string[] | null = null;
     try {
       const me = await client.whoami();
       if (me.account_id.toLowerCase() !== identity.accountId) {
         return unauthorized("The delegate key does not belong to this x-svc-account-id");
       }
+      namespaces = me.scope?.namespaces ?? null;
     } catch (error) {
       if (error instanceof SvcError && (error.status === 401 || error.status === 403)) {
         return unauthorized(`The relayer refused these credentials: ${error.message}`);
@@ -152,7 +154,13 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     }
     // Registered at once, so that concurrent openings count against the limits.
     const id = crypto.randomUUID();
-    const server = createMcpServer({ client, namespace, waitMs: options.waitMs });
+    const server = createMcpServer({
+      client,
+      // A key limited to namespaces without "default" works in its first one by default.
+      namespace: namespace ?? (namespaces?.includes("default") ? undefined : namespaces?.[0]),
+      namespaces,
+      waitMs: options.waitMs,
+    });
     const session: McpSession = {
       id,
       kind,

@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
+import { scopeRefusal } from "./refusals.ts";
 import { VERSION } from "../version.ts";
 
 export interface ToolSession {
@@ -28,6 +29,8 @@ export interface ToolSession {
   >;
   /** The session's default namespace (`x-svc-namespace`); the relayer's "default" otherwise. */
   namespace?: string;
+  /** The namespaces the session's key may use (`null`: all), to name them in refusals. */
+  namespaces?: string[] | null;
   /** How long `svc_remember` waits for its job before answering "accepted". */
   waitMs: number;
 }
@@ -166,13 +169,13 @@ function done(text: string, structuredContent: Record<string, unknown>): CallToo
 }
 
 /** A failure as a tool error an agent can act on; never a stack trace. */
-function failed(error: unknown): CallToolResult {
+function failed(error: unknown, namespaces?: string[] | null): CallToolResult {
   let text = "The memory service failed unexpectedly; try again later.";
   if (error instanceof SvcError) {
     text = error.code === "unauthorized"
       ? `The relayer refused the credentials (${error.message}). The delegate key may have ` +
         "been revoked or belong to another environment: sign in again."
-      : error.message;
+      : scopeRefusal(error, namespaces) ?? error.message;
   }
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -204,17 +207,16 @@ function describeMemory(memory: Memory): string {
   return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? UNREADABLE}`;
 }
 
-async function attempt(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
-  try {
-    return await run();
-  } catch (error) {
-    return failed(error);
-  }
-}
-
 export function createMcpServer(session: ToolSession): McpServer {
   const server = new McpServer({ name: "svc", version: VERSION });
   const { client } = session;
+  const attempt = async (run: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+    try {
+      return await run();
+    } catch (error) {
+      return failed(error, session.namespaces);
+    }
+  };
   const ns = (namespace?: string) => namespace || session.namespace;
   const shown = (namespace?: string) => ns(namespace) ?? "default";
 

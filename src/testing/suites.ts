@@ -13,6 +13,7 @@ import type {
   Llm,
   MemoryInfo,
   Reranker,
+  ResolvedAccount,
   TermsRow,
   VectorStore,
 } from "../backends/types.ts";
@@ -374,8 +375,12 @@ export function accountDirectorySuite(
     await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
     const k1 = "1".repeat(64), k2 = "2".repeat(64);
     const { accountId: id, owner } = await add(k1);
-    assert.deepEqual(await directory.resolve(k1), { accountId: id, owner, active: true });
-    assert.deepEqual(await directory.resolve(k1, id), { accountId: id, owner, active: true });
+    // A key added without limits: full access (no scope, or an empty one), whatever its label.
+    const account = (r: ResolvedAccount | null) =>
+      r && { accountId: r.accountId, owner: r.owner, active: r.active, scope: r.scope ?? {} };
+    const found = { accountId: id, owner, active: true, scope: {} };
+    assert.deepEqual(account(await directory.resolve(k1)), found);
+    assert.deepEqual(account(await directory.resolve(k1, id)), found);
     assert.equal(await directory.resolve(k1, "0x" + "9".repeat(64)), null);
     assert.equal(await directory.resolve(k2), null);
     await remove(id, k1);

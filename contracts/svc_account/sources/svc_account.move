@@ -11,6 +11,12 @@
 /// indexes delegate address → account, so a relayer can resolve a delegate key without being
 /// told which account it belongs to.
 ///
+/// A delegate key may be scoped: to some namespaces (which only the relayer can check: the
+/// chain knows memory ids, not namespaces), to some operations (`read` 1, `write` 2, `erase` 4,
+/// `audit` 8 in a bit mask) and until an expiry. The chain enforces what it decides itself:
+/// `erase_memories` needs the erase operation, `seal_approve` the read operation, and both
+/// refuse a key past its expiry. Empty namespaces, a zero mask and a zero expiry mean no limit.
+///
 /// Erasing a memory destroys its key: the account keeps the erased identities (the part after
 /// the owner's address, the memory's 16 id bytes for svc) in a table of dynamic fields, which
 /// `erase_memories` adds to and `seal_approve` refuses, so the key servers never release that
@@ -33,6 +39,15 @@ const ED25519_FLAG: u8 = 0;
 const MAX_ERASE_IDS: u64 = 256;
 /// Longest erased id in bytes (the identity after the owner's 32 address bytes).
 const MAX_ERASED_ID_BYTES: u64 = 64;
+/// Most namespaces a delegate key may be limited to.
+const MAX_SCOPE_NAMESPACES: u64 = 32;
+/// Longest namespace in bytes.
+const MAX_NAMESPACE_BYTES: u64 = 256;
+/// Operation bits of `DelegateKey.operations`; a mask of 0 allows every operation.
+const OP_READ: u8 = 1;
+const OP_ERASE: u8 = 4;
+/// read | write | erase | audit: the bits a mask may have.
+const ALL_OPERATIONS: u8 = 15;
 
 /// The sender is not the account's owner.
 const ENotOwner: u64 = 1;
@@ -61,6 +76,11 @@ const ENotOwnerOrDelegate: u64 = 12;
 /// `erase_memories`: more than `MAX_ERASE_IDS` ids, or an id empty or longer than
 /// `MAX_ERASED_ID_BYTES`.
 const EBadErasedIds: u64 = 13;
+/// `add_delegate_key`: more than `MAX_SCOPE_NAMESPACES` namespaces, one empty or longer than
+/// `MAX_NAMESPACE_BYTES`, or an operation bit outside `ALL_OPERATIONS`.
+const EBadScope: u64 = 14;
+/// `erase_memories`: the sender is a delegate key without the erase operation, or past its expiry.
+const EKeyNotAllowed: u64 = 15;
 
 public struct DelegateKey has store, copy, drop {
     public_key: vector<u8>,
@@ -69,6 +89,12 @@ public struct DelegateKey has store, copy, drop {
     label: String,
     /// Clock time of registration, Unix milliseconds.
     created_at: u64,
+    /// The namespaces the key may use; empty: all. Enforced by the relayer.
+    namespaces: vector<String>,
+    /// The operations the key may perform, a mask of `OP_*` bits; 0: all.
+    operations: u8,
+    /// Clock time from which the key is refused, Unix milliseconds; 0: never.
+    expires_at: u64,
 }
 
 /// Shared, so that delegates can pass it to `seal_approve`; only its owner changes it.
@@ -127,11 +153,16 @@ entry fun create_account(registry: &mut AccountRegistry, clock: &Clock, ctx: &mu
     transfer::share_object(account);
 }
 
+/// Adds a delegate key limited to `namespaces` (empty: all) and the `operations` of its mask
+/// (0: all) until `expires_at` (Unix milliseconds; 0: never).
 entry fun add_delegate_key(
     registry: &mut AccountRegistry,
     account: &mut SvcAccount,
     public_key: vector<u8>,
     label: String,
+    namespaces: vector<String>,
+    operations: u8,
+    expires_at: u64,
     clock: &Clock,
     ctx: &TxContext,
 ) {
@@ -139,6 +170,12 @@ entry fun add_delegate_key(
     assert!(account.active, EInactiveAccount);
     assert!(public_key.length() == ED25519_PUBLIC_KEY_BYTES, EBadPublicKey);
     assert!(label.length() <= MAX_LABEL_BYTES, ELabelTooLong);
+    assert!(operations <= ALL_OPERATIONS, EBadScope);
+    assert!(namespaces.length() <= MAX_SCOPE_NAMESPACES, EBadScope);
+    assert!(
+        namespaces.all!(|n| n.length() > 0 && n.length() <= MAX_NAMESPACE_BYTES),
+        EBadScope,
+    );
     assert!(account.delegate_keys.length() < MAX_DELEGATE_KEYS, ETooManyKeys);
     let sui_address = ed25519_address(&public_key);
     assert!(!registry.delegates.contains(sui_address), EDuplicateKey);
@@ -149,6 +186,9 @@ entry fun add_delegate_key(
         sui_address,
         label,
         created_at: clock.timestamp_ms(),
+        namespaces,
+        operations,
+        expires_at,
     });
     event::emit(DelegateKeyAdded { account_id, public_key });
 }
@@ -184,8 +224,9 @@ entry fun reactivate_account(account: &mut SvcAccount, ctx: &TxContext) {
 
 /// Erases memories: their identities (each the part after the owner's address) join the
 /// account's erased set, and `seal_approve` refuses them from then on. The owner may erase at any
-/// time; a delegate key (the sender is its Sui address) while the account is active. Ids erased
-/// before are skipped, so a repeated erase is harmless.
+/// time; a delegate key (the sender is its Sui address) while the account is active, if it has
+/// the erase operation and has not expired. Ids erased before are skipped, so a repeated erase
+/// is harmless.
 entry fun erase_memories(
     account: &mut SvcAccount,
     ids: vector<vector<u8>>,
@@ -199,6 +240,13 @@ entry fun erase_memories(
         ENotOwnerOrDelegate,
     );
     assert!(is_owner || account.active, EInactiveAccount);
+    let now = clock.timestamp_ms();
+    assert!(
+        is_owner || account.delegate_keys.any!(|k| {
+            k.sui_address == sender && key_allows(k, OP_ERASE, now)
+        }),
+        EKeyNotAllowed,
+    );
     assert!(ids.length() <= MAX_ERASE_IDS, EBadErasedIds);
     let mut erased = vector[];
     let mut i = 0;
@@ -222,8 +270,9 @@ entry fun erase_memories(
 
 /// Seal access policy: the identity `id` is the owner's 32 address bytes followed by anything;
 /// the owner and the account's delegate keys (by their Sui addresses, which their Seal session
-/// keys sign as) may decrypt it while the account is active, unless it was erased.
-entry fun seal_approve(id: vector<u8>, account: &SvcAccount, ctx: &TxContext) {
+/// keys sign as) with the read operation and not past their expiry may decrypt it while the
+/// account is active, unless it was erased.
+entry fun seal_approve(id: vector<u8>, account: &SvcAccount, clock: &Clock, ctx: &TxContext) {
     assert!(account.active, ENoAccess);
     let owner_bytes = address::to_bytes(account.owner);
     assert!(id.length() >= owner_bytes.length(), ENoAccess);
@@ -233,11 +282,20 @@ entry fun seal_approve(id: vector<u8>, account: &SvcAccount, ctx: &TxContext) {
         i = i + 1;
     };
     let caller = ctx.sender();
+    let now = clock.timestamp_ms();
     assert!(
-        caller == account.owner || account.delegate_keys.any!(|k| k.sui_address == caller),
+        caller == account.owner || account.delegate_keys.any!(|k| {
+            k.sui_address == caller && key_allows(k, OP_READ, now)
+        }),
         ENoAccess,
     );
     assert!(!account.erased.contains(suffix(&id, owner_bytes.length())), EErased);
+}
+
+/// Whether a delegate key may perform `operation` (one `OP_*` bit) at clock time `now`.
+fun key_allows(key: &DelegateKey, operation: u8, now: u64): bool {
+    (key.operations == 0 || (key.operations & operation) != 0) &&
+        (key.expires_at == 0 || now < key.expires_at)
 }
 
 /// The bytes of `bytes` from `start` on.

@@ -15,6 +15,7 @@ import {
 } from "./wallet.js";
 import { action, card, field, h, render, say, short } from "./ui.js";
 import { memories } from "./memories.js";
+import { describeKeyScope, requestedScope, scopeChooser, scopeLines } from "./scope.js";
 
 async function account(owner) {
   const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
@@ -275,6 +276,7 @@ async function agents() {
           "tr",
           {},
           h("th", { scope: "col" }, "Label"),
+          h("th", { scope: "col" }, "Scope"),
           h("th", { scope: "col" }, "Address"),
           h("th", { scope: "col" }, "Added"),
           h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")),
@@ -288,6 +290,7 @@ async function agents() {
             "tr",
             {},
             h("td", {}, key.label || "(no label)"),
+            h("td", { class: "key-scope" }, describeKeyScope(key)),
             h("td", { class: "mono", title: key.address }, short(key.address)),
             h(
               "td",
@@ -347,7 +350,9 @@ function connectRequest(params) {
     problems.push("relayer is not an address");
   }
   if (!HEX64.test(get("state"))) problems.push("state is missing or malformed");
+  const scope = requestedScope(params, problems);
   return problems.length ? { problems } : {
+    scope,
     port,
     publicKey: get("publicKey"),
     delegateAddress: get("delegateAddress"),
@@ -376,9 +381,14 @@ async function connect() {
   const { wallet, owned } = session;
   const config = await (await fetch("/api/config")).json();
   const code = await confirmationCode(request.publicKey);
-  const already = owned.delegate_keys.some((k) => k.public_key === request.publicKey);
+  const added = owned.delegate_keys.find((k) => k.public_key === request.publicKey);
+  const known = await namespaces(wallet).then(
+    (r) => r.namespaces.map((n) => n.namespace),
+    () => [],
+  );
+  const chooser = scopeChooser(request.scope, known);
 
-  const callback = async (txDigest) => {
+  const callback = async (txDigest, scope) => {
     const answer = await fetch(`http://127.0.0.1:${request.port}/callback`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -389,6 +399,7 @@ async function connect() {
         txDigest,
         label: request.label,
         state: request.state,
+        ...scope,
       }),
     }).catch(() => null);
     if (answer?.ok) return null;
@@ -396,8 +407,8 @@ async function connect() {
     return reason ?? "the agent is no longer waiting (the link may have expired)";
   };
 
-  const finish = async (txDigest) => {
-    const failure = await callback(txDigest);
+  const finish = async (txDigest, scope) => {
+    const failure = await callback(txDigest, scope);
     if (!failure) {
       return render(
         card(
@@ -426,7 +437,7 @@ async function connect() {
         h(
           "div",
           { class: "actions" },
-          action("Retry", () => finish(txDigest)),
+          action("Retry", () => finish(txDigest, scope)),
           h("a", { href: "/", class: "button secondary" }, "Go to account"),
         ),
       ),
@@ -435,6 +446,15 @@ async function connect() {
   };
 
   const approve = action("Approve", async () => {
+    // What is approved: the narrowed scope (a choice to fix throws before anything is sent),
+    // or the scope of a key added before.
+    const scope = added
+      ? {
+        namespaces: added.namespaces ?? null,
+        operations: added.operations ?? null,
+        expires_at: added.expires_at ?? null,
+      }
+      : chooser.value();
     if (!await agentIsWaiting(request.port, request.state, request.publicKey)) {
       return render(
         card(
@@ -450,13 +470,15 @@ async function connect() {
         { error: true },
       );
     }
-    const { digest } = already ? { digest: "already-added" } : await transact(wallet, {
+    const { digest } = added ? { digest: "already-added" } : await transact(wallet, {
       kind: "add_delegate_key",
       account_id: owned.id,
       public_key: request.publicKey,
       label: request.label,
+      // The limits only (the ledger leaves out the nulls, and the wallet checks it sent that).
+      ...Object.fromEntries(Object.entries(scope).filter(([, value]) => value !== null)),
     });
-    await finish(digest);
+    await finish(digest, scope);
   }, { busy: "Approving…" });
 
   const deny = action("Deny", async () => {
@@ -479,11 +501,11 @@ async function connect() {
   render(
     card(
       "Connect an agent to your memory",
+      h("p", { class: "lead" }, h("strong", {}, request.label), " asks for access to your memory:"),
       h(
-        "p",
-        { class: "lead" },
-        h("strong", {}, request.label),
-        " asks to read and save memories in your account.",
+        "ul",
+        { class: "scope-asked", "aria-label": "What it asks for" },
+        scopeLines(request.scope).map((line) => h("li", {}, line)),
       ),
       h(
         "div",
@@ -507,6 +529,13 @@ async function connect() {
           `This dashboard manages accounts for ${config.relayer}; the agent will use ${request.relayer}.`,
         )
         : null,
+      added
+        ? h(
+          "p",
+          { class: "warning" },
+          `This key is already on your account (${describeKeyScope(added)}).`,
+        )
+        : [chooser.element, chooser.summary],
       owned.active ? null : h(
         "p",
         { class: "warning" },

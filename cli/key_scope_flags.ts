@@ -1,0 +1,155 @@
+/**
+ * A delegate key's scope and expiry from command-line flags, shared by `svc key add` and
+ * `svc-mcp login`:
+ *
+ *   --namespace a,b            only these namespaces (default: all)
+ *   --read-only                only `read`
+ *   --operations read,write    only these operations (of read, write, erase, audit)
+ *   --audit                    adds `audit` (reading the access log) to --read-only or --operations
+ *   --expires 30d | TIME       expires after a duration (s, m, h, d, w) or at an ISO 8601 time
+ *   --scope read,write:a,b     svc-mcp's short form: operations (or `all`), then `:` namespaces
+ *
+ * Every problem is a `UsageError` naming the flag.
+ */
+import type { DelegateKey } from "../plugins/local_ledger/mod.ts";
+import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
+import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
+import type { KeyScope, Operation } from "../src/backends/types.ts";
+import { SvcError } from "../src/errors.ts";
+
+/** A command line that cannot be run as given (exit 2 with the usage). */
+export class ScopeUsageError extends Error {}
+
+/** The flags the scope is read from; each may be absent. */
+export interface ScopeFlags {
+  namespace?: string;
+  operations?: string;
+  "read-only"?: boolean;
+  audit?: boolean;
+}
+
+const UNITS_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** A comma-separated list, without blanks around its items; empty items are refused. */
+function list(value: string, flag: string): string[] {
+  const items = value.split(",").map((item) => item.trim());
+  if (items.some((item) => item === "")) {
+    throw new ScopeUsageError(`${flag} must be a comma-separated list without empty items`);
+  }
+  return items;
+}
+
+/** Checks a scope with the relayer's own rules, as a usage error naming `flag`. */
+function checked(scope: KeyScope, flag: string): KeyScope {
+  try {
+    return parseScope(scope);
+  } catch (error) {
+    if (!(error instanceof SvcError)) throw error;
+    throw new ScopeUsageError(`${flag}: ${error.message.replace(/^scope\./, "")}`);
+  }
+}
+
+function operationList(value: string, flag: string): Operation[] {
+  const names = list(value, flag);
+  const unknown = names.filter((name) => !(OPERATIONS as readonly string[]).includes(name));
+  if (unknown.length) {
+    throw new ScopeUsageError(
+      `${flag}: unknown operation ${unknown.join(", ")} (use ${OPERATIONS.join(", ")})`,
+    );
+  }
+  return names as Operation[];
+}
+
+/** The scope of `svc key add`'s flags: `{}` (full access) when none is given. */
+export function scopeFromFlags(flags: ScopeFlags): KeyScope {
+  const scope: KeyScope = {};
+  if (flags.namespace !== undefined) scope.namespaces = list(flags.namespace, "--namespace");
+  if (flags["read-only"] && flags.operations !== undefined) {
+    throw new ScopeUsageError("give --read-only or --operations, not both");
+  }
+  if (flags["read-only"]) scope.operations = ["read"];
+  if (flags.operations !== undefined) {
+    scope.operations = operationList(flags.operations, "--operations");
+  }
+  if (flags.audit) {
+    if (!scope.operations) {
+      throw new ScopeUsageError(
+        "--audit adds the audit operation to --read-only or --operations; without them a key " +
+          "may do everything, audit included",
+      );
+    }
+    scope.operations.push("audit");
+  }
+  return checked(scope, scope.operations ? "--operations" : "--namespace");
+}
+
+/**
+ * svc-mcp's `--scope OPERATIONS[:NAMESPACES]`: `read`, `read,write:work,notes`, `all:work`
+ * (every operation, namespace work only).
+ */
+export function parseScopeFlag(value: string): KeyScope {
+  const at = value.indexOf(":");
+  const ops = at < 0 ? value : value.slice(0, at);
+  const namespaces = at < 0 ? undefined : value.slice(at + 1);
+  const scope: KeyScope = {};
+  if (ops !== "all" && ops !== "*") scope.operations = operationList(ops, "--scope");
+  if (namespaces !== undefined) scope.namespaces = list(namespaces, "--scope's namespaces");
+  return checked(scope, "--scope");
+}
+
+/** `30d`, `12h`, `2w`, `90m`, `45s` → milliseconds; `undefined` when `value` is no duration. */
+export function durationMs(value: string): number | undefined {
+  const match = /^([0-9]{1,9})([smhdw])$/.exec(value);
+  if (!match || Number(match[1]) === 0) return undefined;
+  return Number(match[1]) * UNITS_MS[match[2]];
+}
+
+/**
+ * `--expires`: a duration from `now` (`30d`) or an ISO 8601 time; Unix milliseconds. A time in
+ * the past is refused: the key would never work.
+ */
+export function expiryFromFlag(value: string, flag: string, now = Date.now()): number {
+  const duration = durationMs(value);
+  const at = duration !== undefined ? now + duration : Date.parse(value);
+  if (Number.isNaN(at) || (duration === undefined && !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value))) {
+    throw new ScopeUsageError(
+      `${flag} must be a duration such as 30d, 12h or 2w, or a time such as 2026-07-01T00:00:00Z`,
+    );
+  }
+  if (at <= now) throw new ScopeUsageError(`${flag} is in the past`);
+  return at;
+}
+
+/** A ledger key as `svc key list --json` prints it: every limit named, `null` for none. */
+export function delegateKeyJson(key: DelegateKey): Record<string, unknown> {
+  const { public_key, address, label, created_at } = key;
+  return {
+    public_key,
+    address,
+    label,
+    created_at,
+    ...keyLimitsJson(scopeOf(key), key.expires_at ? Date.parse(key.expires_at) : undefined),
+  };
+}
+
+/** A ledger key as one line of `svc key list`. */
+export function delegateKeyLine(key: DelegateKey): string {
+  const limits = describeKeyLimits(
+    scopeOf(key),
+    key.expires_at ? Date.parse(key.expires_at) : undefined,
+  );
+  return `${key.public_key}  ${key.address}  ${key.created_at}  ${key.label}  (${limits})`;
+}
+
+function scopeOf(key: DelegateKey): KeyScope {
+  return {
+    ...(key.namespaces ? { namespaces: key.namespaces } : {}),
+    ...(key.operations ? { operations: key.operations } : {}),
+  };
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import {
+  durationMs,
+  expiryFromFlag,
+  parseScopeFlag,
+  scopeFromFlags,
+  ScopeUsageError,
+} from "./key_scope_flags.ts";
+
+Deno.test("svc key add flags: namespaces, --read-only, --operations and --audit", () => {
+  assert.deepEqual(scopeFromFlags({}), {});
+  assert.deepEqual(scopeFromFlags({ namespace: "work, notes,work" }), {
+    namespaces: ["notes", "work"],
+  });
+  assert.deepEqual(scopeFromFlags({ "read-only": true }), { operations: ["read"] });
+  assert.deepEqual(scopeFromFlags({ "read-only": true, audit: true }), {
+    operations: ["read", "audit"],
+  });
+  assert.deepEqual(scopeFromFlags({ operations: "write,read", namespace: "a" }), {
+    namespaces: ["a"],
+    operations: ["read", "write"],
+  });
+  for (
+    const [flags, message] of [
+      [{ audit: true }, /--audit adds/],
+      [{ "read-only": true, operations: "read" }, /not both/],
+      [{ operations: "read,delete" }, /unknown operation delete/],
+      [{ operations: "" }, /without empty items/],
+      [{ namespace: "a,,b" }, /without empty items/],
+      [{ namespace: Array.from({ length: 33 }, (_, i) => `n${i}`).join(",") }, /1 to 32/],
+    ] as const
+  ) {
+    assert.throws(() => scopeFromFlags(flags), (e: Error) => {
+      assert.ok(e instanceof ScopeUsageError);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+});
+
+Deno.test("svc-mcp --scope: operations, then namespaces after a colon", () => {
+  assert.deepEqual(parseScopeFlag("read"), { operations: ["read"] });
+  assert.deepEqual(parseScopeFlag("write,read:work,notes"), {
+    namespaces: ["notes", "work"],
+    operations: ["read", "write"],
+  });
+  assert.deepEqual(parseScopeFlag("all:work"), { namespaces: ["work"] });
+  assert.deepEqual(parseScopeFlag("*"), {});
+  for (const bad of ["", "read:", "reed", "read,,write", ":work"]) {
+    assert.throws(() => parseScopeFlag(bad), ScopeUsageError, bad);
+  }
+});
+
+Deno.test("--expires: a duration from now or a time, never the past", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  assert.equal(durationMs("30d"), 30 * 86_400_000);
+  assert.equal(durationMs("0d"), undefined);
+  assert.equal(durationMs("30"), undefined);
+  assert.equal(expiryFromFlag("12h", "--expires", now), now + 12 * 3_600_000);
+  assert.equal(
+    expiryFromFlag("2026-07-01T00:00:00Z", "--expires", now),
+    Date.parse("2026-07-01T00:00:00Z"),
+  );
+  for (const bad of ["2025-07-01T00:00:00Z", "soon", "30x", "-1d", "42"]) {
+    assert.throws(() => expiryFromFlag(bad, "--expires", now), ScopeUsageError, bad);
+  }
+});

@@ -1,0 +1,147 @@
+/**
+ * A scoped sign-in in headless Chromium: `svc-mcp --scope … --expires …` asks for a scope, the
+ * consent page shows it plainly, the person narrows it, and the key added to the ledger, the
+ * agent's credentials and what the relayer lets the agent do all follow the narrowed scope.
+ */
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
+import { startLogin } from "../cli/svc_mcp/login.ts";
+import { textOf } from "./mcp_fixtures.ts";
+import { connectStdioPackage, type RelayerProcess } from "./relayer_process.ts";
+
+const DAY = 86_400_000;
+
+Deno.test("browser: the consent page shows the requested scope; the narrowed one is what the key gets", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  let relayer: RelayerProcess | undefined;
+  let browser: Browser | undefined;
+  let client: Client | undefined;
+  try {
+    const stack = await startStack(dataDir);
+    relayer = stack.relayer;
+    client = await connectStdioPackage([
+      ...["--relayer", relayer.url, "--web-url", stack.dashboard, "--label", "Scoped agent"],
+      ...["--scope", "read,write:work,notes", "--expires", "30d"],
+    ], home);
+    const login = textOf(await client.callTool({ name: "svc_login", arguments: {} }));
+    assert.match(
+      login,
+      /asks for: operations read, write; namespaces notes, work, expiring after 30d/,
+    );
+    const url = new URL(login.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)![0]);
+    assert.equal(url.searchParams.get("operations"), "read,write");
+    assert.deepEqual(url.searchParams.getAll("namespace"), ["notes", "work"]);
+
+    browser = await launch();
+    const page = await browser.newPage();
+
+    // A link asking for an operation that does not exist is refused.
+    const bad = new URL(url);
+    bad.searchParams.set("operations", "read,fly");
+    await page.goto(bad.href);
+    await page.getByRole("heading", { name: "This sign-in link is not valid" }).waitFor();
+    assert.match(await page.locator("main").innerText(), /operations must be some of/);
+
+    await page.goto(url.href);
+    await setUpWallet(page);
+    await page.getByRole("heading", { name: "Connect an agent to your memory" }).waitFor();
+    const asked = await page.getByRole("list", { name: "What it asks for" }).innerText();
+    assert.match(asked, /Read and search your memories/);
+    assert.match(asked, /Save, correct and restore memories/);
+    assert.doesNotMatch(asked, /Erase memories/);
+    assert.match(asked, /Only in namespaces notes, work/);
+    assert.match(asked, /For 30 days after you approve/);
+    const choices = page.getByRole("group", { name: "Allow it to" });
+    assert.equal(await choices.getByRole("checkbox", { name: "Erase memories" }).count(), 0);
+    await screenshot(page, "consent-scope");
+
+    // Narrow it: reading only, in work only, for 7 days.
+    await choices.getByRole("checkbox", { name: "Save, correct and restore memories" }).uncheck();
+    await choices.getByRole("checkbox", { name: "notes" }).uncheck();
+    await choices.getByRole("combobox", { name: "Expiry" }).selectOption({ label: "For 7 days" });
+    const summary = await page.locator("#scope-summary").innerText();
+    assert.match(summary, /read and search your memories; only in namespace work; until /);
+    assert.doesNotMatch(summary, /save/i);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const overflow = "document.documentElement.scrollWidth - window.innerWidth";
+    assert.equal(await page.evaluate<number>(overflow), 0, "the consent page overflows at 390 px");
+    const approvedAt = Date.now();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Connected" }).waitFor();
+
+    // The ledger holds the narrowed scope, and so do the agent's credentials.
+    const credentials = JSON.parse(await Deno.readTextFile(`${home}/.svc/credentials.json`));
+    assert.deepEqual(
+      { ...credentials.scope, expires_at: undefined },
+      { namespaces: ["work"], operations: ["read"], expires_at: undefined },
+    );
+    const expiresAt = Date.parse(credentials.scope.expires_at);
+    assert.ok(
+      Math.abs(expiresAt - (approvedAt + 7 * DAY)) < DAY / 24,
+      credentials.scope.expires_at,
+    );
+    const account = await (await fetch(
+      `${stack.dashboard}/api/account?owner=${credentials.walletAddress}`,
+    )).json();
+    const [key] = account.account.delegate_keys;
+    assert.deepEqual([key.namespaces, key.operations, key.expires_at], [
+      ["work"],
+      ["read"],
+      credentials.scope.expires_at,
+    ]);
+
+    // The relayer holds the agent to it: it recalls in work, by default, and nothing else.
+    const recalled = await client.callTool({ name: "svc_recall", arguments: { query: "bees" } });
+    assert.equal(textOf(recalled), "No matching memories found");
+    const saved = await client.callTool({
+      name: "svc_remember",
+      arguments: { text: "I keep bees" },
+    });
+    assert.equal(saved.isError, true);
+    assert.match(textOf(saved), /missing scope: write/);
+    const notes = await client.callTool({ name: "svc_list", arguments: { namespace: "notes" } });
+    assert.match(textOf(notes), /missing scope: namespace "notes"/);
+
+    // The agents page lists the key's scope.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.goto(`${stack.dashboard}/agents`);
+    const agents = page.getByRole("region", { name: "Connected agents" });
+    await agents.getByRole("cell", { name: "Scoped agent" }).waitFor();
+    assert.match(await agents.innerText(), /read · namespace work · expires /);
+    await screenshot(page, "agents-scope");
+
+    // A sign-in that asks for everything may be limited to some namespaces.
+    const everything = await startLogin({
+      webUrl: stack.dashboard,
+      relayerUrl: relayer.url,
+      label: "Picked namespaces",
+      file: CredentialsFile.inHome(`${home}/second`),
+    });
+    await page.goto(everything.url);
+    const choose = page.getByRole("group", { name: "Allow it to" });
+    await choose.getByRole("radio", { name: "Only these namespaces:" }).check();
+    // (The account has no memories yet, so no namespace to tick: they are typed.)
+    await choose.getByRole("textbox", { name: "Other namespaces, comma-separated" }).fill(
+      "travel, diary,work",
+    );
+    await choose.getByRole("checkbox", { name: "Erase memories" }).uncheck();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "Connected" }).waitFor();
+    const second = await everything.done;
+    assert.deepEqual(second.scope, {
+      namespaces: ["diary", "travel", "work"],
+      operations: ["read", "write", "audit"],
+      expires_at: null,
+    });
+  } finally {
+    await browser?.close();
+    await client?.close();
+    await relayer?.stop();
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+});
