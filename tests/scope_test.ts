@@ -58,6 +58,11 @@ Deno.test("a write-only key remembers but cannot recall or read", async () => {
     "read",
   );
   assert.equal((await refusal(await t.signed(writer, "GET", `/api/memories/${id}`))).scope, "read");
+  // A duplicate is named, but its text is not shown to a key that may not read it.
+  const again = await json(
+    await t.signed(writer, "POST", "/api/remember", { text: "I commute by bicycle" }),
+  );
+  assert.deepEqual(again, { status: "duplicate", duplicate_of: id });
   const recalled = await json(await t.signed(owner, "POST", "/api/recall", { query: "bicycle" }));
   assert.deepEqual(recalled.results.map((r: { id: string }) => r.id), [id]);
 });

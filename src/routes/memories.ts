@@ -15,6 +15,7 @@ import {
   time,
   vector,
 } from "../http/fields.ts";
+import { allowsOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
@@ -106,7 +107,12 @@ export function memoryRoutes(
       const memory = original && await lifecycle.get(caller.owner, original, caller);
       if (memory) {
         touch(item.namespace, [original]);
-        return jsonResponse(200, { status: "duplicate", duplicate_of: original, memory });
+        // The stored memory is shown only to a key that may read it.
+        return jsonResponse(200, {
+          status: "duplicate",
+          duplicate_of: original,
+          ...(allowsOperation(caller.scope, "read") && { memory }),
+        });
       }
       const [job] = await service.remember(caller.owner, [item]);
       touch(item.namespace, [job.job_id]);
