@@ -281,7 +281,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         cipher: options.cipher.name,
         blobStore: options.blobs.name,
         vectorStore: options.vectors.name,
-        embedder: options.embedder.model,
+        // Read on every request: a reindex changes the embedder while the relayer runs.
+        get embedder() {
+          return options.embedder.model;
+        },
         llm: options.llm?.name ?? "none",
       },
       receiptKey: identity.publicKey,
