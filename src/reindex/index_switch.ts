@@ -100,16 +100,16 @@ export class IndexSwitch {
   constructor(active: IndexGeneration, options: { logger?: Logger } = {}) {
     this.#active = { ...active, calls: 0, closing: false };
     this.#logger = options.logger ?? silentLogger;
-    const active = () => this.#active;
+    const current = () => this.#active;
     this.embedder = {
       get name() {
-        return active().embedder.name;
+        return current().embedder.name;
       },
       get model() {
-        return active().embedder.model;
+        return current().embedder.model;
       },
       get dimensions() {
-        return active().embedder.dimensions;
+        return current().embedder.dimensions;
       },
       embed: (texts, options) => this.#embed(texts, options),
     };
