@@ -12,6 +12,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
+ *   deno task svc reindex --embedder local          (the relayer stopped)
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
@@ -29,6 +30,7 @@ import {
   runMemoryCommand,
   UsageError,
 } from "./svc_memories.ts";
+import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -42,6 +44,8 @@ Ledger (reads SVC_DATA_DIR, default ./data):
   key remove --account ID --public-key HEX|--address ADDR
 
 ${MEMORY_USAGE}
+
+${REINDEX_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
@@ -115,6 +119,7 @@ async function run(args: string[]): Promise<Output> {
       until: { type: "string" },
       text: { type: "string" },
       confirm: { type: "string" },
+      embedder: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -216,6 +221,13 @@ async function run(args: string[]): Promise<Output> {
         text: `removed ${key.public_key}; a running relayer refuses it from the next request`,
       };
     }
+  }
+
+  if (command === "reindex" && sub === undefined) {
+    return await runReindex(values.embedder, Deno.env.toObject(), {
+      write: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
+      terminal: Deno.stderr.isTerminal(),
+    });
   }
 
   if (MEMORY_COMMANDS.includes(command)) {
