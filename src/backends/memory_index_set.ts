@@ -7,6 +7,15 @@ import { checkIndexName, DEFAULT_INDEX } from "./index_names.ts";
 import { MemoryVectorStore } from "./memory.ts";
 import type { IndexEmbedding, VectorIndexSet, VectorStore } from "./types.ts";
 
+/** `task`'s result, or its error, as a promise. */
+function settled<T>(task: () => T): Promise<T> {
+  try {
+    return Promise.resolve(task());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** Indexes in memory; see the module documentation. */
 export class MemoryVectorIndexSet implements VectorIndexSet {
   readonly name = "memory";
@@ -18,42 +27,47 @@ export class MemoryVectorIndexSet implements VectorIndexSet {
   }
 
   built(name: string): Promise<IndexEmbedding | null> {
-    const index = this.#indexes.get(checkIndexName(name));
-    return Promise.resolve(index ? { ...index.embedding } : null);
+    return settled(() => {
+      const index = this.#indexes.get(checkIndexName(name));
+      return index ? { ...index.embedding } : null;
+    });
   }
 
   open(name: string, embedding: IndexEmbedding): Promise<VectorStore> {
-    checkIndexName(name);
-    let index = this.#indexes.get(name);
-    if (!index) {
-      index = { embedding: { ...embedding }, store: new MemoryVectorStore(embedding.dimensions) };
-      this.#indexes.set(name, index);
-    }
-    const { model, dimensions } = index.embedding;
-    if (model !== embedding.model || dimensions !== embedding.dimensions) {
-      return Promise.reject(
-        new SvcError(
+    return settled(() => {
+      let index = this.#indexes.get(checkIndexName(name));
+      if (!index) {
+        const store = new MemoryVectorStore(embedding.dimensions);
+        index = { embedding: { ...embedding }, store };
+        this.#indexes.set(name, index);
+      }
+      const { model, dimensions } = index.embedding;
+      if (model !== embedding.model || dimensions !== embedding.dimensions) {
+        throw new SvcError(
           "conflict",
           `Cannot open the vector index "${name}": it was built with embedder "${model}" ` +
             `(${dimensions} dimensions), not "${embedding.model}" (${embedding.dimensions})`,
-        ),
-      );
-    }
-    return Promise.resolve(index.store);
+        );
+      }
+      return index.store;
+    });
   }
 
   activate(name: string): Promise<void> {
-    this.#active = checkIndexName(name);
-    return Promise.resolve();
+    return settled(() => {
+      this.#active = checkIndexName(name);
+    });
   }
 
   remove(name: string): Promise<void> {
-    if (checkIndexName(name) === this.#active) {
-      return Promise.reject(
-        new SvcError("conflict", `Cannot remove the vector index "${name}": it is the active one`),
-      );
-    }
-    this.#indexes.delete(name);
-    return Promise.resolve();
+    return settled(() => {
+      if (checkIndexName(name) === this.#active) {
+        throw new SvcError(
+          "conflict",
+          `Cannot remove the vector index "${name}": it is the active one`,
+        );
+      }
+      this.#indexes.delete(name);
+    });
   }
 }
