@@ -292,6 +292,7 @@ export class Reindexer {
     const places = new Map<string, IndexPartition>();
     for (const p of await this.#partitions(target, signal)) places.set(placeOf(p), p);
     for (const p of await this.#partitions(source, signal)) places.set(placeOf(p), p);
+    const allHeld = new Set<string>();
     for (const p of places.values()) {
       // The new index first: a memory written since is in the old one before the new.
       const present = new Set(
@@ -299,6 +300,7 @@ export class Reindexer {
       );
       const rows = await source.store.terms(p.owner, p.namespace, { signal });
       const held = new Set(rows.map((row) => row.id));
+      for (const id of held) allHeld.add(id);
       const extra = [...present].filter((id) => !held.has(id));
       if (extra.length > 0) await target.store.delete(extra, { signal });
       const missing = rows.filter((row) => !present.has(row.id) && !this.#skipped.has(row.id))
@@ -307,6 +309,10 @@ export class Reindexer {
       for (let at = 0; at < missing.length; at += size) {
         await this.#copy(p, missing.slice(at, at + size), target, options);
       }
+    }
+    // What was left out and erased since is not reported.
+    if (options.direct) {
+      for (const id of this.#skipped.keys()) if (!allHeld.has(id)) this.#skipped.delete(id);
     }
   }
 

@@ -13,7 +13,7 @@ import { LexicalIndex } from "../ranking/lexical_index.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";
-import { type ReindexProgress, Reindexer } from "./reindexer.ts";
+import { Reindexer, type ReindexProgress } from "./reindexer.ts";
 import { ReindexState } from "./state.ts";
 
 /** Vectors of the same size as `MemoryEmbedder`'s that differ from them (reversed); counted. */
@@ -236,6 +236,7 @@ Deno.test("reindex: a cipher that needs each caller's key is refused", async () 
   const { reindexer } = await reindexOf(world, new CountingEmbedder(16), kv, { cipher });
   await assert.rejects(
     reindexer.run(),
-    (error) => error instanceof SvcError && error.code === "conflict" && /seal-like/.test(error.message),
+    (error) =>
+      error instanceof SvcError && error.code === "conflict" && /seal-like/.test(error.message),
   );
 });
