@@ -11,7 +11,8 @@ import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { type Output, UsageError } from "./svc_memories.ts";
 
-export const REINDEX_USAGE = `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):
+export const REINDEX_USAGE =
+  `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):
   reindex --embedder NAME                rebuild the vector index for embedder NAME (a value of
                                          SVC_EMBEDDER: local, lexical, ollama, openai); resumes
                                          where an interrupted run stopped`;

@@ -199,6 +199,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const { cipher, blobs, vectors, embedder } = options;
   const hasher = await TermHasher.fromSecret(options.secret);
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  // A reindex switched to a new index: the namespaces are read again from it.
+  vectors.onReplaced?.(() => lexicon.clear());
   const vectorSeal = await VectorSeal.fromSecret(options.secret);
   const attributeSeal = await AttributeSeal.fromSecret(options.secret);
   const pipeline = createRememberPipeline({

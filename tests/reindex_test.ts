@@ -37,6 +37,19 @@ async function settleAll(t: TestRelayer, caller: Caller, ids: string[]): Promise
   for (let i = 0; i < ids.length; i += 100) await t.settle(caller, ids.slice(i, i + 100));
 }
 
+/** The ids `GET /api/memories` lists in the default namespace, sorted. */
+async function listIds(t: TestRelayer, caller: Caller): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor = "";
+  do {
+    const query = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const page = await jsonOf(await t.signed(caller, "GET", `/api/memories${query}`));
+    ids.push(...page.memories.map((m: { id: string }) => m.id));
+    cursor = page.next_cursor ?? "";
+  } while (cursor);
+  return ids.sort();
+}
+
 /** Which embedders a recall's results agree with: "old", "new" or "both"; throws on a mix. */
 async function answeredBy(
   query: string,
@@ -84,6 +97,15 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
       initial.push(...await rememberBulk(t, alice, texts));
     }
     await settleAll(t, alice, initial);
+    // A client-encrypted memory, of the old size: the new index cannot take it.
+    const manual = await jsonOf(
+      await t.signed(alice, "POST", "/api/remember/manual", {
+        encrypted_data: btoa("sealed by the client"),
+        vector: Array.from({ length: lexical.dimensions }, (_, i) => (i === 3 ? 1 : 0)),
+      }),
+    );
+    // The catalog is read before the reindex (and must be read again after the switch).
+    assert.equal((await listIds(t, alice)).length, initial.length + 1);
 
     const state = await ReindexState.open(t.kv, secret);
     const plan = await planReindex(set, state, glove);
@@ -158,6 +180,9 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
       (await indexes.vectors.terms(alice.owner, "default")).map((row) => row.id),
     );
     assert.deepEqual([...indexed].sort(), [...expected].sort());
+    assert.deepEqual(await listIds(t, alice), [...expected].sort(), "list agrees with the index");
+    assert.ok(!indexed.has(manual.id));
+    assert.equal(summary.skipped.manualDimensions, 1);
     assert.ok(summary.memories >= initial.length - erased.length);
     // After the switch, recall runs on GloVe vectors only.
     const query = "who do I visit?";

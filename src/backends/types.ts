@@ -273,6 +273,12 @@ export interface VectorStore {
    * what a reindex walks. A store without it cannot be reindexed.
    */
   partitions?(options?: CallOptions): Promise<IndexPartition[]>;
+  /**
+   * For a store whose rows can be replaced all at once (a reindex switching to a new index):
+   * `listener` is called when they are, so that what was read from it (the lexical index and
+   * catalog) is read again.
+   */
+  onReplaced?(listener: () => void): void;
   /** Releases what the store holds open. */
   close(): Promise<void>;
 }

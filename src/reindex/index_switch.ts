@@ -91,6 +91,7 @@ export class IndexSwitch {
   #made = new WeakMap<object, Generation>();
   #texts = new WeakMap<object, string>();
   #gate = new WriteGate();
+  #replaced: (() => void)[] = [];
   #logger: Logger;
   /** Embeds with the active index's embedder. */
   readonly embedder: Embedder;
@@ -166,6 +167,7 @@ export class IndexSwitch {
       this.#active = target;
       this.#target = undefined;
       this.#retired.add(source);
+      this.#notify();
       return source;
     });
   }
@@ -195,6 +197,18 @@ export class IndexSwitch {
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);
     this.#retired.delete(retired);
     await retired.store.close();
+    // Again: what was read from the old index by calls that began before the switch.
+    this.#notify();
+  }
+
+  #notify(): void {
+    for (const listener of this.#replaced) {
+      try {
+        listener();
+      } catch (error) {
+        this.#logger.error("a listener of the index switch failed", { error });
+      }
+    }
   }
 
   /** Closes every index it holds open. */
@@ -294,6 +308,7 @@ export class IndexSwitch {
           }
           return s.partitions(options);
         }),
+      onReplaced: (listener) => void this.#replaced.push(listener),
       close: () => this.close(),
     };
   }

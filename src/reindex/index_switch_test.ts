@@ -145,6 +145,17 @@ Deno.test("index switch: writes wait while the switch completes, then land in th
   await indexes.retire(replaced);
 });
 
+Deno.test("index switch: its listeners hear of the switch, and again once the old index is closed", async () => {
+  const { newEmbedder, newStore, indexes } = setup();
+  let heard = 0;
+  indexes.vectors.onReplaced?.(() => heard++);
+  indexes.build({ name: "index-2", embedder: newEmbedder, store: newStore });
+  const replaced = await indexes.complete(() => Promise.resolve(), () => Promise.resolve());
+  assert.equal(heard, 1);
+  await indexes.retire(replaced);
+  assert.equal(heard, 2);
+});
+
 Deno.test("write gate: an exclusive task waits for the writes under way and holds back new ones", async () => {
   const gate = new WriteGate();
   const order: string[] = [];
