@@ -57,6 +57,8 @@ export interface ReindexConfig {
   ratePerSecond: number;
   /** `SVC_MODELS_DIR`: where the offline embedder's cache is, should it be the previous one. */
   modelsDir: string;
+  /** `OLLAMA_HOST`, should the previous embedder be Ollama's. */
+  ollamaHost?: string;
 }
 export type LlmConfig =
   | { kind: "local" }
@@ -291,6 +293,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
       ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
       modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`,
+      ollamaHost: read.text("OLLAMA_HOST"),
     },
     llm: readLlm(read),
     masterKeyHex: read.matching(

@@ -78,7 +78,7 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
       ? embedder.ollama
       : llm.kind === "ollama"
       ? llm.ollama
-      : { timeoutMs: 60_000 };
+      : { timeoutMs: 60_000, host: config.reindex.ollamaHost };
     return { kind, ollama: { ...settings, model: name } };
   }
   const settings = embedder.kind === "openai"

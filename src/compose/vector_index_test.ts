@@ -16,10 +16,11 @@ Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
     enabled: false,
     ratePerSecond: 0,
     modelsDir: "./data/models",
+    ollamaHost: undefined,
   });
   assert.deepEqual(
     configOf({ SVC_REINDEX: "1", SVC_REINDEX_RATE: "250", SVC_MODELS_DIR: "/m" }).reindex,
-    { enabled: true, ratePerSecond: 250, modelsDir: "/m" },
+    { enabled: true, ratePerSecond: 250, modelsDir: "/m", ollamaHost: undefined },
   );
   const bad = readConfig({ SVC_REINDEX: "yes", SVC_REINDEX_RATE: "-1" });
   assert.ok(!bad.ok);
@@ -49,7 +50,10 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
       baseURL: "http://127.0.0.1:1234/v1",
     },
   });
-  assert.equal(previousEmbedderConfig("ollama:nomic-embed-text", config)?.kind, "ollama");
+  assert.deepEqual(previousEmbedderConfig("ollama:nomic-embed-text", config), {
+    kind: "ollama",
+    ollama: { model: "nomic-embed-text", timeoutMs: 60_000, host: "http://10.0.0.2:11434" },
+  });
   assert.equal(previousEmbedderConfig("svc-lexical-hash-v1-512", config), undefined);
   assert.equal(previousEmbedderConfig("someone-else:model", config), undefined);
   // Without settings for an OpenAI-compatible API, it cannot be reached.
