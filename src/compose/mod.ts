@@ -62,7 +62,7 @@ export interface Backends {
  * The configured embedder, and the re-ranker that comes with it; a remote embedder is asked once
  * for its vector size.
  */
-export async function openEmbedder(
+async function openEmbedder(
   config: EmbedderConfig,
 ): Promise<{ embedder: Embedder; reranker?: Reranker }> {
   switch (config.kind) {
