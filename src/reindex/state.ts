@@ -32,7 +32,7 @@ export interface PartitionCursor {
   after: string;
   /** Memories written to the new index. */
   copied: number;
-  /** Memories left out (unreadable, or a client's vector of another size). */
+  /** Memories not written: left out (unreadable, a client's vector of another size) or erased. */
   skipped: number;
   /** Every memory of the namespace is done. */
   done: boolean;
