@@ -142,6 +142,8 @@ async function start() {
   }
   const relayerUrl = localUrl(server.addr.hostname, server.addr.port);
   logger.info("relayer listening", { url: relayerUrl, data_dir: config.dataDir });
+  // SVC_REINDEX=1 with another embedder: the new index is built while the old one serves.
+  backends.reindex?.start();
   const dashboard = ledger &&
     await serveDashboard(ledger, packageId, vectors, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");

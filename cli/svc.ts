@@ -15,6 +15,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS | --all] -o FILE --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
+ *   deno task svc reindex --embedder local          (the relayer stopped)
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
@@ -45,6 +46,7 @@ import {
   PORTABILITY_USAGE,
   runPortabilityCommand,
 } from "./svc_portability.ts";
+import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -64,6 +66,7 @@ Ledger (reads SVC_DATA_DIR, default ./data):
 ${MEMORY_USAGE}
 
 ${PORTABILITY_USAGE}
+${REINDEX_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
@@ -156,6 +159,7 @@ async function run(args: string[]): Promise<Output> {
       from: { type: "string" },
       "passphrase-file": { type: "string" },
       passphrase: { type: "string" },
+      embedder: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -266,6 +270,13 @@ async function run(args: string[]): Promise<Output> {
         text: `removed ${key.public_key}; a running relayer refuses it from the next request`,
       };
     }
+  }
+
+  if (command === "reindex" && sub === undefined) {
+    return await runReindex(values.embedder, Deno.env.toObject(), {
+      write: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
+      terminal: Deno.stderr.isTerminal(),
+    });
   }
 
   if (MEMORY_COMMANDS.includes(command)) {

@@ -25,7 +25,8 @@
  */
 export type * from "./backends/types.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
-export { countNamespaces } from "./backends/memory.ts";
+export { countNamespaces, countPartitions } from "./backends/memory.ts";
+export { checkIndexName } from "./backends/index_names.ts";
 export {
   backendError,
   ERROR_STATUS,

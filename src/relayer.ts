@@ -215,6 +215,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const { cipher, blobs, vectors, embedder } = options;
   const hasher = await TermHasher.fromSecret(options.secret);
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  // A reindex switched to a new index: the namespaces are read again from it.
+  vectors.onReplaced?.(() => lexicon.clear());
   const vectorSeal = await VectorSeal.fromSecret(options.secret);
   const attributeSeal = await AttributeSeal.fromSecret(options.secret);
   const pipeline = createRememberPipeline({
@@ -301,7 +303,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         cipher: options.cipher.name,
         blobStore: options.blobs.name,
         vectorStore: options.vectors.name,
-        embedder: options.embedder.model,
+        // Read on every request: a reindex changes the embedder while the relayer runs.
+        get embedder() {
+          return options.embedder.model;
+        },
         llm: options.llm?.name ?? "none",
       },
       receiptKey: identity.publicKey,

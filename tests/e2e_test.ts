@@ -87,7 +87,8 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   const message = new TextDecoder().decode(stderr);
   assert.match(message, /another-model/);
   assert.match(message, /svc-glove100-sif/);
-  assert.match(message, /restore/);
+  assert.match(message, /SVC_REINDEX=1/);
+  assert.match(message, /svc reindex --embedder/);
   await Deno.remove(dataDir, { recursive: true });
 });
 

@@ -25,6 +25,7 @@ import {
   backendError,
   type CallOptions,
   createLogger,
+  type IndexPartition,
   type Logger,
   type NamespaceCount,
   SvcError,
@@ -387,6 +388,16 @@ export class EncryptedVectorStore implements VectorStore {
     });
   }
 
+  async partitions(options?: CallOptions): Promise<IndexPartition[]> {
+    options?.signal?.throwIfAborted();
+    return await this.#call("list the index's namespaces", async () => {
+      const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+      return (await this.#named(await this.#storage.headers()))
+        .filter((h) => h.count > 0)
+        .sort((a, b) => order(a.owner, b.owner) || order(a.namespace, b.namespace));
+    });
+  }
+
   /** The namespaces decrypted in memory now, and about the bytes they hold. */
   memoryStats(): { namespaces: number; bytes: number } {
     return this.#cache.stats();
@@ -404,3 +415,5 @@ export class EncryptedVectorStore implements VectorStore {
     this.#storage.close();
   }
 }
+
+export { EncryptedIndexSet, type EncryptedIndexSetOptions } from "./index_set.ts";

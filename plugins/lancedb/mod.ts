@@ -17,8 +17,11 @@ import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arr
 import {
   backendError,
   type CallOptions,
+  checkIndexName,
   countNamespaces,
+  countPartitions,
   createLogger,
+  type IndexPartition,
   type Logger,
   type MemoryInfo,
   type NamespaceCount,
@@ -29,8 +32,17 @@ import {
   type VectorStore,
 } from "../../src/kit.ts";
 
+/** The table and the record of the default index, `"index"` (the only one before reindexing). */
 const TABLE = "memories";
 const META_FILE = "svc_index.json";
+
+/** The table of index `name`, and the file recording its embedder, in the index's folder. */
+export function indexFiles(name: string): { table: string; meta: string } {
+  checkIndexName(name);
+  return name === "index"
+    ? { table: TABLE, meta: META_FILE }
+    : { table: `${TABLE}-${name}`, meta: `svc_index.${name}.json` };
+}
 /** Candidates per result that the HNSW search re-ranks on the full vectors. */
 const REFINE_FACTOR = 4;
 const VECTOR_INDEX = "vector_idx";
@@ -39,6 +51,11 @@ const MAX_INDEX_SEGMENTS = 4;
 export interface LanceDbOptions {
   /** The index's folder. */
   dir: string;
+  /**
+   * Which index of the folder (default `"index"`, table `memories`); another name is the table
+   * `memories-<name>`, beside it (see `LanceDbIndexSet`).
+   */
+  index?: string;
   model: string;
   dimensions: number;
   /** Rows from which the approximate (HNSW) vector index is built; below it, search is exact. */
@@ -107,8 +124,9 @@ export class LanceDbVectorStore implements VectorStore {
 
   static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
     const { dir } = options;
+    const { table: tableName, meta } = indexFiles(options.index ?? "index");
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    const metaPath = `${dir}/${META_FILE}`;
+    const metaPath = `${dir}/${meta}`;
     const wanted = { model: options.model, dimensions: options.dimensions };
     let recorded: typeof wanted | null = null;
     try {
@@ -146,9 +164,9 @@ export class LanceDbVectorStore implements VectorStore {
       ]);
       // An existing table is opened as it is (creating it "if missing" refuses one whose
       // schema differs, as an earlier version's does).
-      const table = (await db.tableNames()).includes(TABLE)
-        ? await db.openTable(TABLE)
-        : await db.createEmptyTable(TABLE, schema, { existOk: true });
+      const table = (await db.tableNames()).includes(tableName)
+        ? await db.openTable(tableName)
+        : await db.createEmptyTable(tableName, schema, { existOk: true });
       // Tables made before lexical ranking or infos gain the columns, empty (no terms: dense
       // ranking only; no info: rows as they were remembered then).
       const fields = new Set((await table.schema()).fields.map((field) => field.name));
@@ -345,6 +363,18 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
+  async partitions(options?: CallOptions): Promise<IndexPartition[]> {
+    options?.signal?.throwIfAborted();
+    try {
+      const rows = await this.#table.query().select(["owner_id", "ns"]).toArray();
+      return countPartitions(
+        rows.map((row) => ({ owner: row.owner_id as string, namespace: row.ns as string })),
+      );
+    } catch (error) {
+      throw backendError("LanceDB", "list the index's namespaces", error);
+    }
+  }
+
   /** Every row of the index, in batches (to move the index into another store). */
   async *rows(options?: CallOptions): AsyncGenerator<VectorRow[]> {
     await this.idle();
@@ -385,3 +415,5 @@ export class LanceDbVectorStore implements VectorStore {
     this.#db.close();
   }
 }
+
+export { LanceDbIndexSet, type LanceDbIndexSetOptions } from "./index_set.ts";

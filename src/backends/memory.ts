@@ -8,6 +8,7 @@ import type {
   BlobMeta,
   BlobStore,
   CallOptions,
+  IndexPartition,
   NamespaceCount,
   ResolvedAccount,
   TermsRow,
@@ -34,6 +35,21 @@ export function countNamespaces(namespaces: string[]): NamespaceCount[] {
   for (const ns of namespaces) counts.set(ns, (counts.get(ns) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
     .map(([namespace, count]) => ({ namespace, count }));
+}
+
+/** Counts each owner's namespaces in a list of rows, sorted by owner, then namespace. */
+export function countPartitions(rows: { owner: string; namespace: string }[]): IndexPartition[] {
+  const counts = new Map<string, IndexPartition>();
+  for (const { owner, namespace } of rows) {
+    const key = JSON.stringify([owner, namespace]);
+    const entry = counts.get(key) ?? { owner, namespace, count: 0 };
+    entry.count++;
+    counts.set(key, entry);
+  }
+  const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+  return [...counts.values()].sort((a, b) =>
+    order(a.owner, b.owner) || order(a.namespace, b.namespace)
+  );
 }
 
 /** A vector index in memory, searched exhaustively by cosine distance. */
@@ -131,6 +147,11 @@ export class MemoryVectorStore implements VectorStore {
         [...this.#rows.values()].filter((r) => r.owner === owner).map((r) => r.namespace),
       ),
     );
+  }
+
+  partitions(options?: CallOptions): Promise<IndexPartition[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return Promise.resolve(countPartitions([...this.#rows.values()]));
   }
 
   close(): Promise<void> {

@@ -283,6 +283,17 @@ export interface VectorStore {
   terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
+  /**
+   * Every owner's namespaces that hold rows, with their counts, sorted by owner then namespace:
+   * what a reindex walks. A store without it cannot be reindexed.
+   */
+  partitions?(options?: CallOptions): Promise<IndexPartition[]>;
+  /**
+   * For a store whose rows can be replaced all at once (a reindex switching to a new index):
+   * `listener` is called when they are, so that what was read from it (the lexical index and
+   * catalog) is read again.
+   */
+  onReplaced?(listener: () => void): void;
   /** Releases what the store holds open. */
   close(): Promise<void>;
 }
@@ -295,6 +306,55 @@ export interface EmbedOptions extends CallOptions {
    * instruction) embed each kind with its own; other embedders ignore it.
    */
   purpose?: "query" | "document";
+}
+
+/** An owner's namespace in the index, and how many rows it holds. */
+export interface IndexPartition {
+  /** The owner's address. */
+  owner: string;
+  /** The namespace. */
+  namespace: string;
+  /** Its rows. */
+  count: number;
+}
+
+/** The embedder an index's vectors come from, as the index records it. */
+export interface IndexEmbedding {
+  /** The embedder's `model`. */
+  model: string;
+  /** The embedder's `dimensions`: the size of every vector of the index. */
+  dimensions: number;
+}
+
+/**
+ * The named indexes of one vector store backend, one of them active: what changing the embedder
+ * builds on. A reindex fills a second index beside the active one (which keeps serving), then
+ * `activate`s it and `remove`s the first. Names are 1 to 40 characters of `[a-z0-9-]`,
+ * starting with a letter or digit; until another is activated, the active index is the one the
+ * backend has always used (for example `index.kv`), named `"index"`.
+ */
+export interface VectorIndexSet {
+  /** The backend's name, as its stores report it. */
+  readonly name: string;
+  /** The name of the active index: the one a relayer opens. */
+  active(): Promise<string>;
+  /** What index `name` was built with; `null` when it does not exist or was never opened. */
+  built(name: string): Promise<IndexEmbedding | null>;
+  /**
+   * Opens index `name` for vectors of `embedding`, creating it if missing; an index built with
+   * another embedding is refused (`conflict`). Several indexes of a set may be open at once.
+   */
+  open(name: string, embedding: IndexEmbedding): Promise<VectorStore>;
+  /**
+   * Makes `name` the active index in one step that a crash leaves either done or not done
+   * (persisted: `active` answers it from then on, across restarts).
+   */
+  activate(name: string): Promise<void>;
+  /**
+   * Deletes index `name` with everything it holds; it must be closed. The active index is
+   * refused (`conflict`); an index that does not exist is ignored.
+   */
+  remove(name: string): Promise<void>;
 }
 
 /** Turns text into vectors of a fixed dimension. */

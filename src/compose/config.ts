@@ -51,6 +51,17 @@ export type EmbedderConfig =
   | { kind: "onnx"; onnx: OnnxSettings }
   | { kind: "ollama"; ollama: OllamaSettings }
   | { kind: "openai"; openai: OpenAiSettings };
+/** Whether a start whose embedder differs from the index's rebuilds the index, and how fast. */
+export interface ReindexConfig {
+  /** `SVC_REINDEX=1`: build the new index in the background while serving from the old one. */
+  enabled: boolean;
+  /** `SVC_REINDEX_RATE`: at most this many memories a second (0: no limit). */
+  ratePerSecond: number;
+  /** `SVC_MODELS_DIR`: where the offline embedder's cache is, should it be the previous one. */
+  modelsDir: string;
+  /** `OLLAMA_HOST`, should the previous embedder be Ollama's. */
+  ollamaHost?: string;
+}
 export type LlmConfig =
   | { kind: "local" }
   | { kind: "none" }
@@ -66,6 +77,8 @@ export interface Config {
   blobStore: BlobStoreConfig;
   vectorStore: VectorStoreConfig;
   embedder: EmbedderConfig;
+  /** `SVC_REINDEX`, `SVC_REINDEX_RATE`: rebuilding the index for a new embedder at start. */
+  reindex: ReindexConfig;
   llm: LlmConfig;
   /** `SVC_MASTER_KEY`: the relayer's secret as hex; read from the data directory when absent. */
   masterKeyHex?: string;
@@ -289,6 +302,12 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     blobStore: readBlobStore(read, chain),
     vectorStore: readVectorStore(read),
     embedder: readEmbedder(read, dataDir),
+    reindex: {
+      enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
+      ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
+      modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`,
+      ollamaHost: read.text("OLLAMA_HOST"),
+    },
     llm: readLlm(read),
     masterKeyHex: read.matching(
       "SVC_MASTER_KEY",

@@ -13,9 +13,9 @@ import type {
   Llm,
   Reranker,
   Sponsor,
-  VectorStore,
+  VectorIndexSet,
 } from "../backends/types.ts";
-import { MemoryVectorStore } from "../backends/memory.ts";
+import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
 import type { RelayerOptions } from "../relayer.ts";
@@ -24,6 +24,14 @@ import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
+import {
+  type BackgroundReindex,
+  type IndexLock,
+  lockIndex,
+  type OpenedIndex,
+  openVectorIndex,
+  type VectorIndexDependencies,
+} from "./vector_index.ts";
 
 export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
 export { restrictNewFiles } from "./private_files.ts";
@@ -42,6 +50,11 @@ export interface Backends {
   relayer: RelayerBackends;
   /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
   ledger?: LocalLedger;
+  /**
+   * The reindex to run when the index was built with another embedder and `SVC_REINDEX=1` (or
+   * `offline`): `start` it once the relayer serves; `close` stops it.
+   */
+  reindex?: BackgroundReindex;
   close(): Promise<void>;
 }
 
@@ -112,49 +125,61 @@ async function openLlm(config: LlmConfig): Promise<Llm | undefined> {
   }
 }
 
-async function openVectors(
+/** The vector store's indexes: the encrypted index's files, LanceDB's tables, or memory. */
+async function openIndexSet(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
-  embedder: Embedder,
   logger: Logger,
-): Promise<VectorStore> {
-  const { model, dimensions } = embedder;
+): Promise<VectorIndexSet> {
   switch (config.vectorStore.kind) {
     case "encrypted": {
-      const { EncryptedVectorStore } = await import("../../plugins/encrypted_index/mod.ts");
-      const store = await EncryptedVectorStore.open({
-        path: `${config.dataDir}/index.kv`,
+      const { EncryptedIndexSet } = await import("../../plugins/encrypted_index/mod.ts");
+      return await EncryptedIndexSet.open({
+        dir: config.dataDir,
         secret,
-        model,
-        dimensions,
         memoryMb: config.vectorStore.memoryMb,
         // One relayer per data directory: nothing else writes its index.
         soleWriter: true,
         logger,
       });
-      try {
-        if (config.vectorStore.importLanceDb) {
-          const { importLanceDb } = await import("./lancedb_import.ts");
-          await importLanceDb(store, config.dataDir, { model, dimensions }, logger);
-        }
-      } catch (error) {
-        await store.close();
-        throw error;
-      }
-      return store;
     }
     case "lancedb": {
-      const { LanceDbVectorStore } = await import("../../plugins/lancedb/mod.ts");
-      return await LanceDbVectorStore.open({
-        dir: `${config.dataDir}/lancedb`,
-        model,
-        dimensions,
-        logger,
-      });
+      const { LanceDbIndexSet } = await import("../../plugins/lancedb/mod.ts");
+      return await LanceDbIndexSet.open({ dir: `${config.dataDir}/lancedb`, logger });
     }
     case "memory":
-      return new MemoryVectorStore(dimensions);
+      return new MemoryVectorIndexSet();
   }
+}
+
+/**
+ * The index served from (see `vector_index.ts`); an old LanceDB index is imported into a new
+ * encrypted one first, when `SVC_VECTOR_STORE` is unset.
+ */
+async function openVectors(
+  deps: Omit<VectorIndexDependencies, "indexes" | "openEmbedder">,
+): Promise<OpenedIndex> {
+  const { config, secret, logger } = deps;
+  const indexes = await openIndexSet(config, secret, logger);
+  const opened = await openVectorIndex({
+    ...deps,
+    indexes,
+    openEmbedder: (embedder) => openEmbedder(embedder, logger),
+  });
+  try {
+    if (config.vectorStore.kind === "encrypted" && config.vectorStore.importLanceDb) {
+      const { EncryptedVectorStore } = await import("../../plugins/encrypted_index/mod.ts");
+      if (opened.vectors instanceof EncryptedVectorStore) {
+        const { importLanceDb } = await import("./lancedb_import.ts");
+        const { model, dimensions } = deps.embedder;
+        await importLanceDb(opened.vectors, config.dataDir, { model, dimensions }, logger);
+      }
+    }
+  } catch (error) {
+    await opened.vectors.close();
+    throw error;
+  }
+  return opened;
 }
 
 /**
@@ -233,17 +258,45 @@ async function openDirectory(
 export async function openBackends(
   config: Config,
   logger: Logger,
-  links: { sidecar?: SidecarLink } = {},
+  links: { sidecar?: SidecarLink; offlineReindex?: boolean } = {},
 ): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
-  const { embedder, reranker, close: closeEmbedder } = await openEmbedder(config.embedder, logger);
+  const { embedder: configured, reranker, close: closeEmbedder } = await openEmbedder(
+    config.embedder,
+    logger,
+  );
   const llm = await openLlm(config.llm);
-  const vectors = await openVectors(config, secret, embedder, logger);
+  const lock: IndexLock | undefined = config.vectorStore.kind === "memory"
+    ? undefined
+    : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
   const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+  let closeCipher: (() => Promise<void>) | undefined;
+  let opened;
+  try {
+    const { cipher, close } = await openCipher(config, secret, links.sidecar);
+    closeCipher = close;
+    const blobs = await openBlobs(config);
+    const index = await openVectors({
+      config,
+      kv,
+      secret,
+      cipher,
+      blobs,
+      embedder: configured,
+      logger,
+      offline: links.offlineReindex,
+    });
+    opened = { cipher, blobs, ...index };
+  } catch (error) {
+    // A start refused (another embedder, a held lock) leaves nothing open.
+    kv.close();
+    await closeCipher?.();
+    lock?.release();
+    throw error;
+  }
+  const { cipher, blobs, vectors, embedder, reindex } = opened;
   const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
-  const { cipher, close: closeCipher } = await openCipher(config, secret, links.sidecar);
-  const blobs = await openBlobs(config);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
   if (tightened > 0) {
@@ -267,12 +320,15 @@ export async function openBackends(
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
     },
     ledger,
+    reindex,
     async close() {
+      await reindex?.stop();
       await vectors.close();
       kv.close();
       ledgerKv?.close();
       await closeCipher?.();
       await closeEmbedder?.();
+      lock?.release();
     },
   };
 }

@@ -286,6 +286,11 @@ export class LexicalIndex {
     if (index) (await index).add(row);
   }
 
+  /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
+  clear(): void {
+    this.#namespaces.clear();
+  }
+
   /** Forgets memories (only in namespaces already loaded; others load without them). */
   async remove(owner: string, namespace: string, ids: string[]): Promise<void> {
     const index = this.#namespaces.get(`${owner}\0${namespace}`);

@@ -20,12 +20,14 @@ export {
   MemoryVectorStore,
 } from "../backends/memory.ts";
 export { MemoryCipher } from "../backends/memory_cipher.ts";
+export { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 export { MemoryEmbedder } from "../backends/memory_embedder.ts";
 export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
 export { cipherSuite } from "./cipher_suite.ts";
+export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";
 export { type FaultOptions, SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
 export {
   accountDirectorySuite,

@@ -1,0 +1,136 @@
+/**
+ * LanceDB's named indexes (`VectorIndexSet`), as tables of one folder: the default index,
+ * `"index"`, is the table `memories` with its record `svc_index.json` (what every earlier
+ * version used); index `name` is the table `memories-<name>` with `svc_index.<name>.json`. The
+ * active index is named in `svc_active.json` (JSON `{"name": …}`), written to a temporary file,
+ * synced and renamed over the old one: a crash leaves the old name or the new. Without that
+ * file the active index is `"index"`.
+ *
+ * @example
+ * ```ts
+ * const indexes = await LanceDbIndexSet.open({ dir: "./data/lancedb" });
+ * const store = await indexes.open(await indexes.active(), embedder);
+ * ```
+ */
+import * as lancedb from "@lancedb/lancedb";
+import {
+  backendError,
+  checkIndexName,
+  type IndexEmbedding,
+  type Logger,
+  SvcError,
+  type VectorIndexSet,
+  type VectorStore,
+} from "../../src/kit.ts";
+import { indexFiles, LanceDbVectorStore } from "./mod.ts";
+
+const POINTER = "svc_active.json";
+const DEFAULT = "index";
+
+/** How to open a {@linkcode LanceDbIndexSet}. */
+export interface LanceDbIndexSetOptions {
+  /** The folder of the tables. */
+  dir: string;
+  /** Rows from which each index builds its approximate vector index (see `LanceDbOptions`). */
+  indexMinRows?: number;
+  /** Where background maintenance reports failures. */
+  logger?: Logger;
+}
+
+/** Writes `text` to `path` so that a crash leaves the old content or the new. */
+async function replaceFile(path: string, text: string): Promise<void> {
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
+  try {
+    await file.write(new TextEncoder().encode(text));
+    await file.sync();
+  } finally {
+    file.close();
+  }
+  await Deno.rename(temp, path);
+  if (Deno.build.os === "windows") return;
+  const folder = await Deno.open(path.slice(0, path.lastIndexOf("/")) || ".", { read: true });
+  try {
+    await folder.sync();
+  } finally {
+    folder.close();
+  }
+}
+
+/** The LanceDB indexes of a folder; see the module documentation. */
+export class LanceDbIndexSet implements VectorIndexSet {
+  readonly name = "lancedb";
+  #options: LanceDbIndexSetOptions;
+
+  private constructor(options: LanceDbIndexSetOptions) {
+    this.#options = options;
+  }
+
+  /** The indexes of `options.dir` (created if missing). */
+  static async open(options: LanceDbIndexSetOptions): Promise<LanceDbIndexSet> {
+    await Deno.mkdir(options.dir, { recursive: true, mode: 0o700 });
+    return new LanceDbIndexSet(options);
+  }
+
+  async active(): Promise<string> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(`${this.#options.dir}/${POINTER}`);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return DEFAULT;
+      throw backendError("LanceDB", "read the active index's name", error);
+    }
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    if (typeof name !== "string") {
+      throw new SvcError(
+        "internal",
+        `Cannot read the active index's name: ${this.#options.dir}/${POINTER} is damaged`,
+      );
+    }
+    return checkIndexName(name);
+  }
+
+  async built(name: string): Promise<IndexEmbedding | null> {
+    try {
+      const text = await Deno.readTextFile(`${this.#options.dir}/${indexFiles(name).meta}`);
+      const { model, dimensions } = JSON.parse(text) as IndexEmbedding;
+      return { model, dimensions };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw error;
+    }
+  }
+
+  async open(name: string, embedding: IndexEmbedding): Promise<VectorStore> {
+    const { dir, indexMinRows, logger } = this.#options;
+    return await LanceDbVectorStore.open({ dir, index: name, ...embedding, indexMinRows, logger });
+  }
+
+  async activate(name: string): Promise<void> {
+    checkIndexName(name);
+    await replaceFile(`${this.#options.dir}/${POINTER}`, JSON.stringify({ name }) + "\n");
+  }
+
+  async remove(name: string): Promise<void> {
+    const { table, meta } = indexFiles(name);
+    if (name === await this.active()) {
+      throw new SvcError(
+        "conflict",
+        `Cannot remove the vector index "${name}" of ${this.#options.dir}: it is the active one`,
+      );
+    }
+    try {
+      const db = await lancedb.connect(this.#options.dir);
+      try {
+        if ((await db.tableNames()).includes(table)) await db.dropTable(table);
+      } finally {
+        db.close();
+      }
+      await Deno.remove(`${this.#options.dir}/${meta}`).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+    } catch (error) {
+      throw backendError("LanceDB", `remove the vector index "${name}"`, error);
+    }
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The vector index the relayer serves from. The store's active index is opened for the
+ * configured embedder when it was built with it (or is new). When it was built with another:
+ *
+ * - without `SVC_REINDEX=1` the start is refused, naming the two ways to change the embedder;
+ * - with it, the previous embedder is opened too (its model id tells which, see
+ *   `previousEmbedderConfig`), the relayer serves from the old index through an `IndexSwitch`,
+ *   and a `Reindexer` builds the new index in the background (`BackgroundReindex`);
+ * - offline (`svc reindex`), the old index is opened without its embedder, as nothing is
+ *   served meanwhile.
+ *
+ * The index is also locked (`index.lock` in the data directory, an advisory lock the system
+ * releases when the process ends), so `svc reindex` refuses to run beside a relayer.
+ */
+import type {
+  BlobStore,
+  Cipher,
+  Embedder,
+  IndexEmbedding,
+  VectorIndexSet,
+  VectorStore,
+} from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
+import {
+  IndexSwitch,
+  planReindex,
+  recordedEmbedder,
+  Reindexer,
+  ReindexState,
+  sameEmbedding,
+  settleLeftovers,
+} from "../reindex/mod.ts";
+import type { Config, EmbedderConfig } from "./config.ts";
+
+/** The index to serve from, and the reindex to run when one is needed. */
+export interface OpenedIndex {
+  vectors: VectorStore;
+  /** The configured embedder, or during a reindex the switch's (the previous one until it ends). */
+  embedder: Embedder;
+  /** The reindex to run (`SVC_REINDEX=1` with another embedder, or offline). */
+  reindex?: BackgroundReindex;
+}
+
+/** What opening the index takes. */
+export interface VectorIndexDependencies {
+  config: Config;
+  indexes: VectorIndexSet;
+  /** The relayer's Deno KV (`jobs.kv`), which keeps the reindex's cursors. */
+  kv: Deno.Kv;
+  secret: Uint8Array<ArrayBuffer>;
+  cipher: Cipher;
+  blobs: BlobStore;
+  /** The configured embedder. */
+  embedder: Embedder;
+  /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
+  openEmbedder: (config: EmbedderConfig) => Promise<{ embedder: Embedder }>;
+  logger: Logger;
+  /** `svc reindex`: nothing is served, the old index is opened without its embedder. */
+  offline?: boolean;
+}
+
+/**
+ * The configuration of the embedder whose model id is `model`, with the settings of the
+ * configuration where they apply (the Ollama host, the OpenAI-compatible API); `undefined` when
+ * this relayer cannot tell or cannot reach it.
+ */
+export function previousEmbedderConfig(model: string, config: Config): EmbedderConfig | undefined {
+  if (model.startsWith("svc-glove")) return { kind: "local", modelsDir: config.reindex.modelsDir };
+  if (/^svc-lexical-hash-v1-384$/.test(model)) return { kind: "lexical" };
+  const remote = model.match(/^(ollama|openai):(.+)$/s);
+  if (!remote) return undefined;
+  const [, kind, name] = remote;
+  const { embedder, llm } = config;
+  if (kind === "ollama") {
+    const settings = embedder.kind === "ollama"
+      ? embedder.ollama
+      : llm.kind === "ollama"
+      ? llm.ollama
+      : { timeoutMs: 60_000, host: config.reindex.ollamaHost };
+    return { kind, ollama: { ...settings, model: name } };
+  }
+  const settings = embedder.kind === "openai"
+    ? embedder.openai
+    : llm.kind === "openai"
+    ? llm.openai
+    : undefined;
+  return settings && { kind: "openai", openai: { ...settings, model: name } };
+}
+
+function mismatch(where: string, built: IndexEmbedding, wanted: IndexEmbedding): SvcError {
+  return new SvcError(
+    "conflict",
+    `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+      `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) is ` +
+      `configured. Either configure the original embedder, or rebuild the index for the new ` +
+      `one: restart with SVC_REINDEX=1 (the relayer keeps serving from the old index meanwhile), ` +
+      `or stop the relayer and run \`deno task svc reindex --embedder NAME\`.`,
+  );
+}
+
+/** Opens the previous embedder for serving during a reindex; it must make the index's vectors. */
+async function openPrevious(deps: VectorIndexDependencies, built: IndexEmbedding) {
+  const config = previousEmbedderConfig(built.model, deps.config);
+  const offline = "stop the relayer and run `deno task svc reindex --embedder NAME`, which " +
+    "needs only the new embedder, or configure the original embedder";
+  if (!config) {
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}", which ` +
+        `this relayer cannot open to answer recalls meanwhile. Either ${offline}.`,
+    );
+  }
+  const { embedder } = await deps.openEmbedder(config);
+  if (!sameEmbedding(embedder, built)) {
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}" ` +
+        `(${built.dimensions} dimensions), and this version's "${config.kind}" embedder is ` +
+        `"${embedder.model}" (${embedder.dimensions}). Either ${offline}.`,
+    );
+  }
+  return embedder;
+}
+
+/** Opens the active index, and the reindex it needs; see the module documentation. */
+export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
+  const { config, indexes, embedder, logger } = deps;
+  const state = await ReindexState.open(deps.kv, deps.secret);
+  await settleLeftovers(indexes, state, logger);
+  const active = await indexes.active();
+  const built = await indexes.built(active);
+  const wanted = { model: embedder.model, dimensions: embedder.dimensions };
+  const reindex = deps.offline || config.reindex.enabled;
+  if (!built || sameEmbedding(built, wanted)) {
+    const plan = await state.plan();
+    if (plan && !sameEmbedding(plan, wanted)) {
+      logger.warn(
+        "an unfinished reindex for another embedder is kept; restart with its embedder and " +
+          "SVC_REINDEX=1 to resume it",
+        { model: plan.model, index: plan.to },
+      );
+    } else if (reindex) {
+      logger.info("the vector index is built with the configured embedder: nothing to reindex", {
+        model: wanted.model,
+      });
+    }
+    return { vectors: await indexes.open(active, wanted), embedder };
+  }
+  if (!reindex) throw mismatch(`${config.dataDir} (${indexes.name})`, built, wanted);
+  if (!deps.cipher.holdsKeys) {
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex: the cipher "${deps.cipher.name}" decrypts only with each caller's own ` +
+        `key, so the relayer cannot read the memories to embed them again. Configure the ` +
+        `original embedder "${built.model}".`,
+    );
+  }
+  const previous = deps.offline ? recordedEmbedder(built) : await openPrevious(deps, built);
+  const plan = await planReindex(indexes, state, wanted, { logger });
+  const source = await indexes.open(active, built);
+  let target: VectorStore;
+  try {
+    target = await indexes.open(plan.to, wanted);
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  const indexSwitch = new IndexSwitch({ name: active, embedder: previous, store: source }, {
+    logger,
+  });
+  indexSwitch.build({ name: plan.to, embedder, store: target });
+  const reindexer = new Reindexer({
+    indexes,
+    switch: indexSwitch,
+    state,
+    cipher: deps.cipher,
+    blobs: deps.blobs,
+    vectorSeal: await VectorSeal.fromSecret(deps.secret),
+    logger,
+    ratePerSecond: config.reindex.ratePerSecond,
+    graceMs: deps.offline ? 0 : 10_000,
+  });
+  return {
+    vectors: indexSwitch.vectors,
+    embedder: indexSwitch.embedder,
+    reindex: new BackgroundReindex(reindexer, logger),
+  };
+}
+
+/**
+ * A reindex run in the background of a relayer: started once it serves, tried again after a
+ * failure (from 5 s to 5 min apart; a `conflict` is final), stopped (and awaited) on close.
+ */
+export class BackgroundReindex {
+  /** The reindex itself, which `svc reindex` runs in the foreground. */
+  readonly reindexer: Reindexer;
+  #logger: Logger;
+  #stop = new AbortController();
+  #running: Promise<void> | undefined;
+
+  constructor(reindexer: Reindexer, logger: Logger) {
+    this.reindexer = reindexer;
+    this.#logger = logger;
+  }
+
+  /** Starts the reindex (once). */
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async #loop(): Promise<void> {
+    const signal = this.#stop.signal;
+    for (let wait = 5_000; !signal.aborted; wait = Math.min(wait * 2, 300_000)) {
+      try {
+        await this.reindexer.run({ signal });
+        return;
+      } catch (error) {
+        if (signal.aborted) return;
+        const final = error instanceof SvcError && error.code === "conflict";
+        this.#logger.error(
+          final ? "reindex failed" : "reindex failed; it resumes after a pause",
+          { error, ...(!final && { retry_in_ms: wait }) },
+        );
+        if (final) return;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(finish, wait);
+          signal.addEventListener("abort", finish, { once: true });
+          function finish() {
+            clearTimeout(timer);
+            signal.removeEventListener("abort", finish);
+            resolve();
+          }
+        });
+      }
+    }
+  }
+
+  /** Stops the reindex (its cursors keep its progress) and waits for it. */
+  async stop(): Promise<void> {
+    this.#stop.abort(new SvcError("backend_unavailable", "Cannot reindex: the relayer stopped"));
+    await this.#running;
+  }
+}
+
+/** An advisory lock on the data directory's index, held until `release` or the process ends. */
+export interface IndexLock {
+  release(): void;
+}
+
+/**
+ * Locks `<dataDir>/index.lock`, refusing at once when another process holds it (a relayer, or
+ * `svc reindex`).
+ */
+export async function lockIndex(dataDir: string, holder: string): Promise<IndexLock> {
+  const path = `${dataDir}/index.lock`;
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  let locked = false;
+  try {
+    locked = await file.tryLock(true);
+  } finally {
+    if (!locked) file.close();
+  }
+  if (!locked) {
+    throw new SvcError(
+      "conflict",
+      `Cannot ${holder}: another process holds the vector index of ${dataDir} (${path}): a ` +
+        `relayer, or \`svc reindex\`. Stop it first; to change the embedder while a relayer ` +
+        `serves, restart it with SVC_REINDEX=1 and the new SVC_EMBEDDER instead.`,
+    );
+  }
+  return {
+    release() {
+      try {
+        file.close();
+      } catch { /* closed already */ }
+    },
+  };
+}

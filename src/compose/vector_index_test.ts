@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { silentLogger } from "../log.ts";
+import { SvcError } from "../errors.ts";
+import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
+import { openBackends, readConfig } from "./mod.ts";
+import { previousEmbedderConfig } from "./vector_index.ts";
+
+function configOf(env: Record<string, string>) {
+  const result = readConfig(env);
+  assert.ok(result.ok, result.ok ? "" : result.problems.join("; "));
+  return result.config;
+}
+
+Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
+  assert.deepEqual(configOf({}).reindex, {
+    enabled: false,
+    ratePerSecond: 0,
+    modelsDir: "./data/models",
+    ollamaHost: undefined,
+  });
+  assert.deepEqual(
+    configOf({ SVC_REINDEX: "1", SVC_REINDEX_RATE: "250", SVC_MODELS_DIR: "/m" }).reindex,
+    { enabled: true, ratePerSecond: 250, modelsDir: "/m", ollamaHost: undefined },
+  );
+  const bad = readConfig({ SVC_REINDEX: "yes", SVC_REINDEX_RATE: "-1" });
+  assert.ok(!bad.ok);
+  assert.ok(bad.problems.some((p) => p.startsWith("SVC_REINDEX ")), bad.problems.join("; "));
+  assert.ok(bad.problems.some((p) => p.startsWith("SVC_REINDEX_RATE")), bad.problems.join("; "));
+});
+
+Deno.test("the previous embedder is told by the model id the index recorded", () => {
+  const config = configOf({
+    SVC_MODELS_DIR: "/models",
+    SVC_LLM: "openai",
+    OPENAI_BASE_URL: "http://127.0.0.1:1234/v1",
+    OLLAMA_HOST: "http://10.0.0.2:11434",
+  });
+  assert.deepEqual(previousEmbedderConfig("svc-glove100-sif-oov28-v1", config), {
+    kind: "local",
+    modelsDir: "/models",
+  });
+  assert.deepEqual(previousEmbedderConfig("svc-lexical-hash-v1-384", config), { kind: "lexical" });
+  // The Ollama host and the OpenAI-compatible API come from the settings of the language model.
+  assert.deepEqual(previousEmbedderConfig("openai:text-embedding-3-small", config), {
+    kind: "openai",
+    openai: {
+      model: "text-embedding-3-small",
+      timeoutMs: 60_000,
+      apiKey: undefined,
+      baseURL: "http://127.0.0.1:1234/v1",
+    },
+  });
+  assert.deepEqual(previousEmbedderConfig("ollama:nomic-embed-text", config), {
+    kind: "ollama",
+    ollama: { model: "nomic-embed-text", timeoutMs: 60_000, host: "http://10.0.0.2:11434" },
+  });
+  assert.equal(previousEmbedderConfig("svc-lexical-hash-v1-512", config), undefined);
+  assert.equal(previousEmbedderConfig("someone-else:model", config), undefined);
+  // Without settings for an OpenAI-compatible API, it cannot be reached.
+  assert.equal(previousEmbedderConfig("openai:text-embedding-3-small", configOf({})), undefined);
+});
+
+Deno.test("composition: another embedder is refused with both fixes named, then reindexed with SVC_REINDEX=1; a second opener is refused", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-reindex-" });
+  const env = { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
+  try {
+    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger);
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger),
+      (error) => error instanceof SvcError && /another process holds/.test(error.message),
+    );
+    await first.relayer.vectors.upsert([{
+      id: "m1",
+      owner: "0xo",
+      namespace: "n",
+      blobId: "b",
+      createdAt: 1,
+      vector: (await first.relayer.embedder.embed(["hello"]))[0],
+    }]);
+    await first.close();
+
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
+      (error) =>
+        error instanceof SvcError && error.code === "conflict" &&
+        /"svc-lexical-hash-v1-384" \(384 dimensions\)/.test(error.message) &&
+        /SVC_REINDEX=1/.test(error.message) && /svc reindex --embedder/.test(error.message),
+    );
+    const serving = await openBackends(
+      configOf({ ...env, SVC_EMBEDDER: "local", SVC_REINDEX: "1" }),
+      silentLogger,
+    );
+    try {
+      assert.ok(serving.reindex, "a reindex to run");
+      // Until it ends, the relayer serves from the old index with the old embedder.
+      assert.equal(serving.relayer.embedder.model, "svc-lexical-hash-v1-384");
+      assert.equal(serving.relayer.vectors.dimensions, 384);
+      assert.equal(await serving.relayer.vectors.count(), 1);
+    } finally {
+      await serving.close();
+    }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

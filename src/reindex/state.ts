@@ -1,0 +1,116 @@
+/**
+ * What a reindex keeps so that it resumes after a crash, in the relayer's Deno KV (`jobs.kv`,
+ * the database of work under way):
+ *
+ * ```
+ * ["reindex", "plan"]               { from, to, model, dimensions, startedAt }
+ * ["reindex", "cursor", partition]  { after, copied, skipped, done }: one per namespace
+ * ```
+ *
+ * A namespace is filed under a keyed hash of its owner and name (HMAC-SHA-256 under a key
+ * derived from the relayer's secret), so the database names none. Its cursor is the last memory
+ * id (in id order) written to the new index.
+ */
+import { hkdfMaster } from "../crypto/sealing.ts";
+
+/** The reindex under way: from which index to which, for which embedder. */
+export interface ReindexPlan {
+  /** The index being replaced (active when the reindex began). */
+  from: string;
+  /** The index being built. */
+  to: string;
+  /** The embedder it is built with. */
+  model: string;
+  dimensions: number;
+  /** Unix milliseconds. */
+  startedAt: number;
+}
+
+/** How far a namespace got. */
+export interface PartitionCursor {
+  /** The last memory id done, in id order ("" before the first). */
+  after: string;
+  /** Memories written to the new index. */
+  copied: number;
+  /** Memories not written: left out (unreadable, a client's vector of another size) or erased. */
+  skipped: number;
+  /** Every memory of the namespace is done. */
+  done: boolean;
+}
+
+const PLAN: Deno.KvKey = ["reindex", "plan"];
+const CURSORS: Deno.KvKey = ["reindex", "cursor"];
+
+/** The persisted progress of a reindex; see the module documentation. */
+export class ReindexState {
+  #kv: Deno.Kv;
+  #naming: CryptoKey;
+
+  private constructor(kv: Deno.Kv, naming: CryptoKey) {
+    this.#kv = kv;
+    this.#naming = naming;
+  }
+
+  /** The state kept in `kv`, its namespaces named under keys derived from `secret`. */
+  static async open(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>): Promise<ReindexState> {
+    const naming = await crypto.subtle.deriveKey(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: new TextEncoder().encode("svc-reindex-v1"),
+        info: new TextEncoder().encode("partition names"),
+      },
+      await hkdfMaster(secret),
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      false,
+      ["sign"],
+    );
+    return new ReindexState(kv, naming);
+  }
+
+  async #key(owner: string, namespace: string): Promise<Deno.KvKey> {
+    const mac = await crypto.subtle.sign(
+      "HMAC",
+      this.#naming,
+      new TextEncoder().encode(JSON.stringify([owner, namespace])),
+    );
+    const name = new Uint8Array(mac).toBase64({ alphabet: "base64url", omitPadding: true });
+    return [...CURSORS, name.slice(0, 22)];
+  }
+
+  /** The reindex under way, or `null`. */
+  async plan(): Promise<ReindexPlan | null> {
+    return (await this.#kv.get<ReindexPlan>(PLAN)).value;
+  }
+
+  /** Starts a reindex: records `plan`, with no namespace done yet. */
+  async begin(plan: ReindexPlan): Promise<void> {
+    await this.clear();
+    await this.#kv.set(PLAN, plan);
+  }
+
+  /** A namespace's progress, or `null` before its first memory. */
+  async cursor(owner: string, namespace: string): Promise<PartitionCursor | null> {
+    return (await this.#kv.get<PartitionCursor>(await this.#key(owner, namespace))).value;
+  }
+
+  /** Records a namespace's progress. */
+  async setCursor(owner: string, namespace: string, cursor: PartitionCursor): Promise<void> {
+    await this.#kv.set(await this.#key(owner, namespace), cursor);
+  }
+
+  /** Forgets the reindex: its plan and every cursor. */
+  async clear(): Promise<void> {
+    let op = this.#kv.atomic();
+    let n = 0;
+    for await (const entry of this.#kv.list({ prefix: CURSORS })) {
+      op.delete(entry.key);
+      if (++n % 500 === 0) {
+        await op.commit();
+        op = this.#kv.atomic();
+      }
+    }
+    op.delete(PLAN);
+    await op.commit();
+  }
+}
