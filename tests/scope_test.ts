@@ -43,6 +43,16 @@ Deno.test("a read-only key recalls, lists and gets, but cannot remember, update 
   for (const [method, path] of erases) {
     assert.equal((await refusal(await t.signed(reader, method, path))).scope, "erase");
   }
+  // A correction erases the version it replaces: read and write are not enough.
+  const writer2 = await t.addKey(writer, { scope: { operations: ["read", "write"] } });
+  for (
+    const [method, path, body] of [
+      ["PUT", `/api/memories/${id}`, { text: "I am vegan" }],
+      ["POST", "/api/remember", { text: "I am vegan", replaces: id }],
+    ] as const
+  ) {
+    assert.equal((await refusal(await t.signed(writer2, method, path, body))).scope, "erase");
+  }
   // Nothing was changed by the refused requests.
   const listed = await json(await t.signed(writer, "GET", "/api/memories"));
   assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ["I am vegetarian"]);
@@ -129,4 +139,16 @@ Deno.test("a key scoped to namespace a cannot follow the remember jobs of b", as
   );
   const status = await t.signed(scoped, "POST", "/api/remember/bulk/status", { job_ids: [inB] });
   assert.equal((await refusal(status)).scope, "namespace");
+});
+
+Deno.test("a correction by replaces is checked against the namespace of the memory it replaces", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  const [inWork] = await remember(t, owner, [{ text: "I keep bees", namespace: "work" }]);
+  const scoped = await t.addKey(owner, { scope: { namespaces: ["work"] } });
+  const res = await t.signed(scoped, "POST", "/api/remember", {
+    text: "I keep goats",
+    replaces: inWork,
+  });
+  assert.equal((await json(res, 202)).supersedes, inWork);
 });

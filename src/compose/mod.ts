@@ -292,6 +292,7 @@ export async function openBackends(
     // A start refused (another embedder, a held lock) leaves nothing open.
     kv.close();
     await closeCipher?.();
+    await closeEmbedder?.();
     lock?.release();
     throw error;
   }

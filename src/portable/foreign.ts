@@ -122,7 +122,8 @@ function timeOf(value: unknown): string | undefined {
   else if (typeof value === "string") {
     ms = /^\d+(\.\d+)?$/.test(value) ? Number(value) * 1000 : Date.parse(value);
   }
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+  // Outside ±8.64e15 ms a Date is invalid.
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
 }
 
 /** One mem0 memory as a line, or why it cannot be one. */

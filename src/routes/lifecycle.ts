@@ -12,6 +12,7 @@ import {
   text,
   time,
 } from "../http/fields.ts";
+import { requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { HandlerContext } from "./context.ts";
@@ -169,6 +170,8 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
 
     route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
       const { id } = params;
+      // A correction erases the version it replaces: it needs the erase scope too.
+      requireOperation(caller, "erase");
       const job = await lifecycle.update(caller.owner, id, body, {
         allow: (namespace) => touch(namespace, [id]),
       });

@@ -15,7 +15,7 @@ import {
   time,
   vector,
 } from "../http/fields.ts";
-import { allowsOperation } from "../auth/scope.ts";
+import { allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
@@ -88,8 +88,10 @@ export function memoryRoutes(
   return [
     route("POST", "/api/remember", async ({ caller, input: { body }, touch }) => {
       const item = itemOf(body);
-      touch(item.namespace);
       if (body.replaces !== undefined) {
+        // A correction erases the version it replaces: it needs the erase scope too, and
+        // happens in the namespace of that version.
+        requireOperation(caller, "erase");
         const { text, attributes } = item;
         const replaced = body.replaces;
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
@@ -103,15 +105,18 @@ export function memoryRoutes(
           supersedes: job.supersedes,
         });
       }
+      touch(item.namespace);
       const [original] = await service.duplicates(caller.owner, [item]);
-      const memory = original && await lifecycle.get(caller.owner, original, caller);
-      if (memory) {
+      if (original) {
+        // The stored memory is read and shown only to a key that may read it.
+        const memory = allowsOperation(caller.scope, "read")
+          ? await lifecycle.get(caller.owner, original, caller)
+          : undefined;
         touch(item.namespace, [original]);
-        // The stored memory is shown only to a key that may read it.
         return jsonResponse(200, {
           status: "duplicate",
           duplicate_of: original,
-          ...(allowsOperation(caller.scope, "read") && { memory }),
+          ...(memory && { memory }),
         });
       }
       const [job] = await service.remember(caller.owner, [item]);

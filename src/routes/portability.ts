@@ -138,7 +138,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
       });
     }, {
       signed: true,
-      ownerKey: true, // the dashboard's export
+      ownerKey: true, // the owner may export with its own key
       operation: "read",
       access: "export",
       input: { query: EXPORT },
