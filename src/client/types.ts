@@ -5,7 +5,10 @@
  * @module
  */
 import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
+import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { UnknownJob } from "../services/memories.ts";
+
+export type { RememberedBy };
 
 /** What `GET /health` answers. */
 export interface Health {
@@ -127,6 +130,11 @@ export interface Memory {
   expires_at: string | null;
   /** The id of the memory this version replaced, or `null`. */
   supersedes: string | null;
+  /**
+   * Which key stored this version (its address and label at the time), and when; `null` for
+   * memories stored before the relayer kept it.
+   */
+  remembered_by: RememberedBy | null;
 }
 
 /** One page of a list: newest first. */

@@ -1,9 +1,10 @@
 /**
- * What a memory carries besides its text: tags, an expiry and the memory it replaces. They
- * travel with the text through the job queue (`encodePayload`: the payload is sealed while it
- * waits, as the text alone was) and are indexed with the memory (`MemoryInfo`): tags as keyed
- * hashes to filter on, and in clear only sealed (`AttributeSeal`, AES-256-GCM under a key
- * derived from the relayer's secret, bound to the memory), so list can show them.
+ * What a memory carries besides its text: tags, an expiry, the memory it replaces and who
+ * remembered it (its provenance). They travel with the text through the job queue
+ * (`encodePayload`: the payload is sealed while it waits, as the text alone was) and are
+ * indexed with the memory (`MemoryInfo`): tags as keyed hashes to filter on, and the tags and
+ * provenance in clear only sealed (`AttributeSeal`, AES-256-GCM under a key derived from the
+ * relayer's secret, bound to the memory), so list, get and recall can show them.
  *
  * @example
  * ```ts
@@ -12,6 +13,31 @@
  * ```
  */
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
+
+/** Who stored a memory: the signing key's address and label at the time, and when. */
+export interface Provenance {
+  /** The address of the key that signed the request storing the memory. */
+  address: string;
+  /** The key's label at that time (`"owner"` for the owner's own key; may be empty). */
+  label: string;
+  /** Unix milliseconds; absent: when the memory was stored (its `createdAt`). */
+  at?: number;
+}
+
+/** Provenance as the API shows it: a memory's `remembered_by`. */
+export interface RememberedBy {
+  /** The address of the key that stored the memory. */
+  address: string;
+  /** The key's label at that time (`"owner"` for the owner's own key; may be empty). */
+  label: string;
+  /** When it was stored (ISO 8601). */
+  at: string;
+}
+
+/** `remembered_by` of a memory whose sealed provenance is `by` (`null` when none was kept). */
+export function rememberedByOf(by: Required<Provenance> | null): RememberedBy | null {
+  return by && { address: by.address, label: by.label, at: new Date(by.at).toISOString() };
+}
 
 /** A memory's attributes, as remember and update give them. */
 export interface MemoryAttributes {
@@ -23,6 +49,8 @@ export interface MemoryAttributes {
   replaces?: string;
   /** Unix milliseconds when the first version of a replaced memory was remembered. */
   firstCreatedAt?: number;
+  /** Who stored this version (absent: not recorded). */
+  rememberedBy?: Provenance;
 }
 
 /** Marks a payload that carries attributes (a bare text never starts with it, see below). */
@@ -48,9 +76,17 @@ export interface AttributePlace {
   namespace: string;
 }
 
-/** What a memory's row keeps sealed: the attributes shown in clear by list and get. */
+/** What a memory's row keeps sealed: the attributes shown in clear by list, get and recall. */
 export interface SealedAttributes {
   tags: string[];
+  /** Who stored the memory, and when (Unix ms); absent in rows sealed before provenance. */
+  by?: Required<Provenance>;
+}
+
+/** What `AttributeSeal.attributes` opens: the tags, and the provenance or `null`. */
+export interface OpenedAttributes {
+  tags: string[];
+  rememberedBy: Required<Provenance> | null;
 }
 
 function associatedData({ memoryId, owner, namespace }: AttributePlace) {
@@ -84,6 +120,15 @@ export class AttributeSeal {
   /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
   async tags(place: AttributePlace, sealed: string | undefined): Promise<string[]> {
     return sealed ? (await this.open(place, sealed))?.tags ?? [] : [];
+  }
+
+  /**
+   * The tags and provenance sealed for `place`: none and `null` when `sealed` is absent, does
+   * not open, or was sealed before provenance was kept.
+   */
+  async attributes(place: AttributePlace, sealed: string | undefined): Promise<OpenedAttributes> {
+    const opened = sealed ? await this.open(place, sealed) : null;
+    return { tags: opened?.tags ?? [], rememberedBy: opened?.by ?? null };
   }
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */

@@ -12,7 +12,7 @@ import {
 } from "../http/validate.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 import { MAX_TEXT_BYTES } from "./memories.ts";
 
 const unknown = () => new SvcError("not_found", "No such memory");
@@ -105,7 +105,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
         text: requiredText(body, "text", MAX_TEXT_BYTES),
         tags: tagsField(body),
         expiresAt: expiryFields(body, Date.now()),
-      }, { allow: (namespace) => touch(namespace, [id]) });
+      }, { allow: (namespace) => touch(namespace, [id]), rememberedBy: provenanceOf(caller) });
       if (!job) throw unknown();
       touch(job.namespace, [job.job_id]);
       return jsonResponse(202, {

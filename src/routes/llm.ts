@@ -4,7 +4,7 @@ import { jsonResponse } from "../http/respond.ts";
 import { route } from "../http/router.ts";
 import { integerField, namespaceField, requiredText } from "../http/validate.ts";
 import type { LlmService } from "../services/llm.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 
 export const MAX_ANALYZE_BYTES = 64 * 1024;
 export const MAX_QUESTION_BYTES = 64 * 1024;
@@ -25,6 +25,7 @@ export function llmRoutes(service: LlmService | undefined) {
       touch(namespace);
       const analysis = await needed().analyze(caller.owner, text, namespace, {
         signal: request.signal,
+        rememberedBy: provenanceOf(caller),
       });
       touch(namespace, analysis.job_ids);
       return jsonResponse(202, analysis);

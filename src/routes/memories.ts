@@ -17,7 +17,7 @@ import {
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 
 export const MAX_TEXT_BYTES = 1024 * 1024;
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -42,13 +42,14 @@ export function memoryRoutes(
   return [
     route<HandlerContext>("POST", "/api/remember", async ({ caller, json, touch }) => {
       const body = json();
-      const item = rememberItem(body);
+      const item = { ...rememberItem(body), rememberedBy: provenanceOf(caller) };
       touch(item.namespace);
       if (body.replaces !== undefined && body.replaces !== null) {
-        const { text, attributes } = item;
+        const { text, attributes, rememberedBy } = item;
         const replaced = memoryId(body.replaces, "replaces");
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
           allow: (namespace) => touch(namespace, [replaced]),
+          rememberedBy,
         });
         if (!job) throw new SvcError("not_found", "No memory with the id in replaces");
         touch(job.namespace, [job.job_id]);
@@ -70,9 +71,11 @@ export function memoryRoutes(
     }, write),
 
     route<HandlerContext>("POST", "/api/remember/bulk", async ({ caller, json, touch }) => {
-      const items = arrayField(json(), "items", 1, 20).map((value, i) =>
-        rememberItem(objectValue(value, `items[${i}]`))
-      );
+      const rememberedBy = provenanceOf(caller);
+      const items = arrayField(json(), "items", 1, 20).map((value, i) => ({
+        ...rememberItem(objectValue(value, `items[${i}]`)),
+        rememberedBy,
+      }));
       for (const item of items) touch(item.namespace);
       const originals = await service.duplicates(caller.owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
@@ -134,7 +137,13 @@ export function memoryRoutes(
       const vector = vectorField(body, "vector", dimensions());
       const namespace = namespaceField(body);
       touch(namespace);
-      const stored = await service.rememberManual(caller.owner, ciphertext, vector, namespace);
+      const stored = await service.rememberManual(
+        caller.owner,
+        ciphertext,
+        vector,
+        namespace,
+        provenanceOf(caller),
+      );
       touch(namespace, [stored.id]);
       return jsonResponse(200, stored);
     }, write),

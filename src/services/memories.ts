@@ -27,6 +27,9 @@ import {
   type AttributeSeal,
   encodePayload,
   type MemoryAttributes,
+  type Provenance,
+  type RememberedBy,
+  rememberedByOf,
 } from "../pipeline/attributes.ts";
 import type { LifecycleRecords } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
@@ -73,6 +76,8 @@ export interface RecallResult {
   score: number;
   /** When the memory was remembered (ISO 8601). */
   created_at: string;
+  /** Which key stored the memory, and when; `null` for memories stored before it was kept. */
+  remembered_by: RememberedBy | null;
 }
 
 /** What recall answers: the memories found, best first. */
@@ -150,6 +155,11 @@ export interface RememberItem {
   text: string;
   namespace: string;
   attributes?: MemoryAttributes;
+  /**
+   * Who stores it (the caller's key address and label; `at`, when given, for a memory brought
+   * from elsewhere, as an import does); kept sealed with the memory, shown as `remembered_by`.
+   */
+  rememberedBy?: Provenance;
 }
 
 function manualHit(hit: VectorHit): ManualHit {
@@ -174,10 +184,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   return {
     /** Accepts remember jobs; resolves once they are durably queued. */
     async remember(owner: string, items: RememberItem[]) {
-      return await queue.accept(items.map(({ text, namespace, attributes }) => ({
+      return await queue.accept(items.map(({ text, namespace, attributes, rememberedBy }) => ({
         owner,
         namespace,
-        text: encodePayload(text, attributes),
+        text: encodePayload(text, rememberedBy ? { ...attributes, rememberedBy } : attributes),
       })));
     },
 
@@ -274,17 +284,19 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
         const entry = index.entry(hit.id);
         if (read[i] === null || !entry) return [];
+        const { tags, rememberedBy } = await attributeSeal.attributes(
+          { memoryId: hit.id, owner, namespace },
+          entry.info?.sealed,
+        );
         return [{
           id: hit.id,
           blob_id: hit.blobId,
           text: read[i]!,
-          tags: await attributeSeal.tags(
-            { memoryId: hit.id, owner, namespace },
-            entry.info?.sealed,
-          ),
+          tags,
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
+          remembered_by: rememberedByOf(rememberedBy),
         }];
       }))).flat();
       return { results, total: results.length };
@@ -296,11 +308,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       ciphertext: Uint8Array<ArrayBuffer>,
       vector: number[],
       namespace: string,
+      rememberedBy?: Provenance,
     ): Promise<ManualMemory> {
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector });
-      await pipeline.index({ ...memory, blobId, vector });
+      const attributes = rememberedBy && { rememberedBy };
+      await pipeline.index({ ...memory, blobId, vector, attributes });
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 
