@@ -128,6 +128,7 @@ async function start() {
     audiences,
     requireAudience: config.requireAudience,
     allowedHosts,
+    accessLogDays: config.accessLogDays,
   });
   const server = serve(
     "relayer",

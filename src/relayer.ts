@@ -39,6 +39,7 @@ import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { type Logger, silentLogger } from "./log.ts";
+import { accessLogRoutes, withAccessLog } from "./routes/access_log.ts";
 import { accountRoutes } from "./routes/account.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -51,6 +52,8 @@ import { AttributeSeal } from "./pipeline/attributes.ts";
 import { VectorSeal } from "./pipeline/vector_seal.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
+import { AccessLog } from "./services/access_log.ts";
+import { type AccessLogStore, KvAccessLogStore } from "./services/access_log_store.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
@@ -153,6 +156,10 @@ export interface RelayerOptions {
   bodyTimeoutMs?: number;
   /** Failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute?: number;
+  /** Where the owners' access logs are kept (default: in `kv`). */
+  accessLogStore?: AccessLogStore;
+  /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
+  accessLogDays?: number;
 }
 
 export type { ConnectionInfo };
@@ -174,6 +181,7 @@ export interface AssembledRelayer extends Relayer {
   lifecycle: LifecycleService;
   queue: JobQueue;
   worker: Worker;
+  accessLog: AccessLog;
 }
 
 /** Builds a relayer from its backends; nothing is opened here. */
@@ -215,6 +223,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
   const records = new LifecycleRecords(options.kv);
   const identity = await RelayerIdentity.fromSecret(options.secret);
+  const accessLog = await AccessLog.open({
+    store: options.accessLogStore ?? new KvAccessLogStore(options.kv),
+    secret: options.secret,
+    retentionDays: options.accessLogDays,
+    logger,
+    now: options.now,
+  });
   const service = createMemoryService({
     queue,
     pipeline,
@@ -273,7 +288,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     limit: options.authFailuresPerMinute,
     now: options.now,
   });
-  const routes = [
+  const routes = withAccessLog([
     ...serviceRoutes({
       mode: options.mode ?? "embedded",
       packageId: options.packageId ?? "",
@@ -301,7 +316,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
       hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
     ),
-  ];
+    ...accessLogRoutes(accessLog),
+  ], accessLog);
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
     // The proxy appends the address it saw: the last entry is the one to trust.
@@ -329,6 +345,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       lifecycle.sweep().catch((error) => logger.error("expiry sweep failed", { error }));
     sweep();
     sweeper = setInterval(sweep, options.expirySweepMs ?? 60_000);
+    accessLog.schedulePrune(3_600_000);
   }
 
   /** Runs one step of authentication, counting its refusals against the client's address. */
@@ -401,12 +418,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     lifecycle,
     queue,
     worker,
+    accessLog,
     handler,
     async close() {
       listening.abort();
       clearInterval(timer);
       clearInterval(sweeper);
       await worker.idle();
+      await accessLog.close();
     },
   };
 }

@@ -102,6 +102,8 @@ export interface Config {
   requireAudience: boolean;
   /** `SVC_ALLOWED_HOSTS`; absent: the loopback names, the public URLs' hosts, the bound host. */
   allowedHosts?: string[];
+  /** `SVC_ACCESS_LOG_DAYS`: days an access-log entry is kept. */
+  accessLogDays: number;
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -314,6 +316,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     publicUrls: readPublicUrls(read),
     requireAudience: read.choice("SVC_REQUIRE_AUDIENCE", "0", ["0", "1"]) === "1",
     allowedHosts: readAllowedHosts(read),
+    accessLogDays: read.integer("SVC_ACCESS_LOG_DAYS", 90, 1, 36_500),
   };
   return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
 }
