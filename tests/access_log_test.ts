@@ -6,9 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { addressOf } from "../src/auth/keys.ts";
+import { accessLogPath, SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
 import { type AccessEntry, AccessLog } from "../src/services/access_log.ts";
 import { MemoryAccessLogStore } from "../src/services/access_log_store.ts";
 import {
+  BASE,
   type Caller,
   jsonOf as json,
   rememberAll as remember,
@@ -351,4 +354,47 @@ Deno.test("a relayer starting prunes what is past the retention", async () => {
   assert.deepEqual((await reader.query("0xowner")).entries, []);
   await reader.close();
   assert.ok(t.relayer.accessLog.retentionMs === 7 * 86_400_000);
+});
+
+Deno.test("SDK: accessLog reads the log with filters and pages; a key without audit is refused", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller({ label: "sdk agent" });
+  const clientOf = (caller: Caller) =>
+    SvcClient.create({
+      baseUrl: BASE,
+      privateKey: caller.key.privateKey,
+      accountId: caller.accountId,
+      retries: 0,
+      fetch: (input, init) => t.relayer.handler(new Request(input, init)),
+    });
+  const agent = await clientOf(owner);
+  const [id] = await remember(t, owner, [{ text: "I keep bees" }, { text: "I cycle" }]);
+  await agent.get(id);
+  await agent.recall("bees", { limit: 1 });
+
+  const auditor = await clientOf(
+    await t.addKey(owner, { label: "auditor", scope: { operations: ["audit"] } }),
+  );
+  const reads = await auditor.accessLog({ memory: id, op: "get" });
+  assert.deepEqual(reads.entries.map((e) => [e.op, e.key.label, e.memory_ids]), [
+    ["get", "sdk agent", [id]],
+  ]);
+  const first = await auditor.accessLog({ limit: 3, since: new Date(Date.now() - 60_000) });
+  assert.equal(first.entries.length, 3);
+  const rest = await auditor.accessLog({ limit: 3, cursor: first.next_cursor! });
+  assert.deepEqual(rest.entries.map((e) => e.op), ["remember"]);
+  assert.equal(rest.next_cursor, null);
+
+  const refused = await agent.accessLog().then(() => null, (error) => error);
+  // A key without any scope may do everything, audit included.
+  assert.equal(refused, null);
+  const reader = await clientOf(await t.addKey(owner, { scope: { operations: ["read"] } }));
+  const error = await reader.accessLog().then(() => null, (error) => error);
+  assert.ok(error instanceof SvcError && error.code === "forbidden");
+  assert.equal(error.details?.scope, "audit");
+
+  assert.equal(
+    accessLogPath({ key: "0xab", op: "recall", since: new Date(0), limit: 5 }),
+    "/api/access-log?since=1970-01-01T00%3A00%3A00.000Z&key=0xab&op=recall&limit=5",
+  );
 });

@@ -49,6 +49,7 @@ export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
 
 /** The key a request was signed with. */
 export interface AccessKey {
+  /** The key's address (`0x…`). */
   address: string;
   /** Its label at the time (`"owner"` for the owner's own key; may be empty). */
   label: string;
@@ -70,14 +71,21 @@ export interface AccessEvent {
 
 /** An entry of the access log, as `GET /api/access-log` answers it. */
 export interface AccessEntry {
+  /** The entry's id (a time-ordered UUID). */
   id: string;
-  /** ISO 8601. */
+  /** When the request was answered (ISO 8601). */
   at: string;
+  /** What the request did. */
   op: AccessOperation;
+  /** The key that signed it. */
   key: AccessKey;
+  /** The namespace it touched (a request touching several adds an entry for each). */
   namespace: string;
+  /** The memories it touched there; for recall and ask, the ids returned. */
   memory_ids: string[];
+  /** The client's address, as the relayer saw it. */
   client: string;
+  /** The request's `x-request-id`. */
   request_id: string;
 }
 
@@ -101,6 +109,7 @@ export interface AccessLogQuery {
 
 /** A page of the log, newest first. */
 export interface AccessLogPage {
+  /** The entries, newest first. */
   entries: AccessEntry[];
   /** Passed back as `cursor` for the next page; `null` when the log has no more. */
   next_cursor: string | null;
