@@ -12,6 +12,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
+ *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
@@ -29,6 +30,7 @@ import {
   runMemoryCommand,
   UsageError,
 } from "./svc_memories.ts";
+import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -42,6 +44,8 @@ Ledger (reads SVC_DATA_DIR, default ./data):
   key remove --account ID --public-key HEX|--address ADDR
 
 ${MEMORY_USAGE}
+
+${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
@@ -77,6 +81,16 @@ async function transact(
   }
   const { effects } = await submitTransaction(ledger, await keyPairFromSeed(seed), kind);
   return effects as TransactionEffects;
+}
+
+/** The private key of an account's owner saved in the data directory, or `undefined`. */
+async function savedOwnerKey(dataDir: string, accountId: string): Promise<string | undefined> {
+  // Not created when missing: the log may be read from a relayer on another machine.
+  if (!(await Deno.stat(`${dataDir}/ledger.kv`).catch(() => null))) return undefined;
+  const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
+  if (!account) return undefined;
+  return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
+    .then((seed) => seed.trim(), () => undefined);
 }
 
 /** Saves an owner's private key in the data directory, readable by its user only. */
@@ -115,6 +129,8 @@ async function run(args: string[]): Promise<Output> {
       until: { type: "string" },
       text: { type: "string" },
       confirm: { type: "string" },
+      op: { type: "string" },
+      memory: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -216,6 +232,14 @@ async function run(args: string[]): Promise<Output> {
         text: `removed ${key.public_key}; a running relayer refuses it from the next request`,
       };
     }
+  }
+
+  if (command === "log") {
+    if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
+    // The owner's own key when the data directory has it; else a delegate key with `audit`.
+    const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
+    const privateKey = ownerKey || need(Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY");
+    return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
   }
 
   if (MEMORY_COMMANDS.includes(command)) {
