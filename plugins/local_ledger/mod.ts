@@ -154,6 +154,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       accountId: account.id,
       owner: account.owner,
       active: account.active,
+      label: key.label,
       ...(key.expires_at ? { expiresAt: Date.parse(key.expires_at) } : {}),
     };
   }

@@ -68,7 +68,12 @@ Deno.test("ledger: every transaction kind, with its effects", async () => {
         executed_at: undefined,
       },
     );
-    assert.deepEqual(await ledger.resolve(key(1)), { accountId: id, owner: address, active: true });
+    assert.deepEqual(await ledger.resolve(key(1)), {
+      accountId: id,
+      owner: address,
+      active: true,
+      label: "laptop",
+    });
     const [entry] = (await ledger.getAccount(id))!.delegate_keys;
     assert.deepEqual([entry.label, entry.address], ["laptop", addressOf(key(1))]);
 
