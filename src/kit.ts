@@ -27,6 +27,12 @@ export type * from "./backends/types.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { countNamespaces } from "./backends/memory.ts";
 export {
+  type AccessLogStore,
+  type AccessRecordRange,
+  MAX_SEALED_BYTES,
+  type SealedAccessRecord,
+} from "./services/access_log_store.ts";
+export {
   backendError,
   ERROR_STATUS,
   type ErrorCode,
