@@ -12,6 +12,7 @@
  * decodePayload(payload); // { text: "I keep bees", attributes: { tags: ["hobby"], … } }
  * ```
  */
+import { LruMap } from "../auth/lru_map.ts";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
 
 /** Who stored a memory: the signing key's address and label at the time, and when. */
@@ -95,9 +96,17 @@ function associatedData({ memoryId, owner, namespace }: AttributePlace) {
   );
 }
 
-/** Seals and opens the clear attributes kept in a memory's row (`MemoryInfo.sealed`). */
+/** Sealed attributes kept opened, so that recall and list do not decrypt them each time. */
+const OPENED_KEPT = 20_000;
+
+/**
+ * Seals and opens the clear attributes kept in a memory's row (`MemoryInfo.sealed`). What it
+ * opened is kept in memory (the last 20,000), by sealed value and place: the relayer holds the
+ * key that opens them anyway, and recall then decrypts nothing it opened before.
+ */
 export class AttributeSeal {
   #key: CryptoKey;
+  #opened = new LruMap<string, { place: string; attributes: SealedAttributes }>(OPENED_KEPT);
 
   private constructor(key: CryptoKey) {
     this.#key = key;
@@ -133,12 +142,21 @@ export class AttributeSeal {
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
   async open(place: AttributePlace, sealed: string): Promise<SealedAttributes | null> {
+    const where = JSON.stringify([place.owner, place.namespace, place.memoryId]);
+    const kept = this.#opened.get(sealed);
+    if (kept?.place === where) return copyOf(kept.attributes);
     try {
       const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
       const plaintext = await openBytes(this.#key, bytes, associatedData(place));
-      return JSON.parse(new TextDecoder().decode(plaintext));
+      const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
+      this.#opened.set(sealed, { place: where, attributes });
+      return copyOf(attributes);
     } catch {
       return null;
     }
   }
+}
+
+function copyOf({ tags, by }: SealedAttributes): SealedAttributes {
+  return by ? { tags: [...tags], by: { ...by } } : { tags: [...tags] };
 }

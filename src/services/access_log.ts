@@ -8,10 +8,12 @@
  * per-owner tag and a time-ordered id (`access_log_store.ts`): the store learns neither the
  * operation, the key nor the namespace, only how an owner's entries are spaced in time.
  *
- * Writing is off the request path: `append` only queues the entry; a flush a few milliseconds
- * later seals what queued meanwhile and writes it in one batch (group commit). Entries still
- * queued when the process dies are lost; `close` writes them. Entries older than the retention
- * are pruned in the background.
+ * Writing is off the request path: `append` only queues the entry; a flush up to a second later
+ * (at once past 1,000 queued entries) seals what queued meanwhile and writes it in one batch
+ * (group commit), so the store's writer — which the replay guard and the job queue share in Deno
+ * KV — is taken about once a second, not once a request. Entries still queued when the process
+ * dies are lost; `close` writes them, and a read writes them first. Entries older than the
+ * retention are pruned in the background.
  *
  * @example
  * ```ts
@@ -121,8 +123,10 @@ export interface AccessLogOptions {
   secret: Uint8Array<ArrayBuffer>;
   /** Entries older than this many days are pruned (default 90). */
   retentionDays?: number;
-  /** How long an appended entry waits for others to be written with it (default 5 ms). */
+  /** How long an appended entry waits for others to be written with it (default 1,000 ms). */
   flushDelayMs?: number;
+  /** Queued entries that start a flush at once (default 1,000). */
+  flushEntries?: number;
   /** Entries queued at most while the store is slow or down; past it the oldest go (10,000). */
   maxPending?: number;
   logger?: Logger;
@@ -188,12 +192,14 @@ export class AccessLog {
   #tags = new LruMap<string, Promise<string>>(1024);
   #retentionMs: number;
   #delayMs: number;
+  #flushEntries: number;
   #maxPending: number;
   #logger: Logger;
   #now: () => number;
   #pending: Pending[] = [];
   #dropped = 0;
   #timer?: ReturnType<typeof setTimeout>;
+  #timerDelay = 0;
   #pruner?: ReturnType<typeof setInterval>;
   #flushing?: Promise<void>;
   #closed = false;
@@ -205,7 +211,8 @@ export class AccessLog {
     this.#master = master;
     this.#tagKey = tagKey;
     this.#retentionMs = (options.retentionDays ?? 90) * DAY_MS;
-    this.#delayMs = options.flushDelayMs ?? 5;
+    this.#delayMs = options.flushDelayMs ?? 1000;
+    this.#flushEntries = options.flushEntries ?? 1000;
     this.#maxPending = options.maxPending ?? 10_000;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
@@ -234,7 +241,7 @@ export class AccessLog {
     return this.#retentionMs;
   }
 
-  /** Queues entries; they are written a few milliseconds later, with others. Never throws. */
+  /** Queues entries; they are written within a second, with others. Never throws. */
   append(events: AccessEvent[]): void {
     if (this.#closed) return;
     for (const event of events) {
@@ -353,7 +360,12 @@ export class AccessLog {
   }
 
   #schedule(): void {
-    if (this.#timer !== undefined || this.#closed) return;
+    if (this.#closed) return;
+    const delay = this.#pending.length >= this.#flushEntries ? 0 : this.#delayMs;
+    // Enough entries queued: a flush waiting for more starts now.
+    if (this.#timer !== undefined && (delay > 0 || this.#timerDelay === 0)) return;
+    clearTimeout(this.#timer);
+    this.#timerDelay = delay;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.flush().then(() => {
@@ -361,13 +373,14 @@ export class AccessLog {
       }, (error) => {
         this.#logger.warn("cannot write the access log; trying again", { error });
         if (!this.#closed) {
+          this.#timerDelay = 0; // not cut short by more entries: the store needs the pause
           this.#timer = setTimeout(() => {
             this.#timer = undefined;
             this.#schedule();
           }, 1000);
         }
       });
-    }, this.#delayMs);
+    }, delay);
   }
 
   async #write(batch: Pending[]): Promise<void> {

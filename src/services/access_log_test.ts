@@ -54,6 +54,25 @@ Deno.test("appends queued together are written in one batch, off the caller's pa
   await log.close();
 });
 
+Deno.test("a flush waits for more entries, but starts at once once enough are queued", async () => {
+  const store = new CountingStore();
+  const log = await AccessLog.open({
+    store,
+    secret: secret(),
+    flushDelayMs: 60_000,
+    flushEntries: 10,
+  });
+  for (let i = 0; i < 9; i++) log.append([event("0xowner")]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(store.appends, [], "fewer than 10 wait");
+  log.append([event("0xowner")]);
+  for (let i = 0; i < 100 && store.appends.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.deepEqual(store.appends, [10]);
+  await log.close();
+});
+
 Deno.test("query reads what was appended just before, newest first", async () => {
   const log = await AccessLog.open({ store: new MemoryAccessLogStore(), secret: secret() });
   log.append([event("0xa", { op: "remember", memoryIds: ["m1"] })]);
