@@ -277,17 +277,23 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
-      const read = await Promise.all(
-        ranked.map(({ hit }) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
-      );
-      // A memory erased while this recall ran is left out.
-      const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
-        const entry = index.entry(hit.id);
-        if (read[i] === null || !entry) return [];
-        const { tags, rememberedBy } = await attributeSeal.attributes(
+      // Tags and provenance are opened while the texts are read.
+      const opening = Promise.all(ranked.map(({ hit }) =>
+        attributeSeal.attributes(
           { memoryId: hit.id, owner, namespace },
-          entry.info?.sealed,
-        );
+          index.entry(hit.id)?.info?.sealed,
+        )
+      ));
+      const [read, attributes] = await Promise.all([
+        Promise.all(
+          ranked.map(({ hit }) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
+        ),
+        opening,
+      ]);
+      // A memory erased while this recall ran is left out.
+      const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) => {
+        if (read[i] === null || !index.entry(hit.id)) return [];
+        const { tags, rememberedBy } = attributes[i];
         return [{
           id: hit.id,
           blob_id: hit.blobId,
@@ -298,7 +304,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           created_at: new Date(hit.createdAt).toISOString(),
           remembered_by: rememberedByOf(rememberedBy),
         }];
-      }))).flat();
+      });
       return { results, total: results.length };
     },
 
