@@ -4,8 +4,8 @@
  * memories. The owner key never leaves the browser; this server only serves the app, reads the
  * public ledger, forwards sponsored transactions and the owner-signed memory requests
  * (`/api/memories*`, `/api/recall`, `/api/access-log`; `/health` for the receipt key) to the
- * relayer, and lists
- * namespaces for requests signed by the owner key. Its handler is built with the HTTP kernel.
+ * relayer, and lists namespaces for requests signed by the owner key. Its handler is built with
+ * the HTTP kernel.
  */
 import { verifyEd25519 } from "../auth/ed25519.ts";
 import { addressOf, isAddress } from "../auth/keys.ts";
