@@ -129,6 +129,7 @@ async function start() {
     requireAudience: config.requireAudience,
     allowedHosts,
     metricsToken: config.metricsToken,
+    accessLogDays: config.accessLogDays,
   });
   const server = serve(
     "relayer",

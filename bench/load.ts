@@ -8,6 +8,8 @@
  * remember workload, of 1,000 facts sent one per request by 20 clients, remember → recallable for
  * single memories, recall's hit rate on the facts' questions, the relayer's resident memory and
  * the index's disk use. Prints a table and writes `bench/results/load.json` (or `--out`).
+ * Every memory request appends to the owner's access log; after the recall cells of each size,
+ * the log's recall entries written during them are counted (`access_log`), to show it kept up.
  *
  *   deno task bench:load [--sizes 1000,10000,100000] [--clients 1,20,50] [--seconds 10]
  *                        [--workloads health,whoami,recall,remember]
@@ -248,6 +250,28 @@ async function rememberToRecallable(client: SvcClient, samples: number) {
   return { samples, p50_ms: round(percentile(ms, 50)), p95_ms: round(percentile(ms, 95)) };
 }
 
+/**
+ * The access log's recall entries since `since` (ISO 8601), read back page by page, and how long
+ * reading them took; `null` against a relayer without an access log (a baseline).
+ */
+async function accessLogCount(client: SvcClient, since: string) {
+  const started = performance.now();
+  let entries = 0, pages = 0;
+  let cursor: string | undefined;
+  try {
+    do {
+      const page = await client.accessLog({ op: "recall", since, limit: 500, cursor });
+      entries += page.entries.length;
+      pages++;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  } catch (error) {
+    if (error instanceof Error && /No route/.test(error.message)) return null;
+    throw error;
+  }
+  return { recall_entries: entries, pages, read_ms: round(performance.now() - started) };
+}
+
 /** hit@1 and hit@10 of the facts' questions, over `samples` facts spread through the namespace. */
 async function hitRate(client: SvcClient, facts: Fact[], namespace: string, samples = 200) {
   let at1 = 0, at10 = 0;
@@ -296,6 +320,7 @@ for (const clients of WORKLOADS.has("whoami") ? CLIENTS : []) {
 
 const ingests = [];
 const hits = [];
+const accessLogs = [];
 const probeText = (w: number, i: number) => `load ${w}-${i} the user keeps bees number ${i % 89}`;
 for (const size of SIZES) {
   const facts = factWorkload(size);
@@ -304,6 +329,8 @@ for (const size of SIZES) {
   console.log(JSON.stringify(ingests.at(-1)));
   hits.push({ memories: size, ...await hitRate(client, facts, namespace) });
   console.log(JSON.stringify(hits.at(-1)));
+  const recallsFrom = new Date().toISOString();
+  let recalls = 0;
   for (const clients of WORKLOADS.has("recall") ? CLIENTS : []) {
     cells.push({
       ...await closedLoop(
@@ -317,6 +344,12 @@ for (const size of SIZES) {
       ),
       memories: size,
     });
+    recalls += cells.at(-1)!.requests_per_s * SECONDS + cells.at(-1)!.errors;
+  }
+  const log = WORKLOADS.has("recall") ? await accessLogCount(client, recallsFrom) : null;
+  if (log) {
+    accessLogs.push({ memories: size, recalls_about: Math.round(recalls), ...log });
+    console.log(JSON.stringify(accessLogs.at(-1)));
   }
 }
 // Before the remember cells, which leave the queue a backlog.
@@ -357,6 +390,7 @@ const result = {
   ingest: ingests,
   ingest_one_by_one: oneByOne,
   hit_rate: hits,
+  access_log: accessLogs,
   remember_to_recallable: recallable,
   relayer_rss_mb_after_load: rss,
   index_disk_mb: indexMb,

@@ -16,6 +16,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS | --all] -o FILE --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *   deno task svc reindex --embedder local          (the relayer stopped)
+ *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
@@ -47,6 +48,7 @@ import {
   runPortabilityCommand,
 } from "./svc_portability.ts";
 import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
+import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -67,6 +69,7 @@ ${MEMORY_USAGE}
 
 ${PORTABILITY_USAGE}
 ${REINDEX_USAGE}
+${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
@@ -112,6 +115,16 @@ async function transact(
   }
   const { effects } = await submitTransaction(ledger, await keyPairFromSeed(seed), kind);
   return effects as TransactionEffects;
+}
+
+/** The private key of an account's owner saved in the data directory, or `undefined`. */
+async function savedOwnerKey(dataDir: string, accountId: string): Promise<string | undefined> {
+  // Not created when missing: the log may be read from a relayer on another machine.
+  if (!(await Deno.stat(`${dataDir}/ledger.kv`).catch(() => null))) return undefined;
+  const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
+  if (!account) return undefined;
+  return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
+    .then((seed) => seed.trim(), () => undefined);
 }
 
 /** Saves an owner's private key in the data directory, readable by its user only. */
@@ -160,6 +173,8 @@ async function run(args: string[]): Promise<Output> {
       "passphrase-file": { type: "string" },
       passphrase: { type: "string" },
       embedder: { type: "string" },
+      op: { type: "string" },
+      memory: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -277,6 +292,13 @@ async function run(args: string[]): Promise<Output> {
       write: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
       terminal: Deno.stderr.isTerminal(),
     });
+  }
+  if (command === "log") {
+    if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
+    // The owner's own key when the data directory has it; else a delegate key with `audit`.
+    const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
+    const privateKey = ownerKey || need(Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY");
+    return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
   }
 
   if (MEMORY_COMMANDS.includes(command)) {

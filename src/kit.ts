@@ -28,6 +28,12 @@ export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { countNamespaces, countPartitions } from "./backends/memory.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export {
+  type AccessLogStore,
+  type AccessRecordRange,
+  MAX_SEALED_BYTES,
+  type SealedAccessRecord,
+} from "./services/access_log_store.ts";
+export {
   backendError,
   ERROR_STATUS,
   type ErrorCode,

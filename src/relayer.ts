@@ -43,6 +43,7 @@ import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import type { Route } from "./http/router.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
+import { accessLogRoutes, withAccessLog } from "./routes/access_log.ts";
 import { accountRoutes } from "./routes/account.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -56,6 +57,8 @@ import { AttributeSeal } from "./pipeline/attributes.ts";
 import { VectorSeal } from "./pipeline/vector_seal.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
+import { AccessLog } from "./services/access_log.ts";
+import { type AccessLogStore, KvAccessLogStore } from "./services/access_log_store.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
@@ -164,6 +167,10 @@ export interface RelayerOptions {
    * it, the metrics answer loopback clients only.
    */
   metricsToken?: string;
+  /** Where the owners' access logs are kept (default: in `kv`). */
+  accessLogStore?: AccessLogStore;
+  /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
+  accessLogDays?: number;
 }
 
 export type { ConnectionInfo };
@@ -189,6 +196,7 @@ export interface AssembledRelayer extends Relayer {
   metrics: RelayerMetrics;
   /** The route table (what `GET /openapi.json` describes). */
   routes: Route<HandlerContext>[];
+  accessLog: AccessLog;
 }
 
 /** Builds a relayer from its backends; nothing is opened here. */
@@ -233,6 +241,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
   const records = new LifecycleRecords(options.kv);
   const identity = await RelayerIdentity.fromSecret(options.secret);
+  const accessLog = await AccessLog.open({
+    store: options.accessLogStore ?? new KvAccessLogStore(options.kv),
+    secret: options.secret,
+    retentionDays: options.accessLogDays,
+    logger,
+    now: options.now,
+  });
   const service = createMemoryService({
     queue,
     pipeline,
@@ -294,7 +309,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     limit: options.authFailuresPerMinute,
     now: options.now,
   });
-  const routes: Route<HandlerContext>[] = [
+  const routes: Route<HandlerContext>[] = withAccessLog([
     ...serviceRoutes({
       mode: options.mode ?? "embedded",
       packageId: options.packageId ?? "",
@@ -326,9 +341,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
       hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
     ),
+    ...accessLogRoutes(accessLog),
     ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
     ...openApiRoutes(() => routes),
-  ];
+  ], accessLog);
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
     // The proxy appends the address it saw: the last entry is the one to trust.
@@ -356,6 +372,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       lifecycle.sweep().catch((error) => logger.error("expiry sweep failed", { error }));
     sweep();
     sweeper = setInterval(sweep, options.expirySweepMs ?? 60_000);
+    accessLog.schedulePrune(3_600_000);
   }
 
   /** Runs one step of authentication, counting its refusals against the client's address. */
@@ -431,12 +448,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     worker,
     metrics,
     routes,
+    accessLog,
     handler,
     async close() {
       listening.abort();
       clearInterval(timer);
       clearInterval(sweeper);
       await worker.idle();
+      await accessLog.close();
     },
   };
 }

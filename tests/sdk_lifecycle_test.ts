@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type RememberAnswer, SvcClient, verifyReceipt } from "../src/client/mod.ts";
+import { addressOf } from "../src/auth/keys.ts";
 import { SvcError } from "../src/errors.ts";
 import { BASE, type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
@@ -53,7 +54,7 @@ Deno.test("SDK: remember with tags and expiry; list, filter, page and get", asyn
   assert.equal(all.next_cursor, null);
   const first = all.memories.find((m) => m.id === diet)!;
   assert.deepEqual(
-    { ...first, created_at: undefined, updated_at: undefined },
+    { ...first, created_at: undefined, updated_at: undefined, remembered_by: undefined },
     {
       id: diet,
       namespace: "me",
@@ -63,8 +64,11 @@ Deno.test("SDK: remember with tags and expiry; list, filter, page and get", asyn
       updated_at: undefined,
       expires_at: null,
       supersedes: null,
+      remembered_by: undefined,
     },
   );
+  assert.equal(first.remembered_by?.address, addressOf(client.publicKey));
+  assert.equal(first.remembered_by?.at, first.created_at);
   const week = all.memories.find((m) => m.id === expiring)!;
   const ttl = Date.parse(week.expires_at!) - Date.parse(week.created_at);
   assert.ok(Math.abs(ttl - 7 * 86400_000) < 60_000, `expires a week after: ${ttl} ms`);

@@ -61,9 +61,12 @@ import {
   type ImportSummary,
 } from "./portability.ts";
 
+import { type AccessLogOptions, type AccessLogPage, accessLogPath } from "./access_log.ts";
+
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
 export { exportedMemories, exportPath, textLines } from "./portability.ts";
 export type * from "./portability.ts";
+export * from "./access_log.ts";
 export type { ReceiptFields } from "../services/receipts.ts";
 export type * from "./types.ts";
 
@@ -474,6 +477,21 @@ export class SvcClient {
       "/api/ask",
       { question, ...options },
     );
+  }
+
+  /**
+   * A page of the owner's access log, newest first: which key did what to which memories, and
+   * when. Needs the owner's key or a delegate key with the `audit` scope (which sees only its
+   * namespaces); pass the page's `next_cursor` as `cursor` for the next one.
+   *
+   * @example
+   * ```ts
+   * const { entries } = await client.accessLog({ memory: id, op: "recall" });
+   * for (const e of entries) console.log(e.at, e.key.label, e.op, e.memory_ids.length);
+   * ```
+   */
+  accessLog(options: AccessLogOptions = {}): Promise<AccessLogPage> {
+    return this.request<AccessLogPage>("GET", accessLogPath(options));
   }
 
   /** The caller's identity as the relayer resolves it; fails with 401 for an unknown key. */

@@ -6,10 +6,12 @@
  */
 import type { Operation } from "../backends/types.ts";
 import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
+import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { UnknownJob } from "../services/memories.ts";
 
 /** What a delegate key may be allowed to do: read, write, erase, or read the access log. */
 export type { Operation };
+export type { RememberedBy };
 
 /** What `GET /health` answers. */
 export interface Health {
@@ -139,6 +141,11 @@ export interface Memory {
   expires_at: string | null;
   /** The id of the memory this version replaced, or `null`. */
   supersedes: string | null;
+  /**
+   * Which key stored this version (its address and label at the time), and when; `null` for
+   * memories stored before the relayer kept it.
+   */
+  remembered_by: RememberedBy | null;
 }
 
 /** One page of a list: newest first. */

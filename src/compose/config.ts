@@ -119,6 +119,8 @@ export interface Config {
   allowedHosts?: string[];
   /** `SVC_METRICS_TOKEN`: the bearer token of `GET /metrics`; absent, loopback clients only. */
   metricsToken?: string;
+  /** `SVC_ACCESS_LOG_DAYS`: days an access-log entry is kept. */
+  accessLogDays: number;
 }
 
 /** Environment variables the relayer passes on to the sidecar it starts. */
@@ -351,6 +353,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       /^[\x21-\x7e]{16,256}$/,
       "SVC_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces",
     ),
+    accessLogDays: read.integer("SVC_ACCESS_LOG_DAYS", 90, 1, 36_500),
   };
   return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
 }

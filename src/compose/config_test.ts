@@ -252,3 +252,17 @@ Deno.test("SVC_EMBEDDER=onnx reads the plugin's settings, SVC_MODELS_DIR include
   assert.equal(embedder.onnx.modelsDir, "./data/models");
   assert.ok(problemsOf({ SVC_EMBEDDER: "onnx" })[0].startsWith("SVC_EMBEDDER=onnx needs"));
 });
+
+Deno.test("the access log's retention: 90 days by default, 1 day to 100 years", () => {
+  const config = (env: Record<string, string>) => {
+    const result = readConfig(env);
+    assert.ok(result.ok);
+    return result.config;
+  };
+  assert.equal(config({}).accessLogDays, 90);
+  assert.equal(config({ SVC_ACCESS_LOG_DAYS: "7" }).accessLogDays, 7);
+  for (const value of ["0", "-1", "seven", "36501"]) {
+    const problems = problemsOf({ SVC_ACCESS_LOG_DAYS: value });
+    assert.ok(problems.some((p) => p.startsWith("SVC_ACCESS_LOG_DAYS")), value);
+  }
+});

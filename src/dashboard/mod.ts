@@ -3,8 +3,9 @@
  * wallet and account, approves MCP sign-ins, revokes keys, and reads, searches and erases their
  * memories. The owner key never leaves the browser; this server only serves the app, reads the
  * public ledger, forwards sponsored transactions and the owner-signed memory requests
- * (`/api/memories*`, `/api/recall`; `/health` for the receipt key) to the relayer, and lists
- * namespaces for requests signed by the owner key. Its handler is built with the HTTP kernel.
+ * (`/api/memories*`, `/api/recall`, `/api/access-log`; `/health` for the receipt key) to the
+ * relayer, and lists namespaces for requests signed by the owner key. Its handler is built with
+ * the HTTP kernel.
  */
 import { verifyEd25519 } from "../auth/ed25519.ts";
 import { addressOf, isAddress } from "../auth/keys.ts";
@@ -49,10 +50,12 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/agents": ["index.html", "text/html; charset=utf-8"],
   "/connect/mcp": ["index.html", "text/html; charset=utf-8"],
   "/memories": ["index.html", "text/html; charset=utf-8"],
+  "/activity": ["index.html", "text/html; charset=utf-8"],
   "/assets/app.js": ["app.js", "text/javascript; charset=utf-8"],
   "/assets/ui.js": ["ui.js", "text/javascript; charset=utf-8"],
   "/assets/memories.js": ["memories.js", "text/javascript; charset=utf-8"],
   "/assets/scope.js": ["scope.js", "text/javascript; charset=utf-8"],
+  "/assets/activity.js": ["activity.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
 };
@@ -172,6 +175,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       route("GET", "/api/memories/:id", toRelayer, { streamBody: true }),
       route("DELETE", "/api/memories/:id", toRelayer, { streamBody: true }),
       route("POST", "/api/recall", toRelayer, { streamBody: true }),
+      route("GET", "/api/access-log", toRelayer, { streamBody: true }),
       route("GET", "/health", toRelayer, { streamBody: true }),
       route("POST", "/api/namespaces", namespaces, { maxBodyBytes: 4096 }),
     ],

@@ -1,9 +1,10 @@
 /**
- * What a memory carries besides its text: tags, an expiry and the memory it replaces. They
- * travel with the text through the job queue (`encodePayload`: the payload is sealed while it
- * waits, as the text alone was) and are indexed with the memory (`MemoryInfo`): tags as keyed
- * hashes to filter on, and in clear only sealed (`AttributeSeal`, AES-256-GCM under a key
- * derived from the relayer's secret, bound to the memory), so list can show them.
+ * What a memory carries besides its text: tags, an expiry, the memory it replaces and who
+ * remembered it (its provenance). They travel with the text through the job queue
+ * (`encodePayload`: the payload is sealed while it waits, as the text alone was) and are
+ * indexed with the memory (`MemoryInfo`): tags as keyed hashes to filter on, and the tags and
+ * provenance in clear only sealed (`AttributeSeal`, AES-256-GCM under a key derived from the
+ * relayer's secret, bound to the memory), so list, get and recall can show them.
  *
  * @example
  * ```ts
@@ -11,7 +12,33 @@
  * decodePayload(payload); // { text: "I keep bees", attributes: { tags: ["hobby"], … } }
  * ```
  */
+import { LruMap } from "../auth/lru_map.ts";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
+
+/** Who stored a memory: the signing key's address and label at the time, and when. */
+export interface Provenance {
+  /** The address of the key that signed the request storing the memory. */
+  address: string;
+  /** The key's label at that time (`"owner"` for the owner's own key; may be empty). */
+  label: string;
+  /** Unix milliseconds; absent: when the memory was stored (its `createdAt`). */
+  at?: number;
+}
+
+/** Provenance as the API shows it: a memory's `remembered_by`. */
+export interface RememberedBy {
+  /** The address of the key that stored the memory. */
+  address: string;
+  /** The key's label at that time (`"owner"` for the owner's own key; may be empty). */
+  label: string;
+  /** When it was stored (ISO 8601). */
+  at: string;
+}
+
+/** `remembered_by` of a memory whose sealed provenance is `by` (`null` when none was kept). */
+export function rememberedByOf(by: Required<Provenance> | null): RememberedBy | null {
+  return by && { address: by.address, label: by.label, at: new Date(by.at).toISOString() };
+}
 
 /** A memory's attributes, as remember and update give them. */
 export interface MemoryAttributes {
@@ -23,6 +50,8 @@ export interface MemoryAttributes {
   replaces?: string;
   /** Unix milliseconds when the first version of a replaced memory was remembered. */
   firstCreatedAt?: number;
+  /** Who stored this version (absent: not recorded). */
+  rememberedBy?: Provenance;
 }
 
 /** Marks a payload that carries attributes (a bare text never starts with it, see below). */
@@ -48,9 +77,17 @@ export interface AttributePlace {
   namespace: string;
 }
 
-/** What a memory's row keeps sealed: the attributes shown in clear by list and get. */
+/** What a memory's row keeps sealed: the attributes shown in clear by list, get and recall. */
 export interface SealedAttributes {
   tags: string[];
+  /** Who stored the memory, and when (Unix ms); absent in rows sealed before provenance. */
+  by?: Required<Provenance>;
+}
+
+/** What `AttributeSeal.attributes` opens: the tags, and the provenance or `null`. */
+export interface OpenedAttributes {
+  tags: string[];
+  rememberedBy: Required<Provenance> | null;
 }
 
 function associatedData({ memoryId, owner, namespace }: AttributePlace) {
@@ -59,9 +96,17 @@ function associatedData({ memoryId, owner, namespace }: AttributePlace) {
   );
 }
 
-/** Seals and opens the clear attributes kept in a memory's row (`MemoryInfo.sealed`). */
+/** Sealed attributes kept opened, so that recall and list do not decrypt them each time. */
+const OPENED_KEPT = 20_000;
+
+/**
+ * Seals and opens the clear attributes kept in a memory's row (`MemoryInfo.sealed`). What it
+ * opened is kept in memory (the last 20,000), by sealed value and place: the relayer holds the
+ * key that opens them anyway, and recall then decrypts nothing it opened before.
+ */
 export class AttributeSeal {
   #key: CryptoKey;
+  #opened = new LruMap<string, { place: string; attributes: SealedAttributes }>(OPENED_KEPT);
 
   private constructor(key: CryptoKey) {
     this.#key = key;
@@ -86,14 +131,32 @@ export class AttributeSeal {
     return sealed ? (await this.open(place, sealed))?.tags ?? [] : [];
   }
 
+  /**
+   * The tags and provenance sealed for `place`: none and `null` when `sealed` is absent, does
+   * not open, or was sealed before provenance was kept.
+   */
+  async attributes(place: AttributePlace, sealed: string | undefined): Promise<OpenedAttributes> {
+    const opened = sealed ? await this.open(place, sealed) : null;
+    return { tags: opened?.tags ?? [], rememberedBy: opened?.by ?? null };
+  }
+
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
   async open(place: AttributePlace, sealed: string): Promise<SealedAttributes | null> {
+    const where = JSON.stringify([place.owner, place.namespace, place.memoryId]);
+    const kept = this.#opened.get(sealed);
+    if (kept?.place === where) return copyOf(kept.attributes);
     try {
       const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
       const plaintext = await openBytes(this.#key, bytes, associatedData(place));
-      return JSON.parse(new TextDecoder().decode(plaintext));
+      const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
+      this.#opened.set(sealed, { place: where, attributes });
+      return copyOf(attributes);
     } catch {
       return null;
     }
   }
+}
+
+function copyOf({ tags, by }: SealedAttributes): SealedAttributes {
+  return by ? { tags: [...tags], by: { ...by } } : { tags: [...tags] };
 }

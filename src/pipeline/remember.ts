@@ -103,7 +103,12 @@ export interface PreparedText {
 export type MemoryToIndex =
   & MemoryKey
   & { blobId: string }
-  & (MemoryText | { vector: Float32Array | number[] } | { prepared: PreparedText });
+  & (
+    | MemoryText
+    // A client-encrypted memory: its attributes, when given, are kept without a digest.
+    | { vector: Float32Array | number[]; attributes?: MemoryAttributes }
+    | { prepared: PreparedText }
+  );
 
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
@@ -173,17 +178,30 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, { ...call, memoryId: memory.memoryId }),
     );
   };
-  async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
-    const { owner, text, attributes: { tags, expiresAt, replaces, firstCreatedAt } = {} } = memory;
-    const info: MemoryInfo = { digest: await hasher.digest(owner, text) };
-    if (tags?.length) {
-      info.tags = await hasher.tags(owner, tags);
-      info.sealed = await attributeSeal.seal(memory, { tags });
+  /** The row's info from a memory's attributes: tags hashed, tags and provenance sealed. */
+  async function attributeInfo(
+    memory: MemoryKey,
+    { tags, expiresAt, replaces, firstCreatedAt, rememberedBy }: MemoryAttributes,
+  ): Promise<MemoryInfo> {
+    const info: MemoryInfo = {};
+    if (tags?.length) info.tags = await hasher.tags(memory.owner, tags);
+    if (tags?.length || rememberedBy) {
+      const by = rememberedBy && {
+        address: rememberedBy.address,
+        label: rememberedBy.label,
+        at: rememberedBy.at ?? memory.createdAt,
+      };
+      info.sealed = await attributeSeal.seal(memory, { tags: tags ?? [], ...by && { by } });
     }
     if (expiresAt !== undefined) info.expiresAt = expiresAt;
     if (replaces !== undefined) info.supersedes = replaces;
     if (firstCreatedAt !== undefined) info.firstCreatedAt = firstCreatedAt;
     return info;
+  }
+
+  async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
+    const digest = await hasher.digest(memory.owner, memory.text);
+    return { digest, ...await attributeInfo(memory, memory.attributes ?? {}) };
   }
 
   async function prepare(
@@ -210,14 +228,19 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       "text" in memory && !("prepared" in memory) && !("vector" in memory) ? [memory] : []
     );
     const prepared = await prepare(texts, options);
-    let preparedAt = 0;
-    const rows = memories.map((memory): VectorRow => {
+    const preparedOf = new Map(texts.map((memory, i) => [memory, prepared[i]]));
+    const rows = await Promise.all(memories.map(async (memory): Promise<VectorRow> => {
       const { memoryId: id, owner, namespace, blobId, createdAt } = memory;
       const row = { id, owner, namespace, blobId, createdAt };
       if ("prepared" in memory) return { ...row, ...memory.prepared };
-      if ("vector" in memory) return { ...row, vector: memory.vector };
-      return { ...row, ...prepared[preparedAt++] };
-    });
+      if ("vector" in memory) {
+        const { vector, attributes } = memory;
+        return attributes
+          ? { ...row, vector, info: await attributeInfo(memory, attributes) }
+          : { ...row, vector };
+      }
+      return { ...row, ...preparedOf.get(memory)! };
+    }));
     await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
     for (const { owner, namespace, vector: _, terms = [], ...row } of rows) {
       await lexicon.add(owner, namespace, { ...row, terms });

@@ -1,6 +1,7 @@
 /** What every relayer route handler receives: the kernel's context plus the verified caller. */
 import type { VerifiedCaller } from "../auth/verify.ts";
 import type { RouteContext } from "../http/router.ts";
+import type { Provenance } from "../pipeline/attributes.ts";
 
 /** What a request touched, for the owner's access log: namespace → memory ids, in order. */
 export type Accessed = Map<string, string[]>;
@@ -16,4 +17,9 @@ export interface HandlerContext extends RouteContext {
   touch(namespace: string, ids?: Iterable<string>): void;
   /** What `touch` recorded. */
   accessed: Accessed;
+}
+
+/** The provenance of what `caller` stores: its key's address and label (`remembered_by`). */
+export function provenanceOf(caller: VerifiedCaller): Provenance {
+  return { address: caller.address, label: caller.label };
 }

@@ -15,7 +15,7 @@ import {
 import { requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "./memories.ts";
 
@@ -174,6 +174,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       requireOperation(caller, "erase");
       const job = await lifecycle.update(caller.owner, id, body, {
         allow: (namespace) => touch(namespace, [id]),
+        rememberedBy: provenanceOf(caller),
       });
       if (!job) throw unknown();
       touch(job.namespace, [job.job_id]);

@@ -4,7 +4,7 @@ import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import { integer, namespace, object, text } from "../http/fields.ts";
 import type { LlmService } from "../services/llm.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 
 export const MAX_ANALYZE_BYTES = 64 * 1024;
@@ -39,6 +39,7 @@ export function llmRoutes(service: LlmService | undefined) {
       touch(namespace);
       const analysis = await needed().analyze(caller.owner, text, namespace, {
         signal: request.signal,
+        rememberedBy: provenanceOf(caller),
       });
       touch(namespace, analysis.job_ids);
       return jsonResponse(202, analysis);

@@ -19,7 +19,7 @@ import { allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 import {
   EXAMPLE_ID,
   EXAMPLE_JOB,
@@ -87,15 +87,16 @@ export function memoryRoutes(
   const exampleVector = () => Array.from({ length: dimensions() }, (_, i) => (i % 7) / 10);
   return [
     route("POST", "/api/remember", async ({ caller, input: { body }, touch }) => {
-      const item = itemOf(body);
+      const item = { ...itemOf(body), rememberedBy: provenanceOf(caller) };
       if (body.replaces !== undefined) {
         // A correction erases the version it replaces: it needs the erase scope too, and
         // happens in the namespace of that version.
         requireOperation(caller, "erase");
-        const { text, attributes } = item;
+        const { text, attributes, rememberedBy } = item;
         const replaced = body.replaces;
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
           allow: (namespace) => touch(namespace, [replaced]),
+          rememberedBy,
         });
         if (!job) throw new SvcError("not_found", "No memory with the id in replaces");
         touch(job.namespace, [job.job_id]);
@@ -146,7 +147,8 @@ export function memoryRoutes(
     }),
 
     route("POST", "/api/remember/bulk", async ({ caller, input: { body }, touch }) => {
-      const items = body.items.map(itemOf);
+      const rememberedBy = provenanceOf(caller);
+      const items = body.items.map((item) => ({ ...itemOf(item), rememberedBy }));
       for (const item of items) touch(item.namespace);
       const originals = await service.duplicates(caller.owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
@@ -256,7 +258,13 @@ export function memoryRoutes(
     route("POST", "/api/remember/manual", async ({ caller, input: { body }, touch }) => {
       const { encrypted_data: ciphertext, vector, namespace } = body;
       touch(namespace);
-      const stored = await service.rememberManual(caller.owner, ciphertext, vector, namespace);
+      const stored = await service.rememberManual(
+        caller.owner,
+        ciphertext,
+        vector,
+        namespace,
+        provenanceOf(caller),
+      );
       touch(namespace, [stored.id]);
       return jsonResponse(200, stored);
     }, {

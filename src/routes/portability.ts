@@ -25,7 +25,7 @@ import {
   MAX_IMPORT_LINES,
 } from "../services/import.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import type { HandlerContext } from "./context.ts";
+import { type HandlerContext, provenanceOf } from "./context.ts";
 import { MAX_TEXT_BYTES } from "./memories.ts";
 
 /** The body limit of an import request: 500 lines of short memories, or a few long ones. */
@@ -164,10 +164,11 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
           "Cannot import: send JSON lines as application/x-ndjson",
         );
       }
-      const { items, failed } = importLines(body, Date.now());
+      const { items: lines, failed } = importLines(body, Date.now());
+      // An imported memory is remembered by the key that imports it.
+      const rememberedBy = provenanceOf(caller);
+      const items = lines.map((item) => ({ ...item, rememberedBy }));
       for (const namespace of new Set(items.map((item) => item.namespace))) touch(namespace);
-      // Provenance seam: once memories record the key that remembered them (the access log's
-      // part), imported ones record the importing key the way the remember route does.
       const { jobs, duplicates } = await importItems(service, caller.owner, items);
       for (const job of jobs) touch(job.namespace, [job.job_id]);
       const summary: ImportSummary = {

@@ -10,7 +10,13 @@ import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import type { IndexedMemory } from "../jobs/worker.ts";
 import type { Logger } from "../log.ts";
-import { type AttributeSeal, encodePayload } from "../pipeline/attributes.ts";
+import {
+  type AttributeSeal,
+  encodePayload,
+  type Provenance,
+  type RememberedBy,
+  rememberedByOf,
+} from "../pipeline/attributes.ts";
 import type {
   CatalogEntry,
   CatalogFilter,
@@ -53,6 +59,11 @@ export interface Memory {
   expires_at: string | null;
   /** The id of the version this one replaced. */
   supersedes: string | null;
+  /**
+   * Which key stored this version, and when; `null` for memories stored before it was kept
+   * (and for memories restore indexed again from their blobs).
+   */
+  remembered_by: RememberedBy | null;
 }
 
 /** A page of a namespace's memories, newest first. */
@@ -152,9 +163,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     entry: CatalogEntry,
     options: ReadOptions,
   ): Promise<Memory> {
-    const [text, tags] = await Promise.all([
+    const [text, { tags, rememberedBy }] = await Promise.all([
       reader.read(owner, entry, options),
-      tagsOf(owner, namespace, entry),
+      attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed),
     ]);
     const { info } = entry;
     return {
@@ -166,6 +177,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       updated_at: iso(entry.createdAt),
       expires_at: info?.expiresAt === undefined ? null : iso(info.expiresAt),
       supersedes: info?.supersedes ?? null,
+      remembered_by: rememberedByOf(rememberedBy),
     };
   }
 
@@ -301,13 +313,14 @@ export function createLifecycleService(deps: LifecycleDependencies) {
 
     /**
      * Queues a new version of a memory (its text; its tags and expiry unless given); it
-     * replaces the old one once indexed. `null` when the owner has no memory of this id.
+     * replaces the old one once indexed. `null` when the owner has no memory of this id. The
+     * new version's provenance is `rememberedBy`: the key that updated it, not the original's.
      */
     async update(
       owner: string,
       id: string,
       change: { text: string; tags?: string[]; expiresAt?: number },
-      options: Pick<LocateOptions, "allow"> = {},
+      options: Pick<LocateOptions, "allow"> & { rememberedBy?: Provenance } = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
       const found = await locate(owner, id, options.allow);
       if (!found) return null;
@@ -318,6 +331,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         expiresAt: change.expiresAt ?? entry.info?.expiresAt,
         replaces: id,
         firstCreatedAt: entry.info?.firstCreatedAt ?? entry.createdAt,
+        rememberedBy: options.rememberedBy,
       });
       const [job] = await queue.accept([{ owner, namespace, text }]);
       return { ...job, supersedes: id };

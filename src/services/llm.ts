@@ -4,6 +4,7 @@
  * answers a question from recalled memories only.
  */
 import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
+import type { Provenance } from "../pipeline/attributes.ts";
 import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
 
 export interface LlmServiceDependencies {
@@ -58,12 +59,15 @@ export const NO_MEMORIES_ANSWER =
 export function createLlmService(deps: LlmServiceDependencies) {
   const { llm, embedder, vectors, memories } = deps;
   return {
-    /** Extracts facts and queues the new ones; aborting stops it before anything is queued. */
+    /**
+     * Extracts facts and queues the new ones, recorded as remembered by `rememberedBy`;
+     * aborting stops it before anything is queued.
+     */
     async analyze(
       owner: string,
       text: string,
       namespace: string,
-      { signal }: MemoryCallOptions = {},
+      { signal, rememberedBy }: MemoryCallOptions & { rememberedBy?: Provenance } = {},
     ): Promise<Analysis> {
       const extracted = await llm.extractFacts(text, { signal });
       const vectorsOf = extracted.length ? await embedder.embed(extracted, { signal }) : [];
@@ -89,7 +93,10 @@ export function createLlmService(deps: LlmServiceDependencies) {
         seen.add(key);
       }
       const jobs = fresh.length
-        ? await memories.remember(owner, fresh.map(({ text }) => ({ text, namespace })))
+        ? await memories.remember(
+          owner,
+          fresh.map(({ text }) => ({ text, namespace, rememberedBy })),
+        )
         : [];
       jobs.forEach((job, i) => facts[fresh[i].index].job_id = job.job_id);
       return {

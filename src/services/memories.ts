@@ -27,6 +27,9 @@ import {
   type AttributeSeal,
   encodePayload,
   type MemoryAttributes,
+  type Provenance,
+  type RememberedBy,
+  rememberedByOf,
 } from "../pipeline/attributes.ts";
 import type { LifecycleRecords } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
@@ -78,6 +81,8 @@ export interface RecallResult {
   score: number;
   /** When the memory was remembered (ISO 8601). */
   created_at: string;
+  /** Which key stored the memory, and when; `null` for memories stored before it was kept. */
+  remembered_by: RememberedBy | null;
 }
 
 /** What recall answers: the memories found, best first. */
@@ -155,6 +160,11 @@ export interface RememberItem {
   text: string;
   namespace: string;
   attributes?: MemoryAttributes;
+  /**
+   * Who stores it (the caller's key address and label; `at`, when given, for a memory brought
+   * from elsewhere, as an import does); kept sealed with the memory, shown as `remembered_by`.
+   */
+  rememberedBy?: Provenance;
 }
 
 function manualHit(hit: VectorHit): ManualHit {
@@ -189,10 +199,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   return {
     /** Accepts remember jobs; resolves once they are durably queued. */
     async remember(owner: string, items: RememberItem[]) {
-      return await queue.accept(items.map(({ text, namespace, attributes }) => ({
+      return await queue.accept(items.map(({ text, namespace, attributes, rememberedBy }) => ({
         owner,
         namespace,
-        text: encodePayload(text, attributes),
+        text: encodePayload(text, rememberedBy ? { ...attributes, rememberedBy } : attributes),
       })));
     },
 
@@ -300,25 +310,33 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
-      const read = await readAll(ranked.map(({ hit }) => hit));
+      // Tags and provenance are opened while the texts are read.
+      const opening = Promise.all(ranked.map(({ hit }) =>
+        attributeSeal.attributes(
+          { memoryId: hit.id, owner, namespace },
+          index.entry(hit.id)?.info?.sealed,
+        )
+      ));
+      const [read, attributes] = await Promise.all([
+        readAll(ranked.map(({ hit }) => hit)),
+        opening,
+      ]);
       observe?.("read", readMs / 1000);
       // A memory erased while this recall ran is left out.
-      const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
-        const entry = index.entry(hit.id);
-        if (read[i] === null || !entry) return [];
+      const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) => {
+        if (read[i] === null || !index.entry(hit.id)) return [];
+        const { tags, rememberedBy } = attributes[i];
         return [{
           id: hit.id,
           blob_id: hit.blobId,
           text: read[i]!,
-          tags: await attributeSeal.tags(
-            { memoryId: hit.id, owner, namespace },
-            entry.info?.sealed,
-          ),
+          tags,
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
+          remembered_by: rememberedByOf(rememberedBy),
         }];
-      }))).flat();
+      });
       return { results, total: results.length };
     },
 
@@ -328,11 +346,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       ciphertext: Uint8Array<ArrayBuffer>,
       vector: number[],
       namespace: string,
+      rememberedBy?: Provenance,
     ): Promise<ManualMemory> {
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector });
-      await pipeline.index({ ...memory, blobId, vector });
+      const attributes = rememberedBy && { rememberedBy };
+      await pipeline.index({ ...memory, blobId, vector, attributes });
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 

@@ -25,6 +25,13 @@ export { MemoryEmbedder } from "../backends/memory_embedder.ts";
 export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+export {
+  type AccessLogStore,
+  type AccessRecordRange,
+  MemoryAccessLogStore,
+  type SealedAccessRecord,
+} from "../services/access_log_store.ts";
+export { accessLogStoreSuite } from "./access_log_suite.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
 export { cipherSuite } from "./cipher_suite.ts";
 export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";

@@ -353,6 +353,15 @@ export function blobStoreSuite(
   });
 }
 
+/** The account fields of a resolution (a key's label, scope and expiry left out). */
+function accountOf(resolved: ResolvedAccount | null) {
+  return resolved && {
+    accountId: resolved.accountId,
+    owner: resolved.owner,
+    active: resolved.active,
+  };
+}
+
 /**
  * Registers the account directory tests, for the fresh directories `open` makes, each with the
  * means to add and remove keys; `close`, when given, is called after its test.
@@ -401,7 +410,11 @@ export function accountDirectorySuite(
     await using _ = { [Symbol.asyncDispose]: async () => await close?.() };
     if (!directory.resolveOwner) return; // a directory of delegate keys only
     const { accountId, owner } = await add("4".repeat(64));
-    assert.deepEqual(await directory.resolveOwner(owner), { accountId, owner, active: true });
+    assert.deepEqual(accountOf(await directory.resolveOwner(owner)), {
+      accountId,
+      owner,
+      active: true,
+    });
     assert.equal(await directory.resolveOwner("0x" + "5".repeat(64)), null);
   });
 }

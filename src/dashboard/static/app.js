@@ -1,6 +1,6 @@
 // The svc dashboard: the wallet and account page (/), the connected agents (/agents), the
-// memories of a namespace (/memories, in memories.js) and the MCP sign-in consent page
-// (/connect/mcp). Every text from the URL or the server goes through textContent.
+// memories of a namespace (/memories, in memories.js), the access log (/activity, in
+// activity.js) and the MCP sign-in consent page (/connect/mcp). Every text from the URL or the server goes through textContent.
 import {
   addressOf,
   agentIsWaiting,
@@ -16,6 +16,7 @@ import {
 import { action, card, field, h, render, say, short } from "./ui.js";
 import { memories } from "./memories.js";
 import { describeKeyScope, requestedScope, scopeChooser, scopeLines } from "./scope.js";
+import { activity } from "./activity.js";
 
 async function account(owner) {
   const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
@@ -554,7 +555,19 @@ async function memoriesPage() {
   if (session) await memories(session);
 }
 
-const PAGES = { "/": home, "/agents": agents, "/memories": memoriesPage, "/connect/mcp": connect };
+async function activityPage() {
+  document.title = "svc — activity";
+  const session = await signedIn(activityPage);
+  if (session) await activity(session);
+}
+
+const PAGES = {
+  "/": home,
+  "/agents": agents,
+  "/memories": memoriesPage,
+  "/activity": activityPage,
+  "/connect/mcp": connect,
+};
 for (const link of document.querySelectorAll("nav a")) {
   if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
 }

@@ -1,9 +1,10 @@
 // The memories page (/memories?namespace=NS): a namespace's memories, newest first, page by
 // page; search by meaning (recall); erase one memory after a confirmation, with the relayer's
-// signed receipt shown and checked against its receipt key. Every request is signed in this
-// browser by the owner key; the dashboard forwards it to the relayer.
+// signed receipt shown and checked against its receipt key. Each memory shows the agent that
+// remembered it, and links to the agents that read it (the activity page). Every request is
+// signed in this browser by the owner key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
-import { action, card, field, h, render, say } from "./ui.js";
+import { action, card, field, h, render, say, short } from "./ui.js";
 
 const PAGE_SIZE = 20;
 const UNREADABLE = "(encrypted by the client that stored it)";
@@ -48,6 +49,13 @@ export async function memories({ wallet, owned }) {
         ),
         (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
         memory.expires_at ? h("span", {}, `expires ${day(memory.expires_at)}`) : null,
+        memory.remembered_by
+          ? h(
+            "span",
+            { class: "remembered-by", title: memory.remembered_by.address },
+            `by ${memory.remembered_by.label || short(memory.remembered_by.address)}`,
+          )
+          : null,
         score === undefined ? null : h("span", {}, `score ${score.toFixed(2)}`),
       ),
     );
@@ -63,7 +71,17 @@ export async function memories({ wallet, owned }) {
       await showReceipt(answer);
     }, { kind: "danger small", busy: "Erasing…" });
     erase.setAttribute("aria-describedby", textId);
-    row.append(h("div", { class: "memory-actions" }, erase));
+    // Which agents read it: the access log filtered by this memory.
+    const readers = h(
+      "a",
+      {
+        href: `/activity?${new URLSearchParams({ memory: memory.id })}`,
+        class: "button secondary small",
+        "aria-describedby": textId,
+      },
+      "Who read this",
+    );
+    row.append(h("div", { class: "memory-actions" }, readers, erase));
     return row;
   }
 

@@ -1,0 +1,113 @@
+/**
+ * `svc log`: the owner's access log as a table, newest first: when, which operation, which key
+ * (its label and address), the namespace, how many memories (`--json` lists their ids), from
+ * which client. Signed by the
+ * account owner's key saved in the data directory (`svc account create`), else by
+ * `SVC_DELEGATE_KEY`, which then needs the `audit` scope.
+ */
+import { isAddress } from "../src/auth/keys.ts";
+import {
+  type AccessEntry,
+  type AccessLogOptions,
+  type AccessOperation,
+  SvcClient,
+} from "../src/client/mod.ts";
+import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
+import { type Output, positiveInt, UsageError } from "./svc_memories.ts";
+
+/** The flags `svc log` reads. */
+export interface LogFlags {
+  key?: string;
+  op?: string;
+  since?: string;
+  until?: string;
+  namespace?: string;
+  memory?: string;
+  limit?: string;
+  cursor?: string;
+  relayer?: string;
+  account?: string;
+}
+
+export const LOG_USAGE = `Access log (signed by the owner key in SVC_DATA_DIR for --account, else by
+SVC_DELEGATE_KEY with the audit scope):
+  log [--key ADDR] [--op OP] [--namespace NS] [--memory ID] [--since 7d|TIME]
+      [--until TIME] [--limit N] [--cursor C] --account ID
+                                         newest first; OP is one of remember, recall, get,
+                                         list, update, erase, restore, ask, analyze, export,
+                                         import; --memory: who read or changed that memory`;
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
+export function logTime(value: string | undefined, flag: string, now: number): string | undefined {
+  if (value === undefined) return undefined;
+  const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
+  if (ago) return new Date(now - Number(ago[1]) * UNITS[ago[2]] * 1000).toISOString();
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new UsageError(
+      `${flag} must be a duration such as 7d or 12h, or a time such as ` +
+        "2026-07-01T00:00:00Z",
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
+/** The query of `svc log`, checked before anything is sent. */
+export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
+  if (values.key !== undefined && !isAddress(values.key)) {
+    throw new UsageError("--key must be a key's address (0x and 64 hex characters)");
+  }
+  if (values.op !== undefined && !ACCESS_OPERATIONS.includes(values.op as AccessOperation)) {
+    throw new UsageError(`--op must be one of ${ACCESS_OPERATIONS.join(", ")}`);
+  }
+  return {
+    key: values.key,
+    op: values.op as AccessOperation | undefined,
+    namespace: values.namespace,
+    memory: values.memory,
+    since: logTime(values.since, "--since", now),
+    until: logTime(values.until, "--until", now),
+    limit: positiveInt(values.limit, "--limit"),
+    cursor: values.cursor,
+  };
+}
+
+/** `0x1234…cdef`. */
+const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/** The entries as a table, one line each, columns padded to their widest cell. */
+export function logTable(entries: AccessEntry[]): string {
+  const header = ["TIME", "OP", "KEY", "NAMESPACE", "MEMORIES", "CLIENT"];
+  const rows = entries.map((e) => [
+    e.at.replace("T", " ").replace(/\.\d{3}Z$/, "Z"),
+    e.op,
+    e.key.label ? `${e.key.label} (${shortAddress(e.key.address)})` : shortAddress(e.key.address),
+    e.namespace,
+    String(e.memory_ids.length),
+    e.client,
+  ]);
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())
+    .join("\n");
+}
+
+/** Runs `svc log`, signed with `privateKey` (the owner's or a delegate key with `audit`). */
+export async function runLogCommand(
+  values: LogFlags,
+  privateKey: string,
+  env: (name: string) => string | undefined,
+): Promise<Output> {
+  const query = logQuery(values);
+  const client = await SvcClient.create({
+    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    privateKey,
+    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+  });
+  const page = await client.accessLog(query);
+  const lines = page.entries.length ? [logTable(page.entries)] : ["No access log entries"];
+  if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);
+  return { json: { ...page }, text: lines.join("\n") };
+}

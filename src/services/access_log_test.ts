@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { accessLogStoreSuite } from "../testing/access_log_suite.ts";
+import { type AccessEvent, AccessLog, idFloor, MAX_IDS_PER_ENTRY } from "./access_log.ts";
+import {
+  type AccessLogStore,
+  KvAccessLogStore,
+  MemoryAccessLogStore,
+  type SealedAccessRecord,
+} from "./access_log_store.ts";
+
+accessLogStoreSuite("MemoryAccessLogStore", () => Promise.resolve(new MemoryAccessLogStore()));
+accessLogStoreSuite("KvAccessLogStore", async () => {
+  const kv = await Deno.openKv(":memory:");
+  return Object.assign(new KvAccessLogStore(kv), {
+    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
+  });
+});
+
+const DAY = 86_400_000;
+const secret = () => crypto.getRandomValues(new Uint8Array(32));
+
+/** A store that counts its writes, and can be made to fail them. */
+class CountingStore extends MemoryAccessLogStore {
+  appends: number[] = [];
+  failing = false;
+  override append(records: SealedAccessRecord[]) {
+    if (this.failing) return Promise.reject(new Error("store down"));
+    this.appends.push(records.length);
+    return super.append(records);
+  }
+}
+
+function event(owner: string, extra: Partial<AccessEvent> = {}): AccessEvent {
+  return {
+    owner,
+    op: "recall",
+    key: { address: "0x" + "ab".repeat(32), label: "agent" },
+    namespace: "default",
+    memoryIds: [],
+    client: "127.0.0.1",
+    requestId: crypto.randomUUID(),
+    ...extra,
+  };
+}
+
+Deno.test("appends queued together are written in one batch, off the caller's path", async () => {
+  const store = new CountingStore();
+  const log = await AccessLog.open({ store, secret: secret(), flushDelayMs: 5 });
+  for (let i = 0; i < 50; i++) log.append([event("0xowner")]);
+  assert.deepEqual(store.appends, [], "nothing is written while the request runs");
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.deepEqual(store.appends, [50]);
+  assert.equal((await log.query("0xowner", { limit: 100 })).entries.length, 50);
+  await log.close();
+});
+
+Deno.test("a flush waits for more entries, but starts at once once enough are queued", async () => {
+  const store = new CountingStore();
+  const log = await AccessLog.open({
+    store,
+    secret: secret(),
+    flushDelayMs: 60_000,
+    flushEntries: 10,
+  });
+  for (let i = 0; i < 9; i++) log.append([event("0xowner")]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(store.appends, [], "fewer than 10 wait");
+  log.append([event("0xowner")]);
+  for (let i = 0; i < 100 && store.appends.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.deepEqual(store.appends, [10]);
+  await log.close();
+});
+
+Deno.test("query reads what was appended just before, newest first", async () => {
+  const log = await AccessLog.open({ store: new MemoryAccessLogStore(), secret: secret() });
+  log.append([event("0xa", { op: "remember", memoryIds: ["m1"] })]);
+  log.append([event("0xa", { op: "get", memoryIds: ["m1"] })]);
+  const { entries, next_cursor } = await log.query("0xa");
+  assert.deepEqual(entries.map((e) => e.op), ["get", "remember"]);
+  assert.equal(next_cursor, null);
+  await log.close();
+});
+
+Deno.test("close writes what is queued; a failed write is kept and tried again", async () => {
+  const store = new CountingStore();
+  const log = await AccessLog.open({ store, secret: secret(), flushDelayMs: 1000 });
+  store.failing = true;
+  log.append([event("0xa"), event("0xa")]);
+  await assert.rejects(() => log.flush(), /store down/);
+  store.failing = false;
+  await log.close();
+  assert.deepEqual(store.appends, [2]);
+  const reopened = await AccessLog.open({ store, secret: new Uint8Array(32) });
+  assert.equal((await reopened.query("0xa")).entries.length, 0, "another secret opens nothing");
+  await reopened.close();
+});
+
+Deno.test("an entry sealed for one owner does not open for another, nor moved", async () => {
+  const store = new MemoryAccessLogStore();
+  const key = secret();
+  const log = await AccessLog.open({ store, secret: key });
+  log.append([event("0xa"), event("0xb")]);
+  await log.flush();
+  // Copy a's records into b's log: they do not open there.
+  const logs: SealedAccessRecord[] = [];
+  const spy: AccessLogStore = {
+    append: (records) => store.append(records),
+    scan: async (log, range, limit) => {
+      const found = await store.scan(log, range, limit);
+      logs.push(...found);
+      return found;
+    },
+    prune: (before) => store.prune(before),
+  };
+  const reader = await AccessLog.open({ store: spy, secret: key });
+  await reader.query("0xa");
+  await reader.query("0xb");
+  const [a, b] = [logs[0], logs[1]];
+  assert.notEqual(a.log, b.log);
+  await store.append([{ ...a, log: b.log, id: idFloor(Date.now() + 60_000) }]);
+  assert.equal((await reader.query("0xb")).entries.length, 1);
+  await reader.close();
+  await log.close();
+});
+
+Deno.test("prune deletes the entries past the retention, in every owner's log", async () => {
+  let now = Date.UTC(2026, 0, 1);
+  const store = new MemoryAccessLogStore();
+  const log = await AccessLog.open({ store, secret: secret(), retentionDays: 90, now: () => now });
+  log.append([event("0xa", { at: now - 100 * DAY }), event("0xb", { at: now - 91 * DAY })]);
+  log.append([event("0xa", { at: now - 89 * DAY }), event("0xa")]);
+  await log.flush();
+  assert.equal(await log.prune(), 2);
+  assert.equal((await log.query("0xa")).entries.length, 2);
+  assert.equal((await log.query("0xb")).entries.length, 0);
+  now += 2 * DAY;
+  assert.equal(await log.prune(), 1);
+  const [left] = (await log.query("0xa")).entries;
+  assert.equal(left.at, new Date(Date.UTC(2026, 0, 1)).toISOString());
+  await log.close();
+});
+
+Deno.test("a request touching many memories is logged in entries of at most 1000 ids", async () => {
+  const log = await AccessLog.open({ store: new MemoryAccessLogStore(), secret: secret() });
+  const ids = Array.from({ length: 2500 }, () => crypto.randomUUID());
+  log.append([event("0xa", { op: "erase", memoryIds: [...ids, ids[0]] })]);
+  const { entries } = await log.query("0xa");
+  assert.deepEqual(entries.map((e) => e.memory_ids.length).sort(), [1000, 1000, 500]);
+  assert.equal(MAX_IDS_PER_ENTRY, 1000);
+  assert.deepEqual(new Set(entries.flatMap((e) => e.memory_ids)), new Set(ids));
+  assert.equal(new Set(entries.map((e) => e.request_id)).size, 1);
+  await log.close();
+});
+
+Deno.test("a page filtered down reads on, and its cursor goes on where it stopped", async () => {
+  const log = await AccessLog.open({ store: new MemoryAccessLogStore(), secret: secret() });
+  const at = Date.now() - 10_000;
+  for (let i = 0; i < 300; i++) {
+    log.append([event("0xa", { op: i % 100 === 0 ? "erase" : "recall", at: at + i })]);
+  }
+  const first = await log.query("0xa", { op: "erase", limit: 2 });
+  assert.deepEqual(first.entries.map((e) => Date.parse(e.at) - at), [200, 100]);
+  assert.ok(first.next_cursor);
+  const second = await log.query("0xa", { op: "erase", limit: 2, cursor: first.next_cursor });
+  assert.deepEqual(second.entries.map((e) => Date.parse(e.at) - at), [0]);
+  assert.equal(second.next_cursor, null);
+  const window = await log.query("0xa", { since: at + 50, until: at + 60 });
+  assert.deepEqual(window.entries.map((e) => Date.parse(e.at) - at), [
+    59,
+    58,
+    57,
+    56,
+    55,
+    54,
+    53,
+    52,
+    51,
+    50,
+  ]);
+  await log.close();
+});
+
+Deno.test("entries appended after close are dropped, and leave no timer behind", async () => {
+  const store = new CountingStore();
+  const log = await AccessLog.open({ store, secret: secret() });
+  await log.close();
+  log.append([event("0xa")]);
+  assert.deepEqual(store.appends, []);
+});

@@ -1,0 +1,122 @@
+/**
+ * The dashboard's activity page in headless Chromium, against the real relayer: the owner key
+ * signs in the browser; the page lists the access log newest first and filters it by agent,
+ * operation and namespace; from the memories page, "Who read this" shows which agents read a
+ * memory, and each memory names the agent that remembered it.
+ */
+import assert from "node:assert/strict";
+import type { Browser, Page } from "playwright-core";
+import { generateKeyPair } from "../src/auth/keys.ts";
+import { SvcClient } from "../src/client/mod.ts";
+import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
+
+/** Adds a delegate key labelled `label` to the wallet's account, as the consent page does. */
+async function addAgent(page: Page, label: string, publicKey: string): Promise<string> {
+  return await page.evaluate<string>(`(async () => {
+    const w = await import("/assets/wallet.js");
+    const wallet = await w.loadWallet();
+    const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
+    await w.transact(wallet, {
+      kind: "add_delegate_key",
+      account_id: account.id,
+      public_key: ${JSON.stringify(publicKey)},
+      label: ${JSON.stringify(label)},
+    });
+    return account.id;
+  })()`);
+}
+
+Deno.test("browser: the activity page lists and filters the access log; who read a memory", async () => {
+  const dataDir = await Deno.makeTempDir();
+  let relayer: RelayerProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    const stack = await startStack(dataDir);
+    relayer = stack.relayer;
+    browser = await launch();
+    const page = await browser.newPage();
+    await page.goto(stack.dashboard);
+    await setUpWallet(page);
+    await page.getByRole("region", { name: "Your account", exact: true }).waitFor();
+
+    const writerKey = await generateKeyPair();
+    const readerKey = await generateKeyPair();
+    const accountId = await addAgent(page, "writer agent", writerKey.publicKey);
+    await addAgent(page, "reader agent", readerKey.publicKey);
+    const clientOf = (privateKey: string) =>
+      SvcClient.create({ baseUrl: relayer!.url, privateKey, accountId });
+    const writer = await clientOf(writerKey.privateKey);
+    const reader = await clientOf(readerKey.privateKey);
+    const dog = jobIdOf(await writer.remember("My dog Rex loves the beach", { namespace: "pets" }));
+    const cat = jobIdOf(await writer.remember("My cat sleeps all day", { namespace: "pets" }));
+    const work = jobIdOf(await writer.remember("I work on Tuesdays", { namespace: "work" }));
+    for (const id of [dog, cat, work]) assert.equal((await writer.waitForJob(id)).status, "done");
+    await reader.get(dog);
+    await reader.recall("who loves the beach?", { namespace: "pets", limit: 1 });
+
+    // The whole log, newest first.
+    await page.getByRole("link", { name: "Activity" }).click();
+    await page.waitForURL(/\/activity$/);
+    const table = page.getByRole("table", { name: "Access log" });
+    await page.getByText("Showing 5 entries, newest first.").waitFor();
+    const rows = table.locator("tbody tr");
+    assert.equal(await rows.count(), 5);
+    assert.match(await rows.nth(0).innerText(), /recall\s+reader agent\s+pets\s+/);
+    assert.match(await rows.nth(1).innerText(), /get\s+reader agent\s+pets\s+/);
+    assert.match(await rows.nth(4).innerText(), /remember\s+writer agent\s+pets\s+/);
+    const text = await page.locator("main").innerText();
+    assert.doesNotMatch(text, /who loves the beach/, "the query is never shown");
+    await screenshot(page, "activity");
+
+    // Filter by agent, then operation, then namespace.
+    await page.getByLabel("Agent").selectOption({ label: "reader agent" });
+    await page.waitForURL(/\/activity\?key=0x[0-9a-f]{64}$/);
+    await page.getByText("Showing 2 entries, newest first.").waitFor();
+    await page.getByLabel("Operation").selectOption("get");
+    await page.waitForURL(/op=get/);
+    await page.getByText("Showing 1 entry, newest first.").waitFor();
+    assert.match(await rows.nth(0).innerText(), /get\s+reader agent\s+pets/);
+    await page.goto(`${stack.dashboard}/activity`);
+    await page.getByText("Showing 5 entries, newest first.").waitFor();
+    await page.getByRole("option", { name: "work" }).waitFor({ state: "attached" });
+    await page.getByLabel("Namespace").selectOption("work");
+    await page.waitForURL(/namespace=work/);
+    await page.getByText("Showing 1 entry, newest first.").waitFor();
+    assert.match(await rows.nth(0).innerText(), /remember\s+writer agent\s+work/);
+    assert.equal(await page.getByLabel("Namespace").inputValue(), "work");
+
+    // From the memories page: who remembered a memory, and who read it.
+    await page.goto(`${stack.dashboard}/memories?namespace=pets`);
+    const list = page.getByRole("list", { name: "Memories" });
+    await page.getByText("Showing 2, newest first.").waitFor();
+    const rex = list.getByRole("listitem").filter({ hasText: "Rex" });
+    assert.match(await rex.innerText(), /by writer agent/);
+    await rex.getByRole("link", { name: "Who read this" }).click();
+    await page.waitForURL(new RegExp(`/activity\\?memory=${dog}$`));
+    await page.getByRole("heading", { name: "Who read this memory" }).waitFor();
+    // The memories page listed it with the owner key: that read is in the log too.
+    await page.getByText("Read by: You (owner key), reader agent.").waitFor();
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.children[1].textContent, tr.children[2].textContent])
+    );
+    assert.deepEqual(cells, [
+      ["list", "You (owner key)"],
+      ["recall", "reader agent"],
+      ["get", "reader agent"],
+      ["remember", "writer agent"],
+    ]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "activity-memory-390");
+    const overflow = "document.documentElement.scrollWidth - window.innerWidth";
+    assert.equal(await page.evaluate<number>(overflow), 0, "the page overflows at 390 px");
+
+    // A memory nobody read (the memories page listed only the other namespace).
+    await page.goto(`${stack.dashboard}/activity?memory=${work}`);
+    await page.getByText("No agent has read this memory (in the log kept).").waitFor();
+  } finally {
+    await browser?.close();
+    await relayer?.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

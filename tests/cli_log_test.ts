@@ -1,0 +1,143 @@
+/**
+ * `svc log` (cli/svc.ts run as a process) against a relayer on a loopback port: a table of the
+ * access log newest first, its filters, `--json`, and its signer: the owner key saved in the
+ * data directory for `--account`, else `SVC_DELEGATE_KEY`.
+ */
+import assert from "node:assert/strict";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { logQuery, logTime } from "../cli/svc_log.ts";
+import { UsageError } from "../cli/svc_memories.ts";
+import { SvcClient } from "../src/client/mod.ts";
+import type { Caller } from "./fixtures.ts";
+import { startMcpStack } from "./mcp_fixtures.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+
+/** Remembers `text` as `caller` over HTTP and waits until it is stored; its memory id. */
+async function remember(url: string, caller: Caller, text: string, namespace?: string) {
+  const client = await SvcClient.create({
+    baseUrl: url,
+    privateKey: caller.key.privateKey,
+    accountId: caller.accountId,
+  });
+  const answer = await client.remember(text, { namespace });
+  if (answer.status === "duplicate") throw new Error("unexpected duplicate");
+  assert.equal((await client.waitForJob(answer.job_id)).status, "done");
+  return { id: answer.job_id, client };
+}
+
+async function svc(args: string[], env: Record<string, string>) {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
+    env,
+    stdin: "null",
+    cwd: ROOT,
+  }).output();
+  return {
+    code,
+    stdout: new TextDecoder().decode(stdout),
+    stderr: new TextDecoder().decode(stderr),
+  };
+}
+
+Deno.test("CLI: svc log prints the access log as a table, filtered, or as JSON", async () => {
+  await using stack = await startMcpStack();
+  const agent = await stack.test.newCaller({ label: "laptop" });
+  const { id: bees, client } = await remember(stack.url, agent, "I keep bees");
+  await client.get(bees);
+  const auditor = await stack.test.addKey(agent, { scope: { operations: ["audit"] } });
+  const env = {
+    SVC_SERVER_URL: stack.url,
+    SVC_DELEGATE_KEY: auditor.key.privateKey,
+    SVC_ACCOUNT_ID: auditor.accountId,
+    SVC_DATA_DIR: "/nonexistent-svc-cli-test",
+  };
+
+  const table = await svc(["log"], env);
+  assert.equal(table.code, 0, table.stderr);
+  const lines = table.stdout.trim().split("\n");
+  assert.match(lines[0], /^TIME\s+OP\s+KEY\s+NAMESPACE\s+MEMORIES\s+CLIENT$/);
+  const address = addressOf(agent.key.publicKey);
+  const key = `laptop \\(${address.slice(0, 6)}…${address.slice(-4)}\\)`;
+  assert.match(
+    lines[1],
+    new RegExp(
+      `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ\\s+get\\s+${key}\\s+default\\s+1\\s+127\\.0\\.0\\.1$`,
+    ),
+  );
+  assert.match(lines[2], /\sremember\s/);
+  assert.equal(lines.length, 3);
+
+  const filtered = await svc(["log", "--op", "remember", "--since", "1h", "--json"], env);
+  assert.equal(filtered.code, 0, filtered.stderr);
+  const page = JSON.parse(filtered.stdout);
+  assert.deepEqual(page.entries.map((e: { memory_ids: string[] }) => e.memory_ids), [[bees]]);
+  assert.equal(page.next_cursor, null);
+
+  const byKey = await svc(["log", "--key", addressOf(auditor.key.publicKey)], env);
+  assert.equal(byKey.stdout.trim(), "No access log entries");
+
+  const paged = await svc(["log", "--limit", "1"], env);
+  assert.match(paged.stdout, /\nnext page: --cursor \S+\n$/);
+
+  const refused = await svc(["log"], { ...env, SVC_DELEGATE_KEY: agent.key.privateKey });
+  assert.equal(refused.code, 0, "a key without a scope may read the log");
+  const reader = await stack.test.addKey(agent, { scope: { operations: ["read"] } });
+  const forbidden = await svc(["log"], { ...env, SVC_DELEGATE_KEY: reader.key.privateKey });
+  assert.equal(forbidden.code, 1);
+  assert.match(forbidden.stderr, /lacks the "audit" scope/);
+
+  const usage = await svc(["log", "--op", "peek"], env);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--op must be one of remember, recall/);
+});
+
+Deno.test("CLI: svc log signs with the owner key saved in the data directory", async () => {
+  await using stack = await startMcpStack();
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const created = await svc(["account", "create", "--json"], { SVC_DATA_DIR: dataDir });
+    assert.equal(created.code, 0, created.stderr);
+    const { accountId, owner } = JSON.parse(created.stdout);
+    // The in-process relayer's directory holds the same account, with one delegate key.
+    const delegate = await generateKeyPair();
+    stack.test.directory.add({ accountId, owner, active: true, label: "phone" }, [
+      delegate.publicKey,
+    ]);
+    const caller = { key: delegate, owner, accountId, ownerKey: delegate };
+    await remember(stack.url, caller, "I keep bees", "home");
+    const run = await svc(["log", "--account", accountId, "--namespace", "home", "--json"], {
+      SVC_SERVER_URL: stack.url,
+      SVC_DATA_DIR: dataDir,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const { entries } = JSON.parse(run.stdout);
+    assert.deepEqual(
+      entries.map((e: { op: string; key: { label: string } }) => [e.op, e.key.label]),
+      [
+        ["remember", "phone"],
+      ],
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
+  const now = Date.UTC(2026, 6, 8, 12);
+  assert.equal(logTime("7d", "--since", now), "2026-07-01T12:00:00.000Z");
+  assert.equal(logTime("90m", "--since", now), "2026-07-08T10:30:00.000Z");
+  assert.equal(logTime("2026-07-01T00:00:00Z", "--until", now), "2026-07-01T00:00:00.000Z");
+  assert.throws(() => logTime("last week", "--since", now), UsageError);
+  assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address/);
+  assert.deepEqual(logQuery({ op: "recall", limit: "5" }, now), {
+    key: undefined,
+    op: "recall",
+    namespace: undefined,
+    memory: undefined,
+    since: undefined,
+    until: undefined,
+    limit: 5,
+    cursor: undefined,
+  });
+});
