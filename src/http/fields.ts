@@ -91,7 +91,7 @@ function field<T>(
   schema: () => JsonSchema,
   options: { required?: boolean; param?: string } = {},
 ): Field<T> {
-  return { kind: "field", parse, schema, required: options.required ?? false, ...options };
+  return { kind: "field", parse, schema, ...options, required: options.required ?? false };
 }
 
 /** Adds `description` to a schema when there is one. */
@@ -162,6 +162,16 @@ export function namespace(
       required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
       options.description ?? "A namespace: 1 to 256 bytes of UTF-8, no control characters.",
     ), { required: Boolean(required) });
+}
+
+/** An optional namespace, `undefined` when absent (a filter rather than a place). */
+export function optionalNamespace(
+  options: { description?: string } = {},
+): Field<string | undefined> {
+  return field(
+    (value, name) => absent(value) ? undefined : validNamespace(value, name),
+    () => described(NAMESPACE_SCHEMA, options.description),
+  );
 }
 
 /** Optional namespaces (a repeated query parameter), without repeats; absent: `undefined`. */
@@ -237,6 +247,31 @@ export function memoryId(
     { required: options.required },
   );
 }
+
+/** An optional value out of `values` (an enumeration). */
+export function oneOf<T extends string>(
+  values: readonly T[],
+  options: { description?: string } = {},
+): Field<T | undefined> {
+  return field((value, name) => {
+    if (absent(value)) return undefined;
+    if (!values.includes(value as T)) throw bad(`${name} must be one of ${values.join(", ")}`);
+    return value as T;
+  }, () => described({ type: "string", enum: [...values] }, options.description));
+}
+
+/** An optional Sui address: 0x and 64 lowercase hex characters. */
+export function address(options: { description?: string } = {}): Field<string | undefined> {
+  return field((value, name) => {
+    if (absent(value)) return undefined;
+    if (typeof value !== "string" || !ADDRESS.test(value)) {
+      throw bad(`${name} must be a key's address (0x and 64 hex characters)`);
+    }
+    return value;
+  }, () => described({ type: "string", pattern: ADDRESS.source }, options.description));
+}
+
+const ADDRESS = /^0x[0-9a-f]{64}$/;
 
 /** A required vector of exactly `dimensions()` finite numbers. */
 export function vector(

@@ -5,13 +5,22 @@
  * `GET /api/access-log` reads the log: the owner key, or a delegate key with the `audit` scope,
  * which sees only the entries of the namespaces it may use.
  */
-import { isAddress } from "../auth/keys.ts";
 import { allowsNamespace, requireNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
-import { type AccessOperation, type Route, route } from "../http/router.ts";
-import { integerField, memoryId, timeField, validNamespace } from "../http/validate.ts";
-import { ACCESS_OPERATIONS, type AccessLog, type AccessLogQuery } from "../services/access_log.ts";
+import { type AccessOperation, type Route, routesFor } from "../http/router.ts";
+import {
+  address,
+  integer,
+  memoryId,
+  object,
+  oneOf,
+  optionalNamespace,
+  string,
+  time,
+} from "../http/fields.ts";
+import { EXAMPLE_ID } from "./examples.ts";
+import { ACCESS_OPERATIONS, type AccessLog } from "../services/access_log.ts";
 import type { HandlerContext } from "./context.ts";
 
 /** What the request of `context` touched, as access-log events of operation `op`. */
@@ -81,44 +90,28 @@ export function withAccessLog(
   });
 }
 
-/** The query of `GET /api/access-log`, checked. */
-function accessQuery(params: URLSearchParams): AccessLogQuery {
-  const fields: Record<string, unknown> = Object.fromEntries(params);
-  const query: AccessLogQuery = {
-    since: timeField(fields, "since"),
-    until: timeField(fields, "until"),
-  };
-  if (fields.limit !== undefined) {
-    fields.limit = /^\d{1,6}$/.test(String(fields.limit)) ? Number(fields.limit) : fields.limit;
-  }
-  query.limit = integerField(fields, "limit", 50, 1, 500);
-  if (params.has("key")) {
-    const key = params.get("key");
-    if (!isAddress(key)) throw new SvcError("bad_request", "key must be a key's address (0x…)");
-    query.key = key;
-  }
-  if (params.has("op")) {
-    const op = params.get("op") as AccessOperation;
-    if (!ACCESS_OPERATIONS.includes(op)) {
-      throw new SvcError("bad_request", `op must be one of ${ACCESS_OPERATIONS.join(", ")}`);
+const ACCESS_LOG = object({
+  since: time({ description: "Only entries at or after this time (ISO 8601)." }),
+  until: time({ description: "Only entries before this time (ISO 8601)." }),
+  key: address({ description: "Only entries of the key with this address." }),
+  op: oneOf(ACCESS_OPERATIONS, { description: "Only entries of this operation." }),
+  namespace: optionalNamespace({ description: "Only entries of this namespace." }),
+  memory: memoryId({ description: "Only entries that touched this memory." }),
+  limit: integer({ fallback: 50, min: 1, max: 500 }),
+  cursor: string({ description: "`next_cursor` of the previous page." }),
+}, {
+  check({ cursor }) {
+    if (cursor !== undefined && cursor.length > 200) {
+      throw new SvcError("bad_request", "cursor is too long");
     }
-    query.op = op;
-  }
-  if (params.has("namespace")) query.namespace = validNamespace(params.get("namespace"));
-  if (params.has("memory")) query.memory = memoryId(params.get("memory"), "memory");
-  if (params.has("cursor")) {
-    const cursor = params.get("cursor")!;
-    if (cursor.length > 200) throw new SvcError("bad_request", "cursor is too long");
-    query.cursor = cursor;
-  }
-  return query;
-}
+  },
+});
 
 /** `GET /api/access-log`: the owner key, or a delegate key with the `audit` scope. */
 export function accessLogRoutes(log: AccessLog) {
+  const route = routesFor<HandlerContext>();
   return [
-    route<HandlerContext>("GET", "/api/access-log", async ({ caller, request }) => {
-      const query = accessQuery(new URL(request.url).searchParams);
+    route("GET", "/api/access-log", async ({ caller, input: { query } }) => {
       if (query.namespace !== undefined) requireNamespace(caller, query.namespace);
       const page = await log.query(
         caller.owner,
@@ -126,6 +119,34 @@ export function accessLogRoutes(log: AccessLog) {
         (namespace) => allowsNamespace(caller.scope, namespace),
       );
       return jsonResponse(200, page);
-    }, { signed: true, ownerKey: true, operation: "audit" }),
+    }, {
+      signed: true,
+      ownerKey: true,
+      operation: "audit",
+      input: { query: ACCESS_LOG },
+      doc: {
+        tag: "access log",
+        summary: "Who did what to the owner's memories, newest first",
+        example: { query: { op: "recall", limit: 20 } },
+        responses: {
+          200: {
+            description: "A page of entries; `next_cursor` is `null` on the last one.",
+            example: {
+              entries: [{
+                id: "01JD…",
+                at: "2026-05-01T12:00:00.000Z",
+                op: "recall",
+                key: { address: "0x5c1f…", label: "laptop agent" },
+                namespace: "default",
+                memory_ids: [EXAMPLE_ID],
+                client: "127.0.0.1",
+                request_id: "5b0e…",
+              }],
+              next_cursor: null,
+            },
+          },
+        },
+      },
+    }),
   ];
 }
