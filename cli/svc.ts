@@ -108,6 +108,7 @@ async function run(args: string[]): Promise<Output> {
       relayer: { type: "string" },
       key: { type: "string" },
       tag: { type: "string", multiple: true },
+      thread: { type: "string" },
       ttl: { type: "string" },
       replaces: { type: "string" },
       cursor: { type: "string" },

@@ -26,6 +26,7 @@ export interface MemoryFlags {
   key?: string;
   account?: string;
   tag?: string[];
+  thread?: string;
   ttl?: string;
   "expires-at"?: string;
   replaces?: string;
@@ -39,10 +40,11 @@ export interface MemoryFlags {
 export const MEMORY_COMMANDS = ["remember", "recall", "restore", "list", "get", "forget", "update"];
 
 export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY or --key):
-  remember TEXT [--namespace NS] [--tag T]... [--ttl 30d|--expires-at TIME]
+  remember TEXT [--namespace NS] [--tag T]... [--thread ID] [--ttl 30d|--expires-at TIME]
                 [--replaces ID] [--wait]
                                          a text already in the namespace is not stored
-                                         again: the answer names the memory holding it
+                                         again: the answer names the memory holding it;
+                                         --thread names the conversation a turn is of
   recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
   list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]
                                          newest first; a page ends with its next cursor
@@ -107,6 +109,7 @@ function describe(memory: Memory): string {
     ["expires", memory.expires_at],
     ["supersedes", memory.supersedes],
     ["tags", memory.tags.length ? memory.tags.join(", ") : null],
+    ["thread", memory.thread ?? null],
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)
@@ -186,6 +189,7 @@ export async function runMemoryCommand(
     const answer = await client.remember(need(text, "the text to remember"), {
       namespace,
       tags,
+      thread: values.thread,
       ttlSeconds: ttl,
       expiresAt,
       replaces: values.replaces,

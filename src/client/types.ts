@@ -87,6 +87,12 @@ export interface BulkItem {
   namespace?: string;
   /** Up to 16 tags of 1 to 64 characters. */
   tags?: string[];
+  /**
+   * The conversation or session the text belongs to (1 to 128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread. Leave it out
+   * for independent facts.
+   */
+  thread?: string;
   /** Expire the memory this many seconds after it is accepted. */
   ttlSeconds?: number;
   /** Expire the memory at this time (instead of `ttlSeconds`). */
@@ -119,6 +125,8 @@ export interface Memory {
   text: string | null;
   /** Its tags (none: `[]`). */
   tags: string[];
+  /** The thread it was remembered in, or `null`; a new version keeps the old one's. */
+  thread: string | null;
   /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
   created_at: string;
   /** When this version was stored (ISO 8601). */
@@ -220,6 +228,12 @@ export interface RememberOptions {
   namespace?: string;
   /** Up to 16 tags of 1 to 64 characters. */
   tags?: string[];
+  /**
+   * The conversation or session the text belongs to (1 to 128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread. Leave it out
+   * for independent facts.
+   */
+  thread?: string;
   /** Expire the memory this many seconds after it is accepted. */
   ttlSeconds?: number;
   /** Expire the memory at this time (instead of `ttlSeconds`). */

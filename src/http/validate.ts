@@ -132,6 +132,24 @@ export function tagsField(body: Record<string, unknown>, field = "tags"): string
   ];
 }
 
+/** Characters a thread id has at most. */
+export const MAX_THREAD_CHARS = 128;
+
+/**
+ * An optional thread (a conversation or session id): a string of 1–128 characters without
+ * control characters.
+ */
+export function threadField(body: Record<string, unknown>, field = "thread"): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const chars = typeof value === "string" ? [...value].length : 0;
+  if (typeof value !== "string" || chars < 1 || chars > MAX_THREAD_CHARS) {
+    throw bad(`${field} must be a string of 1 to ${MAX_THREAD_CHARS} characters`);
+  }
+  if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
+  return value;
+}
+
 /** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
 export function timeField(body: Record<string, unknown>, field: string): number | undefined {
   const value = body[field];

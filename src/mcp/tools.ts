@@ -52,6 +52,10 @@ export const MEMORY_TOOLS = {
       tags: tagsField.optional().describe(
         'Short labels to file the memory under, such as "diet" (at most 16, 1-64 characters).',
       ),
+      thread: z.string().min(1).max(128).optional().describe(
+        "An id of the conversation this text is a turn or excerpt of (1-128 characters), when " +
+          "saving the turns of one conversation one by one; leave it out for standalone facts.",
+      ),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   },
@@ -221,9 +225,14 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_remember",
     MEMORY_TOOLS.svc_remember,
-    ({ text, namespace, tags }: { text: string; namespace?: string; tags?: string[] }) =>
+    ({ text, namespace, tags, thread }: {
+      text: string;
+      namespace?: string;
+      tags?: string[];
+      thread?: string;
+    }) =>
       attempt(async () => {
-        const answer = await client.remember(text, { namespace: ns(namespace), tags });
+        const answer = await client.remember(text, { namespace: ns(namespace), tags, thread });
         if (answer.status === "duplicate") {
           return done(
             `Already in memory (namespace "${shown(namespace)}", id ${answer.duplicate_of}); ` +

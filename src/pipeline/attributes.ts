@@ -1,9 +1,10 @@
 /**
- * What a memory carries besides its text: tags, an expiry and the memory it replaces. They
+ * What a memory carries besides its text: tags, a thread, an expiry and the memory it replaces. They
  * travel with the text through the job queue (`encodePayload`: the payload is sealed while it
- * waits, as the text alone was) and are indexed with the memory (`MemoryInfo`): tags as keyed
- * hashes to filter on, and in clear only sealed (`AttributeSeal`, AES-256-GCM under a key
- * derived from the relayer's secret, bound to the memory), so list can show them.
+ * waits, as the text alone was) and are indexed with the memory (`MemoryInfo`): tags and the
+ * thread as keyed hashes to filter and rank on, and in clear only sealed (`AttributeSeal`,
+ * AES-256-GCM under a key derived from the relayer's secret, bound to the memory), so list can
+ * show them and an update can keep them.
  *
  * @example
  * ```ts
@@ -17,6 +18,11 @@ import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealin
 export interface MemoryAttributes {
   /** Tags (at most 16, each 1–64 characters). */
   tags?: string[];
+  /**
+   * The conversation or session the memory belongs to (1–128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread.
+   */
+  thread?: string;
   /** Unix milliseconds after which the memory is never returned, and is erased. */
   expiresAt?: number;
   /** The id of the memory this one replaces (erased once this one is recallable). */
@@ -51,6 +57,8 @@ export interface AttributePlace {
 /** What a memory's row keeps sealed: the attributes shown in clear by list and get. */
 export interface SealedAttributes {
   tags: string[];
+  /** The memory's thread, when it has one. */
+  thread?: string;
 }
 
 function associatedData({ memoryId, owner, namespace }: AttributePlace) {

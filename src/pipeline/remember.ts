@@ -132,7 +132,7 @@ export interface RememberPipeline {
    * (after normalising case and white space), or of an earlier one of `memories`; `undefined`
    * when it is new.
    */
-  duplicates(memories: (MemoryKey & { text: string })[]): Promise<(string | undefined)[]>;
+  duplicates(memories: (MemoryKey & MemoryText)[]): Promise<(string | undefined)[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -174,11 +174,16 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     );
   };
   async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
-    const { owner, text, attributes: { tags, expiresAt, replaces, firstCreatedAt } = {} } = memory;
-    const info: MemoryInfo = { digest: await hasher.digest(owner, text) };
-    if (tags?.length) {
-      info.tags = await hasher.tags(owner, tags);
-      info.sealed = await attributeSeal.seal(memory, { tags });
+    const { owner, text, attributes = {} } = memory;
+    const { tags, thread, expiresAt, replaces, firstCreatedAt } = attributes;
+    const info: MemoryInfo = { digest: await hasher.digest(owner, text, thread) };
+    if (tags?.length) info.tags = await hasher.tags(owner, tags);
+    if (thread !== undefined) info.thread = await hasher.thread(owner, thread);
+    if (tags?.length || thread !== undefined) {
+      info.sealed = await attributeSeal.seal(memory, {
+        tags: tags ?? [],
+        ...(thread !== undefined && { thread }),
+      });
     }
     if (expiresAt !== undefined) info.expiresAt = expiresAt;
     if (replaces !== undefined) info.supersedes = replaces;
@@ -225,9 +230,11 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
   }
 
   async function duplicates(
-    memories: (MemoryKey & { text: string })[],
+    memories: (MemoryKey & MemoryText)[],
   ): Promise<(string | undefined)[]> {
-    const digests = await Promise.all(memories.map((m) => hasher.digest(m.owner, m.text)));
+    const digests = await Promise.all(
+      memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
+    );
     const seen = new Map<string, string>();
     const found: (string | undefined)[] = [];
     for (const [i, { memoryId, owner, namespace }] of memories.entries()) {

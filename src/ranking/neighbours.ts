@@ -1,8 +1,9 @@
 /**
  * Neighbours in recall: in a conversation an answer follows its question and often shares none
- * of its words, so a memory is ranked together with the memories remembered next to it. A
- * memory's neighbours are the memories remembered up to two places before or after it in its
- * namespace, within half an hour of it; it gains a share of the best neighbour's score.
+ * of its words, so a memory is ranked together with the memories remembered next to it in the
+ * same thread (a conversation or session the client named). A memory's neighbours are the
+ * memories of its thread remembered up to two places before or after it; it gains a share of
+ * the best neighbour's score. A memory without a thread (an independent fact) has none.
  *
  * @example
  * ```ts
@@ -14,13 +15,12 @@
 import type { NamespaceIndex } from "./lexical_index.ts";
 
 const NEIGHBOUR_SPAN = 2;
-const NEIGHBOUR_WITHIN_MS = 30 * 60_000;
 /** The share of the best neighbour's score a memory gains. */
 const NEIGHBOUR_WEIGHT = 0.6;
 
 /** The neighbours of a memory in a namespace's index, in remember order. */
 export function recallNeighbours(index: NamespaceIndex): (id: string) => string[] {
-  return (id) => index.neighbours(id, NEIGHBOUR_SPAN, NEIGHBOUR_WITHIN_MS);
+  return (id) => index.neighbours(id, NEIGHBOUR_SPAN);
 }
 
 /** A score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */

@@ -28,10 +28,11 @@ Deno.test("relativeLexical: BM25 scores relative to the query's best", () => {
   const matches: LexicalMatches = {
     hits: [{ id: "a", score: 4 }, { id: "b", score: 2 }],
     scoreOf: (id) => scores.get(id) ?? 0,
+    ideal: 5,
   };
   const lexical = relativeLexical(matches);
   assert.deepEqual(["a", "b", "c", "x"].map(lexical), [1, 0.5, 0.25, 0]);
-  assert.equal(relativeLexical({ hits: [], scoreOf: () => 0 })("a"), 0);
+  assert.equal(relativeLexical({ hits: [], scoreOf: () => 0, ideal: 0 })("a"), 0);
 });
 
 Deno.test("liftedScore: a share of the best neighbour's score, rescaled", () => {

@@ -97,13 +97,21 @@ export class TermHasher {
     return tags.map((tag) => blake2b(encoder.encode(`tag\0${tag}`), { key, dkLen: 16 }).toHex());
   }
 
+  /** The keyed hash of a thread id, for one owner (apart from any term's or tag's hash). */
+  async thread(owner: string, thread: string): Promise<string> {
+    const key = await this.#key(owner);
+    return blake2b(new TextEncoder().encode(`thread\0${thread}`), { key, dkLen: 16 }).toHex();
+  }
+
   /**
-   * A keyed hash of a text after normalising case and white space: two texts with the same
-   * digest are the same memory (a duplicate).
+   * A keyed hash of a text after normalising case and white space, and of its thread when it
+   * has one: two memories with the same digest are the same memory (a duplicate). A memory
+   * without a thread keeps the digest it always had.
    */
-  async digest(owner: string, text: string): Promise<string> {
+  async digest(owner: string, text: string, thread?: string): Promise<string> {
     const key = await this.#key(owner);
     const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
-    return blake2b(new TextEncoder().encode(`text\0${normal}`), { key, dkLen: 16 }).toHex();
+    const input = thread === undefined ? `text\0${normal}` : `text\0${normal}\0thread\0${thread}`;
+    return blake2b(new TextEncoder().encode(input), { key, dkLen: 16 }).toHex();
   }
 }

@@ -104,31 +104,44 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
   assert.equal(matches.scoreOf("unknown"), 0);
 });
 
-Deno.test("lexical index: neighbours in remember order, within the time limit", async () => {
+Deno.test("lexical index: neighbours in remember order, within the thread", async () => {
   const start = Date.now();
-  const [a, b, c, d] = [0, 1, 2, 3].map(() => timeOrderedId(start));
-  const late = timeOrderedId(start + 3_600_000);
-  const untimed = crypto.randomUUID();
-  // Stored rows come in any order.
-  const rows = [d, late, b, untimed, a].map((id) => ({
+  const [a, b, c, d, e] = [0, 1, 2, 3, 4].map(() => timeOrderedId(start));
+  const later = timeOrderedId(start + 3_600_000);
+  const loose = timeOrderedId(start);
+  const row = (id: string, thread?: string) => ({
     id,
     terms: ["x"],
     blobId: id,
     createdAt: 0,
-  }));
+    ...(thread && { info: { thread } }),
+  });
+  // Stored rows come in any order; e is of another thread, loose of none.
+  const rows = [
+    row(d, "t1"),
+    row(later, "t1"),
+    row(e, "t2"),
+    row(b, "t1"),
+    row(loose),
+    row(a, "t1"),
+  ];
   const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
-  const near = (id: string, span = 2) => index.neighbours(id, span, 60_000);
-  assert.deepEqual(near(b), [a, d]);
+  const near = (id: string, span = 2) => index.neighbours(id, span);
+  assert.deepEqual(near(b), [a, d, later]);
   assert.deepEqual(near(b, 1), [a, d]);
   assert.deepEqual(near(a), [b, d]);
-  assert.deepEqual(near(late), [], "an hour later is another conversation");
-  assert.deepEqual(near(untimed), [], "an id without a time has no neighbours");
+  assert.deepEqual(near(later, 1), [d], "an hour later is the same conversation");
+  assert.deepEqual(near(e), [], "alone in its thread");
+  assert.deepEqual(near(loose), [], "a memory without a thread has no neighbours");
   assert.deepEqual(near(c), [], "not in the index");
-  index.add({ id: c, terms: ["y"], blobId: c, createdAt: 0 });
+  index.add(row(c, "t1"));
   assert.deepEqual(near(b, 1), [a, c], "a late-indexed memory takes its place in the order");
-  index.add({ id: b, terms: ["z"], blobId: b, createdAt: 0 });
+  index.add(row(b, "t1"));
   assert.deepEqual(near(c, 1), [b, d], "re-indexing keeps one entry");
   index.remove(b);
   assert.deepEqual(near(c, 1), [a, d]);
   assert.deepEqual(near(b), []);
+  index.add(row(d, "t2"));
+  assert.deepEqual(near(c, 1), [a, later], "moved to another thread");
+  assert.deepEqual(near(e, 1), [d]);
 });

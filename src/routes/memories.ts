@@ -11,6 +11,7 @@ import {
   objectValue,
   requiredText,
   tagsField,
+  threadField,
   timeField,
   vectorField,
 } from "../http/validate.ts";
@@ -28,7 +29,11 @@ function rememberItem(body: Record<string, unknown>): RememberItem {
   return {
     text: requiredText(body, "text", MAX_TEXT_BYTES),
     namespace: namespaceField(body),
-    attributes: { tags: tagsField(body), expiresAt: expiryFields(body, Date.now()) },
+    attributes: {
+      tags: tagsField(body),
+      thread: threadField(body),
+      expiresAt: expiryFields(body, Date.now()),
+    },
   };
 }
 

@@ -196,7 +196,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
         if (attributes?.replaces !== undefined) return undefined;
         const index = await lexicon.namespace(owner, namespace);
-        return index.duplicateOf(await hasher.digest(owner, text), now());
+        return index.duplicateOf(await hasher.digest(owner, text, attributes?.thread), now());
       }));
     },
 
