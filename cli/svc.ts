@@ -109,6 +109,8 @@ async function run(args: string[]): Promise<Output> {
       key: { type: "string" },
       tag: { type: "string", multiple: true },
       thread: { type: "string" },
+      "min-score": { type: "string" },
+      explain: { type: "boolean" },
       ttl: { type: "string" },
       replaces: { type: "string" },
       cursor: { type: "string" },

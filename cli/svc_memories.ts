@@ -6,6 +6,7 @@
 import {
   type EraseReceipt,
   type Memory,
+  type RecallExplanation,
   SvcClient,
   type SvcClientOptions,
   verifyReceipt,
@@ -27,6 +28,8 @@ export interface MemoryFlags {
   account?: string;
   tag?: string[];
   thread?: string;
+  "min-score"?: string;
+  explain?: boolean;
   ttl?: string;
   "expires-at"?: string;
   replaces?: string;
@@ -46,6 +49,9 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
                                          again: the answer names the memory holding it;
                                          --thread names the conversation a turn is of
   recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
+               [--min-score 0.1] [--explain]
+                                         --min-score leaves out weaker matches (0 keeps
+                                         all); --explain shows what each score is made of
   list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]
                                          newest first; a page ends with its next cursor
   get ID                                 one memory, with its tags and dates
@@ -80,6 +86,28 @@ export function ttlSeconds(value: string | undefined): number | undefined {
     throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
   }
   return Number(match[1]) * TTL_UNITS[match[2]];
+}
+
+/** `--min-score`: a number from 0 to 1. */
+function score(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !(number >= 0 && number <= 1)) {
+    throw new UsageError("--min-score must be a number from 0 to 1");
+  }
+  return number;
+}
+
+/** What a recall result's score is made of, on one line. */
+function explanation(parts: RecallExplanation): string {
+  const two = (x: number) => x.toFixed(2);
+  return [
+    `vector ${two(parts.vector)}`,
+    `lexical ${two(parts.lexical)}`,
+    ...(parts.rerank === null ? [] : [`re-rank ${two(parts.rerank)}`]),
+    `fused ${two(parts.fused)}`,
+    `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
+  ].join(", ");
 }
 
 /** A time flag, as ISO 8601 UTC. */
@@ -170,6 +198,7 @@ export async function runMemoryCommand(
   const since = time(values.since, "--since");
   const until = time(values.until, "--until");
   const tags = values.tag?.length ? values.tag : undefined;
+  const minScore = score(values["min-score"]);
   const ttl = ttlSeconds(values.ttl);
   const expiresAt = time(values["expires-at"], "--expires-at");
   if (ttl !== undefined && expiresAt !== undefined) {
@@ -211,11 +240,14 @@ export async function runMemoryCommand(
       tags,
       since,
       until,
+      minScore,
+      explain: values.explain,
     });
     return {
       json: { ...found },
       text: found.results.map((r, i) =>
-        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}`
+        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}` +
+        (r.explain ? `\n   ${explanation(r.explain)}` : "")
       ).join("\n") || "No matching memories found",
     };
   }

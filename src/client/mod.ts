@@ -28,6 +28,7 @@ import type {
   ManualHit,
   ManualMemory,
   ManualRecallResults,
+  RecallExplanation,
   RecallResult,
   RecallResults,
   RestoreSummary,
@@ -64,6 +65,7 @@ export type {
   ManualMemory,
   ManualRecallResults,
   PublicJob,
+  RecallExplanation,
   RecallResult,
   RecallResults,
   RestoreSummary,
@@ -317,13 +319,16 @@ export class SvcClient {
 
   /**
    * The memories that best answer `query`, decrypted, best first (10 unless `limit`); `tags`,
-   * `since` and `until` keep only the memories carrying every tag and created in that time.
+   * `since` and `until` keep only the memories carrying every tag and created in that time;
+   * `minScore` leaves out those scoring below it (the relayer's default unless given), and
+   * `explain` gives each result the parts of its score.
    */
   recall(query: string, options: RecallOptions = {}): Promise<RecallResults> {
-    const { since, until, ...rest } = options;
+    const { since, until, minScore, ...rest } = options;
     return this.request<RecallResults>("POST", "/api/recall", {
       query,
       ...rest,
+      min_score: minScore,
       since: since === undefined ? undefined : isoTime(since),
       until: until === undefined ? undefined : isoTime(until),
     });

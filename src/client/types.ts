@@ -62,6 +62,13 @@ export interface RecallOptions {
   since?: Date | string;
   /** Only memories created before this time. */
   until?: Date | string;
+  /**
+   * Leave out memories whose score is below this, in [0, 1] (the relayer's default, 0.1,
+   * unless given; 0 keeps every match).
+   */
+  minScore?: number;
+  /** Give each result the parts of its score (`explain`). */
+  explain?: boolean;
 }
 
 /**

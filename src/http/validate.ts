@@ -132,6 +132,28 @@ export function tagsField(body: Record<string, unknown>, field = "tags"): string
   ];
 }
 
+/** An optional number in `[min, max]`, `undefined` when absent. */
+export function numberField(
+  body: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) throw bad(`${field} must be a number`);
+  if (value < min || value > max) throw bad(`${field} must be between ${min} and ${max}`);
+  return value;
+}
+
+/** An optional boolean, `false` when absent. */
+export function booleanField(body: Record<string, unknown>, field: string): boolean {
+  const value = body[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw bad(`${field} must be true or false`);
+  return value;
+}
+
 /** Characters a thread id has at most. */
 export const MAX_THREAD_CHARS = 128;
 

@@ -71,6 +71,9 @@ export const MEMORY_TOOLS = {
       ),
       namespace: namespaceField.optional().describe("The namespace to search."),
       tags: tagsField.optional().describe("Only memories carrying every one of these tags."),
+      min_score: z.number().min(0).max(1).optional().describe(
+        "Leave out memories scoring below this (0-1; the relayer's default is 0.1).",
+      ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   },
@@ -259,14 +262,20 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_recall",
     MEMORY_TOOLS.svc_recall,
-    ({ query, limit, namespace, tags }: {
+    ({ query, limit, namespace, tags, min_score }: {
       query: string;
       limit: number;
       namespace?: string;
       tags?: string[];
+      min_score?: number;
     }) =>
       attempt(async () => {
-        const found = await client.recall(query, { limit, namespace: ns(namespace), tags });
+        const found = await client.recall(query, {
+          limit,
+          namespace: ns(namespace),
+          tags,
+          minScore: min_score,
+        });
         const text = found.total === 0
           ? "No matching memories found"
           : found.results.map(recalledLine).join("\n");

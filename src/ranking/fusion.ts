@@ -19,7 +19,7 @@ const LEXICAL_WEIGHT = 1;
 const RERANK_WEIGHT = 2;
 
 /** Similarity in [0, 1] from a cosine distance in [0, 2]. */
-function similarityOf(distance: number): number {
+export function similarityOf(distance: number): number {
   return Math.min(1, Math.max(0, 1 - distance));
 }
 

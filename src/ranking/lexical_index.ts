@@ -249,18 +249,25 @@ export class NamespaceIndex {
     return near;
   }
 
-  search(query: string[], k: number): LexicalMatches {
+  /**
+   * The BM25 matches of the query's term hashes; `weights`, when given, weigh each term (in the
+   * order of `query`) on top of its IDF (a repeated term counts with its first weight).
+   */
+  search(query: string[], k: number, weights?: number[]): LexicalMatches {
     const live = this.#byId.size;
     const scores = new Map<number, number>();
     const scoreOf = (id: string) => scores.get(this.#byId.get(id) ?? -1) ?? 0;
     if (live === 0) return { hits: [], scoreOf, ideal: 0 };
     const average = this.#totalLength / live || 1;
     let ideal = 0;
-    for (const term of new Set(query)) {
+    const weightOf = new Map<string, number>();
+    query.forEach((term, i) => weightOf.has(term) || weightOf.set(term, weights?.[i] ?? 1));
+    for (const [term, weight] of weightOf) {
       const list = this.#liveList(term);
       if (!list) continue;
-      const idf = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
-      if (idf < 0.05) continue; // in nearly every memory: it cannot tell them apart
+      const rarity = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
+      if (rarity < 0.05) continue; // in nearly every memory: it cannot tell them apart
+      const idf = rarity * weight;
       ideal += idf;
       for (let i = 0; i < list.docs.length; i++) {
         const doc = list.docs[i];

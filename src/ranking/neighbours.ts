@@ -23,7 +23,11 @@ export function recallNeighbours(index: NamespaceIndex): (id: string) => string[
   return (id) => index.neighbours(id, NEIGHBOUR_SPAN);
 }
 
-/** A score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */
+/**
+ * A score with the weighted best of its neighbours' scores (a neighbour that is no candidate
+ * counts 0), rescaled to [0, 1]; the score itself for a memory without neighbours.
+ */
 export function liftedScore(score: number, neighbourScores: number[]): number {
+  if (neighbourScores.length === 0) return score;
   return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbourScores)) / (1 + NEIGHBOUR_WEIGHT);
 }

@@ -4,10 +4,12 @@ import { route } from "../http/router.ts";
 import {
   arrayField,
   base64Field,
+  booleanField,
   expiryFields,
   integerField,
   memoryId,
   namespaceField,
+  numberField,
   objectValue,
   requiredText,
   tagsField,
@@ -119,6 +121,8 @@ export function memoryRoutes(
           credentials: caller.credentials,
           signal: request.signal,
           filter,
+          minScore: numberField(body, "min_score", 0, 1),
+          explain: booleanField(body, "explain"),
         }),
       );
     }, { signed: true, ownerKey: true }), // the owner key too: the dashboard's search

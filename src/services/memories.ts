@@ -16,7 +16,7 @@ import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
-import { rankCandidates } from "../ranking/rank.ts";
+import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
@@ -73,6 +73,24 @@ export interface RecallResult {
   score: number;
   /** When the memory was remembered (ISO 8601). */
   created_at: string;
+  /** With `explain`: what `score` is made of. */
+  explain?: RecallExplanation;
+}
+
+/** What a recall result's score is made of (`explain: true`), each part in [0, 1]. */
+export interface RecallExplanation {
+  /** Cosine similarity of the memory's vector to the query's. */
+  vector: number;
+  /** Its BM25 score over the query's terms, relative to the best match's. */
+  lexical: number;
+  /** The re-ranker's score (the GloVe embedder's word-level soft match); `null` without one. */
+  rerank: number | null;
+  /** The weighted mean of the three: 1 × vector + 1 × lexical (+ 2 × rerank), over the weights. */
+  fused: number;
+  /** The best fused score among the memory's neighbours in its thread; 0 without any. */
+  neighbour: number;
+  /** That neighbour's id; `null` without one. */
+  neighbour_id: string | null;
 }
 
 /** What recall answers: the memories found, best first. */
@@ -218,16 +236,23 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
-     * hashes are pooled with the memories remembered right after the best of them, scored
-     * (re-scored by the re-ranker, when there is one), given a share of their neighbours'
-     * scores, and the best `limit` decrypted. The ranking itself is `src/ranking/`.
+     * hashes are pooled with the memories remembered right after the best of them in their
+     * thread, scored (re-scored by the re-ranker, when there is one), given a share of their
+     * thread neighbours' scores, and the best `limit` that score at least `minScore`
+     * decrypted. The ranking itself is `src/ranking/`.
      */
     async recall(
       owner: string,
       query: string,
       limit: number,
       namespace: string,
-      options: MemoryCallOptions & { filter?: MemoryFilter } = {},
+      options: MemoryCallOptions & {
+        filter?: MemoryFilter;
+        /** Leave out memories scoring below this (default `DEFAULT_MIN_SCORE`). */
+        minScore?: number;
+        /** Give each result its `explain`. */
+        explain?: boolean;
+      } = {},
     ): Promise<RecallResults> {
       const { signal } = options;
       const size = poolSize(limit);
@@ -266,14 +291,28 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         const scores = await reranker.rerank(query, [...texts.values()], { signal });
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
-      const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
+      const ranked = rankCandidates(
+        candidates,
+        limit,
+        { lexical, neighbours, reranked },
+        options.minScore ?? DEFAULT_MIN_SCORE,
+      );
       const read = await Promise.all(
         ranked.map(({ hit }) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
       );
       // A memory erased while this recall ran is left out.
-      const results: RecallResult[] = (await Promise.all(ranked.map(async ({ hit, score }, i) => {
+      const results: RecallResult[] = (await Promise.all(ranked.map(async (ranking, i) => {
+        const { hit, score, parts } = ranking;
         const entry = index.entry(hit.id);
         if (read[i] === null || !entry) return [];
+        const explain: RecallExplanation = {
+          vector: parts.vector,
+          lexical: parts.lexical,
+          rerank: parts.rerank ?? null,
+          fused: parts.fused,
+          neighbour: parts.neighbour,
+          neighbour_id: parts.neighbourId ?? null,
+        };
         return [{
           id: hit.id,
           blob_id: hit.blobId,
@@ -285,6 +324,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           distance: hit.distance,
           score,
           created_at: new Date(hit.createdAt).toISOString(),
+          ...(options.explain && { explain }),
         }];
       }))).flat();
       return { results, total: results.length };
