@@ -149,8 +149,12 @@ Deno.test("explain: each result's vector, lexical, re-rank and neighbour parts",
   const { vector, lexical, rerank, fused } = best.explain as Record<string, number | null>;
   assert.equal(lexical, 1, "the best lexical match");
   assert.equal(rerank, null, "this relayer has no re-ranker");
-  assert.ok(Math.abs(fused! - (vector! + lexical!) / 2) < 1e-9);
+  assert.ok(Math.abs(fused! - (vector! + 0.25 * lexical!) / 1.25) < 1e-9, "a fact's weights");
   assert.equal(best.score, fused);
+  await rememberAll(t, caller, [{ text: "I cycle to the office", thread: "chat" }]);
+  const turn = (await recall(t, caller, { query: "cycle office", explain: true })).results[0];
+  const parts = turn.explain as Record<string, number>;
+  assert.ok(Math.abs(parts.fused - (parts.vector + parts.lexical) / 2) < 1e-9, "a turn's");
 });
 
 for (

@@ -1,22 +1,33 @@
 /**
  * Recall's fused score: a memory's cosine similarity to the query, its BM25 score relative to
  * the query's best match, and, when recall has a re-ranker, the re-ranker's score, as one number
- * in [0, 1]. The weights are against the cosine similarity's 1, tuned on LoCoMo's tuning split
- * (bench/retrieval.ts).
+ * in [0, 1]. The weights are against the cosine similarity's 1 and depend on the kind of
+ * memory: a turn of a conversation (a memory with a thread) is asked about in the words it used,
+ * so words weigh much (tuned on LoCoMo's tuning split); a standalone fact (no thread) is asked
+ * about in other words, so its meaning weighs most (tuned on the fact set's tuning half; see
+ * bench/retrieval.ts).
  *
  * @example
  * ```ts
  * fusedScore(0.2, 0.5); // (0.8 + 0.5) / 2 = 0.65
  * fusedScore(0.2, 0.5, 1); // (0.8 + 0.5 + 2 × 1) / 4 = 0.825
+ * fusedScore(0.2, 0.5, 1, "fact"); // (0.8 + 0.25 × 0.5 + 1 × 1) / 2.25 ≈ 0.856
  * ```
  * @module
  */
 import type { LexicalMatches } from "./lexical_index.ts";
 
-/** Weight of the BM25 score relative to the query's best. */
-const LEXICAL_WEIGHT = 1;
-/** Weight of the re-ranker's score (the GloVe embedder's word-level soft match). */
-const RERANK_WEIGHT = 2;
+/** What a memory is, for the weights of its score. */
+export type MemoryKind = "turn" | "fact";
+
+/**
+ * Weights of the BM25 score relative to the query's best and of the re-ranker's score (the
+ * GloVe embedder's word-level soft match), by kind of memory.
+ */
+export const FUSION_WEIGHTS: Record<MemoryKind, { lexical: number; rerank: number }> = {
+  turn: { lexical: 1, rerank: 2 },
+  fact: { lexical: 0.25, rerank: 1 },
+};
 
 /** Similarity in [0, 1] from a cosine distance in [0, 2]. */
 export function similarityOf(distance: number): number {
@@ -25,11 +36,18 @@ export function similarityOf(distance: number): number {
 
 /**
  * The weighted mean of the cosine similarity (from `distance`), the relative BM25 score
- * `lexical` and, when given, the re-ranker's score `rerank`, all in [0, 1].
+ * `lexical` and, when given, the re-ranker's score `rerank`, all in [0, 1], with the weights
+ * of `kind` (a turn of a conversation unless given).
  */
-export function fusedScore(distance: number, lexical: number, rerank?: number): number {
-  const weights = 1 + LEXICAL_WEIGHT + (rerank === undefined ? 0 : RERANK_WEIGHT);
-  return (similarityOf(distance) + LEXICAL_WEIGHT * lexical + RERANK_WEIGHT * (rerank ?? 0)) /
+export function fusedScore(
+  distance: number,
+  lexical: number,
+  rerank?: number,
+  kind: MemoryKind = "turn",
+): number {
+  const weight = FUSION_WEIGHTS[kind];
+  const weights = 1 + weight.lexical + (rerank === undefined ? 0 : weight.rerank);
+  return (similarityOf(distance) + weight.lexical * lexical + weight.rerank * (rerank ?? 0)) /
     weights;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Recall's final order: each candidate's fused score (with the re-ranker's score when recall has
- * one), lifted by the best score among its neighbours in its thread, best first; equal scores in
+ * one, weighted for a turn of a conversation or a standalone fact), lifted by the best score among its neighbours in its thread, best first; equal scores in
  * the order of the memories' ids, so the order never depends on the order candidates came in.
  * Each ranked memory keeps the parts of its score, for `explain`.
  *
@@ -15,7 +15,7 @@
  * @module
  */
 import type { VectorHit } from "../backends/types.ts";
-import { fusedScore, similarityOf } from "./fusion.ts";
+import { fusedScore, type MemoryKind, similarityOf } from "./fusion.ts";
 import { liftedScore } from "./neighbours.ts";
 
 export interface RankingSignals {
@@ -28,6 +28,8 @@ export interface RankingSignals {
    * without one (its text could not be read) is left out.
    */
   reranked?: Map<string, number>;
+  /** Whether a memory has a thread (a turn of a conversation) or not (a standalone fact). */
+  kind?(id: string): MemoryKind;
 }
 
 /** What a memory's final score is made of, each in [0, 1]. */
@@ -38,7 +40,7 @@ export interface ScoreParts {
   lexical: number;
   /** The re-ranker's score, when recall has a re-ranker. */
   rerank?: number;
-  /** The weighted mean of the above (`fusedScore`). */
+  /** The weighted mean of the above, with the weights of the memory's kind (`fusedScore`). */
   fused: number;
   /** The best fused score among its neighbours in its thread (0 without any). */
   neighbour: number;
@@ -73,7 +75,7 @@ export function rankCandidates(
   signals: RankingSignals,
   minScore = 0,
 ): RankedHit[] {
-  const { lexical, neighbours, reranked } = signals;
+  const { lexical, neighbours, reranked, kind = () => "turn" } = signals;
   const parts = new Map<string, ScoreParts>();
   for (const hit of candidates) {
     if (reranked && !reranked.has(hit.id)) continue;
@@ -82,7 +84,7 @@ export function rankCandidates(
     const own: ScoreParts = {
       vector,
       lexical: lexical(hit.id),
-      fused: fusedScore(hit.distance, lexical(hit.id), rerank),
+      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id)),
       neighbour: 0,
     };
     if (rerank !== undefined) own.rerank = rerank;

@@ -72,6 +72,18 @@ Deno.test("rankCandidates: memories without neighbours keep their fused score", 
   close(ranked[3].score, 0.15);
 });
 
+Deno.test("fusedScore: a standalone fact weighs its words less than a turn of a conversation", () => {
+  close(fusedScore(0.2, 0.5, 1, "fact"), (0.8 + 0.25 * 0.5 + 1) / 2.25);
+  close(fusedScore(0.2, 0.5, undefined, "fact"), (0.8 + 0.25 * 0.5) / 1.25);
+  close(fusedScore(0.2, 0.5, 1, "turn"), fusedScore(0.2, 0.5, 1));
+  const ranked = rankCandidates([hit("word", 0.6), hit("meaning", 0.3)], 2, {
+    lexical: (id) => id === "word" ? 1 : 0,
+    neighbours: () => [],
+    kind: () => "fact",
+  });
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["meaning", "word"]);
+});
+
 Deno.test("rankCandidates: a minimum score, and equal scores in the order of ids", () => {
   const twins = [hit("m3", 0.5), hit("m1", 0.5), hit("m2", 0.5), hit("m0", 0.9)];
   const none = () => [];

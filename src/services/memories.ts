@@ -85,7 +85,10 @@ export interface RecallExplanation {
   lexical: number;
   /** The re-ranker's score (the GloVe embedder's word-level soft match); `null` without one. */
   rerank: number | null;
-  /** The weighted mean of the three: 1 × vector + 1 × lexical (+ 2 × rerank), over the weights. */
+  /**
+   * The weighted mean of the three: for a memory with a thread 1 × vector + 1 × lexical
+   * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank), over the weights.
+   */
   fused: number;
   /** The best fused score among the memory's neighbours in its thread; 0 without any. */
   neighbour: number;
@@ -294,7 +297,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const ranked = rankCandidates(
         candidates,
         limit,
-        { lexical, neighbours, reranked },
+        {
+          lexical,
+          neighbours,
+          reranked,
+          kind: (id) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn",
+        },
         options.minScore ?? DEFAULT_MIN_SCORE,
       );
       const read = await Promise.all(
