@@ -73,7 +73,7 @@ const MIN_SCORE = values["min-score"] === undefined
   : Number(values["min-score"]);
 /** Another checkout whose relayer to measure (a baseline), with a trailing slash. */
 const ROOT = values.root === undefined ? undefined : values.root.replace(/\/?$/, "/");
-const THRESHOLDS = [0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3];
+const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5];
 
 const locomo = locomoSetOf(JSON.parse(await Deno.readTextFile(positionals[0])));
 const facts: FactSet = factSetOf(

@@ -49,7 +49,7 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
                                          again: the answer names the memory holding it;
                                          --thread names the conversation a turn is of
   recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
-               [--min-score 0.1] [--explain]
+               [--min-score 0.2] [--explain]
                                          --min-score leaves out weaker matches (0 keeps
                                          all); --explain shows what each score is made of
   list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]

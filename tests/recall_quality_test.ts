@@ -116,7 +116,7 @@ Deno.test("min_score: unrelated memories stay out; the default keeps a good matc
   assert.equal(everything.total, 2, "min_score 0 keeps every candidate");
   const bees = await recall(t, caller, { query: "where are my bees?" });
   assert.equal(bees.results[0].text, "I keep bees on the allotment");
-  assert.ok(bees.results.every((r) => r.score >= 0.1));
+  assert.ok(bees.results.every((r) => r.score >= 0.2), "the default minimum");
   const strict = await recall(t, caller, { query: "where are my bees?", min_score: 1 });
   assert.equal(strict.total, 0);
   for (const min_score of [-0.1, 1.5, "0.5", true]) {

@@ -63,7 +63,7 @@ export interface RecallOptions {
   /** Only memories created before this time. */
   until?: Date | string;
   /**
-   * Leave out memories whose score is below this, in [0, 1] (the relayer's default, 0.1,
+   * Leave out memories whose score is below this, in [0, 1] (the relayer's default, 0.2,
    * unless given; 0 keeps every match).
    */
   minScore?: number;

@@ -72,7 +72,7 @@ export const MEMORY_TOOLS = {
       namespace: namespaceField.optional().describe("The namespace to search."),
       tags: tagsField.optional().describe("Only memories carrying every one of these tags."),
       min_score: z.number().min(0).max(1).optional().describe(
-        "Leave out memories scoring below this (0-1; the relayer's default is 0.1).",
+        "Leave out memories scoring below this (0-1; the relayer's default is 0.2).",
       ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },

@@ -60,7 +60,7 @@ export interface RankedHit {
  * The score below which recall leaves a memory out unless asked otherwise (`min_score`): chosen
  * on both retrieval benchmarks (bench/retrieval.ts), see BENCHMARKS.md.
  */
-export const DEFAULT_MIN_SCORE = 0.1;
+export const DEFAULT_MIN_SCORE = 0.2;
 
 const byScoreThenId = (a: RankedHit, b: RankedHit) =>
   b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0);
