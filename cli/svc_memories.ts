@@ -105,6 +105,7 @@ function explanation(parts: RecallExplanation): string {
     `vector ${two(parts.vector)}`,
     `lexical ${two(parts.lexical)}`,
     ...(parts.rerank === null ? [] : [`re-rank ${two(parts.rerank)}`]),
+    ...(parts.answer_type === null ? [] : [`answer type ${parts.answer_type}`]),
     `fused ${two(parts.fused)}`,
     `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
   ].join(", ");

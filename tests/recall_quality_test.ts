@@ -139,6 +139,7 @@ Deno.test("explain: each result's vector, lexical, re-rank and neighbour parts",
   const [best] = results;
   assert.equal(best.text, "I commute by bicycle");
   assert.deepEqual(Object.keys(best.explain!).sort(), [
+    "answer_type",
     "fused",
     "lexical",
     "neighbour",

@@ -30,6 +30,11 @@ export interface RankingSignals {
   reranked?: Map<string, number>;
   /** Whether a memory has a thread (a turn of a conversation) or not (a standalone fact). */
   kind?(id: string): MemoryKind;
+  /**
+   * Whether a memory holds the kind of answer the question asks for (1 or 0); `undefined`
+   * when the question asks for no kind or the memory's text was not read.
+   */
+  answer?(id: string): number | undefined;
 }
 
 /** What a memory's final score is made of, each in [0, 1]. */
@@ -40,6 +45,8 @@ export interface ScoreParts {
   lexical: number;
   /** The re-ranker's score, when recall has a re-ranker. */
   rerank?: number;
+  /** 1 when it holds the kind of answer the question asks for, 0 when not (see `answer`). */
+  answer?: number;
   /** The weighted mean of the above, with the weights of the memory's kind (`fusedScore`). */
   fused: number;
   /** The best fused score among its neighbours in its thread (0 without any). */
@@ -75,19 +82,21 @@ export function rankCandidates(
   signals: RankingSignals,
   minScore = 0,
 ): RankedHit[] {
-  const { lexical, neighbours, reranked, kind = () => "turn" } = signals;
+  const { lexical, neighbours, reranked, kind = () => "turn", answer = () => undefined } = signals;
   const parts = new Map<string, ScoreParts>();
   for (const hit of candidates) {
     if (reranked && !reranked.has(hit.id)) continue;
     const vector = similarityOf(hit.distance);
     const rerank = reranked?.get(hit.id);
+    const answered = answer(hit.id);
     const own: ScoreParts = {
       vector,
       lexical: lexical(hit.id),
-      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id)),
+      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered),
       neighbour: 0,
     };
     if (rerank !== undefined) own.rerank = rerank;
+    if (answered !== undefined && kind(hit.id) === "fact") own.answer = answered;
     parts.set(hit.id, own);
   }
   const ranked: RankedHit[] = [];

@@ -84,6 +84,20 @@ Deno.test("fusedScore: a standalone fact weighs its words less than a turn of a 
   assert.deepEqual(ranked.map((r) => r.hit.id), ["meaning", "word"]);
 });
 
+Deno.test("rankCandidates: a fact that holds the kind of answer asked for gains", () => {
+  close(fusedScore(0.2, 0.5, 1, "fact", 1), (0.8 + 0.125 + 1 + 1) / 3.25);
+  close(fusedScore(0.2, 0.5, 1, "fact", 0), (0.8 + 0.125 + 1) / 3.25);
+  close(fusedScore(0.2, 0.5, 1, "turn", 1), fusedScore(0.2, 0.5, 1), "not for a turn");
+  const ranked = rankCandidates([hit("closer", 0.3), hit("dated", 0.4)], 2, {
+    lexical: () => 0,
+    neighbours: () => [],
+    kind: () => "fact",
+    answer: (id) => id === "dated" ? 1 : 0,
+  });
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["dated", "closer"]);
+  assert.deepEqual([ranked[0].parts.answer, ranked[1].parts.answer], [1, 0]);
+});
+
 Deno.test("rankCandidates: a minimum score, and equal scores in the order of ids", () => {
   const twins = [hit("m3", 0.5), hit("m1", 0.5), hit("m2", 0.5), hit("m0", 0.9)];
   const none = () => [];

@@ -17,6 +17,7 @@ import { relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
+import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
@@ -86,8 +87,16 @@ export interface RecallExplanation {
   /** The re-ranker's score (the GloVe embedder's word-level soft match); `null` without one. */
   rerank: number | null;
   /**
-   * The weighted mean of the three: for a memory with a thread 1 × vector + 1 × lexical
-   * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank), over the weights.
+   * For a memory without a thread: 1 when it holds the kind of answer the question asks for
+   * (a time for "when", a place for "where", a person for "who", a number for "how much"), 0
+   * when not; `null` when the question asks for no kind, for a memory with a thread, or
+   * without a re-ranker (whose reading of the texts it shares).
+   */
+  answer_type: number | null;
+  /**
+   * The weighted mean of the parts: for a memory with a thread 1 × vector + 1 × lexical
+   * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank) (+ 1 ×
+   * answer_type), over the weights.
    */
   fused: number;
   /** The best fused score among the memory's neighbours in its thread; 0 without any. */
@@ -294,6 +303,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         const scores = await reranker.rerank(query, [...texts.values()], { signal });
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
+      const asked = questionType(query);
       const ranked = rankCandidates(
         candidates,
         limit,
@@ -302,6 +312,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           neighbours,
           reranked,
           kind: (id) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn",
+          answer: (id) => {
+            const text = asked && texts.get(id);
+            return text ? Number(holdsAnswer(text, asked)) : undefined;
+          },
         },
         options.minScore ?? DEFAULT_MIN_SCORE,
       );
@@ -317,6 +331,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           vector: parts.vector,
           lexical: parts.lexical,
           rerank: parts.rerank ?? null,
+          answer_type: parts.answer ?? null,
           fused: parts.fused,
           neighbour: parts.neighbour,
           neighbour_id: parts.neighbourId ?? null,
