@@ -12,7 +12,8 @@
  *   facts and 181 distractor facts remembered in bulk in one namespace, without a thread; each
  *   fact's question (in other words where natural) is recalled with limit 10: hit@1, hit@3 and
  *   MRR of the fact. Fixed tuning and held-out halves. Questions nothing answers measure how
- *   often recall rightly finds nothing.
+ *   often recall rightly finds nothing. The facts alone are also remembered 40 to a namespace,
+ *   without distractors, and asked again there ("40 facts").
  *
  * Recall asks with `min_score` 0 and the figures are computed at the relayer's default minimum
  * score (and, for choosing it, at others). Each run ingests into a fresh data directory, asks
@@ -238,6 +239,7 @@ const result = {
     "facts tuning hit@3": spread((f) => f.facts.tuning["hit@3"]),
     "facts held-out hit@3": spread((f) => f.facts["held-out"]["hit@3"]),
     "facts held-out MRR": spread((f) => f.facts["held-out"].mrr),
+    "40 facts held-out hit@3": spread((f) => f.facts.forty["held-out"]["hit@3"]),
   },
   determinism: {
     questions: asked.length,
@@ -252,6 +254,7 @@ const result = {
         "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
         "facts tuning hit@3": f.facts.tuning["hit@3"],
         "facts held-out hit@3": f.facts["held-out"]["hit@3"],
+        "40 facts held-out hit@3": f.facts.forty["held-out"]["hit@3"],
         "unanswerable with no result": f.facts.unanswerable.empty,
       }];
     }),
@@ -269,8 +272,10 @@ for (const split of ["tuning", "held-out"] as const) {
   }
 }
 console.log(`\nfacts (min_score ${MIN_SCORE})\nsplit         n   hit@1  hit@3   MRR`);
-for (const split of ["tuning", "held-out"] as const) {
-  const row = result.facts[split];
+for (const split of ["tuning", "held-out", "40 tuning", "40 held-out"] as const) {
+  const row = split.startsWith("40")
+    ? result.facts.forty[split.slice(3) as "tuning" | "held-out"]
+    : result.facts[split as "tuning" | "held-out"];
   console.log(
     `${split.padEnd(10)} ${String(row.n).padStart(4)}  ` +
       [row["hit@1"], row["hit@3"], row.mrr].map((x) => x.toFixed(3)).join("  "),

@@ -133,17 +133,25 @@ export function factSetOf(file: FactFile) {
   ];
   // A fixed shuffle: position i of 341 takes item (i × 97) mod n, 97 being prime to n.
   const step = [97, 89, 83].find((p) => items.length % p !== 0)!;
-  const remembered = items.map((_, i) => items[(i * step) % items.length]);
+  const shuffled = items.map((_, i) => items[(i * step) % items.length]);
+  // Also the facts alone, 40 to a namespace (every fourth), as a small store of facts holds them.
+  const small = (i: number) => `facts-40-${i % 4 + 1}`;
+  const remembered = [
+    ...shuffled,
+    ...file.facts.map((fact, i) => ({ text: fact.text, namespace: small(i), label: fact.id })),
+  ];
   const asked: Asked[] = [
     ...file.facts.map((fact) => ({ question: fact.question, namespace, limit: 10 })),
     ...file.unanswerable.map((question) => ({ question, namespace, limit: 10 })),
+    ...file.facts.map((fact, i) => ({ question: fact.question, namespace: small(i), limit: 10 })),
   ];
   return {
     remembered,
     asked,
     /**
-     * Hit@1, hit@3 and MRR of each fact, by split and kind; for the questions nothing answers,
-     * the share that found nothing and the mean number of results.
+     * Hit@1, hit@3 and MRR of each fact, by split and kind, and in the namespaces of 40 facts;
+     * for the questions nothing answers, the share that found nothing and the mean number of
+     * results.
      */
     score(answers: LabelledAnswers) {
       const sums: Record<string, { n: number; h1: number; h3: number; rr: number }> = {};
@@ -157,16 +165,27 @@ export function factSetOf(file: FactFile) {
           if (rank >= 1) sum.rr += 1 / rank;
         }
       });
+      file.facts.forEach((fact, i) => {
+        const at = file.facts.length + file.unanswerable.length + i;
+        const rank = answers[at].findIndex((labels) => labels.includes(fact.id)) + 1;
+        const sum = (sums[`40 ${fact.split}`] ??= { n: 0, h1: 0, h3: 0, rr: 0 });
+        sum.n++;
+        if (rank === 1) sum.h1++;
+        if (rank >= 1 && rank <= 3) sum.h3++;
+        if (rank >= 1) sum.rr += 1 / rank;
+      });
       const hits = (slot: string): Hits => {
         const { n, h1, h3, rr } = sums[slot];
         return { n, "hit@1": r3(h1 / n), "hit@3": r3(h3 / n), mrr: r3(rr / n) };
       };
-      const none = answers.slice(file.facts.length);
+      const none = answers.slice(file.facts.length, file.facts.length + file.unanswerable.length);
       const kinds = [...new Set(file.facts.map((fact) => fact.kind))];
       return {
         tuning: hits("tuning"),
         "held-out": hits("held-out"),
         by_kind: Object.fromEntries(kinds.map((kind) => [kind, hits(kind)])),
+        /** The facts alone, 40 to a namespace, no distractors. */
+        forty: { tuning: hits("40 tuning"), "held-out": hits("40 held-out") },
         unanswerable: {
           n: none.length,
           empty: r3(none.filter((results) => results.length === 0).length / none.length),
