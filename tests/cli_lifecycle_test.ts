@@ -122,7 +122,7 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.match(
     recalled.stdout,
     new RegExp(
-      `^1\\. \\[score 0\\.\\d\\d\\] I am vegetarian \\(id ${id}; tags: diet, health\\)\\n$`,
+      `^1\\. \\[score [01]\\.\\d\\d\\] I am vegetarian \\(id ${id}; tags: diet, health\\)\\n$`,
     ),
   );
 
