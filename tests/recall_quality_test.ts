@@ -1,10 +1,12 @@
 /**
  * Recall's quality features through the HTTP API (in-process relayer, signed requests):
  * threads (validated, kept, and the only place neighbours lift each other), `min_score`,
- * `explain`, and words of Japanese, Chinese and Thai found by a part of their text.
+ * `explain`, words of Japanese, Chinese and Thai found by a part of their text, and the MCP
+ * recall tool's answer when nothing clears the minimum score.
  */
 import assert from "node:assert/strict";
 import { type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import { startMcpStack, textOf } from "./mcp_fixtures.ts";
 
 type Result = {
   id: string;
@@ -175,3 +177,25 @@ for (
     assert.ok(!results.some((r) => r.text === "I keep bees"));
   });
 }
+
+Deno.test("svc_recall: no matching memories when nothing clears the minimum score", async () => {
+  await using stack = await startMcpStack();
+  const client = await stack.connect(await stack.test.newCaller());
+  const saved = await client.callTool({
+    name: "svc_remember",
+    arguments: { text: "I keep bees on the allotment", thread: "garden-chat" },
+  });
+  assert.match(textOf(saved), /^Saved to memory/);
+  const unrelated = await client.callTool({
+    name: "svc_recall",
+    arguments: { query: "quantum chromodynamics lecture" },
+  });
+  assert.equal(textOf(unrelated), "No matching memories found");
+  const bees = await client.callTool({ name: "svc_recall", arguments: { query: "bees" } });
+  assert.match(textOf(bees), /^1\. \[score \d\.\d\d\] I keep bees on the allotment/);
+  const strict = await client.callTool({
+    name: "svc_recall",
+    arguments: { query: "bees", min_score: 1 },
+  });
+  assert.equal(textOf(strict), "No matching memories found");
+});
