@@ -74,7 +74,7 @@
  *
  * const accepted = await client.remember("I am vegetarian");
  * if (accepted.status !== "duplicate") await client.waitForJob(accepted.job_id);
- * const { results } = await client.recall("What do I eat?");
+ * const { results } = await client.recall("Am I a vegetarian?");
  * if (results[0]?.text !== "I am vegetarian") throw new Error("The memory was not recalled");
  *
  * await relayer.close();

@@ -1,32 +1,58 @@
 /**
- * Retrieval quality on LoCoMo (Maharana et al., 2024): recall@k of the evidence turns.
+ * Retrieval quality on two kinds of memory, through the public API of a relayer run as its own
+ * process (`main.ts`, free ports, a temporary data directory, signed requests):
  *
- *   deno task bench:retrieval ../shared/bench/locomo10.json [--embedder glove|lexical|ollama|openai]
- *                             [--store encrypted|lancedb] [--out FILE]
+ * - **LoCoMo** (Maharana et al., 2024): recall@k of the evidence turns. Each dialogue turn is
+ *   remembered as one memory, "<speaker>: <text>" (plus the shared image's caption), in a
+ *   namespace per conversation, with its session as its thread, in bulk requests in dialogue
+ *   order. Every question of categories 1–4 with evidence is recalled with limit 20.
+ *   Conversations conv-26, -30, -41, -42 and -43 are the tuning split; the other five are held
+ *   out. The data file is not part of the project.
+ * - **Personal facts** (`bench/facts/facts.json`, the project's own): 160 short first-person
+ *   facts and 181 distractor facts remembered in bulk in one namespace, without a thread; each
+ *   fact's question (in other words where natural) is recalled with limit 10: hit@1, hit@3 and
+ *   MRR of the fact. Fixed tuning and held-out halves. Questions nothing answers measure how
+ *   often recall rightly finds nothing. The facts alone are also remembered 40 to a namespace,
+ *   without distractors, and asked again there ("40 facts").
  *
- * Each dialogue turn is remembered as one memory, "<speaker>: <text>" (plus the shared image's
- * caption), in a namespace per conversation, through the relayer's own service layer (the
- * configured embedder with its re-ranker if it has one, the vector store — the encrypted index
- * by default, as in the relayer — and the recall ranking). Every question of categories 1–4 with evidence is then recalled with limit 20.
- * Conversations conv-26, -30, -41, -42 and -43 are the tuning split; the other five are held
- * out. The data file is not part of the project. Writes `bench/results/retrieval.json`.
+ * Recall asks with `min_score` 0 and the figures are computed at the relayer's default minimum
+ * score (and, for choosing it, at others). Each run ingests into a fresh data directory, asks
+ * every question, restarts the relayer (its catalog is rebuilt and its index reloaded from
+ * storage, as after any restart or index maintenance), asks again and compares the rankings;
+ * `--runs` repeats it, and the spread of each figure over the runs is reported.
+ *
+ *   deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|lexical|ollama|openai]
+ *                             [--store encrypted|lancedb] [--runs 2] [--out FILE]
+ *                             [--min-score X] [--root OTHER_CHECKOUT]
+ *
+ * `--min-score` computes the headline figures at another minimum score; `--root` measures the
+ * relayer of another checkout (a baseline: one that ignores `thread` and `min_score` ranks as it
+ * always did).
+ *
+ * Writes `bench/results/retrieval.json` unless `--out`.
  */
 import { parseArgs } from "node:util";
-import { assembleRelayer } from "../src/relayer.ts";
-import type { Embedder, Reranker } from "../src/backends/types.ts";
-import { MemoryAccountDirectory, MemoryBlobStore } from "../src/backends/memory.ts";
-import { type BenchStore, openBenchVectors } from "./vector_store.ts";
-import { LocalCipher } from "../plugins/local_cipher/mod.ts";
-import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+import type { RecallResult, SvcClient } from "../src/client/mod.ts";
+import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
+import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { machine, percentile, round } from "./harness.ts";
+import {
+  type Asked,
+  type FactSet,
+  factSetOf,
+  locomoSetOf,
+  type Remembered,
+} from "./retrieval_sets.ts";
 
 const { values, positionals } = parseArgs({
   args: Deno.args,
   allowPositionals: true,
   options: {
     embedder: { type: "string", default: "glove" },
-    "models-dir": { type: "string", default: "./data/models" },
     store: { type: "string", default: "encrypted" },
+    runs: { type: "string", default: "2" },
+    "min-score": { type: "string" },
+    root: { type: "string" },
     out: { type: "string", default: new URL("./results/retrieval.json", import.meta.url).pathname },
   },
 });
@@ -34,183 +60,230 @@ if (positionals.length !== 1) {
   console.error("usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove]");
   Deno.exit(2);
 }
-
-const TUNING = new Set(["conv-26", "conv-30", "conv-41", "conv-42", "conv-43"]);
-const CATEGORIES: Record<number, string> = {
-  1: "multi-hop",
-  2: "temporal",
-  3: "open-domain",
-  4: "single-hop",
+const EMBEDDERS: Record<string, string> = {
+  glove: "local",
+  lexical: "lexical",
+  ollama: "ollama",
+  openai: "openai",
 };
-const KS = [5, 10, 20];
+if (!EMBEDDERS[values.embedder!]) throw new Error(`unknown embedder ${values.embedder}`);
+const RUNS = Number(values.runs);
+/** The minimum score the headline figures are computed at: the relayer's default. */
+const MIN_SCORE = values["min-score"] === undefined
+  ? DEFAULT_MIN_SCORE
+  : Number(values["min-score"]);
+/** Another checkout whose relayer to measure (a baseline), with a trailing slash. */
+const ROOT = values.root === undefined ? undefined : values.root.replace(/\/?$/, "/");
+const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5];
 
-interface Turn {
-  speaker: string;
-  dia_id: string;
-  text: string;
-  blip_caption?: string;
-}
-interface Conversation {
-  sample_id: string;
-  conversation: Record<string, Turn[] | string>;
-  qa: { question: string; evidence: string[]; category: number }[];
-}
+const locomo = locomoSetOf(JSON.parse(await Deno.readTextFile(positionals[0])));
+const facts: FactSet = factSetOf(
+  JSON.parse(await Deno.readTextFile(new URL("./facts/facts.json", import.meta.url))),
+);
 
-/** The embedder, and its re-ranker when it has one (GloVe's word-level soft match). */
-async function openEmbedder(name: string): Promise<{ embedder: Embedder; reranker?: Reranker }> {
-  if (name === "lexical") return { embedder: new LexicalEmbedder() };
-  if (name === "glove") {
-    const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
-    return { embedder, reranker: embedder.reranker() };
-  }
-  if (name === "ollama") {
-    const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import("../plugins/ollama/mod.ts");
-    const embedder = await OllamaEmbedder.open({
-      host: Deno.env.get("OLLAMA_HOST"),
-      model: Deno.env.get("SVC_EMBED_MODEL") ?? DEFAULT_OLLAMA_EMBED_MODEL,
+/** Remembers `items` in bulk requests of 20, in order; resolves to memory id → labels. */
+async function rememberAll(client: SvcClient, items: Remembered[]) {
+  const labelsOf = new Map<string, string[]>();
+  const jobs: { jobId: string; label: string }[] = [];
+  const mark = (id: string, label: string) => labelsOf.set(id, [...labelsOf.get(id) ?? [], label]);
+  for (let i = 0; i < items.length; i += 20) {
+    const batch = items.slice(i, i + 20);
+    const answer = await client.rememberBulk(
+      batch.map(({ text, namespace, thread }) => ({ text, namespace, thread })),
+    );
+    const duplicates = new Map((answer.duplicates ?? []).map((d) => [d.index, d.duplicate_of]));
+    let next = 0;
+    batch.forEach((item, j) => {
+      const original = duplicates.get(j);
+      if (original) mark(original, item.label);
+      else jobs.push({ jobId: answer.job_ids[next++], label: item.label });
     });
-    return { embedder };
   }
-  if (name === "openai") {
-    const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import("../plugins/openai/mod.ts");
-    const embedder = await OpenAiEmbedder.open({
-      apiKey: Deno.env.get("OPENAI_API_KEY"),
-      baseURL: Deno.env.get("OPENAI_BASE_URL"),
-      model: Deno.env.get("SVC_EMBED_MODEL") ?? DEFAULT_OPENAI_EMBED_MODEL,
-    });
-    return { embedder };
+  for (let i = 0; i < jobs.length; i += 100) {
+    const slice = jobs.slice(i, i + 100);
+    while (true) {
+      const { results } = await client.jobs(slice.map((job) => job.jobId));
+      if (results.some((job) => job.status === "failed")) throw new Error("a remember job failed");
+      if (!results.every((job) => job.status === "done")) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      results.forEach((job, j) => {
+        const memoryId = "memory_id" in job && job.memory_id ? job.memory_id : job.job_id;
+        mark(memoryId, slice[j].label);
+      });
+      break;
+    }
   }
-  throw new Error(`unknown embedder ${name}`);
+  return labelsOf;
 }
 
-const data: Conversation[] = JSON.parse(await Deno.readTextFile(positionals[0]));
-const { embedder, reranker } = await openEmbedder(values.embedder!);
-const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
-const secret = crypto.getRandomValues(new Uint8Array(32));
-const vectors = await openBenchVectors(values.store as BenchStore, dataDir, embedder, secret);
-const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
-const relayer = await assembleRelayer({
-  kv,
-  secret,
-  directory: new MemoryAccountDirectory(),
-  cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
-  blobs: new MemoryBlobStore(),
-  vectors,
-  embedder,
-  reranker,
-  concurrency: 8,
-});
-const owner = "0x" + "ab".repeat(32);
+/** Every question's results (min_score 0), and recall's latencies. */
+async function askAll(client: SvcClient, asked: Asked[]) {
+  const answers: RecallResult[][] = [];
+  const ms: number[] = [];
+  for (const { question, namespace, limit } of asked) {
+    const started = performance.now();
+    const { results } = await client.recall(question, { namespace, limit, minScore: 0 });
+    ms.push(performance.now() - started);
+    answers.push(results);
+  }
+  return { answers, ms };
+}
 
-// Remember every turn; map memory ids back to dialogue ids (a turn equal to an earlier one of its
-// conversation is stored once: that memory stands for both).
-const jobTurns = new Map<string, string>();
-const started = performance.now();
-for (const conversation of data) {
-  const turns = Object.entries(conversation.conversation)
-    .filter(([key, value]) => /^session_\d+$/.test(key) && Array.isArray(value))
-    .flatMap(([, value]) => value as Turn[]);
-  for (let i = 0; i < turns.length; i += 20) {
-    const batch = turns.slice(i, i + 20);
-    const jobs = await relayer.service.remember(
-      owner,
-      batch.map((turn) => ({
-        text: `${turn.speaker}: ${turn.text}` +
-          (turn.blip_caption ? ` [shares ${turn.blip_caption}]` : ""),
-        namespace: conversation.sample_id,
-      })),
+/** Figures of one pass at minimum score `threshold`. */
+function figures(answers: RecallResult[][], labelsOf: Map<string, string[]>, threshold: number) {
+  const labels = (results: RecallResult[]) =>
+    results.filter((r) => r.score >= threshold).map((r) => labelsOf.get(r.id) ?? []);
+  return {
+    locomo: locomo.score(answers.slice(0, locomo.asked.length).map(labels)),
+    facts: facts.score(answers.slice(locomo.asked.length).map(labels)),
+  };
+}
+
+type Figures = ReturnType<typeof figures>;
+const runs: {
+  figures: Figures;
+  byThreshold: Record<string, Figures>;
+  ingestSeconds: number;
+  recallMs: number[];
+  changedAfterRestart: number;
+  ranked: string[][];
+}[] = [];
+
+const asked = [...locomo.asked, ...facts.asked];
+for (let run = 0; run < RUNS; run++) {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-retrieval-" });
+  const env = {
+    SVC_EMBEDDER: EMBEDDERS[values.embedder!],
+    SVC_VECTOR_STORE: values.store!,
+  };
+  let relayer = await startRelayer(dataDir, env, { root: ROOT });
+  try {
+    const { client: firstClient, privateKey, accountId } = await newAccountClient(
+      dataDir,
+      relayer.url,
     );
-    jobs.forEach((job, j) => jobTurns.set(job.job_id, batch[j].dia_id));
-  }
-}
-const turnsOf = new Map<string, Set<string>>();
-for (const jobIds of Map.groupBy(jobTurns.keys(), (_, i) => Math.floor(i / 100)).values()) {
-  let jobs = await relayer.service.jobs(owner, jobIds);
-  while (jobs.some((job) => job.status !== "done" && job.status !== "failed")) {
-    await new Promise((r) => setTimeout(r, 200));
-    jobs = await relayer.service.jobs(owner, jobIds);
-  }
-  for (const job of jobs) {
-    const memoryId = "memory_id" in job && job.memory_id ? job.memory_id : job.job_id;
-    if (!turnsOf.has(memoryId)) turnsOf.set(memoryId, new Set());
-    turnsOf.get(memoryId)!.add(jobTurns.get(job.job_id)!);
-  }
-}
-const total = jobTurns.size;
-const ingestSeconds = (performance.now() - started) / 1000;
-
-// Ask every question of categories 1-4 with evidence.
-type Sums = { n: number; recall: number[] };
-const sums: Record<string, Record<string, Sums>> = {};
-const add = (split: string, category: string, recall: number[]) => {
-  const slot = ((sums[split] ??= {})[category] ??= { n: 0, recall: KS.map(() => 0) });
-  slot.n++;
-  recall.forEach((r, i) => slot.recall[i] += r);
-};
-const latencies: number[] = [];
-for (const conversation of data) {
-  const split = TUNING.has(conversation.sample_id) ? "tuning" : "held-out";
-  for (const qa of conversation.qa) {
-    if (!CATEGORIES[qa.category]) continue;
-    const evidence = new Set(qa.evidence.flatMap((e) => e.split(/[;,]\s*/)).filter(Boolean));
-    if (evidence.size === 0) continue;
-    const asked = performance.now();
-    const { results } = await relayer.service.recall(
-      owner,
-      qa.question,
-      20,
-      conversation.sample_id,
+    let client = firstClient;
+    const started = performance.now();
+    const labelsOf = await rememberAll(client, [...locomo.remembered, ...facts.remembered]);
+    const ingestSeconds = (performance.now() - started) / 1000;
+    const first = await askAll(client, asked);
+    // A restart: the catalog is built again and the index read again from storage.
+    await relayer.stop();
+    relayer = await startRelayer(dataDir, env, { root: ROOT });
+    const { SvcClient } = await import("../src/client/mod.ts");
+    client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+    const second = await askAll(client, asked);
+    const key = (results: RecallResult[]) => JSON.stringify(results.map((r) => [r.id, r.score]));
+    const changedAfterRestart = first.answers.filter((a, i) =>
+      key(a) !== key(second.answers[i])
+    ).length;
+    const byThreshold = Object.fromEntries(
+      THRESHOLDS.map((t) => [String(t), figures(first.answers, labelsOf, t)]),
     );
-    latencies.push(performance.now() - asked);
-    const recall = KS.map((k) =>
-      results.slice(0, k).flatMap((r) => [...turnsOf.get(r.id) ?? []])
-        .filter((id) => evidence.has(id)).length / evidence.size
-    );
-    add(split, CATEGORIES[qa.category], recall);
-    add(split, "all", recall);
-  }
-}
-
-const report: Record<string, Record<string, Record<string, number>>> = {};
-for (const [split, categories] of Object.entries(sums)) {
-  for (const [category, { n, recall }] of Object.entries(categories)) {
-    (report[split] ??= {})[category] = {
-      n,
-      ...Object.fromEntries(
-        KS.map((k, i) => [`recall@${k}`, Math.round((recall[i] / n) * 1000) / 1000]),
+    runs.push({
+      figures: figures(first.answers, labelsOf, MIN_SCORE),
+      byThreshold,
+      ingestSeconds,
+      recallMs: first.ms,
+      changedAfterRestart,
+      // By label, so runs (whose memory ids differ) compare.
+      ranked: first.answers.map((results) =>
+        results.filter((r) => r.score >= MIN_SCORE)
+          .map((r) => (labelsOf.get(r.id) ?? []).join("+"))
       ),
-    };
+    });
+    console.log(
+      `run ${run + 1}: ingest ${round(ingestSeconds)} s; rankings changed by the restart: ` +
+        `${changedAfterRestart} of ${asked.length}`,
+    );
+  } finally {
+    await relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
   }
 }
-latencies.sort((a, b) => a - b);
+
+/** Mean, min and max of a figure over the runs. */
+function spread(pick: (f: Figures) => number) {
+  const xs = runs.map((r) => pick(r.figures));
+  return {
+    mean: round(xs.reduce((a, b) => a + b, 0) / xs.length, 3),
+    min: round(Math.min(...xs), 3),
+    max: round(Math.max(...xs), 3),
+  };
+}
+const differingAcrossRuns = runs.length < 2
+  ? 0
+  : runs[0].ranked.filter((ranked, i) =>
+    runs.slice(1).some((r) => JSON.stringify(r.ranked[i]) !== JSON.stringify(ranked))
+  ).length;
+const latencies = runs.flatMap((r) => r.recallMs).sort((a, b) => a - b);
+const last = runs.at(-1)!;
 const result = {
   date: new Date().toISOString(),
-  machine: `${navigator.hardwareConcurrency} cores, ${
-    Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
-  } GiB, ${Deno.build.os}-${Deno.build.arch}, deno ${Deno.version.deno}`,
-  embedder: embedder.model,
+  machine: machine(),
+  embedder: values.embedder,
   vector_store: values.store,
-  memories: total,
-  ingest_seconds: Math.round(ingestSeconds),
-  recall_p50_ms: Math.round(latencies[Math.floor(latencies.length / 2)] * 10) / 10,
-  results: report,
+  runs: RUNS,
+  memories: { locomo: locomo.remembered.length, facts: facts.remembered.length },
+  ingest_seconds: runs.map((r) => round(r.ingestSeconds)),
+  recall_p50_ms: round(percentile(latencies, 50)),
+  min_score: MIN_SCORE,
+  root: ROOT ?? null,
+  locomo: last.figures.locomo,
+  facts: last.figures.facts,
+  spread: {
+    "locomo tuning recall@10": spread((f) => f.locomo.tuning.all["recall@10"]),
+    "locomo held-out recall@10": spread((f) => f.locomo["held-out"].all["recall@10"]),
+    "facts tuning hit@3": spread((f) => f.facts.tuning["hit@3"]),
+    "facts held-out hit@3": spread((f) => f.facts["held-out"]["hit@3"]),
+    "facts held-out MRR": spread((f) => f.facts["held-out"].mrr),
+    "40 facts held-out hit@3": spread((f) => f.facts.forty["held-out"]["hit@3"]),
+  },
+  determinism: {
+    questions: asked.length,
+    changed_by_restart: runs.map((r) => r.changedAfterRestart),
+    differing_across_runs: differingAcrossRuns,
+  },
+  by_min_score: Object.fromEntries(
+    THRESHOLDS.map((t) => {
+      const f = last.byThreshold[String(t)];
+      return [String(t), {
+        "locomo tuning recall@10": f.locomo.tuning.all["recall@10"],
+        "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
+        "facts tuning hit@3": f.facts.tuning["hit@3"],
+        "facts held-out hit@3": f.facts["held-out"]["hit@3"],
+        "40 facts held-out hit@3": f.facts.forty["held-out"]["hit@3"],
+        "unanswerable with no result": f.facts.unanswerable.empty,
+      }];
+    }),
+  ),
 };
-for (const split of ["tuning", "held-out"]) {
-  console.log(`\n${split} (${embedder.model})`);
+
+for (const split of ["tuning", "held-out"] as const) {
+  console.log(`\nLoCoMo ${split} (${values.embedder}, min_score ${MIN_SCORE})`);
   console.log("category      n     R@5    R@10   R@20");
-  for (const category of [...Object.values(CATEGORIES), "all"]) {
-    const row = report[split]?.[category];
-    if (!row) continue;
+  for (const [category, row] of Object.entries(result.locomo[split])) {
     console.log(
-      `${category.padEnd(12)} ${String(row.n).padStart(4)}  ${
-        KS.map((k) => row[`recall@${k}`].toFixed(3)).join("  ")
-      }`,
+      `${category.padEnd(12)} ${String(row.n).padStart(4)}  ` +
+        [row["recall@5"], row["recall@10"], row["recall@20"]].map((x) => x.toFixed(3)).join("  "),
     );
   }
 }
+console.log(`\nfacts (min_score ${MIN_SCORE})\nsplit         n   hit@1  hit@3   MRR`);
+for (const split of ["tuning", "held-out", "40 tuning", "40 held-out"] as const) {
+  const row = split.startsWith("40")
+    ? result.facts.forty[split.slice(3) as "tuning" | "held-out"]
+    : result.facts[split as "tuning" | "held-out"];
+  console.log(
+    `${split.padEnd(10)} ${String(row.n).padStart(4)}  ` +
+      [row["hit@1"], row["hit@3"], row.mrr].map((x) => x.toFixed(3)).join("  "),
+  );
+}
+console.log(`\nspread over ${RUNS} runs:`, JSON.stringify(result.spread));
+console.log("determinism:", JSON.stringify(result.determinism));
+console.log("by min_score:", JSON.stringify(result.by_min_score, null, 1));
 await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
 await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
-await relayer.close();
-await vectors.close();
-kv.close();
-await Deno.remove(dataDir, { recursive: true });
+console.log(`wrote ${values.out}`);

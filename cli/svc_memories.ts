@@ -6,6 +6,7 @@
 import {
   type EraseReceipt,
   type Memory,
+  type RecallExplanation,
   SvcClient,
   type SvcClientOptions,
   verifyReceipt,
@@ -26,6 +27,9 @@ export interface MemoryFlags {
   key?: string;
   account?: string;
   tag?: string[];
+  thread?: string;
+  "min-score"?: string;
+  explain?: boolean;
   ttl?: string;
   "expires-at"?: string;
   replaces?: string;
@@ -39,11 +43,15 @@ export interface MemoryFlags {
 export const MEMORY_COMMANDS = ["remember", "recall", "restore", "list", "get", "forget", "update"];
 
 export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY or --key):
-  remember TEXT [--namespace NS] [--tag T]... [--ttl 30d|--expires-at TIME]
+  remember TEXT [--namespace NS] [--tag T]... [--thread ID] [--ttl 30d|--expires-at TIME]
                 [--replaces ID] [--wait]
                                          a text already in the namespace is not stored
-                                         again: the answer names the memory holding it
+                                         again: the answer names the memory holding it;
+                                         --thread names the conversation a turn is of
   recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
+               [--min-score 0.2] [--explain]
+                                         --min-score leaves out weaker matches (0 keeps
+                                         all); --explain shows what each score is made of
   list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]
                                          newest first; a page ends with its next cursor
   get ID                                 one memory, with its tags and dates
@@ -80,6 +88,29 @@ export function ttlSeconds(value: string | undefined): number | undefined {
   return Number(match[1]) * TTL_UNITS[match[2]];
 }
 
+/** `--min-score`: a number from 0 to 1. */
+function score(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !(number >= 0 && number <= 1)) {
+    throw new UsageError("--min-score must be a number from 0 to 1");
+  }
+  return number;
+}
+
+/** What a recall result's score is made of, on one line. */
+function explanation(parts: RecallExplanation): string {
+  const two = (x: number) => x.toFixed(2);
+  return [
+    `vector ${two(parts.vector)}`,
+    `lexical ${two(parts.lexical)}`,
+    ...(parts.rerank === null ? [] : [`re-rank ${two(parts.rerank)}`]),
+    ...(parts.answer_type === null ? [] : [`answer type ${parts.answer_type}`]),
+    `fused ${two(parts.fused)}`,
+    `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
+  ].join(", ");
+}
+
 /** A time flag, as ISO 8601 UTC. */
 function time(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
@@ -107,6 +138,7 @@ function describe(memory: Memory): string {
     ["expires", memory.expires_at],
     ["supersedes", memory.supersedes],
     ["tags", memory.tags.length ? memory.tags.join(", ") : null],
+    ["thread", memory.thread ?? null],
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)
@@ -167,6 +199,7 @@ export async function runMemoryCommand(
   const since = time(values.since, "--since");
   const until = time(values.until, "--until");
   const tags = values.tag?.length ? values.tag : undefined;
+  const minScore = score(values["min-score"]);
   const ttl = ttlSeconds(values.ttl);
   const expiresAt = time(values["expires-at"], "--expires-at");
   if (ttl !== undefined && expiresAt !== undefined) {
@@ -186,6 +219,7 @@ export async function runMemoryCommand(
     const answer = await client.remember(need(text, "the text to remember"), {
       namespace,
       tags,
+      thread: values.thread,
       ttlSeconds: ttl,
       expiresAt,
       replaces: values.replaces,
@@ -207,11 +241,14 @@ export async function runMemoryCommand(
       tags,
       since,
       until,
+      minScore,
+      explain: values.explain,
     });
     return {
       json: { ...found },
       text: found.results.map((r, i) =>
-        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}`
+        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}` +
+        (r.explain ? `\n   ${explanation(r.explain)}` : "")
       ).join("\n") || "No matching memories found",
     };
   }

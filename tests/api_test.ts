@@ -78,7 +78,7 @@ Deno.test("owners and namespaces never see each other's memories", async () => {
   assert.deepEqual(def.results.map((r: { text: string }) => r.text), ["alice likes tea"]);
 });
 
-Deno.test("recall lifts the memories remembered right next to a strong match", async () => {
+Deno.test("recall lifts the memories remembered right next to a strong match in their thread", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();
   const question = "What did you name the new puppy?";
@@ -92,7 +92,7 @@ Deno.test("recall lifts the memories remembered right next to a strong match", a
   const orders = { together: [question, answer, ...filler], apart: [question, ...filler, answer] };
   for (const [namespace, texts] of Object.entries(orders)) {
     const res = await t.signed(alice, "POST", "/api/remember/bulk", {
-      items: texts.map((text) => ({ text, namespace })),
+      items: texts.map((text) => ({ text, namespace, thread: "chat-1" })),
     });
     await t.settle(alice, (await res.json()).job_ids);
   }
@@ -100,6 +100,7 @@ Deno.test("recall lifts the memories remembered right next to a strong match", a
     const res = await t.signed(alice, "POST", "/api/recall", {
       query: "the puppy's name",
       namespace,
+      min_score: 0,
     });
     const { results } = await res.json();
     return new Map<string, number>(

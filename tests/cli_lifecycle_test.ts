@@ -122,7 +122,7 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.match(
     recalled.stdout,
     new RegExp(
-      `^1\\. \\[score 0\\.\\d\\d\\] I am vegetarian \\(id ${id}; tags: diet, health\\)\\n$`,
+      `^1\\. \\[score [01]\\.\\d\\d\\] I am vegetarian \\(id ${id}; tags: diet, health\\)\\n$`,
     ),
   );
 
@@ -202,4 +202,25 @@ Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usag
   );
   const empty = await run(["list", "--namespace", "work", "--json"]);
   assert.deepEqual(empty.json.memories, []);
+});
+
+Deno.test("CLI: remember --thread, recall --min-score and --explain", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const run = (args: string[]) => svc(stack.url, who, args);
+  const saved = await run(["remember", "We booked the ferry", "--thread", "chat-7", "--wait"]);
+  assert.equal(saved.code, 0, saved.stderr);
+  const id = saved.stdout.match(new RegExp(`^job (${ID})`))![1];
+  const got = await run(["get", id]);
+  assert.match(got.stdout, /^thread {5}chat-7$/m);
+  const explained = await run(["recall", "ferry booked", "--explain"]);
+  assert.match(
+    explained.stdout,
+    /^1\. \[score \d\.\d\d\] We booked the ferry \(id .+\)\n {3}vector \d\.\d\d, lexical 1\.00, fused \d\.\d\d, neighbour 0\.00\n$/,
+  );
+  const strict = await run(["recall", "ferry booked", "--min-score", "1"]);
+  assert.equal(strict.stdout, "No matching memories found\n");
+  const bad = await run(["recall", "ferry", "--min-score", "2"]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--min-score must be a number from 0 to 1/);
 });

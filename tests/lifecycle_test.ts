@@ -14,9 +14,10 @@ import {
   type TestRelayer,
 } from "./fixtures.ts";
 
+/** The ids recall finds, every candidate included (`min_score` 0): what it may show at all. */
 async function recallIds(t: TestRelayer, caller: Caller, query: string, extra = {}) {
   const { results } = await json(
-    await t.signed(caller, "POST", "/api/recall", { query, limit: 20, ...extra }),
+    await t.signed(caller, "POST", "/api/recall", { query, limit: 20, min_score: 0, ...extra }),
   );
   return results.map((r: { id: string }) => r.id);
 }

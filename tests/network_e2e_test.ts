@@ -106,18 +106,18 @@ Deno.test({
       assert.equal(blobObjects.length, 1);
 
       // Recall decrypts through the caller's own delegate key; without it the relayer has none.
-      const { results } = await client.recall("what do I eat?", { namespace: "e2e" });
+      const { results } = await client.recall("am I vegetarian?", { namespace: "e2e" });
       assert.equal(results[0]?.text, "I am vegetarian and I adore puppies");
       const viaCli = await svcCli(dataDir, [
         "recall",
-        "what do I eat?",
+        "am I vegetarian?",
         ...["--relayer", relayer.url, "--key", delegate.seed, "--account", accountId],
         ...["--namespace", "e2e"],
       ]);
       assert.equal(viaCli.results[0]?.text, "I am vegetarian and I adore puppies");
       const keyless = await open(false);
       await assert.rejects(
-        () => keyless.recall("what do I eat?", { namespace: "e2e" }),
+        () => keyless.recall("am I vegetarian?", { namespace: "e2e" }),
         (error: SvcError) => error.status === 403 && /x-delegate-key/.test(error.message),
       );
 
@@ -127,7 +127,7 @@ Deno.test({
       await Deno.remove(`${dataDir}/walrus_cache`, { recursive: true });
       relayer = await startRelayer(dataDir, net.env);
       client = await open(true);
-      assert.deepEqual((await client.recall("what do I eat?", { namespace: "e2e" })).results, []);
+      assert.deepEqual((await client.recall("am I vegetarian?", { namespace: "e2e" })).results, []);
       // The first aggregator is down and the local cache is gone: the second one serves.
       await net.walrus.aggregators[0].setDown("refused");
       const served = net.walrus.aggregators[1].count("GET", "/v1/blobs/");
@@ -167,7 +167,7 @@ Deno.test({
       await net.wallet.removeDelegateKey(owner, accountId, delegate.publicKey);
       await new Promise((r) => setTimeout(r, 1200));
       await assert.rejects(
-        () => client.recall("what do I eat?", { namespace: "e2e" }),
+        () => client.recall("am I vegetarian?", { namespace: "e2e" }),
         (error: SvcError) => error.status === 401,
       );
     } finally {

@@ -60,6 +60,7 @@ Deno.test("SDK: remember with tags and expiry; list, filter, page and get", asyn
       namespace: "me",
       text: "I am vegetarian",
       tags: ["diet", "health"],
+      thread: null,
       created_at: undefined,
       updated_at: undefined,
       expires_at: null,

@@ -200,7 +200,7 @@ export class Resident {
       }
     }
     const n = only ? rows.length : this.count;
-    const heap = new TopK(Math.max(0, Math.min(k, n)));
+    const heap = new TopK(Math.max(0, Math.min(k, n)), this.#ids);
     if (heap.size === 0) return [];
     if (only) {
       vectors.dotsOf(query, rows).forEach((dot, j) => heap.offer(dot, rows[j]));
@@ -217,17 +217,29 @@ export class Resident {
   }
 }
 
-/** The `size` best scores offered, in a min-heap. */
+/**
+ * The `size` best scores offered, in a min-heap. Equal scores are told apart by the rows' ids
+ * (the smaller id is the better), never by where a row happens to sit: rows move when blocks
+ * are merged or a namespace is loaded again, and a search must not change with them.
+ */
 class TopK {
   readonly size: number;
   #scores: Float64Array;
   #rows: Int32Array;
+  #ids: string[];
   #length = 0;
 
-  constructor(size: number) {
+  constructor(size: number, ids: string[]) {
     this.size = size;
     this.#scores = new Float64Array(size);
     this.#rows = new Int32Array(size);
+    this.#ids = ids;
+  }
+
+  /** Whether the entry at heap place `at` ranks below (`score`, `row`). */
+  #below(at: number, score: number, row: number): boolean {
+    const held = this.#scores[at];
+    return held < score || (held === score && this.#ids[this.#rows[at]] > this.#ids[row]);
   }
 
   offer(score: number, row: number): void {
@@ -236,7 +248,7 @@ class TopK {
       let at = this.#length++;
       while (at > 0) {
         const parent = (at - 1) >> 1;
-        if (scores[parent] <= score) break;
+        if (this.#below(parent, score, row)) break;
         scores[at] = scores[parent];
         rows[at] = rows[parent];
         at = parent;
@@ -245,15 +257,15 @@ class TopK {
       rows[at] = row;
       return;
     }
-    if (score <= scores[0]) return;
+    if (!this.#below(0, score, row)) return;
     let at = 0;
     const n = this.#length;
     while (true) {
       const left = 2 * at + 1;
       if (left >= n) break;
       const right = left + 1;
-      const child = right < n && scores[right] < scores[left] ? right : left;
-      if (scores[child] >= score) break;
+      const child = right < n && this.#below(right, scores[left], rows[left]) ? right : left;
+      if (!this.#below(child, score, row)) break;
       scores[at] = scores[child];
       rows[at] = rows[child];
       at = child;
@@ -262,10 +274,11 @@ class TopK {
     rows[at] = row;
   }
 
-  /** Best first. */
+  /** Best first; equal scores by id. */
   sorted(): { score: number; row: number }[] {
     const out = [];
     for (let i = 0; i < this.#length; i++) out.push({ score: this.#scores[i], row: this.#rows[i] });
-    return out.sort((a, b) => b.score - a.score || a.row - b.row);
+    const ids = this.#ids;
+    return out.sort((a, b) => b.score - a.score || (ids[a.row] < ids[b.row] ? -1 : 1));
   }
 }

@@ -3,7 +3,10 @@
  * through one batching writer, because concurrent upserts of the same new key can duplicate
  * rows. The directory records the embedder's model and dimensions, and opening it with
  * another embedder is refused. Past `indexMinRows` rows an HNSW (scalar-quantized) cosine
- * index is built; searches re-rank its candidates on the full vectors, so distances are exact.
+ * index is built; it answers searches only once the table holds more than `exactMaxRows` rows
+ * (re-ranking its candidates on the full vectors, so distances are exact): until then every
+ * search is exact, so results never depend on whether the index was built or compacted yet.
+ * Equal distances are ordered by id.
  * A row's `MemoryInfo` is kept as JSON in the nullable `info` column (keyed hashes and sealed
  * values only); a table made before it gains the column, empty, when opened.
  *
@@ -47,6 +50,8 @@ export function indexFiles(name: string): { table: string; meta: string } {
 const REFINE_FACTOR = 4;
 const VECTOR_INDEX = "vector_idx";
 const MAX_INDEX_SEGMENTS = 4;
+/** Extra results a search asks for, so that equal distances at its end are ordered by id. */
+const TIE_MARGIN = 8;
 
 export interface LanceDbOptions {
   /** The index's folder. */
@@ -58,8 +63,14 @@ export interface LanceDbOptions {
   index?: string;
   model: string;
   dimensions: number;
-  /** Rows from which the approximate (HNSW) vector index is built; below it, search is exact. */
+  /** Rows from which the approximate (HNSW) vector index is built (default 2,000). */
   indexMinRows?: number;
+  /**
+   * Rows up to which every search is exact, whether the index is built or not (default
+   * 100,000); past them the index answers, approximately, and an answer may change when the
+   * index is rebuilt.
+   */
+  exactMaxRows?: number;
   /** Where background maintenance reports failures (default: JSON lines on stderr). */
   logger?: Logger;
 }
@@ -103,6 +114,9 @@ export class LanceDbVectorStore implements VectorStore {
   #pending: Pending[] = [];
   #writing: Promise<void> | null = null;
   #indexMinRows: number;
+  #exactMaxRows: number;
+  /** The table's rows, as counted after the last write. */
+  #rows = 0;
   #commitsSinceOptimize = 0;
   #rowsSinceOptimize = 0;
   #idIndexed = false;
@@ -113,6 +127,8 @@ export class LanceDbVectorStore implements VectorStore {
     table: lancedb.Table,
     dimensions: number,
     indexMinRows: number,
+    exactMaxRows: number,
+    rows: number,
     logger: Logger,
   ) {
     this.#logger = logger;
@@ -120,6 +136,8 @@ export class LanceDbVectorStore implements VectorStore {
     this.#table = table;
     this.dimensions = dimensions;
     this.#indexMinRows = indexMinRows;
+    this.#exactMaxRows = exactMaxRows;
+    this.#rows = rows;
   }
 
   static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
@@ -182,6 +200,8 @@ export class LanceDbVectorStore implements VectorStore {
         table,
         options.dimensions,
         options.indexMinRows ?? 2_000,
+        options.exactMaxRows ?? 100_000,
+        await table.countRows(),
         options.logger ?? createLogger("warn"),
       );
     } catch (error) {
@@ -219,6 +239,7 @@ export class LanceDbVectorStore implements VectorStore {
       try {
         await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
           .execute([...byId.values()]);
+        this.#rows = await this.#table.countRows().catch(() => this.#rows);
         for (const p of batch) p.resolve();
       } catch (error) {
         const wrapped = backendError("LanceDB", "index the memory", error);
@@ -279,18 +300,19 @@ export class LanceDbVectorStore implements VectorStore {
             (options.ids ? ` AND ${inList(options.ids)}` : ""),
         )
         .refineFactor(REFINE_FACTOR);
-      // A few named rows: exact distances, no index.
-      if (options.ids) query = query.bypassVectorIndex();
+      // A few named rows, or a table small enough: exact distances, no index.
+      if (options.ids || this.#rows <= this.#exactMaxRows) query = query.bypassVectorIndex();
       const rows = await query
         .select(["id", "blob_id", "created_at", "_distance"])
-        .limit(k)
+        .limit(k + TIE_MARGIN)
         .toArray();
-      return rows.map((row) => ({
+      const hits: VectorHit[] = rows.map((row) => ({
         id: row.id,
         blobId: row.blob_id,
         distance: row._distance,
         createdAt: row.created_at,
       }));
+      return hits.sort((a, b) => a.distance - b.distance || (a.id < b.id ? -1 : 1)).slice(0, k);
     } catch (error) {
       throw backendError("LanceDB", "search the vector index", error);
     }
@@ -313,6 +335,7 @@ export class LanceDbVectorStore implements VectorStore {
     await this.#writing;
     try {
       await this.#table.delete(inList(ids));
+      this.#rows = await this.#table.countRows().catch(() => this.#rows);
     } catch (error) {
       throw backendError("LanceDB", "delete from the vector index", error);
     }

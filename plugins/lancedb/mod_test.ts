@@ -50,6 +50,52 @@ Deno.test("LanceDbVectorStore builds the HNSW index past indexMinRows and stays 
   }
 });
 
+Deno.test("LanceDbVectorStore answers the same before and after its index is built: exact, ties by id", async () => {
+  const dir = await Deno.makeTempDir();
+  const open = (exactMaxRows?: number) =>
+    LanceDbVectorStore.open({
+      dir,
+      model: "test",
+      dimensions: DIMENSIONS,
+      indexMinRows: 200,
+      exactMaxRows,
+    });
+  let store = await open();
+  try {
+    const twin = randomVector();
+    const rowOf = (id: string, vector: number[]): VectorRow => ({
+      id,
+      owner: "0xo",
+      namespace: "default",
+      blobId: `b-${id}`,
+      vector,
+      createdAt: 0,
+    });
+    // Equal vectors written in an order other than their ids', among others.
+    for (const id of ["t5", "t2", "t9", "t1", "t7"]) await store.upsert([rowOf(id, twin)]);
+    const queries = [twin, ...Array.from({ length: 4 }, randomVector)];
+    const ask = () => Promise.all(queries.map((q) => store.search("0xo", "default", q, 3)));
+    const before = await ask();
+    for (let commit = 0; commit < 101; commit++) {
+      await store.upsert([0, 1, 2].map((i) => rowOf(`m${commit}-${i}`, randomVector())));
+    }
+    await store.idle();
+    const db = await lancedb.connect(dir);
+    const indices = await (await db.openTable("memories")).listIndices();
+    db.close();
+    assert.ok(indices.some((index) => index.columns.includes("vector")), "the index is built");
+    const [ties] = await ask();
+    assert.deepEqual(ties.map((hit) => hit.id), ["t1", "t2", "t5"], "equal distances by id");
+    await store.close();
+    store = await open();
+    const after = await ask();
+    assert.deepEqual(after[0], before[0], "the same, index built or not");
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("LanceDbVectorStore opens a table made before infos (or terms): the columns are added, the rows kept", async () => {
   for (const older of [["terms"], []]) {
     const dir = await Deno.makeTempDir();

@@ -97,7 +97,10 @@ export class MemoryVectorStore implements VectorStore {
         createdAt: row.createdAt,
       });
     }
-    return Promise.resolve(hits.sort((a, b) => a.distance - b.distance).slice(0, k));
+    // Equal distances by id, so the order never depends on the order rows were written in.
+    const order = (a: VectorHit, b: VectorHit) =>
+      a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    return Promise.resolve(hits.sort(order).slice(0, k));
   }
 
   has(ids: string[], options?: CallOptions): Promise<Set<string>> {

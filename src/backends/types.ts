@@ -185,9 +185,17 @@ export interface BlobStore {
 export interface MemoryInfo {
   /** Keyed hashes of the memory's tags; recall and list filter on them. */
   tags?: string[];
-  /** The memory's attributes in clear (its tags), sealed by the relayer: an opaque string. */
+  /** The memory's attributes in clear (its tags, its thread), sealed by the relayer: an opaque string. */
   sealed?: string;
-  /** A keyed hash of the memory's normalised text: the same text again is a duplicate. */
+  /**
+   * A keyed hash of the memory's thread (a conversation or session id): recall ranks a memory
+   * together with the memories remembered next to it in the same thread.
+   */
+  thread?: string;
+  /**
+   * A keyed hash of the memory's normalised text (and thread): the same text again in the same
+   * thread, or again without a thread, is a duplicate.
+   */
   digest?: string;
   /** Unix milliseconds after which the memory is never returned, and is erased. */
   expiresAt?: number;

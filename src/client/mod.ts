@@ -28,6 +28,7 @@ import type {
   ManualHit,
   ManualMemory,
   ManualRecallResults,
+  RecallExplanation,
   RecallResult,
   RecallResults,
   RestoreSummary,
@@ -79,6 +80,7 @@ export type {
   ManualMemory,
   ManualRecallResults,
   PublicJob,
+  RecallExplanation,
   RecallResult,
   RecallResults,
   RestoreSummary,
@@ -298,6 +300,7 @@ export class SvcClient {
       text,
       namespace: options.namespace,
       tags: options.tags,
+      thread: options.thread,
       ttl_seconds: options.ttlSeconds,
       expires_at: options.expiresAt === undefined ? undefined : isoTime(options.expiresAt),
       replaces: options.replaces,
@@ -317,6 +320,7 @@ export class SvcClient {
           text: item.text,
           namespace: item.namespace,
           tags: item.tags,
+          thread: item.thread,
           ttl_seconds: item.ttlSeconds,
           expires_at: item.expiresAt === undefined ? undefined : isoTime(item.expiresAt),
         })),
@@ -356,13 +360,16 @@ export class SvcClient {
 
   /**
    * The memories that best answer `query`, decrypted, best first (10 unless `limit`); `tags`,
-   * `since` and `until` keep only the memories carrying every tag and created in that time.
+   * `since` and `until` keep only the memories carrying every tag and created in that time;
+   * `minScore` leaves out those scoring below it (the relayer's default unless given), and
+   * `explain` gives each result the parts of its score.
    */
   recall(query: string, options: RecallOptions = {}): Promise<RecallResults> {
-    const { since, until, ...rest } = options;
+    const { since, until, minScore, ...rest } = options;
     return this.request<RecallResults>("POST", "/api/recall", {
       query,
       ...rest,
+      min_score: minScore,
       since: since === undefined ? undefined : isoTime(since),
       until: until === undefined ? undefined : isoTime(until),
     });

@@ -68,6 +68,13 @@ export interface RecallOptions {
   since?: Date | string;
   /** Only memories created before this time. */
   until?: Date | string;
+  /**
+   * Leave out memories whose score is below this, in [0, 1] (the relayer's default, 0.2,
+   * unless given; 0 keeps every match).
+   */
+  minScore?: number;
+  /** Give each result the parts of its score (`explain`). */
+  explain?: boolean;
 }
 
 /**
@@ -93,6 +100,12 @@ export interface BulkItem {
   namespace?: string;
   /** Up to 16 tags of 1 to 64 characters. */
   tags?: string[];
+  /**
+   * The conversation or session the text belongs to (1 to 128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread. Leave it out
+   * for independent facts.
+   */
+  thread?: string;
   /** Expire the memory this many seconds after it is accepted. */
   ttlSeconds?: number;
   /** Expire the memory at this time (instead of `ttlSeconds`). */
@@ -133,6 +146,8 @@ export interface Memory {
   text: string | null;
   /** Its tags (none: `[]`). */
   tags: string[];
+  /** The thread it was remembered in, or `null`; a new version keeps the old one's. */
+  thread: string | null;
   /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
   created_at: string;
   /** When this version was stored (ISO 8601). */
@@ -239,6 +254,12 @@ export interface RememberOptions {
   namespace?: string;
   /** Up to 16 tags of 1 to 64 characters. */
   tags?: string[];
+  /**
+   * The conversation or session the text belongs to (1 to 128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread. Leave it out
+   * for independent facts.
+   */
+  thread?: string;
   /** Expire the memory this many seconds after it is accepted. */
   ttlSeconds?: number;
   /** Expire the memory at this time (instead of `ttlSeconds`). */

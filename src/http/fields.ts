@@ -21,16 +21,20 @@ import {
   arrayValue,
   BASE64,
   base64Value,
+  booleanField,
   expiryFields,
   integerValue,
   MAX_TAG_CHARS,
   MAX_TAGS,
+  MAX_THREAD_CHARS,
   MAX_TTL_SECONDS,
   MEMORY_ID,
   memoryId as memoryIdValue,
+  numberField,
   objectValue,
   tagsValue,
   textValue,
+  threadField,
   timeValue,
   validNamespace,
   vectorValue,
@@ -272,6 +276,39 @@ export function address(options: { description?: string } = {}): Field<string | 
 }
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;
+
+/** An optional number in `[min, max]`, `undefined` when absent. */
+export function number(
+  options: { min: number; max: number; description?: string },
+): Field<number | undefined> {
+  const { min, max } = options;
+  return field(
+    (value, name) => numberField({ [name]: value }, name, min, max),
+    () => described({ type: "number", minimum: min, maximum: max }, options.description),
+  );
+}
+
+/** An optional boolean, `false` when absent. */
+export function boolean(options: { description?: string } = {}): Field<boolean> {
+  return field(
+    (value, name) => booleanField({ [name]: value }, name),
+    () => described({ type: "boolean", default: false }, options.description),
+  );
+}
+
+/** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
+export function thread(options: { description?: string } = {}): Field<string | undefined> {
+  return field(
+    (value, name) => threadField({ [name]: value }, name),
+    () =>
+      described({
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_THREAD_CHARS,
+        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+      }, options.description ?? "A conversation or session id (1 to 128 characters)."),
+  );
+}
 
 /** A required vector of exactly `dimensions()` finite numbers. */
 export function vector(

@@ -165,6 +165,46 @@ export function tagsValue(value: unknown, field = "tags"): string[] | undefined 
   ];
 }
 
+/** An optional number in `[min, max]`, `undefined` when absent. */
+export function numberField(
+  body: Record<string, unknown>,
+  field: string,
+  min: number,
+  max: number,
+): number | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) throw bad(`${field} must be a number`);
+  if (value < min || value > max) throw bad(`${field} must be between ${min} and ${max}`);
+  return value;
+}
+
+/** An optional boolean, `false` when absent. */
+export function booleanField(body: Record<string, unknown>, field: string): boolean {
+  const value = body[field];
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw bad(`${field} must be true or false`);
+  return value;
+}
+
+/** Characters a thread id has at most. */
+export const MAX_THREAD_CHARS = 128;
+
+/**
+ * An optional thread (a conversation or session id): a string of 1–128 characters without
+ * control characters.
+ */
+export function threadField(body: Record<string, unknown>, field = "thread"): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  const chars = typeof value === "string" ? [...value].length : 0;
+  if (typeof value !== "string" || chars < 1 || chars > MAX_THREAD_CHARS) {
+    throw bad(`${field} must be a string of 1 to ${MAX_THREAD_CHARS} characters`);
+  }
+  if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
+  return value;
+}
+
 /** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
 export function timeField(body: Record<string, unknown>, field: string): number | undefined {
   return timeValue(body[field], field);

@@ -241,7 +241,9 @@ export function createWorker(deps: WorkerDependencies): Worker {
 
   /** Finishes the jobs whose text is already a memory; returns the others. */
   async function skipDuplicates(jobs: Job[]): Promise<Job[]> {
-    const found = await pipeline.duplicates(jobs.map((job) => ({ ...job.key, text: job.text! })));
+    const found = await pipeline.duplicates(
+      jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
+    );
     // A retried job may find its own memory, indexed before a crash: it goes on.
     const of = (job: Job, i: number) =>
       job.attributes?.replaces === undefined && found[i] !== job.record.job_id

@@ -55,6 +55,10 @@ export const MEMORY_TOOLS = {
       tags: tagsField.optional().describe(
         'Short labels to file the memory under, such as "diet" (at most 16, 1-64 characters).',
       ),
+      thread: z.string().min(1).max(128).optional().describe(
+        "An id of the conversation this text is a turn or excerpt of (1-128 characters), when " +
+          "saving the turns of one conversation one by one; leave it out for standalone facts.",
+      ),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   },
@@ -70,6 +74,9 @@ export const MEMORY_TOOLS = {
       ),
       namespace: namespaceField.optional().describe("The namespace to search."),
       tags: tagsField.optional().describe("Only memories carrying every one of these tags."),
+      min_score: z.number().min(0).max(1).optional().describe(
+        "Leave out memories scoring below this (0-1; the relayer's default is 0.2).",
+      ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   },
@@ -223,9 +230,14 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_remember",
     MEMORY_TOOLS.svc_remember,
-    ({ text, namespace, tags }: { text: string; namespace?: string; tags?: string[] }) =>
+    ({ text, namespace, tags, thread }: {
+      text: string;
+      namespace?: string;
+      tags?: string[];
+      thread?: string;
+    }) =>
       attempt(async () => {
-        const answer = await client.remember(text, { namespace: ns(namespace), tags });
+        const answer = await client.remember(text, { namespace: ns(namespace), tags, thread });
         if (answer.status === "duplicate") {
           return done(
             `Already in memory (namespace "${shown(namespace)}", id ${answer.duplicate_of}); ` +
@@ -252,14 +264,20 @@ export function createMcpServer(session: ToolSession): McpServer {
   server.registerTool(
     "svc_recall",
     MEMORY_TOOLS.svc_recall,
-    ({ query, limit, namespace, tags }: {
+    ({ query, limit, namespace, tags, min_score }: {
       query: string;
       limit: number;
       namespace?: string;
       tags?: string[];
+      min_score?: number;
     }) =>
       attempt(async () => {
-        const found = await client.recall(query, { limit, namespace: ns(namespace), tags });
+        const found = await client.recall(query, {
+          limit,
+          namespace: ns(namespace),
+          tags,
+          minScore: min_score,
+        });
         const text = found.total === 0
           ? "No matching memories found"
           : found.results.map(recalledLine).join("\n");

@@ -1,10 +1,11 @@
 /**
- * What a memory carries besides its text: tags, an expiry, the memory it replaces and who
- * remembered it (its provenance). They travel with the text through the job queue
+ * What a memory carries besides its text: tags, a thread, an expiry, the memory it replaces and
+ * who remembered it (its provenance). They travel with the text through the job queue
  * (`encodePayload`: the payload is sealed while it waits, as the text alone was) and are
- * indexed with the memory (`MemoryInfo`): tags as keyed hashes to filter on, and the tags and
- * provenance in clear only sealed (`AttributeSeal`, AES-256-GCM under a key derived from the
- * relayer's secret, bound to the memory), so list, get and recall can show them.
+ * indexed with the memory (`MemoryInfo`): tags and the thread as keyed hashes to filter and rank
+ * on, and the tags, thread and provenance in clear only sealed (`AttributeSeal`, AES-256-GCM
+ * under a key derived from the relayer's secret, bound to the memory), so list, get and recall
+ * can show them and an update can keep them.
  *
  * @example
  * ```ts
@@ -44,6 +45,11 @@ export function rememberedByOf(by: Required<Provenance> | null): RememberedBy | 
 export interface MemoryAttributes {
   /** Tags (at most 16, each 1–64 characters). */
   tags?: string[];
+  /**
+   * The conversation or session the memory belongs to (1–128 characters): recall ranks a
+   * memory together with the memories remembered next to it in the same thread.
+   */
+  thread?: string;
   /** Unix milliseconds after which the memory is never returned, and is erased. */
   expiresAt?: number;
   /** The id of the memory this one replaces (erased once this one is recallable). */
@@ -80,13 +86,16 @@ export interface AttributePlace {
 /** What a memory's row keeps sealed: the attributes shown in clear by list, get and recall. */
 export interface SealedAttributes {
   tags: string[];
+  /** The memory's thread, when it has one. */
+  thread?: string;
   /** Who stored the memory, and when (Unix ms); absent in rows sealed before provenance. */
   by?: Required<Provenance>;
 }
 
-/** What `AttributeSeal.attributes` opens: the tags, and the provenance or `null`. */
+/** What `AttributeSeal.attributes` opens: the tags, the thread, and the provenance or `null`. */
 export interface OpenedAttributes {
   tags: string[];
+  thread?: string;
   rememberedBy: Required<Provenance> | null;
 }
 
@@ -132,12 +141,16 @@ export class AttributeSeal {
   }
 
   /**
-   * The tags and provenance sealed for `place`: none and `null` when `sealed` is absent, does
-   * not open, or was sealed before provenance was kept.
+   * The tags, thread and provenance sealed for `place`: none and `null` when `sealed` is
+   * absent, does not open, or was sealed before provenance was kept.
    */
   async attributes(place: AttributePlace, sealed: string | undefined): Promise<OpenedAttributes> {
     const opened = sealed ? await this.open(place, sealed) : null;
-    return { tags: opened?.tags ?? [], rememberedBy: opened?.by ?? null };
+    return {
+      tags: opened?.tags ?? [],
+      ...(opened?.thread !== undefined && { thread: opened.thread }),
+      rememberedBy: opened?.by ?? null,
+    };
   }
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
@@ -157,6 +170,10 @@ export class AttributeSeal {
   }
 }
 
-function copyOf({ tags, by }: SealedAttributes): SealedAttributes {
-  return by ? { tags: [...tags], by: { ...by } } : { tags: [...tags] };
+function copyOf({ tags, thread, by }: SealedAttributes): SealedAttributes {
+  return {
+    tags: [...tags],
+    ...(thread !== undefined && { thread }),
+    ...(by && { by: { ...by } }),
+  };
 }

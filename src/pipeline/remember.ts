@@ -137,7 +137,7 @@ export interface RememberPipeline {
    * (after normalising case and white space), or of an earlier one of `memories`; `undefined`
    * when it is new.
    */
-  duplicates(memories: (MemoryKey & { text: string })[]): Promise<(string | undefined)[]>;
+  duplicates(memories: (MemoryKey & MemoryText)[]): Promise<(string | undefined)[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -178,20 +178,24 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, { ...call, memoryId: memory.memoryId }),
     );
   };
-  /** The row's info from a memory's attributes: tags hashed, tags and provenance sealed. */
   async function attributeInfo(
     memory: MemoryKey,
-    { tags, expiresAt, replaces, firstCreatedAt, rememberedBy }: MemoryAttributes,
+    { tags, thread, expiresAt, replaces, firstCreatedAt, rememberedBy }: MemoryAttributes,
   ): Promise<MemoryInfo> {
     const info: MemoryInfo = {};
     if (tags?.length) info.tags = await hasher.tags(memory.owner, tags);
-    if (tags?.length || rememberedBy) {
+    if (thread !== undefined) info.thread = await hasher.thread(memory.owner, thread);
+    if (tags?.length || thread !== undefined || rememberedBy) {
       const by = rememberedBy && {
         address: rememberedBy.address,
         label: rememberedBy.label,
         at: rememberedBy.at ?? memory.createdAt,
       };
-      info.sealed = await attributeSeal.seal(memory, { tags: tags ?? [], ...by && { by } });
+      info.sealed = await attributeSeal.seal(memory, {
+        tags: tags ?? [],
+        ...(thread !== undefined && { thread }),
+        ...(by && { by }),
+      });
     }
     if (expiresAt !== undefined) info.expiresAt = expiresAt;
     if (replaces !== undefined) info.supersedes = replaces;
@@ -200,8 +204,9 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
   }
 
   async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
-    const digest = await hasher.digest(memory.owner, memory.text);
-    return { digest, ...await attributeInfo(memory, memory.attributes ?? {}) };
+    const attributes = memory.attributes ?? {};
+    const digest = await hasher.digest(memory.owner, memory.text, attributes.thread);
+    return { digest, ...await attributeInfo(memory, attributes) };
   }
 
   async function prepare(
@@ -248,9 +253,11 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
   }
 
   async function duplicates(
-    memories: (MemoryKey & { text: string })[],
+    memories: (MemoryKey & MemoryText)[],
   ): Promise<(string | undefined)[]> {
-    const digests = await Promise.all(memories.map((m) => hasher.digest(m.owner, m.text)));
+    const digests = await Promise.all(
+      memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
+    );
     const seen = new Map<string, string>();
     const found: (string | undefined)[] = [];
     for (const [i, { memoryId, owner, namespace }] of memories.entries()) {

@@ -59,7 +59,8 @@ export async function gatherCandidates(
   await withHits(sources.lexicalIds);
   const pooled = [...hits.values()]
     .map((hit) => ({ hit, score: fusedScore(hit.distance, lexical(hit.id)) }))
-    .sort((a, b) => b.score - a.score)
+    // Equal scores by id: the pool must not depend on the order the hits came in.
+    .sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1))
     .slice(0, size)
     .map(({ hit }) => hit);
   // Ids are time-ordered: a greater id was remembered later.

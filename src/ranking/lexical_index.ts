@@ -1,13 +1,16 @@
 /**
  * An in-memory index of each owner's namespace: BM25 over keyed term hashes, the order the
- * memories were remembered in (their ids are time-ordered, see `ids.ts`), and the namespace's
- * catalog (each memory's blob, time and `MemoryInfo`: what list, get, filters and duplicates
- * read). It is built from the vector store's rows the first time a namespace is used and kept
- * up to date as memories are indexed and erased.
+ * memories were remembered in (their ids are time-ordered, see `ids.ts`), overall and within
+ * each thread, and the namespace's catalog (each memory's blob, time and `MemoryInfo`: what
+ * list, get, filters and duplicates read). It is built from the vector store's rows the first
+ * time a namespace is used and kept up to date as memories are indexed and erased.
+ *
+ * What it answers depends only on the memories it holds, never on the order they were added
+ * in or on memories erased before: a namespace built again from the store (after a restart, a
+ * reload or compaction of the vector store) ranks exactly as the one kept up to date did.
  */
 
 import type { MemoryInfo, TermsRow } from "../backends/types.ts";
-import { idTime } from "../ids.ts";
 
 export interface LexicalHit {
   id: string;
@@ -38,6 +41,11 @@ export interface LexicalMatches {
   hits: LexicalHit[];
   /** The BM25 score of any memory of the namespace (0 when no query term is in it). */
   scoreOf(id: string): number;
+  /**
+   * The score of a memory of average length holding each query term once: the sum of the
+   * query terms' IDF (0 when none is in the namespace).
+   */
+  ideal: number;
 }
 
 // Tuned on LoCoMo's tuning split (bench/retrieval.ts): short memories favour a low b.
@@ -47,10 +55,10 @@ const B = 0.3;
 /** One namespace's index. */
 export class NamespaceIndex {
   #ids: string[] = [];
-  /** When each document was remembered (Unix ms, from its id), `NaN` when its id carries none. */
-  #times: number[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
   #order: number[] = [];
+  /** Thread hash → its live document numbers, sorted by id. */
+  #threads = new Map<string, number[]>();
   #lengths: number[] = [];
   #live: boolean[] = [];
   #entries: CatalogEntry[] = [];
@@ -59,41 +67,63 @@ export class NamespaceIndex {
   /** Id of a replaced memory → the id of the version that replaced it. */
   #replacedBy = new Map<string, string>();
   #byId = new Map<string, number>();
-  /** term → parallel lists of document numbers and term frequencies. */
-  #terms = new Map<string, { docs: number[]; counts: number[] }>();
+  /**
+   * term → parallel lists of document numbers and term frequencies; `removed` is the index's
+   * count of removals when the lists last held live documents only.
+   */
+  #terms = new Map<string, { docs: number[]; counts: number[]; removed: number }>();
   #totalLength = 0;
+  /** Documents removed so far. */
+  #removed = 0;
 
   /** An index of a namespace's stored rows, in any order. */
   static of(rows: TermsRow[]): NamespaceIndex {
     const index = new NamespaceIndex();
     for (const row of rows) index.#index(row);
-    index.#order = [...index.#byId.values()].sort((a, b) => index.#ids[a] < index.#ids[b] ? -1 : 1);
+    const byId = (a: number, b: number) => index.#ids[a] < index.#ids[b] ? -1 : 1;
+    index.#order = [...index.#byId.values()].sort(byId);
+    for (const docs of index.#threads.values()) docs.sort(byId);
     return index;
   }
 
   /** Adds a memory, or replaces it. */
   add(row: TermsRow): void {
     const doc = this.#index(row);
-    this.#order.splice(this.#position(row.id), 0, doc);
+    this.#order.splice(this.#position(this.#order, row.id), 0, doc);
+    const docs = this.#threadDocs(doc);
+    if (docs) {
+      docs.pop(); // `#index` put it last
+      docs.splice(this.#position(docs, row.id), 0, doc);
+    }
+  }
+
+  /** The live documents of `doc`'s thread; `undefined` for a memory without a thread. */
+  #threadDocs(doc: number): number[] | undefined {
+    const thread = this.#entries[doc].info?.thread;
+    return thread === undefined ? undefined : this.#threads.get(thread);
   }
 
   #index({ id, terms, blobId, createdAt, info }: TermsRow): number {
     if (this.#byId.has(id)) this.remove(id);
     const doc = this.#ids.length;
     this.#ids.push(id);
-    this.#times.push(idTime(id) ?? NaN);
     this.#lengths.push(terms.length);
     this.#live.push(true);
     this.#entries.push({ id, blobId, createdAt, info });
     if (info?.digest) this.#digests.set(info.digest, id);
     if (info?.supersedes) this.#replacedBy.set(info.supersedes, id);
+    if (info?.thread !== undefined) {
+      let docs = this.#threads.get(info.thread);
+      if (!docs) this.#threads.set(info.thread, docs = []);
+      docs.push(doc); // in its place: see `of` and `add`
+    }
     this.#byId.set(id, doc);
     this.#totalLength += terms.length;
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     for (const [term, count] of counts) {
       let list = this.#terms.get(term);
-      if (!list) this.#terms.set(term, list = { docs: [], counts: [] });
+      if (!list) this.#terms.set(term, list = { docs: [], counts: [], removed: this.#removed });
       list.docs.push(doc);
       list.counts.push(count);
     }
@@ -110,17 +140,24 @@ export class NamespaceIndex {
     }
     this.#byId.delete(id);
     this.#live[doc] = false;
+    this.#removed++;
     this.#totalLength -= this.#lengths[doc];
-    const at = this.#position(id);
+    const at = this.#position(this.#order, id);
     if (this.#order[at] === doc) this.#order.splice(at, 1);
+    const docs = this.#threadDocs(doc);
+    if (docs) {
+      const inThread = this.#position(docs, id);
+      if (docs[inThread] === doc) docs.splice(inThread, 1);
+      if (docs.length === 0) this.#threads.delete(this.#entries[doc].info!.thread!);
+    }
   }
 
-  /** Where `id` is or would be in `order`. */
-  #position(id: string): number {
-    let low = 0, high = this.#order.length;
+  /** Where `id` is or would be in `docs` (document numbers sorted by id). */
+  #position(docs: number[], id: string): number {
+    let low = 0, high = docs.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.#ids[this.#order[middle]] < id) low = middle + 1;
+      if (this.#ids[docs[middle]] < id) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -170,7 +207,7 @@ export class NamespaceIndex {
    */
   list(filter: CatalogFilter, now: number, limit: number, after?: string): CatalogEntry[] {
     const out: CatalogEntry[] = [];
-    let at = after === undefined ? this.#order.length : this.#position(after);
+    let at = after === undefined ? this.#order.length : this.#position(this.#order, after);
     while (--at >= 0 && out.length < limit) {
       const id = this.#ids[this.#order[at]];
       if (!this.hidden(id, now) && this.matches(id, filter)) out.push(this.entry(id)!);
@@ -197,66 +234,97 @@ export class NamespaceIndex {
   }
 
   /**
-   * The memories remembered up to `span` places before and after `id`, and within `withinMs`
-   * of it; none for an id that carries no time.
+   * The memories of `id`'s thread remembered up to `span` places before and after it in that
+   * thread, in remember order; none for a memory without a thread.
    */
-  neighbours(id: string, span: number, withinMs: number): string[] {
+  neighbours(id: string, span: number): string[] {
     const doc = this.#byId.get(id);
-    if (doc === undefined || Number.isNaN(this.#times[doc])) return [];
-    const at = this.#position(id);
+    const docs = doc === undefined ? undefined : this.#threadDocs(doc);
+    if (!docs) return [];
+    const at = this.#position(docs, id);
     const near: string[] = [];
-    for (let i = Math.max(0, at - span); i <= at + span && i < this.#order.length; i++) {
-      const other = this.#order[i];
-      // A time of NaN is never within reach.
-      if (i !== at && Math.abs(this.#times[other] - this.#times[doc]) <= withinMs) {
-        near.push(this.#ids[other]);
-      }
+    for (let i = Math.max(0, at - span); i <= at + span && i < docs.length; i++) {
+      if (i !== at) near.push(this.#ids[docs[i]]);
     }
     return near;
   }
 
-  search(query: string[], k: number): LexicalMatches {
+  /**
+   * The BM25 matches of the query's term hashes; `weights`, when given, weigh each term (in the
+   * order of `query`) on top of its IDF (a repeated term counts with its first weight).
+   */
+  search(query: string[], k: number, weights?: number[]): LexicalMatches {
     const live = this.#byId.size;
     const scores = new Map<number, number>();
     const scoreOf = (id: string) => scores.get(this.#byId.get(id) ?? -1) ?? 0;
-    if (live === 0) return { hits: [], scoreOf };
+    if (live === 0) return { hits: [], scoreOf, ideal: 0 };
     const average = this.#totalLength / live || 1;
-    for (const term of new Set(query)) {
-      const list = this.#terms.get(term);
+    let ideal = 0;
+    const weightOf = new Map<string, number>();
+    query.forEach((term, i) => weightOf.has(term) || weightOf.set(term, weights?.[i] ?? 1));
+    for (const [term, weight] of weightOf) {
+      const list = this.#liveList(term);
       if (!list) continue;
-      // Document frequency counts removed documents too: a small, harmless overestimate.
-      const idf = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
-      if (idf < 0.05) continue; // in nearly every memory: it cannot tell them apart
+      const rarity = Math.log(1 + (live - list.docs.length + 0.5) / (list.docs.length + 0.5));
+      if (rarity < 0.05) continue; // in nearly every memory: it cannot tell them apart
+      const idf = rarity * weight;
+      ideal += idf;
       for (let i = 0; i < list.docs.length; i++) {
         const doc = list.docs[i];
-        if (!this.#live[doc]) continue;
         const tf = list.counts[i];
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.#lengths[doc] / average));
         scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
       }
     }
-    const hits = topK(scores, k).map(([doc, score]) => ({ id: this.#ids[doc], score }));
-    return { hits, scoreOf };
+    const hits = topK(scores, k, this.#ids).map(([doc, score]) => ({ id: this.#ids[doc], score }));
+    return { hits, scoreOf, ideal };
+  }
+
+  /**
+   * A term's postings, the removed documents dropped from them first (so its document
+   * frequency counts only the memories the namespace holds); `undefined` when no memory has it.
+   */
+  #liveList(term: string) {
+    const list = this.#terms.get(term);
+    if (!list || list.removed === this.#removed) return list;
+    let kept = 0;
+    for (let i = 0; i < list.docs.length; i++) {
+      if (!this.#live[list.docs[i]]) continue;
+      list.docs[kept] = list.docs[i];
+      list.counts[kept++] = list.counts[i];
+    }
+    list.docs.length = kept;
+    list.counts.length = kept;
+    list.removed = this.#removed;
+    if (kept > 0) return list;
+    this.#terms.delete(term);
+    return undefined;
   }
 }
 
-/** The `k` highest entries, best first, without sorting them all. */
-function topK(scores: Map<number, number>, k: number): [number, number][] {
+/**
+ * The `k` highest entries, best first, without sorting them all; equal scores in the order of
+ * their documents' ids (`ids`), so the answer does not depend on the order entries came in.
+ */
+function topK(scores: Map<number, number>, k: number, ids: string[]): [number, number][] {
+  const before = (a: [number, number], b: [number, number]) =>
+    a[1] > b[1] || (a[1] === b[1] && ids[a[0]] < ids[b[0]]);
+  const order = (a: [number, number], b: [number, number]) => before(a, b) ? -1 : 1;
   const best: [number, number][] = [];
   for (const entry of scores) {
     if (best.length < k) {
       best.push(entry);
-      if (best.length === k) best.sort((a, b) => b[1] - a[1]);
-    } else if (entry[1] > best[k - 1][1]) {
+      if (best.length === k) best.sort(order);
+    } else if (before(entry, best[k - 1])) {
       let i = k - 1;
-      while (i > 0 && best[i - 1][1] < entry[1]) {
+      while (i > 0 && before(entry, best[i - 1])) {
         best[i] = best[i - 1];
         i--;
       }
       best[i] = entry;
     }
   }
-  return best.length < k ? best.sort((a, b) => b[1] - a[1]) : best;
+  return best.length < k ? best.sort(order) : best;
 }
 
 export class LexicalIndex {

@@ -1,8 +1,9 @@
 /**
  * Neighbours in recall: in a conversation an answer follows its question and often shares none
- * of its words, so a memory is ranked together with the memories remembered next to it. A
- * memory's neighbours are the memories remembered up to two places before or after it in its
- * namespace, within half an hour of it; it gains a share of the best neighbour's score.
+ * of its words, so a memory is ranked together with the memories remembered next to it in the
+ * same thread (a conversation or session the client named). A memory's neighbours are the
+ * memories of its thread remembered up to two places before or after it; it gains a share of
+ * the best neighbour's score. A memory without a thread (an independent fact) has none.
  *
  * @example
  * ```ts
@@ -14,16 +15,19 @@
 import type { NamespaceIndex } from "./lexical_index.ts";
 
 const NEIGHBOUR_SPAN = 2;
-const NEIGHBOUR_WITHIN_MS = 30 * 60_000;
 /** The share of the best neighbour's score a memory gains. */
 const NEIGHBOUR_WEIGHT = 0.6;
 
 /** The neighbours of a memory in a namespace's index, in remember order. */
 export function recallNeighbours(index: NamespaceIndex): (id: string) => string[] {
-  return (id) => index.neighbours(id, NEIGHBOUR_SPAN, NEIGHBOUR_WITHIN_MS);
+  return (id) => index.neighbours(id, NEIGHBOUR_SPAN);
 }
 
-/** A score with the weighted best of its neighbours' scores, rescaled to [0, 1]. */
+/**
+ * A score with the weighted best of its neighbours' scores (a neighbour that is no candidate
+ * counts 0), rescaled to [0, 1]; the score itself for a memory without neighbours.
+ */
 export function liftedScore(score: number, neighbourScores: number[]): number {
+  if (neighbourScores.length === 0) return score;
   return (score + NEIGHBOUR_WEIGHT * Math.max(0, ...neighbourScores)) / (1 + NEIGHBOUR_WEIGHT);
 }

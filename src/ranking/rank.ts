@@ -1,6 +1,8 @@
 /**
  * Recall's final order: each candidate's fused score (with the re-ranker's score when recall has
- * one), lifted by the best score among its neighbours, best first.
+ * one, weighted for a turn of a conversation or a standalone fact), lifted by the best score among its neighbours in its thread, best first; equal scores in
+ * the order of the memories' ids, so the order never depends on the order candidates came in.
+ * Each ranked memory keeps the parts of its score, for `explain`.
  *
  * @example
  * ```ts
@@ -13,46 +15,104 @@
  * @module
  */
 import type { VectorHit } from "../backends/types.ts";
-import { fusedScore } from "./fusion.ts";
+import { fusedScore, type MemoryKind, similarityOf } from "./fusion.ts";
 import { liftedScore } from "./neighbours.ts";
 
 export interface RankingSignals {
   /** A memory's BM25 score relative to the query's best match, in [0, 1]. */
   lexical(id: string): number;
-  /** The memories remembered next to a memory (see `recallNeighbours`). */
+  /** The memories remembered next to a memory in its thread (see `recallNeighbours`). */
   neighbours(id: string): string[];
   /**
    * The re-ranker's scores by memory id, in [0, 1], when recall has a re-ranker; a candidate
    * without one (its text could not be read) is left out.
    */
   reranked?: Map<string, number>;
+  /** Whether a memory has a thread (a turn of a conversation) or not (a standalone fact). */
+  kind?(id: string): MemoryKind;
+  /**
+   * Whether a memory holds the kind of answer the question asks for (1 or 0); `undefined`
+   * when the question asks for no kind or the memory's text was not read.
+   */
+  answer?(id: string): number | undefined;
+}
+
+/** What a memory's final score is made of, each in [0, 1]. */
+export interface ScoreParts {
+  /** The cosine similarity of its vector to the query's (0 for opposite or unrelated). */
+  vector: number;
+  /** Its BM25 score relative to the query's best match (0 when it shares no term). */
+  lexical: number;
+  /** The re-ranker's score, when recall has a re-ranker. */
+  rerank?: number;
+  /** 1 when it holds the kind of answer the question asks for, 0 when not (see `answer`). */
+  answer?: number;
+  /** The weighted mean of the above, with the weights of the memory's kind (`fusedScore`). */
+  fused: number;
+  /** The best fused score among its neighbours in its thread (0 without any). */
+  neighbour: number;
+  /** The neighbour that score is of. */
+  neighbourId?: string;
 }
 
 export interface RankedHit {
   hit: VectorHit;
   /** The final score in [0, 1]. */
   score: number;
+  /** What `score` is made of. */
+  parts: ScoreParts;
 }
 
 /**
- * The best `limit` candidates, best first. A neighbour counts with its own fused score when it
- * is a candidate, and 0 otherwise.
+ * The score below which recall leaves a memory out unless asked otherwise (`min_score`): chosen
+ * on both retrieval benchmarks (bench/retrieval.ts), see BENCHMARKS.md.
+ */
+export const DEFAULT_MIN_SCORE = 0.2;
+
+const byScoreThenId = (a: RankedHit, b: RankedHit) =>
+  b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0);
+
+/**
+ * The candidates ranked, best first, at most `limit`, none scoring below `minScore` (default
+ * 0). A neighbour counts with its own fused score when it is a candidate, and 0 otherwise.
  */
 export function rankCandidates(
   candidates: VectorHit[],
   limit: number,
   signals: RankingSignals,
+  minScore = 0,
 ): RankedHit[] {
-  const { lexical, neighbours, reranked } = signals;
-  const scores = new Map<string, number>();
+  const { lexical, neighbours, reranked, kind = () => "turn", answer = () => undefined } = signals;
+  const parts = new Map<string, ScoreParts>();
   for (const hit of candidates) {
-    if (!reranked) scores.set(hit.id, fusedScore(hit.distance, lexical(hit.id)));
-    else if (reranked.has(hit.id)) {
-      scores.set(hit.id, fusedScore(hit.distance, lexical(hit.id), reranked.get(hit.id)));
-    }
+    if (reranked && !reranked.has(hit.id)) continue;
+    const vector = similarityOf(hit.distance);
+    const rerank = reranked?.get(hit.id);
+    const answered = answer(hit.id);
+    const own: ScoreParts = {
+      vector,
+      lexical: lexical(hit.id),
+      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered),
+      neighbour: 0,
+    };
+    if (rerank !== undefined) own.rerank = rerank;
+    if (answered !== undefined && kind(hit.id) === "fact") own.answer = answered;
+    parts.set(hit.id, own);
   }
-  return candidates.filter((hit) => scores.has(hit.id)).map((hit) => ({
-    hit,
-    score: liftedScore(scores.get(hit.id)!, neighbours(hit.id).map((id) => scores.get(id) ?? 0)),
-  })).sort((a, b) => b.score - a.score).slice(0, limit);
+  const ranked: RankedHit[] = [];
+  for (const hit of candidates) {
+    const own = parts.get(hit.id);
+    if (!own) continue;
+    const near = neighbours(hit.id);
+    for (const id of near) {
+      const fused = parts.get(id)?.fused ?? 0;
+      if (fused > own.neighbour) {
+        own.neighbour = fused;
+        own.neighbourId = id;
+      }
+    }
+    const score = liftedScore(own.fused, near.length ? [own.neighbour] : []);
+    if (score >= minScore) ranked.push({ hit, score, parts: own });
+  }
+  return ranked.sort(byScoreThenId).slice(0, limit);
 }

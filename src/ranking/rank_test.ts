@@ -28,15 +28,17 @@ Deno.test("relativeLexical: BM25 scores relative to the query's best", () => {
   const matches: LexicalMatches = {
     hits: [{ id: "a", score: 4 }, { id: "b", score: 2 }],
     scoreOf: (id) => scores.get(id) ?? 0,
+    ideal: 5,
   };
   const lexical = relativeLexical(matches);
   assert.deepEqual(["a", "b", "c", "x"].map(lexical), [1, 0.5, 0.25, 0]);
-  assert.equal(relativeLexical({ hits: [], scoreOf: () => 0 })("a"), 0);
+  assert.equal(relativeLexical({ hits: [], scoreOf: () => 0, ideal: 0 })("a"), 0);
 });
 
 Deno.test("liftedScore: a share of the best neighbour's score, rescaled", () => {
   close(liftedScore(0.5, [0.9, 0.2]), (0.5 + 0.6 * 0.9) / 1.6);
-  close(liftedScore(0.5, []), 0.5 / 1.6);
+  close(liftedScore(0.5, [0]), 0.5 / 1.6, "a neighbour that is no candidate counts 0");
+  close(liftedScore(0.5, []), 0.5, "no neighbours (no thread): the score itself");
   close(liftedScore(1, [1]), 1);
 });
 
@@ -53,6 +55,60 @@ Deno.test("rankCandidates: the answer next to a strong match rises above closer 
   close(ranked[1].score, (0.15 + 0.6 * 0.9) / 1.6);
   close(ranked[2].score, 0.2 / 1.6);
   assert.equal(ranked[1].hit, candidates[1], "the candidate's own hit");
+  assert.deepEqual(ranked[1].parts, {
+    vector: 0.30000000000000004,
+    lexical: 0,
+    fused: 0.15000000000000002,
+    neighbour: 0.9,
+    neighbourId: "q",
+  });
+  assert.equal(ranked[2].parts.neighbourId, undefined, "x is no candidate");
+});
+
+Deno.test("rankCandidates: memories without neighbours keep their fused score", () => {
+  const ranked = rankCandidates(candidates, 4, { lexical, neighbours: () => [] });
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["q", "f", "g", "a"]);
+  close(ranked[0].score, 0.9);
+  close(ranked[3].score, 0.15);
+});
+
+Deno.test("fusedScore: a standalone fact weighs its words less than a turn of a conversation", () => {
+  close(fusedScore(0.2, 0.5, 1, "fact"), (0.8 + 0.25 * 0.5 + 1) / 2.25);
+  close(fusedScore(0.2, 0.5, undefined, "fact"), (0.8 + 0.25 * 0.5) / 1.25);
+  close(fusedScore(0.2, 0.5, 1, "turn"), fusedScore(0.2, 0.5, 1));
+  const ranked = rankCandidates([hit("word", 0.6), hit("meaning", 0.3)], 2, {
+    lexical: (id) => id === "word" ? 1 : 0,
+    neighbours: () => [],
+    kind: () => "fact",
+  });
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["meaning", "word"]);
+});
+
+Deno.test("rankCandidates: a fact that holds the kind of answer asked for gains", () => {
+  close(fusedScore(0.2, 0.5, 1, "fact", 1), (0.8 + 0.125 + 1 + 1) / 3.25);
+  close(fusedScore(0.2, 0.5, 1, "fact", 0), (0.8 + 0.125 + 1) / 3.25);
+  close(fusedScore(0.2, 0.5, 1, "turn", 1), fusedScore(0.2, 0.5, 1), "not for a turn");
+  const ranked = rankCandidates([hit("closer", 0.3), hit("dated", 0.4)], 2, {
+    lexical: () => 0,
+    neighbours: () => [],
+    kind: () => "fact",
+    answer: (id) => id === "dated" ? 1 : 0,
+  });
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["dated", "closer"]);
+  assert.deepEqual([ranked[0].parts.answer, ranked[1].parts.answer], [1, 0]);
+});
+
+Deno.test("rankCandidates: a minimum score, and equal scores in the order of ids", () => {
+  const twins = [hit("m3", 0.5), hit("m1", 0.5), hit("m2", 0.5), hit("m0", 0.9)];
+  const none = () => [];
+  const ranked = rankCandidates(twins, 10, { lexical: () => 0, neighbours: none }, 0.2);
+  assert.deepEqual(ranked.map((r) => r.hit.id), ["m1", "m2", "m3"], "m0 scores 0.05");
+  assert.deepEqual(
+    rankCandidates(twins.toReversed(), 2, { lexical: () => 0, neighbours: none })
+      .map((r) => r.hit.id),
+    ["m1", "m2"],
+    "the same whatever the order of the candidates",
+  );
 });
 
 Deno.test("rankCandidates: re-ranked, only candidates with a re-ranker score are ranked", () => {

@@ -32,7 +32,7 @@ const IRREGULAR: Record<string, string> = Object.fromEntries(
 /** A light English stemmer: irregular pasts, plurals, -ing, -ed, -ly. */
 export function stem(word: string): string {
   if (IRREGULAR[word]) return IRREGULAR[word];
-  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.length <= 3 || /\d/.test(word) || UNSPACED.test(word)) return word;
   let w = word;
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
   else if (/(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
@@ -44,11 +44,29 @@ export function stem(word: string): string {
   return w;
 }
 
+/**
+ * Function words of Japanese, Chinese and Thai as `Intl.Segmenter` cuts them (particles,
+ * copulas, pronouns of the first person), left out like the English stop words.
+ */
+const UNSPACED_STOP_WORDS = new Set(
+  ("は が を に の で と も へ や か ね よ な だ た て い です ます でした ました する した して いる " +
+    "ある こと これ それ 私 的 了 是 在 我 和 也 吗 呢 吧 这 那 都 就 有 ที่ และ ของ ใน เป็น ได้ จะ " +
+    "มี ไม่ ฉัน ผม ค่ะ ครับ กับ ก็ ว่า ให้").split(" "),
+);
+
+/** A word of a script written without spaces (see `words`' `segment`): never stemmed. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+/** The content words of a text before stemming, in order, repeats kept: `terms` stems them. */
+export function contentWords(text: string): string[] {
+  return words(text, { segment: true }).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
+    .filter((w) => w && !STOP_WORDS.has(w) && !UNSPACED_STOP_WORDS.has(w));
+}
+
 /** The stemmed content words of a text, in order, repeats kept. */
 export function terms(text: string): string[] {
-  return words(text).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
-    .filter((w) => w && !STOP_WORDS.has(w))
-    .map(stem);
+  return contentWords(text).map(stem);
 }
 
 export class TermHasher {
@@ -97,13 +115,21 @@ export class TermHasher {
     return tags.map((tag) => blake2b(encoder.encode(`tag\0${tag}`), { key, dkLen: 16 }).toHex());
   }
 
+  /** The keyed hash of a thread id, for one owner (apart from any term's or tag's hash). */
+  async thread(owner: string, thread: string): Promise<string> {
+    const key = await this.#key(owner);
+    return blake2b(new TextEncoder().encode(`thread\0${thread}`), { key, dkLen: 16 }).toHex();
+  }
+
   /**
-   * A keyed hash of a text after normalising case and white space: two texts with the same
-   * digest are the same memory (a duplicate).
+   * A keyed hash of a text after normalising case and white space, and of its thread when it
+   * has one: two memories with the same digest are the same memory (a duplicate). A memory
+   * without a thread keeps the digest it always had.
    */
-  async digest(owner: string, text: string): Promise<string> {
+  async digest(owner: string, text: string, thread?: string): Promise<string> {
     const key = await this.#key(owner);
     const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
-    return blake2b(new TextEncoder().encode(`text\0${normal}`), { key, dkLen: 16 }).toHex();
+    const input = thread === undefined ? `text\0${normal}` : `text\0${normal}\0thread\0${thread}`;
+    return blake2b(new TextEncoder().encode(input), { key, dkLen: 16 }).toHex();
   }
 }

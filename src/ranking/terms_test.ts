@@ -35,12 +35,14 @@ Deno.test("terms: keyed hashes differ per owner and never spell the word", async
 
 Deno.test("terms: the hashes stored in existing indexes stay the same for the same text", async () => {
   // Indexes on disk hold these hashes: a change here makes old memories unfindable by word.
+  // Changed once on purpose: Chinese, Japanese and Thai are cut into words, and combining marks
+  // stay in their word (the texts with "東京" and "İstanbul"); every other text is as before.
   const hasher = await TermHasher.fromSecret(Uint8Array.from({ length: 32 }, (_, i) => i));
   const hashes = [];
   for (const text of VARIED_TEXTS) hashes.push(await hasher.hash("0xowner", text));
   assert.equal(
     await digestOf(JSON.stringify(hashes)),
-    "31b484b5952c6bba20b4cc81b16419292b6b4a1dcf8a5a7baa96b5500659ece4",
+    "1212ef948f882b8bbf71e358442b80bc0b8c784174fa4ab880e06413cfee1146",
   );
   assert.deepEqual(terms("Don’t stop – it’s Caroline‘s ‘favourite’ song"), [
     "don",
@@ -70,6 +72,14 @@ Deno.test("terms: the hashes stored in existing indexes stay the same for the sa
     "mail",
     "rex",
   ]);
+});
+
+Deno.test("terms: Japanese, Chinese and Thai are cut into words, without their particles", () => {
+  assert.deepEqual(terms("私は東京の渋谷に住んでいます"), ["東京", "渋谷", "住", "んで"]);
+  assert.deepEqual(terms("我每天骑自行车去上班"), ["每天", "骑", "自行", "车", "去", "上班"]);
+  assert.deepEqual(terms("ฉันชอบกินข้าวผัดกับไก่"), ["ชอบ", "กิน", "ข้าว", "ผัด", "ไก่"]);
+  assert.deepEqual(terms("नमस्ते दुनिया"), ["नमस्ते", "दुनिया"], "a combining mark stays in its word");
+  assert.deepEqual(terms("東京tower runs"), ["東京", "tower", "run"], "other words as before");
 });
 
 Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace terms", async () => {
@@ -104,31 +114,44 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
   assert.equal(matches.scoreOf("unknown"), 0);
 });
 
-Deno.test("lexical index: neighbours in remember order, within the time limit", async () => {
+Deno.test("lexical index: neighbours in remember order, within the thread", async () => {
   const start = Date.now();
-  const [a, b, c, d] = [0, 1, 2, 3].map(() => timeOrderedId(start));
-  const late = timeOrderedId(start + 3_600_000);
-  const untimed = crypto.randomUUID();
-  // Stored rows come in any order.
-  const rows = [d, late, b, untimed, a].map((id) => ({
+  const [a, b, c, d, e] = [0, 1, 2, 3, 4].map(() => timeOrderedId(start));
+  const later = timeOrderedId(start + 3_600_000);
+  const loose = timeOrderedId(start);
+  const row = (id: string, thread?: string) => ({
     id,
     terms: ["x"],
     blobId: id,
     createdAt: 0,
-  }));
+    ...(thread && { info: { thread } }),
+  });
+  // Stored rows come in any order; e is of another thread, loose of none.
+  const rows = [
+    row(d, "t1"),
+    row(later, "t1"),
+    row(e, "t2"),
+    row(b, "t1"),
+    row(loose),
+    row(a, "t1"),
+  ];
   const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
-  const near = (id: string, span = 2) => index.neighbours(id, span, 60_000);
-  assert.deepEqual(near(b), [a, d]);
+  const near = (id: string, span = 2) => index.neighbours(id, span);
+  assert.deepEqual(near(b), [a, d, later]);
   assert.deepEqual(near(b, 1), [a, d]);
   assert.deepEqual(near(a), [b, d]);
-  assert.deepEqual(near(late), [], "an hour later is another conversation");
-  assert.deepEqual(near(untimed), [], "an id without a time has no neighbours");
+  assert.deepEqual(near(later, 1), [d], "an hour later is the same conversation");
+  assert.deepEqual(near(e), [], "alone in its thread");
+  assert.deepEqual(near(loose), [], "a memory without a thread has no neighbours");
   assert.deepEqual(near(c), [], "not in the index");
-  index.add({ id: c, terms: ["y"], blobId: c, createdAt: 0 });
+  index.add(row(c, "t1"));
   assert.deepEqual(near(b, 1), [a, c], "a late-indexed memory takes its place in the order");
-  index.add({ id: b, terms: ["z"], blobId: b, createdAt: 0 });
+  index.add(row(b, "t1"));
   assert.deepEqual(near(c, 1), [b, d], "re-indexing keeps one entry");
   index.remove(b);
   assert.deepEqual(near(c, 1), [a, d]);
   assert.deepEqual(near(b), []);
+  index.add(row(d, "t2"));
+  assert.deepEqual(near(c, 1), [a, later], "moved to another thread");
+  assert.deepEqual(near(e, 1), [d]);
 });

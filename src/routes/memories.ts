@@ -4,19 +4,23 @@ import { routesFor } from "../http/router.ts";
 import {
   array,
   base64,
+  boolean,
   expiry,
   integer,
   memoryId,
   namespace,
   nonEmptyString,
+  number,
   object,
   tags,
   text,
+  thread,
   time,
   vector,
 } from "../http/fields.ts";
 import { allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
+import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
@@ -37,6 +41,10 @@ const itemFields = {
   text: text({ max: MAX_TEXT_BYTES, description: "The memory. Not blank; at most 1 MiB." }),
   namespace: namespace(),
   tags: tags(),
+  thread: thread({
+    description: "The conversation or session it belongs to: recall lets memories of one " +
+      "thread lift each other; independent facts have none.",
+  }),
   expiresAt: expiry(),
 };
 const rememberItem = object(itemFields);
@@ -53,6 +61,12 @@ const RECALL = object({
   tags: tags({ description: "Only memories carrying every one of these tags." }),
   since: time({ description: "Only memories stored at or after this time (ISO 8601)." }),
   until: time({ description: "Only memories stored before this time (ISO 8601)." }),
+  min_score: number({
+    min: 0,
+    max: 1,
+    description: `Leave out memories scoring below this (default ${DEFAULT_MIN_SCORE}).`,
+  }),
+  explain: boolean({ description: "Give each result's score components." }),
 });
 const RESTORE = object({
   namespace: namespace({ required: true }),
@@ -61,9 +75,9 @@ const RESTORE = object({
 
 /** A text to remember with its attributes, from a remember body or a bulk item. */
 function itemOf(
-  { text, namespace, tags, expiresAt }: ReturnType<typeof rememberItem.parseObject>,
+  { text, namespace, tags, thread, expiresAt }: ReturnType<typeof rememberItem.parseObject>,
 ): RememberItem {
-  return { text, namespace, attributes: { tags, expiresAt } };
+  return { text, namespace, attributes: { tags, thread, expiresAt } };
 }
 
 export function memoryRoutes(
@@ -227,12 +241,14 @@ export function memoryRoutes(
     }),
 
     route("POST", "/api/recall", async ({ caller, input: { body }, request, touch }) => {
-      const { query, limit, namespace, tags, since, until } = body;
+      const { query, limit, namespace, tags, since, until, min_score, explain } = body;
       touch(namespace);
       const recalled = await service.recall(caller.owner, query, limit, namespace, {
         credentials: caller.credentials,
         signal: request.signal,
         filter: { tags, since, until },
+        minScore: min_score,
+        explain,
       });
       touch(namespace, recalled.results.map((result) => result.id));
       return jsonResponse(200, recalled);

@@ -52,6 +52,8 @@ export interface Memory {
   /** Its text; `null` for a memory the relayer cannot read (client-encrypted). */
   text: string | null;
   tags: string[];
+  /** The thread (conversation or session id) it was remembered in; `null` for none. */
+  thread: string | null;
   /** When the memory was first remembered (ISO 8601). */
   created_at: string;
   /** When this version was stored (ISO 8601). */
@@ -152,9 +154,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     return null;
   }
 
-  /** A memory's tags in clear. */
-  function tagsOf(owner: string, namespace: string, entry: CatalogEntry): Promise<string[]> {
-    return attributeSeal.tags({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
+  /** A memory's tags, thread and provenance in clear (none when not sealed in its row). */
+  function attributesOf(owner: string, namespace: string, entry: CatalogEntry) {
+    return attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
   }
 
   async function memoryOf(
@@ -163,9 +165,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     entry: CatalogEntry,
     options: ReadOptions,
   ): Promise<Memory> {
-    const [text, { tags, rememberedBy }] = await Promise.all([
+    const [text, { tags, thread, rememberedBy }] = await Promise.all([
       reader.read(owner, entry, options),
-      attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed),
+      attributesOf(owner, namespace, entry),
     ]);
     const { info } = entry;
     return {
@@ -173,6 +175,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       namespace,
       text,
       tags,
+      thread: thread ?? null,
       created_at: iso(info?.firstCreatedAt ?? entry.createdAt),
       updated_at: iso(entry.createdAt),
       expires_at: info?.expiresAt === undefined ? null : iso(info.expiresAt),
@@ -312,22 +315,24 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     },
 
     /**
-     * Queues a new version of a memory (its text; its tags and expiry unless given); it
-     * replaces the old one once indexed. `null` when the owner has no memory of this id. The
+     * Queues a new version of a memory (its text; its tags, thread and expiry unless given);
+     * it replaces the old one once indexed. `null` when the owner has no memory of this id. The
      * new version's provenance is `rememberedBy`: the key that updated it, not the original's.
      */
     async update(
       owner: string,
       id: string,
-      change: { text: string; tags?: string[]; expiresAt?: number },
+      change: { text: string; tags?: string[]; thread?: string; expiresAt?: number },
       options: Pick<LocateOptions, "allow"> & { rememberedBy?: Provenance } = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
       const found = await locate(owner, id, options.allow);
       if (!found) return null;
       const { namespace, entry } = found;
-      const tags = change.tags ?? await tagsOf(owner, namespace, entry);
+      const old = await attributesOf(owner, namespace, entry);
+      const tags = change.tags ?? old.tags;
       const text = encodePayload(change.text, {
         tags: tags.length ? tags : undefined,
+        thread: change.thread ?? old.thread,
         expiresAt: change.expiresAt ?? entry.info?.expiresAt,
         replaces: id,
         firstCreatedAt: entry.info?.firstCreatedAt ?? entry.createdAt,

@@ -16,7 +16,8 @@ import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
-import { rankCandidates } from "../ranking/rank.ts";
+import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
+import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
@@ -83,6 +84,35 @@ export interface RecallResult {
   created_at: string;
   /** Which key stored the memory, and when; `null` for memories stored before it was kept. */
   remembered_by: RememberedBy | null;
+  /** With `explain`: what `score` is made of. */
+  explain?: RecallExplanation;
+}
+
+/** What a recall result's score is made of (`explain: true`), each part in [0, 1]. */
+export interface RecallExplanation {
+  /** Cosine similarity of the memory's vector to the query's. */
+  vector: number;
+  /** Its BM25 score over the query's terms, relative to the best match's. */
+  lexical: number;
+  /** The re-ranker's score (the GloVe embedder's word-level soft match); `null` without one. */
+  rerank: number | null;
+  /**
+   * For a memory without a thread: 1 when it holds the kind of answer the question asks for
+   * (a time for "when", a place for "where", a person for "who", a number for "how much"), 0
+   * when not; `null` when the question asks for no kind, for a memory with a thread, or
+   * without a re-ranker (whose reading of the texts it shares).
+   */
+  answer_type: number | null;
+  /**
+   * The weighted mean of the parts: for a memory with a thread 1 × vector + 1 × lexical
+   * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank) (+ 1 ×
+   * answer_type), over the weights.
+   */
+  fused: number;
+  /** The best fused score among the memory's neighbours in its thread; 0 without any. */
+  neighbour: number;
+  /** That neighbour's id; `null` without one. */
+  neighbour_id: string | null;
 }
 
 /** What recall answers: the memories found, best first. */
@@ -221,7 +251,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
         if (attributes?.replaces !== undefined) return undefined;
         const index = await lexicon.namespace(owner, namespace);
-        return index.duplicateOf(await hasher.digest(owner, text), now());
+        return index.duplicateOf(await hasher.digest(owner, text, attributes?.thread), now());
       }));
     },
 
@@ -243,16 +273,23 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /**
      * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
-     * hashes are pooled with the memories remembered right after the best of them, scored
-     * (re-scored by the re-ranker, when there is one), given a share of their neighbours'
-     * scores, and the best `limit` decrypted. The ranking itself is `src/ranking/`.
+     * hashes are pooled with the memories remembered right after the best of them in their
+     * thread, scored (re-scored by the re-ranker, when there is one), given a share of their
+     * thread neighbours' scores, and the best `limit` that score at least `minScore`
+     * decrypted. The ranking itself is `src/ranking/`.
      */
     async recall(
       owner: string,
       query: string,
       limit: number,
       namespace: string,
-      options: MemoryCallOptions & { filter?: MemoryFilter } = {},
+      options: MemoryCallOptions & {
+        filter?: MemoryFilter;
+        /** Leave out memories scoring below this (default `DEFAULT_MIN_SCORE`). */
+        minScore?: number;
+        /** Give each result its `explain`. */
+        explain?: boolean;
+      } = {},
     ): Promise<RecallResults> {
       const { signal } = options;
       const size = poolSize(limit);
@@ -309,7 +346,22 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         );
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
-      const ranked = rankCandidates(candidates, limit, { lexical, neighbours, reranked });
+      const asked = questionType(query);
+      const ranked = rankCandidates(
+        candidates,
+        limit,
+        {
+          lexical,
+          neighbours,
+          reranked,
+          kind: (id) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn",
+          answer: (id) => {
+            const text = asked && texts.get(id);
+            return text ? Number(holdsAnswer(text, asked)) : undefined;
+          },
+        },
+        options.minScore ?? DEFAULT_MIN_SCORE,
+      );
       // Tags and provenance are opened while the texts are read.
       const opening = Promise.all(ranked.map(({ hit }) =>
         attributeSeal.attributes(
@@ -323,9 +375,18 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       ]);
       observe?.("read", readMs / 1000);
       // A memory erased while this recall ran is left out.
-      const results: RecallResult[] = ranked.flatMap(({ hit, score }, i) => {
+      const results: RecallResult[] = ranked.flatMap(({ hit, score, parts }, i) => {
         if (read[i] === null || !index.entry(hit.id)) return [];
         const { tags, rememberedBy } = attributes[i];
+        const explain: RecallExplanation = {
+          vector: parts.vector,
+          lexical: parts.lexical,
+          rerank: parts.rerank ?? null,
+          answer_type: parts.answer ?? null,
+          fused: parts.fused,
+          neighbour: parts.neighbour,
+          neighbour_id: parts.neighbourId ?? null,
+        };
         return [{
           id: hit.id,
           blob_id: hit.blobId,
@@ -335,6 +396,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           score,
           created_at: new Date(hit.createdAt).toISOString(),
           remembered_by: rememberedByOf(rememberedBy),
+          ...(options.explain && { explain }),
         }];
       });
       return { results, total: results.length };

@@ -133,6 +133,7 @@ export function vectorStoreSuite(
     const info: MemoryInfo = {
       tags: ["tag-hash-1", "tag-hash-2"],
       sealed: "c2VhbGVk.attributes",
+      thread: "thread-hash-a",
       digest: "digest-of-a",
       expiresAt: 1_800_000_000_123,
       supersedes: "older-a",

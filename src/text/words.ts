@@ -9,6 +9,7 @@
  * words("Mel's café, 3.5 km"); // ["mel's", "café", "3", "5", "km"]
  * words("Mel's café, 3.5 km", { joiners: "none" }); // ["mel", "s", "café", "3", "5", "km"]
  * words("Mel's café, 3.5 km", { joiners: "punctuation" }); // ["mel's", "café", "3.5", "km"]
+ * words("東京に住んでいます", { segment: true }); // ["東京", "に", "住", "んで", "い", "ます"]
  * ```
  * @module
  */
@@ -30,6 +31,34 @@ export interface WordOptions {
    *   "u.s.a", "y'all'd").
    */
   joiners?: "none" | "apostrophe" | "punctuation";
+  /**
+   * Split runs of the scripts written without spaces between words (Chinese, Japanese, Thai,
+   * Lao, Khmer, Myanmar) into words with `Intl.Segmenter`, and keep combining marks in their
+   * word (default `false`: such a run is one word, and a mark ends a word). Text without
+   * either is cut exactly as without it.
+   */
+  segment?: boolean;
+}
+
+/** `WORD` with combining marks kept in their word (Thai vowels, Devanagari signs, harakat). */
+const MARKED = {
+  none: /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu,
+  apostrophe: /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:'\p{L}[\p{L}\p{M}]*)?/gu,
+  punctuation: /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:[.'-][\p{L}\p{N}][\p{L}\p{M}\p{N}]*)*/gu,
+};
+
+/** A character of a script written without spaces between words. */
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+let segmenter: Intl.Segmenter | undefined;
+
+/** The words `Intl.Segmenter` finds in `run` (its dictionaries know these scripts). */
+function segmented(run: string): string[] {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: "word" });
+  const out: string[] = [];
+  for (const { segment, isWordLike } of segmenter.segment(run)) if (isWordLike) out.push(segment);
+  return out;
 }
 
 const WORD = {
@@ -43,5 +72,11 @@ export function words(text: string, options: WordOptions = {}): string[] {
   let normal = text.toLowerCase();
   if (options.nfkc ?? true) normal = normal.normalize("NFKC");
   if (options.curlyApostrophes ?? true) normal = normal.replace(/[’‘]/g, "'");
-  return normal.match(WORD[options.joiners ?? "apostrophe"]) ?? [];
+  const found = normal.match(
+    options.segment
+      ? MARKED[options.joiners ?? "apostrophe"]
+      : WORD[options.joiners ?? "apostrophe"],
+  ) ?? [];
+  if (!options.segment || !found.some((word) => UNSPACED.test(word))) return found;
+  return found.flatMap((word) => UNSPACED.test(word) ? segmented(word) : [word]);
 }

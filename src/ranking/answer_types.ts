@@ -1,0 +1,93 @@
+/**
+ * The kind of answer an English question asks for, and whether a memory's text holds one: a
+ * time ("When is my appraisal?" — "on the 20th of June", "every Tuesday", "in 2019"), a place
+ * ("Where do I work out?" — a name, "gym", "station"), a person ("Who is my dentist?" — a name,
+ * "Dr.", "my sister") or a number ("How much do I earn?" — digits, "twelve"). A standalone fact
+ * asked about in other words shares few words with its question; holding the kind of answer
+ * asked for is then a good sign (a classic of question answering). Recall weighs it for
+ * memories without a thread, whose plaintext it reads anyway for the re-ranker.
+ *
+ * @example
+ * ```ts
+ * questionType("When is my appraisal?"); // "time"
+ * holdsAnswer("I have a performance review on the 20th of June.", "time"); // true
+ * holdsAnswer("I mentor two junior developers.", "time"); // false
+ * ```
+ * @module
+ */
+
+/** What a question asks for. */
+export type AnswerType = "time" | "place" | "person" | "number";
+
+const TYPES: [AnswerType, RegExp][] = [
+  [
+    "time",
+    /^(when|since when|how often|how long|what time|what date|what day|which days?|what year|which year|what month|which month)\b/,
+  ],
+  [
+    "place",
+    /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/,
+  ],
+  ["person", /^(who|whom|whose)\b/],
+  ["number", /^how (much|many|old|far|big|tall|heavy)\b/],
+];
+
+/** The kind of answer `question` asks for; `undefined` when it asks for none of them. */
+export function questionType(question: string): AnswerType | undefined {
+  const asked = question.trim().toLowerCase().replace(/[’‘]/g, "'");
+  return TYPES.find(([, pattern]) => pattern.test(asked))?.[0];
+}
+
+const MONTHS = "january february march april may june july august september october november " +
+  "december jan feb mar apr jun jul aug sep sept oct nov dec";
+const WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays " +
+  "wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays";
+const TIME_WORDS = new Set(
+  (`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights ` +
+    "noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every " +
+    "ago since until christmas easter summer winter spring autumn year years month months " +
+    "week weeks day days hour hours minute minutes o'clock").split(" "),
+);
+const NUMBER_WORDS = new Set(
+  ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " +
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety " +
+    "hundred thousand million half dozen couple once twice").split(" "),
+);
+const PLACE_WORDS = new Set(
+  ("street road avenue lane square city town village country station airport hospital school " +
+    "university office park beach river valley mountains coast island abroad home flat house " +
+    "garage campsite gym shop café cafe restaurant pub church").split(" "),
+);
+const PERSON_WORDS = new Set(
+  ("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son " +
+    "daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother " +
+    "stepfather manager boss friend colleague partner").split(" "),
+);
+
+/** A capitalised word after the first: a name of a place or a person. */
+function hasName(text: string): boolean {
+  return text.split(/\s+/).slice(1).some((word) => {
+    if (/^I(['’]|$)/.test(word)) return false; // "I", "I'm"
+    const letters = word.replace(/[^\p{L}]/gu, "");
+    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase());
+  });
+}
+
+/** Whether `text` holds an answer of the kind `type`. */
+export function holdsAnswer(text: string, type: AnswerType): boolean {
+  const words = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ??
+    [];
+  switch (type) {
+    case "time":
+      return words.some((word) => TIME_WORDS.has(word)) ||
+        /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d+(:\d\d)?\s?(am|pm)\b|\b(at|by) \d/i.test(
+          text,
+        );
+    case "number":
+      return /\d/.test(text) || words.some((word) => NUMBER_WORDS.has(word));
+    case "place":
+      return hasName(text) || words.some((word) => PLACE_WORDS.has(word));
+    case "person":
+      return hasName(text) || words.some((word) => PERSON_WORDS.has(word));
+  }
+}

@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { holdsAnswer, questionType } from "./answer_types.ts";
+
+Deno.test("questionType: when, where, who and how much, by the question's first words", () => {
+  assert.equal(questionType("When is my appraisal?"), "time");
+  assert.equal(questionType("  how often am I on call?"), "time");
+  assert.equal(questionType("Which days am I not in the office?"), "time");
+  assert.equal(questionType("Where do I work out?"), "place");
+  assert.equal(questionType("Which city did I move to?"), "place");
+  assert.equal(questionType("Who is my boss?"), "person");
+  assert.equal(questionType("Whose novels do I like?"), "person");
+  assert.equal(questionType("How much do I earn?"), "number");
+  assert.equal(questionType("How do I get to work?"), undefined);
+  assert.equal(questionType("What's my diet?"), undefined);
+  assert.equal(questionType("I wonder when it was"), undefined, "only at the start");
+});
+
+Deno.test("holdsAnswer: dates and times, names and places, people, numbers", () => {
+  assert.ok(holdsAnswer("I have a performance review on the 20th of June.", "time"));
+  assert.ok(holdsAnswer("I play five-a-side football on Tuesday nights.", "time"));
+  assert.ok(holdsAnswer("I quit smoking in 2021", "time"));
+  assert.ok(holdsAnswer("The flight leaves at 7pm", "time"));
+  assert.ok(!holdsAnswer("I am vegetarian", "time"), '"am" is no time');
+  assert.ok(!holdsAnswer("I mentor two junior developers.", "time"));
+  assert.ok(holdsAnswer("My gym is the PureGym on Queens Road.", "place"));
+  assert.ok(holdsAnswer("We keep a caravan on a campsite in Cornwall.", "place"));
+  assert.ok(!holdsAnswer("I bite my nails when I'm stressed.", "place"));
+  assert.ok(holdsAnswer("My dentist is Dr. Okafor.", "person"));
+  assert.ok(holdsAnswer("I was taught to drive by my stepdad.", "person"));
+  assert.ok(!holdsAnswer("I drink my coffee black, no sugar.", "person"));
+  assert.ok(holdsAnswer("My salary is 85,000 pounds a year.", "number"));
+  assert.ok(holdsAnswer("I sleep about five hours.", "number"));
+  assert.ok(!holdsAnswer("I hate horror movies.", "number"));
+  assert.ok(!holdsAnswer("January", "place"), "a month is no name");
+});

@@ -1,0 +1,201 @@
+/**
+ * Recall's quality features through the HTTP API (in-process relayer, signed requests):
+ * threads (validated, kept, and the only place neighbours lift each other), `min_score`,
+ * `explain`, words of Japanese, Chinese and Thai found by a part of their text, and the MCP
+ * recall tool's answer when nothing clears the minimum score.
+ */
+import assert from "node:assert/strict";
+import { type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import { startMcpStack, textOf } from "./mcp_fixtures.ts";
+
+type Result = {
+  id: string;
+  text: string;
+  score: number;
+  explain?: Record<string, number | string | null>;
+};
+
+async function recall(t: TestRelayer, caller: Caller, body: Record<string, unknown>) {
+  const res = await t.signed(caller, "POST", "/api/recall", body);
+  assert.equal(res.status, 200);
+  return (await res.json()) as { results: Result[]; total: number };
+}
+
+Deno.test("thread: validated on remember and bulk, kept by get and by an update", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  for (
+    const [thread, message] of [
+      ["", /thread must be a string of 1 to 128 characters/],
+      ["x".repeat(129), /thread must be a string of 1 to 128 characters/],
+      [7, /thread must be a string/],
+      ["a\nb", /thread must not contain control characters/],
+    ] as const
+  ) {
+    const one = await t.signed(caller, "POST", "/api/remember", { text: "hi", thread });
+    assert.equal(one.status, 400);
+    assert.match((await one.json()).error, message);
+    const bulk = await t.signed(caller, "POST", "/api/remember/bulk", {
+      items: [{ text: "hi" }, { text: "ho", thread }],
+    });
+    assert.equal(bulk.status, 400);
+  }
+  const thread = "chat 2026-07-01 ✓".padEnd(128, "·");
+  const [id] = await rememberAll(t, caller, [{ text: "We talked about bees", thread }]);
+  const memory = await (await t.signed(caller, "GET", `/api/memories/${id}`)).json();
+  assert.equal(memory.thread, thread);
+  const update = await t.signed(caller, "PUT", `/api/memories/${id}`, { text: "About wasps" });
+  assert.equal(update.status, 202);
+  const { job_id } = await update.json();
+  await t.settle(caller, [job_id]);
+  const updated = await (await t.signed(caller, "GET", `/api/memories/${job_id}`)).json();
+  assert.equal(updated.thread, thread, "the new version keeps the thread");
+  const [loose] = await rememberAll(t, caller, [{ text: "No thread here" }]);
+  assert.equal(
+    (await (await t.signed(caller, "GET", `/api/memories/${loose}`)).json()).thread,
+    null,
+  );
+});
+
+Deno.test("thread: the same text in two threads is two memories, twice in one thread one", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const ids = await rememberAll(t, caller, [
+    { text: "Thanks, see you tomorrow!", thread: "a" },
+    { text: "Thanks, see you tomorrow!", thread: "b" },
+  ]);
+  assert.notEqual(ids[0], ids[1]);
+  const again = await t.signed(caller, "POST", "/api/remember", {
+    text: "thanks,  see you tomorrow!",
+    thread: "a",
+  });
+  assert.equal(again.status, 200);
+  assert.equal((await again.json()).duplicate_of, ids[0]);
+});
+
+Deno.test("thread: neighbours lift each other only within their thread", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  // The answer shares no word with the question; the turn before it does.
+  const turns = [
+    "Which colour should the nursery be painted?",
+    "Sage, the soft one from the sample card.",
+  ];
+  const [question, answer] = await rememberAll(
+    t,
+    caller,
+    turns.map((text) => ({ text, thread: "call-1", namespace: "threaded" })),
+  );
+  const [, loose] = await rememberAll(
+    t,
+    caller,
+    turns.map((text) => ({ text, namespace: "loose" })),
+  );
+  const body = { query: "nursery colour painted", min_score: 0, explain: true };
+  const threaded = await recall(t, caller, { ...body, namespace: "threaded" });
+  const got = threaded.results.find((r) => r.id === answer)!;
+  assert.equal(got.explain?.neighbour_id, question);
+  assert.ok((got.explain?.neighbour as number) > 0.3);
+  assert.ok(got.score > (got.explain?.fused as number), "lifted above its own score");
+  const plain = await recall(t, caller, { ...body, namespace: "loose" });
+  const alone = plain.results.find((r) => r.id === loose);
+  assert.ok(alone, "still recalled (min_score 0)");
+  assert.equal(alone.explain?.neighbour, 0);
+  assert.equal(alone.explain?.neighbour_id, null);
+  assert.equal(alone.score, alone.explain?.fused, "no thread: its own score");
+});
+
+Deno.test("min_score: unrelated memories stay out; the default keeps a good match", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [
+    { text: "I keep bees on the allotment" },
+    { text: "My sister lives in Porto" },
+  ]);
+  const unrelated = await recall(t, caller, { query: "quantum chromodynamics lecture" });
+  assert.deepEqual(unrelated, { results: [], total: 0 });
+  const everything = await recall(t, caller, { query: "quantum chromodynamics", min_score: 0 });
+  assert.equal(everything.total, 2, "min_score 0 keeps every candidate");
+  const bees = await recall(t, caller, { query: "where are my bees?" });
+  assert.equal(bees.results[0].text, "I keep bees on the allotment");
+  assert.ok(bees.results.every((r) => r.score >= 0.2), "the default minimum");
+  const strict = await recall(t, caller, { query: "where are my bees?", min_score: 1 });
+  assert.equal(strict.total, 0);
+  for (const min_score of [-0.1, 1.5, "0.5", true]) {
+    const res = await t.signed(caller, "POST", "/api/recall", { query: "bees", min_score });
+    assert.equal(res.status, 400, `min_score ${min_score}`);
+    assert.match((await res.json()).error, /min_score must be/);
+  }
+  const res = await t.signed(caller, "POST", "/api/recall", { query: "bees", explain: "yes" });
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error, /explain must be true or false/);
+});
+
+Deno.test("explain: each result's vector, lexical, re-rank and neighbour parts", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [{ text: "I commute by bicycle" }, { text: "I own a red car" }]);
+  const plain = await recall(t, caller, { query: "bicycle commute" });
+  assert.equal(plain.results[0].explain, undefined, "only when asked");
+  const { results } = await recall(t, caller, { query: "bicycle commute", explain: true });
+  const [best] = results;
+  assert.equal(best.text, "I commute by bicycle");
+  assert.deepEqual(Object.keys(best.explain!).sort(), [
+    "answer_type",
+    "fused",
+    "lexical",
+    "neighbour",
+    "neighbour_id",
+    "rerank",
+    "vector",
+  ]);
+  const { vector, lexical, rerank, fused } = best.explain as Record<string, number | null>;
+  assert.equal(lexical, 1, "the best lexical match");
+  assert.equal(rerank, null, "this relayer has no re-ranker");
+  assert.ok(Math.abs(fused! - (vector! + 0.25 * lexical!) / 1.25) < 1e-9, "a fact's weights");
+  assert.equal(best.score, fused);
+  await rememberAll(t, caller, [{ text: "I cycle to the office", thread: "chat" }]);
+  const turn = (await recall(t, caller, { query: "cycle office", explain: true })).results[0];
+  const parts = turn.explain as Record<string, number>;
+  assert.ok(Math.abs(parts.fused - (parts.vector + parts.lexical) / 2) < 1e-9, "a turn's");
+});
+
+for (
+  const [script, text, query] of [
+    ["Japanese", "私は東京の渋谷に住んでいて、毎朝コーヒーを飲みます", "渋谷"],
+    ["Chinese", "我每天骑自行车去上班，路上大约二十五分钟", "上班"],
+    ["Thai", "ฉันชอบกินข้าวผัดกับไก่ทุกวันตอนเที่ยง", "ข้าวผัด"],
+  ]
+) {
+  Deno.test(`${script}: a memory is found by a word of its text`, async () => {
+    await using t = await startTestRelayer();
+    const caller = await t.newCaller();
+    await rememberAll(t, caller, [{ text }, { text: "I keep bees" }, { text: "東京タワー" }]);
+    const { results } = await recall(t, caller, { query, explain: true });
+    assert.equal(results[0]?.text, text);
+    assert.equal(results[0].explain?.lexical, 1);
+    assert.ok(!results.some((r) => r.text === "I keep bees"));
+  });
+}
+
+Deno.test("svc_recall: no matching memories when nothing clears the minimum score", async () => {
+  await using stack = await startMcpStack();
+  const client = await stack.connect(await stack.test.newCaller());
+  const saved = await client.callTool({
+    name: "svc_remember",
+    arguments: { text: "I keep bees on the allotment", thread: "garden-chat" },
+  });
+  assert.match(textOf(saved), /^Saved to memory/);
+  const unrelated = await client.callTool({
+    name: "svc_recall",
+    arguments: { query: "quantum chromodynamics lecture" },
+  });
+  assert.equal(textOf(unrelated), "No matching memories found");
+  const bees = await client.callTool({ name: "svc_recall", arguments: { query: "bees" } });
+  assert.match(textOf(bees), /^1\. \[score \d\.\d\d\] I keep bees on the allotment/);
+  const strict = await client.callTool({
+    name: "svc_recall",
+    arguments: { query: "bees", min_score: 1 },
+  });
+  assert.equal(textOf(strict), "No matching memories found");
+});
