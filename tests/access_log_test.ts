@@ -52,7 +52,7 @@ Deno.test("the access log of a recall lists exactly the ids returned, and no tex
     { text: "My cousin lives in Faro", namespace: "family" },
   ]);
   const query = "where does my sister live zanzibar";
-  const res = await t.signed(agent, "POST", "/api/recall", { query, limit: 2 }, {
+  const res = await t.signed(agent, "POST", "/api/recall", { query, limit: 2, min_score: 0 }, {
     "x-request-id": "recall-request-1",
   });
   const recalled = await json(res);

@@ -32,7 +32,9 @@ Deno.test("list, get and recall name the key that stored a memory, and when", as
 
   const listed = await json(await t.signed(laptop, "GET", "/api/memories"));
   assert.deepEqual(who(listed.memories[0]), by(laptop, "laptop agent"));
-  const recalled = await json(await t.signed(laptop, "POST", "/api/recall", { query: "diet" }));
+  const recalled = await json(
+    await t.signed(laptop, "POST", "/api/recall", { query: "vegetarian" }),
+  );
   assert.equal(recalled.results[0].id, id);
   assert.deepEqual(who(recalled.results[0]), by(laptop, "laptop agent"));
   assert.equal(recalled.results[0].remembered_by.at, got.created_at);

@@ -19,7 +19,9 @@ Deno.test("a read-only key recalls, lists and gets, but cannot remember, update 
   const [id] = await remember(t, writer, [{ text: "I am vegetarian" }]);
   const reader = await t.addKey(writer, { label: "reader", scope: { operations: ["read"] } });
 
-  const recalled = await json(await t.signed(reader, "POST", "/api/recall", { query: "diet" }));
+  const recalled = await json(
+    await t.signed(reader, "POST", "/api/recall", { query: "vegetarian" }),
+  );
   assert.deepEqual(recalled.results.map((r: { id: string }) => r.id), [id]);
   await json(await t.signed(reader, "GET", "/api/memories"));
   await json(await t.signed(reader, "GET", `/api/memories/${id}`));
