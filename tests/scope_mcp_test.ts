@@ -72,7 +72,7 @@ Deno.test("MCP scopes: a read-only key recalls but cannot svc_remember or svc_fo
   const reader = await stack.test.addKey(owner, { scope: { operations: ["read"] } });
   const client = await stack.connect(reader);
 
-  const found = await client.callTool({ name: "svc_recall", arguments: { query: "diet" } });
+  const found = await client.callTool({ name: "svc_recall", arguments: { query: "vegetarian" } });
   assert.match(textOf(found), /I am vegetarian/);
   const saved = await client.callTool({ name: "svc_remember", arguments: { text: "I keep bees" } });
   assert.equal(saved.isError, true);
