@@ -10,6 +10,7 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcClient } from "../src/client/mod.ts";
+import { addressOf } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { SealCipher } from "../plugins/seal/mod.ts";
 import { SvcError } from "../src/errors.ts";
@@ -207,7 +208,13 @@ Deno.test({
       const texts = async () =>
         (await client.list({ namespace: "e2e" })).memories.map((m) => m.text);
       assert.deepEqual(await texts(), ["I park in spot B12", "My locker code is 4711"]);
-      assert.equal((await client.get(job_id)).text, "My locker code is 4711");
+      const got = await client.get(job_id);
+      assert.equal(got.text, "My locker code is 4711");
+      // Provenance: the delegate key's address and its label on chain.
+      assert.deepEqual(
+        { address: got.remembered_by?.address, label: got.remembered_by?.label },
+        { address: addressOf(delegate.publicKey), label: "laptop" },
+      );
       const update = await client.update(parked, { text: "I park in spot C7" });
       assert.equal((await client.waitForJob(update.job_id)).status, "done");
       assert.deepEqual(await texts(), ["I park in spot C7", "My locker code is 4711"]);
@@ -231,6 +238,11 @@ Deno.test({
           r.id === job_id
         );
       assert.equal((await lockers()).length, 1);
+      // The access log names the key and the memory the recall returned, in network mode too.
+      const { entries } = await client.accessLog({ op: "recall", memory: job_id });
+      assert.ok(entries.length >= 1);
+      assert.deepEqual(entries[0].key, { address: addressOf(delegate.publicKey), label: "laptop" });
+      assert.equal(entries[0].namespace, "e2e");
 
       const erased = await erase(true);
       assert.equal(erased.status, 200, JSON.stringify(erased.body));
