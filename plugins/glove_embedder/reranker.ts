@@ -46,7 +46,8 @@ export class GloveReranker implements Reranker {
   /**
    * How well each text covers the query's words, in [0, 1]: for every content word of the
    * query, its best word-vector similarity to a word of the text (1 for the same word),
-   * weighted by rarity and averaged.
+   * weighted by its rarity in English and among the texts given (a query word that most of
+   * them hold tells them apart less), and averaged.
    */
   rerank(query: string, texts: string[], options?: CallOptions): Promise<number[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
@@ -75,14 +76,17 @@ export class GloveReranker implements Reranker {
   #scores(query: string, texts: string[]): number[] {
     const table = this.#table;
     const asked = this.#content(query);
+    const contents = texts.map((text) => this.#content(text));
+    const held = contents.map(({ words }) => new Set(words));
     const weights = asked.words.map((word) => {
       const row = table.row(word);
-      return row === undefined ? 1 : table.weight(row);
+      const holding = held.filter((words) => words.has(word)).length;
+      const amongTexts = Math.log((texts.length + 1) / (holding + 0.5));
+      return (row === undefined ? 1 : table.weight(row)) * amongTexts;
     });
     const total = weights.reduce((sum, weight) => sum + weight, 0);
-    return texts.map((text) => {
+    return contents.map(({ words, vectors }) => {
       if (total === 0) return 0;
-      const { words, vectors } = this.#content(text);
       let score = 0;
       asked.words.forEach((word, q) => {
         const vector = asked.vectors[q];

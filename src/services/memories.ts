@@ -35,6 +35,9 @@ import {
 import type { LifecycleRecords } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
 import type { MemoryReader } from "./reader.ts";
+import { explanationOf, type RecallExplanation } from "./recall_explanation.ts";
+
+export type { RecallExplanation };
 
 export interface MemoryServiceDependencies {
   /** Where remember jobs wait for the worker. */
@@ -86,33 +89,6 @@ export interface RecallResult {
   remembered_by: RememberedBy | null;
   /** With `explain`: what `score` is made of. */
   explain?: RecallExplanation;
-}
-
-/** What a recall result's score is made of (`explain: true`), each part in [0, 1]. */
-export interface RecallExplanation {
-  /** Cosine similarity of the memory's vector to the query's. */
-  vector: number;
-  /** Its BM25 score over the query's terms, relative to the best match's. */
-  lexical: number;
-  /** The re-ranker's score (the GloVe embedder's word-level soft match); `null` without one. */
-  rerank: number | null;
-  /**
-   * For a memory without a thread: 1 when it holds the kind of answer the question asks for
-   * (a time for "when", a place for "where", a person for "who", a number for "how much"), 0
-   * when not; `null` when the question asks for no kind, for a memory with a thread, or
-   * without a re-ranker (whose reading of the texts it shares).
-   */
-  answer_type: number | null;
-  /**
-   * The weighted mean of the parts: for a memory with a thread 1 × vector + 1 × lexical
-   * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank) (+ 1 ×
-   * answer_type), over the weights.
-   */
-  fused: number;
-  /** The best fused score among the memory's neighbours in its thread; 0 without any. */
-  neighbour: number;
-  /** That neighbour's id; `null` without one. */
-  neighbour_id: string | null;
 }
 
 /** What recall answers: the memories found, best first. */
@@ -378,15 +354,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const results: RecallResult[] = ranked.flatMap(({ hit, score, parts }, i) => {
         if (read[i] === null || !index.entry(hit.id)) return [];
         const { tags, rememberedBy } = attributes[i];
-        const explain: RecallExplanation = {
-          vector: parts.vector,
-          lexical: parts.lexical,
-          rerank: parts.rerank ?? null,
-          answer_type: parts.answer ?? null,
-          fused: parts.fused,
-          neighbour: parts.neighbour,
-          neighbour_id: parts.neighbourId ?? null,
-        };
+        const explain = explanationOf(parts);
         return [{
           id: hit.id,
           blob_id: hit.blobId,
