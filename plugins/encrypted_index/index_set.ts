@@ -13,7 +13,6 @@
  * ```
  */
 import {
-  backendError,
   checkIndexName,
   type IndexEmbedding,
   type Logger,
@@ -21,6 +20,7 @@ import {
   type VectorIndexSet,
   type VectorStore,
 } from "../../src/kit.ts";
+import { readActiveIndex, writeActiveIndex } from "./active_pointer.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 
@@ -51,26 +51,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Writes `text` to `path` so that a crash leaves the old content or the new. */
-async function replaceFile(path: string, text: string): Promise<void> {
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    await file.write(new TextEncoder().encode(text));
-    await file.sync();
-  } finally {
-    file.close();
-  }
-  await Deno.rename(temp, path);
-  if (Deno.build.os === "windows") return;
-  const folder = await Deno.open(path.slice(0, path.lastIndexOf("/")) || ".", { read: true });
-  try {
-    await folder.sync();
-  } finally {
-    folder.close();
-  }
-}
-
 /** The encrypted indexes of a folder; see the module documentation. */
 export class EncryptedIndexSet implements VectorIndexSet {
   readonly name = "encrypted";
@@ -90,22 +70,8 @@ export class EncryptedIndexSet implements VectorIndexSet {
     return `${this.#options.dir}/${checkIndexName(name)}.kv`;
   }
 
-  async active(): Promise<string> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(`${this.#options.dir}/${POINTER}`);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return DEFAULT;
-      throw backendError("the encrypted vector index", "read the active index's name", error);
-    }
-    const name = (JSON.parse(text) as { name?: unknown }).name;
-    if (typeof name !== "string") {
-      throw new SvcError(
-        "internal",
-        `Cannot read the active index's name: ${this.#options.dir}/${POINTER} is damaged`,
-      );
-    }
-    return checkIndexName(name);
+  active(): Promise<string> {
+    return readActiveIndex(this.#options.dir, POINTER, DEFAULT, "the encrypted vector index");
   }
 
   async built(name: string): Promise<IndexEmbedding | null> {
@@ -133,9 +99,8 @@ export class EncryptedIndexSet implements VectorIndexSet {
     });
   }
 
-  async activate(name: string): Promise<void> {
-    checkIndexName(name);
-    await replaceFile(`${this.#options.dir}/${POINTER}`, JSON.stringify({ name }) + "\n");
+  activate(name: string): Promise<void> {
+    return writeActiveIndex(this.#options.dir, POINTER, name);
   }
 
   async remove(name: string): Promise<void> {

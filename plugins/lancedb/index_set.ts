@@ -15,13 +15,13 @@
 import * as lancedb from "@lancedb/lancedb";
 import {
   backendError,
-  checkIndexName,
   type IndexEmbedding,
   type Logger,
   SvcError,
   type VectorIndexSet,
   type VectorStore,
 } from "../../src/kit.ts";
+import { readActiveIndex, writeActiveIndex } from "../encrypted_index/active_pointer.ts";
 import { indexFiles, LanceDbVectorStore } from "./mod.ts";
 
 const POINTER = "svc_active.json";
@@ -35,26 +35,6 @@ export interface LanceDbIndexSetOptions {
   indexMinRows?: number;
   /** Where background maintenance reports failures. */
   logger?: Logger;
-}
-
-/** Writes `text` to `path` so that a crash leaves the old content or the new. */
-async function replaceFile(path: string, text: string): Promise<void> {
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = await Deno.open(temp, { write: true, createNew: true, mode: 0o600 });
-  try {
-    await file.write(new TextEncoder().encode(text));
-    await file.sync();
-  } finally {
-    file.close();
-  }
-  await Deno.rename(temp, path);
-  if (Deno.build.os === "windows") return;
-  const folder = await Deno.open(path.slice(0, path.lastIndexOf("/")) || ".", { read: true });
-  try {
-    await folder.sync();
-  } finally {
-    folder.close();
-  }
 }
 
 /** The LanceDB indexes of a folder; see the module documentation. */
@@ -72,22 +52,8 @@ export class LanceDbIndexSet implements VectorIndexSet {
     return new LanceDbIndexSet(options);
   }
 
-  async active(): Promise<string> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(`${this.#options.dir}/${POINTER}`);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return DEFAULT;
-      throw backendError("LanceDB", "read the active index's name", error);
-    }
-    const name = (JSON.parse(text) as { name?: unknown }).name;
-    if (typeof name !== "string") {
-      throw new SvcError(
-        "internal",
-        `Cannot read the active index's name: ${this.#options.dir}/${POINTER} is damaged`,
-      );
-    }
-    return checkIndexName(name);
+  active(): Promise<string> {
+    return readActiveIndex(this.#options.dir, POINTER, DEFAULT, "LanceDB");
   }
 
   async built(name: string): Promise<IndexEmbedding | null> {
@@ -106,9 +72,8 @@ export class LanceDbIndexSet implements VectorIndexSet {
     return await LanceDbVectorStore.open({ dir, index: name, ...embedding, indexMinRows, logger });
   }
 
-  async activate(name: string): Promise<void> {
-    checkIndexName(name);
-    await replaceFile(`${this.#options.dir}/${POINTER}`, JSON.stringify({ name }) + "\n");
+  activate(name: string): Promise<void> {
+    return writeActiveIndex(this.#options.dir, POINTER, name);
   }
 
   async remove(name: string): Promise<void> {
