@@ -264,7 +264,12 @@ export function assertErrorBody(a: Answer, what: string): void {
 export function assertRelayerAnswer(a: Answer, what: string): void {
   assert.ok(a.status < 500, `${what}: ${a.status} ${a.text.slice(0, 300)}`);
   if (a.status >= 400) return assertErrorBody(a, what);
-  assert.match(a.headers.get("content-type") ?? "", /^application\/json/, `${what}: JSON`);
+  const type = a.headers.get("content-type") ?? "";
+  // A success is JSON, but for the metrics: Prometheus' text format.
+  if (/^text\/plain; version=0\.0\.4/.test(type)) {
+    return assert.match(what, /\/metrics(?:[?\s]|$)/, `${what}: Prometheus text off /metrics`);
+  }
+  assert.match(type, /^application\/json/, `${what}: JSON`);
   JSON.parse(a.text);
 }
 
