@@ -116,6 +116,7 @@ async function start() {
     batchSize: config.batchSize,
     callTimeoutMs: config.callTimeoutMs,
     maxAttempts: config.maxAttempts,
+    leaseMs: config.jobLeaseSeconds * 1000,
     sidecar,
     trustProxy: config.trustProxy,
     textCacheBytes: config.textCacheMb * 1024 * 1024,

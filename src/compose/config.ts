@@ -17,7 +17,23 @@ export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
 /** How memory text is encrypted. */
 export type CipherConfig = { kind: "local" } | { kind: "seal"; seal: SealSettings };
 /** Where ciphertext is stored. */
-export type BlobStoreConfig = { kind: "fs" } | { kind: "walrus"; walrus: WalrusSettings };
+export type BlobStoreConfig =
+  | { kind: "fs" }
+  | { kind: "postgres" }
+  | { kind: "walrus"; walrus: WalrusSettings };
+/**
+ * Where the relayer's shared state lives (jobs, replay guard, ledger, index, access log):
+ * files in the data directory, for one relayer, or one PostgreSQL database that many share.
+ */
+export type StoreConfig =
+  | { kind: "embedded" }
+  | {
+    kind: "postgres";
+    /** `SVC_DATABASE_URL`: never logged, since it may carry a password. */
+    url: string;
+    /** `SVC_DATABASE_POOL`: connections this relayer opens at most. */
+    pool: number;
+  };
 /** Where memory vectors are indexed. */
 export type VectorStoreConfig =
   | {
@@ -72,6 +88,7 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  store: StoreConfig;
   chain: ChainConfig;
   cipher: CipherConfig;
   blobStore: BlobStoreConfig;
@@ -89,6 +106,8 @@ export interface Config {
   batchSize: number;
   callTimeoutMs: number;
   maxAttempts: number;
+  /** `SVC_JOB_LEASE_SECONDS`: how long a worker holds a job it stopped renewing. */
+  jobLeaseSeconds: number;
   /** Loopback address of the MCP sidecar. */
   sidecarUrl: URL;
   trustProxy: boolean;
@@ -277,9 +296,51 @@ function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
   return { kind, seal: readSealSettings(read) };
 }
 
-function readBlobStore(read: SettingsReader, chain: ChainConfig): BlobStoreConfig {
-  const kind = read.choice("SVC_BLOB_STORE", "fs", ["fs", "walrus"]);
-  if (kind === "fs") return { kind };
+function readStore(read: SettingsReader): StoreConfig {
+  const kind = read.choice("SVC_STORE", "embedded", ["embedded", "postgres"]);
+  if (kind === "embedded") return { kind };
+  const url = read.text("SVC_DATABASE_URL") ?? "";
+  if (!/^postgres(ql)?:\/\/./.test(url)) {
+    // The value may carry a password: it is not repeated.
+    read.problem(
+      "SVC_STORE=postgres needs SVC_DATABASE_URL, such as postgres://svc@db.example:5432/svc",
+    );
+  }
+  if (!read.text("SVC_MASTER_KEY")) {
+    read.problem(
+      "SVC_STORE=postgres needs SVC_MASTER_KEY: every relayer on the database must hold the " +
+        "same master key (generate one with `openssl rand -hex 32`)",
+    );
+  }
+  if (!["encrypted", undefined].includes(read.text("SVC_VECTOR_STORE"))) {
+    read.problem(
+      "SVC_STORE=postgres keeps the encrypted index in the database: unset SVC_VECTOR_STORE",
+    );
+  }
+  return { kind, url, pool: read.integer("SVC_DATABASE_POOL", 10, 2, 1000) };
+}
+
+function readBlobStore(
+  read: SettingsReader,
+  chain: ChainConfig,
+  store: StoreConfig,
+): BlobStoreConfig {
+  const shared = store.kind === "postgres";
+  const kind = read.choice("SVC_BLOB_STORE", shared ? "postgres" : "fs", [
+    "fs",
+    "postgres",
+    "walrus",
+  ]);
+  if (kind === "postgres" && !shared) {
+    read.problem("SVC_BLOB_STORE=postgres needs SVC_STORE=postgres");
+  }
+  if (kind === "fs" && shared) {
+    read.problem(
+      "SVC_STORE=postgres cannot keep blobs in the data directory, which the relayers do not " +
+        "share: use SVC_BLOB_STORE=postgres (the default) or walrus",
+    );
+  }
+  if (kind !== "walrus") return { kind };
   const walrus = readWalrusSettings(read);
   if (chain.kind === "sui" && walrus.ownerKey === chain.sui.sponsorPrivateKey) {
     read.problem(
@@ -295,13 +356,15 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const read = new SettingsReader(env);
   const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
   const chain = readChain(read);
+  const store = readStore(read);
   const config: Config = {
     host: read.text("SVC_HOST") ?? "127.0.0.1",
     port: read.integer("SVC_PORT", 8000, 0, 65535),
     dataDir,
+    store,
     chain,
     cipher: readCipher(read, chain),
-    blobStore: readBlobStore(read, chain),
+    blobStore: readBlobStore(read, chain, store),
     vectorStore: readVectorStore(read),
     embedder: readEmbedder(read, dataDir),
     reindex: {
@@ -321,6 +384,13 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     batchSize: read.integer("SVC_WORKER_BATCH", 64, 1, 1024),
     callTimeoutMs: read.integer("SVC_CALL_TIMEOUT_MS", 30_000, 100, 600_000),
     maxAttempts: read.integer("SVC_JOB_MAX_ATTEMPTS", 5, 1, 100),
+    // Shared by many relayers, a job a dead relayer held is taken over once its lease runs out.
+    jobLeaseSeconds: read.integer(
+      "SVC_JOB_LEASE_SECONDS",
+      store.kind === "postgres" ? 30 : 120,
+      5,
+      3600,
+    ),
     sidecarUrl: readSidecarUrl(read),
     trustProxy: read.choice("SVC_TRUST_PROXY", "0", ["0", "1"]) === "1",
     allowedOrigins: readAllowedOrigins(read),

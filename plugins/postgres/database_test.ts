@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { SvcError } from "../../src/kit.ts";
+import { Database } from "./database.ts";
+import { type Migration, schemaVersion } from "./migrations.ts";
+import { MIGRATIONS } from "./schema/mod.ts";
+import { testDatabase } from "./test_server.ts";
+
+const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
+
+Deno.test("opening a new database migrates it to the latest schema, once", async () => {
+  await using db = await testDatabase();
+  // Three relayers starting together: the advisory lock lets one migrate.
+  const opened = await Promise.all([1, 2, 3].map(() => Database.open({ url: db.url, pool: 2 })));
+  try {
+    const rows = await opened[0].sql`select version from svc_schema order by version`;
+    assert.deepEqual(rows.map((row) => row.version), MIGRATIONS.map((m) => m.version));
+    assert.equal(await schemaVersion(opened[1].sql), LATEST);
+  } finally {
+    for (const database of opened) await database.close();
+  }
+});
+
+Deno.test("a failed migration leaves the schema as it was", async () => {
+  await using db = await testDatabase();
+  const first: Migration = { version: 1, name: "first", up: "create table t1 (a int)" };
+  const second: Migration = { version: 2, name: "second", up: "create table t2 (a int)" };
+  const broken: Migration = { version: 3, name: "broken", up: "create table nonsense (" };
+  await (await Database.open({ url: db.url, migrations: [first] })).close();
+  await assert.rejects(Database.open({ url: db.url, migrations: [first, second, broken] }));
+  const database = await Database.open({ url: db.url, migrations: [first], pool: 2 });
+  try {
+    assert.equal(await schemaVersion(database.sql), 1);
+    const [{ t2 }] = await database.sql`select to_regclass('t2') is not null as t2`;
+    assert.equal(t2, false, "the second migration of the failed run was rolled back");
+  } finally {
+    await database.close();
+  }
+});
+
+Deno.test("a schema newer than this version knows is refused", async () => {
+  await using db = await testDatabase();
+  await (await Database.open({ url: db.url })).close();
+  const newer = await Database.open({ url: db.url, migrate: false, pool: 2 });
+  await newer.sql`insert into svc_schema (version, name) values (${LATEST + 1}, 'future')`;
+  await newer.close();
+  await assert.rejects(Database.open({ url: db.url }), (error: SvcError) => {
+    assert.equal(error.code, "conflict");
+    assert.match(error.message, new RegExp(`version ${LATEST + 1}, newer than this svc knows`));
+    return true;
+  });
+});
+
+Deno.test("an unreachable database is a clear error that does not repeat the password", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  const url = `postgres://svc:hunter2secret@127.0.0.1:${port}/svc`;
+  await assert.rejects(Database.open({ url }), (error: SvcError) => {
+    assert.equal(error.code, "backend_unavailable");
+    assert.match(
+      error.message,
+      new RegExp(`Cannot connect to PostgreSQL at 127.0.0.1:${port}/svc`),
+    );
+    assert.doesNotMatch(error.message, /hunter2secret/);
+    return true;
+  });
+});
+
+Deno.test("a notification reaches every listening pool", async () => {
+  await using db = await testDatabase();
+  const [a, b] = await Promise.all([1, 2].map(() => Database.open({ url: db.url, pool: 2 })));
+  try {
+    const heard: string[] = [];
+    const got = Promise.withResolvers<void>();
+    await b.listen("svc_test", (payload) => {
+      heard.push(payload);
+      got.resolve();
+    });
+    await a.notify("svc_test", "namespace changed");
+    await got.promise;
+    assert.deepEqual(heard, ["namespace changed"]);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

@@ -1,0 +1,120 @@
+/**
+ * A real PostgreSQL for tests: Debian's `postgresql` binaries (`initdb`, `pg_ctl`), started once
+ * per test process in a temporary directory on a free loopback port, as an unprivileged user (the
+ * `postgres` system user when the tests run as root), and stopped when the process ends. Each
+ * test takes a database of its own (`testDatabase()`), dropped when it is disposed.
+ *
+ * `SVC_PG_BIN` names the directory of the binaries when they are not in
+ * `/usr/lib/postgresql/<version>/bin` or on the `PATH`.
+ */
+import postgres from "postgres";
+
+/** A database of the test server, dropped on dispose. */
+export interface TestDatabase extends AsyncDisposable {
+  /** `postgres://…` of the database. */
+  url: string;
+  /** The database's name. */
+  name: string;
+}
+
+interface Server {
+  /** `postgres://…` of the server, without a database. */
+  base: string;
+}
+
+let server: Promise<Server> | undefined;
+let databases = 0;
+
+function binDir(): string {
+  const configured = Deno.env.get("SVC_PG_BIN");
+  if (configured) return configured;
+  try {
+    const versions = [...Deno.readDirSync("/usr/lib/postgresql")]
+      .map((entry) => entry.name).filter((name) => /^\d+$/.test(name))
+      .sort((a, b) => Number(b) - Number(a));
+    if (versions.length) return `/usr/lib/postgresql/${versions[0]}/bin`;
+  } catch { /* not Debian's layout: the PATH then */ }
+  return "";
+}
+
+/** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
+function run(bin: string, args: string[], sync = false) {
+  const path = binDir() ? `${binDir()}/${bin}` : bin;
+  const asRoot = Deno.uid() === 0;
+  const command = new Deno.Command(asRoot ? "runuser" : path, {
+    args: asRoot ? ["-u", "postgres", "--", path, ...args] : args,
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const check = ({ success, stderr, stdout }: Deno.CommandOutput) => {
+    if (!success) {
+      const text = new TextDecoder().decode(stderr) || new TextDecoder().decode(stdout);
+      throw new Error(`${bin} ${args[0]} failed: ${text}`);
+    }
+  };
+  if (sync) return check(command.outputSync());
+  return command.output().then(check);
+}
+
+/** A loopback port that was free a moment ago. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function start(): Promise<Server> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-pg-" });
+  if (Deno.uid() === 0) {
+    const id = new Deno.Command("id", { args: ["-u", "postgres"], stdout: "piped" }).outputSync();
+    if (!id.success) throw new Error("The tests run as root but there is no `postgres` user");
+    const uid = Number(new TextDecoder().decode(id.stdout));
+    await Deno.chown(dir, uid, null);
+  }
+  const port = freePort();
+  await run("initdb", ["-D", `${dir}/data`, "-U", "svc", "-A", "trust", "-E", "UTF8", "--no-sync"]);
+  await run("pg_ctl", [
+    "start",
+    "-w",
+    "-D",
+    `${dir}/data`,
+    "-l",
+    `${dir}/server.log`,
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
+  ]);
+  globalThis.addEventListener("unload", () => {
+    try {
+      run("pg_ctl", ["stop", "-m", "immediate", "-D", `${dir}/data`], true);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+  return { base: `postgres://svc@127.0.0.1:${port}` };
+}
+
+/** Runs one statement on the server's `postgres` database, on a connection of its own. */
+async function administer(base: string, statement: string): Promise<void> {
+  const admin = postgres(`${base}/postgres`, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(statement);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new, empty database on the test server (started on first use). */
+export async function testDatabase(): Promise<TestDatabase> {
+  server ??= start();
+  const { base } = await server;
+  const name = `svc_test_${Deno.pid}_${++databases}`;
+  await administer(base, `CREATE DATABASE ${name}`);
+  return {
+    url: `${base}/${name}`,
+    name,
+    async [Symbol.asyncDispose]() {
+      await administer(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
