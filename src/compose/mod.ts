@@ -214,6 +214,8 @@ async function openCipher(
 
 async function openBlobs(config: Config): Promise<BlobStore> {
   switch (config.blobStore.kind) {
+    case "postgres":
+      throw new Error("Cannot open the blob store: SVC_STORE=postgres is not assembled yet");
     case "fs": {
       const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
       return await FsBlobStore.open({ dir: `${config.dataDir}/blobs` });
