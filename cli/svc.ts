@@ -16,6 +16,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS | --all] -o FILE --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *   deno task svc reindex --embedder local          (the relayer stopped)
+ *   deno task svc migrate                             (SVC_STORE=postgres)
  *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
@@ -49,6 +50,7 @@ import {
 } from "./svc_portability.ts";
 import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
+import { runMigrate, STORE_USAGE } from "./svc_store.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -69,6 +71,7 @@ ${MEMORY_USAGE}
 
 ${PORTABILITY_USAGE}
 ${REINDEX_USAGE}
+${STORE_USAGE}
 ${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
@@ -296,6 +299,7 @@ async function run(args: string[]): Promise<Output> {
       terminal: Deno.stderr.isTerminal(),
     });
   }
+  if (command === "migrate" && sub === undefined) return await runMigrate(Deno.env.toObject());
   if (command === "log") {
     if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
     // The owner's own key when the data directory has it; else a delegate key with `audit`.

@@ -1,0 +1,50 @@
+/**
+ * `svc migrate`: brings the PostgreSQL schema of `SVC_DATABASE_URL` up to date, as a relayer
+ * does at start (under the same advisory lock, so it is safe while relayers run), and reports
+ * the versions.
+ */
+import { readConfig } from "../src/compose/mod.ts";
+import { Database } from "../plugins/postgres/database.ts";
+import { schemaVersion } from "../plugins/postgres/migrations.ts";
+import { type Output, UsageError } from "./svc_memories.ts";
+
+export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL):
+  migrate                                bring the PostgreSQL schema up to date (safe while
+                                         relayers run; they also do it at start)`;
+
+/** The PostgreSQL URL of the configuration, or a usage error saying what is missing. */
+function databaseUrl(env: Record<string, string | undefined>): string {
+  const result = readConfig(env);
+  if (!result.ok) throw new UsageError(result.problems.join("\n"));
+  const { store } = result.config;
+  if (store.kind !== "postgres") {
+    throw new UsageError(
+      "migrate works on PostgreSQL: set SVC_STORE=postgres and SVC_DATABASE_URL",
+    );
+  }
+  return store.url;
+}
+
+/** `svc migrate`. */
+export async function runMigrate(env: Record<string, string | undefined>): Promise<Output> {
+  const url = databaseUrl(env);
+  const before = await Database.open({ url, pool: 1, migrate: false });
+  let from: number;
+  try {
+    from = await schemaVersion(before.sql);
+  } finally {
+    await before.close();
+  }
+  const database = await Database.open({ url, pool: 1 });
+  try {
+    const to = await schemaVersion(database.sql);
+    return {
+      json: { from, to },
+      text: from === to
+        ? `The schema is up to date (version ${to}).`
+        : `Migrated the schema from version ${from} to ${to}.`,
+    };
+  } finally {
+    await database.close();
+  }
+}

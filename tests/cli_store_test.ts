@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { testDatabase } from "../plugins/postgres/test_server.ts";
+import { MIGRATIONS } from "../plugins/postgres/schema/mod.ts";
+import { svcCli } from "./relayer_process.ts";
+
+const MASTER_KEY = "ab".repeat(32);
+
+Deno.test("svc migrate brings a database's schema up to date, then finds nothing to do", async () => {
+  await using db = await testDatabase();
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const env = { SVC_STORE: "postgres", SVC_DATABASE_URL: db.url, SVC_MASTER_KEY: MASTER_KEY };
+    const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(await svcCli(dataDir, ["migrate"], env), { from: 0, to: latest });
+    assert.deepEqual(await svcCli(dataDir, ["migrate"], env), { from: latest, to: latest });
+    // Without PostgreSQL configured, a usage error that says what to set.
+    await assert.rejects(svcCli(dataDir, ["migrate"]), /exited 2.*SVC_STORE=postgres/s);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
