@@ -146,6 +146,10 @@ export interface Config {
 export const SIDECAR_ENV = [
   "SIDECAR_URL",
   "SVC_DATA_DIR",
+  // The local ledger the sponsor records in: in the shared database with SVC_STORE=postgres.
+  "SVC_STORE",
+  "SVC_DATABASE_URL",
+  "SVC_MASTER_KEY",
   "SVC_CHAIN",
   "SVC_CIPHER",
   "SVC_ALLOWED_ORIGINS",
