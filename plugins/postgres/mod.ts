@@ -1,0 +1,3 @@
+/** The PostgreSQL plugin: the database many relayers share, and the stores built on it. */
+export { Database } from "./database.ts";
+export { PgBlobStore } from "./blob_store.ts";
