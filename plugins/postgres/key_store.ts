@@ -37,8 +37,7 @@ export interface PgKeyStoreOptions {
 }
 
 interface Pending {
-  memory: Uint8Array<ArrayBuffer>;
-  keyTag: string;
+  place: KeyPlace;
   wrapped: Uint8Array<ArrayBuffer>;
   resolve(): void;
   reject(error: unknown): void;
@@ -50,7 +49,7 @@ export class PgKeyStore implements KeyStore {
   #naming: CryptoKey;
   #queue: Pending[] = [];
   #draining = false;
-  /** Settles once every `put` made so far has (batches commit in order). */
+  /** Settles once every `put` made so far has (batches are written in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -92,17 +91,15 @@ export class PgKeyStore implements KeyStore {
     if (this.#closed) {
       return Promise.reject(backendError("postgres", "store a key", "closed"));
     }
-    const done = this.#memory(place.owner, place.memoryId).then((memory) =>
-      new Promise<void>((resolve, reject) => {
-        this.#queue.push({ memory, keyTag: place.keyTag, wrapped, resolve, reject });
-        if (!this.#draining) {
-          this.#draining = true;
-          // Let the puts hashed in the same turn join the first batch.
-          queueMicrotask(() => this.#drain());
-        }
-      })
-    );
-    this.#written = Promise.all([this.#written, done.catch(() => {})]).then(() => {});
+    const done = new Promise<void>((resolve, reject) => {
+      this.#queue.push({ place, wrapped, resolve, reject });
+    });
+    this.#written = done.catch(() => {});
+    if (!this.#draining) {
+      this.#draining = true;
+      // Let the calls made in the same turn join the first batch.
+      queueMicrotask(() => this.#drain());
+    }
     return done;
   }
 
@@ -110,12 +107,12 @@ export class PgKeyStore implements KeyStore {
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, MAX_BATCH);
-      const rows = batch.map(({ memory, keyTag, wrapped }) => ({
-        memory,
-        key_tag: keyTag,
-        wrapped,
-      }));
       try {
+        const rows = await Promise.all(batch.map(async ({ place, wrapped }) => ({
+          memory: await this.#memory(place.owner, place.memoryId),
+          key_tag: place.keyTag,
+          wrapped,
+        })));
         await query(
           this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
             on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`,
@@ -123,7 +120,7 @@ export class PgKeyStore implements KeyStore {
         );
         for (const pending of batch) pending.resolve();
       } catch (error) {
-        for (const pending of batch) pending.reject(error);
+        for (const pending of batch) pending.reject(backendError("postgres", "store a key", error));
       }
     }
     this.#draining = false;
