@@ -24,6 +24,7 @@
  * @module
  */
 export type * from "./backends/types.ts";
+export type { KeyPlace, KeyStore } from "./backends/key_store.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { countNamespaces, countPartitions } from "./backends/memory.ts";
 export { checkIndexName } from "./backends/index_names.ts";

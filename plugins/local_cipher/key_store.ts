@@ -9,32 +9,14 @@
  * (one fsync) within Deno KV's limits, while the previous commit is under way; each `put`
  * resolves once the commit holding its key is durable.
  */
-import { backendError } from "../../src/kit.ts";
+import { backendError, type KeyPlace, type KeyStore } from "../../src/kit.ts";
+
+export type { KeyPlace, KeyStore };
 
 /** The longest memory id (UTF-8 bytes) a ciphertext can carry. */
 export const MAX_MEMORY_ID_BYTES = 255;
 /** The longest owner (UTF-8 bytes) whose memories get keys of their own (a KV key's size). */
 export const MAX_OWNER_BYTES = 1024;
-
-/** A wrapped key's place: the owner, the memory, and the tag that tells its encryptions apart. */
-export interface KeyPlace {
-  owner: string;
-  memoryId: string;
-  /** 16 hex characters, random per encryption. */
-  keyTag: string;
-}
-
-/** The store of wrapped data keys; see the module documentation. */
-export interface KeyStore {
-  /** Stores a wrapped key; resolves once it is durable. */
-  put(place: KeyPlace, wrapped: Uint8Array<ArrayBuffer>): Promise<void>;
-  /** The wrapped key, or `null` when there is none (erased, or never stored). */
-  get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null>;
-  /** Deletes every key of these memories of `owner`; unknown ids are ignored. */
-  erase(owner: string, memoryIds: string[]): Promise<void>;
-  /** Waits for the pending writes, then releases what the store holds open. */
-  close(): Promise<void>;
-}
 
 const PREFIX = "key";
 // Deno KV refuses an atomic commit of more than 1000 mutations, 80 KiB of keys or 800 KiB in

@@ -4,7 +4,8 @@
  * associated data, so a blob moved to another owner, or altered, fails to decrypt.
  *
  * Format version 2, for a memory encrypted with its id (`encrypt(…, { memoryId })`): the
- * wrapped data key is kept in the key store (`keys.kv`; see `key_store.ts`), apart from the
+ * wrapped data key is kept in the key store (`keys.kv`, or one given to `open`, such as the
+ * PostgreSQL store many relayers share; see `key_store.ts`), apart from the
  * ciphertext, under the owner, the memory id and a random key tag. The ciphertext carries what
  * finds it:
  * `0x02 ‖ id_len (1) ‖ memory_id (UTF-8, 1–255 bytes) ‖ key_tag (8) ‖ data_iv (12) ‖
@@ -59,6 +60,11 @@ export interface LocalCipherOptions {
    * was encrypted with a memory id does not decrypt once the cipher is gone (tests, tools).
    */
   keyStorePath?: string;
+  /**
+   * The key store itself, instead of `keyStorePath` (e.g. the PostgreSQL one many relayers
+   * share); the cipher closes it when it closes.
+   */
+  keyStore?: KeyStore;
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
@@ -131,9 +137,13 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     const master = await crypto.subtle.importKey("raw", options.masterKey, "HKDF", false, [
       "deriveKey",
     ]);
-    const keys = options.keyStorePath === undefined
-      ? new MemoryKeyStore()
-      : new KvKeyStore(await Deno.openKv(options.keyStorePath));
+    if (options.keyStore && options.keyStorePath !== undefined) {
+      throw new TypeError("Give the local cipher a key store or its path, not both");
+    }
+    const keys = options.keyStore ??
+      (options.keyStorePath === undefined
+        ? new MemoryKeyStore()
+        : new KvKeyStore(await Deno.openKv(options.keyStorePath)));
     return new LocalCipher(master, keys);
   }
 

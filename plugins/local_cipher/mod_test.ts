@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
 import { FsBlobStore } from "../fs_blob/mod.ts";
-import { KvKeyStore } from "./key_store.ts";
+import { KvKeyStore, MemoryKeyStore } from "./key_store.ts";
+import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
@@ -124,39 +125,6 @@ Deno.test("LocalCipher: a version 2 ciphertext carries the memory id and a key t
   );
 });
 
-Deno.test("LocalCipher: an erase reaches the encryptions of the memory still under way", async () => {
-  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
-  const memoryId = crypto.randomUUID();
-  const pending = cipher.encrypt(OWNER, enc("I run"), { memoryId });
-  await cipher.erase(OWNER, [memoryId]);
-  await assert.rejects(async () => cipher.decrypt(OWNER, await pending), forbidden);
-  // A new encryption after the erase has a key of its own.
-  const again = await cipher.encrypt(OWNER, enc("I run"), { memoryId });
-  assert.equal(dec(await cipher.decrypt(OWNER, again)), "I run");
-});
-
-Deno.test("LocalCipher: concurrent encryptions share key-store commits, each durable once it resolves", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const masterKey = crypto.getRandomValues(new Uint8Array(32));
-    const keyStorePath = `${dir}/keys.kv`;
-    const sealed = await (async () => {
-      await using cipher = await LocalCipher.open({ masterKey, keyStorePath });
-      const texts = Array.from({ length: 64 }, (_, i) => `memory ${i}`);
-      return await Promise.all(
-        texts.map((text) => cipher.encrypt(OWNER, enc(text), { memoryId: crypto.randomUUID() })),
-      );
-    })();
-    await using reopened = await LocalCipher.open({ masterKey, keyStorePath });
-    const texts = await Promise.all(
-      sealed.map(async (bytes) => dec(await reopened.decrypt(OWNER, bytes))),
-    );
-    assert.deepEqual(texts, Array.from({ length: 64 }, (_, i) => `memory ${i}`));
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
 /** A Deno KV handle that counts the atomic commits made through it. */
 function countingKv(kv: Deno.Kv): { kv: Deno.Kv; commits(): number } {
   let commits = 0;
@@ -207,21 +175,22 @@ Deno.test("KvKeyStore: puts made together are one commit; past Deno KV's limits,
   );
 });
 
-Deno.test("LocalCipher: close waits for the encryptions under way and their key writes", async () => {
+localCipherKeyStoreSuite("LocalCipher on KvKeyStore", async () => {
   const dir = await Deno.makeTempDir();
-  try {
-    const masterKey = crypto.getRandomValues(new Uint8Array(32));
-    const keyStorePath = `${dir}/keys.kv`;
-    const cipher = await LocalCipher.open({ masterKey, keyStorePath });
-    const memoryId = crypto.randomUUID();
-    const sealed = await cipher.encrypt(OWNER, enc("I swim"), { memoryId: crypto.randomUUID() });
-    const pending = cipher.encrypt(OWNER, enc("I run"), { memoryId });
-    await cipher.close();
-    await assert.rejects(() => cipher.encrypt(OWNER, enc("late"), { memoryId: "m" }), SvcError);
-    await using reopened = await LocalCipher.open({ masterKey, keyStorePath });
-    assert.equal(dec(await reopened.decrypt(OWNER, await pending)), "I run");
-    assert.equal(dec(await reopened.decrypt(OWNER, sealed)), "I swim");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  return {
+    open: async () => new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`)),
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
+  };
+});
+
+Deno.test("LocalCipher: a key store and a key store path together are refused", async () => {
+  await assert.rejects(
+    () =>
+      LocalCipher.open({
+        masterKey: new Uint8Array(32),
+        keyStore: new MemoryKeyStore(),
+        keyStorePath: "keys.kv",
+      }),
+    TypeError,
+  );
 });

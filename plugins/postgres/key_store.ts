@@ -1,0 +1,160 @@
+/**
+ * The local cipher's wrapped memory keys in the PostgreSQL database many relayers share
+ * (`svc_cipher_keys_wrapped`), so a memory encrypted through one relayer decrypts through any
+ * other, and erasing it through any relayer destroys its keys for all of them.
+ *
+ * A row is `(memory, key_tag) → wrapped`: `memory` is a keyed hash of the owner and the memory
+ * id (HMAC-SHA-256 under a key HKDF derives from the relayer's 32-byte secret), so neither is in
+ * clear; `key_tag` is the random tag the ciphertext's header names; `wrapped` is the data key
+ * wrapped under the master key (and bound to the owner, the memory id and the tag). Nothing else
+ * is stored.
+ *
+ * Writes are group-committed as the Deno KV store's are: the keys of concurrent `put` calls go
+ * into one `INSERT` (one transaction, one round trip) while the previous one is under way; each
+ * `put` resolves once the transaction holding its key is committed. An erase waits for this
+ * relayer's pending puts, then deletes every row of the memories in one statement; puts and
+ * erases from several relayers are ordered by the database (a put that commits after an erase
+ * is a new key, as an encryption after an erase is on one relayer).
+ *
+ * No key is cached: `get` reads the database each time, so an erase through one relayer is
+ * final on all of them the moment it commits, and no notification is needed.
+ */
+import type postgres from "postgres";
+import { backendError, hkdfMaster, type KeyPlace, type KeyStore, SvcError } from "../../src/kit.ts";
+import { query } from "./blob_store.ts";
+import type { Database } from "./database.ts";
+
+const SALT = new TextEncoder().encode("svc-postgres-cipher-keys-v1");
+/** Rows one `INSERT` or `DELETE` names at most (3 parameters a row, far below 65,535). */
+const MAX_BATCH = 1000;
+
+/** Options of {@link PgKeyStore.open}. */
+export interface PgKeyStoreOptions {
+  /** The shared database (its schema at version 5 or later); the caller closes it. */
+  database: Database;
+  /** The relayer's 32-byte secret (`SVC_MASTER_KEY`), the same on every relayer. */
+  secret: Uint8Array<ArrayBuffer>;
+}
+
+interface Pending {
+  place: KeyPlace;
+  wrapped: Uint8Array<ArrayBuffer>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The PostgreSQL `KeyStore`; see the module documentation. */
+export class PgKeyStore implements KeyStore {
+  #sql: postgres.Sql;
+  #naming: CryptoKey;
+  #queue: Pending[] = [];
+  #draining = false;
+  /** Settles once every `put` made so far has (batches are written in order). */
+  #written: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(sql: postgres.Sql, naming: CryptoKey) {
+    this.#sql = sql;
+    this.#naming = naming;
+  }
+
+  /** The key store on `options.database`, its keyed hashes derived from `options.secret`. */
+  static async open(options: PgKeyStoreOptions): Promise<PgKeyStore> {
+    if (options.secret.byteLength !== 32) {
+      throw new SvcError(
+        "internal",
+        "Cannot open the PostgreSQL key store: the secret is not 32 bytes",
+      );
+    }
+    const naming = await crypto.subtle.deriveKey(
+      {
+        name: "HKDF",
+        hash: "SHA-256",
+        salt: SALT,
+        info: new TextEncoder().encode("cipher_keys:memory"),
+      },
+      await hkdfMaster(options.secret),
+      { name: "HMAC", hash: "SHA-256", length: 256 },
+      false,
+      ["sign"],
+    );
+    return new PgKeyStore(options.database.sql, naming);
+  }
+
+  /** The keyed hash a memory's keys are filed under. */
+  async #memory(owner: string, memoryId: string): Promise<Uint8Array<ArrayBuffer>> {
+    const name = new TextEncoder().encode(JSON.stringify([owner, memoryId]));
+    return new Uint8Array(await crypto.subtle.sign("HMAC", this.#naming, name));
+  }
+
+  put(place: KeyPlace, wrapped: Uint8Array<ArrayBuffer>): Promise<void> {
+    if (this.#closed) {
+      return Promise.reject(backendError("postgres", "store a key", "closed"));
+    }
+    const done = new Promise<void>((resolve, reject) => {
+      this.#queue.push({ place, wrapped, resolve, reject });
+    });
+    this.#written = done.catch(() => {});
+    if (!this.#draining) {
+      this.#draining = true;
+      // Let the calls made in the same turn join the first batch.
+      queueMicrotask(() => this.#drain());
+    }
+    return done;
+  }
+
+  /** Writes the queue in batches, one at a time: what arrives during one joins the next. */
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, MAX_BATCH);
+      try {
+        const rows = await Promise.all(batch.map(async ({ place, wrapped }) => ({
+          memory: await this.#memory(place.owner, place.memoryId),
+          key_tag: place.keyTag,
+          wrapped,
+        })));
+        await query(
+          this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
+            on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`,
+          "store a key",
+        );
+        for (const pending of batch) pending.resolve();
+      } catch (error) {
+        for (const pending of batch) pending.reject(backendError("postgres", "store a key", error));
+      }
+    }
+    this.#draining = false;
+  }
+
+  async get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
+    const memory = await this.#memory(place.owner, place.memoryId);
+    const rows = await query(
+      this.#sql`select wrapped from svc_cipher_keys_wrapped
+        where memory = ${memory} and key_tag = ${place.keyTag}`,
+      "read a key",
+    );
+    // A copy in a plain Uint8Array (the client hands out a Node Buffer).
+    return rows.length ? new Uint8Array(rows[0].wrapped as Uint8Array) : null;
+  }
+
+  async erase(owner: string, memoryIds: string[]): Promise<void> {
+    // A key whose `put` is under way on this relayer when the erase starts is deleted too.
+    await this.#written;
+    const ids = [...new Set(memoryIds)];
+    for (let at = 0; at < ids.length; at += MAX_BATCH) {
+      const memories = await Promise.all(
+        ids.slice(at, at + MAX_BATCH).map((memoryId) => this.#memory(owner, memoryId)),
+      );
+      await query(
+        this.#sql`delete from svc_cipher_keys_wrapped where memory in ${this.#sql(memories)}`,
+        "erase keys",
+      );
+    }
+  }
+
+  /** Waits for the pending puts; the database stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#written;
+  }
+}

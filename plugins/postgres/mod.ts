@@ -1,0 +1,4 @@
+/** The PostgreSQL plugin: the database many relayers share, and the stores built on it. */
+export { Database } from "./database.ts";
+export { PgBlobStore } from "./blob_store.ts";
+export { PgKeyStore } from "./key_store.ts";
