@@ -18,6 +18,7 @@ import type {
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
+import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
@@ -182,6 +183,17 @@ async function openVectors(
   return opened;
 }
 
+/** The PostgreSQL plugin, loaded only with `SVC_STORE=postgres`. */
+const postgresPlugin = () => import("../../plugins/postgres/mod.ts");
+
+/** The shared database of `SVC_STORE=postgres`, its schema brought up to date. */
+async function openDatabase(config: Config, logger: Logger): Promise<Database | undefined> {
+  if (config.store.kind !== "postgres") return undefined;
+  const { Database } = await postgresPlugin();
+  const { url, pool } = config.store;
+  return await Database.open({ url, pool, logger });
+}
+
 /**
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
  * store, `keys.kv` in the data directory (apart from the blobs, so that erasing a memory's key
@@ -193,13 +205,16 @@ async function openCipher(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
   sidecar: SidecarLink | undefined,
+  database: Database | undefined,
 ): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("../../plugins/local_cipher/mod.ts");
       const cipher = await LocalCipher.open({
         masterKey: secret,
-        keyStorePath: `${config.dataDir}/keys.kv`,
+        ...database
+          ? { keyStore: await (await postgresPlugin()).PgKeyStore.open({ database, secret }) }
+          : { keyStorePath: `${config.dataDir}/keys.kv` },
       });
       return { cipher, close: () => cipher.close() };
     }
@@ -212,10 +227,16 @@ async function openCipher(
   }
 }
 
-async function openBlobs(config: Config): Promise<BlobStore> {
+async function openBlobs(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  database: Database | undefined,
+): Promise<BlobStore> {
   switch (config.blobStore.kind) {
-    case "postgres":
-      throw new Error("Cannot open the blob store: SVC_STORE=postgres is not assembled yet");
+    case "postgres": {
+      const { PgBlobStore } = await postgresPlugin();
+      return await PgBlobStore.open({ database: database!, secret });
+    }
     case "fs": {
       const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
       return await FsBlobStore.open({ dir: `${config.dataDir}/blobs` });
@@ -264,6 +285,7 @@ export async function openBackends(
 ): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
+  const database = await openDatabase(config, logger);
   const { embedder: configured, reranker, close: closeEmbedder } = await openEmbedder(
     config.embedder,
     logger,
@@ -276,9 +298,9 @@ export async function openBackends(
   let closeCipher: (() => Promise<void>) | undefined;
   let opened;
   try {
-    const { cipher, close } = await openCipher(config, secret, links.sidecar);
+    const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
-    const blobs = await openBlobs(config);
+    const blobs = await openBlobs(config, secret, database);
     const index = await openVectors({
       config,
       kv,
@@ -295,6 +317,7 @@ export async function openBackends(
     kv.close();
     await closeCipher?.();
     await closeEmbedder?.();
+    await database?.close();
     lock?.release();
     throw error;
   }
@@ -331,6 +354,7 @@ export async function openBackends(
       ledgerKv?.close();
       await closeCipher?.();
       await closeEmbedder?.();
+      await database?.close();
       lock?.release();
     },
   };
