@@ -44,6 +44,13 @@ export class KvLedgerStore implements LedgerStore {
     return ref.value ? this.account(ref.value) : null;
   }
 
+  /** Every account, in id order (for copying the ledger elsewhere). */
+  async *accounts(): AsyncIterable<LedgerAccount> {
+    for await (const entry of this.#kv.list<LedgerAccount>({ prefix: ["account"] })) {
+      yield entry.value;
+    }
+  }
+
   async putPending(digest: string, bytes: Uint8Array, keepMs: number): Promise<void> {
     await this.#kv.set(["tx_pending", digest], bytes, { expireIn: keepMs });
   }

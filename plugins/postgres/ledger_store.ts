@@ -138,18 +138,19 @@ export class PgLedgerStore implements LedgerStore {
 
   async putPending(digest: string, bytes: Uint8Array, keepMs: number): Promise<void> {
     const sealed = await this.#seal(new Uint8Array(bytes), `${digest}:pending`);
+    const keepSeconds = keepMs / 1000;
     try {
-      // Transactions past their time are pruned as new ones come: a few at a time, by any relayer.
+      // Transactions past their time are pruned as new ones come, a few at a time, by any relayer
+      // (skipping rows another relayer is pruning or applying: never waiting, never deadlocked).
       await this.#sql`
         with pruned as (
           delete from svc_ledger_transactions where digest in (
-            select digest from svc_ledger_transactions where expires_at < now() limit 100
+            select digest from svc_ledger_transactions where expires_at < now()
+            limit 100 for update skip locked
           )
         )
         insert into svc_ledger_transactions (digest, executed, sealed, expires_at)
-        values (${digest}, false, ${sealed}, now() + make_interval(secs => ${
-        keepMs / 1000
-      }::float8))
+        values (${digest}, false, ${sealed}, now() + make_interval(secs => ${keepSeconds}))
         on conflict (digest) do nothing`;
     } catch (error) {
       throw backendError("postgres", "keep a sponsored transaction", error);
@@ -175,6 +176,7 @@ export class PgLedgerStore implements LedgerStore {
     change: (view: LedgerChange) => Promise<TransactionEffects>,
     keepMs: number,
   ): Promise<TransactionEffects | null> {
+    const keepSeconds = keepMs / 1000;
     try {
       return await this.#sql.begin(async (tx) => {
         const [row] = await tx`
@@ -192,13 +194,57 @@ export class PgLedgerStore implements LedgerStore {
         await tx`
           update svc_ledger_transactions
           set executed = true, sealed = ${sealed},
-            expires_at = now() + make_interval(secs => ${keepMs / 1000}::float8)
+            expires_at = now() + make_interval(secs => ${keepSeconds})
           where digest = ${digest}`;
         await tx`select pg_notify(${LEDGER_CHANNEL}, ${version})`;
         return effects;
       }) as TransactionEffects | null;
     } catch (error) {
       throw backendError("postgres", "apply a ledger transaction", error);
+    }
+  }
+
+  /**
+   * Copies accounts (from another ledger: `svc migrate-store` reads them from `ledger.kv` with
+   * `KvLedgerStore.accounts()`) in one transaction that bumps the version, as a ledger
+   * transaction does. Copying an account again overwrites it, so an interrupted copy is resumed
+   * by copying again. An owner or a key held by another account of the database is a `conflict`.
+   */
+  async importAccounts(accounts: LedgerAccount[]): Promise<void> {
+    try {
+      await this.#sql.begin(async (tx) => {
+        const [{ version }] = await tx`
+          update svc_ledger_version set version = version + 1 returning version::text as version`;
+        const writes: ((tx: Transaction) => Promise<unknown>)[] = [];
+        for (const account of accounts) this.#view(tx, writes).putAccount(account);
+        for (const write of writes) await write(tx);
+        for (const account of accounts) {
+          const accountHash = await this.#hash("account", account.id);
+          for (const { public_key } of account.delegate_keys) {
+            const keyHash = await this.#hash("key", public_key);
+            const [held] = await tx`
+              insert into svc_ledger_keys (key_hash, account_hash) values (${keyHash}, ${accountHash})
+              on conflict (key_hash) do update set account_hash = svc_ledger_keys.account_hash
+              returning account_hash`;
+            if (new Uint8Array(held.account_hash).toHex() !== accountHash.toHex()) {
+              throw Object.assign(new Error("a delegate key of another account"), {
+                code: "23505",
+              });
+            }
+          }
+        }
+        await tx`select pg_notify(${LEDGER_CHANNEL}, ${version})`;
+      });
+    } catch (error) {
+      if ((error as { code?: string })?.code === "23505") {
+        throw new SvcError(
+          "conflict",
+          "Cannot copy the accounts: an owner or a delegate key of theirs is held by another " +
+            "account of the database",
+          { cause: error },
+        );
+      }
+      throw backendError("postgres", "copy accounts into the ledger", error);
     }
   }
 

@@ -6,7 +6,13 @@
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair, type KeyPair, SvcError } from "../../src/kit.ts";
 import { accountDirectorySuite, sponsorSuite } from "../../src/testing/mod.ts";
-import { type LedgerStore, LocalLedger, type TransactionEffects } from "../local_ledger/mod.ts";
+import {
+  KvLedgerStore,
+  type LedgerAccount,
+  type LedgerStore,
+  LocalLedger,
+  type TransactionEffects,
+} from "../local_ledger/mod.ts";
 import { ledgerRulesSuite, type LedgerStorage } from "../local_ledger/rules_suite.ts";
 import { ledgerResolveSuite } from "../local_ledger/resolve_suite.ts";
 import { encodeKind, signDigest, submitTransaction } from "../local_ledger/transactions.ts";
@@ -224,4 +230,67 @@ Deno.test("ledger on PostgreSQL: a lost database is a 503 that names no address"
     assert.doesNotMatch(error.message, /127\.0\.0\.1|postgres:\/\//);
     return true;
   });
+});
+
+Deno.test("ledger on PostgreSQL: transactions past their time are pruned as new ones are sponsored", async () => {
+  await using storage = await sharedLedger();
+  const a = await LocalLedger.open({ store: await storage.open() });
+  const owner = await generateKeyPair();
+  const sender = addressOf(owner.publicKey);
+  const old = await a.sponsor(encodeKind({ kind: "create_account" }), sender);
+  const kept = await a.sponsor(encodeKind({ kind: "create_account" }), sender);
+  const database = await storage.connect();
+  await database.sql`
+    update svc_ledger_transactions set expires_at = now() - interval '1 second'
+    where digest = ${old.digest}`;
+  await a.sponsor(encodeKind({ kind: "create_account" }), sender);
+  const rows = await database.sql`select digest from svc_ledger_transactions`;
+  const digests = rows.map((row) => row.digest);
+  assert.ok(!digests.includes(old.digest), "pruned");
+  assert.ok(digests.includes(kept.digest), "kept");
+  assert.equal(digests.length, 2);
+});
+
+Deno.test("ledger on PostgreSQL: accounts copied from Deno KV resolve on every relayer, and copying again resumes", async () => {
+  await using storage = await sharedLedger();
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const embedded = new LocalLedger(kv);
+    const first = await accountWithKey(embedded);
+    const second = await accountWithKey(embedded);
+    const accounts: LedgerAccount[] = [];
+    for await (const account of new KvLedgerStore(kv).accounts()) accounts.push(account);
+    assert.equal(accounts.length, 2);
+
+    const target = await storage.open();
+    const b = await LocalLedger.open({ store: await storage.open() });
+    assert.equal(await b.resolve(first.key.publicKey), null);
+    await target.importAccounts(accounts.slice(0, 1));
+    await target.importAccounts(accounts); // interrupted after the first, then run again
+    for (const { key, accountId, owner } of [first, second]) {
+      assert.equal((await b.resolve(key.publicKey))?.accountId, accountId);
+      assert.deepEqual(
+        await b.accountOf(addressOf(owner.publicKey)),
+        await embedded.getAccount(accountId),
+      );
+    }
+    // The copied ledger goes on: its owners' transactions apply on PostgreSQL.
+    await submitTransaction(b, first.owner, {
+      kind: "remove_delegate_key",
+      account_id: first.accountId,
+      public_key: first.key.publicKey,
+    });
+    assert.equal(await b.resolve(first.key.publicKey), null);
+
+    // A key another account of the database holds is a conflict, and nothing is copied.
+    const holder = accounts.find((account) => account.id === second.accountId)!;
+    const stolen = { ...holder, id: "0x" + "e".repeat(64), owner: "0x" + "f".repeat(64) };
+    await assert.rejects(target.importAccounts([stolen]), (error: SvcError) => {
+      assert.equal(error.code, "conflict");
+      return true;
+    });
+    assert.equal(await b.getAccount(stolen.id), null);
+  } finally {
+    kv.close();
+  }
 });
