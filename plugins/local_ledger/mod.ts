@@ -1,18 +1,16 @@
 /**
- * The local ledger of embedded mode, in Deno KV: accounts with their delegate keys, mirroring
- * the on-chain `SvcAccount` model (DESIGN §5.7). It is the relayer's `AccountDirectory` and
- * the sidecar's `Sponsor`, and it changes only through transactions signed by the account
- * owner (see `transactions.ts`), each executed at most once.
- *
- * Keys: `["account", id]` → account, `["account_owner", owner]` → id,
- * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
- * `["tx_done", digest]` → effects, `["ledger_version"]` → a counter bumped in the commit of
- * every transaction, whose versionstamp tells whether the ledger changed.
+ * The local ledger: accounts with their delegate keys, mirroring the on-chain `SvcAccount`
+ * model (DESIGN §5.7). It is the relayer's `AccountDirectory` and the sidecar's `Sponsor`, and
+ * it changes only through transactions signed by the account owner (see `transactions.ts`),
+ * each executed at most once. Its rules live here; its state lives in a `LedgerStore`
+ * (`store.ts`): Deno KV in embedded mode (`kv_store.ts`), PostgreSQL for many relayers
+ * (`PgLedgerStore` of the postgres plugin).
  *
  * Resolving a key reads the ledger's version on every call, so a change committed through any
- * handle on the ledger file (the CLI's, the sidecar's) is seen by the next call; while the
- * version is unchanged, the resolutions already made are answered from memory. Concurrent calls
- * share one read of the version, but only a read that started after they were made.
+ * handle on the ledger (the CLI's, the sidecar's, another relayer's) is seen by the next call;
+ * while the version is unchanged, the resolutions already made are answered from memory.
+ * Concurrent calls share one read of the version, but only a read that started after they
+ * were made.
  */
 import {
   type AccountDirectory,
@@ -21,7 +19,6 @@ import {
   type CallOptions,
   isAddress,
   type KeyScope,
-  type Operation,
   rejected,
   type ResolvedAccount,
   type Sponsor,
@@ -34,6 +31,24 @@ import {
   type TransactionData,
   verifyDigestSignature,
 } from "./transactions.ts";
+import { KvLedgerStore } from "./kv_store.ts";
+import type {
+  DelegateKey,
+  LedgerAccount,
+  LedgerChange,
+  LedgerStore,
+  TransactionEffects,
+} from "./store.ts";
+
+export type {
+  DelegateKey,
+  LedgerAccount,
+  LedgerChange,
+  LedgerStore,
+  StoredTransaction,
+  TransactionEffects,
+} from "./store.ts";
+export { KvLedgerStore } from "./kv_store.ts";
 
 export const MAX_DELEGATE_KEYS = 20;
 export const MAX_LABEL_BYTES = 64;
@@ -42,44 +57,13 @@ export const MAX_LABEL_BYTES = 64;
 export const LOCAL_PACKAGE_ID =
   "0x10bb88685fefc54a8e8c2922f50d7c3b2b6db010b1904acc2dee7374b645051b";
 
-export interface DelegateKey {
-  public_key: string;
-  address: string;
-  label: string;
-  created_at: string;
-  /** The namespaces the key may use; absent: all (keys added before scopes have none). */
-  namespaces?: string[];
-  /** The operations the key may perform; absent: all. */
-  operations?: Operation[];
-  /** When the key stops working (ISO 8601, UTC); absent: never. */
-  expires_at?: string;
-}
-
-export interface LedgerAccount {
-  id: string;
-  owner: string;
-  delegate_keys: DelegateKey[];
-  active: boolean;
-  created_at: string;
-}
-
 export interface LedgerOptions {
   /** How long a sponsored transaction may wait for its signature (default 5 minutes). */
   ttlMs?: number;
   now?: () => number;
 }
 
-export interface TransactionEffects {
-  status: "success";
-  kind: TransactionData["kind"]["kind"];
-  account_id: string;
-  sender: string;
-  public_key?: string;
-  executed_at: string;
-}
-
 const DONE_EXPIRY_MS = 24 * 3600_000;
-const VERSION = ["ledger_version"];
 /** Resolutions kept for the current version at most. */
 const MAX_RESOLUTIONS = 10_000;
 
@@ -87,7 +71,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   readonly name = "local-ledger";
   /** Each resolution checks the ledger's version: the relayer asks on every request. */
   readonly cacheable = false;
-  #kv: Deno.Kv;
+  #store: LedgerStore;
   #ttlMs: number;
   #now: () => number;
   /** The version the kept resolutions were read at (`undefined`: none kept yet). */
@@ -97,15 +81,32 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   #reading?: Promise<string | null>;
   #queued?: Promise<string | null>;
 
-  constructor(kv: Deno.Kv, options: LedgerOptions = {}) {
-    this.#kv = kv;
+  /** The ledger kept in `storage`: a Deno KV database, or a `LedgerStore`. */
+  constructor(storage: Deno.Kv | LedgerStore, options: LedgerOptions = {}) {
+    this.#store = storage instanceof Deno.Kv ? new KvLedgerStore(storage) : storage;
     this.#ttlMs = options.ttlMs ?? 5 * 60_000;
     this.#now = options.now ?? Date.now;
+    // Another process changed the ledger: what is kept may be stale, and is freed at once.
+    this.#store.onChange?.(() => {
+      this.#resolutions.clear();
+      this.#resolvedAt = undefined;
+    });
   }
 
-  /** The ledger in `options.kv`, as every plugin is opened. */
-  static open(options: LedgerOptions & { kv: Deno.Kv }): Promise<LocalLedger> {
-    return Promise.resolve(new LocalLedger(options.kv, options));
+  /**
+   * The ledger in `options.kv` (embedded mode) or `options.store`, as every plugin is opened.
+   *
+   * @example Many relayers on PostgreSQL
+   * ```ts ignore
+   * const ledger = await LocalLedger.open({ store: await PgLedgerStore.open({ database, masterKey }) });
+   * ```
+   */
+  static open(
+    options: LedgerOptions & ({ kv: Deno.Kv } | { store: LedgerStore }),
+  ): Promise<LocalLedger> {
+    return Promise.resolve(
+      new LocalLedger("store" in options ? options.store : options.kv, options),
+    );
   }
 
   async resolve(
@@ -151,11 +152,10 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   }
 
   async #lookUp(publicKey: string, accountIdHint?: string): Promise<ResolvedAccount | null> {
-    const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
-    if (!ref.value || (accountIdHint !== undefined && ref.value !== accountIdHint)) return null;
-    const account = await this.getAccount(ref.value);
-    const key = account?.delegate_keys.find((k) => k.public_key === publicKey);
-    if (!account || !key) return null;
+    const account = await this.#store.accountOfKey(publicKey);
+    if (!account || (accountIdHint !== undefined && account.id !== accountIdHint)) return null;
+    const key = account.delegate_keys.find((k) => k.public_key === publicKey);
+    if (!key) return null;
     const scope: KeyScope = {
       ...(key.namespaces ? { namespaces: key.namespaces } : {}),
       ...(key.operations ? { operations: key.operations } : {}),
@@ -185,7 +185,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
   }
 
   #startReading(): Promise<string | null> {
-    const reading = this.#kv.get(VERSION).then((entry) => entry.versionstamp);
+    const reading = this.#store.version();
     this.#reading = reading;
     const done = () => {
       if (this.#reading === reading) this.#reading = undefined;
@@ -194,13 +194,14 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     return reading;
   }
 
-  async getAccount(accountId: string): Promise<LedgerAccount | null> {
-    return (await this.#kv.get<LedgerAccount>(["account", accountId])).value;
+  /** The account `accountId`, or `null`. */
+  getAccount(accountId: string): Promise<LedgerAccount | null> {
+    return this.#store.account(accountId);
   }
 
-  async accountOf(owner: string): Promise<LedgerAccount | null> {
-    const ref = await this.#kv.get<string>(["account_owner", owner]);
-    return ref.value ? this.getAccount(ref.value) : null;
+  /** The account `owner` owns, or `null`. */
+  accountOf(owner: string): Promise<LedgerAccount | null> {
+    return this.#store.accountOfOwner(owner);
   }
 
   /** Wraps the sender's transaction kind into transaction bytes that expire. */
@@ -223,7 +224,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     };
     const bytes = new TextEncoder().encode(JSON.stringify(data));
     const digest = digestOf(bytes);
-    await this.#kv.set(["tx_pending", digest], bytes, { expireIn: this.#ttlMs + 60_000 });
+    await this.#store.putPending(digest, bytes, this.#ttlMs + 60_000);
     return { bytes, digest };
   }
 
@@ -238,14 +239,10 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       throw rejected("malformed", "The digest must be 64 lowercase hex characters");
     }
     for (let attempt = 0; attempt < 5; attempt++) {
-      if ((await this.#kv.get(["tx_done", digest])).value) {
-        throw rejected("replayed", "This transaction was already executed");
-      }
-      const pending = await this.#kv.get<Uint8Array>(["tx_pending", digest]);
-      if (!pending.value) {
-        throw rejected("expired", "Unknown or expired transaction: sponsor it again");
-      }
-      const data: TransactionData = JSON.parse(new TextDecoder().decode(pending.value));
+      const stored = await this.#store.transaction(digest);
+      if (stored?.executed) throw rejected("replayed", "This transaction was already executed");
+      if (!stored) throw rejected("expired", "Unknown or expired transaction: sponsor it again");
+      const data: TransactionData = JSON.parse(new TextDecoder().decode(stored.bytes));
       if (this.#now() > data.expires_at) {
         throw rejected(
           "expired",
@@ -261,10 +258,14 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       }
       let effects: TransactionEffects | null;
       try {
-        effects = await this.#apply(data, digest);
+        effects = await this.#store.apply(
+          digest,
+          (view) => this.#apply(view, data, digest),
+          DONE_EXPIRY_MS,
+        );
       } catch (error) {
         // A concurrent execution of this digest may have changed what the rules see.
-        if ((await this.#kv.get(["tx_done", digest])).value) {
+        if ((await this.#store.transaction(digest))?.executed) {
           throw rejected("replayed", "This transaction was already executed");
         }
         throw error;
@@ -274,8 +275,12 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     throw new SvcError("backend_unavailable", "The ledger is busy; execute the transaction again");
   }
 
-  /** Applies a transaction and records its digest in one commit; `null` on a write race. */
-  async #apply(data: TransactionData, digest: string): Promise<TransactionEffects | null> {
+  /** The ledger's rules for one transaction: its writes on `view`, and its effects. */
+  async #apply(
+    view: LedgerChange,
+    data: TransactionData,
+    digest: string,
+  ): Promise<TransactionEffects> {
     const { kind, sender } = data;
     const at = new Date(this.#now()).toISOString();
     const effects = (account_id: string, public_key?: string): TransactionEffects => ({
@@ -286,16 +291,10 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       ...(public_key ? { public_key } : {}),
       executed_at: at,
     });
-    const op = this.#kv.atomic()
-      .check({ key: ["tx_done", digest], versionstamp: null })
-      .delete(["tx_pending", digest]);
-    let result: TransactionEffects;
 
     if (kind.kind === "create_account") {
-      const owned = await this.#kv.get<string>(["account_owner", sender]);
-      if (owned.value) {
-        throw rejected("account_exists", `${sender} already has account ${owned.value}`);
-      }
+      const owned = await view.accountIdOfOwner(sender);
+      if (owned) throw rejected("account_exists", `${sender} already has account ${owned}`);
       const account: LedgerAccount = {
         id: "0x" + digestOf(new TextEncoder().encode(`account:${digest}`)),
         owner: sender,
@@ -303,69 +302,56 @@ export class LocalLedger implements AccountDirectory, Sponsor {
         active: true,
         created_at: at,
       };
-      op.check(owned).set(["account", account.id], account).set(
-        ["account_owner", sender],
-        account.id,
-      );
-      result = effects(account.id);
-    } else {
-      const entry = await this.#kv.get<LedgerAccount>(["account", kind.account_id]);
-      const account = entry.value;
-      if (!account) throw rejected("no_account", `There is no account ${kind.account_id}`);
-      if (account.owner !== sender) {
-        throw rejected("not_owner", `Only the owner ${account.owner} can change this account`);
-      }
-      op.check(entry);
-      if (kind.kind === "add_delegate_key") {
-        if (!account.active) throw rejected("inactive_account", "The account is inactive");
-        if (new TextEncoder().encode(kind.label).byteLength > MAX_LABEL_BYTES) {
-          throw rejected("label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`);
-        }
-        if (account.delegate_keys.length >= MAX_DELEGATE_KEYS) {
-          throw rejected("too_many_keys", `An account holds at most ${MAX_DELEGATE_KEYS} keys`);
-        }
-        const registered = await this.#kv.get<string>(["delegate_key", kind.public_key]);
-        if (registered.value) {
-          throw rejected("duplicate_key", "This delegate key is already registered");
-        }
-        const key: DelegateKey = {
-          public_key: kind.public_key,
-          address: addressOf(kind.public_key),
-          label: kind.label,
-          created_at: at,
-          ...(kind.namespaces ? { namespaces: kind.namespaces } : {}),
-          ...(kind.operations ? { operations: kind.operations } : {}),
-          ...(kind.expires_at ? { expires_at: kind.expires_at } : {}),
-        };
-        op.check(registered)
-          .set(["account", account.id], {
-            ...account,
-            delegate_keys: [...account.delegate_keys, key],
-          })
-          .set(["delegate_key", key.public_key], account.id);
-        result = effects(account.id, key.public_key);
-      } else if (kind.kind === "remove_delegate_key") {
-        if (!account.delegate_keys.some((k) => k.public_key === kind.public_key)) {
-          throw rejected("unknown_key", "This delegate key is not on the account");
-        }
-        op.set(["account", account.id], {
-          ...account,
-          delegate_keys: account.delegate_keys.filter((k) => k.public_key !== kind.public_key),
-        }).delete(["delegate_key", kind.public_key]);
-        result = effects(account.id, kind.public_key);
-      } else {
-        const active = kind.kind === "reactivate_account";
-        if (account.active === active) {
-          throw active
-            ? rejected("already_active", "The account is already active")
-            : rejected("inactive_account", "The account is already inactive");
-        }
-        op.set(["account", account.id], { ...account, active });
-        result = effects(account.id);
-      }
+      view.putAccount(account);
+      return effects(account.id);
     }
-    op.set(["tx_done", digest], result, { expireIn: DONE_EXPIRY_MS })
-      .sum(VERSION, 1n);
-    return (await op.commit()).ok ? result : null;
+    const account = await view.account(kind.account_id);
+    if (!account) throw rejected("no_account", `There is no account ${kind.account_id}`);
+    if (account.owner !== sender) {
+      throw rejected("not_owner", `Only the owner ${account.owner} can change this account`);
+    }
+    if (kind.kind === "add_delegate_key") {
+      if (!account.active) throw rejected("inactive_account", "The account is inactive");
+      if (new TextEncoder().encode(kind.label).byteLength > MAX_LABEL_BYTES) {
+        throw rejected("label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`);
+      }
+      if (account.delegate_keys.length >= MAX_DELEGATE_KEYS) {
+        throw rejected("too_many_keys", `An account holds at most ${MAX_DELEGATE_KEYS} keys`);
+      }
+      if (await view.isKeyRegistered(kind.public_key)) {
+        throw rejected("duplicate_key", "This delegate key is already registered");
+      }
+      const key: DelegateKey = {
+        public_key: kind.public_key,
+        address: addressOf(kind.public_key),
+        label: kind.label,
+        created_at: at,
+        ...(kind.namespaces ? { namespaces: kind.namespaces } : {}),
+        ...(kind.operations ? { operations: kind.operations } : {}),
+        ...(kind.expires_at ? { expires_at: kind.expires_at } : {}),
+      };
+      view.putAccount({ ...account, delegate_keys: [...account.delegate_keys, key] });
+      view.putKey(key.public_key, account.id);
+      return effects(account.id, key.public_key);
+    }
+    if (kind.kind === "remove_delegate_key") {
+      if (!account.delegate_keys.some((k) => k.public_key === kind.public_key)) {
+        throw rejected("unknown_key", "This delegate key is not on the account");
+      }
+      view.putAccount({
+        ...account,
+        delegate_keys: account.delegate_keys.filter((k) => k.public_key !== kind.public_key),
+      });
+      view.deleteKey(kind.public_key);
+      return effects(account.id, kind.public_key);
+    }
+    const active = kind.kind === "reactivate_account";
+    if (account.active === active) {
+      throw active
+        ? rejected("already_active", "The account is already active")
+        : rejected("inactive_account", "The account is already inactive");
+    }
+    view.putAccount({ ...account, active });
+    return effects(account.id);
   }
 }

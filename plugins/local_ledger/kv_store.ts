@@ -1,0 +1,95 @@
+/**
+ * The local ledger's storage in Deno KV (one machine; the relayer, the sidecar and the CLI may
+ * open the same file). A transaction applies in one atomic commit that checks every entry its
+ * rules read, so a concurrent change makes it retry rather than commit over what it did not see.
+ *
+ * Keys: `["account", id]` → account, `["account_owner", owner]` → id,
+ * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
+ * `["tx_done", digest]` → effects, `["ledger_version"]` → a counter bumped in the commit of
+ * every transaction, whose versionstamp tells whether the ledger changed.
+ */
+import type {
+  LedgerAccount,
+  LedgerChange,
+  LedgerStore,
+  StoredTransaction,
+  TransactionEffects,
+} from "./store.ts";
+
+const VERSION = ["ledger_version"];
+
+/** The ledger's storage in a Deno KV database; see the module documentation. */
+export class KvLedgerStore implements LedgerStore {
+  #kv: Deno.Kv;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  async version(): Promise<string | null> {
+    return (await this.#kv.get(VERSION)).versionstamp;
+  }
+
+  async account(id: string): Promise<LedgerAccount | null> {
+    return (await this.#kv.get<LedgerAccount>(["account", id])).value;
+  }
+
+  async accountOfOwner(owner: string): Promise<LedgerAccount | null> {
+    const ref = await this.#kv.get<string>(["account_owner", owner]);
+    return ref.value ? this.account(ref.value) : null;
+  }
+
+  async accountOfKey(publicKey: string): Promise<LedgerAccount | null> {
+    const ref = await this.#kv.get<string>(["delegate_key", publicKey]);
+    return ref.value ? this.account(ref.value) : null;
+  }
+
+  /** Every account, in id order (for copying the ledger elsewhere). */
+  async *accounts(): AsyncIterable<LedgerAccount> {
+    for await (const entry of this.#kv.list<LedgerAccount>({ prefix: ["account"] })) {
+      yield entry.value;
+    }
+  }
+
+  async putPending(digest: string, bytes: Uint8Array, keepMs: number): Promise<void> {
+    await this.#kv.set(["tx_pending", digest], bytes, { expireIn: keepMs });
+  }
+
+  async transaction(digest: string): Promise<StoredTransaction | null> {
+    if ((await this.#kv.get(["tx_done", digest])).value) return { executed: true };
+    const pending = await this.#kv.get<Uint8Array>(["tx_pending", digest]);
+    return pending.value ? { executed: false, bytes: pending.value } : null;
+  }
+
+  async apply(
+    digest: string,
+    change: (view: LedgerChange) => Promise<TransactionEffects>,
+    keepMs: number,
+  ): Promise<TransactionEffects | null> {
+    const kv = this.#kv;
+    const op = kv.atomic()
+      .check({ key: ["tx_done", digest], versionstamp: null })
+      .delete(["tx_pending", digest]);
+    const read = async <T>(key: Deno.KvKey) => {
+      const entry = await kv.get<T>(key);
+      op.check(entry);
+      return entry.value;
+    };
+    const effects = await change({
+      account: (id) => read<LedgerAccount>(["account", id]),
+      accountIdOfOwner: (owner) => read<string>(["account_owner", owner]),
+      isKeyRegistered: async (publicKey) => Boolean(await read(["delegate_key", publicKey])),
+      putAccount(account) {
+        op.set(["account", account.id], account).set(["account_owner", account.owner], account.id);
+      },
+      putKey(publicKey, accountId) {
+        op.set(["delegate_key", publicKey], accountId);
+      },
+      deleteKey(publicKey) {
+        op.delete(["delegate_key", publicKey]);
+      },
+    });
+    op.set(["tx_done", digest], effects, { expireIn: keepMs }).sum(VERSION, 1n);
+    return (await op.commit()).ok ? effects : null;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Where the local ledger keeps its state: a small storage interface under `LocalLedger`, so the
+ * ledger's rules (who may change an account, at most 20 keys, each transaction at most once) are
+ * written once, for Deno KV (`KvLedgerStore`, one machine) and for PostgreSQL (`PgLedgerStore`
+ * in `plugins/postgres/`, many relayers).
+ *
+ * A store keeps accounts (found by id, by owner, by delegate key), transactions awaiting their
+ * signature and the digests of executed ones, and a version that changes in the commit of every
+ * applied transaction. `apply` runs the ledger's rules on a consistent view of the accounts and
+ * commits their writes together with the executed digest, at most once per digest, whichever
+ * process or relayer applies it.
+ */
+import type { Operation } from "../../src/kit.ts";
+
+/** A delegate key of an account, with its limits. */
+export interface DelegateKey {
+  public_key: string;
+  address: string;
+  label: string;
+  created_at: string;
+  /** The namespaces the key may use; absent: all (keys added before scopes have none). */
+  namespaces?: string[];
+  /** The operations the key may perform; absent: all. */
+  operations?: Operation[];
+  /** When the key stops working (ISO 8601, UTC); absent: never. */
+  expires_at?: string;
+}
+
+/** An account of the ledger, as the dashboard and the CLI show it. */
+export interface LedgerAccount {
+  id: string;
+  owner: string;
+  delegate_keys: DelegateKey[];
+  active: boolean;
+  created_at: string;
+}
+
+/** What an executed transaction did. */
+export interface TransactionEffects {
+  status: "success";
+  kind:
+    | "create_account"
+    | "add_delegate_key"
+    | "remove_delegate_key"
+    | "deactivate_account"
+    | "reactivate_account";
+  account_id: string;
+  sender: string;
+  public_key?: string;
+  executed_at: string;
+}
+
+/** A transaction the store knows: executed, or sponsored and awaiting its signature. */
+export type StoredTransaction = { executed: true } | {
+  executed: false;
+  /** The sponsored transaction bytes. */
+  bytes: Uint8Array;
+};
+
+/**
+ * The view of the ledger one transaction's rules read and write. Reads see the state the
+ * change commits against (a change that would commit over a newer state is not committed);
+ * writes take effect at the commit, all together or not at all.
+ */
+export interface LedgerChange {
+  /** The account `id`, or `null`. */
+  account(id: string): Promise<LedgerAccount | null>;
+  /** The id of the account `owner` owns, or `null`. */
+  accountIdOfOwner(owner: string): Promise<string | null>;
+  /** Whether `publicKey` is a delegate key of any account. */
+  isKeyRegistered(publicKey: string): Promise<boolean>;
+  /** Writes the account (new or changed), found then by its id and its owner. */
+  putAccount(account: LedgerAccount): void;
+  /** Registers `publicKey` as a delegate key of the account `accountId`. */
+  putKey(publicKey: string, accountId: string): void;
+  /** Forgets the delegate key `publicKey`. */
+  deleteKey(publicKey: string): void;
+}
+
+/** The storage of a `LocalLedger`; see the module documentation. */
+export interface LedgerStore {
+  /** The ledger's version: it changes in the commit of every applied transaction. */
+  version(): Promise<string | null>;
+  /** The account `id`, or `null`. */
+  account(id: string): Promise<LedgerAccount | null>;
+  /** The account `owner` owns, or `null`. */
+  accountOfOwner(owner: string): Promise<LedgerAccount | null>;
+  /** The account holding the delegate key `publicKey`, or `null`. */
+  accountOfKey(publicKey: string): Promise<LedgerAccount | null>;
+  /** Keeps sponsored transaction bytes under their digest for `keepMs`. */
+  putPending(digest: string, bytes: Uint8Array, keepMs: number): Promise<void>;
+  /** The transaction `digest`: executed, awaiting its signature, or unknown (`null`). */
+  transaction(digest: string): Promise<StoredTransaction | null>;
+  /**
+   * Runs `change` and commits its writes, the executed digest (kept for `keepMs`, with the
+   * effects `change` returns) and a new version, in one commit. `null`, with nothing written,
+   * when the digest was executed meanwhile or the view changed before the commit (the caller
+   * looks again). What `change` throws is thrown, with nothing written.
+   */
+  apply(
+    digest: string,
+    change: (view: LedgerChange) => Promise<TransactionEffects>,
+    keepMs: number,
+  ): Promise<TransactionEffects | null>;
+  /**
+   * Calls `listener` when another process may have changed the ledger (optional: a store
+   * whose version is read on every call needs none, but may free stale answers early).
+   */
+  onChange?(listener: () => void): void;
+}
