@@ -63,7 +63,7 @@ async function stop(reason: string) {
   logger.info("sidecar stopping", { reason });
   await sidecar.close();
   await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
-  closeSponsor();
+  await closeSponsor();
   Deno.exit(0);
 }
 Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));

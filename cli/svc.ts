@@ -28,6 +28,7 @@ import { submitTransaction, type TransactionKind } from "../plugins/local_ledger
 import { SvcError } from "../src/errors.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
+import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
 import {
   delegateKeyJson,
   delegateKeyLine,
@@ -86,13 +87,21 @@ function scoped<T>(parse: () => T): T {
   }
 }
 
+/** The relayer's configuration, as the environment gives it, with `dataDir`. */
+function configIn(dataDir: string): Config {
+  const result = readConfig(Deno.env.toObject());
+  if (!result.ok) throw new UsageError(result.problems.join("\n"));
+  return { ...result.config, dataDir };
+}
+
+/** Runs `use` on the relayer's ledger: `ledger.kv` in the data directory, or the database. */
 async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
+  const { ledger, close } = await openLedger(configIn(dataDir));
   try {
-    return await use(new LocalLedger(kv));
+    return await use(ledger);
   } finally {
-    kv.close();
+    await close();
   }
 }
 
@@ -123,7 +132,8 @@ async function transact(
 /** The private key of an account's owner saved in the data directory, or `undefined`. */
 async function savedOwnerKey(dataDir: string, accountId: string): Promise<string | undefined> {
   // Not created when missing: the log may be read from a relayer on another machine.
-  if (!(await Deno.stat(`${dataDir}/ledger.kv`).catch(() => null))) return undefined;
+  const embedded = configIn(dataDir).store.kind === "embedded";
+  if (embedded && !(await Deno.stat(`${dataDir}/ledger.kv`).catch(() => null))) return undefined;
   const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
   if (!account) return undefined;
   return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)

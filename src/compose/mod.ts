@@ -187,7 +187,7 @@ async function openVectors(
 const postgresPlugin = () => import("../../plugins/postgres/mod.ts");
 
 /** The shared database of `SVC_STORE=postgres`, its schema brought up to date. */
-async function openDatabase(config: Config, logger: Logger): Promise<Database | undefined> {
+async function openDatabase(config: Config, logger?: Logger): Promise<Database | undefined> {
   if (config.store.kind !== "postgres") return undefined;
   const { Database } = await postgresPlugin();
   const { url, pool } = config.store;
@@ -254,16 +254,42 @@ async function openBlobs(
   }
 }
 
-/** Accounts: the local ledger in the data directory, or `SvcAccount` objects on Sui. */
+/**
+ * The local ledger: `ledger.kv` in the data directory, or the shared database with
+ * `SVC_STORE=postgres` (`database` when the caller opened it already; else one of its own, which
+ * `close` closes).
+ */
+export async function openLedger(
+  config: Config,
+  database?: Database,
+): Promise<{ ledger: LocalLedger; close(): Promise<void> }> {
+  if (config.store.kind === "embedded") {
+    const kv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
+    return { ledger: await LocalLedger.open({ kv }), close: () => Promise.resolve(kv.close()) };
+  }
+  const own = database ? undefined : await openDatabase(config);
+  const shared = (database ?? own)!;
+  try {
+    const { PgLedgerStore } = await postgresPlugin();
+    const masterKey = await loadMasterKey(config.dataDir, config.masterKeyHex);
+    const store = await PgLedgerStore.open({ database: shared, masterKey });
+    return { ledger: await LocalLedger.open({ store }), close: async () => await own?.close() };
+  } catch (error) {
+    await own?.close();
+    throw error;
+  }
+}
+
+/** Accounts: the local ledger, or `SvcAccount` objects on Sui. */
 async function openDirectory(
-  chain: ChainConfig,
-  dataDir: string,
-): Promise<{ directory: AccountDirectory; ledger?: LocalLedger; kv?: Deno.Kv }> {
+  config: Config,
+  database: Database | undefined,
+): Promise<{ directory: AccountDirectory; ledger?: LocalLedger; close?(): Promise<void> }> {
+  const { chain } = config;
   switch (chain.kind) {
     case "local": {
-      const kv = await Deno.openKv(`${dataDir}/ledger.kv`);
-      const ledger = await LocalLedger.open({ kv });
-      return { directory: ledger, ledger, kv };
+      const { ledger, close } = await openLedger(config, database);
+      return { directory: ledger, ledger, close };
     }
     case "sui": {
       const { SuiAccountDirectory } = await import("../../plugins/sui/mod.ts");
@@ -322,7 +348,7 @@ export async function openBackends(
     throw error;
   }
   const { cipher, blobs, vectors, embedder, reindex } = opened;
-  const { directory, ledger, kv: ledgerKv } = await openDirectory(config.chain, config.dataDir);
+  const { directory, ledger, close: closeDirectory } = await openDirectory(config, database);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
   if (tightened > 0) {
@@ -351,7 +377,7 @@ export async function openBackends(
       await reindex?.stop();
       await vectors.close();
       kv.close();
-      ledgerKv?.close();
+      await closeDirectory?.();
       await closeCipher?.();
       await closeEmbedder?.();
       await database?.close();
@@ -361,23 +387,27 @@ export async function openBackends(
 }
 
 /**
- * The sponsor of the sidecar: the local ledger (which shares the relayer's ledger file; Deno KV
- * allows several processes), or on Sui the operator's key when `SVC_SPONSOR_PRIVATE_KEY` is set.
+ * The sponsor of the sidecar: the local ledger (which shares the relayer's ledger file, since Deno
+ * KV allows several processes, or the shared database), or on Sui the operator's key when
+ * `SVC_SPONSOR_PRIVATE_KEY` is set.
  */
 export async function openSponsor(
   config: Config,
-): Promise<{ sponsor?: Sponsor; close(): void }> {
+): Promise<{ sponsor?: Sponsor; close(): Promise<void> }> {
   const { chain } = config;
   switch (chain.kind) {
     case "local": {
-      const kv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
-      return { sponsor: await LocalLedger.open({ kv }), close: () => kv.close() };
+      const { ledger, close } = await openLedger(config);
+      return { sponsor: ledger, close };
     }
     case "sui": {
       const { sponsorPrivateKey } = chain.sui;
-      if (!sponsorPrivateKey) return { close() {} };
+      if (!sponsorPrivateKey) return { close: () => Promise.resolve() };
       const { SuiSponsor } = await import("../../plugins/sui/mod.ts");
-      return { sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }), close() {} };
+      return {
+        sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }),
+        close: () => Promise.resolve(),
+      };
     }
   }
 }
