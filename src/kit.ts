@@ -33,6 +33,8 @@ export {
   MAX_SEALED_BYTES,
   type SealedAccessRecord,
 } from "./services/access_log_store.ts";
+export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
+export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
 export {
   backendError,
   ERROR_STATUS,
