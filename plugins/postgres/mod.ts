@@ -4,3 +4,6 @@
  */
 export { Database } from "./database.ts";
 export { PgAccessLogStore } from "./access_log_store.ts";
+export { PgReplayGuard } from "./replay_guard.ts";
+export { PgLifecycleRecords } from "./lifecycle_records.ts";
+export { PgUpdateClaims } from "./update_claims.ts";
