@@ -9,8 +9,11 @@
 
 /** A memory due to expire. */
 export interface Expiry {
+  /** The memory's id. */
   memoryId: string;
+  /** The owner's address. */
   owner: string;
+  /** The namespace the memory is in. */
   namespace: string;
   /** Unix milliseconds. */
   expiresAt: number;
