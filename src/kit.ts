@@ -34,6 +34,8 @@ export {
   MAX_SEALED_BYTES,
   type SealedAccessRecord,
 } from "./services/access_log_store.ts";
+export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
+export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
 export {
   backendError,
   ERROR_STATUS,
@@ -48,6 +50,8 @@ export { type WordOptions, words } from "./text/words.ts";
 export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
+export type { ReplayGuard } from "./auth/replay_guard.ts";
+export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
   allowsNamespace,
   allowsOperation,

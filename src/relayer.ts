@@ -63,17 +63,18 @@ import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
 import { createExportService } from "./services/export.ts";
-import { LifecycleRecords } from "./services/lifecycle_records.ts";
+import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
+import type { UpdateClaims } from "./services/update_claims.ts";
 import { createReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
 
 /** What a relayer is built from: its store, its secret, its backends and its settings. */
 export interface RelayerOptions {
   /**
-   * Holds the replay guard, the erased memories and the expiry schedule, and the job queue
-   * unless `queue` is given.
+   * Holds the job queue, the replay guard, the lifecycle records and the access log, each
+   * unless given below; may be left out only when all four are given.
    */
-  kv: Deno.Kv;
+  kv?: Deno.Kv;
   /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
   queue?: JobQueue;
   /**
@@ -169,6 +170,10 @@ export interface RelayerOptions {
   metricsToken?: string;
   /** Where the owners' access logs are kept (default: in `kv`). */
   accessLogStore?: AccessLogStore;
+  /** The erased memories and the expiry schedule (default: in `kv`). */
+  records?: LifecycleRecordStore;
+  /** Which update holds the memory it replaces (default: in this process's memory). */
+  updateClaims?: UpdateClaims;
   /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
   accessLogDays?: number;
 }
@@ -199,6 +204,14 @@ export interface AssembledRelayer extends Relayer {
   accessLog: AccessLog;
 }
 
+function missingKv(): never {
+  throw new SvcError(
+    "internal",
+    "Cannot start the relayer: without a Deno KV store (kv) it needs a job queue, a replay " +
+      "guard, lifecycle records and an access log store of its own",
+  );
+}
+
 /** Builds a relayer from its backends; nothing is opened here. */
 export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
   const { handler, close } = await assembleRelayer(options);
@@ -215,8 +228,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
+  const kv = () => options.kv ?? missingKv();
+  if (!options.kv) {
+    const { queue, replayGuard, records, accessLogStore } = options;
+    if (!queue || !replayGuard || !records || !accessLogStore) missingKv();
+  }
   const queue: JobQueue = options.queue ??
-    await KvJobQueue.open(options.kv, options.secret, {
+    await KvJobQueue.open(kv(), options.secret, {
       maxAttempts: options.maxAttempts,
       leaseMs: options.leaseMs,
     });
@@ -239,10 +257,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   });
   const metrics = new RelayerMetrics();
   const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
-  const records = new LifecycleRecords(options.kv);
+  const records = options.records ?? new LifecycleRecords(kv());
   const identity = await RelayerIdentity.fromSecret(options.secret);
   const accessLog = await AccessLog.open({
-    store: options.accessLogStore ?? new KvAccessLogStore(options.kv),
+    store: options.accessLogStore ?? new KvAccessLogStore(kv()),
     secret: options.secret,
     retentionDays: options.accessLogDays,
     logger,
@@ -273,6 +291,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     attributeSeal,
     reader,
     records,
+    updateClaims: options.updateClaims,
     identity,
     logger,
   });
@@ -295,7 +314,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     now: options.now,
   });
   const replayGuard = options.replayGuard ??
-    await KvReplayGuard.open(options.kv, { now: options.now });
+    await KvReplayGuard.open(kv(), { now: options.now });
   const verifyDeps = {
     directory,
     replayGuard,

@@ -3,6 +3,10 @@
  * @module
  */
 export { Database } from "./database.ts";
+export { PgAccessLogStore } from "./access_log_store.ts";
 export { PgBlobStore } from "./blob_store.ts";
 export { PgKeyStore } from "./key_store.ts";
 export { PgLedgerStore } from "./ledger_store.ts";
+export { PgLifecycleRecords } from "./lifecycle_records.ts";
+export { PgReplayGuard } from "./replay_guard.ts";
+export { PgUpdateClaims } from "./update_claims.ts";

@@ -20,7 +20,9 @@ import { sha256 } from "@noble/hashes/sha2";
 
 /** A request key's 64-bit fingerprint, as two 32-bit halves. */
 export interface Fingerprint {
+  /** The first 4 bytes, big-endian. */
   hi: number;
+  /** The next 4 bytes, big-endian (never 0 when `hi` is 0). */
   lo: number;
 }
 

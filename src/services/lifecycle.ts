@@ -24,8 +24,9 @@ import type {
   NamespaceIndex,
 } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import type { LifecycleRecords } from "./lifecycle_records.ts";
+import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
+import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 
 export interface LifecycleDependencies {
@@ -37,7 +38,9 @@ export interface LifecycleDependencies {
   hasher: TermHasher;
   attributeSeal: AttributeSeal;
   reader: MemoryReader;
-  records: LifecycleRecords;
+  records: LifecycleRecordStore;
+  /** Which update holds the memory it replaces (default: in this process's memory). */
+  updateClaims?: UpdateClaims;
   /** Signs erase receipts. */
   identity: RelayerIdentity;
   logger: Logger;
@@ -93,8 +96,6 @@ export interface NamespaceErase {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** How long an update holds the memory it replaces against another update (a job's lease). */
-const CLAIM_MS = 120_000;
 
 /** The cursor after memory `id`: opaque to clients. */
 function cursorOf(id: string): string {
@@ -135,8 +136,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
   const { identity, logger } = deps;
   const now = deps.now ?? Date.now;
-  /** Memories being updated: the new version's id, and since when (see `vet`). */
-  const updating = new Map<string, { by: string; at: number }>();
+  /** Which update holds each memory being replaced (see `vet`). */
+  const updating = deps.updateClaims ?? new MemoryUpdateClaims();
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -359,12 +360,12 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         if (erased.has(memoryId)) return `Cannot store memory ${memoryId}: it was erased`;
         const { replaces } = attributes;
         if (replaces === undefined) return undefined;
-        const claim = updating.get(replaces);
-        const claimed = claim && claim.by !== memoryId && now() - claim.at < CLAIM_MS;
-        if (claimed || index.replacedBy(replaces) !== undefined || !index.entry(replaces)) {
+        if (
+          index.replacedBy(replaces) !== undefined || !index.entry(replaces) ||
+          !(await updating.claim(replaces, memoryId, now()))
+        ) {
           return `Cannot update memory ${replaces}: it was erased or updated meanwhile`;
         }
-        updating.set(replaces, { by: memoryId, at: now() });
         return undefined;
       }));
     },
@@ -383,7 +384,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       );
       for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
         if (replaces === undefined) continue;
-        updating.delete(replaces);
+        await updating.release(replaces, memoryId);
         const index = await lexicon.namespace(owner, namespace);
         const entry = index.entry(replaces);
         if (entry) await eraseEntries(owner, namespace, [entry]);

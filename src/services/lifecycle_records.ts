@@ -9,11 +9,37 @@
 
 /** A memory due to expire. */
 export interface Expiry {
+  /** The memory's id. */
   memoryId: string;
+  /** The owner's address. */
   owner: string;
+  /** The namespace the memory is in. */
   namespace: string;
   /** Unix milliseconds. */
   expiresAt: number;
+}
+
+/**
+ * Where the relayer keeps the erased memories and the expiry schedule. {@link LifecycleRecords}
+ * keeps them in Deno KV (the default); a store shared by several relayers (PostgreSQL) may lease
+ * what `due` returns to one caller at a time for a while, so that relayers sweeping together
+ * erase each memory once. `lifecycleRecordStoreSuite` (in the testing module) checks a store.
+ */
+export interface LifecycleRecordStore {
+  /** Records erases, and drops the erased memories from the expiry schedule. */
+  markErased(
+    owner: string,
+    memories: { memoryId: string; expiresAt?: number }[],
+    erasedAt: number,
+  ): Promise<void>;
+  /** Which of `memoryIds` were erased. */
+  erased(owner: string, memoryIds: string[]): Promise<Set<string>>;
+  /** Adds memories to the expiry schedule. */
+  schedule(expiries: Expiry[]): Promise<void>;
+  /** The memories expired at `now`, soonest first, at most `limit`. */
+  due(now: number, limit: number): Promise<Expiry[]>;
+  /** Drops memories from the schedule (already gone). */
+  unschedule(expiries: Expiry[]): Promise<void>;
 }
 
 /** KV allows 1000 mutations a commit; fewer keep each commit small. */
@@ -32,8 +58,8 @@ async function commitAll<T>(
   }
 }
 
-/** The erased memories and the expiry schedule; see the module documentation. */
-export class LifecycleRecords {
+/** The erased memories and the expiry schedule in Deno KV; see the module documentation. */
+export class LifecycleRecords implements LifecycleRecordStore {
   #kv: Deno.Kv;
 
   constructor(kv: Deno.Kv) {

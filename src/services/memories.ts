@@ -32,7 +32,7 @@ import {
   type RememberedBy,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
-import type { LifecycleRecords } from "./lifecycle_records.ts";
+import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
 import type { MemoryReader } from "./reader.ts";
 import { explanationOf, type RecallExplanation } from "./recall_explanation.ts";
@@ -58,7 +58,7 @@ export interface MemoryServiceDependencies {
   /** Opens the tags sealed in a memory's row. */
   attributeSeal: AttributeSeal;
   /** Which memories were erased: restore skips them. */
-  records: LifecycleRecords;
+  records: LifecycleRecordStore;
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;

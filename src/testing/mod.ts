@@ -32,6 +32,9 @@ export {
   type SealedAccessRecord,
 } from "../services/access_log_store.ts";
 export { accessLogStoreSuite } from "./access_log_suite.ts";
+export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
+export { updateClaimsSuite } from "./update_claims_suite.ts";
+export { MemoryUpdateClaims } from "../services/update_claims.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
 export { cipherSuite } from "./cipher_suite.ts";
 export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";

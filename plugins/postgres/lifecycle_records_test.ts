@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { lifecycleRecordStoreSuite, updateClaimsSuite } from "../../src/testing/mod.ts";
+import { Database } from "./database.ts";
+import { PgLifecycleRecords } from "./lifecycle_records.ts";
+import { testDatabase } from "./test_server.ts";
+import { PgUpdateClaims } from "./update_claims.ts";
+
+const SECRET = new Uint8Array(32).fill(7);
+const T = 1_800_000_000_000;
+const OWNER = "0x" + "c3".repeat(32);
+
+/** A store on a fresh database, which closes both when disposed. */
+async function opened<T extends object>(make: (database: Database) => Promise<T>) {
+  const db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 3 });
+  return Object.assign(await make(database), {
+    async [Symbol.asyncDispose]() {
+      await database.close();
+      await db[Symbol.asyncDispose]();
+    },
+  });
+}
+
+lifecycleRecordStoreSuite(
+  "PgLifecycleRecords",
+  () => opened((database) => PgLifecycleRecords.open(database, SECRET)),
+);
+updateClaimsSuite(
+  "PgUpdateClaims",
+  () => opened((database) => PgUpdateClaims.open(database, SECRET)),
+);
+
+/** `count` relayers' pools on one fresh database, closed on dispose. */
+async function relayers(count: number) {
+  const db = await testDatabase();
+  const pools: Database[] = [];
+  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
+  return {
+    pools,
+    async [Symbol.asyncDispose]() {
+      for (const pool of pools) await pool.close();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("PgUpdateClaims: two relayers racing to update one memory: exactly one wins", async () => {
+  await using shared = await relayers(2);
+  const [a, b] = await Promise.all(shared.pools.map((pool) => PgUpdateClaims.open(pool, SECRET)));
+  for (let round = 0; round < 20; round++) {
+    const memory = `memory-${round}`;
+    const outcomes = await Promise.all([
+      a.claim(memory, `update-a-${round}`, T),
+      b.claim(memory, `update-b-${round}`, T),
+      a.claim(memory, `update-c-${round}`, T),
+      b.claim(memory, `update-d-${round}`, T),
+    ]);
+    assert.equal(outcomes.filter(Boolean).length, 1, `round ${round}`);
+  }
+  // A claim released on one relayer is free on the other.
+  assert.equal(await a.claim("m", "v1", T), true);
+  assert.equal(await b.claim("m", "v2", T), false);
+  await a.release("m", "v1");
+  assert.equal(await b.claim("m", "v2", T + 1), true);
+});
+
+Deno.test("PgUpdateClaims: the table holds keyed hashes, not the memories' ids", async () => {
+  await using shared = await relayers(1);
+  const claims = await PgUpdateClaims.open(shared.pools[0], SECRET);
+  await claims.claim("memory-visible-id", "update-visible-id", T);
+  const rows = await shared.pools[0].sql`
+    select encode(memory, 'escape') as memory, encode(claimed_by, 'escape') as update,
+      length(memory) as bytes
+    from svc_lifecycle_update_claims`;
+  assert.equal(rows.length, 1);
+  assert.equal(rows[0].bytes, 16);
+  assert.doesNotMatch(`${rows[0].memory} ${rows[0].update}`, /visible|memory|update/);
+});
+
+Deno.test("PgLifecycleRecords: an erase or a schedule made on one relayer is seen by the other", async () => {
+  await using shared = await relayers(2);
+  const [a, b] = await Promise.all(
+    shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET)),
+  );
+  await a.markErased(OWNER, [{ memoryId: "m1" }], T);
+  assert.deepEqual(await b.erased(OWNER, ["m1", "m2"]), new Set(["m1"]));
+  await b.schedule([{ memoryId: "m3", owner: OWNER, namespace: "notes", expiresAt: T + 10 }]);
+  assert.deepEqual(await a.due(T + 10, 10), [
+    { memoryId: "m3", owner: OWNER, namespace: "notes", expiresAt: T + 10 },
+  ]);
+});
+
+Deno.test("PgLifecycleRecords: relayers sweeping together are each handed different memories", async () => {
+  await using shared = await relayers(3);
+  const stores = await Promise.all(
+    shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET, { sweepLeaseMs: 60_000 })),
+  );
+  const expiries = Array.from({ length: 300 }, (_, i) => ({
+    memoryId: `m${String(i).padStart(3, "0")}`,
+    owner: OWNER,
+    namespace: "notes",
+    expiresAt: T + i,
+  }));
+  await stores[0].schedule(expiries);
+  const handed = await Promise.all(stores.map((store) => store.due(T + 1000, 120)));
+  const ids = handed.flat().map((expiry) => expiry.memoryId);
+  assert.equal(new Set(ids).size, ids.length, "no memory handed twice");
+  assert.equal(ids.length, 300, "every due memory handed to some sweep");
+  // A sweep that died: its memories are handed again once the lease ends.
+  assert.deepEqual(await stores[0].due(T + 1000, 500), []);
+  assert.equal((await stores[1].due(T + 61_000, 500)).length, 300);
+});
+
+Deno.test("PgLifecycleRecords: no owner, namespace or key readable in the tables", async () => {
+  await using shared = await relayers(1);
+  const store = await PgLifecycleRecords.open(shared.pools[0], SECRET);
+  await store.markErased(OWNER, [{ memoryId: "m1" }], T);
+  await store.schedule([{ memoryId: "m2", owner: OWNER, namespace: "diary-secret", expiresAt: T }]);
+  const sql = shared.pools[0].sql;
+  const dump = JSON.stringify([
+    ...await sql`select encode(owner, 'escape') as o, * from svc_lifecycle_erased`,
+    ...await sql`select encode(sealed, 'escape') as s, * from svc_lifecycle_expiry`,
+  ], (_, v) => typeof v === "bigint" ? String(v) : v);
+  assert.doesNotMatch(dump, /c3c3|diary-secret|notes/);
+  // Another secret opens none of it.
+  const other = await PgLifecycleRecords.open(shared.pools[0], new Uint8Array(32).fill(8));
+  assert.deepEqual(await other.erased(OWNER, ["m1"]), new Set());
+  await assert.rejects(other.due(T, 10));
+});

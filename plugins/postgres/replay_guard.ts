@@ -1,0 +1,183 @@
+/**
+ * The replay guard in PostgreSQL, shared by every relayer: the database decides each claim, so
+ * a signed request sent to two relayers at once is accepted by exactly one of them.
+ *
+ * A claim is the key's 64-bit fingerprint (the first 8 bytes of its SHA-256, as the embedded
+ * guard keeps it: never the signature, the nonce or the body) and its expiry. The claims that
+ * arrive while a round trip is under way wait and go together in the next one (a group commit,
+ * as the embedded guard's): one `INSERT … ON CONFLICT` statement, sorted so that concurrent
+ * batches of several relayers lock rows in one order. A row inserted, or an expired row taken
+ * over, is an accepted claim; a live row is a replay. A request is answered only once its
+ * claim is committed.
+ *
+ * Expired rows are deleted by the relayers themselves, at most once a minute each after a
+ * batch, a bounded number at a time, skipping rows another transaction holds.
+ *
+ * @example
+ * ```ts ignore
+ * const guard = new PgReplayGuard(await Database.open({ url }));
+ * await guard.claim("nonce:…", 600_000); // true
+ * await guard.claim("nonce:…", 600_000); // false, on this relayer or any other
+ * ```
+ */
+import {
+  backendError,
+  fingerprintOf,
+  type Logger,
+  type ReplayGuard,
+  silentLogger,
+} from "../../src/kit.ts";
+import type { Database } from "./database.ts";
+
+/** Settings of {@link PgReplayGuard}. */
+export interface PgReplayGuardOptions {
+  /** Unix milliseconds; `Date.now` by default. */
+  now?: () => number;
+  /** Claims written in one statement at most (default 1024). */
+  maxBatch?: number;
+  /** How often this relayer deletes expired claims (default 60 s). */
+  pruneEveryMs?: number;
+  /** Expired claims deleted by one statement at most (default 10,000). */
+  pruneLimit?: number;
+  logger?: Logger;
+}
+
+interface PendingClaim {
+  print: bigint;
+  expiresAt: number;
+  resolve(accepted: boolean): void;
+  reject(error: unknown): void;
+}
+
+/** Deadlock and serialization failures: the statement changed nothing and may run again. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+const ATTEMPTS = 3;
+
+/** A key's fingerprint as PostgreSQL's signed 64-bit integer. */
+export function printOf(key: string): bigint {
+  const { hi, lo } = fingerprintOf(key);
+  return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+}
+
+/** A replay guard whose claims the shared database decides; see the module documentation. */
+export class PgReplayGuard implements ReplayGuard {
+  #database: Database;
+  #now: () => number;
+  #maxBatch: number;
+  #pruneEveryMs: number;
+  #pruneLimit: number;
+  #logger: Logger;
+  #queue: PendingClaim[] = [];
+  #flushing: Promise<void> | undefined;
+  #nextPrune = 0;
+  #batches = 0;
+
+  /** A guard on `database` (whose schema is migrated); opens nothing. */
+  constructor(database: Database, options: PgReplayGuardOptions = {}) {
+    this.#database = database;
+    this.#now = options.now ?? Date.now;
+    this.#maxBatch = Math.max(1, options.maxBatch ?? 1024);
+    this.#pruneEveryMs = options.pruneEveryMs ?? 60_000;
+    this.#pruneLimit = options.pruneLimit ?? 10_000;
+    this.#logger = options.logger ?? silentLogger;
+  }
+
+  claim(key: string, ttlMs: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        print: printOf(key),
+        expiresAt: Math.ceil(this.#now() + ttlMs),
+        resolve,
+        reject,
+      });
+      this.#flushing ??= this.#flush();
+    });
+  }
+
+  /** How many batches this guard wrote (each one statement). */
+  stats(): { batches: number } {
+    return { batches: this.#batches };
+  }
+
+  /** Waits for the claims and the pruning under way. */
+  async close(): Promise<void> {
+    await this.#flushing;
+  }
+
+  /** Deletes up to `limit` claims expired at `now`; resolves to how many. */
+  async prune(now = this.#now(), limit = this.#pruneLimit): Promise<number> {
+    try {
+      const result = await this.#database.sql`
+        delete from svc_replay_claims where print in (
+          select print from svc_replay_claims where expires_at <= ${now}::int8
+          order by expires_at limit ${limit}
+          for update skip locked
+        )`;
+      return result.count;
+    } catch (error) {
+      throw backendError("postgres", "delete expired replay claims", error);
+    }
+  }
+
+  /** Commits the waiting claims, a batch at a time, until none waits. */
+  async #flush(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#maxBatch);
+        try {
+          const accepted = await this.#commit(batch);
+          for (const claim of batch) claim.resolve(accepted.delete(claim.print));
+        } catch (error) {
+          for (const claim of batch) claim.reject(error);
+        }
+        const now = this.#now();
+        if (now >= this.#nextPrune) {
+          this.#nextPrune = now + this.#pruneEveryMs;
+          await this.prune(now).catch((error) =>
+            this.#logger.warn("cannot delete expired replay claims", { error })
+          );
+        }
+      }
+    } finally {
+      this.#flushing = undefined;
+    }
+  }
+
+  /**
+   * Writes a batch; resolves to the fingerprints accepted. A key claimed twice in one batch
+   * is written once, with its first expiry: `delete` above answers `true` to the first only.
+   */
+  async #commit(batch: PendingClaim[]): Promise<Set<bigint>> {
+    const expiries = new Map<bigint, number>();
+    for (const { print, expiresAt } of batch) {
+      if (!expiries.has(print)) expiries.set(print, expiresAt);
+    }
+    // One lock order for every relayer's batches: no deadlock between them.
+    const prints = [...expiries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const sql = this.#database.sql;
+    this.#batches++;
+    for (let attempt = 1;; attempt++) {
+      try {
+        const rows = await sql<{ print: bigint }[]>`
+          insert into svc_replay_claims (print, expires_at)
+          select * from unnest(
+            ${sql.array(prints.map(String))}::int8[],
+            ${sql.array(prints.map((print) => expiries.get(print)!))}::int8[]
+          )
+          on conflict (print) do update set expires_at = excluded.expires_at
+            where svc_replay_claims.expires_at <= ${this.#now()}::int8
+          returning print`;
+        return new Set(rows.map((row) => BigInt(row.print)));
+      } catch (error) {
+        const code = (error as { code?: string })?.code;
+        if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue;
+        throw backendError(
+          "postgres",
+          "check whether this signed request was used before (sign it again with a fresh " +
+            "nonce and retry)",
+          error,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { SvcError } from "../../src/kit.ts";
+import { Database } from "./database.ts";
+import { PgReplayGuard, printOf } from "./replay_guard.ts";
+import { testDatabase } from "./test_server.ts";
+
+const TTL = 600_000;
+const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
+
+/** `count` relayers' pools on one fresh database, closed on dispose. */
+async function relayers(count: number) {
+  const db = await testDatabase();
+  const pools: Database[] = [];
+  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
+  return {
+    pools,
+    async [Symbol.asyncDispose]() {
+      for (const pool of pools) await pool.close();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("PgReplayGuard: of concurrent claims of one key exactly one is accepted", async () => {
+  await using shared = await relayers(1);
+  const guard = new PgReplayGuard(shared.pools[0]);
+  const outcomes = await Promise.all(Array.from({ length: 20 }, () => guard.claim(key(1), TTL)));
+  assert.equal(outcomes.filter(Boolean).length, 1);
+  assert.equal(await guard.claim(key(1), TTL), false);
+  assert.equal(await guard.claim(key(2), TTL), true);
+  await guard.close();
+});
+
+Deno.test("PgReplayGuard: two relayers claiming the same keys at once accept each exactly once", async () => {
+  await using shared = await relayers(2);
+  const guards = shared.pools.map((pool) => new PgReplayGuard(pool, { maxBatch: 16 }));
+  const keys = Array.from({ length: 300 }, (_, i) => key(i));
+  // Each relayer claims every key, in opposite orders, all at once.
+  const [one, two] = await Promise.all([
+    Promise.all(keys.map((k) => guards[0].claim(k, TTL))),
+    Promise.all(keys.toReversed().map((k) => guards[1].claim(k, TTL))),
+  ]);
+  two.reverse();
+  keys.forEach((_, i) => assert.equal(Number(one[i]) + Number(two[i]), 1, `key ${i}`));
+  assert.ok(one.some(Boolean) || two.some(Boolean));
+  // A replay later is refused by both.
+  for (const guard of guards) {
+    assert.equal(await guard.claim(keys[7], TTL), false);
+  }
+  for (const guard of guards) await guard.close();
+});
+
+Deno.test("PgReplayGuard: a request accepted by one relayer is refused by the other", async () => {
+  await using shared = await relayers(2);
+  const [a, b] = shared.pools.map((pool) => new PgReplayGuard(pool));
+  assert.equal(await a.claim(key(1), TTL), true);
+  assert.equal(await b.claim(key(1), TTL), false);
+  assert.equal(await b.claim(key(2), TTL), true);
+  assert.equal(await a.claim(key(2), TTL), false);
+  await a.close();
+  await b.close();
+});
+
+Deno.test("PgReplayGuard: claims that arrive together are written in one statement", async () => {
+  await using shared = await relayers(1);
+  const guard = new PgReplayGuard(shared.pools[0]);
+  const outcomes = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => guard.claim(key(i), TTL)),
+  );
+  assert.ok(outcomes.every(Boolean));
+  // The first claim goes alone; the 199 queued behind it go in the next statement.
+  assert.equal(guard.stats().batches, 2);
+  const [{ count }] = await shared.pools[0]
+    .sql`select count(*)::int as count from svc_replay_claims`;
+  assert.equal(count, 200);
+  await guard.close();
+});
+
+Deno.test("PgReplayGuard: the table holds fingerprints and expiries, never the key", async () => {
+  await using shared = await relayers(1);
+  const clock = { now: 1_800_000_000_000 };
+  const guard = new PgReplayGuard(shared.pools[0], { now: () => clock.now });
+  await guard.claim(key(1), TTL);
+  const rows = await shared.pools[0].sql`select * from svc_replay_claims`;
+  assert.deepEqual(rows.map((row) => ({ ...row })), [
+    { print: printOf(key(1)), expires_at: BigInt(clock.now + TTL) },
+  ]);
+  assert.doesNotMatch(
+    JSON.stringify(rows, (_, v) => typeof v === "bigint" ? String(v) : v),
+    /nonce/,
+  );
+  await guard.close();
+});
+
+Deno.test("PgReplayGuard: an expired claim can be taken again, and expired rows are pruned", async () => {
+  await using shared = await relayers(2);
+  const clock = { now: 1_800_000_000_000 };
+  const now = () => clock.now;
+  const [a, b] = shared.pools.map((pool) => new PgReplayGuard(pool, { now, pruneEveryMs: 10_000 }));
+  assert.equal(await a.claim(key(1), 1000), true);
+  assert.equal(await a.claim(key(2), TTL), true);
+  assert.equal(await b.claim(key(1), 1000), false);
+  clock.now += 2000;
+  assert.equal(await b.claim(key(1), 1000), true, "expired: usable again");
+  assert.equal(await a.claim(key(1), 1000), false, "and claimed again for its new time to live");
+  assert.equal(await a.claim(key(2), TTL), false, "still alive");
+  // Past the first claims' expiry and a prune interval: the next batch prunes.
+  await a.claim(key(3), 1000);
+  clock.now += 20_000;
+  assert.equal(await a.claim(key(4), TTL), true);
+  await a.close(); // the prune after that batch is done
+  const rows = await shared.pools[0].sql`select print from svc_replay_claims order by print`;
+  assert.deepEqual(
+    rows.map((row) => row.print),
+    [printOf(key(2)), printOf(key(4))].sort((x, y) => (x < y ? -1 : 1)),
+  );
+  assert.equal(await a.prune(), 0, "nothing left to prune");
+  await a.close();
+  await b.close();
+});
+
+Deno.test("PgReplayGuard: a database failure answers 503 to the claims waiting", async () => {
+  await using shared = await relayers(1);
+  const guard = new PgReplayGuard(shared.pools[0]);
+  await shared.pools[0].close();
+  await assert.rejects(guard.claim(key(1), TTL), (error: unknown) => {
+    assert.ok(error instanceof SvcError);
+    assert.equal(error.code, "backend_unavailable");
+    assert.doesNotMatch(error.message, /postgres:\/\/|nonce-1/);
+    return true;
+  });
+  await guard.close();
+});
