@@ -1,0 +1,2 @@
+export { Database } from "./database.ts";
+export { PgBlockStorage } from "./block_storage.ts";
