@@ -52,6 +52,8 @@ const READS = new Set([1, 2]);
 const PLUGIN = "the encrypted vector index";
 /** Times a change is planned again after another writer changed its namespaces. */
 const RETRIES = 5;
+/** The same on a storage relayers share, where writers to one namespace contend by design. */
+const SHARED_RETRIES = 40;
 
 /** How to open an {@linkcode EncryptedVectorStore}. */
 export interface EncryptedIndexOptions {
@@ -313,12 +315,17 @@ export class EncryptedVectorStore implements VectorStore {
       if (version === null) {
         // Another writer changed these namespaces: load them again and plan again.
         for (const ns of residents.keys()) this.#cache.drop(ns);
-        if (++conflicts > RETRIES) {
+        if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
           throw new SvcError(
             "backend_unavailable",
             "Cannot write the vector index: it keeps changing under this relayer (is another " +
               "process writing the same index?)",
           );
+        }
+        if (this.#others) {
+          // Writers that just collided would collide again: each waits a random while first.
+          const ms = Math.random() * Math.min(200, 2 ** conflicts);
+          await new Promise((resolve) => setTimeout(resolve, ms));
         }
         continue;
       }
