@@ -270,16 +270,6 @@ export class PgBlockStorage implements BlockStorage {
     }
   }
 
-  /** Removes every row of index `name` (it must be closed everywhere). */
-  static async remove(database: Database, name: string): Promise<void> {
-    checkIndexName(name);
-    await database.sql.begin(async (tx) => {
-      for (const table of ["blocks", "ids", "headers", "notes", "meta"]) {
-        await tx.unsafe(`delete from svc_index_${table} where index_name = $1`, [name]);
-      }
-    });
-  }
-
   /** Stops listening; the database stays open (it is the composition's to close). */
   close(): void {
     this.#closed = true;

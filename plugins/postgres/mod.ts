@@ -1,2 +1,3 @@
 export { Database } from "./database.ts";
 export { PgBlockStorage } from "./block_storage.ts";
+export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
