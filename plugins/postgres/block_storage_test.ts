@@ -3,7 +3,7 @@
  * to sharing (two pools on one database acting as two relayers).
  */
 import assert from "node:assert/strict";
-import type { VectorRow, VectorStore } from "../../src/kit.ts";
+import type { VectorRow } from "../../src/kit.ts";
 import { vectorStoreSuite, type VectorStoreUnderTest } from "../../src/testing/mod.ts";
 import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
 import { PgBlockStorage } from "./block_storage.ts";
