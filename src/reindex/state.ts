@@ -21,6 +21,7 @@ export interface ReindexPlan {
   to: string;
   /** The embedder it is built with. */
   model: string;
+  /** The vector size of that embedder. */
   dimensions: number;
   /** Unix milliseconds. */
   startedAt: number;
