@@ -41,14 +41,12 @@ import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
 import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
-import { IndexKeys, type NamespaceRef } from "./keys.ts";
+import type { IndexKeys, NamespaceRef } from "./keys.ts";
+import { openKeys } from "./meta_check.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { type Resident, unit } from "./resident.ts";
 import type { BlockStorage, StoredHeader } from "./storage.ts";
 
-/** Written since rows carry a `MemoryInfo`; a format 1 index is marked 2 when opened here. */
-const FORMAT = 2;
-const READS = new Set([1, 2]);
 const PLUGIN = "the encrypted vector index";
 /** Times a change is planned again after another writer changed its namespaces. */
 const RETRIES = 5;
@@ -154,40 +152,7 @@ export class EncryptedVectorStore implements VectorStore {
       throw backendError(PLUGIN, `open the vector index in ${where}`, error);
     }
     try {
-      const keys = await IndexKeys.derive(options.secret);
-      const keyCheck = await keys.keyCheck();
-      const meta = await storage.meta();
-      const { model, dimensions } = options;
-      const files = options.storage ? where : `${where} (with its -wal and -shm files)`;
-      const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
-        `for each namespace to re-index from the blob store`;
-      if (meta && !READS.has(meta.format)) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
-            `version reads formats ${[...READS].join(" and ")}. Either run the version that ` +
-            `wrote it, or ${fix}.`,
-        );
-      }
-      if (meta && meta.keyCheck !== keyCheck) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it was written under another master key. ` +
-            `Either start with that key (SVC_MASTER_KEY, or the data directory's master.key), ` +
-            `or ${fix}.`,
-        );
-      }
-      if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it was built with embedder ` +
-            `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
-            `configured. Either configure the original embedder, or ${fix}.`,
-        );
-      }
-      if (!meta || meta.format !== FORMAT) {
-        await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
-      }
+      const keys = await openKeys(storage, options, where);
       return new EncryptedVectorStore(storage, keys, options);
     } catch (error) {
       storage.close();
