@@ -243,6 +243,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
   // A reindex switched to a new index: the namespaces are read again from it.
   vectors.onReplaced?.(() => lexicon.clear());
+  // Another relayer changed a namespace (a shared index): it is read again from the store.
+  vectors.onChanged?.((owner, namespace) => lexicon.drop(owner, namespace));
   const vectorSeal = await VectorSeal.fromSecret(options.secret);
   const attributeSeal = await AttributeSeal.fromSecret(options.secret);
   const pipeline = createRememberPipeline({

@@ -7,12 +7,15 @@
  * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
  * a memory budget. Storage is a Deno KV database (`kv_storage.ts`) behind a small interface
  * (`storage.ts`); a crash leaves each write whole or absent (a write too large for one atomic
- * commit stages some blocks first, which are read only once its final commit landed).
+ * commit stages some blocks first, which are read only once its final commit landed). Another
+ * storage can be given instead (`storage`: the PostgreSQL plugin's, shared by many relayers).
  *
  * Writes go through one writer per store. A namespace's stored version is checked by each
  * commit, and before each search unless the store is the index's only writer (`soleWriter`, as
  * in a relayer, which owns its data directory), so another process writing the same index is
- * noticed (its changes are loaded, a conflicting commit is planned again).
+ * noticed (its changes are loaded, a conflicting commit is planned again). A storage that tells
+ * of other writers' commits (`BlockStorage.watch`) lets a search trust what it holds for a
+ * while instead (`revalidateMs`, see `other_writers.ts`).
  *
  * @example
  * ```ts
@@ -36,26 +39,35 @@ import {
 } from "../../src/kit.ts";
 import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
+import { OtherWriters } from "./other_writers.ts";
 import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
-import { IndexKeys, type NamespaceRef } from "./keys.ts";
+import type { IndexKeys, NamespaceRef } from "./keys.ts";
+import { openKeys } from "./meta_check.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { type Resident, unit } from "./resident.ts";
 import type { BlockStorage, StoredHeader } from "./storage.ts";
 
-/** Written since rows carry a `MemoryInfo`; a format 1 index is marked 2 when opened here. */
-const FORMAT = 2;
-const READS = new Set([1, 2]);
 const PLUGIN = "the encrypted vector index";
 /** Times a change is planned again after another writer changed its namespaces. */
 const RETRIES = 5;
+/** The same on a storage relayers share, where writers to one namespace contend by design. */
+const SHARED_RETRIES = 40;
 
 /** How to open an {@linkcode EncryptedVectorStore}. */
 export interface EncryptedIndexOptions {
   /**
    * The Deno KV database file, for example `<data dir>/index.kv` (created, with its directory,
-   * if missing; SQLite keeps `-wal` and `-shm` files beside it).
+   * if missing; SQLite keeps `-wal` and `-shm` files beside it). Not read when `storage` is
+   * given.
    */
-  path: string;
+  path?: string;
+  /**
+   * An opened storage to use instead of a Deno KV file (the store closes it); `where` then
+   * names it in messages.
+   */
+  storage?: BlockStorage;
+  /** Where the index is, for messages, with `storage` (default: "the given storage"). */
+  where?: string;
   /** The relayer's 32-byte secret, from which every key of the index is derived. */
   secret: Uint8Array<ArrayBuffer>;
   /** The embedder's model id; an index built by another is refused. */
@@ -71,6 +83,12 @@ export interface EncryptedIndexOptions {
    * Default `false`: every search reads the namespace's stored version.
    */
   soleWriter?: boolean;
+  /**
+   * With a storage that tells of other writers' commits (and not `soleWriter`): how long, in
+   * milliseconds, a search trusts a namespace held in memory before reading its stored version
+   * again, in case a notification was lost (default 1000; 0 reads it before every search).
+   */
+  revalidateMs?: number;
   /** Where warnings go (default: JSON lines on stderr). */
   logger?: Logger;
 }
@@ -100,6 +118,8 @@ export class EncryptedVectorStore implements VectorStore {
   #writing: Promise<void> | null = null;
   #committing: Promise<unknown> | null = null;
   #soleWriter: boolean;
+  #others: OtherWriters | undefined;
+  #unwatch: (() => void) | undefined;
 
   private constructor(
     storage: BlockStorage,
@@ -113,52 +133,26 @@ export class EncryptedVectorStore implements VectorStore {
     this.#logger = options.logger ?? createLogger("warn");
     const budget = (options.memoryMb ?? 512) * 1024 * 1024;
     this.#cache = new NamespaceCache(storage, keys, this.dimensions, budget, this.#logger);
+    if (storage.watch && !this.#soleWriter) {
+      const others = new OtherWriters(this.#cache, options.revalidateMs ?? 1000, this.#logger);
+      this.#others = others;
+      this.#unwatch = storage.watch(others);
+    }
   }
 
   /** Opens the index, refusing one written under another secret or by another embedder. */
   static async open(options: EncryptedIndexOptions): Promise<EncryptedVectorStore> {
-    const where = options.path;
+    const where = options.storage ? options.where ?? "the given storage" : options.path;
     let storage: BlockStorage;
     try {
-      storage = await KvBlockStorage.open(options.path);
+      if (options.storage) storage = options.storage;
+      else if (options.path !== undefined) storage = await KvBlockStorage.open(options.path);
+      else throw new SvcError("internal", "Cannot open the vector index: no path or storage");
     } catch (error) {
       throw backendError(PLUGIN, `open the vector index in ${where}`, error);
     }
     try {
-      const keys = await IndexKeys.derive(options.secret);
-      const keyCheck = await keys.keyCheck();
-      const meta = await storage.meta();
-      const { model, dimensions } = options;
-      const files = `${where} (with its -wal and -shm files)`;
-      const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
-        `for each namespace to re-index from the blob store`;
-      if (meta && !READS.has(meta.format)) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
-            `version reads formats ${[...READS].join(" and ")}. Either run the version that ` +
-            `wrote it, or ${fix}.`,
-        );
-      }
-      if (meta && meta.keyCheck !== keyCheck) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it was written under another master key. ` +
-            `Either start with that key (SVC_MASTER_KEY, or the data directory's master.key), ` +
-            `or ${fix}.`,
-        );
-      }
-      if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {
-        throw new SvcError(
-          "conflict",
-          `Cannot open the vector index in ${where}: it was built with embedder ` +
-            `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
-            `configured. Either configure the original embedder, or ${fix}.`,
-        );
-      }
-      if (!meta || meta.format !== FORMAT) {
-        await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
-      }
+      const keys = await openKeys(storage, options, where);
       return new EncryptedVectorStore(storage, keys, options);
     } catch (error) {
       storage.close();
@@ -221,6 +215,7 @@ export class EncryptedVectorStore implements VectorStore {
     }
     const items = Promise.all(checked.map(async ({ r, row }) => {
       const ref = await this.#keys.ref(r.owner, r.namespace);
+      this.#others?.name(ref, r.owner, r.namespace);
       const add: NewRow = { ref, owner: r.owner, namespace: r.namespace, row };
       return { id: r.id, add };
     })).then((all) => [...new Map(all.map((item) => [item.id, item])).values()]);
@@ -274,6 +269,7 @@ export class EncryptedVectorStore implements VectorStore {
       for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
       const chunk = window.slice(0, chunkLength(window, located, residents));
       const planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
+      const checkedAt = performance.now();
       const commit = this.#storage.commit(planned.change);
       this.#committing = commit;
       const version = await commit.catch((error) => {
@@ -284,16 +280,23 @@ export class EncryptedVectorStore implements VectorStore {
       if (version === null) {
         // Another writer changed these namespaces: load them again and plan again.
         for (const ns of residents.keys()) this.#cache.drop(ns);
-        if (++conflicts > RETRIES) {
+        if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
           throw new SvcError(
             "backend_unavailable",
             "Cannot write the vector index: it keeps changing under this relayer (is another " +
               "process writing the same index?)",
           );
         }
+        if (this.#others) {
+          // Writers that just collided would collide again: each waits a random while first.
+          const ms = Math.random() * Math.min(200, 2 ** conflicts);
+          await new Promise((resolve) => setTimeout(resolve, ms));
+        }
         continue;
       }
       planned.apply(version);
+      // The commit checked the versions it was planned against: what is held was current.
+      for (const resident of residents.values()) resident.checkedAt = checkedAt;
       at += chunk.length;
     }
     this.#cache.evict();
@@ -301,7 +304,11 @@ export class EncryptedVectorStore implements VectorStore {
 
   /** The namespace's rows as stored now, `null` when it has none. */
   async #current(ref: NamespaceRef): Promise<Resident | null> {
-    if (this.#soleWriter && this.#cache.held(ref.ns)) return await this.#cache.get(ref);
+    const trusted = this.#cache.held(ref.ns);
+    if (trusted && (this.#soleWriter || this.#others?.trusts(ref.ns, trusted))) {
+      return await this.#cache.get(ref);
+    }
+    const checkedAt = performance.now();
     let stored = await this.#storage.header(ref);
     const held = this.#cache.held(ref.ns);
     if (held && stored && held.version !== stored.version && this.#committing) {
@@ -313,7 +320,11 @@ export class EncryptedVectorStore implements VectorStore {
       if (held?.version) this.#cache.drop(ref.ns);
       return null;
     }
-    return await this.#cache.get(ref, stored);
+    const resident = await this.#cache.get(ref, stored);
+    if (resident.version === stored.version) {
+      resident.checkedAt = Math.max(resident.checkedAt, checkedAt);
+    }
+    return resident;
   }
 
   async search(
@@ -328,6 +339,7 @@ export class EncryptedVectorStore implements VectorStore {
     const query = this.#vector(vector, "search the vector index");
     if (options.ids?.length === 0 || k <= 0) return [];
     const ref = await this.#keys.ref(owner, namespace);
+    this.#others?.name(ref, owner, namespace);
     const resident = await this.#call("search the vector index", () => this.#current(ref));
     signal?.throwIfAborted();
     return resident?.search(query, k, options.ids) ?? [];
@@ -372,6 +384,7 @@ export class EncryptedVectorStore implements VectorStore {
   async terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
     options?.signal?.throwIfAborted();
     const ref = await this.#keys.ref(owner, namespace);
+    this.#others?.name(ref, owner, namespace);
     const resident = await this.#call("read the stored terms", () => this.#current(ref));
     options?.signal?.throwIfAborted();
     return resident?.terms() ?? [];
@@ -398,6 +411,19 @@ export class EncryptedVectorStore implements VectorStore {
     });
   }
 
+  /**
+   * With a shared storage: calls `listener` with each namespace another writer changed (among
+   * those this store was asked about), after dropping it from memory.
+   */
+  onChanged(listener: (owner: string, namespace: string) => void): void {
+    this.#others?.onChanged(listener);
+  }
+
+  /** With a shared storage: calls `listener` when another writer may have changed anything. */
+  onReplaced(listener: () => void): void {
+    this.#others?.onReplaced(listener);
+  }
+
   /** The namespaces decrypted in memory now, and about the bytes they hold. */
   memoryStats(): { namespaces: number; bytes: number } {
     return this.#cache.stats();
@@ -411,6 +437,7 @@ export class EncryptedVectorStore implements VectorStore {
   /** Waits for queued writes, then closes the database (the store is unusable after). */
   async close(): Promise<void> {
     await this.idle();
+    this.#unwatch?.();
     this.#cache.clear();
     this.#storage.close();
   }

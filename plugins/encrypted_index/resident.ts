@@ -35,6 +35,8 @@ export class Resident {
   version: string | null = null;
   /** The namespace's name, sealed, as its header keeps it. */
   sealedName: Uint8Array<ArrayBuffer> | null = null;
+  /** When (`performance.now()`) `version` was last known to be the stored one (0: never). */
+  checkedAt = 0;
   readonly blocks = new Map<string, BlockInfo>();
   #ids: string[] = [];
   #blobIds: string[] = [];

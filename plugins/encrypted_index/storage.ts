@@ -2,8 +2,8 @@
  * What the encrypted index needs from its storage: a few small records and sealed blocks,
  * changed only by atomic commits. Everything it is given is already sealed or opaque (keyed
  * hashes, random block ids, memory ids), so a storage never sees a vector, a term or a name.
- * `kv_storage.ts` keeps it in Deno KV. The interface is internal to the plugin, so that another
- * database (PostgreSQL, in a later change) can implement it.
+ * `kv_storage.ts` keeps it in Deno KV; the PostgreSQL plugin's `PgBlockStorage` in a database
+ * several relayers share.
  */
 import type { NamespaceRef } from "./keys.ts";
 
@@ -57,6 +57,14 @@ export interface IndexChange {
   deleteIds: string[];
 }
 
+/** What a shared storage tells a store about commits of other writers. */
+export interface StorageWatcher {
+  /** Another writer committed to a namespace, which is now at `version`. */
+  changed(ref: NamespaceRef, version: string): void;
+  /** Commits may have been missed (notifications were interrupted): trust nothing held. */
+  lost(): void;
+}
+
 /** The storage of the encrypted index. */
 export interface BlockStorage {
   /** The index's record of itself, `null` for a new index. */
@@ -84,6 +92,12 @@ export interface BlockStorage {
    * (nothing applied) when a namespace is not at its expected version.
    */
   commit(change: IndexChange): Promise<string | null>;
+  /**
+   * For a storage other processes write too, when it can tell of their commits: calls
+   * `watcher` until the returned function is called or the storage closes. Versions compare
+   * as strings (a later commit's is greater).
+   */
+  watch?(watcher: StorageWatcher): () => void;
   /** Closes the storage. */
   close(): void;
 }

@@ -5,8 +5,11 @@
 export { Database } from "./database.ts";
 export { PgAccessLogStore } from "./access_log_store.ts";
 export { PgBlobStore } from "./blob_store.ts";
+export { PgBlockStorage } from "./block_storage.ts";
+export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
 export { PgKeyStore } from "./key_store.ts";
 export { PgLedgerStore } from "./ledger_store.ts";
 export { PgLifecycleRecords } from "./lifecycle_records.ts";
+export { PgReindexState } from "./reindex_state.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgUpdateClaims } from "./update_claims.ts";

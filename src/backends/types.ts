@@ -302,6 +302,12 @@ export interface VectorStore {
    * catalog) is read again.
    */
   onReplaced?(listener: () => void): void;
+  /**
+   * For a store other processes write too (several relayers on one database): `listener` is
+   * called with each namespace another writer changed, so that what was read from it (the
+   * lexical index and catalog of that namespace) is read again.
+   */
+  onChanged?(listener: (owner: string, namespace: string) => void): void;
   /** Releases what the store holds open. */
   close(): Promise<void>;
 }

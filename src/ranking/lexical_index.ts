@@ -359,6 +359,11 @@ export class LexicalIndex {
     this.#namespaces.clear();
   }
 
+  /** Forgets one namespace (another writer changed it): it is read again on next use. */
+  drop(owner: string, namespace: string): void {
+    this.#namespaces.delete(`${owner}\0${namespace}`);
+  }
+
   /** Forgets memories (only in namespaces already loaded; others load without them). */
   async remove(owner: string, namespace: string, ids: string[]): Promise<void> {
     const index = this.#namespaces.get(`${owner}\0${namespace}`);

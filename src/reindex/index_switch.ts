@@ -92,6 +92,7 @@ export class IndexSwitch {
   #texts = new WeakMap<object, string>();
   #gate = new WriteGate();
   #replaced: (() => void)[] = [];
+  #changed: ((owner: string, namespace: string) => void)[] = [];
   #logger: Logger;
   /** Embeds with the active index's embedder. */
   readonly embedder: Embedder;
@@ -115,6 +116,24 @@ export class IndexSwitch {
       embed: (texts, options) => this.#embed(texts, options),
     };
     this.vectors = this.#store();
+    this.#follow(active.store);
+  }
+
+  /** Passes on what a store tells of other writers' changes, while it is the active one. */
+  #follow(store: VectorStore): void {
+    store.onChanged?.((owner, namespace) => {
+      if (store !== this.#active.store) return;
+      for (const listener of this.#changed) {
+        try {
+          listener(owner, namespace);
+        } catch (error) {
+          this.#logger.error("a listener of the index switch failed", { error });
+        }
+      }
+    });
+    store.onReplaced?.(() => {
+      if (store === this.#active.store) this.#notify();
+    });
   }
 
   /** The index serving now. */
@@ -133,6 +152,7 @@ export class IndexSwitch {
       throw new SvcError("conflict", "Cannot build a second index: one is being built already");
     }
     this.#target = { ...target, calls: 0, closing: false };
+    this.#follow(target.store);
   }
 
   /**
@@ -309,6 +329,7 @@ export class IndexSwitch {
           return s.partitions(options);
         }),
       onReplaced: (listener) => void this.#replaced.push(listener),
+      onChanged: (listener) => void this.#changed.push(listener),
       close: () => this.close(),
     };
   }

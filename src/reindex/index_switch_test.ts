@@ -178,3 +178,44 @@ Deno.test("write gate: an exclusive task waits for the writes under way and hold
   await Promise.all([first, exclusive, second]);
   assert.deepEqual(order, ["write 1 starts", "write 1 ends", "exclusive", "write 2"]);
 });
+
+/** A memory store that can say another writer changed a namespace, or anything. */
+class SharedStore extends MemoryVectorStore {
+  #changed: ((owner: string, namespace: string) => void)[] = [];
+  #replaced: (() => void)[] = [];
+  onChanged(listener: (owner: string, namespace: string) => void): void {
+    this.#changed.push(listener);
+  }
+  onReplaced(listener: () => void): void {
+    this.#replaced.push(listener);
+  }
+  changed(owner: string, namespace: string): void {
+    for (const listener of this.#changed) listener(owner, namespace);
+  }
+  lost(): void {
+    for (const listener of this.#replaced) listener();
+  }
+}
+
+Deno.test("index switch: it passes on other writers' changes of the active index only", async () => {
+  const oldStore = new SharedStore(16), newStore = new SharedStore(16);
+  const indexes = new IndexSwitch({
+    name: "index",
+    embedder: new MemoryEmbedder(16),
+    store: oldStore,
+  });
+  const heard: string[] = [];
+  indexes.vectors.onChanged?.((owner, namespace) => heard.push(`${owner}/${namespace}`));
+  indexes.vectors.onReplaced?.(() => heard.push("all"));
+  indexes.build({ name: "index-2", embedder: new ReversedEmbedder(16), store: newStore });
+  oldStore.changed("o", "a");
+  newStore.changed("o", "b"); // not active yet
+  oldStore.lost();
+  newStore.lost();
+  assert.deepEqual(heard, ["o/a", "all"]);
+  await indexes.complete(() => Promise.resolve(), () => Promise.resolve());
+  assert.deepEqual(heard.splice(0), ["o/a", "all", "all"], "the switch itself replaced all");
+  oldStore.changed("o", "c");
+  newStore.changed("o", "d");
+  assert.deepEqual(heard, ["o/d"]);
+});

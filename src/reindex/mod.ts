@@ -13,5 +13,10 @@ export {
   type ReindexProgress,
   type ReindexSummary,
 } from "./reindexer.ts";
-export { type PartitionCursor, type ReindexPlan, ReindexState } from "./state.ts";
+export {
+  type PartitionCursor,
+  type ReindexPlan,
+  ReindexState,
+  type ReindexStateStore,
+} from "./state.ts";
 export { WriteGate } from "./write_gate.ts";

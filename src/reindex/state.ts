@@ -21,6 +21,7 @@ export interface ReindexPlan {
   to: string;
   /** The embedder it is built with. */
   model: string;
+  /** The vector size of that embedder. */
   dimensions: number;
   /** Unix milliseconds. */
   startedAt: number;
@@ -38,11 +39,29 @@ export interface PartitionCursor {
   done: boolean;
 }
 
+/**
+ * Where a reindex keeps its progress: {@linkcode ReindexState} in the relayer's Deno KV, or a
+ * store's own (the PostgreSQL plugin keeps it in the database the relayers share). Namespaces
+ * are filed under keyed hashes, never by name.
+ */
+export interface ReindexStateStore {
+  /** The reindex under way, or `null`. */
+  plan(): Promise<ReindexPlan | null>;
+  /** Starts a reindex: records `plan`, with no namespace done yet. */
+  begin(plan: ReindexPlan): Promise<void>;
+  /** A namespace's progress, or `null` before its first memory. */
+  cursor(owner: string, namespace: string): Promise<PartitionCursor | null>;
+  /** Records a namespace's progress. */
+  setCursor(owner: string, namespace: string, cursor: PartitionCursor): Promise<void>;
+  /** Forgets the reindex: its plan and every cursor. */
+  clear(): Promise<void>;
+}
+
 const PLAN: Deno.KvKey = ["reindex", "plan"];
 const CURSORS: Deno.KvKey = ["reindex", "cursor"];
 
 /** The persisted progress of a reindex; see the module documentation. */
-export class ReindexState {
+export class ReindexState implements ReindexStateStore {
   #kv: Deno.Kv;
   #naming: CryptoKey;
 

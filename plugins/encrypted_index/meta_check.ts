@@ -1,0 +1,62 @@
+/**
+ * What opening an encrypted index checks of the index's record of itself (`IndexMeta`): its
+ * format, the secret it was written under, and its embedder; a new index is recorded.
+ */
+import { SvcError } from "../../src/kit.ts";
+import { IndexKeys } from "./keys.ts";
+import type { BlockStorage } from "./storage.ts";
+
+/** Written since rows carry a `MemoryInfo`; a format 1 index is marked 2 when opened here. */
+const FORMAT = 2;
+const READS = new Set([1, 2]);
+
+/**
+ * The index's keys, once its record shows it readable with `options` (else a `conflict` naming
+ * the fix); records a new index (or marks a format 1 index 2).
+ */
+export async function openKeys(
+  storage: BlockStorage,
+  options: {
+    secret: Uint8Array<ArrayBuffer>;
+    model: string;
+    dimensions: number;
+    storage?: BlockStorage;
+  },
+  where: string | undefined,
+): Promise<IndexKeys> {
+  const keys = await IndexKeys.derive(options.secret);
+  const keyCheck = await keys.keyCheck();
+  const meta = await storage.meta();
+  const { model, dimensions } = options;
+  const files = options.storage ? where : `${where} (with its -wal and -shm files)`;
+  const fix = `move ${files} away and call POST /api/restore (or \`deno task svc restore\`) ` +
+    `for each namespace to re-index from the blob store`;
+  if (meta && !READS.has(meta.format)) {
+    throw new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it is of format ${meta.format}, this ` +
+        `version reads formats ${[...READS].join(" and ")}. Either run the version that ` +
+        `wrote it, or ${fix}.`,
+    );
+  }
+  if (meta && meta.keyCheck !== keyCheck) {
+    throw new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was written under another master key. ` +
+        `Either start with that key (SVC_MASTER_KEY, or the data directory's master.key), ` +
+        `or ${fix}.`,
+    );
+  }
+  if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {
+    throw new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was built with embedder ` +
+        `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
+        `configured. Either configure the original embedder, or ${fix}.`,
+    );
+  }
+  if (!meta || meta.format !== FORMAT) {
+    await storage.setMeta({ format: FORMAT, model, dimensions, keyCheck });
+  }
+  return keys;
+}

@@ -1,0 +1,174 @@
+/**
+ * The encrypted index shared by relayers: two pools on one database act as two relayers, each
+ * with its own store (and memory) over the same index.
+ */
+import assert from "node:assert/strict";
+import type { VectorRow } from "../../src/kit.ts";
+import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
+import type { BlockStorage } from "../encrypted_index/storage.ts";
+import { PgBlockStorage } from "./block_storage.ts";
+import { Database } from "./database.ts";
+import { testDatabase } from "./test_server.ts";
+
+const secret = crypto.getRandomValues(new Uint8Array(32));
+const unit = (i: number) => Array.from({ length: 4 }, (_, j) => (j === i % 4 ? 1 : 0.01 * i));
+const row = (id: string, i: number, namespace = "n"): VectorRow => ({
+  id,
+  owner: "o",
+  namespace,
+  blobId: `blob-${id}`,
+  vector: unit(i),
+  createdAt: i,
+  terms: [`t${i}`],
+});
+
+/** `storage`, except that it tells of no other writer's commit (as if notifications were lost). */
+function deaf(storage: BlockStorage): BlockStorage {
+  return {
+    meta: () => storage.meta(),
+    setMeta: (meta) => storage.setMeta(meta),
+    note: (name) => storage.note(name),
+    setNote: (name, value) => storage.setNote(name, value),
+    header: (ref) => storage.header(ref),
+    headers: (owner) => storage.headers(owner),
+    blocks: (ref, version) => storage.blocks(ref, version),
+    locate: (ids) => storage.locate(ids),
+    commit: (change) => storage.commit(change),
+    watch: () => () => {},
+    close: () => storage.close(),
+  };
+}
+
+/** Two relayers (a pool and a store each) on one fresh database, closed on dispose. */
+async function twoRelayers(
+  options: { revalidateMs?: number; storage?: (s: PgBlockStorage) => BlockStorage } = {},
+) {
+  const db = await testDatabase();
+  const databases = await Promise.all([1, 2].map(() => Database.open({ url: db.url, pool: 2 })));
+  const stores: EncryptedVectorStore[] = [];
+  for (const database of databases) {
+    const storage = await PgBlockStorage.open(database, "index");
+    stores.push(
+      await EncryptedVectorStore.open({
+        storage: options.storage?.(storage) ?? storage,
+        secret,
+        model: "m",
+        dimensions: 4,
+        revalidateMs: options.revalidateMs,
+      }),
+    );
+  }
+  return {
+    a: stores[0],
+    b: stores[1],
+    databases,
+    async [Symbol.asyncDispose]() {
+      for (const store of stores) await store.close();
+      for (const database of databases) await database.close();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const ids = async (store: EncryptedVectorStore, namespace = "n") =>
+  (await store.search("o", namespace, unit(0), 100)).map((hit) => hit.id).sort();
+
+/** The next namespace `store` hears another writer changed. */
+function nextChange(store: EncryptedVectorStore): Promise<string> {
+  const heard = Promise.withResolvers<string>();
+  store.onChanged((owner, namespace) => heard.resolve(`${owner}/${namespace}`));
+  return heard.promise;
+}
+
+Deno.test("index on PostgreSQL: a memory added on one relayer is found on another once notified", async () => {
+  // Trust lasts a minute: what B sees next comes from the notification, not a revalidation.
+  await using relayers = await twoRelayers({ revalidateMs: 60_000 });
+  const { a, b } = relayers;
+  await a.upsert([row("m1", 1)]);
+  assert.deepEqual(await ids(b), ["m1"]);
+  assert.equal(b.memoryStats().namespaces, 1, "B holds the namespace");
+  const changed = nextChange(b);
+  await a.upsert([row("m2", 2)]);
+  assert.equal(await changed, "o/n");
+  assert.deepEqual(await ids(b), ["m1", "m2"]);
+  assert.deepEqual((await b.terms("o", "n")).map((t) => t.id).sort(), ["m1", "m2"]);
+  // B's own writes do not come back to it as another's.
+  let heard = 0;
+  b.onChanged(() => heard++);
+  const toA = nextChange(a);
+  await b.upsert([row("m3", 3)]);
+  assert.equal(await toA, "o/n");
+  assert.equal(heard, 0);
+});
+
+Deno.test("index on PostgreSQL: an erase on one relayer disappears on the other", async () => {
+  await using relayers = await twoRelayers({ revalidateMs: 60_000 });
+  const { a, b } = relayers;
+  await a.upsert([row("m1", 1), row("m2", 2)]);
+  assert.deepEqual(await ids(b), ["m1", "m2"]);
+  let changed = nextChange(b);
+  await a.delete(["m1"]);
+  await changed;
+  assert.deepEqual(await ids(b), ["m2"]);
+  assert.deepEqual([...await b.has(["m1", "m2"])], ["m2"]);
+  changed = nextChange(b);
+  await a.delete(["m2"]);
+  await changed;
+  assert.deepEqual(await ids(b), []);
+  assert.equal(await b.count({ owner: "o", namespace: "n" }), 0);
+});
+
+Deno.test("index on PostgreSQL: concurrent commits to one namespace from two relayers all land", async () => {
+  await using relayers = await twoRelayers();
+  const { a, b } = relayers;
+  await a.upsert([row("seed", 0)]);
+  assert.deepEqual(await ids(b), ["seed"]);
+  // Each relayer writes one at a time (its single writer), both at once: they conflict often.
+  const writes: Promise<void>[] = [];
+  for (let i = 1; i <= 12; i++) {
+    writes.push(a.upsert([row(`a${i}`, i)]), b.upsert([row(`b${i}`, i)]));
+  }
+  writes.push(a.delete(["seed"]));
+  await Promise.all(writes);
+  const expected = [...Array(12)].flatMap((_, i) => [`a${i + 1}`, `b${i + 1}`]).sort();
+  for (const store of [a, b]) {
+    assert.deepEqual(await ids(store), expected);
+    assert.equal(await store.count({ owner: "o", namespace: "n" }), 24);
+  }
+  const [{ located }] = await relayers.databases[0].sql`
+    select count(*)::int as located from svc_index_ids where index_name = 'index'`;
+  assert.equal(located, 24);
+});
+
+Deno.test("index on PostgreSQL: with notifications lost, a relayer sees others' writes after revalidateMs", async () => {
+  // B's storage tells it nothing: only the revalidation can show it A's writes.
+  await using relayers = await twoRelayers({
+    revalidateMs: 100,
+    storage: (storage) => deaf(storage),
+  });
+  const { a, b } = relayers;
+  await a.upsert([row("m1", 1)]);
+  assert.deepEqual(await ids(b), ["m1"]);
+  await a.upsert([row("m2", 2)]);
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  assert.deepEqual(await ids(b), ["m1", "m2"]);
+});
+
+Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted drops what it holds", async () => {
+  await using relayers = await twoRelayers({ revalidateMs: 60_000 });
+  const { a, b } = relayers;
+  await a.upsert([row("m1", 1)]);
+  assert.deepEqual(await ids(b), ["m1"]);
+  assert.equal(b.memoryStats().namespaces, 1);
+  const replaced = Promise.withResolvers<void>();
+  b.onReplaced(() => replaced.resolve());
+  // Every listening connection is cut; the client listens again, then tells the store.
+  await relayers.databases[0].sql`
+    select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen%'`;
+  await replaced.promise;
+  assert.equal(b.memoryStats().namespaces, 0);
+  const changed = nextChange(b);
+  await a.upsert([row("m2", 2)]);
+  await changed; // listening again
+  assert.deepEqual(await ids(b), ["m1", "m2"]);
+});
