@@ -48,6 +48,21 @@ export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.t
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
 export {
+  type CiphertextToSave,
+  type JobCompletion,
+  type JobHandler,
+  type JobInput,
+  type JobMessage,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobRecord,
+  type JobStatus,
+  LeaseLost,
+  type ListenOptions,
+  type PublicJob,
+} from "./jobs/job_queue.ts";
+export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
+export {
   allowsNamespace,
   allowsOperation,
   MAX_SCOPE_NAMESPACES,
