@@ -38,12 +38,12 @@ export async function reconcileJobs(
   let redriven = 0, unfinished = 0;
   for await (const record of queue.active()) {
     unfinished++;
-    const live = (record.lease_until ?? 0) >= now;
     if (record.status === "running" && options.startup) {
-      if (queue.shared && live) continue;
+      // As `lease` sees it: a lease runs out at `lease_until`.
+      if (queue.shared && (record.lease_until ?? 0) > now) continue;
       if (!await giveBack(queue, record)) continue;
     } else if (record.status === "running") {
-      if (live) continue;
+      if ((record.lease_until ?? 0) >= now) continue;
       await queue.redrive(record.job_id);
     } else {
       const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;

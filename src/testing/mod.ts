@@ -33,6 +33,11 @@ export {
 } from "../services/access_log_store.ts";
 export { accessLogStoreSuite } from "./access_log_suite.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
+export {
+  type SharedJobQueueOptions,
+  type SharedJobQueues,
+  sharedJobQueueSuite,
+} from "./shared_job_queue_suite.ts";
 export { cipherSuite } from "./cipher_suite.ts";
 export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";
 export { type FaultOptions, SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
