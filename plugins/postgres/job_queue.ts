@@ -30,6 +30,14 @@ import {
   SvcError,
 } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
+import { AcceptGroups } from "./job_accept.ts";
+import {
+  type AcceptRow,
+  completeJobs,
+  insertJobs,
+  leaseJobs,
+  saveCiphertextRows,
+} from "./job_batches.ts";
 import { CHANNEL, Delivery } from "./job_delivery.ts";
 import { type JobRow, JobSeals, plainBytes, RECORD_TTL_MS } from "./job_rows.ts";
 
@@ -68,6 +76,7 @@ export class PgJobQueue implements JobQueue {
   #maxInFlight: number;
   #logger: Logger;
   #delivery?: Delivery;
+  #accepts = new AcceptGroups((rows) => this.#insert(rows));
   #listened?: Promise<void>;
 
   private constructor(database: Database, seals: JobSeals, options: PgJobQueueOptions) {
@@ -103,11 +112,6 @@ export class PgJobQueue implements JobQueue {
     }
   }
 
-  /** A `values` list of `rows` (the client's types know rows of strings and numbers only). */
-  #values(rows: unknown[][]) {
-    return this.#sql(rows as unknown as string[][]);
-  }
-
   #fence(record: JobRecord) {
     return this.#sql`job_id = ${record.job_id} and status = ${record.status}
       and worker is not distinct from ${record.worker ?? null}::text
@@ -115,44 +119,37 @@ export class PgJobQueue implements JobQueue {
   }
 
   /**
-   * Inserts the records and sealed texts in one statement. While this queue is listened to, the
-   * jobs it has room for go to its own listener at once, due elsewhere only once a lease
-   * passed; the others are due now, and a notification wakes the listeners of every relayer.
+   * Inserts the records and sealed texts in one statement, shared with the accepts made
+   * meanwhile (`job_accept.ts`).
    */
   async accept(inputs: JobInput[]): Promise<JobRecord[]> {
-    const now = this.#now();
-    const records = inputs.map((input) => acceptedRecord(input, new Date(now).toISOString()));
+    const now = new Date(this.#now()).toISOString();
+    const records = inputs.map((input) => acceptedRecord(input, now));
     if (records.length === 0) return records;
-    const local = Math.min(records.length, this.#delivery?.capacity ?? 0);
+    const rows = await Promise.all(records.map(async (record, i): Promise<AcceptRow> => ({
+      jobId: record.job_id,
+      sealedKey: await this.#seals.sealKey(record.job_id, record.owner, record.namespace),
+      sealedText: await this.#seals.sealText(record.job_id, inputs[i].text),
+      createdAt: Date.parse(now),
+    })));
+    await this.#accepts.commit(rows);
+    return records;
+  }
+
+  /**
+   * Inserts accepted jobs in one statement. While this queue is listened to, the jobs it has
+   * room for go to its own listener once inserted, due elsewhere only a lease later; the others
+   * are due now, and a notification wakes the listeners of every relayer.
+   */
+  async #insert(rows: AcceptRow[]): Promise<void> {
+    const now = this.#now();
+    const local = Math.min(rows.length, this.#delivery?.capacity ?? 0);
     const hidden = now + this.leaseMs;
-    const rows = await Promise.all(records.map(async (record, i) => [
-      record.job_id,
-      await this.#seals.sealKey(record.job_id, record.owner, record.namespace),
-      await this.#seals.sealText(record.job_id, inputs[i].text),
-      i < local ? hidden : now,
-      i < local ? 1 : 0,
-    ]));
-    const created = Date.parse(records[0].created_at);
-    await this.#run("accept the job", () =>
-      this.#sql`
-        with v as (
-          select * from (values ${
-        this.#values(rows)
-      }) as v(job_id, sealed_key, sealed, due_at, deliveries)
-        ), j as (
-          insert into svc_jobs_job (job_id, status, sealed_key, due_at, deliveries, created_at,
-            updated_at, expires_at)
-          select v.job_id, 'pending', v.sealed_key::bytea, v.due_at::bigint, v.deliveries::int,
-            ${created}::bigint, ${created}::bigint, ${now + RECORD_TTL_MS}::bigint from v
-        ), t as (
-          insert into svc_jobs_text (job_id, sealed) select v.job_id, v.sealed::bytea from v
-        )
-        select pg_notify(${CHANNEL}, '') where ${local < records.length}`);
+    await this.#run("accept the job", () => insertJobs(this.#sql, rows, local, hidden));
     const delivery = this.#delivery;
     for (let i = 0; i < local && delivery?.running; i++) {
-      delivery.deliver({ jobId: records[i].job_id, deliveries: 1, due: hidden });
+      delivery.deliver({ jobId: rows[i].jobId, deliveries: 1, due: hidden });
     }
-    return records;
   }
 
   async get(jobId: string): Promise<JobRecord | null> {
@@ -207,26 +204,7 @@ export class PgJobQueue implements JobQueue {
     const until = now + this.leaseMs;
     const rows = await this.#run(
       "lease the jobs",
-      () =>
-        this.#sql<(JobRow & { exhausted: boolean })[]>`
-        with c as (
-          select job_id, (attempts >= ${this.maxAttempts}
-            or interruptions >= ${this.maxAttempts * 2}) as exhausted
-          from svc_jobs_job
-          where job_id = any(${ids}::text[]) and expires_at > ${now}
-            and (status = 'pending' or (status = 'running' and coalesce(lease_until, 0) <= ${now}))
-          for update skip locked
-        ), u as (
-          update svc_jobs_job j set status = 'running', attempts = j.attempts + 1,
-            lease_until = ${until}, due_at = ${until}, worker = ${worker},
-            updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
-          from c where j.job_id = c.job_id and not c.exhausted
-          returning j.*
-        )
-        select u.*, false as exhausted from u
-        union all
-        select j.*, true as exhausted from svc_jobs_job j join c on j.job_id = c.job_id
-        where c.exhausted`,
+      () => leaseJobs(this.#sql, ids, { worker, now, until, maxAttempts: this.maxAttempts }),
     );
     const leased = new Map<string, JobRecord>();
     for (const row of rows) {
@@ -296,27 +274,10 @@ export class PgJobQueue implements JobQueue {
   /** One statement: each ciphertext is kept if its job is still held, its row locked meanwhile. */
   async saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
     if (items.length === 0) return [];
-    const rows = items.map(({ record, ciphertext }) => [
-      record.job_id,
-      record.status,
-      record.worker ?? null,
-      record.attempts,
-      ciphertext,
-    ]);
-    const saved = await this.#run("save the ciphertext", () =>
-      this.#sql<{ job_id: string }[]>`
-        with v as (
-          select * from (values ${this.#values(rows)}) as v(job_id, status, worker, attempts, bytes)
-        ), held as (
-          select j.job_id, j.attempts from svc_jobs_job j join v on j.job_id = v.job_id
-            and j.status = v.status and j.worker is not distinct from v.worker::text
-            and j.attempts = v.attempts::int
-          for update of j
-        )
-        insert into svc_jobs_ciphertext (job_id, attempt, bytes)
-        select held.job_id, held.attempts, v.bytes::bytea from held join v using (job_id)
-        on conflict (job_id) do update set attempt = excluded.attempt, bytes = excluded.bytes
-        returning job_id`);
+    const saved = await this.#run(
+      "save the ciphertext",
+      () => saveCiphertextRows(this.#sql, items),
+    );
     const ids = new Set(saved.map((row) => row.job_id));
     return items.map(({ record }) => ids.has(record.job_id));
   }
@@ -346,40 +307,7 @@ export class PgJobQueue implements JobQueue {
   async completeMany(items: JobCompletion[]): Promise<boolean[]> {
     if (items.length === 0) return [];
     const now = this.#now();
-    const rows = items.map(({ record, patch }) => [
-      record.job_id,
-      record.status,
-      record.worker ?? null,
-      record.attempts,
-      "blob_id" in patch,
-      patch.blob_id ?? null,
-      "memory_id" in patch,
-      patch.memory_id ?? null,
-      "duplicate_of" in patch,
-      patch.duplicate_of ?? null,
-    ]);
-    const done = await this.#run("complete the jobs", () =>
-      this.#sql<{ job_id: string }[]>`
-        with v as (
-          select * from (values ${this.#values(rows)}) as v(job_id, status, worker, attempts,
-            set_blob, blob_id, set_memory, memory_id, set_duplicate, duplicate_of)
-        ), u as (
-          update svc_jobs_job j set status = 'done',
-            blob_id = case when v.set_blob::bool then v.blob_id::text else j.blob_id end,
-            memory_id = case when v.set_memory::bool then v.memory_id::text else j.memory_id end,
-            duplicate_of = case when v.set_duplicate::bool then v.duplicate_of::text
-              else j.duplicate_of end,
-            sealed_error = null, has_error = true, lease_until = null, worker = null,
-            due_at = null, updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
-          from v where j.job_id = v.job_id and j.status = v.status
-            and j.worker is not distinct from v.worker::text and j.attempts = v.attempts::int
-          returning j.job_id
-        ), t as (
-          delete from svc_jobs_text where job_id in (select job_id from u)
-        ), c as (
-          delete from svc_jobs_ciphertext where job_id in (select job_id from u)
-        )
-        select job_id from u`);
+    const done = await this.#run("complete the jobs", () => completeJobs(this.#sql, items, now));
     const ids = new Set(done.map((row) => row.job_id));
     return items.map(({ record }) => ids.has(record.job_id));
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { SvcError } from "../../src/kit.ts";
 import {
   jobQueueSuite,
   type SharedJobQueueOptions,
@@ -99,4 +100,38 @@ Deno.test("PgJobQueue: a failed job leaves a dead letter; records are kept 7 day
   assert.equal(dead.job_id, job.job_id);
   now += 7 * 24 * 3600_000;
   assert.equal(await queue.get(job.job_id), null, "expired");
+});
+
+Deno.test("PgJobQueue: accepts made at once land whole; a failed statement fails each of its accepts with a 503", async () => {
+  await using queue = await openQueue();
+  const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
+  const accepted = await Promise.all(
+    Array.from(
+      { length: 30 },
+      (_, i) => queue.accept(i % 10 ? [input(`${i}`)] : [input(`${i}`), input(`${i}+`)]),
+    ),
+  );
+  const records = accepted.flat();
+  assert.equal(records.length, 33);
+  assert.deepEqual(await queue.getMany(records.map((r) => r.job_id)), records);
+  assert.deepEqual(
+    await queue.payloads(records.map((r) => r.job_id)),
+    accepted.flatMap((_, i) => i % 10 ? [`${i}`] : [`${i}`, `${i}+`]),
+  );
+
+  const sql = queue.database.sql;
+  await sql`alter table svc_jobs_text rename to svc_jobs_text_away`;
+  const refused = await Promise.allSettled(
+    [1, 2, 3].map((i) => queue.accept([input(`lost ${i}`)])),
+  );
+  await sql`alter table svc_jobs_text_away rename to svc_jobs_text`;
+  for (const result of refused) {
+    assert.equal(result.status, "rejected");
+    const error = (result as PromiseRejectedResult).reason;
+    assert.ok(error instanceof SvcError && error.status === 503, String(error));
+    assert.ok(!error.message.includes("postgres://"), "no URL in the error");
+  }
+  assert.equal((await Array.fromAsync(queue.active())).length, 33, "none of them exists");
+  const [later] = await queue.accept([input("later")]);
+  assert.equal(await queue.payload(later.job_id), "later");
 });
