@@ -1,7 +1,7 @@
 /**
  * Does group commit help `PgJobQueue.accept`? Many clients accept one job each at once: once with
- * a statement per accept (what `PgJobQueue` does), once with the accepts that arrive while a
- * statement is in flight grouped into the next one (what `KvJobQueue` does on Deno KV), both with
+ * a statement per accept (`groupAccepts: false`), once with the accepts that arrive while a
+ * statement is in flight grouped into the next one (the default, as `KvJobQueue` does), both with
  * the server's `fsync` off and on. Runs on the test harness's PostgreSQL; saves
  * `bench/results/pg_job_accept.json`.
  *
@@ -10,35 +10,9 @@
 import { Database } from "../plugins/postgres/database.ts";
 import { PgJobQueue } from "../plugins/postgres/job_queue.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
-import type { JobInput, JobRecord } from "../src/kit.ts";
 
 const accepts = Number(Deno.args[0] ?? 2000);
 const clients = Number(Deno.args[1] ?? 64);
-
-/** Groups accepts made while one is in flight into the next `accept` (one statement). */
-function grouped(queue: PgJobQueue) {
-  let waiting: { input: JobInput; done: PromiseWithResolvers<JobRecord> }[] = [];
-  let busy = false;
-  const drain = async () => {
-    busy = true;
-    while (waiting.length > 0) {
-      const group = waiting.splice(0, 64);
-      try {
-        const records = await queue.accept(group.map((item) => item.input));
-        group.forEach((item, i) => item.done.resolve(records[i]));
-      } catch (error) {
-        for (const item of group) item.done.reject(error);
-      }
-    }
-    busy = false;
-  };
-  return (input: JobInput) => {
-    const done = Promise.withResolvers<JobRecord>();
-    waiting.push({ input, done });
-    if (!busy) drain();
-    return done.promise;
-  };
-}
 
 async function run(mode: "statement" | "grouped", fsync: boolean) {
   await using db = await testDatabase();
@@ -46,10 +20,9 @@ async function run(mode: "statement" | "grouped", fsync: boolean) {
   try {
     await database.sql.unsafe(`alter system set fsync = ${fsync ? "on" : "off"}`);
     await database.sql`select pg_reload_conf()`;
-    const queue = await PgJobQueue.open(database, crypto.getRandomValues(new Uint8Array(32)));
-    const accept = mode === "grouped"
-      ? grouped(queue)
-      : (input: JobInput) => queue.accept([input]).then(([record]) => record);
+    const queue = await PgJobQueue.open(database, crypto.getRandomValues(new Uint8Array(32)), {
+      groupAccepts: mode === "grouped",
+    });
     let next = 0;
     const latencies: number[] = [];
     const started = performance.now();
@@ -57,7 +30,7 @@ async function run(mode: "statement" | "grouped", fsync: boolean) {
       while (next < accepts) {
         const i = next++;
         const t = performance.now();
-        await accept({ owner: "0xowner", namespace: "default", text: `fact number ${i}` });
+        await queue.accept([{ owner: "0xowner", namespace: "default", text: `fact number ${i}` }]);
         latencies.push(performance.now() - t);
       }
     }));

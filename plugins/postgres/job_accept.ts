@@ -5,8 +5,9 @@
  * lands whole or not at all, and resolves only once the statement holding it committed; when
  * that statement fails, each accept of its group fails. An accept too large to share (more
  * jobs or text than a group takes) is inserted alone. Measured with `bench/pg_job_accept.ts`:
- * with 64 clients accepting one job each, grouping gave 2 to 3 times the accepts per second of a
- * statement per accept, `fsync` on or off.
+ * with 64 clients accepting one job each, grouping gave about twice the accepts per second of a
+ * statement per accept and half its median latency, `fsync` on or off
+ * (`bench/results/pg_job_accept.json`).
  */
 import type { AcceptRow } from "./job_batches.ts";
 

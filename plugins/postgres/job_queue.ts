@@ -47,6 +47,11 @@ export interface PgJobQueueOptions extends JobQueueOptions {
   pollMs?: number;
   /** Deliveries a listener has in flight at most (default 128: two batches of the worker). */
   maxInFlight?: number;
+  /**
+   * Whether accepts made while one is in flight share the next statement (default true;
+   * `bench/pg_job_accept.ts` turns it off to measure what it gains).
+   */
+  groupAccepts?: boolean;
   logger?: Logger;
 }
 
@@ -76,7 +81,7 @@ export class PgJobQueue implements JobQueue {
   #maxInFlight: number;
   #logger: Logger;
   #delivery?: Delivery;
-  #accepts = new AcceptGroups((rows) => this.#insert(rows));
+  #accepts: AcceptGroups | null;
   #listened?: Promise<void>;
 
   private constructor(database: Database, seals: JobSeals, options: PgJobQueueOptions) {
@@ -88,6 +93,8 @@ export class PgJobQueue implements JobQueue {
     this.#pollMs = options.pollMs ?? 5_000;
     this.#maxInFlight = options.maxInFlight ?? 128;
     this.#logger = options.logger ?? silentLogger;
+    const grouped = options.groupAccepts ?? true;
+    this.#accepts = grouped ? new AcceptGroups((rows) => this.#insert(rows)) : null;
   }
 
   /** Opens the queue on `database` (migrated); `secret` (32 bytes) seals what waits in it. */
@@ -132,7 +139,7 @@ export class PgJobQueue implements JobQueue {
       sealedText: await this.#seals.sealText(record.job_id, inputs[i].text),
       createdAt: Date.parse(now),
     })));
-    await this.#accepts.commit(rows);
+    await (this.#accepts ? this.#accepts.commit(rows) : this.#insert(rows));
     return records;
   }
 

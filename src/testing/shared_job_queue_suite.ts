@@ -15,7 +15,9 @@ import { CountingVectorStore, ManualClock, testPipeline, until } from "./job_fix
 
 /** Two relayers' handles on one shared job store. */
 export interface SharedJobQueues extends AsyncDisposable {
+  /** Relayer A's handle. */
   a: JobQueue;
+  /** Relayer B's handle. */
   b: JobQueue;
   /** Ends relayer A as a crash would: its connections to the store close, nothing is finished. */
   crashA(): Promise<void>;
