@@ -54,6 +54,21 @@ export { verifyEd25519 } from "./auth/ed25519.ts";
 export type { ReplayGuard } from "./auth/replay_guard.ts";
 export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
+  type CiphertextToSave,
+  type JobCompletion,
+  type JobHandler,
+  type JobInput,
+  type JobMessage,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobRecord,
+  type JobStatus,
+  LeaseLost,
+  type ListenOptions,
+  type PublicJob,
+} from "./jobs/job_queue.ts";
+export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
+export {
   allowsNamespace,
   allowsOperation,
   MAX_SCOPE_NAMESPACES,

@@ -6,6 +6,7 @@ export { Database } from "./database.ts";
 export { PgAccessLogStore } from "./access_log_store.ts";
 export { PgBlobStore } from "./blob_store.ts";
 export { PgBlockStorage } from "./block_storage.ts";
+export { PgJobQueue } from "./job_queue.ts";
 export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
 export { PgKeyStore } from "./key_store.ts";
 export { PgLedgerStore } from "./ledger_store.ts";

@@ -154,6 +154,12 @@ export interface JobQueue {
   readonly leaseMs: number;
   /** Leases a job may have; the next lease fails it instead. */
   readonly maxAttempts: number;
+  /**
+   * Whether other relayers work on the same jobs (a queue in a shared database): then the
+   * reconciler's start-up pass gives back only the running jobs whose lease ran out, not those
+   * another relayer holds. Unset for a queue one relayer owns.
+   */
+  readonly shared?: boolean;
 
   /**
    * Creates a `pending` record for each input, keeps its text, and enqueues it; resolves once

@@ -2,7 +2,9 @@
  * Re-drives jobs the queue lost track of: at start-up every unfinished job (only one relayer
  * serves a data directory, so none is really running: a running one is given back as
  * `interrupted`, the attempt the crash cut short not counted), then periodically those pending
- * or running past their lease. A periodic pass only enqueues them again: whether a running job
+ * or running past their lease. On a queue other relayers share (`JobQueue.shared`), the start-up
+ * pass gives back only the running jobs whose lease ran out (their relayer died; the others are
+ * live on another relayer) and re-drives only the pending jobs the periodic pass would. A periodic pass only enqueues them again: whether a running job
  * is taken over is `lease`'s decision, made atomically, so a job whose worker renewed its lease
  * in the meantime stays with that worker.
  */
@@ -37,12 +39,15 @@ export async function reconcileJobs(
   for await (const record of queue.active()) {
     unfinished++;
     if (record.status === "running" && options.startup) {
+      // As `lease` sees it: a lease runs out at `lease_until`.
+      if (queue.shared && (record.lease_until ?? 0) > now) continue;
       if (!await giveBack(queue, record)) continue;
     } else if (record.status === "running") {
       if ((record.lease_until ?? 0) >= now) continue;
       await queue.redrive(record.job_id);
     } else {
-      if (!options.startup && Date.parse(record.updated_at) + queue.leaseMs >= now) continue;
+      const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;
+      if ((!options.startup || queue.shared) && recent) continue;
       await queue.redrive(record.job_id);
     }
     redriven++;

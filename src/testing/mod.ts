@@ -36,6 +36,11 @@ export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
 export { MemoryUpdateClaims } from "../services/update_claims.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
+export {
+  type SharedJobQueueOptions,
+  type SharedJobQueues,
+  sharedJobQueueSuite,
+} from "./shared_job_queue_suite.ts";
 export { cipherSuite } from "./cipher_suite.ts";
 export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";
 export { type FaultOptions, SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";

@@ -1,0 +1,203 @@
+/**
+ * How `PgJobQueue` delivers jobs: a job row is due for delivery at `due_at`. A listener claims
+ * due jobs (`FOR UPDATE SKIP LOCKED`, so listeners of several relayers never claim the same
+ * one), pushing `due_at` a lease ahead as a visibility time-out (to the job's lease expiry when
+ * a live worker holds it), and hands each to its handler. A job whose handler fails is due again
+ * after the KV queue's backoff schedule, then gets a dead letter. A job that ends (done, failed)
+ * is due no more; one that is leased is due again when its lease would run out, and each renewal
+ * pushes that back: a job whose relayer died is delivered again once its lease ran out, to be
+ * taken over. Delivery is therefore at least once, and a delivery lost with its process comes
+ * back by itself.
+ *
+ * A listener sleeps until the earliest due time it saw, or `pollMs`, or a notification on
+ * `svc_jobs` (sent by the statement that made a job due: an accept, a retry, a re-drive), or a
+ * wake-up from its own process, whichever comes first. It claims at most `maxInFlight` jobs not
+ * yet handled at a time, so a relayer takes no more than its worker runs soon and leaves the
+ * rest to the others. Every so often it also deletes records past their 7 days.
+ */
+import { BACKOFF_SCHEDULE, type JobHandler, type Logger } from "../../src/kit.ts";
+import type { Database } from "./database.ts";
+import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
+
+/** The channel that wakes idle listeners of every relayer. */
+export const CHANNEL = "svc_jobs";
+/** The error of a job whose deliveries all failed. */
+const UNDELIVERED = "The job could not be delivered to a worker";
+/** How often a listener deletes expired records (real time). */
+const PRUNE_EVERY_MS = 60_000;
+
+/** The settings of a listener. */
+export interface DeliveryOptions {
+  /** The queue's clock. */
+  now: () => number;
+  /** How long a claim hides a job from other listeners (the queue's lease). */
+  leaseMs: number;
+  /** The longest sleep between two claims (real milliseconds). */
+  pollMs: number;
+  /** Deliveries a listener has in flight at most. */
+  maxInFlight: number;
+  logger: Logger;
+}
+
+/** A claimed delivery: the job, its delivery count and the due time the claim set. */
+export interface Claimed {
+  jobId: string;
+  deliveries: number;
+  due: number;
+}
+
+/** The listener of one `PgJobQueue` (see the module documentation). */
+export class Delivery {
+  #database: Database;
+  #seals: JobSeals;
+  #options: DeliveryOptions;
+  #handler: JobHandler;
+  #stop = new AbortController();
+  #inFlight = 0;
+  #wake?: () => void;
+  #woken = false;
+  #pruned = 0;
+
+  constructor(
+    database: Database,
+    seals: JobSeals,
+    handler: JobHandler,
+    options: DeliveryOptions,
+  ) {
+    this.#database = database;
+    this.#seals = seals;
+    this.#handler = handler;
+    this.#options = options;
+  }
+
+  /** Whether the listener still runs. */
+  get running(): boolean {
+    return !this.#stop.signal.aborted;
+  }
+
+  /** Deliveries this listener may still take on. */
+  get capacity(): number {
+    return this.running ? Math.max(0, this.#options.maxInFlight - this.#inFlight) : 0;
+  }
+
+  /** Makes a sleeping listener claim again now. */
+  wake(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  /** Stops the listener; the loop ends at its next step. */
+  stop(): void {
+    this.#stop.abort();
+    this.#wake?.();
+  }
+
+  /** Claims and delivers until stopped; never rejects. */
+  async run(): Promise<void> {
+    await this.#database.listen(CHANNEL, () => this.wake()).catch((error) => {
+      this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
+    });
+    while (this.running) {
+      let sleepMs = this.#options.pollMs;
+      try {
+        this.#woken = false;
+        await this.#prune();
+        const capacity = this.capacity;
+        if (capacity > 0) {
+          const { claimed, next } = await this.#claim(capacity);
+          for (const delivery of claimed) this.deliver(delivery);
+          if (claimed.length === capacity) continue;
+          if (next !== null) sleepMs = Math.min(sleepMs, Math.max(0, next - this.#options.now()));
+        }
+      } catch (error) {
+        if (!this.running) break;
+        this.#options.logger.warn("cannot claim due jobs", { error });
+      }
+      if (!this.#woken) await this.#sleep(sleepMs);
+    }
+  }
+
+  /** Hands a claimed (or just accepted) job to the handler; a failure makes it due again. */
+  deliver(claimed: Claimed): void {
+    this.#inFlight++;
+    Promise.resolve({ job_id: claimed.jobId }).then(this.#handler).catch(() => {
+      if (this.running) return this.#failed(claimed);
+    }).catch((error) => {
+      this.#options.logger.warn("cannot schedule a job's delivery again", { error });
+    }).finally(() => {
+      if (this.#inFlight-- === this.#options.maxInFlight) this.wake();
+    });
+  }
+
+  /** Claims up to `limit` due jobs; also reads the next due time after now. */
+  async #claim(limit: number): Promise<{ claimed: Claimed[]; next: number | null }> {
+    const now = this.#options.now();
+    const hidden = now + this.#options.leaseMs;
+    const [row] = await this.#database.sql`
+      with c as (
+        select job_id from svc_jobs_job
+        where due_at <= ${now} and expires_at > ${now}
+        order by due_at limit ${limit}
+        for update skip locked
+      ), u as (
+        update svc_jobs_job j set
+          due_at = case when j.status = 'running' and j.lease_until > ${now}
+            then j.lease_until else ${hidden}::bigint end,
+          deliveries = j.deliveries + 1
+        from c where j.job_id = c.job_id
+        returning j.job_id, j.deliveries, j.due_at
+      )
+      select
+        coalesce((select json_agg(json_build_array(job_id, deliveries, due_at::float8)) from u),
+          '[]') as claimed,
+        (select min(due_at)::float8 from svc_jobs_job where due_at > ${now}) as next`;
+    const claimed = (row.claimed as [string, number, number][]).map(
+      ([jobId, deliveries, due]) => ({ jobId, deliveries, due }),
+    );
+    return { claimed, next: row.next === null ? null : Number(row.next) };
+  }
+
+  /** A delivery whose handler failed: due again after the backoff, or a dead letter. */
+  async #failed({ jobId, deliveries, due }: Claimed): Promise<void> {
+    const now = this.#options.now();
+    const fence = this.#database.sql`job_id = ${jobId} and deliveries = ${deliveries}
+      and due_at = ${due}`;
+    if (deliveries <= BACKOFF_SCHEDULE.length) {
+      const at = now + BACKOFF_SCHEDULE[Math.max(0, deliveries - 1)];
+      await this.#database.sql`update svc_jobs_job set due_at = ${at} where ${fence}`;
+      this.wake();
+      return;
+    }
+    const sealed = await this.#seals.sealError(jobId, UNDELIVERED);
+    await this.#database.sql`
+      with u as (update svc_jobs_job set due_at = null where ${fence} returning job_id)
+      insert into svc_jobs_dead (job_id, sealed_error, failed_at, expires_at)
+      select job_id, ${sealed}::bytea, ${now}::bigint, ${now + RECORD_TTL_MS}::bigint from u
+      on conflict (job_id) do update set sealed_error = excluded.sealed_error,
+        failed_at = excluded.failed_at, expires_at = excluded.expires_at`;
+  }
+
+  /** Deletes records and dead letters past their time, a batch at a time, now and then. */
+  async #prune(): Promise<void> {
+    if (this.#pruned > 0 && performance.now() - this.#pruned < PRUNE_EVERY_MS) return;
+    this.#pruned = performance.now();
+    const now = this.#options.now();
+    const sql = this.#database.sql;
+    await sql`delete from svc_jobs_job where job_id in (
+      select job_id from svc_jobs_job where expires_at <= ${now} limit 1000)`;
+    await sql`delete from svc_jobs_dead where job_id in (
+      select job_id from svc_jobs_dead where expires_at <= ${now} limit 1000)`;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#wake = done;
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { SvcError } from "../../src/kit.ts";
+import {
+  jobQueueSuite,
+  type SharedJobQueueOptions,
+  sharedJobQueueSuite,
+} from "../../src/testing/mod.ts";
+import { Database } from "./database.ts";
+import { PgJobQueue, type PgJobQueueOptions } from "./job_queue.ts";
+import { testDatabase } from "./test_server.ts";
+
+/** A queue on a fresh database; disposing it stops its listener, then closes the pool. */
+async function openQueue(options: PgJobQueueOptions = {}) {
+  const db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 3 });
+  const queue = await PgJobQueue.open(database, crypto.getRandomValues(new Uint8Array(32)), {
+    pollMs: 200,
+    ...options,
+  });
+  return Object.assign(queue, {
+    database,
+    async [Symbol.asyncDispose]() {
+      await queue.close();
+      await database.close();
+      await db[Symbol.asyncDispose]();
+    },
+  });
+}
+
+jobQueueSuite("PgJobQueue", (options) => openQueue(options));
+
+/** Two relayers on one fresh database: two pools, one secret. */
+async function openTwo(options: SharedJobQueueOptions = {}) {
+  const db = await testDatabase();
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const databases = await Promise.all([1, 2].map(() => Database.open({ url: db.url, pool: 3 })));
+  const [a, b] = await Promise.all(
+    databases.map((database) => PgJobQueue.open(database, secret, { pollMs: 200, ...options })),
+  );
+  let crashed = false;
+  return {
+    a,
+    b,
+    databases,
+    async crashA() {
+      crashed = true;
+      await a.close();
+      await databases[0].sql.end({ timeout: 0 });
+    },
+    async [Symbol.asyncDispose]() {
+      await Promise.all([a.close(), b.close()]);
+      if (!crashed) await databases[0].close();
+      await databases[1].close();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
+
+sharedJobQueueSuite("PgJobQueue", openTwo);
+
+Deno.test("PgJobQueue: nothing of a job is readable in the database without the secret", async () => {
+  await using queues = await openTwo();
+  const secrets = ["0xowner-secret", "ns-secret", "bank PIN is 4321", "Cannot store: ns-secret"];
+  const [job] = await queues.a.accept([
+    { owner: secrets[0], namespace: secrets[1], text: `my ${secrets[2]}` },
+  ]);
+  const [other] = await queues.a.accept([{ owner: secrets[0], namespace: secrets[1], text: "x" }]);
+  await queues.a.fail((await queues.a.lease(other.job_id, "w"))!, secrets[3]);
+  await queues.a.retry((await queues.a.lease(job.job_id, "w"))!, secrets[3], 60_000);
+  const sql = queues.databases[0].sql;
+  const tables = ["svc_jobs_job", "svc_jobs_text", "svc_jobs_ciphertext", "svc_jobs_dead"];
+  let dump = "";
+  for (const table of tables) {
+    const rows = await sql`select t::text as row from ${sql(table)} t`;
+    dump += rows.map((row) => row.row).join("\n");
+  }
+  assert.ok(dump.includes(job.job_id), "the dump holds the rows");
+  const hex = (text: string) => new TextEncoder().encode(text).toHex();
+  for (const secret of secrets) {
+    assert.ok(!dump.includes(secret) && !dump.includes(hex(secret)), `${secret} is sealed`);
+  }
+  // The other relayer, with the same secret, reads it all; another secret reads nothing.
+  assert.equal((await queues.b.get(job.job_id))?.owner, secrets[0]);
+  assert.equal((await queues.b.get(other.job_id))?.error, secrets[3]);
+  assert.equal(await queues.b.payload(job.job_id), `my ${secrets[2]}`);
+  const stranger = await PgJobQueue.open(
+    queues.databases[1],
+    crypto.getRandomValues(new Uint8Array(32)),
+  );
+  await assert.rejects(() => stranger.get(job.job_id));
+  await assert.rejects(() => stranger.payload(job.job_id));
+});
+
+Deno.test("PgJobQueue: a failed job leaves a dead letter; records are kept 7 days", async () => {
+  let now = Date.now();
+  await using queue = await openQueue({ now: () => now });
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "doomed" }]);
+  await queue.fail((await queue.lease(job.job_id, "w1"))!, "Cannot store: no");
+  const [dead] = await queue.database.sql`select job_id from svc_jobs_dead`;
+  assert.equal(dead.job_id, job.job_id);
+  now += 7 * 24 * 3600_000;
+  assert.equal(await queue.get(job.job_id), null, "expired");
+});
+
+Deno.test("PgJobQueue: accepts made at once land whole; a failed statement fails each of its accepts with a 503", async () => {
+  await using queue = await openQueue();
+  const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
+  const accepted = await Promise.all(
+    Array.from(
+      { length: 30 },
+      (_, i) => queue.accept(i % 10 ? [input(`${i}`)] : [input(`${i}`), input(`${i}+`)]),
+    ),
+  );
+  const records = accepted.flat();
+  assert.equal(records.length, 33);
+  assert.deepEqual(await queue.getMany(records.map((r) => r.job_id)), records);
+  assert.deepEqual(
+    await queue.payloads(records.map((r) => r.job_id)),
+    accepted.flatMap((_, i) => i % 10 ? [`${i}`] : [`${i}`, `${i}+`]),
+  );
+
+  const sql = queue.database.sql;
+  await sql`alter table svc_jobs_text rename to svc_jobs_text_away`;
+  const refused = await Promise.allSettled(
+    [1, 2, 3].map((i) => queue.accept([input(`lost ${i}`)])),
+  );
+  await sql`alter table svc_jobs_text_away rename to svc_jobs_text`;
+  for (const result of refused) {
+    assert.equal(result.status, "rejected");
+    const error = (result as PromiseRejectedResult).reason;
+    assert.ok(error instanceof SvcError && error.status === 503, String(error));
+    assert.ok(!error.message.includes("postgres://"), "no URL in the error");
+  }
+  assert.equal((await Array.fromAsync(queue.active())).length, 33, "none of them exists");
+  const [later] = await queue.accept([input("later")]);
+  assert.equal(await queue.payload(later.job_id), "later");
+});

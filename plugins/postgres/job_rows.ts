@@ -1,0 +1,130 @@
+/**
+ * How `PgJobQueue` keeps a job record in a row of `svc_jobs_job`, and the keys it seals with.
+ *
+ * A row holds in clear only what the queue works with: the job id (random), its status, attempts,
+ * interruptions, lease (worker id and time) and times, the blob and memory ids (which the
+ * blob store and index key their own rows by). The owner and namespace are sealed together, the
+ * last error on its own (AES-256-GCM under keys derived from the relayer's secret, the job id
+ * bound in). Texts are sealed exactly as `KvJobQueue` seals them (same key, same bound data), so
+ * a text moved from a data directory needs no re-sealing.
+ */
+import { deriveAesKey, hkdfMaster, type JobRecord, openBytes, sealBytes } from "../../src/kit.ts";
+
+/** A row of `svc_jobs_job` as the client returns it (`bigint` columns as `BigInt`). */
+export interface JobRow {
+  job_id: string;
+  status: JobRecord["status"];
+  sealed_key: Uint8Array;
+  sealed_error: Uint8Array | null;
+  has_error: boolean;
+  blob_id: string | null;
+  memory_id: string | null;
+  duplicate_of: string | null;
+  attempts: number;
+  interruptions: number;
+  worker: string | null;
+  lease_until: bigint | number | null;
+  created_at: bigint | number;
+  updated_at: bigint | number;
+}
+
+/** How long records, texts, ciphertexts and dead letters are kept (as in `KvJobQueue`). */
+export const RECORD_TTL_MS = 7 * 24 * 3600_000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A copy of `bytes` as a plain `Uint8Array` (the client returns Node `Buffer`s). */
+export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(bytes);
+}
+
+/** The seals of a job queue: its texts, and the owner, namespace and error of its records. */
+export class JobSeals {
+  #payloadKey: CryptoKey;
+  #recordKey: CryptoKey;
+
+  private constructor(payloadKey: CryptoKey, recordKey: CryptoKey) {
+    this.#payloadKey = payloadKey;
+    this.#recordKey = recordKey;
+  }
+
+  /** The seals derived from the relayer's 32-byte `secret`. */
+  static async derive(secret: Uint8Array<ArrayBuffer>): Promise<JobSeals> {
+    const master = await hkdfMaster(secret);
+    return new JobSeals(
+      await deriveAesKey(master, "svc-job-payload-v1", new Uint8Array()),
+      await deriveAesKey(master, "svc-pg-job-record-v1", new Uint8Array()),
+    );
+  }
+
+  /** A job's text sealed, as it waits (as `KvJobQueue` seals it). */
+  sealText(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+    return sealBytes(this.#payloadKey, encoder.encode(text), encoder.encode(`svc-job:${jobId}`));
+  }
+
+  /** The text `sealText` sealed. */
+  async openText(jobId: string, sealed: Uint8Array): Promise<string> {
+    const aad = encoder.encode(`svc-job:${jobId}`);
+    return decoder.decode(await openBytes(this.#payloadKey, plainBytes(sealed), aad));
+  }
+
+  /** A job's owner and namespace, sealed together. */
+  sealKey(jobId: string, owner: string, namespace: string): Promise<Uint8Array<ArrayBuffer>> {
+    const plain = encoder.encode(JSON.stringify([owner, namespace]));
+    return sealBytes(this.#recordKey, plain, encoder.encode(`svc-job-key:${jobId}`));
+  }
+
+  /** A job's error sentence, sealed; `null` for none. */
+  async sealError(
+    jobId: string,
+    error: string | undefined,
+  ): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (error === undefined) return null;
+    return await sealBytes(
+      this.#recordKey,
+      encoder.encode(error),
+      encoder.encode(`svc-job-error:${jobId}`),
+    );
+  }
+
+  /** The error sentence `sealError` sealed. */
+  async openError(jobId: string, sealed: Uint8Array): Promise<string> {
+    const aad = encoder.encode(`svc-job-error:${jobId}`);
+    return decoder.decode(await openBytes(this.#recordKey, plainBytes(sealed), aad));
+  }
+
+  /**
+   * The record a row holds, with the keys a record of the in-memory queue would have: the lease
+   * fields once the job was leased, `error` once it was set (even to nothing), `interruptions`
+   * once there was one.
+   */
+  async recordOf(row: JobRow): Promise<JobRecord> {
+    const aad = encoder.encode(`svc-job-key:${row.job_id}`);
+    const key = await openBytes(this.#recordKey, plainBytes(row.sealed_key), aad);
+    const [owner, namespace] = JSON.parse(decoder.decode(key)) as [string, string];
+    const record: JobRecord = {
+      job_id: row.job_id,
+      status: row.status,
+      owner,
+      namespace,
+      attempts: row.attempts,
+      created_at: new Date(Number(row.created_at)).toISOString(),
+      updated_at: new Date(Number(row.updated_at)).toISOString(),
+    };
+    if (row.blob_id !== null) record.blob_id = row.blob_id;
+    if (row.memory_id !== null) record.memory_id = row.memory_id;
+    if (row.duplicate_of !== null) record.duplicate_of = row.duplicate_of;
+    if (row.has_error) {
+      record.error = row.sealed_error
+        ? await this.openError(row.job_id, row.sealed_error)
+        : undefined;
+    }
+    if (row.attempts + row.interruptions > 0 || row.status !== "pending") {
+      record.lease_until = row.lease_until === null ? undefined : Number(row.lease_until);
+      record.worker = row.worker ?? undefined;
+    }
+    if (row.interruptions > 0) record.interruptions = row.interruptions;
+    return record;
+  }
+}

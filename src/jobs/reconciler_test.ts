@@ -1,0 +1,30 @@
+import assert from "node:assert/strict";
+import { silentLogger } from "../log.ts";
+import { ManualClock } from "../testing/job_fixtures.ts";
+import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { reconcileJobs } from "./reconciler.ts";
+
+/** A queue with a job whose lease ran out and one whose lease is live. */
+async function twoRunning(shared: boolean) {
+  const clock = new ManualClock();
+  const queue = new MemoryJobQueue({ leaseMs: 1_000, now: clock.now });
+  if (shared) Object.defineProperty(queue, "shared", { value: true });
+  const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
+  const [lapsed, live] = await queue.accept([input("lapsed"), input("live")]);
+  await queue.lease(lapsed.job_id, "w1");
+  clock.advance(1_000);
+  await queue.lease(live.job_id, "w2");
+  await reconcileJobs(queue, silentLogger, { startup: true, now: clock.now() });
+  const status = async (id: string) => (await queue.get(id))?.status;
+  const result = [await status(lapsed.job_id), await status(live.job_id)];
+  queue.close();
+  return result;
+}
+
+Deno.test("start-up reconcile gives back every running job of a queue one relayer owns", async () => {
+  assert.deepEqual(await twoRunning(false), ["pending", "pending"]);
+});
+
+Deno.test("start-up reconcile of a shared queue gives back only the jobs whose lease ran out", async () => {
+  assert.deepEqual(await twoRunning(true), ["pending", "running"]);
+});
