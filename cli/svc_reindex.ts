@@ -73,6 +73,12 @@ export async function runReindex(
   const result = readConfig({ ...env, SVC_EMBEDDER: embedder, SVC_LLM: "none" });
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
   const { config } = result;
+  if (config.store.kind === "postgres") {
+    throw new UsageError(
+      "reindex works on a data directory; with SVC_STORE=postgres, keep the embedder the index " +
+        "was built with",
+    );
+  }
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "warn");
   const backends = await openBackends(config, logger, { offlineReindex: true });
   const stop = new AbortController();

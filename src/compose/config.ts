@@ -321,6 +321,12 @@ function readStore(read: SettingsReader): StoreConfig {
       "SVC_STORE=postgres keeps the encrypted index in the database: unset SVC_VECTOR_STORE",
     );
   }
+  if (read.text("SVC_REINDEX") === "1") {
+    read.problem(
+      "SVC_REINDEX=1 does not work with SVC_STORE=postgres yet: the relayers would have to switch " +
+        "indexes together. Keep the embedder the index was built with",
+    );
+  }
   return { kind, url, pool: read.integer("SVC_DATABASE_POOL", 10, 2, 1000) };
 }
 

@@ -22,7 +22,8 @@ import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
-import type { ChainConfig, Config, EmbedderConfig, LlmConfig } from "./config.ts";
+import type { Config, EmbedderConfig, LlmConfig } from "./config.ts";
+import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
 import {
@@ -43,7 +44,14 @@ export type RelayerBackends =
     RelayerOptions,
     "secret" | "kv" | "directory" | "cipher" | "blobs" | "vectors" | "embedder" | "reranker" | "llm"
   >
+  & SharedState
   & Required<Pick<RelayerOptions, "mode" | "packageId">>;
+
+/** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
+type SharedState = Pick<
+  RelayerOptions,
+  "queue" | "replayGuard" | "records" | "updateClaims" | "accessLogStore"
+>;
 
 /** Everything a relayer is built from, opened; `close` releases what was opened here. */
 export interface Backends {
@@ -131,9 +139,16 @@ async function openIndexSet(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
   logger: Logger,
+  database: Database | undefined,
 ): Promise<VectorIndexSet> {
   switch (config.vectorStore.kind) {
     case "encrypted": {
+      if (database) {
+        // Other relayers write too: what this one holds is kept current by notifications.
+        const { PgIndexSet } = await postgresPlugin();
+        const { memoryMb } = config.vectorStore;
+        return await PgIndexSet.open({ database, secret, memoryMb, logger });
+      }
       const { EncryptedIndexSet } = await import("../../plugins/encrypted_index/mod.ts");
       return await EncryptedIndexSet.open({
         dir: config.dataDir,
@@ -159,9 +174,10 @@ async function openIndexSet(
  */
 async function openVectors(
   deps: Omit<VectorIndexDependencies, "indexes" | "openEmbedder">,
+  database: Database | undefined,
 ): Promise<OpenedIndex> {
   const { config, secret, logger } = deps;
-  const indexes = await openIndexSet(config, secret, logger);
+  const indexes = await openIndexSet(config, secret, logger, database);
   const opened = await openVectorIndex({
     ...deps,
     indexes,
@@ -192,6 +208,49 @@ async function openDatabase(config: Config, logger?: Logger): Promise<Database |
   const { Database } = await postgresPlugin();
   const { url, pool } = config.store;
   return await Database.open({ url, pool, logger });
+}
+
+/**
+ * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
+ * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
+ */
+async function openState(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  database: Database | undefined,
+): Promise<
+  { kv?: Deno.Kv; shared: SharedState; reindex: ReindexStateStore; close(): Promise<void> }
+> {
+  if (!database) {
+    const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+    try {
+      const reindex = await ReindexState.open(kv, secret);
+      return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };
+    } catch (error) {
+      kv.close();
+      throw error;
+    }
+  }
+  const plugin = await postgresPlugin();
+  const queue = await plugin.PgJobQueue.open(database, secret, {
+    maxAttempts: config.maxAttempts,
+    leaseMs: config.jobLeaseSeconds * 1000,
+  });
+  const replayGuard = new plugin.PgReplayGuard(database);
+  return {
+    shared: {
+      queue,
+      replayGuard,
+      records: await plugin.PgLifecycleRecords.open(database, secret),
+      updateClaims: await plugin.PgUpdateClaims.open(database, secret),
+      accessLogStore: new plugin.PgAccessLogStore(database),
+    },
+    reindex: await plugin.PgReindexState.open(database, secret),
+    async close() {
+      await queue.close();
+      await replayGuard.close();
+    },
+  };
 }
 
 /**
@@ -317,37 +376,40 @@ export async function openBackends(
     logger,
   );
   const llm = await openLlm(config.llm);
-  const lock: IndexLock | undefined = config.vectorStore.kind === "memory"
+  // One relayer per data directory, unless the index is in the shared database.
+  const lock: IndexLock | undefined = config.vectorStore.kind === "memory" || database
     ? undefined
     : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
-  const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+  let closeState: (() => Promise<void>) | undefined;
   let closeCipher: (() => Promise<void>) | undefined;
   let opened;
   try {
+    const state = await openState(config, secret, database);
+    closeState = state.close;
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
     const blobs = await openBlobs(config, secret, database);
     const index = await openVectors({
       config,
-      kv,
+      state: state.reindex,
       secret,
       cipher,
       blobs,
       embedder: configured,
       logger,
       offline: links.offlineReindex,
-    });
-    opened = { cipher, blobs, ...index };
+    }, database);
+    opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index };
   } catch (error) {
     // A start refused (another embedder, a held lock) leaves nothing open.
-    kv.close();
+    await closeState?.();
     await closeCipher?.();
     await closeEmbedder?.();
     await database?.close();
     lock?.release();
     throw error;
   }
-  const { cipher, blobs, vectors, embedder, reindex } = opened;
+  const { cipher, blobs, kv, vectors, embedder, reindex, shared } = opened;
   const { directory, ledger, close: closeDirectory } = await openDirectory(config, database);
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
@@ -361,6 +423,7 @@ export async function openBackends(
     relayer: {
       secret,
       kv,
+      ...shared,
       directory,
       cipher,
       blobs,
@@ -376,7 +439,7 @@ export async function openBackends(
     async close() {
       await reindex?.stop();
       await vectors.close();
-      kv.close();
+      await closeState?.();
       await closeDirectory?.();
       await closeCipher?.();
       await closeEmbedder?.();

@@ -28,7 +28,7 @@ import {
   planReindex,
   recordedEmbedder,
   Reindexer,
-  ReindexState,
+  type ReindexStateStore,
   sameEmbedding,
   settleLeftovers,
 } from "../reindex/mod.ts";
@@ -47,8 +47,8 @@ export interface OpenedIndex {
 export interface VectorIndexDependencies {
   config: Config;
   indexes: VectorIndexSet;
-  /** The relayer's Deno KV (`jobs.kv`), which keeps the reindex's cursors. */
-  kv: Deno.Kv;
+  /** Keeps the reindex's plan and cursors (in `jobs.kv`, or the shared database). */
+  state: ReindexStateStore;
   secret: Uint8Array<ArrayBuffer>;
   cipher: Cipher;
   blobs: BlobStore;
@@ -127,7 +127,7 @@ async function openPrevious(deps: VectorIndexDependencies, built: IndexEmbedding
 /** Opens the active index, and the reindex it needs; see the module documentation. */
 export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
   const { config, indexes, embedder, logger } = deps;
-  const state = await ReindexState.open(deps.kv, deps.secret);
+  const { state } = deps;
   await settleLeftovers(indexes, state, logger);
   const active = await indexes.active();
   const built = await indexes.built(active);
