@@ -16,6 +16,9 @@ import type {
   TransactionEffects,
 } from "./store.ts";
 
+/** Tries of a commit the file's write lock refused (another process was writing). */
+const LOCKED_TRIES = 20;
+
 const VERSION = ["ledger_version"];
 
 /** The ledger's storage in a Deno KV database; see the module documentation. */
@@ -62,6 +65,23 @@ export class KvLedgerStore implements LedgerStore {
   }
 
   async apply(
+    digest: string,
+    change: (view: LedgerChange) => Promise<TransactionEffects>,
+    keepMs: number,
+  ): Promise<TransactionEffects | null> {
+    // The relayer, its sidecar and the CLI write the file from three processes: SQLite refuses a
+    // commit while another holds the write lock, and the change is read and tried again.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await this.#applyOnce(digest, change, keepMs);
+      } catch (error) {
+        if (!/database is locked/.test(String(error)) || attempt === LOCKED_TRIES) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      }
+    }
+  }
+
+  async #applyOnce(
     digest: string,
     change: (view: LedgerChange) => Promise<TransactionEffects>,
     keepMs: number,
