@@ -3,7 +3,13 @@
  * HTTP server, with the dashboard and the MCP sidecar. `deno task start` runs it; the embedded
  * default needs no network.
  */
-import { openBackends, readConfig, restrictNewFiles, SIDECAR_ENV } from "./src/compose/mod.ts";
+import {
+  databaseHost,
+  openBackends,
+  readConfig,
+  restrictNewFiles,
+  SIDECAR_ENV,
+} from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
@@ -93,6 +99,8 @@ async function serveDashboard(
 async function start() {
   const sidecarEnv: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
+    // The master key only where the sidecar needs it: to read the ledger in the database.
+    if (name === "SVC_MASTER_KEY" && config.store.kind !== "postgres") continue;
     const value = Deno.env.get(name);
     if (value !== undefined) sidecarEnv[name] = value;
   }
@@ -101,7 +109,11 @@ async function start() {
     url: config.sidecarUrl,
     env: sidecarEnv,
     dataDir: config.dataDir,
-    netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
+    netHosts: [
+      ...config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
+      // The sponsor records in the ledger, in the shared database with SVC_STORE=postgres.
+      ...config.store.kind === "postgres" ? [databaseHost(config.store.url)] : [],
+    ],
     logger,
   });
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.

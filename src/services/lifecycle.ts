@@ -351,7 +351,11 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
       const erased = new Set<string>();
       for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
-        const ids = mine.map((memory) => memory.memoryId);
+        // The memories an update replaces too: erased by another relayer's update, they are
+        // recorded before this relayer's view of the namespace hears of it.
+        const ids = mine.flatMap(({ memoryId, attributes: { replaces } }) =>
+          replaces === undefined ? [memoryId] : [memoryId, replaces]
+        );
         for (const id of await records.erased(owner, ids)) erased.add(id);
       }
       return await Promise.all(memories.map(async ({ memoryId, owner, namespace, attributes }) => {
@@ -361,8 +365,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         const { replaces } = attributes;
         if (replaces === undefined) return undefined;
         if (
-          index.replacedBy(replaces) !== undefined || !index.entry(replaces) ||
-          !(await updating.claim(replaces, memoryId, now()))
+          erased.has(replaces) || index.replacedBy(replaces) !== undefined ||
+          !index.entry(replaces) || !(await updating.claim(replaces, memoryId, now()))
         ) {
           return `Cannot update memory ${replaces}: it was erased or updated meanwhile`;
         }
@@ -384,7 +388,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       );
       for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
         if (replaces === undefined) continue;
-        await updating.release(replaces, memoryId);
         const index = await lexicon.namespace(owner, namespace);
         const entry = index.entry(replaces);
         if (entry) await eraseEntries(owner, namespace, [entry]);
@@ -393,6 +396,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
           const fresh = index.entry(memoryId);
           if (fresh) await eraseEntries(owner, namespace, [fresh]);
         }
+        // Only once the replaced memory is recorded erased: another update vetted meanwhile is
+        // refused by the claim, and one vetted after by the record.
+        await updating.release(replaces, memoryId);
       }
     },
 
