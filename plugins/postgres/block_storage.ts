@@ -65,7 +65,7 @@ export class PgBlockStorage implements BlockStorage {
   readonly name: string;
   #sql: Sql;
   #watchers = new Set<StorageWatcher>();
-  /** Versions of this storage's commits whose notification has not come back yet. */
+  /** `ns:version` of this storage's commits whose notification has not come back yet. */
   #mine = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
   #listens = 0;
@@ -96,7 +96,7 @@ export class PgBlockStorage implements BlockStorage {
     if (this.#closed) return;
     const [index, owner, ns, version] = payload.split(":");
     if (index !== this.name || version === undefined) return;
-    if (this.#mine.delete(version)) return;
+    if (this.#mine.delete(`${ns}:${version}`)) return;
     for (const watcher of this.#watchers) watcher.changed({ owner, ns }, version);
   }
 
@@ -204,7 +204,8 @@ export class PgBlockStorage implements BlockStorage {
         >`select nextval('svc_index_versions') as next`;
         version = pad(next);
         if (this.#mine.size >= MINE_LIMIT) this.#mine.clear();
-        this.#mine.add(version);
+        // One notification per namespace of the commit: each is this storage's own.
+        for (const ns of namespaces) this.#mine.add(`${ns}:${version}`);
         const kept = change.headers.filter((h) => h.header.count > 0);
         const gone = change.headers.filter((h) => h.header.count <= 0).map((h) => h.ref.ns);
         if (kept.length > 0) {
@@ -265,7 +266,7 @@ export class PgBlockStorage implements BlockStorage {
         return version;
       }) as string | null;
     } catch (error) {
-      if (version) this.#mine.delete(version);
+      for (const ns of version ? namespaces : []) this.#mine.delete(`${ns}:${version}`);
       throw error;
     }
   }

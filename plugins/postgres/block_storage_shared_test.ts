@@ -172,3 +172,33 @@ Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted d
   await changed; // listening again
   assert.deepEqual(await ids(b), ["m1", "m2"]);
 });
+
+Deno.test("PgBlockStorage: a storage's own commit to several namespaces is not another writer's", async () => {
+  await using db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 2 });
+  const storage = await PgBlockStorage.open(database, "index");
+  try {
+    const heard: string[] = [];
+    storage.watch({ changed: (ref, version) => heard.push(`${ref.ns}@${version}`), lost() {} });
+    const header = (ns: string) => ({
+      ref: { owner: "o", ns },
+      header: { name: new Uint8Array([1]), count: 1 },
+    });
+    const version = await storage.commit({
+      expect: [],
+      headers: [header("a"), header("b"), header("c")],
+      putBlocks: [],
+      deleteBlocks: [],
+      putIds: [],
+      deleteIds: [],
+    });
+    assert.ok(version);
+    // Its notifications come back on the same connection, after a round trip at most.
+    await database.notify("svc_test_flush", "");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(heard, []);
+  } finally {
+    storage.close();
+    await database.close();
+  }
+});

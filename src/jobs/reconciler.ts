@@ -2,11 +2,14 @@
  * Re-drives jobs the queue lost track of: at start-up every unfinished job (only one relayer
  * serves a data directory, so none is really running: a running one is given back as
  * `interrupted`, the attempt the crash cut short not counted), then periodically those pending
- * or running past their lease. On a queue other relayers share (`JobQueue.shared`), the start-up
- * pass gives back only the running jobs whose lease ran out (their relayer died; the others are
- * live on another relayer) and re-drives only the pending jobs the periodic pass would. A periodic pass only enqueues them again: whether a running job
+ * or running past their lease. A periodic pass only enqueues them again: whether a running job
  * is taken over is `lease`'s decision, made atomically, so a job whose worker renewed its lease
  * in the meantime stays with that worker.
+ *
+ * A queue other relayers share (`JobQueue.shared`) delivers each pending job at its own due time
+ * and loses none, so its pending jobs are left alone (a retry's backoff holds); the start-up pass
+ * gives back only the running jobs whose lease ran out (their relayer died; the others are live
+ * on another relayer).
  */
 import type { Logger } from "../log.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
@@ -47,7 +50,7 @@ export async function reconcileJobs(
       await queue.redrive(record.job_id);
     } else {
       const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;
-      if ((!options.startup || queue.shared) && recent) continue;
+      if (queue.shared || (!options.startup && recent)) continue;
       await queue.redrive(record.job_id);
     }
     redriven++;

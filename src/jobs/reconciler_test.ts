@@ -28,3 +28,23 @@ Deno.test("start-up reconcile gives back every running job of a queue one relaye
 Deno.test("start-up reconcile of a shared queue gives back only the jobs whose lease ran out", async () => {
   assert.deepEqual(await twoRunning(true), ["pending", "running"]);
 });
+
+Deno.test("reconcile leaves a shared queue's pending jobs to their due time: a backoff holds", async () => {
+  const clock = new ManualClock();
+  const queue = new MemoryJobQueue({ leaseMs: 1_000, now: clock.now });
+  Object.defineProperty(queue, "shared", { value: true });
+  const redriven: string[] = [];
+  const redrive = queue.redrive.bind(queue);
+  queue.redrive = (id) => (redriven.push(id), redrive(id));
+  try {
+    const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "backing off" }]);
+    await queue.retry((await queue.lease(job.job_id, "w1"))!, "busy", 60_000);
+    clock.advance(2_000);
+    for (const startup of [true, false]) {
+      await reconcileJobs(queue, silentLogger, { startup, now: clock.now() });
+    }
+    assert.deepEqual(redriven, []);
+  } finally {
+    queue.close();
+  }
+});
