@@ -3,7 +3,13 @@
  * HTTP server, with the dashboard and the MCP sidecar. `deno task start` runs it; the embedded
  * default needs no network.
  */
-import { openBackends, readConfig, restrictNewFiles, SIDECAR_ENV } from "./src/compose/mod.ts";
+import {
+  openBackends,
+  readConfig,
+  restrictNewFiles,
+  SIDECAR_ENV,
+  sidecarNetHosts,
+} from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
@@ -101,7 +107,7 @@ async function start() {
     url: config.sidecarUrl,
     env: sidecarEnv,
     dataDir: config.dataDir,
-    netHosts: config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
+    netHosts: sidecarNetHosts(config),
     logger,
   });
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.

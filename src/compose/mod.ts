@@ -36,6 +36,7 @@ import {
 } from "./vector_index.ts";
 
 export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
+export { sidecarNetHosts } from "./sidecar_hosts.ts";
 export { restrictNewFiles } from "./private_files.ts";
 
 /** The backends and settings of `createRelayer` that the composition opens and derives. */
