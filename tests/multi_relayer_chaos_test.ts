@@ -220,7 +220,7 @@ Deno.test("chaos: remembering through the balancer while random relayers are SIG
   const seed = Number(Deno.env.get("CHAOS_SEED") ?? Math.floor(Math.random() * 2 ** 31));
   console.log(`multi-relayer chaos seed ${seed} (CHAOS_SEED=${seed} replays the plan)`);
   const rand = random(seed);
-  const KILLS = 5, SENDERS = 3;
+  const KILLS = 5, SENDERS = 4;
   const namespaces = ["chaos", "chaos-b"];
   await using cluster = await startCluster(3, { SVC_JOB_LEASE_SECONDS: "5" });
   const account = await clusterAccount(cluster);
@@ -343,6 +343,7 @@ Deno.test("chaos: remembering through the balancer while random relayers are SIG
   console.log(
     `multi-relayer chaos: ${KILLS} kills; ${acknowledged.size} texts acknowledged in ` +
       `${requests} requests (${retries} sent again); forwarded ${cluster.forwarded}; ` +
+      `${[...jobs.values()].filter((job) => job.attempts >= 2).length} jobs attempted again; ` +
       `lost ${lost}, duplicated ${duplicated}, jobs not done ${view.unfinished}`,
   );
   assert.ok(acknowledged.size > 0);
