@@ -4,11 +4,11 @@
  * default needs no network.
  */
 import {
-  databaseHost,
   openBackends,
   readConfig,
   restrictNewFiles,
   SIDECAR_ENV,
+  sidecarNetHosts,
 } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
@@ -109,11 +109,7 @@ async function start() {
     url: config.sidecarUrl,
     env: sidecarEnv,
     dataDir: config.dataDir,
-    netHosts: [
-      ...config.chain.kind === "sui" ? [new URL(config.chain.sui.rpcUrl).host] : [],
-      // The sponsor records in the ledger, in the shared database with SVC_STORE=postgres.
-      ...config.store.kind === "postgres" ? [databaseHost(config.store.url)] : [],
-    ],
+    netHosts: sidecarNetHosts(config),
     logger,
   });
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.

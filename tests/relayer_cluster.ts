@@ -41,10 +41,12 @@ async function forward(request: Request, origin: string): Promise<Response> {
 /**
  * Starts PostgreSQL (once per test process), `size` relayers on it and the balancer. The balancer
  * sends each request to the next live relayer; a relayer that refuses the connection is skipped.
+ * `envOf(i)` adds settings of relayer `i` alone (say, a model server of its own).
  */
 export async function startCluster(
   size: number,
   env: Record<string, string> = {},
+  envOf: (i: number) => Record<string, string> = () => ({}),
 ): Promise<Cluster> {
   const database = await testDatabase();
   const root = await Deno.makeTempDir({ prefix: "svc-cluster-" });
@@ -63,7 +65,9 @@ export async function startCluster(
   const forwarded = new Array(size).fill(0);
   const start = async (i: number) => {
     await Deno.mkdir(dataDir(i), { recursive: true });
-    relayers[i] = await startRelayer(dataDir(i), shared, { processGroup: true });
+    relayers[i] = await startRelayer(dataDir(i), { ...shared, ...envOf(i) }, {
+      processGroup: true,
+    });
     return relayers[i]!;
   };
   // One after another: the first migrates the schema, the others find it ready.

@@ -300,12 +300,6 @@ function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
   return { kind, seal: readSealSettings(read) };
 }
 
-/** The `host:port` a PostgreSQL URL connects to (port 5432 when it names none). */
-export function databaseHost(url: string): string {
-  const { hostname, port } = new URL(url);
-  return `${hostname}:${port || 5432}`;
-}
-
 function readStore(read: SettingsReader): StoreConfig {
   const kind = read.choice("SVC_STORE", "embedded", ["embedded", "postgres"]);
   if (kind === "embedded") return { kind };

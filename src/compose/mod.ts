@@ -35,7 +35,8 @@ import {
   type VectorIndexDependencies,
 } from "./vector_index.ts";
 
-export { type Config, databaseHost, readConfig, SIDECAR_ENV } from "./config.ts";
+export { type Config, readConfig, SIDECAR_ENV } from "./config.ts";
+export { sidecarNetHosts } from "./sidecar_hosts.ts";
 export { restrictNewFiles } from "./private_files.ts";
 
 /** The backends and settings of `createRelayer` that the composition opens and derives. */
