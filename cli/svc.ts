@@ -17,6 +17,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *   deno task svc reindex --embedder local          (the relayer stopped)
  *   deno task svc migrate                             (SVC_STORE=postgres)
+ *   deno task svc migrate-store --to postgres         (the relayer stopped)
  *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
@@ -52,6 +53,7 @@ import {
 import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
 import { runMigrate, STORE_USAGE } from "./svc_store.ts";
+import { MIGRATE_STORE_USAGE, runMigrateStore } from "./svc_migrate_store.ts";
 
 const USAGE = `usage: svc <command> [options]
 
@@ -73,6 +75,7 @@ ${MEMORY_USAGE}
 ${PORTABILITY_USAGE}
 ${REINDEX_USAGE}
 ${STORE_USAGE}
+${MIGRATE_STORE_USAGE}
 ${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
@@ -191,6 +194,7 @@ async function run(args: string[]): Promise<Output> {
       embedder: { type: "string" },
       op: { type: "string" },
       memory: { type: "string" },
+      to: { type: "string" },
     },
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
@@ -310,6 +314,9 @@ async function run(args: string[]): Promise<Output> {
     });
   }
   if (command === "migrate" && sub === undefined) return await runMigrate(Deno.env.toObject());
+  if (command === "migrate-store" && sub === undefined) {
+    return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);
+  }
   if (command === "log") {
     if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
     // The owner's own key when the data directory has it; else a delegate key with `audit`.

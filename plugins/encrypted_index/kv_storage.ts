@@ -229,6 +229,13 @@ export class KvBlockStorage implements BlockStorage {
     return found;
   }
 
+  /** Where every memory of the index is, by memory id (for copying the index elsewhere). */
+  async *locations(): AsyncIterable<{ id: string; ref: NamespaceRef }> {
+    for await (const entry of this.#kv.list<[string, string]>({ prefix: ["id"] })) {
+      yield { id: entry.key[1] as string, ref: { owner: entry.value[0], ns: entry.value[1] } };
+    }
+  }
+
   async commit(change: IndexChange): Promise<string | null> {
     const final = new Batch();
     for (const { ref, header } of change.headers) {

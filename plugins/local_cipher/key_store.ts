@@ -154,6 +154,16 @@ export class KvKeyStore implements KeyStore {
     await this.#written;
     this.#kv.close();
   }
+
+  /** Every wrapped key with its place, in key order (for copying the store elsewhere). */
+  async *entries(): AsyncIterable<{ place: KeyPlace; wrapped: Uint8Array<ArrayBuffer> }> {
+    for await (const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: [PREFIX] })) {
+      const [, owner, memoryId, keyTag] = entry.key as string[];
+      if (entry.value instanceof Uint8Array) {
+        yield { place: { owner, memoryId, keyTag }, wrapped: entry.value };
+      }
+    }
+  }
 }
 
 /** The key store in memory: keys last as long as the object. */

@@ -14,3 +14,10 @@ export { PgLifecycleRecords } from "./lifecycle_records.ts";
 export { PgReindexState } from "./reindex_state.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgUpdateClaims } from "./update_claims.ts";
+export {
+  holdsState,
+  importDeadLetters,
+  importJobs,
+  ImportProgress,
+  importReplayClaims,
+} from "./store_import.ts";

@@ -227,6 +227,28 @@ export class KvReplayGuard implements ReplayGuard {
   }
 }
 
+/**
+ * The claims of `kv` still alive at `now` (Unix ms), with their expiry: those of the batches and
+ * those of the layout of earlier versions (for copying the claims elsewhere).
+ */
+export async function* liveClaims(
+  kv: Deno.Kv,
+  now: number,
+): AsyncIterable<{ print: Fingerprint; expiresAt: number }> {
+  for await (
+    const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
+  ) {
+    for (let i = 0; i + 8 <= value.prints.length; i += 8) {
+      yield { print: fingerprintFromBytes(value.prints, i), expiresAt: value.until };
+    }
+  }
+  for await (const { key, value } of kv.list<number>({ prefix: [LEGACY] })) {
+    if (typeof value === "number" && value > now) {
+      yield { print: fingerprintOf(key[1] as string), expiresAt: value };
+    }
+  }
+}
+
 function fingerprintFromBytes(bytes: Uint8Array, at: number): Fingerprint {
   const view = new DataView(bytes.buffer, bytes.byteOffset + at, 8);
   return { hi: view.getUint32(0), lo: view.getUint32(4) };

@@ -112,6 +112,14 @@ export class KvAccessLogStore implements AccessLogStore {
     return records;
   }
 
+  /** Every record of every log, by log then id (for copying the log elsewhere). */
+  async *entries(): AsyncIterable<SealedAccessRecord> {
+    const entries = this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["access_log"] });
+    for await (const { key, value } of entries) {
+      yield { log: key[1] as string, id: key[2] as string, sealed: value };
+    }
+  }
+
   async prune(before: string): Promise<number> {
     let pruned = 0;
     for await (const { key } of this.#kv.list({ prefix: ["access_log_logs"] })) {

@@ -110,6 +110,23 @@ export class LifecycleRecords implements LifecycleRecordStore {
   }
 
   /** Drops memories from the schedule (already gone). */
+  /** Every erase recorded, by owner then memory id (for copying the records elsewhere). */
+  async *erasedEntries(): AsyncIterable<{ owner: string; memoryId: string; erasedAt: number }> {
+    for await (const entry of this.#kv.list<number>({ prefix: ["erased"] })) {
+      const [, owner, memoryId] = entry.key as [string, string, string];
+      yield { owner, memoryId, erasedAt: entry.value };
+    }
+  }
+
+  /** The whole expiry schedule, soonest first (for copying the records elsewhere). */
+  async *expiries(): AsyncIterable<Expiry> {
+    const entries = this.#kv.list<{ owner: string; namespace: string }>({ prefix: ["expiry"] });
+    for await (const { key, value } of entries) {
+      const [, expiresAt, memoryId] = key as [string, number, string];
+      yield { memoryId, owner: value.owner, namespace: value.namespace, expiresAt };
+    }
+  }
+
   async unschedule(expiries: Expiry[]): Promise<void> {
     await commitAll(this.#kv, expiries, (op, { expiresAt, memoryId }) => {
       op.delete(["expiry", expiresAt, memoryId]);

@@ -1,0 +1,134 @@
+/**
+ * `svc migrate-store --to postgres`: copies the data directory `SVC_DATA_DIR` (its relayer
+ * stopped) into the database `SVC_DATABASE_URL`, with a progress bar per phase on stderr; run
+ * again after an interruption, it resumes (see `src/compose/store_migration.ts`). The master key
+ * is the data directory's: `SVC_MASTER_KEY` when set (it must then be the one of `master.key`),
+ * else read from `master.key`, and never printed.
+ */
+import { readConfig } from "../src/compose/mod.ts";
+import { lockIndex } from "../src/compose/vector_index.ts";
+import {
+  migrateStore,
+  PHASE_UNITS,
+  type StoreMigrationSummary,
+} from "../src/compose/store_migration.ts";
+import { Database } from "../plugins/postgres/database.ts";
+import { SvcError } from "../src/errors.ts";
+import { ProgressBar, type ProgressOutput } from "./progress.ts";
+import { type Output, UsageError } from "./svc_memories.ts";
+
+export const MIGRATE_STORE_USAGE =
+  `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
+  migrate-store --to postgres            copy the data directory's state into the database
+                                         (resumes where an interrupted run stopped)`;
+
+const HEX_KEY = /^[0-9a-f]{64}$/;
+
+/** The data directory's master key, checked against `SVC_MASTER_KEY` when that is set. */
+async function masterKeyOf(dataDir: string, configured: string | undefined): Promise<string> {
+  let stored: string | undefined;
+  try {
+    stored = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (stored !== undefined && !HEX_KEY.test(stored)) {
+    throw new SvcError(
+      "internal",
+      `Cannot read the master key: ${dataDir}/master.key is not 64 hex characters`,
+    );
+  }
+  if (configured !== undefined && stored !== undefined && configured !== stored) {
+    throw new UsageError(
+      `SVC_MASTER_KEY is not the master key of ${dataDir} (master.key): the data directory's ` +
+        "memories open only with its own key. Unset SVC_MASTER_KEY, or set it to that key",
+    );
+  }
+  const key = configured ?? stored;
+  if (key === undefined) {
+    throw new UsageError(
+      `${dataDir} has no master.key and SVC_MASTER_KEY is unset: nothing to copy there?`,
+    );
+  }
+  return key;
+}
+
+function describe(summary: StoreMigrationSummary, keyFromFile: boolean, dataDir: string): string {
+  const { copied } = summary;
+  const lines = [
+    `Copied ${copied.ledger} accounts, ${copied.keys} memory keys, ${copied.blobs} blobs, ` +
+    `${copied.index} index namespaces${summary.index ? ` (index "${summary.index}")` : ""}, ` +
+    `${copied.jobs} jobs, ${copied.lifecycle} lifecycle records, ${copied.access_log} ` +
+    `access-log records and ${copied.replay} replay claims into the database` +
+    `${summary.resumed ? ", resuming an earlier run" : ""}.`,
+  ];
+  if (keyFromFile) {
+    lines.push(
+      `Start every relayer with SVC_MASTER_KEY set to the key in ${dataDir}/master.key ` +
+        "(and SVC_STORE=postgres, SVC_DATABASE_URL).",
+    );
+  }
+  lines.push(`Owner keys stay in ${dataDir}/owner_keys, where the CLI reads them.`);
+  return lines.join("\n");
+}
+
+/** `svc migrate-store --to TARGET`; `env` is the process environment. */
+export async function runMigrateStore(
+  to: string | undefined,
+  env: Record<string, string | undefined>,
+  stderr: ProgressOutput,
+): Promise<Output> {
+  if (to !== "postgres") throw new UsageError("migrate-store needs --to postgres");
+  const dataDir = env.SVC_DATA_DIR ?? "./data";
+  const configured = env.SVC_MASTER_KEY || undefined;
+  const masterKey = await masterKeyOf(dataDir, configured);
+  const result = readConfig({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
+  if (!result.ok) throw new UsageError(result.problems.join("\n"));
+  const { config } = result;
+  if (config.store.kind !== "postgres") throw new UsageError("migrate-store needs SVC_STORE");
+  // The relayer stopped: nothing else writes the data directory meanwhile.
+  const lock = await lockIndex(dataDir, "copy the data directory");
+  const encoder = new TextEncoder();
+  const terminal = stderr.isTerminal();
+  let bar: ProgressBar | undefined;
+  let barPhase = "";
+  try {
+    const database = await Database.open({ url: config.store.url, pool: 4 });
+    try {
+      const summary = await migrateStore({
+        config,
+        database,
+        secret: Uint8Array.fromHex(masterKey),
+        onProgress({ phase, done, total }) {
+          if (phase !== barPhase) {
+            bar?.finish();
+            bar = new ProgressBar(stderr, phase.padEnd(10), { unit: PHASE_UNITS[phase] });
+            barPhase = phase;
+          }
+          bar!.update(done, total);
+        },
+        onPhase(phase, count, skipped) {
+          bar?.finish();
+          bar = undefined;
+          barPhase = "";
+          // Without a terminal (logs, pipes), a line per phase instead of a bar.
+          if (!terminal) {
+            const what = skipped ? "copied by an earlier run" : "copied";
+            stderr.writeSync(
+              encoder.encode(`migrate-store: ${phase}: ${count} ${PHASE_UNITS[phase]} ${what}\n`),
+            );
+          }
+        },
+      });
+      return {
+        json: { status: "copied", ...summary, dataDir },
+        text: describe(summary, configured === undefined, dataDir),
+      };
+    } finally {
+      bar?.finish();
+      await database.close();
+    }
+  } finally {
+    lock.release();
+  }
+}

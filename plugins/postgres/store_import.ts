@@ -1,0 +1,211 @@
+/**
+ * What `svc migrate-store` writes into the database besides what the stores' own methods copy:
+ * job records and dead letters as a data directory's queue kept them, live replay claims, and
+ * the copy's progress. Every insert is idempotent (`ON CONFLICT DO NOTHING`), so a copy cut
+ * short is finished by running it again, with nothing duplicated.
+ *
+ * Nothing readable at rest, as with `PgJobQueue`: a job's owner and namespace and its error are
+ * sealed (`JobSeals`), its text stays sealed as the data directory's queue sealed it. The
+ * progress table (`svc_migrate_store_progress`, created by the copy, not by a migration: only
+ * `svc migrate-store` uses it) holds phase names and counts.
+ */
+import { backendError, type Fingerprint, type JobRecord } from "../../src/kit.ts";
+import type { Database } from "./database.ts";
+import { CHANNEL } from "./job_delivery.ts";
+import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
+
+/** A job as a data directory's queue kept it (`storedJobs` in `src/jobs/kv_job_export.ts`). */
+export interface ImportedJob {
+  record: JobRecord;
+  sealedText: Uint8Array<ArrayBuffer> | null;
+  ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
+}
+
+/** The tables of state a relayer writes: any row in one means the database is in use. */
+const STATE_TABLES = [
+  "svc_ledger_accounts",
+  "svc_blobs_objects",
+  "svc_cipher_keys_wrapped",
+  "svc_index_headers",
+  "svc_jobs_job",
+  "svc_access_log_records",
+  "svc_lifecycle_erased",
+];
+
+/** The progress of a copy into the database, one row per phase finished. */
+export class ImportProgress {
+  #database: Database;
+
+  private constructor(database: Database) {
+    this.#database = database;
+  }
+
+  /** The progress kept in `database` (its schema migrated), its table created when missing. */
+  static async open(database: Database): Promise<ImportProgress> {
+    try {
+      await database.sql`
+        create table if not exists svc_migrate_store_progress (
+          phase text primary key,
+          count bigint not null,
+          finished_at bigint not null
+        )`;
+    } catch (error) {
+      throw backendError("postgres", "read the progress of the copy", error);
+    }
+    return new ImportProgress(database);
+  }
+
+  /** The phases finished, with how many items each copied. */
+  async finished(): Promise<Map<string, number>> {
+    try {
+      const rows = await this.#database.sql<{ phase: string; count: number }[]>`
+        select phase, count::float8 as count from svc_migrate_store_progress`;
+      return new Map(rows.map((row) => [row.phase, row.count]));
+    } catch (error) {
+      throw backendError("postgres", "read the progress of the copy", error);
+    }
+  }
+
+  /** Records `phase` as finished, having copied `count` items. */
+  async finish(phase: string, count: number, now = Date.now()): Promise<void> {
+    try {
+      await this.#database.sql`
+        insert into svc_migrate_store_progress (phase, count, finished_at)
+        values (${phase}, ${count}, ${now})
+        on conflict (phase) do update set count = excluded.count,
+          finished_at = excluded.finished_at`;
+    } catch (error) {
+      throw backendError("postgres", "record the progress of the copy", error);
+    }
+  }
+}
+
+/** Whether relayers have written to `database` already (a copy would mix two installations). */
+export async function holdsState(database: Database): Promise<boolean> {
+  try {
+    for (const table of STATE_TABLES) {
+      const rows = await database.sql`select 1 from ${database.sql(table)} limit 1`;
+      if (rows.length > 0) return true;
+    }
+    return false;
+  } catch (error) {
+    throw backendError("postgres", "look for state in the database", error);
+  }
+}
+
+/**
+ * Copies jobs: each record (its owner and namespace sealed, as `PgJobQueue` keeps them), its
+ * sealed text and saved ciphertext. An unfinished job is due at once, so a relayer's worker
+ * takes it up (a running one once its lease is over); a finished one is kept for the records'
+ * time to live after its last change. A job there already is left as it is.
+ */
+export async function importJobs(
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  jobs: ImportedJob[],
+  now = Date.now(),
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const seals = await JobSeals.derive(secret);
+  const rows = await Promise.all(jobs.map(async ({ record }) => {
+    const unfinished = record.status === "pending" || record.status === "running";
+    const updatedAt = Date.parse(record.updated_at);
+    return {
+      job_id: record.job_id,
+      status: record.status,
+      sealed_key: await seals.sealKey(record.job_id, record.owner, record.namespace),
+      sealed_error: await seals.sealError(record.job_id, record.error),
+      has_error: "error" in record,
+      blob_id: record.blob_id ?? null,
+      memory_id: record.memory_id ?? null,
+      duplicate_of: record.duplicate_of ?? null,
+      attempts: record.attempts,
+      interruptions: record.interruptions ?? 0,
+      worker: record.worker ?? null,
+      lease_until: record.lease_until ?? null,
+      due_at: unfinished ? now : null,
+      deliveries: 0,
+      created_at: Date.parse(record.created_at),
+      updated_at: updatedAt,
+      expires_at: Math.max(updatedAt, unfinished ? now : 0) + RECORD_TTL_MS,
+    };
+  }));
+  const texts = jobs.flatMap(({ record, sealedText }) =>
+    sealedText && (record.status === "pending" || record.status === "running")
+      ? [{ job_id: record.job_id, sealed: sealedText }]
+      : []
+  );
+  const ciphertexts = jobs.flatMap(({ record, ciphertext }) =>
+    ciphertext
+      ? [{ job_id: record.job_id, attempt: ciphertext.attempt, bytes: ciphertext.bytes }]
+      : []
+  );
+  try {
+    await database.sql.begin(async (tx) => {
+      await tx`insert into svc_jobs_job ${tx(rows)} on conflict (job_id) do nothing`;
+      if (texts.length > 0) {
+        await tx`insert into svc_jobs_text ${tx(texts)} on conflict (job_id) do nothing`;
+      }
+      if (ciphertexts.length > 0) {
+        await tx`insert into svc_jobs_ciphertext ${
+          tx(ciphertexts)
+        } on conflict (job_id) do nothing`;
+      }
+      // Workers listening hear of the jobs due.
+      await tx`select pg_notify(${CHANNEL}, '')`;
+    });
+  } catch (error) {
+    throw backendError("postgres", "copy jobs", error);
+  }
+}
+
+/** Copies dead letters (the error sealed, as `PgJobQueue` keeps it), kept for a week from now. */
+export async function importDeadLetters(
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  letters: { job_id: string; error: string }[],
+  now = Date.now(),
+): Promise<void> {
+  if (letters.length === 0) return;
+  const seals = await JobSeals.derive(secret);
+  const rows = await Promise.all(letters.map(async ({ job_id, error }) => ({
+    job_id,
+    sealed_error: (await seals.sealError(job_id, error))!,
+    failed_at: now,
+    expires_at: now + RECORD_TTL_MS,
+  })));
+  try {
+    await database.sql`insert into svc_jobs_dead ${database.sql(rows)} on conflict do nothing`;
+  } catch (error) {
+    throw backendError("postgres", "copy dead letters", error);
+  }
+}
+
+/**
+ * Copies replay claims (fingerprints and expiry, as `PgReplayGuard` keeps them); a claim there
+ * already keeps the later expiry.
+ */
+export async function importReplayClaims(
+  database: Database,
+  claims: { print: Fingerprint; expiresAt: number }[],
+): Promise<void> {
+  if (claims.length === 0) return;
+  const expiries = new Map<string, number>();
+  for (const { print, expiresAt } of claims) {
+    const key = String(BigInt.asIntN(64, (BigInt(print.hi) << 32n) | BigInt(print.lo)));
+    expiries.set(key, Math.max(expiresAt, expiries.get(key) ?? 0));
+  }
+  const sql = database.sql;
+  try {
+    await sql`
+      insert into svc_replay_claims (print, expires_at)
+      select * from unnest(
+        ${sql.array([...expiries.keys()])}::int8[],
+        ${sql.array([...expiries.values()])}::int8[]
+      )
+      on conflict (print) do update
+        set expires_at = greatest(svc_replay_claims.expires_at, excluded.expires_at)`;
+  } catch (error) {
+    throw backendError("postgres", "copy replay claims", error);
+  }
+}

@@ -1,0 +1,437 @@
+/**
+ * `svc migrate-store --to postgres`: copies a data directory's state into the shared PostgreSQL
+ * database, as it is, without re-encrypting anything (the relayer stopped; the CLI holds the
+ * data directory's `index.lock`). Phases, in order, each recorded in the database once finished
+ * (`ImportProgress`) and skipped when the copy runs again; a phase cut short is run again whole,
+ * its inserts idempotent, so nothing is duplicated:
+ *
+ * - `ledger`: accounts and delegate keys (`ledger.kv`);
+ * - `keys`: the local cipher's wrapped data keys (`keys.kv`), wrapped bytes as they are;
+ * - `blobs`: ciphertext blobs (`blobs/`), ids kept; a legacy clear `vector` in a blob's metadata
+ *   is sealed with `VectorSeal` on the way, so nothing is in clear in the database;
+ * - `index`: the active encrypted index (`index.active` names it; `index.kv` by default): its
+ *   meta, namespace headers, sealed blocks and memory locations, under the same index name;
+ * - `jobs`: job records with their sealed texts and saved ciphertexts, and dead letters;
+ * - `lifecycle`: erased memories and the expiry schedule;
+ * - `access_log`: the sealed access-log records;
+ * - `replay`: replay claims still alive.
+ */
+import { KvLedgerStore } from "../../plugins/local_ledger/kv_store.ts";
+import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";
+import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
+import { KvBlockStorage } from "../../plugins/encrypted_index/kv_storage.ts";
+import { readActiveIndex } from "../../plugins/encrypted_index/active_pointer.ts";
+import type { NamespaceRef } from "../../plugins/encrypted_index/storage.ts";
+import {
+  type Database,
+  holdsState,
+  importDeadLetters,
+  importJobs,
+  ImportProgress,
+  importReplayClaims,
+  PgAccessLogStore,
+  PgBlobStore,
+  PgBlockStorage,
+  PgIndexSet,
+  PgKeyStore,
+  PgLedgerStore,
+  PgLifecycleRecords,
+} from "../../plugins/postgres/mod.ts";
+import { SvcError } from "../errors.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
+import { LifecycleRecords } from "../services/lifecycle_records.ts";
+import { KvAccessLogStore } from "../services/access_log_store.ts";
+import { liveClaims } from "../auth/replay_guard.ts";
+import type { Config } from "./config.ts";
+
+/** The phases of a copy, in order. */
+export const PHASES = [
+  "ledger",
+  "keys",
+  "blobs",
+  "index",
+  "jobs",
+  "lifecycle",
+  "access_log",
+  "replay",
+] as const;
+
+/** A phase of the copy. */
+export type Phase = typeof PHASES[number];
+
+/** What a phase copies, as the progress bar names it. */
+export const PHASE_UNITS: Record<Phase, string> = {
+  ledger: "accounts",
+  keys: "keys",
+  blobs: "blobs",
+  index: "namespaces",
+  jobs: "jobs",
+  lifecycle: "records",
+  access_log: "records",
+  replay: "claims",
+};
+
+/** Where a copy is: `done` of `total` items of `phase`. */
+export interface CopyProgress {
+  phase: Phase;
+  done: number;
+  total: number;
+}
+
+/** What `migrateStore` needs. */
+export interface StoreMigrationOptions {
+  /** The configuration (`SVC_STORE=postgres`), whose `dataDir` is the source. */
+  config: Config;
+  /** The target, migrated. */
+  database: Database;
+  /** The data directory's master key, which every relayer on the database will hold. */
+  secret: Uint8Array<ArrayBuffer>;
+  /** Told of each item copied. */
+  onProgress?(progress: CopyProgress): void;
+  /** Told of each phase finished (`skipped`: finished by an earlier run). */
+  onPhase?(phase: Phase, count: number, skipped: boolean): void;
+}
+
+/** What a copy did: items copied per phase, and the active index's name. */
+export interface StoreMigrationSummary {
+  copied: Record<Phase, number>;
+  resumed: boolean;
+  index: string | null;
+}
+
+const BATCH = 200;
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** `items` in arrays of `size`. */
+async function* batches<T>(items: AsyncIterable<T>, size = BATCH): AsyncIterable<T[]> {
+  let batch: T[] = [];
+  for await (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function count(items: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of items) n++;
+  return n;
+}
+
+/** Opens the data directory's Deno KV file `name` when it exists, and closes it after `use`. */
+async function withKv<T>(
+  dir: string,
+  name: string,
+  use: (kv: Deno.Kv) => Promise<T>,
+): Promise<T | 0> {
+  if (!await exists(`${dir}/${name}`)) return 0;
+  const kv = await Deno.openKv(`${dir}/${name}`);
+  try {
+    return await use(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+/**
+ * Refuses what the copy cannot do: a LanceDB index (or one whose import into the encrypted
+ * index has not finished). Resolves to the name of the active encrypted index, `null` for none.
+ */
+export async function checkSource(config: Config): Promise<string | null> {
+  const dir = config.dataDir;
+  const lance = "Cannot copy the data directory: its vector index is in LanceDB. Start a relayer " +
+    "on it once with the encrypted index (SVC_VECTOR_STORE unset), which imports it, stop it, " +
+    "then run migrate-store again";
+  if (config.vectorStore.kind === "lancedb") throw new SvcError("bad_request", lance);
+  if (config.vectorStore.kind === "memory") return null;
+  const name = await readActiveIndex(dir, "index.active", "index", "the encrypted vector index");
+  const path = `${dir}/${name}.kv`;
+  const hasIndex = await exists(path);
+  if (await exists(`${dir}/lancedb`)) {
+    let imported = false;
+    if (hasIndex) {
+      const storage = await KvBlockStorage.open(path);
+      try {
+        imported = await storage.note("lancedb-import") === "done";
+      } finally {
+        storage.close();
+      }
+    }
+    if (!imported) throw new SvcError("bad_request", lance);
+  }
+  return hasIndex ? name : null;
+}
+
+/** Copies the data directory of `options.config` into `options.database`; see the module doc. */
+export async function migrateStore(options: StoreMigrationOptions): Promise<StoreMigrationSummary> {
+  const { config, database, secret } = options;
+  const dir = config.dataDir;
+  const index = await checkSource(config);
+  const progress = await ImportProgress.open(database);
+  const finished = await progress.finished();
+  const resumed = finished.has("started");
+  if (!resumed) {
+    if (await holdsState(database)) {
+      throw new SvcError(
+        "conflict",
+        "Cannot copy the data directory: the database holds relayers' state already; copy " +
+          "into a new, empty database",
+      );
+    }
+    await progress.finish("started", 0);
+  }
+  const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
+  const steps: Record<Phase, (tell: (done: number, total: number) => void) => Promise<number>> = {
+    ledger: (tell) => copyLedger(dir, database, secret, tell),
+    keys: (tell) => copyKeys(dir, database, secret, tell),
+    blobs: (tell) =>
+      config.blobStore.kind === "postgres"
+        ? copyBlobs(dir, database, secret, tell)
+        : Promise.resolve(0),
+    index: (tell) => index ? copyIndex(dir, index, database, secret, tell) : Promise.resolve(0),
+    jobs: (tell) => copyJobs(dir, database, secret, tell),
+    lifecycle: (tell) => copyLifecycle(dir, database, secret, tell),
+    access_log: (tell) => copyAccessLog(dir, database, tell),
+    replay: (tell) => copyReplay(dir, database, tell),
+  };
+  for (const phase of PHASES) {
+    const before = finished.get(phase);
+    if (before !== undefined) {
+      copied[phase] = before;
+      options.onPhase?.(phase, before, true);
+      continue;
+    }
+    copied[phase] = await steps[phase]((done, total) =>
+      options.onProgress?.({ phase, done, total })
+    );
+    await progress.finish(phase, copied[phase]);
+    options.onPhase?.(phase, copied[phase], false);
+  }
+  return { copied, resumed, index };
+}
+
+async function copyLedger(
+  dir: string,
+  database: Database,
+  masterKey: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  return await withKv(dir, "ledger.kv", async (kv) => {
+    const source = new KvLedgerStore(kv);
+    const total = await count(source.accounts());
+    const target = await PgLedgerStore.open({ database, masterKey });
+    let done = 0;
+    for await (const accounts of batches(source.accounts())) {
+      await target.importAccounts(accounts);
+      tell(done += accounts.length, total);
+    }
+    return done;
+  });
+}
+
+async function copyKeys(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  if (!await exists(`${dir}/keys.kv`)) return 0;
+  const source = new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`));
+  const target = await PgKeyStore.open({ database, secret });
+  try {
+    const total = await count(source.entries());
+    let done = 0;
+    for await (const keys of batches(source.entries(), 500)) {
+      // The store writes the puts made together in one statement.
+      await Promise.all(keys.map(({ place, wrapped }) => target.put(place, wrapped)));
+      tell(done += keys.length, total);
+    }
+    return done;
+  } finally {
+    await target.close();
+    await source.close();
+  }
+}
+
+async function copyBlobs(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  if (!await exists(`${dir}/blobs`)) return 0;
+  const source = await FsBlobStore.open({ dir: `${dir}/blobs` });
+  const target = await PgBlobStore.open({ database, secret });
+  const seal = await VectorSeal.fromSecret(secret);
+  const total = await count(source.entries());
+  let done = 0;
+  for await (const entries of batches(source.entries(), 8)) {
+    await Promise.all(entries.map(async ({ blobId, meta }) => {
+      const bytes = await source.get(blobId);
+      if (!bytes) return; // deleted since it was listed
+      const { legacyVector, ...kept } = meta;
+      if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
+        const { memoryId, owner, namespace } = kept;
+        kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
+      }
+      const stored = await target.put(bytes, kept);
+      if (stored !== blobId) {
+        throw new SvcError("internal", `Cannot copy blob ${blobId}: its bytes do not match its id`);
+      }
+    }));
+    tell(done += entries.length, total);
+  }
+  return done;
+}
+
+async function copyIndex(
+  dir: string,
+  name: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  const source = await KvBlockStorage.open(`${dir}/${name}.kv`);
+  const target = await PgBlockStorage.open(database, name);
+  try {
+    const meta = await source.meta();
+    if (!meta) return 0;
+    const held = await target.meta();
+    if (held && held.keyCheck !== meta.keyCheck) {
+      throw new SvcError(
+        "conflict",
+        `Cannot copy the index "${name}": the database's was written under another master key`,
+      );
+    }
+    if (!held) await target.setMeta(meta);
+    const imported = await source.note("lancedb-import");
+    if (imported) await target.setNote("lancedb-import", imported);
+    const ids = new Map<string, string[]>();
+    for await (const { id, ref } of source.locations()) {
+      const list = ids.get(ref.ns) ?? [];
+      list.push(id);
+      ids.set(ref.ns, list);
+    }
+    const headers = await source.headers();
+    let done = 0;
+    for (const { ref, header, version } of headers) {
+      const blocks = await Array.fromAsync(source.blocks(ref, version));
+      const at: NamespaceRef = ref;
+      // Refused (null) when the namespace is there already: an earlier run copied it whole.
+      await target.commit({
+        expect: [{ ref: at, version: null }],
+        headers: [{ ref: at, header }],
+        putBlocks: blocks.map((block) => ({ ns: ref.ns, block })),
+        deleteBlocks: [],
+        putIds: (ids.get(ref.ns) ?? []).map((id) => ({ id, ref: at })),
+        deleteIds: [],
+      });
+      tell(++done, headers.length);
+    }
+    const indexes = await PgIndexSet.open({ database, secret });
+    try {
+      await indexes.activate(name);
+    } finally {
+      await indexes.close();
+    }
+    return done;
+  } finally {
+    target.close();
+    source.close();
+  }
+}
+
+async function copyJobs(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const total = await count(storedJobs(kv));
+    let done = 0;
+    for await (const jobs of batches(storedJobs(kv), 100)) {
+      await importJobs(database, secret, jobs);
+      tell(done += jobs.length, total);
+    }
+    for await (const letters of batches(deadLetters(kv))) {
+      await importDeadLetters(database, secret, letters);
+    }
+    return done;
+  });
+}
+
+async function copyLifecycle(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const source = new LifecycleRecords(kv);
+    const target = await PgLifecycleRecords.open(database, secret);
+    const total = await count(source.erasedEntries()) + await count(source.expiries());
+    let done = 0;
+    for await (const erased of batches(source.erasedEntries())) {
+      const groups = Map.groupBy(erased, (e) => JSON.stringify([e.owner, e.erasedAt]));
+      for (const group of groups.values()) {
+        const [{ owner, erasedAt }] = group;
+        await target.markErased(owner, group.map(({ memoryId }) => ({ memoryId })), erasedAt);
+      }
+      tell(done += erased.length, total);
+    }
+    for await (const expiries of batches(source.expiries())) {
+      await target.schedule(expiries);
+      tell(done += expiries.length, total);
+    }
+    return done;
+  });
+}
+
+async function copyAccessLog(
+  dir: string,
+  database: Database,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const source = new KvAccessLogStore(kv);
+    const target = new PgAccessLogStore(database);
+    const total = await count(source.entries());
+    let done = 0;
+    for await (const records of batches(source.entries(), 500)) {
+      await target.append(records);
+      tell(done += records.length, total);
+    }
+    return done;
+  });
+}
+
+async function copyReplay(
+  dir: string,
+  database: Database,
+  tell: (done: number, total: number) => void,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const now = Date.now();
+    const total = await count(liveClaims(kv, now));
+    let done = 0;
+    for await (const claims of batches(liveClaims(kv, now), 5000)) {
+      await importReplayClaims(database, claims);
+      tell(done += claims.length, total);
+    }
+    return done;
+  });
+}

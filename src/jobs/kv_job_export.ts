@@ -1,0 +1,58 @@
+/**
+ * Reading `KvJobQueue`'s state out of its Deno KV, as it is stored, for copying it into another
+ * queue (`svc migrate-store`): each job record with its text still sealed (as `kv_job_texts.ts`
+ * sealed it) and the ciphertext its worker saved, and the dead letters.
+ */
+import type { JobRecord } from "./job_queue.ts";
+import type { CiphertextMark } from "./kv_job_texts.ts";
+
+/** A job as `KvJobQueue` keeps it. */
+export interface StoredJob {
+  record: JobRecord;
+  /** The text, sealed, while the job waits; `null` once it finished. */
+  sealedText: Uint8Array<ArrayBuffer> | null;
+  /** The ciphertext an attempt saved, whole; `null` when there is none. */
+  ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
+}
+
+/** A dead letter: a job that failed for good, and why. */
+export interface DeadLetter {
+  job_id: string;
+  error: string;
+}
+
+function concat(chunks: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  chunks.reduce((offset, c) => (out.set(c, offset), offset + c.byteLength), 0);
+  return out;
+}
+
+/** Every job record of `kv` (a `KvJobQueue`'s), by id, with its sealed text and ciphertext. */
+export async function* storedJobs(kv: Deno.Kv): AsyncIterable<StoredJob> {
+  for await (const { value: record } of kv.list<JobRecord>({ prefix: ["job"] })) {
+    const id = record.job_id;
+    const text = await Array.fromAsync(
+      kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", id] }),
+      (entry) => entry.value,
+    );
+    const mark = (await kv.get<CiphertextMark>(["job_ciphertext", id])).value;
+    let ciphertext: StoredJob["ciphertext"] = null;
+    if (mark) {
+      const chunks = await Array.fromAsync(
+        kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_ciphertext_chunk", id, mark.attempt] }),
+        (entry) => entry.value,
+      );
+      // A ciphertext cut short is none: the job encrypts again.
+      if (chunks.length === mark.chunks) {
+        ciphertext = { attempt: mark.attempt, bytes: concat(chunks) };
+      }
+    }
+    yield { record, sealedText: text.length > 0 ? concat(text) : null, ciphertext };
+  }
+}
+
+/** Every dead letter of `kv` (a `KvJobQueue`'s), by job id. */
+export async function* deadLetters(kv: Deno.Kv): AsyncIterable<DeadLetter> {
+  for await (const { value } of kv.list<DeadLetter>({ prefix: ["job_dead"] })) yield value;
+}

@@ -1,0 +1,66 @@
+/** The enumerations `svc migrate-store` reads the embedded stores with. */
+import assert from "node:assert/strict";
+import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
+import { KvAccessLogStore } from "../src/services/access_log_store.ts";
+import { fingerprintOf } from "../src/auth/claim_record.ts";
+import { KvReplayGuard, liveClaims } from "../src/auth/replay_guard.ts";
+import { KvKeyStore } from "../plugins/local_cipher/key_store.ts";
+import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+
+Deno.test("lifecycle records, access log, replay claims and keys list what they hold", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const records = new LifecycleRecords(kv);
+    await records.markErased("0xa", [{ memoryId: "m1" }], 1000);
+    await records.schedule([{ memoryId: "m2", owner: "0xb", namespace: "n", expiresAt: 5000 }]);
+    assert.deepEqual(await Array.fromAsync(records.erasedEntries()), [
+      { owner: "0xa", memoryId: "m1", erasedAt: 1000 },
+    ]);
+    assert.deepEqual(await Array.fromAsync(records.expiries()), [
+      { memoryId: "m2", owner: "0xb", namespace: "n", expiresAt: 5000 },
+    ]);
+
+    const log = new KvAccessLogStore(kv);
+    const sealed = new Uint8Array([1, 2, 3]);
+    await log.append([{ log: "L", id: "2", sealed }, { log: "L", id: "1", sealed }]);
+    assert.deepEqual((await Array.fromAsync(log.entries())).map((r) => r.id), ["1", "2"]);
+
+    let now = 10_000;
+    const guard = await KvReplayGuard.open(kv, { now: () => now });
+    assert.equal(await guard.claim("nonce:a", 60_000), true);
+    assert.deepEqual(await Array.fromAsync(liveClaims(kv, now)), [
+      { print: fingerprintOf("nonce:a"), expiresAt: 70_000 },
+    ]);
+    now = 80_000;
+    assert.deepEqual(await Array.fromAsync(liveClaims(kv, now)), [], "expired claims are left");
+  } finally {
+    kv.close();
+  }
+  const keys = new KvKeyStore(await Deno.openKv(":memory:"));
+  try {
+    const wrapped = new Uint8Array([9, 9]);
+    await keys.put({ owner: "0xa", memoryId: "m1", keyTag: "t1" }, wrapped);
+    assert.deepEqual(await Array.fromAsync(keys.entries()), [
+      { place: { owner: "0xa", memoryId: "m1", keyTag: "t1" }, wrapped },
+    ]);
+  } finally {
+    await keys.close();
+  }
+});
+
+Deno.test("the fs blob store lists every blob of every owner, but not a deleted one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = await FsBlobStore.open({ dir });
+    const meta = { owner: "0xa", namespace: "n", memoryId: "m1", createdAt: 1 };
+    const kept = await store.put(new Uint8Array([1]), meta);
+    const other = await store.put(new Uint8Array([2]), { ...meta, owner: "0xb", memoryId: "m2" });
+    const gone = await store.put(new Uint8Array([3]), { ...meta, memoryId: "m3" });
+    await store.delete(gone);
+    const listed = await Array.fromAsync(store.entries());
+    assert.deepEqual(listed.map((e) => e.blobId).sort(), [kept, other].sort());
+    assert.deepEqual(listed.find((e) => e.blobId === kept)?.meta, meta);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
