@@ -90,9 +90,11 @@ function scoped<T>(parse: () => T): T {
   }
 }
 
-/** The relayer's configuration, as the environment gives it, with `dataDir`. */
+/** Where the relayer keeps its ledger: only the settings that tell are read. */
 function configIn(dataDir: string): Config {
-  const result = readConfig(Deno.env.toObject());
+  const env = Deno.env.toObject();
+  const names = ["SVC_STORE", "SVC_DATABASE_URL", "SVC_DATABASE_POOL", "SVC_MASTER_KEY"];
+  const result = readConfig(Object.fromEntries(names.map((name) => [name, env[name]])));
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
   return { ...result.config, dataDir };
 }

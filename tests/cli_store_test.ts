@@ -19,3 +19,14 @@ Deno.test("svc migrate brings a database's schema up to date, then finds nothing
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("the ledger commands read only where the ledger is, not the relayer's other settings", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    // An embedder setting the relayer would refuse does not concern the ledger.
+    const { accountId } = await svcCli(dataDir, ["account", "create"], { SVC_EMBEDDER: "openai" });
+    assert.match(accountId, /^0x[0-9a-f]{64}$/);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -316,10 +316,13 @@ export class EncryptedVectorStore implements VectorStore {
       await this.#committing.catch(() => {});
       stored = await this.#storage.header(ref);
     }
-    if (!stored) {
-      if (held?.version) this.#cache.drop(ref.ns);
-      return null;
+    if (held?.version && held.version !== stored?.version) {
+      // Another writer's change whose notification did not come: what listeners hold of the
+      // namespace (the relayer's lexicon) is stale too.
+      if (this.#others) this.#others.changed(ref, stored?.version ?? held.version);
+      else if (!stored) this.#cache.drop(ref.ns);
     }
+    if (!stored) return null;
     const resident = await this.#cache.get(ref, stored);
     if (resident.version === stored.version) {
       resident.checkedAt = Math.max(resident.checkedAt, checkedAt);

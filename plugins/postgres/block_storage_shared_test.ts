@@ -149,9 +149,13 @@ Deno.test("index on PostgreSQL: with notifications lost, a relayer sees others' 
   const { a, b } = relayers;
   await a.upsert([row("m1", 1)]);
   assert.deepEqual(await ids(b), ["m1"]);
+  const changed: string[] = [];
+  b.onChanged((owner, namespace) => changed.push(`${owner}/${namespace}`));
   await a.upsert([row("m2", 2)]);
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.deepEqual(await ids(b), ["m1", "m2"]);
+  // What B's listeners hold of the namespace (the relayer's lexicon) is stale too: they hear it.
+  assert.deepEqual(changed, ["o/n"]);
 });
 
 Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted drops what it holds", async () => {

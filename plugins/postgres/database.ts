@@ -45,7 +45,7 @@ export class Database {
   /** The pool's SQL tag. */
   readonly sql: Sql;
   readonly #logger: Logger;
-  readonly #unlisten: (() => Promise<void>)[] = [];
+  readonly #unlisten = new Set<() => Promise<void>>();
 
   private constructor(sql: Sql, logger: Logger) {
     this.sql = sql;
@@ -90,10 +90,10 @@ export class Database {
 
   /**
    * Calls `handler` with each notification on `channel` (from any relayer, this one included)
-   * until the database closes. Resolves once listening; the client listens again by itself
-   * after a lost connection.
+   * until the returned function (or the database's `close`) stops it. Resolves once listening;
+   * the client listens again by itself after a lost connection.
    */
-  async listen(channel: string, handler: NotificationHandler): Promise<void> {
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
     const { unlisten } = await this.sql.listen(channel, (payload) => {
       try {
         handler(payload);
@@ -101,7 +101,10 @@ export class Database {
         this.#logger.error("a database notification's handler failed", { channel, error });
       }
     });
-    this.#unlisten.push(unlisten);
+    this.#unlisten.add(unlisten);
+    return async () => {
+      if (this.#unlisten.delete(unlisten)) await unlisten().catch(() => {});
+    };
   }
 
   /** Notifies every relayer listening on `channel` (at once, outside a transaction). */
@@ -115,7 +118,8 @@ export class Database {
 
   /** Stops listening and closes every connection (waiting up to 5 s for queries in flight). */
   async close(): Promise<void> {
-    for (const unlisten of this.#unlisten.splice(0)) await unlisten().catch(() => {});
+    for (const unlisten of this.#unlisten) await unlisten().catch(() => {});
+    this.#unlisten.clear();
     await this.sql.end({ timeout: 5 });
   }
 }

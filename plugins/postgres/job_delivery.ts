@@ -94,9 +94,17 @@ export class Delivery {
 
   /** Claims and delivers until stopped; never rejects. */
   async run(): Promise<void> {
-    await this.#database.listen(CHANNEL, () => this.wake()).catch((error) => {
+    const unlisten = await this.#database.listen(CHANNEL, () => this.wake()).catch((error) => {
       this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
     });
+    try {
+      await this.#loop();
+    } finally {
+      await unlisten?.();
+    }
+  }
+
+  async #loop(): Promise<void> {
     while (this.running) {
       let sleepMs = this.#options.pollMs;
       try {

@@ -14,6 +14,7 @@ import type {
   Reranker,
   Sponsor,
   VectorIndexSet,
+  VectorStore,
 } from "../backends/types.ts";
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
@@ -371,18 +372,19 @@ export async function openBackends(
 ): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
-  const database = await openDatabase(config, logger);
   const { embedder: configured, reranker, close: closeEmbedder } = await openEmbedder(
     config.embedder,
     logger,
   );
   const llm = await openLlm(config.llm);
+  const database = await openDatabase(config, logger);
   // One relayer per data directory, unless the index is in the shared database.
   const lock: IndexLock | undefined = config.vectorStore.kind === "memory" || database
     ? undefined
     : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
   let closeState: (() => Promise<void>) | undefined;
   let closeCipher: (() => Promise<void>) | undefined;
+  let vectorsOpened: VectorStore | undefined;
   let opened;
   try {
     const state = await openState(config, secret, database);
@@ -400,9 +402,12 @@ export async function openBackends(
       logger,
       offline: links.offlineReindex,
     }, database);
-    opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index };
+    vectorsOpened = index.vectors;
+    const accounts = await openDirectory(config, database);
+    opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
   } catch (error) {
     // A start refused (another embedder, a held lock) leaves nothing open.
+    await vectorsOpened?.close();
     await closeState?.();
     await closeCipher?.();
     await closeEmbedder?.();
@@ -410,8 +415,8 @@ export async function openBackends(
     lock?.release();
     throw error;
   }
-  const { cipher, blobs, kv, vectors, embedder, reindex, shared } = opened;
-  const { directory, ledger, close: closeDirectory } = await openDirectory(config, database);
+  const { cipher, blobs, kv, vectors, embedder, reindex, shared, directory, ledger } = opened;
+  const closeDirectory = opened.close;
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
   if (tightened > 0) {
