@@ -17,16 +17,19 @@
  * - `remember → recallable`: `--samples` single memories, each remembered on relayer A and polled
  *   by recall on relayer B (the next one): p50/p95 of accepted → found.
  *
- * Every cell reports the CPU time per successful request of the relayers (all their threads,
+ * Each cell runs `--warmup` seconds unrecorded first (JIT, caches, every relayer's resident
+ * index). Every cell reports the CPU time per successful request of the relayers (all their threads,
  * not their sidecars), of the PostgreSQL server (postmaster and backends) and of this generator:
- * on a small machine they share the cores, so the requests per second show the machine, and the
+ * and, on PostgreSQL, the database transactions committed per request (each a round trip at
+ * least; a group commit counts once for all its requests): on a small machine they share the cores, so the requests per second show the machine, and the
  * CPU per request shows what more cores would give. Writes `bench/results/relayers.json`.
  *
  *   deno task bench:relayers [--configs embedded,1,2,3] [--clients 20] [--seconds 10]
- *                            [--memories 1000] [--samples 100] [--pool N]
+ *                            [--memories 1000] [--samples 100] [--warmup 3] [--pool N]
  *                            [--database-url postgres://…] [--cpu-prof DIR] [--out FILE]
  */
 import { parseArgs } from "node:util";
+import postgres from "postgres";
 import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
@@ -48,6 +51,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     memories: { type: "string", default: "1000" },
     samples: { type: "string", default: "100" },
+    warmup: { type: "string", default: "3" },
     pool: { type: "string" },
     "database-url": { type: "string" },
     "cpu-prof": { type: "string" },
@@ -58,6 +62,7 @@ const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
 const MEMORIES = Number(values.memories);
 const SAMPLES = Number(values.samples);
+const WARMUP = Number(values.warmup);
 const MASTER_KEY = "6b".repeat(32);
 
 /** The relayers of one configuration, their clients and CPU meters. */
@@ -67,6 +72,8 @@ interface Deployment {
   clients: SvcClient[];
   whoamis: (() => Promise<void>)[];
   cpu: Record<string, () => number>;
+  /** Transactions committed in the database so far (every statement outside one is one). */
+  commits?: () => Promise<number>;
   close(): Promise<void>;
 }
 
@@ -140,6 +147,7 @@ async function onPostgres(size: number): Promise<Deployment> {
   const { accountId } = await svcCli(dir, ["account", "create"], env);
   const key = await svcCli(dir, ["key", "add", "--account", accountId, "--label", "bench"], env);
   const postmaster = postmasterOf(new URL(url).port || "5432");
+  const stats = postgres(url, { max: 1, onnotice: () => {} });
   return {
     name: `postgres, ${size} relayer${size > 1 ? "s" : ""}`,
     relayers,
@@ -148,7 +156,14 @@ async function onPostgres(size: number): Promise<Deployment> {
       relayers: relayersCpu(relayers),
       ...postmaster ? { postgres: () => processTreeCpuMs(postmaster) } : {},
     },
+    async commits() {
+      // Statistics are a snapshot per transaction: each call is its own.
+      const [row] = await stats`
+        select xact_commit::float8 as n from pg_stat_database where datname = current_database()`;
+      return row.n;
+    },
     async close() {
+      await stats.end();
       for (const relayer of relayers) await relayer.stop();
       await database?.[Symbol.asyncDispose]();
       await Deno.remove(root, { recursive: true });
@@ -226,24 +241,46 @@ async function rememberToRecallable(d: Deployment, samples: number) {
   };
 }
 
+/**
+ * A closed loop of `call` for `--warmup` seconds, unrecorded (every relayer's JIT and caches
+ * warm, its resident index loaded), then the measured one.
+ */
+async function cell(
+  d: Deployment,
+  workload: string,
+  call: (worker: number, i: number) => Promise<unknown>,
+): Promise<Cell> {
+  if (WARMUP > 0) {
+    await closedLoop(`${workload} (warm-up)`, CLIENTS, call, { seconds: WARMUP, cpu: {} });
+  }
+  const before = await d.commits?.();
+  const measured = await closedLoop(workload, CLIENTS, call, { seconds: SECONDS, cpu: d.cpu });
+  if (before === undefined) return measured;
+  // Backends report their counts at most every 500 ms (and when idle a second): wait for them.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const requests = measured.requests_per_s * SECONDS;
+  const commits = round((await d.commits!() - before) / Math.max(1, requests), 2);
+  console.log(JSON.stringify({ workload, database_commits_per_request: commits }));
+  return { ...measured, database_commits_per_request: commits };
+}
+
 async function measure(d: Deployment) {
-  const options = { seconds: SECONDS, cpu: d.cpu };
   const n = d.relayers.length;
   const cells: Cell[] = [];
   let next = 0;
-  cells.push(await closedLoop("whoami", CLIENTS, () => d.whoamis[next++ % n](), options));
+  cells.push(await cell(d, "whoami", () => d.whoamis[next++ % n]()));
   const facts = factWorkload(MEMORIES);
   const bulk = await bulkRemember(d, facts, "facts");
   console.log(JSON.stringify({ bulk_remember: bulk }));
   cells.push(
-    await closedLoop(`recall ${MEMORIES}`, CLIENTS, async (w, i) => {
+    await cell(d, `recall ${MEMORIES}`, async (w, i) => {
       const question = facts[(w * 7919 + i * 104_729) % MEMORIES].question;
       const { results } = await d.clients[next++ % n].recall(question, {
         namespace: "facts",
         limit: 10,
       });
       if (!results.length) throw new Error("recall found nothing");
-    }, options),
+    }),
   );
   const recallable = await rememberToRecallable(d, SAMPLES);
   console.log(JSON.stringify({ remember_to_recallable: recallable }));
