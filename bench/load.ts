@@ -26,13 +26,11 @@
  * conveniences cost the generator CPU the relayer would otherwise get.
  */
 import { parseArgs } from "node:util";
-import process from "node:process";
-import { keyPairFromSeed } from "../src/auth/keys.ts";
-import { signingMessage } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { allDone, percentile, round, rssMb } from "./harness.ts";
+import { type Cell, closedLoop as loop, leanWhoami, processCpuMs } from "./load_generator.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -50,108 +48,6 @@ const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);
 const CLIENTS = values.clients!.split(",").map(Number);
 const SECONDS = Number(values.seconds);
 const WORKLOADS = new Set(values.workloads!.split(","));
-
-/** What one closed-loop run measured. */
-interface Cell {
-  workload: string;
-  clients: number;
-  requests_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-  [extra: string]: string | number;
-}
-
-/**
- * `clients` loops calling `call(worker, i)` back to back for `SECONDS`; a call that throws is an
- * error. Requests per second count successes only.
- */
-async function closedLoop(
-  workload: string,
-  clients: number,
-  call: (worker: number, i: number) => Promise<unknown>,
-): Promise<Cell> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const relayerCpuMs = processCpuMs(pid);
-  const generatorCpu = process.cpuUsage();
-  const started = performance.now();
-  const deadline = started + SECONDS * 1000;
-  await Promise.all(Array.from({ length: clients }, async (_, worker) => {
-    for (let i = 0; performance.now() < deadline; i++) {
-      const sent = performance.now();
-      try {
-        await call(worker, i);
-        latencies.push(performance.now() - sent);
-      } catch {
-        errors++;
-      }
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  const relayerUs = (processCpuMs(pid) - relayerCpuMs) * 1000;
-  const { user, system } = process.cpuUsage(generatorCpu);
-  latencies.sort((a, b) => a - b);
-  const done = Math.max(1, latencies.length);
-  const cell = {
-    workload,
-    clients,
-    requests_per_s: Math.round(latencies.length / seconds),
-    p50_ms: round(percentile(latencies, 50)),
-    p99_ms: round(percentile(latencies, 99)),
-    errors,
-    relayer_cpu_us_per_request: Math.round(relayerUs / done),
-    generator_cpu_us_per_request: Math.round((user + system) / done),
-  };
-  console.log(JSON.stringify(cell));
-  return cell;
-}
-
-/** CPU time a process has used so far (user and system, all its threads), in ms. */
-function processCpuMs(pid: number): number {
-  // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name; in clock ticks.
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 1000 / CLOCK_TICKS_PER_S;
-}
-const CLOCK_TICKS_PER_S = 100;
-
-/**
- * A signed `GET /api/whoami` as cheaply as the generator can make one, still signed afresh
- * each time: version 2 for the relayer's origin, the current second, a random nonce.
- */
-async function leanWhoami(baseUrl: string, privateKey: string, accountId: string) {
-  const key = await keyPairFromSeed(privateKey);
-  const audience = new URL(baseUrl).origin;
-  const url = `${baseUrl}/api/whoami`;
-  const encoder = new TextEncoder();
-  const emptyBodySha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-  return async () => {
-    const timestamp = Math.floor(Date.now() / 1000);
-    const nonce = crypto.randomUUID();
-    const message = signingMessage({
-      timestamp,
-      method: "GET",
-      path: "/api/whoami",
-      bodySha256: emptyBodySha256,
-      nonce,
-      audience,
-    });
-    const signature = await crypto.subtle.sign("Ed25519", key.signingKey, encoder.encode(message));
-    const response = await fetch(url, {
-      headers: {
-        "x-public-key": key.publicKey,
-        "x-signature": new Uint8Array(signature).toHex(),
-        "x-timestamp": String(timestamp),
-        "x-nonce": nonce,
-        "x-signature-version": "2",
-        "x-audience": audience,
-        "x-account-id": accountId,
-      },
-    });
-    const body = await response.json();
-    if (!response.ok || body.account_id !== accountId) throw new Error(`${response.status}`);
-  };
-}
 
 /** Bytes under `path` (a file or a directory), 0 when it does not exist. */
 async function diskBytes(path: string): Promise<number> {
@@ -295,6 +191,11 @@ const relayer = await startRelayer(dataDir, {}, {
   flags: profileFlags,
 });
 const pid = relayer.process.pid;
+const closedLoop = (
+  workload: string,
+  clients: number,
+  call: (worker: number, i: number) => Promise<unknown>,
+) => loop(workload, clients, call, { seconds: SECONDS, cpu: { relayer: () => processCpuMs(pid) } });
 // Ctrl-C stops the relayer too.
 const interrupted = () => relayer.kill().finally(() => Deno.exit(130));
 Deno.addSignalListener("SIGINT", interrupted);
