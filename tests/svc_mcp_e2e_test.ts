@@ -76,7 +76,12 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
       name: "svc_remember",
       arguments: { text: "I take my tea with oat milk" },
     });
-    assert.match(textOf(saved), /^Saved to memory \(namespace "e2e", job /);
+    // A call re-sent after a lost connection (the bridge's retry, on a busy machine) finds the
+    // first one's memory: stored once either way, as the recall below checks.
+    assert.match(
+      textOf(saved),
+      /^(Saved to memory \(namespace "e2e", job |Already in memory \(namespace "e2e", id )/,
+    );
     const direct = await SvcClient.create({
       baseUrl: url,
       privateKey: credentials.delegatePrivateKey,
