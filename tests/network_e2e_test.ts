@@ -21,6 +21,7 @@ import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
 import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
 import { jobIdOf, removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
+import { testDatabase } from "../plugins/postgres/test_server.ts";
 
 async function startNetwork() {
   const sui = await startFakeSui();
@@ -319,6 +320,55 @@ Deno.test({
     } finally {
       await relayer.stop();
       await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "network mode on PostgreSQL: two relayers share Sui accounts, Seal and Walrus unchanged",
+  async fn() {
+    await using net = await startNetwork();
+    await using db = await testDatabase();
+    const owner = Ed25519Keypair.generate();
+    const accountId = await net.wallet.createAccount(owner);
+    const delegate = newDelegateKey();
+    await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
+    const env = {
+      ...net.env,
+      SVC_STORE: "postgres",
+      SVC_DATABASE_URL: db.url,
+      SVC_DATABASE_POOL: "3",
+      SVC_MASTER_KEY: "c3".repeat(32),
+    };
+    const dirs = [await Deno.makeTempDir(), await Deno.makeTempDir()];
+    const relayers = [];
+    for (const dir of dirs) relayers.push(await startRelayer(dir, env));
+    try {
+      const [a, b] = await Promise.all(relayers.map((relayer) =>
+        SvcClient.create({
+          baseUrl: relayer.url,
+          privateKey: delegate.seed,
+          accountId,
+          sendDelegateKey: true,
+          retries: 0,
+        })
+      ));
+      const health = await a.health();
+      assert.deepEqual(
+        [health.backends.chain, health.backends.cipher, health.backends.blobStore],
+        ["sui", "seal", "walrus"],
+      );
+      // Remembered through A: the blob on Walrus, the job and the index in the database.
+      const job = await a.waitForJob(jobIdOf(await a.remember("My locker code is 4711")));
+      assert.equal(job.status, "done");
+      assert.ok(net.walrus.blobs.get(job.blob_id!), "the ciphertext is on Walrus");
+      // Recalled and read through B, which decrypts with Seal.
+      const found = await b.recall("locker code");
+      assert.deepEqual(found.results.map((r) => r.text), ["My locker code is 4711"]);
+      assert.equal((await b.get(job.memory_id!)).text, "My locker code is 4711");
+    } finally {
+      for (const relayer of relayers) await relayer.stop();
+      for (const dir of dirs) await Deno.remove(dir, { recursive: true });
     }
   },
 });
