@@ -62,6 +62,7 @@ if (positionals.length !== 1) {
 }
 const EMBEDDERS: Record<string, string> = {
   glove: "local",
+  use: "use",
   lexical: "lexical",
   ollama: "ollama",
   openai: "openai",
