@@ -90,14 +90,14 @@ const baseline: FusionWeights = {
 console.log("as dumped (GloVe's weights):", JSON.stringify(evaluate(baseline)));
 // Facts and turns are scored apart, so each kind is tuned on its own.
 let bestFact = { w: baseline.fact, s: -1, r: evaluate(baseline) };
-for (const w of grid([0, 0.1, 0.25, 0.5], [0, 0.25, 0.5, 1, 2], [0, 0.25, 0.5, 1])) {
+for (const w of grid([0, 0.05, 0.1, 0.25, 0.5], [0, 0.1, 0.25, 0.5, 1, 2], [0, 0.1, 0.25, 0.5, 1])) {
   const r = evaluate({ ...baseline, fact: w });
   const s = r.tuning.facts + r.tuning.forty;
   if (s > bestFact.s) bestFact = { w, s, r };
 }
 console.log("facts best on tuning:", JSON.stringify(bestFact));
 let bestTurn = { w: baseline.turn, s: -1, r: evaluate(baseline) };
-for (const w of grid([0.25, 0.5, 1, 1.5, 2], [0, 0.5, 1, 2, 3], [0])) {
+for (const w of grid([0.25, 0.5, 0.75, 1, 1.5, 2], [0, 0.5, 1, 1.5, 2, 3], [0])) {
   const r = evaluate({ fact: bestFact.w, turn: w });
   if (r.tuning.locomo > bestTurn.s) bestTurn = { w, s: r.tuning.locomo, r };
 }

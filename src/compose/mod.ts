@@ -106,8 +106,7 @@ async function openEmbedder(
         await embedder.close();
         throw e;
       });
-      const reranker = Deno.env.get("SVC_USE_RERANK") === "0" ? undefined : glove.reranker();
-      return { embedder, reranker, close: () => embedder.close() };
+      return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
     }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(

@@ -41,9 +41,11 @@ export type FusionWeights = Record<MemoryKind, { lexical: number; rerank: number
  * deserves more weight against the words (`use_embedder`).
  */
 export const EMBEDDER_FUSION_WEIGHTS: Record<string, FusionWeights> = {
+  // Tuned with bench/fusion_tuning.ts on the tuning halves: for a standalone fact the sentence
+  // vector alone is best (words and the re-ranker only add noise to a paraphrase).
   "svc-use-lite": {
-    turn: { lexical: 1, rerank: 2, answer: 0 },
-    fact: { lexical: 0.25, rerank: 1, answer: 1 },
+    turn: { lexical: 0.75, rerank: 1.5, answer: 0 },
+    fact: { lexical: 0, rerank: 0, answer: 0.1 },
   },
 };
 
