@@ -90,7 +90,9 @@ const baseline: FusionWeights = {
 console.log("as dumped (GloVe's weights):", JSON.stringify(evaluate(baseline)));
 // Facts and turns are scored apart, so each kind is tuned on its own.
 let bestFact = { w: baseline.fact, s: -1, r: evaluate(baseline) };
-for (const w of grid([0, 0.05, 0.1, 0.25, 0.5], [0, 0.1, 0.25, 0.5, 1, 2], [0, 0.1, 0.25, 0.5, 1])) {
+for (
+  const w of grid([0, 0.05, 0.1, 0.25, 0.5], [0, 0.1, 0.25, 0.5, 1, 2], [0, 0.1, 0.25, 0.5, 1])
+) {
   const r = evaluate({ ...baseline, fact: w });
   const s = r.tuning.facts + r.tuning.forty;
   if (s > bestFact.s) bestFact = { w, s, r };
