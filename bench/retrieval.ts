@@ -25,6 +25,8 @@
  *                             [--store encrypted|lancedb] [--runs 2] [--out FILE]
  *                             [--min-score X] [--root OTHER_CHECKOUT]
  *
+ * `--dump FILE` also saves each question's 40 best memories (labels and score parts, from a
+ * pass with `explain`), for tuning the fusion weights offline (`bench/fusion_tuning.ts`).
  * `--min-score` computes the headline figures at another minimum score; `--root` measures the
  * relayer of another checkout (a baseline: one that ignores `thread` and `min_score` ranks as it
  * always did).
@@ -53,6 +55,7 @@ const { values, positionals } = parseArgs({
     runs: { type: "string", default: "2" },
     "min-score": { type: "string" },
     root: { type: "string" },
+    dump: { type: "string" },
     out: { type: "string", default: new URL("./results/retrieval.json", import.meta.url).pathname },
   },
 });
@@ -62,6 +65,7 @@ if (positionals.length !== 1) {
 }
 const EMBEDDERS: Record<string, string> = {
   glove: "local",
+  use: "use",
   lexical: "lexical",
   ollama: "ollama",
   openai: "openai",
@@ -175,6 +179,24 @@ for (let run = 0; run < RUNS; run++) {
     const { SvcClient } = await import("../src/client/mod.ts");
     client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
     const second = await askAll(client, asked);
+    if (values.dump && run === 0) {
+      const dumped = [];
+      for (const { question, namespace } of asked) {
+        const { results } = await client.recall(question, {
+          namespace,
+          limit: 40,
+          minScore: 0,
+          explain: true,
+        });
+        dumped.push(results.map((r) => ({
+          id: r.id,
+          labels: labelsOf.get(r.id) ?? [],
+          score: r.score,
+          explain: r.explain,
+        })));
+      }
+      await Deno.writeTextFile(values.dump, JSON.stringify({ asked: asked.length, dumped }));
+    }
     const key = (results: RecallResult[]) => JSON.stringify(results.map((r) => [r.id, r.score]));
     const changedAfterRestart = first.answers.filter((a, i) =>
       key(a) !== key(second.answers[i])

@@ -65,6 +65,7 @@ export type EmbedderConfig =
   | { kind: "local"; modelsDir: string }
   | { kind: "lexical" }
   | { kind: "onnx"; onnx: OnnxSettings }
+  | { kind: "use"; modelsDir: string }
   | { kind: "ollama"; ollama: OllamaSettings }
   | { kind: "openai"; openai: OpenAiSettings };
 /** Whether a start whose embedder differs from the index's rebuilds the index, and how fast. */
@@ -244,6 +245,7 @@ function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
     "local",
     "lexical",
     "onnx",
+    "use",
     "ollama",
     "openai",
   ]);
@@ -255,6 +257,8 @@ function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
       return { kind };
     case "onnx":
       return { kind, onnx: readOnnxSettings(read, modelsDir) };
+    case "use":
+      return { kind, modelsDir };
     case "ollama":
       return { kind, ollama: servers.ollama() };
     case "openai":

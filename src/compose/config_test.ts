@@ -266,3 +266,9 @@ Deno.test("the access log's retention: 90 days by default, 1 day to 100 years", 
     assert.ok(problems.some((p) => p.startsWith("SVC_ACCESS_LOG_DAYS")), value);
   }
 });
+
+Deno.test("SVC_EMBEDDER=use: the sentence encoder, with the models directory for its re-ranker", () => {
+  const result = readConfig({ SVC_EMBEDDER: "use", SVC_MODELS_DIR: "/var/svc/models" });
+  assert.ok(result.ok);
+  assert.deepEqual(result.config.embedder, { kind: "use", modelsDir: "/var/svc/models" });
+});

@@ -99,6 +99,17 @@ async function openEmbedder(
       });
       return { embedder, close: () => embedder.close() };
     }
+    case "use": {
+      // The sentence encoder's vectors, with the GloVe word-level re-ranker on top.
+      const { UseEmbedder } = await import("../../plugins/use_embedder/mod.ts");
+      const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
+      const embedder = await UseEmbedder.open({ logger });
+      const glove = await GloveEmbedder.open({ cacheDir: config.modelsDir }).catch(async (e) => {
+        await embedder.close();
+        throw e;
+      });
+      return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
+    }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
         "../../plugins/ollama/mod.ts"

@@ -69,6 +69,7 @@ export interface VectorIndexDependencies {
 export function previousEmbedderConfig(model: string, config: Config): EmbedderConfig | undefined {
   if (model.startsWith("svc-glove")) return { kind: "local", modelsDir: config.reindex.modelsDir };
   if (/^svc-lexical-hash-v1-384$/.test(model)) return { kind: "lexical" };
+  if (model.startsWith("svc-use-lite")) return { kind: "use", modelsDir: config.reindex.modelsDir };
   const remote = model.match(/^(ollama|openai):(.+)$/s);
   if (!remote) return undefined;
   const [, kind, name] = remote;

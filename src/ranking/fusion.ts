@@ -27,13 +27,35 @@ export type MemoryKind = "turn" | "fact";
  * embedder's word-level soft match) and of holding the kind of answer the question asks for
  * (`answer_types.ts`), by kind of memory.
  */
-export const FUSION_WEIGHTS: Record<
-  MemoryKind,
-  { lexical: number; rerank: number; answer: number }
-> = {
+export const FUSION_WEIGHTS: FusionWeights = {
   turn: { lexical: 1, rerank: 2, answer: 0 },
   fact: { lexical: 0.25, rerank: 1, answer: 1 },
 };
+
+/** The weights of the fused score's parts against the cosine similarity's 1, by kind of memory. */
+export type FusionWeights = Record<MemoryKind, { lexical: number; rerank: number; answer: number }>;
+
+/**
+ * Weights for the vectors of embedders other than GloVe, by the start of their model id; tuned
+ * on the same tuning halves. A sentence encoder's cosine similarity knows paraphrase, so it
+ * deserves more weight against the words (`use_embedder`).
+ */
+export const EMBEDDER_FUSION_WEIGHTS: Record<string, FusionWeights> = {
+  // Tuned with bench/fusion_tuning.ts on the tuning halves: for a standalone fact the sentence
+  // vector alone is best (words and the re-ranker only add noise to a paraphrase).
+  "svc-use-lite": {
+    turn: { lexical: 0.75, rerank: 1.5, answer: 0 },
+    fact: { lexical: 0, rerank: 0, answer: 0.1 },
+  },
+};
+
+/** The fusion weights for vectors of the embedder whose model id is `model`. */
+export function fusionWeightsFor(model: string): FusionWeights {
+  for (const [prefix, weights] of Object.entries(EMBEDDER_FUSION_WEIGHTS)) {
+    if (model.startsWith(prefix)) return weights;
+  }
+  return FUSION_WEIGHTS;
+}
 
 /** Similarity in [0, 1] from a cosine distance in [0, 2]. */
 export function similarityOf(distance: number): number {
@@ -44,7 +66,8 @@ export function similarityOf(distance: number): number {
  * The weighted mean of the cosine similarity (from `distance`), the relative BM25 score
  * `lexical` and, when given, the re-ranker's score `rerank` and whether the memory holds the
  * kind of answer asked for (`answer`, 1 or 0; not given when the question asks for no kind),
- * all in [0, 1], with the weights of `kind` (a turn of a conversation unless given).
+ * all in [0, 1], with the weights of `kind` (a turn of a conversation unless given) from
+ * `weights` (GloVe's unless given).
  */
 export function fusedScore(
   distance: number,
@@ -52,12 +75,13 @@ export function fusedScore(
   rerank?: number,
   kind: MemoryKind = "turn",
   answer?: number,
+  weights: FusionWeights = FUSION_WEIGHTS,
 ): number {
-  const weight = FUSION_WEIGHTS[kind];
+  const weight = weights[kind];
   const answerWeight = answer === undefined ? 0 : weight.answer;
-  const weights = 1 + weight.lexical + (rerank === undefined ? 0 : weight.rerank) + answerWeight;
+  const total = 1 + weight.lexical + (rerank === undefined ? 0 : weight.rerank) + answerWeight;
   return (similarityOf(distance) + weight.lexical * lexical + weight.rerank * (rerank ?? 0) +
-    answerWeight * (answer ?? 0)) / weights;
+    answerWeight * (answer ?? 0)) / total;
 }
 
 /**

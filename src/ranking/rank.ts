@@ -15,7 +15,7 @@
  * @module
  */
 import type { VectorHit } from "../backends/types.ts";
-import { fusedScore, type MemoryKind, similarityOf } from "./fusion.ts";
+import { fusedScore, type FusionWeights, type MemoryKind, similarityOf } from "./fusion.ts";
 import { liftedScore } from "./neighbours.ts";
 
 export interface RankingSignals {
@@ -35,6 +35,8 @@ export interface RankingSignals {
    * when the question asks for no kind or the memory's text was not read.
    */
   answer?(id: string): number | undefined;
+  /** The fusion weights for the embedder's vectors (`fusionWeightsFor`); GloVe's unless given. */
+  weights?: FusionWeights;
 }
 
 /** What a memory's final score is made of, each in [0, 1]. */
@@ -83,6 +85,7 @@ export function rankCandidates(
   minScore = 0,
 ): RankedHit[] {
   const { lexical, neighbours, reranked, kind = () => "turn", answer = () => undefined } = signals;
+  const { weights } = signals;
   const parts = new Map<string, ScoreParts>();
   for (const hit of candidates) {
     if (reranked && !reranked.has(hit.id)) continue;
@@ -92,7 +95,7 @@ export function rankCandidates(
     const own: ScoreParts = {
       vector,
       lexical: lexical(hit.id),
-      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered),
+      fused: fusedScore(hit.distance, lexical(hit.id), rerank, kind(hit.id), answered, weights),
       neighbour: 0,
     };
     if (rerank !== undefined) own.rerank = rerank;

@@ -13,7 +13,7 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
-import { relativeLexical } from "../ranking/fusion.ts";
+import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexical_index.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
@@ -331,6 +331,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           neighbours,
           reranked,
           kind: (id) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn",
+          weights: fusionWeightsFor(embedder.model),
           answer: (id) => {
             const text = asked && texts.get(id);
             return text ? Number(holdsAnswer(text, asked)) : undefined;

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { embedderSuite } from "../../src/testing/mod.ts";
+import { SvcError } from "../../src/kit.ts";
+import { USE_MODEL_ID, UseEmbedder } from "./mod.ts";
+
+embedderSuite("UseEmbedder", () => UseEmbedder.open({ batchSize: 2 }));
+
+const dot = (x: Float32Array, y: Float32Array) => x.reduce((s, v, i) => s + v * y[i], 0);
+
+Deno.test("use: a question finds its paraphrase among unrelated facts", async () => {
+  await using embedder = await UseEmbedder.open();
+  assert.equal(embedder.model, USE_MODEL_ID);
+  assert.equal(embedder.dimensions, 512);
+  const facts = [
+    "I commute by bicycle",
+    "My sister lives in Lisbon",
+    "I am allergic to peanuts",
+    "Our cat is named Miso",
+  ];
+  const vectors = await embedder.embed(facts);
+  const questions: [string, number][] = [
+    ["How do I get to work?", 0],
+    ["Where does my sibling live?", 1],
+    ["What food must I avoid?", 2],
+    ["What is my pet called?", 3],
+  ];
+  const queries = await embedder.embed(questions.map(([q]) => q), { purpose: "query" });
+  for (const [i, [question, expected]] of questions.entries()) {
+    const scores = vectors.map((v) => dot(queries[i], v));
+    const best = scores.indexOf(Math.max(...scores));
+    assert.equal(
+      best,
+      expected,
+      `${question} → ${facts[best]} (${scores.map((s) => s.toFixed(2))})`,
+    );
+  }
+});
+
+Deno.test("use: batches give the vectors of one-by-one runs, in the callers' order", async () => {
+  await using embedder = await UseEmbedder.open({ batchSize: 3 });
+  const texts = ["", "a", "My dog Rex loves the beach", "x".repeat(5000), "Tax deadline"];
+  const together = await embedder.embed(texts);
+  const [alone, empty] = await Promise.all([
+    embedder.embed([texts[2]], { purpose: "query" }),
+    embedder.embed([texts[0]]),
+  ]);
+  assert.equal(together.length, texts.length);
+  for (const vector of together) assert.ok(Math.abs(Math.sqrt(dot(vector, vector)) - 1) < 1e-4);
+  assert.ok(dot(together[2], alone[0]) > 0.9999, "the same text, batched or not");
+  assert.ok(dot(together[0], empty[0]) > 0.9999, "an empty text has a vector too");
+});
+
+Deno.test("use: a missing model package is backend_unavailable; a closed embedder refuses", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-use-" });
+  try {
+    await assert.rejects(
+      UseEmbedder.open({ dir: new URL(`file://${dir}/`) }),
+      (error) =>
+        error instanceof SvcError && error.code === "backend_unavailable" &&
+        /model-embeddings-en/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  const embedder = await UseEmbedder.open();
+  await embedder.close();
+  await assert.rejects(
+    embedder.embed(["anything"]),
+    (error) => error instanceof SvcError && error.code === "backend_unavailable",
+  );
+});
