@@ -1,0 +1,151 @@
+/**
+ * The relayer's resident memory, measured cleanly: for each of `--sizes`, a relayer process
+ * (`main.ts`, embedded default, a temporary data directory) ingests that many short facts
+ * through the public bulk API (as `load.ts` does) and stops; a FRESH relayer process then opens
+ * the same data directory and serves the recall load of `load.ts` (closed-loop clients, every
+ * request signed afresh) for `--seconds`. It reports, for the relayer process alone (not its
+ * sidecar, a child process of its own), from `/proc/PID/status`: the resident memory once it
+ * listens, sampled every 100 ms under the load (peak and at the end), and the kernel's peak over
+ * the process's life (`VmHWM`), with the anonymous and file-backed shares. Prints a table and
+ * writes `bench/results/load_rss.json` (or `--out`).
+ *
+ *   deno task bench:load-rss [--sizes 10000,100000] [--clients 20] [--seconds 10]
+ *                            [--env NAME=VALUE,...] [--root CHECKOUT/] [--out FILE]
+ *
+ * `--env` adds settings to both relayer processes (to weigh one, such as `SVC_INDEX_MEMORY_MB`);
+ * `--root` runs another checkout's relayer (a baseline) against the same harness.
+ */
+import { parseArgs } from "node:util";
+import { SvcClient } from "../src/client/mod.ts";
+import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { factWorkload } from "./fact_workload.ts";
+import { machine, round } from "./harness.ts";
+import { closedLoop, ingest, processCpuMs } from "./load_generator.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    sizes: { type: "string", default: "10000,100000" },
+    clients: { type: "string", default: "20" },
+    seconds: { type: "string", default: "10" },
+    env: { type: "string", default: "" },
+    root: { type: "string" },
+    out: { type: "string", default: new URL("./results/load_rss.json", import.meta.url).pathname },
+  },
+});
+const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);
+const CLIENTS = values.clients!.split(",").map(Number);
+const SECONDS = Number(values.seconds);
+const ENV: Record<string, string> = Object.fromEntries(
+  values.env!.split(",").filter(Boolean).map((pair) => {
+    const at = pair.indexOf("=");
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
+
+/** Resident memory of a process from `/proc/PID/status`, in MB: now, peak, anonymous, files. */
+function memoryOf(pid: number) {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const mb = (field: string) =>
+    round(Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))![1]) / 1024);
+  return {
+    rss_mb: mb("VmRSS"),
+    peak_rss_mb: mb("VmHWM"),
+    anon_mb: mb("RssAnon"),
+    file_mb: mb("RssFile"),
+  };
+}
+
+/** Samples `pid`'s resident memory every 100 ms until the returned function is called. */
+function sampleRss(pid: number) {
+  let peak = 0;
+  const timer = setInterval(() => peak = Math.max(peak, memoryOf(pid).rss_mb), 100);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+const runs = [];
+for (const size of SIZES) {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-load-rss-" });
+  const namespace = `facts-${size}`;
+  const facts = factWorkload(size);
+  // 1. Ingest in one process, then stop it.
+  const writer = await startRelayer(dataDir, ENV, { root: values.root });
+  const { privateKey, accountId } = await newAccountClient(dataDir, writer.url);
+  const writerClient = await SvcClient.create({ baseUrl: writer.url, privateKey, accountId });
+  const ingested = await ingest(writerClient, facts, namespace);
+  const afterIngest = memoryOf(writer.process.pid);
+  console.log(JSON.stringify({ memories: size, ingest: ingested, writer: afterIngest }));
+  await writer.stop();
+
+  // 2. A fresh process on the same data directory serves the recall load.
+  const relayer = await startRelayer(dataDir, ENV, { root: values.root });
+  const pid = relayer.process.pid;
+  const listening = memoryOf(pid);
+  // No retries: a refused or failed request counts as an error.
+  const client = await SvcClient.create({
+    baseUrl: relayer.url,
+    privateKey,
+    accountId,
+    retries: 0,
+  });
+  const cells = [];
+  const stopSampling = sampleRss(pid);
+  for (const clients of CLIENTS) {
+    cells.push(
+      await closedLoop(
+        `recall ${size}`,
+        clients,
+        (w, i) =>
+          client.recall(facts[(w * 7919 + i * 104_729) % size].question, {
+            namespace,
+            limit: 10,
+          }),
+        { seconds: SECONDS, cpu: { relayer: () => processCpuMs(pid) } },
+      ),
+    );
+  }
+  const sampledPeak = stopSampling();
+  const atEnd = memoryOf(pid);
+  await relayer.stop();
+  await Deno.remove(dataDir, { recursive: true });
+  const run = {
+    memories: size,
+    ingest: ingested,
+    writer_after_ingest: afterIngest,
+    fresh_relayer: {
+      listening_rss_mb: listening.rss_mb,
+      load_sampled_peak_rss_mb: sampledPeak,
+      peak_rss_mb: atEnd.peak_rss_mb,
+      end: atEnd,
+    },
+    cells,
+  };
+  console.log(JSON.stringify(run));
+  runs.push(run);
+}
+
+const result = {
+  date: new Date().toISOString(),
+  machine: machine(),
+  relayer: values.root ?? "this checkout",
+  env: ENV,
+  seconds_per_cell: SECONDS,
+  runs,
+};
+console.table(runs.map((run) => ({
+  memories: run.memories,
+  "listening MB": run.fresh_relayer.listening_rss_mb,
+  "peak MB": run.fresh_relayer.peak_rss_mb,
+  "end MB": run.fresh_relayer.end.rss_mb,
+  ...Object.fromEntries(
+    run.cells.flatMap((cell) => [
+      [`${cell.clients} clients /s`, cell.requests_per_s],
+      [`${cell.clients} clients p50 ms`, cell.p50_ms],
+    ]),
+  ),
+})));
+await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
+await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
