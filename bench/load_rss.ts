@@ -66,24 +66,49 @@ function sampleRss(pid: number) {
   };
 }
 
+const PROBE = new URL("./memory_probe.ts", import.meta.url).pathname;
+
+/** The relayer's own memory lines written so far: the last, and the one of the highest RSS. */
+function probed(file: string) {
+  const lines = Deno.readTextFileSync(file).trim().split("\n").filter(Boolean).map((line) =>
+    JSON.parse(line) as Record<string, number>
+  );
+  return {
+    last: lines.at(-1),
+    at_peak: lines.reduce((a, b) => b.rss_mb > a.rss_mb ? b : a, lines[0]),
+  };
+}
+
+/** Starts a relayer on `dataDir` whose memory lines go to `file`. */
+function relayerOn(dataDir: string, file: string) {
+  return startRelayer(dataDir, { ...ENV, SVC_BENCH_MEMORY_FILE: file }, {
+    root: values.root,
+    flags: [`--preload=${PROBE}`],
+  });
+}
+
 const runs = [];
 for (const size of SIZES) {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-load-rss-" });
   const namespace = `facts-${size}`;
   const facts = factWorkload(size);
   // 1. Ingest in one process, then stop it.
-  const writer = await startRelayer(dataDir, ENV, { root: values.root });
+  const writerFile = `${dataDir}.writer.jsonl`;
+  const writer = await relayerOn(dataDir, writerFile);
   const { privateKey, accountId } = await newAccountClient(dataDir, writer.url);
   const writerClient = await SvcClient.create({ baseUrl: writer.url, privateKey, accountId });
   const ingested = await ingest(writerClient, facts, namespace);
-  const afterIngest = memoryOf(writer.process.pid);
+  const afterIngest = { ...memoryOf(writer.process.pid), inside: probed(writerFile).last };
   console.log(JSON.stringify({ memories: size, ingest: ingested, writer: afterIngest }));
   await writer.stop();
 
   // 2. A fresh process on the same data directory serves the recall load.
-  const relayer = await startRelayer(dataDir, ENV, { root: values.root });
+  const file = `${dataDir}.fresh.jsonl`;
+  const relayer = await relayerOn(dataDir, file);
   const pid = relayer.process.pid;
   const listening = memoryOf(pid);
+  await new Promise((r) => setTimeout(r, 300));
+  const insideListening = probed(file).last;
   // No retries: a refused or failed request counts as an error.
   const client = await SvcClient.create({
     baseUrl: relayer.url,
@@ -109,8 +134,11 @@ for (const size of SIZES) {
   }
   const sampledPeak = stopSampling();
   const atEnd = memoryOf(pid);
+  await new Promise((r) => setTimeout(r, 300));
+  const inside = probed(file);
   await relayer.stop();
   await Deno.remove(dataDir, { recursive: true });
+  for (const path of [file, writerFile]) await Deno.remove(path);
   const run = {
     memories: size,
     ingest: ingested,
@@ -120,6 +148,7 @@ for (const size of SIZES) {
       load_sampled_peak_rss_mb: sampledPeak,
       peak_rss_mb: atEnd.peak_rss_mb,
       end: atEnd,
+      inside: { listening: insideListening, ...inside },
     },
     cells,
   };
