@@ -10,10 +10,12 @@
  * writes `bench/results/load_rss.json` (or `--out`).
  *
  *   deno task bench:load-rss [--sizes 10000,100000] [--clients 20] [--seconds 10]
- *                            [--env NAME=VALUE,...] [--root CHECKOUT/] [--out FILE]
+ *                            [--env NAME=VALUE,...] [--keep DIR] [--root CHECKOUT/] [--out FILE]
  *
  * `--env` adds settings to both relayer processes (to weigh one, such as `SVC_INDEX_MEMORY_MB`);
- * `--root` runs another checkout's relayer (a baseline) against the same harness.
+ * `--root` runs another checkout's relayer (a baseline) against the same harness. `--keep DIR`
+ * keeps each size's ingested data directory in `DIR/<size>` and, when it is there already,
+ * skips the ingest and measures a fresh relayer on it again.
  */
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     clients: { type: "string", default: "20" },
     seconds: { type: "string", default: "10" },
     env: { type: "string", default: "" },
+    keep: { type: "string" },
     root: { type: "string" },
     out: { type: "string", default: new URL("./results/load_rss.json", import.meta.url).pathname },
   },
@@ -89,18 +92,32 @@ function relayerOn(dataDir: string, file: string) {
 
 const runs = [];
 for (const size of SIZES) {
-  const dataDir = await Deno.makeTempDir({ prefix: "svc-load-rss-" });
+  const dataDir = values.keep
+    ? `${values.keep}/${size}`
+    : await Deno.makeTempDir({ prefix: "svc-load-rss-" });
   const namespace = `facts-${size}`;
   const facts = factWorkload(size);
-  // 1. Ingest in one process, then stop it.
-  const writerFile = `${dataDir}.writer.jsonl`;
-  const writer = await relayerOn(dataDir, writerFile);
-  const { privateKey, accountId } = await newAccountClient(dataDir, writer.url);
-  const writerClient = await SvcClient.create({ baseUrl: writer.url, privateKey, accountId });
-  const ingested = await ingest(writerClient, facts, namespace);
-  const afterIngest = { ...memoryOf(writer.process.pid), inside: probed(writerFile).last };
-  console.log(JSON.stringify({ memories: size, ingest: ingested, writer: afterIngest }));
-  await writer.stop();
+  const accountFile = `${dataDir}.account.json`;
+  let account: { privateKey: string; accountId: string };
+  let ingested, afterIngest;
+  try {
+    account = JSON.parse(await Deno.readTextFile(accountFile));
+  } catch {
+    // 1. Ingest in one process, then stop it.
+    await Deno.mkdir(dataDir, { recursive: true });
+    const writerFile = `${dataDir}.writer.jsonl`;
+    const writer = await relayerOn(dataDir, writerFile);
+    const { privateKey, accountId } = await newAccountClient(dataDir, writer.url);
+    account = { privateKey, accountId };
+    const writerClient = await SvcClient.create({ baseUrl: writer.url, ...account });
+    ingested = await ingest(writerClient, facts, namespace);
+    afterIngest = { ...memoryOf(writer.process.pid), inside: probed(writerFile).last };
+    console.log(JSON.stringify({ memories: size, ingest: ingested, writer: afterIngest }));
+    await writer.stop();
+    await Deno.remove(writerFile);
+    if (values.keep) await Deno.writeTextFile(accountFile, JSON.stringify(account));
+  }
+  const { privateKey, accountId } = account;
 
   // 2. A fresh process on the same data directory serves the recall load.
   const file = `${dataDir}.fresh.jsonl`;
@@ -137,8 +154,8 @@ for (const size of SIZES) {
   await new Promise((r) => setTimeout(r, 300));
   const inside = probed(file);
   await relayer.stop();
-  await Deno.remove(dataDir, { recursive: true });
-  for (const path of [file, writerFile]) await Deno.remove(path);
+  await Deno.remove(file);
+  if (!values.keep) await Deno.remove(dataDir, { recursive: true });
   const run = {
     memories: size,
     ingest: ingested,
