@@ -30,7 +30,13 @@ import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { allDone, percentile, round, rssMb } from "./harness.ts";
-import { type Cell, closedLoop as loop, leanWhoami, processCpuMs } from "./load_generator.ts";
+import {
+  type Cell,
+  closedLoop as loop,
+  ingest,
+  leanWhoami,
+  processCpuMs,
+} from "./load_generator.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -68,34 +74,6 @@ async function indexDiskMb(dataDir: string): Promise<number> {
     total += await diskBytes(`${dataDir}/index.kv${suffix}`);
   }
   return round(total / 2 ** 20);
-}
-
-/**
- * Remembers `facts` into `namespace` through bulk requests of 20 from 8 clients. Returns the
- * rate at which they were accepted and the rate at which they became recallable (all done).
- */
-async function ingest(client: SvcClient, facts: Fact[], namespace: string) {
-  const batches: Fact[][] = [];
-  for (let i = 0; i < facts.length; i += 20) batches.push(facts.slice(i, i + 20));
-  const jobIds: string[][] = [];
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < batches.length) {
-      const at = next++;
-      const items = batches[at].map(({ text }) => ({ text, namespace }));
-      jobIds[at] = (await client.rememberBulk(items)).job_ids;
-    }
-  }));
-  const acceptedS = (performance.now() - started) / 1000;
-  await allDone(client, jobIds.flat());
-  const doneS = (performance.now() - started) / 1000;
-  return {
-    memories: facts.length,
-    accepted_per_s: Math.round(facts.length / acceptedS),
-    recallable_per_s: Math.round(facts.length / doneS),
-    accepted_to_all_recallable_s: round(doneS - acceptedS, 2),
-  };
 }
 
 /**

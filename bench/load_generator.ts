@@ -1,13 +1,15 @@
 /**
  * The pieces of the load generator shared by `load.ts` and `relayers.ts`: closed-loop clients
  * that report requests per second, p50/p99, errors and the CPU time the measured processes and
- * this generator spent per successful request; a process's CPU time from `/proc`; and a lean
- * signed `whoami`.
+ * this generator spent per successful request; a process's CPU time from `/proc`; a lean
+ * signed `whoami`; and the bulk ingest of the short facts through the public API.
  */
 import process from "node:process";
 import { keyPairFromSeed } from "../src/auth/keys.ts";
 import { signingMessage } from "../src/auth/signing.ts";
-import { percentile, round } from "./harness.ts";
+import type { SvcClient } from "../src/client/mod.ts";
+import type { Fact } from "./fact_workload.ts";
+import { allDone, percentile, round } from "./harness.ts";
 
 /** What one closed-loop run measured. */
 export interface Cell {
@@ -148,5 +150,33 @@ export async function leanWhoami(baseUrl: string, privateKey: string, accountId:
     });
     const body = await response.json();
     if (!response.ok || body.account_id !== accountId) throw new Error(`${response.status}`);
+  };
+}
+
+/**
+ * Remembers `facts` into `namespace` through bulk requests of 20 from 8 clients. Returns the
+ * rate at which they were accepted and the rate at which they became recallable (all done).
+ */
+export async function ingest(client: SvcClient, facts: Fact[], namespace: string) {
+  const batches: Fact[][] = [];
+  for (let i = 0; i < facts.length; i += 20) batches.push(facts.slice(i, i + 20));
+  const jobIds: string[][] = [];
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < batches.length) {
+      const at = next++;
+      const items = batches[at].map(({ text }) => ({ text, namespace }));
+      jobIds[at] = (await client.rememberBulk(items)).job_ids;
+    }
+  }));
+  const acceptedS = (performance.now() - started) / 1000;
+  await allDone(client, jobIds.flat());
+  const doneS = (performance.now() - started) / 1000;
+  return {
+    memories: facts.length,
+    accepted_per_s: Math.round(facts.length / acceptedS),
+    recallable_per_s: Math.round(facts.length / doneS),
+    accepted_to_all_recallable_s: round(doneS - acceptedS, 2),
   };
 }

@@ -75,6 +75,12 @@ export class NamespaceIndex {
   #totalLength = 0;
   /** Documents removed so far. */
   #removed = 0;
+  /** A search's score of each document, all 0 between searches. */
+  #scratch = new Float64Array(0);
+  /** The documents a search scored, in the order it first scored them. */
+  #touched = new Int32Array(0);
+  /** 1 for a document the current search has scored. */
+  #seen = new Uint8Array(0);
 
   /** An index of a namespace's stored rows, in any order. */
   static of(rows: TermsRow[]): NamespaceIndex {
@@ -255,13 +261,21 @@ export class NamespaceIndex {
    */
   search(query: string[], k: number, weights?: number[]): LexicalMatches {
     const live = this.#byId.size;
-    const scores = new Map<number, number>();
-    const scoreOf = (id: string) => scores.get(this.#byId.get(id) ?? -1) ?? 0;
-    if (live === 0) return { hits: [], scoreOf, ideal: 0 };
+    if (live === 0) return { hits: [], scoreOf: () => 0, ideal: 0 };
     const average = this.#totalLength / live || 1;
     let ideal = 0;
     const weightOf = new Map<string, number>();
     query.forEach((term, i) => weightOf.has(term) || weightOf.set(term, weights?.[i] ?? 1));
+    // Scores add up in a scratch array kept between searches (no object per matched memory):
+    // the documents touched are listed, copied out below, and their slots zeroed again.
+    const total = this.#ids.length;
+    if (this.#scratch.length < total) {
+      this.#scratch = new Float64Array(Math.max(total, Math.ceil(this.#scratch.length * 1.5)));
+      this.#touched = new Int32Array(this.#scratch.length);
+      this.#seen = new Uint8Array(this.#scratch.length);
+    }
+    const scratch = this.#scratch, touched = this.#touched, seen = this.#seen;
+    let matched = 0;
     for (const [term, weight] of weightOf) {
       const list = this.#liveList(term);
       if (!list) continue;
@@ -273,10 +287,30 @@ export class NamespaceIndex {
         const doc = list.docs[i];
         const tf = list.counts[i];
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * this.#lengths[doc] / average));
-        scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          touched[matched++] = doc;
+        }
+        scratch[doc] += idf * norm;
       }
     }
-    const hits = topK(scores, k, this.#ids).map(([doc, score]) => ({ id: this.#ids[doc], score }));
+    const docs = touched.slice(0, matched).sort();
+    const scores = new Float64Array(matched);
+    for (let i = 0; i < matched; i++) {
+      scores[i] = scratch[docs[i]];
+      scratch[docs[i]] = 0;
+      seen[docs[i]] = 0;
+    }
+    const scoreOf = (id: string) => {
+      const doc = this.#byId.get(id);
+      if (doc === undefined) return 0;
+      const at = lowerBound(docs, doc);
+      return docs[at] === doc ? scores[at] : 0;
+    };
+    const hits = topK(docs, scores, k, this.#ids).map(([doc, score]) => ({
+      id: this.#ids[doc],
+      score,
+    }));
     return { hits, scoreOf, ideal };
   }
 
@@ -302,16 +336,36 @@ export class NamespaceIndex {
   }
 }
 
+/** Where `value` is or would be in ascending `sorted`. */
+function lowerBound(sorted: Int32Array, value: number): number {
+  let low = 0, high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /**
- * The `k` highest entries, best first, without sorting them all; equal scores in the order of
- * their documents' ids (`ids`), so the answer does not depend on the order entries came in.
+ * The `k` highest of `scores` (of the documents `docs`), best first, without sorting them all;
+ * equal scores in the order of their documents' ids (`ids`), so the answer does not depend on
+ * the order entries came in.
  */
-function topK(scores: Map<number, number>, k: number, ids: string[]): [number, number][] {
+function topK(
+  docs: Int32Array,
+  scores: Float64Array,
+  k: number,
+  ids: string[],
+): [number, number][] {
   const before = (a: [number, number], b: [number, number]) =>
     a[1] > b[1] || (a[1] === b[1] && ids[a[0]] < ids[b[0]]);
   const order = (a: [number, number], b: [number, number]) => before(a, b) ? -1 : 1;
   const best: [number, number][] = [];
-  for (const entry of scores) {
+  if (k <= 0) return best;
+  for (let j = 0; j < docs.length; j++) {
+    if (best.length === k && !(scores[j] >= best[k - 1][1])) continue;
+    const entry: [number, number] = [docs[j], scores[j]];
     if (best.length < k) {
       best.push(entry);
       if (best.length === k) best.sort(order);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LexicalIndex } from "./lexical_index.ts";
+import { LexicalIndex, NamespaceIndex } from "./lexical_index.ts";
 import { timeOrderedId } from "../ids.ts";
 import { stem, TermHasher, terms } from "./terms.ts";
 import { digestOf, VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";
@@ -154,4 +154,30 @@ Deno.test("lexical index: neighbours in remember order, within the thread", asyn
   index.add(row(d, "t2"));
   assert.deepEqual(near(c, 1), [a, later], "moved to another thread");
   assert.deepEqual(near(e, 1), [d]);
+});
+
+Deno.test("lexical index: a search's scores stay its own after later searches, and repeat exactly", () => {
+  // Each memory's terms drawn from a small vocabulary, so that searches share many memories.
+  const vocabulary = ["a", "b", "c", "d", "e", "f", "g", "h"];
+  const rows = Array.from({ length: 300 }, (_, i) => ({
+    id: `m${String(i).padStart(4, "0")}`,
+    terms: [vocabulary[i % 8], vocabulary[(i * 3) % 7], vocabulary[(i * 5) % 6]],
+    blobId: `b${i}`,
+    createdAt: 0,
+  }));
+  const index = NamespaceIndex.of(rows);
+  const first = index.search(["a", "c"], 400);
+  const scoresBefore = rows.map((row) => first.scoreOf(row.id));
+  const second = index.search(["b", "h", "c"], 10, [1, 2, 0.5]);
+  assert.deepEqual(rows.map((row) => first.scoreOf(row.id)), scoresBefore);
+  assert.deepEqual(index.search(["b", "h", "c"], 10, [1, 2, 0.5]).hits, second.hits);
+  // Every memory holding a query term is a hit, scored as `scoreOf` says; the others score 0.
+  const holding = rows.filter((row) => row.terms.includes("a") || row.terms.includes("c"));
+  assert.equal(first.hits.length, holding.length);
+  for (const hit of first.hits) assert.equal(hit.score, first.scoreOf(hit.id));
+  assert.ok(first.hits.every((hit, i) => i === 0 || first.hits[i - 1].score >= hit.score));
+  const others = rows.filter((row) => !holding.includes(row));
+  assert.ok(others.length > 0 && others.every((row) => first.scoreOf(row.id) === 0));
+  assert.equal(first.scoreOf("unknown"), 0);
+  assert.deepEqual(index.search(["a"], 0).hits, []);
 });
