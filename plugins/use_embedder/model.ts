@@ -34,17 +34,14 @@ export class UseModel {
   /** One normalised vector per text, in one run of the graph. */
   async encode(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    // onnxruntime multiplies a single row with another kernel than a batch, and the last bit
-    // can differ: a lone text runs as two rows, so that a vector never depends on its company.
-    const rows = texts.length === 1 ? [texts[0], texts[0]] : texts;
     // An empty text has no pieces; the graph needs one per row, so it gets the unknown piece.
-    const pieces = rows.map((text) => {
+    const pieces = texts.map((text) => {
       const ids = this.#tokenizer.encode(text).slice(0, MAX_PIECES);
       return ids.length ? ids : [0];
     });
     const length = Math.max(...pieces.map((ids) => ids.length));
-    const ids = new BigInt64Array(rows.length * length);
-    const mask = new Float32Array(rows.length * length);
+    const ids = new BigInt64Array(texts.length * length);
+    const mask = new Float32Array(texts.length * length);
     for (const [row, text] of pieces.entries()) {
       for (const [column, id] of text.entries()) {
         ids[row * length + column] = BigInt(id);
@@ -53,8 +50,8 @@ export class UseModel {
     }
     const positions = BigInt64Array.from({ length }, (_, i) => BigInt(i));
     const result = await this.#session.run({
-      ids: new ort.Tensor("int64", ids, [rows.length, length]),
-      mask: new ort.Tensor("float32", mask, [rows.length, length]),
+      ids: new ort.Tensor("int64", ids, [texts.length, length]),
+      mask: new ort.Tensor("float32", mask, [texts.length, length]),
       positions: new ort.Tensor("int64", positions, [length]),
     });
     const data = result.vectors.data as Float32Array;

@@ -126,7 +126,8 @@ export class EmbedWorker {
 
   /**
    * One vector per text, in the order of `texts`, each text after `prefix`; sorted by length and
-   * run in batches.
+   * run in batches. A text given twice is embedded once: a batch's padding can move a vector's
+   * last bit, and equal texts get equal vectors.
    */
   async embed(
     texts: string[],
@@ -135,14 +136,17 @@ export class EmbedWorker {
   ): Promise<Float32Array[]> {
     const { prefix = "", signal } = options;
     signal?.throwIfAborted();
-    const order = texts.map((_, i) => i).sort((a, b) => texts[b].length - texts[a].length);
-    const out: Float32Array[] = new Array(texts.length);
-    for (let start = 0; start < order.length; start += this.#batchSize) {
-      const slice = order.slice(start, start + this.#batchSize);
-      const vectors = await this.#run(purpose, slice.map((i) => prefix + texts[i]), signal);
-      for (const [j, i] of slice.entries()) out[i] = vectors[j];
+    const distinct = [...new Set(texts)].sort((a, b) => b.length - a.length);
+    const vectors = new Map<string, Float32Array>();
+    for (let start = 0; start < distinct.length; start += this.#batchSize) {
+      const slice = distinct.slice(start, start + this.#batchSize);
+      const batch = await this.#run(purpose, slice.map((text) => prefix + text), signal);
+      for (const [j, text] of slice.entries()) vectors.set(text, batch[j]);
     }
-    return out;
+    return texts.map((text, i) => {
+      const vector = vectors.get(text)!;
+      return texts.indexOf(text) === i ? vector : vector.slice();
+    });
   }
 
   #run(purpose: "query" | "document", texts: string[], signal?: AbortSignal) {
