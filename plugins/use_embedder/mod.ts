@@ -37,6 +37,11 @@ export const DEFAULT_USE_BATCH = 16;
 export interface UseEmbedderOptions {
   /** The model package's `dist/` directory (default: the installed package). */
   dir?: URL;
+  /**
+   * Where the graph is written once for later starts (for example `$SVC_DATA_DIR/models`);
+   * without it every start writes the graph in memory.
+   */
+  cacheDir?: string;
   /** Texts per run of the graph (default 16). */
   batchSize?: number;
   /** Where the loaded model is reported. */
@@ -73,7 +78,10 @@ export class UseEmbedder implements Embedder, AsyncDisposable {
     }
     let worker: EmbedWorker;
     try {
-      worker = await EmbedWorker.start(new URL("./worker.ts", import.meta.url), dir.href, {
+      worker = await EmbedWorker.start(new URL("./worker.ts", import.meta.url), {
+        dir: dir.href,
+        cacheDir: options.cacheDir,
+      }, {
         batchSize: options.batchSize ?? DEFAULT_USE_BATCH,
         what: "the sentence encoder",
       });

@@ -84,3 +84,25 @@ Deno.test("use: the ONNX graph gives the package's TensorFlow.js vectors", async
     assert.ok(worst < 1e-5, `${JSON.stringify(reference.texts[i])}: off by ${worst}`);
   }
 });
+
+Deno.test("use: the graph is written to the cache directory once, and a damaged file again", async () => {
+  const cacheDir = await Deno.makeTempDir({ prefix: "svc-use-cache-" });
+  try {
+    const vectorOf = async () => {
+      await using embedder = await UseEmbedder.open({ cacheDir });
+      return (await embedder.embed(["I commute by bicycle"]))[0];
+    };
+    const first = await vectorOf();
+    const [file] = [...Deno.readDirSync(cacheDir)].map((entry) => `${cacheDir}/${entry.name}`);
+    assert.match(file, /use-lite-0\.2\.0-g1\.onnx$/);
+    const written = Deno.statSync(file);
+    assert.deepEqual(await vectorOf(), first, "the cached graph gives the same vectors");
+    assert.equal(Deno.statSync(file).mtime?.getTime(), written.mtime?.getTime(), "not rewritten");
+    await Deno.truncate(file, 1000);
+    assert.deepEqual(await vectorOf(), first, "a damaged cache is written again");
+    assert.equal(Deno.statSync(file).size, written.size);
+    assert.equal([...Deno.readDirSync(cacheDir)].length, 1, "no temporary file is left");
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});

@@ -2,12 +2,32 @@
  * The Universal Sentence Encoder lite on onnxruntime: the graph `graph.ts` writes from the
  * installed package's weights, run by `onnxruntime-node`, with the ported tokenizer. Everything
  * is read from the installed packages: nothing is fetched.
+ *
+ * With a cache directory the graph is written there once (`use-lite-<package version>-g1.onnx`,
+ * 28 MB) and later sessions load the file, which starts faster and keeps no copy of the weights
+ * in the worker's heap.
  */
 import * as ort from "onnxruntime-node";
 import { MAX_PIECES, readWeights, USE_DIMENSIONS, useGraph } from "./graph.ts";
 import { MODEL_DIR, readVocabulary, UseTokenizer } from "./tokenizer.ts";
 
 export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
+
+/** Names the graph `graph.ts` writes: a change to it must change this, as it names the cache. */
+const GRAPH_VERSION = 1;
+
+/** A session of one thread whose idle threads sleep: the relayer shares the cores. */
+function session(model: string | Uint8Array): Promise<ort.InferenceSession> {
+  const options: ort.InferenceSession.SessionOptions = {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: "all",
+    extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
+  };
+  return typeof model === "string"
+    ? ort.InferenceSession.create(model, options)
+    : ort.InferenceSession.create(model, options);
+}
 
 /** The graph and its tokenizer, loaded. */
 export class UseModel {
@@ -19,16 +39,25 @@ export class UseModel {
     this.#tokenizer = tokenizer;
   }
 
-  /** Reads the weights and vocabulary, writes the graph and starts a session on it. */
-  static async open(dir: URL = MODEL_DIR): Promise<UseModel> {
-    const graph = useGraph(await readWeights(dir));
-    const session = await ort.InferenceSession.create(graph, {
-      intraOpNumThreads: 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: "all",
-      extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
-    });
-    return new UseModel(session, new UseTokenizer(await readVocabulary(dir)));
+  /**
+   * Starts a session on the graph of the package in `dir` (from `cacheDir` when written there
+   * before, else written there first) and reads the vocabulary.
+   */
+  static async open(dir: URL = MODEL_DIR, cacheDir?: string): Promise<UseModel> {
+    const tokenizer = new UseTokenizer(await readVocabulary(dir));
+    if (!cacheDir) return new UseModel(await session(useGraph(await readWeights(dir))), tokenizer);
+    const { version } = JSON.parse(await Deno.readTextFile(new URL("../package.json", dir)));
+    const path = `${cacheDir}/use-lite-${version}-g${GRAPH_VERSION}.onnx`;
+    try {
+      return new UseModel(await session(path), tokenizer);
+    } catch {
+      // Not written yet (or not whole): write it.
+    }
+    await Deno.mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+    await Deno.writeFile(temporary, useGraph(await readWeights(dir)), { mode: 0o600 });
+    await Deno.rename(temporary, path);
+    return new UseModel(await session(path), tokenizer);
   }
 
   /** One normalised vector per text, in one run of the graph. */

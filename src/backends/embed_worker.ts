@@ -143,9 +143,12 @@ export class EmbedWorker {
       const batch = await this.#run(purpose, slice.map((text) => prefix + text), signal);
       for (const [j, text] of slice.entries()) vectors.set(text, batch[j]);
     }
-    return texts.map((text, i) => {
+    const given = new Set<string>();
+    return texts.map((text) => {
       const vector = vectors.get(text)!;
-      return texts.indexOf(text) === i ? vector : vector.slice();
+      if (given.has(text)) return vector.slice();
+      given.add(text);
+      return vector;
     });
   }
 

@@ -103,7 +103,7 @@ async function openEmbedder(
       // The sentence encoder's vectors, with the GloVe word-level re-ranker on top.
       const { UseEmbedder } = await import("../../plugins/use_embedder/mod.ts");
       const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
-      const embedder = await UseEmbedder.open({ logger });
+      const embedder = await UseEmbedder.open({ cacheDir: config.modelsDir, logger });
       const glove = await GloveEmbedder.open({ cacheDir: config.modelsDir }).catch(async (e) => {
         await embedder.close();
         throw e;
