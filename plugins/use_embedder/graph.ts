@@ -12,7 +12,8 @@
  *
  * Inputs: `ids` [batch, length] (int64, padding any id), `mask` [batch, length] (1 for a piece,
  * 0 for padding; padding only at the end) and `positions` [length] (0, 1, …). Output: `vectors`
- * [batch, 512].
+ * [batch, 512]. A change to the graph must change `GRAPH_VERSION` in `model.ts`, which names the
+ * written file.
  */
 import { GraphBuilder } from "../onnx_embedder/onnx_graph.ts";
 
@@ -21,7 +22,7 @@ export const MAX_PIECES = 128;
 /** The size of the model's vectors. */
 export const USE_DIMENSIONS = 512;
 
-/** The layers: width of the stream, heads and head size, and the attention's scale. */
+/** The layers: width of the stream in and out, heads and head size. */
 const LAYERS = [
   { width: 256, out: 512, heads: 4, size: 64 },
   { width: 512, out: 512, heads: 4, size: 128 },

@@ -5,8 +5,8 @@
  * vectors it knows paraphrase: "How do I get to work?" finds "I commute by bicycle".
  *
  * Texts go to the graph in batches, sorted by length, in a worker of its own; a query waits for
- * the batch running, never for queued documents. `model` names the pinned package, so an index built with anything else is
- * refused.
+ * the batch running, never for queued documents. `model` names the pinned package, so an index
+ * built with anything else is refused.
  *
  * @example
  * ```ts

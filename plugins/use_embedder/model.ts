@@ -3,15 +3,13 @@
  * installed package's weights, run by `onnxruntime-node`, with the ported tokenizer. Everything
  * is read from the installed packages: nothing is fetched.
  *
- * With a cache directory the graph is written there once (`use-lite-<package version>-g1.onnx`,
+ * With a cache directory the graph is written there once (`use-lite-g1-<hash of model.json>.onnx`,
  * 28 MB) and later sessions load the file, which starts faster and keeps no copy of the weights
- * in the worker's heap.
+ * in the worker's heap. A directory that cannot be written only costs the cache.
  */
 import * as ort from "onnxruntime-node";
 import { MAX_PIECES, readWeights, USE_DIMENSIONS, useGraph } from "./graph.ts";
 import { MODEL_DIR, readVocabulary, UseTokenizer } from "./tokenizer.ts";
-
-export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
 
 /** Names the graph `graph.ts` writes: a change to it must change this, as it names the cache. */
 const GRAPH_VERSION = 1;
@@ -24,6 +22,7 @@ function session(model: string | Uint8Array): Promise<ort.InferenceSession> {
     graphOptimizationLevel: "all",
     extra: { session: { intra_op: { allow_spinning: "0" }, inter_op: { allow_spinning: "0" } } },
   };
+  // Two calls, as `create` is overloaded for a path and for bytes.
   return typeof model === "string"
     ? ort.InferenceSession.create(model, options)
     : ort.InferenceSession.create(model, options);
@@ -46,17 +45,26 @@ export class UseModel {
   static async open(dir: URL = MODEL_DIR, cacheDir?: string): Promise<UseModel> {
     const tokenizer = new UseTokenizer(await readVocabulary(dir));
     if (!cacheDir) return new UseModel(await session(useGraph(await readWeights(dir))), tokenizer);
-    const { version } = JSON.parse(await Deno.readTextFile(new URL("../package.json", dir)));
-    const path = `${cacheDir}/use-lite-${version}-g${GRAPH_VERSION}.onnx`;
+    const manifest = await Deno.readFile(new URL("model.json", dir));
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", manifest)).subarray(0, 8);
+    const hex = Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    const path = `${cacheDir}/use-lite-g${GRAPH_VERSION}-${hex}.onnx`;
     try {
       return new UseModel(await session(path), tokenizer);
     } catch {
       // Not written yet (or not whole): write it.
     }
-    await Deno.mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    const graph = useGraph(await readWeights(dir));
     const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeFile(temporary, useGraph(await readWeights(dir)), { mode: 0o600 });
-    await Deno.rename(temporary, path);
+    try {
+      await Deno.mkdir(cacheDir, { recursive: true, mode: 0o700 });
+      await Deno.writeFile(temporary, graph, { mode: 0o600 });
+      await Deno.rename(temporary, path);
+    } catch {
+      // A directory that cannot be written: the graph runs from memory, as without a cache.
+      await Deno.remove(temporary).catch(() => {});
+      return new UseModel(await session(graph), tokenizer);
+    }
     return new UseModel(await session(path), tokenizer);
   }
 
