@@ -87,7 +87,7 @@ Deno.test("use: the ONNX graph gives the package's TensorFlow.js vectors", async
   }
 });
 
-Deno.test("use: the graph is written to the cache directory once, and a damaged file again", async () => {
+Deno.test("use: the graph is cached once, and a damaged file written again", async () => {
   const cacheDir = await Deno.makeTempDir({ prefix: "svc-use-cache-" });
   try {
     const vectorOf = async () => {
@@ -120,7 +120,7 @@ Deno.test("use: a cache directory that cannot be written costs only the cache", 
   }
 });
 
-Deno.test("use: a text given twice in one call gets equal vectors, each its own array", async () => {
+Deno.test("use: a text given twice in one call: equal vectors, each its own array", async () => {
   await using embedder = await UseEmbedder.open({ batchSize: 2 });
   const texts = ["Tax deadline", "My dog Rex loves the beach every summer", "Tax deadline"];
   const vectors = await embedder.embed(texts);
