@@ -3,8 +3,7 @@
  * on the short facts of `fact_workload.ts`:
  *
  * - start: `UseEmbedder.open` (worker, graph written from the weights, onnxruntime session)
- *   until it answers,
- *   and the first vector after it;
+ *   until it answers, and the first vector after it;
  * - a text alone: one fact per call, texts/s and p50 ms;
  * - batched: the facts in one `embed` call, for each batch size (`--batches`), texts/s (median of
  *   `--repeats`, as the machine is shared);
