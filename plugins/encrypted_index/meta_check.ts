@@ -52,7 +52,8 @@ export async function openKeys(
       "conflict",
       `Cannot open the vector index in ${where}: it was built with embedder ` +
         `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
-        `configured. Either configure the original embedder, or ${fix}.`,
+        `configured. Either configure the original embedder, or rebuild the index for the new ` +
+        `one: \`deno task svc reindex --embedder NAME\`, or SVC_REINDEX=1 at start.`,
     );
   }
   if (!meta || meta.format !== FORMAT) {

@@ -148,7 +148,7 @@ Deno.test("encrypted index: another master key or embedder is refused with the f
   await assert.rejects(other, /another master key.*restore/s);
   await assert.rejects(
     open(temp.dir, { dimensions: 4 }),
-    /"test-model" \(8 dimensions\).*restore/s,
+    /"test-model" \(8 dimensions\).*svc reindex --embedder/s,
   );
   const store = await open(temp.dir);
   assert.equal(await store.count(), 0, "a refused open leaves the index usable");
