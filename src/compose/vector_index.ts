@@ -28,6 +28,7 @@ import {
   planReindex,
   recordedEmbedder,
   Reindexer,
+  type ReindexPlan,
   type ReindexStateStore,
   sameEmbedding,
   settleLeftovers,
@@ -55,7 +56,9 @@ export interface VectorIndexDependencies {
   /** The configured embedder. */
   embedder: Embedder;
   /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
-  openEmbedder: (config: EmbedderConfig) => Promise<{ embedder: Embedder }>;
+  openEmbedder: (
+    config: EmbedderConfig,
+  ) => Promise<{ embedder: Embedder; close?: () => Promise<void> }>;
   logger: Logger;
   /** `svc reindex`: nothing is served, the old index is opened without its embedder. */
   offline?: boolean;
@@ -101,8 +104,14 @@ function mismatch(where: string, built: IndexEmbedding, wanted: IndexEmbedding):
   );
 }
 
-/** Opens the previous embedder for serving during a reindex; it must make the index's vectors. */
-async function openPrevious(deps: VectorIndexDependencies, built: IndexEmbedding) {
+/**
+ * Opens the previous embedder for serving during a reindex; it must make the index's vectors.
+ * `close` closes what was opened for it.
+ */
+async function openPrevious(
+  deps: VectorIndexDependencies,
+  built: IndexEmbedding,
+): Promise<{ embedder: Embedder; close?: () => Promise<void> }> {
   const config = previousEmbedderConfig(built.model, deps.config);
   const offline = "stop the relayer and run `deno task svc reindex --embedder NAME`, which " +
     "needs only the new embedder, or configure the original embedder";
@@ -113,8 +122,9 @@ async function openPrevious(deps: VectorIndexDependencies, built: IndexEmbedding
         `this relayer cannot open to answer recalls meanwhile. Either ${offline}.`,
     );
   }
-  const { embedder } = await deps.openEmbedder(config);
+  const { embedder, close } = await deps.openEmbedder(config);
   if (!sameEmbedding(embedder, built)) {
+    await close?.();
     throw new SvcError(
       "conflict",
       `Cannot reindex while serving: the index was built with embedder "${built.model}" ` +
@@ -122,7 +132,7 @@ async function openPrevious(deps: VectorIndexDependencies, built: IndexEmbedding
         `"${embedder.model}" (${embedder.dimensions}). Either ${offline}.`,
     );
   }
-  return embedder;
+  return { embedder, close };
 }
 
 /** Opens the active index, and the reindex it needs; see the module documentation. */
@@ -158,19 +168,27 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
         `original embedder "${built.model}".`,
     );
   }
-  const previous = deps.offline ? recordedEmbedder(built) : await openPrevious(deps, built);
-  const plan = await planReindex(indexes, state, wanted, { logger });
-  const source = await indexes.open(active, built);
+  const previous = deps.offline
+    ? { embedder: recordedEmbedder(built) }
+    : await openPrevious(deps, built);
+  let source: VectorStore | undefined;
   let target: VectorStore;
+  let plan: ReindexPlan;
   try {
+    plan = await planReindex(indexes, state, wanted, { logger });
+    source = await indexes.open(active, built);
     target = await indexes.open(plan.to, wanted);
   } catch (error) {
-    await source.close();
+    await source?.close();
+    await previous.close?.();
     throw error;
   }
-  const indexSwitch = new IndexSwitch({ name: active, embedder: previous, store: source }, {
-    logger,
-  });
+  const indexSwitch = new IndexSwitch({
+    name: active,
+    embedder: previous.embedder,
+    store: source,
+    closeEmbedder: previous.close,
+  }, { logger });
   indexSwitch.build({ name: plan.to, embedder, store: target });
   const reindexer = new Reindexer({
     indexes,

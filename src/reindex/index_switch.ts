@@ -48,6 +48,8 @@ export interface IndexGeneration {
   readonly name: string;
   readonly embedder: Embedder;
   readonly store: VectorStore;
+  /** Closes an embedder opened for this index alone, with the index (`retire`, `close`). */
+  readonly closeEmbedder?: () => Promise<void>;
 }
 
 interface Generation extends IndexGeneration {
@@ -217,6 +219,7 @@ export class IndexSwitch {
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);
     this.#retired.delete(retired);
     await retired.store.close();
+    await retired.closeEmbedder?.();
     // Again: what was read from the old index by calls that began before the switch.
     this.#notify();
   }
@@ -238,6 +241,7 @@ export class IndexSwitch {
     for (const generation of all) {
       generation.closing = true;
       await generation.store.close();
+      await generation.closeEmbedder?.();
     }
   }
 

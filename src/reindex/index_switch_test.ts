@@ -219,3 +219,42 @@ Deno.test("index switch: it passes on other writers' changes of the active index
   newStore.changed("o", "d");
   assert.deepEqual(heard, ["o/d"]);
 });
+
+Deno.test("index switch: an embedder opened for the old index closes with it, once", async () => {
+  const oldStore = new MemoryVectorStore(16);
+  let closed = 0;
+  const indexes = new IndexSwitch({
+    name: "index",
+    embedder: new MemoryEmbedder(16),
+    store: oldStore,
+    closeEmbedder: () => Promise.resolve(void closed++),
+  });
+  indexes.build({
+    name: "index-2",
+    embedder: new ReversedEmbedder(16),
+    store: new MemoryVectorStore(16),
+  });
+  const replaced = await indexes.complete(() => Promise.resolve(), () => Promise.resolve());
+  assert.equal(closed, 0, "still serving searches with its vectors");
+  await indexes.retire(replaced);
+  assert.equal(closed, 1);
+  await indexes.close();
+  assert.equal(closed, 1, "not again when the switch closes");
+});
+
+Deno.test("index switch: closing during a build closes the old index's embedder too", async () => {
+  let closed = 0;
+  const indexes = new IndexSwitch({
+    name: "index",
+    embedder: new MemoryEmbedder(16),
+    store: new MemoryVectorStore(16),
+    closeEmbedder: () => Promise.resolve(void closed++),
+  });
+  indexes.build({
+    name: "index-2",
+    embedder: new ReversedEmbedder(16),
+    store: new MemoryVectorStore(16),
+  });
+  await indexes.close();
+  assert.equal(closed, 1);
+});
