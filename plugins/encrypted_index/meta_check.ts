@@ -53,7 +53,8 @@ export async function openKeys(
       `Cannot open the vector index in ${where}: it was built with embedder ` +
         `"${meta.model}" (${meta.dimensions} dimensions) but "${model}" (${dimensions}) is ` +
         `configured. Either configure the original embedder, or rebuild the index for the new ` +
-        `one: \`deno task svc reindex --embedder NAME\`, or SVC_REINDEX=1 at start.`,
+        `one: restart with SVC_REINDEX=1, or stop the relayer and run ` +
+        `\`deno task svc reindex --embedder NAME\`.`,
     );
   }
   if (!meta || meta.format !== FORMAT) {

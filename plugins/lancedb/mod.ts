@@ -159,8 +159,9 @@ export class LanceDbVectorStore implements VectorStore {
         "conflict",
         `Cannot open the vector index in ${dir}: it was built with embedder "${recorded.model}" ` +
           `(${recorded.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) is ` +
-          `configured. Either configure the original embedder, or rebuild the index for the ` +
-          `new one: \`deno task svc reindex --embedder NAME\`, or SVC_REINDEX=1 at start.`,
+          `configured. Either configure the original embedder, or move ${dir} away and call ` +
+          `POST /api/restore (or \`deno task svc restore\`) for each namespace to re-index ` +
+          `from the blob store.`,
       );
     }
     try {

@@ -168,6 +168,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
         `original embedder "${built.model}".`,
     );
   }
+  const vectorSeal = await VectorSeal.fromSecret(deps.secret);
   const previous = deps.offline
     ? { embedder: recordedEmbedder(built) }
     : await openPrevious(deps, built);
@@ -179,8 +180,11 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     source = await indexes.open(active, built);
     target = await indexes.open(plan.to, wanted);
   } catch (error) {
-    await source?.close();
-    await previous.close?.();
+    try {
+      await source?.close();
+    } finally {
+      await previous.close?.();
+    }
     throw error;
   }
   const indexSwitch = new IndexSwitch({
@@ -196,7 +200,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     state,
     cipher: deps.cipher,
     blobs: deps.blobs,
-    vectorSeal: await VectorSeal.fromSecret(deps.secret),
+    vectorSeal,
     logger,
     ratePerSecond: config.reindex.ratePerSecond,
     graceMs: deps.offline ? 0 : 10_000,

@@ -217,9 +217,13 @@ export class IndexSwitch {
     }
     retired.closing = true;
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);
-    this.#retired.delete(retired);
-    await retired.store.close();
-    await retired.closeEmbedder?.();
+    // Closed meanwhile with the switch?
+    if (!this.#retired.delete(retired)) return;
+    try {
+      await retired.store.close();
+    } finally {
+      await retired.closeEmbedder?.();
+    }
     // Again: what was read from the old index by calls that began before the switch.
     this.#notify();
   }
@@ -240,19 +244,28 @@ export class IndexSwitch {
     this.#retired.clear();
     for (const generation of all) {
       generation.closing = true;
-      await generation.store.close();
-      await generation.closeEmbedder?.();
+      try {
+        await generation.store.close();
+      } finally {
+        await generation.closeEmbedder?.();
+      }
     }
   }
 
   async #embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
     const generation = this.#active;
-    const vectors = await generation.embedder.embed(texts, options);
-    vectors.forEach((vector, i) => {
-      this.#made.set(vector, generation);
-      this.#texts.set(vector, texts[i]);
-    });
-    return vectors;
+    // Counted as a call: its embedder is closed with it once retired, not under a running call.
+    generation.calls++;
+    try {
+      const vectors = await generation.embedder.embed(texts, options);
+      vectors.forEach((vector, i) => {
+        this.#made.set(vector, generation);
+        this.#texts.set(vector, texts[i]);
+      });
+      return vectors;
+    } finally {
+      if (--generation.calls === 0) generation.idle?.();
+    }
   }
 
   /** Runs `task` on a generation's store, refused once it is retired. */

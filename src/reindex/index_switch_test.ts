@@ -258,3 +258,38 @@ Deno.test("index switch: closing during a build closes the old index's embedder 
   await indexes.close();
   assert.equal(closed, 1);
 });
+
+Deno.test("index switch: a retired index's embedder is closed only after the embedding it was doing", async () => {
+  let release = () => {};
+  let closed = false;
+  const slow: Embedder = {
+    name: "slow",
+    model: "memory-16",
+    dimensions: 16,
+    async embed(texts) {
+      await new Promise<void>((resolve) => release = resolve);
+      assert.equal(closed, false, "still open while it embeds");
+      return await new MemoryEmbedder(16).embed(texts);
+    },
+  };
+  const indexes = new IndexSwitch({
+    name: "index",
+    embedder: slow,
+    store: new MemoryVectorStore(16),
+    closeEmbedder: () => Promise.resolve(void (closed = true)),
+  });
+  const embedding = indexes.embedder.embed(["began before the switch"]);
+  indexes.build({
+    name: "index-2",
+    embedder: new ReversedEmbedder(16),
+    store: new MemoryVectorStore(16),
+  });
+  const replaced = await indexes.complete(() => Promise.resolve(), () => Promise.resolve());
+  const retiring = indexes.retire(replaced);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(closed, false);
+  release();
+  await embedding;
+  await retiring;
+  assert.equal(closed, true);
+});
