@@ -72,6 +72,11 @@ export type EmbedderConfig =
 export interface ReindexConfig {
   /** `SVC_REINDEX=1`: build the new index in the background while serving from the old one. */
   enabled: boolean;
+  /**
+   * `SVC_EMBEDDER` unset: a start without `SVC_REINDEX=1` serves with the embedder the index was
+   * built with, when this relayer can open it, rather than refusing.
+   */
+  keepIndexEmbedder: boolean;
   /** `SVC_REINDEX_RATE`: at most this many memories a second (0: no limit). */
   ratePerSecond: number;
   /** `SVC_MODELS_DIR`: where the offline embedder's cache is, should it be the previous one. */
@@ -383,6 +388,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     embedder: readEmbedder(read, dataDir),
     reindex: {
       enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
+      keepIndexEmbedder: read.text("SVC_EMBEDDER") === undefined,
       ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
       modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`,
       ollamaHost: read.text("OLLAMA_HOST"),

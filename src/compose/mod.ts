@@ -201,12 +201,13 @@ async function openVectors(
       const { EncryptedVectorStore } = await import("../../plugins/encrypted_index/mod.ts");
       if (opened.vectors instanceof EncryptedVectorStore) {
         const { importLanceDb } = await import("./lancedb_import.ts");
-        const { model, dimensions } = deps.embedder;
+        const { model, dimensions } = opened.embedder;
         await importLanceDb(opened.vectors, config.dataDir, { model, dimensions }, logger);
       }
     }
   } catch (error) {
     await opened.vectors.close();
+    await opened.kept?.close?.();
     throw error;
   }
   return opened;
@@ -383,10 +384,8 @@ export async function openBackends(
 ): Promise<Backends> {
   await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
-  const { embedder: configured, reranker, close: closeEmbedder } = await openEmbedder(
-    config.embedder,
-    logger,
-  );
+  const { embedder: configured, reranker, close } = await openEmbedder(config.embedder, logger);
+  let closeEmbedder = close;
   const llm = await openLlm(config.llm);
   const database = await openDatabase(config, logger);
   // One relayer per data directory, unless the index is in the shared database.
@@ -414,6 +413,11 @@ export async function openBackends(
       offline: links.offlineReindex,
     }, database);
     vectorsOpened = index.vectors;
+    if (index.kept) {
+      // The index's own embedder serves: the configured one is not needed.
+      await closeEmbedder?.();
+      closeEmbedder = index.kept.close;
+    }
     const accounts = await openDirectory(config, database);
     opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
   } catch (error) {
@@ -446,7 +450,7 @@ export async function openBackends(
       blobs,
       vectors,
       embedder,
-      reranker,
+      reranker: opened.kept ? opened.kept.reranker : reranker,
       llm,
       mode: sui ? "network" : "embedded",
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,

@@ -3,6 +3,8 @@
  * configured embedder when it was built with it (or is new). When it was built with another:
  *
  * - without `SVC_REINDEX=1` the start is refused, naming the two ways to change the embedder;
+ *   but with `SVC_EMBEDDER` unset, the index's own embedder serves instead when this relayer
+ *   can open it (`kept`): an index built with `use` keeps `use` on a plain `deno task start`;
  * - with it, the previous embedder is opened too (its model id tells which, see
  *   `previousEmbedderConfig`), the relayer serves from the old index through an `IndexSwitch`,
  *   and a `Reindexer` builds the new index in the background (`BackgroundReindex`);
@@ -17,6 +19,7 @@ import type {
   Cipher,
   Embedder,
   IndexEmbedding,
+  Reranker,
   VectorIndexSet,
   VectorStore,
 } from "../backends/types.ts";
@@ -38,8 +41,16 @@ import type { Config, EmbedderConfig } from "./config.ts";
 /** The index to serve from, and the reindex to run when one is needed. */
 export interface OpenedIndex {
   vectors: VectorStore;
-  /** The configured embedder, or during a reindex the switch's (the previous one until it ends). */
+  /**
+   * The configured embedder, or during a reindex the switch's (the previous one until it ends),
+   * or the index's own (`kept`).
+   */
   embedder: Embedder;
+  /**
+   * Set when the index's own embedder serves instead of the configured one (`SVC_EMBEDDER`
+   * unset, `keepIndexEmbedder`): its re-ranker, and what closes it.
+   */
+  kept?: { reranker?: Reranker; close?: () => Promise<void> };
   /** The reindex to run (`SVC_REINDEX=1` with another embedder, or offline). */
   reindex?: BackgroundReindex;
 }
@@ -58,7 +69,7 @@ export interface VectorIndexDependencies {
   /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
   openEmbedder: (
     config: EmbedderConfig,
-  ) => Promise<{ embedder: Embedder; close?: () => Promise<void> }>;
+  ) => Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }>;
   logger: Logger;
   /** `svc reindex`: nothing is served, the old index is opened without its embedder. */
   offline?: boolean;
@@ -135,6 +146,19 @@ async function openPrevious(
   return { embedder, close };
 }
 
+/**
+ * The embedder the index was built with, opened, when this relayer can open one that makes its
+ * vectors; otherwise `undefined`.
+ */
+async function openKept(deps: VectorIndexDependencies, built: IndexEmbedding) {
+  const config = previousEmbedderConfig(built.model, deps.config);
+  if (!config) return undefined;
+  const opened = await deps.openEmbedder(config);
+  if (sameEmbedding(opened.embedder, built)) return opened;
+  await opened.close?.();
+  return undefined;
+}
+
 /** Opens the active index, and the reindex it needs; see the module documentation. */
 export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
   const { config, indexes, embedder, logger } = deps;
@@ -159,7 +183,22 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     }
     return { vectors: await indexes.open(active, wanted), embedder };
   }
-  if (!reindex) throw mismatch(`${config.dataDir} (${indexes.name})`, built, wanted);
+  if (!reindex) {
+    const kept = config.reindex.keepIndexEmbedder && await openKept(deps, built);
+    if (!kept) throw mismatch(`${config.dataDir} (${indexes.name})`, built, wanted);
+    const { embedder: own, reranker, close } = kept;
+    let vectors: VectorStore;
+    try {
+      vectors = await indexes.open(active, built);
+    } catch (error) {
+      await close?.();
+      throw error;
+    }
+    logger.info("SVC_EMBEDDER is not set: serving with the embedder the index was built with", {
+      model: built.model,
+    });
+    return { vectors, embedder: own, kept: { reranker, close } };
+  }
   if (!deps.cipher.holdsKeys) {
     throw new SvcError(
       "conflict",

@@ -14,13 +14,25 @@ function configOf(env: Record<string, string>) {
 Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
   assert.deepEqual(configOf({}).reindex, {
     enabled: false,
+    keepIndexEmbedder: true,
     ratePerSecond: 0,
     modelsDir: "./data/models",
     ollamaHost: undefined,
   });
   assert.deepEqual(
-    configOf({ SVC_REINDEX: "1", SVC_REINDEX_RATE: "250", SVC_MODELS_DIR: "/m" }).reindex,
-    { enabled: true, ratePerSecond: 250, modelsDir: "/m", ollamaHost: undefined },
+    configOf({
+      SVC_REINDEX: "1",
+      SVC_REINDEX_RATE: "250",
+      SVC_MODELS_DIR: "/m",
+      SVC_EMBEDDER: "local",
+    }).reindex,
+    {
+      enabled: true,
+      keepIndexEmbedder: false,
+      ratePerSecond: 250,
+      modelsDir: "/m",
+      ollamaHost: undefined,
+    },
   );
   const bad = readConfig({ SVC_REINDEX: "yes", SVC_REINDEX_RATE: "-1" });
   assert.ok(!bad.ok);
@@ -99,6 +111,31 @@ Deno.test("composition: another embedder is refused with both fixes named, then 
     } finally {
       await serving.close();
     }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: with SVC_EMBEDDER unset, an index built by another embedder keeps it", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-keep-" });
+  const env = { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
+  try {
+    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger);
+    await first.close();
+    const kept = await openBackends(configOf(env), silentLogger);
+    try {
+      assert.equal(kept.relayer.embedder.model, "svc-lexical-hash-v1-384");
+      assert.equal(kept.relayer.vectors.dimensions, 384);
+      assert.equal(kept.relayer.reranker, undefined, "the lexical embedder's own: none");
+      assert.equal(kept.reindex, undefined);
+    } finally {
+      await kept.close();
+    }
+    // Set explicitly, another embedder is still refused.
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
+      (error) => error instanceof SvcError && error.code === "conflict",
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
