@@ -14,7 +14,8 @@ import { type Output, UsageError } from "./svc_memories.ts";
 export const REINDEX_USAGE =
   `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):
   reindex --embedder NAME                rebuild the vector index for embedder NAME (a value of
-                                         SVC_EMBEDDER: local, lexical, onnx, ollama, openai);
+                                         SVC_EMBEDDER: local, lexical, use, onnx, ollama,
+                                         openai);
                                          resumes where an interrupted run stopped`;
 
 /** Where progress goes: a bar redrawn in place on a terminal, else a line every 5 s. */

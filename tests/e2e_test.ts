@@ -89,6 +89,8 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   assert.match(message, /svc-glove100-sif/);
   assert.match(message, /SVC_REINDEX=1/);
   assert.match(message, /svc reindex --embedder/);
+  // SVC_EMBEDDER is unset, and no embedder of this relayer makes that index's vectors.
+  assert.match(message, /SVC_EMBEDDER is not set, and the index's own embedder is not one/);
   await Deno.remove(dataDir, { recursive: true });
 });
 

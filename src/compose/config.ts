@@ -245,6 +245,12 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
 }
 
 function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
+  if (read.text("SVC_EMBEDDER") === undefined && read.text("SVC_REINDEX") === "1") {
+    read.problem(
+      "SVC_REINDEX=1 needs SVC_EMBEDDER, the embedder to rebuild the index for (without it a " +
+        "start keeps the embedder the index was built with)",
+    );
+  }
   const servers = readModelServers(read, true);
   const kind = read.choice("SVC_EMBEDDER", "local", [
     "local",

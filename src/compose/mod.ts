@@ -206,8 +206,11 @@ async function openVectors(
       }
     }
   } catch (error) {
-    await opened.vectors.close();
-    await opened.kept?.close?.();
+    try {
+      await opened.vectors.close();
+    } finally {
+      await opened.kept?.close?.();
+    }
     throw error;
   }
   return opened;
@@ -415,8 +418,9 @@ export async function openBackends(
     vectorsOpened = index.vectors;
     if (index.kept) {
       // The index's own embedder serves: the configured one is not needed.
-      await closeEmbedder?.();
+      const unused = closeEmbedder;
       closeEmbedder = index.kept.close;
+      await unused?.();
     }
     const accounts = await openDirectory(config, database);
     opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };

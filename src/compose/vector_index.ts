@@ -104,14 +104,22 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
   return settings && { kind: "openai", openai: { ...settings, model: name } };
 }
 
-function mismatch(where: string, built: IndexEmbedding, wanted: IndexEmbedding): SvcError {
+function mismatch(
+  where: string,
+  built: IndexEmbedding,
+  wanted: IndexEmbedding,
+  unset?: string,
+): SvcError {
+  const configured = unset === undefined
+    ? "is configured"
+    : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
-      `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) is ` +
-      `configured. Either configure the original embedder, or rebuild the index for the new ` +
-      `one: restart with SVC_REINDEX=1 (the relayer keeps serving from the old index meanwhile), ` +
-      `or stop the relayer and run \`deno task svc reindex --embedder NAME\`.`,
+      `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
+      `${configured}. Either configure the original embedder, or rebuild the index for the new ` +
+      `one: restart with SVC_EMBEDDER=NAME SVC_REINDEX=1 (the relayer keeps serving from the old ` +
+      `index meanwhile), or stop the relayer and run \`deno task svc reindex --embedder NAME\`.`,
   );
 }
 
@@ -159,6 +167,22 @@ async function openKept(deps: VectorIndexDependencies, built: IndexEmbedding) {
   return undefined;
 }
 
+/** Warns of an unfinished reindex for another embedder than `serving`'s; whether there is one. */
+async function warnOfUnfinished(
+  state: ReindexStateStore,
+  serving: IndexEmbedding,
+  logger: Logger,
+): Promise<boolean> {
+  const plan = await state.plan();
+  if (!plan || sameEmbedding(plan, serving)) return false;
+  logger.warn(
+    "an unfinished reindex for another embedder is kept; restart with its embedder and " +
+      "SVC_REINDEX=1 to resume it",
+    { model: plan.model, index: plan.to },
+  );
+  return true;
+}
+
 /** Opens the active index, and the reindex it needs; see the module documentation. */
 export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
   const { config, indexes, embedder, logger } = deps;
@@ -169,23 +193,24 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
   const wanted = { model: embedder.model, dimensions: embedder.dimensions };
   const reindex = deps.offline || config.reindex.enabled;
   if (!built || sameEmbedding(built, wanted)) {
-    const plan = await state.plan();
-    if (plan && !sameEmbedding(plan, wanted)) {
-      logger.warn(
-        "an unfinished reindex for another embedder is kept; restart with its embedder and " +
-          "SVC_REINDEX=1 to resume it",
-        { model: plan.model, index: plan.to },
-      );
-    } else if (reindex) {
+    const unfinished = await warnOfUnfinished(state, wanted, logger);
+    if (!unfinished && reindex) {
       logger.info("the vector index is built with the configured embedder: nothing to reindex", {
         model: wanted.model,
       });
     }
     return { vectors: await indexes.open(active, wanted), embedder };
   }
+  const where = `${config.dataDir} (${indexes.name})`;
   if (!reindex) {
-    const kept = config.reindex.keepIndexEmbedder && await openKept(deps, built);
-    if (!kept) throw mismatch(`${config.dataDir} (${indexes.name})`, built, wanted);
+    if (!config.reindex.keepIndexEmbedder) throw mismatch(where, built, wanted);
+    let kept;
+    try {
+      kept = await openKept(deps, built);
+    } catch (error) {
+      throw mismatch(where, built, wanted, `could not be opened: ${(error as Error).message}`);
+    }
+    if (!kept) throw mismatch(where, built, wanted, "is not one this relayer can open");
     const { embedder: own, reranker, close } = kept;
     let vectors: VectorStore;
     try {
@@ -197,6 +222,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     logger.info("SVC_EMBEDDER is not set: serving with the embedder the index was built with", {
       model: built.model,
     });
+    await warnOfUnfinished(state, built, logger);
     return { vectors, embedder: own, kept: { reranker, close } };
   }
   if (!deps.cipher.holdsKeys) {

@@ -34,6 +34,8 @@ Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
       ollamaHost: undefined,
     },
   );
+  const unset = readConfig({ SVC_REINDEX: "1" });
+  assert.ok(!unset.ok && unset.problems.some((p) => /SVC_REINDEX=1 needs SVC_EMBEDDER/.test(p)));
   const bad = readConfig({ SVC_REINDEX: "yes", SVC_REINDEX_RATE: "-1" });
   assert.ok(!bad.ok);
   assert.ok(bad.problems.some((p) => p.startsWith("SVC_REINDEX ")), bad.problems.join("; "));
