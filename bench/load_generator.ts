@@ -154,10 +154,16 @@ export async function leanWhoami(baseUrl: string, privateKey: string, accountId:
 }
 
 /**
- * Remembers `facts` into `namespace` through bulk requests of 20 from 8 clients. Returns the
- * rate at which they were accepted and the rate at which they became recallable (all done).
+ * Remembers `facts` into `namespace` through bulk requests of 20 from 8 clients (round robin over
+ * `client` when it is several: one a relayer). Returns the rate at which they were accepted and
+ * the rate at which they became recallable (all done).
  */
-export async function ingest(client: SvcClient, facts: Fact[], namespace: string) {
+export async function ingest(
+  client: SvcClient | SvcClient[],
+  facts: Fact[],
+  namespace: string,
+) {
+  const clients = Array.isArray(client) ? client : [client];
   const batches: Fact[][] = [];
   for (let i = 0; i < facts.length; i += 20) batches.push(facts.slice(i, i + 20));
   const jobIds: string[][] = [];
@@ -167,11 +173,11 @@ export async function ingest(client: SvcClient, facts: Fact[], namespace: string
     while (next < batches.length) {
       const at = next++;
       const items = batches[at].map(({ text }) => ({ text, namespace }));
-      jobIds[at] = (await client.rememberBulk(items)).job_ids;
+      jobIds[at] = (await clients[at % clients.length].rememberBulk(items)).job_ids;
     }
   }));
   const acceptedS = (performance.now() - started) / 1000;
-  await allDone(client, jobIds.flat());
+  await allDone(clients[0], jobIds.flat());
   const doneS = (performance.now() - started) / 1000;
   return {
     memories: facts.length,

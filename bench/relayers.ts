@@ -34,10 +34,11 @@ import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, rssMb } from "./harness.ts";
+import { machine, percentile, round, rssMb } from "./harness.ts";
 import {
   type Cell,
   closedLoop,
+  ingest,
   leanWhoami,
   processCpuMs,
   processTreeCpuMs,
@@ -173,38 +174,19 @@ async function onPostgres(size: number): Promise<Deployment> {
 
 /**
  * Remembers `facts` into `namespace` in bulks of 20 from 8 clients, round robin over the
- * relayers: the rates at which they were accepted and became recallable (every job done).
+ * relayers: the rates at which they were accepted and became recallable (every job done), and
+ * each process's CPU per memory.
  */
 async function bulkRemember(d: Deployment, facts: Fact[], namespace: string) {
-  const batches: Fact[][] = [];
-  for (let i = 0; i < facts.length; i += 20) batches.push(facts.slice(i, i + 20));
-  const jobIds: string[][] = [];
   const cpuBefore = Object.values(d.cpu).map((meter) => meter());
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < batches.length) {
-      const at = next++;
-      const items = batches[at].map(({ text }) => ({ text, namespace }));
-      jobIds[at] = (await d.clients[at % d.clients.length].rememberBulk(items)).job_ids;
-    }
-  }));
-  const acceptedS = (performance.now() - started) / 1000;
-  await allDone(d.clients[0], jobIds.flat());
-  const doneS = (performance.now() - started) / 1000;
+  const rates = await ingest(d.clients, facts, namespace);
   const cpu = Object.fromEntries(
     Object.entries(d.cpu).map((
       [name, meter],
       m,
     ) => [`${name}_cpu_ms_per_memory`, round((meter() - cpuBefore[m]) / facts.length, 2)]),
   );
-  return {
-    memories: facts.length,
-    accepted_per_s: Math.round(facts.length / acceptedS),
-    recallable_per_s: Math.round(facts.length / doneS),
-    accepted_to_all_recallable_s: round(doneS - acceptedS, 2),
-    ...cpu,
-  };
+  return { ...rates, ...cpu };
 }
 
 /**
