@@ -16,6 +16,7 @@ import {
   checkIndexName,
   type IndexEmbedding,
   type Logger,
+  pathExists,
   SvcError,
   type VectorIndexSet,
   type VectorStore,
@@ -39,16 +40,6 @@ export interface EncryptedIndexSetOptions {
   soleWriter?: boolean;
   /** Where the stores warn (default: JSON lines on stderr). */
   logger?: Logger;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
 }
 
 /** The encrypted indexes of a folder; see the module documentation. */
@@ -76,7 +67,7 @@ export class EncryptedIndexSet implements VectorIndexSet {
 
   async built(name: string): Promise<IndexEmbedding | null> {
     const path = this.#path(name);
-    if (!await exists(path)) return null;
+    if (!await pathExists(path)) return null;
     const storage = await KvBlockStorage.open(path);
     try {
       const meta = await storage.meta();

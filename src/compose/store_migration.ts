@@ -38,6 +38,7 @@ import {
   PgLifecycleRecords,
 } from "../../plugins/postgres/mod.ts";
 import { SvcError } from "../errors.ts";
+import { pathExists } from "../files.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
@@ -102,16 +103,6 @@ export interface StoreMigrationSummary {
 
 const BATCH = 200;
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
 /** `items` in arrays of `size`. */
 async function* batches<T>(items: AsyncIterable<T>, size = BATCH): AsyncIterable<T[]> {
   let batch: T[] = [];
@@ -137,7 +128,7 @@ async function withKv<T>(
   name: string,
   use: (kv: Deno.Kv) => Promise<T>,
 ): Promise<T | 0> {
-  if (!await exists(`${dir}/${name}`)) return 0;
+  if (!await pathExists(`${dir}/${name}`)) return 0;
   const kv = await Deno.openKv(`${dir}/${name}`);
   try {
     return await use(kv);
@@ -159,8 +150,8 @@ export async function checkSource(config: Config): Promise<string | null> {
   if (config.vectorStore.kind === "memory") return null;
   const name = await readActiveIndex(dir, "index.active", "index", "the encrypted vector index");
   const path = `${dir}/${name}.kv`;
-  const hasIndex = await exists(path);
-  if (await exists(`${dir}/lancedb`)) {
+  const hasIndex = await pathExists(path);
+  if (await pathExists(`${dir}/lancedb`)) {
     let imported = false;
     if (hasIndex) {
       const storage = await KvBlockStorage.open(path);
@@ -248,7 +239,7 @@ async function copyKeys(
   secret: Uint8Array<ArrayBuffer>,
   tell: (done: number, total: number) => void,
 ): Promise<number> {
-  if (!await exists(`${dir}/keys.kv`)) return 0;
+  if (!await pathExists(`${dir}/keys.kv`)) return 0;
   const source = new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`));
   const target = await PgKeyStore.open({ database, secret });
   try {
@@ -272,7 +263,7 @@ async function copyBlobs(
   secret: Uint8Array<ArrayBuffer>,
   tell: (done: number, total: number) => void,
 ): Promise<number> {
-  if (!await exists(`${dir}/blobs`)) return 0;
+  if (!await pathExists(`${dir}/blobs`)) return 0;
   const source = await FsBlobStore.open({ dir: `${dir}/blobs` });
   const target = await PgBlobStore.open({ database, secret });
   const seal = await VectorSeal.fromSecret(secret);
