@@ -122,6 +122,28 @@ async function count(items: AsyncIterable<unknown>): Promise<number> {
   return n;
 }
 
+/** Told of a phase's progress: items done, of `total`. */
+type Tell = (done: number, total: number) => void;
+
+/**
+ * Writes what `items` lists (listed twice: counted, then read) in batches of `size`, telling
+ * the progress after each; the number written.
+ */
+async function copyAll<T>(
+  items: () => AsyncIterable<T>,
+  size: number,
+  write: (batch: T[]) => Promise<unknown>,
+  tell: Tell,
+): Promise<number> {
+  const total = await count(items());
+  let done = 0;
+  for await (const batch of batches(items(), size)) {
+    await write(batch);
+    tell(done += batch.length, total);
+  }
+  return done;
+}
+
 /** Opens the data directory's Deno KV file `name` when it exists, and closes it after `use`. */
 async function withKv<T>(
   dir: string,
@@ -185,7 +207,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
     await progress.finish("started", 0);
   }
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
-  const steps: Record<Phase, (tell: (done: number, total: number) => void) => Promise<number>> = {
+  const steps: Record<Phase, (tell: Tell) => Promise<number>> = {
     ledger: (tell) => copyLedger(dir, database, secret, tell),
     keys: (tell) => copyKeys(dir, database, secret, tell),
     blobs: (tell) =>
@@ -218,18 +240,12 @@ async function copyLedger(
   dir: string,
   database: Database,
   masterKey: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "ledger.kv", async (kv) => {
     const source = new KvLedgerStore(kv);
-    const total = await count(source.accounts());
     const target = await PgLedgerStore.open({ database, masterKey });
-    let done = 0;
-    for await (const accounts of batches(source.accounts())) {
-      await target.importAccounts(accounts);
-      tell(done += accounts.length, total);
-    }
-    return done;
+    return await copyAll(() => source.accounts(), BATCH, (a) => target.importAccounts(a), tell);
   });
 }
 
@@ -237,20 +253,19 @@ async function copyKeys(
   dir: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   if (!await pathExists(`${dir}/keys.kv`)) return 0;
   const source = new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`));
   const target = await PgKeyStore.open({ database, secret });
   try {
-    const total = await count(source.entries());
-    let done = 0;
-    for await (const keys of batches(source.entries(), 500)) {
-      // The store writes the puts made together in one statement.
-      await Promise.all(keys.map(({ place, wrapped }) => target.put(place, wrapped)));
-      tell(done += keys.length, total);
-    }
-    return done;
+    // The store writes the puts made together in one statement.
+    return await copyAll(
+      () => source.entries(),
+      500,
+      (keys) => Promise.all(keys.map(({ place, wrapped }) => target.put(place, wrapped))),
+      tell,
+    );
   } finally {
     await target.close();
     await source.close();
@@ -261,31 +276,34 @@ async function copyBlobs(
   dir: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   if (!await pathExists(`${dir}/blobs`)) return 0;
   const source = await FsBlobStore.open({ dir: `${dir}/blobs` });
   const target = await PgBlobStore.open({ database, secret });
   const seal = await VectorSeal.fromSecret(secret);
-  const total = await count(source.entries());
-  let done = 0;
-  for await (const entries of batches(source.entries(), 8)) {
-    await Promise.all(entries.map(async ({ blobId, meta }) => {
-      const bytes = await source.get(blobId);
-      if (!bytes) return; // deleted since it was listed
-      const { legacyVector, ...kept } = meta;
-      if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
-        const { memoryId, owner, namespace } = kept;
-        kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
-      }
-      const stored = await target.put(bytes, kept);
-      if (stored !== blobId) {
-        throw new SvcError("internal", `Cannot copy blob ${blobId}: its bytes do not match its id`);
-      }
-    }));
-    tell(done += entries.length, total);
-  }
-  return done;
+  return await copyAll(
+    () => source.entries(),
+    8,
+    (entries) =>
+      Promise.all(entries.map(async ({ blobId, meta }) => {
+        const bytes = await source.get(blobId);
+        if (!bytes) return; // deleted since it was listed
+        const { legacyVector, ...kept } = meta;
+        if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
+          const { memoryId, owner, namespace } = kept;
+          kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
+        }
+        const stored = await target.put(bytes, kept);
+        if (stored !== blobId) {
+          throw new SvcError(
+            "internal",
+            `Cannot copy blob ${blobId}: its bytes do not match its id`,
+          );
+        }
+      })),
+    tell,
+  );
 }
 
 async function copyIndex(
@@ -293,7 +311,7 @@ async function copyIndex(
   name: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   const source = await KvBlockStorage.open(`${dir}/${name}.kv`);
   const target = await PgBlockStorage.open(database, name);
@@ -349,15 +367,15 @@ async function copyJobs(
   dir: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
-    const total = await count(storedJobs(kv));
-    let done = 0;
-    for await (const jobs of batches(storedJobs(kv), 100)) {
-      await importJobs(database, secret, jobs);
-      tell(done += jobs.length, total);
-    }
+    const done = await copyAll(
+      () => storedJobs(kv),
+      100,
+      (jobs) => importJobs(database, secret, jobs),
+      tell,
+    );
     for await (const letters of batches(deadLetters(kv))) {
       await importDeadLetters(database, secret, letters);
     }
@@ -369,7 +387,7 @@ async function copyLifecycle(
   dir: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
     const source = new LifecycleRecords(kv);
@@ -395,34 +413,27 @@ async function copyLifecycle(
 async function copyAccessLog(
   dir: string,
   database: Database,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
     const source = new KvAccessLogStore(kv);
     const target = new PgAccessLogStore(database);
-    const total = await count(source.entries());
-    let done = 0;
-    for await (const records of batches(source.entries(), 500)) {
-      await target.append(records);
-      tell(done += records.length, total);
-    }
-    return done;
+    return await copyAll(() => source.entries(), 500, (records) => target.append(records), tell);
   });
 }
 
 async function copyReplay(
   dir: string,
   database: Database,
-  tell: (done: number, total: number) => void,
+  tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
     const now = Date.now();
-    const total = await count(liveClaims(kv, now));
-    let done = 0;
-    for await (const claims of batches(liveClaims(kv, now), 5000)) {
-      await importReplayClaims(database, claims);
-      tell(done += claims.length, total);
-    }
-    return done;
+    return await copyAll(
+      () => liveClaims(kv, now),
+      5000,
+      (claims) => importReplayClaims(database, claims),
+      tell,
+    );
   });
 }
