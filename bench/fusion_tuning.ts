@@ -11,21 +11,14 @@
  */
 import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { type FusionWeights, similarityOf } from "../src/ranking/fusion.ts";
+import type { RecallExplanation } from "../src/services/recall_explanation.ts";
 import { factSetOf, locomoSetOf } from "./retrieval_sets.ts";
 
 interface Dumped {
   id: string;
   labels: string[];
   score: number;
-  explain: {
-    vector: number;
-    lexical: number;
-    rerank: number | null;
-    answer_type: number | null;
-    fused: number;
-    neighbour: number;
-    neighbour_id: string | null;
-  };
+  explain: RecallExplanation;
 }
 
 const [locomoPath, dumpPath] = Deno.args;
