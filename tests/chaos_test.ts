@@ -25,6 +25,7 @@ import {
   type RelayerProcess,
   startRelayer,
 } from "./relayer_process.ts";
+import { random } from "./seeded_random.ts";
 
 const KILLS = 10;
 const SENDERS = 2;
@@ -39,18 +40,6 @@ const WORDS = (
   "mango cobalt feather island jigsaw kettle lemon nutmeg oyster parrot quartz rocket " +
   "salmon teapot umbrella vanilla wizard yogurt zebra bamboo cinder dagger ember fjord"
 ).split(" ");
-
-/** A small seeded generator (mulberry32): the same seed gives the same run plan. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

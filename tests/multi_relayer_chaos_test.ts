@@ -14,20 +14,9 @@ import { silentLogger } from "../src/log.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { startFakeModelServer } from "./fakes/model_server.ts";
 import { type Cluster, clusterAccount, startCluster } from "./relayer_cluster.ts";
+import { random } from "./seeded_random.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Polls `check` every 100 ms until it holds; fails after `ms`. */
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
