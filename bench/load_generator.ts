@@ -136,11 +136,10 @@ export async function leanWhoami(baseUrl: string, privateKey: string, accountId:
       nonce,
       audience,
     });
-    const signature = await crypto.subtle.sign("Ed25519", key.signingKey, encoder.encode(message));
     const response = await fetch(url, {
       headers: {
         "x-public-key": key.publicKey,
-        "x-signature": new Uint8Array(signature).toHex(),
+        "x-signature": key.sign(encoder.encode(message)).toHex(),
         "x-timestamp": String(timestamp),
         "x-nonce": nonce,
         "x-signature-version": "2",

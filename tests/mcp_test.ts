@@ -559,14 +559,14 @@ Deno.test("sponsor routes run owner-signed ledger transactions through the sidec
 
   const forged = await post("/sponsor/execute", {
     digest,
-    signature: await signDigest(await generateKeyPair(), digest),
+    signature: signDigest(await generateKeyPair(), digest),
   });
   assert.deepEqual([forged.status, forged.body.code, forged.body.reason], [
     401,
     "unauthorized",
     "bad_signature",
   ]);
-  const signature = await signDigest(owner, digest);
+  const signature = signDigest(owner, digest);
   const executed = await post("/sponsor/execute", { digest, signature });
   assert.equal(executed.status, 200);
   assert.equal(executed.body.digest, digest);

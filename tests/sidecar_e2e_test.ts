@@ -71,7 +71,7 @@ Deno.test("e2e sidecar: killed, it is restarted; a stopped relayer leaves none",
     });
     const executed = await post("/sponsor/execute", {
       digest,
-      signature: await signDigest(owner, digest),
+      signature: signDigest(owner, digest),
     });
     assert.equal(executed.effects.kind, "create_account");
     const before = await connect(relayer.url, privateKey, accountId);

@@ -182,23 +182,23 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       const sponsored = await ledger.sponsor(encodeKind(addKey(id, key(1))), sender);
       const other = await generateKeyPair();
       await rejects(
-        ledger.execute(sponsored.digest, await signDigest(other, sponsored.digest)),
+        ledger.execute(sponsored.digest, signDigest(other, sponsored.digest)),
         "bad_signature",
       );
       await rejects(ledger.execute(sponsored.digest, "%%%"), "bad_signature");
-      const wrongDigest = await signDigest(owner, "0".repeat(64));
+      const wrongDigest = signDigest(owner, "0".repeat(64));
       await rejects(ledger.execute(sponsored.digest, wrongDigest), "bad_signature");
       assert.equal(await ledger.resolve(key(1)), null);
 
       // Executed once; the same digest again is a replay.
-      const signature = await signDigest(owner, sponsored.digest);
+      const signature = signDigest(owner, sponsored.digest);
       await ledger.execute(sponsored.digest, signature);
       await rejects(ledger.execute(sponsored.digest, signature), "replayed");
 
       // Expired: signed too late.
       const late = await ledger.sponsor(encodeKind(addKey(id, key(2))), sender);
       clock.now += 5 * 60_000 + 1;
-      await rejects(ledger.execute(late.digest, await signDigest(owner, late.digest)), "expired");
+      await rejects(ledger.execute(late.digest, signDigest(owner, late.digest)), "expired");
       await rejects(ledger.execute("a".repeat(64), signature), "expired");
       assert.equal(await ledger.resolve(key(2)), null);
     });
@@ -211,7 +211,7 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
         encodeKind(addKey(id, key(7))),
         addressOf(owner.publicKey),
       );
-      const signature = await signDigest(owner, digest);
+      const signature = signDigest(owner, digest);
       const outcomes = await Promise.allSettled(
         Array.from({ length: 8 }, () => ledger.execute(digest, signature)),
       );
@@ -325,7 +325,7 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
     const [a, b] = [new LocalLedger(await storage.open()), new LocalLedger(await storage.open())];
     const { owner, id } = await newAccount(a);
     const { digest } = await a.sponsor(encodeKind(addKey(id, key(7))), addressOf(owner.publicKey));
-    const signature = await signDigest(owner, digest);
+    const signature = signDigest(owner, digest);
     const outcomes = await Promise.allSettled(
       [a, b, a, b].map((ledger) => ledger.execute(digest, signature)),
     );

@@ -118,10 +118,8 @@ export function digestOf(bytes: Uint8Array): string {
 }
 
 /** Signs a transaction digest with an owner key, in the serialized signature layout. */
-export async function signDigest(key: KeyPair, digest: string): Promise<string> {
-  const signature = new Uint8Array(
-    await crypto.subtle.sign("Ed25519", key.signingKey, Uint8Array.fromHex(digest)),
-  );
+export function signDigest(key: KeyPair, digest: string): string {
+  const signature = key.sign(Uint8Array.fromHex(digest));
   return new Uint8Array([0, ...signature, ...Uint8Array.fromHex(key.publicKey)]).toBase64();
 }
 
@@ -150,5 +148,5 @@ export async function submitTransaction(
   kind: TransactionKind,
 ): Promise<{ digest: string; effects?: unknown }> {
   const { digest } = await sponsor.sponsor(encodeKind(kind), addressOf(owner.publicKey));
-  return await sponsor.execute(digest, await signDigest(owner, digest));
+  return await sponsor.execute(digest, signDigest(owner, digest));
 }

@@ -23,9 +23,7 @@ Deno.test("ed25519: accepts the RFC 8032 vector, as hex or bytes, either hex cas
 Deno.test("ed25519: a text message is verified as its UTF-8 bytes", async () => {
   const pair = await keyPairFromSeed("11".repeat(32));
   const text = "svc-dashboard:namespaces:1700000000 ✓";
-  const signature = new Uint8Array(
-    await crypto.subtle.sign("Ed25519", pair.signingKey, new TextEncoder().encode(text)),
-  );
+  const signature = pair.sign(new TextEncoder().encode(text));
   assert.equal(await verifyEd25519(pair.publicKey, signature.toHex(), text), true);
   assert.equal(
     await verifyEd25519(pair.publicKey, signature, new TextEncoder().encode(text)),
@@ -67,11 +65,7 @@ Deno.test("Ed25519Verifier: the same answers as verifyEd25519, keeping at most m
   const verifier = new Ed25519Verifier(3);
   const pairs = await Promise.all(Array.from({ length: 5 }, () => generateKeyPair()));
   const message = new TextEncoder().encode("svc");
-  const signatures = await Promise.all(
-    pairs.map(async (pair) =>
-      new Uint8Array(await crypto.subtle.sign("Ed25519", pair.signingKey, message))
-    ),
-  );
+  const signatures = pairs.map((pair) => pair.sign(message));
   for (let round = 0; round < 2; round++) {
     for (const [i, pair] of pairs.entries()) {
       assert.equal(await verifier.verify(pair.publicKey, signatures[i], message), true);
@@ -86,4 +80,74 @@ Deno.test("Ed25519Verifier: the same answers as verifyEd25519, keeping at most m
   assert.equal(await verifier.verify("zz" + PUBLIC_KEY.slice(2), SIGNATURE, MESSAGE), false);
   assert.equal(await verifier.verify(new Uint8Array(32), SIGNATURE, MESSAGE), false);
   assert.equal(verifier.size, 3);
+});
+
+/** WebCrypto's answer, the reference the verifier must agree with. */
+async function webCryptoVerifies(
+  publicKey: Uint8Array<ArrayBuffer>,
+  signature: Uint8Array<ArrayBuffer>,
+  message: Uint8Array<ArrayBuffer>,
+) {
+  try {
+    const key = await crypto.subtle.importKey("raw", publicKey, "Ed25519", false, ["verify"]);
+    return await crypto.subtle.verify("Ed25519", key, signature, message);
+  } catch {
+    return false;
+  }
+}
+
+/** `n` as 32 little-endian bytes (a scalar or a field element as Ed25519 encodes them). */
+function littleEndian(n: bigint): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++, n >>= 8n) bytes[i] = Number(n & 255n);
+  return bytes;
+}
+
+Deno.test("ed25519: answers as WebCrypto does on the edge cases: non-canonical values, small-order points", async () => {
+  const GROUP_ORDER = (1n << 252n) + 27742317777372353535851937790883648493n;
+  const FIELD_PRIME = (1n << 255n) - 19n;
+  const pair = await generateKeyPair();
+  const key = Uint8Array.fromHex(pair.publicKey);
+  // For this message the order-2 key's case is valid: the check is cofactorless, so it holds
+  // when the message's hash is even, as both implementations agree.
+  const message = new TextEncoder().encode("hello");
+  const signature = pair.sign(message);
+  const withS = (s: bigint) => new Uint8Array([...signature.subarray(0, 32), ...littleEndian(s)]);
+  const s = BigInt("0x" + signature.slice(32).reverse().toHex());
+  // R the identity and S zero: valid for any message under a small-order key.
+  const identitySignature = new Uint8Array(64);
+  identitySignature[0] = 1;
+  const signBitFlipped = key.slice();
+  signBitFlipped[31] ^= 0x80;
+  const cases: [string, Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>, boolean][] = [
+    ["valid", key, signature, true],
+    ["S + L, not canonical", key, withS(s + GROUP_ORDER), false],
+    ["S = L", key, withS(GROUP_ORDER), false],
+    ["identity key", littleEndian(1n), identitySignature, true],
+    ["key of order 2 (y = p - 1)", littleEndian(FIELD_PRIME - 1n), identitySignature, true],
+    ["identity key encoded as y = p + 1", littleEndian(FIELD_PRIME + 1n), identitySignature, false],
+    ["y = p", littleEndian(FIELD_PRIME), identitySignature, false],
+    ["not on the curve", new Uint8Array(32).fill(0xff), signature, false],
+    ["the key's sign bit flipped", signBitFlipped, signature, false],
+    ["identity signature under a real key", key, identitySignature, false],
+  ];
+  const verifier = new Ed25519Verifier();
+  for (const [name, publicKey, sig, expected] of cases) {
+    assert.equal(await webCryptoVerifies(publicKey, sig, message), expected, `WebCrypto: ${name}`);
+    assert.equal(await verifyEd25519(publicKey, sig, message), expected, name);
+    assert.equal(await verifier.verify(publicKey, sig, message), expected, `kept key: ${name}`);
+  }
+});
+
+Deno.test("ed25519: a key pair signs exactly as WebCrypto does", async () => {
+  for (let i = 0; i < 20; i++) {
+    const pair = await generateKeyPair();
+    const pkcs8 = Uint8Array.fromHex("302e020100300506032b657004220420" + pair.privateKey);
+    const key = await crypto.subtle.importKey("pkcs8", pkcs8, "Ed25519", true, ["sign"]);
+    const message = crypto.getRandomValues(new Uint8Array(i * 7));
+    const expected = new Uint8Array(await crypto.subtle.sign("Ed25519", key, message));
+    assert.equal(pair.sign(message).toHex(), expected.toHex());
+    const { x } = await crypto.subtle.exportKey("jwk", key);
+    assert.equal(pair.publicKey, Uint8Array.fromBase64(x!, { alphabet: "base64url" }).toHex());
+  }
 });

@@ -113,14 +113,10 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
     nonce,
     audience,
   });
-  const signature = await crypto.subtle.sign(
-    "Ed25519",
-    pair.signingKey,
-    new TextEncoder().encode(message),
-  );
+  const signature = pair.sign(new TextEncoder().encode(message));
   const headers: Record<string, string> = {
     "x-public-key": pair.publicKey,
-    "x-signature": new Uint8Array(signature).toHex(),
+    "x-signature": signature.toHex(),
     "x-timestamp": String(timestamp),
   };
   if (nonce !== undefined) headers["x-nonce"] = nonce;

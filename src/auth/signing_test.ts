@@ -22,9 +22,7 @@ const SIGNATURE =
 Deno.test("key derivation matches RFC 8032 test 1", async () => {
   const pair = await keyPairFromSeed(SEED);
   assert.equal(pair.publicKey, PUBLIC_KEY);
-  const empty = new Uint8Array(
-    await crypto.subtle.sign("Ed25519", pair.signingKey, new Uint8Array()),
-  );
+  const empty = pair.sign(new Uint8Array());
   assert.equal(
     empty.toHex(),
     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",

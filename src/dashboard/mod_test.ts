@@ -38,11 +38,9 @@ function dashboard() {
   return { handler, get, forwarded, vectors, account };
 }
 
-async function signedNamespaces(key: KeyPair, timestamp: number, message?: string) {
+function signedNamespaces(key: KeyPair, timestamp: number, message?: string) {
   const text = message ?? `svc-dashboard:namespaces:${timestamp}`;
-  const signature = new Uint8Array(
-    await crypto.subtle.sign("Ed25519", key.signingKey, new TextEncoder().encode(text)),
-  );
+  const signature = key.sign(new TextEncoder().encode(text));
   return new Request(`${ORIGIN}/api/namespaces`, {
     method: "POST",
     headers: { "content-type": "application/json", host: "localhost:5173" },

@@ -176,7 +176,7 @@ sponsorSuite("LocalLedger", async ({ now, ttlMs }) => {
       return {
         address: addressOf(key.publicKey),
         kind: encodeKind({ kind: "create_account" }),
-        sign: ({ digest }) => signDigest(key, digest),
+        sign: ({ digest }) => Promise.resolve(signDigest(key, digest)),
       };
     },
     unknownDigest: "a".repeat(64),
