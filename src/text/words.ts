@@ -67,8 +67,21 @@ const WORD = {
   punctuation: /[\p{L}\p{N}]+(?:[.'-][\p{L}\p{N}]+)*/gu,
 };
 
+/** `WORD` for ASCII text, lower-cased: the same words, without Unicode property lookups. */
+const ASCII_WORD = {
+  none: /[a-z0-9]+/g,
+  apostrophe: /[a-z0-9]+(?:'[a-z]+)?/g,
+  punctuation: /[a-z0-9]+(?:[.'-][a-z0-9]+)*/g,
+};
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The words of `text` in order, lower-cased, repeats kept. */
 export function words(text: string, options: WordOptions = {}): string[] {
+  // ASCII text, most of it, is already in NFKC, has no curly apostrophes, marks or unspaced
+  // scripts: its words are those of the plain classes, found several times faster.
+  if (ASCII.test(text)) {
+    return text.toLowerCase().match(ASCII_WORD[options.joiners ?? "apostrophe"]) ?? [];
+  }
   let normal = text.toLowerCase();
   if (options.nfkc ?? true) normal = normal.normalize("NFKC");
   if (options.curlyApostrophes ?? true) normal = normal.replace(/[’‘]/g, "'");

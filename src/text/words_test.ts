@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { words } from "./words.ts";
+import { type WordOptions, words } from "./words.ts";
+import { random } from "../../tests/seeded_random.ts";
 import { VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";
 
 Deno.test("words: letters and digits, lower-cased; apostrophes join by default", () => {
@@ -101,4 +102,30 @@ Deno.test("words: each caller's options cut exactly the words it cut before", ()
   // The options matter on these texts: no two callers cut them alike.
   const cuts = Object.values(BEFORE).map(([before]) => JSON.stringify(texts.map(before)));
   assert.equal(new Set(cuts).size, cuts.length);
+});
+
+Deno.test("words: ASCII text is cut as the Unicode path cuts it, with every option", () => {
+  const next = random(21);
+  // Letters of both cases, digits, the joiners, spaces and other ASCII punctuation, controls.
+  const alphabet = "aZk9Q0 .'-.'- ,;!?\"()\t\n_/\x01~`";
+  const options: WordOptions[] = [
+    {},
+    { joiners: "none" },
+    { joiners: "punctuation" },
+    { joiners: "punctuation", segment: true },
+    { nfkc: false, curlyApostrophes: false },
+  ];
+  for (let i = 0; i < 2_000; i++) {
+    const length = Math.floor(next() * 40);
+    const text = Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)])
+      .join("");
+    for (const option of options) {
+      // " é" takes the text off the ASCII path and adds one word of its own at the end.
+      assert.deepEqual(
+        [...words(text, option), "é"],
+        words(text + " é", option),
+        `${JSON.stringify(text)} ${JSON.stringify(option)}`,
+      );
+    }
+  }
 });
