@@ -34,6 +34,9 @@ import {
   type Cell,
   closedLoop as loop,
   ingest,
+  leanHealth,
+  leanRecall,
+  leanSigned,
   leanWhoami,
   processCpuMs,
 } from "./load_generator.ts";
@@ -182,17 +185,12 @@ const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
 const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId, retries: 0 });
 
 const cells: Cell[] = [];
-const health = `${relayer.url}/health`;
+const health = leanHealth(relayer.url);
 for (const clients of WORKLOADS.has("health") ? CLIENTS : []) {
-  cells.push(
-    await closedLoop("health (unsigned)", clients, async () => {
-      const response = await fetch(health);
-      await response.arrayBuffer();
-      if (!response.ok) throw new Error(`${response.status}`);
-    }),
-  );
+  cells.push(await closedLoop("health (unsigned)", clients, health));
 }
 const whoami = await leanWhoami(relayer.url, privateKey, accountId);
+const recall = leanRecall(await leanSigned(relayer.url, privateKey, accountId));
 for (const clients of WORKLOADS.has("whoami") ? CLIENTS : []) {
   cells.push(await closedLoop("whoami", clients, whoami));
 }
@@ -215,11 +213,7 @@ for (const size of SIZES) {
       ...await closedLoop(
         `recall ${size}`,
         clients,
-        (w, i) =>
-          client.recall(facts[(w * 7919 + i * 104_729) % size].question, {
-            namespace,
-            limit: 10,
-          }),
+        (w, i) => recall(facts[(w * 7919 + i * 104_729) % size].question, namespace),
       ),
       memories: size,
     });

@@ -22,7 +22,7 @@ import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, round } from "./harness.ts";
-import { closedLoop, ingest, processCpuMs } from "./load_generator.ts";
+import { closedLoop, ingest, leanRecall, leanSigned, processCpuMs } from "./load_generator.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -126,13 +126,7 @@ for (const size of SIZES) {
   const listening = memoryOf(pid);
   await new Promise((r) => setTimeout(r, 300));
   const insideListening = probed(file).last;
-  // No retries: a refused or failed request counts as an error.
-  const client = await SvcClient.create({
-    baseUrl: relayer.url,
-    privateKey,
-    accountId,
-    retries: 0,
-  });
+  const recall = leanRecall(await leanSigned(relayer.url, privateKey, accountId));
   const cells = [];
   const stopSampling = sampleRss(pid);
   for (const clients of CLIENTS) {
@@ -140,11 +134,7 @@ for (const size of SIZES) {
       await closedLoop(
         `recall ${size}`,
         clients,
-        (w, i) =>
-          client.recall(facts[(w * 7919 + i * 104_729) % size].question, {
-            namespace,
-            limit: 10,
-          }),
+        (w, i) => recall(facts[(w * 7919 + i * 104_729) % size].question, namespace),
         { seconds: SECONDS, cpu: { relayer: () => processCpuMs(pid) } },
       ),
     );

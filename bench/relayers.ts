@@ -39,6 +39,8 @@ import {
   type Cell,
   closedLoop,
   ingest,
+  leanRecall,
+  leanSigned,
   leanWhoami,
   processCpuMs,
   processTreeCpuMs,
@@ -72,6 +74,7 @@ interface Deployment {
   relayers: RelayerProcess[];
   clients: SvcClient[];
   whoamis: (() => Promise<void>)[];
+  recalls: ((query: string, namespace: string) => Promise<void>)[];
   cpu: Record<string, () => number>;
   /** Transactions committed in the database so far (every statement outside one is one). */
   commits?: () => Promise<number>;
@@ -103,6 +106,9 @@ async function clientsFor(relayers: RelayerProcess[], privateKey: string, accoun
       relayers.map((r) => SvcClient.create({ baseUrl: r.url, privateKey, accountId, retries: 0 })),
     ),
     whoamis: await Promise.all(relayers.map((r) => leanWhoami(r.url, privateKey, accountId))),
+    recalls: await Promise.all(
+      relayers.map(async (r) => leanRecall(await leanSigned(r.url, privateKey, accountId))),
+    ),
   };
 }
 
@@ -257,11 +263,7 @@ async function measure(d: Deployment) {
   cells.push(
     await cell(d, `recall ${MEMORIES}`, async (w, i) => {
       const question = facts[(w * 7919 + i * 104_729) % MEMORIES].question;
-      const { results } = await d.clients[next++ % n].recall(question, {
-        namespace: "facts",
-        limit: 10,
-      });
-      if (!results.length) throw new Error("recall found nothing");
+      await d.recalls[next++ % n](question, "facts");
     }),
   );
   const recallable = await rememberToRecallable(d, SAMPLES);
