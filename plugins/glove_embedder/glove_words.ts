@@ -29,6 +29,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export function tokens(text: string): string[] {
   const out: string[] = [];
   for (const raw of words(text, { joiners: "punctuation" })) {
+    if (!raw.includes("'")) {
+      out.push(raw);
+      continue;
+    }
     const negated = /^(.+)n't$/.exec(raw);
     if (negated) out.push(negated[1] === "ca" ? "can" : negated[1] === "wo" ? "will" : negated[1]);
     else out.push(raw.replace(/'(s|m|re|ve|d|ll)$/, ""));
