@@ -73,7 +73,8 @@ const ASCII_WORD = {
   apostrophe: /[a-z0-9]+(?:'[a-z]+)?/g,
   punctuation: /[a-z0-9]+(?:[.'-][a-z0-9]+)*/g,
 };
-const ASCII = /^[\x00-\x7f]*$/;
+/** Printable ASCII, tabs and line breaks. */
+const ASCII = /^[\t\n\r -~]*$/;
 
 /** The words of `text` in order, lower-cased, repeats kept. */
 export function words(text: string, options: WordOptions = {}): string[] {
