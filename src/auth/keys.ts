@@ -33,7 +33,9 @@ export interface KeyPair {
  */
 export function keyPairFromSeed(privateKey: string): Promise<KeyPair> {
   if (!isKeyHex(privateKey)) {
-    throw new TypeError("Cannot load key: a private key is 64 lowercase hex characters");
+    return Promise.reject(
+      new TypeError("Cannot load key: a private key is 64 lowercase hex characters"),
+    );
   }
   const pkcs8 = new Uint8Array([...PKCS8_ED25519_PREFIX, ...Uint8Array.fromHex(privateKey)]);
   const key = createPrivateKey({ key: Buffer.from(pkcs8), format: "der", type: "pkcs8" });
