@@ -1,14 +1,16 @@
 /**
  * The pieces of the load generator shared by `load.ts` and `relayers.ts`: closed-loop clients
  * that report requests per second, p50/p99, errors and the CPU time the measured processes and
- * this generator spent per successful request; a process's CPU time from `/proc`; a lean
- * signed `whoami`; and the bulk ingest of the short facts through the public API.
+ * this generator spent per successful request; a process's CPU time from `/proc`; lean health,
+ * signed `whoami` and recall requests on the generator's own connections (`http1_connection.ts`);
+ * and the bulk ingest of the short facts through the public API.
  */
 import process from "node:process";
 import { keyPairFromSeed, sha256Hex } from "../src/auth/keys.ts";
 import { signingMessage } from "../src/auth/signing.ts";
 import type { SvcClient } from "../src/client/mod.ts";
 import type { Fact } from "./fact_workload.ts";
+import { Http1Connection } from "./http1_connection.ts";
 import { allDone, percentile, round } from "./harness.ts";
 
 /** What one closed-loop run measured. */
@@ -115,103 +117,7 @@ export function processTreeCpuMs(pid: number): number {
   return total;
 }
 
-const CRLF = [13, 10];
-const CRLF_CRLF = [13, 10, 13, 10];
-
-/**
- * One HTTP/1.1 keep-alive connection that sends one request at a time and reads each answer by
- * its `content-length` or its chunks, as a load generator such as wrk does:
- * `fetch` costs this generator several hundred microseconds of CPU a request, which on a small
- * machine comes out of the relayer's cores.
- */
-class Http1Connection {
-  #conn: Deno.TcpConn;
-  #host: string;
-  #buffer = new Uint8Array(16_384);
-  #filled = 0;
-
-  private constructor(conn: Deno.TcpConn, host: string) {
-    this.#conn = conn;
-    this.#host = host;
-  }
-
-  static async open(url: URL): Promise<Http1Connection> {
-    const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
-    conn.setNoDelay(true);
-    return new Http1Connection(conn, url.host);
-  }
-
-  /** The answer's status and body to `method path` with `headers` and `body`. */
-  async send(method: string, path: string, headers: Record<string, string>, body?: Uint8Array) {
-    let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.#host}\r\n`;
-    for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
-    if (body) head += `content-length: ${body.byteLength}\r\n`;
-    const request = encoder.encode(head + "\r\n");
-    const bytes = body ? new Uint8Array([...request, ...body]) : request;
-    for (let written = 0; written < bytes.length;) {
-      written += await this.#conn.write(bytes.subarray(written));
-    }
-    let end = -1;
-    while ((end = this.#find(CRLF_CRLF, 0)) < 0) await this.#read();
-    end += 4;
-    const lines = latin1.decode(this.#buffer.subarray(0, end)).split("\r\n");
-    const status = Number(lines[0].split(" ")[1]);
-    const header = (name: string) =>
-      lines.find((line) => line.toLowerCase().startsWith(name + ":"))?.split(":")[1].trim();
-    const length = header("content-length");
-    let answer: Uint8Array;
-    if (length !== undefined) {
-      while (this.#filled < end + Number(length)) await this.#read();
-      answer = this.#buffer.slice(end, end + Number(length));
-      end += Number(length);
-    } else if (header("transfer-encoding") === "chunked") {
-      const chunks: Uint8Array[] = [];
-      for (let size = -1; size !== 0;) {
-        let lineEnd = -1;
-        while ((lineEnd = this.#find(CRLF, end)) < 0) await this.#read();
-        size = parseInt(latin1.decode(this.#buffer.subarray(end, lineEnd)), 16);
-        end = lineEnd + 2;
-        while (this.#filled < end + size + 2) await this.#read();
-        chunks.push(this.#buffer.slice(end, end + size));
-        end += size + 2;
-      }
-      answer = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-      chunks.reduce((at, chunk) => (answer.set(chunk, at), at + chunk.length), 0);
-    } else {
-      throw new Error("an answer without a length");
-    }
-    this.#buffer.copyWithin(0, end, this.#filled);
-    this.#filled -= end;
-    return { status, body: answer };
-  }
-
-  /** Where `pattern` starts in the bytes read, from `from`, or -1. */
-  #find(pattern: number[], from: number): number {
-    const bytes = this.#buffer;
-    for (let i = from; i + pattern.length <= this.#filled; i++) {
-      if (pattern.every((byte, k) => bytes[i + k] === byte)) return i;
-    }
-    return -1;
-  }
-
-  async #read(): Promise<void> {
-    if (this.#filled === this.#buffer.length) {
-      const grown = new Uint8Array(this.#buffer.length * 2);
-      grown.set(this.#buffer);
-      this.#buffer = grown;
-    }
-    const read = await this.#conn.read(this.#buffer.subarray(this.#filled));
-    if (read === null) throw new Error("the relayer closed the connection");
-    this.#filled += read;
-  }
-
-  close(): void {
-    this.#conn.close();
-  }
-}
-
 const encoder = new TextEncoder();
-const latin1 = new TextDecoder("latin1");
 const decoder = new TextDecoder();
 
 /**
