@@ -1,7 +1,7 @@
 /**
  * A minimal HTTP/1.1 client for the load generator: one keep-alive connection that sends one
  * request at a time and reads each answer by its `content-length` or its chunks, as a load
- * generator such as wrk does. `fetch` costs the generator about twice the CPU a request, which on
+ * generator such as wrk does. `fetch` costs the generator two to three times the CPU a request, which on
  * a small machine comes out of the relayer's cores.
  *
  * @example
