@@ -18,9 +18,10 @@ const SIGNATURE_BYTES = 64;
 const HEX = /^[0-9a-fA-F]*$/;
 const encoder = new TextEncoder();
 
-/** Hex (either case) or bytes of exactly `length` bytes, else `null`. */
+/** Hex (either case) or bytes of exactly `length` bytes, else `null` (anything else too). */
 function exactBytes(value: string | Uint8Array<ArrayBuffer>, length: number) {
-  if (typeof value !== "string") return value.byteLength === length ? value : null;
+  if (value instanceof Uint8Array) return value.byteLength === length ? value : null;
+  if (typeof value !== "string") return null;
   if (value.length !== length * 2 || !HEX.test(value)) return null;
   return Uint8Array.fromHex(value);
 }

@@ -59,6 +59,12 @@ Deno.test("ed25519: malformed keys and signatures are false, never an exception"
   for (const [publicKey, signature] of cases) {
     assert.equal(await verifyEd25519(publicKey, signature, MESSAGE), false, `${publicKey}`);
   }
+  // Not a string nor bytes at all, as a caller without types could pass.
+  for (const wrong of [undefined, null, 42, {}, [1, 2, 3]]) {
+    const value = wrong as unknown as string;
+    assert.equal(await verifyEd25519(value, SIGNATURE, MESSAGE), false, `key ${wrong}`);
+    assert.equal(await verifyEd25519(PUBLIC_KEY, value, MESSAGE), false, `signature ${wrong}`);
+  }
 });
 
 Deno.test("Ed25519Verifier: the same answers as verifyEd25519, keeping at most maxKeys imported keys", async () => {
