@@ -30,28 +30,32 @@ export class Http1Connection {
   }
 
   static async open(url: URL): Promise<Http1Connection> {
-    const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
+    const conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port || 80) });
     conn.setNoDelay(true);
     return new Http1Connection(conn, url.host);
   }
 
-  /** The answer's status and body to `method path` with `headers` and `body`. */
+  /**
+   * The answer's status and body to `method path` with `headers` and `body`, and whether the
+   * connection may carry another request (not when the server said `connection: close`).
+   */
   async send(method: string, path: string, headers: Record<string, string>, body?: Uint8Array) {
     let head = `${method} ${path} HTTP/1.1\r\nhost: ${this.#host}\r\n`;
     for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
     if (body) head += `content-length: ${body.byteLength}\r\n`;
     const request = encoder.encode(head + "\r\n");
-    const bytes = body ? new Uint8Array([...request, ...body]) : request;
+    const bytes = new Uint8Array(request.length + (body?.length ?? 0));
+    bytes.set(request);
+    if (body) bytes.set(body, request.length);
     for (let written = 0; written < bytes.length;) {
       written += await this.#conn.write(bytes.subarray(written));
     }
-    let end = -1;
-    while ((end = this.#find(CRLF_CRLF, 0)) < 0) await this.#read();
-    end += 4;
-    const lines = latin1.decode(this.#buffer.subarray(0, end)).split("\r\n");
+    const { end: headEnd, lines } = await this.#lines(0);
     const status = Number(lines[0].split(" ")[1]);
     const header = (name: string) =>
-      lines.find((line) => line.toLowerCase().startsWith(name + ":"))?.split(":")[1].trim();
+      lines.find((line) => line.toLowerCase().startsWith(name + ":"))?.split(":")[1]
+        .trim().toLowerCase();
+    let end = headEnd;
     const length = header("content-length");
     let answer: Uint8Array;
     if (length !== undefined) {
@@ -60,11 +64,17 @@ export class Http1Connection {
       end += Number(length);
     } else if (header("transfer-encoding") === "chunked") {
       const chunks: Uint8Array[] = [];
-      for (let size = -1; size !== 0;) {
+      while (true) {
         let lineEnd = -1;
         while ((lineEnd = this.#find(CRLF, end)) < 0) await this.#read();
-        size = parseInt(latin1.decode(this.#buffer.subarray(end, lineEnd)), 16);
+        const size = parseInt(latin1.decode(this.#buffer.subarray(end, lineEnd)), 16);
+        if (!(size >= 0)) throw new Error("a chunk without a size");
         end = lineEnd + 2;
+        // The last chunk: trailer fields, if any, up to a blank line.
+        if (size === 0) {
+          end = (await this.#lines(end)).end;
+          break;
+        }
         while (this.#filled < end + size + 2) await this.#read();
         chunks.push(this.#buffer.slice(end, end + size));
         end += size + 2;
@@ -76,7 +86,22 @@ export class Http1Connection {
     }
     this.#buffer.copyWithin(0, end, this.#filled);
     this.#filled -= end;
-    return { status, body: answer };
+    return { status, body: answer, reusable: header("connection") !== "close" };
+  }
+
+  /** The lines from `from` up to a blank line, and where the blank line ends. */
+  async #lines(from: number): Promise<{ end: number; lines: string[] }> {
+    while (this.#filled < from + 2) await this.#read();
+    // No field at all: the blank line itself.
+    if (this.#buffer[from] === 13 && this.#buffer[from + 1] === 10) {
+      return { end: from + 2, lines: [] };
+    }
+    let at = -1;
+    while ((at = this.#find(CRLF_CRLF, from)) < 0) await this.#read();
+    return {
+      end: at + 4,
+      lines: latin1.decode(this.#buffer.subarray(from, at)).split("\r\n"),
+    };
   }
 
   /** Where `pattern` starts in the bytes read, from `from`, or -1. */

@@ -122,7 +122,7 @@ const decoder = new TextDecoder();
 
 /**
  * Requests to `url`'s host on keep-alive connections of this generator's own, one per request
- * in flight; a connection that failed is closed, not reused.
+ * in flight; a connection that failed, or that the server closes after its answer, is not reused.
  */
 function connections(url: URL) {
   const idle: Http1Connection[] = [];
@@ -135,7 +135,8 @@ function connections(url: URL) {
     const connection = idle.pop() ?? await Http1Connection.open(url);
     try {
       const answer = await connection.send(method, path, headers, body);
-      idle.push(connection);
+      if (answer.reusable) idle.push(connection);
+      else connection.close();
       return answer;
     } catch (error) {
       connection.close();
