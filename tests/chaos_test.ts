@@ -25,7 +25,7 @@ import {
   type RelayerProcess,
   startRelayer,
 } from "./relayer_process.ts";
-import { random } from "./seeded_random.ts";
+import { seededRandom as random } from "../src/testing/seeded_random.ts";
 
 const KILLS = 10;
 const SENDERS = 2;

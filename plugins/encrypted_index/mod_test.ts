@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
 import { MemoryVectorStore } from "../../src/testing/mod.ts";
+import { seededRandom } from "../../src/testing/seeded_random.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
@@ -25,16 +26,6 @@ function open(
     memoryMb: options.memoryMb,
     soleWriter: options.soleWriter,
   });
-}
-
-/** A deterministic generator of numbers in [0, 1). */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Asserts that `store` answers every question as `reference` does. */
@@ -74,7 +65,7 @@ function info(random: () => number): MemoryInfo {
 
 Deno.test("encrypted index: random writes answer as the in-memory store, before and after reopening", async () => {
   await using temp = await tempDir();
-  const random = seeded(7);
+  const random = seededRandom(7);
   const reference = new MemoryVectorStore(8);
   let store = await open(temp.dir);
   const ids = Array.from({ length: 300 }, (_, i) => `m${i}`);

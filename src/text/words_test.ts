@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type WordOptions, words } from "./words.ts";
-import { random } from "../../tests/seeded_random.ts";
+import { seededRandom as random } from "../testing/seeded_random.ts";
 import { VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";
 
 Deno.test("words: letters and digits, lower-cased; apostrophes join by default", () => {

@@ -1,5 +1,8 @@
-/** A small seeded generator (mulberry32) in [0, 1): the same seed gives the same run plan. */
-export function random(seed: number): () => number {
+/**
+ * A small seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same run
+ * plan, the same synthetic weights.
+ */
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
