@@ -219,11 +219,7 @@ export class IndexSwitch {
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);
     // Closed meanwhile with the switch?
     if (!this.#retired.delete(retired)) return;
-    try {
-      await retired.store.close();
-    } finally {
-      await retired.closeEmbedder?.();
-    }
+    await closeGeneration(retired);
     // Again: what was read from the old index by calls that began before the switch.
     this.#notify();
   }
@@ -244,11 +240,7 @@ export class IndexSwitch {
     this.#retired.clear();
     for (const generation of all) {
       generation.closing = true;
-      try {
-        await generation.store.close();
-      } finally {
-        await generation.closeEmbedder?.();
-      }
+      await closeGeneration(generation);
     }
   }
 
@@ -385,5 +377,14 @@ export class IndexSwitch {
         });
       });
     });
+  }
+}
+
+/** Closes a generation's index, then the embedder opened for it alone, even if the index fails. */
+async function closeGeneration(generation: IndexGeneration): Promise<void> {
+  try {
+    await generation.store.close();
+  } finally {
+    await generation.closeEmbedder?.();
   }
 }
