@@ -46,9 +46,8 @@ export class UseModel {
     const tokenizer = new UseTokenizer(await readVocabulary(dir));
     if (!cacheDir) return new UseModel(await session(useGraph(await readWeights(dir))), tokenizer);
     const manifest = await Deno.readFile(new URL("model.json", dir));
-    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", manifest)).subarray(0, 8);
-    const hex = Array.from(hash, (byte) => byte.toString(16).padStart(2, "0")).join("");
-    const path = `${cacheDir}/use-lite-g${GRAPH_VERSION}-${hex}.onnx`;
+    const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", manifest), 0, 8).toHex();
+    const path = `${cacheDir}/use-lite-g${GRAPH_VERSION}-${hash}.onnx`;
     try {
       return new UseModel(await session(path), tokenizer);
     } catch {
