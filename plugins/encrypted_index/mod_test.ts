@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
-import { MemoryVectorStore } from "../../src/testing/mod.ts";
-import { seededRandom } from "../../src/testing/seeded_random.ts";
+import { MemoryVectorStore, seededRandom } from "../../src/testing/mod.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
