@@ -7,7 +7,13 @@
  * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
  * `["tx_done", digest]` → effects, `["ledger_version"]` → a counter bumped in the commit of
  * every transaction, whose versionstamp tells whether the ledger changed.
+ *
+ * Given the file's path, the store also asks SQLite itself whether anything committed to the
+ * file since the version was last read (`PRAGMA data_version` on a read-only connection of its
+ * own, a few microseconds), and reads the version from Deno KV only then: the relayer asks for
+ * the version on every request.
  */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type {
   LedgerAccount,
   LedgerChange,
@@ -21,16 +27,40 @@ const LOCKED_TRIES = 20;
 
 const VERSION = ["ledger_version"];
 
+export interface KvLedgerOptions {
+  /** The file `kv` was opened from: the version is then read only after a commit to it. */
+  path?: string;
+}
+
 /** The ledger's storage in a Deno KV database; see the module documentation. */
 export class KvLedgerStore implements LedgerStore {
   #kv: Deno.Kv;
+  #file?: DatabaseSync;
+  /** SQLite's count of the file's commits by other connections (all of Deno KV's among them). */
+  #commits?: StatementSync;
+  /** The version last read, and the count of commits taken just before reading it. */
+  #known?: { commits: unknown; version: string | null };
 
-  constructor(kv: Deno.Kv) {
+  constructor(kv: Deno.Kv, options: KvLedgerOptions = {}) {
     this.#kv = kv;
+    if (options.path) {
+      this.#file = new DatabaseSync(options.path, { readOnly: true });
+      this.#commits = this.#file.prepare("PRAGMA data_version");
+    }
   }
 
   async version(): Promise<string | null> {
-    return (await this.#kv.get(VERSION)).versionstamp;
+    // Taken before the read: a commit after it changes the count, so the pair is never stale.
+    const commits = this.#commits?.get()?.data_version;
+    if (commits !== undefined && this.#known?.commits === commits) return this.#known.version;
+    const { versionstamp } = await this.#kv.get(VERSION);
+    if (commits !== undefined) this.#known = { commits, version: versionstamp };
+    return versionstamp;
+  }
+
+  /** Closes the store's own connection to the file (not `kv`). */
+  close(): void {
+    this.#file?.close();
   }
 
   async account(id: string): Promise<LedgerAccount | null> {

@@ -17,7 +17,7 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
-import { LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
+import { KvLedgerStore, LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
@@ -340,8 +340,15 @@ export async function openLedger(
   database?: Database,
 ): Promise<{ ledger: LocalLedger; close(): Promise<void> }> {
   if (config.store.kind === "embedded") {
-    const kv = await Deno.openKv(`${config.dataDir}/ledger.kv`);
-    return { ledger: await LocalLedger.open({ kv }), close: () => Promise.resolve(kv.close()) };
+    const path = `${config.dataDir}/ledger.kv`;
+    const kv = await Deno.openKv(path);
+    const store = new KvLedgerStore(kv, { path });
+    const close = () => {
+      store.close();
+      kv.close();
+      return Promise.resolve();
+    };
+    return { ledger: await LocalLedger.open({ store }), close };
   }
   const own = database ? undefined : await openDatabase(config);
   const shared = (database ?? own)!;
