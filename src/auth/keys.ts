@@ -7,6 +7,7 @@ import { Buffer } from "node:buffer";
 import { createPrivateKey, createPublicKey, sign } from "node:crypto";
 import { blake2b } from "@noble/hashes/blake2";
 import { sha256 } from "@noble/hashes/sha2";
+import { LruMap } from "./lru_map.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const PKCS8_ED25519_PREFIX = Uint8Array.fromHex("302e020100300506032b657004220420");
@@ -53,10 +54,18 @@ export function generateKeyPair(): Promise<KeyPair> {
   return keyPairFromSeed(crypto.getRandomValues(new Uint8Array(32)).toHex());
 }
 
+/** The addresses of the most recent public keys: a signed request asks for its signer's. */
+const addresses = new LruMap<string, string>(1024);
+
 /** The Sui-style address of an Ed25519 public key. */
 export function addressOf(publicKey: string): string {
-  const bytes = new Uint8Array([0, ...Uint8Array.fromHex(publicKey)]);
-  return "0x" + blake2b(bytes, { dkLen: 32 }).toHex();
+  let address = addresses.get(publicKey);
+  if (address === undefined) {
+    const bytes = new Uint8Array([0, ...Uint8Array.fromHex(publicKey)]);
+    address = "0x" + blake2b(bytes, { dkLen: 32 }).toHex();
+    addresses.set(publicKey, address);
+  }
+  return address;
 }
 
 /** Up to this size a SHA-256 is computed in JavaScript, faster than a round trip to WebCrypto. */
