@@ -4,6 +4,7 @@
  * index at rest does not reveal the words of a memory to anyone without the key.
  */
 import { blake2b } from "@noble/hashes/blake2";
+import { LruMap } from "../auth/lru_map.ts";
 import { words } from "../text/words.ts";
 
 const STOP_WORDS = new Set(
@@ -69,9 +70,20 @@ export function terms(text: string): string[] {
   return contentWords(text).map(stem);
 }
 
+const encoder = new TextEncoder();
+
+/** The keyed hash of one term. */
+function termHash(key: Uint8Array, term: string): string {
+  return blake2b(encoder.encode(term), { key, dkLen: 8 }).toHex();
+}
+
+/** How many hashes of queries' terms are kept, by owner and term. */
+const ASKED_TERMS = 4096;
+
 export class TermHasher {
   #master: CryptoKey;
   #keys = new Map<string, Promise<Uint8Array>>();
+  #asked = new LruMap<string, string>(ASKED_TERMS);
 
   private constructor(master: CryptoKey) {
     this.#master = master;
@@ -90,8 +102,8 @@ export class TermHasher {
         {
           name: "HKDF",
           hash: "SHA-256",
-          salt: new TextEncoder().encode("svc-lexical-terms-v1"),
-          info: new TextEncoder().encode(owner),
+          salt: encoder.encode("svc-lexical-terms-v1"),
+          info: encoder.encode(owner),
         },
         this.#master,
         256,
@@ -104,21 +116,33 @@ export class TermHasher {
   /** The keyed hashes of a text's terms, for one owner. */
   async hash(owner: string, text: string): Promise<string[]> {
     const key = await this.#key(owner);
-    const encoder = new TextEncoder();
-    return terms(text).map((term) => blake2b(encoder.encode(term), { key, dkLen: 8 }).toHex());
+    return terms(text).map((term) => termHash(key, term));
+  }
+
+  /**
+   * As {@link hash}, for a query: the hashes of the terms recent queries asked are kept (terms
+   * only, never a text), since the words people ask with repeat.
+   */
+  async hashQuery(owner: string, query: string): Promise<string[]> {
+    const key = await this.#key(owner);
+    return terms(query).map((term) => {
+      const id = `${owner}\0${term}`;
+      let hash = this.#asked.get(id);
+      if (hash === undefined) this.#asked.set(id, hash = termHash(key, term));
+      return hash;
+    });
   }
 
   /** The keyed hashes of tags, for one owner (apart from any term's hash). */
   async tags(owner: string, tags: readonly string[]): Promise<string[]> {
     const key = await this.#key(owner);
-    const encoder = new TextEncoder();
     return tags.map((tag) => blake2b(encoder.encode(`tag\0${tag}`), { key, dkLen: 16 }).toHex());
   }
 
   /** The keyed hash of a thread id, for one owner (apart from any term's or tag's hash). */
   async thread(owner: string, thread: string): Promise<string> {
     const key = await this.#key(owner);
-    return blake2b(new TextEncoder().encode(`thread\0${thread}`), { key, dkLen: 16 }).toHex();
+    return blake2b(encoder.encode(`thread\0${thread}`), { key, dkLen: 16 }).toHex();
   }
 
   /**
@@ -130,6 +154,6 @@ export class TermHasher {
     const key = await this.#key(owner);
     const normal = text.normalize("NFC").toLowerCase().trim().replace(/\s+/g, " ");
     const input = thread === undefined ? `text\0${normal}` : `text\0${normal}\0thread\0${thread}`;
-    return blake2b(new TextEncoder().encode(input), { key, dkLen: 16 }).toHex();
+    return blake2b(encoder.encode(input), { key, dkLen: 16 }).toHex();
   }
 }

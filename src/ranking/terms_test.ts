@@ -33,6 +33,22 @@ Deno.test("terms: keyed hashes differ per owner and never spell the word", async
   assert.notDeepEqual(await other.hash("0xalice", "marmalade"), [alice[0]], "another secret");
 });
 
+Deno.test("terms: a query's hashes, kept between queries, are the text's hashes for its owner", async () => {
+  const hasher = await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32)));
+  for (let round = 0; round < 2; round++) {
+    for (const owner of ["0xalice", "0xbob"]) {
+      for (const text of VARIED_TEXTS) {
+        assert.deepEqual(await hasher.hashQuery(owner, text), await hasher.hash(owner, text));
+      }
+    }
+  }
+  assert.notDeepEqual(
+    await hasher.hashQuery("0xalice", "marmalade"),
+    await hasher.hashQuery("0xbob", "marmalade"),
+    "kept by owner and term",
+  );
+});
+
 Deno.test("terms: the hashes stored in existing indexes stay the same for the same text", async () => {
   // Indexes on disk hold these hashes: a change here makes old memories unfindable by word.
   // Changed once on purpose: Chinese, Japanese and Thai are cut into words, and combining marks
