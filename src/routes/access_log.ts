@@ -80,9 +80,10 @@ export function withAccessLog(
         const response = await original.handle(context);
         if (response.status >= 400) return response;
         const append = () => log.append(eventsOf(context, op));
-        const streamed = response.body &&
-          response.headers.get("content-type")?.startsWith("application/x-ndjson");
-        if (streamed) return onceSent(response, append);
+        // Only a stream's body is touched: reading `body` of any other answer turns it into a
+        // stream, which is then sent in chunks instead of with its length.
+        const streamed = response.headers.get("content-type")?.startsWith("application/x-ndjson");
+        if (streamed && response.body) return onceSent(response, append);
         append();
         return response;
       },

@@ -94,3 +94,27 @@ Deno.test("an answer of 400 or more is not logged; a route without access is lef
   assert.deepEqual((await log.query("0xowner")).entries, []);
   await log.close();
 });
+
+Deno.test("a JSON answer is logged and still sent with its length, not in chunks", async () => {
+  const log = await AccessLog.open({
+    store: new MemoryAccessLogStore(),
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+  });
+  const recall = route<HandlerContext>("POST", "/api/recall", ({ touch }) => {
+    touch("a", ["m0"]);
+    return Promise.resolve(Response.json({ results: [{ id: "m0" }] }));
+  }, { signed: true, access: "recall" });
+  const [wrapped] = withAccessLog([recall], log);
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => wrapped.handle(contextOf()),
+  );
+  const response = await fetch(`http://127.0.0.1:${server.addr.port}/api/recall`, {
+    method: "POST",
+  });
+  assert.deepEqual(await response.json(), { results: [{ id: "m0" }] });
+  assert.equal(response.headers.get("content-length"), "25");
+  assert.equal(response.headers.get("transfer-encoding"), null);
+  assert.deepEqual((await log.query("0xowner")).entries.map((e) => e.memory_ids), [["m0"]]);
+  await log.close();
+});
