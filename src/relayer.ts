@@ -132,10 +132,10 @@ export interface RelayerOptions {
    */
   accountCacheMs?: number;
   /**
-   * The relayer's own origins (`https://svc.example`, `http://127.0.0.1:8000`): a version 2
-   * signature must name one of them as its audience (401 `wrong_audience`). Read on every
-   * request, so a set may be completed once the server listens. Without it the audience is
-   * not checked.
+   * The relayer's own origins, each as `URL.origin` gives it (`https://svc.example`,
+   * `http://127.0.0.1:8000`): a version 2 signature must name one of them as its audience (401
+   * `wrong_audience`). Read on every request, so a set may be completed once the server
+   * listens. Without it the audience is not checked.
    */
   audiences?: ReadonlySet<string>;
   /** Refuse version 1 signatures: 401 `audience_required` (default false). */

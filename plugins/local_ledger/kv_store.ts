@@ -8,10 +8,9 @@
  * `["tx_done", digest]` → effects, `["ledger_version"]` → a counter bumped in the commit of
  * every transaction, whose versionstamp tells whether the ledger changed.
  *
- * Given the file's path, the store also asks SQLite itself whether anything committed to the
- * file since the version was last read (`PRAGMA data_version` on a read-only connection of its
- * own, a few microseconds), and reads the version from Deno KV only then: the relayer asks for
- * the version on every request.
+ * Opened from the file's path (`open`), the store also asks SQLite itself whether anything
+ * committed to the file since the version was last read (a few microseconds), and reads the
+ * version from Deno KV only then: the relayer asks for the version on every request.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type {
@@ -27,40 +26,63 @@ const LOCKED_TRIES = 20;
 
 const VERSION = ["ledger_version"];
 
-export interface KvLedgerOptions {
-  /** The file `kv` was opened from: the version is then read only after a commit to it. */
-  path?: string;
-}
-
 /** The ledger's storage in a Deno KV database; see the module documentation. */
 export class KvLedgerStore implements LedgerStore {
   #kv: Deno.Kv;
-  #file?: DatabaseSync;
-  /** SQLite's count of the file's commits by other connections (all of Deno KV's among them). */
-  #commits?: StatementSync;
-  /** The version last read, and the count of commits taken just before reading it. */
+  /** Set by `open`: the store's own connection to the file, and the handle it opened. */
+  #file?: { sqlite: DatabaseSync; commits: StatementSync };
+  /** The version last read, and SQLite's count of commits taken just before reading it. */
   #known?: { commits: unknown; version: string | null };
 
-  constructor(kv: Deno.Kv, options: KvLedgerOptions = {}) {
+  /** The ledger in `kv`, its version read on every call (see `open` for the file of a path). */
+  constructor(kv: Deno.Kv) {
     this.#kv = kv;
-    if (options.path) {
-      this.#file = new DatabaseSync(options.path, { readOnly: true });
-      this.#commits = this.#file.prepare("PRAGMA data_version");
+  }
+
+  /**
+   * The ledger in the Deno KV file at `path`, its version read only after a commit to the file
+   * (SQLite's `data_version` on a read-only connection of the store's own, which counts the
+   * commits of every other connection: the CLI's, the sidecar's, this process's Deno KV).
+   * `close` closes both.
+   */
+  static async open(path: string): Promise<KvLedgerStore> {
+    const store = new KvLedgerStore(await Deno.openKv(path));
+    try {
+      const sqlite = new DatabaseSync(path, { readOnly: true });
+      store.#file = { sqlite, commits: sqlite.prepare("PRAGMA data_version") };
+    } catch (error) {
+      store.#kv.close();
+      throw error;
     }
+    return store;
   }
 
   async version(): Promise<string | null> {
     // Taken before the read: a commit after it changes the count, so the pair is never stale.
-    const commits = this.#commits?.get()?.data_version;
+    const commits = this.#commits();
     if (commits !== undefined && this.#known?.commits === commits) return this.#known.version;
     const { versionstamp } = await this.#kv.get(VERSION);
     if (commits !== undefined) this.#known = { commits, version: versionstamp };
     return versionstamp;
   }
 
-  /** Closes the store's own connection to the file (not `kv`). */
+  /** SQLite's count of commits to the file; `undefined` without one, or when it cannot tell. */
+  #commits(): unknown {
+    try {
+      return this.#file?.commits.get()?.data_version;
+    } catch {
+      return undefined; // then the version is read, which is always right
+    }
+  }
+
+  /** Closes what `open` opened (a store made from a handle leaves it open). */
   close(): void {
-    this.#file?.close();
+    if (!this.#file) return;
+    try {
+      this.#file.sqlite.close();
+    } finally {
+      this.#kv.close();
+    }
   }
 
   async account(id: string): Promise<LedgerAccount | null> {
@@ -89,8 +111,12 @@ export class KvLedgerStore implements LedgerStore {
   }
 
   async transaction(digest: string): Promise<StoredTransaction | null> {
-    if ((await this.#kv.get(["tx_done", digest])).value) return { executed: true };
-    const pending = await this.#kv.get<Uint8Array>(["tx_pending", digest]);
+    // One snapshot: an execution committed between two reads would find neither.
+    const [done, pending] = await this.#kv.getMany<[unknown, Uint8Array]>([
+      ["tx_done", digest],
+      ["tx_pending", digest],
+    ]);
+    if (done.value) return { executed: true };
     return pending.value ? { executed: false, bytes: pending.value } : null;
   }
 

@@ -10,42 +10,47 @@ import { ledgerRulesSuite, type LedgerStorage } from "./rules_suite.ts";
 import { ledgerResolveSuite } from "./resolve_suite.ts";
 
 /**
- * A ledger file in a temporary directory; each `open` is another handle on it, given the file's
- * path (so it counts SQLite's commits) when `withPath`.
+ * A ledger file in a temporary directory; each `open` is another handle on it: opened by path
+ * (counting SQLite's commits, as the relayer's is) when `byPath`, else from a Deno KV handle.
  */
-async function ledgerFile(withPath = false): Promise<LedgerStorage> {
+async function ledgerFile(byPath = false): Promise<LedgerStorage> {
   const dir = await Deno.makeTempDir({ prefix: "svc-ledger-" });
   const path = `${dir}/ledger.kv`;
-  const handles: { kv: Deno.Kv; store: KvLedgerStore }[] = [];
+  const closing: (() => void)[] = [];
   return {
     async open() {
+      if (byPath) {
+        const store = await KvLedgerStore.open(path);
+        closing.push(() => store.close());
+        return store;
+      }
       const kv = await Deno.openKv(path);
-      const store = new KvLedgerStore(kv, withPath ? { path } : {});
-      handles.push({ kv, store });
-      return store;
+      closing.push(() => kv.close());
+      return new KvLedgerStore(kv);
     },
     async [Symbol.asyncDispose]() {
-      for (const { kv, store } of handles) {
-        store.close();
-        kv.close();
-      }
+      for (const close of closing) close();
       await Deno.remove(dir, { recursive: true });
     },
   };
 }
 
 ledgerRulesSuite("ledger (Deno KV)", () => ledgerFile());
+ledgerRulesSuite("ledger (Deno KV, opened by path)", () => ledgerFile(true));
 ledgerResolveSuite("ledger resolve (Deno KV)", () => ledgerFile());
-ledgerResolveSuite("ledger resolve (Deno KV, commits counted)", () => ledgerFile(true));
+ledgerResolveSuite("ledger resolve (Deno KV, opened by path)", () => ledgerFile(true));
 
-Deno.test("given its path, the store reads the version from Deno KV only after a commit, by any process", async () => {
+Deno.test("a ledger opened by path reads its version from Deno KV only after a commit, by any process", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-ledger-" });
   const path = `${dir}/ledger.kv`;
-  const kv = await Deno.openKv(path);
-  const store = new KvLedgerStore(kv, { path });
-  const get = kv.get.bind(kv);
+  const store = await KvLedgerStore.open(path);
+  // Every read of the version from Deno KV, by any handle in this process.
+  const get = Deno.Kv.prototype.get;
   let reads = 0;
-  kv.get = ((key: Deno.KvKey) => (reads++, get(key))) as typeof kv.get;
+  Deno.Kv.prototype.get = function (this: Deno.Kv, ...args: Parameters<Deno.Kv["get"]>) {
+    if (args[0][0] === "ledger_version") reads++;
+    return get.apply(this, args);
+  } as Deno.Kv["get"];
   try {
     const first = await store.version();
     for (let i = 0; i < 5; i++) assert.equal(await store.version(), first);
@@ -72,8 +77,8 @@ Deno.test("given its path, the store reads the version from Deno KV only after a
     assert.ok(third !== first && third !== second, "another process's commit is seen");
     assert.equal(reads, 3);
   } finally {
+    Deno.Kv.prototype.get = get;
     store.close();
-    kv.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -131,8 +131,9 @@ export async function signRequest(input: SignRequestInput): Promise<Record<strin
 /** Which signatures a relayer accepts, as far as their version and audience go. */
 export interface AudiencePolicy {
   /**
-   * The relayer's own origins: a version 2 signature must name one of them as its audience
-   * (else 401 `wrong_audience`). Without it the audience is not checked.
+   * The relayer's own origins, each as `URL.origin` gives it: a version 2 signature must name
+   * one of them as its audience (else 401 `wrong_audience`). Without it the audience is not
+   * checked.
    */
   audiences?: { has(origin: string): boolean };
   /** Refuse version 1 signatures (401 `audience_required`). */

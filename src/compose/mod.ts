@@ -340,14 +340,8 @@ export async function openLedger(
   database?: Database,
 ): Promise<{ ledger: LocalLedger; close(): Promise<void> }> {
   if (config.store.kind === "embedded") {
-    const path = `${config.dataDir}/ledger.kv`;
-    const kv = await Deno.openKv(path);
-    const store = new KvLedgerStore(kv, { path });
-    const close = () => {
-      store.close();
-      kv.close();
-      return Promise.resolve();
-    };
+    const store = await KvLedgerStore.open(`${config.dataDir}/ledger.kv`);
+    const close = () => Promise.resolve(store.close());
     return { ledger: await LocalLedger.open({ store }), close };
   }
   const own = database ? undefined : await openDatabase(config);

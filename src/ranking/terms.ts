@@ -120,8 +120,9 @@ export class TermHasher {
   }
 
   /**
-   * As {@link hash}, for a query: the hashes of the terms recent queries asked are kept (terms
-   * only, never a text), since the words people ask with repeat.
+   * As {@link hash}, for a query: the hashes of the terms recent queries asked are kept, since
+   * the words people ask with repeat (single words, never a text; in memory only, as recall's
+   * kept texts are).
    */
   async hashQuery(owner: string, query: string): Promise<string[]> {
     const key = await this.#key(owner);
