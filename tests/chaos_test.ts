@@ -17,7 +17,7 @@ import { keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { SvcError } from "../src/errors.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import {
   freePort,
@@ -284,7 +284,7 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
         `replayed after a restart, all refused); lost ${lost}, duplicated ${duplicated}, ` +
         `stuck ${stuck}; ${stored.count} blobs (${unacknowledgedCopies} of retried requests ` +
         `whose acknowledgement was lost, ${stored.unlisted} unlisted, ${stored.undecryptable} ` +
-        `undecryptable; ${stored.leftovers} temporary files left by kills)`,
+        `undecryptable)`,
     );
     assert.deepEqual(problems.slice(0, 20), []);
     assert.deepEqual(notDone, []);
@@ -299,42 +299,38 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
 });
 
 /**
- * Every blob the fs blob store holds in `dataDir`, decrypted with the data directory's master
- * key: the texts of each memory, and what is wrong (no metadata, not listed in its namespace,
- * not decrypting). Temporary files a kill left mid-write are counted apart: they are no blobs.
+ * Every blob the data directory's blob store (the default, SQLite) holds, decrypted with the
+ * data directory's master key: the texts of each memory, and what is wrong (not listed in its
+ * namespace, not decrypting).
  */
 async function inspectBlobs(dataDir: string, owner: string) {
   await using cipher = await LocalCipher.open({
     masterKey: await loadMasterKey(dataDir),
     keyStorePath: `${dataDir}/keys.kv`,
   });
-  const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
-  const listed = new Set<string>();
-  for (const namespace of NAMESPACES) {
-    for (const { blobId } of await blobs.list(owner, namespace)) listed.add(blobId);
-  }
-  const byMemory = new Map<string, string[]>();
-  const problems: string[] = [];
-  let count = 0, unlisted = 0, undecryptable = 0, leftovers = 0;
-  const objects = `${dataDir}/blobs/objects`;
-  for await (const shard of Deno.readDir(objects)) {
-    for await (const file of Deno.readDir(`${objects}/${shard.name}`)) {
-      if (file.name.endsWith(".tmp")) leftovers++;
-      if (!/^[A-Za-z0-9_-]{43}$/.test(file.name)) continue;
-      const blobId = file.name;
+  const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
+  try {
+    const listed = new Set<string>();
+    for (const namespace of NAMESPACES) {
+      for (const { blobId } of await blobs.list(owner, namespace)) listed.add(blobId);
+    }
+    const byMemory = new Map<string, string[]>();
+    const problems: string[] = [];
+    let count = 0, unlisted = 0, undecryptable = 0;
+    for await (const { blobId, meta } of blobs.entries()) {
       count++;
       if (!listed.has(blobId)) unlisted++;
       try {
-        const path = `${objects}/${shard.name}/${blobId}`;
-        const meta = JSON.parse(await Deno.readTextFile(`${path}.json`));
-        const plaintext = await cipher.decrypt(meta.owner, await Deno.readFile(path));
+        const plaintext = await cipher.decrypt(meta.owner, (await blobs.get(blobId))!);
         const text = new TextDecoder().decode(plaintext);
         byMemory.set(meta.memoryId, [...byMemory.get(meta.memoryId) ?? [], text]);
       } catch (error) {
         undecryptable++;
-        problems.push(`blob ${blobId} has no metadata or does not decrypt: ${error}`);
+        problems.push(`blob ${blobId} does not decrypt: ${error}`);
       }
     }
+    return { byMemory, problems, count, unlisted, undecryptable };
+  } finally {
+    blobs.close();
   }
-  return { byMemory, problems, count, unlisted, undecryptable, leftovers };
 }

@@ -1,11 +1,12 @@
 /**
  * The lifecycle in the relayer as users run it (its own process, the embedded default): a
  * memory that expired while the relayer was down is erased by the sweep at the next start, its
- * blob file and key gone; an erased memory stays erased across a restart.
+ * blob and key gone; an erased memory stays erased across a restart.
  */
 import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
 
 /** A signed request by a delegate key: its status and JSON answer. */
@@ -15,15 +16,14 @@ async function call(url: string, privateKey: string, method: string, path: strin
   return { status: response.status, body: await response.json() };
 }
 
-/** The blob files of the fs blob store (`objects/<id[0..2]>/<id>`, metadata beside them). */
-async function blobFiles(dataDir: string): Promise<number> {
-  let n = 0;
-  for await (const shard of Deno.readDir(`${dataDir}/blobs/objects`)) {
-    for await (const file of Deno.readDir(`${dataDir}/blobs/objects/${shard.name}`)) {
-      if (!file.name.endsWith(".json")) n++;
-    }
+/** The blobs the data directory's blob store (the default, SQLite) holds. */
+async function storedBlobs(dataDir: string): Promise<number> {
+  const store = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
+  try {
+    return (await Array.fromAsync(store.entries())).length;
+  } finally {
+    store.close();
   }
-  return n;
 }
 
 Deno.test("expiry sweep after a restart; an erase holds across one", async () => {
@@ -38,21 +38,21 @@ Deno.test("expiry sweep after a restart; an erase holds across one", async () =>
     const kept = { job_id: jobIdOf(await client.remember("My car is a blue Volvo")) };
     const erased = { job_id: jobIdOf(await client.remember("My locker code is 4711")) };
     for (const { job_id } of [brief, kept, erased]) await client.waitForJob(job_id);
-    const files = await blobFiles(dataDir);
+    const files = await storedBlobs(dataDir);
     const erase = await call(relayer.url, privateKey, "DELETE", `/api/memories/${erased.job_id}`);
     assert.equal(erase.status, 200);
     assert.equal(erase.body.memory_id, erased.job_id);
-    assert.equal(await blobFiles(dataDir), files - 1);
+    assert.equal(await storedBlobs(dataDir), files - 1);
     await relayer.stop();
 
     await new Promise((r) => setTimeout(r, 2_100));
     relayer = await startRelayer(dataDir);
     const url = relayer.url;
     // The sweep runs once at start; its erase is done when the blob file is gone.
-    for (let i = 0; i < 200 && (await blobFiles(dataDir)) > files - 2; i++) {
+    for (let i = 0; i < 200 && (await storedBlobs(dataDir)) > files - 2; i++) {
       await new Promise((r) => setTimeout(r, 25));
     }
-    assert.equal(await blobFiles(dataDir), files - 2, "the expired memory's blob is deleted");
+    assert.equal(await storedBlobs(dataDir), files - 2, "the expired memory's blob is deleted");
     const list = await call(url, privateKey, "GET", "/api/memories");
     assert.deepEqual(list.body.memories.map((m: { id: string }) => m.id), [kept.job_id]);
     for (const { job_id } of [brief, erased]) {

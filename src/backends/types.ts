@@ -175,6 +175,8 @@ export interface BlobStore {
     namespace: string,
     options?: CallOptions & { limit?: number },
   ): Promise<BlobEntry[]>;
+  /** Releases what the store holds open (a database), once its writes are done; optional. */
+  close?(): void | Promise<void>;
 }
 
 /**

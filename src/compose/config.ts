@@ -18,7 +18,11 @@ export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
 export type CipherConfig = { kind: "local" } | { kind: "seal"; seal: SealSettings };
 /** Where ciphertext is stored. */
 export type BlobStoreConfig =
-  | { kind: "fs" }
+  | {
+    kind: "sqlite" | "fs";
+    /** `SVC_BLOB_STORE` was not set: a data directory an fs store wrote keeps it. */
+    byDefault?: boolean;
+  }
   | { kind: "postgres" }
   | { kind: "walrus"; walrus: WalrusSettings };
 /**
@@ -351,7 +355,9 @@ function readBlobStore(
   store: StoreConfig,
 ): BlobStoreConfig {
   const shared = store.kind === "postgres";
-  const kind = read.choice("SVC_BLOB_STORE", shared ? "postgres" : "fs", [
+  const byDefault = read.text("SVC_BLOB_STORE") === undefined;
+  const kind = read.choice("SVC_BLOB_STORE", shared ? "postgres" : "sqlite", [
+    "sqlite",
     "fs",
     "postgres",
     "walrus",
@@ -359,12 +365,13 @@ function readBlobStore(
   if (kind === "postgres" && !shared) {
     read.problem("SVC_BLOB_STORE=postgres needs SVC_STORE=postgres");
   }
-  if (kind === "fs" && shared) {
+  if ((kind === "fs" || kind === "sqlite") && shared) {
     read.problem(
       "SVC_STORE=postgres cannot keep blobs in the data directory, which the relayers do not " +
         "share: use SVC_BLOB_STORE=postgres (the default) or walrus",
     );
   }
+  if (kind === "sqlite") return { kind, byDefault };
   if (kind !== "walrus") return { kind };
   const walrus = readWalrusSettings(read);
   if (chain.kind === "sui" && walrus.ownerKey === chain.sui.sponsorPrivateKey) {

@@ -25,6 +25,7 @@ import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
+import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
 import {
@@ -313,10 +314,9 @@ async function openBlobs(
       const { PgBlobStore } = await postgresPlugin();
       return await PgBlobStore.open({ database: database!, secret });
     }
-    case "fs": {
-      const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
-      return await FsBlobStore.open({ dir: `${config.dataDir}/blobs` });
-    }
+    case "sqlite":
+    case "fs":
+      return await openLocalBlobs(config.dataDir, config.blobStore);
     case "walrus": {
       const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
       const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;
@@ -399,13 +399,14 @@ export async function openBackends(
   let closeState: (() => Promise<void>) | undefined;
   let closeCipher: (() => Promise<void>) | undefined;
   let vectorsOpened: VectorStore | undefined;
+  let blobsOpened: BlobStore | undefined;
   let opened;
   try {
     const state = await openState(config, secret, database);
     closeState = state.close;
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
-    const blobs = await openBlobs(config, secret, database);
+    const blobs = blobsOpened = await openBlobs(config, secret, database);
     const index = await openVectors({
       config,
       state: state.reindex,
@@ -428,6 +429,7 @@ export async function openBackends(
   } catch (error) {
     // A start refused (another embedder, a held lock) leaves nothing open.
     await vectorsOpened?.close();
+    await blobsOpened?.close?.();
     await closeState?.();
     await closeCipher?.();
     await closeEmbedder?.();
@@ -465,6 +467,7 @@ export async function openBackends(
     async close() {
       await reindex?.stop();
       await vectors.close();
+      await blobs.close?.();
       await closeState?.();
       await closeDirectory?.();
       await closeCipher?.();

@@ -7,7 +7,7 @@
  *
  * - `ledger`: accounts and delegate keys (`ledger.kv`);
  * - `keys`: the local cipher's wrapped data keys (`keys.kv`), wrapped bytes as they are;
- * - `blobs`: ciphertext blobs (`blobs/`), ids kept; a legacy clear `vector` in a blob's metadata
+ * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector` in a blob's metadata
  *   is sealed with `VectorSeal` on the way, so nothing is in clear in the database;
  * - `index`: the active encrypted index (`index.active` names it; `index.kv` by default): its
  *   meta, namespace headers, sealed blocks and memory locations, under the same index name;
@@ -18,7 +18,6 @@
  */
 import { KvLedgerStore } from "../../plugins/local_ledger/kv_store.ts";
 import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";
-import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { KvBlockStorage } from "../../plugins/encrypted_index/kv_storage.ts";
 import { readActiveIndex } from "../../plugins/encrypted_index/active_pointer.ts";
 import type { NamespaceRef } from "../../plugins/encrypted_index/storage.ts";
@@ -45,6 +44,7 @@ import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
 import { liveClaims } from "../auth/replay_guard.ts";
 import type { Config } from "./config.ts";
+import { openLocalBlobs } from "./local_blobs.ts";
 
 /** The phases of a copy, in order. */
 export const PHASES = [
@@ -279,31 +279,35 @@ async function copyBlobs(
   tell: Tell,
 ): Promise<number> {
   if (!await pathExists(`${dir}/blobs`)) return 0;
-  const source = await FsBlobStore.open({ dir: `${dir}/blobs` });
+  const source = await openLocalBlobs(dir);
   const target = await PgBlobStore.open({ database, secret });
   const seal = await VectorSeal.fromSecret(secret);
-  return await copyAll(
-    () => source.entries(),
-    8,
-    (entries) =>
-      Promise.all(entries.map(async ({ blobId, meta }) => {
-        const bytes = await source.get(blobId);
-        if (!bytes) return; // deleted since it was listed
-        const { legacyVector, ...kept } = meta;
-        if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
-          const { memoryId, owner, namespace } = kept;
-          kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
-        }
-        const stored = await target.put(bytes, kept);
-        if (stored !== blobId) {
-          throw new SvcError(
-            "internal",
-            `Cannot copy blob ${blobId}: its bytes do not match its id`,
-          );
-        }
-      })),
-    tell,
-  );
+  try {
+    return await copyAll(
+      () => source.entries(),
+      8,
+      (entries) =>
+        Promise.all(entries.map(async ({ blobId, meta }) => {
+          const bytes = await source.get(blobId);
+          if (!bytes) return; // deleted since it was listed
+          const { legacyVector, ...kept } = meta;
+          if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
+            const { memoryId, owner, namespace } = kept;
+            kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
+          }
+          const stored = await target.put(bytes, kept);
+          if (stored !== blobId) {
+            throw new SvcError(
+              "internal",
+              `Cannot copy blob ${blobId}: its bytes do not match its id`,
+            );
+          }
+        })),
+      tell,
+    );
+  } finally {
+    await source.close?.();
+  }
 }
 
 async function copyIndex(

@@ -1,0 +1,249 @@
+/**
+ * A content-addressed blob store in one SQLite file (`node:sqlite`): the embedded default. A
+ * blob id is the unpadded base64url SHA-256 of the bytes, as with the fs store, so ids carry
+ * over between the two. Each blob is one row of `blobs`: its bytes and the metadata `put` was
+ * given (owner, namespace, memory id, time and, for a manual memory, the sealed vector), with
+ * an index on owner, namespace and time that `list` reads.
+ *
+ * Writes are grouped: the puts and deletes asked for in the same turn of the event loop are
+ * written by one transaction, and each resolves once that transaction is committed. The
+ * database is in WAL mode with `synchronous = FULL`, so what a put or delete resolved survives a
+ * crash of the process or of the machine; a crash before the commit leaves none of its writes,
+ * and the same put again (a job resumes by doing so) writes the blob. Writing a few hundred
+ * small files per batch is what made the fs store the slowest stage of ingestion: here a batch
+ * of memories is one commit.
+ *
+ * The first put of some bytes decides their metadata; putting them again changes nothing. A
+ * delete removes the row; `secure_delete` overwrites its bytes in the file. Ids that are not 43
+ * base64url characters are ignored. The store is synchronous underneath: a read or a commit
+ * runs on the calling thread, as short as one SQLite statement (a commit waits for the disk).
+ */
+import { createHash } from "node:crypto";
+import { DatabaseSync } from "node:sqlite";
+import {
+  backendError,
+  type BlobEntry,
+  type BlobMeta,
+  type BlobStore,
+  type CallOptions,
+} from "../../src/kit.ts";
+
+const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS blobs (
+    id TEXT NOT NULL UNIQUE,
+    bytes BLOB NOT NULL,
+    owner TEXT NOT NULL,
+    namespace TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    sealed_vector TEXT
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS blobs_listing ON blobs (owner, namespace, created_at, id);
+`;
+
+/** Rows `entries` reads at a time. */
+const PAGE = 500;
+
+/** The content-addressed id of `bytes`: the unpadded base64url of their SHA-256. */
+function blobIdOf(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("base64url");
+}
+
+interface Row {
+  id: string;
+  owner: string;
+  namespace: string;
+  memory_id: string;
+  created_at: number;
+  sealed_vector: string | null;
+}
+
+function entryOf(row: Row): BlobEntry {
+  const meta: BlobMeta = {
+    owner: row.owner,
+    namespace: row.namespace,
+    memoryId: row.memory_id,
+    createdAt: row.created_at,
+  };
+  if (row.sealed_vector !== null) meta.sealedVector = row.sealed_vector;
+  return { blobId: row.id, meta };
+}
+
+/** A put (with its bytes and metadata) or a delete, waiting for the next commit. */
+interface Write {
+  blobId: string;
+  put?: { bytes: Uint8Array; meta: BlobMeta };
+  done: PromiseWithResolvers<void>;
+}
+
+/** Options of {@link SqliteBlobStore.open}. */
+export interface SqliteBlobStoreOptions {
+  /** The database file; its folder is created when missing. */
+  path: string;
+}
+
+/** The SQLite `BlobStore`; see the module documentation. */
+export class SqliteBlobStore implements BlobStore {
+  readonly name = "sqlite";
+  #db: DatabaseSync;
+  #insert;
+  #remove;
+  #select;
+  #list;
+  #page;
+  #pending: Write[] = [];
+
+  private constructor(db: DatabaseSync) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    );
+    this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?");
+    this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
+    const columns = "id, owner, namespace, memory_id, created_at, sealed_vector";
+    this.#list = db.prepare(
+      `SELECT ${columns} FROM blobs WHERE owner = ? AND namespace = ? ` +
+        "ORDER BY created_at DESC, id DESC LIMIT ?",
+    );
+    this.#page = db.prepare(
+      `SELECT rowid, ${columns} FROM blobs WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`,
+    );
+  }
+
+  /** Opens (or creates) the store's database at `options.path`. */
+  static async open(options: SqliteBlobStoreOptions): Promise<SqliteBlobStore> {
+    const folder = options.path.slice(0, Math.max(0, options.path.lastIndexOf("/")));
+    if (folder) await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    try {
+      const db = new DatabaseSync(options.path);
+      db.exec(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; " +
+          "PRAGMA busy_timeout = 5000;",
+      );
+      db.exec(SCHEMA);
+      return new SqliteBlobStore(db);
+    } catch (error) {
+      throw backendError("the sqlite blob store", "open its database", error);
+    }
+  }
+
+  /** Queues a write for the commit of this turn of the event loop. */
+  #write(write: Write): Promise<void> {
+    if (this.#pending.push(write) === 1) setTimeout(() => this.#commit(), 0);
+    return write.done.promise;
+  }
+
+  /** Writes the queued puts and deletes in one transaction; each hears how it ended. */
+  #commit(): void {
+    const writes = this.#pending;
+    if (writes.length === 0) return;
+    this.#pending = [];
+    try {
+      this.#db.exec("BEGIN IMMEDIATE");
+      for (const { blobId, put } of writes) {
+        if (!put) {
+          this.#remove.run(blobId);
+          continue;
+        }
+        const { owner, namespace, memoryId, createdAt, sealedVector } = put.meta;
+        this.#insert.run(
+          blobId,
+          put.bytes,
+          owner,
+          namespace,
+          memoryId,
+          createdAt,
+          sealedVector ?? null,
+        );
+      }
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      try {
+        if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
+      } catch {
+        // The transaction is gone with the connection: nothing was committed.
+      }
+      for (const { done } of writes) done.reject(error);
+      return;
+    }
+    for (const { done } of writes) done.resolve();
+  }
+
+  async put(
+    bytes: Uint8Array<ArrayBuffer>,
+    meta: BlobMeta,
+    options?: CallOptions,
+  ): Promise<string> {
+    options?.signal?.throwIfAborted();
+    const blobId = blobIdOf(bytes);
+    try {
+      await this.#write({ blobId, put: { bytes, meta }, done: Promise.withResolvers() });
+    } catch (error) {
+      throw backendError("the sqlite blob store", "store the blob", error);
+    }
+    return blobId;
+  }
+
+  // deno-lint-ignore require-await
+  async get(blobId: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer> | null> {
+    options?.signal?.throwIfAborted();
+    if (!BLOB_ID.test(blobId)) return null;
+    try {
+      const row = this.#select.get(blobId) as { bytes: Uint8Array<ArrayBuffer> } | undefined;
+      return row?.bytes ?? null;
+    } catch (error) {
+      throw backendError("the sqlite blob store", "read the blob", error);
+    }
+  }
+
+  async delete(blobId: string, options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
+    if (!BLOB_ID.test(blobId)) return;
+    try {
+      await this.#write({ blobId, done: Promise.withResolvers() });
+    } catch (error) {
+      throw backendError("the sqlite blob store", "delete the blob", error);
+    }
+  }
+
+  // deno-lint-ignore require-await
+  async list(
+    owner: string,
+    namespace: string,
+    options: CallOptions & { limit?: number } = {},
+  ): Promise<BlobEntry[]> {
+    options.signal?.throwIfAborted();
+    try {
+      const rows = this.#list.all(owner, namespace, options.limit ?? -1) as unknown as Row[];
+      return rows.map(entryOf);
+    } catch (error) {
+      throw backendError("the sqlite blob store", "list blobs", error);
+    }
+  }
+
+  /** Every blob, of every owner and namespace, in the order they were first put. */
+  async *entries(): AsyncIterable<BlobEntry> {
+    let after = 0;
+    while (true) {
+      let rows: (Row & { rowid: number })[];
+      try {
+        rows = this.#page.all(after) as unknown as (Row & { rowid: number })[];
+      } catch (error) {
+        throw backendError("the sqlite blob store", "list every blob", error);
+      }
+      for (const row of rows) yield entryOf(row);
+      if (rows.length < PAGE) return;
+      after = rows.at(-1)!.rowid;
+    }
+  }
+
+  /** Closes the database, once the writes asked for so far are committed; then does nothing. */
+  close(): void {
+    if (!this.#db.isOpen) return;
+    this.#commit();
+    this.#db.close();
+  }
+}

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { SqliteBlobStore } from "./mod.ts";
+
+const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** A store in a temporary folder, removed (with the store closed) after `use`. */
+async function withStore(use: (store: SqliteBlobStore, path: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/blobs/blobs.sqlite`;
+  const store = await SqliteBlobStore.open({ path });
+  try {
+    await use(store, path);
+  } finally {
+    store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("SqliteBlobStore: what a put resolved is committed: another connection reads it, and it survives reopening", async () => {
+  await withStore(async (store, path) => {
+    const blobId = await store.put(enc("ciphertext"), meta);
+    const other = await SqliteBlobStore.open({ path });
+    try {
+      assert.deepEqual(await other.get(blobId), enc("ciphertext"));
+      assert.deepEqual(await other.list(meta.owner, meta.namespace), [{ blobId, meta }]);
+    } finally {
+      other.close();
+    }
+    store.close();
+    const reopened = await SqliteBlobStore.open({ path });
+    try {
+      assert.deepEqual(await reopened.get(blobId), enc("ciphertext"));
+    } finally {
+      reopened.close();
+    }
+  });
+});
+
+Deno.test("SqliteBlobStore: many puts at once are all stored and listed, newest first", async () => {
+  await withStore(async (store) => {
+    const ids = await Promise.all(
+      Array.from(
+        { length: 300 },
+        (_, i) => store.put(enc(`blob ${i}`), { ...meta, memoryId: `m${i}`, createdAt: i }),
+      ),
+    );
+    assert.equal(new Set(ids).size, 300);
+    const listed = await store.list(meta.owner, meta.namespace);
+    assert.deepEqual(
+      listed.map((e) => e.meta.createdAt),
+      Array.from({ length: 300 }, (_, i) => 299 - i),
+    );
+    assert.deepEqual(await store.get(ids[123]), enc("blob 123"));
+  });
+});
+
+Deno.test("SqliteBlobStore: the same bytes put again, even in the same turn, keep the first put's metadata", async () => {
+  await withStore(async (store) => {
+    const other = { ...meta, namespace: "n2", memoryId: "m2" };
+    const [first, second] = await Promise.all([
+      store.put(enc("ciphertext"), meta),
+      store.put(enc("ciphertext"), other),
+    ]);
+    assert.equal(first, second);
+    assert.equal(await store.put(enc("ciphertext"), other), first);
+    assert.deepEqual(await store.list(meta.owner, "n1"), [{ blobId: first, meta }]);
+    assert.deepEqual(await store.list(meta.owner, "n2"), []);
+  });
+});
+
+Deno.test("SqliteBlobStore: puts and deletes of the same turn apply in the order asked", async () => {
+  await withStore(async (store) => {
+    const blobId = await store.put(enc("kept"), meta);
+    const gone = await store.put(enc("gone"), { ...meta, memoryId: "m2" });
+    await Promise.all([
+      store.delete(blobId),
+      store.put(enc("kept"), meta),
+      store.put(enc("gone"), { ...meta, memoryId: "m2" }),
+      store.delete(gone),
+    ]);
+    assert.deepEqual(await store.get(blobId), enc("kept"), "deleted, then put again");
+    assert.equal(await store.get(gone), null, "put again, then deleted");
+    assert.deepEqual((await store.list(meta.owner, meta.namespace)).map((e) => e.blobId), [blobId]);
+  });
+});
+
+Deno.test("SqliteBlobStore: delete ignores unknown and malformed ids", async () => {
+  await withStore(async (store) => {
+    const blobId = await store.put(enc("ciphertext"), meta);
+    await store.delete("A".repeat(43));
+    await store.delete("../../etc/passwd");
+    await store.delete("' OR 1=1 --");
+    assert.deepEqual(await store.get(blobId), enc("ciphertext"));
+  });
+});
+
+Deno.test("SqliteBlobStore: entries gives every blob once, over several pages", async () => {
+  await withStore(async (store) => {
+    const ids = await Promise.all(
+      Array.from(
+        { length: 1_234 },
+        (_, i) =>
+          store.put(enc(`blob ${i}`), { ...meta, namespace: `n${i % 3}`, memoryId: `m${i}` }),
+      ),
+    );
+    const seen = (await Array.fromAsync(store.entries())).map((e) => e.blobId);
+    assert.equal(seen.length, 1_234);
+    assert.deepEqual(new Set(seen), new Set(ids));
+  });
+});
+
+Deno.test("SqliteBlobStore: a write the database refuses fails every write of its commit, and none is kept", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/blobs.sqlite`;
+  try {
+    const store = await SqliteBlobStore.open({ path });
+    const kept = await store.put(enc("kept"), meta);
+    store.close();
+    const writes = [
+      store.put(enc("refused 1"), { ...meta, memoryId: "m2" }),
+      store.put(enc("refused 2"), { ...meta, memoryId: "m3" }),
+      store.delete(kept),
+    ];
+    for (const write of writes) {
+      await assert.rejects(write, (error: Error & { status?: number }) => {
+        assert.equal(error.status, 503);
+        assert.match(error.message, /sqlite blob store/);
+        return true;
+      });
+    }
+    const reopened = await SqliteBlobStore.open({ path });
+    try {
+      assert.deepEqual((await reopened.list(meta.owner, meta.namespace)).map((e) => e.blobId), [
+        kept,
+      ]);
+    } finally {
+      reopened.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

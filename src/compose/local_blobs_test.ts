@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
+import { SvcError } from "../errors.ts";
+import { pathExists } from "../files.ts";
+import { readConfig } from "./config.ts";
+import { openLocalBlobs } from "./local_blobs.ts";
+
+const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1 };
+
+async function inTempDir(use: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir();
+  try {
+    await use(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("local blobs: a new data directory keeps its blobs in blobs/blobs.sqlite", async () => {
+  await inTempDir(async (dir) => {
+    const store = await openLocalBlobs(dir);
+    try {
+      assert.equal(store.name, "sqlite");
+      const blobId = await store.put(new TextEncoder().encode("x"), meta);
+      assert.ok(await pathExists(`${dir}/blobs/blobs.sqlite`));
+      assert.equal(await pathExists(`${dir}/blobs/objects`), false);
+      assert.deepEqual((await Array.fromAsync(store.entries())).map((e) => e.blobId), [blobId]);
+    } finally {
+      await store.close?.();
+    }
+  });
+});
+
+Deno.test("local blobs: a data directory an fs store wrote keeps it unless told otherwise", async () => {
+  await inTempDir(async (dir) => {
+    const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
+    const blobId = await fs.put(new TextEncoder().encode("x"), meta);
+    const store = await openLocalBlobs(dir);
+    assert.equal(store.name, "fs");
+    assert.deepEqual(await store.get(blobId), new TextEncoder().encode("x"));
+    assert.equal(await pathExists(`${dir}/blobs/blobs.sqlite`), false);
+  });
+});
+
+Deno.test("local blobs: asking for the store the directory's blobs are not in is refused", async () => {
+  await inTempDir(async (dir) => {
+    await FsBlobStore.open({ dir: `${dir}/fs/blobs` });
+    await assert.rejects(
+      openLocalBlobs(`${dir}/fs`, { kind: "sqlite" }),
+      (error: SvcError) => error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message),
+    );
+    const sqlite = await openLocalBlobs(`${dir}/sqlite`);
+    await sqlite.close?.();
+    await assert.rejects(
+      openLocalBlobs(`${dir}/sqlite`, { kind: "fs" }),
+      (error: SvcError) => error.code === "conflict" && /blobs\.sqlite/.test(error.message),
+    );
+    assert.equal(await pathExists(`${dir}/fs/blobs/blobs.sqlite`), false, "nothing was created");
+    assert.equal(await pathExists(`${dir}/sqlite/blobs/objects`), false, "nothing was created");
+  });
+});
+
+Deno.test("local blobs: SVC_BLOB_STORE chooses, unset it is the default sqlite", () => {
+  const blobStore = (env: Record<string, string>) => {
+    const result = readConfig(env);
+    return "config" in result ? result.config.blobStore : result.problems;
+  };
+  assert.deepEqual(blobStore({}), { kind: "sqlite", byDefault: true });
+  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "sqlite" }), { kind: "sqlite", byDefault: false });
+  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "fs" }), { kind: "fs" });
+  const problems = blobStore({
+    SVC_STORE: "postgres",
+    SVC_DATABASE_URL: "postgres://h/db",
+    SVC_BLOB_STORE: "sqlite",
+  });
+  assert.ok(Array.isArray(problems) && problems.some((p) => /SVC_BLOB_STORE=postgres/.test(p)));
+});
