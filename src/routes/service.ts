@@ -44,7 +44,7 @@ export function serviceRoutes(health: HealthInfo) {
               backends: {
                 chain: "local-ledger",
                 cipher: "local",
-                blobStore: "fs",
+                blobStore: "sqlite",
                 vectorStore: "encrypted",
                 embedder: "glove-100d",
                 llm: "local-extractive",
