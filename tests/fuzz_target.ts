@@ -197,12 +197,20 @@ export function buildRequest(url: string, init: RequestInit): Request | null {
 // ---- MCP -----------------------------------------------------------------------------------
 
 export const TOOLS = ["svc_remember", "svc_recall", "svc_analyze", "svc_restore"];
-export const toolArguments = body({
-  text: field(anyText),
-  query: field(anyText),
-  namespace: field(anyText),
-  limit: field(anyNumber),
-});
+const words = fc.stringMatching(/^[a-z]{1,12}( [a-z]{1,12}){0,5}$/);
+/** Arguments any tool takes, fuzzed; now and then valid ones, so every tool's success is reached. */
+export const toolArguments = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: body({
+      text: field(anyText),
+      query: field(anyText),
+      namespace: field(anyText),
+      limit: field(anyNumber),
+    }),
+  },
+  fc.record({ text: words, query: words, limit: fc.integer({ min: 1, max: 20 }) }),
+);
 /** What the tools answer for a failure that is not the caller's: a hidden internal error. */
 export const UNEXPECTED = /failed unexpectedly|Internal error/;
 
