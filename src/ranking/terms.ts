@@ -77,13 +77,13 @@ function termHash(key: Uint8Array, term: string): string {
   return blake2b(encoder.encode(term), { key, dkLen: 8 }).toHex();
 }
 
-/** How many hashes of queries' terms are kept, by owner and term. */
-const ASKED_TERMS = 4096;
+/** How many hashes of terms are kept, by owner and term. */
+const KEPT_TERMS = 16_384;
 
 export class TermHasher {
   #master: CryptoKey;
   #keys = new Map<string, Promise<Uint8Array>>();
-  #asked = new LruMap<string, string>(ASKED_TERMS);
+  #kept = new LruMap<string, string>(KEPT_TERMS);
 
   private constructor(master: CryptoKey) {
     this.#master = master;
@@ -113,23 +113,17 @@ export class TermHasher {
     return key;
   }
 
-  /** The keyed hashes of a text's terms, for one owner. */
+  /**
+   * The keyed hashes of a text's terms, for one owner. The hashes of recent terms are kept,
+   * since the words people remember and ask with repeat (single words, never a text; in
+   * memory only, as recall's kept texts are).
+   */
   async hash(owner: string, text: string): Promise<string[]> {
     const key = await this.#key(owner);
-    return terms(text).map((term) => termHash(key, term));
-  }
-
-  /**
-   * As {@link hash}, for a query: the hashes of the terms recent queries asked are kept, since
-   * the words people ask with repeat (single words, never a text; in memory only, as recall's
-   * kept texts are).
-   */
-  async hashQuery(owner: string, query: string): Promise<string[]> {
-    const key = await this.#key(owner);
-    return terms(query).map((term) => {
+    return terms(text).map((term) => {
       const id = `${owner}\0${term}`;
-      let hash = this.#asked.get(id);
-      if (hash === undefined) this.#asked.set(id, hash = termHash(key, term));
+      let hash = this.#kept.get(id);
+      if (hash === undefined) this.#kept.set(id, hash = termHash(key, term));
       return hash;
     });
   }
