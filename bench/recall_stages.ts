@@ -124,10 +124,10 @@ for (const size of SIZES) {
     ["Ed25519 verify", () => verifyEd25519(key.publicKey, signature, message)],
     ["replay claim (Deno KV)", () => replayGuard.claim(crypto.randomUUID(), 60_000)],
     ["embed the query", (i) => embedder.embed([question(i)])],
-    ["keyed terms of the query", (i) => hasher.hash(owner, question(i))],
+    ["keyed terms of the query", (i) => hasher.hashQuery(owner, question(i))],
     [
       "lexical search (BM25)",
-      async (i) => index.search(await hasher.hash(owner, question(i)), 30),
+      async (i) => index.search(await hasher.hashQuery(owner, question(i)), 30),
     ],
     ["vector search (30)", () => vectors.search(owner, namespace, queryVector, 30)],
     ["40 blob reads", () => Promise.all(hits.map((hit) => blobs.get(hit.blobId)))],

@@ -239,7 +239,9 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       leaseMs: options.leaseMs,
     });
   const { cipher, blobs, vectors, embedder } = options;
-  const hasher = await TermHasher.fromSecret(options.secret);
+  const hasher = await TermHasher.fromSecret(options.secret, {
+    keepMemoryTerms: cipher.holdsKeys === true,
+  });
   const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
   // A reindex switched to a new index: the namespaces are read again from it.
   vectors.onReplaced?.(() => lexicon.clear());

@@ -80,18 +80,34 @@ function termHash(key: Uint8Array, term: string): string {
 /** How many hashes of terms are kept, by owner and term. */
 const KEPT_TERMS = 16_384;
 
+/** Options of {@link TermHasher.fromSecret}. */
+export interface TermHasherOptions {
+  /**
+   * Whether the hashes of memories' terms are kept too, not only those of queries: for a
+   * relayer that holds its memories' keys (the local cipher), as its kept texts are. Default
+   * `true`.
+   */
+  keepMemoryTerms?: boolean;
+}
+
 export class TermHasher {
   #master: CryptoKey;
+  #keepMemoryTerms: boolean;
   #keys = new Map<string, Promise<Uint8Array>>();
   #kept = new LruMap<string, string>(KEPT_TERMS);
 
-  private constructor(master: CryptoKey) {
+  private constructor(master: CryptoKey, keepMemoryTerms: boolean) {
     this.#master = master;
+    this.#keepMemoryTerms = keepMemoryTerms;
   }
 
-  static async fromSecret(secret: Uint8Array<ArrayBuffer>): Promise<TermHasher> {
+  static async fromSecret(
+    secret: Uint8Array<ArrayBuffer>,
+    options: TermHasherOptions = {},
+  ): Promise<TermHasher> {
     return new TermHasher(
       await crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveBits"]),
+      options.keepMemoryTerms ?? true,
     );
   }
 
@@ -114,12 +130,24 @@ export class TermHasher {
   }
 
   /**
-   * The keyed hashes of a text's terms, for one owner. The hashes of recent terms are kept,
-   * since the words people remember and ask with repeat (single words, never a text; in
-   * memory only, as recall's kept texts are).
+   * The keyed hashes of a memory's terms, for one owner; with `keepMemoryTerms`, the hashes of
+   * recent terms are kept (single words, never a text; in memory only).
    */
   async hash(owner: string, text: string): Promise<string[]> {
     const key = await this.#key(owner);
+    if (!this.#keepMemoryTerms) return terms(text).map((term) => termHash(key, term));
+    return this.#keptHashes(owner, key, text);
+  }
+
+  /**
+   * As {@link hash}, for a query: the hashes of the terms recent queries asked are always kept,
+   * since the words people ask with repeat (a query is the caller's, not a decrypted memory).
+   */
+  async hashQuery(owner: string, query: string): Promise<string[]> {
+    return this.#keptHashes(owner, await this.#key(owner), query);
+  }
+
+  #keptHashes(owner: string, key: Uint8Array, text: string): string[] {
     return terms(text).map((term) => {
       const id = `${owner}\0${term}`;
       let hash = this.#kept.get(id);

@@ -33,22 +33,26 @@ Deno.test("terms: keyed hashes differ per owner and never spell the word", async
   assert.notDeepEqual(await other.hash("0xalice", "marmalade"), [alice[0]], "another secret");
 });
 
-Deno.test("terms: hashes kept between texts are the hashes a fresh hasher computes, by owner", async () => {
+Deno.test("terms: hashes kept between texts and queries are those a fresh hasher computes, by owner", async () => {
   const secret = crypto.getRandomValues(new Uint8Array(32));
-  const hasher = await TermHasher.fromSecret(secret);
-  for (let round = 0; round < 2; round++) {
-    for (const owner of ["0xalice", "0xbob"]) {
-      for (const text of VARIED_TEXTS) {
-        const fresh = await TermHasher.fromSecret(secret);
-        assert.deepEqual(await hasher.hash(owner, text), await fresh.hash(owner, text));
+  for (const keepMemoryTerms of [true, false]) {
+    const hasher = await TermHasher.fromSecret(secret, { keepMemoryTerms });
+    for (let round = 0; round < 2; round++) {
+      for (const owner of ["0xalice", "0xbob"]) {
+        for (const text of VARIED_TEXTS) {
+          const fresh = await TermHasher.fromSecret(secret);
+          const expected = await fresh.hash(owner, text);
+          assert.deepEqual(await hasher.hash(owner, text), expected);
+          assert.deepEqual(await hasher.hashQuery(owner, text), expected);
+        }
       }
     }
+    assert.notDeepEqual(
+      await hasher.hashQuery("0xalice", "marmalade"),
+      await hasher.hashQuery("0xbob", "marmalade"),
+      "kept by owner and term",
+    );
   }
-  assert.notDeepEqual(
-    await hasher.hash("0xalice", "marmalade"),
-    await hasher.hash("0xbob", "marmalade"),
-    "kept by owner and term",
-  );
 });
 
 Deno.test("terms: the hashes stored in existing indexes stay the same for the same text", async () => {

@@ -272,7 +272,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       let lexicalMs = performance.now();
       const [vector, queryTerms, index, filter] = await Promise.all([
         timed("embed", () => embedOne(query, signal)),
-        hasher.hash(owner, query).then((terms) => {
+        hasher.hashQuery(owner, query).then((terms) => {
           lexicalMs = performance.now() - lexicalMs;
           return terms;
         }),
