@@ -26,6 +26,8 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  pathExists,
+  SvcError,
 } from "../../src/kit.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -42,6 +44,13 @@ const SCHEMA = `
   ) STRICT;
   CREATE INDEX IF NOT EXISTS blobs_listing ON blobs (owner, namespace, created_at, id);
 `;
+
+/**
+ * Another process holding the write lock (a CLI command) is waited for up to 5 s; the WAL file
+ * is cut back to 4 MiB once checkpointed, so erased blobs do not linger in a large one.
+ */
+const PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
+  "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
 
 /** Rows `entries` reads at a time. */
 const PAGE = 500;
@@ -117,16 +126,29 @@ export class SqliteBlobStore implements BlobStore {
   static async open(options: SqliteBlobStoreOptions): Promise<SqliteBlobStore> {
     const folder = options.path.slice(0, Math.max(0, options.path.lastIndexOf("/")));
     if (folder) await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    let db: DatabaseSync | undefined;
     try {
-      const db = new DatabaseSync(options.path);
-      db.exec(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; " +
-          "PRAGMA busy_timeout = 5000;",
-      );
+      db = new DatabaseSync(options.path);
+      db.exec(PRAGMAS);
       db.exec(SCHEMA);
       return new SqliteBlobStore(db);
     } catch (error) {
+      db?.close();
       throw backendError("the sqlite blob store", "open its database", error);
+    }
+  }
+
+  /** Whether the database at `path` exists and holds a blob. */
+  static async holdsBlobs(path: string): Promise<boolean> {
+    if (!await pathExists(path)) return false;
+    const db = new DatabaseSync(path);
+    try {
+      db.exec("PRAGMA busy_timeout = 5000");
+      return db.prepare("SELECT 1 FROM blobs LIMIT 1").get() !== undefined;
+    } catch {
+      return false; // not a store's database (no table yet)
+    } finally {
+      db.close();
     }
   }
 
@@ -178,9 +200,23 @@ export class SqliteBlobStore implements BlobStore {
     options?: CallOptions,
   ): Promise<string> {
     options?.signal?.throwIfAborted();
-    const blobId = blobIdOf(bytes);
+    // Checked here, so that no put can fail the commit it shares with others.
+    const { owner, namespace, memoryId, createdAt, sealedVector = "" } = meta;
+    if (
+      ![owner, namespace, memoryId, sealedVector].every((v) => typeof v === "string") ||
+      !Number.isSafeInteger(createdAt)
+    ) {
+      throw new SvcError(
+        "bad_request",
+        "Cannot store a blob: its metadata needs an owner, a namespace and a memory id, and its " +
+          "time in whole milliseconds",
+      );
+    }
+    // A copy: the bytes are written at the commit, and must still be those the id names.
+    const kept = bytes.slice();
+    const blobId = blobIdOf(kept);
     try {
-      await this.#write({ blobId, put: { bytes, meta }, done: Promise.withResolvers() });
+      await this.#write({ blobId, put: { bytes: kept, meta }, done: Promise.withResolvers() });
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
@@ -217,7 +253,13 @@ export class SqliteBlobStore implements BlobStore {
   ): Promise<BlobEntry[]> {
     options.signal?.throwIfAborted();
     try {
-      const rows = this.#list.all(owner, namespace, options.limit ?? -1) as unknown as Row[];
+      const { limit = Infinity } = options;
+      // As the other stores: no limit (or not a number) lists all, a negative one none.
+      const rows = this.#list.all(
+        owner,
+        namespace,
+        limit === Infinity || Number.isNaN(limit) ? -1 : Math.max(0, Math.floor(limit)),
+      ) as unknown as Row[];
       return rows.map(entryOf);
     } catch (error) {
       throw backendError("the sqlite blob store", "list blobs", error);

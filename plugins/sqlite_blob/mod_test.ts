@@ -141,3 +141,49 @@ Deno.test("SqliteBlobStore: a write the database refuses fails every write of it
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("SqliteBlobStore: a put with unfit metadata is refused alone; the puts beside it are stored", async () => {
+  await withStore(async (store) => {
+    const [refused, stored] = await Promise.allSettled([
+      store.put(enc("refused"), { ...meta, createdAt: 1.5 }),
+      store.put(enc("stored"), { ...meta, memoryId: "m2" }),
+    ]);
+    assert.equal(refused.status, "rejected");
+    assert.equal((refused as PromiseRejectedResult).reason.status, 400);
+    assert.equal(stored.status, "fulfilled");
+    assert.deepEqual((await store.list(meta.owner, meta.namespace)).map((e) => e.meta.memoryId), [
+      "m2",
+    ]);
+  });
+});
+
+Deno.test("SqliteBlobStore: a put keeps the bytes it was given, whatever the caller does with them after", async () => {
+  await withStore(async (store) => {
+    const bytes = enc("ciphertext");
+    const pending = store.put(bytes, meta);
+    bytes.fill(0);
+    const blobId = await pending;
+    assert.deepEqual(await store.get(blobId), enc("ciphertext"));
+  });
+});
+
+Deno.test("SqliteBlobStore: list's limit is as the other stores': none or not a number lists all, a negative one none", async () => {
+  await withStore(async (store) => {
+    for (const i of [1, 2, 3]) {
+      await store.put(enc(`blob ${i}`), { ...meta, memoryId: `m${i}`, createdAt: i });
+    }
+    const count = async (limit?: number) =>
+      (await store.list(meta.owner, meta.namespace, { limit })).length;
+    assert.deepEqual(
+      [
+        await count(),
+        await count(Infinity),
+        await count(NaN),
+        await count(2.5),
+        await count(0),
+        await count(-1),
+      ],
+      [3, 3, 3, 2, 0, 0],
+    );
+  });
+});

@@ -1,29 +1,44 @@
 /**
  * The blob store of a data directory, under `blobs/`: one SQLite file, `blobs/blobs.sqlite` (the
  * default), or the fs store's files (`blobs/objects/…`, `SVC_BLOB_STORE=fs`). A data directory
- * an fs store wrote keeps it when `SVC_BLOB_STORE` is not set; asking for the store the
- * directory's blobs are not in is refused, since its memories would no longer decrypt.
+ * whose blobs an fs store wrote keeps it when `SVC_BLOB_STORE` is not set; asking for the store
+ * that does not hold the directory's blobs is refused, since its memories would no longer
+ * decrypt. A store that holds no blob yet does not count.
  */
 import type { BlobEntry, BlobStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { pathExists } from "../files.ts";
+import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 
 /** A data directory's blob store, which can also list every blob (to copy them elsewhere). */
 export type LocalBlobStore = BlobStore & { entries(): AsyncIterable<BlobEntry> };
+
+/** Which of the two stores hold blobs in `dataDir`. */
+export async function heldLocalBlobs(dataDir: string): Promise<{ fs: boolean; sqlite: boolean }> {
+  const [fs, sqlite] = await Promise.all([
+    hasEntries(`${dataDir}/blobs/objects`),
+    SqliteBlobStore.holdsBlobs(`${dataDir}/blobs/blobs.sqlite`),
+  ]);
+  return { fs, sqlite };
+}
+
+async function hasEntries(dir: string): Promise<boolean> {
+  try {
+    for await (const _ of Deno.readDir(dir)) return true;
+    return false;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
 
 /** Opens the blob store of `dataDir`; see the module documentation. */
 export async function openLocalBlobs(
   dataDir: string,
   choice: { kind: "sqlite" | "fs"; byDefault?: boolean } = { kind: "sqlite", byDefault: true },
 ): Promise<LocalBlobStore> {
-  const dir = `${dataDir}/blobs`;
-  const [files, database] = await Promise.all([
-    pathExists(`${dir}/objects`),
-    pathExists(`${dir}/blobs.sqlite`),
-  ]);
-  const kind = choice.byDefault && files && !database ? "fs" : choice.kind;
-  const other = kind === "fs" ? database : files;
-  if (other) {
+  const held = await heldLocalBlobs(dataDir);
+  const kind = choice.byDefault && held.fs && !held.sqlite ? "fs" : choice.kind;
+  if (kind === "fs" ? held.sqlite : held.fs) {
     const found = kind === "fs" ? "blobs/blobs.sqlite (SVC_BLOB_STORE=sqlite)" : "files of " +
       "SVC_BLOB_STORE=fs (blobs/objects)";
     throw new SvcError(
@@ -32,10 +47,10 @@ export async function openLocalBlobs(
         "this store would not read. Set SVC_BLOB_STORE to the store that wrote them.",
     );
   }
+  const dir = `${dataDir}/blobs`;
   if (kind === "fs") {
     const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
     return await FsBlobStore.open({ dir });
   }
-  const { SqliteBlobStore } = await import("../../plugins/sqlite_blob/mod.ts");
   return await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
 }

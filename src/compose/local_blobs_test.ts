@@ -3,7 +3,7 @@ import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { readConfig } from "./config.ts";
-import { openLocalBlobs } from "./local_blobs.ts";
+import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1 };
 
@@ -42,14 +42,16 @@ Deno.test("local blobs: a data directory an fs store wrote keeps it unless told 
   });
 });
 
-Deno.test("local blobs: asking for the store the directory's blobs are not in is refused", async () => {
+Deno.test("local blobs: asking for the store that does not hold the directory's blobs is refused", async () => {
   await inTempDir(async (dir) => {
-    await FsBlobStore.open({ dir: `${dir}/fs/blobs` });
+    const fs = await FsBlobStore.open({ dir: `${dir}/fs/blobs` });
+    await fs.put(new TextEncoder().encode("x"), meta);
     await assert.rejects(
       openLocalBlobs(`${dir}/fs`, { kind: "sqlite" }),
       (error: SvcError) => error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message),
     );
     const sqlite = await openLocalBlobs(`${dir}/sqlite`);
+    await sqlite.put(new TextEncoder().encode("x"), meta);
     await sqlite.close?.();
     await assert.rejects(
       openLocalBlobs(`${dir}/sqlite`, { kind: "fs" }),
@@ -57,6 +59,20 @@ Deno.test("local blobs: asking for the store the directory's blobs are not in is
     );
     assert.equal(await pathExists(`${dir}/fs/blobs/blobs.sqlite`), false, "nothing was created");
     assert.equal(await pathExists(`${dir}/sqlite/blobs/objects`), false, "nothing was created");
+  });
+});
+
+Deno.test("local blobs: a store that holds no blob yet does not count", async () => {
+  await inTempDir(async (dir) => {
+    await FsBlobStore.open({ dir: `${dir}/blobs` }); // opened by an earlier version, never written
+    const store = await openLocalBlobs(dir);
+    assert.equal(store.name, "sqlite");
+    await store.close?.();
+    const fs = await openLocalBlobs(dir, { kind: "fs" }); // an empty blobs.sqlite is there now
+    assert.equal(fs.name, "fs");
+    assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: false });
+    await fs.put(new TextEncoder().encode("x"), meta);
+    assert.deepEqual(await heldLocalBlobs(dir), { fs: true, sqlite: false });
   });
 });
 

@@ -44,7 +44,7 @@ import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
 import { liveClaims } from "../auth/replay_guard.ts";
 import type { Config } from "./config.ts";
-import { openLocalBlobs } from "./local_blobs.ts";
+import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 
 /** The phases of a copy, in order. */
 export const PHASES = [
@@ -278,7 +278,8 @@ async function copyBlobs(
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
-  if (!await pathExists(`${dir}/blobs`)) return 0;
+  const held = await heldLocalBlobs(dir);
+  if (!held.fs && !held.sqlite) return 0;
   const source = await openLocalBlobs(dir);
   const target = await PgBlobStore.open({ database, secret });
   const seal = await VectorSeal.fromSecret(secret);
