@@ -84,7 +84,14 @@ export {
   keyLimitsJson,
   parseKeyLimits,
 } from "./auth/key_limits.ts";
-export { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "./crypto/sealing.ts";
+export {
+  deriveAesKey,
+  gcmDecrypt,
+  gcmEncrypt,
+  hkdfMaster,
+  openBytes,
+  sealBytes,
+} from "./crypto/sealing.ts";
 export {
   addressOf,
   generateKeyPair,

@@ -30,7 +30,14 @@
  * await cipher.close();
  * ```
  */
-import { type CallOptions, type Cipher, type EncryptOptions, SvcError } from "../../src/kit.ts";
+import {
+  type CallOptions,
+  type Cipher,
+  type EncryptOptions,
+  gcmDecrypt,
+  gcmEncrypt,
+  SvcError,
+} from "../../src/kit.ts";
 import {
   type KeyPlace,
   type KeyStore,
@@ -214,26 +221,17 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     const keyTag = crypto.getRandomValues(new Uint8Array(KEY_TAG_BYTES));
     const header = concat(new Uint8Array([V2, id.length]), id, keyTag);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
-    const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
-      "encrypt",
-    ]);
     const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const wrapped = new Uint8Array(
-      await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv: wrapIv, additionalData: concat(WRAP_LABEL, header, ownerBytes) },
-        await this.#ownerKey(owner),
-        rawDataKey,
-      ),
+    const ownerKey = await this.#ownerKey(owner);
+    const wrapped = gcmEncrypt(
+      ownerKey,
+      wrapIv,
+      rawDataKey,
+      concat(WRAP_LABEL, header, ownerBytes),
     );
+    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, concat(header, ownerBytes));
     rawDataKey.fill(0);
-    const body = new Uint8Array(
-      await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv: dataIv, additionalData: concat(header, ownerBytes) },
-        dataKey,
-        plaintext,
-      ),
-    );
     // The ciphertext is handed out only once its key is durable.
     await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, concat(wrapIv, wrapped));
     return concat(header, dataIv, body);
@@ -245,26 +243,11 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
-    const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
-      "encrypt",
-    ]);
     const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const wrapped = new Uint8Array(
-      await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv: wrapIv, additionalData: aad },
-        await this.#ownerKey(owner),
-        rawDataKey,
-      ),
-    );
+    const wrapped = gcmEncrypt(await this.#ownerKey(owner), wrapIv, rawDataKey, aad);
+    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, aad);
     rawDataKey.fill(0);
-    const body = new Uint8Array(
-      await crypto.subtle.encrypt(
-        { name: "AES-GCM", iv: dataIv, additionalData: aad },
-        dataKey,
-        plaintext,
-      ),
-    );
     return concat(new Uint8Array([V1]), wrapIv, wrapped, dataIv, body);
   }
 
@@ -291,28 +274,17 @@ export class LocalCipher implements Cipher, AsyncDisposable {
       );
     }
     try {
-      const rawDataKey = new Uint8Array(
-        await crypto.subtle.decrypt(
-          {
-            name: "AES-GCM",
-            iv: stored.subarray(0, IV_BYTES),
-            additionalData: concat(WRAP_LABEL, parts.header, ownerBytes),
-          },
-          await this.#ownerKey(owner),
-          stored.subarray(IV_BYTES),
-        ),
+      const rawDataKey = gcmDecrypt(
+        await this.#ownerKey(owner),
+        stored.subarray(0, IV_BYTES),
+        stored.subarray(IV_BYTES),
+        concat(WRAP_LABEL, parts.header, ownerBytes),
       );
-      const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
-        "decrypt",
-      ]);
-      rawDataKey.fill(0);
-      return new Uint8Array(
-        await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: parts.iv, additionalData: concat(parts.header, ownerBytes) },
-          dataKey,
-          parts.body,
-        ),
-      );
+      try {
+        return gcmDecrypt(rawDataKey, parts.iv, parts.body, concat(parts.header, ownerBytes));
+      } finally {
+        rawDataKey.fill(0);
+      }
     } catch (cause) {
       throw new SvcError(
         "forbidden",
@@ -328,24 +300,22 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   ): Promise<Uint8Array<ArrayBuffer>> {
     const aad = new TextEncoder().encode(`svc:v${V1}:${owner}`);
     try {
-      const rawDataKey = new Uint8Array(
-        await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: ciphertext.subarray(1, 13), additionalData: aad },
-          await this.#ownerKey(owner),
-          ciphertext.subarray(13, 61),
-        ),
+      const rawDataKey = gcmDecrypt(
+        await this.#ownerKey(owner),
+        ciphertext.subarray(1, 13),
+        ciphertext.subarray(13, 61),
+        aad,
       );
-      const dataKey = await crypto.subtle.importKey("raw", rawDataKey, "AES-GCM", false, [
-        "decrypt",
-      ]);
-      rawDataKey.fill(0);
-      return new Uint8Array(
-        await crypto.subtle.decrypt(
-          { name: "AES-GCM", iv: ciphertext.subarray(61, 73), additionalData: aad },
-          dataKey,
+      try {
+        return gcmDecrypt(
+          rawDataKey,
+          ciphertext.subarray(61, 73),
           ciphertext.subarray(V1_HEADER_BYTES),
-        ),
-      );
+          aad,
+        );
+      } finally {
+        rawDataKey.fill(0);
+      }
     } catch (cause) {
       throw new SvcError(
         "forbidden",
