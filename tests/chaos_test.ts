@@ -107,14 +107,20 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
       for (;;) {
         requests++;
         try {
-          return bulk
-            ? (await client.rememberBulk(texts.map((text) => ({ text, namespace })))).job_ids
-            : [
-              await client.remember(texts[0], { namespace }).then((answer) =>
-                // A retry of a remember that was accepted finds the text stored already.
-                answer.status === "duplicate" ? answer.duplicate_of : answer.job_id
-              ),
-            ];
+          if (bulk) {
+            const answer = await client.rememberBulk(texts.map((text) => ({ text, namespace })));
+            // A retry of a bulk that was accepted finds its texts stored already.
+            const fresh = answer.job_ids.values();
+            return texts.map((_, i) =>
+              answer.duplicates?.find((d) => d.index === i)?.duplicate_of ?? fresh.next().value!
+            );
+          }
+          return [
+            await client.remember(texts[0], { namespace }).then((answer) =>
+              // A retry of a remember that was accepted finds the text stored already.
+              answer.status === "duplicate" ? answer.duplicate_of : answer.job_id
+            ),
+          ];
         } catch (error) {
           if (!unreachable(error) || Date.now() > deadline) throw error;
           retries++;
