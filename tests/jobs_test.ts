@@ -115,6 +115,28 @@ Deno.test("a job interrupted after its blob upload resumes without a second blob
   assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
 });
 
+Deno.test("a job interrupted after its ciphertext was kept stores that ciphertext, not another", async () => {
+  await using t = await startTestRelayer({ processJobs: false, leaseMs: 60_000 });
+  const alice = await t.newCaller();
+  const [job] = await t.relayer.service.remember(alice.owner, [{
+    text: "encrypt me once",
+    namespace: "default",
+  }]);
+  const leased = await t.relayer.queue.lease(job.job_id, "dead-worker");
+  assert.ok(leased);
+  // What the cut attempt encrypted (the worker stores it as it is, and never decrypts it).
+  const kept = new TextEncoder().encode("the ciphertext the first attempt kept");
+  await t.relayer.queue.saveCiphertext(leased, kept);
+
+  assert.equal(await reconcileJobs(t.relayer.queue, silentLogger, { startup: true }), 1);
+  await t.relayer.worker.process(job.job_id);
+  const record = await t.relayer.queue.get(job.job_id);
+  assert.equal(record?.status, "done");
+  assert.equal(record?.attempts, 1, "the resumed attempt is counted as the first");
+  assert.deepEqual(await t.blobs.get(record!.blob_id!), kept, "the kept ciphertext, not another");
+  assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
+});
+
 Deno.test("a backend that keeps failing ends the job failed with a sentence and a dead letter", async () => {
   const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
   let calls = 0;

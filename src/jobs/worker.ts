@@ -199,8 +199,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
 
   /** Encrypts (unless a ciphertext was kept), keeps new ciphertexts, uploads: sets `blobId`. */
   async function store(jobs: Job[]): Promise<Job[]> {
-    const kept = await queue.ciphertexts(jobs.map((job) => job.record.job_id));
-    jobs.forEach((job, i) => job.ciphertext = kept[i] ?? undefined);
+    // Only an earlier lease (an attempt, or one a crash cut short) can have kept one.
+    const again = jobs.filter((job) => job.record.attempts > 1 || job.record.interruptions);
+    const kept = again.length > 0 ? await queue.ciphertexts(again.map((j) => j.record.job_id)) : [];
+    again.forEach((job, i) => job.ciphertext = kept[i] ?? undefined);
     const fresh = await each(jobs.filter((job) => !job.ciphertext), async (job) => {
       job.ciphertext = await pipeline.encrypt({ ...job.key, text: job.text! }, callOptions(job));
     });

@@ -6,6 +6,7 @@
  * Keys: `["erased", owner, memoryId]` → Unix ms of the erase; `["expiry", expiresAt, memoryId]`
  * → `{owner, namespace}`, in expiry order.
  */
+import { getAll } from "../jobs/kv_job_texts.ts";
 
 /** A memory due to expire. */
 export interface Expiry {
@@ -80,13 +81,8 @@ export class LifecycleRecords implements LifecycleRecordStore {
 
   /** Which of `memoryIds` were erased. */
   async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let i = 0; i < memoryIds.length; i += 10) {
-      const ids = memoryIds.slice(i, i + 10);
-      const entries = await this.#kv.getMany(ids.map((id) => ["erased", owner, id]));
-      entries.forEach((entry, j) => entry.versionstamp !== null && found.add(ids[j]));
-    }
-    return found;
+    const entries = await getAll(this.#kv, memoryIds.map((id) => ["erased", owner, id]));
+    return new Set(memoryIds.filter((_, i) => entries[i].versionstamp !== null));
   }
 
   /** Adds memories to the expiry schedule. */
