@@ -85,6 +85,7 @@ export {
   parseKeyLimits,
 } from "./auth/key_limits.ts";
 export {
+  concatBytes,
   deriveAesKey,
   gcmDecrypt,
   gcmEncrypt,

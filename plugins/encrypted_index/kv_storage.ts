@@ -31,6 +31,7 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
+import { concatBytes } from "../../src/kit.ts";
 import type {
   BlockStorage,
   IndexChange,
@@ -196,7 +197,9 @@ export class KvBlockStorage implements BlockStorage {
       }
       if (unfinished || p !== chunks.length) continue; // not committed, or a part is missing
       chunks.push(entry.value as Uint8Array<ArrayBuffer>);
-      if (chunks.length === parts) yield { id, bytes: parts === 1 ? chunks[0] : concat(chunks) };
+      if (chunks.length === parts) {
+        yield { id, bytes: parts === 1 ? chunks[0] : concatBytes(...chunks) };
+      }
     }
     // Those planned against an older version can no longer commit; the others may be a
     // change under way: kept, and swept after the next commit to the namespace.
@@ -368,14 +371,4 @@ export class KvBlockStorage implements BlockStorage {
   close(): void {
     this.#kv.close();
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }

@@ -33,6 +33,7 @@
 import {
   type CallOptions,
   type Cipher,
+  concatBytes,
   type EncryptOptions,
   gcmDecrypt,
   gcmEncrypt,
@@ -72,16 +73,6 @@ export interface LocalCipherOptions {
    * share); the cipher closes it when it closes.
    */
   keyStore?: KeyStore;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
 }
 
 /**
@@ -219,7 +210,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     plaintext: Uint8Array<ArrayBuffer>,
   ): Promise<Uint8Array<ArrayBuffer>> {
     const keyTag = crypto.getRandomValues(new Uint8Array(KEY_TAG_BYTES));
-    const header = concat(new Uint8Array([V2, id.length]), id, keyTag);
+    const header = concatBytes(new Uint8Array([V2, id.length]), id, keyTag);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
     const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const dataIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
@@ -228,13 +219,13 @@ export class LocalCipher implements Cipher, AsyncDisposable {
       ownerKey,
       wrapIv,
       rawDataKey,
-      concat(WRAP_LABEL, header, ownerBytes),
+      concatBytes(WRAP_LABEL, header, ownerBytes),
     );
-    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, concat(header, ownerBytes));
+    const body = gcmEncrypt(rawDataKey, dataIv, plaintext, concatBytes(header, ownerBytes));
     rawDataKey.fill(0);
     // The ciphertext is handed out only once its key is durable.
-    await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, concat(wrapIv, wrapped));
-    return concat(header, dataIv, body);
+    await this.#keys.put({ owner, memoryId, keyTag: keyTag.toHex() }, concatBytes(wrapIv, wrapped));
+    return concatBytes(header, dataIv, body);
   }
 
   async #encryptV1(
@@ -248,7 +239,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     const wrapped = gcmEncrypt(await this.#ownerKey(owner), wrapIv, rawDataKey, aad);
     const body = gcmEncrypt(rawDataKey, dataIv, plaintext, aad);
     rawDataKey.fill(0);
-    return concat(new Uint8Array([V1]), wrapIv, wrapped, dataIv, body);
+    return concatBytes(new Uint8Array([V1]), wrapIv, wrapped, dataIv, body);
   }
 
   async decrypt(
@@ -278,10 +269,10 @@ export class LocalCipher implements Cipher, AsyncDisposable {
         await this.#ownerKey(owner),
         stored.subarray(0, IV_BYTES),
         stored.subarray(IV_BYTES),
-        concat(WRAP_LABEL, parts.header, ownerBytes),
+        concatBytes(WRAP_LABEL, parts.header, ownerBytes),
       );
       try {
-        return gcmDecrypt(rawDataKey, parts.iv, parts.body, concat(parts.header, ownerBytes));
+        return gcmDecrypt(rawDataKey, parts.iv, parts.body, concatBytes(parts.header, ownerBytes));
       } finally {
         rawDataKey.fill(0);
       }

@@ -56,7 +56,7 @@ function keyObject(key: CryptoKey | Uint8Array): KeyObject | Uint8Array {
 }
 
 /** `parts` in one new array (with an `ArrayBuffer` of its own). */
-function joined(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
   let at = 0;
   for (const part of parts) {
@@ -80,7 +80,7 @@ export function gcmEncrypt(
   const cipher = createCipheriv("aes-256-gcm", keyObject(key), iv, { authTagLength: TAG_BYTES });
   if (additionalData) cipher.setAAD(additionalData);
   const body = cipher.update(plaintext);
-  return joined(body, cipher.final(), cipher.getAuthTag());
+  return concatBytes(body, cipher.final(), cipher.getAuthTag());
 }
 
 /** What {@link gcmEncrypt} encrypted (`sealed`: ciphertext and tag); throws when it was altered. */
@@ -98,7 +98,7 @@ export function gcmDecrypt(
   decipher.setAuthTag(sealed.subarray(end));
   if (additionalData) decipher.setAAD(additionalData);
   const body = decipher.update(sealed.subarray(0, end));
-  return joined(body, decipher.final());
+  return concatBytes(body, decipher.final());
 }
 
 /** `plaintext` sealed under `key`: a fresh IV, then the ciphertext and tag. */
@@ -109,7 +109,7 @@ export async function sealBytes(
   additionalData?: Uint8Array<ArrayBuffer>,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  return joined(iv, gcmEncrypt(key, iv, plaintext, additionalData));
+  return concatBytes(iv, gcmEncrypt(key, iv, plaintext, additionalData));
 }
 
 /** What {@link sealBytes} sealed under `key` with the same associated data; rejects otherwise. */
