@@ -18,6 +18,7 @@
  *   deno task svc reindex --embedder local          (the relayer stopped)
  *   deno task svc migrate                             (SVC_STORE=postgres)
  *   deno task svc migrate-store --to postgres         (the relayer stopped)
+ *   deno task svc migrate-store --to sqlite           (the relayer stopped)
  *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
  *
  * Every command takes `--json` and then prints exactly one JSON object on stdout.

@@ -1,7 +1,8 @@
 /**
  * `svc migrate-store --to postgres`: copies the data directory `SVC_DATA_DIR` (its relayer
  * stopped) into the database `SVC_DATABASE_URL`, with a progress bar per phase on stderr; run
- * again after an interruption, it resumes (see `src/compose/store_migration.ts`). The master key
+ * again after an interruption, it resumes (see `src/compose/store_migration.ts`). `--to sqlite`
+ * moves the data directory's fs blob store into its SQLite one instead. The master key
  * is the data directory's: `SVC_MASTER_KEY` when set (it must then be the one of `master.key`),
  * else read from `master.key`, and never printed.
  */
@@ -9,6 +10,7 @@ import { readConfig } from "../src/compose/mod.ts";
 import { lockIndex } from "../src/compose/vector_index.ts";
 import {
   migrateStore,
+  moveBlobsToSqlite,
   PHASE_UNITS,
   type StoreMigrationSummary,
 } from "../src/compose/store_migration.ts";
@@ -20,7 +22,9 @@ import { type Output, UsageError } from "./svc_memories.ts";
 export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
   migrate-store --to postgres            copy the data directory's state into the database
-                                         (resumes where an interrupted run stopped)`;
+                                         (resumes where an interrupted run stopped)
+  migrate-store --to sqlite              move the blobs of an fs blob store (blobs/objects)
+                                         into blobs/blobs.sqlite (finishes an interrupted run)`;
 
 const HEX_KEY = /^[0-9a-f]{64}$/;
 
@@ -72,16 +76,36 @@ function describe(summary: StoreMigrationSummary, keyFromFile: boolean, dataDir:
   return lines.join("\n");
 }
 
+/** `svc migrate-store --to sqlite`: the fs store's blobs into `blobs/blobs.sqlite`. */
+async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
+  const lock = await lockIndex(dataDir, "move the blobs");
+  try {
+    const moved = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
+    return {
+      json: { status: "moved", blobs: moved, dataDir },
+      text: moved === 0
+        ? `No fs blob store in ${dataDir}/blobs: nothing to move.`
+        : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite and deleted the fs store's ` +
+          "files. Start the relayer without SVC_BLOB_STORE (or with SVC_BLOB_STORE=sqlite).",
+    };
+  } finally {
+    lock.release();
+  }
+}
+
 /** `svc migrate-store --to TARGET`; `env` is the process environment. */
 export async function runMigrateStore(
   to: string | undefined,
   env: Record<string, string | undefined>,
   stderr: ProgressOutput,
 ): Promise<Output> {
-  if (to !== "postgres") throw new UsageError("migrate-store needs --to postgres");
+  if (to !== "postgres" && to !== "sqlite") {
+    throw new UsageError("migrate-store needs --to postgres or --to sqlite");
+  }
   const dataDir = env.SVC_DATA_DIR ?? "./data";
   const configured = env.SVC_MASTER_KEY || undefined;
   const masterKey = await masterKeyOf(dataDir, configured);
+  if (to === "sqlite") return await moveBlobs(dataDir, masterKey);
   const result = readConfig({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
   const { config } = result;

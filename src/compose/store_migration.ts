@@ -7,14 +7,18 @@
  *
  * - `ledger`: accounts and delegate keys (`ledger.kv`);
  * - `keys`: the local cipher's wrapped data keys (`keys.kv`), wrapped bytes as they are;
- * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector` in a blob's metadata
- *   is sealed with `VectorSeal` on the way, so nothing is in clear in the database;
+ * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector`
+ *   in a blob's metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the
+ *   database;
  * - `index`: the active encrypted index (`index.active` names it; `index.kv` by default): its
  *   meta, namespace headers, sealed blocks and memory locations, under the same index name;
  * - `jobs`: job records with their sealed texts and saved ciphertexts, and dead letters;
  * - `lifecycle`: erased memories and the expiry schedule;
  * - `access_log`: the sealed access-log records;
  * - `replay`: replay claims still alive.
+ *
+ * `svc migrate-store --to sqlite` moves the blobs of an fs store into the data directory's SQLite
+ * blob store instead ({@link moveBlobsToSqlite}).
  */
 import { KvLedgerStore } from "../../plugins/local_ledger/kv_store.ts";
 import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";
@@ -44,7 +48,10 @@ import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
 import { liveClaims } from "../auth/replay_guard.ts";
 import type { Config } from "./config.ts";
-import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
+import { heldLocalBlobs, type LocalBlobStore, openLocalBlobs } from "./local_blobs.ts";
+import type { BlobStore } from "../backends/types.ts";
+import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
+import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 
 /** The phases of a copy, in order. */
 export const PHASES = [
@@ -281,34 +288,76 @@ async function copyBlobs(
   const held = await heldLocalBlobs(dir);
   if (!held.fs && !held.sqlite) return 0;
   const source = await openLocalBlobs(dir);
-  const target = await PgBlobStore.open({ database, secret });
-  const seal = await VectorSeal.fromSecret(secret);
   try {
-    return await copyAll(
-      () => source.entries(),
-      8,
-      (entries) =>
-        Promise.all(entries.map(async ({ blobId, meta }) => {
-          const bytes = await source.get(blobId);
-          if (!bytes) return; // deleted since it was listed
-          const { legacyVector, ...kept } = meta;
-          if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
-            const { memoryId, owner, namespace } = kept;
-            kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
-          }
-          const stored = await target.put(bytes, kept);
-          if (stored !== blobId) {
-            throw new SvcError(
-              "internal",
-              `Cannot copy blob ${blobId}: its bytes do not match its id`,
-            );
-          }
-        })),
-      tell,
-    );
+    return await copyBlobsInto(source, await PgBlobStore.open({ database, secret }), secret, tell);
   } finally {
     await source.close?.();
   }
+}
+
+/**
+ * Copies every blob of `source` into `target`, ids kept; a legacy clear vector in a blob's
+ * metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the target.
+ */
+async function copyBlobsInto(
+  source: LocalBlobStore,
+  target: BlobStore,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  const seal = await VectorSeal.fromSecret(secret);
+  return await copyAll(
+    () => source.entries(),
+    8,
+    (entries) =>
+      Promise.all(entries.map(async ({ blobId, meta }) => {
+        const bytes = await source.get(blobId);
+        if (!bytes) return; // deleted since it was listed
+        const { legacyVector, ...kept } = meta;
+        if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
+          const { memoryId, owner, namespace } = kept;
+          kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
+        }
+        const stored = await target.put(bytes, kept);
+        if (stored !== blobId) {
+          throw new SvcError(
+            "internal",
+            `Cannot copy blob ${blobId}: its bytes do not match its id`,
+          );
+        }
+      })),
+    tell,
+  );
+}
+
+/**
+ * `svc migrate-store --to sqlite`: moves the blobs an fs store wrote in `dataDir` (`blobs/objects`)
+ * into `blobs/blobs.sqlite`, ids kept, then deletes the fs store's files (the relayer stopped;
+ * the caller holds the data directory's `index.lock`). Run again after an interruption, it
+ * finishes: a blob copied already is put again harmlessly. Resolves to the blobs moved.
+ */
+export async function moveBlobsToSqlite(
+  dataDir: string,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell = () => {},
+): Promise<number> {
+  const dir = `${dataDir}/blobs`;
+  if (!await pathExists(`${dir}/objects`)) return 0;
+  const source = await FsBlobStore.open({ dir });
+  const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
+  let moved: number;
+  try {
+    moved = await copyBlobsInto(source, target, secret, tell);
+  } finally {
+    target.close();
+  }
+  // Every blob is committed to the database: the files go, listing entries and all.
+  for (const folder of ["objects", "index"]) {
+    await Deno.remove(`${dir}/${folder}`, { recursive: true }).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+  return moved;
 }
 
 async function copyIndex(
