@@ -351,8 +351,9 @@ export async function moveBlobsToSqlite(
   } finally {
     target.close();
   }
-  // Every blob is committed to the database: the files go, listing entries and all.
-  for (const folder of ["objects", "index"]) {
+  // Every blob is committed to the database: the files go, the listing first (its entries are
+  // links to the metadata), so that a run cut short here still finds `objects` and finishes.
+  for (const folder of ["index", "objects"]) {
     await Deno.remove(`${dir}/${folder}`, { recursive: true }).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });

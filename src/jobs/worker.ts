@@ -362,8 +362,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
   async function runBatch(jobIds: string[]): Promise<void> {
     if (jobIds.length === 1) return await runGroup(jobIds);
     const records = await queue.getMany(jobIds);
-    const again = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) > 0);
-    const first = jobIds.filter((_, i) => (records[i]?.attempts ?? 0) === 0);
+    // Leased before: retried, or interrupted (that attempt not counted, but the crash may be its).
+    const before = (i: number) => (records[i]?.attempts ?? 0) > 0 || !!records[i]?.interruptions;
+    const again = jobIds.filter((_, i) => before(i));
+    const first = jobIds.filter((_, i) => !before(i));
     if (first.length > 0) await runGroup(first);
     for (let i = 0; i < again.length; i += AGAIN) await runGroup(again.slice(i, i + AGAIN));
   }

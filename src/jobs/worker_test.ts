@@ -273,3 +273,22 @@ Deno.test("worker: jobs on a later attempt run after the first attempts, at most
   assert.deepEqual(records.map((record) => record?.attempts), [2, 2, 2, 2, 2, 2, 1, 1, 1, 1]);
   assert.ok(records.every((record) => record?.status === "done"));
 });
+
+Deno.test("worker: jobs a crash interrupted (their attempt not counted) also run after the first attempts, at most 4 together", async () => {
+  using queue = new MemoryJobQueue();
+  const embedder = new CountingEmbedder();
+  const pipeline = await testPipeline({ embedder });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const jobs = await queue.accept(
+    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  // Six were running when the process died: one of them may be what crashed it.
+  for (const job of jobs.slice(0, 6)) {
+    await queue.interrupted((await queue.lease(job.job_id, "crashed"))!);
+  }
+  assert.ok((await queue.get(jobs[0].job_id))?.attempts === 0, "the cut attempt is not counted");
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.ok(records.every((record) => record?.status === "done"));
+});
