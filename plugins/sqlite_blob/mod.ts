@@ -152,10 +152,11 @@ export class SqliteBlobStore implements BlobStore {
     }
   }
 
-  /** Queues a write for the commit of this turn of the event loop. */
-  #write(write: Write): Promise<void> {
-    if (this.#pending.push(write) === 1) setTimeout(() => this.#commit(), 0);
-    return write.done.promise;
+  /** Queues a put or a delete for the commit of this turn of the event loop. */
+  #write(blobId: string, put?: Write["put"]): Promise<void> {
+    const done = Promise.withResolvers<void>();
+    if (this.#pending.push({ blobId, put, done }) === 1) setTimeout(() => this.#commit(), 0);
+    return done.promise;
   }
 
   /** Writes the queued puts and deletes in one transaction; each hears how it ended. */
@@ -216,7 +217,7 @@ export class SqliteBlobStore implements BlobStore {
     const kept = bytes.slice();
     const blobId = blobIdOf(kept);
     try {
-      await this.#write({ blobId, put: { bytes: kept, meta }, done: Promise.withResolvers() });
+      await this.#write(blobId, { bytes: kept, meta });
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
@@ -239,7 +240,7 @@ export class SqliteBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return;
     try {
-      await this.#write({ blobId, done: Promise.withResolvers() });
+      await this.#write(blobId);
     } catch (error) {
       throw backendError("the sqlite blob store", "delete the blob", error);
     }

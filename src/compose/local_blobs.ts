@@ -36,9 +36,14 @@ export async function openLocalBlobs(
   dataDir: string,
   choice: { kind: "sqlite" | "fs"; byDefault?: boolean } = { kind: "sqlite", byDefault: true },
 ): Promise<LocalBlobStore> {
-  const held = await heldLocalBlobs(dataDir);
-  const kind = choice.byDefault && held.fs && !held.sqlite ? "fs" : choice.kind;
-  if (kind === "fs" ? held.sqlite : held.fs) {
+  const dir = `${dataDir}/blobs`;
+  const files = await hasEntries(`${dir}/objects`);
+  // The database is looked into only where the fs store is in play: a start on the default
+  // opens it once.
+  const fsInPlay = choice.kind === "fs" || (choice.byDefault && files);
+  const rows = fsInPlay && await SqliteBlobStore.holdsBlobs(`${dir}/blobs.sqlite`);
+  const kind = choice.byDefault && files && !rows ? "fs" : choice.kind;
+  if (kind === "fs" ? rows : files) {
     const found = kind === "fs" ? "blobs/blobs.sqlite (SVC_BLOB_STORE=sqlite)" : "files of " +
       "SVC_BLOB_STORE=fs (blobs/objects)";
     throw new SvcError(
@@ -47,7 +52,6 @@ export async function openLocalBlobs(
         "this store would not read. Set SVC_BLOB_STORE to the store that wrote them.",
     );
   }
-  const dir = `${dataDir}/blobs`;
   if (kind === "fs") {
     const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
     return await FsBlobStore.open({ dir });
