@@ -255,18 +255,29 @@ Deno.test("worker: a memory the index refuses fails alone; the others of its bat
   );
 });
 
-Deno.test("worker: jobs on a later attempt run after the first attempts, at most 4 together", async () => {
-  using queue = new MemoryJobQueue();
+/** Ten jobs, the first six leased once before and given back by `giveBack`, and a worker. */
+async function sixLeasedBefore(
+  giveBack: (queue: MemoryJobQueue, leased: JobRecord) => Promise<void>,
+) {
+  const queue = new MemoryJobQueue();
   const embedder = new CountingEmbedder();
   const pipeline = await testPipeline({ embedder });
   const worker = createWorker({ queue, pipeline, logger: silentLogger });
   const jobs = await queue.accept(
     Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
   );
-  // Six were leased before: given back after a crash (as the reconciler does at start-up).
   for (const job of jobs.slice(0, 6)) {
-    await queue.retry((await queue.lease(job.job_id, "crashed"))!, undefined, 60_000);
+    await giveBack(queue, (await queue.lease(job.job_id, "crashed"))!);
   }
+  return { queue, embedder, worker, jobs };
+}
+
+Deno.test("worker: jobs on a later attempt run after the first attempts, at most 4 together", async () => {
+  // Given back after a crash, as the reconciler does at start-up.
+  const { queue, embedder, worker, jobs } = await sixLeasedBefore((queue, leased) =>
+    queue.retry(leased, undefined, 60_000)
+  );
+  using _ = queue;
   await Promise.all(jobs.map((job) => worker.process(job.job_id)));
   assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
   const records = await queue.getMany(jobs.map((job) => job.job_id));
@@ -275,17 +286,11 @@ Deno.test("worker: jobs on a later attempt run after the first attempts, at most
 });
 
 Deno.test("worker: jobs a crash interrupted (their attempt not counted) also run after the first attempts, at most 4 together", async () => {
-  using queue = new MemoryJobQueue();
-  const embedder = new CountingEmbedder();
-  const pipeline = await testPipeline({ embedder });
-  const worker = createWorker({ queue, pipeline, logger: silentLogger });
-  const jobs = await queue.accept(
-    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  // Running when the process died: one of them may be what crashed it.
+  const { queue, embedder, worker, jobs } = await sixLeasedBefore((queue, leased) =>
+    queue.interrupted(leased)
   );
-  // Six were running when the process died: one of them may be what crashed it.
-  for (const job of jobs.slice(0, 6)) {
-    await queue.interrupted((await queue.lease(job.job_id, "crashed"))!);
-  }
+  using _ = queue;
   assert.ok((await queue.get(jobs[0].job_id))?.attempts === 0, "the cut attempt is not counted");
   await Promise.all(jobs.map((job) => worker.process(job.job_id)));
   assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
