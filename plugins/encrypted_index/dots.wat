@@ -1,7 +1,7 @@
-;; The dot products of the encrypted index's search: out[j] = q · rows[j] for the n rows of d
-;; floats (d a multiple of 4) starting at `rows`, four lanes at a time (WebAssembly SIMD).
+;; The dot products of the encrypted index's search, with WebAssembly SIMD.
 (module
   (import "env" "memory" (memory 0))
+  ;; out[j] = q · rows[j] (f32) for the n rows of d floats (d a multiple of 4) starting at `rows`.
   (func (export "dots") (param $q i32) (param $rows i32) (param $n i32) (param $d i32) (param $out i32)
     (local $row i32) (local $end i32) (local $i i32) (local $bytes i32) (local $sum v128)
     (local.set $bytes (i32.shl (local.get $d) (i32.const 2)))
@@ -27,5 +27,35 @@
             (f32.add (f32x4.extract_lane 2 (local.get $sum)) (f32x4.extract_lane 3 (local.get $sum)))))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (local.set $row (i32.add (local.get $row) (local.get $bytes)))
+        (br $next_row))))
+  ;; out[j] = q · codes[j] (i32) for the n rows of `stride` int8 codes (a multiple of 16) starting
+  ;; at `codes`; codes lie in -127..127, so two products summed fit an i16 lane.
+  (func (export "codeDots") (param $q i32) (param $codes i32) (param $n i32) (param $stride i32) (param $out i32)
+    (local $row i32) (local $end i32) (local $i i32) (local $sum v128) (local $x v128) (local $y v128)
+    (local.set $row (local.get $codes))
+    (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $n) (local.get $stride))))
+    (block $done
+      (loop $next_row
+        (br_if $done (i32.ge_u (local.get $row) (local.get $end)))
+        (local.set $sum (i32x4.splat (i32.const 0)))
+        (local.set $i (i32.const 0))
+        (block $row_done
+          (loop $next_lanes
+            (br_if $row_done (i32.ge_u (local.get $i) (local.get $stride)))
+            (local.set $x (v128.load (i32.add (local.get $q) (local.get $i))))
+            (local.set $y (v128.load (i32.add (local.get $row) (local.get $i))))
+            (local.set $sum
+              (i32x4.add (local.get $sum)
+                (i32x4.extadd_pairwise_i16x8_s
+                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
+                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (br $next_lanes)))
+        (i32.store (local.get $out)
+          (i32.add
+            (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
+            (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+        (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $row (i32.add (local.get $row) (local.get $stride)))
         (br $next_row))))
 )

@@ -1,7 +1,7 @@
 /**
  * A namespace decrypted into memory: its rows column by column, the unit vectors one after
- * another in a `VectorColumn`, searched exactly (a dot product per row, the best `k` kept in a
- * heap). It also knows which stored block holds each row, so a write can rewrite just the
+ * another in a `VectorColumn`, searched exactly (the rows its 8-bit codes shortlist scored
+ * exactly, the best `k` kept in a heap). It also knows which stored block holds each row, so a write can rewrite just the
  * blocks it touches.
  */
 import type { TermsRow, VectorHit } from "../../src/kit.ts";
@@ -92,7 +92,7 @@ export class Resident {
     for (const id of columns.ids) if (this.#row.has(id)) this.remove(id);
     const start = this.#ids.length;
     this.#grow(start + count);
-    this.#vectors.values.set(columns.vectors, start * this.dimensions);
+    this.#vectors.set(start, columns.vectors);
     this.#created.set(columns.createdAt, start);
     for (let i = 0; i < count; i++) {
       const id = columns.ids[i];
@@ -128,14 +128,13 @@ export class Resident {
       this.#infos[row].length;
     const last = this.#ids.length - 1;
     if (row !== last) {
-      const d = this.dimensions;
       this.#ids[row] = this.#ids[last];
       this.#blobIds[row] = this.#blobIds[last];
       this.#terms[row] = this.#terms[last];
       this.#infos[row] = this.#infos[last];
       this.#blockOf[row] = this.#blockOf[last];
       this.#created[row] = this.#created[last];
-      this.#vectors.values.copyWithin(row * d, last * d, (last + 1) * d);
+      this.#vectors.move(last, row);
       this.#row.set(this.#ids[row], row);
     }
     this.#ids.pop();
@@ -165,14 +164,13 @@ export class Resident {
   row(id: string): BlockRow | undefined {
     const row = this.#row.get(id);
     if (row === undefined) return undefined;
-    const d = this.dimensions;
     return {
       id,
       blobId: this.#blobIds[row],
       createdAt: this.#created[row],
       terms: this.#terms[row],
       info: this.#infos[row],
-      vector: this.#vectors.values.slice(row * d, (row + 1) * d),
+      vector: this.#vectors.row(row),
     };
   }
 
@@ -194,22 +192,19 @@ export class Resident {
   /** The `k` rows nearest `query` (of unit length), nearest first; among `only` when given. */
   search(query: Float32Array, k: number, only?: string[]): VectorHit[] {
     const vectors = this.#vectors;
-    const rows: number[] = [];
+    let rows: number[];
     if (only) {
+      rows = [];
       for (const id of new Set(only)) {
         const row = this.#row.get(id);
         if (row !== undefined) rows.push(row);
       }
-    }
-    const n = only ? rows.length : this.count;
-    const heap = new TopK(Math.max(0, Math.min(k, n)), this.#ids);
-    if (heap.size === 0) return [];
-    if (only) {
-      vectors.dotsOf(query, rows).forEach((dot, j) => heap.offer(dot, rows[j]));
     } else {
-      const dots = vectors.dots(query, n);
-      for (let row = 0; row < n; row++) heap.offer(dots[row], row);
+      rows = vectors.shortlist(query, this.count, k);
     }
+    const heap = new TopK(Math.max(0, Math.min(k, rows.length)), this.#ids);
+    if (heap.size === 0) return [];
+    vectors.dotsOf(query, rows).forEach((dot, j) => heap.offer(dot, rows[j]));
     return heap.sorted().map(({ score, row }) => ({
       id: this.#ids[row],
       blobId: this.#blobIds[row],
