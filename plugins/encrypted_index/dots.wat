@@ -28,9 +28,12 @@
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (local.set $row (i32.add (local.get $row) (local.get $bytes)))
         (br $next_row))))
-  ;; out[j] = q · codes[j] (i32) for the n rows of `stride` int8 codes (a multiple of 16) starting
-  ;; at `codes`; codes lie in -127..127, so two products summed fit an i16 lane.
-  (func (export "codeDots") (param $q i32) (param $codes i32) (param $n i32) (param $stride i32) (param $out i32)
+  ;; out[j] = (q · codes[j]) * scales[j] * scale (f32) for the n rows of `stride` int8 codes
+  ;; starting at `codes` (`stride` a multiple of 64: four times 16 codes a turn), with one f32
+  ;; scale a row at `scales`; codes lie in -127..127, so two products summed fit an i16 lane.
+  (func (export "codeDots")
+    (param $q i32) (param $codes i32) (param $scales i32) (param $n i32) (param $stride i32)
+    (param $scale f32) (param $out i32)
     (local $row i32) (local $end i32) (local $i i32) (local $sum v128) (local $x v128) (local $y v128)
     (local.set $row (local.get $codes))
     (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $n) (local.get $stride))))
@@ -49,13 +52,40 @@
                 (i32x4.extadd_pairwise_i16x8_s
                   (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
                              (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
-            (local.set $i (i32.add (local.get $i) (i32.const 16)))
+            (local.set $x (v128.load offset=16 (i32.add (local.get $q) (local.get $i))))
+            (local.set $y (v128.load offset=16 (i32.add (local.get $row) (local.get $i))))
+            (local.set $sum
+              (i32x4.add (local.get $sum)
+                (i32x4.extadd_pairwise_i16x8_s
+                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
+                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
+            (local.set $x (v128.load offset=32 (i32.add (local.get $q) (local.get $i))))
+            (local.set $y (v128.load offset=32 (i32.add (local.get $row) (local.get $i))))
+            (local.set $sum
+              (i32x4.add (local.get $sum)
+                (i32x4.extadd_pairwise_i16x8_s
+                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
+                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
+            (local.set $x (v128.load offset=48 (i32.add (local.get $q) (local.get $i))))
+            (local.set $y (v128.load offset=48 (i32.add (local.get $row) (local.get $i))))
+            (local.set $sum
+              (i32x4.add (local.get $sum)
+                (i32x4.extadd_pairwise_i16x8_s
+                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
+                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 64)))
             (br $next_lanes)))
-        (i32.store (local.get $out)
-          (i32.add
-            (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
-            (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+        (f32.store (local.get $out)
+          (f32.mul
+            (f32.mul
+              (f32.convert_i32_s
+                (i32.add
+                  (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
+                  (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+              (f32.load (local.get $scales)))
+            (local.get $scale)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
+        (local.set $scales (i32.add (local.get $scales) (i32.const 4)))
         (local.set $row (i32.add (local.get $row) (local.get $stride)))
         (br $next_row))))
 )

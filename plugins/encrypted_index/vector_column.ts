@@ -24,7 +24,7 @@
  */
 
 const KERNELS =
-  "AGFzbQEAAAABCQFgBX9/f39/AAIPAQNlbnYGbWVtb3J5AgAAAwMCAAAHEwIEZG90cwAACGNvZGVEb3RzAAEKtQICkwECBH8BeyADQQJ0IQggASEFIAEgAiAIbGohBgJAA0AgBSAGTw0BQwAAAAD9EyEJQQAhBwJAA0AgByAITw0BIAkgACAHav0ABAAgBSAHav0ABAD95gH95AEhCSAHQRBqIQcMAAsLIAQgCf0fACAJ/R8BkiAJ/R8CIAn9HwOSkjgCACAEQQRqIQQgBSAIaiEFDAALCwudAQIDfwN7IAEhBSABIAIgA2xqIQYCQANAIAUgBk8NAUEA/REhCEEAIQcCQANAIAcgA08NASAAIAdq/QAEACEJIAUgB2r9AAQAIQogCCAJIAr9nAEgCSAK/Z0B/Y4B/X79rgEhCCAHQRBqIQcMAAsLIAQgCP0bACAI/RsBaiAI/RsCIAj9GwNqajYCACAEQQRqIQQgBSADaiEFDAALCws=";
+  "AGFzbQEAAAABEwJgBX9/f39/AGAHf39/f399fwACDwEDZW52Bm1lbW9yeQIAAAMDAgABBxMCBGRvdHMAAAhjb2RlRG90cwABCtcDApMBAgR/AXsgA0ECdCEIIAEhBSABIAIgCGxqIQYCQANAIAUgBk8NAUMAAAAA/RMhCUEAIQcCQANAIAcgCE8NASAJIAAgB2r9AAQAIAUgB2r9AAQA/eYB/eQBIQkgB0EQaiEHDAALCyAEIAn9HwAgCf0fAZIgCf0fAiAJ/R8DkpI4AgAgBEEEaiEEIAUgCGohBQwACwsLvwICA38DeyABIQcgASADIARsaiEIAkADQCAHIAhPDQFBAP0RIQpBACEJAkADQCAJIARPDQEgACAJav0ABAAhCyAHIAlq/QAEACEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABBAhCyAHIAlq/QAEECEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABCAhCyAHIAlq/QAEICEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABDAhCyAHIAlq/QAEMCEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogCUHAAGohCQwACwsgBiAK/RsAIAr9GwFqIAr9GwIgCv0bA2pqsiACKgIAlCAFlDgCACAGQQRqIQYgAkEEaiECIAcgBGohBwwACwsL";
 
 const PAGE = 65_536;
 /** The largest 8-bit code (-127..127, so that two products always fit the kernel's i16 lanes). */
@@ -39,18 +39,27 @@ const kernels: WebAssembly.Module | null = (() => {
   }
 })();
 
-type Dots = (query: number, rows: number, n: number, stride: number, out: number) => void;
+type Dots = (query: number, rows: number, n: number, d: number, out: number) => void;
+type CodeDots = (
+  query: number,
+  codes: number,
+  scales: number,
+  n: number,
+  stride: number,
+  scale: number,
+  out: number,
+) => void;
 
 /** The kernels over a memory of their own. */
 class Kernel {
   readonly memory = new WebAssembly.Memory({ initial: 0 });
   readonly dots: Dots;
-  readonly codeDots: Dots;
+  readonly codeDots: CodeDots;
 
   constructor() {
     const { exports } = new WebAssembly.Instance(kernels!, { env: { memory: this.memory } });
     this.dots = exports.dots as Dots;
-    this.codeDots = exports.codeDots as Dots;
+    this.codeDots = exports.codeDots as CodeDots;
   }
 
   /** Room for at least `bytes`. */
@@ -67,13 +76,16 @@ export class VectorColumn {
   #values: Float32Array = new Float32Array(0);
   /** The rows' memory (`#values`, then a query, then one score per row), once in WebAssembly. */
   #exact?: Kernel;
-  /** The 8-bit codes' memory: `#stride` bytes a row, then a query's codes, then one i32 a row. */
+  /**
+   * The 8-bit codes' memory: `#stride` bytes a row, then one scale a row (`#scales`), then a
+   * query's codes, then one approximate score a row.
+   */
   #approximate?: Kernel;
-  /** Code bytes a row: the dimensions rounded up to 16 (the padding stays zero). */
+  /** Code bytes a row: the dimensions rounded up to 64 (the padding stays zero). */
   #stride: number;
   #codes: Int8Array = new Int8Array(0);
   /** Each row's scale: its value `i` is about `codes[i] * scale`. */
-  #scales = new Float32Array(0);
+  #scales: Float32Array = new Float32Array(0);
   /** The largest distance between a row and its codes, and the largest row length, ever set. */
   #codeError = 0;
   #longest = 0;
@@ -82,14 +94,14 @@ export class VectorColumn {
   /** Room for `capacity` rows of `dimensions` floats. */
   constructor(dimensions: number, capacity: number) {
     this.dimensions = dimensions;
-    this.#stride = Math.ceil(dimensions / 16) * 16;
+    this.#stride = Math.ceil(dimensions / 64) * 64;
     this.grow(capacity);
   }
 
   /** Bytes the rows hold (with their codes and the room for a query and its scores). */
   get byteLength(): number {
     return (this.#exact?.memory.buffer.byteLength ?? this.#values.byteLength) +
-      (this.#approximate?.memory.buffer.byteLength ?? 0) + this.#scales.byteLength;
+      (this.#approximate?.memory.buffer.byteLength ?? 0);
   }
 
   /** Room for `capacity` rows, the rows kept. */
@@ -110,11 +122,12 @@ export class VectorColumn {
     this.#exact.reserve(needed);
     this.#values = new Float32Array(this.#exact.memory.buffer, 0, floats);
     this.#approximate ??= new Kernel();
-    this.#approximate.reserve(capacity * (this.#stride + 4) + this.#stride);
-    this.#codes = new Int8Array(this.#approximate.memory.buffer, 0, capacity * this.#stride);
-    const scales = new Float32Array(capacity);
-    scales.set(this.#scales);
-    this.#scales = scales;
+    const scales = this.#scales.slice(); // where they were is now room for codes
+    this.#approximate.reserve(capacity * (this.#stride + 8) + this.#stride);
+    const { buffer } = this.#approximate.memory;
+    this.#codes = new Int8Array(buffer, 0, capacity * this.#stride);
+    this.#scales = new Float32Array(buffer, capacity * this.#stride, capacity);
+    this.#scales.set(scales);
     if (moving) this.set(0, moving);
   }
 
@@ -162,35 +175,28 @@ export class VectorColumn {
     const kernel = this.#approximate;
     if (!kernel || k >= n) return Array.from({ length: n }, (_, row) => row);
     const d = this.dimensions, stride = this.#stride;
-    const at = this.#codes.byteLength;
+    const at = this.#scales.byteOffset + this.#scales.byteLength;
     const codes = new Int8Array(kernel.memory.buffer, at, stride);
     const { scale, error, length } = encode(query, codes);
     codes.fill(0, d);
-    kernel.codeDots(at, 0, n, stride, at + stride);
-    const dots = new Int32Array(kernel.memory.buffer, at + stride, n);
-    // |q·r − approximation| ≤ |q|·|r − r'| + |q − q'|·|r'|, plus the exact kernel's own rounding.
+    kernel.codeDots(at, 0, this.#scales.byteOffset, n, stride, scale, at + stride);
+    const approximations = new Float32Array(kernel.memory.buffer, at + stride, n);
+    // |q·r − approximation| ≤ |q|·|r − r'| + |q − q'|·|r'|, plus single precision's rounding.
     const bound = length * this.#codeError + error * (this.#longest + this.#codeError) +
       d * 2 ** -22 * length * this.#longest;
-    const margin = 2 * bound;
-    const scales = this.#scales;
-    const best = new Float64Array(k); // a min-heap of the k best approximations so far
-    let held = 0;
-    let floor = -Infinity;
-    const rows: number[] = [], approximations: number[] = [];
-    for (let row = 0; row < n; row++) {
-      const approximation = dots[row] * scales[row] * scale;
-      if (approximation < floor - margin) continue;
-      rows.push(row);
-      approximations.push(approximation);
-      if (held < k) {
-        siftUp(best, held++, approximation);
-        if (held === k) floor = best[0];
-      } else if (approximation > best[0]) {
-        siftDown(best, k, approximation);
-        floor = best[0];
-      }
+    const best = new Float64Array(k); // a min-heap of the k best approximations
+    for (let row = 0; row < k; row++) siftUp(best, row, approximations[row]);
+    let least = best[0];
+    for (let row = k; row < n; row++) {
+      const approximation = approximations[row];
+      if (approximation <= least) continue;
+      siftDown(best, k, approximation);
+      least = best[0];
     }
-    return rows.filter((_, i) => approximations[i] >= floor - margin);
+    const cut = least - 2 * bound;
+    const rows: number[] = [];
+    for (let row = 0; row < n; row++) if (approximations[row] >= cut) rows.push(row);
+    return rows;
   }
 
   /** Row `row`'s codes and scale, from its values. */
