@@ -260,7 +260,13 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     attributeSeal,
   });
   const metrics = new RelayerMetrics();
-  const reader = createReader({ cipher, blobs, logger, textCacheBytes: options.textCacheBytes });
+  const reader = createReader({
+    cipher,
+    blobs,
+    logger,
+    textCacheBytes: options.textCacheBytes,
+    forgotten: (text) => options.reranker?.forget?.(text),
+  });
   const records = options.records ?? new LifecycleRecords(kv());
   const identity = await RelayerIdentity.fromSecret(options.secret);
   const accessLog = await AccessLog.open({

@@ -142,6 +142,38 @@ Deno.test("recall re-scores its candidates' plaintext with the re-ranker when on
   assert.deepEqual(asked.map((a) => a.toSorted()), [texts.toSorted()], "every candidate, once");
 });
 
+Deno.test("the re-ranker keeps what it derives from texts only where texts are kept, and hears of erased ones", async () => {
+  const kept: (boolean | undefined)[] = [];
+  const forgotten: string[] = [];
+  const reranker: Reranker = {
+    name: "spy",
+    rerank(_query, candidates, options) {
+      kept.push(options?.keepTexts);
+      return Promise.resolve(candidates.map(() => 0.5));
+    },
+    forget: (text) => void forgotten.push(text),
+  };
+  for (const textCacheBytes of [undefined, 0]) {
+    kept.length = forgotten.length = 0;
+    await using t = await startTestRelayer({ reranker, textCacheBytes });
+    const alice = await t.newCaller();
+    const res = await t.signed(alice, "POST", "/api/remember/bulk", {
+      items: [{ text: "I drink green tea" }, { text: "The tea shop opens at nine" }],
+    });
+    const { job_ids } = await res.json();
+    await t.settle(alice, job_ids);
+    await t.signed(alice, "POST", "/api/recall", { query: "tea" });
+    await t.signed(alice, "DELETE", `/api/memories/${job_ids[0]}`);
+    if (textCacheBytes === 0) {
+      assert.deepEqual(kept, [false], "no text cache: nothing kept");
+      assert.deepEqual(forgotten, []);
+    } else {
+      assert.deepEqual(kept, [true], "the local cipher's texts are kept");
+      assert.deepEqual(forgotten, ["I drink green tea"], "the erased text is forgotten");
+    }
+  }
+});
+
 Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

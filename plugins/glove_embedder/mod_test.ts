@@ -88,6 +88,21 @@ Deno.test("glove: a query word most of the texts hold weighs less in the soft ma
   assert.ok(alone > bristol, "among fewer texts holding it, the same word weighs more");
 });
 
+Deno.test("glove: the re-ranker scores the same with texts kept between calls, and after forgetting", async () => {
+  const reranker = (await open()).reranker();
+  const fresh = (await open()).reranker();
+  const texts = [...VARIED_TEXTS];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < texts.length; i += 7) {
+      const query = texts[(i * 5 + round) % texts.length];
+      const some = texts.slice(i, i + 12);
+      const keptScores = await reranker.rerank(query, some, { keepTexts: true });
+      assert.deepEqual(keptScores, await fresh.rerank(query, some), `round ${round}, query ${i}`);
+    }
+    if (round === 1) texts.forEach((text) => reranker.forget(text));
+  }
+});
+
 Deno.test("glove: the cache is rebuilt when damaged, and the recipe names the index", async () => {
   const dir = await Deno.makeTempDir();
   try {

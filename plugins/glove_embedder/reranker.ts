@@ -1,6 +1,8 @@
 /**
  * The GloVe embedder's re-ranker: a word-level soft match of the query against each text, on
- * the embedder's loaded word vectors. Recall gives it its candidates' plaintext in memory.
+ * the embedder's loaded word vectors. Recall gives it its candidates' plaintext in memory. Given
+ * `keepTexts` (where the relayer keeps decrypted texts itself), the content words of the last
+ * 4,096 short texts are kept between calls, until `forget` drops an erased one.
  *
  * @example
  * ```ts
@@ -12,7 +14,7 @@
  * ```
  * @module
  */
-import type { CallOptions, Reranker } from "../../src/kit.ts";
+import type { Reranker, RerankOptions } from "../../src/kit.ts";
 import { STOP_WORDS, tokens, type WordTable } from "./glove_words.ts";
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -25,6 +27,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 interface Content {
   words: string[];
   vectors: (Float32Array | undefined)[];
+  held: ReadonlySet<string>;
 }
 
 /**
@@ -33,10 +36,16 @@ interface Content {
  */
 const REMEMBERED_WORDS = 20_000;
 
+/** Texts whose content words are kept between calls (with `keepTexts`), and their longest. */
+const REMEMBERED_TEXTS = 4_096;
+const REMEMBERED_TEXT_LENGTH = 1_000;
+
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;
   #units = new Map<number, Float32Array>();
+  /** Content words of recent texts, by text: only those given with `keepTexts`. */
+  #contents = new Map<string, Content>();
 
   /** A re-ranker over a loaded table; `GloveEmbedder.reranker()` makes one. */
   constructor(table: WordTable) {
@@ -49,14 +58,35 @@ export class GloveReranker implements Reranker {
    * weighted by its rarity in English and among the texts given (a query word that most of
    * them hold tells them apart less), and averaged.
    */
-  rerank(query: string, texts: string[], options?: CallOptions): Promise<number[]> {
+  rerank(query: string, texts: string[], options?: RerankOptions): Promise<number[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    return Promise.resolve(this.#scores(query, texts));
+    return Promise.resolve(this.#scores(query, texts, options?.keepTexts === true));
+  }
+
+  forget(text: string): void {
+    this.#contents.delete(text);
+  }
+
+  /** A text's content, kept (the most recent `REMEMBERED_TEXTS` short ones) when `keep`. */
+  #keptContent(text: string, keep: boolean): Content {
+    if (!keep || text.length > REMEMBERED_TEXT_LENGTH) return this.#content(text);
+    let content = this.#contents.get(text);
+    if (content) {
+      this.#contents.delete(text);
+    } else {
+      content = this.#content(text);
+      if (this.#contents.size >= REMEMBERED_TEXTS) {
+        this.#contents.delete(this.#contents.keys().next().value!);
+      }
+    }
+    this.#contents.set(text, content);
+    return content;
   }
 
   #content(text: string): Content {
-    const words = [...new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)))];
-    return { words, vectors: words.map((word) => this.#unit(word)) };
+    const held = new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)));
+    const words = [...held];
+    return { words, vectors: words.map((word) => this.#unit(word)), held };
   }
 
   #unit(word: string): Float32Array | undefined {
@@ -73,14 +103,13 @@ export class GloveReranker implements Reranker {
     return unit;
   }
 
-  #scores(query: string, texts: string[]): number[] {
+  #scores(query: string, texts: string[], keep: boolean): number[] {
     const table = this.#table;
     const asked = this.#content(query);
-    const contents = texts.map((text) => this.#content(text));
-    const held = contents.map(({ words }) => new Set(words));
+    const contents = texts.map((text) => this.#keptContent(text, keep));
     const weights = asked.words.map((word) => {
       const row = table.row(word);
-      const holding = held.filter((words) => words.has(word)).length;
+      const holding = contents.filter(({ held }) => held.has(word)).length;
       const amongTexts = Math.log((texts.length + 1) / (holding + 0.5));
       return (row === undefined ? 1 : table.weight(row)) * amongTexts;
     });

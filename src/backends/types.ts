@@ -396,7 +396,19 @@ export interface Reranker {
    * How well each text answers `query`, in [0, 1], in the order of `texts`; rejects when
    * `options.signal` is aborted.
    */
-  rerank(query: string, texts: string[], options?: CallOptions): Promise<number[]>;
+  rerank(query: string, texts: string[], options?: RerankOptions): Promise<number[]>;
+  /** Drops what it kept of `text` (its memory was erased); see `RerankOptions.keepTexts`. */
+  forget?(text: string): void;
+}
+
+/** Options of {@linkcode Reranker.rerank}. */
+export interface RerankOptions extends CallOptions {
+  /**
+   * What the re-ranker derives from the texts may be kept between calls, so that a text seen
+   * again costs less: set only where the relayer keeps decrypted texts itself (its cipher holds
+   * its keys), which then tells it of erased ones through `forget`.
+   */
+  keepTexts?: boolean;
 }
 
 /** A sponsored transaction, built for the sender to sign. */

@@ -318,7 +318,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
         const scores = await timed(
           "rerank",
-          () => reranker.rerank(query, [...texts.values()], { signal }),
+          () =>
+            reranker.rerank(query, [...texts.values()], { signal, keepTexts: reader.keepsTexts }),
         );
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }

@@ -21,6 +21,8 @@ export interface ReaderDependencies {
   logger: Logger;
   /** Bytes of texts kept when the cipher holds its own keys (default 64 MiB; 0 keeps none). */
   textCacheBytes?: number;
+  /** Told the text of a blob forgotten while kept, for what others derived from it. */
+  forgotten?: (text: string) => void;
 }
 
 /** Reads memories; see the module documentation. */
@@ -35,6 +37,8 @@ export interface MemoryReader {
   >;
   /** Forgets what is kept of a blob (its memory was erased). */
   forget(blobId: string): void;
+  /** Whether texts are kept between reads (the cipher holds its own keys and there is room). */
+  readonly keepsTexts: boolean;
 }
 
 export function createReader(deps: ReaderDependencies): MemoryReader {
@@ -44,6 +48,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
   /** Blobs forgotten lately: a read that began before the erase does not keep their text. */
   const forgotten = new Set<string>();
   return {
+    keepsTexts: cache !== undefined,
     async read(owner, { id, blobId }, { credentials, signal }) {
       const cached = cache?.get(owner, blobId);
       if (cached !== undefined) return cached;
@@ -69,7 +74,8 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       }
     },
     forget(blobId) {
-      cache?.delete(blobId);
+      const text = cache?.delete(blobId);
+      if (text !== undefined) deps.forgotten?.(text);
       if (forgotten.size >= 10_000) forgotten.clear();
       forgotten.add(blobId);
     },

@@ -37,12 +37,13 @@ export class TextCache {
     return entry.text;
   }
 
-  /** Forgets a blob's text (its memory was erased). */
-  delete(blobId: string): void {
+  /** Forgets a blob's text (its memory was erased); returns it, if it was kept. */
+  delete(blobId: string): string | undefined {
     const entry = this.#texts.get(blobId);
-    if (!entry) return;
+    if (!entry) return undefined;
     this.#texts.delete(blobId);
     this.#bytes -= entryBytes(blobId, entry.text);
+    return entry.text;
   }
 
   /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
