@@ -265,7 +265,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     blobs,
     logger,
     textCacheBytes: options.textCacheBytes,
-    forgotten: (text) => options.reranker?.forget?.(text),
+    dropped: (text) => options.reranker?.forget?.(text),
   });
   const records = options.records ?? new LifecycleRecords(kv());
   const identity = await RelayerIdentity.fromSecret(options.secret);

@@ -142,34 +142,41 @@ Deno.test("recall re-scores its candidates' plaintext with the re-ranker when on
   assert.deepEqual(asked.map((a) => a.toSorted()), [texts.toSorted()], "every candidate, once");
 });
 
-Deno.test("the re-ranker keeps what it derives from texts only where texts are kept, and hears of erased ones", async () => {
-  const kept: (boolean | undefined)[] = [];
+Deno.test("the re-ranker keeps what it derives only from texts the relayer keeps, and hears when one goes", async () => {
+  const texts = ["I drink green tea", "The tea shop opens at nine"];
+  const kept: string[][] = [];
   const forgotten: string[] = [];
   const reranker: Reranker = {
     name: "spy",
     rerank(_query, candidates, options) {
-      kept.push(options?.keepTexts);
+      kept.push(candidates.filter((text) => options?.keep?.(text)).toSorted());
       return Promise.resolve(candidates.map(() => 0.5));
     },
     forget: (text) => void forgotten.push(text),
   };
-  for (const textCacheBytes of [undefined, 0]) {
+  // Room for both texts, for none, and for one (each takes 2 bytes a character and 128 more).
+  for (const textCacheBytes of [undefined, 0, 400]) {
     kept.length = forgotten.length = 0;
     await using t = await startTestRelayer({ reranker, textCacheBytes });
     const alice = await t.newCaller();
     const res = await t.signed(alice, "POST", "/api/remember/bulk", {
-      items: [{ text: "I drink green tea" }, { text: "The tea shop opens at nine" }],
+      items: texts.map((text) => ({ text })),
     });
     const { job_ids } = await res.json();
     await t.settle(alice, job_ids);
     await t.signed(alice, "POST", "/api/recall", { query: "tea" });
     await t.signed(alice, "DELETE", `/api/memories/${job_ids[0]}`);
     if (textCacheBytes === 0) {
-      assert.deepEqual(kept, [false], "no text cache: nothing kept");
+      assert.deepEqual(kept, [[]], "no text cache: nothing kept");
       assert.deepEqual(forgotten, []);
+    } else if (textCacheBytes === 400) {
+      assert.equal(kept[0].length, 1, "only the text the cache still holds");
+      const pushedOut = texts.find((text) => !kept[0].includes(text));
+      const erased = kept[0][0] === texts[0] ? [texts[0]] : [];
+      assert.deepEqual(forgotten, [pushedOut, ...erased], "pushed out, then erased, forgotten");
     } else {
-      assert.deepEqual(kept, [true], "the local cipher's texts are kept");
-      assert.deepEqual(forgotten, ["I drink green tea"], "the erased text is forgotten");
+      assert.deepEqual(kept, [texts.toSorted()], "the local cipher's texts are kept");
+      assert.deepEqual(forgotten, [texts[0]], "the erased text is forgotten");
     }
   }
 });

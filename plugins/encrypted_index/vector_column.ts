@@ -74,14 +74,17 @@ export class VectorColumn {
   #capacity = 0;
   /** Row `r` is `#values[r * dimensions .. (r + 1) * dimensions]`; replaced when it grows. */
   #values: Float32Array = new Float32Array(0);
-  /** The rows' memory (`#values`, then a query, then one score per row), once in WebAssembly. */
+  /** The rows' memory (`#values`, then a query, then one score), once in WebAssembly. */
   #exact?: Kernel;
   /**
    * The 8-bit codes' memory: `#stride` bytes a row, then one scale a row (`#scales`), then a
    * query's codes, then one approximate score a row.
    */
   #approximate?: Kernel;
-  /** Code bytes a row: the dimensions rounded up to 64 (the padding stays zero). */
+  /**
+   * Code bytes a row: the dimensions rounded up to 64. A row's padding may hold anything (after
+   * a growth, what was there before); the query's is zero, so it adds nothing.
+   */
   #stride: number;
   #codes: Int8Array = new Int8Array(0);
   /** Each row's scale: its value `i` is about `codes[i] * scale`. */
@@ -110,7 +113,7 @@ export class VectorColumn {
     this.#capacity = capacity;
     const d = this.dimensions;
     const floats = capacity * d;
-    const needed = (floats + d + capacity) * 4;
+    const needed = (floats + d + 1) * 4;
     if (!this.#exact && (!kernels || d % 4 !== 0 || needed < PAGE)) {
       const values = new Float32Array(floats);
       values.set(this.#values);
@@ -173,6 +176,7 @@ export class VectorColumn {
    */
   shortlist(query: Float32Array, n: number, k: number): number[] {
     const kernel = this.#approximate;
+    if (k <= 0) return [];
     if (!kernel || k >= n) return Array.from({ length: n }, (_, row) => row);
     const d = this.dimensions, stride = this.#stride;
     const at = this.#scales.byteOffset + this.#scales.byteLength;

@@ -1,8 +1,8 @@
 /**
  * The GloVe embedder's re-ranker: a word-level soft match of the query against each text, on
- * the embedder's loaded word vectors. Recall gives it its candidates' plaintext in memory. Given
- * `keepTexts` (where the relayer keeps decrypted texts itself), the content words of the last
- * 4,096 short texts are kept between calls, until `forget` drops an erased one.
+ * the embedder's loaded word vectors. Recall gives it its candidates' plaintext in memory. The
+ * content words of the texts `keep` allows (those the relayer keeps decrypted itself) are kept
+ * between calls, at most 32,768 words in all, until `forget` drops them.
  *
  * @example
  * ```ts
@@ -36,16 +36,19 @@ interface Content {
  */
 const REMEMBERED_WORDS = 20_000;
 
-/** Texts whose content words are kept between calls (with `keepTexts`), and their longest. */
-const REMEMBERED_TEXTS = 4_096;
-const REMEMBERED_TEXT_LENGTH = 1_000;
+/**
+ * Content words of texts kept between calls (those `RerankOptions.keep` allows), counted over all
+ * the texts kept; past it the least recently used texts go.
+ */
+const REMEMBERED_TEXT_WORDS = 32_768;
 
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;
   #units = new Map<number, Float32Array>();
-  /** Content words of recent texts, by text: only those given with `keepTexts`. */
+  /** Content words of recent texts, by text: only those `keep` allowed. */
   #contents = new Map<string, Content>();
+  #contentWords = 0;
 
   /** A re-ranker over a loaded table; `GloveEmbedder.reranker()` makes one. */
   constructor(table: WordTable) {
@@ -60,26 +63,33 @@ export class GloveReranker implements Reranker {
    */
   rerank(query: string, texts: string[], options?: RerankOptions): Promise<number[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    return Promise.resolve(this.#scores(query, texts, options?.keepTexts === true));
+    return Promise.resolve(this.#scores(query, texts, options?.keep));
   }
 
+  /** Drops the content words kept of `text`, if any. */
   forget(text: string): void {
+    const content = this.#contents.get(text);
+    if (!content) return;
     this.#contents.delete(text);
+    this.#contentWords -= content.words.length;
   }
 
-  /** A text's content, kept (the most recent `REMEMBERED_TEXTS` short ones) when `keep`. */
-  #keptContent(text: string, keep: boolean): Content {
-    if (!keep || text.length > REMEMBERED_TEXT_LENGTH) return this.#content(text);
-    let content = this.#contents.get(text);
-    if (content) {
+  /** A text's content words, kept between calls when `keep` allows it (the most recent). */
+  #keptContent(text: string, keep?: (text: string) => boolean): Content {
+    const kept = this.#contents.get(text);
+    if (kept) {
       this.#contents.delete(text);
-    } else {
-      content = this.#content(text);
-      if (this.#contents.size >= REMEMBERED_TEXTS) {
-        this.#contents.delete(this.#contents.keys().next().value!);
-      }
+      this.#contents.set(text, kept);
+      return kept;
     }
+    const content = this.#content(text);
+    if (!keep?.(text) || content.words.length > REMEMBERED_TEXT_WORDS) return content;
     this.#contents.set(text, content);
+    this.#contentWords += content.words.length;
+    for (const [oldest] of this.#contents) {
+      if (this.#contentWords <= REMEMBERED_TEXT_WORDS) break;
+      this.forget(oldest);
+    }
     return content;
   }
 
@@ -103,7 +113,7 @@ export class GloveReranker implements Reranker {
     return unit;
   }
 
-  #scores(query: string, texts: string[], keep: boolean): number[] {
+  #scores(query: string, texts: string[], keep?: (text: string) => boolean): number[] {
     const table = this.#table;
     const asked = this.#content(query);
     const contents = texts.map((text) => this.#keptContent(text, keep));

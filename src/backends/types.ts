@@ -397,18 +397,18 @@ export interface Reranker {
    * `options.signal` is aborted.
    */
   rerank(query: string, texts: string[], options?: RerankOptions): Promise<number[]>;
-  /** Drops what it kept of `text` (its memory was erased); see `RerankOptions.keepTexts`. */
+  /** Drops what it kept of `text`, if anything (see `RerankOptions.keep`). */
   forget?(text: string): void;
 }
 
 /** Options of {@linkcode Reranker.rerank}. */
 export interface RerankOptions extends CallOptions {
   /**
-   * What the re-ranker derives from the texts may be kept between calls, so that a text seen
-   * again costs less: set only where the relayer keeps decrypted texts itself (its cipher holds
-   * its keys), which then tells it of erased ones through `forget`.
+   * The texts of which the re-ranker may keep what it derives, so that a text seen again costs
+   * less: those the relayer keeps decrypted itself (its cipher holds its keys), which then tells
+   * it through `forget` when it stops keeping one (erased, or pushed out of its text cache).
    */
-  keepTexts?: boolean;
+  keep?: (text: string) => boolean;
 }
 
 /** A sponsored transaction, built for the sender to sign. */

@@ -181,19 +181,41 @@ export function routesFor<C extends RouteContext>() {
   ): Route<C> => route<C>(method, pathname, handle as Route<C>["handle"], options);
 }
 
+/**
+ * What a path pattern starts with before its first group, wildcard or escape, and whether that
+ * is all of it: a path can match only if it starts so (is so), which is far cheaper to ask than
+ * the pattern, which parses the URL each time.
+ */
+const literals = new WeakMap<URLPattern, { literal: string; whole: boolean }>();
+
+function literalOf(pattern: URLPattern): { literal: string; whole: boolean } {
+  let known = literals.get(pattern);
+  if (!known) {
+    const at = pattern.pathname.search(/[:*(){}\\?+]/);
+    known = at < 0
+      ? { literal: pattern.pathname, whole: true }
+      : { literal: pattern.pathname.slice(0, at), whole: false };
+    literals.set(pattern, known);
+  }
+  return known;
+}
+
 /** The route for `method` and `url`, or the methods the path allows, or nothing. */
 export function matchRoute<C extends RouteContext>(
   routes: Route<C>[],
   method: string,
   url: string,
 ): RouteMatch<C> {
+  const { pathname } = new URL(url);
   const allow = new Set<string>();
   for (const candidate of routes) {
-    const match = candidate.pattern.exec(url);
-    if (!match) continue;
+    const { literal, whole } = literalOf(candidate.pattern);
+    if (whole ? pathname !== literal : !pathname.startsWith(literal)) continue;
+    const match = whole ? undefined : candidate.pattern.exec(url);
+    if (match === null) continue;
     if (candidate.method === method) {
       const params: Record<string, string> = {};
-      for (const [name, value] of Object.entries(match.pathname.groups)) {
+      for (const [name, value] of Object.entries(match?.pathname.groups ?? {})) {
         if (value !== undefined) params[name] = value;
       }
       return { kind: "found", route: candidate, params };

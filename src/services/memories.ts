@@ -316,10 +316,15 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       if (reranker) {
         const read = await readAll(candidates);
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
+        // What the re-ranker derives from a text it may keep while the reader keeps the text.
+        const held = new Set(
+          candidates.filter((hit) => reader.holds(owner, hit.blobId)).map((hit) =>
+            texts.get(hit.id)
+          ),
+        );
         const scores = await timed(
           "rerank",
-          () =>
-            reranker.rerank(query, [...texts.values()], { signal, keepTexts: reader.keepsTexts }),
+          () => reranker.rerank(query, [...texts.values()], { signal, keep: (t) => held.has(t) }),
         );
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }

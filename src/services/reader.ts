@@ -21,8 +21,8 @@ export interface ReaderDependencies {
   logger: Logger;
   /** Bytes of texts kept when the cipher holds its own keys (default 64 MiB; 0 keeps none). */
   textCacheBytes?: number;
-  /** Told the text of a blob forgotten while kept, for what others derived from it. */
-  forgotten?: (text: string) => void;
+  /** Told of each text that stops being kept (erased, or pushed out), for what others keep of it. */
+  dropped?: (text: string) => void;
 }
 
 /** Reads memories; see the module documentation. */
@@ -37,18 +37,19 @@ export interface MemoryReader {
   >;
   /** Forgets what is kept of a blob (its memory was erased). */
   forget(blobId: string): void;
-  /** Whether texts are kept between reads (the cipher holds its own keys and there is room). */
-  readonly keepsTexts: boolean;
+  /** Whether the text of `owner`'s blob `blobId` is kept now (never, where the cipher holds no keys). */
+  holds(owner: string, blobId: string): boolean;
 }
 
 export function createReader(deps: ReaderDependencies): MemoryReader {
   const { cipher, blobs, logger } = deps;
   const cacheBytes = deps.textCacheBytes ?? 64 * 2 ** 20;
-  const cache = cipher.holdsKeys && cacheBytes > 0 ? new TextCache(cacheBytes) : undefined;
+  const cache = cipher.holdsKeys && cacheBytes > 0
+    ? new TextCache(cacheBytes, deps.dropped)
+    : undefined;
   /** Blobs forgotten lately: a read that began before the erase does not keep their text. */
   const forgotten = new Set<string>();
   return {
-    keepsTexts: cache !== undefined,
     async read(owner, { id, blobId }, { credentials, signal }) {
       const cached = cache?.get(owner, blobId);
       if (cached !== undefined) return cached;
@@ -73,9 +74,9 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
         return null;
       }
     },
+    holds: (owner, blobId) => cache?.holds(owner, blobId) ?? false,
     forget(blobId) {
-      const text = cache?.delete(blobId);
-      if (text !== undefined) deps.forgotten?.(text);
+      cache?.delete(blobId);
       if (forgotten.size >= 10_000) forgotten.clear();
       forgotten.add(blobId);
     },

@@ -20,12 +20,20 @@ export class TextCache {
   #bytes = 0;
   #budget: number;
 
+  #dropped?: (text: string) => void;
+
   /**
    * A cache holding at most `budgetBytes`, each entry counted as its text and blob id (two bytes
-   * a character) and 128 bytes of bookkeeping.
+   * a character) and 128 bytes of bookkeeping; `dropped` hears of every text that leaves it.
    */
-  constructor(budgetBytes: number) {
+  constructor(budgetBytes: number, dropped?: (text: string) => void) {
     this.#budget = budgetBytes;
+    this.#dropped = dropped;
+  }
+
+  /** Whether the text of `owner`'s blob `blobId` is kept (it stays where it is). */
+  holds(owner: string, blobId: string): boolean {
+    return this.#texts.get(blobId)?.owner === owner;
   }
 
   /** The text of `owner`'s blob `blobId`, if kept (it becomes the most recently used). */
@@ -37,13 +45,10 @@ export class TextCache {
     return entry.text;
   }
 
-  /** Forgets a blob's text (its memory was erased); returns it, if it was kept. */
-  delete(blobId: string): string | undefined {
+  /** Forgets a blob's text (its memory was erased). */
+  delete(blobId: string): void {
     const entry = this.#texts.get(blobId);
-    if (!entry) return undefined;
-    this.#texts.delete(blobId);
-    this.#bytes -= entryBytes(blobId, entry.text);
-    return entry.text;
+    if (entry) this.#drop(blobId, entry.text);
   }
 
   /** Keeps `text` as what `owner`'s blob `blobId` decrypts to, within the budget. */
@@ -54,9 +59,14 @@ export class TextCache {
     this.#bytes += size;
     for (const [oldest, old] of this.#texts) {
       if (this.#bytes <= this.#budget) break;
-      this.#texts.delete(oldest);
-      this.#bytes -= entryBytes(oldest, old.text);
+      this.#drop(oldest, old.text);
     }
+  }
+
+  #drop(blobId: string, text: string): void {
+    this.#texts.delete(blobId);
+    this.#bytes -= entryBytes(blobId, text);
+    this.#dropped?.(text);
   }
 }
 
