@@ -16,7 +16,7 @@
  * record.has(print, Date.now()); // true
  * ```
  */
-import { sha256 } from "@noble/hashes/sha2";
+import { createHash } from "node:crypto";
 
 /** A request key's 64-bit fingerprint, as two 32-bit halves. */
 export interface Fingerprint {
@@ -26,14 +26,12 @@ export interface Fingerprint {
   lo: number;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * The fingerprint of a request key: the first 8 bytes of its SHA-256. Two keys share one with
  * probability 2⁻⁶⁴, and nobody can make them collide on purpose.
  */
 export function fingerprintOf(key: string): Fingerprint {
-  const digest = sha256(encoder.encode(key));
+  const digest = createHash("sha256").update(key).digest();
   const hi = (digest[0] << 24 | digest[1] << 16 | digest[2] << 8 | digest[3]) >>> 0;
   const lo = (digest[4] << 24 | digest[5] << 16 | digest[6] << 8 | digest[7]) >>> 0;
   // (0, 0) marks an empty slot.

@@ -4,9 +4,8 @@
  * as on Sui.
  */
 import { Buffer } from "node:buffer";
-import { createPrivateKey, createPublicKey, sign } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto";
 import { blake2b } from "@noble/hashes/blake2";
-import { sha256 } from "@noble/hashes/sha2";
 import { LruMap } from "./lru_map.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -68,7 +67,7 @@ export function addressOf(publicKey: string): string {
   return address;
 }
 
-/** Up to this size a SHA-256 is computed in JavaScript, faster than a round trip to WebCrypto. */
+/** Up to this size a SHA-256 is computed at once (`node:crypto`), faster than a round trip to WebCrypto. */
 const SMALL_HASH_BYTES = 1024;
 const encoder = new TextEncoder();
 /** The SHA-256 of no bytes: the body hash of every GET. */
@@ -76,12 +75,12 @@ const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 
 /**
  * SHA-256 of bytes (or of a text's UTF-8 bytes) as lowercase hex. Small inputs (a signed
- * request's body, mostly) are hashed at once in JavaScript; larger ones by WebCrypto.
+ * request's body, mostly) are hashed at once; larger ones by WebCrypto, off the main thread.
  */
 export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promise<string> {
   const data = typeof bytes === "string" ? encoder.encode(bytes) : bytes;
   if (data.byteLength === 0) return EMPTY_SHA256;
-  if (data.byteLength <= SMALL_HASH_BYTES) return sha256(data).toHex();
+  if (data.byteLength <= SMALL_HASH_BYTES) return createHash("sha256").update(data).digest("hex");
   return new Uint8Array(await crypto.subtle.digest("SHA-256", data)).toHex();
 }
 
