@@ -65,7 +65,11 @@ export class WordTable {
   /** A word's unit vector, or `undefined` for a word GloVe does not know. */
   unit(word: string): Float32Array | undefined {
     const row = this.row(word);
-    if (row === undefined) return undefined;
+    return row === undefined ? undefined : this.unitAt(row);
+  }
+
+  /** The unit vector of row `row`. */
+  unitAt(row: number): Float32Array {
     const { values } = this.vectors;
     const vector = new Float32Array(DIMENSIONS);
     for (let i = 0; i < DIMENSIONS; i++) vector[i] = values[row * DIMENSIONS + i];

@@ -23,10 +23,10 @@ function dot(a: Float32Array, b: Float32Array): number {
   return sum;
 }
 
-/** A text's distinct content words, in order, with their unit vectors (unknown words have none). */
+/** A text's distinct content words, in order, with their rows in the table (-1: unknown). */
 interface Content {
   words: string[];
-  vectors: (Float32Array | undefined)[];
+  rows: Int32Array;
   held: ReadonlySet<string>;
 }
 
@@ -96,15 +96,22 @@ export class GloveReranker implements Reranker {
   #content(text: string): Content {
     const held = new Set(tokens(text).filter((w) => !STOP_WORDS.has(w)));
     const words = [...held];
-    return { words, vectors: words.map((word) => this.#unit(word)), held };
+    return { words, rows: Int32Array.from(words, (word) => this.#table.row(word) ?? -1), held };
   }
 
-  #unit(word: string): Float32Array | undefined {
-    const row = this.#table.row(word);
-    if (row === undefined) return undefined;
+  /** The unit vectors of a content's words (`undefined` for unknown words). */
+  #vectors({ rows }: Content): (Float32Array | undefined)[] {
+    const vectors = new Array<Float32Array | undefined>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      vectors[i] = rows[i] < 0 ? undefined : this.#unit(rows[i]);
+    }
+    return vectors;
+  }
+
+  #unit(row: number): Float32Array {
     let unit = this.#units.get(row);
     if (!unit) {
-      unit = this.#table.unit(word)!;
+      unit = this.#table.unitAt(row);
       if (this.#units.size >= REMEMBERED_WORDS) {
         this.#units.delete(this.#units.keys().next().value!);
       }
@@ -116,6 +123,7 @@ export class GloveReranker implements Reranker {
   #scores(query: string, texts: string[], keep?: (text: string) => boolean): number[] {
     const table = this.#table;
     const asked = this.#content(query);
+    const askedVectors = this.#vectors(asked);
     const contents = texts.map((text) => this.#keptContent(text, keep));
     const weights = asked.words.map((word) => {
       const row = table.row(word);
@@ -124,11 +132,13 @@ export class GloveReranker implements Reranker {
       return (row === undefined ? 1 : table.weight(row)) * amongTexts;
     });
     const total = weights.reduce((sum, weight) => sum + weight, 0);
-    return contents.map(({ words, vectors }) => {
+    return contents.map((content) => {
       if (total === 0) return 0;
+      const { words } = content;
+      const vectors = this.#vectors(content);
       let score = 0;
       asked.words.forEach((word, q) => {
-        const vector = asked.vectors[q];
+        const vector = askedVectors[q];
         let best = 0;
         words.forEach((other, i) => {
           const v = vectors[i];
