@@ -2,7 +2,7 @@
  * The GloVe embedder's re-ranker: a word-level soft match of the query against each text, on
  * the embedder's loaded word vectors. Recall gives it its candidates' plaintext in memory. The
  * content words of the texts `keep` allows (those the relayer keeps decrypted itself) are kept
- * between calls, at most 32,768 words in all, until `forget` drops them.
+ * between calls, at most 65,536 words in all, until `forget` drops them.
  *
  * @example
  * ```ts
@@ -40,7 +40,7 @@ const REMEMBERED_WORDS = 20_000;
  * Content words of texts kept between calls (those `RerankOptions.keep` allows), counted over all
  * the texts kept; past it the least recently used texts go.
  */
-const REMEMBERED_TEXT_WORDS = 32_768;
+const REMEMBERED_TEXT_WORDS = 65_536;
 
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
