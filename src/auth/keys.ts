@@ -67,7 +67,7 @@ export function addressOf(publicKey: string): string {
   return address;
 }
 
-/** Up to this size a SHA-256 is computed at once (`node:crypto`), faster than a round trip to WebCrypto. */
+/** Up to this size a SHA-256 is computed at once, faster than a round trip to WebCrypto. */
 const SMALL_HASH_BYTES = 1024;
 const encoder = new TextEncoder();
 /** The SHA-256 of no bytes: the body hash of every GET. */

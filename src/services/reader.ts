@@ -21,7 +21,7 @@ export interface ReaderDependencies {
   logger: Logger;
   /** Bytes of texts kept when the cipher holds its own keys (default 64 MiB; 0 keeps none). */
   textCacheBytes?: number;
-  /** Told of each text that stops being kept (erased, or pushed out), for what others keep of it. */
+  /** Told of each text no longer kept (erased, or pushed out), for what others keep of it. */
   dropped?: (text: string) => void;
 }
 
@@ -37,7 +37,7 @@ export interface MemoryReader {
   >;
   /** Forgets what is kept of a blob (its memory was erased). */
   forget(blobId: string): void;
-  /** Whether the text of `owner`'s blob `blobId` is kept now (never, where the cipher holds no keys). */
+  /** Whether the text of `owner`'s blob `blobId` is kept now (never without the cipher's keys). */
   holds(owner: string, blobId: string): boolean;
 }
 

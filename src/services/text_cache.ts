@@ -19,7 +19,6 @@ export class TextCache {
   #texts = new Map<string, { owner: string; text: string }>();
   #bytes = 0;
   #budget: number;
-
   #dropped?: (text: string) => void;
 
   /**
