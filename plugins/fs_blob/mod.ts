@@ -27,6 +27,7 @@
 import {
   backendError,
   type BlobEntry,
+  blobIdOf,
   type BlobMeta,
   type BlobStore,
   type CallOptions,
@@ -95,12 +96,6 @@ async function syncDir(dir: string): Promise<void> {
   } finally {
     folder.close();
   }
-}
-
-/** The content-addressed id of `bytes`: the unpadded base64url of their SHA-256. */
-async function blobIdOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return digest.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /** The metadata in a file, or `null` when it is empty or cut short (a crash while writing). */
@@ -190,7 +185,7 @@ export class FsBlobStore implements BlobStore {
   ): Promise<string> {
     options?.signal?.throwIfAborted();
     try {
-      const blobId = await blobIdOf(bytes);
+      const blobId = blobIdOf(bytes);
       const path = this.#objectPath(blobId);
       await this.#mkdir(path.slice(0, path.lastIndexOf("/")));
       // The first put of these bytes decides their metadata.
@@ -213,7 +208,7 @@ export class FsBlobStore implements BlobStore {
   async #putBytes(path: string, blobId: string, bytes: Uint8Array<ArrayBuffer>): Promise<void> {
     if (await writeNew(path, bytes)) return;
     const found = await Deno.readFile(path);
-    if (found.byteLength === bytes.byteLength && await blobIdOf(found) === blobId) return;
+    if (found.byteLength === bytes.byteLength && blobIdOf(found) === blobId) return;
     await writeAtomic(path, bytes);
   }
 

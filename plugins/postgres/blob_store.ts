@@ -17,6 +17,7 @@ import postgres from "postgres";
 import {
   backendError,
   type BlobEntry,
+  blobIdOf,
   type BlobMeta,
   type BlobStore,
   type CallOptions,
@@ -37,12 +38,6 @@ export interface PgBlobStoreOptions {
   database: Database;
   /** The relayer's 32-byte secret (`SVC_MASTER_KEY`), the same on every relayer. */
   secret: Uint8Array<ArrayBuffer>;
-}
-
-/** The content-addressed id of `bytes`: the unpadded base64url of their SHA-256. */
-export async function blobIdOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return digest.toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
 /**
@@ -121,10 +116,8 @@ export class PgBlobStore implements BlobStore {
     options?: CallOptions,
   ): Promise<string> {
     options?.signal?.throwIfAborted();
-    const [blobId, place] = await Promise.all([
-      blobIdOf(bytes),
-      this.#place(meta.owner, meta.namespace),
-    ]);
+    const blobId = blobIdOf(bytes);
+    const place = await this.#place(meta.owner, meta.namespace);
     // The first put of these bytes decides their metadata.
     await query(
       this.#sql`insert into svc_blobs_objects

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { blobStoreSuite } from "../../src/testing/mod.ts";
-import { blobIdOf, PgBlobStore } from "./blob_store.ts";
+import { blobIdOf } from "../../src/kit.ts";
+import { PgBlobStore } from "./blob_store.ts";
 import { Database } from "./database.ts";
 import { testDatabase } from "./test_server.ts";
 

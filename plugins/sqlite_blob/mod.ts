@@ -18,11 +18,11 @@
  * base64url characters are ignored. The store is synchronous underneath: a read or a commit
  * runs on the calling thread, as short as one SQLite statement (a commit waits for the disk).
  */
-import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import {
   backendError,
   type BlobEntry,
+  blobIdOf,
   type BlobMeta,
   type BlobStore,
   type CallOptions,
@@ -54,11 +54,6 @@ const PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
 
 /** Rows `entries` reads at a time. */
 const PAGE = 500;
-
-/** The content-addressed id of `bytes`: the unpadded base64url of their SHA-256. */
-function blobIdOf(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("base64url");
-}
 
 interface Row {
   id: string;

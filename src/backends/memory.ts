@@ -16,6 +16,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "./types.ts";
+import { blobIdOf } from "./blob_id.ts";
 
 /** Cosine distance of two vectors (0 identical, 2 opposite; 1 when either is zero). */
 export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -167,14 +168,14 @@ export class MemoryBlobStore implements BlobStore {
   readonly name = "memory";
   #blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: BlobMeta }>();
 
+  // deno-lint-ignore require-await
   async put(
     bytes: Uint8Array<ArrayBuffer>,
     meta: BlobMeta,
     options?: CallOptions,
   ): Promise<string> {
     options?.signal?.throwIfAborted();
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    const blobId = digest.toBase64({ alphabet: "base64url", omitPadding: true });
+    const blobId = blobIdOf(bytes);
     if (!this.#blobs.has(blobId)) {
       // Only the fields of BlobMeta are kept, as a persistent store writes them.
       const { owner, namespace, memoryId, createdAt, sealedVector } = meta;
