@@ -3,6 +3,7 @@
  * queue (`svc migrate-store`): each job record with its text still sealed (as `kv_job_texts.ts`
  * sealed it) and the ciphertext its worker saved, and the dead letters.
  */
+import { concatBytes } from "../crypto/sealing.ts";
 import type { JobRecord } from "./job_queue.ts";
 import type { CiphertextMark } from "./kv_job_texts.ts";
 
@@ -19,13 +20,6 @@ export interface StoredJob {
 export interface DeadLetter {
   job_id: string;
   error: string;
-}
-
-function concat(chunks: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  chunks.reduce((offset, c) => (out.set(c, offset), offset + c.byteLength), 0);
-  return out;
 }
 
 /** Every job record of `kv` (a `KvJobQueue`'s), by id, with its sealed text and ciphertext. */
@@ -45,10 +39,10 @@ export async function* storedJobs(kv: Deno.Kv): AsyncIterable<StoredJob> {
       );
       // A ciphertext cut short is none: the job encrypts again.
       if (chunks.length === mark.chunks) {
-        ciphertext = { attempt: mark.attempt, bytes: concat(chunks) };
+        ciphertext = { attempt: mark.attempt, bytes: concatBytes(...chunks) };
       }
     }
-    yield { record, sealedText: text.length > 0 ? concat(text) : null, ciphertext };
+    yield { record, sealedText: text.length > 0 ? concatBytes(...text) : null, ciphertext };
   }
 }
 

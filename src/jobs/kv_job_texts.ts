@@ -11,7 +11,7 @@
  * of one chunk, and list the chunks of the others.
  */
 import { SvcError } from "../errors.ts";
-import { openBytes, sealBytes } from "../crypto/sealing.ts";
+import { concatBytes, openBytes, sealBytes } from "../crypto/sealing.ts";
 
 /** How long records, texts and ciphertexts are kept. */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
@@ -44,13 +44,6 @@ export function chunksOf(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer
     chunks.push(bytes.slice(offset, offset + CHUNK_BYTES));
   }
   return chunks;
-}
-
-function concat(chunks: Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  chunks.reduce((offset, c) => (out.set(c, offset), offset + c.byteLength), 0);
-  return out;
 }
 
 /** What finishing jobs removes: set on the finishing commit; the rest listed afterwards. */
@@ -100,7 +93,7 @@ export class KvJobTexts {
       this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] }),
     );
     if (chunks.length === 0) return null;
-    return await this.#open(jobId, concat(chunks.map((entry) => entry.value)));
+    return await this.#open(jobId, concatBytes(...chunks.map((entry) => entry.value)));
   }
 
   /** `payload` of each job, in order. */
@@ -174,7 +167,9 @@ export class KvJobTexts {
     const chunks = await Array.fromAsync(this.#kv.list<Uint8Array<ArrayBuffer>>({
       prefix: ["job_ciphertext_chunk", jobId, mark.attempt],
     }));
-    return chunks.length === mark.chunks ? concat(chunks.map((entry) => entry.value)) : null;
+    return chunks.length === mark.chunks
+      ? concatBytes(...chunks.map((entry) => entry.value))
+      : null;
   }
 
   /**

@@ -30,6 +30,7 @@
  * ```
  */
 import { timingSafeEqual } from "../auth/compare.ts";
+import { concatBytes } from "../crypto/sealing.ts";
 import { SvcError } from "../errors.ts";
 
 /** The `format` of the header. */
@@ -144,17 +145,6 @@ async function associatedData(headerLine: Uint8Array<ArrayBuffer>) {
   };
 }
 
-/** Joins byte pieces into one array. */
-function concat(pieces: Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.byteLength;
-  }
-  return out;
-}
-
 /** Byte pieces held until a chunk's worth has come. */
 class Pending {
   #pieces: Uint8Array[] = [];
@@ -167,7 +157,7 @@ class Pending {
 
   /** The first `n` bytes (at most what is held), taken out. */
   take(n: number): Uint8Array<ArrayBuffer> {
-    const all = concat(this.#pieces, this.length);
+    const all = concatBytes(...this.#pieces);
     const taken = all.slice(0, n);
     const rest = all.subarray(Math.min(n, all.length));
     this.#pieces = rest.byteLength ? [rest] : [];
@@ -267,7 +257,7 @@ async function readHeaderLine(reader: ReadableStreamDefaultReader<Uint8Array>) {
   while (read.length < MAX_HEADER_BYTES) {
     const { value, done } = await reader.read();
     if (done) break;
-    read = concat([read, value], read.length + value.length);
+    read = concatBytes(read, value);
     const end = read.indexOf(0x0a);
     if (end >= 0 && end < MAX_HEADER_BYTES) {
       return { line: read.slice(0, end + 1), rest: read.subarray(end + 1) };
