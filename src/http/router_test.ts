@@ -59,7 +59,7 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
   ];
   for (const path of paths) {
     for (const method of ["GET", "POST", "DELETE", "PUT"]) {
-      const url = `http://127.0.0.1:8000${path}`;
+      const url = `http://127.0.0.1:4321${path}`;
       assert.deepEqual(matchRoute(routes, method, url), expected(method, url), `${method} ${path}`);
     }
   }
