@@ -5,7 +5,7 @@
  * `SVC_PUBLIC_URL`, which version 2 signatures name as audience).
  */
 import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
-import { freePort, type RelayerProcess, startRelayer, svcCli } from "./relayer_process.ts";
+import { type RelayerProcess, startRelayer, svcCli } from "./relayer_process.ts";
 
 export const CLUSTER_MASTER_KEY = "5a".repeat(32);
 
@@ -50,30 +50,11 @@ export async function startCluster(
 ): Promise<Cluster> {
   const database = await testDatabase();
   const root = await Deno.makeTempDir({ prefix: "svc-cluster-" });
-  const port = freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const shared = {
-    SVC_STORE: "postgres",
-    SVC_DATABASE_URL: database.url,
-    SVC_DATABASE_POOL: "4",
-    SVC_MASTER_KEY: CLUSTER_MASTER_KEY,
-    SVC_PUBLIC_URL: url,
-    ...env,
-  };
-  const dataDir = (i: number) => `${root}/relayer-${i}`;
   const relayers: (RelayerProcess | undefined)[] = new Array(size).fill(undefined);
   const forwarded = new Array(size).fill(0);
-  const start = async (i: number) => {
-    await Deno.mkdir(dataDir(i), { recursive: true });
-    relayers[i] = await startRelayer(dataDir(i), { ...shared, ...envOf(i) }, {
-      processGroup: true,
-    });
-    return relayers[i]!;
-  };
-  // One after another: the first migrates the schema, the others find it ready.
-  for (let i = 0; i < size; i++) await start(i);
+  // The balancer listens first, on a port of its own: the relayers' ports cannot take it.
   let next = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, async (request) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     for (let tries = 0; tries < size; tries++) {
       const i = next++ % size;
       const relayer = relayers[i];
@@ -90,6 +71,31 @@ export async function startCluster(
       status: 503,
     });
   });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const shared = {
+    SVC_STORE: "postgres",
+    SVC_DATABASE_URL: database.url,
+    SVC_DATABASE_POOL: "4",
+    SVC_MASTER_KEY: CLUSTER_MASTER_KEY,
+    SVC_PUBLIC_URL: url,
+    ...env,
+  };
+  const dataDir = (i: number) => `${root}/relayer-${i}`;
+  const start = async (i: number) => {
+    await Deno.mkdir(dataDir(i), { recursive: true });
+    relayers[i] = await startRelayer(dataDir(i), { ...shared, ...envOf(i) }, {
+      processGroup: true,
+    });
+    return relayers[i]!;
+  };
+  // One after another: the first migrates the schema, the others find it ready.
+  try {
+    for (let i = 0; i < size; i++) await start(i);
+  } catch (error) {
+    await server.shutdown();
+    for (const relayer of relayers) await relayer?.[Symbol.asyncDispose]();
+    throw error;
+  }
   return {
     url,
     database,
