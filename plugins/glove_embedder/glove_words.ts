@@ -1,7 +1,6 @@
 /**
  * The words of the GloVe embedder and its re-ranker: how a text is cut into GloVe's tokens, the
- * stop words, and lookups in the word-vector table (a word's row, its rarity weight, its unit
- * vector).
+ * stop words, and lookups in the word-vector table (a word's row, its rarity weight, its values).
  *
  * @example
  * ```ts
@@ -10,7 +9,8 @@
  * @module
  */
 import { words } from "../../src/kit.ts";
-import { DIMENSIONS, type WordVectors } from "./vectors.ts";
+import type { WordVectors } from "./vectors.ts";
+import { WordRows } from "./word_rows.ts";
 
 const SIF_A = 1e-3;
 
@@ -40,19 +40,32 @@ export function tokens(text: string): string[] {
   return out;
 }
 
-/** Lookups in a loaded word-vector table. */
+/**
+ * Lookups in a loaded word-vector table: a word's row and rarity weight, and the rows as the
+ * embedder and the re-ranker read them ({@link WordRows}: the only copy of the values kept).
+ */
 export class WordTable {
-  readonly vectors: WordVectors;
+  /** Word → row, rows in frequency order. */
+  readonly index: Map<string, number>;
+  /** Row `r`'s values are `rows.values[r * ROW ..]` times `scales[r]`. */
+  readonly scales: Float32Array;
+  /** The first principal component of frequent word vectors, removed from sentences. */
+  readonly commonDirection: Float32Array;
+  /** The rows' values, kept here only (the table's `values` are copied, then can go). */
+  readonly rows: WordRows;
   #logCount: number;
 
   constructor(vectors: WordVectors) {
-    this.vectors = vectors;
+    this.index = vectors.index;
+    this.scales = vectors.scales;
+    this.commonDirection = vectors.commonDirection;
+    this.rows = new WordRows(vectors.values, vectors.count);
     this.#logCount = Math.log(vectors.count) + 0.5772;
   }
 
   /** The row of a word, trying the singular of a simple plural. */
   row(word: string): number | undefined {
-    const { index } = this.vectors;
+    const { index } = this;
     return index.get(word) ??
       (word.length > 3 && word.endsWith("s") ? index.get(word.slice(0, -1)) : undefined);
   }
@@ -60,20 +73,5 @@ export class WordTable {
   /** The SIF-style weight of a word: rarer words count more. */
   weight(row: number): number {
     return SIF_A / (SIF_A + 1 / ((row + 1) * this.#logCount));
-  }
-
-  /** A word's unit vector, or `undefined` for a word GloVe does not know. */
-  unit(word: string): Float32Array | undefined {
-    const row = this.row(word);
-    return row === undefined ? undefined : this.unitAt(row);
-  }
-
-  /** The unit vector of row `row`. */
-  unitAt(row: number): Float32Array {
-    const { values } = this.vectors;
-    const vector = new Float32Array(DIMENSIONS);
-    for (let i = 0; i < DIMENSIONS; i++) vector[i] = values[row * DIMENSIONS + i];
-    const norm = Math.hypot(...vector) || 1;
-    return vector.map((x) => x / norm);
   }
 }

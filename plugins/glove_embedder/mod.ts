@@ -18,6 +18,7 @@
 import { type CallOptions, type Embedder, SvcError } from "../../src/kit.ts";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
+import { ROW } from "./word_rows.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
 
 export { GloveReranker, tokens };
@@ -78,7 +79,8 @@ export class GloveEmbedder implements Embedder {
 
   #embedOne(text: string): Float32Array {
     const table = this.#table;
-    const { values, scales, commonDirection } = table.vectors;
+    const { scales, commonDirection } = table;
+    const { values } = table.rows;
     const all = tokens(text);
     const content = all.filter((w) => !STOP_WORDS.has(w));
     const used = content.length ? content : all;
@@ -98,7 +100,7 @@ export class GloveEmbedder implements Embedder {
         continue;
       }
       const weight = table.weight(row) * scales[row];
-      for (let i = 0; i < DIMENSIONS; i++) dense[i] += weight * values[row * DIMENSIONS + i];
+      for (let i = 0; i < DIMENSIONS; i++) dense[i] += weight * values[row * ROW + i];
     }
     let projection = 0;
     for (let i = 0; i < DIMENSIONS; i++) projection += dense[i] * commonDirection[i];

@@ -17,24 +17,12 @@
 import type { Reranker, RerankOptions } from "../../src/kit.ts";
 import { STOP_WORDS, tokens, type WordTable } from "./glove_words.ts";
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
-  return sum;
-}
-
 /** A text's distinct content words, in order, with their rows in the table (-1: unknown). */
 interface Content {
   words: string[];
   rows: Int32Array;
   held: ReadonlySet<string>;
 }
-
-/**
- * Unit vectors of GloVe words kept between calls, by row (words of the public vocabulary only,
- * nothing of a memory's text); past it the oldest go.
- */
-const REMEMBERED_WORDS = 20_000;
 
 /**
  * Content words of texts kept between calls (those `RerankOptions.keep` allows), counted over all
@@ -45,7 +33,6 @@ const REMEMBERED_TEXT_WORDS = 65_536;
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;
-  #units = new Map<number, Float32Array>();
   /** Content words of recent texts, by text: only those `keep` allowed. */
   #contents = new Map<string, Content>();
   #contentWords = 0;
@@ -99,53 +86,47 @@ export class GloveReranker implements Reranker {
     return { words, rows: Int32Array.from(words, (word) => this.#table.row(word) ?? -1), held };
   }
 
-  /** The unit vectors of a content's words (`undefined` for unknown words). */
-  #vectors({ rows }: Content): (Float32Array | undefined)[] {
-    const vectors = new Array<Float32Array | undefined>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      vectors[i] = rows[i] < 0 ? undefined : this.#unit(rows[i]);
-    }
-    return vectors;
-  }
-
-  #unit(row: number): Float32Array {
-    let unit = this.#units.get(row);
-    if (!unit) {
-      unit = this.#table.unitAt(row);
-      if (this.#units.size >= REMEMBERED_WORDS) {
-        this.#units.delete(this.#units.keys().next().value!);
-      }
-      this.#units.set(row, unit);
-    }
-    return unit;
-  }
-
   #scores(query: string, texts: string[], keep?: (text: string) => boolean): number[] {
     const table = this.#table;
     const asked = this.#content(query);
-    const askedVectors = this.#vectors(asked);
     const contents = texts.map((text) => this.#keptContent(text, keep));
-    const weights = asked.words.map((word) => {
-      const row = table.row(word);
+    const weights = asked.words.map((word, q) => {
       const holding = contents.filter(({ held }) => held.has(word)).length;
       const amongTexts = Math.log((texts.length + 1) / (holding + 0.5));
-      return (row === undefined ? 1 : table.weight(row)) * amongTexts;
+      return (asked.rows[q] < 0 ? 1 : table.weight(asked.rows[q])) * amongTexts;
     });
     const total = weights.reduce((sum, weight) => sum + weight, 0);
-    return contents.map((content) => {
-      if (total === 0) return 0;
-      const { words } = content;
-      const vectors = this.#vectors(content);
+    if (total === 0) return contents.map(() => 0);
+    // The best similarity of each query word to a word of each text, over the known words.
+    const m = asked.words.length;
+    const best = new Float32Array(contents.length * m);
+    const asking = asked.rows.filter((row) => row >= 0);
+    const askedAt = asked.words.flatMap((_, q) => asked.rows[q] >= 0 ? [q] : []);
+    let known = 0;
+    for (const { rows } of contents) for (const row of rows) if (row >= 0) known++;
+    const wordRows = new Int32Array(known), textOf = new Int32Array(known);
+    let at = 0;
+    contents.forEach(({ rows }, text) => {
+      for (const row of rows) {
+        if (row < 0) continue;
+        wordRows[at] = row;
+        textOf[at++] = text;
+      }
+    });
+    table.rows.similarities(asking, wordRows, (q0, mPart, w0, nPart, found) => {
+      for (let w = 0; w < nPart; w++) {
+        const slots = textOf[w0 + w] * m;
+        for (let q = 0; q < mPart; q++) {
+          const slot = slots + askedAt[q0 + q];
+          if (found[w * mPart + q] > best[slot]) best[slot] = found[w * mPart + q];
+        }
+      }
+    });
+    return contents.map(({ held }, text) => {
       let score = 0;
       asked.words.forEach((word, q) => {
-        const vector = askedVectors[q];
-        let best = 0;
-        words.forEach((other, i) => {
-          const v = vectors[i];
-          const similarity = other === word ? 1 : vector && v ? dot(vector, v) : 0;
-          if (similarity > best) best = similarity;
-        });
-        score += weights[q] * best;
+        // A word's similarity with itself or its plural is 1 give or take rounding: say 1.
+        score += weights[q] * (held.has(word) ? 1 : Math.min(best[text * m + q], 1));
       });
       return score / total;
     });

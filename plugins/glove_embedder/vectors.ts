@@ -123,20 +123,25 @@ export function encode(table: Awaited<ReturnType<typeof convert>>): Uint8Array {
   return bytes;
 }
 
-/** Parses a cache file; `null` when it is not one (or of another format). */
+/**
+ * Parses a cache file; `null` when it is not one (or of another format). The values are a view
+ * of `bytes`; the rest is copied.
+ */
 export function decode(bytes: Uint8Array): WordVectors | null {
   if (bytes.byteLength < 16) return null;
-  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  const [magic, format, count, dimensions] = new Uint32Array(buffer, 0, 4);
+  const floats = (at: number, count: number) =>
+    new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + count * 4));
+  const [magic, format, count, dimensions] = new Uint32Array(floats(0, 4).buffer);
   if (magic !== MAGIC || format !== FORMAT || dimensions !== DIMENSIONS) return null;
+  if (bytes.byteLength < 16 + count * (4 + DIMENSIONS) + DIMENSIONS * 4) return null;
   let at = 16;
-  const scales = new Float32Array(buffer, at, count);
+  const scales = floats(at, count);
   at += count * 4;
-  const commonDirection = new Float32Array(buffer, at, DIMENSIONS);
+  const commonDirection = floats(at, DIMENSIONS);
   at += DIMENSIONS * 4;
-  const values = new Int8Array(buffer, at, count * DIMENSIONS);
+  const values = new Int8Array(bytes.buffer, bytes.byteOffset + at, count * DIMENSIONS);
   at += count * DIMENSIONS;
-  const names = new TextDecoder().decode(new Uint8Array(buffer, at)).split("\n");
+  const names = new TextDecoder().decode(bytes.subarray(at)).split("\n");
   if (names.length !== count) return null;
   const index = new Map<string, number>();
   names.forEach((name, row) => index.set(name, row));
