@@ -28,13 +28,15 @@
         (local.set $out (i32.add (local.get $out) (i32.const 4)))
         (local.set $row (i32.add (local.get $row) (local.get $bytes)))
         (br $next_row))))
-  ;; out[j] = (q · codes[j]) * scales[j] * scale (f32) for the n rows of `stride` int8 codes
-  ;; starting at `codes` (`stride` a multiple of 64: four times 16 codes a turn), with one f32
-  ;; scale a row at `scales`; codes lie in -127..127, so two products summed fit an i16 lane.
+  ;; out[j] = (q · codes[j] − offset) * scales[j] * scale (f32) for the n rows of `stride`
+  ;; codes starting at `codes` (`stride` a multiple of 64: four times 16 codes a turn), with one
+  ;; f32 scale a row at `scales`. The query's codes are in -127..127; a row's are its 7-bit codes
+  ;; plus 64, in 0..127, as relaxed SIMD's dot product of i8 by i7 lanes wants them, and
+  ;; `offset` is 64 times the sum of the query's codes.
   (func (export "codeDots")
     (param $q i32) (param $codes i32) (param $scales i32) (param $n i32) (param $stride i32)
-    (param $scale f32) (param $out i32)
-    (local $row i32) (local $end i32) (local $i i32) (local $sum v128) (local $x v128) (local $y v128)
+    (param $scale f32) (param $offset i32) (param $out i32)
+    (local $row i32) (local $end i32) (local $i i32) (local $sum v128)
     (local.set $row (local.get $codes))
     (local.set $end (i32.add (local.get $codes) (i32.mul (local.get $n) (local.get $stride))))
     (block $done
@@ -45,43 +47,37 @@
         (block $row_done
           (loop $next_lanes
             (br_if $row_done (i32.ge_u (local.get $i) (local.get $stride)))
-            (local.set $x (v128.load (i32.add (local.get $q) (local.get $i))))
-            (local.set $y (v128.load (i32.add (local.get $row) (local.get $i))))
             (local.set $sum
-              (i32x4.add (local.get $sum)
-                (i32x4.extadd_pairwise_i16x8_s
-                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
-                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
-            (local.set $x (v128.load offset=16 (i32.add (local.get $q) (local.get $i))))
-            (local.set $y (v128.load offset=16 (i32.add (local.get $row) (local.get $i))))
+              (i32x4.relaxed_dot_i8x16_i7x16_add_s
+                (v128.load (i32.add (local.get $q) (local.get $i)))
+                (v128.load (i32.add (local.get $row) (local.get $i)))
+                (local.get $sum)))
             (local.set $sum
-              (i32x4.add (local.get $sum)
-                (i32x4.extadd_pairwise_i16x8_s
-                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
-                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
-            (local.set $x (v128.load offset=32 (i32.add (local.get $q) (local.get $i))))
-            (local.set $y (v128.load offset=32 (i32.add (local.get $row) (local.get $i))))
+              (i32x4.relaxed_dot_i8x16_i7x16_add_s
+                (v128.load offset=16 (i32.add (local.get $q) (local.get $i)))
+                (v128.load offset=16 (i32.add (local.get $row) (local.get $i)))
+                (local.get $sum)))
             (local.set $sum
-              (i32x4.add (local.get $sum)
-                (i32x4.extadd_pairwise_i16x8_s
-                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
-                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
-            (local.set $x (v128.load offset=48 (i32.add (local.get $q) (local.get $i))))
-            (local.set $y (v128.load offset=48 (i32.add (local.get $row) (local.get $i))))
+              (i32x4.relaxed_dot_i8x16_i7x16_add_s
+                (v128.load offset=32 (i32.add (local.get $q) (local.get $i)))
+                (v128.load offset=32 (i32.add (local.get $row) (local.get $i)))
+                (local.get $sum)))
             (local.set $sum
-              (i32x4.add (local.get $sum)
-                (i32x4.extadd_pairwise_i16x8_s
-                  (i16x8.add (i16x8.extmul_low_i8x16_s (local.get $x) (local.get $y))
-                             (i16x8.extmul_high_i8x16_s (local.get $x) (local.get $y))))))
+              (i32x4.relaxed_dot_i8x16_i7x16_add_s
+                (v128.load offset=48 (i32.add (local.get $q) (local.get $i)))
+                (v128.load offset=48 (i32.add (local.get $row) (local.get $i)))
+                (local.get $sum)))
             (local.set $i (i32.add (local.get $i) (i32.const 64)))
             (br $next_lanes)))
         (f32.store (local.get $out)
           (f32.mul
             (f32.mul
               (f32.convert_i32_s
-                (i32.add
-                  (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
-                  (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum)))))
+                (i32.sub
+                  (i32.add
+                    (i32.add (i32x4.extract_lane 0 (local.get $sum)) (i32x4.extract_lane 1 (local.get $sum)))
+                    (i32.add (i32x4.extract_lane 2 (local.get $sum)) (i32x4.extract_lane 3 (local.get $sum))))
+                  (local.get $offset)))
               (f32.load (local.get $scales)))
             (local.get $scale)))
         (local.set $out (i32.add (local.get $out) (i32.const 4)))

@@ -1,6 +1,6 @@
 /**
  * A namespace decrypted into memory: its rows column by column, the unit vectors one after
- * another in a `VectorColumn`, searched exactly (the rows its 8-bit codes shortlist scored
+ * another in a `VectorColumn`, searched exactly (the rows its 7-bit codes shortlist scored
  * exactly, the best `k` kept in a heap). It also knows which stored block holds each row, so a
  * write can rewrite just the blocks it touches.
  */

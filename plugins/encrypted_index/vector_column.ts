@@ -2,18 +2,20 @@
  * The unit vectors of a resident namespace, one row after another in WebAssembly memory, and
  * their dot products with a query computed by WebAssembly SIMD kernels (`dots.wat`). Rows that
  * fit in less than one WebAssembly page (64 KiB: small namespaces, which are many) live in a
- * plain `Float32Array` and are scored in JavaScript, as are all rows where WebAssembly SIMD is
- * missing or the dimensions are not a multiple of 4. Both compute in single precision, so a row
+ * plain `Float32Array` and are scored in JavaScript, as are all rows where WebAssembly SIMD (with
+ * its relaxed instructions) is missing or the dimensions are not a multiple of 4. Both compute in single precision, so a row
  * scores the same either way.
  *
- * In WebAssembly memory each row also has an 8-bit copy (one scale a row), which a search scans
- * first: a quarter of the bytes, about three times as fast as the exact scan. `shortlist` keeps
- * every row whose approximate score could, within a bound on the rounding worked out for each
- * query, place among the best; only those are scored exactly. A search so returns exactly what
- * scoring every row would, ties included.
+ * In WebAssembly memory each row also has a 7-bit copy (one scale a row; each code is stored plus
+ * 64, as relaxed SIMD's dot product of 8-bit by 7-bit lanes wants it), which a search scans first
+ * with the query coded in 8 bits: a quarter of the bytes, three to four times as fast as the exact
+ * scan. `shortlist` keeps every row whose approximate score could, within a bound on the rounding
+ * worked out for each query, place among the best; only those are scored exactly. A search so
+ * returns exactly what scoring every row would, ties included.
  *
  * The kernels are `dots.wat` compiled with wabt 1.0.39 and base64-encoded:
- * `npx -y -p wabt@1.0.39 wat2wasm dots.wat -o dots.wasm && base64 -w0 dots.wasm`.
+ * `npx -y -p wabt@1.0.39 wat2wasm --enable-relaxed-simd dots.wat -o dots.wasm && base64 -w0
+ * dots.wasm`. A runtime without (relaxed) WebAssembly SIMD scores every row in JavaScript.
  *
  * @example
  * ```ts
@@ -24,13 +26,16 @@
  */
 
 const KERNELS =
-  "AGFzbQEAAAABEwJgBX9/f39/AGAHf39/f399fwACDwEDZW52Bm1lbW9yeQIAAAMDAgABBxMCBGRvdHMAAAhjb2RlRG90cwABCtcDApMBAgR/AXsgA0ECdCEIIAEhBSABIAIgCGxqIQYCQANAIAUgBk8NAUMAAAAA/RMhCUEAIQcCQANAIAcgCE8NASAJIAAgB2r9AAQAIAUgB2r9AAQA/eYB/eQBIQkgB0EQaiEHDAALCyAEIAn9HwAgCf0fAZIgCf0fAiAJ/R8DkpI4AgAgBEEEaiEEIAUgCGohBQwACwsLvwICA38DeyABIQcgASADIARsaiEIAkADQCAHIAhPDQFBAP0RIQpBACEJAkADQCAJIARPDQEgACAJav0ABAAhCyAHIAlq/QAEACEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABBAhCyAHIAlq/QAEECEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABCAhCyAHIAlq/QAEICEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogACAJav0ABDAhCyAHIAlq/QAEMCEMIAogCyAM/ZwBIAsgDP2dAf2OAf1+/a4BIQogCUHAAGohCQwACwsgBiAK/RsAIAr9GwFqIAr9GwIgCv0bA2pqsiACKgIAlCAFlDgCACAGQQRqIQYgAkEEaiECIAcgBGohBwwACwsL";
+  "AGFzbQEAAAABFAJgBX9/f39/AGAIf39/f399f38AAg8BA2VudgZtZW1vcnkCAAADAwIAAQcTAgRkb3RzAAAIY29kZURvdHMAAQr+AgKTAQIEfwF7IANBAnQhCCABIQUgASACIAhsaiEGAkADQCAFIAZPDQFDAAAAAP0TIQlBACEHAkADQCAHIAhPDQEgCSAAIAdq/QAEACAFIAdq/QAEAP3mAf3kASEJIAdBEGohBwwACwsgBCAJ/R8AIAn9HwGSIAn9HwIgCf0fA5KSOAIAIARBBGohBCAFIAhqIQUMAAsLC+YBAgN/AXsgASEIIAEgAyAEbGohCQJAA0AgCCAJTw0BQQD9ESELQQAhCgJAA0AgCiAETw0BIAAgCmr9AAQAIAggCmr9AAQAIAv9kwIhCyAAIApq/QAEECAIIApq/QAEECAL/ZMCIQsgACAKav0ABCAgCCAKav0ABCAgC/2TAiELIAAgCmr9AAQwIAggCmr9AAQwIAv9kwIhCyAKQcAAaiEKDAALCyAHIAv9GwAgC/0bAWogC/0bAiAL/RsDamogBmuyIAIqAgCUIAWUOAIAIAdBBGohByACQQRqIQIgCCAEaiEIDAALCws=";
 
 const PAGE = 65_536;
-/** The largest 8-bit code (-127..127, so that two products always fit the kernel's i16 lanes). */
+/** The largest code of a query (-127..127). */
 const CODE = 127;
+/** The largest code of a row (-63..63), stored plus {@link ROW_OFFSET} (1..127, as i7 lanes). */
+const ROW_CODE = 63;
+const ROW_OFFSET = 64;
 
-/** The compiled kernels, or `null` where this runtime has no WebAssembly SIMD. */
+/** The compiled kernels, or `null` where this runtime has no (relaxed) WebAssembly SIMD. */
 const kernels: WebAssembly.Module | null = (() => {
   try {
     return new WebAssembly.Module(Uint8Array.fromBase64(KERNELS));
@@ -47,6 +52,7 @@ type CodeDots = (
   n: number,
   stride: number,
   scale: number,
+  offset: number,
   out: number,
 ) => void;
 
@@ -77,17 +83,17 @@ export class VectorColumn {
   /** The rows' memory (`#values`, then a query, then one score), once in WebAssembly. */
   #exact?: Kernel;
   /**
-   * The 8-bit codes' memory: `#stride` bytes a row, then one scale a row (`#scales`), then a
-   * query's codes, then one approximate score a row.
+   * The codes' memory: `#stride` bytes a row, then one scale a row (`#scales`), then a query's
+   * codes, then one approximate score a row.
    */
   #approximate?: Kernel;
   /**
-   * Code bytes a row: the dimensions rounded up to 64. A row's padding may hold anything (after
-   * a growth, what was there before); the query's is zero, so it adds nothing.
+   * Code bytes a row: the dimensions rounded up to 64. Padding is zero, a row's and the query's,
+   * so it adds nothing.
    */
   #stride: number;
   #codes: Int8Array = new Int8Array(0);
-  /** Each row's scale: its value `i` is about `codes[i] * scale`. */
+  /** Each row's scale: its value `i` is about `(codes[i] - ROW_OFFSET) * scale`. */
   #scales: Float32Array = new Float32Array(0);
   /** The largest distance between a row and its codes, and the largest row length, ever set. */
   #codeError = 0;
@@ -181,9 +187,20 @@ export class VectorColumn {
     const d = this.dimensions, stride = this.#stride;
     const at = this.#scales.byteOffset + this.#scales.byteLength;
     const codes = new Int8Array(kernel.memory.buffer, at, stride);
-    const { scale, error, length } = encode(query, codes);
+    const { scale, error, length } = encode(query, codes, CODE);
     codes.fill(0, d);
-    kernel.codeDots(at, 0, this.#scales.byteOffset, n, stride, scale, at + stride);
+    let sum = 0;
+    for (let i = 0; i < d; i++) sum += codes[i];
+    kernel.codeDots(
+      at,
+      0,
+      this.#scales.byteOffset,
+      n,
+      stride,
+      scale,
+      ROW_OFFSET * sum,
+      at + stride,
+    );
     const approximations = new Float32Array(kernel.memory.buffer, at + stride, n);
     // |q·r − approximation| ≤ |q|·|r − r'| + |q − q'|·|r'|, plus single precision's rounding.
     const bound = length * this.#codeError + error * (this.#longest + this.#codeError) +
@@ -203,14 +220,14 @@ export class VectorColumn {
     return rows;
   }
 
-  /** Row `row`'s codes and scale, from its values. */
+  /** Row `row`'s codes (plus the offset, zeros past the dimensions) and scale, from its values. */
   #encode(row: number): void {
     const d = this.dimensions;
     const values = this.#values.subarray(row * d, (row + 1) * d);
-    const { scale, error, length } = encode(
-      values,
-      this.#codes.subarray(row * this.#stride, row * this.#stride + d),
-    );
+    const codes = this.#codes.subarray(row * this.#stride, (row + 1) * this.#stride);
+    const { scale, error, length } = encode(values, codes, ROW_CODE);
+    for (let i = 0; i < d; i++) codes[i] += ROW_OFFSET;
+    codes.fill(0, d);
     this.#scales[row] = scale;
     this.#codeError = Math.max(this.#codeError, error);
     this.#longest = Math.max(this.#longest, length);
@@ -229,11 +246,11 @@ export class VectorColumn {
 }
 
 /**
- * Writes `vector`'s 8-bit codes to `codes`, with one scale (a single-precision value, as rows
- * keep it): `scale`, the distance between the vector and its codes times the scale (`error`),
- * and the vector's length.
+ * Writes `vector`'s codes, in -`top`..`top`, to `codes`, with one scale (a single-precision
+ * value, as rows keep it): `scale`, the distance between the vector and its codes times the scale
+ * (`error`), and the vector's length.
  */
-function encode(vector: Float32Array, codes: Int8Array): {
+function encode(vector: Float32Array, codes: Int8Array, top: number): {
   scale: number;
   error: number;
   length: number;
@@ -243,10 +260,10 @@ function encode(vector: Float32Array, codes: Int8Array): {
     largest = Math.max(largest, Math.abs(value));
     squares += value * value;
   }
-  const scale = Math.fround(largest / CODE);
+  const scale = Math.fround(largest / top);
   let errors = 0;
   for (let i = 0; i < vector.length; i++) {
-    const code = scale === 0 ? 0 : Math.max(-CODE, Math.min(CODE, Math.round(vector[i] / scale)));
+    const code = scale === 0 ? 0 : Math.max(-top, Math.min(top, Math.round(vector[i] / scale)));
     codes[i] = code;
     errors += (vector[i] - code * scale) ** 2;
   }

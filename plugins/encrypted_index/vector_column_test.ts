@@ -51,7 +51,7 @@ function best(scores: number[], k: number): number[] {
   return all(scores.length).filter((row) => scores[row] >= kth);
 }
 
-Deno.test("vector column: the 8-bit shortlist holds every row an exact scan ranks in the best k, ties included", () => {
+Deno.test("vector column: the shortlist holds every row an exact scan ranks in the best k, ties included", () => {
   const random = seededRandom(11);
   for (const dimensions of [128, 100, 384]) {
     const n = 4000;
