@@ -84,6 +84,7 @@
  */
 export { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
 export type {
+  AcceptOptions,
   CiphertextToSave,
   JobCompletion,
   JobHandler,
@@ -133,7 +134,7 @@ export {
   verifySignedRequest,
 } from "./src/auth/verify.ts";
 export { Ed25519Verifier } from "./src/auth/ed25519.ts";
-export type { ReplayGuard } from "./src/auth/replay_guard.ts";
+export type { CarriedClaim, PendingClaim, ReplayGuard } from "./src/auth/replay_guard.ts";
 export {
   createLogger,
   type LogFields,

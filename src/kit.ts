@@ -54,9 +54,10 @@ export { type WordOptions, words } from "./text/words.ts";
 export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
-export type { ReplayGuard } from "./auth/replay_guard.ts";
+export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
 export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
+  type AcceptOptions,
   type CiphertextToSave,
   type JobCompletion,
   type JobHandler,

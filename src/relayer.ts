@@ -45,7 +45,7 @@ import { metricsRoutes } from "./routes/metrics.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { accessLogRoutes, withAccessLog } from "./routes/access_log.ts";
 import { accountRoutes } from "./routes/account.ts";
-import type { Accessed, HandlerContext } from "./routes/context.ts";
+import { type Accessed, answeringOnceClaimed, type HandlerContext } from "./routes/context.ts";
 import { llmRoutes } from "./routes/llm.ts";
 import { memoryRoutes } from "./routes/memories.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
@@ -338,42 +338,45 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     limit: options.authFailuresPerMinute,
     now: options.now,
   });
-  const routes: Route<HandlerContext>[] = withAccessLog([
-    ...serviceRoutes({
-      mode: options.mode ?? "embedded",
-      packageId: options.packageId ?? "",
-      backends: {
-        chain: options.directory.name,
-        cipher: options.cipher.name,
-        blobStore: options.blobs.name,
-        vectorStore: options.vectors.name,
-        // Read on every request: a reindex changes the embedder while the relayer runs.
-        get embedder() {
-          return options.embedder.model;
+  const routes: Route<HandlerContext>[] = withAccessLog(
+    answeringOnceClaimed([
+      ...serviceRoutes({
+        mode: options.mode ?? "embedded",
+        packageId: options.packageId ?? "",
+        backends: {
+          chain: options.directory.name,
+          cipher: options.cipher.name,
+          blobStore: options.blobs.name,
+          vectorStore: options.vectors.name,
+          // Read on every request: a reindex changes the embedder while the relayer runs.
+          get embedder() {
+            return options.embedder.model;
+          },
+          llm: options.llm?.name ?? "none",
         },
-        llm: options.llm?.name ?? "none",
-      },
-      receiptKey: identity.publicKey,
-      sidecar: () => options.sidecar?.status() ?? "down",
-      mcpSessions: () => options.sidecar?.sessions() ?? 0,
-    }),
-    ...accountRoutes(),
-    ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
-    ...lifecycleRoutes(lifecycle),
-    ...portabilityRoutes(createExportService({ lifecycle, vectors, logger }), service),
-    ...llmRoutes(
-      options.llm &&
-        createLlmService({ llm: options.llm, embedder, vectors, memories: service }),
-    ),
-    ...sidecarRoutes(
-      options.sidecar,
-      new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
-      hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
-    ),
-    ...accessLogRoutes(accessLog),
-    ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
-    ...openApiRoutes(() => routes),
-  ], accessLog);
+        receiptKey: identity.publicKey,
+        sidecar: () => options.sidecar?.status() ?? "down",
+        mcpSessions: () => options.sidecar?.sessions() ?? 0,
+      }),
+      ...accountRoutes(),
+      ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
+      ...lifecycleRoutes(lifecycle),
+      ...portabilityRoutes(createExportService({ lifecycle, vectors, logger }), service),
+      ...llmRoutes(
+        options.llm &&
+          createLlmService({ llm: options.llm, embedder, vectors, memories: service }),
+      ),
+      ...sidecarRoutes(
+        options.sidecar,
+        new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
+        hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
+      ),
+      ...accessLogRoutes(accessLog),
+      ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
+      ...openApiRoutes(() => routes),
+    ]),
+    accessLog,
+  );
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
     // The proxy appends the address it saw: the last entry is the one to trust.
@@ -451,7 +454,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       if (route.signed) {
         caller = await counted(
           context.clientAddress,
-          () => verifySignedBody(context.request, headers!, context.body, verifyDeps),
+          () => verifySignedBody(context.request, headers!, context.body, verifyDeps, route.claim),
         );
         failures.succeeded(context.clientAddress, caller.publicKey);
       }

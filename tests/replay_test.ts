@@ -67,12 +67,23 @@ Deno.test("replay: requests answered just before a SIGKILL are refused after the
     };
     // Sent together, so that their claims are written in group commits (and fewer than the 30
     // failed authentications a minute that rate-limit an address, which the replays count as).
+    // Whatever writes its claim: before the route runs, while it runs (whoami, recall), or in
+    // the commit that accepts its jobs (remember, bulk).
     const requests = await Promise.all([
-      ...Array.from({ length: 16 }, () => signed("/api/whoami")),
+      ...Array.from({ length: 10 }, () => signed("/api/whoami")),
       ...Array.from(
         { length: 8 },
         (_, i) => signed("/api/recall", JSON.stringify({ query: `bees ${i}` })),
       ),
+      ...Array.from(
+        { length: 4 },
+        (_, i) => signed("/api/remember", JSON.stringify({ text: `I keep ${i + 2} hives` })),
+      ),
+      ...Array.from({ length: 2 }, (_, i) =>
+        signed(
+          "/api/remember/bulk",
+          JSON.stringify({ items: [{ text: `My bees ${i} swarmed` }, { text: `Wasps ${i}` }] }),
+        )),
     ]);
     assert.deepEqual(
       await Promise.all(requests.map(send)),

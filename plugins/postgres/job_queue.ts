@@ -14,6 +14,7 @@
  */
 import {
   acceptedRecord,
+  type AcceptOptions,
   backendError,
   type CiphertextToSave,
   exhaustedError,
@@ -127,9 +128,10 @@ export class PgJobQueue implements JobQueue {
 
   /**
    * Inserts the records and sealed texts in one statement, shared with the accepts made
-   * meanwhile (`job_accept.ts`).
+   * meanwhile (`job_accept.ts`). The request's replay claim (kept elsewhere) is settled first.
    */
-  async accept(inputs: JobInput[]): Promise<JobRecord[]> {
+  async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
+    await options.claim?.settle();
     const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
     if (records.length === 0) return records;

@@ -27,6 +27,36 @@ import {
 export interface ReplayGuard {
   /** `true` the first time `key` is claimed within `ttlMs`, `false` after that. */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Decides a claim as `claim` does, but leaves its durable write to the caller: `false` when
+   * `key` was used, else the {@link PendingClaim}, already refused to any later claim of `key`.
+   * Optional: without it, callers claim.
+   */
+  reserve?(key: string, ttlMs: number): Promise<PendingClaim | false>;
+}
+
+/**
+ * A claim decided but not yet durable (from {@link ReplayGuard.reserve}). Its request must make
+ * no change before the claim is durable, unless the commit making that change carries the claim;
+ * and it is answered only once `settle` has resolved.
+ */
+export interface PendingClaim {
+  /** Makes the claim durable, with the claims committed meanwhile; later calls share that write. */
+  settle(): Promise<void>;
+  /**
+   * The claim's write for a commit on `kv` to carry, when the claim is kept in `kv`: `add` it to
+   * the commit before committing, and call `landed` once the commit has landed (then `settle`
+   * writes nothing). `undefined` when the claim is kept elsewhere.
+   */
+  carriedBy?(kv: Deno.Kv): CarriedClaim | undefined;
+}
+
+/** A claim's write within another commit (see {@link PendingClaim.carriedBy}). */
+export interface CarriedClaim {
+  /** Adds the claim's write to `op`. */
+  add(op: Deno.AtomicOperation): void;
+  /** Tells the claim that a commit holding its write has landed. */
+  landed(): void;
 }
 
 /** Settings of {@link KvReplayGuard.open}. */
@@ -56,7 +86,7 @@ interface StoredBatch {
   prints: Uint8Array;
 }
 
-interface PendingClaim {
+interface QueuedClaim {
   print: Fingerprint;
   expiresAt: number;
   resolve(accepted: boolean): void;
@@ -96,7 +126,7 @@ export class KvReplayGuard implements ReplayGuard {
   #batches = 0;
   /** Until then, keys are also looked up in the layout of earlier versions. */
   #legacyUntil: number;
-  #queue: PendingClaim[] = [];
+  #queue: QueuedClaim[] = [];
   #flushing = false;
   #superseded = false;
 
@@ -148,8 +178,41 @@ export class KvReplayGuard implements ReplayGuard {
     const expiresAt = now + ttlMs;
     this.#record.add(print, expiresAt);
     if (this.#superseded) return Promise.reject(superseded());
-    if (now < this.#legacyUntil) return this.#claimAfterLegacyLookUp(key, print, expiresAt);
+    if (now < this.#legacyUntil) {
+      return this.#unusedInLegacy(key).then((unused) => unused && this.#write(print, expiresAt));
+    }
     return this.#write(print, expiresAt);
+  }
+
+  /**
+   * As `claim`, but the claim is written by its {@link PendingClaim}: alone with the group
+   * commit (`settle`), or within a commit on this guard's store (`carriedBy`), such as the one
+   * that accepts a remember request's jobs, so that the request costs one commit, not two.
+   */
+  async reserve(key: string, ttlMs: number): Promise<PendingClaim | false> {
+    const now = this.#now();
+    const print = fingerprintOf(key);
+    if (this.#record.has(print, now)) return false;
+    const claim = { print, expiresAt: now + ttlMs };
+    this.#record.add(print, claim.expiresAt);
+    if (this.#superseded) throw superseded();
+    if (now < this.#legacyUntil && !(await this.#unusedInLegacy(key))) return false;
+    let settled: Promise<void> | undefined;
+    let landed = false;
+    return {
+      settle: () => {
+        if (!settled) {
+          settled = landed ? Promise.resolve() : this.#write(claim.print, claim.expiresAt).then();
+          // Awaited by the request; a failure before then is not an unhandled rejection.
+          settled.catch(() => {});
+        }
+        return settled;
+      },
+      carriedBy: (kv) =>
+        kv === this.#kv
+          ? { add: (op) => this.#addBatch(op, [claim]), landed: () => landed = true }
+          : undefined,
+    };
   }
 
   /** What the in-memory record holds now. */
@@ -157,11 +220,8 @@ export class KvReplayGuard implements ReplayGuard {
     return this.#record.stats(this.#now());
   }
 
-  async #claimAfterLegacyLookUp(
-    key: string,
-    print: Fingerprint,
-    expiresAt: number,
-  ): Promise<boolean> {
+  /** Whether `key` is unused in the layout of earlier versions. */
+  async #unusedInLegacy(key: string): Promise<boolean> {
     let earlier: Deno.KvEntryMaybe<number>;
     try {
       earlier = await this.#kv.get<number>([LEGACY, key]);
@@ -169,8 +229,7 @@ export class KvReplayGuard implements ReplayGuard {
       throw unavailable(cause);
     }
     // Expiry in KV is only the earliest deletion time, so the deadline is checked here too.
-    if (earlier.value !== null && earlier.value > this.#now()) return false;
-    return await this.#write(print, expiresAt);
+    return earlier.value === null || earlier.value <= this.#now();
   }
 
   #write(print: Fingerprint, expiresAt: number): Promise<boolean> {
@@ -198,8 +257,8 @@ export class KvReplayGuard implements ReplayGuard {
     }
   }
 
-  async #commit(batch: PendingClaim[]): Promise<void> {
-    if (this.#superseded) throw superseded();
+  /** Adds the write of a batch of claims to `op`, which lands only while this process owns the record. */
+  #addBatch(op: Deno.AtomicOperation, batch: { print: Fingerprint; expiresAt: number }[]) {
     const prints = new Uint8Array(batch.length * 8);
     const view = new DataView(prints.buffer);
     let until = 0;
@@ -209,14 +268,19 @@ export class KvReplayGuard implements ReplayGuard {
       until = Math.max(until, expiresAt);
     });
     const value: StoredBatch = { until, prints };
+    op.check({ key: OWNER, versionstamp: this.#ownerStamp })
+      .set([BATCH, until, this.#owner, this.#batches++], value, {
+        expireIn: Math.max(1, until - this.#now()),
+      });
+  }
+
+  async #commit(batch: QueuedClaim[]): Promise<void> {
+    if (this.#superseded) throw superseded();
+    const op = this.#kv.atomic();
+    this.#addBatch(op, batch);
     let committed: boolean;
     try {
-      committed = (await this.#kv.atomic()
-        .check({ key: OWNER, versionstamp: this.#ownerStamp })
-        .set([BATCH, until, this.#owner, this.#batches++], value, {
-          expireIn: Math.max(1, until - this.#now()),
-        })
-        .commit()).ok;
+      committed = (await op.commit()).ok;
     } catch (cause) {
       throw unavailable(cause);
     }

@@ -151,6 +151,58 @@ Deno.test("KvReplayGuard: claims in the layout of earlier versions are looked up
   assert.equal(await guard.claim(key(3), TTL), true);
 });
 
+Deno.test("KvReplayGuard: a reserved claim is refused at once, and durable only once settled", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  const guard = await KvReplayGuard.open(kv);
+  const reserved = await guard.reserve(key(1), TTL);
+  assert.ok(reserved);
+  assert.equal(await guard.reserve(key(1), TTL), false);
+  assert.equal(await guard.claim(key(1), TTL), false);
+  assert.deepEqual(await storedPrints(kv), [], "nothing written before it is settled");
+  // A process gone before the claim settled: the key was never durably claimed.
+  assert.equal(await (await KvReplayGuard.open(await file.open())).claim(key(1), TTL), true);
+
+  const again = await KvReplayGuard.open(await file.open());
+  const claim = await again.reserve(key(2), TTL);
+  assert.ok(claim);
+  await Promise.all([claim.settle(), claim.settle()]);
+  assert.deepEqual(await storedPrints(kv), [printOf(key(1)), printOf(key(2))]);
+  assert.equal(await (await KvReplayGuard.open(await file.open())).claim(key(2), TTL), false);
+});
+
+Deno.test("KvReplayGuard: a claim carried by another commit on its store is written by that commit", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  const guard = await KvReplayGuard.open(kv);
+  const claim = await guard.reserve(key(1), TTL);
+  assert.ok(claim);
+  const carried = claim.carriedBy?.(kv);
+  assert.ok(carried);
+  const op = kv.atomic().set(["job", "j1"], "accepted");
+  carried.add(op);
+  assert.ok((await op.commit()).ok);
+  carried.landed();
+  await claim.settle();
+  assert.deepEqual(await storedPrints(kv), [printOf(key(1))], "written once, by the commit");
+  assert.equal(await (await KvReplayGuard.open(await file.open())).claim(key(1), TTL), false);
+
+  // Not on another store. And `guard` was taken over by the process opened just above: a
+  // commit carrying its claim does not land, nor does the change it carries.
+  const other = await Deno.openKv(":memory:");
+  const late = await guard.reserve(key(2), TTL);
+  assert.ok(late);
+  assert.equal(late.carriedBy?.(other), undefined);
+  other.close();
+  const stale = late.carriedBy?.(kv);
+  assert.ok(stale);
+  const refused = kv.atomic().set(["job", "j2"], "accepted");
+  stale.add(refused);
+  assert.equal((await refused.commit()).ok, false);
+  assert.equal((await kv.get(["job", "j2"])).value, null);
+  await assert.rejects(late.settle(), SvcError);
+});
+
 Deno.test("replay guards: memory is bounded by the claims of one time to live, dropped a bucket at a time", async () => {
   const clock = { now: 1_800_000_000_000 };
   const now = () => clock.now;

@@ -21,7 +21,7 @@ import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { LruMap } from "./lru_map.ts";
-import type { ReplayGuard } from "./replay_guard.ts";
+import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 
 export const TIMESTAMP_WINDOW_SECONDS = 300;
@@ -52,7 +52,21 @@ export interface VerifiedCaller {
   expiresAt?: number;
   /** From `x-delegate-key`, checked to be the private key of `publicKey`; for Seal decryption. */
   credentials: DecryptCredentials;
+  /**
+   * The request's replay claim when verification left its write to the route (see
+   * {@link ClaimWrite}); the route answers only once it has settled.
+   */
+  claim?: PendingClaim;
 }
+
+/**
+ * When a signed request's replay claim is written, where the replay guard can defer it:
+ * - `"overlap"`: started at once, while the route works (a route that changes nothing);
+ * - `"carried"`: by the route, within the commit of its change (`PendingClaim.carry`), or
+ *   alone before it changes anything.
+ * Otherwise verification waits for the write, before the route runs.
+ */
+export type ClaimWrite = "overlap" | "carried";
 
 /** What verification consults besides the request (and which signature versions it accepts). */
 export interface VerifyDependencies extends AudiencePolicy {
@@ -172,6 +186,7 @@ export async function verifySignedBody(
   headers: SignedHeaders,
   body: Uint8Array<ArrayBuffer>,
   deps: VerifyDependencies,
+  claimWrite?: ClaimWrite,
 ): Promise<VerifiedCaller> {
   const { publicKey, signature: signatureHeader, timestamp, nonce, audience } = headers;
   const { account, ownerKey } = headers;
@@ -197,11 +212,28 @@ export async function verifySignedBody(
     : request.method === "GET"
     ? undefined
     : `message:${publicKey}:${await sha256Hex(message)}`;
-  if (replayKey && !(await deps.replayGuard.claim(replayKey, NONCE_TTL_MS))) {
-    throw new SvcError(
-      "replayed_request",
-      "This signed request was already used; sign it again with a fresh nonce or timestamp",
-    );
+  const credentials = await delegateCredentials(
+    h.get("x-delegate-key"),
+    publicKey,
+    deps.delegateKeys,
+  );
+  let claim: PendingClaim | undefined;
+  if (replayKey) {
+    const { replayGuard } = deps;
+    let fresh: boolean;
+    if (claimWrite && replayGuard.reserve) {
+      claim = await replayGuard.reserve(replayKey, NONCE_TTL_MS) || undefined;
+      fresh = claim !== undefined;
+    } else {
+      fresh = await replayGuard.claim(replayKey, NONCE_TTL_MS);
+    }
+    if (!fresh) {
+      throw new SvcError(
+        "replayed_request",
+        "This signed request was already used; sign it again with a fresh nonce or timestamp",
+      );
+    }
+    if (claimWrite === "overlap") claim?.settle();
   }
 
   return {
@@ -213,7 +245,8 @@ export async function verifySignedBody(
     scope: ownerKey ? {} : account.scope ?? {},
     ownerKey,
     ...(!ownerKey && account.expiresAt !== undefined ? { expiresAt: account.expiresAt } : {}),
-    credentials: await delegateCredentials(h.get("x-delegate-key"), publicKey, deps.delegateKeys),
+    credentials,
+    ...(claim && { claim }),
   };
 }
 

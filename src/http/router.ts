@@ -9,6 +9,7 @@
  * matchRoute([hello], "GET", "http://localhost/hello/ada"); // { kind: "found", ... }
  * ```
  */
+import type { ClaimWrite } from "../auth/verify.ts";
 import type { Operation } from "../backends/types.ts";
 import type { Shape } from "./fields.ts";
 
@@ -109,6 +110,12 @@ export interface RouteOptions {
   access?: AccessOperation;
   /** A signed route the account owner's own key may sign too, besides its delegate keys. */
   ownerKey?: boolean;
+  /**
+   * When a signed route's replay claim is written (`ClaimWrite`): by default, before `handle`
+   * runs; `"overlap"` for a route that changes nothing; `"carried"` for a route whose change
+   * carries it. Either way the response waits for it.
+   */
+  claim?: ClaimWrite;
   /** The handler reads or streams the body itself; otherwise it is read under the limit first. */
   streamBody?: boolean;
   /** The body limit of this route (the server's, 2 MiB by default, when absent). */
@@ -126,6 +133,7 @@ export interface Route<C extends RouteContext = RouteContext> {
   operation?: Operation;
   access?: AccessOperation;
   ownerKey: boolean;
+  claim?: ClaimWrite;
   streamBody: boolean;
   maxBodyBytes?: number;
   input?: RouteInput;
@@ -152,6 +160,7 @@ export function route<C extends RouteContext = RouteContext>(
     operation: options.operation,
     access: options.access,
     ownerKey: options.ownerKey ?? false,
+    claim: options.claim,
     streamBody: options.streamBody ?? false,
     maxBodyBytes: options.maxBodyBytes,
     input: options.input,

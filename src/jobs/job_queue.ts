@@ -21,6 +21,7 @@
  * allows. The changes among them answer, per job, whether it applied (`false`: that job's lease
  * was lost, and nothing changed for it) instead of throwing `LeaseLost`.
  */
+import type { PendingClaim } from "../auth/replay_guard.ts";
 import { SvcError } from "../errors.ts";
 
 /** Where a remember job is in its life: waiting, leased by a worker, or finished. */
@@ -135,6 +136,12 @@ export interface JobQueueOptions {
   now?: () => number;
 }
 
+/** What {@link JobQueue.accept} takes besides the jobs. */
+export interface AcceptOptions {
+  /** The replay claim of the request accepting, when its write was left to the route. */
+  claim?: PendingClaim;
+}
+
 /**
  * Remember jobs: their records, their texts until they finish, and their delivery.
  * Deliveries are at least once, so a handler must tolerate the same job twice (`lease` lets
@@ -164,8 +171,10 @@ export interface JobQueue {
   /**
    * Creates a `pending` record for each input, keeps its text, and enqueues it; resolves once
    * all of that is durable (all or none of the jobs exist), with the records in input order.
+   * `claim`, the replay claim of the request accepting, is durable no later than the jobs: in
+   * the same commit where the queue keeps its jobs in the claim's store, else settled first.
    */
-  accept(inputs: JobInput[]): Promise<JobRecord[]>;
+  accept(inputs: JobInput[], options?: AcceptOptions): Promise<JobRecord[]>;
 
   /** A job's record, or `null` when unknown (or expired). */
   get(jobId: string): Promise<JobRecord | null>;

@@ -7,8 +7,11 @@
  * committed alone, its texts staged first.
  *
  * A commit writes, per job, its record (checked absent), its `job_active` key and its sealed
- * text; and one queue message for all the jobs of the commit.
+ * text; one queue message for all the jobs of the commit; and the replay claims of the requests
+ * accepting, where they are kept in the same store (otherwise a claim is settled before its
+ * accept joins a commit).
  */
+import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
 import type { JobRecord } from "./job_queue.ts";
 import {
   chunksOf,
@@ -20,12 +23,15 @@ import {
 
 /** Jobs one commit accepts at most (each is one of its 100 checks). */
 const GROUP_JOBS = 64;
+/** Replay claims one commit carries at most (each is one more check). */
+const GROUP_CLAIMS = 32;
 
 /** An accept waiting for its commit. */
 interface Waiting {
   records: JobRecord[];
   sealed: Uint8Array<ArrayBuffer>[];
   bytes: number;
+  claim?: CarriedClaim;
   landed: PromiseWithResolvers<void>;
 }
 
@@ -48,8 +54,13 @@ export class AcceptGroups {
     this.#enqueue = enqueue;
   }
 
-  /** Resolves once `records` with their `texts` are committed, with others or alone. */
-  async commit(records: JobRecord[], texts: string[]): Promise<void> {
+  /**
+   * Resolves once `records` with their `texts` are committed, with others or alone, and with
+   * `pending`, the replay claim of the request accepting them.
+   */
+  async commit(records: JobRecord[], texts: string[], pending?: PendingClaim): Promise<void> {
+    const claim = pending?.carriedBy?.(this.#kv);
+    if (pending && !claim) await pending.settle();
     const ids = records.map((record) => record.job_id);
     const sealed = await Promise.all(ids.map((id, i) => this.#texts.seal(id, texts[i])));
     const bytes = sealed.reduce((n, s) => n + s.byteLength, 0);
@@ -57,11 +68,14 @@ export class AcceptGroups {
       await this.#texts.stagePayloads(ids, sealed);
       const op = this.#kv.atomic();
       this.#add(op, records, []);
+      claim?.add(op);
       this.#enqueue(op, ids);
-      return await commit(op, "accept the job");
+      await commit(op, "accept the job");
+      claim?.landed();
+      return;
     }
     const landed = Promise.withResolvers<void>();
-    this.#waiting.push({ records, sealed, bytes, landed });
+    this.#waiting.push({ records, sealed, bytes, claim, landed });
     if (!this.#committing) this.#commitWaiting();
     return await landed.promise;
   }
@@ -71,20 +85,28 @@ export class AcceptGroups {
     this.#committing = true;
     while (this.#waiting.length > 0) {
       const group: Waiting[] = [];
-      let jobs = 0, bytes = 0;
+      let jobs = 0, claims = 0, bytes = 0;
       for (const next of this.#waiting) {
         if (jobs + next.records.length > GROUP_JOBS || bytes + next.bytes > MAX_COMMIT_BYTES) break;
+        if (next.claim && claims === GROUP_CLAIMS) break;
         group.push(next);
         jobs += next.records.length;
         bytes += next.bytes;
+        if (next.claim) claims++;
       }
       this.#waiting.splice(0, group.length);
       try {
         const op = this.#kv.atomic();
-        for (const { records, sealed } of group) this.#add(op, records, sealed);
+        for (const { records, sealed, claim } of group) {
+          this.#add(op, records, sealed);
+          claim?.add(op);
+        }
         this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
         await commit(op, "accept the job");
-        for (const { landed } of group) landed.resolve();
+        for (const { claim, landed } of group) {
+          claim?.landed();
+          landed.resolve();
+        }
       } catch (error) {
         for (const { landed } of group) landed.reject(error);
       }

@@ -19,6 +19,7 @@
  */
 import { SvcError } from "../errors.ts";
 import {
+  type AcceptOptions,
   type CiphertextToSave,
   type JobCompletion,
   type JobHandler,
@@ -107,15 +108,19 @@ export class KvJobQueue implements JobQueue {
   /**
    * Creates the records, keeps the texts and enqueues a message for the jobs in one commit,
    * shared with the accepts made meanwhile (`kv_job_accept.ts`); texts too large for it are
-   * staged first. While the queue is listened to, the accepted jobs are also handed
+   * staged first. The request's replay claim (`options.claim`) rides in that commit. While the
+   * queue is listened to, the accepted jobs are also handed
    * to the listener at once, in this process: the KV message, delivered later, is the backup
    * that survives a crash, and finds the job done or held.
    */
-  async accept(inputs: JobInput[]): Promise<JobRecord[]> {
+  async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
     const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
-    if (records.length === 0) return records;
-    await this.#accepts.commit(records, inputs.map((input) => input.text));
+    if (records.length === 0) {
+      await options.claim?.settle();
+      return records;
+    }
+    await this.#accepts.commit(records, inputs.map((input) => input.text), options.claim);
     const wake = this.#wake;
     if (wake) { for (const record of records) wake(record.job_id); }
     return records;

@@ -6,6 +6,7 @@
  */
 import { SvcError } from "../errors.ts";
 import {
+  type AcceptOptions,
   type CiphertextToSave,
   type JobCompletion,
   type JobHandler,
@@ -69,7 +70,9 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     this.#now = options.now ?? Date.now;
   }
 
-  accept(inputs: JobInput[]): Promise<JobRecord[]> {
+  /** As `JobQueue.accept`; the request's replay claim is settled first. */
+  async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
+    await options.claim?.settle();
     const now = new Date(this.#now()).toISOString();
     const records = inputs.map((input) => acceptedRecord(input, now));
     records.forEach((record, i) => {
@@ -77,7 +80,7 @@ export class MemoryJobQueue implements JobQueue, Disposable {
       this.#payloads.set(record.job_id, inputs[i].text);
     });
     for (const record of records) this.#enqueue({ jobId: record.job_id, failures: 0 });
-    return Promise.resolve(structuredClone(records));
+    return structuredClone(records);
   }
 
   get(jobId: string): Promise<JobRecord | null> {

@@ -21,6 +21,7 @@ export function accountRoutes() {
       }));
     }, {
       signed: true,
+      claim: "overlap",
       doc: {
         tag: "account",
         summary: "The caller as the relayer resolves it (a cheap credentials check)",

@@ -1,6 +1,6 @@
 /** What every relayer route handler receives: the kernel's context plus the verified caller. */
 import type { VerifiedCaller } from "../auth/verify.ts";
-import type { RouteContext } from "../http/router.ts";
+import type { Route, RouteContext } from "../http/router.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
 
 /** What a request touched, for the owner's access log: namespace → memory ids, in order. */
@@ -22,4 +22,24 @@ export interface HandlerContext extends RouteContext {
 /** The provenance of what `caller` stores: its key's address and label (`remembered_by`). */
 export function provenanceOf(caller: VerifiedCaller): Provenance {
   return { address: caller.address, label: caller.label };
+}
+
+/**
+ * Wraps the routes whose replay claim verification left to them (`RouteOptions.claim`) so that
+ * each answers, or fails, only once its request's claim is durable.
+ */
+export function answeringOnceClaimed(routes: Route<HandlerContext>[]): Route<HandlerContext>[] {
+  return routes.map((original) => {
+    if (!original.claim) return original;
+    return {
+      ...original,
+      async handle(context: HandlerContext) {
+        try {
+          return await original.handle(context);
+        } finally {
+          await context.caller.claim?.settle();
+        }
+      },
+    };
+  });
 }

@@ -106,6 +106,7 @@ export function memoryRoutes(
         // A correction erases the version it replaces: it needs the erase scope too, and
         // happens in the namespace of that version.
         requireOperation(caller, "erase");
+        await caller.claim?.settle();
         const { text, attributes, rememberedBy } = item;
         const replaced = body.replaces;
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
@@ -134,11 +135,12 @@ export function memoryRoutes(
           ...(memory && { memory }),
         });
       }
-      const [job] = await service.remember(caller.owner, [item]);
+      const [job] = await service.remember(caller.owner, [item], caller.claim);
       touch(item.namespace, [job.job_id]);
       return jsonResponse(202, { job_id: job.job_id, status: job.status });
     }, {
       ...write,
+      claim: "carried",
       input: { body: REMEMBER },
       doc: {
         tag: "memories",
@@ -166,7 +168,9 @@ export function memoryRoutes(
       for (const item of items) touch(item.namespace);
       const originals = await service.duplicates(caller.owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
-      const jobs = fresh.length > 0 ? await service.remember(caller.owner, fresh) : [];
+      const jobs = fresh.length > 0
+        ? await service.remember(caller.owner, fresh, caller.claim)
+        : [];
       for (const job of jobs) touch(job.namespace, [job.job_id]);
       const duplicates = originals.flatMap((original, index) =>
         original ? [{ index, duplicate_of: original }] : []
@@ -179,6 +183,7 @@ export function memoryRoutes(
       });
     }, {
       ...write,
+      claim: "carried",
       input: { body: BULK },
       doc: {
         tag: "memories",
@@ -204,6 +209,7 @@ export function memoryRoutes(
     }, {
       signed: true,
       operation: "write",
+      claim: "overlap",
       input: { body: BULK_STATUS },
       doc: {
         tag: "memories",
@@ -229,6 +235,7 @@ export function memoryRoutes(
     }, {
       signed: true,
       operation: "write",
+      claim: "overlap",
       doc: {
         tag: "memories",
         summary: "The state of a remember job",
@@ -255,6 +262,7 @@ export function memoryRoutes(
       // The owner key too: the dashboard's search.
     }, {
       ...read,
+      claim: "overlap",
       ownerKey: true,
       access: "recall",
       input: { body: RECALL },
@@ -318,6 +326,7 @@ export function memoryRoutes(
       return jsonResponse(200, recalled);
     }, {
       ...read,
+      claim: "overlap",
       access: "recall",
       input: { body: MANUAL_RECALL },
       doc: {

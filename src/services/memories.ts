@@ -4,6 +4,7 @@
  * Writing a memory goes through the remember pipeline. Callers pass values that are already
  * validated.
  */
+import type { PendingClaim } from "../auth/replay_guard.ts";
 import type {
   BlobStore,
   DecryptCredentials,
@@ -203,13 +204,17 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   }
 
   return {
-    /** Accepts remember jobs; resolves once they are durably queued. */
-    async remember(owner: string, items: RememberItem[]) {
-      return await queue.accept(items.map(({ text, namespace, attributes, rememberedBy }) => ({
+    /**
+     * Accepts remember jobs; resolves once they are durably queued, with `claim` (the replay
+     * claim of the request, when the route writes it) durable too.
+     */
+    async remember(owner: string, items: RememberItem[], claim?: PendingClaim) {
+      const inputs = items.map(({ text, namespace, attributes, rememberedBy }) => ({
         owner,
         namespace,
         text: encodePayload(text, rememberedBy ? { ...attributes, rememberedBy } : attributes),
-      })));
+      }));
+      return await queue.accept(inputs, { claim });
     },
 
     /** Whether a memory of the namespace may be shown: neither expired nor replaced. */

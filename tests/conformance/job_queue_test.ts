@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { KvReplayGuard } from "../../src/auth/replay_guard.ts";
 import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
@@ -145,4 +146,45 @@ Deno.test("KvJobQueue: a group of accepts whose commit fails fails each of them,
   const [job] = await queue.accept(input("accepted"));
   assert.equal((await queue.get(job.job_id))?.status, "pending");
   assert.equal((await Array.fromAsync(queue.active())).length, 1, "the refused job does not exist");
+});
+
+Deno.test("KvJobQueue: a replay claim kept in its store rides in the accept's commit; one kept elsewhere is settled first", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const counting = countingCommits(kv);
+  const guard = await KvReplayGuard.open(counting.kv);
+  const queue = await KvJobQueue.open(counting.kv, crypto.getRandomValues(new Uint8Array(32)));
+  const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
+  const claimed = async (guard: KvReplayGuard, n: number) => {
+    const claim = await guard.reserve(`nonce:${"ab".repeat(32)}:accept-${n}-0123456789`, 60_000);
+    assert.ok(claim);
+    return claim;
+  };
+  const claims = () => Array.fromAsync(kv.list({ prefix: ["replay_claims"] }));
+
+  const [job] = await queue.accept(input("I keep bees"), { claim: await claimed(guard, 1) });
+  assert.equal(counting.commits, 1, "the job and the claim in one commit");
+  assert.equal((await claims()).length, 1);
+  assert.equal((await queue.get(job.job_id))?.status, "pending");
+  // Accepts made at once share a commit, their claims too.
+  const before = counting.commits;
+  await Promise.all(
+    [2, 3, 4].map(async (n) =>
+      queue.accept(input(`fact ${n}`), { claim: await claimed(guard, n) })
+    ),
+  );
+  assert.ok(counting.commits - before < 3, `3 accepts in ${counting.commits - before} commits`);
+  assert.equal((await claims()).length, 4);
+
+  // A guard on another store: its claim is durable there before the job exists.
+  using elsewhere = await Deno.openKv(":memory:");
+  const other = await KvReplayGuard.open(elsewhere);
+  const claim = await claimed(other, 5);
+  const order: string[] = [];
+  const settle = claim.settle;
+  claim.settle = () => (order.push("claim settled"), settle());
+  await queue.accept(input("I keep wasps"), { claim });
+  order.push("accepted");
+  assert.deepEqual(order, ["claim settled", "accepted"]);
+  assert.equal((await Array.fromAsync(elsewhere.list({ prefix: ["replay_claims"] }))).length, 1);
+  assert.equal((await claims()).length, 4, "not written into the queue's store");
 });
