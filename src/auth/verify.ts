@@ -62,7 +62,7 @@ export interface VerifiedCaller {
 /**
  * When a signed request's replay claim is written, where the replay guard can defer it:
  * - `"overlap"`: started at once, while the route works (a route that changes nothing);
- * - `"carried"`: by the route, within the commit of its change (`PendingClaim.carry`), or
+ * - `"carried"`: by the route, within the commit of its change (`PendingClaim.carriedBy`), or
  *   alone before it changes anything.
  * Otherwise verification waits for the write, before the route runs.
  */

@@ -109,9 +109,9 @@ export class KvJobQueue implements JobQueue {
    * Creates the records, keeps the texts and enqueues a message for the jobs in one commit,
    * shared with the accepts made meanwhile (`kv_job_accept.ts`); texts too large for it are
    * staged first. The request's replay claim (`options.claim`) rides in that commit. While the
-   * queue is listened to, the accepted jobs are also handed
-   * to the listener at once, in this process: the KV message, delivered later, is the backup
-   * that survives a crash, and finds the job done or held.
+   * queue is listened to, the accepted jobs are also handed to the listener at once, in this
+   * process: the KV message, delivered later, is the backup that survives a crash, and finds the
+   * job done or held.
    */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
     const now = new Date(this.#now()).toISOString();
