@@ -86,6 +86,7 @@ export {
   keyLimitsJson,
   parseKeyLimits,
 } from "./auth/key_limits.ts";
+export { blake2b, type Blake2bOptions } from "./crypto/blake2b.ts";
 export {
   concatBytes,
   deriveAesKey,
