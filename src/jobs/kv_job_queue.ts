@@ -64,6 +64,12 @@ import {
 } from "./kv_job_records.ts";
 
 /**
+ * The characters of texts kept for jobs handed over at acceptance (see `payloads`); past them, a
+ * job's text is read from KV, as after a restart.
+ */
+const HANDED_CHARS = 8 * 1024 * 1024;
+
+/**
  * The job queue in Deno KV.
  *
  * @example
@@ -81,6 +87,9 @@ export class KvJobQueue implements JobQueue {
   #listening = false;
   /** Called with the jobs this process accepts, while it listens. */
   #wake?: (jobId: string) => void;
+  /** The texts of jobs handed to the listener at acceptance, until their first read. */
+  #handed = new Map<string, string>();
+  #handedChars = 0;
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
@@ -122,7 +131,15 @@ export class KvJobQueue implements JobQueue {
     }
     await this.#accepts.commit(records, inputs.map((input) => input.text), options.claim);
     const wake = this.#wake;
-    if (wake) { for (const record of records) wake(record.job_id); }
+    if (!wake) return records;
+    records.forEach((record, i) => {
+      const { text } = inputs[i];
+      if (this.#handedChars + text.length <= HANDED_CHARS) {
+        this.#handed.set(record.job_id, text);
+        this.#handedChars += text.length;
+      }
+      wake(record.job_id);
+    });
     return records;
   }
 
@@ -140,8 +157,20 @@ export class KvJobQueue implements JobQueue {
     return this.#texts.payload(jobId);
   }
 
-  payloads(jobIds: string[]): Promise<(string | null)[]> {
-    return this.#texts.payloads(jobIds);
+  /** Jobs handed over at acceptance are read from memory the first time, not from KV. */
+  async payloads(jobIds: string[]): Promise<(string | null)[]> {
+    const texts = jobIds.map((jobId) => {
+      const text = this.#handed.get(jobId);
+      if (text === undefined) return undefined;
+      this.#handed.delete(jobId);
+      this.#handedChars -= text.length;
+      return text;
+    });
+    const unread = jobIds.filter((_, i) => texts[i] === undefined);
+    if (unread.length === 0) return texts as string[];
+    const read = await this.#texts.payloads(unread);
+    let next = 0;
+    return texts.map((text) => text ?? read[next++]);
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -378,7 +407,11 @@ export class KvJobQueue implements JobQueue {
       // The KV message is delivered anyway: a failure here is left to it.
       if (!signal?.aborted) Promise.resolve({ job_id: jobId }).then(handler).catch(() => {});
     };
-    signal?.addEventListener("abort", () => this.#wake = undefined, { once: true });
+    signal?.addEventListener("abort", () => {
+      this.#wake = undefined;
+      this.#handed.clear();
+      this.#handedChars = 0;
+    }, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
       await Promise.all(jobIdsOf(message).map((jobId) => handler({ job_id: jobId })));

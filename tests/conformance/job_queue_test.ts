@@ -188,3 +188,37 @@ Deno.test("KvJobQueue: a replay claim kept in its store rides in the accept's co
   assert.equal((await Array.fromAsync(elsewhere.list({ prefix: ["replay_claims"] }))).length, 1);
   assert.equal((await claims()).length, 4, "not written into the queue's store");
 });
+
+Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from memory once, then from KV", async () => {
+  using kv = await Deno.openKv(":memory:");
+  let reads = 0;
+  const counting = new Proxy(kv, {
+    get(target, property) {
+      if (property === "getMany") reads++;
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const queue = await KvJobQueue.open(counting, crypto.getRandomValues(new Uint8Array(32)));
+  const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
+  const [before] = await queue.accept(input("accepted before listening"));
+  const handed: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    handed.push(job_id);
+    return Promise.resolve();
+  }, { signal: listening.signal });
+  const [job] = await queue.accept(input("I keep bees"));
+  await until("the job is handed over", () => handed.includes(job.job_id));
+
+  const start = reads;
+  assert.deepEqual(await queue.payloads([job.job_id]), ["I keep bees"]);
+  assert.equal(reads, start, "from memory");
+  assert.deepEqual(await queue.payloads([before.job_id, job.job_id]), [
+    "accepted before listening",
+    "I keep bees",
+  ]);
+  assert.ok(reads > start, "from KV");
+  listening.abort();
+  await listened;
+});
