@@ -68,9 +68,9 @@ Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one 
   assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
 
-/** `kv` with its commits counted. */
-function countingCommits(kv: Deno.Kv) {
-  const counted = { commits: 0 };
+/** `kv` with its commits and its `getMany` reads counted. */
+function counting(kv: Deno.Kv) {
+  const counted = { commits: 0, reads: 0 };
   const proxy = new Proxy(kv, {
     get(target, property) {
       if (property === "atomic") {
@@ -81,6 +81,7 @@ function countingCommits(kv: Deno.Kv) {
           return op;
         };
       }
+      if (property === "getMany") counted.reads++;
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -90,8 +91,8 @@ function countingCommits(kv: Deno.Kv) {
 
 Deno.test("KvJobQueue: accepts made at once share commits, each whole, large texts too", async () => {
   using kv = await Deno.openKv(":memory:");
-  const counting = countingCommits(kv);
-  const queue = await KvJobQueue.open(counting.kv, crypto.getRandomValues(new Uint8Array(32)));
+  const counted = counting(kv);
+  const queue = await KvJobQueue.open(counted.kv, crypto.getRandomValues(new Uint8Array(32)));
   const large = "a long text ".repeat(60_000); // past one commit: staged, committed alone
   const texts = Array.from({ length: 30 }, (_, i) => i === 7 ? large : `fact ${i}`);
   const accepted = await Promise.all(
@@ -107,7 +108,7 @@ Deno.test("KvJobQueue: accepts made at once share commits, each whole, large tex
       )
     ),
   );
-  assert.ok(counting.commits < 20, `30 accepts in ${counting.commits} commits`);
+  assert.ok(counted.commits < 20, `30 accepts in ${counted.commits} commits`);
   const records = accepted.flat();
   assert.equal(records.length, 33);
   assert.deepEqual(await queue.getMany(records.map((r) => r.job_id)), records);
@@ -150,9 +151,9 @@ Deno.test("KvJobQueue: a group of accepts whose commit fails fails each of them,
 
 Deno.test("KvJobQueue: a replay claim kept in its store rides in the accept's commit; one kept elsewhere is settled first", async () => {
   using kv = await Deno.openKv(":memory:");
-  const counting = countingCommits(kv);
-  const guard = await KvReplayGuard.open(counting.kv);
-  const queue = await KvJobQueue.open(counting.kv, crypto.getRandomValues(new Uint8Array(32)));
+  const counted = counting(kv);
+  const guard = await KvReplayGuard.open(counted.kv);
+  const queue = await KvJobQueue.open(counted.kv, crypto.getRandomValues(new Uint8Array(32)));
   const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
   const claimed = async (guard: KvReplayGuard, n: number) => {
     const claim = await guard.reserve(`nonce:${"ab".repeat(32)}:accept-${n}-0123456789`, 60_000);
@@ -162,17 +163,17 @@ Deno.test("KvJobQueue: a replay claim kept in its store rides in the accept's co
   const claims = () => Array.fromAsync(kv.list({ prefix: ["replay_claims"] }));
 
   const [job] = await queue.accept(input("I keep bees"), { claim: await claimed(guard, 1) });
-  assert.equal(counting.commits, 1, "the job and the claim in one commit");
+  assert.equal(counted.commits, 1, "the job and the claim in one commit");
   assert.equal((await claims()).length, 1);
   assert.equal((await queue.get(job.job_id))?.status, "pending");
   // Accepts made at once share a commit, their claims too.
-  const before = counting.commits;
+  const before = counted.commits;
   await Promise.all(
     [2, 3, 4].map(async (n) =>
       queue.accept(input(`fact ${n}`), { claim: await claimed(guard, n) })
     ),
   );
-  assert.ok(counting.commits - before < 3, `3 accepts in ${counting.commits - before} commits`);
+  assert.ok(counted.commits - before < 3, `3 accepts in ${counted.commits - before} commits`);
   assert.equal((await claims()).length, 4);
 
   // A guard on another store: its claim is durable there before the job exists.
@@ -191,15 +192,8 @@ Deno.test("KvJobQueue: a replay claim kept in its store rides in the accept's co
 
 Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from memory once, then from KV", async () => {
   using kv = await Deno.openKv(":memory:");
-  let reads = 0;
-  const counting = new Proxy(kv, {
-    get(target, property) {
-      if (property === "getMany") reads++;
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  const queue = await KvJobQueue.open(counting, crypto.getRandomValues(new Uint8Array(32)));
+  const counted = counting(kv);
+  const queue = await KvJobQueue.open(counted.kv, crypto.getRandomValues(new Uint8Array(32)));
   const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
   const [before] = await queue.accept(input("accepted before listening"));
   const handed: string[] = [];
@@ -211,14 +205,14 @@ Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from 
   const [job] = await queue.accept(input("I keep bees"));
   await until("the job is handed over", () => handed.includes(job.job_id));
 
-  const start = reads;
+  const start = counted.reads;
   assert.deepEqual(await queue.payloads([job.job_id]), ["I keep bees"]);
-  assert.equal(reads, start, "from memory");
+  assert.equal(counted.reads, start, "from memory");
   assert.deepEqual(await queue.payloads([before.job_id, job.job_id]), [
     "accepted before listening",
     "I keep bees",
   ]);
-  assert.ok(reads > start, "from KV");
+  assert.ok(counted.reads > start, "from KV");
   listening.abort();
   await listened;
 });
