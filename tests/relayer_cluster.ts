@@ -88,15 +88,7 @@ export async function startCluster(
     });
     return relayers[i]!;
   };
-  // One after another: the first migrates the schema, the others find it ready.
-  try {
-    for (let i = 0; i < size; i++) await start(i);
-  } catch (error) {
-    await server.shutdown();
-    for (const relayer of relayers) await relayer?.[Symbol.asyncDispose]();
-    throw error;
-  }
-  return {
+  const cluster: Cluster = {
     url,
     database,
     relayers,
@@ -111,6 +103,14 @@ export async function startCluster(
       await Deno.remove(root, { recursive: true });
     },
   };
+  // One after another: the first migrates the schema, the others find it ready.
+  try {
+    for (let i = 0; i < size; i++) await start(i);
+  } catch (error) {
+    await cluster[Symbol.asyncDispose]();
+    throw error;
+  }
+  return cluster;
 }
 
 /** Creates an account and a delegate key in the cluster's ledger, through the CLI. */

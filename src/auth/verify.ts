@@ -220,19 +220,16 @@ export async function verifySignedBody(
   let claim: PendingClaim | undefined;
   if (replayKey) {
     const { replayGuard } = deps;
-    let fresh: boolean;
-    if (claimWrite && replayGuard.reserve) {
-      claim = await replayGuard.reserve(replayKey, NONCE_TTL_MS) || undefined;
-      fresh = claim !== undefined;
-    } else {
-      fresh = await replayGuard.claim(replayKey, NONCE_TTL_MS);
-    }
-    if (!fresh) {
+    const claimed = claimWrite && replayGuard.reserve
+      ? await replayGuard.reserve(replayKey, NONCE_TTL_MS)
+      : await replayGuard.claim(replayKey, NONCE_TTL_MS);
+    if (!claimed) {
       throw new SvcError(
         "replayed_request",
         "This signed request was already used; sign it again with a fresh nonce or timestamp",
       );
     }
+    if (claimed !== true) claim = claimed;
     if (claimWrite === "overlap") claim?.settle();
   }
 
