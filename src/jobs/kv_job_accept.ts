@@ -32,7 +32,7 @@ interface Waiting {
   sealed: Uint8Array<ArrayBuffer>[];
   bytes: number;
   claim?: CarriedClaim;
-  landed: PromiseWithResolvers<void>;
+  landed: PromiseWithResolvers<string>;
 }
 
 /** Commits accepted jobs in groups (see the module's documentation). */
@@ -56,9 +56,10 @@ export class AcceptGroups {
 
   /**
    * Resolves once `records` with their `texts` are committed, with others or alone, and with
-   * `pending`, the replay claim of the request accepting them.
+   * `pending`, the replay claim of the request accepting them; to the versionstamp of the commit
+   * that wrote the records.
    */
-  async commit(records: JobRecord[], texts: string[], pending?: PendingClaim): Promise<void> {
+  async commit(records: JobRecord[], texts: string[], pending?: PendingClaim): Promise<string> {
     const claim = pending?.carriedBy?.(this.#kv);
     if (pending && !claim) await pending.settle();
     const ids = records.map((record) => record.job_id);
@@ -70,11 +71,11 @@ export class AcceptGroups {
       this.#add(op, records, []);
       claim?.add(op);
       this.#enqueue(op, ids);
-      await commit(op, "accept the job");
+      const versionstamp = await commit(op, "accept the job");
       claim?.landed();
-      return;
+      return versionstamp;
     }
-    const landed = Promise.withResolvers<void>();
+    const landed = Promise.withResolvers<string>();
     this.#waiting.push({ records, sealed, bytes, claim, landed });
     if (!this.#committing) this.#commitWaiting();
     return await landed.promise;
@@ -102,10 +103,10 @@ export class AcceptGroups {
           claim?.add(op);
         }
         this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
-        await commit(op, "accept the job");
+        const versionstamp = await commit(op, "accept the job");
         for (const { claim, landed } of group) {
           claim?.landed();
-          landed.resolve();
+          landed.resolve(versionstamp);
         }
       } catch (error) {
         for (const { landed } of group) landed.reject(error);

@@ -12,7 +12,9 @@
  * Every change made from a record commits only if the stored record is still as that record
  * shows it (read, compared, then written under a versionstamp check), so a worker whose lease
  * was taken over cannot write (see `LeaseLost`). The batch methods do the same for up to 64
- * jobs in one commit (Deno KV checks at most 100 keys per commit).
+ * jobs in one commit (Deno KV checks at most 100 keys per commit). A record this queue wrote
+ * itself needs no read: the versionstamp of its commit is checked instead (`RecordStamps`), and
+ * a job handed over at acceptance is leased from the record accepted, under the same check.
  *
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
  * `["job_dead", id]` dead letters; texts and ciphertexts as `kv_job_texts.ts` says.
@@ -58,6 +60,7 @@ import {
   enqueueJobs,
   jobIdsOf,
   type RecordChange,
+  type RecordStamps,
   slices,
   storeFailed,
   updateMany,
@@ -87,9 +90,13 @@ export class KvJobQueue implements JobQueue {
   #listening = false;
   /** Called with the jobs this process accepts, while it listens. */
   #wake?: (jobId: string) => void;
-  /** The texts of jobs handed to the listener at acceptance, until their first read. */
-  #handed = new Map<string, string>();
+  /**
+   * What this process knows of the jobs handed to the listener at acceptance: their records as
+   * accepted, until leased, and their texts, until first read.
+   */
+  #handed = new Map<string, { record?: JobRecord; text?: string }>();
   #handedChars = 0;
+  #stamps: RecordStamps = new WeakMap();
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
@@ -129,13 +136,15 @@ export class KvJobQueue implements JobQueue {
       await options.claim?.settle();
       return records;
     }
-    await this.#accepts.commit(records, inputs.map((input) => input.text), options.claim);
+    const texts = inputs.map((input) => input.text);
+    const versionstamp = await this.#accepts.commit(records, texts, options.claim);
+    for (const record of records) this.#stamps.set(record, versionstamp);
     const wake = this.#wake;
     if (!wake) return records;
     records.forEach((record, i) => {
-      const { text } = inputs[i];
+      const text = texts[i];
       if (this.#handedChars + text.length <= HANDED_CHARS) {
-        this.#handed.set(record.job_id, text);
+        this.#handed.set(record.job_id, { record, text });
         this.#handedChars += text.length;
       }
       wake(record.job_id);
@@ -160,9 +169,9 @@ export class KvJobQueue implements JobQueue {
   /** Jobs handed over at acceptance are read from memory the first time, not from KV. */
   async payloads(jobIds: string[]): Promise<(string | null)[]> {
     const texts = jobIds.map((jobId) => {
-      const text = this.#handed.get(jobId);
+      const text = this.#handed.get(jobId)?.text;
       if (text === undefined) return undefined;
-      this.#handed.delete(jobId);
+      this.#forget(jobId, "text");
       this.#handedChars -= text.length;
       return text;
     });
@@ -171,6 +180,14 @@ export class KvJobQueue implements JobQueue {
     const read = await this.#texts.payloads(unread);
     let next = 0;
     return texts.map((text) => text ?? read[next++]);
+  }
+
+  /** Drops a handed job's record or text; the job too, once neither is left. */
+  #forget(jobId: string, part: "record" | "text"): void {
+    const handed = this.#handed.get(jobId);
+    if (!handed) return;
+    delete handed[part];
+    if (handed.record === undefined && handed.text === undefined) this.#handed.delete(jobId);
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -183,7 +200,9 @@ export class KvJobQueue implements JobQueue {
     const leased = leasedRecord(record!, worker, this.leaseMs, now);
     const result = await this.#kv.atomic().check(entry)
       .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
-    return result.ok ? leased : null;
+    if (!result.ok) return null;
+    this.#stamps.set(leased, result.versionstamp);
+    return leased;
   }
 
   /**
@@ -193,7 +212,7 @@ export class KvJobQueue implements JobQueue {
   async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
     const leased = new Map<string, JobRecord>();
     for (const slice of slices([...new Set(jobIds)])) {
-      const entries = await getAll<JobRecord>(this.#kv, slice.map((id) => ["job", id]));
+      const entries = await this.#entries(slice);
       const now = this.#now();
       const op = this.#kv.atomic();
       const taken: JobRecord[] = [];
@@ -208,7 +227,10 @@ export class KvJobQueue implements JobQueue {
       if (taken.length === 0) continue;
       const result = await op.commit().catch((cause) => storeFailed("lease the jobs", cause));
       if (result.ok) {
-        for (const record of taken) leased.set(record.job_id, record);
+        for (const record of taken) {
+          leased.set(record.job_id, record);
+          this.#stamps.set(record, result.versionstamp);
+        }
         continue;
       }
       const one = await Promise.all(taken.map(({ job_id }) => this.lease(job_id, worker)));
@@ -220,6 +242,25 @@ export class KvJobQueue implements JobQueue {
       given.add(id);
       return leased.get(id) ?? null;
     });
+  }
+
+  /**
+   * The stored entries of `jobIds`: read, but for the jobs handed over at acceptance, whose
+   * records as accepted stand for them (a lease's check tells whether they still do).
+   */
+  async #entries(jobIds: string[]): Promise<Deno.KvEntryMaybe<JobRecord>[]> {
+    const known = jobIds.map((jobId) => {
+      const record = this.#handed.get(jobId)?.record;
+      this.#forget(jobId, "record");
+      const versionstamp = record && this.#stamps.get(record);
+      return versionstamp ? { key: ["job", jobId], value: record, versionstamp } : null;
+    });
+    const unknown = jobIds.filter((_, i) => !known[i]);
+    const read = unknown.length > 0
+      ? await getAll<JobRecord>(this.#kv, unknown.map((id) => ["job", id]))
+      : [];
+    let next = 0;
+    return known.map((entry) => entry ?? read[next++]);
   }
 
   /** Fails a job out of attempts; another lease or failure that got there first leaves nothing. */
@@ -287,7 +328,7 @@ export class KvJobQueue implements JobQueue {
           this.#texts.setCiphertext(op, job_id, attempts, [ciphertext]);
         },
       }));
-      const results = await updateMany(this.#kv, changes);
+      const results = await updateMany(this.#kv, changes, this.#stamps);
       group.forEach((i, at) => saved[i] = results[at] !== null);
       group = [];
       bytes = 0;
@@ -336,6 +377,7 @@ export class KvJobQueue implements JobQueue {
             drop.deleteKnown(op, i);
           },
         })),
+        this.#stamps,
       );
       for (const [i, result] of results.entries()) {
         if (result && drop.more(i)) await this.#texts.drop(ids[i]);
@@ -433,7 +475,7 @@ export class KvJobQueue implements JobQueue {
     change: ((stored: JobRecord) => JobRecord) | null,
     more?: (op: Deno.AtomicOperation) => void,
   ): Promise<JobRecord> {
-    const [result] = await updateMany(this.#kv, [{ seen, change, more }]);
+    const [result] = await updateMany(this.#kv, [{ seen, change, more }], this.#stamps);
     if (!result) throw new LeaseLost(seen.job_id);
     return result;
   }

@@ -3,6 +3,11 @@
  * stored record is still as the worker's record shows it (read, compared, then written under a
  * versionstamp check), many records per commit; and the queue message of one job, or of every
  * job one commit accepted.
+ *
+ * A record the queue wrote itself is known by the versionstamp of its commit (`RecordStamps`):
+ * a change from such records is committed under those versionstamps with no read first. It lands
+ * only if each stored record is still the one written, which is the same as the record held;
+ * when not, it is read and compared as any other.
  */
 import { SvcError } from "../errors.ts";
 import type { JobMessage, JobRecord } from "./job_queue.ts";
@@ -13,6 +18,12 @@ import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
 const MAX_CONFLICTS = 20;
 /** Jobs one batch commit changes at most (each is one of the commit's 100 checks). */
 export const BATCH = 64;
+
+/**
+ * The versionstamps of the commits that stored records, by the record objects written (which
+ * nobody changes afterwards).
+ */
+export type RecordStamps = WeakMap<JobRecord, string>;
 
 /** A message of the KV queue: one job, or every job of one commit of accepts. */
 type KvMessage = JobMessage | { job_ids: string[] };
@@ -67,27 +78,59 @@ export function storeFailed(action: string, cause: unknown): never {
  * Commits up to 64 changes at once, each only if its job is still as its `seen` record shows;
  * reads again when another write won the race. Resolves, per change, to the record written (or
  * the stored one), or `null` when its job moved on (nothing of that change is committed).
+ * `stamps` knows the records this queue wrote, and learns those written here.
  */
 export async function updateMany(
   kv: Deno.Kv,
   changes: RecordChange[],
+  stamps: RecordStamps,
 ): Promise<(JobRecord | null)[]> {
   const keys = changes.map(({ seen }) => ["job", seen.job_id]);
+  const known = changes.map(({ seen }) => stamps.get(seen) ?? null);
+  if (known.every((versionstamp) => versionstamp !== null)) {
+    const stored = changes.map(({ seen }, i) => ({
+      key: keys[i],
+      value: seen,
+      versionstamp: known[i],
+    }));
+    const written = await commitChanges(kv, changes, stored, stamps);
+    if (written) return written;
+  }
   for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
     const entries = await getAll<JobRecord>(kv, keys);
-    const op = kv.atomic();
-    const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
-      const entry = entries[i];
-      if (!stillAsSeen(entry.value, seen)) return null;
-      const next = change ? change(entry.value) : entry.value;
-      op.check(entry);
-      if (change) op.set(keys[i], next, { expireIn: RECORD_TTL_MS });
-      more?.(op);
-      return next;
-    });
-    if (written.every((record) => record === null)) return written;
-    const result = await op.commit().catch((cause) => storeFailed("update the job", cause));
-    if (result.ok) return written;
+    const written = await commitChanges(kv, changes, entries, stamps);
+    if (written) return written;
   }
   throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
+}
+
+/**
+ * Commits `changes` of the `stored` entries, checked unchanged: the records written (or `null`
+ * for a job that moved on), or `undefined` when another write won the race.
+ */
+async function commitChanges(
+  kv: Deno.Kv,
+  changes: RecordChange[],
+  stored: Deno.KvEntryMaybe<JobRecord>[],
+  stamps: RecordStamps,
+): Promise<(JobRecord | null)[] | undefined> {
+  const op = kv.atomic();
+  const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
+    const entry = stored[i];
+    if (!stillAsSeen(entry.value, seen)) return null;
+    const next = change ? change(entry.value) : entry.value;
+    op.check(entry);
+    if (change) op.set(entry.key, next, { expireIn: RECORD_TTL_MS });
+    more?.(op);
+    return next;
+  });
+  if (written.every((record) => record === null)) return written;
+  const result = await op.commit().catch((cause) => storeFailed("update the job", cause));
+  if (!result.ok) return undefined;
+  written.forEach((record, i) => {
+    if (record) {
+      stamps.set(record, changes[i].change ? result.versionstamp : stored[i].versionstamp!);
+    }
+  });
+  return written;
 }

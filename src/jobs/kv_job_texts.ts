@@ -216,8 +216,11 @@ export class KvJobTexts {
   }
 }
 
-/** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
-export async function commit(op: Deno.AtomicOperation, action: string): Promise<void> {
+/**
+ * Commits `op`, which checks nothing but that a new job's id is free; `action` says why.
+ * Resolves to the commit's versionstamp.
+ */
+export async function commit(op: Deno.AtomicOperation, action: string): Promise<string> {
   const result = await op.commit().catch((cause) => {
     throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
       cause,
@@ -226,4 +229,5 @@ export async function commit(op: Deno.AtomicOperation, action: string): Promise<
   if (!result.ok) {
     throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
   }
+  return result.versionstamp;
 }

@@ -68,9 +68,10 @@ Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one 
   assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
 
-/** `kv` with its commits and its `getMany` reads counted. */
+/** `kv` with its commits and its `getMany` reads counted, and the keys it read (`get` too). */
 function counting(kv: Deno.Kv) {
-  const counted = { commits: 0, reads: 0 };
+  const counted = { commits: 0, reads: 0, keysRead: [] as string[] };
+  const read = (keys: Deno.KvKey[]) => counted.keysRead.push(...keys.map((key) => key.join("/")));
   const proxy = new Proxy(kv, {
     get(target, property) {
       if (property === "atomic") {
@@ -81,7 +82,11 @@ function counting(kv: Deno.Kv) {
           return op;
         };
       }
-      if (property === "getMany") counted.reads++;
+      if (property === "getMany") {
+        counted.reads++;
+        return (keys: Deno.KvKey[]) => (read(keys), target.getMany(keys));
+      }
+      if (property === "get") return (key: Deno.KvKey) => (read([key]), target.get(key));
       const value = Reflect.get(target, property);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -213,6 +218,65 @@ Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from 
     "I keep bees",
   ]);
   assert.ok(counted.reads > start, "from KV");
+  listening.abort();
+  await listened;
+});
+
+Deno.test("KvJobQueue: the records it wrote are changed without reading them; a record changed behind it is read again", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const counted = counting(kv);
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const queue = await KvJobQueue.open(counted.kv, secret, { leaseMs: 60_000 });
+  // Another queue on the same store, whose clock is past every lease of the first.
+  const other = await KvJobQueue.open(kv, secret, {
+    leaseMs: 60_000,
+    now: () => Date.now() + 120_000,
+  });
+  const handed: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    handed.push(job_id);
+    return Promise.resolve();
+  }, { signal: listening.signal });
+  const accept = async (text: string) => {
+    const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text }]);
+    await until("the job is handed over", () => handed.includes(job.job_id));
+    return job.job_id;
+  };
+  const ciphertext = new Uint8Array([1, 2, 3]);
+  const recordRead = (id: string) => counted.keysRead.includes(`job/${id}`);
+
+  const a = await accept("I keep bees");
+  const [leased] = await queue.leaseMany([a], "w1");
+  assert.equal(leased?.worker, "w1");
+  assert.deepEqual(await queue.saveCiphertexts([{ record: leased!, ciphertext }]), [true]);
+  assert.deepEqual(await queue.completeMany([{ record: leased!, patch: { memory_id: a } }]), [
+    true,
+  ]);
+  assert.equal(recordRead(a), false, "leased, saved and completed from the records it wrote");
+  assert.equal((await queue.get(a))?.status, "done");
+
+  // Leased by the other queue since it was accepted: the record accepted no longer stands.
+  const b = await accept("I cycle to work");
+  const [takenByOther] = await other.leaseMany([b], "w2");
+  assert.equal(takenByOther?.worker, "w2");
+  assert.deepEqual(await queue.leaseMany([b], "w1"), [null]);
+  assert.ok(recordRead(b), "read again once its check failed");
+  assert.equal((await queue.get(b))?.worker, "w2");
+
+  // Taken over after this queue leased it: the save is refused, the other's record kept.
+  const c = await accept("My dentist is Dr Lee");
+  const [mine] = await queue.leaseMany([c], "w1");
+  await other.leaseMany([c], "w2");
+  assert.deepEqual(await queue.saveCiphertexts([{ record: mine!, ciphertext }]), [false]);
+  assert.equal((await queue.get(c))?.worker, "w2");
+
+  // Renewed since: the record held is stale but the job is still this worker's, so it completes.
+  const d = await accept("I was born in Lyon");
+  const [held] = await queue.leaseMany([d], "w1");
+  assert.ok(await queue.renew(held!));
+  assert.deepEqual(await queue.completeMany([{ record: held!, patch: { memory_id: d } }]), [true]);
+  assert.equal((await queue.get(d))?.status, "done");
   listening.abort();
   await listened;
 });
