@@ -6,17 +6,19 @@
  * an index on owner, namespace and time that `list` reads.
  *
  * Writes are grouped: the puts and deletes asked for in the same turn of the event loop are
- * written by one transaction, and each resolves once that transaction is committed. The
- * database is in WAL mode with `synchronous = FULL`, so what a put or delete resolved survives a
- * crash of the process or of the machine; a crash before the commit leaves none of its writes,
- * and the same put again (a job resumes by doing so) writes the blob. Writing a few hundred
- * small files per batch is what made the fs store the slowest stage of ingestion: here a batch
- * of memories is one commit.
+ * written by one transaction, and each resolves once that transaction is committed and on disk.
+ * The database is in WAL mode with `synchronous = NORMAL` (SQLite syncs at checkpoints, not at
+ * commits), and the store syncs the WAL file itself after each commit, off the event loop
+ * (`syncData`), before the commit's writes resolve: what a put or delete resolved survives a
+ * crash of the process or of the machine, and no commit stalls the relayer while the disk
+ * syncs. A crash before the sync may leave none of its writes, and the same put again (a job
+ * resumes by doing so) writes the blob. Writing a few hundred small files per batch is what
+ * made the fs store the slowest stage of ingestion: here a batch of memories is one commit.
  *
  * The first put of some bytes decides their metadata; putting them again changes nothing. A
  * delete removes the row; `secure_delete` overwrites its bytes in the file. Ids that are not 43
- * base64url characters are ignored. The store is synchronous underneath: a read or a commit
- * runs on the calling thread, as short as one SQLite statement (a commit waits for the disk).
+ * base64url characters are ignored. A read or a commit runs on the calling thread, as short as
+ * one SQLite statement; only the WAL's sync runs elsewhere.
  */
 import { DatabaseSync } from "node:sqlite";
 import { setImmediate } from "node:timers";
@@ -51,7 +53,7 @@ const SCHEMA = `
  * is cut back to 4 MiB once checkpointed, so erased blobs do not linger in a large one.
  */
 const PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
-  "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
+  "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
 
 /** Rows `entries` reads at a time. */
 const PAGE = 500;
@@ -93,6 +95,10 @@ export interface SqliteBlobStoreOptions {
 export class SqliteBlobStore implements BlobStore {
   readonly name = "sqlite";
   #db: DatabaseSync;
+  /** The WAL file, synced after each commit. */
+  #wal: Deno.FsFile;
+  /** The syncs under way. */
+  #syncing = new Set<Promise<void>>();
   #insert;
   #remove;
   #select;
@@ -100,8 +106,9 @@ export class SqliteBlobStore implements BlobStore {
   #page;
   #pending: Write[] = [];
 
-  private constructor(db: DatabaseSync) {
+  private constructor(db: DatabaseSync, wal: Deno.FsFile) {
     this.#db = db;
+    this.#wal = wal;
     this.#insert = db.prepare(
       "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector) " +
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
@@ -127,7 +134,8 @@ export class SqliteBlobStore implements BlobStore {
       db = new DatabaseSync(options.path);
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
-      return new SqliteBlobStore(db);
+      // WAL mode made it; the connection keeps it while open.
+      return new SqliteBlobStore(db, await Deno.open(`${options.path}-wal`));
     } catch (error) {
       db?.close();
       throw backendError("the sqlite blob store", "open its database", error);
@@ -191,7 +199,11 @@ export class SqliteBlobStore implements BlobStore {
       for (const { done } of writes) done.reject(error);
       return;
     }
-    for (const { done } of writes) done.resolve();
+    const syncing = this.#wal.syncData().then(
+      () => writes.forEach(({ done }) => done.resolve()),
+      (error) => writes.forEach(({ done }) => done.reject(error)),
+    ).finally(() => this.#syncing.delete(syncing));
+    this.#syncing.add(syncing);
   }
 
   async put(
@@ -282,10 +294,15 @@ export class SqliteBlobStore implements BlobStore {
     }
   }
 
-  /** Closes the database, once the writes asked for so far are committed; then does nothing. */
-  close(): void {
+  /**
+   * Closes the database, once the writes asked for so far are committed and synced; then does
+   * nothing.
+   */
+  async close(): Promise<void> {
     if (!this.#db.isOpen) return;
     this.#commit();
     this.#db.close();
+    await Promise.all(this.#syncing);
+    this.#wal.close();
   }
 }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { blobIdOf } from "../../src/kit.ts";
 import { SqliteBlobStore } from "./mod.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
@@ -12,7 +13,7 @@ async function withStore(use: (store: SqliteBlobStore, path: string) => Promise<
   try {
     await use(store, path);
   } finally {
-    store.close();
+    await store.close();
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -25,14 +26,14 @@ Deno.test("SqliteBlobStore: what a put resolved is committed: another connection
       assert.deepEqual(await other.get(blobId), enc("ciphertext"));
       assert.deepEqual(await other.list(meta.owner, meta.namespace), [{ blobId, meta }]);
     } finally {
-      other.close();
+      await other.close();
     }
-    store.close();
+    await store.close();
     const reopened = await SqliteBlobStore.open({ path });
     try {
       assert.deepEqual(await reopened.get(blobId), enc("ciphertext"));
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   });
 });
@@ -116,7 +117,7 @@ Deno.test("SqliteBlobStore: a write the database refuses fails every write of it
   try {
     const store = await SqliteBlobStore.open({ path });
     const kept = await store.put(enc("kept"), meta);
-    store.close();
+    await store.close();
     const writes = [
       store.put(enc("refused 1"), { ...meta, memoryId: "m2" }),
       store.put(enc("refused 2"), { ...meta, memoryId: "m3" }),
@@ -135,7 +136,7 @@ Deno.test("SqliteBlobStore: a write the database refuses fails every write of it
         kept,
       ]);
     } finally {
-      reopened.close();
+      await reopened.close();
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -186,4 +187,42 @@ Deno.test("SqliteBlobStore: list's limit is as the other stores': none or not a 
       [3, 3, 3, 2, 0, 0],
     );
   });
+});
+
+Deno.test("SqliteBlobStore: a write resolves only once its commit's WAL is synced; a failed sync fails it", async () => {
+  const syncData = Deno.FsFile.prototype.syncData;
+  const walSyncs: PromiseWithResolvers<void>[] = [];
+  Deno.FsFile.prototype.syncData = function () {
+    const gate = Promise.withResolvers<void>();
+    walSyncs.push(gate);
+    return gate.promise.then(() => syncData.call(this));
+  };
+  try {
+    await withStore(async (store, path) => {
+      let resolved = false;
+      const put = store.put(enc("synced"), meta).then((id) => (resolved = true, id));
+      while (walSyncs.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      // Committed (another connection reads it), but not answered before the sync.
+      const other = await SqliteBlobStore.open({ path });
+      try {
+        assert.equal((await other.list(meta.owner, meta.namespace)).length, 1);
+      } finally {
+        await other.close(); // it wrote nothing: no sync
+      }
+      assert.equal(resolved, false);
+      walSyncs[0].resolve();
+      assert.equal(await put, blobIdOf(enc("synced")));
+
+      const failing = store.put(enc("not synced"), { ...meta, memoryId: "m2" });
+      while (walSyncs.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
+      walSyncs[1].reject(new Error("disk gone"));
+      await assert.rejects(failing, (error: Error & { status?: number }) => {
+        assert.equal(error.status, 503);
+        assert.match(error.message, /sqlite blob store/);
+        return true;
+      });
+    });
+  } finally {
+    Deno.FsFile.prototype.syncData = syncData;
+  }
 });

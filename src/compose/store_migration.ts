@@ -349,7 +349,7 @@ export async function moveBlobsToSqlite(
   try {
     moved = await copyBlobsInto(source, target, secret, tell);
   } finally {
-    target.close();
+    await target.close();
   }
   // Every blob is committed to the database: the files go, the listing first (its entries are
   // links to the metadata), so that a run cut short here still finds `objects` and finishes.
