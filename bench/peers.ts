@@ -19,7 +19,9 @@
  * Prints a table per size and writes `bench/results/peers.json` (or `--out`).
  *
  *   deno task bench:peers [--sizes 1000,10000] [--systems svc,mem0,mcp-memory] [--questions 200]
- *                         [--singles 200] [--probes 50] [--out FILE]
+ *                         [--singles 200] [--probes 50] [--root CHECKOUT/] [--out FILE]
+ *
+ * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
@@ -58,6 +60,7 @@ const { values } = parseArgs({
     questions: { type: "string", default: "200" },
     singles: { type: "string", default: "200" },
     probes: { type: "string", default: "50" },
+    root: { type: "string" },
     out: { type: "string", default: new URL("./results/peers.json", import.meta.url).pathname },
   },
 });
@@ -76,7 +79,7 @@ for (const name of CHOSEN) {
 /** The relayer as users run it, over signed HTTP. */
 async function startSvc(): Promise<PeerSystem> {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-peers-" });
-  const relayer = await startRelayer(dataDir);
+  const relayer = await startRelayer(dataDir, {}, { root: values.root });
   const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
   const client = await SvcClient.create({
     baseUrl: relayer.url,
@@ -255,6 +258,7 @@ const result = {
   date: new Date().toISOString(),
   machine: machine(),
   versions,
+  svc_relayer: values.root ?? "this checkout",
   workload: {
     sizes: SIZES,
     batch: BATCH,
