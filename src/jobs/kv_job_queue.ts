@@ -71,6 +71,8 @@ import {
  * job's text is read from KV, as after a restart.
  */
 const HANDED_CHARS = 8 * 1024 * 1024;
+/** Jobs this process finished whose queue messages are acknowledged unheard (see `listen`). */
+const FINISHED_KEPT = 4096;
 
 /**
  * The job queue in Deno KV.
@@ -97,6 +99,8 @@ export class KvJobQueue implements JobQueue {
   #handed = new Map<string, { record?: JobRecord; text?: string }>();
   #handedChars = 0;
   #stamps: RecordStamps = new WeakMap();
+  /** The jobs this queue finished last, oldest first. */
+  #finished = new Set<string>();
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
@@ -380,6 +384,7 @@ export class KvJobQueue implements JobQueue {
         this.#stamps,
       );
       for (const [i, result] of results.entries()) {
+        if (result) this.#ended(ids[i]);
         if (result && drop.more(i)) await this.#texts.drop(ids[i]);
         done.push(result !== null);
       }
@@ -434,7 +439,9 @@ export class KvJobQueue implements JobQueue {
    * `handler`: their jobs stay `pending` in their records, and the reconciler re-drives them
    * at the next start. The underlying listener ends when the KV handle is closed.
    *
-   * Jobs this queue accepts while it listens also reach `handler` at once (see `accept`).
+   * Jobs this queue accepts while it listens also reach `handler` at once (see `accept`), and
+   * usually finish before Deno KV delivers their message: the messages of the last 4,096 jobs
+   * this queue finished are acknowledged without reaching `handler`, which would find them done.
    */
   listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
     const { signal } = options;
@@ -456,7 +463,8 @@ export class KvJobQueue implements JobQueue {
     }, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
-      await Promise.all(jobIdsOf(message).map((jobId) => handler({ job_id: jobId })));
+      const unfinished = jobIdsOf(message).filter((jobId) => !this.#finished.has(jobId));
+      await Promise.all(unfinished.map((jobId) => handler({ job_id: jobId })));
     });
     if (!signal) return listening;
     return new Promise<void>((resolve, reject) => {
@@ -486,7 +494,18 @@ export class KvJobQueue implements JobQueue {
     await this.#update(seen, change, (op) => {
       op.delete(["job_active", jobId]).delete(["job_ciphertext", jobId]);
     });
+    this.#ended(jobId);
     await this.#texts.drop(jobId);
+  }
+
+  /** Notes a job this queue finished, forgetting the oldest past `FINISHED_KEPT`. */
+  #ended(jobId: string): void {
+    this.#finished.add(jobId);
+    if (this.#finished.size <= FINISHED_KEPT) return;
+    for (const oldest of this.#finished) {
+      this.#finished.delete(oldest);
+      return;
+    }
   }
 }
 

@@ -280,3 +280,25 @@ Deno.test("KvJobQueue: the records it wrote are changed without reading them; a 
   listening.abort();
   await listened;
 });
+
+Deno.test("KvJobQueue: the queue message of a job it finished is acknowledged without reaching the listener", async () => {
+  await using queue = await openKvQueue();
+  const delivered: string[] = [];
+  const listening = new AbortController();
+  const listened = queue.listen(async ({ job_id }) => {
+    delivered.push(job_id);
+    if (delivered.length > 1) return; // the first job handed over is finished at once
+    const [record] = await queue.leaseMany([job_id], "w1");
+    await queue.completeMany([{ record: record!, patch: { memory_id: job_id } }]);
+  }, { signal: listening.signal });
+  const [finished, waiting] = await queue.accept(
+    ["a", "b"].map((text) => ({ owner: "o1", namespace: "n1", text })),
+  );
+  const count = (id: string) => delivered.filter((d) => d === id).length;
+  // Both are in one queue message: once it reached the listener for one, it was read for both.
+  await until("the queue message arrives", () => count(waiting.job_id) === 2);
+  assert.equal(count(finished.job_id), 1);
+  assert.equal((await queue.get(finished.job_id))?.status, "done");
+  listening.abort();
+  await listened;
+});
