@@ -7,9 +7,9 @@
  * committed alone, its texts staged first.
  *
  * A commit writes, per job, its record (checked absent), its `job_active` key and its sealed
- * text; one queue message for all the jobs of the commit; and the replay claims of the requests
- * accepting, where they are kept in the same store (otherwise a claim is settled before its
- * accept joins a commit).
+ * text; one queue message for the jobs of the commit that need one (those not handed to a worker
+ * in this process); and the replay claims of the requests accepting, where they are kept in the
+ * same store (otherwise a claim is settled before its accept joins a commit).
  */
 import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
 import type { JobRecord } from "./job_queue.ts";
@@ -32,6 +32,8 @@ interface Waiting {
   sealed: Uint8Array<ArrayBuffer>[];
   bytes: number;
   claim?: CarriedClaim;
+  /** Whether its jobs need a queue message. */
+  message: boolean;
   landed: PromiseWithResolvers<string>;
 }
 
@@ -56,10 +58,15 @@ export class AcceptGroups {
 
   /**
    * Resolves once `records` with their `texts` are committed, with others or alone, and with
-   * `pending`, the replay claim of the request accepting them; to the versionstamp of the commit
-   * that wrote the records.
+   * `pending`, the replay claim of the request accepting them (and with a queue message for them
+   * when `message`); to the versionstamp of the commit that wrote the records.
    */
-  async commit(records: JobRecord[], texts: string[], pending?: PendingClaim): Promise<string> {
+  async commit(
+    records: JobRecord[],
+    texts: string[],
+    options: { claim?: PendingClaim; message: boolean },
+  ): Promise<string> {
+    const { claim: pending, message } = options;
     const claim = pending?.carriedBy?.(this.#kv);
     if (pending && !claim) await pending.settle();
     const ids = records.map((record) => record.job_id);
@@ -70,13 +77,13 @@ export class AcceptGroups {
       const op = this.#kv.atomic();
       this.#add(op, records, []);
       claim?.add(op);
-      this.#enqueue(op, ids);
+      if (message) this.#enqueue(op, ids);
       const versionstamp = await commit(op, "accept the job");
       claim?.landed();
       return versionstamp;
     }
     const landed = Promise.withResolvers<string>();
-    this.#waiting.push({ records, sealed, bytes, claim, landed });
+    this.#waiting.push({ records, sealed, bytes, claim, message, landed });
     if (!this.#committing) this.#commitWaiting();
     return await landed.promise;
   }
@@ -102,7 +109,9 @@ export class AcceptGroups {
           this.#add(op, records, sealed);
           claim?.add(op);
         }
-        this.#enqueue(op, group.flatMap(({ records }) => records.map((r) => r.job_id)));
+        const messaged = group.filter(({ message }) => message);
+        const ids = messaged.flatMap(({ records }) => records.map((record) => record.job_id));
+        if (ids.length > 0) this.#enqueue(op, ids);
         const versionstamp = await commit(op, "accept the job");
         for (const { claim, landed } of group) {
           claim?.landed();

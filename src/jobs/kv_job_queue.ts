@@ -4,9 +4,9 @@
  * Accepting seals each text (see `kv_job_texts.ts`), then writes every job record and enqueues
  * one message for all of them in one atomic commit, with the texts when they fit in it (larger
  * ones are staged in commits of their own first), so a job exists exactly when its queue message
- * does. Accepts made while a commit is in flight share the next one (`kv_job_accept.ts`), and its
- * message: Deno KV spends a sync to disk on every commit and transactions on every message it
- * delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
+ * does, unless it is handed to the listener in this process (see `accept`). Accepts made while a
+ * commit is in flight share the next one (`kv_job_accept.ts`), and its message: Deno KV spends a
+ * sync to disk on every commit and transactions on every message it delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
  * for each of its jobs.
  *
  * Every change made from a record commits only if the stored record is still as that record
@@ -71,8 +71,6 @@ import {
  * job's text is read from KV, as after a restart.
  */
 const HANDED_CHARS = 8 * 1024 * 1024;
-/** Jobs this process finished whose queue messages are acknowledged unheard (see `listen`). */
-const FINISHED_KEPT = 4096;
 
 /**
  * The job queue in Deno KV.
@@ -99,8 +97,6 @@ export class KvJobQueue implements JobQueue {
   #handed = new Map<string, { record?: JobRecord; text?: string }>();
   #handedChars = 0;
   #stamps: RecordStamps = new WeakMap();
-  /** The jobs this queue finished last, oldest first. */
-  #finished = new Set<string>();
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
     this.#kv = kv;
@@ -129,9 +125,10 @@ export class KvJobQueue implements JobQueue {
    * Creates the records, keeps the texts and enqueues a message for the jobs in one commit,
    * shared with the accepts made meanwhile (`kv_job_accept.ts`); texts too large for it are
    * staged first. The request's replay claim (`options.claim`) rides in that commit. While the
-   * queue is listened to, the accepted jobs are also handed to the listener at once, in this
-   * process: the KV message, delivered later, is the backup that survives a crash, and finds the
-   * job done or held.
+   * queue is listened to, the accepted jobs are handed to the listener at once, in this process,
+   * instead of a message: a crash leaves them unfinished, and the reconciler's pass at the next
+   * start re-drives every unfinished job (one that outlived its lease otherwise, such as a job
+   * accepted as the listener stopped, is re-driven by a periodic pass).
    */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
     const now = new Date(this.#now()).toISOString();
@@ -141,10 +138,14 @@ export class KvJobQueue implements JobQueue {
       return records;
     }
     const texts = inputs.map((input) => input.text);
-    const versionstamp = await this.#accepts.commit(records, texts, options.claim);
+    const handing = this.#wake !== undefined;
+    const versionstamp = await this.#accepts.commit(records, texts, {
+      claim: options.claim,
+      message: !handing,
+    });
     for (const record of records) this.#stamps.set(record, versionstamp);
     const wake = this.#wake;
-    if (!wake) return records;
+    if (!handing || !wake) return records;
     records.forEach((record, i) => {
       const text = texts[i];
       if (this.#handedChars + text.length <= HANDED_CHARS) {
@@ -384,7 +385,6 @@ export class KvJobQueue implements JobQueue {
         this.#stamps,
       );
       for (const [i, result] of results.entries()) {
-        if (result) this.#ended(ids[i]);
         if (result && drop.more(i)) await this.#texts.drop(ids[i]);
         done.push(result !== null);
       }
@@ -439,9 +439,8 @@ export class KvJobQueue implements JobQueue {
    * `handler`: their jobs stay `pending` in their records, and the reconciler re-drives them
    * at the next start. The underlying listener ends when the KV handle is closed.
    *
-   * Jobs this queue accepts while it listens also reach `handler` at once (see `accept`), and
-   * usually finish before Deno KV delivers their message: the messages of the last 4,096 jobs
-   * this queue finished are acknowledged without reaching `handler`, which would find them done.
+   * Jobs this queue accepts while it listens reach `handler` at once, without a message (see
+   * `accept`).
    */
   listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
     const { signal } = options;
@@ -463,8 +462,7 @@ export class KvJobQueue implements JobQueue {
     }, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
-      const unfinished = jobIdsOf(message).filter((jobId) => !this.#finished.has(jobId));
-      await Promise.all(unfinished.map((jobId) => handler({ job_id: jobId })));
+      await Promise.all(jobIdsOf(message).map((jobId) => handler({ job_id: jobId })));
     });
     if (!signal) return listening;
     return new Promise<void>((resolve, reject) => {
@@ -494,18 +492,7 @@ export class KvJobQueue implements JobQueue {
     await this.#update(seen, change, (op) => {
       op.delete(["job_active", jobId]).delete(["job_ciphertext", jobId]);
     });
-    this.#ended(jobId);
     await this.#texts.drop(jobId);
-  }
-
-  /** Notes a job this queue finished, forgetting the oldest past `FINISHED_KEPT`. */
-  #ended(jobId: string): void {
-    this.#finished.add(jobId);
-    if (this.#finished.size <= FINISHED_KEPT) return;
-    for (const oldest of this.#finished) {
-      this.#finished.delete(oldest);
-      return;
-    }
   }
 }
 

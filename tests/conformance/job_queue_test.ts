@@ -5,6 +5,8 @@ import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
 import { until } from "../../src/testing/job_fixtures.ts";
+import { reconcileJobs } from "../../src/jobs/reconciler.ts";
+import { silentLogger } from "../../src/log.ts";
 
 async function openKvQueue(
   options?: JobQueueOptions,
@@ -68,9 +70,12 @@ Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one 
   assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
 
-/** `kv` with its commits and its `getMany` reads counted, and the keys it read (`get` too). */
+/**
+ * `kv` with its commits, queue messages and `getMany` reads counted, and the keys it read (`get`
+ * too).
+ */
 function counting(kv: Deno.Kv) {
-  const counted = { commits: 0, reads: 0, keysRead: [] as string[] };
+  const counted = { commits: 0, reads: 0, enqueued: 0, keysRead: [] as string[] };
   const read = (keys: Deno.KvKey[]) => counted.keysRead.push(...keys.map((key) => key.join("/")));
   const proxy = new Proxy(kv, {
     get(target, property) {
@@ -79,6 +84,8 @@ function counting(kv: Deno.Kv) {
           const op = target.atomic();
           const commit = op.commit.bind(op);
           op.commit = () => (counted.commits++, commit());
+          const enqueue = op.enqueue.bind(op);
+          op.enqueue = (...message) => (counted.enqueued++, enqueue(...message));
           return op;
         };
       }
@@ -281,24 +288,44 @@ Deno.test("KvJobQueue: the records it wrote are changed without reading them; a 
   await listened;
 });
 
-Deno.test("KvJobQueue: the queue message of a job it finished is acknowledged without reaching the listener", async () => {
-  await using queue = await openKvQueue();
-  const delivered: string[] = [];
+Deno.test("KvJobQueue: jobs handed to the listener get no queue message; after a crash the start-up pass re-drives them", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/jobs.kv`;
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
+  const kv = await Deno.openKv(path);
+  const counted = counting(kv);
+  const queue = await KvJobQueue.open(counted.kv, secret);
+  const [unheard] = await queue.accept(input("accepted while nobody listens"));
+  assert.equal(counted.enqueued, 1);
+
+  const handed: string[] = [];
   const listening = new AbortController();
-  const listened = queue.listen(async ({ job_id }) => {
-    delivered.push(job_id);
-    if (delivered.length > 1) return; // the first job handed over is finished at once
-    const [record] = await queue.leaseMany([job_id], "w1");
-    await queue.completeMany([{ record: record!, patch: { memory_id: job_id } }]);
+  const listened = queue.listen(({ job_id }) => {
+    handed.push(job_id);
+    return Promise.resolve(); // and never processed: the relayer dies here
   }, { signal: listening.signal });
-  const [finished, waiting] = await queue.accept(
-    ["a", "b"].map((text) => ({ owner: "o1", namespace: "n1", text })),
-  );
-  const count = (id: string) => delivered.filter((d) => d === id).length;
-  // Both are in one queue message: once it reached the listener for one, it was read for both.
-  await until("the queue message arrives", () => count(waiting.job_id) === 2);
-  assert.equal(count(finished.job_id), 1);
-  assert.equal((await queue.get(finished.job_id))?.status, "done");
+  await until("the waiting job's message arrives", () => handed.includes(unheard.job_id));
+  const [job] = await queue.accept(input("I keep bees"));
+  assert.equal(counted.enqueued, 1, "no message for a job handed over");
+  await until("the job is handed over", () => handed.includes(job.job_id));
   listening.abort();
   await listened;
+  kv.close();
+
+  // The next start: the store opened again, and its start-up pass finds the job unfinished.
+  using reopened = await Deno.openKv(path);
+  const restarted = await KvJobQueue.open(reopened, secret);
+  const delivered: string[] = [];
+  const again = new AbortController();
+  const relistened = restarted.listen(({ job_id }) => {
+    delivered.push(job_id);
+    return Promise.resolve();
+  }, { signal: again.signal });
+  await reconcileJobs(restarted, silentLogger, { startup: true });
+  await until("the job is delivered again", () => delivered.includes(job.job_id));
+  assert.deepEqual(await restarted.payloads([job.job_id]), ["I keep bees"]);
+  again.abort();
+  await relistened;
+  await Deno.remove(dir, { recursive: true });
 });
