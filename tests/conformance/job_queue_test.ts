@@ -17,6 +17,23 @@ async function openKvQueue(
   return Object.assign(queue, { kv, [Symbol.asyncDispose]: () => Promise.resolve(kv.close()) });
 }
 
+/** Listens to `queue`, noting each job delivered (and doing nothing with it) until `stop`. */
+function listening(queue: KvJobQueue) {
+  const delivered: string[] = [];
+  const stopping = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    delivered.push(job_id);
+    return Promise.resolve();
+  }, { signal: stopping.signal });
+  return {
+    delivered,
+    async stop() {
+      stopping.abort();
+      await listened;
+    },
+  };
+}
+
 jobQueueSuite("KvJobQueue", openKvQueue);
 jobQueueSuite("MemoryJobQueue", (options) => {
   const queue = new MemoryJobQueue(options);
@@ -57,15 +74,9 @@ Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one 
   );
   const ids = jobs.map((job) => job.job_id);
   await queue.kv.enqueue({ job_id: ids[1] }); // what 0.1.0 enqueued for each job
-  const delivered: string[] = [];
-  const listening = new AbortController();
-  const listened = queue.listen(({ job_id }) => {
-    delivered.push(job_id);
-    return Promise.resolve();
-  }, { signal: listening.signal });
+  const { delivered, stop } = listening(queue);
   await until("both messages arrive", () => delivered.length === 4);
-  listening.abort();
-  await listened;
+  await stop();
   const count = (id: string) => delivered.filter((d) => d === id).length;
   assert.deepEqual(ids.map(count), [1, 2, 1]);
 });
@@ -208,12 +219,7 @@ Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from 
   const queue = await KvJobQueue.open(counted.kv, crypto.getRandomValues(new Uint8Array(32)));
   const input = (text: string) => [{ owner: "o1", namespace: "n1", text }];
   const [before] = await queue.accept(input("accepted before listening"));
-  const handed: string[] = [];
-  const listening = new AbortController();
-  const listened = queue.listen(({ job_id }) => {
-    handed.push(job_id);
-    return Promise.resolve();
-  }, { signal: listening.signal });
+  const { delivered: handed, stop } = listening(queue);
   const [job] = await queue.accept(input("I keep bees"));
   await until("the job is handed over", () => handed.includes(job.job_id));
 
@@ -225,8 +231,7 @@ Deno.test("KvJobQueue: the text of a job handed over at acceptance is read from 
     "I keep bees",
   ]);
   assert.ok(counted.reads > start, "from KV");
-  listening.abort();
-  await listened;
+  await stop();
 });
 
 Deno.test("KvJobQueue: the records it wrote are changed without reading them; a record changed behind it is read again", async () => {
@@ -239,12 +244,7 @@ Deno.test("KvJobQueue: the records it wrote are changed without reading them; a 
     leaseMs: 60_000,
     now: () => Date.now() + 120_000,
   });
-  const handed: string[] = [];
-  const listening = new AbortController();
-  const listened = queue.listen(({ job_id }) => {
-    handed.push(job_id);
-    return Promise.resolve();
-  }, { signal: listening.signal });
+  const { delivered: handed, stop } = listening(queue);
   const accept = async (text: string) => {
     const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text }]);
     await until("the job is handed over", () => handed.includes(job.job_id));
@@ -284,8 +284,7 @@ Deno.test("KvJobQueue: the records it wrote are changed without reading them; a 
   assert.ok(await queue.renew(held!));
   assert.deepEqual(await queue.completeMany([{ record: held!, patch: { memory_id: d } }]), [true]);
   assert.equal((await queue.get(d))?.status, "done");
-  listening.abort();
-  await listened;
+  await stop();
 });
 
 Deno.test("KvJobQueue: jobs handed to the listener get no queue message; after a crash the start-up pass re-drives them", async () => {
@@ -299,33 +298,22 @@ Deno.test("KvJobQueue: jobs handed to the listener get no queue message; after a
   const [unheard] = await queue.accept(input("accepted while nobody listens"));
   assert.equal(counted.enqueued, 1);
 
-  const handed: string[] = [];
-  const listening = new AbortController();
-  const listened = queue.listen(({ job_id }) => {
-    handed.push(job_id);
-    return Promise.resolve(); // and never processed: the relayer dies here
-  }, { signal: listening.signal });
+  // Jobs delivered and never processed: the relayer dies here.
+  const { delivered: handed, stop } = listening(queue);
   await until("the waiting job's message arrives", () => handed.includes(unheard.job_id));
   const [job] = await queue.accept(input("I keep bees"));
   assert.equal(counted.enqueued, 1, "no message for a job handed over");
   await until("the job is handed over", () => handed.includes(job.job_id));
-  listening.abort();
-  await listened;
+  await stop();
   kv.close();
 
   // The next start: the store opened again, and its start-up pass finds the job unfinished.
   using reopened = await Deno.openKv(path);
   const restarted = await KvJobQueue.open(reopened, secret);
-  const delivered: string[] = [];
-  const again = new AbortController();
-  const relistened = restarted.listen(({ job_id }) => {
-    delivered.push(job_id);
-    return Promise.resolve();
-  }, { signal: again.signal });
+  const again = listening(restarted);
   await reconcileJobs(restarted, silentLogger, { startup: true });
-  await until("the job is delivered again", () => delivered.includes(job.job_id));
+  await until("the job is delivered again", () => again.delivered.includes(job.job_id));
   assert.deepEqual(await restarted.payloads([job.job_id]), ["I keep bees"]);
-  again.abort();
-  await relistened;
+  await again.stop();
   await Deno.remove(dir, { recursive: true });
 });
