@@ -109,8 +109,9 @@ export class AcceptGroups {
           this.#add(op, records, sealed);
           claim?.add(op);
         }
-        const messaged = group.filter(({ message }) => message);
-        const ids = messaged.flatMap(({ records }) => records.map((record) => record.job_id));
+        const ids = group.flatMap(({ records, message }) =>
+          message ? records.map((record) => record.job_id) : []
+        );
         if (ids.length > 0) this.#enqueue(op, ids);
         const versionstamp = await commit(op, "accept the job");
         for (const { claim, landed } of group) {

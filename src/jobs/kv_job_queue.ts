@@ -138,14 +138,14 @@ export class KvJobQueue implements JobQueue {
       return records;
     }
     const texts = inputs.map((input) => input.text);
-    const handing = this.#wake !== undefined;
+    const wake = this.#wake;
     const versionstamp = await this.#accepts.commit(records, texts, {
       claim: options.claim,
-      message: !handing,
+      message: !wake,
     });
     for (const record of records) this.#stamps.set(record, versionstamp);
-    const wake = this.#wake;
-    if (!handing || !wake) return records;
+    // Not when the listener stopped meanwhile: its jobs are left to the reconciler.
+    if (!wake || wake !== this.#wake) return records;
     records.forEach((record, i) => {
       const text = texts[i];
       if (this.#handedChars + text.length <= HANDED_CHARS) {
