@@ -126,10 +126,18 @@ Deno.test("LocalCipher: a version 2 ciphertext carries the memory id and a key t
 });
 
 /** A Deno KV handle that counts the atomic commits made through it. */
-function countingKv(kv: Deno.Kv): { kv: Deno.Kv; commits(): number } {
+function countingKv(
+  kv: Deno.Kv,
+): { kv: Deno.Kv; commits(): number; reads: Deno.KvKey[][] } {
   let commits = 0;
+  /** The keys of each read: a `get` reads one, a `getMany` several. */
+  const reads: Deno.KvKey[][] = [];
   const counted = new Proxy(kv, {
     get(target, property) {
+      if (property === "get") return (key: Deno.KvKey) => (reads.push([key]), target.get(key));
+      if (property === "getMany") {
+        return (keys: Deno.KvKey[]) => (reads.push(keys), target.getMany(keys));
+      }
       if (property === "atomic") {
         return () => {
           const operation = target.atomic();
@@ -145,7 +153,7 @@ function countingKv(kv: Deno.Kv): { kv: Deno.Kv; commits(): number } {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { kv: counted, commits: () => commits };
+  return { kv: counted, commits: () => commits, reads };
 }
 
 Deno.test("KvKeyStore: puts made together are one commit; past Deno KV's limits, several", async () => {
@@ -173,6 +181,32 @@ Deno.test("KvKeyStore: puts made together are one commit; past Deno KV's limits,
     () => store.put({ owner: OWNER, memoryId: "late", keyTag: "00" }, new Uint8Array(60)),
     (error) => error instanceof SvcError && error.code === "backend_unavailable",
   );
+});
+
+Deno.test("KvKeyStore: gets made together are read ten keys to a getMany, each answered with its own key", async () => {
+  const { kv, reads } = countingKv(await Deno.openKv(":memory:"));
+  const store = new KvKeyStore(kv);
+  const place = (i: number) => ({ owner: OWNER, memoryId: `m${i}`, keyTag: "0a" });
+  const wrapped = (i: number) => new Uint8Array(60).fill(i);
+  try {
+    await Promise.all(Array.from({ length: 24 }, (_, i) => store.put(place(i), wrapped(i))));
+    // 25 keys, the last never stored.
+    const got = await Promise.all(Array.from({ length: 25 }, (_, i) => store.get(place(i))));
+    assert.deepEqual(got, [...Array.from({ length: 24 }, (_, i) => wrapped(i)), null]);
+    assert.deepEqual(reads.map((keys) => keys.length), [10, 10, 5]);
+    // A get of a later turn is a read of its own.
+    assert.deepEqual(await store.get(place(3)), wrapped(3));
+    assert.deepEqual(reads.map((keys) => keys.length), [10, 10, 5, 1]);
+  } finally {
+    await store.close();
+  }
+  // Reads that fail (here the store is closed) fail every get of theirs, with a clear error.
+  const late = await Promise.allSettled([store.get(place(1)), store.get(place(2))]);
+  for (const result of late) {
+    assert.equal(result.status, "rejected");
+    const { reason } = result as PromiseRejectedResult;
+    assert.ok(reason instanceof SvcError && reason.code === "backend_unavailable", String(reason));
+  }
 });
 
 localCipherKeyStoreSuite("LocalCipher on KvKeyStore", async () => {
