@@ -16,8 +16,9 @@
  * erases from several relayers are ordered by the database (a put that commits after an erase
  * is a new key, as an encryption after an erase is on one relayer).
  *
- * No key is cached: `get` reads the database each time, so an erase through one relayer is
- * final on all of them the moment it commits, and no notification is needed.
+ * No key is cached: `get` reads the database each time (the gets of one turn in one query, as a
+ * recall reads the keys of 30 or so memories at once), so an erase through one relayer is final
+ * on all of them the moment it commits, and no notification is needed.
  */
 import type postgres from "postgres";
 import { backendError, hkdfMaster, type KeyPlace, type KeyStore, SvcError } from "../../src/kit.ts";
@@ -26,7 +27,10 @@ import type { Database } from "./database.ts";
 
 const SALT = new TextEncoder().encode("svc-postgres-cipher-keys-v1");
 /** Rows one `INSERT` or `DELETE` names at most (3 parameters a row, far below 65,535). */
+/** Keys written, or read, in one statement at most. */
 const MAX_BATCH = 1000;
+/** PostgreSQL's type id of `bytea`, for arrays of bytes. */
+const BYTEA = 17;
 
 /** Options of {@link PgKeyStore.open}. */
 export interface PgKeyStoreOptions {
@@ -43,12 +47,19 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+interface PendingRead {
+  place: KeyPlace;
+  read: PromiseWithResolvers<Uint8Array<ArrayBuffer> | null>;
+}
+
 /** The PostgreSQL `KeyStore`; see the module documentation. */
 export class PgKeyStore implements KeyStore {
   #sql: postgres.Sql;
   #naming: CryptoKey;
   #queue: Pending[] = [];
   #draining = false;
+  /** The reads asked for in this turn, not yet sent. */
+  #reads: PendingRead[] = [];
   /** Settles once every `put` made so far has (batches are written in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
@@ -126,15 +137,49 @@ export class PgKeyStore implements KeyStore {
     this.#draining = false;
   }
 
-  async get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
-    const memory = await this.#memory(place.owner, place.memoryId);
-    const rows = await query(
-      this.#sql`select wrapped from svc_cipher_keys_wrapped
-        where memory = ${memory} and key_tag = ${place.keyTag}`,
-      "read a key",
-    );
-    // A copy in a plain Uint8Array (the client hands out a Node Buffer).
-    return rows.length ? new Uint8Array(rows[0].wrapped as Uint8Array) : null;
+  get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
+    const read = Promise.withResolvers<Uint8Array<ArrayBuffer> | null>();
+    // Let the calls made in the same turn join the first query.
+    if (this.#reads.push({ place, read }) === 1) queueMicrotask(() => this.#read());
+    return read.promise;
+  }
+
+  /** Sends the reads asked for in this turn, `MAX_BATCH` keys to a query, all at once. */
+  #read(): void {
+    const reads = this.#reads;
+    this.#reads = [];
+    for (let at = 0; at < reads.length; at += MAX_BATCH) {
+      this.#readBatch(reads.slice(at, at + MAX_BATCH));
+    }
+  }
+
+  async #readBatch(batch: PendingRead[]): Promise<void> {
+    try {
+      const memories = await Promise.all(
+        batch.map(({ place }) => this.#memory(place.owner, place.memoryId)),
+      );
+      const sql = this.#sql;
+      const rows = await query(
+        sql`select w.memory, w.key_tag, w.wrapped from svc_cipher_keys_wrapped w
+          join unnest(${sql.array(memories, BYTEA)}::bytea[],
+            ${sql.array(batch.map(({ place }) => place.keyTag))}::text[]) as asked(memory, key_tag)
+          on w.memory = asked.memory and w.key_tag = asked.key_tag`,
+        "read a key",
+      );
+      const found = new Map(
+        rows.map((row) => [
+          `${(row.memory as Uint8Array).toHex()}/${row.key_tag}`,
+          // A copy in a plain Uint8Array (the client hands out a Node Buffer).
+          new Uint8Array(row.wrapped as Uint8Array),
+        ]),
+      );
+      batch.forEach(({ place, read }, i) =>
+        read.resolve(found.get(`${memories[i].toHex()}/${place.keyTag}`) ?? null)
+      );
+    } catch (error) {
+      const failure = backendError("postgres", "read a key", error);
+      for (const { read } of batch) read.reject(failure);
+    }
   }
 
   async erase(owner: string, memoryIds: string[]): Promise<void> {

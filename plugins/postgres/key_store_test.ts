@@ -155,6 +155,36 @@ Deno.test("PgKeyStore: puts made together are one INSERT; many more, a few", asy
   );
 });
 
+Deno.test("PgKeyStore: gets made together are one query, each answered with its own key", async () => {
+  await using shared = await sharedKeys();
+  const { database } = await shared.relayer();
+  // Counts the statements the store sends (tagged-template calls of its client).
+  let statements = 0;
+  const sql = new Proxy(database.sql, {
+    apply(target, self, args) {
+      if (Array.isArray(args[0]) && "raw" in args[0]) statements++;
+      return Reflect.apply(target, self, args);
+    },
+  });
+  const keys = await PgKeyStore.open({
+    database: { ...database, sql } as Database,
+    secret: shared.secret,
+  });
+  const place = (i: number) => ({ owner: OWNER, memoryId: `m${i}`, keyTag: "0a".repeat(8) });
+  const wrapped = (i: number) => new Uint8Array(60).fill(i);
+  await Promise.all(Array.from({ length: 24 }, (_, i) => keys.put(place(i), wrapped(i))));
+  statements = 0;
+  // 24 stored keys, one of them asked twice, and one never stored.
+  const asked = [...Array.from({ length: 24 }, (_, i) => i), 5, 24];
+  const got = await Promise.all(asked.map((i) => keys.get(place(i))));
+  assert.deepEqual(got, asked.map((i) => i < 24 ? wrapped(i) : null));
+  assert.equal(statements, 1);
+  // Another owner's memory of the same id and tag is not this one.
+  assert.equal(await keys.get({ ...place(3), owner: "0x" + "cd".repeat(32) }), null);
+  assert.equal(statements, 2);
+  await keys.close();
+});
+
 Deno.test("PgKeyStore: the database holds wrapped keys under keyed hashes, no owner or memory id", async () => {
   await using relayers = await twoRelayers();
   const memoryId = crypto.randomUUID();
