@@ -8,11 +8,13 @@
  * per-owner tag and a time-ordered id (`access_log_store.ts`): the store learns neither the
  * operation, the key nor the namespace, only how an owner's entries are spaced in time.
  *
- * Writing is off the request path: `append` only queues the entry; a flush up to a second later
- * (at once past 1,000 queued entries) seals what queued meanwhile and writes it in one batch
- * (group commit), so the store's writer — which the replay guard and the job queue share in Deno
- * KV — is taken about once a second, not once a request. Entries still queued when the process
- * dies are lost; `close` writes them, and a read writes them first. Entries older than the
+ * Writing is off the request path: `append` only queues the entry; a flush up to a tenth of a
+ * second later (at once past 1,000 queued entries) seals what queued meanwhile and writes it in
+ * one batch (group commit), so the store's writer — which the replay guard and the job queue share
+ * in Deno KV — is taken at most ten times a second, not once a request. A flush seals its entries
+ * in one run of the event loop, so flushes are kept small: a second's worth at a thousand recalls
+ * a second held requests up for 10 ms or more, most of recall's p99. Entries still queued when the
+ * process dies are lost; `close` writes them, and a read writes them first. Entries older than the
  * retention are pruned in the background.
  *
  * @example
@@ -51,7 +53,7 @@ export interface AccessLogOptions {
   secret: Uint8Array<ArrayBuffer>;
   /** Entries older than this many days are pruned (default 90). */
   retentionDays?: number;
-  /** How long an appended entry waits for others to be written with it (default 1,000 ms). */
+  /** How long an appended entry waits for others to be written with it (default 100 ms). */
   flushDelayMs?: number;
   /** Queued entries that start a flush at once (default 1,000). */
   flushEntries?: number;
@@ -114,7 +116,7 @@ export class AccessLog {
     this.#master = master;
     this.#tagKey = tagKey;
     this.#retentionMs = (options.retentionDays ?? 90) * DAY_MS;
-    this.#delayMs = options.flushDelayMs ?? 1000;
+    this.#delayMs = options.flushDelayMs ?? 100;
     this.#flushEntries = options.flushEntries ?? 1000;
     this.#maxPending = options.maxPending ?? 10_000;
     this.#logger = options.logger ?? silentLogger;
