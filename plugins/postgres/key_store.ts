@@ -26,8 +26,7 @@ import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 
 const SALT = new TextEncoder().encode("svc-postgres-cipher-keys-v1");
-/** Rows one `INSERT` or `DELETE` names at most (3 parameters a row, far below 65,535). */
-/** Keys written, or read, in one statement at most. */
+/** Keys one statement writes, reads or deletes at most (3 parameters a row, far below 65,535). */
 const MAX_BATCH = 1000;
 /** PostgreSQL's type id of `bytea`, for arrays of bytes. */
 const BYTEA = 17;
