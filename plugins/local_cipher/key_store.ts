@@ -11,7 +11,7 @@
  * one turn are read ten keys to a `getMany`, which costs Deno KV about half as much a key as a
  * `get` (a recall reads the keys of 30 or so memories at once).
  */
-import { backendError, type KeyPlace, type KeyStore } from "../../src/kit.ts";
+import { backendError, type KeyPlace, type KeyStore, readTogether } from "../../src/kit.ts";
 
 export type { KeyPlace, KeyStore };
 
@@ -51,18 +51,11 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-interface PendingRead {
-  key: Deno.KvKey;
-  read: PromiseWithResolvers<Uint8Array<ArrayBuffer> | null>;
-}
-
 /** The key store in a Deno KV database; `close` closes the database. */
 export class KvKeyStore implements KeyStore {
   #kv: Deno.Kv;
   #queue: Pending[] = [];
   #draining = false;
-  /** The reads asked for in this turn, not yet sent. */
-  #reads: PendingRead[] = [];
   /** Settles once every `put` made so far has (commits happen in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
@@ -120,32 +113,19 @@ export class KvKeyStore implements KeyStore {
   }
 
   get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
-    const read = Promise.withResolvers<Uint8Array<ArrayBuffer> | null>();
-    // Let the calls made in the same turn join the first read.
-    if (this.#reads.push({ key: kvKey(place), read }) === 1) queueMicrotask(() => this.#read());
-    return read.promise;
+    return this.#read(place);
   }
 
-  /** Sends the reads asked for in this turn, `READ_BATCH` keys to a `getMany`, all at once. */
-  #read(): void {
-    const reads = this.#reads;
-    this.#reads = [];
-    for (let at = 0; at < reads.length; at += READ_BATCH) {
-      this.#readBatch(reads.slice(at, at + READ_BATCH));
-    }
-  }
-
-  async #readBatch(batch: PendingRead[]): Promise<void> {
+  #read = readTogether(READ_BATCH, async (places: KeyPlace[]) => {
     try {
-      const entries = await this.#kv.getMany<unknown[]>(batch.map(({ key }) => key));
-      entries.forEach(({ value }, i) =>
-        batch[i].read.resolve(value instanceof Uint8Array ? value as Uint8Array<ArrayBuffer> : null)
+      const entries = await this.#kv.getMany<unknown[]>(places.map(kvKey));
+      return entries.map(({ value }) =>
+        value instanceof Uint8Array ? value as Uint8Array<ArrayBuffer> : null
       );
     } catch (cause) {
-      const error = backendError("the key store", "read a key", cause);
-      for (const { read } of batch) read.reject(error);
+      throw backendError("the key store", "read a key", cause);
     }
-  }
+  });
 
   async erase(owner: string, memoryIds: string[]): Promise<void> {
     // A key whose `put` is under way when the erase starts is deleted too.

@@ -21,7 +21,14 @@
  * on all of them the moment it commits, and no notification is needed.
  */
 import type postgres from "postgres";
-import { backendError, hkdfMaster, type KeyPlace, type KeyStore, SvcError } from "../../src/kit.ts";
+import {
+  backendError,
+  hkdfMaster,
+  type KeyPlace,
+  type KeyStore,
+  readTogether,
+  SvcError,
+} from "../../src/kit.ts";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 
@@ -46,19 +53,12 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-interface PendingRead {
-  place: KeyPlace;
-  read: PromiseWithResolvers<Uint8Array<ArrayBuffer> | null>;
-}
-
 /** The PostgreSQL `KeyStore`; see the module documentation. */
 export class PgKeyStore implements KeyStore {
   #sql: postgres.Sql;
   #naming: CryptoKey;
   #queue: Pending[] = [];
   #draining = false;
-  /** The reads asked for in this turn, not yet sent. */
-  #reads: PendingRead[] = [];
   /** Settles once every `put` made so far has (batches are written in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
@@ -137,31 +137,19 @@ export class PgKeyStore implements KeyStore {
   }
 
   get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
-    const read = Promise.withResolvers<Uint8Array<ArrayBuffer> | null>();
-    // Let the calls made in the same turn join the first query.
-    if (this.#reads.push({ place, read }) === 1) queueMicrotask(() => this.#read());
-    return read.promise;
+    return this.#read(place);
   }
 
-  /** Sends the reads asked for in this turn, `MAX_BATCH` keys to a query, all at once. */
-  #read(): void {
-    const reads = this.#reads;
-    this.#reads = [];
-    for (let at = 0; at < reads.length; at += MAX_BATCH) {
-      this.#readBatch(reads.slice(at, at + MAX_BATCH));
-    }
-  }
-
-  async #readBatch(batch: PendingRead[]): Promise<void> {
+  #read = readTogether(MAX_BATCH, async (places: KeyPlace[]) => {
     try {
       const memories = await Promise.all(
-        batch.map(({ place }) => this.#memory(place.owner, place.memoryId)),
+        places.map(({ owner, memoryId }) => this.#memory(owner, memoryId)),
       );
       const sql = this.#sql;
       const rows = await query(
         sql`select w.memory, w.key_tag, w.wrapped from svc_cipher_keys_wrapped w
           join unnest(${sql.array(memories, BYTEA)}::bytea[],
-            ${sql.array(batch.map(({ place }) => place.keyTag))}::text[]) as asked(memory, key_tag)
+            ${sql.array(places.map(({ keyTag }) => keyTag))}::text[]) as asked(memory, key_tag)
           on w.memory = asked.memory and w.key_tag = asked.key_tag`,
         "read a key",
       );
@@ -172,14 +160,11 @@ export class PgKeyStore implements KeyStore {
           new Uint8Array(row.wrapped as Uint8Array),
         ]),
       );
-      batch.forEach(({ place, read }, i) =>
-        read.resolve(found.get(`${memories[i].toHex()}/${place.keyTag}`) ?? null)
-      );
+      return places.map(({ keyTag }, i) => found.get(`${memories[i].toHex()}/${keyTag}`) ?? null);
     } catch (error) {
-      const failure = backendError("postgres", "read a key", error);
-      for (const { read } of batch) read.reject(failure);
+      throw backendError("postgres", "read a key", error);
     }
-  }
+  });
 
   async erase(owner: string, memoryIds: string[]): Promise<void> {
     // A key whose `put` is under way on this relayer when the erase starts is deleted too.
