@@ -14,9 +14,8 @@
  * in Deno KV — is taken at most ten times a second, not once a request. A flush seals its entries
  * in one run of the event loop, so flushes are kept small: a second's worth at a thousand recalls
  * a second held requests up for 10 ms or more, and kept recall's p99 at three times its p50.
- * Entries still queued when the
- * process dies are lost; `close` writes them, and a read writes them first. Entries older than the
- * retention are pruned in the background.
+ * Entries still queued when the process dies are lost; `close` writes them, and a read writes them
+ * first. Entries older than the retention are pruned in the background.
  *
  * @example
  * ```ts
