@@ -314,6 +314,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     callTimeoutMs: options.callTimeoutMs,
     vet: (memories) => lifecycle.vet(memories),
     indexed: (memories) => lifecycle.indexed(memories),
+    keepText: (owner, blobId, text) => reader.keep(owner, blobId, text),
     observe: metrics.worker,
   });
   metrics.watch({ sidecar: options.sidecar, worker });

@@ -56,6 +56,11 @@ export interface WorkerDependencies {
   vet?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
   /** Called with the memories of each batch once they are indexed, before their jobs are done. */
   indexed?: (memories: IndexedMemory[]) => Promise<void>;
+  /**
+   * Hears the text of each memory a job stored, once the job is done: the relayer keeps it for
+   * recall, which would otherwise read and decrypt its blob again.
+   */
+  keepText?: (owner: string, blobId: string, text: string) => void;
   /** Hears how jobs end and how long batches take (the relayer's metrics). */
   observe?: WorkerObserver;
 }
@@ -325,6 +330,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     })));
     for (const job of held(live, completed)) {
       job.over = true;
+      deps.keepText?.(job.key.owner, job.blobId!, job.text!);
       observe?.jobEnded("done", acceptedAt(job));
       logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
     }

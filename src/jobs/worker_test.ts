@@ -209,13 +209,16 @@ Deno.test("worker: a batch larger than batchSize is split; a job delivered twice
   assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
 });
 
-Deno.test("worker: a job whose encryption fails retries alone; the rest of its batch is stored", async () => {
+Deno.test("worker: a job whose encryption fails retries alone; the rest of its batch is stored, their texts handed over", async () => {
   using queue = new MemoryJobQueue();
   const cipher = new OwnerDownCipher();
   cipher.down = "o2";
   const blobs = new MemoryBlobStore();
   const pipeline = await testPipeline({ cipher, blobs });
-  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const kept: string[][] = [];
+  const keepText = (owner: string, blobId: string, text: string) =>
+    kept.push([owner, blobId, text]);
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, keepText });
   const jobs = await queue.accept(["o1", "o2", "o1"].map((owner, i) => ({
     owner,
     namespace: "n1",
@@ -229,10 +232,14 @@ Deno.test("worker: a job whose encryption fails retries alone; the rest of its b
   assert.equal(b?.error, "Cannot encrypt: key server down");
   assert.equal(await queue.payload(b!.job_id), "fact 1", "its text waits");
   assert.equal((await blobs.list("o1", "n1")).length, 2);
+  // Only the memories stored hand over their texts, under the blobs their jobs name.
+  assert.deepEqual(kept.toSorted(), [["o1", a!.blob_id, "fact 0"], ["o1", c!.blob_id, "fact 2"]]);
 
   cipher.down = undefined;
   await worker.process(b!.job_id);
-  assert.equal((await queue.get(b!.job_id))?.status, "done");
+  const done = await queue.get(b!.job_id);
+  assert.equal(done?.status, "done");
+  assert.deepEqual(kept.at(-1), ["o2", done!.blob_id, "fact 1"]);
 });
 
 Deno.test("worker: a memory the index refuses fails alone; the others of its batch are indexed", async () => {

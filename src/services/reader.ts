@@ -1,7 +1,9 @@
 /**
  * Reads memories back: a blob fetched and decrypted for its owner, kept in a `TextCache` when
- * the cipher holds its own keys. Recall, list, get and restore read through one reader, so an
- * erase that forgets a blob's text forgets it for all of them.
+ * the cipher holds its own keys, as is the text the worker hands over when it stores a memory
+ * (`keep`), so that a memory recalled soon after it is remembered is neither read nor decrypted.
+ * Recall, list, get and restore read through one reader, so an erase that forgets a blob's text
+ * forgets it for all of them.
  */
 import type { BlobStore, Cipher, DecryptCredentials } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
@@ -35,6 +37,12 @@ export interface MemoryReader {
   read(owner: string, memory: { id: string; blobId: string }, options: ReadOptions): Promise<
     string | null
   >;
+  /**
+   * Keeps `text` as what `owner`'s blob `blobId` decrypts to, as a read would (the worker hands
+   * over the text of each memory it stores); nothing when the blob was forgotten meanwhile, or
+   * when the cipher does not hold its own keys.
+   */
+  keep(owner: string, blobId: string, text: string): void;
   /** Forgets what is kept of a blob (its memory was erased). */
   forget(blobId: string): void;
   /** Whether the text of `owner`'s blob `blobId` is kept now (never without the cipher's keys). */
@@ -75,6 +83,9 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       }
     },
     holds: (owner, blobId) => cache?.holds(owner, blobId) ?? false,
+    keep(owner, blobId, text) {
+      if (!forgotten.has(blobId)) cache?.set(owner, blobId, text);
+    },
     forget(blobId) {
       cache?.delete(blobId);
       if (forgotten.size >= 10_000) forgotten.clear();

@@ -1,5 +1,5 @@
 /**
- * The decrypted texts of recently recalled memories, by owner and blob id, within a budget of
+ * The texts of recently recalled or stored memories, by owner and blob id, within a budget of
  * bytes; past it the least recently used go. A blob id names its content, so an entry never goes
  * stale; the owner is part of the key because a text is what the blob decrypts to for its owner
  * (the same bytes filed by another owner do not decrypt).

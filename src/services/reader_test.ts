@@ -1,0 +1,41 @@
+import assert from "node:assert/strict";
+import type { BlobStore, Cipher } from "../backends/types.ts";
+import { silentLogger } from "../log.ts";
+import { createReader } from "./reader.ts";
+
+/** A reader over a blob store whose every blob decrypts to "from the blob", counting reads. */
+function reader(holdsKeys: boolean) {
+  let reads = 0;
+  const blobs = {
+    get: () => (reads++, Promise.resolve(new Uint8Array([1]))),
+  } as unknown as BlobStore;
+  const cipher = {
+    holdsKeys,
+    decrypt: () => Promise.resolve(new TextEncoder().encode("from the blob")),
+  } as unknown as Cipher;
+  return { reader: createReader({ cipher, blobs, logger: silentLogger }), reads: () => reads };
+}
+
+Deno.test("reader: a text handed over is read back without its blob, by its owner only; once its blob is forgotten it is not kept", async () => {
+  const { reader: r, reads } = reader(true);
+  r.keep("alice", "b1", "I keep bees");
+  assert.equal(await r.read("alice", { id: "m1", blobId: "b1" }, {}), "I keep bees");
+  assert.equal(reads(), 0);
+  assert.ok(r.holds("alice", "b1"));
+  // Another owner's read of the same blob goes to the blob (and its cipher).
+  assert.equal(await r.read("bob", { id: "m1", blobId: "b1" }, {}), "from the blob");
+  assert.equal(reads(), 1);
+  // Erased: forgotten, and a text handed over late is not kept.
+  r.forget("b2");
+  r.keep("alice", "b2", "erased meanwhile");
+  assert.equal(r.holds("alice", "b2"), false);
+  assert.equal(await r.read("alice", { id: "m2", blobId: "b2" }, {}), "from the blob");
+});
+
+Deno.test("reader: with a cipher that decrypts with the caller's key, nothing handed over is kept", async () => {
+  const { reader: r, reads } = reader(false);
+  r.keep("alice", "b1", "I keep bees");
+  assert.equal(r.holds("alice", "b1"), false);
+  assert.equal(await r.read("alice", { id: "m1", blobId: "b1" }, {}), "from the blob");
+  assert.equal(reads(), 1);
+});
