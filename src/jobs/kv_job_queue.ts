@@ -6,8 +6,8 @@
  * ones are staged in commits of their own first), so a job exists exactly when its queue message
  * does, unless it is handed to the listener in this process (see `accept`). Accepts made while a
  * commit is in flight share the next one (`kv_job_accept.ts`), and its message: Deno KV spends a
- * sync to disk on every commit and transactions on every message it delivers. Records and texts expire after 7 days; a message KV gives up on leaves a dead letter
- * for each of its jobs.
+ * sync to disk on every commit and transactions on every message it delivers. Records and texts
+ * expire after 7 days; a message KV gives up on leaves a dead letter for each of its jobs.
  *
  * Every change made from a record commits only if the stored record is still as that record
  * shows it (read, compared, then written under a versionstamp check), so a worker whose lease

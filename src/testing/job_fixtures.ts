@@ -2,7 +2,7 @@
  * Fixtures the job tests share (svc's own; `mod.ts` does not export them): a manual clock that
  * decides when a job queue's leases run out, a blob store that holds uploads until the test
  * releases them, a vector store counting its writes, a remember pipeline over in-memory
- * backends, and `until`. With them a lease test depends on the order of events it drives, not
+ * backends, `until`, and `listening` to a queue. With them a lease test depends on the order of events it drives, not
  * on how fast a loaded machine schedules timers.
  * @module
  */
@@ -19,6 +19,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
+import type { JobQueue } from "../jobs/job_queue.ts";
 import { createRememberPipeline, type RememberPipeline } from "../pipeline/remember.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { AttributeSeal } from "../pipeline/attributes.ts";
@@ -35,6 +36,24 @@ export async function until(
     if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** Listens to `queue`, noting each job delivered (and doing nothing with it) until `stop`. */
+export function listening(queue: JobQueue) {
+  const delivered: string[] = [];
+  const stopping = new AbortController();
+  const listened = queue.listen(({ job_id }) => {
+    delivered.push(job_id);
+    return Promise.resolve();
+  }, { signal: stopping.signal });
+  return {
+    delivered,
+    /** Stops listening; resolves once the listener has stopped. */
+    async stop() {
+      stopping.abort();
+      await listened;
+    },
+  };
 }
 
 /**

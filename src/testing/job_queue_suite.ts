@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
-import { ManualClock, until } from "./job_fixtures.ts";
+import { listening, ManualClock, until } from "./job_fixtures.ts";
 import { jobBatchSuite } from "./job_batch_suite.ts";
 import { jobLeaseSuite } from "./job_lease_suite.ts";
 
@@ -146,12 +146,7 @@ export function jobQueueSuite(
   Deno.test(`${name}: listen delivers accepted, retried and re-driven jobs until its signal aborts`, async () => {
     await using queue = await open();
     const [early] = await queue.accept([input("before listening")]);
-    const delivered: string[] = [];
-    const listening = new AbortController();
-    const listened = queue.listen(({ job_id }) => {
-      delivered.push(job_id);
-      return Promise.resolve();
-    }, { signal: listening.signal });
+    const { delivered, stop } = listening(queue);
     await until(
       "the job accepted before listening arrives",
       () => delivered.includes(early.job_id),
@@ -173,8 +168,7 @@ export function jobQueueSuite(
 
     // A retry far in the future is still waiting when the queue is disposed.
     await queue.retry((await queue.lease(job.job_id, "w2"))!, undefined, 60_000);
-    listening.abort();
-    await listened; // listening stops when the signal aborts
+    await stop(); // listening stops when the signal aborts
     const count = delivered.length;
     const [late] = await queue.accept([input("after listening")]);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -4,7 +4,7 @@ import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
-import { until } from "../../src/testing/job_fixtures.ts";
+import { listening, until } from "../../src/testing/job_fixtures.ts";
 import { reconcileJobs } from "../../src/jobs/reconciler.ts";
 import { silentLogger } from "../../src/log.ts";
 
@@ -15,23 +15,6 @@ async function openKvQueue(
   const kv = await Deno.openKv(":memory:");
   const queue = await KvJobQueue.open(kv, secret, options);
   return Object.assign(queue, { kv, [Symbol.asyncDispose]: () => Promise.resolve(kv.close()) });
-}
-
-/** Listens to `queue`, noting each job delivered (and doing nothing with it) until `stop`. */
-function listening(queue: KvJobQueue) {
-  const delivered: string[] = [];
-  const stopping = new AbortController();
-  const listened = queue.listen(({ job_id }) => {
-    delivered.push(job_id);
-    return Promise.resolve();
-  }, { signal: stopping.signal });
-  return {
-    delivered,
-    async stop() {
-      stopping.abort();
-      await listened;
-    },
-  };
 }
 
 jobQueueSuite("KvJobQueue", openKvQueue);
