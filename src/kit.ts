@@ -89,8 +89,11 @@ export {
 } from "./auth/key_limits.ts";
 export { blake2b, type Blake2bOptions } from "./crypto/blake2b.ts";
 export {
+  chachaOpen,
+  chachaSeal,
   concatBytes,
   deriveAesKey,
+  deriveRawKey,
   gcmDecrypt,
   gcmEncrypt,
   hkdfMaster,

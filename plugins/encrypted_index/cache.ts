@@ -87,7 +87,7 @@ export class NamespaceCache {
       // Blocks are decrypted a batch at a time while the next batch is read.
       const add = async (blocks: StoredBlock[]) => {
         const plain = await Promise.all(
-          blocks.map((block) => this.#keys.open(ref, `block ${block.id}`, block.bytes)),
+          blocks.map((block) => this.#keys.openBlock(ref, block.id, block.bytes)),
         );
         blocks.forEach((block, j) => {
           resident.addBlock(block.id, block.bytes.length, decodeBlock(plain[j], this.#dimensions));

@@ -186,7 +186,7 @@ export async function planChange(
     for (const group of pack(rows, dimensions)) {
       const id = blockId();
       const plain = encodeBlock(group, dimensions);
-      const bytes = await keys.seal(ref, `block ${id}`, plain);
+      const bytes = await keys.sealBlock(ref, id, plain);
       const block: StoredBlock = { id, bytes };
       change.putBlocks.push({ ns: ref.ns, block });
       out.push({ id, rows: group, plain: plain.length, sealed: bytes.length });

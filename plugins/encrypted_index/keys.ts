@@ -3,14 +3,30 @@
  *
  * - a naming key (HMAC-SHA-256) that turns an owner, and an owner's namespace, into the opaque
  *   names the storage files them under, so no address or namespace name is written in clear;
- * - one AES-256-GCM key per namespace, sealing its blocks of rows and its sealed name.
+ * - per namespace, a ChaCha20-Poly1305 key sealing its blocks of rows, and an AES-256-GCM key
+ *   sealing its name (and the blocks of indexes of format 2 and before).
  *
- * A sealed value is a random 12-byte IV followed by the AES-GCM ciphertext and tag; the
- * associated data binds it to its place (a block to its namespace and block id).
+ * A sealed name is a random 12-byte IV followed by the AES-GCM ciphertext and tag. A sealed
+ * block is `BLOCK_MAGIC`, a random 12-byte nonce, the ChaCha20-Poly1305 ciphertext and tag; a
+ * block without the magic, or whose tag fails under ChaCha20-Poly1305 (an AES-GCM IV may begin
+ * with the magic), is opened as AES-GCM, as format 2 sealed every block. The associated data
+ * binds a value to its place (a block to its namespace and block id).
  */
-import { deriveAesKey, hkdfMaster, openBytes, sealBytes, SvcError } from "../../src/kit.ts";
+import {
+  chachaOpen,
+  chachaSeal,
+  concatBytes,
+  deriveAesKey,
+  deriveRawKey,
+  hkdfMaster,
+  openBytes,
+  sealBytes,
+  SvcError,
+} from "../../src/kit.ts";
 
 const SALT = new TextEncoder().encode("svc-encrypted-index-v1");
+/** What a block sealed with ChaCha20-Poly1305 begins with ("SVB3"). */
+export const BLOCK_MAGIC = new Uint8Array([0x53, 0x56, 0x42, 0x33]);
 /** Names and keys kept for this many namespaces before the caches start over. */
 const CACHE_LIMIT = 10_000;
 
@@ -33,7 +49,8 @@ export class IndexKeys {
   #master: CryptoKey;
   #naming: CryptoKey;
   #refs = new Map<string, Promise<NamespaceRef>>();
-  #blockKeys = new Map<string, Promise<CryptoKey>>();
+  #aesKeys = new Map<string, Promise<CryptoKey>>();
+  #blockKeys = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
   private constructor(master: CryptoKey, naming: CryptoKey) {
     this.#master = master;
@@ -86,24 +103,41 @@ export class IndexKeys {
     return ref;
   }
 
-  /** The namespace's AES-GCM key. */
-  #blockKey(ref: NamespaceRef): Promise<CryptoKey> {
-    let key = this.#blockKeys.get(ref.ns);
+  /** The namespace's key in `keys`, derived on first use. */
+  #keyOf<K>(keys: Map<string, Promise<K>>, ref: NamespaceRef, derive: () => Promise<K>) {
+    let key = keys.get(ref.ns);
     if (!key) {
-      if (this.#blockKeys.size >= CACHE_LIMIT) this.#blockKeys.clear();
-      key = deriveAesKey(this.#master, SALT, `block ${ref.ns}`);
-      this.#blockKeys.set(ref.ns, key);
+      if (keys.size >= CACHE_LIMIT) keys.clear();
+      keys.set(ref.ns, key = derive());
     }
     return key;
   }
 
-  /** Encrypts `plaintext` under the namespace's key, bound to `place`. */
+  /** The namespace's AES-GCM key (its name; blocks of format 2). */
+  #aesKey(ref: NamespaceRef): Promise<CryptoKey> {
+    return this.#keyOf(
+      this.#aesKeys,
+      ref,
+      () => deriveAesKey(this.#master, SALT, `block ${ref.ns}`),
+    );
+  }
+
+  /** The namespace's ChaCha20-Poly1305 key (its blocks). */
+  #blockKey(ref: NamespaceRef): Promise<Uint8Array<ArrayBuffer>> {
+    return this.#keyOf(
+      this.#blockKeys,
+      ref,
+      () => deriveRawKey(this.#master, SALT, `chacha ${ref.ns}`),
+    );
+  }
+
+  /** Encrypts `plaintext` under the namespace's AES-GCM key, bound to `place` (its name). */
   async seal(
     ref: NamespaceRef,
     place: string,
     plaintext: Uint8Array<ArrayBuffer>,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    return sealBytes(await this.#blockKey(ref), plaintext, encoder.encode(place));
+    return sealBytes(await this.#aesKey(ref), plaintext, encoder.encode(place));
   }
 
   /** Decrypts what `seal` made for the same namespace and place; throws when it was altered. */
@@ -113,13 +147,48 @@ export class IndexKeys {
     sealed: Uint8Array<ArrayBuffer>,
   ): Promise<ArrayBuffer> {
     try {
-      return await openBytes(await this.#blockKey(ref), sealed, encoder.encode(place));
+      return await openBytes(await this.#aesKey(ref), sealed, encoder.encode(place));
     } catch (cause) {
-      throw new SvcError(
-        "internal",
-        "Cannot read the vector index: a block does not decrypt (damaged or altered)",
-        { cause },
-      );
+      throw damaged(cause);
     }
   }
+
+  /** Encrypts block `id` of the namespace (its plaintext) with ChaCha20-Poly1305. */
+  async sealBlock(
+    ref: NamespaceRef,
+    id: string,
+    plaintext: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
+    const sealed = chachaSeal(await this.#blockKey(ref), plaintext, encoder.encode(`block ${id}`));
+    return concatBytes(BLOCK_MAGIC, sealed);
+  }
+
+  /**
+   * Decrypts block `id` of the namespace, as `sealBlock` or format 2 (`seal`, AES-GCM) sealed
+   * it; throws when it was altered.
+   */
+  async openBlock(
+    ref: NamespaceRef,
+    id: string,
+    sealed: Uint8Array<ArrayBuffer>,
+  ): Promise<ArrayBuffer> {
+    const place = `block ${id}`;
+    if (BLOCK_MAGIC.every((byte, i) => sealed[i] === byte)) {
+      try {
+        const body = sealed.subarray(BLOCK_MAGIC.length);
+        return chachaOpen(await this.#blockKey(ref), body, encoder.encode(place)).buffer;
+      } catch {
+        // An AES-GCM block whose IV begins with the magic (one in 2³²), or an altered one.
+      }
+    }
+    return await this.open(ref, place, sealed);
+  }
+}
+
+function damaged(cause: unknown): SvcError {
+  return new SvcError(
+    "internal",
+    "Cannot read the vector index: a block does not decrypt (damaged or altered)",
+    { cause },
+  );
 }

@@ -6,13 +6,18 @@ import { SvcError } from "../../src/kit.ts";
 import { IndexKeys } from "./keys.ts";
 import type { BlockStorage } from "./storage.ts";
 
-/** Written since rows carry a `MemoryInfo`; a format 1 index is marked 2 when opened here. */
-const FORMAT = 2;
-const READS = new Set([1, 2]);
+/**
+ * Written since blocks are sealed with ChaCha20-Poly1305 (format 2: AES-GCM; format 1: rows
+ * without `MemoryInfo`). An older index is marked 3 when opened here, its blocks read as they
+ * are and sealed anew as writes replace them; versions that read only formats 1 and 2 then
+ * refuse it, with the reason.
+ */
+const FORMAT = 3;
+const READS = new Set([1, 2, 3]);
 
 /**
  * The index's keys, once its record shows it readable with `options` (else a `conflict` naming
- * the fix); records a new index (or marks a format 1 index 2).
+ * the fix); records a new index (or marks an older one 3).
  */
 export async function openKeys(
   storage: BlockStorage,

@@ -1,8 +1,9 @@
 /**
  * The encrypted vector index, the default: nothing of a memory is readable at rest without the
  * relayer's master key. Each owner's namespace is stored as blocks of rows (vectors, term
- * hashes, ids, times, each memory's `MemoryInfo`) sealed with AES-256-GCM under a key derived (HKDF) from the master key
- * for that namespace; owners and namespaces are filed under keyed hashes (HMAC), never by name.
+ * hashes, ids, times, each memory's `MemoryInfo`) sealed with ChaCha20-Poly1305 under a key
+ * derived (HKDF) from the master key for that namespace; owners and namespaces are filed under
+ * keyed hashes (HMAC), never by name.
  * A namespace is decrypted into memory the first time it is used and searched there exactly
  * (cosine, over one contiguous `Float32Array`); least recently used namespaces are evicted past
  * a memory budget. Storage is a Deno KV database (`kv_storage.ts`) behind a small interface

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
 import { MemoryVectorStore, seededRandom } from "../../src/testing/mod.ts";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
-import { IndexKeys } from "./keys.ts";
+import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 
@@ -332,14 +332,14 @@ Deno.test("encrypted index: writes apply in call order; a malformed vector is re
   await store.close();
 });
 
-Deno.test("encrypted index: a format 1 index (version 1 blocks) reads as rows without info and takes rows with one", async () => {
+Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads as rows without info, takes rows with one, and seals new blocks with ChaCha20-Poly1305", async () => {
   await using temp = await tempDir();
   const path = `${temp.dir}/index.kv`;
   let store = await open(temp.dir);
   await store.upsert([{ ...row("old1", 1), terms: ["h1"] }, row("old2", 2)]);
   await store.close();
-  // Rows without info are written as version 1 wrote them but for the version number: make
-  // the blocks and the index what version 1 left.
+  // Rows without info are written as version 1 wrote them but for the version number and the
+  // cipher: make the blocks (sealed with AES-GCM) and the index what version 1 left.
   const keys = await IndexKeys.derive(secret);
   const ref = await keys.ref("o", "n");
   const kv = await Deno.openKv(path);
@@ -348,7 +348,8 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks) reads as rows wi
     const [, , id, parts, part] = entry.key as [string, string, string, number, number?];
     assert.equal(parts, 1);
     assert.equal(part, 0);
-    const plain = new Uint8Array(await keys.open(ref, `block ${id}`, entry.value));
+    assert.deepEqual(entry.value.subarray(0, 4), BLOCK_MAGIC);
+    const plain = new Uint8Array(await keys.openBlock(ref, id, entry.value));
     const view = new DataView(plain.buffer);
     assert.equal(view.getUint32(0, true), 2);
     const json = new TextDecoder().decode(plain.subarray(plain.length - view.getUint32(12, true)));
@@ -369,7 +370,7 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks) reads as rows wi
     { id: "old2", terms: [], blobId: "blob-old2", createdAt: 2 },
   ]);
   const storage = await KvBlockStorage.open(path);
-  assert.equal((await storage.meta())?.format, 2, "marked as the format now written");
+  assert.equal((await storage.meta())?.format, 3, "marked as the format now written");
   storage.close();
   const info: MemoryInfo = { tags: ["k1"], digest: "d", supersedes: "old2", firstCreatedAt: 2 };
   await store.upsert([{ ...row("new", 3), info }]);
@@ -385,4 +386,9 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks) reads as rows wi
     "old1",
   ]);
   await store.close();
+  const after = await Deno.openKv(path);
+  const rewritten = await Array.fromAsync(after.list<Uint8Array>({ prefix: ["b", ref.ns] }));
+  after.close();
+  assert.ok(rewritten.length >= 1);
+  for (const { value } of rewritten) assert.deepEqual(value.subarray(0, 4), BLOCK_MAGIC);
 });
