@@ -255,17 +255,22 @@ function encode(vector: Float32Array, codes: Int8Array, top: number): {
   error: number;
   length: number;
 } {
+  const n = vector.length;
   let largest = 0, squares = 0;
-  for (const value of vector) {
+  for (let i = 0; i < n; i++) {
+    const value = vector[i];
     largest = Math.max(largest, Math.abs(value));
     squares += value * value;
   }
   const scale = Math.fround(largest / top);
   let errors = 0;
-  for (let i = 0; i < vector.length; i++) {
-    const code = scale === 0 ? 0 : Math.max(-top, Math.min(top, Math.round(vector[i] / scale)));
+  for (let i = 0; i < n; i++) {
+    const value = vector[i];
+    const rounded = scale === 0 ? 0 : Math.round(value / scale);
+    const code = rounded > top ? top : rounded < -top ? -top : rounded;
     codes[i] = code;
-    errors += (vector[i] - code * scale) ** 2;
+    const error = value - code * scale;
+    errors += error * error;
   }
   return { scale, error: Math.sqrt(errors), length: Math.sqrt(squares) };
 }

@@ -125,13 +125,17 @@ export class NamespaceIndex {
     }
     this.#byId.set(id, doc);
     this.#totalLength += terms.length;
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, count] of counts) {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i];
       let list = this.#terms.get(term);
       if (!list) this.#terms.set(term, list = { docs: [], counts: [], removed: this.#removed });
-      list.docs.push(doc);
-      list.counts.push(count);
+      const last = list.docs.length - 1;
+      // A term seen before in this row counts again.
+      if (list.docs[last] === doc) list.counts[last]++;
+      else {
+        list.docs.push(doc);
+        list.counts.push(1);
+      }
     }
     return doc;
   }

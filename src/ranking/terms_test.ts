@@ -203,3 +203,25 @@ Deno.test("lexical index: a search's scores stay its own after later searches, a
   assert.equal(first.scoreOf("unknown"), 0);
   assert.deepEqual(index.search(["a"], 0).hits, []);
 });
+
+Deno.test("lexical index: a term a memory holds twice counts twice, however the index was built", () => {
+  const rows = [
+    { id: "m1", terms: ["x", "y", "x"], blobId: "b1", createdAt: 0 },
+    { id: "m2", terms: ["x", "y", "z"], blobId: "b2", createdAt: 0 },
+    { id: "m3", terms: ["y", "z", "w"], blobId: "b3", createdAt: 0 },
+  ];
+  const built = NamespaceIndex.of(rows);
+  const [twice, once] = built.search(["x"], 10).hits;
+  assert.deepEqual([twice.id, once.id], ["m1", "m2"]);
+  assert.ok(twice.score > once.score);
+  const added = NamespaceIndex.of([]);
+  for (const row of rows) added.add(row);
+  assert.deepEqual(added.search(["x"], 10).hits, built.search(["x"], 10).hits);
+  // Replaced, the memory counts its new terms only.
+  added.add({ ...rows[0], terms: ["x", "w", "w"] });
+  const hits = added.search(["x"], 10).hits;
+  assert.equal(
+    hits.find((hit) => hit.id === "m1")!.score,
+    hits.find((hit) => hit.id === "m2")!.score,
+  );
+});
