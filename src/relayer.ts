@@ -395,7 +395,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     // holds it. Listening first, a delivery could lease it and this give it back from under
     // that worker, for a second delivery to run it again at the same time.
     await reconcileJobs(queue, logger, { startup: true, counted: metrics.unfinishedJobs });
-    queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal })
+    queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal, worker })
       .catch((error) => logger.error("job queue listener stopped", { error }));
     timer = setInterval(() => {
       reconcileJobs(queue, logger, { startup: false, counted: metrics.unfinishedJobs })

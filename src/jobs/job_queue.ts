@@ -121,6 +121,13 @@ export type JobHandler = (message: JobMessage) => Promise<void>;
 export interface ListenOptions {
   /** Stops listening: once it aborts, no more messages reach the handler. */
   signal?: AbortSignal;
+  /**
+   * The worker the handler hands jobs to. A queue that hands the jobs this process accepts
+   * straight to its listener may lease them to it (`id`) in the commit that accepts them, when
+   * `ready(jobs)` says it would start that many at once; its lease of such a job then writes
+   * nothing.
+   */
+  worker?: { id: string; ready(jobs: number): boolean };
 }
 
 /** The lease and attempt limits of a job queue. */

@@ -14,7 +14,8 @@
  * was taken over cannot write (see `LeaseLost`). The batch methods do the same for up to 64
  * jobs in one commit (Deno KV checks at most 100 keys per commit). A record this queue wrote
  * itself needs no read: the versionstamp of its commit is checked instead (`RecordStamps`), and
- * a job handed over at acceptance is leased from the record accepted, under the same check.
+ * a job handed over at acceptance is leased from the record accepted, under the same check, or,
+ * while the listener's worker is ready for it, by the accepting commit itself.
  *
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
  * `["job_dead", id]` dead letters; texts and ciphertexts as `kv_job_texts.ts` says.
@@ -90,6 +91,8 @@ export class KvJobQueue implements JobQueue {
   #listening = false;
   /** Called with the jobs this process accepts, while it listens. */
   #wake?: (jobId: string) => void;
+  /** The worker the listener hands jobs to, when it said (`ListenOptions.worker`). */
+  #worker?: ListenOptions["worker"];
   /**
    * What this process knows of the jobs handed to the listener at acceptance: their records as
    * accepted, until leased, and their texts, until first read.
@@ -128,25 +131,33 @@ export class KvJobQueue implements JobQueue {
    * queue is listened to, the accepted jobs are handed to the listener at once, in this process,
    * instead of a message: a crash leaves them unfinished, and the reconciler's pass at the next
    * start re-drives every unfinished job (one that outlived its lease otherwise, such as a job
-   * accepted as the listener stopped, is re-driven by a periodic pass).
+   * accepted as the listener stopped, is re-driven by a periodic pass). While the listener's
+   * worker would start them at once (`ListenOptions.worker`), they are leased to it by the
+   * accepting commit: `running` from the start, and a crash before they finish gives them back as
+   * interrupted, as it gives back the jobs it cut short. The records returned are as accepted.
    */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
-    const now = new Date(this.#now()).toISOString();
-    const records = inputs.map((input) => acceptedRecord(input, now));
+    const now = this.#now();
+    const records = inputs.map((input) => acceptedRecord(input, new Date(now).toISOString()));
     if (records.length === 0) {
       await options.claim?.settle();
       return records;
     }
     const texts = inputs.map((input) => input.text);
     const wake = this.#wake;
-    const versionstamp = await this.#accepts.commit(records, texts, {
+    // Jobs the listener's worker would start at once are leased to it by the same commit.
+    const worker = wake && this.#worker?.ready(records.length) ? this.#worker.id : undefined;
+    const stored = worker
+      ? records.map((record) => leasedRecord(record, worker, this.leaseMs, now))
+      : records;
+    const versionstamp = await this.#accepts.commit(stored, texts, {
       claim: options.claim,
       message: !wake,
     });
-    for (const record of records) this.#stamps.set(record, versionstamp);
+    for (const record of stored) this.#stamps.set(record, versionstamp);
     // Not when the listener stopped meanwhile: its jobs are left to the reconciler.
     if (!wake || wake !== this.#wake) return records;
-    records.forEach((record, i) => {
+    stored.forEach((record, i) => {
       const text = texts[i];
       if (this.#handedChars + text.length <= HANDED_CHARS) {
         this.#handed.set(record.job_id, { record, text });
@@ -199,10 +210,12 @@ export class KvJobQueue implements JobQueue {
     const entry = await this.#kv.get<JobRecord>(["job", jobId]);
     const record = entry.value;
     const now = this.#now();
-    const decision = leaseDecision(record, now, this.maxAttempts);
+    const decision = leaseDecision(record, now, this.maxAttempts, worker);
     if (decision === "exhausted") await this.#exhaust(record!);
-    if (decision !== "take") return null;
-    const leased = leasedRecord(record!, worker, this.leaseMs, now);
+    if (decision === "skip" || decision === "exhausted") return null;
+    const leased = decision === "keep"
+      ? renewedRecord(record!, this.leaseMs, now)
+      : leasedRecord(record!, worker, this.leaseMs, now);
     const result = await this.#kv.atomic().check(entry)
       .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
     if (!result.ok) return null;
@@ -212,7 +225,8 @@ export class KvJobQueue implements JobQueue {
 
   /**
    * Leases up to 64 jobs per commit. When another change wins the race for one of them, that
-   * slice's jobs are leased one by one instead.
+   * slice's jobs are leased one by one instead. A job leased to `worker` as it was accepted is
+   * taken as it is while at least half its lease is left, and renewed otherwise.
    */
   async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
     const leased = new Map<string, JobRecord>();
@@ -222,10 +236,18 @@ export class KvJobQueue implements JobQueue {
       const op = this.#kv.atomic();
       const taken: JobRecord[] = [];
       for (const entry of entries) {
-        const decision = leaseDecision(entry.value, now, this.maxAttempts);
+        const decision = leaseDecision(entry.value, now, this.maxAttempts, worker);
         if (decision === "exhausted") await this.#exhaust(entry.value!);
-        if (decision !== "take") continue;
-        const record = leasedRecord(entry.value!, worker, this.leaseMs, now);
+        if (decision === "skip" || decision === "exhausted") continue;
+        const held = entry.value!;
+        if (decision === "keep" && held.lease_until! - now >= this.leaseMs / 2) {
+          this.#stamps.set(held, entry.versionstamp!);
+          leased.set(held.job_id, held);
+          continue;
+        }
+        const record = decision === "keep"
+          ? renewedRecord(held, this.leaseMs, now)
+          : leasedRecord(held, worker, this.leaseMs, now);
         op.check(entry).set(entry.key, record, { expireIn: RECORD_TTL_MS });
         taken.push(record);
       }
@@ -451,12 +473,14 @@ export class KvJobQueue implements JobQueue {
       );
     }
     this.#listening = true;
+    this.#worker = options.worker;
     this.#wake = (jobId) => {
       // The KV message is delivered anyway: a failure here is left to it.
       if (!signal?.aborted) Promise.resolve({ job_id: jobId }).then(handler).catch(() => {});
     };
     signal?.addEventListener("abort", () => {
       this.#wake = undefined;
+      this.#worker = undefined;
       this.#handed.clear();
       this.#handedChars = 0;
     }, { once: true });

@@ -82,6 +82,8 @@ export interface Worker {
   process(jobId: string): Promise<void>;
   /** Resolves once no job is waiting or being processed. */
   idle(): Promise<void>;
+  /** Whether `jobs` jobs delivered now would start at once, in a batch of their own. */
+  ready(jobs: number): boolean;
   /** The jobs it holds now. */
   stats(): WorkerStats;
 }
@@ -368,8 +370,14 @@ export function createWorker(deps: WorkerDependencies): Worker {
   async function runBatch(jobIds: string[]): Promise<void> {
     if (jobIds.length === 1) return await runGroup(jobIds);
     const records = await queue.getMany(jobIds);
-    // Leased before: retried, or interrupted (that attempt not counted, but the crash may be its).
-    const before = (i: number) => (records[i]?.attempts ?? 0) > 0 || !!records[i]?.interruptions;
+    // Leased before: retried, or interrupted (that attempt not counted, but the crash may be its);
+    // not one leased to this worker as it was accepted.
+    const before = (i: number) => {
+      const record = records[i];
+      if (!record) return false;
+      const accepted = record.status === "running" && record.worker === id ? 1 : 0;
+      return record.attempts > accepted || !!record.interruptions;
+    };
     const again = jobIds.filter((_, i) => before(i));
     const first = jobIds.filter((_, i) => !before(i));
     if (first.length > 0) await runGroup(first);
@@ -444,6 +452,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     id,
     process,
     stats: () => ({ waiting: waiting.size, running: taken.size }),
+    ready: (jobs) => waiting.size === 0 && batches.size < concurrency && jobs <= batchSize,
     async idle() {
       while (batches.size > 0 || waiting.size > 0) {
         await (batches.size > 0 ? Promise.all(batches) : Promise.resolve());

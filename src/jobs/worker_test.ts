@@ -14,6 +14,7 @@ import {
 } from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "./job_queue.ts";
+import { KvJobQueue } from "./kv_job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
 
@@ -306,4 +307,43 @@ Deno.test("worker: jobs a crash interrupted (their attempt not counted) also run
   assert.deepEqual(embedder.calls, [4, 4, 2], "the 4 first attempts, then the others by 4");
   const records = await queue.getMany(jobs.map((job) => job.job_id));
   assert.ok(records.every((record) => record?.status === "done"));
+});
+
+Deno.test("worker: jobs leased to it as they were accepted run together, on their first attempt, leased once", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)));
+  let groups = 0;
+  const worker = createWorker({
+    queue,
+    pipeline: await testPipeline(),
+    logger: silentLogger,
+    observe: { jobEnded() {}, jobRetried() {}, batchRan: () => groups++ },
+  });
+  const stopping = new AbortController();
+  const listened = queue.listen(({ job_id }) => worker.process(job_id), {
+    signal: stopping.signal,
+    worker,
+  });
+  assert.ok(worker.ready(6));
+  const jobs = await queue.accept(
+    ["bees", "bikes", "Lyon", "Oslo", "tea", "chess"].map((word) => ({
+      owner: "o1",
+      namespace: "n1",
+      text: `I think of ${word}`,
+    })),
+  );
+  await until(
+    "the jobs are done",
+    async () =>
+      (await queue.getMany(jobs.map((job) => job.job_id))).every((job) => job?.status === "done"),
+  );
+  await worker.idle();
+  assert.equal(groups, 1, "one group of six, not the groups of four of jobs tried before");
+  for (const job of await queue.getMany(jobs.map((job) => job.job_id))) {
+    assert.equal(job?.attempts, 1);
+    assert.equal(job?.interruptions, undefined);
+  }
+  assert.ok(worker.ready(64) && !worker.ready(65), "a batch takes at most 64");
+  stopping.abort();
+  await listened;
 });

@@ -19,7 +19,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
-import type { JobQueue } from "../jobs/job_queue.ts";
+import type { JobQueue, ListenOptions } from "../jobs/job_queue.ts";
 import { createRememberPipeline, type RememberPipeline } from "../pipeline/remember.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { AttributeSeal } from "../pipeline/attributes.ts";
@@ -38,14 +38,17 @@ export async function until(
   }
 }
 
-/** Listens to `queue`, noting each job delivered (and doing nothing with it) until `stop`. */
-export function listening(queue: JobQueue) {
+/**
+ * Listens to `queue`, noting each job delivered (and doing nothing with it) until `stop`; for
+ * `worker`, when given (`ListenOptions.worker`).
+ */
+export function listening(queue: JobQueue, worker?: ListenOptions["worker"]) {
   const delivered: string[] = [];
   const stopping = new AbortController();
   const listened = queue.listen(({ job_id }) => {
     delivered.push(job_id);
     return Promise.resolve();
-  }, { signal: stopping.signal });
+  }, { signal: stopping.signal, worker });
   return {
     delivered,
     /** Stops listening; resolves once the listener has stopped. */

@@ -4,7 +4,7 @@ import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
-import { listening, until } from "../../src/testing/job_fixtures.ts";
+import { listening, ManualClock, until } from "../../src/testing/job_fixtures.ts";
 import { reconcileJobs } from "../../src/jobs/reconciler.ts";
 import { silentLogger } from "../../src/log.ts";
 
@@ -299,4 +299,67 @@ Deno.test("KvJobQueue: jobs handed to the listener get no queue message; after a
   assert.deepEqual(await restarted.payloads([job.job_id]), ["I keep bees"]);
   await again.stop();
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("KvJobQueue: jobs accepted while the listener's worker is ready are leased to it by the accepting commit", async () => {
+  const clock = new ManualClock();
+  await using queue = await openKvQueue({ leaseMs: 60_000, now: clock.now });
+  let ready = true;
+  const worker = { id: "w1", ready: (jobs: number) => ready && jobs <= 3 };
+  const { delivered: handed, stop } = listening(queue, worker);
+  const accept = async (...texts: string[]) => {
+    const jobs = await queue.accept(texts.map((text) => ({ owner: "o1", namespace: "n1", text })));
+    await until("the jobs are handed over", () => jobs.every((j) => handed.includes(j.job_id)));
+    return jobs.map((job) => job.job_id);
+  };
+  const stamp = async (id: string) => (await queue.kv.get(["job", id])).versionstamp;
+
+  const [a] = await accept("I keep bees");
+  const stored = await queue.get(a);
+  assert.equal(stored?.status, "running");
+  assert.equal(stored?.worker, "w1");
+  assert.equal(stored?.attempts, 1);
+  assert.equal(stored?.lease_until, clock.now() + 60_000);
+  const accepted = await stamp(a);
+  assert.deepEqual(await queue.leaseMany([a], "w2"), [null], "held by w1");
+  const [leased] = await queue.leaseMany([a], "w1");
+  assert.equal(leased?.worker, "w1");
+  assert.equal(leased?.attempts, 1, "one attempt, not two");
+  assert.equal(await stamp(a), accepted, "nothing written");
+  assert.deepEqual(await queue.completeMany([{ record: leased!, patch: { memory_id: a } }]), [
+    true,
+  ]);
+  assert.equal((await queue.get(a))?.status, "done");
+
+  // With less than half its lease left, the worker's lease renews it.
+  const [b] = await accept("I cycle to work");
+  clock.advance(40_000);
+  const [renewed] = await queue.leaseMany([b], "w1");
+  assert.equal(renewed?.attempts, 1);
+  assert.equal(renewed?.lease_until, clock.now() + 60_000);
+  assert.deepEqual(await queue.get(b), renewed);
+
+  // Run out before the worker took it: another worker may, and then it is no longer w1's.
+  const [c] = await accept("My dentist is Dr Lee");
+  clock.advance(61_000);
+  const [takenOver] = await queue.leaseMany([c], "w2");
+  assert.equal(takenOver?.worker, "w2");
+  assert.equal(takenOver?.attempts, 2);
+  assert.deepEqual(await queue.leaseMany([c], "w1"), [null]);
+
+  // Not ready, or more jobs than it would start at once: accepted pending, as before.
+  ready = false;
+  const [d] = await accept("I was born in Lyon");
+  ready = true;
+  const many = await accept("one", "two", "three", "four");
+  for (const id of [d, ...many]) assert.equal((await queue.get(id))?.status, "pending");
+
+  // A crash: the start-up pass gives a job leased at acceptance back, its attempt not counted.
+  const [e] = await accept("My sister lives in Oslo");
+  await stop();
+  await reconcileJobs(queue, silentLogger, { startup: true });
+  const given = await queue.get(e);
+  assert.equal(given?.status, "pending");
+  assert.equal(given?.attempts, 0);
+  assert.equal(given?.interruptions, 1);
 });
