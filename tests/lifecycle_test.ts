@@ -342,9 +342,10 @@ Deno.test("erase during concurrent recalls: every recall answers, none after the
     Array.from({ length: 20 }, (_, i) => ({ text: `Note ${i}: the garden needs water` })),
   );
   let erased = false;
-  let after = 0;
+  // Each client recalls 15 times, and on until it has recalled 3 times after the erase answered,
+  // however fast recalls are next to the erase.
   const recalls = Array.from({ length: 4 }, async () => {
-    for (let i = 0; i < 15; i++) {
+    for (let i = 0, after = 0; i < 15 || after < 3; i++) {
       const startedAfter = erased;
       const found = await recallIds(t, alice, "garden water");
       if (startedAfter) {
@@ -360,5 +361,4 @@ Deno.test("erase during concurrent recalls: every recall answers, none after the
     erased = true;
     await Promise.all(recalls);
   }
-  assert.ok(after > 0, "some recalls started after the erase");
 });
