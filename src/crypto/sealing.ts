@@ -29,7 +29,7 @@ const encoder = new TextEncoder();
 const bytesOf = (value: string | Uint8Array<ArrayBuffer>) =>
   typeof value === "string" ? encoder.encode(value) : value;
 
-/** `secret` imported as the HKDF key that {@link deriveAesKey} and {@link deriveRawKey} derive from. */
+/** `secret` imported as the HKDF key {@link deriveAesKey} and {@link deriveRawKey} derive from. */
 export function hkdfMaster(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey", "deriveBits"]);
 }

@@ -10,12 +10,12 @@
  *
  * Writing is off the request path: `append` only queues the entry; a flush up to a tenth of a
  * second later (at once past 1,000 queued entries) seals what queued meanwhile and writes it in
- * one batch (group commit), so the store's writer — which the replay guard and the job queue share
- * in Deno KV — is taken at most ten times a second, not once a request. A flush seals its entries
- * in one run of the event loop, so flushes are kept small: a second's worth at a thousand recalls
- * a second held requests up for 10 ms or more, and kept recall's p99 at three times its p50.
- * Entries still queued when the process dies are lost; `close` writes them, and a read writes them
- * first. Entries older than the retention are pruned in the background.
+ * one batch (group commit), so the store's writer — which the replay guard and the job queue
+ * share in Deno KV — is taken at most ten times a second, not once a request. A flush seals its
+ * entries in one run of the event loop, so flushes are kept small: a second's worth at a thousand
+ * recalls a second held requests up for 10 ms or more, and kept recall's p99 at three times its
+ * p50. Entries still queued when the process dies are lost; `close` writes them, and a read
+ * writes them first. Entries older than the retention are pruned in the background.
  *
  * @example
  * ```ts

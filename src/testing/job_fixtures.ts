@@ -2,8 +2,8 @@
  * Fixtures the job tests share (svc's own; `mod.ts` does not export them): a manual clock that
  * decides when a job queue's leases run out, a blob store that holds uploads until the test
  * releases them, a vector store counting its writes, a remember pipeline over in-memory
- * backends, `until`, and `listening` to a queue. With them a lease test depends on the order of events it drives, not
- * on how fast a loaded machine schedules timers.
+ * backends, `until`, and `listening` to a queue. With them a lease test depends on the order of
+ * events it drives, not on how fast a loaded machine schedules timers.
  * @module
  */
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
