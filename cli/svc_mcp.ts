@@ -122,13 +122,14 @@ if (Deno.stdin.isTerminal() && (await file.load()).kind !== "ok") {
 
 let ignoreSaved = options.forceLogin;
 let pending: PendingLogin | undefined;
-/** How the last sign-in of this process ended without credentials (denied, expired). */
-let loginFailure: string | undefined;
 
 async function identity(): Promise<BridgeIdentity | SignedOut> {
-  if (ignoreSaved) return { reason: loginFailure };
+  // How the last sign-in of this process ended without credentials (denied, expired).
+  const outcome = pending?.outcome();
+  const reason = outcome instanceof Error ? outcome.message : undefined;
+  if (ignoreSaved) return { reason };
   const loaded = await file.load();
-  if (loaded.kind === "missing") return { reason: loginFailure };
+  if (loaded.kind === "missing") return { reason };
   if (loaded.kind === "corrupt") {
     debug("credentials unusable", { reason: loaded.reason });
     return { reason: `The svc credentials are unusable (${loaded.reason}).` };
@@ -150,14 +151,11 @@ const bridge = createStdioBridge({
     await pending?.close();
     const { login, opened } = await beginLogin();
     pending = login;
-    loginFailure = undefined;
     login.done.then((credentials) => {
       ignoreSaved = false;
       debug("signed in", { account: credentials.accountId });
       bridge.identityChanged();
-    }, (error: Error) => {
-      if (pending === login) loginFailure = error.message;
-    });
+    }, () => {});
     return `${
       opened
         ? "A browser window was opened to sign in to svc memory. If it did not " +

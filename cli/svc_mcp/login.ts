@@ -54,6 +54,11 @@ export interface PendingLogin {
    * login is denied, expires or is replaced.
    */
   done: Promise<Credentials>;
+  /**
+   * The outcome as soon as it is decided: `done` settles a moment later, once the answer to
+   * the dashboard is sent.
+   */
+  outcome(): Credentials | Error | undefined;
   /** Stops listening (a newer login replaces this one). */
   close(): Promise<void>;
 }
@@ -197,12 +202,14 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     ttl,
   );
   let closing: Promise<void> | undefined;
+  let decided: Credentials | Error | undefined;
   /**
    * Stops listening, then settles `done` with the first outcome: the server finishes sending
    * the answer in flight first, so a caller that exits on `done` never cuts the dashboard off.
    */
   function end(outcome: Credentials | Error): Promise<void> {
     clearTimeout(expiry);
+    decided ??= outcome;
     return closing ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
       .then(() => server.shutdown())
       .then(() => outcome instanceof Error ? settle.reject(outcome) : settle.resolve(outcome));
@@ -225,6 +232,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     code: await confirmationCode(key.publicKey),
     expiresAt: new Date(expiresAt),
     done,
+    outcome: () => decided,
     close,
   };
 }

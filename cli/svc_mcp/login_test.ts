@@ -200,9 +200,12 @@ Deno.test("login: a Deny on the dashboard ends the sign-in at once, saving nothi
     const forged = await deny("0".repeat(64));
     assert.equal(forged.status, 403, "only the link's state may deny it");
     await forged.body?.cancel();
+    assert.equal(login.outcome(), undefined);
 
     const denied = await deny(params.get("state")!);
     assert.equal(denied.status, 200);
+    // Decided by the time the dashboard hears the answer, before `done` settles.
+    assert.match(String(login.outcome()), /denied on the dashboard/);
     assert.deepEqual(await denied.json(), { denied: true });
     await assert.rejects(login.done, /denied on the dashboard; call svc_login again/);
     assert.deepEqual(await file.load(), { kind: "missing" });
