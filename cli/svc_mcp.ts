@@ -124,10 +124,10 @@ let ignoreSaved = options.forceLogin;
 let pending: PendingLogin | undefined;
 
 async function identity(): Promise<BridgeIdentity | SignedOut> {
-  // How the last sign-in of this process ended without credentials (denied, expired).
+  // How the last sign-in of this process ended: saved credentials, or why not (denied, expired).
   const outcome = pending?.outcome();
   const reason = outcome instanceof Error ? outcome.message : undefined;
-  if (ignoreSaved) return { reason };
+  if (ignoreSaved && (outcome === undefined || reason)) return { reason };
   const loaded = await file.load();
   if (loaded.kind === "missing") return { reason };
   if (loaded.kind === "corrupt") {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import {
   approveSignIn,
   exitWithin,
@@ -115,6 +116,48 @@ Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent
   const status = await exitWithin(host.process, 5000);
   assert.ok(status, "svc-mcp still runs after its stdin closed");
   assert.equal(status.code, 0);
+  await Deno.remove(home, { recursive: true });
+});
+
+Deno.test("svc-mcp in a host: --login ignores saved credentials until the new sign-in, whose key works at once", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  await using relayer = await startRelayer(dataDir);
+  await waitForSidecar(relayer.url);
+  const account = await svcCli(dataDir, ["account", "create"]);
+  // Saved credentials whose key no account knows: used, every tool would be refused.
+  const stale = await generateKeyPair();
+  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${home}/.svc/credentials.json`,
+    JSON.stringify({
+      version: 1,
+      delegatePrivateKey: stale.privateKey,
+      delegatePublicKey: stale.publicKey,
+      delegateAddress: addressOf(stale.publicKey),
+      walletAddress: account.owner,
+      accountId: account.accountId,
+      packageId: LOCAL_PACKAGE_ID,
+      relayerUrl: relayer.url,
+      label: "stale",
+      createdAt: new Date().toISOString(),
+    }),
+    { mode: 0o600 },
+  );
+  await using host = await spawnStdioHost(
+    ["--relayer", relayer.url, "--web-url", DASHBOARD, "--no-browser", "--login"],
+    home,
+  );
+  assert.match(await host.callTool("svc_recall", { query: "anything" }), /Not signed in/);
+
+  const link = linkIn(await host.callTool("svc_login"));
+  assert.equal(await approveSignIn(dataDir, link, account, DASHBOARD), 200);
+  // The next call, sent as soon as the dashboard has its answer, already signs with the new key.
+  assert.match(
+    await host.callTool("svc_remember", { text: "I cycle to work" }),
+    /^Saved to memory/,
+  );
+  await Deno.remove(dataDir, { recursive: true });
   await Deno.remove(home, { recursive: true });
 });
 

@@ -127,8 +127,11 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     await client?.close().catch(() => {});
   }
 
+  const keyOf = (identity: BridgeIdentity) =>
+    `${identity.relayerUrl}|${identity.accountId}|${identity.delegatePrivateKey}`;
+
   function connect(identity: BridgeIdentity): Promise<Client> {
-    const key = `${identity.relayerUrl}|${identity.accountId}|${identity.delegatePrivateKey}`;
+    const key = keyOf(identity);
     if (upstream?.key === key) return upstream.client;
     disconnect();
     const entry: { key: string; client: Promise<Client> } = {
@@ -284,9 +287,13 @@ export function createStdioBridge(options: StdioBridgeOptions) {
 
   return {
     server,
-    /** Credentials changed (signed in or out): reconnect on next use and tell the host. */
+    /**
+     * Credentials changed (signed in or out): close the connection of the old ones and tell the
+     * host. A call already made with the new ones keeps its connection.
+     */
     async identityChanged(): Promise<void> {
-      await disconnect();
+      const identity = await options.identity();
+      if (!("relayerUrl" in identity) || upstream?.key !== keyOf(identity)) await disconnect();
       await server.sendToolListChanged().catch(() => {});
     },
     close: async () => {
