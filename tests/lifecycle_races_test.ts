@@ -22,17 +22,20 @@ async function listIds(t: TestRelayer, c: Caller, q = "") {
   return memories.map((m: { id: string }) => m.id);
 }
 
-function slowEmbedder() {
+/** An embedder that holds the texts of the updates (Bergen, Tromso) until `release`. */
+function heldEmbedder() {
   const inner = new LexicalEmbedder();
-  return {
+  const gate = Promise.withResolvers<void>();
+  const embedder = {
     name: inner.name,
     model: inner.model,
     dimensions: inner.dimensions,
     async embed(texts: string[], o?: { signal?: AbortSignal }) {
-      if (texts.some((x) => /Bergen|Tromso/.test(x))) await sleep(300);
+      if (texts.some((x) => /Bergen|Tromso/.test(x))) await gate.promise;
       return await inner.embed(texts, o);
     },
   };
+  return { embedder, release: () => gate.resolve() };
 }
 
 Deno.test("a text equal to an expired memory not yet swept is stored anew", async () => {
@@ -51,7 +54,8 @@ Deno.test("a text equal to an expired memory not yet swept is stored anew", asyn
 });
 
 Deno.test("two concurrent updates of one memory leave one version", async () => {
-  await using t = await startTestRelayer({ embedder: slowEmbedder() });
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ embedder: held.embedder });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
   const [b, c] = await Promise.all([
@@ -62,13 +66,15 @@ Deno.test("two concurrent updates of one memory leave one version", async () => 
       json(r, 202)
     ),
   ]);
+  held.release();
   await t.settle(alice, [b.job_id, c.job_id]);
   const ids = await listIds(t, alice);
   assert.equal(ids.length, 1, `list shows ${ids.length} versions of one memory`);
 });
 
 Deno.test("an update still queued when its memory is erased does not bring it back", async () => {
-  await using t = await startTestRelayer({ embedder: slowEmbedder() });
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ embedder: held.embedder });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
   const upd = await json(
@@ -76,6 +82,7 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
     202,
   );
   await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
+  held.release();
   await t.settle(alice, [upd.job_id]);
   assert.deepEqual(await listIds(t, alice), [], "the erased memory's update was stored anyway");
 });

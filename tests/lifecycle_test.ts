@@ -297,8 +297,10 @@ Deno.test("tags and time filters on recall; tags and expiry are validated", asyn
 Deno.test("expiry: an expired memory is never returned; the sweep erases it", async () => {
   await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
   const alice = await t.newCaller();
+  // Long enough for the remember and the first read to finish before it expires, on a slow
+  // machine too.
   const [brief, lasting] = await remember(t, alice, [
-    { text: "My parking spot today is B12", ttl_seconds: 1 },
+    { text: "My parking spot today is B12", ttl_seconds: 3 },
     { text: "My car is a blue Volvo" },
   ]);
   const shown = await json(await t.signed(alice, "GET", `/api/memories/${brief}`));
