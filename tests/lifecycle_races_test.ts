@@ -22,10 +22,14 @@ async function listIds(t: TestRelayer, c: Caller, q = "") {
   return memories.map((m: { id: string }) => m.id);
 }
 
-/** An embedder that holds the texts of the updates (Bergen, Tromso) until `release`. */
+/**
+ * An embedder that holds the texts of the updates (Bergen, Tromso) until `release`, or for 10 s
+ * at most: a test that fails before releasing them ends rather than hangs.
+ */
 function heldEmbedder() {
   const inner = new LexicalEmbedder();
   const gate = Promise.withResolvers<void>();
+  const timer = setTimeout(gate.resolve, 10_000);
   const embedder = {
     name: inner.name,
     model: inner.model,
@@ -35,7 +39,11 @@ function heldEmbedder() {
       return await inner.embed(texts, o);
     },
   };
-  return { embedder, release: () => gate.resolve() };
+  const release = () => {
+    clearTimeout(timer);
+    gate.resolve();
+  };
+  return { embedder, release };
 }
 
 Deno.test("a text equal to an expired memory not yet swept is stored anew", async () => {
