@@ -49,6 +49,32 @@ async function until<T>(read: () => T | Promise<T>, expected: T): Promise<T> {
   return value;
 }
 
+/** Saves credentials for `key` of `accountId` in `home`, as `svc-mcp login` does. */
+async function saveCredentials(
+  home: string,
+  relayerUrl: string,
+  accountId: string,
+  key: { privateKey: string; publicKey: string },
+) {
+  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${home}/.svc/credentials.json`,
+    JSON.stringify({
+      version: 1,
+      delegatePrivateKey: key.privateKey,
+      delegatePublicKey: key.publicKey,
+      delegateAddress: addressOf(key.publicKey),
+      walletAddress: "0x1",
+      accountId,
+      packageId: LOCAL_PACKAGE_ID,
+      relayerUrl,
+      label: "host",
+      createdAt: new Date().toISOString(),
+    }),
+    { mode: 0o600 },
+  );
+}
+
 const mcpSessions = async (relayer: RelayerProcess) =>
   (await (await fetch(`${relayer.url}/health`)).json()).mcpSessions as number;
 
@@ -126,24 +152,7 @@ Deno.test("svc-mcp in a host: --login ignores saved credentials until the new si
   await waitForSidecar(relayer.url);
   const account = await svcCli(dataDir, ["account", "create"]);
   // Saved credentials whose key no account knows: used, every tool would be refused.
-  const stale = await generateKeyPair();
-  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
-  await Deno.writeTextFile(
-    `${home}/.svc/credentials.json`,
-    JSON.stringify({
-      version: 1,
-      delegatePrivateKey: stale.privateKey,
-      delegatePublicKey: stale.publicKey,
-      delegateAddress: addressOf(stale.publicKey),
-      walletAddress: account.owner,
-      accountId: account.accountId,
-      packageId: LOCAL_PACKAGE_ID,
-      relayerUrl: relayer.url,
-      label: "stale",
-      createdAt: new Date().toISOString(),
-    }),
-    { mode: 0o600 },
-  );
+  await saveCredentials(home, relayer.url, account.accountId, await generateKeyPair());
   await using host = await spawnStdioHost(
     ["--relayer", relayer.url, "--web-url", DASHBOARD, "--no-browser", "--login"],
     home,
@@ -177,23 +186,7 @@ Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with 
       },
     }),
   );
-  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
-  await Deno.writeTextFile(
-    `${home}/.svc/credentials.json`,
-    JSON.stringify({
-      version: 1,
-      delegatePrivateKey: key.privateKey,
-      delegatePublicKey: key.publicKey,
-      delegateAddress: key.address,
-      walletAddress: "0x1",
-      accountId,
-      packageId: LOCAL_PACKAGE_ID,
-      relayerUrl: relayer.url,
-      label: "host",
-      createdAt: new Date().toISOString(),
-    }),
-    { mode: 0o600 },
-  );
+  await saveCredentials(home, relayer.url, accountId, key);
   await using host = await spawnStdioHost([], home);
   try {
     const recall = await host.callTool("svc_recall", { query: "anything" });
