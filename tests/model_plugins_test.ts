@@ -93,8 +93,9 @@ for (const flavour of FLAVOURS) {
   Deno.test(`${flavour.name}: a slow server times out as unavailable`, async () => {
     await using fake = startFakeModelServer(flavour.name);
     const llm = flavour.llm(fake.url, { timeoutMs: 100, retries: 0 });
-    fake.delayNext(1000);
+    const release = fake.holdNext();
     await rejectsWith(llm.answer("x", ["y"]), "backend_unavailable", /could not answer/);
+    release();
   });
 
   Deno.test(`${flavour.name}: a caller's abort ends a request in flight, without retries`, async () => {
@@ -108,12 +109,19 @@ for (const flavour of FLAVOURS) {
       (signal) => llm.extractFacts("I like tea.", { signal }),
     ];
     for (const call of calls) {
-      fake.delayNext(400);
+      // The server holds the answer until the call has ended, or 5 s should it wait for it.
+      let waited = false;
+      const release = fake.holdNext();
+      const fallback = setTimeout(() => waited = true, 4_000);
+      const asked = fake.requests.length;
       const controller = new AbortController();
-      const started = Date.now();
-      setTimeout(() => controller.abort(), 20);
-      await assert.rejects(call(controller.signal), (error) => error === controller.signal.reason);
-      assert.ok(Date.now() - started < 300, "the caller did not wait for the answer");
+      const pending = call(controller.signal);
+      while (fake.requests.length === asked) await new Promise((r) => setTimeout(r, 5));
+      controller.abort();
+      await assert.rejects(pending, (error) => error === controller.signal.reason);
+      clearTimeout(fallback);
+      release();
+      assert.equal(waited, false, "the caller waited for the answer");
     }
     assert.deepEqual(fake.requests.map((r) => r.path), [
       flavour.embedPath,

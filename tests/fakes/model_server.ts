@@ -23,8 +23,11 @@ export interface FakeModelServer extends AsyncDisposable {
   dimensions: number;
   /** The next `times` requests answer `status` (with `retry-after` on 429). */
   fail(status: number, times?: number): void;
-  /** The next request is answered after `ms`. */
-  delayNext(ms: number): void;
+  /**
+   * The next request is answered once the returned function is called, or after `maxMs` (5 s)
+   * should a test end without calling it.
+   */
+  holdNext(maxMs?: number): () => void;
   /** Chat replies to give, in order, instead of the computed ones. */
   replies: string[];
 }
@@ -57,7 +60,7 @@ export function startFakeModelServer(
   options: { dimensions?: number } = {},
 ): FakeModelServer {
   const failures: number[] = [];
-  let delay = 0;
+  let held: Promise<void> | undefined;
   const fake = {
     url: "",
     requests: [] as RecordedRequest[],
@@ -66,8 +69,14 @@ export function startFakeModelServer(
     fail(status: number, times = 1) {
       for (let i = 0; i < times; i++) failures.push(status);
     },
-    delayNext(ms: number) {
-      delay = ms;
+    holdNext(maxMs = 5_000) {
+      const gate = Promise.withResolvers<void>();
+      const timer = setTimeout(gate.resolve, maxMs);
+      held = gate.promise;
+      return () => {
+        clearTimeout(timer);
+        gate.resolve();
+      };
     },
   };
 
@@ -88,10 +97,10 @@ export function startFakeModelServer(
     const path = new URL(request.url).pathname;
     const body = await request.json().catch(() => ({}));
     fake.requests.push({ path, body });
-    if (delay) {
-      const ms = delay;
-      delay = 0;
-      await new Promise((r) => setTimeout(r, ms));
+    if (held) {
+      const answer = held;
+      held = undefined;
+      await answer;
     }
     const failure = failures.shift();
     if (failure) return error(failure);
