@@ -25,9 +25,9 @@ export interface FakeModelServer extends AsyncDisposable {
   fail(status: number, times?: number): void;
   /**
    * The next request is answered once the returned function is called, or after `maxMs` (5 s)
-   * should a test end without calling it.
+   * should a test end without calling it; the function tells whether the answer was still held.
    */
-  holdNext(maxMs?: number): () => void;
+  holdNext(maxMs?: number): () => boolean;
   /** Chat replies to give, in order, instead of the computed ones. */
   replies: string[];
 }
@@ -71,12 +71,17 @@ export function startFakeModelServer(
     },
     holdNext(maxMs = 5_000) {
       const gate = Promise.withResolvers<void>();
-      const timer = setTimeout(gate.resolve, maxMs);
-      held = gate.promise;
-      return () => {
+      let holding = true;
+      const answer = () => {
         clearTimeout(timer);
         gate.resolve();
+        const was = holding;
+        holding = false;
+        return was;
       };
+      const timer = setTimeout(answer, maxMs);
+      held = gate.promise;
+      return answer;
     },
   };
 
