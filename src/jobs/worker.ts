@@ -1,12 +1,12 @@
 /**
- * The job worker: runs remember jobs through the remember pipeline (encrypt, store, then index)
- * in batches, with a time limit on every backend call. The jobs delivered while a batch runs
- * wait for the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches
- * run at once, and each stage runs once per batch: one lease commit, the texts and saved
- * ciphertexts read together, the encryptions and blob uploads run concurrently, one commit
- * keeps the new ciphertexts, one embedding call (while the blobs upload) and one index upsert
- * write every memory, and one commit completes the jobs. A job delivered again while this worker has it (waiting or
- * running) joins it rather than being taken twice.
+ * The job worker: runs remember jobs through the remember pipeline (encrypt, store, then index) in
+ * batches, with a time limit on every backend call. The jobs delivered while a batch runs wait for
+ * the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches run at once
+ * (twice as many while 16 full batches or more wait), and each stage runs once per batch: one lease
+ * commit, the texts and saved ciphertexts read together, the encryptions and blob uploads run
+ * concurrently, one commit keeps the new ciphertexts, one embedding call (while the blobs upload)
+ * and one index upsert write every memory, and one commit completes the jobs. A job delivered again
+ * while this worker has it (waiting or running) joins it rather than being taken twice.
  *
  * Jobs on a later attempt (retried, or given back after a crash) run in groups of at most 4
  * (see `runBatch`).
@@ -46,7 +46,7 @@ export interface WorkerDependencies {
   queue: JobQueue;
   pipeline: RememberPipeline;
   logger: Logger;
-  /** Batches processed at once (default 2). */
+  /** Batches processed at once (default 2; twice as many while 16 full batches wait). */
   concurrency?: number;
   /** Jobs a batch takes at most (default 64). */
   batchSize?: number;
@@ -117,6 +117,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Jobs leased before that run together at most. */
 const AGAIN = 4;
+
+/**
+ * Full batches that must be waiting for the worker to run twice `concurrency` batches at once:
+ * a large import (1,024 jobs in batches of 64), whose batches then overlap more of one another's
+ * commits. Below it, more batches would take the event loop from the requests accepting jobs
+ * and gain nothing.
+ */
+const BACKLOG_BATCHES = 16;
 
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
@@ -409,9 +417,13 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
   }
 
-  /** Starts batches of waiting jobs while fewer than `concurrency` run. */
+  /**
+   * Starts batches of waiting jobs while fewer than `concurrency` run, or twice as many while a
+   * large import waits (see {@link BACKLOG_BATCHES}).
+   */
   function pump(): void {
-    while (batches.size < concurrency && waiting.size > 0) {
+    const limit = waiting.size >= BACKLOG_BATCHES * batchSize ? 2 * concurrency : concurrency;
+    while (batches.size < limit && waiting.size > 0) {
       const batch = [...waiting].slice(0, batchSize);
       for (const [jobId, delivery] of batch) {
         waiting.delete(jobId);

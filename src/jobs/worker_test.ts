@@ -210,6 +210,55 @@ Deno.test("worker: a batch larger than batchSize is split; a job delivered twice
   assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
 });
 
+/** An embedder whose calls wait until `release`; counts the calls in flight. */
+class HeldEmbedder extends MemoryEmbedder {
+  inFlight = 0;
+  most = 0;
+  #released = Promise.withResolvers<void>();
+  override async embed(texts: string[], options?: CallOptions) {
+    this.most = Math.max(this.most, ++this.inFlight);
+    try {
+      await this.#released.promise;
+      return await super.embed(texts, options);
+    } finally {
+      this.inFlight--;
+    }
+  }
+  release() {
+    this.#released.resolve();
+  }
+}
+
+for (const [backlog, batches] of [[15, 1], [20, 2]]) {
+  Deno.test(`worker: ${backlog} jobs waiting in batches of 1 run ${batches} batch(es) at once with concurrency 1`, async () => {
+    using queue = new MemoryJobQueue();
+    const embedder = new HeldEmbedder();
+    const pipeline = await testPipeline({ embedder });
+    const worker = createWorker({
+      queue,
+      pipeline,
+      logger: silentLogger,
+      batchSize: 1,
+      concurrency: 1,
+    });
+    const jobs = await queue.accept(
+      Array.from(
+        { length: backlog },
+        (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` }),
+      ),
+    );
+    const processed = Promise.all(jobs.map((job) => worker.process(job.job_id)));
+    await until("the batches started reach the embedder", () => embedder.inFlight === batches);
+    // The batches run are chosen as the jobs are delivered: no other one starts while they wait.
+    assert.deepEqual(worker.stats(), { waiting: backlog - batches, running: batches });
+    embedder.release();
+    await processed;
+    assert.equal(embedder.most, batches, "never more batches at once");
+    const records = await queue.getMany(jobs.map((job) => job.job_id));
+    assert.ok(records.every((record) => record?.status === "done"));
+  });
+}
+
 Deno.test("worker: a job whose encryption fails retries alone; the rest of its batch is stored, their texts handed over", async () => {
   using queue = new MemoryJobQueue();
   const cipher = new OwnerDownCipher();
