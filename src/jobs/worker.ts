@@ -2,7 +2,7 @@
  * The job worker: runs remember jobs through the remember pipeline (encrypt, store, then index) in
  * batches, with a time limit on every backend call. The jobs delivered while a batch runs wait for
  * the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches run at once
- * (twice as many while 16 full batches or more wait), and each stage runs once per batch: one lease
+ * (twice as many while 128 full batches or more wait), and each stage runs once per batch: one lease
  * commit, the texts and saved ciphertexts read together, the encryptions and blob uploads run
  * concurrently, one commit keeps the new ciphertexts, one embedding call (while the blobs upload)
  * and one index upsert write every memory, and one commit completes the jobs. A job delivered again
@@ -46,7 +46,7 @@ export interface WorkerDependencies {
   queue: JobQueue;
   pipeline: RememberPipeline;
   logger: Logger;
-  /** Batches processed at once (default 2; twice as many while 16 full batches wait). */
+  /** Batches processed at once (default 2; twice as many while 128 full batches wait). */
   concurrency?: number;
   /** Jobs a batch takes at most (default 64). */
   batchSize?: number;
@@ -120,11 +120,11 @@ const AGAIN = 4;
 
 /**
  * Full batches that must be waiting for the worker to run twice `concurrency` batches at once:
- * a large import (1,024 jobs in batches of 64), whose batches then overlap more of one another's
- * commits. Below it, more batches would take the event loop from the requests accepting jobs
- * and gain nothing.
+ * a large import (8,192 jobs in batches of 64, several seconds of work), whose batches then
+ * overlap more of one another's commits. Below it, more batches would take the event loop from
+ * the requests accepting jobs and gain nothing.
  */
-const BACKLOG_BATCHES = 16;
+const BACKLOG_BATCHES = 128;
 
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));

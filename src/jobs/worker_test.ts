@@ -229,7 +229,7 @@ class HeldEmbedder extends MemoryEmbedder {
   }
 }
 
-for (const [backlog, batches] of [[15, 1], [20, 2]]) {
+for (const [backlog, batches] of [[127, 1], [130, 2]]) {
   Deno.test(`worker: ${backlog} jobs waiting in batches of 1 run ${batches} batch(es) at once with concurrency 1`, async () => {
     using queue = new MemoryJobQueue();
     const embedder = new HeldEmbedder();
