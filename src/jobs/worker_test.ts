@@ -229,8 +229,8 @@ class HeldEmbedder extends MemoryEmbedder {
   }
 }
 
-for (const [backlog, batches] of [[127, 1], [130, 2]]) {
-  Deno.test(`worker: ${backlog} jobs waiting in batches of 1 run ${batches} batch(es) at once with concurrency 1`, async () => {
+for (const [backlog, batches, run] of [[127, 1, "one batch"], [130, 2, "two batches"]] as const) {
+  Deno.test(`worker: ${backlog} jobs waiting (batches of 1, concurrency 1) run ${run} at once`, async () => {
     using queue = new MemoryJobQueue();
     const embedder = new HeldEmbedder();
     const pipeline = await testPipeline({ embedder });
