@@ -210,30 +210,11 @@ Deno.test("worker: a batch larger than batchSize is split; a job delivered twice
   assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
 });
 
-/** An embedder whose calls wait until `release`; counts the calls in flight. */
-class HeldEmbedder extends MemoryEmbedder {
-  inFlight = 0;
-  most = 0;
-  #released = Promise.withResolvers<void>();
-  override async embed(texts: string[], options?: CallOptions) {
-    this.most = Math.max(this.most, ++this.inFlight);
-    try {
-      await this.#released.promise;
-      return await super.embed(texts, options);
-    } finally {
-      this.inFlight--;
-    }
-  }
-  release() {
-    this.#released.resolve();
-  }
-}
-
 for (const [backlog, batches, run] of [[127, 1, "one batch"], [130, 2, "two batches"]] as const) {
   Deno.test(`worker: ${backlog} jobs waiting (batches of 1, concurrency 1) run ${run} at once`, async () => {
     using queue = new MemoryJobQueue();
-    const embedder = new HeldEmbedder();
-    const pipeline = await testPipeline({ embedder });
+    using blobs = new HeldBlobStore();
+    const pipeline = await testPipeline({ blobs });
     const worker = createWorker({
       queue,
       pipeline,
@@ -248,12 +229,12 @@ for (const [backlog, batches, run] of [[127, 1, "one batch"], [130, 2, "two batc
       ),
     );
     const processed = Promise.all(jobs.map((job) => worker.process(job.job_id)));
-    await until("the batches started reach the embedder", () => embedder.inFlight === batches);
+    await until("the batches started reach their upload", () => blobs.held === batches);
     // The batches run are chosen as the jobs are delivered: no other one starts while they wait.
     assert.deepEqual(worker.stats(), { waiting: backlog - batches, running: batches });
-    embedder.release();
+    blobs.release();
     await processed;
-    assert.equal(embedder.most, batches, "never more batches at once");
+    assert.equal(blobs.mostHeld, batches, "never more batches at once");
     const records = await queue.getMany(jobs.map((job) => job.job_id));
     assert.ok(records.every((record) => record?.status === "done"));
   });

@@ -103,6 +103,9 @@ export class HeldBlobStore implements BlobStore, Disposable {
   readonly inner: BlobStore;
   /** Uploads so far, held, abandoned and done alike. */
   calls = 0;
+  /** Uploads held now, and the most ever held at once. */
+  held = 0;
+  mostHeld = 0;
   #released = Promise.withResolvers<void>();
 
   /** Holds the uploads to `inner` (a fresh in-memory store by default). */
@@ -132,9 +135,11 @@ export class HeldBlobStore implements BlobStore, Disposable {
     const aborted = Promise.withResolvers<never>();
     const abort = () => aborted.reject(signal!.reason);
     signal?.addEventListener("abort", abort, { once: true });
+    this.mostHeld = Math.max(this.mostHeld, ++this.held);
     try {
       await Promise.race([this.#released.promise, aborted.promise]);
     } finally {
+      this.held--;
       signal?.removeEventListener("abort", abort);
     }
     return await this.inner.put(bytes, meta, options);
