@@ -6,6 +6,8 @@ import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
+/** What `deno task start` gives the relayer besides its permissions (see deno.json). */
+export const RELAYER_FLAGS = ["--v8-flags=--heap-growing-percent=50"];
 
 export interface RelayerProcess extends AsyncDisposable {
   url: string;
@@ -43,7 +45,7 @@ export async function startRelayer(
   const group = options.processGroup ?? false;
   const root = options.root ?? ROOT;
   const process = new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, ...options.flags ?? [], `${root}main.ts`],
+    args: [...DENO_RUN, ...RELAYER_FLAGS, ...options.flags ?? [], `${root}main.ts`],
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
