@@ -2,7 +2,8 @@
  * The job worker: runs remember jobs through the remember pipeline (encrypt, store, then index) in
  * batches, with a time limit on every backend call. The jobs delivered while a batch runs wait for
  * the next one; a batch takes up to `batchSize` of them, at most `concurrency` batches run at once
- * (twice as many while 128 full batches or more wait), and each stage runs once per batch: one lease
+ * (twice as many while 128 full batches or more wait), a batch starts beside a running one only
+ * once a quarter of `batchSize` waits, and each stage runs once per batch: one lease
  * commit, the texts and saved ciphertexts read together, the encryptions and blob uploads run
  * concurrently, one commit keeps the new ciphertexts, one embedding call (while the blobs upload)
  * and one index upsert write every memory, and one commit completes the jobs. A job delivered again
@@ -46,7 +47,10 @@ export interface WorkerDependencies {
   queue: JobQueue;
   pipeline: RememberPipeline;
   logger: Logger;
-  /** Batches processed at once (default 2; twice as many while 128 full batches wait). */
+  /**
+   * Batches processed at once (default 2; twice as many while 128 full batches wait). A batch
+   * starts beside a running one only once a quarter of `batchSize` jobs waits.
+   */
   concurrency?: number;
   /** Jobs a batch takes at most (default 64). */
   batchSize?: number;
@@ -126,6 +130,13 @@ const AGAIN = 4;
  */
 const BACKLOG_BATCHES = 128;
 
+/**
+ * The share of `batchSize` that must be waiting for a batch to start while another runs. Jobs
+ * delivered one at a time (a caller remembering a memory per request) then wait for the running
+ * batch and go on together: a batch of one costs the relayer nearly what a batch of sixteen does.
+ */
+const ALONGSIDE_SHARE = 4;
+
 function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
 }
@@ -147,6 +158,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   const concurrency = deps.concurrency ?? 2;
   const batchSize = deps.batchSize ?? 64;
   const timeoutMs = deps.callTimeoutMs ?? 30_000;
+  /** Jobs that must be waiting for a batch to start beside a running one. */
+  const alongside = Math.ceil(batchSize / ALONGSIDE_SHARE);
   const { queue, pipeline, logger, observe } = deps;
   const acceptedAt = (job: Job) => Date.parse(job.record.created_at);
   /** Jobs delivered and not yet in a batch, in order, with what their deliveries wait on. */
@@ -419,11 +432,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
 
   /**
    * Starts batches of waiting jobs while fewer than `concurrency` run, or twice as many while a
-   * large import waits (see {@link BACKLOG_BATCHES}).
+   * large import waits (see {@link BACKLOG_BATCHES}); beside a running batch, only once
+   * `alongside` jobs wait (see {@link ALONGSIDE_SHARE}).
    */
   function pump(): void {
     const limit = waiting.size >= BACKLOG_BATCHES * batchSize ? 2 * concurrency : concurrency;
-    while (batches.size < limit && waiting.size > 0) {
+    while (batches.size < limit && waiting.size >= (batches.size === 0 ? 1 : alongside)) {
       const batch = [...waiting].slice(0, batchSize);
       for (const [jobId, delivery] of batch) {
         waiting.delete(jobId);
@@ -464,7 +478,9 @@ export function createWorker(deps: WorkerDependencies): Worker {
     id,
     process,
     stats: () => ({ waiting: waiting.size, running: taken.size }),
-    ready: (jobs) => waiting.size === 0 && batches.size < concurrency && jobs <= batchSize,
+    ready: (jobs) =>
+      waiting.size === 0 && batches.size < concurrency && jobs <= batchSize &&
+      (batches.size === 0 || jobs >= alongside),
     async idle() {
       while (batches.size > 0 || waiting.size > 0) {
         await (batches.size > 0 ? Promise.all(batches) : Promise.resolve());

@@ -240,6 +240,54 @@ for (const [backlog, batches, run] of [[127, 1, "one batch"], [130, 2, "two batc
   });
 }
 
+Deno.test("worker: jobs delivered one at a time while a batch runs wait for it; a quarter batch starts beside it", async () => {
+  using queue = new MemoryJobQueue();
+  using blobs = new HeldBlobStore();
+  const embedder = new CountingEmbedder();
+  const pipeline = await testPipeline({ blobs, embedder });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, batchSize: 16 });
+  const accept = (count: number, from: number) =>
+    queue.accept(Array.from({ length: count }, (_, i) => ({
+      owner: "o1",
+      namespace: "n1",
+      text: `fact ${from + i}`,
+    })));
+  const jobs = await accept(4, 0);
+  const processed = [worker.process(jobs[0].job_id)];
+  await until("the first batch reaches its upload", () => blobs.held === 1);
+  assert.equal(worker.ready(3), false, "fewer than a quarter batch would wait");
+  assert.equal(worker.ready(4), true, "a quarter batch would start");
+  for (const job of jobs.slice(1)) {
+    processed.push(worker.process(job.job_id));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  assert.deepEqual(worker.stats(), { waiting: 3, running: 1 });
+
+  blobs.release();
+  await Promise.all(processed);
+  assert.deepEqual(embedder.calls, [1, 3], "the singles that waited went on together");
+
+  // Idle, a single starts at once; two delivered beside it (a quarter of 8) start beside it.
+  using held = new HeldBlobStore();
+  const next = createWorker({
+    queue,
+    pipeline: await testPipeline({ blobs: held }),
+    logger: silentLogger,
+    batchSize: 8,
+  });
+  const more = await accept(3, 4);
+  assert.equal(next.ready(1), true);
+  const running = [next.process(more[0].job_id)];
+  await until("the single reaches its upload", () => held.held === 1);
+  running.push(...more.slice(1).map((job) => next.process(job.job_id)));
+  await until("the pair reaches its upload", () => held.held === 3);
+  assert.deepEqual(next.stats(), { waiting: 0, running: 3 });
+  held.release();
+  await Promise.all(running);
+  const records = await queue.getMany([...jobs, ...more].map((job) => job.job_id));
+  assert.ok(records.every((record) => record?.status === "done"));
+});
+
 Deno.test("worker: a job whose encryption fails retries alone; the rest of its batch is stored, their texts handed over", async () => {
   using queue = new MemoryJobQueue();
   const cipher = new OwnerDownCipher();
