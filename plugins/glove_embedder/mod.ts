@@ -36,6 +36,13 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
+/** The Euclidean length of `vector` (a loop: spreading it into `Math.hypot` allocates per item). */
+function length(vector: Float64Array): number {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
+  return Math.sqrt(sum);
+}
+
 export interface GloveOptions {
   /** Where the converted cache lives (for example `$SVC_DATA_DIR/models`). */
   cacheDir: string;
@@ -105,8 +112,8 @@ export class GloveEmbedder implements Embedder {
     let projection = 0;
     for (let i = 0; i < DIMENSIONS; i++) projection += dense[i] * commonDirection[i];
     for (let i = 0; i < DIMENSIONS; i++) dense[i] -= projection * commonDirection[i];
-    const denseNorm = Math.hypot(...dense);
-    const hashedNorm = Math.hypot(...hashed);
+    const denseNorm = length(dense);
+    const hashedNorm = length(hashed);
     const hashedShare = hashedNorm === 0 ? 0 : denseNorm === 0 ? 1 : HASHED_WEIGHT;
     const out = new Float32Array(this.dimensions);
     const a = denseNorm ? Math.sqrt(1 - hashedShare) / denseNorm : 0;
