@@ -161,11 +161,7 @@ function backendCall<T>(
 ): Promise<T> {
   const { signal, timeoutMs } = options;
   if (timeoutMs === undefined) return task({ signal });
-  return withTimeout(
-    timeoutMs,
-    what,
-    (timeout) => task({ signal: signal ? AbortSignal.any([signal, timeout]) : timeout }),
-  );
+  return withTimeout(timeoutMs, what, (signal) => task({ signal }), signal);
 }
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
