@@ -161,7 +161,7 @@ function backendCall<T>(
 ): Promise<T> {
   const { signal, timeoutMs } = options;
   if (timeoutMs === undefined) return task({ signal });
-  return withTimeout(timeoutMs, what, (signal) => task({ signal }), signal);
+  return withTimeout(timeoutMs, what, (limited) => task({ signal: limited }), signal);
 }
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
