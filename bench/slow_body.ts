@@ -21,6 +21,7 @@
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { parseArgs } from "node:util";
+import { dirname } from "node:path";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
@@ -277,7 +278,7 @@ try {
     results,
   };
   console.log(JSON.stringify(summary, null, 2));
-  await Deno.mkdir(new URL(".", `file://${values.out}`), { recursive: true });
+  await Deno.mkdir(dirname(values.out!), { recursive: true });
   await Deno.writeTextFile(values.out!, JSON.stringify(summary, null, 2) + "\n");
 } finally {
   await Deno.remove(dataDir, { recursive: true });
