@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, percentile, round } from "./harness.ts";
+import { allDone, machine, percentile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -168,8 +168,7 @@ try {
     recalls_sent: withLog.latencies.length + 200,
   };
   console.log(JSON.stringify(result, null, 2));
-  await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-  await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+  await writeResults(values.out!, result);
 } finally {
   await stopAll();
   Deno.removeSignalListener("SIGINT", interrupted);

@@ -15,6 +15,7 @@
 import { parseArgs } from "node:util";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import type { MemoryInfo, VectorRow } from "../src/kit.ts";
+import { writeResults } from "./harness.ts";
 
 const DIMENSIONS = 128;
 const OWNER = "0x" + "ab".repeat(32);
@@ -209,9 +210,8 @@ if (values.cold) {
     },
     sizes: results,
   };
-  await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-  await Deno.writeTextFile(
+  await writeResults(
     new URL(`./results/encrypted_index${values.info ? "_info" : ""}.json`, import.meta.url),
-    JSON.stringify(report, null, 2) + "\n",
+    report,
   );
 }

@@ -1,7 +1,9 @@
 /**
- * Small helpers shared by the load and peer benchmarks: rounding, percentiles, a process's
- * resident memory, waiting for remember jobs, and the machine line written with results.
+ * Small helpers shared by the benchmarks: rounding, percentiles, a process's resident memory,
+ * waiting for remember jobs, the machine line written with results, and writing them.
  */
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { SvcClient } from "../src/client/mod.ts";
 
 /** `x` rounded to `digits` decimals. */
@@ -54,4 +56,12 @@ export function machine(): string {
   } GiB, load average ${
     Deno.loadavg().map((x) => round(x, 2)).join(" ")
   }, deno ${Deno.version.deno}`;
+}
+
+/** Writes `value` as JSON to `file` (a path or a `file:` URL), creating its folder first. */
+export async function writeResults(file: string | URL, value: unknown): Promise<void> {
+  const path = file instanceof URL ? fileURLToPath(file) : file;
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
+  console.log(`wrote ${path}`);
 }

@@ -18,7 +18,7 @@ import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, rssMb } from "./harness.ts";
+import { allDone, machine, percentile, round, rssMb, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -138,8 +138,7 @@ try {
     update_to_recallable: update,
     relayer_rss_mb: await rssMb(relayer.process.pid),
   };
-  await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
-  console.log(`wrote ${values.out}`);
+  await writeResults(values.out!, result);
 } finally {
   await relayer.stop();
   await Deno.remove(dataDir, { recursive: true });

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
-import { allDone, percentile, round, rssMb } from "./harness.ts";
+import { allDone, percentile, round, rssMb, writeResults } from "./harness.ts";
 import {
   type Cell,
   closedLoop as loop,
@@ -270,7 +270,6 @@ const result = {
 };
 console.table(cells);
 console.log(JSON.stringify({ ...result, cells: undefined }, null, 2));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+await writeResults(values.out!, result);
 await Deno.remove(dataDir, { recursive: true });
 Deno.removeSignalListener("SIGINT", interrupted); // else it keeps the process alive

@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, round } from "./harness.ts";
+import { machine, round, writeResults } from "./harness.ts";
 import { closedLoop, ingest, leanRecall, leanSigned, processCpuMs } from "./load_generator.ts";
 
 const { values } = parseArgs({
@@ -183,5 +183,4 @@ console.table(runs.map((run) => ({
     ]),
   ),
 })));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+await writeResults(values.out!, result);

@@ -10,6 +10,7 @@
 import { parseArgs } from "node:util";
 import { RelayerMetrics } from "../src/metrics/relayer_metrics.ts";
 import { startTestRelayer } from "../tests/fixtures.ts";
+import { writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -76,5 +77,4 @@ const result = {
   calls: CALLS,
   rows,
 };
-await Deno.mkdir("bench/results", { recursive: true });
-await Deno.writeTextFile("bench/results/metrics.json", JSON.stringify(result, null, 2) + "\n");
+await writeResults("bench/results/metrics.json", result);

@@ -28,7 +28,7 @@ import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.t
 import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
 import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round } from "./harness.ts";
+import { machine, percentile, round, writeResults } from "./harness.ts";
 import { miniLmShapedGraph } from "./minilm_shaped_model.ts";
 
 const { values } = parseArgs({
@@ -205,12 +205,9 @@ try {
   await Deno.remove(root, { recursive: true });
 }
 
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/onnx_embedder.json", import.meta.url),
-  JSON.stringify(
-    { date: new Date().toISOString(), machine: machine(), repeats: REPEATS, results },
-    null,
-    2,
-  ) + "\n",
-);
+await writeResults(new URL("./results/onnx_embedder.json", import.meta.url), {
+  date: new Date().toISOString(),
+  machine: machine(),
+  repeats: REPEATS,
+  results,
+});

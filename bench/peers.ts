@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, rssMb } from "./harness.ts";
+import { allDone, machine, percentile, round, rssMb, writeResults } from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
 
@@ -269,5 +269,4 @@ const result = {
   },
   results: rows,
 };
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+await writeResults(values.out!, result);

@@ -22,7 +22,7 @@ import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
-import { machine, percentile, round } from "./harness.ts";
+import { machine, percentile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -102,7 +102,7 @@ try {
     concurrent_warm_resolve: concurrent,
   };
   console.log(JSON.stringify(result, null, 2));
-  await Deno.writeTextFile(values.out, JSON.stringify(result, null, 2) + "\n");
+  await writeResults(values.out, result);
 } finally {
   await database.close();
 }

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, round, rssMb } from "./harness.ts";
+import { allDone, machine, round, rssMb, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -102,7 +102,7 @@ try {
     },
   };
   console.log(JSON.stringify(result, null, 2));
-  await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+  await writeResults(values.out!, result);
 } finally {
   await relayer.stop();
   await Deno.remove(dataDir, { recursive: true });

@@ -25,6 +25,7 @@ import { LexicalIndex } from "../src/ranking/lexical_index.ts";
 import { openBenchVectors } from "./vector_store.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
+import { writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -156,11 +157,7 @@ const result = {
   stages: rows,
 };
 console.table(rows);
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/recall_stages.json", import.meta.url),
-  JSON.stringify(result, null, 2) + "\n",
-);
+await writeResults(new URL("./results/recall_stages.json", import.meta.url), result);
 await relayer.close();
 kv.close();
 Deno.exit(0);

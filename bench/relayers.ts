@@ -34,7 +34,7 @@ import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round, rssMb } from "./harness.ts";
+import { machine, percentile, round, rssMb, writeResults } from "./harness.ts";
 import {
   type Cell,
   closedLoop,
@@ -311,5 +311,4 @@ console.table(runs.map((run) => ({
   recallable_p50_ms: run.remember_to_recallable.p50_ms,
   recallable_p95_ms: run.remember_to_recallable.p95_ms,
 })));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
+await writeResults(values.out!, result);

@@ -19,6 +19,7 @@ import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
+import { writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -187,11 +188,7 @@ const result = {
   embedder_warm_open_ms: warmOpenMs,
 };
 console.log(JSON.stringify(result, null, 2));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/remember_recall.json", import.meta.url),
-  JSON.stringify(result, null, 2) + "\n",
-);
+await writeResults(new URL("./results/remember_recall.json", import.meta.url), result);
 
 await server.shutdown();
 await relayer.close();

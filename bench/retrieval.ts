@@ -37,7 +37,7 @@ import { parseArgs } from "node:util";
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
 import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { machine, percentile, round } from "./harness.ts";
+import { machine, percentile, round, writeResults } from "./harness.ts";
 import {
   type Asked,
   type FactSet,
@@ -306,6 +306,4 @@ for (const split of ["tuning", "held-out", "40 tuning", "40 held-out"] as const)
 console.log(`\nspread over ${RUNS} runs:`, JSON.stringify(result.spread));
 console.log("determinism:", JSON.stringify(result.determinism));
 console.log("by min_score:", JSON.stringify(result.by_min_score, null, 1));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(values.out!, JSON.stringify(result, null, 2) + "\n");
-console.log(`wrote ${values.out}`);
+await writeResults(values.out!, result);

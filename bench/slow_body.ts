@@ -21,10 +21,10 @@
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { parseArgs } from "node:util";
-import { dirname } from "node:path";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
+import { writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -278,8 +278,7 @@ try {
     results,
   };
   console.log(JSON.stringify(summary, null, 2));
-  await Deno.mkdir(dirname(values.out!), { recursive: true });
-  await Deno.writeTextFile(values.out!, JSON.stringify(summary, null, 2) + "\n");
+  await writeResults(values.out!, summary);
 } finally {
   await Deno.remove(dataDir, { recursive: true });
 }

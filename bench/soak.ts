@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -138,10 +139,6 @@ const result = {
 };
 console.table(samples);
 console.log(JSON.stringify({ ...result, samples: undefined }, null, 2));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/soak.json", import.meta.url),
-  JSON.stringify(result, null, 2) + "\n",
-);
+await writeResults(new URL("./results/soak.json", import.meta.url), result);
 await relayer.stop();
 await Deno.remove(dataDir, { recursive: true });

@@ -17,7 +17,7 @@
 import { parseArgs } from "node:util";
 import { UseEmbedder } from "../plugins/use_embedder/mod.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round } from "./harness.ts";
+import { machine, percentile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -89,8 +89,4 @@ const result = {
   },
 };
 console.log(JSON.stringify(result, null, 2));
-await Deno.mkdir(new URL("./results/", import.meta.url), { recursive: true });
-await Deno.writeTextFile(
-  new URL("./results/use_embedder.json", import.meta.url),
-  JSON.stringify(result, null, 2) + "\n",
-);
+await writeResults(new URL("./results/use_embedder.json", import.meta.url), result);
