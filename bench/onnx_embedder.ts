@@ -19,9 +19,10 @@
  *   and, for comparison, with the same encoder run on the main thread.
  *
  *   deno task bench:onnx [--models tiny32,tiny384,minilm] [--batches 1,8,32,64] [--repeats 5]
+ *                        [--out FILE]
  *   deno task bench:onnx --dir ./models/all-MiniLM-L6-v2   # a real model directory instead
  *
- * Prints the figures and writes `bench/results/onnx_embedder.json`.
+ * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`).
  */
 import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
@@ -38,6 +39,10 @@ const { values } = parseArgs({
     batches: { type: "string", default: "1,8,32,64" },
     repeats: { type: "string", default: "5" },
     dir: { type: "string" },
+    out: {
+      type: "string",
+      default: new URL("./results/onnx_embedder.json", import.meta.url).pathname,
+    },
   },
 });
 const BATCHES = values.batches!.split(",").map(Number);
@@ -205,7 +210,7 @@ try {
   await Deno.remove(root, { recursive: true });
 }
 
-await writeResults(new URL("./results/onnx_embedder.json", import.meta.url), {
+await writeResults(values.out!, {
   date: new Date().toISOString(),
   machine: machine(),
   repeats: REPEATS,

@@ -1,11 +1,12 @@
 /**
  * Benchmark of the embedded default (the encrypted index, or LanceDB with `--store lancedb`;
- * files, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time from remember (202) to recallable; ingest rate
- * through the job queue; recall latency and resident memory at each namespace size;
- * embedding rate; the embedder's start with a warm cache. Prints a summary and writes
- * `bench/results/remember_recall.json`.
+ * files, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time from
+ * remember (202) to recallable; ingest rate through the job queue; recall latency and resident
+ * memory at each namespace size; embedding rate; the embedder's start with a warm cache. Prints a summary and writes
+ * `bench/results/remember_recall.json` (or `--out`).
  *
  *   deno task bench [--samples 200] [--memories 10000,100000] [--store encrypted|lancedb]
+ *                   [--out FILE]
  */
 import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
@@ -19,7 +20,7 @@ import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
-import { writeResults } from "./harness.ts";
+import { percentile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,17 +29,17 @@ const { values } = parseArgs({
     memories: { type: "string", default: "10000,100000" },
     "models-dir": { type: "string", default: "./data/models" },
     store: { type: "string", default: "encrypted" },
+    out: {
+      type: "string",
+      default: new URL("./results/remember_recall.json", import.meta.url).pathname,
+    },
   },
 });
 const SAMPLES = Number(values.samples);
 const SIZES = values.memories!.split(",").map(Number);
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 function summary(ms: number[]) {
   const sorted = ms.toSorted((a, b) => a - b);
-  const round = (x: number) => Math.round(x * 10) / 10;
   return {
     n: ms.length,
     p50_ms: round(percentile(sorted, 50)),
@@ -188,7 +189,7 @@ const result = {
   embedder_warm_open_ms: warmOpenMs,
 };
 console.log(JSON.stringify(result, null, 2));
-await writeResults(new URL("./results/remember_recall.json", import.meta.url), result);
+await writeResults(values.out!, result);
 
 await server.shutdown();
 await relayer.close();

@@ -10,9 +10,9 @@
  * - the event loop: the share of a 10 ms timer's ticks that fired while a batch was embedded;
  * - RSS after loading and after the runs.
  *
- *   deno task bench:use [--texts 256] [--batches 1,8,16,32,64] [--repeats 3]
+ *   deno task bench:use [--texts 256] [--batches 1,8,16,32,64] [--repeats 3] [--out FILE]
  *
- * Prints the figures and writes `bench/results/use_embedder.json`.
+ * Prints the figures and writes `bench/results/use_embedder.json` (or `--out`).
  */
 import { parseArgs } from "node:util";
 import { UseEmbedder } from "../plugins/use_embedder/mod.ts";
@@ -25,6 +25,10 @@ const { values } = parseArgs({
     texts: { type: "string", default: "256" },
     batches: { type: "string", default: "1,8,16,32,64" },
     repeats: { type: "string", default: "3" },
+    out: {
+      type: "string",
+      default: new URL("./results/use_embedder.json", import.meta.url).pathname,
+    },
   },
 });
 const texts = factWorkload(Number(values.texts)).map((fact) => fact.text);
@@ -89,4 +93,4 @@ const result = {
   },
 };
 console.log(JSON.stringify(result, null, 2));
-await writeResults(new URL("./results/use_embedder.json", import.meta.url), result);
+await writeResults(values.out!, result);
