@@ -12,18 +12,23 @@
  * - start: `OnnxEmbedder.open` until the first vector — the first time in the process (onnxruntime
  *   loaded), and again — and the directory's reading and hashing alone;
  * - throughput: the facts in one `embed` call, for each batch size (`--batches`), texts/s (median
- *   and best of `--repeats`, as the machine is shared);
- * - a query alone: one question per call, p50 and p95 in ms;
+ *   and best of `--repeats`, as the machine is shared), and the CPU time (every thread of the
+ *   process) per text;
+ * - a query alone: one question per call, p50 and p95 in ms, and the CPU time per query;
  * - the event loop: the longest a 1 ms timer waited while the facts were embedded, and the share
  *   of that timer's ticks that fired (ticks per elapsed ms) with the graph in the embedder's worker
  *   and, for comparison, with the same encoder run on the main thread.
  *
  *   deno task bench:onnx [--models tiny32,tiny384,minilm] [--batches 1,8,32,64] [--repeats 5]
- *                        [--out FILE]
+ *                        [--threads 0] [--out FILE]
  *   deno task bench:onnx --dir ./models/all-MiniLM-L6-v2   # a real model directory instead
+ *
+ * `--threads` is the embedder's `SVC_ONNX_THREADS`: the threads of one run (0: onnxruntime's
+ * choice, all cores).
  *
  * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`).
  */
+import process from "node:process";
 import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
 import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
@@ -38,6 +43,7 @@ const { values } = parseArgs({
     models: { type: "string", default: "tiny32,tiny384,minilm" },
     batches: { type: "string", default: "1,8,32,64" },
     repeats: { type: "string", default: "5" },
+    threads: { type: "string", default: "0" },
     dir: { type: "string" },
     out: {
       type: "string",
@@ -47,6 +53,7 @@ const { values } = parseArgs({
 });
 const BATCHES = values.batches!.split(",").map(Number);
 const REPEATS = Number(values.repeats);
+const THREADS = Number(values.threads);
 
 /** A model to measure: where it is (written first when `write` is given) and how much text. */
 interface Subject {
@@ -58,6 +65,12 @@ interface Subject {
 }
 
 const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The CPU time, in ms, of every thread of this process since `before`. */
+const cpuMs = (before: NodeJS.CpuUsage) => {
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1000;
+};
 
 /** Milliseconds `run` takes. */
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -98,10 +111,10 @@ async function tickShare(run: () => Promise<unknown>): Promise<number> {
 
 /** The timer's tick share embedding `texts` in batches of 32: in the worker, then in-thread. */
 async function eventLoop(dir: string, texts: string[]) {
-  await using embedder = await OnnxEmbedder.open({ dir, batchSize: 32 });
+  await using embedder = await OnnxEmbedder.open({ dir, batchSize: 32, threads: THREADS });
   const worker = await tickShare(() => embedder.embed(texts));
   const recipe = await readModelDirectory({ dir });
-  const encoder = await SentenceEncoder.open(recipe);
+  const encoder = await SentenceEncoder.open(recipe, { threads: THREADS });
   try {
     const inThread = await tickShare(async () => {
       for (let i = 0; i < texts.length; i += 32) await encoder.encode(texts.slice(i, i + 32));
@@ -119,7 +132,7 @@ async function measure(subject: Subject, first: boolean) {
   const { dir } = subject;
   const texts = factWorkload(subject.texts).map((fact) => fact.text);
   const questions = factWorkload(subject.queries).map((fact) => fact.question);
-  const open = async () => await (await OnnxEmbedder.open({ dir })).close();
+  const open = async () => await (await OnnxEmbedder.open({ dir, threads: THREADS })).close();
   const cold = first ? await timed(open) : undefined;
   const again: number[] = [];
   for (let i = 0; i < 3; i++) again.push(await timed(open));
@@ -127,10 +140,11 @@ async function measure(subject: Subject, first: boolean) {
   const recipe = await readModelDirectory({ dir });
   const throughput = [];
   for (const batchSize of BATCHES) {
-    await using embedder = await OnnxEmbedder.open({ dir, batchSize });
+    await using embedder = await OnnxEmbedder.open({ dir, batchSize, threads: THREADS });
     await embedder.embed(texts.slice(0, 64)); // warm-up
     const rates: number[] = [];
     const stalls: number[] = [];
+    const cpu = process.cpuUsage();
     for (let i = 0; i < REPEATS; i++) {
       let ms = 0;
       stalls.push(await longestStall(async () => ms = await timed(() => embedder.embed(texts))));
@@ -141,13 +155,16 @@ async function measure(subject: Subject, first: boolean) {
       texts_per_s_median: Math.round(median(rates)),
       texts_per_s_best: Math.round(Math.max(...rates)),
       longest_event_loop_stall_ms_median: round(median(stalls)),
+      cpu_ms_per_text: round(cpuMs(cpu) / (REPEATS * texts.length), 2),
     });
   }
-  await using embedder = await OnnxEmbedder.open({ dir });
+  await using embedder = await OnnxEmbedder.open({ dir, threads: THREADS });
   const latencies = [];
+  const cpu = process.cpuUsage();
   for (const question of questions) {
     latencies.push(await timed(() => embedder.embed([question], { purpose: "query" })));
   }
+  const queryCpuMs = cpuMs(cpu) / questions.length;
   latencies.sort((a, b) => a - b);
   return {
     model: subject.name,
@@ -164,6 +181,7 @@ async function measure(subject: Subject, first: boolean) {
     query_ms: {
       p50: round(percentile(latencies, 50), 2),
       p95: round(percentile(latencies, 95), 2),
+      cpu_per_query: round(queryCpuMs, 2),
     },
   };
 }
@@ -214,5 +232,6 @@ await writeResults(values.out!, {
   date: new Date().toISOString(),
   machine: machine(),
   repeats: REPEATS,
+  threads: THREADS,
   results,
 });
