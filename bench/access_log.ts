@@ -12,6 +12,7 @@
  *   deno task bench:access-log --base ../svc-before/ [--size 10000] [--rounds 12]
  *                              [--round-seconds 5] [--clients 1] [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -28,7 +29,7 @@ const { values } = parseArgs({
     clients: { type: "string", default: "1" },
     out: {
       type: "string",
-      default: new URL("./results/access_log.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/access_log.json", import.meta.url)),
     },
   },
 });

@@ -13,6 +13,7 @@
  *
  *   deno task bench:lifecycle [--size 10000] [--samples 200] [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
@@ -25,7 +26,10 @@ const { values } = parseArgs({
   options: {
     size: { type: "string", default: "10000" },
     samples: { type: "string", default: "200" },
-    out: { type: "string", default: new URL("./results/lifecycle.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/lifecycle.json", import.meta.url)),
+    },
   },
 });
 const SIZE = Number(values.size);

@@ -25,6 +25,7 @@
  * (the same version 2 format, a fresh timestamp and random nonce per request): the client's
  * conveniences cost the generator CPU the relayer would otherwise get.
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -50,7 +51,10 @@ const { values } = parseArgs({
     workloads: { type: "string", default: "health,whoami,recall,remember" },
     "cpu-prof": { type: "string" },
     root: { type: "string" },
-    out: { type: "string", default: new URL("./results/load.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/load.json", import.meta.url)),
+    },
   },
 });
 const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);

@@ -17,6 +17,7 @@
  * keeps each size's ingested data directory in `DIR/<size>` and, when it is there already,
  * skips the ingest and measures a fresh relayer on it again.
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -33,7 +34,10 @@ const { values } = parseArgs({
     env: { type: "string", default: "" },
     keep: { type: "string" },
     root: { type: "string" },
-    out: { type: "string", default: new URL("./results/load_rss.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/load_rss.json", import.meta.url)),
+    },
   },
 });
 const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);
@@ -69,7 +73,7 @@ function sampleRss(pid: number) {
   };
 }
 
-const PROBE = new URL("./memory_probe.ts", import.meta.url).pathname;
+const PROBE = fileURLToPath(new URL("./memory_probe.ts", import.meta.url));
 
 /** The relayer's own memory lines written so far: the last, and the one of the highest RSS. */
 function probed(file: string) {

@@ -28,6 +28,7 @@
  *
  * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`).
  */
+import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
@@ -47,7 +48,7 @@ const { values } = parseArgs({
     dir: { type: "string" },
     out: {
       type: "string",
-      default: new URL("./results/onnx_embedder.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/onnx_embedder.json", import.meta.url)),
     },
   },
 });

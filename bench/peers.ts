@@ -23,6 +23,7 @@
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -61,7 +62,10 @@ const { values } = parseArgs({
     singles: { type: "string", default: "200" },
     probes: { type: "string", default: "50" },
     root: { type: "string" },
-    out: { type: "string", default: new URL("./results/peers.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/peers.json", import.meta.url)),
+    },
   },
 });
 const SIZES = values.sizes!.split(",").map(Number);

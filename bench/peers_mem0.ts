@@ -6,12 +6,13 @@
  * the first run compiles it for the machine's Node with node-gyp (`npm run build-release` in the
  * installed package, against the machine's Node headers; a couple of minutes, once).
  */
+import { fileURLToPath } from "node:url";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TEST_MODELS_DIR } from "../tests/relayer_process.ts";
 import type { PeerSystem } from "./peers.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const WORKER = new URL("./peers_mem0_worker.mjs", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WORKER = fileURLToPath(new URL("./peers_mem0_worker.mjs", import.meta.url));
 
 /** What the embeddings endpoint served: it must never have been asked for a completion. */
 export interface EndpointCounts {

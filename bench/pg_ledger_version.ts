@@ -15,6 +15,7 @@
  *   deno run --allow-all --unstable-kv bench/pg_ledger_version.ts [--calls 5000]
  *                                                                 [--concurrency 50] [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/kit.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "50" },
     out: {
       type: "string",
-      default: new URL("./results/pg_ledger_version.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/pg_ledger_version.json", import.meta.url)),
     },
   },
 });

@@ -13,6 +13,7 @@
  *
  *   deno task bench:portability [--size 10000] [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -25,12 +26,12 @@ const { values } = parseArgs({
     size: { type: "string", default: "10000" },
     out: {
       type: "string",
-      default: new URL("./results/portability.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/portability.json", import.meta.url)),
     },
   },
 });
 const SIZE = Number(values.size);
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-portability-" });
 const relayer = await startRelayer(dataDir);

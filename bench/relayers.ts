@@ -28,6 +28,7 @@
  *                            [--memories 1000] [--samples 100] [--warmup 3] [--pool N]
  *                            [--database-url postgres://…] [--cpu-prof DIR] [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
@@ -58,7 +59,10 @@ const { values } = parseArgs({
     pool: { type: "string" },
     "database-url": { type: "string" },
     "cpu-prof": { type: "string" },
-    out: { type: "string", default: new URL("./results/relayers.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/relayers.json", import.meta.url)),
+    },
   },
 });
 const CLIENTS = Number(values.clients);

@@ -8,6 +8,7 @@
  *   deno task bench [--samples 200] [--memories 10000,100000] [--store encrypted|lancedb]
  *                   [--out FILE]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     store: { type: "string", default: "encrypted" },
     out: {
       type: "string",
-      default: new URL("./results/remember_recall.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/remember_recall.json", import.meta.url)),
     },
   },
 });
@@ -120,7 +121,7 @@ const ingestPerSecond = Math.round(queued / ((performance.now() - ingestStart) /
 
 /** Memory use of a fresh relayer process serving `namespace` (see `resident_memory.ts`). */
 async function residentMemory(namespace: string): Promise<unknown> {
-  const script = new URL("./resident_memory.ts", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./resident_memory.ts", import.meta.url));
   const { stdout, success } = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",

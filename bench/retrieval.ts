@@ -33,6 +33,7 @@
  *
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
 import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
@@ -56,7 +57,10 @@ const { values, positionals } = parseArgs({
     "min-score": { type: "string" },
     root: { type: "string" },
     dump: { type: "string" },
-    out: { type: "string", default: new URL("./results/retrieval.json", import.meta.url).pathname },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/retrieval.json", import.meta.url)),
+    },
   },
 });
 if (positionals.length !== 1) {

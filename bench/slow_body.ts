@@ -20,6 +20,7 @@
  *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15]
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
@@ -33,8 +34,11 @@ const { values } = parseArgs({
     declare: { type: "string", default: String(2 * 1024 * 1024) },
     send: { type: "string", default: String(1024 * 1024) },
     hold: { type: "string", default: "15" },
-    root: { type: "string", default: new URL("..", import.meta.url).pathname },
-    out: { type: "string", default: new URL("./results/slow_body.json", import.meta.url).pathname },
+    root: { type: "string", default: fileURLToPath(new URL("..", import.meta.url)) },
+    out: {
+      type: "string",
+      default: fileURLToPath(new URL("./results/slow_body.json", import.meta.url)),
+    },
   },
 });
 const CONNECTIONS = Number(values.connections);

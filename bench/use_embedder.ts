@@ -14,6 +14,7 @@
  *
  * Prints the figures and writes `bench/results/use_embedder.json` (or `--out`).
  */
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { UseEmbedder } from "../plugins/use_embedder/mod.ts";
 import { factWorkload } from "./fact_workload.ts";
@@ -27,7 +28,7 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
     out: {
       type: "string",
-      default: new URL("./results/use_embedder.json", import.meta.url).pathname,
+      default: fileURLToPath(new URL("./results/use_embedder.json", import.meta.url)),
     },
   },
 });

@@ -3,12 +3,13 @@
  * loopback port: list, get, forget, update, remember's tags and expiry; `--json` prints one
  * JSON object, human output otherwise.
  */
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { verifyReceipt } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 interface Run {
   code: number;

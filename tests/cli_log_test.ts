@@ -3,6 +3,7 @@
  * access log newest first, its filters, `--json`, and its signer: the owner key saved in the
  * data directory for `--account`, else `SVC_DELEGATE_KEY`.
  */
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { logQuery, logTime } from "../cli/svc_log.ts";
@@ -11,7 +12,7 @@ import { SvcClient } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Remembers `text` as `caller` over HTTP and waits until it is stored; its memory id. */
 async function remember(url: string, caller: Caller, text: string, namespace?: string) {

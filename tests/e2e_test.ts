@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
@@ -80,7 +81,12 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   });
   await store.close();
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      "--allow-all",
+      "--unstable-kv",
+      fileURLToPath(new URL("../main.ts", import.meta.url)),
+    ],
     env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_MODELS_DIR: TEST_MODELS_DIR },
   }).output();
   assert.equal(code, 1);
@@ -96,7 +102,12 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
 
 Deno.test("e2e: invalid configuration lists every problem and exits 2", async () => {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", new URL("../main.ts", import.meta.url).pathname],
+    args: [
+      "run",
+      "--allow-all",
+      "--unstable-kv",
+      fileURLToPath(new URL("../main.ts", import.meta.url)),
+    ],
     env: { SVC_PORT: "99999", SVC_EMBEDDER: "nope", SVC_MASTER_KEY: "short" },
   }).output();
   assert.equal(code, 2);
@@ -203,7 +214,7 @@ Deno.test("e2e: a port in use is named at start, with the setting that moves it"
         "run",
         "--allow-all",
         "--unstable-kv",
-        new URL("../main.ts", import.meta.url).pathname,
+        fileURLToPath(new URL("../main.ts", import.meta.url)),
       ],
       env: {
         SVC_DATA_DIR: dataDir,

@@ -1,10 +1,11 @@
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import { createLogger, type VectorStore } from "../src/kit.ts";
 import { MemoryVectorStore } from "../src/testing/mod.ts";
 import { DIMENSIONS, writeAt } from "./fixtures/index_writer.ts";
 
-const WRITER = new URL("./fixtures/index_writer.ts", import.meta.url).pathname;
+const WRITER = fileURLToPath(new URL("./fixtures/index_writer.ts", import.meta.url));
 const NAMESPACES = ["a", "b", "c"];
 
 /** Every row of the index: namespace and id, sorted. */

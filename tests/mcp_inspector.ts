@@ -9,6 +9,7 @@
  * over Streamable HTTP and over SSE, then lists the tools of the stdio package (`svc-mcp`)
  * spawned by the Inspector; it exits non-zero on any failure.
  */
+import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
@@ -96,7 +97,7 @@ try {
     [
       "run",
       "-A",
-      new URL("../cli/svc_mcp.ts", import.meta.url).pathname,
+      fileURLToPath(new URL("../cli/svc_mcp.ts", import.meta.url)),
       "--local",
       "--method",
       "tools/list",

@@ -1,10 +1,11 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
 /** What `deno task start` gives the relayer besides its permissions (see deno.json). */
 export const RELAYER_FLAGS = ["--v8-flags=--heap-growing-percent=50"];
