@@ -13,7 +13,7 @@ import {
   SvcClient,
 } from "../src/client/mod.ts";
 import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
-import { type Output, positiveInt, UsageError } from "./svc_memories.ts";
+import { type Output, positiveInt, relayerUrl, UsageError } from "./svc_memories.ts";
 
 /** The flags `svc log` reads. */
 export interface LogFlags {
@@ -102,7 +102,7 @@ export async function runLogCommand(
 ): Promise<Output> {
   const query = logQuery(values);
   const client = await SvcClient.create({
-    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    baseUrl: relayerUrl(values.relayer, env),
     privateKey,
     accountId: values.account ?? env("SVC_ACCOUNT_ID"),
   });

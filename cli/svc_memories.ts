@@ -61,9 +61,22 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   update ID --text TEXT|(text on stdin) [--tag T]... [--wait]
                                          store a new version that replaces the memory
   restore --namespace NS [--limit N]
-  Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:8000),
+  Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
   TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d).`;
+
+/**
+ * The relayer a client command calls: `--relayer`, else `SVC_SERVER_URL` (unless empty), else
+ * this machine's relayer on the port it takes itself (`SVC_PORT`, 8000 by default).
+ */
+export function relayerUrl(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): string {
+  const port = env("SVC_PORT") ?? "";
+  return flag ?? (env("SVC_SERVER_URL") ||
+    `http://127.0.0.1:${/^[1-9][0-9]{0,4}$/.test(port) ? port : "8000"}`);
+}
 
 export function need(value: string | undefined, what: string): string {
   if (!value) throw new UsageError(`missing ${what}`);
@@ -190,7 +203,7 @@ export async function runMemoryCommand(
   stdin: StdinSource,
 ): Promise<Output> {
   const options: SvcClientOptions = {
-    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    baseUrl: relayerUrl(values.relayer, env),
     privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
     accountId: values.account ?? env("SVC_ACCOUNT_ID"),
   };

@@ -22,7 +22,7 @@ import {
 } from "../src/portable/foreign.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { type MemoryFlags, need, type Output, UsageError } from "./svc_memories.ts";
+import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./svc_memories.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
 
@@ -289,7 +289,7 @@ export async function runPortabilityCommand(
     );
   }
   const options: SvcClientOptions = {
-    baseUrl: values.relayer ?? env("SVC_SERVER_URL") ?? "http://127.0.0.1:8000",
+    baseUrl: relayerUrl(values.relayer, env),
     privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
     accountId: values.account ?? env("SVC_ACCOUNT_ID"),
   };

@@ -19,12 +19,21 @@ interface Run {
   json: Record<string, unknown>;
 }
 
-/** Runs `svc <args>` as `who` against `url`, with `stdin` piped when given. */
-async function svc(url: string, who: Caller, args: string[], stdin?: string): Promise<Run> {
+/**
+ * Runs `svc <args>` as `who` against `url`, with `stdin` piped when given; `env` says where the
+ * relayer is (`SVC_SERVER_URL: url` unless given).
+ */
+async function svc(
+  url: string,
+  who: Caller,
+  args: string[],
+  stdin?: string,
+  env: Record<string, string> = { SVC_SERVER_URL: url },
+): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
     env: {
-      SVC_SERVER_URL: url,
+      ...env,
       SVC_DELEGATE_KEY: who.key.privateKey,
       SVC_ACCOUNT_ID: who.accountId,
       SVC_DATA_DIR: "/nonexistent-svc-cli-test",
@@ -145,6 +154,25 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   const gone = await run(["get", id, "--json"]);
   assert.equal(gone.code, 1);
   assert.equal(gone.json.code, "not_found");
+});
+
+Deno.test("CLI: without SVC_SERVER_URL, the relayer on this machine's SVC_PORT", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const port = new URL(stack.url).port;
+  // An empty SVC_SERVER_URL counts as unset, so a value in the caller's shell cannot leak in.
+  const env = { SVC_SERVER_URL: "", SVC_PORT: port };
+  const saved = await svc(
+    stack.url,
+    who,
+    ["remember", "I keep bees", "--wait", "--json"],
+    undefined,
+    env,
+  );
+  assert.equal(saved.code, 0, saved.stderr);
+  const found = await svc(stack.url, who, ["recall", "bees", "--json"], undefined, env);
+  assert.equal(found.code, 0, found.stderr);
+  assert.deepEqual((found.json.results as { text: string }[]).map((r) => r.text), ["I keep bees"]);
 });
 
 Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
