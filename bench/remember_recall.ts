@@ -2,8 +2,8 @@
  * Benchmark of the embedded default (the encrypted index, or LanceDB with `--store lancedb`;
  * files, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time from
  * remember (202) to recallable; ingest rate through the job queue; recall latency and resident
- * memory at each namespace size; embedding rate; the embedder's start with a warm cache. Prints a summary and writes
- * `bench/results/remember_recall.json` (or `--out`).
+ * memory at each namespace size; embedding rate; the embedder's start with a warm cache. Prints
+ * a summary and writes `bench/results/remember_recall.json` (or `--out`).
  *
  *   deno task bench [--samples 200] [--memories 10000,100000] [--store encrypted|lancedb]
  *                   [--out FILE]
