@@ -349,6 +349,13 @@ async function run(args: string[]): Promise<Output> {
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 }
 
+const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_SERVER_URL " +
+  "gives another address.";
+
+/** Whether `error` is the client's failure to connect at all (not an answer of the relayer). */
+const unreachable = (error: unknown) =>
+  error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
+
 if (import.meta.main) {
   // The ledger and owner keys it creates in the data directory are the user's only.
   restrictNewFiles();
@@ -364,7 +371,7 @@ if (import.meta.main) {
     const details = error instanceof SvcError ? error.details : {};
     if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
     if (usage) console.error(message ? `svc: ${message}\n\n${USAGE}` : USAGE);
-    else if (!json) console.error(`svc: ${message}`);
+    else if (!json) console.error(`svc: ${message}${unreachable(error) ? UNREACHABLE_HINT : ""}`);
     Deno.exit(usage ? 2 : 1);
   }
 }

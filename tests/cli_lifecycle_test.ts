@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { verifyReceipt } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
+import { freePort } from "./relayer_process.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -173,6 +174,17 @@ Deno.test("CLI: without SVC_SERVER_URL, the relayer on this machine's SVC_PORT",
   const found = await svc(stack.url, who, ["recall", "bees", "--json"], undefined, env);
   assert.equal(found.code, 0, found.stderr);
   assert.deepEqual((found.json.results as { text: string }[]).map((r) => r.text), ["I keep bees"]);
+});
+
+Deno.test("CLI: a relayer that cannot be reached is named, with how to start or point to one", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const nowhere = `http://127.0.0.1:${freePort()}`;
+  const failed = await svc(nowhere, who, ["recall", "bees"]);
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, new RegExp(`Cannot reach the relayer at ${nowhere}`));
+  assert.match(failed.stderr, /deno task start.*--relayer or SVC_SERVER_URL/s);
+  assert.doesNotMatch(failed.stderr, /\n\s+at /, "no stack trace");
 });
 
 Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
