@@ -12,12 +12,11 @@
  *   deno task bench:access-log --base ../svc-before/ [--size 10000] [--rounds 12]
  *                              [--round-seconds 5] [--clients 1] [--out FILE]
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, writeResults } from "./harness.ts";
+import { allDone, machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -29,7 +28,7 @@ const { values } = parseArgs({
     clients: { type: "string", default: "1" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/access_log.json", import.meta.url)),
+      default: resultsFile("access_log.json"),
     },
   },
 });

@@ -15,7 +15,7 @@
 import { parseArgs } from "node:util";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import type { MemoryInfo, VectorRow } from "../src/kit.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const DIMENSIONS = 128;
 const OWNER = "0x" + "ab".repeat(32);
@@ -211,7 +211,7 @@ if (values.cold) {
     sizes: results,
   };
   await writeResults(
-    new URL(`./results/encrypted_index${values.info ? "_info" : ""}.json`, import.meta.url),
+    resultsFile(`encrypted_index${values.info ? "_info" : ""}.json`),
     report,
   );
 }

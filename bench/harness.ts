@@ -58,9 +58,12 @@ export function machine(): string {
   }, deno ${Deno.version.deno}`;
 }
 
-/** Writes `value` as JSON to `file` (a path or a `file:` URL), creating its folder first. */
-export async function writeResults(file: string | URL, value: unknown): Promise<void> {
-  const path = file instanceof URL ? fileURLToPath(file) : file;
+/** The path of `name` in `bench/results/`, where every benchmark writes unless told `--out`. */
+export const resultsFile = (name: string): string =>
+  fileURLToPath(new URL(`./results/${name}`, import.meta.url));
+
+/** Writes `value` as JSON to `path`, creating its folder first. */
+export async function writeResults(path: string, value: unknown): Promise<void> {
   await Deno.mkdir(dirname(path), { recursive: true });
   await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
   console.log(`wrote ${path}`);

@@ -13,13 +13,20 @@
  *
  *   deno task bench:lifecycle [--size 10000] [--samples 200] [--out FILE]
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, rssMb, writeResults } from "./harness.ts";
+import {
+  allDone,
+  machine,
+  percentile,
+  resultsFile,
+  round,
+  rssMb,
+  writeResults,
+} from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,7 +35,7 @@ const { values } = parseArgs({
     samples: { type: "string", default: "200" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/lifecycle.json", import.meta.url)),
+      default: resultsFile("lifecycle.json"),
     },
   },
 });

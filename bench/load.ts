@@ -25,12 +25,11 @@
  * (the same version 2 format, a fresh timestamp and random nonce per request): the client's
  * conveniences cost the generator CPU the relayer would otherwise get.
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
-import { allDone, percentile, round, rssMb, writeResults } from "./harness.ts";
+import { allDone, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 import {
   type Cell,
   closedLoop as loop,
@@ -53,7 +52,7 @@ const { values } = parseArgs({
     root: { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/load.json", import.meta.url)),
+      default: resultsFile("load.json"),
     },
   },
 });

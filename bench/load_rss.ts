@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, round, writeResults } from "./harness.ts";
+import { machine, resultsFile, round, writeResults } from "./harness.ts";
 import { closedLoop, ingest, leanRecall, leanSigned, processCpuMs } from "./load_generator.ts";
 
 const { values } = parseArgs({
@@ -36,7 +36,7 @@ const { values } = parseArgs({
     root: { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/load_rss.json", import.meta.url)),
+      default: resultsFile("load_rss.json"),
     },
   },
 });

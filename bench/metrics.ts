@@ -10,7 +10,7 @@
 import { parseArgs } from "node:util";
 import { RelayerMetrics } from "../src/metrics/relayer_metrics.ts";
 import { startTestRelayer } from "../tests/fixtures.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -77,4 +77,4 @@ const result = {
   calls: CALLS,
   rows,
 };
-await writeResults("bench/results/metrics.json", result);
+await writeResults(resultsFile("metrics.json"), result);

@@ -28,14 +28,13 @@
  *
  * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`).
  */
-import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
 import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
 import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round, writeResults } from "./harness.ts";
+import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { miniLmShapedGraph } from "./minilm_shaped_model.ts";
 
 const { values } = parseArgs({
@@ -48,7 +47,7 @@ const { values } = parseArgs({
     dir: { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/onnx_embedder.json", import.meta.url)),
+      default: resultsFile("onnx_embedder.json"),
     },
   },
 });

@@ -23,12 +23,19 @@
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
-import { allDone, machine, percentile, round, rssMb, writeResults } from "./harness.ts";
+import {
+  allDone,
+  machine,
+  percentile,
+  resultsFile,
+  round,
+  rssMb,
+  writeResults,
+} from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
 
@@ -64,7 +71,7 @@ const { values } = parseArgs({
     root: { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/peers.json", import.meta.url)),
+      default: resultsFile("peers.json"),
     },
   },
 });

@@ -10,7 +10,7 @@
 import { Database } from "../plugins/postgres/database.ts";
 import { PgJobQueue } from "../plugins/postgres/job_queue.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const accepts = Number(Deno.args[0] ?? 2000);
 const clients = Number(Deno.args[1] ?? 64);
@@ -69,4 +69,4 @@ const report = {
   pool: 10,
   results,
 };
-await writeResults("bench/results/pg_job_accept.json", report);
+await writeResults(resultsFile("pg_job_accept.json"), report);

@@ -15,7 +15,6 @@
  *   deno run --allow-all --unstable-kv bench/pg_ledger_version.ts [--calls 5000]
  *                                                                 [--concurrency 50] [--out FILE]
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/kit.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
@@ -23,7 +22,7 @@ import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
-import { machine, percentile, round, writeResults } from "./harness.ts";
+import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -32,7 +31,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "50" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/pg_ledger_version.json", import.meta.url)),
+      default: resultsFile("pg_ledger_version.json"),
     },
   },
 });

@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { allDone, machine, round, rssMb, writeResults } from "./harness.ts";
+import { allDone, machine, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -26,7 +26,7 @@ const { values } = parseArgs({
     size: { type: "string", default: "10000" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/portability.json", import.meta.url)),
+      default: resultsFile("portability.json"),
     },
   },
 });

@@ -25,7 +25,7 @@ import { LexicalIndex } from "../src/ranking/lexical_index.ts";
 import { openBenchVectors } from "./vector_store.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -157,7 +157,7 @@ const result = {
   stages: rows,
 };
 console.table(rows);
-await writeResults(new URL("./results/recall_stages.json", import.meta.url), result);
+await writeResults(resultsFile("recall_stages.json"), result);
 await relayer.close();
 kv.close();
 Deno.exit(0);

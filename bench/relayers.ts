@@ -28,14 +28,13 @@
  *                            [--memories 1000] [--samples 100] [--warmup 3] [--pool N]
  *                            [--database-url postgres://…] [--cpu-prof DIR] [--out FILE]
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round, rssMb, writeResults } from "./harness.ts";
+import { machine, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 import {
   type Cell,
   closedLoop,
@@ -61,7 +60,7 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/relayers.json", import.meta.url)),
+      default: resultsFile("relayers.json"),
     },
   },
 });

@@ -21,7 +21,7 @@ import { loadMasterKey } from "../src/compose/master_key.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
-import { percentile, round, writeResults } from "./harness.ts";
+import { percentile, resultsFile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -32,7 +32,7 @@ const { values } = parseArgs({
     store: { type: "string", default: "encrypted" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/remember_recall.json", import.meta.url)),
+      default: resultsFile("remember_recall.json"),
     },
   },
 });

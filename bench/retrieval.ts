@@ -33,12 +33,11 @@
  *
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
 import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { machine, percentile, round, writeResults } from "./harness.ts";
+import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
   type Asked,
   type FactSet,
@@ -59,7 +58,7 @@ const { values, positionals } = parseArgs({
     dump: { type: "string" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/retrieval.json", import.meta.url)),
+      default: resultsFile("retrieval.json"),
     },
   },
 });

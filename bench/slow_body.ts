@@ -25,7 +25,7 @@ import { parseArgs } from "node:util";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,7 +37,7 @@ const { values } = parseArgs({
     root: { type: "string", default: fileURLToPath(new URL("..", import.meta.url)) },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/slow_body.json", import.meta.url)),
+      default: resultsFile("slow_body.json"),
     },
   },
 });

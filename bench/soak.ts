@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { writeResults } from "./harness.ts";
+import { resultsFile, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -139,6 +139,6 @@ const result = {
 };
 console.table(samples);
 console.log(JSON.stringify({ ...result, samples: undefined }, null, 2));
-await writeResults(new URL("./results/soak.json", import.meta.url), result);
+await writeResults(resultsFile("soak.json"), result);
 await relayer.stop();
 await Deno.remove(dataDir, { recursive: true });

@@ -14,11 +14,10 @@
  *
  * Prints the figures and writes `bench/results/use_embedder.json` (or `--out`).
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { UseEmbedder } from "../plugins/use_embedder/mod.ts";
 import { factWorkload } from "./fact_workload.ts";
-import { machine, percentile, round, writeResults } from "./harness.ts";
+import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -28,7 +27,7 @@ const { values } = parseArgs({
     repeats: { type: "string", default: "3" },
     out: {
       type: "string",
-      default: fileURLToPath(new URL("./results/use_embedder.json", import.meta.url)),
+      default: resultsFile("use_embedder.json"),
     },
   },
 });
