@@ -6,13 +6,12 @@
  * query as is. The server has no vectors and no namespaces: it matches substrings of names,
  * types and observations, and answers in graph order.
  */
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { installedVersion } from "./peers_mem0.ts";
 import type { PeerSystem } from "./peers.ts";
+import { ROOT } from "../tests/relayer_process.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SERVER = `${ROOT}node_modules/@modelcontextprotocol/server-memory/dist/index.js`;
 const TIMEOUT = { timeout: 120_000 };
 

@@ -8,10 +8,9 @@
  */
 import { fileURLToPath } from "node:url";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
-import { TEST_MODELS_DIR } from "../tests/relayer_process.ts";
+import { ROOT, TEST_MODELS_DIR } from "../tests/relayer_process.ts";
 import type { PeerSystem } from "./peers.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WORKER = fileURLToPath(new URL("./peers_mem0_worker.mjs", import.meta.url));
 
 /** What the embeddings endpoint served: it must never have been asked for a completion. */

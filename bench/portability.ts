@@ -13,10 +13,9 @@
  *
  *   deno task bench:portability [--size 10000] [--out FILE]
  */
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
-import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { newAccountClient, ROOT, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { allDone, machine, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 
@@ -31,7 +30,6 @@ const { values } = parseArgs({
   },
 });
 const SIZE = Number(values.size);
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-portability-" });
 const relayer = await startRelayer(dataDir);

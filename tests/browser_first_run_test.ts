@@ -3,13 +3,10 @@
  * denying a sign-in, one dashboard origin, the wallet backup offered at creation, navigation,
  * and pages that fit a 390 px wide phone. Screenshots land in `tests/artifacts/`.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
-import { exitWithin, type RelayerProcess, spawnStdioHost } from "./relayer_process.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { exitWithin, type RelayerProcess, ROOT, spawnStdioHost } from "./relayer_process.ts";
 
 /** A fresh data dir, home and stack, Chromium, and clean-up whatever happens in `use`. */
 async function withStack(

@@ -1,9 +1,7 @@
 /** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up. */
-import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { freePort, startRelayer, waitForSidecar } from "./relayer_process.ts";
+import { freePort, ROOT, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const ARTIFACTS = `${ROOT}tests/artifacts`;
 
 export function launch(): Promise<Browser> {

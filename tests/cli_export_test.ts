@@ -4,12 +4,11 @@
  * are refused before anything is imported, the foreign importers read sample files written
  * here in each format, and importing again adds nothing.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
 import { BASE, type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import { ROOT } from "./relayer_process.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PASSPHRASE = "a long and memorable passphrase";
 
 interface Run {

@@ -3,14 +3,11 @@
  * loopback port: list, get, forget, update, remember's tags and expiry; `--json` prints one
  * JSON object, human output otherwise.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { verifyReceipt } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
-import { freePort } from "./relayer_process.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { freePort, ROOT } from "./relayer_process.ts";
 
 interface Run {
   code: number;

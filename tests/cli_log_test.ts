@@ -3,7 +3,6 @@
  * access log newest first, its filters, `--json`, and its signer: the owner key saved in the
  * data directory for `--account`, else `SVC_DELEGATE_KEY`.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { logQuery, logTime } from "../cli/svc_log.ts";
@@ -11,8 +10,7 @@ import { UsageError } from "../cli/svc_memories.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { ROOT } from "./relayer_process.ts";
 
 /** Remembers `text` as `caller` over HTTP and waits until it is stored; its memory id. */
 async function remember(url: string, caller: Caller, text: string, namespace?: string) {

@@ -4,14 +4,12 @@
  * relayer on PostgreSQL that serves the same memories, ranked the same, with the erased one
  * still erased and the access log there.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { Database } from "../plugins/postgres/database.ts";
-import { jobIdOf, newAccountClient, startRelayer, svcCli } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, ROOT, startRelayer, svcCli } from "./relayer_process.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
 const QUERIES = ["blue car", "locker code", "coffee order", "note number 7"];
 

@@ -3,12 +3,9 @@
  * composition loads it, the API remembers and recalls with it, and a missing model stops the
  * start with a message that names the directory.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
-import { freePort, jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+import { freePort, jobIdOf, newAccountClient, ROOT, startRelayer } from "./relayer_process.ts";
 
 Deno.test("onnx e2e: a relayer on an ONNX model remembers and recalls through the API", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-onnx-e2e-" });

@@ -3,17 +3,16 @@
  * reindexed in the background while serving, killed (SIGKILL) part-way, restarted, resumed and
  * completed; then back again offline with `svc reindex`, which refuses to run beside a relayer.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import {
   newAccountClient,
   type RelayerProcess,
+  ROOT,
   startRelayer,
   TEST_MODELS_DIR,
 } from "./relayer_process.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const GLOVE = "svc-glove100-sif-oov28-v1";
 const LEXICAL = "svc-lexical-hash-v1-384";
 

@@ -5,7 +5,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** The checkout's root folder, where `main.ts` and `deno.json` are. */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
 /** What `deno task start` gives the relayer besides its permissions (see deno.json). */
 export const RELAYER_FLAGS = ["--v8-flags=--heap-growing-percent=50"];
