@@ -6,7 +6,8 @@
  * at a time (p50/p95, limit 10, hit@1 and hit@10), remember `--singles` more facts one per call
  * (memories/s until all are searchable), time `--probes` single writes from the write call until
  * a search for the text (limit 3) finds it, then read the resident memory of the process that
- * holds the memories. One caller throughout, one call at a time.
+ * holds the memories; with `--rest`, read it again after that many seconds without calls. One
+ * caller throughout, one call at a time.
  *
  * - svc: the relayer (`main.ts`, embedded default) as its own Deno process, over the public HTTP
  *   API with a signing `SvcClient` (no retries); timed at the client.
@@ -19,7 +20,8 @@
  * Prints a table per size and writes `bench/results/peers.json` (or `--out`).
  *
  *   deno task bench:peers [--sizes 1000,10000] [--systems svc,mem0,mcp-memory] [--questions 200]
- *                         [--singles 200] [--probes 50] [--root CHECKOUT/] [--out FILE]
+ *                         [--singles 200] [--probes 50] [--rest SECONDS] [--root CHECKOUT/]
+ *                         [--out FILE]
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
@@ -68,6 +70,7 @@ const { values } = parseArgs({
     questions: { type: "string", default: "200" },
     singles: { type: "string", default: "200" },
     probes: { type: "string", default: "50" },
+    rest: { type: "string", default: "0" },
     root: { type: "string" },
     out: {
       type: "string",
@@ -80,6 +83,7 @@ const CHOSEN = values.systems!.split(",");
 const QUESTIONS = Number(values.questions);
 const SINGLES = Number(values.singles);
 const PROBES = Number(values.probes);
+const REST_S = Number(values.rest);
 const BATCH = 20;
 const SETTLE_MS = 30 * 60_000;
 const PROBE_MS = 30_000;
@@ -196,7 +200,14 @@ async function measure(system: PeerSystem, size: number) {
     hit_at_10: round(at10 / searchMs.length, 3),
     write_to_searchable: { samples: probeMs.length, ...percentiles(probeMs) },
     rss_mb: await rssMb(system.pid),
+    ...REST_S > 0 && { rss_at_rest_mb: await rssAfterRest(system.pid) },
   };
+}
+
+/** The resident memory of `pid` after `REST_S` seconds without calls. */
+async function rssAfterRest(pid: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, REST_S * 1000));
+  return await rssMb(pid);
 }
 
 type Row = Awaited<ReturnType<typeof measure>> & Record<string, unknown>;
@@ -261,6 +272,7 @@ for (const size of SIZES) {
     (r) => `${r.write_to_searchable.p50_ms} / ${r.write_to_searchable.p95_ms}`,
   );
   cell("RSS MB", (r) => r.rss_mb);
+  if (REST_S > 0) cell(`RSS MB after ${REST_S} s at rest`, (r) => r.rss_at_rest_mb ?? "–");
   console.log(`\n${size} memories`);
   console.table(table);
 }
@@ -276,6 +288,7 @@ const result = {
     questions: QUESTIONS,
     singles: SINGLES,
     probes: PROBES,
+    rest_s: REST_S,
     callers: 1,
   },
   results: rows,
