@@ -87,6 +87,14 @@ const REST_S = Number(values.rest);
 const BATCH = 20;
 const SETTLE_MS = 30 * 60_000;
 const PROBE_MS = 30_000;
+const counts = { questions: QUESTIONS, singles: SINGLES, probes: PROBES, rest: REST_S };
+for (const [option, n] of Object.entries(counts)) {
+  if (!Number.isInteger(n) || n < 0) {
+    throw new Error(
+      `--${option} takes a whole number, not ${values[option as keyof typeof counts]}`,
+    );
+  }
+}
 for (const name of CHOSEN) {
   if (!SYSTEMS.includes(name)) throw new Error(`Cannot measure ${name}: not one of ${SYSTEMS}`);
 }
