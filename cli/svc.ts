@@ -202,7 +202,8 @@ async function run(args: string[]): Promise<Output> {
   });
   const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
   const [command, sub, ...rest] = positionals;
-  if (values.help || !command) throw new UsageError("");
+  if (values.help) return { text: USAGE, json: { usage: USAGE } };
+  if (!command) throw new UsageError("");
 
   if (command === "account" && sub === "create") {
     const owner = await generateKeyPair();
@@ -349,6 +350,8 @@ async function run(args: string[]): Promise<Output> {
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
 }
 
+const HELP_HINT = "(`svc --help` lists every command and its options)";
+
 const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_SERVER_URL " +
   "gives another address.";
 
@@ -370,7 +373,7 @@ if (import.meta.main) {
     const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
     const details = error instanceof SvcError ? error.details : {};
     if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
-    if (usage) console.error(message ? `svc: ${message}\n\n${USAGE}` : USAGE);
+    if (usage) console.error(message ? `svc: ${message}\n${HELP_HINT}` : USAGE);
     else if (!json) console.error(`svc: ${message}${unreachable(error) ? UNREACHABLE_HINT : ""}`);
     Deno.exit(usage ? 2 : 1);
   }

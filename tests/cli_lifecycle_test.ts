@@ -229,6 +229,13 @@ Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usag
     assert.equal(refused.code, 2, args.join(" "));
     assert.equal(refused.json.code, "usage", args.join(" "));
   }
+  const unconfirmed = await run(["forget", "--namespace", "work"]);
+  assert.equal(unconfirmed.code, 2);
+  assert.match(unconfirmed.stderr, /^svc: .*--confirm.*\n\(`svc --help` lists every command/);
+  assert.equal(unconfirmed.stderr.trim().split("\n").length, 2, unconfirmed.stderr);
+  const help = await run(["--help"]);
+  assert.deepEqual([help.code, help.stderr], [0, ""]);
+  assert.match(help.stdout, /^usage: svc <command> \[options\]\n[^]*\n {2}forget ID/);
   const still = await run(["list", "--namespace", "work", "--json"]);
   assert.deepEqual((still.json.memories as { id: string }[]).map((m) => m.id), [ids[2]]);
 
