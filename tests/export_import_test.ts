@@ -43,10 +43,10 @@ function importRaw(t: TestRelayer, caller: Caller, body: string, type = "applica
 }
 
 /** What an export keeps of a memory across relayers: all but its id and version time. */
-const portable = ({ text, tags, namespace, created_at, expires_at }: ExportedMemory) =>
-  JSON.stringify({ text, tags, namespace, created_at, expires_at });
+const portable = ({ text, tags, namespace, thread, created_at, expires_at }: ExportedMemory) =>
+  JSON.stringify({ text, tags, namespace, thread, created_at, expires_at });
 
-Deno.test("export → erase everything → import restores the same texts, tags and namespaces", async () => {
+Deno.test("export → erase everything → import restores the same texts, tags, threads and namespaces", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   const client = await clientOf(t, caller);
@@ -57,27 +57,33 @@ Deno.test("export → erase everything → import restores the same texts, tags 
     { text: "I am in Lisbon this week", namespace: "travel", expires_at: inAWeek },
     { text: "My manager is Dana", namespace: "work" },
     { text: 'Line one\nline two, with "quotes" and ünïcödé', namespace: "notes" },
+    { text: "Shall we meet on Friday?", namespace: "chat", thread: "chat-1" },
+    { text: "Shall we meet on Friday?", namespace: "chat" }, // no thread: another memory
   ]);
 
   const exported = await collect(client.export());
   assert.deepEqual(exported.map((m) => m.namespace), [
+    "chat",
+    "chat",
     "default",
     "notes",
     "travel",
     "work",
     "work",
   ], "namespace by namespace, oldest first");
+  assert.deepEqual(exported.map((m) => m.thread), ["chat-1", null, null, null, null, null, null]);
   assert.deepEqual(Object.keys(exported[0]), [
     "text",
     "tags",
     "namespace",
+    "thread",
     "created_at",
     "updated_at",
     "expires_at",
     "remembered_by",
     "id",
   ]);
-  assert.deepEqual(exported[0].tags, ["diet", "health"]);
+  assert.deepEqual(exported[2].tags, ["diet", "health"]);
   assert.equal(exported.find((m) => m.namespace === "travel")!.expires_at, inAWeek);
   assert.deepEqual(exported.filter((m) => m.namespace === "work").map((m) => m.text), [
     "Standup is at 9:30",
@@ -92,7 +98,7 @@ Deno.test("export → erase everything → import restores the same texts, tags 
   const summary = await client.import(exported);
   assert.deepEqual(
     { ...summary, job_ids: summary.job_ids.length },
-    { imported: 5, duplicates: 0, failed: [], job_ids: 5 },
+    { imported: 7, duplicates: 0, failed: [], job_ids: 7 },
   );
   await t.settle(caller, summary.job_ids);
   const restored = await collect(client.export());
@@ -103,8 +109,8 @@ Deno.test("export → erase everything → import restores the same texts, tags 
 
   // Importing the same lines again adds nothing.
   const again = await client.import(exported);
-  assert.deepEqual(again, { imported: 0, duplicates: 5, failed: [], job_ids: [] });
-  assert.equal((await collect(client.export())).length, 5);
+  assert.deepEqual(again, { imported: 0, duplicates: 7, failed: [], job_ids: [] });
+  assert.equal((await collect(client.export())).length, 7);
 });
 
 Deno.test("export streams in batches: every memory once, with the count gathered up front", async () => {
@@ -172,11 +178,12 @@ Deno.test("import reports each malformed line by its number and imports the rest
     JSON.stringify(["an", "array"]),
     JSON.stringify({ text: "I climb", namespace: "" }),
     JSON.stringify({ text: "I play the cello", namespace: "music", id: "ignored", extra: 1 }),
+    JSON.stringify({ text: "I row", thread: "" }),
   ].join("\r\n");
   const summary = await jsonOf(await importRaw(t, caller, body), 202);
   assert.equal(summary.imported, 2);
   assert.equal(summary.duplicates, 0);
-  assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [2, 4, 5, 6, 7, 8, 9]);
+  assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [2, 4, 5, 6, 7, 8, 9, 11]);
   assert.deepEqual(summary.failed.map((f: { error: string }) => f.error), [
     "not valid JSON",
     "text must not be empty",
@@ -185,13 +192,14 @@ Deno.test("import reports each malformed line by its number and imports the rest
     "expires_at must be in the future",
     "line must be an object",
     "namespace must not be empty",
+    "thread must be a string of 1 to 128 characters",
   ]);
   await t.settle(caller, summary.job_ids);
   const music = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=music"));
   assert.deepEqual(music.memories.map((m: { text: string }) => m.text), ["I play the cello"]);
 });
 
-Deno.test("import keeps created_at and expires_at, and counts repeats within it as duplicates", async () => {
+Deno.test("import keeps created_at and expires_at, and counts repeats within it (in one thread) as duplicates", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   const client = await clientOf(t, caller);
@@ -200,13 +208,17 @@ Deno.test("import keeps created_at and expires_at, and counts repeats within it 
     { text: "I moved to Porto", created_at: "2021-03-04T05:06:07.000Z", expires_at: expires },
     { text: "i moved  to PORTO" },
     { text: "I moved to Porto", namespace: "elsewhere" },
+    { text: "I moved to Porto", thread: "chat-1" },
+    { text: "i moved to porto", thread: "chat-1" },
   ]);
-  assert.deepEqual([summary.imported, summary.duplicates], [2, 1]);
+  assert.deepEqual([summary.imported, summary.duplicates], [3, 2]);
   await t.settle(caller, summary.job_ids);
   const memory = await client.get(summary.job_ids[0]);
   assert.equal(memory.created_at, "2021-03-04T05:06:07.000Z");
   assert.equal(memory.expires_at, expires);
   assert.ok(Date.parse(memory.updated_at) > Date.parse("2025-01-01"), "stored now");
+  assert.equal(memory.thread, null);
+  assert.equal((await client.get(summary.job_ids[2])).thread, "chat-1");
 });
 
 Deno.test("import refuses a wrong content type, too many lines, a read-only or out-of-scope key", async () => {

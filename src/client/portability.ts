@@ -19,6 +19,8 @@ export interface ImportLine {
   namespace?: string;
   /** Its tags (at most 16, each 1–64 characters). */
   tags?: string[];
+  /** The thread it was remembered in (1–128 characters), if any. */
+  thread?: string | null;
   /** When it was first remembered (ISO 8601): kept as the memory's `created_at`. */
   created_at?: string | null;
   /** When it expires (ISO 8601, in the future), if ever. */

@@ -15,6 +15,7 @@ import {
   objectValue,
   requiredText,
   tagsField,
+  threadField,
   timeField,
 } from "../http/validate.ts";
 import type { ExportService } from "../services/export.ts";
@@ -46,6 +47,7 @@ function importItem(value: unknown, now: number): RememberItem {
     namespace: namespaceField(line),
     attributes: {
       tags: tagsField(line),
+      thread: threadField(line),
       expiresAt: expiryFields({ expires_at: line.expires_at }, now),
       // Kept as the memory's first-created time: list and get show it as `created_at`.
       firstCreatedAt: createdAt,
@@ -187,7 +189,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         tag: "memories",
         summary: `Remember up to ${MAX_IMPORT_LINES} JSON lines; duplicates are skipped`,
         body: {
-          description: "JSON lines `{text, namespace?, tags?, created_at?, expires_at?}`.",
+          description: "JSON lines `{text, namespace?, tags?, thread?, created_at?, expires_at?}`.",
           contentType: "application/x-ndjson",
           example: JSON.stringify(EXAMPLE_LINE) + "\n",
         },

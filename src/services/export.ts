@@ -8,18 +8,12 @@
  */
 import type { VectorStore } from "../backends/types.ts";
 import type { Logger } from "../log.ts";
+import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { LifecycleService, Memory } from "./lifecycle.ts";
 import type { ReadOptions } from "./reader.ts";
 
-/** Who stored a memory, and when. */
-export interface Provenance {
-  /** The address of the key that stored it. */
-  address: string;
-  /** That key's label at the time. */
-  label: string;
-  /** When (ISO 8601). */
-  at: string;
-}
+/** Who stored a memory (the address and label of its key at the time), and when (ISO 8601). */
+export type Provenance = RememberedBy;
 
 /** One line of an export: a memory, as list and get show it. */
 export interface ExportedMemory {
@@ -29,6 +23,8 @@ export interface ExportedMemory {
   tags: string[];
   /** Its namespace. */
   namespace: string;
+  /** The thread (conversation or session id) it was remembered in; `null` for none. */
+  thread: string | null;
   /** When the memory was first remembered (ISO 8601). */
   created_at: string;
   /** When this version was stored (ISO 8601). */
@@ -49,11 +45,10 @@ export const EXPORT_BATCH = 64;
 
 /** The export line of a memory; `null` for one whose text the relayer cannot read. */
 export function exportLine(memory: Memory): ExportedMemory | null {
-  const { text, tags, namespace, created_at, updated_at, expires_at, id } = memory;
+  const { text, tags, namespace, thread, created_at, updated_at, expires_at, remembered_by, id } =
+    memory;
   if (text === null) return null;
-  // Provenance is the access log's part: memories carry it once it records who stored them.
-  const { remembered_by = null } = memory as Memory & { remembered_by?: Provenance | null };
-  return { text, tags, namespace, created_at, updated_at, expires_at, remembered_by, id };
+  return { text, tags, namespace, thread, created_at, updated_at, expires_at, remembered_by, id };
 }
 
 export interface ExportDependencies {

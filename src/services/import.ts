@@ -1,9 +1,9 @@
 /**
  * Import: memories given as lines (an export's, or a foreign format's turned into them) are
  * queued as remember jobs, skipping the texts the namespace already holds (the lifecycle's
- * duplicate rule: the same text after normalising case and white space) and repeats within
- * the lines themselves, so that importing the same lines again adds nothing. Callers pass
- * values that are already validated.
+ * duplicate rule: the same text after normalising case and white space, in the same thread or
+ * in none) and repeats within the lines themselves, so that importing the same lines again
+ * adds nothing. Callers pass values that are already validated.
  */
 import type { MemoryService, RememberItem } from "./memories.ts";
 
@@ -51,8 +51,8 @@ export async function importItems(
   items: RememberItem[],
 ): Promise<{ jobs: AcceptedJob[]; duplicates: number }> {
   const seen = new Set<string>();
-  const distinct = items.filter(({ namespace, text }) => {
-    const key = JSON.stringify([namespace, normal(text)]);
+  const distinct = items.filter(({ namespace, text, attributes }) => {
+    const key = JSON.stringify([namespace, attributes?.thread ?? null, normal(text)]);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
