@@ -107,6 +107,7 @@ Deno.test("e2e reindex: refused without SVC_REINDEX; with it, SIGKILL part-way, 
     startRelayer(dataDir, { SVC_EMBEDDER: "local" }),
     (error: Error) =>
       error.message.includes(`built with embedder "${LEXICAL}"`) &&
+      error.message.includes("configure the original embedder (SVC_EMBEDDER=lexical)") &&
       error.message.includes("SVC_REINDEX=1") && error.message.includes("svc reindex"),
   );
 

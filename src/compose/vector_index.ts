@@ -104,8 +104,18 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
   return settings && { kind: "openai", openai: { ...settings, model: name } };
 }
 
+/** The settings that choose the embedder whose model id is `model`, when this version knows. */
+function embedderSetting(model: string, config: Config): string | undefined {
+  const kind = previousEmbedderConfig(model, config)?.kind;
+  if (kind === "ollama" || kind === "openai") {
+    return `SVC_EMBEDDER=${kind} SVC_EMBED_MODEL=${model.slice(kind.length + 1)}`;
+  }
+  return kind && `SVC_EMBEDDER=${kind}`;
+}
+
 function mismatch(
   where: string,
+  config: Config,
   built: IndexEmbedding,
   wanted: IndexEmbedding,
   unset?: string,
@@ -113,11 +123,13 @@ function mismatch(
   const configured = unset === undefined
     ? "is configured"
     : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
+  const setting = embedderSetting(built.model, config);
+  const original = setting ? `the original embedder (${setting})` : "the original embedder";
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
       `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
-      `${configured}. Either configure the original embedder, or rebuild the index for the new ` +
+      `${configured}. Either configure ${original}, or rebuild the index for the new ` +
       `one: restart with SVC_EMBEDDER=NAME SVC_REINDEX=1 (the relayer keeps serving from the old ` +
       `index meanwhile), or stop the relayer and run \`deno task svc reindex --embedder NAME\`.`,
   );
@@ -203,14 +215,20 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
   }
   const where = `${config.dataDir} (${indexes.name})`;
   if (!reindex) {
-    if (!config.reindex.keepIndexEmbedder) throw mismatch(where, built, wanted);
+    if (!config.reindex.keepIndexEmbedder) throw mismatch(where, config, built, wanted);
     let kept;
     try {
       kept = await openKept(deps, built);
     } catch (error) {
-      throw mismatch(where, built, wanted, `could not be opened: ${(error as Error).message}`);
+      throw mismatch(
+        where,
+        config,
+        built,
+        wanted,
+        `could not be opened: ${(error as Error).message}`,
+      );
     }
-    if (!kept) throw mismatch(where, built, wanted, "is not one this relayer can open");
+    if (!kept) throw mismatch(where, config, built, wanted, "is not one this relayer can open");
     const { embedder: own, reranker, close } = kept;
     let vectors: VectorStore;
     try {
