@@ -24,6 +24,7 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
+import { argsMessage } from "./args.ts";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
@@ -369,7 +370,7 @@ if (import.meta.main) {
   } catch (error) {
     const usage = error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");
-    const message = error instanceof Error ? error.message : String(error);
+    const message = argsMessage(error);
     const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
     const details = error instanceof SvcError ? error.details : {};
     if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));

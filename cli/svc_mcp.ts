@@ -29,7 +29,7 @@ try {
   options = parseStdioOptions(Deno.args, env, Deno.hostname());
 } catch (error) {
   if (!(error instanceof UsageError)) throw error;
-  console.error(`svc-mcp: ${error.message}\n\n${USAGE}`);
+  console.error(`svc-mcp: ${error.message}\n(\`svc-mcp --help\` lists its commands and options)`);
   Deno.exit(2);
 }
 const home = env.HOME ?? env.USERPROFILE;

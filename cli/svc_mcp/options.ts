@@ -4,6 +4,7 @@
  * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
  */
 import { parseArgs } from "node:util";
+import { argsMessage } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
@@ -123,7 +124,7 @@ export function parseStdioOptions(
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(argsMessage(error));
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== "login")) {

@@ -68,6 +68,10 @@ Deno.test("svc-mcp options: usage errors", () => {
     assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
   }
   assert.throws(() => parseStdioOptions([], { SVC_SERVER_URL: "nope" }), UsageError);
+  assert.throws(
+    () => parseStdioOptions(["--bogus"], {}),
+    (error) => error instanceof UsageError && error.message === "unknown option --bogus",
+  );
 });
 
 Deno.test("svc-mcp options: --scope and --expires, else SVC_KEY_SCOPE and SVC_KEY_EXPIRES", () => {
