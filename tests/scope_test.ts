@@ -100,8 +100,13 @@ Deno.test("a key scoped to namespace a is refused on b, by name and by id", asyn
     ["POST", "/api/remember", { text: "I keep goats" }], // the default namespace is not "a"
   ];
   for (const [method, path, body] of onB) {
-    const details = await refusal(await t.signed(scoped, method, path, body));
+    const res = await t.signed(scoped, method, path, body);
+    const { error } = await res.clone().json();
+    const details = await refusal(res);
     assert.equal(details.scope, "namespace", `${method} ${path}`);
+    const inDefault = path === "/api/remember" && !(body as { namespace?: string }).namespace;
+    const named = inDefault ? "default" : "b";
+    assert.equal(error, `This delegate key may not use namespace "${named}"`);
   }
   const listedB = await json(await t.signed(owner, "GET", "/api/memories?namespace=b"));
   assert.deepEqual(listedB.memories.map((m: { text: string }) => m.text), [

@@ -36,9 +36,13 @@ export function requireOperation(caller: { scope?: KeyScope }, operation: Operat
 /** Refuses (403) a caller whose key may not use `namespace`. */
 export function requireNamespace(caller: { scope?: KeyScope }, namespace: string): void {
   if (allowsNamespace(caller.scope, namespace)) return;
-  throw new SvcError("forbidden", "This delegate key may not use this namespace", {
-    details: { reason: "missing_scope", scope: "namespace", namespace },
-  });
+  throw new SvcError(
+    "forbidden",
+    `This delegate key may not use namespace ${JSON.stringify(namespace)}`,
+    {
+      details: { reason: "missing_scope", scope: "namespace", namespace },
+    },
+  );
 }
 
 /**
