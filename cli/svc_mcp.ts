@@ -108,7 +108,7 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
     );
     Deno.exit(0);
   } catch (error) {
-    console.error(`svc-mcp: ${(error as Error).message}`);
+    console.error(`svc-mcp: ${(error as Error).message}; run \`svc-mcp login\` again to retry`);
     Deno.exit(1);
   }
 }
@@ -126,7 +126,9 @@ let pending: PendingLogin | undefined;
 async function identity(): Promise<BridgeIdentity | SignedOut> {
   // How the last sign-in of this process ended: saved credentials, or why not (denied, expired).
   const outcome = pending?.outcome();
-  const reason = outcome instanceof Error ? outcome.message : undefined;
+  const reason = outcome instanceof Error
+    ? `${outcome.message}; call svc_login again to retry`
+    : undefined;
   if (ignoreSaved && (outcome === undefined || reason)) return { reason };
   const loaded = await file.load();
   if (loaded.kind === "missing") return { reason };

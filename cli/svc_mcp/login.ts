@@ -27,7 +27,7 @@ export const MAX_CALLBACK_BYTES = 16 * 1024;
 /** The person pressed Deny on the dashboard. */
 export class LoginDenied extends Error {
   constructor() {
-    super("The sign-in request was denied on the dashboard; call svc_login again to retry");
+    super("The sign-in request was denied on the dashboard");
   }
 }
 
@@ -198,7 +198,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, callback);
   const port = server.addr.port;
   const expiry = setTimeout(
-    () => end(new Error("The sign-in link expired; call svc_login again")),
+    () => end(new Error("The sign-in link expired")),
     ttl,
   );
   let closing: Promise<void> | undefined;

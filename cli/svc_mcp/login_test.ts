@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { CredentialsFile } from "./credentials.ts";
 import {
+  LoginDenied,
   type LoginOptions,
   loginProof,
   MAX_CALLBACK_BYTES,
@@ -173,9 +174,9 @@ Deno.test("login: the dashboard's callback saves credentials once, then the link
   });
 });
 
-Deno.test("login: an expired or replaced link fails and says to call svc_login again", async () => {
+Deno.test("login: an expired or replaced link fails", async () => {
   await withLogin(async (login, file, params) => {
-    await assert.rejects(login.done, /expired; call svc_login again/);
+    await assert.rejects(login.done, /^Error: The sign-in link expired$/);
     const late = await callback(params, approval(params.get("state")!)).then(
       (response) => response.status,
       () => "closed",
@@ -207,7 +208,7 @@ Deno.test("login: a Deny on the dashboard ends the sign-in at once, saving nothi
     // Decided by the time the dashboard hears the answer, before `done` settles.
     assert.match(String(login.outcome()), /denied on the dashboard/);
     assert.deepEqual(await denied.json(), { denied: true });
-    await assert.rejects(login.done, /denied on the dashboard; call svc_login again/);
+    await assert.rejects(login.done, LoginDenied);
     assert.deepEqual(await file.load(), { kind: "missing" });
     const late = await callback(params, approval(params.get("state")!)).then(
       (response) => response.status,
