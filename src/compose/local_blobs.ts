@@ -49,7 +49,11 @@ export async function openLocalBlobs(
     throw new SvcError(
       "conflict",
       `Cannot use SVC_BLOB_STORE=${kind}: the data directory's blobs are in ${found}, which ` +
-        "this store would not read. Set SVC_BLOB_STORE to the store that wrote them.",
+        "this store would not read. Set SVC_BLOB_STORE to the store that wrote them" +
+        (kind === "sqlite"
+          ? ", or move them into SQLite: stop the relayer and run " +
+            "`deno task svc migrate-store --to sqlite`."
+          : "."),
     );
   }
   if (kind === "fs") {

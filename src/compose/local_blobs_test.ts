@@ -48,14 +48,18 @@ Deno.test("local blobs: asking for the store that does not hold the directory's 
     await fs.put(new TextEncoder().encode("x"), meta);
     await assert.rejects(
       openLocalBlobs(`${dir}/fs`, { kind: "sqlite" }),
-      (error: SvcError) => error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message),
+      (error: SvcError) =>
+        error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message) &&
+        error.message.includes("`deno task svc migrate-store --to sqlite`"),
     );
     const sqlite = await openLocalBlobs(`${dir}/sqlite`);
     await sqlite.put(new TextEncoder().encode("x"), meta);
     await sqlite.close?.();
     await assert.rejects(
       openLocalBlobs(`${dir}/sqlite`, { kind: "fs" }),
-      (error: SvcError) => error.code === "conflict" && /blobs\.sqlite/.test(error.message),
+      (error: SvcError) =>
+        error.code === "conflict" && /blobs\.sqlite/.test(error.message) &&
+        !error.message.includes("migrate-store"),
     );
     assert.equal(await pathExists(`${dir}/fs/blobs/blobs.sqlite`), false, "nothing was created");
     assert.equal(await pathExists(`${dir}/sqlite/blobs/objects`), false, "nothing was created");
