@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Reranker } from "../src/backends/types.ts";
+import { createLogger } from "../src/log.ts";
 import { startTestRelayer } from "./fixtures.ts";
 
 async function expectError(res: Response, status: number, code: string, field?: string) {
@@ -187,7 +188,8 @@ Deno.test("the re-ranker keeps what it derives only from texts the relayer keeps
 });
 
 Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {
-  await using t = await startTestRelayer();
+  const logs: string[] = [];
+  await using t = await startTestRelayer({ logger: createLogger("debug", (l) => logs.push(l)) });
   const alice = await t.newCaller();
   const dims = t.vectors.dimensions;
   const vector = Array.from({ length: dims }, (_, i) => (i === 3 ? 1 : 0));
@@ -213,6 +215,20 @@ Deno.test("manual remember and recall use the client's vector and ciphertext", a
   ]);
   assert.equal(found.results[0].id, id);
   assert.ok(Math.abs(found.results[0].distance) < 1e-6);
+
+  // Text reads know the relayer cannot read it: text null, nothing tried, nothing logged.
+  const recalled = await t.signed(alice, "POST", "/api/recall", {
+    query: "client ciphertext",
+    namespace: "manual",
+    min_score: 0,
+  });
+  assert.deepEqual((await recalled.json()).results, []);
+  const listed = await (await t.signed(alice, "GET", "/api/memories?namespace=manual")).json();
+  assert.deepEqual(listed.memories.map((m: { id: string; text: null }) => [m.id, m.text]), [
+    [id, null],
+  ]);
+  assert.equal((await (await t.signed(alice, "GET", `/api/memories/${id}`)).json()).text, null);
+  assert.deepEqual(logs.filter((line) => /decrypt/.test(line)), []);
 });
 
 Deno.test("restore re-indexes every blob missing from the index and skips the rest", async () => {

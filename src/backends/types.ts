@@ -205,6 +205,11 @@ export interface MemoryInfo {
   supersedes?: string;
   /** Unix milliseconds when the first version was remembered, for a memory that replaced one. */
   firstCreatedAt?: number;
+  /**
+   * A client-encrypted memory (manual remember): the relayer cannot read its text, so reads
+   * answer it as `null` without trying.
+   */
+  manual?: true;
 }
 
 /** One row of the vector index. */

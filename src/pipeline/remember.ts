@@ -236,9 +236,8 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       if ("prepared" in memory) return { ...row, ...memory.prepared };
       if ("vector" in memory) {
         const { vector, attributes } = memory;
-        return attributes
-          ? { ...row, vector, info: await attributeInfo(memory, attributes) }
-          : { ...row, vector };
+        const info = attributes ? await attributeInfo(memory, attributes) : {};
+        return { ...row, vector, info: { ...info, manual: true } };
       }
       return { ...row, ...preparedOf.get(memory)! };
     }));

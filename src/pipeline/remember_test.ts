@@ -114,6 +114,7 @@ Deno.test("remember pipeline: a manual memory keeps the client's ciphertext and 
     terms: [],
     blobId,
     createdAt: 7,
+    info: { manual: true }, // reads answer its text as null without trying
   }]);
   assert.deepEqual(signals.map(([what]) => what), ["put", "upsert"], "no encryption, no embedding");
 });

@@ -313,7 +313,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const readAll = async (hits: VectorHit[]) => {
         const started = performance.now();
         const read = await Promise.all(
-          hits.map((hit) => texts.get(hit.id) ?? reader.read(owner, hit, options)),
+          hits.map((hit) =>
+            texts.get(hit.id) ??
+              reader.read(owner, { ...hit, info: index.entry(hit.id)?.info }, options)
+          ),
         );
         readMs += performance.now() - started;
         return read;

@@ -5,7 +5,7 @@
  * Recall, list, get and restore read through one reader, so an erase that forgets a blob's text
  * forgets it for all of them.
  */
-import type { BlobStore, Cipher, DecryptCredentials } from "../backends/types.ts";
+import type { BlobStore, Cipher, DecryptCredentials, MemoryInfo } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { TextCache } from "./text_cache.ts";
@@ -30,13 +30,16 @@ export interface ReaderDependencies {
 /** Reads memories; see the module documentation. */
 export interface MemoryReader {
   /**
-   * The memory's text; `null` (logged) when its blob is missing or does not decrypt (erased,
-   * altered, or client-encrypted). A caller the cipher refuses (403 from a cipher that decrypts
-   * with the caller's key) or an unavailable backend (5xx) fails the call instead.
+   * The memory's text; `null` for a client-encrypted memory (its `info` says so: not read), and
+   * `null` (logged) when its blob is missing or does not decrypt (erased, altered). A caller the
+   * cipher refuses (403 from a cipher that decrypts with the caller's key) or an unavailable
+   * backend (5xx) fails the call instead.
    */
-  read(owner: string, memory: { id: string; blobId: string }, options: ReadOptions): Promise<
-    string | null
-  >;
+  read(
+    owner: string,
+    memory: { id: string; blobId: string; info?: MemoryInfo },
+    options: ReadOptions,
+  ): Promise<string | null>;
   /**
    * Keeps `text` as what `owner`'s blob `blobId` decrypts to, as a read would (the worker hands
    * over the text of each memory it stores); nothing when the blob was forgotten meanwhile, or
@@ -58,7 +61,8 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
   /** Blobs forgotten lately: a read that began before the erase does not keep their text. */
   const forgotten = new Set<string>();
   return {
-    async read(owner, { id, blobId }, { credentials, signal }) {
+    async read(owner, { id, blobId, info }, { credentials, signal }) {
+      if (info?.manual) return null;
       const cached = cache?.get(owner, blobId);
       if (cached !== undefined) return cached;
       try {
