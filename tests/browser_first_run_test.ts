@@ -6,7 +6,12 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
-import { exitWithin, type RelayerProcess, ROOT, spawnStdioHost } from "./relayer_process.ts";
+import {
+  exitWithin,
+  type RelayerProcess,
+  spawnStdioHost,
+  startTerminalLogin,
+} from "./relayer_process.ts";
 
 /** A fresh data dir, home and stack, Chromium, and clean-up whatever happens in `use`. */
 async function withStack(
@@ -36,51 +41,25 @@ const overflow = (page: Page) =>
 
 Deno.test("browser: svc-mcp login from a terminal ends on Connected, and the command exits 0", async () => {
   await withStack(async (stack, browser, home) => {
-    const login = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        `${ROOT}cli/svc_mcp.ts`,
-        "login",
-        "--relayer",
-        stack.relayer.url,
-        "--web-url",
-        stack.dashboard,
-        "--no-browser",
-      ],
-      env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const stderr = login.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let printed = "";
-    let link: string | undefined;
-    while (!link) {
-      const { value, done } = await stderr.read();
-      if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
-      printed += value;
-      link = printed.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)?.[0];
-    }
-    assert.match(printed, /Open this link within 5 minutes/);
-
+    const login = await startTerminalLogin(
+      ["--relayer", stack.relayer.url, "--web-url", stack.dashboard],
+      home,
+    );
     const page = await browser.newPage();
-    await page.goto(link);
+    await page.goto(login.link.href);
     await setUpWallet(page);
     await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "Connected" }).waitFor();
     await screenshot(page, "terminal-login-connected");
     assert.doesNotMatch(await page.locator("main").innerText(), /did not receive/);
 
-    const status = await exitWithin(login, 10_000);
+    const status = await exitWithin(login.process, 10_000);
     assert.ok(status, "svc-mcp login did not exit after the approval");
     assert.equal(status.code, 0);
-    for (let read = await stderr.read(); !read.done; read = await stderr.read()) {
-      printed += read.value;
-    }
+    const printed = await login.stderr();
+    assert.match(printed, /Open this link within 5 minutes/);
     assert.match(printed, /Signed in: account 0x[0-9a-f]{64}, saved to /);
-    assert.equal(new TextDecoder().decode(await new Response(login.stdout).bytes()), "");
+    assert.equal(new TextDecoder().decode(await new Response(login.process.stdout).bytes()), "");
     const credentials = JSON.parse(await Deno.readTextFile(`${home}/.svc/credentials.json`));
     assert.equal(credentials.relayerUrl, stack.relayer.url);
   });

@@ -301,3 +301,43 @@ export function exitWithin(
     new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), ms)),
   ]);
 }
+
+/** `svc-mcp login` run from a terminal, once it has printed its sign-in link. */
+export interface TerminalLogin {
+  process: Deno.ChildProcess;
+  /** The `/connect/mcp` link it printed. */
+  link: URL;
+  /** Its stderr once it has exited (everything it printed, link included). */
+  stderr(): Promise<string>;
+}
+
+/** Runs `svc-mcp login ARGS` with `home` as its HOME; resolves once it prints the link. */
+export async function startTerminalLogin(args: string[], home: string): Promise<TerminalLogin> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", ...args, "--no-browser"],
+    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const reader = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let printed = "";
+  let link: string | undefined;
+  while (!link) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
+    printed += value;
+    link = printed.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)?.[0];
+  }
+  return {
+    process,
+    link: new URL(link),
+    async stderr() {
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        printed += read.value;
+      }
+      return printed;
+    },
+  };
+}

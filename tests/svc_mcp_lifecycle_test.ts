@@ -12,9 +12,9 @@ import {
   approveSignIn,
   exitWithin,
   type RelayerProcess,
-  ROOT,
   spawnStdioHost,
   startRelayer,
+  startTerminalLogin,
   svcCli,
   waitForSidecar,
 } from "./relayer_process.ts";
@@ -38,6 +38,17 @@ async function fakeOpener(): Promise<{ env: Record<string, string>; opened: () =
       }
     },
   };
+}
+
+/** Presses Deny on the sign-in of `link`, as the dashboard does. */
+async function deny(link: URL) {
+  const denied = await fetch(`http://127.0.0.1:${link.searchParams.get("port")}/deny`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: DASHBOARD },
+    body: JSON.stringify({ state: link.searchParams.get("state") }),
+  });
+  assert.equal(denied.status, 200);
+  await denied.body?.cancel();
 }
 
 /** Polls `read` until it returns `expected` (10 s at most); returns the last value. */
@@ -126,14 +137,7 @@ Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent
   );
   const login = await host.callTool("svc_login");
   assert.match(login, /^To sign in to svc memory, open this link/);
-  const link = linkIn(login);
-  const denied = await fetch(`http://127.0.0.1:${link.searchParams.get("port")}/deny`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: DASHBOARD },
-    body: JSON.stringify({ state: link.searchParams.get("state") }),
-  });
-  assert.equal(denied.status, 200);
-  await denied.body?.cancel();
+  await deny(linkIn(login));
   const recall = await host.callTool("svc_recall", { query: "what do I eat?" });
   assert.match(recall, /The sign-in request was denied on the dashboard; call svc_login again/);
   assert.equal(opener.opened(), "", "--no-browser opened a browser");
@@ -201,51 +205,20 @@ Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with 
 
 Deno.test("svc-mcp login in a terminal: a Deny exits 1 and says to run the command again", async () => {
   const home = await Deno.makeTempDir();
-  const login = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${ROOT}cli/svc_mcp.ts`,
-      "login",
-      "--relayer",
-      "http://127.0.0.1:9", // never called: the sign-in is denied before
-      "--web-url",
-      DASHBOARD,
-      "--no-browser",
-    ],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = login.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let printed = "";
-  let link: URL | undefined;
-  while (!link) {
-    const { value, done } = await stderr.read();
-    if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
-    printed += value;
-    const found = printed.match(/http:\/\/localhost:\d+\/connect\/mcp\?\S+/)?.[0];
-    link = found ? new URL(found) : undefined;
-  }
-  const denied = await fetch(`http://127.0.0.1:${link.searchParams.get("port")}/deny`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: DASHBOARD },
-    body: JSON.stringify({ state: link.searchParams.get("state") }),
-  });
-  assert.equal(denied.status, 200);
-  await denied.body?.cancel();
-  const status = await exitWithin(login, 10_000);
-  for (let read = await stderr.read(); !read.done; read = await stderr.read()) {
-    printed += read.value;
-  }
+  // The relayer is never called: the sign-in is denied before.
+  const login = await startTerminalLogin(
+    ["--relayer", "http://127.0.0.1:9", "--web-url", DASHBOARD],
+    home,
+  );
+  await deny(login.link);
+  const status = await exitWithin(login.process, 10_000);
+  const printed = await login.stderr();
   assert.equal(status?.code, 1, printed);
   assert.match(
     printed,
     /\nsvc-mcp: The sign-in request was denied on the dashboard; run `svc-mcp login` again to retry\n$/,
   );
   assert.doesNotMatch(printed, /svc_login/);
-  assert.equal(new TextDecoder().decode(await new Response(login.stdout).bytes()), "");
+  assert.equal(new TextDecoder().decode(await new Response(login.process.stdout).bytes()), "");
   await Deno.remove(home, { recursive: true });
 });
