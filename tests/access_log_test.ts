@@ -155,6 +155,34 @@ Deno.test("each memory operation adds its entry, with the ids it touched", async
   assert.equal(new Set(entries.map((e) => e.request_id)).size, entries.length - 1);
 });
 
+Deno.test("a duplicate in a bulk or an analysis is logged with the memory it repeats", async () => {
+  await using t = await startTestRelayer();
+  const agent = await t.newCaller();
+  const signed = (path: string, body: unknown) =>
+    t.signed(agent, "POST", path, body).then((res) => json(res, 202));
+  const first = await signed("/api/analyze", { text: "I live in Oslo." });
+  await t.settle(agent, first.job_ids);
+  const [kept] = first.job_ids;
+  const bulk = await signed("/api/remember/bulk", {
+    items: [{ text: first.facts[0].text }, { text: "I keep bees" }],
+  });
+  const analysis = await signed("/api/analyze", { text: "I live in Oslo." });
+  assert.deepEqual(bulk.duplicates, [{ index: 0, duplicate_of: kept }]);
+  assert.deepEqual(analysis.job_ids, []);
+  assert.equal(analysis.facts[0].duplicate_of, kept);
+
+  const entries = await logOf(t, agent);
+  assert.deepEqual(entries.slice(0, 2).map((e) => [e.op, e.memory_ids]), [
+    ["analyze", [kept]],
+    ["remember", [...bulk.job_ids, kept]],
+  ]);
+  assert.deepEqual((await logOf(t, agent, `?memory=${kept}`)).map((e) => e.op), [
+    "analyze",
+    "remember",
+    "analyze",
+  ]);
+});
+
 Deno.test("manual remember and recall are logged as remember and recall", async () => {
   await using t = await startTestRelayer();
   const agent = await t.newCaller();

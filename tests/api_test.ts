@@ -70,6 +70,16 @@ Deno.test("owners and namespaces never see each other's memories", async () => {
     bobStatus.results,
     job_ids.map((job_id: string) => ({ job_id, status: "not_found" })),
   );
+  // An id of no job's shape, however long, is unknown too.
+  const odd = ["x".repeat(4000), job_ids[0].toUpperCase()];
+  const oddStatus = await (await t.signed(alice, "POST", "/api/remember/bulk/status", {
+    job_ids: [...odd, job_ids[0]],
+  })).json();
+  assert.deepEqual(
+    oddStatus.results.map((job: { status: string }) => job.status),
+    ["not_found", "not_found", "done"],
+  );
+  await expectError(await t.signed(alice, "GET", `/api/remember/${odd[0]}`), 404, "not_found");
 
   const work =
     await (await t.signed(alice, "POST", "/api/recall", { query: "tea", namespace: "work" }))

@@ -41,7 +41,10 @@ export function llmRoutes(service: LlmService | undefined) {
         signal: request.signal,
         rememberedBy: provenanceOf(caller),
       });
-      touch(namespace, analysis.job_ids);
+      touch(namespace, [
+        ...analysis.job_ids,
+        ...analysis.facts.flatMap((fact) => fact.duplicate_of ?? []),
+      ]);
       return jsonResponse(202, analysis);
     }, {
       signed: true,

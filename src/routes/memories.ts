@@ -34,7 +34,6 @@ import {
 
 export const MAX_TEXT_BYTES = 1024 * 1024;
 export const MAX_QUERY_BYTES = 64 * 1024;
-const JOB_ID = /^[0-9a-f-]{36}$/;
 
 /** What remember and each bulk item take besides the text. */
 const itemFields = {
@@ -172,9 +171,11 @@ export function memoryRoutes(
         ? await service.remember(caller.owner, fresh, caller.claim)
         : [];
       for (const job of jobs) touch(job.namespace, [job.job_id]);
-      const duplicates = originals.flatMap((original, index) =>
-        original ? [{ index, duplicate_of: original }] : []
-      );
+      const duplicates = originals.flatMap((original, index) => {
+        if (!original) return [];
+        touch(items[index].namespace, [original]);
+        return [{ index, duplicate_of: original }];
+      });
       return jsonResponse(202, {
         job_ids: jobs.map((job) => job.job_id),
         total: jobs.length,
@@ -217,7 +218,8 @@ export function memoryRoutes(
         example: { body: { job_ids: [EXAMPLE_ID] } },
         responses: {
           200: {
-            description: "The jobs in request order; an unknown or another owner's job is " +
+            description:
+              "The jobs in request order; an unknown, malformed or another owner's job is " +
               '`{job_id, status: "not_found"}`.',
             example: { results: [EXAMPLE_JOB] },
           },
@@ -226,9 +228,7 @@ export function memoryRoutes(
     }),
 
     route("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
-      const job = JOB_ID.test(params.job_id)
-        ? await service.job(caller.owner, params.job_id)
-        : null;
+      const job = await service.job(caller.owner, params.job_id);
       if (!job) throw new SvcError("not_found", "No such remember job");
       touch(job.namespace);
       return jsonResponse(200, job);

@@ -21,7 +21,7 @@ import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
-import { publicJob } from "../jobs/job_queue.ts";
+import { isJobId, publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import { timeOrderedId } from "../ids.ts";
 import type { RememberPipeline } from "../pipeline/remember.ts";
@@ -238,18 +238,23 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /** A job of this owner, or `null` when unknown or another owner's. */
     async job(owner: string, jobId: string): Promise<PublicJob | null> {
-      const record = await queue.get(jobId);
+      const record = isJobId(jobId) ? await queue.get(jobId) : null;
       return record && record.owner === owner ? publicJob(record) : null;
     },
 
-    /** The jobs of `jobIds`, in order; each unknown or another owner's is an `UnknownJob`. */
+    /**
+     * The jobs of `jobIds`, in order; each unknown or another owner's is an `UnknownJob`, as is
+     * an id of no job's shape (never looked up).
+     */
     async jobs(owner: string, jobIds: string[]): Promise<(PublicJob | UnknownJob)[]> {
-      const records = await queue.getMany(jobIds);
-      return records.map((record, i) =>
-        record && record.owner === owner
-          ? publicJob(record)
-          : { job_id: jobIds[i], status: "not_found" as const }
+      const records = await queue.getMany(jobIds.filter(isJobId));
+      const mine = new Map(
+        records.flatMap((record) => record?.owner === owner ? [[record.job_id, record]] : []),
       );
+      return jobIds.map((job_id) => {
+        const record = mine.get(job_id);
+        return record ? publicJob(record) : { job_id, status: "not_found" as const };
+      });
     },
 
     /**
