@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Reranker } from "../src/backends/types.ts";
 import { createLogger } from "../src/log.ts";
-import { startTestRelayer } from "./fixtures.ts";
+import { type Caller, startTestRelayer } from "./fixtures.ts";
 
 async function expectError(res: Response, status: number, code: string, field?: string) {
   assert.equal(res.status, status, `${res.status} != ${status}`);
@@ -195,6 +195,31 @@ Deno.test("the re-ranker keeps what it derives only from texts the relayer keeps
       assert.deepEqual(forgotten, [texts[0]], "the erased text is forgotten");
     }
   }
+});
+
+Deno.test("the same client ciphertext again, from any account, is a 409 that leaves the first memory's blob", async () => {
+  await using t = await startTestRelayer();
+  const [alice, bob] = [await t.newCaller(), await t.newCaller()];
+  const vector = Array.from({ length: t.vectors.dimensions }, (_, i) => (i === 3 ? 1 : 0));
+  const manual = (caller: Caller, namespace: string) =>
+    t.signed(caller, "POST", "/api/remember/manual", {
+      encrypted_data: btoa("the same ciphertext"),
+      vector,
+      namespace,
+    });
+  const first = await (await manual(alice, "one")).json();
+  await expectError(await manual(alice, "two"), 409, "conflict");
+  await expectError(await manual(bob, "one"), 409, "conflict");
+  for (const [caller, namespace] of [[alice, "two"], [bob, "one"]] as const) {
+    const found = await t.signed(caller, "POST", "/api/recall/manual", { vector, namespace });
+    assert.equal((await found.json()).total, 0, "the refused memory was not indexed");
+  }
+  assert.equal(
+    new TextDecoder().decode((await t.blobs.get(first.blob_id))!),
+    "the same ciphertext",
+  );
+  const listed = await t.blobs.list(alice.owner, "one");
+  assert.deepEqual(listed.map((entry) => entry.meta.memoryId), [first.id]);
 });
 
 Deno.test("manual remember and recall use the client's vector and ciphertext", async () => {

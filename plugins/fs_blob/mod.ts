@@ -31,6 +31,7 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  heldForAnotherMemory,
   type ListedBlobMeta,
   sha256Hex,
 } from "../../src/kit.ts";
@@ -188,11 +189,12 @@ export class FsBlobStore implements BlobStore {
       const blobId = blobIdOf(bytes);
       const path = this.#objectPath(blobId);
       await this.#mkdir(path.slice(0, path.lastIndexOf("/")));
-      // The first put of these bytes decides their metadata.
+      // The first put of these bytes decides their metadata: they belong to its memory.
       const [, stored] = await Promise.all([
         this.#putBytes(path, blobId, bytes),
         this.#putMeta(`${path}.json`, storedMeta(meta)),
       ]);
+      if (stored.memoryId !== meta.memoryId) throw heldForAnotherMemory();
       // Last, and again by a put that repeats one cut short before it: what `list` reads.
       const dir = await this.#indexDir(stored.owner, stored.namespace);
       await this.#mkdir(dir);

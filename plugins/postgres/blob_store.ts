@@ -21,6 +21,7 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  heldForAnotherMemory,
   hkdfMaster,
   type ListedBlobMeta,
   SvcError,
@@ -118,16 +119,18 @@ export class PgBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     const blobId = blobIdOf(bytes);
     const place = await this.#place(meta.owner, meta.namespace);
-    // The first put of these bytes decides their metadata.
-    await query(
+    // The first put of these bytes decides their metadata: they belong to its memory.
+    const [holder] = await query(
       this.#sql`insert into svc_blobs_objects
         (id, place, memory_id, created_at, sealed_vector, bytes)
         values (${blobId}, ${place}, ${meta.memoryId}, ${meta.createdAt},
           ${meta.sealedVector ?? null}, ${bytes})
-        on conflict (id) do nothing`,
+        on conflict (id) do update set id = excluded.id
+        returning memory_id`,
       "store the blob",
       options?.signal,
     );
+    if (holder.memory_id !== meta.memoryId) throw heldForAnotherMemory();
     return blobId;
   }
 

@@ -15,7 +15,8 @@
  * resumes by doing so) writes the blob. Writing a few hundred small files per batch is what
  * made the fs store the slowest stage of ingestion: here a batch of memories is one commit.
  *
- * The first put of some bytes decides their metadata; putting them again changes nothing. A
+ * The first put of some bytes decides their metadata: they belong to its memory. Putting them
+ * again for that memory changes nothing; for another, the put fails (`conflict`). A
  * delete removes the row; `secure_delete` overwrites its bytes in the file. Ids that are not 43
  * base64url characters are ignored. A read or a commit runs on the calling thread, as short as
  * one SQLite statement; only the WAL's sync runs elsewhere.
@@ -29,6 +30,7 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  heldForAnotherMemory,
   pathExists,
   SvcError,
 } from "../../src/kit.ts";
@@ -102,6 +104,7 @@ export class SqliteBlobStore implements BlobStore {
   #insert;
   #remove;
   #select;
+  #holder;
   #list;
   #page;
   #pending: Write[] = [];
@@ -115,6 +118,7 @@ export class SqliteBlobStore implements BlobStore {
     );
     this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?");
     this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
+    this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
     const columns = "id, owner, namespace, memory_id, created_at, sealed_vector";
     this.#list = db.prepare(
       `SELECT ${columns} FROM blobs WHERE owner = ? AND namespace = ? ` +
@@ -171,15 +175,17 @@ export class SqliteBlobStore implements BlobStore {
     const writes = this.#pending;
     if (writes.length === 0) return;
     this.#pending = [];
+    const refused = new Set<Write>();
     try {
       this.#db.exec("BEGIN IMMEDIATE");
-      for (const { blobId, put } of writes) {
+      for (const write of writes) {
+        const { blobId, put } = write;
         if (!put) {
           this.#remove.run(blobId);
           continue;
         }
         const { owner, namespace, memoryId, createdAt, sealedVector } = put.meta;
-        this.#insert.run(
+        const { changes } = this.#insert.run(
           blobId,
           put.bytes,
           owner,
@@ -188,6 +194,10 @@ export class SqliteBlobStore implements BlobStore {
           createdAt,
           sealedVector ?? null,
         );
+        if (changes === 0) {
+          const holder = this.#holder.get(blobId) as { memory_id: string } | undefined;
+          if (holder?.memory_id !== memoryId) refused.add(write);
+        }
       }
       this.#db.exec("COMMIT");
     } catch (error) {
@@ -200,7 +210,10 @@ export class SqliteBlobStore implements BlobStore {
       return;
     }
     const syncing = this.#wal.syncData().then(
-      () => writes.forEach(({ done }) => done.resolve()),
+      () =>
+        writes.forEach((write) =>
+          refused.has(write) ? write.done.reject(heldForAnotherMemory()) : write.done.resolve()
+        ),
       (error) => writes.forEach(({ done }) => done.reject(error)),
     ).finally(() => this.#syncing.delete(syncing));
     this.#syncing.add(syncing);

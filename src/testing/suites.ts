@@ -17,6 +17,7 @@ import type {
   TermsRow,
   VectorStore,
 } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -233,7 +234,37 @@ export function vectorStoreSuite(
 export function blobStoreSuite(
   name: string,
   open: () => Promise<BlobStore & Partial<AsyncDisposable>>,
+  options: {
+    /**
+     * What a put of bytes already stored for another memory does: `refused` (a
+     * content-addressed store, whose blob belongs to one memory) fails with `conflict`;
+     * `copied` (Walrus) stores a copy of its own for that memory, under the same id.
+     */
+    sameBytes?: "refused" | "copied";
+  } = {},
 ) {
+  const { sameBytes = "refused" } = options;
+  Deno.test(`${name}: the same bytes for another memory are ${sameBytes}`, async () => {
+    const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
+    const id = await store.put(enc("mine"), meta);
+    assert.equal(await store.put(enc("mine"), meta), id, "again for its memory: the same blob");
+    const other = { owner: "o2", namespace: "n2", memoryId: "m2", createdAt: 2 };
+    if (sameBytes === "refused") {
+      await assert.rejects(
+        store.put(enc("mine"), other),
+        (error) => error instanceof SvcError && error.code === "conflict",
+      );
+      assert.deepEqual(await store.list("o2", "n2"), []);
+    } else {
+      assert.equal(await store.put(enc("mine"), other), id);
+      assert.deepEqual((await store.list("o2", "n2")).map((e) => e.meta), [other]);
+    }
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta), [meta]);
+    assert.deepEqual(await store.get(id), enc("mine"));
+  });
+
   Deno.test(`${name}: put is content-addressed and get returns the bytes`, async () => {
     const store = await open();
     await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
@@ -315,19 +346,11 @@ export function blobStoreSuite(
       const meta = { owner: "o1", namespace: "n1", memoryId: `m${i}`, createdAt: i };
       ids.push(await store.put(enc(`erasable ${i}`), meta));
     }
-    const other = await store.put(enc("erasable 2"), {
-      owner: "o1",
-      namespace: "n2",
-      memoryId: "m9",
-      createdAt: 9,
-    });
-    assert.equal(other, ids[1], "the same bytes: the same blob");
     assert.deepEqual(await store.get(ids[1]), enc("erasable 2"), "read once (and cached)");
 
     await store.delete(ids[1]);
     assert.equal(await store.get(ids[1]), null);
     assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta.memoryId), ["m3", "m1"]);
-    assert.deepEqual(await store.list("o1", "n2"), [], "wherever it was listed");
     assert.deepEqual(
       (await store.list("o1", "n1", { limit: 1 })).map((e) => e.meta.memoryId),
       ["m3"],

@@ -29,4 +29,4 @@ blobStoreSuite("WalrusBlobStore", async () => {
     await close();
     throw error;
   }
-});
+}, { sameBytes: "copied" });
