@@ -122,6 +122,13 @@ Deno.test({
         () => keyless.recall("am I vegetarian?", { namespace: "e2e" }),
         (error: SvcError) => error.status === 403 && /x-delegate-key/.test(error.message),
       );
+      // So does an export: refused before it starts, not cut short after a 200.
+      await assert.rejects(
+        async () => {
+          for await (const _ of keyless.export({ namespace: "e2e" })) { /* refused first */ }
+        },
+        (error: SvcError) => error.status === 403 && /x-delegate-key/.test(error.message),
+      );
 
       // Restore after wiping the index: the blobs are listed from the chain and read back.
       await relayer.stop();

@@ -126,7 +126,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         // In slices: a namespace may hold more ids than a call takes arguments.
         for (let i = 0; i < ids.length; i += 10_000) touch(namespace, ids.slice(i, i + 10_000));
       }
-      const body = exporter.stream(caller.owner, plan, {
+      const body = await exporter.stream(caller.owner, plan, {
         credentials: caller.credentials,
         signal: request.signal,
       });

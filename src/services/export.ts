@@ -76,13 +76,15 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
 
     /**
      * The lines of `plan` (UTF-8, each ending with `\n`), read a batch at a time as the
-     * stream is pulled. A failure mid-way errors the stream (its client sees it cut short).
+     * stream is pulled. The first batch is read before it resolves, so that a failure there (a
+     * cipher refusing the caller) rejects it and can be answered as an error; a failure later
+     * errors the stream (its client sees it cut short).
      */
-    stream(
+    async stream(
       owner: string,
       plan: ExportPlan,
       options: ReadOptions & { batch?: number } = {},
-    ): ReadableStream<Uint8Array> {
+    ): Promise<ReadableStream<Uint8Array>> {
       const batch = options.batch ?? EXPORT_BATCH;
       const encoder = new TextEncoder();
       const batches = plan.flatMap(({ namespace, ids }) => {
@@ -93,26 +95,32 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
         return slices;
       });
       let next = 0;
+      /** The next lines; `null` once every batch is read. */
+      const read = async (): Promise<Uint8Array | null> => {
+        // Batches whose memories all went meanwhile add nothing: go on to one that does.
+        while (next < batches.length) {
+          const { namespace, ids } = batches[next++];
+          const memories = await lifecycle.memories(owner, namespace, ids, options);
+          const lines = memories.flatMap((memory) => {
+            const line = exportLine(memory);
+            return line ? [JSON.stringify(line) + "\n"] : [];
+          });
+          if (lines.length > 0) return encoder.encode(lines.join(""));
+        }
+        return null;
+      };
+      let first: Uint8Array | null | undefined = await read();
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
-          // Batches whose memories all went meanwhile add nothing: go on to one that does.
-          while (next < batches.length) {
-            const { namespace, ids } = batches[next++];
-            try {
-              const memories = await lifecycle.memories(owner, namespace, ids, options);
-              const lines = memories.flatMap((memory) => {
-                const line = exportLine(memory);
-                return line ? [JSON.stringify(line) + "\n"] : [];
-              });
-              if (lines.length === 0) continue;
-              controller.enqueue(encoder.encode(lines.join("")));
-              return;
-            } catch (error) {
-              if (!options.signal?.aborted) logger.warn("export stopped", { error });
-              throw error;
-            }
+          try {
+            const lines = first === undefined ? await read() : first;
+            first = undefined;
+            if (lines) controller.enqueue(lines);
+            else controller.close();
+          } catch (error) {
+            if (!options.signal?.aborted) logger.warn("export stopped", { error });
+            throw error;
           }
-          controller.close();
         },
       }, { highWaterMark: 0 });
     },
