@@ -103,11 +103,17 @@ export function parseScopeFlag(value: string): KeyScope {
   return checked(scope, "--scope");
 }
 
-/** `30d`, `12h`, `2w`, `90m`, `45s` → milliseconds; `undefined` when `value` is no duration. */
+/** The longest duration `--expires` takes: 100 years. */
+const MAX_DURATION_MS = 36_500 * 86_400_000;
+
+/**
+ * `30d`, `12h`, `2w`, `90m`, `45s` → milliseconds; `undefined` when `value` is no duration, or
+ * one longer than 100 years.
+ */
 export function durationMs(value: string): number | undefined {
   const match = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  if (!match || Number(match[1]) === 0) return undefined;
-  return Number(match[1]) * UNITS_MS[match[2]];
+  const ms = match ? Number(match[1]) * UNITS_MS[match[2]] : 0;
+  return ms > 0 && ms <= MAX_DURATION_MS ? ms : undefined;
 }
 
 /**
@@ -119,7 +125,8 @@ export function expiryFromFlag(value: string, flag: string, now = Date.now()): n
   const at = duration !== undefined ? now + duration : Date.parse(value);
   if (Number.isNaN(at) || (duration === undefined && !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value))) {
     throw new ScopeUsageError(
-      `${flag} must be a duration such as 30d, 12h or 2w, or a time such as 2026-07-01T00:00:00Z`,
+      `${flag} must be a duration such as 30d, 12h or 2w (at most 100 years), or a time such as ` +
+        "2026-07-01T00:00:00Z",
     );
   }
   if (at <= now) throw new ScopeUsageError(`${flag} is in the past`);

@@ -238,8 +238,12 @@ async function run(args: string[]): Promise<Output> {
       if (given !== undefined && !isKeyHex(given)) {
         throw new UsageError("--public-key must be 64 lowercase hex characters");
       }
+      // Any time, past ones too (a key that is already expired).
       const expiresAt = values["expires-at"];
-      if (expiresAt !== undefined && Number.isNaN(Date.parse(expiresAt))) {
+      if (
+        expiresAt !== undefined &&
+        (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))
+      ) {
         throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
       }
       if (expiresAt !== undefined && values.expires !== undefined) {

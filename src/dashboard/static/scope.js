@@ -14,6 +14,7 @@ const NAMES = OPERATIONS.map(([name]) => name);
 const MAX_NAMESPACES = 32;
 const UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const UNIT_NAMES = { s: "second", m: "minute", h: "hour", d: "day", w: "week" };
+const MAX_DURATION_MS = 36_500 * 86_400_000; // 100 years, as `--expires` takes
 const PRESETS = [["1 day", 1], ["7 days", 7], ["30 days", 30], ["90 days", 90]];
 const DAY = 86_400_000;
 // deno-lint-ignore no-control-regex
@@ -50,14 +51,19 @@ export function requestedScope(params, problems) {
   if (params.has("expires")) {
     const value = params.get("expires");
     const duration = /^([0-9]{1,9})([smhdw])$/.exec(value);
+    const count = duration ? Number(duration[1]) : 0;
+    const ms = duration ? count * UNITS[duration[2]] : 0;
     const at = Date.parse(value);
-    if (duration && Number(duration[1]) > 0) {
-      const count = Number(duration[1]);
+    if (ms > 0 && ms <= MAX_DURATION_MS) {
       const unit = `${UNIT_NAMES[duration[2]]}${count === 1 ? "" : "s"}`;
-      expires = { ms: count * UNITS[duration[2]], text: `${count} ${unit}` };
+      expires = { ms, text: `${count} ${unit}` };
     } else if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(value) && at > Date.now()) {
       expires = { at };
-    } else problems.push("expires must be a duration such as 30d or a future ISO 8601 time");
+    } else {
+      problems.push(
+        "expires must be a duration such as 30d (at most 100 years) or a future ISO 8601 time",
+      );
+    }
   }
   return { operations, namespaces, expires };
 }
