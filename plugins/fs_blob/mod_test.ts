@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { FsBlobStore } from "./mod.ts";
+import { SvcError } from "../../src/kit.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
 
@@ -39,14 +40,17 @@ for (const cut of ["entry", "meta"] as const) {
   });
 }
 
-Deno.test("FsBlobStore: the same bytes put for another memory keep the first put's metadata", async () => {
+Deno.test("FsBlobStore: the same bytes for another memory are refused and leave the first", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const store = await FsBlobStore.open({ dir });
     const bytes = new TextEncoder().encode("ciphertext");
     const blobId = await store.put(bytes, meta);
     const other = { ...meta, namespace: "n2", memoryId: "m2" };
-    assert.equal(await store.put(bytes, other), blobId);
+    await assert.rejects(
+      store.put(bytes, other),
+      (error) => error instanceof SvcError && error.code === "conflict",
+    );
     assert.deepEqual(await store.list(meta.owner, "n1"), [{ blobId, meta }]);
     assert.deepEqual(await store.list(meta.owner, "n2"), []);
   } finally {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { blobIdOf } from "../../src/kit.ts";
+import { blobIdOf, SvcError } from "../../src/kit.ts";
 import { SqliteBlobStore } from "./mod.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
@@ -56,16 +56,20 @@ Deno.test("SqliteBlobStore: many puts at once are all stored and listed, newest 
   });
 });
 
-Deno.test("SqliteBlobStore: the same bytes put again, even in the same turn, keep the first put's metadata", async () => {
+Deno.test("SqliteBlobStore: the same bytes for another memory, even in the same turn, are refused and leave the first", async () => {
   await withStore(async (store) => {
     const other = { ...meta, namespace: "n2", memoryId: "m2" };
-    const [first, second] = await Promise.all([
+    const conflict = (error: unknown) => error instanceof SvcError && error.code === "conflict";
+    const [first, second, again] = await Promise.allSettled([
       store.put(enc("ciphertext"), meta),
       store.put(enc("ciphertext"), other),
+      store.put(enc("ciphertext"), meta),
     ]);
-    assert.equal(first, second);
-    assert.equal(await store.put(enc("ciphertext"), other), first);
-    assert.deepEqual(await store.list(meta.owner, "n1"), [{ blobId: first, meta }]);
+    assert.ok(second.status === "rejected" && conflict(second.reason));
+    assert.ok(first.status === "fulfilled" && again.status === "fulfilled");
+    assert.equal(again.value, first.value);
+    await assert.rejects(store.put(enc("ciphertext"), other), conflict);
+    assert.deepEqual(await store.list(meta.owner, "n1"), [{ blobId: first.value, meta }]);
     assert.deepEqual(await store.list(meta.owner, "n2"), []);
   });
 });
