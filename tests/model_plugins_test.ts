@@ -84,8 +84,14 @@ for (const flavour of FLAVOURS) {
     const llm = flavour.llm(fake.url);
     assert.match(await llm.answer("Where do I live?", ["I live in Oslo"]), /Oslo/);
 
+    // An answer to a failure may echo the input: only its status is kept, to be logged.
     fake.fail(500, 5);
-    await rejectsWith(embedder.embed(["tea"]), "backend_unavailable", /fake failure 500/);
+    await assert.rejects(embedder.embed(["tea"]), (error: SvcError) => {
+      assert.equal(error.code, "backend_unavailable");
+      assert.match(error.message, /could not embed the text: it answered HTTP 500$/);
+      assert.equal(error.cause, undefined);
+      return true;
+    });
     fake.fail(400);
     await rejectsWith(llm.answer("x", ["y"]), "bad_request", /fake failure 400/);
   });

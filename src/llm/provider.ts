@@ -61,19 +61,37 @@ function backoff(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** What an HTTP status of a provider's most likely means, for its operator. */
+const STATUS_HINTS: Record<number, string> = {
+  401: " (check the API key)",
+  403: " (check the API key)",
+  404: " (check the model's name, and that the provider has it)",
+  429: " (rate limited)",
+};
+
 /**
  * A provider failure as an `SvcError`: input the provider refuses (400, 413, 422) is the
- * caller's `bad_request`; everything else — down, timed out, overloaded, misconfigured — is
- * `backend_unavailable`. The provider's own message is kept.
+ * caller's `bad_request`, with the provider's own message; everything else — down, timed out,
+ * overloaded, misconfigured — is `backend_unavailable`, which the relayer logs: for those a
+ * provider's answer is reduced to its status, since a provider may echo its input (a memory, a
+ * query) in it.
  */
 export function providerError(provider: string, action: string, error: unknown): SvcError {
   if (error instanceof SvcError) return error;
   const status = statusOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  const code = status === 400 || status === 413 || status === 422
-    ? "bad_request"
-    : "backend_unavailable";
-  return new SvcError(code, `${provider} could not ${action}: ${message}`, { cause: error });
+  if (status === 400 || status === 413 || status === 422) {
+    return new SvcError("bad_request", `${provider} could not ${action}: ${message}`);
+  }
+  if (status !== undefined) {
+    return new SvcError(
+      "backend_unavailable",
+      `${provider} could not ${action}: it answered HTTP ${status}${STATUS_HINTS[status] ?? ""}`,
+    );
+  }
+  return new SvcError("backend_unavailable", `${provider} could not ${action}: ${message}`, {
+    cause: error,
+  });
 }
 
 /** L2-normalises a vector, checking its size. */
