@@ -71,7 +71,9 @@ export class SettingsReader {
   httpUrl(name: string): string | undefined {
     const value = this.text(name);
     if (value !== undefined && !isHttpUrl(value)) {
-      this.problem(`${name} must be an http(s) URL (got "${value}")`);
+      // Shown without what may carry a credential: a user's part, a query, a fragment.
+      const shown = value.replace(/\/\/[^/]*@/, "//…@").replace(/[?#].*$/, "?…");
+      this.problem(`${name} must be an http(s) URL (got "${shown}")`);
     }
     return value;
   }

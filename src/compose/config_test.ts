@@ -140,6 +140,11 @@ Deno.test("a backend's settings are read only when it is selected", () => {
   assert.ok(readConfig(unselected).ok);
   const problems = problemsOf({ ...unselected, SVC_EMBEDDER: "ollama" });
   assert.deepEqual(problems, ['OLLAMA_HOST must be an http(s) URL (got "ftp://x")']);
+  // What may carry a credential is not shown.
+  const keyed = { SVC_EMBEDDER: "ollama", OLLAMA_HOST: "htps://me:pw@node/v1?apikey=s3cret#x" };
+  assert.deepEqual(problemsOf(keyed), [
+    'OLLAMA_HOST must be an http(s) URL (got "htps://…@node/v1?…")',
+  ]);
 });
 
 Deno.test("the relayer's names: public URLs as origins, allowed hosts, required audience", () => {
