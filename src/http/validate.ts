@@ -3,6 +3,7 @@
  * out-of-range values are errors, never silently clamped.
  */
 import { SvcError } from "../errors.ts";
+import { MEMORY_ID } from "../ids.ts";
 
 /** Characters a namespace or tag must not contain. */
 // deno-lint-ignore no-control-regex
@@ -241,7 +242,7 @@ export function expiryFields(body: Record<string, unknown>, now: number): number
 }
 
 /** A memory id: a lowercase UUID. */
-export const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export { MEMORY_ID };
 
 /** A memory id (a UUID, lowercase). */
 export function memoryId(value: unknown, field = "id"): string {

@@ -75,11 +75,6 @@ export class LeaseLost extends SvcError {
   }
 }
 
-/** Whether `id` has the shape of a job id (a lowercase UUID); no job has any other. */
-export function isJobId(id: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
-}
-
 /** A record without its internal fields. */
 export function publicJob(record: JobRecord): PublicJob {
   const { lease_until: _lease, worker: _worker, interruptions: _interruptions, ...job } = record;

@@ -21,9 +21,9 @@ import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
-import { isJobId, publicJob } from "../jobs/job_queue.ts";
+import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
-import { timeOrderedId } from "../ids.ts";
+import { MEMORY_ID, timeOrderedId } from "../ids.ts";
 import type { RememberPipeline } from "../pipeline/remember.ts";
 import {
   type AttributeSeal,
@@ -238,7 +238,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     /** A job of this owner, or `null` when unknown or another owner's. */
     async job(owner: string, jobId: string): Promise<PublicJob | null> {
-      const record = isJobId(jobId) ? await queue.get(jobId) : null;
+      const record = MEMORY_ID.test(jobId) ? await queue.get(jobId) : null;
       return record && record.owner === owner ? publicJob(record) : null;
     },
 
@@ -247,7 +247,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
      * an id of no job's shape (never looked up).
      */
     async jobs(owner: string, jobIds: string[]): Promise<(PublicJob | UnknownJob)[]> {
-      const records = await queue.getMany(jobIds.filter(isJobId));
+      const records = await queue.getMany(jobIds.filter((id) => MEMORY_ID.test(id)));
       const mine = new Map(
         records.flatMap((record) => record?.owner === owner ? [[record.job_id, record]] : []),
       );
