@@ -22,6 +22,7 @@ import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
 import { jobIdOf, removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 
 async function startNetwork() {
   const sui = await startFakeSui();
@@ -209,6 +210,28 @@ Deno.test({
       const job = await client.waitForJob(job_id);
       assert.equal(job.status, "done");
       const copy = net.walrus.blobs.get(job.blob_id!)!.bytes.slice(); // a replica, a backup
+
+      // Walrus blobs are public: another account stores a copy as its own memory, then erases
+      // it. Only its own Blob object goes; the memory it copied stays readable.
+      const bob = Ed25519Keypair.generate();
+      const bobAccount = await net.wallet.createAccount(bob);
+      const bobKey = newDelegateKey();
+      await net.wallet.addDelegateKey(bob, bobAccount, bobKey.publicKey, "bob");
+      const bobClient = await SvcClient.create({
+        baseUrl: relayer.url,
+        privateKey: bobKey.seed,
+        accountId: bobAccount,
+        sendDelegateKey: true,
+        retries: 0,
+      });
+      const { dimensions } = await LexicalEmbedder.open();
+      const copied = await bobClient.rememberManual(copy, Array(dimensions).fill(0.5));
+      assert.equal(copied.blob_id, job.blob_id);
+      const objects = () => net.chain.blobObjects(net.operator.toSuiAddress()).length;
+      assert.equal(objects(), 2);
+      await bobClient.forget(copied.id);
+      assert.equal(objects(), 1);
+      assert.equal((await client.get(job_id)).text, "My locker code is 4711");
 
       // List, get and update work as in embedded mode (Seal decrypts with the caller's key).
       const parked = jobIdOf(await client.remember("I park in spot B12", { namespace: "e2e" }));

@@ -21,7 +21,8 @@
  *
  * A delete removes the listing entry, then the bytes, then the metadata (which tells where the
  * entry is, so a delete cut short by a crash is finished by the same delete again), syncing each
- * folder it changed; folders stay. Ids that are not 43 base64url characters are ignored: no path
+ * folder it changed; folders stay. A delete naming a memory leaves a blob whose metadata names
+ * another. Ids that are not 43 base64url characters are ignored: no path
  * is ever made from them.
  */
 import {
@@ -236,7 +237,7 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
-  async delete(blobId: string, options?: CallOptions): Promise<void> {
+  async delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void> {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return;
     const path = this.#objectPath(blobId);
@@ -247,6 +248,7 @@ export class FsBlobStore implements BlobStore {
       } catch (error) {
         if (!(error instanceof Deno.errors.NotFound)) throw error;
       }
+      if (options?.memoryId !== undefined && meta && meta.memoryId !== options.memoryId) return;
       // A put writes its entry only after whole metadata: unreadable metadata has no entry.
       if (meta) {
         const dir = await this.#indexDir(meta.owner, meta.namespace);

@@ -146,11 +146,13 @@ export class PgBlobStore implements BlobStore {
     return rows.length ? new Uint8Array(rows[0].bytes as Uint8Array) : null;
   }
 
-  async delete(blobId: string, options?: CallOptions): Promise<void> {
+  async delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void> {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return;
+    const memoryId = options?.memoryId ?? null;
     await query(
-      this.#sql`delete from svc_blobs_objects where id = ${blobId}`,
+      this.#sql`delete from svc_blobs_objects
+        where id = ${blobId} and (${memoryId}::text is null or memory_id = ${memoryId})`,
       "delete the blob",
       options?.signal,
     );

@@ -80,10 +80,11 @@ function entryOf(row: Row): BlobEntry {
   return { blobId: row.id, meta };
 }
 
-/** A put (with its bytes and metadata) or a delete, waiting for the next commit. */
+/** A put (with its bytes and metadata) or a delete (of one memory's blob), for the next commit. */
 interface Write {
   blobId: string;
   put?: { bytes: Uint8Array; meta: BlobMeta };
+  memoryId?: string;
   done: PromiseWithResolvers<void>;
 }
 
@@ -116,7 +117,7 @@ export class SqliteBlobStore implements BlobStore {
       "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector) " +
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
-    this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?");
+    this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)");
     this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
     this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
     const columns = "id, owner, namespace, memory_id, created_at, sealed_vector";
@@ -164,9 +165,9 @@ export class SqliteBlobStore implements BlobStore {
    * Queues a put or a delete for the commit of this turn of the event loop: `setImmediate` runs
    * it once the turn is over, within microseconds (a `setTimeout` of 0 waits 1–2 ms in Deno).
    */
-  #write(blobId: string, put?: Write["put"]): Promise<void> {
+  #write(write: Omit<Write, "done">): Promise<void> {
     const done = Promise.withResolvers<void>();
-    if (this.#pending.push({ blobId, put, done }) === 1) setImmediate(() => this.#commit());
+    if (this.#pending.push({ ...write, done }) === 1) setImmediate(() => this.#commit());
     return done.promise;
   }
 
@@ -181,7 +182,7 @@ export class SqliteBlobStore implements BlobStore {
       for (const write of writes) {
         const { blobId, put } = write;
         if (!put) {
-          this.#remove.run(blobId);
+          this.#remove.run(blobId, write.memoryId ?? null);
           continue;
         }
         const { owner, namespace, memoryId, createdAt, sealedVector } = put.meta;
@@ -241,7 +242,7 @@ export class SqliteBlobStore implements BlobStore {
     const kept = bytes.slice();
     const blobId = blobIdOf(kept);
     try {
-      await this.#write(blobId, { bytes: kept, meta });
+      await this.#write({ blobId, put: { bytes: kept, meta } });
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
@@ -260,11 +261,11 @@ export class SqliteBlobStore implements BlobStore {
     }
   }
 
-  async delete(blobId: string, options?: CallOptions): Promise<void> {
+  async delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void> {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return;
     try {
-      await this.#write(blobId);
+      await this.#write({ blobId, memoryId: options?.memoryId });
     } catch (error) {
       throw backendError("the sqlite blob store", "delete the blob", error);
     }

@@ -8,8 +8,8 @@
  * attributes never change once written, so they are cached by object id (without the vector,
  * which is read again when an entry is returned, to keep the cache small).
  *
- * Deleting a blob deletes every `Blob` object of the operator with its blob id, in the same queue
- * of transactions: `system::delete_blob` (which removes the attributes, and tells the storage
+ * Deleting a blob deletes every `Blob` object of the operator with its blob id (or those whose
+ * attributes name the memory given), in the same queue of transactions: `system::delete_blob` (which removes the attributes, and tells the storage
  * nodes to drop the blob when no other copy of it is left), then `storage_resource::destroy` on
  * the storage it returns (svc never reuses storage: the publisher buys it). An object Walrus will
  * not delete (expired, or stored permanent) is burnt instead (`blob::burn`), which only removes it
@@ -157,15 +157,19 @@ export class BlobObjects {
   }
 
   /**
-   * Deletes every `Blob` object of the operator holding `blobId` (batched with other writes);
-   * needs the `System` object id. Resolves once none is left; objects gone meanwhile (another
+   * Deletes every `Blob` object of the operator holding `blobId` (with `memoryId`, those whose
+   * attributes name that memory), batched with other writes; needs the `System` object id. Resolves once none is left; objects gone meanwhile (another
    * delete) are not an error.
    */
-  async deleteBlob(blobId: string, signal?: AbortSignal): Promise<void> {
+  async deleteBlob(blobId: string, memoryId?: string, signal?: AbortSignal): Promise<void> {
     if (!this.#options.systemObjectId) throw new Error("no Walrus System object id");
     const owned = await this.#scan(signal);
     signal?.throwIfAborted();
-    const objectIds = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
+    let objectIds = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
+    if (memoryId !== undefined) {
+      const read = await this.#readAttributes(objectIds, signal);
+      objectIds = objectIds.filter((id) => read.get(id)?.attributes.memory_id === memoryId);
+    }
     await Promise.all(objectIds.map((objectId) => {
       let deleting = this.#deleting.get(objectId);
       if (!deleting) {

@@ -16,7 +16,7 @@
  * first.
  *
  * `delete` drops the blob from the cache and deletes every `Blob` object of the operator with its
- * blob id, in a Sui transaction signed by the operator key (`system::delete_blob`, which needs
+ * blob id (with a memory id, only the objects whose attributes name it), in a Sui transaction signed by the operator key (`system::delete_blob`, which needs
  * `systemObjectId`): the objects and their attributes are gone, so `list` leaves the blob out,
  * and the storage nodes drop it unless someone else stores the same bytes. What a caching
  * aggregator or a reader copied before is out of reach, as Walrus documents.
@@ -287,7 +287,10 @@ export class WalrusBlobStore implements BlobStore {
     return read.bytes;
   }
 
-  async delete(blobId: string, options: CallOptions = {}): Promise<void> {
+  async delete(
+    blobId: string,
+    options: CallOptions & { memoryId?: string } = {},
+  ): Promise<void> {
     options.signal?.throwIfAborted();
     if (!isBlobId(blobId)) return;
     if (!this.#options.systemObjectId) {
@@ -309,7 +312,7 @@ export class WalrusBlobStore implements BlobStore {
       throw backendError(`the ${PLUGIN} blob cache`, "delete the blob", error);
     }
     try {
-      await this.#objects.deleteBlob(blobId, options.signal);
+      await this.#objects.deleteBlob(blobId, options.memoryId, options.signal);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw backendError(`${PLUGIN} (Sui full node)`, "delete the blob", error);

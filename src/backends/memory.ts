@@ -193,9 +193,12 @@ export class MemoryBlobStore implements BlobStore {
     return Promise.resolve(this.#blobs.get(blobId)?.bytes.slice() ?? null);
   }
 
-  delete(blobId: string, options?: CallOptions): Promise<void> {
+  delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    this.#blobs.delete(blobId);
+    const held = this.#blobs.get(blobId);
+    if (options?.memoryId === undefined || held?.meta.memoryId === options.memoryId) {
+      this.#blobs.delete(blobId);
+    }
     return Promise.resolve();
   }
 

@@ -166,9 +166,10 @@ export interface BlobStore {
   /**
    * Removes a blob: `get` then answers `null` and `list` leaves it out. Where the store keeps
    * copies (replicas, a cache) they go too, as far as the store can reach them. An unknown id
-   * is ignored.
+   * is ignored. With `memoryId`, only what that memory stored goes: a blob another memory
+   * stored stays, and a store keeping a copy per memory (Walrus) removes only that memory's.
    */
-  delete(blobId: string, options?: CallOptions): Promise<void>;
+  delete(blobId: string, options?: CallOptions & { memoryId?: string }): Promise<void>;
   /** An owner's blobs in a namespace, newest first. */
   list(
     owner: string,

@@ -228,7 +228,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     // The keys are gone: a blob left behind (its store down) is unreadable, and logged.
     await Promise.all(
       entries.map(({ blobId, id }) =>
-        blobs.delete(blobId).catch((error) =>
+        blobs.delete(blobId, { memoryId: id }).catch((error) =>
           logger.warn("cannot delete an erased memory's blob", {
             memory_id: id,
             blob_id: blobId,

@@ -265,6 +265,28 @@ export function blobStoreSuite(
     assert.deepEqual(await store.get(id), enc("mine"));
   });
 
+  Deno.test(`${name}: a delete naming a memory leaves what another memory stored`, async () => {
+    const store = await open();
+    await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
+    const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1 };
+    const other = { owner: "o2", namespace: "n2", memoryId: "m2", createdAt: 2 };
+    const id = await store.put(enc("shared"), meta);
+    if (sameBytes === "copied") await store.put(enc("shared"), other);
+    await store.delete(id, { memoryId: "m3" });
+    assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta), [meta]);
+
+    await store.delete(id, { memoryId: sameBytes === "copied" ? "m1" : "m2" });
+    assert.deepEqual(await store.get(id), enc("shared"), "another memory's blob stays");
+    if (sameBytes === "copied") {
+      assert.deepEqual(await store.list("o1", "n1"), [], "this memory's copy went");
+      assert.deepEqual((await store.list("o2", "n2")).map((e) => e.meta), [other]);
+    } else assert.deepEqual((await store.list("o1", "n1")).map((e) => e.meta), [meta]);
+
+    await store.delete(id, { memoryId: sameBytes === "copied" ? "m2" : "m1" });
+    assert.equal(await store.get(id), null);
+    assert.deepEqual([...await store.list("o1", "n1"), ...await store.list("o2", "n2")], []);
+  });
+
   Deno.test(`${name}: put is content-addressed and get returns the bytes`, async () => {
     const store = await open();
     await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
