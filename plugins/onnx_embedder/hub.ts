@@ -14,7 +14,8 @@
  *   directory without it is never used as a download; one whose files no longer match it is
  *   downloaded again.
  *
- * Where the hub cannot be reached, the error names the directory to fill by hand.
+ * Where the hub cannot be reached, or sends nothing for 30 seconds (an answer, or the next bytes
+ * of a file), the error names the directory to fill by hand.
  */
 import { createHash, type Hash } from "node:crypto";
 import { type Logger, SvcError } from "../../src/kit.ts";
@@ -25,6 +26,8 @@ import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 export const MANIFEST = "svc-model.json";
 /** Milliseconds between two progress lines of one file. */
 const PROGRESS_EVERY_MS = 2_000;
+/** Milliseconds the hub may send nothing before the download is given up, by default. */
+const STALL_MS = 30_000;
 
 /** A model on the hub and where its files go. */
 export interface HubModelOptions {
@@ -40,6 +43,8 @@ export interface HubModelOptions {
   logger?: Logger;
   /** Stops the download. */
   signal?: AbortSignal;
+  /** Milliseconds the hub may send nothing (an answer, the next bytes) before it is given up. */
+  stallMs?: number;
 }
 
 /** A downloaded model: its directory and the SHA-256 of each file, by path. */
@@ -157,6 +162,25 @@ async function verify(
   return { digests };
 }
 
+/**
+ * A signal for one request that aborts when its caller's does, or when `touch` was not called for
+ * `options.stallMs`: the hub sent nothing meanwhile.
+ */
+function stallSignal(options: HubModelOptions) {
+  const ms = options.stallMs ?? STALL_MS;
+  const stalled = new AbortController();
+  const stall = () => stalled.abort(new Error(`the hub sent nothing for ${ms / 1000} seconds`));
+  let timer = setTimeout(stall, ms);
+  return {
+    signal: options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal,
+    touch() {
+      clearTimeout(timer);
+      timer = setTimeout(stall, ms);
+    },
+    [Symbol.dispose]: () => clearTimeout(timer),
+  };
+}
+
 function encodePath(path: string): string {
   return path.split("/").map(encodeURIComponent).join("/");
 }
@@ -185,6 +209,7 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
       },
     );
   }
+  options.logger?.info("looking up the model on the hub", { model: options.model, revision });
   const { commit, siblings } = await repositoryFiles(options, endpoint, revision, dir);
   let picked: ReturnType<typeof pick>;
   try {
@@ -244,9 +269,10 @@ async function repositoryFiles(
 ): Promise<{ commit: string; siblings: Sibling[] }> {
   const url = `${endpoint}/api/models/${encodePath(options.model)}/revision/` +
     `${encodeURIComponent(revision)}?blobs=true`;
+  using stall = stallSignal(options);
   let response: Response;
   try {
-    response = await fetch(url, { signal: options.signal });
+    response = await fetch(url, { signal: stall.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw cannotDownload(
@@ -271,7 +297,9 @@ async function repositoryFiles(
   try {
     info = await response.json();
   } catch (error) {
-    throw cannotDownload(options, dir, "the hub's answer is not JSON", error);
+    if (options.signal?.aborted) throw options.signal.reason;
+    const reason = stall.signal.aborted ? (stall.signal.reason as Error).message : "";
+    throw cannotDownload(options, dir, reason || "the hub's answer is not JSON", error);
   }
   if (!Array.isArray(info.siblings)) {
     throw cannotDownload(options, dir, "the hub's answer lists no files");
@@ -323,9 +351,10 @@ async function download(
 ): Promise<string> {
   const url = `${endpoint}/${encodePath(options.model)}/resolve/${encodeURIComponent(commit)}/` +
     encodePath(file.path);
+  using stall = stallSignal(options);
   let response: Response;
   try {
-    response = await fetch(url, { signal: options.signal });
+    response = await fetch(url, { signal: stall.signal });
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     throw cannotDownload(
@@ -350,6 +379,7 @@ async function download(
     {
       using out = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
       for await (const chunk of response.body) {
+        stall.touch();
         received += chunk.length;
         if (received > file.size) {
           throw new Error(`${file.path} is longer than the ${file.size} bytes the hub listed`);

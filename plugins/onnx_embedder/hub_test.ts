@@ -211,6 +211,55 @@ Deno.test("hub: a corrupt or cut-short download is never used; the next start re
   });
 });
 
+Deno.test("hub: a hub that stops sending is given up, with the directory to fill by hand", async () => {
+  await withModelsDir(async (modelsDir) => {
+    const dir = hubModelDir(modelsDir, MODEL);
+    const stalled = (error: unknown) =>
+      error instanceof SvcError && error.code === "backend_unavailable" &&
+      /the hub sent nothing for 0.2 seconds/.test(error.message) &&
+      error.message.includes(`SVC_ONNX_MODEL_DIR=${dir}`);
+
+    // A server that takes the connection and never answers.
+    const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    const accepting = (async () => {
+      for await (const conn of silent) held.push(conn);
+    })();
+    try {
+      const endpoint = `http://127.0.0.1:${silent.addr.port}`;
+      await assert.rejects(
+        openHubModel({ model: MODEL, endpoint, modelsDir, stallMs: 200 }),
+        stalled,
+      );
+    } finally {
+      silent.close();
+      for (const conn of held) conn.close();
+      await accepting.catch(() => {});
+    }
+
+    // A hub that sends half of the graph, then nothing more.
+    const files = await tinyRepository();
+    const hub = fakeHub({
+      files,
+      serve: (path, bytes) =>
+        path === "onnx/model.onnx"
+          ? new ReadableStream({ start: (c) => c.enqueue(bytes.subarray(0, bytes.length >> 1)) })
+          : bytes,
+    });
+    try {
+      await assert.rejects(
+        openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir, stallMs: 200 }),
+        stalled,
+      );
+    } finally {
+      await hub.close();
+    }
+    const names = await listed(dir);
+    assert.ok(!names.includes(MANIFEST), "no record of a finished download");
+    assert.ok(!names.some((name) => name.startsWith(".")), `no partial file: ${names}`);
+  });
+});
+
 Deno.test("hub: a file altered after the download is fetched again", async () => {
   await withModelsDir(async (modelsDir) => {
     const hub = fakeHub({ files: await tinyRepository() });
