@@ -115,4 +115,10 @@ export {
   extractWithRetry,
   MAX_FACTS,
 } from "./llm/prompts.ts";
-export { normalised, providerError, type RetryOptions, withRetries } from "./llm/provider.ts";
+export {
+  normalised,
+  providerAt,
+  providerError,
+  type RetryOptions,
+  withRetries,
+} from "./llm/provider.ts";

@@ -96,6 +96,17 @@ for (const flavour of FLAVOURS) {
     await rejectsWith(llm.answer("x", ["y"]), "bad_request", /fake failure 400/);
   });
 
+  Deno.test(`${flavour.name}: a failed start names the URL it tried`, async () => {
+    await using fake = startFakeModelServer(flavour.name);
+    fake.fail(404, 5);
+    const url = flavour.name === "ollama" ? fake.url : `${fake.url}/v1`;
+    await rejectsWith(
+      flavour.embedder(fake.url, { retries: 0 }),
+      "backend_unavailable",
+      new RegExp(` at ${url} could not embed the text: it answered HTTP 404`),
+    );
+  });
+
   Deno.test(`${flavour.name}: a slow server times out as unavailable`, async () => {
     await using fake = startFakeModelServer(flavour.name);
     const llm = flavour.llm(fake.url, { timeoutMs: 100, retries: 0 });

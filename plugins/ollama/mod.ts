@@ -19,6 +19,7 @@ import {
   extractWithRetry,
   type Llm,
   normalised,
+  providerAt,
   providerError,
   type RetryOptions,
   withRetries,
@@ -71,11 +72,12 @@ export class OllamaEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OllamaOptions): Promise<OllamaEmbedder> {
     const probe = new OllamaEmbedder(options, 0);
-    const [vector] = await probe.#request(["dimension probe"]);
+    const where = providerAt("Ollama", options.host ?? DEFAULT_OLLAMA_HOST);
+    const [vector] = await probe.#request(["dimension probe"], undefined, where);
     return new OllamaEmbedder(options, vector.length);
   }
 
-  async #request(input: string[], signal?: AbortSignal): Promise<number[][]> {
+  async #request(input: string[], signal?: AbortSignal, provider = "Ollama"): Promise<number[][]> {
     const ollama = client(this.#options, signal);
     try {
       const { embeddings } = await withRetries(
@@ -89,7 +91,7 @@ export class OllamaEmbedder implements Embedder {
       return embeddings;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("Ollama", "embed the text", error);
+      throw providerError(provider, "embed the text", error);
     }
   }
 

@@ -20,6 +20,7 @@ import {
   extractWithRetry,
   type Llm,
   normalised,
+  providerAt,
   providerError,
 } from "../../src/kit.ts";
 
@@ -67,11 +68,16 @@ export class OpenAiEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OpenAiOptions): Promise<OpenAiEmbedder> {
     const probe = new OpenAiEmbedder(options, 0);
-    const [vector] = await probe.#request(["dimension probe"]);
+    const where = providerAt("The OpenAI-compatible API", probe.#client.baseURL);
+    const [vector] = await probe.#request(["dimension probe"], undefined, where);
     return new OpenAiEmbedder(options, vector.length);
   }
 
-  async #request(input: string[], signal?: AbortSignal): Promise<ArrayLike<number>[]> {
+  async #request(
+    input: string[],
+    signal?: AbortSignal,
+    provider = "The OpenAI-compatible API",
+  ): Promise<ArrayLike<number>[]> {
     try {
       const { data } = await this.#client.embeddings.create(
         { model: this.#options.model, input },
@@ -83,7 +89,7 @@ export class OpenAiEmbedder implements Embedder {
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("The OpenAI-compatible API", "embed the text", error);
+      throw providerError(provider, "embed the text", error);
     }
   }
 

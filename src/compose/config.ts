@@ -236,7 +236,13 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
   return {
     ollama: (): OllamaSettings => ({ model, timeoutMs, host: read.httpUrl("OLLAMA_HOST") }),
     openai: (): OpenAiSettings => {
-      const apiKey = read.text("OPENAI_API_KEY");
+      // Sent in a header: a placeholder such as "sk-…" would fail every request.
+      const apiKey = read.matching(
+        "OPENAI_API_KEY",
+        /^[\x21-\x7e]+$/,
+        "OPENAI_API_KEY must be the key as the provider issued it: visible ASCII characters, " +
+          "without spaces",
+      );
       const baseURL = read.httpUrl("OPENAI_BASE_URL");
       if (!apiKey && !baseURL) {
         read.problem(

@@ -147,6 +147,16 @@ Deno.test("a backend's settings are read only when it is selected", () => {
   ]);
 });
 
+Deno.test("an OpenAI key that no header can carry is refused at start, without being shown", () => {
+  for (const key of ["sk-…", "sk-abc def", "sk-abc\n"]) {
+    assert.deepEqual(problemsOf({ SVC_LLM: "openai", OPENAI_API_KEY: key }), [
+      "OPENAI_API_KEY must be the key as the provider issued it: visible ASCII characters, " +
+      "without spaces",
+    ]);
+  }
+  assert.ok(readConfig({ SVC_EMBEDDER: "openai", OPENAI_API_KEY: "sk-proj-A_b.1" }).ok);
+});
+
 Deno.test("the relayer's names: public URLs as origins, allowed hosts, required audience", () => {
   const result = readConfig({
     SVC_PUBLIC_URL: "https://svc.example/, http://LAN.example:8080",

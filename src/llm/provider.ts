@@ -94,6 +94,16 @@ export function providerError(provider: string, action: string, error: unknown):
   });
 }
 
+/**
+ * A provider's name with the URL it is reached at, for a start-up error: the URL without what may
+ * carry a credential (a user's part, a query).
+ */
+export function providerAt(provider: string, url: string): string {
+  if (!URL.canParse(url)) return provider;
+  const { origin, pathname } = new URL(url);
+  return `${provider} at ${origin}${pathname.replace(/\/+$/, "")}`;
+}
+
 /** L2-normalises a vector, checking its size. */
 export function normalised(
   vector: ArrayLike<number>,
