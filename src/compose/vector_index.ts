@@ -153,7 +153,18 @@ async function openPrevious(
         `this relayer cannot open to answer recalls meanwhile. Either ${offline}.`,
     );
   }
-  const { embedder, close } = await deps.openEmbedder(config);
+  let opened;
+  try {
+    opened = await deps.openEmbedder(config);
+  } catch (error) {
+    throw new SvcError(
+      "backend_unavailable",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}", which ` +
+        `answers recalls meanwhile and cannot be opened (${(error as Error).message}). ` +
+        `Either ${offline}.`,
+    );
+  }
+  const { embedder, close } = opened;
   if (!sameEmbedding(embedder, built)) {
     await close?.();
     throw new SvcError(

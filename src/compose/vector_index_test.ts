@@ -4,6 +4,7 @@ import { SvcError } from "../errors.ts";
 import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
 import { previousEmbedderConfig } from "./vector_index.ts";
+import { startFakeModelServer } from "../../tests/fakes/model_server.ts";
 
 function configOf(env: Record<string, string>) {
   const result = readConfig(env);
@@ -113,6 +114,30 @@ Deno.test("composition: another embedder is refused with both fixes named, then 
     } finally {
       await serving.close();
     }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: SVC_REINDEX=1 with the index's embedder down points to svc reindex", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-reindex-down-" });
+  await using model = startFakeModelServer("ollama");
+  const env = {
+    SVC_DATA_DIR: dataDir,
+    SVC_MODELS_DIR: TEST_MODELS_DIR,
+    OLLAMA_HOST: model.url,
+    SVC_EMBED_MODEL: "emb",
+  };
+  try {
+    await (await openBackends(configOf({ ...env, SVC_EMBEDDER: "ollama" }), silentLogger)).close();
+    model.fail(404, 10);
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical", SVC_REINDEX: "1" }), silentLogger),
+      (error) =>
+        error instanceof SvcError && error.code === "backend_unavailable" &&
+        /^Cannot reindex while serving: .*"ollama:emb".*HTTP 404/.test(error.message) &&
+        error.message.includes("deno task svc reindex --embedder NAME"),
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
