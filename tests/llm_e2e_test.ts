@@ -36,6 +36,12 @@ Deno.test("e2e: analyze and ask on the embedded default", async () => {
     await using relayer = await startRelayer(dataDir);
     const health = await (await fetch(`${relayer.url}/health`)).json();
     assert.equal(health.backends.llm, "local-extractive");
+    // The documented example is what the default answers.
+    const document = await (await fetch(`${relayer.url}/openapi.json`)).json();
+    const example = document.paths["/health"].get.responses[200].content["application/json"]
+      .example;
+    assert.deepEqual(example.backends, health.backends);
+    assert.deepEqual(Object.keys(example).sort(), Object.keys(health).sort());
     const { client } = await newAccountClient(dataDir, relayer.url);
     await analyzeThenAsk(client);
   } finally {

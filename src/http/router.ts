@@ -11,7 +11,7 @@
  */
 import type { ClaimWrite } from "../auth/verify.ts";
 import type { Operation } from "../backends/types.ts";
-import type { Shape } from "./fields.ts";
+import type { JsonSchema, Shape } from "./fields.ts";
 
 /** What `Deno.serve` tells a handler about the connection. */
 export interface ConnectionInfo {
@@ -80,7 +80,7 @@ export interface RouteDoc {
    */
   example?: { body?: unknown; query?: Record<string, unknown>; params?: Record<string, string> };
   /** A body the route reads without a declared `input` (a proxied one), described by hand. */
-  body?: { description: string; contentType?: string; example?: unknown };
+  body?: { description: string; contentType?: string; example?: unknown; schema?: JsonSchema };
   /** Its own responses by status (the errors every route of its kind has are added). */
   responses: Record<number, ResponseDoc>;
   /** Security other than the signed-request headers, by scheme name (`mcpBearer`, ...). */

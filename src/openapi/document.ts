@@ -228,11 +228,16 @@ function requestBody(route: DescribedRoute): Record<string, unknown> | undefined
     };
   }
   if (!doc?.body) return undefined;
-  const { description, contentType, example } = doc.body;
+  const { description, contentType, example, schema } = doc.body;
   return {
     required: true,
     description,
-    content: { [contentType ?? JSON_TYPE]: example !== undefined ? { example } : {} },
+    content: {
+      [contentType ?? JSON_TYPE]: {
+        ...(schema && { schema }),
+        ...(example !== undefined && { example }),
+      },
+    },
   };
 }
 

@@ -43,10 +43,10 @@ export function serviceRoutes(health: HealthInfo) {
               packageId: "0x…",
               backends: {
                 chain: "local-ledger",
-                cipher: "local",
+                cipher: "local-envelope-aes-256-gcm",
                 blobStore: "sqlite",
                 vectorStore: "encrypted",
-                embedder: "glove-100d",
+                embedder: "svc-glove100-sif-oov28-v1",
                 llm: "local-extractive",
               },
               receiptKey: "5f0c…",

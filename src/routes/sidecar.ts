@@ -135,8 +135,29 @@ export function sidecarRoutes(
       summary,
       description: "Forwarded to the sidecar's sponsor; rate-limited per client address.",
       body,
-      responses: { 200: { description: "Done.", example } },
+      responses: {
+        200: { description: "Done.", example },
+        400: {
+          description: "A missing or invalid field, or a transaction the sponsor does not pay " +
+            "for; `reason` names why (`malformed`, `expired`, `not_owner`, …).",
+        },
+        401: { description: "The owner's signature does not verify (`bad_signature`)." },
+        409: {
+          description: "Refused against the ledger's state: `replayed`, `account_exists`, " +
+            "`duplicate_key`.",
+        },
+        413: { description: "The body is over 64 KiB." },
+        429: { description: "Too many sponsored transactions from this address." },
+        501: { description: "No sponsor is configured for this chain." },
+        503: { description: "The sidecar is down." },
+      },
     },
+  });
+  const text = (description: string, maxLength: number) => ({
+    type: "string",
+    minLength: 1,
+    maxLength,
+    description,
   });
   return [
     route<HandlerContext>(
@@ -188,6 +209,18 @@ export function sidecarRoutes(
       sponsorDoc("Sponsor a ledger transaction (its gas is paid)", {
         description: "`{transactionKind (base64), sender}`, at most 64 KiB.",
         example: { transactionKind: "AAACAQ…", sender: "0x…" },
+        schema: {
+          type: "object",
+          required: ["transactionKind", "sender"],
+          properties: {
+            transactionKind: {
+              type: "string",
+              contentEncoding: "base64",
+              description: "The transaction's kind (its commands, without gas), BCS in base64.",
+            },
+            sender: text("The owner's address (`0x…`), who signs the transaction.", 256),
+          },
+        },
       }, { bytes: "AAAC…", digest: "5Hq…" }),
     ),
     route<HandlerContext>(
@@ -197,6 +230,14 @@ export function sidecarRoutes(
       sponsorDoc("Execute a sponsored transaction the owner signed", {
         description: "`{digest, signature}`, at most 64 KiB.",
         example: { digest: "5Hq…", signature: "AJ3…" },
+        schema: {
+          type: "object",
+          required: ["digest", "signature"],
+          properties: {
+            digest: text("The digest `/sponsor` answered.", 256),
+            signature: text("The owner's signature of the sponsored bytes (Sui, base64).", 4096),
+          },
+        },
       }, { digest: "5Hq…", effects: {} }),
     ),
   ];
