@@ -271,6 +271,26 @@ Deno.test("hostile: slow bodies time out with 408 and their budget is given back
   assert.deepEqual(served.problems, []);
 });
 
+Deno.test("hostile: past the shared body budget, 503 server_busy at once, and nothing is logged", async () => {
+  await using served = await serveRelayer({ bodyTimeoutMs: 1000, bodyBudgetBytes: 3 * MiB });
+  const alice = await served.t.newCaller();
+  const path = "/api/remember";
+  const body = JSON.stringify({ text: "x".repeat(2 * MiB - 100) });
+  const slow = await RawClient.open(served.port);
+  await slow.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "{");
+
+  const refused = await RawClient.open(served.port);
+  await refused.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "");
+  const busy = await refused.response();
+  refused.close();
+  assert.equal(busy.status, 503);
+  assert.equal(busy.body.code, "server_busy");
+  assert.equal(busy.headers.get("retry-after"), String(busy.body.retry_after_seconds));
+  assert.equal((await slow.response()).status, 408);
+  slow.close();
+  assert.deepEqual(served.problems, []);
+});
+
 /** Every entry of `kv`, as text. */
 async function snapshot(kv: Deno.Kv): Promise<string> {
   const entries = [];

@@ -20,7 +20,8 @@ export function errorResponse(error: unknown, requestId: string, logger: Logger)
     error = new SvcError("internal", "Internal error; see the relayer's logs for this request id");
   }
   const e = error as SvcError;
-  if (e.status >= 500) {
+  // A refusal under load is not a failure: logging each would let a flood fill the log.
+  if (e.status >= 500 && e.code !== "server_busy") {
     logger.warn("request failed", { request_id: requestId, code: e.code, error: e.cause ?? e });
   }
   const headers: Record<string, string> = { ...e.headers };
