@@ -486,7 +486,11 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
     });
   const huge = await post("/api/mcp", `"${"x".repeat(4 * 1024 * 1024)}"`);
   assert.equal(huge.status, 413);
-  assert.equal((await huge.json()).jsonrpc, "2.0");
+  assert.deepEqual((await huge.json()).error, {
+    code: -32000,
+    message: "Request body exceeds 4194304 bytes",
+    data: { limit_bytes: 4194304 },
+  });
   const ping = { jsonrpc: "2.0", method: "ping" };
   const batch = await post("/api/mcp", JSON.stringify(Array(65).fill(ping)));
   assert.equal(batch.status, 400);

@@ -24,7 +24,7 @@ import { readBody } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
-import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
+import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge } from "../routes/sidecar.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
@@ -205,7 +205,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     try {
       bytes = await readBody(request, MAX_MCP_BODY_BYTES);
     } catch {
-      return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`);
+      return mcpBodyTooLarge();
     }
     let body: unknown;
     try {

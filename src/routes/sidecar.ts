@@ -28,6 +28,19 @@ export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
 /** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 
+/** The JSON-RPC answer (413) to an MCP message over {@link MAX_MCP_BODY_BYTES}. */
+export function mcpBodyTooLarge(): Response {
+  const error = {
+    code: -32000,
+    message: `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`,
+    data: { limit_bytes: MAX_MCP_BODY_BYTES },
+  };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
+    status: 413,
+    headers: { "content-type": "application/json" },
+  });
+}
+
 const HOP_BY_HOP = [
   "connection",
   "keep-alive",
@@ -96,11 +109,7 @@ export function sidecarRoutes(
     } catch (error) {
       // MCP clients read JSON-RPC errors; the sidecar answers this one so for smaller limits.
       if (!(error instanceof SvcError) || error.code !== "payload_too_large") throw error;
-      const message = `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`;
-      return new Response(
-        JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
-        { status: 413, headers: { "content-type": "application/json" } },
-      );
+      return mcpBodyTooLarge();
     }
     return await forward(link, context, body);
   };
