@@ -77,10 +77,15 @@ export class GloveEmbedder implements Embedder {
       );
     }
     const bytes = encode(await convert(file.readable, WORDS));
-    await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
     const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeFile(temporary, bytes, { mode: 0o600 });
-    await Deno.rename(temporary, path);
+    try {
+      await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
+      await Deno.writeFile(temporary, bytes, { mode: 0o600 });
+      await Deno.rename(temporary, path);
+    } catch {
+      // A directory that cannot be written: the vectors are converted again at each start.
+      await Deno.remove(temporary).catch(() => {});
+    }
     return new GloveEmbedder(decode(bytes)!);
   }
 

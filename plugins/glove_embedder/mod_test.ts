@@ -135,3 +135,19 @@ Deno.test("glove: the cache is rebuilt when damaged, and the recipe names the in
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("glove: a cache folder that cannot be written is no obstacle", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/file`, "");
+    const unwritable = await GloveEmbedder.open({ cacheDir: `${dir}/file/models` });
+    const cached = await open();
+    assert.deepEqual(
+      await unwritable.embed(["a cup of tea"]),
+      await cached.embed(["a cup of tea"]),
+    );
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["file"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
