@@ -22,8 +22,7 @@
  * A delete removes the listing entry, then the bytes, then the metadata (which tells where the
  * entry is, so a delete cut short by a crash is finished by the same delete again), syncing each
  * folder it changed; folders stay. A delete naming a memory leaves a blob whose metadata names
- * another. Ids that are not 43 base64url characters are ignored: no path
- * is ever made from them.
+ * another. Ids that are not 43 base64url characters are ignored: no path is ever made from them.
  */
 import {
   backendError,
