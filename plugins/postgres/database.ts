@@ -58,13 +58,19 @@ export class Database {
    */
   static async open(options: DatabaseOptions): Promise<Database> {
     const logger = options.logger ?? silentLogger;
-    const sql = postgres(options.url, {
-      max: options.pool ?? 10,
-      onnotice: () => {},
-      // Times and numbers come back as PostgreSQL sends them; each store converts its own.
-      types: { bigint: postgres.BigInt },
-      connection: { application_name: "svc" },
-    });
+    let sql: Sql;
+    try {
+      sql = postgres(options.url, {
+        max: options.pool ?? 10,
+        onnotice: () => {},
+        // Times and numbers come back as PostgreSQL sends them; each store converts its own.
+        types: { bigint: postgres.BigInt },
+        connection: { application_name: "svc" },
+      });
+    } catch {
+      // The client's error repeats the URL, password included.
+      throw new SvcError("bad_request", "Cannot connect to PostgreSQL: its URL cannot be read");
+    }
     const where = describeUrl(options.url);
     try {
       await sql`select 1`;

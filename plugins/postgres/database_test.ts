@@ -64,6 +64,14 @@ Deno.test("an unreachable database is a clear error that does not repeat the pas
     assert.doesNotMatch(error.message, /hunter2secret/);
     return true;
   });
+  // A URL the client cannot read: its error would repeat it.
+  await assert.rejects(
+    Database.open({ url: "postgres://svc:hunter2secret@127.0.0.1:99999/svc" }),
+    (error: SvcError) => {
+      assert.equal(error.message, "Cannot connect to PostgreSQL: its URL cannot be read");
+      return true;
+    },
+  );
 });
 
 Deno.test("a notification reaches every listening pool", async () => {

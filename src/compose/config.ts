@@ -325,15 +325,39 @@ function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
   return { kind, seal: readSealSettings(read) };
 }
 
+/** What is wrong with a PostgreSQL URL, or `undefined`; the URL itself is never repeated. */
+function databaseUrlProblem(url: string): string | undefined {
+  const escapes = "percent-encode the user's and password's special characters (@ as %40, " +
+    "# as %23, / as %2F, ? as %3F, % as %25)";
+  if (!/^postgres(ql)?:\/\//.test(url)) return "must start with postgres:// or postgresql://";
+  // Read as the PostgreSQL client reads it: of several hosts (h1:5432,h2:5432), the first.
+  const authority = url.slice(url.indexOf("://") + 3).split(/[?/]/)[0];
+  const hosts = authority.slice(authority.lastIndexOf("@") + 1);
+  const first = url.replace(hosts, hosts.split(",")[0]);
+  if (!URL.canParse(first)) {
+    return `cannot be read as a URL: check the host and port, and ${escapes}`;
+  }
+  const { hash, username, password } = new URL(first);
+  if (hash) return `has a # outside its password: ${escapes}`;
+  try {
+    decodeURIComponent(username + password);
+  } catch {
+    return `has a malformed %-escape in its user or password: ${escapes}`;
+  }
+}
+
 function readStore(read: SettingsReader): StoreConfig {
   const kind = read.choice("SVC_STORE", "embedded", ["embedded", "postgres"]);
   if (kind === "embedded") return { kind };
   const url = read.text("SVC_DATABASE_URL") ?? "";
-  if (!/^postgres(ql)?:\/\/./.test(url)) {
-    // The value may carry a password: it is not repeated.
+  const wrong = url && databaseUrlProblem(url);
+  if (!url) {
     read.problem(
       "SVC_STORE=postgres needs SVC_DATABASE_URL, such as postgres://svc@db.example:5432/svc",
     );
+  } else if (wrong) {
+    // The value may carry a password: it is not repeated.
+    read.problem(`SVC_DATABASE_URL ${wrong} (its value is not shown: it may hold a password)`);
   }
   if (!read.text("SVC_MASTER_KEY")) {
     read.problem(

@@ -287,3 +287,32 @@ Deno.test("SVC_EMBEDDER=use: the sentence encoder, with the models directory for
   assert.ok(result.ok);
   assert.deepEqual(result.config.embedder, { kind: "use", modelsDir: "/var/svc/models" });
 });
+
+Deno.test("SVC_DATABASE_URL: what postgres cannot read is refused at start, never shown", () => {
+  const base = { SVC_STORE: "postgres", SVC_MASTER_KEY: "ab".repeat(32) };
+  const cases: [string, RegExp][] = [
+    ["postgres://svc:S3cret@127.0.0.1:99999/svc", /cannot be read as a URL/],
+    ["postgres://svc:S3cret@127.0.0.1:abc/svc", /cannot be read as a URL/],
+    ["postgres://svc:S3cret@[::1/svc", /cannot be read as a URL/],
+    ["postgres://svc:pa@ssS3cret#word@127.0.0.1/svc", /has a # outside its password/],
+    ["postgres://svc:p%zzS3cret@127.0.0.1/svc", /malformed %-escape/],
+    ["mysql://svc:S3cret@127.0.0.1/svc", /must start with postgres:\/\//],
+  ];
+  for (const [url, reason] of cases) {
+    const problems = problemsOf({ ...base, SVC_DATABASE_URL: url });
+    assert.equal(problems.length, 1, url);
+    assert.match(problems[0], /^SVC_DATABASE_URL /);
+    assert.match(problems[0], reason);
+    assert.ok(!problems[0].includes("S3cret"), problems[0]);
+  }
+  assert.match(problemsOf(base)[0], /^SVC_STORE=postgres needs SVC_DATABASE_URL, such as/);
+  for (
+    const url of [
+      "postgres://svc:p%40ss%23@db.example:5432/svc",
+      "postgresql:///svc",
+      "postgres://svc@h1:5432,h2:5433/svc?sslmode=require",
+    ]
+  ) {
+    assert.ok(readConfig({ ...base, SVC_DATABASE_URL: url }).ok, url);
+  }
+});
