@@ -16,7 +16,11 @@ import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
-import { defaultAllowedHosts, listeningOrigins } from "./src/http/relayer_names.ts";
+import {
+  bypassProxyForLoopback,
+  defaultAllowedHosts,
+  listeningOrigins,
+} from "./src/http/relayer_names.ts";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -29,6 +33,7 @@ const config = result.config;
 const logger = createLogger(config.logLevel);
 // Everything created from here on (and by the sidecar, which inherits it) is owner-only.
 restrictNewFiles();
+bypassProxyForLoopback();
 /** The `Host` names the MCP routes and the dashboard answer to. */
 /** The machine's own addresses and name, which a relayer bound to every address answers to. */
 const machineNames = [Deno.hostname(), ...Deno.networkInterfaces().map((i) => i.address)];

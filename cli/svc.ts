@@ -31,6 +31,7 @@ import { submitTransaction, type TransactionKind } from "../plugins/local_ledger
 import { SvcError } from "../src/errors.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
+import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
 import {
   delegateKeyJson,
@@ -367,6 +368,7 @@ const unreachable = (error: unknown) =>
 if (import.meta.main) {
   // The ledger and owner keys it creates in the data directory are the user's only.
   restrictNewFiles();
+  bypassProxyForLoopback();
   const json = Deno.args.includes("--json");
   try {
     const out = await run(Deno.args);

@@ -12,6 +12,7 @@ import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
 import { describeKeyLimits } from "../src/auth/key_limits.ts";
+import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
@@ -23,6 +24,7 @@ import {
   UsageError,
 } from "./svc_mcp/options.ts";
 
+bypassProxyForLoopback();
 const env = Deno.env.toObject();
 let options: StdioOptions;
 try {

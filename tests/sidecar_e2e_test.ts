@@ -124,3 +124,30 @@ Deno.test("e2e sidecar: a relayer killed with SIGKILL leaves no orphan sidecar",
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("e2e sidecar: a proxy set for outbound traffic takes none of the loopback calls", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const proxy = `http://127.0.0.1:${closed.addr.port}`; // nothing answers there
+  closed.close();
+  const env = { HTTP_PROXY: proxy, http_proxy: proxy, no_proxy: "corp.example" };
+  try {
+    await using relayer = await startRelayer(dataDir, env);
+    await waitFor("the sidecar is up", async () => (await sidecarStatus(relayer)) === "up");
+    const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", "--unstable-kv", "cli/svc.ts", "recall", "tea", "--json"],
+      env: {
+        ...env,
+        SVC_SERVER_URL: relayer.url,
+        SVC_DELEGATE_KEY: privateKey,
+        SVC_ACCOUNT_ID: accountId,
+      },
+      cwd: new URL("..", import.meta.url),
+    }).output();
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)).results, []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -21,6 +21,17 @@ export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::
 
 const WILDCARD_BINDS = new Set(["0.0.0.0", "::", "[::]", ""]);
 
+/**
+ * Keeps loopback requests away from a proxy: with `HTTP_PROXY` set for the machine's outbound
+ * traffic, `fetch` would send the relayer's calls to its sidecar (and a command's to a local
+ * relayer) to the proxy, which cannot reach them. Adds the loopback names to `NO_PROXY`, which
+ * `fetch` reads at its first request: an entry point calls this before any.
+ */
+export function bypassProxyForLoopback(): void {
+  const given = Deno.env.get("NO_PROXY") ?? Deno.env.get("no_proxy");
+  Deno.env.set("NO_PROXY", [given, "localhost,127.0.0.1,::1"].filter(Boolean).join(","));
+}
+
 /** `host[:port]` parsed and normalised as a URL would (lower case, IPv6 in brackets). */
 function parseHost(value: string): { hostname: string; port: string } | undefined {
   if (value.length > 300 || /[\s/\\@?#]/.test(value) || !URL.canParse(`http://${value}`)) {

@@ -32,7 +32,20 @@ const PROBE_MS = 1000;
 /** Failed probes in a row after which a running sidecar counts as hung and is killed. */
 const HUNG_AFTER = 5;
 /** Environment a Deno child needs to find its caches. */
-const RUNTIME_ENV = ["HOME", "PATH", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"];
+const RUNTIME_ENV = [
+  "HOME",
+  "PATH",
+  "DENO_DIR",
+  "XDG_CACHE_HOME",
+  "TMPDIR",
+  // A proxy for outbound calls (a Sui node), and the loopback names kept away from it.
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -108,6 +121,8 @@ export class SidecarSupervisor implements SidecarLink {
       args: [
         "run",
         "--no-prompt",
+        // Its packages are in node_modules already: no registry look-up at each start.
+        "--cached-only",
         "--unstable-kv",
         `--config=${CONFIG}`,
         `--allow-net=${hosts}`,
