@@ -48,8 +48,9 @@ export async function openKeys(
     throw new SvcError(
       "conflict",
       `Cannot open the vector index in ${where}: it was written under another master key. ` +
-        `Either start with that key (SVC_MASTER_KEY, or the data directory's master.key), ` +
-        `or ${fix}.`,
+        `Start with that key (SVC_MASTER_KEY, or the data directory's master.key): the ` +
+        `memories' own keys are wrapped under it too, so without it nothing here can be read. ` +
+        `Only with SVC_CIPHER=seal, whose keys do not depend on it, ${fix}.`,
     );
   }
   if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {

@@ -261,7 +261,8 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     if (!stored || stored.byteLength !== WRAPPED_BYTES) {
       throw new SvcError(
         "forbidden",
-        "Cannot decrypt: the memory was erased, or the ciphertext belongs to another owner",
+        "Cannot decrypt: no key is held for this memory (it was erased, the ciphertext " +
+          "belongs to another owner, or the key store was restored from a backup older than it)",
       );
     }
     try {

@@ -116,7 +116,8 @@ export class MemoryCipher implements Cipher {
     if (!key && headerBytes > 1) {
       throw new SvcError(
         "forbidden",
-        "Cannot decrypt: the memory was erased, or the ciphertext belongs to another owner",
+        "Cannot decrypt: no key is held for this memory (it was erased, the ciphertext " +
+          "belongs to another owner, or the key store was restored from a backup older than it)",
       );
     }
     try {
