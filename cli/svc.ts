@@ -210,11 +210,12 @@ async function run(args: string[]): Promise<Output> {
   if (command === "account" && sub === "create") {
     const owner = await generateKeyPair();
     const address = addressOf(owner.publicKey);
-    const keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
-    const { effects } = await withLedger(
-      dataDir,
-      (l) => submitTransaction(l, owner, { kind: "create_account" }),
-    );
+    let keyFile = "";
+    // Saved once the ledger is open, and before the account exists: never an account without it.
+    const { effects } = await withLedger(dataDir, async (l) => {
+      keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
+      return await submitTransaction(l, owner, { kind: "create_account" });
+    });
     const accountId = (effects as TransactionEffects).account_id;
     return {
       json: { accountId, owner: address },

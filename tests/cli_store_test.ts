@@ -30,3 +30,17 @@ Deno.test("the ledger commands read only where the ledger is, not the relayer's 
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("svc account create with the database down saves no owner key", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `postgres://svc:pw@127.0.0.1:${closed.addr.port}/svc`; // nothing answers there
+  closed.close();
+  try {
+    const env = { SVC_STORE: "postgres", SVC_DATABASE_URL: url, SVC_MASTER_KEY: MASTER_KEY };
+    await assert.rejects(svcCli(dataDir, ["account", "create"], env), /exited 1.*refused/s);
+    assert.equal(await Deno.stat(`${dataDir}/owner_keys`).catch(() => null), null);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
