@@ -43,7 +43,8 @@ async function masterKeyOf(dataDir: string, configured: string | undefined): Pro
     );
   }
   if (configured !== undefined && stored !== undefined && configured !== stored) {
-    throw new UsageError(
+    throw new SvcError(
+      "conflict",
       `SVC_MASTER_KEY is not the master key of ${dataDir} (master.key): the data directory's ` +
         "memories open only with its own key. Unset SVC_MASTER_KEY, or set it to that key",
     );

@@ -104,6 +104,13 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
 
     // --- The copy, cut short, then run again to the end.
     const env = { SVC_DATABASE_URL: db.url, ...EMBEDDER };
+    await assert.rejects(
+      svcCli(dataDir, ["migrate-store", "--to", "postgres"], {
+        ...env,
+        SVC_MASTER_KEY: "cd".repeat(32),
+      }),
+      /exited 1: .*is not the master key of/,
+    );
     const seen = await interruptedCopy(dataDir, env);
     assert.match(seen, /migrate-store: ledger: 1 accounts copied/);
     const probe = await Database.open({ url: db.url, pool: 1, migrate: false });

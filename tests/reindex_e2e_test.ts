@@ -158,7 +158,7 @@ Deno.test("e2e reindex: refused without SVC_REINDEX; with it, SIGKILL part-way, 
   const beside = await cliReindex(dataDir, "lexical");
   assert.equal(beside.code, 1);
   assert.equal(beside.json.code, "conflict");
-  assert.match(beside.json.error, /another process holds the vector index/);
+  assert.match(beside.json.error, /another process holds the vector index.*SVC_REINDEX=1/);
   await relayer.stop();
   const offline = await cliReindex(dataDir, "lexical");
   assert.equal(offline.code, 0, JSON.stringify(offline.json));

@@ -380,11 +380,14 @@ export async function lockIndex(dataDir: string, holder: string): Promise<IndexL
     if (!locked) file.close();
   }
   if (!locked) {
+    const instead = holder === "reindex"
+      ? "; to change the embedder while a relayer serves, restart it with SVC_REINDEX=1 and " +
+        "the new SVC_EMBEDDER instead"
+      : "";
     throw new SvcError(
       "conflict",
       `Cannot ${holder}: another process holds the vector index of ${dataDir} (${path}): a ` +
-        `relayer, or \`svc reindex\`. Stop it first; to change the embedder while a relayer ` +
-        `serves, restart it with SVC_REINDEX=1 and the new SVC_EMBEDDER instead.`,
+        `relayer, or \`svc reindex\`. Stop it first${instead}.`,
     );
   }
   return {
