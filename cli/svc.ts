@@ -45,6 +45,7 @@ import {
   MEMORY_USAGE,
   need,
   type Output,
+  relayerUrl,
   runMemoryCommand,
   UsageError,
 } from "./svc_memories.ts";
@@ -366,6 +367,18 @@ const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_
 const unreachable = (error: unknown) =>
   error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
 
+/** For a refused signature: which relayer refused it (as a client command picks it). */
+function refusedHint(args: string[]): string {
+  const at = args.findIndex((arg) => arg === "--relayer" || arg.startsWith("--relayer="));
+  const flag = at < 0
+    ? undefined
+    : args[at].includes("=")
+    ? args[at].slice(args[at].indexOf("=") + 1)
+    : args[at + 1];
+  return `\n(The relayer at ${relayerUrl(flag, (name) => Deno.env.get(name))} refused it: ` +
+    "check SVC_DELEGATE_KEY and SVC_ACCOUNT_ID, or --relayer or SVC_SERVER_URL for another.)";
+}
+
 if (import.meta.main) {
   // The ledger and owner keys it creates in the data directory are the user's only.
   restrictNewFiles();
@@ -382,7 +395,14 @@ if (import.meta.main) {
     const details = error instanceof SvcError ? error.details : {};
     if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
     if (usage) console.error(message ? `svc: ${message}\n${HELP_HINT}` : USAGE);
-    else if (!json) console.error(`svc: ${message}${unreachable(error) ? UNREACHABLE_HINT : ""}`);
+    else if (!json) {
+      const hint = unreachable(error)
+        ? UNREACHABLE_HINT
+        : code === "unauthorized"
+        ? refusedHint(Deno.args)
+        : "";
+      console.error(`svc: ${message}${hint}`);
+    }
     Deno.exit(usage ? 2 : 1);
   }
 }

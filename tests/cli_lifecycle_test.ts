@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { verifyReceipt } from "../src/client/mod.ts";
+import { generateKeyPair } from "../src/auth/keys.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 import { freePort, ROOT } from "./relayer_process.ts";
@@ -182,6 +183,26 @@ Deno.test("CLI: a relayer that cannot be reached is named, with how to start or 
   assert.match(failed.stderr, new RegExp(`Cannot reach the relayer at ${nowhere}`));
   assert.match(failed.stderr, /deno task start.*--relayer or SVC_SERVER_URL/s);
   assert.doesNotMatch(failed.stderr, /\n\s+at /, "no stack trace");
+});
+
+Deno.test("CLI: a key the relayer refuses is named with the relayer that refused it", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const stranger = { ...who, key: await generateKeyPair() };
+  const refused = await svc(stack.url, stranger, ["recall", "bees"]);
+  assert.equal(refused.code, 1);
+  assert.match(
+    refused.stderr,
+    new RegExp(`\\(The relayer at ${stack.url} refused it: check SVC_DELEGATE_KEY`),
+  );
+  const flagged = await svc(
+    stack.url,
+    stranger,
+    ["recall", "bees", `--relayer=${stack.url}`],
+    "",
+    {},
+  );
+  assert.match(flagged.stderr, new RegExp(`The relayer at ${stack.url} refused it`));
 });
 
 Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
