@@ -10,6 +10,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
+import { textValue } from "../http/validate.ts";
+import { MAX_ANALYZE_BYTES, MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 import { scopeRefusal } from "./refusals.ts";
 import { VERSION } from "../version.ts";
 
@@ -237,6 +239,8 @@ export function createMcpServer(session: ToolSession): McpServer {
       thread?: string;
     }) =>
       attempt(async () => {
+        // Checked here: a text over the request's own limit would be refused as a body.
+        textValue(text, "text", MAX_TEXT_BYTES);
         const answer = await client.remember(text, { namespace: ns(namespace), tags, thread });
         if (answer.status === "duplicate") {
           return done(
@@ -272,6 +276,7 @@ export function createMcpServer(session: ToolSession): McpServer {
       min_score?: number;
     }) =>
       attempt(async () => {
+        textValue(query, "query", MAX_QUERY_BYTES);
         const found = await client.recall(query, {
           limit,
           namespace: ns(namespace),
@@ -290,6 +295,7 @@ export function createMcpServer(session: ToolSession): McpServer {
     MEMORY_TOOLS.svc_analyze,
     ({ text, namespace }: { text: string; namespace?: string }) =>
       attempt(async () => {
+        textValue(text, "text", MAX_ANALYZE_BYTES);
         const analysis = await client.analyze(text, { namespace: ns(namespace) });
         const ids = analysis.facts.flatMap((fact) => fact.job_id ? [fact.job_id] : []);
         const jobs = ids.length ? (await client.jobs(ids)).results : [];
@@ -390,6 +396,7 @@ export function createMcpServer(session: ToolSession): McpServer {
     MEMORY_TOOLS.svc_update,
     ({ id, text, tags }: { id: string; text: string; tags?: string[] }) =>
       attempt(async () => {
+        textValue(text, "text", MAX_TEXT_BYTES);
         const { job_id } = await client.update(id, { text, tags });
         const job = await client.waitForJob(job_id, { timeoutMs: session.waitMs })
           .catch(() => null);

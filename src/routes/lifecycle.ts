@@ -17,7 +17,7 @@ import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
-import { MAX_TEXT_BYTES } from "./memories.ts";
+import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 const unknown = () => new SvcError("not_found", "No such memory");
 

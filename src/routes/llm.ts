@@ -6,8 +6,8 @@ import { integer, namespace, object, text } from "../http/fields.ts";
 import type { LlmService } from "../services/llm.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
+import { MAX_ANALYZE_BYTES } from "../text_limits.ts";
 
-export const MAX_ANALYZE_BYTES = 64 * 1024;
 export const MAX_QUESTION_BYTES = 64 * 1024;
 
 const ANALYZE = object({

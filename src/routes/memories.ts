@@ -31,9 +31,7 @@ import {
   EXAMPLE_OWNER,
   EXAMPLE_RESULT,
 } from "./examples.ts";
-
-export const MAX_TEXT_BYTES = 1024 * 1024;
-export const MAX_QUERY_BYTES = 64 * 1024;
+import { MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 
 /** What remember and each bulk item take besides the text. */
 const itemFields = {

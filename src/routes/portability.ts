@@ -27,7 +27,7 @@ import {
 } from "../services/import.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
-import { MAX_TEXT_BYTES } from "./memories.ts";
+import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 /** The body limit of an import request: 500 lines of short memories, or a few long ones. */
 export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;

@@ -1,0 +1,11 @@
+/**
+ * How long the texts of requests may be, in bytes of UTF-8: the routes refuse longer ones, and
+ * the MCP tools check the same before they send a request.
+ */
+
+/** A memory's text (remember, update, import): 1 MiB. */
+export const MAX_TEXT_BYTES = 1024 * 1024;
+/** A recall's query: 64 KiB. */
+export const MAX_QUERY_BYTES = 64 * 1024;
+/** The text analyze extracts facts from: 64 KiB. */
+export const MAX_ANALYZE_BYTES = 64 * 1024;
