@@ -11,6 +11,7 @@ import {
   type SvcClientOptions,
   verifyReceipt,
 } from "../src/client/mod.ts";
+import { isHttpUrl } from "../src/settings_reader.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
@@ -74,8 +75,15 @@ export function relayerUrl(
   env: (name: string) => string | undefined,
 ): string {
   const port = env("SVC_PORT") ?? "";
-  return flag ?? (env("SVC_SERVER_URL") ||
+  const url = flag ?? (env("SVC_SERVER_URL") ||
     `http://127.0.0.1:${/^[1-9][0-9]{0,4}$/.test(port) ? port : "8000"}`);
+  if (!isHttpUrl(url)) {
+    throw new UsageError(
+      `${flag === undefined ? "SVC_SERVER_URL" : "--relayer"} must be an http(s) URL, such as ` +
+        "http://127.0.0.1:8000",
+    );
+  }
+  return url;
 }
 
 export function need(value: string | undefined, what: string): string {

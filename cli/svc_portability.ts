@@ -233,6 +233,9 @@ async function runImport(
   io: PortabilityIo,
 ) {
   const file = need(words[0], "the file to import");
+  if (!(await Deno.stat(file).catch(() => null))?.isFile) {
+    throw new UsageError(`there is no file ${file} to import`);
+  }
   const format = values.from;
   if (format !== undefined && !FOREIGN_FORMATS.includes(format as ForeignFormat)) {
     throw new UsageError(`--from must be one of ${FOREIGN_FORMATS.join(", ")}`);

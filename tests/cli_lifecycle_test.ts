@@ -185,6 +185,22 @@ Deno.test("CLI: a relayer that cannot be reached is named, with how to start or 
   assert.doesNotMatch(failed.stderr, /\n\s+at /, "no stack trace");
 });
 
+Deno.test("CLI: a relayer address that is not a URL, or a file that is not there, is a usage error", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  for (
+    const [args, env, message] of [
+      [["recall", "bees", "--relayer", "notaurl"], {}, /^svc: --relayer must be an http\(s\) URL/],
+      [["recall", "bees"], { SVC_SERVER_URL: "ftp://x" }, /^svc: SVC_SERVER_URL must be an http/],
+      [["import", "nope.svc"], { SVC_SERVER_URL: stack.url }, /^svc: there is no file nope.svc/],
+    ] as const
+  ) {
+    const run = await svc(stack.url, who, [...args], undefined, env);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, message);
+  }
+});
+
 Deno.test("CLI: a key the relayer refuses is named with the relayer that refused it", async () => {
   await using stack = await startMcpStack();
   const who = await stack.test.newCaller();
