@@ -170,7 +170,13 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     await page.getByRole("button", { name: "Show backup" }).click();
     assert.match(await page.getByRole("note").innerText(), /Anyone holding this backup/);
     assert.doesNotMatch(await page.getByLabel("Wallet backup").innerText(), /svc-owner-key/);
-    await page.getByRole("button", { name: "Reveal key" }).click();
+    const reveal = page.getByRole("button", { name: "Reveal key" });
+    // The button names the key it reveals; no id on the page is used twice.
+    const controlled = await reveal.getAttribute("aria-controls");
+    assert.equal(await page.locator(`#${controlled}`).getAttribute("aria-label"), "Wallet backup");
+    const ids = await page.locator("[id]").evaluateAll((nodes) => nodes.map((n) => n.id));
+    assert.deepEqual(ids, [...new Set(ids)]);
+    await reveal.click();
     const backup = await page.getByLabel("Wallet backup").innerText();
     assert.equal(JSON.parse(backup).address, owner);
     const other = await browser.newContext();

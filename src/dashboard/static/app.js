@@ -97,12 +97,16 @@ function backupPanel(wallet, onContinue) {
   const json = exportBackup(wallet);
   const backup = h("pre", {
     class: "backup",
-    id: "backup",
+    id: "wallet-backup",
     tabindex: "0",
     "aria-label": "Wallet backup",
   });
   backup.textContent = "•••• hidden ••••";
-  const reveal = h("button", { type: "button", class: "secondary", "aria-controls": "backup" });
+  const reveal = h("button", {
+    type: "button",
+    class: "secondary",
+    "aria-controls": "wallet-backup",
+  });
   reveal.textContent = "Reveal key";
   reveal.addEventListener("click", async () => {
     const shown = reveal.textContent === "Hide key";
