@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
@@ -44,6 +44,9 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     const readerKey = await generateKeyPair();
     const accountId = await addAgent(page, "writer agent", writerKey.publicKey);
     await addAgent(page, "reader agent", readerKey.publicKey);
+    // Another agent signed in under the same label (the same machine, twice).
+    const twinKey = await generateKeyPair();
+    await addAgent(page, "reader agent", twinKey.publicKey);
     const clientOf = (privateKey: string) =>
       SvcClient.create({ baseUrl: relayer!.url, privateKey, accountId });
     const writer = await clientOf(writerKey.privateKey);
@@ -69,8 +72,15 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     assert.doesNotMatch(text, /who loves the beach/, "the query is never shown");
     await screenshot(page, "activity");
 
-    // Filter by agent, then operation, then namespace.
-    await page.getByLabel("Agent").selectOption({ label: "reader agent" });
+    // Filter by agent (the two "reader agent"s told apart), then operation, then namespace.
+    const agentOptions = await page.getByLabel("Agent").locator("option").allInnerTexts();
+    const short = (key: string) => addressOf(key).slice(0, 10);
+    assert.ok(
+      agentOptions.some((o) => o.startsWith(`reader agent (${short(readerKey.publicKey)}`)),
+      agentOptions.join(", "),
+    );
+    assert.equal(new Set(agentOptions).size, agentOptions.length);
+    await page.getByLabel("Agent").selectOption(addressOf(readerKey.publicKey));
     await page.waitForURL(/\/activity\?key=0x[0-9a-f]{64}$/);
     await page.getByText("Showing 2 entries, newest first.").waitFor();
     await page.getByLabel("Operation").selectOption("get");

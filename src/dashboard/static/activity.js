@@ -59,9 +59,18 @@ export async function activity({ wallet, owned }) {
   names.set(wallet.address, "You (owner key)");
   const nameOf = (key) => names.get(key.address) || key.label || short(key.address);
 
+  // A label two keys share is told apart by the address.
+  const labels = owned.delegate_keys.map((k) => k.label);
+  const shared = new Set(labels.filter((label, i) => label && labels.indexOf(label) !== i));
+  const optionOf = (k) =>
+    !k.label
+      ? short(k.address)
+      : shared.has(k.label)
+      ? `${k.label} (${short(k.address)})`
+      : k.label;
   const agents = picker("filter-key", "Agent", [
     ["", "All agents"],
-    ...owned.delegate_keys.map((k) => [k.address, k.label || short(k.address)]),
+    ...owned.delegate_keys.map((k) => [k.address, optionOf(k)]),
     [wallet.address, "You (owner key)"],
   ], filter.key);
   const operations = picker(
