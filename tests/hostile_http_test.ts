@@ -223,22 +223,30 @@ Deno.test("hostile: a request refused on its headers is answered without waiting
   }
 });
 
+/**
+ * A remember of 2 MiB from `alice` whose body stops after its first byte (`slow`, still open),
+ * then another of the same size: the answer to the second, which the first leaves no room for.
+ */
+async function secondLargeBody(served: Served, alice: Caller) {
+  const path = "/api/remember";
+  const body = JSON.stringify({ text: "x".repeat(2 * MiB - 100) });
+  const slow = await RawClient.open(served.port);
+  await slow.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "{");
+  const refused = await RawClient.open(served.port);
+  await refused.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "");
+  const answer = await refused.response();
+  refused.close();
+  return { path, body, slow, answer };
+}
+
 Deno.test("hostile: slow bodies time out with 408 and their budget is given back; past the budget, 429 at once", async () => {
   await using served = await serveRelayer({
     bodyTimeoutMs: 1000,
     bodyBudgetPerAddressBytes: 3 * MiB,
   });
   const alice = await served.t.newCaller();
-  const path = "/api/remember";
-  const body = JSON.stringify({ text: "x".repeat(2 * MiB - 100) });
-  const slow = await RawClient.open(served.port);
-  await slow.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "{");
-
   // The address's budget is held by the slow body: another large one is refused unread...
-  const refused = await RawClient.open(served.port);
-  await refused.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "");
-  const tooMany = await refused.response();
-  refused.close();
+  const { path, body, slow, answer: tooMany } = await secondLargeBody(served, alice);
   assert.equal(tooMany.status, 429);
   assert.equal(tooMany.body.code, "rate_limited");
   assert.equal(tooMany.headers.get("retry-after"), String(tooMany.body.retry_after_seconds));
@@ -273,16 +281,7 @@ Deno.test("hostile: slow bodies time out with 408 and their budget is given back
 
 Deno.test("hostile: past the shared body budget, 503 server_busy at once, and nothing is logged", async () => {
   await using served = await serveRelayer({ bodyTimeoutMs: 1000, bodyBudgetBytes: 3 * MiB });
-  const alice = await served.t.newCaller();
-  const path = "/api/remember";
-  const body = JSON.stringify({ text: "x".repeat(2 * MiB - 100) });
-  const slow = await RawClient.open(served.port);
-  await slow.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "{");
-
-  const refused = await RawClient.open(served.port);
-  await refused.send("POST", path, await signedHeaders(alice, "POST", path, body), body.length, "");
-  const busy = await refused.response();
-  refused.close();
+  const { slow, answer: busy } = await secondLargeBody(served, await served.t.newCaller());
   assert.equal(busy.status, 503);
   assert.equal(busy.body.code, "server_busy");
   assert.equal(busy.headers.get("retry-after"), String(busy.body.retry_after_seconds));
