@@ -34,6 +34,8 @@ export type NotificationHandler = (payload: string) => void;
 export function describeUrl(url: string): string {
   try {
     const { hostname, port, pathname } = new URL(url);
+    // An @ past the host is a password's, cut short by an unescaped / in it.
+    if (pathname.includes("@")) return "the configured database";
     return `${hostname}${port ? `:${port}` : ""}${pathname}`;
   } catch {
     return "the configured database";

@@ -330,17 +330,21 @@ function databaseUrlProblem(url: string): string | undefined {
   const escapes = "percent-encode the user's and password's special characters (@ as %40, " +
     "# as %23, / as %2F, ? as %3F, % as %25)";
   if (!/^postgres(ql)?:\/\//.test(url)) return "must start with postgres:// or postgresql://";
-  // Read as the PostgreSQL client reads it: of several hosts (h1:5432,h2:5432), the first.
+  // The PostgreSQL client accepts several hosts (h1:5432,h2:5432); the first stands for them.
   const authority = url.slice(url.indexOf("://") + 3).split(/[?/]/)[0];
   const hosts = authority.slice(authority.lastIndexOf("@") + 1);
   const first = url.replace(hosts, hosts.split(",")[0]);
   if (!URL.canParse(first)) {
     return `cannot be read as a URL: check the host and port, and ${escapes}`;
   }
-  const { hash, username, password } = new URL(first);
-  if (hash) return `has a # outside its password: ${escapes}`;
+  const { hash, username, password, pathname, search } = new URL(first);
+  // A password's unescaped # or / or ? ends the host early: the rest reads as a path.
+  if (hash || (pathname + search).includes("@")) {
+    return `has a # / or ? in its password: ${escapes}`;
+  }
   try {
-    decodeURIComponent(username + password);
+    decodeURIComponent(username);
+    decodeURIComponent(password);
   } catch {
     return `has a malformed %-escape in its user or password: ${escapes}`;
   }

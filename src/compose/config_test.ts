@@ -294,7 +294,11 @@ Deno.test("SVC_DATABASE_URL: what postgres cannot read is refused at start, neve
     ["postgres://svc:S3cret@127.0.0.1:99999/svc", /cannot be read as a URL/],
     ["postgres://svc:S3cret@127.0.0.1:abc/svc", /cannot be read as a URL/],
     ["postgres://svc:S3cret@[::1/svc", /cannot be read as a URL/],
-    ["postgres://svc:pa@ssS3cret#word@127.0.0.1/svc", /has a # outside its password/],
+    ["postgres://svc:pa@ssS3cret#word@127.0.0.1/svc", /has a # \/ or \? in its password/],
+    ["postgres://svc:2024/S3cret@db.example/svc", /has a # \/ or \? in its password/],
+    ["postgres://svc:/S3cret@db.example/svc", /has a # \/ or \? in its password/],
+    ["postgres://svc:12?S3cret@db.example/svc", /has a # \/ or \? in its password/],
+    ["postgres://svc%:41S3cret@127.0.0.1/svc", /malformed %-escape/],
     ["postgres://svc:p%zzS3cret@127.0.0.1/svc", /malformed %-escape/],
     ["mysql://svc:S3cret@127.0.0.1/svc", /must start with postgres:\/\//],
   ];
