@@ -28,8 +28,13 @@ const WILDCARD_BINDS = new Set(["0.0.0.0", "::", "[::]", ""]);
  * `fetch` reads at its first request: an entry point calls this before any.
  */
 export function bypassProxyForLoopback(): void {
-  const given = Deno.env.get("NO_PROXY") ?? Deno.env.get("no_proxy");
-  Deno.env.set("NO_PROXY", [given, "localhost,127.0.0.1,::1"].filter(Boolean).join(","));
+  Deno.env.set("NO_PROXY", noProxy(Deno.env.get("NO_PROXY") || Deno.env.get("no_proxy")));
+}
+
+/** `given` (a `NO_PROXY` list) with the loopback names and `urls`' hosts added. */
+export function noProxy(given: string | undefined, urls: string[] = []): string {
+  const hosts = urls.map((url) => new URL(url).hostname.replace(/^\[|\]$/g, ""));
+  return [given, "localhost", "127.0.0.0/8", "::1", ...hosts].filter(Boolean).join(",");
 }
 
 /** `host[:port]` parsed and normalised as a URL would (lower case, IPv6 in brackets). */

@@ -6,6 +6,7 @@ import {
   isHostEntry,
   listeningOrigins,
   LOOPBACK_HOSTS,
+  noProxy,
 } from "./relayer_names.ts";
 
 function allows(allowed: readonly string[], host: string): boolean {
@@ -102,4 +103,12 @@ Deno.test("host entries: names, addresses and ports, or *", () => {
   for (const entry of ["", "https://svc.example", "svc.example/x", "a b", "svc.example:99999"]) {
     assert.ok(!isHostEntry(entry), entry);
   }
+});
+
+Deno.test("noProxy: the given list, loopback, and the hosts of the URLs a process calls", () => {
+  assert.equal(noProxy(undefined), "localhost,127.0.0.0/8,::1");
+  assert.equal(
+    noProxy("corp.example", ["http://192.168.1.20:8000", "http://[fd00::1]:8000"]),
+    "corp.example,localhost,127.0.0.0/8,::1,192.168.1.20,fd00::1",
+  );
 });

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { healthProof } from "./health.ts";
+import { noProxy } from "../http/relayer_names.ts";
 
 export interface SupervisorOptions {
   /** Where the sidecar listens (`SIDECAR_URL`). */
@@ -111,6 +112,8 @@ export class SidecarSupervisor implements SidecarLink {
       const value = Deno.env.get(name);
       if (value !== undefined) passed[name] = value;
     }
+    // The relayer it calls is never behind the proxy, whatever address it listens on.
+    passed.NO_PROXY = noProxy(passed.NO_PROXY || passed.no_proxy, [relayerUrl]);
     const hosts = [
       new URL(this.url).host,
       new URL(relayerUrl).host,
