@@ -41,11 +41,11 @@ import {
   ScopeUsageError,
 } from "./key_scope_flags.ts";
 import {
+  askedRelayer,
   MEMORY_COMMANDS,
   MEMORY_USAGE,
   need,
   type Output,
-  relayerUrl,
   runMemoryCommand,
   UsageError,
 } from "./svc_memories.ts";
@@ -367,18 +367,6 @@ const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_
 const unreachable = (error: unknown) =>
   error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
 
-/** For a refused signature: which relayer refused it (as a client command picks it). */
-function refusedHint(args: string[]): string {
-  const at = args.findIndex((arg) => arg === "--relayer" || arg.startsWith("--relayer="));
-  const flag = at < 0
-    ? undefined
-    : args[at].includes("=")
-    ? args[at].slice(args[at].indexOf("=") + 1)
-    : args[at + 1];
-  return `\n(The relayer at ${relayerUrl(flag, (name) => Deno.env.get(name))} refused it: ` +
-    "check SVC_DELEGATE_KEY and SVC_ACCOUNT_ID, or --relayer or SVC_SERVER_URL for another.)";
-}
-
 if (import.meta.main) {
   // The ledger and owner keys it creates in the data directory are the user's only.
   restrictNewFiles();
@@ -398,8 +386,9 @@ if (import.meta.main) {
     else if (!json) {
       const hint = unreachable(error)
         ? UNREACHABLE_HINT
-        : code === "unauthorized"
-        ? refusedHint(Deno.args)
+        : code === "unauthorized" && askedRelayer
+        ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
+          "names another relayer.)"
         : "";
       console.error(`svc: ${message}${hint}`);
     }

@@ -66,6 +66,9 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
   TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d).`;
 
+/** The relayer the client command asked, once it has chosen one: for messages about its answer. */
+export let askedRelayer: string | undefined;
+
 /**
  * The relayer a client command calls: `--relayer`, else `SVC_SERVER_URL` (unless empty), else
  * this machine's relayer on the port it takes itself (`SVC_PORT`, 8000 by default).
@@ -83,6 +86,7 @@ export function relayerUrl(
         "http://127.0.0.1:8000",
     );
   }
+  askedRelayer = url;
   return url;
 }
 

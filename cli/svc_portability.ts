@@ -233,7 +233,8 @@ async function runImport(
   io: PortabilityIo,
 ) {
   const file = need(words[0], "the file to import");
-  if (!(await Deno.stat(file).catch(() => null))?.isFile) {
+  // Not whether it is a file: a pipe (`<(gunzip -c memories.svc.gz)`) is read as well.
+  if (!await Deno.stat(file).catch((e) => !(e instanceof Deno.errors.NotFound))) {
     throw new UsageError(`there is no file ${file} to import`);
   }
   const format = values.from;

@@ -209,7 +209,7 @@ Deno.test("CLI: a key the relayer refuses is named with the relayer that refused
   assert.equal(refused.code, 1);
   assert.match(
     refused.stderr,
-    new RegExp(`\\(The relayer at ${stack.url} refused it: check SVC_DELEGATE_KEY`),
+    new RegExp(`\\(The relayer at ${stack.url} refused the key; --relayer or SVC_SERVER_URL`),
   );
   const flagged = await svc(
     stack.url,
@@ -218,7 +218,7 @@ Deno.test("CLI: a key the relayer refuses is named with the relayer that refused
     "",
     {},
   );
-  assert.match(flagged.stderr, new RegExp(`The relayer at ${stack.url} refused it`));
+  assert.match(flagged.stderr, new RegExp(`The relayer at ${stack.url} refused the key`));
 });
 
 Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
