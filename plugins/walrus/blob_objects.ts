@@ -8,12 +8,13 @@
  * attributes never change once written, so they are cached by object id (without the vector,
  * which is read again when an entry is returned, to keep the cache small).
  *
- * Deleting a blob deletes every `Blob` object of the operator with its blob id (or those whose
- * attributes name the memory given), in the same queue of transactions: `system::delete_blob` (which removes the attributes, and tells the storage
- * nodes to drop the blob when no other copy of it is left), then `storage_resource::destroy` on
- * the storage it returns (svc never reuses storage: the publisher buys it). An object Walrus will
- * not delete (expired, or stored permanent) is burnt instead (`blob::burn`), which only removes it
- * from the chain. Deleting needs the `System` object.
+ * Deleting a blob deletes every `Blob` object of the operator with its blob id (or those of the
+ * memory given), in the same queue of transactions: `system::delete_blob` (which removes the
+ * attributes, and tells the storage nodes to drop the blob when no other copy of it is left),
+ * then `storage_resource::destroy` on the storage it returns (svc never reuses storage: the
+ * publisher buys it). An object Walrus will not delete (expired, or stored permanent) is burnt
+ * instead (`blob::burn`), which only removes it from the chain. Deleting needs the `System`
+ * object.
  *
  * The package to call and the `Blob` type come from Walrus's `System` object when its id is
  * known, through the official SDK (`WalrusClient.getBlobType`, `systemObject().package_id`):
@@ -157,18 +158,24 @@ export class BlobObjects {
   }
 
   /**
-   * Deletes every `Blob` object of the operator holding `blobId` (with `memoryId`, those whose
-   * attributes name that memory), batched with other writes; needs the `System` object id. Resolves once none is left; objects gone meanwhile (another
-   * delete) are not an error.
+   * Deletes every `Blob` object of the operator holding `blobId`, batched with other writes;
+   * with `memoryId`, only those whose attributes name that memory or no memory (a store cut
+   * short before its attributes). Needs the `System` object id. Resolves once they are gone
+   * (objects gone meanwhile, by another delete, are not an error) with how many objects of the
+   * operator still hold the blob.
    */
-  async deleteBlob(blobId: string, memoryId?: string, signal?: AbortSignal): Promise<void> {
+  async deleteBlob(blobId: string, memoryId?: string, signal?: AbortSignal): Promise<number> {
     if (!this.#options.systemObjectId) throw new Error("no Walrus System object id");
     const owned = await this.#scan(signal);
     signal?.throwIfAborted();
-    let objectIds = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
+    const holding = owned.filter((o) => o.blobId === blobId).map((o) => o.objectId);
+    let objectIds = holding;
     if (memoryId !== undefined) {
-      const read = await this.#readAttributes(objectIds, signal);
-      objectIds = objectIds.filter((id) => read.get(id)?.attributes.memory_id === memoryId);
+      const read = await this.#readAttributes(holding, signal);
+      objectIds = holding.filter((id) => {
+        const owner = read.get(id)?.attributes.memory_id;
+        return owner === undefined || owner === memoryId;
+      });
     }
     await Promise.all(objectIds.map((objectId) => {
       let deleting = this.#deleting.get(objectId);
@@ -178,6 +185,7 @@ export class BlobObjects {
       }
       return deleting;
     }));
+    return holding.length - objectIds.length;
   }
 
   async #deleteObject(objectId: string): Promise<void> {

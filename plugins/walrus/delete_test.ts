@@ -143,13 +143,26 @@ Deno.test("WalrusBlobStore: a blob whose metadata write failed is stored anew af
   await assert.rejects(() => s.store.put(enc("half stored"), meta(1)));
   s.bed.sui.network.outage = null;
   const blobId = await s.bed.walrus.blobIdOf(enc("half stored"));
-  await s.store.delete(blobId);
+  // Its object names no memory yet: erasing the memory deletes it too.
+  await s.store.delete(blobId, { memoryId: meta(1).memoryId });
   assert.deepEqual(s.bed.chain.blobObjects(s.store.address), []);
   const puts = s.bed.walrus.publisher.count("PUT");
   assert.equal(await s.store.put(enc("half stored"), meta(1)), blobId);
   assert.equal(s.bed.walrus.publisher.count("PUT"), puts + 1, "published again");
   assert.deepEqual((await s.store.list(meta(1).owner, "notes")).map((e) => e.blobId), [blobId]);
   assert.deepEqual(await s.store.get(blobId), enc("half stored"));
+});
+
+Deno.test("WalrusBlobStore: erasing one memory's copy leaves another's, whose reads are cached again", async () => {
+  await using s = await withSystem();
+  const bytes = enc("stored by two memories");
+  const blobId = await s.store.put(bytes, meta(1));
+  await s.store.put(bytes, meta(2, { namespace: "other" }));
+  await s.store.delete(blobId, { memoryId: meta(1).memoryId });
+  const left = s.bed.chain.blobObjects(s.store.address);
+  assert.deepEqual(left.map((o) => s.bed.chain.attributes(o.id)?.memory_id), ["m2"]);
+  assert.deepEqual(await s.store.get(blobId), bytes);
+  await Deno.stat(cacheFile(s, blobId));
 });
 
 Deno.test("WalrusBlobStore: without the System object id delete is not_implemented and touches nothing", async () => {

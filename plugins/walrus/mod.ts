@@ -16,10 +16,11 @@
  * first.
  *
  * `delete` drops the blob from the cache and deletes every `Blob` object of the operator with its
- * blob id (with a memory id, only the objects whose attributes name it), in a Sui transaction signed by the operator key (`system::delete_blob`, which needs
- * `systemObjectId`): the objects and their attributes are gone, so `list` leaves the blob out,
- * and the storage nodes drop it unless someone else stores the same bytes. What a caching
- * aggregator or a reader copied before is out of reach, as Walrus documents.
+ * blob id (with a memory id, only that memory's), in a Sui transaction signed by the operator key
+ * (`system::delete_blob`, which needs `systemObjectId`): the objects and their attributes are
+ * gone, so `list` leaves the blob out, and the storage nodes drop it unless someone else stores
+ * the same bytes. What a caching aggregator or a reader copied before is out of reach, as Walrus
+ * documents.
  *
  * @example
  * ```ts
@@ -311,14 +312,17 @@ export class WalrusBlobStore implements BlobStore {
     } catch (error) {
       throw backendError(`the ${PLUGIN} blob cache`, "delete the blob", error);
     }
+    let kept: number;
     try {
-      await this.#objects.deleteBlob(blobId, options.memoryId, options.signal);
+      kept = await this.#objects.deleteBlob(blobId, options.memoryId, options.signal);
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw backendError(`${PLUGIN} (Sui full node)`, "delete the blob", error);
     }
-    // Again: a read that began before the delete may have cached the bytes meanwhile.
-    await this.#cache.remove(blobId).catch(() => {});
+    // Another memory's copy holds it still: its reads may be cached again.
+    if (kept > 0) this.#erased.delete(blobId);
+    // Else again: a read that began before the delete may have cached the bytes meanwhile.
+    else await this.#cache.remove(blobId).catch(() => {});
   }
 
   async list(
