@@ -142,15 +142,15 @@ Deno.test("MCP: arguments outside the schema are rejected", async () => {
   // Texts over their limit, though under the MCP body's 4 MiB, are refused by that limit.
   const long = "x".repeat(3 * 1024 * 1024);
   const limits = [
-    { name: "svc_remember", arguments: { text: long } },
-    { name: "svc_update", arguments: { id: crypto.randomUUID(), text: long } },
-    { name: "svc_recall", arguments: { query: long } },
-    { name: "svc_analyze", arguments: { text: long } },
-  ];
-  for (const call of limits) {
+    [{ name: "svc_remember", arguments: { text: long } }, "text", 1048576],
+    [{ name: "svc_update", arguments: { id: crypto.randomUUID(), text: long } }, "text", 1048576],
+    [{ name: "svc_recall", arguments: { query: long } }, "query", 65536],
+    [{ name: "svc_analyze", arguments: { text: long } }, "text", 65536],
+  ] as const;
+  for (const [call, field, bytes] of limits) {
     const result = await client.callTool(call);
     assert.equal(result.isError, true, call.name);
-    assert.match(textOf(result), /^(text|query) must be at most \d+ bytes of UTF-8$/, call.name);
+    assert.equal(textOf(result), `${field} must be at most ${bytes} bytes of UTF-8`, call.name);
   }
   assert.equal(await stack.test.vectors.count(), 0);
 });

@@ -24,7 +24,7 @@ import { readBody } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
-import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge } from "../routes/sidecar.ts";
+import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
@@ -61,19 +61,6 @@ interface Identity {
   accountId: string;
   /** A digest of bearer and account, to compare without keeping the key around. */
   fingerprint: string;
-}
-
-/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
-function rpcError(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  code = -32000,
-): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
 }
 
 function unauthorized(message: string): Response {

@@ -7,6 +7,7 @@
  */
 import { SvcError } from "../errors.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
+import { text } from "../http/fields.ts";
 import { route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -28,16 +29,25 @@ export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
 /** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 
+/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
+export function rpcError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+  data?: Record<string, unknown>,
+): Response {
+  const error = { code, message, ...(data && { data }) };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
 /** The JSON-RPC answer (413) to an MCP message over {@link MAX_MCP_BODY_BYTES}. */
 export function mcpBodyTooLarge(): Response {
-  const error = {
-    code: -32000,
-    message: `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`,
-    data: { limit_bytes: MAX_MCP_BODY_BYTES },
-  };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
-    status: 413,
-    headers: { "content-type": "application/json" },
+  return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`, {}, -32000, {
+    limit_bytes: MAX_MCP_BODY_BYTES,
   });
 }
 
@@ -162,12 +172,7 @@ export function sidecarRoutes(
       },
     },
   });
-  const text = (description: string, maxLength: number) => ({
-    type: "string",
-    minLength: 1,
-    maxLength,
-    description,
-  });
+  const string = (description: string, max: number) => text({ max, description }).schema();
   return [
     route<HandlerContext>(
       "GET",
@@ -227,7 +232,7 @@ export function sidecarRoutes(
               contentEncoding: "base64",
               description: "The transaction's kind (its commands, without gas), BCS in base64.",
             },
-            sender: text("The owner's address (`0x…`), who signs the transaction.", 256),
+            sender: string("The owner's address (`0x…`), who signs the transaction.", 256),
           },
         },
       }, { bytes: "AAAC…", digest: "5Hq…" }),
@@ -243,8 +248,8 @@ export function sidecarRoutes(
           type: "object",
           required: ["digest", "signature"],
           properties: {
-            digest: text("The digest `/sponsor` answered.", 256),
-            signature: text("The owner's signature of the sponsored bytes (Sui, base64).", 4096),
+            digest: string("The digest `/sponsor` answered.", 256),
+            signature: string("The owner's signature of the sponsored bytes (Sui, base64).", 4096),
           },
         },
       }, { digest: "5Hq…", effects: {} }),
