@@ -1,6 +1,6 @@
 /**
  * Whether something is at a path, for the few places that branch on it (JSR's `@std/fs` is not
- * reachable from this project's build machines).
+ * reachable from this project's build machines); and a cache file written whole or not at all.
  *
  * @example
  * ```ts
@@ -17,5 +17,23 @@ export async function pathExists(path: string): Promise<boolean> {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
+  }
+}
+
+/**
+ * Writes `bytes` to `path` (its folder made owner-only), whole or not at all: through a temporary
+ * file renamed into place. A cache is optional: where it cannot be written (a read-only folder),
+ * nothing is left behind and `false` comes back.
+ */
+export async function writeCache(path: string, bytes: Uint8Array): Promise<boolean> {
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || ".", { recursive: true, mode: 0o700 });
+    await Deno.writeFile(temporary, bytes, { mode: 0o600 });
+    await Deno.rename(temporary, path);
+    return true;
+  } catch {
+    await Deno.remove(temporary).catch(() => {});
+    return false;
   }
 }

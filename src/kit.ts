@@ -50,7 +50,7 @@ export {
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
-export { pathExists } from "./files.ts";
+export { pathExists, writeCache } from "./files.ts";
 export { type WordOptions, words } from "./text/words.ts";
 export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";

@@ -15,7 +15,7 @@
  * const reranker = embedder.reranker(); // for createRelayer's `reranker`
  * ```
  */
-import { type CallOptions, type Embedder, SvcError } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, SvcError, writeCache } from "../../src/kit.ts";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
 import { ROW } from "./word_rows.ts";
@@ -77,15 +77,8 @@ export class GloveEmbedder implements Embedder {
       );
     }
     const bytes = encode(await convert(file.readable, WORDS));
-    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    try {
-      await Deno.mkdir(options.cacheDir, { recursive: true, mode: 0o700 });
-      await Deno.writeFile(temporary, bytes, { mode: 0o600 });
-      await Deno.rename(temporary, path);
-    } catch {
-      // A directory that cannot be written: the vectors are converted again at each start.
-      await Deno.remove(temporary).catch(() => {});
-    }
+    // Where it cannot be written, the vectors are converted again at each start.
+    await writeCache(path, bytes);
     return new GloveEmbedder(decode(bytes)!);
   }
 

@@ -10,6 +10,7 @@
 import * as ort from "onnxruntime-node";
 import { MAX_PIECES, readWeights, USE_DIMENSIONS, useGraph } from "./graph.ts";
 import { MODEL_DIR, readVocabulary, UseTokenizer } from "./tokenizer.ts";
+import { writeCache } from "../../src/files.ts";
 
 /** Names the graph `graph.ts` writes: a change to it must change this, as it names the cache. */
 const GRAPH_VERSION = 1;
@@ -54,17 +55,8 @@ export class UseModel {
       // Not written yet (or not whole): write it.
     }
     const graph = useGraph(await readWeights(dir));
-    const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-    try {
-      await Deno.mkdir(cacheDir, { recursive: true, mode: 0o700 });
-      await Deno.writeFile(temporary, graph, { mode: 0o600 });
-      await Deno.rename(temporary, path);
-    } catch {
-      // A directory that cannot be written: the graph runs from memory, as without a cache.
-      await Deno.remove(temporary).catch(() => {});
-      return new UseModel(await session(graph), tokenizer);
-    }
-    return new UseModel(await session(path), tokenizer);
+    // A directory that cannot be written: the graph runs from memory, as without a cache.
+    return new UseModel(await session(await writeCache(path, graph) ? path : graph), tokenizer);
   }
 
   /** One normalised vector per text, in one run of the graph. */
