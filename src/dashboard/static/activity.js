@@ -4,7 +4,7 @@
 // memory (the memories page links here). Every request is signed in this browser by the owner
 // key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest } from "./wallet.js";
-import { action, card, h, render, say, short } from "./ui.js";
+import { action, agentNames, card, h, render, say, short } from "./ui.js";
 
 const PAGE_SIZE = 50;
 const OPERATIONS = [
@@ -54,23 +54,10 @@ export async function activity({ wallet, owned }) {
       accountId: owned.id,
     });
 
-  // Who a key is: its label now (the account's keys), else the label it had, else its address.
-  const names = new Map(owned.delegate_keys.map((k) => [k.address, k.label]));
-  names.set(wallet.address, "You (owner key)");
-  const nameOf = (key) => names.get(key.address) || key.label || short(key.address);
-
-  // A label two keys share is told apart by the address.
-  const labels = owned.delegate_keys.map((k) => k.label);
-  const shared = new Set(labels.filter((label, i) => label && labels.indexOf(label) !== i));
-  const optionOf = (k) =>
-    !k.label
-      ? short(k.address)
-      : shared.has(k.label)
-      ? `${k.label} (${short(k.address)})`
-      : k.label;
+  const nameOf = agentNames(owned, wallet);
   const agents = picker("filter-key", "Agent", [
     ["", "All agents"],
-    ...owned.delegate_keys.map((k) => [k.address, optionOf(k)]),
+    ...owned.delegate_keys.map((k) => [k.address, nameOf(k)]),
     [wallet.address, "You (owner key)"],
   ], filter.key);
   const operations = picker(

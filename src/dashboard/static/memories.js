@@ -4,7 +4,7 @@
 // remembered it, and links to the agents that read it (the activity page). Every request is
 // signed in this browser by the owner key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
-import { action, card, field, h, render, say, short } from "./ui.js";
+import { action, agentNames, card, field, h, render, say } from "./ui.js";
 
 const PAGE_SIZE = 20;
 const UNREADABLE = "(encrypted by the client that stored it)";
@@ -25,6 +25,7 @@ export async function memories({ wallet, owned }) {
       accountId: owned.id,
     });
 
+  const nameOf = agentNames(owned, wallet);
   const list = h("ul", { class: "memories", "aria-label": "Memories" });
   const more = h("div", { class: "actions" });
   const heading = h("p", { class: "empty", role: "status" });
@@ -53,7 +54,7 @@ export async function memories({ wallet, owned }) {
           ? h(
             "span",
             { class: "remembered-by", title: memory.remembered_by.address },
-            `by ${memory.remembered_by.label || short(memory.remembered_by.address)}`,
+            `by ${nameOf(memory.remembered_by)}`,
           )
           : null,
         score === undefined ? null : h("span", {}, `score ${score.toFixed(2)}`),

@@ -22,6 +22,21 @@ export function short(value) {
   return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
 }
 
+/**
+ * Who a key (`{ address, label }`) is: the owner key, else its label now among the account's
+ * (`owned`) keys, else the label it had, else its address. A label two keys share is told
+ * apart by the address.
+ */
+export function agentNames(owned, wallet) {
+  const labels = owned.delegate_keys.map((k) => k.label);
+  const shared = new Set(labels.filter((label, i) => label && labels.indexOf(label) !== i));
+  const named = (label, address) =>
+    !label ? short(address) : shared.has(label) ? `${label} (${short(address)})` : label;
+  const names = new Map(owned.delegate_keys.map((k) => [k.address, named(k.label, k.address)]));
+  names.set(wallet.address, "You (owner key)");
+  return (key) => names.get(key.address) ?? named(key.label, key.address);
+}
+
 /** A button that runs `action`, disabled and labelled busy meanwhile. */
 export function action(label, run, { kind = "primary", busy = "Working…" } = {}) {
   const button = h("button", { type: "button", class: kind });
