@@ -347,7 +347,23 @@ Deno.test("validation errors name the field and never reach a backend", async ()
     );
   }
   await expectError(await t.signed(alice, "GET", "/api/remember/not-a-job"), 404, "not_found");
-  assert.equal(await t.vectors.count(), 0);
+  // Text that is not valid Unicode (half a surrogate pair) would come back changed: refused.
+  for (
+    const body of [
+      String.raw`{"text":"I like tea \ud800"}`,
+      String.raw`{"text":"I like tea","namespace":"n\udfff"}`,
+      String.raw`{"items":[{"text":"fine"},{"text":"x","tags":["\udbff"]}]}`,
+    ]
+  ) {
+    const path = body.startsWith(`{"items"`) ? "/api/remember/bulk" : "/api/remember";
+    const err = await expectError(await t.signed(alice, "POST", path, body), 400, "bad_request");
+    assert.match(err.error, /surrogate/);
+  }
+  // A whole pair, escaped, is a valid character.
+  const pair = await t.signed(alice, "POST", "/api/remember", String.raw`{"text":"\ud83d\ude00"}`);
+  assert.equal(pair.status, 202);
+  await t.settle(alice, [(await pair.json()).job_id]);
+  assert.equal(await t.vectors.count(), 1);
 });
 
 Deno.test("oversized bodies are refused with 413 whether declared or streamed", async () => {

@@ -179,11 +179,22 @@ Deno.test("import reports each malformed line by its number and imports the rest
     JSON.stringify({ text: "I climb", namespace: "" }),
     JSON.stringify({ text: "I play the cello", namespace: "music", id: "ignored", extra: 1 }),
     JSON.stringify({ text: "I row", thread: "" }),
+    String.raw`{"text":"I row \udc00"}`,
   ].join("\r\n");
   const summary = await jsonOf(await importRaw(t, caller, body), 202);
   assert.equal(summary.imported, 2);
   assert.equal(summary.duplicates, 0);
-  assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [2, 4, 5, 6, 7, 8, 9, 11]);
+  assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [
+    2,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    11,
+    12,
+  ]);
   assert.deepEqual(summary.failed.map((f: { error: string }) => f.error), [
     "not valid JSON",
     "text must not be empty",
@@ -193,6 +204,7 @@ Deno.test("import reports each malformed line by its number and imports the rest
     "line must be an object",
     "namespace must not be empty",
     "thread must be a string of 1 to 128 characters",
+    String.raw`a string holds half of a UTF-16 surrogate pair (\ud800-\udfff), not valid Unicode`,
   ]);
   await t.settle(caller, summary.job_ids);
   const music = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=music"));

@@ -511,6 +511,12 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   const broken = await post("/api/mcp", "{not json");
   assert.equal(broken.status, 400);
   assert.equal((await broken.json()).error.code, -32700);
+  const lone = await post(
+    "/api/mcp",
+    String.raw`{"jsonrpc":"2.0","id":1,"method":"ping","x":"\ud800"}`,
+  );
+  assert.equal(lone.status, 400);
+  assert.match((await lone.json()).error.message, /^Parse error: .*surrogate/);
 
   const client = await stack.connect(caller, { sse: true });
   assert.equal((await client.listTools()).tools.length, 8);

@@ -155,6 +155,40 @@ export async function readBounded(
   return size === buffer.length ? buffer : buffer.slice(0, size);
 }
 
+/** An escaped UTF-16 surrogate in JSON text (`\\ud800`–`\\udfff`), paired or not. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Whether `value` (parsed JSON) holds a string, or a key, that is not valid Unicode. */
+function holdsLoneSurrogate(value: unknown): boolean {
+  if (typeof value === "string") return !value.isWellFormed();
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
+  return Object.entries(value).some(([key, member]) =>
+    !key.isWellFormed() || holdsLoneSurrogate(member)
+  );
+}
+
+/** JSON whose text escapes half of a UTF-16 surrogate pair (`"\\ud800"`). */
+export class LoneSurrogateError extends SyntaxError {
+  constructor() {
+    super("a string holds half of a UTF-16 surrogate pair (\\ud800-\\udfff), not valid Unicode");
+  }
+}
+
+/**
+ * `JSON.parse`, refusing (a {@link LoneSurrogateError}) a string that is not valid Unicode:
+ * it could not be stored as UTF-8 without changing.
+ */
+export function parseJson(text: string): unknown {
+  const value = JSON.parse(text);
+  if (SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) throw new LoneSurrogateError();
+  return value;
+}
+
+/** Why JSON text was refused, without quoting it (V8's messages do). */
+export const jsonProblem = (error: unknown) =>
+  error instanceof LoneSurrogateError ? error.message : "not valid JSON";
+
 /** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */
 export function parseJsonObject(
   request: Request,
@@ -169,9 +203,14 @@ export function parseJsonObject(
   }
   let value: unknown;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-  } catch {
-    throw new SvcError("bad_request", "Request body is not valid UTF-8 JSON");
+    value = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
+  } catch (error) {
+    throw new SvcError(
+      "bad_request",
+      error instanceof LoneSurrogateError
+        ? `Request body is not valid: ${error.message}`
+        : "Request body is not valid UTF-8 JSON",
+    );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new SvcError("bad_request", "Request body must be a JSON object");

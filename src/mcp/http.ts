@@ -20,7 +20,7 @@ import type {
 import { sha256Hex } from "../auth/keys.ts";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
-import { readBody } from "../http/body.ts";
+import { jsonProblem, parseJson, readBody } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
@@ -196,9 +196,9 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     }
     let body: unknown;
     try {
-      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      return rpcError(400, "Parse error: the body is not valid JSON", {}, -32700);
+      body = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch (error) {
+      return rpcError(400, `Parse error: the body is ${jsonProblem(error)}`, {}, -32700);
     }
     if (Array.isArray(body) && (body.length === 0 || body.length > MAX_BATCH)) {
       return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);

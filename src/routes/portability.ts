@@ -5,6 +5,7 @@
  */
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
+import { jsonProblem, parseJson } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import { namespaces, object } from "../http/fields.ts";
@@ -83,9 +84,9 @@ export function importLines(
   for (const { line, text } of lines) {
     let value: unknown;
     try {
-      value = JSON.parse(text);
-    } catch {
-      failed.push({ line, error: "not valid JSON" });
+      value = parseJson(text);
+    } catch (error) {
+      failed.push({ line, error: jsonProblem(error) });
       continue;
     }
     try {
