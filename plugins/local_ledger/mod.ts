@@ -308,7 +308,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     const account = await view.account(kind.account_id);
     if (!account) throw rejected("no_account", `There is no account ${kind.account_id}`);
     if (account.owner !== sender) {
-      throw rejected("not_owner", `Only the owner ${account.owner} can change this account`);
+      throw rejected("not_owner", "Only the account's owner can change this account");
     }
     if (kind.kind === "add_delegate_key") {
       if (!account.active) throw rejected("inactive_account", "The account is inactive");

@@ -107,6 +107,11 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       const stranger = await newAccount(ledger);
       await rejects(submitTransaction(ledger, owner, { kind: "create_account" }), "account_exists");
       await rejects(submitTransaction(ledger, stranger.owner, addKey(id, key(1))), "not_owner");
+      // Anyone may send a transaction: the refusal does not tell them who the owner is.
+      await assert.rejects(
+        submitTransaction(ledger, stranger.owner, addKey(id, key(1))),
+        (error: Error) => !error.message.includes(addressOf(owner.publicKey).slice(2, 12)),
+      );
       await rejects(
         submitTransaction(ledger, owner, addKey("0x" + "9".repeat(64), key(1))),
         "no_account",

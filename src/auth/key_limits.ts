@@ -66,14 +66,21 @@ export function parseKeyLimits(fields: Record<string, unknown>): KeyLimits {
 
 /**
  * A key's limits in words, such as `operations read, write; namespaces notes, work; expires
- * 2026-07-01T00:00:00.000Z`, or `full access` for a key without any.
+ * 2026-07-01T00:00:00.000Z` (`expired …` once `now` has reached it), or `full access` for a key
+ * without any.
  */
-export function describeKeyLimits(scope: KeyScope | undefined, expiresAt?: number): string {
+export function describeKeyLimits(
+  scope: KeyScope | undefined,
+  expiresAt?: number,
+  now = Date.now(),
+): string {
   const parts = [
     ...(scope?.operations ? [`operations ${scope.operations.join(", ")}`] : []),
     ...(scope?.namespaces ? [`namespaces ${scope.namespaces.join(", ")}`] : []),
   ];
   if (parts.length === 0) parts.push("full access");
-  if (expiresAt !== undefined) parts.push(`expires ${new Date(expiresAt).toISOString()}`);
+  if (expiresAt !== undefined) {
+    parts.push(`${expiresAt <= now ? "expired" : "expires"} ${new Date(expiresAt).toISOString()}`);
+  }
   return parts.join("; ");
 }

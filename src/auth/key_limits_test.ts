@@ -14,9 +14,10 @@ Deno.test("key limits: the wire form names every limit, null for none", () => {
   );
   assert.equal(describeKeyLimits({}), "full access");
   assert.equal(
-    describeKeyLimits({ namespaces: ["a", "b"], operations: ["read", "audit"] }, 0),
-    "operations read, audit; namespaces a, b; expires 1970-01-01T00:00:00.000Z",
+    describeKeyLimits({ namespaces: ["a", "b"], operations: ["read", "audit"] }, 1000, 999),
+    "operations read, audit; namespaces a, b; expires 1970-01-01T00:00:01.000Z",
   );
+  assert.equal(describeKeyLimits({}, 1000, 1000), "full access; expired 1970-01-01T00:00:01.000Z");
 });
 
 Deno.test("key limits: parsed from the wire, nulls and absences meaning no limit", () => {
