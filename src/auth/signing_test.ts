@@ -140,6 +140,7 @@ Deno.test("server verifier refuses every altered component", async () => {
     ["missing", katRequest({ "x-signature": "" }), body, "missing_headers"],
     ["decimal ts", katRequest({ "x-timestamp": "1767225600.0" }), body, "bad_timestamp"],
     ["signed ts", katRequest({ "x-timestamp": "+1767225600" }), body, "bad_timestamp"],
+    ["padded ts", katRequest({ "x-timestamp": "01767225600" }), body, "bad_timestamp"],
     ["short sig", katRequest({ "x-signature": "abcd" }), body, "bad_signature"],
     ["bad nonce", katRequest({ "x-nonce": "short" }), body, "bad_signature"],
     ["bad hint", katRequest({ "x-account-id": "nope" }), body, "bad_signature"],

@@ -29,7 +29,7 @@ export const TIMESTAMP_WINDOW_SECONDS = 300;
 const NONCE_TTL_MS = 2 * TIMESTAMP_WINDOW_SECONDS * 1000 + 2000;
 const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^[0-9a-fA-F]{128}$/;
-const TIMESTAMP = /^[0-9]{1,12}$/;
+const TIMESTAMP = /^(0|[1-9][0-9]{0,11})$/;
 const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
 /** Who sent a verified request. */
@@ -134,7 +134,10 @@ export async function checkSignedHeaders(
     );
   }
   if (!TIMESTAMP.test(timestampHeader)) {
-    throw unauthorized("bad_timestamp", "x-timestamp must be Unix time in whole seconds");
+    throw unauthorized(
+      "bad_timestamp",
+      "x-timestamp must be Unix time in whole seconds, in decimal without leading zeros",
+    );
   }
   const nowMs = (deps.now ?? Date.now)();
   const serverTime = Math.floor(nowMs / 1000);
@@ -168,7 +171,12 @@ export async function checkSignedHeaders(
     }
   }
   if (!account) {
-    throw unauthorized("unknown_key", "This public key is not a delegate key of any account");
+    throw unauthorized(
+      "unknown_key",
+      accountIdHint === undefined
+        ? "This public key is not a delegate key of any account"
+        : "This public key is not a delegate key of the account in x-account-id",
+    );
   }
   if (!account.active) {
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
