@@ -375,6 +375,7 @@ if (import.meta.main) {
   try {
     const out = await run(Deno.args);
     console.log(json ? JSON.stringify(out.json) : out.text);
+    if (out.failed) Deno.exit(1);
   } catch (error) {
     const usage = error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");

@@ -16,8 +16,22 @@ import { isHttpUrl } from "../src/settings_reader.ts";
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
 
-/** What a command prints: `json` with `--json`, `text` otherwise. */
-export type Output = { json: Record<string, unknown>; text: string };
+/** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
+export type Output = { json: Record<string, unknown>; text: string; failed?: boolean };
+
+/** A job as a command's output: a failed one (waited for) with its error, and exit 1. */
+function jobOutput(
+  job: { job_id: string; status: string; error?: string },
+  json: Record<string, unknown>,
+  about = "",
+): Output {
+  const failed = job.status === "failed";
+  return {
+    json,
+    text: `job ${job.job_id}: ${job.status}${about}${failed ? `: ${job.error}` : ""}`,
+    failed,
+  };
+}
 
 /** The flags the memory commands read. */
 export interface MemoryFlags {
@@ -256,7 +270,7 @@ export async function runMemoryCommand(
       };
     }
     const job = values.wait ? await client.waitForJob(answer.job_id) : answer;
-    return { json: { ...job }, text: `job ${job.job_id}: ${job.status}` };
+    return jobOutput(job, { ...job });
   }
 
   if (command === "recall") {
@@ -323,10 +337,7 @@ export async function runMemoryCommand(
       tags,
     });
     const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
-    return {
-      json: { ...job, supersedes: id },
-      text: `job ${job.job_id}: ${job.status} (a new version replacing ${id})`,
-    };
+    return jobOutput(job, { ...job, supersedes: id }, ` (a new version replacing ${id})`);
   }
 
   const summary = await client.restore(need(namespace, "--namespace"), { limit });

@@ -275,6 +275,7 @@ async function runImport(
       ...(failedJobs !== undefined && { failed_jobs: failedJobs }),
     },
     text: lines.join("\n"),
+    failed: failedJobs !== undefined && failedJobs > 0,
   };
 }
 

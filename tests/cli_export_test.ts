@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
 import { BASE, type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { ROOT } from "./relayer_process.ts";
 
@@ -264,6 +265,14 @@ Deno.test("CLI: import --from mcp-memory and --from mem0 read sample files; re-r
     assert.equal(again.json.imported, 0, again.stdout);
   }
   assert.equal((await exported(client)).length, 6);
+
+  // With --wait, memories that fail to store make the import exit 1.
+  stack.test.blobs.put = () => Promise.reject(new SvcError("bad_request", "No room for it"));
+  const later = `${stack.dir}/later.json`;
+  await Deno.writeTextFile(later, JSON.stringify([{ id: "b1", memory: "Owns a kayak" }]));
+  const refused = await svc(stack, who, ["import", "--from", "mem0", later, "--wait", "--json"]);
+  assert.equal(refused.code, 1, refused.stdout);
+  assert.deepEqual([refused.json.imported, refused.json.failed_jobs], [1, 1]);
 });
 
 Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { verifyReceipt } from "../src/client/mod.ts";
 import { generateKeyPair } from "../src/auth/keys.ts";
+import { SvcError } from "../src/errors.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 import { freePort, ROOT } from "./relayer_process.ts";
@@ -153,6 +154,37 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   const gone = await run(["get", id, "--json"]);
   assert.equal(gone.code, 1);
   assert.equal(gone.json.code, "not_found");
+});
+
+Deno.test("CLI: remember or update --wait of a job that fails prints its error and exits 1", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const run = (args: string[]) => svc(stack.url, who, args);
+  const kept = await run(["remember", "I keep bees", "--wait", "--json"]);
+  assert.equal(kept.code, 0, kept.stderr);
+  const refusal = "The blob store refuses this blob";
+  stack.test.blobs.put = () => Promise.reject(new SvcError("bad_request", refusal));
+
+  const failed = await run(["remember", "I play chess", "--wait"]);
+  assert.equal(failed.code, 1, failed.stderr);
+  assert.match(failed.stdout, new RegExp(`^job ${ID}: failed: ${refusal}\\n$`));
+  const json = await run(["remember", "I play go", "--wait", "--json"]);
+  assert.equal(json.code, 1);
+  assert.deepEqual([json.json.status, json.json.error], ["failed", refusal]);
+  const update = await run([
+    "update",
+    kept.json.job_id as string,
+    "--text",
+    "I keep wasps",
+    "--wait",
+  ]);
+  assert.equal(update.code, 1);
+  assert.match(
+    update.stdout,
+    new RegExp(`: failed \\(a new version replacing ${ID}\\): ${refusal}`),
+  );
+  // Without --wait the job is only accepted: that is a success.
+  assert.equal((await run(["remember", "I play bridge"])).code, 0);
 });
 
 Deno.test("CLI: without SVC_SERVER_URL, the relayer on this machine's SVC_PORT", async () => {
