@@ -25,11 +25,42 @@ const SECRET_FIELD =
   /key|secret|token|bearer|authorization|signature|text|query|question|plaintext/i;
 const SAFE_FIELD = /^(public_key|publicKey|account_id|accountId)$/;
 
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi;
+
+/** A URL without what may hold a credential: its user and password, query and fragment. */
+function bareUrl(url: string): string {
+  try {
+    const { protocol, host, pathname } = new URL(url);
+    return `${protocol}//${host}${pathname}`;
+  } catch {
+    return "[url]";
+  }
+}
+
+/**
+ * An error as a log field: its name, its code if it has one, its message (without credentials
+ * in URLs; a SyntaxError's not at all, since it quotes what it failed to parse) and its causes,
+ * which hold what went wrong in a backend behind the sentence a caller reads.
+ */
+function errorField(error: Error, depth = 0): LogFields {
+  const code = (error as { code?: unknown }).code;
+  return {
+    name: error.name,
+    ...(typeof code === "string" ? { code } : {}),
+    message: error instanceof SyntaxError
+      ? "(not shown: it may quote its input)"
+      : error.message.replace(URL_IN_TEXT, bareUrl),
+    ...(error.cause instanceof Error && depth < 4
+      ? { cause: errorField(error.cause, depth + 1) }
+      : {}),
+  };
+}
+
 function redact(fields: LogFields): LogFields {
   const out: LogFields = {};
   for (const [name, value] of Object.entries(fields)) {
     if (SECRET_FIELD.test(name) && !SAFE_FIELD.test(name)) out[name] = "[redacted]";
-    else if (value instanceof Error) out[name] = { name: value.name, message: value.message };
+    else if (value instanceof Error) out[name] = errorField(value);
     else out[name] = value;
   }
   return out;
