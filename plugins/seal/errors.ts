@@ -48,7 +48,7 @@ export function fetchError(error: unknown): SvcError {
     return new SvcError(
       "forbidden",
       "Cannot decrypt: the key servers refuse this delegate key access to the memory (the key " +
-        "is not on the account, or the memory was erased)",
+        "is not on the account, has no read operation or has expired, or the memory was erased)",
       { cause: error },
     );
   }
