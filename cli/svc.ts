@@ -207,6 +207,12 @@ async function run(args: string[]): Promise<Output> {
   const [command, sub, ...rest] = positionals;
   if (values.help) return { text: USAGE, json: { usage: USAGE } };
   if (!command) throw new UsageError("");
+  if ((command === "account" || command === "key") && Deno.env.get("SVC_CHAIN") === "sui") {
+    console.error(
+      `svc: note: accounts and keys here are the local ledger's (in ${dataDir}); with ` +
+        "SVC_CHAIN=sui the relayer reads them from Sui instead (README: Network mode)",
+    );
+  }
 
   if (command === "account" && sub === "create") {
     const owner = await generateKeyPair();

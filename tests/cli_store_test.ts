@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { MIGRATIONS } from "../plugins/postgres/schema/mod.ts";
-import { svcCli } from "./relayer_process.ts";
+import { ROOT, svcCli } from "./relayer_process.ts";
 
 const MASTER_KEY = "ab".repeat(32);
 
@@ -26,6 +26,25 @@ Deno.test("the ledger commands read only where the ledger is, not the relayer's 
     // An embedder setting the relayer would refuse does not concern the ledger.
     const { accountId } = await svcCli(dataDir, ["account", "create"], { SVC_EMBEDDER: "openai" });
     assert.match(accountId, /^0x[0-9a-f]{64}$/);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("svc account and key with SVC_CHAIN=sui say on stderr that they are the local ledger's", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const run = (args: string[], env: Record<string, string>) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args, "--json"],
+        env: { SVC_DATA_DIR: dataDir, ...env },
+      }).output();
+    const created = await run(["account", "create"], { SVC_CHAIN: "sui" });
+    assert.equal(created.code, 0);
+    const { accountId } = JSON.parse(new TextDecoder().decode(created.stdout));
+    assert.match(new TextDecoder().decode(created.stderr), /local ledger's .*SVC_CHAIN=sui/);
+    const local = await run(["key", "list", "--account", accountId], {});
+    assert.deepEqual([local.code, new TextDecoder().decode(local.stderr)], [0, ""]);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
