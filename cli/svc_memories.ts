@@ -1,6 +1,6 @@
 /**
  * The memory commands of `svc` (a signed client of the relayer): remember, recall, restore,
- * list, get, forget and update. Each returns the one JSON object `--json` prints and the text
+ * list, get, forget, update and whoami. Each returns the one JSON object `--json` prints and the text
  * printed otherwise.
  */
 import {
@@ -11,6 +11,7 @@ import {
   type SvcClientOptions,
   verifyReceipt,
 } from "../src/client/mod.ts";
+import { describeKeyLimits } from "../src/auth/key_limits.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
@@ -55,7 +56,16 @@ export interface MemoryFlags {
   confirm?: string;
 }
 
-export const MEMORY_COMMANDS = ["remember", "recall", "restore", "list", "get", "forget", "update"];
+export const MEMORY_COMMANDS = [
+  "remember",
+  "recall",
+  "restore",
+  "list",
+  "get",
+  "forget",
+  "update",
+  "whoami",
+];
 
 export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY or --key):
   remember TEXT [--namespace NS] [--tag T]... [--thread ID] [--ttl 30d|--expires-at TIME]
@@ -76,6 +86,7 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   update ID --text TEXT|(text on stdin) [--tag T]... [--wait]
                                          store a new version that replaces the memory
   restore --namespace NS [--limit N]
+  whoami                                 the key's account, label, scope and expiry
   Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
   TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d).`;
@@ -247,6 +258,21 @@ export async function runMemoryCommand(
   const namespace = values.namespace;
   if (command === "forget") checkForget(words[0], namespace, values.confirm);
   let client = await SvcClient.create(options);
+  if (command === "whoami") {
+    const me = await client.whoami();
+    const limits = describeKeyLimits(
+      {
+        ...(me.scope.namespaces ? { namespaces: me.scope.namespaces } : {}),
+        ...(me.scope.operations ? { operations: me.scope.operations } : {}),
+      },
+      me.expires_at === null ? undefined : Date.parse(me.expires_at),
+    );
+    return {
+      json: { ...me },
+      text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
+        `"${me.label}"\nscope   ${limits}`,
+    };
+  }
   const health = command === "remember" ? null : await client.health();
   // A Seal relayer decrypts and erases with the caller's own key.
   if (health?.backends.cipher === "seal") {

@@ -156,6 +156,34 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.equal(gone.json.code, "not_found");
 });
 
+Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
+  await using stack = await startMcpStack();
+  const owner = await stack.test.newCaller();
+  const expiresAt = Date.parse("2099-01-01T00:00:00Z");
+  const reader = await stack.test.addKey(owner, {
+    label: "reader",
+    scope: { namespaces: ["work"], operations: ["read"] },
+    expiresAt,
+  });
+  const json = await svc(stack.url, reader, ["whoami", "--json"]);
+  assert.equal(json.code, 0, json.stderr);
+  assert.deepEqual(
+    [json.json.account_id, json.json.label, json.json.scope, json.json.expires_at],
+    [
+      owner.accountId,
+      "reader",
+      { namespaces: ["work"], operations: ["read"] },
+      "2099-01-01T00:00:00.000Z",
+    ],
+  );
+  const text = await svc(stack.url, reader, ["whoami"]);
+  assert.match(text.stdout, new RegExp(`^account ${owner.accountId} \\(owner ${owner.owner}\\)\n`));
+  assert.match(
+    text.stdout,
+    /\nscope {3}operations read; namespaces work; expires 2099-01-01T00:00:00.000Z\n$/,
+  );
+});
+
 Deno.test("CLI: remember or update --wait of a job that fails prints its error and exits 1", async () => {
   await using stack = await startMcpStack();
   const who = await stack.test.newCaller();
