@@ -15,59 +15,21 @@ import { signRequest } from "../src/auth/signing.ts";
 import { SealCipher } from "../plugins/seal/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { accountType, createAccountCall } from "../plugins/sui/mod.ts";
-import { startFakeSui } from "./fixtures/sui_network.ts";
-import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emulation.ts";
-import { startSealKeyServers } from "./fixtures/seal_key_servers.ts";
-import { startFakeWalrus, WalrusOnSui } from "./fixtures/walrus_network.ts";
+import { startLocalNetwork } from "./fixtures/local_network.ts";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
 import { jobIdOf, removeIndex, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 
+/** The local network, with a relayer's settings for the tests: no model, keys read again often. */
 async function startNetwork() {
-  const sui = await startFakeSui();
-  const ids = installSvcAccount(sui.network);
-  const seal = await startSealKeyServers(sui, { count: 3 });
-  const chain = WalrusOnSui.install(sui.network);
-  const walrus = startFakeWalrus({ chain, aggregators: 2 });
-  const operator = Ed25519Keypair.generate(); // owns the Walrus blobs
-  const sponsor = Ed25519Keypair.generate(); // pays for account transactions
-  for (const key of [operator, sponsor]) {
-    for (let i = 0; i < 3; i++) sui.network.mintGas(key.toSuiAddress(), 10_000_000_000n);
-  }
-  const env = {
-    SVC_CHAIN: "sui",
-    SVC_CIPHER: "seal",
-    SVC_BLOB_STORE: "walrus",
-    SVC_SUI_RPC_URL: sui.url,
-    SVC_PACKAGE_ID: ids.packageId,
-    SVC_REGISTRY_ID: ids.registryId,
-    SVC_SEAL_KEY_SERVERS: seal.envValue,
-    SVC_SEAL_THRESHOLD: "2",
-    SVC_WALRUS_PUBLISHER_URL: walrus.publisher.url,
-    SVC_WALRUS_AGGREGATOR_URLS: walrus.aggregators.map((a) => a.url).join(","),
-    SVC_WALRUS_SYSTEM_OBJECT_ID: chain.systemObjectId,
-    SVC_WALRUS_OWNER_KEY: operator.getSecretKey(),
-    SVC_SPONSOR_PRIVATE_KEY: sponsor.getSecretKey(),
+  const net = await startLocalNetwork();
+  Object.assign(net.env, {
     SVC_EMBEDDER: "lexical",
     SVC_LLM: "none",
     SVC_ACCOUNT_CACHE_SECONDS: "1",
-  };
-  return {
-    sui,
-    ids,
-    seal,
-    chain,
-    walrus,
-    env,
-    operator,
-    wallet: new SvcAccountWallet(sui, ids),
-    async [Symbol.asyncDispose]() {
-      await walrus.close();
-      await seal.close();
-      await sui.close();
-    },
-  };
+  });
+  return net;
 }
 
 Deno.test({

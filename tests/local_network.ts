@@ -1,0 +1,58 @@
+/**
+ * Network mode on one machine, to try it without Sui, Seal or Walrus: the local servers the tests
+ * use, which speak their protocols (see `tests/fixtures/local_network.ts`), an account on that
+ * chain with one delegate key, and a file of the settings that point a relayer and `svc` at them.
+ * Everything is held in memory and ends with Ctrl-C (the file is removed then). Not for real data.
+ *
+ *   deno task network:local [--env FILE]     (default .svc-network.env)
+ *
+ * then, in another terminal: `. ./.svc-network.env && deno task start`.
+ */
+import { parseArgs } from "node:util";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
+import { startLocalNetwork } from "./fixtures/local_network.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: { env: { type: "string", default: ".svc-network.env" } },
+});
+const file = values.env!;
+const sourced = `. ${/^[./]/.test(file) ? file : `./${file}`}`;
+
+const net = await startLocalNetwork();
+const owner = Ed25519Keypair.generate();
+const accountId = await net.wallet.createAccount(owner);
+const delegate = newDelegateKey();
+await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
+
+const settings: Record<string, string> = {
+  ...net.env,
+  // Apart from a local-mode data directory: its index and keys are not this network's.
+  SVC_DATA_DIR: "./data-network",
+  SVC_DELEGATE_KEY: delegate.seed,
+  SVC_ACCOUNT_ID: accountId,
+};
+const lines = Object.entries(settings).map(([name, value]) => `export ${name}='${value}'`);
+// It holds private keys: the user's alone.
+await Deno.writeTextFile(file, lines.join("\n") + "\n", { mode: 0o600 });
+
+console.log(`Sui, Seal and Walrus run on this machine (in memory, until Ctrl-C):
+  Sui JSON-RPC node     ${net.sui.url}
+  Seal key servers      ${net.seal.envValue.split(",").length}, threshold 2
+  Walrus publisher      ${net.walrus.publisher.url}
+  account               ${accountId}
+  delegate key "laptop" ${delegate.publicKey}
+
+The settings are in ${file} (SVC_DATA_DIR=./data-network). In another terminal:
+  ${sourced} && deno task start
+and in a third:
+  ${sourced} && deno task svc remember "I am vegetarian" --wait
+  ${sourced} && deno task svc recall "what do I eat?"`);
+
+await new Promise<void>((resolve) => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, resolve);
+});
+await Deno.remove(file).catch(() => {});
+await net[Symbol.asyncDispose]();
+Deno.exit(0);
