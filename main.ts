@@ -34,11 +34,13 @@ const logger = createLogger(config.logLevel);
 // Everything created from here on (and by the sidecar, which inherits it) is owner-only.
 restrictNewFiles();
 bypassProxyForLoopback();
-/** The `Host` names the MCP routes and the dashboard answer to. */
 /** The machine's own addresses and name, which a relayer bound to every address answers to. */
 const machineNames = [Deno.hostname(), ...Deno.networkInterfaces().map((i) => i.address)];
+/** The `Host` names the MCP routes and the dashboard answer to. */
 const allowedHosts = config.allowedHosts ??
   defaultAllowedHosts(config.host, config.publicUrls, machineNames);
+/** How long stopping waits for the requests still running. */
+const STOP_GRACE_MS = 10_000;
 
 /** A start-up failure whose message is the whole story (no stack, no error type). */
 class CannotStart extends Error {}
@@ -165,11 +167,26 @@ async function start() {
 
   let stopping = false;
   const stop = async () => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C: what was acknowledged is on disk, as after a SIGKILL.
+      logger.warn("relayer stopping now, without the requests still running");
+      Deno.exit(130);
+    }
     stopping = true;
     logger.info("relayer stopping");
     await sidecar?.stop();
-    await Promise.all([server.shutdown(), dashboard?.shutdown()]);
+    // Requests still running (a model that hangs) get a grace period, not an open-ended wait.
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((resolve) => {
+      grace = setTimeout(() => resolve("late"), STOP_GRACE_MS);
+    });
+    const drained = Promise.all([server.shutdown(), dashboard?.shutdown()]);
+    if (await Promise.race([drained, late]) === "late") {
+      logger.warn("requests still running; stopping without them", {
+        after_seconds: STOP_GRACE_MS / 1000,
+      });
+    }
+    clearTimeout(grace);
     await relayer.close();
     await backends.close();
     Deno.exit(0);

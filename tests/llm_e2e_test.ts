@@ -77,3 +77,32 @@ Deno.test("e2e: SVC_EMBEDDER=ollama and SVC_LLM=openai select the remote plugins
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("e2e: a second Ctrl-C stops a relayer whose request waits on a model that hangs", async () => {
+  await using ollama = startFakeModelServer("ollama");
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir, {
+      SVC_LLM: "ollama",
+      OLLAMA_HOST: ollama.url,
+    });
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    const saved = await client.remember("I keep bees");
+    if (saved.status !== "duplicate") await client.waitForJob(saved.job_id);
+    const release = ollama.holdNext(60_000);
+    const asking = client.ask("What do I keep?").catch((error) => error);
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    await until(() => ollama.requests.some((r) => r.path === "/api/chat"));
+    relayer.process.kill("SIGINT");
+    await until(() => relayer.log().includes("relayer stopping"));
+    relayer.process.kill("SIGINT");
+    assert.equal((await relayer.process.status).code, 130);
+    assert.match(relayer.log(), /stopping now, without the requests still running/);
+    release();
+    await asking;
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
