@@ -18,7 +18,7 @@
  * of a file), the error names the directory to fill by hand.
  */
 import { createHash, type Hash } from "node:crypto";
-import { type Logger, SvcError } from "../../src/kit.ts";
+import { type Logger, providerAt, SvcError } from "../../src/kit.ts";
 import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES, sha256File } from "./model_dir.ts";
 import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 
@@ -86,10 +86,10 @@ export function hubModelDir(modelsDir: string, model: string): string {
 
 /** A failure to reach the hub: names the directory to fill by hand. */
 function cannotDownload(options: HubModelOptions, dir: string, reason: string, cause?: unknown) {
-  const endpoint = options.endpoint ?? DEFAULT_HF_ENDPOINT;
+  const hub = providerAt("the hub", options.endpoint ?? DEFAULT_HF_ENDPOINT);
   return new SvcError(
     "backend_unavailable",
-    `Cannot download the ONNX model "${options.model}" from ${endpoint}: ${reason}. Where this ` +
+    `Cannot download the ONNX model "${options.model}" from ${hub}: ${reason}. Where this ` +
       `machine cannot reach the hub, copy the model's files (onnx/model.onnx or model.onnx, ` +
       `tokenizer.json, config.json and its other config files) into ${dir} by hand and start ` +
       `with SVC_ONNX_MODEL_DIR=${dir}`,

@@ -74,8 +74,19 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
   if (revision.includes("..")) {
     read.problem("SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository");
   }
-  const endpoint = read.httpUrl("SVC_HF_ENDPOINT") ?? read.httpUrl("HF_ENDPOINT") ??
-    DEFAULT_HF_ENDPOINT;
+  const endpointName = read.text("SVC_HF_ENDPOINT") === undefined
+    ? "HF_ENDPOINT"
+    : "SVC_HF_ENDPOINT";
+  const endpoint = read.httpUrl(endpointName) ?? DEFAULT_HF_ENDPOINT;
+  if (URL.canParse(endpoint)) {
+    const { username, password, search, hash } = new URL(endpoint);
+    if (username || password || search || hash) {
+      read.problem(
+        `${endpointName} must be the hub's address alone, without a user, password, query or ` +
+          "fragment (the model's paths are added to it)",
+      );
+    }
+  }
   return {
     modelDir,
     model,

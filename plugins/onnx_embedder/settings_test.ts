@@ -65,3 +65,19 @@ Deno.test("onnx settings: every problem is named", () => {
   }
   assert.ok(problems.some((p) => p.includes("SVC_ONNX_POOLING must list pooling modes")));
 });
+
+Deno.test("onnx settings: a hub address with credentials or a query is refused, never shown", () => {
+  for (
+    const [name, value] of [
+      ["SVC_HF_ENDPOINT", "http://user:hfpass123@127.0.0.1:8765/"],
+      ["SVC_HF_ENDPOINT", "https://mirror.example/?token=abc"],
+      ["HF_ENDPOINT", "https://mirror.example/#abc"],
+    ]
+  ) {
+    const { problems } = read({ SVC_ONNX_MODEL: "x/y", [name]: value });
+    assert.deepEqual(problems, [
+      `${name} must be the hub's address alone, without a user, password, query or fragment ` +
+      "(the model's paths are added to it)",
+    ]);
+  }
+});
