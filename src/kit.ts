@@ -116,6 +116,7 @@ export {
   MAX_FACTS,
 } from "./llm/prompts.ts";
 export {
+  callSignal,
   normalised,
   providerAt,
   providerError,

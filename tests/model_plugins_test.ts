@@ -107,12 +107,18 @@ for (const flavour of FLAVOURS) {
     );
   });
 
-  Deno.test(`${flavour.name}: a slow server times out as unavailable`, async () => {
+  Deno.test(`${flavour.name}: a slow server times out as unavailable, retries within the limit`, async () => {
     await using fake = startFakeModelServer(flavour.name);
-    const llm = flavour.llm(fake.url, { timeoutMs: 100, retries: 0 });
+    const llm = flavour.llm(fake.url, { timeoutMs: 200 });
     const release = fake.holdNext();
-    await rejectsWith(llm.answer("x", ["y"]), "backend_unavailable", /could not answer/);
+    await rejectsWith(
+      llm.answer("x", ["y"]),
+      "backend_unavailable",
+      /could not answer: it did not answer in time/,
+    );
     release();
+    // Its retries would have been answered: the time limit is the whole call's, not an attempt's.
+    assert.equal(fake.requests.length, 1);
   });
 
   Deno.test(`${flavour.name}: a caller's abort ends a request in flight, without retries`, async () => {

@@ -13,6 +13,7 @@ import { Ollama } from "ollama";
 import {
   answerPrompt,
   type CallOptions,
+  callSignal,
   type ChatMessage,
   type Embedder,
   extractionPrompt,
@@ -39,23 +40,23 @@ export interface OllamaOptions extends RetryOptions {
 }
 
 /**
- * A client whose requests time out and end when the caller's `signal` aborts (the SDK takes
- * no signal for a request that does not stream, so it is made per call).
+ * A client whose requests end when `signal` aborts (the SDK takes no signal for a request that
+ * does not stream, so it is made per call).
  */
-function client(options: OllamaOptions, signal?: AbortSignal): Ollama {
+function client(options: OllamaOptions, signal: AbortSignal): Ollama {
   const base = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Ollama({
     host: options.host ?? DEFAULT_OLLAMA_HOST,
     fetch: (input, init) => {
-      const signals = [AbortSignal.timeout(timeoutMs), init?.signal, signal];
-      const any = AbortSignal.any(
-        signals.filter((s): s is AbortSignal => s instanceof AbortSignal),
-      );
+      const any = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
       return base(input, { ...init, signal: any });
     },
   });
 }
+
+/** A call's signal: the caller's, or the timeout passing (see `callSignal`). */
+const within = (options: OllamaOptions, signal?: AbortSignal) =>
+  callSignal(options.timeoutMs ?? 60_000, signal);
 
 export class OllamaEmbedder implements Embedder {
   readonly name = "ollama";
@@ -78,12 +79,13 @@ export class OllamaEmbedder implements Embedder {
   }
 
   async #request(input: string[], signal?: AbortSignal, provider = "Ollama"): Promise<number[][]> {
-    const ollama = client(this.#options, signal);
+    const bounded = within(this.#options, signal);
+    const ollama = client(this.#options, bounded);
     try {
       const { embeddings } = await withRetries(
         () => ollama.embed({ model: this.#options.model, input }),
         this.#options,
-        signal,
+        bounded,
       );
       if (!Array.isArray(embeddings) || embeddings.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${embeddings?.length}`);
@@ -91,7 +93,7 @@ export class OllamaEmbedder implements Embedder {
       return embeddings;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError(provider, "embed the text", error);
+      throw providerError(provider, "embed the text", bounded.aborted ? bounded.reason : error);
     }
   }
 
@@ -122,7 +124,8 @@ export class OllamaLlm implements Llm {
   }
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
-    const ollama = client(this.#options, signal);
+    const bounded = within(this.#options, signal);
+    const ollama = client(this.#options, bounded);
     try {
       const response = await withRetries(
         () =>
@@ -134,12 +137,12 @@ export class OllamaLlm implements Llm {
             options: { temperature: 0 },
           }),
         this.#options,
-        signal,
+        bounded,
       );
       return response.message.content;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("Ollama", "answer", error);
+      throw providerError("Ollama", "answer", bounded.aborted ? bounded.reason : error);
     }
   }
 

@@ -14,6 +14,7 @@ import OpenAI from "openai";
 import {
   answerPrompt,
   type CallOptions,
+  callSignal,
   type ChatMessage,
   type Embedder,
   extractionPrompt,
@@ -78,10 +79,11 @@ export class OpenAiEmbedder implements Embedder {
     signal?: AbortSignal,
     provider = "The OpenAI-compatible API",
   ): Promise<ArrayLike<number>[]> {
+    const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
     try {
       const { data } = await this.#client.embeddings.create(
         { model: this.#options.model, input },
-        { signal },
+        { signal: bounded },
       );
       if (!Array.isArray(data) || data.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${data?.length}`);
@@ -89,7 +91,7 @@ export class OpenAiEmbedder implements Embedder {
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError(provider, "embed the text", error);
+      throw providerError(provider, "embed the text", bounded.aborted ? bounded.reason : error);
     }
   }
 
@@ -122,17 +124,19 @@ export class OpenAiLlm implements Llm {
   }
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
+    const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
     try {
       const completion = await this.#client.chat.completions.create({
         model: this.#options.model,
         messages,
         temperature: 0,
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
-      }, { signal });
+      }, { signal: bounded });
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("The OpenAI-compatible API", "answer", error);
+      const cause = bounded.aborted ? bounded.reason : error;
+      throw providerError("The OpenAI-compatible API", "answer", cause);
     }
   }
 

@@ -46,6 +46,15 @@ export async function withRetries<T>(
   }
 }
 
+/**
+ * The signal of one call to a provider: the caller's `signal`, or `timeoutMs` passing. It bounds
+ * the call with its retries, so a provider that does not answer costs one timeout, not three.
+ */
+export function callSignal(timeoutMs: number, signal?: AbortSignal): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([timeout, signal]) : timeout;
+}
+
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 function backoff(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -79,7 +88,11 @@ const STATUS_HINTS: Record<number, string> = {
 export function providerError(provider: string, action: string, error: unknown): SvcError {
   if (error instanceof SvcError) return error;
   const status = statusOf(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = (error as Error)?.name === "TimeoutError"
+    ? "it did not answer in time (a call and its retries share one time limit)"
+    : error instanceof Error
+    ? error.message
+    : String(error);
   if (status === 400 || status === 413 || status === 422) {
     return new SvcError("bad_request", `${provider} could not ${action}: ${message}`);
   }
