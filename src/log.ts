@@ -25,21 +25,29 @@ const SECRET_FIELD =
   /key|secret|token|bearer|authorization|signature|text|query|question|plaintext/i;
 const SAFE_FIELD = /^(public_key|publicKey|account_id|accountId)$/;
 
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()]+/gi;
+/** A URL in a message, to the next white space. */
+const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*:\/\/)(\S*)/gi;
+/** A host (or `[address]`) and port, at the start of what follows `scheme://` and any user. */
+const HOST = /^(?:\[[0-9a-f:.]*\]|[a-z0-9.-]*)(?::[0-9]*)?/i;
+/** A credential sent in a header, as errors about the header quote it. */
+const AUTH_HEADER = /\b(Bearer|Basic)\s+\S+/gi;
 
-/** A URL without what may hold a credential: its user and password, query and fragment. */
-function bareUrl(url: string): string {
-  try {
-    const { protocol, host, pathname } = new URL(url);
-    return `${protocol}//${host}${pathname}`;
-  } catch {
-    return "[url]";
-  }
+/**
+ * `text` without credentials: each URL shortened to its scheme and host (a user and password, a
+ * path, which may hold an API token, a query and a fragment go), and `Bearer …` values redacted.
+ */
+function withoutCredentials(text: string): string {
+  return text
+    .replace(URL_IN_TEXT, (_, scheme: string, rest: string) => {
+      const [host] = HOST.exec(rest.slice(rest.lastIndexOf("@") + 1))!;
+      return `${scheme}${host}${host.length < rest.length ? "/…" : ""}`;
+    })
+    .replace(AUTH_HEADER, "$1 [redacted]");
 }
 
 /**
- * An error as a log field: its name, its code if it has one, its message (without credentials
- * in URLs; a SyntaxError's not at all, since it quotes what it failed to parse) and its causes,
+ * An error as a log field: its name, its code if it has one, its message (without credentials;
+ * a SyntaxError's not at all, since it quotes what it failed to parse) and its causes,
  * which hold what went wrong in a backend behind the sentence a caller reads.
  */
 function errorField(error: Error, depth = 0): LogFields {
@@ -49,7 +57,7 @@ function errorField(error: Error, depth = 0): LogFields {
     ...(typeof code === "string" ? { code } : {}),
     message: error instanceof SyntaxError
       ? "(not shown: it may quote its input)"
-      : error.message.replace(URL_IN_TEXT, bareUrl),
+      : withoutCredentials(error.message),
     ...(error.cause instanceof Error && depth < 4
       ? { cause: errorField(error.cause, depth + 1) }
       : {}),

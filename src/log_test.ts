@@ -32,15 +32,23 @@ Deno.test("log: an error's causes are logged, without credentials in URLs or par
     message: "Cannot resolve a key: sui is unavailable",
     cause: {
       name: "TypeError",
-      message: "error sending request for url (https://rpc.example/v1)",
+      message: "error sending request for url (https://rpc.example/…",
       cause: { name: "Error", code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:9" },
     },
   });
-  const database = logged({ error: new Error("Invalid URL: 'postgres://svc:SECRET@db:5432/svc'") });
-  assert.equal(
-    (database.error as { message: string }).message,
-    "Invalid URL: 'postgres://db:5432/svc'",
-  );
+  // Userinfo, paths (an RPC provider's token), queries, odd characters, header values.
+  for (
+    const [text, shown] of [
+      ["Invalid URL: 'postgres://svc:SECRET@db:5432/svc'", "Invalid URL: 'postgres://db:5432/…"],
+      ["(https://rpc.example/v1?apikey=ab(cd)ef)", "(https://rpc.example/…"],
+      ["at https://user:p(w)d@host/v1 now", "at https://host/… now"],
+      ["GET https://x.quiknode.pro/0123abcd/ failed", "GET https://x.quiknode.pro/… failed"],
+      ["http://[::1]:8000 is down", "http://[::1]:8000 is down"],
+      ['Invalid header value: "Bearer abc\\ndef"', 'Invalid header value: "Bearer [redacted]'],
+    ]
+  ) {
+    assert.equal((logged({ error: new Error(text) }).error as { message: string }).message, shown);
+  }
   let parsed: unknown;
   try {
     JSON.parse("I am vegetarian");

@@ -49,6 +49,12 @@ export function readWalrusSettings(read: SettingsReader): WalrusSettings {
     packageId,
     ownerKey: readSuiPrivateKey(read, "SVC_WALRUS_OWNER_KEY") ??
       read.missing("SVC_WALRUS_OWNER_KEY", `${why}: it owns the blobs and writes their metadata`),
-    publisherToken: read.text("SVC_WALRUS_PUBLISHER_TOKEN"),
+    // Sent in a header: anything else would fail every upload, and be quoted in its error.
+    publisherToken: read.matching(
+      "SVC_WALRUS_PUBLISHER_TOKEN",
+      /^[\x21-\x7e]+$/,
+      "SVC_WALRUS_PUBLISHER_TOKEN must be the token as issued: visible ASCII characters, without " +
+        "spaces",
+    ),
   };
 }

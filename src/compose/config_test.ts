@@ -85,8 +85,9 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     SVC_WALRUS_PACKAGE_ID: id("c"),
     SVC_WALRUS_PUBLISHER_URL: "http://127.0.0.1:9200",
     SVC_WALRUS_AGGREGATOR_URLS: "http://127.0.0.1:9201",
+    SVC_WALRUS_PUBLISHER_TOKEN: `${secret}\nsecond line`,
   });
-  assert.equal(problems.length, 10, problems.join("\n"));
+  assert.equal(problems.length, 11, problems.join("\n"));
   for (
     const start of [
       "SVC_CIPHER=seal needs SVC_CHAIN=sui",
@@ -100,6 +101,7 @@ Deno.test("network settings are parsed and malformed ones reported without secre
       "SVC_SEAL_SERVER_KEY must be",
       "SVC_WALRUS_OWNER_KEY must be",
       "SVC_WALRUS_EPOCHS must be",
+      "SVC_WALRUS_PUBLISHER_TOKEN must be",
     ]
   ) assert.ok(problems.some((p) => p.startsWith(start)), start);
   assert.ok(!problems.join("\n").includes(secret));
