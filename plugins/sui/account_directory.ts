@@ -154,20 +154,7 @@ export class SuiAccountDirectory implements AccountDirectory {
     );
     if (!response.data) return null; // notExists, deleted
     const { type, content } = response.data;
-    const tag = type ? normalizeStructTag(type) : "";
-    if (tag !== this.#accountType) {
-      // An account of another package: most likely SVC_PACKAGE_ID names the wrong package.
-      const [ours, ...name] = this.#accountType.split("::");
-      const [theirs, ...other] = tag.split("::");
-      if (other.join("::") === name.join("::")) {
-        throw new SvcError(
-          "backend_unavailable",
-          `Cannot ${action}: account ${accountId} belongs to package ${theirs}, not to ` +
-            `SVC_PACKAGE_ID ${ours} (is SVC_PACKAGE_ID right?)`,
-        );
-      }
-      return null;
-    }
+    if (!type || normalizeStructTag(type) !== this.#accountType) return null;
     if (content?.dataType !== "moveObject") return null;
     return parseAccount(content.fields);
   }

@@ -66,20 +66,15 @@ Deno.test("SuiAccountDirectory: wrong object types, malformed ids and keys resol
   );
   const coin = t.sui.network.mintGas(t.owner.toSuiAddress(), 5n);
   assert.equal(await t.directory.resolve(KEY, coin), null);
-  // An account of another package is not trusted; most likely the relayer's package id is wrong.
+  // An account-shaped object of another package is not trusted.
   const copy = t.sui.network.getObject(t.accountId)!;
   const { id: _, ...fields } = copy.fields;
-  const other = "0x" + "f".repeat(64);
   const forged = t.sui.network.putObject({
-    type: copy.type.replace(t.ids.packageId, other),
+    type: copy.type.replace(t.ids.packageId, "0x" + "f".repeat(64)),
     owner: "Shared",
     fields,
   });
-  await assert.rejects(() => t.directory.resolve(KEY, forged), (error: unknown) => {
-    unavailable(error);
-    assert.match((error as Error).message, new RegExp(`package ${other}, .*SVC_PACKAGE_ID`));
-    return true;
-  });
+  assert.equal(await t.directory.resolve(KEY, forged), null);
   for (const hint of ["", "0x", "abc", "0xzz", "0x" + "1".repeat(65)]) {
     assert.equal(await t.directory.resolve(KEY, hint), null, hint);
   }
