@@ -52,7 +52,13 @@ export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger 
 export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
 export { pathExists, writeCache } from "./files.ts";
 export { type WordOptions, words } from "./text/words.ts";
-export { type BodyReadOptions, MAX_BODY_BYTES, readBounded } from "./http/body.ts";
+export {
+  type BodyReadOptions,
+  jsonProblem,
+  MAX_BODY_BYTES,
+  parseJson,
+  readBounded,
+} from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { verifyEd25519 } from "./auth/ed25519.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";

@@ -174,6 +174,11 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
           text('{"kind":"mint_coins"}'),
           text(`{"kind":"add_delegate_key","account_id":"${id}","public_key":"xyz","label":""}`),
           text(`{"kind":"add_delegate_key","account_id":"${id}","public_key":"${key(1)}"}`),
+          // A label that is not valid Unicode.
+          text(
+            `{"kind":"add_delegate_key","account_id":"${id}","public_key":"${key(1)}",` +
+              String.raw`"label":"\ud800"}`,
+          ),
           text('{"kind":"deactivate_account","account_id":"0x12"}'),
           new Uint8Array([0xff, 0xfe]),
         ]

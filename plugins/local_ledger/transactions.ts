@@ -11,8 +11,10 @@
 import {
   addressOf,
   blake2b,
+  jsonProblem,
   type KeyPair,
   type Operation,
+  parseJson,
   parseKeyLimits,
   rejected,
   type Sponsor,
@@ -55,9 +57,9 @@ const KEY = /^[0-9a-f]{64}$/;
 export function decodeKind(bytes: Uint8Array): TransactionKind {
   let value: Record<string, unknown>;
   try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw rejected("malformed", "The transaction kind is not UTF-8 JSON");
+    value = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as typeof value;
+  } catch (error) {
+    throw rejected("malformed", `The transaction kind must be UTF-8 JSON: ${jsonProblem(error)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw rejected("malformed", "The transaction kind must be a JSON object");

@@ -160,12 +160,22 @@ const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** Whether `value` (parsed JSON) holds a string, or a key, that is not valid Unicode. */
 function holdsLoneSurrogate(value: unknown): boolean {
-  if (typeof value === "string") return !value.isWellFormed();
-  if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some(holdsLoneSurrogate);
-  return Object.entries(value).some(([key, member]) =>
-    !key.isWellFormed() || holdsLoneSurrogate(member)
-  );
+  // A stack, not recursion: JSON may nest deeper than the call stack goes.
+  const stack = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === "string") {
+      if (!next.isWellFormed()) return true;
+    } else if (Array.isArray(next)) {
+      for (const item of next) stack.push(item);
+    } else if (typeof next === "object" && next !== null) {
+      for (const [key, member] of Object.entries(next)) {
+        if (!key.isWellFormed()) return true;
+        stack.push(member);
+      }
+    }
+  }
+  return false;
 }
 
 /** JSON whose text escapes half of a UTF-16 surrogate pair (`"\\ud800"`). */
