@@ -11,7 +11,7 @@ import {
   type SvcClientOptions,
   verifyReceipt,
 } from "../src/client/mod.ts";
-import { describeKeyLimits } from "../src/auth/key_limits.ts";
+import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
@@ -260,13 +260,8 @@ export async function runMemoryCommand(
   let client = await SvcClient.create(options);
   if (command === "whoami") {
     const me = await client.whoami();
-    const limits = describeKeyLimits(
-      {
-        ...(me.scope.namespaces ? { namespaces: me.scope.namespaces } : {}),
-        ...(me.scope.operations ? { operations: me.scope.operations } : {}),
-      },
-      me.expires_at === null ? undefined : Date.parse(me.expires_at),
-    );
+    const { scope, expiresAt } = parseKeyLimits({ ...me.scope, expires_at: me.expires_at });
+    const limits = describeKeyLimits(scope, expiresAt);
     return {
       json: { ...me },
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +

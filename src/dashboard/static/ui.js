@@ -24,8 +24,8 @@ export function short(value) {
 
 /**
  * Who a key (`{ address, label }`) is: the owner key, else its label now among the account's
- * (`owned`) keys, else the label it had, else its address. A label two keys share is told
- * apart by the address.
+ * (`owned`) keys, else the label it had, else its address. A label two keys share (a removed
+ * key's among them) is told apart by the address.
  */
 export function agentNames(owned, wallet) {
   const labels = owned.delegate_keys.map((k) => k.label);
@@ -34,7 +34,11 @@ export function agentNames(owned, wallet) {
     !label ? short(address) : shared.has(label) ? `${label} (${short(address)})` : label;
   const names = new Map(owned.delegate_keys.map((k) => [k.address, named(k.label, k.address)]));
   names.set(wallet.address, "You (owner key)");
-  return (key) => names.get(key.address) ?? named(key.label, key.address);
+  return (key) =>
+    names.get(key.address) ??
+      (key.label && labels.includes(key.label)
+        ? `${key.label} (${short(key.address)})`
+        : named(key.label, key.address));
 }
 
 /** A button that runs `action`, disabled and labelled busy meanwhile. */
