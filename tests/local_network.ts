@@ -18,7 +18,10 @@ const { values } = parseArgs({
   options: { env: { type: "string", default: ".svc-network.env" } },
 });
 const file = values.env!;
-const sourced = `. ${/^[./]/.test(file) ? file : `./${file}`}`;
+/** `value` quoted for a POSIX shell. */
+const quoted = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+const sourced = `. ${quoted(/^[./]/.test(file) ? file : `./${file}`)}`;
+const dataDir = "./data-network";
 
 const net = await startLocalNetwork();
 const owner = Ed25519Keypair.generate();
@@ -29,11 +32,11 @@ await net.wallet.addDelegateKey(owner, accountId, delegate.publicKey, "laptop");
 const settings: Record<string, string> = {
   ...net.env,
   // Apart from a local-mode data directory: its index and keys are not this network's.
-  SVC_DATA_DIR: "./data-network",
+  SVC_DATA_DIR: dataDir,
   SVC_DELEGATE_KEY: delegate.seed,
   SVC_ACCOUNT_ID: accountId,
 };
-const lines = Object.entries(settings).map(([name, value]) => `export ${name}='${value}'`);
+const lines = Object.entries(settings).map(([name, value]) => `export ${name}=${quoted(value)}`);
 // It holds private keys: the user's alone.
 await Deno.writeTextFile(file, lines.join("\n") + "\n", { mode: 0o600 });
 
@@ -44,11 +47,17 @@ console.log(`Sui, Seal and Walrus run on this machine (in memory, until Ctrl-C):
   account               ${accountId}
   delegate key "laptop" ${delegate.publicKey}
 
-The settings are in ${file} (SVC_DATA_DIR=./data-network). In another terminal:
+The settings are in ${file} (SVC_DATA_DIR=${dataDir}). In another terminal:
   ${sourced} && deno task start
 and in a third:
   ${sourced} && deno task svc remember "I am vegetarian" --wait
   ${sourced} && deno task svc recall "what do I eat?"`);
+if (await Deno.stat(dataDir).catch(() => null)) {
+  console.log(
+    `\n${dataDir} holds the index of an earlier run's network, which is gone: remove it ` +
+      `(rm -r ${dataDir}) before starting the relayer.`,
+  );
+}
 
 await new Promise<void>((resolve) => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, resolve);

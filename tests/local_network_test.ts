@@ -7,29 +7,35 @@ import assert from "node:assert/strict";
 import { ROOT, startRelayer, svcCli } from "./relayer_process.ts";
 
 Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C removes them", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "svc-local-network-" });
+  // A folder with a space and a quote in its name: the settings file is sourced by a shell.
+  const dir = await Deno.makeTempDir({ prefix: "svc local network's " });
   const file = `${dir}/net.env`;
   const network = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", file],
     cwd: ROOT,
     stdout: "piped",
-    stderr: "piped",
+    stderr: "null",
   }).spawn();
+  const printed = network.stdout.pipeThrough(new TextDecoderStream()).getReader();
   try {
-    const printed = network.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let shown = "";
     while (!shown.includes("deno task svc recall")) {
       const { value, done } = await printed.read();
       assert.ok(!done, `it stopped early: ${shown}`);
       shown += value;
     }
-    printed.releaseLock();
     assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    // What a shell that sources the command it printed has.
+    const command = /^ {2}(\. .*) && deno task start$/m.exec(shown)![1];
+    const sourced = await new Deno.Command("sh", {
+      args: ["-c", `${command} && env`],
+      env: { PATH: Deno.env.get("PATH") ?? "" },
+      clearEnv: true,
+    }).output();
+    assert.equal(sourced.code, 0, new TextDecoder().decode(sourced.stderr));
     const settings = Object.fromEntries(
-      (await Deno.readTextFile(file)).trim().split("\n").map((line) => {
-        const [, name, value] = /^export ([A-Z_]+)='([^']*)'$/.exec(line)!;
-        return [name, value];
-      }),
+      new TextDecoder().decode(sourced.stdout).split("\n").filter((line) => line.startsWith("SVC_"))
+        .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
     );
     assert.equal(settings.SVC_CHAIN, "sui");
     assert.match(shown, new RegExp(`account +${settings.SVC_ACCOUNT_ID}`));
@@ -51,8 +57,7 @@ Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C rem
     try {
       network.kill("SIGKILL");
     } catch { /* it has stopped */ }
-    await network.stdout.cancel().catch(() => {});
-    await network.stderr.cancel();
+    await printed.cancel();
     await Deno.remove(dir, { recursive: true });
   }
 });
