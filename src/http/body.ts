@@ -196,8 +196,9 @@ export function parseJson(text: string): unknown {
 }
 
 /** Why JSON text was refused, without quoting it (V8's messages do). */
-export const jsonProblem = (error: unknown) =>
-  error instanceof LoneSurrogateError ? error.message : "not valid JSON";
+export function jsonProblem(error: unknown): string {
+  return error instanceof LoneSurrogateError ? error.message : "not valid JSON";
+}
 
 /** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */
 export function parseJsonObject(
