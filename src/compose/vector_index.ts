@@ -125,13 +125,15 @@ function mismatch(
     : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
   const setting = embedderSetting(built.model, config);
   const original = setting ? `the original embedder (${setting})` : "the original embedder";
+  const { kind } = config.embedder;
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
       `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
       `${configured}. Either configure ${original}, or rebuild the index for the new ` +
-      `one: restart with SVC_EMBEDDER=NAME SVC_REINDEX=1 (the relayer keeps serving from the old ` +
-      `index meanwhile), or stop the relayer and run \`deno task svc reindex --embedder NAME\`.`,
+      `one: restart with SVC_EMBEDDER=${kind} SVC_REINDEX=1 (the relayer keeps serving from the ` +
+      `old index meanwhile), or stop the relayer and run ` +
+      `\`deno task svc reindex --embedder ${kind}\`.`,
   );
 }
 
@@ -144,8 +146,9 @@ async function openPrevious(
   built: IndexEmbedding,
 ): Promise<{ embedder: Embedder; close?: () => Promise<void> }> {
   const config = previousEmbedderConfig(built.model, deps.config);
-  const offline = "stop the relayer and run `deno task svc reindex --embedder NAME`, which " +
-    "needs only the new embedder, or configure the original embedder";
+  const offline = "stop the relayer and run " +
+    `\`deno task svc reindex --embedder ${deps.config.embedder.kind}\`, which needs only the new ` +
+    "embedder, or configure the original embedder";
   if (!config) {
     throw new SvcError(
       "conflict",

@@ -101,7 +101,8 @@ Deno.test("composition: another embedder is refused with both fixes named, then 
       (error) =>
         error instanceof SvcError && error.code === "conflict" &&
         /"svc-lexical-hash-v1-384" \(384 dimensions\)/.test(error.message) &&
-        /SVC_REINDEX=1/.test(error.message) && /svc reindex --embedder/.test(error.message),
+        error.message.includes("SVC_EMBEDDER=local SVC_REINDEX=1") &&
+        error.message.includes("svc reindex --embedder local`"),
     );
     const serving = await openBackends(
       configOf({ ...env, SVC_EMBEDDER: "local", SVC_REINDEX: "1" }),
@@ -138,7 +139,7 @@ Deno.test("composition: SVC_REINDEX=1 with the index's embedder down points to s
       (error) =>
         error instanceof SvcError && error.code === "backend_unavailable" &&
         /^Cannot reindex while serving: .*"ollama:emb".*HTTP 404/.test(error.message) &&
-        error.message.includes("deno task svc reindex --embedder NAME"),
+        error.message.includes("deno task svc reindex --embedder lexical"),
     );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
