@@ -5,7 +5,7 @@
  * `SVC_EMBEDDER` replaced by `NAME`; interrupted (Ctrl-C, a crash), it resumes when run again.
  * A relayer can do the same while serving: `SVC_REINDEX=1` (see the README).
  */
-import { openBackends, readConfig } from "../src/compose/mod.ts";
+import { EMBEDDER_KINDS, openBackends, readConfig } from "../src/compose/mod.ts";
 import { createLogger } from "../src/log.ts";
 import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";
@@ -70,6 +70,11 @@ export async function runReindex(
   output: { write(text: string): void; terminal: boolean },
 ): Promise<Output> {
   if (!embedder) throw new UsageError("reindex needs --embedder NAME");
+  if (!(EMBEDDER_KINDS as readonly string[]).includes(embedder)) {
+    throw new UsageError(
+      `--embedder must be one of ${EMBEDDER_KINDS.join(", ")} (got ${JSON.stringify(embedder)})`,
+    );
+  }
   // Nothing answers analyze or ask meanwhile: no language model to open.
   const result = readConfig({ ...env, SVC_EMBEDDER: embedder, SVC_LLM: "none" });
   if (!result.ok) throw new UsageError(result.problems.join("\n"));

@@ -20,6 +20,18 @@ Deno.test("svc migrate brings a database's schema up to date, then finds nothing
   }
 });
 
+Deno.test("svc reindex names --embedder, not the variable it sets, for an unknown embedder", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await assert.rejects(
+      svcCli(dataDir, ["reindex", "--embedder", "bogus"]),
+      /exited 2.*--embedder must be one of local, lexical, onnx, use, ollama, openai \(got "bogus"\)/s,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("the ledger commands read only where the ledger is, not the relayer's other settings", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
