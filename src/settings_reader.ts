@@ -67,15 +67,17 @@ export class SettingsReader {
     return value;
   }
 
-  /** An http(s) URL. */
-  httpUrl(name: string): string | undefined {
+  /** An http(s) URL; `complete` may fill in what a value leaves out, such as the scheme. */
+  httpUrl(name: string, complete = (value: string) => value): string | undefined {
     const value = this.text(name);
-    if (value !== undefined && !isHttpUrl(value)) {
+    if (value === undefined) return undefined;
+    const url = complete(value);
+    if (!isHttpUrl(url)) {
       // Shown without what may carry a credential: a user's part, a query, a fragment.
       const shown = value.replace(/\/\/[^/]*@/, "//…@").replace(/[?#].*$/, "?…");
       this.problem(`${name} must be an http(s) URL (got "${shown}")`);
     }
-    return value;
+    return url;
   }
 
   /** A comma-separated list, entries trimmed, empty ones dropped. */

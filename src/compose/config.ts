@@ -229,12 +229,27 @@ function readAllowedHosts(read: SettingsReader): string[] | undefined {
   return hosts.length ? hosts : undefined;
 }
 
+/**
+ * `OLLAMA_HOST` completed as Ollama completes it: without a scheme, `http://` and, without a
+ * port, 11434 (`127.0.0.1:11434`, `gpu-box`).
+ */
+export function ollamaHost(value: string): string {
+  if (value.includes("://")) return value;
+  const [host, ...path] = value.split("/");
+  const port = /:[0-9]+$/.test(host) ? "" : ":11434";
+  return `http://${[host + port, ...path].join("/")}`;
+}
+
 /** The settings shared by the remote model providers. */
 function readModelServers(read: SettingsReader, embedding: boolean) {
   const model = read.text(embedding ? "SVC_EMBED_MODEL" : "SVC_LLM_MODEL");
   const timeoutMs = read.integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000);
   return {
-    ollama: (): OllamaSettings => ({ model, timeoutMs, host: read.httpUrl("OLLAMA_HOST") }),
+    ollama: (): OllamaSettings => ({
+      model,
+      timeoutMs,
+      host: read.httpUrl("OLLAMA_HOST", ollamaHost),
+    }),
     openai: (): OpenAiSettings => {
       // Sent in a header: a placeholder such as "sk-…" would fail every request.
       const apiKey = read.matching(
@@ -254,6 +269,9 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
   };
 }
 
+/** The values of `SVC_EMBEDDER`. */
+export const EMBEDDER_KINDS = ["local", "lexical", "onnx", "use", "ollama", "openai"] as const;
+
 function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
   if (read.text("SVC_EMBEDDER") === undefined && read.text("SVC_REINDEX") === "1") {
     read.problem(
@@ -262,14 +280,7 @@ function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
     );
   }
   const servers = readModelServers(read, true);
-  const kind = read.choice("SVC_EMBEDDER", "local", [
-    "local",
-    "lexical",
-    "onnx",
-    "use",
-    "ollama",
-    "openai",
-  ]);
+  const kind = read.choice("SVC_EMBEDDER", "local", EMBEDDER_KINDS);
   const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
   switch (kind) {
     case "local":
@@ -423,6 +434,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
   const chain = readChain(read);
   const store = readStore(read);
+  const ollama = read.text("OLLAMA_HOST");
   const config: Config = {
     host: read.text("SVC_HOST") ?? "127.0.0.1",
     port: read.integer("SVC_PORT", 8000, 0, 65535),
@@ -438,7 +450,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       keepIndexEmbedder: read.text("SVC_EMBEDDER") === undefined,
       ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
       modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`,
-      ollamaHost: read.text("OLLAMA_HOST"),
+      ollamaHost: ollama && ollamaHost(ollama),
     },
     llm: readLlm(read),
     masterKeyHex: read.matching(

@@ -149,6 +149,25 @@ Deno.test("a backend's settings are read only when it is selected", () => {
   ]);
 });
 
+Deno.test("OLLAMA_HOST is completed as Ollama completes it", () => {
+  const host = (OLLAMA_HOST: string) => {
+    const result = readConfig({ SVC_EMBEDDER: "ollama", OLLAMA_HOST });
+    assert.ok(result.ok, result.ok ? "" : result.problems.join("\n"));
+    assert.equal(result.config.embedder.kind, "ollama");
+    assert.equal(result.config.reindex.ollamaHost, result.config.embedder.ollama.host);
+    return result.config.embedder.ollama.host;
+  };
+  assert.equal(host("127.0.0.1:11500"), "http://127.0.0.1:11500");
+  assert.equal(host("gpu-box"), "http://gpu-box:11434");
+  assert.equal(host("[::1]"), "http://[::1]:11434");
+  assert.equal(host("[::1]:8080/ollama"), "http://[::1]:8080/ollama");
+  assert.equal(host("https://ollama.example"), "https://ollama.example");
+  // What no scheme can complete is refused as it was given.
+  assert.deepEqual(problemsOf({ SVC_EMBEDDER: "ollama", OLLAMA_HOST: "gpu box" }), [
+    'OLLAMA_HOST must be an http(s) URL (got "gpu box")',
+  ]);
+});
+
 Deno.test("an OpenAI key that no header can carry is refused at start, without being shown", () => {
   for (const key of ["sk-…", "sk-abc def", "sk-abc\n"]) {
     assert.deepEqual(problemsOf({ SVC_LLM: "openai", OPENAI_API_KEY: key }), [
