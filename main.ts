@@ -41,6 +41,8 @@ const allowedHosts = config.allowedHosts ??
   defaultAllowedHosts(config.host, config.publicUrls, machineNames);
 /** How long stopping waits for the requests still running. */
 const STOP_GRACE_MS = 10_000;
+/** Signals this close to the first are one Ctrl-C, delivered twice. */
+const SAME_SIGNAL_MS = 1_000;
 
 /** A start-up failure whose message is the whole story (no stack, no error type). */
 class CannotStart extends Error {}
@@ -165,14 +167,16 @@ async function start() {
     await serveDashboard(ledger, packageId, vectors, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
 
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = async () => {
-    if (stopping) {
+    if (stoppingSince !== undefined) {
+      // The same Ctrl-C, signalled to the process group and forwarded by `deno task` as well.
+      if (Date.now() - stoppingSince < SAME_SIGNAL_MS) return;
       // A second Ctrl-C: what was acknowledged is on disk, as after a SIGKILL.
       logger.warn("relayer stopping now, without the requests still running");
       Deno.exit(130);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     logger.info("relayer stopping");
     await sidecar?.stop();
     // Requests still running (a model that hangs) get a grace period, not an open-ended wait.

@@ -97,11 +97,42 @@ Deno.test("e2e: a second Ctrl-C stops a relayer whose request waits on a model t
     await until(() => ollama.requests.some((r) => r.path === "/api/chat"));
     relayer.process.kill("SIGINT");
     await until(() => relayer.log().includes("relayer stopping"));
+    // Past the moment in which a repeat is the same Ctrl-C delivered twice.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     relayer.process.kill("SIGINT");
     assert.equal((await relayer.process.status).code, 130);
     assert.match(relayer.log(), /stopping now, without the requests still running/);
     release();
     await asking;
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("e2e: one Ctrl-C delivered twice, to the process group and by deno task, waits for the requests", async () => {
+  await using ollama = startFakeModelServer("ollama");
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir, {
+      SVC_LLM: "ollama",
+      OLLAMA_HOST: ollama.url,
+    }, { processGroup: true });
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    const saved = await client.remember("I keep bees");
+    if (saved.status !== "duplicate") await client.waitForJob(saved.job_id);
+    const release = ollama.holdNext(60_000);
+    const asking = client.ask("What do I keep?");
+    while (!ollama.requests.some((r) => r.path === "/api/chat")) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    Deno.kill(-relayer.process.pid, "SIGINT");
+    // deno task forwards the terminal's signal a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    relayer.process.kill("SIGINT");
+    release();
+    assert.match((await asking).answer, /bees/);
+    assert.equal((await relayer.process.status).code, 0);
+    assert.doesNotMatch(relayer.log(), /stopping now/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
