@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
+import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
 import {
   type Caller,
   jsonOf as json,
@@ -93,6 +94,76 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
   held.release();
   await t.settle(alice, [upd.job_id]);
   assert.deepEqual(await listIds(t, alice), [], "the erased memory's update was stored anyway");
+});
+
+Deno.test("an update that lands while its memory is being erased is erased as well", async () => {
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  // The owner's erase waits here while the update lands.
+  let hold: Promise<void> | undefined;
+  const holding = Promise.withResolvers<void>();
+  const cipher: Cipher = {
+    name: local.name,
+    holdsKeys: true,
+    encrypt: (o, p, x) => local.encrypt(o, p, x),
+    decrypt: (o, c, x) => local.decrypt(o, c, x),
+    async erase(o, ids, x) {
+      const waiting = hold;
+      hold = undefined;
+      if (waiting) {
+        holding.resolve();
+        await waiting;
+      }
+      return await local.erase(o, ids, x);
+    },
+  };
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ cipher, embedder: held.embedder });
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
+  const upd = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  const gate = Promise.withResolvers<void>();
+  hold = gate.promise;
+  const erasing = t.signed(alice, "DELETE", `/api/memories/${old}`);
+  await holding.promise;
+  held.release();
+  await t.settle(alice, [upd.job_id]);
+  gate.resolve();
+  const receipt = await json(await erasing);
+  assert.equal(receipt.memory_id, old);
+  assert.deepEqual(await listIds(t, alice), [], "the update landed during the erase and stayed");
+  await json(await t.signed(alice, "GET", `/api/memories/${upd.job_id}`), 404);
+});
+
+Deno.test("an update retried after it erased the memory it replaces stays", async () => {
+  // The update's job is not marked done the first time: as after a crash at that moment.
+  const kv = await Deno.openKv(":memory:");
+  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)), {
+    leaseMs: 200,
+  });
+  let failUpdate = false;
+  const completeMany = queue.completeMany.bind(queue);
+  queue.completeMany = (items) => {
+    if (!failUpdate) return completeMany(items);
+    failUpdate = false;
+    return Promise.reject(new Error("the job store is down"));
+  };
+  await using t = await startTestRelayer({ kv, queue, reconcileIntervalMs: 100 });
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
+  failUpdate = true;
+  const upd = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  await t.settle(alice, [upd.job_id]);
+  assert.equal(failUpdate, false, "the first completion failed");
+  const job = await json(await t.signed(alice, "GET", `/api/remember/${upd.job_id}`));
+  assert.equal(job.status, "done");
+  assert.deepEqual(await listIds(t, alice), [upd.job_id]);
+  await json(await t.signed(alice, "GET", `/api/memories/${old}`), 404);
 });
 
 Deno.test("a replaced version whose erase failed once is erased on the retry, never shown again", async () => {

@@ -57,4 +57,30 @@ export class PgUpdateClaims implements UpdateClaims {
       throw backendError("postgres", "release a memory's update claim", error);
     }
   }
+
+  async holds(memoryId: string, by: string, now: number): Promise<boolean> {
+    const [memory, update] = await Promise.all([tagOf(this.#key, memoryId), tagOf(this.#key, by)]);
+    try {
+      const rows = await this.#database.sql`
+        select 1 from svc_lifecycle_update_claims
+        where memory = ${memory}::bytea and claimed_by = ${update}::bytea
+          and claimed_at > ${now}::int8 - ${UPDATE_CLAIM_MS}::int8`;
+      return rows.length === 1;
+    } catch (error) {
+      throw backendError("postgres", "read a memory's update claim", error);
+    }
+  }
+
+  async revoke(memoryIds: string[]): Promise<void> {
+    if (memoryIds.length === 0) return;
+    const memories = await Promise.all(memoryIds.map((id) => tagOf(this.#key, id)));
+    const sql = this.#database.sql;
+    try {
+      await sql`
+        delete from svc_lifecycle_update_claims
+        where memory = any(${sql.array(memories, 17)}::bytea[])`;
+    } catch (error) {
+      throw backendError("postgres", "revoke erased memories' update claims", error);
+    }
+  }
 }

@@ -247,6 +247,24 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     ));
   }
 
+  /**
+   * Erases memories as their owner asks: the updates of them on the way go too, those still
+   * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
+   */
+  async function eraseAsked(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    options: { credentials?: DecryptCredentials },
+  ): Promise<EraseReceipt[]> {
+    const receipts = await eraseEntries(owner, namespace, entries, options);
+    const ids = receipts.map((receipt) => receipt.memory_id);
+    await updating.revoke(ids);
+    const index = await lexicon.namespace(owner, namespace);
+    const landed = ids.flatMap((id) => index.entry(index.replacedBy(id) ?? "") ?? []);
+    return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
+  }
+
   return {
     /** A page of a namespace's memories, newest first. */
     async list(
@@ -296,7 +314,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     ): Promise<EraseReceipt | null> {
       const found = await locate(owner, id, options.allow);
       if (!found) return null;
-      const [receipt] = await eraseEntries(owner, found.namespace, [found.entry], options);
+      const [receipt] = await eraseAsked(owner, found.namespace, [found.entry], options);
       return receipt;
     },
 
@@ -310,7 +328,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       const entries = index.entries();
       const receipts: EraseReceipt[] = [];
       for (let i = 0; i < entries.length; i += 500) {
-        receipts.push(...await eraseEntries(owner, namespace, entries.slice(i, i + 500), options));
+        receipts.push(...await eraseAsked(owner, namespace, entries.slice(i, i + 500), options));
       }
       return { namespace, owner, erased: receipts.length, receipts };
     },
@@ -346,9 +364,16 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     /**
      * What the worker asks before storing memories: why each may not be stored, or
      * `undefined`. An update is refused once the memory it replaces was erased, or updated by
-     * another; a job resumed after a crash whose memory is indexed already goes on.
+     * another; a job resumed after a crash whose memory is indexed already goes on. Each update
+     * claims the memory it replaces before the erases are read: an erase is recorded before it
+     * revokes the claims, so of an update and an erase one hears of the other.
      */
     async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
+      const claimed = await Promise.all(
+        memories.map(({ memoryId, attributes: { replaces } }) =>
+          replaces === undefined || updating.claim(replaces, memoryId, now())
+        ),
+      );
       const erased = new Set<string>();
       for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
         // The memories an update replaces too: erased by another relayer's update, they are
@@ -358,25 +383,33 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         );
         for (const id of await records.erased(owner, ids)) erased.add(id);
       }
-      return await Promise.all(memories.map(async ({ memoryId, owner, namespace, attributes }) => {
+      const refusal = async (
+        { memoryId, owner, namespace, attributes: { replaces } }: IndexedMemory,
+        claimed: boolean,
+      ) => {
         const index = await lexicon.namespace(owner, namespace);
         if (index.entry(memoryId)) return undefined;
         if (erased.has(memoryId)) return `Cannot store memory ${memoryId}: it was erased`;
-        const { replaces } = attributes;
         if (replaces === undefined) return undefined;
-        if (
-          erased.has(replaces) || index.replacedBy(replaces) !== undefined ||
-          !index.entry(replaces) || !(await updating.claim(replaces, memoryId, now()))
-        ) {
-          return `Cannot update memory ${replaces}: it was erased or updated meanwhile`;
+        return !claimed || erased.has(replaces) || index.replacedBy(replaces) !== undefined ||
+            !index.entry(replaces)
+          ? `Cannot update memory ${replaces}: it was erased or updated meanwhile`
+          : undefined;
+      };
+      return await Promise.all(memories.map(async (memory, i) => {
+        const refused = await refusal(memory, claimed[i]);
+        const { memoryId, attributes: { replaces } } = memory;
+        if (refused && claimed[i] && replaces !== undefined) {
+          await updating.release(replaces, memoryId);
         }
-        return undefined;
+        return refused;
       }));
     },
 
     /**
      * What the worker calls once memories are indexed: their expiries are scheduled and the
-     * memories they replace erased.
+     * memories they replace erased. An update whose claim an erase of its memory revoked is
+     * erased instead, and one resumed after it erased its memory stays.
      */
     async indexed(memories: IndexedMemory[]): Promise<void> {
       await records.schedule(
@@ -389,12 +422,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
         if (replaces === undefined) continue;
         const index = await lexicon.namespace(owner, namespace);
-        const entry = index.entry(replaces);
-        if (entry) await eraseEntries(owner, namespace, [entry]);
-        else if ((await records.erased(owner, [replaces])).size > 0) {
-          // Erased while its update was on the way: the update goes too.
+        const ours = await updating.holds(replaces, memoryId, now());
+        if (!ours && (await records.erased(owner, [replaces])).size > 0) {
           const fresh = index.entry(memoryId);
           if (fresh) await eraseEntries(owner, namespace, [fresh]);
+        } else {
+          const entry = index.entry(replaces);
+          if (entry) await eraseEntries(owner, namespace, [entry]);
         }
         // Only once the replaced memory is recorded erased: another update vetted meanwhile is
         // refused by the claim, and one vetted after by the record.

@@ -23,6 +23,10 @@ export interface UpdateClaims {
   claim(memoryId: string, by: string, now: number): Promise<boolean>;
   /** Ends the claim of `by` on `memoryId`; a claim another update took since is left. */
   release(memoryId: string, by: string): Promise<void>;
+  /** Whether `by` holds `memoryId` at `now` (claimed, not released, revoked or run out). */
+  holds(memoryId: string, by: string, now: number): Promise<boolean>;
+  /** Ends every claim on `memoryIds`: they were erased, and the updates on the way go too. */
+  revoke(memoryIds: string[]): Promise<void>;
 }
 
 /** Update claims in process memory: correct for one relayer. */
@@ -38,6 +42,16 @@ export class MemoryUpdateClaims implements UpdateClaims {
 
   release(memoryId: string, by: string): Promise<void> {
     if (this.#claims.get(memoryId)?.by === by) this.#claims.delete(memoryId);
+    return Promise.resolve();
+  }
+
+  holds(memoryId: string, by: string, now: number): Promise<boolean> {
+    const held = this.#claims.get(memoryId);
+    return Promise.resolve(held?.by === by && now - held.at < UPDATE_CLAIM_MS);
+  }
+
+  revoke(memoryIds: string[]): Promise<void> {
+    for (const id of memoryIds) this.#claims.delete(id);
     return Promise.resolve();
   }
 }
