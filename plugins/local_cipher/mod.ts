@@ -142,7 +142,40 @@ export class LocalCipher implements Cipher, AsyncDisposable {
       (options.keyStorePath === undefined
         ? new MemoryKeyStore()
         : new KvKeyStore(await Deno.openKv(options.keyStorePath)));
-    return new LocalCipher(master, keys);
+    const cipher = new LocalCipher(master, keys);
+    if (keys instanceof KvKeyStore) {
+      if (!await cipher.#unwraps(keys)) {
+        await keys.close();
+        throw new SvcError(
+          "conflict",
+          `Cannot open the key store ${options.keyStorePath}: its memories' keys were wrapped ` +
+            "under another master key. Start with that key (SVC_MASTER_KEY, or the master.key " +
+            "of the data directory it came from); with this one nothing in it can be read.",
+        );
+      }
+    }
+    return cipher;
+  }
+
+  /** Whether the master key unwraps the first key in `keys` (true for an empty store). */
+  async #unwraps(keys: KvKeyStore): Promise<boolean> {
+    for await (const { place: { owner, memoryId, keyTag }, wrapped } of keys.entries()) {
+      const id = utf8.encode(memoryId);
+      const header = concatBytes(new Uint8Array([V2, id.length]), id, Uint8Array.fromHex(keyTag));
+      const ownerKey = await this.#ownerKey(owner);
+      try {
+        gcmDecrypt(
+          ownerKey,
+          wrapped.subarray(0, IV_BYTES),
+          wrapped.subarray(IV_BYTES),
+          concatBytes(WRAP_LABEL, header, utf8.encode(owner)),
+        ).fill(0);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return true;
   }
 
   #ownerKey(owner: string): Promise<CryptoKey> {

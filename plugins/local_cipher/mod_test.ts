@@ -228,3 +228,30 @@ Deno.test("LocalCipher: a key store and a key store path together are refused", 
     TypeError,
   );
 });
+
+Deno.test("LocalCipher: a key store is refused under another master key, before anything is written", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const masterKey = crypto.getRandomValues(new Uint8Array(32));
+    const keyStorePath = `${dir}/keys.kv`;
+    const other = crypto.getRandomValues(new Uint8Array(32));
+    // An empty store takes any key.
+    await (await LocalCipher.open({ masterKey: other, keyStorePath })).close();
+    let sealed: Uint8Array<ArrayBuffer>;
+    {
+      await using cipher = await LocalCipher.open({ masterKey, keyStorePath });
+      sealed = await cipher.encrypt(OWNER, enc("I am vegetarian"), { memoryId: "m1" });
+    }
+    await assert.rejects(
+      LocalCipher.open({ masterKey: other, keyStorePath }),
+      (error) =>
+        error instanceof SvcError && error.code === "conflict" &&
+        error.message.includes("wrapped under another master key") &&
+        error.message.includes(keyStorePath),
+    );
+    await using cipher = await LocalCipher.open({ masterKey, keyStorePath });
+    assert.equal(dec(await cipher.decrypt(OWNER, sealed)), "I am vegetarian");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

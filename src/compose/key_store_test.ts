@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import process from "node:process";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
+import { loadMasterKey } from "./master_key.ts";
 import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";
 
 const OWNER = "0x" + "ab".repeat(32);
@@ -22,7 +23,8 @@ Deno.test("composition: the local cipher's key store is keys.kv in the data dire
   const dataDir = await Deno.makeTempDir({ prefix: "svc-keys-" });
   const previous = restrictNewFiles();
   try {
-    // A key store left readable (restored from a backup with loose modes, say).
+    // A key store left readable (restored from a backup with loose modes, say), with its key.
+    await loadMasterKey(dataDir);
     const loose = await Deno.openKv(`${dataDir}/keys.kv`);
     await loose.set(["unrelated"], 1);
     loose.close();

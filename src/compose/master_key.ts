@@ -6,6 +6,8 @@
 import { SvcError } from "../errors.ts";
 
 const MASTER_KEY = /^[0-9a-f]{64}$/;
+/** What the key seals: a data directory holding any of them without a key lost its key. */
+const WRITTEN_UNDER_IT = ["keys.kv", "index.kv", "jobs.kv"];
 
 /** The configured key, or the data directory's key file, created when absent. */
 export async function loadMasterKey(
@@ -15,6 +17,18 @@ export async function loadMasterKey(
   if (masterKeyHex !== undefined) return Uint8Array.fromHex(masterKeyHex);
   const path = `${dataDir}/master.key`;
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const exists = (name: string) => Deno.stat(`${dataDir}/${name}`).then(() => true, () => false);
+  if (!await exists("master.key")) {
+    for (const name of WRITTEN_UNDER_IT) {
+      if (!await exists(name)) continue;
+      throw new SvcError(
+        "conflict",
+        `Cannot open ${dataDir}: its ${name} was written under a master key, and the data ` +
+          "directory holds no master.key. Put back the master.key it came with (or set " +
+          "SVC_MASTER_KEY to it); a new key would read none of it.",
+      );
+    }
+  }
   try {
     const file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
     const key = crypto.getRandomValues(new Uint8Array(32));
