@@ -393,7 +393,7 @@ if (import.meta.main) {
     else if (!json) {
       const hint = unreachable(error)
         ? UNREACHABLE_HINT
-        : code === "unauthorized" && askedRelayer
+        : code === "unauthorized" && askedRelayer && details.reason !== "wrong_passphrase"
         ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
           "names another relayer.)"
         : "";

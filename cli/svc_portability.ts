@@ -66,10 +66,20 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced. */
+/**
+ * Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced; Ctrl-C or
+ * SIGTERM meanwhile removes the temporary file before exiting.
+ */
 async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
   const temporary = `${path}.partial-${crypto.randomUUID().slice(0, 8)}`;
   const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+  const interrupted = (code: number) => () => {
+    Deno.removeSync(temporary);
+    Deno.exit(code);
+  };
+  const [onInt, onTerm] = [interrupted(130), interrupted(143)];
+  Deno.addSignalListener("SIGINT", onInt);
+  Deno.addSignalListener("SIGTERM", onTerm);
   let bytes = 0;
   try {
     await stream.pipeTo(
@@ -94,6 +104,9 @@ async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Arr
     }
     await Deno.remove(temporary).catch(() => {});
     throw error;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInt);
+    Deno.removeSignalListener("SIGTERM", onTerm);
   }
 }
 

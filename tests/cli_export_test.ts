@@ -129,6 +129,7 @@ Deno.test("CLI: export to an encrypted file, erase, import it back; again adds n
   const wrong = await svc(stack, who, ["import", file], "not the passphrase");
   assert.equal(wrong.code, 1);
   assert.match(wrong.stderr, /passphrase is wrong/);
+  assert.doesNotMatch(wrong.stderr, /relayer/, "the relayer was not asked");
   const altered = bytes.slice();
   altered[altered.length - 20] ^= 0x04;
   await Deno.writeFile(`${file}.altered`, altered);
@@ -305,6 +306,57 @@ Deno.test("CLI: an export cut short by the relayer leaves no file behind", async
     assert.match(run.stderr, /Cannot finish the export: it broke off after 1 memories/);
     assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
   } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("CLI: an export interrupted by Ctrl-C leaves no file behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-interrupted-" });
+  // A relayer that answers the health check, then sends one line of the export and waits.
+  const waiting = Promise.withResolvers<void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+    if (new URL(request.url).pathname === "/health") {
+      return Response.json({ backends: { cipher: "local" } });
+    }
+    let sent = false;
+    return new Response(
+      new ReadableStream({
+        async pull(controller) {
+          if (sent) {
+            await waiting.promise;
+            return controller.close();
+          }
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
+        },
+      }),
+      { headers: { "x-svc-export-count": "5" } },
+    );
+  });
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, "export", "-o", "x.svc"],
+      env: {
+        SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
+        SVC_DELEGATE_KEY: "11".repeat(32),
+        SVC_ACCOUNT_ID: "0x01",
+        SVC_EXPORT_PASSPHRASE: PASSPHRASE,
+      },
+      clearEnv: true,
+      cwd: dir,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    while (![...Deno.readDirSync(dir)].some((entry) => entry.name.startsWith("x.svc.partial-"))) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill("SIGINT");
+    assert.equal((await child.status).code, 130);
+    assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
+  } finally {
+    waiting.resolve();
     await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
