@@ -83,7 +83,7 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   forget ID                              erase a memory; prints the relayer's signed
                                          receipt and checks its signature
   forget --namespace NS --confirm NS     erase every memory of a namespace
-  update ID --text TEXT|(text on stdin) [--tag T]... [--wait]
+  update ID --text TEXT|(text on stdin) [--tag T]... [--ttl 30d|--expires-at TIME] [--wait]
                                          store a new version that replaces the memory
   restore --namespace NS [--limit N]
   whoami                                 the key's account, label, scope and expiry
@@ -356,6 +356,8 @@ export async function runMemoryCommand(
     const accepted = await client.update(id, {
       text: await updateText(values.text, stdin),
       tags,
+      ttlSeconds: ttl,
+      expiresAt,
     });
     const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
     return jobOutput(job, { ...job, supersedes: id }, ` (a new version replacing ${id})`);

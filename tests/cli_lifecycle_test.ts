@@ -140,7 +140,10 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.equal(updated.code, 0, updated.stderr);
   assert.deepEqual([updated.json.status, updated.json.supersedes], ["done", id]);
   const vegan = updated.json.job_id as string;
-  const piped = await run(["update", vegan, "--tag", "vegan", "--wait"], "I am vegan since 2020\n");
+  const piped = await run(
+    ["update", vegan, "--tag", "vegan", "--expires-at", "2030-01-01T00:00:00Z", "--wait"],
+    "I am vegan since 2020\n",
+  );
   assert.match(
     piped.stdout,
     new RegExp(`^job (${ID}): done \\(a new version replacing ${vegan}\\)\\n$`),
@@ -148,8 +151,8 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   const latest = piped.stdout.match(new RegExp(`^job (${ID})`))![1];
   const now = await run(["get", latest, "--json"]);
   assert.deepEqual(
-    [now.json.text, now.json.tags, now.json.supersedes],
-    ["I am vegan since 2020", ["vegan"], vegan],
+    [now.json.text, now.json.tags, now.json.supersedes, now.json.expires_at],
+    ["I am vegan since 2020", ["vegan"], vegan, "2030-01-01T00:00:00.000Z"],
   );
   const gone = await run(["get", id, "--json"]);
   assert.equal(gone.code, 1);
