@@ -64,6 +64,7 @@ import {
 
 import { type AccessLogOptions, type AccessLogPage, accessLogPath } from "./access_log.ts";
 
+export { type ErrorCode, SvcError } from "../errors.ts";
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
 export { exportedMemories, exportPath, textLines } from "./portability.ts";
 export type * from "./portability.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { generateKeyPair } from "../auth/keys.ts";
-import { receiptMessage, SvcClient, verifyReceipt } from "./mod.ts";
+import { receiptMessage, SvcClient, SvcError, verifyReceipt } from "./mod.ts";
 
 const KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
 
@@ -176,4 +176,19 @@ Deno.test("verifyReceipt: true for the relayer's signature, false for anything e
   assert.equal(await verifyReceipt({ ...receipt, signature: "zz" }, relayerKey.publicKey), false);
   assert.equal(await verifyReceipt(receipt, "not a key"), false);
   assert.equal(await verifyReceipt(null as never, relayerKey.publicKey), false);
+});
+
+Deno.test("the client's errors are the SvcError its module exports, with the relayer's code", async () => {
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    fetch: () =>
+      Promise.resolve(Response.json({ error: "No memory with this id", code: "not_found" }, {
+        status: 404,
+      })),
+  });
+  await assert.rejects(
+    client.get("0190a0a0-0000-7000-8000-000000000001"),
+    (error) => error instanceof SvcError && error.code === "not_found",
+  );
 });
