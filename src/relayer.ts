@@ -373,7 +373,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
       ),
       ...accessLogRoutes(accessLog),
-      ...metricsRoutes(metrics.registry, { token: options.metricsToken, failures }),
+      // Counted apart: a scraper with a wrong token locks out the metrics only.
+      ...metricsRoutes(metrics.registry, {
+        token: options.metricsToken,
+        failures: new AuthFailureLimiter({
+          limit: options.authFailuresPerMinute,
+          now: options.now,
+        }),
+      }),
       ...openApiRoutes(() => routes),
     ]),
     accessLog,

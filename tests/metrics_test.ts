@@ -3,6 +3,7 @@
  * an owner, a key, a namespace or a memory, and who may read it.
  */
 import assert from "node:assert/strict";
+import { signRequest } from "../src/auth/signing.ts";
 import { MemoryReranker } from "../src/backends/memory_reranker.ts";
 import type { ConnectionInfo } from "../src/http/router.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
@@ -208,4 +209,18 @@ Deno.test("with SVC_METRICS_TOKEN every client, loopback too, needs the bearer t
   assert.equal(limited.status, 429);
   assert.ok(Number(limited.headers.get("retry-after")) > 0);
   await limited.body?.cancel();
+  // The API's own signed requests from that address are counted apart, and still answered.
+  const alice = await t.newCaller();
+  const headers = await signRequest({
+    key: alice.key,
+    method: "GET",
+    path: "/api/whoami",
+    body: "",
+    audience: BASE,
+  });
+  const api = await t.relayer.handler(
+    new Request(`${BASE}/api/whoami`, { headers }),
+    from(guesser),
+  );
+  assert.equal((await jsonOf(api, 200)).account_id, alice.accountId);
 });
