@@ -478,6 +478,9 @@ export async function openBackends(
   };
 }
 
+/** The database connections the sidecar's sponsor opens at most, besides its listener. */
+const SPONSOR_POOL = 2;
+
 /**
  * The sponsor of the sidecar: the local ledger (which shares the relayer's ledger file, since Deno
  * KV allows several processes, or the shared database), or on Sui the operator's key when
@@ -489,7 +492,11 @@ export async function openSponsor(
   const { chain } = config;
   switch (chain.kind) {
     case "local": {
-      const { ledger, close } = await openLedger(config);
+      // Sponsoring is a few transactions now and then: a pool of two serves it.
+      const store = config.store.kind === "postgres"
+        ? { ...config.store, pool: SPONSOR_POOL }
+        : config.store;
+      const { ledger, close } = await openLedger({ ...config, store });
       return { sponsor: ledger, close };
     }
     case "sui": {
