@@ -116,7 +116,9 @@ export class NamespaceCache {
       if (after?.version === header.version) break;
       header = after;
     }
-    if (header && resident.count !== header.header.count) {
+    // Under writes that outpaced every attempt, the rows are of an older version than `header`
+    // (read anew on the next look-up): only rows and header of one version must agree.
+    if (header?.version === resident.version && resident.count !== header.header.count) {
       this.#logger.warn("vector index namespace count differs from its rows", {
         namespace: ref.ns,
         recorded: header.header.count,
