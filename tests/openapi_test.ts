@@ -245,3 +245,15 @@ Deno.test("the relayer answers every example request with a documented status, n
     );
   }
 });
+
+Deno.test("the document tells what erasing and correcting need: confirm, the erase scope, a 404", async () => {
+  await using t = await startTestRelayer();
+  const { paths } = await documentOf(t);
+  const eraseNamespace = paths["/api/memories"].delete;
+  const confirm = eraseNamespace.parameters?.find((p) => p.name === "confirm");
+  assert.equal(confirm?.required, true);
+  for (const correcting of [paths["/api/memories/{id}"].put, paths["/api/remember"].post]) {
+    assert.match(String(correcting.description), /needs `erase` as well as `write`/);
+  }
+  assert.ok(paths["/api/remember"].post.responses["404"]);
+});

@@ -116,11 +116,17 @@ export function text(options: { max: number; description?: string }): Field<stri
     }, options.description ?? `Not blank; at most ${max} bytes of UTF-8.`), { required: true });
 }
 
-/** An optional string taken as it is (anything else is ignored), such as a cursor. */
-export function string(options: { description?: string } = {}): Field<string | undefined> {
+/**
+ * A string taken as it is (anything else is ignored), such as a cursor; `required` marks it so in
+ * the schema, its absence left to a check that says what it must be.
+ */
+export function string(
+  options: { description?: string; required?: boolean } = {},
+): Field<string | undefined> {
   return field(
     (value) => typeof value === "string" ? value : undefined,
     () => described({ type: "string" }, options.description),
+    { required: options.required },
   );
 }
 

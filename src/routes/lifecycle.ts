@@ -35,7 +35,11 @@ const ERASE_NAMESPACE = object({
     required: "namespace is required to erase a namespace",
     description: "The namespace to erase.",
   }),
-  confirm: string({ description: "The namespace's name again: erasing cannot be undone." }),
+  // Read when absent too, so that the check says what it must be.
+  confirm: string({
+    description: "The namespace's name again: erasing cannot be undone.",
+    required: true,
+  }),
 }, {
   check({ namespace, confirm }) {
     if (confirm !== namespace) {
@@ -192,7 +196,8 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
         tag: "memories",
         summary: "Store a corrected version of a memory",
         description: "The old version is erased once the new one is recallable; the new one " +
-          "keeps the old `created_at`, and its tags and expiry unless new ones are given.",
+          "keeps the old `created_at`, and its tags and expiry unless new ones are given. A " +
+          "scoped key needs `erase` as well as `write`.",
         example: { params: { id: EXAMPLE_ID }, body: { text: "I am vegan", tags: ["diet"] } },
         responses: {
           202: {

@@ -144,7 +144,8 @@ export function memoryRoutes(
         summary: "Remember a text: queued, then encrypted, stored and indexed",
         description: "A text the namespace already holds (same after normalising case and " +
           "white space) stores nothing and answers with that memory. With `replaces`, the " +
-          "text is a new version of that memory, which is erased once the new one is recallable.",
+          "text is a new version of that memory, which is erased once the new one is " +
+          "recallable; a scoped key then needs `erase` as well as `write`.",
         example: { body: { text: "I am vegetarian", namespace: "default", tags: ["diet"] } },
         responses: {
           202: {
@@ -155,6 +156,7 @@ export function memoryRoutes(
             description: "Already remembered: the memory holding the text.",
             example: { status: "duplicate", duplicate_of: EXAMPLE_ID, memory: EXAMPLE_MEMORY },
           },
+          404: { description: "With `replaces`: no memory of the caller has that id." },
         },
       },
     }),
