@@ -171,12 +171,12 @@ async function start() {
   const stop = async () => {
     if (stoppingSince !== undefined) {
       // The same Ctrl-C, signalled to the process group and forwarded by `deno task` as well.
-      if (Date.now() - stoppingSince < SAME_SIGNAL_MS) return;
+      if (performance.now() - stoppingSince < SAME_SIGNAL_MS) return;
       // A second Ctrl-C: what was acknowledged is on disk, as after a SIGKILL.
       logger.warn("relayer stopping now, without the requests still running");
       Deno.exit(130);
     }
-    stoppingSince = Date.now();
+    stoppingSince = performance.now();
     logger.info("relayer stopping");
     await sidecar?.stop();
     // Requests still running (a model that hangs) get a grace period, not an open-ended wait.

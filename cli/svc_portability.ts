@@ -72,41 +72,46 @@ async function exists(path: string): Promise<boolean> {
  */
 async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
   const temporary = `${path}.partial-${crypto.randomUUID().slice(0, 8)}`;
-  const file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
   const interrupted = (code: number) => () => {
-    Deno.removeSync(temporary);
+    try {
+      Deno.removeSync(temporary);
+    } catch {
+      // not made yet, or renamed already
+    }
     Deno.exit(code);
   };
-  const [onInt, onTerm] = [interrupted(130), interrupted(143)];
-  Deno.addSignalListener("SIGINT", onInt);
-  Deno.addSignalListener("SIGTERM", onTerm);
+  // Listening before the file exists: from its first byte on, an interruption removes it.
+  const signals: [Deno.Signal, () => void][] = [["SIGINT", interrupted(130)]];
+  if (Deno.build.os !== "windows") signals.push(["SIGTERM", interrupted(143)]);
+  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
+  let file: Deno.FsFile | undefined;
   let bytes = 0;
   try {
+    const out = file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
     await stream.pipeTo(
       new WritableStream({
         async write(chunk) {
-          for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+          for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
           bytes += chunk.length;
         },
         async close() {
-          await file.sync();
+          await out.sync();
         },
       }),
     );
-    file.close();
+    out.close();
     await Deno.rename(temporary, path);
     return bytes;
   } catch (error) {
     try {
-      file.close();
+      file?.close();
     } catch {
       // closed already
     }
-    await Deno.remove(temporary).catch(() => {});
+    if (file) await Deno.remove(temporary).catch(() => {});
     throw error;
   } finally {
-    Deno.removeSignalListener("SIGINT", onInt);
-    Deno.removeSignalListener("SIGTERM", onTerm);
+    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
   }
 }
 

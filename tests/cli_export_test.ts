@@ -349,7 +349,10 @@ Deno.test("CLI: an export interrupted by Ctrl-C leaves no file behind", async ()
       stdout: "null",
       stderr: "null",
     }).spawn();
+    let exited = false;
+    child.status.then(() => exited = true);
     while (![...Deno.readDirSync(dir)].some((entry) => entry.name.startsWith("x.svc.partial-"))) {
+      assert.ok(!exited, "the export ended before it wrote anything");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     child.kill("SIGINT");

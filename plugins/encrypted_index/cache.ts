@@ -118,7 +118,7 @@ export class NamespaceCache {
     }
     // Under writes that outpaced every attempt, the rows are of an older version than `header`
     // (read anew on the next look-up): only rows and header of one version must agree.
-    if (header?.version === resident.version && resident.count !== header.header.count) {
+    if (header && header.version === resident.version && resident.count !== header.header.count) {
       this.#logger.warn("vector index namespace count differs from its rows", {
         namespace: ref.ns,
         recorded: header.header.count,

@@ -143,7 +143,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
         ? new MemoryKeyStore()
         : new KvKeyStore(await Deno.openKv(options.keyStorePath)));
     const cipher = new LocalCipher(master, keys);
-    if (keys instanceof KvKeyStore) {
+    if (keys instanceof KvKeyStore && options.keyStorePath !== undefined) {
       if (!await cipher.#unwraps(keys)) {
         await keys.close();
         throw new SvcError(
@@ -157,9 +157,11 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     return cipher;
   }
 
-  /** Whether the master key unwraps the first key in `keys` (true for an empty store). */
+  /** Whether the master key unwraps the first whole key in `keys` (true when there is none). */
   async #unwraps(keys: KvKeyStore): Promise<boolean> {
     for await (const { place: { owner, memoryId, keyTag }, wrapped } of keys.entries()) {
+      // A damaged entry is the one memory's loss (`decrypt` finds no key): look further.
+      if (wrapped.byteLength !== WRAPPED_BYTES) continue;
       const id = utf8.encode(memoryId);
       const header = concatBytes(new Uint8Array([V2, id.length]), id, Uint8Array.fromHex(keyTag));
       const ownerKey = await this.#ownerKey(owner);

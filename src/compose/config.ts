@@ -231,11 +231,12 @@ function readAllowedHosts(read: SettingsReader): string[] | undefined {
 
 /**
  * `OLLAMA_HOST` completed as Ollama completes it: without a scheme, `http://` and, without a
- * port, 11434 (`127.0.0.1:11434`, `gpu-box`).
+ * port, 11434; without a host, 127.0.0.1 (`127.0.0.1:11434`, `gpu-box`, `:11500`).
  */
 export function ollamaHost(value: string): string {
   if (value.includes("://")) return value;
-  const [host, ...path] = value.split("/");
+  const [given, ...path] = value.split("/");
+  const host = given.startsWith(":") ? `127.0.0.1${given}` : given;
   const port = /:[0-9]+$/.test(host) ? "" : ":11434";
   return `http://${[host + port, ...path].join("/")}`;
 }

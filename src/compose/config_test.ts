@@ -159,6 +159,7 @@ Deno.test("OLLAMA_HOST is completed as Ollama completes it", () => {
   };
   assert.equal(host("127.0.0.1:11500"), "http://127.0.0.1:11500");
   assert.equal(host("gpu-box"), "http://gpu-box:11434");
+  assert.equal(host(":11500"), "http://127.0.0.1:11500");
   assert.equal(host("[::1]"), "http://[::1]:11434");
   assert.equal(host("[::1]:8080/ollama"), "http://[::1]:8080/ollama");
   assert.equal(host("https://ollama.example"), "https://ollama.example");

@@ -324,11 +324,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       namespace: string,
       options: ReadOptions = {},
     ): Promise<NamespaceErase> {
-      const index = await lexicon.namespace(owner, namespace);
-      const entries = index.entries();
+      const entries = (await lexicon.namespace(owner, namespace)).entries();
       const receipts: EraseReceipt[] = [];
       for (let i = 0; i < entries.length; i += 500) {
-        receipts.push(...await eraseAsked(owner, namespace, entries.slice(i, i + 500), options));
+        // What an earlier batch erased (an update that landed meanwhile) is not erased again.
+        const index = await lexicon.namespace(owner, namespace);
+        const batch = entries.slice(i, i + 500).filter(({ id }) => index.entry(id));
+        receipts.push(...await eraseAsked(owner, namespace, batch, options));
       }
       return { namespace, owner, erased: receipts.length, receipts };
     },
