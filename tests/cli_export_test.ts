@@ -276,10 +276,12 @@ Deno.test("CLI: import --from mcp-memory and --from mem0 read sample files; re-r
   assert.deepEqual([refused.json.imported, refused.json.failed_jobs], [1, 1]);
 });
 
-Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "svc-export-cut-" });
-  // A relayer that answers the health check, then breaks off the export after one line.
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
+/**
+ * A relayer that answers the health check, then sends one line of an export of 5 and does what
+ * `after` does (breaks off, or waits).
+ */
+function exportingOneLine(after: (controller: ReadableStreamDefaultController) => Promise<void>) {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
     if (new URL(request.url).pathname === "/health") {
       return Response.json({ backends: { cipher: "local" } });
     }
@@ -287,16 +289,21 @@ Deno.test("CLI: an export cut short by the relayer leaves no file behind", async
     return new Response(
       new ReadableStream({
         async pull(controller) {
-          if (sent) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            return controller.error(new Error("the relayer went away"));
-          }
+          if (sent) return await after(controller);
           sent = true;
           controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
         },
       }),
       { headers: { "x-svc-export-count": "5" } },
     );
+  });
+}
+
+Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-cut-" });
+  const server = exportingOneLine(async (controller) => {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.error(new Error("the relayer went away"));
   });
   try {
     const who = { key: { privateKey: "11".repeat(32) }, accountId: "0x01" } as Caller;
@@ -313,26 +320,10 @@ Deno.test("CLI: an export cut short by the relayer leaves no file behind", async
 
 Deno.test("CLI: an export interrupted by Ctrl-C leaves no file behind", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-export-interrupted-" });
-  // A relayer that answers the health check, then sends one line of the export and waits.
   const waiting = Promise.withResolvers<void>();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    if (new URL(request.url).pathname === "/health") {
-      return Response.json({ backends: { cipher: "local" } });
-    }
-    let sent = false;
-    return new Response(
-      new ReadableStream({
-        async pull(controller) {
-          if (sent) {
-            await waiting.promise;
-            return controller.close();
-          }
-          sent = true;
-          controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
-        },
-      }),
-      { headers: { "x-svc-export-count": "5" } },
-    );
+  const server = exportingOneLine(async (controller) => {
+    await waiting.promise;
+    controller.close();
   });
   try {
     const child = new Deno.Command(Deno.execPath(), {

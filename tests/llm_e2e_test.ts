@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import type { SvcClient } from "../src/client/mod.ts";
-import { startFakeModelServer } from "./fakes/model_server.ts";
+import { type FakeModelServer, startFakeModelServer } from "./fakes/model_server.ts";
 import { newAccountClient, startRelayer } from "./relayer_process.ts";
 
 const CHAT = "Morning! Did you see the match? I'm training for the Berlin marathon in " +
@@ -78,23 +78,30 @@ Deno.test("e2e: SVC_EMBEDDER=ollama and SVC_LLM=openai select the remote plugins
   }
 });
 
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
+};
+
+/** A relayer (`processGroup`: leading its own) whose `ask` waits on a model that hangs. */
+async function askingAHungModel(dataDir: string, ollama: FakeModelServer, processGroup = false) {
+  const env = { SVC_LLM: "ollama", OLLAMA_HOST: ollama.url };
+  const relayer = await startRelayer(dataDir, env, { processGroup });
+  const { client } = await newAccountClient(dataDir, relayer.url);
+  const saved = await client.remember("I keep bees");
+  if (saved.status !== "duplicate") await client.waitForJob(saved.job_id);
+  const release = ollama.holdNext(60_000);
+  const asking = client.ask("What do I keep?");
+  asking.catch(() => {}); // awaited by the tests that expect an answer
+  await until(() => ollama.requests.some((r) => r.path === "/api/chat"));
+  return { relayer, release, asking };
+}
+
 Deno.test("e2e: a second Ctrl-C stops a relayer whose request waits on a model that hangs", async () => {
   await using ollama = startFakeModelServer("ollama");
   const dataDir = await Deno.makeTempDir();
   try {
-    await using relayer = await startRelayer(dataDir, {
-      SVC_LLM: "ollama",
-      OLLAMA_HOST: ollama.url,
-    });
-    const { client } = await newAccountClient(dataDir, relayer.url);
-    const saved = await client.remember("I keep bees");
-    if (saved.status !== "duplicate") await client.waitForJob(saved.job_id);
-    const release = ollama.holdNext(60_000);
-    const asking = client.ask("What do I keep?").catch((error) => error);
-    const until = async (done: () => boolean) => {
-      while (!done()) await new Promise((resolve) => setTimeout(resolve, 20));
-    };
-    await until(() => ollama.requests.some((r) => r.path === "/api/chat"));
+    const held = await askingAHungModel(dataDir, ollama);
+    await using relayer = held.relayer;
     relayer.process.kill("SIGINT");
     await until(() => relayer.log().includes("relayer stopping"));
     // Past the moment in which a repeat is the same Ctrl-C delivered twice.
@@ -102,8 +109,8 @@ Deno.test("e2e: a second Ctrl-C stops a relayer whose request waits on a model t
     relayer.process.kill("SIGINT");
     assert.equal((await relayer.process.status).code, 130);
     assert.match(relayer.log(), /stopping now, without the requests still running/);
-    release();
-    await asking;
+    held.release();
+    await held.asking.catch(() => {});
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
@@ -113,24 +120,14 @@ Deno.test("e2e: one Ctrl-C delivered twice, to the process group and by deno tas
   await using ollama = startFakeModelServer("ollama");
   const dataDir = await Deno.makeTempDir();
   try {
-    await using relayer = await startRelayer(dataDir, {
-      SVC_LLM: "ollama",
-      OLLAMA_HOST: ollama.url,
-    }, { processGroup: true });
-    const { client } = await newAccountClient(dataDir, relayer.url);
-    const saved = await client.remember("I keep bees");
-    if (saved.status !== "duplicate") await client.waitForJob(saved.job_id);
-    const release = ollama.holdNext(60_000);
-    const asking = client.ask("What do I keep?");
-    while (!ollama.requests.some((r) => r.path === "/api/chat")) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const held = await askingAHungModel(dataDir, ollama, true);
+    await using relayer = held.relayer;
     Deno.kill(-relayer.process.pid, "SIGINT");
     // deno task forwards the terminal's signal a moment later.
     await new Promise((resolve) => setTimeout(resolve, 100));
     relayer.process.kill("SIGINT");
-    release();
-    assert.match((await asking).answer, /bees/);
+    held.release();
+    assert.match((await held.asking).answer, /bees/);
     assert.equal((await relayer.process.status).code, 0);
     assert.doesNotMatch(relayer.log(), /stopping now/);
   } finally {
