@@ -47,6 +47,20 @@ function heldEmbedder() {
   return { embedder, release };
 }
 
+/** A local cipher whose erases go through `erasing`, which runs the real one with `erase`. */
+async function localCipherErasing(
+  erasing: (erase: () => Promise<void>) => Promise<void>,
+): Promise<Cipher> {
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  return {
+    name: local.name,
+    holdsKeys: true,
+    encrypt: (o, p, x) => local.encrypt(o, p, x),
+    decrypt: (o, c, x) => local.decrypt(o, c, x),
+    erase: (o, ids, x) => erasing(() => local.erase(o, ids, x)),
+  };
+}
+
 Deno.test("a text equal to an expired memory not yet swept is stored anew", async () => {
   await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
   const alice = await t.newCaller();
@@ -97,25 +111,18 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
 });
 
 Deno.test("an update that lands while its memory is being erased is erased as well", async () => {
-  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
   // The owner's erase waits here while the update lands.
   let hold: Promise<void> | undefined;
   const holding = Promise.withResolvers<void>();
-  const cipher: Cipher = {
-    name: local.name,
-    holdsKeys: true,
-    encrypt: (o, p, x) => local.encrypt(o, p, x),
-    decrypt: (o, c, x) => local.decrypt(o, c, x),
-    async erase(o, ids, x) {
-      const waiting = hold;
-      hold = undefined;
-      if (waiting) {
-        holding.resolve();
-        await waiting;
-      }
-      return await local.erase(o, ids, x);
-    },
-  };
+  const cipher = await localCipherErasing(async (erase) => {
+    const waiting = hold;
+    hold = undefined;
+    if (waiting) {
+      holding.resolve();
+      await waiting;
+    }
+    await erase();
+  });
   const held = heldEmbedder();
   await using t = await startTestRelayer({ cipher, embedder: held.embedder });
   const alice = await t.newCaller();
@@ -167,21 +174,12 @@ Deno.test("an update retried after it erased the memory it replaces stays", asyn
 });
 
 Deno.test("a replaced version whose erase failed once is erased on the retry, never shown again", async () => {
-  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
   let failNext = false;
-  const cipher: Cipher = {
-    name: local.name,
-    holdsKeys: true,
-    encrypt: (o, p, x) => local.encrypt(o, p, x),
-    decrypt: (o, c, x) => local.decrypt(o, c, x),
-    erase(o, ids, x) {
-      if (failNext) {
-        failNext = false;
-        return Promise.reject(new Error("key store unavailable"));
-      }
-      return local.erase(o, ids, x);
-    },
-  };
+  const cipher = await localCipherErasing((erase) => {
+    if (!failNext) return erase();
+    failNext = false;
+    return Promise.reject(new Error("key store unavailable"));
+  });
   await using t = await startTestRelayer({ cipher });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "My PIN hint is the dog's name" }]);

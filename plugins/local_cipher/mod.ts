@@ -138,21 +138,19 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     if (options.keyStore && options.keyStorePath !== undefined) {
       throw new TypeError("Give the local cipher a key store or its path, not both");
     }
-    const keys = options.keyStore ??
-      (options.keyStorePath === undefined
-        ? new MemoryKeyStore()
-        : new KvKeyStore(await Deno.openKv(options.keyStorePath)));
+    if (options.keyStorePath === undefined) {
+      return new LocalCipher(master, options.keyStore ?? new MemoryKeyStore());
+    }
+    const keys = new KvKeyStore(await Deno.openKv(options.keyStorePath));
     const cipher = new LocalCipher(master, keys);
-    if (keys instanceof KvKeyStore && options.keyStorePath !== undefined) {
-      if (!await cipher.#unwraps(keys)) {
-        await keys.close();
-        throw new SvcError(
-          "conflict",
-          `Cannot open the key store ${options.keyStorePath}: its memories' keys were wrapped ` +
-            "under another master key. Start with that key (SVC_MASTER_KEY, or the master.key " +
-            "of the data directory it came from); with this one nothing in it can be read.",
-        );
-      }
+    if (!await cipher.#unwraps(keys)) {
+      await keys.close();
+      throw new SvcError(
+        "conflict",
+        `Cannot open the key store ${options.keyStorePath}: its memories' keys were wrapped ` +
+          "under another master key. Start with that key (SVC_MASTER_KEY, or the master.key " +
+          "of the data directory it came from); with this one nothing in it can be read.",
+      );
     }
     return cipher;
   }

@@ -233,7 +233,7 @@ function readAllowedHosts(read: SettingsReader): string[] | undefined {
  * `OLLAMA_HOST` completed as Ollama completes it: without a scheme, `http://` and, without a
  * port, 11434; without a host, 127.0.0.1 (`127.0.0.1:11434`, `gpu-box`, `:11500`).
  */
-export function ollamaHost(value: string): string {
+function ollamaHost(value: string): string {
   if (value.includes("://")) return value;
   const [given, ...path] = value.split("/");
   const host = given.startsWith(":") ? `127.0.0.1${given}` : given;

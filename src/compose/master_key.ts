@@ -4,6 +4,7 @@
  * in `<data dir>/master.key` (mode 0600), created on first start.
  */
 import { SvcError } from "../errors.ts";
+import { pathExists } from "../files.ts";
 
 const MASTER_KEY = /^[0-9a-f]{64}$/;
 /** What the key seals: a data directory holding any of them without a key lost its key. */
@@ -17,10 +18,9 @@ export async function loadMasterKey(
   if (masterKeyHex !== undefined) return Uint8Array.fromHex(masterKeyHex);
   const path = `${dataDir}/master.key`;
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const exists = (name: string) => Deno.stat(`${dataDir}/${name}`).then(() => true, () => false);
-  if (!await exists("master.key")) {
+  if (!await pathExists(path)) {
     for (const name of WRITTEN_UNDER_IT) {
-      if (!await exists(name)) continue;
+      if (!await pathExists(`${dataDir}/${name}`)) continue;
       throw new SvcError(
         "conflict",
         `Cannot open ${dataDir}: its ${name} was written under a master key, and the data ` +
