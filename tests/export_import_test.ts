@@ -227,6 +227,8 @@ Deno.test("import keeps created_at and expires_at, and counts repeats within it 
   await t.settle(caller, summary.job_ids);
   const memory = await client.get(summary.job_ids[0]);
   assert.equal(memory.created_at, "2021-03-04T05:06:07.000Z");
+  const [found] = (await client.recall("I moved to Porto")).results;
+  assert.deepEqual([found.id, found.created_at], [memory.id, memory.created_at], "recall agrees");
   assert.equal(memory.expires_at, expires);
   assert.ok(Date.parse(memory.updated_at) > Date.parse("2025-01-01"), "stored now");
   assert.equal(memory.thread, null);

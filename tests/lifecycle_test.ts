@@ -67,6 +67,7 @@ Deno.test("list: newest first, paged by an opaque cursor, filtered by tags and t
       ["limit=501", /limit must be between 1 and 500/],
       ["limit=ten", /limit must be an integer/],
       ["cursor=bogus", /cursor/],
+      [`cursor=${btoa(JSON.stringify({ after: "zz" }))}`, /cursor is not a cursor/],
       ["since=yesterday", /since must be an ISO 8601/],
       [`tag=${"x".repeat(65)}`, /tags\[0\] must be a string of 1 to 64/],
     ] as const

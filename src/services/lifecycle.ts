@@ -7,6 +7,7 @@
  */
 import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import { MEMORY_ID } from "../ids.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import type { IndexedMemory } from "../jobs/worker.ts";
 import type { Logger } from "../log.ts";
@@ -110,7 +111,7 @@ function cursorAfter(cursor: string): string {
     const { after } = JSON.parse(
       new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
     );
-    if (typeof after === "string" && after.length <= 64) return after;
+    if (typeof after === "string" && MEMORY_ID.test(after)) return after;
   } catch {
     // refused below
   }

@@ -84,7 +84,7 @@ export interface RecallResult {
   distance: number;
   /** The final ranking score, in [0, 1]. */
   score: number;
-  /** When the memory was remembered (ISO 8601). */
+  /** When the memory was first remembered (ISO 8601): its first version's time, as in get. */
   created_at: string;
   /** Which key stored the memory, and when; `null` for memories stored before it was kept. */
   remembered_by: RememberedBy | null;
@@ -372,7 +372,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       observe?.("read", readMs / 1000);
       // A memory erased while this recall ran is left out.
       const results: RecallResult[] = ranked.flatMap(({ hit, score, parts }, i) => {
-        if (read[i] === null || !index.entry(hit.id)) return [];
+        const entry = index.entry(hit.id);
+        if (read[i] === null || !entry) return [];
         const { tags, rememberedBy } = attributes[i];
         const explain = explanationOf(parts);
         return [{
@@ -382,7 +383,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           tags,
           distance: hit.distance,
           score,
-          created_at: new Date(hit.createdAt).toISOString(),
+          created_at: new Date(entry.info?.firstCreatedAt ?? hit.createdAt).toISOString(),
           remembered_by: rememberedByOf(rememberedBy),
           ...(options.explain && { explain }),
         }];
