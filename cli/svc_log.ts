@@ -13,7 +13,7 @@ import {
   SvcClient,
 } from "../src/client/mod.ts";
 import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
-import { type Output, positiveInt, relayerUrl, UsageError } from "./svc_memories.ts";
+import { type Output, pastTime, positiveInt, relayerUrl, UsageError } from "./svc_memories.ts";
 
 /** The flags `svc log` reads. */
 export interface LogFlags {
@@ -37,23 +37,6 @@ SVC_DELEGATE_KEY with the audit scope):
                                          list, update, erase, restore, ask, analyze, export,
                                          import; --memory: who read or changed that memory`;
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-
-/** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
-export function logTime(value: string | undefined, flag: string, now: number): string | undefined {
-  if (value === undefined) return undefined;
-  const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  if (ago) return new Date(now - Number(ago[1]) * UNITS[ago[2]] * 1000).toISOString();
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) {
-    throw new UsageError(
-      `${flag} must be a duration such as 7d or 12h, or a time such as ` +
-        "2026-07-01T00:00:00Z",
-    );
-  }
-  return new Date(ms).toISOString();
-}
-
 /** The query of `svc log`, checked before anything is sent. */
 export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
   if (values.key !== undefined && !isAddress(values.key)) {
@@ -67,8 +50,8 @@ export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
     op: values.op as AccessOperation | undefined,
     namespace: values.namespace,
     memory: values.memory,
-    since: logTime(values.since, "--since", now),
-    until: logTime(values.until, "--until", now),
+    since: pastTime(values.since, "--since", now),
+    until: pastTime(values.until, "--until", now),
     limit: positiveInt(values.limit, "--limit"),
     cursor: values.cursor,
   };

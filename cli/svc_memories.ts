@@ -73,11 +73,11 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
                                          a text already in the namespace is not stored
                                          again: the answer names the memory holding it;
                                          --thread names the conversation a turn is of
-  recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since TIME] [--until TIME]
+  recall QUERY [--limit N] [--namespace NS] [--tag T]... [--since 7d|TIME] [--until TIME]
                [--min-score 0.2] [--explain]
                                          --min-score leaves out weaker matches (0 keeps
                                          all); --explain shows what each score is made of
-  list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since TIME] [--until TIME]
+  list [--namespace NS] [--limit N] [--cursor C] [--tag T]... [--since 7d|TIME] [--until TIME]
                                          newest first; a page ends with its next cursor
   get ID                                 one memory, with its tags and dates
   forget ID                              erase a memory; prints the relayer's signed
@@ -162,6 +162,23 @@ function explanation(parts: RecallExplanation): string {
 }
 
 /** A time flag, as ISO 8601 UTC. */
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+/** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
+export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
+  if (value === undefined) return undefined;
+  const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
+  if (ago) return new Date(now - Number(ago[1]) * UNITS[ago[2]] * 1000).toISOString();
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new UsageError(
+      `${flag} must be a duration such as 7d or 12h, or a time such as ` +
+        "2026-07-01T00:00:00Z",
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
 function time(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
@@ -246,8 +263,8 @@ export async function runMemoryCommand(
   };
   // Checked before anything is sent.
   const limit = positiveInt(values.limit, "--limit");
-  const since = time(values.since, "--since");
-  const until = time(values.until, "--until");
+  const since = pastTime(values.since, "--since", Date.now());
+  const until = pastTime(values.until, "--until", Date.now());
   const tags = values.tag?.length ? values.tag : undefined;
   const minScore = score(values["min-score"]);
   const ttl = ttlSeconds(values.ttl);

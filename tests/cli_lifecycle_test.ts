@@ -116,6 +116,10 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.match(second.stdout, new RegExp(`^${id}  \\S+Z  \\[diet, health\\]  I am vegetarian\\n$`));
   const tagged = await run(["list", "--namespace", "food", "--tag", "diet", "--json"]);
   assert.deepEqual((tagged.json.memories as { id: string }[]).map((m) => m.id), [id]);
+  const recent = await run(["list", "--namespace", "food", "--since", "1h", "--json"]);
+  assert.equal((recent.json.memories as unknown[]).length, 2);
+  const later = await run(["list", "--namespace", "food", "--until", "1h", "--json"]);
+  assert.deepEqual(later.json.memories, []);
   assert.equal((await run(["list", "--namespace", "empty"])).stdout, "No memories\n");
 
   const got = await run(["get", id]);

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
-import { logQuery, logTime } from "../cli/svc_log.ts";
-import { UsageError } from "../cli/svc_memories.ts";
+import { logQuery } from "../cli/svc_log.ts";
+import { pastTime, UsageError } from "../cli/svc_memories.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
@@ -124,10 +124,10 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
 
 Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
   const now = Date.UTC(2026, 6, 8, 12);
-  assert.equal(logTime("7d", "--since", now), "2026-07-01T12:00:00.000Z");
-  assert.equal(logTime("90m", "--since", now), "2026-07-08T10:30:00.000Z");
-  assert.equal(logTime("2026-07-01T00:00:00Z", "--until", now), "2026-07-01T00:00:00.000Z");
-  assert.throws(() => logTime("last week", "--since", now), UsageError);
+  assert.equal(pastTime("7d", "--since", now), "2026-07-01T12:00:00.000Z");
+  assert.equal(pastTime("90m", "--since", now), "2026-07-08T10:30:00.000Z");
+  assert.equal(pastTime("2026-07-01T00:00:00Z", "--until", now), "2026-07-01T00:00:00.000Z");
+  assert.throws(() => pastTime("last week", "--since", now), UsageError);
   assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address/);
   assert.deepEqual(logQuery({ op: "recall", limit: "5" }, now), {
     key: undefined,
