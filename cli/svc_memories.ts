@@ -89,7 +89,8 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   whoami                                 the key's account, label, scope and expiry
   Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
-  TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d).`;
+  TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d), and
+  --since and --until also take one back from now (7d).`;
 
 /** The relayer the client command asked, once it has chosen one: for messages about its answer. */
 export let askedRelayer: string | undefined;
@@ -161,14 +162,11 @@ function explanation(parts: RecallExplanation): string {
   ].join(", ");
 }
 
-/** A time flag, as ISO 8601 UTC. */
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
-
 /** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
 export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
   if (value === undefined) return undefined;
   const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  if (ago) return new Date(now - Number(ago[1]) * UNITS[ago[2]] * 1000).toISOString();
+  if (ago) return new Date(now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000).toISOString();
   const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) {
     throw new UsageError(
@@ -179,6 +177,7 @@ export function pastTime(value: string | undefined, flag: string, now: number): 
   return new Date(ms).toISOString();
 }
 
+/** `--expires-at`: an ISO 8601 time, as ISO 8601 UTC. */
 function time(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const ms = Date.parse(value);
