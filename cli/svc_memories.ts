@@ -166,9 +166,12 @@ function explanation(parts: RecallExplanation): string {
 export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
   if (value === undefined) return undefined;
   const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  if (ago) return new Date(now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000).toISOString();
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) {
+  const ms = ago
+    ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000
+    : /^\d{4}-\d{2}-\d{2}/.test(value)
+    ? Date.parse(value)
+    : NaN;
+  if (Number.isNaN(new Date(ms).getTime())) {
     throw new UsageError(
       `${flag} must be a duration such as 7d or 12h, or a time such as ` +
         "2026-07-01T00:00:00Z",
