@@ -511,6 +511,11 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   const broken = await post("/api/mcp", "{not json");
   assert.equal(broken.status, 400);
   assert.equal((await broken.json()).error.code, -32700);
+  for (const body of ['{"hello":1}', "[1]", "null"]) {
+    const invalid = await post("/api/mcp", body);
+    assert.equal(invalid.status, 400, body);
+    assert.equal((await invalid.json()).error.code, -32600, body);
+  }
   const lone = await post(
     "/api/mcp",
     String.raw`{"jsonrpc":"2.0","id":1,"method":"ping","x":"\ud800"}`,
@@ -529,7 +534,7 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   await sseBatch.body?.cancel();
   const notRpc = await post(`/api/mcp/messages?sessionId=${sessionId}`, '{"hello":1}');
   assert.equal(notRpc.status, 400);
-  await notRpc.body?.cancel();
+  assert.equal((await notRpc.json()).error.code, -32600);
   assert.equal(stack.sidecar.sessions.size, 1);
 });
 

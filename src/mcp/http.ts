@@ -10,6 +10,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import {
   isInitializeRequest,
   type JSONRPCMessage,
+  JSONRPCMessageSchema,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -202,6 +203,14 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     }
     if (Array.isArray(body) && (body.length === 0 || body.length > MAX_BATCH)) {
       return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);
+    }
+    if (![body].flat().every((message) => JSONRPCMessageSchema.safeParse(message).success)) {
+      return rpcError(
+        400,
+        "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message",
+        {},
+        -32600,
+      );
     }
     return body;
   }
