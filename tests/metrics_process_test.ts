@@ -1,6 +1,7 @@
 /**
  * The real relayer (`main.ts`) as its own process: `SVC_METRICS_TOKEN` reaches `/metrics`, the
- * sidecar it supervises shows in the metrics, and `/openapi.json` is served.
+ * sidecar it supervises shows in the metrics, `/openapi.json` is served, and the public routes
+ * answer HEAD.
  */
 import assert from "node:assert/strict";
 import { startRelayer, waitForSidecar } from "./relayer_process.ts";
@@ -28,6 +29,18 @@ Deno.test("e2e: /metrics asks for SVC_METRICS_TOKEN, shows the sidecar; /openapi
       /^svc_http_requests_total\{method="GET",route="\/health",status="200"\} \d+$/m,
     );
     assert.match(text, /^svc_jobs_unfinished 0$/m);
+
+    // Monitors that ask with HEAD get the status and headers, without a body.
+    for (
+      const [path, status] of [["/health", 200], ["/metrics", 200], ["/api/whoami", 405]] as const
+    ) {
+      const head = await fetch(`${relayer.url}${path}`, {
+        method: "HEAD",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      assert.equal(head.status, status, path);
+      assert.equal(await head.text(), "", path);
+    }
 
     const document = await (await fetch(`${relayer.url}/openapi.json`)).json();
     assert.equal(document.openapi, "3.1.0");

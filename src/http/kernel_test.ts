@@ -85,9 +85,9 @@ Deno.test("kernel: an unknown path is 404 not_found, a wrong method 405 with All
   const missing = await errorBody(await handler(new Request(`${BASE}/nope`)), 404, "not_found");
   assert.equal(missing.error, "No route for /nope");
   const wrong = await handler(new Request(`${BASE}/items/1`, { method: "POST", body: "{}" }));
-  assert.equal(wrong.headers.get("allow"), "GET, DELETE");
+  assert.equal(wrong.headers.get("allow"), "GET, HEAD, DELETE");
   const body = await errorBody(wrong, 405, "method_not_allowed");
-  assert.equal(body.allow, "GET, DELETE");
+  assert.equal(body.allow, "GET, HEAD, DELETE");
   const custom = kernel({ notFound: (pathname) => `No page at ${pathname}` });
   const page = await custom.handler(new Request(`${BASE}/nope`));
   assert.equal((await errorBody(page, 404, "not_found")).error, "No page at /nope");

@@ -1,6 +1,7 @@
 /**
  * A route table of `URLPattern`s. A path that matches with another method answers 405 with
- * `Allow`; a path that matches nothing answers 404 (both through `createHttpHandler`).
+ * `Allow`; a path that matches nothing answers 404 (both through `createHttpHandler`). An
+ * unsigned GET route that does not stream answers HEAD too.
  *
  * @example
  * ```ts
@@ -222,7 +223,10 @@ export function matchRoute<C extends RouteContext>(
     if (whole ? pathname !== literal : !pathname.startsWith(literal)) continue;
     const match = whole ? undefined : candidate.pattern.exec(url);
     if (match === null) continue;
-    if (candidate.method === method) {
+    // A public GET route answers HEAD too (its headers, without the body), as monitors ask; not
+    // one that streams (a proxy, an event stream): a HEAD must not open what a GET opens.
+    const head = candidate.method === "GET" && !candidate.signed && !candidate.streamBody;
+    if (candidate.method === method || (head && method === "HEAD")) {
       const params: Record<string, string> = {};
       for (const [name, value] of Object.entries(match?.pathname.groups ?? {})) {
         if (value !== undefined) params[name] = value;
@@ -230,6 +234,7 @@ export function matchRoute<C extends RouteContext>(
       return { kind: "found", route: candidate, params };
     }
     allow.add(candidate.method);
+    if (head) allow.add("HEAD");
   }
   if (allow.size === 0) return { kind: "none" };
   return { kind: "wrong_method", allow: [...allow] };

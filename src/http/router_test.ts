@@ -10,6 +10,8 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     route("GET", "/api/memories/:id", ok),
     route("DELETE", "/api/memories/:id", ok),
     route("POST", "/api/recall", ok),
+    route("GET", "/api/whoami", ok, { signed: true }),
+    route("GET", "/api/mcp/sse", ok, { streamBody: true }),
     route("GET", "/files/*", ok),
     route("GET", "/items/:id(\\d+)", ok),
     route("GET", "/items/:id{.json}?", ok),
@@ -22,13 +24,15 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     for (const candidate of routes) {
       const match = candidate.pattern.exec(url);
       if (!match) continue;
-      if (candidate.method === method) {
+      const head = candidate.method === "GET" && !candidate.signed && !candidate.streamBody;
+      if (candidate.method === method || (head && method === "HEAD")) {
         const params = Object.fromEntries(
           Object.entries(match.pathname.groups).filter(([, value]) => value !== undefined),
         );
         return { kind: "found", route: candidate, params };
       }
       allow.add(candidate.method);
+      if (head) allow.add("HEAD");
     }
     return allow.size ? { kind: "wrong_method", allow: [...allow] } : { kind: "none" };
   };
@@ -41,6 +45,8 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     "/api/recall",
     "/api/recall/",
     "/api/recall?query=x",
+    "/api/whoami",
+    "/api/mcp/sse",
     "/API/recall",
     "/api/%72ecall",
     "/api/./recall",
@@ -58,7 +64,7 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     "/nothing",
   ];
   for (const path of paths) {
-    for (const method of ["GET", "POST", "DELETE", "PUT"]) {
+    for (const method of ["GET", "HEAD", "POST", "DELETE", "PUT"]) {
       const url = `http://127.0.0.1:4321${path}`;
       assert.deepEqual(matchRoute(routes, method, url), expected(method, url), `${method} ${path}`);
     }
@@ -69,4 +75,11 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     kind: "wrong_method",
     allow: ["POST"],
   });
+  assert.equal(matchRoute(routes, "HEAD", "http://h/").kind, "found");
+  for (const path of ["/api/whoami", "/api/mcp/sse"]) {
+    assert.deepEqual(matchRoute(routes, "HEAD", `http://h${path}`), {
+      kind: "wrong_method",
+      allow: ["GET"],
+    });
+  }
 });
