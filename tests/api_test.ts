@@ -488,6 +488,10 @@ Deno.test("public routes, unknown routes, wrong methods, and routes whose backen
   const wrong = await t.send("DELETE", "/api/recall");
   assert.equal(wrong.headers.get("allow"), "POST");
   await expectError(wrong, 405, "method_not_allowed");
+  // A route's own path is not a job id.
+  const bulk = await t.send("GET", "/api/remember/bulk");
+  assert.equal(bulk.headers.get("allow"), "POST");
+  await expectError(bulk, 405, "method_not_allowed");
   await using bare = await startTestRelayer({ llm: undefined });
   for (const path of ["/api/analyze", "/api/ask"]) {
     const caller = await bare.newCaller();

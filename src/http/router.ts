@@ -1,7 +1,8 @@
 /**
  * A route table of `URLPattern`s. A path that matches with another method answers 405 with
- * `Allow`; a path that matches nothing answers 404 (both through `createHttpHandler`). An
- * unsigned GET route that does not stream answers HEAD too.
+ * `Allow`; a path that matches nothing answers 404 (both through `createHttpHandler`). A path
+ * that a route names exactly belongs to the routes that name it, not to the patterns it would
+ * match. An unsigned GET route that does not stream answers HEAD too.
  *
  * @example
  * ```ts
@@ -210,6 +211,21 @@ function literalOf(pattern: URLPattern): { literal: string; whole: boolean } {
   return known;
 }
 
+/** The paths of a table's routes without groups or wildcards. */
+const named = new WeakMap<Route<never>[], Set<string>>();
+
+function namedPaths(routes: Route<never>[]): Set<string> {
+  let paths = named.get(routes);
+  if (!paths) {
+    paths = new Set(routes.flatMap(({ pattern }) => {
+      const { literal, whole } = literalOf(pattern);
+      return whole ? [literal] : [];
+    }));
+    named.set(routes, paths);
+  }
+  return paths;
+}
+
 /** The route for `method` and `url`, or the methods the path allows, or nothing. */
 export function matchRoute<C extends RouteContext>(
   routes: Route<C>[],
@@ -217,10 +233,12 @@ export function matchRoute<C extends RouteContext>(
   url: string,
 ): RouteMatch<C> {
   const { pathname } = new URL(url);
+  // A path some route names exactly is that route's: `GET /api/remember/bulk` is not a job's id.
+  const exact = namedPaths(routes).has(pathname);
   const allow = new Set<string>();
   for (const candidate of routes) {
     const { literal, whole } = literalOf(candidate.pattern);
-    if (whole ? pathname !== literal : !pathname.startsWith(literal)) continue;
+    if (whole ? pathname !== literal : exact || !pathname.startsWith(literal)) continue;
     const match = whole ? undefined : candidate.pattern.exec(url);
     if (match === null) continue;
     // A public GET route answers HEAD too (its headers, without the body), as monitors ask; not

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { jsonResponse } from "./respond.ts";
-import { matchRoute, route } from "./router.ts";
+import { matchRoute, type Route, route } from "./router.ts";
 
 const ok = () => Promise.resolve(jsonResponse(200, {}));
 
@@ -21,9 +21,11 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
   /** The table read pattern by pattern, as matching is defined. */
   const expected = (method: string, url: string) => {
     const allow = new Set<string>();
+    const named = (candidate: Route) => !/[:*(){}\\?+]/.test(candidate.pattern.pathname);
+    const exact = routes.some((candidate) => named(candidate) && candidate.pattern.exec(url));
     for (const candidate of routes) {
       const match = candidate.pattern.exec(url);
-      if (!match) continue;
+      if (!match || (exact && !named(candidate))) continue;
       const head = candidate.method === "GET" && !candidate.signed && !candidate.streamBody;
       if (candidate.method === method || (head && method === "HEAD")) {
         const params = Object.fromEntries(
@@ -76,6 +78,11 @@ Deno.test("router: a route matches as its URLPattern does, in table order, with 
     allow: ["POST"],
   });
   assert.equal(matchRoute(routes, "HEAD", "http://h/").kind, "found");
+  // A path a route names is not read as another route's parameter.
+  assert.deepEqual(matchRoute(routes, "DELETE", "http://h/api/memories/export"), {
+    kind: "wrong_method",
+    allow: ["GET", "HEAD"],
+  });
   for (const path of ["/api/whoami", "/api/mcp/sse"]) {
     assert.deepEqual(matchRoute(routes, "HEAD", `http://h${path}`), {
       kind: "wrong_method",
