@@ -162,15 +162,20 @@ export async function checkSignedHeaders(
   const publicKey = publicKeyHeader.toLowerCase();
 
   const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
-  if (!account && ownerKey) {
-    // The owner's own key, on a route open to it: allowed on an inactive account too.
+  if (!account) {
+    // The owner's own key: allowed on a route open to it, on an inactive account too.
     const owned = await deps.directory.resolveOwner?.(addressOf(publicKey));
-    if (owned) {
+    if (owned && ownerKey) {
       const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
       return { ...headers, account: owned, ownerKey: true };
     }
-  }
-  if (!account) {
+    if (owned) {
+      throw new SvcError(
+        "forbidden",
+        "The account owner's key signs only list, get, erase, recall, export and the access " +
+          "log; add a delegate key for the rest (svc key add)",
+      );
+    }
     throw unauthorized(
       "unknown_key",
       accountIdHint === undefined
