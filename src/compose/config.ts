@@ -364,7 +364,16 @@ function databaseUrlProblem(url: string): string | undefined {
 
 function readStore(read: SettingsReader): StoreConfig {
   const kind = read.choice("SVC_STORE", "embedded", ["embedded", "postgres"]);
-  if (kind === "embedded") return { kind };
+  if (kind === "embedded") {
+    // Else the relayer, or `svc account`, would quietly use the data directory instead.
+    if (read.text("SVC_DATABASE_URL")) {
+      read.problem(
+        "SVC_DATABASE_URL is set but SVC_STORE is not postgres: set SVC_STORE=postgres to keep " +
+          "the state in that database, or unset SVC_DATABASE_URL",
+      );
+    }
+    return { kind };
+  }
   const url = read.text("SVC_DATABASE_URL") ?? "";
   const wrong = url && databaseUrlProblem(url);
   if (!url) {

@@ -332,6 +332,11 @@ Deno.test("SVC_DATABASE_URL: what postgres cannot read is refused at start, neve
     assert.ok(!problems[0].includes("S3cret"), problems[0]);
   }
   assert.match(problemsOf(base)[0], /^SVC_STORE=postgres needs SVC_DATABASE_URL, such as/);
+  const embedded = problemsOf({ SVC_DATABASE_URL: "postgres://svc:secret@db/svc" });
+  assert.deepEqual(embedded, [
+    "SVC_DATABASE_URL is set but SVC_STORE is not postgres: set SVC_STORE=postgres to keep the " +
+    "state in that database, or unset SVC_DATABASE_URL",
+  ]);
   for (
     const url of [
       "postgres://svc:p%40ss%23@db.example:5432/svc",
