@@ -85,7 +85,8 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   forget --namespace NS --confirm NS     erase every memory of a namespace
   update ID --text TEXT|(text on stdin) [--tag T]... [--ttl 30d|--expires-at TIME] [--wait]
                                          store a new version that replaces the memory
-  restore --namespace NS [--limit N]
+  restore --namespace NS [--limit N]     index the namespace again from its blobs, N (500)
+                                         per request
   whoami                                 the key's account, label, scope and expiry
   Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
@@ -382,10 +383,19 @@ export async function runMemoryCommand(
     return jobOutput(job, { ...job, supersedes: id }, ` (a new version replacing ${id})`);
   }
 
-  const summary = await client.restore(need(namespace, "--namespace"), { limit });
+  // Request after request until nothing is left; --limit is each request's (500 at most).
+  const name = need(namespace, "--namespace");
+  let restored = 0;
+  let summary;
+  do {
+    summary = await client.restore(name, { limit: limit ?? 500 });
+    restored += summary.restored;
+  } while (summary.remaining > 0 && summary.restored > 0);
+  // What the last request counted as already indexed includes what the earlier ones restored.
+  const skipped = summary.total - restored - summary.remaining;
   return {
-    json: { ...summary },
+    json: { ...summary, restored, skipped },
     text: `Restore of namespace "${summary.namespace}": total ${summary.total}, ` +
-      `restored ${summary.restored}, skipped ${summary.skipped}.`,
+      `restored ${restored}, skipped ${skipped}.`,
   };
 }

@@ -282,6 +282,7 @@ Deno.test("restore re-indexes every blob missing from the index and skips the re
     restored: 1,
     skipped: 1,
     total: 3,
+    remaining: 1,
     namespace: "default",
     owner: alice.owner,
   });
@@ -291,6 +292,7 @@ Deno.test("restore re-indexes every blob missing from the index and skips the re
     restored: 1,
     skipped: 2,
     total: 3,
+    remaining: 0,
     namespace: "default",
     owner: alice.owner,
   });

@@ -4,7 +4,7 @@
  * JSON object, human output otherwise.
  */
 import assert from "node:assert/strict";
-import { verifyReceipt } from "../src/client/mod.ts";
+import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcError } from "../src/errors.ts";
 import type { Caller } from "./fixtures.ts";
@@ -372,4 +372,34 @@ Deno.test("CLI: remember --thread, recall --min-score and --explain", async () =
   const bad = await run(["recall", "ferry", "--min-score", "2"]);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--min-score must be a number from 0 to 1/);
+});
+
+Deno.test("CLI: restore indexes the whole namespace again, --limit memories a request", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const run = (args: string[]) => svc(stack.url, who, args);
+  const texts = ["I keep bees", "I play the cello", "I live in Porto", "I am vegetarian", "I ski"];
+  const client = await SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: who.key.privateKey,
+    accountId: who.accountId,
+  });
+  const { job_ids } = await client.rememberBulk(texts.map((text) => ({ text, namespace: "me" })));
+  for (const id of job_ids) await client.waitForJob(id);
+  await stack.test.vectors.delete(job_ids.slice(1));
+
+  const restored = await run(["restore", "--namespace", "me", "--limit", "2", "--json"]);
+  assert.deepEqual(restored.json, {
+    restored: 4,
+    skipped: 1,
+    total: 5,
+    remaining: 0,
+    namespace: "me",
+    owner: who.owner,
+  });
+  assert.equal(await stack.test.vectors.count({ owner: who.owner }), 5);
+  assert.equal(
+    (await run(["restore", "--namespace", "me"])).stdout,
+    'Restore of namespace "me": total 5, restored 0, skipped 5.\n',
+  );
 });

@@ -44,7 +44,14 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
   const restoredClient = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
   assert.deepEqual((await restoredClient.recall("dog")).results, []);
   const summary = await restoredClient.restore("default");
-  assert.deepEqual(summary, { restored: 3, skipped: 0, total: 3, namespace: "default", owner });
+  assert.deepEqual(summary, {
+    restored: 3,
+    skipped: 0,
+    total: 3,
+    remaining: 0,
+    namespace: "default",
+    owner,
+  });
   assert.equal(await recallDog(restoredClient), "My dog is called Rex");
   assert.deepEqual(await restoredClient.restore("default"), {
     ...summary,

@@ -509,7 +509,7 @@ export class SvcClient {
 
   /**
    * Indexes again the namespace's memories whose blobs are stored but missing from the index
-   * (50 at most unless `limit`).
+   * (50 at most unless `limit`); call again while `remaining` is above 0.
    */
   restore(namespace: string, options: { limit?: number } = {}): Promise<RestoreSummary> {
     return this.request("POST", "/api/restore", { namespace, ...options });

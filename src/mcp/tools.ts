@@ -97,7 +97,8 @@ export const MEMORY_TOOLS = {
     title: "Restore",
     description: "Re-index one namespace from the encrypted blobs in the blob store into the " +
       "search index, for example after the index was lost. Returns counts only (restored, " +
-      "skipped, total), never memory texts; call svc_recall afterwards.",
+      "skipped, total, remaining), never memory texts; while remaining is above 0, call it " +
+      "again; call svc_recall afterwards.",
     inputSchema: {
       namespace: namespaceField.describe("The namespace to restore."),
       limit: z.number().int().min(1).max(500).default(10).describe(
@@ -330,7 +331,8 @@ export function createMcpServer(session: ToolSession): McpServer {
         const summary = await client.restore(ns(namespace)!, { limit });
         return done(
           `Restore of namespace "${summary.namespace}": total ${summary.total}, restored ` +
-            `${summary.restored}, skipped ${summary.skipped}.`,
+            `${summary.restored}, skipped ${summary.skipped}` +
+            (summary.remaining > 0 ? `, remaining ${summary.remaining}: call again.` : "."),
           { ...summary },
         );
       }),

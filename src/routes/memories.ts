@@ -377,6 +377,7 @@ export function memoryRoutes(
               restored: 3,
               skipped: 40,
               total: 43,
+              remaining: 0,
               namespace: "default",
               owner: EXAMPLE_OWNER,
             },

@@ -146,8 +146,10 @@ export interface RestoreSummary {
   restored: number;
   /** Blobs already in the index or unreadable (not decrypted, or a sealed vector not opened). */
   skipped: number;
-  /** The namespace's blobs; those beyond the limit wait for the next restore. */
+  /** The namespace's blobs. */
   total: number;
+  /** Blobs missing from the index that this call left for the next (past its limit). */
+  remaining: number;
   /** The namespace restored. */
   namespace: string;
   /** The owner's address. */
@@ -444,13 +446,16 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         for (const id of await vectors.has(ids, { signal })) present.add(id);
         for (const id of await records.erased(owner, ids)) present.add(id);
       }
-      let restored = 0, skipped = 0;
+      let restored = 0, skipped = 0, remaining = 0;
       for (const { blobId, meta } of entries) {
         if (present.has(meta.memoryId)) {
           skipped++;
           continue;
         }
-        if (restored >= limit) continue;
+        if (restored >= limit) {
+          remaining++;
+          continue;
+        }
         const { memoryId, createdAt } = meta;
         const memory = { memoryId, owner, namespace, createdAt, blobId };
         if (meta.sealedVector !== undefined) {
@@ -478,7 +483,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         present.add(meta.memoryId);
         restored++;
       }
-      return { restored, skipped, total: entries.length, namespace, owner };
+      return { restored, skipped, total: entries.length, remaining, namespace, owner };
     },
   };
 }
