@@ -8,6 +8,7 @@
  * Deno.serve(relayer.handler);
  * ```
  */
+import { timingSafeEqual } from "./auth/compare.ts";
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
 import { Ed25519Verifier } from "./auth/ed25519.ts";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
@@ -387,6 +388,12 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   );
 
   function addressOf(request: Request, info?: ConnectionInfo): string {
+    // The sidecar's tool calls name the MCP client they are made for, with the sidecar's secret.
+    const behalf = request.headers.get("x-svc-client-address");
+    const token = request.headers.get("x-sidecar-token");
+    if (behalf && token && options.sidecar && timingSafeEqual(token, options.sidecar.token)) {
+      return behalf;
+    }
     // The proxy appends the address it saw: the last entry is the one to trust.
     const forwarded = request.headers.get("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (options.trustProxy && forwarded) return forwarded;

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Sponsor } from "../src/backends/types.ts";
+import type { RelayerOptions } from "../src/relayer.ts";
 import type { SessionLimits } from "../src/mcp/sessions.ts";
 import { createSidecar, type Sidecar } from "../src/sidecar/server.ts";
 import { LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
@@ -35,6 +36,7 @@ export async function startMcpStack(
     /** The sidecar's clock for session limits. */
     now?: () => number;
     sponsor?: Sponsor;
+    relayer?: Partial<RelayerOptions>;
   } = {},
 ): Promise<McpStack> {
   let up = true;
@@ -46,7 +48,12 @@ export async function startMcpStack(
   };
   // The relayer's names, as main.ts gives them: its origin once it listens, loopback hosts.
   const audiences = new Set<string>();
-  const test = await startTestRelayer({ sidecar: link, audiences, allowedHosts: LOOPBACK_HOSTS });
+  const test = await startTestRelayer({
+    sidecar: link,
+    audiences,
+    allowedHosts: LOOPBACK_HOSTS,
+    ...options.relayer,
+  });
   const quiet = { hostname: "127.0.0.1", port: 0, onListen() {} };
   const relayerServer = Deno.serve(quiet, test.relayer.handler);
   const url = `http://127.0.0.1:${relayerServer.addr.port}`;

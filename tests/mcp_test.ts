@@ -538,6 +538,31 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   assert.equal(stack.sidecar.sessions.size, 1);
 });
 
+Deno.test("MCP: failed sign-ins count against the MCP client's address, not the relayer's loopback", async () => {
+  await using stack = await startMcpStack({
+    relayer: { trustProxy: true, authFailuresPerMinute: 3 },
+  });
+  const owner = await stack.test.newCaller();
+  const guess = (i: number) => ({
+    authorization: `Bearer ${i.toString(16).padStart(64, "0")}`,
+    "x-svc-account-id": owner.accountId,
+    "x-forwarded-for": "203.0.113.9",
+  });
+  const statuses = [];
+  for (let i = 1; i <= 5; i++) {
+    const refused = await fetch(`${stack.url}/api/mcp`, initializeRequest(guess(i)));
+    statuses.push(refused.status);
+    if (refused.status === 429) assert.match(refused.headers.get("retry-after") ?? "", /^\d+$/);
+    await refused.body?.cancel();
+  }
+  assert.deepEqual(statuses, [401, 401, 401, 429, 429]);
+  // A key new to this machine still signs in from loopback.
+  const fresh = await stack.test.newCaller();
+  const opened = await fetch(`${stack.url}/api/mcp`, initializeRequest(stack.auth(fresh)));
+  assert.equal(opened.status, 200);
+  await opened.body?.cancel();
+});
+
 Deno.test("MCP: without SVC_TRUST_PROXY a spoofed x-forwarded-for does not evade limits", async () => {
   await using stack = await startMcpStack({ limits: { maxNewPerAddressPerMinute: 2 } });
   const caller = await stack.test.newCaller();

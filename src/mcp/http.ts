@@ -50,6 +50,11 @@ export interface McpHttpOptions {
   waitMs: number;
   logger: Logger;
   fetch?: typeof fetch;
+  /**
+   * The relayer's secret for this sidecar: sent with the tools' requests, with the MCP client's
+   * address, so that the relayer counts failed sign-ins against that address, not loopback's.
+   */
+  relayerToken?: string;
 }
 
 export interface McpSession extends Session {
@@ -90,6 +95,20 @@ async function identityOf(request: Request): Promise<Identity | Response> {
 }
 
 /**
+ * `fetch` to the relayer for a client at `address`: with the relayer's secret, it names that
+ * address (see `McpHttpOptions.relayerToken`).
+ */
+function onBehalfOf(address: string, token: string | undefined, base: typeof fetch): typeof fetch {
+  if (token === undefined) return base;
+  return (input, init = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("x-svc-client-address", address);
+    headers.set("x-sidecar-token", token);
+    return base(input, { ...init, headers });
+  };
+}
+
+/**
  * The MCP routes (answers are JSON-RPC errors, as MCP clients expect, and bodies are read
  * here, up to 4 MiB, so that refusals come before reading them).
  */
@@ -109,17 +128,20 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     } catch (error) {
       return rpcError(400, (error as SvcError).message);
     }
-    const client = await SvcClient.create({
-      baseUrl: options.relayerUrl,
-      privateKey: identity.bearer,
-      accountId: identity.accountId,
-      fetch: options.fetch,
-      retries: 1,
-      sendDelegateKey: options.sendDelegateKey,
-    });
+    const clientOf = (retries: number) =>
+      SvcClient.create({
+        baseUrl: options.relayerUrl,
+        privateKey: identity.bearer,
+        accountId: identity.accountId,
+        fetch: onBehalfOf(address, options.relayerToken, options.fetch ?? fetch),
+        retries,
+        sendDelegateKey: options.sendDelegateKey,
+      });
+    const client = await clientOf(1);
     let namespaces: string[] | null = null;
     try {
-      const me = await client.whoami();
+      // Not retried: a refusal, or a wait the relayer asks for, is answered at once.
+      const me = await (await clientOf(0)).whoami();
       if (me.account_id.toLowerCase() !== identity.accountId) {
         return unauthorized("The delegate key does not belong to this x-svc-account-id");
       }
@@ -127,6 +149,10 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     } catch (error) {
       if (error instanceof SvcError && (error.status === 401 || error.status === 403)) {
         return unauthorized(`The relayer refused these credentials: ${error.message}`);
+      }
+      if (error instanceof SvcError && error.code === "rate_limited") {
+        const seconds = String(error.details.retry_after_seconds ?? 60);
+        return rpcError(429, error.message, { "retry-after": seconds });
       }
       logger.warn("cannot verify MCP credentials", { error });
       return rpcError(503, "Cannot verify the credentials: the relayer is unavailable", {

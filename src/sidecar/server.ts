@@ -81,6 +81,7 @@ export function createSidecar(options: SidecarOptions): Sidecar {
     waitMs: options.waitMs ?? 20_000,
     logger,
     fetch: options.fetch,
+    relayerToken: options.token,
   });
   const sweep = setInterval(() => {
     sessions.evictIdle().then((n) => n && logger.info("idle mcp sessions closed", { count: n }));
