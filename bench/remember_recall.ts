@@ -50,6 +50,8 @@ function summary(ms: number[]) {
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
+// Before any store: a data directory holding one already must hold its master key too.
+const masterKey = await loadMasterKey(dataDir);
 const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const directory = new MemoryAccountDirectory();
@@ -57,7 +59,7 @@ const secret = crypto.getRandomValues(new Uint8Array(32));
 const STORE = values.store as BenchStore;
 const vectors = await openBenchVectors(STORE, dataDir, embedder, secret);
 const cipher = await LocalCipher.open({
-  masterKey: await loadMasterKey(dataDir),
+  masterKey,
   keyStorePath: `${dataDir}/keys.kv`,
 });
 const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });

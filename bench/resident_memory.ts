@@ -16,6 +16,7 @@ import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
 const [dataDir, modelsDir, owner, namespace, store] = Deno.args;
 const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
+const masterKey = await loadMasterKey(dataDir);
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
 const vectors = await openBenchVectors(store as BenchStore, dataDir, embedder, secret);
 const kv = await Deno.openKv(":memory:");
@@ -24,7 +25,7 @@ const relayer = await assembleRelayer({
   secret,
   directory: new MemoryAccountDirectory(),
   cipher: await LocalCipher.open({
-    masterKey: await loadMasterKey(dataDir),
+    masterKey,
     keyStorePath: `${dataDir}/keys.kv`,
   }),
   blobs: await FsBlobStore.open({ dir: `${dataDir}/blobs` }),
