@@ -2,6 +2,9 @@
 import assert from "node:assert/strict";
 import { NO_MEMORIES_ANSWER } from "../src/services/llm.ts";
 import { startTestRelayer } from "./fixtures.ts";
+import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+import { MemoryVectorStore } from "../src/backends/memory.ts";
+import { TEST_MODELS_DIR } from "./relayer_process.ts";
 
 const PARAGRAPH = "Hi! Thanks for the help yesterday. I'm vegetarian and I never eat fish. " +
   "What should we cook tonight? My daughter is called Ana. lol, the weather is awful. " +
@@ -65,6 +68,33 @@ Deno.test("analyze: facts become memories; asking twice stores nothing twice", a
     { ...nothing, owner: undefined },
     { job_ids: [], facts: [], fact_count: 0, status: "pending", owner: undefined },
   );
+});
+
+Deno.test("analyze: a fact in other words is a duplicate; one that says the opposite, or swaps its places, is not", async () => {
+  // The default embedder, whose vectors of such facts are nearly the same.
+  const glove = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
+  await using t = await startTestRelayer({
+    embedder: glove,
+    vectors: new MemoryVectorStore(glove.dimensions),
+  });
+  const alice = await t.newCaller();
+  const analyze = async (text: string) => {
+    const analysis = await (await t.signed(alice, "POST", "/api/analyze", { text })).json();
+    if (analysis.job_ids.length) await t.settle(alice, analysis.job_ids);
+    return analysis.facts.map((f: { text: string; status: string }) => [f.text, f.status]);
+  };
+  const stored = await (await t.signed(alice, "POST", "/api/remember", {
+    text: "I work night shifts at the hospital",
+  })).json();
+  await t.settle(alice, [stored.job_id]);
+  assert.deepEqual(await analyze("I work night shifts at the hospital."), [
+    ["The user works night shifts at the hospital.", "duplicate"],
+  ]);
+  await analyze("I like spicy food. I moved from Berlin to Lisbon.");
+  assert.deepEqual(await analyze("I do not like spicy food. I moved from Lisbon to Berlin."), [
+    ["The user does not like spicy food.", "pending"],
+    ["The user moved from Lisbon to Berlin.", "pending"],
+  ]);
 });
 
 Deno.test("ask: answers from recalled memories, and says so when there are none", async () => {

@@ -38,6 +38,7 @@ export function llmRoutes(service: LlmService | undefined) {
       const { text, namespace } = body;
       touch(namespace);
       const analysis = await needed().analyze(caller.owner, text, namespace, {
+        credentials: caller.credentials,
         signal: request.signal,
         rememberedBy: provenanceOf(caller),
       });

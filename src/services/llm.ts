@@ -5,6 +5,8 @@
  */
 import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
+import { stem } from "../ranking/terms.ts";
+import { words } from "../text/words.ts";
 import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
 
 export interface LlmServiceDependencies {
@@ -14,8 +16,16 @@ export interface LlmServiceDependencies {
   memories: MemoryService;
 }
 
-/** Cosine distance under which a fact counts as already remembered. */
-export const DUPLICATE_DISTANCE = 0.05;
+/** Words a fact about the user gains or loses in another phrasing without saying more. */
+const FILLER = new Set(["a", "an", "the", "i", "i'm", "me", "my", "user", "user's", "is", "am"]);
+
+/**
+ * A fact's words, in order, stemmed, without the filler of its phrasing: "The user prefers tea"
+ * and "I prefer tea" have the same; "I prefer coffee over tea", "I do not prefer tea" do not.
+ */
+function factWords(text: string): string {
+  return words(text).map(stem).filter((word) => !FILLER.has(word)).join(" ");
+}
 
 /** A fact analyze extracted, and what became of it. */
 export interface AnalyzedFact {
@@ -67,8 +77,9 @@ export function createLlmService(deps: LlmServiceDependencies) {
       owner: string,
       text: string,
       namespace: string,
-      { signal, rememberedBy }: MemoryCallOptions & { rememberedBy?: Provenance } = {},
+      options: MemoryCallOptions & { rememberedBy?: Provenance } = {},
     ): Promise<Analysis> {
+      const { signal, rememberedBy } = options;
       const extracted = await llm.extractFacts(text, { signal });
       const vectorsOf = extracted.length ? await embedder.embed(extracted, { signal }) : [];
       const facts: AnalyzedFact[] = [];
@@ -77,9 +88,14 @@ export function createLlmService(deps: LlmServiceDependencies) {
       const visible = await memories.visible(owner, namespace);
       for (const [i, fact] of extracted.entries()) {
         const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
-        const near = await vectors.search(owner, namespace, vectorsOf[i], 3, { signal });
-        const nearest = near.find((hit) => visible(hit.id));
-        if (seen.has(key) || (nearest && nearest.distance <= DUPLICATE_DISTANCE)) {
+        const words = factWords(fact);
+        // The nearest memories by meaning repeat the fact only with its words: a vector hardly
+        // tells "not", or which way someone moved.
+        const near = (await vectors.search(owner, namespace, vectorsOf[i], 3, { signal }))
+          .filter((hit) => visible(hit.id));
+        const texts = await memories.texts(owner, namespace, near, options);
+        const nearest = near.find((_, j) => texts[j] !== null && factWords(texts[j]!) === words);
+        if (seen.has(key) || nearest) {
           facts.push({
             text: fact,
             job_id: null,

@@ -226,6 +226,19 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return (id) => !index.hidden(id, at);
     },
 
+    /** The texts of memories a search found (`null` for one the relayer cannot read). */
+    async texts(
+      owner: string,
+      namespace: string,
+      hits: VectorHit[],
+      options: MemoryCallOptions = {},
+    ): Promise<(string | null)[]> {
+      const index = await lexicon.namespace(owner, namespace);
+      return await Promise.all(
+        hits.map((hit) => reader.read(owner, { ...hit, info: index.entry(hit.id)?.info }, options)),
+      );
+    },
+
     /**
      * For each item, the id of a memory its namespace already holds with the same text (after
      * normalising case and white space), or `undefined`.
