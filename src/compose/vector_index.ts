@@ -9,7 +9,9 @@
  *   `previousEmbedderConfig`), the relayer serves from the old index through an `IndexSwitch`,
  *   and a `Reindexer` builds the new index in the background (`BackgroundReindex`);
  * - offline (`svc reindex`), the old index is opened without its embedder, as nothing is
- *   served meanwhile.
+ *   served meanwhile;
+ * - an index that holds no memory (embedded store) gives way to a new one for the configured
+ *   embedder at once, when `SVC_EMBEDDER` is set: there is nothing to embed again.
  *
  * The index is also locked (`index.lock` in the data directory, an advisory lock the system
  * releases when the process ends), so `svc reindex` refuses to run beside a relayer.
@@ -28,6 +30,7 @@ import type { Logger } from "../log.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import {
   IndexSwitch,
+  nextIndexName,
   planReindex,
   recordedEmbedder,
   Reindexer,
@@ -209,6 +212,44 @@ async function warnOfUnfinished(
   return true;
 }
 
+/** Whether index `name` (built with `built`) holds no memory. */
+async function holdsNothing(indexes: VectorIndexSet, name: string, built: IndexEmbedding) {
+  const store = await indexes.open(name, built);
+  try {
+    return await store.count() === 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * An index for `wanted` made active in place of the empty index `active`: nothing to embed again,
+ * so another embedder is simply taken (a reindex planned meanwhile is dropped).
+ */
+async function startAfresh(
+  { indexes, state, logger }: VectorIndexDependencies,
+  active: string,
+  wanted: IndexEmbedding,
+): Promise<VectorStore> {
+  const plan = await state.plan();
+  if (plan && plan.to !== active) await indexes.remove(plan.to);
+  await state.clear();
+  const to = nextIndexName(active);
+  await indexes.remove(to);
+  const vectors = await indexes.open(to, wanted);
+  try {
+    await indexes.activate(to);
+    await indexes.remove(active);
+  } catch (error) {
+    await vectors.close();
+    throw error;
+  }
+  logger.info("the vector index held no memory: the configured embedder starts a new one", {
+    model: wanted.model,
+  });
+  return vectors;
+}
+
 /** Opens the active index, and the reindex it needs; see the module documentation. */
 export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
   const { config, indexes, embedder, logger } = deps;
@@ -228,6 +269,12 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     return { vectors: await indexes.open(active, wanted), embedder };
   }
   const where = `${config.dataDir} (${indexes.name})`;
+  if (
+    config.store.kind === "embedded" && !config.reindex.keepIndexEmbedder &&
+    await holdsNothing(indexes, active, built)
+  ) {
+    return { vectors: await startAfresh(deps, active, wanted), embedder };
+  }
   if (!reindex) {
     if (!config.reindex.keepIndexEmbedder) throw mismatch(where, config, built, wanted);
     let kept;

@@ -75,6 +75,18 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
   assert.equal(previousEmbedderConfig("openai:text-embedding-3-small", configOf({})), undefined);
 });
 
+/** Indexes one memory in the backends' index, as a remember would. */
+async function holdOne(backends: Awaited<ReturnType<typeof openBackends>>) {
+  await backends.relayer.vectors.upsert([{
+    id: "m1",
+    owner: "0xo",
+    namespace: "n",
+    blobId: "b",
+    createdAt: 1,
+    vector: (await backends.relayer.embedder.embed(["hello"]))[0],
+  }]);
+}
+
 Deno.test("composition: another embedder is refused with both fixes named, then reindexed with SVC_REINDEX=1; a second opener is refused", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-reindex-" });
   const env = { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
@@ -86,14 +98,7 @@ Deno.test("composition: another embedder is refused with both fixes named, then 
         error instanceof SvcError && /another process holds/.test(error.message) &&
         !/SVC_REINDEX/.test(error.message),
     );
-    await first.relayer.vectors.upsert([{
-      id: "m1",
-      owner: "0xo",
-      namespace: "n",
-      blobId: "b",
-      createdAt: 1,
-      vector: (await first.relayer.embedder.embed(["hello"]))[0],
-    }]);
+    await holdOne(first);
     await first.close();
 
     await assert.rejects(
@@ -132,7 +137,9 @@ Deno.test("composition: SVC_REINDEX=1 with the index's embedder down points to s
     SVC_EMBED_MODEL: "emb",
   };
   try {
-    await (await openBackends(configOf({ ...env, SVC_EMBEDDER: "ollama" }), silentLogger)).close();
+    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "ollama" }), silentLogger);
+    await holdOne(first);
+    await first.close();
     model.fail(404, 10);
     await assert.rejects(
       openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical", SVC_REINDEX: "1" }), silentLogger),
@@ -151,6 +158,7 @@ Deno.test("composition: with SVC_EMBEDDER unset, an index built by another embed
   const env = { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
   try {
     const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger);
+    await holdOne(first);
     await first.close();
     const kept = await openBackends(configOf(env), silentLogger);
     try {
@@ -166,6 +174,36 @@ Deno.test("composition: with SVC_EMBEDDER unset, an index built by another embed
       openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
       (error) => error instanceof SvcError && error.code === "conflict",
     );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: an index that holds no memory gives way to the embedder SVC_EMBEDDER sets", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-empty-" });
+  const env = { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
+  try {
+    await (await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger)).close();
+    // Unset, the index's own embedder is kept, as for an index that holds memories.
+    const kept = await openBackends(configOf(env), silentLogger);
+    assert.equal(kept.relayer.embedder.model, "svc-lexical-hash-v1-384");
+    await kept.close();
+    const switched = await openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger);
+    try {
+      assert.equal(switched.reindex, undefined, "nothing to embed again");
+      assert.equal(switched.relayer.vectors.dimensions, switched.relayer.embedder.dimensions);
+      assert.match(switched.relayer.embedder.model, /^svc-glove/);
+      await holdOne(switched);
+    } finally {
+      await switched.close();
+    }
+    // From then on the index is the new embedder's.
+    const again = await openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger);
+    try {
+      assert.equal(await again.relayer.vectors.count(), 1);
+    } finally {
+      await again.close();
+    }
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
