@@ -9,6 +9,7 @@ import { EMBEDDER_KINDS, openBackends, readConfig } from "../src/compose/mod.ts"
 import { createLogger } from "../src/log.ts";
 import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";
+import { pathExists } from "../src/files.ts";
 import { type Output, UsageError } from "./svc_memories.ts";
 
 export const REINDEX_USAGE =
@@ -83,6 +84,12 @@ export async function runReindex(
     throw new UsageError(
       "reindex works on a data directory; with SVC_STORE=postgres, keep the embedder the index " +
         "was built with",
+    );
+  }
+  // A mistyped SVC_DATA_DIR would otherwise become a new, empty data directory.
+  if (!await pathExists(config.dataDir)) {
+    throw new UsageError(
+      `the data directory ${config.dataDir} does not exist: set SVC_DATA_DIR to the relayer's`,
     );
   }
   const logger = createLogger(config.logLevel === "debug" ? "debug" : "warn");

@@ -166,6 +166,10 @@ Deno.test("e2e reindex: refused without SVC_REINDEX; with it, SIGKILL part-way, 
   assert.equal(offline.json.memories, 402);
   assert.deepEqual(offline.json.to, { index: "index-3", model: LEXICAL, dimensions: 384 });
   assert.equal((await cliReindex(dataDir, "lexical")).json.status, "unchanged");
+  const mistyped = await cliReindex(`${dataDir}-typo`, "lexical");
+  assert.equal(mistyped.code, 2);
+  assert.match(mistyped.json.error, /data directory .*-typo does not exist/);
+  assert.equal(await exists(`${dataDir}-typo`), false, "no new data directory");
 
   relayer = await startRelayer(dataDir, { SVC_EMBEDDER: "lexical" });
   try {
