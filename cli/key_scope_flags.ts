@@ -55,12 +55,12 @@ function checked(scope: KeyScope, flag: string): KeyScope {
   }
 }
 
-function operationList(value: string, flag: string): Operation[] {
+function operationList(value: string, flag: string, or = ""): Operation[] {
   const names = list(value, flag);
   const unknown = names.filter((name) => !(OPERATIONS as readonly string[]).includes(name));
   if (unknown.length) {
     throw new ScopeUsageError(
-      `${flag}: unknown operation ${unknown.join(", ")} (use ${OPERATIONS.join(", ")})`,
+      `${flag}: unknown operation ${unknown.join(", ")} (use ${OPERATIONS.join(", ")}${or})`,
     );
   }
   return names as Operation[];
@@ -98,7 +98,9 @@ export function parseScopeFlag(value: string): KeyScope {
   const ops = at < 0 ? value : value.slice(0, at);
   const namespaces = at < 0 ? undefined : value.slice(at + 1);
   const scope: KeyScope = {};
-  if (ops !== "all" && ops !== "*") scope.operations = operationList(ops, "--scope");
+  if (ops !== "all" && ops !== "*") {
+    scope.operations = operationList(ops, "--scope", ", or all alone");
+  }
   if (namespaces !== undefined) scope.namespaces = list(namespaces, "--scope's namespaces");
   return checked(scope, "--scope");
 }

@@ -128,9 +128,7 @@ let pending: PendingLogin | undefined;
 async function identity(): Promise<BridgeIdentity | SignedOut> {
   // How the last sign-in of this process ended: saved credentials, or why not (denied, expired).
   const outcome = pending?.outcome();
-  const reason = outcome instanceof Error
-    ? `${outcome.message}; call svc_login again to retry`
-    : undefined;
+  const reason = outcome instanceof Error ? outcome.message.replace(/\.?$/, ".") : undefined;
   if (ignoreSaved && (outcome === undefined || reason)) return { reason };
   const loaded = await file.load();
   if (loaded.kind === "missing") return { reason };

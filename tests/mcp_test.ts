@@ -186,6 +186,21 @@ Deno.test("MCP: missing or invalid credentials get 401 and never a session", asy
     }
   }
   assert.equal(stack.sidecar.sessions.size, 0);
+  const unknown = await fetch(`${stack.url}/api/mcp`, initializeRequest(stack.auth(stranger)));
+  assert.match(
+    (await unknown.json()).error.message,
+    /the bearer is not a delegate key of the account in x-svc-account-id$/,
+  );
+  // The scheme in any case, the key in either case of hex.
+  const shouted = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest({
+      authorization: `bearer ${caller.key.privateKey.toUpperCase()}`,
+      "x-svc-account-id": caller.accountId,
+    }),
+  );
+  assert.equal(shouted.status, 200);
+  await shouted.body?.cancel();
 });
 
 Deno.test("MCP: bearer in the URL, foreign Origin and bad namespace are refused", async () => {

@@ -139,7 +139,10 @@ Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent
   assert.match(login, /^To sign in to svc memory, open this link/);
   await deny(linkIn(login));
   const recall = await host.callTool("svc_recall", { query: "what do I eat?" });
-  assert.match(recall, /The sign-in request was denied on the dashboard; call svc_login again/);
+  assert.match(
+    recall,
+    /^The sign-in request was denied on the dashboard\. Call the svc_login tool and open the link/,
+  );
   assert.equal(opener.opened(), "", "--no-browser opened a browser");
 
   await host.closeStdin();

@@ -32,7 +32,8 @@ import { createMcpServer } from "./tools.ts";
 
 const MAX_BATCH = 64;
 const MESSAGES_PATH = "/api/mcp/messages";
-const BEARER = /^Bearer ([0-9a-f]{64})$/;
+/** The scheme is read in any case (RFC 9110), the key in either case of hex. */
+const BEARER = /^bearer ([0-9a-f]{64})$/i;
 const ACCOUNT_ID = /^0x[0-9a-f]{1,64}$/;
 /** Query parameters that would put a credential into a URL (and so into logs). */
 const CREDENTIAL_PARAMS =
@@ -84,7 +85,7 @@ async function identityOf(request: Request): Promise<Identity | Response> {
         "x-svc-account-id: <account id>",
     );
   }
-  const bearer = BEARER.exec(authorization)?.[1];
+  const bearer = BEARER.exec(authorization)?.[1]?.toLowerCase();
   if (!bearer) {
     return unauthorized("Invalid bearer: expected a delegate private key of 64 hex characters");
   }
@@ -147,6 +148,12 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       }
       namespaces = me.scope?.namespaces ?? null;
     } catch (error) {
+      if (error instanceof SvcError && error.details.reason === "unknown_key") {
+        return unauthorized(
+          "The relayer refused these credentials: the bearer is not a delegate key of the " +
+            "account in x-svc-account-id",
+        );
+      }
       if (error instanceof SvcError && (error.status === 401 || error.status === 403)) {
         return unauthorized(`The relayer refused these credentials: ${error.message}`);
       }
