@@ -547,6 +547,10 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   );
   assert.equal(sseBatch.status, 400);
   await sseBatch.body?.cancel();
+  const pings = [1, 2].map((id) => ({ ...ping, id: `batch-${id}` }));
+  const sseBatchOk = await post(`/api/mcp/messages?sessionId=${sessionId}`, JSON.stringify(pings));
+  assert.equal(sseBatchOk.status, 202);
+  await sseBatchOk.body?.cancel();
   const notRpc = await post(`/api/mcp/messages?sessionId=${sessionId}`, '{"hello":1}');
   assert.equal(notRpc.status, 400);
   assert.equal((await notRpc.json()).error.code, -32600);

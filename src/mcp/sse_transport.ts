@@ -56,9 +56,11 @@ export class SseServerTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** Validates and delivers one posted JSON-RPC message; throws when it is not one. */
+  /** Validates and delivers a posted JSON-RPC message or batch; throws when it is not one. */
   handleMessage(body: unknown): void {
-    this.onmessage?.(JSONRPCMessageSchema.parse(body));
+    // A batch is its messages, in order; none is handed on unless all are messages.
+    const messages = [body].flat().map((message) => JSONRPCMessageSchema.parse(message));
+    for (const message of messages) this.onmessage?.(message);
   }
 
   close(): Promise<void> {
