@@ -526,6 +526,14 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   const broken = await post("/api/mcp", "{not json");
   assert.equal(broken.status, 400);
   assert.equal((await broken.json()).error.code, -32700);
+  for (const params of [{}, { name: "svc_recall", arguments: "str" }]) {
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params };
+    const invalid = await post("/api/mcp", JSON.stringify(call));
+    assert.equal(invalid.status, 400);
+    const { error } = await invalid.json();
+    assert.equal(error.code, -32602);
+    assert.match(error.message, /^Invalid params of tools\/call: params\.(name|arguments): /);
+  }
   for (const body of ['{"hello":1}', "[1]", "null"]) {
     const invalid = await post("/api/mcp", body);
     assert.equal(invalid.status, 400, body);
