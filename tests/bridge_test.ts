@@ -13,6 +13,7 @@ import type { Caller } from "./fixtures.ts";
 async function bridged(
   identity: () => BridgeIdentity | SignedOut,
   namespace?: string,
+  connectTimeoutMs?: number,
 ) {
   const bridge = createStdioBridge({
     identity: () => Promise.resolve(identity()),
@@ -20,6 +21,7 @@ async function bridged(
     logout: () => Promise.resolve("logged out"),
     namespace,
     debug: () => {},
+    connectTimeoutMs,
   });
   const [near, far] = InMemoryTransport.createLinkedPair();
   await bridge.server.connect(far);
@@ -119,4 +121,25 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
   assert.ok((await names()).includes("svc_logout"));
   const found = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
   assert.equal(textOf(found), "No matching memories found");
+});
+
+Deno.test("bridge: a relayer that takes the connection but never answers is reported, not tried again", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  const accepting = (async () => {
+    for await (const conn of listener) held.push(conn);
+  })();
+  try {
+    const relayerUrl = `http://127.0.0.1:${listener.addr.port}`;
+    const identity = { relayerUrl, delegatePrivateKey: "a".repeat(64), accountId: "0x1" };
+    await using host = await bridged(() => identity, undefined, 200);
+    const result = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /timed out/);
+    assert.equal(held.length, 1, "one connection: the silence is not waited for again");
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+    for (const conn of held) conn.close();
+  }
 });

@@ -41,6 +41,8 @@ export interface StdioBridgeOptions {
   debug(message: string, fields?: Record<string, unknown>): void;
   /** Per tool call on the relayer (default 90 s). */
   callTimeoutMs?: number;
+  /** For the relayer to answer a new connection (default 10 s); not tried again past it. */
+  connectTimeoutMs?: number;
 }
 
 const SESSION_TOOLS = [
@@ -64,7 +66,13 @@ const SESSION_TOOLS = [
 ];
 
 const RETRIES = 3;
-const CONNECT_TIMEOUT_MS = 10_000;
+
+/** A relayer that took the connection but did not answer: not tried again, it would wait again. */
+class ConnectTimeout extends Error {
+  constructor() {
+    super("timed out");
+  }
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function text(message: string, isError = false): CallToolResult {
@@ -172,7 +180,10 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       await Promise.race([
         client.connect(transport),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error("timed out")), CONNECT_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new ConnectTimeout()),
+            options.connectTimeoutMs ?? 10_000,
+          );
         }),
       ]);
     } catch (error) {
@@ -195,6 +206,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
         return await run(await connect(identity));
       } catch (error) {
         if (isStatus(error, 401) || isStatus(error, 429) || isAnswer(error)) throw error;
+        if (error instanceof ConnectTimeout) throw error;
         if (attempt >= RETRIES) throw error;
         debug("bridge retrying", { attempt: attempt + 1, error: (error as Error).message });
         await disconnect();
