@@ -139,6 +139,15 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     await screenshot(page, "no-agent-waiting");
     await tampered.close();
 
+    // A link whose label was changed: the agent's proof covers the whole link, so it fails.
+    const relabelled = await login();
+    const renamed = new URL(relabelled.url);
+    renamed.searchParams.set("label", "Evil agent");
+    await page.goto(renamed.href);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
+    await relabelled.close();
+
     // Expired: the agent stopped waiting before the approval.
     const expired = await login(300);
     await assert.rejects(expired.done, /expired/);

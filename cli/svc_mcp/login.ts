@@ -67,8 +67,16 @@ const HTML_DONE = `<!doctype html><meta charset="utf-8"><title>svc: signed in</t
 <p style="font-family:system-ui;margin:3rem">Signed in. You can close this tab and go back to
 your agent.</p>`;
 
-/** HMAC-SHA256, keyed by the state, of the dashboard's nonce and the delegate public key. */
-export async function loginProof(state: string, nonce: string, publicKey: string) {
+/**
+ * HMAC-SHA256, keyed by the state, of the dashboard's nonce and the link's parameters but the
+ * state (`linkParams`, as `URLSearchParams` writes them): the dashboard learns that the agent
+ * waiting made this very link, label, relayer and scope included.
+ */
+export async function loginProof(
+  state: string,
+  nonce: string,
+  linkParams: string,
+): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     Uint8Array.fromHex(state),
@@ -76,7 +84,7 @@ export async function loginProof(state: string, nonce: string, publicKey: string
     false,
     ["sign"],
   );
-  const message = new TextEncoder().encode(`svc-login-verify:${nonce}:${publicKey}`);
+  const message = new TextEncoder().encode(`svc-login-verify:${nonce}:${linkParams}`);
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, message)).toHex();
 }
 
@@ -87,6 +95,8 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   const ttl = options.ttlMs ?? LOGIN_TTL_MS;
   const expiresAt = Date.now() + ttl;
   let used = false;
+  /** The link's parameters but the state, which `loginProof` covers. */
+  let linkParams = "";
   let settle!: { resolve: (c: Credentials) => void; reject: (e: Error) => void };
   const done = new Promise<Credentials>((resolve, reject) => settle = { resolve, reject });
   done.catch(() => {}); // callers that never await it must not see an unhandled rejection
@@ -146,7 +156,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       // waiting on this computer, without revealing the state.
       if (!/^[0-9a-f]{32,128}$/.test(text("nonce"))) return fail(400, "Send a hex nonce");
       return new Response(
-        JSON.stringify({ proof: await loginProof(state, text("nonce"), key.publicKey) }),
+        JSON.stringify({ proof: await loginProof(state, text("nonce"), linkParams) }),
         {
           headers: { "content-type": "application/json", ...cors },
         },
@@ -227,6 +237,9 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   if (options.scope?.operations) params.set("operations", options.scope.operations.join(","));
   for (const namespace of options.scope?.namespaces ?? []) params.append("namespace", namespace);
   if (options.expires) params.set("expires", options.expires);
+  const proven = new URLSearchParams(params);
+  proven.delete("state");
+  linkParams = proven.toString();
   return {
     url: `${options.webUrl}/connect/mcp?${params}`,
     code: await confirmationCode(key.publicKey),

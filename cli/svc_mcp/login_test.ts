@@ -147,13 +147,14 @@ Deno.test("login: the dashboard's callback saves credentials once, then the link
       headers: { "content-type": "application/json", origin: DASHBOARD },
       body: JSON.stringify({ nonce }),
     });
-    assert.deepEqual(await verified.json(), {
-      proof: await loginProof(params.get("state")!, nonce, params.get("publicKey")!),
-    });
-    assert.notEqual(
-      await loginProof("0".repeat(64), nonce, params.get("publicKey")!),
-      await loginProof(params.get("state")!, nonce, params.get("publicKey")!),
-    );
+    const linkParams = new URLSearchParams(params);
+    linkParams.delete("state");
+    const { proof } = await verified.json();
+    assert.equal(proof, await loginProof(params.get("state")!, nonce, linkParams.toString()));
+    assert.notEqual(proof, await loginProof("0".repeat(64), nonce, linkParams.toString()));
+    // A link whose label (or relayer, or scope) was altered does not prove.
+    linkParams.set("label", "evil");
+    assert.notEqual(proof, await loginProof(params.get("state")!, nonce, linkParams.toString()));
 
     const ok = await callback(params, approval(params.get("state")!));
     assert.equal(ok.status, 200);

@@ -460,7 +460,7 @@ async function connect() {
         expires_at: added.expires_at ?? null,
       }
       : chooser.value();
-    if (!await agentIsWaiting(request.port, request.state, request.publicKey)) {
+    if (!await agentIsWaiting(request.port, request.state, location.search)) {
       return render(
         card(
           "No agent is waiting for this sign-in",

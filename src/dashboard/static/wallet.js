@@ -121,10 +121,13 @@ async function sign(wallet, bytes) {
 }
 
 /**
- * Whether an agent on this computer is waiting for this sign-in: its listener must answer
- * an HMAC of a fresh nonce keyed by the link's state. A link sent by anyone else fails this.
+ * Whether an agent on this computer is waiting for this very sign-in link: its listener must
+ * answer an HMAC, keyed by the link's state, of a fresh nonce and the link's other parameters. A
+ * link sent by anyone else, or altered (label, relayer, scope), fails this.
  */
-export async function agentIsWaiting(port, state, publicKey) {
+export async function agentIsWaiting(port, state, params) {
+  const linkParams = new URLSearchParams(params);
+  linkParams.delete("state");
   const nonce = hex(crypto.getRandomValues(new Uint8Array(16)));
   const answer = await fetch(`http://127.0.0.1:${port}/verify`, {
     method: "POST",
@@ -143,7 +146,7 @@ export async function agentIsWaiting(port, state, publicKey) {
   const expected = await crypto.subtle.sign(
     "HMAC",
     key,
-    utf8(`svc-login-verify:${nonce}:${publicKey}`),
+    utf8(`svc-login-verify:${nonce}:${linkParams}`),
   );
   return proof === hex(new Uint8Array(expected));
 }
