@@ -188,7 +188,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       accountId: text("accountId").toLowerCase(),
       packageId: text("packageId"),
       relayerUrl: options.relayerUrl,
-      label: text("label") || options.label,
+      label: options.label,
       createdAt: new Date().toISOString(),
       scope: keyLimitsJson(approved.scope, approved.expiresAt),
     };
