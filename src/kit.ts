@@ -127,5 +127,6 @@ export {
   providerAt,
   providerError,
   type RetryOptions,
+  UnexpectedAnswer,
   withRetries,
 } from "./llm/provider.ts";

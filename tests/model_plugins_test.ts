@@ -96,6 +96,21 @@ for (const flavour of FLAVOURS) {
     await rejectsWith(llm.answer("x", ["y"]), "bad_request", /fake failure 400/);
   });
 
+  Deno.test(`${flavour.name}: a page instead of the API's JSON is named as such, never quoted`, async () => {
+    await using fake = startFakeModelServer(flavour.name);
+    const embedder = await flavour.embedder(fake.url, { retries: 0 });
+    const llm = flavour.llm(fake.url, { retries: 0 });
+    for (const call of [() => embedder.embed(["tea"]), () => llm.answer("Where?", ["x"])]) {
+      fake.fail(0, 3);
+      await assert.rejects(call(), (error: SvcError) => {
+        assert.equal(error.code, "backend_unavailable");
+        assert.match(error.message, /something other than its API's JSON/);
+        assert.doesNotMatch(error.message, /Oslo|html/);
+        return true;
+      });
+    }
+  });
+
   Deno.test(`${flavour.name}: a failed start names the URL it tried`, async () => {
     await using fake = startFakeModelServer(flavour.name);
     fake.fail(404, 5);

@@ -23,6 +23,7 @@ import {
   providerAt,
   providerError,
   type RetryOptions,
+  UnexpectedAnswer,
   withRetries,
 } from "../../src/kit.ts";
 
@@ -87,7 +88,8 @@ export class OllamaEmbedder implements Embedder {
         this.#options,
         bounded,
       );
-      if (!Array.isArray(embeddings) || embeddings.length !== input.length) {
+      if (!Array.isArray(embeddings)) throw new UnexpectedAnswer();
+      if (embeddings.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${embeddings?.length}`);
       }
       return embeddings;
@@ -139,6 +141,7 @@ export class OllamaLlm implements Llm {
         this.#options,
         bounded,
       );
+      if (typeof response?.message?.content !== "string") throw new UnexpectedAnswer();
       return response.message.content;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

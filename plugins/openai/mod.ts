@@ -23,6 +23,7 @@ import {
   normalised,
   providerAt,
   providerError,
+  UnexpectedAnswer,
 } from "../../src/kit.ts";
 
 export const DEFAULT_OPENAI_EMBED_MODEL = "text-embedding-3-small";
@@ -85,7 +86,8 @@ export class OpenAiEmbedder implements Embedder {
         { model: this.#options.model, input },
         { signal: bounded },
       );
-      if (!Array.isArray(data) || data.length !== input.length) {
+      if (!Array.isArray(data)) throw new UnexpectedAnswer();
+      if (data.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${data?.length}`);
       }
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
@@ -132,6 +134,7 @@ export class OpenAiLlm implements Llm {
         temperature: 0,
         ...(json ? { response_format: { type: "json_object" as const } } : {}),
       }, { signal: bounded });
+      if (!Array.isArray(completion?.choices)) throw new UnexpectedAnswer();
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
       if (signal?.aborted) throw signal.reason;

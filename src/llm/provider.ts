@@ -70,10 +70,22 @@ function backoff(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * A provider's answer that is not its API's JSON (a proxy's page, the wrong URL): what it said
+ * is not repeated, as it may echo the input.
+ */
+export class UnexpectedAnswer extends Error {
+  constructor() {
+    super(
+      "it answered with something other than its API's JSON (the wrong URL, or a proxy's page?)",
+    );
+  }
+}
+
 /** What an HTTP status of a provider's most likely means, for its operator. */
 const STATUS_HINTS: Record<number, string> = {
-  401: " (check the API key)",
-  403: " (check the API key)",
+  401: " (check the API key, or the proxy in front of the provider)",
+  403: " (check the API key, or the proxy in front of the provider)",
   404: " (check the model's name, and that the provider has it)",
   429: " (rate limited)",
 };
@@ -90,6 +102,8 @@ export function providerError(provider: string, action: string, error: unknown):
   const status = statusOf(error);
   const message = (error as Error)?.name === "TimeoutError"
     ? "it did not answer in time (a call and its retries share one time limit)"
+    : error instanceof SyntaxError
+    ? new UnexpectedAnswer().message
     : error instanceof Error
     ? error.message
     : String(error);

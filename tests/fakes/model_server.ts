@@ -21,7 +21,10 @@ export interface FakeModelServer extends AsyncDisposable {
   requests: RecordedRequest[];
   /** Vector size of the embeddings (can change between calls). */
   dimensions: number;
-  /** The next `times` requests answer `status` (with `retry-after` on 429). */
+  /**
+   * The next `times` requests answer `status` (with `retry-after` on 429); status 0 answers 200
+   * with an HTML page, as a proxy's login page would.
+   */
   fail(status: number, times?: number): void;
   /**
    * The next request is answered once the returned function is called, or after `maxMs` (5 s)
@@ -108,6 +111,11 @@ export function startFakeModelServer(
       await answer;
     }
     const failure = failures.shift();
+    if (failure === 0) {
+      return new Response("<html>proxy sign-in for I live in Oslo</html>", {
+        headers: { "content-type": "text/html" },
+      });
+    }
     if (failure) return error(failure);
     const embedder = new LexicalEmbedder(fake.dimensions);
 
