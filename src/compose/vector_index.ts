@@ -109,10 +109,13 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
 
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */
 function embedderSetting(model: string, config: Config): string | undefined {
-  const kind = previousEmbedderConfig(model, config)?.kind;
-  if (kind === "ollama" || kind === "openai") {
-    return `SVC_EMBEDDER=${kind} SVC_EMBED_MODEL=${model.slice(kind.length + 1)}`;
+  const remote = /^(ollama|openai):(.+)$/s.exec(model);
+  if (remote) return `SVC_EMBEDDER=${remote[1]} SVC_EMBED_MODEL=${remote[2]}`;
+  const onnx = /^onnx:(.+):[0-9a-f]{16}$/s.exec(model);
+  if (onnx) {
+    return `SVC_EMBEDDER=onnx, with SVC_ONNX_MODEL or SVC_ONNX_MODEL_DIR naming ${onnx[1]}`;
   }
+  const kind = previousEmbedderConfig(model, config)?.kind;
   return kind && `SVC_EMBEDDER=${kind}`;
 }
 
@@ -129,6 +132,17 @@ function mismatch(
   const setting = embedderSetting(built.model, config);
   const original = setting ? `the original embedder (${setting})` : "the original embedder";
   const { kind } = config.embedder;
+  if (built.model === wanted.model) {
+    // The same name, another size: the server now serves another model under that name.
+    return new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+        `at ${built.dimensions} dimensions, but "${wanted.model}" now makes vectors of ` +
+        `${wanted.dimensions}: its server serves another model under that name. Serve the ` +
+        `model the index was built with again, or rebuild the index for this one with the ` +
+        `relayer stopped: \`deno task svc reindex --embedder ${kind}\`.`,
+    );
+  }
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +

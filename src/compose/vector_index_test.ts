@@ -208,3 +208,37 @@ Deno.test("composition: an index that holds no memory gives way to the embedder 
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("composition: a refusal names the setting of the index's remote embedder, and a model that changed size under its name", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-named-" });
+  await using model = startFakeModelServer("openai", { dimensions: 64 });
+  const env = {
+    SVC_DATA_DIR: dataDir,
+    SVC_MODELS_DIR: TEST_MODELS_DIR,
+    OPENAI_BASE_URL: `${model.url}/v1`,
+    SVC_EMBED_MODEL: "emb",
+  };
+  try {
+    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "openai" }), silentLogger);
+    await holdOne(first);
+    await first.close();
+    // Without SVC_LLM=openai the API is not one this relayer reaches: still, the setting is named.
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
+      (error) =>
+        error instanceof SvcError &&
+        error.message.includes("the original embedder (SVC_EMBEDDER=openai SVC_EMBED_MODEL=emb)"),
+    );
+    model.dimensions = 32;
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "openai" }), silentLogger),
+      (error) =>
+        error instanceof SvcError && error.code === "conflict" &&
+        /at 64 dimensions, but "openai:emb" now makes vectors of 32/.test(error.message) &&
+        error.message.includes("svc reindex --embedder openai") &&
+        !error.message.includes("configure the original embedder"),
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
