@@ -63,17 +63,25 @@ const { values, positionals } = parseArgs({
   },
 });
 if (positionals.length !== 1) {
-  console.error("usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove]");
+  console.error(
+    "usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|lexical|" +
+      "ollama|openai]",
+  );
   Deno.exit(2);
 }
+/** The benchmark's names of the embedders (`local` too), and their `SVC_EMBEDDER`. */
 const EMBEDDERS: Record<string, string> = {
   glove: "local",
+  local: "local",
   use: "use",
   lexical: "lexical",
   ollama: "ollama",
   openai: "openai",
 };
-if (!EMBEDDERS[values.embedder!]) throw new Error(`unknown embedder ${values.embedder}`);
+if (!Object.hasOwn(EMBEDDERS, values.embedder!)) {
+  console.error(`--embedder must be one of ${Object.keys(EMBEDDERS).join(", ")}`);
+  Deno.exit(2);
+}
 const RUNS = Number(values.runs);
 /** The minimum score the headline figures are computed at: the relayer's default. */
 const MIN_SCORE = values["min-score"] === undefined
