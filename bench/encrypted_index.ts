@@ -10,7 +10,7 @@
  * expiry on a quarter of the rows, a replaced id on a tenth), and results go to
  * `bench/results/encrypted_index_info.json`.
  *
- *   deno run -A --unstable-kv bench/encrypted_index.ts [--sizes 10000,100000] [--info]
+ *   deno run -A --unstable-kv bench/encrypted_index.ts [--sizes 10000,100000] [--info] [--out FILE]
  */
 import { parseArgs } from "node:util";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "10000,100000" },
     cold: { type: "string" },
     info: { type: "boolean", default: false },
+    out: { type: "string" },
   },
 });
 
@@ -211,7 +212,7 @@ if (values.cold) {
     sizes: results,
   };
   await writeResults(
-    resultsFile(`encrypted_index${values.info ? "_info" : ""}.json`),
+    values.out ?? resultsFile(`encrypted_index${values.info ? "_info" : ""}.json`),
     report,
   );
 }

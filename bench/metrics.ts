@@ -5,7 +5,7 @@
  * text) once every route has answered with each status. In process; prints a table and writes
  * `bench/results/metrics.json`.
  *
- *   deno task bench:metrics [--calls 2000000]
+ *   deno task bench:metrics [--calls 2000000] [--out FILE]
  */
 import { parseArgs } from "node:util";
 import { RelayerMetrics } from "../src/metrics/relayer_metrics.ts";
@@ -14,7 +14,10 @@ import { resultsFile, writeResults } from "./harness.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { calls: { type: "string", default: "2000000" } },
+  options: {
+    calls: { type: "string", default: "2000000" },
+    out: { type: "string", default: resultsFile("metrics.json") },
+  },
 });
 const CALLS = Number(values.calls);
 
@@ -77,4 +80,4 @@ const result = {
   calls: CALLS,
   rows,
 };
-await writeResults(resultsFile("metrics.json"), result);
+await writeResults(values.out!, result);

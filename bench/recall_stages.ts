@@ -6,7 +6,7 @@
  * the relayer's handler are timed too, so the stages can be read against them. Figures are per
  * call, in microseconds. Prints a table and writes `bench/results/recall_stages.json`.
  *
- *   deno task bench:stages [--memories 1000,10000] [--runs 500] [--models-dir ./data/models]
+ *   deno task bench:stages [--memories 1000,10000] [--runs 500] [--models-dir DIR] [--out FILE]
  *
  * The throughput of the whole relayer, as users run it, is `bench/load.ts`.
  */
@@ -33,6 +33,7 @@ const { values } = parseArgs({
     memories: { type: "string", default: "1000,10000" },
     runs: { type: "string", default: "500" },
     "models-dir": { type: "string", default: "./data/models" },
+    out: { type: "string", default: resultsFile("recall_stages.json") },
   },
 });
 const SIZES = values.memories!.split(",").map(Number);
@@ -157,7 +158,7 @@ const result = {
   stages: rows,
 };
 console.table(rows);
-await writeResults(resultsFile("recall_stages.json"), result);
+await writeResults(values.out!, result);
 await relayer.close();
 kv.close();
 Deno.exit(0);

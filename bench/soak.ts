@@ -8,7 +8,7 @@
  * and recall latency. Memory is flat when the last samples stay near the first ones after
  * warm-up. Prints a table and writes `bench/results/soak.json`.
  *
- *   deno task bench:soak [--minutes 10] [--every 30] [--clients 4] [--memories 1000]
+ *   deno task bench:soak [--minutes 10] [--every 30] [--clients 4] [--memories 1000] [--out FILE]
  */
 import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/auth/keys.ts";
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     every: { type: "string", default: "30" },
     clients: { type: "string", default: "4" },
     memories: { type: "string", default: "1000" },
+    out: { type: "string", default: resultsFile("soak.json") },
   },
 });
 const DURATION_MS = Number(values.minutes) * 60_000;
@@ -139,6 +140,6 @@ const result = {
 };
 console.table(samples);
 console.log(JSON.stringify({ ...result, samples: undefined }, null, 2));
-await writeResults(resultsFile("soak.json"), result);
+await writeResults(values.out!, result);
 await relayer.stop();
 await Deno.remove(dataDir, { recursive: true });
