@@ -90,7 +90,7 @@ export class OllamaEmbedder implements Embedder {
       );
       if (!Array.isArray(embeddings)) throw new UnexpectedAnswer();
       if (embeddings.length !== input.length) {
-        throw new Error(`expected ${input.length} embeddings, got ${embeddings?.length}`);
+        throw new Error(`expected ${input.length} embeddings, got ${embeddings.length}`);
       }
       return embeddings;
     } catch (error) {

@@ -88,7 +88,7 @@ export class OpenAiEmbedder implements Embedder {
       );
       if (!Array.isArray(data)) throw new UnexpectedAnswer();
       if (data.length !== input.length) {
-        throw new Error(`expected ${input.length} embeddings, got ${data?.length}`);
+        throw new Error(`expected ${input.length} embeddings, got ${data.length}`);
       }
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
