@@ -331,6 +331,9 @@ async function run(args: string[]): Promise<Output> {
       terminal: Deno.stderr.isTerminal(),
     });
   }
+  if (command === "reindex") {
+    throw new UsageError(`reindex takes the embedder as a flag: svc reindex --embedder ${sub}`);
+  }
   if (command === "migrate" && sub === undefined) return await runMigrate(Deno.env.toObject());
   if (command === "migrate-store" && sub === undefined) {
     return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);

@@ -27,6 +27,10 @@ Deno.test("svc reindex names --embedder, not the variable it sets, for an unknow
       svcCli(dataDir, ["reindex", "--embedder", "bogus"]),
       /exited 2.*--embedder must be one of local, lexical, onnx, use, ollama, openai \(got "bogus"\)/s,
     );
+    await assert.rejects(
+      svcCli(dataDir, ["reindex", "local"]),
+      /exited 2.*reindex takes the embedder as a flag: svc reindex --embedder local/s,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
