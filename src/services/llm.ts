@@ -88,13 +88,13 @@ export function createLlmService(deps: LlmServiceDependencies) {
       const visible = await memories.visible(owner, namespace);
       for (const [i, fact] of extracted.entries()) {
         const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
-        const words = factWords(fact);
+        const said = factWords(fact);
         // The nearest memories by meaning repeat the fact only with its words: a vector hardly
         // tells "not", or which way someone moved.
         const near = (await vectors.search(owner, namespace, vectorsOf[i], 3, { signal }))
           .filter((hit) => visible(hit.id));
         const texts = await memories.texts(owner, namespace, near, options);
-        const nearest = near.find((_, j) => texts[j] !== null && factWords(texts[j]!) === words);
+        const nearest = near.find((_, j) => texts[j] !== null && factWords(texts[j]!) === said);
         if (seen.has(key) || nearest) {
           facts.push({
             text: fact,
