@@ -315,9 +315,6 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       if (new TextEncoder().encode(kind.label).byteLength > MAX_LABEL_BYTES) {
         throw rejected("label_too_long", `A label is at most ${MAX_LABEL_BYTES} bytes`);
       }
-      if (kind.expires_at && Date.parse(kind.expires_at) <= this.#now()) {
-        throw rejected("malformed", "The key's expires_at is past: the key would never work");
-      }
       if (account.delegate_keys.length >= MAX_DELEGATE_KEYS) {
         throw rejected("too_many_keys", `An account holds at most ${MAX_DELEGATE_KEYS} keys`);
       }
