@@ -23,8 +23,10 @@ const DASHBOARD = "http://localhost:5999";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A directory with a fake `xdg-open` that appends the URL it is given to `opened.txt`. */
-async function fakeOpener(): Promise<{ env: Record<string, string>; opened: () => string }> {
-  const dir = await Deno.makeTempDir();
+async function fakeOpener(): Promise<
+  { env: Record<string, string>; opened: () => string } & AsyncDisposable
+> {
+  const dir = await Deno.makeTempDir({ prefix: "svc-opener-" });
   await Deno.writeTextFile(`${dir}/xdg-open`, `#!/bin/sh\necho "$1" >> "${dir}/opened.txt"\n`, {
     mode: 0o755,
   });
@@ -37,6 +39,7 @@ async function fakeOpener(): Promise<{ env: Record<string, string>; opened: () =
         return "";
       }
     },
+    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 }
 
@@ -99,7 +102,7 @@ Deno.test("svc-mcp in a host: opens the browser, signs in, and on stdin close ex
   await using relayer = await startRelayer(dataDir);
   await waitForSidecar(relayer.url);
   const account = await svcCli(dataDir, ["account", "create"]);
-  const opener = await fakeOpener();
+  await using opener = await fakeOpener();
   await using host = await spawnStdioHost(
     ["--relayer", relayer.url, "--web-url", DASHBOARD],
     home,
@@ -129,7 +132,7 @@ Deno.test("svc-mcp in a host: opens the browser, signs in, and on stdin close ex
 
 Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent; signed out, stdin close exits", async () => {
   const home = await Deno.makeTempDir();
-  const opener = await fakeOpener();
+  await using opener = await fakeOpener();
   await using host = await spawnStdioHost(
     ["--relayer", "http://127.0.0.1:9", "--web-url", DASHBOARD, "--no-browser"],
     home,
