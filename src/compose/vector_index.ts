@@ -30,7 +30,6 @@ import type { Logger } from "../log.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import {
   IndexSwitch,
-  nextIndexName,
   planReindex,
   recordedEmbedder,
   Reindexer,
@@ -238,22 +237,19 @@ async function holdsNothing(indexes: VectorIndexSet, name: string, built: IndexE
 
 /**
  * An index for `wanted` made active in place of the empty index `active`: nothing to embed again,
- * so another embedder is simply taken (a reindex planned meanwhile is dropped).
+ * so the reindex's plan is switched to at once (an unfinished one for another embedder dropped).
  */
 async function startAfresh(
   { indexes, state, logger }: VectorIndexDependencies,
   active: string,
   wanted: IndexEmbedding,
 ): Promise<VectorStore> {
-  const plan = await state.plan();
-  if (plan && plan.to !== active) await indexes.remove(plan.to);
-  await state.clear();
-  const to = nextIndexName(active);
-  await indexes.remove(to);
+  const { to } = await planReindex(indexes, state, wanted, { logger });
   const vectors = await indexes.open(to, wanted);
   try {
     await indexes.activate(to);
     await indexes.remove(active);
+    await state.clear();
   } catch (error) {
     await vectors.close();
     throw error;
