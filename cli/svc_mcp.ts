@@ -8,9 +8,8 @@
  *   svc-mcp login --local [--scope read,write:work] [--expires 30d]
  *   svc-mcp --logout
  */
-import process from "node:process";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import { StdioTransport } from "../src/mcp/stdio_transport.ts";
 import { describeKeyLimits } from "../src/auth/key_limits.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
@@ -190,9 +189,7 @@ async function exit(): Promise<never> {
   }
   Deno.exit(0);
 }
-const transport = new StdioServerTransport();
+const transport = new StdioTransport();
 transport.onclose = exit;
-process.stdin.once("end", exit);
-process.stdin.once("close", exit);
 await bridge.server.connect(transport);
 debug("serving MCP on stdio", { relayer: options.relayer ?? "(saved)", ns: options.namespace });

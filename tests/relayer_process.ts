@@ -216,6 +216,8 @@ export interface StdioHost extends AsyncDisposable {
   process: Deno.ChildProcess;
   /** Sends a JSON-RPC request on stdin and resolves with its answer from stdout. */
   request(method: string, params?: unknown): Promise<Record<string, unknown>>;
+  /** Writes `line` as it is and resolves with the answer carrying `id` (`null` for none). */
+  answerTo(line: string, id: number | null): Promise<Record<string, unknown>>;
   /** A tool call's text (`isError` results included). */
   callTool(name: string, args?: Record<string, unknown>): Promise<string>;
   /** Closes stdin, as a host that quits or drops the server does. */
@@ -239,7 +241,7 @@ export async function spawnStdioHost(
     stderr: "piped",
   }).spawn();
   const writer = process.stdin.getWriter();
-  const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  const waiting = new Map<number | null, (message: Record<string, unknown>) => void>();
   let errors = "";
   (async () => {
     for await (const chunk of process.stderr.pipeThrough(new TextDecoderStream())) errors += chunk;
@@ -257,8 +259,8 @@ export async function spawnStdioHost(
     }
   })();
   let nextId = 1;
-  const send = (message: unknown) =>
-    writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+  const write = (line: string) => writer.write(new TextEncoder().encode(line + "\n"));
+  const send = (message: unknown) => write(JSON.stringify(message));
   const request = async (method: string, params: unknown = {}) => {
     const id = nextId++;
     const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
@@ -274,6 +276,11 @@ export async function spawnStdioHost(
   return {
     process,
     request,
+    async answerTo(line, id) {
+      const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
+      await write(line);
+      return await answer;
+    },
     async callTool(name, args = {}) {
       const answer = await request("tools/call", { name, arguments: args });
       const result = answer.result as { content: { text: string }[] };

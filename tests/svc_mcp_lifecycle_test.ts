@@ -130,7 +130,7 @@ Deno.test("svc-mcp in a host: opens the browser, signs in, and on stdin close ex
   await Deno.remove(home, { recursive: true });
 });
 
-Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent; signed out, stdin close exits", async () => {
+Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent; bad lines are answered; signed out, stdin close exits", async () => {
   const home = await Deno.makeTempDir();
   await using opener = await fakeOpener();
   await using host = await spawnStdioHost(
@@ -147,6 +147,25 @@ Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent
     /^The sign-in request was denied on the dashboard\. Call the svc_login tool and open the link/,
   );
   assert.equal(opener.opened(), "", "--no-browser opened a browser");
+
+  // Lines a host garbled are answered, with the id when there is one, and the stream goes on.
+  const notJson = await host.answerTo("{not json", null);
+  assert.deepEqual(notJson.error, {
+    code: -32700,
+    message: "Parse error: the line is not valid JSON",
+  });
+  const badParams = await host.answerTo(
+    JSON.stringify({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: 5 } }),
+    77,
+  );
+  assert.equal((badParams.error as { code: number }).code, -32602);
+  assert.match(
+    (badParams.error as { message: string }).message,
+    /^Invalid params of tools\/call: params\.name: /,
+  );
+  const noVersion = await host.answerTo(JSON.stringify({ id: 78, method: "ping" }), 78);
+  assert.equal((noVersion.error as { code: number }).code, -32600);
+  assert.deepEqual((await host.request("ping")).result, {});
 
   await host.closeStdin();
   const status = await exitWithin(host.process, 5000);

@@ -8,11 +8,8 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  ClientRequestSchema,
   isInitializeRequest,
-  isJSONRPCRequest,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -28,6 +25,7 @@ import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
+import { refusal } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
@@ -95,31 +93,6 @@ async function identityOf(request: Request): Promise<Identity | Response> {
     return unauthorized("Invalid x-svc-account-id: expected 0x followed by hex");
   }
   return { bearer, accountId, fingerprint: await sha256Hex(`${bearer}:${accountId}`) };
-}
-
-/** What is read of the SDK's schema of a request. */
-interface RequestSchema {
-  shape: { method: { value: string } };
-  safeParse(value: unknown): { error?: { issues: { path: PropertyKey[]; message: string }[] } };
-}
-
-/** The schema of each request an MCP client may send, by method. */
-const REQUESTS = new Map(
-  (ClientRequestSchema.options as readonly RequestSchema[]).map((schema) => [
-    schema.shape.method.value,
-    schema,
-  ]),
-);
-
-/**
- * Why a request's params are not those its method takes, in one sentence; `undefined` when they
- * are, or for a method the server does not know (it answers that itself).
- */
-function invalidParams(message: unknown): string | undefined {
-  if (!isJSONRPCRequest(message)) return undefined;
-  const { method } = message as { method: string };
-  const issue = REQUESTS.get(method)?.safeParse(message).error?.issues[0];
-  return issue && `Invalid params of ${method}: ${issue.path.join(".")}: ${issue.message}`;
 }
 
 /**
@@ -264,18 +237,8 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     if (Array.isArray(body) && (body.length === 0 || body.length > MAX_BATCH)) {
       return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);
     }
-    const messages = [body].flat();
-    if (!messages.every((message) => JSONRPCMessageSchema.safeParse(message).success)) {
-      return rpcError(
-        400,
-        "Invalid Request: the body is JSON but not a JSON-RPC 2.0 message",
-        {},
-        -32600,
-      );
-    }
-    const invalid = messages.map(invalidParams).find((problem) => problem !== undefined);
-    if (invalid) return rpcError(400, invalid, {}, -32602);
-    return body;
+    const refused = [body].flat().map(refusal).find((problem) => problem !== undefined);
+    return refused ? rpcError(400, refused.message, {}, refused.code) : body;
   }
 
   async function streamable(request: Request, identity: Identity, address: string) {

@@ -1,0 +1,48 @@
+/**
+ * What makes a JSON value a JSON-RPC message the MCP server can take, shared by the transports
+ * so that each answers a bad one the same way: -32600 for what is not a JSON-RPC 2.0 message,
+ * -32602 naming the field for a request whose params its method does not take (the SDK would
+ * answer -32603 with its validator's dump).
+ */
+import {
+  ClientRequestSchema,
+  isJSONRPCRequest,
+  JSONRPCMessageSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+/** A JSON-RPC error code and its one-sentence message. */
+export interface Refusal {
+  code: -32600 | -32602;
+  message: string;
+}
+
+/** What is read of the SDK's schema of a request. */
+interface RequestSchema {
+  shape: { method: { value: string } };
+  safeParse(value: unknown): { error?: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+
+/** The schema of each request an MCP client may send, by method. */
+const REQUESTS = new Map(
+  (ClientRequestSchema.options as readonly RequestSchema[]).map((schema) => [
+    schema.shape.method.value,
+    schema,
+  ]),
+);
+
+/**
+ * Why `value` is not a message to hand to the server; `undefined` when it is (a method the
+ * server does not know is its to answer).
+ */
+export function refusal(value: unknown): Refusal | undefined {
+  if (!JSONRPCMessageSchema.safeParse(value).success) {
+    return { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" };
+  }
+  if (!isJSONRPCRequest(value)) return undefined;
+  const { method } = value as { method: string };
+  const issue = REQUESTS.get(method)?.safeParse(value).error?.issues[0];
+  return issue && {
+    code: -32602,
+    message: `Invalid params of ${method}: ${issue.path.join(".")}: ${issue.message}`,
+  };
+}

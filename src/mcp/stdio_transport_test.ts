@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
+import { StdioTransport } from "./stdio_transport.ts";
+
+const encoder = new TextEncoder();
+
+/** Runs a transport over `chunks` as its input; returns what it delivered and what it wrote. */
+async function run(chunks: (string | Uint8Array)[]) {
+  const written: string[] = [];
+  const delivered: JSONRPCMessage[] = [];
+  const output = new WritableStream<Uint8Array>({
+    write: (bytes) => void written.push(new TextDecoder().decode(bytes)),
+  });
+  const transport = new StdioTransport(
+    ReadableStream.from(chunks.map((c) => typeof c === "string" ? encoder.encode(c) : c)),
+    output,
+  );
+  const closed = new Promise<void>((resolve) => transport.onclose = resolve);
+  transport.onmessage = (message) => delivered.push(message);
+  await transport.start();
+  await closed;
+  return {
+    delivered,
+    answers: written.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)),
+  };
+}
+
+const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
+
+Deno.test("stdio transport: lines split across chunks, CRLF and a last line without newline are read", async () => {
+  const bytes = encoder.encode(`${ping(1)}\r\n\n${ping(2)}\n`);
+  const { delivered, answers } = await run([
+    bytes.subarray(0, 5),
+    bytes.subarray(5, 30),
+    bytes.subarray(30),
+    ping(3),
+  ]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [1, 2, 3]);
+  assert.deepEqual(answers, []);
+});
+
+Deno.test("stdio transport: a character split between chunks is decoded; invalid UTF-8 is a parse error", async () => {
+  const line = encoder.encode(`${JSON.stringify({ jsonrpc: "2.0", method: "x/é", params: {} })}\n`);
+  const at = line.indexOf(0xc3) + 1;
+  const { delivered, answers } = await run([
+    line.subarray(0, at),
+    line.subarray(at),
+    new Uint8Array([0x7b, 0xff, 0x7d, 0x0a]),
+  ]);
+  assert.equal((delivered[0] as { method: string }).method, "x/é");
+  assert.deepEqual(answers, [{
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32700, message: "Parse error: the line is not valid JSON" },
+  }]);
+});
+
+Deno.test("stdio transport: bad lines are answered with their id, and nothing bad is delivered", async () => {
+  const { delivered, answers } = await run([
+    "not json\n",
+    `${JSON.stringify({ id: 4, method: "ping" })}\n`,
+    `${JSON.stringify({ jsonrpc: "2.0", id: "a", method: "tools/call", params: {} })}\n`,
+    `${ping(5)}\n`,
+  ]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [5]);
+  assert.deepEqual(answers.map((a) => [a.id, a.error.code]), [[null, -32700], [4, -32600], [
+    "a",
+    -32602,
+  ]]);
+  assert.match(answers[2].error.message, /^Invalid params of tools\/call: params\.name: /);
+});
+
+Deno.test("stdio transport: a line over the limit is answered once, and the next line is read", async () => {
+  const piece = "x".repeat(1024 * 1024);
+  const chunks = Array.from({ length: MAX_MCP_BODY_BYTES / piece.length + 1 }, () => piece);
+  const { delivered, answers } = await run([`{"a":"`, ...chunks, `"}\n${ping(6)}\n`]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [6]);
+  assert.equal(answers.length, 1);
+  assert.deepEqual(answers[0].error, {
+    code: -32600,
+    message: `Invalid Request: a message must be at most ${MAX_MCP_BODY_BYTES} bytes`,
+  });
+});
