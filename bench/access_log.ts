@@ -12,14 +12,13 @@
  *   deno task bench:access-log --base ../svc-before/ [--size 10000] [--rounds 12]
  *                              [--round-seconds 5] [--clients 1] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { allDone, machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
+import { flags, positive, usage, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     base: { type: "string" },
     size: { type: "string", default: "10000" },
@@ -32,13 +31,11 @@ const { values } = parseArgs({
     },
   },
 });
-if (!values.base) {
-  throw new Error("--base CHECKOUT/ is required: a checkout without the access log");
-}
-const SIZE = Number(values.size);
-const ROUNDS = Number(values.rounds);
-const ROUND_MS = Number(values["round-seconds"]) * 1000;
-const CLIENTS = Number(values.clients);
+if (!values.base) usage("--base CHECKOUT/ is required: a checkout without the access log");
+const SIZE = whole(values.size, "--size");
+const ROUNDS = whole(values.rounds, "--rounds");
+const ROUND_MS = positive(values["round-seconds"], "--round-seconds") * 1000;
+const CLIENTS = whole(values.clients, "--clients");
 const NAMESPACE = "facts";
 const facts = factWorkload(SIZE);
 

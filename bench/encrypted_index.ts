@@ -12,10 +12,10 @@
  *
  *   deno run -A --unstable-kv bench/encrypted_index.ts [--sizes 10000,100000] [--info] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import type { MemoryInfo, VectorRow } from "../src/kit.ts";
 import { resultsFile, writeResults } from "./harness.ts";
+import { flags, wholes } from "./flags.ts";
 
 const DIMENSIONS = 128;
 const OWNER = "0x" + "ab".repeat(32);
@@ -24,8 +24,7 @@ const K = 30;
 const SEARCHES = 300;
 const COLD_RUNS = 3;
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     sizes: { type: "string", default: "10000,100000" },
     cold: { type: "string" },
@@ -190,7 +189,7 @@ if (values.cold) {
   await cold(values.cold, Deno.env.get("SVC_BENCH_SECRET")!);
 } else {
   const results = [];
-  for (const size of values.sizes!.split(",").map(Number)) {
+  for (const size of wholes(values.sizes, "--sizes")) {
     const result = await measure(size);
     console.log(JSON.stringify(result));
     results.push(result);

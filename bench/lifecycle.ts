@@ -13,7 +13,6 @@
  *
  *   deno task bench:lifecycle [--size 10000] [--samples 200] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -27,9 +26,9 @@ import {
   rssMb,
   writeResults,
 } from "./harness.ts";
+import { flags, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     size: { type: "string", default: "10000" },
     samples: { type: "string", default: "200" },
@@ -39,8 +38,8 @@ const { values } = parseArgs({
     },
   },
 });
-const SIZE = Number(values.size);
-const SAMPLES = Number(values.samples);
+const SIZE = whole(values.size, "--size");
+const SAMPLES = whole(values.samples, "--samples");
 const NAMESPACE = "facts";
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-lifecycle-" });

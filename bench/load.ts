@@ -25,7 +25,6 @@
  * (the same version 2 format, a fresh timestamp and random nonce per request): the client's
  * conveniences cost the generator CPU the relayer would otherwise get.
  */
-import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
@@ -40,9 +39,9 @@ import {
   leanWhoami,
   processCpuMs,
 } from "./load_generator.ts";
+import { flags, oneOf, positive, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     sizes: { type: "string", default: "1000,10000,100000" },
     clients: { type: "string", default: "1,20,50" },
@@ -56,10 +55,12 @@ const { values } = parseArgs({
     },
   },
 });
-const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);
-const CLIENTS = values.clients!.split(",").map(Number);
-const SECONDS = Number(values.seconds);
-const WORKLOADS = new Set(values.workloads!.split(","));
+const SIZES = wholes(values.sizes, "--sizes");
+const CLIENTS = wholes(values.clients, "--clients");
+const SECONDS = positive(values.seconds, "--seconds");
+const WORKLOADS = new Set(
+  oneOf(values.workloads, "--workloads", ["health", "whoami", "recall", "remember"]),
+);
 
 /** Bytes under `path` (a file or a directory), 0 when it does not exist. */
 async function diskBytes(path: string): Promise<number> {

@@ -18,15 +18,14 @@
  * skips the ingest and measures a fresh relayer on it again.
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, resultsFile, round, writeResults } from "./harness.ts";
 import { closedLoop, ingest, leanRecall, leanSigned, processCpuMs } from "./load_generator.ts";
+import { flags, positive, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     sizes: { type: "string", default: "10000,100000" },
     clients: { type: "string", default: "20" },
@@ -40,9 +39,9 @@ const { values } = parseArgs({
     },
   },
 });
-const SIZES = values.sizes!.split(",").filter(Boolean).map(Number);
-const CLIENTS = values.clients!.split(",").map(Number);
-const SECONDS = Number(values.seconds);
+const SIZES = wholes(values.sizes, "--sizes");
+const CLIENTS = wholes(values.clients, "--clients");
+const SECONDS = positive(values.seconds, "--seconds");
 const ENV: Record<string, string> = Object.fromEntries(
   values.env!.split(",").filter(Boolean).map((pair) => {
     const at = pair.indexOf("=");

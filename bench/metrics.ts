@@ -7,19 +7,18 @@
  *
  *   deno task bench:metrics [--calls 2000000] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { RelayerMetrics } from "../src/metrics/relayer_metrics.ts";
 import { startTestRelayer } from "../tests/fixtures.ts";
 import { resultsFile, writeResults } from "./harness.ts";
+import { flags, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     calls: { type: "string", default: "2000000" },
     out: { type: "string", default: resultsFile("metrics.json") },
   },
 });
-const CALLS = Number(values.calls);
+const CALLS = whole(values.calls, "--calls");
 
 /** Mean nanoseconds per call of `run(i)` over `CALLS` calls, after a warm-up. */
 function time(run: (i: number) => void): number {

@@ -26,34 +26,36 @@
  * `--threads` is the embedder's `SVC_ONNX_THREADS`: the threads of one run (0: onnxruntime's
  * choice, all cores).
  *
- * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`).
+ * Prints the figures and writes `bench/results/onnx_embedder.json` (or `--out`); with `--dir`,
+ * only to `--out`.
  */
 import process from "node:process";
-import { parseArgs } from "node:util";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
 import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
 import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { miniLmShapedGraph } from "./minilm_shaped_model.ts";
+import { flags, oneOf, usage, whole, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     models: { type: "string", default: "tiny32,tiny384,minilm" },
     batches: { type: "string", default: "1,8,32,64" },
     repeats: { type: "string", default: "5" },
     threads: { type: "string", default: "0" },
     dir: { type: "string" },
-    out: {
-      type: "string",
-      default: resultsFile("onnx_embedder.json"),
-    },
+    out: { type: "string" },
   },
 });
-const BATCHES = values.batches!.split(",").map(Number);
-const REPEATS = Number(values.repeats);
-const THREADS = Number(values.threads);
+// A model of one's own is measured, not recorded over the catalog's results.
+const OUT = values.out ?? (values.dir ? undefined : resultsFile("onnx_embedder.json"));
+if (values.dir) {
+  await readModelDirectory({ dir: values.dir }).catch((error) => usage(error.message));
+}
+const BATCHES = wholes(values.batches, "--batches");
+const REPEATS = whole(values.repeats, "--repeats");
+const THREADS = whole(values.threads, "--threads", 0);
 
 /** A model to measure: where it is (written first when `write` is given) and how much text. */
 interface Subject {
@@ -212,7 +214,7 @@ const catalog: Record<string, Subject> = {
 };
 const subjects = values.dir
   ? [{ name: values.dir, dir: values.dir, texts: 256, queries: 50 }]
-  : values.models!.split(",").map((name) => catalog[name]);
+  : oneOf(values.models, "--models", Object.keys(catalog)).map((name) => catalog[name]);
 const results = [];
 try {
   for (const [i, subject] of subjects.entries()) {
@@ -228,10 +230,12 @@ try {
   await Deno.remove(root, { recursive: true });
 }
 
-await writeResults(values.out!, {
-  date: new Date().toISOString(),
-  machine: machine(),
-  repeats: REPEATS,
-  threads: THREADS,
-  results,
-});
+if (OUT) {
+  await writeResults(OUT, {
+    date: new Date().toISOString(),
+    machine: machine(),
+    repeats: REPEATS,
+    threads: THREADS,
+    results,
+  });
+}

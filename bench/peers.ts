@@ -25,7 +25,6 @@
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
-import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
@@ -40,6 +39,7 @@ import {
 } from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
+import { flags, oneOf, whole, wholes } from "./flags.ts";
 
 /** A memory system under measurement, driven by one caller. */
 export interface PeerSystem {
@@ -62,8 +62,7 @@ export interface PeerSystem {
 }
 
 const SYSTEMS = ["svc", "mem0", "mcp-memory"];
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     sizes: { type: "string", default: "1000,10000" },
     systems: { type: "string", default: SYSTEMS.join(",") },
@@ -78,26 +77,15 @@ const { values } = parseArgs({
     },
   },
 });
-const SIZES = values.sizes!.split(",").map(Number);
-const CHOSEN = values.systems!.split(",");
-const QUESTIONS = Number(values.questions);
-const SINGLES = Number(values.singles);
-const PROBES = Number(values.probes);
-const REST_S = Number(values.rest);
+const SIZES = wholes(values.sizes, "--sizes");
+const CHOSEN = oneOf(values.systems, "--systems", SYSTEMS);
+const QUESTIONS = whole(values.questions, "--questions", 0);
+const SINGLES = whole(values.singles, "--singles", 0);
+const PROBES = whole(values.probes, "--probes", 0);
+const REST_S = whole(values.rest, "--rest", 0);
 const BATCH = 20;
 const SETTLE_MS = 30 * 60_000;
 const PROBE_MS = 30_000;
-const counts = { questions: QUESTIONS, singles: SINGLES, probes: PROBES, rest: REST_S };
-for (const [option, n] of Object.entries(counts)) {
-  if (!Number.isInteger(n) || n < 0) {
-    throw new Error(
-      `--${option} takes a whole number, not ${values[option as keyof typeof counts]}`,
-    );
-  }
-}
-for (const name of CHOSEN) {
-  if (!SYSTEMS.includes(name)) throw new Error(`Cannot measure ${name}: not one of ${SYSTEMS}`);
-}
 
 /** The relayer as users run it, over signed HTTP. */
 async function startSvc(): Promise<PeerSystem> {

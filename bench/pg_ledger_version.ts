@@ -15,7 +15,6 @@
  *   deno run --allow-all --unstable-kv bench/pg_ledger_version.ts [--calls 5000]
  *                                                                 [--concurrency 50] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/kit.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
@@ -23,9 +22,9 @@ import { Database } from "../plugins/postgres/database.ts";
 import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
+import { flags, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     calls: { type: "string", default: "5000" },
     concurrency: { type: "string", default: "50" },
@@ -35,8 +34,8 @@ const { values } = parseArgs({
     },
   },
 });
-const CALLS = Number(values.calls);
-const CONCURRENCY = Number(values.concurrency);
+const CALLS = whole(values.calls, "--calls");
+const CONCURRENCY = whole(values.concurrency, "--concurrency");
 
 /** p50 and p95, in µs, of `call` made `CALLS` times one after another (after a warm-up). */
 async function sequential(call: () => Promise<unknown>) {

@@ -13,14 +13,13 @@
  *
  *   deno task bench:portability [--size 10000] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, ROOT, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { allDone, machine, resultsFile, round, rssMb, writeResults } from "./harness.ts";
+import { flags, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     size: { type: "string", default: "10000" },
     out: {
@@ -29,7 +28,7 @@ const { values } = parseArgs({
     },
   },
 });
-const SIZE = Number(values.size);
+const SIZE = whole(values.size, "--size");
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-portability-" });
 const relayer = await startRelayer(dataDir);

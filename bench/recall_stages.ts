@@ -10,7 +10,6 @@
  *
  * The throughput of the whole relayer, as users run it, is `bench/load.ts`.
  */
-import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
@@ -25,10 +24,10 @@ import { LexicalIndex } from "../src/ranking/lexical_index.ts";
 import { openBenchVectors } from "./vector_store.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
-import { resultsFile, writeResults } from "./harness.ts";
+import { machine, resultsFile, writeResults } from "./harness.ts";
+import { flags, whole, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     memories: { type: "string", default: "1000,10000" },
     runs: { type: "string", default: "500" },
@@ -36,8 +35,8 @@ const { values } = parseArgs({
     out: { type: "string", default: resultsFile("recall_stages.json") },
   },
 });
-const SIZES = values.memories!.split(",").map(Number);
-const RUNS = Number(values.runs);
+const SIZES = wholes(values.memories, "--memories");
+const RUNS = whole(values.runs, "--runs");
 
 /** Mean microseconds per call of `stage(i)` over `RUNS` calls, after 20 warm-up calls. */
 async function time(stage: (i: number) => unknown): Promise<number> {
@@ -151,9 +150,7 @@ for (const size of SIZES) {
 
 const result = {
   date: new Date().toISOString(),
-  machine: `${navigator.hardwareConcurrency} cores, ${
-    Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
-  } GiB, load average ${Deno.loadavg().join(" ")}, deno ${Deno.version.deno}`,
+  machine: machine(),
   runs: RUNS,
   stages: rows,
 };
@@ -161,4 +158,5 @@ console.table(rows);
 await writeResults(values.out!, result);
 await relayer.close();
 kv.close();
+await Deno.remove(dataDir, { recursive: true });
 Deno.exit(0);

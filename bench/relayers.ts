@@ -28,7 +28,6 @@
  *                            [--memories 1000] [--samples 100] [--warmup 3] [--pool N]
  *                            [--database-url postgres://…] [--cpu-prof DIR] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import postgres from "postgres";
 import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
 import { SvcClient } from "../src/client/mod.ts";
@@ -45,9 +44,9 @@ import {
   processCpuMs,
   processTreeCpuMs,
 } from "./load_generator.ts";
+import { flags, positive, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     configs: { type: "string", default: "embedded,1,2,3" },
     clients: { type: "string", default: "20" },
@@ -64,11 +63,12 @@ const { values } = parseArgs({
     },
   },
 });
-const CLIENTS = Number(values.clients);
-const SECONDS = Number(values.seconds);
-const MEMORIES = Number(values.memories);
-const SAMPLES = Number(values.samples);
-const WARMUP = Number(values.warmup);
+const CLIENTS = whole(values.clients, "--clients");
+const SECONDS = positive(values.seconds, "--seconds");
+const MEMORIES = whole(values.memories, "--memories");
+const SAMPLES = whole(values.samples, "--samples");
+const WARMUP = whole(values.warmup, "--warmup", 0);
+const POOL = values.pool === undefined ? undefined : whole(values.pool, "--pool");
 const MASTER_KEY = "6b".repeat(32);
 
 /** The relayers of one configuration, their clients and CPU meters. */
@@ -143,7 +143,7 @@ async function onPostgres(size: number): Promise<Deployment> {
     SVC_STORE: "postgres",
     SVC_DATABASE_URL: url,
     SVC_MASTER_KEY: MASTER_KEY,
-    ...values.pool ? { SVC_DATABASE_POOL: values.pool } : {},
+    ...POOL ? { SVC_DATABASE_POOL: String(POOL) } : {},
   };
   const relayers: RelayerProcess[] = [];
   // One after another: the first migrates the schema, the others find it ready.
@@ -299,7 +299,7 @@ const result = {
   database: values["database-url"]
     ? "--database-url"
     : "the test harness's PostgreSQL (fsync=off), a fresh database per configuration",
-  pool: values.pool ? Number(values.pool) : "default (SVC_DATABASE_POOL 10)",
+  pool: POOL ?? "default (SVC_DATABASE_POOL 10)",
   clients: CLIENTS,
   seconds_per_cell: SECONDS,
   runs,

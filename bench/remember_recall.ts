@@ -9,7 +9,6 @@
  *                   [--out FILE]
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
@@ -22,9 +21,9 @@ import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
 import { percentile, resultsFile, round, writeResults } from "./harness.ts";
+import { flags, whole, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     samples: { type: "string", default: "200" },
     memories: { type: "string", default: "10000,100000" },
@@ -36,8 +35,8 @@ const { values } = parseArgs({
     },
   },
 });
-const SAMPLES = Number(values.samples);
-const SIZES = values.memories!.split(",").map(Number);
+const SAMPLES = whole(values.samples, "--samples");
+const SIZES = wholes(values.memories, "--memories");
 
 function summary(ms: number[]) {
   const sorted = ms.toSorted((a, b) => a - b);

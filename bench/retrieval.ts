@@ -33,7 +33,6 @@
  *
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
-import { parseArgs } from "node:util";
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
 import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
@@ -45,9 +44,9 @@ import {
   locomoSetOf,
   type Remembered,
 } from "./retrieval_sets.ts";
+import { flags, whole } from "./flags.ts";
 
-const { values, positionals } = parseArgs({
-  args: Deno.args,
+const { values, positionals } = flags({
   allowPositionals: true,
   options: {
     embedder: { type: "string", default: "glove" },
@@ -82,7 +81,7 @@ if (!Object.hasOwn(EMBEDDERS, values.embedder!)) {
   console.error(`--embedder must be one of ${Object.keys(EMBEDDERS).join(", ")}`);
   Deno.exit(2);
 }
-const RUNS = Number(values.runs);
+const RUNS = whole(values.runs, "--runs");
 /** The minimum score the headline figures are computed at: the relayer's default. */
 const MIN_SCORE = values["min-score"] === undefined
   ? DEFAULT_MIN_SCORE

@@ -21,14 +21,13 @@
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { resultsFile, writeResults } from "./harness.ts";
+import { flags, positive, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     connections: { type: "string", default: "800" },
     declare: { type: "string", default: String(2 * 1024 * 1024) },
@@ -41,10 +40,10 @@ const { values } = parseArgs({
     },
   },
 });
-const CONNECTIONS = Number(values.connections);
-const DECLARED = Number(values.declare);
-const SENT = Math.min(Number(values.send), DECLARED - 1);
-const HOLD_MS = Number(values.hold) * 1000;
+const CONNECTIONS = whole(values.connections, "--connections");
+const DECLARED = whole(values.declare, "--declare", 2);
+const SENT = Math.min(whole(values.send, "--send", 0), DECLARED - 1);
+const HOLD_MS = positive(values.hold, "--hold") * 1000;
 const ROOT = values.root!.endsWith("/") ? values.root! : `${values.root}/`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

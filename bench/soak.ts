@@ -10,14 +10,13 @@
  *
  *   deno task bench:soak [--minutes 10] [--every 30] [--clients 4] [--memories 1000] [--out FILE]
  */
-import { parseArgs } from "node:util";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { resultsFile, writeResults } from "./harness.ts";
+import { flags, positive, whole } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     minutes: { type: "string", default: "10" },
     every: { type: "string", default: "30" },
@@ -26,10 +25,10 @@ const { values } = parseArgs({
     out: { type: "string", default: resultsFile("soak.json") },
   },
 });
-const DURATION_MS = Number(values.minutes) * 60_000;
-const EVERY_MS = Number(values.every) * 1000;
-const CLIENTS = Number(values.clients);
-const MEMORIES = Number(values.memories);
+const DURATION_MS = positive(values.minutes, "--minutes") * 60_000;
+const EVERY_MS = positive(values.every, "--every") * 1000;
+const CLIENTS = whole(values.clients, "--clients");
+const MEMORIES = whole(values.memories, "--memories");
 
 /** Resident memory of a process, in MB. */
 async function rssMb(pid: number): Promise<number> {

@@ -14,13 +14,12 @@
  *
  * Prints the figures and writes `bench/results/use_embedder.json` (or `--out`).
  */
-import { parseArgs } from "node:util";
 import { UseEmbedder } from "../plugins/use_embedder/mod.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
+import { flags, whole, wholes } from "./flags.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
+const { values } = flags({
   options: {
     texts: { type: "string", default: "256" },
     batches: { type: "string", default: "1,8,16,32,64" },
@@ -31,7 +30,7 @@ const { values } = parseArgs({
     },
   },
 });
-const texts = factWorkload(Number(values.texts)).map((fact) => fact.text);
+const texts = factWorkload(whole(values.texts, "--texts")).map((fact) => fact.text);
 const rssBefore = Deno.memoryUsage().rss;
 let started = performance.now();
 const probe = await UseEmbedder.open();
@@ -44,7 +43,7 @@ await probe.close();
 
 const alone: number[] = [];
 const batched: Record<string, { texts_per_s: number; event_loop_ticks: number }> = {};
-for (const batchSize of values.batches!.split(",").map(Number)) {
+for (const batchSize of wholes(values.batches, "--batches")) {
   await using embedder = await UseEmbedder.open({ batchSize });
   if (batchSize === 1) {
     for (const text of texts.slice(0, 64)) {
@@ -55,7 +54,7 @@ for (const batchSize of values.batches!.split(",").map(Number)) {
   }
   const rates: number[] = [];
   const ticks: number[] = [];
-  for (let r = 0; r < Number(values.repeats); r++) {
+  for (let r = 0; r < whole(values.repeats, "--repeats"); r++) {
     let fired = 0;
     const timer = setInterval(() => fired++, 10);
     const t = performance.now();
