@@ -101,11 +101,25 @@ for (const flavour of FLAVOURS) {
     const embedder = await flavour.embedder(fake.url, { retries: 0 });
     const llm = flavour.llm(fake.url, { retries: 0 });
     for (const call of [() => embedder.embed(["tea"]), () => llm.answer("Where?", ["x"])]) {
-      fake.fail(0, 3);
+      fake.fail(0);
       await assert.rejects(call(), (error: SvcError) => {
         assert.equal(error.code, "backend_unavailable");
         assert.match(error.message, /something other than its API's JSON/);
         assert.doesNotMatch(error.message, /Oslo|html/);
+        return true;
+      });
+    }
+    // A failure in another API's shape, or as text (a proxy at the wrong URL), echoing input.
+    const echoed = { message: "bad input: I live in Oslo" };
+    const failures = [
+      flavour.name === "ollama" ? { error: echoed } : { error: [echoed] },
+      "bad input: I live in Oslo",
+    ];
+    for (const body of failures) {
+      fake.fail(400, 1, body);
+      await assert.rejects(llm.answer("Where?", ["x"]), (error: SvcError) => {
+        assert.equal(error.code, "backend_unavailable", error.message);
+        assert.match(error.message, /could not answer: it answered HTTP 400$/);
         return true;
       });
     }

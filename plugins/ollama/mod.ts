@@ -42,15 +42,22 @@ export interface OllamaOptions extends RetryOptions {
 
 /**
  * A client whose requests end when `signal` aborts (the SDK takes no signal for a request that
- * does not stream, so it is made per call).
+ * does not stream, so it is made per call). A failure answered with anything but Ollama's
+ * `{"error": "…"}` (a proxy's page, another API's error) is an `UnexpectedAnswer`: the SDK would
+ * quote it, and it may echo the input.
  */
 function client(options: OllamaOptions, signal: AbortSignal): Ollama {
   const base = options.fetch ?? fetch;
   return new Ollama({
     host: options.host ?? DEFAULT_OLLAMA_HOST,
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const any = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
-      return base(input, { ...init, signal: any });
+      const response = await base(input, { ...init, signal: any });
+      if (response.ok) return response;
+      const body = await response.clone().json().catch(() => undefined);
+      if (typeof body?.error === "string") return response;
+      await response.body?.cancel();
+      throw new UnexpectedAnswer(response.status);
     },
   });
 }

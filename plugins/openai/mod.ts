@@ -53,6 +53,16 @@ function client(options: OpenAiOptions): OpenAI {
   });
 }
 
+/**
+ * A failure answered with anything but the API's error object (a proxy's page, another API's
+ * error) as an `UnexpectedAnswer`: the SDK would quote it, and it may echo the input.
+ */
+function unquoted(error: unknown): unknown {
+  if (!(error instanceof OpenAI.APIError) || error.status === undefined) return error;
+  const message = (error.error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? error : new UnexpectedAnswer(error.status);
+}
+
 export class OpenAiEmbedder implements Embedder {
   readonly name = "openai";
   readonly model: string;
@@ -93,7 +103,8 @@ export class OpenAiEmbedder implements Embedder {
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError(provider, "embed the text", bounded.aborted ? bounded.reason : error);
+      const cause = bounded.aborted ? bounded.reason : unquoted(error);
+      throw providerError(provider, "embed the text", cause);
     }
   }
 
@@ -138,7 +149,7 @@ export class OpenAiLlm implements Llm {
       return completion.choices[0]?.message?.content ?? "";
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      const cause = bounded.aborted ? bounded.reason : error;
+      const cause = bounded.aborted ? bounded.reason : unquoted(error);
       throw providerError("The OpenAI-compatible API", "answer", cause);
     }
   }

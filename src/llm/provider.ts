@@ -75,10 +75,14 @@ function backoff(ms: number, signal?: AbortSignal): Promise<void> {
  * is not repeated, as it may echo the input.
  */
 export class UnexpectedAnswer extends Error {
-  constructor() {
+  /** The HTTP status of a failure answered so; a success's answer has none. */
+  readonly status?: number;
+
+  constructor(status?: number) {
     super(
       "it answered with something other than its API's JSON (the wrong URL, or a proxy's page?)",
     );
+    this.status = status;
   }
 }
 
@@ -100,6 +104,7 @@ const STATUS_HINTS: Record<number, string> = {
 export function providerError(provider: string, action: string, error: unknown): SvcError {
   if (error instanceof SvcError) return error;
   const status = statusOf(error);
+  const unexpected = error instanceof SyntaxError || error instanceof UnexpectedAnswer;
   const message = (error as Error)?.name === "TimeoutError"
     ? "it did not answer in time (a call and its retries share one time limit)"
     : error instanceof SyntaxError
@@ -107,7 +112,7 @@ export function providerError(provider: string, action: string, error: unknown):
     : error instanceof Error
     ? error.message
     : String(error);
-  if (status === 400 || status === 413 || status === 422) {
+  if (!unexpected && (status === 400 || status === 413 || status === 422)) {
     return new SvcError("bad_request", `${provider} could not ${action}: ${message}`);
   }
   if (status !== undefined) {

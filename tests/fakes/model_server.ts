@@ -22,10 +22,10 @@ export interface FakeModelServer extends AsyncDisposable {
   /** Vector size of the embeddings (can change between calls). */
   dimensions: number;
   /**
-   * The next `times` requests answer `status` (with `retry-after` on 429); status 0 answers 200
-   * with an HTML page, as a proxy's login page would.
+   * The next `times` requests answer `status` (with `retry-after` on 429) and the flavour's
+   * error body, or `body`; status 0 answers 200 with an HTML page, as a proxy's login page would.
    */
-  fail(status: number, times?: number): void;
+  fail(status: number, times?: number, body?: unknown): void;
   /**
    * The next request is answered once the returned function is called, or after `maxMs` (5 s)
    * should a test end without calling it; the function tells whether the answer was still held.
@@ -62,15 +62,15 @@ export function startFakeModelServer(
   flavour: Flavour,
   options: { dimensions?: number } = {},
 ): FakeModelServer {
-  const failures: number[] = [];
+  const failures: { status: number; body?: unknown }[] = [];
   let held: Promise<void> | undefined;
   const fake = {
     url: "",
     requests: [] as RecordedRequest[],
     dimensions: options.dimensions ?? 64,
     replies: [] as string[],
-    fail(status: number, times = 1) {
-      for (let i = 0; i < times; i++) failures.push(status);
+    fail(status: number, times = 1, body?: unknown) {
+      for (let i = 0; i < times; i++) failures.push({ status, body });
     },
     holdNext(maxMs = 5_000) {
       const gate = Promise.withResolvers<void>();
@@ -111,12 +111,14 @@ export function startFakeModelServer(
       await answer;
     }
     const failure = failures.shift();
-    if (failure === 0) {
+    if (failure?.status === 0) {
       return new Response("<html>proxy sign-in for I live in Oslo</html>", {
         headers: { "content-type": "text/html" },
       });
     }
-    if (failure) return error(failure);
+    if (typeof failure?.body === "string") return new Response(failure.body, { status: failure.status });
+    if (failure?.body) return json(failure.body, failure.status);
+    if (failure) return error(failure.status);
     const embedder = new LexicalEmbedder(fake.dimensions);
 
     if (flavour === "ollama" && path === "/api/embed") {
