@@ -32,6 +32,9 @@ export const PORTABILITY_USAGE = `Export and import (signed client, as above):
                                          may read (the default), into FILE encrypted under a
                                          passphrase
   import FILE [--namespace NS] [--wait]  a file made by svc export (into NS if given)
+  import --from jsonl FILE [--namespace NS] [--wait]
+                                         the JSON lines GET /api/export answers, as they are
+                                         (into NS if given)
   import --from mcp-memory|mem0 FILE [--namespace NS] [--wait]
                                          the reference MCP memory server's memory.jsonl, or
                                          mem0's memories as JSON (into NS, else "default")
@@ -218,6 +221,18 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   return { lines: lines(), origins, total, failed: [] as { origin: Origin; error: string }[] };
 }
 
+/** The JSON lines of `GET /api/export` (not encrypted), as they are. */
+async function jsonLines(file: string, namespace?: string) {
+  const origins: Origin[] = [];
+  const lines: string[] = [];
+  (await Deno.readTextFile(file)).split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    origins.push(`line ${i + 1}`);
+    lines.push(intoNamespace(line, namespace));
+  });
+  return { lines, origins, total: lines.length, failed: [] as { origin: Origin; error: string }[] };
+}
+
 /** A foreign file's lines (read whole: such files are small). */
 async function foreignLines(file: string, format: ForeignFormat, namespace?: string) {
   const text = await Deno.readTextFile(file);
@@ -256,11 +271,14 @@ async function runImport(
     throw new UsageError(`there is no file ${file} to import`);
   }
   const format = values.from;
-  if (format !== undefined && !FOREIGN_FORMATS.includes(format as ForeignFormat)) {
-    throw new UsageError(`--from must be one of ${FOREIGN_FORMATS.join(", ")}`);
+  const formats = ["jsonl", ...FOREIGN_FORMATS];
+  if (format !== undefined && !formats.includes(format)) {
+    throw new UsageError(`--from must be one of ${formats.join(", ")}`);
   }
   const source = format === undefined
     ? await exportFileLines(file, values, io)
+    : format === "jsonl"
+    ? await jsonLines(file, values.namespace)
     : await foreignLines(file, format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
   const summary: ImportSummary = await client.import(source.lines, {

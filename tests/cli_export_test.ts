@@ -154,6 +154,37 @@ Deno.test("CLI: export to an encrypted file, erase, import it back; again adds n
   assert.equal(twice.stdout, `imported 0 memories from ${file}; 3 already known (skipped)\n`);
 });
 
+Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespace if given", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  await rememberAll(stack.test, who, [
+    { text: "I am vegetarian", tags: ["diet"] },
+    { text: "Standup is at 9:30", namespace: "work" },
+  ]);
+  const before = await exported(client);
+  const file = `${stack.dir}/memories.jsonl`;
+  const lines = before.map((memory) => JSON.stringify(memory));
+  await Deno.writeTextFile(file, [lines[0], "", "{not json", lines[1], ""].join("\n"));
+  for (const namespace of ["default", "work"]) await client.forgetNamespace(namespace);
+
+  const imported = await svc(stack, who, ["import", "--from", "jsonl", file, "--wait", "--json"]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.deepEqual([imported.json.imported, imported.json.format], [2, "jsonl"]);
+  assert.deepEqual(
+    (imported.json.failed as { origin: string }[]).map(({ origin }) => origin),
+    ["line 3"],
+  );
+  assert.deepEqual(portable(await exported(client)), portable(before));
+
+  const into = await svc(stack, who, ["import", "--from", "jsonl", file, "--namespace", "old"]);
+  assert.equal(into.code, 0, into.stderr);
+  assert.match(into.stdout, /^imported 2 memories from /);
+  const unknown = await svc(stack, who, ["import", "--from", "csv", file]);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /--from must be one of jsonl, mcp-memory, mem0/);
+});
+
 Deno.test("CLI: the passphrase never comes from a flag, and is asked for or refused", async () => {
   await using stack = await startStack();
   const who = await stack.test.newCaller();
