@@ -68,7 +68,6 @@ export class PgBlockStorage implements BlockStorage {
   /** `ns:version` of this storage's commits whose notification has not come back yet. */
   #mine = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
-  #listens = 0;
   #closed = false;
 
   private constructor(sql: Sql, name: string) {
@@ -80,12 +79,11 @@ export class PgBlockStorage implements BlockStorage {
   static async open(database: Database, name: string): Promise<PgBlockStorage> {
     const storage = new PgBlockStorage(database.sql, checkIndexName(name));
     try {
-      const { unlisten } = await database.sql.listen(
+      storage.#unlisten = await database.listen(
         INDEX_CHANNEL,
         (payload) => storage.#heard(payload),
-        () => storage.#listening(),
+        () => storage.#relistened(),
       );
-      storage.#unlisten = unlisten;
     } catch (error) {
       throw backendError("postgres", "listen for the index's changes", error);
     }
@@ -100,9 +98,9 @@ export class PgBlockStorage implements BlockStorage {
     for (const watcher of this.#watchers) watcher.changed({ owner, ns }, version);
   }
 
-  #listening(): void {
-    if (this.#closed || ++this.#listens === 1) return;
-    // Listening again after a lost connection: whatever was committed meanwhile went unheard.
+  #relistened(): void {
+    if (this.#closed) return;
+    // Whatever was committed while the connection was lost went unheard.
     for (const watcher of this.#watchers) watcher.lost();
   }
 

@@ -3,7 +3,7 @@
  * with its own store (and memory) over the same index.
  */
 import assert from "node:assert/strict";
-import type { VectorRow } from "../../src/kit.ts";
+import { createLogger, type VectorRow } from "../../src/kit.ts";
 import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
 import type { BlockStorage } from "../encrypted_index/storage.ts";
 import { PgBlockStorage } from "./block_storage.ts";
@@ -44,7 +44,11 @@ async function twoRelayers(
   options: { revalidateMs?: number; storage?: (s: PgBlockStorage) => BlockStorage } = {},
 ) {
   const db = await testDatabase();
-  const databases = await Promise.all([1, 2].map(() => Database.open({ url: db.url, pool: 2 })));
+  const logged: { level: string; msg: string; channel?: string }[] = [];
+  const logger = createLogger("warn", (line) => void logged.push(JSON.parse(line)));
+  const databases = await Promise.all(
+    [1, 2].map(() => Database.open({ url: db.url, pool: 2, logger })),
+  );
   const stores: EncryptedVectorStore[] = [];
   for (const database of databases) {
     const storage = await PgBlockStorage.open(database, "index");
@@ -62,6 +66,7 @@ async function twoRelayers(
     a: stores[0],
     b: stores[1],
     databases,
+    logged,
     async [Symbol.asyncDispose]() {
       for (const store of stores) await store.close();
       for (const database of databases) await database.close();
@@ -171,6 +176,9 @@ Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted d
     select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen%'`;
   await replaced.promise;
   assert.equal(b.memoryStats().namespaces, 0);
+  const relistened = relayers.logged.find((entry) => entry.channel === "svc_index");
+  assert.equal(relistened?.level, "warn");
+  assert.equal(relistened?.msg, "listening to the database again after a lost connection");
   const changed = nextChange(b);
   await a.upsert([row("m2", 2)]);
   await changed; // listening again

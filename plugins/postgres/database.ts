@@ -99,15 +99,25 @@ export class Database {
   /**
    * Calls `handler` with each notification on `channel` (from any relayer, this one included)
    * until the returned function (or the database's `close`) stops it. Resolves once listening;
-   * the client listens again by itself after a lost connection.
+   * the client listens again by itself after a lost connection, which is logged and told to
+   * `relistened`: what was notified meanwhile went unheard.
    */
-  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    handler: NotificationHandler,
+    relistened?: () => void,
+  ): Promise<() => Promise<void>> {
+    let listens = 0;
     const { unlisten } = await this.sql.listen(channel, (payload) => {
       try {
         handler(payload);
       } catch (error) {
         this.#logger.error("a database notification's handler failed", { channel, error });
       }
+    }, () => {
+      if (++listens === 1) return;
+      this.#logger.warn("listening to the database again after a lost connection", { channel });
+      relistened?.();
     });
     this.#unlisten.add(unlisten);
     return async () => {

@@ -59,11 +59,10 @@ export class PgIndexSet implements VectorIndexSet {
   static async open(options: PgIndexSetOptions): Promise<PgIndexSet> {
     const set = new PgIndexSet(options);
     try {
-      const { unlisten } = await options.database.sql.listen(INDEX_CHANNEL, (payload) => {
+      set.#unlisten = await options.database.listen(INDEX_CHANNEL, (payload) => {
         const [kind, name, more] = payload.split(":");
         if (kind === "active" && name && more === undefined) set.#heard(name);
       });
-      set.#unlisten = unlisten;
     } catch (error) {
       throw backendError("postgres", "listen for the active index's changes", error);
     }
