@@ -74,8 +74,8 @@ export function scopeFromFlags(flags: ScopeFlags): KeyScope {
     throw new ScopeUsageError("give --read-only or --operations, not both");
   }
   if (flags["read-only"]) scope.operations = ["read"];
-  if (flags.operations !== undefined) {
-    scope.operations = operationList(flags.operations, "--operations");
+  if (flags.operations !== undefined && flags.operations !== "all") {
+    scope.operations = operationList(flags.operations, "--operations", ", or all alone");
   }
   if (flags.audit) {
     if (!scope.operations) {

@@ -20,9 +20,16 @@ Deno.test("svc key add flags: namespaces, --read-only, --operations and --audit"
     namespaces: ["a"],
     operations: ["read", "write"],
   });
+  // `all` is every operation, as svc-mcp's --scope all is.
+  assert.deepEqual(scopeFromFlags({ operations: "all", namespace: "a" }), { namespaces: ["a"] });
   for (
     const [flags, message] of [
       [{ audit: true }, /--audit adds/],
+      [{ operations: "all", audit: true }, /--audit adds/],
+      [
+        { operations: "read,all" },
+        /unknown operation all \(use read, write, erase, audit, or all alone\)/,
+      ],
       [{ "read-only": true, operations: "read" }, /not both/],
       [{ operations: "read,delete" }, /unknown operation delete/],
       [{ operations: "" }, /without empty items/],

@@ -70,7 +70,7 @@ Ledger (reads SVC_DATA_DIR, default ./data):
                                          add a delegate key (generated unless given), valid
                                          until TIME (ISO 8601 UTC) or for a duration (s, m,
                                          h, d, w) if given; limited to some namespaces and
-                                         operations (read, write, erase, audit) if given
+                                         operations (read, write, erase, audit, or all) if given
   key list --account ID                  list the account's delegate keys and their scopes
   key remove --account ID --public-key HEX|--address ADDR
 

@@ -459,8 +459,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         () => checkSignedHeaders(request, verifyDeps, { ownerKey: route.ownerKey }),
       );
       // A scope refusal is not a failed authentication: the key is genuine.
-      if (route.operation && !headers.ownerKey) {
-        requireOperation(headers.account, route.operation);
+      if (!headers.ownerKey) {
+        for (const operation of route.operations) requireOperation(headers.account, operation);
       }
       return headers;
     },

@@ -106,8 +106,8 @@ export type AccessOperation =
 export interface RouteOptions {
   /** Signed routes are verified (DESIGN §5.4) by the relayer before `handle` runs. */
   signed?: boolean;
-  /** The scope a delegate key needs for this signed route, checked before the body is read. */
-  operation?: Operation;
+  /** The operations a delegate key needs for this signed route, checked before the body is read. */
+  operations?: readonly Operation[];
   /** The entry this route adds to the owner's access log once it succeeds. */
   access?: AccessOperation;
   /** A signed route the account owner's own key may sign too, besides its delegate keys. */
@@ -132,7 +132,7 @@ export interface Route<C extends RouteContext = RouteContext> {
   method: "GET" | "POST" | "DELETE" | "PUT";
   pattern: URLPattern;
   signed: boolean;
-  operation?: Operation;
+  operations: readonly Operation[];
   access?: AccessOperation;
   ownerKey: boolean;
   claim?: ClaimWrite;
@@ -159,7 +159,7 @@ export function route<C extends RouteContext = RouteContext>(
     method,
     pattern: new URLPattern({ pathname }),
     signed: options.signed ?? false,
-    operation: options.operation,
+    operations: options.operations ?? [],
     access: options.access,
     ownerKey: options.ownerKey ?? false,
     claim: options.claim,

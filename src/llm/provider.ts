@@ -78,6 +78,7 @@ export class UnexpectedAnswer extends Error {
   /** The HTTP status of a failure answered so; a success's answer has none. */
   readonly status?: number;
 
+  /** `status`: the HTTP status of a failure answered so. */
   constructor(status?: number) {
     super(
       "it answered with something other than its API's JSON (the wrong URL, or a proxy's page?)",

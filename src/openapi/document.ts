@@ -20,7 +20,7 @@ export type DescribedRoute = Pick<
   | "method"
   | "pattern"
   | "signed"
-  | "operation"
+  | "operations"
   | "access"
   | "ownerKey"
   | "streamBody"
@@ -272,8 +272,7 @@ function responses(route: DescribedRoute, hasBody: boolean): Record<string, unkn
 
 function security(route: DescribedRoute): Record<string, string[]>[] {
   if (route.signed) {
-    const scopes = route.operation ? [route.operation] : [];
-    return [{ svcPublicKey: [], svcSignature: scopes, svcTimestamp: [] }];
+    return [{ svcPublicKey: [], svcSignature: [...route.operations], svcTimestamp: [] }];
   }
   return route.doc?.security ?? [];
 }
@@ -291,7 +290,7 @@ function operation(route: DescribedRoute): OpenApiOperation {
     ...(body && { requestBody: body }),
     responses: responses(route, body !== undefined),
     security: security(route),
-    ...(route.operation && { "x-svc-scope": route.operation }),
+    ...(route.operations.length > 0 && { "x-svc-scope": route.operations }),
     ...(route.ownerKey && { "x-svc-owner-key": true }),
     ...(route.access && { "x-svc-access-log": route.access }),
     ...(route.maxBodyBytes && { "x-svc-max-body-bytes": route.maxBodyBytes }),

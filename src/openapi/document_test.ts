@@ -10,7 +10,7 @@ Deno.test("openApiDocument: paths, parameters, bodies, scopes and errors come fr
   const document = openApiDocument([
     route("GET", "/api/things/:id", handle, {
       signed: true,
-      operation: "read",
+      operations: ["read"],
       ownerKey: true,
       access: "get",
       input: {
@@ -45,7 +45,7 @@ Deno.test("openApiDocument: paths, parameters, bodies, scopes and errors come fr
   const get = document.paths["/api/things/{id}"].get;
   assert.equal(get.operationId, "getApiThingsById");
   assert.deepEqual(get.security, [{ svcPublicKey: [], svcSignature: ["read"], svcTimestamp: [] }]);
-  assert.equal(get["x-svc-scope"], "read");
+  assert.deepEqual(get["x-svc-scope"], ["read"]);
   assert.equal(get["x-svc-owner-key"], true);
   assert.equal(get["x-svc-access-log"], "get");
   const [id, limit, tag, ...headers] = get.parameters!;

@@ -123,7 +123,7 @@ export function accessLogRoutes(log: AccessLog) {
     }, {
       signed: true,
       ownerKey: true,
-      operation: "audit",
+      operations: ["audit"],
       input: { query: ACCESS_LOG },
       doc: {
         tag: "access log",

@@ -12,7 +12,6 @@ import {
   text,
   time,
 } from "../http/fields.ts";
-import { requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
@@ -72,7 +71,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       return jsonResponse(200, page);
     }, {
       ...signed,
-      operation: "read",
+      operations: ["read"],
       access: "list",
       input: { query: LIST },
       doc: {
@@ -99,7 +98,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       return jsonResponse(200, memory);
     }, {
       ...signed,
-      operation: "read",
+      operations: ["read"],
       access: "get",
       input: { params: BY_ID },
       doc: {
@@ -124,7 +123,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       return jsonResponse(200, receipt);
     }, {
       ...signed,
-      operation: "erase",
+      operations: ["erase"],
       access: "erase",
       input: { params: BY_ID },
       doc: {
@@ -151,7 +150,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       return jsonResponse(200, erased);
     }, {
       ...signed,
-      operation: "erase",
+      operations: ["erase"],
       access: "erase",
       input: { query: ERASE_NAMESPACE },
       doc: {
@@ -174,8 +173,6 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
 
     route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
       const { id } = params;
-      // A correction erases the version it replaces: it needs the erase scope too.
-      requireOperation(caller, "erase");
       const job = await lifecycle.update(caller.owner, id, body, {
         allow: (namespace) => touch(namespace, [id]),
         rememberedBy: provenanceOf(caller),
@@ -189,7 +186,8 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       });
     }, {
       signed: true,
-      operation: "write",
+      // A correction erases the version it replaces.
+      operations: ["write", "erase"],
       access: "update",
       input: { params: BY_ID, body: UPDATE },
       doc: {

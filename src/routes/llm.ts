@@ -49,7 +49,7 @@ export function llmRoutes(service: LlmService | undefined) {
       return jsonResponse(202, analysis);
     }, {
       signed: true,
-      operation: "write",
+      operations: ["write"],
       access: "analyze",
       input: { body: ANALYZE },
       doc: {
@@ -83,7 +83,7 @@ export function llmRoutes(service: LlmService | undefined) {
       return jsonResponse(200, answer);
     }, {
       signed: true,
-      operation: "read",
+      operations: ["read"],
       access: "ask",
       input: { body: ASK },
       doc: {

@@ -83,8 +83,8 @@ export function memoryRoutes(
   dimensions: () => number,
 ) {
   const route = routesFor<HandlerContext>();
-  const write = { signed: true, operation: "write", access: "remember" } as const;
-  const read = { signed: true, operation: "read" } as const;
+  const write = { signed: true, operations: ["write"], access: "remember" } as const;
+  const read = { signed: true, operations: ["read"] } as const;
   const MANUAL = object({
     encrypted_data: base64({ description: "The client's ciphertext, stored as it is." }),
     vector: vector({ dimensions }),
@@ -209,7 +209,7 @@ export function memoryRoutes(
       return jsonResponse(200, { results });
     }, {
       signed: true,
-      operation: "write",
+      operations: ["write"],
       claim: "overlap",
       input: { body: BULK_STATUS },
       doc: {
@@ -234,7 +234,7 @@ export function memoryRoutes(
       return jsonResponse(200, job);
     }, {
       signed: true,
-      operation: "write",
+      operations: ["write"],
       claim: "overlap",
       doc: {
         tag: "memories",
@@ -363,7 +363,7 @@ export function memoryRoutes(
       // Restore rebuilds the index: it changes what is stored, as a write does.
     }, {
       signed: true,
-      operation: "write",
+      operations: ["write"],
       access: "restore",
       input: { body: RESTORE },
       doc: {

@@ -142,7 +142,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
     }, {
       signed: true,
       ownerKey: true, // the owner may export with its own key
-      operation: "read",
+      operations: ["read"],
       access: "export",
       input: { query: EXPORT },
       doc: {
@@ -183,7 +183,7 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
       return jsonResponse(202, summary);
     }, {
       signed: true,
-      operation: "write",
+      operations: ["write"],
       access: "import",
       maxBodyBytes: MAX_IMPORT_BYTES,
       doc: {

@@ -116,7 +116,9 @@ export function startFakeModelServer(
         headers: { "content-type": "text/html" },
       });
     }
-    if (typeof failure?.body === "string") return new Response(failure.body, { status: failure.status });
+    if (typeof failure?.body === "string") {
+      return new Response(failure.body, { status: failure.status });
+    }
     if (failure?.body) return json(failure.body, failure.status);
     if (failure) return error(failure.status);
     const embedder = new LexicalEmbedder(fake.dimensions);
