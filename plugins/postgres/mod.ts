@@ -15,9 +15,12 @@ export { PgReindexState } from "./reindex_state.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgUpdateClaims } from "./update_claims.ts";
 export {
+  COPY_PHASES,
+  type CopyPhase,
   holdsState,
   importDeadLetters,
   importJobs,
   ImportProgress,
   importReplayClaims,
+  refuseUnfinishedCopy,
 } from "./store_import.ts";

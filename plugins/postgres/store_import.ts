@@ -9,7 +9,7 @@
  * progress table (`svc_migrate_store_progress`, created by the copy, not by a migration: only
  * `svc migrate-store` uses it) holds phase names and counts.
  */
-import { backendError, type Fingerprint, type JobRecord } from "../../src/kit.ts";
+import { backendError, type Fingerprint, type JobRecord, SvcError } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
@@ -20,6 +20,21 @@ export interface ImportedJob {
   sealedText: Uint8Array<ArrayBuffer> | null;
   ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
 }
+
+/** The phases of a copy, in order. */
+export const COPY_PHASES = [
+  "ledger",
+  "keys",
+  "blobs",
+  "index",
+  "jobs",
+  "lifecycle",
+  "access_log",
+  "replay",
+] as const;
+
+/** A phase of the copy. */
+export type CopyPhase = typeof COPY_PHASES[number];
 
 /** The tables of state a relayer writes: any row in one means the database is in use. */
 const STATE_TABLES = [
@@ -77,6 +92,31 @@ export class ImportProgress {
     } catch (error) {
       throw backendError("postgres", "record the progress of the copy", error);
     }
+  }
+}
+
+/**
+ * Refuses a database that a copy began to fill and has not finished: a relayer serving it
+ * would miss what is still to come (expiry schedules, erase records, replay claims).
+ */
+export async function refuseUnfinishedCopy(database: Database): Promise<void> {
+  let finished: Set<string>;
+  try {
+    const [{ exists }] = await database.sql<{ exists: boolean }[]>`
+      select to_regclass('svc_migrate_store_progress') is not null as exists`;
+    if (!exists) return;
+    const rows = await database.sql<{ phase: string }[]>`
+      select phase from svc_migrate_store_progress`;
+    finished = new Set(rows.map((row) => row.phase));
+  } catch (error) {
+    throw backendError("postgres", "read the progress of a copy into the database", error);
+  }
+  if (finished.size > 0 && !COPY_PHASES.every((phase) => finished.has(phase))) {
+    throw new SvcError(
+      "conflict",
+      "Cannot open the database: `svc migrate-store` began copying a data directory into it " +
+        "and has not finished; run it again to finish the copy",
+    );
   }
 }
 

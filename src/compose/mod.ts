@@ -223,9 +223,16 @@ const postgresPlugin = () => import("../../plugins/postgres/mod.ts");
 /** The shared database of `SVC_STORE=postgres`, its schema brought up to date. */
 async function openDatabase(config: Config, logger?: Logger): Promise<Database | undefined> {
   if (config.store.kind !== "postgres") return undefined;
-  const { Database } = await postgresPlugin();
+  const { Database, refuseUnfinishedCopy } = await postgresPlugin();
   const { url, pool } = config.store;
-  return await Database.open({ url, pool, logger });
+  const database = await Database.open({ url, pool, logger });
+  try {
+    await refuseUnfinishedCopy(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }
 
 /**

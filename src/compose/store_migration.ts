@@ -26,6 +26,8 @@ import { KvBlockStorage } from "../../plugins/encrypted_index/kv_storage.ts";
 import { readActiveIndex } from "../../plugins/encrypted_index/active_pointer.ts";
 import type { NamespaceRef } from "../../plugins/encrypted_index/storage.ts";
 import {
+  COPY_PHASES as PHASES,
+  type CopyPhase as Phase,
   type Database,
   holdsState,
   importDeadLetters,
@@ -52,21 +54,6 @@ import { heldLocalBlobs, type LocalBlobStore, openLocalBlobs } from "./local_blo
 import type { BlobStore } from "../backends/types.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
-
-/** The phases of a copy, in order. */
-export const PHASES = [
-  "ledger",
-  "keys",
-  "blobs",
-  "index",
-  "jobs",
-  "lifecycle",
-  "access_log",
-  "replay",
-] as const;
-
-/** A phase of the copy. */
-export type Phase = typeof PHASES[number];
 
 /** What a phase copies, as the progress bar names it. */
 export const PHASE_UNITS: Record<Phase, string> = {
