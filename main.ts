@@ -177,6 +177,12 @@ async function start() {
       Deno.exit(130);
     }
     stoppingSince = performance.now();
+    if (config.stopDrainSeconds > 0) {
+      // A load balancer's health checks see 503 and move the traffic while it is still served.
+      logger.info("relayer draining", { seconds: config.stopDrainSeconds });
+      relayer.drain();
+      await new Promise((resolve) => setTimeout(resolve, config.stopDrainSeconds * 1000));
+    }
     logger.info("relayer stopping");
     await sidecar?.stop();
     // Requests still running (a model that hangs) get a grace period, not an open-ended wait.

@@ -188,6 +188,11 @@ const AUTH_REFUSALS = new Set(["unauthorized", "forbidden", "replayed_request"])
 export interface Relayer {
   /** Answers every route of the HTTP API; pass it to `Deno.serve`. */
   handler: HttpHandler;
+  /**
+   * From now on `/health` answers 503 `stopping` while every route still works, so that a load
+   * balancer sends its requests elsewhere before the relayer stops.
+   */
+  drain(): void;
   /** Stops background work and waits for jobs in flight; backends stay open. */
   close(): Promise<void>;
 }
@@ -215,8 +220,8 @@ function missingKv(): never {
 
 /** Builds a relayer from its backends; nothing is opened here. */
 export async function createRelayer(options: RelayerOptions): Promise<Relayer> {
-  const { handler, close } = await assembleRelayer(options);
-  return { handler, close };
+  const { handler, drain, close } = await assembleRelayer(options);
+  return { handler, drain, close };
 }
 
 /** {@link createRelayer}, keeping the memory service, job queue and worker reachable. */
@@ -340,6 +345,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     limit: options.authFailuresPerMinute,
     now: options.now,
   });
+  let draining = false;
   const routes: Route<HandlerContext>[] = withAccessLog(
     answeringOnceClaimed([
       ...serviceRoutes({
@@ -359,6 +365,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         receiptKey: identity.publicKey,
         sidecar: () => options.sidecar?.status() ?? "down",
         mcpSessions: () => options.sidecar?.sessions() ?? 0,
+        stopping: () => draining,
       }),
       ...accountRoutes(),
       ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
@@ -497,6 +504,9 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     routes,
     accessLog,
     handler,
+    drain() {
+      draining = true;
+    },
     async close() {
       listening.abort();
       clearInterval(timer);

@@ -51,6 +51,7 @@ export function relayerRoutes(): RouteShape[] {
       receiptKey: "",
       sidecar: () => "down",
       mcpSessions: () => 0,
+      stopping: () => false,
     }),
     ...accountRoutes(),
     ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),

@@ -135,6 +135,8 @@ export interface Config {
   bodyBudgetPerAddressMb: number;
   /** The time a request body has to arrive in full. */
   bodyTimeoutSeconds: number;
+  /** How long a stopping relayer answers `/health` 503 while serving, before it stops. */
+  stopDrainSeconds: number;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
   /** Port of the local-mode dashboard. */
@@ -501,6 +503,7 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     bodyBudgetMb: read.integer("SVC_BODY_BUDGET_MB", 32, 5, 65_536),
     bodyBudgetPerAddressMb: read.integer("SVC_BODY_BUDGET_PER_ADDRESS_MB", 8, 5, 65_536),
     bodyTimeoutSeconds: read.integer("SVC_BODY_TIMEOUT_SECONDS", 10, 1, 3600),
+    stopDrainSeconds: read.integer("SVC_STOP_DRAIN_SECONDS", 0, 0, 300),
     authFailuresPerMinute: read.integer("SVC_AUTH_FAILURES_PER_MIN", 30, 1, 1_000_000),
     dashboardPort: read.integer("SVC_DASHBOARD_PORT", 5173, 0, 65535),
     accountCacheSeconds: read.integer("SVC_ACCOUNT_CACHE_SECONDS", 60, 0, 3600),
