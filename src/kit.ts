@@ -49,7 +49,7 @@ export {
   SvcError,
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
-export { isHttpUrl, SettingsReader } from "./settings_reader.ts";
+export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
 export { pathExists, writeCache } from "./files.ts";
 export { type WordOptions, words } from "./text/words.ts";
 export {

@@ -51,7 +51,7 @@ export class SettingsReader {
   choice<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
     const value = this.#env[name] ?? fallback;
     if ((allowed as readonly string[]).includes(value)) return value as T;
-    this.problem(`${name} must be one of ${allowed.join(", ")} (got "${value}")`);
+    this.problem(`${name} must be one of ${allowed.join(", ")} (got ${shown(value)})`);
     return fallback;
   }
 
@@ -61,7 +61,7 @@ export class SettingsReader {
     if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);
     if (!/^[0-9]+$/.test(raw) || value < min || value > max) {
-      this.problem(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      this.problem(`${name} must be an integer from ${min} to ${max} (got ${shown(raw)})`);
       return fallback;
     }
     return value;
@@ -72,11 +72,7 @@ export class SettingsReader {
     const value = this.text(name);
     if (value === undefined) return undefined;
     const url = complete(value);
-    if (!isHttpUrl(url)) {
-      // Shown without what may carry a credential: a user's part, a query, a fragment.
-      const shown = value.replace(/\/\/[^/]*@/, "//…@").replace(/[?#].*$/, "?…");
-      this.problem(`${name} must be an http(s) URL (got "${shown}")`);
-    }
+    if (!isHttpUrl(url)) this.problem(`${name} must be an http(s) URL (got ${shown(value)})`);
     return url;
   }
 
@@ -84,6 +80,18 @@ export class SettingsReader {
   list(name: string): string[] {
     return (this.#env[name] ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   }
+}
+
+/**
+ * A setting's value as a problem quotes it, never what may be a secret set in the wrong
+ * variable: a URL without its user's part and query, a short value as it is, a long one by its
+ * length alone (a key is 64 characters or more).
+ */
+export function shown(value: string): string {
+  if (value.includes("://")) {
+    return `"${value.replace(/\/\/[^/]*@/, "//…@").replace(/[?#].*$/, "?…")}"`;
+  }
+  return value.length <= 24 ? `"${value}"` : `a value of ${value.length} characters`;
 }
 
 /** Whether `value` parses as an http: or https: URL. */

@@ -20,8 +20,16 @@ const { values } = parseArgs({
 const file = values.env!;
 /** `value` quoted for a POSIX shell. */
 const quoted = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-const sourced = `. ${quoted(/^[./]/.test(file) ? file : `./${file}`)}`;
+// `.` looks a name without a slash up in PATH.
+const sourced = `. ${quoted(file.includes("/") ? file : `./${file}`)}`;
 const dataDir = "./data-network";
+/** The first line of the file, by which a file left by an earlier run is told from a user's. */
+const MARK = "# written by deno task network:local, removed on Ctrl-C";
+const existing = await Deno.readTextFile(file).catch(() => undefined);
+if (existing !== undefined && !existing.startsWith(MARK)) {
+  console.error(`${file} exists and is not this command's: name another file with --env FILE`);
+  Deno.exit(2);
+}
 
 const net = await startLocalNetwork();
 const owner = Ed25519Keypair.generate();
@@ -33,12 +41,15 @@ const settings: Record<string, string> = {
   ...net.env,
   // Apart from a local-mode data directory: its index and keys are not this network's.
   SVC_DATA_DIR: dataDir,
+  // Apart from a local-mode relayer's ports (8000, 9000).
+  SVC_PORT: "8010",
+  SIDECAR_URL: "http://localhost:9010",
   SVC_DELEGATE_KEY: delegate.seed,
   SVC_ACCOUNT_ID: accountId,
 };
 const lines = Object.entries(settings).map(([name, value]) => `export ${name}=${quoted(value)}`);
 // It holds private keys: the user's alone.
-await Deno.writeTextFile(file, lines.join("\n") + "\n", { mode: 0o600 });
+await Deno.writeTextFile(file, [MARK, ...lines].join("\n") + "\n", { mode: 0o600 });
 
 console.log(`Sui, Seal and Walrus run on this machine (in memory, until Ctrl-C):
   Sui JSON-RPC node     ${net.sui.url}

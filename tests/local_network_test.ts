@@ -34,12 +34,15 @@ Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C rem
     }).output();
     assert.equal(sourced.code, 0, new TextDecoder().decode(sourced.stderr));
     const settings = Object.fromEntries(
-      new TextDecoder().decode(sourced.stdout).split("\n").filter((line) => line.startsWith("SVC_"))
+      new TextDecoder().decode(sourced.stdout).split("\n")
+        .filter((line) => /^(SVC_|SIDECAR_URL=)/.test(line))
         .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
     );
     assert.equal(settings.SVC_CHAIN, "sui");
     assert.match(shown, new RegExp(`account +${settings.SVC_ACCOUNT_ID}`));
-    const { SVC_DATA_DIR: _, ...env } = settings;
+    assert.deepEqual([settings.SVC_PORT, settings.SIDECAR_URL], ["8010", "http://localhost:9010"]);
+    // The test's relayer takes free ports and a data directory of its own.
+    const { SVC_DATA_DIR: _, SVC_PORT: _port, SIDECAR_URL: _sidecar, ...env } = settings;
     const relayer = await startRelayer(`${dir}/data`, { ...env, SVC_EMBEDDER: "lexical" });
     try {
       const svc = (args: string[]) =>
@@ -58,6 +61,24 @@ Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C rem
       network.kill("SIGKILL");
     } catch { /* it has stopped */ }
     await printed.cancel();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("network:local: a file of the user's at --env is refused, untouched", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/.env`;
+    await Deno.writeTextFile(file, "MY_OWN_SETTING=important\n");
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", file],
+      cwd: ROOT,
+      stdout: "null",
+    }).output();
+    assert.equal(code, 2);
+    assert.match(new TextDecoder().decode(stderr), /exists and is not this command's/);
+    assert.equal(await Deno.readTextFile(file), "MY_OWN_SETTING=important\n");
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,5 +1,5 @@
 /** The settings of `SVC_CIPHER=seal`, read with the rest of the configuration. */
-import type { SettingsReader } from "../../src/kit.ts";
+import { type SettingsReader, shown } from "../../src/kit.ts";
 import {
   normalizeObjectId,
   OBJECT_ID,
@@ -33,11 +33,12 @@ const KEY_HEX = /^[0-9a-f]{64}$/;
 
 function readKeyServers(read: SettingsReader): SealKeyServerConfig[] {
   const servers: SealKeyServerConfig[] = [];
-  for (const entry of read.list("SVC_SEAL_KEY_SERVERS")) {
+  for (const [i, entry] of read.list("SVC_SEAL_KEY_SERVERS").entries()) {
     const [id, weight = "1", extra] = entry.split(":");
     if (extra !== undefined || !OBJECT_ID.test(id) || !/^[1-9][0-9]{0,2}$/.test(weight)) {
       read.problem(
-        `SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (got "${entry}")`,
+        `SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (entry ${i + 1} is ` +
+          `${shown(entry)})`,
       );
       continue;
     }

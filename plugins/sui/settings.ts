@@ -3,7 +3,7 @@
  * Walrus plugins read the shared ones (the full node, the package) through the same functions,
  * so a missing or malformed setting is reported once.
  */
-import type { SettingsReader } from "../../src/kit.ts";
+import { type SettingsReader, shown } from "../../src/kit.ts";
 
 /** What `SVC_CHAIN=sui` needs. */
 export interface SuiSettings {
@@ -40,7 +40,7 @@ export function readObjectId(read: SettingsReader, name: string): string | undef
   const value = read.matching(
     name,
     OBJECT_ID,
-    `${name} must be a Sui object id such as 0x2a… (got "${read.text(name)}")`,
+    `${name} must be a Sui object id such as 0x2a… (got ${shown(read.text(name) ?? "")})`,
   );
   return value && OBJECT_ID.test(value) ? normalizeObjectId(value) : value;
 }
@@ -51,13 +51,46 @@ export function readPackageId(read: SettingsReader): string {
     read.missing("SVC_PACKAGE_ID", "by SVC_CHAIN=sui and SVC_CIPHER=seal");
 }
 
-/** A Sui private key: a `suiprivkey1…` string or 64 lowercase hex characters. */
+/**
+ * A Sui private key: a `suiprivkey1…` string of an Ed25519 key (its checksum checked) or 64
+ * lowercase hex characters.
+ */
 export function readSuiPrivateKey(read: SettingsReader, name: string): string | undefined {
-  return read.matching(
+  const value = read.matching(
     name,
     SUI_PRIVATE_KEY,
     `${name} must be a suiprivkey1… string or 64 lowercase hex characters`,
   );
+  const problem = value?.startsWith("suiprivkey1") ? bech32KeyProblem(value) : undefined;
+  if (problem) read.problem(`${name} ${problem}`);
+  return value;
+}
+
+const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+const GENERATOR = [0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
+const SCHEMES = ["Ed25519", "Secp256k1", "Secp256r1"];
+
+/**
+ * Why a `suiprivkey1…` string (its characters already checked) is not an Ed25519 key as Sui
+ * wallets export it (Bech32, BIP-173: a flag byte, then 32 bytes); `undefined` when it is one.
+ */
+function bech32KeyProblem(text: string): string | undefined {
+  const words = [...text.slice("suiprivkey1".length)].map((c) => BECH32.indexOf(c));
+  const hrp = [..."suiprivkey"].map((c) => c.charCodeAt(0));
+  let check = 1;
+  for (const word of [...hrp.map((c) => c >> 5), 0, ...hrp.map((c) => c & 31), ...words]) {
+    const top = check >>> 25;
+    check = ((check & 0x1ffffff) << 5) ^ word;
+    for (let i = 0; i < 5; i++) if ((top >>> i) & 1) check ^= GENERATOR[i];
+  }
+  if (check !== 1) return "is not a valid suiprivkey (its checksum does not match)";
+  const bits = words.slice(0, -6).length * 5;
+  if (Math.floor(bits / 8) !== 33) return "is not a valid suiprivkey (wrong length)";
+  const flag = (words[0] << 3) | (words[1] >> 2);
+  if (flag !== 0) {
+    return `is a ${SCHEMES[flag] ?? "non-Ed25519"} key; only Ed25519 keys are supported`;
+  }
+  return undefined;
 }
 
 /** The settings of `SVC_CHAIN=sui`. */

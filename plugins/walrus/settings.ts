@@ -1,5 +1,5 @@
 /** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
-import { isHttpUrl, type SettingsReader } from "../../src/kit.ts";
+import { isHttpUrl, type SettingsReader, shown } from "../../src/kit.ts";
 import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "../sui/settings.ts";
 
 export interface WalrusSettings {
@@ -35,7 +35,7 @@ export function readWalrusSettings(read: SettingsReader): WalrusSettings {
   const aggregatorUrls = read.list("SVC_WALRUS_AGGREGATOR_URLS");
   for (const url of aggregatorUrls) {
     if (!isHttpUrl(url)) {
-      read.problem(`SVC_WALRUS_AGGREGATOR_URLS must list http(s) URLs (got "${url}")`);
+      read.problem(`SVC_WALRUS_AGGREGATOR_URLS must list http(s) URLs (got ${shown(url)})`);
     }
   }
   if (aggregatorUrls.length === 0) read.missing("SVC_WALRUS_AGGREGATOR_URLS", why);

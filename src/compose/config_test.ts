@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
+import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
 import { readConfig } from "./config.ts";
 
 const id = (digit: string) => "0x" + digit.repeat(64);
@@ -95,8 +97,8 @@ Deno.test("network settings are parsed and malformed ones reported without secre
       "SVC_PACKAGE_ID must be",
       "SVC_SEAL_KEY_SERVERS entries",
       `SVC_SEAL_KEY_SERVERS lists ${id("1")} twice`,
-      'SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (got "0x' + "2".repeat(64) +
-      ':0")',
+      "SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (entry 4 is a value of 68 " +
+      "characters)",
       "SVC_SEAL_THRESHOLD (2) cannot exceed",
       "SVC_SEAL_SERVER_KEY must be",
       "SVC_WALRUS_OWNER_KEY must be",
@@ -105,6 +107,53 @@ Deno.test("network settings are parsed and malformed ones reported without secre
     ]
   ) assert.ok(problems.some((p) => p.startsWith(start)), start);
   assert.ok(!problems.join("\n").includes(secret));
+});
+
+Deno.test("a suiprivkey is checked whole: checksum, length and scheme; no setting echoes a key", () => {
+  const ed25519 = new Ed25519Keypair().getSecretKey();
+  const base = {
+    SVC_CHAIN: "sui",
+    SVC_SUI_RPC_URL: "http://127.0.0.1:9100",
+    SVC_PACKAGE_ID: id("a"),
+  };
+  assert.ok(readConfig({ ...base, SVC_SPONSOR_PRIVATE_KEY: ed25519 }).ok);
+  const last = ed25519.at(-1) === "q" ? "p" : "q";
+  const secp256k1 = new Secp256k1Keypair().getSecretKey();
+  for (
+    const [key, expected] of [
+      [
+        ed25519.slice(0, -1) + last,
+        /^SVC_SPONSOR_PRIVATE_KEY is not a valid suiprivkey \(its checksum/,
+      ],
+      [secp256k1, /^SVC_SPONSOR_PRIVATE_KEY is a Secp256k1 key; only Ed25519 keys are supported$/],
+    ] as const
+  ) {
+    const problems = problemsOf({ ...base, SVC_SPONSOR_PRIVATE_KEY: key });
+    assert.equal(problems.length, 1, problems.join("\n"));
+    assert.match(problems[0], expected);
+    assert.ok(!problems[0].includes(key.slice(11, 30)));
+  }
+  // A key set in the wrong variable is not repeated, nor a URL's credentials.
+  const misplaced = problemsOf({
+    ...base,
+    SVC_REGISTRY_ID: ed25519,
+    SVC_BLOB_STORE: "walrus",
+    SVC_WALRUS_PACKAGE_ID: id("c"),
+    SVC_WALRUS_PUBLISHER_URL: "http://127.0.0.1:9200",
+    SVC_WALRUS_AGGREGATOR_URLS: "htp://user:s3cret@agg.example/?token=abc",
+    SVC_WALRUS_OWNER_KEY: "6".repeat(64),
+  }).join("\n");
+  assert.match(
+    misplaced,
+    /SVC_REGISTRY_ID must be a Sui object id .*\(got a value of \d+ characters\)/,
+  );
+  assert.match(
+    misplaced,
+    /SVC_WALRUS_AGGREGATOR_URLS must list http\(s\) URLs \(got "htp:\/\/…@agg/,
+  );
+  for (const secret of [ed25519.slice(11), "s3cret", "token=abc"]) {
+    assert.ok(!misplaced.includes(secret), secret);
+  }
 });
 
 Deno.test("the blob store's key must not be the sponsor's", () => {
