@@ -165,7 +165,16 @@ export class SuiAccountDirectory implements AccountDirectory {
 
   /** Registry lookup: delegate address → account id, or `null`. */
   #accountOfKey(publicKey: string, options: CallOptions): Promise<string | null> {
-    if (!this.#delegates) return Promise.resolve(null);
+    if (!this.#delegates) {
+      return Promise.reject(
+        new SvcError(
+          "unauthorized",
+          "This relayer finds a key's account only from x-account-id (it has no " +
+            "SVC_REGISTRY_ID): send it (SVC_ACCOUNT_ID for svc)",
+          { details: { reason: "unknown_key" } },
+        ),
+      );
+    }
     const address = new Ed25519PublicKey(Uint8Array.fromHex(publicKey)).toSuiAddress();
     return this.#delegates.find(address, options);
   }

@@ -87,7 +87,12 @@ Deno.test("SuiAccountDirectory: wrong object types, malformed ids and keys resol
     rpcUrl: t.sui.url,
     packageId: t.ids.packageId,
   });
-  assert.equal(await hintOnly.resolve(KEY), null);
+  await assert.rejects(hintOnly.resolve(KEY), (error: SvcError) => {
+    assert.equal(error.code, "unauthorized");
+    assert.deepEqual(error.details, { reason: "unknown_key" });
+    assert.match(error.message, /only from x-account-id \(it has no SVC_REGISTRY_ID\)/);
+    return true;
+  });
   assert.equal((await hintOnly.resolve(KEY, t.accountId))?.accountId, t.accountId);
   await assert.rejects(
     SuiAccountDirectory.open({ rpcUrl: "ftp://x", packageId: t.ids.packageId }),
