@@ -203,6 +203,30 @@ export class SealCipher implements Cipher {
     return Promise.resolve(new SealCipher(options));
   }
 
+  /**
+   * Reads the key servers' objects from Sui, so that a relayer does not start with ids that name
+   * no key server (every encryption would fail) or a full node it cannot reach.
+   */
+  async checkKeyServers(): Promise<void> {
+    try {
+      await this.#sealClient.getKeyServers();
+    } catch (error) {
+      const ids = this.#options.keyServers.map((s) => s.objectId).join(", ");
+      // The SDK fails on a missing object with a TypeError of its own.
+      const why = error instanceof TypeError
+        ? "an id names no key server object"
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw new SvcError(
+        "backend_unavailable",
+        `Cannot read the Seal key servers ${ids} on Sui (check SVC_SEAL_KEY_SERVERS and ` +
+          `SVC_SUI_RPC_URL): ${why}`,
+        { cause: error },
+      );
+    }
+  }
+
   async encrypt(
     owner: string,
     plaintext: Uint8Array<ArrayBuffer>,

@@ -193,6 +193,29 @@ Deno.test("SealCipher: an owner without an account is refused; a chain outage is
   assert.equal(dec(await fresh.decrypt(account.address, mine, { credentials })), "mine");
 });
 
+Deno.test("SealCipher.checkKeyServers: ids that name no key server, or a node down, are named", async () => {
+  await using setup = await startSealSetup();
+  const good = await setup.openCipher();
+  await good.checkKeyServers();
+  const wrong = await setup.openCipher({ keyServers: [{ objectId: "0x1", weight: 2 }] });
+  const down = await setup.openCipher({ rpcUrl: "http://127.0.0.1:1", timeoutMs: 2000 });
+  for (
+    const [cipher, why] of [
+      [wrong, /key servers 0x0+1 on Sui \(check .*\): an id names no key server object$/],
+      [
+        down,
+        /key servers 0x[0-9a-f]{64}, .* on Sui \(check SVC_SEAL_KEY_SERVERS and SVC_SUI_RPC_URL\)/,
+      ],
+    ] as const
+  ) {
+    await assert.rejects(cipher.checkKeyServers(), (error: SvcError) => {
+      assert.equal(error.code, "backend_unavailable");
+      assert.match(error.message, why);
+      return true;
+    });
+  }
+});
+
 Deno.test("SealCipher.open reports every bad option at once", async () => {
   const error = await SealCipher.open({
     rpcUrl: "not a url",

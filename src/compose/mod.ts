@@ -306,7 +306,9 @@ async function openCipher(
       const { SealCipher } = await import("../../plugins/seal/mod.ts");
       const paid = config.chain.kind === "sui" && config.chain.sui.sponsorPrivateKey;
       const sponsor = paid && sidecar ? new SidecarSponsor(sidecar) : undefined;
-      return { cipher: await SealCipher.open({ ...config.cipher.seal, sponsor }) };
+      const cipher = await SealCipher.open({ ...config.cipher.seal, sponsor });
+      await cipher.checkKeyServers();
+      return { cipher };
     }
   }
 }
