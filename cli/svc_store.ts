@@ -1,10 +1,11 @@
 /**
  * `svc migrate`: brings the PostgreSQL schema of `SVC_DATABASE_URL` up to date, as a relayer
  * does at start (under the same advisory lock, so it is safe while relayers run), and reports
- * the versions.
+ * the versions. Like a relayer, it refuses a master key other than the database's.
  */
 import { readConfig } from "../src/compose/mod.ts";
 import { Database } from "../plugins/postgres/database.ts";
+import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { schemaVersion } from "../plugins/postgres/migrations.ts";
 import { type Output, UsageError } from "./svc_memories.ts";
 
@@ -12,22 +13,23 @@ export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL):
   migrate                                bring the PostgreSQL schema up to date (safe while
                                          relayers run; they also do it at start)`;
 
-/** The PostgreSQL URL of the configuration, or a usage error saying what is missing. */
-function databaseUrl(env: Record<string, string | undefined>): string {
+/** The PostgreSQL URL and master key of the configuration, or a usage error saying why not. */
+function databaseOf(env: Record<string, string | undefined>) {
   const result = readConfig(env);
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { store } = result.config;
+  const { store, masterKeyHex } = result.config;
   if (store.kind !== "postgres") {
     throw new UsageError(
       "migrate works on PostgreSQL: set SVC_STORE=postgres and SVC_DATABASE_URL",
     );
   }
-  return store.url;
+  // With SVC_STORE=postgres the configuration requires the key.
+  return { url: store.url, masterKey: Uint8Array.fromHex(masterKeyHex!) };
 }
 
 /** `svc migrate`. */
 export async function runMigrate(env: Record<string, string | undefined>): Promise<Output> {
-  const url = databaseUrl(env);
+  const { url, masterKey } = databaseOf(env);
   const before = await Database.open({ url, pool: 1, migrate: false });
   let from: number;
   try {
@@ -37,6 +39,8 @@ export async function runMigrate(env: Record<string, string | undefined>): Promi
   }
   const database = await Database.open({ url, pool: 1 });
   try {
+    // Refuses a key other than the one the database was written under, as a relayer does.
+    await PgLedgerStore.open({ database, masterKey });
     const to = await schemaVersion(database.sql);
     return {
       json: { from, to },

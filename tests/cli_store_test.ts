@@ -5,7 +5,7 @@ import { ROOT, svcCli } from "./relayer_process.ts";
 
 const MASTER_KEY = "ab".repeat(32);
 
-Deno.test("svc migrate brings a database's schema up to date, then finds nothing to do", async () => {
+Deno.test("svc migrate brings a database's schema up to date, then finds nothing to do; another key is refused", async () => {
   await using db = await testDatabase();
   const dataDir = await Deno.makeTempDir();
   try {
@@ -13,6 +13,11 @@ Deno.test("svc migrate brings a database's schema up to date, then finds nothing
     const latest = Math.max(...MIGRATIONS.map((m) => m.version));
     assert.deepEqual(await svcCli(dataDir, ["migrate"], env), { from: 0, to: latest });
     assert.deepEqual(await svcCli(dataDir, ["migrate"], env), { from: latest, to: latest });
+    // Another installation's master key is refused, as a relayer refuses it.
+    await assert.rejects(
+      svcCli(dataDir, ["migrate"], { ...env, SVC_MASTER_KEY: "cd".repeat(32) }),
+      /exited 1: .*written under another master key/s,
+    );
     // Without PostgreSQL configured, a usage error that says what to set.
     await assert.rejects(svcCli(dataDir, ["migrate"]), /exited 2.*SVC_STORE=postgres/s);
   } finally {

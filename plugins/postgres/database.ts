@@ -36,7 +36,8 @@ export function describeUrl(url: string): string {
     const { hostname, port, pathname } = new URL(url);
     // An @ past the host is a password's, cut short by an unescaped / in it.
     if (pathname.includes("@")) return "the configured database";
-    return `${hostname}${port ? `:${port}` : ""}${pathname}`;
+    // What the client dials (PGHOST and PGPORT aside): localhost and 5432 unless given.
+    return `${hostname || "localhost"}:${port || 5432}${pathname}`;
   } catch {
     return "the configured database";
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
-import { Database } from "./database.ts";
+import { Database, describeUrl } from "./database.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 import { testDatabase } from "./test_server.ts";
@@ -64,6 +64,9 @@ Deno.test("an unreachable database is a clear error that does not repeat the pas
     assert.doesNotMatch(error.message, /hunter2secret/);
     return true;
   });
+  // Without a host or port, where the client dials.
+  assert.equal(describeUrl("postgres:///svc"), "localhost:5432/svc");
+  assert.equal(describeUrl("postgres://db.example/svc"), "db.example:5432/svc");
   // A URL the client cannot read: its error would repeat it.
   await assert.rejects(
     Database.open({ url: "postgres://svc:hunter2secret@127.0.0.1:99999/svc" }),

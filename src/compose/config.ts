@@ -340,6 +340,11 @@ function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
 }
 
 /** What is wrong with a PostgreSQL URL, or `undefined`; the URL itself is never repeated. */
+/** The `sslmode`s the PostgreSQL client honours. */
+const SSL_MODES = ["disable", "prefer", "require", "verify-full"];
+/** libpq's parameters naming files, which the PostgreSQL client does not read. */
+const FILE_PARAMETERS = ["sslrootcert", "sslcert", "sslkey"];
+
 function databaseUrlProblem(url: string): string | undefined {
   const escapes = "percent-encode the user's and password's special characters (@ as %40, " +
     "# as %23, / as %2F, ? as %3F, % as %25)";
@@ -351,10 +356,18 @@ function databaseUrlProblem(url: string): string | undefined {
   if (!URL.canParse(first)) {
     return `cannot be read as a URL: check the host and port, and ${escapes}`;
   }
-  const { hash, username, password, pathname, search } = new URL(first);
+  const { hash, username, password, pathname, search, searchParams } = new URL(first);
   // A password's unescaped # or / or ? ends the host early: the rest reads as a path.
   if (hash || (pathname + search).includes("@")) {
     return `has a # / or ? in its password: ${escapes}`;
+  }
+  const sslmode = searchParams.get("sslmode");
+  if (sslmode !== null && !SSL_MODES.includes(sslmode)) {
+    return `has sslmode=${sslmode.slice(0, 20)}: it takes ${SSL_MODES.join(", ")}`;
+  }
+  const files = FILE_PARAMETERS.filter((name) => searchParams.has(name));
+  if (files.length > 0) {
+    return `names ${files.join(", ")}, which are not read: see "Deployment guide" in the README`;
   }
   try {
     decodeURIComponent(username);

@@ -372,6 +372,9 @@ Deno.test("SVC_DATABASE_URL: what postgres cannot read is refused at start, neve
     ["postgres://svc%:41S3cret@127.0.0.1/svc", /malformed %-escape/],
     ["postgres://svc:p%zzS3cret@127.0.0.1/svc", /malformed %-escape/],
     ["mysql://svc:S3cret@127.0.0.1/svc", /must start with postgres:\/\//],
+    ["postgres://svc:S3cret@db/svc?sslmode=verify-ca", /has sslmode=verify-ca: it takes disable, /],
+    ["postgres://svc:S3cret@db/svc?sslmode=bogus", /has sslmode=bogus: it takes /],
+    ["postgres://svc:S3cret@db/svc?sslrootcert=/ca.pem", /names sslrootcert, which are not read/],
   ];
   for (const [url, reason] of cases) {
     const problems = problemsOf({ ...base, SVC_DATABASE_URL: url });
