@@ -42,7 +42,7 @@ import {
   SvcError,
 } from "../../src/kit.ts";
 import { ACCOUNT_MODULE, isObjectId } from "../sui/svc_account.ts";
-import { suiClient } from "../sui/rpc_client.ts";
+import { suiClient, withRpc } from "../sui/rpc_client.ts";
 import { abortable } from "../sui/abortable.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
@@ -208,21 +208,24 @@ export class SealCipher implements Cipher {
    * no key server (every encryption would fail) or a full node it cannot reach.
    */
   async checkKeyServers(): Promise<void> {
-    try {
-      await this.#sealClient.getKeyServers();
-    } catch (error) {
-      const ids = this.#options.keyServers.map((s) => s.objectId).join(", ");
-      // The SDK fails on a missing object with a TypeError of its own.
-      const why = error instanceof TypeError
-        ? "an id names no key server object"
-        : error instanceof Error
-        ? error.message
-        : String(error);
+    const ids = this.#options.keyServers.map((s) => s.objectId);
+    const objects = await withRpc(
+      "the Sui node at SVC_SUI_RPC_URL",
+      "read the Seal key servers",
+      { timeoutMs: this.#options.timeoutMs },
+      () => this.#suiClient.multiGetObjects({ ids }),
+    );
+    const missing = ids.filter((_, i) => !objects[i]?.data);
+    let problem = missing.length > 0 && `no object ${missing.join(", ")} exists`;
+    if (!problem) {
+      // The objects exist: one the SDK cannot read as a key server is something else.
+      problem = await this.#sealClient.getKeyServers().then(() => false, () => "not all are");
+    }
+    if (problem) {
       throw new SvcError(
-        "backend_unavailable",
-        `Cannot read the Seal key servers ${ids} on Sui (check SVC_SEAL_KEY_SERVERS and ` +
-          `SVC_SUI_RPC_URL): ${why}`,
-        { cause: error },
+        "bad_request",
+        `Cannot use SVC_SEAL_KEY_SERVERS: they must be Seal key server objects on the network ` +
+          `of SVC_SUI_RPC_URL, and ${problem}`,
       );
     }
   }

@@ -9,7 +9,7 @@ import {
   registerKeyServer,
 } from "../../tests/fixtures/seal_key_servers.ts";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
-import { SealCipher } from "./mod.ts";
+import { SealCipher, type SealCipherOptions } from "./mod.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -195,21 +195,30 @@ Deno.test("SealCipher: an owner without an account is refused; a chain outage is
 
 Deno.test("SealCipher.checkKeyServers: ids that name no key server, or a node down, are named", async () => {
   await using setup = await startSealSetup();
-  const good = await setup.openCipher();
-  await good.checkKeyServers();
-  const wrong = await setup.openCipher({ keyServers: [{ objectId: "0x1", weight: 2 }] });
-  const down = await setup.openCipher({ rpcUrl: "http://127.0.0.1:1", timeoutMs: 2000 });
+  await (await setup.openCipher()).checkKeyServers();
+  const server = setup.options.keyServers[0];
   for (
-    const [cipher, why] of [
-      [wrong, /key servers 0x0+1 on Sui \(check .*\): an id names no key server object$/],
+    const [overrides, code, why] of [
       [
-        down,
-        /key servers 0x[0-9a-f]{64}, .* on Sui \(check SVC_SEAL_KEY_SERVERS and SVC_SUI_RPC_URL\)/,
+        { keyServers: [server, { objectId: `0x${"ab".repeat(32)}`, weight: 1 }] },
+        "bad_request",
+        /^Cannot use SVC_SEAL_KEY_SERVERS: .* and no object 0x(ab){32} exists$/,
       ],
-    ] as const
+      [
+        { keyServers: [server, { objectId: setup.ids.registryId, weight: 1 }] },
+        "bad_request",
+        /^Cannot use SVC_SEAL_KEY_SERVERS: .* and not all are$/,
+      ],
+      [
+        { rpcUrl: "http://127.0.0.1:1/?key=s3cret", timeoutMs: 2000 },
+        "backend_unavailable",
+        /^Cannot read the Seal key servers: the Sui node at SVC_SUI_RPC_URL is unavailable$/,
+      ],
+    ] as [Partial<SealCipherOptions>, string, RegExp][]
   ) {
+    const cipher = await setup.openCipher(overrides);
     await assert.rejects(cipher.checkKeyServers(), (error: SvcError) => {
-      assert.equal(error.code, "backend_unavailable");
+      assert.equal(error.code, code);
       assert.match(error.message, why);
       return true;
     });
