@@ -176,8 +176,9 @@ const bridge = createStdioBridge({
 });
 
 /**
- * The host closed stdin (it quit, or dropped this server): end the pending sign-in and the
- * relayer session, then exit, within 2 s whatever the relayer does.
+ * The host closed stdin (it quit, or dropped this server) and the requests read were answered
+ * (see `END_WAIT_MS`): end the pending sign-in and the relayer session, then exit, within 2 s
+ * whatever the relayer does.
  */
 let exiting = false;
 async function exit(): Promise<never> {

@@ -69,6 +69,7 @@ export class PgReplayGuard implements ReplayGuard {
   #logger: Logger;
   #queue: PendingClaim[] = [];
   #flushing: Promise<void> | undefined;
+  #pruning: Promise<void> | undefined;
   #nextPrune = 0;
   #batches = 0;
 
@@ -102,6 +103,7 @@ export class PgReplayGuard implements ReplayGuard {
   /** Waits for the claims and the pruning under way. */
   async close(): Promise<void> {
     await this.#flushing;
+    await this.#pruning;
   }
 
   /** Deletes up to `limit` claims expired at `now`; resolves to how many. */
@@ -119,6 +121,18 @@ export class PgReplayGuard implements ReplayGuard {
     }
   }
 
+  /**
+   * Deletes every claim expired at `now`, `pruneLimit` at a time (each its own statement), beside
+   * the commits of new claims: one statement a minute would fall behind a busy database.
+   */
+  async #pruneAll(now: number): Promise<void> {
+    try {
+      while (await this.prune(now) === this.#pruneLimit) { /* more may be left */ }
+    } catch (error) {
+      this.#logger.warn("cannot delete expired replay claims", { error });
+    }
+  }
+
   /** Commits the waiting claims, a batch at a time, until none waits. */
   async #flush(): Promise<void> {
     try {
@@ -131,11 +145,9 @@ export class PgReplayGuard implements ReplayGuard {
           for (const claim of batch) claim.reject(error);
         }
         const now = this.#now();
-        if (now >= this.#nextPrune) {
+        if (now >= this.#nextPrune && !this.#pruning) {
           this.#nextPrune = now + this.#pruneEveryMs;
-          await this.prune(now).catch((error) =>
-            this.#logger.warn("cannot delete expired replay claims", { error })
-          );
+          this.#pruning = this.#pruneAll(now).finally(() => this.#pruning = undefined);
         }
       }
     } finally {

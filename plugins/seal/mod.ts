@@ -28,12 +28,13 @@
  * await cipher.erase(owner, [memoryId], { credentials: { delegatePrivateKey } });
  * ```
  */
-import { EncryptedObject, SealClient } from "@mysten/seal";
+import { EncryptedObject, SealClient, UserError } from "@mysten/seal";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { isValidSuiAddress, normalizeSuiAddress } from "@mysten/sui/utils";
 import {
+  backendError,
   type CallOptions,
   type Cipher,
   type DecryptCredentials,
@@ -219,7 +220,10 @@ export class SealCipher implements Cipher {
     let problem = missing.length > 0 && `no object ${missing.join(", ")} exists`;
     if (!problem) {
       // The objects exist: one the SDK cannot read as a key server is something else.
-      problem = await this.#sealClient.getKeyServers().then(() => false, () => "not all are");
+      problem = await this.#sealClient.getKeyServers().then(() => false, (error) => {
+        if (error instanceof UserError) return "not all are";
+        throw backendError("the Sui node at SVC_SUI_RPC_URL", "read the Seal key servers", error);
+      });
     }
     if (problem) {
       throw new SvcError(

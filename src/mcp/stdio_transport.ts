@@ -4,10 +4,15 @@
  * transports do: -32700 for a line that is not JSON, -32600 for JSON that is not a JSON-RPC
  * message, -32602 for params a method does not take, and -32600 for a line over
  * {@link MAX_MCP_BODY_BYTES}. The answer carries the line's id when it has one, so the host's
- * request does not wait forever. The transport closes when its input ends.
+ * request does not wait forever. When its input ends, the transport closes once every request
+ * it read is answered, or after {@link END_WAIT_MS}.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import { jsonProblem, parseJson } from "../http/body.ts";
 import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
 import { refusal } from "./messages.ts";
@@ -15,6 +20,8 @@ import { refusal } from "./messages.ts";
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 const TOO_LONG = `Invalid Request: a message must be at most ${MAX_MCP_BODY_BYTES} bytes`;
+/** How long the requests read before the input ended have to be answered. */
+export const END_WAIT_MS = 500;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -24,6 +31,9 @@ export class StdioTransport implements Transport {
   #output: WritableStreamDefaultWriter<Uint8Array>;
   #reader?: ReadableStreamDefaultReader<Uint8Array>;
   #closed = false;
+  /** The ids of the requests handed on and not answered yet. */
+  #unanswered = new Set<RequestId>();
+  #allAnswered?: () => void;
 
   constructor(
     input: ReadableStream<Uint8Array> = Deno.stdin.readable,
@@ -42,6 +52,9 @@ export class StdioTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error("Not connected");
     await this.#output.write(encoder.encode(`${JSON.stringify(message)}\n`));
+    if (!("method" in message) && "id" in message && this.#unanswered.delete(message.id!)) {
+      if (this.#unanswered.size === 0) this.#allAnswered?.();
+    }
   }
 
   async close(): Promise<void> {
@@ -73,7 +86,20 @@ export class StdioTransport implements Transport {
       if (size > MAX_MCP_BODY_BYTES) parts = [];
       else parts.push(chunk.slice());
     }
-    if (size > 0 && size <= MAX_MCP_BODY_BYTES) await this.#line(parts);
+    if (size > MAX_MCP_BODY_BYTES) await this.#answer({ code: -32600, message: TOO_LONG });
+    else if (size > 0) await this.#line(parts);
+    await this.#answered(END_WAIT_MS);
+  }
+
+  /** Resolves once every request handed on is answered, or after `ms`. */
+  async #answered(ms: number): Promise<void> {
+    if (this.#unanswered.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.#allAnswered = resolve;
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
   }
 
   async #line(parts: Uint8Array[]): Promise<void> {
@@ -93,6 +119,7 @@ export class StdioTransport implements Transport {
     }
     const refused = refusal(value);
     if (refused) return await this.#answer(refused, idOf(value));
+    if (isJSONRPCRequest(value)) this.#unanswered.add((value as { id: RequestId }).id);
     this.onmessage?.(value as JSONRPCMessage);
   }
 

@@ -5,8 +5,11 @@ import { StdioTransport } from "./stdio_transport.ts";
 
 const encoder = new TextEncoder();
 
-/** Runs a transport over `chunks` as its input; returns what it delivered and what it wrote. */
-async function run(chunks: (string | Uint8Array)[]) {
+/**
+ * Runs a transport over `chunks` as its input; returns what it delivered and what it wrote.
+ * Each request is answered `answerMs` after it is read; `answers` are the transport's own.
+ */
+async function run(chunks: (string | Uint8Array)[], answerMs = 0) {
   const written: string[] = [];
   const delivered: JSONRPCMessage[] = [];
   const output = new WritableStream<Uint8Array>({
@@ -17,13 +20,16 @@ async function run(chunks: (string | Uint8Array)[]) {
     output,
   );
   const closed = new Promise<void>((resolve) => transport.onclose = resolve);
-  transport.onmessage = (message) => delivered.push(message);
+  transport.onmessage = (message) => {
+    delivered.push(message);
+    if (!("id" in message)) return;
+    const id = message.id!;
+    setTimeout(() => transport.send({ jsonrpc: "2.0", id, result: {} }), answerMs);
+  };
   await transport.start();
   await closed;
-  return {
-    delivered,
-    answers: written.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l)),
-  };
+  const lines = written.join("").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return { delivered, written: lines, answers: lines.filter((line) => !line.result) };
 }
 
 const ping = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" });
@@ -81,4 +87,19 @@ Deno.test("stdio transport: a line over the limit is answered once, and the next
     code: -32600,
     message: `Invalid Request: a message must be at most ${MAX_MCP_BODY_BYTES} bytes`,
   });
+});
+
+Deno.test("stdio transport: once the input ends, the requests read are answered before it closes", async () => {
+  const { written } = await run([`${ping(7)}\n`, "{not json\n", ping(8)], 30);
+  assert.deepEqual(written.map((a) => [a.id, a.error?.code ?? "ok"]), [
+    [null, -32700],
+    [7, "ok"],
+    [8, "ok"],
+  ]);
+});
+
+Deno.test("stdio transport: a last line over the limit, without newline, is answered", async () => {
+  const { delivered, answers } = await run(["x".repeat(MAX_MCP_BODY_BYTES + 1)]);
+  assert.deepEqual(delivered, []);
+  assert.deepEqual(answers.map((a) => a.error.code), [-32600]);
 });
