@@ -25,6 +25,8 @@ export const CHANNEL = "svc_jobs";
 const UNDELIVERED = "The job could not be delivered to a worker";
 /** How often a listener deletes expired records (real time). */
 const PRUNE_EVERY_MS = 60_000;
+/** Expired records deleted by one statement. */
+const PRUNE_BATCH = 1000;
 
 /** The settings of a listener. */
 export interface DeliveryOptions {
@@ -56,7 +58,8 @@ export class Delivery {
   #inFlight = 0;
   #wake?: () => void;
   #woken = false;
-  #pruned = 0;
+  #pruned = -Infinity;
+  #pruning: Promise<void> | undefined;
 
   constructor(
     database: Database,
@@ -101,6 +104,7 @@ export class Delivery {
       await this.#loop();
     } finally {
       await unlisten?.();
+      await this.#pruning;
     }
   }
 
@@ -109,7 +113,7 @@ export class Delivery {
       let sleepMs = this.#options.pollMs;
       try {
         this.#woken = false;
-        await this.#prune();
+        this.#prune();
         const capacity = this.capacity;
         if (capacity > 0) {
           const { claimed, next } = await this.#claim(capacity);
@@ -185,16 +189,29 @@ export class Delivery {
         failed_at = excluded.failed_at, expires_at = excluded.expires_at`;
   }
 
-  /** Deletes records and dead letters past their time, a batch at a time, now and then. */
-  async #prune(): Promise<void> {
-    if (this.#pruned > 0 && performance.now() - this.#pruned < PRUNE_EVERY_MS) return;
+  /**
+   * Now and then, deletes every record and dead letter past its time, a batch at a time (each
+   * its own statement), beside the deliveries: one batch a minute would fall behind.
+   */
+  #prune(): void {
+    if (this.#pruning || performance.now() - this.#pruned < PRUNE_EVERY_MS) return;
     this.#pruned = performance.now();
     const now = this.#options.now();
     const sql = this.#database.sql;
-    await sql`delete from svc_jobs_job where job_id in (
-      select job_id from svc_jobs_job where expires_at <= ${now} limit 1000)`;
-    await sql`delete from svc_jobs_dead where job_id in (
-      select job_id from svc_jobs_dead where expires_at <= ${now} limit 1000)`;
+    this.#pruning = (async () => {
+      while (
+        (await sql`delete from svc_jobs_job where job_id in (
+          select job_id from svc_jobs_job where expires_at <= ${now} limit ${PRUNE_BATCH})`)
+          .count === PRUNE_BATCH
+      ) { /* more may be left */ }
+      while (
+        (await sql`delete from svc_jobs_dead where job_id in (
+          select job_id from svc_jobs_dead where expires_at <= ${now} limit ${PRUNE_BATCH})`)
+          .count === PRUNE_BATCH
+      ) { /* more may be left */ }
+    })().catch((error) => {
+      this.#options.logger.warn("cannot delete expired job records", { error });
+    }).finally(() => this.#pruning = undefined);
   }
 
   #sleep(ms: number): Promise<void> {

@@ -102,6 +102,29 @@ Deno.test("PgJobQueue: a failed job leaves a dead letter; records are kept 7 day
   assert.equal(await queue.get(job.job_id), null, "expired");
 });
 
+Deno.test("PgJobQueue: a listener deletes every expired record, more than one batch", async () => {
+  let now = Date.now();
+  await using queue = await openQueue({ now: () => now });
+  const input = (i: number) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` });
+  for (let at = 0; at < 2500; at += 500) {
+    await queue.accept(Array.from({ length: 500 }, (_, i) => input(at + i)));
+  }
+  const sql = queue.database.sql;
+  // Finished long ago: nothing is due, every record is past its time.
+  await sql`update svc_jobs_job set due_at = null, expires_at = ${now - 1}`;
+  now += 1;
+  const stop = new AbortController();
+  const listening = queue.listen(() => Promise.resolve(), { signal: stop.signal });
+  let left = 2500;
+  for (let i = 0; i < 200 && left > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    [{ left }] = await sql`select count(*)::int as left from svc_jobs_job`;
+  }
+  stop.abort();
+  await listening;
+  assert.equal(left, 0);
+});
+
 Deno.test("PgJobQueue: accepts made at once land whole; a failed statement fails each of its accepts with a 503", async () => {
   await using queue = await openQueue();
   const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
