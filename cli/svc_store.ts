@@ -1,7 +1,9 @@
 /**
  * `svc migrate`: brings the PostgreSQL schema of `SVC_DATABASE_URL` up to date, as a relayer
  * does at start (under the same advisory lock, so it is safe while relayers run), and reports
- * the versions. Like a relayer, it refuses a master key other than the database's.
+ * the versions. Like a relayer, it refuses a master key other than the database's, and on a
+ * database no relayer has opened yet it records the key it was given, as a relayer's first start
+ * does.
  */
 import { readConfig } from "../src/compose/mod.ts";
 import { Database } from "../plugins/postgres/database.ts";

@@ -84,14 +84,14 @@ export class SettingsReader {
 
 /**
  * A setting's value as a problem quotes it, never what may be a secret set in the wrong
- * variable: a URL without its user's part and query, a short value as it is, a long one by its
- * length alone (a key is 64 characters or more).
+ * variable: without a user's part (to its last `@`) or a query, quoted as JSON when short (a
+ * URL up to 80 characters, anything else up to 24), else by its length alone (a key is 64
+ * characters or more).
  */
 export function shown(value: string): string {
-  if (value.includes("://")) {
-    return `"${value.replace(/\/\/[^/]*@/, "//…@").replace(/[?#].*$/, "?…")}"`;
-  }
-  return value.length <= 24 ? `"${value}"` : `a value of ${value.length} characters`;
+  const cut = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/is, "$1…@").replace(/[?#].*$/s, "?…");
+  const limit = value.includes("://") ? 80 : 24;
+  return cut.length <= limit ? JSON.stringify(cut) : `a value of ${value.length} characters`;
 }
 
 /** Whether `value` parses as an http: or https: URL. */

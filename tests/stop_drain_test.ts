@@ -8,7 +8,7 @@ import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
 Deno.test("stop with a drain: /health answers 503 stopping, requests are served, then a clean exit", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
-    await using relayer = await startRelayer(dataDir, { SVC_STOP_DRAIN_SECONDS: "2" });
+    await using relayer = await startRelayer(dataDir, { SVC_STOP_DRAIN_SECONDS: "5" });
     const { client } = await newAccountClient(dataDir, relayer.url);
     const before = await fetch(`${relayer.url}/health`);
     assert.deepEqual([before.status, (await before.json()).status], [200, "ok"]);

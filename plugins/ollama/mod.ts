@@ -31,6 +31,7 @@ export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 export const DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text";
 export const DEFAULT_OLLAMA_LLM_MODEL = "llama3.2:3b";
 const BATCH = 64;
+const MAX_ERROR_BYTES = 64 * 1024;
 
 export interface OllamaOptions extends RetryOptions {
   host?: string;
@@ -54,7 +55,11 @@ function client(options: OllamaOptions, signal: AbortSignal): Ollama {
       const any = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
       const response = await base(input, { ...init, signal: any });
       if (response.ok) return response;
-      const body = await response.clone().json().catch(() => undefined);
+      // Ollama's errors are a line of JSON with their length; a big or streamed body is not one.
+      const length = Number(response.headers.get("content-length") ?? Infinity);
+      const body = length <= MAX_ERROR_BYTES
+        ? await response.clone().json().catch(() => undefined)
+        : undefined;
       if (typeof body?.error === "string") return response;
       await response.body?.cancel();
       throw new UnexpectedAnswer(response.status);

@@ -37,8 +37,10 @@ function readKeyServers(read: SettingsReader): SealKeyServerConfig[] {
     const [id, weight = "1", extra] = entry.split(":");
     if (extra !== undefined || !OBJECT_ID.test(id) || !/^[1-9][0-9]{0,2}$/.test(weight)) {
       read.problem(
-        `SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (entry ${i + 1} is ` +
-          `${shown(entry)})`,
+        `SVC_SEAL_KEY_SERVERS entries are 0x<object id>:<weight 1-999> (entry ${i + 1} has ` +
+          (OBJECT_ID.test(id) && extra === undefined
+            ? `the weight ${shown(weight)})`
+            : `${shown(entry)})`),
       );
       continue;
     }

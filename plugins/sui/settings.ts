@@ -84,8 +84,10 @@ function bech32KeyProblem(text: string): string | undefined {
     for (let i = 0; i < 5; i++) if ((top >>> i) & 1) check ^= GENERATOR[i];
   }
   if (check !== 1) return "is not a valid suiprivkey (its checksum does not match)";
-  const bits = words.slice(0, -6).length * 5;
-  if (Math.floor(bits / 8) !== 33) return "is not a valid suiprivkey (wrong length)";
+  // 33 bytes are 53 five-bit words, the last one's low bit padding (zero), then 6 of checksum.
+  if (words.length !== 59 || (words[52] & 1) !== 0) {
+    return "is not a valid suiprivkey (wrong length)";
+  }
   const flag = (words[0] << 3) | (words[1] >> 2);
   if (flag !== 0) {
     return `is a ${SCHEMES[flag] ?? "non-Ed25519"} key; only Ed25519 keys are supported`;
