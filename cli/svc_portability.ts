@@ -166,10 +166,24 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   });
   bar.update(memories, memories);
   bar.finish();
+  // Listed when the export began but not in it: manual memories, whose text the relayer cannot
+  // read, and memories erased, replaced or expired meanwhile.
+  const left = Math.max(0, total - memories);
   return {
-    json: { file: output, memories, bytes, format: "svc-export", version: EXPORT_VERSION },
+    json: {
+      file: output,
+      memories,
+      left_out: left,
+      bytes,
+      format: "svc-export",
+      version: EXPORT_VERSION,
+    },
     text: `exported ${memories} ${memories === 1 ? "memory" : "memories"} to ${output} ` +
-      "(encrypted: it opens only with its passphrase)",
+      "(encrypted: it opens only with its passphrase)" +
+      (left > 0
+        ? `; ${left} left out: manual memories, whose text the relayer cannot read, and any ` +
+          "erased, updated or expired during the export"
+        : ""),
   };
 }
 

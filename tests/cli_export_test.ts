@@ -98,12 +98,15 @@ Deno.test("CLI: export to an encrypted file, erase, import it back; again adds n
     { text: "Standup is at 9:30", namespace: "work" },
     { text: "My manager is Dana", namespace: "work", tags: ["people"] },
   ]);
+  // A manual memory: its text is the client's to read, so the export leaves it out, and says so.
+  const dimensions = stack.test.vectors.dimensions;
+  await client.rememberManual(new Uint8Array([1, 2, 3]), Array(dimensions).fill(0.5));
   const before = await exported(client);
   const file = `${stack.dir}/memories.svc`;
 
   const saved = await svc(stack, who, ["export", "--all", "-o", file, "--json"], PASSPHRASE);
   assert.equal(saved.code, 0, saved.stderr);
-  assert.deepEqual([saved.json.memories, saved.json.version], [3, 1]);
+  assert.deepEqual([saved.json.memories, saved.json.left_out, saved.json.version], [3, 1, 1]);
   assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
   const bytes = await Deno.readFile(file);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(10))));
