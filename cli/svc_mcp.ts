@@ -16,8 +16,8 @@ import { openBrowser } from "./svc_mcp/browser.ts";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
 import {
+  localPreset,
   parseStdioOptions,
-  PRESETS,
   type StdioOptions,
   USAGE,
   UsageError,
@@ -49,7 +49,7 @@ const removedKeyHint = "The delegate key stays registered on your account: remov
 async function loginRelayer(): Promise<string> {
   if (options.relayer) return options.relayer;
   const saved = await file.load();
-  return saved.kind === "ok" ? saved.credentials.relayerUrl : PRESETS.local.relayer;
+  return saved.kind === "ok" ? saved.credentials.relayerUrl : localPreset(env).relayer;
 }
 
 if (options.command === "help") {

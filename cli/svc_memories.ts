@@ -13,6 +13,7 @@ import {
 } from "../src/client/mod.ts";
 import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
+import { localPort } from "./args.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
@@ -104,9 +105,11 @@ export function relayerUrl(
   flag: string | undefined,
   env: (name: string) => string | undefined,
 ): string {
-  const port = env("SVC_PORT") ?? "";
-  const url = flag ?? (env("SVC_SERVER_URL") ||
-    `http://127.0.0.1:${/^[1-9][0-9]{0,4}$/.test(port) ? port : "8000"}`);
+  const port = localPort("SVC_PORT", env("SVC_PORT"), 8000);
+  if (typeof port === "string" && flag === undefined && !env("SVC_SERVER_URL")) {
+    throw new UsageError(port);
+  }
+  const url = flag ?? (env("SVC_SERVER_URL") || `http://127.0.0.1:${port}`);
   if (!isHttpUrl(url)) {
     throw new UsageError(
       `${flag === undefined ? "SVC_SERVER_URL" : "--relayer"} must be an http(s) URL, such as ` +

@@ -4,6 +4,7 @@
  * (`src/portable/foreign.ts`) into svc. Each returns the one JSON object `--json` prints and
  * the text printed otherwise; progress goes to standard error.
  */
+import { dirname, resolve } from "node:path";
 import {
   exportPath,
   type ImportFailure,
@@ -13,7 +14,12 @@ import {
   textLines,
 } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import { decryptExport, encryptExport, EXPORT_VERSION } from "../src/portable/export_file.ts";
+import {
+  decryptExport,
+  encryptExport,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+} from "../src/portable/export_file.ts";
 import {
   FOREIGN_FORMATS,
   type ForeignFormat,
@@ -138,6 +144,10 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   if (await exists(output)) {
     throw new SvcError("conflict", `${output} exists already: choose another file or remove it`);
   }
+  const folder = dirname(resolve(output));
+  if (!(await Deno.stat(folder).catch(() => undefined))?.isDirectory) {
+    throw new UsageError(`there is no folder ${folder} to write ${output} in`);
+  }
   const passphrase = await readPassphrase({
     file: values["passphrase-file"],
     env: (name) => Deno.env.get(name),
@@ -235,6 +245,19 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   return { lines: lines(), origins, total, failed: [] as { origin: Origin; error: string }[] };
 }
 
+/** Whether `file` starts with the header line of an export file. */
+async function isExportFile(file: string): Promise<boolean> {
+  using handle = await Deno.open(file);
+  const start = new Uint8Array(4096);
+  const read = await handle.read(start) ?? 0;
+  const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
+  try {
+    return JSON.parse(line)?.format === EXPORT_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 /** The JSON lines of `GET /api/export` (not encrypted), as they are. */
 async function jsonLines(file: string, namespace?: string) {
   const origins: Origin[] = [];
@@ -281,13 +304,28 @@ async function runImport(
 ) {
   const file = need(words[0], "the file to import");
   // Not whether it is a file: a pipe (`<(gunzip -c memories.svc.gz)`) is read as well.
-  if (!await Deno.stat(file).catch((e) => !(e instanceof Deno.errors.NotFound))) {
-    throw new UsageError(`there is no file ${file} to import`);
-  }
+  const info = await Deno.stat(file).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`there is no file ${file} to import`);
+    }
+    throw error;
+  });
+  if (info.isDirectory) throw new UsageError(`${file} is a folder, not a file to import`);
   const format = values.from;
   const formats = ["jsonl", ...FOREIGN_FORMATS];
   if (format !== undefined && !formats.includes(format)) {
     throw new UsageError(`--from must be one of ${formats.join(", ")}`);
+  }
+  // A regular file is looked at first, so that the wrong --from (or none) is named.
+  const exported = info.isFile ? await isExportFile(file) : format === undefined;
+  if (format !== undefined && exported) {
+    throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
+  }
+  if (format === undefined && !exported) {
+    throw new UsageError(
+      `${file} is not a file of svc export: for the JSON lines of GET /api/export give --from ` +
+        "jsonl, for the other products' files --from mcp-memory or --from mem0",
+    );
   }
   const source = format === undefined
     ? await exportFileLines(file, values, io)

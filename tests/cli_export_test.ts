@@ -186,6 +186,15 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   const unknown = await svc(stack, who, ["import", "--from", "csv", file]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /--from must be one of jsonl, mcp-memory, mem0/);
+  // The wrong --from, or none, is named before anything is sent.
+  const plain = await svc(stack, who, ["import", file], PASSPHRASE);
+  assert.equal(plain.code, 2);
+  assert.match(plain.stderr, /is not a file of svc export: for the JSON lines .* --from jsonl/);
+  const encrypted = `${stack.dir}/memories.svc`;
+  await svc(stack, who, ["export", "-o", encrypted], PASSPHRASE);
+  const wrong = await svc(stack, who, ["import", "--from", "jsonl", encrypted]);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /is a file of svc export \(encrypted\): import it without --from/);
 });
 
 Deno.test("CLI: the passphrase never comes from a flag, and is asked for or refused", async () => {

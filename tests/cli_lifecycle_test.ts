@@ -260,6 +260,17 @@ Deno.test("CLI: a relayer address that is not a URL, or a file that is not there
       [["recall", "bees", "--relayer", "notaurl"], {}, /^svc: --relayer must be an http\(s\) URL/],
       [["recall", "bees"], { SVC_SERVER_URL: "ftp://x" }, /^svc: SVC_SERVER_URL must be an http/],
       [["import", "nope.svc"], { SVC_SERVER_URL: stack.url }, /^svc: there is no file nope.svc/],
+      [["import", "/tmp"], { SVC_SERVER_URL: stack.url }, /^svc: \/tmp is a folder, not a file/],
+      [
+        ["recall", "bees"],
+        { SVC_SERVER_URL: "", SVC_PORT: "abc" },
+        /^svc: SVC_PORT must be a port/,
+      ],
+      [
+        ["export", "-o", "/nonexistent-svc-folder/x.svc"],
+        { SVC_SERVER_URL: stack.url, SVC_EXPORT_PASSPHRASE: "a long passphrase" },
+        /^svc: there is no folder \/nonexistent-svc-folder to write/,
+      ],
     ] as const
   ) {
     const run = await svc(stack.url, who, [...args], undefined, env);

@@ -4,7 +4,7 @@
  * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
  */
 import { parseArgs } from "node:util";
-import { argsMessage } from "../args.ts";
+import { argsMessage, localPort } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
@@ -26,6 +26,17 @@ export const PRESETS: Record<"prod" | "dev" | "staging" | "local", Preset> = {
   },
   local: { relayer: "http://127.0.0.1:8000", webUrl: "http://localhost:5173" },
 };
+
+/**
+ * `--local`: this machine's relayer and dashboard, on the ports `SVC_PORT` and
+ * `SVC_DASHBOARD_PORT` give them (as `deno task start` and `svc` read them), else the defaults.
+ */
+export function localPreset(env: Record<string, string | undefined>): Preset {
+  const relayer = localPort("SVC_PORT", env.SVC_PORT, 8000);
+  const dashboard = localPort("SVC_DASHBOARD_PORT", env.SVC_DASHBOARD_PORT, 5173);
+  for (const port of [relayer, dashboard]) if (typeof port === "string") throw new UsageError(port);
+  return { relayer: `http://127.0.0.1:${relayer}`, webUrl: `http://localhost:${dashboard}` };
+}
 
 export interface StdioOptions {
   command: "serve" | "login" | "logout" | "help";
@@ -74,7 +85,8 @@ and bridges the memory tools to a relayer.
                         an ISO 8601 time (SVC_KEY_EXPIRES)
   --prod | --dev | --staging | --local
                         preset relayer + dashboard (--local: ${PRESETS.local.relayer} +
-                        ${PRESETS.local.webUrl})
+                        ${PRESETS.local.webUrl}, or the ports SVC_PORT and
+                        SVC_DASHBOARD_PORT name)
   -h, --help            this text
 
 SVC_MCP_DEBUG=1 logs credential loading, the bridge connection and each request on stderr.
@@ -132,7 +144,8 @@ export function parseStdioOptions(
   }
   const presets = (["prod", "dev", "staging", "local"] as const).filter((name) => values[name]);
   if (presets.length > 1) throw new UsageError(`choose one preset, not ${presets.join(" and ")}`);
-  const preset = presets.length ? PRESETS[presets[0]] : undefined;
+  const local = localPreset(env);
+  const preset = presets[0] === "local" ? local : presets.length ? PRESETS[presets[0]] : undefined;
   if (values.namespace !== undefined && values.ns !== undefined) {
     throw new UsageError("give --namespace or --ns, not both");
   }
@@ -150,7 +163,7 @@ export function parseStdioOptions(
   const webUrl = values["web-url"] !== undefined
     ? url(values["web-url"], "--web-url")
     : preset?.webUrl ??
-      (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : PRESETS.local.webUrl);
+      (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : local.webUrl);
   const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname.slice(0, 40)}`);
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");

@@ -6,6 +6,7 @@ const PROD = PRESETS.prod;
 
 Deno.test("svc-mcp options: relayer and dashboard precedence", () => {
   const env = { SVC_SERVER_URL: "http://env-relayer:1", SVC_WEB_URL: "http://env-web:2" };
+  const moved = { SVC_PORT: "47910", SVC_DASHBOARD_PORT: "47911" };
   const cases: [string[], Record<string, string>, string | undefined, string][] = [
     // args, env, relayer, webUrl
     [[], {}, undefined, LOCAL.webUrl],
@@ -18,6 +19,9 @@ Deno.test("svc-mcp options: relayer and dashboard precedence", () => {
     [["--dev", "--web-url", "http://web-flag:4/"], {}, PRESETS.dev.relayer, "http://web-flag:4"],
     [["--web-url", "https://web-flag"], {}, undefined, "https://web-flag"],
     [["--staging"], {}, PRESETS.staging.relayer, PRESETS.staging.webUrl],
+    // --local is this machine's relayer on the ports it was started with.
+    [["--local"], moved, "http://127.0.0.1:47910", "http://localhost:47911"],
+    [[], moved, undefined, "http://localhost:47911"],
   ];
   for (const [args, vars, relayer, webUrl] of cases) {
     const options = parseStdioOptions(args, vars);
@@ -68,6 +72,12 @@ Deno.test("svc-mcp options: usage errors", () => {
     assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
   }
   assert.throws(() => parseStdioOptions([], { SVC_SERVER_URL: "nope" }), UsageError);
+  assert.throws(
+    () => parseStdioOptions(["--local"], { SVC_PORT: "abc" }),
+    (error) =>
+      error instanceof UsageError &&
+      error.message === 'SVC_PORT must be a port from 1 to 65535 (got "abc")',
+  );
   assert.throws(
     () => parseStdioOptions(["--bogus"], {}),
     (error) => error instanceof UsageError && error.message === "unknown option --bogus",
