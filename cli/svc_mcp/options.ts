@@ -144,8 +144,11 @@ export function parseStdioOptions(
   }
   const presets = (["prod", "dev", "staging", "local"] as const).filter((name) => values[name]);
   if (presets.length > 1) throw new UsageError(`choose one preset, not ${presets.join(" and ")}`);
-  const local = localPreset(env);
-  const preset = presets[0] === "local" ? local : presets.length ? PRESETS[presets[0]] : undefined;
+  const preset = presets[0] === "local"
+    ? localPreset(env)
+    : presets.length
+    ? PRESETS[presets[0]]
+    : undefined;
   if (values.namespace !== undefined && values.ns !== undefined) {
     throw new UsageError("give --namespace or --ns, not both");
   }
@@ -163,7 +166,7 @@ export function parseStdioOptions(
   const webUrl = values["web-url"] !== undefined
     ? url(values["web-url"], "--web-url")
     : preset?.webUrl ??
-      (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : local.webUrl);
+      (env.SVC_WEB_URL ? url(env.SVC_WEB_URL, "SVC_WEB_URL") : localPreset(env).webUrl);
   const label = values.label ?? (env.SVC_CLIENT_LABEL || `svc-mcp on ${hostname.slice(0, 40)}`);
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
