@@ -94,7 +94,7 @@ export interface SealCipherOptions {
   /**
    * Pays the gas of `erase_memories` transactions, which the caller's delegate key signs as
    * their sender: the relayer's gas station (`SVC_SPONSOR_PRIVATE_KEY`). Without it, erase is
-   * refused.
+   * refused (501 `not_implemented`).
    */
   sponsor?: Sponsor;
 }
@@ -294,8 +294,9 @@ export class SealCipher implements Cipher {
     if (memoryIds.length === 0) return;
     const sponsor = this.#options.sponsor;
     if (!sponsor) {
+      // Not an outage: no retry helps until the relayer is configured with a sponsor.
       throw new SvcError(
-        "backend_unavailable",
+        "not_implemented",
         "Cannot erase: erasing with Seal is a Sui transaction and no sponsor pays for it; " +
           "configure SVC_SPONSOR_PRIVATE_KEY",
       );

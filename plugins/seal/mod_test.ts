@@ -473,7 +473,7 @@ Deno.test("SealCipher: who may erase, and who pays", async () => {
   const unpaid = await setup.openCipher({ sponsor: undefined });
   await rejectsWith(
     unpaid.erase(account.address, [memoryId], { credentials: delegate }),
-    "backend_unavailable",
+    "not_implemented",
     /SVC_SPONSOR_PRIVATE_KEY/,
   );
   await rejectsWith(
