@@ -279,21 +279,26 @@ async function foreignLines(file: string, format: ForeignFormat, namespace?: str
   return { lines, origins, total: lines.length, failed: read.failed };
 }
 
-/** Waits until every job is done or failed; how many failed. */
-async function settle(client: SvcClient, jobIds: string[]): Promise<number> {
+/**
+ * Waits until every job is done or failed; how many failed, and how many found their text
+ * remembered meanwhile (another import of the same lines, say).
+ */
+async function settle(client: SvcClient, jobIds: string[]) {
   let failed = 0;
+  let duplicates = 0;
   for (let i = 0; i < jobIds.length; i += 100) {
     let waiting = jobIds.slice(i, i + 100);
     for (let delay = 50; waiting.length > 0; delay = Math.min(delay * 2, 1000)) {
       const { results } = await client.jobs(waiting);
       failed += results.filter((job) => job.status === "failed").length;
+      duplicates += results.filter((job) => "duplicate_of" in job && job.duplicate_of).length;
       waiting = results.flatMap((job) =>
         job.status === "pending" || job.status === "running" ? [job.job_id] : []
       );
       if (waiting.length > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
-  return failed;
+  return { failed, duplicates };
 }
 
 async function runImport(
@@ -344,10 +349,14 @@ async function runImport(
       error,
     })),
   ];
-  const failedJobs = values.wait ? await settle(client, summary.job_ids) : undefined;
+  const settled = values.wait ? await settle(client, summary.job_ids) : undefined;
+  const failedJobs = settled?.failed;
+  // With --wait, a job whose text was stored meanwhile counts as known, not imported.
+  const imported = summary.imported - (settled?.duplicates ?? 0);
+  const duplicates = summary.duplicates + (settled?.duplicates ?? 0);
   const lines = [
-    `imported ${summary.imported} ${summary.imported === 1 ? "memory" : "memories"} from ` +
-    `${file}; ${summary.duplicates} already known (skipped)` +
+    `imported ${imported} ${imported === 1 ? "memory" : "memories"} from ` +
+    `${file}; ${duplicates} already known (skipped)` +
     (failedJobs ? `; ${failedJobs} failed to store` : ""),
     ...(failed.length > 0 ? [`${failed.length} not imported:`] : []),
     ...failed.map(({ origin, error }) => `  ${origin}: ${error}`),
@@ -356,8 +365,8 @@ async function runImport(
     json: {
       file,
       format: format ?? "svc-export",
-      imported: summary.imported,
-      duplicates: summary.duplicates,
+      imported,
+      duplicates,
       failed,
       job_ids: summary.job_ids,
       ...(failedJobs !== undefined && { failed_jobs: failedJobs }),

@@ -7,6 +7,9 @@
 import assert from "node:assert/strict";
 import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
+import type { RelayerOptions } from "../src/relayer.ts";
+import { SlowEmbedder } from "../src/testing/mod.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { BASE, type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { ROOT } from "./relayer_process.ts";
 
@@ -25,10 +28,10 @@ interface Stack extends AsyncDisposable {
   dir: string;
 }
 
-async function startStack(): Promise<Stack> {
+async function startStack(overrides: Partial<RelayerOptions> = {}): Promise<Stack> {
   // The in-process fixtures sign for BASE; the CLI for the loopback URL.
   const audiences = new Set<string>([BASE]);
-  const test = await startTestRelayer({ audiences });
+  const test = await startTestRelayer({ audiences, ...overrides });
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     test.relayer.handler,
@@ -158,7 +161,10 @@ Deno.test("CLI: export to an encrypted file, erase, import it back; again adds n
 });
 
 Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespace if given", async () => {
-  await using stack = await startStack();
+  // Memories are stored a while after they are accepted, as under load.
+  await using stack = await startStack({
+    embedder: new SlowEmbedder(new LexicalEmbedder(), { delayMs: 500 }),
+  });
   const who = await stack.test.newCaller();
   const client = await clientOf(stack, who);
   await rememberAll(stack.test, who, [
@@ -186,6 +192,26 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   const unknown = await svc(stack, who, ["import", "--from", "csv", file]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /--from must be one of jsonl, mcp-memory, mem0/);
+  // Two imports of the same lines at once, both accepted before either is stored: with --wait,
+  // each memory is counted imported once.
+  const twice = await Promise.all(
+    [1, 2].map(() =>
+      svc(stack, who, [
+        "import",
+        "--from",
+        "jsonl",
+        file,
+        "--namespace",
+        "again",
+        "--wait",
+        "--json",
+      ])
+    ),
+  );
+  const sum = (key: string) => twice.reduce((n, run) => n + (run.json[key] as number), 0);
+  assert.deepEqual([sum("imported"), sum("duplicates")], [2, 2]);
+  const again = (await exported(client)).filter((memory) => memory.namespace === "again");
+  assert.equal(again.length, 2, "stored once each");
   // The wrong --from, or none, is named before anything is sent.
   const plain = await svc(stack, who, ["import", file], PASSPHRASE);
   assert.equal(plain.code, 2);
