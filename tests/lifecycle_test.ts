@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { SvcError } from "../src/errors.ts";
 import { verifyReceipt } from "../src/services/receipts.ts";
+import { SlowEmbedder } from "../src/testing/mod.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import {
   type Caller,
   jsonOf as json,
@@ -171,6 +173,28 @@ Deno.test("erase a namespace: confirm must repeat it; every memory gets a receip
   assert.deepEqual(work.memories, []);
   const rest = await json(await t.signed(alice, "GET", "/api/memories"));
   assert.deepEqual(rest.memories.map((m: { id: string }) => m.id), [ids[2]]);
+});
+
+Deno.test("erase a namespace: what was remembered before it and is still being stored never lands", async () => {
+  // Memories are stored a while after they are accepted, as under load.
+  const embedder = new SlowEmbedder(new LexicalEmbedder(), { delayMs: 300 });
+  await using t = await startTestRelayer({ embedder });
+  const alice = await t.newCaller();
+  const remembered = (text: string) =>
+    t.signed(alice, "POST", "/api/remember", { text, namespace: "work" }).then((r) => json(r, 202));
+  const before = await remembered("The launch code is 1234");
+  await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=work"));
+  const after = await remembered("The standup is at nine");
+  for (const { job_id } of [before, after]) {
+    for (let i = 0; i < 200; i++) {
+      const job = await json(await t.signed(alice, "GET", `/api/remember/${job_id}`));
+      if (job.status === "done" || job.status === "failed") break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  const work = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
+  assert.deepEqual(work.memories.map((m: { id: string }) => m.id), [after.job_id]);
+  assert.deepEqual(await recallIds(t, alice, "launch code", { namespace: "work" }), [after.job_id]);
 });
 
 Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {

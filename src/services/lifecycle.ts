@@ -325,6 +325,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       namespace: string,
       options: ReadOptions = {},
     ): Promise<NamespaceErase> {
+      // Remembered before the erase and not stored yet: recorded erased first, so that none
+      // lands after it (the worker refuses them, or erases one it was already storing).
+      const pending: string[] = [];
+      for await (const job of queue.active()) {
+        if (job.owner === owner && job.namespace === namespace) pending.push(job.job_id);
+      }
+      await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
       const entries = (await lexicon.namespace(owner, namespace)).entries();
       const receipts: EraseReceipt[] = [];
       for (let i = 0; i < entries.length; i += 500) {
@@ -415,6 +422,14 @@ export function createLifecycleService(deps: LifecycleDependencies) {
      * erased instead, and one resumed after it erased its memory stays.
      */
     async indexed(memories: IndexedMemory[]): Promise<void> {
+      // Recorded erased while it was being stored (its namespace erased): erased at once.
+      for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
+        const erased = await records.erased(owner, mine.map(({ memoryId }) => memoryId));
+        for (const { memoryId, namespace } of mine.filter((m) => erased.has(m.memoryId))) {
+          const entry = (await lexicon.namespace(owner, namespace)).entry(memoryId);
+          if (entry) await eraseEntries(owner, namespace, [entry]);
+        }
+      }
       await records.schedule(
         memories.flatMap(({ memoryId, owner, namespace, attributes }) =>
           attributes.expiresAt === undefined
