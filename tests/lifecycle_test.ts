@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
-import type { SvcError } from "../src/errors.ts";
+import type { Cipher } from "../src/backends/types.ts";
+import { SvcError } from "../src/errors.ts";
 import { verifyReceipt } from "../src/services/receipts.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
@@ -195,6 +196,34 @@ Deno.test("erase a namespace: what was remembered before it and is still being s
   const work = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
   assert.deepEqual(work.memories.map((m: { id: string }) => m.id), [after.job_id]);
   assert.deepEqual(await recallIds(t, alice, "launch code", { namespace: "work" }), [after.job_id]);
+  const ended = await json(await t.signed(alice, "GET", `/api/remember/${before.job_id}`));
+  assert.equal(ended.status, "failed");
+  assert.match(ended.error, /it was erased/);
+});
+
+Deno.test("erase a namespace the cipher cannot erase: refused, and what is on its way still lands", async () => {
+  const embedder = new SlowEmbedder(new LexicalEmbedder(), { delayMs: 300 });
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  const cipher: Cipher = {
+    name: local.name,
+    encrypt: (...args) => local.encrypt(...args),
+    decrypt: (...args) => local.decrypt(...args),
+    erase: () => Promise.reject(new SvcError("not_implemented", "Cannot erase: no sponsor")),
+  };
+  await using t = await startTestRelayer({ embedder, cipher });
+  const alice = await t.newCaller();
+  const saved = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "Keep this", namespace: "work" }),
+    202,
+  );
+  await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=work"), 501);
+  for (let i = 0; i < 200; i++) {
+    const job = await json(await t.signed(alice, "GET", `/api/remember/${saved.job_id}`));
+    if (job.status === "done" || job.status === "failed") break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const work = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
+  assert.deepEqual(work.memories.map((m: { id: string }) => m.id), [saved.job_id]);
 });
 
 Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {

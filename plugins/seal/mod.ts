@@ -291,7 +291,6 @@ export class SealCipher implements Cipher {
     options?.signal?.throwIfAborted();
     const address = ownerAddress(owner, "erase");
     const keypair = this.#keypair(options?.credentials?.delegatePrivateKey, "erase");
-    if (memoryIds.length === 0) return;
     const sponsor = this.#options.sponsor;
     if (!sponsor) {
       // Not an outage: no retry helps until the relayer is configured with a sponsor.
@@ -301,6 +300,8 @@ export class SealCipher implements Cipher {
           "configure SVC_SPONSOR_PRIVATE_KEY",
       );
     }
+    // No memory: what an erase of this caller's would need is there (a check before erasing).
+    if (memoryIds.length === 0) return;
     const suffixes = new Map<string, Uint8Array>();
     for (const id of memoryIds) {
       const suffix = await memorySuffix(id);

@@ -111,6 +111,8 @@ export interface Cipher {
    * them (with `memoryId`) decrypts again, copies made before the erase included. Ids with no
    * key here (never encrypted with an id, or erased already) are ignored. `credentials`: the
    * caller's delegate key, for ciphers whose erase is a transaction the caller signs (Seal).
+   * With no id it erases nothing, and refuses as an erase would when what it needs is missing
+   * (the caller's key, a sponsor): a check before a larger erase.
    */
   erase(
     owner: string,

@@ -58,8 +58,11 @@ export interface WorkerDependencies {
   callTimeoutMs?: number;
   /** For each memory of a batch, why it may not be stored (a sentence), or `undefined`. */
   vet?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
-  /** Called with the memories of each batch once they are indexed, before their jobs are done. */
-  indexed?: (memories: IndexedMemory[]) => Promise<void>;
+  /**
+   * Called with the memories of each batch once they are indexed, before their jobs are done:
+   * why each did not stay (erased as it landed; its job fails), or `undefined`.
+   */
+  indexed?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
   /**
    * Hears the text of each memory a job stored, once the job is done: the relayer keeps it for
    * recall, which would otherwise read and decrypt its blob again.
@@ -340,12 +343,18 @@ export function createWorker(deps: WorkerDependencies): Worker {
     live = await index(live, prepared);
     live = live.filter((job) => !takenOver(job));
     if (deps.indexed) {
+      let gone: (string | undefined)[];
       try {
-        await deps.indexed(live.map(memoryOf));
+        gone = await deps.indexed(live.map(memoryOf));
       } catch (error) {
         await each(live, () => Promise.reject(error));
         return;
       }
+      const why = new Map(live.map((job, i) => [job, gone[i]]));
+      live = await each(live, (job) => {
+        const refusal = why.get(job);
+        return refusal ? Promise.reject(new SvcError("conflict", refusal)) : Promise.resolve();
+      });
     }
     const completed = await queue.completeMany(live.map((job) => ({
       record: job.record,

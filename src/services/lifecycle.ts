@@ -325,6 +325,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       namespace: string,
       options: ReadOptions = {},
     ): Promise<NamespaceErase> {
+      // A cipher that cannot erase for this caller refuses before anything is recorded.
+      await cipher.erase(owner, [], options);
       // Remembered before the erase and not stored yet: recorded erased first, so that none
       // lands after it (the worker refuses them, or erases one it was already storing).
       const pending: string[] = [];
@@ -419,17 +421,25 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     /**
      * What the worker calls once memories are indexed: their expiries are scheduled and the
      * memories they replace erased. An update whose claim an erase of its memory revoked is
-     * erased instead, and one resumed after it erased its memory stays.
+     * erased instead, and one resumed after it erased its memory stays. A memory recorded erased
+     * while it was stored (its namespace erased) is erased: resolves to why each memory did not
+     * stay, or `undefined`.
      */
-    async indexed(memories: IndexedMemory[]): Promise<void> {
-      // Recorded erased while it was being stored (its namespace erased): erased at once.
+    async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
+      // Recorded erased while it was being stored (its namespace erased): erased as it lands.
+      const gone = new Set<string>();
       for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
         const erased = await records.erased(owner, mine.map(({ memoryId }) => memoryId));
         for (const { memoryId, namespace } of mine.filter((m) => erased.has(m.memoryId))) {
           const entry = (await lexicon.namespace(owner, namespace)).entry(memoryId);
-          if (entry) await eraseEntries(owner, namespace, [entry]);
+          if (entry) await eraseAsked(owner, namespace, [entry], {});
+          gone.add(memoryId);
         }
       }
+      const outcome = memories.map(({ memoryId }) =>
+        gone.has(memoryId) ? `Cannot store memory ${memoryId}: it was erased` : undefined
+      );
+      memories = memories.filter(({ memoryId }) => !gone.has(memoryId));
       await records.schedule(
         memories.flatMap(({ memoryId, owner, namespace, attributes }) =>
           attributes.expiresAt === undefined
@@ -452,6 +462,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         // refused by the claim, and one vetted after by the record.
         await updating.release(replaces, memoryId);
       }
+      return outcome;
     },
 
     /** Erases the memories expired at `now` (up to `limit`); resolves to how many. */
