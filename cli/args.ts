@@ -9,8 +9,9 @@ export function argsMessage(error: unknown): string {
 }
 
 /**
- * The port of this machine's relayer (`SVC_PORT`) or dashboard (`SVC_DASHBOARD_PORT`), read as
- * the relayer reads it: `fallback` when unset; a sentence saying what is wrong otherwise.
+ * The port of this machine's relayer (`SVC_PORT`) or dashboard (`SVC_DASHBOARD_PORT`) for a
+ * client to call: `fallback` when unset; a sentence saying what is wrong otherwise (also for 0,
+ * with which the relayer takes any free port, so it names none).
  */
 export function localPort(
   name: "SVC_PORT" | "SVC_DASHBOARD_PORT",

@@ -249,7 +249,12 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
 async function isExportFile(file: string): Promise<boolean> {
   using handle = await Deno.open(file);
   const start = new Uint8Array(4096);
-  const read = await handle.read(start) ?? 0;
+  let read = 0;
+  while (read < start.length && !start.subarray(0, read).includes(0x0a)) {
+    const more = await handle.read(start.subarray(read));
+    if (more === null) break;
+    read += more;
+  }
   const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
   try {
     return JSON.parse(line)?.format === EXPORT_FORMAT;
@@ -351,7 +356,8 @@ async function runImport(
   ];
   const settled = values.wait ? await settle(client, summary.job_ids) : undefined;
   const failedJobs = settled?.failed;
-  // With --wait, a job whose text was stored meanwhile counts as known, not imported.
+  // With --wait, a job whose text was stored meanwhile counts as known, not imported (one that
+  // failed to store stays imported, and is counted apart).
   const imported = summary.imported - (settled?.duplicates ?? 0);
   const duplicates = summary.duplicates + (settled?.duplicates ?? 0);
   const lines = [

@@ -101,3 +101,13 @@ Deno.test("svc-mcp options: --scope and --expires, else SVC_KEY_SCOPE and SVC_KE
   }
   assert.throws(() => parseStdioOptions(["--expires", "2001-01-01T00:00:00Z"], {}), /in the past/);
 });
+
+Deno.test("svc-mcp options: SVC_PORT is read only when the local relayer may be used", () => {
+  const elsewhere = ["--relayer", "https://r.example", "--web-url", "https://w.example"];
+  assert.equal(parseStdioOptions(elsewhere, { SVC_PORT: "0" }).relayer, "https://r.example");
+  assert.throws(() => parseStdioOptions([], { SVC_PORT: "0" }), UsageError);
+  assert.equal(
+    parseStdioOptions(["--relayer", "https://r.example"], { SVC_DASHBOARD_PORT: "5999" }).webUrl,
+    "http://localhost:5999",
+  );
+});
