@@ -55,6 +55,11 @@ const UPDATE = object({
   expiresAt: expiry(),
 });
 
+/** An erase on a Seal relayer with no sponsor to pay for its Sui transaction. */
+const NO_SPONSOR = {
+  description: "Seal without `SVC_SPONSOR_PRIVATE_KEY`: no sponsor pays the erase transaction.",
+};
+
 export function lifecycleRoutes(lifecycle: LifecycleService) {
   const route = routesFor<HandlerContext>();
   const signed = { signed: true, ownerKey: true };
@@ -136,6 +141,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
             example: EXAMPLE_RECEIPT,
           },
           404: { description: "Unknown, or another owner's." },
+          501: NO_SPONSOR,
         },
       },
     }),
@@ -167,6 +173,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
               receipts: [EXAMPLE_RECEIPT],
             },
           },
+          501: NO_SPONSOR,
         },
       },
     }),
