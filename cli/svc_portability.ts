@@ -214,10 +214,13 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
     env: (name) => Deno.env.get(name),
     terminal: io.terminal,
   });
-  const size = (await Deno.stat(file)).size;
+  // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
+  const held = (await Deno.stat(file)).isFile ? undefined : await Deno.readFile(file);
+  const open = async () => held ? ReadableStream.from([held]) : (await Deno.open(file)).readable;
+  const size = held?.length ?? (await Deno.stat(file)).size;
   const bar = new ProgressBar(io.stderr, "check ", { unit: "bytes" });
   let read = 0;
-  const counted = (await Deno.open(file)).readable.pipeThrough(
+  const counted = (await open()).pipeThrough(
     new TransformStream({
       transform(chunk, controller) {
         read += chunk.length;
@@ -233,7 +236,7 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   const { key } = first;
   const origins: Origin[] = [];
   async function* lines() {
-    const { plaintext } = await decryptExport((await Deno.open(file)).readable, key);
+    const { plaintext } = await decryptExport(await open(), key);
     let number = 0;
     for await (const line of textLines(plaintext)) {
       number++;

@@ -158,6 +158,15 @@ Deno.test("CLI: export to an encrypted file, erase, import it back; again adds n
   const twice = await svc(stack, who, ["import", file], PASSPHRASE);
   assert.equal(twice.code, 0, twice.stderr);
   assert.equal(twice.stdout, `imported 0 memories from ${file}; 3 already known (skipped)\n`);
+
+  // Through a pipe (`svc import <(gunzip -c …)`), which can be read only once.
+  const pipe = `${stack.dir}/pipe`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [pipe] }).output()).code, 0);
+  const writing = Deno.writeFile(pipe, bytes);
+  const piped = await svc(stack, who, ["import", pipe], PASSPHRASE);
+  await writing;
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stdout, `imported 0 memories from ${pipe}; 3 already known (skipped)\n`);
 });
 
 Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespace if given", async () => {
