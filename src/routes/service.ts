@@ -61,9 +61,9 @@ export function serviceRoutes(health: HealthInfo) {
               },
             },
             503: {
-              description: "Stopping: the relayer still answers, but a load balancer should " +
-                "send its requests elsewhere (`SVC_STOP_DRAIN_SECONDS`). The body is as for 200, " +
-                'with `status: "stopping"`.',
+              description: "Stopping (`SVC_STOP_DRAIN_SECONDS`): the relayer still answers, but " +
+                "a load balancer should send its requests elsewhere. The body is as for 200, its " +
+                "status `stopping`.",
             },
           },
         },
