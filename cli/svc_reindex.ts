@@ -32,7 +32,8 @@ export function progressWriter(
       const final = p.phase === "done";
       if (!final && now() - shown < (terminal ? 100 : 5_000)) return;
       shown = now();
-      const share = p.memories === 0 ? 1 : Math.min(1, p.done / p.memories);
+      // Done is whole, whatever was left out (the summary says what and why).
+      const share = final || p.memories === 0 ? 1 : Math.min(1, p.done / p.memories);
       const phase = p.phase === "copying" ? "" : ` (${p.phase})`;
       const counts = `${p.done}/${p.memories} memories, ${p.namespacesDone}/${p.namespaces} ` +
         `namespaces${phase}`;
