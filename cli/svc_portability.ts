@@ -215,9 +215,10 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
     terminal: io.terminal,
   });
   // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
-  const held = (await Deno.stat(file)).isFile ? undefined : await Deno.readFile(file);
+  const info = await Deno.stat(file);
+  const held = info.isFile ? undefined : await Deno.readFile(file);
   const open = async () => held ? ReadableStream.from([held]) : (await Deno.open(file)).readable;
-  const size = held?.length ?? (await Deno.stat(file)).size;
+  const size = held?.length ?? info.size;
   const bar = new ProgressBar(io.stderr, "check ", { unit: "bytes" });
   let read = 0;
   const counted = (await open()).pipeThrough(

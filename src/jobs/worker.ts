@@ -223,6 +223,15 @@ export function createWorker(deps: WorkerDependencies): Worker {
     return jobs.filter((job) => !failed.has(job));
   }
 
+  /** Fails each job `reasons` gives a refusal (in the jobs' order); returns the others. */
+  function refuse(jobs: Job[], reasons: (string | undefined)[]): Promise<Job[]> {
+    const why = new Map(jobs.map((job, i) => [job, reasons[i]]));
+    return each(jobs, (job) => {
+      const refusal = why.get(job);
+      return refusal ? Promise.reject(new SvcError("conflict", refusal)) : Promise.resolve();
+    });
+  }
+
   /** Keeps the jobs still held; those a batch change found lost stop. */
   function held(jobs: Job[], applied: boolean[]): Job[] {
     return jobs.filter((job, i) => applied[i] || !takenOver(job, new LeaseLost(job.record.job_id)));
@@ -316,12 +325,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
       if (job.text !== undefined) return Promise.resolve();
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
     });
-    const refusals = await deps.vet?.(live.map(memoryOf)) ?? [];
-    const refused = new Map(live.map((job, i) => [job, refusals[i]]));
-    live = await each(live, (job) => {
-      const refusal = refused.get(job);
-      return refusal ? Promise.reject(new SvcError("conflict", refusal)) : Promise.resolve();
-    });
+    live = await refuse(live, await deps.vet?.(live.map(memoryOf)) ?? []);
     live = await skipDuplicates(live);
     // Embedding needs no blob id: it runs while the blobs upload.
     const preparing = pipeline.prepare(
@@ -350,11 +354,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
         await each(live, () => Promise.reject(error));
         return;
       }
-      const why = new Map(live.map((job, i) => [job, gone[i]]));
-      live = await each(live, (job) => {
-        const refusal = why.get(job);
-        return refusal ? Promise.reject(new SvcError("conflict", refusal)) : Promise.resolve();
-      });
+      live = await refuse(live, gone);
     }
     const completed = await queue.completeMany(live.map((job) => ({
       record: job.record,
