@@ -199,16 +199,13 @@ export class Delivery {
     const now = this.#options.now();
     const sql = this.#database.sql;
     this.#pruning = (async () => {
-      while (
-        (await sql`delete from svc_jobs_job where job_id in (
-          select job_id from svc_jobs_job where expires_at <= ${now} limit ${PRUNE_BATCH})`)
-          .count === PRUNE_BATCH
-      ) { /* more may be left */ }
-      while (
-        (await sql`delete from svc_jobs_dead where job_id in (
-          select job_id from svc_jobs_dead where expires_at <= ${now} limit ${PRUNE_BATCH})`)
-          .count === PRUNE_BATCH
-      ) { /* more may be left */ }
+      for (const table of ["svc_jobs_job", "svc_jobs_dead"].map((name) => sql(name))) {
+        while (
+          (await sql`delete from ${table} where job_id in (
+            select job_id from ${table} where expires_at <= ${now} limit ${PRUNE_BATCH})`)
+            .count === PRUNE_BATCH
+        ) { /* more may be left */ }
+      }
     })().catch((error) => {
       this.#options.logger.warn("cannot delete expired job records", { error });
     }).finally(() => this.#pruning = undefined);
