@@ -13,7 +13,14 @@ import {
   SvcClient,
 } from "../src/client/mod.ts";
 import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
-import { type Output, pastTime, positiveInt, relayerUrl, UsageError } from "./svc_memories.ts";
+import {
+  memoryIdArg,
+  type Output,
+  pastTime,
+  positiveInt,
+  relayerUrl,
+  UsageError,
+} from "./svc_memories.ts";
 
 /** The flags `svc log` reads. */
 export interface LogFlags {
@@ -49,10 +56,10 @@ export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
     key: values.key,
     op: values.op as AccessOperation | undefined,
     namespace: values.namespace,
-    memory: values.memory,
+    memory: values.memory === undefined ? undefined : memoryIdArg(values.memory, "--memory"),
     since: pastTime(values.since, "--since", now),
     until: pastTime(values.until, "--until", now),
-    limit: positiveInt(values.limit, "--limit"),
+    limit: positiveInt(values.limit, "--limit", 500),
     cursor: values.cursor,
   };
 }

@@ -13,6 +13,7 @@ import {
 } from "../src/client/mod.ts";
 import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
+import { MEMORY_ID } from "../src/ids.ts";
 import { localPort } from "./args.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
@@ -125,11 +126,30 @@ export function need(value: string | undefined, what: string): string {
   return value;
 }
 
-export function positiveInt(value: string | undefined, flag: string): number | undefined {
+/** `--limit` and the like: a whole number from 1 to `max` (the relayer's own bound). */
+export function positiveInt(
+  value: string | undefined,
+  flag: string,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number`);
-  return Number(value);
+  const number = Number(value);
+  if (!/^[0-9]+$/.test(value) || number < 1 || number > max) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}`);
+  }
+  return number;
 }
+
+/** A memory's id on the command line: a lowercase UUID, as `svc list` prints them. */
+export function memoryIdArg(value: string | undefined, what: string): string {
+  if (!MEMORY_ID.test(need(value, what))) {
+    throw new UsageError(`${what} must be a lowercase UUID, as \`svc list\` prints ids`);
+  }
+  return value!;
+}
+
+/** The most memories a request of each command may ask for (the relayer's limits). */
+const LIMIT_MAX: Record<string, number> = { recall: 100, list: 500, restore: 500 };
 
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
 
@@ -268,7 +288,14 @@ export async function runMemoryCommand(
     accountId: values.account ?? env("SVC_ACCOUNT_ID"),
   };
   // Checked before anything is sent.
-  const limit = positiveInt(values.limit, "--limit");
+  const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);
+  const id = command === "get" || command === "update" ||
+      (command === "forget" && words[0] !== undefined)
+    ? memoryIdArg(words[0], "the memory's id")
+    : undefined;
+  const replaces = values.replaces === undefined
+    ? undefined
+    : memoryIdArg(values.replaces, "--replaces");
   const since = pastTime(values.since, "--since", Date.now());
   const until = pastTime(values.until, "--until", Date.now());
   const tags = values.tag?.length ? values.tag : undefined;
@@ -279,7 +306,7 @@ export async function runMemoryCommand(
     throw new UsageError("give --ttl or --expires-at, not both");
   }
   const namespace = values.namespace;
-  if (command === "forget") checkForget(words[0], namespace, values.confirm);
+  if (command === "forget") checkForget(id, namespace, values.confirm);
   let client = await SvcClient.create(options);
   if (command === "whoami") {
     const me = await client.whoami();
@@ -305,7 +332,7 @@ export async function runMemoryCommand(
       thread: values.thread,
       ttlSeconds: ttl,
       expiresAt,
-      replaces: values.replaces,
+      replaces,
     });
     if (answer.status === "duplicate") {
       return {
@@ -347,13 +374,13 @@ export async function runMemoryCommand(
   }
 
   if (command === "get") {
-    const memory = await client.get(need(words[0], "the memory's id"));
+    const memory = await client.get(id!);
     return { json: { ...memory }, text: describe(memory) };
   }
 
   if (command === "forget") {
     const check = (receipt: EraseReceipt) => verifyReceipt(receipt, health?.receiptKey ?? "");
-    if (words[0] === undefined) {
+    if (id === undefined) {
       const erased = await client.forgetNamespace(namespace!);
       const valid = (await Promise.all(erased.receipts.map(check))).filter(Boolean).length;
       return {
@@ -364,7 +391,7 @@ export async function runMemoryCommand(
           "key (--json prints them)",
       };
     }
-    const receipt = await client.forget(words[0]);
+    const receipt = await client.forget(id);
     const verdict = await check(receipt)
       ? `signature verified with the relayer's receipt key ${health?.receiptKey}`
       : "WARNING: the signature does not verify with the relayer's receipt key";
@@ -375,8 +402,7 @@ export async function runMemoryCommand(
   }
 
   if (command === "update") {
-    const id = need(words[0], "the memory's id");
-    const accepted = await client.update(id, {
+    const accepted = await client.update(id!, {
       text: await updateText(values.text, stdin),
       tags,
       ttlSeconds: ttl,

@@ -338,12 +338,26 @@ Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usag
       ["remember", "x", "--ttl", "1d", "--expires-at", "2030-01-01T00:00:00Z", "--json"],
       ["list", "--since", "yesterday", "--json"],
       ["list", "--limit", "many", "--json"],
+      ["list", "--limit", "501"],
+      ["recall", "x", "--limit", "0"],
+      ["recall", "x", "--limit", "101"],
+      ["get", "not-a-uuid"],
+      ["get", ids[2].toUpperCase()],
+      ["forget", "42"],
+      ["update", "42", "--text", "x"],
+      ["remember", "x", "--replaces", "42"],
     ]
   ) {
     const refused = await run([...args, ...(args.includes("--json") ? [] : ["--json"])]);
     assert.equal(refused.code, 2, args.join(" "));
     assert.equal(refused.json.code, "usage", args.join(" "));
   }
+  const badId = await run(["get", "not-a-uuid"]);
+  assert.equal(
+    badId.stderr,
+    "svc: the memory's id must be a lowercase UUID, as `svc list` prints ids\n" +
+      "(`svc --help` lists every command and its options)\n",
+  );
   const unconfirmed = await run(["forget", "--namespace", "work"]);
   assert.equal(unconfirmed.code, 2);
   assert.match(unconfirmed.stderr, /^svc: .*--confirm.*\n\(`svc --help` lists every command/);

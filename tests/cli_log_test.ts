@@ -130,6 +130,9 @@ Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
   assert.throws(() => pastTime("last week", "--since", now), UsageError);
   assert.throws(() => pastTime("999999999w", "--since", now), UsageError);
   assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address/);
+  assert.throws(() => logQuery({ memory: "42" }), /--memory must be a lowercase UUID/);
+  assert.throws(() => logQuery({ limit: "0" }), /--limit must be a whole number from 1 to 500/);
+  assert.throws(() => logQuery({ limit: "501" }), /--limit must be a whole number from 1 to 500/);
   assert.deepEqual(logQuery({ op: "recall", limit: "5" }, now), {
     key: undefined,
     op: "recall",
