@@ -49,10 +49,13 @@ export function progressWriter(
   };
 }
 
-function describe(summary: ReindexSummary): string {
-  const { from, to, skipped } = summary;
+/** The summary `svc reindex` prints. */
+export function describe(summary: ReindexSummary): string {
+  const { from, to, skipped, memories } = summary;
   const lines = [
-    `Reindexed ${summary.memories} memories with "${to.model}" (${to.dimensions} dimensions) ` +
+    `Reindexed ${memories} ${
+      memories === 1 ? "memory" : "memories"
+    } with "${to.model}" (${to.dimensions} dimensions) ` +
     `in ${summary.seconds} s${summary.resumed ? `, resuming after ${summary.resumed}` : ""}.`,
     `The index "${to.index}" is active; "${from.index}" (built with "${from.model}") is removed.`,
   ];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { progressWriter } from "./svc_reindex.ts";
+import { describe, progressWriter } from "./svc_reindex.ts";
 
 Deno.test("svc reindex progress: every 5 s without a terminal, and done reads 100%", () => {
   const lines: string[] = [];
@@ -19,4 +19,22 @@ Deno.test("svc reindex progress: every 5 s without a terminal, and done reads 10
     "reindex: 99% 998/1000 memories, 1/2 namespaces\n",
     "reindex: 100% 998/1000 memories, 1/2 namespaces (done)\n",
   ]);
+});
+
+Deno.test("svc reindex summary: one memory, or many", () => {
+  const summary = {
+    from: { index: "index", model: "old", dimensions: 100 },
+    to: { index: "index-2", model: "new", dimensions: 384 },
+    memories: 1,
+    skipped: { manualDimensions: 0, unreadable: 0 },
+    resumed: 0,
+    written: 1,
+    seconds: 0,
+  };
+  assert.equal(
+    describe(summary),
+    'Reindexed 1 memory with "new" (384 dimensions) in 0 s.\n' +
+      'The index "index-2" is active; "index" (built with "old") is removed.',
+  );
+  assert.match(describe({ ...summary, memories: 2 }), /^Reindexed 2 memories with/);
 });
