@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { createLogger } from "../log.ts";
+import { loadMasterKey } from "./master_key.ts";
 import { openBackends, readConfig } from "./mod.ts";
 
 const embedder = new LexicalEmbedder();
@@ -68,19 +70,24 @@ Deno.test("upgrade: an older install's LanceDB index is imported once into the e
 Deno.test("upgrade: an import cut short is finished; a chosen store imports nothing", async () => {
   const dataDir = await olderInstall(30);
   try {
-    let { backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "encrypted" });
-    assert.equal(await vectors.count(), 0, "SVC_VECTOR_STORE=encrypted: no import");
-    await backends.close();
-    ({ backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "lancedb" }));
+    await assert.rejects(
+      start(dataDir, { SVC_VECTOR_STORE: "encrypted" }),
+      /has 30 memories in the lancedb vector store's index;.*unset to import it/,
+    );
+    let { backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "lancedb" });
     assert.equal(await vectors.count(), 30, "SVC_VECTOR_STORE=lancedb keeps the old index");
     await backends.close();
 
     // A start that was killed part-way through its import.
-    ({ backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "encrypted" }));
-    const store = vectors as unknown as { setNote(name: string, value: string): Promise<void> };
-    await store.setNote("lancedb-import", "started");
-    await vectors.upsert([await row(3)]);
-    await backends.close();
+    const encrypted = await EncryptedVectorStore.open({
+      path: `${dataDir}/index.kv`,
+      secret: await loadMasterKey(dataDir),
+      model: embedder.model,
+      dimensions: embedder.dimensions,
+    });
+    await encrypted.setNote("lancedb-import", "started");
+    await encrypted.upsert([await row(3)]);
+    await encrypted.close();
     ({ backends, vectors } = await start(dataDir));
     assert.equal(await vectors.count(), 30);
     await backends.close();

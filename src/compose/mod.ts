@@ -28,6 +28,7 @@ import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
+import { checkVectorStore } from "./vector_store_kind.ts";
 import {
   type BackgroundReindex,
   type IndexLock,
@@ -413,6 +414,14 @@ export async function openBackends(
   try {
     const state = await openState(config, secret, database);
     closeState = state.close;
+    if (state.kv) {
+      await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
+        const store = kind === "encrypted"
+          ? { kind, memoryMb: 64, importLanceDb: false }
+          : { kind };
+        return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
+      });
+    }
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
     const blobs = blobsOpened = await openBlobs(config, secret, database);
