@@ -213,6 +213,10 @@ export class AccessLog {
       const before = beforeOf(query.cursor);
       if (to === undefined || before < to) to = before;
     }
+    // A window that ends before it starts (or a cursor past its start) holds nothing.
+    if (from !== undefined && to !== undefined && to <= from) {
+      return { entries: [], next_cursor: null };
+    }
     const entries: AccessEntry[] = [];
     let scanned = 0;
     while (scanned < SCAN_BUDGET) {

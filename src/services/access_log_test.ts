@@ -185,6 +185,24 @@ Deno.test("a page filtered down reads on, and its cursor goes on where it stoppe
   await log.close();
 });
 
+Deno.test("a window that ends before it starts is an empty page, from the cursor on too", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const log = await AccessLog.open({ store: new KvAccessLogStore(kv), secret: secret() });
+  const at = Date.now() - 10_000;
+  for (let i = 0; i < 3; i++) log.append([event("0xa", { at: at + i * 1000 })]);
+  const empty = { entries: [], next_cursor: null };
+  assert.deepEqual(await log.query("0xa", { since: at + 2000, until: at }), empty);
+  const first = await log.query("0xa", { limit: 1, until: at + 1500 });
+  assert.equal(first.entries.length, 1);
+  assert.deepEqual(await log.query("0xa", { cursor: first.next_cursor!, since: at + 1500 }), empty);
+  assert.equal(
+    (await log.query("0xa", { cursor: first.next_cursor!, since: at })).entries.length,
+    1,
+  );
+  await log.close();
+  kv.close();
+});
+
 Deno.test("entries appended after close are dropped, and leave no timer behind", async () => {
   const store = new CountingStore();
   const log = await AccessLog.open({ store, secret: secret() });
