@@ -108,6 +108,11 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
   held.release();
   await t.settle(alice, [upd.job_id]);
   assert.deepEqual(await listIds(t, alice), [], "the erased memory's update was stored anyway");
+  const job = await json(await t.signed(alice, "GET", `/api/remember/${upd.job_id}`));
+  assert.deepEqual([job.status, job.error], [
+    "failed",
+    `Cannot update memory ${old}: it was erased meanwhile`,
+  ]);
 });
 
 Deno.test("an update that lands while its memory is being erased is erased as well", async () => {
@@ -142,6 +147,9 @@ Deno.test("an update that lands while its memory is being erased is erased as we
   assert.equal(receipt.memory_id, old);
   assert.deepEqual(await listIds(t, alice), [], "the update landed during the erase and stayed");
   await json(await t.signed(alice, "GET", `/api/memories/${upd.job_id}`), 404);
+  // It replaced the memory before the erase reached it: done, and erased with the memory.
+  const job = await json(await t.signed(alice, "GET", `/api/remember/${upd.job_id}`));
+  assert.equal(job.status, "done");
 });
 
 Deno.test("an update retried after it erased the memory it replaces stays", async () => {

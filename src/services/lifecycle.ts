@@ -421,39 +421,37 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     /**
      * What the worker calls once memories are indexed: their expiries are scheduled and the
      * memories they replace erased. An update whose claim an erase of its memory revoked is
-     * erased instead, and one resumed after it erased its memory stays. A memory recorded erased
+     * erased instead (and refused), and one resumed after it erased its memory stays. A memory recorded erased
      * while it was stored (its namespace erased) is erased: resolves to why each memory did not
      * stay, or `undefined`.
      */
     async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
+      const why = new Map<string, string>();
       // Recorded erased while it was being stored (its namespace erased): erased as it lands.
-      const gone = new Set<string>();
       for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
         const erased = await records.erased(owner, mine.map(({ memoryId }) => memoryId));
         for (const { memoryId, namespace } of mine.filter((m) => erased.has(m.memoryId))) {
           const entry = (await lexicon.namespace(owner, namespace)).entry(memoryId);
           if (entry) await eraseAsked(owner, namespace, [entry], {});
-          gone.add(memoryId);
+          why.set(memoryId, `Cannot store memory ${memoryId}: it was erased`);
         }
       }
-      const outcome = memories.map(({ memoryId }) =>
-        gone.has(memoryId) ? `Cannot store memory ${memoryId}: it was erased` : undefined
-      );
-      memories = memories.filter(({ memoryId }) => !gone.has(memoryId));
+      const landed = memories.filter(({ memoryId }) => !why.has(memoryId));
       await records.schedule(
-        memories.flatMap(({ memoryId, owner, namespace, attributes }) =>
+        landed.flatMap(({ memoryId, owner, namespace, attributes }) =>
           attributes.expiresAt === undefined
             ? []
             : [{ memoryId, owner, namespace, expiresAt: attributes.expiresAt }]
         ),
       );
-      for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
+      for (const { memoryId, owner, namespace, attributes: { replaces } } of landed) {
         if (replaces === undefined) continue;
         const index = await lexicon.namespace(owner, namespace);
         const ours = await updating.holds(replaces, memoryId, now());
         if (!ours && (await records.erased(owner, [replaces])).size > 0) {
           const fresh = index.entry(memoryId);
           if (fresh) await eraseEntries(owner, namespace, [fresh]);
+          why.set(memoryId, `Cannot update memory ${replaces}: it was erased meanwhile`);
         } else {
           const entry = index.entry(replaces);
           if (entry) await eraseEntries(owner, namespace, [entry]);
@@ -462,7 +460,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         // refused by the claim, and one vetted after by the record.
         await updating.release(replaces, memoryId);
       }
-      return outcome;
+      return memories.map(({ memoryId }) => why.get(memoryId));
     },
 
     /** Erases the memories expired at `now` (up to `limit`); resolves to how many. */
