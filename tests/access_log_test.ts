@@ -155,6 +155,37 @@ Deno.test("each memory operation adds its entry, with the ids it touched", async
   assert.equal(new Set(entries.map((e) => e.request_id)).size, entries.length - 1);
 });
 
+Deno.test("an export is logged with the memories it sent, not those it planned to", async () => {
+  await using t = await startTestRelayer();
+  const agent = await t.newCaller();
+  const texts = Array.from({ length: 150 }, (_, i) => `Fact number ${i} about the garden`);
+  const items = texts.map((text) => ({ text, namespace: "garden" }));
+  // Settled a hundred at a time, as the job status route takes.
+  const ids = [
+    ...await remember(t, agent, items.slice(0, 100)),
+    ...await remember(t, agent, items.slice(100)),
+  ];
+
+  const whole = await t.signed(agent, "GET", "/api/export?namespace=garden");
+  const sent = (await whole.text()).trimEnd().split("\n").map((line) => JSON.parse(line).id);
+  assert.deepEqual(sent, ids);
+  const [full] = await logOf(t, agent, "?op=export");
+  assert.deepEqual(full.memory_ids, ids);
+
+  // A client that reads the first lines and leaves.
+  const cut = await t.signed(agent, "GET", "/api/export?namespace=garden");
+  const reader = cut.body!.getReader();
+  await reader.read();
+  await reader.cancel();
+  const [left] = await logOf(t, agent, "?op=export");
+  assert.notEqual(left.request_id, full.request_id);
+  assert.ok(
+    left.memory_ids.length > 0 && left.memory_ids.length < 150,
+    `${left.memory_ids.length}`,
+  );
+  assert.deepEqual(left.memory_ids, ids.slice(0, left.memory_ids.length));
+});
+
 Deno.test("a duplicate in a bulk or an analysis is logged with the memory it repeats", async () => {
   await using t = await startTestRelayer();
   const agent = await t.newCaller();

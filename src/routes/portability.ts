@@ -123,13 +123,11 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         );
       for (const namespace of namespaces) touch(namespace);
       const plan = await exporter.plan(caller.owner, namespaces);
-      for (const { namespace, ids } of plan) {
-        // In slices: a namespace may hold more ids than a call takes arguments.
-        for (let i = 0; i < ids.length; i += 10_000) touch(namespace, ids.slice(i, i + 10_000));
-      }
+      // The access log names what was sent: it is written once the stream ends or is cancelled.
       const body = await exporter.stream(caller.owner, plan, {
         credentials: caller.credentials,
         signal: request.signal,
+        sent: touch,
       });
       return new Response(body, {
         headers: {

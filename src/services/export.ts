@@ -1,9 +1,8 @@
 /**
  * Export: an owner's memories as JSON lines, one memory object per line (`ExportedMemory`),
  * namespace by namespace (by name), oldest first. The ids are gathered from the catalog when
- * the export starts (the plan: what the access log records as exported); the texts are read
- * and decrypted in batches as the stream is consumed, so an export of any size holds one
- * batch. A memory erased, replaced or expired meanwhile is left out, as is one the relayer
+ * the export starts (the plan); the texts are read and decrypted in batches as the stream is
+ * consumed, so an export of any size holds one batch. A memory erased, replaced or expired meanwhile is left out, as is one the relayer
  * cannot read (a client-encrypted manual memory).
  */
 import type { VectorStore } from "../backends/types.ts";
@@ -78,12 +77,16 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
      * The lines of `plan` (UTF-8, each ending with `\n`), read a batch at a time as the
      * stream is pulled. The first batch is read before it resolves, so that a failure there (a
      * cipher refusing the caller) rejects it and can be answered as an error; a failure later
-     * errors the stream (its client sees it cut short).
+     * errors the stream (its client sees it cut short). `sent` is told the ids of each batch
+     * of lines as it is handed on (for the access log: what was sent, not what was planned).
      */
     async stream(
       owner: string,
       plan: ExportPlan,
-      options: ReadOptions & { batch?: number } = {},
+      options: ReadOptions & {
+        batch?: number;
+        sent?: (namespace: string, ids: string[]) => void;
+      } = {},
     ): Promise<ReadableStream<Uint8Array>> {
       const batch = options.batch ?? EXPORT_BATCH;
       const encoder = new TextEncoder();
@@ -95,28 +98,33 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
         return slices;
       });
       let next = 0;
-      /** The next lines; `null` once every batch is read. */
-      const read = async (): Promise<Uint8Array | null> => {
+      type Lines = { namespace: string; ids: string[]; bytes: Uint8Array };
+      /** The next batch's lines; `null` once every batch is read. */
+      const read = async (): Promise<Lines | null> => {
         // Batches whose memories all went meanwhile add nothing: go on to one that does.
         while (next < batches.length) {
           const { namespace, ids } = batches[next++];
           const memories = await lifecycle.memories(owner, namespace, ids, options);
           const lines = memories.flatMap((memory) => {
             const line = exportLine(memory);
-            return line ? [JSON.stringify(line) + "\n"] : [];
+            return line ? [line] : [];
           });
-          if (lines.length > 0) return encoder.encode(lines.join(""));
+          if (lines.length > 0) {
+            const text = lines.map((line) => JSON.stringify(line) + "\n").join("");
+            return { namespace, ids: lines.map(({ id }) => id), bytes: encoder.encode(text) };
+          }
         }
         return null;
       };
-      let first: Uint8Array | null | undefined = await read();
+      let first: Lines | null | undefined = await read();
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
             const lines = first === undefined ? await read() : first;
             first = undefined;
-            if (lines) controller.enqueue(lines);
-            else controller.close();
+            if (!lines) return controller.close();
+            controller.enqueue(lines.bytes);
+            options.sent?.(lines.namespace, lines.ids);
           } catch (error) {
             if (!options.signal?.aborted) logger.warn("export stopped", { error });
             throw error;
