@@ -63,10 +63,13 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
     "tags[0] must be a string of 1 to 64 characters",
   );
   assert.equal(time().parse("2026-05-01T12:00:00Z", "since"), Date.parse("2026-05-01T12:00:00Z"));
-  assert.equal(
-    refusal(() => time().parse("soon", "since")),
-    "since must be an ISO 8601 date and time",
-  );
+  for (const wrong of ["soon", "2030-02-30T00:00:00Z", "2026-02-29", "2026-04-31T00:00:00Z"]) {
+    assert.equal(
+      refusal(() => time().parse(wrong, "since")),
+      "since must be an ISO 8601 date and time",
+    );
+  }
+  assert.equal(time().parse("2028-02-29", "since"), Date.UTC(2028, 1, 29));
   assert.equal(memoryId().parse(undefined, "replaces"), undefined);
   assert.equal(memoryId({ required: true }).parse(ID, "id"), ID);
   assert.equal(

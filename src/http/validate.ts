@@ -211,12 +211,23 @@ export function timeField(body: Record<string, unknown>, field: string): number 
   return timeValue(body[field], field);
 }
 
+/**
+ * An ISO 8601 time (`2026-05-01T12:00:00Z`, or a date) in Unix milliseconds; `NaN` for anything
+ * else, a date the calendar does not have (`2030-02-30`, which `Date.parse` rolls over) included.
+ */
+export function parseIsoTime(value: string): number {
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!date) return NaN;
+  const [year, month, day] = date.slice(1).map(Number);
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return NaN;
+  return Date.parse(value);
+}
+
 /** {@link timeField} of a value already taken from its object. */
 export function timeValue(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)
-    ? Date.parse(value)
-    : NaN;
+  const ms = typeof value === "string" ? parseIsoTime(value) : NaN;
   if (!Number.isFinite(ms)) throw bad(`${field} must be an ISO 8601 date and time`);
   return ms;
 }
