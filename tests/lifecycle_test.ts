@@ -159,6 +159,15 @@ Deno.test("erase a namespace: confirm must repeat it; every memory gets a receip
   ]);
   await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work"), 400);
   await json(await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=Work"), 400);
+  for (
+    const ambiguous of [
+      "namespace=work&namespace=default&confirm=work",
+      "namespace=work&confirm=work&confirm=x",
+    ]
+  ) {
+    const refused = await json(await t.signed(alice, "DELETE", `/api/memories?${ambiguous}`), 400);
+    assert.match(refused.error, /^(namespace|confirm) must be given once$/);
+  }
   const done = await json(
     await t.signed(alice, "DELETE", "/api/memories?namespace=work&confirm=work"),
   );

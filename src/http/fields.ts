@@ -411,18 +411,22 @@ export function object<M extends Record<string, Member>>(
     parse: (value, name) => parseObject(objectValue(value, name)),
     parseObject,
     parseQuery(params) {
+      // A parameter given twice is ambiguous (namespace=a&namespace=b&confirm=a): refused.
+      const once = (name: string) => {
+        const values = params.getAll(name);
+        if (values.length > 1) throw bad(`${name} must be given once`);
+        return values[0];
+      };
       const raw: Record<string, unknown> = {};
       for (const [key, member] of entries) {
         if (member.kind === "group") {
-          for (const name of Object.keys(member.properties())) {
-            raw[name] = params.get(name) ?? undefined;
-          }
+          for (const name of Object.keys(member.properties())) raw[name] = once(name);
           continue;
         }
         const name = member.param ?? key;
         const type = member.schema().type;
         if (type === "array") raw[key] = params.has(name) ? params.getAll(name) : undefined;
-        else raw[key] = params.get(name) ?? undefined;
+        else raw[key] = once(name);
         if (type === "integer" && typeof raw[key] === "string" && /^\d+$/.test(raw[key])) {
           raw[key] = Number(raw[key]);
         }
