@@ -140,3 +140,37 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     assert.equal(await overflow(page), 0, "the backup overflows at 390 px");
   });
 });
+
+Deno.test("browser: a tab opened before the wallet was made never replaces it", async () => {
+  await withStack(async (stack, browser) => {
+    const context = await browser.newContext();
+    const [first, stale] = [await context.newPage(), await context.newPage()];
+    for (const page of [first, stale]) {
+      await page.goto(stack.dashboard);
+      await page.getByRole("button", { name: "Create wallet" }).waitFor();
+    }
+    await setUpWallet(first);
+    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    const address = await first.evaluate(async () => {
+      const { loadWallet } = await import("/assets/wallet.js");
+      return (await loadWallet()).address;
+    });
+
+    await stale.getByRole("button", { name: "Create wallet" }).click();
+    const refused = /keeps another wallet already \(0x[0-9a-f]{64}\), made in another tab: reload/;
+    await stale.getByRole("status").filter({ hasText: refused }).waitFor();
+    await stale.getByText("Restore from a backup").click();
+    await stale.getByLabel("Paste the backup you exported earlier").fill("ab".repeat(32));
+    await stale.getByRole("button", { name: "Restore wallet" }).click();
+    await stale.getByRole("status").filter({ hasText: refused }).waitFor();
+
+    await first.reload();
+    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    const kept = await first.evaluate(async () => {
+      const { loadWallet } = await import("/assets/wallet.js");
+      return (await loadWallet()).address;
+    });
+    assert.equal(kept, address, "the account's owner key was replaced");
+    await context.close();
+  });
+});

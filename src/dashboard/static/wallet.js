@@ -60,11 +60,24 @@ async function fromSeed(seed) {
   return { privateKey, publicKey, address: addressOf(publicKey) };
 }
 
+/**
+ * Keeps `wallet` as this browser's; never replaces another one (a second tab opened before the
+ * first made its wallet would otherwise lose the key that owns the first's account).
+ */
 async function keep(wallet) {
-  await store(
-    "readwrite",
-    (s) => s.put({ privateKey: wallet.privateKey, publicKey: wallet.publicKey }, "owner"),
-  );
+  const owner = { privateKey: wallet.privateKey, publicKey: wallet.publicKey };
+  try {
+    await store("readwrite", (s) => s.add(owner, "owner"));
+  } catch (error) {
+    if (error?.name !== "ConstraintError") throw error;
+    const kept = await loadWallet();
+    if (kept?.publicKey !== wallet.publicKey) {
+      throw new Error(
+        `This browser keeps another wallet already (${kept?.address}), made in another tab: ` +
+          "reload this page to use it. Nothing was replaced.",
+      );
+    }
+  }
   return wallet;
 }
 
