@@ -326,6 +326,13 @@ Deno.test("sponsor routes answer 501 without a sponsor, are capped at 64 KiB and
   const big = await post("/sponsor/execute", JSON.stringify({ digest: "x".repeat(64 * 1024) }));
   assert.equal(big.status, 413);
   await big.body?.cancel();
+  // Posts another site's page can send (no-cors: text/plain) are refused and spend nothing.
+  for (let i = 0; i < 40; i++) {
+    const foreign = await fetch(stack.url + "/sponsor", { method: "POST", body: "{}" });
+    assert.equal(foreign.status, 415);
+    assert.equal((await foreign.json()).code, "unsupported_media_type");
+  }
+  assert.equal((await post("/sponsor", "{}")).status, 501, "the address's budget was spent");
   let limited: Response | undefined;
   for (let i = 0; i < 40 && !limited; i++) {
     const response = await post("/sponsor", "{}");

@@ -104,6 +104,8 @@ async function forward(
  * The forwarded routes; `checkHost` refuses an MCP request whose `Host` is not one of the
  * relayer's names (DNS rebinding).
  */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 export function sidecarRoutes(
   link: SidecarLink | undefined,
   sponsorLimiter: RateLimiter,
@@ -124,6 +126,14 @@ export function sidecarRoutes(
     return await forward(link, context, body);
   };
   const sponsor = async (context: HandlerContext) => {
+    // Before the budget is taken: another site's page can post only other types (no-cors), and
+    // must not spend the owner's budget.
+    if (!JSON_TYPE.test(context.request.headers.get("content-type") ?? "")) {
+      throw new SvcError(
+        "unsupported_media_type",
+        "Request body must be JSON: send content-type: application/json",
+      );
+    }
     const decision = sponsorLimiter.take(context.clientAddress);
     if (!decision.ok) {
       throw new SvcError("rate_limited", "Too many sponsored transactions from this address", {
