@@ -120,6 +120,9 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
         submitTransaction(ledger, owner, addKey(id, key(1), "x".repeat(65))),
         "label_too_long",
       );
+      for (const label of ["a\u001b[2Jb", "line\nbreak", "nul\u0000", "\u202egnp.exe"]) {
+        await rejects(submitTransaction(ledger, owner, addKey(id, key(1), label)), "malformed");
+      }
       await submitTransaction(ledger, owner, addKey(id, key(1), "é".repeat(32))); // 64 bytes
       await rejects(submitTransaction(ledger, owner, addKey(id, key(1))), "duplicate_key");
       await rejects(

@@ -52,6 +52,8 @@ export interface TransactionData {
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
+/** C0 and C1 controls, DEL, and the bidirectional embeddings, overrides and isolates. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
 export function decodeKind(bytes: Uint8Array): TransactionKind {
@@ -76,6 +78,10 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
     case "add_delegate_key": {
       if (typeof value.label !== "string") {
         throw rejected("malformed", "The transaction kind needs label: a string");
+      }
+      // A label is shown in terminals and pages: no control or direction-changing characters.
+      if (UNPRINTABLE.test(value.label)) {
+        throw rejected("malformed", "A label must not contain control characters");
       }
       let limits;
       try {
