@@ -139,6 +139,21 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByRole("button", { name: "Show all" }).click();
     await page.getByText("Showing 20, newest first.").waitFor();
     assert.doesNotMatch(await list.innerText(), /passport/);
+
+    // A long namespace and an unbroken word wrap at a phone's width (390 px, set above).
+    const long = "n".repeat(200);
+    const wide = await client.remember(`See https://example.com/${"x".repeat(150)}`, {
+      namespace: long,
+    });
+    assert.equal((await client.waitForJob(jobIdOf(wide))).status, "done");
+    await page.goto(stack.dashboard);
+    const link = page.getByRole("region", { name: "Namespaces" }).getByRole("link", { name: long });
+    await link.waitFor();
+    assert.equal(await page.evaluate<number>(overflow), 0, "the home page overflows at 390 px");
+    await link.click();
+    await page.getByText("Showing 1, newest first.").waitFor();
+    await screenshot(page, "memories-long-namespace-390");
+    assert.equal(await page.evaluate<number>(overflow), 0, "a long namespace overflows at 390 px");
   } finally {
     await browser?.close();
     await relayer?.stop();
