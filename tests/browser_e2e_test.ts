@@ -192,9 +192,14 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     const fresh = await other.newPage();
     await fresh.goto(stack.dashboard);
     await fresh.getByText("Restore from a backup").click();
-    await fresh.getByLabel("Paste the backup you exported earlier").fill(backup);
+    const pasted = fresh.getByLabel("Paste the backup you exported earlier");
+    await pasted.fill("not a backup");
+    await fresh.getByRole("button", { name: "Restore wallet" }).click();
+    await fresh.getByRole("status").filter({ hasText: /must hold a private key/ }).waitFor();
+    await pasted.fill(backup);
     await fresh.getByRole("button", { name: "Restore wallet" }).click();
     await fresh.getByRole("heading", { name: "Your account" }).waitFor();
+    assert.equal(await fresh.getByRole("status").innerText(), "", "the failed try's error stayed");
     assert.match(await fresh.locator("main").innerText(), new RegExp(owner));
     await other.close();
   } finally {

@@ -140,6 +140,15 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 20, newest first.").waitFor();
     assert.doesNotMatch(await list.innerText(), /passport/);
 
+    // A memory erased meanwhile (in another tab, by an agent) goes when Delete finds it gone.
+    await client.forget(jobs[22]);
+    const stale = list.getByRole("listitem").filter({ hasText: "Journal entry 22:" });
+    page.once("dialog", (dialog) => dialog.accept());
+    await stale.getByRole("button", { name: "Delete" }).click();
+    await stale.waitFor({ state: "detached" });
+    assert.equal(await page.locator("#status").getAttribute("data-tone"), "error");
+    await page.getByText("Showing 19, newest first.").waitFor();
+
     // A long namespace and an unbroken word wrap at a phone's width (390 px, set above).
     const long = "n".repeat(200);
     const wide = await client.remember(`See https://example.com/${"x".repeat(150)}`, {

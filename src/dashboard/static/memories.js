@@ -65,10 +65,18 @@ export async function memories({ wallet, owned }) {
       if (
         !confirm(`Erase "${preview}"? Its key is destroyed: it cannot be read or recovered again.`)
       ) return;
-      const answer = await signed("DELETE", `/api/memories/${encodeURIComponent(memory.id)}`);
-      row.remove();
-      if (!list.children.length) heading.textContent = "No memories left on this page.";
-      else if (!searching) heading.textContent = `Showing ${list.children.length}, newest first.`;
+      const gone = () => {
+        row.remove();
+        if (!list.children.length) heading.textContent = "No memories left on this page.";
+        else if (!searching) heading.textContent = `Showing ${list.children.length}, newest first.`;
+      };
+      const answer = await signed("DELETE", `/api/memories/${encodeURIComponent(memory.id)}`)
+        .catch((error) => {
+          // Erased meanwhile (in another tab, by an agent): it goes from this page too.
+          if (error.status === 404) gone();
+          throw error;
+        });
+      gone();
       await showReceipt(answer);
     }, { kind: "danger small", busy: "Erasing…" });
     erase.setAttribute("aria-describedby", textId);
