@@ -515,7 +515,9 @@ Deno.test("public routes, unknown routes, wrong methods, and routes whose backen
       ["DELETE", "/api/mcp"],
     ]
   ) {
-    await expectError(await t.send(method, path), 503, "backend_unavailable");
+    const json = { headers: { "content-type": "application/json" }, body: "{}" };
+    const init = path.startsWith("/sponsor") ? json : undefined;
+    await expectError(await t.send(method, path, init), 503, "backend_unavailable");
   }
   assert.equal(h.sidecar, "down");
   assert.equal(h.mcpSessions, 0);

@@ -140,6 +140,27 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 20, newest first.").waitFor();
     assert.doesNotMatch(await list.innerText(), /passport/);
 
+    // Edit: the corrected version replaces the row, and the old one is gone.
+    const dog = list.locator(`li[data-id="${dogId}"]`);
+    await dog.getByRole("button", { name: "Edit" }).click();
+    const box = dog.getByRole("textbox", { name: "Corrected text" });
+    assert.equal(await box.inputValue(), "My dog Rex loves the beach");
+    await dog.getByRole("button", { name: "Cancel" }).click();
+    assert.equal(await box.count(), 0);
+    await dog.getByRole("button", { name: "Edit" }).click();
+    await box.fill("My dog Rex loves the beach and the snow");
+    await screenshot(page, "memories-edit-390");
+    await dog.getByRole("button", { name: "Save" }).click();
+    const corrected = list.getByRole("listitem").filter({ hasText: "the beach and the snow" });
+    await corrected.waitFor();
+    assert.match(await corrected.innerText(), /pets[\s\S]*by You \(owner key\)/);
+    await page.getByRole("status").filter({ hasText: "Corrected" }).first().waitFor();
+    const newest = (await client.list({ namespace: "journal", limit: 1 })).memories[0];
+    assert.equal(newest.text, "My dog Rex loves the beach and the snow");
+    assert.deepEqual(newest.tags, ["pets"]);
+    const old = await client.get(dogId).catch((e) => e);
+    assert.ok(old instanceof SvcError && old.code === "not_found", "the old version stayed");
+
     // A memory erased meanwhile (in another tab, by an agent) goes when Delete finds it gone.
     await client.forget(jobs[22]);
     const stale = list.getByRole("listitem").filter({ hasText: "Journal entry 22:" });

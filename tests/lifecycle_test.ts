@@ -377,7 +377,7 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
 });
 
-Deno.test("the owner key may list, get, erase and recall (the dashboard's search), and nothing else", async () => {
+Deno.test("the owner key may list, get, update, erase and recall (the dashboard's), and nothing else", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();
   const [id] = await remember(t, alice, [{ text: "I am vegetarian" }]);
@@ -393,9 +393,19 @@ Deno.test("the owner key may list, get, erase and recall (the dashboard's search
     await t.signed(owner, "POST", "/api/remember", { text: "I am vegan" }),
     403,
   );
-  assert.match(refused.error, /owner's key signs only list, get, erase, recall.*svc key add/);
-  await json(await t.signed(owner, "DELETE", `/api/memories/${id}`));
-  await json(await t.signed(alice, "GET", `/api/memories/${id}`), 404);
+  assert.match(refused.error, /owner's key signs only list, get, update, erase, recall.*key add/);
+  const update = await json(
+    await t.signed(owner, "PUT", `/api/memories/${id}`, { text: "I am vegan" }),
+    202,
+  );
+  await t.settle(alice, [update.job_id]);
+  const job = await json(await t.signed(owner, "GET", `/api/remember/${update.job_id}`));
+  assert.equal(job.status, "done");
+  const corrected = await json(await t.signed(alice, "GET", `/api/memories/${update.job_id}`));
+  assert.equal(corrected.text, "I am vegan");
+  assert.equal(corrected.remembered_by.label, "owner");
+  await json(await t.signed(owner, "DELETE", `/api/memories/${update.job_id}`));
+  await json(await t.signed(alice, "GET", `/api/memories/${update.job_id}`), 404);
 });
 
 Deno.test("erase during concurrent recalls: every recall answers, none after the erase returns it", async () => {

@@ -58,7 +58,7 @@ export interface AccountDirectory {
   ): Promise<ResolvedAccount | null>;
   /**
    * The account an owner address owns, or `null`: lets the owner's own key sign the routes
-   * open to it (list, get, erase). A directory without it admits delegate keys only.
+   * open to it (list, get, update, erase, …). A directory without it admits delegate keys only.
    */
   resolveOwner?(owner: string, options?: CallOptions): Promise<ResolvedAccount | null>;
 }

@@ -173,6 +173,8 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       route("GET", "/api/memories", toRelayer, { streamBody: true }),
       route("DELETE", "/api/memories", toRelayer, { streamBody: true }),
       route("GET", "/api/memories/:id", toRelayer, { streamBody: true }),
+      route("PUT", "/api/memories/:id", toRelayer, { streamBody: true }),
+      route("GET", "/api/remember/:job_id", toRelayer, { streamBody: true }),
       route("DELETE", "/api/memories/:id", toRelayer, { streamBody: true }),
       route("POST", "/api/recall", toRelayer, { streamBody: true }),
       route("GET", "/api/access-log", toRelayer, { streamBody: true }),

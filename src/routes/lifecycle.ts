@@ -192,7 +192,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
         supersedes: job.supersedes,
       });
     }, {
-      signed: true,
+      ...signed, // the owner key too: the dashboard's Edit
       // A correction erases the version it replaces.
       operations: ["write", "erase"],
       access: "update",

@@ -234,6 +234,7 @@ export function memoryRoutes(
       return jsonResponse(200, job);
     }, {
       signed: true,
+      ownerKey: true, // the dashboard waits for a correction
       operations: ["write"],
       claim: "overlap",
       doc: {

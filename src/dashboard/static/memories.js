@@ -1,5 +1,6 @@
 // The memories page (/memories?namespace=NS): a namespace's memories, newest first, page by
-// page; search by meaning (recall); erase one memory after a confirmation, with the relayer's
+// page; search by meaning (recall); correct one (a new version replaces it); erase one memory
+// after a confirmation, with the relayer's
 // signed receipt shown and checked against its receipt key. Each memory shows the agent that
 // remembered it, and links to the agents that read it (the activity page). Every request is
 // signed in this browser by the owner key; the dashboard forwards it to the relayer.
@@ -33,7 +34,7 @@ export async function memories({ wallet, owned }) {
   let counter = 0;
   let searching = false;
 
-  /** One memory: its text, its date, tags, expiry (and score), and Delete. */
+  /** One memory: its text, its date, tags, expiry (and score), Edit and Delete. */
   function item(memory, score) {
     const textId = `memory-text-${++counter}`;
     const row = h(
@@ -90,8 +91,54 @@ export async function memories({ wallet, owned }) {
       },
       "Who read this",
     );
-    row.append(h("div", { class: "memory-actions" }, readers, erase));
+    const actions = h("div", { class: "memory-actions" }, readers, erase);
+    // A client-encrypted memory's text is not the relayer's to read, nor to correct.
+    if (memory.text !== null) actions.prepend(editButton(memory, row, textId, score));
+    row.append(actions);
     return row;
+  }
+
+  /** Edit: the text in a box; Save stores the corrected version, which replaces the row. */
+  function editButton(memory, row, textId, score) {
+    const edit = action("Edit", () => {
+      const box = h("textarea", { rows: "3", "aria-label": "Corrected text" });
+      box.value = memory.text;
+      const text = row.querySelector(".memory-text");
+      const editor = h("div", { class: "memory-edit" }, box);
+      const cancel = action("Cancel", () => {
+        editor.replaceWith(text);
+        edit.hidden = false;
+      }, { kind: "secondary small" });
+      const save = action("Save", async () => {
+        const corrected = await correct(memory.id, box.value);
+        row.replaceWith(item(corrected, score));
+        say("Corrected: the new version replaced the old one.");
+      }, { kind: "primary small", busy: "Saving…" });
+      editor.append(h("div", { class: "actions" }, save, cancel));
+      text.replaceWith(editor);
+      edit.hidden = true;
+      box.focus();
+    }, { kind: "secondary small" });
+    edit.setAttribute("aria-describedby", textId);
+    return edit;
+  }
+
+  /** Stores `text` as the new version of memory `id`; resolves to it once it is stored. */
+  async function correct(id, text) {
+    const accepted = await signed("PUT", `/api/memories/${encodeURIComponent(id)}`, { text });
+    for (
+      let wait = 100, waited = 0;
+      waited < 60_000;
+      waited += wait, wait = Math.min(2 * wait, 2000)
+    ) {
+      const job = await signed("GET", `/api/remember/${accepted.job_id}`);
+      if (job.status === "failed") throw new Error(job.error);
+      if (job.status === "done") {
+        return await signed("GET", `/api/memories/${encodeURIComponent(accepted.job_id)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    throw new Error("The corrected version is still being stored: reload the page in a while.");
   }
 
   async function showReceipt(answer) {
