@@ -5,89 +5,13 @@
  * here in each format, and importing again adds nothing.
  */
 import assert from "node:assert/strict";
-import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
+import type { ExportedMemory } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import type { RelayerOptions } from "../src/relayer.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { BASE, type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import { type Caller, rememberAll } from "./fixtures.ts";
 import { ROOT } from "./relayer_process.ts";
-
-const PASSPHRASE = "a long and memorable passphrase";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: Record<string, unknown>;
-}
-
-interface Stack extends AsyncDisposable {
-  test: TestRelayer;
-  url: string;
-  dir: string;
-}
-
-async function startStack(overrides: Partial<RelayerOptions> = {}): Promise<Stack> {
-  // The in-process fixtures sign for BASE; the CLI for the loopback URL.
-  const audiences = new Set<string>([BASE]);
-  const test = await startTestRelayer({ audiences, ...overrides });
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    test.relayer.handler,
-  );
-  const url = `http://127.0.0.1:${server.addr.port}`;
-  audiences.add(url);
-  const dir = await Deno.makeTempDir({ prefix: "svc-export-test-" });
-  return {
-    test,
-    url,
-    dir,
-    async [Symbol.asyncDispose]() {
-      await server.shutdown();
-      await test[Symbol.asyncDispose]();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
-
-/** Runs `svc <args>` as `who`, with `SVC_EXPORT_PASSPHRASE` set when `passphrase` is given. */
-async function svc(stack: Stack, who: Caller, args: string[], passphrase?: string): Promise<Run> {
-  const env: Record<string, string> = {
-    SVC_SERVER_URL: stack.url,
-    SVC_DELEGATE_KEY: who.key.privateKey,
-    SVC_ACCOUNT_ID: who.accountId,
-    SVC_DATA_DIR: "/nonexistent-svc-cli-test",
-  };
-  if (passphrase !== undefined) env.SVC_EXPORT_PASSPHRASE = passphrase;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    cwd: ROOT,
-  }).output();
-  const text = new TextDecoder().decode(stdout);
-  const run = { code, stdout: text, stderr: new TextDecoder().decode(stderr), json: {} };
-  if (args.includes("--json") && text.trim()) run.json = JSON.parse(text);
-  return run;
-}
-
-function clientOf(stack: Stack, who: Caller): Promise<SvcClient> {
-  return SvcClient.create({
-    baseUrl: stack.url,
-    privateKey: who.key.privateKey,
-    accountId: who.accountId,
-  });
-}
-
-async function exported(client: SvcClient): Promise<ExportedMemory[]> {
-  const out = [];
-  for await (const memory of client.export()) out.push(memory);
-  return out;
-}
+import { clientOf, exported, PASSPHRASE, type Stack, startStack, svc } from "./cli_fixtures.ts";
 
 const portable = (memories: ExportedMemory[]) =>
   memories.map(({ text, tags, namespace, created_at }) => ({ text, tags, namespace, created_at }));
