@@ -1,5 +1,42 @@
 /** What the CLIs say of a command line `parseArgs` (from `node:util`) refused, and settings they share. */
 
+/** A flag as `parseArgs` (with `tokens: true`) saw it. */
+export interface FlagToken {
+  kind: string;
+  name?: string;
+  rawName?: string;
+  value?: string;
+}
+
+/**
+ * Why the command line cannot be taken if a flag that takes a value is given more than once
+ * (`parseArgs` keeps the last value and drops the others without a word), unless `collecting`
+ * names it; `undefined` when none is. A flag without a value (`--json`) may be repeated.
+ */
+export function repeatedFlag(
+  tokens: readonly FlagToken[],
+  collecting: readonly string[] = [],
+): string | undefined {
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.value === undefined || !token.name) continue;
+    if (collecting.includes(token.name)) continue;
+    // Not the values: one may be a key (`--key`).
+    if (seen.has(token.name)) {
+      return `${token.rawName ?? `--${token.name}`} is given twice: it takes one value`;
+    }
+    seen.add(token.name);
+  }
+  return undefined;
+}
+
+/** Every value given for the flag `name`, in order. */
+export function flagValues(tokens: readonly FlagToken[], name: string): string[] {
+  return tokens.flatMap((token) =>
+    token.kind === "option" && token.name === name && token.value !== undefined ? [token.value] : []
+  );
+}
+
 /** The message of `error`, with `parseArgs`'s refusal of an unknown flag said in a few words. */
 export function argsMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

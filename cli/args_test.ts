@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
-import { argsMessage } from "./args.ts";
+import { argsMessage, flagValues, repeatedFlag } from "./args.ts";
 
 function refusal(args: string[]): unknown {
   try {
@@ -20,4 +20,41 @@ Deno.test("argsMessage names an unknown flag in a few words and leaves other mes
     "the label must be 1 to 64 bytes",
   );
   assert.equal(argsMessage("plain"), "plain");
+});
+
+function tokensOf(args: string[]) {
+  return parseArgs({
+    args,
+    tokens: true,
+    options: {
+      namespace: { type: "string" },
+      tag: { type: "string", multiple: true },
+      output: { type: "string", short: "o" },
+      json: { type: "boolean" },
+    },
+  }).tokens;
+}
+
+Deno.test("repeatedFlag refuses a flag of one value given twice, not one that collects", () => {
+  assert.equal(
+    repeatedFlag(tokensOf(["--namespace", "work", "--namespace=default"])),
+    "--namespace is given twice: it takes one value",
+  );
+  assert.equal(
+    repeatedFlag(tokensOf(["-o", "a", "-o", "b"])),
+    "-o is given twice: it takes one value",
+  );
+  assert.equal(
+    repeatedFlag(tokensOf(["--namespace", "a", "--namespace", "b"]), ["namespace"]),
+    undefined,
+  );
+  assert.equal(repeatedFlag(tokensOf(["--tag", "a", "--tag", "b"]), ["tag"]), undefined);
+  assert.equal(repeatedFlag(tokensOf(["--json", "--json", "--namespace", "a"])), undefined);
+  assert.deepEqual(
+    flagValues(tokensOf(["--namespace", "a", "-o", "x", "--namespace=b"]), "namespace"),
+    [
+      "a",
+      "b",
+    ],
+  );
 });

@@ -13,7 +13,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc recall "what do I eat?" --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc list|get|forget|update … --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc restore --namespace default --account 0x…
- *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS | --all] -o FILE --account 0x…
+ *   SVC_DELEGATE_KEY=… deno task svc export [--namespace NS... | --all] -o FILE --account 0x…
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *   deno task svc reindex --embedder local          (the relayer stopped)
  *   deno task svc migrate                             (SVC_STORE=postgres)
@@ -24,7 +24,7 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
-import { argsMessage } from "./args.ts";
+import { argsMessage, flagValues, repeatedFlag } from "./args.ts";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
@@ -161,9 +161,10 @@ async function saveOwnerKey(dataDir: string, address: string, privateKey: string
 }
 
 async function run(args: string[]): Promise<Output> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals, tokens } = parseArgs({
     args,
     allowPositionals: true,
+    tokens: true,
     options: {
       json: { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -207,6 +208,12 @@ async function run(args: string[]): Promise<Output> {
   const [command, sub, ...rest] = positionals;
   if (values.help) return { text: USAGE, json: { usage: USAGE } };
   if (!command) throw new UsageError("");
+  // A flag given twice is refused rather than its last value kept, but for those that collect.
+  const collecting = command === "export" ? ["tag", "namespace"] : ["tag"];
+  const repeated = repeatedFlag(tokens, collecting);
+  if (repeated) {
+    throw new UsageError(`${repeated} (only --tag, and export's --namespace, may be repeated)`);
+  }
   if ((command === "account" || command === "key") && Deno.env.get("SVC_CHAIN") === "sui") {
     console.error(
       `svc: note: accounts and keys here are the local ledger's (in ${dataDir}); with ` +
@@ -359,7 +366,7 @@ async function run(args: string[]): Promise<Output> {
     return await runPortabilityCommand(
       command,
       [sub, ...rest].filter((word) => word !== undefined),
-      values,
+      { ...values, namespaces: flagValues(tokens, "namespace") },
       (name) => Deno.env.get(name),
       { terminal: { stdin: Deno.stdin, stderr: Deno.stderr }, stderr: Deno.stderr },
     );

@@ -33,10 +33,10 @@ import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./s
 export const PORTABILITY_COMMANDS = ["export", "import"];
 
 export const PORTABILITY_USAGE = `Export and import (signed client, as above):
-  export [--namespace NS | --all] -o FILE
-                                         the memories of NS, or of every namespace the key
-                                         may read (the default), into FILE encrypted under a
-                                         passphrase
+  export [--namespace NS... | --all] -o FILE
+                                         the memories of each NS, or of every namespace the
+                                         key may read (the default), into FILE encrypted
+                                         under a passphrase
   import FILE [--namespace NS] [--wait]  a file made by svc export (into NS if given)
   import --from jsonl FILE [--namespace NS] [--wait]
                                          the JSON lines GET /api/export answers, as they are
@@ -49,6 +49,8 @@ export const PORTABILITY_USAGE = `Export and import (signed client, as above):
 
 /** The flags export and import read, besides the memory commands'. */
 export interface PortabilityFlags extends MemoryFlags {
+  /** Every `--namespace` given, in order (export takes several). */
+  namespaces?: string[];
   all?: boolean;
   output?: string;
   from?: string;
@@ -154,7 +156,8 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
     terminal: io.terminal,
     confirm: true,
   });
-  const response = await client.send("GET", exportPath({ namespace: values.namespace }));
+  const namespaces = values.namespaces ?? [values.namespace ?? []].flat();
+  const response = await client.send("GET", exportPath({ namespace: namespaces }));
   const total = Number(response.headers.get("x-svc-export-count")) || 0;
   const bar = new ProgressBar(io.stderr, "export");
   let memories = 0;

@@ -4,7 +4,7 @@
  * preset; a relayer from neither falls back to the saved credentials, then to `--local`.
  */
 import { parseArgs } from "node:util";
-import { argsMessage, localPort } from "../args.ts";
+import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
@@ -128,6 +128,7 @@ export function parseStdioOptions(
       args,
       allowPositionals: true,
       strict: true,
+      tokens: true,
       options: {
         relayer: { type: "string" },
         "web-url": { type: "string" },
@@ -150,6 +151,8 @@ export function parseStdioOptions(
     throw new UsageError(argsMessage(error));
   }
   const { values, positionals } = parsed;
+  const repeated = repeatedFlag(parsed.tokens);
+  if (repeated) throw new UsageError(repeated);
   if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== "login")) {
     throw new UsageError(`unknown command "${positionals.join(" ")}" (the only one is "login")`);
   }

@@ -63,6 +63,8 @@ Deno.test("svc-mcp options: usage errors", () => {
       ["--web-url", "javascript:alert(1)"],
       ["--prod", "--local"],
       ["--namespace", "a", "--ns", "b"],
+      ["--namespace", "a", "--namespace", "b"],
+      ["--relayer", "http://a.test", "--relayer=http://b.test"],
       ["--namespace", ""],
       ["--label", "x".repeat(65)],
       ["logout"],
