@@ -14,18 +14,14 @@ import {
   textLines,
 } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import {
-  decryptExport,
-  encryptExport,
-  EXPORT_FORMAT,
-  EXPORT_VERSION,
-} from "../src/portable/export_file.ts";
+import { decryptExport, encryptExport, EXPORT_VERSION } from "../src/portable/export_file.ts";
 import {
   FOREIGN_FORMATS,
   type ForeignFormat,
   fromMcpMemory,
   fromMem0,
 } from "../src/portable/foreign.ts";
+import { FORMAT_NAMES, formatOfText, type ImportFormat, isExportFile } from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./svc_memories.ts";
@@ -252,29 +248,11 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
   return { lines: lines(), origins, total, failed: [] as { origin: Origin; error: string }[] };
 }
 
-/** Whether `file` starts with the header line of an export file. */
-async function isExportFile(file: string): Promise<boolean> {
-  using handle = await Deno.open(file);
-  const start = new Uint8Array(4096);
-  let read = 0;
-  while (read < start.length && !start.subarray(0, read).includes(0x0a)) {
-    const more = await handle.read(start.subarray(read));
-    if (more === null) break;
-    read += more;
-  }
-  const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
-  try {
-    return JSON.parse(line)?.format === EXPORT_FORMAT;
-  } catch {
-    return false;
-  }
-}
-
 /** The JSON lines of `GET /api/export` (not encrypted), as they are. */
-async function jsonLines(file: string, namespace?: string) {
+function jsonLines(text: string, namespace?: string) {
   const origins: Origin[] = [];
   const lines: string[] = [];
-  (await Deno.readTextFile(file)).split("\n").forEach((line, i) => {
+  text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
     origins.push(`line ${i + 1}`);
     lines.push(intoNamespace(line, namespace));
@@ -283,12 +261,31 @@ async function jsonLines(file: string, namespace?: string) {
 }
 
 /** A foreign file's lines (read whole: such files are small). */
-async function foreignLines(file: string, format: ForeignFormat, namespace?: string) {
-  const text = await Deno.readTextFile(file);
+function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
   const read = format === "mem0" ? fromMem0(text) : fromMcpMemory(text);
   const origins = read.lines.map(({ origin }) => origin);
   const lines = read.lines.map(({ line }) => ({ ...line, namespace }));
   return { lines, origins, total: lines.length, failed: read.failed };
+}
+
+/**
+ * The text of a file to import with `--from` (read whole), refused when its first record is of
+ * another format than `format`, naming the `--from` that reads it.
+ */
+async function textToImport(file: string, format: string): Promise<string> {
+  const text = await Deno.readTextFile(file);
+  const found = formatOfText(text);
+  if (found === "svc-export") {
+    throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
+  }
+  if (found !== undefined && found !== format) {
+    throw new UsageError(
+      `${file} is ${FORMAT_NAMES[found]}, not ${
+        FORMAT_NAMES[format as ImportFormat]
+      }: import it with --from ${found}`,
+    );
+  }
+  return text;
 }
 
 /**
@@ -339,16 +336,20 @@ async function runImport(
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
   }
   if (format === undefined && !exported) {
+    const found = formatOfText(await Deno.readTextFile(file));
     throw new UsageError(
-      `${file} is not a file of svc export: for the JSON lines of GET /api/export give --from ` +
-        "jsonl, for the other products' files --from mcp-memory or --from mem0",
+      found
+        ? `${file} is not a file of svc export but ${FORMAT_NAMES[found]}: import it with ` +
+          `--from ${found}`
+        : `${file} is not a file of svc export: for the JSON lines of GET /api/export give ` +
+          "--from jsonl, for the other products' files --from mcp-memory or --from mem0",
     );
   }
   const source = format === undefined
     ? await exportFileLines(file, values, io)
     : format === "jsonl"
-    ? await jsonLines(file, values.namespace)
-    : await foreignLines(file, format as ForeignFormat, values.namespace);
+    ? jsonLines(await textToImport(file, format), values.namespace)
+    : foreignLines(await textToImport(file, format), format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
   const summary: ImportSummary = await client.import(source.lines, {
     onProgress: (progress) => bar.update(progress.lines, source.total),

@@ -148,7 +148,10 @@ Deno.test("CLI: import --from jsonl reads the API's export lines, into --namespa
   // The wrong --from, or none, is named before anything is sent.
   const plain = await svc(stack, who, ["import", file], PASSPHRASE);
   assert.equal(plain.code, 2);
-  assert.match(plain.stderr, /is not a file of svc export: for the JSON lines .* --from jsonl/);
+  assert.match(
+    plain.stderr,
+    /is not a file of svc export but the JSON lines of GET \/api\/export: import it with --from jsonl/,
+  );
   const encrypted = `${stack.dir}/memories.svc`;
   await svc(stack, who, ["export", "-o", encrypted], PASSPHRASE);
   const wrong = await svc(stack, who, ["import", "--from", "jsonl", encrypted]);

@@ -1,0 +1,80 @@
+/**
+ * What a file given to `svc import` holds, told from its first record: a file of `svc export`
+ * (its header line), the JSON lines of `GET /api/export`, the reference MCP memory server's
+ * graph, or mem0's memories. A file given with the wrong `--from` (or none) is refused before
+ * anything is sent, naming the `--from` that reads it.
+ *
+ * @example
+ * ```ts
+ * formatOfText('{"type":"entity","name":"Alice","entityType":"person","observations":[]}\n');
+ * // "mcp-memory"
+ * formatOfText('{"results":[{"memory":"Likes tea"}]}'); // "mem0"
+ * ```
+ */
+import { EXPORT_FORMAT } from "../src/portable/export_file.ts";
+
+/** What `svc import` reads: a file of `svc export`, or one of the `--from` formats. */
+export type ImportFormat = "svc-export" | "jsonl" | "mcp-memory" | "mem0";
+
+/** Each format as messages name it. */
+export const FORMAT_NAMES: Record<ImportFormat, string> = {
+  "svc-export": "a file of svc export (encrypted)",
+  jsonl: "the JSON lines of GET /api/export",
+  "mcp-memory": "the MCP memory server's graph (entities and relations)",
+  mem0: "mem0's memories (JSON)",
+};
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The format one JSON value (a whole file, or its first line) is the shape of. */
+function formatOfValue(value: unknown): ImportFormat | undefined {
+  // A bare list: mem0's `getAll()` answers one (the MCP server's file is lines, not a list).
+  if (Array.isArray(value)) return "mem0";
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.format === EXPORT_FORMAT) return "svc-export";
+  if (Array.isArray(record.entities) || Array.isArray(record.relations)) return "mcp-memory";
+  if (Array.isArray(record.results) || Array.isArray(record.memories)) return "mem0";
+  if (record.type === "entity" || record.type === "relation") return "mcp-memory";
+  if (record.type === undefined && ("observations" in record || "relationType" in record)) {
+    return "mcp-memory";
+  }
+  if (typeof record.text === "string") return "jsonl";
+  return undefined;
+}
+
+/**
+ * The format of a file's text: the whole text when it is one JSON value (mem0's file, the MCP
+ * server's `read_graph` answer, a file of one line), else its first line that is JSON;
+ * `undefined` when that tells none.
+ */
+export function formatOfText(text: string): ImportFormat | undefined {
+  const whole = parsed(text);
+  if (whole !== undefined) return formatOfValue(whole);
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const value = parsed(line);
+    if (value !== undefined) return formatOfValue(value);
+  }
+  return undefined;
+}
+
+/** Whether `file` starts with the header line of an export file. */
+export async function isExportFile(file: string): Promise<boolean> {
+  using handle = await Deno.open(file);
+  const start = new Uint8Array(4096);
+  let read = 0;
+  while (read < start.length && !start.subarray(0, read).includes(0x0a)) {
+    const more = await handle.read(start.subarray(read));
+    if (more === null) break;
+    read += more;
+  }
+  const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
+  return formatOfValue(parsed(line)) === "svc-export";
+}

@@ -1,0 +1,74 @@
+/**
+ * What `svc import` (cli/svc.ts run as a process) makes of the files it is given, before
+ * anything is sent to the relayer on a loopback port: a file of another format than its
+ * `--from` (or none) is refused naming the right one.
+ */
+import assert from "node:assert/strict";
+import { clientOf, exported, PASSPHRASE, startStack, svc } from "./cli_fixtures.ts";
+
+const lines = (...values: unknown[]) => values.map((value) => JSON.stringify(value)).join("\n");
+
+Deno.test("CLI: import refuses a file of another format than its --from, naming the right one", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  const graph = `${stack.dir}/memory.jsonl`;
+  await Deno.writeTextFile(
+    graph,
+    lines(
+      { type: "entity", name: "Alice", entityType: "person", observations: ["Runs marathons"] },
+      { type: "relation", from: "Alice", to: "Acme", relationType: "works_at" },
+    ) + "\n",
+  );
+  const mem0 = `${stack.dir}/mem0.json`;
+  await Deno.writeTextFile(
+    mem0,
+    JSON.stringify({ results: [{ id: "a1", memory: "Likes tea", user_id: "alice" }] }, null, 2),
+  );
+  const api = `${stack.dir}/export.jsonl`;
+  await Deno.writeTextFile(api, lines({ text: "I am vegetarian", namespace: "default" }) + "\n");
+
+  const names = {
+    jsonl: "the JSON lines of GET /api/export",
+    "mcp-memory": "the MCP memory server's graph \\(entities and relations\\)",
+    mem0: "mem0's memories \\(JSON\\)",
+  };
+  for (
+    const [file, from, right] of [
+      [graph, "jsonl", "mcp-memory"],
+      [graph, "mem0", "mcp-memory"],
+      [mem0, "jsonl", "mem0"],
+      [mem0, "mcp-memory", "mem0"],
+      [api, "mcp-memory", "jsonl"],
+      [api, "mem0", "jsonl"],
+    ] as const
+  ) {
+    const run = await svc(stack, who, ["import", "--from", from, file, "--json"]);
+    assert.equal(run.code, 2, `${from} ${file}: ${run.stdout}`);
+    assert.equal(run.json.code, "usage");
+    assert.match(
+      run.json.error as string,
+      new RegExp(
+        `^${file} is ${names[right]}, not ${names[from]}: import it with --from ${right}$`,
+      ),
+    );
+  }
+  for (const [file, right] of [[graph, "mcp-memory"], [mem0, "mem0"], [api, "jsonl"]] as const) {
+    const run = await svc(stack, who, ["import", file], PASSPHRASE);
+    assert.equal(run.code, 2, run.stdout);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `^svc: ${file} is not a file of svc export but ${names[right]}: import it with ` +
+          `--from ${right}\\n`,
+      ),
+    );
+  }
+  assert.deepEqual(await exported(client), [], "nothing was sent");
+
+  for (const [file, from] of [[graph, "mcp-memory"], [mem0, "mem0"], [api, "jsonl"]]) {
+    const run = await svc(stack, who, ["import", "--from", from, file, "--json"]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual([run.json.imported, run.json.failed], [from === "mcp-memory" ? 2 : 1, []]);
+  }
+});
