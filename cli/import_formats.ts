@@ -65,6 +65,30 @@ export function formatOfText(text: string): ImportFormat | undefined {
   return undefined;
 }
 
+/**
+ * The text of a file's bytes, or the number (from 1) of its first line that is not UTF-8: the
+ * relayer refuses such lines, and a lenient decoder would import U+FFFD in their place.
+ */
+export function utf8Text(bytes: Uint8Array): { text: string } | { badLine: number } {
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+  try {
+    return { text: fatal.decode(bytes) };
+  } catch {
+    let line = 1;
+    for (let start = 0; start <= bytes.length; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const stop = end === -1 ? bytes.length : end;
+      try {
+        fatal.decode(bytes.subarray(start, stop));
+      } catch {
+        return { badLine: line };
+      }
+      start = stop + 1;
+    }
+    return { badLine: line - 1 };
+  }
+}
+
 /** Whether `file` starts with the header line of an export file. */
 export async function isExportFile(file: string): Promise<boolean> {
   using handle = await Deno.open(file);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatOfText } from "./import_formats.ts";
+import { formatOfText, utf8Text } from "./import_formats.ts";
 
 const entity = { type: "entity", name: "Alice", entityType: "person", observations: ["Runs"] };
 const relation = { type: "relation", from: "Alice", to: "Acme", relationType: "works_at" };
@@ -24,4 +24,17 @@ Deno.test("formatOfText tells each format from its first record", () => {
     ["42", undefined],
   ];
   for (const [text, format] of cases) assert.equal(formatOfText(text), format, text);
+});
+
+Deno.test("utf8Text decodes UTF-8, else names the first line that is not", () => {
+  const bytes = (...parts: (string | number[])[]) =>
+    new Uint8Array(
+      parts.flatMap((part) =>
+        typeof part === "string" ? [...new TextEncoder().encode(part)] : part
+      ),
+    );
+  assert.deepEqual(utf8Text(bytes('{"text":"caf\u00e9"}\n')), { text: '{"text":"caf\u00e9"}\n' });
+  assert.deepEqual(utf8Text(bytes("a\n", [0xff], "\nc")), { badLine: 2 });
+  assert.deepEqual(utf8Text(bytes("a\nb\n\n", [0xc3])), { badLine: 4 });
+  assert.deepEqual(utf8Text(bytes([0xe2, 0x82], "\n")), { badLine: 1 });
 });

@@ -21,7 +21,13 @@ import {
   fromMcpMemory,
   fromMem0,
 } from "../src/portable/foreign.ts";
-import { FORMAT_NAMES, formatOfText, type ImportFormat, isExportFile } from "./import_formats.ts";
+import {
+  FORMAT_NAMES,
+  formatOfText,
+  type ImportFormat,
+  isExportFile,
+  utf8Text,
+} from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./svc_memories.ts";
@@ -273,8 +279,8 @@ function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
  * another format than `format`, naming the `--from` that reads it.
  */
 async function textToImport(file: string, format: string): Promise<string> {
-  const text = await Deno.readTextFile(file);
-  const found = formatOfText(text);
+  const bytes = await Deno.readFile(file);
+  const found = formatOfText(new TextDecoder().decode(bytes));
   if (found === "svc-export") {
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
   }
@@ -285,7 +291,11 @@ async function textToImport(file: string, format: string): Promise<string> {
       }: import it with --from ${found}`,
     );
   }
-  return text;
+  const read = utf8Text(bytes);
+  if ("text" in read) return read.text;
+  throw new UsageError(
+    `Cannot import ${file}: line ${read.badLine} is not UTF-8 text (nothing was sent)`,
+  );
 }
 
 /**

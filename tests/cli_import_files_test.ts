@@ -1,7 +1,7 @@
 /**
  * What `svc import` (cli/svc.ts run as a process) makes of the files it is given, before
  * anything is sent to the relayer on a loopback port: a file of another format than its
- * `--from` (or none) is refused naming the right one.
+ * `--from` (or none) is refused naming the right one, and one that is not UTF-8 naming its line.
  */
 import assert from "node:assert/strict";
 import { clientOf, exported, PASSPHRASE, startStack, svc } from "./cli_fixtures.ts";
@@ -71,4 +71,40 @@ Deno.test("CLI: import refuses a file of another format than its --from, naming 
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual([run.json.imported, run.json.failed], [from === "mcp-memory" ? 2 : 1, []]);
   }
+});
+
+Deno.test("CLI: import refuses a file that is not UTF-8, naming the line, before sending anything", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  const encode = (text: string) => [...new TextEncoder().encode(text)];
+  const api = `${stack.dir}/latin1.jsonl`;
+  await Deno.writeFile(
+    api,
+    new Uint8Array([
+      ...encode('{"text":"I am vegetarian"}\n{"text":"Caf'),
+      0xe9, // é in Latin-1
+      ...encode('"}\n'),
+    ]),
+  );
+  const mem0 = `${stack.dir}/mem0.json`;
+  await Deno.writeFile(
+    mem0,
+    new Uint8Array([
+      ...encode('[\n  {"memory": "Likes tea"},\n  {"memory": "'),
+      0xff,
+      ...encode('"}\n]'),
+    ]),
+  );
+  for (const [file, from, line] of [[api, "jsonl", 2], [mem0, "mem0", 3]] as const) {
+    const run = await svc(stack, who, ["import", "--from", from, file]);
+    assert.equal(run.code, 2, run.stdout);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `^svc: Cannot import ${file}: line ${line} is not UTF-8 text \\(nothing was sent\\)`,
+      ),
+    );
+  }
+  assert.deepEqual(await exported(client), [], "nothing was sent");
 });
