@@ -29,6 +29,7 @@ import {
   utf8Text,
 } from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
+import { removeStalePartials, writeFileAtomically } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./svc_memories.ts";
 
@@ -79,55 +80,6 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/**
- * Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced; Ctrl-C or
- * SIGTERM meanwhile removes the temporary file before exiting.
- */
-async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
-  const temporary = `${path}.partial-${crypto.randomUUID().slice(0, 8)}`;
-  const interrupted = (code: number) => () => {
-    try {
-      Deno.removeSync(temporary);
-    } catch {
-      // not made yet, or renamed already
-    }
-    Deno.exit(code);
-  };
-  // Listening before the file exists: from its first byte on, an interruption removes it.
-  const signals: [Deno.Signal, () => void][] = [["SIGINT", interrupted(130)]];
-  if (Deno.build.os !== "windows") signals.push(["SIGTERM", interrupted(143)]);
-  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
-  let file: Deno.FsFile | undefined;
-  let bytes = 0;
-  try {
-    const out = file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
-    await stream.pipeTo(
-      new WritableStream({
-        async write(chunk) {
-          for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
-          bytes += chunk.length;
-        },
-        async close() {
-          await out.sync();
-        },
-      }),
-    );
-    out.close();
-    await Deno.rename(temporary, path);
-    return bytes;
-  } catch (error) {
-    try {
-      file?.close();
-    } catch {
-      // closed already
-    }
-    if (file) await Deno.remove(temporary).catch(() => {});
-    throw error;
-  } finally {
-    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
-  }
-}
-
 /** Counts the lines passing through, for the progress bar. */
 function lineCounter(seen: (lines: number) => void): TransformStream<Uint8Array, Uint8Array> {
   let lines = 0;
@@ -151,6 +103,10 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   const folder = dirname(resolve(output));
   if (!(await Deno.stat(folder).catch(() => undefined))?.isDirectory) {
     throw new UsageError(`there is no folder ${folder} to write ${output} in`);
+  }
+  for (const name of await removeStalePartials(output)) {
+    const note = `svc: removed ${name}, left by an export that was killed before it ended\n`;
+    io.stderr.writeSync(new TextEncoder().encode(note));
   }
   const passphrase = await readPassphrase({
     file: values["passphrase-file"],

@@ -9,9 +9,8 @@ import type { ExportedMemory } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { type Caller, rememberAll } from "./fixtures.ts";
-import { ROOT } from "./relayer_process.ts";
-import { clientOf, exported, PASSPHRASE, type Stack, startStack, svc } from "./cli_fixtures.ts";
+import { rememberAll } from "./fixtures.ts";
+import { clientOf, exported, PASSPHRASE, startStack, svc } from "./cli_fixtures.ts";
 
 const portable = (memories: ExportedMemory[]) =>
   memories.map(({ text, tags, namespace, created_at }) => ({ text, tags, namespace, created_at }));
@@ -279,84 +278,4 @@ Deno.test("CLI: import --from mcp-memory and --from mem0 read sample files; re-r
   const refused = await svc(stack, who, ["import", "--from", "mem0", later, "--wait", "--json"]);
   assert.equal(refused.code, 1, refused.stdout);
   assert.deepEqual([refused.json.imported, refused.json.failed_jobs], [1, 1]);
-});
-
-/**
- * A relayer that answers the health check, then sends one line of an export of 5 and does what
- * `after` does (breaks off, or waits).
- */
-function exportingOneLine(after: (controller: ReadableStreamDefaultController) => Promise<void>) {
-  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    if (new URL(request.url).pathname === "/health") {
-      return Response.json({ backends: { cipher: "local" } });
-    }
-    let sent = false;
-    return new Response(
-      new ReadableStream({
-        async pull(controller) {
-          if (sent) return await after(controller);
-          sent = true;
-          controller.enqueue(new TextEncoder().encode('{"text":"first"}\n'));
-        },
-      }),
-      { headers: { "x-svc-export-count": "5" } },
-    );
-  });
-}
-
-Deno.test("CLI: an export cut short by the relayer leaves no file behind", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "svc-export-cut-" });
-  const server = exportingOneLine(async (controller) => {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    controller.error(new Error("the relayer went away"));
-  });
-  try {
-    const who = { key: { privateKey: "11".repeat(32) }, accountId: "0x01" } as Caller;
-    const stack = { url: `http://127.0.0.1:${server.addr.port}` } as Stack;
-    const run = await svc(stack, who, ["export", "-o", `${dir}/cut.svc`], PASSPHRASE);
-    assert.equal(run.code, 1, run.stdout);
-    assert.match(run.stderr, /Cannot finish the export: it broke off after 1 memories/);
-    assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("CLI: an export interrupted by Ctrl-C leaves no file behind", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "svc-export-interrupted-" });
-  const waiting = Promise.withResolvers<void>();
-  const server = exportingOneLine(async (controller) => {
-    await waiting.promise;
-    controller.close();
-  });
-  try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, "export", "-o", "x.svc"],
-      env: {
-        SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
-        SVC_DELEGATE_KEY: "11".repeat(32),
-        SVC_ACCOUNT_ID: "0x01",
-        SVC_EXPORT_PASSPHRASE: PASSPHRASE,
-      },
-      clearEnv: true,
-      cwd: dir,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    let exited = false;
-    child.status.then(() => exited = true);
-    while (![...Deno.readDirSync(dir)].some((entry) => entry.name.startsWith("x.svc.partial-"))) {
-      assert.ok(!exited, "the export ended before it wrote anything");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    child.kill("SIGINT");
-    assert.equal((await child.status).code, 130);
-    assert.deepEqual([...Deno.readDirSync(dir)], [], "neither the file nor its temporary");
-  } finally {
-    waiting.resolve();
-    await server.shutdown();
-    await Deno.remove(dir, { recursive: true });
-  }
 });

@@ -1,0 +1,108 @@
+/**
+ * The file `svc export` writes, through a temporary `FILE.partial-xxxxxxxx` beside it that is
+ * renamed once complete: Ctrl-C, SIGTERM or SIGHUP (the terminal closed) meanwhile remove it, and
+ * one left by an export that could not clean up (SIGKILL, a crash, a power cut) is removed by the
+ * next export to the same FILE.
+ */
+import { basename, dirname, join } from "node:path";
+
+/** How old a temporary file must be for another export to remove it (its owner gone). */
+export const STALE_PARTIAL_MS = 10_000;
+
+const PARTIAL = ".partial-";
+
+/**
+ * Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced; Ctrl-C,
+ * SIGTERM or SIGHUP meanwhile removes the temporary file before exiting. The temporary file is
+ * locked while it is written, which tells {@link removeStalePartials} it is not stale.
+ */
+export async function writeFileAtomically(path: string, stream: ReadableStream<Uint8Array>) {
+  const temporary = `${path}${PARTIAL}${crypto.randomUUID().slice(0, 8)}`;
+  const interrupted = (code: number) => () => {
+    try {
+      Deno.removeSync(temporary);
+    } catch {
+      // not made yet, or renamed already
+    }
+    Deno.exit(code);
+  };
+  // Listening before the file exists: from its first byte on, an interruption removes it.
+  const signals: [Deno.Signal, () => void][] = [["SIGINT", interrupted(130)]];
+  if (Deno.build.os !== "windows") {
+    signals.push(["SIGTERM", interrupted(143)], ["SIGHUP", interrupted(129)]);
+  }
+  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
+  let file: Deno.FsFile | undefined;
+  let bytes = 0;
+  try {
+    const out = file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+    // Held until the file is closed, by this process's exit at the latest (SIGKILL included).
+    await out.tryLock(true);
+    await stream.pipeTo(
+      new WritableStream({
+        async write(chunk) {
+          for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
+          bytes += chunk.length;
+        },
+        async close() {
+          await out.sync();
+        },
+      }),
+    );
+    await Deno.rename(temporary, path);
+    out.close();
+    return bytes;
+  } catch (error) {
+    try {
+      file?.close();
+    } catch {
+      // closed already
+    }
+    if (file) await Deno.remove(temporary).catch(() => {});
+    throw error;
+  } finally {
+    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
+  }
+}
+
+/**
+ * Removes the temporary files an export to `path` left when it was killed without a chance to
+ * clean up: those named `path.partial-` and 8 hex digits that no process holds locked and that
+ * were last written `STALE_PARTIAL_MS` ago or more (a file just made is not locked yet). The
+ * names of those removed.
+ */
+export async function removeStalePartials(path: string, now = Date.now()): Promise<string[]> {
+  const folder = dirname(path);
+  const prefix = basename(path) + PARTIAL;
+  const removed: string[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(folder));
+  } catch {
+    return removed; // a folder it may write in but not list: nothing is removed
+  }
+  for (const entry of entries) {
+    const suffix = entry.name.slice(prefix.length);
+    if (!entry.isFile || !entry.name.startsWith(prefix) || !/^[0-9a-f]{8}$/.test(suffix)) continue;
+    const candidate = join(folder, entry.name);
+    const info = await Deno.lstat(candidate).catch(() => undefined);
+    if (!info?.isFile || !info.mtime || now - info.mtime.getTime() < STALE_PARTIAL_MS) continue;
+    let handle: Deno.FsFile;
+    try {
+      handle = await Deno.open(candidate, { read: true });
+    } catch {
+      continue;
+    }
+    try {
+      // A running export holds its file locked; a killed one's lock ended with its process.
+      if (!(await handle.tryLock(true))) continue;
+      await Deno.remove(candidate);
+      removed.push(entry.name);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    } finally {
+      handle.close();
+    }
+  }
+  return removed;
+}
