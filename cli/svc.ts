@@ -25,6 +25,7 @@
  */
 import { parseArgs } from "node:util";
 import { argsMessage, flagValues, repeatedFlag } from "./args.ts";
+import { visible } from "./visible_text.ts";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
@@ -308,7 +309,8 @@ async function run(args: string[]): Promise<Output> {
           active: account.active,
           keys: account.delegate_keys.map(delegateKeyJson),
         },
-        text: account.delegate_keys.map(delegateKeyLine).join("\n") || "(no delegate keys)",
+        text: account.delegate_keys.map((key) => visible(delegateKeyLine(key))).join("\n") ||
+          "(no delegate keys)",
       };
     }
     if (sub === "remove") {
@@ -390,7 +392,8 @@ if (import.meta.main) {
   const json = Deno.args.includes("--json");
   try {
     const out = await run(Deno.args);
-    console.log(json ? JSON.stringify(out.json) : out.text);
+    // Memory texts, tags and labels are the agents': their control characters are shown.
+    console.log(json ? JSON.stringify(out.json) : visible(out.text, "\n\t"));
     if (out.failed) Deno.exit(1);
   } catch (error) {
     const usage = error instanceof UsageError ||
@@ -399,7 +402,7 @@ if (import.meta.main) {
     const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
     const details = error instanceof SvcError ? error.details : {};
     if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
-    if (usage) console.error(message ? `svc: ${message}\n${HELP_HINT}` : USAGE);
+    if (usage) console.error(message ? `svc: ${visible(message, "\n")}\n${HELP_HINT}` : USAGE);
     else if (!json) {
       const hint = unreachable(error)
         ? UNREACHABLE_HINT
@@ -407,7 +410,7 @@ if (import.meta.main) {
         ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
           "names another relayer.)"
         : "";
-      console.error(`svc: ${message}${hint}`);
+      console.error(`svc: ${visible(message, "\n")}${hint}`);
     }
     Deno.exit(usage ? 2 : 1);
   }

@@ -21,6 +21,7 @@ import {
   relayerUrl,
   UsageError,
 } from "./svc_memories.ts";
+import { visible } from "./visible_text.ts";
 
 /** The flags `svc log` reads. */
 export interface LogFlags {
@@ -70,14 +71,16 @@ const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.sl
 /** The entries as a table, one line each, columns padded to their widest cell. */
 export function logTable(entries: AccessEntry[]): string {
   const header = ["TIME", "OP", "KEY", "NAMESPACE", "MEMORIES", "CLIENT"];
-  const rows = entries.map((e) => [
-    e.at.replace("T", " ").replace(/\.\d{3}Z$/, "Z"),
-    e.op,
-    e.key.label ? `${e.key.label} (${shortAddress(e.key.address)})` : shortAddress(e.key.address),
-    e.namespace,
-    String(e.memory_ids.length),
-    e.client,
-  ]);
+  const rows = entries.map((e) =>
+    [
+      e.at.replace("T", " ").replace(/\.\d{3}Z$/, "Z"),
+      e.op,
+      e.key.label ? `${e.key.label} (${shortAddress(e.key.address)})` : shortAddress(e.key.address),
+      e.namespace,
+      String(e.memory_ids.length),
+      e.client,
+    ].map((cell) => visible(cell)) // one line each, whatever a label or namespace holds
+  );
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   return [header, ...rows]
     .map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())

@@ -15,6 +15,7 @@ import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
 import { localPort } from "./args.ts";
+import { visible } from "./visible_text.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
@@ -214,13 +215,13 @@ function time(value: string | undefined, flag: string): string | undefined {
 
 /** ` (id …; tags: …)`: what a memory is known by besides its text. */
 function labels(memory: { id: string; tags?: string[] }): string {
-  const tags = memory.tags?.length ? `; tags: ${memory.tags.join(", ")}` : "";
+  const tags = memory.tags?.length ? `; tags: ${visible(memory.tags.join(", "))}` : "";
   return ` (id ${memory.id}${tags})`;
 }
 
 /** A manual memory's text is encrypted by its client: the relayer cannot read it. */
 const UNREADABLE = "(encrypted by the client that stored it)";
-const oneLine = (text: string | null) => (text ?? UNREADABLE).replace(/\s+/g, " ").trim();
+const oneLine = (text: string | null) => visible((text ?? UNREADABLE).replace(/\s+/g, " ").trim());
 
 function describe(memory: Memory): string {
   const rows: [string, string | null][] = [
@@ -315,7 +316,7 @@ export async function runMemoryCommand(
     return {
       json: { ...me },
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
-        `"${me.label}"\nscope   ${limits}`,
+        `"${visible(me.label)}"\nscope   ${visible(limits)}`,
     };
   }
   const health = command === "remember" ? null : await client.health();
@@ -366,7 +367,7 @@ export async function runMemoryCommand(
   if (command === "list") {
     const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
     const lines = page.memories.map((m) =>
-      `${m.id}  ${m.created_at}  ${m.tags.length ? `[${m.tags.join(", ")}]  ` : ""}` +
+      `${m.id}  ${m.created_at}  ${m.tags.length ? `[${visible(m.tags.join(", "))}]  ` : ""}` +
       oneLine(m.text)
     );
     if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);

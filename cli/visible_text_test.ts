@@ -1,0 +1,14 @@
+import assert from "node:assert/strict";
+import { visible } from "./visible_text.ts";
+
+Deno.test("visible shows control characters and bidi overrides as escapes, but those kept", () => {
+  assert.equal(visible("evil \x1b[2J text\rover"), "evil \\u001b[2J text\\u000dover");
+  assert.equal(visible("a\u009b31mb\u0000c\u007f"), "a\\u009b31mb\\u0000c\\u007f");
+  assert.equal(visible("\u202eevil\u202c \u2066x\u2069"), "\\u202eevil\\u202c \\u2066x\\u2069");
+  assert.equal(visible("two\nlines\tand\ra tab", "\n\t"), "two\nlines\tand\\u000da tab");
+  assert.equal(visible("one\nline"), "one\\u000aline");
+  // Printable text, right-to-left included, and its marks, is left as it is.
+  const plain = "café — 日本語 שלום \u200f ok \\u001b";
+  assert.equal(visible(plain), plain);
+  assert.equal(visible(visible("\x1b")), "\\u001b", "once escaped, printable");
+});
