@@ -1,4 +1,5 @@
 /** What the CLIs say of a command line `parseArgs` (from `node:util`) refused, and settings they share. */
+import { isAbsolute, resolve } from "node:path";
 
 /** A flag as `parseArgs` (with `tokens: true`) saw it. */
 export interface FlagToken {
@@ -60,4 +61,20 @@ export function localPort(
   return /^[0-9]{1,5}$/.test(value) && port >= 1 && port <= 65535
     ? port
     : `${name} must be a port from 1 to 65535 (got ${JSON.stringify(value.slice(0, 20))})`;
+}
+
+/**
+ * A file's path given on the command line, as this process opens it. `deno task` runs the CLI in
+ * the folder of its `deno.json` (`taskFolder`) and sets `INIT_CWD` to the folder it was started
+ * in, against which a relative path is resolved. Only in `taskFolder`: a process elsewhere that
+ * inherited an `INIT_CWD` (run from inside another task or npm script) is not such a task.
+ */
+export function callerPath(
+  path: string,
+  initCwd: string | undefined,
+  cwd: string,
+  taskFolder: string | undefined,
+): string {
+  if (!initCwd || isAbsolute(path) || taskFolder === undefined) return path;
+  return resolve(cwd) === resolve(taskFolder) ? resolve(initCwd, path) : path;
 }

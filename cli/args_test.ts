@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseArgs } from "node:util";
-import { argsMessage, flagValues, repeatedFlag } from "./args.ts";
+import { argsMessage, callerPath, flagValues, repeatedFlag } from "./args.ts";
 
 function refusal(args: string[]): unknown {
   try {
@@ -57,4 +57,14 @@ Deno.test("repeatedFlag refuses a flag of one value given twice, not one that co
       "b",
     ],
   );
+});
+
+Deno.test("callerPath resolves a relative path against INIT_CWD in the task's folder only", () => {
+  assert.equal(callerPath("x.svc", "/home/me", "/repo", "/repo"), "/home/me/x.svc");
+  assert.equal(callerPath("../x.svc", "/home/me/a", "/repo", "/repo/"), "/home/me/x.svc");
+  assert.equal(callerPath("/tmp/x.svc", "/home/me", "/repo", "/repo"), "/tmp/x.svc");
+  assert.equal(callerPath("x.svc", undefined, "/repo", "/repo"), "x.svc");
+  assert.equal(callerPath("x.svc", "", "/repo", "/repo"), "x.svc");
+  assert.equal(callerPath("x.svc", "/home/me", "/elsewhere", "/repo"), "x.svc");
+  assert.equal(callerPath("x.svc", "/home/me", "/repo", undefined), "x.svc");
 });

@@ -24,7 +24,7 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
-import { argsMessage, flagValues, repeatedFlag } from "./args.ts";
+import { argsMessage, callerPath, flagValues, repeatedFlag } from "./args.ts";
 import { visible } from "./visible_text.ts";
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
@@ -365,15 +365,33 @@ async function run(args: string[]): Promise<Output> {
     );
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
+    const path = (given: string | undefined) =>
+      given === undefined
+        ? undefined
+        : callerPath(given, Deno.env.get("INIT_CWD"), Deno.cwd(), taskFolder());
     return await runPortabilityCommand(
       command,
-      [sub, ...rest].filter((word) => word !== undefined),
-      { ...values, namespaces: flagValues(tokens, "namespace") },
+      [path(sub), ...rest].filter((word) => word !== undefined),
+      {
+        ...values,
+        namespaces: flagValues(tokens, "namespace"),
+        output: path(values.output),
+        "passphrase-file": path(values["passphrase-file"]),
+      },
       (name) => Deno.env.get(name),
       { terminal: { stdin: Deno.stdin, stderr: Deno.stderr }, stderr: Deno.stderr },
     );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+}
+
+/** The folder `deno task svc` runs this in: the one of `deno.json`, above `cli/`. */
+function taskFolder(): string | undefined {
+  try {
+    return Deno.realPathSync(new URL("..", import.meta.url));
+  } catch {
+    return undefined; // not run from a folder (from a URL, or compiled)
+  }
 }
 
 const HELP_HINT = "(`svc --help` lists every command and its options)";

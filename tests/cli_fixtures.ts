@@ -56,6 +56,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** The folder it runs in (the checkout's root by default). */
   cwd?: string;
+  /** Run as `deno task svc`, as a user does (`cwd` is then where the task is started). */
+  task?: boolean;
 }
 
 /** Runs `svc <args>` as `who` (nothing of this process's environment is passed on). */
@@ -65,7 +67,7 @@ export async function svc(
   args: string[],
   options: RunOptions | string = {},
 ): Promise<Run> {
-  const { passphrase, env: more, cwd } = typeof options === "string"
+  const { passphrase, env: more, cwd, task } = typeof options === "string"
     ? { passphrase: options } as RunOptions
     : options;
   const env: Record<string, string> = {
@@ -77,7 +79,9 @@ export async function svc(
     ...more,
   };
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
+    args: task
+      ? ["task", "--quiet", "--config", `${ROOT}deno.json`, "svc", ...args]
+      : ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
     env,
     clearEnv: true,
     stdin: "null",
