@@ -42,6 +42,8 @@ import {
   ScopeUsageError,
 } from "./key_scope_flags.ts";
 import {
+  accountIdArg,
+  accountIdOf,
   askedRelayer,
   MEMORY_COMMANDS,
   MEMORY_USAGE,
@@ -239,7 +241,7 @@ async function run(args: string[]): Promise<Output> {
   }
 
   if (command === "account" && (sub === "deactivate" || sub === "reactivate")) {
-    const accountId = need(values.account, "--account");
+    const accountId = accountIdArg(need(values.account, "--account"), "--account");
     const kind = sub === "deactivate" ? "deactivate_account" : "reactivate_account";
     await withLedger(
       dataDir,
@@ -249,7 +251,7 @@ async function run(args: string[]): Promise<Output> {
   }
 
   if (command === "key") {
-    const accountId = need(values.account, "--account");
+    const accountId = accountIdArg(need(values.account, "--account"), "--account");
     if (sub === "add") {
       const given = values["public-key"];
       if (given !== undefined && !isKeyHex(given)) {
@@ -349,6 +351,7 @@ async function run(args: string[]): Promise<Output> {
   }
   if (command === "log") {
     if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
+    accountIdOf(values.account, (name) => Deno.env.get(name));
     // The owner's own key when the data directory has it; else a delegate key with `audit`.
     const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
     const privateKey = ownerKey || need(Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY");

@@ -14,6 +14,7 @@ import {
 } from "../src/client/mod.ts";
 import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
 import {
+  accountIdOf,
   memoryIdArg,
   type Output,
   pastTime,
@@ -97,7 +98,7 @@ export async function runLogCommand(
   const client = await SvcClient.create({
     baseUrl: relayerUrl(values.relayer, env),
     privateKey,
-    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+    accountId: accountIdOf(values.account, env),
   });
   const page = await client.accessLog(query);
   const lines = page.entries.length ? [logTable(page.entries)] : ["No access log entries"];

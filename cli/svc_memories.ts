@@ -149,6 +149,30 @@ export function memoryIdArg(value: string | undefined, what: string): string {
   return value!;
 }
 
+/** An account id as the relayer takes one: `0x` and 1 to 64 hex digits (a ledger's has 64). */
+const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** `--account` (or what `what` names) on the command line, checked as the relayer checks it. */
+export function accountIdArg(value: string, what: string): string {
+  if (!ACCOUNT_ID.test(value)) {
+    throw new UsageError(
+      `${what} must be an account id: 0x and up to 64 hex digits, as \`svc account create\` ` +
+        "prints it",
+    );
+  }
+  return value;
+}
+
+/** The account a client command names: `--account`, else `SVC_ACCOUNT_ID` (unless empty). */
+export function accountIdOf(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): string | undefined {
+  if (flag !== undefined) return accountIdArg(flag, "--account");
+  const value = env("SVC_ACCOUNT_ID");
+  return value ? accountIdArg(value, "SVC_ACCOUNT_ID") : undefined;
+}
+
 /** The most memories a request of each command may ask for (the relayer's limits). */
 const LIMIT_MAX: Record<string, number> = { recall: 100, list: 500, restore: 500 };
 
@@ -286,7 +310,7 @@ export async function runMemoryCommand(
   const options: SvcClientOptions = {
     baseUrl: relayerUrl(values.relayer, env),
     privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
-    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+    accountId: accountIdOf(values.account, env),
   };
   // Checked before anything is sent.
   const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);

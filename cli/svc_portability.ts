@@ -31,7 +31,14 @@ import {
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { removeStalePartials, writeFileAtomically } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { type MemoryFlags, need, type Output, relayerUrl, UsageError } from "./svc_memories.ts";
+import {
+  accountIdOf,
+  type MemoryFlags,
+  need,
+  type Output,
+  relayerUrl,
+  UsageError,
+} from "./svc_memories.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
 
@@ -373,7 +380,7 @@ export async function runPortabilityCommand(
   const options: SvcClientOptions = {
     baseUrl: relayerUrl(values.relayer, env),
     privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
-    accountId: values.account ?? env("SVC_ACCOUNT_ID"),
+    accountId: accountIdOf(values.account, env),
   };
   let client = await SvcClient.create(options);
   if (command === "import") return await runImport(client, words, values, io);

@@ -1,6 +1,7 @@
 /**
  * The operator CLI's command line (`cli/svc.ts` run as a process against a relayer on a loopback
- * port): flags given twice, checked before anything is sent; relative paths under `deno task`.
+ * port): flags given twice and account ids, checked before anything is sent; relative paths
+ * under `deno task`.
  */
 import assert from "node:assert/strict";
 import { rememberAll } from "./fixtures.ts";
@@ -78,4 +79,42 @@ Deno.test("CLI: under deno task, relative paths are the folder's the task was st
   assert.equal(own.code, 0, own.stderr);
   assert.equal(own.json.file, "own.svc");
   assert.ok((await Deno.stat(`${here}/own.svc`)).isFile);
+});
+
+Deno.test("CLI: an account id that is not one is a usage error, before anything is sent", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const file = `${stack.dir}/lines.jsonl`;
+  await Deno.writeTextFile(file, JSON.stringify({ text: "I keep bees" }) + "\n");
+  const flag = /^svc: --account must be an account id: 0x and up to 64 hex digits/;
+  const env = /^svc: SVC_ACCOUNT_ID must be an account id: 0x and up to 64 hex digits/;
+  for (
+    const [args, account, message] of [
+      [["log", "--account", "notanid"], undefined, flag],
+      [["log"], "notanid", env],
+      [["recall", "bees", "--account", "0xnothex"], undefined, flag],
+      [["remember", "I keep bees", "--account", ""], undefined, flag],
+      [["whoami"], "0x" + "a".repeat(65), env],
+      [["export", "-o", `${stack.dir}/x.svc`, "--account", "0x"], undefined, flag],
+      [["import", "--from", "jsonl", file], "12345", env],
+      [["key", "list", "--account", "notanid"], undefined, flag],
+      [["account", "deactivate", "--account", "notanid"], undefined, flag],
+    ] as [string[], string | undefined, RegExp][]
+  ) {
+    const run = await svc(stack, who, args, {
+      passphrase: PASSPHRASE,
+      env: account === undefined ? {} : { SVC_ACCOUNT_ID: account },
+    });
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.match(run.stderr, message, args.join(" "));
+  }
+  const client = await clientOf(stack, who);
+  assert.deepEqual(await exported(client), [], "nothing was sent");
+  // The owner's account id in capitals is taken, as the relayer takes it.
+  const upper = await svc(stack, who, [
+    "whoami",
+    "--account",
+    who.accountId.toUpperCase().replace("0X", "0x"),
+  ]);
+  assert.equal(upper.code, 0, upper.stderr);
 });
