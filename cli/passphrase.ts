@@ -3,7 +3,7 @@
  * else a prompt on the terminal that does not echo. Never from a flag's value: it would stay
  * in the shell's history and in the process list.
  */
-import { UsageError } from "./svc_memories.ts";
+import { UsageError } from "./client_flags.ts";
 
 /** The shortest passphrase a new export takes. */
 export const MIN_PASSPHRASE_CHARS = 8;

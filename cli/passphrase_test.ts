@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
-import { UsageError } from "./svc_memories.ts";
+import { UsageError } from "./client_flags.ts";
 
 /** A fake terminal whose keyboard types `keys`; keeps what is shown and the raw mode. */
 function terminal(keys: string, isTerminal = true) {

@@ -41,17 +41,8 @@ import {
   scopeFromFlags,
   ScopeUsageError,
 } from "./key_scope_flags.ts";
-import {
-  accountIdArg,
-  accountIdOf,
-  askedRelayer,
-  MEMORY_COMMANDS,
-  MEMORY_USAGE,
-  need,
-  type Output,
-  runMemoryCommand,
-  UsageError,
-} from "./svc_memories.ts";
+import { accountIdArg, accountIdOf, askedRelayer, need, UsageError } from "./client_flags.ts";
+import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
 import {
   PORTABILITY_COMMANDS,
   PORTABILITY_USAGE,

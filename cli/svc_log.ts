@@ -16,12 +16,12 @@ import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
 import {
   accountIdOf,
   memoryIdArg,
-  type Output,
   pastTime,
   positiveInt,
   relayerUrl,
   UsageError,
-} from "./svc_memories.ts";
+} from "./client_flags.ts";
+import { type Output } from "./svc_memories.ts";
 import { visible } from "./visible_text.ts";
 
 /** The flags `svc log` reads. */

@@ -12,13 +12,19 @@ import {
   verifyReceipt,
 } from "../src/client/mod.ts";
 import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
-import { isHttpUrl } from "../src/settings_reader.ts";
-import { MEMORY_ID } from "../src/ids.ts";
-import { localPort } from "./args.ts";
+import {
+  accountIdOf,
+  expiryTime,
+  memoryIdArg,
+  minScoreArg,
+  need,
+  pastTime,
+  positiveInt,
+  relayerUrl,
+  ttlSeconds,
+  UsageError,
+} from "./client_flags.ts";
 import { visible } from "./visible_text.ts";
-
-/** A command line that cannot be run as given: exit 2 with the usage. */
-export class UsageError extends Error {}
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
 export type Output = { json: Record<string, unknown>; text: string; failed?: boolean };
@@ -96,107 +102,8 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d), and
   --since and --until also take one back from now (7d).`;
 
-/** The relayer the client command asked, once it has chosen one: for messages about its answer. */
-export let askedRelayer: string | undefined;
-
-/**
- * The relayer a client command calls: `--relayer`, else `SVC_SERVER_URL` (unless empty), else
- * this machine's relayer on the port it takes itself (`SVC_PORT`, 8000 by default).
- */
-export function relayerUrl(
-  flag: string | undefined,
-  env: (name: string) => string | undefined,
-): string {
-  const port = localPort("SVC_PORT", env("SVC_PORT"), 8000);
-  if (typeof port === "string" && flag === undefined && !env("SVC_SERVER_URL")) {
-    throw new UsageError(port);
-  }
-  const url = flag ?? (env("SVC_SERVER_URL") || `http://127.0.0.1:${port}`);
-  if (!isHttpUrl(url)) {
-    throw new UsageError(
-      `${flag === undefined ? "SVC_SERVER_URL" : "--relayer"} must be an http(s) URL, such as ` +
-        "http://127.0.0.1:8000",
-    );
-  }
-  askedRelayer = url;
-  return url;
-}
-
-export function need(value: string | undefined, what: string): string {
-  if (!value) throw new UsageError(`missing ${what}`);
-  return value;
-}
-
-/** `--limit` and the like: a whole number from 1 to `max` (the relayer's own bound). */
-export function positiveInt(
-  value: string | undefined,
-  flag: string,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!/^[0-9]+$/.test(value) || number < 1 || number > max) {
-    throw new UsageError(`${flag} must be a whole number from 1 to ${max}`);
-  }
-  return number;
-}
-
-/** A memory's id on the command line: a lowercase UUID, as `svc list` prints them. */
-export function memoryIdArg(value: string | undefined, what: string): string {
-  if (!MEMORY_ID.test(need(value, what))) {
-    throw new UsageError(`${what} must be a lowercase UUID, as \`svc list\` prints ids`);
-  }
-  return value!;
-}
-
-/** An account id as the relayer takes one: `0x` and 1 to 64 hex digits (a ledger's has 64). */
-const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
-
-/** `--account` (or what `what` names) on the command line, checked as the relayer checks it. */
-export function accountIdArg(value: string, what: string): string {
-  if (!ACCOUNT_ID.test(value)) {
-    throw new UsageError(
-      `${what} must be an account id: 0x and up to 64 hex digits, as \`svc account create\` ` +
-        "prints it",
-    );
-  }
-  return value;
-}
-
-/** The account a client command names: `--account`, else `SVC_ACCOUNT_ID` (unless empty). */
-export function accountIdOf(
-  flag: string | undefined,
-  env: (name: string) => string | undefined,
-): string | undefined {
-  if (flag !== undefined) return accountIdArg(flag, "--account");
-  const value = env("SVC_ACCOUNT_ID");
-  return value ? accountIdArg(value, "SVC_ACCOUNT_ID") : undefined;
-}
-
 /** The most memories a request of each command may ask for (the relayer's limits). */
 const LIMIT_MAX: Record<string, number> = { recall: 100, list: 500, restore: 500 };
-
-const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
-
-/** `--ttl`: `90`, `45s`, `30m`, `12h`, `30d`, `2w` → seconds. */
-export function ttlSeconds(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const match = /^([0-9]{1,9})([smhdw]?)$/.exec(value);
-  if (!match || Number(match[1]) === 0) {
-    throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
-  }
-  return Number(match[1]) * TTL_UNITS[match[2]];
-}
-
-/** `--min-score`: a number from 0 to 1. */
-function score(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (value.trim() === "" || !(number >= 0 && number <= 1)) {
-    throw new UsageError("--min-score must be a number from 0 to 1");
-  }
-  return number;
-}
 
 /** What a recall result's score is made of, on one line. */
 function explanation(parts: RecallExplanation): string {
@@ -209,32 +116,6 @@ function explanation(parts: RecallExplanation): string {
     `fused ${two(parts.fused)}`,
     `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
   ].join(", ");
-}
-
-/** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
-export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
-  if (value === undefined) return undefined;
-  const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  const ms = ago
-    ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000
-    : /^\d{4}-\d{2}-\d{2}/.test(value)
-    ? Date.parse(value)
-    : NaN;
-  if (Number.isNaN(new Date(ms).getTime())) {
-    throw new UsageError(
-      `${flag} must be a duration such as 7d or 12h, or a time such as ` +
-        "2026-07-01T00:00:00Z",
-    );
-  }
-  return new Date(ms).toISOString();
-}
-
-/** `--expires-at`: an ISO 8601 time, as ISO 8601 UTC. */
-function time(value: string | undefined, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new UsageError(`${flag} must be a time such as 2026-07-01T00:00:00Z`);
-  return new Date(ms).toISOString();
 }
 
 /** ` (id …; tags: …)`: what a memory is known by besides its text. */
@@ -324,9 +205,9 @@ export async function runMemoryCommand(
   const since = pastTime(values.since, "--since", Date.now());
   const until = pastTime(values.until, "--until", Date.now());
   const tags = values.tag?.length ? values.tag : undefined;
-  const minScore = score(values["min-score"]);
+  const minScore = minScoreArg(values["min-score"]);
   const ttl = ttlSeconds(values.ttl);
-  const expiresAt = time(values["expires-at"], "--expires-at");
+  const expiresAt = expiryTime(values["expires-at"], "--expires-at");
   if (ttl !== undefined && expiresAt !== undefined) {
     throw new UsageError("give --ttl or --expires-at, not both");
   }

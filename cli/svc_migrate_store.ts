@@ -17,7 +17,8 @@ import {
 import { Database } from "../plugins/postgres/database.ts";
 import { SvcError } from "../src/errors.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { type Output, UsageError } from "./svc_memories.ts";
+import { UsageError } from "./client_flags.ts";
+import { type Output } from "./svc_memories.ts";
 
 export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):

@@ -31,14 +31,8 @@ import {
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { removeStalePartials, writeFileAtomically } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import {
-  accountIdOf,
-  type MemoryFlags,
-  need,
-  type Output,
-  relayerUrl,
-  UsageError,
-} from "./svc_memories.ts";
+import { accountIdOf, need, relayerUrl, UsageError } from "./client_flags.ts";
+import { type MemoryFlags, type Output } from "./svc_memories.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
 

@@ -10,7 +10,8 @@ import { createLogger } from "../src/log.ts";
 import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "../src/files.ts";
-import { type Output, UsageError } from "./svc_memories.ts";
+import { UsageError } from "./client_flags.ts";
+import { type Output } from "./svc_memories.ts";
 
 export const REINDEX_USAGE =
   `Index (reads SVC_DATA_DIR and the relayer's SVC_* settings; the relayer stopped):

@@ -9,7 +9,8 @@ import { readConfig } from "../src/compose/mod.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { schemaVersion } from "../plugins/postgres/migrations.ts";
-import { type Output, UsageError } from "./svc_memories.ts";
+import { UsageError } from "./client_flags.ts";
+import { type Output } from "./svc_memories.ts";
 
 export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL):
   migrate                                bring the PostgreSQL schema up to date (safe while

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { logQuery } from "../cli/svc_log.ts";
-import { pastTime, UsageError } from "../cli/svc_memories.ts";
+import { pastTime, UsageError } from "../cli/client_flags.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";

@@ -1,0 +1,136 @@
+/**
+ * The flags of `svc`'s client commands as their requests take them, checked before anything is
+ * sent: a value that cannot be sent is a {@link UsageError} (exit 2, with the `--help` pointer)
+ * rather than the relayer's refusal.
+ */
+import { isHttpUrl } from "../src/settings_reader.ts";
+import { MEMORY_ID } from "../src/ids.ts";
+import { localPort } from "./args.ts";
+
+/** A command line that cannot be run as given: exit 2 with the usage. */
+export class UsageError extends Error {}
+
+/** The relayer the client command asked, once it has chosen one: for messages about its answer. */
+export let askedRelayer: string | undefined;
+
+/**
+ * The relayer a client command calls: `--relayer`, else `SVC_SERVER_URL` (unless empty), else
+ * this machine's relayer on the port it takes itself (`SVC_PORT`, 8000 by default).
+ */
+export function relayerUrl(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): string {
+  const port = localPort("SVC_PORT", env("SVC_PORT"), 8000);
+  if (typeof port === "string" && flag === undefined && !env("SVC_SERVER_URL")) {
+    throw new UsageError(port);
+  }
+  const url = flag ?? (env("SVC_SERVER_URL") || `http://127.0.0.1:${port}`);
+  if (!isHttpUrl(url)) {
+    throw new UsageError(
+      `${flag === undefined ? "SVC_SERVER_URL" : "--relayer"} must be an http(s) URL, such as ` +
+        "http://127.0.0.1:8000",
+    );
+  }
+  askedRelayer = url;
+  return url;
+}
+
+export function need(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`missing ${what}`);
+  return value;
+}
+
+/** `--limit` and the like: a whole number from 1 to `max` (the relayer's own bound). */
+export function positiveInt(
+  value: string | undefined,
+  flag: string,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^[0-9]+$/.test(value) || number < 1 || number > max) {
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max}`);
+  }
+  return number;
+}
+
+/** A memory's id on the command line: a lowercase UUID, as `svc list` prints them. */
+export function memoryIdArg(value: string | undefined, what: string): string {
+  if (!MEMORY_ID.test(need(value, what))) {
+    throw new UsageError(`${what} must be a lowercase UUID, as \`svc list\` prints ids`);
+  }
+  return value!;
+}
+
+/** An account id as the relayer takes one: `0x` and 1 to 64 hex digits (a ledger's has 64). */
+const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
+
+/** `--account` (or what `what` names) on the command line, checked as the relayer checks it. */
+export function accountIdArg(value: string, what: string): string {
+  if (!ACCOUNT_ID.test(value)) {
+    throw new UsageError(
+      `${what} must be an account id: 0x and up to 64 hex digits, as \`svc account create\` ` +
+        "prints it",
+    );
+  }
+  return value;
+}
+
+/** The account a client command names: `--account`, else `SVC_ACCOUNT_ID` (unless empty). */
+export function accountIdOf(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): string | undefined {
+  if (flag !== undefined) return accountIdArg(flag, "--account");
+  const value = env("SVC_ACCOUNT_ID");
+  return value ? accountIdArg(value, "SVC_ACCOUNT_ID") : undefined;
+}
+
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800, "": 1 };
+
+/** `--ttl`: `90`, `45s`, `30m`, `12h`, `30d`, `2w` → seconds. */
+export function ttlSeconds(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([0-9]{1,9})([smhdw]?)$/.exec(value);
+  if (!match || Number(match[1]) === 0) {
+    throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
+  }
+  return Number(match[1]) * TTL_UNITS[match[2]];
+}
+
+/** `--min-score`: a number from 0 to 1. */
+export function minScoreArg(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (value.trim() === "" || !(number >= 0 && number <= 1)) {
+    throw new UsageError("--min-score must be a number from 0 to 1");
+  }
+  return number;
+}
+
+/** `--since`/`--until`: a duration back from `now` (`90m`, `7d`, `2w`) or an ISO 8601 time. */
+export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
+  if (value === undefined) return undefined;
+  const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
+  const ms = ago
+    ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000
+    : /^\d{4}-\d{2}-\d{2}/.test(value)
+    ? Date.parse(value)
+    : NaN;
+  if (Number.isNaN(new Date(ms).getTime())) {
+    throw new UsageError(
+      `${flag} must be a duration such as 7d or 12h, or a time such as ` +
+        "2026-07-01T00:00:00Z",
+    );
+  }
+  return new Date(ms).toISOString();
+}
+
+/** `--expires-at`: an ISO 8601 time, as ISO 8601 UTC. */
+export function expiryTime(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new UsageError(`${flag} must be a time such as 2026-07-01T00:00:00Z`);
+  return new Date(ms).toISOString();
+}
