@@ -5,6 +5,7 @@
  * keeps them exactly.
  */
 import assert from "node:assert/strict";
+import { KvLedgerStore } from "../plugins/local_ledger/mod.ts";
 import { rememberAll } from "./fixtures.ts";
 import { startStack, svc } from "./cli_fixtures.ts";
 
@@ -56,13 +57,28 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
   assert.equal(account.code, 0, account.stderr);
   const accountId = account.json.accountId as string;
   const label = "desk\x1b]0;owned\x07\ntop";
-  const added = await svc(
-    stack,
-    who,
-    ["key", "add", "--account", accountId, "--label", label],
-    ledger,
-  );
+  const add = (label: string) =>
+    svc(stack, who, ["key", "add", "--account", accountId, "--label", label], ledger);
+  const refused = await add(label);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr, "svc: A label must not contain control characters\n");
+  const added = await add("desk");
   assert.equal(added.code, 0, added.stderr);
+  // A label written before the ledger refused such labels (or on Sui, where nothing does).
+  const store = await KvLedgerStore.open(`${stack.dir}/data/ledger.kv`);
+  await store.apply("ab".repeat(32), async (view) => {
+    const held = (await view.account(accountId))!;
+    view.putAccount({ ...held, delegate_keys: [{ ...held.delegate_keys[0], label }] });
+    const at = new Date().toISOString();
+    return {
+      status: "success",
+      kind: "add_delegate_key",
+      account_id: accountId,
+      sender: held.owner,
+      executed_at: at,
+    };
+  }, 60_000);
+  store.close();
   const keys = await svc(stack, who, ["key", "list", "--account", accountId], ledger);
   assert.equal(keys.code, 0, keys.stderr);
   assert.match(keys.stdout, / {2}desk\\u001b\]0;owned\\u0007\\u000atop {2}\(full access\)\n$/);
