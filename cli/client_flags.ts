@@ -5,6 +5,7 @@
  */
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
+import { parseIsoTime } from "../src/http/validate.ts";
 import { localPort } from "./args.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
@@ -113,11 +114,7 @@ export function minScoreArg(value: string | undefined): number | undefined {
 export function pastTime(value: string | undefined, flag: string, now: number): string | undefined {
   if (value === undefined) return undefined;
   const ago = /^([0-9]{1,9})([smhdw])$/.exec(value);
-  const ms = ago
-    ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000
-    : /^\d{4}-\d{2}-\d{2}/.test(value)
-    ? Date.parse(value)
-    : NaN;
+  const ms = ago ? now - Number(ago[1]) * TTL_UNITS[ago[2]] * 1000 : parseIsoTime(value);
   if (Number.isNaN(new Date(ms).getTime())) {
     throw new UsageError(
       `${flag} must be a duration such as 7d or 12h, or a time such as ` +
@@ -130,7 +127,7 @@ export function pastTime(value: string | undefined, flag: string, now: number): 
 /** `--expires-at`: an ISO 8601 time, as ISO 8601 UTC. */
 export function expiryTime(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
-  const ms = Date.parse(value);
+  const ms = parseIsoTime(value);
   if (Number.isNaN(ms)) throw new UsageError(`${flag} must be a time such as 2026-07-01T00:00:00Z`);
   return new Date(ms).toISOString();
 }

@@ -16,6 +16,7 @@ import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
 import type { KeyScope, Operation } from "../src/backends/types.ts";
 import { SvcError } from "../src/errors.ts";
+import { parseIsoTime } from "../src/http/validate.ts";
 
 /** A command line that cannot be run as given (exit 2 with the usage). */
 export class ScopeUsageError extends Error {}
@@ -124,8 +125,8 @@ export function durationMs(value: string): number | undefined {
  */
 export function expiryFromFlag(value: string, flag: string, now = Date.now()): number {
   const duration = durationMs(value);
-  const at = duration !== undefined ? now + duration : Date.parse(value);
-  if (Number.isNaN(at) || (duration === undefined && !/^[0-9]{4}-[0-9]{2}-[0-9]{2}/.test(value))) {
+  const at = duration !== undefined ? now + duration : parseIsoTime(value);
+  if (Number.isNaN(at)) {
     throw new ScopeUsageError(
       `${flag} must be a duration such as 30d, 12h or 2w (at most 100 years), or a time such as ` +
         "2026-07-01T00:00:00Z",

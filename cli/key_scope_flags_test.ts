@@ -70,7 +70,18 @@ Deno.test("--expires: a duration from now or a time, never the past", () => {
   );
   assert.equal(durationMs("36500d"), 36_500 * 86_400_000);
   assert.equal(durationMs("36501d"), undefined, "longer than 100 years");
-  for (const bad of ["2025-07-01T00:00:00Z", "soon", "30x", "-1d", "42", "99999999d", "9999999w"]) {
+  for (
+    const bad of [
+      "2025-07-01T00:00:00Z",
+      "2026-02-30T00:00:00Z", // no such day
+      "soon",
+      "30x",
+      "-1d",
+      "42",
+      "99999999d",
+      "9999999w",
+    ]
+  ) {
     assert.throws(() => expiryFromFlag(bad, "--expires", now), ScopeUsageError, bad);
   }
 });

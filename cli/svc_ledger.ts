@@ -21,6 +21,7 @@ import {
 import { accountIdArg, need, UsageError } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
 import { visible } from "./visible_text.ts";
+import { parseIsoTime } from "../src/http/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
 
@@ -180,7 +181,7 @@ export async function runLedgerCommand(
       const expiresAt = values["expires-at"];
       if (
         expiresAt !== undefined &&
-        (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))
+        (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(expiresAt) || Number.isNaN(parseIsoTime(expiresAt)))
       ) {
         throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
       }

@@ -128,6 +128,7 @@ Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
   assert.equal(pastTime("90m", "--since", now), "2026-07-08T10:30:00.000Z");
   assert.equal(pastTime("2026-07-01T00:00:00Z", "--until", now), "2026-07-01T00:00:00.000Z");
   assert.throws(() => pastTime("last week", "--since", now), UsageError);
+  assert.throws(() => pastTime("2026-02-30", "--since", now), UsageError, "no such day");
   assert.throws(() => pastTime("999999999w", "--since", now), UsageError);
   assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address/);
   assert.throws(() => logQuery({ memory: "42" }), /--memory must be a lowercase UUID/);
