@@ -155,6 +155,10 @@ Deno.test("kernel: an unknown error is a generic 500, its message only in the lo
   const response = await handler(new Request(`${BASE}/crash`));
   const body = await errorBody(response, 500, "internal");
   assert.doesNotMatch(JSON.stringify(body), /hunter2|password|Error:/);
+  assert.equal(
+    body.error,
+    `Internal error; see the relayer's logs for request id ${body.request_id}`,
+  );
   const logged = lines.find((line) => line.level === "error");
   assert.equal(logged?.fields.request_id, body.request_id);
   assert.match(JSON.stringify(logged?.fields), /hunter2/);

@@ -17,7 +17,11 @@ export function jsonResponse(
 export function errorResponse(error: unknown, requestId: string, logger: Logger): Response {
   if (!(error instanceof SvcError)) {
     logger.error("unhandled error", { request_id: requestId, error });
-    error = new SvcError("internal", "Internal error; see the relayer's logs for this request id");
+    // The id in the sentence too: clients that show only the message (the CLI) name it.
+    error = new SvcError(
+      "internal",
+      `Internal error; see the relayer's logs for request id ${requestId}`,
+    );
   }
   const e = error as SvcError;
   // A refusal under load is not a failure: logging each would let a flood fill the log.
