@@ -1,9 +1,12 @@
 /**
- * A relayer behind a load balancer, stopped with `SVC_STOP_DRAIN_SECONDS`: its health check
- * fails at once, while every request is still served, and then it stops cleanly.
+ * Stopping a relayer: behind a load balancer, with `SVC_STOP_DRAIN_SECONDS`, its health check
+ * fails at once while every request is still served, and then it stops cleanly; the MCP tool
+ * calls running when it is told to stop are answered before its sidecar closes their sessions.
  */
 import assert from "node:assert/strict";
-import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { jobIdOf, newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
 Deno.test("stop with a drain: /health answers 503 stopping, requests are served, then a clean exit", async () => {
   const dataDir = await Deno.makeTempDir();
@@ -24,6 +27,38 @@ Deno.test("stop with a drain: /health answers 503 stopping, requests are served,
     assert.equal((await client.waitForJob(jobIdOf(saved))).status, "done");
     assert.equal((await relayer.process.status).code, 0);
     assert.match(relayer.log(), /relayer draining[\s\S]*relayer stopping/);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("stop: MCP tool calls running at Ctrl-C are answered before the sidecar closes", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir);
+    const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
+    await waitForSidecar(relayer.url);
+    const client = new Client({ name: "stop-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${relayer.url}/api/mcp`), {
+        requestInit: {
+          headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
+        },
+      }),
+    );
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      client.callTool(
+        { name: "svc_remember", arguments: { text: `Fact ${i} told just before the stop` } },
+        undefined,
+        { timeout: 20_000 },
+      ));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    relayer.process.kill("SIGINT");
+    const answers = await Promise.allSettled(calls);
+    const lost = answers.filter((answer) => answer.status === "rejected");
+    assert.deepEqual(lost, [], "calls left without an answer when the relayer stopped");
+    assert.equal((await relayer.process.status).code, 0);
+    await client.close().catch(() => {});
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -22,6 +22,10 @@ export interface SessionLimits {
   idleMs: number;
 }
 
+/** How often a stop looks again whether the running calls are answered. */
+const ANSWER_POLL_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxTotal: 1000,
   maxPerIdentity: 16,
@@ -130,7 +134,18 @@ export class SessionRegistry<S extends Session = Session> {
     return idle.length;
   }
 
-  async closeAll(): Promise<void> {
+  /**
+   * Closes every session, once the calls they are answering have been answered or `graceMs`
+   * has passed (a relayer stopping lets its agents' running calls end).
+   */
+  async closeAll(graceMs = 0): Promise<void> {
+    const busy = () => [...this.#sessions.values()].some((s) => s.inFlight > 0);
+    if (busy()) {
+      const deadline = Date.now() + graceMs;
+      while (busy() && Date.now() < deadline) await sleep(ANSWER_POLL_MS);
+      // The last answer was handed to its transport: let it be written.
+      await sleep(ANSWER_POLL_MS);
+    }
     const all = [...this.#sessions.values()];
     this.#sessions.clear();
     await Promise.all(all.map((s) => s.close().catch(() => {})));

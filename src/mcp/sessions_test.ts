@@ -47,3 +47,24 @@ Deno.test("sessions: a key whose sessions are all busy is refused with Retry-Aft
   assert.match(!refused.ok ? refused.reason : "", /2 sessions, all busy/);
   assert.equal(registry.size, 2);
 });
+
+Deno.test("sessions: closing all waits for the calls being answered, within its grace", async () => {
+  const closed: string[] = [];
+  const registry = new SessionRegistry();
+  for (const id of ["a", "b"]) registry.add(session(id, `key-${id}`, closed));
+  registry.get("a")!.inFlight = 1;
+  const answered: string[] = [];
+  setTimeout(() => {
+    answered.push("a");
+    registry.get("a")!.inFlight = 0;
+  }, 120);
+  await registry.closeAll(10_000);
+  assert.deepEqual(answered, ["a"], "closed before the call was answered");
+  assert.deepEqual(closed.sort(), ["a", "b"]);
+
+  // A call that never ends is cut at the grace.
+  registry.add(session("c", "key-c", closed));
+  registry.get("c")!.inFlight = 1;
+  await registry.closeAll(100);
+  assert.deepEqual(closed.sort(), ["a", "b", "c"]);
+});

@@ -18,6 +18,9 @@ import { type SessionLimits, SessionRegistry } from "../mcp/sessions.ts";
 import { MAX_SPONSOR_BODY_BYTES } from "../routes/sidecar.ts";
 import { healthProof } from "./health.ts";
 
+/** How long a stopping sidecar waits for its sessions' running calls to be answered. */
+const CALLS_GRACE_MS = 4_000;
+
 /** What the sidecar needs: the relayer it serves, the secret it shares with it, its limits. */
 export interface SidecarOptions {
   /** The secret the relayer sends in `x-sidecar-token`. */
@@ -141,7 +144,8 @@ export function createSidecar(options: SidecarOptions): Sidecar {
     sessions,
     async close() {
       clearInterval(sweep);
-      await sessions.closeAll();
+      // Within the supervisor's 5 s before SIGKILL: running tool calls are answered first.
+      await sessions.closeAll(CALLS_GRACE_MS);
     },
   };
 }
