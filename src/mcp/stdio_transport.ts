@@ -66,29 +66,30 @@ export class StdioTransport implements Transport {
 
   /**
    * Reads lines until the input ends. A line is held up to the limit; past it, its bytes are
-   * dropped until its end, which is answered.
+   * dropped until its end, which is answered (with the id its first or last bytes show).
    */
   async #read(): Promise<void> {
-    let parts: Uint8Array[] = [];
-    let size = 0;
+    let line = new LineBytes();
     while (!this.#closed) {
       const { value, done } = await this.#reader!.read();
       if (done) break;
       let chunk = value;
       for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE)) {
-        size += end;
-        if (size > MAX_MCP_BODY_BYTES) await this.#answer({ code: -32600, message: TOO_LONG });
-        else await this.#line([...parts, chunk.subarray(0, end)]);
-        [parts, size] = [[], 0];
+        line.add(chunk.subarray(0, end));
+        await this.#end(line);
+        line = new LineBytes();
         chunk = chunk.subarray(end + 1);
       }
-      size += chunk.length;
-      if (size > MAX_MCP_BODY_BYTES) parts = [];
-      else parts.push(chunk.slice());
+      line.add(chunk);
     }
-    if (size > MAX_MCP_BODY_BYTES) await this.#answer({ code: -32600, message: TOO_LONG });
-    else if (size > 0) await this.#line(parts);
+    if (line.size > 0) await this.#end(line);
     await this.#answered(END_WAIT_MS);
+  }
+
+  #end(line: LineBytes): Promise<void> {
+    return line.parts
+      ? this.#line(line.parts)
+      : this.#answer({ code: -32600, message: TOO_LONG }, line.cutId());
   }
 
   /** Resolves once every request handed on is answered, or after `ms`. */
@@ -126,6 +127,48 @@ export class StdioTransport implements Transport {
   #answer(error: { code: number; message: string }, id: string | number | null = null) {
     return this.send({ jsonrpc: "2.0", id, error } as JSONRPCMessage);
   }
+}
+
+/** How many bytes of each end of a line past the limit are kept, to find its id in. */
+const EDGE = 256;
+const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+const NAMED = String.raw`"(?:jsonrpc|method)"\s*:\s*"[^"]*"`;
+/** An id among the first members (`{"jsonrpc":"2.0","id":7,…`). */
+const ID_FIRST = new RegExp(String.raw`^\s*\{(?:\s*${NAMED}\s*,)*\s*"id"\s*:\s*${ID}`);
+/** An id among the last members (`…,"jsonrpc":"2.0","id":7}`, as the SDK writes them). */
+const ID_LAST = new RegExp(String.raw`,\s*"id"\s*:\s*${ID}(?:\s*,\s*${NAMED})*\s*\}\s*$`);
+
+/** A line's bytes as they come: all of them up to the limit, past it only both ends. */
+class LineBytes {
+  /** The bytes, or `undefined` once the line is past the limit. */
+  parts?: Uint8Array[] = [];
+  size = 0;
+  #head: Uint8Array = new Uint8Array(0);
+  #tail: Uint8Array = new Uint8Array(0);
+
+  add(bytes: Uint8Array): void {
+    this.size += bytes.length;
+    if (this.#head.length < EDGE) {
+      this.#head = concat(this.#head, bytes.subarray(0, EDGE - this.#head.length));
+    }
+    this.#tail = concat(this.#tail, bytes.subarray(-EDGE)).slice(-EDGE);
+    if (this.size > MAX_MCP_BODY_BYTES) this.parts = undefined;
+    else this.parts?.push(bytes.slice());
+  }
+
+  /** The id a line past the limit shows at either end, when it shows one. */
+  cutId(): string | number | null {
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const found = ID_FIRST.exec(text(this.#head)) ?? ID_LAST.exec(text(this.#tail));
+    return found ? idOf(parseJson(`{"id":${found[1]}}`)) : null;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
 
 /** The id of a request that could not be taken, when it has a usable one. */

@@ -89,6 +89,23 @@ Deno.test("stdio transport: a line over the limit is answered once, and the next
   });
 });
 
+Deno.test("stdio transport: a line over the limit is answered with the id at either of its ends", async () => {
+  const big = "y".repeat(MAX_MCP_BODY_BYTES);
+  const params = `"params":{"name":"svc_remember","arguments":{"text":"${big}","id":99}}`;
+  const { answers } = await run([
+    // As the SDK writes a request: its id last.
+    `{"method":"tools/call",${params},"jsonrpc":"2.0","id":41}\n`,
+    `{"jsonrpc":"2.0","id":"call-\\"42\\"","method":"tools/call",${params}}\n`,
+    // An id only inside the params, which is not the request's.
+    `{"method":"tools/call",${params}}\n`,
+  ]);
+  assert.deepEqual(answers.map((a) => [a.id, a.error.code]), [
+    [41, -32600],
+    ['call-"42"', -32600],
+    [null, -32600],
+  ]);
+});
+
 Deno.test("stdio transport: once the input ends, the requests read are answered before it closes", async () => {
   const { written } = await run([`${ping(7)}\n`, "{not json\n", ping(8)], 30);
   assert.deepEqual(written.map((a) => [a.id, a.error?.code ?? "ok"]), [
