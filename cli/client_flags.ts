@@ -27,12 +27,13 @@ export function relayerUrl(
     throw new UsageError(port);
   }
   const url = flag ?? (env("SVC_SERVER_URL") || `http://127.0.0.1:${port}`);
+  const name = flag === undefined ? "SVC_SERVER_URL" : "--relayer";
   if (!isHttpUrl(url)) {
-    throw new UsageError(
-      `${flag === undefined ? "SVC_SERVER_URL" : "--relayer"} must be an http(s) URL, such as ` +
-        "http://127.0.0.1:8000",
-    );
+    throw new UsageError(`${name} must be an http(s) URL, such as http://127.0.0.1:8000`);
   }
+  const { username, password } = new URL(url);
+  // fetch would send them as Basic credentials, and the relayer's address is shown in messages.
+  if (username || password) throw new UsageError(`${name} must not hold a user name or password`);
   askedRelayer = url;
   return url;
 }

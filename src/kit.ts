@@ -50,6 +50,7 @@ export {
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
+export { UNPRINTABLE } from "./http/validate.ts";
 export { pathExists, writeCache } from "./files.ts";
 export { type WordOptions, words } from "./text/words.ts";
 export {

@@ -259,6 +259,11 @@ Deno.test("CLI: a relayer address that is not a URL, or a file that is not there
     const [args, env, message] of [
       [["recall", "bees", "--relayer", "notaurl"], {}, /^svc: --relayer must be an http\(s\) URL/],
       [["recall", "bees"], { SVC_SERVER_URL: "ftp://x" }, /^svc: SVC_SERVER_URL must be an http/],
+      [
+        ["recall", "bees", "--relayer", "http://u:s3cret@127.0.0.1:8000"],
+        {},
+        /^svc: --relayer must not hold a user name or password\n/,
+      ],
       [["import", "nope.svc"], { SVC_SERVER_URL: stack.url }, /^svc: there is no file nope.svc/],
       [["import", "/tmp"], { SVC_SERVER_URL: stack.url }, /^svc: \/tmp is a folder, not a file/],
       [

@@ -6,6 +6,8 @@
 import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
+import { UNPRINTABLE, validNamespace } from "../../src/http/validate.ts";
+import { shown } from "../../src/settings_reader.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
 export interface Preset {
@@ -108,10 +110,14 @@ function url(value: string, flag: string): string {
   try {
     parsed = new URL(value);
   } catch {
-    throw new UsageError(`${flag} must be an http(s) URL (got "${value}")`);
+    throw new UsageError(`${flag} must be an http(s) URL (got ${shown(value)})`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new UsageError(`${flag} must be an http(s) URL (got "${value}")`);
+    throw new UsageError(`${flag} must be an http(s) URL (got ${shown(value)})`);
+  }
+  if (parsed.username || parsed.password) {
+    // fetch would send them as Basic credentials in place of the key's, and logs show URLs.
+    throw new UsageError(`${flag} must not hold a user name or password`);
   }
   return parsed.href.replace(/\/+$/, "");
 }
@@ -167,11 +173,12 @@ export function parseStdioOptions(
     throw new UsageError("give --namespace or --ns, not both");
   }
   const namespace = values.namespace ?? values.ns ?? (env.SVC_NAMESPACE || undefined);
-  if (
-    namespace !== undefined &&
-    (namespace === "" || new TextEncoder().encode(namespace).length > 256)
-  ) {
-    throw new UsageError("the namespace must be 1 to 256 bytes");
+  if (namespace !== undefined) {
+    try {
+      validNamespace(namespace, "the namespace");
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
   }
   const relayer = values.relayer !== undefined
     ? url(values.relayer, "--relayer")
@@ -189,6 +196,7 @@ export function parseStdioOptions(
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
   }
+  if (UNPRINTABLE.test(label)) throw new UsageError("the label must not hold control characters");
   let scope: KeyScope = {};
   let expires: string | undefined;
   try {

@@ -67,6 +67,11 @@ Deno.test("svc-mcp options: usage errors", () => {
       ["--relayer", "http://a.test", "--relayer=http://b.test"],
       ["--namespace", ""],
       ["--label", "x".repeat(65)],
+      ["--ns", "a\tb"],
+      ["--ns", "a\u0001"],
+      ["--label", "lap\u001b[2Jtop"],
+      ["--label", "\u202egnp"],
+      ["--relayer", "http://user:s3cret@127.0.0.1:8000"],
       ["logout"],
       ["login", "extra"],
     ]
@@ -74,6 +79,13 @@ Deno.test("svc-mcp options: usage errors", () => {
     assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
   }
   assert.throws(() => parseStdioOptions([], { SVC_SERVER_URL: "nope" }), UsageError);
+  assert.throws(() => parseStdioOptions([], { SVC_NAMESPACE: "a\nb" }), /control characters/);
+  assert.throws(
+    () => parseStdioOptions(["--relayer", "http://u:s3cret@127.0.0.1:8000"], {}),
+    (error) =>
+      error instanceof UsageError && !error.message.includes("s3cret") &&
+      error.message === "--relayer must not hold a user name or password",
+  );
   assert.throws(
     () => parseStdioOptions(["--local"], { SVC_PORT: "abc" }),
     (error) =>

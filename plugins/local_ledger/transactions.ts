@@ -19,6 +19,7 @@ import {
   rejected,
   type Sponsor,
   SvcError,
+  UNPRINTABLE,
   verifyEd25519,
 } from "../../src/kit.ts";
 
@@ -52,9 +53,6 @@ export interface TransactionData {
 
 const ADDRESS = /^0x[0-9a-f]{64}$/;
 const KEY = /^[0-9a-f]{64}$/;
-/** C0 and C1 controls, DEL, and the bidirectional embeddings, overrides and isolates. */
-// deno-lint-ignore no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /** Parses and checks a kind from its bytes; every problem is a `malformed` rejection. */
 export function decodeKind(bytes: Uint8Array): TransactionKind {
