@@ -534,10 +534,11 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   assert.equal(broken.status, 400);
   assert.equal((await broken.json()).error.code, -32700);
   for (const params of [{}, { name: "svc_recall", arguments: "str" }]) {
-    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params };
+    const call = { jsonrpc: "2.0", id: 17, method: "tools/call", params };
     const invalid = await post("/api/mcp", JSON.stringify(call));
     assert.equal(invalid.status, 400);
-    const { error } = await invalid.json();
+    const { error, id } = await invalid.json();
+    assert.equal(id, 17, "the error does not answer the request's id");
     assert.equal(error.code, -32602);
     assert.match(error.message, /^Invalid params of tools\/call: params\.(name|arguments): /);
   }

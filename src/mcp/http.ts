@@ -25,7 +25,7 @@ import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
-import { refusal } from "./messages.ts";
+import { idOf, refusal } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
@@ -238,7 +238,10 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       return rpcError(400, `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`, {}, -32600);
     }
     const refused = [body].flat().map(refusal).find((problem) => problem !== undefined);
-    return refused ? rpcError(400, refused.message, {}, refused.code) : body;
+    if (!refused) return body;
+    // A single request's error answers its id, as JSON-RPC asks.
+    const id = Array.isArray(body) ? null : idOf(body);
+    return rpcError(400, refused.message, {}, refused.code, undefined, id);
   }
 
   async function streamable(request: Request, identity: Identity, address: string) {

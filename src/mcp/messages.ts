@@ -46,3 +46,9 @@ export function refusal(value: unknown): Refusal | undefined {
     message: `Invalid params of ${method}: ${issue.path.join(".")}: ${issue.message}`,
   };
 }
+
+/** The id of a request that could not be taken, when it has a usable one. */
+export function idOf(value: unknown): string | number | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}

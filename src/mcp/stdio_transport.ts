@@ -15,7 +15,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { jsonProblem, parseJson } from "../http/body.ts";
 import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
-import { refusal } from "./messages.ts";
+import { idOf, refusal } from "./messages.ts";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
@@ -169,10 +169,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   joined.set(a);
   joined.set(b, a.length);
   return joined;
-}
-
-/** The id of a request that could not be taken, when it has a usable one. */
-function idOf(value: unknown): string | number | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === "string" || typeof id === "number" ? id : null;
 }

@@ -36,9 +36,10 @@ export function rpcError(
   headers: Record<string, string> = {},
   code = -32000,
   data?: Record<string, unknown>,
+  id: string | number | null = null,
 ): Response {
   const error = { code, message, ...(data && { data }) };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id: null }), {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
     status,
     headers: { "content-type": "application/json", ...headers },
   });
