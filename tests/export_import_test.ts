@@ -204,7 +204,7 @@ Deno.test("import reports each malformed line by its number and imports the rest
     "line must be an object",
     "namespace must not be empty",
     "thread must be a string of 1 to 128 characters",
-    String.raw`a string holds half of a UTF-16 surrogate pair (\ud800-\udfff), not valid Unicode`,
+    String.raw`not valid Unicode: a string holds half of a UTF-16 surrogate pair (\ud800-\udfff)`,
   ]);
   await t.settle(caller, summary.job_ids);
   const music = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=music"));

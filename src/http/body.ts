@@ -181,7 +181,8 @@ function holdsLoneSurrogate(value: unknown): boolean {
 /** JSON whose text escapes half of a UTF-16 surrogate pair (`"\\ud800"`). */
 export class LoneSurrogateError extends SyntaxError {
   constructor() {
-    super("a string holds half of a UTF-16 surrogate pair (\\ud800-\\udfff), not valid Unicode");
+    // Read after "is": "the body is not valid Unicode: …".
+    super("not valid Unicode: a string holds half of a UTF-16 surrogate pair (\\ud800-\\udfff)");
   }
 }
 
@@ -219,7 +220,7 @@ export function parseJsonObject(
     throw new SvcError(
       "bad_request",
       error instanceof LoneSurrogateError
-        ? `Request body is not valid: ${error.message}`
+        ? `Request body is ${error.message}`
         : "Request body is not valid UTF-8 JSON",
     );
   }
