@@ -163,6 +163,13 @@ Deno.test("svc-mcp in a host: --no-browser only prints; a Deny reaches the agent
     (badParams.error as { message: string }).message,
     /^Invalid params of tools\/call: params\.name: /,
   );
+  for (const name of ["svc_nope", "toString"]) {
+    const unknown = await host.answerTo(
+      JSON.stringify({ jsonrpc: "2.0", id: 79, method: "tools/call", params: { name } }),
+      79,
+    );
+    assert.deepEqual(unknown.error, { code: -32602, message: `Unknown tool: ${name}` });
+  }
   const noVersion = await host.answerTo(JSON.stringify({ id: 78, method: "ping" }), 78);
   assert.equal((noVersion.error as { code: number }).code, -32600);
   assert.deepEqual((await host.request("ping")).result, {});

@@ -248,7 +248,9 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       ? MEMORY_TOOLS[name as keyof typeof MEMORY_TOOLS]
       : undefined;
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
+      // As the MCP specification answers an unknown tool (an McpError would read "MCP error
+      // -32602: Tool x not found": the SDK answers a thrown error's code and message).
+      throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
     }
     const identity = await options.identity();
     if (!("relayerUrl" in identity)) {
