@@ -182,8 +182,12 @@ function done(text: string, structuredContent: Record<string, unknown>): CallToo
 function failed(error: unknown, namespaces?: string[] | null): CallToolResult {
   let text = "The memory service failed unexpectedly; try again later.";
   if (error instanceof SvcError) {
+    // An unknown key's message names the header the relayer was sent, not the MCP client's.
+    const why = error.details.reason === "unknown_key"
+      ? "the delegate key is not a key of this account"
+      : error.message;
     text = error.code === "unauthorized"
-      ? `The relayer refused the credentials (${error.message}). The delegate key may have ` +
+      ? `The relayer refused the credentials (${why}). The delegate key may have ` +
         "been revoked or belong to another environment: sign in again."
       : scopeRefusal(error, namespaces) ?? error.message;
   }
