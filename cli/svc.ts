@@ -56,6 +56,24 @@ ${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
+/**
+ * How many words each command takes after its name (a subcommand counts as one); any more is a
+ * usage error rather than ignored. `remember` and `recall` take any number (their text).
+ */
+const WORDS: Record<string, number> = {
+  account: 1,
+  key: 1,
+  list: 0,
+  get: 1,
+  forget: 1,
+  update: 1,
+  restore: 0,
+  whoami: 0,
+  export: 0,
+  import: 1,
+  log: 0,
+};
+
 async function run(args: string[]): Promise<Output> {
   const { values, positionals, tokens } = parseArgs({
     args,
@@ -110,6 +128,12 @@ async function run(args: string[]): Promise<Output> {
   if (repeated) {
     throw new UsageError(`${repeated} (only --tag, and export's --namespace, may be repeated)`);
   }
+  const words = [sub, ...rest].filter((word) => word !== undefined);
+  const most = WORDS[command];
+  if (most !== undefined && words.length > most) {
+    const hint = command === "update" ? " (update takes its text as --text TEXT or on stdin)" : "";
+    throw new UsageError(`unexpected argument: ${visible(words[most])}${hint}`);
+  }
   if (LEDGER_COMMANDS.includes(command)) {
     const out = await runLedgerCommand(command, sub, values, dataDir);
     if (out) return out;
@@ -128,7 +152,6 @@ async function run(args: string[]): Promise<Output> {
     return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);
   }
   if (command === "log") {
-    if (sub !== undefined) throw new UsageError(`unexpected argument: ${sub}`);
     accountIdOf(values.account, (name) => Deno.env.get(name));
     // The owner's own key when the data directory has it; else a delegate key with `audit`.
     const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
@@ -139,7 +162,7 @@ async function run(args: string[]): Promise<Output> {
   if (MEMORY_COMMANDS.includes(command)) {
     return await runMemoryCommand(
       command,
-      [sub, ...rest].filter((word) => word !== undefined),
+      words,
       values,
       (name) => Deno.env.get(name),
       Deno.stdin,

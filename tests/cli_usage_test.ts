@@ -118,3 +118,41 @@ Deno.test("CLI: an account id that is not one is a usage error, before anything 
   ]);
   assert.equal(upper.code, 0, upper.stderr);
 });
+
+Deno.test("CLI: a word more than a command takes is a usage error, before anything is sent", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  await rememberAll(stack.test, who, [{ text: "I am vegetarian" }]);
+  const [memory] = await exported(client);
+  const file = `${stack.dir}/lines.jsonl`;
+  await Deno.writeTextFile(file, JSON.stringify({ text: "I keep bees" }) + "\n");
+  for (
+    const [args, extra] of [
+      [["update", memory.id, "I eat fish now"], "I eat fish now"],
+      [["forget", memory.id, "other"], "other"],
+      [["get", memory.id, memory.id], memory.id],
+      [["list", "work"], "work"],
+      [["whoami", "me"], "me"],
+      [["restore", "work", "--namespace", "work"], "work"],
+      [["export", "work", "-o", `${stack.dir}/x.svc`], "work"],
+      [["import", file, "more.jsonl"], "more.jsonl"],
+      [["key", "list", "extra", "--account", who.accountId], "extra"],
+      [["log", "recall"], "recall"],
+    ] as [string[], string][]
+  ) {
+    const run = await svc(stack, who, args, PASSPHRASE);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.ok(
+      run.stderr.startsWith(`svc: unexpected argument: ${extra}`),
+      `${args.join(" ")}: ${run.stderr}`,
+    );
+  }
+  const update = await svc(stack, who, ["update", memory.id, "I eat fish now"]);
+  assert.match(update.stderr, /\(update takes its text as --text TEXT or on stdin\)/);
+  assert.deepEqual(
+    (await exported(client)).map((m) => [m.id, m.text]),
+    [[memory.id, "I am vegetarian"]],
+    "nothing was sent",
+  );
+});
