@@ -37,6 +37,8 @@ async function svc(
       SVC_DELEGATE_KEY: who.key.privateKey,
       SVC_ACCOUNT_ID: who.accountId,
       SVC_DATA_DIR: "/nonexistent-svc-cli-test",
+      // Run as from a shell, whether or not the tests run under `deno task` (which sets it).
+      INIT_CWD: "",
     },
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
