@@ -144,7 +144,8 @@ export function createSidecar(options: SidecarOptions): Sidecar {
     sessions,
     async close() {
       clearInterval(sweep);
-      // Within the supervisor's 5 s before SIGKILL: running tool calls are answered first.
+      // Running tool calls are answered first, within 4 of the supervisor's 5 s before SIGKILL;
+      // once the sessions are closed, the server's shutdown has no stream left to wait for.
       await sessions.closeAll(CALLS_GRACE_MS);
     },
   };
