@@ -160,7 +160,11 @@ class LineBytes {
   cutId(): string | number | null {
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
     const found = ID_FIRST.exec(text(this.#head)) ?? ID_LAST.exec(text(this.#tail));
-    return found ? idOf(parseJson(`{"id":${found[1]}}`)) : null;
+    try {
+      return found ? idOf(parseJson(`{"id":${found[1]}}`)) : null;
+    } catch {
+      return null; // a string the pattern takes and JSON does not (`"a\x"`, a raw tab)
+    }
   }
 }
 

@@ -92,18 +92,27 @@ Deno.test("stdio transport: a line over the limit is answered once, and the next
 Deno.test("stdio transport: a line over the limit is answered with the id at either of its ends", async () => {
   const big = "y".repeat(MAX_MCP_BODY_BYTES);
   const params = `"params":{"name":"svc_remember","arguments":{"text":"${big}","id":99}}`;
-  const { answers } = await run([
+  const { answers, delivered } = await run([
     // As the SDK writes a request: its id last.
     `{"method":"tools/call",${params},"jsonrpc":"2.0","id":41}\n`,
     `{"jsonrpc":"2.0","id":"call-\\"42\\"","method":"tools/call",${params}}\n`,
     // An id only inside the params, which is not the request's.
     `{"method":"tools/call",${params}}\n`,
+    // Ids that are not JSON strings: an unknown escape, a raw tab, half a surrogate pair.
+    ...[String.raw`"a\x"`, '"a\tb"', String.raw`"\ud800"`].map((id) =>
+      `{"method":"tools/call",${params},"id":${id}}\n`
+    ),
+    `${JSON.stringify({ jsonrpc: "2.0", id: 43, method: "ping" })}\n`,
   ]);
   assert.deepEqual(answers.map((a) => [a.id, a.error.code]), [
     [41, -32600],
     ['call-"42"', -32600],
     [null, -32600],
+    [null, -32600],
+    [null, -32600],
+    [null, -32600],
   ]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [43]);
 });
 
 Deno.test("stdio transport: once the input ends, the requests read are answered before it closes", async () => {
