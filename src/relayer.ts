@@ -468,6 +468,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       // A scope refusal is not a failed authentication: the key is genuine.
       if (!headers.ownerKey) {
         for (const operation of route.operations) requireOperation(headers.account, operation);
+      } else if (
+        !headers.account.active && route.operations.includes("write") && request.method !== "GET"
+      ) {
+        throw new SvcError(
+          "forbidden",
+          "The account is deactivated: its owner's key may read, export and erase its " +
+            "memories, not write them",
+        );
       }
       return headers;
     },

@@ -408,6 +408,23 @@ Deno.test("the owner key may list, get, update, erase and recall (the dashboard'
   await json(await t.signed(alice, "GET", `/api/memories/${update.job_id}`), 404);
 });
 
+Deno.test("on a deactivated account the owner key may read and erase, not correct", async () => {
+  await using t = await startTestRelayer();
+  const retired = await t.newCaller({ active: false });
+  const owner = { ...retired, key: retired.ownerKey };
+  const id = crypto.randomUUID();
+  await json(await t.signed(owner, "GET", "/api/memories"));
+  await json(await t.signed(owner, "DELETE", `/api/memories/${id}`), 404);
+  const refused = await json(
+    await t.signed(owner, "PUT", `/api/memories/${id}`, { text: "I am vegan" }),
+    403,
+  );
+  assert.equal(
+    refused.error,
+    "The account is deactivated: its owner's key may read, export and erase its memories, not write them",
+  );
+});
+
 Deno.test("erase during concurrent recalls: every recall answers, none after the erase returns it", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();
