@@ -1,6 +1,6 @@
 /**
  * The file `svc export` writes, through a temporary `FILE.partial-xxxxxxxx` beside it that is
- * renamed once complete: Ctrl-C, SIGTERM or SIGHUP (the terminal closed) meanwhile remove it, and
+ * given FILE's name once complete (never replacing a FILE made meanwhile): Ctrl-C, SIGTERM or SIGHUP (the terminal closed) meanwhile remove it, and
  * one left by an export that could not clean up (SIGKILL, a crash, a power cut) is removed by the
  * next export to the same FILE.
  */
@@ -12,7 +12,7 @@ export const STALE_PARTIAL_MS = 10_000;
 const PARTIAL = ".partial-";
 
 /**
- * Writes a stream to `path` (mode 0600) through a temporary file, renamed once synced; Ctrl-C,
+ * Writes a stream to `path` (mode 0600) through a temporary file, named `path` once synced; Ctrl-C,
  * SIGTERM or SIGHUP meanwhile removes the temporary file before exiting. The temporary file is
  * locked while it is written, which tells {@link removeStalePartials} it is not stale.
  */
@@ -49,7 +49,7 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
         },
       }),
     );
-    await Deno.rename(temporary, path);
+    await publish(temporary, path);
     out.close();
     return bytes;
   } catch (error) {
@@ -63,6 +63,27 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
   } finally {
     for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
   }
+}
+
+/**
+ * Names the complete file `path` without replacing one another process made there meanwhile (a
+ * hard link fails with `AlreadyExists` where a rename would replace it); where the file system
+ * has no hard links (FAT), renames it once `path` is checked to be free.
+ */
+async function publish(temporary: string, path: string): Promise<void> {
+  try {
+    await Deno.link(temporary, path);
+  } catch (error) {
+    if (
+      error instanceof Deno.errors.AlreadyExists ||
+      await Deno.lstat(path).then(() => true, () => false)
+    ) {
+      throw new Deno.errors.AlreadyExists(`${path} was made while the export ran`);
+    }
+    await Deno.rename(temporary, path);
+    return;
+  }
+  await Deno.remove(temporary);
 }
 
 /**

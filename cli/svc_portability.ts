@@ -129,6 +129,13 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
     plaintext.pipeThrough(await encryptExport(passphrase)),
   ).catch((error) => {
     if (error instanceof SvcError) throw error;
+    if (error instanceof Deno.errors.AlreadyExists) {
+      throw new SvcError(
+        "conflict",
+        `${output} was made by another program while the export ran: it was left as it is; ` +
+          "export again to another file",
+      );
+    }
     throw new SvcError(
       "backend_unavailable",
       `Cannot finish the export: it broke off after ${memories} memories (${

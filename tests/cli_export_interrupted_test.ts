@@ -137,8 +137,17 @@ Deno.test("CLI: the temporary file of an export killed by SIGKILL is removed by 
     assert.equal(next.code, 0, stderr);
     assert.match(stderr, new RegExp(`^svc: removed ${left}, left by an export that was killed`));
     assert.deepEqual(namesIn(dir).sort(), [held, "x.svc"].sort(), "the running export's stays");
+    const written = await Deno.readFile(`${dir}/x.svc`);
     waiting.resolve();
-    assert.equal((await running.output()).code, 0);
+    // The running export ends after the next one made x.svc: it does not replace it.
+    const late = await running.output();
+    assert.equal(late.code, 1);
+    assert.match(
+      new TextDecoder().decode(late.stderr),
+      /^svc: x\.svc was made by another program while the export ran: it was left as it is/,
+    );
+    assert.deepEqual(await Deno.readFile(`${dir}/x.svc`), written);
+    assert.deepEqual(namesIn(dir), ["x.svc"]);
   } finally {
     waiting.resolve();
     await server.shutdown();
