@@ -8,6 +8,7 @@ import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/au
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcError } from "../src/errors.ts";
+import { UNPRINTABLE } from "../src/http/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
 import {
@@ -176,6 +177,9 @@ export async function runLedgerCommand(
       const given = values["public-key"];
       if (given !== undefined && !isKeyHex(given)) {
         throw new UsageError("--public-key must be 64 lowercase hex characters");
+      }
+      if (values.label !== undefined && UNPRINTABLE.test(values.label)) {
+        throw new UsageError("--label must not hold control or text-direction characters");
       }
       // Any time, past ones too (a key that is already expired).
       const expiresAt = values["expires-at"];

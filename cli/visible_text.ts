@@ -14,17 +14,22 @@
  * ```
  */
 
-// C0 (tab and line feed among them), DEL, C1, and the bidi embeddings, overrides and isolates.
-// deno-lint-ignore no-control-regex
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+import { UNPRINTABLE } from "../src/http/validate.ts";
+
+// A CRLF line break, or one of C0 (tab and line feed among them), DEL, C1, and the bidi
+// embeddings, overrides and isolates.
+const CONTROLS = new RegExp(`\\r\\n|${UNPRINTABLE.source}`, "g");
+
+const escaped = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 /**
  * `text` with each control character, but those in `keep` (the line breaks a command prints on
- * purpose), written as a `\u001b`-style escape.
+ * purpose), written as a `\u001b`-style escape. Where a line feed is kept, so is a CRLF line
+ * break (a text written on Windows); a carriage return alone is escaped.
  */
 export function visible(text: string, keep = ""): string {
-  return text.replace(
-    CONTROLS,
-    (char) => keep.includes(char) ? char : `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return text.replace(CONTROLS, (found) => {
+    if (found === "\r\n") return keep.includes("\n") ? found : escaped("\r") + escaped("\n");
+    return keep.includes(found) ? found : escaped(found);
+  });
 }

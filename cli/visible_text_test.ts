@@ -7,6 +7,9 @@ Deno.test("visible shows control characters and bidi overrides as escapes, but t
   assert.equal(visible("\u202eevil\u202c \u2066x\u2069"), "\\u202eevil\\u202c \\u2066x\\u2069");
   assert.equal(visible("two\nlines\tand\ra tab", "\n\t"), "two\nlines\tand\\u000da tab");
   assert.equal(visible("one\nline"), "one\\u000aline");
+  // A CRLF line break is kept where line feeds are; a carriage return alone never is.
+  assert.equal(visible("dos\r\nline\r", "\n"), "dos\r\nline\\u000d");
+  assert.equal(visible("dos\r\nline"), "dos\\u000d\\u000aline");
   // Printable text, right-to-left included, and its marks, is left as it is.
   const plain = "café — 日本語 שלום \u200f ok \\u001b";
   assert.equal(visible(plain), plain);

@@ -196,7 +196,9 @@ export function parseStdioOptions(
   if (label === "" || new TextEncoder().encode(label).length > 64) {
     throw new UsageError("the label must be 1 to 64 bytes");
   }
-  if (UNPRINTABLE.test(label)) throw new UsageError("the label must not hold control characters");
+  if (UNPRINTABLE.test(label)) {
+    throw new UsageError("the label must not hold control or text-direction characters");
+  }
   let scope: KeyScope = {};
   let expires: string | undefined;
   try {
