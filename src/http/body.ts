@@ -201,18 +201,22 @@ export function jsonProblem(error: unknown): string {
   return error instanceof LoneSurrogateError ? error.message : "not valid JSON";
 }
 
-/** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */
-export function parseJsonObject(
-  request: Request,
-  body: Uint8Array<ArrayBuffer>,
-): Record<string, unknown> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+/** Throws 415 unless the request says its body is JSON. */
+export function requireJsonType(request: Request): void {
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
     throw new SvcError(
       "unsupported_media_type",
       "Request body must be JSON: send content-type: application/json",
     );
   }
+}
+
+/** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */
+export function parseJsonObject(
+  request: Request,
+  body: Uint8Array<ArrayBuffer>,
+): Record<string, unknown> {
+  requireJsonType(request);
   let value: unknown;
   try {
     value = parseJson(new TextDecoder("utf-8", { fatal: true }).decode(body));

@@ -6,6 +6,7 @@
  * before they are read, then read the same way).
  */
 import { SvcError } from "../errors.ts";
+import { requireJsonType } from "../http/body.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
 import { text } from "../http/fields.ts";
 import { route, type RouteDoc } from "../http/router.ts";
@@ -105,8 +106,6 @@ async function forward(
  * The forwarded routes; `checkHost` refuses an MCP request whose `Host` is not one of the
  * relayer's names (DNS rebinding).
  */
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
-
 export function sidecarRoutes(
   link: SidecarLink | undefined,
   sponsorLimiter: RateLimiter,
@@ -129,12 +128,7 @@ export function sidecarRoutes(
   const sponsor = async (context: HandlerContext) => {
     // Before the budget is taken: another site's page can post only other types (no-cors), and
     // must not spend the owner's budget.
-    if (!JSON_TYPE.test(context.request.headers.get("content-type") ?? "")) {
-      throw new SvcError(
-        "unsupported_media_type",
-        "Request body must be JSON: send content-type: application/json",
-      );
-    }
+    requireJsonType(context.request);
     const decision = sponsorLimiter.take(context.clientAddress);
     if (!decision.ok) {
       throw new SvcError("rate_limited", "Too many sponsored transactions from this address", {

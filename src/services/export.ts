@@ -2,8 +2,8 @@
  * Export: an owner's memories as JSON lines, one memory object per line (`ExportedMemory`),
  * namespace by namespace (by name), oldest first. The ids are gathered from the catalog when
  * the export starts (the plan); the texts are read and decrypted in batches as the stream is
- * consumed, so an export of any size holds one batch. A memory erased, replaced or expired meanwhile is left out, as is one the relayer
- * cannot read (a client-encrypted manual memory).
+ * consumed, so an export of any size holds one batch. A memory erased, replaced or expired
+ * meanwhile is left out, as is one the relayer cannot read (a client-encrypted manual memory).
  */
 import type { VectorStore } from "../backends/types.ts";
 import type { Logger } from "../log.ts";

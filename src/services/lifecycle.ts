@@ -421,9 +421,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     /**
      * What the worker calls once memories are indexed: their expiries are scheduled and the
      * memories they replace erased. An update whose claim an erase of its memory revoked is
-     * erased instead (and refused), and one resumed after it erased its memory stays. A memory recorded erased
-     * while it was stored (its namespace erased) is erased: resolves to why each memory did not
-     * stay, or `undefined`.
+     * erased instead (and refused), and one resumed after it erased its memory stays. A memory
+     * recorded erased while it was stored (its namespace erased) is erased: resolves to why each
+     * memory did not stay, or `undefined`.
      */
     async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
       const why = new Map<string, string>();
