@@ -80,7 +80,10 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
       }
       // A label is shown in terminals and pages: no control or direction-changing characters.
       if (UNPRINTABLE.test(value.label)) {
-        throw rejected("malformed", "A label must not contain control or text-direction characters");
+        throw rejected(
+          "malformed",
+          "A label must not contain control or text-direction characters",
+        );
       }
       let limits;
       try {
