@@ -183,6 +183,11 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
     assert.deepEqual(await listIds(t, alice), [...expected].sort(), "list agrees with the index");
     assert.ok(!indexed.has(manual.id));
     assert.equal(summary.skipped.manualDimensions, 1);
+    // A restore of the namespace skips it (its vector is of the old size) and goes on.
+    const restore = await jsonOf(
+      await t.signed(alice, "POST", "/api/restore", { namespace: "default", limit: 500 }),
+    );
+    assert.deepEqual([restore.restored, restore.skipped], [0, restore.total]);
     assert.ok(summary.memories >= initial.length - erased.length);
     // After the switch, recall runs on GloVe vectors only.
     const query = "who do I visit?";

@@ -473,11 +473,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         const memory = { memoryId, owner, namespace, createdAt, blobId };
         if (meta.sealedVector !== undefined) {
           const vector = await pipeline.openVector(memory, meta.sealedVector);
-          if (vector === null) {
-            logger.warn("stored vector does not open (altered, moved or another secret)", {
-              memory_id: memoryId,
-              blob_id: blobId,
-            });
+          if (vector === null || vector.length !== vectors.dimensions) {
+            logger.warn(
+              vector === null
+                ? "stored vector does not open (altered, moved or another secret)"
+                : "stored vector is of another embedder than the index's: its client may " +
+                  "remember the memory again",
+              { memory_id: memoryId, blob_id: blobId },
+            );
             skipped++;
             continue;
           }
