@@ -471,8 +471,11 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         }
         const { memoryId, createdAt } = meta;
         const memory = { memoryId, owner, namespace, createdAt, blobId };
-        if (meta.sealedVector !== undefined) {
-          const vector = await pipeline.openVector(memory, meta.sealedVector);
+        if (meta.sealedVector !== undefined || meta.legacyVector) {
+          // A legacy vector was written in clear by versions up to 0.1.0; read, never written.
+          const vector = meta.sealedVector === undefined
+            ? meta.legacyVector!
+            : await pipeline.openVector(memory, meta.sealedVector);
           if (vector === null || vector.length !== vectors.dimensions) {
             logger.warn(
               vector === null
@@ -485,9 +488,6 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
             continue;
           }
           await pipeline.index({ ...memory, vector }, { signal });
-        } else if (meta.legacyVector) {
-          // Written in clear by versions up to 0.1.0; read, never written.
-          await pipeline.index({ ...memory, vector: meta.legacyVector }, { signal });
         } else {
           const text = await reader.read(owner, { id: memoryId, blobId }, options);
           if (text === null) {
