@@ -104,6 +104,13 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
 
     // --- The copy, cut short, then run again to the end.
     const env = { SVC_DATABASE_URL: db.url, ...EMBEDDER };
+    // Not without the memories' keys.
+    await Deno.rename(`${dataDir}/keys.kv`, `${dataDir}/keys.kv.aside`);
+    await assert.rejects(
+      svcCli(dataDir, ["migrate-store", "--to", "postgres"], env),
+      /exited 1: .*its keys\.kv, which holds the key of every memory, is missing/,
+    );
+    await Deno.rename(`${dataDir}/keys.kv.aside`, `${dataDir}/keys.kv`);
     await assert.rejects(
       svcCli(dataDir, ["migrate-store", "--to", "postgres"], {
         ...env,

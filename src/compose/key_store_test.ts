@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { SvcError } from "../errors.ts";
+import { pathExists } from "../files.ts";
 import { silentLogger } from "../log.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";
@@ -62,5 +63,38 @@ Deno.test("composition: the local cipher's key store is keys.kv in the data dire
   } finally {
     if (previous !== undefined) process.umask(previous);
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: a data directory whose keys.kv went missing is refused until it is put back", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-keys-" });
+  const aside = await Deno.makeTempDir({ prefix: "svc-keys-aside-" });
+  try {
+    // The first start of a directory without keys.kv (new, or from before it) makes one.
+    let backends = await open(dataDir);
+    const sealed = await backends.relayer.cipher!.encrypt(OWNER, new TextEncoder().encode("hi"), {
+      memoryId: crypto.randomUUID(),
+    });
+    await backends.close();
+    const keyFiles = [...Deno.readDirSync(dataDir)].map((entry) => entry.name)
+      .filter((name) => name.startsWith("keys.kv"));
+    for (const name of keyFiles) await Deno.rename(`${dataDir}/${name}`, `${aside}/${name}`);
+
+    await assert.rejects(
+      () => open(dataDir),
+      (error) =>
+        error instanceof SvcError && error.code === "conflict" &&
+        error.message.includes("its keys.kv, which holds the key of every memory, is missing"),
+    );
+    assert.equal(await pathExists(`${dataDir}/keys.kv`), false, "none was made");
+
+    for (const name of keyFiles) await Deno.rename(`${aside}/${name}`, `${dataDir}/${name}`);
+    backends = await open(dataDir);
+    const text = await backends.relayer.cipher!.decrypt(OWNER, sealed);
+    assert.equal(new TextDecoder().decode(text), "hi");
+    await backends.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(aside, { recursive: true });
   }
 });

@@ -29,6 +29,7 @@ import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
+import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
 import {
   type BackgroundReindex,
   type IndexLock,
@@ -282,8 +283,8 @@ async function openState(
 /**
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
  * store, `keys.kv` in the data directory or the shared database (apart from the blobs, so that
- * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the sponsor pays for: the
- * sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over loopback so that one
+ * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
+ * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over loopback so that one
  * process alone spends the sponsor's coins.
  */
 async function openCipher(
@@ -422,8 +423,11 @@ export async function openBackends(
         return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
       });
     }
+    const keyStore = state.kv && config.cipher.kind === "local" ? state.kv : undefined;
+    if (keyStore) await checkKeyStore(keyStore, config.dataDir);
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
+    if (keyStore) await recordKeyStore(keyStore);
     const blobs = blobsOpened = await openBlobs(config, secret, database);
     const index = await openVectors({
       config,

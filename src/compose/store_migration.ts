@@ -45,6 +45,7 @@ import {
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { checkKeyStore } from "./key_store_record.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
@@ -155,10 +156,12 @@ async function withKv<T>(
 
 /**
  * Refuses what the copy cannot do: a LanceDB index (or one whose import into the encrypted
- * index has not finished). Resolves to the name of the active encrypted index, `null` for none.
+ * index has not finished), a `keys.kv` that went missing. Resolves to the name of the active
+ * encrypted index, `null` for none.
  */
 export async function checkSource(config: Config): Promise<string | null> {
   const dir = config.dataDir;
+  await withKv(dir, "jobs.kv", (kv) => checkKeyStore(kv, dir));
   const lance = "Cannot copy the data directory: its vector index is in LanceDB. Start a relayer " +
     "on it once with the encrypted index (SVC_VECTOR_STORE unset), which imports it, stop it, " +
     "then run migrate-store again";
