@@ -60,7 +60,8 @@ Deno.test("stop: MCP tool calls running at Ctrl-C are answered before the sideca
     // failure is a call left without an answer.
     const lost = answers.filter((answer) =>
       answer.status === "rejected" &&
-      !(answer.reason.code === 503 && /Cannot reach the MCP sidecar/.test(answer.reason.message))
+      !(answer.reason.code === 503 &&
+        /Cannot reach the MCP sidecar: it is not running/.test(answer.reason.message))
     );
     assert.deepEqual(lost, [], "calls left without an answer when the relayer stopped");
     assert.ok(answers.filter((answer) => answer.status === "fulfilled").length > 1);

@@ -66,10 +66,12 @@ const HOP_BY_HOP = [
   "content-encoding",
 ];
 
+/** The sidecar is down (`cause` undefined), or the request to it failed. */
 function unavailable(cause?: unknown): SvcError {
   return new SvcError(
     "backend_unavailable",
-    "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
+    `Cannot reach the MCP sidecar: ${cause ? "it did not answer" : "it is not running"}; ` +
+      "try again in a few seconds",
     { cause, headers: { "retry-after": "2" } },
   );
 }
