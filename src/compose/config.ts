@@ -15,7 +15,13 @@ import { type OnnxSettings, readOnnxSettings } from "../../plugins/onnx_embedder
 /** Where accounts and delegate keys live. */
 export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
 /** How memory text is encrypted. */
-export type CipherConfig = { kind: "local" } | { kind: "seal"; seal: SealSettings };
+export type CipherConfig =
+  | {
+    kind: "local";
+    /** `SVC_KEYS_LOST=1`: start without the `keys.kv` the data directory had. */
+    keysLost?: boolean;
+  }
+  | { kind: "seal"; seal: SealSettings };
 /** Where ciphertext is stored. */
 export type BlobStoreConfig =
   | {
@@ -332,7 +338,9 @@ function readChain(read: SettingsReader): ChainConfig {
 
 function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
   const kind = read.choice("SVC_CIPHER", "local", ["local", "seal"]);
-  if (kind === "local") return { kind };
+  if (kind === "local") {
+    return { kind, ...read.choice("SVC_KEYS_LOST", "0", ["0", "1"]) === "1" && { keysLost: true } };
+  }
   if (chain.kind !== "sui") {
     read.problem("SVC_CIPHER=seal needs SVC_CHAIN=sui (its policy reads the account on Sui)");
   }

@@ -4,21 +4,26 @@
  * `keys.kv` was lost (a backup restored without it, a file deleted) would start as if nothing
  * were wrong and read none of its memories, and `svc reindex` would build an index without them.
  * Once a data directory has had a `keys.kv`, its `jobs.kv` says so, and a start without one is
- * refused.
+ * refused, unless `SVC_KEYS_LOST=1` accepts the loss (then a new `keys.kv` is made).
  */
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 
 const KEY = ["key_store"];
 
-/** Refuses `dataDir` when it had a `keys.kv` and has none now. */
-export async function checkKeyStore(kv: Deno.Kv, dataDir: string): Promise<void> {
-  if ((await kv.get(KEY)).value !== true || await pathExists(`${dataDir}/keys.kv`)) return;
+/**
+ * Refuses `dataDir` when it had a `keys.kv` and has none now, unless `lost` accepts that (with
+ * `SVC_KEYS_LOST=1`); true when it accepted it.
+ */
+export async function checkKeyStore(kv: Deno.Kv, dataDir: string, lost = false): Promise<boolean> {
+  if ((await kv.get(KEY)).value !== true || await pathExists(`${dataDir}/keys.kv`)) return false;
+  if (lost) return true;
   throw new SvcError(
     "conflict",
     `Cannot open ${dataDir}: its keys.kv, which holds the key of every memory, is missing, so ` +
       "none of its memories could be read. Put back keys.kv from a backup of this data " +
-      "directory; to start over without its memories, move the data directory aside.",
+      "directory; if there is none, the memories are lost: start once with SVC_KEYS_LOST=1 " +
+      "to go on without them.",
   );
 }
 

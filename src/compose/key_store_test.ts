@@ -9,12 +9,13 @@ import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";
 const OWNER = "0x" + "ab".repeat(32);
 const mode = (path: string) => Deno.lstatSync(path).mode! & 0o777;
 
-async function open(dataDir: string) {
+async function open(dataDir: string, env: Record<string, string> = {}) {
   const config = readConfig({
     SVC_DATA_DIR: dataDir,
     SVC_EMBEDDER: "lexical",
     SVC_VECTOR_STORE: "memory",
     SVC_LLM: "none",
+    ...env,
   });
   assert.ok(config.ok);
   return await openBackends(config.config, silentLogger);
@@ -88,10 +89,18 @@ Deno.test("composition: a data directory whose keys.kv went missing is refused u
     );
     assert.equal(await pathExists(`${dataDir}/keys.kv`), false, "none was made");
 
-    for (const name of keyFiles) await Deno.rename(`${aside}/${name}`, `${dataDir}/${name}`);
+    for (const name of keyFiles) await Deno.copyFile(`${aside}/${name}`, `${dataDir}/${name}`);
     backends = await open(dataDir);
     const text = await backends.relayer.cipher!.decrypt(OWNER, sealed);
     assert.equal(new TextDecoder().decode(text), "hi");
+    await backends.close();
+
+    // Without a backup, the loss is accepted once: a new keys.kv, which later starts find.
+    for (const name of keyFiles) await Deno.remove(`${dataDir}/${name}`).catch(() => {});
+    backends = await open(dataDir, { SVC_KEYS_LOST: "1" });
+    await assert.rejects(() => backends.relayer.cipher!.decrypt(OWNER, sealed), SvcError);
+    await backends.close();
+    backends = await open(dataDir);
     await backends.close();
   } finally {
     await Deno.remove(dataDir, { recursive: true });

@@ -423,8 +423,15 @@ export async function openBackends(
         return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
       });
     }
-    const keyStore = state.kv && config.cipher.kind === "local" ? state.kv : undefined;
-    if (keyStore) await checkKeyStore(keyStore, config.dataDir);
+    const local = config.cipher.kind === "local" ? config.cipher : undefined;
+    const keyStore = local && state.kv;
+    if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
+      logger.warn(
+        "keys.kv is missing (SVC_KEYS_LOST=1): the memories stored before cannot be read; a " +
+          "new keys.kv is made",
+        { data_dir: config.dataDir },
+      );
+    }
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
     if (keyStore) await recordKeyStore(keyStore);

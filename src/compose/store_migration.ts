@@ -161,7 +161,8 @@ async function withKv<T>(
  */
 export async function checkSource(config: Config): Promise<string | null> {
   const dir = config.dataDir;
-  await withKv(dir, "jobs.kv", (kv) => checkKeyStore(kv, dir));
+  const lost = config.cipher.kind === "local" && config.cipher.keysLost;
+  await withKv(dir, "jobs.kv", (kv) => checkKeyStore(kv, dir, lost));
   const lance = "Cannot copy the data directory: its vector index is in LanceDB. Start a relayer " +
     "on it once with the encrypted index (SVC_VECTOR_STORE unset), which imports it, stop it, " +
     "then run migrate-store again";
