@@ -113,9 +113,11 @@ Deno.test("sealed vector: manual remember on Walrus writes no clear vector attri
   await assertRestoresSame(t, alice, id, query);
 });
 
-Deno.test("sealed vector: restore skips, and logs, a sealed vector moved, altered or of another secret", async () => {
+Deno.test("sealed vector: restore skips, and logs, a sealed vector moved, altered, of another secret or size", async () => {
   const lines: string[] = [];
-  await using t = await startTestRelayer({ logger: createLogger("warn", (l) => lines.push(l)) });
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const logger = createLogger("warn", (l) => lines.push(l));
+  await using t = await startTestRelayer({ secret, logger });
   const alice = await t.newCaller();
   const { vector, query } = vectors(t.vectors.dimensions);
   const { id } = await rememberManual(t, alice, vector);
@@ -129,13 +131,19 @@ Deno.test("sealed vector: restore skips, and logs, a sealed vector moved, altere
   await put(t.blobs, "foreign", await foreign.seal(place, vector));
   const altered = sealed.slice(0, 100) + (sealed[100] === "A" ? "B" : "A") + sealed.slice(101);
   await put(t.blobs, "altered", altered);
+  // Sealed by this relayer, but of another size than the index (another embedder's).
+  const own = await VectorSeal.fromSecret(secret);
+  await put(t.blobs, "resized", await own.seal({ ...place, memoryId: "resized" }, vector.slice(1)));
   await t.vectors.delete([id]);
 
-  assert.deepEqual(await restore(t, alice), { restored: 1, skipped: 3, total: 4 });
-  assert.equal((await t.vectors.has(["moved", "foreign", "altered"])).size, 0);
+  assert.deepEqual(await restore(t, alice), { restored: 1, skipped: 4, total: 5 });
+  assert.equal((await t.vectors.has(["moved", "foreign", "altered", "resized"])).size, 0);
   assert.deepEqual((await recallManual(t, alice, query)).map((h) => h.id), [id]);
-  const warned = lines.map((l) => JSON.parse(l)).filter((l) => /does not open/.test(l.msg));
+  const logged = lines.map((l) => JSON.parse(l));
+  const warned = logged.filter((l) => /does not open/.test(l.msg));
   assert.deepEqual(warned.map((l) => l.memory_id).sort(), ["altered", "foreign", "moved"]);
+  const resized = logged.filter((l) => /of another embedder than the index's/.test(l.msg));
+  assert.deepEqual(resized.map((l) => l.memory_id), ["resized"]);
   assert.ok(!lines.join("\n").includes(sealed), "the sealed vector is not logged");
 });
 
@@ -149,4 +157,22 @@ Deno.test("sealed vector: a manual memory stored by 0.1.0, its vector in clear, 
   const { sealedVector: _, ...meta } = JSON.parse(await Deno.readTextFile(fs.metaPath(blob_id)));
   await Deno.writeTextFile(fs.metaPath(blob_id), JSON.stringify({ ...meta, vector }));
   await assertRestoresSame(t, alice, id, query);
+
+  // One whose clear vector is of another size than the index is skipped, and the rest goes on.
+  const res = await t.signed(alice, "POST", "/api/remember/manual", {
+    encrypted_data: btoa("another client ciphertext"),
+    vector,
+    namespace: "manual",
+  });
+  const short = await res.json();
+  const { sealedVector: __, ...shortMeta } = JSON.parse(
+    await Deno.readTextFile(fs.metaPath(short.blob_id)),
+  );
+  await Deno.writeTextFile(
+    fs.metaPath(short.blob_id),
+    JSON.stringify({ ...shortMeta, vector: vector.slice(1) }),
+  );
+  await t.vectors.delete([id, short.id]);
+  assert.deepEqual(await restore(t, alice), { restored: 1, skipped: 1, total: 2 });
+  assert.deepEqual(await t.vectors.has([id, short.id]), new Set([id]));
 });
