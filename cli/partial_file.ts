@@ -1,8 +1,8 @@
 /**
  * The file `svc export` writes, through a temporary `FILE.partial-xxxxxxxx` beside it that is
- * given FILE's name once complete (never replacing a FILE made meanwhile): Ctrl-C, SIGTERM or SIGHUP (the terminal closed) meanwhile remove it, and
- * one left by an export that could not clean up (SIGKILL, a crash, a power cut) is removed by the
- * next export to the same FILE.
+ * given FILE's name once complete (never replacing a FILE made meanwhile): Ctrl-C, SIGTERM or
+ * SIGHUP (the terminal closed) meanwhile remove it, and one left by an export that could not clean
+ * up (SIGKILL, a crash, a power cut) is removed by the next export to the same FILE.
  */
 import { basename, dirname, join } from "node:path";
 
@@ -83,7 +83,8 @@ async function publish(temporary: string, path: string): Promise<void> {
     await Deno.rename(temporary, path);
     return;
   }
-  await Deno.remove(temporary);
+  // FILE is complete: a temporary name left behind is removed by the next export.
+  await Deno.remove(temporary).catch(() => {});
 }
 
 /**

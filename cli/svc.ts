@@ -72,6 +72,9 @@ const WORDS: Record<string, number> = {
   export: 0,
   import: 1,
   log: 0,
+  reindex: 0,
+  migrate: 0,
+  "migrate-store": 0,
 };
 
 async function run(args: string[]): Promise<Output> {
@@ -131,24 +134,26 @@ async function run(args: string[]): Promise<Output> {
   const words = [sub, ...rest].filter((word) => word !== undefined);
   const most = WORDS[command];
   if (most !== undefined && words.length > most) {
-    const hint = command === "update" ? " (update takes its text as --text TEXT or on stdin)" : "";
-    throw new UsageError(`unexpected argument: ${visible(words[most])}${hint}`);
+    const word = visible(words[most]);
+    const hint = command === "update"
+      ? " (update takes its text as --text TEXT or on stdin)"
+      : command === "reindex"
+      ? ` (reindex takes the embedder as a flag: svc reindex --embedder ${word})`
+      : "";
+    throw new UsageError(`unexpected argument: ${word}${hint}`);
   }
   if (LEDGER_COMMANDS.includes(command)) {
     const out = await runLedgerCommand(command, sub, values, dataDir);
     if (out) return out;
   }
-  if (command === "reindex" && sub === undefined) {
+  if (command === "reindex") {
     return await runReindex(values.embedder, Deno.env.toObject(), {
       write: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
       terminal: Deno.stderr.isTerminal(),
     });
   }
-  if (command === "reindex") {
-    throw new UsageError(`reindex takes the embedder as a flag: svc reindex --embedder ${sub}`);
-  }
-  if (command === "migrate" && sub === undefined) return await runMigrate(Deno.env.toObject());
-  if (command === "migrate-store" && sub === undefined) {
+  if (command === "migrate") return await runMigrate(Deno.env.toObject());
+  if (command === "migrate-store") {
     return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);
   }
   if (command === "log") {

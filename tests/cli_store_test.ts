@@ -34,8 +34,14 @@ Deno.test("svc reindex names --embedder, not the variable it sets, for an unknow
     );
     await assert.rejects(
       svcCli(dataDir, ["reindex", "local"]),
-      /exited 2.*reindex takes the embedder as a flag: svc reindex --embedder local/s,
+      /exited 2.*unexpected argument: local \(reindex takes the embedder as a flag: svc reindex --embedder local\)/s,
     );
+    for (const command of ["migrate", "migrate-store"]) {
+      await assert.rejects(
+        svcCli(dataDir, [command, "postgres"]),
+        /exited 2.*svc: unexpected argument: postgres\n/s,
+      );
+    }
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

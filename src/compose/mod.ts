@@ -284,8 +284,8 @@ async function openState(
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
  * store, `keys.kv` in the data directory or the shared database (apart from the blobs, so that
  * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
- * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over loopback so that one
- * process alone spends the sponsor's coins.
+ * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over
+ * loopback so that one process alone spends the sponsor's coins.
  */
 async function openCipher(
   config: Config,
