@@ -285,6 +285,20 @@ Deno.test("MCP: a session is bound to its identity; DELETE ends it", async () =>
   await after.body?.cancel();
 });
 
+Deno.test("MCP: a key removed during a session gets a tool error naming the key, not a header", async () => {
+  await using stack = await startMcpStack({ relayer: { accountCacheMs: 0 } });
+  const alice = await stack.test.newCaller();
+  const client = await stack.connect(alice);
+  stack.test.directory.remove(alice.key.publicKey);
+  const refused = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
+  assert.equal(refused.isError, true);
+  assert.equal(
+    textOf(refused),
+    "The relayer refused the credentials (the delegate key is not a key of this account). The " +
+      "delegate key may have been revoked or belong to another environment: sign in again.",
+  );
+});
+
 Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
