@@ -68,7 +68,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       try {
         const bytes = await blobs.get(blobId, { signal });
         if (!bytes) {
-          logger.warn("indexed memory has no blob", { memory_id: id, blob_id: blobId });
+          logger.warn("memory has no blob", { memory_id: id, blob_id: blobId });
           return null;
         }
         const plaintext = await cipher.decrypt(owner, bytes, { credentials, signal });
@@ -82,7 +82,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
         const refused = error instanceof SvcError && error.code === "forbidden" &&
           !cipher.holdsKeys;
         if (refused || (error instanceof SvcError && error.status >= 500)) throw error;
-        logger.warn("indexed memory cannot be decrypted", { memory_id: id, error });
+        logger.warn("memory cannot be decrypted", { memory_id: id, error });
         return null;
       }
     },
