@@ -94,6 +94,14 @@ for (const flavour of FLAVOURS) {
     });
     fake.fail(400);
     await rejectsWith(llm.answer("x", ["y"]), "bad_request", /fake failure 400/);
+    // Not an embedder's: it embeds several owners' texts at once, which a refusal may quote.
+    fake.fail(400);
+    await assert.rejects(embedder.embed(["tea"]), (error: SvcError) => {
+      assert.equal(error.code, "bad_request");
+      assert.match(error.message, /could not embed the text: it refused the text \(HTTP 400: /);
+      assert.doesNotMatch(error.message, /fake failure/);
+      return true;
+    });
   });
 
   Deno.test(`${flavour.name}: a page instead of the API's JSON is named as such, never quoted`, async () => {

@@ -107,7 +107,8 @@ export class OllamaEmbedder implements Embedder {
       return embeddings;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError(provider, "embed the text", bounded.aborted ? bounded.reason : error);
+      const cause = bounded.aborted ? bounded.reason : error;
+      throw providerError(provider, "embed the text", cause, false);
     }
   }
 

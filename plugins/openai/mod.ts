@@ -104,7 +104,7 @@ export class OpenAiEmbedder implements Embedder {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const cause = bounded.aborted ? bounded.reason : unquoted(error);
-      throw providerError(provider, "embed the text", cause);
+      throw providerError(provider, "embed the text", cause, false);
     }
   }
 

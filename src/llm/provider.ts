@@ -97,12 +97,19 @@ const STATUS_HINTS: Record<number, string> = {
 
 /**
  * A provider failure as an `SvcError`: input the provider refuses (400, 413, 422) is the
- * caller's `bad_request`, with the provider's own message; everything else — down, timed out,
- * overloaded, misconfigured — is `backend_unavailable`, which the relayer logs: for those a
- * provider's answer is reduced to its status, since a provider may echo its input (a memory, a
- * query) in it.
+ * caller's `bad_request`, with the provider's own message when `quoted` (the input is the
+ * caller's: analyze, ask); everything else — down, timed out, overloaded, misconfigured — is
+ * `backend_unavailable`, which the relayer logs: for those a provider's answer is reduced to its
+ * status, since a provider may echo its input (a memory, a query) in it. Embeddings are not
+ * quoted: the worker embeds the texts of several owners together, and the failure is recorded
+ * in each one's job.
  */
-export function providerError(provider: string, action: string, error: unknown): SvcError {
+export function providerError(
+  provider: string,
+  action: string,
+  error: unknown,
+  quoted = true,
+): SvcError {
   if (error instanceof SvcError) return error;
   const status = statusOf(error);
   const unexpected = error instanceof SyntaxError || error instanceof UnexpectedAnswer;
@@ -114,7 +121,10 @@ export function providerError(provider: string, action: string, error: unknown):
     ? error.message
     : String(error);
   if (!unexpected && (status === 400 || status === 413 || status === 422)) {
-    return new SvcError("bad_request", `${provider} could not ${action}: ${message}`);
+    const why = quoted
+      ? message
+      : `it refused the text (HTTP ${status}: too long for the model, or not text it takes?)`;
+    return new SvcError("bad_request", `${provider} could not ${action}: ${why}`);
   }
   if (status !== undefined) {
     return new SvcError(
