@@ -199,8 +199,16 @@ for (const flavour of FLAVOURS) {
     );
     fake.replies.push('```json\n{"facts": ["The user is tall.", 3]}\n```', "[]");
     await rejectsWith(llm.extractFacts("I'm tall."), "backend_unavailable", /twice/);
+    // Facts remember would refuse: half a surrogate pair, over 1 MiB.
+    fake.replies.push(String.raw`{"facts": ["The user likes \ud800 odd things."]}`);
+    fake.replies.push(JSON.stringify({ facts: ["x".repeat(1024 * 1024 + 1)] }));
+    await rejectsWith(
+      llm.extractFacts("I like odd things."),
+      "backend_unavailable",
+      /malformed JSON twice \(a fact is over 1048576 bytes\)/,
+    );
     const asked = fake.requests.filter((r) => r.path === flavour.chatPath);
-    assert.equal(asked.length, 6);
+    assert.equal(asked.length, 8);
     const content = JSON.stringify(asked[0].body);
     assert.match(content, /<transcript>\\nI like tea\.\\n<\/transcript>/);
   });

@@ -4,6 +4,9 @@
  * and any look-alike tag inside them is neutralised, so a memory cannot act as instructions.
  */
 import { SvcError } from "../errors.ts";
+import { MAX_TEXT_BYTES } from "../text_limits.ts";
+
+const utf8 = new TextEncoder();
 
 /** The most facts one text gives; extraction keeps the first ones. */
 export const MAX_FACTS = 20;
@@ -67,6 +70,13 @@ function parseFacts(content: string): string[] {
   const facts = (value as { facts?: unknown })?.facts;
   if (!Array.isArray(facts) || !facts.every((f) => typeof f === "string")) {
     throw new Error('the JSON has no "facts" list of strings');
+  }
+  // A fact is remembered: what remember would refuse is malformed here too.
+  for (const fact of facts) {
+    if (!fact.isWellFormed()) throw new Error("a fact holds half of a UTF-16 surrogate pair");
+    if (utf8.encode(fact).length > MAX_TEXT_BYTES) {
+      throw new Error(`a fact is over ${MAX_TEXT_BYTES} bytes`);
+    }
   }
   return facts.map((f) => f.trim()).filter(Boolean).slice(0, MAX_FACTS);
 }
