@@ -116,6 +116,7 @@ export {
   sha256Hex,
 } from "./auth/keys.ts";
 export {
+  answerFrom,
   answerPrompt,
   type ChatMessage,
   extractionPrompt,

@@ -213,6 +213,21 @@ for (const flavour of FLAVOURS) {
     assert.match(content, /<transcript>\\nI like tea\.\\n<\/transcript>/);
   });
 
+  Deno.test(`${flavour.name}: an empty answer is the provider's failure, not an answer`, async () => {
+    await using fake = startFakeModelServer(flavour.name);
+    const llm = flavour.llm(fake.url);
+    for (const reply of ["", " \n "]) {
+      fake.replies.push(reply);
+      await rejectsWith(
+        llm.answer("Where do I live?", ["I live in Oslo"]),
+        "backend_unavailable",
+        /gave an empty answer$/,
+      );
+    }
+    fake.replies.push(" In Oslo. ");
+    assert.equal(await llm.answer("Where do I live?", ["I live in Oslo"]), "In Oslo.");
+  });
+
   Deno.test(`${flavour.name}: a model answering with another vector size is refused`, async () => {
     await using fake = startFakeModelServer(flavour.name, { dimensions: 32 });
     const embedder = await flavour.embedder(fake.url);

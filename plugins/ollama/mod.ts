@@ -11,6 +11,7 @@
  */
 import { Ollama } from "ollama";
 import {
+  answerFrom,
   answerPrompt,
   type CallOptions,
   callSignal,
@@ -172,6 +173,7 @@ export class OllamaLlm implements Llm {
 
   async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
     options?.signal?.throwIfAborted();
-    return (await this.#chat(answerPrompt(question, memories), false, options?.signal)).trim();
+    const content = await this.#chat(answerPrompt(question, memories), false, options?.signal);
+    return answerFrom(content, "Ollama");
   }
 }

@@ -12,6 +12,7 @@
  */
 import OpenAI from "openai";
 import {
+  answerFrom,
   answerPrompt,
   type CallOptions,
   callSignal,
@@ -164,6 +165,7 @@ export class OpenAiLlm implements Llm {
 
   async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
     options?.signal?.throwIfAborted();
-    return (await this.#chat(answerPrompt(question, memories), false, options?.signal)).trim();
+    const content = await this.#chat(answerPrompt(question, memories), false, options?.signal);
+    return answerFrom(content, "The OpenAI-compatible API");
   }
 }

@@ -59,6 +59,13 @@ export function answerPrompt(question: string, memories: string[]): ChatMessage[
   ];
 }
 
+/** A model's answer to a question, trimmed; an empty one (or none) is the provider's failure. */
+export function answerFrom(content: string | null | undefined, provider: string): string {
+  const answer = content?.trim();
+  if (!answer) throw new SvcError("backend_unavailable", `${provider} gave an empty answer`);
+  return answer;
+}
+
 /** Parses `{"facts": [...]}` from a model's answer; throws when it is malformed. */
 function parseFacts(content: string): string[] {
   let value: unknown;
