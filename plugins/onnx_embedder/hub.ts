@@ -92,7 +92,8 @@ function cannotDownload(options: HubModelOptions, dir: string, reason: string, c
     `Cannot download the ONNX model "${options.model}" from ${hub}: ${reason}. Where this ` +
       `machine cannot reach the hub, copy the model's files (onnx/model.onnx or model.onnx, ` +
       `tokenizer.json, config.json and its other config files) into ${dir} by hand and start ` +
-      `with SVC_ONNX_MODEL_DIR=${dir}`,
+      `with SVC_ONNX_MODEL_DIR=${dir} beside SVC_ONNX_MODEL=${options.model} (which keeps its ` +
+      "name, part of the embedder's identity)",
     cause === undefined ? undefined : { cause },
   );
 }

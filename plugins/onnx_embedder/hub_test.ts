@@ -296,7 +296,10 @@ Deno.test("hub: an unreachable hub names the directory to fill by hand", async (
         assert.match(error.message, /^Cannot download the ONNX model "svc\/tiny-encoder" from /);
         assert.match(error.message, /the hub cannot be reached/);
         assert.ok(error.message.includes(`into ${dir} by hand`), error.message);
-        assert.ok(error.message.includes(`SVC_ONNX_MODEL_DIR=${dir}`), error.message);
+        assert.ok(
+          error.message.includes(`SVC_ONNX_MODEL_DIR=${dir} beside SVC_ONNX_MODEL=${MODEL}`),
+          error.message,
+        );
         return true;
       },
     );

@@ -107,12 +107,17 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
 }
 
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */
-function embedderSetting(model: string, config: Config): string | undefined {
+export function embedderSetting(model: string, config: Config): string | undefined {
   const remote = /^(ollama|openai):(.+)$/s.exec(model);
   if (remote) return `SVC_EMBEDDER=${remote[1]} SVC_EMBED_MODEL=${remote[2]}`;
   const onnx = /^onnx:(.+):[0-9a-f]{16}$/s.exec(model);
   if (onnx) {
-    return `SVC_EMBEDDER=onnx, with SVC_ONNX_MODEL or SVC_ONNX_MODEL_DIR naming ${onnx[1]}`;
+    // The name is the hub id (SVC_ONNX_MODEL, beside SVC_ONNX_MODEL_DIR or not), else the
+    // directory's name; the pooling and prefixes are part of the identity too.
+    const name = onnx[1].includes("/")
+      ? `SVC_ONNX_MODEL=${onnx[1]} (beside SVC_ONNX_MODEL_DIR for a model directory)`
+      : `SVC_ONNX_MODEL_DIR naming a directory called ${onnx[1]}`;
+    return `SVC_EMBEDDER=onnx with ${name}, and the same SVC_ONNX_POOLING and prefixes`;
   }
   const kind = previousEmbedderConfig(model, config)?.kind;
   return kind && `SVC_EMBEDDER=${kind}`;

@@ -3,7 +3,7 @@ import { silentLogger } from "../log.ts";
 import { SvcError } from "../errors.ts";
 import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
-import { previousEmbedderConfig } from "./vector_index.ts";
+import { embedderSetting, previousEmbedderConfig } from "./vector_index.ts";
 import { startFakeModelServer } from "../../tests/fakes/model_server.ts";
 
 function configOf(env: Record<string, string>) {
@@ -241,4 +241,19 @@ Deno.test("composition: a refusal names the setting of the index's remote embedd
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
+});
+
+Deno.test("composition: the setting named for an ONNX index keeps its name: the hub id, else the directory's", () => {
+  const config = configOf({ SVC_DATA_DIR: "/nonexistent-svc-data" });
+  const digest = "0123456789abcdef";
+  assert.equal(
+    embedderSetting(`onnx:sentence-transformers/all-MiniLM-L6-v2:${digest}`, config),
+    "SVC_EMBEDDER=onnx with SVC_ONNX_MODEL=sentence-transformers/all-MiniLM-L6-v2 (beside " +
+      "SVC_ONNX_MODEL_DIR for a model directory), and the same SVC_ONNX_POOLING and prefixes",
+  );
+  assert.equal(
+    embedderSetting(`onnx:my-minilm:${digest}`, config),
+    "SVC_EMBEDDER=onnx with SVC_ONNX_MODEL_DIR naming a directory called my-minilm, and the " +
+      "same SVC_ONNX_POOLING and prefixes",
+  );
 });
