@@ -90,6 +90,18 @@ export function toThirdPerson(sentence: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * A sentence as typed in a hurry, as the rules read it: curly apostrophes straight, a sentence in
+ * capitals lowered, and "i", "im" and "ive" (or "Im" and "Ive" first) as "I", "I'm" and "I've".
+ */
+function normalized(sentence: string): string {
+  const text = (/\p{Ll}/u.test(sentence) ? sentence : sentence.toLowerCase()).replace(/[‘’]/g, "'");
+  return text
+    .replace(/^I(m|ve)\b/, "I'$1")
+    .replace(/\bi'?(m|ve)\b/g, "I'$1")
+    .replace(/\bi\b(?!\.\w)/g, "I");
+}
+
 /** The content words of a text, plurals folded. */
 function contentWords(text: string): Set<string> {
   return new Set(
@@ -113,7 +125,7 @@ export class LocalExtractiveLlm implements Llm {
     const facts: string[] = [];
     const seen = new Set<string>();
     for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
-      const sentence = raw.trim();
+      const sentence = normalized(raw.trim());
       if (sentence.length < 6 || sentence.length > 400 || sentence.endsWith("?")) continue;
       if (CHIT_CHAT.test(sentence) && !ABOUT_THE_USER.test(sentence.replace(CHIT_CHAT, ""))) {
         continue;

@@ -23,6 +23,22 @@ Deno.test("local LLM: keeps facts about the user, in the third person", async ()
   assert.deepEqual(await llm.extractFacts("I love tea. I love tea!"), ["The user loves tea."]);
 });
 
+Deno.test("local LLM: a fact typed in a hurry is read as one typed with care", async () => {
+  const llm = new LocalExtractiveLlm();
+  const cases: [string, string[]][] = [
+    ["i work nights", ["The user works nights."]],
+    ["I WORK NIGHTS", ["The user works nights."]],
+    ["Im a teacher", ["The user is a teacher."]],
+    ["im allergic to nuts", ["The user is allergic to nuts."]],
+    ["I’ve lived in Rome", ["The user has lived in Rome."]],
+    ["I am a teacher and i live in Rome", ["The user is a teacher and the user lives in Rome."]],
+    // Not the user: a message (IM), a surname, "i.e.".
+    ["send me an IM", []],
+    ["Jony Ive designed it", []],
+  ];
+  for (const [text, facts] of cases) assert.deepEqual(await llm.extractFacts(text), facts, text);
+});
+
 Deno.test("local LLM: third-person rewriting", () => {
   const cases: [string, string][] = [
     ["I'm a nurse", "The user is a nurse."],
