@@ -142,6 +142,15 @@ for (const flavour of FLAVOURS) {
       "backend_unavailable",
       new RegExp(` at ${url} could not embed the text: it answered HTTP 404`),
     );
+    // The probe's text is the relayer's own: a refusal of it is quoted (a model that does not
+    // embed, say).
+    await using refusing = startFakeModelServer(flavour.name);
+    refusing.fail(400, 5);
+    await rejectsWith(
+      flavour.embedder(refusing.url, { retries: 0 }),
+      "bad_request",
+      / could not embed the text: .*fake failure 400/,
+    );
   });
 
   Deno.test(`${flavour.name}: a slow server times out as unavailable, retries within the limit`, async () => {

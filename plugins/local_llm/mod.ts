@@ -92,13 +92,12 @@ export function toThirdPerson(sentence: string): string {
 
 /**
  * A sentence as typed in a hurry, as the rules read it: curly apostrophes straight, a sentence in
- * capitals lowered, and "i", "im" and "ive" (or "Im" and "Ive" first) as "I", "I'm" and "I've".
+ * capitals lowered (its names too), and "i" (as in "i'm") as "I". "Im" is not read as "I'm": it
+ * is German for "in the".
  */
 function normalized(sentence: string): string {
   const text = (/\p{Ll}/u.test(sentence) ? sentence : sentence.toLowerCase()).replace(/[‘’]/g, "'");
   return text
-    .replace(/^I(m|ve)\b/, "I'$1")
-    .replace(/\bi'?(m|ve)\b/g, "I'$1")
     .replace(/\bi\b(?!\.\w)/g, "I");
 }
 

@@ -92,7 +92,8 @@ export class OllamaEmbedder implements Embedder {
     return new OllamaEmbedder(options, vector.length);
   }
 
-  async #request(input: string[], signal?: AbortSignal, provider = "Ollama"): Promise<number[][]> {
+  /** `probing`: the provider and its URL, at start, when the text sent is the relayer's own. */
+  async #request(input: string[], signal?: AbortSignal, probing?: string): Promise<number[][]> {
     const bounded = within(this.#options, signal);
     const ollama = client(this.#options, bounded);
     try {
@@ -109,7 +110,9 @@ export class OllamaEmbedder implements Embedder {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const cause = bounded.aborted ? bounded.reason : error;
-      throw providerError(provider, "embed the text", cause, false);
+      // Memories' texts are not quoted; the probe's, the relayer's own, is.
+      const provider = probing ?? "Ollama";
+      throw providerError(provider, "embed the text", cause, probing !== undefined);
     }
   }
 
@@ -159,7 +162,7 @@ export class OllamaLlm implements Llm {
       return response.message.content;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("Ollama", "answer", bounded.aborted ? bounded.reason : error);
+      throw providerError("Ollama", "answer", bounded.aborted ? bounded.reason : error, true);
     }
   }
 

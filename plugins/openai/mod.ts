@@ -86,10 +86,11 @@ export class OpenAiEmbedder implements Embedder {
     return new OpenAiEmbedder(options, vector.length);
   }
 
+  /** `probing`: the provider and its URL, at start, when the text sent is the relayer's own. */
   async #request(
     input: string[],
     signal?: AbortSignal,
-    provider = "The OpenAI-compatible API",
+    probing?: string,
   ): Promise<ArrayLike<number>[]> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
     try {
@@ -105,7 +106,9 @@ export class OpenAiEmbedder implements Embedder {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const cause = bounded.aborted ? bounded.reason : unquoted(error);
-      throw providerError(provider, "embed the text", cause, false);
+      // Memories' texts are not quoted; the probe's, the relayer's own, is.
+      const provider = probing ?? "The OpenAI-compatible API";
+      throw providerError(provider, "embed the text", cause, probing !== undefined);
     }
   }
 
@@ -151,7 +154,7 @@ export class OpenAiLlm implements Llm {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const cause = bounded.aborted ? bounded.reason : unquoted(error);
-      throw providerError("The OpenAI-compatible API", "answer", cause);
+      throw providerError("The OpenAI-compatible API", "answer", cause, true);
     }
   }
 

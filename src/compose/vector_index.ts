@@ -116,7 +116,7 @@ export function embedderSetting(model: string, config: Config): string | undefin
     // directory's name; the pooling and prefixes are part of the identity too.
     const name = onnx[1].includes("/")
       ? `SVC_ONNX_MODEL=${onnx[1]} (beside SVC_ONNX_MODEL_DIR for a model directory)`
-      : `SVC_ONNX_MODEL_DIR naming a directory called ${onnx[1]}`;
+      : `SVC_ONNX_MODEL_DIR naming a directory called ${onnx[1]} (or SVC_ONNX_MODEL=${onnx[1]})`;
     return `SVC_EMBEDDER=onnx with ${name}, and the same SVC_ONNX_POOLING and prefixes`;
   }
   const kind = previousEmbedderConfig(model, config)?.kind;

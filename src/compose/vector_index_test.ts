@@ -253,7 +253,7 @@ Deno.test("composition: the setting named for an ONNX index keeps its name: the 
   );
   assert.equal(
     embedderSetting(`onnx:my-minilm:${digest}`, config),
-    "SVC_EMBEDDER=onnx with SVC_ONNX_MODEL_DIR naming a directory called my-minilm, and the " +
-      "same SVC_ONNX_POOLING and prefixes",
+    "SVC_EMBEDDER=onnx with SVC_ONNX_MODEL_DIR naming a directory called my-minilm (or " +
+      "SVC_ONNX_MODEL=my-minilm), and the same SVC_ONNX_POOLING and prefixes",
   );
 });

@@ -78,14 +78,15 @@ function parseFacts(content: string): string[] {
   if (!Array.isArray(facts) || !facts.every((f) => typeof f === "string")) {
     throw new Error('the JSON has no "facts" list of strings');
   }
+  const kept = facts.map((f) => f.trim()).filter(Boolean).slice(0, MAX_FACTS);
   // A fact is remembered: what remember would refuse is malformed here too.
-  for (const fact of facts) {
+  for (const fact of kept) {
     if (!fact.isWellFormed()) throw new Error("a fact holds half of a UTF-16 surrogate pair");
     if (utf8.encode(fact).length > MAX_TEXT_BYTES) {
       throw new Error(`a fact is over ${MAX_TEXT_BYTES} bytes`);
     }
   }
-  return facts.map((f) => f.trim()).filter(Boolean).slice(0, MAX_FACTS);
+  return kept;
 }
 
 /**
