@@ -312,7 +312,10 @@ async function runImport(
   if (format === undefined && !exported) {
     const found = formatOfText(await Deno.readTextFile(file));
     throw new UsageError(
-      found
+      found === "svc-export"
+        ? `${file} holds the header of an svc export, but not as its first line of at most ` +
+          "4 KiB: it was changed since svc export wrote it (import the file as it was written)"
+        : found
         ? `${file} is not a file of svc export but ${FORMAT_NAMES[found]}: import it with ` +
           `--from ${found}`
         : `${file} is not a file of svc export: for the JSON lines of GET /api/export give ` +

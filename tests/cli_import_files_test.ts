@@ -64,6 +64,18 @@ Deno.test("CLI: import refuses a file of another format than its --from, naming 
       ),
     );
   }
+  // An export's header that is not its first line: the file was changed since it was written.
+  const moved = `${stack.dir}/moved.svc`;
+  await Deno.writeTextFile(
+    moved,
+    "\n" + JSON.stringify({ format: "svc-export", version: 1 }) + "\n",
+  );
+  const changed = await svc(stack, who, ["import", moved], PASSPHRASE);
+  assert.equal(changed.code, 2, changed.stdout);
+  assert.match(
+    changed.stderr,
+    /^svc: \S+moved\.svc holds the header of an svc export, but not as its first line of at most 4 KiB/,
+  );
   assert.deepEqual(await exported(client), [], "nothing was sent");
 
   for (const [file, from] of [[graph, "mcp-memory"], [mem0, "mem0"], [api, "jsonl"]]) {
