@@ -8,6 +8,7 @@ import { dirname, resolve } from "node:path";
 import {
   exportPath,
   type ImportFailure,
+  type ImportProgress,
   type ImportSummary,
   SvcClient,
   type SvcClientOptions,
@@ -328,8 +329,21 @@ async function runImport(
     ? jsonLines(await textToImport(file, format), values.namespace)
     : foreignLines(await textToImport(file, format), format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
+  let done: ImportProgress | undefined;
   const summary: ImportSummary = await client.import(source.lines, {
-    onProgress: (progress) => bar.update(progress.lines, source.total),
+    onProgress: (progress) => {
+      done = progress;
+      bar.update(progress.lines, source.total);
+    },
+  }).catch((error) => {
+    // A request refused after others were taken: what they imported stays.
+    if (!(error instanceof SvcError) || !done?.lines) throw error;
+    throw new SvcError(
+      error.code,
+      `${error.message} (the first ${done.lines} lines were taken before: ${done.imported} ` +
+        `imported, ${done.duplicates} already known; importing the file again skips them)`,
+      { details: error.details },
+    );
   });
   bar.finish();
   const failed = [

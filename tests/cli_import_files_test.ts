@@ -120,3 +120,22 @@ Deno.test("CLI: import refuses a file that is not UTF-8, naming the line, before
   }
   assert.deepEqual(await exported(client), [], "nothing was sent");
 });
+
+Deno.test("CLI: an import refused part-way says what the requests before it imported", async () => {
+  await using stack = await startStack();
+  const owner = await stack.test.newCaller();
+  const who = await stack.test.addKey(owner, { scope: { namespaces: ["work"] } });
+  const file = `${stack.dir}/scoped.jsonl`;
+  // A request carries 500 lines: the second holds a namespace the key may not use.
+  const texts = Array.from({ length: 600 }, (_, i) => ({
+    text: `Note ${i}: item ${i * 7}`,
+    namespace: i < 500 ? "work" : "default",
+  }));
+  await Deno.writeTextFile(file, lines(...texts) + "\n");
+  const run = await svc(stack, who, ["import", "--from", "jsonl", file]);
+  assert.equal(run.code, 1, run.stdout);
+  assert.match(
+    run.stderr,
+    /may not use namespace "default".* \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips them\)/s,
+  );
+});
