@@ -427,7 +427,7 @@ export function object<M extends Record<string, Member>>(
         const type = member.schema().type;
         if (type === "array") raw[key] = params.has(name) ? params.getAll(name) : undefined;
         else raw[key] = once(name);
-        if (type === "integer" && typeof raw[key] === "string" && /^\d+$/.test(raw[key])) {
+        if (type === "integer" && typeof raw[key] === "string" && /^-?\d+$/.test(raw[key])) {
           raw[key] = Number(raw[key]);
         }
       }

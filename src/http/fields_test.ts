@@ -142,7 +142,7 @@ Deno.test("queries: repeated parameters for lists, digits as integers, a field's
   });
   assert.deepEqual(read(""), { limit: 50, tags: undefined, cursor: undefined });
   assert.equal(refusal(() => read("limit=ten")), "limit must be an integer");
-  assert.equal(refusal(() => read("limit=-1")), "limit must be an integer");
+  assert.equal(refusal(() => read("limit=-1")), "limit must be between 1 and 500");
   assert.equal(refusal(() => read("limit=0")), "limit must be between 1 and 500");
   assert.equal(refusal(() => read("limit=1&limit=2")), "limit must be given once");
   assert.equal(refusal(() => read("cursor=a&cursor=b")), "cursor must be given once");
