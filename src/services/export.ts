@@ -117,18 +117,24 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
         return null;
       };
       let first: Lines | null | undefined = await read();
+      let cancelled = false;
       return new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
             const lines = first === undefined ? await read() : first;
             first = undefined;
+            // The reader went (its client left) while the batch was read.
+            if (cancelled) return;
             if (!lines) return controller.close();
             controller.enqueue(lines.bytes);
             options.sent?.(lines.namespace, lines.ids);
           } catch (error) {
-            if (!options.signal?.aborted) logger.warn("export stopped", { error });
+            if (!options.signal?.aborted && !cancelled) logger.warn("export stopped", { error });
             throw error;
           }
+        },
+        cancel() {
+          cancelled = true;
         },
       }, { highWaterMark: 0 });
     },
