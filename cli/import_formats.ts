@@ -12,6 +12,7 @@
  * ```
  */
 import { EXPORT_FORMAT } from "../src/portable/export_file.ts";
+import { parseOrUndefined } from "../src/portable/foreign.ts";
 
 /** What `svc import` reads: a file of `svc export`, or one of the `--from` formats. */
 export type ImportFormat = "svc-export" | "jsonl" | "mcp-memory" | "mem0";
@@ -23,14 +24,6 @@ export const FORMAT_NAMES: Record<ImportFormat, string> = {
   "mcp-memory": "the MCP memory server's graph (entities and relations)",
   mem0: "mem0's memories (JSON)",
 };
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The format one JSON value (a whole file, or its first line) is the shape of. */
 function formatOfValue(value: unknown): ImportFormat | undefined {
@@ -55,11 +48,11 @@ function formatOfValue(value: unknown): ImportFormat | undefined {
  * `undefined` when that tells none.
  */
 export function formatOfText(text: string): ImportFormat | undefined {
-  const whole = parsed(text);
+  const whole = parseOrUndefined(text);
   if (whole !== undefined) return formatOfValue(whole);
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
-    const value = parsed(line);
+    const value = parseOrUndefined(line);
     if (value !== undefined) return formatOfValue(value);
   }
   return undefined;
@@ -100,5 +93,5 @@ export async function isExportFile(file: string): Promise<boolean> {
     read += more;
   }
   const line = new TextDecoder().decode(start.subarray(0, read)).split("\n")[0];
-  return formatOfValue(parsed(line)) === "svc-export";
+  return formatOfValue(parseOrUndefined(line)) === "svc-export";
 }

@@ -107,7 +107,8 @@ export function fromMcpMemory(text: string): ForeignImport {
   return out;
 }
 
-function parseOrUndefined(text: string): unknown {
+/** The JSON value of `text`, or `undefined` when it is not JSON. */
+export function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
