@@ -148,7 +148,11 @@ function mem0Item(item: unknown): ForeignLine | string {
     .flatMap(([kind, id]) => isText(id) ? [`${kind}:${id}`] : []);
   const categories = Array.isArray(memory.categories) ? memory.categories : [];
   const tags = tagsOf([...categories, ...pairs, ...owners]);
-  const created = timeOf(memory.created_at ?? memory.createdAt);
+  const when = memory.created_at ?? memory.createdAt;
+  const created = timeOf(when);
+  if (when != null && created === undefined) {
+    return `created_at ${JSON.stringify(when).slice(0, 40)} is not a time`;
+  }
   return {
     text,
     ...(tags.length > 0 && { tags }),

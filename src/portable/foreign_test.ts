@@ -88,6 +88,8 @@ Deno.test("mem0: memory text, metadata and owners as tags, created_at kept", () 
       { id: "3", memory: "", metadata: {} },
       { id: "4", memory: "Unix time", created_at: 1700000000 },
       "not a memory",
+      { id: "6", memory: "Likes tea", created_at: "not a date" },
+      { id: "7", memory: "No time", created_at: null },
     ],
   };
   const read = fromMem0(JSON.stringify(file));
@@ -112,13 +114,16 @@ Deno.test("mem0: memory text, metadata and owners as tags, created_at kept", () 
       origin: "memory 4",
       line: { text: "Unix time", created_at: "2023-11-14T22:13:20.000Z" },
     },
+    { origin: "memory 7", line: { text: "No time" } },
   ]);
   assert.deepEqual(read.failed, [
     { origin: "memory 3", error: "it has no memory text" },
     { origin: "memory 5", error: "not a JSON object" },
+    // Its time would be lost: the memory would be imported as remembered now.
+    { origin: "memory 6", error: 'created_at "not a date" is not a time' },
   ]);
   // A bare list is taken as well.
-  assert.equal(fromMem0(JSON.stringify(file.results)).lines.length, 3);
+  assert.equal(fromMem0(JSON.stringify(file.results)).lines.length, 4);
 });
 
 Deno.test("mem0: tags are cut to what the relayer takes", () => {
