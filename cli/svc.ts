@@ -160,7 +160,15 @@ async function run(args: string[]): Promise<Output> {
     accountIdOf(values.account, (name) => Deno.env.get(name));
     // The owner's own key when the data directory has it; else a delegate key with `audit`.
     const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
-    const privateKey = ownerKey || need(Deno.env.get("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY");
+    const delegateKey = Deno.env.get("SVC_DELEGATE_KEY");
+    if (!ownerKey && !delegateKey && values.account) {
+      throw new UsageError(
+        `missing SVC_DELEGATE_KEY: the owner key of account ${values.account} is not in ` +
+          `${dataDir}/owner_keys, so the log is read with a delegate key that has the audit ` +
+          "scope (or with SVC_DATA_DIR where `svc account create` made the account)",
+      );
+    }
+    const privateKey = ownerKey || need(delegateKey, "SVC_DELEGATE_KEY");
     return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
   }
 

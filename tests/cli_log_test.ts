@@ -117,6 +117,16 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
         ["remember", "phone"],
       ],
     );
+    // Another directory has no owner key for it: the message says what to give instead.
+    const elsewhere = await svc(["log", "--account", accountId], {
+      SVC_SERVER_URL: stack.url,
+      SVC_DATA_DIR: `${dataDir}/other`,
+    });
+    assert.equal(elsewhere.code, 2);
+    assert.match(
+      elsewhere.stderr,
+      /missing SVC_DELEGATE_KEY: the owner key of account 0x[0-9a-f]{64} is not in .*other\/owner_keys, so the log is read with a delegate key that has the audit scope/,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
