@@ -76,6 +76,26 @@ Deno.test("a text equal to an expired memory not yet swept is stored anew", asyn
   assert.deepEqual(await listIds(t, alice), [again]);
 });
 
+Deno.test("two bulks of the same texts sent at once store each text once", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const items = Array.from({ length: 20 }, (_, i) => ({ text: `Fact ${i} about my garden` }));
+  const answers = await Promise.all(
+    [1, 2].map(async () =>
+      json(await t.signed(alice, "POST", "/api/remember/bulk", { items }), 202)
+    ),
+  );
+  const jobs = answers.flatMap((answer) => answer.job_ids);
+  await t.settle(alice, jobs);
+  const ids = await listIds(t, alice, "?limit=100");
+  assert.equal(ids.length, 20, `${ids.length} memories for 20 texts`);
+  const { results } = await json(
+    await t.signed(alice, "POST", "/api/remember/bulk/status", { job_ids: jobs }),
+  );
+  const duplicates = results.filter((job: { duplicate_of?: string }) => job.duplicate_of);
+  assert.equal(duplicates.length, jobs.length - 20, "the others are duplicates of them");
+});
+
 Deno.test("two concurrent updates of one memory leave one version", async () => {
   const held = heldEmbedder();
   await using t = await startTestRelayer({ embedder: held.embedder });
@@ -113,6 +133,56 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
     "failed",
     `Cannot update memory ${old}: it was erased meanwhile`,
   ]);
+});
+
+Deno.test("an erase or update of a memory still being stored is a conflict that says to wait, not a 404", async () => {
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ embedder: held.embedder });
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  const { job_id } = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "I live in Bergen" }),
+    202,
+  );
+  for (const [method, body] of [["DELETE", undefined], ["PUT", { text: "I live in Oslo" }]]) {
+    const refused = await json(
+      await t.signed(alice, method as string, `/api/memories/${job_id}`, body),
+      409,
+    );
+    assert.equal(
+      refused.error,
+      `Cannot ${method === "PUT" ? "update" : "erase"} memory ${job_id} yet: it is still ` +
+        `being stored; try again once its job is done (GET /api/remember/${job_id})`,
+    );
+    await json(await t.signed(bob, method as string, `/api/memories/${job_id}`, body), 404);
+  }
+  held.release();
+  await t.settle(alice, [job_id]);
+  await json(await t.signed(alice, "DELETE", `/api/memories/${job_id}`));
+  assert.deepEqual(await listIds(t, alice), []);
+});
+
+Deno.test("two erases of one memory at once are one erase, with one receipt", async () => {
+  const gate = Promise.withResolvers<void>();
+  let erases = 0;
+  const cipher = await localCipherErasing(async (erase) => {
+    erases++;
+    await gate.promise;
+    await erase();
+  });
+  await using t = await startTestRelayer({ cipher });
+  const alice = await t.newCaller();
+  const [bees] = await remember(t, alice, [{ text: "I keep bees in the garden" }]);
+  const both = [1, 2].map(async () =>
+    json(await t.signed(alice, "DELETE", `/api/memories/${bees}`))
+  );
+  while (erases === 0) await sleep(5);
+  await sleep(100); // the second arrives meanwhile
+  gate.resolve();
+  const [a, b] = await Promise.all(both);
+  assert.equal(erases, 1);
+  assert.deepEqual(a, b);
+  await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 404);
 });
 
 Deno.test("an update that lands while its memory is being erased is erased as well", async () => {

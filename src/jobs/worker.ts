@@ -14,7 +14,8 @@
  *
  * A job `vet` refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
  * is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
- * is done as a `duplicate_of` that memory. Once a batch's memories are indexed, and before its
+ * is done as a `duplicate_of` that memory; when another batch is storing that text, the batch
+ * waits for it first. Once a batch's memories are indexed, and before its
  * jobs are done, `indexed` hears of them (the relayer schedules expiries and erases the memories
  * they replace); when it fails, the jobs are tried again (indexing again is harmless).
  *
@@ -37,6 +38,7 @@ import type {
   PreparedText,
   RememberPipeline,
   StepOptions,
+  TextPlace,
 } from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
@@ -170,6 +172,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /** Jobs in a running batch, with what their deliveries wait on. */
   const taken = new Map<string, Promise<void>>();
   const batches = new Set<Promise<void>>();
+  /** The texts running batches store (`TextPlace.place`), each with its batch's end. */
+  const storing = new Map<string, Promise<void>>();
   let scheduled = false;
 
   const callOptions = (job: Job): StepOptions => ({ timeoutMs, signal: job.lost.signal });
@@ -281,16 +285,25 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
   }
 
-  /** Finishes the jobs whose text is already a memory; returns the others. */
-  async function skipDuplicates(jobs: Job[]): Promise<Job[]> {
-    const found = await pipeline.duplicates(
-      jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
-    );
+  /**
+   * Finishes the jobs whose text is already a memory; returns the others, their texts claimed
+   * for this batch in `storing` until `ended`. A batch that would store a text another batch
+   * has claimed first waits for that one to end, then looks again: it finds the text a memory,
+   * unless the other batch failed to store it.
+   */
+  async function skipDuplicates(jobs: Job[], ended: Promise<void>): Promise<Job[]> {
+    const texts = jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes }));
+    let found = await pipeline.duplicates(texts);
+    for (let others = claimedBy(found); others.size > 0; others = claimedBy(found)) {
+      await Promise.all(others);
+      found = await pipeline.duplicates(texts);
+    }
     // A retried job may find its own memory, indexed before a crash: it goes on.
     const of = (job: Job, i: number) =>
-      job.attributes?.replaces === undefined && found[i] !== job.record.job_id
-        ? found[i]
+      job.attributes?.replaces === undefined && found[i].original !== job.record.job_id
+        ? found[i].original
         : undefined;
+    jobs.forEach((job, i) => of(job, i) === undefined && storing.set(found[i].place, ended));
     const duplicates = jobs.flatMap((job, i) => {
       const original = of(job, i);
       return original ? [{ job, original }] : [];
@@ -306,6 +319,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
     return jobs.filter((job, i) => of(job, i) === undefined);
   }
+
+  /** The ends of the other batches storing one of these texts. */
+  const claimedBy = (found: TextPlace[]) =>
+    new Set(found.flatMap(({ place }) => storing.get(place) ?? []));
 
   /** The memory a job stores, as `vet` and `indexed` hear of it. */
   const memoryOf = (job: Job): IndexedMemory => ({
@@ -326,7 +343,17 @@ export function createWorker(deps: WorkerDependencies): Worker {
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
     });
     live = await refuse(live, await deps.vet?.(live.map(memoryOf)) ?? []);
-    live = await skipDuplicates(live);
+    const ended = Promise.withResolvers<void>();
+    try {
+      await storeAndIndex(await skipDuplicates(live, ended.promise));
+    } finally {
+      for (const [place, end] of storing) if (end === ended.promise) storing.delete(place);
+      ended.resolve();
+    }
+  }
+
+  /** Stores, indexes and completes the jobs. */
+  async function storeAndIndex(live: Job[]): Promise<void> {
     // Embedding needs no blob id: it runs while the blobs upload.
     const preparing = pipeline.prepare(
       live.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),

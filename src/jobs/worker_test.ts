@@ -425,3 +425,40 @@ Deno.test("worker: jobs leased to it as they were accepted run together, on thei
   stopping.abort();
   await listened;
 });
+
+Deno.test("worker: two batches storing the same texts at once store each text once; a text the first fails to store, the second stores", async () => {
+  using queue = new MemoryJobQueue();
+  using blobs = new HeldBlobStore();
+  const embedder = new CountingEmbedder();
+  const vectors = new RefusingVectorStore(embedder.dimensions);
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, batchSize: 8 });
+  const accept = () =>
+    queue.accept(Array.from({ length: 4 }, (_, i) => ({
+      owner: "o1",
+      namespace: "n1",
+      text: i === 3 ? "A new fact" : `Fact ${i}`,
+    })));
+  const first = await accept();
+  vectors.refused.add(first[0].job_id); // the first batch fails to store "Fact 0"
+  const processed = first.map((job) => worker.process(job.job_id));
+  await until("the first batch reaches its upload", () => blobs.held === 4);
+  const second = await accept(); // the same texts, in a batch beside the first
+  processed.push(...second.map((job) => worker.process(job.job_id)));
+  await until("the second batch starts", () => worker.stats().running === 8);
+  blobs.release();
+  await Promise.all(processed);
+
+  const ended = await queue.getMany([...first, ...second].map((job) => job.job_id));
+  assert.deepEqual(ended.map((job) => [job?.status, job?.duplicate_of]), [
+    ["failed", undefined],
+    ["done", undefined],
+    ["done", undefined],
+    ["done", undefined],
+    ["done", undefined], // stored, since the first batch could not
+    ["done", first[1].job_id],
+    ["done", first[2].job_id],
+    ["done", first[3].job_id],
+  ]);
+  assert.equal(await vectors.count(), 4, "each text once");
+});

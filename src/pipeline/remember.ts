@@ -110,6 +110,14 @@ export type MemoryToIndex =
     | { prepared: PreparedText }
   );
 
+/** Whether a text is a memory already (see `duplicates`). */
+export interface TextPlace {
+  /** The memory holding the text, when one does. */
+  original: string | undefined;
+  /** The text's owner, namespace and keyed digest, as one string. */
+  place: string;
+}
+
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
   /** A time limit for each backend call of the step; none by default. */
@@ -134,10 +142,10 @@ export interface RememberPipeline {
   prepare(memories: (MemoryKey & MemoryText)[], options?: StepOptions): Promise<PreparedText[]>;
   /**
    * For each memory, the id of a memory already indexed in its namespace with the same text
-   * (after normalising case and white space), or of an earlier one of `memories`; `undefined`
-   * when it is new.
+   * (after normalising case and white space), or of an earlier one of `memories`, as `original`
+   * (`undefined` when it is new), and `place`: the same for every memory of that text there.
    */
-  duplicates(memories: (MemoryKey & MemoryText)[]): Promise<(string | undefined)[]>;
+  duplicates(memories: (MemoryKey & MemoryText)[]): Promise<TextPlace[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -247,19 +255,17 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     }
   }
 
-  async function duplicates(
-    memories: (MemoryKey & MemoryText)[],
-  ): Promise<(string | undefined)[]> {
+  async function duplicates(memories: (MemoryKey & MemoryText)[]): Promise<TextPlace[]> {
     const digests = await Promise.all(
       memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
     );
     const seen = new Map<string, string>();
-    const found: (string | undefined)[] = [];
+    const found: TextPlace[] = [];
     for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
       const place = JSON.stringify([owner, namespace, digests[i]]);
       const index = await lexicon.namespace(owner, namespace);
       const original = seen.get(place) ?? index.duplicateOf(digests[i], Date.now());
-      found.push(original);
+      found.push({ original, place });
       if (!seen.has(place)) seen.set(place, original ?? memoryId);
     }
     return found;

@@ -193,5 +193,11 @@ Deno.test("remember pipeline: prepare embeds texts in one call; indexMany writes
     { ...memory, memoryId: "m3", text: "I have a cat" },
     { ...memory, memoryId: "m4", text: "i have a CAT" },
   ]);
-  assert.deepEqual(again, ["m1", undefined, "m3"], "the namespace's, then the batch's own");
+  assert.deepEqual(
+    again.map(({ original }) => original),
+    ["m1", undefined, "m3"],
+    "the namespace's, then the batch's own",
+  );
+  assert.equal(again[1].place, again[2].place, "one place for one text");
+  assert.notEqual(again[0].place, again[1].place);
 });

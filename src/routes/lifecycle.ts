@@ -60,6 +60,10 @@ const NO_SPONSOR = {
   description: "Seal without `SVC_SPONSOR_PRIVATE_KEY`: no sponsor pays the erase transaction.",
 };
 
+const STILL_STORED = {
+  description: "The memory's remember job is still pending or running: try again once it is done.",
+};
+
 export function lifecycleRoutes(lifecycle: LifecycleService) {
   const route = routesFor<HandlerContext>();
   const signed = { signed: true, ownerKey: true };
@@ -141,6 +145,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
             example: EXAMPLE_RECEIPT,
           },
           404: { description: "Unknown, or another owner's." },
+          409: STILL_STORED,
           501: NO_SPONSOR,
         },
       },
@@ -210,6 +215,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
             example: { job_id: EXAMPLE_ID, status: "pending", supersedes: EXAMPLE_ID },
           },
           404: { description: "Unknown, or another owner's." },
+          409: STILL_STORED,
         },
       },
     }),

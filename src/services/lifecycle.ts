@@ -139,6 +139,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const now = deps.now ?? Date.now;
   /** Which update holds each memory being replaced (see `vet`). */
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
+  /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
+  const erasing = new Map<string, Promise<EraseReceipt>>();
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -154,6 +156,29 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       }
     }
     return null;
+  }
+
+  /**
+   * `null` for a memory not found, unless its remember job is still on its way: then a
+   * conflict that says to wait for it (an erase or update now would find nothing, and it
+   * would land after).
+   */
+  async function notYet(
+    owner: string,
+    id: string,
+    doing: string,
+    allow?: (namespace: string) => void,
+  ): Promise<null> {
+    const job = await queue.get(id);
+    if (job?.owner !== owner || (job.status !== "pending" && job.status !== "running")) {
+      return null;
+    }
+    allow?.(job.namespace);
+    throw new SvcError(
+      "conflict",
+      `Cannot ${doing} memory ${id} yet: it is still being stored; try again once its job is ` +
+        `done (GET /api/remember/${id})`,
+    );
   }
 
   /** A memory's tags, thread and provenance in clear (none when not sealed in its row). */
@@ -314,9 +339,15 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
       const found = await locate(owner, id, options.allow);
-      if (!found) return null;
-      const [receipt] = await eraseAsked(owner, found.namespace, [found.entry], options);
-      return receipt;
+      if (!found) return await notYet(owner, id, "erase", options.allow);
+      const key = JSON.stringify([owner, id]);
+      const under = erasing.get(key);
+      if (under) return await under;
+      const erased = eraseAsked(owner, found.namespace, [found.entry], options)
+        .then(([receipt]) => receipt)
+        .finally(() => erasing.delete(key));
+      erasing.set(key, erased);
+      return await erased;
     },
 
     /** Erases every memory of a namespace (expired and replaced ones included). */
@@ -357,7 +388,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       options: Pick<LocateOptions, "allow"> & { rememberedBy?: Provenance } = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
       const found = await locate(owner, id, options.allow);
-      if (!found) return null;
+      if (!found) return await notYet(owner, id, "update", options.allow);
       const { namespace, entry } = found;
       const old = await attributesOf(owner, namespace, entry);
       const tags = change.tags ?? old.tags;
