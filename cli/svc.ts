@@ -24,7 +24,7 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
-import { argsMessage, callerPath, flagValues, repeatedFlag } from "./args.ts";
+import { argsMessage, callerPath, type FlagToken, flagValues, repeatedFlag } from "./args.ts";
 import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
@@ -76,6 +76,61 @@ const WORDS: Record<string, number> = {
   migrate: 0,
   "migrate-store": 0,
 };
+
+/** The flags of the client commands, which sign requests to a relayer. */
+const CLIENT = ["relayer", "account", "key"];
+
+/**
+ * The flags each command takes besides `--json` and `--help`: any other is a usage error
+ * rather than ignored (`remember --expires 30d` would store a memory that never expires).
+ */
+const FLAGS: Record<string, string[]> = {
+  "account create": [],
+  "account deactivate": ["account"],
+  "account reactivate": ["account"],
+  "key add": [
+    "account",
+    "label",
+    "public-key",
+    "expires",
+    "expires-at",
+    "namespace",
+    "operations",
+    "read-only",
+    "audit",
+  ],
+  "key list": ["account"],
+  "key remove": ["account", "public-key", "address"],
+  remember: [...CLIENT, "namespace", "tag", "thread", "ttl", "expires-at", "replaces", "wait"],
+  recall: [...CLIENT, "namespace", "limit", "tag", "since", "until", "min-score", "explain"],
+  list: [...CLIENT, "namespace", "limit", "cursor", "tag", "since", "until"],
+  get: CLIENT,
+  forget: [...CLIENT, "namespace", "confirm"],
+  update: [...CLIENT, "text", "tag", "ttl", "expires-at", "wait"],
+  restore: [...CLIENT, "namespace", "limit"],
+  whoami: CLIENT,
+  export: [...CLIENT, "namespace", "all", "output", "passphrase-file", "passphrase"],
+  import: [...CLIENT, "namespace", "from", "wait", "passphrase-file", "passphrase"],
+  log: [...CLIENT, "op", "namespace", "memory", "since", "until", "limit", "cursor"],
+  reindex: ["embedder"],
+  migrate: [],
+  "migrate-store": ["to"],
+};
+
+/** Why a flag of the command line is not one its command takes, or `undefined`. */
+function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken[]) {
+  const name = command === "account" || command === "key" ? `${command} ${sub}` : command;
+  const takes = FLAGS[name];
+  if (!takes) return undefined; // an unknown command or subcommand: said below
+  const other = tokens.find((token) =>
+    token.kind === "option" && !["json", "help"].includes(token.name!) &&
+    !takes.includes(token.name!)
+  );
+  if (!other) return undefined;
+  const listed = takes.map((flag) => `--${flag}`).join(", ");
+  return `${name} does not take ${other.rawName}` +
+    (listed ? ` (it takes ${listed})` : " (it takes no options)");
+}
 
 async function run(args: string[]): Promise<Output> {
   const { values, positionals, tokens } = parseArgs({
@@ -131,6 +186,8 @@ async function run(args: string[]): Promise<Output> {
   if (repeated) {
     throw new UsageError(`${repeated} (only --tag, and export's --namespace, may be repeated)`);
   }
+  const foreign = foreignFlag(command, sub, tokens);
+  if (foreign) throw new UsageError(foreign);
   const words = [sub, ...rest].filter((word) => word !== undefined);
   const most = WORDS[command];
   if (most !== undefined && words.length > most) {

@@ -240,6 +240,9 @@ export async function runLedgerCommand(
       };
     }
     if (sub === "remove") {
+      if (values["public-key"] !== undefined && values.address !== undefined) {
+        throw new UsageError("give --public-key or --address, not both");
+      }
       const target = need(values["public-key"] ?? values.address, "--public-key or --address");
       const key = await withLedger(dataDir, async (l) => {
         const found = (await l.getAccount(accountId))?.delegate_keys.find((k) =>

@@ -156,3 +156,51 @@ Deno.test("CLI: a word more than a command takes is a usage error, before anythi
     "nothing was sent",
   );
 });
+
+Deno.test("CLI: a flag its command does not take is a usage error, before anything is sent", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  await rememberAll(stack.test, who, [{ text: "I am vegetarian" }]);
+  const [memory] = await exported(client);
+  for (
+    const [args, message] of [
+      // A key's flag: the memory would never expire.
+      [
+        ["remember", "I keep bees", "--expires", "30d"],
+        "remember does not take --expires (it takes --relayer, --account, --key, --namespace, " +
+        "--tag, --thread, --ttl, --expires-at, --replaces, --wait)",
+      ],
+      [
+        ["update", memory.id, "--text", "I eat fish", "--namespace", "work"],
+        "update does not take --namespace (it takes --relayer, --account, --key, --text, --tag, " +
+        "--ttl, --expires-at, --wait)",
+      ],
+      [
+        ["whoami", "--limit", "5"],
+        "whoami does not take --limit (it takes --relayer, --account, --key)",
+      ],
+      [
+        ["account", "create", "--label", "x"],
+        "account create does not take --label (it takes no options)",
+      ],
+      [
+        ["key", "list", "--account", who.accountId, "--read-only"],
+        "key list does not take --read-only (it takes --account)",
+      ],
+      [
+        ["key", "remove", "--account", who.accountId, "--public-key", "ab", "--address", "0x1"],
+        "give --public-key or --address, not both",
+      ],
+    ] as [string[], string][]
+  ) {
+    const run = await svc(stack, who, args);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.equal(run.stderr.split("\n")[0], `svc: ${message}`);
+  }
+  assert.deepEqual(
+    (await exported(client)).map((m) => [m.id, m.text]),
+    [[memory.id, "I am vegetarian"]],
+    "nothing was sent",
+  );
+});
