@@ -76,7 +76,7 @@ export function accountIdArg(value: string, what: string): string {
         "prints it",
     );
   }
-  return value;
+  return value.toLowerCase(); // as the ledger and the relayer keep it
 }
 
 /** The account a client command names: `--account`, else `SVC_ACCOUNT_ID` (unless empty). */

@@ -424,10 +424,18 @@ Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", as
   }
   const stranger = await t.newCaller();
   t.directory.remove(stranger.key.publicKey);
+  const unknown = await expectError(
+    await t.signed(stranger, "POST", "/api/recall", body, {
+      "x-account-id": stranger.accountId.toUpperCase().replace("0X", "0x"),
+    }),
+    401,
+    "unauthorized",
+  );
+  assert.equal(unknown.reason, "unknown_key");
   assert.equal(
-    (await expectError(await t.signed(stranger, "POST", "/api/recall", body), 401, "unauthorized"))
-      .reason,
-    "unknown_key",
+    unknown.error,
+    `This public key is not a delegate key of account ${stranger.accountId} (the x-account-id ` +
+      "it was sent with)",
   );
   const unsigned = await t.send("POST", "/api/recall", {
     body: "{}",

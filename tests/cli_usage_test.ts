@@ -117,6 +117,19 @@ Deno.test("CLI: an account id that is not one is a usage error, before anything 
     who.accountId.toUpperCase().replace("0X", "0x"),
   ]);
   assert.equal(upper.code, 0, upper.stderr);
+  // So do the ledger commands, which find the account in the data directory.
+  const ledger = { env: { SVC_DATA_DIR: `${stack.dir}/ledger` } };
+  const created = await svc(stack, who, ["account", "create", "--json"], ledger);
+  assert.equal(created.code, 0, created.stderr);
+  const id = (created.json as { accountId: string }).accountId;
+  const keys = await svc(stack, who, [
+    "key",
+    "list",
+    "--account",
+    id.toUpperCase().replace("0X", "0x"),
+  ], ledger);
+  assert.equal(keys.code, 0, keys.stderr);
+  assert.equal(keys.stdout, "(no delegate keys)\n");
 });
 
 Deno.test("CLI: a word more than a command takes is a usage error, before anything is sent", async () => {

@@ -180,7 +180,8 @@ export async function checkSignedHeaders(
       "unknown_key",
       accountIdHint === undefined
         ? "This public key is not a delegate key of any account"
-        : "This public key is not a delegate key of the account in x-account-id",
+        : `This public key is not a delegate key of account ${accountIdHint.toLowerCase()} ` +
+          "(the x-account-id it was sent with)",
     );
   }
   if (!account.active) {
