@@ -129,6 +129,14 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     } finally {
       await probe.close();
     }
+    // Not resumed from another data directory (a copy of this one: the same master key).
+    const otherDir = `${pgDir}/other`;
+    await new Deno.Command("cp", { args: ["-a", dataDir, otherDir] }).output();
+    await assert.rejects(
+      svcCli(otherDir, ["migrate-store", "--to", "postgres"], env),
+      /exited 1: .*the copy this database holds was begun from another data directory/,
+    );
+    await Deno.remove(otherDir, { recursive: true });
     // Nothing serves, or writes into, a database whose copy has not finished.
     const masterKey = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
     const onPostgres = { ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey };

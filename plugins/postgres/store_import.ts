@@ -64,6 +64,9 @@ export class ImportProgress {
           count bigint not null,
           finished_at bigint not null
         )`;
+      // Which data directory the copy is of (see `begun`): a column added later.
+      await database.sql`
+        alter table svc_migrate_store_progress add column if not exists source text`;
     } catch (error) {
       throw backendError("postgres", "read the progress of the copy", error);
     }
@@ -78,6 +81,31 @@ export class ImportProgress {
       return new Map(rows.map((row) => [row.phase, row.count]));
     } catch (error) {
       throw backendError("postgres", "read the progress of the copy", error);
+    }
+  }
+
+  /**
+   * What the copy was begun from (the `source` its `started` phase was recorded with): `null`
+   * when not begun, or begun before sources were recorded.
+   */
+  async begun(): Promise<string | null> {
+    try {
+      const [row] = await this.#database.sql<{ source: string | null }[]>`
+        select source from svc_migrate_store_progress where phase = 'started'`;
+      return row?.source ?? null;
+    } catch (error) {
+      throw backendError("postgres", "read the progress of the copy", error);
+    }
+  }
+
+  /** Records the copy as begun from `source` (a fingerprint of the data directory). */
+  async begin(source: string, now = Date.now()): Promise<void> {
+    try {
+      await this.#database.sql`
+        insert into svc_migrate_store_progress (phase, count, finished_at, source)
+        values ('started', 0, ${now}, ${source})`;
+    } catch (error) {
+      throw backendError("postgres", "record the progress of the copy", error);
     }
   }
 

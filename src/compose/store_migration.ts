@@ -186,6 +186,22 @@ export async function checkSource(config: Config): Promise<string | null> {
   return hasIndex ? name : null;
 }
 
+/**
+ * Which data directory a copy is of, as the database keeps it: a keyed hash, under the master
+ * key, of the directory's real path (neither is kept).
+ */
+async function sourceOf(dir: string, masterKey: Uint8Array<ArrayBuffer>): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    masterKey,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const path = new TextEncoder().encode(`svc-migrate-store-source\n${await Deno.realPath(dir)}`);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, path)).toHex();
+}
+
 /** Copies the data directory of `options.config` into `options.database`; see the module doc. */
 export async function migrateStore(options: StoreMigrationOptions): Promise<StoreMigrationSummary> {
   const { config, database, secret } = options;
@@ -194,6 +210,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const progress = await ImportProgress.open(database);
   const finished = await progress.finished();
   const resumed = finished.has("started");
+  const source = await sourceOf(dir, secret);
   if (!resumed) {
     if (await holdsState(database)) {
       throw new SvcError(
@@ -202,7 +219,14 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
           "into a new, empty database",
       );
     }
-    await progress.finish("started", 0);
+    await progress.begin(source);
+  } else if (![source, null].includes(await progress.begun())) {
+    throw new SvcError(
+      "conflict",
+      `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
+        "(or under another master key); finish it from that one, or copy into a new, empty " +
+        "database",
+    );
   }
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
   const steps: Record<Phase, (tell: Tell) => Promise<number>> = {
