@@ -57,10 +57,16 @@ function serve(
   try {
     return Deno.serve(options, handler);
   } catch (error) {
-    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    const where = `the ${what} cannot listen on ${options.hostname}:${options.port}`;
+    if (!(error instanceof Deno.errors.AddrInUse)) {
+      throw new CannotStart(
+        `${where}: ${error instanceof Error ? error.message : error}. SVC_HOST must be an ` +
+          "address of this machine (127.0.0.1 by default, 0.0.0.0 for every one).",
+      );
+    }
     throw new CannotStart(
-      `the ${what} cannot listen on ${options.hostname}:${options.port}: the port is in use ` +
-        `(another svc relayer, or another program). Stop it, or choose another port with ${setting}.`,
+      `${where}: the port is in use (another svc relayer, or another program). Stop it, or ` +
+        `choose another port with ${setting}.`,
     );
   }
 }

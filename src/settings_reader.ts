@@ -49,7 +49,7 @@ export class SettingsReader {
 
   /** One of `allowed`, `fallback` when absent. */
   choice<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
-    const value = this.#env[name] ?? fallback;
+    const value = this.text(name) ?? fallback;
     if ((allowed as readonly string[]).includes(value)) return value as T;
     this.problem(`${name} must be one of ${allowed.join(", ")} (got ${shown(value)})`);
     return fallback;

@@ -5,7 +5,7 @@
  * README's configuration table lists the same variables.
  */
 import type { LogLevel } from "../log.ts";
-import { isHttpUrl, SettingsReader } from "../settings_reader.ts";
+import { isHttpUrl, SettingsReader, shown } from "../settings_reader.ts";
 import { isHostEntry, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { readSuiSettings, type SuiSettings } from "../../plugins/sui/settings.ts";
 import { readSealSettings, type SealSettings } from "../../plugins/seal/settings.ts";
@@ -195,7 +195,7 @@ function readSidecarUrl(read: SettingsReader): URL {
   if (url?.protocol === "http:" && LOOPBACK_HOSTS.includes(url.hostname) && url.port) return url;
   read.problem(
     `SIDECAR_URL must be an http URL on a loopback host with a port, such as ` +
-      `http://localhost:9000 (got "${raw}")`,
+      `http://localhost:9000 (got ${shown(raw)})`,
   );
   return new URL("http://localhost:9000");
 }
@@ -205,7 +205,7 @@ function readAllowedOrigins(read: SettingsReader): string[] {
   for (const origin of origins) {
     if (!URL.canParse(origin) || new URL(origin).origin !== origin) {
       read.problem(
-        `SVC_ALLOWED_ORIGINS must list origins such as https://app.example (got "${origin}")`,
+        `SVC_ALLOWED_ORIGINS must list origins such as https://app.example (got ${shown(origin)})`,
       );
     }
   }
@@ -219,7 +219,7 @@ function readPublicUrls(read: SettingsReader): string[] {
     if (!url || url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
       read.problem(
         `SVC_PUBLIC_URL must list origins such as https://svc.example, without a path ` +
-          `(got "${entry}")`,
+          `(got ${shown(entry)})`,
       );
     } else origins.push(url.origin);
   }
@@ -231,7 +231,7 @@ function readAllowedHosts(read: SettingsReader): string[] | undefined {
   for (const host of hosts.filter((entry) => !isHostEntry(entry))) {
     read.problem(
       `SVC_ALLOWED_HOSTS must list host names, with an optional port, such as svc.example or ` +
-        `svc.example:8443, or be * (got "${host}")`,
+        `svc.example:8443, or be * (got ${shown(host)})`,
     );
   }
   return hosts.length ? hosts : undefined;
@@ -249,14 +249,14 @@ function ollamaHost(value: string): string {
   return `http://${[host + port, ...path].join("/")}`;
 }
 
-/** The settings shared by the remote model providers. */
+/** The settings shared by the remote model providers, read only for the one selected. */
 function readModelServers(read: SettingsReader, embedding: boolean) {
   const model = read.text(embedding ? "SVC_EMBED_MODEL" : "SVC_LLM_MODEL");
-  const timeoutMs = read.integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000);
+  const timeout = () => read.integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000);
   return {
     ollama: (): OllamaSettings => ({
       model,
-      timeoutMs,
+      timeoutMs: timeout(),
       host: read.httpUrl("OLLAMA_HOST", ollamaHost),
     }),
     openai: (): OpenAiSettings => {
@@ -273,7 +273,7 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
           "SVC_EMBEDDER/SVC_LLM=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)",
         );
       }
-      return { model, timeoutMs, apiKey, baseURL };
+      return { model, timeoutMs: timeout(), apiKey, baseURL };
     },
   };
 }
@@ -469,7 +469,12 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
   const store = readStore(read);
   const ollama = read.text("OLLAMA_HOST");
   const config: Config = {
-    host: read.text("SVC_HOST") ?? "127.0.0.1",
+    host: read.matching(
+      "SVC_HOST",
+      /^([0-9a-z-]+\.)*[0-9a-z-]+$|^[0-9a-f:.]*:[0-9a-f:.]*$/i,
+      `SVC_HOST must be an IP address or host name of this machine, such as 127.0.0.1 or ` +
+        `0.0.0.0 (got ${shown(read.text("SVC_HOST") ?? "")})`,
+    ) ?? "127.0.0.1",
     port: read.integer("SVC_PORT", 8000, 0, 65535),
     dataDir,
     store,

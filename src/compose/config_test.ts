@@ -186,9 +186,21 @@ Deno.test("MCP sessions per key: MCP_MAX_SESSIONS_PER_KEY, else the specificatio
 });
 
 Deno.test("a backend's settings are read only when it is selected", () => {
-  const unselected = { SVC_WALRUS_EPOCHS: "0", SVC_SEAL_THRESHOLD: "x", OLLAMA_HOST: "ftp://x" };
+  const unselected = {
+    SVC_WALRUS_EPOCHS: "0",
+    SVC_SEAL_THRESHOLD: "x",
+    OLLAMA_HOST: "ftp://x",
+    SVC_LLM_TIMEOUT_MS: "30s",
+  };
   assert.ok(readConfig(unselected).ok);
-  const problems = problemsOf({ ...unselected, SVC_EMBEDDER: "ollama" });
+  assert.deepEqual(
+    problemsOf({ SVC_LLM: "openai", OPENAI_API_KEY: "k", SVC_LLM_TIMEOUT_MS: "30s" }),
+    [
+      'SVC_LLM_TIMEOUT_MS must be an integer from 1000 to 600000 (got "30s")',
+    ],
+  );
+  const { SVC_LLM_TIMEOUT_MS: _, ...others } = unselected;
+  const problems = problemsOf({ ...others, SVC_EMBEDDER: "ollama" });
   assert.deepEqual(problems, ['OLLAMA_HOST must be an http(s) URL (got "ftp://x")']);
   // What may carry a credential is not shown.
   const keyed = { SVC_EMBEDDER: "ollama", OLLAMA_HOST: "htps://me:pw@node/v1?apikey=s3cret#x" };
@@ -252,6 +264,35 @@ Deno.test("the relayer's names: public URLs as origins, allowed hosts, required 
     }).map((problem) => problem.split(" ")[0]),
     ["SVC_PUBLIC_URL", "SVC_PUBLIC_URL", "SVC_REQUIRE_AUDIENCE", "SVC_ALLOWED_HOSTS"],
   );
+});
+
+Deno.test("URL settings with a user's part are quoted without it; SVC_HOST is an address or name", () => {
+  const problems = problemsOf({
+    SIDECAR_URL: "http://admin:hunter2secret@localhost",
+    SVC_ALLOWED_ORIGINS: "https://bob:topsecretpw@app.example",
+    SVC_PUBLIC_URL: "https://user:s3cretpassw0rd@svc.example",
+    SVC_ALLOWED_HOSTS: "user:s3cret@svc.example",
+    SVC_HOST: "not a host!!",
+  });
+  assert.equal(problems.length, 5, problems.join("\n"));
+  assert.ok(!/hunter2|topsecret|s3cret/.test(problems.join("\n")), problems.join("\n"));
+  assert.ok(problems.some((p) => p.startsWith("SVC_HOST must be an IP address or host name")));
+  for (
+    const host of ["127.0.0.1", "0.0.0.0", "::", "::1", "fd00::1", "svc-1.example", "localhost"]
+  ) {
+    assert.ok(readConfig({ SVC_HOST: host }).ok, host);
+  }
+});
+
+Deno.test("an empty setting reads as unset, as in an env file's SVC_VECTOR_STORE=", () => {
+  const result = readConfig({
+    SVC_VECTOR_STORE: "",
+    SVC_LOG_LEVEL: "",
+    SVC_STORE: "",
+    SVC_CHAIN: "",
+  });
+  assert.ok(result.ok, result.ok ? "" : result.problems.join("\n"));
+  assert.deepEqual(result.config, (readConfig({}) as { config: unknown }).config);
 });
 
 Deno.test("the vector store: encrypted by default, importing LanceDB only when unset", () => {

@@ -27,7 +27,7 @@ import type { Config, EmbedderConfig, LlmConfig } from "./config.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
-import { makePrivate, PRIVATE_DIR_MODE } from "./private_files.ts";
+import { makeDataDir, makePrivate } from "./private_files.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
 import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
 import {
@@ -397,7 +397,7 @@ export async function openBackends(
   logger: Logger,
   links: { sidecar?: SidecarLink; offlineReindex?: boolean } = {},
 ): Promise<Backends> {
-  await Deno.mkdir(config.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  await makeDataDir(config.dataDir);
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
   const { embedder: configured, reranker, close } = await openEmbedder(config.embedder, logger);
   let closeEmbedder = close;

@@ -15,6 +15,7 @@
  * ```
  */
 import process from "node:process";
+import { SvcError } from "../errors.ts";
 
 /** The mode of a folder under the data directory: its owner only. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -28,6 +29,30 @@ const POSIX = Deno.build.os !== "windows";
  */
 export function restrictNewFiles(): number | undefined {
   return POSIX ? process.umask(0o077) : undefined;
+}
+
+/**
+ * Makes the data directory (owner-only) and checks that this process may write in it; a
+ * `SvcError` naming `SVC_DATA_DIR` otherwise (a file in its place, no permission).
+ */
+export async function makeDataDir(dir: string): Promise<void> {
+  try {
+    await Deno.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    await Deno.remove(await Deno.makeTempFile({ dir, prefix: ".svc-write-" }));
+  } catch (error) {
+    const why = error instanceof Deno.errors.AlreadyExists ||
+        error instanceof Deno.errors.NotADirectory
+      ? "it, or a folder above it, is a file"
+      : error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable
+      ? "this user may not create it or write in it"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    throw new SvcError(
+      "bad_request",
+      `SVC_DATA_DIR=${dir} cannot be the data directory: ${why}`,
+    );
+  }
 }
 
 /** Whether group or others have any permission on `mode`. */

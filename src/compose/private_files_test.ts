@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import process from "node:process";
-import { makePrivate, restrictNewFiles } from "./private_files.ts";
+import { makeDataDir, makePrivate, restrictNewFiles } from "./private_files.ts";
 
 const mode = (path: string) => Deno.lstatSync(path).mode! & 0o777;
 
@@ -76,6 +76,24 @@ Deno.test("restrictNewFiles: files, folders and Deno KV's files are created owne
     assert.equal(mode(`${dir}/folder/file`), 0o600);
   } finally {
     if (previous !== undefined) process.umask(previous);
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("makeDataDir: made owner-only; a file in its place is refused naming SVC_DATA_DIR", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await makeDataDir(`${dir}/data/nested`);
+    assert.equal((await Deno.stat(`${dir}/data/nested`)).mode! & 0o777, 0o700);
+    assert.deepEqual([...Deno.readDirSync(`${dir}/data/nested`)], [], "no probe left behind");
+    await Deno.writeTextFile(`${dir}/afile`, "");
+    for (const path of [`${dir}/afile`, `${dir}/afile/sub`]) {
+      await assert.rejects(
+        makeDataDir(path),
+        new RegExp(`^SvcError: SVC_DATA_DIR=${path} cannot be the data directory: it, or a folder`),
+      );
+    }
+  } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
