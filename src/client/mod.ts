@@ -215,12 +215,14 @@ export class SvcClient {
   /**
    * Sends a signed request with a raw body (`contentType` default JSON) and returns the
    * relayer's successful response unread, for answers read as a stream (`export`); retries and
-   * errors as {@link SvcClient.request}.
+   * errors as {@link SvcClient.request}. A response `answered` accepts is returned as well,
+   * unread and not retried.
    */
   async send(
     method: "GET" | "POST" | "PUT" | "DELETE",
     path: string,
     content?: { body: string; contentType?: string },
+    answered: (response: Response) => boolean = () => false,
   ): Promise<Response> {
     const payload = content?.body ?? "";
     for (let attempt = 0;; attempt++) {
@@ -253,6 +255,7 @@ export class SvcClient {
           cause,
         });
       }
+      if (response.ok || answered(response)) return response;
       const retryable = response.status === 429 ||
         (response.status >= 500 && response.status !== 501);
       if (retryable && attempt < this.#retries) {
@@ -261,7 +264,6 @@ export class SvcClient {
         await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 200 * 2 ** attempt);
         continue;
       }
-      if (response.ok) return response;
       const text = await response.text();
       let json: Record<string, unknown> = {};
       try {
@@ -278,9 +280,16 @@ export class SvcClient {
     }
   }
 
-  /** The relayer's health: its version, mode and backends, and whether its sidecar is up. */
-  health(): Promise<Health> {
-    return this.request("GET", "/health");
+  /**
+   * The relayer's health: its version, mode and backends, and whether its sidecar is up. A
+   * relayer draining before it stops (`SVC_STOP_DRAIN_SECONDS`) still serves, and answers 503
+   * with `status: "stopping"`: that is returned too.
+   */
+  async health(): Promise<Health> {
+    const response = await this.send("GET", "/health", undefined, (r) => r.status === 503);
+    const health = await response.json().catch(() => null);
+    if (response.ok || health?.status === "stopping") return health;
+    return await this.request("GET", "/health"); // another 503 (a proxy's): retried as any
   }
 
   /**

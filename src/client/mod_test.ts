@@ -192,3 +192,24 @@ Deno.test("the client's errors are the SvcError its module exports, with the rel
     (error) => error instanceof SvcError && error.code === "not_found",
   );
 });
+
+Deno.test("health: a relayer draining before it stops answers 503 with its health, taken at once; another 503 is retried", async () => {
+  let calls = 0;
+  const answering = (body: unknown) =>
+    SvcClient.create({
+      baseUrl: "https://relayer.test",
+      privateKey: KEY,
+      retries: 1,
+      fetch: () => {
+        calls++;
+        return Promise.resolve(Response.json(body, { status: 503 }));
+      },
+    });
+  const draining = await answering({ status: "stopping", receiptKey: "ab".repeat(32) });
+  assert.deepEqual(await draining.health(), { status: "stopping", receiptKey: "ab".repeat(32) });
+  assert.equal(calls, 1);
+  calls = 0;
+  const down = await answering({ error: "no upstream", code: "backend_unavailable" });
+  await assert.rejects(down.health(), /no upstream/);
+  assert.equal(calls, 3, "the first answer, then the request: once and its retry");
+});
