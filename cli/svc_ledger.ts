@@ -8,6 +8,7 @@ import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/au
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcError } from "../src/errors.ts";
+import { pathExists } from "../src/files.ts";
 import { UNPRINTABLE } from "../src/http/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
@@ -68,10 +69,26 @@ function configIn(dataDir: string): Config {
   return { ...result.config, dataDir };
 }
 
-/** Runs `use` on the relayer's ledger: `ledger.kv` in the data directory, or the database. */
-async function withLedger<T>(dataDir: string, use: (ledger: LocalLedger) => Promise<T>) {
+/**
+ * Runs `use` on the relayer's ledger: `ledger.kv` in the data directory, or the database. Only
+ * `create` makes a ledger where there is none: a command about an account refuses a data
+ * directory without one (a mistyped `SVC_DATA_DIR`) rather than making it.
+ */
+async function withLedger<T>(
+  dataDir: string,
+  use: (ledger: LocalLedger) => Promise<T>,
+  create = false,
+) {
+  const config = configIn(dataDir);
+  if (!create && config.store.kind === "embedded" && !await pathExists(`${dataDir}/ledger.kv`)) {
+    throw new SvcError(
+      "not_found",
+      `There is no ledger in ${dataDir} (SVC_DATA_DIR): no account was made there. Set ` +
+        "SVC_DATA_DIR to the relayer's data directory",
+    );
+  }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const { ledger, close } = await openLedger(configIn(dataDir));
+  const { ledger, close } = await openLedger(config);
   try {
     return await use(ledger);
   } finally {
@@ -153,7 +170,7 @@ export async function runLedgerCommand(
     const { effects } = await withLedger(dataDir, async (l) => {
       keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
       return await submitTransaction(l, owner, { kind: "create_account" });
-    });
+    }, true);
     const accountId = (effects as TransactionEffects).account_id;
     return {
       json: { accountId, owner: address },

@@ -130,6 +130,17 @@ Deno.test("CLI: an account id that is not one is a usage error, before anything 
   ], ledger);
   assert.equal(keys.code, 0, keys.stderr);
   assert.equal(keys.stdout, "(no delegate keys)\n");
+  // A mistyped data directory is not made: only account create makes a ledger.
+  const typo = await svc(stack, who, ["key", "list", "--account", id], {
+    env: { SVC_DATA_DIR: `${stack.dir}/ledgr` },
+  });
+  assert.equal(typo.code, 1);
+  assert.equal(
+    typo.stderr,
+    `svc: There is no ledger in ${stack.dir}/ledgr (SVC_DATA_DIR): no account was made there. ` +
+      "Set SVC_DATA_DIR to the relayer's data directory\n",
+  );
+  await assert.rejects(Deno.stat(`${stack.dir}/ledgr`), Deno.errors.NotFound);
 });
 
 Deno.test("CLI: a word more than a command takes is a usage error, before anything is sent", async () => {
