@@ -3,6 +3,7 @@
  * sent: a value that cannot be sent is a {@link UsageError} (exit 2, with the `--help` pointer)
  * rather than the relayer's refusal.
  */
+import { isKeyHex } from "../src/auth/keys.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
 import { parseIsoTime } from "../src/http/validate.ts";
@@ -77,6 +78,22 @@ export function accountIdArg(value: string, what: string): string {
     );
   }
   return value.toLowerCase(); // as the ledger and the relayer keep it
+}
+
+/**
+ * The delegate key a client command signs with: `--key`, else `SVC_DELEGATE_KEY`; checked
+ * before anything is sent, and never shown.
+ */
+export function delegateKeyOf(
+  flag: string | undefined,
+  env: (name: string) => string | undefined,
+): string {
+  const key = need(flag ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key");
+  if (isKeyHex(key)) return key;
+  throw new UsageError(
+    `${flag === undefined ? "SVC_DELEGATE_KEY" : "--key"} must be a private key: 64 lowercase ` +
+      "hex characters, as `svc key add` prints it (without spaces or quotes)",
+  );
 }
 
 /** The account a client command names: `--account`, else `SVC_ACCOUNT_ID` (unless empty). */

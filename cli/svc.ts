@@ -29,7 +29,7 @@ import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
-import { accountIdOf, askedRelayer, need, UsageError } from "./client_flags.ts";
+import { accountIdOf, askedRelayer, delegateKeyOf, UsageError } from "./client_flags.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
 import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
 import {
@@ -225,7 +225,7 @@ async function run(args: string[]): Promise<Output> {
           "scope (or with SVC_DATA_DIR where `svc account create` made the account)",
       );
     }
-    const privateKey = ownerKey || need(delegateKey, "SVC_DELEGATE_KEY");
+    const privateKey = ownerKey || delegateKeyOf(undefined, (name) => Deno.env.get(name));
     return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
   }
 

@@ -14,6 +14,7 @@ import {
 import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import {
   accountIdOf,
+  delegateKeyOf,
   expiryTime,
   memoryIdArg,
   minScoreArg,
@@ -190,7 +191,7 @@ export async function runMemoryCommand(
 ): Promise<Output> {
   const options: SvcClientOptions = {
     baseUrl: relayerUrl(values.relayer, env),
-    privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
+    privateKey: delegateKeyOf(values.key, env),
     accountId: accountIdOf(values.account, env),
   };
   // Checked before anything is sent.

@@ -32,7 +32,7 @@ import {
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
 import { removeStalePartials, writeFileAtomically } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { accountIdOf, need, relayerUrl, UsageError } from "./client_flags.ts";
+import { accountIdOf, delegateKeyOf, need, relayerUrl, UsageError } from "./client_flags.ts";
 import { type MemoryFlags, type Output } from "./svc_memories.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
@@ -397,7 +397,7 @@ export async function runPortabilityCommand(
   }
   const options: SvcClientOptions = {
     baseUrl: relayerUrl(values.relayer, env),
-    privateKey: need(values.key ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key"),
+    privateKey: delegateKeyOf(values.key, env),
     accountId: accountIdOf(values.account, env),
   };
   let client = await SvcClient.create(options);

@@ -108,6 +108,22 @@ Deno.test("CLI: an account id that is not one is a usage error, before anything 
     assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
     assert.match(run.stderr, message, args.join(" "));
   }
+  // A delegate key that is not one (a space copied with it, capitals) is named, not shown.
+  for (
+    const [args, env, name] of [
+      [["whoami"], { SVC_DELEGATE_KEY: ` ${who.key.privateKey}` }, "SVC_DELEGATE_KEY"],
+      [["remember", "I keep bees", "--key", who.key.privateKey.toUpperCase()], {}, "--key"],
+      [["log"], { SVC_DELEGATE_KEY: who.key.privateKey.slice(1) }, "SVC_DELEGATE_KEY"],
+    ] as [string[], Record<string, string>, string][]
+  ) {
+    const run = await svc(stack, who, args, { env });
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.ok(
+      run.stderr.startsWith(`svc: ${name} must be a private key: 64 lowercase hex characters`),
+      run.stderr,
+    );
+    assert.ok(!run.stderr.toLowerCase().includes(who.key.privateKey.slice(1)), "not shown");
+  }
   const client = await clientOf(stack, who);
   assert.deepEqual(await exported(client), [], "nothing was sent");
   // The owner's account id in capitals is taken, as the relayer takes it.
