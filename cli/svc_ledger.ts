@@ -113,7 +113,7 @@ async function transact(
     throw new SvcError(
       "forbidden",
       `Cannot sign for account ${accountId}: its owner key is not in ${dataDir}/owner_keys ` +
-        "(an account created on the dashboard is managed there)",
+        "(an account created on the dashboard is managed on the dashboard)",
     );
   }
   const { effects } = await submitTransaction(ledger, await keyPairFromSeed(seed), kind);

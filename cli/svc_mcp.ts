@@ -13,7 +13,7 @@ import { StdioTransport } from "../src/mcp/stdio_transport.ts";
 import { describeKeyLimits } from "../src/auth/key_limits.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
-import { CredentialsFile } from "./svc_mcp/credentials.ts";
+import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
 import {
   localPreset,
@@ -42,8 +42,19 @@ const file = CredentialsFile.inHome(home);
 const debug = (message: string, fields: Record<string, unknown> = {}) => {
   if (options.debug) console.error(JSON.stringify({ svc_mcp: message, ...fields }));
 };
-const removedKeyHint = "The delegate key stays registered on your account: remove it on the " +
-  "dashboard (or with `deno task svc key remove`) to revoke it.";
+/** What signing out leaves: the key on the account, and how to revoke it. */
+const removedKeyHint = ({ delegateAddress, accountId }: Credentials) =>
+  `The delegate key ${delegateAddress} stays registered on account ${accountId}: remove it on ` +
+  "the dashboard to revoke it (for an account made with `svc account create`: `deno task svc " +
+  `key remove --account ${accountId} --address ${delegateAddress}\`).`;
+
+/** Deletes the credentials; what that leaves, or `undefined` when there were none. */
+async function signOut(): Promise<string | undefined> {
+  const saved = await file.load();
+  if (!await file.remove()) return undefined;
+  const hint = saved.kind === "ok" ? ` ${removedKeyHint(saved.credentials)}` : "";
+  return `Signed out: deleted ${file.path}.${hint}`;
+}
 
 /** The relayer a new sign-in registers with: flag, preset or environment, else local. */
 async function loginRelayer(): Promise<string> {
@@ -57,8 +68,7 @@ if (options.command === "help") {
   Deno.exit(0);
 }
 if (options.command === "logout") {
-  const removed = await file.remove();
-  console.error(removed ? `Signed out: deleted ${file.path}. ${removedKeyHint}` : "Not signed in.");
+  console.error((await signOut()) ?? "Not signed in.");
   Deno.exit(0);
 }
 /** What a sign-in asks for, in words: the scope of `--scope` and the expiry of `--expires`. */
@@ -84,6 +94,17 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
 }
 
 if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+  // The link is the dashboard's: one that does not answer would be a dead link to wait on.
+  const answered = await fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
+    .then((response) => response.body?.cancel(), () => false);
+  if (answered === false) {
+    console.error(
+      `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
+        "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +
+        "port is SVC_DASHBOARD_PORT's).",
+    );
+    Deno.exit(1);
+  }
   const { login, opened } = await beginLogin();
   console.error(
     `${opened ? "Opened your browser. If it did not appear, open" : "Open"} this link within ` +
@@ -168,10 +189,7 @@ const bridge = createStdioBridge({
       `approve; calling svc_login again makes a new link. ${asked}`;
   },
   async logout() {
-    const removed = await file.remove();
-    return removed
-      ? `Signed out: deleted ${file.path}. ${removedKeyHint}`
-      : "Not signed in: there were no credentials to delete.";
+    return (await signOut()) ?? "Not signed in: there were no credentials to delete.";
   },
 });
 

@@ -117,7 +117,15 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
 
     // svc_logout deletes the file; the memory tools ask for a sign-in again.
     const out = await client.callTool({ name: "svc_logout", arguments: {} });
-    assert.match(textOf(out), /deleted .*stays registered/s);
+    assert.match(
+      textOf(out),
+      new RegExp(
+        `deleted .*The delegate key ${credentials.delegateAddress} stays registered on account ` +
+          `${accountId}: remove it on the dashboard .*svc key remove --account ${accountId} ` +
+          `--address ${credentials.delegateAddress}`,
+        "s",
+      ),
+    );
     await assert.rejects(Deno.stat(credentialsPath), Deno.errors.NotFound);
     const signedOut = await client.callTool({ name: "svc_recall", arguments: { query: "tea" } });
     assert.match(textOf(signedOut), /svc_login/);

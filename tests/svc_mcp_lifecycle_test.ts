@@ -11,7 +11,9 @@ import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import {
   approveSignIn,
   exitWithin,
+  freePort,
   type RelayerProcess,
+  ROOT,
   spawnStdioHost,
   startRelayer,
   startTerminalLogin,
@@ -44,10 +46,10 @@ async function fakeOpener(): Promise<
 }
 
 /** Presses Deny on the sign-in of `link`, as the dashboard does. */
-async function deny(link: URL) {
+async function deny(link: URL, dashboard = DASHBOARD) {
   const denied = await fetch(`http://127.0.0.1:${link.searchParams.get("port")}/deny`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: DASHBOARD },
+    headers: { "content-type": "application/json", origin: dashboard },
     body: JSON.stringify({ state: link.searchParams.get("state") }),
   });
   assert.equal(denied.status, 200);
@@ -235,14 +237,40 @@ Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with 
   }
 });
 
+Deno.test("svc-mcp login in a terminal: a dashboard that does not answer is named at once", async () => {
+  const home = await Deno.makeTempDir();
+  const webUrl = `http://localhost:${freePort()}`;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", "--web-url", webUrl, "--no-browser"],
+    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+    clearEnv: true,
+    stdin: "null",
+  }).output();
+  assert.equal(code, 1);
+  assert.equal(new TextDecoder().decode(stdout), "");
+  const printed = new TextDecoder().decode(stderr).split("\n").at(-2); // after Deno's own lines
+  assert.equal(
+    printed,
+    `svc-mcp: cannot sign in: the dashboard at ${webUrl} does not answer. Start the relayer ` +
+      "(`deno task start`, which serves it), or give --web-url (for --local, the port is " +
+      "SVC_DASHBOARD_PORT's).",
+  );
+  await Deno.remove(home, { recursive: true });
+});
+
 Deno.test("svc-mcp login in a terminal: a Deny exits 1 and says to run the command again", async () => {
   const home = await Deno.makeTempDir();
-  // The relayer is never called: the sign-in is denied before.
+  // A dashboard that answers; the relayer is never called: the sign-in is denied before.
+  await using dashboard = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("dashboard"),
+  );
+  const webUrl = `http://localhost:${dashboard.addr.port}`;
   const login = await startTerminalLogin(
-    ["--relayer", "http://127.0.0.1:9", "--web-url", DASHBOARD],
+    ["--relayer", "http://127.0.0.1:9", "--web-url", webUrl],
     home,
   );
-  await deny(login.link);
+  await deny(login.link, webUrl);
   const status = await exitWithin(login.process, 10_000);
   const printed = await login.stderr();
   assert.equal(status?.code, 1, printed);
