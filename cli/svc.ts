@@ -293,7 +293,8 @@ if (import.meta.main) {
     const message = argsMessage(error);
     const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
     const details = error instanceof SvcError ? error.details : {};
-    if (json) console.log(JSON.stringify({ error: message || "usage", code, ...details }));
+    const said = message || "no command given: `svc --help` lists every command";
+    if (json) console.log(JSON.stringify({ error: said, code, ...details }));
     if (usage) console.error(message ? `svc: ${visible(message, "\n")}\n${HELP_HINT}` : USAGE);
     else if (!json) {
       const hint = unreachable(error)

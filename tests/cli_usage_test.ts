@@ -244,3 +244,22 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
     "nothing was sent",
   );
 });
+
+Deno.test("CLI: no command: the help on stderr, and with --json one error that says what is missing", async () => {
+  const run = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-all", "--unstable-kv", "cli/svc.ts", ...args],
+      env: { SVC_DATA_DIR: "/nonexistent-svc-cli-test" },
+      stdin: "null",
+    }).output();
+  const json = await run(["--json"]);
+  assert.equal(json.code, 2);
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(json.stdout)), {
+    error: "no command given: `svc --help` lists every command",
+    code: "usage",
+  });
+  const text = await run([]);
+  assert.equal(text.code, 2);
+  assert.equal(new TextDecoder().decode(text.stdout), "");
+  assert.match(new TextDecoder().decode(text.stderr), /^usage: svc <command> \[options\]/);
+});
