@@ -248,7 +248,13 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
 Deno.test("CLI: no command: the help on stderr, and with --json one error that says what is missing", async () => {
   const run = (args: string[]) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "--unstable-kv", "cli/svc.ts", ...args],
+      args: [
+        "run",
+        "--allow-all",
+        "--unstable-kv",
+        new URL("../cli/svc.ts", import.meta.url).pathname,
+        ...args,
+      ],
       env: { SVC_DATA_DIR: "/nonexistent-svc-cli-test" },
       stdin: "null",
     }).output();
