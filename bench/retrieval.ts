@@ -105,12 +105,10 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
     const answer = await client.rememberBulk(
       batch.map(({ text, namespace, thread }) => ({ text, namespace, thread })),
     );
-    const duplicates = new Map((answer.duplicates ?? []).map((d) => [d.index, d.duplicate_of]));
-    let next = 0;
+    const duplicates = new Set((answer.duplicates ?? []).map((d) => d.index));
     batch.forEach((item, j) => {
-      const original = duplicates.get(j);
-      if (original) mark(original, item.label);
-      else jobs.push({ jobId: answer.job_ids[next++], label: item.label });
+      if (duplicates.has(j)) mark(answer.job_ids[j], item.label);
+      else jobs.push({ jobId: answer.job_ids[j], label: item.label });
     });
   }
   for (let i = 0; i < jobs.length; i += 100) {

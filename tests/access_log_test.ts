@@ -199,13 +199,14 @@ Deno.test("a duplicate in a bulk or an analysis is logged with the memory it rep
   });
   const analysis = await signed("/api/analyze", { text: "I live in Oslo." });
   assert.deepEqual(bulk.duplicates, [{ index: 0, duplicate_of: kept }]);
+  assert.equal(bulk.job_ids[0], kept);
   assert.deepEqual(analysis.job_ids, []);
   assert.equal(analysis.facts[0].duplicate_of, kept);
 
   const entries = await logOf(t, agent);
   assert.deepEqual(entries.slice(0, 2).map((e) => [e.op, e.memory_ids]), [
     ["analyze", [kept]],
-    ["remember", [...bulk.job_ids, kept]],
+    ["remember", [bulk.job_ids[1], kept]],
   ]);
   assert.deepEqual((await logOf(t, agent, `?memory=${kept}`)).map((e) => e.op), [
     "analyze",

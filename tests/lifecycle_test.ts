@@ -308,13 +308,15 @@ Deno.test("duplicates: the same text again stores nothing and answers with the m
     202,
   );
   assert.deepEqual(bulk.duplicates, [{ index: 0, duplicate_of: id }]);
-  assert.equal(bulk.total, 2);
+  assert.equal(bulk.total, 3);
+  assert.equal(bulk.job_ids[0], id, "job_ids[i] is items[i]'s: the memory holding its text");
   await t.settle(alice, bulk.job_ids);
   // The second of two equal texts in flight is found by the worker.
   const statuses = await json(
     await t.signed(alice, "POST", "/api/remember/bulk/status", { job_ids: bulk.job_ids }),
   );
-  const [first, second] = statuses.results;
+  const [original, first, second] = statuses.results;
+  assert.deepEqual([original.job_id, original.status], [id, "done"]);
   assert.equal(first.duplicate_of, undefined);
   assert.equal(second.duplicate_of, first.job_id);
   assert.equal(second.memory_id, first.job_id);

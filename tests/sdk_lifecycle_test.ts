@@ -129,7 +129,8 @@ Deno.test("SDK: a text already stored is answered as a duplicate, in remember an
   const bulk = await client.rememberBulk([{ text: "My cat is called Tom" }, {
     text: "my dog is called Rex",
   }]);
-  assert.equal(bulk.total, 1);
+  assert.equal(bulk.total, 2);
+  assert.equal(bulk.job_ids[1], id);
   assert.deepEqual(bulk.duplicates, [{ index: 1, duplicate_of: id }]);
 });
 

@@ -82,9 +82,12 @@ export interface RecallOptions {
  * namespace already holds (`duplicates`).
  */
 export interface BulkRememberAccepted {
-  /** The remember jobs of the items that are not duplicates, in the order of the items. */
+  /**
+   * `job_ids[i]` is `items[i]`'s remember job; for a duplicate, the memory holding its text
+   * (the id of the job that stored it).
+   */
   job_ids: string[];
-  /** How many jobs were accepted (`job_ids.length`). */
+  /** How many items were taken (`job_ids.length`). */
   total: number;
   /** Always `"pending"`. */
   status: "pending";

@@ -176,9 +176,12 @@ export function memoryRoutes(
         touch(items[index].namespace, [original]);
         return [{ index, duplicate_of: original }];
       });
+      // `job_ids[i]` is `items[i]`'s: a duplicate's is the memory holding its text, which is
+      // the id of the job that stored it.
+      const next = jobs.values();
       return jsonResponse(202, {
-        job_ids: jobs.map((job) => job.job_id),
-        total: jobs.length,
+        job_ids: originals.map((original) => original ?? next.next().value!.job_id),
+        total: items.length,
         status: "pending",
         ...(duplicates.length > 0 && { duplicates }),
       });
@@ -189,14 +192,15 @@ export function memoryRoutes(
       doc: {
         tag: "memories",
         summary: "Remember 1 to 20 texts at once",
-        description: "Items whose text is already remembered are left out of `job_ids` and " +
-          "listed in `duplicates`.",
+        description: "`job_ids[i]` is `items[i]`'s job. An item whose text is already " +
+          "remembered starts none: its `job_ids[i]` is the memory holding the text (the id " +
+          "of the job that stored it), and it is listed in `duplicates`.",
         example: {
           body: { items: [{ text: "I keep bees" }, { text: "My sister lives in Lisbon" }] },
         },
         responses: {
           202: {
-            description: "Accepted: one job per new item, in order.",
+            description: "Accepted: a job per item, in order.",
             example: { job_ids: [EXAMPLE_ID], total: 1, status: "pending" },
           },
         },
