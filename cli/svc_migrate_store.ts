@@ -84,11 +84,13 @@ async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
   try {
     const moved = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
     return {
-      json: { status: "moved", blobs: moved, dataDir },
-      text: moved === 0
+      json: { status: "moved", blobs: moved ?? 0, dataDir },
+      text: moved === null
         ? `No fs blob store in ${dataDir}/blobs: nothing to move.`
-        : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite and deleted the fs store's ` +
-          "files. Start the relayer without SVC_BLOB_STORE (or with SVC_BLOB_STORE=sqlite).",
+        : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
+          (moved === 0 ? " (an earlier run had moved every one)" : "") +
+          " and deleted the fs store's files. Start the relayer without SVC_BLOB_STORE (or with " +
+          "SVC_BLOB_STORE=sqlite).",
     };
   } finally {
     lock.release();

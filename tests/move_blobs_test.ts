@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { SvcClient } from "../src/client/mod.ts";
 import { pathExists } from "../src/files.ts";
-import { jobIdOf, newAccountClient, startRelayer, svcCli } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, ROOT, startRelayer, svcCli } from "./relayer_process.ts";
 
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
 const TEXTS = ["My car is a blue Volvo", "My locker code is 4711", "I order a flat white"];
@@ -36,6 +36,18 @@ Deno.test("migrate-store --to sqlite moves an fs store's blobs; the relayer serv
     assert.equal(await pathExists(`${dataDir}/blobs/objects`), false, "the files are gone");
     assert.equal(await pathExists(`${dataDir}/blobs/index`), false, "their listing too");
     assert.equal((await svcCli(dataDir, ["migrate-store", "--to", "sqlite"])).blobs, 0, "again");
+    // A move cut short after its copy: the files are back beside the rows. Run again, it says so.
+    await Deno.mkdir(`${dataDir}/blobs/objects`);
+    await Deno.writeTextFile(`${dataDir}/blobs/objects/left-over`, "");
+    const again = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, "migrate-store", "--to", "sqlite"],
+      env: { SVC_DATA_DIR: dataDir },
+    }).output();
+    assert.match(
+      new TextDecoder().decode(again.stdout),
+      /^Moved 0 blobs .* \(an earlier run had moved every one\) and deleted/,
+    );
+    assert.equal(await pathExists(`${dataDir}/blobs/objects`), false);
 
     const relayer = await startRelayer(dataDir, EMBEDDER);
     try {

@@ -43,6 +43,15 @@ export async function openLocalBlobs(
   const fsInPlay = choice.kind === "fs" || (choice.byDefault && files);
   const rows = fsInPlay && await SqliteBlobStore.holdsBlobs(`${dir}/blobs.sqlite`);
   const kind = choice.byDefault && files && !rows ? "fs" : choice.kind;
+  if (choice.byDefault && files && rows) {
+    throw new SvcError(
+      "conflict",
+      "Cannot open the data directory's blobs: they are in both stores, blobs/objects " +
+        "(SVC_BLOB_STORE=fs) and blobs/blobs.sqlite, as a move into SQLite left them when it " +
+        "was cut short. Finish it: stop the relayer and run `deno task svc migrate-store --to " +
+        "sqlite`.",
+    );
+  }
   if (kind === "fs" ? rows : files) {
     const found = kind === "fs" ? "blobs/blobs.sqlite (SVC_BLOB_STORE=sqlite)" : "files of " +
       "SVC_BLOB_STORE=fs (blobs/objects)";

@@ -66,6 +66,26 @@ Deno.test("local blobs: asking for the store that does not hold the directory's 
   });
 });
 
+Deno.test("local blobs: blobs in both stores (a move cut short) are named as such, unset", async () => {
+  await inTempDir(async (dir) => {
+    const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
+    await fs.put(new TextEncoder().encode("x"), meta);
+    const sqlite = await openLocalBlobs(dir, { kind: "sqlite" }).catch(() => null);
+    assert.equal(sqlite, null, "refused while the files hold blobs");
+    const { SqliteBlobStore } = await import("../../plugins/sqlite_blob/mod.ts");
+    const rows = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite` });
+    await rows.put(new TextEncoder().encode("x"), meta);
+    await rows.close();
+    await assert.rejects(
+      openLocalBlobs(dir),
+      (error: SvcError) =>
+        error.code === "conflict" && /they are in both stores/.test(error.message) &&
+        !/Cannot use SVC_BLOB_STORE/.test(error.message) &&
+        error.message.includes("`deno task svc migrate-store --to sqlite`"),
+    );
+  });
+});
+
 Deno.test("local blobs: a store that holds no blob yet does not count", async () => {
   await inTempDir(async (dir) => {
     await FsBlobStore.open({ dir: `${dir}/blobs` }); // opened by an earlier version, never written

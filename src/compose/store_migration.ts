@@ -349,15 +349,16 @@ async function copyBlobsInto(
  * `svc migrate-store --to sqlite`: moves the blobs an fs store wrote in `dataDir` (`blobs/objects`)
  * into `blobs/blobs.sqlite`, ids kept, then deletes the fs store's files (the relayer stopped;
  * the caller holds the data directory's `index.lock`). Run again after an interruption, it
- * finishes: a blob copied already is put again harmlessly. Resolves to the blobs moved.
+ * finishes: a blob copied already is put again harmlessly. Resolves to the blobs moved (0 when
+ * an earlier run had moved them all), `null` when there is no fs store.
  */
 export async function moveBlobsToSqlite(
   dataDir: string,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell = () => {},
-): Promise<number> {
+): Promise<number | null> {
   const dir = `${dataDir}/blobs`;
-  if (!await pathExists(`${dir}/objects`)) return 0;
+  if (!await pathExists(`${dir}/objects`)) return null;
   const source = await FsBlobStore.open({ dir });
   const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
   let moved: number;
