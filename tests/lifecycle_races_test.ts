@@ -152,7 +152,7 @@ Deno.test("an erase or update of a memory still being stored is a conflict that 
     assert.equal(
       refused.error,
       `Cannot ${method === "PUT" ? "update" : "erase"} memory ${job_id} yet: it is still ` +
-        `being stored; try again once its job is done (GET /api/remember/${job_id})`,
+        "being stored; try again once it is",
     );
     await json(await t.signed(bob, method as string, `/api/memories/${job_id}`, body), 404);
   }
@@ -160,6 +160,28 @@ Deno.test("an erase or update of a memory still being stored is a conflict that 
   await t.settle(alice, [job_id]);
   await json(await t.signed(alice, "DELETE", `/api/memories/${job_id}`));
   assert.deepEqual(await listIds(t, alice), []);
+});
+
+Deno.test("an erase that finds no memory while its job ends meanwhile looks again and erases it", async () => {
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ embedder: held.embedder });
+  const alice = await t.newCaller();
+  const { job_id } = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "I live in Bergen" }),
+    202,
+  );
+  // The erase's look-up sees the namespaces of before the memory landed, answered once it has.
+  const namespaces = t.vectors.namespaces.bind(t.vectors);
+  t.vectors.namespaces = async (owner) => {
+    const before = await namespaces(owner);
+    t.vectors.namespaces = namespaces;
+    held.release();
+    await t.settle(alice, [job_id]);
+    return before;
+  };
+  const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${job_id}`));
+  assert.equal(receipt.memory_id, job_id);
+  await json(await t.signed(alice, "GET", `/api/memories/${job_id}`), 404);
 });
 
 Deno.test("two erases of one memory at once are one erase, with one receipt", async () => {
@@ -173,11 +195,15 @@ Deno.test("two erases of one memory at once are one erase, with one receipt", as
   await using t = await startTestRelayer({ cipher });
   const alice = await t.newCaller();
   const [bees] = await remember(t, alice, [{ text: "I keep bees in the garden" }]);
+  // Both looked the memory up (the second then joins the first): only then may the first end.
+  let lookups = 0;
+  const namespaces = t.vectors.namespaces.bind(t.vectors);
+  t.vectors.namespaces = (owner) => (lookups++, namespaces(owner));
   const both = [1, 2].map(async () =>
     json(await t.signed(alice, "DELETE", `/api/memories/${bees}`))
   );
-  while (erases === 0) await sleep(5);
-  await sleep(100); // the second arrives meanwhile
+  while (erases === 0 || lookups < 2) await sleep(5);
+  await sleep(20);
   gate.resolve();
   const [a, b] = await Promise.all(both);
   assert.equal(erases, 1);

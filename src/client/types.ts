@@ -15,7 +15,7 @@ export type { RememberedBy };
 
 /** What `GET /health` answers. */
 export interface Health {
-  /** `"ok"` whenever the relayer answers. */
+  /** `"ok"`, or `"stopping"` while the relayer drains before it stops (still serving). */
   status: string;
   /** This build's version. */
   version: string;
@@ -83,8 +83,8 @@ export interface RecallOptions {
  */
 export interface BulkRememberAccepted {
   /**
-   * `job_ids[i]` is `items[i]`'s remember job; for a duplicate, the memory holding its text
-   * (the id of the job that stored it).
+   * `job_ids[i]` is `items[i]`'s remember job; for a duplicate (listed in `duplicates`), the
+   * memory holding its text: nothing to wait for.
    */
   job_ids: string[];
   /** How many items were taken (`job_ids.length`). */

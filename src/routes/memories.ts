@@ -193,8 +193,8 @@ export function memoryRoutes(
         tag: "memories",
         summary: "Remember 1 to 20 texts at once",
         description: "`job_ids[i]` is `items[i]`'s job. An item whose text is already " +
-          "remembered starts none: its `job_ids[i]` is the memory holding the text (the id " +
-          "of the job that stored it), and it is listed in `duplicates`.",
+          "remembered starts none: its `job_ids[i]` is the memory holding the text (nothing " +
+          "to wait for), and it is listed in `duplicates`.",
         example: {
           body: { items: [{ text: "I keep bees" }, { text: "My sister lives in Lisbon" }] },
         },

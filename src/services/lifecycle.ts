@@ -159,25 +159,25 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   }
 
   /**
-   * `null` for a memory not found, unless its remember job is still on its way: then a
-   * conflict that says to wait for it (an erase or update now would find nothing, and it
-   * would land after).
+   * `locate` for an erase or update (`doing`): a memory not found whose remember job is still
+   * on its way is a conflict that says to wait (an erase or update now would find nothing, and
+   * it would land after); one whose job ended meanwhile is looked for again.
    */
-  async function notYet(
+  async function locateStored(
     owner: string,
     id: string,
     doing: string,
     allow?: (namespace: string) => void,
-  ): Promise<null> {
+  ) {
+    const found = await locate(owner, id, allow);
+    if (found) return found;
     const job = await queue.get(id);
-    if (job?.owner !== owner || (job.status !== "pending" && job.status !== "running")) {
-      return null;
-    }
+    if (job?.owner !== owner || job.status === "failed") return null;
+    if (job.status === "done") return job.memory_id === id ? await locate(owner, id, allow) : null;
     allow?.(job.namespace);
     throw new SvcError(
       "conflict",
-      `Cannot ${doing} memory ${id} yet: it is still being stored; try again once its job is ` +
-        `done (GET /api/remember/${id})`,
+      `Cannot ${doing} memory ${id} yet: it is still being stored; try again once it is`,
     );
   }
 
@@ -338,8 +338,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       id: string,
       options: LocateOptions = {},
     ): Promise<EraseReceipt | null> {
-      const found = await locate(owner, id, options.allow);
-      if (!found) return await notYet(owner, id, "erase", options.allow);
+      const found = await locateStored(owner, id, "erase", options.allow);
+      if (!found) return null;
       const key = JSON.stringify([owner, id]);
       const under = erasing.get(key);
       if (under) return await under;
@@ -387,8 +387,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       change: { text: string; tags?: string[]; thread?: string; expiresAt?: number },
       options: Pick<LocateOptions, "allow"> & { rememberedBy?: Provenance } = {},
     ): Promise<(PublicJob & { supersedes: string }) | null> {
-      const found = await locate(owner, id, options.allow);
-      if (!found) return await notYet(owner, id, "update", options.allow);
+      const found = await locateStored(owner, id, "update", options.allow);
+      if (!found) return null;
       const { namespace, entry } = found;
       const old = await attributesOf(owner, namespace, entry);
       const tags = change.tags ?? old.tags;
