@@ -87,8 +87,9 @@ export function accountIdArg(value: string, what: string): string {
 export function delegateKeyOf(
   flag: string | undefined,
   env: (name: string) => string | undefined,
+  missing = "SVC_DELEGATE_KEY or --key",
 ): string {
-  const key = need(flag ?? env("SVC_DELEGATE_KEY"), "SVC_DELEGATE_KEY or --key");
+  const key = need(flag ?? env("SVC_DELEGATE_KEY"), missing);
   if (isKeyHex(key)) return key;
   throw new UsageError(
     `${flag === undefined ? "SVC_DELEGATE_KEY" : "--key"} must be a private key: 64 lowercase ` +

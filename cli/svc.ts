@@ -214,18 +214,21 @@ async function run(args: string[]): Promise<Output> {
     return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);
   }
   if (command === "log") {
-    accountIdOf(values.account, (name) => Deno.env.get(name));
-    // The owner's own key when the data directory has it; else a delegate key with `audit`.
-    const ownerKey = values.account && await savedOwnerKey(dataDir, values.account);
+    const account = accountIdOf(values.account, (name) => Deno.env.get(name));
+    // For --account, the owner's own key when the data directory has it; else a delegate key
+    // with `audit` (its --key is the log's filter, not a key to sign with).
+    const flagged = values.account === undefined ? undefined : account;
+    const ownerKey = flagged && await savedOwnerKey(dataDir, flagged);
     const delegateKey = Deno.env.get("SVC_DELEGATE_KEY");
-    if (!ownerKey && !delegateKey && values.account) {
+    if (!ownerKey && !delegateKey && flagged) {
       throw new UsageError(
-        `missing SVC_DELEGATE_KEY: the owner key of account ${values.account} is not in ` +
+        `missing SVC_DELEGATE_KEY: the owner key of account ${flagged} is not in ` +
           `${dataDir}/owner_keys, so the log is read with a delegate key that has the audit ` +
           "scope (or with SVC_DATA_DIR where `svc account create` made the account)",
       );
     }
-    const privateKey = ownerKey || delegateKeyOf(undefined, (name) => Deno.env.get(name));
+    const privateKey = ownerKey ||
+      delegateKeyOf(undefined, (name) => Deno.env.get(name), "SVC_DELEGATE_KEY");
     return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
   }
 

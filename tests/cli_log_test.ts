@@ -117,6 +117,15 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
         ["remember", "phone"],
       ],
     );
+    // The account id in capitals finds the same owner key.
+    const upper = await svc(["log", "--account", accountId.toUpperCase().replace("0X", "0x")], {
+      SVC_SERVER_URL: stack.url,
+      SVC_DATA_DIR: dataDir,
+    });
+    assert.equal(upper.code, 0, upper.stderr);
+    // Without --account, a delegate key is needed; log's --key is a filter, not a key.
+    const keyless = await svc(["log"], { SVC_SERVER_URL: stack.url, SVC_ACCOUNT_ID: accountId });
+    assert.equal(keyless.stderr.split("\n")[0], "svc: missing SVC_DELEGATE_KEY");
     // Another directory has no owner key for it: the message says what to give instead.
     const elsewhere = await svc(["log", "--account", accountId], {
       SVC_SERVER_URL: stack.url,
