@@ -58,11 +58,15 @@ function serve(
     return Deno.serve(options, handler);
   } catch (error) {
     const where = `the ${what} cannot listen on ${options.hostname}:${options.port}`;
-    if (!(error instanceof Deno.errors.AddrInUse)) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (error instanceof Deno.errors.AddrNotAvailable || /lookup address/.test(why)) {
       throw new CannotStart(
-        `${where}: ${error instanceof Error ? error.message : error}. SVC_HOST must be an ` +
-          "address of this machine (127.0.0.1 by default, 0.0.0.0 for every one).",
+        `${where}: ${why}. SVC_HOST must be an address of this machine (127.0.0.1 by default, ` +
+          "0.0.0.0 for every one).",
       );
+    }
+    if (!(error instanceof Deno.errors.AddrInUse)) {
+      throw new CannotStart(`${where} (SVC_HOST, ${setting}): ${why}`);
     }
     throw new CannotStart(
       `${where}: the port is in use (another svc relayer, or another program). Stop it, or ` +

@@ -88,7 +88,7 @@ async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
       text: moved === null
         ? `No fs blob store in ${dataDir}/blobs: nothing to move.`
         : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
-          (moved === 0 ? " (an earlier run had moved every one)" : "") +
+          (moved === 0 ? " (none were left to move)" : "") +
           " and deleted the fs store's files. Start the relayer without SVC_BLOB_STORE (or with " +
           "SVC_BLOB_STORE=sqlite).",
     };

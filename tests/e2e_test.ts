@@ -240,6 +240,13 @@ Deno.test("e2e: a port in use is named at start, with the setting that moves it"
     assert.match(message, new RegExp(`another port with ${setting}\\.`));
     assert.doesNotMatch(message, /AddrInUse|\n\s+at /, "no error type or stack trace");
   }
+  // An address that is not this machine's (TEST-NET-1) names SVC_HOST.
+  const elsewhere = await start({ SVC_HOST: "192.0.2.1" });
+  assert.equal(elsewhere.code, 1);
+  assert.match(
+    new TextDecoder().decode(elsewhere.stderr),
+    /^svc: cannot start: the relayer cannot listen on 192\.0\.2\.1:0: .*\. SVC_HOST must be an address of this machine/m,
+  );
   // The sidecar's port: the relayer serves on, and its log names the port and SIDECAR_URL.
   await using relayer = await startRelayer(dataDir, { SIDECAR_URL: `http://127.0.0.1:${port}` });
   for (let i = 0; i < 200 && !/SIDECAR_URL/.test(relayer.log()); i++) {

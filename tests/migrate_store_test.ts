@@ -137,6 +137,13 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
       /exited 1: .*the copy this database holds was begun from another data directory/,
     );
     await Deno.remove(otherDir, { recursive: true });
+    // A copy begun by a version that kept no source is taken as the first resumer's.
+    const older = await Database.open({ url: db.url, pool: 1, migrate: false });
+    try {
+      await older.sql`update svc_migrate_store_progress set source = null`;
+    } finally {
+      await older.close();
+    }
     // Nothing serves, or writes into, a database whose copy has not finished.
     const masterKey = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
     const onPostgres = { ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey };
@@ -160,7 +167,9 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
         (select count(*)::int from svc_blobs_objects) as blobs,
         (select count(*)::int from svc_ledger_accounts) as accounts,
         (select count(distinct memory_id)::int from svc_index_ids) as located,
-        (select count(*)::int from svc_index_ids) as ids`;
+        (select count(*)::int from svc_index_ids) as ids,
+        (select source from svc_migrate_store_progress where phase = 'started') as source`;
+      assert.match(counts.source, /^[0-9a-f]{32}$/, "the resumed copy took its source");
       assert.equal(counts.accounts, 1);
       assert.equal(counts.blobs, summary.copied.blobs);
       assert.equal(counts.ids, counts.located);

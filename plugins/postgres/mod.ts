@@ -17,6 +17,7 @@ export { PgUpdateClaims } from "./update_claims.ts";
 export {
   COPY_PHASES,
   type CopyPhase,
+  copySource,
   holdsState,
   importDeadLetters,
   importJobs,

@@ -13,6 +13,7 @@ import { backendError, type Fingerprint, type JobRecord, SvcError } from "../../
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
+import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 
 /** A job as a data directory's queue kept it (`storedJobs` in `src/jobs/kv_job_export.ts`). */
 export interface ImportedJob {
@@ -48,6 +49,14 @@ const STATE_TABLES = [
 ];
 
 /** The progress of a copy into the database, one row per phase finished. */
+/**
+ * Which data directory a copy is of, as the database keeps it: a keyed hash, under a key derived
+ * from the master key, of the directory's real path (neither is kept).
+ */
+export async function copySource(secret: Uint8Array<ArrayBuffer>, path: string): Promise<string> {
+  return (await tagOf(await deriveTagKey(secret, "svc-migrate-store-source"), path)).toHex();
+}
+
 export class ImportProgress {
   #database: Database;
 
@@ -85,20 +94,21 @@ export class ImportProgress {
   }
 
   /**
-   * What the copy was begun from (the `source` its `started` phase was recorded with): `null`
-   * when not begun, or begun before sources were recorded.
+   * Whether the copy begun was begun from `source`; one begun before sources were recorded is
+   * taken as `source`'s from now on.
    */
-  async begun(): Promise<string | null> {
+  async resumes(source: string): Promise<boolean> {
     try {
-      const [row] = await this.#database.sql<{ source: string | null }[]>`
-        select source from svc_migrate_store_progress where phase = 'started'`;
-      return row?.source ?? null;
+      const [row] = await this.#database.sql<{ source: string }[]>`
+        update svc_migrate_store_progress set source = coalesce(source, ${source})
+        where phase = 'started' returning source`;
+      return row?.source === source;
     } catch (error) {
       throw backendError("postgres", "read the progress of the copy", error);
     }
   }
 
-  /** Records the copy as begun from `source` (a fingerprint of the data directory). */
+  /** Records the copy as begun from `source` (see `copySource`). */
   async begin(source: string, now = Date.now()): Promise<void> {
     try {
       await this.#database.sql`

@@ -222,7 +222,7 @@ export class SvcClient {
     method: "GET" | "POST" | "PUT" | "DELETE",
     path: string,
     content?: { body: string; contentType?: string },
-    answered: (response: Response) => boolean = () => false,
+    answered: (response: Response) => boolean | Promise<boolean> = () => false,
   ): Promise<Response> {
     const payload = content?.body ?? "";
     for (let attempt = 0;; attempt++) {
@@ -255,7 +255,7 @@ export class SvcClient {
           cause,
         });
       }
-      if (response.ok || answered(response)) return response;
+      if (response.ok || await answered(response)) return response;
       const retryable = response.status === 429 ||
         (response.status >= 500 && response.status !== 501);
       if (retryable && attempt < this.#retries) {
@@ -286,10 +286,10 @@ export class SvcClient {
    * with `status: "stopping"`: that is returned too.
    */
   async health(): Promise<Health> {
-    const response = await this.send("GET", "/health", undefined, (r) => r.status === 503);
-    const health = await response.json().catch(() => null);
-    if (response.ok || health?.status === "stopping") return health;
-    return await this.request("GET", "/health"); // another 503 (a proxy's): retried as any
+    const stopping = async (response: Response) =>
+      response.status === 503 &&
+      (await response.clone().json().catch(() => null))?.status === "stopping";
+    return await (await this.send("GET", "/health", undefined, stopping)).json();
   }
 
   /**

@@ -28,6 +28,7 @@ import type { NamespaceRef } from "../../plugins/encrypted_index/storage.ts";
 import {
   COPY_PHASES as PHASES,
   type CopyPhase as Phase,
+  copySource,
   type Database,
   holdsState,
   importDeadLetters,
@@ -186,22 +187,6 @@ export async function checkSource(config: Config): Promise<string | null> {
   return hasIndex ? name : null;
 }
 
-/**
- * Which data directory a copy is of, as the database keeps it: a keyed hash, under the master
- * key, of the directory's real path (neither is kept).
- */
-async function sourceOf(dir: string, masterKey: Uint8Array<ArrayBuffer>): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    masterKey,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const path = new TextEncoder().encode(`svc-migrate-store-source\n${await Deno.realPath(dir)}`);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, path)).toHex();
-}
-
 /** Copies the data directory of `options.config` into `options.database`; see the module doc. */
 export async function migrateStore(options: StoreMigrationOptions): Promise<StoreMigrationSummary> {
   const { config, database, secret } = options;
@@ -210,7 +195,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const progress = await ImportProgress.open(database);
   const finished = await progress.finished();
   const resumed = finished.has("started");
-  const source = await sourceOf(dir, secret);
+  const source = await copySource(secret, await Deno.realPath(dir));
   if (!resumed) {
     if (await holdsState(database)) {
       throw new SvcError(
@@ -220,12 +205,12 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
       );
     }
     await progress.begin(source);
-  } else if (![source, null].includes(await progress.begun())) {
+  } else if (!await progress.resumes(source)) {
     throw new SvcError(
       "conflict",
       `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
-        "(or under another master key); finish it from that one, or copy into a new, empty " +
-        "database",
+        "(or under another master key; a directory moved since counts as another); finish it " +
+        "from that one, or copy into a new, empty database",
     );
   }
   const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
