@@ -8,6 +8,7 @@ import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/au
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcError } from "../src/errors.ts";
+import { isSmallOrderKey } from "../src/auth/ed25519.ts";
 import { pathExists } from "../src/files.ts";
 import { UNPRINTABLE } from "../src/http/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
@@ -194,6 +195,11 @@ export async function runLedgerCommand(
       const given = values["public-key"];
       if (given !== undefined && !isKeyHex(given)) {
         throw new UsageError("--public-key must be 64 lowercase hex characters");
+      }
+      if (given !== undefined && isSmallOrderKey(given)) {
+        throw new UsageError(
+          "--public-key is a point of small order, under which anyone can sign: no one's key",
+        );
       }
       if (values.label !== undefined && UNPRINTABLE.test(values.label)) {
         throw new UsageError("--label must not hold control or text-direction characters");

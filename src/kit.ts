@@ -61,7 +61,7 @@ export {
   readBounded,
 } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
-export { verifyEd25519 } from "./auth/ed25519.ts";
+export { isSmallOrderKey, verifyEd25519 } from "./auth/ed25519.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
 export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {

@@ -437,6 +437,24 @@ Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", as
     `This public key is not a delegate key of account ${stranger.accountId} (the x-account-id ` +
       "it was sent with)",
   );
+  // A key of small order that made it into a directory (Sui has no such check): anyone can
+  // sign for it without a private key (R the identity, S zero), so nothing is taken from it.
+  const forger = { ...alice, key: { privateKey: "", publicKey: "01" + "00".repeat(31) } };
+  const identitySignature = () => Uint8Array.fromHex("01" + "00".repeat(63));
+  t.directory.add({ accountId: alice.accountId, owner: alice.owner, active: true }, [
+    forger.key.publicKey,
+  ]);
+  const forged = await expectError(
+    await t.signed(
+      { ...forger, key: { ...forger.key, sign: identitySignature } },
+      "POST",
+      "/api/recall",
+      body,
+    ),
+    401,
+    "unauthorized",
+  );
+  assert.equal(forged.reason, "bad_signature");
   const unsigned = await t.send("POST", "/api/recall", {
     body: "{}",
     headers: { "content-type": "application/json" },

@@ -232,6 +232,10 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
         ["key", "remove", "--account", who.accountId, "--public-key", "ab", "--address", "0x1"],
         "give --public-key or --address, not both",
       ],
+      [
+        ["key", "add", "--account", who.accountId, "--public-key", "01" + "00".repeat(31)],
+        "--public-key is a point of small order, under which anyone can sign: no one's key",
+      ],
     ] as [string[], string][]
   ) {
     const run = await svc(stack, who, args);

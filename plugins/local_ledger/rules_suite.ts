@@ -123,6 +123,11 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       for (const label of ["a\u001b[2Jb", "line\nbreak", "nul\u0000", "\u202egnp.exe"]) {
         await rejects(submitTransaction(ledger, owner, addKey(id, key(1), label)), "malformed");
       }
+      // A key of small order is no one's: anyone could sign for it.
+      await rejects(
+        submitTransaction(ledger, owner, addKey(id, "01" + "00".repeat(31))),
+        "malformed",
+      );
       await submitTransaction(ledger, owner, addKey(id, key(1), "é".repeat(32))); // 64 bytes
       await rejects(submitTransaction(ledger, owner, addKey(id, key(1))), "duplicate_key");
       await rejects(

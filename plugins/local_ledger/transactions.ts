@@ -11,6 +11,7 @@
 import {
   addressOf,
   blake2b,
+  isSmallOrderKey,
   jsonProblem,
   type KeyPair,
   type Operation,
@@ -93,10 +94,17 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
         throw rejected("malformed", `The transaction kind's scope is malformed: ${error.message}`);
       }
       const { scope, expiresAt } = limits;
+      const publicKey = need("public_key", KEY, "64 lowercase hex characters");
+      if (isSmallOrderKey(publicKey)) {
+        throw rejected(
+          "malformed",
+          "The public key is a point of small order, under which anyone can sign: no one's key",
+        );
+      }
       return {
         kind: "add_delegate_key",
         account_id: need("account_id", ADDRESS, "0x and 64 hex characters"),
-        public_key: need("public_key", KEY, "64 lowercase hex characters"),
+        public_key: publicKey,
         label: value.label,
         ...scope,
         ...(expiresAt === undefined ? {} : { expires_at: new Date(expiresAt).toISOString() }),

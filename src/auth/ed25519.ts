@@ -2,7 +2,8 @@
  * The one Ed25519 verifier of svc: signed requests, local-ledger transactions and the dashboard's
  * wallet signatures all check signatures here. It runs on `node:crypto`, which answers the same
  * as WebCrypto (RFC 8032, canonical `S`, the same points accepted) for about a third of its CPU
- * time in Deno: 45 µs a signature against 80–120.
+ * time in Deno: 45 µs a signature against 80–120. Unlike them, it refuses every key of small
+ * order (`isSmallOrderKey`), under which anyone can sign.
  *
  * @example
  * ```ts
@@ -17,6 +18,32 @@ const PUBLIC_KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;
 const HEX = /^[0-9a-fA-F]*$/;
 const encoder = new TextEncoder();
+
+/**
+ * The points of small order (1, 2, 4 or 8), by their encoded y without the sign bit, as
+ * libsodium lists them (`p`, `p + 1` included: non-canonical encodings of 0 and 1).
+ */
+const SMALL_ORDER = new Set([
+  "0000000000000000000000000000000000000000000000000000000000000000",
+  "0100000000000000000000000000000000000000000000000000000000000000",
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+]);
+
+/**
+ * Whether `publicKey` (32 bytes, or hex) is a point of small order. Under such a key a signature
+ * verifies for any message without a private key (R the identity and S zero, say), so it is
+ * never taken: it is no one's key.
+ */
+export function isSmallOrderKey(publicKey: string | Uint8Array<ArrayBuffer>): boolean {
+  const bytes = exactBytes(publicKey, PUBLIC_KEY_BYTES)?.slice();
+  if (!bytes) return false;
+  bytes[31] &= 0x7f;
+  return SMALL_ORDER.has(bytes.toHex());
+}
 
 /** Hex (either case) or bytes of exactly `length` bytes, else `null` (anything else too). */
 function exactBytes(value: string | Uint8Array<ArrayBuffer>, length: number) {
@@ -55,7 +82,7 @@ function verifyWith(
 ): boolean {
   const keyBytes = exactBytes(publicKey, PUBLIC_KEY_BYTES);
   const signatureBytes = exactBytes(signature, SIGNATURE_BYTES);
-  if (!keyBytes || !signatureBytes) return false;
+  if (!keyBytes || !signatureBytes || isSmallOrderKey(keyBytes)) return false;
   const data = typeof message === "string" ? encoder.encode(message) : message;
   try {
     return verify(null, data, keyOf(keyBytes), signatureBytes);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
+import { Ed25519Verifier, isSmallOrderKey, verifyEd25519 } from "./ed25519.ts";
 import { generateKeyPair, keyPairFromSeed } from "./keys.ts";
 
 // RFC 8032, section 7.1, test 2: a one-byte message.
@@ -125,12 +125,14 @@ Deno.test("ed25519: answers as WebCrypto does on the edge cases: non-canonical v
   identitySignature[0] = 1;
   const signBitFlipped = key.slice();
   signBitFlipped[31] ^= 0x80;
-  const cases: [string, Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>, boolean][] = [
+  // [name, key, signature, WebCrypto's answer, ours when it differs]
+  const cases: [string, Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>, boolean, boolean?][] = [
     ["valid", key, signature, true],
     ["S + L, not canonical", key, withS(s + GROUP_ORDER), false],
     ["S = L", key, withS(GROUP_ORDER), false],
-    ["identity key", littleEndian(1n), identitySignature, true],
-    ["key of order 2 (y = p - 1)", littleEndian(FIELD_PRIME - 1n), identitySignature, true],
+    // Forged without a private key: ours refuses every key of small order.
+    ["identity key", littleEndian(1n), identitySignature, true, false],
+    ["key of order 2 (y = p - 1)", littleEndian(FIELD_PRIME - 1n), identitySignature, true, false],
     ["identity key encoded as y = p + 1", littleEndian(FIELD_PRIME + 1n), identitySignature, false],
     ["y = p", littleEndian(FIELD_PRIME), identitySignature, false],
     ["not on the curve", new Uint8Array(32).fill(0xff), signature, false],
@@ -138,11 +140,43 @@ Deno.test("ed25519: answers as WebCrypto does on the edge cases: non-canonical v
     ["identity signature under a real key", key, identitySignature, false],
   ];
   const verifier = new Ed25519Verifier();
-  for (const [name, publicKey, sig, expected] of cases) {
+  for (const [name, publicKey, sig, expected, ours = expected] of cases) {
     assert.equal(await webCryptoVerifies(publicKey, sig, message), expected, `WebCrypto: ${name}`);
-    assert.equal(await verifyEd25519(publicKey, sig, message), expected, name);
-    assert.equal(await verifier.verify(publicKey, sig, message), expected, `kept key: ${name}`);
+    assert.equal(await verifyEd25519(publicKey, sig, message), ours, name);
+    assert.equal(await verifier.verify(publicKey, sig, message), ours, `kept key: ${name}`);
   }
+});
+
+Deno.test("ed25519: every encoding of a point of small order is one, and no generated key", async () => {
+  const FIELD_PRIME = (1n << 255n) - 19n;
+  // The points of order 1, 2, 4 and 8 (two of order 8 as y = ±sqrt of their known values).
+  const ys = [0n, 1n, FIELD_PRIME - 1n, FIELD_PRIME, FIELD_PRIME + 1n];
+  const known = [
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  ].map((hex) => Uint8Array.fromHex(hex));
+  for (const y of [...ys.map(littleEndian), ...known]) {
+    for (const sign of [0, 0x80]) {
+      const encoded = y.slice();
+      encoded[31] |= sign;
+      assert.ok(isSmallOrderKey(encoded), encoded.toHex());
+      assert.ok(isSmallOrderKey(encoded.toHex()), encoded.toHex());
+    }
+  }
+  // The order-8 points: for one message in eight, R the identity and S zero verify.
+  const identitySignature = new Uint8Array(64);
+  identitySignature[0] = 1;
+  for (const point of known) {
+    let forged = false;
+    for (let i = 0; i < 64 && !forged; i++) {
+      forged = await webCryptoVerifies(point, identitySignature, new TextEncoder().encode(`m${i}`));
+    }
+    assert.ok(forged, `${point.toHex()} is forgeable under WebCrypto`);
+  }
+  for (let i = 0; i < 100; i++) {
+    assert.equal(isSmallOrderKey((await generateKeyPair()).publicKey), false);
+  }
+  assert.equal(isSmallOrderKey("not hex"), false);
 });
 
 Deno.test("ed25519: a key pair signs exactly as WebCrypto does", async () => {
