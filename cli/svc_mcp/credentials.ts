@@ -68,6 +68,9 @@ async function isSymlink(path: string): Promise<boolean> {
   }
 }
 
+/** How old a save's temporary file must be to be taken as left by a save cut short. */
+const STALE_TEMPORARY_MS = 10_000;
+
 export class CredentialsFile {
   readonly path: string;
   readonly dir: string;
@@ -82,7 +85,30 @@ export class CredentialsFile {
     return new CredentialsFile(`${home}/.svc/credentials.json`);
   }
 
+  /**
+   * Removes the temporary files a save cut short left (SIGKILL, a crash: each holds a private
+   * key), once older than a save can take.
+   */
+  async #removeStale(): Promise<void> {
+    const prefix = `${this.path.slice(this.dir.length + 1)}.`;
+    try {
+      for await (const entry of Deno.readDir(this.dir)) {
+        if (!entry.isFile || !entry.name.startsWith(prefix) || !entry.name.endsWith(".tmp")) {
+          continue;
+        }
+        const path = `${this.dir}/${entry.name}`;
+        const { mtime } = await Deno.lstat(path);
+        if (Date.now() - (mtime?.getTime() ?? 0) > STALE_TEMPORARY_MS) {
+          await Deno.remove(path).catch(() => {});
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+
   async load(): Promise<LoadedCredentials> {
+    await this.#removeStale();
     if (await isSymlink(this.path)) {
       return { kind: "corrupt", reason: `${this.path} is a symbolic link; refusing to follow it` };
     }
@@ -139,8 +165,9 @@ export class CredentialsFile {
     }
   }
 
-  /** Deletes the file; `false` when there was none. */
+  /** Deletes the file (and what saves cut short left); `false` when there was none. */
   async remove(): Promise<boolean> {
+    await this.#removeStale();
     try {
       await Deno.remove(this.path);
       return true;

@@ -115,3 +115,26 @@ Deno.test("credentials: symbolic links are refused for reading and writing", asy
     await assert.rejects(() => file.save(SAMPLE), /symbolic link/);
   });
 });
+
+Deno.test("credentials: temporary files a save cut short left are removed at the next load or sign-out, once stale", async () => {
+  await withHome(async (home, file) => {
+    await file.save(SAMPLE);
+    const dir = `${home}/.svc`;
+    const stale = `${file.path}.${crypto.randomUUID()}.tmp`;
+    const fresh = `${file.path}.${crypto.randomUUID()}.tmp`; // a save under way
+    const other = `${dir}/notes.tmp`;
+    for (const path of [stale, fresh, other]) await Deno.writeTextFile(path, "{}");
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await Deno.utime(stale, minuteAgo, minuteAgo);
+    await Deno.utime(other, minuteAgo, minuteAgo);
+    assert.equal((await file.load()).kind, "ok");
+    const names = () => [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+    assert.deepEqual(
+      names(),
+      ["credentials.json", fresh.slice(dir.length + 1), "notes.tmp"].sort(),
+    );
+    await Deno.utime(fresh, minuteAgo, minuteAgo);
+    assert.equal(await file.remove(), true);
+    assert.deepEqual(names(), ["notes.tmp"]);
+  });
+});
