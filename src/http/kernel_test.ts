@@ -195,6 +195,11 @@ Deno.test("kernel: a valid x-request-id is kept, anything else replaced", async 
       ms: 0,
     },
   );
+  // A key sent in the path by mistake is not logged.
+  const key = "ff28f578".repeat(8);
+  await (await handler(new Request(`${BASE}/items/${key}`))).body?.cancel();
+  const keyed = lines.filter((line) => line.msg === "request").at(-1);
+  assert.equal(keyed?.fields.path, "/items/…");
 });
 
 Deno.test("kernel: responses with immutable headers still get the request id", async () => {
