@@ -25,12 +25,11 @@ import { type Route, route, type RouteContext } from "../http/router.ts";
 import { validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
-import { idOf, refusal } from "./messages.ts";
+import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
-const MAX_BATCH = 64;
 const MESSAGES_PATH = "/api/mcp/messages";
 /** The scheme is read in any case (RFC 9110), the key in either case of hex. */
 const BEARER = /^bearer ([0-9a-f]{64})$/i;

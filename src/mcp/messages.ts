@@ -10,6 +10,9 @@ import {
   JSONRPCMessageSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
+/** The most messages a JSON-RPC batch may hold. */
+export const MAX_BATCH = 64;
+
 /** A JSON-RPC error code and its one-sentence message. */
 export interface Refusal {
   code: -32600 | -32602;

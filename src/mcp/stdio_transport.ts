@@ -3,7 +3,8 @@
  * drops a line it cannot read, it answers every line it does not hand on, as the HTTP
  * transports do: -32700 for a line that is not JSON, -32600 for JSON that is not a JSON-RPC
  * message, -32602 for params a method does not take, and -32600 for a line over
- * {@link MAX_MCP_BODY_BYTES}. The answer carries the line's id when it has one, so the host's
+ * {@link MAX_MCP_BODY_BYTES}; a batch line is taken as its messages, each on a line of its own
+ * (answered one by one). The answer carries the line's id when it has one, so the host's
  * request does not wait forever. When its input ends, the transport closes once every request
  * it read is answered, or after {@link END_WAIT_MS}.
  */
@@ -15,7 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { jsonProblem, parseJson } from "../http/body.ts";
 import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
-import { idOf, refusal } from "./messages.ts";
+import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
@@ -118,6 +119,17 @@ export class StdioTransport implements Transport {
         message: `Parse error: the line is ${jsonProblem(error)}`,
       });
     }
+    if (!Array.isArray(value)) return await this.#take(value);
+    // A batch, as the HTTP endpoint takes one: each message as if on a line of its own.
+    if (value.length === 0 || value.length > MAX_BATCH) {
+      const message = `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`;
+      return await this.#answer({ code: -32600, message });
+    }
+    for (const message of value) await this.#take(message);
+  }
+
+  /** Hands a message on, or answers why not. */
+  async #take(value: unknown): Promise<void> {
     const refused = refusal(value);
     if (refused) return await this.#answer(refused, idOf(value));
     if (isJSONRPCRequest(value)) this.#unanswered.add((value as { id: RequestId }).id);

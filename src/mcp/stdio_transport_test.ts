@@ -129,3 +129,19 @@ Deno.test("stdio transport: a last line over the limit, without newline, is answ
   assert.deepEqual(delivered, []);
   assert.deepEqual(answers.map((a) => a.error.code), [-32600]);
 });
+
+Deno.test("stdio transport: a batch line is taken as its messages, each answered by its id", async () => {
+  const { delivered, written } = await run([
+    `[${ping(80)},${JSON.stringify({ id: 81, method: "ping" })},${ping(82)}]\n`,
+    "[]\n",
+    `[${Array.from({ length: 65 }, (_, i) => ping(100 + i)).join(",")}]\n`,
+  ]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [80, 82]);
+  // The answers come as each is ready: compared in any order.
+  const answered = written.map((line) => JSON.stringify([line.id, line.error?.code ?? "result"]));
+  assert.deepEqual(
+    answered.sort(),
+    [[81, -32600], [80, "result"], [82, "result"], [null, -32600], [null, -32600]]
+      .map((pair) => JSON.stringify(pair)).sort(),
+  );
+});
