@@ -94,16 +94,16 @@ export function scopeFromFlags(flags: ScopeFlags): KeyScope {
  * svc-mcp's `--scope OPERATIONS[:NAMESPACES]`: `read`, `read,write:work,notes`, `all:work`
  * (every operation, namespace work only).
  */
-export function parseScopeFlag(value: string): KeyScope {
+export function parseScopeFlag(value: string, name = "--scope"): KeyScope {
   const at = value.indexOf(":");
   const ops = at < 0 ? value : value.slice(0, at);
   const namespaces = at < 0 ? undefined : value.slice(at + 1);
   const scope: KeyScope = {};
   if (ops !== "all" && ops !== "*") {
-    scope.operations = operationList(ops, "--scope", ", or all alone");
+    scope.operations = operationList(ops, name, ", or all alone");
   }
-  if (namespaces !== undefined) scope.namespaces = list(namespaces, "--scope's namespaces");
-  return checked(scope, "--scope");
+  if (namespaces !== undefined) scope.namespaces = list(namespaces, `${name}'s namespaces`);
+  return checked(scope, name);
 }
 
 /** The longest duration `--expires` takes: 100 years. */

@@ -202,11 +202,14 @@ export function parseStdioOptions(
   let scope: KeyScope = {};
   let expires: string | undefined;
   try {
+    // A problem names where the value came from: the flag, else the variable.
     const scopeValue = values.scope ?? (env.SVC_KEY_SCOPE || undefined);
-    if (scopeValue !== undefined) scope = parseScopeFlag(scopeValue);
+    const scopeName = values.scope === undefined ? "SVC_KEY_SCOPE" : "--scope";
+    if (scopeValue !== undefined) scope = parseScopeFlag(scopeValue, scopeName);
     expires = values.expires ?? (env.SVC_KEY_EXPIRES || undefined);
+    const expiresName = values.expires === undefined ? "SVC_KEY_EXPIRES" : "--expires";
     if (expires !== undefined && durationMs(expires) === undefined) {
-      expires = new Date(expiryFromFlag(expires, "--expires")).toISOString();
+      expires = new Date(expiryFromFlag(expires, expiresName)).toISOString();
     }
   } catch (error) {
     if (error instanceof ScopeUsageError) throw new UsageError(error.message);

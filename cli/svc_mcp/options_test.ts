@@ -114,6 +114,19 @@ Deno.test("svc-mcp options: --scope and --expires, else SVC_KEY_SCOPE and SVC_KE
     assert.throws(() => parseStdioOptions(args, {}), UsageError, args.join(" "));
   }
   assert.throws(() => parseStdioOptions(["--expires", "2001-01-01T00:00:00Z"], {}), /in the past/);
+  // A problem of a variable names the variable, not a flag that was not given.
+  assert.throws(
+    () => parseStdioOptions([], { SVC_KEY_EXPIRES: "3x" }),
+    /^Error: SVC_KEY_EXPIRES must be a duration/,
+  );
+  assert.throws(
+    () => parseStdioOptions([], { SVC_KEY_SCOPE: "frob" }),
+    /^Error: SVC_KEY_SCOPE: /,
+  );
+  assert.throws(
+    () => parseStdioOptions(["--scope", "frob"], { SVC_KEY_SCOPE: "read" }),
+    /^Error: --scope: /,
+  );
 });
 
 Deno.test("svc-mcp options: SVC_PORT is read only when the local relayer may be used", () => {
