@@ -143,3 +143,30 @@ Deno.test("bridge: a relayer that takes the connection but never answers is repo
     for (const conn of held) conn.close();
   }
 });
+
+Deno.test("bridge: an erase sent again after a lost connection that finds no memory says the first attempt may have done it", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(() => identityOf(stack, caller));
+  const sdk = await SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: caller.key.privateKey,
+    accountId: caller.accountId,
+  });
+  const saved = await sdk.remember("I keep bees");
+  if (saved.status === "duplicate") throw new Error("unexpected duplicate");
+  await sdk.waitForJob(saved.job_id);
+  await host.client.callTool({ name: "svc_recall", arguments: { query: "bees" } }); // connected
+  // As if the erase had landed and its answer was lost with the connection.
+  await sdk.forget(saved.job_id);
+  await stack.sidecar.sessions.closeAll();
+  const answer = await host.client.callTool({
+    name: "svc_forget",
+    arguments: { id: saved.job_id },
+  });
+  assert.equal(answer.isError, true);
+  assert.match(
+    textOf(answer),
+    /^The connection to the relayer was lost while svc_forget was sent, so it was sent again, and that answered: .*No such memory.* The first attempt may have been done: check with svc_get or svc_recall\.$/s,
+  );
+});

@@ -81,6 +81,10 @@ function text(message: string, isError = false): CallToolResult {
     : { content: [{ type: "text", text: message }] };
 }
 
+/** The text of a tool's result. */
+const textOf = (result: CallToolResult) =>
+  result.content.map((part: { type: string; text?: string }) => part.text ?? "").join(" ");
+
 /** The relayer answered `status` (to the SSE stream, or to a POST as "(HTTP status)"). */
 function isStatus(error: unknown, status: number): boolean {
   const e = error as { code?: number; message?: string };
@@ -269,14 +273,24 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     ) {
       args.namespace = options.namespace;
     }
+    let sent = 0;
     try {
-      return await withUpstream(
-        identity,
-        (client) =>
-          client.callTool({ name, arguments: args }, undefined, {
-            timeout: options.callTimeoutMs ?? 90_000,
-          }),
-      ) as CallToolResult;
+      const result = await withUpstream(identity, (client) => {
+        sent++;
+        return client.callTool({ name, arguments: args }, undefined, {
+          timeout: options.callTimeoutMs ?? 90_000,
+        });
+      }) as CallToolResult;
+      // Sent again after a lost connection, an erase or correction may find its own work done.
+      if (sent > 1 && result.isError && (name === "svc_forget" || name === "svc_update")) {
+        return text(
+          `The connection to the relayer was lost while ${name} was sent, so it was sent again, ` +
+            `and that answered: ${textOf(result)} The first attempt may have been done: check ` +
+            "with svc_get or svc_recall.",
+          true,
+        );
+      }
+      return result;
     } catch (error) {
       if (isStatus(error, 401)) return text(unauthorizedText(identity.relayerUrl), true);
       if (isStatus(error, 429)) {
