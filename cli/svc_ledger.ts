@@ -70,6 +70,11 @@ function configIn(dataDir: string): Config {
   return { ...result.config, dataDir };
 }
 
+/** Whether the relayer's ledger is there: in the database, or `ledger.kv` in the data directory. */
+async function holdsLedger(dataDir: string, config = configIn(dataDir)): Promise<boolean> {
+  return config.store.kind !== "embedded" || await pathExists(`${dataDir}/ledger.kv`);
+}
+
 /**
  * Runs `use` on the relayer's ledger: `ledger.kv` in the data directory, or the database. Only
  * `create` makes a ledger where there is none: a command about an account refuses a data
@@ -81,7 +86,7 @@ async function withLedger<T>(
   create = false,
 ) {
   const config = configIn(dataDir);
-  if (!create && config.store.kind === "embedded" && !await pathExists(`${dataDir}/ledger.kv`)) {
+  if (!create && !await holdsLedger(dataDir, config)) {
     throw new SvcError(
       "not_found",
       `There is no ledger in ${dataDir} (SVC_DATA_DIR): no account was made there. Set ` +
@@ -127,8 +132,7 @@ export async function savedOwnerKey(
   accountId: string,
 ): Promise<string | undefined> {
   // Not created when missing: the log may be read from a relayer on another machine.
-  const embedded = configIn(dataDir).store.kind === "embedded";
-  if (embedded && !(await Deno.stat(`${dataDir}/ledger.kv`).catch(() => null))) return undefined;
+  if (!await holdsLedger(dataDir)) return undefined;
   const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
   if (!account) return undefined;
   return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)

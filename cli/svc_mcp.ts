@@ -95,9 +95,9 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
 
 if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
-  const answered = await fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
-    .then((response) => response.body?.cancel(), () => false);
-  if (answered === false) {
+  const reachable = await fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
+    .then(async (response) => (await response.body?.cancel(), true), () => false);
+  if (!reachable) {
     console.error(
       `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
         "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +

@@ -96,8 +96,8 @@ export function toThirdPerson(sentence: string): string {
  * is German for "in the".
  */
 function normalized(sentence: string): string {
-  const text = (/\p{Ll}/u.test(sentence) ? sentence : sentence.toLowerCase()).replace(/[‘’]/g, "'");
-  return text
+  return (/\p{Ll}/u.test(sentence) ? sentence : sentence.toLowerCase())
+    .replace(/[‘’]/g, "'")
     .replace(/\bi\b(?!\.\w)/g, "I");
 }
 

@@ -48,7 +48,6 @@ const STATE_TABLES = [
   "svc_lifecycle_erased",
 ];
 
-/** The progress of a copy into the database, one row per phase finished. */
 /**
  * Which data directory a copy is of, as the database keeps it: a keyed hash, under a key derived
  * from the master key, of the directory's real path (neither is kept).
@@ -57,6 +56,7 @@ export async function copySource(secret: Uint8Array<ArrayBuffer>, path: string):
   return (await tagOf(await deriveTagKey(secret, "svc-migrate-store-source"), path)).toHex();
 }
 
+/** The progress of a copy into the database, one row per phase finished. */
 export class ImportProgress {
   #database: Database;
 
@@ -73,7 +73,7 @@ export class ImportProgress {
           count bigint not null,
           finished_at bigint not null
         )`;
-      // Which data directory the copy is of (see `begun`): a column added later.
+      // Which data directory the copy is of (see `resumes`): a column added later.
       await database.sql`
         alter table svc_migrate_store_progress add column if not exists source text`;
     } catch (error) {

@@ -204,7 +204,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
     logger.debug("request", {
       request_id: requestId,
       method: request.method,
-      // A key a client put in the path (64 hex characters, or more) is not written down.
+      // A key a client put in the path (a run of 32 hex characters or more) is not written down.
       path: new URL(request.url).pathname.replace(/[0-9a-f]{32,}/gi, "…"),
       status: response.status,
       ms: Math.round(seconds * 1000),

@@ -97,12 +97,12 @@ const STATUS_HINTS: Record<number, string> = {
 
 /**
  * A provider failure as an `SvcError`: input the provider refuses (400, 413, 422) is the
- * caller's `bad_request`, with the provider's own message only when `quoted` (the input is
- * the caller's own: analyze, ask, a start-up probe); everything else — down, timed out, overloaded, misconfigured — is
- * `backend_unavailable`, which the relayer logs: for those a provider's answer is reduced to its
- * status, since a provider may echo its input (a memory, a query) in it. Embeddings are not
- * quoted: the worker embeds the texts of several owners together, and the failure is recorded
- * in each one's job.
+ * caller's `bad_request`, with the provider's own message only when `quoted` (the input is the
+ * caller's own: analyze, ask, a start-up probe); everything else — down, timed out, overloaded,
+ * misconfigured — is `backend_unavailable`, which the relayer logs: for those a provider's
+ * answer is reduced to its status, since a provider may echo its input (a memory, a query) in
+ * it. Embeddings are not quoted: the worker embeds the texts of several owners together, and
+ * the failure is recorded in each one's job.
  */
 export function providerError(
   provider: string,
