@@ -93,6 +93,14 @@ interface QueuedClaim {
   reject(error: unknown): void;
 }
 
+/** Commits tried while SQLite answers that the file is locked (waiting 10, 20, 40, 80 ms). */
+const LOCKED_ATTEMPTS = 5;
+
+/** SQLite's "database is locked": another handle on the file held the write lock. */
+function isLocked(error: unknown): boolean {
+  return error instanceof Error && error.message.includes("database is locked");
+}
+
 function superseded(): SvcError {
   return new SvcError(
     "backend_unavailable",
@@ -275,14 +283,19 @@ export class KvReplayGuard implements ReplayGuard {
   }
 
   async #commit(batch: QueuedClaim[]): Promise<void> {
-    if (this.#superseded) throw superseded();
-    const op = this.#kv.atomic();
-    this.#addBatch(op, batch);
-    let committed: boolean;
-    try {
-      committed = (await op.commit()).ok;
-    } catch (cause) {
-      throw unavailable(cause);
+    let committed = false;
+    for (let attempt = 1;; attempt++) {
+      if (this.#superseded) throw superseded();
+      const op = this.#kv.atomic();
+      this.#addBatch(op, batch);
+      try {
+        committed = (await op.commit()).ok;
+        break;
+      } catch (cause) {
+        // Another handle on the file was writing; nothing of this commit landed.
+        if (!isLocked(cause) || attempt === LOCKED_ATTEMPTS) throw unavailable(cause);
+        await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt));
+      }
     }
     if (!committed) {
       this.#superseded = true;

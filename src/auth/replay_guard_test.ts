@@ -88,6 +88,41 @@ Deno.test("KvReplayGuard: an accepted claim is in the store when it is answered"
   }
 });
 
+/** `kv`, whose next `times` commits fail as SQLite does while another handle holds the write lock. */
+function lockedFor(kv: Deno.Kv, times: number): Deno.Kv {
+  return new Proxy(kv, {
+    get(target, name) {
+      if (name !== "atomic") {
+        const value = Reflect.get(target, name);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return () => {
+        const op = target.atomic();
+        const commit = op.commit.bind(op);
+        op.commit = () =>
+          times-- > 0 ? Promise.reject(new TypeError("database is locked")) : commit();
+        return op;
+      };
+    },
+  });
+}
+
+Deno.test("KvReplayGuard: a commit met by a locked file is tried again; a file that stays locked answers 503", async () => {
+  await using file = await kvFile();
+  const kv = await file.open();
+  const guard = await KvReplayGuard.open(lockedFor(kv, 2));
+  assert.equal(await guard.claim(key(1), TTL), true);
+  assert.deepEqual(await storedPrints(kv), [printOf(key(1))]);
+
+  const stuck = await KvReplayGuard.open(lockedFor(await file.open(), 100));
+  await assert.rejects(stuck.claim(key(2), TTL), (error: unknown) => {
+    assert.ok(error instanceof SvcError);
+    assert.equal(error.code, "backend_unavailable");
+    return true;
+  });
+  assert.equal(await stuck.claim(key(2), TTL), false, "the key stays refused");
+});
+
 Deno.test("KvReplayGuard: the claims of the previous process are refused after a restart", async () => {
   await using file = await kvFile();
   const before = await KvReplayGuard.open(await file.open());
