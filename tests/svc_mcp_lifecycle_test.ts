@@ -208,7 +208,7 @@ Deno.test("svc-mcp in a host: --login ignores saved credentials until the new si
   await Deno.remove(home, { recursive: true });
 });
 
-Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with its delay", async () => {
+Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with its reason and delay", async () => {
   const dataDir = await Deno.makeTempDir();
   const home = await Deno.makeTempDir();
   await using relayer = await startRelayer(dataDir, { MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN: "1" });
@@ -228,7 +228,10 @@ Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with 
   await using host = await spawnStdioHost([], home);
   try {
     const recall = await host.callTool("svc_recall", { query: "anything" });
-    assert.match(recall, /rate limited, 429\)\. Retry in \d+ s\./);
+    assert.match(
+      recall,
+      /this address opened too many sessions in the last minute \(rate limited, 429\)\. Retry in \d+ s\./,
+    );
     assert.doesNotMatch(recall, /Cannot reach/);
   } finally {
     await other.close();

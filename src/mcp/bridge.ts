@@ -108,10 +108,25 @@ function unauthorizedText(relayerUrl: string): string {
     "(or call svc_logout, then svc_login). The credentials file was kept.";
 }
 
-function rateLimitedText(relayerUrl: string, retryAfterSeconds: number): string {
-  return `The relayer at ${relayerUrl} refused a new MCP session: too many sessions are open ` +
-    "for this key, or this computer opened too many in the last minute (rate limited, 429). " +
-    `Retry in ${retryAfterSeconds} s.`;
+/** A relayer's 429: its Retry-After, and its reason when its body said one. */
+interface RateLimit {
+  retryAfterSeconds: number;
+  reason?: string;
+}
+
+function rateLimitedText(relayerUrl: string, limit: RateLimit): string {
+  const reason = limit.reason ??
+    "too many sessions are open for this key, or this computer opened too many in the last minute";
+  return `The relayer at ${relayerUrl} refused a new MCP session: ${reason} (rate limited, ` +
+    `429). Retry in ${limit.retryAfterSeconds} s.`;
+}
+
+/** The reason in a 429's JSON-RPC error body ("Too many MCP sessions: <reason>"), if any. */
+async function rateLimitReason(response: Response): Promise<string | undefined> {
+  const body = await response.clone().json().catch(() => null);
+  const message = body?.error?.message;
+  if (typeof message !== "string") return undefined;
+  return message.replace(/^Too many MCP sessions: /, "").slice(0, 200);
 }
 
 export function createStdioBridge(options: StdioBridgeOptions) {
@@ -122,12 +137,15 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   );
   // The connection, shared by concurrent calls while it is being opened.
   let upstream: { key: string; client: Promise<Client> } | null = null;
-  // The relayer's Retry-After of its last 429.
-  let retryAfterSeconds = 30;
+  // The relayer's last 429.
+  let rateLimit: RateLimit = { retryAfterSeconds: 30 };
   const fetchNoting429: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     if (response.status === 429) {
-      retryAfterSeconds = Number(response.headers.get("retry-after")) || 30;
+      rateLimit = {
+        retryAfterSeconds: Number(response.headers.get("retry-after")) || 30,
+        reason: await rateLimitReason(response),
+      };
     }
     return response;
   };
@@ -294,7 +312,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     } catch (error) {
       if (isStatus(error, 401)) return text(unauthorizedText(identity.relayerUrl), true);
       if (isStatus(error, 429)) {
-        return text(rateLimitedText(identity.relayerUrl, retryAfterSeconds), true);
+        return text(rateLimitedText(identity.relayerUrl, rateLimit), true);
       }
       if ((error as { code?: number }).code === ErrorCode.RequestTimeout) {
         return text(
