@@ -1,46 +1,58 @@
 /**
  * Soak: the relayer as its own process (`main.ts`, embedded default, free ports, a temporary
- * data directory) under steady mixed traffic from signing clients over HTTP on 127.0.0.1 for
- * `--minutes` (default 10): remembers (until `--memories`, default 1,000, are stored, so the data
- * stops growing and what is left is the relayer's own memory), recalls and `whoami`s from
- * `--clients` clients, plus a trickle of refused requests (unknown keys, truncated bodies). Every `--every` seconds
- * (default 30) it samples the relayer's resident memory (VmRSS) and the window's request count
- * and recall latency. Memory is flat when the last samples stay near the first ones after
- * warm-up. Prints a table and writes `bench/results/soak.json`.
+ * data directory) under a mixed workload sent at a steady rate over HTTP on 127.0.0.1 for
+ * `--minutes` (default 30): 70% recalls, 25% remembers and 5% erases of memories recalls found,
+ * plus a trickle of refused requests (an unknown key, a truncated body, every 200 ms). The rate is
+ * `--rate` requests/s, or half the capacity a closed loop of 20 clients measures on the same mix
+ * first. Every `--every` seconds (default 30) it samples the relayer's resident memory (VmRSS),
+ * open file descriptors, the remember jobs its worker holds, and the window's requests, errors
+ * and recall latency. When the load stops it measures how long the queue takes to empty, then
+ * starts a fresh relayer on the same data and warms it with recalls: the soaked process's memory
+ * beside the fresh one's is what the run kept beyond its data. Prints a table and writes
+ * `bench/results/soak.json`.
  *
- *   deno task bench:soak [--minutes 10] [--every 30] [--clients 4] [--memories 1000] [--out FILE]
+ *   deno task bench:soak [--minutes 30] [--rate N] [--every 30] [--out FILE]
  */
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
-import { resultsFile, writeResults } from "./harness.ts";
+import { closedLoop } from "./load_generator.ts";
+import { machine, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 import { flags, positive, whole } from "./flags.ts";
 
 const { values } = flags({
   options: {
-    minutes: { type: "string", default: "10" },
+    minutes: { type: "string", default: "30" },
+    rate: { type: "string" },
     every: { type: "string", default: "30" },
-    clients: { type: "string", default: "4" },
-    memories: { type: "string", default: "1000" },
     out: { type: "string", default: resultsFile("soak.json") },
   },
 });
 const DURATION_MS = positive(values.minutes, "--minutes") * 60_000;
 const EVERY_MS = positive(values.every, "--every") * 1000;
-const CLIENTS = whole(values.clients, "--clients");
-const MEMORIES = whole(values.memories, "--memories");
+const NAMESPACE = "soak";
+/** Requests in flight past which the generator counts a tick as late instead of sending. */
+const MAX_IN_FLIGHT = 256;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Resident memory of a process, in MB. */
-async function rssMb(pid: number): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Math.round(Number(status.match(/VmRSS:\s+(\d+)/)![1]) / 1024);
-}
+const openFiles = (pid: number) => [...Deno.readDirSync(`/proc/${pid}/fd`)].length;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length
-    ? sorted[Math.min(sorted.length - 1, Math.floor(p / 100 * sorted.length))]
-    : 0;
+/** The samples of `name` in the relayer's `/metrics`, by their labels' text. */
+async function metric(url: string, name: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const found = new Map<string, number>();
+  for (const line of text.split("\n")) {
+    const match = line.match(/^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$/);
+    if (match?.[1] === name) found.set(match[2] ?? "", Number(match[3]));
+  }
+  return found;
 }
+const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+/** Remember jobs the worker holds (waiting for a batch or running). */
+const workerJobs = (url: string) => metric(url, "svc_worker_jobs").then(sum);
+/** Remember jobs ended since the relayer started, whatever their outcome. */
+const jobsEnded = (url: string) => metric(url, "svc_jobs_total").then(sum);
 
 /** Sends a signed-looking request that declares a body it never finishes. */
 async function truncatedBody(url: URL): Promise<void> {
@@ -53,92 +65,208 @@ async function truncatedBody(url: URL): Promise<void> {
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-soak-" });
-await using relayer = await startRelayer(dataDir);
+const relayer = await startRelayer(dataDir);
 const pid = relayer.process.pid;
-const { client } = await newAccountClient(dataDir, relayer.url);
+const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
 const stranger = await SvcClient.create({
   baseUrl: relayer.url,
   privateKey: (await generateKeyPair()).privateKey,
 });
 
-let requests = 0, refused = 0, failures = 0, remembered = 0;
-let recallMs: number[] = [];
-const deadline = Date.now() + DURATION_MS;
+/** The mix: 14 recalls, 5 remembers and 1 erase in every 20 requests. */
+type Kind = "recall" | "remember" | "erase";
+const kindOf = (i: number): Kind => i % 20 === 19 ? "erase" : i % 4 === 1 ? "remember" : "recall";
+/** Ids recalls found and not yet erased, for the erases; and those erased (a recall sent before
+ * an erase may still answer its memory). */
+const found = new Set<string>(), gone = new Set<string>();
+/** Remember jobs accepted, and memories erased, since the seed. */
+let remembered = 0, erased = 0;
 
-async function traffic(worker: number): Promise<void> {
-  for (let i = 0; Date.now() < deadline; i++) {
-    try {
-      if (i % 5 === 0 && remembered < MEMORIES) {
-        remembered++;
-        await client.remember(`soak ${worker}-${i}: the user likes tea number ${i % 97}`, {
-          namespace: "soak",
-        });
-      } else if (i % 5 === 4) {
-        await client.whoami();
-      } else {
-        const started = performance.now();
-        await client.recall(`tea number ${i % 97}`, { namespace: "soak", limit: 5 });
-        recallMs.push(performance.now() - started);
-      }
-      requests++;
-    } catch {
-      failures++;
-    }
-  }
-}
-
-async function hostile(): Promise<void> {
-  const url = new URL(relayer.url);
-  while (Date.now() < deadline) {
-    await stranger.whoami().catch(() => refused++);
-    await truncatedBody(url).then(() => refused++).catch(() => {});
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const samples: Record<string, number>[] = [];
-const sampler = (async () => {
-  const started = Date.now();
-  samples.push({
-    minute: 0,
-    rss_mb: await rssMb(pid),
-    requests: 0,
-    recall_p50_ms: 0,
-    recall_p99_ms: 0,
-  });
-  while (Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, Math.min(EVERY_MS, Math.max(0, deadline - Date.now()))));
-    const sorted = recallMs.toSorted((a, b) => a - b);
-    recallMs = [];
-    samples.push({
-      minute: Math.round((Date.now() - started) / 6000) / 10,
-      rss_mb: await rssMb(pid),
-      requests,
-      recall_p50_ms: Math.round(percentile(sorted, 50) * 10) / 10,
-      recall_p99_ms: Math.round(percentile(sorted, 99) * 10) / 10,
+async function send(kind: Kind, i: number): Promise<void> {
+  if (kind === "remember") {
+    const text = `soak ${i}: the user likes tea number ${i % 97} at ${i % 13} o'clock`;
+    const answer = await client.remember(text, { namespace: NAMESPACE });
+    if (answer.status !== "duplicate") remembered++;
+  } else if (kind === "recall") {
+    const { results } = await client.recall(`tea number ${i % 97}`, {
+      namespace: NAMESPACE,
+      limit: 5,
     });
-    console.log(JSON.stringify(samples.at(-1)));
+    for (const { id } of results) if (found.size < 10_000 && !gone.has(id)) found.add(id);
+  } else {
+    const id = found.values().next().value;
+    if (id === undefined) return send("recall", i);
+    found.delete(id);
+    gone.add(id);
+    await client.forget(id);
+    erased++;
+  }
+}
+
+// Memories to recall and erase from the first request on.
+for (let i = 0; i < 1000; i += 20) {
+  const items = Array.from({ length: 20 }, (_, j) => ({
+    text: `seed ${i + j}: the user likes tea number ${(i + j) % 97}`,
+    namespace: NAMESPACE,
+  }));
+  await client.rememberBulk(items);
+}
+const drained = async (ended: number, timeoutMs: number) => {
+  const started = performance.now();
+  while ((await jobsEnded(relayer.url)) < ended || (await workerJobs(relayer.url)) > 0) {
+    if (performance.now() - started > timeoutMs) return null;
+    await sleep(200);
+  }
+  return round((performance.now() - started) / 1000, 1);
+};
+await drained(1000, 120_000);
+
+let rate = values.rate === undefined ? 0 : whole(values.rate, "--rate");
+let capacity = null;
+if (!rate) {
+  let next = 1_000_000;
+  capacity = await closedLoop("mix", 20, () => {
+    const i = next++;
+    return send(kindOf(i), i);
+  }, { seconds: 20, cpu: {} });
+  rate = Math.max(1, Math.round(capacity.requests_per_s / 2));
+  await drained(1000 + remembered, 300_000);
+}
+console.log(`soaking at ${rate} requests/s for ${DURATION_MS / 60_000} min`);
+
+const window = { requests: 0, errors: 0, late: 0, recallMs: [] as number[] };
+const totals = { requests: 0, errors: 0, late: 0, refused: 0 };
+const errorKinds = new Map<string, number>();
+let inFlight = 0;
+const before = { remembered, erased };
+const started = performance.now();
+const deadline = started + DURATION_MS;
+
+async function timed(kind: Kind, i: number): Promise<void> {
+  inFlight++;
+  const sent = performance.now();
+  try {
+    await send(kind, i);
+    if (kind === "recall") window.recallMs.push(performance.now() - sent);
+    window.requests++;
+  } catch (error) {
+    window.errors++;
+    const key = `${kind}: ${(error as Error).message}`.slice(0, 120);
+    errorKinds.set(key, (errorKinds.get(key) ?? 0) + 1);
+  } finally {
+    inFlight--;
+  }
+}
+
+const load = (async () => {
+  const pending = new Set<Promise<void>>();
+  for (let i = 0;; i++) {
+    const due = started + (i * 1000) / rate;
+    if (due >= deadline) break;
+    // A timer even when behind: the answers are read meanwhile.
+    await sleep(Math.max(0, due - performance.now()));
+    if (inFlight >= MAX_IN_FLIGHT) {
+      window.late++;
+      continue;
+    }
+    const request = timed(kindOf(i), i);
+    pending.add(request);
+    request.finally(() => pending.delete(request));
+  }
+  await Promise.all(pending);
+})();
+
+const hostile = (async () => {
+  const url = new URL(relayer.url);
+  while (performance.now() < deadline) {
+    await stranger.whoami().catch(() => totals.refused++);
+    await truncatedBody(url).then(() => totals.refused++).catch(() => {});
+    await sleep(200);
   }
 })();
 
-await Promise.all([...Array.from({ length: CLIENTS }, (_, w) => traffic(w)), hostile(), sampler]);
+const samples: Record<string, number>[] = [];
+const sample = async () => {
+  const sorted = window.recallMs.toSorted((a, b) => a - b);
+  totals.requests += window.requests;
+  totals.errors += window.errors;
+  totals.late += window.late;
+  samples.push({
+    minute: round((performance.now() - started) / 60_000),
+    rss_mb: await rssMb(pid),
+    open_files: openFiles(pid),
+    worker_jobs: await workerJobs(relayer.url),
+    memories: 1000 + remembered - erased,
+    requests_per_s: Math.round(window.requests / (EVERY_MS / 1000)),
+    errors: window.errors,
+    late: window.late,
+    recall_p50_ms: round(percentile(sorted, 50)),
+    recall_p99_ms: round(percentile(sorted, 99)),
+  });
+  Object.assign(window, { requests: 0, errors: 0, late: 0, recallMs: [] });
+  console.log(JSON.stringify(samples.at(-1)));
+};
+await sample();
+while (performance.now() < deadline) {
+  await sleep(Math.min(EVERY_MS, Math.max(0, deadline - performance.now())));
+  await sample();
+}
+await Promise.all([load, hostile]);
+if (window.requests + window.errors + window.late > 0) await sample();
 
-const afterWarmUp = samples.slice(Math.min(4, samples.length - 1)).map((s) => s.rss_mb);
+// After the load: how long the queue takes to empty, and the memory of the process left idle.
+const drainS = await drained(1000 + remembered, 600_000);
+await sleep(10_000);
+const soakedRss = await rssMb(pid);
+const soakedFiles = openFiles(pid);
+await relayer.stop();
+
+// The same data in a fresh process, warmed with recalls as the soak's were sent.
+const fresh = await startRelayer(dataDir);
+const freshClient = await SvcClient.create({ baseUrl: fresh.url, privateKey, accountId });
+let q = 0;
+await closedLoop(
+  "fresh recall",
+  4,
+  () => freshClient.recall(`tea number ${q++ % 97}`, { namespace: NAMESPACE, limit: 5 }),
+  {
+    seconds: 60,
+    cpu: {},
+  },
+);
+await sleep(10_000);
+const freshRss = await rssMb(fresh.process.pid);
+const freshFiles = openFiles(fresh.process.pid);
+await fresh.stop();
+
+const warm = samples.filter((s) => s.minute >= 3);
 const result = {
   date: new Date().toISOString(),
-  machine: `${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}`,
+  machine: machine(),
   minutes: DURATION_MS / 60_000,
-  clients: CLIENTS,
-  memories: remembered,
-  requests,
-  refused_requests_sent: refused,
-  client_failures: failures,
-  rss_after_warm_up_min_mb: Math.min(...afterWarmUp),
-  rss_after_warm_up_max_mb: Math.max(...afterWarmUp),
+  capacity_requests_per_s: capacity?.requests_per_s ?? null,
+  rate_requests_per_s: rate,
+  requests: totals.requests,
+  errors: totals.errors,
+  error_kinds: Object.fromEntries(errorKinds),
+  late: totals.late,
+  remembered: remembered - before.remembered,
+  erased: erased - before.erased,
+  refused_requests_sent: totals.refused,
+  queue_empty_after_load_s: drainS,
+  open_files_after_warm_up: [
+    Math.min(...warm.map((s) => s.open_files)),
+    Math.max(...warm.map((s) => s.open_files)),
+  ],
+  rss_mb_after_warm_up: [
+    Math.min(...warm.map((s) => s.rss_mb)),
+    Math.max(...warm.map((s) => s.rss_mb)),
+  ],
+  soaked: { rss_mb: soakedRss, open_files: soakedFiles },
+  fresh_on_same_data: { rss_mb: freshRss, open_files: freshFiles },
   samples,
 };
 console.table(samples);
 console.log(JSON.stringify({ ...result, samples: undefined }, null, 2));
 await writeResults(values.out!, result);
-await relayer.stop();
 await Deno.remove(dataDir, { recursive: true });
