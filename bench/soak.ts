@@ -4,17 +4,20 @@
  * `--minutes` (default 30): 70% recalls, 25% remembers and 5% erases of memories recalls found,
  * plus a trickle of refused requests (an unknown key, a truncated body, every 200 ms). The rate is
  * `--rate` requests/s, or half the capacity a closed loop of 20 clients measures on the same mix
- * first. Every `--every` seconds (default 30) it samples the relayer's resident memory (VmRSS),
+ * first. The namespace starts with `--memories` (default 10,000) and its remembers expire after
+ * `--ttl` seconds (default 120), so that the data stays bounded and the expiries run too. Every `--every` seconds (default 30) it samples the relayer's resident memory (VmRSS),
  * open file descriptors, the remember jobs its worker holds, and the window's requests, errors
  * and recall latency. When the load stops it measures how long the queue takes to empty, then
  * starts a fresh relayer on the same data and warms it with recalls: the soaked process's memory
  * beside the fresh one's is what the run kept beyond its data. Prints a table and writes
  * `bench/results/soak.json`.
  *
- *   deno task bench:soak [--minutes 30] [--rate N] [--every 30] [--out FILE]
+ *   deno task bench:soak [--minutes 30] [--rate N] [--memories 10000] [--ttl 120] [--every 30]
+ *     [--out FILE]
  */
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
+import { SvcError } from "../src/errors.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { closedLoop } from "./load_generator.ts";
 import { machine, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
@@ -24,12 +27,16 @@ const { values } = flags({
   options: {
     minutes: { type: "string", default: "30" },
     rate: { type: "string" },
+    memories: { type: "string", default: "10000" },
+    ttl: { type: "string", default: "120" },
     every: { type: "string", default: "30" },
     out: { type: "string", default: resultsFile("soak.json") },
   },
 });
 const DURATION_MS = positive(values.minutes, "--minutes") * 60_000;
 const EVERY_MS = positive(values.every, "--every") * 1000;
+const SEEDED = whole(values.memories, "--memories");
+const TTL_S = whole(values.ttl, "--ttl");
 const NAMESPACE = "soak";
 /** Requests in flight past which the generator counts a tick as late instead of sending. */
 const MAX_IN_FLIGHT = 256;
@@ -76,41 +83,64 @@ const stranger = await SvcClient.create({
 /** The mix: 14 recalls, 5 remembers and 1 erase in every 20 requests. */
 type Kind = "recall" | "remember" | "erase";
 const kindOf = (i: number): Kind => i % 20 === 19 ? "erase" : i % 4 === 1 ? "remember" : "recall";
-/** Ids recalls found and not yet erased, for the erases; and those erased (a recall sent before
- * an erase may still answer its memory). */
-const found = new Set<string>(), gone = new Set<string>();
-/** Remember jobs accepted, and memories erased, since the seed. */
-let remembered = 0, erased = 0;
+/** What recalls found lately, for the erases (the newest first); and the ids erased. */
+const found: { id: string; seed: boolean }[] = [], gone = new Set<string>();
+/** Remember jobs accepted and memories erased since the seed, and erases that found the memory
+ * expired since a recall answered it. */
+let remembered = 0, erased = 0, expiredFirst = 0, seedsErased = 0;
+/** When each remember since the seed was answered (`performance.now()`), in order. */
+const rememberedAt: number[] = [];
+let expiredUpTo = 0;
+/** The memories the namespace holds: the seeds left and the remembers not yet expired. */
+function memories(): number {
+  const cutoff = performance.now() - TTL_S * 1000;
+  while (expiredUpTo < rememberedAt.length && rememberedAt[expiredUpTo] < cutoff) expiredUpTo++;
+  return SEEDED - seedsErased + rememberedAt.length - expiredUpTo;
+}
 
 async function send(kind: Kind, i: number): Promise<void> {
   if (kind === "remember") {
     const text = `soak ${i}: the user likes tea number ${i % 97} at ${i % 13} o'clock`;
-    const answer = await client.remember(text, { namespace: NAMESPACE });
-    if (answer.status !== "duplicate") remembered++;
+    const answer = await client.remember(text, { namespace: NAMESPACE, ttlSeconds: TTL_S });
+    if (answer.status !== "duplicate") {
+      remembered++;
+      rememberedAt.push(performance.now());
+    }
   } else if (kind === "recall") {
     const { results } = await client.recall(`tea number ${i % 97}`, {
       namespace: NAMESPACE,
       limit: 5,
     });
-    for (const { id } of results) if (found.size < 10_000 && !gone.has(id)) found.add(id);
+    for (const { id, text } of results) found.push({ id, seed: text.startsWith("seed ") });
+    if (found.length > 2000) found.splice(0, 1000);
   } else {
-    const id = found.values().next().value;
-    if (id === undefined) return send("recall", i);
-    found.delete(id);
+    let memory = found.pop();
+    while (memory && gone.has(memory.id)) memory = found.pop();
+    if (!memory) return send("recall", i);
+    const { id, seed } = memory;
     gone.add(id);
-    await client.forget(id);
-    erased++;
+    try {
+      await client.forget(id);
+      erased++;
+      if (seed) seedsErased++;
+    } catch (error) {
+      if (!(error instanceof SvcError && error.status === 404)) throw error;
+      expiredFirst++;
+    }
   }
 }
 
-// Memories to recall and erase from the first request on.
-for (let i = 0; i < 1000; i += 20) {
-  const items = Array.from({ length: 20 }, (_, j) => ({
-    text: `seed ${i + j}: the user likes tea number ${(i + j) % 97}`,
-    namespace: NAMESPACE,
-  }));
-  await client.rememberBulk(items);
-}
+// Memories to recall and erase from the first request on, from 8 clients.
+let seeding = 0;
+await Promise.all(Array.from({ length: 8 }, async () => {
+  for (let i = (seeding += 20) - 20; i < SEEDED; i = (seeding += 20) - 20) {
+    const items = Array.from({ length: Math.min(20, SEEDED - i) }, (_, j) => ({
+      text: `seed ${i + j}: the user likes tea number ${(i + j) % 97}`,
+      namespace: NAMESPACE,
+    }));
+    await client.rememberBulk(items);
+  }
+}));
 const drained = async (ended: number, timeoutMs: number) => {
   const started = performance.now();
   while ((await jobsEnded(relayer.url)) < ended || (await workerJobs(relayer.url)) > 0) {
@@ -119,7 +149,7 @@ const drained = async (ended: number, timeoutMs: number) => {
   }
   return round((performance.now() - started) / 1000, 1);
 };
-await drained(1000, 120_000);
+await drained(SEEDED, 600_000);
 
 let rate = values.rate === undefined ? 0 : whole(values.rate, "--rate");
 let capacity = null;
@@ -130,16 +160,16 @@ if (!rate) {
     return send(kindOf(i), i);
   }, { seconds: 20, cpu: {} });
   rate = Math.max(1, Math.round(capacity.requests_per_s / 2));
-  await drained(1000 + remembered, 300_000);
+  await drained(SEEDED + remembered, 300_000);
 }
 console.log(`soaking at ${rate} requests/s for ${DURATION_MS / 60_000} min`);
 
-const window = { requests: 0, errors: 0, late: 0, recallMs: [] as number[] };
+const window = { requests: 0, errors: 0, late: 0, recallMs: [] as number[], since: 0 };
 const totals = { requests: 0, errors: 0, late: 0, refused: 0 };
 const errorKinds = new Map<string, number>();
 let inFlight = 0;
 const before = { remembered, erased };
-const started = performance.now();
+const started = window.since = performance.now();
 const deadline = started + DURATION_MS;
 
 async function timed(kind: Kind, i: number): Promise<void> {
@@ -196,14 +226,20 @@ const sample = async () => {
     rss_mb: await rssMb(pid),
     open_files: openFiles(pid),
     worker_jobs: await workerJobs(relayer.url),
-    memories: 1000 + remembered - erased,
-    requests_per_s: Math.round(window.requests / (EVERY_MS / 1000)),
+    memories: memories(),
+    requests_per_s: Math.round(window.requests / ((performance.now() - window.since) / 1000)),
     errors: window.errors,
     late: window.late,
     recall_p50_ms: round(percentile(sorted, 50)),
     recall_p99_ms: round(percentile(sorted, 99)),
   });
-  Object.assign(window, { requests: 0, errors: 0, late: 0, recallMs: [] });
+  Object.assign(window, {
+    requests: 0,
+    errors: 0,
+    late: 0,
+    recallMs: [],
+    since: performance.now(),
+  });
   console.log(JSON.stringify(samples.at(-1)));
 };
 await sample();
@@ -215,7 +251,7 @@ await Promise.all([load, hostile]);
 if (window.requests + window.errors + window.late > 0) await sample();
 
 // After the load: how long the queue takes to empty, and the memory of the process left idle.
-const drainS = await drained(1000 + remembered, 600_000);
+const drainS = await drained(SEEDED + remembered, 600_000);
 await sleep(10_000);
 const soakedRss = await rssMb(pid);
 const soakedFiles = openFiles(pid);
@@ -252,6 +288,7 @@ const result = {
   late: totals.late,
   remembered: remembered - before.remembered,
   erased: erased - before.erased,
+  erases_that_found_it_expired: expiredFirst,
   refused_requests_sent: totals.refused,
   queue_empty_after_load_s: drainS,
   open_files_after_warm_up: [
