@@ -379,6 +379,29 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
 });
 
+Deno.test("expiry: one sweep erases every expired memory, a batch at a time; a second asked meanwhile shares it", async () => {
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const alice = await t.newCaller();
+  const ids = await remember(
+    t,
+    alice,
+    Array.from({ length: 5 }, (_, i) => ({ text: `Parking spot ${i} today`, ttl_seconds: 2 })),
+  );
+  const [kept] = await remember(t, alice, [{ text: "My car is a blue Volvo" }]);
+  const { expires_at } = await json(await t.signed(alice, "GET", `/api/memories/${ids[4]}`));
+  while (Date.now() < Date.parse(expires_at)) await new Promise((r) => setTimeout(r, 50));
+  const blobsBefore = (await t.blobs.list(alice.owner, "default")).length;
+  // Batches of 2: three of them.
+  assert.deepEqual(
+    await Promise.all([t.relayer.lifecycle.sweep(2), t.relayer.lifecycle.sweep(2)]),
+    [5, 5],
+  );
+  assert.equal((await t.blobs.list(alice.owner, "default")).length, blobsBefore - 5);
+  assert.equal(await t.relayer.lifecycle.sweep(2), 0, "nothing left to sweep");
+  const listed = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [kept]);
+});
+
 Deno.test("the owner key may list, get, update, erase and recall (the dashboard's), and nothing else", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

@@ -133,6 +133,12 @@ export interface LocateOptions extends ReadOptions {
   allow?: (namespace: string) => void;
 }
 
+/**
+ * Batches one expiry sweep erases at most: a schedule that keeps filling faster than a sweep
+ * empties it still lets the sweep end (the next goes on a minute later).
+ */
+const MAX_SWEEP_BATCHES = 200;
+
 export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
   const { identity, logger } = deps;
@@ -141,6 +147,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, Promise<EraseReceipt>>();
+  /** The expiry sweep under way. */
+  let sweeping: Promise<number> | undefined;
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -218,6 +226,28 @@ export function createLifecycleService(deps: LifecycleDependencies) {
    * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
    * and blobs still go.
    */
+  /** Erases the expired memories (see `sweep`). */
+  async function sweepAll(batch: number): Promise<number> {
+    let erased = 0;
+    for (let round = 0; round < MAX_SWEEP_BATCHES; round++) {
+      const due = await records.due(now(), batch);
+      const gone = [];
+      const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
+      for (const expiries of groups.values()) {
+        const { owner, namespace } = expiries[0];
+        const index: NamespaceIndex = await lexicon.namespace(owner, namespace);
+        const entries = expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
+        erased += (await eraseEntries(owner, namespace, entries)).length;
+        const found = new Set(entries.map((entry) => entry.id));
+        gone.push(...expiries.filter(({ memoryId }) => !found.has(memoryId)));
+      }
+      await records.unschedule(gone);
+      if (due.length < batch) break;
+    }
+    if (erased > 0) logger.info("expired memories erased", { count: erased });
+    return erased;
+  }
+
   async function eraseEntries(
     owner: string,
     namespace: string,
@@ -494,23 +524,14 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       return memories.map(({ memoryId }) => why.get(memoryId));
     },
 
-    /** Erases the memories expired at `now` (up to `limit`); resolves to how many. */
-    async sweep(limit = 500): Promise<number> {
-      const due = await records.due(now(), limit);
-      const gone = [];
-      let erased = 0;
-      const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
-      for (const expiries of groups.values()) {
-        const { owner, namespace } = expiries[0];
-        const index: NamespaceIndex = await lexicon.namespace(owner, namespace);
-        const entries = expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
-        erased += (await eraseEntries(owner, namespace, entries)).length;
-        const found = new Set(entries.map((entry) => entry.id));
-        gone.push(...expiries.filter(({ memoryId }) => !found.has(memoryId)));
-      }
-      await records.unschedule(gone);
-      if (erased > 0) logger.info("expired memories erased", { count: erased });
-      return erased;
+    /**
+     * Erases the memories expired at `now`, `batch` at a time until none is left (or
+     * `MAX_SWEEP_BATCHES` have run); resolves to how many. A sweep asked for while one runs
+     * shares it.
+     */
+    sweep(batch = 500): Promise<number> {
+      sweeping ??= sweepAll(batch).finally(() => sweeping = undefined);
+      return sweeping;
     },
   };
 }
