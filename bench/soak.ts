@@ -49,9 +49,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function descriptors(pid: number) {
   let sockets = 0, files = 0;
   for (const { name } of Deno.readDirSync(`/proc/${pid}/fd`)) {
-    const target = Deno.readLinkSync(`/proc/${pid}/fd/${name}`);
-    if (target.startsWith("socket:")) sockets++;
-    else files++;
+    try {
+      if (Deno.readLinkSync(`/proc/${pid}/fd/${name}`).startsWith("socket:")) sockets++;
+      else files++;
+    } catch { /* closed since it was listed */ }
   }
   return { sockets, files };
 }
@@ -84,7 +85,7 @@ async function truncatedBody(url: URL): Promise<void> {
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-soak-" });
-const relayer = await startRelayer(dataDir);
+await using relayer = await startRelayer(dataDir);
 const pid = relayer.process.pid;
 const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
 const stranger = await SvcClient.create({
@@ -270,7 +271,7 @@ const soakedFiles = descriptors(pid);
 await relayer.stop();
 
 // The same data in a fresh process, warmed with recalls as the soak's were sent.
-const fresh = await startRelayer(dataDir);
+await using fresh = await startRelayer(dataDir);
 const freshClient = await SvcClient.create({ baseUrl: fresh.url, privateKey, accountId });
 let q = 0;
 await closedLoop(
