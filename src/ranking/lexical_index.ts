@@ -53,6 +53,9 @@ const K1 = 0.7;
 const B = 0.3;
 
 /** One namespace's index. */
+/** Removed documents an index keeps before it compacts (and no more than it has live ones). */
+const COMPACT_AFTER = 1024;
+
 export class NamespaceIndex {
   #ids: string[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
@@ -160,6 +163,47 @@ export class NamespaceIndex {
       if (docs[inThread] === doc) docs.splice(inThread, 1);
       if (docs.length === 0) this.#threads.delete(this.#entries[doc].info!.thread!);
     }
+    const removed = this.#ids.length - this.#byId.size;
+    if (removed >= COMPACT_AFTER && removed >= this.#byId.size) this.#compact();
+  }
+
+  /** What the index holds: documents (removed ones until it compacts) and terms. */
+  held(): { documents: number; terms: number } {
+    return { documents: this.#ids.length, terms: this.#terms.size };
+  }
+
+  /**
+   * Drops the removed documents and the terms only they had, numbering the rest anew in the
+   * same order. A search's `scoreOf` keeps the numbers it was made with (`#byId` is replaced,
+   * not changed).
+   */
+  #compact(): void {
+    const renumbered = new Int32Array(this.#ids.length).fill(-1);
+    let next = 0;
+    for (let doc = 0; doc < this.#ids.length; doc++) if (this.#live[doc]) renumbered[doc] = next++;
+    const kept = <T>(values: T[]) => values.filter((_, doc) => this.#live[doc]);
+    this.#ids = kept(this.#ids);
+    this.#lengths = kept(this.#lengths);
+    this.#entries = kept(this.#entries);
+    this.#live = this.#ids.map(() => true);
+    this.#byId = new Map(this.#ids.map((id, doc) => [id, doc]));
+    this.#order = this.#order.map((doc) => renumbered[doc]);
+    for (const docs of this.#threads.values()) docs.forEach((doc, i) => docs[i] = renumbered[doc]);
+    for (const [term, list] of this.#terms) {
+      let at = 0;
+      for (let i = 0; i < list.docs.length; i++) {
+        const doc = renumbered[list.docs[i]];
+        if (doc < 0) continue;
+        list.docs[at] = doc;
+        list.counts[at++] = list.counts[i];
+      }
+      if (at === 0) this.#terms.delete(term);
+      list.docs.length = list.counts.length = at;
+      list.removed = this.#removed;
+    }
+    this.#scratch = new Float64Array(0);
+    this.#touched = new Int32Array(0);
+    this.#seen = new Uint8Array(0);
   }
 
   /** Where `id` is or would be in `docs` (document numbers sorted by id). */
@@ -305,8 +349,9 @@ export class NamespaceIndex {
       scratch[docs[i]] = 0;
       seen[docs[i]] = 0;
     }
+    const byId = this.#byId;
     const scoreOf = (id: string) => {
-      const doc = this.#byId.get(id);
+      const doc = byId.get(id);
       if (doc === undefined) return 0;
       const at = lowerBound(docs, doc);
       return docs[at] === doc ? scores[at] : 0;

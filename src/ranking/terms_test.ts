@@ -225,3 +225,38 @@ Deno.test("lexical index: a term a memory holds twice counts twice, however the 
     hits.find((hit) => hit.id === "m2")!.score,
   );
 });
+
+Deno.test("lexical index: memories that come and go leave nothing behind, and answers stay the same", () => {
+  const vocabulary = ["a", "b", "c", "d", "e", "f", "g", "h"];
+  const row = (i: number) => ({
+    id: `m${String(i).padStart(5, "0")}`,
+    // A term of its own, as a number or a name in a text would be.
+    terms: [`own${i}`, "tea", vocabulary[i % 8], vocabulary[(i * 3) % 7]],
+    blobId: `b${i}`,
+    createdAt: i,
+    ...(i % 3 === 0 && { info: { thread: `t${i % 2}` } }),
+  });
+  const index = NamespaceIndex.of([]);
+  let early: ReturnType<NamespaceIndex["search"]> | undefined;
+  // Thousands of memories come and go, 100 live at a time; the loop ends 50 after the index
+  // compacted, so that the live memories are numbered as those of the early search were.
+  let i = 0;
+  for (; i < 5_000 || index.held().documents !== 150; i++) {
+    index.add(row(i));
+    if (i >= 100) index.remove(row(i - 100).id);
+    if (i === 150) early = index.search(["a", "own140"], 10);
+    const { documents, terms } = index.held();
+    assert.ok(documents <= 1024 + 100 && terms <= 1024 + 100 + 10, `${documents}, ${terms}`);
+  }
+  const live = Array.from({ length: 100 }, (_, k) => row(i - 100 + k));
+  const fresh = NamespaceIndex.of(live);
+  for (const query of [["tea"], ["a", "c"], [`own${i - 50}`, "b"], ["own10"]]) {
+    assert.deepEqual(index.search(query, 20).hits, fresh.search(query, 20).hits, query.join(" "));
+  }
+  assert.deepEqual(index.entries().map((e) => e.id), fresh.entries().map((e) => e.id));
+  assert.deepEqual(index.neighbours(live[51].id, 2), fresh.neighbours(live[51].id, 2));
+  assert.equal(index.entry(row(i - 101).id), undefined);
+  // The memories the early search saw are gone; those of now were not there to be scored.
+  assert.ok(early!.hits.length > 0);
+  assert.deepEqual(live.filter((r) => early!.scoreOf(r.id) !== 0), []);
+});
