@@ -16,6 +16,7 @@ import {
 } from "../src/compose/store_migration.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { SvcError } from "../src/errors.ts";
+import { pathExists } from "../src/files.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
@@ -28,6 +29,23 @@ export const MIGRATE_STORE_USAGE =
                                          into blobs/blobs.sqlite (finishes an interrupted run)`;
 
 const HEX_KEY = /^[0-9a-f]{64}$/;
+
+/**
+ * Refuses a data directory that is not there, or, for a copy (`state`), one that holds no
+ * relayer's state (every relayer on the embedded store keeps its jobs in `jobs.kv`).
+ */
+async function checkDataDir(dataDir: string, state: boolean): Promise<void> {
+  const info = await Deno.stat(dataDir).catch(() => null);
+  if (!info?.isDirectory) {
+    throw new UsageError(`there is no data directory ${dataDir} (SVC_DATA_DIR)`);
+  }
+  if (state && !await pathExists(`${dataDir}/jobs.kv`)) {
+    throw new UsageError(
+      `${dataDir} holds no relayer's data (it has no jobs.kv): set SVC_DATA_DIR to the data ` +
+        "directory of the relayer to copy",
+    );
+  }
+}
 
 /** The data directory's master key, checked against `SVC_MASTER_KEY` when that is set. */
 async function masterKeyOf(dataDir: string, configured: string | undefined): Promise<string> {
@@ -107,6 +125,7 @@ export async function runMigrateStore(
     throw new UsageError("migrate-store needs --to postgres or --to sqlite");
   }
   const dataDir = env.SVC_DATA_DIR ?? "./data";
+  await checkDataDir(dataDir, to === "postgres");
   const configured = env.SVC_MASTER_KEY || undefined;
   const masterKey = await masterKeyOf(dataDir, configured);
   if (to === "sqlite") return await moveBlobs(dataDir, masterKey);

@@ -12,7 +12,7 @@ import { schemaVersion } from "../plugins/postgres/migrations.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 
-export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL):
+export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL, SVC_MASTER_KEY):
   migrate                                bring the PostgreSQL schema up to date (safe while
                                          relayers run; they also do it at start)`;
 

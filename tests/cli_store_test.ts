@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { MIGRATIONS } from "../plugins/postgres/schema/mod.ts";
-import { ROOT, svcCli } from "./relayer_process.ts";
+import { Database } from "../plugins/postgres/database.ts";
+import { ROOT, startRelayer, svcCli } from "./relayer_process.ts";
 
 const MASTER_KEY = "ab".repeat(32);
 
@@ -20,6 +21,40 @@ Deno.test("svc migrate brings a database's schema up to date, then finds nothing
     );
     // Without PostgreSQL configured, a usage error that says what to set.
     await assert.rejects(svcCli(dataDir, ["migrate"]), /exited 2.*SVC_STORE=postgres/s);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("svc migrate-store refuses a missing data directory, one without a relayer's data, and a database set up under another key", async () => {
+  await using db = await testDatabase();
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const env = { SVC_DATABASE_URL: db.url };
+    const copy = (dir: string, more: Record<string, string> = {}) =>
+      svcCli(dir, ["migrate-store", "--to", "postgres"], { ...env, ...more });
+    await assert.rejects(
+      copy(`${dataDir}/typo`, { SVC_MASTER_KEY: MASTER_KEY }),
+      /exited 2: .*there is no data directory .*\/typo \(SVC_DATA_DIR\)/s,
+    );
+    await assert.rejects(
+      copy(dataDir, { SVC_MASTER_KEY: MASTER_KEY }),
+      /exited 2: .*holds no relayer's data \(it has no jobs\.kv\)/s,
+    );
+    // A relayer's data directory, and a database a relayer of another installation set up.
+    await (await startRelayer(dataDir)).stop();
+    const other = { SVC_STORE: "postgres", SVC_MASTER_KEY: "cd".repeat(32) };
+    await svcCli(dataDir, ["migrate"], { ...env, ...other });
+    await assert.rejects(copy(dataDir), /exited 1: .*set up under another master key/s);
+    // Nothing of the copy was recorded: the database still serves its own installation.
+    const probe = await Database.open({ url: db.url, pool: 1, migrate: false });
+    try {
+      const [{ count }] = await probe.sql`select count(*)::int from svc_migrate_store_progress`;
+      assert.equal(count, 0);
+    } finally {
+      await probe.close();
+    }
+    await svcCli(dataDir, ["account", "create"], { ...env, ...other });
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -204,6 +204,17 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
           "into a new, empty database",
       );
     }
+    // The ledger takes this master key first: a database a relayer or `svc migrate` set up
+    // under another is refused before anything of the copy is recorded.
+    await PgLedgerStore.open({ database, masterKey: secret }).catch((error) => {
+      if (!(error instanceof SvcError) || error.code !== "conflict") throw error;
+      throw new SvcError(
+        "conflict",
+        `Cannot copy ${dir}: the database was set up under another master key (by a relayer ` +
+          "or `svc migrate`); copy into a new, empty database, and start its relayers with " +
+          "this data directory's key",
+      );
+    });
     await progress.begin(source);
   } else if (!await progress.resumes(source)) {
     throw new SvcError(
