@@ -7,8 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
+import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { textOf } from "./mcp_fixtures.ts";
-import { newAccountClient, type RelayerProcess, startRelayer } from "./relayer_process.ts";
+import { newAccountClient, type RelayerProcess, ROOT, startRelayer } from "./relayer_process.ts";
 
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
   const deadline = Date.now() + ms;
@@ -147,6 +148,46 @@ Deno.test("e2e sidecar: a proxy set for outbound traffic takes none of the loopb
     }).output();
     assert.equal(code, 0, new TextDecoder().decode(stderr));
     assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)).results, []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("e2e sidecar: on PostgreSQL it is given what the database client reads besides the URL", async () => {
+  await using db = await testDatabase();
+  const dataDir = await Deno.makeTempDir();
+  // The user is not in the URL but in PGUSER, as a password may be in PGPASSWORD.
+  const url = new URL(db.url);
+  const user = decodeURIComponent(url.username);
+  url.username = "";
+  const env = {
+    SVC_STORE: "postgres",
+    SVC_DATABASE_URL: url.href,
+    SVC_MASTER_KEY: "ab".repeat(32),
+  };
+  try {
+    await using relayer = await startRelayer(dataDir, { ...env, PGUSER: user });
+    await waitFor("the sidecar is up", async () => await sidecarStatus(relayer) === "up");
+    assert.doesNotMatch(relayer.log(), /svc sidecar: cannot start/);
+    await relayer.stop();
+    // Without the user, the sidecar cannot open the database: it says so in one line.
+    const sidecar = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--unstable-kv", `${ROOT}sidecar.ts`],
+      env: {
+        ...env,
+        SVC_DATA_DIR: dataDir,
+        SVC_SIDECAR_TOKEN: "t".repeat(32),
+        SVC_RELAYER_URL: "http://127.0.0.1:9",
+        PGUSER: "nobody",
+      },
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(sidecar.stderr);
+    assert.equal(sidecar.code, 1);
+    assert.match(said, /^svc sidecar: cannot start: Cannot connect to PostgreSQL[^\n]*\n$/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -167,6 +167,15 @@ export const SIDECAR_ENV = [
   // The local ledger the sponsor records in: in the shared database with SVC_STORE=postgres.
   "SVC_STORE",
   "SVC_DATABASE_URL",
+  // What the PostgreSQL client reads besides the URL (a password kept out of it, say).
+  "PGHOST",
+  "PGPORT",
+  "PGDATABASE",
+  "PGUSER",
+  "PGUSERNAME",
+  "PGPASSWORD",
+  "PGAPPNAME",
+  "PGTARGETSESSIONATTRS",
   "SVC_MASTER_KEY",
   "SVC_CHAIN",
   "SVC_CIPHER",
