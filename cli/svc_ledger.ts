@@ -13,6 +13,7 @@ import { pathExists } from "../src/files.ts";
 import { UNPRINTABLE } from "../src/http/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
+import { checkNotMoved } from "../src/compose/moved.ts";
 import {
   delegateKeyJson,
   delegateKeyLine,
@@ -86,6 +87,7 @@ async function withLedger<T>(
   create = false,
 ) {
   const config = configIn(dataDir);
+  if (config.store.kind === "embedded") await checkNotMoved(dataDir, "use the ledger");
   if (!create && !await holdsLedger(dataDir, config)) {
     throw new SvcError(
       "not_found",

@@ -80,11 +80,14 @@ async function masterKeyOf(dataDir: string, configured: string | undefined): Pro
 function describe(summary: StoreMigrationSummary, keyFromFile: boolean, dataDir: string): string {
   const { copied } = summary;
   const lines = [
-    `Copied ${copied.ledger} accounts, ${copied.keys} memory keys, ${copied.blobs} blobs, ` +
+    `${summary.done ? "Already copied, by earlier runs (nothing was copied again)" : "Copied"}: ` +
+    `${copied.ledger} accounts, ${copied.keys} memory keys, ${copied.blobs} blobs, ` +
     `${copied.index} index namespaces${summary.index ? ` (index "${summary.index}")` : ""}, ` +
     `${copied.jobs} jobs, ${copied.lifecycle} lifecycle records, ${copied.access_log} ` +
     `access-log records and ${copied.replay} replay claims into the database` +
-    `${summary.resumed ? ", resuming an earlier run" : ""}.`,
+    `${summary.resumed && !summary.done ? ", resuming an earlier run" : ""}.`,
+    `${dataDir} is marked as copied: relayers and svc refuse it without SVC_STORE=postgres. ` +
+    "Retire it once the database serves (an erase made there does not reach it).",
   ];
   if (keyFromFile) {
     lines.push(
@@ -168,7 +171,7 @@ export async function runMigrateStore(
         },
       });
       return {
-        json: { status: "copied", ...summary, dataDir },
+        json: { status: summary.done ? "already copied" : "copied", ...summary, dataDir },
         text: describe(summary, configured === undefined, dataDir),
       };
     } finally {

@@ -158,9 +158,19 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     assert.equal(summary.copied.ledger, 1);
     assert.ok(summary.copied.blobs >= ids.length);
     assert.ok(summary.copied.access_log >= log.entries.length);
-    // Run once more: every phase is done; nothing is copied twice.
+    // Run once more: every phase is done; nothing is copied twice, and it says so.
     const again = await svcCli(dataDir, ["migrate-store", "--to", "postgres"], env);
     assert.deepEqual(again.copied, summary.copied);
+    assert.equal(again.status, "already copied");
+    // The copied directory is not served or written any more: it would part from the database.
+    await assert.rejects(
+      startRelayer(dataDir, EMBEDDER),
+      /Cannot start the relayer on .*: svc migrate-store copied it into PostgreSQL on \d{4}-/,
+    );
+    await assert.rejects(
+      svcCli(dataDir, ["key", "list", "--account", accountId]),
+      /exited 1: .*Cannot use the ledger on .*copied it into PostgreSQL/,
+    );
     const check = await Database.open({ url: db.url, pool: 1, migrate: false });
     try {
       const [counts] = await check.sql`select

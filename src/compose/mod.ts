@@ -28,6 +28,7 @@ import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makeDataDir, makePrivate } from "./private_files.ts";
+import { checkNotMoved } from "./moved.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
 import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
 import {
@@ -398,6 +399,9 @@ export async function openBackends(
   links: { sidecar?: SidecarLink; offlineReindex?: boolean } = {},
 ): Promise<Backends> {
   await makeDataDir(config.dataDir);
+  if (config.store.kind === "embedded") {
+    await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
+  }
   const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
   const { embedder: configured, reranker, close } = await openEmbedder(config.embedder, logger);
   let closeEmbedder = close;

@@ -47,6 +47,7 @@ import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { checkKeyStore } from "./key_store_record.ts";
+import { markMoved } from "./moved.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
@@ -94,6 +95,8 @@ export interface StoreMigrationOptions {
 export interface StoreMigrationSummary {
   copied: Record<Phase, number>;
   resumed: boolean;
+  /** Whether every phase was done by earlier runs: this one copied nothing. */
+  done: boolean;
   index: string | null;
 }
 
@@ -238,6 +241,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
     access_log: (tell) => copyAccessLog(dir, database, tell),
     replay: (tell) => copyReplay(dir, database, tell),
   };
+  let done = true;
   for (const phase of PHASES) {
     const before = finished.get(phase);
     if (before !== undefined) {
@@ -245,13 +249,15 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
       options.onPhase?.(phase, before, true);
       continue;
     }
-    copied[phase] = await steps[phase]((done, total) =>
-      options.onProgress?.({ phase, done, total })
+    done = false;
+    copied[phase] = await steps[phase]((count, total) =>
+      options.onProgress?.({ phase, done: count, total })
     );
     await progress.finish(phase, copied[phase]);
     options.onPhase?.(phase, copied[phase], false);
   }
-  return { copied, resumed, index };
+  await markMoved(dir);
+  return { copied, resumed, done, index };
 }
 
 async function copyLedger(

@@ -1,0 +1,39 @@
+/**
+ * The mark `svc migrate-store --to postgres` leaves in the data directory it copied, once the
+ * copy is done, and the refusal to use that directory afterwards (see {@link checkNotMoved}).
+ */
+import { SvcError } from "../errors.ts";
+
+const MOVED_FILE = "moved-to-postgres.json";
+
+/** Marks `dataDir` as copied into PostgreSQL (now). */
+export async function markMoved(dataDir: string): Promise<void> {
+  await Deno.writeTextFile(
+    `${dataDir}/${MOVED_FILE}`,
+    JSON.stringify({ to: "postgres", at: new Date().toISOString() }) + "\n",
+    { mode: 0o600 },
+  );
+}
+
+/**
+ * Refuses `dataDir` once `svc migrate-store` has copied it into PostgreSQL: served too, or
+ * written by the ledger commands, it would part from the database, and an erase made there
+ * would not reach its keys and blobs. `doing`: what was to be done ("start the relayer").
+ */
+export async function checkNotMoved(dataDir: string, doing: string): Promise<void> {
+  let moved: { at?: unknown };
+  try {
+    moved = JSON.parse(await Deno.readTextFile(`${dataDir}/${MOVED_FILE}`));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    moved = {};
+  }
+  const when = typeof moved.at === "string" ? ` on ${moved.at.slice(0, 10)}` : "";
+  throw new SvcError(
+    "conflict",
+    `Cannot ${doing} on ${dataDir}: svc migrate-store copied it into PostgreSQL${when}; use ` +
+      "the database (SVC_STORE=postgres, SVC_DATABASE_URL, SVC_MASTER_KEY), and retire this " +
+      "directory once the copy serves: an erase made in the database does not reach it. To " +
+      `serve this directory instead, delete ${dataDir}/${MOVED_FILE}`,
+  );
+}
