@@ -79,6 +79,16 @@ Deno.test("browser: Deny on the dashboard reaches the agent waiting in its host"
     await page.getByRole("heading", { name: "Connect an agent to your memory" }).waitFor();
     await screenshot(page, "consent-390");
     assert.equal(await overflow(page), 0, "the consent page overflows at 390 px");
+    // While Approve runs (the agent slow to answer, then gone), Deny cannot be pressed.
+    await page.route("**/verify", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.abort();
+    });
+    await page.getByRole("button", { name: "Approve" }).click();
+    assert.equal(await page.getByRole("button", { name: "Deny" }).isDisabled(), true);
+    await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
+    await page.unroute("**/verify");
+    await page.goto(link);
     await page.getByRole("button", { name: "Deny" }).click();
     await page.getByRole("heading", { name: "Not connected" }).waitFor();
     assert.match(await page.locator("main").innerText(), /your agent was told/);
@@ -119,6 +129,9 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     assert.equal(file.type, "svc-owner-key");
     await page.getByRole("button", { name: "Hide key" }).click();
     assert.doesNotMatch(await backup.innerText(), /svc-owner-key/);
+    // Reloaded before it was confirmed, the backup is offered again.
+    await page.reload();
+    await page.getByRole("heading", { name: "Back up your wallet" }).waitFor();
     await page.getByRole("button", { name: "I saved it, continue" }).click();
     await page.getByRole("button", { name: "Create account" }).click();
     await page.getByRole("heading", { name: "Connected agents" }).waitFor();
@@ -138,6 +151,9 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     }
     await page.getByRole("button", { name: "Show backup" }).click();
     assert.equal(await overflow(page), 0, "the backup overflows at 390 px");
+    assert.equal(await page.getByRole("button", { name: "Show backup" }).isVisible(), false);
+    await page.reload();
+    await page.getByRole("heading", { name: "Your account" }).waitFor();
   });
 });
 

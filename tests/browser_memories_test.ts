@@ -105,6 +105,8 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     assert.match(question, /^Erase "I keep my passport in the blue drawer"\?/);
     const shown = await receipt.innerText();
     assert.match(shown, new RegExp(`Memory\\s+${passportId}`));
+    // The receipt, at the top of the page, takes the focus from the row that went.
+    assert.equal(await page.evaluate("document.activeElement.textContent"), "Erase receipt");
     await screenshot(page, "memories-receipt");
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "memories-receipt-390");
@@ -145,8 +147,14 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await dog.getByRole("button", { name: "Edit" }).click();
     const box = dog.getByRole("textbox", { name: "Corrected text" });
     assert.equal(await box.inputValue(), "My dog Rex loves the beach");
+    assert.equal(await dog.getByRole("button", { name: "Edit" }).isVisible(), false);
     await dog.getByRole("button", { name: "Cancel" }).click();
     assert.equal(await box.count(), 0);
+    // Saved unchanged, it stores no new version.
+    await dog.getByRole("button", { name: "Edit" }).click();
+    await dog.getByRole("button", { name: "Save" }).click();
+    await box.waitFor({ state: "detached" });
+    assert.equal((await client.get(dogId)).text, "My dog Rex loves the beach");
     await dog.getByRole("button", { name: "Edit" }).click();
     await box.fill("My dog Rex loves the beach and the snow");
     await screenshot(page, "memories-edit-390");
@@ -169,6 +177,14 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await stale.waitFor({ state: "detached" });
     assert.equal(await page.locator("#status").getAttribute("data-tone"), "error");
     await page.getByText("Showing 19, newest first.").waitFor();
+    // And when Save finds it gone.
+    await client.forget(jobs[21]);
+    const erased = list.locator(`li[data-id="${jobs[21]}"]`);
+    await erased.getByRole("button", { name: "Edit" }).click();
+    await erased.getByRole("textbox", { name: "Corrected text" }).fill("A changed day");
+    await erased.getByRole("button", { name: "Save" }).click();
+    await erased.waitFor({ state: "detached" });
+    await page.getByText("Showing 18, newest first.").waitFor();
 
     // A long namespace and an unbroken word wrap at a phone's width (390 px, set above).
     const long = "n".repeat(200);

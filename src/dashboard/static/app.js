@@ -11,6 +11,7 @@ import {
   importBackup,
   loadWallet,
   namespaces,
+  reach,
   transact,
 } from "./wallet.js";
 import { action, card, field, h, render, say, short } from "./ui.js";
@@ -19,7 +20,7 @@ import { describeKeyScope, requestedScope, scopeChooser, scopeLines } from "./sc
 import { activity } from "./activity.js";
 
 async function account(owner) {
-  const response = await fetch(`/api/account?owner=${encodeURIComponent(owner)}`);
+  const response = await reach(`/api/account?owner=${encodeURIComponent(owner)}`);
   if (!response.ok) throw new Error(`Cannot read the account (${response.status}).`);
   return (await response.json()).account;
 }
@@ -46,7 +47,8 @@ function walletSetup(onReady) {
       { class: "actions" },
       action("Create wallet", async () => {
         const wallet = await createWallet();
-        render(card("Back up your wallet", ...backupPanel(wallet, () => onReady(wallet))));
+        localStorage.setItem(BACKUP_PENDING, wallet.address);
+        onReady(wallet);
       }, { busy: "Creating…" }),
     ),
     h(
@@ -145,11 +147,27 @@ function backupPanel(wallet, onContinue) {
 
 // ---------------------------------------------------------------- home
 
+/**
+ * The wallet created in this browser whose backup was not yet confirmed (by "I saved it,
+ * continue"): its backup is offered again, however often the page is reloaded meanwhile.
+ */
+const BACKUP_PENDING = "svc-backup-pending";
+
 /** The wallet and its account, creating them first when needed; null while set-up runs. */
 async function signedIn(page) {
   const wallet = await loadWallet();
   if (!wallet) {
     render(walletSetup(() => page()));
+    return null;
+  }
+  if (localStorage.getItem(BACKUP_PENDING) === wallet.address) {
+    render(card(
+      "Back up your wallet",
+      ...backupPanel(wallet, () => {
+        localStorage.removeItem(BACKUP_PENDING);
+        return page();
+      }),
+    ));
     return null;
   }
   const owned = await account(wallet.address);
@@ -213,7 +231,9 @@ async function home() {
       ),
   );
 
-  const agents = owned.delegate_keys.length;
+  const agents =
+    owned.delegate_keys.filter((key) => !key.expires_at || Date.parse(key.expires_at) > Date.now())
+      .length;
   const backup = h("div", { hidden: true });
   const show = action("Show backup", () => {
     backup.replaceChildren(...backupPanel(wallet));
@@ -409,7 +429,8 @@ async function connect() {
     }).catch(() => null);
     if (answer?.ok) return null;
     const reason = answer ? (await answer.json().catch(() => ({}))).error : null;
-    return reason ?? "the agent is no longer waiting (the link may have expired)";
+    return reason ??
+      "the agent did not answer (it may have stopped waiting, or the link may have expired)";
   };
 
   const finish = async (txDigest, scope) => {
@@ -437,7 +458,7 @@ async function connect() {
         h(
           "p",
           {},
-          "Retry while the agent is still waiting, or ask it to call svc_login again (and revoke this key on the home page).",
+          "Retry while the agent is still waiting, or ask it to call svc_login again (and revoke this key on the Agents page).",
         ),
         h(
           "div",
@@ -450,58 +471,78 @@ async function connect() {
     );
   };
 
-  const approve = action("Approve", async () => {
-    // What is approved: the narrowed scope (a choice to fix throws before anything is sent),
-    // or the scope of a key added before.
-    const scope = added
-      ? {
-        namespaces: added.namespaces ?? null,
-        operations: added.operations ?? null,
-        expires_at: added.expires_at ?? null,
+  /** Runs `run` with the button `other()` disabled: an approval and a denial never overlap. */
+  const alone = (other, run) => async () => {
+    other().disabled = true;
+    try {
+      await run();
+    } finally {
+      other().disabled = false;
+    }
+  };
+
+  const approve = action(
+    "Approve",
+    alone(() => deny, async () => {
+      const scope = added
+        ? {
+          namespaces: added.namespaces ?? null,
+          operations: added.operations ?? null,
+          expires_at: added.expires_at ?? null,
+        }
+        : chooser.value();
+      if (!await agentIsWaiting(request.port, request.state, location.search)) {
+        return render(
+          card(
+            "No agent is waiting for this sign-in",
+            h(
+              "p",
+              {},
+              "No agent on this computer answered for this link: it expired, was already used, " +
+                "or was not made by your agent. Nothing was changed.",
+            ),
+            h(
+              "p",
+              {},
+              "Approve only links your own agent gave you; ask it to call svc_login again.",
+            ),
+          ),
+          { error: true },
+        );
       }
-      : chooser.value();
-    if (!await agentIsWaiting(request.port, request.state, location.search)) {
-      return render(
+      const { digest } = added ? { digest: "already-added" } : await transact(wallet, {
+        kind: "add_delegate_key",
+        account_id: owned.id,
+        public_key: request.publicKey,
+        label: request.label,
+        // The limits only (the ledger leaves out the nulls, and the wallet checks it sent that).
+        ...Object.fromEntries(Object.entries(scope).filter(([, value]) => value !== null)),
+      });
+      await finish(digest, scope);
+    }),
+    { busy: "Approving…" },
+  );
+
+  const deny = action(
+    "Deny",
+    alone(() => approve, async () => {
+      const told = await denySignIn(request.port, request.state);
+      render(
         card(
-          "No agent is waiting for this sign-in",
+          "Not connected",
           h(
             "p",
             {},
-            "No agent on this computer answered for this link: it expired, was already used, " +
-              "or was not made by your agent. Nothing was changed.",
+            told
+              ? "Nothing was changed, and your agent was told the request was denied. You can " +
+                "close this tab."
+              : "Nothing was changed. You can close this tab.",
           ),
-          h("p", {}, "Approve only links your own agent gave you; ask it to call svc_login again."),
         ),
-        { error: true },
       );
-    }
-    const { digest } = added ? { digest: "already-added" } : await transact(wallet, {
-      kind: "add_delegate_key",
-      account_id: owned.id,
-      public_key: request.publicKey,
-      label: request.label,
-      // The limits only (the ledger leaves out the nulls, and the wallet checks it sent that).
-      ...Object.fromEntries(Object.entries(scope).filter(([, value]) => value !== null)),
-    });
-    await finish(digest, scope);
-  }, { busy: "Approving…" });
-
-  const deny = action("Deny", async () => {
-    const told = await denySignIn(request.port, request.state);
-    render(
-      card(
-        "Not connected",
-        h(
-          "p",
-          {},
-          told
-            ? "Nothing was changed, and your agent was told the request was denied. You can " +
-              "close this tab."
-            : "Nothing was changed. You can close this tab.",
-        ),
-      ),
-    );
-  }, { kind: "secondary" });
+    }),
+    { kind: "secondary" },
+  );
 
   render(
     card(

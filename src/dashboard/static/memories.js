@@ -11,6 +11,8 @@ const PAGE_SIZE = 20;
 const UNREADABLE = "(encrypted by the client that stored it)";
 
 const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+const moment = (iso) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** The page of `session` (the wallet and its account) for the namespace in the URL. */
 export async function memories({ wallet, owned }) {
@@ -50,7 +52,7 @@ export async function memories({ wallet, owned }) {
           day(memory.created_at),
         ),
         (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
-        memory.expires_at ? h("span", {}, `expires ${day(memory.expires_at)}`) : null,
+        memory.expires_at ? h("span", {}, `expires ${moment(memory.expires_at)}`) : null,
         memory.remembered_by
           ? h(
             "span",
@@ -66,18 +68,12 @@ export async function memories({ wallet, owned }) {
       if (
         !confirm(`Erase "${preview}"? Its key is destroyed: it cannot be read or recovered again.`)
       ) return;
-      const gone = () => {
-        row.remove();
-        if (!list.children.length) heading.textContent = "No memories left on this page.";
-        else if (!searching) heading.textContent = `Showing ${list.children.length}, newest first.`;
-      };
       const answer = await signed("DELETE", `/api/memories/${encodeURIComponent(memory.id)}`)
         .catch((error) => {
-          // Erased meanwhile (in another tab, by an agent): it goes from this page too.
-          if (error.status === 404) gone();
+          if (error.status === 404) gone(row);
           throw error;
         });
-      gone();
+      gone(row);
       await showReceipt(answer);
     }, { kind: "danger small", busy: "Erasing…" });
     erase.setAttribute("aria-describedby", textId);
@@ -93,13 +89,13 @@ export async function memories({ wallet, owned }) {
     );
     const actions = h("div", { class: "memory-actions" }, readers, erase);
     // A client-encrypted memory's text is not the relayer's to read, nor to correct.
-    if (memory.text !== null) actions.prepend(editButton(memory, row, textId, score));
+    if (memory.text !== null) actions.prepend(editButton(memory, row, textId));
     row.append(actions);
     return row;
   }
 
   /** Edit: the text in a box; Save stores the corrected version, which replaces the row. */
-  function editButton(memory, row, textId, score) {
+  function editButton(memory, row, textId) {
     const edit = action("Edit", () => {
       const box = h("textarea", { rows: "3", "aria-label": "Corrected text" });
       box.value = memory.text;
@@ -110,8 +106,14 @@ export async function memories({ wallet, owned }) {
         edit.hidden = false;
       }, { kind: "secondary small" });
       const save = action("Save", async () => {
-        const corrected = await correct(memory.id, box.value);
-        row.replaceWith(item(corrected, score));
+        // The same text again would only make a new version of it.
+        if (box.value === memory.text) return cancel.click();
+        const corrected = await correct(memory.id, box.value).catch((error) => {
+          if (error.status === 404) gone(row);
+          throw error;
+        });
+        // Its score was the old text's.
+        row.replaceWith(item(corrected));
         say("Corrected: the new version replaced the old one.");
       }, { kind: "primary small", busy: "Saving…" });
       editor.append(h("div", { class: "actions" }, save, cancel));
@@ -121,6 +123,17 @@ export async function memories({ wallet, owned }) {
     }, { kind: "secondary small" });
     edit.setAttribute("aria-describedby", textId);
     return edit;
+  }
+
+  /** Takes a memory's row off the page: erased (here, or meanwhile in another tab, by an agent). */
+  function gone(row) {
+    row.remove();
+    const left = list.children.length;
+    heading.textContent = !left
+      ? "No memories left on this page."
+      : searching
+      ? `${left} ${left === 1 ? "match" : "matches"} left.`
+      : `Showing ${left}, newest first.`;
   }
 
   /** Stores `text` as the new version of memory `id`; resolves to it once it is stored. */
@@ -178,6 +191,8 @@ export async function memories({ wallet, owned }) {
       ),
     ));
     say(`Erased memory ${answer.memory_id}.`, "success");
+    // The receipt is at the top of the page, the row erased maybe far below: it takes the focus.
+    receipt.querySelector("h2").focus();
   }
 
   /** Appends a page of the namespace (the first without `cursor`). */

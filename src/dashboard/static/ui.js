@@ -49,8 +49,8 @@ export function action(label, run, { kind = "primary", busy = "Working…" } = {
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
     button.textContent = busy;
-    // What an earlier try said (an error) is not this one's.
-    if (status.dataset.tone === "error") say("");
+    // What an earlier action said is not this one's.
+    say("");
     try {
       await run();
     } catch (error) {

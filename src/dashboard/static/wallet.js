@@ -174,9 +174,19 @@ export async function denySignIn(port, state) {
   return answer?.ok ?? false;
 }
 
+/**
+ * `fetch` to this dashboard, a failure to connect told as such (the browser says only "Failed to
+ * fetch").
+ */
+export function reach(url, init) {
+  return fetch(url, init).catch(() => {
+    throw new Error(`Cannot reach svc at ${location.origin}: is the relayer still running?`);
+  });
+}
+
 /** POSTs JSON; throws an Error with the server's sentence on failure. */
 async function post(url, body) {
-  const response = await fetch(url, {
+  const response = await reach(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -259,7 +269,7 @@ export async function relayerRequest(wallet, { method, path, body, audience, acc
   }
   if (accountId) headers["x-account-id"] = accountId;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(path, {
+  const response = await reach(path, {
     method,
     headers,
     body: body === undefined ? undefined : payload,
