@@ -11,10 +11,10 @@
  * await store.append([{ log, id, sealed }]);
  * ```
  */
+import { pgError } from "./database.ts";
 import {
   type AccessLogStore,
   type AccessRecordRange,
-  backendError,
   type SealedAccessRecord,
 } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
@@ -42,7 +42,7 @@ export class PgAccessLogStore implements AccessLogStore {
         )
         on conflict do nothing`;
     } catch (error) {
-      throw backendError("postgres", "write the access log", error);
+      throw pgError("write the access log", error);
     }
   }
 
@@ -62,7 +62,7 @@ export class PgAccessLogStore implements AccessLogStore {
         limit ${limit}`;
       return rows.map(({ id, sealed }) => ({ log, id, sealed: new Uint8Array(sealed) }));
     } catch (error) {
-      throw backendError("postgres", "read the access log", error);
+      throw pgError("read the access log", error);
     }
   }
 
@@ -72,7 +72,7 @@ export class PgAccessLogStore implements AccessLogStore {
         delete from svc_access_log_records where id < ${before}`;
       return result.count;
     } catch (error) {
-      throw backendError("postgres", "prune the access log", error);
+      throw pgError("prune the access log", error);
     }
   }
 }

@@ -13,9 +13,9 @@
  *
  * The store caches nothing, so a put or delete through one relayer is seen by the others at once.
  */
+import { pgError } from "./database.ts";
 import postgres from "postgres";
 import {
-  backendError,
   type BlobEntry,
   blobIdOf,
   type BlobMeta,
@@ -57,7 +57,7 @@ export async function query<T>(
     return await pending;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    throw backendError("postgres", action, error);
+    throw pgError(action, error);
   } finally {
     signal?.removeEventListener("abort", cancel);
   }

@@ -22,7 +22,8 @@
  * const store = await EncryptedVectorStore.open({ storage, secret, model, dimensions });
  * ```
  */
-import { backendError, checkIndexName } from "../../src/kit.ts";
+import { pgError } from "./database.ts";
+import { checkIndexName } from "../../src/kit.ts";
 import type {
   BlockStorage,
   IndexChange,
@@ -85,7 +86,7 @@ export class PgBlockStorage implements BlockStorage {
         () => storage.#relistened(),
       );
     } catch (error) {
-      throw backendError("postgres", "listen for the index's changes", error);
+      throw pgError("listen for the index's changes", error);
     }
     return storage;
   }

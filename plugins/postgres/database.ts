@@ -91,7 +91,13 @@ export class Database {
         if (from !== to) logger.info("database schema migrated", { from, to, database: where });
       } catch (error) {
         await database.close();
-        throw error;
+        if (!refusedPrivilege(error)) throw error;
+        throw new SvcError(
+          "backend_unavailable",
+          `Cannot bring the schema of PostgreSQL at ${where} up to date: ${error.message}. ` +
+            "The user of SVC_DATABASE_URL must own the database, or hold CREATE on its schema " +
+            '(see "Deployment guide" in the README)',
+        );
       }
     }
     return database;
@@ -141,6 +147,25 @@ export class Database {
     this.#unlisten.clear();
     await this.sql.end({ timeout: 5 });
   }
+}
+
+/**
+ * A failure of `action` on the database, as `backendError` makes it, except that a privilege
+ * PostgreSQL refused is said as such (it is the operator's to grant, not an outage).
+ */
+export function pgError(action: string, error: unknown): SvcError {
+  if (!refusedPrivilege(error)) return backendError("postgres", action, error);
+  return new SvcError(
+    "backend_unavailable",
+    `Cannot ${action}: PostgreSQL refused it (${error.message}); grant the user of ` +
+      "SVC_DATABASE_URL its privileges on svc's tables",
+    { cause: error },
+  );
+}
+
+/** Whether PostgreSQL refused `error`'s statement for a privilege the user lacks. */
+export function refusedPrivilege(error: unknown): error is Error {
+  return error instanceof Error && (error as { code?: unknown }).code === "42501";
 }
 
 /** A connection error's reason, without the URL it may repeat. */

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
 import { Database, describeUrl } from "./database.ts";
+import { PgLedgerStore } from "./ledger_store.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 import { testDatabase } from "./test_server.ts";
@@ -48,6 +49,51 @@ Deno.test("a schema newer than this version knows is refused", async () => {
     assert.match(error.message, new RegExp(`version ${LATEST + 1}, newer than this svc knows`));
     return true;
   });
+});
+
+Deno.test("a user without CREATE opens a current schema; a privilege refused is said as such", async () => {
+  await using db = await testDatabase();
+  const admin = await Database.open({ url: db.url, pool: 1 });
+  const role = `svc_dml_${Deno.pid}`;
+  const as = (user: string) => {
+    const url = new URL(db.url);
+    url.username = user;
+    return url.href;
+  };
+  try {
+    await admin.sql.unsafe(`create role ${role} login`);
+    await admin.sql.unsafe(`revoke create on schema public from public`);
+    await admin.sql.unsafe(`grant usage on schema public to ${role}`);
+    await admin.sql.unsafe(`grant select on svc_schema to ${role}`);
+    // The schema is current: nothing to create, so no CREATE needed.
+    const reader = await Database.open({ url: as(role), pool: 1 });
+    try {
+      // Its tables are not the user's to read: the privilege is named, not an outage.
+      await assert.rejects(
+        PgLedgerStore.open({ database: reader, masterKey: new Uint8Array(32) }),
+        (error: SvcError) => {
+          assert.equal(error.code, "backend_unavailable");
+          assert.match(
+            error.message,
+            /Cannot open the ledger: PostgreSQL refused it \(permission denied for table svc_ledger_version\); grant/,
+          );
+          return true;
+        },
+      );
+    } finally {
+      await reader.close();
+    }
+    // A schema to bring up to date needs CREATE: the error says what the user needs.
+    const next: Migration = { version: LATEST + 1, name: "next", up: "create table t9 (a int)" };
+    await assert.rejects(
+      Database.open({ url: as(role), migrations: [...MIGRATIONS, next] }),
+      /up to date: permission denied for schema public\. The user of SVC_DATABASE_URL must own the database, or hold CREATE on its schema/,
+    );
+  } finally {
+    await admin.sql.unsafe(`drop owned by ${role}`);
+    await admin.sql.unsafe(`drop role ${role}`);
+    await admin.close();
+  }
 });
 
 Deno.test("an unreachable database is a clear error that does not repeat the password", async () => {

@@ -11,8 +11,8 @@
  * const store = await indexes.open(await indexes.active(), embedder);
  * ```
  */
+import { pgError } from "./database.ts";
 import {
-  backendError,
   checkIndexName,
   type IndexEmbedding,
   type Logger,
@@ -64,7 +64,7 @@ export class PgIndexSet implements VectorIndexSet {
         if (kind === "active" && name && more === undefined) set.#heard(name);
       });
     } catch (error) {
-      throw backendError("postgres", "listen for the active index's changes", error);
+      throw pgError("listen for the active index's changes", error);
     }
     return set;
   }
@@ -89,7 +89,7 @@ export class PgIndexSet implements VectorIndexSet {
       return await task();
     } catch (error) {
       if (error instanceof SvcError) throw error;
-      throw backendError("postgres", action, error);
+      throw pgError(action, error);
     }
   }
 

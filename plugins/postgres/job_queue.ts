@@ -12,10 +12,10 @@
  * another relayer is taking at that instant is skipped, as one held by a live lease is.
  * Delivery is `job_delivery.ts`'s. Records expire after 7 days, as in `KvJobQueue`.
  */
+import { pgError } from "./database.ts";
 import {
   acceptedRecord,
   type AcceptOptions,
-  backendError,
   type CiphertextToSave,
   exhaustedError,
   type JobCompletion,
@@ -116,7 +116,7 @@ export class PgJobQueue implements JobQueue {
     try {
       return await statement();
     } catch (error) {
-      throw backendError("postgres", action, error);
+      throw pgError(action, error);
     }
   }
 

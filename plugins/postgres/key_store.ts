@@ -20,15 +20,9 @@
  * recall reads the keys of 30 or so memories at once), so an erase through one relayer is final
  * on all of them the moment it commits, and no notification is needed.
  */
+import { pgError } from "./database.ts";
 import type postgres from "postgres";
-import {
-  backendError,
-  hkdfMaster,
-  type KeyPlace,
-  type KeyStore,
-  readTogether,
-  SvcError,
-} from "../../src/kit.ts";
+import { hkdfMaster, type KeyPlace, type KeyStore, readTogether, SvcError } from "../../src/kit.ts";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 
@@ -99,7 +93,7 @@ export class PgKeyStore implements KeyStore {
 
   put(place: KeyPlace, wrapped: Uint8Array<ArrayBuffer>): Promise<void> {
     if (this.#closed) {
-      return Promise.reject(backendError("postgres", "store a key", "closed"));
+      return Promise.reject(pgError("store a key", "closed"));
     }
     const done = new Promise<void>((resolve, reject) => {
       this.#queue.push({ place, wrapped, resolve, reject });
@@ -130,7 +124,7 @@ export class PgKeyStore implements KeyStore {
         );
         for (const pending of batch) pending.resolve();
       } catch (error) {
-        for (const pending of batch) pending.reject(backendError("postgres", "store a key", error));
+        for (const pending of batch) pending.reject(pgError("store a key", error));
       }
     }
     this.#draining = false;
@@ -162,7 +156,7 @@ export class PgKeyStore implements KeyStore {
       );
       return places.map(({ keyTag }, i) => found.get(`${memories[i].toHex()}/${keyTag}`) ?? null);
     } catch (error) {
-      throw backendError("postgres", "read a key", error);
+      throw pgError("read a key", error);
     }
   });
 

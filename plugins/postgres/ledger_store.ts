@@ -19,14 +19,8 @@
  * between concurrent requests), so a removed key is refused by the next request on any relayer;
  * the notification only frees what idle relayers keep in memory early.
  */
-import {
-  backendError,
-  deriveAesKey,
-  hkdfMaster,
-  openBytes,
-  sealBytes,
-  SvcError,
-} from "../../src/kit.ts";
+import { pgError } from "./database.ts";
+import { deriveAesKey, hkdfMaster, openBytes, sealBytes, SvcError } from "../../src/kit.ts";
 import type {
   LedgerAccount,
   LedgerChange,
@@ -92,7 +86,7 @@ export class PgLedgerStore implements LedgerStore {
         for (const listener of store.#listeners) listener();
       });
     } catch (error) {
-      throw backendError("postgres", "open the ledger", error);
+      throw pgError("open the ledger", error);
     }
     if (new Uint8Array(kept).toHex() !== check.toHex()) {
       throw new SvcError(
@@ -113,7 +107,7 @@ export class PgLedgerStore implements LedgerStore {
       const [row] = await this.#sql`select version::text as version from svc_ledger_version`;
       return row?.version ?? null;
     } catch (error) {
-      throw backendError("postgres", "read the ledger's version", error);
+      throw pgError("read the ledger's version", error);
     }
   }
 
@@ -153,7 +147,7 @@ export class PgLedgerStore implements LedgerStore {
         values (${digest}, false, ${sealed}, now() + make_interval(secs => ${keepSeconds}))
         on conflict (digest) do nothing`;
     } catch (error) {
-      throw backendError("postgres", "keep a sponsored transaction", error);
+      throw pgError("keep a sponsored transaction", error);
     }
   }
 
@@ -164,7 +158,7 @@ export class PgLedgerStore implements LedgerStore {
         select executed, sealed from svc_ledger_transactions
         where digest = ${digest} and expires_at > now()`;
     } catch (error) {
-      throw backendError("postgres", "read a transaction", error);
+      throw pgError("read a transaction", error);
     }
     if (!row) return null;
     if (row.executed) return { executed: true };
@@ -200,7 +194,7 @@ export class PgLedgerStore implements LedgerStore {
         return effects;
       }) as TransactionEffects | null;
     } catch (error) {
-      throw backendError("postgres", "apply a ledger transaction", error);
+      throw pgError("apply a ledger transaction", error);
     }
   }
 
@@ -244,7 +238,7 @@ export class PgLedgerStore implements LedgerStore {
           { cause: error },
         );
       }
-      throw backendError("postgres", "copy accounts into the ledger", error);
+      throw pgError("copy accounts into the ledger", error);
     }
   }
 
@@ -316,7 +310,7 @@ export class PgLedgerStore implements LedgerStore {
     try {
       [row] = await query(sql);
     } catch (error) {
-      throw backendError("postgres", action, error);
+      throw pgError(action, error);
     }
     if (!row?.sealed || !row.account_hash) return null;
     const json = await this.#open(row.sealed, new Uint8Array(row.account_hash));
@@ -354,7 +348,7 @@ export class PgLedgerStore implements LedgerStore {
         ),
       );
     } catch (error) {
-      throw backendError("postgres", "open a sealed ledger row", error);
+      throw pgError("open a sealed ledger row", error);
     }
   }
 }

@@ -18,8 +18,8 @@
  * await records.schedule([{ memoryId, owner, namespace, expiresAt }]);
  * ```
  */
+import { pgError } from "./database.ts";
 import {
-  backendError,
   deriveAesKey,
   type Expiry,
   hkdfMaster,
@@ -118,7 +118,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
           )
         )`;
     } catch (error) {
-      throw backendError("postgres", "record erased memories", error);
+      throw pgError("record erased memories", error);
     }
   }
 
@@ -132,7 +132,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
         where owner = ${tag}::bytea and memory_id = any(${sql.array(memoryIds)}::text[])`;
       return new Set(rows.map((row) => row.memory_id));
     } catch (error) {
-      throw backendError("postgres", "read erased memories", error);
+      throw pgError("read erased memories", error);
     }
   }
 
@@ -158,7 +158,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
         )
         on conflict do nothing`;
     } catch (error) {
-      throw backendError("postgres", "schedule memories' expiry", error);
+      throw pgError("schedule memories' expiry", error);
     }
   }
 
@@ -176,7 +176,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
         )
         returning expires_at, memory_id, sealed`;
     } catch (error) {
-      throw backendError("postgres", "read the expiry schedule", error);
+      throw pgError("read the expiry schedule", error);
     }
     const due = await Promise.all(rows.map(async (row) => {
       const expiresAt = Number(row.expires_at);
@@ -208,7 +208,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
           )
         )`;
     } catch (error) {
-      throw backendError("postgres", "update the expiry schedule", error);
+      throw pgError("update the expiry schedule", error);
     }
   }
 }

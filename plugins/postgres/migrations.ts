@@ -39,11 +39,15 @@ export async function migrate(
   const known = Math.max(0, ...migrations.map((m) => m.version));
   return await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
-    await tx`create table if not exists svc_schema (
-      version int primary key,
-      name text not null,
-      applied_at timestamptz not null default now()
-    )`;
+    // Created only when missing: a user without CREATE on the schema opens a current one.
+    const [{ found }] = await tx`select to_regclass('svc_schema') is not null as found`;
+    if (!found) {
+      await tx`create table svc_schema (
+        version int primary key,
+        name text not null,
+        applied_at timestamptz not null default now()
+      )`;
+    }
     const from = await schemaVersion(tx);
     if (from > known) {
       throw new SvcError(

@@ -9,8 +9,8 @@
  * As in the relayer's Deno KV, a namespace is filed under a keyed hash of its owner and name
  * (HMAC-SHA-256 under a key derived from the secret with the same derivation), never by name.
  */
+import { pgError } from "./database.ts";
 import {
-  backendError,
   hkdfMaster,
   type PartitionCursor,
   type ReindexPlan,
@@ -59,7 +59,7 @@ export class PgReindexState implements ReindexStateStore {
     try {
       return await task();
     } catch (error) {
-      throw backendError("postgres", "keep the reindex's progress", error);
+      throw pgError("keep the reindex's progress", error);
     }
   }
 

@@ -20,6 +20,7 @@
  * await guard.claim("nonce:…", 600_000); // false, on this relayer or any other
  * ```
  */
+import { pgError } from "./database.ts";
 import {
   backendError,
   fingerprintOf,
@@ -117,7 +118,7 @@ export class PgReplayGuard implements ReplayGuard {
         )`;
       return result.count;
     } catch (error) {
-      throw backendError("postgres", "delete expired replay claims", error);
+      throw pgError("delete expired replay claims", error);
     }
   }
 

@@ -9,7 +9,8 @@
  * progress table (`svc_migrate_store_progress`, created by the copy, not by a migration: only
  * `svc migrate-store` uses it) holds phase names and counts.
  */
-import { backendError, type Fingerprint, type JobRecord, SvcError } from "../../src/kit.ts";
+import { pgError } from "./database.ts";
+import { type Fingerprint, type JobRecord, SvcError } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
@@ -77,7 +78,7 @@ export class ImportProgress {
       await database.sql`
         alter table svc_migrate_store_progress add column if not exists source text`;
     } catch (error) {
-      throw backendError("postgres", "read the progress of the copy", error);
+      throw pgError("read the progress of the copy", error);
     }
     return new ImportProgress(database);
   }
@@ -89,7 +90,7 @@ export class ImportProgress {
         select phase, count::float8 as count from svc_migrate_store_progress`;
       return new Map(rows.map((row) => [row.phase, row.count]));
     } catch (error) {
-      throw backendError("postgres", "read the progress of the copy", error);
+      throw pgError("read the progress of the copy", error);
     }
   }
 
@@ -104,7 +105,7 @@ export class ImportProgress {
         where phase = 'started' returning source`;
       return row?.source === source;
     } catch (error) {
-      throw backendError("postgres", "read the progress of the copy", error);
+      throw pgError("read the progress of the copy", error);
     }
   }
 
@@ -115,7 +116,7 @@ export class ImportProgress {
         insert into svc_migrate_store_progress (phase, count, finished_at, source)
         values ('started', 0, ${now}, ${source})`;
     } catch (error) {
-      throw backendError("postgres", "record the progress of the copy", error);
+      throw pgError("record the progress of the copy", error);
     }
   }
 
@@ -128,7 +129,7 @@ export class ImportProgress {
         on conflict (phase) do update set count = excluded.count,
           finished_at = excluded.finished_at`;
     } catch (error) {
-      throw backendError("postgres", "record the progress of the copy", error);
+      throw pgError("record the progress of the copy", error);
     }
   }
 }
@@ -147,7 +148,7 @@ export async function refuseUnfinishedCopy(database: Database): Promise<void> {
       select phase from svc_migrate_store_progress`;
     finished = new Set(rows.map((row) => row.phase));
   } catch (error) {
-    throw backendError("postgres", "read the progress of a copy into the database", error);
+    throw pgError("read the progress of a copy into the database", error);
   }
   if (finished.size > 0 && !COPY_PHASES.every((phase) => finished.has(phase))) {
     throw new SvcError(
@@ -167,7 +168,7 @@ export async function holdsState(database: Database): Promise<boolean> {
     }
     return false;
   } catch (error) {
-    throw backendError("postgres", "look for state in the database", error);
+    throw pgError("look for state in the database", error);
   }
 }
 
@@ -233,7 +234,7 @@ export async function importJobs(
       await tx`select pg_notify(${CHANNEL}, '')`;
     });
   } catch (error) {
-    throw backendError("postgres", "copy jobs", error);
+    throw pgError("copy jobs", error);
   }
 }
 
@@ -255,7 +256,7 @@ export async function importDeadLetters(
   try {
     await database.sql`insert into svc_jobs_dead ${database.sql(rows)} on conflict do nothing`;
   } catch (error) {
-    throw backendError("postgres", "copy dead letters", error);
+    throw pgError("copy dead letters", error);
   }
 }
 
@@ -284,6 +285,6 @@ export async function importReplayClaims(
       on conflict (print) do update
         set expires_at = greatest(svc_replay_claims.expires_at, excluded.expires_at)`;
   } catch (error) {
-    throw backendError("postgres", "copy replay claims", error);
+    throw pgError("copy replay claims", error);
   }
 }

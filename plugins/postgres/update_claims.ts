@@ -11,7 +11,8 @@
  * await claims.claim(oldId, newId, Date.now()); // true: this update goes on
  * ```
  */
-import { backendError, UPDATE_CLAIM_MS, type UpdateClaims } from "../../src/kit.ts";
+import { pgError } from "./database.ts";
+import { UPDATE_CLAIM_MS, type UpdateClaims } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 
@@ -43,7 +44,7 @@ export class PgUpdateClaims implements UpdateClaims {
         returning 1`;
       return rows.length === 1;
     } catch (error) {
-      throw backendError("postgres", "claim a memory for its update", error);
+      throw pgError("claim a memory for its update", error);
     }
   }
 
@@ -54,7 +55,7 @@ export class PgUpdateClaims implements UpdateClaims {
         delete from svc_lifecycle_update_claims
         where memory = ${memory}::bytea and claimed_by = ${update}::bytea`;
     } catch (error) {
-      throw backendError("postgres", "release a memory's update claim", error);
+      throw pgError("release a memory's update claim", error);
     }
   }
 
@@ -67,7 +68,7 @@ export class PgUpdateClaims implements UpdateClaims {
           and claimed_at > ${now}::int8 - ${UPDATE_CLAIM_MS}::int8`;
       return rows.length === 1;
     } catch (error) {
-      throw backendError("postgres", "read a memory's update claim", error);
+      throw pgError("read a memory's update claim", error);
     }
   }
 
@@ -80,7 +81,7 @@ export class PgUpdateClaims implements UpdateClaims {
         delete from svc_lifecycle_update_claims
         where memory = any(${sql.array(memories, 17)}::bytea[])`;
     } catch (error) {
-      throw backendError("postgres", "revoke erased memories' update claims", error);
+      throw pgError("revoke erased memories' update claims", error);
     }
   }
 }
