@@ -52,10 +52,10 @@ export interface LexicalMatches {
 const K1 = 0.7;
 const B = 0.3;
 
-/** One namespace's index. */
 /** Removed documents an index keeps before it compacts (and no more than it has live ones). */
 const COMPACT_AFTER = 1024;
 
+/** One namespace's index. */
 export class NamespaceIndex {
   #ids: string[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */

@@ -219,13 +219,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     };
   }
 
-  /**
-   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
-   * then their index rows and catalog entries, the record of the erase, and their blobs.
-   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
-   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
-   * and blobs still go.
-   */
   /** Erases the expired memories (see `sweep`). */
   async function sweepAll(batch: number): Promise<number> {
     let erased = 0;
@@ -248,6 +241,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     return erased;
   }
 
+  /**
+   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
+   * then their index rows and catalog entries, the record of the erase, and their blobs.
+   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
+   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
+   * and blobs still go.
+   */
   async function eraseEntries(
     owner: string,
     namespace: string,
