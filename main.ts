@@ -5,6 +5,7 @@
  */
 import {
   openBackends,
+  POSTGRES_ENV,
   readConfig,
   restrictNewFiles,
   SIDECAR_ENV,
@@ -122,6 +123,9 @@ async function start() {
     if (name === "SVC_MASTER_KEY" && config.store.kind !== "postgres") continue;
     const value = Deno.env.get(name);
     if (value !== undefined) sidecarEnv[name] = value;
+  }
+  for (const [name, value] of Object.entries(Deno.env.toObject())) {
+    if (POSTGRES_ENV.test(name)) sidecarEnv[name] = value;
   }
   // A compiled binary cannot run the sidecar's source; its MCP routes then answer 503.
   const sidecar = Deno.build.standalone ? undefined : new SidecarSupervisor({

@@ -21,8 +21,8 @@ const { config } = result;
 // What it creates in the data directory is owner-only: it inherits the relayer's umask (0077).
 const logger = createLogger(config.logLevel);
 const { sponsor, close: closeSponsor } = await openSponsor(config).catch((error) => {
-  // The relayer logs that the sidecar stopped and starts it again a little later.
-  console.error(`svc sidecar: cannot start: ${error instanceof Error ? error.message : error}`);
+  // One line; the relayer logs that the sidecar stopped and starts it again a little later.
+  logger.error("sidecar cannot start", { error });
   Deno.exit(1);
 });
 const sidecar = createSidecar({

@@ -104,7 +104,10 @@ let remembered = 0, erased = 0, expiredFirst = 0, seedsErased = 0;
 /** When each remember since the seed was answered (`performance.now()`), in order. */
 const rememberedAt: number[] = [];
 let expiredUpTo = 0;
-/** The memories the namespace holds: the seeds left and the remembers not yet expired. */
+/**
+ * About the memories the namespace holds: the seeds left and the remembers not yet expired (a
+ * remember erased before it expires is counted until it would have).
+ */
 function memories(): number {
   const cutoff = performance.now() - TTL_S * 1000;
   while (expiredUpTo < rememberedAt.length && rememberedAt[expiredUpTo] < cutoff) expiredUpTo++;
@@ -288,7 +291,8 @@ const freshRss = await rssMb(fresh.process.pid);
 const freshFiles = descriptors(fresh.process.pid);
 await fresh.stop();
 
-const warm = samples.filter((s) => s.minute >= 3);
+// After warm-up (all the samples of a run shorter than that).
+const warm = samples.some((s) => s.minute >= 3) ? samples.filter((s) => s.minute >= 3) : samples;
 const result = {
   date: new Date().toISOString(),
   machine: machine(),

@@ -519,6 +519,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       listening.abort();
       clearInterval(timer);
       clearInterval(sweeper);
+      await lifecycle.stopSweeping();
       await worker.idle();
       await accessLog.close();
     },

@@ -80,12 +80,14 @@ Deno.test("browser: Deny on the dashboard reaches the agent waiting in its host"
     await screenshot(page, "consent-390");
     assert.equal(await overflow(page), 0, "the consent page overflows at 390 px");
     // While Approve runs (the agent slow to answer, then gone), Deny cannot be pressed.
+    const checked = Promise.withResolvers<void>();
     await page.route("**/verify", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await checked.promise;
       await route.abort();
     });
     await page.getByRole("button", { name: "Approve" }).click();
     assert.equal(await page.getByRole("button", { name: "Deny" }).isDisabled(), true);
+    checked.resolve();
     await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
     await page.unroute("**/verify");
     await page.goto(link);

@@ -38,6 +38,24 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
       });
       return account.id;
     })()`);
+    // A key that expires at once is not counted among the connected agents.
+    const brief = await generateKeyPair();
+    await page.evaluate(`(async () => {
+      const w = await import("/assets/wallet.js");
+      await w.transact(await w.loadWallet(), {
+        kind: "add_delegate_key",
+        account_id: ${JSON.stringify(accountId)},
+        public_key: ${JSON.stringify(brief.publicKey)},
+        label: "brief agent",
+        expires_at: new Date(Date.now() + 1500).toISOString(),
+      });
+    })()`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await page.reload();
+    assert.match(
+      await page.getByRole("region", { name: "Your account", exact: true }).innerText(),
+      /Agents\s+1 connected/,
+    );
     const client = await SvcClient.create({
       baseUrl: relayer.url,
       privateKey: agent.privateKey,
@@ -80,6 +98,13 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 25, newest first.").waitFor();
     assert.equal(await page.getByRole("button", { name: "Load more" }).count(), 0);
     await screenshot(page, "memories");
+
+    // A dashboard that cannot be reached is named as such.
+    await page.route("**/api/recall", (route) => route.abort());
+    await page.getByLabel("Search memories by meaning").fill("anything");
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.locator("#status").filter({ hasText: /^Cannot reach svc at http/ }).waitFor();
+    await page.unroute("**/api/recall");
 
     // Search by meaning.
     await page.getByLabel("Search memories by meaning").fill("where is my passport?");

@@ -400,6 +400,15 @@ Deno.test("expiry: one sweep erases every expired memory, a batch at a time; a s
   assert.equal(await t.relayer.lifecycle.sweep(2), 0, "nothing left to sweep");
   const listed = await json(await t.signed(alice, "GET", "/api/memories"));
   assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [kept]);
+
+  // Once the relayer closes, a sweep starts no batch: it would run on closed stores.
+  const [late] = await remember(t, alice, [{ text: "A short-lived note", ttl_seconds: 1 }]);
+  const { expires_at: lateExpiry } = await json(
+    await t.signed(alice, "GET", `/api/memories/${late}`),
+  );
+  while (Date.now() < Date.parse(lateExpiry)) await new Promise((r) => setTimeout(r, 50));
+  await t.relayer.lifecycle.stopSweeping();
+  assert.equal(await t.relayer.lifecycle.sweep(), 0);
 });
 
 Deno.test("the owner key may list, get, update, erase and recall (the dashboard's), and nothing else", async () => {

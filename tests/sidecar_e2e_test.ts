@@ -185,9 +185,12 @@ Deno.test("e2e sidecar: on PostgreSQL it is given what the database client reads
       stdout: "null",
       stderr: "piped",
     }).output();
-    const said = new TextDecoder().decode(sidecar.stderr);
+    const said = new TextDecoder().decode(sidecar.stderr).trim().split("\n");
     assert.equal(sidecar.code, 1);
-    assert.match(said, /^svc sidecar: cannot start: Cannot connect to PostgreSQL[^\n]*\n$/);
+    assert.equal(said.length, 1, said.join("\n"));
+    const line = JSON.parse(said[0]);
+    assert.equal(line.msg, "sidecar cannot start");
+    assert.match(line.error.message, /^Cannot connect to PostgreSQL at /);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

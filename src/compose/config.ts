@@ -160,6 +160,12 @@ export interface Config {
   accessLogDays: number;
 }
 
+/**
+ * What the PostgreSQL client reads besides the URL (`PGPASSWORD`, `PGUSER`, `PGSSL`, …): the
+ * relayer passes these on to the sidecar too.
+ */
+export const POSTGRES_ENV = /^PG[A-Z_]+$/;
+
 /** Environment variables the relayer passes on to the sidecar it starts. */
 export const SIDECAR_ENV = [
   "SIDECAR_URL",
@@ -167,15 +173,6 @@ export const SIDECAR_ENV = [
   // The local ledger the sponsor records in: in the shared database with SVC_STORE=postgres.
   "SVC_STORE",
   "SVC_DATABASE_URL",
-  // What the PostgreSQL client reads besides the URL (a password kept out of it, say).
-  "PGHOST",
-  "PGPORT",
-  "PGDATABASE",
-  "PGUSER",
-  "PGUSERNAME",
-  "PGPASSWORD",
-  "PGAPPNAME",
-  "PGTARGETSESSIONATTRS",
   "SVC_MASTER_KEY",
   "SVC_CHAIN",
   "SVC_CIPHER",

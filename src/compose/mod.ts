@@ -40,7 +40,7 @@ import {
   type VectorIndexDependencies,
 } from "./vector_index.ts";
 
-export { type Config, EMBEDDER_KINDS, readConfig, SIDECAR_ENV } from "./config.ts";
+export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";
 export { sidecarNetHosts } from "./sidecar_hosts.ts";
 export { restrictNewFiles } from "./private_files.ts";
 

@@ -147,8 +147,9 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, Promise<EraseReceipt>>();
-  /** The expiry sweep under way. */
+  /** The expiry sweep under way; `stopped` once the relayer closes (no batch starts after). */
   let sweeping: Promise<number> | undefined;
+  let stopped = false;
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -222,7 +223,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   /** Erases the expired memories (see `sweep`). */
   async function sweepAll(batch: number): Promise<number> {
     let erased = 0;
-    for (let round = 0; round < MAX_SWEEP_BATCHES; round++) {
+    for (let round = 0; round < MAX_SWEEP_BATCHES && !stopped; round++) {
       const due = await records.due(now(), batch);
       const gone = [];
       const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
@@ -532,6 +533,12 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     sweep(batch = 500): Promise<number> {
       sweeping ??= sweepAll(batch).finally(() => sweeping = undefined);
       return sweeping;
+    },
+
+    /** Lets the sweep under way finish its batch, and starts no more; resolves once it has. */
+    async stopSweeping(): Promise<void> {
+      stopped = true;
+      await sweeping?.catch(() => {});
     },
   };
 }
