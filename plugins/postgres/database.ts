@@ -164,7 +164,7 @@ export function pgError(action: string, error: unknown): SvcError {
 }
 
 /** Whether PostgreSQL refused `error`'s statement for a privilege the user lacks. */
-export function refusedPrivilege(error: unknown): error is Error {
+function refusedPrivilege(error: unknown): error is Error {
   return error instanceof Error && (error as { code?: unknown }).code === "42501";
 }
 
