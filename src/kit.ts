@@ -40,6 +40,7 @@ export {
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
 export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
+export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./jobs/text_claims.ts";
 export {
   backendError,
   ERROR_STATUS,

@@ -66,6 +66,7 @@ import { createLifecycleService, type LifecycleService } from "./services/lifecy
 import { createExportService } from "./services/export.ts";
 import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
 import type { UpdateClaims } from "./services/update_claims.ts";
+import type { TextClaims } from "./jobs/text_claims.ts";
 import { createReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
 
@@ -175,6 +176,8 @@ export interface RelayerOptions {
   records?: LifecycleRecordStore;
   /** Which update holds the memory it replaces (default: in this process's memory). */
   updateClaims?: UpdateClaims;
+  /** Which job is storing a text (default: in this process's memory). */
+  textClaims?: TextClaims;
   /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
   accessLogDays?: number;
 }
@@ -322,6 +325,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     indexed: (memories) => lifecycle.indexed(memories),
     keepText: (owner, blobId, text) => reader.keep(owner, blobId, text),
     observe: metrics.worker,
+    textClaims: options.textClaims,
   });
   metrics.watch({ sidecar: options.sidecar, worker });
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;

@@ -131,6 +131,32 @@ Deno.test("three relayers on one database: recall across relayers, shared replay
     assert.deepEqual(page.memories.map((m) => m.text), ["A replayed request must be stored once"]);
   });
 
+  await t.step(
+    "the same texts remembered through every relayer at once are stored once",
+    async () => {
+      const namespace = "together";
+      const texts = Array.from(
+        { length: 20 },
+        (_, i) => `Shared fact ${i}: the ferry leaves at ${i}`,
+      );
+      const bulks = await Promise.all(relayers.map(async (relayer) => {
+        const signed = await signedPost(cluster, account, "/api/remember/bulk", {
+          items: texts.map((text) => ({ text, namespace })),
+        });
+        const accepted = await sendSigned(relayer.url, "/api/remember/bulk", signed);
+        assert.equal(accepted.status, 202, await accepted.clone().text());
+        return (await accepted.json()).job_ids as string[];
+      }));
+      const jobs = await Promise.all(
+        bulks.flat().map((id) => client.waitForJob(id)),
+      );
+      assert.deepEqual(new Set(jobs.map((job) => job.status)), new Set(["done"]));
+      const page = await client.list({ namespace, limit: 100 });
+      assert.deepEqual(page.memories.map((m) => m.text).sort(), [...texts].sort());
+      assert.equal(jobs.filter((job) => job.duplicate_of).length, 40, "the others are duplicates");
+    },
+  );
+
   await t.step("each relayer's MCP sidecar serves the tools", async () => {
     for (const relayer of relayers) {
       await waitForSidecar(relayer.url);

@@ -14,6 +14,7 @@ export { PgLifecycleRecords } from "./lifecycle_records.ts";
 export { PgReindexState } from "./reindex_state.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgUpdateClaims } from "./update_claims.ts";
+export { PgTextClaims } from "./text_claims.ts";
 export {
   COPY_PHASES,
   type CopyPhase,

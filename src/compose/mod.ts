@@ -56,7 +56,7 @@ export type RelayerBackends =
 /** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
 type SharedState = Pick<
   RelayerOptions,
-  "queue" | "replayGuard" | "records" | "updateClaims" | "accessLogStore"
+  "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
 >;
 
 /** Everything a relayer is built from, opened; `close` releases what was opened here. */
@@ -271,6 +271,7 @@ async function openState(
       replayGuard,
       records: await plugin.PgLifecycleRecords.open(database, secret),
       updateClaims: await plugin.PgUpdateClaims.open(database, secret),
+      textClaims: await plugin.PgTextClaims.open(database, secret),
       accessLogStore: new plugin.PgAccessLogStore(database),
     },
     reindex: await plugin.PgReindexState.open(database, secret),

@@ -14,10 +14,11 @@
  *
  * A job `vet` refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
  * is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
- * is done as a `duplicate_of` that memory; when another batch is storing that text, the batch
- * waits for it first. Once a batch's memories are indexed, and before its
- * jobs are done, `indexed` hears of them (the relayer schedules expiries and erases the memories
- * they replace); when it fails, the jobs are tried again (indexing again is harmless).
+ * is done as a `duplicate_of` that memory; when another job (here, or on another relayer
+ * sharing `textClaims`) is storing that text, the batch waits for it first. Once a batch's
+ * memories are indexed, and before its jobs are done, `indexed` hears of them (the relayer
+ * schedules expiries and erases the memories they replace); when it fails, the jobs are tried
+ * again (indexing again is harmless).
  *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
@@ -38,9 +39,9 @@ import type {
   PreparedText,
   RememberPipeline,
   StepOptions,
-  TextPlace,
 } from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
+import { MemoryTextClaims, type TextClaims } from "./text_claims.ts";
 import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
 
 export type { WorkerObserver, WorkerStats };
@@ -72,6 +73,8 @@ export interface WorkerDependencies {
   keepText?: (owner: string, blobId: string, text: string) => void;
   /** Hears how jobs end and how long batches take (the relayer's metrics). */
   observe?: WorkerObserver;
+  /** Which job is storing a text (default: in this process's memory). */
+  textClaims?: TextClaims;
 }
 
 /** A memory a job stored, as `indexed` hears of it. */
@@ -172,8 +175,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /** Jobs in a running batch, with what their deliveries wait on. */
   const taken = new Map<string, Promise<void>>();
   const batches = new Set<Promise<void>>();
-  /** The texts running batches store (`TextPlace.place`), each with its batch's end. */
-  const storing = new Map<string, Promise<void>>();
+  const storing = deps.textClaims ?? new MemoryTextClaims();
   let scheduled = false;
 
   const callOptions = (job: Job): StepOptions => ({ timeoutMs, signal: job.lost.signal });
@@ -287,23 +289,31 @@ export function createWorker(deps: WorkerDependencies): Worker {
 
   /**
    * Finishes the jobs whose text is already a memory; returns the others, their texts claimed
-   * for this batch in `storing` until `ended`. A batch that would store a text another batch
-   * has claimed first waits for that one to end, then looks again: it finds the text a memory,
-   * unless the other batch failed to store it.
+   * for them. A job that would store a text another job has claimed waits for that one to end,
+   * then looks again: it finds the text a memory, unless the other job failed to store it.
    */
-  async function skipDuplicates(jobs: Job[], ended: Promise<void>): Promise<Job[]> {
+  async function skipDuplicates(jobs: Job[]): Promise<Job[]> {
     const texts = jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes }));
     let found = await pipeline.duplicates(texts);
-    for (let others = claimedBy(found); others.size > 0; others = claimedBy(found)) {
-      await Promise.all(others);
-      found = await pipeline.duplicates(texts);
-    }
     // A retried job may find its own memory, indexed before a crash: it goes on.
     const of = (job: Job, i: number) =>
       job.attributes?.replaces === undefined && found[i].original !== job.record.job_id
         ? found[i].original
         : undefined;
-    jobs.forEach((job, i) => of(job, i) === undefined && storing.set(found[i].place, ended));
+    /** The texts the batch would store, each claimed for the first of its jobs. */
+    const claims = () => {
+      const byPlace = new Map<string, string>();
+      jobs.forEach((job, i) => {
+        if (of(job, i) === undefined && !byPlace.has(found[i].place)) {
+          byPlace.set(found[i].place, job.record.job_id);
+        }
+      });
+      return [...byPlace].map(([place, job]) => ({ place, job }));
+    };
+    while (!(await storing.claim(claims(), Date.now()))) {
+      await storing.released(claims());
+      found = await pipeline.duplicates(texts);
+    }
     const duplicates = jobs.flatMap((job, i) => {
       const original = of(job, i);
       return original ? [{ job, original }] : [];
@@ -319,10 +329,6 @@ export function createWorker(deps: WorkerDependencies): Worker {
     }
     return jobs.filter((job, i) => of(job, i) === undefined);
   }
-
-  /** The ends of the other batches storing one of these texts. */
-  const claimedBy = (found: TextPlace[]) =>
-    new Set(found.flatMap(({ place }) => storing.get(place) ?? []));
 
   /** The memory a job stores, as `vet` and `indexed` hear of it. */
   const memoryOf = (job: Job): IndexedMemory => ({
@@ -343,12 +349,13 @@ export function createWorker(deps: WorkerDependencies): Worker {
       return Promise.reject(new SvcError("internal", "The job's text is no longer available"));
     });
     live = await refuse(live, await deps.vet?.(live.map(memoryOf)) ?? []);
-    const ended = Promise.withResolvers<void>();
     try {
-      await storeAndIndex(await skipDuplicates(live, ended.promise));
+      await storeAndIndex(await skipDuplicates(live));
     } finally {
-      for (const [place, end] of storing) if (end === ended.promise) storing.delete(place);
-      ended.resolve();
+      // A claim left behind runs out after TEXT_CLAIM_MS: the batch's own outcome stands.
+      await storing.release(live.map((job) => job.record.job_id)).catch((error) => {
+        logger.warn("cannot release the texts a batch stored", { error });
+      });
     }
   }
 

@@ -16,6 +16,7 @@ import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "./job_queue.ts";
 import { KvJobQueue } from "./kv_job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { MemoryTextClaims } from "./text_claims.ts";
 import { createWorker } from "./worker.ts";
 
 /** An embedder whose first call never answers (it only gives up when its signal aborts). */
@@ -461,4 +462,30 @@ Deno.test("worker: two batches storing the same texts at once store each text on
     ["done", first[3].job_id],
   ]);
   assert.equal(await vectors.count(), 4, "each text once");
+});
+
+Deno.test("worker: two workers sharing their text claims (two relayers on one store) store a text both have once", async () => {
+  using queue = new MemoryJobQueue();
+  using blobs = new HeldBlobStore();
+  const embedder = new CountingEmbedder();
+  const vectors = new RefusingVectorStore(embedder.dimensions);
+  const pipeline = await testPipeline({ blobs, embedder, vectors });
+  const textClaims = new MemoryTextClaims();
+  const [one, two] = [1, 2].map(() =>
+    createWorker({ queue, pipeline, logger: silentLogger, batchSize: 8, textClaims })
+  );
+  const accept = () =>
+    queue.accept(["Fact 0", "Fact 1"].map((text) => ({ owner: "o1", namespace: "n1", text })));
+  const first = await accept();
+  const processed = first.map((job) => one.process(job.job_id));
+  await until("the first worker reaches its upload", () => blobs.held === 2);
+  const second = await accept();
+  processed.push(...second.map((job) => two.process(job.job_id)));
+  await until("the second worker takes its batch", () => two.stats().running === 2);
+  blobs.release();
+  await Promise.all(processed);
+
+  const ended = await queue.getMany(second.map((job) => job.job_id));
+  assert.deepEqual(ended.map((job) => job?.duplicate_of), first.map((job) => job.job_id));
+  assert.equal(await vectors.count(), 2, "each text once");
 });

@@ -11,6 +11,7 @@ import { CIPHER_KEYS } from "./cipher_keys.ts";
 import { INDEX } from "./index.ts";
 import { ACCESS_LOG } from "./access_log.ts";
 import { LIFECYCLE } from "./lifecycle.ts";
+import { TEXT_CLAIMS } from "./text_claims.ts";
 
 /** Every migration, by version. */
 export const MIGRATIONS: Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   INDEX,
   ACCESS_LOG,
   LIFECYCLE,
+  TEXT_CLAIMS,
 ];
