@@ -17,7 +17,9 @@ export const TEXT_CLAIM_MS = 120_000;
 
 /** A text's place, and the job storing it. */
 export interface TextClaim {
+  /** `TextPlace.place`: owner, namespace and the text's keyed digest. */
   place: string;
+  /** The job's id. */
   job: string;
 }
 
