@@ -105,7 +105,6 @@ export class LifecycleRecords implements LifecycleRecordStore {
     return due;
   }
 
-  /** Drops memories from the schedule (already gone). */
   /** Every erase recorded, by owner then memory id (for copying the records elsewhere). */
   async *erasedEntries(): AsyncIterable<{ owner: string; memoryId: string; erasedAt: number }> {
     for await (const entry of this.#kv.list<number>({ prefix: ["erased"] })) {
@@ -123,6 +122,7 @@ export class LifecycleRecords implements LifecycleRecordStore {
     }
   }
 
+  /** Drops memories from the schedule (already gone). */
   async unschedule(expiries: Expiry[]): Promise<void> {
     await commitAll(this.#kv, expiries, (op, { expiresAt, memoryId }) => {
       op.delete(["expiry", expiresAt, memoryId]);
