@@ -136,6 +136,15 @@ function mismatch(
   const setting = embedderSetting(built.model, config);
   const original = setting ? `the original embedder (${setting})` : "the original embedder";
   const { kind } = config.embedder;
+  if (config.store.kind === "postgres") {
+    return new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+        `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
+        `${configured}. Configure ${original}: changing the embedder is not supported with ` +
+        "SVC_STORE=postgres yet.",
+    );
+  }
   if (built.model === wanted.model) {
     // The same name, another size: the server now serves another model under that name.
     return new SvcError(
@@ -283,7 +292,9 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     }
     return { vectors: await indexes.open(active, wanted), embedder };
   }
-  const where = `${config.dataDir} (${indexes.name})`;
+  const where = config.store.kind === "postgres"
+    ? `the database (${indexes.name})`
+    : `${config.dataDir} (${indexes.name})`;
   if (
     config.store.kind === "embedded" && !config.reindex.keepIndexEmbedder &&
     await holdsNothing(indexes, active, built)
