@@ -45,12 +45,16 @@ export async function openKeys(
     );
   }
   if (meta && meta.keyCheck !== keyCheck) {
+    // A shared storage (PostgreSQL) is the relayers': the key is theirs, the index not to move.
+    const remedy = options.storage
+      ? ": every relayer on the database must start with the same SVC_MASTER_KEY (the memories' " +
+        "own keys are wrapped under it too, so without it nothing there can be read)."
+      : ". Start with that key (SVC_MASTER_KEY, or the data directory's master.key): the " +
+        "memories' own keys are wrapped under it too, so without it nothing here can be read. " +
+        `Only with SVC_CIPHER=seal, whose keys do not depend on it, ${fix}.`;
     throw new SvcError(
       "conflict",
-      `Cannot open the vector index in ${where}: it was written under another master key. ` +
-        `Start with that key (SVC_MASTER_KEY, or the data directory's master.key): the ` +
-        `memories' own keys are wrapped under it too, so without it nothing here can be read. ` +
-        `Only with SVC_CIPHER=seal, whose keys do not depend on it, ${fix}.`,
+      `Cannot open the vector index in ${where}: it was written under another master key${remedy}`,
     );
   }
   if (meta && (meta.model !== model || meta.dimensions !== dimensions)) {
