@@ -174,5 +174,10 @@ function reason(error: unknown): string {
   if (code === "ECONNREFUSED") return "the connection was refused (is the server running?)";
   if (code === "28P01" || code === "28000") return "the user or password was refused";
   if (code === "3D000") return "the database does not exist";
+  if (error instanceof Error && /before secure TLS connection/.test(error.message)) {
+    return "the server does not take TLS connections, which sslmode (in SVC_DATABASE_URL or " +
+      "PGSSLMODE) asks for: turn on ssl in the server's settings, or connect with " +
+      "sslmode=disable on a network you trust";
+  }
   return error instanceof Error ? error.message.replaceAll(/postgres(ql)?:\/\/\S+/g, "") : "";
 }

@@ -141,3 +141,14 @@ Deno.test("a notification reaches every listening pool", async () => {
     await b.close();
   }
 });
+
+Deno.test("TLS asked of a server without it is said as such", async () => {
+  await using db = await testDatabase();
+  const url = `${db.url}${db.url.includes("?") ? "&" : "?"}sslmode=require`;
+  await assert.rejects(Database.open({ url }), (error: SvcError) => {
+    assert.equal(error.code, "backend_unavailable");
+    assert.match(error.message, /the server does not take TLS connections/);
+    assert.match(error.message, /sslmode/);
+    return true;
+  });
+});
