@@ -92,6 +92,18 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     await page.waitForURL(/op=get/);
     await page.getByText("Showing 1 entry, newest first.").waitFor();
     assert.deepEqual(await cellsOf(), [["get", readerName, "pets"]]);
+    // The keyboard steps through the options without leaving the page; Enter picks.
+    const operation = page.getByLabel("Operation");
+    await operation.focus();
+    await page.keyboard.press("ArrowDown");
+    const next = await operation.inputValue();
+    assert.notEqual(next, "get");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowUp");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.match(page.url(), /op=get$/, "stepping did not navigate");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(new RegExp(`op=${next}$`));
     await page.goto(`${stack.dashboard}/activity`);
     await page.getByText("Showing 5 entries, newest first.").waitFor();
     await page.getByRole("option", { name: "work" }).waitFor({ state: "attached" });

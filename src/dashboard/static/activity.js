@@ -4,7 +4,7 @@
 // memory (the memories page links here). Every request is signed in this browser by the owner
 // key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest } from "./wallet.js";
-import { action, agentNames, card, h, render, say, short } from "./ui.js";
+import { action, agentNames, card, h, onPick, render, say, short } from "./ui.js";
 
 const PAGE_SIZE = 50;
 const OPERATIONS = [
@@ -85,7 +85,7 @@ export async function activity({ wallet, owned }) {
     }
   }, () => {});
   for (const { select } of [agents, operations, spaces]) {
-    select.addEventListener("change", () => {
+    onPick(select, () => {
       const next = new URLSearchParams();
       for (
         const [name, value] of [

@@ -5,7 +5,7 @@
 // remembered it, and links to the agents that read it (the activity page). Every request is
 // signed in this browser by the owner key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
-import { action, agentNames, card, field, h, render, say } from "./ui.js";
+import { action, agentNames, card, field, h, onPick, render, say } from "./ui.js";
 
 const PAGE_SIZE = 20;
 const UNREADABLE = "(encrypted by the client that stored it)";
@@ -264,7 +264,7 @@ export async function memories({ wallet, owned }) {
     picker,
   );
   picker.append(h("option", { value: namespace, selected: true }, namespace));
-  picker.addEventListener("change", () => {
+  onPick(picker, () => {
     location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
   });
   namespaces(wallet).then(({ namespaces: known }) => {

@@ -64,6 +64,25 @@ export function action(label, run, { kind = "primary", busy = "Working…" } = {
   return button;
 }
 
+/**
+ * Calls `go` when the user picks another option of `select`: at once with the pointer; with the
+ * keyboard, whose arrow keys step through the options, on Enter or on leaving the field.
+ */
+export function onPick(select, go) {
+  let stepping = false;
+  const pick = () => {
+    stepping = false;
+    if (select.value !== select.dataset.shown) go();
+  };
+  select.dataset.shown = select.value;
+  select.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") pick();
+    else if (event.key !== "Tab") stepping = true;
+  });
+  select.addEventListener("change", () => stepping || pick());
+  select.addEventListener("blur", () => stepping && pick());
+}
+
 export function card(title, ...content) {
   return h(
     "section",
