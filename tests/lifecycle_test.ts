@@ -370,6 +370,16 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   ]);
   const shown = await json(await t.signed(alice, "GET", `/api/memories/${brief}`));
   assert.ok(Date.parse(shown.expires_at) > Date.now() - 1_000);
+  // Recall tells the expiry as get does.
+  const found = await json(
+    await t.signed(alice, "POST", "/api/recall", { query: "parking spot car", min_score: 0 }),
+  );
+  assert.deepEqual(
+    Object.fromEntries(
+      found.results.map((r: { id: string; expires_at: string }) => [r.id, r.expires_at]),
+    ),
+    { [brief]: shown.expires_at, [lasting]: null },
+  );
   while (Date.now() < Date.parse(shown.expires_at)) await new Promise((r) => setTimeout(r, 50));
   await json(await t.signed(alice, "GET", `/api/memories/${brief}`), 404);
   assert.deepEqual(await recallIds(t, alice, "parking spot car"), [lasting]);

@@ -86,6 +86,8 @@ export interface RecallResult {
   score: number;
   /** When the memory was first remembered (ISO 8601): its first version's time, as in get. */
   created_at: string;
+  /** When the memory expires (ISO 8601), as in get; `null` when it does not. */
+  expires_at: string | null;
   /** Which key stored the memory, and when; `null` for memories stored before it was kept. */
   remembered_by: RememberedBy | null;
   /** With `explain`: what `score` is made of. */
@@ -399,6 +401,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           distance: hit.distance,
           score,
           created_at: new Date(entry.info?.firstCreatedAt ?? hit.createdAt).toISOString(),
+          expires_at: entry.info?.expiresAt === undefined
+            ? null
+            : new Date(entry.info.expiresAt).toISOString(),
           remembered_by: rememberedByOf(rememberedBy),
           ...(options.explain && { explain }),
         }];
