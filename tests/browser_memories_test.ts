@@ -98,6 +98,10 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 25, newest first.").waitFor();
     assert.equal(await page.getByRole("button", { name: "Load more" }).count(), 0);
     await screenshot(page, "memories");
+    // Back from another page shows as much as was loaded.
+    await page.goto(`${stack.dashboard}/activity`);
+    await page.goBack();
+    await page.getByText("Showing 25, newest first.").waitFor();
 
     // A dashboard that cannot be reached is named as such.
     await page.route("**/api/recall", (route) => route.abort());
@@ -111,6 +115,15 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByText(/best match(es)? for "where is my passport\?"/).waitFor();
     assert.match(await items.nth(0).innerText(), /passport in the blue drawer[\s\S]*score 0\.\d\d/);
+    // Back from another page shows the search again; the query is in no URL.
+    await page.goto(`${stack.dashboard}/activity`);
+    await page.goBack();
+    await page.getByText(/best match(es)? for "where is my passport\?"/).waitFor();
+    assert.equal(
+      await page.getByLabel("Search memories by meaning").inputValue(),
+      "where is my passport?",
+    );
+    assert.doesNotMatch(page.url(), /passport/);
 
     // Dismissing the confirmation erases nothing.
     const passport = list.getByRole("listitem").filter({ hasText: "passport" });

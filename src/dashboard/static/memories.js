@@ -195,7 +195,11 @@ export async function memories({ wallet, owned }) {
     receipt.querySelector("h2").focus();
   }
 
-  /** Appends a page of the namespace (the first without `cursor`). */
+  /**
+   * Appends a page of the namespace (the first without `cursor`); resolves to the next page's
+   * cursor. The history entry keeps how many are shown, and `search` its query (never the URL),
+   * so that Back to this page shows them again.
+   */
   async function page(cursor) {
     const query = new URLSearchParams({ namespace, limit: String(PAGE_SIZE) });
     if (cursor) query.set("cursor", cursor);
@@ -214,10 +218,13 @@ export async function memories({ wallet, owned }) {
         })
         : "",
     );
+    history.replaceState({ shown: list.children.length }, "");
+    return answer.next_cursor;
   }
 
   async function search(query) {
     const answer = await signed("POST", "/api/recall", { query, namespace, limit: PAGE_SIZE });
+    history.replaceState({ query }, "");
     searching = true;
     list.replaceChildren(...answer.results.map((result) => item(result, result.score)));
     heading.textContent = answer.total === 0
@@ -278,8 +285,15 @@ export async function memories({ wallet, owned }) {
     receipt,
     card(`Memories in "${namespace}"`, choose, form, heading, list, more),
   );
+  const kept = history.state ?? {};
   try {
-    await page();
+    if (kept.query) {
+      input.value = kept.query;
+      await search(kept.query);
+    } else {
+      let next = await page();
+      while (next && list.children.length < (kept.shown ?? 0)) next = await page(next);
+    }
   } catch (error) {
     heading.textContent = `Cannot list the memories: ${error.message}`;
     throw error;
