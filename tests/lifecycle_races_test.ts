@@ -115,6 +115,49 @@ Deno.test("two concurrent updates of one memory leave one version", async () => 
   assert.equal(ids.length, 1, `list shows ${ids.length} versions of one memory`);
 });
 
+Deno.test("an update to a text another memory holds is refused, also when both are on their way", async () => {
+  const held = heldEmbedder();
+  await using t = await startTestRelayer({ embedder: held.embedder });
+  const alice = await t.newCaller();
+  const [oslo, paris] = await remember(t, alice, [
+    { text: "I live in Oslo" },
+    { text: "I work in Paris" },
+  ]);
+  // Both updates are accepted before either is stored: one of them stays.
+  const jobs = await Promise.all([oslo, paris].map(async (id) =>
+    (await json(
+      await t.signed(alice, "PUT", `/api/memories/${id}`, { text: "I live in Bergen" }),
+      202,
+    )).job_id as string
+  ));
+  held.release();
+  await t.settle(alice, jobs);
+  const ended = await Promise.all(
+    jobs.map(async (id) => await json(await t.signed(alice, "GET", `/api/remember/${id}`))),
+  );
+  const [kept, refused] = ended[0].status === "done" ? ended : [ended[1], ended[0]];
+  assert.equal(kept.status, "done");
+  assert.equal(refused.status, "failed");
+  assert.match(refused.error, new RegExp(`memory ${kept.memory_id} of its namespace holds`));
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.deepEqual(
+    memories.map((m: { text: string }) => m.text).sort(),
+    ["I live in Bergen", refused === ended[0] ? "I live in Oslo" : "I work in Paris"].sort(),
+  );
+  // Once one holds it, an update to that text (case and spaces aside) is refused at once.
+  const other = memories.find((m: { text: string }) => m.text !== "I live in Bergen").id;
+  const answer = await t.signed(alice, "PUT", `/api/memories/${other}`, {
+    text: "i live  in BERGEN",
+  });
+  assert.equal(answer.status, 409);
+  assert.match((await answer.json()).error, new RegExp(`memory ${kept.memory_id} of its`));
+  // Its own text, changed in case only, is an update like any other.
+  await json(
+    await t.signed(alice, "PUT", `/api/memories/${kept.memory_id}`, { text: "I live in bergen" }),
+    202,
+  );
+});
+
 Deno.test("an update still queued when its memory is erased does not bring it back", async () => {
   const held = heldEmbedder();
   await using t = await startTestRelayer({ embedder: held.embedder });

@@ -40,6 +40,7 @@ import type {
   RememberPipeline,
   StepOptions,
 } from "../pipeline/remember.ts";
+import { textHeldBy } from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 import { MemoryTextClaims, type TextClaims } from "./text_claims.ts";
 import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
@@ -290,7 +291,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /**
    * Finishes the jobs whose text is already a memory; returns the others, their texts claimed
    * for them. A job that would store a text another job has claimed waits for that one to end,
-   * then looks again: it finds the text a memory, unless the other job failed to store it.
+   * then looks again: it finds the text a memory, unless the other job failed to store it. An
+   * update to a text another memory holds fails.
    */
   async function skipDuplicates(jobs: Job[]): Promise<Job[]> {
     const texts = jobs.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes }));
@@ -314,11 +316,20 @@ export function createWorker(deps: WorkerDependencies): Worker {
       await storing.released(claims());
       found = await pipeline.duplicates(texts);
     }
+    const stored = jobs.filter((job, i) => of(job, i) === undefined);
+    // An update to a text another memory holds would make two of it: it fails.
+    const clashes = stored.map((job) => {
+      const { original } = found[jobs.indexOf(job)];
+      const { replaces } = job.attributes ?? {};
+      const other = original !== undefined && original !== replaces &&
+        original !== job.record.job_id;
+      return replaces !== undefined && other ? textHeldBy(original) : undefined;
+    });
     const duplicates = jobs.flatMap((job, i) => {
       const original = of(job, i);
       return original ? [{ job, original }] : [];
     });
-    if (duplicates.length === 0) return jobs;
+    if (duplicates.length === 0) return await refuse(stored, clashes);
     const completed = await queue.completeMany(duplicates.map(({ job, original }) => ({
       record: job.record,
       patch: { memory_id: original, duplicate_of: original },
@@ -327,7 +338,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     for (const job of held(duplicates.map(({ job }) => job), completed)) {
       observe?.jobEnded("duplicate", acceptedAt(job));
     }
-    return jobs.filter((job, i) => of(job, i) === undefined);
+    return await refuse(stored, clashes);
   }
 
   /** The memory a job stores, as `vet` and `indexed` hear of it. */

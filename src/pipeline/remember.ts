@@ -118,6 +118,12 @@ export interface TextPlace {
   place: string;
 }
 
+/** Why an update is refused when memory `holder` of its namespace has its new text already. */
+export function textHeldBy(holder: string): string {
+  return `Cannot update the memory: memory ${holder} of its namespace holds that text already ` +
+    "(erase this one instead, or change the text)";
+}
+
 /** Options of a step. */
 export interface StepOptions extends CallOptions {
   /** A time limit for each backend call of the step; none by default. */

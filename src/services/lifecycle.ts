@@ -7,6 +7,7 @@
  */
 import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import { textHeldBy } from "../pipeline/remember.ts";
 import { MEMORY_ID } from "../ids.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import type { IndexedMemory } from "../jobs/worker.ts";
@@ -423,9 +424,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       const { namespace, entry } = found;
       const old = await attributesOf(owner, namespace, entry);
       const tags = change.tags ?? old.tags;
+      const thread = change.thread ?? old.thread;
+      const index = await lexicon.namespace(owner, namespace);
+      const holder = index.duplicateOf(await hasher.digest(owner, change.text, thread), now());
+      if (holder !== undefined && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
       const text = encodePayload(change.text, {
         tags: tags.length ? tags : undefined,
-        thread: change.thread ?? old.thread,
+        thread,
         expiresAt: change.expiresAt ?? entry.info?.expiresAt,
         replaces: id,
         firstCreatedAt: entry.info?.firstCreatedAt ?? entry.createdAt,
