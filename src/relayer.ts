@@ -94,8 +94,12 @@ export interface RelayerOptions {
   vectors: VectorStore;
   /** Turns memory texts and queries into vectors. */
   embedder: Embedder;
-  /** Re-scores recall's candidates on their plaintext; without one, recall ranks without it. */
-  reranker?: Reranker;
+  /**
+   * Re-scores recall's candidates on their plaintext; without one, recall ranks without it. A
+   * function gives the one to use at each recall (while the embedder changes, the serving
+   * index's).
+   */
+  reranker?: Reranker | (() => Reranker | undefined);
   /** The language model of analyze and ask; without one they answer 501. */
   llm?: Llm;
   /** Where the relayer logs (nowhere by default). */
@@ -274,7 +278,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     blobs,
     logger,
     textCacheBytes: options.textCacheBytes,
-    dropped: (text) => options.reranker?.forget?.(text),
+    dropped: (text) => {
+      const { reranker } = options;
+      (typeof reranker === "function" ? reranker() : reranker)?.forget?.(text);
+    },
   });
   const records = options.records ?? new LifecycleRecords(kv());
   const identity = await RelayerIdentity.fromSecret(options.secret);

@@ -448,6 +448,7 @@ export async function openBackends(
       cipher,
       blobs,
       embedder: configured,
+      reranker,
       logger,
       offline: links.offlineReindex,
     }, database);
@@ -491,7 +492,7 @@ export async function openBackends(
       blobs,
       vectors,
       embedder,
-      reranker: opened.kept ? opened.kept.reranker : reranker,
+      reranker: opened.kept ? opened.kept.reranker : opened.reranker ?? reranker,
       llm,
       mode: sui ? "network" : "embedded",
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,

@@ -53,6 +53,8 @@ export interface OpenedIndex {
    * unset, `keepIndexEmbedder`): its re-ranker, and what closes it.
    */
   kept?: { reranker?: Reranker; close?: () => Promise<void> };
+  /** During a reindex, the re-ranker of the index serving now (the previous one until it ends). */
+  reranker?: () => Reranker | undefined;
   /** The reindex to run (`SVC_REINDEX=1` with another embedder, or offline). */
   reindex?: BackgroundReindex;
 }
@@ -66,8 +68,9 @@ export interface VectorIndexDependencies {
   secret: Uint8Array<ArrayBuffer>;
   cipher: Cipher;
   blobs: BlobStore;
-  /** The configured embedder. */
+  /** The configured embedder, and its re-ranker. */
   embedder: Embedder;
+  reranker?: Reranker;
   /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
   openEmbedder: (
     config: EmbedderConfig,
@@ -174,7 +177,7 @@ function mismatch(
 async function openPrevious(
   deps: VectorIndexDependencies,
   built: IndexEmbedding,
-): Promise<{ embedder: Embedder; close?: () => Promise<void> }> {
+): Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }> {
   const config = previousEmbedderConfig(built.model, deps.config);
   const offline = "stop the relayer and run " +
     `\`deno task svc reindex --embedder ${deps.config.embedder.kind}\`, which needs only the new ` +
@@ -197,7 +200,7 @@ async function openPrevious(
         `Either ${offline}.`,
     );
   }
-  const { embedder, close } = opened;
+  const { embedder, reranker, close } = opened;
   if (!sameEmbedding(embedder, built)) {
     await close?.();
     throw new SvcError(
@@ -207,7 +210,7 @@ async function openPrevious(
         `"${embedder.model}" (${embedder.dimensions}). Either ${offline}.`,
     );
   }
-  return { embedder, close };
+  return { embedder, reranker, close };
 }
 
 /**
@@ -360,10 +363,11 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
   const indexSwitch = new IndexSwitch({
     name: active,
     embedder: previous.embedder,
+    reranker: previous.reranker,
     store: source,
     closeEmbedder: previous.close,
   }, { logger });
-  indexSwitch.build({ name: plan.to, embedder, store: target });
+  indexSwitch.build({ name: plan.to, embedder, reranker: deps.reranker, store: target });
   const reindexer = new Reindexer({
     indexes,
     switch: indexSwitch,
@@ -378,6 +382,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
   return {
     vectors: indexSwitch.vectors,
     embedder: indexSwitch.embedder,
+    reranker: () => indexSwitch.active.reranker,
     reindex: new BackgroundReindex(reindexer, logger),
   };
 }

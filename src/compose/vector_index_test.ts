@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../log.ts";
 import { SvcError } from "../errors.ts";
+import type { Reranker } from "../backends/types.ts";
 import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
 import { embedderSetting, previousEmbedderConfig } from "./vector_index.ts";
@@ -120,6 +121,12 @@ Deno.test("composition: another embedder is refused with both fixes named, then 
       assert.equal(serving.relayer.embedder.model, "svc-lexical-hash-v1-384");
       assert.equal(serving.relayer.vectors.dimensions, 384);
       assert.equal(await serving.relayer.vectors.count(), 1);
+      // And with the old embedder's re-ranker (the lexical one has none), then the new one's.
+      const reranker = serving.relayer.reranker as () => Reranker | undefined;
+      assert.equal(reranker(), undefined);
+      await serving.reindex!.reindexer.run();
+      assert.match(serving.relayer.embedder.model, /glove/i);
+      assert.ok(reranker(), "the GloVe re-ranker of the local embedder");
     } finally {
       await serving.close();
     }

@@ -33,6 +33,7 @@ import type {
   IndexEmbedding,
   IndexPartition,
   NamespaceCount,
+  Reranker,
   TermsRow,
   VectorHit,
   VectorRow,
@@ -47,6 +48,8 @@ export interface IndexGeneration {
   /** The index's name in its `VectorIndexSet`. */
   readonly name: string;
   readonly embedder: Embedder;
+  /** The re-ranker that serves with this index's embedder, if any. */
+  readonly reranker?: Reranker;
   readonly store: VectorStore;
   /** Closes an embedder opened for this index alone, with the index (`retire`, `close`). */
   readonly closeEmbedder?: () => Promise<void>;

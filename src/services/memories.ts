@@ -51,8 +51,11 @@ export interface MemoryServiceDependencies {
   reader: MemoryReader;
   blobs: BlobStore;
   vectors: VectorStore;
-  /** Re-scores recall's candidates on their plaintext (optional). */
-  reranker?: Reranker;
+  /**
+   * Re-scores recall's candidates on their plaintext (optional); a function gives the one to use
+   * at each recall (while the embedder changes, the serving index's).
+   */
+  reranker?: Reranker | (() => Reranker | undefined);
   /** Keyed term hashes of memory texts, and the BM25 index over them. */
   hasher: TermHasher;
   lexicon: LexicalIndex;
@@ -188,7 +191,7 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, pipeline, embedder, reader, blobs, vectors, reranker, hasher, lexicon } = deps;
+  const { queue, pipeline, embedder, reader, blobs, vectors, hasher, lexicon } = deps;
   const { attributeSeal, records, logger } = deps;
   const now = deps.now ?? Date.now;
   const observe = deps.observeStage;
@@ -343,6 +346,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         readMs += performance.now() - started;
         return read;
       };
+      const reranker = typeof deps.reranker === "function" ? deps.reranker() : deps.reranker;
       if (reranker) {
         const read = await readAll(candidates);
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
