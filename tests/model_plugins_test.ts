@@ -15,6 +15,8 @@ interface Flavour {
   embedPath: string;
   chatPath: string;
   batch: number;
+  /** The flavour's answer to an embedding request, with these vectors. */
+  vectorsBody(vectors: unknown[][]): unknown;
   embedder(url: string, options?: { timeoutMs?: number; retries?: number }): Promise<Embedder>;
   llm(url: string, options?: { timeoutMs?: number; retries?: number }): Llm;
 }
@@ -25,6 +27,7 @@ const FLAVOURS: Flavour[] = [
     embedPath: "/api/embed",
     chatPath: "/api/chat",
     batch: 64,
+    vectorsBody: (vectors) => ({ model: "emb", embeddings: vectors }),
     embedder: (host, o) => OllamaEmbedder.open({ host, model: "emb", backoffMs: 10, ...o }),
     llm: (host, o) => new OllamaLlm({ host, model: "chat", backoffMs: 10, ...o }),
   },
@@ -33,6 +36,11 @@ const FLAVOURS: Flavour[] = [
     embedPath: "/v1/embeddings",
     chatPath: "/v1/chat/completions",
     batch: 256,
+    vectorsBody: (vectors) => ({
+      object: "list",
+      model: "emb",
+      data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })),
+    }),
     embedder: (url, o) => OpenAiEmbedder.open({ baseURL: `${url}/v1`, model: "emb", ...o }),
     llm: (url, o) => new OpenAiLlm({ baseURL: `${url}/v1`, model: "chat", ...o }),
   },
@@ -246,6 +254,28 @@ for (const flavour of FLAVOURS) {
       "backend_unavailable",
       /16 dimensions; the index expects 32/,
     );
+  });
+
+  Deno.test(`${flavour.name}: a vector of other than numbers, or of zeros, is refused`, async () => {
+    await using fake = startFakeModelServer(flavour.name, { dimensions: 4 });
+    const embedder = await flavour.embedder(fake.url, { retries: 0 });
+    for (
+      const [vector, why] of [
+        [[null, null, null, null], /not a number/],
+        [[0.5, "x", 0.1, 0.2], /not a number/],
+        [[0, 0, 0, 0], /only zeros/],
+      ] as const
+    ) {
+      fake.fail(200, 1, flavour.vectorsBody([[...vector]]));
+      await rejectsWith(embedder.embed(["tea"]), "backend_unavailable", why);
+    }
+    fake.fail(200, 1, flavour.vectorsBody([[3, 0, 4, 0]]));
+    assert.deepEqual([...(await embedder.embed(["tea"]))[0]], [
+      0.6000000238418579,
+      0,
+      0.800000011920929,
+      0,
+    ]);
   });
 
   Deno.test(`${flavour.name}: memories and transcripts cannot act as instructions`, async () => {

@@ -147,9 +147,9 @@ export function providerAt(provider: string, url: string): string {
   return `${provider} at ${origin}${pathname.replace(/\/+$/, "")}`;
 }
 
-/** L2-normalises a vector, checking its size. */
+/** L2-normalises a vector, checking its size and that it holds numbers, not only zeros. */
 export function normalised(
-  vector: ArrayLike<number>,
+  vector: ArrayLike<unknown>,
   dimensions: number,
   provider: string,
 ): Float32Array<ArrayBuffer> {
@@ -160,8 +160,26 @@ export function normalised(
         `${dimensions}. Configure the embedding model the index was built with.`,
     );
   }
-  const out = Float32Array.from(vector);
-  const norm = Math.hypot(...out) || 1;
+  const out = new Float32Array(dimensions);
+  let squares = 0;
+  for (let i = 0; i < dimensions; i++) {
+    const value = vector[i];
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new SvcError(
+        "backend_unavailable",
+        `${provider} returned a vector holding what is not a number (at ${i}): not an embedding`,
+      );
+    }
+    out[i] = value;
+    squares += out[i] * out[i];
+  }
+  if (squares === 0) {
+    throw new SvcError(
+      "backend_unavailable",
+      `${provider} returned a vector of only zeros: not an embedding of the text`,
+    );
+  }
+  const norm = Math.sqrt(squares);
   for (let i = 0; i < out.length; i++) out[i] /= norm;
   return out;
 }
