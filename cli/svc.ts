@@ -29,6 +29,7 @@ import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
+import { validNamespace } from "../src/http/validate.ts";
 import { accountIdOf, askedRelayer, delegateKeyOf, UsageError } from "./client_flags.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
 import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
@@ -188,6 +189,17 @@ async function run(args: string[]): Promise<Output> {
   }
   const foreign = foreignFlag(command, sub, tokens);
   if (foreign) throw new UsageError(foreign);
+  // A namespace the relayer would refuse is a usage error before anything is read or sent
+  // (`key add` takes a list of them, checked with its scope).
+  if (command !== "key") {
+    for (const namespace of flagValues(tokens, "namespace")) {
+      try {
+        validNamespace(namespace, "--namespace");
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    }
+  }
   const words = [sub, ...rest].filter((word) => word !== undefined);
   const most = WORDS[command];
   if (most !== undefined && words.length > most) {

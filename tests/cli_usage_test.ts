@@ -249,6 +249,31 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
   );
 });
 
+Deno.test("CLI: a namespace the relayer would refuse is a usage error, before anything is read or sent", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  const client = await clientOf(stack, who);
+  const file = `${stack.dir}/lines.jsonl`;
+  await Deno.writeTextFile(file, JSON.stringify({ text: "I keep bees" }) + "\n");
+  for (
+    const [args, message] of [
+      [["import", "--from", "jsonl", file, "--namespace", ""], "--namespace must not be empty"],
+      [["import", file, "--namespace", "a\tb"], "--namespace must not contain control characters"],
+      [["remember", "I keep bees", "--namespace", ""], "--namespace must not be empty"],
+      [["list", "--namespace", "x".repeat(257)], "--namespace must be at most 256 bytes"],
+      [
+        ["export", "--namespace", "work", "--namespace", "", "-o", `${stack.dir}/x.svc`],
+        "--namespace must not be empty",
+      ],
+    ] as [string[], string][]
+  ) {
+    const run = await svc(stack, who, args, PASSPHRASE);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.equal(run.stderr.split("\n")[0], `svc: ${message}`);
+  }
+  assert.deepEqual(await exported(client), [], "nothing was sent");
+});
+
 Deno.test("CLI: no command: the help on stderr, and with --json one error that says what is missing", async () => {
   const run = (args: string[]) =>
     new Deno.Command(Deno.execPath(), {
