@@ -137,7 +137,7 @@ Deno.test("a job interrupted after its ciphertext was kept stores that ciphertex
   assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
 });
 
-Deno.test("a backend that keeps failing ends the job failed with a sentence and a dead letter", async () => {
+Deno.test("a backend that keeps failing (not an outage) ends the job failed with a sentence and a dead letter", async () => {
   const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
   let calls = 0;
   const broken = {
@@ -145,7 +145,7 @@ Deno.test("a backend that keeps failing ends the job failed with a sentence and 
     encrypt() {
       calls++;
       return Promise.reject(
-        new SvcError("backend_unavailable", "Cannot encrypt: key servers are down"),
+        new SvcError("internal", "Cannot encrypt: the key servers answer with keys that fail"),
       );
     },
     decrypt: cipher.decrypt.bind(cipher),
@@ -160,7 +160,7 @@ Deno.test("a backend that keeps failing ends the job failed with a sentence and 
   for (let i = 0; i < 3; i++) await t.relayer.worker.process(job.job_id);
   const record = await t.relayer.queue.get(job.job_id);
   assert.equal(record?.status, "failed");
-  assert.equal(record?.error, "Cannot encrypt: key servers are down");
+  assert.equal(record?.error, "Cannot encrypt: the key servers answer with keys that fail");
   assert.equal(record?.attempts, 3);
   assert.equal(calls, 3);
   assert.ok((await t.kv.get(["job_dead", job.job_id])).value);

@@ -113,7 +113,17 @@ Deno.test("ask: answers from recalled memories, and says so when there are none"
   assert.ok(answer.memories_used >= 1 && answer.memories_used <= 5);
   assert.deepEqual(
     Object.keys(answer.memories[0]).sort(),
-    ["blob_id", "created_at", "distance", "id", "remembered_by", "score", "tags", "text"],
+    [
+      "blob_id",
+      "created_at",
+      "distance",
+      "expires_at",
+      "id",
+      "remembered_by",
+      "score",
+      "tags",
+      "text",
+    ],
   );
 
   const limited = await (await t.signed(alice, "POST", "/api/ask", {

@@ -347,13 +347,20 @@ export class PgJobQueue implements JobQueue {
   }
 
   /** Due again after `delayMs`; the notification wakes every listener to see when. */
-  async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
+  async retry(
+    record: JobRecord,
+    error: string | undefined,
+    delayMs: number,
+    options: { counted?: boolean } = {},
+  ): Promise<void> {
     const now = this.#now();
     const sealed = await this.#seals.sealError(record.job_id, error);
+    const uncounted = options.counted === false ? 1 : 0;
     const [row] = await this.#run("retry the job", () =>
       this.#sql`
         with u as (
           update svc_jobs_job set status = 'pending', sealed_error = ${sealed}, has_error = true,
+            attempts = greatest(0, attempts - ${uncounted}::int),
             lease_until = null, worker = null, due_at = ${now + delayMs}, deliveries = 0,
             updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
           where ${this.#fence(record)} returning job_id

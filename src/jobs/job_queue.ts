@@ -247,8 +247,17 @@ export interface JobQueue {
   /** Marks the job `failed` with a human sentence, and drops its text and ciphertext. */
   fail(record: JobRecord, error: string): Promise<void>;
 
-  /** Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. */
-  retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void>;
+  /**
+   * Gives a job back (`pending`, lease released) and enqueues it again after `delayMs`. With
+   * `counted: false` the attempt is not counted (a backend was unavailable: the job is not at
+   * fault, and its attempts stay for faults of its own).
+   */
+  retry(
+    record: JobRecord,
+    error: string | undefined,
+    delayMs: number,
+    options?: { counted?: boolean },
+  ): Promise<void>;
 
   /**
    * Gives back a job whose attempt a crash cut short (the reconciler, at start-up, for the jobs

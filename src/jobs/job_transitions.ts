@@ -126,13 +126,18 @@ export function interruptedRecord(record: JobRecord, now: number): JobRecord {
   }, now);
 }
 
-/** The record `pending` again at `now` with the attempt's error, its lease released. */
+/**
+ * The record `pending` again at `now` with the attempt's error, its lease released; the attempt
+ * not counted unless `counted`.
+ */
 export function retriedRecord(
   record: JobRecord,
   error: string | undefined,
   now: number,
+  counted = true,
 ): JobRecord {
-  return released({ ...record, status: "pending", error }, now);
+  const attempts = counted ? record.attempts : Math.max(0, record.attempts - 1);
+  return released({ ...record, status: "pending", error, attempts }, now);
 }
 
 function released(record: JobRecord, now: number): JobRecord {

@@ -422,10 +422,15 @@ export class KvJobQueue implements JobQueue {
     });
   }
 
-  async retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
+  async retry(
+    record: JobRecord,
+    error: string | undefined,
+    delayMs: number,
+    options: { counted?: boolean } = {},
+  ): Promise<void> {
     await this.#update(
       record,
-      (stored) => retriedRecord(stored, error, this.#now()),
+      (stored) => retriedRecord(stored, error, this.#now(), options.counted),
       (op) => enqueueJobs(op, [record.job_id], delayMs),
     );
   }

@@ -167,9 +167,14 @@ export class MemoryJobQueue implements JobQueue, Disposable {
     return this.#asSeen(record, (stored) => this.#finish(failedRecord(stored, error, this.#now())));
   }
 
-  retry(record: JobRecord, error: string | undefined, delayMs: number): Promise<void> {
+  retry(
+    record: JobRecord,
+    error: string | undefined,
+    delayMs: number,
+    options: { counted?: boolean } = {},
+  ): Promise<void> {
     return this.#asSeen(record, (stored) => {
-      this.#save(retriedRecord(stored, error, this.#now()));
+      this.#save(retriedRecord(stored, error, this.#now(), options.counted));
       this.#enqueue({ jobId: record.job_id, failures: 0 }, delayMs);
     });
   }

@@ -150,6 +150,17 @@ function retryDelayMs(attempts: number): number {
   return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
 }
 
+/**
+ * How long after its acceptance a job keeps trying a backend that is unavailable, those attempts
+ * not counted: an outage of a day loses no memory accepted before it.
+ */
+const OUTAGE_BUDGET_MS = 24 * 3_600_000;
+
+/** The wait before trying an unavailable backend again: a quarter of the job's age, 1 s to 5 min. */
+function outageDelayMs(ageMs: number): number {
+  return Math.min(300_000, Math.max(1_000, ageMs / 4));
+}
+
 /** The sentence a failed job carries: the error's own for `SvcError`, else a generic one. */
 function jobError(error: unknown): string {
   if (error instanceof SvcError) return error.message;
@@ -157,9 +168,23 @@ function jobError(error: unknown): string {
   return "The memory could not be stored because of an internal error";
 }
 
+/**
+ * Whether a job with `leases` leases counted now was leased before: an attempt counted, one not
+ * counted (it left its error), or one a crash cut short.
+ */
+function leasedBefore(record: JobRecord, leases: number): boolean {
+  return record.attempts > leases || !!record.interruptions || record.error !== undefined;
+}
+
 /** A client or input error: trying again would not help. */
 function permanent(error: unknown): boolean {
   return error instanceof SvcError && error.status < 500;
+}
+
+/** A backend down, refusing for a while, or too slow (a call timed out): no fault of the job's. */
+function unavailable(error: unknown): boolean {
+  if (error instanceof SvcError) return error.code === "backend_unavailable";
+  return error instanceof Error && /timed out/.test(error.message);
 }
 
 export function createWorker(deps: WorkerDependencies): Worker {
@@ -193,8 +218,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
   }
 
   /**
-   * Retries the job later, or fails it when the error is permanent or attempts ran out. A blob
-   * already uploaded is recorded first, so the next attempt does not upload it again.
+   * Retries the job later, or fails it when the error is permanent or attempts ran out; a
+   * backend unavailable is tried again without counting the attempt, for a day at most (see
+   * {@link OUTAGE_BUDGET_MS}). A blob already uploaded is recorded first, so the next attempt
+   * does not upload it again.
    */
   async function giveUpAttempt(job: Job, error: unknown): Promise<void> {
     if (takenOver(job, error)) return;
@@ -210,7 +237,11 @@ export function createWorker(deps: WorkerDependencies): Worker {
       if (job.blobId && !record.blob_id) {
         record = await queue.checkpoint(record, { blob_id: job.blobId });
       }
-      if (permanent(error) || record.attempts >= queue.maxAttempts) {
+      const age = Date.now() - acceptedAt(job);
+      if (unavailable(error) && age < OUTAGE_BUDGET_MS) {
+        await queue.retry(record, message, outageDelayMs(age), { counted: false });
+        observe?.jobRetried();
+      } else if (permanent(error) || record.attempts >= queue.maxAttempts) {
         await queue.fail(record, message);
         observe?.jobEnded("failed", acceptedAt(job));
       } else {
@@ -247,7 +278,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /** Encrypts (unless a ciphertext was kept), keeps new ciphertexts, uploads: sets `blobId`. */
   async function store(jobs: Job[]): Promise<Job[]> {
     // Only an earlier lease (an attempt, or one a crash cut short) can have kept one.
-    const again = jobs.filter((job) => job.record.attempts > 1 || job.record.interruptions);
+    const again = jobs.filter((job) => leasedBefore(job.record, 1));
     const kept = again.length > 0 ? await queue.ciphertexts(again.map((j) => j.record.job_id)) : [];
     again.forEach((job, i) => job.ciphertext = kept[i] ?? undefined);
     const fresh = await each(jobs.filter((job) => !job.ciphertext), async (job) => {
@@ -450,8 +481,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     const before = (i: number) => {
       const record = records[i];
       if (!record) return false;
-      const accepted = record.status === "running" && record.worker === id ? 1 : 0;
-      return record.attempts > accepted || !!record.interruptions;
+      return leasedBefore(record, record.status === "running" && record.worker === id ? 1 : 0);
     };
     const again = jobIds.filter((_, i) => before(i));
     const first = jobIds.filter((_, i) => !before(i));

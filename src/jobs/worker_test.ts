@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
 import { MemoryCipher } from "../backends/memory_cipher.ts";
-import { SvcError } from "../errors.ts";
+import { backendError, SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import {
@@ -49,7 +49,7 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
   await worker.process(job.job_id);
   const done = await queue.get(job.job_id);
   assert.equal(done?.status, "done");
-  assert.equal(done?.attempts, 2);
+  assert.equal(done?.attempts, 1, "the attempt that timed out is not counted");
   assert.equal(done?.blob_id, retried.blob_id);
   assert.equal(done?.memory_id, job.job_id);
   assert.equal((await blobs.list("o1", "n1")).length, 1, "one blob");
@@ -488,4 +488,38 @@ Deno.test("worker: two workers sharing their text claims (two relayers on one st
   const ended = await queue.getMany(second.map((job) => job.job_id));
   assert.deepEqual(ended.map((job) => job?.duplicate_of), first.map((job) => job.job_id));
   assert.equal(await vectors.count(), 2, "each text once");
+});
+
+/** A blob store unavailable for its first `down` uploads. */
+class DownBlobStore extends MemoryBlobStore {
+  down = 0;
+  override put(...args: Parameters<MemoryBlobStore["put"]>) {
+    if (this.down-- > 0) {
+      return Promise.reject(backendError("the blob store", "store the blob", new Error("refused")));
+    }
+    return super.put(...args);
+  }
+}
+
+Deno.test("worker: a backend unavailable for longer than the attempts last loses no job; past a day it counts", async () => {
+  const blobs = new DownBlobStore();
+  const pipeline = await testPipeline({ blobs });
+  const day = 24 * 3_600_000;
+  for (const [age, ending] of [[0, "done"], [day + 60_000, "failed"]] as const) {
+    using queue = new MemoryJobQueue({ maxAttempts: 2, now: () => Date.now() - age });
+    const worker = createWorker({ queue, pipeline, logger: silentLogger });
+    const [job] = await queue.accept([{
+      owner: "o1",
+      namespace: "n1",
+      text: `I keep bees ${age}`,
+    }]);
+    blobs.down = 4;
+    for (let i = 0; i < 5; i++) await worker.process(job.job_id);
+    const ended = await queue.get(job.job_id);
+    assert.equal(ended?.status, ending, `accepted ${age} ms ago`);
+    if (ending === "failed") {
+      assert.equal(ended?.error, "Cannot store the blob: the blob store is unavailable");
+      assert.equal(ended?.attempts, 2);
+    }
+  }
 });

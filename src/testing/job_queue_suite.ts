@@ -105,6 +105,17 @@ export function jobQueueSuite(
     assert.equal(failed?.attempts, 2);
     assert.equal(await queue.payload(job.job_id), null);
 
+    // An attempt given back uncounted (a backend was down) leaves the job its attempts.
+    const [patient] = await queue.accept([input("patient")]);
+    for (let i = 0; i < 3; i++) {
+      const leased = await queue.lease(patient.job_id, `w${i}`);
+      assert.equal(leased?.attempts, 1, `lease ${i}`);
+      await queue.retry(leased!, "Cannot store: the store is unavailable", 0, { counted: false });
+    }
+    const waiting = await queue.get(patient.job_id);
+    assert.deepEqual([waiting?.status, waiting?.attempts], ["pending", 0]);
+    assert.equal(waiting?.error, "Cannot store: the store is unavailable");
+
     await queue.fail((await queue.lease(doomed.job_id, "w1"))!, "Cannot encrypt: no key");
     const dead = await queue.get(doomed.job_id);
     assert.deepEqual(dead, {
