@@ -170,14 +170,15 @@ export class DelegateDecryptor {
   }
 
   async #round(owner: string, items: Item[]) {
-    let session: Session;
+    let session: Session | undefined;
     let txBytes: Uint8Array = EMPTY;
     let refused = new Map<string, SvcError>();
+    /** Why the keys missing could not be fetched: the items whose key the session has still open. */
+    let unfetched: SvcError | undefined;
     try {
       session = await this.#currentSession();
-      const missing = [...new Set(items.map((i) => i.object.id))].filter((id) =>
-        !session.fetched.has(id)
-      );
+      const { fetched } = session;
+      const missing = [...new Set(items.map((i) => i.object.id))].filter((id) => !fetched.has(id));
       if (missing.length > 0) {
         const accountId = await this.#context.accountOf(owner);
         const threshold = Math.max(...items.map((i) => i.object.threshold));
@@ -196,14 +197,17 @@ export class DelegateDecryptor {
         }
       }
     } catch (error) {
-      const mapped = fetchError(error);
-      for (const item of items) item.reject(mapped);
-      return;
+      unfetched = fetchError(error);
+      if (!session) {
+        for (const item of items) item.reject(unfetched);
+        return;
+      }
     }
     for (const item of items) {
-      const refusal = this.#context.isErased(item.object.id)
+      const { id } = item.object;
+      const refusal = this.#context.isErased(id)
         ? erased()
-        : refused.get(item.object.id);
+        : refused.get(id) ?? (session.fetched.has(id) ? undefined : unfetched);
       if (refusal) {
         item.reject(refusal);
         continue;

@@ -46,8 +46,15 @@ Deno.test("SealCipher: decrypts with one key server down (refused or 503); two d
   assert.equal(error.code, "backend_unavailable");
   assert.equal(error.status, 503);
   assert.ok(!error.message.includes(account.delegateSeed));
-  // Keys fetched before the outage still decrypt from the session's cache.
+  // Keys fetched before the outage still decrypt from the session's cache, also in one round
+  // with a key that cannot be fetched.
   assert.equal(dec(await cipher.decrypt(account.address, a, { credentials })), "I am vegetarian");
+  const [cached, fresh] = await Promise.allSettled([
+    cipher.decrypt(account.address, a, { credentials }),
+    cipher.decrypt(account.address, c, { credentials }),
+  ]);
+  assert.equal(cached.status === "fulfilled" && dec(cached.value), "I am vegetarian");
+  assert.ok(fresh.status === "rejected" && fresh.reason.code === "backend_unavailable");
 });
 
 Deno.test("SealCipher: a delegate removed from the account is refused (403)", async () => {
