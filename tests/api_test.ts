@@ -464,6 +464,25 @@ Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", as
   await expectError(await t.signed(inactive, "POST", "/api/recall", body), 403, "forbidden");
 });
 
+Deno.test("the signed path is the path as sent: an empty query's '?' included", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const { signRequest } = await import("../src/auth/signing.ts");
+  for (
+    const [signed, sent, status] of [
+      ["/api/whoami?", "/api/whoami?", 200],
+      ["/api/whoami", "/api/whoami", 200],
+      ["/api/whoami", "/api/whoami?", 401],
+      ["/api/memories?", "/api/memories?", 200],
+    ] as const
+  ) {
+    const headers = await signRequest({ key: alice.key, method: "GET", path: signed });
+    const response = await t.send("GET", sent, { headers });
+    assert.equal(response.status, status, `signed ${signed}, sent ${sent}`);
+    await response.body?.cancel();
+  }
+});
+
 Deno.test("a signed POST without a nonce cannot be replayed; GET polls may repeat", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

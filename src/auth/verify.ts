@@ -205,11 +205,12 @@ export async function verifySignedBody(
   const { publicKey, signature: signatureHeader, timestamp, nonce, audience } = headers;
   const { account, ownerKey } = headers;
   const h = request.headers;
-  const url = new URL(request.url);
+  // The path as sent: `URL.search` would drop an empty query's "?".
+  const path = request.url.slice(new URL(request.url).origin.length);
   const message = signingMessage({
     timestamp,
     method: request.method,
-    path: url.pathname + url.search,
+    path,
     bodySha256: await sha256Hex(body),
     nonce,
     audience,
