@@ -95,6 +95,11 @@ Deno.test("analyze: a fact in other words is a duplicate; one that says the oppo
     ["The user does not like spicy food.", "pending"],
     ["The user moved from Lisbon to Berlin.", "pending"],
   ]);
+  // Two facts of one analysis in other words: the second is a duplicate of the first.
+  assert.deepEqual(await analyze("I like cake. I like cakes."), [
+    ["The user likes cake.", "pending"],
+    ["The user likes cakes.", "duplicate"],
+  ]);
 });
 
 Deno.test("ask: answers from recalled memories, and says so when there are none", async () => {

@@ -87,7 +87,6 @@ export function createLlmService(deps: LlmServiceDependencies) {
       const seen = new Set<string>();
       const visible = await memories.visible(owner, namespace);
       for (const [i, fact] of extracted.entries()) {
-        const key = fact.toLowerCase().replace(/\W+/g, " ").trim();
         const said = factWords(fact);
         // The nearest memories by meaning repeat the fact only with its words: a vector hardly
         // tells "not", or which way someone moved.
@@ -95,18 +94,18 @@ export function createLlmService(deps: LlmServiceDependencies) {
           .filter((hit) => visible(hit.id));
         const texts = await memories.texts(owner, namespace, near, options);
         const nearest = near.find((_, j) => texts[j] !== null && factWords(texts[j]!) === said);
-        if (seen.has(key) || nearest) {
+        if (seen.has(said) || nearest) {
           facts.push({
             text: fact,
             job_id: null,
             status: "duplicate",
-            ...(!seen.has(key) && nearest ? { duplicate_of: nearest.id } : {}),
+            ...(!seen.has(said) && nearest ? { duplicate_of: nearest.id } : {}),
           });
         } else {
           fresh.push({ index: facts.length, text: fact });
           facts.push({ text: fact, job_id: null, status: "pending" });
         }
-        seen.add(key);
+        seen.add(said);
       }
       const jobs = fresh.length
         ? await memories.remember(
