@@ -30,6 +30,15 @@ if (existing !== undefined && !existing.startsWith(MARK)) {
   console.error(`${file} exists and is not this command's: name another file with --env FILE`);
   Deno.exit(2);
 }
+// Written now, so that a path it cannot be written to ends the command before the network starts.
+try {
+  await Deno.writeTextFile(file, MARK + "\n", { mode: 0o600 });
+} catch (error) {
+  console.error(
+    `Cannot write ${file}: ${(error as Error).message}; name another file with --env FILE`,
+  );
+  Deno.exit(2);
+}
 
 const net = await startLocalNetwork();
 const owner = Ed25519Keypair.generate();
@@ -71,7 +80,10 @@ if (await Deno.stat(dataDir).catch(() => null)) {
 }
 
 await new Promise<void>((resolve) => {
-  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, resolve);
+  // SIGHUP: the terminal closed.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    Deno.addSignalListener(signal, resolve);
+  }
 });
 await Deno.remove(file).catch(() => {});
 await net[Symbol.asyncDispose]();

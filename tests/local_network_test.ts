@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { ROOT, startRelayer, svcCli } from "./relayer_process.ts";
 
-Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C removes them", async () => {
+Deno.test("network:local: its settings run a relayer in network mode; closing its terminal removes them", async () => {
   // A folder with a space and a quote in its name: the settings file is sourced by a shell.
   const dir = await Deno.makeTempDir({ prefix: "svc local network's " });
   const file = `${dir}/net.env`;
@@ -53,7 +53,8 @@ Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C rem
     } finally {
       await relayer.stop();
     }
-    network.kill("SIGINT");
+    // As when its terminal closes (Ctrl-C, SIGINT, is handled alike).
+    network.kill("SIGHUP");
     assert.equal((await network.status).code, 0);
     assert.equal(await Deno.stat(file).catch(() => null), null);
   } finally {
@@ -65,7 +66,7 @@ Deno.test("network:local: its settings run a relayer in network mode; Ctrl-C rem
   }
 });
 
-Deno.test("network:local: a file of the user's at --env is refused, untouched", async () => {
+Deno.test("network:local: a file of the user's at --env is refused, untouched; a path it cannot write, at once", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const file = `${dir}/.env`;
@@ -78,6 +79,15 @@ Deno.test("network:local: a file of the user's at --env is refused, untouched", 
     assert.equal(code, 2);
     assert.match(new TextDecoder().decode(stderr), /exists and is not this command's/);
     assert.equal(await Deno.readTextFile(file), "MY_OWN_SETTING=important\n");
+    for (const path of [dir, `${dir}/missing/net.env`]) {
+      const run = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", path],
+        cwd: ROOT,
+        stdout: "null",
+      }).output();
+      assert.equal(run.code, 2, path);
+      assert.match(new TextDecoder().decode(run.stderr), new RegExp(`^Cannot write ${path}: `));
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
