@@ -44,8 +44,8 @@ function formatOfValue(value: unknown): ImportFormat | undefined {
 
 /**
  * The format of a file's text: the whole text when it is one JSON value (mem0's file, the MCP
- * server's `read_graph` answer, a file of one line), else its first line that is JSON;
- * `undefined` when that tells none.
+ * server's `read_graph` answer, a file of one line), else its first line that is JSON and the
+ * shape of a line (mem0's file is one value, never lines); `undefined` when that tells none.
  */
 export function formatOfText(text: string): ImportFormat | undefined {
   const whole = parseOrUndefined(text);
@@ -53,7 +53,10 @@ export function formatOfText(text: string): ImportFormat | undefined {
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     const value = parseOrUndefined(line);
-    if (value !== undefined) return formatOfValue(value);
+    if (value === undefined) continue;
+    const format = formatOfValue(value);
+    // mem0's file is one JSON value, never a line of many: a line of its shape tells nothing.
+    if (format !== "mem0") return format;
   }
   return undefined;
 }

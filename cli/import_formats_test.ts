@@ -17,6 +17,8 @@ Deno.test("formatOfText tells each format from its first record", () => {
     [lines({ text: "I am vegetarian", namespace: "default" }, { text: "Standup" }), "jsonl"],
     // The first line that is JSON tells: a broken first line is passed over.
     ["{not json\n\n" + lines({ text: "I am vegetarian" }, entity), "jsonl"],
+    // So is a line of mem0's shape: its file is one value, not lines.
+    [lines([1, 2], { results: [] }, { text: "after a list" }), "jsonl"],
     [lines({ format: "svc-export", version: 1 }) + "\n\u0000binary", "svc-export"],
     ["", undefined],
     ["a,b,c\n1,2,3\n", undefined],

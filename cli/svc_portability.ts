@@ -243,9 +243,18 @@ function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
  * The text of a file to import with `--from` (read whole), refused when its first record is of
  * another format than `format`, naming the `--from` that reads it.
  */
+/** A file's text (a byte order mark dropped), refused unless it is UTF-8. */
+async function utf8File(file: string): Promise<string> {
+  const read = utf8Text(await Deno.readFile(file));
+  if ("text" in read) return read.text;
+  throw new UsageError(
+    `Cannot import ${file}: line ${read.badLine} is not UTF-8 text (nothing was sent)`,
+  );
+}
+
 async function textToImport(file: string, format: string): Promise<string> {
-  const bytes = await Deno.readFile(file);
-  const found = formatOfText(new TextDecoder().decode(bytes));
+  const text = await utf8File(file);
+  const found = formatOfText(text);
   if (found === "svc-export") {
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
   }
@@ -256,11 +265,7 @@ async function textToImport(file: string, format: string): Promise<string> {
       }: import it with --from ${found}`,
     );
   }
-  const read = utf8Text(bytes);
-  if ("text" in read) return read.text;
-  throw new UsageError(
-    `Cannot import ${file}: line ${read.badLine} is not UTF-8 text (nothing was sent)`,
-  );
+  return text;
 }
 
 /**
@@ -311,7 +316,7 @@ async function runImport(
     throw new UsageError(`${file} is a file of svc export (encrypted): import it without --from`);
   }
   if (format === undefined && !exported) {
-    const found = formatOfText(await Deno.readTextFile(file));
+    const found = formatOfText(await utf8File(file));
     throw new UsageError(
       found === "svc-export"
         ? `${file} holds the header of an svc export, but not as its first line of at most ` +

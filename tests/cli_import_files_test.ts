@@ -27,6 +27,11 @@ Deno.test("CLI: import refuses a file of another format than its --from, naming 
   );
   const api = `${stack.dir}/export.jsonl`;
   await Deno.writeTextFile(api, lines({ text: "I am vegetarian", namespace: "default" }) + "\n");
+  // mem0's file saved with a byte order mark; JSON lines whose first is a list (a broken line).
+  const marked = `${stack.dir}/mem0-bom.json`;
+  await Deno.writeTextFile(marked, "\uFEFF" + JSON.stringify([{ memory: "Likes green tea" }]));
+  const listed = `${stack.dir}/listed.jsonl`;
+  await Deno.writeTextFile(listed, lines([1, 2], { text: "I keep bees" }) + "\n");
 
   const names = {
     jsonl: "the JSON lines of GET /api/export",
@@ -53,7 +58,15 @@ Deno.test("CLI: import refuses a file of another format than its --from, naming 
       ),
     );
   }
-  for (const [file, right] of [[graph, "mcp-memory"], [mem0, "mem0"], [api, "jsonl"]] as const) {
+  for (
+    const [file, right] of [
+      [graph, "mcp-memory"],
+      [mem0, "mem0"],
+      [api, "jsonl"],
+      [marked, "mem0"],
+      [listed, "jsonl"],
+    ] as const
+  ) {
     const run = await svc(stack, who, ["import", file], PASSPHRASE);
     assert.equal(run.code, 2, run.stdout);
     assert.match(
@@ -78,10 +91,22 @@ Deno.test("CLI: import refuses a file of another format than its --from, naming 
   );
   assert.deepEqual(await exported(client), [], "nothing was sent");
 
-  for (const [file, from] of [[graph, "mcp-memory"], [mem0, "mem0"], [api, "jsonl"]]) {
+  for (
+    const [file, from, imported, failed] of [
+      [graph, "mcp-memory", 2, 0],
+      [mem0, "mem0", 1, 0],
+      [api, "jsonl", 1, 0],
+      [marked, "mem0", 1, 0],
+      [listed, "jsonl", 1, 1],
+    ] as const
+  ) {
     const run = await svc(stack, who, ["import", "--from", from, file, "--json"]);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual([run.json.imported, run.json.failed], [from === "mcp-memory" ? 2 : 1, []]);
+    assert.deepEqual(
+      [run.json.imported, (run.json.failed as unknown[]).length],
+      [imported, failed],
+      file,
+    );
   }
 });
 
@@ -108,8 +133,15 @@ Deno.test("CLI: import refuses a file that is not UTF-8, naming the line, before
       ...encode('"}\n]'),
     ]),
   );
-  for (const [file, from, line] of [[api, "jsonl", 2], [mem0, "mem0", 3]] as const) {
-    const run = await svc(stack, who, ["import", "--from", from, file]);
+  for (
+    const [file, from, line] of [[api, "jsonl", 2], [mem0, "mem0", 3], [api, undefined, 2]] as const
+  ) {
+    const run = await svc(
+      stack,
+      who,
+      from ? ["import", "--from", from, file] : ["import", file],
+      PASSPHRASE,
+    );
     assert.equal(run.code, 2, run.stdout);
     assert.match(
       run.stderr,
