@@ -156,7 +156,10 @@ export class Reindexer {
       const cursor = await state.cursor(p.owner, p.namespace);
       if (cursor) resumed += cursor.copied + cursor.skipped;
     }
-    progress.done = resumed;
+    // Memories erased since a run cut short copied them, or remembered since this one counted
+    // them, would take `done` past `memories`.
+    const count = (done: number) => Math.min(done, progress.memories);
+    progress.done = count(resumed);
     this.#logger.info("reindex started", {
       from: source.name,
       from_model: source.embedder.model,
@@ -186,7 +189,7 @@ export class Reindexer {
             done: false,
           };
           await state.setCursor(p.owner, p.namespace, cursor);
-          progress.done += batch.length;
+          progress.done = count(progress.done + batch.length);
           handled += batch.length;
           report();
           await this.#pace(started, handled, signal);

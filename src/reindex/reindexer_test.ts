@@ -182,15 +182,21 @@ Deno.test("reindex: cut short, it resumes from its cursors instead of starting o
   }));
   assert.equal(await world.indexes.active(), "index", "not switched");
   const done = seen.at(-1)!.done;
+  // Meanwhile, a relayer without SVC_REINDEX erased two memories the first run had copied.
+  const copied = (await Promise.all(PLACES.map(([o, n]) => world.store.terms(o, n)))).flat()
+    .map((row) => row.id).sort().slice(0, 2);
+  await world.store.delete(copied);
   // A new process: the plan is resumed, the cursors skip what was done.
   const second = new CountingEmbedder(16);
   const again = await reindexOf(world, second, kv);
   assert.equal(again.plan.resumed, true);
   assert.equal(again.plan.to, "index-2");
-  const summary = await again.reindexer.run();
+  const reports: ReindexProgress[] = [];
+  const summary = await again.reindexer.run({ onProgress: (p) => reports.push({ ...p }) });
   assert.equal(summary.resumed, done);
   assert.equal(second.embedded, 60 - done);
-  assert.equal(summary.memories, 60);
+  assert.equal(summary.memories, 58);
+  assert.ok(reports.every((p) => p.done <= p.memories), "never more done than there are");
   assert.equal(await world.indexes.active(), "index-2");
 });
 
