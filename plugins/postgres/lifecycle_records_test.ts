@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { lifecycleRecordStoreSuite, updateClaimsSuite } from "../../src/testing/mod.ts";
 import { Database } from "./database.ts";
 import { PgLifecycleRecords } from "./lifecycle_records.ts";
-import { testDatabase } from "./test_server.ts";
+import { relayerPools, testDatabase } from "./test_server.ts";
 import { PgUpdateClaims } from "./update_claims.ts";
 
 const SECRET = new Uint8Array(32).fill(7);
@@ -30,22 +30,8 @@ updateClaimsSuite(
   () => opened((database) => PgUpdateClaims.open(database, SECRET)),
 );
 
-/** `count` relayers' pools on one fresh database, closed on dispose. */
-async function relayers(count: number) {
-  const db = await testDatabase();
-  const pools: Database[] = [];
-  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
-  return {
-    pools,
-    async [Symbol.asyncDispose]() {
-      for (const pool of pools) await pool.close();
-      await db[Symbol.asyncDispose]();
-    },
-  };
-}
-
 Deno.test("PgUpdateClaims: two relayers racing to update one memory: exactly one wins", async () => {
-  await using shared = await relayers(2);
+  await using shared = await relayerPools(2);
   const [a, b] = await Promise.all(shared.pools.map((pool) => PgUpdateClaims.open(pool, SECRET)));
   for (let round = 0; round < 20; round++) {
     const memory = `memory-${round}`;
@@ -65,7 +51,7 @@ Deno.test("PgUpdateClaims: two relayers racing to update one memory: exactly one
 });
 
 Deno.test("PgUpdateClaims: the table holds keyed hashes, not the memories' ids", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const claims = await PgUpdateClaims.open(shared.pools[0], SECRET);
   await claims.claim("memory-visible-id", "update-visible-id", T);
   const rows = await shared.pools[0].sql`
@@ -78,7 +64,7 @@ Deno.test("PgUpdateClaims: the table holds keyed hashes, not the memories' ids",
 });
 
 Deno.test("PgLifecycleRecords: an erase or a schedule made on one relayer is seen by the other", async () => {
-  await using shared = await relayers(2);
+  await using shared = await relayerPools(2);
   const [a, b] = await Promise.all(
     shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET)),
   );
@@ -91,7 +77,7 @@ Deno.test("PgLifecycleRecords: an erase or a schedule made on one relayer is see
 });
 
 Deno.test("PgLifecycleRecords: relayers sweeping together are each handed different memories", async () => {
-  await using shared = await relayers(3);
+  await using shared = await relayerPools(3);
   const stores = await Promise.all(
     shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET, { sweepLeaseMs: 60_000 })),
   );
@@ -112,7 +98,7 @@ Deno.test("PgLifecycleRecords: relayers sweeping together are each handed differ
 });
 
 Deno.test("PgLifecycleRecords: no owner, namespace or key readable in the tables", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const store = await PgLifecycleRecords.open(shared.pools[0], SECRET);
   await store.markErased(OWNER, [{ memoryId: "m1" }], T);
   await store.schedule([{ memoryId: "m2", owner: OWNER, namespace: "diary-secret", expiresAt: T }]);

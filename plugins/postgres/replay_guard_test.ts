@@ -1,28 +1,13 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
-import { Database } from "./database.ts";
 import { PgReplayGuard, printOf } from "./replay_guard.ts";
-import { testDatabase } from "./test_server.ts";
+import { relayerPools } from "./test_server.ts";
 
 const TTL = 600_000;
 const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
 
-/** `count` relayers' pools on one fresh database, closed on dispose. */
-async function relayers(count: number) {
-  const db = await testDatabase();
-  const pools: Database[] = [];
-  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
-  return {
-    pools,
-    async [Symbol.asyncDispose]() {
-      for (const pool of pools) await pool.close();
-      await db[Symbol.asyncDispose]();
-    },
-  };
-}
-
 Deno.test("PgReplayGuard: of concurrent claims of one key exactly one is accepted", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const guard = new PgReplayGuard(shared.pools[0]);
   const outcomes = await Promise.all(Array.from({ length: 20 }, () => guard.claim(key(1), TTL)));
   assert.equal(outcomes.filter(Boolean).length, 1);
@@ -32,7 +17,7 @@ Deno.test("PgReplayGuard: of concurrent claims of one key exactly one is accepte
 });
 
 Deno.test("PgReplayGuard: two relayers claiming the same keys at once accept each exactly once", async () => {
-  await using shared = await relayers(2);
+  await using shared = await relayerPools(2);
   const guards = shared.pools.map((pool) => new PgReplayGuard(pool, { maxBatch: 16 }));
   const keys = Array.from({ length: 300 }, (_, i) => key(i));
   // Each relayer claims every key, in opposite orders, all at once.
@@ -51,7 +36,7 @@ Deno.test("PgReplayGuard: two relayers claiming the same keys at once accept eac
 });
 
 Deno.test("PgReplayGuard: a request accepted by one relayer is refused by the other", async () => {
-  await using shared = await relayers(2);
+  await using shared = await relayerPools(2);
   const [a, b] = shared.pools.map((pool) => new PgReplayGuard(pool));
   assert.equal(await a.claim(key(1), TTL), true);
   assert.equal(await b.claim(key(1), TTL), false);
@@ -62,7 +47,7 @@ Deno.test("PgReplayGuard: a request accepted by one relayer is refused by the ot
 });
 
 Deno.test("PgReplayGuard: claims that arrive together are written in one statement", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const guard = new PgReplayGuard(shared.pools[0]);
   const outcomes = await Promise.all(
     Array.from({ length: 200 }, (_, i) => guard.claim(key(i), TTL)),
@@ -77,7 +62,7 @@ Deno.test("PgReplayGuard: claims that arrive together are written in one stateme
 });
 
 Deno.test("PgReplayGuard: the table holds fingerprints and expiries, never the key", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const clock = { now: 1_800_000_000_000 };
   const guard = new PgReplayGuard(shared.pools[0], { now: () => clock.now });
   await guard.claim(key(1), TTL);
@@ -93,7 +78,7 @@ Deno.test("PgReplayGuard: the table holds fingerprints and expiries, never the k
 });
 
 Deno.test("PgReplayGuard: an expired claim can be taken again, and expired rows are pruned", async () => {
-  await using shared = await relayers(2);
+  await using shared = await relayerPools(2);
   const clock = { now: 1_800_000_000_000 };
   const now = () => clock.now;
   // Pruned one row a statement: a prune deletes everything expired all the same.
@@ -123,7 +108,7 @@ Deno.test("PgReplayGuard: an expired claim can be taken again, and expired rows 
 });
 
 Deno.test("PgReplayGuard: a database failure answers 503 to the claims waiting", async () => {
-  await using shared = await relayers(1);
+  await using shared = await relayerPools(1);
   const guard = new PgReplayGuard(shared.pools[0]);
   await shared.pools[0].close();
   await assert.rejects(guard.claim(key(1), TTL), (error: unknown) => {

@@ -8,6 +8,7 @@
  * `/usr/lib/postgresql/<version>/bin` or on the `PATH`.
  */
 import postgres from "postgres";
+import { Database } from "./database.ts";
 
 /** A database of the test server, dropped on dispose. */
 export interface TestDatabase extends AsyncDisposable {
@@ -115,6 +116,22 @@ export async function testDatabase(): Promise<TestDatabase> {
     name,
     async [Symbol.asyncDispose]() {
       await administer(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/** `count` relayers' pools (3 connections each) on one new database, closed with it on dispose. */
+export async function relayerPools(
+  count: number,
+): Promise<{ pools: Database[] } & AsyncDisposable> {
+  const db = await testDatabase();
+  const pools: Database[] = [];
+  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
+  return {
+    pools,
+    async [Symbol.asyncDispose]() {
+      for (const pool of pools) await pool.close();
+      await db[Symbol.asyncDispose]();
     },
   };
 }

@@ -1,25 +1,16 @@
 import assert from "node:assert/strict";
 import { textClaimsSuite } from "../../src/testing/mod.ts";
-import { Database } from "./database.ts";
-import { testDatabase } from "./test_server.ts";
+import { relayerPools } from "./test_server.ts";
 import { PgTextClaims } from "./text_claims.ts";
 
 const SECRET = new Uint8Array(32).fill(7);
 const T = 1_800_000_000_000;
 
-/** `count` relayers' claims on one fresh database, closed on dispose. */
+/** `count` relayers' claims on one new database, closed on dispose. */
 async function relayers(count: number) {
-  const db = await testDatabase();
-  const pools: Database[] = [];
-  for (let i = 0; i < count; i++) pools.push(await Database.open({ url: db.url, pool: 3 }));
-  return {
-    pools,
-    claims: await Promise.all(pools.map((pool) => PgTextClaims.open(pool, SECRET))),
-    async [Symbol.asyncDispose]() {
-      for (const pool of pools) await pool.close();
-      await db[Symbol.asyncDispose]();
-    },
-  };
+  const shared = await relayerPools(count);
+  const claims = await Promise.all(shared.pools.map((pool) => PgTextClaims.open(pool, SECRET)));
+  return Object.assign(shared, { claims });
 }
 
 textClaimsSuite("PgTextClaims", async () => {
