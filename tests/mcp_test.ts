@@ -3,6 +3,8 @@ import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { LocalLedger } from "../plugins/local_ledger/mod.ts";
 import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
 import { initializeRequest, startMcpStack, textOf } from "./mcp_fixtures.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { until } from "../src/testing/job_fixtures.ts";
 
 Deno.test("MCP over Streamable HTTP: tools match the specification", async () => {
   await using stack = await startMcpStack();
@@ -491,6 +493,41 @@ Deno.test("MCP limits: idle sessions are closed and free their slot", async () =
   assert.equal(await stack.sidecar.sessions.evictIdle(), 1);
   assert.equal(stack.sidecar.sessions.size, 1);
   assert.equal((await client.listTools()).tools.length, 8, "the active session survives");
+});
+
+Deno.test("MCP: two agents remembering one text at once: one saves it, the other is told it is in memory", async () => {
+  // The embedder holds the first job until both were accepted, so both pass the check at once.
+  const inner = new LexicalEmbedder();
+  const gate = Promise.withResolvers<void>();
+  const embedder = {
+    name: inner.name,
+    model: inner.model,
+    dimensions: inner.dimensions,
+    async embed(texts: string[], options?: { signal?: AbortSignal }) {
+      if (texts.some((text) => /kayak/.test(text))) await gate.promise;
+      return await inner.embed(texts, options);
+    },
+  };
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const alice = await stack.test.newCaller();
+  const clients = [await stack.connect(alice), await stack.connect(alice)];
+  const calls = clients.map((client) =>
+    client.callTool({ name: "svc_remember", arguments: { text: "My kayak is red" } })
+  );
+  const { worker } = stack.test.relayer;
+  await until("both jobs were accepted", () => {
+    const { waiting, running } = worker.stats();
+    return waiting + running === 2;
+  });
+  gate.resolve();
+  const texts = (await Promise.all(calls)).map(textOf).sort();
+  assert.match(
+    texts[0],
+    /^Already in memory \(namespace "default", id [0-9a-f-]{36}\); nothing new/,
+  );
+  assert.match(texts[1], /^Saved to memory \(namespace "default", job [0-9a-f-]{36}\)\.$/);
+  const saved = texts[1].match(/job ([0-9a-f-]{36})/)![1];
+  assert.ok(texts[0].includes(`id ${saved}`), "the id is the memory that holds it");
 });
 
 Deno.test("MCP: two clients with interleaved calls only ever see their own memories", async () => {

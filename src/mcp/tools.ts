@@ -247,19 +247,21 @@ export function createMcpServer(session: ToolSession): McpServer {
         // Checked here: a text over the request's own limit would be refused as a body.
         textValue(text, "text", MAX_TEXT_BYTES);
         const answer = await client.remember(text, { namespace: ns(namespace), tags, thread });
-        if (answer.status === "duplicate") {
-          return done(
-            `Already in memory (namespace "${shown(namespace)}", id ${answer.duplicate_of}); ` +
+        const held = (found: { duplicate_of: string }) =>
+          done(
+            `Already in memory (namespace "${shown(namespace)}", id ${found.duplicate_of}); ` +
               "nothing new was saved.",
-            { ...answer, namespace: shown(namespace) },
+            { ...found, status: "duplicate", namespace: shown(namespace) },
           );
-        }
+        if (answer.status === "duplicate") return held(answer);
         const { job_id } = answer;
         const job = await client.waitForJob(job_id, { timeoutMs: session.waitMs })
           .catch(() => null);
         if (job?.status === "failed") {
           return failed(new SvcError("backend_unavailable", `Could not save: ${job.error}`));
         }
+        // Another agent stored the same text meanwhile.
+        if (job?.duplicate_of) return held({ duplicate_of: job.duplicate_of });
         const status = job?.status ?? "pending";
         return done(
           status === "done"
