@@ -330,6 +330,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     callTimeoutMs: options.callTimeoutMs,
     vet: (memories) => lifecycle.vet(memories),
     indexed: (memories) => lifecycle.indexed(memories),
+    failed: (memories) => lifecycle.failed(memories),
     keepText: (owner, blobId, text) => reader.keep(owner, blobId, text),
     observe: metrics.worker,
     textClaims: options.textClaims,

@@ -156,6 +156,14 @@ Deno.test("an update to a text another memory holds is refused, also when both a
     await t.signed(alice, "PUT", `/api/memories/${kept.memory_id}`, { text: "I live in bergen" }),
     202,
   );
+  // The refused update no longer holds the memory it was to replace: another update goes on.
+  const again = await json(
+    await t.signed(alice, "PUT", `/api/memories/${other}`, { text: "I work in Rome" }),
+    202,
+  );
+  await t.settle(alice, [again.job_id]);
+  const rome = await json(await t.signed(alice, "GET", `/api/remember/${again.job_id}`));
+  assert.equal(rome.status, "done", rome.error);
 });
 
 Deno.test("an update still queued when its memory is erased does not bring it back", async () => {

@@ -267,7 +267,9 @@ for (const flavour of FLAVOURS) {
       ] as const
     ) {
       fake.fail(200, 1, flavour.vectorsBody([[...vector]]));
-      await rejectsWith(embedder.embed(["tea"]), "backend_unavailable", why);
+      const refused = await embedder.embed(["tea"]).catch((error) => error);
+      await rejectsWith(Promise.reject(refused), "backend_unavailable", why);
+      assert.equal(refused.details.reason, "invalid_embedding", "an answer, not an outage");
     }
     fake.fail(200, 1, flavour.vectorsBody([[3, 0, 4, 0]]));
     assert.deepEqual([...(await embedder.embed(["tea"]))[0]], [

@@ -5,7 +5,7 @@
  * finds it a duplicate. A batch claims all its texts or none (so no two batches each hold what
  * the other waits for). A job retried after a crash takes its own claims again; a claim lasts
  * {@link TEXT_CLAIM_MS} (a job's lease), so one whose job ended without releasing it does not
- * block the text for ever.
+ * block the text for ever; the worker claims its texts again as it renews its jobs' leases.
  *
  * {@link MemoryTextClaims} keeps the claims in process memory (one relayer; the default);
  * a store shared by several relayers (PostgreSQL) decides them in the database.
@@ -46,7 +46,10 @@ export class MemoryTextClaims implements TextClaims {
     if (claims.some((claim) => this.#holder(claim, now))) return Promise.resolve(false);
     for (const { place, job } of claims) {
       this.#claims.set(place, { job, at: now });
-      this.#holders.set(job, { place, ended: Promise.withResolvers() });
+      // Claimed again (renewed), it keeps what those waiting for it wait on.
+      if (!this.#holders.has(job)) {
+        this.#holders.set(job, { place, ended: Promise.withResolvers() });
+      }
     }
     return Promise.resolve(true);
   }

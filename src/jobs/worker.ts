@@ -72,6 +72,8 @@ export interface WorkerDependencies {
    * recall, which would otherwise read and decrypt its blob again.
    */
   keepText?: (owner: string, blobId: string, text: string) => void;
+  /** Hears of the memories whose jobs failed for good (an update's claim is then released). */
+  failed?: (memories: IndexedMemory[]) => Promise<void>;
   /** Hears how jobs end and how long batches take (the relayer's metrics). */
   observe?: WorkerObserver;
   /** Which job is storing a text (default: in this process's memory). */
@@ -113,6 +115,8 @@ interface Job {
   blobId?: string;
   /** Done, failed or given up: no more renewals. */
   over?: boolean;
+  /** The text's place this job claimed (see `TextClaims`), renewed with its lease. */
+  claimed?: string;
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts. */
@@ -156,9 +160,9 @@ function retryDelayMs(attempts: number): number {
  */
 const OUTAGE_BUDGET_MS = 24 * 3_600_000;
 
-/** The wait before trying an unavailable backend again: a quarter of the job's age, 1 s to 5 min. */
+/** The wait before trying an unavailable backend again: a quarter of the job's age, 1 s to 1 min. */
 function outageDelayMs(ageMs: number): number {
-  return Math.min(300_000, Math.max(1_000, ageMs / 4));
+  return Math.min(60_000, Math.max(1_000, ageMs / 4));
 }
 
 /** The sentence a failed job carries: the error's own for `SvcError`, else a generic one. */
@@ -169,11 +173,11 @@ function jobError(error: unknown): string {
 }
 
 /**
- * Whether a job with `leases` leases counted now was leased before: an attempt counted, one not
- * counted (it left its error), or one a crash cut short.
+ * Whether a job with `leases` leases counted now had an attempt counted before, or one a crash
+ * cut short: it may be what failed or crashed that attempt.
  */
-function leasedBefore(record: JobRecord, leases: number): boolean {
-  return record.attempts > leases || !!record.interruptions || record.error !== undefined;
+function suspect(record: JobRecord, leases: number): boolean {
+  return record.attempts > leases || !!record.interruptions;
 }
 
 /** A client or input error: trying again would not help. */
@@ -181,10 +185,14 @@ function permanent(error: unknown): boolean {
   return error instanceof SvcError && error.status < 500;
 }
 
-/** A backend down, refusing for a while, or too slow (a call timed out): no fault of the job's. */
+/**
+ * A backend down or refusing for a while: no fault of the job's. A call past its time limit, or
+ * an answer the backend gave that cannot be used (a `reason` says which), is not: the job's own
+ * text may be what is slow or what the answer was of.
+ */
 function unavailable(error: unknown): boolean {
-  if (error instanceof SvcError) return error.code === "backend_unavailable";
-  return error instanceof Error && /timed out/.test(error.message);
+  return error instanceof SvcError && error.code === "backend_unavailable" &&
+    error.details.reason === undefined;
 }
 
 export function createWorker(deps: WorkerDependencies): Worker {
@@ -201,7 +209,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   /** Jobs in a running batch, with what their deliveries wait on. */
   const taken = new Map<string, Promise<void>>();
   const batches = new Set<Promise<void>>();
-  const storing = deps.textClaims ?? new MemoryTextClaims();
+  const textClaims = deps.textClaims ?? new MemoryTextClaims();
   let scheduled = false;
 
   const callOptions = (job: Job): StepOptions => ({ timeoutMs, signal: job.lost.signal });
@@ -244,6 +252,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
       } else if (permanent(error) || record.attempts >= queue.maxAttempts) {
         await queue.fail(record, message);
         observe?.jobEnded("failed", acceptedAt(job));
+        await deps.failed?.([memoryOf(job)]).catch((cause) => {
+          logger.warn("cannot release what a failed job held", {
+            job_id: record.job_id,
+            error: cause,
+          });
+        });
       } else {
         await queue.retry(record, message, retryDelayMs(record.attempts));
         observe?.jobRetried();
@@ -277,8 +291,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
 
   /** Encrypts (unless a ciphertext was kept), keeps new ciphertexts, uploads: sets `blobId`. */
   async function store(jobs: Job[]): Promise<Job[]> {
-    // Only an earlier lease (an attempt, or one a crash cut short) can have kept one.
-    const again = jobs.filter((job) => leasedBefore(job.record, 1));
+    // Only an earlier lease (an attempt, counted or not, or one a crash cut short) can have kept one.
+    const again = jobs.filter((job) => suspect(job.record, 1) || job.record.error !== undefined);
     const kept = again.length > 0 ? await queue.ciphertexts(again.map((j) => j.record.job_id)) : [];
     again.forEach((job, i) => job.ciphertext = kept[i] ?? undefined);
     const fresh = await each(jobs.filter((job) => !job.ciphertext), async (job) => {
@@ -333,19 +347,43 @@ export function createWorker(deps: WorkerDependencies): Worker {
       job.attributes?.replaces === undefined && found[i].original !== job.record.job_id
         ? found[i].original
         : undefined;
-    /** The texts the batch would store, each claimed for the first of its jobs. */
+    /** The texts the batch holds, each by the job that claimed it. */
+    const ours = new Map<string, Job>();
+    /** The texts the batch would store, each claimed for the job holding it, else its first. */
     const claims = () => {
-      const byPlace = new Map<string, string>();
+      const byPlace = new Map<string, Job>();
       jobs.forEach((job, i) => {
-        if (of(job, i) === undefined && !byPlace.has(found[i].place)) {
-          byPlace.set(found[i].place, job.record.job_id);
+        const { place } = found[i];
+        if (of(job, i) === undefined && !byPlace.has(place)) {
+          byPlace.set(place, ours.get(place) ?? job);
         }
       });
       return [...byPlace].map(([place, job]) => ({ place, job }));
     };
-    while (!(await storing.claim(claims(), Date.now()))) {
-      await storing.released(claims());
-      found = await pipeline.duplicates(texts);
+    const claim = async () => {
+      for (;;) {
+        const wanted = claims();
+        const asked = wanted.map(({ place, job }) => ({ place, job: job.record.job_id }));
+        if (await textClaims.claim(asked, Date.now())) {
+          for (const { place, job } of wanted) {
+            ours.set(place, job);
+            job.claimed = place;
+          }
+          // Held now: a text stored before the claim (its job released it since) is indexed.
+          found = await pipeline.duplicates(texts);
+          if (claims().every(({ place }) => ours.has(place))) return;
+        } else {
+          await textClaims.released(asked);
+          found = await pipeline.duplicates(texts);
+        }
+      }
+    };
+    try {
+      await claim();
+    } catch (error) {
+      // The claims' store failed: the attempt fails as a backend's would.
+      await each(jobs, () => Promise.reject(error));
+      return [];
     }
     const stored = jobs.filter((job, i) => of(job, i) === undefined);
     // An update to a text another memory holds would make two of it: it fails.
@@ -394,8 +432,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
     try {
       await storeAndIndex(await skipDuplicates(live));
     } finally {
-      // A claim left behind runs out after TEXT_CLAIM_MS: the batch's own outcome stands.
-      await storing.release(live.map((job) => job.record.job_id)).catch((error) => {
+      // A claim left behind runs out after TEXT_CLAIM_MS: the batch's own outcome stands. A job
+      // taken over (its lease lost) leaves its claim to the worker that has it now.
+      const ours = live.filter((job) => job.claimed && !job.lost.signal.aborted);
+      await textClaims.release(ours.map((job) => job.record.job_id)).catch((error) => {
         logger.warn("cannot release the texts a batch stored", { error });
       });
     }
@@ -465,6 +505,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
           }
         }),
       );
+      // The texts the jobs claimed, held as long as their leases.
+      const held = jobs.filter((job) => job.claimed && !job.over && !job.lost.signal.aborted)
+        .map((job) => ({ place: job.claimed!, job: job.record.job_id }));
+      await textClaims.claim(held, Date.now()).catch((error) => {
+        logger.warn("cannot renew the texts a batch stores", { error });
+      });
     }
   }
 
@@ -481,7 +527,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     const before = (i: number) => {
       const record = records[i];
       if (!record) return false;
-      return leasedBefore(record, record.status === "running" && record.worker === id ? 1 : 0);
+      return suspect(record, record.status === "running" && record.worker === id ? 1 : 0);
     };
     const again = jobIds.filter((_, i) => before(i));
     const first = jobIds.filter((_, i) => !before(i));

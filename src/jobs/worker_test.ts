@@ -16,7 +16,7 @@ import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "./job_queue.ts";
 import { KvJobQueue } from "./kv_job_queue.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
-import { MemoryTextClaims } from "./text_claims.ts";
+import { MemoryTextClaims, type TextClaim } from "./text_claims.ts";
 import { createWorker } from "./worker.ts";
 
 /** An embedder whose first call never answers (it only gives up when its signal aborts). */
@@ -49,7 +49,7 @@ Deno.test("worker: a call past its time limit fails the attempt by name; the ret
   await worker.process(job.job_id);
   const done = await queue.get(job.job_id);
   assert.equal(done?.status, "done");
-  assert.equal(done?.attempts, 1, "the attempt that timed out is not counted");
+  assert.equal(done?.attempts, 2, "the attempt that timed out counts: its text may be slow");
   assert.equal(done?.blob_id, retried.blob_id);
   assert.equal(done?.memory_id, job.job_id);
   assert.equal((await blobs.list("o1", "n1")).length, 1, "one blob");
@@ -522,4 +522,60 @@ Deno.test("worker: a backend unavailable for longer than the attempts last loses
       assert.equal(ended?.attempts, 2);
     }
   }
+});
+
+Deno.test("worker: the texts a batch claimed are claimed again as its leases are renewed; a claims store down is an outage", async () => {
+  using queue = new MemoryJobQueue({ leaseMs: 300 });
+  using blobs = new HeldBlobStore();
+  const pipeline = await testPipeline({ blobs });
+  const asked: string[][] = [];
+  const textClaims = new class extends MemoryTextClaims {
+    override claim(claims: TextClaim[], now: number) {
+      asked.push(claims.map((claim) => claim.job));
+      return super.claim(claims, now);
+    }
+  }();
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, textClaims });
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+  const processed = worker.process(job.job_id);
+  await until("the batch was renewed twice", () => asked.length >= 3);
+  blobs.release();
+  await processed;
+  assert.deepEqual(asked.slice(0, 3), [[job.job_id], [job.job_id], [job.job_id]]);
+  assert.equal((await queue.get(job.job_id))?.status, "done");
+
+  const down = createWorker({
+    queue,
+    pipeline,
+    logger: silentLogger,
+    textClaims: {
+      claim: () => Promise.reject(backendError("the database", "claim texts", new Error("down"))),
+      released: () => Promise.resolve(),
+      release: () => Promise.resolve(),
+    },
+  });
+  const [waiting] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep wasps" }]);
+  await down.process(waiting.job_id);
+  const retried = await queue.get(waiting.job_id);
+  assert.deepEqual([retried?.status, retried?.attempts], ["pending", 0]);
+  assert.equal(retried?.error, "Cannot claim texts: the database is unavailable");
+});
+
+Deno.test("worker: an answer a backend gave that cannot be used counts as an attempt", async () => {
+  const embedder = new class extends MemoryEmbedder {
+    override embed(): Promise<Float32Array[]> {
+      return Promise.reject(
+        new SvcError("backend_unavailable", "Ollama returned a vector of only zeros", {
+          details: { reason: "invalid_embedding" },
+        }),
+      );
+    }
+  }();
+  const pipeline = await testPipeline({ embedder });
+  using queue = new MemoryJobQueue({ maxAttempts: 2 });
+  const worker = createWorker({ queue, pipeline, logger: silentLogger });
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+  for (let i = 0; i < 2; i++) await worker.process(job.job_id);
+  const ended = await queue.get(job.job_id);
+  assert.deepEqual([ended?.status, ended?.attempts], ["failed", 2]);
 });

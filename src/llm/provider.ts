@@ -147,6 +147,12 @@ export function providerAt(provider: string, url: string): string {
   return `${provider} at ${origin}${pathname.replace(/\/+$/, "")}`;
 }
 
+/**
+ * The `reason` of a vector that cannot be an embedding: the provider answered, but not with one
+ * (a job's attempt that meets it counts; it may be the job's text).
+ */
+const INVALID = { reason: "invalid_embedding" };
+
 /** L2-normalises a vector, checking its size and that it holds numbers, not only zeros. */
 export function normalised(
   vector: ArrayLike<unknown>,
@@ -168,6 +174,7 @@ export function normalised(
       throw new SvcError(
         "backend_unavailable",
         `${provider} returned a vector holding what is not a number (at ${i}): not an embedding`,
+        { details: INVALID },
       );
     }
     out[i] = value;
@@ -177,6 +184,7 @@ export function normalised(
     throw new SvcError(
       "backend_unavailable",
       `${provider} returned a vector of only zeros: not an embedding of the text`,
+      { details: INVALID },
     );
   }
   const norm = Math.sqrt(squares);

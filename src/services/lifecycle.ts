@@ -492,6 +492,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
      * recorded erased while it was stored (its namespace erased) is erased: resolves to why each
      * memory did not stay, or `undefined`.
      */
+    /** Hears of memories whose jobs failed for good: the memories their updates claimed are free. */
+    async failed(memories: IndexedMemory[]): Promise<void> {
+      for (const { memoryId, attributes: { replaces } } of memories) {
+        if (replaces !== undefined) await updating.release(replaces, memoryId);
+      }
+    },
+
     async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
       const why = new Map<string, string>();
       // Recorded erased while it was being stored (its namespace erased): erased as it lands.
