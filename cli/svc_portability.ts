@@ -239,10 +239,6 @@ function foreignLines(text: string, format: ForeignFormat, namespace?: string) {
   return { lines, origins, total: lines.length, failed: read.failed };
 }
 
-/**
- * The text of a file to import with `--from` (read whole), refused when its first record is of
- * another format than `format`, naming the `--from` that reads it.
- */
 /** A file's text (a byte order mark dropped), refused unless it is UTF-8. */
 async function utf8File(file: string): Promise<string> {
   const read = utf8Text(await Deno.readFile(file));
@@ -252,6 +248,10 @@ async function utf8File(file: string): Promise<string> {
   );
 }
 
+/**
+ * The text of a file to import with `--from` (read whole), refused when its first record is of
+ * another format than `format`, naming the `--from` that reads it.
+ */
 async function textToImport(file: string, format: string): Promise<string> {
   const text = await utf8File(file);
   const found = formatOfText(text);

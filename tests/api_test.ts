@@ -464,7 +464,7 @@ Deno.test("every auth failure is a 401 with a reason, inactive accounts 403", as
   await expectError(await t.signed(inactive, "POST", "/api/recall", body), 403, "forbidden");
 });
 
-Deno.test("the signed path is the path as sent: an empty query's '?' included", async () => {
+Deno.test("the signed path is the path the router reads, with the query as sent: an empty one's '?' included", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();
   const { signRequest } = await import("../src/auth/signing.ts");
@@ -474,6 +474,9 @@ Deno.test("the signed path is the path as sent: an empty query's '?' included", 
       ["/api/whoami", "/api/whoami", 200],
       ["/api/whoami", "/api/whoami?", 401],
       ["/api/memories?", "/api/memories?", 200],
+      // Signed as the router reads it, not as the bytes of a path that is not normal.
+      ["/api/whoami", "/api/x/%2e%2e/whoami", 200],
+      ["/api/x/%2e%2e/whoami", "/api/x/%2e%2e/whoami", 401],
     ] as const
   ) {
     const headers = await signRequest({ key: alice.key, method: "GET", path: signed });

@@ -173,7 +173,7 @@ export class DelegateDecryptor {
     let session: Session | undefined;
     let txBytes: Uint8Array = EMPTY;
     let refused = new Map<string, SvcError>();
-    /** Why the keys missing could not be fetched: the items whose key the session has still open. */
+    /** Why the keys the session lacked could not be fetched (the items with a held key decrypt). */
     let unfetched: SvcError | undefined;
     try {
       session = await this.#currentSession();

@@ -205,8 +205,10 @@ export async function verifySignedBody(
   const { publicKey, signature: signatureHeader, timestamp, nonce, audience } = headers;
   const { account, ownerKey } = headers;
   const h = request.headers;
-  // The path as sent: `URL.search` would drop an empty query's "?".
-  const path = request.url.slice(new URL(request.url).origin.length);
+  // The path the router acts on, with the query as sent: `URL.search` drops an empty one's "?".
+  const url = new URL(request.url);
+  const empty = url.search === "" && request.url.split("#")[0].endsWith("?");
+  const path = url.pathname + (empty ? "?" : url.search);
   const message = signingMessage({
     timestamp,
     method: request.method,
