@@ -43,6 +43,7 @@ import type {
 import { textHeldBy } from "../pipeline/remember.ts";
 import { type JobQueue, type JobRecord, LeaseLost } from "./job_queue.ts";
 import { MemoryTextClaims, type TextClaims } from "./text_claims.ts";
+import { afterFailure, jobError, permanent, suspect } from "./attempts.ts";
 import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
 
 export type { WorkerObserver, WorkerStats };
@@ -150,51 +151,6 @@ const BACKLOG_BATCHES = 128;
  */
 const ALONGSIDE_SHARE = 4;
 
-function retryDelayMs(attempts: number): number {
-  return Math.min(60_000, 1_000 * 2 ** (attempts - 1));
-}
-
-/**
- * How long after its acceptance a job keeps trying a backend that is unavailable, those attempts
- * not counted: an outage of a day loses no memory accepted before it.
- */
-const OUTAGE_BUDGET_MS = 24 * 3_600_000;
-
-/** The wait before trying an unavailable backend again: a quarter of the job's age, 1 s to 1 min. */
-function outageDelayMs(ageMs: number): number {
-  return Math.min(60_000, Math.max(1_000, ageMs / 4));
-}
-
-/** The sentence a failed job carries: the error's own for `SvcError`, else a generic one. */
-function jobError(error: unknown): string {
-  if (error instanceof SvcError) return error.message;
-  if (error instanceof Error && /timed out/.test(error.message)) return error.message;
-  return "The memory could not be stored because of an internal error";
-}
-
-/**
- * Whether a job with `leases` leases counted now had an attempt counted before, or one a crash
- * cut short: it may be what failed or crashed that attempt.
- */
-function suspect(record: JobRecord, leases: number): boolean {
-  return record.attempts > leases || !!record.interruptions;
-}
-
-/** A client or input error: trying again would not help. */
-function permanent(error: unknown): boolean {
-  return error instanceof SvcError && error.status < 500;
-}
-
-/**
- * A backend down or refusing for a while: no fault of the job's. A call past its time limit, or
- * an answer the backend gave that cannot be used (a `reason` says which), is not: the job's own
- * text may be what is slow or what the answer was of.
- */
-function unavailable(error: unknown): boolean {
-  return error instanceof SvcError && error.code === "backend_unavailable" &&
-    error.details.reason === undefined;
-}
-
 export function createWorker(deps: WorkerDependencies): Worker {
   const id = crypto.randomUUID();
   const concurrency = deps.concurrency ?? 2;
@@ -226,10 +182,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   }
 
   /**
-   * Retries the job later, or fails it when the error is permanent or attempts ran out; a
-   * backend unavailable is tried again without counting the attempt, for a day at most (see
-   * {@link OUTAGE_BUDGET_MS}). A blob already uploaded is recorded first, so the next attempt
-   * does not upload it again.
+   * Retries the job later, or fails it (see `afterFailure`). A blob already uploaded is
+   * recorded first, so the next attempt does not upload it again.
    */
   async function giveUpAttempt(job: Job, error: unknown): Promise<void> {
     if (takenOver(job, error)) return;
@@ -246,22 +200,20 @@ export function createWorker(deps: WorkerDependencies): Worker {
         record = await queue.checkpoint(record, { blob_id: job.blobId });
       }
       const age = Date.now() - acceptedAt(job);
-      if (unavailable(error) && age < OUTAGE_BUDGET_MS) {
-        await queue.retry(record, message, outageDelayMs(age), { counted: false });
+      const next = afterFailure(error, record.attempts, queue.maxAttempts, age);
+      if (!next.fail) {
+        await queue.retry(record, message, next.delayMs, { counted: next.counted });
         observe?.jobRetried();
-      } else if (permanent(error) || record.attempts >= queue.maxAttempts) {
-        await queue.fail(record, message);
-        observe?.jobEnded("failed", acceptedAt(job));
-        await deps.failed?.([memoryOf(job)]).catch((cause) => {
-          logger.warn("cannot release what a failed job held", {
-            job_id: record.job_id,
-            error: cause,
-          });
-        });
-      } else {
-        await queue.retry(record, message, retryDelayMs(record.attempts));
-        observe?.jobRetried();
+        return;
       }
+      await queue.fail(record, message);
+      observe?.jobEnded("failed", acceptedAt(job));
+      await deps.failed?.([memoryOf(job)]).catch((cause) => {
+        logger.warn("cannot release what a failed job held", {
+          job_id: record.job_id,
+          error: cause,
+        });
+      });
     } catch (cause) {
       if (!(cause instanceof LeaseLost)) throw cause;
     }
