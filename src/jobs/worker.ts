@@ -325,6 +325,10 @@ export function createWorker(deps: WorkerDependencies): Worker {
           found = await pipeline.duplicates(texts);
           if (claims().every(({ place }) => ours.has(place))) return;
         } else {
+          // Holding none while it waits, no two batches each hold what the other waits for.
+          await textClaims.release([...ours.values()].map((job) => job.record.job_id));
+          for (const job of ours.values()) job.claimed = undefined;
+          ours.clear();
           await textClaims.released(asked);
           found = await pipeline.duplicates(texts);
         }
