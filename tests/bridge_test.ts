@@ -90,6 +90,23 @@ Deno.test("bridge: sessions lost on the server are re-opened and the call re-sen
   }
 });
 
+Deno.test("bridge: a call made while the sidecar restarts waits for it and is sent", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(() => identityOf(stack, caller));
+  await host.client.callTool({ name: "svc_remember", arguments: { text: "kept across restarts" } });
+  await stack.sidecar.sessions.closeAll();
+  stack.setSidecarUp(false); // the relayer answers 503 until its supervisor has it up again
+  const found = host.client.callTool({
+    name: "svc_recall",
+    arguments: { query: "kept across restarts" },
+  });
+  // A restart: the process started again, its modules loaded, its port open (about 2 s).
+  await new Promise((resolve) => setTimeout(resolve, 2_500));
+  stack.setSidecarUp(true);
+  assert.match(textOf(await found), /kept across restarts/);
+});
+
 Deno.test("bridge: signed out lists svc_login and refuses memory tools; then signs in", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();

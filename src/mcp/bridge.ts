@@ -65,7 +65,11 @@ const SESSION_TOOLS = [
   },
 ];
 
-const RETRIES = 3;
+/**
+ * Times a call is sent again after a lost or refused connection, 250 ms apart doubling: 7.75 s in
+ * all, more than a sidecar's restart (its supervisor's pause, the process's start).
+ */
+const RETRIES = 5;
 
 /** A relayer that took the connection but did not answer: not tried again, it would wait again. */
 class ConnectTimeout extends Error {
