@@ -273,15 +273,15 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     attributeSeal,
   });
   const metrics = new RelayerMetrics();
+  const { reranker } = options;
+  /** The re-ranker serving now (while the embedder changes, the serving index's). */
+  const rerankerNow = typeof reranker === "function" ? reranker : () => reranker;
   const reader = createReader({
     cipher,
     blobs,
     logger,
     textCacheBytes: options.textCacheBytes,
-    dropped: (text) => {
-      const { reranker } = options;
-      (typeof reranker === "function" ? reranker() : reranker)?.forget?.(text);
-    },
+    dropped: (text) => rerankerNow()?.forget?.(text),
   });
   const records = options.records ?? new LifecycleRecords(kv());
   const identity = await RelayerIdentity.fromSecret(options.secret);
@@ -299,7 +299,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     reader,
     blobs,
     vectors,
-    reranker: options.reranker,
+    reranker: rerankerNow,
     hasher,
     lexicon,
     attributeSeal,

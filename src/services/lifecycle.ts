@@ -485,13 +485,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       }));
     },
 
-    /**
-     * What the worker calls once memories are indexed: their expiries are scheduled and the
-     * memories they replace erased. An update whose claim an erase of its memory revoked is
-     * erased instead (and refused), and one resumed after it erased its memory stays. A memory
-     * recorded erased while it was stored (its namespace erased) is erased: resolves to why each
-     * memory did not stay, or `undefined`.
-     */
     /** Hears of memories whose jobs failed for good: the memories their updates claimed are free. */
     async failed(memories: IndexedMemory[]): Promise<void> {
       for (const { memoryId, attributes: { replaces } } of memories) {
@@ -499,6 +492,13 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       }
     },
 
+    /**
+     * What the worker calls once memories are indexed: their expiries are scheduled and the
+     * memories they replace erased. An update whose claim an erase of its memory revoked is
+     * erased instead (and refused), and one resumed after it erased its memory stays. A memory
+     * recorded erased while it was stored (its namespace erased) is erased: resolves to why each
+     * memory did not stay, or `undefined`.
+     */
     async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
       const why = new Map<string, string>();
       // Recorded erased while it was being stored (its namespace erased): erased as it lands.

@@ -52,10 +52,10 @@ export interface MemoryServiceDependencies {
   blobs: BlobStore;
   vectors: VectorStore;
   /**
-   * Re-scores recall's candidates on their plaintext (optional); a function gives the one to use
-   * at each recall (while the embedder changes, the serving index's).
+   * The re-ranker that re-scores recall's candidates on their plaintext, read at each recall
+   * (while the embedder changes, the serving index's); without one, recall ranks without it.
    */
-  reranker?: Reranker | (() => Reranker | undefined);
+  reranker?: () => Reranker | undefined;
   /** Keyed term hashes of memory texts, and the BM25 index over them. */
   hasher: TermHasher;
   lexicon: LexicalIndex;
@@ -346,7 +346,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         readMs += performance.now() - started;
         return read;
       };
-      const reranker = typeof deps.reranker === "function" ? deps.reranker() : deps.reranker;
+      const reranker = deps.reranker?.();
       if (reranker) {
         const read = await readAll(candidates);
         candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
