@@ -18,7 +18,7 @@ import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "../../src/kit.ts
 import type { Database } from "./database.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 
-/** The pauses between two looks at a place another batch holds: 10 ms, doubling to 250 ms. */
+/** The pauses between two looks at a place another job holds: 10 ms, doubling to 250 ms. */
 const FIRST_PAUSE_MS = 10;
 const LAST_PAUSE_MS = 250;
 
