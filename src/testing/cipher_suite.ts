@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Cipher } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { refusesAborted } from "./suites.ts";
+import { refusesAborted } from "./refuses_aborted.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

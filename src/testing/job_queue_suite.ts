@@ -1,5 +1,5 @@
 /**
- * The conformance suite of `JobQueue` (see `suites.ts` for the others): every implementation
+ * The conformance suite of `JobQueue` (see `mod.ts` for the others): every implementation
  * must pass it.
  */
 import assert from "node:assert/strict";

@@ -47,15 +47,10 @@ export {
 export { cipherSuite } from "./cipher_suite.ts";
 export { vectorIndexSetSuite, type VectorIndexSetUnderTest } from "./vector_index_set_suite.ts";
 export { type FaultOptions, SlowBlobStore, SlowEmbedder } from "./slow_backends.ts";
-export {
-  accountDirectorySuite,
-  blobStoreSuite,
-  embedderSuite,
-  llmSuite,
-  rerankerSuite,
-  vectorStoreSuite,
-  type VectorStoreUnderTest,
-} from "./suites.ts";
+export { accountDirectorySuite } from "./account_directory_suite.ts";
+export { blobStoreSuite } from "./blob_store_suite.ts";
+export { embedderSuite, llmSuite, rerankerSuite } from "./model_suites.ts";
+export { vectorStoreSuite, type VectorStoreUnderTest } from "./vector_store_suite.ts";
 export {
   type SponsorClock,
   type SponsorFixture,
