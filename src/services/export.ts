@@ -8,7 +8,8 @@
 import type { VectorStore } from "../backends/types.ts";
 import type { Logger } from "../log.ts";
 import type { RememberedBy } from "../pipeline/attributes.ts";
-import type { LifecycleService, Memory } from "./lifecycle.ts";
+import type { LifecycleService } from "./lifecycle.ts";
+import type { Memory } from "./memory_view.ts";
 import type { ReadOptions } from "./reader.ts";
 
 /** Who stored a memory (the address and label of its key at the time), and when (ISO 8601). */

@@ -1,35 +1,33 @@
 /**
  * The lifecycle of memories after remember: list and get (from the namespace's catalog, see
- * `lexical_index.ts`, with texts read through the reader), erase (the key destroyed first, then
- * the index row, the catalog entry and the blob; a signed receipt per memory), update (a new
- * version that replaces the old one once it is indexed) and expiry (a sweep erases what
+ * `lexical_index.ts`, each shown as `memory_view.ts` says), erase (the key destroyed first,
+ * then the index row, the catalog entry and the blob; a signed receipt per memory), update (a
+ * new version that replaces the old one once it is indexed) and expiry (a sweep erases what
  * expired). Callers pass values that are already validated.
  */
 import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { textHeldBy } from "../pipeline/remember.ts";
-import { MEMORY_ID } from "../ids.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import type { IndexedMemory } from "../jobs/worker.ts";
 import type { Logger } from "../log.ts";
-import {
-  type AttributeSeal,
-  encodePayload,
-  type Provenance,
-  type RememberedBy,
-  rememberedByOf,
-} from "../pipeline/attributes.ts";
-import type {
-  CatalogEntry,
-  CatalogFilter,
-  LexicalIndex,
-  NamespaceIndex,
-} from "../ranking/lexical_index.ts";
+import { type AttributeSeal, encodePayload, type Provenance } from "../pipeline/attributes.ts";
+import type { CatalogEntry, LexicalIndex, NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
+import {
+  catalogFilter,
+  cursorAfter,
+  cursorOf,
+  iso,
+  type Memory,
+  type MemoryFilter,
+  type MemoryPage,
+  memoryViewer,
+} from "./memory_view.ts";
 
 export interface LifecycleDependencies {
   queue: JobQueue;
@@ -50,82 +48,12 @@ export interface LifecycleDependencies {
   now?: () => number;
 }
 
-/** A memory as list and get show it. */
-export interface Memory {
-  id: string;
-  namespace: string;
-  /** Its text; `null` for a memory the relayer cannot read (client-encrypted). */
-  text: string | null;
-  tags: string[];
-  /** The thread (conversation or session id) it was remembered in; `null` for none. */
-  thread: string | null;
-  /** When the memory was first remembered (ISO 8601). */
-  created_at: string;
-  /** When this version was stored (ISO 8601). */
-  updated_at: string;
-  expires_at: string | null;
-  /** The id of the version this one replaced. */
-  supersedes: string | null;
-  /**
-   * Which key stored this version, and when; `null` for memories stored before it was kept
-   * (and for memories restore indexed again from their blobs).
-   */
-  remembered_by: RememberedBy | null;
-}
-
-/** A page of a namespace's memories, newest first. */
-export interface MemoryPage {
-  memories: Memory[];
-  /** Passed back as `cursor` for the next page; `null` on the last. */
-  next_cursor: string | null;
-}
-
-/** What list and recall filter on, as the caller gives it (tags in clear). */
-export interface MemoryFilter {
-  tags?: string[];
-  /** Unix milliseconds. */
-  since?: number;
-  /** Unix milliseconds. */
-  until?: number;
-}
-
 /** What erasing a namespace did. */
 export interface NamespaceErase {
   namespace: string;
   owner: string;
   erased: number;
   receipts: EraseReceipt[];
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The cursor after memory `id`: opaque to clients. */
-function cursorOf(id: string): string {
-  return new TextEncoder().encode(JSON.stringify({ after: id })).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-}
-
-function cursorAfter(cursor: string): string {
-  try {
-    const { after } = JSON.parse(
-      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
-    );
-    if (typeof after === "string" && MEMORY_ID.test(after)) return after;
-  } catch {
-    // refused below
-  }
-  throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
-}
-
-/** The catalog filter of a caller's filter: its tags hashed. */
-export async function catalogFilter(
-  hasher: TermHasher,
-  owner: string,
-  { tags, since, until }: MemoryFilter,
-): Promise<CatalogFilter> {
-  return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
 }
 
 /** How get, erase and update find a memory by id. */
@@ -196,30 +124,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     return attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
   }
 
-  async function memoryOf(
-    owner: string,
-    namespace: string,
-    entry: CatalogEntry,
-    options: ReadOptions,
-  ): Promise<Memory> {
-    const [text, { tags, thread, rememberedBy }] = await Promise.all([
-      reader.read(owner, entry, options),
-      attributesOf(owner, namespace, entry),
-    ]);
-    const { info } = entry;
-    return {
-      id: entry.id,
-      namespace,
-      text,
-      tags,
-      thread: thread ?? null,
-      created_at: iso(info?.firstCreatedAt ?? entry.createdAt),
-      updated_at: iso(entry.createdAt),
-      expires_at: info?.expiresAt === undefined ? null : iso(info.expiresAt),
-      supersedes: info?.supersedes ?? null,
-      remembered_by: rememberedByOf(rememberedBy),
-    };
-  }
+  const memoryOf = memoryViewer(attributeSeal, reader);
 
   /** Erases the expired memories (see `sweep`). */
   async function sweepAll(batch: number): Promise<number> {

@@ -34,7 +34,7 @@ import {
   rememberedByOf,
 } from "../pipeline/attributes.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
-import { catalogFilter, type MemoryFilter } from "./lifecycle.ts";
+import { catalogFilter, type MemoryFilter } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
 import { explanationOf, type RecallExplanation } from "./recall_explanation.ts";
 

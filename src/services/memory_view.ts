@@ -1,0 +1,110 @@
+/**
+ * A memory as list, get and export show it (its text read through the reader, its tags, thread
+ * and provenance opened from its catalog entry), the pages of a list and their cursors, and
+ * the filter list and recall take.
+ */
+import { SvcError } from "../errors.ts";
+import { MEMORY_ID } from "../ids.ts";
+import { type AttributeSeal, type RememberedBy, rememberedByOf } from "../pipeline/attributes.ts";
+import type { CatalogEntry, CatalogFilter } from "../ranking/lexical_index.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import type { MemoryReader, ReadOptions } from "./reader.ts";
+
+/** A memory as list and get show it. */
+export interface Memory {
+  id: string;
+  namespace: string;
+  /** Its text; `null` for a memory the relayer cannot read (client-encrypted). */
+  text: string | null;
+  tags: string[];
+  /** The thread (conversation or session id) it was remembered in; `null` for none. */
+  thread: string | null;
+  /** When the memory was first remembered (ISO 8601). */
+  created_at: string;
+  /** When this version was stored (ISO 8601). */
+  updated_at: string;
+  expires_at: string | null;
+  /** The id of the version this one replaced. */
+  supersedes: string | null;
+  /**
+   * Which key stored this version, and when; `null` for memories stored before it was kept
+   * (and for memories restore indexed again from their blobs).
+   */
+  remembered_by: RememberedBy | null;
+}
+
+/** A page of a namespace's memories, newest first. */
+export interface MemoryPage {
+  memories: Memory[];
+  /** Passed back as `cursor` for the next page; `null` on the last. */
+  next_cursor: string | null;
+}
+
+/** What list and recall filter on, as the caller gives it (tags in clear). */
+export interface MemoryFilter {
+  tags?: string[];
+  /** Unix milliseconds. */
+  since?: number;
+  /** Unix milliseconds. */
+  until?: number;
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The cursor after memory `id`: opaque to clients. */
+export function cursorOf(id: string): string {
+  return new TextEncoder().encode(JSON.stringify({ after: id })).toBase64({
+    alphabet: "base64url",
+    omitPadding: true,
+  });
+}
+
+/** The memory id of a cursor `cursorOf` made; anything else is refused. */
+export function cursorAfter(cursor: string): string {
+  try {
+    const { after } = JSON.parse(
+      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
+    );
+    if (typeof after === "string" && MEMORY_ID.test(after)) return after;
+  } catch {
+    // refused below
+  }
+  throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
+}
+
+/** The catalog filter of a caller's filter: its tags hashed. */
+export async function catalogFilter(
+  hasher: TermHasher,
+  owner: string,
+  { tags, since, until }: MemoryFilter,
+): Promise<CatalogFilter> {
+  return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
+}
+
+/** What shows a namespace's catalog entry as a memory. */
+export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader) {
+  return async (
+    owner: string,
+    namespace: string,
+    entry: CatalogEntry,
+    options: ReadOptions,
+  ): Promise<Memory> => {
+    const [text, { tags, thread, rememberedBy }] = await Promise.all([
+      reader.read(owner, entry, options),
+      attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed),
+    ]);
+    const { info } = entry;
+    return {
+      id: entry.id,
+      namespace,
+      text,
+      tags,
+      thread: thread ?? null,
+      created_at: iso(info?.firstCreatedAt ?? entry.createdAt),
+      updated_at: iso(entry.createdAt),
+      expires_at: info?.expiresAt === undefined ? null : iso(info.expiresAt),
+      supersedes: info?.supersedes ?? null,
+      remembered_by: rememberedByOf(rememberedBy),
+    };
+  };
+}
