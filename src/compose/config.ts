@@ -353,12 +353,12 @@ function readCipher(read: SettingsReader, chain: ChainConfig): CipherConfig {
   return { kind, seal: readSealSettings(read) };
 }
 
-/** What is wrong with a PostgreSQL URL, or `undefined`; the URL itself is never repeated. */
 /** The `sslmode`s the PostgreSQL client honours. */
 const SSL_MODES = ["disable", "prefer", "require", "verify-full"];
 /** libpq's parameters naming files, which the PostgreSQL client does not read. */
 const FILE_PARAMETERS = ["sslrootcert", "sslcert", "sslkey"];
 
+/** What is wrong with a PostgreSQL URL, or `undefined`; the URL itself is never repeated. */
 function databaseUrlProblem(url: string): string | undefined {
   const escapes = "percent-encode the user's and password's special characters (@ as %40, " +
     "# as %23, / as %2F, ? as %3F, % as %25)";
