@@ -441,12 +441,17 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     accessLog.schedulePrune(3_600_000);
   }
 
-  /** Runs one step of authentication, counting its refusals against the client's address. */
-  async function counted<T>(address: string, step: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one step of authenticating `request`, counting its refusals against the client's
+   * address (and the key it names).
+   */
+  async function counted<T>(address: string, request: Request, step: () => Promise<T>) {
     try {
       return await step();
     } catch (error) {
-      if (error instanceof SvcError && AUTH_REFUSALS.has(error.code)) failures.failed(address);
+      if (error instanceof SvcError && AUTH_REFUSALS.has(error.code)) {
+        failures.failed(address, request.headers.get("x-public-key"));
+      }
       throw error;
     }
   }
@@ -475,6 +480,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       }
       const headers = await counted(
         address,
+        request,
         () => checkSignedHeaders(request, verifyDeps, { ownerKey: route.ownerKey }),
       );
       // A scope refusal is not a failed authentication: the key is genuine.
@@ -496,6 +502,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       if (route.signed) {
         caller = await counted(
           context.clientAddress,
+          context.request,
           () => verifySignedBody(context.request, headers!, context.body, verifyDeps, route.claim),
         );
         failures.succeeded(context.clientAddress, caller.publicKey);

@@ -353,5 +353,16 @@ Deno.test("hostile: failed authentications write nothing and are rate limited pe
   assert.equal((await recall(alice, attacker)).status, 200);
   assert.equal((await recall(bob, "198.51.100.2")).status, 200);
   assert.equal((await recall(stranger, "198.51.100.2")).status, 401);
+  // Anyone may name a key: failures under its name have a budget of their own (15 of the 30
+  // above named alice's), past which that key waits too.
+  let verified = 0;
+  for (; verified < 40; verified++) {
+    const { status } = await recall(alice, attacker, { "x-signature": "ab".repeat(64) });
+    if (status === 429) break;
+    assert.equal(status, 401, `forged ${verified}`);
+  }
+  assert.equal(verified, 15);
+  assert.equal((await recall(alice, attacker)).status, 429);
+  assert.equal((await recall(alice, "198.51.100.2")).status, 200);
   assert.deepEqual(served.problems, []);
 });

@@ -3,13 +3,16 @@
  * address's signed requests are refused (429, before any look-up, body read or verification)
  * until the oldest failure leaves the window; successful requests never count. A key that
  * authenticated from the address in the last ten minutes is still let through, so a client
- * sharing its address (a NAT, a proxy) with a failing one keeps working.
+ * sharing its address (a NAT, a proxy) with a failing one keeps working. The key a request
+ * names is only a claim until its signature is verified, so a key let through has a budget of
+ * its own at the address (the same `limit` a minute): failures under its name past it refuse
+ * that key there too, and naming a known key does not lift the limit.
  *
  * @example
  * ```ts
  * const limiter = new AuthFailureLimiter({ limit: 30 });
  * const wait = limiter.refusal(address, publicKeyHeader); // seconds to wait, or undefined
- * // ... then limiter.failed(address) or limiter.succeeded(address, publicKey)
+ * // ... then limiter.failed(address, publicKeyHeader) or limiter.succeeded(address, publicKey)
  * ```
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
@@ -30,6 +33,8 @@ const MAX_ADDRESSES = 10_000;
 /** Counts failed authentications per client address (see the module comment). */
 export class AuthFailureLimiter {
   #failures: RateLimiter;
+  /** Failures under the name of a key let through, by address and key. */
+  #keyFailures: RateLimiter;
   #rememberMs: number;
   #now: () => number;
   /** Address → keys that authenticated from it → until when they are let through. */
@@ -38,6 +43,7 @@ export class AuthFailureLimiter {
   constructor(options: AuthFailureLimiterOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#failures = new RateLimiter(options.limit ?? 30, 60_000, this.#now);
+    this.#keyFailures = new RateLimiter(options.limit ?? 30, 60_000, this.#now);
     this.#rememberMs = options.rememberMs ?? 10 * 60_000;
   }
 
@@ -48,13 +54,23 @@ export class AuthFailureLimiter {
   refusal(address: string, publicKey: string | null): number | undefined {
     const decision = this.#failures.peek(address);
     if (decision.ok) return undefined;
-    const until = publicKey ? this.#trusted.get(address)?.get(publicKey.toLowerCase()) : undefined;
-    return until !== undefined && until > this.#now() ? undefined : decision.retryAfterSeconds;
+    if (!this.#letThrough(address, publicKey)) return decision.retryAfterSeconds;
+    const own = this.#keyFailures.peek(`${address} ${publicKey!.toLowerCase()}`);
+    return own.ok ? undefined : own.retryAfterSeconds;
   }
 
-  /** Counts a failed authentication from `address`. */
-  failed(address: string): void {
+  /** Counts a failed authentication from `address` (naming `publicKey`, when it did). */
+  failed(address: string, publicKey: string | null = null): void {
     this.#failures.take(address);
+    if (this.#letThrough(address, publicKey)) {
+      this.#keyFailures.take(`${address} ${publicKey!.toLowerCase()}`);
+    }
+  }
+
+  /** Whether `publicKey` (as sent, any case) authenticated from `address` lately. */
+  #letThrough(address: string, publicKey: string | null): boolean {
+    const until = publicKey ? this.#trusted.get(address)?.get(publicKey.toLowerCase()) : undefined;
+    return until !== undefined && until > this.#now();
   }
 
   /** Remembers that `publicKey` (lowercase hex) authenticated from `address`. */
