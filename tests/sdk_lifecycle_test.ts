@@ -217,3 +217,17 @@ Deno.test("SDK: update and remember with replaces store a version that supersede
   ]);
   assert.equal((await refusal(client.update(old, { text: "x" }))).code, "not_found");
 });
+
+Deno.test("SDK: a path with characters a URL parser encodes, or dot segments, is signed as the relayer reads it", async () => {
+  await using t = await startTestRelayer();
+  const client = await clientOf(t, await t.newCaller());
+  for (const namespace of ["o'brien", 'say "hi"', "café", "two words"]) {
+    const path = `/api/memories?namespace=${namespace}`;
+    const page = await client.request<{ memories: unknown[] }>("GET", path);
+    assert.deepEqual(page.memories, [], namespace);
+  }
+  const whoami = await client.request<{ account_id: string }>("GET", "/api/notes/../whoami#top");
+  assert.ok(whoami.account_id);
+  // An empty query's "?" is part of what is signed, as sent.
+  assert.ok((await client.request<{ account_id: string }>("GET", "/api/whoami?")).account_id);
+});

@@ -316,6 +316,12 @@ Deno.test("a request refused on its headers leaves its body unread and writes no
     ["stale", { "x-timestamp": String(TIMESTAMP - 400) }, "stale_timestamp"],
     ["missing", { "x-signature": "" }, "missing_headers"],
     ["malformed", { "x-signature": "abcd" }, "bad_signature"],
+    // Headers well-formed first, then the clock: as the README lists the checks.
+    [
+      "malformed, stale",
+      { "x-signature": "ab", "x-timestamp": String(TIMESTAMP - 400) },
+      "bad_signature",
+    ],
     ["deactivated", { "x-public-key": "ab".repeat(32) }, "forbidden"],
   ];
   for (const [name, headers, reason] of cases) {

@@ -139,6 +139,15 @@ export async function checkSignedHeaders(
       "x-timestamp must be Unix time in whole seconds, in decimal without leading zeros",
     );
   }
+  const nonce = h.get("x-nonce") ?? undefined;
+  const accountIdHint = h.get("x-account-id") ?? undefined;
+  if (
+    !PUBLIC_KEY.test(publicKeyHeader) || !SIGNATURE.test(signatureHeader) ||
+    (nonce !== undefined && !NONCE_PATTERN.test(nonce)) ||
+    (accountIdHint !== undefined && !ACCOUNT_ID.test(accountIdHint))
+  ) {
+    throw unauthorized("bad_signature", "The request signature headers are malformed");
+  }
   const nowMs = (deps.now ?? Date.now)();
   const serverTime = Math.floor(nowMs / 1000);
   const timestamp = Number(timestampHeader);
@@ -148,15 +157,6 @@ export async function checkSignedHeaders(
       "x-timestamp is more than 5 minutes from the server's clock; correct the clock and retry",
       { server_time: serverTime },
     );
-  }
-  const nonce = h.get("x-nonce") ?? undefined;
-  const accountIdHint = h.get("x-account-id") ?? undefined;
-  if (
-    !PUBLIC_KEY.test(publicKeyHeader) || !SIGNATURE.test(signatureHeader) ||
-    (nonce !== undefined && !NONCE_PATTERN.test(nonce)) ||
-    (accountIdHint !== undefined && !ACCOUNT_ID.test(accountIdHint))
-  ) {
-    throw unauthorized("bad_signature", "The request signature headers are malformed");
   }
   const audience = signedAudience(h, deps);
   const publicKey = publicKeyHeader.toLowerCase();

@@ -152,6 +152,17 @@ function listQuery(options: ListOptions): string {
   return text ? `?${text}` : "";
 }
 
+/**
+ * `path` as the relayer reads it, and so signs it: in a URL parser's form (`'`, `"`, spaces and
+ * other characters outside ASCII percent-encoded, dot segments resolved, no fragment), the
+ * empty query's `?` kept. Sent in that form, what is signed is what is sent.
+ */
+function asRelayerReads(path: string): string {
+  const url = new URL(path, "http://relayer.invalid");
+  const empty = url.search === "" && path.split("#")[0].endsWith("?");
+  return url.pathname + (empty ? "?" : url.search);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A client of the relayer's HTTP API that signs every request with a delegate key. */
@@ -225,6 +236,7 @@ export class SvcClient {
     answered: (response: Response) => boolean | Promise<boolean> = () => false,
   ): Promise<Response> {
     const payload = content?.body ?? "";
+    path = asRelayerReads(path);
     for (let attempt = 0;; attempt++) {
       const headers = await signRequest({
         key: this.#key,
