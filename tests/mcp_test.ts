@@ -301,7 +301,7 @@ Deno.test("MCP: a key removed during a session gets a tool error naming the key,
   );
 });
 
-Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers", async () => {
+Deno.test("MCP: the relayer answers 503 while the sidecar is down (to MCP clients in JSON-RPC), and recovers", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
   stack.setSidecarUp(false);
@@ -309,15 +309,24 @@ Deno.test("MCP: the relayer answers 503 while the sidecar is down, and recovers"
     const [path, init] of [
       ["/api/mcp", initializeRequest(stack.auth(caller))],
       ["/api/mcp/sse", { headers: stack.auth(caller) }],
-      ["/sponsor", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }],
     ] as const
   ) {
     const response = await fetch(stack.url + path, init);
     assert.equal(response.status, 503, path);
-    const body = await response.json();
-    assert.equal(body.code, "backend_unavailable");
-    assert.match(body.error, /sidecar/);
+    assert.equal(response.headers.get("retry-after"), "2");
+    const { jsonrpc, error } = await response.json();
+    assert.equal(jsonrpc, "2.0");
+    assert.match(error.message, /Cannot reach the MCP sidecar/);
   }
+  const sponsor = await fetch(`${stack.url}/sponsor`, {
+    method: "POST",
+    body: "{}",
+    headers: { "content-type": "application/json" },
+  });
+  assert.equal(sponsor.status, 503);
+  const body = await sponsor.json();
+  assert.equal(body.code, "backend_unavailable");
+  assert.match(body.error, /sidecar/);
   const health = await (await fetch(`${stack.url}/health`)).json();
   assert.equal(health.sidecar, "down");
   stack.setSidecarUp(true);

@@ -100,6 +100,30 @@ Deno.test("every route of the relayer's table is in the document, described", as
   }]);
   assert.equal(recall["x-svc-access-log"], "recall");
   assert.deepEqual(document.paths["/api/mcp"].post.security, [{ mcpBearer: [], mcpAccount: [] }]);
+  // MCP clients read JSON-RPC errors: the document says so, with the statuses they get.
+  // deno-lint-ignore no-explicit-any
+  const plain: any = document;
+  const jsonRpc = { $ref: "#/components/schemas/JsonRpcError" };
+  const mcpPost = plain.paths["/api/mcp"].post.responses;
+  for (const status of ["400", "401", "404", "413", "415", "429", "503"]) {
+    assert.deepEqual(mcpPost[status].content["application/json"].schema, jsonRpc, status);
+  }
+  assert.equal(mcpPost["413"].content["application/json"].example.error.data.limit_bytes, 4 << 20);
+  assert.deepEqual(Object.keys(plain.paths["/api/mcp"].delete.responses).sort(), [
+    "200",
+    "401",
+    "403",
+    "404",
+    "429",
+    "503",
+    "default",
+  ]);
+  // A signed GET reads no body, but may still be refused a malformed header.
+  assert.ok(plain.paths["/api/whoami"].get.responses["400"]);
+  // An optional field given as null takes its default: the schema lets it be null.
+  const recallBody = plain.paths["/api/recall"].post.requestBody.content["application/json"].schema;
+  assert.deepEqual(recallBody.properties.limit.type, ["integer", "null"]);
+  assert.equal(recallBody.properties.query.type, "string");
   assert.deepEqual(document.paths["/health"].get.security, []);
   for (const name of ["svcPublicKey", "svcSignature", "svcTimestamp", "mcpBearer"]) {
     assert.ok(document.components.securitySchemes[name], name);

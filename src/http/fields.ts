@@ -99,6 +99,13 @@ function field<T>(
 }
 
 /** Adds `description` to a schema when there is one. */
+/** `schema`, `null` allowed too: an optional body field given as `null` takes its default. */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
+  if (Array.isArray(schema.enum)) return { ...schema, enum: [...schema.enum, null] };
+  return { anyOf: [schema, { type: "null" }] };
+}
+
 function described(schema: JsonSchema, description?: string): JsonSchema {
   return description ? { ...schema, description } : schema;
 }
@@ -439,11 +446,13 @@ export function object<M extends Record<string, Member>>(
       const constraints: JsonSchema[] = [];
       for (const [key, member] of entries) {
         if (member.kind === "group") {
-          Object.assign(properties, member.properties());
+          for (const [name, schema] of Object.entries(member.properties())) {
+            properties[name] = orNull(schema);
+          }
           constraints.push(...member.constraints());
           continue;
         }
-        properties[key] = member.schema();
+        properties[key] = member.required ? member.schema() : orNull(member.schema());
         if (member.required) required.push(key);
       }
       return described({

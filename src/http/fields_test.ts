@@ -176,10 +176,18 @@ Deno.test("objects describe themselves as JSON Schema: properties, required, def
   ]);
   assert.equal(properties.text.maxLength, 1024);
   assert.equal(properties.namespace.default, "default");
+  // An optional field may be null (it then takes its default), as the parser reads it.
   assert.deepEqual(
     { ...properties.limit },
-    { type: "integer", minimum: 1, maximum: 100, default: 10, description: "How many." },
+    { type: ["integer", "null"], minimum: 1, maximum: 100, default: 10, description: "How many." },
   );
+  assert.equal(properties.text.type, "string", "a required field may not be null");
+  for (const name of ["namespace", "tags", "ttl_seconds", "expires_at"]) {
+    assert.ok((properties[name].type as string[]).includes("null"), name);
+  }
+  const nulls = { namespace: null, limit: null, tags: null, ttl_seconds: null, expires_at: null };
+  const parsed = shape.parse({ text: "x", vector: [1, 2, 3], ...nulls }, "body");
+  assert.deepEqual([parsed.namespace, parsed.limit, parsed.tags], ["default", 10, undefined]);
   assert.equal(properties.tags.maxItems, 16);
   assert.deepEqual([properties.vector.minItems, properties.vector.maxItems], [3, 3]);
   assert.deepEqual(schema.allOf, [{ not: { required: ["ttl_seconds", "expires_at"] } }]);

@@ -66,6 +66,8 @@ export interface ResponseDoc {
   example?: unknown;
   /** The body's content type (default `application/json`). */
   contentType?: string;
+  /** The body's schema (an error's default: the relayer's `Error`). */
+  schema?: JsonSchema;
 }
 
 /** How a route describes itself in the OpenAPI document (`GET /openapi.json`). */

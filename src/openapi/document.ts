@@ -59,7 +59,10 @@ const ERROR_REF = { $ref: "#/components/schemas/Error" };
 
 /** The errors a route has by its kind, added to those its `doc` lists. */
 const STANDARD_ERRORS: Record<string, { name: string; description: string }> = {
-  400: { name: "BadRequest", description: "A missing or invalid field; the sentence names it." },
+  400: {
+    name: "BadRequest",
+    description: "A missing or invalid field or header; the sentence names it.",
+  },
   401: {
     name: "Unauthorized",
     description: "The signed request was refused; `reason` names the check that failed.",
@@ -131,6 +134,24 @@ function components(): OpenApiDocument["components"] {
           request_id: { type: "string" },
           reason: { type: "string" },
           retry_after_seconds: { type: "integer" },
+        },
+      },
+      JsonRpcError: {
+        type: "object",
+        description: "An error of the MCP transports, as MCP clients read it: JSON-RPC 2.0.",
+        required: ["jsonrpc", "error", "id"],
+        properties: {
+          jsonrpc: { const: "2.0" },
+          error: {
+            type: "object",
+            required: ["code", "message"],
+            properties: {
+              code: { type: "integer" },
+              message: { type: "string" },
+              data: { type: "object" },
+            },
+          },
+          id: { type: ["string", "integer", "null"] },
         },
       },
     },
@@ -244,12 +265,17 @@ function requestBody(route: DescribedRoute): Record<string, unknown> | undefined
 function responses(route: DescribedRoute, hasBody: boolean): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (
-    const [status, { description, example, contentType }] of Object.entries(
+    const [status, { description, example, contentType, schema }] of Object.entries(
       route.doc?.responses ?? {},
     )
   ) {
-    const content = example !== undefined || contentType
-      ? { [contentType ?? JSON_TYPE]: example !== undefined ? { example } : {} }
+    const content = example !== undefined || contentType || schema
+      ? {
+        [contentType ?? JSON_TYPE]: {
+          ...(schema && { schema }),
+          ...(example !== undefined && { example }),
+        },
+      }
       : Number(status) >= 400
       ? { [JSON_TYPE]: { schema: ERROR_REF } }
       : undefined;
@@ -259,7 +285,8 @@ function responses(route: DescribedRoute, hasBody: boolean): Record<string, unkn
   if (route.input) standard.add(400);
   if (hasBody) [400, 408, 413, 415].forEach((s) => standard.add(s));
   if (/:\w/.test(route.pattern.pathname)) standard.add(404);
-  if (route.signed) [401, 403, 409, 429].forEach((s) => standard.add(s));
+  // A signed route reads a header of its own too (`x-delegate-key`).
+  if (route.signed) [400, 401, 403, 409, 429].forEach((s) => standard.add(s));
   for (const status of [...standard].sort((a, b) => a - b)) {
     answers[status] ??= { $ref: `#/components/responses/${STANDARD_ERRORS[status].name}` };
   }

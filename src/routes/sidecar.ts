@@ -114,9 +114,18 @@ export function sidecarRoutes(
   checkHost: (request: Request) => void,
 ) {
   const streamed = { streamBody: true };
+  /** Forwards an MCP request; MCP clients read JSON-RPC errors, the sidecar down too. */
+  const forwardMcp = async (context: HandlerContext, body: BodyInit | null) => {
+    try {
+      return await forward(link, context, body);
+    } catch (error) {
+      if (!(error instanceof SvcError) || error.code !== "backend_unavailable") throw error;
+      return rpcError(503, error.message, { "retry-after": "2" });
+    }
+  };
   const mcp = async (context: HandlerContext) => {
     checkHost(context.request);
-    if (context.request.method !== "POST") return await forward(link, context, null);
+    if (context.request.method !== "POST") return await forwardMcp(context, null);
     let body: Uint8Array<ArrayBuffer>;
     try {
       body = await context.readBody(MAX_MCP_BODY_BYTES);
@@ -125,7 +134,7 @@ export function sidecarRoutes(
       if (!(error instanceof SvcError) || error.code !== "payload_too_large") throw error;
       return mcpBodyTooLarge();
     }
-    return await forward(link, context, body);
+    return await forwardMcp(context, body);
   };
   const sponsor = async (context: HandlerContext) => {
     // Before the budget is taken: another site's page can post only other types (no-cors), and
@@ -139,15 +148,81 @@ export function sidecarRoutes(
     }
     return await forward(link, context, await context.readBody(MAX_SPONSOR_BODY_BYTES));
   };
-  const mcpDoc = (summary: string, responses: RouteDoc["responses"], body?: RouteDoc["body"]) => ({
+  /** An error MCP clients read: a JSON-RPC answer. */
+  const rpc = (description: string, code: number, message: string, data?: unknown) => ({
+    description,
+    schema: { $ref: "#/components/schemas/JsonRpcError" },
+    example: {
+      jsonrpc: "2.0",
+      error: { code, message, ...(data !== undefined && { data }) },
+      id: null,
+    },
+  });
+  /** The errors of every MCP route; `session`: one that names a session; `body`: a POST. */
+  const mcpErrors = (options: { session: boolean; body: boolean }) => {
+    const errors: RouteDoc["responses"] = {
+      401: rpc(
+        "No bearer or `x-svc-account-id`, or ones the relayer refuses; `WWW-Authenticate` " +
+          "names the scheme.",
+        -32000,
+        "The relayer refused these credentials: …",
+      ),
+      403: {
+        description: "A `Host` not among the relayer's names (the relayer's `Error`, " +
+          "`host_not_allowed`); an `Origin` not allowed, or a session of another identity " +
+          "(JSON-RPC).",
+      },
+      429: rpc(
+        "Too many sessions for this key or address, or too many failed sign-ins; see " +
+          "`Retry-After`.",
+        -32000,
+        "Too many MCP sessions: …",
+      ),
+      503: rpc(
+        "The sidecar is down or restarting, or the relayer cannot check the bearer; see " +
+          "`Retry-After`.",
+        -32000,
+        "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
+      ),
+    };
+    if (options.session) {
+      errors[404] = rpc(
+        "No session by this id: it ended or expired; start a new one.",
+        -32001,
+        "Session not found: it ended or expired; start a new one",
+      );
+    }
+    if (options.body) {
+      errors[400] = rpc(
+        "Not a JSON-RPC message (or batch), or no session yet: send `initialize` first. A body " +
+          "cut short is the relayer's `Error`.",
+        -32700,
+        "Parse error: the body is not JSON",
+      );
+      errors[413] = rpc(
+        "The message is over 4 MiB (`data.limit_bytes`).",
+        -32000,
+        `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`,
+        { limit_bytes: MAX_MCP_BODY_BYTES },
+      );
+      errors[415] = rpc("The body is not `application/json`.", -32000, "Unsupported Media Type: …");
+    }
+    return errors;
+  };
+  const mcpDoc = (
+    summary: string,
+    responses: RouteDoc["responses"],
+    options: { session: boolean; body?: RouteDoc["body"] },
+  ) => ({
     ...streamed,
     doc: {
       tag: "mcp",
       summary,
-      description: "Forwarded to the MCP sidecar (503 while it is down).",
+      description: "Forwarded to the MCP sidecar. Errors are JSON-RPC answers (`JsonRpcError`), " +
+        "as MCP clients read them.",
       security: [{ mcpBearer: [], mcpAccount: [] }],
-      body,
-      responses,
+      body: options.body,
+      responses: { ...mcpErrors({ session: options.session, body: !!options.body }), ...responses },
     },
   });
   const message = {
@@ -187,7 +262,7 @@ export function sidecarRoutes(
       mcp,
       mcpDoc("MCP Streamable HTTP: the server's event stream", {
         200: { description: "An event stream.", contentType: "text/event-stream" },
-      }),
+      }, { session: true }),
     ),
     route<HandlerContext>(
       "POST",
@@ -196,13 +271,15 @@ export function sidecarRoutes(
       mcpDoc("MCP Streamable HTTP: send a message", {
         200: { description: "The answer, as JSON or an event stream." },
         202: { description: "A notification or answer, accepted." },
-      }, message),
+      }, { session: true, body: message }),
     ),
     route<HandlerContext>(
       "DELETE",
       "/api/mcp",
       mcp,
-      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }),
+      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }, {
+        session: true,
+      }),
     ),
     route<HandlerContext>(
       "GET",
@@ -213,7 +290,7 @@ export function sidecarRoutes(
           description: "An event stream; its first event names the messages URL.",
           contentType: "text/event-stream",
         },
-      }),
+      }, { session: false }),
     ),
     route<HandlerContext>(
       "POST",
@@ -221,7 +298,7 @@ export function sidecarRoutes(
       mcp,
       mcpDoc("MCP over SSE (legacy): send a message to a session (`?sessionId=`)", {
         202: { description: "Accepted; the answer comes on the event stream." },
-      }, message),
+      }, { session: true, body: message }),
     ),
     route<HandlerContext>(
       "POST",
