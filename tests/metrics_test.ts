@@ -48,6 +48,7 @@ Deno.test("requests are counted by route pattern, method and status, never by pa
   await jsonOf(await t.send("GET", `/nothing/${id}`), 404);
   await jsonOf(await t.send("PROPFIND", "/health"), 405);
   await jsonOf(await t.send("DELETE", "/health"), 405);
+  assert.equal((await t.send("HEAD", "/health")).status, 200);
 
   const text = await metricsOf(t);
   const count = (labels: string) => sample(text, `svc_http_requests_total{${labels}}`);
@@ -59,6 +60,9 @@ Deno.test("requests are counted by route pattern, method and status, never by pa
   assert.equal(count('method="GET",route="unmatched",status="404"'), 1);
   assert.equal(count('method="other",route="unmatched",status="405"'), 1);
   assert.equal(count('method="DELETE",route="unmatched",status="405"'), 1);
+  // A HEAD the GET route answers is a HEAD.
+  assert.equal(count('method="HEAD",route="/health",status="200"'), 1);
+  assert.equal(count('method="GET",route="/health",status="200"'), undefined);
   const polls = count('method="POST",route="/api/remember/bulk/status",status="200"') ?? 0;
   assert.ok(polls >= 1);
   const latency = 'svc_http_request_duration_seconds_count{method="GET",route="/api/memories/:id"}';

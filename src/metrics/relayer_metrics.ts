@@ -207,12 +207,13 @@ export class RelayerMetrics {
     status: number,
     seconds: number,
   ): void => {
-    // Unmatched requests are counted by method; methods outside the usual ones as "other".
-    const key = route ?? (METHODS.has(request.method) ? request.method : "other");
+    // By the request's method (a GET route answers HEAD too), methods outside the usual ones as
+    // "other"; unmatched requests as one route.
+    const method = METHODS.has(request.method) ? request.method : "other";
+    const pattern = route?.pattern.pathname ?? "unmatched";
+    const key = route?.method === request.method ? route : `${method} ${pattern}`;
     let series = this.#routes.get(key);
     if (!series) {
-      const method = route?.method ?? key as string;
-      const pattern = route?.pattern.pathname ?? "unmatched";
       const latency = this.#latency.labels(method, pattern);
       series = { method, pattern, latency, statuses: new Map() };
       this.#routes.set(key, series);
