@@ -159,7 +159,7 @@ export async function readBounded(
 const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** Whether `value` (parsed JSON) holds a string, or a key, that is not valid Unicode. */
-function holdsLoneSurrogate(value: unknown): boolean {
+export function holdsLoneSurrogate(value: unknown): boolean {
   // A stack, not recursion: JSON may nest deeper than the call stack goes.
   const stack = [value];
   while (stack.length > 0) {

@@ -14,7 +14,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { jsonProblem, parseJson } from "../http/body.ts";
+import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "../http/body.ts";
 import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
 import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 
@@ -106,30 +106,43 @@ export class StdioTransport implements Transport {
 
   async #line(parts: Uint8Array[]): Promise<void> {
     let value: unknown;
+    /** Set when a string of the line is not valid Unicode: the messages holding one are refused. */
+    let unpaired: LoneSurrogateError | undefined;
     try {
       const decoder = new TextDecoder("utf-8", { fatal: true });
       const last = parts.length - 1;
       const text = parts.map((part, i) => decoder.decode(part, { stream: i < last })).join("")
         .trim();
       if (text === "") return;
-      value = parseJson(text);
+      try {
+        value = parseJson(text);
+      } catch (error) {
+        if (!(error instanceof LoneSurrogateError)) throw error;
+        // Well-formed JSON all the same: each message is answered by its own id.
+        value = JSON.parse(text);
+        unpaired = error;
+      }
     } catch (error) {
       return await this.#answer({
         code: -32700,
         message: `Parse error: the line is ${jsonProblem(error)}`,
       });
     }
-    if (!Array.isArray(value)) return await this.#take(value);
+    if (!Array.isArray(value)) return await this.#take(value, unpaired);
     // A batch, as the HTTP endpoint takes one: each message as if on a line of its own.
     if (value.length === 0 || value.length > MAX_BATCH) {
       const message = `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`;
       return await this.#answer({ code: -32600, message });
     }
-    for (const message of value) await this.#take(message);
+    for (const message of value) await this.#take(message, unpaired);
   }
 
-  /** Hands a message on, or answers why not. */
-  async #take(value: unknown): Promise<void> {
+  /** Hands a message on, or answers why not (`unpaired`: its line's strings are not all Unicode). */
+  async #take(value: unknown, unpaired?: LoneSurrogateError): Promise<void> {
+    if (unpaired && holdsLoneSurrogate(value)) {
+      const message = `Parse error: the message is ${jsonProblem(unpaired)}`;
+      return await this.#answer({ code: -32700, message }, idOf(value));
+    }
     const refused = refusal(value);
     if (refused) return await this.#answer(refused, idOf(value));
     if (isJSONRPCRequest(value)) this.#unanswered.add((value as { id: RequestId }).id);

@@ -145,3 +145,19 @@ Deno.test("stdio transport: a batch line is taken as its messages, each answered
       .map((pair) => JSON.stringify(pair)).sort(),
   );
 });
+
+Deno.test("stdio transport: a message with half a surrogate pair is refused by its id; the others of its line are taken", async () => {
+  const call = (id: number, text: string) =>
+    String
+      .raw`{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"svc_remember","arguments":{"text":"${text}"}}}`;
+  const { delivered, answers } = await run([
+    `${call(30, String.raw`smile \ud83d`)}\n`,
+    `[${ping(31)},${call(32, String.raw`\udc00`)},${call(33, String.raw`paired \ud83d\ude00`)}]\n`,
+  ]);
+  assert.deepEqual(delivered.map((m) => (m as { id: number }).id), [31, 33]);
+  assert.deepEqual(answers.map((answer) => [answer.id, answer.error.code]), [[30, -32700], [
+    32,
+    -32700,
+  ]]);
+  assert.match(answers[0].error.message, /^Parse error: the message is not valid Unicode/);
+});
