@@ -73,6 +73,12 @@ Deno.test("bridge: without a configured namespace the relayer's default applies"
   await using host = await bridged(() => identityOf(stack, caller));
   const saved = await host.client.callTool({ name: "svc_remember", arguments: { text: "x y" } });
   assert.match(textOf(saved), /namespace "default"/);
+  // An empty namespace is none, as with a configured one.
+  const empty = await host.client.callTool({
+    name: "svc_remember",
+    arguments: { text: "y z", namespace: "" },
+  });
+  assert.match(textOf(empty), /namespace "default"/);
 });
 
 Deno.test("bridge: sessions lost on the server are re-opened and the call re-sent", async () => {

@@ -288,12 +288,13 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       );
     }
     // Only the tools that take a namespace get the default one (svc_get and the others that
-    // name a memory by id take none).
+    // name a memory by id take none); an empty one is none.
     if (
-      options.namespace && "namespace" in tool.inputSchema &&
+      "namespace" in tool.inputSchema &&
       !(typeof args.namespace === "string" && args.namespace !== "")
     ) {
-      args.namespace = options.namespace;
+      if (options.namespace) args.namespace = options.namespace;
+      else if (args.namespace === "") delete args.namespace;
     }
     let sent = 0;
     try {
