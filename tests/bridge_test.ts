@@ -113,6 +113,19 @@ Deno.test("bridge: a call made while the sidecar restarts waits for it and is se
   assert.match(textOf(await found), /kept across restarts/);
 });
 
+Deno.test("bridge: a relayer whose sidecar stays down is said to be running, with its reason", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(() => identityOf(stack, caller));
+  stack.setSidecarUp(false);
+  const answer = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+  assert.equal(answer.isError, true);
+  assert.match(
+    textOf(answer),
+    /^The relayer at \S+ is running but cannot serve this now \(503\): Cannot reach the MCP sidecar: it is not running/,
+  );
+});
+
 Deno.test("bridge: signed out lists svc_login and refuses memory tools; then signs in", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();

@@ -125,12 +125,18 @@ function rateLimitedText(relayerUrl: string, limit: RateLimit): string {
     `429). Retry in ${limit.retryAfterSeconds} s.`;
 }
 
-/** The reason in a 429's JSON-RPC error body ("Too many MCP sessions: <reason>"), if any. */
-async function rateLimitReason(response: Response): Promise<string | undefined> {
+/** The sentence of an error answer's body (JSON-RPC, or the relayer's own), if any. */
+async function errorSentence(response: Response): Promise<string | undefined> {
   const body = await response.clone().json().catch(() => null);
-  const message = body?.error?.message;
-  if (typeof message !== "string") return undefined;
-  return message.replace(/^Too many MCP sessions: /, "").slice(0, 200);
+  const message = body?.error?.message ?? body?.error;
+  return typeof message === "string" ? message.slice(0, 300) : undefined;
+}
+
+/** A relayer that answered 503 (its MCP sidecar down or restarting, say) is up all the same. */
+function unavailableText(relayerUrl: string, reason: string | undefined): string {
+  return `The relayer at ${relayerUrl} is running but cannot serve this now (503): ` +
+    `${reason ?? "it did not say why"} Try again in a few seconds; if it lasts, see the ` +
+    "relayer's log.";
 }
 
 export function createStdioBridge(options: StdioBridgeOptions) {
@@ -141,16 +147,19 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   );
   // The connection, shared by concurrent calls while it is being opened.
   let upstream: { key: string; client: Promise<Client> } | null = null;
-  // The relayer's last 429.
+  // The relayer's last 429, and the reason of its last 503.
   let rateLimit: RateLimit = { retryAfterSeconds: 30 };
-  const fetchNoting429: typeof fetch = async (input, init) => {
+  let unavailable: string | undefined;
+  const fetchNotingRefusals: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     if (response.status === 429) {
+      const reason = await errorSentence(response);
       rateLimit = {
         retryAfterSeconds: Number(response.headers.get("retry-after")) || 30,
-        reason: await rateLimitReason(response),
+        reason: reason?.replace(/^Too many MCP sessions: /, "").slice(0, 200),
       };
     }
+    if (response.status === 503) unavailable = await errorSentence(response);
     return response;
   };
 
@@ -190,7 +199,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     if (options.namespace) headers["x-svc-namespace"] = options.namespace;
     const transport = new SSEClientTransport(url, {
       requestInit: { headers },
-      fetch: fetchNoting429,
+      fetch: fetchNotingRefusals,
     });
     // A dropped stream would reconnect to a new server session behind the client's back;
     // drop the client instead, and the next call connects and initializes afresh.
@@ -328,6 +337,9 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       }
       if (isAnswer(error)) throw error;
       debug("bridge call failed", { tool: name, error: (error as Error).message });
+      if (isStatus(error, 503)) {
+        return text(unavailableText(identity.relayerUrl, unavailable), true);
+      }
       return text(
         `Cannot reach the svc relayer at ${identity.relayerUrl}: ${(error as Error).message}. ` +
           "Check that it is running and reachable, then try again.",
