@@ -204,7 +204,8 @@ async function exit(): Promise<never> {
     exiting = true;
     debug("stdin closed; exiting");
     const cleanUp = Promise.all([pending?.close(), bridge.close()]).catch(() => {});
-    await Promise.race([cleanUp, new Promise((resolve) => setTimeout(resolve, 1500))]);
+    // With END_WAIT_MS before it, well inside the 2 s the README promises.
+    await Promise.race([cleanUp, new Promise((resolve) => setTimeout(resolve, 1200))]);
   }
   Deno.exit(0);
 }
