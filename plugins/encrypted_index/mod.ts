@@ -423,6 +423,26 @@ export class EncryptedVectorStore implements VectorStore {
     this.#others?.onChanged(listener);
   }
 
+  /**
+   * With a shared storage: reads the namespace's stored version now, trusted or not; another
+   * writer's change not heard of yet is dropped from memory and told to the `onChanged`
+   * listeners before this resolves. Nothing to do for the index's only writer.
+   */
+  async revalidate(owner: string, namespace: string, options?: CallOptions): Promise<void> {
+    options?.signal?.throwIfAborted();
+    const others = this.#others;
+    if (!others) return;
+    const ref = await this.#keys.ref(owner, namespace);
+    others.name(ref, owner, namespace);
+    await this.#call("read the vector index", async () => {
+      await this.#committing?.catch(() => {});
+      const stored = await this.#storage.header(ref);
+      if (stored?.version === this.#cache.held(ref.ns)?.version) return;
+      if (!stored) this.#cache.drop(ref.ns); // erased by another writer
+      others.changed(ref, stored?.version ?? "");
+    });
+  }
+
   /** With a shared storage: calls `listener` when another writer may have changed anything. */
   onReplaced(listener: () => void): void {
     this.#others?.onReplaced(listener);

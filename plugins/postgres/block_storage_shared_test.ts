@@ -163,6 +163,30 @@ Deno.test("index on PostgreSQL: with notifications lost, a relayer sees others' 
   assert.deepEqual(changed, ["o/n"]);
 });
 
+Deno.test("index on PostgreSQL: revalidate shows a relayer another's write at once, notified or not, and tells its listeners", async () => {
+  await using relayers = await twoRelayers({
+    revalidateMs: 60_000,
+    storage: (storage) => deaf(storage),
+  });
+  const { a, b } = relayers;
+  await a.upsert([row("m1", 1)]);
+  assert.deepEqual(await ids(b), ["m1"]);
+  const changed: string[] = [];
+  b.onChanged((owner, namespace) => changed.push(`${owner}/${namespace}`));
+  await b.revalidate("o", "n");
+  assert.deepEqual(changed, [], "nothing changed: nothing told");
+  await a.upsert([row("m2", 2)]);
+  assert.deepEqual(await ids(b), ["m1"], "trusted for a minute, B has not heard");
+  await b.revalidate("o", "n");
+  assert.deepEqual(changed, ["o/n"]);
+  assert.deepEqual(await ids(b), ["m1", "m2"]);
+  // An erase of the namespace's last memory (its header gone) too.
+  await a.delete(["m1", "m2"]);
+  await b.revalidate("o", "n");
+  assert.deepEqual(changed, ["o/n", "o/n"]);
+  assert.deepEqual(await ids(b), []);
+});
+
 Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted drops what it holds", async () => {
   await using relayers = await twoRelayers({ revalidateMs: 60_000 });
   const { a, b } = relayers;

@@ -318,6 +318,12 @@ export interface VectorStore {
    * lexical index and catalog of that namespace) is read again.
    */
   onChanged?(listener: (owner: string, namespace: string) => void): void;
+  /**
+   * For a store other processes write too: reads the namespace's stored version now, whatever
+   * this store trusts, so that another writer's change not heard of yet is told to the
+   * `onChanged` listeners before it resolves.
+   */
+  revalidate?(owner: string, namespace: string, options?: CallOptions): Promise<void>;
   /** Releases what the store holds open. */
   close(): Promise<void>;
 }

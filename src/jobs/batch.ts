@@ -228,8 +228,9 @@ export function batchRunner(
             ours.set(place, job);
             job.claimed = place;
           }
-          // Held now: a text stored before the claim (its job released it since) is indexed.
-          found = await pipeline.duplicates(texts);
+          // Held now: a text stored before the claim (its job released it since) is indexed,
+          // maybe by another relayer whose notice is still on its way.
+          found = await pipeline.duplicates(texts, { fresh: true });
           if (claims().every(({ place }) => ours.has(place))) return;
         } else {
           // Holding none while it waits, no two batches each hold what the other waits for.
@@ -237,7 +238,7 @@ export function batchRunner(
           for (const job of ours.values()) job.claimed = undefined;
           ours.clear();
           await textClaims.released(asked);
-          found = await pipeline.duplicates(texts);
+          found = await pipeline.duplicates(texts, { fresh: true });
         }
       }
     };

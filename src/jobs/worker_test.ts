@@ -9,6 +9,7 @@ import {
   CountingVectorStore,
   HeldBlobStore,
   ManualClock,
+  SharedVectorStore,
   testPipeline,
   until,
 } from "../testing/job_fixtures.ts";
@@ -488,6 +489,36 @@ Deno.test("worker: two workers sharing their text claims (two relayers on one st
   const ended = await queue.getMany(second.map((job) => job.job_id));
   assert.deepEqual(ended.map((job) => job?.duplicate_of), first.map((job) => job.job_id));
   assert.equal(await vectors.count(), 2, "each text once");
+});
+
+Deno.test("worker: a text another relayer stored while this one waited is found though its notice has not come", async () => {
+  using queue = new MemoryJobQueue();
+  using blobs = new HeldBlobStore();
+  const embedder = new CountingEmbedder();
+  const shared = new SharedVectorStore(embedder.dimensions);
+  // Two relayers: one secret, one store, a lexical index each, which hears of the other's
+  // writes only when it reads the store's version.
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const pipelines = [
+    await testPipeline({ blobs, embedder, vectors: shared.view(), secret }),
+    await testPipeline({ blobs, embedder, vectors: shared.view(), secret }),
+  ];
+  const textClaims = new MemoryTextClaims();
+  const [one, two] = pipelines.map((pipeline) =>
+    createWorker({ queue, pipeline, logger: silentLogger, batchSize: 8, textClaims })
+  );
+  const accept = () => queue.accept([{ owner: "o1", namespace: "n1", text: "Fact 0" }]);
+  const [first] = await accept();
+  const processed = [one.process(first.job_id)];
+  await until("the first relayer reaches its upload", () => blobs.held === 1);
+  const [second] = await accept();
+  processed.push(two.process(second.job_id));
+  await until("the second relayer takes its job", () => two.stats().running === 1);
+  blobs.release();
+  await Promise.all(processed);
+
+  assert.equal((await queue.get(second.job_id))?.duplicate_of, first.job_id);
+  assert.equal(await shared.inner.count(), 1, "the text once");
 });
 
 /** A blob store unavailable for its first `down` uploads. */

@@ -150,8 +150,13 @@ export interface RememberPipeline {
    * For each memory, the id of a memory already indexed in its namespace with the same text
    * (after normalising case and white space), or of an earlier one of `memories`, as `original`
    * (`undefined` when it is new), and `place`: the same for every memory of that text there.
+   * `fresh`: the namespaces' stored versions are read first (see `VectorStore.revalidate`), so
+   * that a memory another relayer just indexed counts though its notice is still on its way.
    */
-  duplicates(memories: (MemoryKey & MemoryText)[]): Promise<TextPlace[]>;
+  duplicates(
+    memories: (MemoryKey & MemoryText)[],
+    options?: { fresh?: boolean },
+  ): Promise<TextPlace[]>;
   /**
    * `index` of many memories as one step: their texts embedded in one call, their rows written
    * in one upsert (so the vector store commits them together), then their terms.
@@ -261,7 +266,16 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     }
   }
 
-  async function duplicates(memories: (MemoryKey & MemoryText)[]): Promise<TextPlace[]> {
+  async function duplicates(
+    memories: (MemoryKey & MemoryText)[],
+    options: { fresh?: boolean } = {},
+  ): Promise<TextPlace[]> {
+    if (options.fresh) {
+      const spaces = new Map(memories.map((m) => [`${m.owner}\0${m.namespace}`, m]));
+      for (const { owner, namespace } of spaces.values()) {
+        await vectors.revalidate?.(owner, namespace);
+      }
+    }
     const digests = await Promise.all(
       memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
     );

@@ -342,6 +342,8 @@ export class IndexSwitch {
         }),
       onReplaced: (listener) => void this.#replaced.push(listener),
       onChanged: (listener) => void this.#changed.push(listener),
+      revalidate: (owner, namespace, options): Promise<void> =>
+        this.#use(active(), async (s) => await s.revalidate?.(owner, namespace, options)),
       close: () => this.close(),
     };
   }

@@ -168,20 +168,78 @@ export interface TestPipelineParts {
   blobs?: BlobStore;
   embedder?: Embedder;
   vectors?: VectorStore;
+  /** The relayer's secret, which term hashes and seals derive from (random by default). */
+  secret?: Uint8Array<ArrayBuffer>;
 }
 
-/** A remember pipeline over `parts`, with fresh random term and vector-seal secrets. */
+/**
+ * A remember pipeline over `parts`; its lexical index reads a namespace again when `vectors`
+ * tells of another writer's change, as the relayer's does.
+ */
 export async function testPipeline(parts: TestPipelineParts = {}): Promise<RememberPipeline> {
   const embedder = parts.embedder ?? new MemoryEmbedder();
-  const vectors = parts.vectors ?? new MemoryVectorStore(embedder.dimensions);
+  const vectors: VectorStore = parts.vectors ?? new MemoryVectorStore(embedder.dimensions);
+  const secret = parts.secret ?? crypto.getRandomValues(new Uint8Array(32));
+  const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  vectors.onChanged?.((owner, namespace) => lexicon.drop(owner, namespace));
   return createRememberPipeline({
     cipher: parts.cipher ?? new MemoryCipher(),
     blobs: parts.blobs ?? new MemoryBlobStore(),
     embedder,
     vectors,
-    hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    attributeSeal: await AttributeSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+    hasher: await TermHasher.fromSecret(secret),
+    vectorSeal: await VectorSeal.fromSecret(secret),
+    attributeSeal: await AttributeSeal.fromSecret(secret),
+    lexicon,
   });
+}
+
+/**
+ * A vector store two relayers share, each through a view of its own that hears of the other's
+ * writes only when it revalidates a namespace (as when a notification is still on its way).
+ * Only upserts count as writes.
+ */
+export class SharedVectorStore {
+  readonly inner: MemoryVectorStore;
+  /** Owner and namespace → how many upserts they had. */
+  readonly versions = new Map<string, number>();
+
+  constructor(dimensions: number) {
+    this.inner = new MemoryVectorStore(dimensions);
+  }
+
+  /** One relayer's view of the store. */
+  view(): VectorStore {
+    const { inner, versions } = this;
+    const key = (owner: string, namespace: string) => `${owner}\0${namespace}`;
+    const seen = new Map<string, number>();
+    const listeners: ((owner: string, namespace: string) => void)[] = [];
+    return {
+      name: inner.name,
+      dimensions: inner.dimensions,
+      async upsert(rows, options) {
+        await inner.upsert(rows, options);
+        for (const space of new Set(rows.map((row) => key(row.owner, row.namespace)))) {
+          versions.set(space, (versions.get(space) ?? 0) + 1);
+          seen.set(space, versions.get(space)!); // its own write, known
+        }
+      },
+      search: (...args) => inner.search(...args),
+      has: (...args) => inner.has(...args),
+      delete: (...args) => inner.delete(...args),
+      count: (...args) => inner.count(...args),
+      terms: (...args) => inner.terms(...args),
+      namespaces: (...args) => inner.namespaces(...args),
+      onChanged: (listener) => void listeners.push(listener),
+      revalidate(owner, namespace) {
+        const version = versions.get(key(owner, namespace)) ?? 0;
+        if ((seen.get(key(owner, namespace)) ?? 0) !== version) {
+          seen.set(key(owner, namespace), version);
+          for (const listener of listeners) listener(owner, namespace);
+        }
+        return Promise.resolve();
+      },
+      close: () => Promise.resolve(),
+    };
+  }
 }
