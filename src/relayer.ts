@@ -12,7 +12,7 @@ import { timingSafeEqual } from "./auth/compare.ts";
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
 import { Ed25519Verifier } from "./auth/ed25519.ts";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
-import { KvReplayGuard, type ReplayGuard } from "./auth/replay_guard.ts";
+import { KvReplayGuard } from "./auth/replay_guard.ts";
 import { requireNamespace, requireOperation } from "./auth/scope.ts";
 import {
   checkSignedHeaders,
@@ -21,15 +21,6 @@ import {
   type VerifiedCaller,
   verifySignedBody,
 } from "./auth/verify.ts";
-import type {
-  AccountDirectory,
-  BlobStore,
-  Cipher,
-  Embedder,
-  Llm,
-  Reranker,
-  VectorStore,
-} from "./backends/types.ts";
 import { SvcError } from "./errors.ts";
 import { BodyBudget } from "./http/body_budget.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
@@ -39,7 +30,7 @@ import type { JobQueue } from "./jobs/job_queue.ts";
 import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
-import { type Logger, silentLogger } from "./log.ts";
+import { silentLogger } from "./log.ts";
 import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import type { Route } from "./http/router.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
@@ -52,139 +43,24 @@ import { memoryRoutes } from "./routes/memories.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { portabilityRoutes } from "./routes/portability.ts";
 import { serviceRoutes } from "./routes/service.ts";
-import { type SidecarLink, sidecarRoutes } from "./routes/sidecar.ts";
+import { sidecarRoutes } from "./routes/sidecar.ts";
 import { createRememberPipeline } from "./pipeline/remember.ts";
 import { AttributeSeal } from "./pipeline/attributes.ts";
 import { VectorSeal } from "./pipeline/vector_seal.ts";
 import { LexicalIndex } from "./ranking/lexical_index.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { AccessLog } from "./services/access_log.ts";
-import { type AccessLogStore, KvAccessLogStore } from "./services/access_log_store.ts";
+import { KvAccessLogStore } from "./services/access_log_store.ts";
 import { createLlmService } from "./services/llm.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
 import { createExportService } from "./services/export.ts";
-import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
-import type { UpdateClaims } from "./services/update_claims.ts";
-import type { TextClaims } from "./jobs/text_claims.ts";
+import { LifecycleRecords } from "./services/lifecycle_records.ts";
 import { createReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
 
-/** What a relayer is built from: its store, its secret, its backends and its settings. */
-export interface RelayerOptions {
-  /**
-   * Holds the job queue, the replay guard, the lifecycle records and the access log, each
-   * unless given below; may be left out only when all four are given.
-   */
-  kv?: Deno.Kv;
-  /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
-  queue?: JobQueue;
-  /**
-   * 32 secret bytes; keys the texts waiting in the job queue, the memories' term hashes and the
-   * sealed vectors of manual memories.
-   */
-  secret: Uint8Array<ArrayBuffer>;
-  /** Resolves the public keys of signed requests to accounts (cached for `accountCacheMs`). */
-  directory: AccountDirectory;
-  /** Encrypts memory texts for their owner before they are stored. */
-  cipher: Cipher;
-  /** Stores the ciphertext of every memory. */
-  blobs: BlobStore;
-  /** The index recall searches; its dimensions must be the embedder's. */
-  vectors: VectorStore;
-  /** Turns memory texts and queries into vectors. */
-  embedder: Embedder;
-  /**
-   * Re-scores recall's candidates on their plaintext; without one, recall ranks without it. A
-   * function gives the one to use at each recall (while the embedder changes, the serving
-   * index's).
-   */
-  reranker?: Reranker | (() => Reranker | undefined);
-  /** The language model of analyze and ask; without one they answer 501. */
-  llm?: Llm;
-  /** Where the relayer logs (nowhere by default). */
-  logger?: Logger;
-  /** Reported by `/health` (default `"embedded"`). */
-  mode?: string;
-  /** The package id of the ledger, reported by `/health` (default empty). */
-  packageId?: string;
-  /** Run the job worker and reconciler (default true). */
-  processJobs?: boolean;
-  /** Batches of remember jobs processed at once (default 2). */
-  concurrency?: number;
-  /** Remember jobs a batch takes at most (default 64). */
-  batchSize?: number;
-  /** Time limit of each backend call of a remember job (default 30 s). */
-  callTimeoutMs?: number;
-  /** Attempts before a remember job is marked failed (default 5). */
-  maxAttempts?: number;
-  /** How long a worker holds a remember job before it may be taken over (default 120 s). */
-  leaseMs?: number;
-  /** How often jobs the queue lost track of are re-driven (default 60 s). */
-  reconcileIntervalMs?: number;
-  /** How often expired memories are erased (default 60 s; also once at start). */
-  expirySweepMs?: number;
-  /** Remembers the signed requests already used (default: in `kv`). */
-  replayGuard?: ReplayGuard;
-  /** Clock for signed-request checks (Unix ms). */
-  now?: () => number;
-  /** The MCP sidecar the MCP and sponsor routes forward to; without it they answer 503. */
-  sidecar?: SidecarLink;
-  /** Take the client address from `x-forwarded-for` (behind a reverse proxy only). */
-  trustProxy?: boolean;
-  /**
-   * How long a resolved delegate key is trusted before the directory is asked again (60 s); a
-   * directory whose `cacheable` is `false` (the local ledger) is asked on every request.
-   */
-  accountCacheMs?: number;
-  /**
-   * The relayer's own origins, each as `URL.origin` gives it (`https://svc.example`,
-   * `http://127.0.0.1:8000`): a version 2 signature must name one of them as its audience (401
-   * `wrong_audience`). Read on every request, so a set may be completed once the server
-   * listens. Without it the audience is not checked.
-   */
-  audiences?: ReadonlySet<string>;
-  /** Refuse version 1 signatures: 401 `audience_required` (default false). */
-  requireAudience?: boolean;
-  /**
-   * The `Host` names the MCP routes accept (`host` on any port, or `host:port`; `*` for any):
-   * others get 403, against DNS rebinding. Default: the loopback names.
-   */
-  allowedHosts?: readonly string[];
-  /**
-   * Bytes of recalled texts kept in memory while the cipher holds its own keys (default 64 MiB;
-   * 0 keeps none): a recall then reads and decrypts each memory once.
-   */
-  textCacheBytes?: number;
-  /** Sponsored transactions per client address per minute (default 30). */
-  sponsorRatePerMinute?: number;
-  /**
-   * Bytes held by bodies not yet authenticated (read before their signature is checked, or of
-   * public routes), across all clients (default 32 MiB); past it, 503 `server_busy`.
-   */
-  bodyBudgetBytes?: number;
-  /** The same, per client address (default 8 MiB); past it, 429 `rate_limited`. */
-  bodyBudgetPerAddressBytes?: number;
-  /** The time a request body has to arrive in full once it is read (default 10 s; then 408). */
-  bodyTimeoutMs?: number;
-  /** Failed authentications per client address per minute before 429 (default 30). */
-  authFailuresPerMinute?: number;
-  /**
-   * The bearer token `GET /metrics` requires from every client (`SVC_METRICS_TOKEN`); without
-   * it, the metrics answer loopback clients only.
-   */
-  metricsToken?: string;
-  /** Where the owners' access logs are kept (default: in `kv`). */
-  accessLogStore?: AccessLogStore;
-  /** The erased memories and the expiry schedule (default: in `kv`). */
-  records?: LifecycleRecordStore;
-  /** Which update holds the memory it replaces (default: in this process's memory). */
-  updateClaims?: UpdateClaims;
-  /** Which job is storing a text (default: in this process's memory). */
-  textClaims?: TextClaims;
-  /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
-  accessLogDays?: number;
-}
+export type { RelayerOptions } from "./relayer_options.ts";
+import type { RelayerOptions } from "./relayer_options.ts";
 
 export type { ConnectionInfo };
 
