@@ -267,6 +267,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         options.sidecar,
         new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
         hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
+        logger,
       ),
       ...accessLogRoutes(accessLog),
       // Counted apart: a scraper with a wrong token locks out the metrics only.

@@ -122,7 +122,7 @@ Deno.test("bridge: a relayer whose sidecar stays down is said to be running, wit
   assert.equal(answer.isError, true);
   assert.match(
     textOf(answer),
-    /^The relayer at \S+ is running but cannot serve this now \(503\): Cannot reach the MCP sidecar: it is not running/,
+    /^The relayer at \S+ is running but cannot serve this now \(503: Cannot reach the MCP sidecar: it is not running; try again in a few seconds\)\. Try again shortly; if it lasts, see the relayer's log\.$/,
   );
 });
 

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ERROR_STATUS, isErrorCode } from "../src/errors.ts";
 import { RateLimiter } from "../src/http/rate_limiter.ts";
+import { silentLogger } from "../src/log.ts";
 import type { Route } from "../src/http/router.ts";
 import { accountRoutes } from "../src/routes/account.ts";
 import type { HandlerContext } from "../src/routes/context.ts";
@@ -57,7 +58,7 @@ export function relayerRoutes(): RouteShape[] {
     ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),
     ...lifecycleRoutes({} as LifecycleService),
     ...llmRoutes(undefined),
-    ...sidecarRoutes(undefined, new RateLimiter(1, 60_000), () => {}),
+    ...sidecarRoutes(undefined, new RateLimiter(1, 60_000), () => {}, silentLogger),
     ...metricsRoutes(new MetricsRegistry(), { failures: new AuthFailureLimiter() }),
     ...openApiRoutes(() => []),
   ];

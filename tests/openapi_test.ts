@@ -111,9 +111,11 @@ Deno.test("every route of the relayer's table is in the document, described", as
   assert.equal(mcpPost["413"].content["application/json"].example.error.data.limit_bytes, 4 << 20);
   assert.deepEqual(Object.keys(plain.paths["/api/mcp"].delete.responses).sort(), [
     "200",
+    "400",
     "401",
     "403",
     "404",
+    "409",
     "429",
     "503",
     "default",

@@ -226,8 +226,14 @@ Deno.test("SDK: a path with characters a URL parser encodes, or dot segments, is
     const page = await client.request<{ memories: unknown[] }>("GET", path);
     assert.deepEqual(page.memories, [], namespace);
   }
-  const whoami = await client.request<{ account_id: string }>("GET", "/api/notes/../whoami#top");
+  const whoami = await client.request<{ account_id: string }>("GET", "/api/notes/../whoami");
   assert.ok(whoami.account_id);
+  // What that form would cut rather than encode is refused before anything is sent.
+  for (
+    const path of ["/api/memories?namespace=a#b", "/api/memories?namespace=a ", "/api/\twhoami"]
+  ) {
+    await assert.rejects(client.request("GET", path), /path holds a #/, JSON.stringify(path));
+  }
   // An empty query's "?" is part of what is signed, as sent.
   assert.ok((await client.request<{ account_id: string }>("GET", "/api/whoami?")).account_id);
 });

@@ -6,7 +6,8 @@
  * sharing its address (a NAT, a proxy) with a failing one keeps working. The key a request
  * names is only a claim until its signature is verified, so a key let through has a budget of
  * its own at the address (the same `limit` a minute): failures under its name past it refuse
- * that key there too, and naming a known key does not lift the limit.
+ * that key there too. Naming a known key thus lifts the address's limit only as far as that
+ * key's own budget (and someone at the address who knows the key can spend it).
  *
  * @example
  * ```ts

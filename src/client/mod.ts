@@ -153,13 +153,22 @@ function listQuery(options: ListOptions): string {
 }
 
 /**
- * `path` as the relayer reads it, and so signs it: in a URL parser's form (`'`, `"`, spaces and
- * other characters outside ASCII percent-encoded, dot segments resolved, no fragment), the
- * empty query's `?` kept. Sent in that form, what is signed is what is sent.
+ * `path` as the relayer reads it, and so signs it: in a URL parser's form (spaces, `"` and
+ * characters outside ASCII percent-encoded, `'` in the query too, dot segments resolved), the
+ * empty query's `?` kept. Sent in that form, what is signed is what is sent. A path that form
+ * would cut rather than encode (a `#`, a control character, white space at either end) is
+ * refused.
  */
 function asRelayerReads(path: string): string {
+  if (/[#\x00-\x1f\x7f]|^\s|\s$/.test(path)) {
+    throw new SvcError(
+      "bad_request",
+      "Cannot send the request: its path holds a #, a control character or white space at " +
+        "either end; percent-encode them",
+    );
+  }
   const url = new URL(path, "http://relayer.invalid");
-  const empty = url.search === "" && path.split("#")[0].endsWith("?");
+  const empty = url.search === "" && path.endsWith("?");
   return url.pathname + (empty ? "?" : url.search);
 }
 

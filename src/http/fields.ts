@@ -98,14 +98,18 @@ function field<T>(
   return { kind: "field", parse, schema, ...options, required: options.required ?? false };
 }
 
-/** Adds `description` to a schema when there is one. */
 /** `schema`, `null` allowed too: an optional body field given as `null` takes its default. */
 function orNull(schema: JsonSchema): JsonSchema {
-  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
-  if (Array.isArray(schema.enum)) return { ...schema, enum: [...schema.enum, null] };
+  const { type, enum: values } = schema;
+  if (Array.isArray(values)) {
+    const nullable = typeof type === "string" ? { type: [type, "null"] } : {};
+    return { ...schema, ...nullable, enum: [...values, null] };
+  }
+  if (typeof type === "string") return { ...schema, type: [type, "null"] };
   return { anyOf: [schema, { type: "null" }] };
 }
 
+/** Adds `description` to a schema when there is one. */
 function described(schema: JsonSchema, description?: string): JsonSchema {
   return description ? { ...schema, description } : schema;
 }
@@ -387,7 +391,16 @@ export function expiry(): FieldGroup<number | undefined> {
         description: "When the memory expires (ISO 8601, in the future, within ten years).",
       },
     }),
-    constraints: () => [{ not: { required: ["ttl_seconds", "expires_at"] } }],
+    // Not both (a null one is not given).
+    constraints: () => [{
+      not: {
+        required: ["ttl_seconds", "expires_at"],
+        properties: {
+          ttl_seconds: { not: { type: "null" } },
+          expires_at: { not: { type: "null" } },
+        },
+      },
+    }],
   };
 }
 

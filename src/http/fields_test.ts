@@ -9,6 +9,7 @@ import {
   namespace,
   nonEmptyString,
   object,
+  oneOf,
   string,
   tags,
   text,
@@ -190,6 +191,17 @@ Deno.test("objects describe themselves as JSON Schema: properties, required, def
   assert.deepEqual([parsed.namespace, parsed.limit, parsed.tags], ["default", 10, undefined]);
   assert.equal(properties.tags.maxItems, 16);
   assert.deepEqual([properties.vector.minItems, properties.vector.maxItems], [3, 3]);
-  assert.deepEqual(schema.allOf, [{ not: { required: ["ttl_seconds", "expires_at"] } }]);
+  assert.deepEqual(schema.allOf, [{
+    not: {
+      required: ["ttl_seconds", "expires_at"],
+      properties: { ttl_seconds: { not: { type: "null" } }, expires_at: { not: { type: "null" } } },
+    },
+  }]);
+  // A choice of strings may be null too.
+  const kinds = object({ kind: oneOf(["a", "b"]) }).schema().properties as Record<
+    string,
+    Record<string, unknown>
+  >;
+  assert.deepEqual([kinds.kind.type, kinds.kind.enum], [["string", "null"], ["a", "b", null]]);
   assert.equal(namespace({ required: true }).schema().default, undefined);
 });

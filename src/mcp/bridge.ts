@@ -134,9 +134,8 @@ async function errorSentence(response: Response): Promise<string | undefined> {
 
 /** A relayer that answered 503 (its MCP sidecar down or restarting, say) is up all the same. */
 function unavailableText(relayerUrl: string, reason: string | undefined): string {
-  return `The relayer at ${relayerUrl} is running but cannot serve this now (503): ` +
-    `${reason ?? "it did not say why"} Try again in a few seconds; if it lasts, see the ` +
-    "relayer's log.";
+  return `The relayer at ${relayerUrl} is running but cannot serve this now (503: ` +
+    `${reason ?? "it did not say why"}). Try again shortly; if it lasts, see the relayer's log.`;
 }
 
 export function createStdioBridge(options: StdioBridgeOptions) {

@@ -6,6 +6,7 @@
  * before they are read, then read the same way).
  */
 import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
 import { requireJsonType } from "../http/body.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
 import { text } from "../http/fields.ts";
@@ -112,6 +113,7 @@ export function sidecarRoutes(
   link: SidecarLink | undefined,
   sponsorLimiter: RateLimiter,
   checkHost: (request: Request) => void,
+  logger: Logger,
 ) {
   const streamed = { streamBody: true };
   /** Forwards an MCP request; MCP clients read JSON-RPC errors, the sidecar down too. */
@@ -120,7 +122,9 @@ export function sidecarRoutes(
       return await forward(link, context, body);
     } catch (error) {
       if (!(error instanceof SvcError) || error.code !== "backend_unavailable") throw error;
-      return rpcError(503, error.message, { "retry-after": "2" });
+      const { requestId: request_id } = context;
+      logger.warn("request failed", { request_id, code: error.code, error: error.cause ?? error });
+      return rpcError(503, error.message, error.headers);
     }
   };
   const mcp = async (context: HandlerContext) => {
@@ -185,20 +189,29 @@ export function sidecarRoutes(
         "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
       ),
     };
+    const bad = [
+      "An `x-svc-namespace` that is no namespace",
+      ...(options.session ? ["no session named, or none yet (send `initialize` first)"] : []),
+      ...(options.body
+        ? ["not a JSON-RPC message or batch (a body cut short is the relayer's `Error`)"]
+        : []),
+    ];
+    errors[400] = options.body
+      ? rpc(`${bad.join("; ")}.`, -32700, "Parse error: the body is not JSON")
+      : rpc(`${bad.join("; ")}.`, -32000, "x-svc-namespace must be …");
     if (options.session) {
       errors[404] = rpc(
         "No session by this id: it ended or expired; start a new one.",
         -32001,
         "Session not found: it ended or expired; start a new one",
       );
+      errors[409] = rpc(
+        "The session is still opening; retry.",
+        -32000,
+        "The session is still opening; retry",
+      );
     }
     if (options.body) {
-      errors[400] = rpc(
-        "Not a JSON-RPC message (or batch), or no session yet: send `initialize` first. A body " +
-          "cut short is the relayer's `Error`.",
-        -32700,
-        "Parse error: the body is not JSON",
-      );
       errors[413] = rpc(
         "The message is over 4 MiB (`data.limit_bytes`).",
         -32000,

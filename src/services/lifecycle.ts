@@ -19,6 +19,7 @@ import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import {
+  attributesOf,
   catalogFilter,
   cursorAfter,
   cursorOf,
@@ -117,11 +118,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       "conflict",
       `Cannot ${doing} memory ${id} yet: it is still being stored; try again once it is`,
     );
-  }
-
-  /** A memory's tags, thread and provenance in clear (none when not sealed in its row). */
-  function attributesOf(owner: string, namespace: string, entry: CatalogEntry) {
-    return attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
   }
 
   const memoryOf = memoryViewer(attributeSeal, reader);
@@ -327,7 +323,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       const found = await locateStored(owner, id, "update", options.allow);
       if (!found) return null;
       const { namespace, entry } = found;
-      const old = await attributesOf(owner, namespace, entry);
+      const old = await attributesOf(attributeSeal, owner, namespace, entry);
       const tags = change.tags ?? old.tags;
       const thread = change.thread ?? old.thread;
       const index = await lexicon.namespace(owner, namespace);

@@ -81,6 +81,16 @@ export async function catalogFilter(
   return { tags: tags?.length ? await hasher.tags(owner, tags) : undefined, since, until };
 }
 
+/** A memory's tags, thread and provenance in clear (none when not sealed in its row). */
+export function attributesOf(
+  seal: AttributeSeal,
+  owner: string,
+  namespace: string,
+  entry: CatalogEntry,
+) {
+  return seal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed);
+}
+
 /** What shows a namespace's catalog entry as a memory. */
 export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader) {
   return async (
@@ -91,7 +101,7 @@ export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader)
   ): Promise<Memory> => {
     const [text, { tags, thread, rememberedBy }] = await Promise.all([
       reader.read(owner, entry, options),
-      attributeSeal.attributes({ memoryId: entry.id, owner, namespace }, entry.info?.sealed),
+      attributesOf(attributeSeal, owner, namespace, entry),
     ]);
     const { info } = entry;
     return {
