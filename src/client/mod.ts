@@ -160,7 +160,7 @@ function listQuery(options: ListOptions): string {
  * refused.
  */
 function asRelayerReads(path: string): string {
-  if (/[#\x00-\x1f\x7f]|^\s|\s$/.test(path)) {
+  if (/[#\p{Cc}]|^\s|\s$/u.test(path)) {
     throw new SvcError(
       "bad_request",
       "Cannot send the request: its path holds a #, a control character or white space at " +
