@@ -554,11 +554,14 @@ Deno.test("public routes, unknown routes, wrong methods, and routes whose backen
       "not_implemented",
     );
   }
-  // Without a sidecar, its routes are unavailable rather than unknown.
+  // Without a sidecar, its routes are unavailable rather than unknown (to MCP clients, in
+  // JSON-RPC).
+  const json = { headers: { "content-type": "application/json" }, body: "{}" };
+  for (const path of ["/sponsor", "/sponsor/execute"]) {
+    await expectError(await t.send("POST", path, json), 503, "backend_unavailable");
+  }
   for (
     const [method, path] of [
-      ["POST", "/sponsor"],
-      ["POST", "/sponsor/execute"],
       ["GET", "/api/mcp/sse"],
       ["POST", "/api/mcp/messages"],
       ["GET", "/api/mcp"],
@@ -566,9 +569,9 @@ Deno.test("public routes, unknown routes, wrong methods, and routes whose backen
       ["DELETE", "/api/mcp"],
     ]
   ) {
-    const json = { headers: { "content-type": "application/json" }, body: "{}" };
-    const init = path.startsWith("/sponsor") ? json : undefined;
-    await expectError(await t.send(method, path, init), 503, "backend_unavailable");
+    const res = await t.send(method, path);
+    assert.equal(res.status, 503, `${method} ${path}`);
+    assert.match((await res.json()).error.message, /^Cannot reach the MCP sidecar/);
   }
   assert.equal(h.sidecar, "down");
   assert.equal(h.mcpSessions, 0);
