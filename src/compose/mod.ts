@@ -1,7 +1,7 @@
 /**
  * The composition: configuration in, opened backends out. The relayer's entry (`main.ts`) and
- * the sidecar's (`sidecar.ts`) both assemble their parts here; it is the one module of the core
- * that imports plugins, each lazily (but the local ledger, the embedded default, whose package
+ * the sidecar's (`sidecar.ts`) both assemble their parts here; its modules are the core's only
+ * ones that import plugins, each lazily (but the local ledger, the embedded default, whose package
  * id `/health` reports), so an unused SDK never loads. Every plugin is opened the same way:
  * `await Plugin.open(options)`.
  */
@@ -9,9 +9,6 @@ import type {
   AccountDirectory,
   BlobStore,
   Cipher,
-  Embedder,
-  Llm,
-  Reranker,
   Sponsor,
   VectorIndexSet,
   VectorStore,
@@ -23,7 +20,8 @@ import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
-import type { Config, EmbedderConfig, LlmConfig } from "./config.ts";
+import type { Config } from "./config.ts";
+import { openEmbedder, openLlm } from "./models.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
@@ -71,84 +69,6 @@ export interface Backends {
    */
   reindex?: BackgroundReindex;
   close(): Promise<void>;
-}
-
-/**
- * The configured embedder, and the re-ranker that comes with it; a remote embedder is asked once
- * for its vector size.
- */
-async function openEmbedder(
-  config: EmbedderConfig,
-  logger: Logger,
-): Promise<{ embedder: Embedder; reranker?: Reranker; close?(): Promise<void> }> {
-  switch (config.kind) {
-    case "local": {
-      const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
-      const embedder = await GloveEmbedder.open({ cacheDir: config.modelsDir });
-      return { embedder, reranker: embedder.reranker() };
-    }
-    case "lexical": {
-      const { LexicalEmbedder } = await import("../../plugins/lexical_embedder/mod.ts");
-      return { embedder: await LexicalEmbedder.open() };
-    }
-    case "onnx": {
-      const { OnnxEmbedder } = await import("../../plugins/onnx_embedder/mod.ts");
-      const { modelDir, model, revision, endpoint, modelsDir, ...settings } = config.onnx;
-      const embedder = await OnnxEmbedder.open({
-        ...settings,
-        dir: modelDir,
-        name: model,
-        hub: model ? { model, revision, endpoint, modelsDir } : undefined,
-        logger,
-      });
-      return { embedder, close: () => embedder.close() };
-    }
-    case "use": {
-      // The sentence encoder's vectors, with the GloVe word-level re-ranker on top.
-      const { UseEmbedder } = await import("../../plugins/use_embedder/mod.ts");
-      const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
-      const embedder = await UseEmbedder.open({ cacheDir: config.modelsDir, logger });
-      const glove = await GloveEmbedder.open({ cacheDir: config.modelsDir }).catch(async (e) => {
-        await embedder.close();
-        throw e;
-      });
-      return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
-    }
-    case "ollama": {
-      const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
-        "../../plugins/ollama/mod.ts"
-      );
-      const { host, model = DEFAULT_OLLAMA_EMBED_MODEL, timeoutMs } = config.ollama;
-      return { embedder: await OllamaEmbedder.open({ host, model, timeoutMs }) };
-    }
-    case "openai": {
-      const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import(
-        "../../plugins/openai/mod.ts"
-      );
-      const { apiKey, baseURL, model = DEFAULT_OPENAI_EMBED_MODEL, timeoutMs } = config.openai;
-      return { embedder: await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs }) };
-    }
-  }
-}
-
-/** The language model of analyze and ask; none with `SVC_LLM=none`. */
-async function openLlm(config: LlmConfig): Promise<Llm | undefined> {
-  switch (config.kind) {
-    case "none":
-      return undefined;
-    case "local":
-      return await (await import("../../plugins/local_llm/mod.ts")).LocalExtractiveLlm.open();
-    case "ollama": {
-      const { OllamaLlm, DEFAULT_OLLAMA_LLM_MODEL } = await import("../../plugins/ollama/mod.ts");
-      const { host, model = DEFAULT_OLLAMA_LLM_MODEL, timeoutMs } = config.ollama;
-      return await OllamaLlm.open({ host, model, timeoutMs });
-    }
-    case "openai": {
-      const { OpenAiLlm, DEFAULT_OPENAI_LLM_MODEL } = await import("../../plugins/openai/mod.ts");
-      const { apiKey, baseURL, model = DEFAULT_OPENAI_LLM_MODEL, timeoutMs } = config.openai;
-      return await OpenAiLlm.open({ apiKey, baseURL, model, timeoutMs });
-    }
-  }
 }
 
 /** The vector store's indexes: the encrypted index's files, LanceDB's tables, or memory. */

@@ -45,7 +45,6 @@ import {
 } from "../../plugins/postgres/mod.ts";
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
-import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { checkKeyStore } from "./key_store_record.ts";
 import { markMoved } from "./moved.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
@@ -53,10 +52,10 @@ import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
 import { liveClaims } from "../auth/replay_guard.ts";
 import type { Config } from "./config.ts";
-import { heldLocalBlobs, type LocalBlobStore, openLocalBlobs } from "./local_blobs.ts";
-import type { BlobStore } from "../backends/types.ts";
-import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
-import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
+import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
+import { BATCH, batches, copyAll, copyBlobsInto, count, type Tell } from "./store_copy.ts";
+
+export { moveBlobsToSqlite } from "./store_copy.ts";
 
 /** What a phase copies, as the progress bar names it. */
 export const PHASE_UNITS: Record<Phase, string> = {
@@ -98,49 +97,6 @@ export interface StoreMigrationSummary {
   /** Whether every phase was done by earlier runs: this one copied nothing. */
   done: boolean;
   index: string | null;
-}
-
-const BATCH = 200;
-
-/** `items` in arrays of `size`. */
-async function* batches<T>(items: AsyncIterable<T>, size = BATCH): AsyncIterable<T[]> {
-  let batch: T[] = [];
-  for await (const item of items) {
-    batch.push(item);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
-    }
-  }
-  if (batch.length > 0) yield batch;
-}
-
-async function count(items: AsyncIterable<unknown>): Promise<number> {
-  let n = 0;
-  for await (const _ of items) n++;
-  return n;
-}
-
-/** Told of a phase's progress: items done, of `total`. */
-type Tell = (done: number, total: number) => void;
-
-/**
- * Writes what `items` lists (listed twice: counted, then read) in batches of `size`, telling
- * the progress after each; the number written.
- */
-async function copyAll<T>(
-  items: () => AsyncIterable<T>,
-  size: number,
-  write: (batch: T[]) => Promise<unknown>,
-  tell: Tell,
-): Promise<number> {
-  const total = await count(items());
-  let done = 0;
-  for await (const batch of batches(items(), size)) {
-    await write(batch);
-    tell(done += batch.length, total);
-  }
-  return done;
 }
 
 /** Opens the data directory's Deno KV file `name` when it exists, and closes it after `use`. */
@@ -310,73 +266,6 @@ async function copyBlobs(
   } finally {
     await source.close?.();
   }
-}
-
-/**
- * Copies every blob of `source` into `target`, ids kept; a legacy clear vector in a blob's
- * metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the target.
- */
-async function copyBlobsInto(
-  source: LocalBlobStore,
-  target: BlobStore,
-  secret: Uint8Array<ArrayBuffer>,
-  tell: Tell,
-): Promise<number> {
-  const seal = await VectorSeal.fromSecret(secret);
-  return await copyAll(
-    () => source.entries(),
-    8,
-    (entries) =>
-      Promise.all(entries.map(async ({ blobId, meta }) => {
-        const bytes = await source.get(blobId);
-        if (!bytes) return; // deleted since it was listed
-        const { legacyVector, ...kept } = meta;
-        if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
-          const { memoryId, owner, namespace } = kept;
-          kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
-        }
-        const stored = await target.put(bytes, kept);
-        if (stored !== blobId) {
-          throw new SvcError(
-            "internal",
-            `Cannot copy blob ${blobId}: its bytes do not match its id`,
-          );
-        }
-      })),
-    tell,
-  );
-}
-
-/**
- * `svc migrate-store --to sqlite`: moves the blobs an fs store wrote in `dataDir` (`blobs/objects`)
- * into `blobs/blobs.sqlite`, ids kept, then deletes the fs store's files (the relayer stopped;
- * the caller holds the data directory's `index.lock`). Run again after an interruption, it
- * finishes: a blob copied already is put again harmlessly. Resolves to the blobs moved (0 when
- * an earlier run had moved them all), `null` when there is no fs store.
- */
-export async function moveBlobsToSqlite(
-  dataDir: string,
-  secret: Uint8Array<ArrayBuffer>,
-  tell: Tell = () => {},
-): Promise<number | null> {
-  const dir = `${dataDir}/blobs`;
-  if (!await pathExists(`${dir}/objects`)) return null;
-  const source = await FsBlobStore.open({ dir });
-  const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
-  let moved: number;
-  try {
-    moved = await copyBlobsInto(source, target, secret, tell);
-  } finally {
-    await target.close();
-  }
-  // Every blob is committed to the database: the files go, the listing first (its entries are
-  // links to the metadata), so that a run cut short here still finds `objects` and finishes.
-  for (const folder of ["index", "objects"]) {
-    await Deno.remove(`${dir}/${folder}`, { recursive: true }).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
-  }
-  return moved;
 }
 
 async function copyIndex(
