@@ -1,0 +1,183 @@
+/**
+ * How the client signs and sends a request: each attempt signed afresh (version 2, the relayer's
+ * origin as audience, a new nonce), the path in the form the relayer reads, 429 and 5xx answers
+ * (but 501) and network failures retried with backoff, errors raised as `SvcError` with the
+ * relayer's code.
+ */
+import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
+import { signRequest } from "../auth/signing.ts";
+import { isErrorCode, SvcError } from "../errors.ts";
+
+/** How to reach the relayer and sign for it. */
+export interface SvcClientOptions {
+  /**
+   * The relayer's URL, e.g. `http://127.0.0.1:8000`; a trailing slash is dropped. Its origin is
+   * the audience every request is signed for: the relayer must know it as one of its own
+   * (its listening address, or `SVC_PUBLIC_URL` behind a proxy).
+   */
+  baseUrl: string;
+  /** The delegate private key (64 hex characters). */
+  privateKey: string;
+  /**
+   * The account to act in, sent as `x-account-id`: the key is resolved within that account
+   * only.
+   */
+  accountId?: string;
+  /** The `fetch` to send requests with (default the global one). */
+  fetch?: typeof fetch;
+  /** Retries after the first attempt (default 3). */
+  retries?: number;
+  /**
+   * Sends the private key as `x-delegate-key` on the calls that decrypt or erase (recall, ask,
+   * restore, and list, get, forget and update): a relayer whose cipher is Seal decrypts and
+   * erases with the caller's own key. Off by default.
+   */
+  sendDelegateKey?: boolean;
+}
+
+const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore", "/api/export"]);
+
+/**
+ * The calls a Seal cipher needs the caller's key for: those that decrypt, and those that may
+ * erase (list, get, forget, update).
+ */
+function usesDelegateKey(path: string): boolean {
+  const pathname = path.split("?")[0];
+  return DECRYPTING_PATHS.has(pathname) || pathname === "/api/memories" ||
+    pathname.startsWith("/api/memories/");
+}
+
+/** https, or plain http to this machine: where a private key may travel. */
+function privateChannel(baseUrl: string): boolean {
+  const url = new URL(baseUrl);
+  return url.protocol === "https:" ||
+    ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+}
+
+/**
+ * `path` as the relayer reads it, and so signs it: in a URL parser's form (spaces, `"` and
+ * characters outside ASCII percent-encoded, `'` in the query too, dot segments resolved), the
+ * empty query's `?` kept. Sent in that form, what is signed is what is sent. A path that form
+ * would cut rather than encode (a `#`, a control character, white space at either end) is
+ * refused.
+ */
+function asRelayerReads(path: string): string {
+  if (/[#\p{Cc}]|^\s|\s$/u.test(path)) {
+    throw new SvcError(
+      "bad_request",
+      "Cannot send the request: its path holds a #, a control character or white space at " +
+        "either end; percent-encode them",
+    );
+  }
+  const url = new URL(path, "http://relayer.invalid");
+  const empty = url.search === "" && path.endsWith("?");
+  return url.pathname + (empty ? "?" : url.search);
+}
+
+/** Resolves after `ms` milliseconds. */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Signs and sends requests to one relayer with one delegate key. */
+export class SignedSender {
+  /** The relayer's URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The public key of the delegate key it signs with (64 hex characters). */
+  readonly publicKey: string;
+  #key: KeyPair;
+  #accountId?: string;
+  #fetch: typeof fetch;
+  #retries: number;
+  #sendDelegateKey: boolean;
+
+  private constructor(options: SvcClientOptions, key: KeyPair) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.publicKey = key.publicKey;
+    this.#key = key;
+    this.#accountId = options.accountId;
+    this.#fetch = options.fetch ?? fetch;
+    this.#retries = options.retries ?? 3;
+    this.#sendDelegateKey = options.sendDelegateKey ?? false;
+  }
+
+  /**
+   * A sender signing with `options.privateKey`; refuses `sendDelegateKey` unless the relayer
+   * is reached over https or on loopback.
+   */
+  static async open(options: SvcClientOptions): Promise<SignedSender> {
+    if (options.sendDelegateKey && !privateChannel(options.baseUrl)) {
+      throw new SvcError(
+        "bad_request",
+        "Cannot send the delegate key: the relayer must be reached over https or on loopback",
+      );
+    }
+    return new SignedSender(options, await keyPairFromSeed(options.privateKey));
+  }
+
+  /**
+   * Sends a signed request with a raw body (`contentType` default JSON), retried as the module
+   * documentation says, and returns the relayer's successful response unread, or one `answered`
+   * accepts (not retried); any other answer is raised as `SvcError`.
+   */
+  async send(
+    method: "GET" | "POST" | "PUT" | "DELETE",
+    path: string,
+    content?: { body: string; contentType?: string },
+    answered: (response: Response) => boolean | Promise<boolean> = () => false,
+  ): Promise<Response> {
+    const payload = content?.body ?? "";
+    path = asRelayerReads(path);
+    for (let attempt = 0;; attempt++) {
+      const headers = await signRequest({
+        key: this.#key,
+        method,
+        path,
+        body: payload,
+        nonce: true,
+        audience: this.baseUrl,
+        accountId: this.#accountId,
+      });
+      if (content) headers["content-type"] = content.contentType ?? "application/json";
+      if (this.#sendDelegateKey && usesDelegateKey(path)) {
+        headers["x-delegate-key"] = this.#key.privateKey;
+      }
+      let response: Response;
+      try {
+        response = await this.#fetch(this.baseUrl + path, {
+          method,
+          headers,
+          body: content ? payload : undefined,
+        });
+      } catch (cause) {
+        if (attempt < this.#retries) {
+          await sleep(200 * 2 ** attempt);
+          continue;
+        }
+        throw new SvcError("backend_unavailable", `Cannot reach the relayer at ${this.baseUrl}`, {
+          cause,
+        });
+      }
+      if (response.ok || await answered(response)) return response;
+      const retryable = response.status === 429 ||
+        (response.status >= 500 && response.status !== 501);
+      if (retryable && attempt < this.#retries) {
+        await response.body?.cancel();
+        const retryAfter = Number(response.headers.get("retry-after"));
+        await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 200 * 2 ** attempt);
+        continue;
+      }
+      const text = await response.text();
+      let json: Record<string, unknown> = {};
+      try {
+        json = text ? JSON.parse(text) : {};
+      } catch {
+        // handled below: a non-JSON answer is an error whatever its status
+      }
+      const { error, code, ...details } = json ?? {};
+      throw new SvcError(
+        isErrorCode(code) ? code : response.status >= 500 ? "backend_unavailable" : "bad_request",
+        typeof error === "string" ? error : `The relayer answered ${response.status}`,
+        { details: details as Record<string, string | number | boolean> },
+      );
+    }
+  }
+}
