@@ -1,7 +1,7 @@
 /**
  * The sidecar's entry. The relayer starts and supervises it (`src/sidecar/supervisor.ts`); it serves
- * MCP on `SIDECAR_URL` and exits when its parent goes away, which it notices when its stdin,
- * held open by the relayer, closes.
+ * MCP on `SIDECAR_URL` and stops when its stdin, held open by the relayer, closes: when the
+ * relayer stops it, or is gone.
  */
 import { openSponsor, readConfig } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
@@ -40,15 +40,16 @@ const sidecar = createSidecar({
   waitMs: config.mcpWaitMs,
   logger,
 });
-const hostname = config.sidecarUrl.hostname === "localhost"
-  ? "127.0.0.1"
-  : config.sidecarUrl.hostname.replace(/^\[|\]$/g, "");
+// Where it listens: `localhost` is 127.0.0.1, as for the supervisor, which logs the same origin.
+const address = new URL(config.sidecarUrl);
+if (address.hostname === "localhost") address.hostname = "127.0.0.1";
+const hostname = address.hostname.replace(/^\[|\]$/g, "");
 let server: Deno.HttpServer;
 try {
   server = Deno.serve({
     hostname,
     port: Number(config.sidecarUrl.port),
-    onListen: () => logger.info("sidecar listening", { url: config.sidecarUrl.href }),
+    onListen: () => logger.info("sidecar listening", { url: address.origin }),
   }, sidecar.handler);
 } catch (error) {
   if (!(error instanceof Deno.errors.AddrInUse)) throw error;
@@ -70,8 +71,13 @@ async function stop(reason: string) {
   await closeSponsor();
   Deno.exit(0);
 }
-Deno.addSignalListener("SIGTERM", () => stop("SIGTERM"));
-Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
+// A Ctrl-C or `kill %1` reaches the relayer's whole process group, this process too: the relayer
+// decides when it stops (after its drain, `SVC_STOP_DRAIN_SECONDS`), by closing stdin.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.addSignalListener(signal, () => {
+    if (!stopping) logger.info("sidecar serving until its relayer stops it", { signal });
+  });
+}
 (async () => {
   try {
     for await (const _ of Deno.stdin.readable) {
@@ -80,5 +86,5 @@ Deno.addSignalListener("SIGINT", () => stop("SIGINT"));
   } catch {
     // a broken pipe means the same
   }
-  await stop("the relayer is gone");
+  await stop("the relayer stopped it, or is gone");
 })();

@@ -6,7 +6,13 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { jobIdOf, newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
+import {
+  freePort,
+  jobIdOf,
+  newAccountClient,
+  startRelayer,
+  waitForSidecar,
+} from "./relayer_process.ts";
 
 Deno.test("stop with a drain: /health answers 503 stopping, requests are served, then a clean exit", async () => {
   const dataDir = await Deno.makeTempDir();
@@ -66,6 +72,48 @@ Deno.test("stop: MCP tool calls running at Ctrl-C are answered before the sideca
     assert.deepEqual(lost, [], "calls left without an answer when the relayer stopped");
     assert.ok(answers.filter((answer) => answer.status === "fulfilled").length > 1);
     assert.equal((await relayer.process.status).code, 0);
+    await client.close().catch(() => {});
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("stop with a drain, signalled to the whole process group: MCP is served until the stop", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const sidecarUrl = `http://127.0.0.1:${freePort()}`;
+  try {
+    await using relayer = await startRelayer(
+      dataDir,
+      { SVC_STOP_DRAIN_SECONDS: "3", SIDECAR_URL: sidecarUrl },
+      { processGroup: true },
+    );
+    const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
+    await waitForSidecar(relayer.url);
+    const client = new Client({ name: "drain-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${relayer.url}/api/mcp`), {
+        requestInit: {
+          headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
+        },
+      }),
+    );
+    const recall = () => client.callTool({ name: "svc_recall", arguments: { query: "drain" } });
+
+    // As a Ctrl-C in the terminal or `kill %1`: the relayer and its sidecar get the signal.
+    Deno.kill(-relayer.process.pid, "SIGTERM");
+    for (let i = 0; i < 200 && !relayer.log().includes("relayer draining"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (const wait of [0, 500, 1_500]) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      const health = await (await fetch(`${relayer.url}/health`)).json();
+      assert.deepEqual([health.status, health.sidecar], ["stopping", "up"]);
+      assert.equal((await recall()).isError, undefined, "a tool call during the drain");
+    }
+    assert.equal((await relayer.process.status).code, 0);
+    assert.doesNotMatch(relayer.log(), /sidecar exited; restarting/);
+    assert.match(relayer.log(), /relayer stopping[\s\S]*sidecar stopping/);
+    await assert.rejects(fetch(sidecarUrl), TypeError, "the sidecar stopped with the relayer");
     await client.close().catch(() => {});
   } finally {
     await Deno.remove(dataDir, { recursive: true });

@@ -1,9 +1,10 @@
 /**
  * Runs the sidecar (`sidecar.ts`, beside the relayer's `main.ts`) as a child process: starts it
  * with a fresh secret and a clean environment, waits for its `/health`, probes it every second,
- * restarts it with backoff when it dies or stops answering, and stops it with SIGTERM, then SIGKILL
- * after a grace period. The child holds a pipe from this process as its stdin and exits
- * when that closes, so it cannot outlive the relayer, even one killed with SIGKILL.
+ * restarts it with backoff when it dies or stops answering. The child holds a pipe from this
+ * process as its stdin and stops when that closes, so it cannot outlive the relayer, even one
+ * killed with SIGKILL; `stop` closes it, then kills the child after a grace period. Signals sent
+ * to the relayer's process group (a Ctrl-C) leave the sidecar serving until then.
  */
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
@@ -23,7 +24,7 @@ export interface SupervisorOptions {
   logger: Logger;
   /** How long `start` waits for the first healthy answer (default 30 s). */
   readyTimeoutMs?: number;
-  /** Between SIGTERM and SIGKILL on stop (default 5 s). */
+  /** Between closing the sidecar's stdin and SIGKILL on stop (default 5 s). */
   graceMs?: number;
 }
 
@@ -204,7 +205,7 @@ export class SidecarSupervisor implements SidecarLink {
     }
   }
 
-  /** Stops the sidecar: SIGTERM, then SIGKILL after the grace period. */
+  /** Stops the sidecar: closes its stdin, then SIGKILL after the grace period. */
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#up = false;
@@ -212,13 +213,12 @@ export class SidecarSupervisor implements SidecarLink {
     clearTimeout(this.#restartTimer);
     const child = this.#child;
     if (!child) return;
-    this.#kill(child, "SIGTERM");
+    await child.stdin.close().catch(() => {});
     const graceful = await Promise.race([
       child.status.then(() => true),
       sleep(this.#options.graceMs ?? 5000).then(() => false),
     ]);
     if (!graceful) this.#kill(child, "SIGKILL");
     await child.status;
-    await child.stdin.close().catch(() => {});
   }
 }
