@@ -11,7 +11,8 @@
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
 import { StdioTransport } from "../src/mcp/stdio_transport.ts";
 import { describeKeyLimits } from "../src/auth/key_limits.ts";
-import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
+import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
+import { SvcClient, SvcError } from "../src/client/mod.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
@@ -93,17 +94,84 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
   return { login, opened };
 }
 
+/** How long `login` waits for a dashboard on this machine to answer: its relayer may be starting. */
+const LOCAL_DASHBOARD_WAIT_MS = 30_000;
+
+/**
+ * Whether the dashboard answers; one on this machine is waited for (a relayer started a moment
+ * ago, as in `deno task start &` followed by this command), saying so.
+ */
+async function dashboardAnswers(): Promise<boolean> {
+  const answers = () =>
+    fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
+      .then(async (response) => (await response.body?.cancel(), true), () => false);
+  if (await answers()) return true;
+  if (!LOOPBACK_HOSTS.includes(new URL(options.webUrl).hostname)) return false;
+  console.error(
+    `Waiting for the dashboard at ${options.webUrl} to answer (its relayer may be starting)…`,
+  );
+  for (const until = Date.now() + LOCAL_DASHBOARD_WAIT_MS; Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (await answers()) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the saved credentials' key still works with their relayer: `true`, `false` (refused:
+ * removed or expired, say, with the relayer's reason) or `undefined` (it could not be asked).
+ */
+async function keyWorks(credentials: Credentials): Promise<{ works?: boolean; reason?: string }> {
+  try {
+    const client = await SvcClient.create({
+      baseUrl: credentials.relayerUrl,
+      privateKey: credentials.delegatePrivateKey,
+      accountId: credentials.accountId,
+      retries: 0,
+    });
+    await client.whoami();
+    return { works: true };
+  } catch (error) {
+    if (!(error instanceof SvcError)) return {};
+    const refused = error.code === "unauthorized" || error.code === "forbidden";
+    return refused ? { works: false, reason: error.message } : {};
+  }
+}
+
 if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
-  const reachable = await fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
-    .then(async (response) => (await response.body?.cancel(), true), () => false);
-  if (!reachable) {
+  if (!await dashboardAnswers()) {
     console.error(
       `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
         "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +
         "port is SVC_DASHBOARD_PORT's).",
     );
     Deno.exit(1);
+  }
+  // Signed in already: a second key is added only when asked for (--login), and then named.
+  const saved = await file.load();
+  let replaced: Credentials | undefined;
+  if (
+    saved.kind === "ok" &&
+    (options.relayer ?? saved.credentials.relayerUrl) === saved.credentials.relayerUrl
+  ) {
+    const { credentials } = saved;
+    const { works, reason } = await keyWorks(credentials);
+    if (works === false) {
+      console.error(`The saved key no longer works (${reason}); signing in again.`);
+    } else if (!options.forceLogin) {
+      console.error(
+        `Already signed in: account ${credentials.accountId}, key ${credentials.delegateAddress}` +
+          `${works ? "" : " (its relayer does not answer now: not checked)"}, saved in ` +
+          `${file.path}. To sign in with a new key (another scope, say), add --login; ` +
+          "`svc-mcp --logout` signs this one out.",
+      );
+      Deno.exit(0);
+    } else {
+      replaced = credentials;
+    }
+  } else if (saved.kind === "ok") {
+    replaced = saved.credentials;
   }
   const { login, opened } = await beginLogin();
   console.error(
@@ -126,7 +194,8 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
       }.`
       : "";
     console.error(
-      `Signed in: account ${credentials.accountId}, saved to ${file.path}.${approved}`,
+      `Signed in: account ${credentials.accountId}, saved to ${file.path}.${approved}` +
+        (replaced ? ` It replaces the key saved before. ${removedKeyHint(replaced)}` : ""),
     );
     Deno.exit(0);
   } catch (error) {

@@ -4,6 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
+import { addressOf } from "../src/auth/keys.ts";
 
 /** The checkout's root folder, where `main.ts` and `deno.json` are. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -347,4 +348,30 @@ export async function startTerminalLogin(args: string[], home: string): Promise<
       return printed;
     },
   };
+}
+
+/** Saves credentials for `key` of `accountId` in `home`, as `svc-mcp login` does. */
+export async function saveCredentials(
+  home: string,
+  relayerUrl: string,
+  accountId: string,
+  key: { privateKey: string; publicKey: string },
+) {
+  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${home}/.svc/credentials.json`,
+    JSON.stringify({
+      version: 1,
+      delegatePrivateKey: key.privateKey,
+      delegatePublicKey: key.publicKey,
+      delegateAddress: addressOf(key.publicKey),
+      walletAddress: "0x1",
+      accountId,
+      packageId: LOCAL_PACKAGE_ID,
+      relayerUrl,
+      label: "host",
+      createdAt: new Date().toISOString(),
+    }),
+    { mode: 0o600 },
+  );
 }

@@ -6,14 +6,12 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "../src/auth/keys.ts";
 import {
   approveSignIn,
   exitWithin,
-  freePort,
   type RelayerProcess,
-  ROOT,
+  saveCredentials,
   spawnStdioHost,
   startRelayer,
   startTerminalLogin,
@@ -64,32 +62,6 @@ async function until<T>(read: () => T | Promise<T>, expected: T): Promise<T> {
     value = await read();
   }
   return value;
-}
-
-/** Saves credentials for `key` of `accountId` in `home`, as `svc-mcp login` does. */
-async function saveCredentials(
-  home: string,
-  relayerUrl: string,
-  accountId: string,
-  key: { privateKey: string; publicKey: string },
-) {
-  await Deno.mkdir(`${home}/.svc`, { mode: 0o700 });
-  await Deno.writeTextFile(
-    `${home}/.svc/credentials.json`,
-    JSON.stringify({
-      version: 1,
-      delegatePrivateKey: key.privateKey,
-      delegatePublicKey: key.publicKey,
-      delegateAddress: addressOf(key.publicKey),
-      walletAddress: "0x1",
-      accountId,
-      packageId: LOCAL_PACKAGE_ID,
-      relayerUrl,
-      label: "host",
-      createdAt: new Date().toISOString(),
-    }),
-    { mode: 0o600 },
-  );
 }
 
 const mcpSessions = async (relayer: RelayerProcess) =>
@@ -238,27 +210,6 @@ Deno.test("svc-mcp in a host: a relayer's 429 is reported as rate limiting with 
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(home, { recursive: true });
   }
-});
-
-Deno.test("svc-mcp login in a terminal: a dashboard that does not answer is named at once", async () => {
-  const home = await Deno.makeTempDir();
-  const webUrl = `http://localhost:${freePort()}`;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", "--web-url", webUrl, "--no-browser"],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
-    clearEnv: true,
-    stdin: "null",
-  }).output();
-  assert.equal(code, 1);
-  assert.equal(new TextDecoder().decode(stdout), "");
-  const printed = new TextDecoder().decode(stderr).split("\n").at(-2); // after Deno's own lines
-  assert.equal(
-    printed,
-    `svc-mcp: cannot sign in: the dashboard at ${webUrl} does not answer. Start the relayer ` +
-      "(`deno task start`, which serves it), or give --web-url (for --local, the port is " +
-      "SVC_DASHBOARD_PORT's).",
-  );
-  await Deno.remove(home, { recursive: true });
 });
 
 Deno.test("svc-mcp login in a terminal: a Deny exits 1 and says to run the command again", async () => {
