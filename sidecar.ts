@@ -7,6 +7,11 @@ import { openSponsor, readConfig } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createSidecar } from "./src/sidecar/server.ts";
 
+// The relayer stops this process, after its drain (`SVC_STOP_DRAIN_SECONDS`), by closing stdin. It
+// runs in a process group of its own, out of reach of a Ctrl-C; a signal sent to every process of
+// the relayer's service (a service manager's stop) is ignored too.
+for (const signal of ["SIGTERM", "SIGINT"] as const) Deno.addSignalListener(signal, () => {});
+
 const result = readConfig(Deno.env.toObject());
 const token = Deno.env.get("SVC_SIDECAR_TOKEN");
 const relayerUrl = Deno.env.get("SVC_RELAYER_URL");
@@ -70,13 +75,6 @@ async function stop(reason: string) {
   await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 3000))]);
   await closeSponsor();
   Deno.exit(0);
-}
-// A Ctrl-C or `kill %1` reaches the relayer's whole process group, this process too: the relayer
-// decides when it stops (after its drain, `SVC_STOP_DRAIN_SECONDS`), by closing stdin.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  Deno.addSignalListener(signal, () => {
-    if (!stopping) logger.info("sidecar serving until its relayer stops it", { signal });
-  });
 }
 (async () => {
   try {

@@ -118,27 +118,53 @@ async function dashboardAnswers(): Promise<boolean> {
 }
 
 /**
- * Whether the saved credentials' key still works with their relayer: `true`, `false` (refused:
- * removed or expired, say, with the relayer's reason) or `undefined` (it could not be asked).
+ * Whether the saved credentials' key still works with their relayer: `works` true, false (the
+ * relayer refuses it as removed, `unknown_key`, or expired, `expired_key`: `gone` says which) or
+ * absent (not checked: why in `reason`, such as a relayer that does not answer within 10 s).
  */
-async function keyWorks(credentials: Credentials): Promise<{ works?: boolean; reason?: string }> {
+async function keyWorks(
+  credentials: Credentials,
+): Promise<{ works?: boolean; gone?: string; reason: string }> {
   try {
     const client = await SvcClient.create({
       baseUrl: credentials.relayerUrl,
       privateKey: credentials.delegatePrivateKey,
       accountId: credentials.accountId,
       retries: 0,
+      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(10_000) }),
     });
     await client.whoami();
-    return { works: true };
+    return { works: true, reason: "" };
   } catch (error) {
-    if (!(error instanceof SvcError)) return {};
-    const refused = error.code === "unauthorized" || error.code === "forbidden";
-    return refused ? { works: false, reason: error.message } : {};
+    if (!(error instanceof SvcError)) return { reason: "no answer it could read" };
+    const gone = error.details.reason;
+    return gone === "unknown_key" || gone === "expired_key"
+      ? { works: false, gone, reason: error.message }
+      : { reason: error.message };
   }
 }
 
 if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+  // Signed in already with this relayer: a working key is kept (a second key only with --login,
+  // and then the one it replaces is named); the saved relayer's key is checked first.
+  const saved = await file.load();
+  const previous = saved.kind === "ok" ? saved.credentials : undefined;
+  let replaced = previous;
+  if (previous && (options.relayer ?? previous.relayerUrl) === previous.relayerUrl) {
+    const { works, gone, reason } = await keyWorks(previous);
+    if (works === false) {
+      console.error(`The saved key no longer works (${reason}); signing in again.`);
+      if (gone === "unknown_key") replaced = undefined; // on no account: nothing to remove
+    } else if (!options.forceLogin) {
+      console.error(
+        `Already signed in: account ${previous.accountId}, key ${previous.delegateAddress}` +
+          `${works ? "" : ` (not checked: ${reason.replace(/\.$/, "")})`}, saved in ` +
+          `${file.path}. To sign in with a new key (another scope, say), add --login; ` +
+          "`svc-mcp --logout` signs this one out.",
+      );
+      Deno.exit(0);
+    }
+  }
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
   if (!await dashboardAnswers()) {
     console.error(
@@ -147,31 +173,6 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
         "port is SVC_DASHBOARD_PORT's).",
     );
     Deno.exit(1);
-  }
-  // Signed in already: a second key is added only when asked for (--login), and then named.
-  const saved = await file.load();
-  let replaced: Credentials | undefined;
-  if (
-    saved.kind === "ok" &&
-    (options.relayer ?? saved.credentials.relayerUrl) === saved.credentials.relayerUrl
-  ) {
-    const { credentials } = saved;
-    const { works, reason } = await keyWorks(credentials);
-    if (works === false) {
-      console.error(`The saved key no longer works (${reason}); signing in again.`);
-    } else if (!options.forceLogin) {
-      console.error(
-        `Already signed in: account ${credentials.accountId}, key ${credentials.delegateAddress}` +
-          `${works ? "" : " (its relayer does not answer now: not checked)"}, saved in ` +
-          `${file.path}. To sign in with a new key (another scope, say), add --login; ` +
-          "`svc-mcp --logout` signs this one out.",
-      );
-      Deno.exit(0);
-    } else {
-      replaced = credentials;
-    }
-  } else if (saved.kind === "ok") {
-    replaced = saved.credentials;
   }
   const { login, opened } = await beginLogin();
   console.error(

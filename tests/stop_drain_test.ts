@@ -84,7 +84,7 @@ Deno.test("stop with a drain, signalled to the whole process group: MCP is serve
   try {
     await using relayer = await startRelayer(
       dataDir,
-      { SVC_STOP_DRAIN_SECONDS: "3", SIDECAR_URL: sidecarUrl },
+      { SVC_STOP_DRAIN_SECONDS: "6", SIDECAR_URL: sidecarUrl },
       { processGroup: true },
     );
     const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
@@ -101,9 +101,10 @@ Deno.test("stop with a drain, signalled to the whole process group: MCP is serve
 
     // As a Ctrl-C in the terminal or `kill %1`: the relayer and its sidecar get the signal.
     Deno.kill(-relayer.process.pid, "SIGTERM");
-    for (let i = 0; i < 200 && !relayer.log().includes("relayer draining"); i++) {
+    for (let i = 0; i < 500 && !relayer.log().includes("relayer draining"); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    assert.match(relayer.log(), /relayer draining/);
     for (const wait of [0, 500, 1_500]) {
       await new Promise((resolve) => setTimeout(resolve, wait));
       const health = await (await fetch(`${relayer.url}/health`)).json();
@@ -115,6 +116,26 @@ Deno.test("stop with a drain, signalled to the whole process group: MCP is serve
     assert.match(relayer.log(), /relayer stopping[\s\S]*sidecar stopping/);
     await assert.rejects(fetch(sidecarUrl), TypeError, "the sidecar stopped with the relayer");
     await client.close().catch(() => {});
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("stop with a drain, signalled to the process group while the sidecar starts: it comes up and serves", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir, { SVC_STOP_DRAIN_SECONDS: "6" }, {
+      processGroup: true,
+    });
+    for (let i = 0; i < 500 && !relayer.log().includes("sidecar started"); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.match(relayer.log(), /sidecar started/);
+    Deno.kill(-relayer.process.pid, "SIGTERM");
+    await waitForSidecar(relayer.url);
+    assert.equal((await (await fetch(`${relayer.url}/health`)).json()).status, "stopping");
+    assert.equal((await relayer.process.status).code, 0);
+    assert.doesNotMatch(relayer.log(), /sidecar exited; restarting/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

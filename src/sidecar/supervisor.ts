@@ -3,8 +3,8 @@
  * with a fresh secret and a clean environment, waits for its `/health`, probes it every second,
  * restarts it with backoff when it dies or stops answering. The child holds a pipe from this
  * process as its stdin and stops when that closes, so it cannot outlive the relayer, even one
- * killed with SIGKILL; `stop` closes it, then kills the child after a grace period. Signals sent
- * to the relayer's process group (a Ctrl-C) leave the sidecar serving until then.
+ * killed with SIGKILL; `stop` closes it, then kills the child after a grace period. The child
+ * leads a process group of its own, so a Ctrl-C to the relayer's leaves it serving until then.
  */
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
@@ -140,6 +140,8 @@ export class SidecarSupervisor implements SidecarLink {
       stdin: "piped",
       stdout: "inherit",
       stderr: "inherit",
+      // Its own process group: a Ctrl-C or `kill %1` to the relayer's group does not reach it.
+      detached: true,
     }).spawn();
     this.#child = child;
     this.#startedAt = Date.now();
