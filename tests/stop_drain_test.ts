@@ -14,6 +14,21 @@ import {
   waitForSidecar,
 } from "./relayer_process.ts";
 
+/** An MCP client of a new account's key on the relayer at `url`, once its sidecar is up. */
+async function mcpClient(dataDir: string, url: string): Promise<Client> {
+  const { accountId, privateKey } = await newAccountClient(dataDir, url);
+  await waitForSidecar(url);
+  const client = new Client({ name: "stop-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), {
+      requestInit: {
+        headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
+      },
+    }),
+  );
+  return client;
+}
+
 Deno.test("stop with a drain: /health answers 503 stopping, requests are served, then a clean exit", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
@@ -42,16 +57,7 @@ Deno.test("stop: MCP tool calls running at Ctrl-C are answered before the sideca
   const dataDir = await Deno.makeTempDir();
   try {
     await using relayer = await startRelayer(dataDir);
-    const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
-    await waitForSidecar(relayer.url);
-    const client = new Client({ name: "stop-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${relayer.url}/api/mcp`), {
-        requestInit: {
-          headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
-        },
-      }),
-    );
+    const client = await mcpClient(dataDir, relayer.url);
     const calls = Array.from({ length: 40 }, (_, i) =>
       client.callTool(
         { name: "svc_remember", arguments: { text: `Fact ${i} told just before the stop` } },
@@ -87,16 +93,7 @@ Deno.test("stop with a drain, signalled to the whole process group: MCP is serve
       { SVC_STOP_DRAIN_SECONDS: "6", SIDECAR_URL: sidecarUrl },
       { processGroup: true },
     );
-    const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
-    await waitForSidecar(relayer.url);
-    const client = new Client({ name: "drain-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`${relayer.url}/api/mcp`), {
-        requestInit: {
-          headers: { authorization: `Bearer ${privateKey}`, "x-svc-account-id": accountId },
-        },
-      }),
-    );
+    const client = await mcpClient(dataDir, relayer.url);
     const recall = () => client.callTool({ name: "svc_recall", arguments: { query: "drain" } });
 
     // As a Ctrl-C in the terminal or `kill %1`: the relayer and its sidecar get the signal.
