@@ -8,10 +8,12 @@ import type { Operation } from "../backends/types.ts";
 import type { JobStatus, PublicJob } from "../jobs/job_queue.ts";
 import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { UnknownJob } from "../services/memories.ts";
+import type { Memory } from "../services/memory_view.ts";
 
 /** What a delegate key may be allowed to do: read, write, erase, or read the access log. */
 export type { Operation };
 export type { RememberedBy };
+export type { Memory, MemoryPage } from "../services/memory_view.ts";
 
 /** What `GET /health` answers. */
 export interface Health {
@@ -137,41 +139,6 @@ export interface CallerIdentity {
   scope: { namespaces: string[] | null; operations: Operation[] | null };
   /** When the key stops working (ISO 8601 UTC); `null`: never. */
   expires_at: string | null;
-}
-
-/** A memory as list and get answer it. */
-export interface Memory {
-  /** The memory's id (a time-ordered UUID). */
-  id: string;
-  /** Its namespace. */
-  namespace: string;
-  /** Its text, decrypted; `null` for a manual memory, which the relayer cannot read. */
-  text: string | null;
-  /** Its tags (none: `[]`). */
-  tags: string[];
-  /** The thread it was remembered in, or `null`; a new version keeps the old one's. */
-  thread: string | null;
-  /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
-  created_at: string;
-  /** When this version was stored (ISO 8601). */
-  updated_at: string;
-  /** When it expires (ISO 8601), or `null` for never. */
-  expires_at: string | null;
-  /** The id of the memory this version replaced, or `null`. */
-  supersedes: string | null;
-  /**
-   * Which key stored this version (its address and label at the time), and when; `null` for
-   * memories stored before the relayer kept it.
-   */
-  remembered_by: RememberedBy | null;
-}
-
-/** One page of a list: newest first. */
-export interface MemoryPage {
-  /** The memories of the page, newest first. */
-  memories: Memory[];
-  /** Pass it as `cursor` for the next page; `null` on the last one. */
-  next_cursor: string | null;
 }
 
 /** What narrows a list. */

@@ -10,33 +10,38 @@ import type { CatalogEntry, CatalogFilter } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 
-/** A memory as list and get show it. */
+/** A memory as list and get answer it. */
 export interface Memory {
+  /** The memory's id (a time-ordered UUID). */
   id: string;
+  /** Its namespace. */
   namespace: string;
-  /** Its text; `null` for a memory the relayer cannot read (client-encrypted). */
+  /** Its text, decrypted; `null` for a manual memory, which the relayer cannot read. */
   text: string | null;
+  /** Its tags (none: `[]`). */
   tags: string[];
-  /** The thread (conversation or session id) it was remembered in; `null` for none. */
+  /** The thread it was remembered in, or `null`; a new version keeps the old one's. */
   thread: string | null;
-  /** When the memory was first remembered (ISO 8601). */
+  /** When it was first remembered (ISO 8601); a new version keeps the first one's. */
   created_at: string;
   /** When this version was stored (ISO 8601). */
   updated_at: string;
+  /** When it expires (ISO 8601), or `null` for never. */
   expires_at: string | null;
-  /** The id of the version this one replaced. */
+  /** The id of the memory this version replaced, or `null`. */
   supersedes: string | null;
   /**
-   * Which key stored this version, and when; `null` for memories stored before it was kept
-   * (and for memories restore indexed again from their blobs).
+   * Which key stored this version (its address and label at the time), and when; `null` for
+   * memories stored before the relayer kept it.
    */
   remembered_by: RememberedBy | null;
 }
 
-/** A page of a namespace's memories, newest first. */
+/** One page of a list: newest first. */
 export interface MemoryPage {
+  /** The memories of the page, newest first. */
   memories: Memory[];
-  /** Passed back as `cursor` for the next page; `null` on the last. */
+  /** Pass it as `cursor` for the next page; `null` on the last one. */
   next_cursor: string | null;
 }
 
