@@ -46,32 +46,19 @@ import {
   retriedRecord,
 } from "./job_transitions.ts";
 import { AcceptGroups } from "./kv_job_accept.ts";
-import {
-  CHUNK_BYTES,
-  chunksOf,
-  commit,
-  getAll,
-  KvJobTexts,
-  MAX_COMMIT_BYTES,
-  RECORD_TTL_MS,
-} from "./kv_job_texts.ts";
+import { saveCiphertext, saveCiphertexts } from "./kv_job_ciphertexts.ts";
+import { HandedJobs } from "./kv_job_handed.ts";
+import { commit, getAll, KvJobTexts, RECORD_TTL_MS } from "./kv_job_texts.ts";
 import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
 import {
-  BATCH,
   enqueueJobs,
   jobIdsOf,
-  type RecordChange,
   type RecordStamps,
   slices,
   storeFailed,
   updateMany,
+  updateOne,
 } from "./kv_job_records.ts";
-
-/**
- * The characters of texts kept for jobs handed over at acceptance (see `payloads`); past them, a
- * job's text is read from KV, as after a restart.
- */
-const HANDED_CHARS = 8 * 1024 * 1024;
 
 /**
  * The job queue in Deno KV.
@@ -93,12 +80,7 @@ export class KvJobQueue implements JobQueue {
   #wake?: (jobId: string) => void;
   /** The worker the listener hands jobs to, when it said (`ListenOptions.worker`). */
   #worker?: ListenOptions["worker"];
-  /**
-   * What this process knows of the jobs handed to the listener at acceptance: their records as
-   * accepted, until leased, and their texts, until first read.
-   */
-  #handed = new Map<string, { record?: JobRecord; text?: string }>();
-  #handedChars = 0;
+  #handed = new HandedJobs();
   #stamps: RecordStamps = new WeakMap();
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
@@ -158,11 +140,7 @@ export class KvJobQueue implements JobQueue {
     // Not when the listener stopped meanwhile: its jobs are left to the reconciler.
     if (!wake || wake !== this.#wake) return records;
     stored.forEach((record, i) => {
-      const text = texts[i];
-      if (this.#handedChars + text.length <= HANDED_CHARS) {
-        this.#handed.set(record.job_id, { record, text });
-        this.#handedChars += text.length;
-      }
+      this.#handed.keep(record, texts[i]);
       wake(record.job_id);
     });
     return records;
@@ -184,26 +162,12 @@ export class KvJobQueue implements JobQueue {
 
   /** Jobs handed over at acceptance are read from memory the first time, not from KV. */
   async payloads(jobIds: string[]): Promise<(string | null)[]> {
-    const texts = jobIds.map((jobId) => {
-      const text = this.#handed.get(jobId)?.text;
-      if (text === undefined) return undefined;
-      this.#forget(jobId, "text");
-      this.#handedChars -= text.length;
-      return text;
-    });
+    const texts = jobIds.map((jobId) => this.#handed.takeText(jobId));
     const unread = jobIds.filter((_, i) => texts[i] === undefined);
     if (unread.length === 0) return texts as string[];
     const read = await this.#texts.payloads(unread);
     let next = 0;
     return texts.map((text) => text ?? read[next++]);
-  }
-
-  /** Drops a handed job's record or text; the job too, once neither is left. */
-  #forget(jobId: string, part: "record" | "text"): void {
-    const handed = this.#handed.get(jobId);
-    if (!handed) return;
-    delete handed[part];
-    if (handed.record === undefined && handed.text === undefined) this.#handed.delete(jobId);
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -277,8 +241,7 @@ export class KvJobQueue implements JobQueue {
    */
   async #entries(jobIds: string[]): Promise<Deno.KvEntryMaybe<JobRecord>[]> {
     const known = jobIds.map((jobId) => {
-      const record = this.#handed.get(jobId)?.record;
-      this.#forget(jobId, "record");
+      const record = this.#handed.takeRecord(jobId);
       const versionstamp = record && this.#stamps.get(record);
       return versionstamp ? { key: ["job", jobId], value: record, versionstamp } : null;
     });
@@ -314,63 +277,13 @@ export class KvJobQueue implements JobQueue {
     return this.#update(record, (stored) => checkpointedRecord(stored, patch, this.#now()));
   }
 
-  /**
-   * Chunks go under the attempt's own keys (a commit at a time when they are many), so a
-   * worker that lost its lease never mixes its bytes with its successor's; the last commit
-   * marks them complete, if the job is still this worker's.
-   */
-  async saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
-    const { job_id: jobId, attempts: attempt } = record;
-    const chunks = chunksOf(ciphertext);
-    // Chunks [first, c) wait for a commit; they hold `bytes`.
-    let first = 0;
-    for (let bytes = 0, c = 0; c < chunks.length; c++) {
-      if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
-        const op = this.#kv.atomic();
-        for (; first < c; first++) this.#texts.setChunk(op, jobId, attempt, first, chunks[first]);
-        await commit(op, "save the ciphertext");
-        bytes = 0;
-      }
-      bytes += chunks[c].byteLength;
-    }
-    await this.#update(record, null, (op) => {
-      this.#texts.setCiphertext(op, jobId, attempt, chunks, first);
-    });
+  /** See `kv_job_ciphertexts.ts`. */
+  saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
+    return saveCiphertext(this.#kv, this.#texts, this.#stamps, record, ciphertext);
   }
 
-  /**
-   * Ciphertexts of one chunk are saved together, up to 64 jobs and 600 KB a commit; larger
-   * ones one job at a time, as `saveCiphertext` saves them.
-   */
-  async saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
-    const saved: boolean[] = new Array(items.length).fill(false);
-    let group: number[] = [];
-    let bytes = 0;
-    const flush = async () => {
-      const changes = group.map((i): RecordChange => ({
-        seen: items[i].record,
-        change: null,
-        more: (op) => {
-          const { record: { job_id, attempts }, ciphertext } = items[i];
-          this.#texts.setCiphertext(op, job_id, attempts, [ciphertext]);
-        },
-      }));
-      const results = await updateMany(this.#kv, changes, this.#stamps);
-      group.forEach((i, at) => saved[i] = results[at] !== null);
-      group = [];
-      bytes = 0;
-    };
-    for (const [i, { record, ciphertext }] of items.entries()) {
-      if (ciphertext.byteLength > CHUNK_BYTES) {
-        saved[i] = await this.saveCiphertext(record, ciphertext).then(() => true, lostIsFalse);
-        continue;
-      }
-      if (group.length === BATCH || bytes + ciphertext.byteLength > MAX_COMMIT_BYTES) await flush();
-      group.push(i);
-      bytes += ciphertext.byteLength;
-    }
-    if (group.length > 0) await flush();
-    return saved;
+  saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
+    return saveCiphertexts(this.#kv, this.#texts, this.#stamps, items);
   }
 
   ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
@@ -487,7 +400,6 @@ export class KvJobQueue implements JobQueue {
       this.#wake = undefined;
       this.#worker = undefined;
       this.#handed.clear();
-      this.#handedChars = 0;
     }, { once: true });
     const listening = this.#kv.listenQueue(async (message: unknown) => {
       if (signal?.aborted) return;
@@ -505,14 +417,12 @@ export class KvJobQueue implements JobQueue {
    * is still as `seen` shows it; reads again when another write won the race. Resolves to the
    * record written (or the stored one); throws `LeaseLost` when the job has moved on.
    */
-  async #update(
+  #update(
     seen: JobRecord,
     change: ((stored: JobRecord) => JobRecord) | null,
     more?: (op: Deno.AtomicOperation) => void,
   ): Promise<JobRecord> {
-    const [result] = await updateMany(this.#kv, [{ seen, change, more }], this.#stamps);
-    if (!result) throw new LeaseLost(seen.job_id);
-    return result;
+    return updateOne(this.#kv, this.#stamps, { seen, change, more });
   }
 
   /** Stores a finished record, drops it from the active index, drops its text and ciphertext. */
@@ -523,10 +433,4 @@ export class KvJobQueue implements JobQueue {
     });
     await this.#texts.drop(jobId);
   }
-}
-
-/** `false` for a change refused with `LeaseLost`; any other error is thrown again. */
-function lostIsFalse(error: unknown): false {
-  if (error instanceof LeaseLost) return false;
-  throw error;
 }

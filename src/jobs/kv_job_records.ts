@@ -10,7 +10,7 @@
  * when not, it is read and compared as any other.
  */
 import { SvcError } from "../errors.ts";
-import type { JobMessage, JobRecord } from "./job_queue.ts";
+import { type JobMessage, type JobRecord, LeaseLost } from "./job_queue.ts";
 import { BACKOFF_SCHEDULE, stillAsSeen } from "./job_transitions.ts";
 import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
 
@@ -102,6 +102,20 @@ export async function updateMany(
     if (written) return written;
   }
   throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
+}
+
+/**
+ * `updateMany` of one change: the record written (or the stored one); throws `LeaseLost` when the
+ * job has moved on.
+ */
+export async function updateOne(
+  kv: Deno.Kv,
+  stamps: RecordStamps,
+  change: RecordChange,
+): Promise<JobRecord> {
+  const [result] = await updateMany(kv, [change], stamps);
+  if (!result) throw new LeaseLost(change.seen.job_id);
+  return result;
 }
 
 /**
