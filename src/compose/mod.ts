@@ -5,22 +5,17 @@
  * id `/health` reports), so an unused SDK never loads. Every plugin is opened the same way:
  * `await Plugin.open(options)`.
  */
-import type {
-  AccountDirectory,
-  BlobStore,
-  Cipher,
-  Sponsor,
-  VectorIndexSet,
-  VectorStore,
-} from "../backends/types.ts";
+import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../backends/types.ts";
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
-import { KvLedgerStore, LOCAL_PACKAGE_ID, LocalLedger } from "../../plugins/local_ledger/mod.ts";
+import { LOCAL_PACKAGE_ID, type LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { Config } from "./config.ts";
+import { openDirectory } from "./accounts.ts";
+import { openDatabase, postgresPlugin } from "./database.ts";
 import { openEmbedder, openLlm } from "./models.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs } from "./local_blobs.ts";
@@ -41,6 +36,7 @@ import {
 export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";
 export { sidecarNetHosts } from "./sidecar_hosts.ts";
 export { restrictNewFiles } from "./private_files.ts";
+export { openLedger, openSponsor } from "./accounts.ts";
 
 /** The backends and settings of `createRelayer` that the composition opens and derives. */
 export type RelayerBackends =
@@ -138,24 +134,6 @@ async function openVectors(
     throw error;
   }
   return opened;
-}
-
-/** The PostgreSQL plugin, loaded only with `SVC_STORE=postgres`. */
-const postgresPlugin = () => import("../../plugins/postgres/mod.ts");
-
-/** The shared database of `SVC_STORE=postgres`, its schema brought up to date. */
-async function openDatabase(config: Config, logger?: Logger): Promise<Database | undefined> {
-  if (config.store.kind !== "postgres") return undefined;
-  const { Database, refuseUnfinishedCopy } = await postgresPlugin();
-  const { url, pool } = config.store;
-  const database = await Database.open({ url, pool, logger });
-  try {
-    await refuseUnfinishedCopy(database);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
 }
 
 /**
@@ -259,51 +237,6 @@ async function openBlobs(
         operatorKey: ownerKey,
         cacheDir: `${config.dataDir}/walrus_cache`,
       });
-    }
-  }
-}
-
-/**
- * The local ledger: `ledger.kv` in the data directory, or the shared database with
- * `SVC_STORE=postgres` (`database` when the caller opened it already; else one of its own, which
- * `close` closes).
- */
-export async function openLedger(
-  config: Config,
-  database?: Database,
-): Promise<{ ledger: LocalLedger; close(): Promise<void> }> {
-  if (config.store.kind === "embedded") {
-    const store = await KvLedgerStore.open(`${config.dataDir}/ledger.kv`);
-    const close = () => Promise.resolve(store.close());
-    return { ledger: await LocalLedger.open({ store }), close };
-  }
-  const own = database ? undefined : await openDatabase(config);
-  const shared = (database ?? own)!;
-  try {
-    const { PgLedgerStore } = await postgresPlugin();
-    const masterKey = await loadMasterKey(config.dataDir, config.masterKeyHex);
-    const store = await PgLedgerStore.open({ database: shared, masterKey });
-    return { ledger: await LocalLedger.open({ store }), close: async () => await own?.close() };
-  } catch (error) {
-    await own?.close();
-    throw error;
-  }
-}
-
-/** Accounts: the local ledger, or `SvcAccount` objects on Sui. */
-async function openDirectory(
-  config: Config,
-  database: Database | undefined,
-): Promise<{ directory: AccountDirectory; ledger?: LocalLedger; close?(): Promise<void> }> {
-  const { chain } = config;
-  switch (chain.kind) {
-    case "local": {
-      const { ledger, close } = await openLedger(config, database);
-      return { directory: ledger, ledger, close };
-    }
-    case "sui": {
-      const { SuiAccountDirectory } = await import("../../plugins/sui/mod.ts");
-      return { directory: await SuiAccountDirectory.open(chain.sui) };
     }
   }
 }
@@ -431,37 +364,4 @@ export async function openBackends(
       lock?.release();
     },
   };
-}
-
-/** The database connections the sidecar's sponsor opens at most, besides its listener. */
-const SPONSOR_POOL = 2;
-
-/**
- * The sponsor of the sidecar: the local ledger (which shares the relayer's ledger file, since Deno
- * KV allows several processes, or the shared database), or on Sui the operator's key when
- * `SVC_SPONSOR_PRIVATE_KEY` is set.
- */
-export async function openSponsor(
-  config: Config,
-): Promise<{ sponsor?: Sponsor; close(): Promise<void> }> {
-  const { chain } = config;
-  switch (chain.kind) {
-    case "local": {
-      // Sponsoring is a few transactions now and then: a pool of two serves it.
-      const store = config.store.kind === "postgres"
-        ? { ...config.store, pool: SPONSOR_POOL }
-        : config.store;
-      const { ledger, close } = await openLedger({ ...config, store });
-      return { sponsor: ledger, close };
-    }
-    case "sui": {
-      const { sponsorPrivateKey } = chain.sui;
-      if (!sponsorPrivateKey) return { close: () => Promise.resolve() };
-      const { SuiSponsor } = await import("../../plugins/sui/mod.ts");
-      return {
-        sponsor: await SuiSponsor.open({ ...chain.sui, sponsorPrivateKey }),
-        close: () => Promise.resolve(),
-      };
-    }
-  }
 }
