@@ -7,7 +7,7 @@
  * else read from `master.key`, and never printed.
  */
 import { readConfig } from "../src/compose/mod.ts";
-import { lockIndex } from "../src/compose/vector_index.ts";
+import { lockIndex } from "../src/compose/index_lock.ts";
 import {
   migrateStore,
   moveBlobsToSqlite,

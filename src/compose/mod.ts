@@ -24,14 +24,9 @@ import { makeDataDir, makePrivate } from "./private_files.ts";
 import { checkNotMoved } from "./moved.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
 import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
-import {
-  type BackgroundReindex,
-  type IndexLock,
-  lockIndex,
-  type OpenedIndex,
-  openVectorIndex,
-  type VectorIndexDependencies,
-} from "./vector_index.ts";
+import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
+import type { BackgroundReindex } from "./background_reindex.ts";
+import { type IndexLock, lockIndex } from "./index_lock.ts";
 
 export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";
 export { sidecarNetHosts } from "./sidecar_hosts.ts";

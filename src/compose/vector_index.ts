@@ -13,8 +13,8 @@
  * - an index that holds no memory (embedded store) gives way to a new one for the configured
  *   embedder at once, when `SVC_EMBEDDER` is set: there is nothing to embed again.
  *
- * The index is also locked (`index.lock` in the data directory, an advisory lock the system
- * releases when the process ends), so `svc reindex` refuses to run beside a relayer.
+ * The composition also locks the index (`index_lock.ts`), so `svc reindex` refuses to run
+ * beside a relayer.
  */
 import type {
   BlobStore,
@@ -39,6 +39,7 @@ import {
   settleLeftovers,
 } from "../reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
+import { BackgroundReindex } from "./background_reindex.ts";
 
 /** The index to serve from, and the reindex to run when one is needed. */
 export interface OpenedIndex {
@@ -384,98 +385,5 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     embedder: indexSwitch.embedder,
     reranker: () => indexSwitch.active.reranker,
     reindex: new BackgroundReindex(reindexer, logger),
-  };
-}
-
-/**
- * A reindex run in the background of a relayer: started once it serves, tried again after a
- * failure (from 5 s to 5 min apart; a `conflict` is final), stopped (and awaited) on close.
- */
-export class BackgroundReindex {
-  /** The reindex itself, which `svc reindex` runs in the foreground. */
-  readonly reindexer: Reindexer;
-  #logger: Logger;
-  #stop = new AbortController();
-  #running: Promise<void> | undefined;
-
-  constructor(reindexer: Reindexer, logger: Logger) {
-    this.reindexer = reindexer;
-    this.#logger = logger;
-  }
-
-  /** Starts the reindex (once). */
-  start(): void {
-    this.#running ??= this.#loop();
-  }
-
-  async #loop(): Promise<void> {
-    const signal = this.#stop.signal;
-    for (let wait = 5_000; !signal.aborted; wait = Math.min(wait * 2, 300_000)) {
-      try {
-        await this.reindexer.run({ signal });
-        return;
-      } catch (error) {
-        if (signal.aborted) return;
-        const final = error instanceof SvcError && error.code === "conflict";
-        this.#logger.error(
-          final ? "reindex failed" : "reindex failed; it resumes after a pause",
-          { error, ...(!final && { retry_in_ms: wait }) },
-        );
-        if (final) return;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(finish, wait);
-          signal.addEventListener("abort", finish, { once: true });
-          function finish() {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", finish);
-            resolve();
-          }
-        });
-      }
-    }
-  }
-
-  /** Stops the reindex (its cursors keep its progress) and waits for it. */
-  async stop(): Promise<void> {
-    this.#stop.abort(new SvcError("backend_unavailable", "Cannot reindex: the relayer stopped"));
-    await this.#running;
-  }
-}
-
-/** An advisory lock on the data directory's index, held until `release` or the process ends. */
-export interface IndexLock {
-  release(): void;
-}
-
-/**
- * Locks `<dataDir>/index.lock`, refusing at once when another process holds it (a relayer, or
- * `svc reindex`).
- */
-export async function lockIndex(dataDir: string, holder: string): Promise<IndexLock> {
-  const path = `${dataDir}/index.lock`;
-  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-  let locked = false;
-  try {
-    locked = await file.tryLock(true);
-  } finally {
-    if (!locked) file.close();
-  }
-  if (!locked) {
-    const instead = holder === "reindex"
-      ? "; to change the embedder while a relayer serves, restart it with SVC_REINDEX=1 and " +
-        "the new SVC_EMBEDDER instead"
-      : "";
-    throw new SvcError(
-      "conflict",
-      `Cannot ${holder}: another process holds the vector index of ${dataDir} (${path}): a ` +
-        `relayer, or \`svc reindex\`. Stop it first${instead}.`,
-    );
-  }
-  return {
-    release() {
-      try {
-        file.close();
-      } catch { /* closed already */ }
-    },
   };
 }
