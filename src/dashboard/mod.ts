@@ -57,6 +57,8 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/scope.js": ["scope.js", "text/javascript; charset=utf-8"],
   "/assets/activity.js": ["activity.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
+  "/assets/session.js": ["session.js", "text/javascript; charset=utf-8"],
+  "/assets/connect.js": ["connect.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
 };
 const NOBLE_HASHES = new URL("../../node_modules/@noble/hashes/", import.meta.url);

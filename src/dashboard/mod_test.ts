@@ -52,6 +52,23 @@ function signedNamespaces(key: KeyPair, timestamp: number, message?: string) {
   });
 }
 
+Deno.test("dashboard: every module its scripts import is served", async () => {
+  const { get } = dashboard();
+  const imported = new Set<string>();
+  for await (const entry of Deno.readDir(new URL("./static/", import.meta.url))) {
+    if (!entry.name.endsWith(".js")) continue;
+    const source = await Deno.readTextFile(new URL(`./static/${entry.name}`, import.meta.url));
+    for (const [, name] of source.matchAll(/from "\.\/([\w-]+\.js)"/g)) imported.add(name);
+  }
+  assert.ok(imported.has("session.js"), [...imported].join(", "));
+  for (const name of imported) {
+    const response = await get(`/assets/${name}`);
+    assert.equal(response.status, 200, name);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/javascript/, name);
+    await response.body?.cancel();
+  }
+});
+
 Deno.test("dashboard: pages and assets carry the security headers and a request id", async () => {
   const { get } = dashboard();
   const paths = ["/", "/agents", "/memories", "/connect/mcp", "/assets/app.js", "/assets/app.css"];
