@@ -249,7 +249,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
           "The transaction expired before it was executed: sponsor it again",
         );
       }
-      const signer = await verifyDigestSignature(digest, signature);
+      const signerKey = await verifyDigestSignature(digest, signature);
+      const signer = addressOf(signerKey);
       if (signer !== data.sender) {
         throw rejected(
           "bad_signature",
@@ -260,7 +261,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       try {
         effects = await this.#store.apply(
           digest,
-          (view) => this.#apply(view, data, digest),
+          (view) => this.#apply(view, data, digest, signerKey),
           DONE_EXPIRY_MS,
         );
       } catch (error) {
@@ -275,11 +276,15 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     throw new SvcError("backend_unavailable", "The ledger is busy; execute the transaction again");
   }
 
-  /** The ledger's rules for one transaction: its writes on `view`, and its effects. */
+  /**
+   * The ledger's rules for one transaction, signed by `signerKey` (its sender's public key): its
+   * writes on `view`, and its effects.
+   */
   async #apply(
     view: LedgerChange,
     data: TransactionData,
     digest: string,
+    signerKey: string,
   ): Promise<TransactionEffects> {
     const { kind, sender } = data;
     const at = new Date(this.#now()).toISOString();
@@ -295,6 +300,12 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     if (kind.kind === "create_account") {
       const owned = await view.accountIdOfOwner(sender);
       if (owned) throw rejected("account_exists", `${sender} already has account ${owned}`);
+      if (await view.isKeyRegistered(signerKey)) {
+        throw rejected(
+          "duplicate_key",
+          "This key is a delegate key of an account: an owner's key cannot be one",
+        );
+      }
       const account: LedgerAccount = {
         id: "0x" + digestOf(new TextEncoder().encode(`account:${digest}`)),
         owner: sender,
@@ -320,6 +331,13 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       }
       if (await view.isKeyRegistered(kind.public_key)) {
         throw rejected("duplicate_key", "This delegate key is already registered");
+      }
+      // An owner's key signing without x-account-id would be taken for the delegate's.
+      if (await view.accountIdOfOwner(addressOf(kind.public_key))) {
+        throw rejected(
+          "duplicate_key",
+          "This key owns an account: an account owner's key cannot be a delegate key",
+        );
       }
       const key: DelegateKey = {
         public_key: kind.public_key,

@@ -134,6 +134,21 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
         submitTransaction(ledger, stranger.owner, addKey(stranger.id, key(1))),
         "duplicate_key",
       );
+      // An owner's key is not a delegate key, of another account or its own: a request it
+      // signs would otherwise be taken for that delegate's.
+      for (const account of [stranger, { owner, id }]) {
+        await rejects(
+          submitTransaction(ledger, account.owner, addKey(account.id, owner.publicKey)),
+          "duplicate_key",
+        );
+      }
+      // Nor is a delegate key an owner's.
+      const delegate = await generateKeyPair();
+      await submitTransaction(ledger, stranger.owner, addKey(stranger.id, delegate.publicKey));
+      await rejects(
+        submitTransaction(ledger, delegate, { kind: "create_account" }),
+        "duplicate_key",
+      );
       for (let n = 2; n <= MAX_DELEGATE_KEYS; n++) {
         await submitTransaction(ledger, owner, addKey(id, key(n)));
       }
