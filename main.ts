@@ -111,6 +111,7 @@ async function serveDashboard(
     relayer,
     allowedHosts,
     logger,
+    bodyTimeoutMs: config.bodyTimeoutSeconds * 1000,
   });
   logger.info("dashboard listening", { url: origin });
   return server;

@@ -43,6 +43,8 @@ export interface DashboardOptions {
   allowedHosts?: readonly string[];
   logger: Logger;
   now?: () => number;
+  /** The time a body has to arrive in full once its read starts (default 10 s), then 408. */
+  bodyTimeoutMs?: number;
 }
 
 const STATIC: Record<string, [file: string, type: string]> = {
@@ -143,6 +145,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   const handler = createHttpHandler({
     logger,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     before(request) {
       checkHost(request);
       return redirectLoopback(request);

@@ -7,7 +7,7 @@ import { createDashboard } from "./mod.ts";
 const NOW = 1_767_225_600_000;
 const ORIGIN = "http://localhost:5173";
 
-function dashboard() {
+function dashboard(options: { bodyTimeoutMs?: number } = {}) {
   const forwarded: Request[] = [];
   const vectors = new MemoryVectorStore(2);
   const account = {
@@ -32,6 +32,7 @@ function dashboard() {
     },
     logger: silentLogger,
     now: () => NOW,
+    ...options,
   });
   const get = (path: string, host = "localhost:5173") =>
     handler(new Request(`${ORIGIN}${path}`, { headers: { host } }));
@@ -67,6 +68,29 @@ Deno.test("dashboard: every module its scripts import is served", async () => {
     assert.match(response.headers.get("content-type") ?? "", /^text\/javascript/, name);
     await response.body?.cancel();
   }
+});
+
+Deno.test("dashboard: a body that stops arriving is answered 408, as on the relayer", async () => {
+  const { handler } = dashboard({ bodyTimeoutMs: 50 });
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"pub'));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  const response = await handler(
+    new Request(`${ORIGIN}/api/namespaces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "localhost:5173" },
+      body,
+    }),
+  );
+  assert.equal(response.status, 408);
+  assert.equal((await response.json()).code, "request_timeout");
+  assert.ok(cancelled, "the stalled body is let go");
 });
 
 Deno.test("dashboard: pages and assets carry the security headers and a request id", async () => {
