@@ -105,43 +105,40 @@ export class StdioTransport implements Transport {
   }
 
   async #line(parts: Uint8Array[]): Promise<void> {
+    const { text, utf8 } = decodeLine(parts);
+    if (text === "") return;
     let value: unknown;
-    /** Set when a string of the line is not valid Unicode: the messages holding one are refused. */
-    let unpaired: LoneSurrogateError | undefined;
+    let unreadable: Unreadable | undefined = utf8 ? undefined : {
+      message: "Parse error: the line is not valid UTF-8",
+      holds: () => true,
+    };
     try {
-      const decoder = new TextDecoder("utf-8", { fatal: true });
-      const last = parts.length - 1;
-      const text = parts.map((part, i) => decoder.decode(part, { stream: i < last })).join("")
-        .trim();
-      if (text === "") return;
-      try {
-        value = parseJson(text);
-      } catch (error) {
-        if (!(error instanceof LoneSurrogateError)) throw error;
-        // Well-formed JSON all the same: each message is answered by its own id.
-        value = JSON.parse(text);
-        unpaired = error;
-      }
+      value = parseJson(text);
     } catch (error) {
-      return await this.#answer({
-        code: -32700,
-        message: `Parse error: the line is ${jsonProblem(error)}`,
-      });
+      if (!(error instanceof LoneSurrogateError)) {
+        const message = unreadable?.message ?? `Parse error: the line is ${jsonProblem(error)}`;
+        return await this.#answer({ code: -32700, message }, idShown(text, text));
+      }
+      // Well-formed JSON all the same: each message is answered by its own id.
+      value = JSON.parse(text);
+      unreadable ??= {
+        message: `Parse error: the message is ${jsonProblem(error)}`,
+        holds: holdsLoneSurrogate,
+      };
     }
-    if (!Array.isArray(value)) return await this.#take(value, unpaired);
+    if (!Array.isArray(value)) return await this.#take(value, unreadable);
     // A batch, as the HTTP endpoint takes one: each message as if on a line of its own.
     if (value.length === 0 || value.length > MAX_BATCH) {
       const message = `A JSON-RPC batch must hold 1 to ${MAX_BATCH} messages`;
       return await this.#answer({ code: -32600, message });
     }
-    for (const message of value) await this.#take(message, unpaired);
+    for (const message of value) await this.#take(message, unreadable);
   }
 
-  /** Hands a message on, or answers why not (`unpaired`: its line's strings are not all Unicode). */
-  async #take(value: unknown, unpaired?: LoneSurrogateError): Promise<void> {
-    if (unpaired && holdsLoneSurrogate(value)) {
-      const message = `Parse error: the message is ${jsonProblem(unpaired)}`;
-      return await this.#answer({ code: -32700, message }, idOf(value));
+  /** Hands a message on, or answers why not (`unreadable`: what its line cannot carry). */
+  async #take(value: unknown, unreadable?: Unreadable): Promise<void> {
+    if (unreadable?.holds(value)) {
+      return await this.#answer({ code: -32700, message: unreadable.message }, idOf(value));
     }
     const refused = refusal(value);
     if (refused) return await this.#answer(refused, idOf(value));
@@ -162,6 +159,39 @@ const NAMED = String.raw`"(?:jsonrpc|method)"\s*:\s*"[^"]*"`;
 const ID_FIRST = new RegExp(String.raw`^\s*\{(?:\s*${NAMED}\s*,)*\s*"id"\s*:\s*${ID}`);
 /** An id among the last members (`…,"jsonrpc":"2.0","id":7}`, as the SDK writes them). */
 const ID_LAST = new RegExp(String.raw`,\s*"id"\s*:\s*${ID}(?:\s*,\s*${NAMED})*\s*\}\s*$`);
+
+/**
+ * What a line holds that no message can carry (bytes that are not UTF-8, half a surrogate pair):
+ * the messages holding it are refused, each by its own id.
+ */
+interface Unreadable {
+  message: string;
+  holds(value: unknown): boolean;
+}
+
+/** A line's text, trimmed; bytes that are not UTF-8 are replaced (`utf8: false`). */
+function decodeLine(parts: Uint8Array[]): { text: string; utf8: boolean } {
+  const decode = (fatal: boolean) => {
+    const decoder = new TextDecoder("utf-8", { fatal });
+    const last = parts.length - 1;
+    return parts.map((part, i) => decoder.decode(part, { stream: i < last })).join("").trim();
+  };
+  try {
+    return { text: decode(true), utf8: true };
+  } catch {
+    return { text: decode(false), utf8: false };
+  }
+}
+
+/** The id a line shows among the first members of `head` or the last of `tail`, if any. */
+function idShown(head: string, tail: string): string | number | null {
+  const found = ID_FIRST.exec(head) ?? ID_LAST.exec(tail);
+  try {
+    return found ? idOf(parseJson(`{"id":${found[1]}}`)) : null;
+  } catch {
+    return null; // a string the pattern takes and JSON does not (`"a\x"`, a raw tab)
+  }
+}
 
 /** A line's bytes as they come: all of them up to the limit, past it only both ends. */
 class LineBytes {
@@ -184,12 +214,7 @@ class LineBytes {
   /** The id a line past the limit shows at either end, when it shows one. */
   cutId(): string | number | null {
     const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    const found = ID_FIRST.exec(text(this.#head)) ?? ID_LAST.exec(text(this.#tail));
-    try {
-      return found ? idOf(parseJson(`{"id":${found[1]}}`)) : null;
-    } catch {
-      return null; // a string the pattern takes and JSON does not (`"a\x"`, a raw tab)
-    }
+    return idShown(text(this.#head), text(this.#tail));
   }
 }
 

@@ -58,8 +58,33 @@ Deno.test("stdio transport: a character split between chunks is decoded; invalid
   assert.deepEqual(answers, [{
     jsonrpc: "2.0",
     id: null,
-    error: { code: -32700, message: "Parse error: the line is not valid JSON" },
+    error: { code: -32700, message: "Parse error: the line is not valid UTF-8" },
   }]);
+});
+
+Deno.test("stdio transport: a line that is not UTF-8, or not JSON, is answered by the id it shows", async () => {
+  const bytes = (text: string) => encoder.encode(text);
+  const call = (id: number | string) =>
+    `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"method":"tools/call","params":{"name":` +
+    `"svc_recall","arguments":{"query":"`;
+  const { delivered, answers } = await run([
+    // Bytes that are not UTF-8 in a string of a well-formed message, alone and in a batch.
+    new Uint8Array([...bytes(call(8)), 0xff, 0xfe, ...bytes('"}}}\n')]),
+    new Uint8Array([...bytes(`[${ping(9)},${call("ten")}`), 0xc3, 0x28, ...bytes('"}}}]\n')]),
+    // Not JSON (a NUL after it, cut short): the id among its first or last members.
+    `${ping(11)}\u0000\n`,
+    `${call(12)}\n`,
+    `{"method":"ping","jsonrpc":"2.0","id":13} trailing\n`,
+  ]);
+  assert.deepEqual(delivered, []);
+  assert.deepEqual(answers.map((answer) => [answer.id, answer.error.code, answer.error.message]), [
+    [8, -32700, "Parse error: the line is not valid UTF-8"],
+    [9, -32700, "Parse error: the line is not valid UTF-8"],
+    ["ten", -32700, "Parse error: the line is not valid UTF-8"],
+    [11, -32700, "Parse error: the line is not valid JSON"],
+    [12, -32700, "Parse error: the line is not valid JSON"],
+    [13, -32700, "Parse error: the line is not valid JSON"],
+  ]);
 });
 
 Deno.test("stdio transport: bad lines are answered with their id, and nothing bad is delivered", async () => {
