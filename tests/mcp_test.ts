@@ -240,6 +240,13 @@ Deno.test("MCP: bearer in the URL, foreign Origin and bad namespace are refused"
   );
   assert.equal(badNamespace.status, 400);
   await badNamespace.body?.cancel();
+  // A header's bytes are read as UTF-8: Latin-1's "é" alone is not.
+  const notUtf8 = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest(stack.auth(caller, { "x-svc-namespace": "caf\u00e9" })),
+  );
+  assert.equal(notUtf8.status, 400);
+  assert.match((await notUtf8.json()).error.message, /x-svc-namespace must be UTF-8/);
   assert.equal(stack.sidecar.sessions.size, 1);
 });
 

@@ -41,7 +41,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
   try {
     const { accountId, owner } = await svcCli(dataDir, ["account", "create"]);
     client = await connectStdioPackage(
-      ["--relayer", url, "--web-url", DASHBOARD, "--ns", "e2e"],
+      ["--relayer", url, "--web-url", DASHBOARD, "--ns", "e2e-日本"],
       home,
     );
 
@@ -71,7 +71,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     const credentials = JSON.parse(await Deno.readTextFile(credentialsPath));
     assert.equal(credentials.delegatePublicKey, params.get("publicKey"));
 
-    // Bridged, same process: the namespace is injected.
+    // Bridged, same process: the namespace is injected (in a header, as its UTF-8).
     const saved = await client.callTool({
       name: "svc_remember",
       arguments: { text: "I take my tea with oat milk" },
@@ -80,14 +80,14 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     // first one's memory: stored once either way, as the recall below checks.
     assert.match(
       textOf(saved),
-      /^(Saved to memory \(namespace "e2e", job |Already in memory \(namespace "e2e", id )/,
+      /^(Saved to memory \(namespace "e2e-日本", job |Already in memory \(namespace "e2e-日本", id )/,
     );
     const direct = await SvcClient.create({
       baseUrl: url,
       privateKey: credentials.delegatePrivateKey,
       accountId,
     });
-    assert.equal((await direct.recall("tea", { namespace: "e2e" })).total, 1);
+    assert.equal((await direct.recall("tea", { namespace: "e2e-日本" })).total, 1);
     assert.equal((await direct.recall("tea")).total, 0, "not in the default namespace");
     const found = await client.callTool({ name: "svc_recall", arguments: { query: "tea?" } });
     assert.match(textOf(found), /I take my tea with oat milk/);

@@ -179,6 +179,10 @@ export function parseStdioOptions(
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    // It rides in a header, which drops the spaces at its ends: another namespace.
+    if (/^ | $/.test(namespace)) {
+      throw new UsageError("the namespace must not begin or end with a space");
+    }
   }
   const relayer = values.relayer !== undefined
     ? url(values.relayer, "--relayer")

@@ -66,6 +66,8 @@ Deno.test("svc-mcp options: usage errors", () => {
       ["--namespace", "a", "--namespace", "b"],
       ["--relayer", "http://a.test", "--relayer=http://b.test"],
       ["--namespace", ""],
+      ["--namespace", " notes"],
+      ["--ns", "notes "],
       ["--label", "x".repeat(65)],
       ["--ns", "a\tb"],
       ["--ns", "a\u0001"],

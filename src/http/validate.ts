@@ -51,6 +51,25 @@ export function validNamespace(value: unknown, field = "namespace"): string {
   return value;
 }
 
+/**
+ * A header's value read as UTF-8: a server hands a header's bytes over one character per byte,
+ * so `café` sent as UTF-8 arrives as `cafÃ©`. 400 unless its bytes are UTF-8.
+ */
+export function utf8Header(value: string, name: string): string {
+  try {
+    if (/[^\u0000-\u00ff]/.test(value)) throw new TypeError("not bytes");
+    const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw bad(`${name} must be UTF-8`);
+  }
+}
+
+/** A string as the bytes of its UTF-8, one character per byte: how a header carries it. */
+export function utf8HeaderValue(text: string): string {
+  return String.fromCharCode(...encoder.encode(text));
+}
+
 /** An optional integer in `[min, max]`, `fallback` when absent. */
 export function integerField(
   body: Record<string, unknown>,

@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { utf8HeaderValue } from "../http/validate.ts";
 import { VERSION } from "../version.ts";
 import { MEMORY_TOOLS, memoryToolList } from "./tools.ts";
 
@@ -195,7 +196,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       authorization: `Bearer ${identity.delegatePrivateKey}`,
       "x-svc-account-id": identity.accountId,
     };
-    if (options.namespace) headers["x-svc-namespace"] = options.namespace;
+    if (options.namespace) headers["x-svc-namespace"] = utf8HeaderValue(options.namespace);
     const transport = new SSEClientTransport(url, {
       requestInit: { headers },
       fetch: fetchNotingRefusals,

@@ -22,7 +22,7 @@ import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson, readBody } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
-import { validNamespace } from "../http/validate.ts";
+import { utf8Header, validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
 import { idOf, MAX_BATCH, refusal } from "./messages.ts";
@@ -122,9 +122,12 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     address: string,
     kind: McpSession["kind"],
   ): Promise<{ server: McpServer; session: McpSession } | Response> {
-    const namespace = request.headers.get("x-svc-namespace") ?? undefined;
+    const header = request.headers.get("x-svc-namespace") ?? undefined;
+    let namespace: string | undefined;
     try {
-      if (namespace !== undefined) validNamespace(namespace, "x-svc-namespace");
+      if (header !== undefined) {
+        namespace = validNamespace(utf8Header(header, "x-svc-namespace"), "x-svc-namespace");
+      }
     } catch (error) {
       return rpcError(400, (error as SvcError).message);
     }
