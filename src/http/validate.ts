@@ -14,6 +14,9 @@ export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
  */
 // deno-lint-ignore no-control-regex
 export const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** A character no byte stands for (a header's value holds only those that do). */
+// deno-lint-ignore no-control-regex
+const NOT_A_BYTE = /[^\u0000-\u00ff]/;
 const encoder = new TextEncoder();
 
 function bad(message: string): SvcError {
@@ -57,7 +60,7 @@ export function validNamespace(value: unknown, field = "namespace"): string {
  */
 export function utf8Header(value: string, name: string): string {
   try {
-    if (/[^\u0000-\u00ff]/.test(value)) throw new TypeError("not bytes");
+    if (NOT_A_BYTE.test(value)) throw new TypeError("not bytes");
     const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
