@@ -102,9 +102,28 @@ const NO_INPUT: RouteInputValues = Object.freeze({
 function readInput(input: RouteInput, context: RouteContext): RouteInputValues {
   return {
     params: input.params?.parseObject(context.params),
-    query: input.query?.parseQuery(new URL(context.request.url).searchParams),
+    query: input.query?.parseQuery(queryOf(context.request.url)),
     body: input.body?.parseObject(context.json()),
   };
+}
+
+/**
+ * The query's parameters. A parameter whose percent-escapes are not UTF-8 would be read with
+ * U+FFFD in their place, another value than the one sent (a `confirm` matching a `namespace` it
+ * differs from): 400.
+ */
+function queryOf(url: string): URLSearchParams {
+  const { search, searchParams } = new URL(url);
+  try {
+    // A % that escapes nothing stays itself, as URLSearchParams reads it.
+    decodeURIComponent(search.replace(/%(?![0-9a-f]{2})/gi, "%25"));
+  } catch {
+    throw new SvcError(
+      "bad_request",
+      "The query string is not UTF-8 once its percent-escapes are decoded",
+    );
+  }
+  return searchParams;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import { integer, memoryId, object, text } from "./fields.ts";
+import { integer, memoryId, object, string, text } from "./fields.ts";
 import { createHttpHandler } from "./kernel.ts";
 import { jsonResponse } from "./respond.ts";
 import { type Route, type RouteContext, routesFor } from "./router.ts";
@@ -16,11 +16,12 @@ function kernel() {
     Promise.resolve(jsonResponse(200, {
       id: input.params.id,
       limit: input.query.limit,
+      note: input.query.note,
       text: input.body.text,
     })), {
     input: {
       params: object({ id: memoryId({ required: true }) }),
-      query: object({ limit: integer({ fallback: 10, min: 1, max: 20 }) }),
+      query: object({ limit: integer({ fallback: 10, min: 1, max: 20 }), note: string() }),
       body: object({ text: text({ max: 10 }) }),
     },
   });
@@ -66,6 +67,26 @@ Deno.test("kernel: declared input reaches the handler parsed: path, query, then 
   );
   assert.equal(await errors(`/items/${ID}`, { text: "" }), "text must not be empty");
   assert.equal(await errors(`/items/${ID}`, [1]), "Request body must be a JSON object");
+});
+
+Deno.test("kernel: a query parameter is read as the UTF-8 its percent-escapes spell, or refused", async () => {
+  const { send } = kernel();
+  const note = async (query: string) => {
+    const response = await send(`/items/${ID}?${query}`, { text: "hi" });
+    const body = await response.json();
+    return response.ok ? body.note : [response.status, body.error];
+  };
+  assert.equal(await note("note=caf%C3%A9"), "café");
+  assert.equal(await note("note=caf\u00e9"), "café"); // the URL parser escapes it as UTF-8
+  assert.equal(await note("note=100%"), "100%"); // a % that escapes nothing stays one
+  assert.equal(await note("note=a+b%2Bc"), "a b+c");
+  // Bytes that are not UTF-8 would be read as U+FFFD: another value than the one sent.
+  for (const query of ["note=%FF", "note=%C3%28", "note=%ED%A0%80", "limit=3&note=ok&x=%FE"]) {
+    assert.deepEqual(await note(query), [
+      400,
+      "The query string is not UTF-8 once its percent-escapes are decoded",
+    ], query);
+  }
 });
 
 Deno.test("kernel: input is read only once the request is admitted and extended", async () => {
