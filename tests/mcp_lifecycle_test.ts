@@ -194,6 +194,10 @@ Deno.test("MCP: lifecycle arguments outside the schema are rejected", async () =
       ["svc_get", {}],
       ["svc_forget", {}],
       ["svc_update", { id: "x" }],
+      // Not ids: as path segments they would name other routes.
+      ["svc_get", { id: ".." }],
+      ["svc_forget", { id: "." }],
+      ["svc_update", { id: "..", text: "x" }],
     ] as const
   ) {
     const result = await call(name, args);

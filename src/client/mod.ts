@@ -224,8 +224,8 @@ export class SvcClient {
   }
 
   /** A remember job of the caller's; fails with 404 when the caller has none of that id. */
-  job(jobId: string): Promise<PublicJob> {
-    return this.request("GET", `/api/remember/${encodeURIComponent(jobId)}`);
+  async job(jobId: string): Promise<PublicJob> {
+    return await this.request("GET", `/api/remember/${segment(jobId)}`);
   }
 
   /** Remember jobs of the caller's (at most 100), in the order asked. */
@@ -289,8 +289,8 @@ export class SvcClient {
   }
 
   /** One of the caller's memories; fails with 404 (`not_found`) for an unknown id or another owner's. */
-  get(id: string): Promise<Memory> {
-    return this.request<Memory>("GET", `/api/memories/${encodeURIComponent(id)}`);
+  async get(id: string): Promise<Memory> {
+    return await this.request<Memory>("GET", `/api/memories/${segment(id)}`);
   }
 
   /**
@@ -304,8 +304,8 @@ export class SvcClient {
    * const genuine = await verifyReceipt(receipt, (await client.health()).receiptKey);
    * ```
    */
-  forget(id: string): Promise<EraseReceipt> {
-    return this.request<EraseReceipt>("DELETE", `/api/memories/${encodeURIComponent(id)}`);
+  async forget(id: string): Promise<EraseReceipt> {
+    return await this.request<EraseReceipt>("DELETE", `/api/memories/${segment(id)}`);
   }
 
   /** Erases every memory of the caller's in `namespace`; one receipt per memory. */
@@ -325,8 +325,8 @@ export class SvcClient {
    * await client.waitForJob(job_id);
    * ```
    */
-  update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
-    return this.request<UpdateAccepted>("PUT", `/api/memories/${encodeURIComponent(id)}`, {
+  async update(id: string, change: UpdateOptions): Promise<UpdateAccepted> {
+    return await this.request<UpdateAccepted>("PUT", `/api/memories/${segment(id)}`, {
       text: change.text,
       tags: change.tags,
       ttl_seconds: change.ttlSeconds,
@@ -441,4 +441,15 @@ export class SvcClient {
       })).json() as ImportSummary;
     return importMemories(post, lines, options);
   }
+}
+
+/**
+ * An id as one path segment, percent-encoded. An empty id, `.` or `..` would change the path
+ * instead (a URL parser resolves dot segments, escaped too): refused.
+ */
+function segment(id: string): string {
+  if (id === "" || id === "." || id === "..") {
+    throw new SvcError("bad_request", `Cannot send the request: "${id}" is not an id`);
+  }
+  return encodeURIComponent(id);
 }

@@ -142,6 +142,13 @@ Deno.test("lifecycle calls: an id is one path segment, whatever it holds", async
   const { client, sent } = await recording();
   await client.get("../remember/x?y");
   assert.equal(sent[0].path, "/api/memories/..%2Fremember%2Fx%3Fy");
+  // A dot segment would be resolved away, escaped or not: the path would name another route.
+  for (const id of ["", ".", ".."]) {
+    await assert.rejects(client.get(id), /is not an id/);
+    await assert.rejects(client.forget(id), /is not an id/);
+    await assert.rejects(client.update(id, { text: "x" }), /is not an id/);
+  }
+  assert.equal(sent.length, 1);
 });
 
 Deno.test("verifyReceipt: true for the relayer's signature, false for anything else", async () => {

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { textValue } from "../http/validate.ts";
+import { MEMORY_ID } from "../ids.ts";
 import { MAX_ANALYZE_BYTES, MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 import { scopeRefusal } from "./refusals.ts";
 import { VERSION } from "../version.ts";
@@ -40,7 +41,10 @@ export interface ToolSession {
 const namespaceField = z.string().min(1).max(256);
 const tagField = z.string().min(1).max(64);
 const tagsField = z.array(tagField).max(16);
-const idField = z.string().min(1).max(128);
+const idField = z.string().regex(
+  MEMORY_ID,
+  "must be a memory id (a lowercase UUID, as svc_recall shows it)",
+);
 
 /** Tool descriptions and schemas, shared with the stdio package's `tools/list`. */
 export const MEMORY_TOOLS = {
