@@ -1,13 +1,14 @@
 /**
  * The lifecycle in the relayer as users run it (its own process, the embedded default): a
  * memory that expired while the relayer was down is erased by the sweep at the next start, its
- * blob and key gone; an erased memory stays erased across a restart.
+ * blob and key gone; an erased memory stays erased across a restart; one that expired while the
+ * index was lost does not come back by restore.
  */
 import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
-import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, removeIndex, startRelayer } from "./relayer_process.ts";
 
 /** A signed request by a delegate key: its status and JSON answer. */
 async function call(url: string, privateKey: string, method: string, path: string) {
@@ -61,6 +62,39 @@ Deno.test("expiry sweep after a restart; an erase holds across one", async () =>
     const restarted = await SvcClient.create({ baseUrl: url, privateKey, accountId });
     const restore = await restarted.restore("default");
     assert.equal(restore.restored, 0, "nothing erased comes back");
+  } finally {
+    await relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("a memory that expired while the index was lost is not brought back by restore", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-lifecycle-" });
+  let relayer = await startRelayer(dataDir);
+  try {
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    const brief = await client.request<{ job_id: string }>("POST", "/api/remember", {
+      text: "My gate code today is 4711",
+      ttl_seconds: 2,
+    });
+    const kept = { job_id: jobIdOf(await client.remember("My car is a blue Volvo")) };
+    for (const { job_id } of [brief, kept]) await client.waitForJob(job_id);
+    await relayer.stop();
+    await removeIndex(dataDir);
+
+    await new Promise((r) => setTimeout(r, 2_100));
+    relayer = await startRelayer(dataDir);
+    // The sweep runs once at start: it finds the expired memory in no index, and erases it.
+    const swept = () => /"msg":"expired memories erased"[^\n]*"count":1/.test(relayer.log());
+    for (let i = 0; i < 400 && !swept(); i++) await new Promise((r) => setTimeout(r, 25));
+    assert.ok(swept(), relayer.log());
+    const restarted = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+    const restore = await restarted.restore("default");
+    assert.deepEqual([restore.restored, restore.skipped], [1, 1], "only the lasting memory");
+    const list = await call(relayer.url, privateKey, "GET", "/api/memories");
+    assert.deepEqual(list.body.memories.map((m: { id: string }) => m.id), [kept.job_id]);
+    const gone = await call(relayer.url, privateKey, "GET", `/api/memories/${brief.job_id}`);
+    assert.equal(gone.status, 404);
   } finally {
     await relayer.stop();
     await Deno.remove(dataDir, { recursive: true });

@@ -194,21 +194,4 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
       (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0)
     );
   }
-
-  async unschedule(expiries: Expiry[]): Promise<void> {
-    if (expiries.length === 0) return;
-    const sql = this.#database.sql;
-    try {
-      await sql`
-        delete from svc_lifecycle_expiry
-        where (expires_at, memory_id) in (
-          select * from unnest(
-            ${sql.array(expiries.map((e) => e.expiresAt))}::int8[],
-            ${sql.array(expiries.map((e) => e.memoryId))}::text[]
-          )
-        )`;
-    } catch (error) {
-      throw pgError("update the expiry schedule", error);
-    }
-  }
 }

@@ -14,7 +14,7 @@ import type { Logger } from "../log.ts";
 import { type AttributeSeal, encodePayload, type Provenance } from "../pipeline/attributes.ts";
 import type { CatalogEntry, LexicalIndex, NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import type { LifecycleRecordStore } from "./lifecycle_records.ts";
+import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
@@ -127,7 +127,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     let erased = 0;
     for (let round = 0; round < MAX_SWEEP_BATCHES && !stopped; round++) {
       const due = await records.due(now(), batch);
-      const gone = [];
       const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
       for (const expiries of groups.values()) {
         const { owner, namespace } = expiries[0];
@@ -135,13 +134,48 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         const entries = expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
         erased += (await eraseEntries(owner, namespace, entries)).length;
         const found = new Set(entries.map((entry) => entry.id));
-        gone.push(...expiries.filter(({ memoryId }) => !found.has(memoryId)));
+        erased += await eraseUnindexed(owner, expiries.filter((e) => !found.has(e.memoryId)));
       }
-      await records.unschedule(gone);
       if (due.length < batch) break;
     }
     if (erased > 0) logger.info("expired memories erased", { count: erased });
     return erased;
+  }
+
+  /**
+   * Erases expired memories the index does not hold: erased already (nothing is left to do but
+   * record it again), or in a blob whose index row was lost, which restore would bring back
+   * without its expiry. Their keys are destroyed and they are recorded erased, which also takes
+   * them off the schedule: no restore brings them back. Resolves to how many there were.
+   */
+  async function eraseUnindexed(owner: string, expiries: Expiry[]): Promise<number> {
+    if (expiries.length === 0) return 0;
+    await eraseKeys(owner, expiries.map(({ memoryId }) => memoryId));
+    await records.markErased(owner, expiries, now());
+    return expiries.length;
+  }
+
+  /**
+   * Destroys memories' keys. Without a caller's credentials (the sweep, an update's old
+   * version), a cipher that needs them to erase (Seal without a server key) refuses: that is
+   * logged, and the erase goes on without it.
+   */
+  async function eraseKeys(
+    owner: string,
+    ids: string[],
+    options: { credentials?: DecryptCredentials } = {},
+  ): Promise<void> {
+    try {
+      await cipher.erase(owner, ids, options);
+    } catch (error) {
+      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
+        throw error;
+      }
+      logger.warn("the cipher cannot erase keys without a caller's key; rows and blobs go", {
+        memories: ids.length,
+        error,
+      });
+    }
   }
 
   /**
@@ -163,17 +197,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
     const entries = [...new Set([...given, ...older])];
     const ids = entries.map((entry) => entry.id);
-    try {
-      await cipher.erase(owner, ids, options);
-    } catch (error) {
-      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
-        throw error;
-      }
-      logger.warn("the cipher cannot erase keys without a caller's key; rows and blobs go", {
-        memories: ids.length,
-        error,
-      });
-    }
+    await eraseKeys(owner, ids, options);
     // Each step can be done again: an erase cut short is finished by the next.
     const erasedAt = now();
     await records.markErased(

@@ -39,8 +39,6 @@ export interface LifecycleRecordStore {
   schedule(expiries: Expiry[]): Promise<void>;
   /** The memories expired at `now`, soonest first, at most `limit`. */
   due(now: number, limit: number): Promise<Expiry[]>;
-  /** Drops memories from the schedule (already gone). */
-  unschedule(expiries: Expiry[]): Promise<void>;
 }
 
 /** KV allows 1000 mutations a commit; fewer keep each commit small. */
@@ -120,12 +118,5 @@ export class LifecycleRecords implements LifecycleRecordStore {
       const [, expiresAt, memoryId] = key as [string, number, string];
       yield { memoryId, owner: value.owner, namespace: value.namespace, expiresAt };
     }
-  }
-
-  /** Drops memories from the schedule (already gone). */
-  async unschedule(expiries: Expiry[]): Promise<void> {
-    await commitAll(this.#kv, expiries, (op, { expiresAt, memoryId }) => {
-      op.delete(["expiry", expiresAt, memoryId]);
-    });
   }
 }

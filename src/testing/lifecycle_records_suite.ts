@@ -61,10 +61,10 @@ export function lifecycleRecordStoreSuite(
     ]);
   });
 
-  test("due keeps to its limit; unscheduled memories are gone from it", async (store) => {
+  test("due keeps to its limit; erased memories are gone from it", async (store) => {
     await store.schedule([1, 2, 3, 4, 5].map((n) => expiry(n, T + n * 1000)));
     assert.deepEqual(await store.due(T + 10_000, 2), [expiry(1, T + 1000), expiry(2, T + 2000)]);
-    await store.unschedule([expiry(1, T + 1000), expiry(2, T + 2000)]);
+    await store.markErased(OWNER, [expiry(1, T + 1000), expiry(2, T + 2000)], T);
     assert.deepEqual(
       await store.due(T + 10_000, 10),
       [3, 4, 5].map((n) => expiry(n, T + n * 1000)),
