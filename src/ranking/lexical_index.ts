@@ -1,7 +1,8 @@
 /**
  * An in-memory index of each owner's namespace: BM25 over keyed term hashes, the order the
  * memories were remembered in (their ids are time-ordered, see `ids.ts`), overall and within
- * each thread, and the namespace's catalog (each memory's blob, time and `MemoryInfo`: what
+ * each thread (where a corrected memory keeps its first version's place), and the namespace's
+ * catalog (each memory's blob, time and `MemoryInfo`: what
  * list, get, filters and duplicates read). It is built from the vector store's rows the first
  * time a namespace is used and kept up to date as memories are indexed and erased.
  *
@@ -60,7 +61,7 @@ export class NamespaceIndex {
   #ids: string[] = [];
   /** Live document numbers, sorted by id: the order the memories were remembered in. */
   #order: number[] = [];
-  /** Thread hash → its live document numbers, sorted by id. */
+  /** Thread hash → its live document numbers, in thread order (see `#beforeInThread`). */
   #threads = new Map<string, number[]>();
   #lengths: number[] = [];
   #live: boolean[] = [];
@@ -91,7 +92,9 @@ export class NamespaceIndex {
     for (const row of rows) index.#index(row);
     const byId = (a: number, b: number) => index.#ids[a] < index.#ids[b] ? -1 : 1;
     index.#order = [...index.#byId.values()].sort(byId);
-    for (const docs of index.#threads.values()) docs.sort(byId);
+    for (const docs of index.#threads.values()) {
+      docs.sort((a, b) => index.#beforeInThread(a, b) ? -1 : 1);
+    }
     return index;
   }
 
@@ -102,7 +105,7 @@ export class NamespaceIndex {
     const docs = this.#threadDocs(doc);
     if (docs) {
       docs.pop(); // `#index` put it last
-      docs.splice(this.#position(docs, row.id), 0, doc);
+      docs.splice(this.#threadPosition(docs, doc), 0, doc);
     }
   }
 
@@ -159,7 +162,7 @@ export class NamespaceIndex {
     if (this.#order[at] === doc) this.#order.splice(at, 1);
     const docs = this.#threadDocs(doc);
     if (docs) {
-      const inThread = this.#position(docs, id);
+      const inThread = this.#threadPosition(docs, doc);
       if (docs[inThread] === doc) docs.splice(inThread, 1);
       if (docs.length === 0) this.#threads.delete(this.#entries[doc].info!.thread!);
     }
@@ -204,6 +207,30 @@ export class NamespaceIndex {
     this.#scratch = new Float64Array(0);
     this.#touched = new Int32Array(0);
     this.#seen = new Uint8Array(0);
+  }
+
+  /**
+   * Whether `a` comes before `b` in their thread: by the time its first version was remembered
+   * (a correction keeps its place in the conversation), then by id.
+   */
+  #beforeInThread(a: number, b: number): boolean {
+    const first = (doc: number) => {
+      const { info, createdAt } = this.#entries[doc];
+      return info?.firstCreatedAt ?? createdAt;
+    };
+    const at = first(a), bt = first(b);
+    return at !== bt ? at < bt : this.#ids[a] < this.#ids[b];
+  }
+
+  /** Where `doc` is or would be in `docs`, a thread's documents in thread order. */
+  #threadPosition(docs: number[], doc: number): number {
+    let low = 0, high = docs.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.#beforeInThread(docs[middle], doc)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Where `id` is or would be in `docs` (document numbers sorted by id). */
@@ -289,13 +316,13 @@ export class NamespaceIndex {
 
   /**
    * The memories of `id`'s thread remembered up to `span` places before and after it in that
-   * thread, in remember order; none for a memory without a thread.
+   * thread, in thread order; none for a memory without a thread.
    */
   neighbours(id: string, span: number): string[] {
     const doc = this.#byId.get(id);
     const docs = doc === undefined ? undefined : this.#threadDocs(doc);
     if (!docs) return [];
-    const at = this.#position(docs, id);
+    const at = this.#threadPosition(docs, doc!);
     const near: string[] = [];
     for (let i = Math.max(0, at - span); i <= at + span && i < docs.length; i++) {
       if (i !== at) near.push(this.#ids[docs[i]]);

@@ -178,6 +178,35 @@ Deno.test("lexical index: neighbours in remember order, within the thread", asyn
   assert.deepEqual(near(e, 1), [d]);
 });
 
+Deno.test("lexical index: a corrected memory keeps its first version's place in its thread", async () => {
+  const start = Date.now();
+  const turns = [0, 1, 2, 3].map((i) => timeOrderedId(start + i));
+  const row = (id: string, createdAt: number, firstCreatedAt?: number) => ({
+    id,
+    terms: ["x"],
+    blobId: id,
+    createdAt,
+    info: { thread: "t", ...(firstCreatedAt !== undefined && { firstCreatedAt }) },
+  });
+  const rows = turns.map((id, i) => row(id, start + i));
+  const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
+  // Turn 1 corrected an hour later: the new version keeps the first one's time.
+  const corrected = timeOrderedId(start + 3_600_000);
+  index.add(row(corrected, start + 3_600_000, start + 1));
+  index.remove(turns[1]);
+  assert.deepEqual(index.neighbours(corrected, 1), [turns[0], turns[2]]);
+  assert.deepEqual(index.neighbours(turns[3], 2), [corrected, turns[2]]);
+  // Built again from the stored rows, it ranks the same; an imported turn goes by its time.
+  const imported = timeOrderedId(start + 7_200_000);
+  const again = NamespaceIndex.of([
+    ...rows.filter((r) => r.id !== turns[1]),
+    row(corrected, start + 3_600_000, start + 1),
+    row(imported, start + 7_200_000, start + 2),
+  ]);
+  assert.deepEqual(again.neighbours(corrected, 1), [turns[0], turns[2]]);
+  assert.deepEqual(again.neighbours(imported, 1), [turns[2], turns[3]]);
+});
+
 Deno.test("lexical index: a search's scores stay its own after later searches, and repeat exactly", () => {
   // Each memory's terms drawn from a small vocabulary, so that searches share many memories.
   const vocabulary = ["a", "b", "c", "d", "e", "f", "g", "h"];
