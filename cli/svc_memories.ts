@@ -129,6 +129,11 @@ function labels(memory: { id: string; tags?: string[] }): string {
 const UNREADABLE = "(encrypted by the client that stored it)";
 const oneLine = (text: string | null) => visible((text ?? UNREADABLE).replace(/\s+/g, " ").trim());
 
+/** The key that stored a memory: its label then and its address (none for older memories). */
+function storedBy({ remembered_by: by }: Memory): string | null {
+  return by && `${by.label ? visible(by.label) : "(no label)"} (${by.address})`;
+}
+
 function describe(memory: Memory): string {
   const rows: [string, string | null][] = [
     ["id", memory.id],
@@ -139,6 +144,7 @@ function describe(memory: Memory): string {
     ["supersedes", memory.supersedes],
     ["tags", memory.tags.length ? memory.tags.join(", ") : null],
     ["thread", memory.thread ?? null],
+    ["stored by", storedBy(memory)],
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)

@@ -129,7 +129,8 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
     got.stdout,
     new RegExp(
       `^id         ${id}\\nnamespace  food\\ncreated    \\S+\\nupdated    \\S+\\n` +
-        "expires    \\S+\\ntags       diet, health\\n\\nI am vegetarian\\n$",
+        "expires    \\S+\\ntags       diet, health\\nstored by  .+ \\(0x[0-9a-f]{64}\\)\\n" +
+        "\\nI am vegetarian\\n$",
     ),
   );
   assert.equal((await run(["get", id, "--json"])).json.text, "I am vegetarian");
