@@ -18,6 +18,7 @@ import { confirmationCode } from "../../src/auth/confirmation_code.ts";
 import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
 import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
+import { ERROR_STATUS, type ErrorCode, SvcError } from "../../src/errors.ts";
 import { readBody } from "../../src/http/body.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 
@@ -41,6 +42,8 @@ export interface LoginOptions {
   scope?: KeyScope;
   /** The expiry to ask for: a duration from the approval (`30d`) or an ISO 8601 time. */
   expires?: string;
+  /** The time the dashboard's callback body has to arrive in full (default 10 s), then 408. */
+  bodyTimeoutMs?: number;
 }
 
 export interface PendingLogin {
@@ -102,9 +105,10 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   done.catch(() => {}); // callers that never await it must not see an unhandled rejection
 
   const cors = { "access-control-allow-origin": dashboard, vary: "origin" };
-  const fail = (status: number, error: string) =>
-    new Response(JSON.stringify({ error }), {
-      status,
+  /** A refusal in the relayer's error body. */
+  const fail = (code: ErrorCode, error: string) =>
+    new Response(JSON.stringify({ error, code, request_id: crypto.randomUUID() }), {
+      status: ERROR_STATUS[code],
       headers: { "content-type": "application/json", ...cors },
     });
 
@@ -112,12 +116,14 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
     const { pathname } = new URL(request.url);
     const host = request.headers.get("host");
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-      return fail(403, "Wrong Host for the sign-in callback");
+      return fail("forbidden", "Wrong Host for the sign-in callback");
     }
     if (request.headers.get("origin") !== dashboard) {
-      return fail(403, `Only the dashboard (${dashboard}) may complete this sign-in`);
+      return fail("forbidden", `Only the dashboard (${dashboard}) may complete this sign-in`);
     }
-    if (!["/callback", "/verify", "/deny"].includes(pathname)) return fail(404, "Not found");
+    if (!["/callback", "/verify", "/deny"].includes(pathname)) {
+      return fail("not_found", "Not found");
+    }
     if (request.method === "OPTIONS") {
       return new Response(null, {
         status: 204,
@@ -130,31 +136,37 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
         },
       });
     }
-    if (request.method !== "POST") return fail(405, "Use POST");
+    if (request.method !== "POST") return fail("method_not_allowed", "Use POST");
     if (used || Date.now() > expiresAt) {
-      return fail(410, "This sign-in link has expired or was already used; call svc_login again");
+      return fail(
+        "conflict",
+        "This sign-in link has expired or was already used; call svc_login again",
+      );
     }
     if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
-      return fail(415, "Send the callback as application/json");
+      return fail("unsupported_media_type", "Send the callback as application/json");
     }
     let body: Uint8Array;
     try {
-      body = await readBody(request, MAX_CALLBACK_BYTES);
-    } catch {
-      return fail(413, `The callback body is limited to ${MAX_CALLBACK_BYTES} bytes`);
+      body = await readBody(request, MAX_CALLBACK_BYTES, {
+        timeoutMs: options.bodyTimeoutMs ?? 10_000,
+      });
+    } catch (error) {
+      if (!(error instanceof SvcError)) throw error;
+      return fail(error.code, error.message);
     }
-    if (used) return fail(410, "This sign-in link was already used; call svc_login again");
+    if (used) return fail("conflict", "This sign-in link was already used; call svc_login again");
     let fields: Record<string, unknown>;
     try {
       fields = JSON.parse(new TextDecoder().decode(body));
     } catch {
-      return fail(400, "The callback body is not JSON");
+      return fail("bad_request", "The callback body is not JSON");
     }
     const text = (name: string) => typeof fields?.[name] === "string" ? fields[name] as string : "";
     if (pathname === "/verify") {
       // Proves, before the dashboard changes the account, that this link comes from an agent
       // waiting on this computer, without revealing the state.
-      if (!/^[0-9a-f]{32,128}$/.test(text("nonce"))) return fail(400, "Send a hex nonce");
+      if (!/^[0-9a-f]{32,128}$/.test(text("nonce"))) return fail("bad_request", "Send a hex nonce");
       return new Response(
         JSON.stringify({ proof: await loginProof(state, text("nonce"), linkParams) }),
         {
@@ -162,7 +174,9 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
         },
       );
     }
-    if (!timingSafeEqual(text("state"), state)) return fail(403, "Wrong state for this sign-in");
+    if (!timingSafeEqual(text("state"), state)) {
+      return fail("forbidden", "Wrong state for this sign-in");
+    }
     if (pathname === "/deny") {
       used = true;
       end(new LoginDenied());
@@ -171,13 +185,13 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       });
     }
     if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
-      return fail(400, "accountId and walletAddress are required");
+      return fail("bad_request", "accountId and walletAddress are required");
     }
     let approved;
     try {
       approved = parseKeyLimits(fields);
     } catch (error) {
-      return fail(400, `The approved scope is malformed: ${(error as Error).message}`);
+      return fail("bad_request", `The approved scope is malformed: ${(error as Error).message}`);
     }
     const credentials: Credentials = {
       version: 1,
@@ -197,7 +211,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
       await options.file.save(credentials);
     } catch (error) {
       used = false;
-      return fail(500, `Could not save the credentials: ${(error as Error).message}`);
+      return fail("internal", `Could not save the credentials: ${(error as Error).message}`);
     }
     end(credentials);
     return new Response(HTML_DONE, {

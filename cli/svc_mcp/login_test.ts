@@ -10,12 +10,14 @@ import {
   startLogin,
 } from "./login.ts";
 
+import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
+
 const DASHBOARD = "http://localhost:5173";
 
 async function withLogin(
   use: (login: PendingLogin, file: CredentialsFile, params: URLSearchParams) => Promise<void>,
   ttlMs?: number,
-  asked: Pick<LoginOptions, "scope" | "expires"> = {},
+  asked: Pick<LoginOptions, "scope" | "expires" | "bodyTimeoutMs"> = {},
 ) {
   const home = await Deno.makeTempDir();
   const file = CredentialsFile.inHome(home);
@@ -124,10 +126,40 @@ Deno.test("login: the callback refuses wrong Host, Origin, path, type, size and 
       [await callback(params, { ...approval(state), accountId: "me" }), 400],
     ];
     for (const [response, status] of cases) {
-      assert.equal(response.status, status, await response.text());
+      // The relayer's error body: a sentence, a stable code, a request id.
+      const body = await response.json();
+      assert.equal(response.status, status, body.error);
+      assert.equal(typeof body.error, "string");
+      assert.equal(ERROR_STATUS[body.code as ErrorCode], status, body.code);
+      assert.match(body.request_id, /^[0-9a-f-]{36}$/);
     }
     assert.deepEqual(await file.load(), { kind: "missing" });
   });
+});
+
+Deno.test("login: a callback body that stops arriving is answered 408, and the link still works", async () => {
+  await withLogin(
+    async (login, _file, params) => {
+      const port = Number(params.get("port"));
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      try {
+        await conn.write(new TextEncoder().encode(
+          `POST /callback HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\norigin: ${DASHBOARD}\r\n` +
+            `content-type: application/json\r\ncontent-length: 500\r\n\r\n{"accountId"`,
+        ));
+        const reply = new Uint8Array(4096);
+        const n = await conn.read(reply);
+        assert.match(new TextDecoder().decode(reply.subarray(0, n ?? 0)), /^HTTP\/1\.1 408 /);
+      } finally {
+        conn.close();
+      }
+      const approved = await callback(params, approval(params.get("state")!));
+      assert.equal(approved.status, 200, await approved.text());
+      await login.done;
+    },
+    undefined,
+    { bodyTimeoutMs: 100 },
+  );
 });
 
 Deno.test("login: the dashboard's callback saves credentials once, then the link is spent", async () => {
@@ -171,7 +203,7 @@ Deno.test("login: the dashboard's callback saves credentials once, then the link
       (response) => response.status,
       () => "closed",
     );
-    assert.ok(again === 410 || again === "closed", String(again));
+    assert.ok(again === 409 || again === "closed", String(again));
   });
 });
 
@@ -182,7 +214,7 @@ Deno.test("login: an expired or replaced link fails", async () => {
       (response) => response.status,
       () => "closed",
     );
-    assert.ok(late === 410 || late === "closed", String(late));
+    assert.ok(late === 409 || late === "closed", String(late));
     assert.deepEqual(await file.load(), { kind: "missing" });
   }, 50);
   await withLogin(async (login) => {
@@ -215,7 +247,7 @@ Deno.test("login: a Deny on the dashboard ends the sign-in at once, saving nothi
       (response) => response.status,
       () => "closed",
     );
-    assert.ok(late === 410 || late === "closed", String(late));
+    assert.ok(late === 409 || late === "closed", String(late));
   });
 });
 
