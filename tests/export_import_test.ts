@@ -241,6 +241,8 @@ Deno.test("import refuses a wrong content type, too many lines, a read-only or o
   const line = JSON.stringify({ text: "I keep bees" });
   const json = await jsonOf(await importRaw(t, owner, line, "application/json"), 415);
   assert.equal(json.code, "unsupported_media_type");
+  const latin1 = "application/x-ndjson; charset=iso-8859-1";
+  assert.equal((await jsonOf(await importRaw(t, owner, line, latin1), 415)).code, json.code);
   const many = Array.from({ length: 501 }, (_, i) => JSON.stringify({ text: `n${i}` }));
   assert.match(
     (await jsonOf(await importRaw(t, owner, many.join("\n")), 400)).error,

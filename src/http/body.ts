@@ -201,14 +201,21 @@ export function jsonProblem(error: unknown): string {
   return error instanceof LoneSurrogateError ? error.message : "not valid JSON";
 }
 
-/** Throws 415 unless the request says its body is JSON. */
+/** Throws 415 unless the request says its body is JSON, in UTF-8 (the charset said, or none). */
 export function requireJsonType(request: Request): void {
-  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type) || !saysUtf8(type)) {
     throw new SvcError(
       "unsupported_media_type",
-      "Request body must be JSON: send content-type: application/json",
+      "Request body must be JSON in UTF-8: send content-type: application/json",
     );
   }
+}
+
+/** Whether a content type's charset, if it names one, is UTF-8 (a body in another is misread). */
+export function saysUtf8(contentType: string): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType)?.[1];
+  return charset === undefined || /^utf-?8$/i.test(charset);
 }
 
 /** Decodes a JSON object body; wrong content type is 415, anything not a JSON object 400. */

@@ -139,6 +139,13 @@ Deno.test("kernel: malformed JSON is 400, a wrong content type 415", async () =>
   await errorBody(await post("{not json"), 400, "bad_request");
   await errorBody(await post("[1,2]"), 400, "bad_request");
   await errorBody(await post('{"a":1}', "text/plain"), 415, "unsupported_media_type");
+  // A body said to be in another charset would be misread as UTF-8.
+  for (const type of ["application/json; charset=latin1", 'application/json;charset="utf-16"']) {
+    await errorBody(await post('{"a":1}', type), 415, "unsupported_media_type");
+  }
+  for (const type of ["application/json; charset=UTF-8", "application/json;charset=utf8"]) {
+    assert.deepEqual(await (await post('{"a":1}', type)).json(), { a: 1 }, type);
+  }
 });
 
 Deno.test("kernel: an SvcError keeps its status, details and headers", async () => {

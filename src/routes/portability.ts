@@ -5,7 +5,7 @@
  */
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
-import { jsonProblem, parseJson } from "../http/body.ts";
+import { jsonProblem, parseJson, saysUtf8 } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import { namespaces, object } from "../http/fields.ts";
@@ -158,11 +158,12 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
     }),
 
     route("POST", "/api/import", async ({ caller, request, body, touch }) => {
-      const type = request.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
-      if (!type || !JSON_LINES.has(type)) {
+      const header = request.headers.get("content-type") ?? "";
+      const type = header.split(";")[0].trim().toLowerCase();
+      if (!JSON_LINES.has(type) || !saysUtf8(header)) {
         throw new SvcError(
           "unsupported_media_type",
-          "Cannot import: send JSON lines as application/x-ndjson",
+          "Cannot import: send JSON lines in UTF-8 as application/x-ndjson",
         );
       }
       const { items: lines, failed } = importLines(body, Date.now());
