@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
+import { MemoryVectorStore } from "../src/backends/memory.ts";
 import { SvcError } from "../src/errors.ts";
 import { verifyReceipt } from "../src/services/receipts.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
@@ -145,8 +146,31 @@ Deno.test("erase: a signed receipt, and the memory is gone from get, list, recal
   const restored = await json(
     await t.signed(alice, "POST", "/api/restore", { namespace: "default" }),
   );
-  assert.equal(restored.restored, 0);
+  assert.deepEqual([restored.restored, restored.skipped], [0, 2]);
   assert.deepEqual(await recallIds(t, alice, "bees garden"), [tea]);
+  assert.equal(await t.blobs.get(blob_id), null, "restore deletes an erased memory's blob");
+});
+
+Deno.test("erase cut short after the blob went, before the index row: sent again, it finishes", async () => {
+  const vectors = new MemoryVectorStore(new LexicalEmbedder().dimensions);
+  let indexDown = false;
+  const remove = vectors.delete.bind(vectors);
+  vectors.delete = (ids) => {
+    if (!indexDown) return remove(ids);
+    indexDown = false;
+    return Promise.reject(new SvcError("backend_unavailable", "Cannot delete: the index is down"));
+  };
+  await using t = await startTestRelayer({ vectors });
+  const alice = await t.newCaller();
+  const [bees] = await remember(t, alice, [{ text: "I keep bees in the garden" }]);
+  const [{ blobId }] = await t.blobs.list(alice.owner, "default");
+  indexDown = true;
+  await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 503);
+  assert.equal(await t.blobs.get(blobId), null, "the blob goes before the index row");
+  const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`));
+  assert.equal(receipt.memory_id, bees);
+  await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);
+  assert.equal(await vectors.count({ owner: alice.owner }), 0);
 });
 
 Deno.test("erase a namespace: confirm must repeat it; every memory gets a receipt", async () => {

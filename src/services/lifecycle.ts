@@ -15,6 +15,7 @@ import { type AttributeSeal, encodePayload, type Provenance } from "../pipeline/
 import type { CatalogEntry, LexicalIndex, NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
+import { deleteErasedBlob } from "./erased_blobs.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
@@ -180,7 +181,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
 
   /**
    * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
-   * then their index rows and catalog entries, the record of the erase, and their blobs.
+   * then the record of the erase, their blobs, and their index rows and catalog entries.
    * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
    * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
    * and blobs still go.
@@ -205,21 +206,14 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
       erasedAt,
     );
+    // The blobs before the index rows: an erase cut short between them still finds the rows, and
+    // sent again deletes what is left.
+    await Promise.all(
+      entries.map(({ blobId, id }) => deleteErasedBlob(blobs, logger, { blobId, memoryId: id })),
+    );
     await vectors.delete(ids);
     await lexicon.remove(owner, namespace, ids);
     for (const { blobId } of entries) reader.forget(blobId);
-    // The keys are gone: a blob left behind (its store down) is unreadable, and logged.
-    await Promise.all(
-      entries.map(({ blobId, id }) =>
-        blobs.delete(blobId, { memoryId: id }).catch((error) =>
-          logger.warn("cannot delete an erased memory's blob", {
-            memory_id: id,
-            blob_id: blobId,
-            error,
-          })
-        )
-      ),
-    );
     return await Promise.all(entries.map((entry) =>
       identity.receipt({
         memory_id: entry.id,

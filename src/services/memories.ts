@@ -32,6 +32,7 @@ import {
   type Provenance,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
+import { deleteErasedBlob } from "./erased_blobs.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
@@ -370,7 +371,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     /**
      * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
      * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
-     * memory (one that does not open is skipped and logged).
+     * memory (one that does not open is skipped and logged). The blobs of memories recorded
+     * erased are deleted, and skipped.
      */
     async restore(
       owner: string,
@@ -380,15 +382,22 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     ): Promise<RestoreSummary> {
       const { signal } = options;
       const entries = await blobs.list(owner, namespace, { signal });
-      // Present in the index, or erased (a blob put back from a backup stays erased).
+      // Present in the index, or erased: a blob put back from a backup stays erased, and one an
+      // erase left behind (its store down, the erase cut short) is deleted.
       const present = new Set<string>();
+      const erased = new Set<string>();
       for (let i = 0; i < entries.length; i += 500) {
         const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
         for (const id of await vectors.has(ids, { signal })) present.add(id);
-        for (const id of await records.erased(owner, ids)) present.add(id);
+        for (const id of await records.erased(owner, ids)) erased.add(id);
       }
       let restored = 0, skipped = 0, remaining = 0;
       for (const { blobId, meta } of entries) {
+        if (erased.has(meta.memoryId)) {
+          await deleteErasedBlob(blobs, logger, { blobId, memoryId: meta.memoryId });
+          skipped++;
+          continue;
+        }
         if (present.has(meta.memoryId)) {
           skipped++;
           continue;
