@@ -234,6 +234,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     now: options.now,
   });
   let draining = false;
+  /** The relayer's names, asked of the routes a web page on this machine must not reach. */
+  const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   const routes: Route<HandlerContext>[] = withAccessLog(
     answeringOnceClaimed([
       ...serviceRoutes({
@@ -266,13 +268,14 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       ...sidecarRoutes(
         options.sidecar,
         new RateLimiter(options.sponsorRatePerMinute ?? 30, 60_000),
-        hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS),
+        checkHost,
         logger,
       ),
       ...accessLogRoutes(accessLog),
       // Counted apart: a scraper with a wrong token locks out the metrics only.
       ...metricsRoutes(metrics.registry, {
         token: options.metricsToken,
+        checkHost,
         failures: new AuthFailureLimiter({
           limit: options.authFailuresPerMinute,
           now: options.now,

@@ -169,6 +169,9 @@ Deno.test("without SVC_METRICS_TOKEN the metrics answer loopback clients only", 
   for (const hostname of ["127.0.0.1", "127.8.0.3", "::1", "::ffff:127.0.0.1"]) {
     assert.equal((await scrape(t, hostname)).status, 200, hostname);
   }
+  // A web page whose name was rebound to 127.0.0.1 reaches it from this machine: its Host tells.
+  const rebound = await jsonOf(await scrape(t, "127.0.0.1", { host: "rebound.example:8000" }), 403);
+  assert.equal(rebound.reason, "host_not_allowed");
   for (const hostname of ["10.0.0.7", "192.168.1.2", "::ffff:10.0.0.7", "fe80::1", "1.127.0.0"]) {
     const body = await jsonOf(await scrape(t, hostname), 403);
     assert.equal(body.reason, "not_loopback");

@@ -1,7 +1,8 @@
 /**
  * `GET /metrics`: the relayer's metrics in the Prometheus text format. Without a token it
- * answers loopback clients only (403 otherwise; behind a trusted proxy, both the connection and
- * the forwarded client address must be loopback); with `token` (`SVC_METRICS_TOKEN`) it asks
+ * answers loopback clients only, asking for one of the relayer's names as `Host` (403 otherwise;
+ * behind a trusted proxy, both the connection and the forwarded client address must be
+ * loopback); with `token` (`SVC_METRICS_TOKEN`) it asks
  * every client, loopback included, for `Authorization: Bearer <token>`, compared in constant
  * time. Wrong tokens count as failed authentications of the client's address, as bad
  * signatures do, so that guessing is rate-limited (429).
@@ -19,6 +20,11 @@ export interface MetricsAccess {
   token?: string;
   /** Counts wrong tokens per client address, and refuses an address past its limit. */
   failures: AuthFailureLimiter;
+  /**
+   * Refuses a `Host` that is not the relayer's, without a token: a web page whose name was
+   * rebound to 127.0.0.1 would otherwise read the metrics through the browser of this machine.
+   */
+  checkHost?: (request: Request) => void;
 }
 
 /** Whether a client address is this machine's (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
@@ -41,7 +47,7 @@ function admit(context: HandlerContext, access: MetricsAccess): void {
   const { request, clientAddress } = context;
   const { token, failures } = access;
   if (!token) {
-    if (fromThisMachine(context)) return;
+    if (fromThisMachine(context)) return access.checkHost?.(request);
     throw new SvcError(
       "forbidden",
       "Cannot read the metrics from another machine: set SVC_METRICS_TOKEN on the relayer " +
