@@ -109,6 +109,25 @@ Deno.test({
       const again = await client.recall("puppies", { namespace: "e2e" });
       assert.equal(again.results[0]?.text, "I am vegetarian and I adore puppies");
 
+      // The owner erases that memory on chain, from a wallet: a key that reads the namespace
+      // afresh is refused its key alone, and recalls the rest.
+      const cello = jobIdOf(await client.remember("I play the cello", { namespace: "e2e" }));
+      await client.waitForJob(cello);
+      await net.wallet.eraseMemories(owner, accountId, [
+        Uint8Array.fromHex(job_id.replaceAll("-", "")),
+      ]);
+      const phone = newDelegateKey();
+      await net.wallet.addDelegateKey(owner, accountId, phone.publicKey, "phone");
+      const fresh = await SvcClient.create({
+        baseUrl: relayer.url,
+        privateKey: phone.seed,
+        accountId,
+        sendDelegateKey: true,
+        retries: 0,
+      });
+      const rest = await fresh.recall("puppies or cello", { namespace: "e2e", minScore: 0 });
+      assert.deepEqual(rest.results.map((r) => r.text), ["I play the cello"]);
+
       // Sponsored transactions run through the relayer's /sponsor routes on Sui.
       await waitForSidecar(relayer.url);
       const newcomer = Ed25519Keypair.generate();

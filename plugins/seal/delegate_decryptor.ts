@@ -9,8 +9,10 @@
  * form the next round.
  *
  * The key servers judge a round's PTB as a whole: when they refuse it and it asked for several
- * ids, each id is asked for alone, so that one erased memory does not fail its neighbours. Keys
- * of identities erased since they were fetched are dropped with the session that holds them.
+ * ids, each id is asked for alone, so that one erased memory does not fail its neighbours (those
+ * refused while others were given are refused as erased: `reason: "erased"`, which a recall
+ * reads as nothing rather than failing). Keys of identities erased since they were fetched are
+ * dropped with the session that holds them.
  */
 import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -173,6 +175,7 @@ export class DelegateDecryptor {
     let session: Session | undefined;
     let txBytes: Uint8Array = EMPTY;
     let refused = new Map<string, SvcError>();
+    let erasedIfRefused = false;
     /** Why the keys the session lacked could not be fetched (the items with a held key decrypt). */
     let unfetched: SvcError | undefined;
     try {
@@ -191,6 +194,8 @@ export class DelegateDecryptor {
             await this.#fetch(session, missing, txBytes, threshold);
           } else if (isNoAccess(error) && missing.length > 1) {
             refused = await this.#fetchEach(session, missing, accountId, threshold);
+            // Refused ids, when the caller was given others of the same round: erased on chain.
+            erasedIfRefused = refused.size < missing.length;
           } else {
             throw error;
           }
@@ -207,7 +212,11 @@ export class DelegateDecryptor {
       const { id } = item.object;
       const refusal = this.#context.isErased(id)
         ? erased()
-        : refused.get(id) ?? (session.fetched.has(id) ? undefined : unfetched);
+        : refused.has(id)
+        ? (erasedIfRefused ? erased(refused.get(id)) : refused.get(id))
+        : session.fetched.has(id)
+        ? undefined
+        : unfetched;
       if (refusal) {
         item.reject(refusal);
         continue;

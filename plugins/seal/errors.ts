@@ -36,9 +36,15 @@ export function isNoAccess(error: unknown): boolean {
   return error instanceof NoAccessError;
 }
 
-/** A memory erased on chain (or by this cipher): its key is never released again. */
-export function erased(): SvcError {
-  return new SvcError("forbidden", "Cannot decrypt: the memory was erased");
+/**
+ * A memory erased on chain (or by this cipher): its key is never released again, to any caller
+ * (`reason: "erased"`, see `Cipher.decrypt`).
+ */
+export function erased(cause?: unknown): SvcError {
+  return new SvcError("forbidden", "Cannot decrypt: the memory was erased", {
+    details: { reason: "erased" },
+    cause,
+  });
 }
 
 /** Maps a failure while fetching keys (talking to the chain or the key servers). */

@@ -466,7 +466,18 @@ Deno.test("SealCipher: one erased memory in a round does not fail the others", a
   assert.equal(results[0].status === "fulfilled" && dec(results[0].value), "memory 0");
   assert.equal(results[2].status === "fulfilled" && dec(results[2].value), "memory 2");
   assert.ok(results[1].status === "rejected");
+  // Refused to a caller given the others' keys: erased, not the caller refused.
   assert.ok(results[1].reason instanceof SvcError && results[1].reason.code === "forbidden");
+  assert.equal(results[1].reason.details.reason, "erased");
+
+  // A caller refused everything is refused as such: no `erased` reason.
+  const stranger = newDelegateKey();
+  await assert.rejects(
+    other.decrypt(account.address, sealed[0], {
+      credentials: { delegatePrivateKey: stranger.seed },
+    }),
+    (error: SvcError) => error.code === "forbidden" && error.details.reason !== "erased",
+  );
 });
 
 Deno.test("SealCipher: who may erase, and who pays", async () => {

@@ -100,6 +100,9 @@ export interface Cipher {
   /**
    * The plaintext; a ciphertext of an erased memory, altered, or another owner's is refused as
    * `forbidden`. `credentials` carries a caller's delegate key for ciphers that need it (Seal).
+   * Such a cipher (`holdsKeys` false) refuses a caller it does not let read as `forbidden`, and a
+   * memory it lets no caller read any more (erased) as `forbidden` with `reason: "erased"`: the
+   * caller still reads the others.
    */
   decrypt(
     owner: string,

@@ -32,8 +32,8 @@ export interface MemoryReader {
   /**
    * The memory's text; `null` for a client-encrypted memory (its `info` says so: not read), and
    * `null` (logged) when its blob is missing or does not decrypt (erased, altered). A caller the
-   * cipher refuses (403 from a cipher that decrypts with the caller's key) or an unavailable
-   * backend (5xx) fails the call instead.
+   * cipher refuses (403 from a cipher that decrypts with the caller's key, for a memory it does
+   * not call erased) or an unavailable backend (5xx) fails the call instead.
    */
   read(
     owner: string,
@@ -78,9 +78,10 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
       } catch (error) {
         signal?.throwIfAborted();
         // A cipher of its own keys refuses only what it cannot read (erased, altered); one
-        // that decrypts with the caller's key refuses the caller.
+        // that decrypts with the caller's key refuses the caller, unless it says the memory
+        // is erased (see `Cipher.decrypt`).
         const refused = error instanceof SvcError && error.code === "forbidden" &&
-          !cipher.holdsKeys;
+          !cipher.holdsKeys && error.details.reason !== "erased";
         if (refused || (error instanceof SvcError && error.status >= 500)) throw error;
         logger.warn("memory cannot be decrypted", { memory_id: id, error });
         return null;

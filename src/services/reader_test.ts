@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { BlobStore, Cipher } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { createReader } from "./reader.ts";
 
@@ -38,4 +39,20 @@ Deno.test("reader: with a cipher that decrypts with the caller's key, nothing ha
   assert.equal(r.holds("alice", "b1"), false);
   assert.equal(await r.read("alice", { id: "m1", blobId: "b1" }, {}), "from the blob");
   assert.equal(reads(), 1);
+});
+
+Deno.test("reader: a cipher of the caller's key refuses the call, but a memory it calls erased is read as nothing", async () => {
+  const blobs = { get: () => Promise.resolve(new Uint8Array([1])) } as unknown as BlobStore;
+  const refusing = (details: Record<string, string>) =>
+    createReader({
+      cipher: {
+        holdsKeys: false,
+        decrypt: () => Promise.reject(new SvcError("forbidden", "Cannot decrypt", { details })),
+      } as unknown as Cipher,
+      blobs,
+      logger: silentLogger,
+    });
+  const memory = { id: "m1", blobId: "b1" };
+  await assert.rejects(refusing({}).read("alice", memory, {}), SvcError);
+  assert.equal(await refusing({ reason: "erased" }).read("alice", memory, {}), null);
 });
