@@ -74,7 +74,7 @@ export interface SealCipherOptions {
   threshold: number;
   /** A delegate seed (64 hex) registered on the accounts, used when a caller sends none (`SVC_SEAL_SERVER_KEY`). */
   serverKey?: string;
-  /** Lifetime of a delegate's session key and its cached keys, 1–30 (`SVC_SEAL_SESSION_TTL_MINUTES`, default 10). */
+  /** Lifetime of a delegate's session key and its cached keys, 1–30 minutes (default 10). */
   sessionTtlMinutes?: number;
   /**
    * Check every key server's proof of possession (`GET /v1/service`) once, before first use
