@@ -293,3 +293,29 @@ for (const flavour of FLAVOURS) {
     assert.equal(system.content.match(/<\/memory>/g)?.length, 1, "the fence cannot be closed");
   });
 }
+
+Deno.test("openai: an API that refuses response_format json_object (LM Studio) is asked without it", async () => {
+  await using fake = startFakeModelServer("openai");
+  const llm = new OpenAiLlm({ baseURL: `${fake.url}/v1`, model: "chat" });
+  // LM Studio's answer: it takes json_schema or text only.
+  fake.fail(400, 1, {
+    error: { message: "'response_format.type' must be 'json_schema' or 'text'", type: "x" },
+  });
+  assert.deepEqual(await llm.extractFacts("I keep bees in the garden."), [
+    "The user keeps bees in the garden.",
+  ]);
+  assert.equal((await llm.extractFacts("I play the cello.")).length, 1);
+  const formats = fake.requests.map((r) => JSON.stringify(r.body.response_format ?? null));
+  assert.deepEqual(formats, ['{"type":"json_object"}', "null", "null"], "not asked again");
+});
+
+Deno.test("openai: a 429 whose Retry-After outlasts the time limit is reported as rate limiting", async () => {
+  await using fake = startFakeModelServer("openai");
+  const llm = new OpenAiLlm({ baseURL: `${fake.url}/v1`, model: "chat", timeoutMs: 300 });
+  fake.fail(429, 3, undefined, 30);
+  await rejectsWith(
+    llm.answer("Where do I live?", ["I live in Oslo"]),
+    "backend_unavailable",
+    /answered HTTP 429 \(rate limited\)$/,
+  );
+});

@@ -43,15 +43,37 @@ export interface OpenAiOptions {
   fetch?: typeof fetch;
 }
 
-function client(options: OpenAiOptions): OpenAI {
-  return new OpenAI({
+/**
+ * The API's client, and when it last answered 429: the client waits out a `Retry-After` before it
+ * tries again, past the call's time limit too, and the call should then say it was rate limited
+ * rather than that it timed out.
+ */
+function client(options: OpenAiOptions): { api: OpenAI; limitedSince(at: number): boolean } {
+  let limitedAt = -Infinity;
+  const send = options.fetch ?? fetch;
+  const api = new OpenAI({
     // Local servers (vLLM, LM Studio, llama.cpp) accept any key.
     apiKey: options.apiKey || "not-needed",
     baseURL: options.baseURL,
     timeout: options.timeoutMs ?? 60_000,
     maxRetries: options.retries ?? 2,
-    fetch: options.fetch,
+    fetch: async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await send(input, init);
+      if (response.status === 429) limitedAt = performance.now();
+      return response;
+    },
   });
+  return { api, limitedSince: (at) => limitedAt >= at };
+}
+
+/** Why a call failed: its time limit, unless the API was rate limiting it meanwhile. */
+function failureOf(
+  error: unknown,
+  bounded: AbortSignal,
+  limited: boolean,
+): unknown {
+  if (!bounded.aborted) return unquoted(error);
+  return limited ? { status: 429 } : bounded.reason;
 }
 
 /**
@@ -64,12 +86,18 @@ function unquoted(error: unknown): unknown {
   return typeof message === "string" ? error : new UnexpectedAnswer(error.status);
 }
 
+/** A 400 that says the API does not take `response_format: json_object` (LM Studio's). */
+function refusesJsonFormat(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 &&
+    /response_format/i.test(error.message);
+}
+
 export class OpenAiEmbedder implements Embedder {
   readonly name = "openai";
   readonly model: string;
   readonly dimensions: number;
   #options: OpenAiOptions;
-  #client: OpenAI;
+  #client: ReturnType<typeof client>;
 
   private constructor(options: OpenAiOptions, dimensions: number) {
     this.#options = options;
@@ -81,7 +109,7 @@ export class OpenAiEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OpenAiOptions): Promise<OpenAiEmbedder> {
     const probe = new OpenAiEmbedder(options, 0);
-    const where = providerAt("The OpenAI-compatible API", probe.#client.baseURL);
+    const where = providerAt("The OpenAI-compatible API", probe.#client.api.baseURL);
     const [vector] = await probe.#request(["dimension probe"], undefined, where);
     return new OpenAiEmbedder(options, vector.length);
   }
@@ -93,8 +121,9 @@ export class OpenAiEmbedder implements Embedder {
     probing?: string,
   ): Promise<ArrayLike<number>[]> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
+    const start = performance.now();
     try {
-      const { data } = await this.#client.embeddings.create(
+      const { data } = await this.#client.api.embeddings.create(
         { model: this.#options.model, input },
         { signal: bounded },
       );
@@ -105,7 +134,7 @@ export class OpenAiEmbedder implements Embedder {
       return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      const cause = bounded.aborted ? bounded.reason : unquoted(error);
+      const cause = failureOf(error, bounded, this.#client.limitedSince(start));
       // Memories' texts are not quoted; the probe's, the relayer's own, is.
       const provider = probing ?? "The OpenAI-compatible API";
       throw providerError(provider, "embed the text", cause, probing !== undefined);
@@ -128,7 +157,12 @@ export class OpenAiLlm implements Llm {
   readonly name = "openai";
   readonly model: string;
   #options: OpenAiOptions;
-  #client: OpenAI;
+  #client: ReturnType<typeof client>;
+  /**
+   * Whether the API takes `response_format: json_object`; LM Studio takes only `json_schema` or
+   * `text`, and its 400 turns it off (the prompt asks for JSON all the same, and it is checked).
+   */
+  #jsonFormat = true;
 
   constructor(options: OpenAiOptions) {
     this.#options = options;
@@ -142,18 +176,28 @@ export class OpenAiLlm implements Llm {
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
-    try {
-      const completion = await this.#client.chat.completions.create({
+    const start = performance.now();
+    const complete = async (format: boolean) => {
+      const completion = await this.#client.api.chat.completions.create({
         model: this.#options.model,
         messages,
         temperature: 0,
-        ...(json ? { response_format: { type: "json_object" as const } } : {}),
+        ...(format ? { response_format: { type: "json_object" as const } } : {}),
       }, { signal: bounded });
       if (!Array.isArray(completion?.choices)) throw new UnexpectedAnswer();
       return completion.choices[0]?.message?.content ?? "";
+    };
+    try {
+      try {
+        return await complete(json && this.#jsonFormat);
+      } catch (error) {
+        if (!(json && this.#jsonFormat && refusesJsonFormat(error))) throw error;
+        this.#jsonFormat = false;
+        return await complete(false);
+      }
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      const cause = bounded.aborted ? bounded.reason : unquoted(error);
+      const cause = failureOf(error, bounded, this.#client.limitedSince(start));
       throw providerError("The OpenAI-compatible API", "answer", cause, true);
     }
   }

@@ -220,3 +220,34 @@ Deno.test("health: a relayer draining before it stops answers 503 with its healt
   await assert.rejects(down.health(), /no upstream/);
   assert.equal(calls, 2, "once and its retry");
 });
+
+Deno.test("analyze and ask: a language model's failure (5xx) is not sent again, a busy relayer's is", async () => {
+  const answers: Response[] = [];
+  let calls = 0;
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    retries: 2,
+    fetch: () => {
+      calls++;
+      return Promise.resolve(answers.shift() ?? Response.json({ answer: "Oslo", memories: [] }));
+    },
+  });
+  const failed = () =>
+    Response.json({ error: "Ollama could not answer", code: "backend_unavailable" }, {
+      status: 503,
+    });
+  answers.push(failed(), failed());
+  await assert.rejects(client.ask("Where do I live?"), /Ollama could not answer/);
+  assert.equal(calls, 1, "the relayer retried its model already");
+  calls = 0;
+  answers.length = 0;
+  answers.push(
+    Response.json({ error: "busy", code: "server_busy" }, {
+      status: 503,
+      headers: { "retry-after": "1" },
+    }),
+  );
+  assert.equal((await client.ask("Where do I live?")).answer, "Oslo");
+  assert.equal(calls, 2, "a busy relayer is asked again when it says");
+});

@@ -1,8 +1,8 @@
 /**
  * How the client signs and sends a request: each attempt signed afresh (version 2, the relayer's
  * origin as audience, a new nonce), the path in the form the relayer reads, 429 and 5xx answers
- * (but 501) and network failures retried with backoff, errors raised as `SvcError` with the
- * relayer's code.
+ * (but 501, and a language model's failure: see `asksModel`) and network failures retried with
+ * backoff, errors raised as `SvcError` with the relayer's code.
  */
 import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
 import { signRequest } from "../auth/signing.ts";
@@ -45,6 +45,16 @@ function usesDelegateKey(path: string): boolean {
   const pathname = path.split("?")[0];
   return DECRYPTING_PATHS.has(pathname) || pathname === "/api/memories" ||
     pathname.startsWith("/api/memories/");
+}
+
+/**
+ * Whether the request has the relayer ask its language model, which it tried with retries for up
+ * to `SVC_LLM_TIMEOUT_MS`: a 5xx answer then is not sent again (asking again would only double the
+ * wait), unless it says when to (`Retry-After`: the relayer busy, not the model failing).
+ */
+function asksModel(path: string): boolean {
+  const pathname = path.split("?")[0];
+  return pathname === "/api/analyze" || pathname === "/api/ask";
 }
 
 /** https, or plain http to this machine: where a private key may travel. */
@@ -158,7 +168,8 @@ export class SignedSender {
       }
       if (response.ok || await answered(response)) return response;
       const retryable = response.status === 429 ||
-        (response.status >= 500 && response.status !== 501);
+        (response.status >= 500 && response.status !== 501 &&
+          !(asksModel(path) && !response.headers.has("retry-after")));
       if (retryable && attempt < this.#retries) {
         await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));

@@ -22,10 +22,11 @@ export interface FakeModelServer extends AsyncDisposable {
   /** Vector size of the embeddings (can change between calls). */
   dimensions: number;
   /**
-   * The next `times` requests answer `status` (with `retry-after` on 429) and the flavour's
-   * error body, or `body`; status 0 answers 200 with an HTML page, as a proxy's login page would.
+   * The next `times` requests answer `status` (with `retry-after` on 429, `retryAfter` seconds if
+   * given) and the flavour's error body, or `body`; status 0 answers 200 with an HTML page, as a
+   * proxy's login page would.
    */
-  fail(status: number, times?: number, body?: unknown): void;
+  fail(status: number, times?: number, body?: unknown, retryAfter?: number): void;
   /**
    * The next request is answered once the returned function is called, or after `maxMs` (5 s)
    * should a test end without calling it; the function tells whether the answer was still held.
@@ -62,15 +63,15 @@ export function startFakeModelServer(
   flavour: Flavour,
   options: { dimensions?: number } = {},
 ): FakeModelServer {
-  const failures: { status: number; body?: unknown }[] = [];
+  const failures: { status: number; body?: unknown; retryAfter?: number }[] = [];
   let held: Promise<void> | undefined;
   const fake = {
     url: "",
     requests: [] as RecordedRequest[],
     dimensions: options.dimensions ?? 64,
     replies: [] as string[],
-    fail(status: number, times = 1, body?: unknown) {
-      for (let i = 0; i < times; i++) failures.push({ status, body });
+    fail(status: number, times = 1, body?: unknown, retryAfter?: number) {
+      for (let i = 0; i < times; i++) failures.push({ status, body, retryAfter });
     },
     holdNext(maxMs = 5_000) {
       const gate = Promise.withResolvers<void>();
@@ -91,10 +92,12 @@ export function startFakeModelServer(
   const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
     Response.json(body, { status, headers });
 
-  function error(status: number): Response {
-    const headers: Record<string, string> = status === 429
+  function error(status: number, retryAfter?: number): Response {
+    const headers: Record<string, string> = status !== 429
+      ? {}
+      : retryAfter === undefined
       ? { "retry-after": "0", "retry-after-ms": "10" }
-      : {};
+      : { "retry-after": String(retryAfter) };
     const message = status === 429 ? "rate limit exceeded" : `fake failure ${status}`;
     return flavour === "ollama"
       ? json({ error: message }, status, headers)
@@ -120,7 +123,7 @@ export function startFakeModelServer(
       return new Response(failure.body, { status: failure.status });
     }
     if (failure?.body) return json(failure.body, failure.status);
-    if (failure) return error(failure.status);
+    if (failure) return error(failure.status, failure.retryAfter);
     const embedder = new LexicalEmbedder(fake.dimensions);
 
     if (flavour === "ollama" && path === "/api/embed") {
