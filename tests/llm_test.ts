@@ -95,6 +95,20 @@ Deno.test("analyze: a fact in other words is a duplicate; one that says the oppo
     ["The user does not like spicy food.", "pending"],
     ["The user moved from Lisbon to Berlin.", "pending"],
   ]);
+  // "My" and "the user's", "have" and "has", "do" and "does", "go" and "goes" name the same.
+  const first = await (await t.signed(alice, "POST", "/api/remember/bulk", {
+    items: ["My sister lives in Berlin", "I have two cats", "I go swimming on Sundays"]
+      .map((text) => ({ text })),
+  })).json();
+  await t.settle(alice, first.job_ids);
+  assert.deepEqual(
+    await analyze("My sister lives in Berlin. I have two cats. I go swimming on Sundays."),
+    [
+      ["The user's sister lives in Berlin.", "duplicate"],
+      ["The user has two cats.", "duplicate"],
+      ["The user goes swimming on Sundays.", "duplicate"],
+    ],
+  );
   // Two facts of one analysis in other words: the second is a duplicate of the first.
   assert.deepEqual(await analyze("I like cake. I like cakes."), [
     ["The user likes cake.", "pending"],

@@ -29,8 +29,11 @@ const ABOUT_THE_USER = new RegExp(
     "(?:like|love|adore|enjoy|prefer|hate|dislike|eat|drink|live|work|study|play|go|run|" +
     "cook|own|speak|avoid|use|read|watch|listen|travel|visit|plan|want|need|was born|grew up|" +
     "moved|started|quit|teach|write|wake|sleep|train|practi[cs]e|support|collect|volunteer|" +
-    "drive|ride|take|keep|follow|believe|care|stand|mind|celebrate|meditate|wear)",
-    String.raw`\bmy \w+(?: \w+)? (?:is|are|was|were|has|lives|works)\b`,
+    "drive|ride|take|keep|follow|believe|care|stand|mind|celebrate|meditate|wear|commute|bike|" +
+    "cycle|walk|swim|hike|jog|climb|ski|surf|dance|sing|paint|draw|knit|bake|garden|fish|camp|" +
+    "exercise|spend|save|rent|attend|belong|pray|fast)",
+    String.raw`\bmy \w+(?: \w+)? (?:is|are|was|were|has|have|had|lives|lived|live|works|` +
+    String.raw`worked|work|goes|go|went|likes|like|loves|love)\b`,
     String.raw`\ballergic\b|\bintolerant\b`,
   ].join("|"),
   "i",

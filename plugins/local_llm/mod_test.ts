@@ -21,6 +21,20 @@ Deno.test("local LLM: keeps facts about the user, in the third person", async ()
   const many = Array.from({ length: 30 }, (_, i) => `I have ${i + 2} plants.`).join(" ");
   assert.equal((await llm.extractFacts(many)).length, 20);
   assert.deepEqual(await llm.extractFacts("I love tea. I love tea!"), ["The user loves tea."]);
+  // Habits and a family's facts, of the kinds people tell.
+  assert.deepEqual(
+    await llm.extractFacts(
+      "I commute by bicycle. I swim every morning. I hike on weekends. My kids go to school " +
+        "nearby. My sister lived in Berlin.",
+    ),
+    [
+      "The user commutes by bicycle.",
+      "The user swims every morning.",
+      "The user hikes on weekends.",
+      "The user's kids go to school nearby.",
+      "The user's sister lived in Berlin.",
+    ],
+  );
 });
 
 Deno.test("local LLM: a fact typed in a hurry is read as one typed with care", async () => {

@@ -19,12 +19,17 @@ export interface LlmServiceDependencies {
 /** Words a fact about the user gains or loses in another phrasing without saying more. */
 const FILLER = new Set(["a", "an", "the", "i", "i'm", "me", "my", "user", "user's", "is", "am"]);
 
+/** Verbs of the third person that `stem` does not bring to the first's ("has", "have"). */
+const FIRST_PERSON: Record<string, string> = { has: "have", does: "do", goes: "go" };
+
 /**
- * A fact's words, in order, stemmed, without the filler of its phrasing: "The user prefers tea"
- * and "I prefer tea" have the same; "I prefer coffee over tea", "I do not prefer tea" do not.
+ * A fact's words, in order, without the filler of its phrasing, stemmed: "The user prefers tea"
+ * and "I prefer tea" have the same, as "The user's sister has a dog" and "My sister has a dog";
+ * "I prefer coffee over tea", "I do not prefer tea" do not.
  */
 function factWords(text: string): string {
-  return words(text).map(stem).filter((word) => !FILLER.has(word)).join(" ");
+  return words(text).filter((word) => !FILLER.has(word))
+    .map((word) => FIRST_PERSON[word] ?? stem(word)).join(" ");
 }
 
 /** A fact analyze extracted, and what became of it. */
