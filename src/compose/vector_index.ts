@@ -160,13 +160,19 @@ function mismatch(
         `relayer stopped: \`deno task svc reindex --embedder ${kind}\`.`,
     );
   }
+  // A reindex while serving answers recalls with the original embedder: not when it cannot open.
+  const whileServing = unset === undefined
+    ? `restart with SVC_EMBEDDER=${kind} SVC_REINDEX=1 (the relayer keeps serving from the old ` +
+      "index meanwhile), or "
+    : "";
   return new SvcError(
     "conflict",
     `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
       `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
-      `${configured}. Either configure ${original}, or rebuild the index for the new ` +
-      `one: restart with SVC_EMBEDDER=${kind} SVC_REINDEX=1 (the relayer keeps serving from the ` +
-      `old index meanwhile), or stop the relayer and run ` +
+      `${configured}. Either configure ${original}${
+        unset === undefined ? "" : " so that it opens"
+      }` +
+      `, or rebuild the index for the new one: ${whileServing}stop the relayer and run ` +
       `\`deno task svc reindex --embedder ${kind}\`.`,
   );
 }
