@@ -241,6 +241,12 @@ for (const flavour of FLAVOURS) {
         /gave an empty answer$/,
       );
     }
+    fake.replies.push("Oslo. ".repeat(12_000));
+    await rejectsWith(
+      llm.answer("Where do I live?", ["I live in Oslo"]),
+      "backend_unavailable",
+      /gave an answer of more than 64 KiB/,
+    );
     fake.replies.push(" In Oslo. ");
     assert.equal(await llm.answer("Where do I live?", ["I live in Oslo"]), "In Oslo.");
   });

@@ -59,12 +59,25 @@ export function answerPrompt(question: string, memories: string[]): ChatMessage[
   ];
 }
 
-/** A model's answer to a question, trimmed; an empty one (or none) is the provider's failure. */
+/**
+ * A model's answer to a question, trimmed; an empty one (or none), or one over 64 KiB, is the
+ * provider's failure.
+ */
 export function answerFrom(content: string | null | undefined, provider: string): string {
   const answer = content?.trim();
   if (!answer) throw new SvcError("backend_unavailable", `${provider} gave an empty answer`);
+  if (new TextEncoder().encode(answer).byteLength > MAX_ANSWER_BYTES) {
+    throw new SvcError(
+      "backend_unavailable",
+      `${provider} gave an answer of more than ${MAX_ANSWER_BYTES / 1024} KiB (a model that ` +
+        "repeats itself?)",
+    );
+  }
   return answer;
 }
+
+/** The longest answer to a question passed on: a model's own limit is far below it. */
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** Parses `{"facts": [...]}` from a model's answer; throws when it is malformed. */
 function parseFacts(content: string): string[] {
