@@ -7,8 +7,9 @@
  *   one owner's namespace without scanning every blob (hard links to the metadata file; empty
  *   files where the file system has no links, and as versions up to 0.1.0 wrote them).
  *
- * The metadata JSON holds `owner`, `namespace`, `memoryId`, `createdAt` and, for a manual
- * memory, `sealedVector` (opaque); nothing else is written. A `vector` array of numbers, as
+ * The metadata JSON holds `owner`, `namespace`, `memoryId`, `createdAt`, `sealedAttributes`
+ * (opaque) for a memory that has attributes and, for a manual memory, `sealedVector` (opaque);
+ * nothing else is written. A `vector` array of numbers, as
  * versions up to 0.1.0 wrote for a manual memory, is still read, as `legacyVector`.
  *
  * A put writes the bytes and the metadata at once, each created under its final name, written
@@ -113,9 +114,10 @@ function parsedMeta(json: string): BlobMeta | null {
 
 /** The fields of `meta` the store writes, and no others. */
 function storedMeta(meta: BlobMeta): BlobMeta {
-  const { owner, namespace, memoryId, createdAt, sealedVector } = meta;
+  const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes } = meta;
   const out: BlobMeta = { owner, namespace, memoryId, createdAt };
   if (sealedVector !== undefined) out.sealedVector = sealedVector;
+  if (sealedAttributes !== undefined) out.sealedAttributes = sealedAttributes;
   return out;
 }
 

@@ -122,9 +122,9 @@ export class PgBlobStore implements BlobStore {
     // The first put of these bytes decides their metadata: they belong to its memory.
     const [holder] = await query(
       this.#sql`insert into svc_blobs_objects
-        (id, place, memory_id, created_at, sealed_vector, bytes)
+        (id, place, memory_id, created_at, sealed_vector, sealed_attributes, bytes)
         values (${blobId}, ${place}, ${meta.memoryId}, ${meta.createdAt},
-          ${meta.sealedVector ?? null}, ${bytes})
+          ${meta.sealedVector ?? null}, ${meta.sealedAttributes ?? null}, ${bytes})
         on conflict (id) do update set id = excluded.id
         returning memory_id`,
       "store the blob",
@@ -167,7 +167,8 @@ export class PgBlobStore implements BlobStore {
     const place = await this.#place(owner, namespace);
     const limit = options.limit === undefined ? null : Math.max(0, Math.floor(options.limit));
     const rows = await query(
-      this.#sql`select id, memory_id, created_at, sealed_vector from svc_blobs_objects
+      this.#sql`select id, memory_id, created_at, sealed_vector, sealed_attributes
+        from svc_blobs_objects
         where place = ${place}
         order by created_at desc, id desc
         limit ${limit}`,
@@ -182,6 +183,7 @@ export class PgBlobStore implements BlobStore {
         createdAt: row.created_at,
       };
       if (row.sealed_vector !== null) meta.sealedVector = row.sealed_vector;
+      if (row.sealed_attributes !== null) meta.sealedAttributes = row.sealed_attributes;
       return { blobId: row.id, meta };
     });
   }

@@ -71,6 +71,7 @@ Deno.test("PgBlobStore: the database holds no owner, namespace or vector in clea
     "id",
     "memory_id",
     "place",
+    "sealed_attributes",
     "sealed_vector",
   ]);
   assert.equal(row.sealed_vector, sealedVector);

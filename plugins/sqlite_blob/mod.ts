@@ -45,7 +45,8 @@ const SCHEMA = `
     namespace TEXT NOT NULL,
     memory_id TEXT NOT NULL,
     created_at INTEGER NOT NULL,
-    sealed_vector TEXT
+    sealed_vector TEXT,
+    sealed_attributes TEXT
   ) STRICT;
   CREATE INDEX IF NOT EXISTS blobs_listing ON blobs (owner, namespace, created_at, id);
 `;
@@ -67,6 +68,7 @@ interface Row {
   memory_id: string;
   created_at: number;
   sealed_vector: string | null;
+  sealed_attributes: string | null;
 }
 
 function entryOf(row: Row): BlobEntry {
@@ -77,6 +79,7 @@ function entryOf(row: Row): BlobEntry {
     createdAt: row.created_at,
   };
   if (row.sealed_vector !== null) meta.sealedVector = row.sealed_vector;
+  if (row.sealed_attributes !== null) meta.sealedAttributes = row.sealed_attributes;
   return { blobId: row.id, meta };
 }
 
@@ -92,6 +95,16 @@ interface Write {
 export interface SqliteBlobStoreOptions {
   /** The database file; its folder is created when missing. */
   path: string;
+}
+
+/** Adds the columns a store made by an older version lacks (their values stay null). */
+function addMissingColumns(db: DatabaseSync): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('blobs')").all() as {
+    name: string;
+  }[];
+  if (!columns.some(({ name }) => name === "sealed_attributes")) {
+    db.exec("ALTER TABLE blobs ADD COLUMN sealed_attributes TEXT");
+  }
 }
 
 /** The SQLite `BlobStore`; see the module documentation. */
@@ -114,13 +127,13 @@ export class SqliteBlobStore implements BlobStore {
     this.#db = db;
     this.#wal = wal;
     this.#insert = db.prepare(
-      "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector) " +
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+      "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector, " +
+        "sealed_attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
     this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)");
     this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
     this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
-    const columns = "id, owner, namespace, memory_id, created_at, sealed_vector";
+    const columns = "id, owner, namespace, memory_id, created_at, sealed_vector, sealed_attributes";
     this.#list = db.prepare(
       `SELECT ${columns} FROM blobs WHERE owner = ? AND namespace = ? ` +
         "ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -139,6 +152,7 @@ export class SqliteBlobStore implements BlobStore {
       db = new DatabaseSync(options.path);
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
+      addMissingColumns(db);
       // WAL mode made it; the connection keeps it while open.
       return new SqliteBlobStore(db, await Deno.open(`${options.path}-wal`));
     } catch (error) {
@@ -185,7 +199,7 @@ export class SqliteBlobStore implements BlobStore {
           this.#remove.run(blobId, write.memoryId ?? null);
           continue;
         }
-        const { owner, namespace, memoryId, createdAt, sealedVector } = put.meta;
+        const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes } = put.meta;
         const { changes } = this.#insert.run(
           blobId,
           put.bytes,
@@ -194,6 +208,7 @@ export class SqliteBlobStore implements BlobStore {
           memoryId,
           createdAt,
           sealedVector ?? null,
+          sealedAttributes ?? null,
         );
         if (changes === 0) {
           const holder = this.#holder.get(blobId) as { memory_id: string } | undefined;
@@ -228,8 +243,10 @@ export class SqliteBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     // Checked here, so that no put can fail the commit it shares with others.
     const { owner, namespace, memoryId, createdAt, sealedVector = "" } = meta;
+    const { sealedAttributes = "" } = meta;
     if (
-      ![owner, namespace, memoryId, sealedVector].every((v) => typeof v === "string") ||
+      ![owner, namespace, memoryId, sealedVector, sealedAttributes]
+        .every((v) => typeof v === "string") ||
       !Number.isSafeInteger(createdAt)
     ) {
       throw new SvcError(

@@ -3,9 +3,10 @@
  * dynamic field of the object, a `VecMap<String, String>`), and the BCS layouts of the Walrus
  * Move types read from Sui.
  *
- * Attributes: `app_id`, `owner`, `namespace`, `memory_id`, `created_at` (decimal Unix ms) and,
+ * Attributes: `app_id`, `owner`, `namespace`, `memory_id`, `created_at` (decimal Unix ms),
+ * `sealed_attributes` for a memory that has attributes (tags, thread, …; opaque base64url) and,
  * for client-encrypted memories, `sealed_vector`: the vector as the relayer sealed it (opaque
- * base64url; attributes are public, so the vector is never written in clear). A Sui pure argument
+ * base64url; attributes are public, so neither is ever written in clear). A Sui pure argument
  * holds at most 16 KiB, so a long value continues in `sealed_vector_1`, `sealed_vector_2`, …
  * (each value at most {@link MAX_VALUE_BYTES} bytes).
  *
@@ -21,7 +22,8 @@ import type { BlobMeta, ListedBlobMeta } from "../../src/kit.ts";
 export const MAX_VALUE_BYTES = 15_000;
 /** The largest sealed vector accepted (keeps the metadata field far below 250 KiB). */
 const MAX_VECTOR_CHARS = 8 * MAX_VALUE_BYTES;
-const SEALED_VECTOR = /^[A-Za-z0-9_-]+$/;
+/** A sealed value: opaque base64url. */
+const SEALED = /^[A-Za-z0-9_-]+$/;
 const VECTOR_PREFIX = "f64le:";
 
 /** `0x2::vec_map::VecMap<String, String>` inside Walrus's `metadata::Metadata`. */
@@ -113,9 +115,16 @@ export function metaToAttributes(meta: BlobMeta, appId: string): [string, string
   for (const [key, value] of out) {
     if (utf8Length(value) > MAX_VALUE_BYTES) throw new RangeError(`${key} is too long`);
   }
+  const attributes = meta.sealedAttributes;
+  if (attributes !== undefined) {
+    if (!SEALED.test(attributes) || attributes.length > MAX_VALUE_BYTES) {
+      throw new RangeError("sealedAttributes must be base64url, at most one value long");
+    }
+    out.push(["sealed_attributes", attributes]);
+  }
   const text = meta.sealedVector;
   if (text !== undefined) {
-    if (!SEALED_VECTOR.test(text)) throw new RangeError("sealedVector must be base64url");
+    if (!SEALED.test(text)) throw new RangeError("sealedVector must be base64url");
     if (text.length > MAX_VECTOR_CHARS) throw new RangeError("sealedVector is too long");
     for (let at = 0, part = 0; at < text.length; at += MAX_VALUE_BYTES, part++) {
       const key = part === 0 ? "sealed_vector" : `sealed_vector_${part}`;
@@ -141,6 +150,8 @@ export function attributesToMeta(
   };
   const sealed = joinChunks(attributes, "sealed_vector");
   if (sealed !== undefined) meta.sealedVector = sealed;
+  const { sealed_attributes } = attributes;
+  if (sealed_attributes !== undefined) meta.sealedAttributes = sealed_attributes;
   const legacy = joinChunks(attributes, "vector");
   if (legacy !== undefined) {
     const vector = decodeLegacyVector(legacy);

@@ -180,9 +180,10 @@ export class MemoryBlobStore implements BlobStore {
     if (held && held.meta.memoryId !== meta.memoryId) throw heldForAnotherMemory();
     if (!held) {
       // Only the fields of BlobMeta are kept, as a persistent store writes them.
-      const { owner, namespace, memoryId, createdAt, sealedVector } = meta;
+      const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes } = meta;
       const kept: BlobMeta = { owner, namespace, memoryId, createdAt };
       if (sealedVector !== undefined) kept.sealedVector = sealedVector;
+      if (sealedAttributes !== undefined) kept.sealedAttributes = sealedAttributes;
       this.#blobs.set(blobId, { bytes: bytes.slice(), meta: kept });
     }
     return blobId;

@@ -140,6 +140,13 @@ export interface BlobMeta {
    * re-index it. A store keeps it as given; no store ever holds the vector in clear.
    */
   sealedVector?: string;
+  /**
+   * The memory's attributes as it was remembered with them (tags, thread, expiry, the memory it
+   * replaces, its first time, who stored it), sealed by the relayer (opaque base64url, AES-GCM
+   * under a key derived from its secret), so that restore indexes the memory as it was. A store
+   * keeps it as given.
+   */
+  sealedAttributes?: string;
 }
 
 /** The metadata `list` reads back: what `put` stored, or a blob's written by an older version. */

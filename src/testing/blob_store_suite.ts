@@ -107,13 +107,26 @@ export function blobStoreSuite(
     assert.deepEqual(await store.list("o9", "n1"), []);
   });
 
-  Deno.test(`${name}: a sealed vector is kept as given; a clear vector is never stored`, async () => {
+  Deno.test(`${name}: a sealed vector and sealed attributes are kept as given; a clear vector is never stored`, async () => {
     const store = await open();
     await using _ = { [Symbol.asyncDispose]: async () => await store[Symbol.asyncDispose]?.() };
-    // Longer than one Walrus attribute value (15,000 bytes): a 1,536-float64 vector, sealed.
-    const sealedVector = crypto.getRandomValues(new Uint8Array(12_316))
-      .toBase64({ alphabet: "base64url", omitPadding: true });
-    const meta = { owner: "o1", namespace: "n1", memoryId: "m1", createdAt: 1, sealedVector };
+    const sealed = (bytes: number) =>
+      crypto.getRandomValues(new Uint8Array(bytes)).toBase64({
+        alphabet: "base64url",
+        omitPadding: true,
+      });
+    // Longer than one Walrus attribute value (15,000 bytes): a 1,536-float64 vector, sealed;
+    // and the most attributes a memory has (16 tags of 64 characters, a thread, a label).
+    const sealedVector = sealed(12_316);
+    const sealedAttributes = sealed(1_800);
+    const meta = {
+      owner: "o1",
+      namespace: "n1",
+      memoryId: "m1",
+      createdAt: 1,
+      sealedVector,
+      sealedAttributes,
+    };
     await store.put(enc("manual"), meta);
     // A caller passing more than BlobMeta (a clear vector, as versions up to 0.1.0 stored).
     const clear = { owner: "o1", namespace: "n1", memoryId: "m2", createdAt: 2, vector: [0.5] };

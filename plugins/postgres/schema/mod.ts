@@ -12,6 +12,7 @@ import { INDEX } from "./index.ts";
 import { ACCESS_LOG } from "./access_log.ts";
 import { LIFECYCLE } from "./lifecycle.ts";
 import { TEXT_CLAIMS } from "./text_claims.ts";
+import { BLOB_ATTRIBUTES } from "./blob_attributes.ts";
 
 /** Every migration, by version. */
 export const MIGRATIONS: Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migration[] = [
   ACCESS_LOG,
   LIFECYCLE,
   TEXT_CLAIMS,
+  BLOB_ATTRIBUTES,
 ];
