@@ -265,3 +265,36 @@ Deno.test("import refuses a wrong content type, too many lines, a read-only or o
   const listed = await jsonOf(await t.signed(owner, "GET", "/api/memories?namespace=a"));
   assert.deepEqual(listed.memories, []);
 });
+
+Deno.test("restore brings memories back as they were; importing their lines again then adds nothing", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const lines = [
+    { text: "I keep bees", tags: ["garden"], thread: "chat-1", created_at: "2024-05-01T10:00:00Z" },
+    { text: "I water them at dawn", thread: "chat-1", created_at: "2024-05-01T10:01:00Z" },
+    { text: "My parking spot is B12", expires_at: new Date(Date.now() + 3600_000).toISOString() },
+  ].map((line) => JSON.stringify(line)).join("\n");
+  const summary = await (await importRaw(t, caller, lines)).json();
+  await t.settle(caller, summary.job_ids);
+  // A correction: it keeps its first version's time, and names the version it replaced.
+  const [bees] = summary.job_ids;
+  const updated = await (await t.signed(caller, "PUT", `/api/memories/${bees}`, {
+    text: "I keep two hives of bees",
+  })).json();
+  await t.settle(caller, [updated.job_id]);
+  const listed = async () =>
+    (await (await t.signed(caller, "GET", "/api/memories")).json()).memories
+      .toSorted((a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1);
+  const before = await listed();
+  assert.equal(before.length, 3);
+
+  // The index is lost: its rows go, the blobs stay.
+  await t.vectors.delete(before.map((m: { id: string }) => m.id));
+  const restored = await (await t.signed(caller, "POST", "/api/restore", {
+    namespace: "default",
+  })).json();
+  assert.equal(restored.restored, 3);
+  assert.deepEqual(await listed(), before, "tags, threads, times, expiry, provenance, versions");
+  const again = await (await importRaw(t, caller, lines)).json();
+  assert.deepEqual([again.imported, again.duplicates], [1, 2], "all but the corrected line");
+});

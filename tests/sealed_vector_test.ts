@@ -94,6 +94,7 @@ Deno.test("sealed vector: manual remember on the fs store writes no clear vector
     "memoryId",
     "namespace",
     "owner",
+    "sealedAttributes",
     "sealedVector",
   ]);
   await assertRestoresSame(t, alice, id, query);

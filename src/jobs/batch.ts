@@ -165,7 +165,7 @@ export function batchRunner(
     const ready = jobs.filter((job) => job.ciphertext && !lost.has(job) && !job.over);
     return await each(ready, async (job) => {
       job.blobId = await pipeline.store(
-        { ...job.key, ciphertext: job.ciphertext! },
+        { ...job.key, ciphertext: job.ciphertext!, attributes: job.attributes },
         callOptions(job),
       );
     });

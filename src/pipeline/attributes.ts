@@ -105,6 +105,13 @@ function associatedData({ memoryId, owner, namespace }: AttributePlace) {
   );
 }
 
+/** Sealed for a blob's metadata: another label, so that a row's sealed value never opens as it. */
+function blobAssociatedData({ memoryId, owner, namespace }: AttributePlace) {
+  return new TextEncoder().encode(
+    JSON.stringify(["svc-blob-attributes-v1", owner, namespace, memoryId]),
+  );
+}
+
 /** Sealed attributes kept opened, so that recall and list do not decrypt them each time. */
 const OPENED_KEPT = 20_000;
 
@@ -151,6 +158,27 @@ export class AttributeSeal {
       ...(opened?.thread !== undefined && { thread: opened.thread }),
       rememberedBy: opened?.by ?? null,
     };
+  }
+
+  /**
+   * A memory's attributes as remember gave them, sealed for its blob's metadata
+   * (`BlobMeta.sealedAttributes`), so that restore indexes the memory with them.
+   */
+  async sealForBlob(place: AttributePlace, attributes: MemoryAttributes): Promise<string> {
+    const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
+    const sealed = await sealBytes(this.#key, plaintext, blobAssociatedData(place));
+    return sealed.toBase64({ alphabet: "base64url", omitPadding: true });
+  }
+
+  /** What `sealForBlob` sealed for `place`; `null` when it does not open. */
+  async openFromBlob(place: AttributePlace, sealed: string): Promise<MemoryAttributes | null> {
+    try {
+      const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
+      const plaintext = await openBytes(this.#key, bytes, blobAssociatedData(place));
+      return JSON.parse(new TextDecoder().decode(plaintext));
+    } catch {
+      return null;
+    }
   }
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */

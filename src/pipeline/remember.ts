@@ -71,9 +71,13 @@ export interface MemoryKey {
   createdAt: number;
 }
 
-/** A memory to store: plaintext the relayer encrypts, or a client's ciphertext and vector. */
+/**
+ * A memory to store: plaintext the relayer encrypts, or a client's ciphertext and vector; with
+ * the attributes it is remembered with, kept sealed beside its blob for restore.
+ */
 export type MemoryToStore =
   & MemoryKey
+  & { attributes?: MemoryAttributes }
   & (
     | { text: string }
     | { ciphertext: Uint8Array<ArrayBuffer>; vector?: number[] }
@@ -303,6 +307,10 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       } else {
         ciphertext = memory.ciphertext;
         if (memory.vector) meta.sealedVector = await vectorSeal.seal(memory, memory.vector);
+      }
+      const { attributes } = memory;
+      if (attributes && Object.values(attributes).some((value) => value !== undefined)) {
+        meta.sealedAttributes = await attributeSeal.sealForBlob(memory, attributes);
       }
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
     },

@@ -130,6 +130,20 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return vector;
   }
 
+  /** The attributes sealed beside a blob, or none (none kept, or they do not open: logged). */
+  async function attributesOf(
+    place: { memoryId: string; owner: string; namespace: string },
+    sealed: string | undefined,
+  ): Promise<MemoryAttributes | undefined> {
+    if (sealed === undefined) return undefined;
+    const attributes = await attributeSeal.openFromBlob(place, sealed);
+    if (!attributes) {
+      logger.warn("stored attributes do not open (altered, moved or another secret)", {
+        memory_id: place.memoryId,
+      });
+    }
+    return attributes ?? undefined;
+  }
   return {
     /**
      * Accepts remember jobs; resolves once they are durably queued, with `claim` (the replay
@@ -345,8 +359,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     ): Promise<ManualMemory> {
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
-      const blobId = await pipeline.store({ ...memory, ciphertext, vector });
       const attributes = rememberedBy && { rememberedBy };
+      const blobId = await pipeline.store({ ...memory, ciphertext, vector, attributes });
       await pipeline.index({ ...memory, blobId, vector, attributes });
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
@@ -369,7 +383,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     },
 
     /**
-     * Re-indexes up to `limit` of the namespace's blobs that are missing from the index:
+     * Re-indexes up to `limit` of the namespace's blobs that are missing from the index, with the
+     * attributes sealed beside them (blobs stored before they were kept have none):
      * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
      * memory (one that does not open is skipped and logged). The blobs of memories recorded
      * erased are deleted, and skipped.
@@ -408,6 +423,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         }
         const { memoryId, createdAt } = meta;
         const memory = { memoryId, owner, namespace, createdAt, blobId };
+        const attributes = await attributesOf(memory, meta.sealedAttributes);
         if (meta.sealedVector !== undefined || meta.legacyVector) {
           // A legacy vector was written in clear by versions up to 0.1.0; read, never written.
           const vector = meta.sealedVector === undefined
@@ -424,14 +440,19 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
             skipped++;
             continue;
           }
-          await pipeline.index({ ...memory, vector }, { signal });
+          await pipeline.index({ ...memory, vector, attributes }, { signal });
         } else {
           const text = await reader.read(owner, { id: memoryId, blobId }, options);
           if (text === null) {
             skipped++;
             continue;
           }
-          await pipeline.index({ ...memory, text }, { signal });
+          await pipeline.index({ ...memory, text, attributes }, { signal });
+        }
+        // The sweep erases it once it expires (at once, when it has).
+        const expiresAt = attributes?.expiresAt;
+        if (expiresAt !== undefined) {
+          await records.schedule([{ memoryId, owner, namespace, expiresAt }]);
         }
         present.add(meta.memoryId);
         restored++;
