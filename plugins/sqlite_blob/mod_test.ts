@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { blobIdOf, SvcError } from "../../src/kit.ts";
+import { DatabaseSync } from "node:sqlite";
 import { SqliteBlobStore } from "./mod.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
@@ -228,5 +229,36 @@ Deno.test("SqliteBlobStore: a write resolves only once its commit's WAL is synce
     });
   } finally {
     Deno.FsFile.prototype.syncData = syncData;
+  }
+});
+
+Deno.test("SqliteBlobStore: a database an older version made gains the sealed attributes' column", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/blobs.sqlite`;
+  try {
+    // The table as versions before sealed attributes made it, with one blob in it.
+    const old = new DatabaseSync(path);
+    old.exec(
+      "CREATE TABLE blobs (id TEXT NOT NULL UNIQUE, bytes BLOB NOT NULL, owner TEXT NOT NULL, " +
+        "namespace TEXT NOT NULL, memory_id TEXT NOT NULL, created_at INTEGER NOT NULL, " +
+        "sealed_vector TEXT) STRICT",
+    );
+    const first = enc("older ciphertext");
+    old.prepare("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, NULL)")
+      .run(blobIdOf(first), first, meta.owner, meta.namespace, meta.memoryId, meta.createdAt);
+    old.close();
+    const store = await SqliteBlobStore.open({ path });
+    try {
+      const second = { ...meta, memoryId: "m2", createdAt: meta.createdAt + 1 };
+      const blobId = await store.put(enc("newer"), { ...second, sealedAttributes: "c2VhbGVk" });
+      assert.deepEqual(await store.list(meta.owner, meta.namespace), [
+        { blobId, meta: { ...second, sealedAttributes: "c2VhbGVk" } },
+        { blobId: blobIdOf(first), meta },
+      ]);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
