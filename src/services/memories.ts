@@ -32,7 +32,7 @@ import {
   type Provenance,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
-import { deleteErasedBlob } from "./erased_blobs.ts";
+import { restoreNamespace } from "./restore.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
@@ -111,8 +111,7 @@ function manualHit(hit: VectorHit): ManualHit {
 }
 
 export function createMemoryService(deps: MemoryServiceDependencies) {
-  const { queue, pipeline, embedder, reader, blobs, vectors, hasher, lexicon } = deps;
-  const { attributeSeal, records, logger } = deps;
+  const { queue, pipeline, embedder, reader, vectors, hasher, lexicon, attributeSeal } = deps;
   const now = deps.now ?? Date.now;
   const observe = deps.observeStage;
 
@@ -130,20 +129,6 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return vector;
   }
 
-  /** The attributes sealed beside a blob, or none (none kept, or they do not open: logged). */
-  async function attributesOf(
-    place: { memoryId: string; owner: string; namespace: string },
-    sealed: string | undefined,
-  ): Promise<MemoryAttributes | undefined> {
-    if (sealed === undefined) return undefined;
-    const attributes = await attributeSeal.openFromBlob(place, sealed);
-    if (!attributes) {
-      logger.warn("stored attributes do not open (altered, moved or another secret)", {
-        memory_id: place.memoryId,
-      });
-    }
-    return attributes ?? undefined;
-  }
   return {
     /**
      * Accepts remember jobs; resolves once they are durably queued, with `claim` (the replay
@@ -382,82 +367,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return { results: hits.map(manualHit), total: hits.length };
     },
 
-    /**
-     * Re-indexes up to `limit` of the namespace's blobs that are missing from the index, with the
-     * attributes sealed beside them (blobs stored before they were kept have none):
-     * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
-     * memory (one that does not open is skipped and logged). The blobs of memories recorded
-     * erased are deleted, and skipped.
-     */
-    async restore(
+    /** See `restore.ts`. */
+    restore(
       owner: string,
       namespace: string,
       limit: number,
       options: MemoryCallOptions = {},
     ): Promise<RestoreSummary> {
-      const { signal } = options;
-      const entries = await blobs.list(owner, namespace, { signal });
-      // Present in the index, or erased: a blob put back from a backup stays erased, and one an
-      // erase left behind (its store down, the erase cut short) is deleted.
-      const present = new Set<string>();
-      const erased = new Set<string>();
-      for (let i = 0; i < entries.length; i += 500) {
-        const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
-        for (const id of await vectors.has(ids, { signal })) present.add(id);
-        for (const id of await records.erased(owner, ids)) erased.add(id);
-      }
-      let restored = 0, skipped = 0, remaining = 0;
-      for (const { blobId, meta } of entries) {
-        if (erased.has(meta.memoryId)) {
-          await deleteErasedBlob(blobs, logger, { blobId, memoryId: meta.memoryId });
-          skipped++;
-          continue;
-        }
-        if (present.has(meta.memoryId)) {
-          skipped++;
-          continue;
-        }
-        if (restored >= limit) {
-          remaining++;
-          continue;
-        }
-        const { memoryId, createdAt } = meta;
-        const memory = { memoryId, owner, namespace, createdAt, blobId };
-        const attributes = await attributesOf(memory, meta.sealedAttributes);
-        if (meta.sealedVector !== undefined || meta.legacyVector) {
-          // A legacy vector was written in clear by versions up to 0.1.0; read, never written.
-          const vector = meta.sealedVector === undefined
-            ? meta.legacyVector!
-            : await pipeline.openVector(memory, meta.sealedVector);
-          if (vector === null || vector.length !== vectors.dimensions) {
-            logger.warn(
-              vector === null
-                ? "stored vector does not open (altered, moved or another secret)"
-                : "stored vector is of another embedder than the index's: its client may " +
-                  "remember the memory again",
-              { memory_id: memoryId, blob_id: blobId },
-            );
-            skipped++;
-            continue;
-          }
-          await pipeline.index({ ...memory, vector, attributes }, { signal });
-        } else {
-          const text = await reader.read(owner, { id: memoryId, blobId }, options);
-          if (text === null) {
-            skipped++;
-            continue;
-          }
-          await pipeline.index({ ...memory, text, attributes }, { signal });
-        }
-        // The sweep erases it once it expires (at once, when it has).
-        const expiresAt = attributes?.expiresAt;
-        if (expiresAt !== undefined) {
-          await records.schedule([{ memoryId, owner, namespace, expiresAt }]);
-        }
-        present.add(meta.memoryId);
-        restored++;
-      }
-      return { restored, skipped, total: entries.length, remaining, namespace, owner };
+      return restoreNamespace(deps, owner, namespace, limit, options);
     },
   };
 }

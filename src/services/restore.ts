@@ -1,0 +1,105 @@
+/**
+ * Restore: a namespace's index rebuilt from its blobs, after the index was lost. Each blob the
+ * index lacks is read and indexed again with the attributes sealed beside it; a memory recorded
+ * erased is not brought back, and its blob is deleted.
+ */
+import type { MemoryAttributes } from "../pipeline/attributes.ts";
+import { deleteErasedBlob } from "./erased_blobs.ts";
+import type { MemoryCallOptions, MemoryServiceDependencies } from "./memories.ts";
+import type { RestoreSummary } from "./memory_answers.ts";
+
+/**
+ * Re-indexes up to `limit` of the namespace's blobs that are missing from the index, with the
+ * attributes sealed beside them (blobs stored before they were kept have none):
+ * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
+ * memory (one that does not open is skipped and logged). The blobs of memories recorded
+ * erased are deleted, and skipped.
+ */
+export async function restoreNamespace(
+  deps: MemoryServiceDependencies,
+  owner: string,
+  namespace: string,
+  limit: number,
+  options: MemoryCallOptions = {},
+): Promise<RestoreSummary> {
+  const { blobs, vectors, records, reader, pipeline, logger } = deps;
+  const { signal } = options;
+  const entries = await blobs.list(owner, namespace, { signal });
+  // Present in the index, or erased: a blob put back from a backup stays erased, and one an
+  // erase left behind (its store down, the erase cut short) is deleted.
+  const present = new Set<string>();
+  const erased = new Set<string>();
+  for (let i = 0; i < entries.length; i += 500) {
+    const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
+    for (const id of await vectors.has(ids, { signal })) present.add(id);
+    for (const id of await records.erased(owner, ids)) erased.add(id);
+  }
+  let restored = 0, skipped = 0, remaining = 0;
+  for (const { blobId, meta } of entries) {
+    if (erased.has(meta.memoryId)) {
+      await deleteErasedBlob(blobs, logger, { blobId, memoryId: meta.memoryId });
+      skipped++;
+      continue;
+    }
+    if (present.has(meta.memoryId)) {
+      skipped++;
+      continue;
+    }
+    if (restored >= limit) {
+      remaining++;
+      continue;
+    }
+    const { memoryId, createdAt } = meta;
+    const memory = { memoryId, owner, namespace, createdAt, blobId };
+    const attributes = await attributesOf(deps, memory, meta.sealedAttributes);
+    if (meta.sealedVector !== undefined || meta.legacyVector) {
+      // A legacy vector was written in clear by versions up to 0.1.0; read, never written.
+      const vector = meta.sealedVector === undefined
+        ? meta.legacyVector!
+        : await pipeline.openVector(memory, meta.sealedVector);
+      if (vector === null || vector.length !== vectors.dimensions) {
+        logger.warn(
+          vector === null
+            ? "stored vector does not open (altered, moved or another secret)"
+            : "stored vector is of another embedder than the index's: its client may " +
+              "remember the memory again",
+          { memory_id: memoryId, blob_id: blobId },
+        );
+        skipped++;
+        continue;
+      }
+      await pipeline.index({ ...memory, vector, attributes }, { signal });
+    } else {
+      const text = await reader.read(owner, { id: memoryId, blobId }, options);
+      if (text === null) {
+        skipped++;
+        continue;
+      }
+      await pipeline.index({ ...memory, text, attributes }, { signal });
+    }
+    // The sweep erases it once it expires (at once, when it has).
+    const expiresAt = attributes?.expiresAt;
+    if (expiresAt !== undefined) {
+      await records.schedule([{ memoryId, owner, namespace, expiresAt }]);
+    }
+    present.add(meta.memoryId);
+    restored++;
+  }
+  return { restored, skipped, total: entries.length, remaining, namespace, owner };
+}
+
+/** The attributes sealed beside a blob, or none (none kept, or they do not open: logged). */
+async function attributesOf(
+  { attributeSeal, logger }: MemoryServiceDependencies,
+  place: { memoryId: string; owner: string; namespace: string },
+  sealed: string | undefined,
+): Promise<MemoryAttributes | undefined> {
+  if (sealed === undefined) return undefined;
+  const attributes = await attributeSeal.openFromBlob(place, sealed);
+  if (!attributes) {
+    logger.warn("stored attributes do not open (altered, moved or another secret)", {
+      memory_id: place.memoryId,
+    });
+  }
+  return attributes ?? undefined;
+}
