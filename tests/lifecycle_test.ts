@@ -9,6 +9,8 @@ import { MemoryVectorStore } from "../src/backends/memory.ts";
 import { SvcError } from "../src/errors.ts";
 import { verifyReceipt } from "../src/services/receipts.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
+import { SharedVectorStore } from "../src/testing/job_fixtures.ts";
+import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import {
   type Caller,
@@ -165,8 +167,15 @@ Deno.test("erase cut short after the blob went, before the index row: sent again
   const [bees] = await remember(t, alice, [{ text: "I keep bees in the garden" }]);
   const [{ blobId }] = await t.blobs.list(alice.owner, "default");
   indexDown = true;
+  // Read once, so that its text is kept for the next reads.
+  assert.equal(
+    (await json(await t.signed(alice, "GET", `/api/memories/${bees}`))).text,
+    "I keep bees in the garden",
+  );
   await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`), 503);
   assert.equal(await t.blobs.get(blobId), null, "the blob goes before the index row");
+  const half = await json(await t.signed(alice, "GET", `/api/memories/${bees}`));
+  assert.equal(half.text, null, "nothing read before serves it once its key is gone");
   const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`));
   assert.equal(receipt.memory_id, bees);
   await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);
@@ -521,4 +530,27 @@ Deno.test("erase during concurrent recalls: every recall answers, none after the
     erased = true;
     await Promise.all(recalls);
   }
+});
+
+Deno.test("expiry: a memory another relayer stored, not heard of yet, is erased whole by this one's sweep", async () => {
+  // Two relayers on one store (as on PostgreSQL), each with a lexical index of its own that
+  // hears of the other's writes only when it reads the namespace's stored version.
+  const shared = new SharedVectorStore(new LexicalEmbedder().dimensions);
+  await using kv = await Deno.openKv(":memory:");
+  const records = new LifecycleRecords(kv);
+  await using one = await startTestRelayer({ vectors: shared.view(), records });
+  const alice = await one.newCaller();
+  await using two = await startTestRelayer({
+    vectors: shared.view(),
+    records,
+    blobs: one.blobs,
+    directory: one.directory,
+  });
+  // The second has read the namespace (empty) before the first stores into it.
+  await json(await two.signed(alice, "GET", "/api/memories"));
+  await remember(one, alice, [{ text: "My parking spot today is B12", ttl_seconds: 1 }]);
+  await new Promise((r) => setTimeout(r, 1_100));
+  assert.equal(await two.relayer.lifecycle.sweep(), 1);
+  assert.equal(await shared.inner.count(), 0, "its index row went with it");
+  assert.deepEqual(await one.blobs.list(alice.owner, "default"), [], "and its blob");
 });

@@ -1,7 +1,7 @@
 /**
  * The lifecycle of memories after remember: list and get (from the namespace's catalog, see
  * `lexical_index.ts`, each shown as `memory_view.ts` says), erase (the key destroyed first,
- * then the index row, the catalog entry and the blob; a signed receipt per memory), update (a
+ * then the blob, the index row and the catalog entry; a signed receipt per memory), update (a
  * new version that replaces the old one once it is indexed) and expiry (a sweep erases what
  * expired). Callers pass values that are already validated.
  */
@@ -131,8 +131,16 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
       for (const expiries of groups.values()) {
         const { owner, namespace } = expiries[0];
-        const index: NamespaceIndex = await lexicon.namespace(owner, namespace);
-        const entries = expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
+        const held = async () => {
+          const index: NamespaceIndex = await lexicon.namespace(owner, namespace);
+          return expiries.flatMap(({ memoryId }) => index.entry(memoryId) ?? []);
+        };
+        let entries = await held();
+        if (entries.length < expiries.length && vectors.revalidate) {
+          // Another relayer's memory this one has not heard of yet is not gone: look again.
+          await vectors.revalidate(owner, namespace);
+          entries = await held();
+        }
         erased += (await eraseEntries(owner, namespace, entries)).length;
         const found = new Set(entries.map((entry) => entry.id));
         erased += await eraseUnindexed(owner, expiries.filter((e) => !found.has(e.memoryId)));
@@ -172,7 +180,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
         throw error;
       }
-      logger.warn("the cipher cannot erase keys without a caller's key; rows and blobs go", {
+      logger.warn("the cipher cannot erase keys without a caller's key; the erase goes on", {
         memories: ids.length,
         error,
       });
@@ -199,6 +207,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     const entries = [...new Set([...given, ...older])];
     const ids = entries.map((entry) => entry.id);
     await eraseKeys(owner, ids, options);
+    // Nothing read before serves it again, whichever step below fails.
+    for (const { blobId } of entries) reader.forget(blobId);
     // Each step can be done again: an erase cut short is finished by the next.
     const erasedAt = now();
     await records.markErased(
@@ -213,7 +223,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     );
     await vectors.delete(ids);
     await lexicon.remove(owner, namespace, ids);
-    for (const { blobId } of entries) reader.forget(blobId);
     return await Promise.all(entries.map((entry) =>
       identity.receipt({
         memory_id: entry.id,

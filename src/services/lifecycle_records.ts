@@ -1,7 +1,7 @@
 /**
  * What the relayer keeps about memories' lives, in its Deno KV: which memories were erased
- * (so restore never brings one back from a blob that survived, a backup put back for
- * instance), and when memories expire (so the sweep finds them after a restart).
+ * (so restore never brings one back from a blob that survived, a backup put back for instance,
+ * and deletes that blob), and when memories expire (so the sweep finds them after a restart).
  *
  * Keys: `["erased", owner, memoryId]` → Unix ms of the erase; `["expiry", expiresAt, memoryId]`
  * → `{owner, namespace}`, in expiry order.
