@@ -554,3 +554,25 @@ Deno.test("expiry: a memory another relayer stored, not heard of yet, is erased 
   assert.equal(await shared.inner.count(), 0, "its index row went with it");
   assert.deepEqual(await one.blobs.list(alice.owner, "default"), [], "and its blob");
 });
+
+Deno.test("an owner's key another account registered as its delegate key is still its owner's", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const mallory = await t.newCaller();
+  const [mine] = await remember(t, alice, [{ text: "I am vegetarian" }]);
+  await remember(t, mallory, [{ text: "Mallory's own memory" }]);
+  // Anyone may register any public key as a delegate key of their own account.
+  t.directory.add(
+    { accountId: mallory.accountId, owner: mallory.owner, active: true },
+    [alice.ownerKey.publicKey],
+  );
+  // Signed by Alice's owner key without x-account-id: Alice's account, as its owner.
+  const owner = { ...alice, key: alice.ownerKey };
+  const { memories } = await json(await t.signed(owner, "GET", "/api/memories"));
+  assert.deepEqual(memories.map((m: { id: string }) => m.id), [mine]);
+  await json(await t.signed(owner, "POST", "/api/remember", { text: "into whose account?" }), 403);
+  const mallorys = await json(await t.signed(mallory, "GET", "/api/memories"));
+  assert.deepEqual(mallorys.memories.map((m: { text: string }) => m.text), [
+    "Mallory's own memory",
+  ]);
+});

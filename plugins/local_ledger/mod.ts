@@ -249,8 +249,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
           "The transaction expired before it was executed: sponsor it again",
         );
       }
-      const signerKey = await verifyDigestSignature(digest, signature);
-      const signer = addressOf(signerKey);
+      const signer = await verifyDigestSignature(digest, signature);
       if (signer !== data.sender) {
         throw rejected(
           "bad_signature",
@@ -261,7 +260,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
       try {
         effects = await this.#store.apply(
           digest,
-          (view) => this.#apply(view, data, digest, signerKey),
+          (view) => this.#apply(view, data, digest),
           DONE_EXPIRY_MS,
         );
       } catch (error) {
@@ -276,15 +275,11 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     throw new SvcError("backend_unavailable", "The ledger is busy; execute the transaction again");
   }
 
-  /**
-   * The ledger's rules for one transaction, signed by `signerKey` (its sender's public key): its
-   * writes on `view`, and its effects.
-   */
+  /** The ledger's rules for one transaction: its writes on `view`, and its effects. */
   async #apply(
     view: LedgerChange,
     data: TransactionData,
     digest: string,
-    signerKey: string,
   ): Promise<TransactionEffects> {
     const { kind, sender } = data;
     const at = new Date(this.#now()).toISOString();
@@ -300,12 +295,6 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     if (kind.kind === "create_account") {
       const owned = await view.accountIdOfOwner(sender);
       if (owned) throw rejected("account_exists", `${sender} already has account ${owned}`);
-      if (await view.isKeyRegistered(signerKey)) {
-        throw rejected(
-          "duplicate_key",
-          "This key is a delegate key of an account: an owner's key cannot be one",
-        );
-      }
       const account: LedgerAccount = {
         id: "0x" + digestOf(new TextEncoder().encode(`account:${digest}`)),
         owner: sender,

@@ -141,7 +141,7 @@ export function signDigest(key: KeyPair, digest: string): string {
   return new Uint8Array([0, ...signature, ...Uint8Array.fromHex(key.publicKey)]).toBase64();
 }
 
-/** Verifies a serialized signature of `digest`; returns the signer's public key (hex). */
+/** Verifies a serialized signature of `digest`; returns the signer's address. */
 export async function verifyDigestSignature(digest: string, signature: string): Promise<string> {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
@@ -156,7 +156,7 @@ export async function verifyDigestSignature(digest: string, signature: string): 
   if (!await verifyEd25519(publicKey, bytes.subarray(1, 65), Uint8Array.fromHex(digest))) {
     throw rejected("bad_signature", "The signature does not match the transaction");
   }
-  return publicKey.toHex();
+  return addressOf(publicKey.toHex());
 }
 
 /** Sponsors a transaction kind, signs its digest with the owner key and executes it. */

@@ -53,9 +53,17 @@ export class CachedAccountDirectory implements AccountDirectory {
     return value;
   }
 
-  /** The owner's account, asked of the directory every time (owner keys sign rarely). */
-  resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
-    return this.#inner.resolveOwner?.(owner, options) ?? Promise.resolve(null);
+  /**
+   * The owner's account, kept as `resolve` keeps a key's (asked of every request signed without
+   * `x-account-id`, to tell an owner's key from a delegate key registered under it).
+   */
+  async resolveOwner(owner: string, options?: CallOptions): Promise<ResolvedAccount | null> {
+    options?.signal?.throwIfAborted();
+    if (!this.#inner.resolveOwner) return null;
+    const key = `owner|${owner}`;
+    const hit = this.#entries.get(key);
+    if (hit && hit.until > this.#now()) return hit.value;
+    return await this.#keep(key, await this.#inner.resolveOwner(owner, options));
   }
 
   async #lookUp(
@@ -64,7 +72,11 @@ export class CachedAccountDirectory implements AccountDirectory {
     accountIdHint: string | undefined,
     options: CallOptions | undefined,
   ): Promise<ResolvedAccount | null> {
-    const value = await this.#inner.resolve(publicKey, accountIdHint, options);
+    return this.#keep(key, await this.#inner.resolve(publicKey, accountIdHint, options));
+  }
+
+  /** Keeps what the directory answered for `key`, for as long as the answer's kind is kept. */
+  #keep(key: string, value: ResolvedAccount | null): ResolvedAccount | null {
     this.#entries.delete(key);
     const ttl = value ? this.#positiveTtlMs : this.#negativeTtlMs;
     if (ttl <= 0) return value;

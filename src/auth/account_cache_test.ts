@@ -49,3 +49,19 @@ Deno.test("CachedAccountDirectory: a TTL of 0 asks the directory every time", as
   inner.remove(KEY);
   assert.equal(await directory.resolve(KEY), null, "not remembered as found");
 });
+
+Deno.test("CachedAccountDirectory: an owner's account is kept as a key's is, its absence for less", async () => {
+  const clock = { now: 0 };
+  let asked = 0;
+  const inner = new MemoryAccountDirectory();
+  const resolveOwner = inner.resolveOwner.bind(inner);
+  inner.resolveOwner = (owner, options) => (asked++, resolveOwner(owner, options));
+  const directory = new CachedAccountDirectory(inner, { now: () => clock.now });
+  assert.equal(await directory.resolveOwner(ACCOUNT.owner), null);
+  inner.add(ACCOUNT, [KEY]);
+  assert.equal(await directory.resolveOwner(ACCOUNT.owner), null, "its absence, for 10 s");
+  clock.now += 10_001;
+  assert.equal((await directory.resolveOwner(ACCOUNT.owner))?.accountId, ACCOUNT.accountId);
+  assert.equal((await directory.resolveOwner(ACCOUNT.owner))?.accountId, ACCOUNT.accountId);
+  assert.equal(asked, 2, "asked once each time it was not kept");
+});

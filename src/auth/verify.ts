@@ -161,7 +161,12 @@ export async function checkSignedHeaders(
   const audience = signedAudience(h, deps);
   const publicKey = publicKeyHeader.toLowerCase();
 
-  const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  let account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  // Anyone may register any public key as a delegate key of their account, an owner's too:
+  // without a hint, a key that owns an account is its owner's.
+  if (account && accountIdHint === undefined) {
+    if (await deps.directory.resolveOwner?.(addressOf(publicKey))) account = null;
+  }
   if (!account) {
     // The owner's own key: allowed on a route open to it, on an inactive account too.
     const owned = await deps.directory.resolveOwner?.(addressOf(publicKey));

@@ -59,8 +59,8 @@ const EInactiveAccount: u64 = 3;
 const EAlreadyActive: u64 = 4;
 /// The account already holds `MAX_DELEGATE_KEYS` keys.
 const ETooManyKeys: u64 = 5;
-/// The key is already registered on an account: as a delegate key, or as its owner's (a
-/// request the key signed would be taken for either).
+/// The key is already registered on an account: as a delegate key, or as an account's owner
+/// (a request the key signed would be taken for either).
 const EDuplicateKey: u64 = 6;
 /// The key is not on this account.
 const EUnknownKey: u64 = 7;
@@ -140,7 +140,6 @@ fun init(ctx: &mut TxContext) {
 entry fun create_account(registry: &mut AccountRegistry, clock: &Clock, ctx: &mut TxContext) {
     let owner = ctx.sender();
     assert!(!registry.accounts.contains(owner), EAccountExists);
-    assert!(!registry.delegates.contains(owner), EDuplicateKey);
     let account = SvcAccount {
         id: object::new(ctx),
         owner,
