@@ -41,6 +41,8 @@ export interface DecryptorContext {
   accountOf(owner: string): Promise<string>;
   /** Whether this cipher erased an identity (hex), which is then never decrypted again. */
   isErased(id: string): boolean;
+  /** Records identities (hex) found erased on chain: refused at once from then on. */
+  foundErased(ids: string[]): void;
 }
 
 interface Item {
@@ -175,7 +177,6 @@ export class DelegateDecryptor {
     let session: Session | undefined;
     let txBytes: Uint8Array = EMPTY;
     let refused = new Map<string, SvcError>();
-    let erasedIfRefused = false;
     /** Why the keys the session lacked could not be fetched (the items with a held key decrypt). */
     let unfetched: SvcError | undefined;
     try {
@@ -195,7 +196,7 @@ export class DelegateDecryptor {
           } else if (isNoAccess(error) && missing.length > 1) {
             refused = await this.#fetchEach(session, missing, accountId, threshold);
             // Refused ids, when the caller was given others of the same round: erased on chain.
-            erasedIfRefused = refused.size < missing.length;
+            if (refused.size < missing.length) this.#context.foundErased([...refused.keys()]);
           } else {
             throw error;
           }
@@ -212,11 +213,7 @@ export class DelegateDecryptor {
       const { id } = item.object;
       const refusal = this.#context.isErased(id)
         ? erased()
-        : refused.has(id)
-        ? (erasedIfRefused ? erased(refused.get(id)) : refused.get(id))
-        : session.fetched.has(id)
-        ? undefined
-        : unfetched;
+        : refused.get(id) ?? (session.fetched.has(id) ? undefined : unfetched);
       if (refusal) {
         item.reject(refusal);
         continue;

@@ -40,8 +40,9 @@ export function identityHex(ownerAddress: string, suffix: Uint8Array): string {
 }
 
 /**
- * Identities (hex) a process erased, remembered so that their keys are refused at once, whatever
- * a session still holds; past `max` the oldest are forgotten (sessions live 30 minutes at most).
+ * Identities (hex) a process erased, or found erased on chain, remembered so that their keys are
+ * refused at once, whatever a session still holds; past `max` the oldest are forgotten (sessions
+ * live 30 minutes at most).
  */
 export class ErasedIdentities {
   #ids = new Set<string>();

@@ -409,6 +409,7 @@ export class SealCipher implements Cipher {
         return await this.#accounts.accountOf(owner);
       },
       isErased: (id) => this.#erased.has(id),
+      foundErased: (ids) => this.#erased.add(ids),
     });
   }
 

@@ -470,14 +470,24 @@ Deno.test("SealCipher: one erased memory in a round does not fail the others", a
   assert.ok(results[1].reason instanceof SvcError && results[1].reason.code === "forbidden");
   assert.equal(results[1].reason.details.reason, "erased");
 
-  // A caller refused everything is refused as such: no `erased` reason.
-  const stranger = newDelegateKey();
+  // Found so, it is refused as erased from then on, alone too (a get), for every caller.
   await assert.rejects(
-    other.decrypt(account.address, sealed[0], {
-      credentials: { delegatePrivateKey: stranger.seed },
-    }),
-    (error: SvcError) => error.code === "forbidden" && error.details.reason !== "erased",
+    other.decrypt(account.address, sealed[1], { credentials }),
+    (error: SvcError) => error.code === "forbidden" && error.details.reason === "erased",
   );
+  // A caller refused every id of its round is refused as such: no `erased` reason.
+  const stranger = { delegatePrivateKey: newDelegateKey().seed };
+  const third = await setup.openCipher();
+  const refused = await Promise.allSettled(
+    [sealed[0], sealed[2]].map((bytes) =>
+      third.decrypt(account.address, bytes, { credentials: stranger })
+    ),
+  );
+  for (const result of refused) {
+    assert.ok(result.status === "rejected" && result.reason instanceof SvcError);
+    assert.equal(result.reason.code, "forbidden");
+    assert.notEqual(result.reason.details.reason, "erased");
+  }
 });
 
 Deno.test("SealCipher: who may erase, and who pays", async () => {
