@@ -97,6 +97,11 @@ for (const flavour of FLAVOURS) {
     await assert.rejects(embedder.embed(["tea"]), (error: SvcError) => {
       assert.equal(error.code, "backend_unavailable");
       assert.match(error.message, /could not embed the text: it answered HTTP 500$/);
+      assert.equal(
+        error.details.reason,
+        "provider",
+        "its retries are over: not worth asking again",
+      );
       assert.equal(error.cause, undefined);
       return true;
     });

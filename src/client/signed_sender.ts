@@ -1,8 +1,8 @@
 /**
  * How the client signs and sends a request: each attempt signed afresh (version 2, the relayer's
  * origin as audience, a new nonce), the path in the form the relayer reads, 429 and 5xx answers
- * (but 501, and a language model's failure: see `asksModel`) and network failures retried with
- * backoff, errors raised as `SvcError` with the relayer's code.
+ * (but 501, and a model's failure: see `asksModel`) and network failures retried with backoff,
+ * errors raised as `SvcError` with the relayer's code.
  */
 import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
 import { signRequest } from "../auth/signing.ts";
@@ -48,9 +48,9 @@ function usesDelegateKey(path: string): boolean {
 }
 
 /**
- * Whether the request has the relayer ask its language model, which it tried with retries for up
- * to `SVC_LLM_TIMEOUT_MS`: a 5xx answer then is not sent again (asking again would only double the
- * wait), unless it says when to (`Retry-After`: the relayer busy, not the model failing).
+ * Whether the request has the relayer ask its models, which it tries with retries for up to
+ * `SVC_LLM_TIMEOUT_MS`: a refusal that says they failed (`reason: "provider"`) is not sent
+ * again, which would only double the wait; any other 5xx is, as for other requests.
  */
 function asksModel(path: string): boolean {
   const pathname = path.split("?")[0];
@@ -167,28 +167,43 @@ export class SignedSender {
         });
       }
       if (response.ok || await answered(response)) return response;
-      const retryable = response.status === 429 ||
-        (response.status >= 500 && response.status !== 501 &&
-          !(asksModel(path) && !response.headers.has("retry-after")));
+      let retryable = response.status === 429 ||
+        (response.status >= 500 && response.status !== 501);
+      // Read first when a model's failure may be why: see `asksModel`.
+      const text = retryable && asksModel(path) ? await response.text() : undefined;
+      if (text !== undefined && reasonOf(text) === "provider") retryable = false;
       if (retryable && attempt < this.#retries) {
-        await response.body?.cancel();
+        if (text === undefined) await response.body?.cancel();
         const retryAfter = Number(response.headers.get("retry-after"));
         await sleep(retryAfter > 0 ? Math.min(retryAfter, 30) * 1000 : 200 * 2 ** attempt);
         continue;
       }
-      const text = await response.text();
-      let json: Record<string, unknown> = {};
-      try {
-        json = text ? JSON.parse(text) : {};
-      } catch {
-        // handled below: a non-JSON answer is an error whatever its status
-      }
-      const { error, code, ...details } = json ?? {};
-      throw new SvcError(
-        isErrorCode(code) ? code : response.status >= 500 ? "backend_unavailable" : "bad_request",
-        typeof error === "string" ? error : `The relayer answered ${response.status}`,
-        { details: details as Record<string, string | number | boolean> },
-      );
+      throw refusal(response, text ?? await response.text());
     }
+  }
+}
+
+/** The relayer's refusal as an `SvcError` (a non-JSON answer is one whatever its status). */
+function refusal(response: Response, text: string): SvcError {
+  let json: Record<string, unknown> = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    // not the relayer's JSON: named by its status below
+  }
+  const { error, code, ...details } = json ?? {};
+  return new SvcError(
+    isErrorCode(code) ? code : response.status >= 500 ? "backend_unavailable" : "bad_request",
+    typeof error === "string" ? error : `The relayer answered ${response.status}`,
+    { details: details as Record<string, string | number | boolean> },
+  );
+}
+
+/** The `reason` of a refusal's JSON, if it has one. */
+function reasonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)?.reason;
+  } catch {
+    return undefined;
   }
 }

@@ -88,6 +88,8 @@ export class UnexpectedAnswer extends Error {
 }
 
 /** What an HTTP status of a provider's most likely means, for its operator. */
+const PROVIDER = { reason: "provider" };
+
 const STATUS_HINTS: Record<number, string> = {
   401: " (check the API key, or the proxy in front of the provider)",
   403: " (check the API key, or the proxy in front of the provider)",
@@ -126,14 +128,17 @@ export function providerError(
       : `it refused the text (HTTP ${status}: too long for the model, or not text it takes?)`;
     return new SvcError("bad_request", `${provider} could not ${action}: ${why}`);
   }
+  // `reason: "provider"`: the call and its retries are over; a client asking again waits as long.
   if (status !== undefined) {
     return new SvcError(
       "backend_unavailable",
       `${provider} could not ${action}: it answered HTTP ${status}${STATUS_HINTS[status] ?? ""}`,
+      { details: PROVIDER },
     );
   }
   return new SvcError("backend_unavailable", `${provider} could not ${action}: ${message}`, {
     cause: error,
+    details: PROVIDER,
   });
 }
 
