@@ -55,16 +55,17 @@ export function validNamespace(value: unknown, field = "namespace"): string {
 }
 
 /**
- * A header's value read as UTF-8: a server hands a header's bytes over one character per byte,
- * so `café` sent as UTF-8 arrives as `cafÃ©`. 400 unless its bytes are UTF-8.
+ * A header's value read as the UTF-8 its bytes spell: a server hands a header's bytes over one
+ * character per byte, so `café` sent as UTF-8 arrives as `cafÃ©`. Bytes that are not UTF-8 are
+ * read one character each (Latin-1), as a client that sends `café` so means it.
  */
-export function utf8Header(value: string, name: string): string {
+export function utf8Header(value: string): string {
+  if (NOT_A_BYTE.test(value)) return value;
+  const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
   try {
-    if (NOT_A_BYTE.test(value)) throw new TypeError("not bytes");
-    const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw bad(`${name} must be UTF-8`);
+    return value;
   }
 }
 

@@ -126,7 +126,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     let namespace: string | undefined;
     try {
       if (header !== undefined) {
-        namespace = validNamespace(utf8Header(header, "x-svc-namespace"), "x-svc-namespace");
+        namespace = validNamespace(utf8Header(header), "x-svc-namespace");
       }
     } catch (error) {
       return rpcError(400, (error as SvcError).message);
