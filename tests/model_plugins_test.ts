@@ -323,10 +323,14 @@ Deno.test("openai: an API that refuses response_format json_object (LM Studio) i
 Deno.test("openai: a 429 whose Retry-After outlasts the time limit is reported as rate limiting", async () => {
   await using fake = startFakeModelServer("openai");
   const llm = new OpenAiLlm({ baseURL: `${fake.url}/v1`, model: "chat", timeoutMs: 300 });
-  fake.fail(429, 3, undefined, 30);
-  await rejectsWith(
-    llm.answer("Where do I live?", ["I live in Oslo"]),
-    "backend_unavailable",
-    /answered HTTP 429 \(rate limited\)$/,
-  );
+  // Two calls at once: one the API holds until it times out, one it rate-limits meanwhile.
+  const answer = fake.holdNext(2_000);
+  const held = llm.answer("Where do I work?", ["I work in Oslo"]);
+  held.catch(() => {}); // awaited below
+  while (fake.requests.length < 1) await new Promise((r) => setTimeout(r, 5));
+  fake.fail(429, 1, undefined, 30);
+  const limited = llm.answer("Where do I live?", ["I live in Oslo"]);
+  await rejectsWith(limited, "backend_unavailable", /answered HTTP 429 \(rate limited\)$/);
+  await rejectsWith(held, "backend_unavailable", /did not answer in time/);
+  answer();
 });

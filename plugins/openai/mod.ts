@@ -10,6 +10,7 @@
  * const llm = new OpenAiLlm({ apiKey, baseURL: "http://127.0.0.1:1234/v1", model: "qwen2.5-7b" });
  * ```
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import OpenAI from "openai";
 import {
   answerFrom,
@@ -44,14 +45,22 @@ export interface OpenAiOptions {
 }
 
 /**
- * The API's client, and when it last answered 429: the client waits out a `Retry-After` before it
- * tries again, past the call's time limit too, and the call should then say it was rate limited
- * rather than that it timed out.
+ * Each call's record of a 429 answered to it: the client waits out a `Retry-After` before it tries
+ * again, past the call's time limit too, and the call should then say it was rate limited rather
+ * than that it timed out.
  */
-function client(options: OpenAiOptions): { api: OpenAI; limitedSince(at: number): boolean } {
-  let limitedAt = -Infinity;
+const calls = new AsyncLocalStorage<{ limited: boolean }>();
+
+/** Runs `call` with a record of its own, which it is handed. */
+function tracked<T>(call: (record: { limited: boolean }) => Promise<T>): Promise<T> {
+  const record = { limited: false };
+  return calls.run(record, () => call(record));
+}
+
+/** The API's client, which notes each 429 on the record of the call it answers. */
+function client(options: OpenAiOptions): OpenAI {
   const send = options.fetch ?? fetch;
-  const api = new OpenAI({
+  return new OpenAI({
     // Local servers (vLLM, LM Studio, llama.cpp) accept any key.
     apiKey: options.apiKey || "not-needed",
     baseURL: options.baseURL,
@@ -59,11 +68,11 @@ function client(options: OpenAiOptions): { api: OpenAI; limitedSince(at: number)
     maxRetries: options.retries ?? 2,
     fetch: async (input: string | URL | Request, init?: RequestInit) => {
       const response = await send(input, init);
-      if (response.status === 429) limitedAt = performance.now();
+      const call = calls.getStore();
+      if (call && response.status === 429) call.limited = true;
       return response;
     },
   });
-  return { api, limitedSince: (at) => limitedAt >= at };
 }
 
 /** Why a call failed: its time limit, unless the API was rate limiting it meanwhile. */
@@ -97,7 +106,7 @@ export class OpenAiEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
   #options: OpenAiOptions;
-  #client: ReturnType<typeof client>;
+  #client: OpenAI;
 
   private constructor(options: OpenAiOptions, dimensions: number) {
     this.#options = options;
@@ -109,7 +118,7 @@ export class OpenAiEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OpenAiOptions): Promise<OpenAiEmbedder> {
     const probe = new OpenAiEmbedder(options, 0);
-    const where = providerAt("The OpenAI-compatible API", probe.#client.api.baseURL);
+    const where = providerAt("The OpenAI-compatible API", probe.#client.baseURL);
     const [vector] = await probe.#request(["dimension probe"], undefined, where);
     return new OpenAiEmbedder(options, vector.length);
   }
@@ -121,24 +130,25 @@ export class OpenAiEmbedder implements Embedder {
     probing?: string,
   ): Promise<ArrayLike<number>[]> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
-    const start = performance.now();
-    try {
-      const { data } = await this.#client.api.embeddings.create(
-        { model: this.#options.model, input },
-        { signal: bounded },
-      );
-      if (!Array.isArray(data)) throw new UnexpectedAnswer();
-      if (data.length !== input.length) {
-        throw new Error(`expected ${input.length} embeddings, got ${data.length}`);
+    return await tracked(async (call) => {
+      try {
+        const { data } = await this.#client.embeddings.create(
+          { model: this.#options.model, input },
+          { signal: bounded },
+        );
+        if (!Array.isArray(data)) throw new UnexpectedAnswer();
+        if (data.length !== input.length) {
+          throw new Error(`expected ${input.length} embeddings, got ${data.length}`);
+        }
+        return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        const cause = failureOf(error, bounded, call.limited);
+        // Memories' texts are not quoted; the probe's, the relayer's own, is.
+        const provider = probing ?? "The OpenAI-compatible API";
+        throw providerError(provider, "embed the text", cause, probing !== undefined);
       }
-      return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      const cause = failureOf(error, bounded, this.#client.limitedSince(start));
-      // Memories' texts are not quoted; the probe's, the relayer's own, is.
-      const provider = probing ?? "The OpenAI-compatible API";
-      throw providerError(provider, "embed the text", cause, probing !== undefined);
-    }
+    });
   }
 
   async embed(texts: string[], options?: CallOptions): Promise<Float32Array[]> {
@@ -157,7 +167,7 @@ export class OpenAiLlm implements Llm {
   readonly name = "openai";
   readonly model: string;
   #options: OpenAiOptions;
-  #client: ReturnType<typeof client>;
+  #client: OpenAI;
   /**
    * Whether the API takes `response_format: json_object`; LM Studio takes only `json_schema` or
    * `text`, and its 400 turns it off (the prompt asks for JSON all the same, and it is checked).
@@ -176,9 +186,8 @@ export class OpenAiLlm implements Llm {
 
   async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
-    const start = performance.now();
     const complete = async (format: boolean) => {
-      const completion = await this.#client.api.chat.completions.create({
+      const completion = await this.#client.chat.completions.create({
         model: this.#options.model,
         messages,
         temperature: 0,
@@ -187,19 +196,21 @@ export class OpenAiLlm implements Llm {
       if (!Array.isArray(completion?.choices)) throw new UnexpectedAnswer();
       return completion.choices[0]?.message?.content ?? "";
     };
-    try {
+    return await tracked(async (call) => {
       try {
-        return await complete(json && this.#jsonFormat);
+        try {
+          return await complete(json && this.#jsonFormat);
+        } catch (error) {
+          if (!(json && this.#jsonFormat && refusesJsonFormat(error))) throw error;
+          this.#jsonFormat = false;
+          return await complete(false);
+        }
       } catch (error) {
-        if (!(json && this.#jsonFormat && refusesJsonFormat(error))) throw error;
-        this.#jsonFormat = false;
-        return await complete(false);
+        if (signal?.aborted) throw signal.reason;
+        const cause = failureOf(error, bounded, call.limited);
+        throw providerError("The OpenAI-compatible API", "answer", cause, true);
       }
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      const cause = failureOf(error, bounded, this.#client.limitedSince(start));
-      throw providerError("The OpenAI-compatible API", "answer", cause, true);
-    }
+    });
   }
 
   extractFacts(text: string, options?: CallOptions): Promise<string[]> {
