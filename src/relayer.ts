@@ -47,7 +47,7 @@ import { sidecarRoutes } from "./routes/sidecar.ts";
 import { createRememberPipeline } from "./pipeline/remember.ts";
 import { AttributeSeal } from "./pipeline/attributes.ts";
 import { VectorSeal } from "./pipeline/vector_seal.ts";
-import { LexicalIndex } from "./ranking/lexical_index.ts";
+import { LexicalIndex } from "./ranking/lexicon.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import { AccessLog } from "./services/access_log.ts";
 import { KvAccessLogStore } from "./services/access_log_store.ts";

@@ -40,7 +40,7 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import type { AttributeSeal, MemoryAttributes } from "./attributes.ts";
-import type { LexicalIndex } from "../ranking/lexical_index.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
 import { withTimeout } from "./with_timeout.ts";

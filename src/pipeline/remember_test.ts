@@ -3,7 +3,7 @@ import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
 import { MemoryCipher } from "../backends/memory_cipher.ts";
 import { MemoryEmbedder } from "../backends/memory_embedder.ts";
-import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";
 import { VectorSeal } from "./vector_seal.ts";

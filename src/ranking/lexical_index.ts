@@ -1,10 +1,10 @@
 /**
- * An in-memory index of each owner's namespace: BM25 over keyed term hashes, the order the
- * memories were remembered in (their ids are time-ordered, see `ids.ts`), overall and within
- * each thread (where a corrected memory keeps its first version's place), and the namespace's
- * catalog (each memory's blob, time and `MemoryInfo`: what
- * list, get, filters and duplicates read). It is built from the vector store's rows the first
- * time a namespace is used and kept up to date as memories are indexed and erased.
+ * An in-memory index of one owner's namespace (`NamespaceIndex`; every namespace's are
+ * `lexicon.ts`): BM25 over keyed term hashes, the order the memories were remembered in (their
+ * ids are time-ordered, see `ids.ts`), overall and within each thread (where a corrected memory
+ * keeps its first version's place), and the namespace's catalog (each memory's blob, time and
+ * `MemoryInfo`: what list, get, filters and duplicates read). It is built from the vector store's
+ * rows the first time a namespace is used and kept up to date as memories are indexed and erased.
  *
  * What it answers depends only on the memories it holds, never on the order they were added
  * in or on memories erased before: a namespace built again from the store (after a restart, a
@@ -12,6 +12,7 @@
  */
 
 import type { MemoryInfo, TermsRow } from "../backends/types.ts";
+import { lowerBound, topK } from "./top_k.ts";
 
 export interface LexicalHit {
   id: string;
@@ -409,94 +410,5 @@ export class NamespaceIndex {
     if (kept > 0) return list;
     this.#terms.delete(term);
     return undefined;
-  }
-}
-
-/** Where `value` is or would be in ascending `sorted`. */
-function lowerBound(sorted: Int32Array, value: number): number {
-  let low = 0, high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (sorted[middle] < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-/**
- * The `k` highest of `scores` (of the documents `docs`), best first, without sorting them all;
- * equal scores in the order of their documents' ids (`ids`), so the answer does not depend on
- * the order entries came in.
- */
-function topK(
-  docs: Int32Array,
-  scores: Float64Array,
-  k: number,
-  ids: string[],
-): [number, number][] {
-  const before = (a: [number, number], b: [number, number]) =>
-    a[1] > b[1] || (a[1] === b[1] && ids[a[0]] < ids[b[0]]);
-  const order = (a: [number, number], b: [number, number]) => before(a, b) ? -1 : 1;
-  const best: [number, number][] = [];
-  if (k <= 0) return best;
-  for (let j = 0; j < docs.length; j++) {
-    if (best.length === k && !(scores[j] >= best[k - 1][1])) continue;
-    const entry: [number, number] = [docs[j], scores[j]];
-    if (best.length < k) {
-      best.push(entry);
-      if (best.length === k) best.sort(order);
-    } else if (before(entry, best[k - 1])) {
-      let i = k - 1;
-      while (i > 0 && before(entry, best[i - 1])) {
-        best[i] = best[i - 1];
-        i--;
-      }
-      best[i] = entry;
-    }
-  }
-  return best.length < k ? best.sort(order) : best;
-}
-
-export class LexicalIndex {
-  #namespaces = new Map<string, Promise<NamespaceIndex>>();
-  #load: (owner: string, namespace: string) => Promise<TermsRow[]>;
-
-  /** `load` reads a namespace's stored terms (once, on first use). */
-  constructor(load: (owner: string, namespace: string) => Promise<TermsRow[]>) {
-    this.#load = load;
-  }
-
-  /** A namespace's index, read from the store the first time it is asked for. */
-  namespace(owner: string, namespace: string): Promise<NamespaceIndex> {
-    const key = `${owner}\0${namespace}`;
-    let index = this.#namespaces.get(key);
-    if (!index) {
-      index = this.#load(owner, namespace).then(NamespaceIndex.of);
-      index.catch(() => this.#namespaces.delete(key));
-      this.#namespaces.set(key, index);
-    }
-    return index;
-  }
-
-  /** Records a memory (only for namespaces already loaded; others load later). */
-  async add(owner: string, namespace: string, row: TermsRow): Promise<void> {
-    const index = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (index) (await index).add(row);
-  }
-
-  /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
-  clear(): void {
-    this.#namespaces.clear();
-  }
-
-  /** Forgets one namespace (another writer changed it): it is read again on next use. */
-  drop(owner: string, namespace: string): void {
-    this.#namespaces.delete(`${owner}\0${namespace}`);
-  }
-
-  /** Forgets memories (only in namespaces already loaded; others load without them). */
-  async remove(owner: string, namespace: string, ids: string[]): Promise<void> {
-    const index = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (index) { for (const id of ids) (await index).remove(id); }
   }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { LexicalIndex, NamespaceIndex } from "./lexical_index.ts";
+import { NamespaceIndex } from "./lexical_index.ts";
+import { LexicalIndex } from "./lexicon.ts";
 import { timeOrderedId } from "../ids.ts";
 import { stem, TermHasher, terms } from "./terms.ts";
 import { digestOf, VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";

@@ -9,7 +9,7 @@ import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal } from "../pipeline/attributes.ts";
 import { createRememberPipeline } from "../pipeline/remember.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
-import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";

@@ -15,7 +15,7 @@ import type {
 } from "../backends/types.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
-import type { LexicalIndex } from "../ranking/lexical_index.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";

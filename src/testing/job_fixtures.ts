@@ -23,7 +23,7 @@ import type { JobQueue, ListenOptions } from "../jobs/job_queue.ts";
 import { createRememberPipeline, type RememberPipeline } from "../pipeline/remember.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { AttributeSeal } from "../pipeline/attributes.ts";
-import { LexicalIndex } from "../ranking/lexical_index.ts";
+import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 
 /** Waits until `check` holds, polling; throws naming `what` after `timeoutMs` (10 s). */
