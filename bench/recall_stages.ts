@@ -20,7 +20,7 @@ import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
-import { LexicalIndex } from "../src/ranking/lexical_index.ts";
+import { LexicalIndex } from "../src/ranking/lexicon.ts";
 import { openBenchVectors } from "./vector_store.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
