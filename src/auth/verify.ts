@@ -161,15 +161,14 @@ export async function checkSignedHeaders(
   const audience = signedAudience(h, deps);
   const publicKey = publicKeyHeader.toLowerCase();
 
-  let account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
   // Anyone may register any public key as a delegate key of their account, an owner's too:
   // without a hint, a key that owns an account is its owner's.
-  if (account && accountIdHint === undefined) {
-    if (await deps.directory.resolveOwner?.(addressOf(publicKey))) account = null;
-  }
-  if (!account) {
+  const owned = !account || accountIdHint === undefined
+    ? await deps.directory.resolveOwner?.(addressOf(publicKey))
+    : undefined;
+  if (!account || owned) {
     // The owner's own key: allowed on a route open to it, on an inactive account too.
-    const owned = await deps.directory.resolveOwner?.(addressOf(publicKey));
     if (owned && ownerKey) {
       const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
       return { ...headers, account: owned, ownerKey: true };

@@ -87,9 +87,10 @@ export class UnexpectedAnswer extends Error {
   }
 }
 
-/** What an HTTP status of a provider's most likely means, for its operator. */
+/** The details of a provider's failure: its call and retries are over (see `providerError`). */
 const PROVIDER = { reason: "provider" };
 
+/** What an HTTP status of a provider's most likely means, for its operator. */
 const STATUS_HINTS: Record<number, string> = {
   401: " (check the API key, or the proxy in front of the provider)",
   403: " (check the API key, or the proxy in front of the provider)",

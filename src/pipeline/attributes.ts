@@ -63,10 +63,14 @@ export interface MemoryAttributes {
 /** Marks a payload that carries attributes (a bare text never starts with it, see below). */
 const WITH_ATTRIBUTES = "\u0000";
 
+/** Whether `attributes` give any attribute. */
+export function hasAttributes(attributes: MemoryAttributes): boolean {
+  return Object.values(attributes).some((value) => value !== undefined);
+}
+
 /** A job's payload: the text alone when it has no attributes, else both as JSON. */
 export function encodePayload(text: string, attributes: MemoryAttributes = {}): string {
-  const bare = Object.values(attributes).every((value) => value === undefined);
-  if (bare && !text.startsWith(WITH_ATTRIBUTES)) return text;
+  if (!hasAttributes(attributes) && !text.startsWith(WITH_ATTRIBUTES)) return text;
   return WITH_ATTRIBUTES + JSON.stringify({ text, attributes });
 }
 

@@ -39,7 +39,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
-import type { AttributeSeal, MemoryAttributes } from "./attributes.ts";
+import { type AttributeSeal, hasAttributes, type MemoryAttributes } from "./attributes.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
@@ -309,7 +309,7 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
         if (memory.vector) meta.sealedVector = await vectorSeal.seal(memory, memory.vector);
       }
       const { attributes } = memory;
-      if (attributes && Object.values(attributes).some((value) => value !== undefined)) {
+      if (attributes && hasAttributes(attributes)) {
         meta.sealedAttributes = await attributeSeal.sealForBlob(memory, attributes);
       }
       return await backendCall(options, "Blob upload", (call) => blobs.put(ciphertext, meta, call));
