@@ -1,22 +1,22 @@
 /**
  * The lifecycle of memories after remember: list and get (from the namespace's catalog, see
- * `lexical_index.ts`, each shown as `memory_view.ts` says), erase (the key destroyed first,
- * then the blob, the index row and the catalog entry; a signed receipt per memory), update (a
- * new version that replaces the old one once it is indexed) and expiry (a sweep erases what
- * expired). Callers pass values that are already validated.
+ * `lexical_index.ts`, each shown as `memory_view.ts` says), erase (as `eraser.ts` does it; a
+ * signed receipt per memory), update (a new version that replaces the old one once it is
+ * indexed) and expiry (a sweep erases what expired). Callers pass values that are already
+ * validated.
  */
-import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
+import type { BlobStore, Cipher, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { textHeldBy } from "../pipeline/remember.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
 import type { IndexedMemory } from "../jobs/worker.ts";
 import type { Logger } from "../log.ts";
 import { type AttributeSeal, encodePayload, type Provenance } from "../pipeline/attributes.ts";
-import type { CatalogEntry, NamespaceIndex } from "../ranking/lexical_index.ts";
+import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
-import { deleteErasedBlob } from "./erased_blobs.ts";
+import type { LifecycleRecordStore } from "./lifecycle_records.ts";
+import { createEraser } from "./eraser.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
@@ -25,7 +25,6 @@ import {
   catalogFilter,
   cursorAfter,
   cursorOf,
-  iso,
   type Memory,
   type MemoryFilter,
   type MemoryPage,
@@ -77,6 +76,18 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   const now = deps.now ?? Date.now;
   /** Which update holds each memory being replaced (see `vet`). */
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
+  const { eraseUnindexed, eraseEntries, eraseAsked } = createEraser({
+    cipher,
+    blobs,
+    vectors,
+    lexicon,
+    reader,
+    records,
+    updating,
+    identity,
+    logger,
+    now,
+  });
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, Promise<EraseReceipt>>();
   /** The expiry sweep under way; `stopped` once the relayer closes (no batch starts after). */
@@ -150,106 +161,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
     }
     if (erased > 0) logger.info("expired memories erased", { count: erased });
     return erased;
-  }
-
-  /**
-   * Erases expired memories the index does not hold: erased already (nothing is left to do but
-   * record it again), or in a blob whose index row was lost, which restore would bring back
-   * without its expiry. Their keys are destroyed and they are recorded erased, which also takes
-   * them off the schedule: no restore brings them back. Resolves to how many there were.
-   */
-  async function eraseUnindexed(owner: string, expiries: Expiry[]): Promise<number> {
-    if (expiries.length === 0) return 0;
-    await eraseKeys(owner, expiries.map(({ memoryId }) => memoryId));
-    await records.markErased(owner, expiries, now());
-    return expiries.length;
-  }
-
-  /**
-   * Destroys memories' keys. Without a caller's credentials (the sweep, an update's old
-   * version), a cipher that needs them to erase (Seal without a server key) refuses: that is
-   * logged, and the erase goes on without it.
-   */
-  async function eraseKeys(
-    owner: string,
-    ids: string[],
-    options: { credentials?: DecryptCredentials } = {},
-  ): Promise<void> {
-    try {
-      await cipher.erase(owner, ids, options);
-    } catch (error) {
-      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
-        throw error;
-      }
-      logger.warn("the cipher cannot erase keys without a caller's key; the erase goes on", {
-        memories: ids.length,
-        error,
-      });
-    }
-  }
-
-  /**
-   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
-   * then the record of the erase, their blobs, and their index rows and catalog entries.
-   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
-   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
-   * and blobs still go.
-   */
-  async function eraseEntries(
-    owner: string,
-    namespace: string,
-    given: CatalogEntry[],
-    options: { credentials?: DecryptCredentials } = {},
-  ): Promise<EraseReceipt[]> {
-    if (given.length === 0) return [];
-    // A version replaced but not yet erased goes with its successor, so it never comes back.
-    const index = await lexicon.namespace(owner, namespace);
-    const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
-    const entries = [...new Set([...given, ...older])];
-    const ids = entries.map((entry) => entry.id);
-    await eraseKeys(owner, ids, options);
-    // Nothing read before serves it again, whichever step below fails.
-    for (const { blobId } of entries) reader.forget(blobId);
-    // Each step can be done again: an erase cut short is finished by the next.
-    const erasedAt = now();
-    await records.markErased(
-      owner,
-      entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
-      erasedAt,
-    );
-    // The blobs before the index rows: an erase cut short between them still finds the rows, and
-    // sent again deletes what is left.
-    await Promise.all(
-      entries.map(({ blobId, id }) => deleteErasedBlob(blobs, logger, { blobId, memoryId: id })),
-    );
-    await vectors.delete(ids);
-    await lexicon.remove(owner, namespace, ids);
-    return await Promise.all(entries.map((entry) =>
-      identity.receipt({
-        memory_id: entry.id,
-        owner,
-        blob_id: entry.blobId,
-        erased_at: iso(erasedAt),
-      })
-    ));
-  }
-
-  /**
-   * Erases memories as their owner asks: the updates of them on the way go too, those still
-   * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
-   */
-  async function eraseAsked(
-    owner: string,
-    namespace: string,
-    entries: CatalogEntry[],
-    options: { credentials?: DecryptCredentials },
-  ): Promise<EraseReceipt[]> {
-    const receipts = await eraseEntries(owner, namespace, entries, options);
-    const ids = receipts.map((receipt) => receipt.memory_id);
-    await updating.revoke(ids);
-    const index = await lexicon.namespace(owner, namespace);
-    const landed = ids.flatMap((id) => index.entry(index.replacedBy(id) ?? "") ?? []);
-    return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
   return {

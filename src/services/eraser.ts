@@ -1,0 +1,147 @@
+/**
+ * How memories are erased, for the lifecycle service: their keys first (from then on nothing
+ * decrypts them), then the record of the erase, the texts read before, their blobs, and their
+ * index rows and catalog entries; a signed receipt per memory. Each step can be done again, so
+ * an erase cut short is finished by the next.
+ */
+import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { CatalogEntry } from "../ranking/lexical_index.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
+import { deleteErasedBlob } from "./erased_blobs.ts";
+import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
+import { iso } from "./memory_view.ts";
+import type { MemoryReader } from "./reader.ts";
+import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
+import type { UpdateClaims } from "./update_claims.ts";
+
+export interface EraserDependencies {
+  cipher: Cipher;
+  blobs: BlobStore;
+  vectors: VectorStore;
+  lexicon: LexicalIndex;
+  reader: MemoryReader;
+  records: LifecycleRecordStore;
+  /** Which update holds the memory it replaces: an erase revokes the claims on what it erases. */
+  updating: UpdateClaims;
+  /** Signs erase receipts. */
+  identity: RelayerIdentity;
+  logger: Logger;
+  /** Unix milliseconds. */
+  now: () => number;
+}
+
+/** Erase with or without a caller: without one (the expiry sweep, an update's old version). */
+export interface EraseOptions {
+  credentials?: DecryptCredentials;
+}
+
+export function createEraser(deps: EraserDependencies) {
+  const { cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger, now } =
+    deps;
+
+  /**
+   * Erases expired memories the index does not hold: erased already (nothing is left to do but
+   * record it again), or in a blob whose index row was lost, which restore would bring back
+   * without its expiry. Their keys are destroyed and they are recorded erased, which also takes
+   * them off the schedule: no restore brings them back. Resolves to how many there were.
+   */
+  async function eraseUnindexed(owner: string, expiries: Expiry[]): Promise<number> {
+    if (expiries.length === 0) return 0;
+    await eraseKeys(owner, expiries.map(({ memoryId }) => memoryId));
+    await records.markErased(owner, expiries, now());
+    return expiries.length;
+  }
+
+  /**
+   * Destroys memories' keys. Without a caller's credentials (the sweep, an update's old
+   * version), a cipher that needs them to erase (Seal without a server key) refuses: that is
+   * logged, and the erase goes on without it.
+   */
+  async function eraseKeys(
+    owner: string,
+    ids: string[],
+    options: EraseOptions = {},
+  ): Promise<void> {
+    try {
+      await cipher.erase(owner, ids, options);
+    } catch (error) {
+      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
+        throw error;
+      }
+      logger.warn("the cipher cannot erase keys without a caller's key; the erase goes on", {
+        memories: ids.length,
+        error,
+      });
+    }
+  }
+
+  /**
+   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
+   * then the record of the erase, their blobs, and their index rows and catalog entries.
+   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
+   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
+   * and blobs still go.
+   */
+  async function eraseEntries(
+    owner: string,
+    namespace: string,
+    given: CatalogEntry[],
+    options: EraseOptions = {},
+  ): Promise<EraseReceipt[]> {
+    if (given.length === 0) return [];
+    // A version replaced but not yet erased goes with its successor, so it never comes back.
+    const index = await lexicon.namespace(owner, namespace);
+    const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
+    const entries = [...new Set([...given, ...older])];
+    const ids = entries.map((entry) => entry.id);
+    await eraseKeys(owner, ids, options);
+    // Nothing read before serves it again, whichever step below fails.
+    for (const { blobId } of entries) reader.forget(blobId);
+    // Each step can be done again: an erase cut short is finished by the next.
+    const erasedAt = now();
+    await records.markErased(
+      owner,
+      entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
+      erasedAt,
+    );
+    // The blobs before the index rows: an erase cut short between them still finds the rows, and
+    // sent again deletes what is left.
+    await Promise.all(
+      entries.map(({ blobId, id }) => deleteErasedBlob(blobs, logger, { blobId, memoryId: id })),
+    );
+    await vectors.delete(ids);
+    await lexicon.remove(owner, namespace, ids);
+    return await Promise.all(entries.map((entry) =>
+      identity.receipt({
+        memory_id: entry.id,
+        owner,
+        blob_id: entry.blobId,
+        erased_at: iso(erasedAt),
+      })
+    ));
+  }
+
+  /**
+   * Erases memories as their owner asks: the updates of them on the way go too, those still
+   * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
+   */
+  async function eraseAsked(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    options: EraseOptions,
+  ): Promise<EraseReceipt[]> {
+    const receipts = await eraseEntries(owner, namespace, entries, options);
+    const ids = receipts.map((receipt) => receipt.memory_id);
+    await updating.revoke(ids);
+    const index = await lexicon.namespace(owner, namespace);
+    const landed = ids.flatMap((id) => index.entry(index.replacedBy(id) ?? "") ?? []);
+    return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
+  }
+
+  return { eraseUnindexed, eraseEntries, eraseAsked };
+}
+
+export type Eraser = ReturnType<typeof createEraser>;
