@@ -3,16 +3,17 @@
  * `validate.ts`, and describes itself as JSON Schema. A route declares its body, query and path
  * parameters as {@link object}s of fields (`input` in `router.ts`); the kernel parses them
  * before the handler runs, and the OpenAPI document (`src/openapi/`) is written from the same
- * declarations, so the two cannot drift apart.
+ * declarations, so the two cannot drift apart. The fields of memories and keys (namespaces, ids,
+ * tags, expiry) are `memory_fields.ts`.
  *
  * @example
  * ```ts
  * const recall = object({
  *   query: text({ max: 65_536 }),
  *   limit: integer({ fallback: 10, min: 1, max: 100 }),
- *   namespace: namespace(),
+ *   explain: boolean(),
  * });
- * recall.parseObject({ query: "diet" }); // { query: "diet", limit: 10, namespace: "default" }
+ * recall.parseObject({ query: "diet" }); // { query: "diet", limit: 10, explain: false }
  * recall.schema(); // { type: "object", properties: { query: {...}, ... }, required: ["query"] }
  * ```
  */
@@ -22,22 +23,10 @@ import {
   BASE64,
   base64Value,
   booleanField,
-  expiryFields,
   integerValue,
-  MAX_TAG_CHARS,
-  MAX_TAGS,
-  MAX_THREAD_CHARS,
-  MAX_TTL_SECONDS,
-  MEMORY_ID,
-  memoryId as memoryIdValue,
   numberField,
   objectValue,
-  tagsValue,
   textValue,
-  threadField,
-  timeValue,
-  validNamespace,
-  vectorValue,
 } from "./validate.ts";
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
@@ -87,10 +76,10 @@ function bad(message: string): SvcError {
   return new SvcError("bad_request", message);
 }
 
-const absent = (value: unknown) => value === undefined || value === null;
+export const absent = (value: unknown) => value === undefined || value === null;
 
 /** A field from its parts (`required` false unless given). */
-function field<T>(
+export function field<T>(
   parse: (value: unknown, name: string) => T,
   schema: () => JsonSchema,
   options: { required?: boolean; param?: string } = {},
@@ -110,7 +99,7 @@ function orNull(schema: JsonSchema): JsonSchema {
 }
 
 /** Adds `description` to a schema when there is one. */
-function described(schema: JsonSchema, description?: string): JsonSchema {
+export function described(schema: JsonSchema, description?: string): JsonSchema {
   return description ? { ...schema, description } : schema;
 }
 
@@ -155,59 +144,6 @@ export function nonEmptyString(options: { description?: string } = {}): Field<st
   );
 }
 
-const NAMESPACE_SCHEMA = {
-  type: "string",
-  minLength: 1,
-  maxLength: 256,
-  pattern: "^[^\\u0000-\\u001f\\u007f]*$",
-  "x-svc-max-bytes": 256,
-};
-
-/**
- * A namespace: at most 256 bytes, no control characters. Absent, it is `"default"`, unless
- * `required` (`true`, or the sentence to answer when it is missing).
- */
-export function namespace(
-  options: { required?: boolean | string; description?: string } = {},
-): Field<string> {
-  const { required } = options;
-  const missing = typeof required === "string" ? required : "namespace is required";
-  return field((value, name) => {
-    if (absent(value)) {
-      if (required) throw bad(missing.replace(/^namespace/, name));
-      return "default";
-    }
-    return validNamespace(value, name);
-  }, () =>
-    described(
-      required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
-      options.description ?? "A namespace: 1 to 256 bytes of UTF-8, no control characters.",
-    ), { required: Boolean(required) });
-}
-
-/** An optional namespace, `undefined` when absent (a filter rather than a place). */
-export function optionalNamespace(
-  options: { description?: string } = {},
-): Field<string | undefined> {
-  return field(
-    (value, name) => absent(value) ? undefined : validNamespace(value, name),
-    () => described(NAMESPACE_SCHEMA, options.description),
-  );
-}
-
-/** Optional namespaces (a repeated query parameter), without repeats; absent: `undefined`. */
-export function namespaces(options: { description?: string } = {}): Field<string[] | undefined> {
-  return field((value, name) => {
-    if (absent(value)) return undefined;
-    const list = Array.isArray(value) ? value : [value];
-    return [...new Set(list.map((entry) => validNamespace(entry, name)))];
-  }, () =>
-    described(
-      { type: "array", minItems: 1, items: NAMESPACE_SCHEMA },
-      options.description ?? "Namespaces (repeat the parameter for more than one).",
-    ));
-}
-
 /** An optional integer in `[min, max]`; `fallback` when absent. */
 export function integer(
   options: { fallback: number; min: number; max: number; description?: string },
@@ -223,52 +159,6 @@ export function integer(
   );
 }
 
-/** Optional tags: at most 16, each 1 to 64 characters without control characters. */
-export function tags(
-  options: { param?: string; description?: string } = {},
-): Field<string[] | undefined> {
-  return field((value, name) => tagsValue(value, name), () =>
-    described({
-      type: "array",
-      maxItems: MAX_TAGS,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: MAX_TAG_CHARS,
-        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
-      },
-    }, options.description ?? `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters.`), {
-    param: options.param,
-  });
-}
-
-const TIME_SCHEMA = { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}" };
-
-/** An optional time in ISO 8601; Unix milliseconds. */
-export function time(options: { description?: string } = {}): Field<number | undefined> {
-  return field(
-    (value, name) => timeValue(value, name),
-    () => described(TIME_SCHEMA, options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z."),
-  );
-}
-
-/** A memory id (a lowercase UUID); optional unless `required`. */
-export function memoryId(options: { required: true; description?: string }): Field<string>;
-export function memoryId(options?: { description?: string }): Field<string | undefined>;
-export function memoryId(
-  options: { required?: boolean; description?: string } = {},
-): Field<string | undefined> {
-  return field(
-    (value, name) => !options.required && absent(value) ? undefined : memoryIdValue(value, name),
-    () =>
-      described(
-        { type: "string", format: "uuid", pattern: MEMORY_ID.source },
-        options.description ?? "A memory id (a lowercase UUID).",
-      ),
-    { required: options.required },
-  );
-}
-
 /** An optional value out of `values` (an enumeration). */
 export function oneOf<T extends string>(
   values: readonly T[],
@@ -280,19 +170,6 @@ export function oneOf<T extends string>(
     return value as T;
   }, () => described({ type: "string", enum: [...values] }, options.description));
 }
-
-/** An optional Sui address: 0x and 64 lowercase hex characters. */
-export function address(options: { description?: string } = {}): Field<string | undefined> {
-  return field((value, name) => {
-    if (absent(value)) return undefined;
-    if (typeof value !== "string" || !ADDRESS.test(value)) {
-      throw bad(`${name} must be a key's address (0x and 64 hex characters)`);
-    }
-    return value;
-  }, () => described({ type: "string", pattern: ADDRESS.source }, options.description));
-}
-
-const ADDRESS = /^0x[0-9a-f]{64}$/;
 
 /** An optional number in `[min, max]`, `undefined` when absent. */
 export function number(
@@ -311,33 +188,6 @@ export function boolean(options: { description?: string } = {}): Field<boolean> 
     (value, name) => booleanField({ [name]: value }, name),
     () => described({ type: "boolean", default: false }, options.description),
   );
-}
-
-/** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
-export function thread(options: { description?: string } = {}): Field<string | undefined> {
-  return field(
-    (value, name) => threadField({ [name]: value }, name),
-    () =>
-      described({
-        type: "string",
-        minLength: 1,
-        maxLength: MAX_THREAD_CHARS,
-        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
-      }, options.description ?? "A conversation or session id (1 to 128 characters)."),
-  );
-}
-
-/** A required vector of exactly `dimensions()` finite numbers. */
-export function vector(
-  options: { dimensions: () => number; description?: string },
-): Field<number[]> {
-  return field((value, name) => vectorValue(value, name, options.dimensions()), () => {
-    const size = options.dimensions();
-    return described(
-      { type: "array", items: { type: "number" }, minItems: size, maxItems: size },
-      options.description ?? `Exactly ${size} finite numbers (the index's dimensions).`,
-    );
-  }, { required: true });
 }
 
 /** Required standard base64, decoded to bytes. */
@@ -369,39 +219,6 @@ export function array<T>(
       ),
     { required: true },
   );
-}
-
-/**
- * When a memory expires, from `ttl_seconds` (1 s to ten years) or `expires_at` (in the
- * future, within ten years), never both: Unix milliseconds, or `undefined` for never.
- */
-export function expiry(): FieldGroup<number | undefined> {
-  return {
-    kind: "group",
-    parse: (object) => expiryFields(object, Date.now()),
-    properties: () => ({
-      ttl_seconds: {
-        type: "integer",
-        minimum: 1,
-        maximum: MAX_TTL_SECONDS,
-        description: "Seconds until the memory expires (1 s to ten years).",
-      },
-      expires_at: {
-        ...TIME_SCHEMA,
-        description: "When the memory expires (ISO 8601, in the future, within ten years).",
-      },
-    }),
-    // Not both (a null one is not given).
-    constraints: () => [{
-      not: {
-        required: ["ttl_seconds", "expires_at"],
-        properties: {
-          ttl_seconds: { not: { type: "null" } },
-          expires_at: { not: { type: "null" } },
-        },
-      },
-    }],
-  };
 }
 
 /** What an {@link object} of these members reads into. */

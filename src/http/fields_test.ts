@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
-import {
-  array,
-  base64,
-  expiry,
-  integer,
-  memoryId,
-  namespace,
-  nonEmptyString,
-  object,
-  oneOf,
-  string,
-  tags,
-  text,
-  time,
-  vector,
-} from "./fields.ts";
+import { array, base64, integer, nonEmptyString, object, oneOf, string, text } from "./fields.ts";
+import { expiry, memoryId, namespace, tags, time, vector } from "./memory_fields.ts";
 
 /** The sentence of the 400 `parse` throws. */
 function refusal(parse: () => unknown): string {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import { integer, memoryId, object, string, text } from "./fields.ts";
+import { integer, object, string, text } from "./fields.ts";
+import { memoryId } from "./memory_fields.ts";
 import { createHttpHandler } from "./kernel.ts";
 import { jsonResponse } from "./respond.ts";
 import { type Route, type RouteContext, routesFor } from "./router.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { integer, memoryId, object, tags, text } from "../http/fields.ts";
+import { integer, object, text } from "../http/fields.ts";
+import { memoryId, tags } from "../http/memory_fields.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { route } from "../http/router.ts";
 import { openApiDocument } from "./document.ts";

@@ -9,16 +9,8 @@ import { allowsNamespace, requireNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { type AccessOperation, type Route, routesFor } from "../http/router.ts";
-import {
-  address,
-  integer,
-  memoryId,
-  object,
-  oneOf,
-  optionalNamespace,
-  string,
-  time,
-} from "../http/fields.ts";
+import { integer, object, oneOf, string } from "../http/fields.ts";
+import { address, memoryId, optionalNamespace, time } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
 import { ACCESS_OPERATIONS, type AccessLog } from "../services/access_log.ts";
 import type { HandlerContext } from "./context.ts";

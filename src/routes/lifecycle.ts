@@ -1,17 +1,8 @@
 /** The routes of memories once remembered: list, get, update and erase. */
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
-import {
-  expiry,
-  integer,
-  memoryId,
-  namespace,
-  object,
-  string,
-  tags,
-  text,
-  time,
-} from "../http/fields.ts";
+import { integer, object, string, text } from "../http/fields.ts";
+import { expiry, memoryId, namespace, tags, time } from "../http/memory_fields.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";

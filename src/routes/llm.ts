@@ -2,7 +2,8 @@
 import { SvcError } from "../errors.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
-import { integer, namespace, object, text } from "../http/fields.ts";
+import { integer, object, text } from "../http/fields.ts";
+import { namespace } from "../http/memory_fields.ts";
 import type { LlmService } from "../services/llm.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";

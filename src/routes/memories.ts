@@ -5,19 +5,13 @@ import {
   array,
   base64,
   boolean,
-  expiry,
   integer,
-  memoryId,
-  namespace,
   nonEmptyString,
   number,
   object,
-  tags,
   text,
-  thread,
-  time,
-  vector,
 } from "../http/fields.ts";
+import { expiry, memoryId, namespace, tags, thread, time, vector } from "../http/memory_fields.ts";
 import { allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";

@@ -8,7 +8,8 @@ import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson, saysUtf8 } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
-import { namespaces, object } from "../http/fields.ts";
+import { object } from "../http/fields.ts";
+import { namespaces } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
 import {
   expiryFields,

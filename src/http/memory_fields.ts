@@ -1,0 +1,196 @@
+/**
+ * The request fields of memories (namespaces, ids, tags, threads, times, expiry, vectors) and of
+ * keys (addresses), built on `fields.ts`: each parses with the 400 sentences of `validate.ts` and
+ * describes itself as JSON Schema.
+ */
+import { SvcError } from "../errors.ts";
+import { absent, described, type Field, field, type FieldGroup } from "./fields.ts";
+import {
+  expiryFields,
+  MAX_TAG_CHARS,
+  MAX_TAGS,
+  MAX_THREAD_CHARS,
+  MAX_TTL_SECONDS,
+  MEMORY_ID,
+  memoryId as memoryIdValue,
+  tagsValue,
+  threadField,
+  timeValue,
+  validNamespace,
+  vectorValue,
+} from "./validate.ts";
+
+const NAMESPACE_SCHEMA = {
+  type: "string",
+  minLength: 1,
+  maxLength: 256,
+  pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+  "x-svc-max-bytes": 256,
+};
+
+/**
+ * A namespace: at most 256 bytes, no control characters. Absent, it is `"default"`, unless
+ * `required` (`true`, or the sentence to answer when it is missing).
+ */
+export function namespace(
+  options: { required?: boolean | string; description?: string } = {},
+): Field<string> {
+  const { required } = options;
+  const missing = typeof required === "string" ? required : "namespace is required";
+  return field((value, name) => {
+    if (absent(value)) {
+      if (required) throw new SvcError("bad_request", missing.replace(/^namespace/, name));
+      return "default";
+    }
+    return validNamespace(value, name);
+  }, () =>
+    described(
+      required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
+      options.description ?? "A namespace: 1 to 256 bytes of UTF-8, no control characters.",
+    ), { required: Boolean(required) });
+}
+
+/** An optional namespace, `undefined` when absent (a filter rather than a place). */
+export function optionalNamespace(
+  options: { description?: string } = {},
+): Field<string | undefined> {
+  return field(
+    (value, name) => absent(value) ? undefined : validNamespace(value, name),
+    () => described(NAMESPACE_SCHEMA, options.description),
+  );
+}
+
+/** Optional namespaces (a repeated query parameter), without repeats; absent: `undefined`. */
+export function namespaces(options: { description?: string } = {}): Field<string[] | undefined> {
+  return field((value, name) => {
+    if (absent(value)) return undefined;
+    const list = Array.isArray(value) ? value : [value];
+    return [...new Set(list.map((entry) => validNamespace(entry, name)))];
+  }, () =>
+    described(
+      { type: "array", minItems: 1, items: NAMESPACE_SCHEMA },
+      options.description ?? "Namespaces (repeat the parameter for more than one).",
+    ));
+}
+
+/** Optional tags: at most 16, each 1 to 64 characters without control characters. */
+export function tags(
+  options: { param?: string; description?: string } = {},
+): Field<string[] | undefined> {
+  return field((value, name) => tagsValue(value, name), () =>
+    described({
+      type: "array",
+      maxItems: MAX_TAGS,
+      items: {
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_TAG_CHARS,
+        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+      },
+    }, options.description ?? `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters.`), {
+    param: options.param,
+  });
+}
+
+const TIME_SCHEMA = { type: "string", format: "date-time", pattern: "^\\d{4}-\\d{2}-\\d{2}" };
+
+/** An optional time in ISO 8601; Unix milliseconds. */
+export function time(options: { description?: string } = {}): Field<number | undefined> {
+  return field(
+    (value, name) => timeValue(value, name),
+    () => described(TIME_SCHEMA, options.description ?? "ISO 8601, such as 2026-05-01T12:00:00Z."),
+  );
+}
+
+/** A memory id (a lowercase UUID); optional unless `required`. */
+export function memoryId(options: { required: true; description?: string }): Field<string>;
+export function memoryId(options?: { description?: string }): Field<string | undefined>;
+export function memoryId(
+  options: { required?: boolean; description?: string } = {},
+): Field<string | undefined> {
+  return field(
+    (value, name) => !options.required && absent(value) ? undefined : memoryIdValue(value, name),
+    () =>
+      described(
+        { type: "string", format: "uuid", pattern: MEMORY_ID.source },
+        options.description ?? "A memory id (a lowercase UUID).",
+      ),
+    { required: options.required },
+  );
+}
+
+/** An optional Sui address: 0x and 64 lowercase hex characters. */
+export function address(options: { description?: string } = {}): Field<string | undefined> {
+  return field((value, name) => {
+    if (absent(value)) return undefined;
+    if (typeof value !== "string" || !ADDRESS.test(value)) {
+      throw new SvcError(
+        "bad_request",
+        `${name} must be a key's address (0x and 64 hex characters)`,
+      );
+    }
+    return value;
+  }, () => described({ type: "string", pattern: ADDRESS.source }, options.description));
+}
+
+const ADDRESS = /^0x[0-9a-f]{64}$/;
+
+/** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
+export function thread(options: { description?: string } = {}): Field<string | undefined> {
+  return field(
+    (value, name) => threadField({ [name]: value }, name),
+    () =>
+      described({
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_THREAD_CHARS,
+        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+      }, options.description ?? "A conversation or session id (1 to 128 characters)."),
+  );
+}
+
+/** A required vector of exactly `dimensions()` finite numbers. */
+export function vector(
+  options: { dimensions: () => number; description?: string },
+): Field<number[]> {
+  return field((value, name) => vectorValue(value, name, options.dimensions()), () => {
+    const size = options.dimensions();
+    return described(
+      { type: "array", items: { type: "number" }, minItems: size, maxItems: size },
+      options.description ?? `Exactly ${size} finite numbers (the index's dimensions).`,
+    );
+  }, { required: true });
+}
+
+/**
+ * When a memory expires, from `ttl_seconds` (1 s to ten years) or `expires_at` (in the
+ * future, within ten years), never both: Unix milliseconds, or `undefined` for never.
+ */
+export function expiry(): FieldGroup<number | undefined> {
+  return {
+    kind: "group",
+    parse: (object) => expiryFields(object, Date.now()),
+    properties: () => ({
+      ttl_seconds: {
+        type: "integer",
+        minimum: 1,
+        maximum: MAX_TTL_SECONDS,
+        description: "Seconds until the memory expires (1 s to ten years).",
+      },
+      expires_at: {
+        ...TIME_SCHEMA,
+        description: "When the memory expires (ISO 8601, in the future, within ten years).",
+      },
+    }),
+    // Not both (a null one is not given).
+    constraints: () => [{
+      not: {
+        required: ["ttl_seconds", "expires_at"],
+        properties: {
+          ttl_seconds: { not: { type: "null" } },
+          expires_at: { not: { type: "null" } },
+        },
+      },
+    }],
+  };
+}
