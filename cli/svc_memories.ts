@@ -125,9 +125,13 @@ function labels(memory: { id: string; tags?: string[] }): string {
   return ` (id ${memory.id}${tags})`;
 }
 
-/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
-const UNREADABLE = "(encrypted by the client that stored it)";
-const oneLine = (text: string | null) => visible((text ?? UNREADABLE).replace(/\s+/g, " ").trim());
+/** What a memory whose text the relayer cannot read shows instead, and why. */
+const unreadable = (memory: { manual?: boolean }) =>
+  memory.manual
+    ? "(encrypted by the client that stored it)"
+    : "(unreadable: its stored copy is missing or its key was erased)";
+const oneLine = (memory: Memory) =>
+  visible((memory.text ?? unreadable(memory)).replace(/\s+/g, " ").trim());
 
 /** The key that stored a memory: its label then and its address (none for older memories). */
 function storedBy({ remembered_by: by }: Memory): string | null {
@@ -148,7 +152,7 @@ function describe(memory: Memory): string {
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)
-    .join("\n") + `\n\n${memory.text ?? UNREADABLE}`;
+    .join("\n") + `\n\n${memory.text ?? unreadable(memory)}`;
 }
 
 function receiptLines(receipt: EraseReceipt): string {
@@ -280,7 +284,7 @@ export async function runMemoryCommand(
     const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
     const lines = page.memories.map((m) =>
       `${m.id}  ${m.created_at}  ${m.tags.length ? `[${visible(m.tags.join(", "))}]  ` : ""}` +
-      oneLine(m.text)
+      oneLine(m)
     );
     if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);
     return { json: { ...page }, text: lines.join("\n") || "No memories" };

@@ -259,9 +259,12 @@ Deno.test("manual remember and recall use the client's vector and ciphertext", a
   });
   assert.deepEqual((await recalled.json()).results, []);
   const listed = await (await t.signed(alice, "GET", "/api/memories?namespace=manual")).json();
-  assert.deepEqual(listed.memories.map((m: { id: string; text: null }) => [m.id, m.text]), [
-    [id, null],
-  ]);
+  assert.deepEqual(
+    listed.memories.map((
+      m: { id: string; text: null; manual: boolean },
+    ) => [m.id, m.text, m.manual]),
+    [[id, null, true]],
+  );
   assert.equal((await (await t.signed(alice, "GET", `/api/memories/${id}`)).json()).text, null);
   assert.deepEqual(logs.filter((line) => /decrypt/.test(line)), []);
 });

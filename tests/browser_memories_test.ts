@@ -238,6 +238,30 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 1, newest first.").waitFor();
     await screenshot(page, "memories-long-namespace-390");
     assert.equal(await page.evaluate<number>(overflow), 0, "a long namespace overflows at 390 px");
+
+    // A memory its client encrypted, and one the relayer can no longer read (its blob lost, as
+    // the relayer answers it: no text, not manual), each say which they are.
+    const vector = Array(128).fill(0.5); // the default embedder's dimensions
+    const sealed = await client.rememberManual(new Uint8Array([1, 2, 3]), vector, {
+      namespace: "sealed",
+    });
+    const kept = await client.remember("A memory whose blob is lost", { namespace: "sealed" });
+    assert.equal((await client.waitForJob(jobIdOf(kept))).status, "done");
+    await page.route("**/api/memories?namespace=sealed*", async (route) => {
+      const answer = await (await route.fetch()).json();
+      answer.memories.find((m: { id: string }) => m.id === jobIdOf(kept)).text = null;
+      await route.fulfill({ json: answer });
+    });
+    await page.goto(`${stack.dashboard}/memories?namespace=sealed`);
+    await page.getByText("Showing 2, newest first.").waitFor();
+    assert.match(
+      await list.locator(`li[data-id="${sealed.id}"]`).innerText(),
+      /\(encrypted by the client that stored it\)/,
+    );
+    assert.match(
+      await list.locator(`li[data-id="${jobIdOf(kept)}"]`).innerText(),
+      /\(unreadable: its stored copy is missing or its key was erased\)/,
+    );
   } finally {
     await browser?.close();
     await relayer?.stop();

@@ -166,6 +166,41 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
   assert.equal(gone.json.code, "not_found");
 });
 
+Deno.test("CLI: list and get tell a client-encrypted memory from one whose blob is lost", async () => {
+  // No texts kept in memory: a read goes to the blob store.
+  await using stack = await startMcpStack({ relayer: { textCacheBytes: 0 } });
+  const who = await stack.test.newCaller();
+  const client = await SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: who.key.privateKey,
+    accountId: who.accountId,
+  });
+  const vector = Array(stack.test.vectors.dimensions).fill(0.5);
+  const manual = await client.rememberManual(new Uint8Array([1, 2, 3]), vector);
+  const saved = await client.remember("My locker code is 4417");
+  if (saved.status === "duplicate") throw new Error("nothing was stored before");
+  await client.waitForJob(saved.job_id);
+  const [lost] = (await stack.test.blobs.list(who.owner, "default"))
+    .filter(({ meta }) => meta.memoryId === saved.job_id);
+  await stack.test.blobs.delete(lost.blobId);
+  const run = (args: string[]) => svc(stack.url, who, args);
+
+  const listed = await run(["list"]);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(
+    listed.stdout,
+    new RegExp(`^${saved.job_id} .* \\(unreadable: its stored copy`, "m"),
+  );
+  assert.match(listed.stdout, new RegExp(`^${manual.id} .* \\(encrypted by the client`, "m"));
+  const ofLost = await run(["get", saved.job_id]);
+  assert.match(
+    ofLost.stdout,
+    /\n\(unreadable: its stored copy is missing or its key was erased\)\n$/,
+  );
+  const ofManual = await run(["get", manual.id]);
+  assert.match(ofManual.stdout, /\n\(encrypted by the client that stored it\)\n$/);
+});
+
 Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
   await using stack = await startMcpStack();
   const owner = await stack.test.newCaller();

@@ -176,6 +176,7 @@ Deno.test("erase cut short after the blob went, before the index row: sent again
   assert.equal(await t.blobs.get(blobId), null, "the blob goes before the index row");
   const half = await json(await t.signed(alice, "GET", `/api/memories/${bees}`));
   assert.equal(half.text, null, "nothing read before serves it once its key is gone");
+  assert.equal(half.manual, false, "it is not a memory its client encrypted");
   const receipt = await json(await t.signed(alice, "DELETE", `/api/memories/${bees}`));
   assert.equal(receipt.memory_id, bees);
   await json(await t.signed(alice, "GET", `/api/memories/${bees}`), 404);

@@ -207,6 +207,34 @@ Deno.test("MCP: lifecycle arguments outside the schema are rejected", async () =
   assert.equal(await stack.test.vectors.count(), 0);
 });
 
+Deno.test("MCP: svc_get and svc_list tell a client-encrypted memory from one whose blob is lost", async () => {
+  // No texts kept in memory: a read goes to the blob store.
+  await using stack = await startMcpStack({ relayer: { textCacheBytes: 0 } });
+  const who = await stack.test.newCaller();
+  const sdk = await sdkOf(stack, who);
+  const manual = await sdk.rememberManual(
+    new Uint8Array([1, 2, 3]),
+    Array(stack.test.vectors.dimensions).fill(0.5),
+  );
+  const saved = await sdk.remember("My locker code is 4417");
+  if (saved.status === "duplicate") throw new Error("nothing was stored before");
+  await sdk.waitForJob(saved.job_id);
+  const [lost] = (await stack.test.blobs.list(who.owner, "default"))
+    .filter(({ meta }) => meta.memoryId === saved.job_id);
+  await stack.test.blobs.delete(lost.blobId);
+
+  const call = caller(await stack.connect(who, {}));
+  const ofManual = await call("svc_get", { id: manual.id });
+  assert.match(ofManual.text, /\n\(encrypted by the client that stored it\)$/);
+  assert.equal(ofManual.structured.manual, true);
+  const ofLost = await call("svc_get", { id: saved.job_id });
+  assert.match(ofLost.text, /\n\(unreadable: its stored copy is missing or its key was erased\)$/);
+  assert.equal(ofLost.structured.manual, false);
+  const listed = await call("svc_list", {});
+  assert.match(listed.text, new RegExp(`unreadable: .* \\(id ${saved.job_id}\\)`));
+  assert.match(listed.text, new RegExp(`encrypted by the client .* \\(id ${manual.id}\\)`));
+});
+
 Deno.test("bridge: svc_list gets the configured namespace; the tools by id work beside it", async () => {
   await using stack = await startMcpStack();
   const who = await stack.test.newCaller();

@@ -198,8 +198,11 @@ function failed(error: unknown, namespaces?: string[] | null): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** A manual memory's text is encrypted by its client: the relayer cannot read it. */
-const UNREADABLE = "(encrypted by the client that stored it)";
+/** What a memory whose text the relayer cannot read shows instead, and why. */
+const unreadable = (memory: { manual?: boolean }) =>
+  memory.manual
+    ? "(encrypted by the client that stored it)"
+    : "(unreadable: its stored copy is missing or its key was erased)";
 
 /** ` (id …, tags: …)`: what a listed or recalled memory is known by besides its text. */
 function labels(memory: { id: string; tags?: string[] }): string {
@@ -222,7 +225,7 @@ function describeMemory(memory: Memory): string {
     ...(memory.expires_at ? [`expires ${memory.expires_at}`] : []),
     ...(memory.supersedes ? [`replaces ${memory.supersedes}`] : []),
   ];
-  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? UNREADABLE}`;
+  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? unreadable(memory)}`;
 }
 
 export function createMcpServer(session: ToolSession): McpServer {
@@ -365,7 +368,7 @@ export function createMcpServer(session: ToolSession): McpServer {
         });
         const where = `namespace "${shown(namespace)}"${tag === undefined ? "" : `, tag "${tag}"`}`;
         const lines = page.memories.map((m) =>
-          `- ${m.created_at.slice(0, 10)} ${m.text ?? UNREADABLE}${labels(m)}`
+          `- ${m.created_at.slice(0, 10)} ${m.text ?? unreadable(m)}${labels(m)}`
         );
         const more = page.next_cursor
           ? `\nMore: call svc_list again with cursor "${page.next_cursor}".`

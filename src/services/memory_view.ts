@@ -16,8 +16,13 @@ export interface Memory {
   id: string;
   /** Its namespace. */
   namespace: string;
-  /** Its text, decrypted; `null` for a manual memory, which the relayer cannot read. */
+  /**
+   * Its text, decrypted; `null` for a manual memory, and for one the relayer can no longer read
+   * (its blob lost, its key erased).
+   */
   text: string | null;
+  /** Whether its client encrypted it (remember/manual): the relayer never reads its text. */
+  manual: boolean;
   /** Its tags (none: `[]`). */
   tags: string[];
   /** The thread it was remembered in, or `null`; a new version keeps the old one's. */
@@ -113,6 +118,7 @@ export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader)
       id: entry.id,
       namespace,
       text,
+      manual: info?.manual === true,
       tags,
       thread: thread ?? null,
       created_at: iso(info?.firstCreatedAt ?? entry.createdAt),

@@ -8,7 +8,11 @@ import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
 import { action, agentNames, card, field, h, onPick, render, say } from "./ui.js";
 
 const PAGE_SIZE = 20;
-const UNREADABLE = "(encrypted by the client that stored it)";
+/** What a memory whose text the relayer cannot read shows instead, and why. */
+const unreadable = (memory) =>
+  memory.manual
+    ? "(encrypted by the client that stored it)"
+    : "(unreadable: its stored copy is missing or its key was erased)";
 
 const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
 const moment = (iso) =>
@@ -42,7 +46,7 @@ export async function memories({ wallet, owned }) {
     const row = h(
       "li",
       { class: "memory", "data-id": memory.id },
-      h("p", { class: "memory-text", id: textId }, memory.text ?? UNREADABLE),
+      h("p", { class: "memory-text", id: textId }, memory.text ?? unreadable(memory)),
       h(
         "div",
         { class: "memory-meta" },
