@@ -120,6 +120,8 @@ Deno.test("every route of the relayer's table is in the document, described", as
     "503",
     "default",
   ]);
+  // A transaction the sponsor does not pay for is a 403 (`not_sponsored`).
+  assert.match(plain.paths["/sponsor"].post.responses["403"].description, /not_sponsored/);
   // A signed GET reads no body, but may still be refused a malformed header.
   assert.ok(plain.paths["/api/whoami"].get.responses["400"]);
   // An optional field given as null takes its default: the schema lets it be null.

@@ -78,8 +78,8 @@ export interface SealCipherOptions {
   sessionTtlMinutes?: number;
   /**
    * Check every key server's proof of possession (`GET /v1/service`) once, before first use
-   * (`SVC_SEAL_VERIFY_KEY_SERVERS`, default false, as in the SDK: the configured list is trusted,
-   * and verifying needs every server up at that moment).
+   * (default false, as in the SDK: the configured list is trusted, and verifying needs every
+   * server up at that moment).
    */
   verifyKeyServers?: boolean;
   /** Deadline of each request to the key servers and the Sui full node, ms (default 10 000). */

@@ -49,7 +49,7 @@ export interface SuiSponsorOptions extends SuiRpcOptions {
   packageId: string;
   /** The gas owner's Ed25519 key: `suiprivkey1…` or a 64 lowercase hex seed (env SVC_SPONSOR_PRIVATE_KEY). */
   sponsorPrivateKey: string;
-  /** MIST per transaction (env SVC_SPONSOR_GAS_BUDGET, default 50 000 000 = 0.05 SUI). */
+  /** MIST per transaction (default 50 000 000 = 0.05 SUI). */
   gasBudget?: bigint | number;
   /** How long a sponsored transaction waits for its signature (default 5 minutes). */
   ttlMs?: number;

@@ -190,7 +190,9 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         tag: "memories",
         summary: `Remember up to ${MAX_IMPORT_LINES} JSON lines; duplicates are skipped`,
         body: {
-          description: "JSON lines `{text, namespace?, tags?, thread?, created_at?, expires_at?}`.",
+          description:
+            "JSON lines `{text, namespace?, tags?, thread?, created_at?, expires_at?}` " +
+            "(also as `application/jsonl`).",
           contentType: "application/x-ndjson",
           example: JSON.stringify(EXAMPLE_LINE) + "\n",
         },

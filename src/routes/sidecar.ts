@@ -256,6 +256,10 @@ export function sidecarRoutes(
             "for; `reason` names why (`malformed`, `expired`, `not_owner`, …).",
         },
         401: { description: "The owner's signature does not verify (`bad_signature`)." },
+        403: {
+          description: "A transaction the sponsor does not pay for: not a call into the " +
+            "account package's functions (`not_sponsored`).",
+        },
         409: {
           description: "Refused against the ledger's state: `replayed`, `account_exists`, " +
             "`duplicate_key`.",
