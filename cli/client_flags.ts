@@ -3,7 +3,7 @@
  * sent: a value that cannot be sent is a {@link UsageError} (exit 2, with the `--help` pointer)
  * rather than the relayer's refusal.
  */
-import { isKeyHex } from "../src/auth/keys.ts";
+import { ACCOUNT_ID, isKeyHex } from "../src/auth/keys.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
 import { parseIsoTime } from "../src/http/validate.ts";
@@ -65,9 +65,6 @@ export function memoryIdArg(value: string | undefined, what: string): string {
   }
   return value!;
 }
-
-/** An account id as the relayer takes one: `0x` and 1 to 64 hex digits (a ledger's has 64). */
-const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
 /** `--account` (or what `what` names) on the command line, checked as the relayer checks it. */
 export function accountIdArg(value: string, what: string): string {

@@ -7,7 +7,7 @@ import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
 import { SvcError } from "../src/errors.ts";
-import { verifyReceipt } from "../src/services/receipts.ts";
+import { verifyReceipt } from "../src/client/receipt.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { SharedVectorStore } from "../src/testing/job_fixtures.ts";
 import { LifecycleRecords } from "../src/services/lifecycle_records.ts";

@@ -15,7 +15,7 @@
  */
 import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
-import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { ACCOUNT_ID, addressOf, generateKeyPair } from "../../src/auth/keys.ts";
 import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
 import { ERROR_STATUS, type ErrorCode, SvcError } from "../../src/errors.ts";
@@ -184,7 +184,7 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
         headers: { "content-type": "application/json", ...cors },
       });
     }
-    if (!/^0x[0-9a-fA-F]{1,64}$/.test(text("accountId")) || !text("walletAddress")) {
+    if (!ACCOUNT_ID.test(text("accountId")) || !text("walletAddress")) {
       return fail("bad_request", "accountId and walletAddress are required");
     }
     let approved;

@@ -84,7 +84,11 @@ export async function sha256Hex(bytes: Uint8Array<ArrayBuffer> | string): Promis
   return new Uint8Array(await crypto.subtle.digest("SHA-256", data)).toHex();
 }
 
-const ADDRESS = /^0x[0-9a-f]{64}$/;
+/** An address: 0x and 64 lowercase hex characters. */
+export const ADDRESS = /^0x[0-9a-f]{64}$/;
+
+/** An account id as the relayer takes one: `0x` and 1 to 64 hex digits (a ledger's has 64). */
+export const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
 /** Whether `value` is an address: 0x and 64 lowercase hex characters. */
 export function isAddress(value: unknown): value is string {

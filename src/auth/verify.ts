@@ -19,7 +19,7 @@ import type {
 } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
-import { addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { ACCOUNT_ID, addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
 import { LruMap } from "./lru_map.ts";
 import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
@@ -30,7 +30,6 @@ const NONCE_TTL_MS = 2 * TIMESTAMP_WINDOW_SECONDS * 1000 + 2000;
 const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
 const SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const TIMESTAMP = /^(0|[1-9][0-9]{0,11})$/;
-const ACCOUNT_ID = /^0x[0-9a-fA-F]{1,64}$/;
 
 /** Who sent a verified request. */
 export interface VerifiedCaller {

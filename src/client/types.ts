@@ -14,6 +14,8 @@ import type { Memory } from "../services/memory_view.ts";
 export type { Operation };
 export type { RememberedBy };
 export type { Memory, MemoryPage } from "../services/memory_view.ts";
+export type { EraseReceipt } from "../services/receipts.ts";
+export type { NamespaceErase as NamespaceErasure } from "../services/lifecycle.ts";
 
 /** What `GET /health` answers. */
 export interface Health {
@@ -155,35 +157,6 @@ export interface ListOptions {
   since?: Date | string;
   /** Only memories created before this time. */
   until?: Date | string;
-}
-
-/**
- * The relayer's signed statement that a memory was erased. `signature` is Ed25519, by the
- * relayer's receipt key (`/health`'s `receiptKey`), over {@link receiptMessage}.
- */
-export interface EraseReceipt {
-  /** The erased memory. */
-  memory_id: string;
-  /** The address of its owner. */
-  owner: string;
-  /** The blob that held its ciphertext. */
-  blob_id: string;
-  /** When it was erased (ISO 8601). */
-  erased_at: string;
-  /** 128 hex characters. */
-  signature: string;
-}
-
-/** What erasing a namespace answers: one receipt per erased memory. */
-export interface NamespaceErasure {
-  /** The erased namespace. */
-  namespace: string;
-  /** The owner's address. */
-  owner: string;
-  /** How many memories were erased. */
-  erased: number;
-  /** Their receipts. */
-  receipts: EraseReceipt[];
 }
 
 /** A new version of a memory: its text, and what changes besides. */

@@ -4,6 +4,7 @@
  * describes itself as JSON Schema.
  */
 import { SvcError } from "../errors.ts";
+import { ADDRESS, isAddress } from "../auth/keys.ts";
 import { absent, described, type Field, field, type FieldGroup } from "./fields.ts";
 import {
   expiryFields,
@@ -123,7 +124,7 @@ export function memoryId(
 export function address(options: { description?: string } = {}): Field<string | undefined> {
   return field((value, name) => {
     if (absent(value)) return undefined;
-    if (typeof value !== "string" || !ADDRESS.test(value)) {
+    if (!isAddress(value)) {
       throw new SvcError(
         "bad_request",
         `${name} must be a key's address (0x and 64 hex characters)`,
@@ -132,8 +133,6 @@ export function address(options: { description?: string } = {}): Field<string | 
     return value;
   }, () => described({ type: "string", pattern: ADDRESS.source }, options.description));
 }
-
-const ADDRESS = /^0x[0-9a-f]{64}$/;
 
 /** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
 export function thread(options: { description?: string } = {}): Field<string | undefined> {

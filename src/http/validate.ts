@@ -102,16 +102,6 @@ export function integerValue(
 }
 
 /** A required array with between `min` and `max` entries. */
-export function arrayField(
-  body: Record<string, unknown>,
-  field: string,
-  min: number,
-  max: number,
-): unknown[] {
-  return arrayValue(body[field], field, min, max);
-}
-
-/** {@link arrayField} of a value already taken from its object. */
 export function arrayValue(value: unknown, field: string, min: number, max: number): unknown[] {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (!Array.isArray(value)) throw bad(`${field} must be an array`);
@@ -130,15 +120,6 @@ export function objectValue(value: unknown, field: string): Record<string, unkno
 }
 
 /** A vector of exactly `dimensions` finite numbers. */
-export function vectorField(
-  body: Record<string, unknown>,
-  field: string,
-  dimensions: number,
-): number[] {
-  return vectorValue(body[field], field, dimensions);
-}
-
-/** {@link vectorField} of a value already taken from its object. */
 export function vectorValue(value: unknown, field: string, dimensions: number): number[] {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (!Array.isArray(value)) throw bad(`${field} must be an array of numbers`);

@@ -17,7 +17,7 @@ import type {
   Transport,
   TransportSendOptions,
 } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { sha256Hex } from "../auth/keys.ts";
+import { ACCOUNT_ID, sha256Hex } from "../auth/keys.ts";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson, readBody } from "../http/body.ts";
@@ -33,7 +33,6 @@ import { createMcpServer } from "./tools.ts";
 const MESSAGES_PATH = "/api/mcp/messages";
 /** The scheme is read in any case (RFC 9110), the key in either case of hex. */
 const BEARER = /^bearer ([0-9a-f]{64})$/i;
-const ACCOUNT_ID = /^0x[0-9a-f]{1,64}$/;
 /** Query parameters that would put a credential into a URL (and so into logs). */
 const CREDENTIAL_PARAMS =
   /^(access_token|token|bearer|auth|authorization|key|api_key|private_key)$/i;

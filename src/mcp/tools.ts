@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
-import { textValue } from "../http/validate.ts";
+import { MAX_TAG_CHARS, MAX_TAGS, textValue } from "../http/validate.ts";
 import { MEMORY_ID } from "../ids.ts";
 import { MAX_ANALYZE_BYTES, MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 import { scopeRefusal } from "./refusals.ts";
@@ -39,8 +39,8 @@ export interface ToolSession {
 }
 
 const namespaceField = z.string().min(1).max(256);
-const tagField = z.string().min(1).max(64);
-const tagsField = z.array(tagField).max(16);
+const tagField = z.string().min(1).max(MAX_TAG_CHARS);
+const tagsField = z.array(tagField).max(MAX_TAGS);
 const idField = z.string().regex(
   MEMORY_ID,
   "must be a memory id (a lowercase UUID, as svc_recall shows it)",

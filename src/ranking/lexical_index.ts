@@ -307,14 +307,6 @@ export class NamespaceIndex {
     return [...this.#byId.keys()].filter((id) => !this.hidden(id, now) && this.matches(id, filter));
   }
 
-  /** The memories expired at `now`. */
-  expired(now: number): string[] {
-    return [...this.#byId].flatMap(([id, doc]) => {
-      const expiresAt = this.#entries[doc].info?.expiresAt;
-      return expiresAt !== undefined && expiresAt <= now ? [id] : [];
-    });
-  }
-
   /**
    * The memories of `id`'s thread remembered up to `span` places before and after it in that
    * thread, in thread order; none for a memory without a thread.

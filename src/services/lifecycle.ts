@@ -50,11 +50,15 @@ export interface LifecycleDependencies {
   now?: () => number;
 }
 
-/** What erasing a namespace did. */
+/** What erasing a namespace answers: one receipt per erased memory. */
 export interface NamespaceErase {
+  /** The erased namespace. */
   namespace: string;
+  /** The owner's address. */
   owner: string;
+  /** How many memories were erased. */
   erased: number;
+  /** Their receipts. */
   receipts: EraseReceipt[];
 }
 

@@ -11,11 +11,10 @@
  * ```ts
  * const identity = await RelayerIdentity.fromSecret(secret);
  * const receipt = await identity.receipt({ memory_id, owner, blob_id, erased_at: new Date().toISOString() });
- * await verifyReceipt(receipt, identity.publicKey); // true
+ * await verifyReceipt(receipt, identity.publicKey); // true (the SDK's, `src/client/receipt.ts`)
  * ```
  */
 import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
-import { verifyEd25519 } from "../auth/ed25519.ts";
 
 /** What an erase receipt states. */
 export interface ReceiptFields {
@@ -29,9 +28,12 @@ export interface ReceiptFields {
   erased_at: string;
 }
 
-/** An erase receipt: its fields and the relayer's signature over them. */
+/**
+ * The relayer's signed statement that a memory was erased: its fields and the relayer's
+ * signature over {@link receiptMessage} of them.
+ */
 export interface EraseReceipt extends ReceiptFields {
-  /** Ed25519 signature by the relayer's identity, 128 hex characters. */
+  /** Ed25519, by the relayer's receipt key (`/health`'s `receiptKey`): 128 hex characters. */
   signature: string;
 }
 
@@ -39,11 +41,6 @@ export interface EraseReceipt extends ReceiptFields {
 export function receiptMessage(fields: ReceiptFields): string {
   const { memory_id, owner, blob_id, erased_at } = fields;
   return `svc-erase-receipt:v1\n${memory_id}\n${owner}\n${blob_id}\n${erased_at}`;
-}
-
-/** Whether `receipt` is signed by the relayer whose receipt key (64 hex) is `publicKey`. */
-export function verifyReceipt(receipt: EraseReceipt, publicKey: string): Promise<boolean> {
-  return verifyEd25519(publicKey, receipt.signature, receiptMessage(receipt));
 }
 
 /** The relayer's signing identity. */
