@@ -31,7 +31,13 @@ export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { readTogether } from "./backends/read_together.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
-export type { PartitionCursor, ReindexPlan, ReindexStateStore } from "./reindex/state.ts";
+export {
+  type PartitionCursor,
+  type PartitionNamer,
+  partitionNamer,
+  type ReindexPlan,
+  type ReindexStateStore,
+} from "./reindex/state.ts";
 export {
   type AccessLogStore,
   type AccessRecordRange,
@@ -101,6 +107,7 @@ export {
   chachaSeal,
   concatBytes,
   deriveAesKey,
+  deriveHmacKey,
   deriveRawKey,
   gcmDecrypt,
   gcmEncrypt,

@@ -17,6 +17,7 @@ import {
   chachaSeal,
   concatBytes,
   deriveAesKey,
+  deriveHmacKey,
   deriveRawKey,
   hkdfMaster,
   openBytes,
@@ -63,13 +64,7 @@ export class IndexKeys {
       throw new SvcError("internal", "Cannot open the vector index: the secret is not 32 bytes");
     }
     const master = await hkdfMaster(secret);
-    const naming = await crypto.subtle.deriveKey(
-      { name: "HKDF", hash: "SHA-256", salt: SALT, info: encoder.encode("naming") },
-      master,
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
+    const naming = await deriveHmacKey(master, SALT, "naming");
     return new IndexKeys(master, naming);
   }
 

@@ -21,6 +21,7 @@ import {
   type BlobMeta,
   type BlobStore,
   type CallOptions,
+  deriveHmacKey,
   heldForAnotherMemory,
   hkdfMaster,
   type ListedBlobMeta,
@@ -83,18 +84,7 @@ export class PgBlobStore implements BlobStore {
         "Cannot open the PostgreSQL blob store: the secret is not 32 bytes",
       );
     }
-    const naming = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: SALT,
-        info: new TextEncoder().encode("blobs:place"),
-      },
-      await hkdfMaster(options.secret),
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
+    const naming = await deriveHmacKey(await hkdfMaster(options.secret), SALT, "blobs:place");
     return new PgBlobStore(options.database.sql, naming);
   }
 

@@ -22,7 +22,14 @@
  */
 import { pgError } from "./database.ts";
 import type postgres from "postgres";
-import { hkdfMaster, type KeyPlace, type KeyStore, readTogether, SvcError } from "../../src/kit.ts";
+import {
+  deriveHmacKey,
+  hkdfMaster,
+  type KeyPlace,
+  type KeyStore,
+  readTogether,
+  SvcError,
+} from "../../src/kit.ts";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 
@@ -70,17 +77,10 @@ export class PgKeyStore implements KeyStore {
         "Cannot open the PostgreSQL key store: the secret is not 32 bytes",
       );
     }
-    const naming = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: SALT,
-        info: new TextEncoder().encode("cipher_keys:memory"),
-      },
+    const naming = await deriveHmacKey(
       await hkdfMaster(options.secret),
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
+      SALT,
+      "cipher_keys:memory",
     );
     return new PgKeyStore(options.database.sql, naming);
   }

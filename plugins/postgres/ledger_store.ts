@@ -20,7 +20,14 @@
  * the notification only frees what idle relayers keep in memory early.
  */
 import { pgError } from "./database.ts";
-import { deriveAesKey, hkdfMaster, openBytes, sealBytes, SvcError } from "../../src/kit.ts";
+import {
+  deriveAesKey,
+  deriveHmacKey,
+  hkdfMaster,
+  openBytes,
+  sealBytes,
+  SvcError,
+} from "../../src/kit.ts";
 import type {
   LedgerAccount,
   LedgerChange,
@@ -66,13 +73,7 @@ export class PgLedgerStore implements LedgerStore {
       throw new SvcError("bad_request", "Cannot open the ledger: the master key must be 32 bytes");
     }
     const master = await hkdfMaster(options.masterKey);
-    const lookupKey = await crypto.subtle.deriveKey(
-      { name: "HKDF", hash: "SHA-256", salt: encoder.encode(SALT), info: encoder.encode("lookup") },
-      master,
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
+    const lookupKey = await deriveHmacKey(master, SALT, "lookup");
     const sealKey = await deriveAesKey(master, SALT, "seal");
     const { database } = options;
     const store = new PgLedgerStore(database.sql, lookupKey, sealKey);

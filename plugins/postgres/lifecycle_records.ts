@@ -21,6 +21,7 @@
 import { pgError } from "./database.ts";
 import {
   deriveAesKey,
+  deriveHmacKey,
   type Expiry,
   hkdfMaster,
   type LifecycleRecordStore,
@@ -44,13 +45,7 @@ export async function deriveTagKey(
   secret: Uint8Array<ArrayBuffer>,
   info: string,
 ): Promise<CryptoKey> {
-  return await crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: encoder.encode(SALT), info: encoder.encode(info) },
-    await hkdfMaster(secret),
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
-  );
+  return await deriveHmacKey(await hkdfMaster(secret), SALT, info);
 }
 
 /** The keyed hash of `value` under `key`: 16 bytes. */

@@ -11,8 +11,9 @@
  */
 import { pgError } from "./database.ts";
 import {
-  hkdfMaster,
   type PartitionCursor,
+  type PartitionNamer,
+  partitionNamer,
   type ReindexPlan,
   type ReindexStateStore,
 } from "../../src/kit.ts";
@@ -21,38 +22,20 @@ import type { Database } from "./database.ts";
 /** A reindex's progress in PostgreSQL; see the module documentation. */
 export class PgReindexState implements ReindexStateStore {
   #database: Database;
-  #naming: CryptoKey;
+  #name: PartitionNamer;
 
-  private constructor(database: Database, naming: CryptoKey) {
+  private constructor(database: Database, name: PartitionNamer) {
     this.#database = database;
-    this.#naming = naming;
+    this.#name = name;
   }
 
   /** The progress kept in `database`, its namespaces named under keys derived from `secret`. */
   static async open(database: Database, secret: Uint8Array<ArrayBuffer>): Promise<PgReindexState> {
-    const naming = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode("svc-reindex-v1"),
-        info: new TextEncoder().encode("partition names"),
-      },
-      await hkdfMaster(secret),
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
-    return new PgReindexState(database, naming);
+    return new PgReindexState(database, await partitionNamer(secret));
   }
 
   async #key(owner: string, namespace: string): Promise<string> {
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      this.#naming,
-      new TextEncoder().encode(JSON.stringify([owner, namespace])),
-    );
-    const name = new Uint8Array(mac).toBase64({ alphabet: "base64url", omitPadding: true });
-    return `cursor:${name.slice(0, 22)}`;
+    return `cursor:${await this.#name(owner, namespace)}`;
   }
 
   async #call<T>(task: () => Promise<T>): Promise<T> {

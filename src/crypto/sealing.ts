@@ -49,6 +49,21 @@ export function deriveAesKey(
   );
 }
 
+/** The HMAC-SHA-256 key (for signing) HKDF-SHA-256 derives from `master` for `salt` and `info`. */
+export function deriveHmacKey(
+  master: CryptoKey,
+  salt: string | Uint8Array<ArrayBuffer>,
+  info: string | Uint8Array<ArrayBuffer>,
+): Promise<CryptoKey> {
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: bytesOf(salt), info: bytesOf(info) },
+    master,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign"],
+  );
+}
+
 /** AES-256-GCM keys as node:crypto takes them: each WebCrypto key converted once. */
 const keyObjects = new WeakMap<CryptoKey, KeyObject>();
 

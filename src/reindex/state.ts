@@ -11,7 +11,7 @@
  * derived from the relayer's secret), so the database names none. Its cursor is the last memory
  * id (in id order) written to the new index.
  */
-import { hkdfMaster } from "../crypto/sealing.ts";
+import { deriveHmacKey, hkdfMaster } from "../crypto/sealing.ts";
 
 /** The reindex under way: from which index to which, for which embedder. */
 export interface ReindexPlan {
@@ -60,41 +60,42 @@ export interface ReindexStateStore {
 const PLAN: Deno.KvKey = ["reindex", "plan"];
 const CURSORS: Deno.KvKey = ["reindex", "cursor"];
 
+/** Names a namespace by a keyed hash of its owner and name (22 base64url characters). */
+export type PartitionNamer = (owner: string, namespace: string) => Promise<string>;
+
+/**
+ * The names a reindex files its namespaces under, whichever store keeps them: HMAC-SHA-256 of
+ * the owner and namespace under a key derived from `secret`.
+ */
+export async function partitionNamer(secret: Uint8Array<ArrayBuffer>): Promise<PartitionNamer> {
+  const naming = await deriveHmacKey(await hkdfMaster(secret), "svc-reindex-v1", "partition names");
+  return async (owner, namespace) => {
+    const mac = await crypto.subtle.sign(
+      "HMAC",
+      naming,
+      new TextEncoder().encode(JSON.stringify([owner, namespace])),
+    );
+    return new Uint8Array(mac).toBase64({ alphabet: "base64url", omitPadding: true }).slice(0, 22);
+  };
+}
+
 /** The persisted progress of a reindex; see the module documentation. */
 export class ReindexState implements ReindexStateStore {
   #kv: Deno.Kv;
-  #naming: CryptoKey;
+  #name: PartitionNamer;
 
-  private constructor(kv: Deno.Kv, naming: CryptoKey) {
+  private constructor(kv: Deno.Kv, name: PartitionNamer) {
     this.#kv = kv;
-    this.#naming = naming;
+    this.#name = name;
   }
 
   /** The state kept in `kv`, its namespaces named under keys derived from `secret`. */
   static async open(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>): Promise<ReindexState> {
-    const naming = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode("svc-reindex-v1"),
-        info: new TextEncoder().encode("partition names"),
-      },
-      await hkdfMaster(secret),
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
-    return new ReindexState(kv, naming);
+    return new ReindexState(kv, await partitionNamer(secret));
   }
 
   async #key(owner: string, namespace: string): Promise<Deno.KvKey> {
-    const mac = await crypto.subtle.sign(
-      "HMAC",
-      this.#naming,
-      new TextEncoder().encode(JSON.stringify([owner, namespace])),
-    );
-    const name = new Uint8Array(mac).toBase64({ alphabet: "base64url", omitPadding: true });
-    return [...CURSORS, name.slice(0, 22)];
+    return [...CURSORS, await this.#name(owner, namespace)];
   }
 
   /** The reindex under way, or `null`. */

@@ -27,7 +27,13 @@
  */
 import type { AccessOperation } from "../http/router.ts";
 import { LruMap } from "../auth/lru_map.ts";
-import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
+import {
+  deriveAesKey,
+  deriveHmacKey,
+  hkdfMaster,
+  openBytes,
+  sealBytes,
+} from "../crypto/sealing.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import {
   type AccessEntry,
@@ -126,18 +132,7 @@ export class AccessLog {
   /** The log over `options.store`, keyed by `options.secret`. */
   static async open(options: AccessLogOptions): Promise<AccessLog> {
     const master = await hkdfMaster(options.secret);
-    const tagKey = await crypto.subtle.deriveKey(
-      {
-        name: "HKDF",
-        hash: "SHA-256",
-        salt: new TextEncoder().encode(LOG_INFO),
-        info: new TextEncoder().encode("owner tags"),
-      },
-      master,
-      { name: "HMAC", hash: "SHA-256", length: 256 },
-      false,
-      ["sign"],
-    );
+    const tagKey = await deriveHmacKey(master, LOG_INFO, "owner tags");
     return new AccessLog(options, master, tagKey);
   }
 
