@@ -4,7 +4,7 @@
  * UUIDs of the entries' times).
  */
 import type { AccessOperation } from "../http/router.ts";
-import { SvcError } from "../errors.ts";
+import { cursorOf, idOfCursor } from "./cursor.ts";
 
 /** Every access operation, in the order they are shown. */
 export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
@@ -95,23 +95,8 @@ export function idFloor(ms: number): string {
   return `${time.slice(0, 8)}-${time.slice(8)}-7000-8000-000000000000`;
 }
 
-/** The cursor of the page after entry `id`: opaque to clients. */
-export function cursorOf(id: string): string {
-  return new TextEncoder().encode(JSON.stringify({ before: id })).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-}
+/** The cursor of the page after entry `id` (older entries: before it). */
+export const cursorBefore = (id: string) => cursorOf("before", id);
 
-/** The id a cursor of `cursorOf` names; 400 for anything else. */
-export function beforeOf(cursor: string): string {
-  try {
-    const { before } = JSON.parse(
-      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
-    );
-    if (typeof before === "string" && /^[0-9a-f-]{36}$/.test(before)) return before;
-  } catch {
-    // refused below
-  }
-  throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
-}
+/** The entry id a cursor of `cursorBefore` names; anything else is a 400. */
+export const beforeOf = (cursor: string) => idOfCursor(cursor, "before", /^[0-9a-f-]{36}$/);

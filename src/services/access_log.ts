@@ -42,7 +42,7 @@ import {
   type AccessLogPage,
   type AccessLogQuery,
   beforeOf,
-  cursorOf,
+  cursorBefore,
   idFloor,
 } from "./access_entry.ts";
 import {
@@ -224,12 +224,12 @@ export class AccessLog {
         if (entry && this.#matches(entry, query) && visible(entry.namespace)) entries.push(entry);
         const more = i < records.length - 1 || records.length === size;
         if (entries.length === limit || scanned === SCAN_BUDGET) {
-          return { entries, next_cursor: more ? cursorOf(record.id) : null };
+          return { entries, next_cursor: more ? cursorBefore(record.id) : null };
         }
       }
       if (records.length < size) return { entries, next_cursor: null };
     }
-    return { entries, next_cursor: to === undefined ? null : cursorOf(to) };
+    return { entries, next_cursor: to === undefined ? null : cursorBefore(to) };
   }
 
   /** Deletes the entries older than the retention; resolves to how many. */

@@ -21,10 +21,10 @@ import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import {
+  afterOf,
   attributesOf,
   catalogFilter,
   cursorAfter,
-  cursorOf,
   type Memory,
   type MemoryFilter,
   type MemoryPage,
@@ -175,7 +175,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       page: { limit: number; cursor?: string; filter: MemoryFilter },
       options: ReadOptions = {},
     ): Promise<MemoryPage> {
-      const after = page.cursor === undefined ? undefined : cursorAfter(page.cursor);
+      const after = page.cursor === undefined ? undefined : afterOf(page.cursor);
       const index = await lexicon.namespace(owner, namespace);
       const filter = await catalogFilter(hasher, owner, page.filter);
       const entries = index.list(filter, now(), page.limit + 1, after);
@@ -185,7 +185,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         memories: await Promise.all(
           shown.map((entry) => memoryOf(owner, namespace, entry, options)),
         ),
-        next_cursor: more ? cursorOf(shown.at(-1)!.id) : null,
+        next_cursor: more ? cursorAfter(shown.at(-1)!.id) : null,
       };
     },
 

@@ -3,12 +3,12 @@
  * and provenance opened from its catalog entry), the pages of a list and their cursors, and
  * the filter list and recall take.
  */
-import { SvcError } from "../errors.ts";
 import { MEMORY_ID } from "../ids.ts";
 import { type AttributeSeal, type RememberedBy, rememberedByOf } from "../pipeline/attributes.ts";
 import type { CatalogEntry, CatalogFilter } from "../ranking/lexical_index.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
+import { cursorOf, idOfCursor } from "./cursor.ts";
 
 /** A memory as list and get answer it. */
 export interface Memory {
@@ -61,26 +61,11 @@ export interface MemoryFilter {
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 
-/** The cursor after memory `id`: opaque to clients. */
-export function cursorOf(id: string): string {
-  return new TextEncoder().encode(JSON.stringify({ after: id })).toBase64({
-    alphabet: "base64url",
-    omitPadding: true,
-  });
-}
+/** The cursor of the page after memory `id`. */
+export const cursorAfter = (id: string) => cursorOf("after", id);
 
-/** The memory id of a cursor `cursorOf` made; anything else is refused. */
-export function cursorAfter(cursor: string): string {
-  try {
-    const { after } = JSON.parse(
-      new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })),
-    );
-    if (typeof after === "string" && MEMORY_ID.test(after)) return after;
-  } catch {
-    // refused below
-  }
-  throw new SvcError("bad_request", "cursor is not a cursor this relayer gave out");
-}
+/** The memory id of a cursor `cursorAfter` made; anything else is a 400. */
+export const afterOf = (cursor: string) => idOfCursor(cursor, "after", MEMORY_ID);
 
 /** The catalog filter of a caller's filter: its tags hashed. */
 export async function catalogFilter(
