@@ -22,9 +22,9 @@ import {
   arrayValue,
   BASE64,
   base64Value,
-  booleanField,
+  booleanValue,
   integerValue,
-  numberField,
+  numberValue,
   objectValue,
   textValue,
 } from "./validate.ts";
@@ -177,7 +177,7 @@ export function number(
 ): Field<number | undefined> {
   const { min, max } = options;
   return field(
-    (value, name) => numberField({ [name]: value }, name, min, max),
+    (value, name) => numberValue(value, name, min, max),
     () => described({ type: "number", minimum: min, maximum: max }, options.description),
   );
 }
@@ -185,7 +185,7 @@ export function number(
 /** An optional boolean, `false` when absent. */
 export function boolean(options: { description?: string } = {}): Field<boolean> {
   return field(
-    (value, name) => booleanField({ [name]: value }, name),
+    (value, name) => booleanValue(value, name),
     () => described({ type: "boolean", default: false }, options.description),
   );
 }

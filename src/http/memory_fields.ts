@@ -5,6 +5,7 @@
  */
 import { SvcError } from "../errors.ts";
 import { ADDRESS, isAddress } from "../auth/keys.ts";
+import { MEMORY_ID } from "../ids.ts";
 import { absent, described, type Field, field, type FieldGroup } from "./fields.ts";
 import {
   expiryFields,
@@ -12,10 +13,9 @@ import {
   MAX_TAGS,
   MAX_THREAD_CHARS,
   MAX_TTL_SECONDS,
-  MEMORY_ID,
   memoryId as memoryIdValue,
   tagsValue,
-  threadField,
+  threadValue,
   timeValue,
   validNamespace,
   vectorValue,
@@ -137,7 +137,7 @@ export function address(options: { description?: string } = {}): Field<string | 
 /** An optional thread (a conversation or session id): 1–128 characters, no control characters. */
 export function thread(options: { description?: string } = {}): Field<string | undefined> {
   return field(
-    (value, name) => threadField({ [name]: value }, name),
+    (value, name) => threadValue(value, name),
     () =>
       described({
         type: "string",

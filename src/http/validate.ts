@@ -1,5 +1,6 @@
 /**
- * Field validation for request bodies. Each failure is a 400 whose sentence names the field;
+ * Validation of request values, each taken from its object by the caller (`fields.ts` builds the
+ * routes' declared fields on these). Each failure is a 400 whose sentence names the field;
  * out-of-range values are errors, never silently clamped.
  */
 import { SvcError } from "../errors.ts";
@@ -24,11 +25,6 @@ function bad(message: string): SvcError {
 }
 
 /** A required string, non-empty after trimming, at most `maxBytes` of UTF-8. */
-export function requiredText(body: Record<string, unknown>, field: string, maxBytes: number) {
-  return textValue(body[field], field, maxBytes);
-}
-
-/** {@link requiredText} of a value already taken from its object. */
 export function textValue(value: unknown, field: string, maxBytes: number): string {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (typeof value !== "string") throw bad(`${field} must be a string`);
@@ -40,12 +36,12 @@ export function textValue(value: unknown, field: string, maxBytes: number): stri
 }
 
 /** A namespace: default `"default"`, else a non-empty string ≤ 256 bytes without control chars. */
-export function namespaceField(body: Record<string, unknown>, field = "namespace"): string {
-  const value = body[field];
+export function namespaceValue(value: unknown, field = "namespace"): string {
   if (value === undefined || value === null) return "default";
   return validNamespace(value, field);
 }
 
+/** A given namespace: a non-empty string ≤ 256 bytes without control characters. */
 export function validNamespace(value: unknown, field = "namespace"): string {
   if (typeof value !== "string") throw bad(`${field} must be a string`);
   if (value === "") throw bad(`${field} must not be empty`);
@@ -75,17 +71,6 @@ export function utf8HeaderValue(text: string): string {
 }
 
 /** An optional integer in `[min, max]`, `fallback` when absent. */
-export function integerField(
-  body: Record<string, unknown>,
-  field: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  return integerValue(body[field], field, fallback, min, max);
-}
-
-/** {@link integerField} of a value already taken from its object. */
 export function integerValue(
   value: unknown,
   field: string,
@@ -136,11 +121,6 @@ export function vectorValue(value: unknown, field: string, dimensions: number): 
 export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** Standard base64 decoded to bytes; must not be empty. */
-export function base64Field(body: Record<string, unknown>, field: string): Uint8Array<ArrayBuffer> {
-  return base64Value(body[field], field);
-}
-
-/** {@link base64Field} of a value already taken from its object. */
 export function base64Value(value: unknown, field: string): Uint8Array<ArrayBuffer> {
   if (value === undefined || value === null) throw bad(`${field} is required`);
   if (typeof value !== "string" || value === "" || !BASE64.test(value)) {
@@ -155,11 +135,6 @@ export const MAX_TAGS = 16;
 export const MAX_TAG_CHARS = 64;
 
 /** Optional tags: at most 16, each 1–64 characters without control characters. */
-export function tagsField(body: Record<string, unknown>, field = "tags"): string[] | undefined {
-  return tagsValue(body[field], field);
-}
-
-/** {@link tagsField} of a value already taken from its object. */
 export function tagsValue(value: unknown, field = "tags"): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw bad(`${field} must be an array of strings`);
@@ -177,13 +152,12 @@ export function tagsValue(value: unknown, field = "tags"): string[] | undefined 
 }
 
 /** An optional number in `[min, max]`, `undefined` when absent. */
-export function numberField(
-  body: Record<string, unknown>,
+export function numberValue(
+  value: unknown,
   field: string,
   min: number,
   max: number,
 ): number | undefined {
-  const value = body[field];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isFinite(value)) throw bad(`${field} must be a number`);
   if (value < min || value > max) throw bad(`${field} must be between ${min} and ${max}`);
@@ -191,8 +165,7 @@ export function numberField(
 }
 
 /** An optional boolean, `false` when absent. */
-export function booleanField(body: Record<string, unknown>, field: string): boolean {
-  const value = body[field];
+export function booleanValue(value: unknown, field: string): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value !== "boolean") throw bad(`${field} must be true or false`);
   return value;
@@ -205,8 +178,7 @@ export const MAX_THREAD_CHARS = 128;
  * An optional thread (a conversation or session id): a string of 1–128 characters without
  * control characters.
  */
-export function threadField(body: Record<string, unknown>, field = "thread"): string | undefined {
-  const value = body[field];
+export function threadValue(value: unknown, field = "thread"): string | undefined {
   if (value === undefined || value === null) return undefined;
   const chars = typeof value === "string" ? [...value].length : 0;
   if (typeof value !== "string" || chars < 1 || chars > MAX_THREAD_CHARS) {
@@ -214,11 +186,6 @@ export function threadField(body: Record<string, unknown>, field = "thread"): st
   }
   if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
   return value;
-}
-
-/** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
-export function timeField(body: Record<string, unknown>, field: string): number | undefined {
-  return timeValue(body[field], field);
 }
 
 /**
@@ -234,7 +201,7 @@ export function parseIsoTime(value: string): number {
   return Date.parse(value);
 }
 
-/** {@link timeField} of a value already taken from its object. */
+/** An optional time, as ISO 8601 (`2026-05-01T12:00:00Z`); Unix milliseconds. */
 export function timeValue(value: unknown, field: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   const ms = typeof value === "string" ? parseIsoTime(value) : NaN;
@@ -250,10 +217,10 @@ export const MAX_TTL_SECONDS = 10 * 365 * 86_400;
  * the future); one of them at most. Unix milliseconds, or `undefined` for never.
  */
 export function expiryFields(body: Record<string, unknown>, now: number): number | undefined {
-  const expiresAt = timeField(body, "expires_at");
+  const expiresAt = timeValue(body.expires_at, "expires_at");
   if (body.ttl_seconds !== undefined && body.ttl_seconds !== null) {
     if (expiresAt !== undefined) throw bad("Send either ttl_seconds or expires_at, not both");
-    return now + 1000 * integerField(body, "ttl_seconds", 0, 1, MAX_TTL_SECONDS);
+    return now + 1000 * integerValue(body.ttl_seconds, "ttl_seconds", 0, 1, MAX_TTL_SECONDS);
   }
   if (expiresAt !== undefined && expiresAt <= now) throw bad("expires_at must be in the future");
   if (expiresAt !== undefined && expiresAt > now + 1000 * MAX_TTL_SECONDS) {
@@ -261,9 +228,6 @@ export function expiryFields(body: Record<string, unknown>, now: number): number
   }
   return expiresAt;
 }
-
-/** A memory id: a lowercase UUID. */
-export { MEMORY_ID };
 
 /** A memory id (a UUID, lowercase). */
 export function memoryId(value: unknown, field = "id"): string {

@@ -13,12 +13,12 @@ import { namespaces } from "../http/memory_fields.ts";
 import { EXAMPLE_ID } from "./examples.ts";
 import {
   expiryFields,
-  namespaceField,
+  namespaceValue,
   objectValue,
-  requiredText,
-  tagsField,
-  threadField,
-  timeField,
+  tagsValue,
+  textValue,
+  threadValue,
+  timeValue,
 } from "../http/validate.ts";
 import type { ExportService } from "../services/export.ts";
 import {
@@ -40,16 +40,16 @@ const JSON_LINES = new Set(["application/x-ndjson", "application/jsonl"]);
 /** One line of an import as a memory to remember (throws `bad_request` naming the problem). */
 function importItem(value: unknown, now: number): RememberItem {
   const line = objectValue(value, "line");
-  const createdAt = timeField(line, "created_at");
+  const createdAt = timeValue(line.created_at, "created_at");
   if (createdAt !== undefined && createdAt > now) {
     throw new SvcError("bad_request", "created_at must not be in the future");
   }
   return {
-    text: requiredText(line, "text", MAX_TEXT_BYTES),
-    namespace: namespaceField(line),
+    text: textValue(line.text, "text", MAX_TEXT_BYTES),
+    namespace: namespaceValue(line.namespace),
     attributes: {
-      tags: tagsField(line),
-      thread: threadField(line),
+      tags: tagsValue(line.tags),
+      thread: threadValue(line.thread),
       expiresAt: expiryFields({ expires_at: line.expires_at }, now),
       // Kept as the memory's first-created time: list and get show it as `created_at`.
       firstCreatedAt: createdAt,

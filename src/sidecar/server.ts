@@ -11,7 +11,7 @@ import { createHttpHandler, type HttpHandler } from "../http/kernel.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { route, type RouteContext } from "../http/router.ts";
-import { base64Field, requiredText } from "../http/validate.ts";
+import { base64Value, textValue } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { mcpRoutes, type McpSession } from "../mcp/http.ts";
 import { type SessionLimits, SessionRegistry } from "../mcp/sessions.ts";
@@ -123,17 +123,17 @@ export function createSidecar(options: SidecarOptions): Sidecar {
       route("POST", "/sponsor", async ({ json }) => {
         const chain = needSponsor();
         const body = json();
-        const kind = base64Field(body, "transactionKind");
-        const sent = await chain.sponsor(kind, requiredText(body, "sender", 256));
+        const kind = base64Value(body.transactionKind, "transactionKind");
+        const sent = await chain.sponsor(kind, textValue(body.sender, "sender", 256));
         return jsonResponse(200, { bytes: sent.bytes.toBase64(), digest: sent.digest });
       }, bounded),
       route("POST", "/sponsor/execute", async ({ json }) => {
         const chain = needSponsor();
         const body = json();
-        const digest = requiredText(body, "digest", 256);
+        const digest = textValue(body.digest, "digest", 256);
         return jsonResponse(
           200,
-          await chain.execute(digest, requiredText(body, "signature", 4096)),
+          await chain.execute(digest, textValue(body.signature, "signature", 4096)),
         );
       }, bounded),
     ],
