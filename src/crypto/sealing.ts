@@ -190,3 +190,31 @@ export async function openBytes(
   return gcmDecrypt(key, sealed.subarray(0, IV_BYTES), sealed.subarray(IV_BYTES), additionalData)
     .buffer;
 }
+
+/** {@link sealBytes} as base64url without padding: a sealed value kept in a text field. */
+export async function sealToText(
+  key: CryptoKey,
+  plaintext: Uint8Array<ArrayBuffer>,
+  additionalData: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const sealed = await sealBytes(key, plaintext, additionalData);
+  return sealed.toBase64({ alphabet: "base64url", omitPadding: true });
+}
+
+/**
+ * What {@link sealToText} sealed under `key` with the same associated data, or `null` when it
+ * does not open: not base64url, altered, sealed for other data or under another key.
+ */
+export async function openText(
+  key: CryptoKey,
+  sealed: string,
+  additionalData: Uint8Array<ArrayBuffer>,
+): Promise<ArrayBuffer | null> {
+  try {
+    const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
+    if (bytes.byteLength < IV_BYTES + TAG_BYTES) return null;
+    return await openBytes(key, bytes, additionalData);
+  } catch {
+    return null;
+  }
+}

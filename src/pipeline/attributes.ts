@@ -14,7 +14,7 @@
  * ```
  */
 import { LruMap } from "../auth/lru_map.ts";
-import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "../crypto/sealing.ts";
+import { deriveAesKey, hkdfMaster, openText, sealToText } from "../crypto/sealing.ts";
 
 /** Who stored a memory: the signing key's address and label at the time, and when. */
 export interface Provenance {
@@ -142,8 +142,7 @@ export class AttributeSeal {
   /** `attributes` sealed for the memory at `place`: an opaque base64url string. */
   async seal(place: AttributePlace, attributes: SealedAttributes): Promise<string> {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    const sealed = await sealBytes(this.#key, plaintext, associatedData(place));
-    return sealed.toBase64({ alphabet: "base64url", omitPadding: true });
+    return await sealToText(this.#key, plaintext, associatedData(place));
   }
 
   /** The tags sealed for `place` (none when `sealed` is absent or does not open). */
@@ -170,19 +169,14 @@ export class AttributeSeal {
    */
   async sealForBlob(place: AttributePlace, attributes: MemoryAttributes): Promise<string> {
     const plaintext = new TextEncoder().encode(JSON.stringify(attributes));
-    const sealed = await sealBytes(this.#key, plaintext, blobAssociatedData(place));
-    return sealed.toBase64({ alphabet: "base64url", omitPadding: true });
+    return await sealToText(this.#key, plaintext, blobAssociatedData(place));
   }
 
   /** What `sealForBlob` sealed for `place`; `null` when it does not open. */
   async openFromBlob(place: AttributePlace, sealed: string): Promise<MemoryAttributes | null> {
-    try {
-      const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
-      const plaintext = await openBytes(this.#key, bytes, blobAssociatedData(place));
-      return JSON.parse(new TextDecoder().decode(plaintext));
-    } catch {
-      return null;
-    }
+    // What opens was sealed by `sealForBlob`: JSON.
+    const plaintext = await openText(this.#key, sealed, blobAssociatedData(place));
+    return plaintext && JSON.parse(new TextDecoder().decode(plaintext));
   }
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
@@ -190,15 +184,11 @@ export class AttributeSeal {
     const where = JSON.stringify([place.owner, place.namespace, place.memoryId]);
     const kept = this.#opened.get(sealed);
     if (kept?.place === where) return copyOf(kept.attributes);
-    try {
-      const bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
-      const plaintext = await openBytes(this.#key, bytes, associatedData(place));
-      const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
-      this.#opened.set(sealed, { place: where, attributes });
-      return copyOf(attributes);
-    } catch {
-      return null;
-    }
+    const plaintext = await openText(this.#key, sealed, associatedData(place));
+    if (plaintext === null) return null;
+    const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
+    this.#opened.set(sealed, { place: where, attributes });
+    return copyOf(attributes);
   }
 }
 

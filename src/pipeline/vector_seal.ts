@@ -18,14 +18,7 @@
  * ```
  */
 import { SvcError } from "../errors.ts";
-import {
-  deriveAesKey,
-  hkdfMaster,
-  IV_BYTES,
-  openBytes,
-  sealBytes,
-  TAG_BYTES,
-} from "../crypto/sealing.ts";
+import { deriveAesKey, hkdfMaster, openText, sealToText } from "../crypto/sealing.ts";
 
 const SALT = "svc-sealed-vector-v1";
 const INFO = "blob metadata vector";
@@ -68,8 +61,7 @@ export class VectorSeal {
     const plaintext = new Uint8Array(vector.length * 8);
     const view = new DataView(plaintext.buffer);
     vector.forEach((x, i) => view.setFloat64(i * 8, x, true));
-    const out = await sealBytes(this.#key, plaintext, associatedData(place));
-    return out.toBase64({ alphabet: "base64url", omitPadding: true });
+    return await sealToText(this.#key, plaintext, associatedData(place));
   }
 
   /**
@@ -78,20 +70,8 @@ export class VectorSeal {
    */
   async open(place: SealedVectorPlace, sealed: string): Promise<number[] | null> {
     if (!SEALED.test(sealed)) return null;
-    let bytes: Uint8Array<ArrayBuffer>;
-    try {
-      bytes = Uint8Array.fromBase64(sealed, { alphabet: "base64url" });
-    } catch {
-      return null;
-    }
-    if (bytes.length < IV_BYTES + TAG_BYTES) return null;
-    let plaintext: ArrayBuffer;
-    try {
-      plaintext = await openBytes(this.#key, bytes, associatedData(place));
-    } catch {
-      return null;
-    }
-    if (plaintext.byteLength % 8 !== 0) return null;
+    const plaintext = await openText(this.#key, sealed, associatedData(place));
+    if (plaintext === null || plaintext.byteLength % 8 !== 0) return null;
     const view = new DataView(plaintext);
     return Array.from({ length: plaintext.byteLength / 8 }, (_, i) => view.getFloat64(i * 8, true));
   }
