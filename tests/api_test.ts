@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Reranker } from "../src/backends/types.ts";
+import { timeOrderedId } from "../src/ids.ts";
 import { createLogger } from "../src/log.ts";
 import { type Caller, startTestRelayer } from "./fixtures.ts";
 
@@ -267,6 +268,36 @@ Deno.test("manual remember and recall use the client's vector and ciphertext", a
   );
   assert.equal((await (await t.signed(alice, "GET", `/api/memories/${id}`)).json()).text, null);
   assert.deepEqual(logs.filter((line) => /decrypt/.test(line)), []);
+});
+
+Deno.test("a client-encrypted memory stored before such memories were marked is shown as one", async () => {
+  const lines: string[] = [];
+  await using t = await startTestRelayer({
+    logger: createLogger("info", (line) => lines.push(line)),
+  });
+  const alice = await t.newCaller();
+  // As an older version indexed it: the client's bytes, and a row without the manual mark.
+  const id = timeOrderedId();
+  const place = { owner: alice.owner, namespace: "old", memoryId: id, createdAt: Date.now() };
+  const blobId = await t.blobs.put(new Uint8Array([0xc1, 0x1e, 0x47]), place);
+  await t.vectors.upsert([{
+    id,
+    owner: alice.owner,
+    namespace: "old",
+    blobId,
+    vector: Array(t.vectors.dimensions).fill(0.25),
+    createdAt: place.createdAt,
+  }]);
+  for (let read = 0; read < 2; read++) {
+    const listed = await (await t.signed(alice, "GET", "/api/memories?namespace=old")).json();
+    assert.deepEqual(
+      listed.memories.map((
+        m: { id: string; text: null; manual: boolean },
+      ) => [m.id, m.text, m.manual]),
+      [[id, null, true]],
+    );
+  }
+  assert.deepEqual(lines.filter((line) => /decrypt/.test(line)), [], "no warning per read");
 });
 
 Deno.test("restore re-indexes every blob missing from the index and skips the rest", async () => {

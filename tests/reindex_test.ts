@@ -13,6 +13,7 @@ import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { cosineDistance } from "../src/backends/memory.ts";
 import type { Embedder, VectorIndexSet } from "../src/backends/types.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
+import { TermHasher } from "../src/ranking/terms.ts";
 import { IndexSwitch, planReindex, Reindexer, ReindexState } from "../src/reindex/mod.ts";
 import { type Caller, jsonOf, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { TEST_MODELS_DIR } from "./relayer_process.ts";
@@ -117,6 +118,7 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
       cipher,
       blobs: t.blobs,
       vectorSeal: await VectorSeal.fromSecret(secret),
+      hasher: await TermHasher.fromSecret(secret),
       batchSize: 8,
       ratePerSecond: 300,
       graceMs: 100,

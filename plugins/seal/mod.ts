@@ -48,7 +48,7 @@ import { abortable } from "../sui/abortable.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
-import { encryptError, erased, malformed } from "./errors.ts";
+import { encryptError, erased, foreign, malformed } from "./errors.ts";
 import {
   ErasedIdentities,
   identityHex,
@@ -330,7 +330,7 @@ export class SealCipher implements Cipher {
     try {
       object = EncryptedObject.parse(ciphertext);
     } catch (cause) {
-      throw malformed(cause, "not a Seal encrypted object");
+      throw foreign(cause);
     }
     if (object.version !== 0 || normalizeSuiAddress(object.packageId) !== this.#options.packageId) {
       throw malformed(undefined, "not encrypted for this service's package");

@@ -4,11 +4,34 @@
  * encrypted index is new (or an import was cut short) and that directory exists, its rows are
  * copied into the encrypted index once, at start. The old directory still holds readable
  * vectors, so every start that finds it says so until the operator deletes it.
+ *
+ * Rows of versions before duplicates were found by a text's digest, or before client-encrypted
+ * memories were marked, gain both on the way (see {@link completeRow}).
  */
 import type { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
+import type { BlobStore, Cipher, ListedBlobMeta, VectorRow } from "../backends/types.ts";
 import type { Logger } from "../log.ts";
+import type { TermHasher } from "../ranking/terms.ts";
 
 const NOTE = "lancedb-import";
+
+/** A store that keeps notes (the encrypted index). */
+interface Noting {
+  note(name: string): Promise<string | null>;
+  setNote(name: string, value: string): Promise<void>;
+}
+
+const notes = (store: object): store is Noting => "note" in store && "setNote" in store;
+
+/**
+ * Notes on the index a reindex builds that the LanceDB index was imported into the one it
+ * replaces, if it was: the next start then knows it was, as it knew of the old index.
+ */
+export async function carryImportNote(from: object, to: object): Promise<void> {
+  if (!notes(from) || !notes(to)) return;
+  const state = await from.note(NOTE);
+  if (state === "done") await to.setNote(NOTE, state);
+}
 
 async function isDirectory(path: string): Promise<boolean> {
   try {
@@ -19,11 +42,44 @@ async function isDirectory(path: string): Promise<boolean> {
   }
 }
 
+/** What reads an old row's memory: its blob, decrypted. */
+export interface OldRowReading {
+  blobs: BlobStore;
+  cipher: Cipher;
+  hasher: TermHasher;
+}
+
+/**
+ * `row` with what later versions keep in every row: a memory whose blob's metadata carries its
+ * vector is client-encrypted (`manual`); any other gets the digest of its text (no thread: rows
+ * from before digests have none). A row whose blob cannot be read is kept as it is.
+ */
+export async function completeRow(
+  row: VectorRow,
+  reading: OldRowReading,
+  metaOf: (row: VectorRow) => Promise<ListedBlobMeta | undefined>,
+): Promise<VectorRow> {
+  if (row.info?.digest !== undefined || row.info?.manual) return row;
+  const meta = await metaOf(row);
+  if (meta?.sealedVector !== undefined || meta?.legacyVector) {
+    return { ...row, info: { ...row.info, manual: true } };
+  }
+  try {
+    const bytes = await reading.blobs.get(row.blobId);
+    if (!bytes) return row;
+    const text = new TextDecoder().decode(await reading.cipher.decrypt(row.owner, bytes));
+    return { ...row, info: { ...row.info, digest: await reading.hasher.digest(row.owner, text) } };
+  } catch {
+    return row;
+  }
+}
+
 /** Imports `<dataDir>/lancedb` into `store` when it should; returns the rows imported. */
 export async function importLanceDb(
   store: EncryptedVectorStore,
   dataDir: string,
   embedder: { model: string; dimensions: number },
+  reading: OldRowReading,
   logger: Logger,
 ): Promise<number> {
   const dir = `${dataDir}/lancedb`;
@@ -45,10 +101,22 @@ export async function importLanceDb(
   logger.info("importing the LanceDB vector index into the encrypted index", { dir });
   const { LanceDbVectorStore } = await import("../../plugins/lancedb/mod.ts");
   const legacy = await LanceDbVectorStore.open({ dir, ...embedder, logger });
+  // The blobs' metadata of each namespace met, read once.
+  const metas = new Map<string, Promise<Map<string, ListedBlobMeta>>>();
+  const metaOf = async ({ owner, namespace, id }: VectorRow) => {
+    const place = JSON.stringify([owner, namespace]);
+    let namespaceMetas = metas.get(place);
+    if (!namespaceMetas) {
+      namespaceMetas = reading.blobs.list(owner, namespace)
+        .then((entries) => new Map(entries.map(({ meta }) => [meta.memoryId, meta])));
+      metas.set(place, namespaceMetas);
+    }
+    return (await namespaceMetas).get(id);
+  };
   let rows = 0;
   try {
     for await (const batch of legacy.rows()) {
-      await store.upsert(batch);
+      await store.upsert(await Promise.all(batch.map((row) => completeRow(row, reading, metaOf))));
       rows += batch.length;
     }
   } finally {

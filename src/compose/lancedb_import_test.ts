@@ -3,6 +3,8 @@ import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { createLogger } from "../log.ts";
+import { TermHasher } from "../ranking/terms.ts";
+import { carryImportNote } from "./lancedb_import.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { openBackends, readConfig } from "./mod.ts";
 
@@ -93,5 +95,56 @@ Deno.test("upgrade: an import cut short is finished; a chosen store imports noth
     await backends.close();
   } finally {
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("upgrade: imported rows from before text digests gain them, and client-encrypted ones the manual mark", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-import-" });
+  try {
+    // An older install: LanceDB rows without a digest or a mark, over this directory's blobs.
+    let { backends, vectors } = await start(dataDir, { SVC_VECTOR_STORE: "lancedb" });
+    const { cipher, blobs, secret } = backends.relayer;
+    const owner = "0xowner", namespace = "home";
+    const [vector] = await embedder.embed(["I am vegetarian"]);
+    const put = async (memoryId: string, bytes: Uint8Array<ArrayBuffer>, sealedVector?: string) => {
+      const meta = { owner, namespace, memoryId, createdAt: 1, sealedVector };
+      const blobId = await blobs.put(bytes, meta);
+      await vectors.upsert([{ id: memoryId, owner, namespace, blobId, vector, createdAt: 1 }]);
+    };
+    const plaintext = new TextEncoder().encode("I am vegetarian");
+    await put("m1", await cipher.encrypt(owner, plaintext, { memoryId: "m1" }));
+    await put("m2", new Uint8Array([1, 2, 3]), "a vector its client sealed");
+    await put("m3", await cipher.encrypt(owner, plaintext, { memoryId: "m3" }));
+    await cipher.erase(owner, ["m3"]);
+    await backends.close();
+
+    ({ backends, vectors } = await start(dataDir));
+    const info = new Map((await vectors.terms(owner, namespace)).map((row) => [row.id, row.info]));
+    const hasher = await TermHasher.fromSecret(secret);
+    assert.deepEqual(info.get("m1"), { digest: await hasher.digest(owner, "I am vegetarian") });
+    assert.deepEqual(info.get("m2"), { manual: true });
+    assert.equal(info.get("m3")?.digest, undefined, "a text that cannot be read stays as it was");
+    await backends.close();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("upgrade: the index a reindex builds knows the LanceDB index was imported", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-import-" });
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const open = (name: string) =>
+    EncryptedVectorStore.open({ path: `${dir}/${name}.kv`, secret, model: "m", dimensions: 4 });
+  const stores = [await open("index"), await open("index-2"), await open("a"), await open("b")];
+  const [imported, built, never, rebuilt] = stores;
+  try {
+    await imported.setNote("lancedb-import", "done");
+    await carryImportNote(imported, built);
+    assert.equal(await built.note("lancedb-import"), "done");
+    await carryImportNote(never, rebuilt);
+    assert.equal(await rebuilt.note("lancedb-import"), null, "nothing imported: nothing noted");
+  } finally {
+    for (const store of stores) await store.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -11,6 +11,7 @@ import { LOCAL_PACKAGE_ID, type LocalLedger } from "../../plugins/local_ledger/m
 import type { Logger } from "../log.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
+import { TermHasher } from "../ranking/terms.ts";
 import type { SidecarLink } from "../routes/sidecar.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { Config } from "./config.ts";
@@ -104,7 +105,7 @@ async function openVectors(
   deps: Omit<VectorIndexDependencies, "indexes" | "openEmbedder">,
   database: Database | undefined,
 ): Promise<OpenedIndex> {
-  const { config, secret, logger } = deps;
+  const { config, secret, cipher, blobs, logger } = deps;
   const indexes = await openIndexSet(config, secret, logger, database);
   const opened = await openVectorIndex({
     ...deps,
@@ -117,7 +118,9 @@ async function openVectors(
       if (opened.vectors instanceof EncryptedVectorStore) {
         const { importLanceDb } = await import("./lancedb_import.ts");
         const { model, dimensions } = opened.embedder;
-        await importLanceDb(opened.vectors, config.dataDir, { model, dimensions }, logger);
+        const hasher = await TermHasher.fromSecret(secret);
+        const reading = { blobs, cipher, hasher };
+        await importLanceDb(opened.vectors, config.dataDir, { model, dimensions }, reading, logger);
       }
     }
   } catch (error) {

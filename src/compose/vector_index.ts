@@ -28,6 +28,7 @@ import type {
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { TermHasher } from "../ranking/terms.ts";
 import {
   IndexSwitch,
   planReindex,
@@ -40,6 +41,7 @@ import {
 } from "../reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
 import { BackgroundReindex } from "./background_reindex.ts";
+import { carryImportNote } from "./lancedb_import.ts";
 
 /** The index to serve from, and the reindex to run when one is needed. */
 export interface OpenedIndex {
@@ -359,6 +361,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     plan = await planReindex(indexes, state, wanted, { logger });
     source = await indexes.open(active, built);
     target = await indexes.open(plan.to, wanted);
+    await carryImportNote(source, target);
   } catch (error) {
     try {
       await source?.close();
@@ -382,6 +385,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     cipher: deps.cipher,
     blobs: deps.blobs,
     vectorSeal,
+    hasher: await TermHasher.fromSecret(deps.secret),
     logger,
     ratePerSecond: config.reindex.ratePerSecond,
     graceMs: deps.offline ? 0 : 10_000,

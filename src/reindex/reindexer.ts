@@ -29,6 +29,7 @@ import type {
   Cipher,
   IndexPartition,
   ListedBlobMeta,
+  MemoryInfo,
   TermsRow,
   VectorIndexSet,
   VectorRow,
@@ -36,6 +37,7 @@ import type {
 import { SvcError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import type { VectorSeal } from "../pipeline/vector_seal.ts";
+import type { TermHasher } from "../ranking/terms.ts";
 import { createReader, type MemoryReader } from "../services/reader.ts";
 import type { IndexGeneration, IndexSwitch } from "./index_switch.ts";
 import type { PartitionCursor, ReindexStateStore } from "./state.ts";
@@ -53,6 +55,11 @@ export interface ReindexerOptions {
   blobs: BlobStore;
   /** Opens the vectors of client-encrypted memories sealed in their blobs' metadata. */
   vectorSeal: VectorSeal;
+  /**
+   * Digests the texts of rows indexed before duplicates were found by digest, so that the new
+   * index finds them (`MemoryInfo.digest`).
+   */
+  hasher: TermHasher;
   logger?: Logger;
   /** Memories per batch: one embedding call and one write (default 64). */
   batchSize?: number;
@@ -376,9 +383,19 @@ export class Reindexer {
     const vectors = texts.length > 0
       ? await target.embedder.embed(texts.map((t) => t.text), { signal })
       : [];
+    // Rows from before digests and the manual mark gain them (see `MemoryInfo`).
     const out: VectorRow[] = [
-      ...texts.map(({ row }, i) => this.#row(place, row, vectors[i])),
-      ...given.map(({ row, vector }) => this.#row(place, row, vector)),
+      ...await Promise.all(texts.map(async ({ row, text }, i) =>
+        this.#row(
+          place,
+          row,
+          vectors[i],
+          row.info?.digest === undefined
+            ? { digest: await this.#options.hasher.digest(owner, text) }
+            : {},
+        )
+      )),
+      ...given.map(({ row, vector }) => this.#row(place, row, vector, { manual: true })),
     ];
     let written = out.length;
     if (out.length > 0) {
@@ -394,9 +411,20 @@ export class Reindexer {
     { owner, namespace }: { owner: string; namespace: string },
     row: TermsRow,
     vector: Float32Array | number[],
+    added: MemoryInfo = {},
   ): VectorRow {
-    const { id, blobId, createdAt, terms, info } = row;
-    return { id, owner, namespace, blobId, createdAt, vector, terms, ...(info && { info }) };
+    const { id, blobId, createdAt, terms } = row;
+    const info = { ...row.info, ...added };
+    return {
+      id,
+      owner,
+      namespace,
+      blobId,
+      createdAt,
+      vector,
+      terms,
+      ...(Object.keys(info).length > 0 && { info }),
+    };
   }
 
   /** The namespace's blobs' metadata by memory id. */

@@ -112,6 +112,7 @@ async function reindexOf(
     cipher: options.cipher ?? world.cipher,
     blobs: world.blobs,
     vectorSeal: world.vectorSeal,
+    hasher: await TermHasher.fromSecret(world.secret),
     batchSize: options.batchSize ?? 4,
     graceMs: 0,
   });
@@ -164,6 +165,25 @@ Deno.test("reindex: a client-encrypted memory keeps its sealed vector when the s
     assert.equal(summary.memories, kept ? 7 : 6);
     assert.deepEqual(summary.skipped, { manualDimensions: kept ? 0 : 1, unreadable: 0 });
   }
+});
+
+Deno.test("reindex: rows indexed before text digests and the manual mark gain them", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const world = await populated(6);
+  await world.manual();
+  const want = await catalog(world.store);
+  // As an older version indexed them: neither a digest (duplicates are found by it) nor a mark.
+  for (const [owner, namespace] of PLACES) {
+    const rows = await world.store.terms(owner, namespace);
+    await world.store.upsert(rows.map(({ info, ...row }) => {
+      const { digest: _, manual: __, ...older } = info ?? {};
+      return { ...row, owner, namespace, vector: Array(16).fill(0.25), info: older };
+    }));
+  }
+  assert.notDeepEqual(await catalog(world.store), want);
+  const { reindexer, target } = await reindexOf(world, new CountingEmbedder(16), kv);
+  await reindexer.run();
+  assert.deepEqual(await catalog(target), want);
 });
 
 Deno.test("reindex: cut short, it resumes from its cursors instead of starting over", async () => {

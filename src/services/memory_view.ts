@@ -103,7 +103,7 @@ export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader)
       id: entry.id,
       namespace,
       text,
-      manual: info?.manual === true,
+      manual: info?.manual === true || (text === null && reader.foreign(entry.blobId)),
       tags,
       thread: thread ?? null,
       created_at: iso(info?.firstCreatedAt ?? entry.createdAt),

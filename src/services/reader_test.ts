@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { BlobStore, Cipher } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { silentLogger } from "../log.ts";
+import { createLogger, silentLogger } from "../log.ts";
 import { createReader } from "./reader.ts";
 
 /** A reader over a blob store whose every blob decrypts to "from the blob", counting reads. */
@@ -55,4 +55,37 @@ Deno.test("reader: a cipher of the caller's key refuses the call, but a memory i
   const memory = { id: "m1", blobId: "b1" };
   await assert.rejects(refusing({}).read("alice", memory, {}), SvcError);
   assert.equal(await refusing({ reason: "erased" }).read("alice", memory, {}), null);
+});
+
+Deno.test("reader: a blob that is none of the cipher's ciphertexts is read as client-encrypted, once; each trouble is logged once", async () => {
+  let reads = 0;
+  const blobs = {
+    get: (
+      blobId: string,
+    ) => (reads++, Promise.resolve(blobId === "lost" ? null : new Uint8Array([1]))),
+  } as unknown as BlobStore;
+  const cipher = {
+    holdsKeys: true,
+    decrypt: () =>
+      Promise.reject(
+        new SvcError("bad_request", "Cannot decrypt: not ours", { details: { reason: "foreign" } }),
+      ),
+  } as unknown as Cipher;
+  const lines: { level: string; msg: string }[] = [];
+  const logger = createLogger("info", (line) => lines.push(JSON.parse(line)));
+  const r = createReader({ cipher, blobs, logger });
+  const client = { id: "m1", blobId: "theirs" };
+  assert.equal(r.foreign("theirs"), false);
+  assert.equal(await r.read("alice", client, {}), null);
+  assert.equal(r.foreign("theirs"), true);
+  assert.equal(await r.read("alice", client, {}), null);
+  assert.equal(reads, 1, "its blob is not read again");
+  const lost = { id: "m2", blobId: "lost" };
+  assert.equal(await r.read("alice", lost, {}), null);
+  assert.equal(await r.read("alice", lost, {}), null);
+  assert.equal(r.foreign("lost"), false);
+  assert.deepEqual(lines.map(({ level, msg }) => [level, msg]), [
+    ["info", "a memory's blob is its client's ciphertext: read as client-encrypted"],
+    ["warn", "memory has no blob"],
+  ]);
 });
