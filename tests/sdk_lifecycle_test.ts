@@ -59,6 +59,7 @@ Deno.test("SDK: remember with tags and expiry; list, filter, page and get", asyn
       id: diet,
       namespace: "me",
       text: "I am vegetarian",
+      manual: false,
       tags: ["diet", "health"],
       thread: null,
       created_at: undefined,
