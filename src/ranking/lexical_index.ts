@@ -54,7 +54,10 @@ export interface LexicalMatches {
 const K1 = 0.7;
 const B = 0.3;
 
-/** Removed documents an index keeps before it compacts (and no more than it has live ones). */
+/**
+ * Removed documents an index keeps before it compacts (and no more than it has live ones); an
+ * index emptied compacts at once.
+ */
 const COMPACT_AFTER = 1024;
 
 /** One namespace's index. */
@@ -168,7 +171,14 @@ export class NamespaceIndex {
       if (docs.length === 0) this.#threads.delete(this.#entries[doc].info!.thread!);
     }
     const removed = this.#ids.length - this.#byId.size;
-    if (removed >= COMPACT_AFTER && removed >= this.#byId.size) this.#compact();
+    if ((removed >= COMPACT_AFTER && removed >= this.#byId.size) || this.#byId.size === 0) {
+      this.#compact();
+    }
+  }
+
+  /** How many memories it holds (removed ones not counted). */
+  get size(): number {
+    return this.#byId.size;
   }
 
   /** What the index holds: documents (removed ones until it compacts) and terms. */

@@ -1,6 +1,8 @@
 /**
  * The lexical indexes of every owner's namespaces (`NamespaceIndex`), each read from the store the
- * first time it is used and kept up to date as memories are indexed and erased.
+ * first time it is used and kept up to date as memories are indexed and erased. A namespace
+ * without memories is not kept (any name may be asked for, and an erased namespace stays empty):
+ * it is read again when next used.
  */
 import type { TermsRow } from "../backends/types.ts";
 import { NamespaceIndex } from "./lexical_index.ts";
@@ -19,11 +21,18 @@ export class LexicalIndex {
     const key = `${owner}\0${namespace}`;
     let index = this.#namespaces.get(key);
     if (!index) {
-      index = this.#load(owner, namespace).then(NamespaceIndex.of);
-      index.catch(() => this.#namespaces.delete(key));
-      this.#namespaces.set(key, index);
+      const loading = this.#load(owner, namespace).then(NamespaceIndex.of);
+      loading.then((loaded) => this.#release(key, loading, loaded), () => {
+        if (this.#namespaces.get(key) === loading) this.#namespaces.delete(key);
+      });
+      this.#namespaces.set(key, index = loading);
     }
     return index;
+  }
+
+  /** Lets go of the namespace `key` when `index`, still the one kept, holds no memory. */
+  #release(key: string, kept: Promise<NamespaceIndex>, index: NamespaceIndex): void {
+    if (index.size === 0 && this.#namespaces.get(key) === kept) this.#namespaces.delete(key);
   }
 
   /** Records a memory (only for namespaces already loaded; others load later). */
@@ -44,7 +53,11 @@ export class LexicalIndex {
 
   /** Forgets memories (only in namespaces already loaded; others load without them). */
   async remove(owner: string, namespace: string, ids: string[]): Promise<void> {
-    const index = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (index) { for (const id of ids) (await index).remove(id); }
+    const key = `${owner}\0${namespace}`;
+    const kept = this.#namespaces.get(key);
+    if (!kept) return;
+    const index = await kept;
+    for (const id of ids) index.remove(id);
+    this.#release(key, kept, index);
   }
 }

@@ -290,3 +290,34 @@ Deno.test("lexical index: memories that come and go leave nothing behind, and an
   assert.ok(early!.hits.length > 0);
   assert.deepEqual(live.filter((r) => early!.scoreOf(r.id) !== 0), []);
 });
+
+Deno.test("lexicon: a namespace without memories is not kept, one emptied is let go, with all it held", async () => {
+  const stored = new Map<
+    string,
+    { id: string; terms: string[]; blobId: string; createdAt: number }[]
+  >();
+  let loads = 0;
+  const lexicon = new LexicalIndex((owner, namespace) => {
+    loads++;
+    return Promise.resolve(stored.get(`${owner}/${namespace}`) ?? []);
+  });
+  // Any name may be asked for: nothing is kept for one without memories.
+  for (let i = 0; i < 3; i++) assert.equal((await lexicon.namespace("o", "never")).size, 0);
+  assert.equal(loads, 3);
+  const rows = [1, 2, 3].map((i) => ({
+    id: `m${i}`,
+    terms: [`t${i}`],
+    blobId: `b${i}`,
+    createdAt: i,
+  }));
+  stored.set("o/home", rows);
+  const home = await lexicon.namespace("o", "home");
+  assert.equal(await lexicon.namespace("o", "home"), home, "read once while it holds memories");
+  assert.equal(loads, 4);
+  // Erased: the index drops what it held at once, and the lexicon lets it go.
+  stored.set("o/home", []);
+  await lexicon.remove("o", "home", rows.map((row) => row.id));
+  assert.deepEqual(home.held(), { documents: 0, terms: 0 });
+  assert.notEqual(await lexicon.namespace("o", "home"), home);
+  assert.equal(loads, 5);
+});

@@ -71,9 +71,9 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
   const forgotten = new Set<string>();
   const foreign = new LruMap<string, true>(REMEMBERED_BLOBS);
   const reported = new LruMap<string, true>(REMEMBERED_BLOBS);
-  /** Logs what is wrong with a blob, once. */
+  /** Logs what is wrong with a blob, once; not for one erased meanwhile (a read that raced it). */
   const report = (blobId: string, message: string, fields: Record<string, unknown>) => {
-    if (reported.get(blobId)) return;
+    if (reported.get(blobId) || forgotten.has(blobId)) return;
     reported.set(blobId, true);
     logger.warn(message, fields);
   };

@@ -60,9 +60,10 @@ Deno.test("reader: a cipher of the caller's key refuses the call, but a memory i
 Deno.test("reader: a blob that is none of the cipher's ciphertexts is read as client-encrypted, once; each trouble is logged once", async () => {
   let reads = 0;
   const blobs = {
-    get: (
-      blobId: string,
-    ) => (reads++, Promise.resolve(blobId === "lost" ? null : new Uint8Array([1]))),
+    get: (blobId: string) => {
+      reads++;
+      return Promise.resolve(["lost", "gone"].includes(blobId) ? null : new Uint8Array([1]));
+    },
   } as unknown as BlobStore;
   const cipher = {
     holdsKeys: true,
@@ -84,6 +85,9 @@ Deno.test("reader: a blob that is none of the cipher's ciphertexts is read as cl
   assert.equal(await r.read("alice", lost, {}), null);
   assert.equal(await r.read("alice", lost, {}), null);
   assert.equal(r.foreign("lost"), false);
+  // A read that raced the erase of its memory has nothing to report.
+  r.forget("gone");
+  assert.equal(await r.read("alice", { id: "m3", blobId: "gone" }, {}), null);
   assert.deepEqual(lines.map(({ level, msg }) => [level, msg]), [
     ["info", "a memory's blob is its client's ciphertext: read as client-encrypted"],
     ["warn", "memory has no blob"],
