@@ -71,6 +71,11 @@ export interface LanceDbOptions {
    * index is rebuilt.
    */
   exactMaxRows?: number;
+  /**
+   * How long a version of the table a compaction replaced is kept before its files (erased rows
+   * among them) are deleted (default 60 s: long enough for a search begun on it to end).
+   */
+  keepVersionsMs?: number;
   /** Where background maintenance reports failures (default: JSON lines on stderr). */
   logger?: Logger;
 }
@@ -87,11 +92,11 @@ type StoredRow = {
   vector: number[];
 };
 
-interface Pending {
-  records: StoredRow[];
+/** A write waiting for the single writer: rows to upsert, or the ids of rows to delete. */
+type Pending = ({ records: StoredRow[] } | { ids: string[] }) & {
   resolve: () => void;
   reject: (error: unknown) => void;
-}
+};
 
 function quote(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
@@ -120,24 +125,23 @@ export class LanceDbVectorStore implements VectorStore {
   #commitsSinceOptimize = 0;
   #rowsSinceOptimize = 0;
   #idIndexed = false;
+  #keepVersionsMs: number;
   #logger: Logger;
 
   private constructor(
     db: lancedb.Connection,
     table: lancedb.Table,
-    dimensions: number,
-    indexMinRows: number,
-    exactMaxRows: number,
     rows: number,
-    logger: Logger,
+    options: LanceDbOptions,
   ) {
-    this.#logger = logger;
     this.#db = db;
     this.#table = table;
-    this.dimensions = dimensions;
-    this.#indexMinRows = indexMinRows;
-    this.#exactMaxRows = exactMaxRows;
     this.#rows = rows;
+    this.dimensions = options.dimensions;
+    this.#indexMinRows = options.indexMinRows ?? 2_000;
+    this.#exactMaxRows = options.exactMaxRows ?? 100_000;
+    this.#keepVersionsMs = options.keepVersionsMs ?? 60_000;
+    this.#logger = options.logger ?? createLogger("warn");
   }
 
   static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
@@ -195,15 +199,7 @@ export class LanceDbVectorStore implements VectorStore {
         );
       }
       if (!recorded) await Deno.writeTextFile(metaPath, JSON.stringify(wanted), { mode: 0o600 });
-      return new LanceDbVectorStore(
-        db,
-        table,
-        options.dimensions,
-        options.indexMinRows ?? 2_000,
-        options.exactMaxRows ?? 100_000,
-        await table.countRows(),
-        options.logger ?? createLogger("warn"),
-      );
+      return new LanceDbVectorStore(db, table, await table.countRows(), options);
     } catch (error) {
       throw backendError("LanceDB", "open the vector index", error);
     }
@@ -230,19 +226,29 @@ export class LanceDbVectorStore implements VectorStore {
     return done;
   }
 
-  /** The single writer: commits everything queued so far as one merge-insert, repeatedly. */
+  /**
+   * The single writer, so that no write or delete races another or a compaction: commits the
+   * upserts queued so far as one merge-insert, and each delete in its turn, repeatedly.
+   */
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0);
+      const next = this.#pending[0];
+      // A delete alone; else the upserts up to the next delete, as one merge-insert.
+      const end = "ids" in next ? 1 : this.#pending.findIndex((p) => "ids" in p);
+      const batch = this.#pending.splice(0, end < 0 ? this.#pending.length : end);
       const byId = new Map<string, StoredRow>();
-      for (const { records } of batch) for (const record of records) byId.set(record.id, record);
+      for (const p of batch) if ("records" in p) { for (const r of p.records) byId.set(r.id, r); }
       try {
-        await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
-          .execute([...byId.values()]);
+        if ("ids" in next) await this.#table.delete(inList(next.ids));
+        else {
+          await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
+            .execute([...byId.values()]);
+        }
         this.#rows = await this.#table.countRows().catch(() => this.#rows);
         for (const p of batch) p.resolve();
       } catch (error) {
-        const wrapped = backendError("LanceDB", "index the memory", error);
+        const doing = "ids" in next ? "delete from the vector index" : "index the memory";
+        const wrapped = backendError("LanceDB", doing, error);
         for (const p of batch) p.reject(wrapped);
       }
       // Many small commits leave many fragments; many rows leave the vector index behind.
@@ -258,13 +264,19 @@ export class LanceDbVectorStore implements VectorStore {
   }
 
   /**
-   * Compacts the many small fragments single writes leave and folds new rows into the vector
-   * index. Each fold adds an index segment that every search visits, so once there are more
-   * than `MAX_INDEX_SEGMENTS` the index is rebuilt as one.
+   * Compacts the many small fragments single writes leave, deletes the files of versions
+   * replaced over `keepVersionsMs` ago, and folds new rows into the vector index. Each fold
+   * adds an index segment that every search visits, so once there are more than
+   * `MAX_INDEX_SEGMENTS` the index is rebuilt as one.
    */
   async #optimize(): Promise<void> {
     const warn = (msg: string) => (error: unknown) => this.#logger.warn(msg, { error });
-    await this.#table.optimize().catch(warn("index compaction failed"));
+    // No other process writes the table (the data directory's index lock): files no version
+    // refers to are no transaction's under way, and may go.
+    await this.#table.optimize({
+      cleanupOlderThan: new Date(Date.now() - this.#keepVersionsMs),
+      deleteUnverified: true,
+    }).catch(warn("index compaction failed"));
     if (!this.#idIndexed) {
       this.#idIndexed = true;
       await this.#table.createIndex("id", { config: lancedb.Index.btree() }).catch(() => {
@@ -329,16 +341,14 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async delete(ids: string[], options?: CallOptions): Promise<void> {
-    options?.signal?.throwIfAborted();
-    if (ids.length === 0) return;
-    await this.#writing;
-    try {
-      await this.#table.delete(inList(ids));
-      this.#rows = await this.#table.countRows().catch(() => this.#rows);
-    } catch (error) {
-      throw backendError("LanceDB", "delete from the vector index", error);
-    }
+  delete(ids: string[], options?: CallOptions): Promise<void> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    if (ids.length === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => {
+      this.#pending.push({ ids: [...ids], resolve, reject });
+    });
+    this.#writing ??= this.#drain();
+    return done;
   }
 
   async count(

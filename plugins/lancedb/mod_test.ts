@@ -177,3 +177,57 @@ Deno.test("LanceDbVectorStore opens a table made before infos (or terms): the co
     }
   }
 });
+
+Deno.test("LanceDbVectorStore: compaction deletes the versions it replaced, erased rows with them; deletes and writes take turns", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = await LanceDbVectorStore.open({
+    dir,
+    model: "test",
+    dimensions: DIMENSIONS,
+    keepVersionsMs: 0,
+  });
+  const row = (n: number): VectorRow => ({
+    id: `memory-${String(n).padStart(4, "0")}`,
+    owner: "0xowner",
+    namespace: "default",
+    blobId: `b${n}`,
+    vector: randomVector(),
+    createdAt: n,
+  });
+  /** The files under `dir` that hold `text`. */
+  const holding = async (text: string) => {
+    const found: string[] = [];
+    const walk = async (path: string) => {
+      for await (const entry of Deno.readDir(path)) {
+        const at = `${path}/${entry.name}`;
+        if (entry.isDirectory) await walk(at);
+        else if (new TextDecoder("latin1").decode(await Deno.readFile(at)).includes(text)) {
+          found.push(at);
+        }
+      }
+    };
+    await walk(dir);
+    return found;
+  };
+  try {
+    // Writes and erases sent together, as recall-while-erase traffic sends them.
+    const writes: Promise<void>[] = [];
+    for (let n = 0; n < 240; n++) {
+      writes.push(store.upsert([row(n)]));
+      if (n % 2 === 1) writes.push(store.delete([row(n - 1).id]));
+    }
+    await Promise.all(writes);
+    assert.equal(await store.count(), 120);
+    assert.deepEqual(await store.has([row(0).id, row(1).id]), new Set([row(1).id]));
+    const db = await lancedb.connect(dir);
+    const versions = await (await db.openTable("memories")).listVersions();
+    db.close();
+    assert.ok(versions.length < 150, `${versions.length} versions kept of about 360 commits`);
+    // A compaction after the erases rewrote their fragments; the old files went with the versions.
+    for (let n = 240; n < 240 + 101; n++) await store.upsert([row(n)]);
+    assert.deepEqual(await holding(row(0).id), []);
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
