@@ -288,7 +288,7 @@ Deno.test("a client-encrypted memory stored before such memories were marked is 
     vector: Array(t.vectors.dimensions).fill(0.25),
     createdAt: place.createdAt,
   }]);
-  for (let read = 0; read < 2; read++) {
+  for (let read = 0; read < 3; read++) {
     const listed = await (await t.signed(alice, "GET", "/api/memories?namespace=old")).json();
     assert.deepEqual(
       listed.memories.map((
@@ -297,7 +297,11 @@ Deno.test("a client-encrypted memory stored before such memories were marked is 
       [[id, null, true]],
     );
   }
-  assert.deepEqual(lines.filter((line) => /decrypt/.test(line)), [], "no warning per read");
+  assert.equal(
+    lines.filter((line) => /decrypt/.test(line)).length,
+    1,
+    "one warning, not one a read",
+  );
 });
 
 Deno.test("restore re-indexes every blob missing from the index and skips the rest", async () => {

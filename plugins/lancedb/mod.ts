@@ -72,8 +72,8 @@ export interface LanceDbOptions {
    */
   exactMaxRows?: number;
   /**
-   * How long a version of the table a compaction replaced is kept before its files (erased rows
-   * among them) are deleted (default 60 s: long enough for a search begun on it to end).
+   * How long a version of the table is kept once replaced, before a compaction deletes its files
+   * (erased rows among them); default 60 s, long enough for a search begun on it to end.
    */
   keepVersionsMs?: number;
   /** Where background maintenance reports failures (default: JSON lines on stderr). */
@@ -271,12 +271,8 @@ export class LanceDbVectorStore implements VectorStore {
    */
   async #optimize(): Promise<void> {
     const warn = (msg: string) => (error: unknown) => this.#logger.warn(msg, { error });
-    // No other process writes the table (the data directory's index lock): files no version
-    // refers to are no transaction's under way, and may go.
-    await this.#table.optimize({
-      cleanupOlderThan: new Date(Date.now() - this.#keepVersionsMs),
-      deleteUnverified: true,
-    }).catch(warn("index compaction failed"));
+    const cleanupOlderThan = await this.#replacedBefore().catch(() => new Date(0));
+    await this.#table.optimize({ cleanupOlderThan }).catch(warn("index compaction failed"));
     if (!this.#idIndexed) {
       this.#idIndexed = true;
       await this.#table.createIndex("id", { config: lancedb.Index.btree() }).catch(() => {
@@ -293,6 +289,21 @@ export class LanceDbVectorStore implements VectorStore {
       config: lancedb.Index.hnswSq({ distanceType: "cosine" }),
       replace: true,
     }).catch(warn("vector index build failed"));
+  }
+
+  /**
+   * The time the newest version made `keepVersionsMs` ago or earlier was made: LanceDB deletes
+   * the versions made before it (its time is theirs, not their replacement's), and each of those
+   * was replaced by then. The epoch, deleting nothing, when no version is that old.
+   */
+  async #replacedBefore(): Promise<Date> {
+    const cutoff = Date.now() - this.#keepVersionsMs;
+    let newest = 0;
+    for (const { timestamp } of await this.#table.listVersions()) {
+      const made = timestamp.getTime();
+      if (made <= cutoff && made > newest) newest = made;
+    }
+    return new Date(newest);
   }
 
   async search(

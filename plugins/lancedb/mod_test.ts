@@ -220,7 +220,9 @@ Deno.test("LanceDbVectorStore: compaction deletes the versions it replaced, eras
     assert.equal(await store.count(), 120);
     assert.deepEqual(await store.has([row(0).id, row(1).id]), new Set([row(1).id]));
     const db = await lancedb.connect(dir);
-    const versions = await (await db.openTable("memories")).listVersions();
+    const table = await db.openTable("memories");
+    const versions = await table.listVersions();
+    table.close();
     db.close();
     assert.ok(versions.length < 150, `${versions.length} versions kept of about 360 commits`);
     // A compaction after the erases rewrote their fragments; the old files went with the versions.

@@ -281,16 +281,13 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     options?: CallOptions,
   ): Promise<Uint8Array<ArrayBuffer>> {
     options?.signal?.throwIfAborted();
-    if (ciphertext[0] !== V1 && ciphertext[0] !== V2) {
-      throw new SvcError("bad_request", "Cannot decrypt: not a version 1 or 2 svc ciphertext", {
-        details: { reason: "foreign" },
-      });
-    }
     if (ciphertext[0] === V1 && ciphertext.byteLength >= V1_HEADER_BYTES + GCM_TAG_BYTES) {
       return await this.#decryptV1(owner, ciphertext);
     }
     const parts = ciphertext[0] === V2 ? parseV2(ciphertext) : null;
-    if (!parts) throw new SvcError("bad_request", "Cannot decrypt: the ciphertext is cut short");
+    if (!parts) {
+      throw new SvcError("bad_request", "Cannot decrypt: not a version 1 or 2 svc ciphertext");
+    }
     const ownerBytes = utf8.encode(owner);
     const place: KeyPlace = { owner, memoryId: parts.memoryId, keyTag: parts.keyTag };
     const stored = ownerBytes.length > MAX_OWNER_BYTES ? null : await this.#keys.get(place);

@@ -21,14 +21,6 @@ import { SvcError } from "../../src/kit.ts";
 /** The plugin name used in messages. */
 export const PLUGIN = "Seal";
 
-/** Bytes that are no Seal encrypted object at all (a client's own ciphertext): `foreign`. */
-export function foreign(cause: unknown) {
-  return new SvcError("bad_request", "Cannot decrypt: not a Seal encrypted object", {
-    cause,
-    details: { reason: "foreign" },
-  });
-}
-
 /** A ciphertext that does not parse or decrypt. */
 export function malformed(cause?: unknown, state = "the ciphertext is malformed or was altered") {
   return new SvcError("bad_request", `Cannot decrypt: ${state}`, { cause });

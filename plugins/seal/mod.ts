@@ -48,7 +48,7 @@ import { abortable } from "../sui/abortable.ts";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";
-import { encryptError, erased, foreign, malformed } from "./errors.ts";
+import { encryptError, erased, malformed } from "./errors.ts";
 import {
   ErasedIdentities,
   identityHex,
@@ -78,8 +78,8 @@ export interface SealCipherOptions {
   sessionTtlMinutes?: number;
   /**
    * Check every key server's proof of possession (`GET /v1/service`) once, before first use
-   * (default false, as in the SDK: the configured list is trusted, and verifying needs every
-   * server up at that moment).
+   * (`SVC_SEAL_VERIFY_KEY_SERVERS`, default false, as in the SDK: the configured list is trusted,
+   * and verifying needs every server up at that moment).
    */
   verifyKeyServers?: boolean;
   /** Deadline of each request to the key servers and the Sui full node, ms (default 10 000). */
@@ -330,7 +330,7 @@ export class SealCipher implements Cipher {
     try {
       object = EncryptedObject.parse(ciphertext);
     } catch (cause) {
-      throw foreign(cause);
+      throw malformed(cause, "not a Seal encrypted object");
     }
     if (object.version !== 0 || normalizeSuiAddress(object.packageId) !== this.#options.packageId) {
       throw malformed(undefined, "not encrypted for this service's package");

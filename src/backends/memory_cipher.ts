@@ -106,13 +106,8 @@ export class MemoryCipher implements Cipher {
       : ciphertext[0] === V2 && ciphertext.byteLength > 1 && ciphertext[1] > 0
       ? 2 + ciphertext[1]
       : 0;
-    if (ciphertext[0] !== V1 && ciphertext[0] !== V2) {
-      throw new SvcError("bad_request", "Cannot decrypt: not an in-memory cipher's ciphertext", {
-        details: { reason: "foreign" },
-      });
-    }
     if (headerBytes === 0 || ciphertext.byteLength < headerBytes + IV_BYTES + TAG_BYTES) {
-      throw new SvcError("bad_request", "Cannot decrypt: the ciphertext is cut short");
+      throw new SvcError("bad_request", "Cannot decrypt: not an in-memory cipher's ciphertext");
     }
     const header = ciphertext.subarray(0, headerBytes);
     const key = headerBytes === 1

@@ -102,8 +102,7 @@ export interface Cipher {
    * `forbidden`. `credentials` carries a caller's delegate key for ciphers that need it (Seal).
    * Such a cipher (`holdsKeys` false) refuses a caller it does not let read as `forbidden`, and a
    * memory it lets no caller read any more (erased) as `forbidden` with `reason: "erased"`: the
-   * caller still reads the others. Bytes that are none of this cipher's ciphertexts at all (a
-   * client's own, `remember/manual`) are refused as `bad_request` with `reason: "foreign"`.
+   * caller still reads the others.
    */
   decrypt(
     owner: string,

@@ -10,6 +10,7 @@
  */
 import type { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import type { BlobStore, Cipher, ListedBlobMeta, VectorRow } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 
@@ -52,7 +53,8 @@ export interface OldRowReading {
 /**
  * `row` with what later versions keep in every row: a memory whose blob's metadata carries its
  * vector is client-encrypted (`manual`); any other gets the digest of its text (no thread: rows
- * from before digests have none). A row whose blob cannot be read is kept as it is.
+ * from before digests have none). A row whose blob is missing or does not decrypt is kept as it
+ * is; a blob store or cipher that is down fails the import (the next start resumes it).
  */
 export async function completeRow(
   row: VectorRow,
@@ -69,10 +71,14 @@ export async function completeRow(
     if (!bytes) return row;
     const text = new TextDecoder().decode(await reading.cipher.decrypt(row.owner, bytes));
     return { ...row, info: { ...row.info, digest: await reading.hasher.digest(row.owner, text) } };
-  } catch {
+  } catch (error) {
+    if (error instanceof SvcError && error.status >= 500) throw error;
     return row;
   }
 }
+
+/** Rows completed at once (each may read a blob). */
+const COMPLETING = 16;
 
 /** Imports `<dataDir>/lancedb` into `store` when it should; returns the rows imported. */
 export async function importLanceDb(
@@ -113,16 +119,29 @@ export async function importLanceDb(
     }
     return (await namespaceMetas).get(id);
   };
-  let rows = 0;
+  let rows = 0, undigested = 0;
   try {
     for await (const batch of legacy.rows()) {
-      await store.upsert(await Promise.all(batch.map((row) => completeRow(row, reading, metaOf))));
+      const completed: VectorRow[] = [];
+      for (let at = 0; at < batch.length; at += COMPLETING) {
+        const part = batch.slice(at, at + COMPLETING);
+        completed.push(...await Promise.all(part.map((row) => completeRow(row, reading, metaOf))));
+      }
+      await store.upsert(completed);
       rows += batch.length;
+      undigested += completed.filter(({ info }) => !info?.digest && !info?.manual).length;
     }
   } finally {
     await legacy.close();
   }
   await store.setNote(NOTE, "done");
   logger.warn(`imported ${rows} memories from LanceDB; ${warning}`, { dir, rows });
+  if (undigested > 0) {
+    logger.warn(
+      "imported memories whose blob could not be read: a text remembered again is not found as " +
+        "their duplicate",
+      { memories: undigested },
+    );
+  }
   return rows;
 }

@@ -118,7 +118,9 @@ Deno.test("upgrade: imported rows from before text digests gain them, and client
     await cipher.erase(owner, ["m3"]);
     await backends.close();
 
-    ({ backends, vectors } = await start(dataDir));
+    let lines: string[];
+    ({ backends, vectors, lines } = await start(dataDir));
+    assert.ok(lines.some((l) => /imported memories whose blob could not be read/.test(l)));
     const info = new Map((await vectors.terms(owner, namespace)).map((row) => [row.id, row.info]));
     const hasher = await TermHasher.fromSecret(secret);
     assert.deepEqual(info.get("m1"), { digest: await hasher.digest(owner, "I am vegetarian") });

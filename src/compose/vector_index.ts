@@ -262,17 +262,21 @@ async function holdsNothing(indexes: VectorIndexSet, name: string, built: IndexE
 }
 
 /**
- * An index for `wanted` made active in place of the empty index `active`: nothing to embed again,
- * so the reindex's plan is switched to at once (an unfinished one for another embedder dropped).
+ * An index for `wanted` made active in place of the empty index `active` (built with `built`):
+ * nothing to embed again, so the reindex's plan is switched to at once (an unfinished one for
+ * another embedder dropped).
  */
 async function startAfresh(
   { indexes, state, logger }: VectorIndexDependencies,
   active: string,
+  built: IndexEmbedding,
   wanted: IndexEmbedding,
 ): Promise<VectorStore> {
   const { to } = await planReindex(indexes, state, wanted, { logger });
   const vectors = await indexes.open(to, wanted);
   try {
+    const old = await indexes.open(active, built);
+    await carryImportNote(old, vectors).finally(() => old.close());
     await indexes.activate(to);
     await indexes.remove(active);
     await state.clear();
@@ -311,7 +315,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     config.store.kind === "embedded" && !config.reindex.keepIndexEmbedder &&
     await holdsNothing(indexes, active, built)
   ) {
-    return { vectors: await startAfresh(deps, active, wanted), embedder };
+    return { vectors: await startAfresh(deps, active, built, wanted), embedder };
   }
   if (!reindex) {
     if (!config.reindex.keepIndexEmbedder) throw mismatch(where, config, built, wanted);
@@ -361,7 +365,6 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     plan = await planReindex(indexes, state, wanted, { logger });
     source = await indexes.open(active, built);
     target = await indexes.open(plan.to, wanted);
-    await carryImportNote(source, target);
   } catch (error) {
     try {
       await source?.close();
@@ -370,6 +373,10 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     }
     throw error;
   }
+  await carryImportNote(source, target).catch(async (error) => {
+    await Promise.all([source.close(), target.close(), previous.close?.()]);
+    throw error;
+  });
   const indexSwitch = new IndexSwitch({
     name: active,
     embedder: previous.embedder,

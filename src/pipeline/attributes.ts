@@ -174,9 +174,12 @@ export class AttributeSeal {
 
   /** What `sealForBlob` sealed for `place`; `null` when it does not open. */
   async openFromBlob(place: AttributePlace, sealed: string): Promise<MemoryAttributes | null> {
-    // What opens was sealed by `sealForBlob`: JSON.
     const plaintext = await openText(this.#key, sealed, blobAssociatedData(place));
-    return plaintext && JSON.parse(new TextDecoder().decode(plaintext));
+    try {
+      return plaintext && JSON.parse(new TextDecoder().decode(plaintext));
+    } catch {
+      return null;
+    }
   }
 
   /** What `seal` sealed for `place`; `null` when it does not open (altered, moved, re-keyed). */
@@ -186,9 +189,13 @@ export class AttributeSeal {
     if (kept?.place === where) return copyOf(kept.attributes);
     const plaintext = await openText(this.#key, sealed, associatedData(place));
     if (plaintext === null) return null;
-    const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
-    this.#opened.set(sealed, { place: where, attributes });
-    return copyOf(attributes);
+    try {
+      const attributes: SealedAttributes = JSON.parse(new TextDecoder().decode(plaintext));
+      this.#opened.set(sealed, { place: where, attributes });
+      return copyOf(attributes);
+    } catch {
+      return null;
+    }
   }
 }
 

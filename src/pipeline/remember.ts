@@ -40,6 +40,7 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { type AttributeSeal, hasAttributes, type MemoryAttributes } from "./attributes.ts";
+import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
@@ -284,10 +285,15 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
     );
     const seen = new Map<string, string>();
+    // Each namespace's index once: one without memories is read from the store at each ask.
+    const indexes = new Map<string, Promise<NamespaceIndex>>();
     const found: TextPlace[] = [];
     for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
       const place = JSON.stringify([owner, namespace, digests[i]]);
-      const index = await lexicon.namespace(owner, namespace);
+      const space = JSON.stringify([owner, namespace]);
+      let indexed = indexes.get(space);
+      if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
+      const index = await indexed;
       const original = seen.get(place) ?? index.duplicateOf(digests[i], Date.now());
       found.push({ original, place });
       if (!seen.has(place)) seen.set(place, original ?? memoryId);

@@ -21,7 +21,11 @@ export interface Memory {
    * (its blob lost, its key erased).
    */
   text: string | null;
-  /** Whether its client encrypted it (remember/manual): the relayer never reads its text. */
+  /**
+   * Whether its client encrypted it (remember/manual): the relayer never reads its text. A
+   * memory without text and without a text digest in its row is taken as one: older versions
+   * did not mark client-encrypted memories, and every memory the relayer reads gets a digest.
+   */
   manual: boolean;
   /** Its tags (none: `[]`). */
   tags: string[];
@@ -103,7 +107,7 @@ export function memoryViewer(attributeSeal: AttributeSeal, reader: MemoryReader)
       id: entry.id,
       namespace,
       text,
-      manual: info?.manual === true || (text === null && reader.foreign(entry.blobId)),
+      manual: info?.manual === true || (text === null && info?.digest === undefined),
       tags,
       thread: thread ?? null,
       created_at: iso(info?.firstCreatedAt ?? entry.createdAt),

@@ -51,15 +51,10 @@ export interface MemoryReader {
   forget(blobId: string): void;
   /** Whether the text of `owner`'s blob `blobId` is kept now (never without the cipher's keys). */
   holds(owner: string, blobId: string): boolean;
-  /**
-   * Whether a read found blob `blobId` to be none of the cipher's ciphertexts: a client-encrypted
-   * memory stored before they were marked (`MemoryInfo.manual`), read as one from then on.
-   */
-  foreign(blobId: string): boolean;
 }
 
-/** Blobs a reader remembers as foreign, and as logged (each is logged once). */
-const REMEMBERED_BLOBS = 10_000;
+/** Blobs whose trouble a reader remembers having logged (each is logged once). */
+const REPORTED_BLOBS = 10_000;
 
 export function createReader(deps: ReaderDependencies): MemoryReader {
   const { cipher, blobs, logger } = deps;
@@ -69,8 +64,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
     : undefined;
   /** Blobs forgotten lately: a read that began before the erase does not keep their text. */
   const forgotten = new Set<string>();
-  const foreign = new LruMap<string, true>(REMEMBERED_BLOBS);
-  const reported = new LruMap<string, true>(REMEMBERED_BLOBS);
+  const reported = new LruMap<string, true>(REPORTED_BLOBS);
   /** Logs what is wrong with a blob, once; not for one erased meanwhile (a read that raced it). */
   const report = (blobId: string, message: string, fields: Record<string, unknown>) => {
     if (reported.get(blobId) || forgotten.has(blobId)) return;
@@ -79,7 +73,7 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
   };
   return {
     async read(owner, { id, blobId, info }, { credentials, signal }) {
-      if (info?.manual || foreign.get(blobId)) return null;
+      if (info?.manual) return null;
       const cached = cache?.get(owner, blobId);
       if (cached !== undefined) return cached;
       try {
@@ -100,19 +94,11 @@ export function createReader(deps: ReaderDependencies): MemoryReader {
         const refused = error instanceof SvcError && error.code === "forbidden" &&
           !cipher.holdsKeys && error.details.reason !== "erased";
         if (refused || (error instanceof SvcError && error.status >= 500)) throw error;
-        if (error instanceof SvcError && error.details.reason === "foreign") {
-          foreign.set(blobId, true);
-          logger.info("a memory's blob is its client's ciphertext: read as client-encrypted", {
-            memory_id: id,
-          });
-          return null;
-        }
         report(blobId, "memory cannot be decrypted", { memory_id: id, error });
         return null;
       }
     },
     holds: (owner, blobId) => cache?.holds(owner, blobId) ?? false,
-    foreign: (blobId) => foreign.get(blobId) === true,
     keep(owner, blobId, text) {
       if (!forgotten.has(blobId)) cache?.set(owner, blobId, text);
     },
