@@ -34,19 +34,27 @@ export function hkdfMaster(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> 
   return crypto.subtle.importKey("raw", secret, "HKDF", false, ["deriveKey", "deriveBits"]);
 }
 
+type Bytes = string | Uint8Array<ArrayBuffer>;
+
+/** The key HKDF-SHA-256 derives from `master` for `salt` and `info`, for `algorithm`. */
+function deriveFor(
+  master: CryptoKey,
+  salt: Bytes,
+  info: Bytes,
+  algorithm: AesKeyGenParams | HmacImportParams,
+  usages: KeyUsage[],
+): Promise<CryptoKey> {
+  const params = { name: "HKDF", hash: "SHA-256", salt: bytesOf(salt), info: bytesOf(info) };
+  return crypto.subtle.deriveKey(params, master, algorithm, false, usages);
+}
+
 /** The AES-256-GCM key HKDF-SHA-256 derives from `master` for `salt` and `info`. */
 export function deriveAesKey(
   master: CryptoKey,
   salt: string | Uint8Array<ArrayBuffer>,
   info: string | Uint8Array<ArrayBuffer>,
 ): Promise<CryptoKey> {
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: bytesOf(salt), info: bytesOf(info) },
-    master,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
+  return deriveFor(master, salt, info, { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]);
 }
 
 /** The HMAC-SHA-256 key (for signing) HKDF-SHA-256 derives from `master` for `salt` and `info`. */
@@ -55,13 +63,7 @@ export function deriveHmacKey(
   salt: string | Uint8Array<ArrayBuffer>,
   info: string | Uint8Array<ArrayBuffer>,
 ): Promise<CryptoKey> {
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: bytesOf(salt), info: bytesOf(info) },
-    master,
-    { name: "HMAC", hash: "SHA-256", length: 256 },
-    false,
-    ["sign"],
-  );
+  return deriveFor(master, salt, info, { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]);
 }
 
 /** AES-256-GCM keys as node:crypto takes them: each WebCrypto key converted once. */
