@@ -384,17 +384,16 @@ export class Reindexer {
       ? await target.embedder.embed(texts.map((t) => t.text), { signal })
       : [];
     // Rows from before digests and the manual mark gain them (see `MemoryInfo`).
+    const digest = async (row: TermsRow, text: string): Promise<MemoryInfo> =>
+      row.info?.digest === undefined
+        ? { digest: await this.#options.hasher.digest(owner, text) }
+        : {};
     const out: VectorRow[] = [
-      ...await Promise.all(texts.map(async ({ row, text }, i) =>
-        this.#row(
-          place,
-          row,
-          vectors[i],
-          row.info?.digest === undefined
-            ? { digest: await this.#options.hasher.digest(owner, text) }
-            : {},
-        )
-      )),
+      ...await Promise.all(
+        texts.map(async ({ row, text }, i) =>
+          this.#row(place, row, vectors[i], await digest(row, text))
+        ),
+      ),
       ...given.map(({ row, vector }) => this.#row(place, row, vector, { manual: true })),
     ];
     let written = out.length;
@@ -409,22 +408,13 @@ export class Reindexer {
 
   #row(
     { owner, namespace }: { owner: string; namespace: string },
-    row: TermsRow,
+    { id, blobId, createdAt, terms, info: had }: TermsRow,
     vector: Float32Array | number[],
     added: MemoryInfo = {},
   ): VectorRow {
-    const { id, blobId, createdAt, terms } = row;
-    const info = { ...row.info, ...added };
-    return {
-      id,
-      owner,
-      namespace,
-      blobId,
-      createdAt,
-      vector,
-      terms,
-      ...(Object.keys(info).length > 0 && { info }),
-    };
+    const info = { ...had, ...added };
+    const kept = Object.keys(info).length > 0 ? { info } : {};
+    return { id, owner, namespace, blobId, createdAt, vector, terms, ...kept };
   }
 
   /** The namespace's blobs' metadata by memory id. */
