@@ -22,7 +22,8 @@ import {
   type VectorStore,
 } from "../../src/kit.ts";
 import { readActiveIndex, writeActiveIndex } from "../encrypted_index/active_pointer.ts";
-import { indexFiles, LanceDbVectorStore } from "./mod.ts";
+import { LanceDbVectorStore } from "./mod.ts";
+import { indexFiles } from "./table.ts";
 
 const POINTER = "svc_active.json";
 const DEFAULT = "index";
