@@ -56,7 +56,7 @@ export interface OldRowReading {
  * from before digests have none). A row whose blob is missing or does not decrypt is kept as it
  * is; a blob store or cipher that is down fails the import (the next start resumes it).
  */
-export async function completeRow(
+async function completeRow(
   row: VectorRow,
   reading: OldRowReading,
   metaOf: (row: VectorRow) => Promise<ListedBlobMeta | undefined>,

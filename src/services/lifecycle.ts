@@ -75,23 +75,11 @@ export interface LocateOptions extends ReadOptions {
 const MAX_SWEEP_BATCHES = 200;
 
 export function createLifecycleService(deps: LifecycleDependencies) {
-  const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records } = deps;
-  const { identity, logger } = deps;
+  const { queue, cipher, vectors, lexicon, hasher, attributeSeal, reader, records, logger } = deps;
   const now = deps.now ?? Date.now;
   /** Which update holds each memory being replaced (see `vet`). */
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
-  const { eraseUnindexed, eraseEntries, eraseAsked } = createEraser({
-    cipher,
-    blobs,
-    vectors,
-    lexicon,
-    reader,
-    records,
-    updating,
-    identity,
-    logger,
-    now,
-  });
+  const { eraseUnindexed, eraseEntries, eraseAsked } = createEraser({ ...deps, updating, now });
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, Promise<EraseReceipt>>();
   /** The expiry sweep under way; `stopped` once the relayer closes (no batch starts after). */
