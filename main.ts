@@ -14,7 +14,6 @@ import {
 import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
-import type { VectorStore } from "./src/backends/types.ts";
 import { SvcError } from "./src/errors.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 import {
@@ -86,7 +85,6 @@ function localUrl(hostname: string, port: number): string {
 async function serveDashboard(
   ledger: LocalLedger,
   packageId: string,
-  vectors: VectorStore,
   relayer: (request: Request) => Promise<Response>,
   relayerUrl: string,
 ) {
@@ -107,11 +105,9 @@ async function serveDashboard(
     origin,
     packageId,
     ledger,
-    vectors,
     relayer,
     allowedHosts,
     logger,
-    bodyTimeoutMs: config.bodyTimeoutSeconds * 1000,
   });
   logger.info("dashboard listening", { url: origin });
   return server;
@@ -138,7 +134,7 @@ async function start() {
   });
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
   const backends = await openBackends(config, logger, { sidecar });
-  const { ledger, relayer: { vectors, packageId } } = backends;
+  const { ledger, relayer: { packageId } } = backends;
   // The origins v2 signatures may name: the public URLs now, the listening ones once known.
   const audiences = new Set(config.publicUrls);
   const relayer = await createRelayer({
@@ -179,7 +175,7 @@ async function start() {
   // SVC_REINDEX=1 with another embedder: the new index is built while the old one serves.
   backends.reindex?.start();
   const dashboard = ledger &&
-    await serveDashboard(ledger, packageId, vectors, relayer.handler, relayerUrl);
+    await serveDashboard(ledger, packageId, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
 
   let stoppingSince: number | undefined;

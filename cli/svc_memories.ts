@@ -1,6 +1,6 @@
 /**
  * The memory commands of `svc` (a signed client of the relayer): remember, recall, restore,
- * list, get, forget, update and whoami. Each returns the one JSON object `--json` prints and the text
+ * list, get, forget, update, namespaces and whoami. Each returns the one JSON object `--json` prints and the text
  * printed otherwise.
  */
 import {
@@ -74,6 +74,7 @@ export const MEMORY_COMMANDS = [
   "get",
   "forget",
   "update",
+  "namespaces",
   "whoami",
 ];
 
@@ -97,6 +98,7 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
                                          store a new version that replaces the memory
   restore --namespace NS [--limit N]     index the namespace again from its blobs, N (500)
                                          per request
+  namespaces                             the namespaces holding memories, with their counts
   whoami                                 the key's account, label, scope and expiry
   Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
@@ -234,6 +236,13 @@ export async function runMemoryCommand(
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
         `"${visible(me.label)}"\nscope   ${visible(limits)}`,
     };
+  }
+  if (command === "namespaces") {
+    const { namespaces } = await client.namespaces();
+    const rows = namespaces.map(({ namespace, count }) =>
+      `${String(count).padStart(7)}  ${visible(namespace)}`
+    );
+    return { json: { namespaces }, text: rows.join("\n") || "no memories yet" };
   }
   const health = command === "remember" ? null : await client.health();
   // A Seal relayer decrypts and erases with the caller's own key.

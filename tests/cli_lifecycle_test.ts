@@ -229,6 +229,31 @@ Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
   );
 });
 
+Deno.test("CLI: namespaces lists each with its memory count; a bidirectional override in a name is shown", async () => {
+  await using stack = await startMcpStack();
+  const owner = await stack.test.newCaller();
+  const empty = await svc(stack.url, owner, ["namespaces"]);
+  assert.equal(empty.code, 0, empty.stderr);
+  assert.equal(empty.stdout, "no memories yet\n");
+  const client = await SvcClient.create({
+    baseUrl: stack.url,
+    privateKey: owner.key.privateKey,
+    accountId: owner.accountId,
+  });
+  const { job_ids } = await client.rememberBulk([
+    { text: "The launch is on Tuesday", namespace: "work" },
+    { text: "The budget is 40k", namespace: "work" },
+    { text: "I keep bees", namespace: "bees\u202e" },
+  ]);
+  for (const id of job_ids) await client.waitForJob(id);
+  const json = await svc(stack.url, owner, ["namespaces", "--json"]);
+  assert.deepEqual(json.json, {
+    namespaces: [{ namespace: "bees\u202e", count: 1 }, { namespace: "work", count: 2 }],
+  });
+  const text = await svc(stack.url, owner, ["namespaces"]);
+  assert.equal(text.stdout, "      1  bees\\u202e\n      2  work\n");
+});
+
 Deno.test("CLI: remember or update --wait of a job that fails prints its error and exits 1", async () => {
   await using stack = await startMcpStack();
   const who = await stack.test.newCaller();

@@ -3,7 +3,6 @@
  * answer only to the relayer's names (the loopback names by default).
  */
 import assert from "node:assert/strict";
-import { MemoryVectorStore } from "../src/backends/memory.ts";
 import { createDashboard } from "../src/dashboard/mod.ts";
 import { silentLogger } from "../src/log.ts";
 import { createSidecar } from "../src/sidecar/server.ts";
@@ -99,7 +98,6 @@ Deno.test("host check: the dashboard answers its names only", async () => {
       origin: "http://localhost:5173",
       packageId: "0x" + "c".repeat(64),
       ledger: { accountOf: () => Promise.resolve(null) },
-      vectors: new MemoryVectorStore(2),
       relayer: () => Promise.resolve(Response.json({})),
       allowedHosts,
       logger: silentLogger,

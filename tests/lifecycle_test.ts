@@ -471,7 +471,10 @@ Deno.test("the owner key may list, get, update, erase and recall (the dashboard'
     await t.signed(owner, "POST", "/api/remember", { text: "I am vegan" }),
     403,
   );
-  assert.match(refused.error, /owner's key signs only list, get, update, erase, recall.*key add/);
+  assert.match(
+    refused.error,
+    /owner's key signs only list, get, update, erase, recall.*namespaces.*key add/,
+  );
   const update = await json(
     await t.signed(owner, "PUT", `/api/memories/${id}`, { text: "I am vegan" }),
     202,
@@ -484,6 +487,46 @@ Deno.test("the owner key may list, get, update, erase and recall (the dashboard'
   assert.equal(corrected.remembered_by.label, "owner");
   await json(await t.signed(owner, "DELETE", `/api/memories/${update.job_id}`));
   await json(await t.signed(alice, "GET", `/api/memories/${update.job_id}`), 404);
+});
+
+Deno.test("namespaces: each with its memory count, by name; a scoped key sees only its own", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  await remember(t, alice, [
+    { text: "I am vegetarian" },
+    { text: "The launch is on Tuesday", namespace: "work" },
+    { text: "The budget is 40k", namespace: "work" },
+    { text: "I keep bees", namespace: "hobby" },
+  ]);
+  await remember(t, bob, [{ text: "I commute by bicycle", namespace: "bob" }]);
+  const all = [
+    { namespace: "default", count: 1 },
+    { namespace: "hobby", count: 1 },
+    { namespace: "work", count: 2 },
+  ];
+  assert.deepEqual(await json(await t.signed(alice, "GET", "/api/namespaces")), {
+    namespaces: all,
+  });
+  // The dashboard's: signed by the owner key.
+  const owner = { ...alice, key: alice.ownerKey };
+  assert.deepEqual((await json(await t.signed(owner, "GET", "/api/namespaces"))).namespaces, all);
+  const scoped = await t.addKey(alice, { scope: { namespaces: ["work", "travel"] } });
+  assert.deepEqual((await json(await t.signed(scoped, "GET", "/api/namespaces"))).namespaces, [
+    { namespace: "work", count: 2 },
+  ]);
+  const writer = await t.addKey(alice, { scope: { operations: ["write"] } });
+  const refused = await json(await t.signed(writer, "GET", "/api/namespaces"), 403);
+  assert.equal(refused.code, "forbidden");
+  await json(await t.signed(alice, "DELETE", "/api/memories?namespace=hobby&confirm=hobby"));
+  assert.deepEqual((await json(await t.signed(alice, "GET", "/api/namespaces"))).namespaces, [
+    { namespace: "default", count: 1 },
+    { namespace: "work", count: 2 },
+  ]);
+  const fresh = await t.newCaller();
+  assert.deepEqual(await json(await t.signed(fresh, "GET", "/api/namespaces")), {
+    namespaces: [],
+  });
 });
 
 Deno.test("on a deactivated account the owner key may read and erase, not correct", async () => {

@@ -175,8 +175,8 @@ export async function checkSignedHeaders(
     if (owned) {
       throw new SvcError(
         "forbidden",
-        "The account owner's key signs only list, get, update, erase, recall, export and the " +
-          "access log; add a delegate key for the rest (svc key add)",
+        "The account owner's key signs only list, get, update, erase, recall, export, the " +
+          "namespaces and the access log; add a delegate key for the rest (svc key add)",
       );
     }
     throw unauthorized(

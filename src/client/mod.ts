@@ -43,6 +43,7 @@ import type {
   ListOptions,
   Memory,
   MemoryPage,
+  NamespaceCount,
   NamespaceErasure,
   RecallOptions,
   RememberAnswer,
@@ -286,6 +287,11 @@ export class SvcClient {
    */
   list(options: ListOptions = {}): Promise<MemoryPage> {
     return this.request<MemoryPage>("GET", `/api/memories${listQuery(options)}`);
+  }
+
+  /** The caller's namespaces holding memories, with their counts, sorted by name. */
+  namespaces(): Promise<{ namespaces: NamespaceCount[] }> {
+    return this.request("GET", "/api/namespaces");
   }
 
   /** One of the caller's memories; fails with 404 (`not_found`) for an unknown id or another owner's. */

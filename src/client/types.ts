@@ -14,6 +14,7 @@ import type { Memory } from "../services/memory_view.ts";
 export type { Operation };
 export type { RememberedBy };
 export type { Memory, MemoryPage } from "../services/memory_view.ts";
+export type { NamespaceCount } from "../backends/types.ts";
 export type { EraseReceipt } from "../services/receipts.ts";
 export type { NamespaceErase as NamespaceErasure } from "../services/lifecycle.ts";
 

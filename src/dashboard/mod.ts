@@ -3,14 +3,11 @@
  * wallet and account, approves MCP sign-ins, revokes keys, and reads, searches and erases their
  * memories. The owner key never leaves the browser; this server only serves the app, reads the
  * public ledger, forwards sponsored transactions and the owner-signed memory requests
- * (`/api/memories*`, `/api/recall`, `/api/access-log`; `/health` for the receipt key) to the
- * relayer, and lists namespaces for requests signed by the owner key. Its handler is built with
- * the HTTP kernel.
+ * (`/api/memories*`, `/api/recall`, `/api/namespaces`, `/api/access-log`; `/health` for the
+ * receipt key) to the relayer. Its handler is built with the HTTP kernel.
  */
-import { verifyEd25519 } from "../auth/ed25519.ts";
-import { addressOf, isAddress } from "../auth/keys.ts";
+import { isAddress } from "../auth/keys.ts";
 import { audienceOf } from "../auth/signing.ts";
-import type { VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../http/kernel.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
@@ -30,7 +27,6 @@ export interface DashboardOptions {
   packageId: string;
   /** The local ledger: an owner's account, as JSON, or `null`. */
   ledger: { accountOf(owner: string): Promise<object | null> };
-  vectors: VectorStore;
   /**
    * The relayer's handler: `/sponsor`, `/sponsor/execute`, the memory routes the owner key
    * signs and `/health` are forwarded to it.
@@ -42,9 +38,6 @@ export interface DashboardOptions {
    */
   allowedHosts?: readonly string[];
   logger: Logger;
-  now?: () => number;
-  /** The time a body has to arrive in full once its read starts (default 10 s), then 408. */
-  bodyTimeoutMs?: number;
 }
 
 const STATIC: Record<string, [file: string, type: string]> = {
@@ -71,7 +64,6 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
 };
-const SIGNATURE_WINDOW_S = 300;
 const LOOPBACK_ADDRESS = /^(127(\.[0-9]{1,3}){3}|\[::1\])(:[0-9]+)?$/;
 
 export interface Dashboard {
@@ -81,7 +73,6 @@ export interface Dashboard {
 /** The dashboard's handler, for `Deno.serve` on the dashboard port. */
 export function createDashboard(options: DashboardOptions): Dashboard {
   const { logger } = options;
-  const now = options.now ?? Date.now;
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
 
   async function file(url: URL): Promise<Uint8Array<ArrayBuffer> | null> {
@@ -98,27 +89,6 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     const bytes = await file(url);
     if (!bytes) throw new SvcError("not_found", "No such file");
     return new Response(bytes, { headers: { "content-type": type, ...SECURITY_HEADERS } });
-  }
-
-  /** Namespaces and counts, for a request signed by the owner key. */
-  async function namespaces({ json }: RouteContext): Promise<Response> {
-    const { public_key: publicKey, timestamp, signature } = json();
-    if (
-      typeof publicKey !== "string" || !/^[0-9a-f]{64}$/.test(publicKey) ||
-      typeof timestamp !== "string" || !/^[0-9]{1,12}$/.test(timestamp) ||
-      typeof signature !== "string" || !/^[0-9a-f]{128}$/.test(signature)
-    ) {
-      throw new SvcError("bad_request", "Send public_key, timestamp and signature (hex)");
-    }
-    if (Math.abs(now() / 1000 - Number(timestamp)) > SIGNATURE_WINDOW_S) {
-      throw new SvcError("unauthorized", "The signature is stale: check the clock");
-    }
-    const message = `svc-dashboard:namespaces:${timestamp}`;
-    if (!await verifyEd25519(publicKey, signature, message)) {
-      throw new SvcError("unauthorized", "The signature does not match the owner key");
-    }
-    const owner = addressOf(publicKey);
-    return jsonResponse(200, { owner, namespaces: await options.vectors.namespaces(owner) });
   }
 
   /** Hands a request to the relayer as it came (signed by the browser), under this request's id. */
@@ -145,7 +115,6 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   const handler = createHttpHandler({
     logger,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     before(request) {
       checkHost(request);
       return redirectLoopback(request);
@@ -182,9 +151,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       route("GET", "/api/remember/:job_id", toRelayer, { streamBody: true }),
       route("DELETE", "/api/memories/:id", toRelayer, { streamBody: true }),
       route("POST", "/api/recall", toRelayer, { streamBody: true }),
+      route("GET", "/api/namespaces", toRelayer, { streamBody: true }),
       route("GET", "/api/access-log", toRelayer, { streamBody: true }),
       route("GET", "/health", toRelayer, { streamBody: true }),
-      route("POST", "/api/namespaces", namespaces, { maxBodyBytes: 4096 }),
     ],
   });
   return { handler };

@@ -3,6 +3,7 @@ import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import { integer, object, string, text } from "../http/fields.ts";
 import { expiry, memoryId, namespace, tags, time } from "../http/memory_fields.ts";
+import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import { type HandlerContext, provenanceOf } from "./context.ts";
@@ -59,6 +60,28 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
   const route = routesFor<HandlerContext>();
   const signed = { signed: true, ownerKey: true };
   return [
+    route("GET", "/api/namespaces", async ({ caller }) => {
+      const namespaces = (await lifecycle.namespaces(caller.owner)).filter(({ namespace }) =>
+        allowsNamespace(caller.scope, namespace)
+      );
+      return jsonResponse(200, { namespaces });
+    }, {
+      ...signed,
+      operations: ["read"],
+      claim: "overlap",
+      doc: {
+        tag: "memories",
+        summary: "The namespaces holding memories, with how many each holds",
+        description: "Sorted by name; a key limited to some namespaces sees only those.",
+        responses: {
+          200: {
+            description: "The namespaces and their memory counts.",
+            example: { namespaces: [{ namespace: "default", count: 12 }] },
+          },
+        },
+      },
+    }),
+
     route("GET", "/api/memories", async ({ caller, input: { query }, request, touch }) => {
       const { namespace, limit, cursor, tags, since, until } = query;
       touch(namespace);

@@ -5,7 +5,7 @@
  * indexed) and expiry (a sweep erases what expired). Callers pass values that are already
  * validated.
  */
-import type { BlobStore, Cipher, VectorStore } from "../backends/types.ts";
+import type { BlobStore, Cipher, NamespaceCount, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { textHeldBy } from "../pipeline/remember.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -156,6 +156,11 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   }
 
   return {
+    /** The owner's namespaces holding memories, with their counts, sorted by name. */
+    namespaces(owner: string): Promise<NamespaceCount[]> {
+      return vectors.namespaces(owner);
+    },
+
     /** A page of a namespace's memories, newest first. */
     async list(
       owner: string,

@@ -77,7 +77,7 @@ export async function activity({ wallet, owned }) {
       h("option", { value: filter.namespace, selected: true }, filter.namespace),
     );
   }
-  namespaces(wallet).then(({ namespaces: known }) => {
+  namespaces({ wallet, owned }).then(({ namespaces: known }) => {
     for (const { namespace } of known) {
       if (namespace !== filter.namespace) {
         spaces.select.append(h("option", { value: namespace }, namespace));

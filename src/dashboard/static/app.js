@@ -19,7 +19,7 @@ async function home() {
   const { wallet, owned } = session;
 
   const spaces = h("div", {}, h("p", { class: "empty" }, "Loading namespaces…"));
-  namespaces(wallet).then(
+  namespaces(session).then(
     ({ namespaces: list }) => {
       spaces.replaceChildren(
         list.length === 0 ? h("p", { class: "empty" }, "No memories yet.") : h(

@@ -71,7 +71,7 @@ export async function connect() {
   const config = await (await fetch("/api/config")).json();
   const code = await confirmationCode(request.publicKey);
   const added = owned.delegate_keys.find((k) => k.public_key === request.publicKey);
-  const known = await namespaces(wallet).then(
+  const known = await namespaces(session).then(
     (r) => r.namespaces.map((n) => n.namespace),
     () => [],
   );

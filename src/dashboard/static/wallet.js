@@ -226,14 +226,17 @@ export async function transact(wallet, kind) {
   });
 }
 
-/** The owner's namespaces with memory counts (a request signed by the owner key). */
-export async function namespaces(wallet) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = await sign(wallet, utf8(`svc-dashboard:namespaces:${timestamp}`));
-  return await post("/api/namespaces", {
-    public_key: wallet.publicKey,
-    timestamp,
-    signature: hex(signature),
+/**
+ * The namespaces of `session`'s account (its wallet and account) with their memory counts,
+ * from the relayer, signed by the owner key.
+ */
+export async function namespaces({ wallet, owned }) {
+  const { audience } = await (await fetch("/api/config")).json();
+  return await relayerRequest(wallet, {
+    method: "GET",
+    path: "/api/namespaces",
+    audience,
+    accountId: owned.id,
   });
 }
 
