@@ -26,6 +26,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import { visible } from "./visible_text.ts";
+import { shownText } from "../src/services/memory_view.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
 export type Output = { json: Record<string, unknown>; text: string; failed?: boolean };
@@ -127,13 +128,7 @@ function labels(memory: { id: string; tags?: string[] }): string {
   return ` (id ${memory.id}${tags})`;
 }
 
-/** What a memory whose text the relayer cannot read shows instead, and why. */
-const unreadable = (memory: { manual?: boolean }) =>
-  memory.manual
-    ? "(encrypted by the client that stored it)"
-    : "(unreadable: its stored copy is missing or its key was erased)";
-const oneLine = (memory: Memory) =>
-  visible((memory.text ?? unreadable(memory)).replace(/\s+/g, " ").trim());
+const oneLine = (memory: Memory) => visible(shownText(memory).replace(/\s+/g, " ").trim());
 
 /** The key that stored a memory: its label then and its address (none for older memories). */
 function storedBy({ remembered_by: by }: Memory): string | null {
@@ -154,7 +149,7 @@ function describe(memory: Memory): string {
   ];
   return rows.filter(([, value]) => value !== null)
     .map(([name, value]) => `${name.padEnd(11)}${value}`)
-    .join("\n") + `\n\n${memory.text ?? unreadable(memory)}`;
+    .join("\n") + `\n\n${shownText(memory)}`;
 }
 
 function receiptLines(receipt: EraseReceipt): string {

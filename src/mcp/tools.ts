@@ -12,6 +12,7 @@ import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { MAX_TAG_CHARS, MAX_TAGS, textValue } from "../http/validate.ts";
 import { MEMORY_ID } from "../ids.ts";
+import { shownText } from "../services/memory_view.ts";
 import { MAX_ANALYZE_BYTES, MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 import { scopeRefusal } from "./refusals.ts";
 import { VERSION } from "../version.ts";
@@ -198,12 +199,6 @@ function failed(error: unknown, namespaces?: string[] | null): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 
-/** What a memory whose text the relayer cannot read shows instead, and why. */
-const unreadable = (memory: { manual?: boolean }) =>
-  memory.manual
-    ? "(encrypted by the client that stored it)"
-    : "(unreadable: its stored copy is missing or its key was erased)";
-
 /** ` (id …, tags: …)`: what a listed or recalled memory is known by besides its text. */
 function labels(memory: { id: string; tags?: string[] }): string {
   const tags = memory.tags?.length ? `; tags: ${memory.tags.join(", ")}` : "";
@@ -225,7 +220,7 @@ function describeMemory(memory: Memory): string {
     ...(memory.expires_at ? [`expires ${memory.expires_at}`] : []),
     ...(memory.supersedes ? [`replaces ${memory.supersedes}`] : []),
   ];
-  return `Memory ${memory.id} (${facts.join(", ")}):\n${memory.text ?? unreadable(memory)}`;
+  return `Memory ${memory.id} (${facts.join(", ")}):\n${shownText(memory)}`;
 }
 
 export function createMcpServer(session: ToolSession): McpServer {
@@ -368,7 +363,7 @@ export function createMcpServer(session: ToolSession): McpServer {
         });
         const where = `namespace "${shown(namespace)}"${tag === undefined ? "" : `, tag "${tag}"`}`;
         const lines = page.memories.map((m) =>
-          `- ${m.created_at.slice(0, 10)} ${m.text ?? unreadable(m)}${labels(m)}`
+          `- ${m.created_at.slice(0, 10)} ${shownText(m)}${labels(m)}`
         );
         const more = page.next_cursor
           ? `\nMore: call svc_list again with cursor "${page.next_cursor}".`

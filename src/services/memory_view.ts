@@ -10,6 +10,17 @@ import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { cursorOf, idOfCursor } from "./cursor.ts";
 
+/**
+ * A memory's text as the CLI and the MCP tools show it; for one without, why: its client
+ * encrypted it, or its stored copy or key is gone (the dashboard says the same).
+ */
+export function shownText(memory: Pick<Memory, "text" | "manual">): string {
+  if (memory.text !== null) return memory.text;
+  return memory.manual
+    ? "(encrypted by the client that stored it)"
+    : "(unreadable: its stored copy is missing or its key was erased)";
+}
+
 /** A memory as list and get answer it. */
 export interface Memory {
   /** The memory's id (a time-ordered UUID). */
