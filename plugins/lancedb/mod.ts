@@ -165,19 +165,20 @@ export class LanceDbVectorStore implements VectorStore {
 
   /**
    * The single writer, so that no write or delete races another or a compaction: commits the
-   * upserts queued so far as one merge-insert, and each delete in its turn, repeatedly.
+   * upserts queued so far as one merge-insert, or the deletes as one delete, in turn.
    */
   async #drain(): Promise<void> {
     while (this.#pending.length > 0) {
       const next = this.#pending[0];
-      // A delete alone; else the upserts up to the next delete, as one merge-insert.
-      const end = "ids" in next ? 1 : this.#pending.findIndex((p) => "ids" in p);
+      // The run of upserts, or of deletes, up to the first of the other kind.
+      const end = this.#pending.findIndex((p) => "ids" in p !== "ids" in next);
       const batch = this.#pending.splice(0, end < 0 ? this.#pending.length : end);
       const byId = new Map<string, StoredRow>();
       for (const p of batch) if ("records" in p) { for (const r of p.records) byId.set(r.id, r); }
       try {
-        if ("ids" in next) await this.#table.delete(inList(next.ids));
-        else {
+        if ("ids" in next) {
+          await this.#table.delete(inList(batch.flatMap((p) => "ids" in p ? p.ids : [])));
+        } else {
           await this.#table.mergeInsert("id").whenMatchedUpdateAll().whenNotMatchedInsertAll()
             .execute([...byId.values()]);
         }

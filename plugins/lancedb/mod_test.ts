@@ -233,3 +233,38 @@ Deno.test("LanceDbVectorStore: compaction deletes the versions it replaced, eras
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("LanceDbVectorStore: deletes queued behind a commit are committed together", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = await LanceDbVectorStore.open({ dir, model: "test", dimensions: DIMENSIONS });
+  const versions = async () => {
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable("memories");
+    try {
+      return (await table.listVersions()).length;
+    } finally {
+      table.close();
+      db.close();
+    }
+  };
+  try {
+    const ids = Array.from({ length: 40 }, (_, n) => `memory-${n}`);
+    await store.upsert(ids.map((id, n) => ({
+      id,
+      owner: "0xowner",
+      namespace: "default",
+      blobId: `b${n}`,
+      vector: randomVector(),
+      createdAt: n,
+    })));
+    const before = await versions();
+    await Promise.all(ids.slice(0, 30).map((id) => store.delete([id])));
+    // The first alone (the writer was idle), then the 29 queued behind it together.
+    assert.equal(await versions(), before + 2);
+    assert.equal(await store.count(), 10);
+    assert.deepEqual([...await store.has(ids)].sort(), ids.slice(30).sort());
+  } finally {
+    await store.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
