@@ -16,7 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { utf8HeaderValue } from "../http/validate.ts";
 import { VERSION } from "../version.ts";
-import { MEMORY_TOOLS, memoryToolList } from "./tools.ts";
+import { MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";
 
 /** What the bridge needs to reach the relayer as the signed-in client. */
 export interface BridgeIdentity {
