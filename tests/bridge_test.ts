@@ -139,6 +139,7 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
     "svc_get",
     "svc_list",
     "svc_login",
+    "svc_namespaces",
     "svc_recall",
     "svc_remember",
     "svc_restore",

@@ -1,5 +1,5 @@
 /**
- * The lifecycle tools (svc_list, svc_get, svc_forget, svc_update; svc_remember's tags and
+ * The lifecycle tools (svc_list, svc_namespaces, svc_get, svc_forget, svc_update; svc_remember's tags and
  * duplicates; the ids in svc_recall) through the sidecar, over Streamable HTTP and SSE, and
  * through the stdio bridge with its namespace injection.
  */
@@ -93,6 +93,12 @@ for (const sse of [false, true]) {
       (await call("svc_list", { namespace: "work" })).text,
       'No memories (namespace "work").',
     );
+    await call("svc_remember", { text: "The launch is on Tuesday", namespace: "work" });
+    const spaces = await call("svc_namespaces", {});
+    assert.equal(spaces.text, 'Namespaces:\n- "food": 2 memories\n- "work": 1 memory');
+    assert.deepEqual(spaces.structured, {
+      namespaces: [{ namespace: "food", count: 2 }, { namespace: "work", count: 1 }],
+    });
 
     const got = await call("svc_get", { id });
     assert.match(

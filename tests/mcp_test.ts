@@ -21,6 +21,7 @@ Deno.test("MCP over Streamable HTTP: tools match the specification", async () =>
     "svc_forget",
     "svc_get",
     "svc_list",
+    "svc_namespaces",
     "svc_recall",
     "svc_remember",
     "svc_restore",
@@ -338,7 +339,7 @@ Deno.test("MCP: the relayer answers 503 while the sidecar is down (to MCP client
   assert.equal(health.sidecar, "down");
   stack.setSidecarUp(true);
   const client = await stack.connect(caller);
-  assert.equal((await client.listTools()).tools.length, 8);
+  assert.equal((await client.listTools()).tools.length, 9);
 });
 
 Deno.test("sponsor routes answer 501 without a sponsor, are capped at 64 KiB and rate-limited", async () => {
@@ -508,7 +509,7 @@ Deno.test("MCP limits: idle sessions are closed and free their slot", async () =
   now += 45_000;
   assert.equal(await stack.sidecar.sessions.evictIdle(), 1);
   assert.equal(stack.sidecar.sessions.size, 1);
-  assert.equal((await client.listTools()).tools.length, 8, "the active session survives");
+  assert.equal((await client.listTools()).tools.length, 9, "the active session survives");
 });
 
 Deno.test("MCP: two agents remembering one text at once: one saves it, the other is told it is in memory", async () => {
@@ -622,7 +623,7 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   assert.match((await lone.json()).error.message, /^Parse error: .*surrogate/);
 
   const client = await stack.connect(caller, { sse: true });
-  assert.equal((await client.listTools()).tools.length, 8);
+  assert.equal((await client.listTools()).tools.length, 9);
   const [sessionId] = [...stack.sidecar.sessions.ids()];
   const sseBatch = await post(
     `/api/mcp/messages?sessionId=${sessionId}`,

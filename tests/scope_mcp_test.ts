@@ -62,6 +62,10 @@ for (const sse of [false, true]) {
       );
     }
     assert.deepEqual(await texts(stack, owner, "b"), ["My sister lives in Lisbon"]);
+    // Its namespaces are those it may use: b is not named.
+    await remember(stack, scoped, "I keep bees", "a");
+    const spaces = await client.callTool({ name: "svc_namespaces", arguments: {} });
+    assert.deepEqual(spaces.structuredContent, { namespaces: [{ namespace: "a", count: 1 }] });
   });
 }
 

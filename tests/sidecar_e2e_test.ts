@@ -76,7 +76,7 @@ Deno.test("e2e sidecar: killed, it is restarted; a stopped relayer leaves none",
     });
     assert.equal(executed.effects.kind, "create_account");
     const before = await connect(relayer.url, privateKey, accountId);
-    assert.equal((await before.listTools()).tools.length, 8);
+    assert.equal((await before.listTools()).tools.length, 9);
 
     Deno.kill(first, "SIGKILL");
     await waitFor("/health shows it down", async () => (await sidecarStatus(relayer)) === "down");

@@ -52,6 +52,7 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
       "svc_get",
       "svc_list",
       "svc_login",
+      "svc_namespaces",
       "svc_recall",
       "svc_remember",
       "svc_restore",

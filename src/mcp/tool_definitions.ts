@@ -99,6 +99,14 @@ export const MEMORY_TOOLS = {
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
   },
+  svc_namespaces: {
+    title: "List namespaces",
+    description: "List the namespaces (buckets) the user's memories are kept in, with how " +
+      "many memories each holds, for example before listing or searching one other than " +
+      "the session's.",
+    inputSchema: {},
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  },
   svc_get: {
     title: "Get a memory",
     description: "Read one memory by its id (as svc_recall and svc_list show it): its text, " +

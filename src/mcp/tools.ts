@@ -1,6 +1,6 @@
 /**
  * The remote MCP server: the four memory tools of the specification (§4.1) and those that
- * list, read, correct and erase single memories. Every call goes through the session's signed
+ * list namespaces and list, read, correct and erase single memories. Every call goes through the session's signed
  * client to the relayer's own routes, so authentication, encryption, blobs and the index are
  * exactly those of a direct SDK call.
  */
@@ -25,6 +25,7 @@ export interface ToolSession {
     | "analyze"
     | "restore"
     | "list"
+    | "namespaces"
     | "get"
     | "forget"
     | "update"
@@ -231,6 +232,22 @@ export function createMcpServer(session: ToolSession): McpServer {
             ? `Memories (${where}), newest first:\n${lines.join("\n")}${more}`
             : `No memories (${where}).`,
           { ...page, namespace: shown(namespace) },
+        );
+      }),
+  );
+
+  server.registerTool(
+    "svc_namespaces",
+    MEMORY_TOOLS.svc_namespaces,
+    () =>
+      attempt(async () => {
+        const { namespaces } = await client.namespaces();
+        const lines = namespaces.map(({ namespace, count }) =>
+          `- "${namespace}": ${count} ${count === 1 ? "memory" : "memories"}`
+        );
+        return done(
+          lines.length ? `Namespaces:\n${lines.join("\n")}` : "No memories yet.",
+          { namespaces },
         );
       }),
   );
