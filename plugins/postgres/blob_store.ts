@@ -67,13 +67,18 @@ export async function query<T>(
 /** The PostgreSQL `BlobStore`; see the module documentation. */
 export class PgBlobStore implements BlobStore {
   readonly name = "postgres";
-  #sql: postgres.Sql;
+  readonly #database: Database;
   #naming: CryptoKey;
   #places = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
-  private constructor(sql: postgres.Sql, naming: CryptoKey) {
-    this.#sql = sql;
+  private constructor(database: Database, naming: CryptoKey) {
+    this.#database = database;
     this.#naming = naming;
+  }
+
+  /** The database's pool now (it is renewed after a lost connection). */
+  get #sql(): postgres.Sql {
+    return this.#database.sql;
   }
 
   /** The store on `options.database`, its keyed hashes derived from `options.secret`. */
@@ -85,7 +90,7 @@ export class PgBlobStore implements BlobStore {
       );
     }
     const naming = await deriveHmacKey(await hkdfMaster(options.secret), SALT, "blobs:place");
-    return new PgBlobStore(options.database.sql, naming);
+    return new PgBlobStore(options.database, naming);
   }
 
   /** The keyed hash an owner's namespace is filed under. */

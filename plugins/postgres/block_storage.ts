@@ -64,21 +64,26 @@ function chunks<T>(items: T[], size: number): T[][] {
 export class PgBlockStorage implements BlockStorage {
   /** The index's name. */
   readonly name: string;
-  #sql: Sql;
+  readonly #database: Database;
   #watchers = new Set<StorageWatcher>();
   /** `ns:version` of this storage's commits whose notification has not come back yet. */
   #mine = new Set<string>();
   #unlisten: (() => Promise<void>) | undefined;
   #closed = false;
 
-  private constructor(sql: Sql, name: string) {
-    this.#sql = sql;
+  private constructor(database: Database, name: string) {
+    this.#database = database;
     this.name = name;
+  }
+
+  /** The database's pool now (it is renewed after a lost connection). */
+  get #sql(): Sql {
+    return this.#database.sql;
   }
 
   /** The storage of index `name` in `database`, listening for other writers' commits. */
   static async open(database: Database, name: string): Promise<PgBlockStorage> {
-    const storage = new PgBlockStorage(database.sql, checkIndexName(name));
+    const storage = new PgBlockStorage(database, checkIndexName(name));
     try {
       storage.#unlisten = await database.listen(
         INDEX_CHANNEL,

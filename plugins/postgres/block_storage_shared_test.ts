@@ -44,7 +44,7 @@ async function twoRelayers(
   options: { revalidateMs?: number; storage?: (s: PgBlockStorage) => BlockStorage } = {},
 ) {
   const db = await testDatabase();
-  const logged: { level: string; msg: string; channel?: string }[] = [];
+  const logged: { level: string; msg: string; reason?: string }[] = [];
   const logger = createLogger("warn", (line) => void logged.push(JSON.parse(line)));
   const databases = await Promise.all(
     [1, 2].map(() => Database.open({ url: db.url, pool: 2, logger })),
@@ -195,14 +195,14 @@ Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted d
   assert.equal(b.memoryStats().namespaces, 1);
   const replaced = Promise.withResolvers<void>();
   b.onReplaced(() => replaced.resolve());
-  // Every listening connection is cut; the client listens again, then tells the store.
+  // Every listening connection is cut; the pool is renewed and listens again, then tells the store.
   await relayers.databases[0].sql`
     select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen%'`;
   await replaced.promise;
   assert.equal(b.memoryStats().namespaces, 0);
-  const relistened = relayers.logged.find((entry) => entry.channel === "svc_index");
-  assert.equal(relistened?.level, "warn");
-  assert.equal(relistened?.msg, "listening to the database again after a lost connection");
+  const renewed = relayers.logged.find((entry) => entry.msg === "database connections renewed");
+  assert.equal(renewed?.level, "warn");
+  assert.equal(renewed?.reason, "the connection was lost");
   const changed = nextChange(b);
   await a.upsert([row("m2", 2)]);
   await changed; // listening again

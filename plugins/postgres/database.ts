@@ -43,16 +43,55 @@ export function describeUrl(url: string): string {
   }
 }
 
+/** A subscription of `Database.listen`, kept to be made again on a renewed pool. */
+interface Subscription {
+  channel: string;
+  handler: NotificationHandler;
+  relistened?: () => void;
+  /** Stops it on the pool it was made on. */
+  unlisten?: () => Promise<void>;
+}
+
+/**
+ * Whether `error` is the `postgres` client writing to a connection it had closed: thrown from a
+ * timer, it would stop the process (porsager/postgres#1066).
+ */
+function isClosedWriteCrash(error: unknown): boolean {
+  return error instanceof TypeError && /\bnextWrite\b/.test(error.stack ?? "") &&
+    /postgres[@/].*connection\.js/.test(error.stack ?? "");
+}
+
+/** How often a listening pool checks that it reaches the database and hears it. */
+const HEARTBEAT_MS = 5_000;
+
 /** A pool of connections to the shared database; see the module documentation. */
 export class Database {
-  /** The pool's SQL tag. */
-  readonly sql: Sql;
+  #sql: Sql;
+  readonly #connect: () => Sql;
   readonly #logger: Logger;
-  readonly #unlisten = new Set<() => Promise<void>>();
+  readonly #subscriptions = new Set<Subscription>();
+  #renewing: Promise<void> | undefined;
+  #closed = false;
+  /** The heartbeat, started by the first `listen` (see `#beat`). */
+  #heartbeat: Promise<void> | undefined;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  /** Whether the last heartbeat came back; whether one could not be sent. */
+  #heard = true;
+  #lost = false;
 
-  private constructor(sql: Sql, logger: Logger) {
-    this.sql = sql;
+  private constructor(connect: () => Sql, sql: Sql, logger: Logger) {
+    this.#connect = connect;
+    this.#sql = sql;
     this.#logger = logger;
+    globalThis.addEventListener("error", this.#onUncaught);
+  }
+
+  /**
+   * The pool's SQL tag. Read it for each use rather than keeping it: a pool whose connections
+   * were lost is replaced by a fresh one (see `#renew`).
+   */
+  get sql(): Sql {
+    return this.#sql;
   }
 
   /**
@@ -61,15 +100,17 @@ export class Database {
    */
   static async open(options: DatabaseOptions): Promise<Database> {
     const logger = options.logger ?? silentLogger;
-    let sql: Sql;
-    try {
-      sql = postgres(options.url, {
+    const connect = () =>
+      postgres(options.url, {
         max: options.pool ?? 10,
         onnotice: () => {},
         // Times and numbers come back as PostgreSQL sends them; each store converts its own.
         types: { bigint: postgres.BigInt },
         connection: { application_name: "svc" },
       });
+    let sql: Sql;
+    try {
+      sql = connect();
     } catch {
       // The client's error repeats the URL, password included.
       throw new SvcError("bad_request", "Cannot connect to PostgreSQL: its URL cannot be read");
@@ -84,7 +125,7 @@ export class Database {
         `Cannot connect to PostgreSQL at ${where}: ${reason(error)}`,
       );
     }
-    const database = new Database(sql, logger);
+    const database = new Database(connect, sql, logger);
     if (options.migrate ?? true) {
       try {
         const { from, to } = await migrate(sql, options.migrations ?? MIGRATIONS);
@@ -105,31 +146,120 @@ export class Database {
 
   /**
    * Calls `handler` with each notification on `channel` (from any relayer, this one included)
-   * until the returned function (or the database's `close`) stops it. Resolves once listening;
-   * the client listens again by itself after a lost connection, which is logged and told to
-   * `relistened`: what was notified meanwhile went unheard.
+   * until the returned function (or the database's `close`) stops it. Resolves once listening.
+   * After a lost connection the pool is renewed and `relistened` told: what was notified
+   * meanwhile went unheard.
    */
   async listen(
     channel: string,
     handler: NotificationHandler,
     relistened?: () => void,
   ): Promise<() => Promise<void>> {
+    await (this.#heartbeat ??= this.#startHeartbeat());
+    const subscription: Subscription = { channel, handler, relistened };
+    await this.#subscribe(subscription, this.#sql);
+    this.#subscriptions.add(subscription);
+    return async () => {
+      if (this.#subscriptions.delete(subscription)) await subscription.unlisten?.().catch(() => {});
+    };
+  }
+
+  async #subscribe(subscription: Subscription, sql: Sql): Promise<void> {
     let listens = 0;
-    const { unlisten } = await this.sql.listen(channel, (payload) => {
+    const { unlisten } = await sql.listen(subscription.channel, (payload) => {
       try {
-        handler(payload);
+        subscription.handler(payload);
       } catch (error) {
-        this.#logger.error("a database notification's handler failed", { channel, error });
+        this.#logger.error("a database notification's handler failed", {
+          channel: subscription.channel,
+          error,
+        });
       }
     }, () => {
-      if (++listens === 1) return;
-      this.#logger.warn("listening to the database again after a lost connection", { channel });
-      relistened?.();
+      // Listening again after a lost connection: the database went away, and each of the
+      // pool's connections may have been left unusable (porsager/postgres#1066).
+      if (++listens > 1 && sql === this.#sql) this.#renew("the connection was lost");
     });
-    this.#unlisten.add(unlisten);
-    return async () => {
-      if (this.#unlisten.delete(unlisten)) await unlisten().catch(() => {});
-    };
+    subscription.unlisten = unlisten;
+  }
+
+  /**
+   * Listens to a channel of this pool's own, on which `#beat` notifies every `HEARTBEAT_MS`:
+   * the client listens again by itself after a lost connection only if the database is back at
+   * that moment, and leaves the pool's other connections as they were.
+   */
+  async #startHeartbeat(): Promise<void> {
+    const channel = `svc_heartbeat_${crypto.randomUUID().replaceAll("-", "")}`;
+    const subscription: Subscription = { channel, handler: () => this.#heard = true };
+    await this.#subscribe(subscription, this.#sql);
+    this.#subscriptions.add(subscription);
+    this.#timer = setInterval(() => this.#beat(channel), HEARTBEAT_MS);
+  }
+
+  /**
+   * Renews the pool when the database answers again after a heartbeat could not be sent, or
+   * when the last one was not heard (the listening connection was lost for good).
+   */
+  async #beat(channel: string): Promise<void> {
+    if (this.#renewing || this.#closed) return;
+    if (!this.#heard) return this.#renew("the database was not heard from");
+    this.#heard = false;
+    const sql = this.#sql;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const sent = await Promise.race([
+      sql`select pg_notify(${channel}, '')`.then(() => true, () => false),
+      new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), HEARTBEAT_MS)),
+    ]);
+    clearTimeout(timer);
+    if (sql !== this.#sql) return;
+    if (!sent) {
+      this.#lost = true;
+      this.#heard = true; // nothing sent, nothing to hear
+    } else if (this.#lost) this.#renew("the connection was lost");
+  }
+
+  /** The client's crash on a closed connection, kept from stopping the process. */
+  #onUncaught = (event: ErrorEvent) => {
+    if (!isClosedWriteCrash(event.error)) return;
+    event.preventDefault();
+    this.#renew("the client wrote to a closed connection");
+  };
+
+  /**
+   * Replaces the pool with a fresh one once the database answers, listens there again (then
+   * tells each `relistened`), and closes the old one (letting its queries finish for 5 s). The
+   * `postgres` client can leave a connection unusable after its socket closed mid-write (it
+   * then waits for `CONNECT_TIMEOUT` each time it is used, or repeats an old error): a fresh
+   * pool has none of that.
+   */
+  #renew(why: string): void {
+    if (this.#closed) return;
+    this.#renewing ??= (async () => {
+      const fresh = this.#connect();
+      for (let delay = 100;; delay = Math.min(delay * 2, 5_000)) {
+        if (this.#closed) return void await fresh.end({ timeout: 0 });
+        const answered = await fresh`select 1`.then(() => true, () => false);
+        if (answered) break;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+      const old = this.#sql;
+      this.#sql = fresh;
+      this.#heard = true;
+      this.#lost = false;
+      this.#logger.warn("database connections renewed", { reason: why });
+      try {
+        for (const subscription of this.#subscriptions) {
+          await subscription.unlisten?.().catch(() => {});
+          await this.#subscribe(subscription, fresh);
+        }
+        for (const { relistened } of this.#subscriptions) relistened?.();
+      } catch (error) {
+        // Gone again before every channel listens: renewed again in a moment.
+        this.#logger.warn("cannot listen to the database again yet", { error });
+        setTimeout(() => this.#renew(why), 1_000);
+      }
+      await old.end({ timeout: 5 }).catch(() => {});
+    })().finally(() => this.#renewing = undefined);
   }
 
   /** Notifies every relayer listening on `channel` (at once, outside a transaction). */
@@ -143,9 +273,13 @@ export class Database {
 
   /** Stops listening and closes every connection (waiting up to 5 s for queries in flight). */
   async close(): Promise<void> {
-    for (const unlisten of this.#unlisten) await unlisten().catch(() => {});
-    this.#unlisten.clear();
-    await this.sql.end({ timeout: 5 });
+    this.#closed = true;
+    clearInterval(this.#timer);
+    globalThis.removeEventListener("error", this.#onUncaught);
+    await this.#renewing;
+    for (const { unlisten } of this.#subscriptions) await unlisten?.().catch(() => {});
+    this.#subscriptions.clear();
+    await this.#sql.end({ timeout: 5 });
   }
 }
 

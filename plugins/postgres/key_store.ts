@@ -56,7 +56,7 @@ interface Pending {
 
 /** The PostgreSQL `KeyStore`; see the module documentation. */
 export class PgKeyStore implements KeyStore {
-  #sql: postgres.Sql;
+  readonly #database: Database;
   #naming: CryptoKey;
   #queue: Pending[] = [];
   #draining = false;
@@ -64,9 +64,14 @@ export class PgKeyStore implements KeyStore {
   #written: Promise<void> = Promise.resolve();
   #closed = false;
 
-  private constructor(sql: postgres.Sql, naming: CryptoKey) {
-    this.#sql = sql;
+  private constructor(database: Database, naming: CryptoKey) {
+    this.#database = database;
     this.#naming = naming;
+  }
+
+  /** The database's pool now (it is renewed after a lost connection). */
+  get #sql(): postgres.Sql {
+    return this.#database.sql;
   }
 
   /** The key store on `options.database`, its keyed hashes derived from `options.secret`. */
@@ -82,7 +87,7 @@ export class PgKeyStore implements KeyStore {
       SALT,
       "cipher_keys:memory",
     );
-    return new PgKeyStore(options.database.sql, naming);
+    return new PgKeyStore(options.database, naming);
   }
 
   /** The keyed hash a memory's keys are filed under. */

@@ -53,15 +53,20 @@ export interface PgLedgerStoreOptions {
 
 /** The ledger's storage in PostgreSQL; see the module documentation. */
 export class PgLedgerStore implements LedgerStore {
-  readonly #sql: Sql;
+  readonly #database: Database;
   readonly #lookupKey: CryptoKey;
   readonly #sealKey: CryptoKey;
   readonly #listeners = new Set<() => void>();
 
-  private constructor(sql: Sql, lookupKey: CryptoKey, sealKey: CryptoKey) {
-    this.#sql = sql;
+  private constructor(database: Database, lookupKey: CryptoKey, sealKey: CryptoKey) {
+    this.#database = database;
     this.#lookupKey = lookupKey;
     this.#sealKey = sealKey;
+  }
+
+  /** The database's pool now (it is renewed after a lost connection). */
+  get #sql(): Sql {
+    return this.#database.sql;
   }
 
   /**
@@ -76,7 +81,7 @@ export class PgLedgerStore implements LedgerStore {
     const lookupKey = await deriveHmacKey(master, SALT, "lookup");
     const sealKey = await deriveAesKey(master, SALT, "seal");
     const { database } = options;
-    const store = new PgLedgerStore(database.sql, lookupKey, sealKey);
+    const store = new PgLedgerStore(database, lookupKey, sealKey);
     const check = await store.#hash("key check", SALT);
     let kept: Uint8Array;
     try {

@@ -21,6 +21,9 @@ export interface TestDatabase extends AsyncDisposable {
 interface Server {
   /** `postgres://…` of the server, without a database. */
   base: string;
+  /** Its directory: the data directory `data` and the log `server.log`. */
+  dir: string;
+  port: number;
 }
 
 let server: Promise<Server> | undefined;
@@ -65,6 +68,21 @@ function freePort(): number {
   return port;
 }
 
+/** `pg_ctl`'s arguments to start the server of `dir` on `port`, waiting until it is up. */
+function startArgs(dir: string, port: number): string[] {
+  const settings = "-c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300";
+  return [
+    "start",
+    "-w",
+    "-D",
+    `${dir}/data`,
+    "-l",
+    `${dir}/server.log`,
+    "-o",
+    `-p ${port} -k ${dir} ${settings}`,
+  ];
+}
+
 async function start(): Promise<Server> {
   const dir = await Deno.makeTempDir({ prefix: "svc-pg-" });
   if (Deno.uid() === 0) {
@@ -75,16 +93,7 @@ async function start(): Promise<Server> {
   }
   const port = freePort();
   await run("initdb", ["-D", `${dir}/data`, "-U", "svc", "-A", "trust", "-E", "UTF8", "--no-sync"]);
-  await run("pg_ctl", [
-    "start",
-    "-w",
-    "-D",
-    `${dir}/data`,
-    "-l",
-    `${dir}/server.log`,
-    "-o",
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`,
-  ]);
+  await run("pg_ctl", startArgs(dir, port));
   globalThis.addEventListener("unload", () => {
     try {
       run("pg_ctl", ["stop", "-m", "immediate", "-D", `${dir}/data`], true);
@@ -92,7 +101,7 @@ async function start(): Promise<Server> {
       Deno.removeSync(dir, { recursive: true });
     }
   });
-  return { base: `postgres://svc@127.0.0.1:${port}` };
+  return { base: `postgres://svc@127.0.0.1:${port}`, dir, port };
 }
 
 /** Runs one statement on the server's `postgres` database, on a connection of its own. */
@@ -118,6 +127,18 @@ export async function testDatabase(): Promise<TestDatabase> {
       await administer(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * Stops the test server as an operator would (`pg_ctl stop -m fast`: every connection is
+ * ended), and starts it again `downMs` later, waiting until it takes connections.
+ */
+export async function restartTestServer(downMs = 0): Promise<void> {
+  if (!server) throw new Error("The test server is not started");
+  const { dir, port } = await server;
+  await run("pg_ctl", ["stop", "-w", "-m", "fast", "-D", `${dir}/data`]);
+  await new Promise((resolve) => setTimeout(resolve, downMs));
+  await run("pg_ctl", startArgs(dir, port));
 }
 
 /** `count` relayers' pools (3 connections each) on one new database, closed with it on dispose. */

@@ -122,7 +122,10 @@ export function batchRunner(
         });
       });
     } catch (cause) {
-      if (!(cause instanceof LeaseLost)) throw cause;
+      if (cause instanceof LeaseLost) return;
+      // Not recorded (the queue's store is down): the job is tried again once its lease ends.
+      observe?.jobRetried();
+      throw cause;
     }
   }
 

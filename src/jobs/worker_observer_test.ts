@@ -53,3 +53,22 @@ Deno.test("worker: tells how each job ended, each retry and each batch's time", 
   const statuses = (await queue.getMany(jobs.map((job) => job.job_id))).map((job) => job?.status);
   assert.deepEqual(statuses, ["done", "done", "failed", "pending"]);
 });
+
+/** A queue whose store is down when a failed attempt is to be recorded. */
+class UnrecordingQueue extends MemoryJobQueue {
+  override retry(): Promise<never> {
+    return Promise.reject(new SvcError("backend_unavailable", "Cannot record: down"));
+  }
+}
+
+Deno.test("worker: an attempt whose retry cannot be recorded still counts as retried", async () => {
+  using queue = new UnrecordingQueue();
+  const pipeline = await testPipeline({ cipher: new RefusingCipher() });
+  let retries = 0;
+  const observe: WorkerObserver = { jobEnded() {}, jobRetried: () => retries++, batchRan() {} };
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, observe });
+  const [job] = await queue.accept([{ owner: "down", namespace: "n1", text: "I keep hens" }]);
+  await worker.process(job.job_id);
+  assert.equal(retries, 1, "tried again once its lease ends");
+  assert.equal((await queue.getMany([job.job_id]))[0]?.status, "running");
+});

@@ -1,0 +1,120 @@
+/**
+ * A database restarted under load, and the `postgres` client's crash on a closed connection:
+ * the pool is renewed, listening resumes, and the process goes on. In a file of its own, since
+ * it restarts the test server every other test of the process shares.
+ */
+import assert from "node:assert/strict";
+import { Database } from "./database.ts";
+import { restartTestServer, testDatabase } from "./test_server.ts";
+import type { Logger } from "../../src/kit.ts";
+
+/** A logger keeping what is logged at warn, by message. */
+function warnings(): Logger & { said: string[] } {
+  const said: string[] = [];
+  const nothing = () => {};
+  return {
+    said,
+    debug: nothing,
+    info: nothing,
+    warn: (message: string) => said.push(message),
+    error: (message: string) => said.push(message),
+  } as unknown as Logger & { said: string[] };
+}
+
+Deno.test("a database restarted under load: the pool is renewed once, listening resumes, every query then succeeds", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 6, logger });
+  try {
+    await database.sql`create table load (id serial primary key, v text)`;
+    let relistened = 0;
+    const heard: string[] = [];
+    for (const channel of ["svc_a", "svc_b", "svc_c"]) {
+      await database.listen(channel, (payload) => heard.push(payload), () => relistened++);
+    }
+    const before = database.sql;
+    // Writes of every size in flight while the server goes down and comes back.
+    let running = true;
+    const load = Array.from({ length: 12 }, async (_, n) => {
+      while (running) {
+        await database.sql`insert into load (v) values (${"x".repeat((n * 97) % 2000)})`
+          .catch(() => new Promise((r) => setTimeout(r, 20)));
+      }
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await restartTestServer();
+    while (relistened < 3) await new Promise((r) => setTimeout(r, 50));
+    running = false;
+    await Promise.all(load);
+
+    // Every connection of the pool answers: none left waiting on a lost socket.
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () => database.sql`select count(*)::int as n from load`),
+    );
+    assert.ok(answers.every(([{ n }]) => n > 0));
+    assert.notEqual(database.sql, before, "a fresh pool");
+    assert.equal(relistened, 3, "each listener told once");
+    assert.deepEqual(
+      logger.said.filter((message) => message === "database connections renewed"),
+      ["database connections renewed"],
+    );
+    // Notifications reach the listeners again.
+    await database.notify("svc_b", "after");
+    while (!heard.includes("after")) await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    await database.close();
+  }
+});
+
+Deno.test("a listening connection lost while the database refuses connections: the pool is renewed once it takes them again", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 2, logger });
+  const admin = await Database.open({ url: db.url.replace(/\/[^/]+$/, "/postgres"), pool: 1 });
+  try {
+    const heard: string[] = [];
+    let relistened = 0;
+    await database.listen("svc_jobs", (payload) => heard.push(payload), () => relistened++);
+    // The client's own attempt to listen again meets a database that refuses it.
+    await admin.sql.unsafe(`alter database ${db.name} allow_connections false`);
+    await admin.sql`
+      select pg_terminate_backend(pid) from pg_stat_activity
+      where datname = ${db.name} and query like 'listen%'`;
+    await new Promise((r) => setTimeout(r, 1_000));
+    await admin.sql.unsafe(`alter database ${db.name} allow_connections true`);
+    for (let waited = 0; relistened === 0 && waited < 60_000; waited += 100) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(relistened, 1);
+    await database.notify("svc_jobs", "a job");
+    for (let waited = 0; heard.length === 0 && waited < 10_000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(heard, ["a job"]);
+  } finally {
+    await database.close();
+    await admin.close();
+  }
+});
+
+Deno.test("the client's write to a closed connection does not stop the process: the pool is renewed", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 2, logger });
+  try {
+    const before = database.sql;
+    // What porsager/postgres#1066 throws from a timer.
+    const crash = new TypeError("Cannot read properties of null (reading 'write')");
+    crash.stack = `${crash.name}: ${crash.message}\n    at Immediate.nextWrite ` +
+      "(file:///srv/node_modules/.deno/postgres@3.4.9/node_modules/postgres/src/connection.js:255:22)";
+    setTimeout(() => {
+      throw crash;
+    });
+    while (database.sql === before) await new Promise((r) => setTimeout(r, 20));
+    const [{ one }] = await database.sql`select 1 as one`;
+    assert.equal(one, 1);
+    assert.ok(logger.said.includes("database connections renewed"), logger.said.join("; "));
+  } finally {
+    await database.close();
+  }
+});
