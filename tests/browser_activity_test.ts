@@ -138,6 +138,29 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     // A memory nobody read (the memories page listed only the other namespace).
     await page.goto(`${stack.dashboard}/activity?memory=${work}`);
     await page.getByText("No agent has read this memory (in the log kept).").waitFor();
+
+    // A revoked agent stays in the Agent filter (named as the log names it), and the filter in
+    // the URL is the one shown, whatever key it names.
+    await page.evaluate(`(async () => {
+      const w = await import("/assets/wallet.js");
+      await w.transact(await w.loadWallet(), {
+        kind: "remove_delegate_key",
+        account_id: ${JSON.stringify(accountId)},
+        public_key: ${JSON.stringify(readerKey.publicKey)},
+      });
+    })()`);
+    await page.goto(`${stack.dashboard}/activity`);
+    await page.getByText(/^Showing \d+ entries, newest first\.$/).waitFor();
+    const revoked = `${readerName} (removed)`;
+    await page.getByRole("option", { name: revoked }).waitFor({ state: "attached" });
+    await page.getByLabel("Agent").selectOption({ label: revoked });
+    await page.waitForURL(new RegExp(`key=${address}$`));
+    await page.getByText("Showing 2 entries, newest first.").waitFor();
+    assert.equal(await page.getByLabel("Agent").inputValue(), address);
+    const stranger = `0x${"0".repeat(64)}`;
+    await page.goto(`${stack.dashboard}/activity?key=${stranger}`);
+    await page.getByText("No activity matches.").waitFor();
+    assert.equal(await page.getByLabel("Agent").inputValue(), stranger);
   } finally {
     await browser?.close();
     await relayer?.stop();

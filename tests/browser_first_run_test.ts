@@ -192,3 +192,44 @@ Deno.test("browser: a tab opened before the wallet was made never replaces it", 
     await context.close();
   });
 });
+
+Deno.test("browser: a second tab whose account was made, or agent revoked, in the first moves on", async () => {
+  await withStack(async (stack, browser) => {
+    const context = await browser.newContext();
+    const [first, second] = [await context.newPage(), await context.newPage()];
+    await first.goto(stack.dashboard);
+    await first.getByRole("button", { name: "Create wallet" }).click();
+    await first.getByRole("button", { name: "I saved it, continue" }).click();
+    await second.goto(stack.dashboard);
+    for (const page of [first, second]) {
+      await page.getByRole("button", { name: "Create account" }).waitFor();
+    }
+    await first.getByRole("button", { name: "Create account" }).click();
+    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    await second.getByRole("button", { name: "Create account" }).click();
+    await second.getByRole("heading", { name: "Your account" }).waitFor();
+
+    await first.evaluate(`(async () => {
+      const w = await import("/assets/wallet.js");
+      const wallet = await w.loadWallet();
+      const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
+      await w.transact(wallet, {
+        kind: "add_delegate_key",
+        account_id: account.id,
+        public_key: "${"ab".repeat(32)}",
+        label: "twice revoked",
+      });
+    })()`);
+    for (const page of [first, second]) {
+      await page.goto(`${stack.dashboard}/agents`);
+      await page.getByRole("cell", { name: "twice revoked" }).waitFor();
+      page.on("dialog", (dialog) => dialog.accept());
+    }
+    await first.getByRole("button", { name: "Revoke" }).click();
+    await first.getByRole("cell", { name: "twice revoked" }).waitFor({ state: "detached" });
+    await second.getByRole("button", { name: "Revoke" }).click();
+    await second.getByRole("cell", { name: "twice revoked" }).waitFor({ state: "detached" });
+    assert.notEqual(await second.locator("#status").getAttribute("data-tone"), "error");
+    await context.close();
+  });
+});

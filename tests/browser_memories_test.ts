@@ -262,6 +262,28 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
       await list.locator(`li[data-id="${jobIdOf(kept)}"]`).innerText(),
       /\(unreadable: its stored copy is missing or its key was erased\)/,
     );
+
+    // A list the relayer refuses says so once, on the page, not again in the status bar.
+    await page.route("**/api/memories?namespace=refused*", (route) =>
+      route.fulfill({
+        status: 401,
+        json: { error: "x-timestamp is more than 5 minutes off", code: "unauthorized" },
+      }));
+    await page.goto(`${stack.dashboard}/memories?namespace=refused`);
+    await page.getByText("Cannot list the memories: x-timestamp is more than 5 minutes off")
+      .waitFor();
+    assert.doesNotMatch(await page.locator("#status").innerText(), /Something went wrong/);
+
+    // A text with CR LF line breaks saved unchanged (a text box gives them as LF) is no change.
+    const crlf = await client.remember("Shopping:\r\nmilk\r\neggs", { namespace: "lists" });
+    assert.equal((await client.waitForJob(jobIdOf(crlf))).status, "done");
+    await page.goto(`${stack.dashboard}/memories?namespace=lists`);
+    const shopping = list.locator(`li[data-id="${jobIdOf(crlf)}"]`);
+    await shopping.getByRole("button", { name: "Edit" }).click();
+    await shopping.getByRole("button", { name: "Save" }).click();
+    await shopping.getByRole("textbox", { name: "Corrected text" }).waitFor({ state: "detached" });
+    assert.equal((await client.get(jobIdOf(crlf))).text, "Shopping:\r\nmilk\r\neggs");
+    assert.equal((await client.list({ namespace: "lists" })).memories.length, 1);
   } finally {
     await browser?.close();
     await relayer?.stop();

@@ -37,7 +37,12 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
     assert.deepEqual(url.searchParams.getAll("namespace"), ["notes", "work"]);
 
     browser = await launch();
-    const page = await browser.newPage();
+    // A zone whose date differs from UTC's now (11 hours behind before 11:00 UTC, else 14
+    // ahead), so that the expiry date picker's days are the browser's, not UTC's.
+    const timezoneId = new Date().getUTCHours() < 11 ? "Pacific/Pago_Pago" : "Pacific/Kiritimati";
+    const page = await browser.newPage({ timezoneId });
+    const localDate = (ms: number) =>
+      new Intl.DateTimeFormat("en-CA", { timeZone: timezoneId }).format(new Date(ms));
 
     // A link asking for an operation that does not exist is refused.
     const bad = new URL(url);
@@ -58,6 +63,18 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
     const choices = page.getByRole("group", { name: "Allow it to" });
     assert.equal(await choices.getByRole("checkbox", { name: "Erase memories" }).count(), 0);
     await screenshot(page, "consent-scope");
+
+    // Until a date: from tomorrow to the last day asked for, in the browser's days.
+    const openedAt = Date.now();
+    await choices.getByRole("combobox", { name: "Expiry" }).selectOption({
+      label: "Until a date…",
+    });
+    const picker = choices.getByLabel(/^Expiry date/);
+    assert.equal(await picker.getAttribute("min"), localDate(openedAt + DAY));
+    assert.equal(await picker.getAttribute("max"), localDate(openedAt + 30 * DAY));
+    await picker.fill(localDate(openedAt + 30 * DAY));
+    const picked = page.locator("#scope-summary");
+    assert.equal(await picked.getAttribute("data-state"), "ok", await picked.innerText());
 
     // Narrow it: reading only, in work only, for 7 days.
     await choices.getByRole("checkbox", { name: "Save, correct and restore memories" }).uncheck();

@@ -4,7 +4,7 @@
 // memory (the memories page links here). Every request is signed in this browser by the owner
 // key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest } from "./wallet.js";
-import { action, agentNames, card, h, onPick, render, say, short } from "./ui.js";
+import { action, agentNames, card, h, onPick, render, short } from "./ui.js";
 
 const PAGE_SIZE = 50;
 const OPERATIONS = [
@@ -60,6 +60,12 @@ export async function activity({ wallet, owned }) {
     ...owned.delegate_keys.map((k) => [k.address, nameOf(k)]),
     [wallet.address, "You (owner key)"],
   ], filter.key);
+  /** A key the log names that is no longer on the account (or the URL's), offered too. */
+  const offer = (address, text) => {
+    if ([...agents.select.options].some((option) => option.value === address)) return;
+    agents.select.append(h("option", { value: address, selected: address === filter.key }, text));
+  };
+  if (filter.key) offer(filter.key, short(filter.key));
   const operations = picker(
     "filter-op",
     "Operation",
@@ -162,6 +168,7 @@ export async function activity({ wallet, owned }) {
     const answer = await signed(`/api/access-log?${query}`);
     seen.push(...answer.entries);
     body.append(...answer.entries.map(row));
+    for (const { key } of answer.entries) offer(key.address, `${nameOf(key)} (removed)`);
     table.hidden = seen.length === 0;
     status.textContent = seen.length === 0
       ? "No activity matches."
@@ -208,6 +215,5 @@ export async function activity({ wallet, owned }) {
     await page();
   } catch (error) {
     status.textContent = `Cannot read the activity: ${error.message}`;
-    say(error.message, "error");
   }
 }

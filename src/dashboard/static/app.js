@@ -165,10 +165,13 @@ async function agents() {
                     `Revoke "${key.label || key.address}"? That agent loses access at once.`,
                   )
                 ) return;
+                // Revoked meanwhile (in another tab): gone all the same.
                 await transact(wallet, {
                   kind: "remove_delegate_key",
                   account_id: owned.id,
                   public_key: key.public_key,
+                }).catch((error) => {
+                  if (error.reason !== "unknown_key") throw error;
                 });
                 await agents();
                 say(`Revoked "${key.label || short(key.address)}".`, "success");

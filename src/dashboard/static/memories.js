@@ -110,8 +110,9 @@ export async function memories({ wallet, owned }) {
         edit.hidden = false;
       }, { kind: "secondary small" });
       const save = action("Save", async () => {
-        // The same text again would only make a new version of it.
-        if (box.value === memory.text) return cancel.click();
+        // The same text again would only make a new version of it (a text box gives its line
+        // breaks as \n, whatever the text had).
+        if (box.value === memory.text.replace(/\r\n?/g, "\n")) return cancel.click();
         const corrected = await correct(memory.id, box.value).catch((error) => {
           if (error.status === 404) gone(row);
           throw error;
@@ -300,6 +301,5 @@ export async function memories({ wallet, owned }) {
     }
   } catch (error) {
     heading.textContent = `Cannot list the memories: ${error.message}`;
-    throw error;
   }
 }

@@ -14,6 +14,13 @@ const NAMES = OPERATIONS.map(([name]) => name);
 const MAX_NAMESPACES = 32;
 const UNITS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const UNIT_NAMES = { s: "second", m: "minute", h: "hour", d: "day", w: "week" };
+
+/** The local date of `ms` as a date input takes it (`2026-11-26`). */
+function localDate(ms) {
+  const at = new Date(ms);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`;
+}
 const MAX_DURATION_MS = 36_500 * 86_400_000; // 100 years, as `--expires` takes
 const PRESETS = [["1 day", 1], ["7 days", 7], ["30 days", 30], ["90 days", 90]];
 const DAY = 86_400_000;
@@ -183,8 +190,9 @@ export function scopeChooser(requested, known = []) {
   expiry.append(h("option", { value: "date" }, "Until a date…"));
   const date = h("input", { type: "date", id: "scope-expiry-date", hidden: true });
   date.setAttribute("aria-label", "Expiry date (the key stops working at the start of this day)");
-  if (cap !== null) date.max = new Date(cap).toISOString().slice(0, 10);
-  date.min = new Date(now + DAY).toISOString().slice(0, 10);
+  // The key stops at the start of the local day picked: from tomorrow to the day of the cap.
+  if (cap !== null) date.max = localDate(cap);
+  date.min = localDate(now + DAY);
   expiry.addEventListener("change", () => {
     date.hidden = expiry.value !== "date";
     update();

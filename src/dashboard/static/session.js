@@ -66,7 +66,10 @@ function accountSetup(wallet, onReady) {
       "div",
       { class: "actions" },
       action("Create account", async () => {
-        await transact(wallet, { kind: "create_account" });
+        // Made meanwhile (in another tab): that one is the wallet's.
+        await transact(wallet, { kind: "create_account" }).catch((error) => {
+          if (error.reason !== "account_exists") throw error;
+        });
         say("Account created.", "success");
         onReady(await account(wallet.address));
       }, { busy: "Creating…" }),

@@ -195,6 +195,7 @@ async function post(url, body) {
   if (!response.ok) {
     const error = new Error(answer.error ?? `The server answered ${response.status}.`);
     error.status = response.status;
+    error.reason = answer.reason; // a refused transaction's: `account_exists`, `unknown_key`…
     throw error;
   }
   return answer;
