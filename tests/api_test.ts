@@ -351,6 +351,10 @@ Deno.test("validation errors name the field and never reach a backend", async ()
     ["/api/remember", { text: "ok", namespace: "a\nb" }, "namespace"],
     ["/api/remember", { text: "ok", namespace: "n".repeat(257) }, "namespace"],
     ["/api/remember", { text: "ok", namespace: 7 }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: " " }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: "work " }, "namespace"],
+    ["/api/remember", { text: "ok", namespace: "\u202eelpmaxe" }, "namespace"],
+    ["/api/remember/bulk", { items: [{ text: "a", namespace: " work" }] }, "namespace"],
     ["/api/remember/bulk", {}, "items"],
     ["/api/remember/bulk", { items: [] }, "items"],
     ["/api/remember/bulk", { items: Array(21).fill({ text: "x" }) }, "items"],
@@ -387,6 +391,15 @@ Deno.test("validation errors name the field and never reach a backend", async ()
     );
   }
   await expectError(await t.signed(alice, "GET", "/api/remember/not-a-job"), 404, "not_found");
+  // A namespace stored before those were refused is still read and erased by its name.
+  for (
+    const [method, path] of [["GET", "/api/memories?namespace=work%20"], [
+      "DELETE",
+      "/api/memories?namespace=work%20&confirm=work%20",
+    ]]
+  ) {
+    assert.equal((await t.signed(alice, method, path)).status, 200, `${method} ${path}`);
+  }
   // Text that is not valid Unicode (half a surrogate pair) would come back changed: refused.
   for (
     const body of [

@@ -40,6 +40,20 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
     refusal(() => namespace().parse("a\u0007", "namespace")),
     "namespace must not contain control characters",
   );
+  // Where memories are written, none blank, padded or reordered; read, older names still are.
+  const written = namespace({ written: true });
+  for (const look of [" ", "work ", " work", "\twork"]) {
+    assert.match(
+      refusal(() => written.parse(look, "namespace")),
+      /namespace must not (be blank|contain control)/,
+    );
+  }
+  assert.equal(
+    refusal(() => written.parse("\u202eexample", "namespace")),
+    "namespace must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)",
+  );
+  assert.equal(written.parse("my work", "namespace"), "my work");
+  assert.equal(namespace().parse("work ", "namespace"), "work ");
   const limit = integer({ fallback: 10, min: 1, max: 100 });
   assert.equal(limit.parse(undefined, "limit"), 10);
   assert.equal(refusal(() => limit.parse(101, "limit")), "limit must be between 1 and 100");

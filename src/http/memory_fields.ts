@@ -14,6 +14,7 @@ import {
   MAX_THREAD_CHARS,
   MAX_TTL_SECONDS,
   memoryId as memoryIdValue,
+  newNamespace,
   tagsValue,
   threadValue,
   timeValue,
@@ -34,20 +35,24 @@ const NAMESPACE_SCHEMA = {
  * `required` (`true`, or the sentence to answer when it is missing).
  */
 export function namespace(
-  options: { required?: boolean | string; description?: string } = {},
+  options: { required?: boolean | string; description?: string; written?: boolean } = {},
 ): Field<string> {
   const { required } = options;
+  const check = options.written ? newNamespace : validNamespace;
   const missing = typeof required === "string" ? required : "namespace is required";
   return field((value, name) => {
     if (absent(value)) {
       if (required) throw new SvcError("bad_request", missing.replace(/^namespace/, name));
       return "default";
     }
-    return validNamespace(value, name);
+    return check(value, name);
   }, () =>
     described(
       required ? NAMESPACE_SCHEMA : { ...NAMESPACE_SCHEMA, default: "default" },
-      options.description ?? "A namespace: 1 to 256 bytes of UTF-8, no control characters.",
+      options.description ?? (options.written
+        ? "A namespace: 1 to 256 bytes of UTF-8, no control characters, no white space at " +
+          "either end, no bidirectional controls."
+        : "A namespace: 1 to 256 bytes of UTF-8, no control characters."),
     ), { required: Boolean(required) });
 }
 

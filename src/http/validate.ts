@@ -35,10 +35,10 @@ export function textValue(value: unknown, field: string, maxBytes: number): stri
   return value;
 }
 
-/** A namespace: default `"default"`, else a non-empty string ≤ 256 bytes without control chars. */
+/** A namespace to write to: default `"default"`, else a `newNamespace`. */
 export function namespaceValue(value: unknown, field = "namespace"): string {
   if (value === undefined || value === null) return "default";
-  return validNamespace(value, field);
+  return newNamespace(value, field);
 }
 
 /** A given namespace: a non-empty string ≤ 256 bytes without control characters. */
@@ -48,6 +48,27 @@ export function validNamespace(value: unknown, field = "namespace"): string {
   if (encoder.encode(value).byteLength > 256) throw bad(`${field} must be at most 256 bytes`);
   if (CONTROL_CHARS.test(value)) throw bad(`${field} must not contain control characters`);
   return value;
+}
+
+/** Bidirectional embeddings, overrides and isolates: they reorder what is shown after them. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A namespace memories are written to: a `validNamespace` that is not blank, does not begin or
+ * end with white space and holds no bidirectional controls, so that no two look alike and none
+ * is invisible. Namespaces stored before this rule are still read, listed and erased.
+ */
+export function newNamespace(value: unknown, field = "namespace"): string {
+  const namespace = validNamespace(value, field);
+  if (namespace.trim() !== namespace) {
+    throw bad(`${field} must not be blank, nor begin or end with white space`);
+  }
+  if (BIDI_CONTROLS.test(namespace)) {
+    throw bad(
+      `${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)`,
+    );
+  }
+  return namespace;
 }
 
 /**

@@ -16,7 +16,7 @@ const ANALYZE = object({
     max: MAX_ANALYZE_BYTES,
     description: "A text (a conversation, notes) to extract facts from. At most 64 KiB.",
   }),
-  namespace: namespace(),
+  namespace: namespace({ written: true }),
 });
 const ASK = object({
   question: text({ max: MAX_QUESTION_BYTES, description: "The question. At most 64 KiB." }),

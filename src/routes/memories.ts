@@ -30,7 +30,7 @@ import { MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 /** What remember and each bulk item take besides the text. */
 const itemFields = {
   text: text({ max: MAX_TEXT_BYTES, description: "The memory. Not blank; at most 1 MiB." }),
-  namespace: namespace(),
+  namespace: namespace({ written: true }),
   tags: tags(),
   thread: thread({
     description: "The conversation or session it belongs to: recall lets memories of one " +
@@ -82,7 +82,7 @@ export function memoryRoutes(
   const MANUAL = object({
     encrypted_data: base64({ description: "The client's ciphertext, stored as it is." }),
     vector: vector({ dimensions }),
-    namespace: namespace(),
+    namespace: namespace({ written: true }),
   });
   const MANUAL_RECALL = object({
     vector: vector({ dimensions }),
