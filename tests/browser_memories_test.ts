@@ -284,6 +284,29 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await shopping.getByRole("textbox", { name: "Corrected text" }).waitFor({ state: "detached" });
     assert.equal((await client.get(jobIdOf(crlf))).text, "Shopping:\r\nmilk\r\neggs");
     assert.equal((await client.list({ namespace: "lists" })).memories.length, 1);
+
+    // The namespace picker counts each namespace, this one too; a memory shows its thread.
+    const turn = await client.remember("Bring the tent", { namespace: "lists", thread: "chat-7" });
+    assert.equal((await client.waitForJob(jobIdOf(turn))).status, "done");
+    await page.goto(`${stack.dashboard}/memories?namespace=lists`);
+    await page.getByText("Showing 2, newest first.").waitFor();
+    await page.getByRole("option", { name: /^journal \(\d+\)$/ }).waitFor({ state: "attached" });
+    assert.equal(await page.getByRole("option", { name: "lists (2)" }).count(), 1);
+    assert.match(await list.locator(`li[data-id="${jobIdOf(turn)}"]`).innerText(), /thread chat-7/);
+
+    // Erasing the namespace asks for its name, and checks every receipt.
+    page.once("dialog", (dialog) => dialog.accept("list"));
+    await page.getByRole("button", { name: "Erase the namespace…" }).click();
+    await page.locator("#status").filter({ hasText: "The name typed is not the namespace's" })
+      .waitFor();
+    assert.equal((await client.list({ namespace: "lists" })).memories.length, 2);
+    page.once("dialog", (dialog) => dialog.accept("lists"));
+    await page.getByRole("button", { name: "Erase the namespace…" }).click();
+    await page.locator("#status").filter({
+      hasText: 'Erased 2 memories in "lists"; every receipt\'s signature checks out',
+    }).waitFor();
+    await page.getByText("No memories in this namespace.").waitFor();
+    assert.equal((await client.list({ namespace: "lists" })).memories.length, 0);
   } finally {
     await browser?.close();
     await relayer?.stop();

@@ -57,6 +57,7 @@ export async function memories({ wallet, owned }) {
         ),
         (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
         memory.expires_at ? h("span", {}, `expires ${moment(memory.expires_at)}`) : null,
+        memory.thread ? h("span", { class: "mono" }, `thread ${memory.thread}`) : null,
         memory.remembered_by
           ? h(
             "span",
@@ -275,20 +276,57 @@ export async function memories({ wallet, owned }) {
     h("label", { for: "namespace-picker" }, "Namespace"),
     picker,
   );
-  picker.append(h("option", { value: namespace, selected: true }, namespace));
+  const current = h("option", { value: namespace, selected: true }, namespace);
+  picker.append(current);
   onPick(picker, () => {
     location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
   });
-  namespaces(wallet).then(({ namespaces: known }) => {
+  namespaces({ wallet, owned }).then(({ namespaces: known }) => {
     for (const { namespace: name, count } of known) {
-      if (name === namespace) continue;
-      picker.append(h("option", { value: name }, `${name} (${count})`));
+      if (name === namespace) current.textContent = `${name} (${count})`;
+      else picker.append(h("option", { value: name }, `${name} (${count})`));
     }
   }, () => {});
 
+  // Erasing the whole namespace: its name typed again, as the API asks for it.
+  const eraseAll = action(`Erase the namespace…`, async () => {
+    const typed = prompt(
+      `Erase every memory in "${namespace}"? Their keys are destroyed: none can be read or ` +
+        "recovered again. Type the namespace's name to confirm.",
+    );
+    if (typed === null) return;
+    if (typed !== namespace) {
+      throw new Error("The name typed is not the namespace's: nothing was erased.");
+    }
+    const query = new URLSearchParams({ namespace, confirm: namespace });
+    const answer = await signed("DELETE", `/api/memories?${query}`);
+    const health = await fetch("/health").then((r) => r.json()).catch(() => ({}));
+    const checked = await Promise.all(
+      answer.receipts.map((one) => verifyReceipt(one, health.receiptKey)),
+    );
+    list.replaceChildren();
+    more.replaceChildren();
+    heading.textContent = "No memories in this namespace.";
+    say(
+      `Erased ${answer.erased} ${answer.erased === 1 ? "memory" : "memories"} in "${namespace}"` +
+        (checked.every(Boolean)
+          ? "; every receipt's signature checks out against the relayer's receipt key."
+          : "; some receipts' signatures do not check out: report it."),
+      checked.every(Boolean) ? "success" : "error",
+    );
+  }, { kind: "danger", busy: "Erasing…" });
+
   render(
     receipt,
-    card(`Memories in "${namespace}"`, choose, form, heading, list, more),
+    card(
+      `Memories in "${namespace}"`,
+      choose,
+      form,
+      heading,
+      list,
+      more,
+      h("div", { class: "actions" }, eraseAll),
+    ),
   );
   const kept = history.state ?? {};
   try {
