@@ -180,10 +180,11 @@ Deno.test("import reports each malformed line by its number and imports the rest
     JSON.stringify({ text: "I play the cello", namespace: "music", id: "ignored", extra: 1 }),
     JSON.stringify({ text: "I row", thread: "" }),
     String.raw`{"text":"I row \udc00"}`,
+    // An older install's namespace, which remember now refuses, is carried over as it was.
     JSON.stringify({ text: "I swim", namespace: "sport " }),
   ].join("\r\n");
   const summary = await jsonOf(await importRaw(t, caller, body), 202);
-  assert.equal(summary.imported, 2);
+  assert.equal(summary.imported, 3);
   assert.equal(summary.duplicates, 0);
   assert.deepEqual(summary.failed.map((f: { line: number }) => f.line), [
     2,
@@ -195,7 +196,6 @@ Deno.test("import reports each malformed line by its number and imports the rest
     9,
     11,
     12,
-    13,
   ]);
   assert.deepEqual(summary.failed.map((f: { error: string }) => f.error), [
     "not valid JSON",
@@ -207,7 +207,6 @@ Deno.test("import reports each malformed line by its number and imports the rest
     "namespace must not be empty",
     "thread must be a string of 1 to 128 characters",
     String.raw`not valid Unicode: a string holds half of a UTF-16 surrogate pair (\ud800-\udfff)`,
-    "namespace must not be blank, nor begin or end with white space",
   ]);
   await t.settle(caller, summary.job_ids);
   const music = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=music"));

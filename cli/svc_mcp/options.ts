@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
-import { newNamespace, UNPRINTABLE } from "../../src/http/validate.ts";
+import { UNPRINTABLE, validNamespace } from "../../src/http/validate.ts";
 import { shown } from "../../src/settings_reader.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
@@ -174,11 +174,14 @@ export function parseStdioOptions(
   }
   const namespace = values.namespace ?? values.ns ?? (env.SVC_NAMESPACE || undefined);
   if (namespace !== undefined) {
-    // The one the tools write to (it rides in a header too, which drops the spaces at its ends).
     try {
-      newNamespace(namespace, "the namespace");
+      validNamespace(namespace, "the namespace");
     } catch (error) {
       throw new UsageError((error as Error).message);
+    }
+    // It rides in a header, which drops the spaces at its ends: another namespace.
+    if (/^ | $/.test(namespace)) {
+      throw new UsageError("the namespace must not begin or end with a space");
     }
   }
   const relayer = values.relayer !== undefined

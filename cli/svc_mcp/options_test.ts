@@ -68,7 +68,6 @@ Deno.test("svc-mcp options: usage errors", () => {
       ["--namespace", ""],
       ["--namespace", " notes"],
       ["--ns", "notes "],
-      ["--ns", "\u202eexample"],
       ["--label", "x".repeat(65)],
       ["--ns", "a\tb"],
       ["--ns", "a\u0001"],

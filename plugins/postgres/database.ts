@@ -43,12 +43,13 @@ export function describeUrl(url: string): string {
   }
 }
 
-/** A subscription of `Database.listen`, kept to be made again on a renewed pool. */
+/** A subscription of `Database.listen`, made again on each renewed pool. */
 interface Subscription {
   channel: string;
   handler: NotificationHandler;
   relistened?: () => void;
-  /** Stops it on the pool it was made on. */
+  /** The pool it listens on (notifications from any other are old ones), and its stop there. */
+  on?: Sql;
   unlisten?: () => Promise<void>;
 }
 
@@ -63,6 +64,8 @@ function isClosedWriteCrash(error: unknown): boolean {
 
 /** How often a listening pool checks that it reaches the database and hears it. */
 const HEARTBEAT_MS = 5_000;
+/** How long a replaced pool's queries in flight have to finish before it is closed. */
+const RETIRE_SECONDS = 10;
 
 /** A pool of connections to the shared database; see the module documentation. */
 export class Database {
@@ -70,13 +73,22 @@ export class Database {
   readonly #connect: () => Sql;
   readonly #logger: Logger;
   readonly #subscriptions = new Set<Subscription>();
+  /** Changes to the subscriptions, and the swap of pools, one at a time. */
+  #turn: Promise<unknown> = Promise.resolve();
   #renewing: Promise<void> | undefined;
-  #closed = false;
-  /** The heartbeat, started by the first `listen` (see `#beat`). */
+  /** The pool a renewal is bringing up, until it replaces `#sql`. */
+  #fresh: Sql | undefined;
+  /** Replaced pools, closing. */
+  readonly #retiring = new Set<Promise<void>>();
+  /** Aborted by `close`: stops the heartbeat and a renewal's waits. */
+  readonly #closing = new AbortController();
+  /** The heartbeat (see `#beat`), started by the first `listen`. */
   #heartbeat: Promise<void> | undefined;
-  #timer: ReturnType<typeof setInterval> | undefined;
-  /** Whether the last heartbeat came back; whether one could not be sent. */
-  #heard = true;
+  #beating = false;
+  /** Whether the last heartbeat is not heard back yet, and when it was sent. */
+  #echoDue = false;
+  #sentAt = 0;
+  /** Whether a heartbeat could not be sent since the pool was made. */
   #lost = false;
 
   private constructor(connect: () => Sql, sql: Sql, logger: Logger) {
@@ -155,18 +167,33 @@ export class Database {
     handler: NotificationHandler,
     relistened?: () => void,
   ): Promise<() => Promise<void>> {
-    await (this.#heartbeat ??= this.#startHeartbeat());
+    await this.#startHeartbeat();
     const subscription: Subscription = { channel, handler, relistened };
-    await this.#subscribe(subscription, this.#sql);
-    this.#subscriptions.add(subscription);
-    return async () => {
-      if (this.#subscriptions.delete(subscription)) await subscription.unlisten?.().catch(() => {});
-    };
+    await this.#serial(async () => {
+      await this.#subscribe(subscription, this.#sql);
+      this.#subscriptions.add(subscription);
+    });
+    return () =>
+      this.#serial(async () => {
+        if (this.#subscriptions.delete(subscription)) {
+          await subscription.unlisten?.().catch(() => {});
+        }
+      });
   }
 
+  /** Runs `change` once the changes before it are done. */
+  #serial<T>(change: () => Promise<T>): Promise<T> {
+    const done = this.#turn.then(change);
+    this.#turn = done.catch(() => {});
+    return done;
+  }
+
+  /** Listens for `subscription` on pool `sql` (from then on, its notifications alone count). */
   async #subscribe(subscription: Subscription, sql: Sql): Promise<void> {
     let listens = 0;
+    subscription.on = sql;
     const { unlisten } = await sql.listen(subscription.channel, (payload) => {
+      if (subscription.on !== sql) return;
       try {
         subscription.handler(payload);
       } catch (error) {
@@ -184,38 +211,51 @@ export class Database {
   }
 
   /**
-   * Listens to a channel of this pool's own, on which `#beat` notifies every `HEARTBEAT_MS`:
-   * the client listens again by itself after a lost connection only if the database is back at
-   * that moment, and leaves the pool's other connections as they were.
+   * Listens to a channel of this pool's own, on which `#beat` notifies every `HEARTBEAT_MS`: the
+   * client listens again by itself after a lost connection only if the database is back at that
+   * moment, and leaves the pool's other connections as they were. Tried again by the next
+   * `listen` if it fails.
    */
-  async #startHeartbeat(): Promise<void> {
-    const channel = `svc_heartbeat_${crypto.randomUUID().replaceAll("-", "")}`;
-    const subscription: Subscription = { channel, handler: () => this.#heard = true };
-    await this.#subscribe(subscription, this.#sql);
-    this.#subscriptions.add(subscription);
-    this.#timer = setInterval(() => this.#beat(channel), HEARTBEAT_MS);
+  #startHeartbeat(): Promise<void> {
+    this.#heartbeat ??= (async () => {
+      const channel = `svc_heartbeat_${crypto.randomUUID().replaceAll("-", "")}`;
+      const echo: Subscription = { channel, handler: () => this.#echoDue = false };
+      await this.#serial(async () => {
+        await this.#subscribe(echo, this.#sql);
+        this.#subscriptions.add(echo);
+      });
+      const timer = setInterval(() => this.#beat(channel), HEARTBEAT_MS);
+      this.#closing.signal.addEventListener("abort", () => clearInterval(timer));
+    })().catch((error) => {
+      this.#heartbeat = undefined;
+      throw error;
+    });
+    return this.#heartbeat;
   }
 
   /**
    * Renews the pool when the database answers again after a heartbeat could not be sent, or
-   * when the last one was not heard (the listening connection was lost for good).
+   * when one sent a whole period ago was not heard back (the listening connection is gone for
+   * good). A heartbeat waiting behind busy connections is no failure: the next waits for it.
    */
   async #beat(channel: string): Promise<void> {
-    if (this.#renewing || this.#closed) return;
-    if (!this.#heard) return this.#renew("the database was not heard from");
-    this.#heard = false;
+    if (this.#renewing || this.#closed || this.#beating) return;
+    if (this.#echoDue && Date.now() - this.#sentAt >= HEARTBEAT_MS) {
+      return this.#renew("the database was not heard from");
+    }
+    this.#beating = true;
     const sql = this.#sql;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const sent = await Promise.race([
-      sql`select pg_notify(${channel}, '')`.then(() => true, () => false),
-      new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), HEARTBEAT_MS)),
-    ]);
-    clearTimeout(timer);
-    if (sql !== this.#sql) return;
-    if (!sent) {
-      this.#lost = true;
-      this.#heard = true; // nothing sent, nothing to hear
-    } else if (this.#lost) this.#renew("the connection was lost");
+    try {
+      this.#echoDue = true;
+      await sql`select pg_notify(${channel}, '')`;
+      this.#sentAt = Date.now();
+      if (this.#lost && sql === this.#sql) this.#renew("the connection was lost");
+    } catch {
+      this.#echoDue = false;
+      if (sql === this.#sql) this.#lost = true;
+    } finally {
+      this.#beating = false;
+    }
   }
 
   /** The client's crash on a closed connection, kept from stopping the process. */
@@ -225,41 +265,66 @@ export class Database {
     this.#renew("the client wrote to a closed connection");
   };
 
+  get #closed(): boolean {
+    return this.#closing.signal.aborted;
+  }
+
+  /** Resolves after `ms`, or at once when the database closes. */
+  #pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#closing.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+  }
+
   /**
-   * Replaces the pool with a fresh one once the database answers, listens there again (then
-   * tells each `relistened`), and closes the old one (letting its queries finish for 5 s). The
-   * `postgres` client can leave a connection unusable after its socket closed mid-write (it
-   * then waits for `CONNECT_TIMEOUT` each time it is used, or repeats an old error): a fresh
-   * pool has none of that.
+   * Replaces the pool with a fresh one once the database answers: listens there, swaps, tells
+   * each `relistened`, and closes the old one (its queries in flight have `RETIRE_SECONDS`).
+   * The `postgres` client can leave a connection unusable after its socket closed mid-write (it
+   * then waits for `CONNECT_TIMEOUT` at each use, or repeats an old error): a fresh pool has
+   * none of that.
    */
   #renew(why: string): void {
     if (this.#closed) return;
-    this.#renewing ??= (async () => {
-      const fresh = this.#connect();
-      for (let delay = 100;; delay = Math.min(delay * 2, 5_000)) {
-        if (this.#closed) return void await fresh.end({ timeout: 0 });
-        const answered = await fresh`select 1`.then(() => true, () => false);
-        if (answered) break;
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-      const old = this.#sql;
-      this.#sql = fresh;
-      this.#heard = true;
-      this.#lost = false;
-      this.#logger.warn("database connections renewed", { reason: why });
-      try {
-        for (const subscription of this.#subscriptions) {
-          await subscription.unlisten?.().catch(() => {});
-          await this.#subscribe(subscription, fresh);
-        }
-        for (const { relistened } of this.#subscriptions) relistened?.();
-      } catch (error) {
-        // Gone again before every channel listens: renewed again in a moment.
-        this.#logger.warn("cannot listen to the database again yet", { error });
-        setTimeout(() => this.#renew(why), 1_000);
-      }
-      await old.end({ timeout: 5 }).catch(() => {});
-    })().finally(() => this.#renewing = undefined);
+    this.#renewing ??= this.#renewal(why).finally(() => this.#renewing = undefined);
+  }
+
+  async #renewal(why: string): Promise<void> {
+    const fresh = this.#fresh = this.#connect();
+    for (let delay = 100; !await fresh`select 1`.then(() => true, () => false);) {
+      if (this.#closed) return;
+      await this.#pause(delay);
+      delay = Math.min(delay * 2, 5_000);
+    }
+    let old: Sql | undefined;
+    try {
+      await this.#serial(async () => {
+        if (this.#closed) return;
+        for (const subscription of this.#subscriptions) await this.#subscribe(subscription, fresh);
+        old = this.#sql;
+        this.#sql = fresh;
+      });
+    } catch (error) {
+      if (this.#closed) return;
+      // Gone again before every channel listens: tried again in a moment.
+      this.#logger.warn("cannot listen to the database again yet", { error });
+      await fresh.end({ timeout: 0 }).catch(() => {});
+      this.#pause(1_000).then(() => this.#renew(why));
+      return;
+    } finally {
+      this.#fresh = undefined;
+    }
+    if (!old) return void await fresh.end({ timeout: 0 });
+    this.#echoDue = false;
+    this.#lost = false;
+    this.#logger.warn("database connections renewed", { reason: why });
+    for (const { relistened } of this.#subscriptions) relistened?.();
+    const retired = old.end({ timeout: RETIRE_SECONDS }).catch(() => {});
+    this.#retiring.add(retired);
+    retired.finally(() => this.#retiring.delete(retired));
   }
 
   /** Notifies every relayer listening on `channel` (at once, outside a transaction). */
@@ -273,12 +338,15 @@ export class Database {
 
   /** Stops listening and closes every connection (waiting up to 5 s for queries in flight). */
   async close(): Promise<void> {
-    this.#closed = true;
-    clearInterval(this.#timer);
+    this.#closing.abort();
     globalThis.removeEventListener("error", this.#onUncaught);
+    await this.#fresh?.end({ timeout: 0 });
     await this.#renewing;
-    for (const { unlisten } of this.#subscriptions) await unlisten?.().catch(() => {});
-    this.#subscriptions.clear();
+    await this.#serial(async () => {
+      for (const { unlisten } of this.#subscriptions) await unlisten?.().catch(() => {});
+      this.#subscriptions.clear();
+    });
+    await Promise.all(this.#retiring);
     await this.#sql.end({ timeout: 5 });
   }
 }

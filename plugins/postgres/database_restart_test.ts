@@ -103,17 +103,60 @@ Deno.test("the client's write to a closed connection does not stop the process: 
   const database = await Database.open({ url: db.url, pool: 2, logger });
   try {
     const before = database.sql;
-    // What porsager/postgres#1066 throws from a timer.
-    const crash = new TypeError("Cannot read properties of null (reading 'write')");
-    crash.stack = `${crash.name}: ${crash.message}\n    at Immediate.nextWrite ` +
-      "(file:///srv/node_modules/.deno/postgres@3.4.9/node_modules/postgres/src/connection.js:255:22)";
-    setTimeout(() => {
-      throw crash;
-    });
+    throwClosedWrite();
     while (database.sql === before) await new Promise((r) => setTimeout(r, 20));
     const [{ one }] = await database.sql`select 1 as one`;
     assert.equal(one, 1);
     assert.ok(logger.said.includes("database connections renewed"), logger.said.join("; "));
+  } finally {
+    await database.close();
+  }
+});
+
+/** What porsager/postgres#1066 throws from a timer, thrown the same way. */
+function throwClosedWrite() {
+  const crash = new TypeError("Cannot read properties of null (reading 'write')");
+  crash.stack = `${crash.name}: ${crash.message}\n    at Immediate.nextWrite ` +
+    "(file:///srv/node_modules/.deno/postgres@3.4.9/node_modules/postgres/src/connection.js:255:22)";
+  setTimeout(() => {
+    throw crash;
+  });
+}
+
+Deno.test("a channel listened to while the pool is renewed is heard on the new pool", async () => {
+  await using db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 2, logger: warnings() });
+  try {
+    await database.listen("svc_first", () => {});
+    const before = database.sql;
+    throwClosedWrite();
+    await new Promise((r) => setTimeout(r, 0));
+    const heard: string[] = [];
+    await database.listen("svc_late", (payload) => heard.push(payload));
+    while (database.sql === before) await new Promise((r) => setTimeout(r, 20));
+    await database.notify("svc_late", "after");
+    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(heard, ["after"]);
+  } finally {
+    await database.close();
+  }
+});
+
+Deno.test("a heartbeat waiting behind busy connections renews nothing", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 1, logger });
+  try {
+    await database.listen("svc_jobs", () => {});
+    const before = database.sql;
+    // The pool's one connection is busy for over two heartbeats.
+    await database.sql`select pg_sleep(12)`;
+    // Then a heartbeat has its answer and its echo.
+    await new Promise((r) => setTimeout(r, 6_000));
+    assert.equal(database.sql, before);
+    assert.deepEqual(logger.said, []);
   } finally {
     await database.close();
   }

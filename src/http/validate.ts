@@ -35,10 +35,10 @@ export function textValue(value: unknown, field: string, maxBytes: number): stri
   return value;
 }
 
-/** A namespace to write to: default `"default"`, else a `newNamespace`. */
+/** A namespace: default `"default"`, else a non-empty string ≤ 256 bytes without control chars. */
 export function namespaceValue(value: unknown, field = "namespace"): string {
   if (value === undefined || value === null) return "default";
-  return newNamespace(value, field);
+  return validNamespace(value, field);
 }
 
 /** A given namespace: a non-empty string ≤ 256 bytes without control characters. */

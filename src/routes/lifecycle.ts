@@ -60,10 +60,9 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
   const route = routesFor<HandlerContext>();
   const signed = { signed: true, ownerKey: true };
   return [
-    route("GET", "/api/namespaces", async ({ caller }) => {
-      const namespaces = (await lifecycle.namespaces(caller.owner)).filter(({ namespace }) =>
-        allowsNamespace(caller.scope, namespace)
-      );
+    route("GET", "/api/namespaces", async ({ caller, request }) => {
+      const listed = await lifecycle.namespaces(caller.owner, { signal: request.signal });
+      const namespaces = listed.filter(({ namespace }) => allowsNamespace(caller.scope, namespace));
       return jsonResponse(200, { namespaces });
     }, {
       ...signed,

@@ -157,8 +157,8 @@ export function createLifecycleService(deps: LifecycleDependencies) {
 
   return {
     /** The owner's namespaces holding memories, with their counts, sorted by name. */
-    namespaces(owner: string): Promise<NamespaceCount[]> {
-      return vectors.namespaces(owner);
+    namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
+      return vectors.namespaces(owner, { signal: options.signal });
     },
 
     /** A page of a namespace's memories, newest first. */
