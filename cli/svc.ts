@@ -290,6 +290,12 @@ const HELP_HINT = "(`svc --help` lists every command and its options)";
 const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_SERVER_URL " +
   "gives another address.";
 
+/** How this machine's clock stands to `serverTime` (Unix seconds): "90 s ahead of". */
+function clockOffset(serverTime: number): string {
+  const offset = Math.round(Date.now() / 1000 - serverTime);
+  return `${Math.abs(offset)} s ${offset > 0 ? "ahead of" : "behind"}`;
+}
+
 /** Whether `error` is the client's failure to connect at all (not an answer of the relayer). */
 const unreachable = (error: unknown) =>
   error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
@@ -316,6 +322,8 @@ if (import.meta.main) {
     else if (!json) {
       const hint = unreachable(error)
         ? UNREACHABLE_HINT
+        : details.reason === "stale_timestamp" && typeof details.server_time === "number"
+        ? `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`
         : code === "unauthorized" && askedRelayer && details.reason !== "wrong_passphrase"
         ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
           "names another relayer.)"

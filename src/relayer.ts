@@ -16,6 +16,7 @@ import { KvReplayGuard } from "./auth/replay_guard.ts";
 import { requireNamespace, requireOperation } from "./auth/scope.ts";
 import {
   checkSignedHeaders,
+  checkStillAuthorized,
   DelegateKeyCheck,
   type SignedHeaders,
   type VerifiedCaller,
@@ -392,6 +393,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         ...context,
         caller: caller!,
         accessed,
+        stillAuthorized: () => checkStillAuthorized(caller!, directory),
         touch(namespace, ids = []) {
           requireNamespace(caller!, namespace);
           const touched = accessed.get(namespace) ?? [];

@@ -367,6 +367,31 @@ Deno.test("CLI: a key the relayer refuses is named with the relayer that refused
   assert.match(flagged.stderr, new RegExp(`The relayer at ${stack.url} refused the key`));
 });
 
+Deno.test("CLI: a request refused for this machine's clock says how far off it is, not the key", async () => {
+  // A relayer whose clock is ten minutes behind this machine's.
+  await using relayer = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      Response.json({
+        error: "x-timestamp is more than 5 minutes from the server's clock; correct the clock " +
+          "and retry",
+        code: "unauthorized",
+        request_id: "r",
+        reason: "stale_timestamp",
+        server_time: Math.floor(Date.now() / 1000) - 600,
+      }, { status: 401 }),
+  );
+  const url = `http://127.0.0.1:${relayer.addr.port}`;
+  const who = {
+    key: await generateKeyPair(),
+    accountId: "0x" + "a".repeat(64),
+  } as unknown as Caller;
+  const run = await svc(url, who, ["whoami"]);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /\(This machine's clock is (59\d|60\d) s ahead of the relayer's\.\)/);
+  assert.doesNotMatch(run.stderr, /refused the key/);
+});
+
 Deno.test("CLI: forget one memory or a namespace; receipts are checked; bad usage exits 2", async () => {
   await using stack = await startMcpStack();
   const who = await stack.test.newCaller();

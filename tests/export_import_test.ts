@@ -300,3 +300,25 @@ Deno.test("restore brings memories back as they were; importing their lines agai
   const again = await (await importRaw(t, caller, lines)).json();
   assert.deepEqual([again.imported, again.duplicates], [1, 2], "all but the corrected line");
 });
+
+Deno.test("a key removed while its export streams gets no more of it", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const lines = Array.from({ length: 200 }, (_, i) => JSON.stringify({ text: `Fact number ${i}` }));
+  const summary = await jsonOf(await importRaw(t, caller, lines.join("\n")), 202);
+  for (let i = 0; i < 200; i += 100) await t.settle(caller, summary.job_ids.slice(i, i + 100));
+  const response = await t.signed(caller, "GET", "/api/export");
+  assert.equal(response.status, 200);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let received = (await reader.read()).value!.split("\n").filter(Boolean).length;
+  t.directory.remove(caller.key.publicKey);
+  const ended = await (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return "done";
+      received += value.split("\n").filter(Boolean).length;
+    }
+  })().catch((error) => error);
+  assert.ok(ended instanceof Error, "the stream breaks off rather than ending");
+  assert.ok(received < 200, `${received} of 200 lines sent after the key went`);
+});

@@ -68,6 +68,18 @@ async function isSymlink(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Takes group and other permissions off `path`; nothing when it went meanwhile (a sign-out or a
+ * new sign-in in another process replaced it after it was read).
+ */
+async function keepPrivate(path: string, mode: number): Promise<void> {
+  try {
+    if (((await Deno.stat(path)).mode! & 0o077) !== 0) await Deno.chmod(path, mode);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
 /** How old a save's temporary file must be to be taken as left by a save cut short. */
 const STALE_TEMPORARY_MS = 10_000;
 
@@ -119,13 +131,9 @@ export class CredentialsFile {
       if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
       return { kind: "corrupt", reason: `cannot read ${this.path}: ${(error as Error).message}` };
     }
-    if (POSIX && ((await Deno.stat(this.path)).mode! & 0o077) !== 0) {
-      await Deno.chmod(this.path, 0o600);
-    }
-    if (
-      POSIX && !(await isSymlink(this.dir)) && ((await Deno.stat(this.dir)).mode! & 0o077) !== 0
-    ) {
-      await Deno.chmod(this.dir, 0o700);
+    if (POSIX) {
+      await keepPrivate(this.path, 0o600);
+      if (!(await isSymlink(this.dir))) await keepPrivate(this.dir, 0o700);
     }
     let value: unknown;
     try {

@@ -76,6 +76,23 @@ Deno.test("credentials: replacing is atomic; readers never see a partial file", 
   });
 });
 
+Deno.test("credentials: signing out in another process while loading never throws", async () => {
+  await withHome(async (_home, file) => {
+    let running = true;
+    const other = (async () => {
+      for (let i = 0; i < 300; i++) {
+        await file.save(SAMPLE);
+        await file.remove();
+      }
+      running = false;
+    })();
+    const kinds = new Set<string>();
+    while (running) kinds.add((await file.load()).kind);
+    await other;
+    assert.deepEqual([...kinds].filter((kind) => kind !== "ok" && kind !== "missing"), []);
+  });
+});
+
 Deno.test("credentials: corrupt files are reported, never thrown", async () => {
   await withHome(async (home, file) => {
     await Deno.mkdir(`${home}/.svc`);

@@ -195,6 +195,25 @@ export async function checkSignedHeaders(
 }
 
 /**
+ * Checks again that `caller`'s delegate key is still its account's and the account active (the
+ * directory refuses an expired key), as verification did: for an answer that goes on long after
+ * it, such as an export's stream. The owner's own key stays its account's.
+ */
+export async function checkStillAuthorized(
+  caller: VerifiedCaller,
+  directory: AccountDirectory,
+): Promise<void> {
+  if (caller.ownerKey) return;
+  const account = await directory.resolve(caller.publicKey, caller.accountId);
+  if (!account) {
+    throw unauthorized("unknown_key", "This delegate key was removed from its account");
+  }
+  if (!account.active) {
+    throw new SvcError("forbidden", "The account of this delegate key is deactivated");
+  }
+}
+
+/**
  * The checks of the body, after {@link checkSignedHeaders}: the signature over the message with
  * the body's hash, then the replay claim. Throws `SvcError` on any failure.
  */

@@ -17,6 +17,8 @@ export interface HandlerContext extends RouteContext {
   touch(namespace: string, ids?: Iterable<string>): void;
   /** What `touch` recorded. */
   accessed: Accessed;
+  /** Throws once the caller's key is no longer its account's, or the account inactive. */
+  stillAuthorized(): Promise<void>;
 }
 
 /** The provenance of what `caller` stores: its key's address and label (`remembered_by`). */

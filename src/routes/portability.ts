@@ -116,7 +116,8 @@ const EXAMPLE_LINE = {
 export function portabilityRoutes(exporter: ExportService, service: MemoryService) {
   const route = routesFor<HandlerContext>();
   return [
-    route("GET", "/api/export", async ({ caller, input: { query }, request, touch }) => {
+    route("GET", "/api/export", async (context) => {
+      const { caller, input: { query }, request, touch } = context;
       // Without a namespace: every namespace the key may use.
       const namespaces = query.namespace ??
         (await exporter.namespaces(caller.owner)).filter((namespace) =>
@@ -129,6 +130,8 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         credentials: caller.credentials,
         signal: request.signal,
         sent: touch,
+        // A key removed while its export streams gets no more of it.
+        stillAllowed: context.stillAuthorized,
       });
       return new Response(body, {
         headers: {

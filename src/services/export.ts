@@ -87,6 +87,8 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
       options: ReadOptions & {
         batch?: number;
         sent?: (namespace: string, ids: string[]) => void;
+        /** Throws once the caller may no longer read (its key removed meanwhile): the stream ends. */
+        stillAllowed?: () => Promise<void>;
       } = {},
     ): Promise<ReadableStream<Uint8Array>> {
       const batch = options.batch ?? EXPORT_BATCH;
@@ -104,6 +106,7 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
       const read = async (): Promise<Lines | null> => {
         // Batches whose memories all went meanwhile add nothing: go on to one that does.
         while (next < batches.length) {
+          if (next > 0) await options.stillAllowed?.();
           const { namespace, ids } = batches[next++];
           const memories = await lifecycle.memories(owner, namespace, ids, options);
           const lines = memories.flatMap((memory) => {
