@@ -5,27 +5,11 @@
  * memory, and each memory names the agent that remembered it.
  */
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
-import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
-
-/** Adds a delegate key labelled `label` to the wallet's account, as the consent page does. */
-async function addAgent(page: Page, label: string, publicKey: string): Promise<string> {
-  return await page.evaluate<string>(`(async () => {
-    const w = await import("/assets/wallet.js");
-    const wallet = await w.loadWallet();
-    const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
-    await w.transact(wallet, {
-      kind: "add_delegate_key",
-      account_id: account.id,
-      public_key: ${JSON.stringify(publicKey)},
-      label: ${JSON.stringify(label)},
-    });
-    return account.id;
-  })()`);
-}
 
 Deno.test("browser: the activity page lists and filters the access log; who read a memory", async () => {
   const dataDir = await Deno.makeTempDir();

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import {
   exitWithin,
   type RelayerProcess,
@@ -209,17 +209,7 @@ Deno.test("browser: a second tab whose account was made, or agent revoked, in th
     await second.getByRole("button", { name: "Create account" }).click();
     await second.getByRole("heading", { name: "Your account" }).waitFor();
 
-    await first.evaluate(`(async () => {
-      const w = await import("/assets/wallet.js");
-      const wallet = await w.loadWallet();
-      const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
-      await w.transact(wallet, {
-        kind: "add_delegate_key",
-        account_id: account.id,
-        public_key: "${"ab".repeat(32)}",
-        label: "twice revoked",
-      });
-    })()`);
+    await addAgent(first, "twice revoked", "ab".repeat(32));
     for (const page of [first, second]) {
       await page.goto(`${stack.dashboard}/agents`);
       await page.getByRole("cell", { name: "twice revoked" }).waitFor();

@@ -1,4 +1,4 @@
-/** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up. */
+/** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up, agents. */
 import { type Browser, chromium, type Page } from "playwright-core";
 import { freePort, ROOT, startRelayer, waitForSidecar } from "./relayer_process.ts";
 
@@ -41,4 +41,20 @@ export async function setUpWallet(page: Page) {
 export async function screenshot(page: Page, name: string) {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+/** Adds a delegate key labelled `label` to the wallet's account, as the consent page does. */
+export async function addAgent(page: Page, label: string, publicKey: string): Promise<string> {
+  return await page.evaluate<string>(`(async () => {
+    const w = await import("/assets/wallet.js");
+    const wallet = await w.loadWallet();
+    const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
+    await w.transact(wallet, {
+      kind: "add_delegate_key",
+      account_id: account.id,
+      public_key: ${JSON.stringify(publicKey)},
+      label: ${JSON.stringify(label)},
+    });
+    return account.id;
+  })()`);
 }

@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
 
 Deno.test("browser: the memories page lists, pages, searches and erases with a receipt", async () => {
@@ -26,18 +26,7 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
 
     // An agent's key, added by the wallet as the consent page adds one.
     const agent = await generateKeyPair();
-    const accountId = await page.evaluate<string>(`(async () => {
-      const w = await import("/assets/wallet.js");
-      const wallet = await w.loadWallet();
-      const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
-      await w.transact(wallet, {
-        kind: "add_delegate_key",
-        account_id: account.id,
-        public_key: ${JSON.stringify(agent.publicKey)},
-        label: "test agent",
-      });
-      return account.id;
-    })()`);
+    const accountId = await addAgent(page, "test agent", agent.publicKey);
     // A key that expires at once is not counted among the connected agents.
     const brief = await generateKeyPair();
     await page.evaluate(`(async () => {
