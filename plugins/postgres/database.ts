@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL database many relayers share: a pool of connections (the `postgres` client),
- * the schema brought up to date at open, and notifications between relayers (`LISTEN`/`NOTIFY`).
- * Every store of the plugin (jobs, replay guard, ledger, blobs, index, access log) is built on
- * one `Database`.
+ * replaced by a fresh one after a lost connection; the schema brought up to date at open; and
+ * notifications between relayers (`LISTEN`/`NOTIFY`). Every store of the plugin (jobs, replay
+ * guard, ledger, blobs, index, access log) is built on one `Database`.
  */
 import postgres from "postgres";
 import { backendError, type Logger, silentLogger, SvcError } from "../../src/kit.ts";
