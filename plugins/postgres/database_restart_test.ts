@@ -8,6 +8,13 @@ import { Database } from "./database.ts";
 import { restartTestServer, testDatabase } from "./test_server.ts";
 import type { Logger } from "../../src/kit.ts";
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done()` holds, or a minute has passed (the assertion after it then fails). */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 60_000; waited += 20) await pause(20);
+}
+
 /** A logger keeping what is logged at warn, by message. */
 function warnings(): Logger & { said: string[] } {
   const said: string[] = [];
@@ -38,12 +45,12 @@ Deno.test("a database restarted under load: the pool is renewed once, listening 
     const load = Array.from({ length: 12 }, async (_, n) => {
       while (running) {
         await database.sql`insert into load (v) values (${"x".repeat((n * 97) % 2000)})`
-          .catch(() => new Promise((r) => setTimeout(r, 20)));
+          .catch(() => pause(20));
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
+    await pause(300);
     await restartTestServer();
-    while (relistened < 3) await new Promise((r) => setTimeout(r, 50));
+    await until(() => relistened === 3);
     running = false;
     await Promise.all(load);
 
@@ -60,7 +67,8 @@ Deno.test("a database restarted under load: the pool is renewed once, listening 
     );
     // Notifications reach the listeners again.
     await database.notify("svc_b", "after");
-    while (!heard.includes("after")) await new Promise((r) => setTimeout(r, 20));
+    await until(() => heard.includes("after"));
+    assert.deepEqual(heard, ["after"]);
   } finally {
     await database.close();
   }
@@ -80,16 +88,12 @@ Deno.test("a listening connection lost while the database refuses connections: t
     await admin.sql`
       select pg_terminate_backend(pid) from pg_stat_activity
       where datname = ${db.name} and query like 'listen%'`;
-    await new Promise((r) => setTimeout(r, 1_000));
+    await pause(1_000);
     await admin.sql.unsafe(`alter database ${db.name} allow_connections true`);
-    for (let waited = 0; relistened === 0 && waited < 60_000; waited += 100) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until(() => relistened > 0);
     assert.equal(relistened, 1);
     await database.notify("svc_jobs", "a job");
-    for (let waited = 0; heard.length === 0 && waited < 10_000; waited += 20) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => heard.length > 0);
     assert.deepEqual(heard, ["a job"]);
   } finally {
     await database.close();
@@ -104,7 +108,7 @@ Deno.test("the client's write to a closed connection does not stop the process: 
   try {
     const before = database.sql;
     throwClosedWrite();
-    while (database.sql === before) await new Promise((r) => setTimeout(r, 20));
+    await until(() => database.sql !== before);
     const [{ one }] = await database.sql`select 1 as one`;
     assert.equal(one, 1);
     assert.ok(logger.said.includes("database connections renewed"), logger.said.join("; "));
@@ -130,14 +134,12 @@ Deno.test("a channel listened to while the pool is renewed is heard on the new p
     await database.listen("svc_first", () => {});
     const before = database.sql;
     throwClosedWrite();
-    await new Promise((r) => setTimeout(r, 0));
+    await pause(0);
     const heard: string[] = [];
     await database.listen("svc_late", (payload) => heard.push(payload));
-    while (database.sql === before) await new Promise((r) => setTimeout(r, 20));
+    await until(() => database.sql !== before);
     await database.notify("svc_late", "after");
-    for (let waited = 0; heard.length === 0 && waited < 5_000; waited += 20) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await until(() => heard.length > 0);
     assert.deepEqual(heard, ["after"]);
   } finally {
     await database.close();
@@ -154,7 +156,7 @@ Deno.test("a heartbeat waiting behind busy connections renews nothing", async ()
     // The pool's one connection is busy for over two heartbeats.
     await database.sql`select pg_sleep(12)`;
     // Then a heartbeat has its answer and its echo.
-    await new Promise((r) => setTimeout(r, 6_000));
+    await pause(6_000);
     assert.equal(database.sql, before);
     assert.deepEqual(logger.said, []);
   } finally {
