@@ -296,6 +296,7 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     }).waitFor();
     await page.getByText("No memories in this namespace.").waitFor();
     assert.equal((await client.list({ namespace: "lists" })).memories.length, 0);
+    assert.equal(await page.getByLabel("Namespace").locator("option:checked").innerText(), "lists");
   } finally {
     await browser?.close();
     await relayer?.stop();

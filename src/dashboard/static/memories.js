@@ -306,6 +306,7 @@ export async function memories({ wallet, owned }) {
     );
     list.replaceChildren();
     more.replaceChildren();
+    current.textContent = namespace;
     heading.textContent = "No memories in this namespace.";
     say(
       `Erased ${answer.erased} ${answer.erased === 1 ? "memory" : "memories"} in "${namespace}"` +
