@@ -155,7 +155,7 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     assert.equal(await overflow(page), 0, "the backup overflows at 390 px");
     assert.equal(await page.getByRole("button", { name: "Show backup" }).isVisible(), false);
     await page.reload();
-    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByRole("heading", { name: "Your account", exact: true }).waitFor();
   });
 });
 
@@ -168,7 +168,7 @@ Deno.test("browser: a tab opened before the wallet was made never replaces it", 
       await page.getByRole("button", { name: "Create wallet" }).waitFor();
     }
     await setUpWallet(first);
-    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    await first.getByRole("heading", { name: "Your account", exact: true }).waitFor();
     const address = await first.evaluate(async () => {
       const { loadWallet } = await import("/assets/wallet.js");
       return (await loadWallet()).address;
@@ -183,7 +183,7 @@ Deno.test("browser: a tab opened before the wallet was made never replaces it", 
     await stale.getByRole("status").filter({ hasText: refused }).waitFor();
 
     await first.reload();
-    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    await first.getByRole("heading", { name: "Your account", exact: true }).waitFor();
     const kept = await first.evaluate(async () => {
       const { loadWallet } = await import("/assets/wallet.js");
       return (await loadWallet()).address;
@@ -205,9 +205,9 @@ Deno.test("browser: a second tab whose account was made, or agent revoked, in th
       await page.getByRole("button", { name: "Create account" }).waitFor();
     }
     await first.getByRole("button", { name: "Create account" }).click();
-    await first.getByRole("heading", { name: "Your account" }).waitFor();
+    await first.getByRole("heading", { name: "Your account", exact: true }).waitFor();
     await second.getByRole("button", { name: "Create account" }).click();
-    await second.getByRole("heading", { name: "Your account" }).waitFor();
+    await second.getByRole("heading", { name: "Your account", exact: true }).waitFor();
 
     await addAgent(first, "twice revoked", "ab".repeat(32));
     for (const page of [first, second]) {
