@@ -259,8 +259,12 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     const opened = await open(identity, request, address, "streamable");
     if (opened instanceof Response) return opened;
     const { server, session } = opened;
+    // Each call is answered in JSON once its result is ready (no tool sends anything before): a
+    // call cut off by a restart fails at once, where an event stream under way (it carries no
+    // event ids to resume from) left the client waiting for its time limit.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => session.id,
+      enableJsonResponse: true,
     });
     await connect(server, transport, session);
     session.handle = (req, parsedBody) => transport.handleRequest(req, { parsedBody });
