@@ -201,7 +201,7 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     await fresh.getByRole("status").filter({ hasText: /must hold a private key/ }).waitFor();
     await pasted.fill(backup);
     await fresh.getByRole("button", { name: "Restore wallet" }).click();
-    await fresh.getByRole("heading", { name: "Your account" }).waitFor();
+    await fresh.getByRole("heading", { name: "Your account", exact: true }).waitFor();
     assert.equal(await fresh.getByRole("status").innerText(), "", "the failed try's error stayed");
     assert.match(await fresh.locator("main").innerText(), new RegExp(owner));
     await other.close();
