@@ -297,6 +297,31 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("No memories in this namespace.").waitFor();
     assert.equal((await client.list({ namespace: "lists" })).memories.length, 0);
     assert.equal(await page.getByLabel("Namespace").locator("option:checked").innerText(), "lists");
+
+    // A long text shows its beginning and a button for the rest; a right-to-left text reads so.
+    const ending = "and that is the whole story.";
+    const story = await client.remember(`Once ${"upon a time ".repeat(200)}${ending}`, {
+      namespace: "stories",
+    });
+    const hebrew = await client.remember("אני צמחוני", { namespace: "stories" });
+    for (const job of [story, hebrew]) {
+      assert.equal((await client.waitForJob(jobIdOf(job))).status, "done");
+    }
+    await page.goto(`${stack.dashboard}/memories?namespace=stories`);
+    await page.getByText("Showing 2, newest first.").waitFor();
+    const storyText = list.locator(`li[data-id="${jobIdOf(story)}"] .memory-text`);
+    assert.doesNotMatch(await storyText.innerText(), new RegExp(ending));
+    await storyText.getByRole("button", { name: "Show all 2,433 characters" }).click();
+    assert.match(await storyText.innerText(), new RegExp(ending));
+    assert.equal(await storyText.getByRole("button").getAttribute("aria-expanded"), "true");
+    await storyText.getByRole("button", { name: "Show less" }).click();
+    assert.doesNotMatch(await storyText.innerText(), new RegExp(ending));
+    const rtl = list.locator(`li[data-id="${jobIdOf(hebrew)}"] .memory-text`);
+    await screenshot(page, "memories-long-text-390");
+    assert.equal(
+      await rtl.evaluate((p) => p.ownerDocument.defaultView!.getComputedStyle(p).direction),
+      "rtl",
+    );
   } finally {
     await browser?.close();
     await relayer?.stop();

@@ -14,6 +14,44 @@ const unreadable = (memory) =>
     ? "(encrypted by the client that stored it)"
     : "(unreadable: its stored copy is missing or its key was erased)";
 
+/** A text longer than this shows its beginning, and a button for the rest. */
+const SHOWN_CHARACTERS = 500;
+
+/**
+ * A memory's text as a paragraph (its direction its own, for right-to-left texts); a long one
+ * shows its first `SHOWN_CHARACTERS` and a button that shows the whole of it, and its beginning
+ * again.
+ */
+function memoryText(memory, id) {
+  const text = memory.text ?? unreadable(memory);
+  const paragraph = h("p", { class: "memory-text", id, dir: "auto" });
+  if (text.length <= SHOWN_CHARACTERS) {
+    paragraph.textContent = text;
+    return paragraph;
+  }
+  // Not between the two halves of a surrogate pair.
+  const cut = /[\udc00-\udfff]/.test(text[SHOWN_CHARACTERS])
+    ? SHOWN_CHARACTERS - 1
+    : SHOWN_CHARACTERS;
+  const beginning = `${text.slice(0, cut)}…`;
+  const shown = h("span", {}, beginning);
+  const more = `Show all ${text.length.toLocaleString()} characters`;
+  const toggle = h("button", {
+    type: "button",
+    class: "secondary small",
+    "aria-expanded": "false",
+  });
+  toggle.textContent = more;
+  toggle.addEventListener("click", () => {
+    const all = toggle.getAttribute("aria-expanded") === "false";
+    shown.textContent = all ? text : beginning;
+    toggle.textContent = all ? "Show less" : more;
+    toggle.setAttribute("aria-expanded", String(all));
+  });
+  paragraph.append(shown, " ", toggle);
+  return paragraph;
+}
+
 const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
 const moment = (iso) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -46,7 +84,7 @@ export async function memories({ wallet, owned }) {
     const row = h(
       "li",
       { class: "memory", "data-id": memory.id },
-      h("p", { class: "memory-text", id: textId }, memory.text ?? unreadable(memory)),
+      memoryText(memory, textId),
       h(
         "div",
         { class: "memory-meta" },
@@ -102,7 +140,7 @@ export async function memories({ wallet, owned }) {
   /** Edit: the text in a box; Save stores the corrected version, which replaces the row. */
   function editButton(memory, row, textId) {
     const edit = action("Edit", () => {
-      const box = h("textarea", { rows: "3", "aria-label": "Corrected text" });
+      const box = h("textarea", { rows: "3", dir: "auto", "aria-label": "Corrected text" });
       box.value = memory.text;
       const text = row.querySelector(".memory-text");
       const editor = h("div", { class: "memory-edit" }, box);
