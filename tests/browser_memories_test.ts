@@ -297,6 +297,7 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("No memories in this namespace.").waitFor();
     assert.equal((await client.list({ namespace: "lists" })).memories.length, 0);
     assert.equal(await page.getByLabel("Namespace").locator("option:checked").innerText(), "lists");
+    assert.equal(await page.getByRole("button", { name: "Erase the namespace…" }).count(), 0);
 
     // A long text shows its beginning and a button for the rest; a right-to-left text reads so.
     const ending = "and that is the whole story.";
@@ -322,6 +323,18 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
       await rtl.evaluate((p) => p.ownerDocument.defaultView!.getComputedStyle(p).direction),
       "rtl",
     );
+
+    // A single erase counts in the picker too; an empty namespace offers no namespace erase.
+    const picked = page.getByLabel("Namespace").locator("option:checked");
+    await page.getByRole("option", { name: "stories (2)" }).waitFor({ state: "attached" });
+    for (const [job, left] of [[hebrew, "stories (1)"], [story, "stories"]] as const) {
+      page.once("dialog", (dialog) => dialog.accept());
+      await list.locator(`li[data-id="${jobIdOf(job)}"]`).getByRole("button", { name: "Delete" })
+        .click();
+      await list.locator(`li[data-id="${jobIdOf(job)}"]`).waitFor({ state: "detached" });
+      assert.equal(await picked.innerText(), left);
+    }
+    assert.equal(await page.getByRole("button", { name: "Erase the namespace…" }).count(), 0);
   } finally {
     await browser?.close();
     await relayer?.stop();

@@ -172,6 +172,7 @@ export async function memories({ wallet, owned }) {
   /** Takes a memory's row off the page: erased (here, or meanwhile in another tab, by an agent). */
   function gone(row) {
     row.remove();
+    if (count !== undefined) counted(Math.max(0, count - 1));
     const left = list.children.length;
     heading.textContent = !left
       ? "No memories left on this page."
@@ -251,6 +252,7 @@ export async function memories({ wallet, owned }) {
     searching = false;
     if (!cursor) list.replaceChildren();
     list.append(...answer.memories.map((memory) => item(memory)));
+    if (list.children.length === 0) counted(0);
     heading.textContent = list.children.length === 0
       ? "No memories in this namespace."
       : `Showing ${list.children.length}, newest first.`;
@@ -316,13 +318,20 @@ export async function memories({ wallet, owned }) {
   );
   const current = h("option", { value: namespace, selected: true }, namespace);
   picker.append(current);
+  /** How many memories the namespace holds, once known: the picker shows it. */
+  let count;
+  const counted = (value) => {
+    count = value;
+    current.textContent = count ? `${namespace} (${count})` : namespace;
+    eraseAll.hidden = count === 0;
+  };
   onPick(picker, () => {
     location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
   });
   namespaces({ wallet, owned }).then(({ namespaces: known }) => {
-    for (const { namespace: name, count } of known) {
-      if (name === namespace) current.textContent = `${name} (${count})`;
-      else picker.append(h("option", { value: name }, `${name} (${count})`));
+    for (const { namespace: name, count: held } of known) {
+      if (name === namespace) counted(held);
+      else picker.append(h("option", { value: name }, `${name} (${held})`));
     }
   }, () => {});
 
@@ -344,7 +353,7 @@ export async function memories({ wallet, owned }) {
     );
     list.replaceChildren();
     more.replaceChildren();
-    current.textContent = namespace;
+    counted(0);
     heading.textContent = "No memories in this namespace.";
     say(
       `Erased ${answer.erased} ${answer.erased === 1 ? "memory" : "memories"} in "${namespace}"` +
