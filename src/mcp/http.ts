@@ -31,6 +31,8 @@ import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
 const MESSAGES_PATH = "/api/mcp/messages";
+/** The calls a session answers at once; a client's further ones are refused until one ends. */
+export const MAX_CALLS_IN_FLIGHT = 16;
 /** The scheme is read in any case (RFC 9110), the key in either case of hex. */
 const BEARER = /^bearer ([0-9a-f]{64})$/i;
 /** Query parameters that would put a credential into a URL (and so into logs). */
@@ -202,18 +204,36 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     return { server, session };
   }
 
-  /** Connects `server` to `transport`, counting the session's unanswered requests. */
+  /**
+   * Connects `server` to `transport`, counting the session's unanswered requests: one past
+   * `MAX_CALLS_IN_FLIGHT` is answered with an error at once, so that a client cannot have the
+   * session hold the answers of more calls than that.
+   */
   async function connect(server: McpServer, transport: Transport, session: McpSession) {
     await server.connect(transport);
     const deliver = transport.onmessage;
+    const send = transport.send.bind(transport);
     transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
-      if ("method" in message && "id" in message) session.inFlight++;
+      if ("method" in message && "id" in message) {
+        if (session.inFlight >= MAX_CALLS_IN_FLIGHT) {
+          send({
+            jsonrpc: "2.0",
+            id: message.id,
+            error: {
+              code: -32000,
+              message: `Too many calls in progress in this session (${MAX_CALLS_IN_FLIGHT}): ` +
+                "send this one once one of them is answered",
+            },
+          }).catch(() => {});
+          return;
+        }
+        session.inFlight++;
+      }
       if ("method" in message && message.method === "notifications/cancelled") {
         session.inFlight = Math.max(0, session.inFlight - 1);
       }
       deliver?.(message, extra);
     };
-    const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, sendOptions?: TransportSendOptions) => {
       if (!("method" in message) && "id" in message) {
         session.inFlight = Math.max(0, session.inFlight - 1);

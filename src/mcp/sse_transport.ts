@@ -12,6 +12,12 @@ import {
 
 const encoder = new TextEncoder();
 
+/**
+ * The most bytes of answers a stream holds that its client has not read: a client that posts
+ * calls without reading their answers loses its session rather than having them pile up.
+ */
+export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
 export class SseServerTransport implements Transport {
   readonly sessionId: string;
   readonly response: Response;
@@ -29,12 +35,15 @@ export class SseServerTransport implements Transport {
     this.sessionId = sessionId;
     this.#endpoint = endpoint;
     this.#keepAliveMs = keepAliveMs;
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: () => this.#finish(),
       },
-      cancel: () => this.#finish(),
-    });
+      new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }),
+    );
     this.response = new Response(body, {
       headers: {
         "content-type": "text/event-stream",
@@ -52,6 +61,12 @@ export class SseServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error("Not connected"));
+    // One answer may be larger than the limit; one more on top of unread ones is not taken.
+    if ((this.#controller.desiredSize ?? 0) <= 0) {
+      this.#controller.error(new Error("the client does not read its event stream"));
+      this.#finish();
+      return Promise.reject(new Error("Not connected: the client does not read its answers"));
+    }
     this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
     return Promise.resolve();
   }

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { startMcpStack } from "./mcp_fixtures.ts";
+import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";
+import { initializeRequest, startMcpStack } from "./mcp_fixtures.ts";
 
 /** A TCP relay to `port` whose connections `cut()` closes at once, as a process's death does. */
 function relayTo(port: number) {
@@ -71,4 +72,34 @@ Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails
     await client.close();
     await relay.close();
   }
+});
+
+Deno.test("MCP over Streamable HTTP: a session answers 16 calls at once; more are refused until they end", async () => {
+  await using stack = await startMcpStack();
+  const headers = stack.auth(await stack.test.newCaller());
+  const opened = await fetch(`${stack.url}/api/mcp`, initializeRequest(headers));
+  await opened.body?.cancel();
+  const post = async (body: unknown) => {
+    const answer = await fetch(`${stack.url}/api/mcp`, {
+      method: "POST",
+      body: JSON.stringify(body),
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": opened.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+    });
+    assert.equal(answer.status, 200);
+    return await answer.json() as { id: number; result?: unknown; error?: { code: number } }[];
+  };
+  const pings = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "ping" }));
+  const answers = await post(pings(MAX_CALLS_IN_FLIGHT + 1));
+  assert.equal(answers.filter((answer) => answer.result).length, MAX_CALLS_IN_FLIGHT);
+  const refused = answers.filter((answer) => answer.error);
+  assert.deepEqual(refused.map(({ id, error }) => [id, error?.code]), [[17, -32000]]);
+  // Once answered, they are no longer in progress.
+  assert.ok((await post(pings(MAX_CALLS_IN_FLIGHT))).every((answer) => answer.result));
 });
