@@ -186,6 +186,22 @@ Deno.test("an export is logged with the memories it sent, not those it planned t
   assert.deepEqual(left.memory_ids, ids.slice(0, left.memory_ids.length));
 });
 
+Deno.test("an export logs only the namespaces it sent from, and names at most 100", async () => {
+  await using t = await startTestRelayer();
+  const agent = await t.newCaller();
+  const [id] = await remember(t, agent, [{ text: "Tomatoes need sun", namespace: "garden" }]);
+  const names = Array.from({ length: 99 }, (_, i) => `namespace=empty-${i}`).join("&");
+  const answer = await t.signed(agent, "GET", `/api/export?namespace=garden&${names}`);
+  assert.equal(answer.status, 200);
+  assert.equal(JSON.parse(await answer.text()).id, id);
+  const entries = await logOf(t, agent, "?op=export");
+  assert.deepEqual(entries.map((e) => [e.namespace, e.memory_ids]), [["garden", [id]]]);
+
+  const many = await t.signed(agent, "GET", `/api/export?namespace=garden&${names}&namespace=x`);
+  assert.equal(many.status, 400);
+  assert.match((await many.json()).error, /namespace may be given at most 100 times/);
+});
+
 Deno.test("a duplicate in a bulk or an analysis is logged with the memory it repeats", async () => {
   await using t = await startTestRelayer();
   const agent = await t.newCaller();

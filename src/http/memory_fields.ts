@@ -67,14 +67,19 @@ export function optionalNamespace(
 }
 
 /** Optional namespaces (a repeated query parameter), without repeats; absent: `undefined`. */
-export function namespaces(options: { description?: string } = {}): Field<string[] | undefined> {
+export function namespaces(
+  options: { description?: string; max: number },
+): Field<string[] | undefined> {
   return field((value, name) => {
     if (absent(value)) return undefined;
     const list = Array.isArray(value) ? value : [value];
+    if (list.length > options.max) {
+      throw new SvcError("bad_request", `${name} may be given at most ${options.max} times`);
+    }
     return [...new Set(list.map((entry) => validNamespace(entry, name)))];
   }, () =>
     described(
-      { type: "array", minItems: 1, items: NAMESPACE_SCHEMA },
+      { type: "array", minItems: 1, maxItems: options.max, items: NAMESPACE_SCHEMA },
       options.description ?? "Namespaces (repeat the parameter for more than one).",
     ));
 }

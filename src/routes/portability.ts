@@ -3,7 +3,7 @@
  * `POST /api/import` takes JSON lines of the same shape (up to 500 a request) and queues
  * them as memories, reporting each line it could not take by its number.
  */
-import { allowsNamespace } from "../auth/scope.ts";
+import { allowsNamespace, requireNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson, saysUtf8 } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
@@ -100,9 +100,14 @@ export function importLines(
   return { items, failed };
 }
 
+/** The most namespaces one export names. */
+const MAX_EXPORT_NAMESPACES = 100;
+
 const EXPORT = object({
   namespace: namespaces({
-    description: "The namespaces to export (repeat); absent: every namespace the key may use.",
+    description: "The namespaces to export (repeat, up to 100); absent: every namespace the " +
+      "key may use.",
+    max: MAX_EXPORT_NAMESPACES,
   }),
 });
 
@@ -123,9 +128,10 @@ export function portabilityRoutes(exporter: ExportService, service: MemoryServic
         (await exporter.namespaces(caller.owner)).filter((namespace) =>
           allowsNamespace(caller.scope, namespace)
         );
-      for (const namespace of namespaces) touch(namespace);
+      for (const namespace of namespaces) requireNamespace(caller, namespace);
       const plan = await exporter.plan(caller.owner, namespaces);
-      // The access log names what was sent: it is written once the stream ends or is cancelled.
+      // The access log names what was sent, in the namespaces it was sent from: it is written
+      // once the stream ends or is cancelled.
       const body = await exporter.stream(caller.owner, plan, {
         credentials: caller.credentials,
         signal: request.signal,
