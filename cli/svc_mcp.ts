@@ -94,25 +94,23 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
   return { login, opened };
 }
 
-/** How long `login` waits for a dashboard on this machine to answer: its relayer may be starting. */
-const LOCAL_DASHBOARD_WAIT_MS = 30_000;
+/** How long `login` waits for a relayer or dashboard on this machine: it may be starting. */
+const LOCAL_START_WAIT_MS = 30_000;
 
 /**
- * Whether the dashboard answers; one on this machine is waited for (a relayer started a moment
- * ago, as in `deno task start &` followed by this command), saying so.
+ * Whether `url` answers; one on this machine is waited for (a relayer started a moment ago, as in
+ * `deno task start &` followed by this command), saying so with `name`.
  */
-async function dashboardAnswers(): Promise<boolean> {
-  const answers = () =>
-    fetch(options.webUrl, { signal: AbortSignal.timeout(10_000) })
+async function answers(url: string, name: string): Promise<boolean> {
+  const answered = () =>
+    fetch(url, { signal: AbortSignal.timeout(10_000) })
       .then(async (response) => (await response.body?.cancel(), true), () => false);
-  if (await answers()) return true;
-  if (!LOOPBACK_HOSTS.includes(new URL(options.webUrl).hostname)) return false;
-  console.error(
-    `Waiting for the dashboard at ${options.webUrl} to answer (its relayer may be starting)…`,
-  );
-  for (const until = Date.now() + LOCAL_DASHBOARD_WAIT_MS; Date.now() < until;) {
+  if (await answered()) return true;
+  if (!LOOPBACK_HOSTS.includes(new URL(url).hostname)) return false;
+  console.error(`Waiting for ${name} to answer (its relayer may be starting)…`);
+  for (const until = Date.now() + LOCAL_START_WAIT_MS; Date.now() < until;) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    if (await answers()) return true;
+    if (await answered()) return true;
   }
   return false;
 }
@@ -151,6 +149,10 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
   const previous = saved.kind === "ok" ? saved.credentials : undefined;
   let replaced = previous;
   if (previous && (options.relayer ?? previous.relayerUrl) === previous.relayerUrl) {
+    await answers(
+      `${previous.relayerUrl.replace(/\/+$/, "")}/health`,
+      `the relayer at ${previous.relayerUrl}`,
+    );
     const { works, gone, reason } = await keyWorks(previous);
     if (works === false) {
       console.error(`The saved key no longer works (${reason}); signing in again.`);
@@ -166,7 +168,7 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
     }
   }
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
-  if (!await dashboardAnswers()) {
+  if (!await answers(options.webUrl, `the dashboard at ${options.webUrl}`)) {
     console.error(
       `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
         "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +

@@ -119,6 +119,35 @@ Deno.test("svc-mcp login: a dashboard that starts once the command waits for it 
   });
 });
 
+Deno.test("svc-mcp login while signed in: a relayer on this machine that is starting is waited for before the key is checked", async () => {
+  await withDirs(async (dataDir, home) => {
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const account = await svcCli(dataDir, ["account", "create"]);
+    const key = await svcCli(dataDir, ["key", "add", "--account", account.accountId]);
+    await saveCredentials(home, url, account.accountId, key);
+    const process = login(["--web-url", `http://localhost:${freePort()}`], home).spawn();
+    const lines = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let printed = "";
+    while (!/Waiting for the relayer/.test(printed)) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
+      printed += value;
+    }
+    assert.match(printed, new RegExp(`Waiting for the relayer at ${url} to answer`));
+    await using _relayer = await startRelayer(dataDir, { SVC_PORT: String(port) });
+    for (let chunk = await lines.read(); !chunk.done; chunk = await lines.read()) {
+      printed += chunk.value;
+    }
+    assert.equal((await process.status).code, 0);
+    await process.stdout.cancel();
+    assert.match(
+      printed,
+      new RegExp(`Already signed in: account ${account.accountId}, key ${key.address}, saved`),
+    );
+  });
+});
+
 Deno.test("svc-mcp login while signed in: keeps a key that works; --login replaces it and names it", async () => {
   await withDirs(async (dataDir, home) => {
     await using relayer = await startRelayer(dataDir);
