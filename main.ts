@@ -223,6 +223,7 @@ try {
   const message = error instanceof SvcError || error instanceof CannotStart
     ? error.message
     : String(error);
-  console.error(`svc: cannot start: ${message}`);
+  // A message that says it already ("Cannot start the relayer: …") is not prefixed again.
+  console.error(`svc: ${/^Cannot start\b/.test(message) ? message : `cannot start: ${message}`}`);
   Deno.exit(1);
 }

@@ -15,7 +15,12 @@ import {
   textLines,
 } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import { decryptExport, encryptExport, EXPORT_VERSION } from "../src/portable/export_file.ts";
+import {
+  decryptExport,
+  encryptExport,
+  EXPORT_VERSION,
+  type ExportKey,
+} from "../src/portable/export_file.ts";
 import {
   FOREIGN_FORMATS,
   type ForeignFormat,
@@ -129,6 +134,7 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
     output,
     plaintext.pipeThrough(await encryptExport(passphrase)),
   ).catch((error) => {
+    bar.finish();
     if (error instanceof SvcError) throw error;
     if (error instanceof Deno.errors.AlreadyExists) {
       throw new SvcError(
@@ -200,14 +206,18 @@ async function exportFileLines(file: string, values: PortabilityFlags, io: Porta
       },
     }),
   );
-  const first = await decryptExport(counted, passphrase);
-  let total = 0;
-  for await (const line of textLines(first.plaintext)) if (line.trim() !== "") total++;
-  bar.finish();
-  const { key } = first;
+  let total = 0, key: ExportKey | undefined;
+  // The bar's line ends before anything else is said, an error (a wrong passphrase) included.
+  try {
+    const first = await decryptExport(counted, passphrase);
+    key = first.key;
+    for await (const line of textLines(first.plaintext)) if (line.trim() !== "") total++;
+  } finally {
+    bar.finish();
+  }
   const origins: Origin[] = [];
   async function* lines() {
-    const { plaintext } = await decryptExport(await open(), key);
+    const { plaintext } = await decryptExport(await open(), key!);
     let number = 0;
     for await (const line of textLines(plaintext)) {
       number++;
@@ -341,6 +351,7 @@ async function runImport(
       bar.update(progress.lines, source.total);
     },
   }).catch((error) => {
+    bar.finish();
     // A request refused after others were taken: what they imported stays.
     if (!(error instanceof SvcError) || !done?.lines) throw error;
     throw new SvcError(

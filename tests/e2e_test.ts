@@ -212,7 +212,7 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
-Deno.test("e2e: a port in use is named at start, with the setting that moves it", async () => {
+Deno.test("e2e: a port in use, or a data directory in use, is named at start", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
   using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = String((taken.addr as Deno.NetAddr).port);
@@ -256,6 +256,13 @@ Deno.test("e2e: a port in use is named at start, with the setting that moves it"
   assert.match(
     relayer.log(),
     new RegExp(`127\\.0\\.0\\.1:${port}: the port is in use.*SIDECAR_URL`),
+  );
+  // A second relayer on the same data directory is refused, said once.
+  const second = await start({});
+  assert.equal(second.code, 1);
+  assert.match(
+    new TextDecoder().decode(second.stderr),
+    /^svc: Cannot start the relayer: another process holds the vector index of /m,
   );
   await Deno.remove(dataDir, { recursive: true });
 });
