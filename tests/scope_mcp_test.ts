@@ -81,6 +81,7 @@ Deno.test("MCP scopes: a read-only key recalls but cannot svc_remember or svc_fo
   const saved = await client.callTool({ name: "svc_remember", arguments: { text: "I keep bees" } });
   assert.equal(saved.isError, true);
   assert.match(textOf(saved), /^Refused \(missing scope: write\): .*lacks the "write" operation/);
+  assert.match(textOf(saved), /a new sign-in with `svc-mcp login --login --scope`/);
   const forgot = await client.callTool({ name: "svc_forget", arguments: { id } });
   assert.equal(forgot.isError, true);
   assert.match(textOf(forgot), /^Refused \(missing scope: erase\): .*may not erase memories/);

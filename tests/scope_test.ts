@@ -106,7 +106,7 @@ Deno.test("a key scoped to namespace a is refused on b, by name and by id", asyn
     assert.equal(details.scope, "namespace", `${method} ${path}`);
     const inDefault = path === "/api/remember" && !(body as { namespace?: string }).namespace;
     const named = inDefault ? "default" : "b";
-    assert.equal(error, `This delegate key may not use namespace "${named}"`);
+    assert.equal(error, `This delegate key may not use namespace "${named}": it may use only "a"`);
   }
   const listedB = await json(await t.signed(owner, "GET", "/api/memories?namespace=b"));
   assert.deepEqual(listedB.memories.map((m: { text: string }) => m.text), [

@@ -36,9 +36,11 @@ export function requireOperation(caller: { scope?: KeyScope }, operation: Operat
 /** Refuses (403) a caller whose key may not use `namespace`. */
 export function requireNamespace(caller: { scope?: KeyScope }, namespace: string): void {
   if (allowsNamespace(caller.scope, namespace)) return;
+  const allowed = caller.scope?.namespaces?.map((name) => JSON.stringify(name)).join(", ");
   throw new SvcError(
     "forbidden",
-    `This delegate key may not use namespace ${JSON.stringify(namespace)}`,
+    `This delegate key may not use namespace ${JSON.stringify(namespace)}` +
+      (allowed ? `: it may use only ${allowed}` : ""),
     {
       details: { reason: "missing_scope", scope: "namespace", namespace },
     },

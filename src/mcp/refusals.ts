@@ -27,5 +27,5 @@ export function scopeRefusal(error: SvcError, namespaces?: string[] | null): str
   const action = SCOPE_ACTIONS[String(scope)] ?? "do this";
   return `Refused (missing scope: ${scope}): this delegate key may not ${action}; it lacks ` +
     `the "${scope}" operation. Ask the account owner for a key with it (a new sign-in with ` +
-    `\`svc-mcp login --scope\`, or \`svc key add --operations\`).`;
+    `\`svc-mcp login --login --scope\`, or \`svc key add --operations\`).`;
 }
