@@ -511,6 +511,12 @@ Deno.test("namespaces: each with its memory count, by name; a scoped key sees on
   // The dashboard's: signed by the owner key.
   const owner = { ...alice, key: alice.ownerKey };
   assert.deepEqual((await json(await t.signed(owner, "GET", "/api/namespaces"))).namespaces, all);
+  // With an account named, the owner key answers for it alone.
+  const named = (accountId: string) =>
+    t.signed(owner, "GET", "/api/namespaces", undefined, { "x-account-id": accountId });
+  assert.deepEqual((await json(await named(alice.accountId))).namespaces, all);
+  const foreign = await json(await named(bob.accountId), 401);
+  assert.equal(foreign.reason, "unknown_key");
   const scoped = await t.addKey(alice, { scope: { namespaces: ["work", "travel"] } });
   assert.deepEqual((await json(await t.signed(scoped, "GET", "/api/namespaces"))).namespaces, [
     { namespace: "work", count: 2 },

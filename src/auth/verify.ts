@@ -162,9 +162,14 @@ export async function checkSignedHeaders(
 
   const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
   // Anyone may register any public key as a delegate key of their account, an owner's too:
-  // without a hint, a key that owns an account is its owner's.
-  const owned = !account || accountIdHint === undefined
+  // without a hint, a key that owns an account is its owner's. With one, it must name that
+  // account: an owner's key sent with another account's id is no key of that account.
+  const owner = !account || accountIdHint === undefined
     ? await deps.directory.resolveOwner?.(addressOf(publicKey))
+    : undefined;
+  const owned = owner &&
+      (accountIdHint === undefined || owner.accountId === accountIdHint.toLowerCase())
+    ? owner
     : undefined;
   if (!account || owned) {
     // The owner's own key: allowed on a route open to it, on an inactive account too.
