@@ -229,7 +229,7 @@ Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
   );
 });
 
-Deno.test("CLI: namespaces lists each with its memory count; a control character in a name is shown", async () => {
+Deno.test("CLI: namespaces lists each with its memory count; a bidirectional override in a name is shown", async () => {
   await using stack = await startMcpStack();
   const owner = await stack.test.newCaller();
   const empty = await svc(stack.url, owner, ["namespaces"]);
@@ -240,18 +240,19 @@ Deno.test("CLI: namespaces lists each with its memory count; a control character
     privateKey: owner.key.privateKey,
     accountId: owner.accountId,
   });
-  const { job_ids } = await client.rememberBulk([
+  // A namespace stored before such names were refused where first written (import keeps it).
+  const { job_ids } = await client.import([
     { text: "The launch is on Tuesday", namespace: "work" },
     { text: "The budget is 40k", namespace: "work" },
-    { text: "I keep bees", namespace: "bees\u009b" },
+    { text: "I keep bees", namespace: "bees\u202e" },
   ]);
   for (const id of job_ids) await client.waitForJob(id);
   const json = await svc(stack.url, owner, ["namespaces", "--json"]);
   assert.deepEqual(json.json, {
-    namespaces: [{ namespace: "bees\u009b", count: 1 }, { namespace: "work", count: 2 }],
+    namespaces: [{ namespace: "bees\u202e", count: 1 }, { namespace: "work", count: 2 }],
   });
   const text = await svc(stack.url, owner, ["namespaces"]);
-  assert.equal(text.stdout, "      1  bees\\u009b\n      2  work\n");
+  assert.equal(text.stdout, "      1  bees\\u202e\n      2  work\n");
 });
 
 Deno.test("CLI: remember or update --wait of a job that fails prints its error and exits 1", async () => {

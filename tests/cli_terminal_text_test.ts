@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { KvLedgerStore } from "../plugins/local_ledger/mod.ts";
-import { rememberAll } from "./fixtures.ts";
+import { importAll } from "./fixtures.ts";
 import { startStack, svc } from "./cli_fixtures.ts";
 
 const TEXT = "evil \x1b[2J text\rover \u009b31m \u202eright to left\u202c\nsecond line\tend";
@@ -16,8 +16,9 @@ const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]
 Deno.test("CLI: get, recall, list, log, whoami and key list show control characters as escapes", async () => {
   await using stack = await startStack();
   const who = await stack.test.newCaller({ label: "lap\x1b[31mtop\u202e" });
-  const namespace = "n\u009bs";
-  await rememberAll(stack.test, who, [{ text: TEXT, namespace, tags: ["\u202etag"] }]);
+  // A namespace stored before such names were refused where first written (import keeps it).
+  const namespace = "n\u202es";
+  await importAll(stack.test, who, [{ text: TEXT, namespace, tags: ["\u202etag"] }]);
   const listed = await svc(stack, who, ["list", "--namespace", namespace, "--json"]);
   const id = (listed.json.memories as { id: string; text: string }[])[0].id;
   assert.equal((listed.json.memories as { text: string }[])[0].text, TEXT, "--json is exact");
@@ -30,7 +31,7 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
     ),
     get.stdout,
   );
-  assert.match(get.stdout, /^namespace {2}n\\u009bs$/m);
+  assert.match(get.stdout, /^namespace {2}n\\u202es$/m);
   assert.match(get.stdout, /^tags {7}\\u202etag$/m);
   const recall = await svc(stack, who, ["recall", "evil text", "--namespace", namespace]);
   assert.match(
@@ -44,7 +45,7 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
   );
   const log = await svc(stack, who, ["log", "--namespace", namespace]);
   assert.equal(log.code, 0, log.stderr);
-  assert.match(log.stdout, / {2}lap\\u001b\[31mtop\\u202e \(0x.{4}….{4}\) {2}n\\u009bs {2}/);
+  assert.match(log.stdout, / {2}lap\\u001b\[31mtop\\u202e \(0x.{4}….{4}\) {2}n\\u202es {2}/);
   const whoami = await svc(stack, who, ["whoami"]);
   assert.match(whoami.stdout, / "lap\\u001b\[31mtop\\u202e"\n/);
   for (const run of [get, recall, list, log, whoami]) {

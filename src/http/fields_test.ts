@@ -52,6 +52,21 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
     refusal(() => written.parse("\u202eexample", "namespace")),
     "namespace must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)",
   );
+  for (
+    const [look, code] of [["wo\u200brk", "200B"], ["scr\u009batch", "009B"], [
+      "wo\ufeffrk",
+      "FEFF",
+    ]]
+  ) {
+    assert.equal(
+      refusal(() => written.parse(look, "namespace")),
+      `namespace must not contain characters that show as nothing (U+${code})`,
+    );
+    assert.equal(namespace().parse(look, "namespace"), look, "an older name is still read");
+  }
+  // Joiners stay: scripts and emoji sequences need them.
+  assert.equal(written.parse("می\u200cخواهم", "namespace"), "می\u200cخواهم");
+  assert.equal(written.parse("👩\u200d💻", "namespace"), "👩\u200d💻");
   assert.equal(written.parse("my work", "namespace"), "my work");
   assert.equal(namespace().parse("work ", "namespace"), "work ");
   const limit = integer({ fallback: 10, min: 1, max: 100 });

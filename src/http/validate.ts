@@ -52,11 +52,18 @@ export function validNamespace(value: unknown, field = "namespace"): string {
 
 /** Bidirectional embeddings, overrides and isolates: they reorder what is shown after them. */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
+/**
+ * What shows as nothing: C1 controls, the soft hyphen, direction marks, zero-width spaces and
+ * invisible operators, the byte order mark, interlinear annotations. (The zero-width joiner and
+ * non-joiner stay: scripts and emoji need them.)
+ */
+const INVISIBLE =
+  /[\u0080-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb]/;
 
 /**
  * A namespace memories are written to: a `validNamespace` that is not blank, does not begin or
- * end with white space and holds no bidirectional controls, so that no two look alike and none
- * is invisible. Namespaces stored before this rule are still read, listed and erased.
+ * end with white space and holds no bidirectional controls nor characters that show as nothing,
+ * so that no two look alike and none is invisible. Namespaces stored before this rule are still read, listed and erased.
  */
 export function newNamespace(value: unknown, field = "namespace"): string {
   const namespace = validNamespace(value, field);
@@ -67,6 +74,11 @@ export function newNamespace(value: unknown, field = "namespace"): string {
     throw bad(
       `${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)`,
     );
+  }
+  const invisible = namespace.match(INVISIBLE)?.[0];
+  if (invisible) {
+    const code = invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+    throw bad(`${field} must not contain characters that show as nothing (U+${code})`);
   }
   return namespace;
 }
