@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";
-import { initializeRequest, startMcpStack } from "./mcp_fixtures.ts";
+import { initializeRequest, type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 
 /** A TCP relay to `port` whose connections `cut()` closes at once, as a process's death does. */
 function relayTo(port: number) {
@@ -37,8 +37,8 @@ function relayTo(port: number) {
   };
 }
 
-Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails at once, not at the client's time limit", async () => {
-  // Recall's query embedding waits until released: the call is in flight when the relay is cut.
+/** An embedder whose embeddings wait for `release()`; `embedding` resolves once one waits. */
+function heldEmbedder() {
   const lexical = new LexicalEmbedder();
   const { promise: held, resolve: release } = Promise.withResolvers<void>();
   const { promise: embedding, resolve: embeds } = Promise.withResolvers<void>();
@@ -49,6 +49,60 @@ Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails
       return lexical.embed(texts);
     },
   });
+  return { embedder, embedding, release };
+}
+
+type Answer = { id: number; result?: unknown; error?: { code: number; message: string } };
+
+/** A raw Streamable HTTP session of a new caller: `post` sends JSON-RPC, `end` deletes it. */
+async function rawSession(stack: McpStack) {
+  const headers = stack.auth(await stack.test.newCaller());
+  const opened = await fetch(`${stack.url}/api/mcp`, initializeRequest(headers));
+  await opened.body?.cancel();
+  const session = {
+    ...headers,
+    "mcp-session-id": opened.headers.get("mcp-session-id")!,
+    "mcp-protocol-version": "2025-06-18",
+  };
+  const request = (method: string, body?: unknown) =>
+    fetch(`${stack.url}/api/mcp`, {
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: {
+        ...session,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+    });
+  return {
+    async post(body: unknown): Promise<{ status: number; answers: Answer[] }> {
+      const response = await request("POST", body);
+      const text = await response.text();
+      return { status: response.status, answers: text ? [JSON.parse(text)].flat() : [] };
+    },
+    async end() {
+      await (await request("DELETE")).body?.cancel();
+    },
+  };
+}
+
+const recall = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "svc_recall", arguments: { query: "diet" } },
+});
+const cancel = (requestId: number) => ({
+  jsonrpc: "2.0",
+  method: "notifications/cancelled",
+  params: { requestId },
+});
+const pings = (count: number, from = 1) =>
+  Array.from({ length: count }, (_, i) => ({ jsonrpc: "2.0", id: from + i, method: "ping" }));
+
+Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails at once, not at the client's time limit", async () => {
+  // Recall's query embedding waits until released: the call is in flight when the relay is cut.
+  const { embedder, embedding, release } = heldEmbedder();
   await using stack = await startMcpStack({ relayer: { embedder } });
   const relay = relayTo(Number(new URL(stack.url).port));
   const transport = new StreamableHTTPClientTransport(new URL(`${relay.url}/api/mcp`), {
@@ -60,6 +114,7 @@ Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails
     const call = client.callTool({ name: "svc_recall", arguments: { query: "diet" } });
     const failed = call.then(() => undefined, (error: Error) => error);
     await embedding;
+    // Long enough for an answer's headers to pass (an event stream sends them at once).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     relay.cut();
     // Before, the answer was an event stream already under way: its end left the call waiting
@@ -74,32 +129,62 @@ Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails
   }
 });
 
-Deno.test("MCP over Streamable HTTP: a session answers 16 calls at once; more are refused until they end", async () => {
-  await using stack = await startMcpStack();
-  const headers = stack.auth(await stack.test.newCaller());
-  const opened = await fetch(`${stack.url}/api/mcp`, initializeRequest(headers));
-  await opened.body?.cancel();
-  const post = async (body: unknown) => {
-    const answer = await fetch(`${stack.url}/api/mcp`, {
-      method: "POST",
-      body: JSON.stringify(body),
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": opened.headers.get("mcp-session-id")!,
-        "mcp-protocol-version": "2025-06-18",
-      },
-    });
-    assert.equal(answer.status, 200);
-    return await answer.json() as { id: number; result?: unknown; error?: { code: number } }[];
-  };
-  const pings = (count: number) =>
-    Array.from({ length: count }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "ping" }));
-  const answers = await post(pings(MAX_CALLS_IN_FLIGHT + 1));
-  assert.equal(answers.filter((answer) => answer.result).length, MAX_CALLS_IN_FLIGHT);
-  const refused = answers.filter((answer) => answer.error);
-  assert.deepEqual(refused.map(({ id, error }) => [id, error?.code]), [[17, -32000]]);
-  // Once answered, they are no longer in progress.
-  assert.ok((await post(pings(MAX_CALLS_IN_FLIGHT))).every((answer) => answer.result));
+Deno.test("MCP over Streamable HTTP: a session answers 64 calls at once; more are refused until they end", async () => {
+  const { embedder, embedding, release } = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const session = await rawSession(stack);
+  const calls = Array.from({ length: MAX_CALLS_IN_FLIGHT }, (_, i) => recall(i + 1));
+  try {
+    const batch = session.post(calls);
+    await embedding;
+    const refused = await session.post(pings(1, 100));
+    assert.deepEqual(refused.answers.map(({ id, error }) => [id, error?.code]), [[100, -32000]]);
+    assert.match(refused.answers[0].error!.message, /Too many calls in progress/);
+    // Cancelling calls never made frees nothing.
+    const cancels = Array.from({ length: 8 }, (_, i) => cancel(200 + i));
+    const still = await session.post([...cancels, ...pings(1, 101)]);
+    assert.equal(still.answers[0].error?.code, -32000);
+    release();
+    const { answers } = await batch;
+    assert.equal(answers.filter((answer) => answer.result).length, MAX_CALLS_IN_FLIGHT);
+    // Once answered, they are no longer in progress.
+    assert.ok((await session.post(pings(MAX_CALLS_IN_FLIGHT))).answers.every((a) => a.result));
+  } finally {
+    release();
+  }
+});
+
+Deno.test("MCP over Streamable HTTP: a cancelled call is answered so, and its batch with it", async () => {
+  const { embedder, embedding, release } = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const session = await rawSession(stack);
+  try {
+    const batch = session.post([...pings(1), recall(2)]);
+    await embedding;
+    assert.equal((await session.post(cancel(2))).status, 202);
+    const { status, answers } = await batch;
+    assert.equal(status, 200);
+    assert.deepEqual(answers.map(({ id, result, error }) => [id, !!result, error?.message]), [
+      [1, true, undefined],
+      [2, false, "Request cancelled"],
+    ]);
+  } finally {
+    release();
+  }
+});
+
+Deno.test("MCP over Streamable HTTP: a call in progress when its session ends is answered 404", async () => {
+  const { embedder, embedding, release } = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const session = await rawSession(stack);
+  try {
+    const call = session.post(recall(1));
+    await embedding;
+    await session.end();
+    const { status, answers } = await call;
+    assert.equal(status, 404);
+    assert.equal(answers[0].error?.code, -32001);
+  } finally {
+    release();
+  }
 });

@@ -11,6 +11,7 @@ import {
   isInitializeRequest,
   type JSONRPCMessage,
   type MessageExtraInfo,
+  type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type {
@@ -31,8 +32,11 @@ import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
 const MESSAGES_PATH = "/api/mcp/messages";
-/** The calls a session answers at once; a client's further ones are refused until one ends. */
-export const MAX_CALLS_IN_FLIGHT = 16;
+/**
+ * The calls a session answers at once (as many as a batch holds); a client's further ones are
+ * refused until one ends.
+ */
+export const MAX_CALLS_IN_FLIGHT = MAX_BATCH;
 /** The scheme is read in any case (RFC 9110), the key in either case of hex. */
 const BEARER = /^bearer ([0-9a-f]{64})$/i;
 /** Query parameters that would put a credential into a URL (and so into logs). */
@@ -205,40 +209,52 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
   }
 
   /**
-   * Connects `server` to `transport`, counting the session's unanswered requests: one past
-   * `MAX_CALLS_IN_FLIGHT` is answered with an error at once, so that a client cannot have the
-   * session hold the answers of more calls than that.
+   * Connects `server` to `transport`, keeping the ids of the calls it is answering (an answer
+   * counts once it is handed on: on SSE, once its client read it). A call past
+   * `MAX_CALLS_IN_FLIGHT`, or with the id of one in progress, is refused at once, so that a
+   * session holds the answers of that many calls at most. A call its client cancels is over; on
+   * Streamable HTTP it is answered so (the SDK answers none, and its request would wait for one).
    */
   async function connect(server: McpServer, transport: Transport, session: McpSession) {
     await server.connect(transport);
     const deliver = transport.onmessage;
     const send = transport.send.bind(transport);
+    const calls = new Set<RequestId>();
+    const refuse = (id: RequestId, message: string) =>
+      send({ jsonrpc: "2.0", id, error: { code: -32000, message } }).catch(() => {});
+    const over = (id: RequestId) => {
+      calls.delete(id);
+      session.inFlight = calls.size;
+    };
     transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       if ("method" in message && "id" in message) {
-        if (session.inFlight >= MAX_CALLS_IN_FLIGHT) {
-          send({
-            jsonrpc: "2.0",
-            id: message.id,
-            error: {
-              code: -32000,
-              message: `Too many calls in progress in this session (${MAX_CALLS_IN_FLIGHT}): ` +
-                "send this one once one of them is answered",
-            },
-          }).catch(() => {});
-          return;
+        if (calls.has(message.id)) {
+          return refuse(message.id, "A call with this id is in progress: give each call its own");
         }
-        session.inFlight++;
-      }
-      if ("method" in message && message.method === "notifications/cancelled") {
-        session.inFlight = Math.max(0, session.inFlight - 1);
+        if (calls.size >= MAX_CALLS_IN_FLIGHT) {
+          return refuse(
+            message.id,
+            `Too many calls in progress in this session (${MAX_CALLS_IN_FLIGHT}): send this ` +
+              "one once one of them is answered",
+          );
+        }
+        calls.add(message.id);
+        session.inFlight = calls.size;
+      } else if ("method" in message && message.method === "notifications/cancelled") {
+        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (id === undefined || !calls.has(id)) return;
+        over(id);
+        if (session.kind === "streamable") refuse(id, "Request cancelled");
       }
       deliver?.(message, extra);
     };
     transport.send = (message: JSONRPCMessage, sendOptions?: TransportSendOptions) => {
-      if (!("method" in message) && "id" in message) {
-        session.inFlight = Math.max(0, session.inFlight - 1);
+      const answered = send(message, sendOptions);
+      if (!("method" in message) && "id" in message && calls.has(message.id)) {
+        const { id } = message;
+        answered.then(() => over(id), () => over(id));
       }
-      return send(message, sendOptions);
+      return answered;
     };
   }
 
@@ -287,7 +303,24 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       enableJsonResponse: true,
     });
     await connect(server, transport, session);
-    session.handle = (req, parsedBody) => transport.handleRequest(req, { parsedBody });
+    // A call whose session ends before it is answered (DELETE, eviction, shutdown) is told so:
+    // its request would otherwise wait for an answer that never comes.
+    const waiting = new Set<(answer: Response) => void>();
+    const close = server.server.onclose;
+    server.server.onclose = () => {
+      close?.();
+      const gone = () =>
+        rpcError(404, "Session not found: it ended or expired; start a new one", {}, -32001);
+      for (const answer of waiting) answer(gone());
+    };
+    session.handle = (req, parsedBody) => {
+      const answer = transport.handleRequest(req, { parsedBody });
+      if (req.method === "DELETE") return answer;
+      return new Promise((resolve, reject) => {
+        waiting.add(resolve);
+        answer.then(resolve, reject).finally(() => waiting.delete(resolve));
+      });
+    };
     const response = await session.handle(request, body);
     if (!transport.sessionId) await server.close();
     return response;

@@ -1,7 +1,9 @@
 /**
  * The legacy MCP SSE server transport over a web `ReadableStream`: the session's `GET`
  * answers with `response` (an event stream that first names the endpoint to post to), and
- * each `POST` to that endpoint is handed to `handleMessage`.
+ * each `POST` to that endpoint is handed to `handleMessage`. The stream is pulled: a message
+ * is handed on only as the client reads, and `send` resolves once it is, so what a client has
+ * not read stays countable (the calls it holds open) and bounded (`MAX_UNREAD_MESSAGES`).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
@@ -13,10 +15,16 @@ import {
 const encoder = new TextEncoder();
 
 /**
- * The most bytes of answers a stream holds that its client has not read: a client that posts
- * calls without reading their answers loses its session rather than having them pile up.
+ * The most messages a stream holds that its client has not read: past them, the client is not
+ * reading, and its session is closed rather than have its answers pile up.
  */
-export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+export const MAX_UNREAD_MESSAGES = 100;
+
+/** An event not read yet, and what to tell once it is. */
+interface Unread {
+  bytes: Uint8Array;
+  read(): void;
+}
 
 export class SseServerTransport implements Transport {
   readonly sessionId: string;
@@ -26,8 +34,11 @@ export class SseServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   #endpoint: string;
   #keepAliveMs: number;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
   #keepAlive?: ReturnType<typeof setInterval>;
+  #unread: Unread[] = [];
+  /** Wakes a read that found nothing to hand on. */
+  #wake?: () => void;
+  #closing = false;
   #closed = false;
 
   /** `endpoint` is the path clients post to; `?sessionId=` is appended. */
@@ -36,13 +47,8 @@ export class SseServerTransport implements Transport {
     this.#endpoint = endpoint;
     this.#keepAliveMs = keepAliveMs;
     const body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: () => this.#finish(),
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark: MAX_UNREAD_BYTES }),
+      { pull: (controller) => this.#pull(controller), cancel: () => this.#finish() },
+      { highWaterMark: 0 },
     );
     this.response = new Response(body, {
       headers: {
@@ -55,20 +61,21 @@ export class SseServerTransport implements Transport {
 
   start(): Promise<void> {
     this.#write(`event: endpoint\ndata: ${this.#endpoint}?sessionId=${this.sessionId}\n\n`);
-    this.#keepAlive = setInterval(() => this.#write(": keep-alive\n\n"), this.#keepAliveMs);
+    // A keep-alive only when nothing else waits to be read.
+    this.#keepAlive = setInterval(() => {
+      if (this.#unread.length === 0) this.#write(": keep-alive\n\n");
+    }, this.#keepAliveMs);
     return Promise.resolve();
   }
 
+  /** Resolves once the client has read the message (or the stream ended). */
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) return Promise.reject(new Error("Not connected"));
-    // One answer may be larger than the limit; one more on top of unread ones is not taken.
-    if ((this.#controller.desiredSize ?? 0) <= 0) {
-      this.#controller.error(new Error("the client does not read its event stream"));
+    if (this.#closed || this.#closing) return Promise.reject(new Error("Not connected"));
+    if (this.#unread.length >= MAX_UNREAD_MESSAGES) {
       this.#finish();
-      return Promise.reject(new Error("Not connected: the client does not read its answers"));
+      return Promise.reject(new Error("Not connected: the client does not read its stream"));
     }
-    this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
-    return Promise.resolve();
+    return this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
   /** Validates and delivers a posted JSON-RPC message or batch; throws when it is not one. */
@@ -78,31 +85,48 @@ export class SseServerTransport implements Transport {
     for (const message of messages) this.onmessage?.(message);
   }
 
+  /** Ends the stream once what it holds is read; the session ends now. */
   close(): Promise<void> {
-    if (!this.#closed) {
-      try {
-        this.#controller.close();
-      } catch {
-        // already cancelled by the client
-      }
-    }
+    this.#closing = true;
+    this.#wakeReader();
     this.#finish();
     return Promise.resolve();
   }
 
-  #write(text: string): void {
-    if (this.#closed) return;
-    try {
-      this.#controller.enqueue(encoder.encode(text));
-    } catch {
-      this.#finish();
+  #write(text: string): Promise<void> {
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#unread.push({ bytes: encoder.encode(text), read: resolve });
+    this.#wakeReader();
+    return promise;
+  }
+
+  #wakeReader(): void {
+    this.#wake?.();
+    this.#wake = undefined;
+  }
+
+  /** Hands the next event to the client's read, waiting for one when there is none. */
+  async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
+    while (this.#unread.length === 0 && !this.#closing && !this.#closed) {
+      await new Promise<void>((resolve) => this.#wake = resolve);
     }
+    const next = this.#unread.shift();
+    try {
+      if (next) controller.enqueue(next.bytes);
+      else controller.close();
+    } catch {
+      // cancelled by the client meanwhile
+    }
+    next?.read();
   }
 
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#keepAlive);
+    this.#wakeReader();
+    // Unless the stream is closing with them, what was not read never will be.
+    if (!this.#closing) { for (const { read } of this.#unread.splice(0)) read(); }
     this.onclose?.();
   }
 }

@@ -1,34 +1,46 @@
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_UNREAD_BYTES, SseServerTransport } from "./sse_transport.ts";
+import { MAX_UNREAD_MESSAGES, SseServerTransport } from "./sse_transport.ts";
 
-/** An answer of about 1 MiB. */
-const answer: JSONRPCMessage = {
-  jsonrpc: "2.0",
-  id: 1,
-  result: { text: "x".repeat(1024 * 1024) },
-};
-const answersInLimit = MAX_UNREAD_BYTES / (1024 * 1024);
+const answer = (text = "ok"): JSONRPCMessage => ({ jsonrpc: "2.0", id: 1, result: { text } });
+const decoder = new TextDecoder();
 
-Deno.test("SSE transport: a client that reads none of its answers loses its session past 16 MiB", async () => {
+Deno.test("SSE transport: an answer counts as sent once its client read it", async () => {
+  const transport = new SseServerTransport("session", "/api/mcp/messages");
+  await transport.start();
+  let sent = false;
+  const sending = transport.send(answer()).then(() => sent = true);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(sent, false, "sent before it was read");
+  const reader = transport.response.body!.getReader();
+  assert.match(decoder.decode((await reader.read()).value), /^event: endpoint\n/);
+  assert.match(decoder.decode((await reader.read()).value), /^event: message\ndata: .*"ok"/);
+  await sending;
+  // Closing hands on what is left, then ends the stream.
+  const last = transport.send(answer("last"));
+  await transport.close();
+  assert.match(decoder.decode((await reader.read()).value), /"last"/);
+  await last;
+  assert.equal((await reader.read()).done, true);
+});
+
+Deno.test("SSE transport: a client that reads nothing loses its session past 100 unread messages", async () => {
   const transport = new SseServerTransport("session", "/api/mcp/messages");
   let closed = false;
   transport.onclose = () => closed = true;
-  await transport.start();
-  let sent = 0;
-  while (sent <= answersInLimit) {
-    const taken = await transport.send(answer).then(() => true, () => false);
-    if (!taken) break;
-    sent++;
-  }
-  assert.equal(sent, answersInLimit);
+  await transport.start(); // its endpoint event is the first unread
+  const sends: Promise<void>[] = [];
+  for (let i = 1; i < MAX_UNREAD_MESSAGES; i++) sends.push(transport.send(answer()));
+  assert.equal(closed, false);
+  await assert.rejects(transport.send(answer()), /does not read/);
   assert.ok(closed, "the session stayed open");
-  // What it held is let go: the client's stream ends in an error.
-  await assert.rejects(transport.response.body!.getReader().read(), /does not read/);
-  await assert.rejects(transport.send(answer), /Not connected/);
+  // What it held is let go: every send is over, and the stream ends.
+  await Promise.all(sends);
+  assert.equal((await transport.response.body!.getReader().read()).done, true);
+  await assert.rejects(transport.send(answer()), /Not connected/);
 });
 
-Deno.test("SSE transport: a client that reads its answers gets them all, whatever their size", async () => {
+Deno.test("SSE transport: a client that reads gets every answer, whatever their size", async () => {
   const transport = new SseServerTransport("session", "/api/mcp/messages");
   await transport.start();
   const reader = transport.response.body!.getReader();
@@ -38,8 +50,12 @@ Deno.test("SSE transport: a client that reads its answers gets them all, whateve
       bytes += chunk.value.byteLength;
     }
   })();
-  for (let i = 0; i < 2 * answersInLimit; i++) await transport.send(answer);
+  // 16 at a time, as a session answers its calls.
+  const big = answer("x".repeat(1024 * 1024));
+  for (let wave = 0; wave < 10; wave++) {
+    await Promise.all(Array.from({ length: 16 }, () => transport.send(big)));
+  }
   await transport.close();
   await reading;
-  assert.ok(bytes > 2 * MAX_UNREAD_BYTES, `${bytes} bytes read`);
+  assert.ok(bytes > 160 * 1024 * 1024, `${bytes} bytes read`);
 });
