@@ -53,10 +53,13 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
     "namespace must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)",
   );
   for (
-    const [look, code] of [["wo\u200brk", "200B"], ["scr\u009batch", "009B"], [
-      "wo\ufeffrk",
-      "FEFF",
-    ]]
+    const [look, code] of [
+      ["wo\u200brk", "200B"],
+      ["scr\u009batch", "009B"],
+      ["wo\ufeffrk", "FEFF"],
+      ["\u3164", "3164"],
+      ["work\u{e0041}", "E0041"],
+    ]
   ) {
     assert.equal(
       refusal(() => written.parse(look, "namespace")),
@@ -67,6 +70,7 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
   // Joiners stay: scripts and emoji sequences need them.
   assert.equal(written.parse("می\u200cخواهم", "namespace"), "می\u200cخواهم");
   assert.equal(written.parse("👩\u200d💻", "namespace"), "👩\u200d💻");
+  assert.equal(written.parse("❤\ufe0f", "namespace"), "❤\ufe0f");
   assert.equal(written.parse("my work", "namespace"), "my work");
   assert.equal(namespace().parse("work ", "namespace"), "work ");
   const limit = integer({ fallback: 10, min: 1, max: 100 });

@@ -53,17 +53,19 @@ export function validNamespace(value: unknown, field = "namespace"): string {
 /** Bidirectional embeddings, overrides and isolates: they reorder what is shown after them. */
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
 /**
- * What shows as nothing: C1 controls, the soft hyphen, direction marks, zero-width spaces and
- * invisible operators, the byte order mark, interlinear annotations. (The zero-width joiner and
- * non-joiner stay: scripts and emoji need them.)
+ * What shows as nothing: C1 controls, interlinear annotations and the characters Unicode says to
+ * ignore when shown (zero-width spaces, direction marks, the soft hyphen, Hangul fillers, tag
+ * characters…), except those that change how the character before them is shown: the zero-width
+ * joiner and non-joiner (scripts and emoji need them) and variation selectors.
  */
 const INVISIBLE =
-  /[\u0080-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb]/;
+  /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/u;
 
 /**
  * A namespace memories are written to: a `validNamespace` that is not blank, does not begin or
  * end with white space and holds no bidirectional controls nor characters that show as nothing,
- * so that no two look alike and none is invisible. Namespaces stored before this rule are still read, listed and erased.
+ * so that none hides characters (two can still look alike: Latin and Cyrillic letters). Namespaces
+ * stored before this rule are still read, listed and erased.
  */
 export function newNamespace(value: unknown, field = "namespace"): string {
   const namespace = validNamespace(value, field);
