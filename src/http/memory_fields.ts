@@ -72,11 +72,11 @@ export function namespaces(
 ): Field<string[] | undefined> {
   return field((value, name) => {
     if (absent(value)) return undefined;
-    const list = Array.isArray(value) ? value : [value];
+    const list = [...new Set([value].flat().map((entry) => validNamespace(entry, name)))];
     if (list.length > options.max) {
-      throw new SvcError("bad_request", `${name} may be given at most ${options.max} times`);
+      throw new SvcError("bad_request", `${name} may name at most ${options.max} namespaces`);
     }
-    return [...new Set(list.map((entry) => validNamespace(entry, name)))];
+    return list;
   }, () =>
     described(
       { type: "array", minItems: 1, maxItems: options.max, items: NAMESPACE_SCHEMA },
