@@ -3,6 +3,7 @@
  * namespace, update and `replaces`, duplicates, tags and time filters, expiry, owner-key calls.
  */
 import assert from "node:assert/strict";
+import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
@@ -517,6 +518,20 @@ Deno.test("namespaces: each with its memory count, by name; a scoped key sees on
   assert.deepEqual((await json(await named(alice.accountId))).namespaces, all);
   const foreign = await json(await named(bob.accountId), 401);
   assert.equal(foreign.reason, "unknown_key");
+  // An id is one however it is written: in capitals, or shortened as Sui writes small ones.
+  assert.deepEqual(
+    (await json(await named(`0x${alice.accountId.slice(2).toUpperCase()}`))).namespaces,
+    all,
+  );
+  const ownerKey = await generateKeyPair();
+  t.directory.add(
+    { accountId: `0x${"5".padStart(64, "0")}`, owner: addressOf(ownerKey.publicKey), active: true },
+    [(await generateKeyPair()).publicKey],
+  );
+  const small = await t.signed({ ...alice, key: ownerKey }, "GET", "/api/namespaces", undefined, {
+    "x-account-id": "0x5",
+  });
+  assert.deepEqual(await json(small), { namespaces: [] });
   const scoped = await t.addKey(alice, { scope: { namespaces: ["work", "travel"] } });
   assert.deepEqual((await json(await t.signed(scoped, "GET", "/api/namespaces"))).namespaces, [
     { namespace: "work", count: 2 },

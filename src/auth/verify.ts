@@ -112,6 +112,12 @@ export async function verifySignedRequest(
   return await verifySignedBody(request, await checkSignedHeaders(request, deps), body, deps);
 }
 
+/** Whether two object ids (`0x` and hex) are one, a shortened one (`0x5`) included. */
+const sameId = (a: string, b: string) => {
+  const full = (id: string) => id.slice(2).toLowerCase().padStart(64, "0");
+  return full(a) === full(b);
+};
+
 /**
  * The checks that need only the headers: well-formed, timestamp inside the window, a key of an
  * active account (or, where `ownerKey` allows it, the key of an account's owner). Throws
@@ -167,8 +173,7 @@ export async function checkSignedHeaders(
   const owner = !account || accountIdHint === undefined
     ? await deps.directory.resolveOwner?.(addressOf(publicKey))
     : undefined;
-  const owned = owner &&
-      (accountIdHint === undefined || owner.accountId === accountIdHint.toLowerCase())
+  const owned = owner && (accountIdHint === undefined || sameId(owner.accountId, accountIdHint))
     ? owner
     : undefined;
   if (!account || owned) {
