@@ -97,18 +97,21 @@ async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
 /** How long `login` waits for a relayer or dashboard on this machine: it may be starting. */
 const LOCAL_START_WAIT_MS = 30_000;
 
+/** Until when `login` waits for a relayer on this machine, its own and its dashboard. */
+const localStartUntil = Date.now() + LOCAL_START_WAIT_MS;
+
 /**
  * Whether `url` answers; one on this machine is waited for (a relayer started a moment ago, as in
- * `deno task start &` followed by this command), saying so with `name`.
+ * `deno task start &` followed by this command), saying so: `waiting` says what for.
  */
-async function answers(url: string, name: string): Promise<boolean> {
+async function answers(url: string, waiting: string): Promise<boolean> {
   const answered = () =>
     fetch(url, { signal: AbortSignal.timeout(10_000) })
       .then(async (response) => (await response.body?.cancel(), true), () => false);
   if (await answered()) return true;
   if (!LOOPBACK_HOSTS.includes(new URL(url).hostname)) return false;
-  console.error(`Waiting for ${name} to answer (its relayer may be starting)…`);
-  for (const until = Date.now() + LOCAL_START_WAIT_MS; Date.now() < until;) {
+  console.error(`Waiting for ${waiting}…`);
+  while (Date.now() < localStartUntil) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     if (await answered()) return true;
   }
@@ -149,11 +152,13 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
   const previous = saved.kind === "ok" ? saved.credentials : undefined;
   let replaced = previous;
   if (previous && (options.relayer ?? previous.relayerUrl) === previous.relayerUrl) {
-    await answers(
-      `${previous.relayerUrl.replace(/\/+$/, "")}/health`,
-      `the relayer at ${previous.relayerUrl}`,
-    );
-    const { works, gone, reason } = await keyWorks(previous);
+    const relayer = previous.relayerUrl;
+    const { works, gone, reason } = await answers(
+        `${relayer.replace(/\/+$/, "")}/health`,
+        `the relayer at ${relayer} to answer (it may be starting)`,
+      )
+      ? await keyWorks(previous)
+      : { reason: `the relayer at ${relayer} does not answer` };
     if (works === false) {
       console.error(`The saved key no longer works (${reason}); signing in again.`);
       if (gone === "unknown_key") replaced = undefined; // on no account: nothing to remove
@@ -168,7 +173,8 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
     }
   }
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
-  if (!await answers(options.webUrl, `the dashboard at ${options.webUrl}`)) {
+  const dashboard = `the dashboard at ${options.webUrl} to answer (its relayer may be starting)`;
+  if (!await answers(options.webUrl, dashboard)) {
     console.error(
       `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
         "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +
