@@ -312,10 +312,10 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await page.getByText("Showing 2, newest first.").waitFor();
     const storyText = list.locator(`li[data-id="${jobIdOf(story)}"] .memory-text`);
     assert.doesNotMatch(await storyText.innerText(), new RegExp(ending));
-    await storyText.getByRole("button", { name: "Show all 2,433 characters" }).click();
+    await storyText.getByRole("button", { name: "Show the whole text (2,433 characters)" }).click();
     assert.match(await storyText.innerText(), new RegExp(ending));
     assert.equal(await storyText.getByRole("button").getAttribute("aria-expanded"), "true");
-    await storyText.getByRole("button", { name: "Show less" }).click();
+    await storyText.getByRole("button", { name: "Show its beginning only" }).click();
     assert.doesNotMatch(await storyText.innerText(), new RegExp(ending));
     const rtl = list.locator(`li[data-id="${jobIdOf(hebrew)}"] .memory-text`);
     await screenshot(page, "memories-long-text-390");

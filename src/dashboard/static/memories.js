@@ -20,22 +20,20 @@ const SHOWN_CHARACTERS = 500;
 /**
  * A memory's text as a paragraph (its direction its own, for right-to-left texts); a long one
  * shows its first `SHOWN_CHARACTERS` and a button that shows the whole of it, and its beginning
- * again.
+ * again. `id` names the text itself (what the row's buttons are described by).
  */
 function memoryText(memory, id) {
   const text = memory.text ?? unreadable(memory);
-  const paragraph = h("p", { class: "memory-text", id, dir: "auto" });
-  if (text.length <= SHOWN_CHARACTERS) {
+  const paragraph = h("p", { class: "memory-text", dir: "auto" });
+  const characters = [...text];
+  if (characters.length <= SHOWN_CHARACTERS) {
+    paragraph.id = id;
     paragraph.textContent = text;
     return paragraph;
   }
-  // Not between the two halves of a surrogate pair.
-  const cut = /[\udc00-\udfff]/.test(text[SHOWN_CHARACTERS])
-    ? SHOWN_CHARACTERS - 1
-    : SHOWN_CHARACTERS;
-  const beginning = `${text.slice(0, cut)}…`;
-  const shown = h("span", {}, beginning);
-  const more = `Show all ${text.length.toLocaleString()} characters`;
+  const beginning = `${characters.slice(0, SHOWN_CHARACTERS).join("")}…`;
+  const shown = h("span", { id }, beginning);
+  const more = `Show the whole text (${characters.length.toLocaleString()} characters)`;
   const toggle = h("button", {
     type: "button",
     class: "secondary small",
@@ -45,7 +43,7 @@ function memoryText(memory, id) {
   toggle.addEventListener("click", () => {
     const all = toggle.getAttribute("aria-expanded") === "false";
     shown.textContent = all ? text : beginning;
-    toggle.textContent = all ? "Show less" : more;
+    toggle.textContent = all ? "Show its beginning only" : more;
     toggle.setAttribute("aria-expanded", String(all));
   });
   paragraph.append(shown, " ", toggle);
