@@ -7,7 +7,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
 import { SvcClient } from "../src/client/mod.ts";
-import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
+import { heldEmbedder, type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
+import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";
+import { CALL_REFUSED } from "../src/mcp/messages.ts";
 import type { Caller } from "./fixtures.ts";
 
 async function bridged(
@@ -206,4 +208,27 @@ Deno.test("bridge: an erase sent again after a lost connection that finds no mem
     textOf(answer),
     /^The connection to the relayer was lost while svc_forget was sent, so it was sent again, and that answered: .*No such memory.* The first attempt may have been done: check with svc_get or svc_recall\.$/s,
   );
+});
+
+Deno.test("bridge: a call past the session's 64 is refused alone; the others are neither cut off nor sent twice", async () => {
+  const { embedder, embedding, release, waiting } = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const caller = await stack.test.newCaller();
+  await using host = await bridged(() => identityOf(stack, caller));
+  await host.client.listTools(); // connected before the calls race
+  const calls = Array.from(
+    { length: MAX_CALLS_IN_FLIGHT + 1 },
+    (_, i) =>
+      host.client.callTool({ name: "svc_recall", arguments: { query: `query ${i}` } }).then(
+        (result: unknown) => ({ result }),
+        (error: { code?: number }) => ({ error }),
+      ),
+  );
+  await embedding;
+  const refused = await Promise.race(calls);
+  assert.equal((refused as { error?: { code: number } }).error?.code, CALL_REFUSED);
+  release();
+  const answers = await Promise.all(calls);
+  assert.equal(answers.filter((answer: object) => "result" in answer).length, MAX_CALLS_IN_FLIGHT);
+  assert.equal(waiting(), MAX_CALLS_IN_FLIGHT, "calls were sent again");
 });

@@ -13,6 +13,7 @@ import { createSidecar, type Sidecar } from "../src/sidecar/server.ts";
 import { LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
 import { silentLogger } from "../src/log.ts";
 import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 
 export interface McpStack extends AsyncDisposable {
   test: TestRelayer;
@@ -135,4 +136,24 @@ export function initializeRequest(headers: Record<string, string>): RequestInit 
       },
     }),
   };
+}
+
+/**
+ * An embedder whose embeddings wait for `release()`: the calls that embed stay in progress.
+ * `embedding` resolves once one waits; `waiting()` counts those that did.
+ */
+export function heldEmbedder() {
+  const lexical = new LexicalEmbedder();
+  const { promise: held, resolve: release } = Promise.withResolvers<void>();
+  const { promise: embedding, resolve: embeds } = Promise.withResolvers<void>();
+  let waited = 0;
+  const embedder = Object.assign(Object.create(lexical), {
+    async embed(texts: string[]) {
+      waited++;
+      embeds();
+      await held;
+      return lexical.embed(texts);
+    },
+  });
+  return { embedder, embedding, release, waiting: () => waited };
 }

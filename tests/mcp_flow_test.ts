@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";
-import { initializeRequest, type McpStack, startMcpStack } from "./mcp_fixtures.ts";
+import { CALL_CANCELLED, CALL_REFUSED } from "../src/mcp/messages.ts";
+import { heldEmbedder, initializeRequest, type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 
 /** A TCP relay to `port` whose connections `cut()` closes at once, as a process's death does. */
 function relayTo(port: number) {
@@ -35,21 +35,6 @@ function relayTo(port: number) {
       await serving;
     },
   };
-}
-
-/** An embedder whose embeddings wait for `release()`; `embedding` resolves once one waits. */
-function heldEmbedder() {
-  const lexical = new LexicalEmbedder();
-  const { promise: held, resolve: release } = Promise.withResolvers<void>();
-  const { promise: embedding, resolve: embeds } = Promise.withResolvers<void>();
-  const embedder = Object.assign(Object.create(lexical), {
-    async embed(texts: string[]) {
-      embeds();
-      await held;
-      return lexical.embed(texts);
-    },
-  });
-  return { embedder, embedding, release };
 }
 
 type Answer = { id: number; result?: unknown; error?: { code: number; message: string } };
@@ -138,12 +123,15 @@ Deno.test("MCP over Streamable HTTP: a session answers 64 calls at once; more ar
     const batch = session.post(calls);
     await embedding;
     const refused = await session.post(pings(1, 100));
-    assert.deepEqual(refused.answers.map(({ id, error }) => [id, error?.code]), [[100, -32000]]);
+    assert.deepEqual(refused.answers.map(({ id, error }) => [id, error?.code]), [[
+      100,
+      CALL_REFUSED,
+    ]]);
     assert.match(refused.answers[0].error!.message, /Too many calls in progress/);
     // Cancelling calls never made frees nothing.
     const cancels = Array.from({ length: 8 }, (_, i) => cancel(200 + i));
     const still = await session.post([...cancels, ...pings(1, 101)]);
-    assert.equal(still.answers[0].error?.code, -32000);
+    assert.equal(still.answers[0].error?.code, CALL_REFUSED);
     release();
     const { answers } = await batch;
     assert.equal(answers.filter((answer) => answer.result).length, MAX_CALLS_IN_FLIGHT);
@@ -164,10 +152,11 @@ Deno.test("MCP over Streamable HTTP: a cancelled call is answered so, and its ba
     assert.equal((await session.post(cancel(2))).status, 202);
     const { status, answers } = await batch;
     assert.equal(status, 200);
-    assert.deepEqual(answers.map(({ id, result, error }) => [id, !!result, error?.message]), [
+    assert.deepEqual(answers.map(({ id, result, error }) => [id, !!result, error?.code]), [
       [1, true, undefined],
-      [2, false, "Request cancelled"],
+      [2, false, CALL_CANCELLED],
     ]);
+    assert.equal(answers[1].error?.message, "Request cancelled");
   } finally {
     release();
   }
@@ -184,6 +173,27 @@ Deno.test("MCP over Streamable HTTP: a call in progress when its session ends is
     const { status, answers } = await call;
     assert.equal(status, 404);
     assert.equal(answers[0].error?.code, -32001);
+  } finally {
+    release();
+  }
+});
+
+Deno.test("MCP over Streamable HTTP: an id in use is refused, and the call that holds it is still answered", async () => {
+  const { embedder, embedding, release } = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder } });
+  const session = await rawSession(stack);
+  try {
+    const first = session.post(recall(1));
+    await embedding;
+    const again = await session.post(recall(1));
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.answers.map(({ id, error }) => [id, error?.code]), [[1, CALL_REFUSED]]);
+    const twice = await session.post([...pings(1, 7), ...pings(1, 7)]);
+    assert.deepEqual([twice.status, twice.answers[0].id], [400, 7]);
+    release();
+    const { status, answers } = await first;
+    assert.equal(status, 200);
+    assert.ok(answers[0].result, "the call holding the id lost its answer");
   } finally {
     release();
   }

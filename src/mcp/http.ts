@@ -26,12 +26,13 @@ import { type Route, route, type RouteContext } from "../http/router.ts";
 import { utf8Header, validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
-import { idOf, MAX_BATCH, refusal } from "./messages.ts";
+import { CALL_CANCELLED, CALL_REFUSED, idOf, MAX_BATCH, refusal, requestIds } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
 import { createMcpServer } from "./tools.ts";
 
 const MESSAGES_PATH = "/api/mcp/messages";
+const IN_PROGRESS = "A call with this id is in progress: give each call its own";
 /**
  * The calls a session answers at once (as many as a batch holds); a client's further ones are
  * refused until one ends.
@@ -210,30 +211,34 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
 
   /**
    * Connects `server` to `transport`, keeping the ids of the calls it is answering (an answer
-   * counts once it is handed on: on SSE, once its client read it). A call past
-   * `MAX_CALLS_IN_FLIGHT`, or with the id of one in progress, is refused at once, so that a
-   * session holds the answers of that many calls at most. A call its client cancels is over; on
-   * Streamable HTTP it is answered so (the SDK answers none, and its request would wait for one).
+   * counts once it is handed on: on SSE, once written to its client's connection); resolves to
+   * them. A call past `MAX_CALLS_IN_FLIGHT`, or with the id of one in progress, is refused at
+   * once, so that a session holds the answers of that many calls at most. A call its client
+   * cancels is over; on Streamable HTTP it is answered so (the SDK answers none, and its request
+   * would wait for one).
    */
-  async function connect(server: McpServer, transport: Transport, session: McpSession) {
+  async function connect(
+    server: McpServer,
+    transport: Transport,
+    session: McpSession,
+  ): Promise<Set<RequestId>> {
     await server.connect(transport);
     const deliver = transport.onmessage;
     const send = transport.send.bind(transport);
     const calls = new Set<RequestId>();
-    const refuse = (id: RequestId, message: string) =>
-      send({ jsonrpc: "2.0", id, error: { code: -32000, message } }).catch(() => {});
+    const answer = (id: RequestId, code: number, message: string) =>
+      send({ jsonrpc: "2.0", id, error: { code, message } }).catch(() => {});
     const over = (id: RequestId) => {
       calls.delete(id);
       session.inFlight = calls.size;
     };
     transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       if ("method" in message && "id" in message) {
-        if (calls.has(message.id)) {
-          return refuse(message.id, "A call with this id is in progress: give each call its own");
-        }
+        if (calls.has(message.id)) return answer(message.id, CALL_REFUSED, IN_PROGRESS);
         if (calls.size >= MAX_CALLS_IN_FLIGHT) {
-          return refuse(
+          return answer(
             message.id,
+            CALL_REFUSED,
             `Too many calls in progress in this session (${MAX_CALLS_IN_FLIGHT}): send this ` +
               "one once one of them is answered",
           );
@@ -244,7 +249,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
         const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
         if (id === undefined || !calls.has(id)) return;
         over(id);
-        if (session.kind === "streamable") refuse(id, "Request cancelled");
+        if (session.kind === "streamable") answer(id, CALL_CANCELLED, "Request cancelled");
       }
       deliver?.(message, extra);
     };
@@ -256,6 +261,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       }
       return answered;
     };
+    return calls;
   }
 
   async function readJson(request: Request): Promise<unknown | Response> {
@@ -302,7 +308,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       sessionIdGenerator: () => session.id,
       enableJsonResponse: true,
     });
-    await connect(server, transport, session);
+    const calls = await connect(server, transport, session);
     // A call whose session ends before it is answered (DELETE, eviction, shutdown) is told so:
     // its request would otherwise wait for an answer that never comes.
     const waiting = new Set<(answer: Response) => void>();
@@ -314,6 +320,13 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       for (const answer of waiting) answer(gone());
     };
     session.handle = (req, parsedBody) => {
+      // An id in use is refused before the transport sees it: it would answer this request
+      // in the place of the one in progress.
+      const ids = requestIds(parsedBody);
+      const reused = ids.find((id, i) => calls.has(id) || ids.indexOf(id) !== i);
+      if (reused !== undefined) {
+        return Promise.resolve(rpcError(400, IN_PROGRESS, {}, CALL_REFUSED, undefined, reused));
+      }
       const answer = transport.handleRequest(req, { parsedBody });
       if (req.method === "DELETE") return answer;
       return new Promise((resolve, reject) => {

@@ -13,6 +13,21 @@ import {
 /** The most messages a JSON-RPC batch may hold. */
 export const MAX_BATCH = 64;
 
+/**
+ * The JSON-RPC code of a call a session does not take now (too many in progress, or its id in
+ * use): not -32000, which the MCP SDK's clients read as their connection closed.
+ */
+export const CALL_REFUSED = -32003;
+/** The JSON-RPC code of the answer to a cancelled call (as the Language Server Protocol has it). */
+export const CALL_CANCELLED = -32800;
+
+/** The ids of the requests in a message or batch. */
+export function requestIds(body: unknown): (string | number)[] {
+  return [body].flat().filter((message) => isJSONRPCRequest(message)).map((request) =>
+    (request as { id: string | number }).id
+  );
+}
+
 /** A JSON-RPC error code and its one-sentence message. */
 export interface Refusal {
   code: -32600 | -32602;

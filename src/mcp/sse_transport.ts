@@ -15,10 +15,12 @@ import {
 const encoder = new TextEncoder();
 
 /**
- * The most messages a stream holds that its client has not read: past them, the client is not
- * reading, and its session is closed rather than have its answers pile up.
+ * The most messages, and bytes (unless one message holds them), a stream holds that its client
+ * has not read: past them, the client is not reading, and its session is closed rather than have
+ * its answers pile up.
  */
 export const MAX_UNREAD_MESSAGES = 100;
+export const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
 
 /** An event not read yet, and what to tell once it is. */
 interface Unread {
@@ -36,9 +38,9 @@ export class SseServerTransport implements Transport {
   #keepAliveMs: number;
   #keepAlive?: ReturnType<typeof setInterval>;
   #unread: Unread[] = [];
+  #unreadBytes = 0;
   /** Wakes a read that found nothing to hand on. */
   #wake?: () => void;
-  #closing = false;
   #closed = false;
 
   /** `endpoint` is the path clients post to; `?sessionId=` is appended. */
@@ -47,7 +49,7 @@ export class SseServerTransport implements Transport {
     this.#endpoint = endpoint;
     this.#keepAliveMs = keepAliveMs;
     const body = new ReadableStream<Uint8Array>(
-      { pull: (controller) => this.#pull(controller), cancel: () => this.#finish() },
+      { pull: (controller) => this.#pull(controller), cancel: () => this.#cancelled() },
       { highWaterMark: 0 },
     );
     this.response = new Response(body, {
@@ -70,9 +72,12 @@ export class SseServerTransport implements Transport {
 
   /** Resolves once the client has read the message (or the stream ended). */
   send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed || this.#closing) return Promise.reject(new Error("Not connected"));
-    if (this.#unread.length >= MAX_UNREAD_MESSAGES) {
-      this.#finish();
+    if (this.#closed) return Promise.reject(new Error("Not connected"));
+    if (
+      this.#unread.length >= MAX_UNREAD_MESSAGES ||
+      (this.#unread.length > 0 && this.#unreadBytes >= MAX_UNREAD_BYTES)
+    ) {
+      this.#cancelled();
       return Promise.reject(new Error("Not connected: the client does not read its stream"));
     }
     return this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -87,15 +92,15 @@ export class SseServerTransport implements Transport {
 
   /** Ends the stream once what it holds is read; the session ends now. */
   close(): Promise<void> {
-    this.#closing = true;
-    this.#wakeReader();
     this.#finish();
     return Promise.resolve();
   }
 
   #write(text: string): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>();
-    this.#unread.push({ bytes: encoder.encode(text), read: resolve });
+    const bytes = encoder.encode(text);
+    this.#unread.push({ bytes, read: resolve });
+    this.#unreadBytes += bytes.byteLength;
     this.#wakeReader();
     return promise;
   }
@@ -107,10 +112,11 @@ export class SseServerTransport implements Transport {
 
   /** Hands the next event to the client's read, waiting for one when there is none. */
   async #pull(controller: ReadableStreamDefaultController<Uint8Array>): Promise<void> {
-    while (this.#unread.length === 0 && !this.#closing && !this.#closed) {
+    while (this.#unread.length === 0 && !this.#closed) {
       await new Promise<void>((resolve) => this.#wake = resolve);
     }
     const next = this.#unread.shift();
+    this.#unreadBytes -= next?.bytes.byteLength ?? 0;
     try {
       if (next) controller.enqueue(next.bytes);
       else controller.close();
@@ -120,13 +126,18 @@ export class SseServerTransport implements Transport {
     next?.read();
   }
 
+  /** The client left, or does not read: what was not read never will be. */
+  #cancelled(): void {
+    for (const { read } of this.#unread.splice(0)) read();
+    this.#unreadBytes = 0;
+    this.#finish();
+  }
+
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#keepAlive);
     this.#wakeReader();
-    // Unless the stream is closing with them, what was not read never will be.
-    if (!this.#closing) { for (const { read } of this.#unread.splice(0)) read(); }
     this.onclose?.();
   }
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_UNREAD_MESSAGES, SseServerTransport } from "./sse_transport.ts";
+import { MAX_UNREAD_BYTES, MAX_UNREAD_MESSAGES, SseServerTransport } from "./sse_transport.ts";
 
 const answer = (text = "ok"): JSONRPCMessage => ({ jsonrpc: "2.0", id: 1, result: { text } });
 const decoder = new TextDecoder();
@@ -58,4 +58,16 @@ Deno.test("SSE transport: a client that reads gets every answer, whatever their 
   await transport.close();
   await reading;
   assert.ok(bytes > 160 * 1024 * 1024, `${bytes} bytes read`);
+});
+
+Deno.test("SSE transport: a client that reads nothing loses its session past 64 MiB unread, unless one answer holds them", async () => {
+  const transport = new SseServerTransport("session", "/api/mcp/messages");
+  let closed = false;
+  transport.onclose = () => closed = true;
+  await transport.start();
+  const huge = answer("x".repeat(MAX_UNREAD_BYTES));
+  transport.send(huge); // one answer larger than the limit is taken
+  assert.equal(closed, false);
+  await assert.rejects(transport.send(answer()), /does not read/);
+  assert.ok(closed, "the session stayed open");
 });
