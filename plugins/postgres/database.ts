@@ -169,16 +169,21 @@ export class Database {
   ): Promise<() => Promise<void>> {
     await this.#startHeartbeat();
     const subscription: Subscription = { channel, handler, relistened };
-    await this.#serial(async () => {
-      await this.#subscribe(subscription, this.#sql);
-      this.#subscriptions.add(subscription);
-    });
+    await this.#add(subscription);
     return () =>
       this.#serial(async () => {
         if (this.#subscriptions.delete(subscription)) {
           await subscription.unlisten?.().catch(() => {});
         }
       });
+  }
+
+  /** Listens for `subscription` on the pool of the moment, and on each renewed one. */
+  #add(subscription: Subscription): Promise<void> {
+    return this.#serial(async () => {
+      await this.#subscribe(subscription, this.#sql);
+      this.#subscriptions.add(subscription);
+    });
   }
 
   /** Runs `change` once the changes before it are done. */
@@ -219,11 +224,7 @@ export class Database {
   #startHeartbeat(): Promise<void> {
     this.#heartbeat ??= (async () => {
       const channel = `svc_heartbeat_${crypto.randomUUID().replaceAll("-", "")}`;
-      const echo: Subscription = { channel, handler: () => this.#echoDue = false };
-      await this.#serial(async () => {
-        await this.#subscribe(echo, this.#sql);
-        this.#subscriptions.add(echo);
-      });
+      await this.#add({ channel, handler: () => this.#echoDue = false });
       const timer = setInterval(() => this.#beat(channel), HEARTBEAT_MS);
       this.#closing.signal.addEventListener("abort", () => clearInterval(timer));
     })().catch((error) => {
