@@ -71,6 +71,22 @@ async function rawSession(stack: McpStack) {
   };
 }
 
+/** Runs `use` on a raw session whose recalls wait for `release()` (released once it ends). */
+async function withHeldCalls(
+  use: (
+    session: Awaited<ReturnType<typeof rawSession>>,
+    held: ReturnType<typeof heldEmbedder>,
+  ) => Promise<void>,
+) {
+  const held = heldEmbedder();
+  await using stack = await startMcpStack({ relayer: { embedder: held.embedder } });
+  try {
+    await use(await rawSession(stack), held);
+  } finally {
+    held.release();
+  }
+}
+
 const recall = (id: number) => ({
   jsonrpc: "2.0",
   id,
@@ -115,11 +131,8 @@ Deno.test("MCP over Streamable HTTP: a call cut off by the relayer's death fails
 });
 
 Deno.test("MCP over Streamable HTTP: a session answers 64 calls at once; more are refused until they end", async () => {
-  const { embedder, embedding, release } = heldEmbedder();
-  await using stack = await startMcpStack({ relayer: { embedder } });
-  const session = await rawSession(stack);
-  const calls = Array.from({ length: MAX_CALLS_IN_FLIGHT }, (_, i) => recall(i + 1));
-  try {
+  await withHeldCalls(async (session, { embedding, release }) => {
+    const calls = Array.from({ length: MAX_CALLS_IN_FLIGHT }, (_, i) => recall(i + 1));
     const batch = session.post(calls);
     await embedding;
     const refused = await session.post(pings(1, 100));
@@ -137,16 +150,11 @@ Deno.test("MCP over Streamable HTTP: a session answers 64 calls at once; more ar
     assert.equal(answers.filter((answer) => answer.result).length, MAX_CALLS_IN_FLIGHT);
     // Once answered, they are no longer in progress.
     assert.ok((await session.post(pings(MAX_CALLS_IN_FLIGHT))).answers.every((a) => a.result));
-  } finally {
-    release();
-  }
+  });
 });
 
 Deno.test("MCP over Streamable HTTP: a cancelled call is answered so, and its batch with it", async () => {
-  const { embedder, embedding, release } = heldEmbedder();
-  await using stack = await startMcpStack({ relayer: { embedder } });
-  const session = await rawSession(stack);
-  try {
+  await withHeldCalls(async (session, { embedding }) => {
     const batch = session.post([...pings(1), recall(2)]);
     await embedding;
     assert.equal((await session.post(cancel(2))).status, 202);
@@ -157,32 +165,22 @@ Deno.test("MCP over Streamable HTTP: a cancelled call is answered so, and its ba
       [2, false, CALL_CANCELLED],
     ]);
     assert.equal(answers[1].error?.message, "Request cancelled");
-  } finally {
-    release();
-  }
+  });
 });
 
 Deno.test("MCP over Streamable HTTP: a call in progress when its session ends is answered 404", async () => {
-  const { embedder, embedding, release } = heldEmbedder();
-  await using stack = await startMcpStack({ relayer: { embedder } });
-  const session = await rawSession(stack);
-  try {
+  await withHeldCalls(async (session, { embedding }) => {
     const call = session.post(recall(1));
     await embedding;
     await session.end();
     const { status, answers } = await call;
     assert.equal(status, 404);
     assert.equal(answers[0].error?.code, -32001);
-  } finally {
-    release();
-  }
+  });
 });
 
 Deno.test("MCP over Streamable HTTP: an id in use is refused, and the call that holds it is still answered", async () => {
-  const { embedder, embedding, release } = heldEmbedder();
-  await using stack = await startMcpStack({ relayer: { embedder } });
-  const session = await rawSession(stack);
-  try {
+  await withHeldCalls(async (session, { embedding, release }) => {
     const first = session.post(recall(1));
     await embedding;
     const again = await session.post(recall(1));
@@ -194,7 +192,5 @@ Deno.test("MCP over Streamable HTTP: an id in use is refused, and the call that 
     const { status, answers } = await first;
     assert.equal(status, 200);
     assert.ok(answers[0].result, "the call holding the id lost its answer");
-  } finally {
-    release();
-  }
+  });
 });
