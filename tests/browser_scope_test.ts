@@ -1,7 +1,8 @@
 /**
  * A scoped sign-in in headless Chromium: `svc-mcp --scope … --expires …` asks for a scope, the
  * consent page shows it plainly, the person narrows it, and the key added to the ledger, the
- * agent's credentials and what the relayer lets the agent do all follow the narrowed scope.
+ * agent's credentials and what the relayer lets the agent do all follow the narrowed scope;
+ * once expired, the agents page lists the key apart.
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
@@ -154,6 +155,17 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
       operations: ["read", "write", "audit"],
       expires_at: null,
     });
+
+    // Eight days on, the 7-day key is listed apart as expired, with the other still connected.
+    await page.clock.install({ time: Date.now() + 8 * DAY });
+    await page.goto(`${stack.dashboard}/agents`);
+    const expired = page.getByRole("region", { name: "Expired keys" });
+    await expired.getByRole("cell", { name: "Scoped agent" }).waitFor();
+    assert.match(await expired.innerText(), /read · namespace work · expired /);
+    const connected = await page.getByRole("region", { name: "Connected agents" }).innerText();
+    assert.match(connected, /Picked namespaces/);
+    assert.doesNotMatch(connected, /Scoped agent/);
+    await expired.getByRole("button", { name: "Remove" }).waitFor();
   } finally {
     await browser?.close();
     await client?.close();

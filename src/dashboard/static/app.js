@@ -117,71 +117,94 @@ async function agents() {
   document.title = "svc — connected agents";
   const session = await signedIn(agents);
   if (!session) return;
-  const { wallet, owned } = session;
-  const keys = owned.delegate_keys.length === 0
-    ? h(
-      "p",
-      { class: "empty" },
-      "No agent is connected yet. Run svc-mcp and call svc_login to connect one.",
-    )
-    : h(
-      "table",
-      { class: "agents" },
-      h("caption", { class: "sr-only" }, "Connected agents"),
-      h(
-        "thead",
-        {},
+  const now = Date.now();
+  const expired = (key) => key.expires_at && Date.parse(key.expires_at) <= now;
+  const keys = session.owned.delegate_keys;
+  const connected = keys.filter((key) => !expired(key));
+  const ended = keys.filter(expired);
+  render(
+    card(
+      "Connected agents",
+      connected.length === 0
+        ? h(
+          "p",
+          { class: "empty" },
+          "No agent is connected yet. Run svc-mcp and call svc_login to connect one.",
+        )
+        : agentTable(session, connected, "Connected agents", "Revoke"),
+    ),
+    ...(ended.length === 0 ? [] : [
+      card(
+        "Expired keys",
         h(
+          "p",
+          {},
+          "These agents' keys have expired: the relayer refuses them. Remove them, or leave " +
+            "them to show what was connected.",
+        ),
+        agentTable(session, ended, "Expired keys", "Remove"),
+      ),
+    ]),
+  );
+}
+
+/** A table of delegate keys, each with a button that removes it from the account. */
+function agentTable({ wallet, owned }, keys, caption, verb) {
+  return h(
+    "table",
+    { class: "agents" },
+    h("caption", { class: "sr-only" }, caption),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Label"),
+        h("th", { scope: "col" }, "Scope"),
+        h("th", { scope: "col" }, "Address"),
+        h("th", { scope: "col" }, "Added"),
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      keys.map((key) => {
+        const name = key.label || short(key.address);
+        return h(
           "tr",
           {},
-          h("th", { scope: "col" }, "Label"),
-          h("th", { scope: "col" }, "Scope"),
-          h("th", { scope: "col" }, "Address"),
-          h("th", { scope: "col" }, "Added"),
-          h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")),
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        owned.delegate_keys.map((key) =>
+          h("td", {}, key.label || "(no label)"),
+          h("td", { class: "key-scope" }, describeKeyScope(key)),
+          h("td", { class: "mono", title: key.address }, short(key.address)),
           h(
-            "tr",
+            "td",
             {},
-            h("td", {}, key.label || "(no label)"),
-            h("td", { class: "key-scope" }, describeKeyScope(key)),
-            h("td", { class: "mono", title: key.address }, short(key.address)),
-            h(
-              "td",
-              {},
-              new Date(key.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }),
-            ),
-            h(
-              "td",
-              { class: "right" },
-              action(`Revoke`, async () => {
-                if (
-                  !confirm(
-                    `Revoke "${key.label || key.address}"? That agent loses access at once.`,
-                  )
-                ) return;
-                // Revoked meanwhile (in another tab): gone all the same.
-                await transact(wallet, {
-                  kind: "remove_delegate_key",
-                  account_id: owned.id,
-                  public_key: key.public_key,
-                }).catch((error) => {
-                  if (error.reason !== "unknown_key") throw error;
-                });
-                await agents();
-                say(`Revoked "${key.label || short(key.address)}".`, "success");
-              }, { kind: "danger small", busy: "Revoking…" }),
-            ),
-          )
-        ),
-      ),
-    );
-  render(card("Connected agents", keys));
+            new Date(key.created_at).toLocaleDateString(undefined, { dateStyle: "medium" }),
+          ),
+          h(
+            "td",
+            { class: "right" },
+            action(verb, async () => {
+              const warning = verb === "Revoke" ? " That agent loses access at once." : "";
+              if (!confirm(`${verb} "${key.label || key.address}"?${warning}`)) return;
+              // Removed meanwhile (in another tab): gone all the same.
+              await transact(wallet, {
+                kind: "remove_delegate_key",
+                account_id: owned.id,
+                public_key: key.public_key,
+              }).catch((error) => {
+                if (error.reason !== "unknown_key") throw error;
+              });
+              await agents();
+              say(`${verb === "Revoke" ? "Revoked" : "Removed"} "${name}".`, "success");
+            }, { kind: "danger small", busy: verb === "Revoke" ? "Revoking…" : "Removing…" }),
+          ),
+        );
+      }),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------- memories
