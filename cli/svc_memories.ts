@@ -287,7 +287,9 @@ export async function runMemoryCommand(
   if (command === "list") {
     const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
     const lines = page.memories.map((m) =>
-      `${m.id}  ${m.created_at}  ${m.tags.length ? `[${visible(m.tags.join(", "))}]  ` : ""}` +
+      `${m.id}  ${m.supersedes ? `${m.updated_at} (corrected)` : m.created_at}  ${
+        m.tags.length ? `[${visible(m.tags.join(", "))}]  ` : ""
+      }` +
       oneLine(m)
     );
     if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);

@@ -188,7 +188,7 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await dog.getByRole("button", { name: "Save" }).click();
     const corrected = list.getByRole("listitem").filter({ hasText: "the beach and the snow" });
     await corrected.waitFor();
-    assert.match(await corrected.innerText(), /pets[\s\S]*by You \(owner key\)/);
+    assert.match(await corrected.innerText(), /corrected [^\n]+\npets[\s\S]*by You \(owner key\)/);
     await page.getByRole("status").filter({ hasText: "Corrected" }).first().waitFor();
     const newest = (await client.list({ namespace: "journal", limit: 1 })).memories[0];
     assert.equal(newest.text, "My dog Rex loves the beach and the snow");

@@ -161,6 +161,13 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
     [now.json.text, now.json.tags, now.json.supersedes, now.json.expires_at],
     ["I am vegan since 2020", ["vegan"], vegan, "2030-01-01T00:00:00.000Z"],
   );
+  // A corrected memory is listed (newest first) with the time of its correction.
+  const relisted = await run(["list", "--namespace", "food", "--limit", "1"]);
+  assert.equal(
+    relisted.stdout.split("\n")[0],
+    `${latest}  ${now.json.updated_at} (corrected)  [vegan]  I am vegan since 2020`,
+  );
+  assert.notEqual(now.json.updated_at, now.json.created_at);
   const gone = await run(["get", id, "--json"]);
   assert.equal(gone.code, 1);
   assert.equal(gone.json.code, "not_found");

@@ -116,6 +116,12 @@ for (const sse of [false, true]) {
     assert.equal(updated.text, `Updated: the new version (id ${newId}) replaces memory ${id}.`);
     const fresh = await call("svc_get", { id: newId });
     assert.match(fresh.text, new RegExp(`tags: diet, replaces ${id}\\):\\nI am vegan`));
+    const today = (fresh.structured.updated_at as string).slice(0, 10);
+    assert.ok(
+      (await call("svc_list", {})).text.includes(
+        `\n- ${today} (corrected) I am vegan and I never eat fish (id ${newId}; tags: diet)`,
+      ),
+    );
     const recalled = await call("svc_recall", { query: "vegan or vegetarian?" });
     assert.ok(recalled.text.includes(`I am vegan and I never eat fish (id ${newId}`));
     assert.ok(!recalled.text.includes("I am vegetarian"), "recall never returns both versions");

@@ -222,7 +222,9 @@ export function createMcpServer(session: ToolSession): McpServer {
         });
         const where = `namespace "${shown(namespace)}"${tag === undefined ? "" : `, tag "${tag}"`}`;
         const lines = page.memories.map((m) =>
-          `- ${m.created_at.slice(0, 10)} ${shownText(m)}${labels(m)}`
+          `- ${
+            m.supersedes ? `${m.updated_at.slice(0, 10)} (corrected)` : m.created_at.slice(0, 10)
+          } ${shownText(m)}${labels(m)}`
         );
         const more = page.next_cursor
           ? `\nMore: call svc_list again with cursor "${page.next_cursor}".`

@@ -86,11 +86,20 @@ export async function memories({ wallet, owned }) {
       h(
         "div",
         { class: "memory-meta" },
-        h(
-          "time",
-          { datetime: memory.created_at, title: memory.created_at },
-          day(memory.created_at),
-        ),
+        memory.supersedes
+          ? h(
+            "time",
+            {
+              datetime: memory.updated_at,
+              title: `first remembered ${memory.created_at}, corrected ${memory.updated_at}`,
+            },
+            `corrected ${day(memory.updated_at)}`,
+          )
+          : h(
+            "time",
+            { datetime: memory.created_at, title: memory.created_at },
+            day(memory.created_at),
+          ),
         (memory.tags ?? []).map((tag) => h("span", { class: "tag" }, tag)),
         memory.expires_at ? h("span", {}, `expires ${moment(memory.expires_at)}`) : null,
         memory.thread ? h("span", { class: "mono" }, `thread ${memory.thread}`) : null,
