@@ -19,6 +19,7 @@ import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
 import {
   localPreset,
   parseStdioOptions,
+  signInLabel,
   type StdioOptions,
   USAGE,
   UsageError,
@@ -80,11 +81,11 @@ const asked = `The key it adds asks for: ${describeKeyLimits(options.scope)}${
 } (you may narrow it on the dashboard).`;
 
 /** Starts a sign-in and opens its link in the browser unless told not to (or headless). */
-async function beginLogin(): Promise<{ login: PendingLogin; opened: boolean }> {
+async function beginLogin(host?: string): Promise<{ login: PendingLogin; opened: boolean }> {
   const login = await startLogin({
     webUrl: options.webUrl,
     relayerUrl: await loginRelayer(),
-    label: options.label,
+    label: signInLabel(options, host),
     file,
     scope: options.scope,
     expires: options.expires,
@@ -247,9 +248,9 @@ const bridge = createStdioBridge({
   identity,
   namespace: options.namespace,
   debug,
-  async login() {
+  async login(host) {
     await pending?.close();
-    const { login, opened } = await beginLogin();
+    const { login, opened } = await beginLogin(host);
     pending = login;
     login.done.then((credentials) => {
       ignoreSaved = false;

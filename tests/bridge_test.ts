@@ -19,7 +19,7 @@ async function bridged(
 ) {
   const bridge = createStdioBridge({
     identity: () => Promise.resolve(identity()),
-    login: () => Promise.resolve("login link"),
+    login: (host) => Promise.resolve(`login link for ${host}`),
     logout: () => Promise.resolve("logged out"),
     namespace,
     debug: () => {},
@@ -152,7 +152,7 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
   assert.match(textOf(refused), /^The file is corrupt\. Call the svc_login tool/);
   assert.equal(
     textOf(await host.client.callTool({ name: "svc_login", arguments: {} })),
-    "login link",
+    "login link for host", // the host's name, as it gave it, for the key's label
   );
 
   current = identityOf(stack, caller);

@@ -67,6 +67,9 @@ Deno.test("e2e svc-mcp: signed out → svc_login → bridged, in one process", a
     const link = new URL(login.match(/http:\/\/localhost:5999\/connect\/mcp\?\S+/)![0]);
     const params = link.searchParams;
     assert.equal(params.get("relayer"), url);
+    // The key's label names the host, as it named itself, and this machine.
+    // (The whole label is cut to 64 bytes: a long host name leaves less of the host's.)
+    assert.match(params.get("label")!, /^test-h\S* via svc-mcp on \S/);
     assert.equal(await approveSignIn(dataDir, link, { accountId, owner }, DASHBOARD), 200);
     const credentialsPath = `${home}/.svc/credentials.json`;
     const credentials = JSON.parse(await Deno.readTextFile(credentialsPath));

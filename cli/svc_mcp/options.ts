@@ -58,7 +58,10 @@ export interface StdioOptions {
   /** The relayer chosen by flag, preset or environment; `undefined`: saved, else `--local`. */
   relayer?: string;
   webUrl: string;
+  /** The key's label: `--label`, else `SVC_CLIENT_LABEL`, else `svc-mcp on <hostname>`. */
   label: string;
+  /** Whether the label was given (by flag or variable) rather than the default. */
+  labelGiven: boolean;
   /** The default namespace (`--namespace`/`--ns`, else `SVC_NAMESPACE`). */
   namespace?: string;
   /** Never open a browser at sign-in; only print the link (`--no-browser`). */
@@ -74,6 +77,25 @@ export interface StdioOptions {
 }
 
 export class UsageError extends Error {}
+
+const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "g");
+
+/**
+ * The label of a key signed in from an MCP host: the default one names the host as it names
+ * itself (`Claude Desktop via svc-mcp on laptop`), so that each host's key can be told apart;
+ * a label given, or a host without a usable name, leaves it as it is. At most 64 bytes.
+ */
+export function signInLabel(options: StdioOptions, host: string | undefined): string {
+  const name = host?.replace(UNPRINTABLE_ALL, "").trim();
+  if (options.labelGiven || !name) return options.label;
+  const suffix = ` via ${options.label}`;
+  let prefix = "";
+  for (const char of name) {
+    if (new TextEncoder().encode(prefix + char + suffix).length > 64) break;
+    prefix += char;
+  }
+  return prefix.trim() ? `${prefix.trim()}${suffix}` : options.label;
+}
 
 export const USAGE = `usage: svc-mcp [login] [options]
 
@@ -232,6 +254,7 @@ export function parseStdioOptions(
     relayer,
     webUrl,
     label,
+    labelGiven: values.label !== undefined || Boolean(env.SVC_CLIENT_LABEL),
     namespace,
     noBrowser: values["no-browser"] ?? false,
     scope,

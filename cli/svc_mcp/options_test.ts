@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseStdioOptions, PRESETS, UsageError } from "./options.ts";
+import { parseStdioOptions, PRESETS, signInLabel, UsageError } from "./options.ts";
 
 const LOCAL = PRESETS.local;
 const PROD = PRESETS.prod;
@@ -40,6 +40,17 @@ Deno.test("svc-mcp options: namespace, label, commands and debug", () => {
   assert.equal(parseStdioOptions([], env).label, "env label");
   assert.equal(parseStdioOptions(["--label", "flag label"], env).label, "flag label");
   assert.equal(parseStdioOptions([], {}, "laptop").label, "svc-mcp on laptop");
+  // A key signed in from an MCP host names the host, unless a label was given.
+  const plain = parseStdioOptions([], {}, "laptop");
+  assert.equal(signInLabel(plain, "Claude Desktop"), "Claude Desktop via svc-mcp on laptop");
+  assert.equal(signInLabel(plain, undefined), "svc-mcp on laptop");
+  assert.equal(signInLabel(plain, " \u0007\u202e "), "svc-mcp on laptop");
+  assert.equal(signInLabel(plain, "Cur\u001bsor\u202e"), "Cursor via svc-mcp on laptop");
+  const long = signInLabel(plain, "é".repeat(40));
+  assert.equal(long, `${"é".repeat(21)} via svc-mcp on laptop`);
+  assert.ok(new TextEncoder().encode(long).length <= 64);
+  assert.equal(signInLabel(parseStdioOptions([], env), "Claude Desktop"), "env label");
+  assert.equal(signInLabel(parseStdioOptions(["--label", "mine"], {}), "Claude"), "mine");
   assert.equal(parseStdioOptions([], env).debug, true);
   assert.equal(parseStdioOptions([], {}).debug, false);
   assert.equal(parseStdioOptions([], {}).command, "serve");

@@ -33,8 +33,8 @@ export interface SignedOut {
 export interface StdioBridgeOptions {
   /** The identity to use now (read again whenever the bridge is signed out). */
   identity(): Promise<BridgeIdentity | SignedOut>;
-  /** Mints a sign-in link; returns the text for the agent. */
-  login(): Promise<string>;
+  /** Mints a sign-in link for the MCP host that asks (its name, if it gave one); returns the text for the agent. */
+  login(host: string | undefined): Promise<string>;
   /** Deletes the local credentials; returns the text for the agent. */
   logout(): Promise<string>;
   /** The default namespace for memory tools called without one. */
@@ -271,7 +271,10 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     const { name } = request.params;
     const args = { ...request.params.arguments };
     debug("tool call", { tool: name, arguments: Object.keys(args) });
-    if (name === "svc_login") return text(await options.login());
+    if (name === "svc_login") {
+      const host = server.getClientVersion();
+      return text(await options.login(host?.title ?? host?.name));
+    }
 
     if (name === "svc_logout") {
       await disconnect();
