@@ -113,7 +113,7 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     // 127.0.0.1 and localhost would be two sites with two wallets: the dashboard has one.
     const port = new URL(stack.dashboard).port;
     await page.goto(`http://127.0.0.1:${port}/agents?x=1`);
-    assert.equal(page.url(), `${stack.dashboard}/agents?x=1`);
+    await page.waitForURL(`${stack.dashboard}/agents?x=1`);
 
     await page.getByRole("button", { name: "Create wallet" }).click();
     await page.getByRole("heading", { name: "Back up your wallet" }).waitFor();
@@ -156,6 +156,40 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     assert.equal(await page.getByRole("button", { name: "Show backup" }).isVisible(), false);
     await page.reload();
     await page.getByRole("heading", { name: "Your account", exact: true }).waitFor();
+  });
+});
+
+Deno.test("browser: a wallet an earlier version made at 127.0.0.1 is offered to move to localhost", async () => {
+  await withStack(async (stack, browser) => {
+    const page = await browser.newPage();
+    const loopback = `http://127.0.0.1:${new URL(stack.dashboard).port}`;
+    // As an earlier version let a person do: a wallet made at the loopback address.
+    await page.goto(`${loopback}/assets/app.css`);
+    const address = await page.evaluate(async () => {
+      const { createWallet } = await import("/assets/wallet.js");
+      return (await createWallet()).address;
+    });
+    await page.goto(`${loopback}/agents`);
+    await page.getByRole("heading", { name: "Move your wallet to the dashboard's address" })
+      .waitFor();
+    assert.equal(new URL(page.url()).origin, loopback, "a wallet here is not left behind");
+    assert.match(await page.locator("main").innerText(), new RegExp(address));
+    await screenshot(page, "move-wallet");
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Download backup" }).click();
+    const backup = await Deno.readTextFile(await (await download).path());
+
+    await page.getByRole("link", { name: "Open the dashboard" }).click();
+    await page.waitForURL(`${stack.dashboard}/agents`);
+    await page.getByText("Restore from a backup").click();
+    await page.getByLabel("Paste the backup you exported earlier").fill(backup);
+    await page.getByRole("button", { name: "Restore wallet" }).click();
+    await page.getByRole("button", { name: "Create account" }).waitFor();
+    const moved = await page.evaluate(async () => {
+      const { loadWallet } = await import("/assets/wallet.js");
+      return (await loadWallet()).address;
+    });
+    assert.equal(moved, address);
   });
 });
 

@@ -20,8 +20,8 @@ export interface DashboardOptions {
   relayerUrl: string;
   /**
    * The one origin of the dashboard (`http://localhost:5173`): pages asked for by a loopback
-   * address (`127.0.0.1`, `[::1]`) are redirected there, since a browser keeps the wallet per
-   * origin and would otherwise make a second one.
+   * address (`127.0.0.1`, `[::1]`) move there, since a browser keeps the wallet per origin and
+   * would otherwise make a second one.
    */
   origin?: string;
   packageId: string;
@@ -55,6 +55,7 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/session.js": ["session.js", "text/javascript; charset=utf-8"],
   "/assets/connect.js": ["connect.js", "text/javascript; charset=utf-8"],
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
+  "/assets/moved.js": ["moved.js", "text/javascript; charset=utf-8"],
 };
 const NOBLE_HASHES = new URL("../../node_modules/@noble/hashes/", import.meta.url);
 const SECURITY_HEADERS = {
@@ -98,15 +99,16 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     return options.relayer(new Request(request, { headers }), info);
   }
 
-  /** Pages asked for by a loopback address go to the one origin (see `origin`). */
-  function redirectLoopback(request: Request): Response | undefined {
+  /**
+   * Pages asked for by a loopback address get the page that moves to the one origin (see
+   * `origin`): on its own when this address holds no wallet, else offering the backup of the
+   * wallet an earlier version made here. Its scripts and styles are served as they are.
+   */
+  function moveFromLoopback(request: Request): Promise<Response> | undefined {
     if (request.method !== "GET" || !options.origin) return undefined;
     if (!LOOPBACK_ADDRESS.test(request.headers.get("host") ?? "")) return undefined;
-    const url = new URL(request.url);
-    return new Response(null, {
-      status: 308,
-      headers: { location: `${options.origin}${url.pathname}${url.search}`, ...SECURITY_HEADERS },
-    });
+    if (/^\/(assets|vendor)\//.test(new URL(request.url).pathname)) return undefined;
+    return asset(new URL("./static/moved.html", import.meta.url), "text/html; charset=utf-8");
   }
 
   const pages = Object.entries(STATIC).map(([pathname, [name, type]]) =>
@@ -117,7 +119,7 @@ export function createDashboard(options: DashboardOptions): Dashboard {
     logger,
     before(request) {
       checkHost(request);
-      return redirectLoopback(request);
+      return moveFromLoopback(request);
     },
     notFound: (pathname) => `No page at ${pathname}`,
     routes: [

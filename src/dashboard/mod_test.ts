@@ -79,16 +79,25 @@ Deno.test("dashboard: pages and assets carry the security headers and a request 
   });
 });
 
-Deno.test("dashboard: a loopback address is redirected to the one origin", async () => {
+Deno.test("dashboard: a loopback address gets the page that moves to the one origin", async () => {
   const { get, handler } = dashboard();
   for (const host of ["127.0.0.1:5173", "[::1]:5173"]) {
-    const response = await get("/connect/mcp?port=1&state=x", host);
-    assert.equal(response.status, 308);
-    assert.equal(response.headers.get("location"), `${ORIGIN}/connect/mcp?port=1&state=x`);
-    assert.equal(response.headers.get("referrer-policy"), "no-referrer");
+    // Any page, unknown ones too: the page moves on (or offers a wallet's backup) in the browser.
+    for (const path of ["/connect/mcp?port=1&state=x", "/", "/nope"]) {
+      const response = await get(path, host);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get("cache-control"), "no-store");
+      assert.equal(response.headers.get("referrer-policy"), "no-referrer");
+      assert.match(await response.text(), /<script type="module" src="\/assets\/moved.js">/);
+    }
+    // Its scripts are served as they are.
+    const script = await get("/assets/wallet.js", host);
+    assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
+    assert.match(await script.text(), /export async function loadWallet/);
   }
-  // Unknown pages are redirected too; posts are not.
-  assert.equal((await get("/nope", "127.0.0.1:5173")).status, 308);
+  // At localhost the pages are the dashboard's.
+  assert.match(await (await get("/agents")).text(), /\/assets\/app.js/);
+  // Posts are not moved.
   const post = await handler(
     new Request(`http://127.0.0.1:5173/sponsor`, {
       method: "POST",
