@@ -47,31 +47,55 @@ const SAME_SIGNAL_MS = 1_000;
 /** A start-up failure whose message is the whole story (no stack, no error type). */
 class CannotStart extends Error {}
 
+/** Why the `what` cannot listen on `hostname:port`, and the setting that changes that. */
+function cannotListen(
+  what: string,
+  setting: string,
+  hostname: string,
+  port: number,
+  error: unknown,
+) {
+  const where = `the ${what} cannot listen on ${hostname}:${port}`;
+  const why = error instanceof Error ? error.message : String(error);
+  if (error instanceof Deno.errors.AddrNotAvailable || /lookup address/.test(why)) {
+    return new CannotStart(
+      `${where}: ${why}. SVC_HOST must be an address of this machine (127.0.0.1 by default, ` +
+        "0.0.0.0 for every one).",
+    );
+  }
+  if (!(error instanceof Deno.errors.AddrInUse)) {
+    return new CannotStart(`${where} (SVC_HOST, ${setting}): ${why}`);
+  }
+  return new CannotStart(
+    `${where}: the port is in use (another svc relayer, or another program). Stop it, or ` +
+      `choose another port with ${setting}.`,
+  );
+}
+
 /** `Deno.serve`, with a port already in use named, and the setting that moves it. */
 function serve(
   what: string,
   setting: string,
-  options: Deno.ServeTcpOptions,
+  options: Deno.ServeTcpOptions & { hostname: string; port: number },
   handler: Deno.ServeHandler<Deno.NetAddr>,
 ): Deno.HttpServer<Deno.NetAddr> {
   try {
     return Deno.serve(options, handler);
   } catch (error) {
-    const where = `the ${what} cannot listen on ${options.hostname}:${options.port}`;
-    const why = error instanceof Error ? error.message : String(error);
-    if (error instanceof Deno.errors.AddrNotAvailable || /lookup address/.test(why)) {
-      throw new CannotStart(
-        `${where}: ${why}. SVC_HOST must be an address of this machine (127.0.0.1 by default, ` +
-          "0.0.0.0 for every one).",
-      );
-    }
-    if (!(error instanceof Deno.errors.AddrInUse)) {
-      throw new CannotStart(`${where} (SVC_HOST, ${setting}): ${why}`);
-    }
-    throw new CannotStart(
-      `${where}: the port is in use (another svc relayer, or another program). Stop it, or ` +
-        `choose another port with ${setting}.`,
-    );
+    throw cannotListen(what, setting, options.hostname, options.port, error);
+  }
+}
+
+/**
+ * Fails as `serve` will if `port` cannot be listened on, before the data directory is opened:
+ * a start beside another relayer (an older version, which takes no lock on the index) then
+ * changes nothing, not even the one-time import of an older index.
+ */
+function checkPort(what: string, setting: string, hostname: string, port: number) {
+  try {
+    Deno.listen({ hostname, port }).close();
+  } catch (error) {
+    throw cannotListen(what, setting, hostname, port, error);
   }
 }
 
@@ -132,6 +156,10 @@ async function start() {
     netHosts: sidecarNetHosts(config),
     logger,
   });
+  checkPort("relayer", "SVC_PORT", config.host, config.port);
+  if (config.chain.kind === "local") {
+    checkPort("dashboard", "SVC_DASHBOARD_PORT", config.host, config.dashboardPort);
+  }
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
   const backends = await openBackends(config, logger, { sidecar });
   const { ledger, relayer: { packageId } } = backends;

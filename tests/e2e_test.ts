@@ -240,6 +240,9 @@ Deno.test("e2e: a port in use, or a data directory in use, is named at start", a
     assert.match(message, new RegExp(`127\\.0\\.0\\.1:${port}: the port is in use`));
     assert.match(message, new RegExp(`another port with ${setting}\\.`));
     assert.doesNotMatch(message, /AddrInUse|\n\s+at /, "no error type or stack trace");
+    // Refused before the data directory is opened: nothing in it is made or changed (an older
+    // relayer still serving it would otherwise keep writing where the new one cannot see).
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(dataDir)), [], setting);
   }
   // An address that is not this machine's (TEST-NET-1) names SVC_HOST.
   const elsewhere = await start({ SVC_HOST: "192.0.2.1" });
