@@ -329,6 +329,11 @@ Deno.test("duplicates: the same text again stores nothing and answers with the m
   assert.equal(dup.status, "duplicate");
   assert.equal(dup.duplicate_of, id);
   assert.equal(dup.memory.text, "I am vegetarian");
+  // A job to follow, as every remember answer names one (clients of 0.1.0 poll it): the job that
+  // stored the memory.
+  assert.equal(dup.job_id, id);
+  const job = await json(await t.signed(alice, "GET", `/api/remember/${dup.job_id}`));
+  assert.deepEqual([job.status, job.memory_id], ["done", id]);
   const other = await t.signed(alice, "POST", "/api/remember", {
     text: "I am vegetarian",
     namespace: "elsewhere",

@@ -74,7 +74,7 @@ Deno.test("a write-only key remembers but cannot recall or read", async () => {
   const again = await json(
     await t.signed(writer, "POST", "/api/remember", { text: "I commute by bicycle" }),
   );
-  assert.deepEqual(again, { status: "duplicate", duplicate_of: id });
+  assert.deepEqual(again, { status: "duplicate", duplicate_of: id, job_id: id });
   const recalled = await json(await t.signed(owner, "POST", "/api/recall", { query: "bicycle" }));
   assert.deepEqual(recalled.results.map((r: { id: string }) => r.id), [id]);
 });

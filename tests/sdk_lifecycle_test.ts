@@ -119,7 +119,7 @@ Deno.test("SDK: a text already stored is answered as a duplicate, in remember an
   assert.equal(again.status, "duplicate");
   if (again.status !== "duplicate") return;
   assert.equal(again.duplicate_of, id);
-  assert.equal(again.memory.text, "My dog is called Rex");
+  assert.equal(again.memory?.text, "My dog is called Rex");
   assert.equal((await client.list()).memories.length, 1);
   // Another namespace is not a duplicate.
   assert.notEqual(

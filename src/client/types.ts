@@ -188,8 +188,13 @@ export interface RememberDuplicate {
   status: "duplicate";
   /** The memory already holding the text. */
   duplicate_of: string;
-  /** That memory. */
-  memory: Memory;
+  /**
+   * The same id, as a bulk's `job_ids` name a duplicate item: the job that stored that memory,
+   * whose record may be gone (job records are kept 7 days). There is nothing to wait for.
+   */
+  job_id: string;
+  /** That memory; absent for a key that may not read (`write` without `read`). */
+  memory?: Memory;
 }
 
 /** The options of remember beyond its text. */

@@ -120,9 +120,11 @@ export function memoryRoutes(
           ? await lifecycle.get(caller.owner, original, caller)
           : undefined;
         touch(item.namespace, [original]);
+        // `job_id` as a bulk answers a duplicate item, for clients that follow every answer's job.
         return jsonResponse(200, {
           status: "duplicate",
           duplicate_of: original,
+          job_id: original,
           ...(memory && { memory }),
         });
       }
@@ -147,8 +149,14 @@ export function memoryRoutes(
             example: { job_id: EXAMPLE_ID, status: "pending" },
           },
           200: {
-            description: "Already remembered: the memory holding the text.",
-            example: { status: "duplicate", duplicate_of: EXAMPLE_ID, memory: EXAMPLE_MEMORY },
+            description: "Already remembered: the memory holding the text (`job_id` names it " +
+              "too, as a bulk does; there is nothing to wait for).",
+            example: {
+              status: "duplicate",
+              duplicate_of: EXAMPLE_ID,
+              job_id: EXAMPLE_ID,
+              memory: EXAMPLE_MEMORY,
+            },
           },
           404: { description: "With `replaces`: no memory of the caller has that id." },
         },
