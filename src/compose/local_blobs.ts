@@ -7,6 +7,7 @@
  */
 import type { BlobEntry, BlobStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 
 /** A data directory's blob store, which can also list every blob (to copy them elsewhere). */
@@ -35,6 +36,7 @@ async function hasEntries(dir: string): Promise<boolean> {
 export async function openLocalBlobs(
   dataDir: string,
   choice: { kind: "sqlite" | "fs"; byDefault?: boolean } = { kind: "sqlite", byDefault: true },
+  logger?: Logger,
 ): Promise<LocalBlobStore> {
   const dir = `${dataDir}/blobs`;
   const files = await hasEntries(`${dir}/objects`);
@@ -47,9 +49,9 @@ export async function openLocalBlobs(
     throw new SvcError(
       "conflict",
       "Cannot open the data directory's blobs: they are in both stores, blobs/objects " +
-        "(SVC_BLOB_STORE=fs) and blobs/blobs.sqlite, as a move into SQLite left them when it " +
-        "was cut short. Finish it: stop the relayer and run `deno task svc migrate-store --to " +
-        "sqlite`.",
+        "(SVC_BLOB_STORE=fs) and blobs/blobs.sqlite, as a move into SQLite cut short leaves " +
+        "them, or an earlier version started on the directory after the move. Finish the move: " +
+        "stop the relayer and run `deno task svc migrate-store --to sqlite`.",
     );
   }
   if (kind === "fs" ? rows : files) {
@@ -63,6 +65,13 @@ export async function openLocalBlobs(
           ? ", or move them into SQLite: stop the relayer and run " +
             "`deno task svc migrate-store --to sqlite`."
           : "."),
+    );
+  }
+  if (kind === "fs" && choice.byDefault) {
+    logger?.warn(
+      `${dir}/objects holds the blobs in files, as earlier versions kept them: move them into ` +
+        "SQLite (stop the relayer, then run `deno task svc migrate-store --to sqlite`)",
+      { dir },
     );
   }
   if (kind === "fs") {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { SvcError } from "../errors.ts";
+import { createLogger } from "../log.ts";
 import { pathExists } from "../files.ts";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
@@ -35,10 +36,18 @@ Deno.test("local blobs: a data directory an fs store wrote keeps it unless told 
   await inTempDir(async (dir) => {
     const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
     const blobId = await fs.put(new TextEncoder().encode("x"), meta);
-    const store = await openLocalBlobs(dir);
+    const lines: string[] = [];
+    const store = await openLocalBlobs(dir, undefined, createLogger("info", (l) => lines.push(l)));
     assert.equal(store.name, "fs");
     assert.deepEqual(await store.get(blobId), new TextEncoder().encode("x"));
     assert.equal(await pathExists(`${dir}/blobs/blobs.sqlite`), false);
+    // Each start says how to move them into SQLite, as earlier versions' files should be.
+    assert.equal(lines.length, 1);
+    assert.match(JSON.parse(lines[0]).msg, /migrate-store --to sqlite/);
+    // Asked for by name, the fs store is kept without a word.
+    lines.length = 0;
+    await openLocalBlobs(dir, { kind: "fs" }, createLogger("info", (l) => lines.push(l)));
+    assert.deepEqual(lines, []);
   });
 });
 

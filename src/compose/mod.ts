@@ -217,6 +217,7 @@ async function openBlobs(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
   database: Database | undefined,
+  logger: Logger,
 ): Promise<BlobStore> {
   switch (config.blobStore.kind) {
     case "postgres": {
@@ -225,7 +226,7 @@ async function openBlobs(
     }
     case "sqlite":
     case "fs":
-      return await openLocalBlobs(config.dataDir, config.blobStore);
+      return await openLocalBlobs(config.dataDir, config.blobStore, logger);
     case "walrus": {
       const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
       const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;
@@ -291,7 +292,7 @@ export async function openBackends(
     const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
     closeCipher = close;
     if (keyStore) await recordKeyStore(keyStore);
-    const blobs = blobsOpened = await openBlobs(config, secret, database);
+    const blobs = blobsOpened = await openBlobs(config, secret, database, logger);
     const index = await openVectors({
       config,
       state: state.reindex,
