@@ -85,6 +85,22 @@ Deno.test({
         () => keyless.recall("am I vegetarian?", { namespace: "e2e" }),
         (error: SvcError) => error.status === 403 && /x-delegate-key/.test(error.message),
       );
+      // The same text again is a duplicate, shown with its memory when the key is sent, and named
+      // alone when it is not (a write needs none), never refused.
+      const repeated = await client.remember("i am vegetarian and i adore puppies", {
+        namespace: "e2e",
+      });
+      assert.deepEqual(
+        repeated.status === "duplicate" && [repeated.duplicate_of, repeated.memory?.text],
+        [job_id, "I am vegetarian and I adore puppies"],
+      );
+      const keylessAgain = await (await open(false)).remember(
+        "I am vegetarian and I adore puppies",
+        {
+          namespace: "e2e",
+        },
+      );
+      assert.deepEqual(keylessAgain, { status: "duplicate", duplicate_of: job_id, job_id });
       // So does an export: refused before it starts, not cut short after a 200.
       await assert.rejects(
         async () => {

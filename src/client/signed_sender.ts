@@ -35,7 +35,14 @@ export interface SvcClientOptions {
   sendDelegateKey?: boolean;
 }
 
-const DECRYPTING_PATHS = new Set(["/api/recall", "/api/ask", "/api/restore", "/api/export"]);
+/** A remember of a text already held answers with that memory, decrypted. */
+const DECRYPTING_PATHS = new Set([
+  "/api/remember",
+  "/api/recall",
+  "/api/ask",
+  "/api/restore",
+  "/api/export",
+]);
 
 /**
  * The calls a Seal cipher needs the caller's key for: those that decrypt, and those that may
