@@ -238,7 +238,10 @@ export class SvcClient {
     );
   }
 
-  /** Polls a job until it is done or failed; throws when `timeoutMs` passes first. */
+  /**
+   * Polls a job until it is done or failed; throws when `timeoutMs` passes first, with why its
+   * last attempt failed if one did (a blob store down, say: the relayer tries again).
+   */
   async waitForJob(
     jobId: string,
     options: { timeoutMs?: number; intervalMs?: number } = {},
@@ -248,7 +251,8 @@ export class SvcClient {
       const job = await this.job(jobId);
       if (job.status === "done" || job.status === "failed") return job;
       if (Date.now() + delay > deadline) {
-        throw new SvcError("backend_unavailable", `Job ${jobId} is still ${job.status}`);
+        const why = job.error ? ` (its last attempt: ${job.error})` : "";
+        throw new SvcError("backend_unavailable", `Job ${jobId} is still ${job.status}${why}`);
       }
       await sleep(delay);
     }

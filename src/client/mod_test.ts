@@ -27,12 +27,11 @@ async function sentHeaders(sendDelegateKey: boolean) {
 Deno.test("the delegate key is sent only on decrypting calls, and only when asked", async () => {
   const on = await sentHeaders(true);
   const erasing = ["/api/memories", "/api/memories/0190a0a0-0000-7000-8000-000000000001"];
-  for (const path of ["/api/recall", "/api/ask", "/api/restore", ...erasing]) {
+  // Remember too: its answer to a text already held shows that memory.
+  for (const path of ["/api/recall", "/api/ask", "/api/restore", "/api/remember", ...erasing]) {
     assert.equal(on.get(path)!.get("x-delegate-key"), KEY, path);
   }
-  for (const path of ["/api/remember", "/api/whoami"]) {
-    assert.equal(on.get(path)!.get("x-delegate-key"), null, path);
-  }
+  assert.equal(on.get("/api/whoami")!.get("x-delegate-key"), null);
   for (const headers of (await sentHeaders(false)).values()) {
     assert.equal(headers.get("x-delegate-key"), null);
   }
@@ -219,6 +218,26 @@ Deno.test("health: a relayer draining before it stops answers 503 with its healt
   const down = await answering({ error: "no upstream", code: "backend_unavailable" });
   await assert.rejects(down.health(), /no upstream/);
   assert.equal(calls, 2, "once and its retry");
+});
+
+Deno.test("waitForJob: a job still pending when the time is up says why its last attempt failed", async () => {
+  let error: string | undefined;
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    fetch: () =>
+      Promise.resolve(Response.json({ job_id: "j1", status: "pending", attempts: 1, error })),
+  });
+  const waited = (message: RegExp) =>
+    assert.rejects(
+      client.waitForJob("j1", { timeoutMs: 0 }),
+      (e: SvcError) => e.code === "backend_unavailable" && message.test(e.message),
+    );
+  await waited(/^Job j1 is still pending$/);
+  error = "Cannot store the blob: the Walrus publisher is unavailable";
+  await waited(
+    /^Job j1 is still pending \(its last attempt: Cannot store the blob: the Walrus publisher/,
+  );
 });
 
 Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is", async () => {
