@@ -372,7 +372,7 @@ Deno.test("SealCipher: a registry id naming another object is 503, as in the acc
       credentials: { delegatePrivateKey: account.delegateSeed },
     }),
     "backend_unavailable",
-    /^Cannot decrypt: the registry object is unusable/,
+    /^Cannot decrypt: the registry object is unusable \(0x[0-9a-f]+ is a 0x[0-9a-f]+::account::SvcAccount, not the AccountRegistry of 0x[0-9a-f]+: check SVC_REGISTRY_ID and SVC_PACKAGE_ID\)$/,
   );
 });
 

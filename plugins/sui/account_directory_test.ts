@@ -173,6 +173,21 @@ Deno.test("SuiAccountDirectory: a registry id naming another object is 503, and 
   await assert.rejects(() => wrong.resolve(KEY), (error: unknown) => {
     unavailable(error);
     assert.match((error as Error).message, /^Cannot resolve a delegate key: the registry object/);
+    assert.match((error as Error).message, /check SVC_REGISTRY_ID and SVC_PACKAGE_ID\)$/);
+    return true;
+  });
+  // An id no object has says so, and names the setting.
+  const missing = await SuiAccountDirectory.open({
+    rpcUrl: t.sui.url,
+    packageId: t.ids.packageId,
+    registryId: `0x${"5".repeat(64)}`,
+  });
+  await assert.rejects(() => missing.resolve(KEY), (error: unknown) => {
+    unavailable(error);
+    assert.match(
+      (error as Error).message,
+      /no object has the id 0x5{64} on this chain: check SVC_REGISTRY_ID\)$/,
+    );
     return true;
   });
   // The shared read of the registry does not keep a caller's abort.

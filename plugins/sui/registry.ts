@@ -91,8 +91,16 @@ export class RegistryTable {
         }),
     );
     const { type, content } = response.data ?? {};
-    if (!type || normalizeStructTag(type) !== registryType(packageId)) {
-      throw this.#malformed("it is not the AccountRegistry of the package");
+    if (!type) {
+      throw this.#malformed(
+        `no object has the id ${registryId} on this chain: check SVC_REGISTRY_ID`,
+      );
+    }
+    if (normalizeStructTag(type) !== registryType(packageId)) {
+      throw this.#malformed(
+        `${registryId} is a ${type}, not the AccountRegistry of ${packageId}: check ` +
+          "SVC_REGISTRY_ID and SVC_PACKAGE_ID",
+      );
     }
     const fields = content?.dataType === "moveObject"
       ? content.fields as Record<string, unknown>
