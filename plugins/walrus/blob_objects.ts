@@ -138,6 +138,21 @@ export class BlobObjects {
       return Promise.resolve({ callPackage: pkg, blobType: `${pkg}::blob::Blob` });
     }
     this.#types ??= (async () => {
+      // Another object would fail the SDK's reading of it in words about its bytes, as if the
+      // node were down: its type says what is wrong first.
+      const { data } = await client.getObject({ id: systemObjectId, options: { showType: true } });
+      if (!data?.type?.endsWith("::system::System")) {
+        throw new SvcError(
+          "backend_unavailable",
+          `Cannot use the Walrus system object: ${
+            data?.type
+              ? `${systemObjectId} is a ${data.type}`
+              : `no object has the id ${systemObjectId}`
+          }, not Walrus's System: check SVC_WALRUS_SYSTEM_OBJECT_ID`,
+          // An unusable answer: each attempt counts, and the job fails with this message.
+          { details: { reason: "not_walrus_system" } },
+        );
+      }
       // Only the System object is read; the staking pool id is never used here.
       const walrus = new WalrusClient({
         suiClient: client,

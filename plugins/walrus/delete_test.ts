@@ -219,3 +219,30 @@ Deno.test("WalrusBlobStore: a delete called while another's scan of the chain is
     await proxy.shutdown();
   }
 });
+
+Deno.test("WalrusBlobStore: a system object id naming another object, or none, says so and names the setting", async () => {
+  await using s = await setup();
+  const store = await s.open({
+    walrusPackageId: undefined,
+    systemObjectId: s.bed.chain.systemObjectId,
+  });
+  const blobId = await store.put(enc("a blob"), meta(1));
+  const [object] = s.bed.chain.blobObjects(store.address);
+  for (
+    const [systemObjectId, says] of [
+      [object.id, / is a 0x[0-9a-f]+::blob::Blob, not Walrus's System/],
+      [`0x${"5".repeat(64)}`, /no object has the id 0x5{64}, not Walrus's System/],
+    ] as const
+  ) {
+    const wrong = await s.open({ walrusPackageId: undefined, systemObjectId });
+    // An unusable answer, not an outage: a job's attempts count, and it fails saying why.
+    await assert.rejects(() => wrong.put(enc("another blob"), meta(2)), (error: unknown) => {
+      assert.ok(error instanceof SvcError && error.code === "backend_unavailable");
+      assert.equal(error.details.reason, "not_walrus_system");
+      assert.match(error.message, says);
+      assert.match(error.message, /check SVC_WALRUS_SYSTEM_OBJECT_ID$/);
+      return true;
+    });
+  }
+  assert.deepEqual(await store.get(blobId), enc("a blob"));
+});
