@@ -6,18 +6,37 @@
  *
  *   deno task network:local [--env FILE]     (default .svc-network.env)
  *
- * then, in another terminal: `. ./.svc-network.env && deno task start`.
+ * then, in another terminal: `. ./.svc-network.env && deno task start`. The relayer's ports in
+ * the file are `SVC_PORT` and `SIDECAR_URL` as set when it runs, else 8010 and 9010.
  */
 import { parseArgs } from "node:util";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { newDelegateKey } from "./fixtures/seal/seal_setup.ts";
 import { startLocalNetwork } from "./fixtures/local_network.ts";
 
-const { values } = parseArgs({
-  args: Deno.args,
-  options: { env: { type: "string", default: ".svc-network.env" } },
-});
-const file = values.env!;
+const USAGE = `usage: deno task network:local [--env FILE]
+
+Starts local Sui, Seal and Walrus servers with an account and one delegate key, and writes the
+settings that point a relayer and svc at them to FILE (.svc-network.env). The relayer's ports
+there are SVC_PORT and SIDECAR_URL as set now, else 8010 and http://localhost:9010.`;
+let values;
+try {
+  ({ values } = parseArgs({
+    args: Deno.args,
+    options: {
+      env: { type: "string", default: ".svc-network.env" },
+      help: { type: "boolean", short: "h" },
+    },
+  }));
+} catch (error) {
+  console.error(`network:local: ${(error as Error).message}\n\n${USAGE}`);
+  Deno.exit(2);
+}
+if (values.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+const file = values.env;
 /** `value` quoted for a POSIX shell. */
 const quoted = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 // `.` looks a name without a slash up in PATH.
@@ -50,9 +69,9 @@ const settings: Record<string, string> = {
   ...net.env,
   // Apart from a local-mode data directory: its index and keys are not this network's.
   SVC_DATA_DIR: dataDir,
-  // Apart from a local-mode relayer's ports (8000, 9000).
-  SVC_PORT: "8010",
-  SIDECAR_URL: "http://localhost:9010",
+  // Apart from a local-mode relayer's ports (8000, 9000), unless told otherwise.
+  SVC_PORT: Deno.env.get("SVC_PORT") || "8010",
+  SIDECAR_URL: Deno.env.get("SIDECAR_URL") || "http://localhost:9010",
   SVC_DELEGATE_KEY: delegate.seed,
   SVC_ACCOUNT_ID: accountId,
 };

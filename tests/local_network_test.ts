@@ -13,6 +13,8 @@ Deno.test("network:local: its settings run a relayer in network mode; closing it
   const network = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", file],
     cwd: ROOT,
+    // The relayer's ports it writes: these, as set when it runs (8010 and 9010 without them).
+    env: { SVC_PORT: "8020", SIDECAR_URL: "http://localhost:9020" },
     stdout: "piped",
     stderr: "null",
   }).spawn();
@@ -40,7 +42,7 @@ Deno.test("network:local: its settings run a relayer in network mode; closing it
     );
     assert.equal(settings.SVC_CHAIN, "sui");
     assert.match(shown, new RegExp(`account +${settings.SVC_ACCOUNT_ID}`));
-    assert.deepEqual([settings.SVC_PORT, settings.SIDECAR_URL], ["8010", "http://localhost:9010"]);
+    assert.deepEqual([settings.SVC_PORT, settings.SIDECAR_URL], ["8020", "http://localhost:9020"]);
     // The test's relayer takes free ports and a data directory of its own.
     const { SVC_DATA_DIR: _, SVC_PORT: _port, SIDECAR_URL: _sidecar, ...env } = settings;
     const relayer = await startRelayer(`${dir}/data`, { ...env, SVC_EMBEDDER: "lexical" });
@@ -78,6 +80,18 @@ Deno.test("network:local: a file of the user's at --env is refused, untouched; a
     }).output();
     assert.equal(code, 2);
     assert.match(new TextDecoder().decode(stderr), /exists and is not this command's/);
+    // A flag it does not take, or --env without its file: the usage, and no stack trace.
+    for (const args of [["--bogus"], ["--env"], ["extra"]]) {
+      const run = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, ...args],
+        cwd: ROOT,
+        stdout: "null",
+      }).output();
+      const said = new TextDecoder().decode(run.stderr);
+      assert.equal(run.code, 2, said);
+      assert.match(said, /^network:local: .*\n\nusage: deno task network:local \[--env FILE\]/);
+      assert.doesNotMatch(said, /\n\s+at /);
+    }
     assert.equal(await Deno.readTextFile(file), "MY_OWN_SETTING=important\n");
     for (const path of [dir, `${dir}/missing/net.env`]) {
       const run = await new Deno.Command(Deno.execPath(), {
