@@ -8,6 +8,7 @@ import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
 import { SvcError } from "../src/errors.ts";
+import { createLogger } from "../src/log.ts";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { SharedVectorStore } from "../src/testing/job_fixtures.ts";
@@ -268,6 +269,38 @@ Deno.test("erase a namespace the cipher cannot erase: refused, and what is on it
   }
   const work = await json(await t.signed(alice, "GET", "/api/memories?namespace=work"));
   assert.deepEqual(work.memories.map((m: { id: string }) => m.id), [saved.job_id]);
+});
+
+Deno.test("update with a cipher that erases only with the caller's key: the old version goes, and the log names the remedy", async () => {
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  // As Seal without a server key: an erase without a caller's key is refused.
+  const cipher: Cipher = {
+    name: "seal",
+    encrypt: (...args) => local.encrypt(...args),
+    decrypt: (...args) => local.decrypt(...args),
+    erase: (owner, ids, options) =>
+      options?.credentials
+        ? local.erase(owner, ids, options)
+        : Promise.reject(new SvcError("bad_request", "Cannot erase: send x-delegate-key")),
+  };
+  const lines: string[] = [];
+  await using t = await startTestRelayer({
+    cipher,
+    logger: createLogger("info", (line) => lines.push(line)),
+  });
+  const alice = await t.newCaller();
+  const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
+  const res = await json(
+    await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
+    202,
+  );
+  await t.settle(alice, [res.job_id]);
+  await json(await t.signed(alice, "GET", `/api/memories/${old}`), 404);
+  const warned = lines.map((line) => JSON.parse(line))
+    .filter((entry) => /cannot erase keys without a caller's key/.test(entry.msg));
+  assert.equal(warned.length, 1, lines.join("\n"));
+  assert.match(warned[0].msg, /SVC_SEAL_SERVER_KEY/);
+  assert.doesNotMatch(JSON.stringify(warned[0]), /x-delegate-key/, "not the cipher's advice");
 });
 
 Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {

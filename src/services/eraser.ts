@@ -70,10 +70,14 @@ export function createEraser(deps: EraserDependencies) {
       if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
         throw error;
       }
-      logger.warn("the cipher cannot erase keys without a caller's key; the erase goes on", {
-        memories: ids.length,
-        error,
-      });
+      // The cipher's own words ask for the caller's key, which a sweep or an update's old
+      // version has none of: the remedy is the relayer's own.
+      logger.warn(
+        "the cipher cannot erase keys without a caller's key, which an expiry or a replaced " +
+          "version has none of: their rows and blobs go, their keys stay (a Seal cipher erases " +
+          "them with SVC_SEAL_SERVER_KEY set)",
+        { memories: ids.length, cipher: cipher.name },
+      );
     }
   }
 
