@@ -61,7 +61,10 @@ export function readSuiPrivateKey(read: SettingsReader, name: string): string | 
     SUI_PRIVATE_KEY,
     `${name} must be a suiprivkey1… string or 64 lowercase hex characters`,
   );
-  const problem = value?.startsWith("suiprivkey1") ? bech32KeyProblem(value) : undefined;
+  // Its checksum only once its characters are right: one problem, said once.
+  const problem = value?.startsWith("suiprivkey1") && SUI_PRIVATE_KEY.test(value)
+    ? bech32KeyProblem(value)
+    : undefined;
   if (problem) read.problem(`${name} ${problem}`);
   return value;
 }

@@ -125,6 +125,11 @@ Deno.test("a suiprivkey is checked whole: checksum, length and scheme; no settin
         /^SVC_SPONSOR_PRIVATE_KEY is not a valid suiprivkey \(its checksum/,
       ],
       [secp256k1, /^SVC_SPONSOR_PRIVATE_KEY is a Secp256k1 key; only Ed25519 keys are supported$/],
+      // Characters a key never holds: said once, not again as a checksum.
+      [
+        ed25519.toUpperCase().replace("SUIPRIVKEY1", "suiprivkey1"),
+        /^SVC_SPONSOR_PRIVATE_KEY must be a suiprivkey1… string/,
+      ],
     ] as const
   ) {
     const problems = problemsOf({ ...base, SVC_SPONSOR_PRIVATE_KEY: key });

@@ -94,7 +94,8 @@ export function createSidecar(options: SidecarOptions): Sidecar {
     if (!sponsor) {
       throw new SvcError(
         "not_implemented",
-        "Sponsored transactions are not available: no sponsor is configured for this chain",
+        "Sponsored transactions are not available: no sponsor is configured for this chain " +
+          "(on Sui, SVC_SPONSOR_PRIVATE_KEY)",
       );
     }
     return sponsor;

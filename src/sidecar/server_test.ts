@@ -61,7 +61,9 @@ Deno.test("sidecar: sponsor routes need a sponsor, JSON and their fields", async
   const json = { "content-type": "application/json" };
   const none = await bare.handler(send("/sponsor", { method: "POST", body: "{}", headers: json }));
   assert.equal(none.status, 501);
-  assert.equal((await none.json()).code, "not_implemented");
+  const refused = await none.json();
+  assert.equal(refused.code, "not_implemented");
+  assert.match(refused.error, /no sponsor is configured .*SVC_SPONSOR_PRIVATE_KEY/);
 
   const calls: unknown[] = [];
   const sponsor: Sponsor = {
