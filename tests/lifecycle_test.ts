@@ -512,7 +512,7 @@ Deno.test("the owner key may list, get, update, erase and recall (the dashboard'
   );
   assert.match(
     refused.error,
-    /owner's key signs only list, get, update, erase, recall.*namespaces.*key add/,
+    /owner's key signs only list, get, update, erase, recall.*namespaces.*key add or the dashboard; on Sui, the package's add_delegate_key/,
   );
   const update = await json(
     await t.signed(owner, "PUT", `/api/memories/${id}`, { text: "I am vegan" }),

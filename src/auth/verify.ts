@@ -186,7 +186,8 @@ export async function checkSignedHeaders(
       throw new SvcError(
         "forbidden",
         "The account owner's key signs only list, get, update, erase, recall, export, the " +
-          "namespaces and the access log; add a delegate key for the rest (svc key add)",
+          "namespaces and the access log; add a delegate key for the rest (svc key add or " +
+          "the dashboard; on Sui, the package's add_delegate_key)",
       );
     }
     throw unauthorized(
