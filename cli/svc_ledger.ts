@@ -24,7 +24,7 @@ import {
 } from "./key_scope_flags.ts";
 import { accountIdArg, need, UsageError } from "./client_flags.ts";
 import type { Output } from "./svc_memories.ts";
-import { visible } from "./visible_text.ts";
+import { visibleName } from "./visible_text.ts";
 import { parseIsoTime } from "../src/http/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
@@ -264,7 +264,7 @@ export async function runLedgerCommand(
           active: account.active,
           keys: account.delegate_keys.map(delegateKeyJson),
         },
-        text: account.delegate_keys.map((key) => visible(delegateKeyLine(key))).join("\n") ||
+        text: account.delegate_keys.map((key) => visibleName(delegateKeyLine(key))).join("\n") ||
           "(no delegate keys)",
       };
     }

@@ -22,7 +22,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
-import { visible } from "./visible_text.ts";
+import { visibleName } from "./visible_text.ts";
 
 /** The flags `svc log` reads. */
 export interface LogFlags {
@@ -80,7 +80,7 @@ export function logTable(entries: AccessEntry[]): string {
       e.namespace,
       String(e.memory_ids.length),
       e.client,
-    ].map((cell) => visible(cell)) // one line each, whatever a label or namespace holds
+    ].map(visibleName) // one line each, whatever a label or namespace holds, and as it is
   );
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   return [header, ...rows]

@@ -25,7 +25,7 @@ import {
   ttlSeconds,
   UsageError,
 } from "./client_flags.ts";
-import { visible } from "./visible_text.ts";
+import { visible, visibleName } from "./visible_text.ts";
 import { shownText } from "../src/services/memory_view.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
@@ -124,7 +124,7 @@ function explanation(parts: RecallExplanation): string {
 
 /** ` (id …; tags: …)`: what a memory is known by besides its text. */
 function labels(memory: { id: string; tags?: string[] }): string {
-  const tags = memory.tags?.length ? `; tags: ${visible(memory.tags.join(", "))}` : "";
+  const tags = memory.tags?.length ? `; tags: ${memory.tags.map(visibleName).join(", ")}` : "";
   return ` (id ${memory.id}${tags})`;
 }
 
@@ -132,18 +132,18 @@ const oneLine = (memory: Memory) => visible(shownText(memory).replace(/\s+/g, " 
 
 /** The key that stored a memory: its label then and its address (none for older memories). */
 function storedBy({ remembered_by: by }: Memory): string | null {
-  return by && `${by.label ? visible(by.label) : "(no label)"} (${by.address})`;
+  return by && `${by.label ? visibleName(by.label) : "(no label)"} (${by.address})`;
 }
 
 function describe(memory: Memory): string {
   const rows: [string, string | null][] = [
     ["id", memory.id],
-    ["namespace", memory.namespace],
+    ["namespace", visibleName(memory.namespace)],
     ["created", memory.created_at],
     ["updated", memory.updated_at],
     ["expires", memory.expires_at],
     ["supersedes", memory.supersedes],
-    ["tags", memory.tags.length ? memory.tags.join(", ") : null],
+    ["tags", memory.tags.length ? memory.tags.map(visibleName).join(", ") : null],
     ["thread", memory.thread ?? null],
     ["stored by", storedBy(memory)],
   ];
@@ -229,13 +229,13 @@ export async function runMemoryCommand(
     return {
       json: { ...me },
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
-        `"${visible(me.label)}"\nscope   ${visible(limits)}`,
+        `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}`,
     };
   }
   if (command === "namespaces") {
     const { namespaces } = await client.namespaces();
     const rows = namespaces.map(({ namespace, count }) =>
-      `${String(count).padStart(7)}  ${visible(namespace)}`
+      `${String(count).padStart(7)}  ${visibleName(namespace)}`
     );
     return { json: { namespaces }, text: rows.join("\n") || "no memories yet" };
   }
@@ -288,7 +288,7 @@ export async function runMemoryCommand(
     const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
     const lines = page.memories.map((m) =>
       `${m.id}  ${m.supersedes ? `${m.updated_at} (corrected)` : m.created_at}  ${
-        m.tags.length ? `[${visible(m.tags.join(", "))}]  ` : ""
+        m.tags.length ? `[${m.tags.map(visibleName).join(", ")}]  ` : ""
       }` +
       oneLine(m)
     );

@@ -14,13 +14,17 @@
  * ```
  */
 
-import { UNPRINTABLE } from "../src/http/validate.ts";
+import { INVISIBLE, UNPRINTABLE } from "../src/http/validate.ts";
 
 // A CRLF line break, or one of C0 (tab and line feed among them), DEL, C1, and the bidi
 // embeddings, overrides and isolates.
 const CONTROLS = new RegExp(`\\r\\n|${UNPRINTABLE.source}`, "g");
+const INVISIBLES = new RegExp(INVISIBLE.source, "gu");
 
-const escaped = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const escaped = (char: string) => {
+  const code = char.codePointAt(0)!.toString(16);
+  return char.length > 1 ? `\\u{${code}}` : `\\u${code.padStart(4, "0")}`;
+};
 
 /**
  * `text` with each control character, but those in `keep` (the line breaks a command prints on
@@ -32,4 +36,18 @@ export function visible(text: string, keep = ""): string {
     if (found === "\r\n") return keep.includes("\n") ? found : escaped("\r") + escaped("\n");
     return keep.includes(found) ? found : escaped(found);
   });
+}
+
+/**
+ * A name — a namespace, tag or key label — as `visible` shows it, with the characters that show
+ * as nothing (zero-width spaces, direction marks, tag characters…) escaped as well: two names
+ * that print alike are the same name. Memory texts keep them (a right-to-left text's marks).
+ *
+ * @example
+ * ```ts
+ * visibleName("bad\u200bns"); // "bad\\u200bns"
+ * ```
+ */
+export function visibleName(name: string): string {
+  return visible(name).replace(INVISIBLES, escaped);
 }

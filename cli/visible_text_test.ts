@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { visible } from "./visible_text.ts";
+import { visible, visibleName } from "./visible_text.ts";
 
 Deno.test("visible shows control characters and bidi overrides as escapes, but those kept", () => {
   assert.equal(visible("evil \x1b[2J text\rover"), "evil \\u001b[2J text\\u000dover");
@@ -14,4 +14,16 @@ Deno.test("visible shows control characters and bidi overrides as escapes, but t
   const plain = "café — 日本語 שלום \u200f ok \\u001b";
   assert.equal(visible(plain), plain);
   assert.equal(visible(visible("\x1b")), "\\u001b", "once escaped, printable");
+});
+
+Deno.test("visibleName also shows what prints as nothing, so two names printed alike are one", () => {
+  assert.equal(visibleName("bad\u200bns"), "bad\\u200bns");
+  assert.equal(visibleName("\u00adsoft\u200f\ufeff"), "\\u00adsoft\\u200f\\ufeff");
+  // Tag characters, beyond 16 bits, as one escape each.
+  assert.equal(visibleName("work\u{e0041}\u{e0042}"), "work\\u{e0041}\\u{e0042}");
+  assert.equal(visibleName("x\x1b[2J"), "x\\u001b[2J", "and what visible shows");
+  // Joiners and variation selectors change how the character before them looks: kept.
+  const shown = "👩\u200d💻 ✌\ufe0f می\u200cخواهم";
+  assert.equal(visibleName(shown), shown);
+  assert.equal(visible("bad\u200bns"), "bad\u200bns", "memory texts keep them");
 });

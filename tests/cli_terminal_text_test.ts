@@ -90,3 +90,17 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
   const json = await svc(stack, who, ["key", "list", "--account", accountId, "--json"], ledger);
   assert.equal((json.json.keys as { label: string }[])[0].label, label);
 });
+
+Deno.test("CLI: names that print as nothing in part (a zero-width space) are shown with it escaped", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  // Stored before such namespaces were refused where first written (import keeps them).
+  const namespace = "bad\u200bns";
+  await importAll(stack.test, who, [{ text: "I keep bees", namespace, tags: ["bee\u2060s"] }]);
+  const spaces = await svc(stack, who, ["namespaces"]);
+  assert.equal(spaces.stdout, "      1  bad\\u200bns\n");
+  const list = await svc(stack, who, ["list", "--namespace", namespace]);
+  assert.match(list.stdout, / {2}\[bee\\u2060s\] {2}I keep bees\n$/);
+  const log = await svc(stack, who, ["log", "--namespace", namespace]);
+  assert.match(log.stdout, / {2}bad\\u200bns {2}/);
+});

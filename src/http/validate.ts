@@ -58,7 +58,7 @@ const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/;
  * characters…), except those that change how the character before them is shown: the zero-width
  * joiner and non-joiner (scripts and emoji need them) and variation selectors.
  */
-const INVISIBLE =
+export const INVISIBLE =
   /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/u;
 
 /**
