@@ -221,12 +221,11 @@ Deno.test("health: a relayer draining before it stops answers 503 with its healt
 });
 
 Deno.test("waitForJob: a job still pending when the time is up says why its last attempt failed", async () => {
-  let error: string | undefined;
+  const job: Record<string, unknown> = { job_id: "j1", status: "pending", attempts: 1 };
   const client = await SvcClient.create({
     baseUrl: "https://relayer.test",
     privateKey: KEY,
-    fetch: () =>
-      Promise.resolve(Response.json({ job_id: "j1", status: "pending", attempts: 1, error })),
+    fetch: () => Promise.resolve(Response.json(job)),
   });
   const waited = (message: RegExp) =>
     assert.rejects(
@@ -234,7 +233,7 @@ Deno.test("waitForJob: a job still pending when the time is up says why its last
       (e: SvcError) => e.code === "backend_unavailable" && message.test(e.message),
     );
   await waited(/^Job j1 is still pending$/);
-  error = "Cannot store the blob: the Walrus publisher is unavailable";
+  job.error = "Cannot store the blob: the Walrus publisher is unavailable";
   await waited(
     /^Job j1 is still pending \(its last attempt: Cannot store the blob: the Walrus publisher/,
   );
