@@ -70,7 +70,12 @@ if (options.command === "help") {
   Deno.exit(0);
 }
 if (options.command === "logout") {
-  console.error((await signOut()) ?? "Not signed in.");
+  try {
+    console.error((await signOut()) ?? "Not signed in.");
+  } catch (error) {
+    console.error(`svc-mcp: ${(error as Error).message}`);
+    Deno.exit(1);
+  }
   Deno.exit(0);
 }
 /** What a sign-in asks for, in words: the scope of `--scope` and the expiry of `--expires`. */
@@ -268,7 +273,10 @@ const bridge = createStdioBridge({
       `approve; calling svc_login again makes a new link. ${asked}`;
   },
   async logout() {
-    return (await signOut()) ?? "Not signed in: there were no credentials to delete.";
+    return await signOut().then(
+      (said) => said ?? "Not signed in: there were no credentials to delete.",
+      (error: Error) => error.message,
+    );
   },
 });
 

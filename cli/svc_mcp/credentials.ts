@@ -59,11 +59,15 @@ function validate(value: unknown): Credentials | string {
   return c as unknown as Credentials;
 }
 
+/** Whether nothing is at `path`: not found, or a file stands where a folder of it should. */
+const absent = (error: unknown) =>
+  error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+
 async function isSymlink(path: string): Promise<boolean> {
   try {
     return (await Deno.lstat(path)).isSymlink;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    if (absent(error)) return false;
     throw error;
   }
 }
@@ -115,7 +119,7 @@ export class CredentialsFile {
         }
       }
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!absent(error)) throw error;
     }
   }
 
@@ -173,14 +177,20 @@ export class CredentialsFile {
     }
   }
 
-  /** Deletes the file (and what saves cut short left); `false` when there was none. */
+  /**
+   * Deletes the file (and what saves cut short left); `false` when there was none. A folder
+   * there is left as it is, and refused.
+   */
   async remove(): Promise<boolean> {
     await this.#removeStale();
     try {
+      if ((await Deno.lstat(this.path)).isDirectory) {
+        throw new Error(`Cannot sign out: ${this.path} is a folder, not credentials; move it away`);
+      }
       await Deno.remove(this.path);
       return true;
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
+      if (absent(error)) return false;
       throw error;
     }
   }

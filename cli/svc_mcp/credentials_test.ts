@@ -114,6 +114,21 @@ Deno.test("credentials: corrupt files are reported, never thrown", async () => {
   });
 });
 
+Deno.test("credentials: a file where the folder should be, or a folder where the file should be, is reported", async () => {
+  await withHome(async (home, file) => {
+    await Deno.writeTextFile(`${home}/.svc`, "junk");
+    const loaded = await file.load();
+    assert.equal(loaded.kind, "corrupt");
+    assert.match((loaded as { reason: string }).reason, /cannot read .*credentials\.json/);
+    assert.equal(await file.remove(), false, "nothing to sign out of");
+    await Deno.remove(`${home}/.svc`);
+    await Deno.mkdir(`${file.path}/sub`, { recursive: true });
+    assert.equal((await file.load()).kind, "corrupt");
+    await assert.rejects(() => file.remove(), /is a folder, not credentials; move it away/);
+    await Deno.stat(`${file.path}/sub`); // left as it was
+  });
+});
+
 Deno.test("credentials: symbolic links are refused for reading and writing", async () => {
   await withHome(async (home, file) => {
     await Deno.mkdir(`${home}/.svc`);
