@@ -88,6 +88,13 @@ Deno.test("the ledger commands read only where the ledger is, not the relayer's 
     // An embedder setting the relayer would refuse does not concern the ledger.
     const { accountId } = await svcCli(dataDir, ["account", "create"], { SVC_EMBEDDER: "openai" });
     assert.match(accountId, /^0x[0-9a-f]{64}$/);
+    // A data directory that is a file is named as such (it was taken for one moved to PostgreSQL).
+    const file = `${dataDir}/a-file`;
+    await Deno.writeTextFile(file, "x");
+    await assert.rejects(
+      svcCli(file, ["key", "list", "--account", accountId]),
+      /exited 1: .*Cannot use the ledger on .*a-file \(SVC_DATA_DIR\): it is a file, not a folder/,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

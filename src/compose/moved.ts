@@ -21,13 +21,21 @@ export async function markMoved(dataDir: string): Promise<void> {
  * would not reach its keys and blobs. `doing`: what was to be done ("start the relayer").
  */
 export async function checkNotMoved(dataDir: string, doing: string): Promise<void> {
-  let moved: { at?: unknown };
+  let text: string;
   try {
-    moved = JSON.parse(await Deno.readTextFile(`${dataDir}/${MOVED_FILE}`));
+    text = await Deno.readTextFile(`${dataDir}/${MOVED_FILE}`);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return;
-    moved = {};
+    // Not a mark: the directory itself cannot be used (a file, a folder it may not read).
+    const why = error instanceof Deno.errors.NotADirectory
+      ? "it is a file, not a folder"
+      : (error as Error).message;
+    throw new SvcError("bad_request", `Cannot ${doing} on ${dataDir} (SVC_DATA_DIR): ${why}`);
   }
+  let moved: { at?: unknown } = {};
+  try {
+    moved = JSON.parse(text);
+  } catch { /* a damaged mark is a mark all the same */ }
   const when = typeof moved.at === "string" ? ` on ${moved.at.slice(0, 10)}` : "";
   throw new SvcError(
     "conflict",
