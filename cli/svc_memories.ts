@@ -162,7 +162,13 @@ function receiptLines(receipt: EraseReceipt): string {
 async function updateText(given: string | undefined, stdin: StdinSource): Promise<string> {
   if (given !== undefined) return need(given, "the new text (--text or standard input)");
   if (stdin.isTerminal()) throw new UsageError("missing the new text (--text or standard input)");
-  const text = (await new Response(stdin.readable).text()).replace(/\r?\n$/, "");
+  const bytes = await new Response(stdin.readable).bytes();
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/\r?\n$/, "");
+  } catch {
+    throw new UsageError("the new text on standard input is not UTF-8");
+  }
   return need(text.trim() ? text : "", "the new text (--text or standard input)");
 }
 

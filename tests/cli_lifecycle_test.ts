@@ -27,7 +27,7 @@ async function svc(
   url: string,
   who: Caller,
   args: string[],
-  stdin?: string,
+  stdin?: string | Uint8Array,
   env: Record<string, string> = { SVC_SERVER_URL: url },
 ): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -47,7 +47,7 @@ async function svc(
   }).spawn();
   if (stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
+    await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
     await writer.close();
   }
   const { code, stdout, stderr } = await child.output();
@@ -168,6 +168,10 @@ Deno.test("CLI: remember with tags and ttl, list, get, update (text or stdin)", 
     `${latest}  ${now.json.updated_at} (corrected)  [vegan]  I am vegan since 2020`,
   );
   assert.notEqual(now.json.updated_at, now.json.created_at);
+  // Bytes that are not UTF-8 are refused, not stored with replacement characters.
+  const garbled = await svc(stack.url, who, ["update", latest], new Uint8Array([0xff, 0xfe, 0x61]));
+  assert.equal(garbled.code, 2);
+  assert.match(garbled.stderr, /^svc: the new text on standard input is not UTF-8\n/);
   const gone = await run(["get", id, "--json"]);
   assert.equal(gone.code, 1);
   assert.equal(gone.json.code, "not_found");
