@@ -69,6 +69,16 @@ Deno.test("bridge: namespace precedence is call, then the configured default", a
   assert.deepEqual(await texts("default"), []);
 });
 
+Deno.test("bridge: a key past its expiry is said to have expired, with the way to a new one", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller({ expiresAt: Date.now() - 1000 });
+  await using host = await bridged(() => identityOf(stack, caller));
+  const refused = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /refused this computer's svc credentials: the key has expired/);
+  assert.match(textOf(refused), /call svc_login/);
+});
+
 Deno.test("bridge: without a configured namespace the relayer's default applies", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();

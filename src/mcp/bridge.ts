@@ -105,7 +105,12 @@ function isAnswer(error: unknown): boolean {
     (error as { code?: number }).code !== ErrorCode.ConnectionClosed;
 }
 
-function unauthorizedText(relayerUrl: string): string {
+function unauthorizedText(relayerUrl: string, reason: string | undefined): string {
+  if (reason === "expired_key") {
+    return `The relayer at ${relayerUrl} refused this computer's svc credentials: the key has ` +
+      "expired (its sign-in gave it an expiry). Remedy: call svc_login (or run `svc-mcp login " +
+      "--login`) to sign in again with a new key. The credentials file was kept.";
+  }
   return `The relayer at ${relayerUrl} refused this computer's svc credentials (401). Likely ` +
     "causes: the delegate key was revoked on the dashboard, the credentials belong to another " +
     "environment (for example --prod versus --local), or a proxy dropped the Authorization " +
@@ -150,8 +155,14 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   // The relayer's last 429, and the reason of its last 503.
   let rateLimit: RateLimit = { retryAfterSeconds: 30 };
   let unavailable: string | undefined;
+  // The reason of the relayer's last 401 (`expired_key`, …).
+  let unauthorized: string | undefined;
   const fetchNotingRefusals: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
+    if (response.status === 401) {
+      const reason = (await response.clone().json().catch(() => null))?.error?.data?.reason;
+      unauthorized = typeof reason === "string" ? reason : undefined;
+    }
     if (response.status === 429) {
       const reason = await errorSentence(response);
       rateLimit = {
@@ -327,7 +338,9 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       }
       return result;
     } catch (error) {
-      if (isStatus(error, 401)) return text(unauthorizedText(identity.relayerUrl), true);
+      if (isStatus(error, 401)) {
+        return text(unauthorizedText(identity.relayerUrl, unauthorized), true);
+      }
       if (isStatus(error, 429)) {
         return text(rateLimitedText(identity.relayerUrl, rateLimit), true);
       }

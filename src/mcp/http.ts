@@ -75,10 +75,15 @@ interface Identity {
   fingerprint: string;
 }
 
-function unauthorized(message: string): Response {
-  return rpcError(401, message, {
-    "www-authenticate": `Bearer realm="svc", error="invalid_token"`,
-  });
+/** A 401 in JSON-RPC's shape; the relayer's `reason` (`expired_key`, …) in its `data`. */
+function unauthorized(message: string, reason?: unknown): Response {
+  return rpcError(
+    401,
+    message,
+    { "www-authenticate": `Bearer realm="svc", error="invalid_token"` },
+    undefined,
+    typeof reason === "string" ? { reason } : undefined,
+  );
 }
 
 async function identityOf(request: Request): Promise<Identity | Response> {
@@ -163,7 +168,10 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
         );
       }
       if (error instanceof SvcError && (error.status === 401 || error.status === 403)) {
-        return unauthorized(`The relayer refused these credentials: ${error.message}`);
+        return unauthorized(
+          `The relayer refused these credentials: ${error.message}`,
+          error.details.reason,
+        );
       }
       if (error instanceof SvcError && error.code === "rate_limited") {
         const seconds = String(error.details.retry_after_seconds ?? 60);
