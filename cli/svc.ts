@@ -229,14 +229,13 @@ async function run(args: string[]): Promise<Output> {
   }
   if (command === "log") {
     const account = accountIdOf(values.account, (name) => Deno.env.get(name));
-    // For --account, the owner's own key when the data directory has it; else a delegate key
-    // with `audit` (its --key is the log's filter, not a key to sign with).
-    const flagged = values.account === undefined ? undefined : account;
-    const ownerKey = flagged && await savedOwnerKey(dataDir, flagged);
+    // The account's owner key when the data directory has it (by --account or SVC_ACCOUNT_ID
+    // alike); else a delegate key with `audit` (its --key is the log's filter, not a key).
+    const ownerKey = account && await savedOwnerKey(dataDir, account);
     const delegateKey = Deno.env.get("SVC_DELEGATE_KEY");
-    if (!ownerKey && !delegateKey && flagged) {
+    if (!ownerKey && !delegateKey && account) {
       throw new UsageError(
-        `missing SVC_DELEGATE_KEY: the owner key of account ${flagged} is not in ` +
+        `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
           `${dataDir}/owner_keys, so the log is read with a delegate key that has the audit ` +
           "scope (or with SVC_DATA_DIR where `svc account create` made the account)",
       );

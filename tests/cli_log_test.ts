@@ -123,8 +123,17 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
       SVC_DATA_DIR: dataDir,
     });
     assert.equal(upper.code, 0, upper.stderr);
-    // Without --account, a delegate key is needed; log's --key is a filter, not a key.
-    const keyless = await svc(["log"], { SVC_SERVER_URL: stack.url, SVC_ACCOUNT_ID: accountId });
+    // SVC_ACCOUNT_ID finds it as --account does (a delegate key in the environment, without
+    // the audit scope, would be refused).
+    const byEnv = await svc(["log", "--namespace", "home", "--json"], {
+      SVC_SERVER_URL: stack.url,
+      SVC_DATA_DIR: dataDir,
+      SVC_ACCOUNT_ID: accountId,
+    });
+    assert.equal(byEnv.code, 0, byEnv.stderr);
+    assert.equal(JSON.parse(byEnv.stdout).entries.length, 1);
+    // Without an account, a delegate key is needed; log's --key is a filter, not a key.
+    const keyless = await svc(["log"], { SVC_SERVER_URL: stack.url });
     assert.equal(keyless.stderr.split("\n")[0], "svc: missing SVC_DELEGATE_KEY");
     // Another directory has no owner key for it: the message says what to give instead.
     const elsewhere = await svc(["log", "--account", accountId], {
