@@ -255,9 +255,10 @@ async function run(args: string[]): Promise<Output> {
     );
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
+    // An empty path is left empty (missing), not taken for the folder it is resolved in.
     const path = (given: string | undefined) =>
-      given === undefined
-        ? undefined
+      given === undefined || given === ""
+        ? given
         : callerPath(given, Deno.env.get("INIT_CWD"), Deno.cwd(), taskFolder());
     return await runPortabilityCommand(
       command,

@@ -197,6 +197,21 @@ Deno.test("CLI: a word more than a command takes is a usage error, before anythi
   );
 });
 
+Deno.test("CLI: an empty file name is a missing one, not the folder it would be resolved in", async () => {
+  await using stack = await startStack();
+  const who = await stack.test.newCaller();
+  for (
+    const [args, missing] of [
+      [["export", "-o", ""], "missing -o FILE"],
+      [["import", ""], "missing the file to import"],
+    ] as [string[], string][]
+  ) {
+    const run = await svc(stack, who, args, PASSPHRASE);
+    assert.equal(run.code, 2, `${args.join(" ")}: ${run.stderr}`);
+    assert.ok(run.stderr.startsWith(`svc: ${missing}`), run.stderr);
+  }
+});
+
 Deno.test("CLI: a flag its command does not take is a usage error, before anything is sent", async () => {
   await using stack = await startStack();
   const who = await stack.test.newCaller();
