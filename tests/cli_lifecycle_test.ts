@@ -339,6 +339,13 @@ Deno.test("CLI: a relayer address that is not a URL, or a file that is not there
         {},
         /^svc: --relayer must not hold a user name or password\n/,
       ],
+      ...["http://127.0.0.1:8000/svc/", "http://127.0.0.1:8000?x=1"].map((url) =>
+        [
+          ["recall", "bees", "--relayer", url],
+          {},
+          /^svc: --relayer must be the relayer's address alone, without a path, query or fragment/,
+        ] as const
+      ),
       [["import", "nope.svc"], { SVC_SERVER_URL: stack.url }, /^svc: there is no file nope.svc/],
       [["import", "/tmp"], { SVC_SERVER_URL: stack.url }, /^svc: \/tmp is a folder, not a file/],
       [
