@@ -210,6 +210,9 @@ export async function runLedgerCommand(
       if (values.label !== undefined && UNPRINTABLE.test(values.label)) {
         throw new UsageError("--label must not hold control or text-direction characters");
       }
+      if (values.label !== undefined && new TextEncoder().encode(values.label).length > 64) {
+        throw new UsageError("--label must be at most 64 bytes");
+      }
       // Any time, past ones too (a key that is already expired).
       const expiresAt = values["expires-at"];
       if (

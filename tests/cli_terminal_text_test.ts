@@ -66,6 +66,9 @@ Deno.test("CLI: get, recall, list, log, whoami and key list show control charact
     refused.stderr,
     /^svc: --label must not hold control or text-direction characters\n\(`svc --help`/,
   );
+  const long = await add("d".repeat(65));
+  assert.equal(long.code, 2);
+  assert.match(long.stderr, /^svc: --label must be at most 64 bytes\n/);
   const added = await add("desk");
   assert.equal(added.code, 0, added.stderr);
   // A label written before the ledger refused such labels (or on Sui, where nothing does).
