@@ -32,11 +32,11 @@ export async function checkNotMoved(dataDir: string, doing: string): Promise<voi
       : (error as Error).message;
     throw new SvcError("bad_request", `Cannot ${doing} on ${dataDir} (SVC_DATA_DIR): ${why}`);
   }
-  let moved: { at?: unknown } = {};
+  let at: unknown;
   try {
-    moved = JSON.parse(text);
+    at = JSON.parse(text)?.at;
   } catch { /* a damaged mark is a mark all the same */ }
-  const when = typeof moved.at === "string" ? ` on ${moved.at.slice(0, 10)}` : "";
+  const when = typeof at === "string" ? ` on ${at.slice(0, 10)}` : "";
   throw new SvcError(
     "conflict",
     `Cannot ${doing} on ${dataDir}: svc migrate-store copied it into PostgreSQL${when}; use ` +
