@@ -33,7 +33,10 @@ export interface SignedOut {
 export interface StdioBridgeOptions {
   /** The identity to use now (read again whenever the bridge is signed out). */
   identity(): Promise<BridgeIdentity | SignedOut>;
-  /** Mints a sign-in link for the MCP host that asks (its name, if it gave one); returns the text for the agent. */
+  /**
+   * Mints a sign-in link for the MCP host that asks (its name, if it gave one); returns the
+   * text for the agent.
+   */
   login(host: string | undefined): Promise<string>;
   /** Deletes the local credentials; returns the text for the agent. */
   logout(): Promise<string>;
