@@ -94,7 +94,12 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
       "--unstable-kv",
       fileURLToPath(new URL("../main.ts", import.meta.url)),
     ],
-    env: { SVC_DATA_DIR: dataDir, SVC_PORT: "0", SVC_MODELS_DIR: TEST_MODELS_DIR },
+    env: {
+      SVC_DATA_DIR: dataDir,
+      SVC_PORT: "0",
+      SVC_DASHBOARD_PORT: "0",
+      SVC_MODELS_DIR: TEST_MODELS_DIR,
+    },
   }).output();
   assert.equal(code, 1);
   const message = new TextDecoder().decode(stderr);

@@ -109,9 +109,10 @@ Deno.test("host check: the dashboard answers its names only", async () => {
   const page = await get(loopback, "localhost:5173", "/");
   assert.equal(page.status, 200);
   await page.body?.cancel();
-  // Loopback addresses are still redirected to the one origin.
+  // Loopback addresses still get the page that moves to the one origin.
   const moved = await get(loopback, "127.0.0.1:5173", "/");
-  assert.equal(moved.status, 308);
+  assert.equal(moved.status, 200);
+  assert.match(await moved.text(), /\/assets\/moved\.js/);
   for (const host of FOREIGN) {
     for (const path of ["/", "/connect/mcp", "/api/config", "/assets/app.js"]) {
       await refusedForHost(await get(loopback, host, path));
