@@ -299,6 +299,21 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     assert.equal(await page.getByLabel("Namespace").locator("option:checked").innerText(), "lists");
     assert.equal(await page.getByRole("button", { name: "Erase the namespace…" }).count(), 0);
 
+    // A namespace stored before names holding what shows as nothing were refused (an import
+    // keeps it): shown with it escaped, and erased by its name as shown.
+    const hidden = "bad\u200bns";
+    const imported = await client.import([{ text: "A hidden space", namespace: hidden }]);
+    assert.equal((await client.waitForJob(imported.job_ids[0])).status, "done");
+    await page.goto(`${stack.dashboard}/memories?${new URLSearchParams({ namespace: hidden })}`);
+    await page.getByText("Showing 1, newest first.").waitFor();
+    await page.getByRole("heading", { name: 'Memories in "bad\\u200bns"' }).waitFor();
+    await page.getByRole("option", { name: "bad\\u200bns (1)" }).waitFor({ state: "attached" });
+    page.once("dialog", (dialog) => dialog.accept("bad\\u200bns"));
+    await page.getByRole("button", { name: "Erase the namespace…" }).click();
+    await page.locator("#status").filter({ hasText: 'Erased 1 memory in "bad\\u200bns"' })
+      .waitFor();
+    assert.equal((await client.list({ namespace: hidden })).memories.length, 0);
+
     // A long text shows its beginning and a button for the rest; a right-to-left text reads so.
     const ending = "and that is the whole story.";
     const story = await client.remember(`Once ${"upon a time ".repeat(200)}${ending}`, {

@@ -4,7 +4,7 @@
 // memory (the memories page links here). Every request is signed in this browser by the owner
 // key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest } from "./wallet.js";
-import { action, agentNames, card, h, onPick, render, short } from "./ui.js";
+import { action, agentNames, card, h, onPick, render, short, shownName } from "./ui.js";
 
 const PAGE_SIZE = 50;
 const OPERATIONS = [
@@ -80,13 +80,13 @@ export async function activity({ wallet, owned }) {
   );
   if (filter.namespace) {
     spaces.select.append(
-      h("option", { value: filter.namespace, selected: true }, filter.namespace),
+      h("option", { value: filter.namespace, selected: true }, shownName(filter.namespace)),
     );
   }
   namespaces({ wallet, owned }).then(({ namespaces: known }) => {
     for (const { namespace } of known) {
       if (namespace !== filter.namespace) {
-        spaces.select.append(h("option", { value: namespace }, namespace));
+        spaces.select.append(h("option", { value: namespace }, shownName(namespace)));
       }
     }
   }, () => {});

@@ -3,7 +3,7 @@
 // activity.js) and the MCP sign-in consent page (/connect/mcp, in connect.js); the wallet's and
 // account's set-up is session.js. Every text from the URL or the server goes through textContent.
 import { namespaces, transact } from "./wallet.js";
-import { action, card, field, h, render, say, short } from "./ui.js";
+import { action, card, field, h, render, say, short, shownName } from "./ui.js";
 import { memories } from "./memories.js";
 import { describeKeyScope } from "./scope.js";
 import { activity } from "./activity.js";
@@ -49,7 +49,7 @@ async function home() {
                   h(
                     "a",
                     { href: `/memories?${new URLSearchParams({ namespace: n.namespace })}` },
-                    n.namespace,
+                    shownName(n.namespace),
                   ),
                 ),
                 h("td", { class: "right" }, String(n.count)),

@@ -5,7 +5,7 @@
 // remembered it, and links to the agents that read it (the activity page). Every request is
 // signed in this browser by the owner key; the dashboard forwards it to the relayer.
 import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
-import { action, agentNames, card, field, h, onPick, render, say } from "./ui.js";
+import { action, agentNames, card, field, h, onPick, render, say, shownName } from "./ui.js";
 
 const PAGE_SIZE = 20;
 /** What a memory whose text the relayer cannot read shows instead, and why. */
@@ -57,7 +57,7 @@ const moment = (iso) =>
 /** The page of `session` (the wallet and its account) for the namespace in the URL. */
 export async function memories({ wallet, owned }) {
   const namespace = new URLSearchParams(location.search).get("namespace") || "default";
-  document.title = `svc — memories in ${namespace}`;
+  document.title = `svc — memories in ${shownName(namespace)}`;
   const config = await (await fetch("/api/config")).json();
   const signed = (method, path, body) =>
     relayerRequest(wallet, {
@@ -323,13 +323,13 @@ export async function memories({ wallet, owned }) {
     h("label", { for: "namespace-picker" }, "Namespace"),
     picker,
   );
-  const current = h("option", { value: namespace, selected: true }, namespace);
+  const current = h("option", { value: namespace, selected: true }, shownName(namespace));
   picker.append(current);
   /** How many memories the namespace holds, once known: the picker shows it. */
   let count;
   const counted = (value) => {
     count = value;
-    current.textContent = count ? `${namespace} (${count})` : namespace;
+    current.textContent = count ? `${shownName(namespace)} (${count})` : shownName(namespace);
     eraseAll.hidden = count === 0;
   };
   onPick(picker, () => {
@@ -338,18 +338,21 @@ export async function memories({ wallet, owned }) {
   namespaces({ wallet, owned }).then(({ namespaces: known }) => {
     for (const { namespace: name, count: held } of known) {
       if (name === namespace) counted(held);
-      else picker.append(h("option", { value: name }, `${name} (${held})`));
+      else picker.append(h("option", { value: name }, `${shownName(name)} (${held})`));
     }
   }, () => {});
 
   // Erasing the whole namespace: its name typed again, as the API asks for it.
   const eraseAll = action(`Erase the namespace…`, async () => {
     const typed = prompt(
-      `Erase every memory in "${namespace}"? Their keys are destroyed: none can be read or ` +
+      `Erase every memory in "${
+        shownName(namespace)
+      }"? Their keys are destroyed: none can be read or ` +
         "recovered again. Type the namespace's name to confirm.",
     );
     if (typed === null) return;
-    if (typed !== namespace) {
+    // As it is, or as shown (a character that shows as nothing cannot be typed).
+    if (typed !== namespace && typed !== shownName(namespace)) {
       throw new Error("The name typed is not the namespace's: nothing was erased.");
     }
     const query = new URLSearchParams({ namespace, confirm: namespace });
@@ -363,7 +366,9 @@ export async function memories({ wallet, owned }) {
     counted(0);
     heading.textContent = "No memories in this namespace.";
     say(
-      `Erased ${answer.erased} ${answer.erased === 1 ? "memory" : "memories"} in "${namespace}"` +
+      `Erased ${answer.erased} ${answer.erased === 1 ? "memory" : "memories"} in "${
+        shownName(namespace)
+      }"` +
         (checked.every(Boolean)
           ? "; every receipt's signature checks out against the relayer's receipt key."
           : "; some receipts' signatures do not check out: report it."),
@@ -374,7 +379,7 @@ export async function memories({ wallet, owned }) {
   render(
     receipt,
     card(
-      `Memories in "${namespace}"`,
+      `Memories in "${shownName(namespace)}"`,
       choose,
       form,
       heading,

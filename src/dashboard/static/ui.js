@@ -18,6 +18,23 @@ export function say(message, tone = "info") {
   status.dataset.tone = tone;
 }
 
+// What shows as nothing (zero-width spaces, direction marks and controls, tag characters…),
+// but the joiners and variation selectors that change the character before them: the set
+// namespaces first written may not hold (`INVISIBLE` in src/http/validate.ts).
+const INVISIBLE =
+  /(?![\u200c\u200d\u180b-\u180d\u180f\ufe00-\ufe0f\u{e0100}-\u{e01ef}])[\p{Default_Ignorable_Code_Point}\u0080-\u009f\ufff9-\ufffb]/gu;
+
+/**
+ * A name (a namespace stored before such names were refused) with what shows as nothing
+ * written as `\u200b`-style escapes, as the CLI shows it: two names that look alike differ.
+ */
+export function shownName(name) {
+  return name.replace(INVISIBLE, (char) => {
+    const code = char.codePointAt(0).toString(16);
+    return char.length > 1 ? `\\u{${code}}` : `\\u${code.padStart(4, "0")}`;
+  });
+}
+
 export function short(value) {
   return value.length > 20 ? `${value.slice(0, 10)}…${value.slice(-8)}` : value;
 }
