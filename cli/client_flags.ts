@@ -6,7 +6,8 @@
 import { ACCOUNT_ID, isKeyHex } from "../src/auth/keys.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
-import { parseIsoTime } from "../src/http/validate.ts";
+import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/http/validate.ts";
+import { SvcError } from "../src/errors.ts";
 import { localPort } from "./args.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
@@ -120,8 +121,28 @@ export function ttlSeconds(value: string | undefined): number | undefined {
   if (!match || Number(match[1]) === 0) {
     throw new UsageError("--ttl must be a positive number of s, m, h, d or w, such as 30d");
   }
-  return Number(match[1]) * TTL_UNITS[match[2]];
+  const seconds = Number(match[1]) * TTL_UNITS[match[2]];
+  if (seconds > MAX_TTL_SECONDS) throw new UsageError("--ttl must be at most ten years (3650d)");
+  return seconds;
 }
+
+/** A value checked as the relayer checks it, its refusal a usage error (the flag named). */
+function asRelayerChecks<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof SvcError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** `--tag`, repeated: at most 16, each 1 to 64 characters without control characters. */
+export const tagsArg = (tags: string[] | undefined) =>
+  asRelayerChecks(() => tagsValue(tags?.length ? tags : undefined, "--tag"));
+
+/** `--thread`: 1 to 128 characters without control characters. */
+export const threadArg = (thread: string | undefined) =>
+  asRelayerChecks(() => threadValue(thread, "--thread"));
 
 /** `--min-score`: a number from 0 to 1. */
 export function minScoreArg(value: string | undefined): number | undefined {

@@ -22,6 +22,8 @@ import {
   pastTime,
   positiveInt,
   relayerUrl,
+  tagsArg,
+  threadArg,
   ttlSeconds,
   UsageError,
 } from "./client_flags.ts";
@@ -218,7 +220,8 @@ export async function runMemoryCommand(
     : memoryIdArg(values.replaces, "--replaces");
   const since = pastTime(values.since, "--since", Date.now());
   const until = pastTime(values.until, "--until", Date.now());
-  const tags = values.tag?.length ? values.tag : undefined;
+  const tags = tagsArg(values.tag);
+  const thread = threadArg(values.thread);
   const minScore = minScoreArg(values["min-score"]);
   const ttl = ttlSeconds(values.ttl);
   const expiresAt = expiryTime(values["expires-at"], "--expires-at");
@@ -256,7 +259,7 @@ export async function runMemoryCommand(
     const answer = await client.remember(need(text, "the text to remember"), {
       namespace,
       tags,
-      thread: values.thread,
+      thread,
       ttlSeconds: ttl,
       expiresAt,
       replaces,

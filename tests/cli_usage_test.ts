@@ -264,7 +264,7 @@ Deno.test("CLI: a flag its command does not take is a usage error, before anythi
   );
 });
 
-Deno.test("CLI: a namespace the relayer would refuse is a usage error, before anything is read or sent", async () => {
+Deno.test("CLI: a namespace, tag, thread or expiry the relayer would refuse is a usage error, before anything is read or sent", async () => {
   await using stack = await startStack();
   const who = await stack.test.newCaller();
   const client = await clientOf(stack, who);
@@ -279,6 +279,26 @@ Deno.test("CLI: a namespace the relayer would refuse is a usage error, before an
       [
         ["export", "--namespace", "work", "--namespace", "", "-o", `${stack.dir}/x.svc`],
         "--namespace must not be empty",
+      ],
+      // Tags, threads and expiries the relayer would refuse, named as the flags that gave them.
+      [["remember", "I keep bees", "--tag", ""], "--tag[0] must be a string of 1 to 64 characters"],
+      [
+        [
+          "remember",
+          "I keep bees",
+          ...Array.from({ length: 17 }, (_, i) => ["--tag", `t${i}`])
+            .flat(),
+        ],
+        "--tag must have at most 16 entries",
+      ],
+      [["recall", "bees", "--tag", "a\u0007b"], "--tag[0] must not contain control characters"],
+      [
+        ["remember", "I keep bees", "--thread", ""],
+        "--thread must be a string of 1 to 128 characters",
+      ],
+      [
+        ["remember", "I keep bees", "--ttl", "999999999w"],
+        "--ttl must be at most ten years (3650d)",
       ],
     ] as [string[], string][]
   ) {
