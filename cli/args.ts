@@ -38,12 +38,23 @@ export function flagValues(tokens: readonly FlagToken[], name: string): string[]
   );
 }
 
-/** The message of `error`, with `parseArgs`'s refusal of an unknown flag said in a few words. */
+/**
+ * The message of `error`, with `parseArgs`'s refusals of an unknown flag and of a value that
+ * begins with a dash said in one line each.
+ */
 export function argsMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  // Node's text goes on to advise `--` for a positional argument that starts with a dash.
+  const ambiguous = message.match(/^Option '([^']+)' argument is ambiguous/);
+  if (ambiguous) {
+    return `${ambiguous[1]} takes a value that begins with a dash as ${ambiguous[1]}=VALUE`;
+  }
   const unknown = message.match(/^Unknown option '([^']+)'/);
-  return unknown ? `unknown option ${unknown[1]}` : message;
+  if (!unknown) return message;
+  // A dash before no letter starts a text, not a flag: such a text goes after `--`.
+  const text = /^-[^-a-zA-Z]/.test(unknown[1])
+    ? " (a text that begins with a dash goes after --)"
+    : "";
+  return `unknown option ${unknown[1]}${text}`;
 }
 
 /**

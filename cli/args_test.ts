@@ -11,10 +11,18 @@ function refusal(args: string[]): unknown {
   assert.fail(`parseArgs took ${args.join(" ")}`);
 }
 
-Deno.test("argsMessage names an unknown flag in a few words and leaves other messages", () => {
+Deno.test("argsMessage says an unknown flag or a value beginning with a dash in one line, and leaves other messages", () => {
   assert.equal(argsMessage(refusal(["--bogus"])), "unknown option --bogus");
   assert.equal(argsMessage(refusal(["-x"])), "unknown option -x");
   assert.match(argsMessage(refusal(["--relayer"])), /--relayer/);
+  assert.equal(
+    argsMessage(refusal(["-5 degrees outside"])),
+    "unknown option -5 (a text that begins with a dash goes after --)",
+  );
+  assert.equal(
+    argsMessage(refusal(["--relayer", "-1"])),
+    "--relayer takes a value that begins with a dash as --relayer=VALUE",
+  );
   assert.equal(
     argsMessage(new Error("the label must be 1 to 64 bytes")),
     "the label must be 1 to 64 bytes",
