@@ -190,6 +190,14 @@ Deno.test("browser: a wallet an earlier version made at 127.0.0.1 is offered to 
       return (await loadWallet()).address;
     });
     assert.equal(moved, address);
+
+    // Forgotten at the loopback address once moved, that address goes straight to localhost.
+    await page.goto(`${loopback}/`);
+    page.once("dialog", (dialog) => dialog.accept());
+    await page.getByRole("button", { name: "Forget it at this address" }).click();
+    await page.waitForURL(`${stack.dashboard}/`);
+    await page.goto(`${loopback}/agents`);
+    await page.waitForURL(`${stack.dashboard}/agents`);
   });
 });
 

@@ -102,12 +102,12 @@ export function createDashboard(options: DashboardOptions): Dashboard {
   /**
    * Pages asked for by a loopback address get the page that moves to the one origin (see
    * `origin`): on its own when this address holds no wallet, else offering the backup of the
-   * wallet an earlier version made here. Its scripts and styles are served as they are.
+   * wallet an earlier version made here. Its scripts, styles and API are served as they are.
    */
   function moveFromLoopback(request: Request): Promise<Response> | undefined {
     if (request.method !== "GET" || !options.origin) return undefined;
     if (!LOOPBACK_ADDRESS.test(request.headers.get("host") ?? "")) return undefined;
-    if (/^\/(assets|vendor)\//.test(new URL(request.url).pathname)) return undefined;
+    if (STATIC[new URL(request.url).pathname]?.[0] !== "index.html") return undefined;
     return asset(new URL("./static/moved.html", import.meta.url), "text/html; charset=utf-8");
   }
 

@@ -82,18 +82,20 @@ Deno.test("dashboard: pages and assets carry the security headers and a request 
 Deno.test("dashboard: a loopback address gets the page that moves to the one origin", async () => {
   const { get, handler } = dashboard();
   for (const host of ["127.0.0.1:5173", "[::1]:5173"]) {
-    // Any page, unknown ones too: the page moves on (or offers a wallet's backup) in the browser.
-    for (const path of ["/connect/mcp?port=1&state=x", "/", "/nope"]) {
+    // Its pages: the page moves on (or offers a wallet's backup) in the browser.
+    for (const path of ["/connect/mcp?port=1&state=x", "/", "/agents"]) {
       const response = await get(path, host);
       assert.equal(response.status, 200);
       assert.equal(response.headers.get("cache-control"), "no-store");
       assert.equal(response.headers.get("referrer-policy"), "no-referrer");
       assert.match(await response.text(), /<script type="module" src="\/assets\/moved.js">/);
     }
-    // Its scripts are served as they are.
+    // Its scripts and its API are served as they are; an unknown path is not found.
     const script = await get("/assets/wallet.js", host);
     assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
     assert.match(await script.text(), /export async function loadWallet/);
+    assert.equal((await (await get("/api/config", host)).json()).relayer, "http://127.0.0.1:8000");
+    assert.equal((await get("/nope", host)).status, 404);
   }
   // At localhost the pages are the dashboard's.
   assert.match(await (await get("/agents")).text(), /\/assets\/app.js/);

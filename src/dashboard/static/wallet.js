@@ -81,6 +81,11 @@ async function keep(wallet) {
   return wallet;
 }
 
+/** Deletes the wallet kept at this address (the loopback page's copy, once moved). */
+export async function forgetWallet() {
+  await store("readwrite", (s) => s.delete("owner"));
+}
+
 /** The wallet kept in this browser, or `null`. */
 export async function loadWallet() {
   const saved = await store("readonly", (s) => s.get("owner"));
