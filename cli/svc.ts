@@ -229,10 +229,12 @@ async function run(args: string[]): Promise<Output> {
   }
   if (command === "log") {
     const account = accountIdOf(values.account, (name) => Deno.env.get(name));
-    // The account's owner key when the data directory has it (by --account or SVC_ACCOUNT_ID
-    // alike); else a delegate key with `audit` (its --key is the log's filter, not a key).
-    const ownerKey = account && await savedOwnerKey(dataDir, account);
     const delegateKey = Deno.env.get("SVC_DELEGATE_KEY");
+    // The account's owner key when the data directory has it: for --account, or for
+    // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
+    // (it needs `audit`; --key is the log's filter, not a key).
+    const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
+    const ownerKey = byOwner && await savedOwnerKey(dataDir, byOwner);
     if (!ownerKey && !delegateKey && account) {
       throw new UsageError(
         `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +

@@ -123,8 +123,7 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
       SVC_DATA_DIR: dataDir,
     });
     assert.equal(upper.code, 0, upper.stderr);
-    // SVC_ACCOUNT_ID finds it as --account does (a delegate key in the environment, without
-    // the audit scope, would be refused).
+    // SVC_ACCOUNT_ID without a delegate key finds it as --account does.
     const byEnv = await svc(["log", "--namespace", "home", "--json"], {
       SVC_SERVER_URL: stack.url,
       SVC_DATA_DIR: dataDir,
@@ -132,6 +131,17 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
     });
     assert.equal(byEnv.code, 0, byEnv.stderr);
     assert.equal(JSON.parse(byEnv.stdout).entries.length, 1);
+    // With a delegate key beside it, the delegate key reads: the data directory is not opened
+    // (marked as moved to PostgreSQL, it would refuse the owner key's lookup).
+    await Deno.writeTextFile(`${dataDir}/moved-to-postgres.json`, "{}");
+    const byDelegate = await svc(["log"], {
+      SVC_SERVER_URL: stack.url,
+      SVC_DATA_DIR: dataDir,
+      SVC_ACCOUNT_ID: accountId,
+      SVC_DELEGATE_KEY: delegate.privateKey,
+    });
+    assert.equal(byDelegate.code, 0, byDelegate.stderr);
+    await Deno.remove(`${dataDir}/moved-to-postgres.json`);
     // Without an account, a delegate key is needed; log's --key is a filter, not a key.
     const keyless = await svc(["log"], { SVC_SERVER_URL: stack.url });
     assert.equal(keyless.stderr.split("\n")[0], "svc: missing SVC_DELEGATE_KEY");
