@@ -33,11 +33,11 @@ export function relayerUrl(
   if (!isHttpUrl(url)) {
     throw new UsageError(`${name} must be an http(s) URL, such as http://127.0.0.1:8000`);
   }
-  const { username, password, pathname, search, hash } = new URL(url);
+  const { username, password, origin, href } = new URL(url);
   // fetch would send them as Basic credentials, and the relayer's address is shown in messages.
   if (username || password) throw new UsageError(`${name} must not hold a user name or password`);
-  // The routes are the relayer's own paths, and what a request signs.
-  if (pathname !== "/" || search || hash) {
+  // The routes are the relayer's own paths, and what a request signs (`?` alone counts too).
+  if (href !== `${origin}/`) {
     throw new UsageError(
       `${name} must be the relayer's address alone, without a path, query or fragment ` +
         "(such as http://127.0.0.1:8000)",

@@ -273,10 +273,7 @@ const bridge = createStdioBridge({
       `approve; calling svc_login again makes a new link. ${asked}`;
   },
   async logout() {
-    return await signOut().then(
-      (said) => said ?? "Not signed in: there were no credentials to delete.",
-      (error: Error) => error.message,
-    );
+    return (await signOut()) ?? "Not signed in: there were no credentials to delete.";
   },
 });
 

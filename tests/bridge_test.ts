@@ -69,6 +69,31 @@ Deno.test("bridge: namespace precedence is call, then the configured default", a
   assert.deepEqual(await texts("default"), []);
 });
 
+Deno.test("bridge: a sign-out that cannot delete the credentials is an error, still signed in", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  const bridge = createStdioBridge({
+    identity: () => Promise.resolve(identityOf(stack, caller)),
+    login: () => Promise.resolve("login link"),
+    logout: () => Promise.reject(new Error("Cannot sign out: ~/.svc/credentials.json is a folder")),
+    debug: () => {},
+  });
+  const [near, far] = InMemoryTransport.createLinkedPair();
+  await bridge.server.connect(far);
+  const client = new Client({ name: "host", version: "1.0.0" });
+  await client.connect(near);
+  try {
+    const out = await client.callTool({ name: "svc_logout", arguments: {} });
+    assert.equal(out.isError, true);
+    assert.equal(textOf(out), "Cannot sign out: ~/.svc/credentials.json is a folder");
+    const after = await client.callTool({ name: "svc_list", arguments: {} });
+    assert.equal(after.isError, undefined, textOf(after));
+  } finally {
+    await client.close();
+    await bridge.close();
+  }
+});
+
 Deno.test("bridge: a key past its expiry is said to have expired, with the way to a new one", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller({ expiresAt: Date.now() - 1000 });

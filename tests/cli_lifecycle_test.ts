@@ -339,7 +339,9 @@ Deno.test("CLI: a relayer address that is not a URL, or a file that is not there
         {},
         /^svc: --relayer must not hold a user name or password\n/,
       ],
-      ...["http://127.0.0.1:8000/svc/", "http://127.0.0.1:8000?x=1"].map((url) =>
+      ...["http://127.0.0.1:8000/svc/", "http://127.0.0.1:8000?x=1", "http://127.0.0.1:8000?"].map((
+        url,
+      ) =>
         [
           ["recall", "bees", "--relayer", url],
           {},

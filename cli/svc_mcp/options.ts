@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
-import { UNPRINTABLE, validNamespace } from "../../src/http/validate.ts";
+import { INVISIBLE, UNPRINTABLE, validNamespace } from "../../src/http/validate.ts";
 import { shown } from "../../src/settings_reader.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
@@ -78,7 +78,8 @@ export interface StdioOptions {
 
 export class UsageError extends Error {}
 
-const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "g");
+/** What a label shows wrongly or not at all: controls, direction controls, invisible marks. */
+const UNSHOWN = new RegExp(`${UNPRINTABLE.source}|${INVISIBLE.source}`, "gu");
 
 /**
  * The label of a key signed in from an MCP host: the default one names the host as it names
@@ -86,7 +87,7 @@ const UNPRINTABLE_ALL = new RegExp(UNPRINTABLE.source, "g");
  * a label given, or a host without a usable name, leaves it as it is. At most 64 bytes.
  */
 export function signInLabel(options: StdioOptions, host: string | undefined): string {
-  const name = host?.replace(UNPRINTABLE_ALL, "").trim();
+  const name = host?.replace(UNSHOWN, "").trim();
   if (options.labelGiven || !name) return options.label;
   const suffix = ` via ${options.label}`;
   let prefix = "";

@@ -46,6 +46,8 @@ Deno.test("svc-mcp options: namespace, label, commands and debug", () => {
   assert.equal(signInLabel(plain, undefined), "svc-mcp on laptop");
   assert.equal(signInLabel(plain, " \u0007\u202e "), "svc-mcp on laptop");
   assert.equal(signInLabel(plain, "Cur\u001bsor\u202e"), "Cursor via svc-mcp on laptop");
+  // A name of characters that show as nothing is no name.
+  assert.equal(signInLabel(plain, "\u200b\u200e\u2060"), "svc-mcp on laptop");
   const long = signInLabel(plain, "é".repeat(40));
   assert.equal(long, `${"é".repeat(21)} via svc-mcp on laptop`);
   assert.ok(new TextEncoder().encode(long).length <= 64);

@@ -38,7 +38,7 @@ export interface StdioBridgeOptions {
    * text for the agent.
    */
   login(host: string | undefined): Promise<string>;
-  /** Deletes the local credentials; returns the text for the agent. */
+  /** Deletes the local credentials; returns the text for the agent, or throws why it cannot. */
   logout(): Promise<string>;
   /** The default namespace for memory tools called without one. */
   namespace?: string;
@@ -287,12 +287,17 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     debug("tool call", { tool: name, arguments: Object.keys(args) });
     if (name === "svc_login") {
       const host = server.getClientVersion();
-      return text(await options.login(host?.title ?? host?.name));
+      return text(await options.login(host?.title || host?.name));
     }
 
     if (name === "svc_logout") {
+      let message: string;
+      try {
+        message = await options.logout();
+      } catch (error) {
+        return text((error as Error).message, true); // still signed in
+      }
       await disconnect();
-      const message = await options.logout();
       server.sendToolListChanged().catch(() => {});
       return text(message);
     }
