@@ -303,6 +303,35 @@ Deno.test("update with a cipher that erases only with the caller's key: the old 
   assert.doesNotMatch(JSON.stringify(warned[0]), /x-delegate-key/, "not the cipher's advice");
 });
 
+Deno.test("duplicates with a cipher that decrypts only with the caller's key: named alone without it", async () => {
+  const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  // As Seal: a read without the caller's key is refused.
+  const cipher: Cipher = {
+    name: "seal",
+    encrypt: (...args) => local.encrypt(...args),
+    decrypt: (owner, bytes, options) =>
+      options?.credentials?.delegatePrivateKey
+        ? local.decrypt(owner, bytes, options)
+        : Promise.reject(new SvcError("forbidden", "Cannot decrypt: send x-delegate-key")),
+    erase: (...args) => local.erase(...args),
+  };
+  await using t = await startTestRelayer({ cipher });
+  const alice = await t.newCaller();
+  const [id] = await remember(t, alice, [{ text: "I keep bees" }]);
+  const again = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "i keep bees" }),
+    200,
+  );
+  assert.deepEqual(again, { status: "duplicate", duplicate_of: id, job_id: id });
+  const shown = await json(
+    await t.signed(alice, "POST", "/api/remember", { text: "I keep BEES" }, {
+      "x-delegate-key": alice.key.privateKey,
+    }),
+    200,
+  );
+  assert.equal(shown.memory.text, "I keep bees");
+});
+
 Deno.test("update: the new version supersedes the old, which is erased; recall never returns both", async () => {
   await using t = await startTestRelayer();
   const alice = await t.newCaller();

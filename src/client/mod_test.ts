@@ -15,9 +15,19 @@ async function sentHeaders(sendDelegateKey: boolean) {
       return Promise.resolve(Response.json({ results: [], total: 0 }));
     },
   });
-  for (const path of ["/api/recall", "/api/ask", "/api/restore", "/api/remember"]) {
+  for (
+    const path of [
+      "/api/recall",
+      "/api/ask",
+      "/api/restore",
+      "/api/remember",
+      "/api/remember/bulk",
+      "/api/remember/manual",
+    ]
+  ) {
     await client.request("POST", path, {});
   }
+  await client.request("GET", "/api/remember/0190a0a0-0000-7000-8000-000000000002");
   await client.request("GET", "/api/whoami");
   await client.list({ namespace: "n" });
   await client.forget("0190a0a0-0000-7000-8000-000000000001");
@@ -31,7 +41,17 @@ Deno.test("the delegate key is sent only on decrypting calls, and only when aske
   for (const path of ["/api/recall", "/api/ask", "/api/restore", "/api/remember", ...erasing]) {
     assert.equal(on.get(path)!.get("x-delegate-key"), KEY, path);
   }
-  assert.equal(on.get("/api/whoami")!.get("x-delegate-key"), null);
+  // Not on the other remember routes: none answers with a memory's text.
+  for (
+    const path of [
+      "/api/whoami",
+      "/api/remember/bulk",
+      "/api/remember/manual",
+      "/api/remember/0190a0a0-0000-7000-8000-000000000002",
+    ]
+  ) {
+    assert.equal(on.get(path)!.get("x-delegate-key"), null, path);
+  }
   for (const headers of (await sentHeaders(false)).values()) {
     assert.equal(headers.get("x-delegate-key"), null);
   }

@@ -29,8 +29,9 @@ export interface SvcClientOptions {
   retries?: number;
   /**
    * Sends the private key as `x-delegate-key` on the calls that decrypt or erase (recall, ask,
-   * restore, and list, get, forget and update): a relayer whose cipher is Seal decrypts and
-   * erases with the caller's own key. Off by default.
+   * restore, export, remember — a text already held is answered with its memory — and list,
+   * get, forget and update): a relayer whose cipher is Seal decrypts and erases with the
+   * caller's own key. Off by default.
    */
   sendDelegateKey?: boolean;
 }
