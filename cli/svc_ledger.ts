@@ -5,7 +5,11 @@
  * the dashboard signs them.
  */
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
-import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
+import {
+  LocalLedger,
+  MAX_LABEL_BYTES,
+  type TransactionEffects,
+} from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
 import { SvcError } from "../src/errors.ts";
 import { isSmallOrderKey } from "../src/auth/ed25519.ts";
@@ -210,8 +214,11 @@ export async function runLedgerCommand(
       if (values.label !== undefined && UNPRINTABLE.test(values.label)) {
         throw new UsageError("--label must not hold control or text-direction characters");
       }
-      if (values.label !== undefined && new TextEncoder().encode(values.label).length > 64) {
-        throw new UsageError("--label must be at most 64 bytes");
+      if (
+        values.label !== undefined &&
+        new TextEncoder().encode(values.label).length > MAX_LABEL_BYTES
+      ) {
+        throw new UsageError(`--label must be at most ${MAX_LABEL_BYTES} bytes`);
       }
       // Any time, past ones too (a key that is already expired).
       const expiresAt = values["expires-at"];

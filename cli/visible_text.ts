@@ -40,8 +40,8 @@ export function visible(text: string, keep = ""): string {
 
 /**
  * A name — a namespace, tag or key label — as `visible` shows it, with the characters that show
- * as nothing (zero-width spaces, direction marks, tag characters…) escaped as well: two names
- * that print alike are the same name. Memory texts keep them (a right-to-left text's marks).
+ * as nothing (zero-width spaces, direction marks, tag characters…) escaped as well: none hides
+ * in a name. Memory texts keep them (a right-to-left text's marks).
  *
  * @example
  * ```ts

@@ -413,5 +413,8 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     ),
     accessLogDays: read.integer("SVC_ACCESS_LOG_DAYS", 90, 1, 36_500),
   };
+  if (config.port !== 0 && config.port === config.dashboardPort) {
+    read.problem(`SVC_DASHBOARD_PORT must differ from SVC_PORT (both are ${config.port})`);
+  }
   return read.problems.length ? { ok: false, problems: read.problems } : { ok: true, config };
 }

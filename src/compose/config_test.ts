@@ -160,6 +160,13 @@ Deno.test("a suiprivkey is checked whole: checksum, length and scheme; no settin
   }
 });
 
+Deno.test("the dashboard's port must not be the relayer's (0 takes a free one for each)", () => {
+  assert.deepEqual(problemsOf({ SVC_PORT: "8020", SVC_DASHBOARD_PORT: "8020" }), [
+    "SVC_DASHBOARD_PORT must differ from SVC_PORT (both are 8020)",
+  ]);
+  assert.ok(readConfig({ SVC_PORT: "0", SVC_DASHBOARD_PORT: "0" }).ok);
+});
+
 Deno.test("the blob store's key must not be the sponsor's", () => {
   const key = "7".repeat(64);
   const problems = problemsOf({

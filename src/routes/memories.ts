@@ -115,9 +115,8 @@ export function memoryRoutes(
       touch(item.namespace);
       const [original] = await service.duplicates(caller.owner, [item]);
       if (original) {
-        // The stored memory is read and shown only to a key that may read it, and only when it
-        // can be: a cipher that decrypts with the caller's own key (Seal) refuses without one,
-        // which a write need not send. The duplicate is then named alone.
+        // Shown only to a key that may read it, and when it can be: a cipher that decrypts with
+        // the caller's key (Seal) refuses without one, which a write need not send.
         const memory = allowsOperation(caller.scope, "read")
           ? await lifecycle.get(caller.owner, original, caller).catch((error) => {
             if (error instanceof SvcError && error.code === "forbidden") return undefined;
