@@ -148,7 +148,8 @@ export const threadArg = (thread: string | undefined) =>
 export function minScoreArg(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (value.trim() === "" || !(number >= 0 && number <= 1)) {
+  // Decimal only: Number() would also read 0x1 and 1e0.
+  if (!/^(0|1)?(\.[0-9]+)?$/.test(value) || value === "" || !(number >= 0 && number <= 1)) {
     throw new UsageError("--min-score must be a number from 0 to 1");
   }
   return number;

@@ -222,10 +222,8 @@ export async function runLedgerCommand(
       }
       // Any time, past ones too (a key that is already expired).
       const expiresAt = values["expires-at"];
-      if (
-        expiresAt !== undefined &&
-        (!/^[0-9]{4}-[0-9]{2}-[0-9]{2}T/.test(expiresAt) || Number.isNaN(parseIsoTime(expiresAt)))
-      ) {
+      // A date or a time, as remember's --expires-at takes it (a date: its midnight, UTC).
+      if (expiresAt !== undefined && Number.isNaN(parseIsoTime(expiresAt))) {
         throw new UsageError("--expires-at must be a time such as 2026-07-01T00:00:00Z");
       }
       if (expiresAt !== undefined && values.expires !== undefined) {

@@ -508,9 +508,12 @@ Deno.test("CLI: remember --thread, recall --min-score and --explain", async () =
   );
   const strict = await run(["recall", "ferry booked", "--min-score", "1"]);
   assert.equal(strict.stdout, "No matching memories found\n");
-  const bad = await run(["recall", "ferry", "--min-score", "2"]);
-  assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /--min-score must be a number from 0 to 1/);
+  for (const score of ["2", "0x1", "1e0"]) {
+    const bad = await run(["recall", "ferry", "--min-score", score]);
+    assert.equal(bad.code, 2, score);
+    assert.match(bad.stderr, /--min-score must be a number from 0 to 1/);
+  }
+  assert.equal((await run(["recall", "ferry", "--min-score", ".5"])).code, 0);
 });
 
 Deno.test("CLI: restore indexes the whole namespace again, --limit memories a request", async () => {

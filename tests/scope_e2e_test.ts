@@ -84,6 +84,9 @@ Deno.test("scoped keys, embedded: svc key add's scope is enforced by the relayer
     const reader = await add("--label", "reader", "--namespace", "a", "--read-only");
     assert.deepEqual([reader.namespaces, reader.operations], [["a"], ["read"]]);
     const lapsed = await add("--label", "lapsed", "--expires-at", "2020-01-01T00:00:00Z");
+    // A date alone, as remember's --expires-at takes it: its midnight, UTC.
+    const dated = await add("--label", "dated", "--expires-at", "2020-01-02");
+    assert.equal(dated.expires_at, "2020-01-02T00:00:00.000Z");
 
     await checkScopes(
       await client(relayer.url, full.privateKey, accountId),
