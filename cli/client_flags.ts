@@ -94,6 +94,7 @@ export function delegateKeyOf(
   env: (name: string) => string | undefined,
   missing = "SVC_DELEGATE_KEY or --key",
 ): string {
+  if (flag === "") throw new UsageError("--key must not be empty (without it, SVC_DELEGATE_KEY)");
   const key = need(flag ?? env("SVC_DELEGATE_KEY"), missing);
   if (isKeyHex(key)) return key;
   throw new UsageError(

@@ -124,6 +124,10 @@ Deno.test("CLI: an account id that is not one is a usage error, before anything 
     );
     assert.ok(!run.stderr.toLowerCase().includes(who.key.privateKey.slice(1)), "not shown");
   }
+  // An empty --key is named as such, not as a missing SVC_DELEGATE_KEY (which is set).
+  const empty = await svc(stack, who, ["whoami", "--key", ""]);
+  assert.equal(empty.code, 2);
+  assert.ok(empty.stderr.startsWith("svc: --key must not be empty"), empty.stderr);
   const client = await clientOf(stack, who);
   assert.deepEqual(await exported(client), [], "nothing was sent");
   // The owner's account id in capitals is taken, as the relayer takes it.
