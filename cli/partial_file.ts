@@ -24,6 +24,9 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
     } catch {
       // not made yet, or renamed already
     }
+    // On a line of its own, after a progress bar's.
+    const note = `\nsvc: export interrupted; nothing was written to ${path}\n`;
+    Deno.stderr.writeSync(new TextEncoder().encode(note));
     Deno.exit(code);
   };
   // Listening before the file exists: from its first byte on, an interruption removes it.

@@ -345,6 +345,20 @@ async function runImport(
     : foreignLines(await textToImport(file, format), format as ForeignFormat, values.namespace);
   const bar = new ProgressBar(io.stderr, "import");
   let done: ImportProgress | undefined;
+  /** What the lines taken so far did, if any were: it stays, and another import skips it. */
+  const taken = () =>
+    done?.lines
+      ? `the first ${done.lines} lines were taken before: ${done.imported} imported, ` +
+        `${done.duplicates} already known; importing the file again skips them`
+      : undefined;
+  // Ctrl-C says how far it got, as a refusal does.
+  const interrupted = () => {
+    bar.finish();
+    const note = `svc: import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}\n`;
+    io.stderr.writeSync(new TextEncoder().encode(note));
+    Deno.exit(130);
+  };
+  Deno.addSignalListener("SIGINT", interrupted);
   const summary: ImportSummary = await client.import(source.lines, {
     onProgress: (progress) => {
       done = progress;
@@ -353,14 +367,9 @@ async function runImport(
   }).catch((error) => {
     bar.finish();
     // A request refused after others were taken: what they imported stays.
-    if (!(error instanceof SvcError) || !done?.lines) throw error;
-    throw new SvcError(
-      error.code,
-      `${error.message} (the first ${done.lines} lines were taken before: ${done.imported} ` +
-        `imported, ${done.duplicates} already known; importing the file again skips them)`,
-      { details: error.details },
-    );
-  });
+    if (!(error instanceof SvcError) || !taken()) throw error;
+    throw new SvcError(error.code, `${error.message} (${taken()})`, { details: error.details });
+  }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
   bar.finish();
   const failed = [
     ...source.failed,

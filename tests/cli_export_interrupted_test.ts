@@ -1,7 +1,8 @@
 /**
  * `svc export` (cli/svc.ts run as a process) stopped before it ends — by the relayer, a signal
  * it catches, or SIGKILL — against a relayer on a loopback port that sends one line and waits:
- * no file is left behind, or the next export removes it.
+ * no file is left behind, or the next export removes it. And `svc import` stopped by Ctrl-C says
+ * how far it got.
  */
 import assert from "node:assert/strict";
 import type { Caller } from "./fixtures.ts";
@@ -102,7 +103,12 @@ Deno.test("CLI: an export interrupted by Ctrl-C, SIGTERM or SIGHUP leaves no fil
       const child = exportIn(dir, url);
       await partialOf(dir, child);
       child.kill(signal);
-      assert.equal((await child.output()).code, code, signal);
+      const { code: exited, stderr } = await child.output();
+      assert.equal(exited, code, signal);
+      assert.match(
+        new TextDecoder().decode(stderr),
+        /\nsvc: export interrupted; nothing was written to x\.svc\n$/,
+      );
       assert.deepEqual(namesIn(dir), [], `${signal}: neither the file nor its temporary`);
     }
   } finally {
@@ -148,6 +154,56 @@ Deno.test("CLI: the temporary file of an export killed by SIGKILL is removed by 
     );
     assert.deepEqual(await Deno.readFile(`${dir}/x.svc`), written);
     assert.deepEqual(namesIn(dir), ["x.svc"]);
+  } finally {
+    waiting.resolve();
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("CLI: an import interrupted by Ctrl-C says how many lines were taken", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-import-interrupted-" });
+  const file = `${dir}/lines.jsonl`;
+  const lines = Array.from({ length: 600 }, (_, i) => JSON.stringify({ text: `fact ${i}` }));
+  await Deno.writeTextFile(file, lines.join("\n") + "\n");
+  // A relayer that takes the first request (500 lines) and holds the second.
+  const second = Promise.withResolvers<void>();
+  const waiting = Promise.withResolvers<void>();
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const taken = (await request.text()).trim().split("\n").length;
+    if (++requests === 1) {
+      const job_ids = Array.from({ length: taken }, () => crypto.randomUUID());
+      return Response.json({ imported: taken, duplicates: 0, failed: [], job_ids });
+    }
+    second.resolve();
+    await waiting.promise;
+    return Response.json({ imported: 0, duplicates: 0, failed: [], job_ids: [] });
+  });
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
+        ...["import", "--from", "jsonl", file],
+      ],
+      env: {
+        SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
+        SVC_DELEGATE_KEY: "11".repeat(32),
+        SVC_ACCOUNT_ID: "0x01",
+      },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    await second.promise;
+    child.kill("SIGINT");
+    const { code, stderr } = await child.output();
+    assert.equal(code, 130);
+    assert.match(
+      new TextDecoder().decode(stderr),
+      /(^|\n)svc: import interrupted \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips them\)\n$/,
+    );
   } finally {
     waiting.resolve();
     await server.shutdown();
