@@ -11,6 +11,9 @@ export const STALE_PARTIAL_MS = 10_000;
 
 const PARTIAL = ".partial-";
 
+/** The file could not be written (a full disk, a folder it may not write in): not the source. */
+export class FileWriteError extends Error {}
+
 /**
  * Writes a stream to `path` (mode 0600) through a temporary file, named `path` once synced; Ctrl-C,
  * SIGTERM or SIGHUP meanwhile removes the temporary file before exiting. The temporary file is
@@ -37,18 +40,29 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
   for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
   let file: Deno.FsFile | undefined;
   let bytes = 0;
+  const writeFailed = (cause: unknown) =>
+    new FileWriteError(`Cannot write ${path}: ${(cause as Error).message}`, { cause });
   try {
-    const out = file = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
+    const out: Deno.FsFile = await Deno.open(temporary, {
+      write: true,
+      createNew: true,
+      mode: 0o600,
+    }).catch((cause) => Promise.reject(writeFailed(cause)));
+    file = out;
     // Held until the file is closed, by this process's exit at the latest (SIGKILL included).
     await out.tryLock(true);
     await stream.pipeTo(
       new WritableStream({
         async write(chunk) {
-          for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
+          try {
+            for (let at = 0; at < chunk.length;) at += await out.write(chunk.subarray(at));
+          } catch (cause) {
+            throw writeFailed(cause);
+          }
           bytes += chunk.length;
         },
         async close() {
-          await out.sync();
+          await out.sync().catch((cause) => Promise.reject(writeFailed(cause)));
         },
       }),
     );

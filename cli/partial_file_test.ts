@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { removeStalePartials, STALE_PARTIAL_MS, writeFileAtomically } from "./partial_file.ts";
+import {
+  FileWriteError,
+  removeStalePartials,
+  STALE_PARTIAL_MS,
+  writeFileAtomically,
+} from "./partial_file.ts";
 
 Deno.test("removeStalePartials removes an export's old temporary files that no process holds", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-partial-" });
@@ -59,6 +64,31 @@ Deno.test("writeFileAtomically holds its temporary file locked while it writes",
     gate.resolve();
     assert.equal(await writing, 6);
     assert.equal(await Deno.readTextFile(`${dir}/x.svc`), "first\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeFileAtomically tells a file it cannot write from a stream that broke off", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-partial-" });
+  try {
+    const lines = () => ReadableStream.from([new TextEncoder().encode("first\n")]);
+    await Deno.writeTextFile(`${dir}/a-file`, "");
+    await assert.rejects(
+      writeFileAtomically(`${dir}/a-file/x.svc`, lines()),
+      (error: Error) =>
+        error instanceof FileWriteError &&
+        error.message.startsWith(`Cannot write ${dir}/a-file/x.svc: `),
+    );
+    const broken = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.error(new TypeError("error reading a body from connection")),
+    });
+    await assert.rejects(
+      writeFileAtomically(`${dir}/x.svc`, broken),
+      (error: Error) => !(error instanceof FileWriteError) && /reading a body/.test(error.message),
+    );
+    // Neither left a temporary file behind.
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name), ["a-file"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

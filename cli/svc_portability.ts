@@ -35,7 +35,7 @@ import {
   utf8Text,
 } from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
-import { removeStalePartials, writeFileAtomically } from "./partial_file.ts";
+import { FileWriteError, removeStalePartials, writeFileAtomically } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { accountIdOf, delegateKeyOf, need, relayerUrl, UsageError } from "./client_flags.ts";
 import { type MemoryFlags, type Output } from "./svc_memories.ts";
@@ -136,6 +136,9 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   ).catch((error) => {
     bar.finish();
     if (error instanceof SvcError) throw error;
+    if (error instanceof FileWriteError) {
+      throw new Error(`${error.message}; nothing was written to ${output}`, { cause: error });
+    }
     if (error instanceof Deno.errors.AlreadyExists) {
       throw new SvcError(
         "conflict",
