@@ -151,6 +151,39 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
     await relabelled.close();
 
+    // An agent of 0.1.0, whose proof covers the public key alone: told apart, and refused.
+    const older = await login();
+    const olderLink = new URL(older.url);
+    const listener = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      const cors = {
+        "access-control-allow-origin": stack.dashboard,
+        "access-control-allow-methods": "POST",
+        "access-control-allow-headers": "content-type",
+        "access-control-allow-private-network": "true",
+      };
+      if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: cors });
+      const { nonce } = await req.json();
+      const key = await crypto.subtle.importKey(
+        "raw",
+        Uint8Array.fromHex(olderLink.searchParams.get("state")!),
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
+      );
+      const message = `svc-login-verify:${nonce}:${olderLink.searchParams.get("publicKey")}`;
+      const proof = new Uint8Array(
+        await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)),
+      ).toHex();
+      return Response.json({ proof }, { headers: cors });
+    });
+    olderLink.searchParams.set("port", String(listener.addr.port));
+    await page.goto(olderLink.href);
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("heading", { name: "This agent's svc-mcp is older than the dashboard" })
+      .waitFor();
+    await listener.shutdown();
+    await older.close();
+
     // Expired: the agent stopped waiting before the approval.
     const expired = await login(300);
     await assert.rejects(expired.done, /expired/);

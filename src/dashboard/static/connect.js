@@ -155,7 +155,28 @@ export async function connect() {
           expires_at: added.expires_at ?? null,
         }
         : chooser.value();
-      if (!await agentIsWaiting(request.port, request.state, location.search)) {
+      const waiting = await agentIsWaiting(request.port, request.state, location.search);
+      if (waiting === "older") {
+        return render(
+          card(
+            "This agent's svc-mcp is older than the dashboard",
+            h(
+              "p",
+              {},
+              "The agent that made this link runs svc-mcp 0.1.0, whose sign-in proof does not " +
+                "cover the whole link, so the dashboard does not accept it. Nothing was changed.",
+            ),
+            h(
+              "p",
+              {},
+              "Update svc-mcp to this relayer's version, then ask the agent to call svc_login " +
+                "again. Credentials it saved before keep working.",
+            ),
+          ),
+          { error: true },
+        );
+      }
+      if (!waiting) {
         return render(
           card(
             "No agent is waiting for this sign-in",

@@ -141,7 +141,8 @@ async function sign(wallet, bytes) {
 /**
  * Whether an agent on this computer is waiting for this very sign-in link: its listener must
  * answer an HMAC, keyed by the link's state, of a fresh nonce and the link's other parameters. A
- * link sent by anyone else, or altered (label, relayer, scope), fails this.
+ * link sent by anyone else, or altered (label, relayer, scope), fails this (`false`). An agent of
+ * 0.1.0, whose proof covers the public key alone, is told apart (`"older"`) and refused too.
  */
 export async function agentIsWaiting(port, state, params) {
   const linkParams = new URLSearchParams(params);
@@ -161,12 +162,11 @@ export async function agentIsWaiting(port, state, params) {
     false,
     ["sign"],
   );
-  const expected = await crypto.subtle.sign(
-    "HMAC",
-    key,
-    utf8(`svc-login-verify:${nonce}:${linkParams}`),
-  );
-  return proof === hex(new Uint8Array(expected));
+  const proofOf = async (over) =>
+    hex(new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(`svc-login-verify:${over}`))));
+  if (proof === await proofOf(`${nonce}:${linkParams}`)) return true;
+  const older = proof === await proofOf(`${nonce}:${linkParams.get("publicKey")}`);
+  return older ? "older" : false;
 }
 
 /** Tells the waiting agent that the person denied its sign-in; whether it heard. */
