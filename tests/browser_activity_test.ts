@@ -49,6 +49,9 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     await page.getByText("Showing 5 entries, newest first.").waitFor();
     const rows = table.locator("tbody tr");
     assert.equal(await rows.count(), 5);
+    // Its scrolling box is a named region the keyboard can reach (to scroll it sideways).
+    const box = page.getByRole("region", { name: "Access log entries" });
+    assert.equal(await box.getAttribute("tabindex"), "0");
     // The two "reader agent"s are told apart by address, in the table as in the filter.
     const address = addressOf(readerKey.publicKey);
     const readerName = `reader agent (${address.slice(0, 10)}…${address.slice(-8)})`;

@@ -74,6 +74,12 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
     await screenshot(page, "agents-with-key-390");
     const overflow = "document.documentElement.scrollWidth - window.innerWidth";
     assert.equal(await page.evaluate<number>(overflow), 0, "the agents table overflows at 390 px");
+    // Laid out as blocks, its cells keep their column names; each Revoke says whose it is.
+    assert.equal(await agents.getByRole("columnheader", { name: "Address" }).count(), 1);
+    assert.equal(
+      await agents.getByRole("button", { name: "Revoke" }).getAttribute("aria-describedby"),
+      await agents.getByRole("cell", { name: "Browser test agent" }).getAttribute("id"),
+    );
 
     page.once("dialog", (dialog) => dialog.accept());
     await agents.getByRole("button", { name: "Revoke" }).click();

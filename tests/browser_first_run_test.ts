@@ -154,6 +154,10 @@ Deno.test("browser: one origin, the backup at creation, navigation, and no overf
     await page.getByRole("button", { name: "Show backup" }).click();
     assert.equal(await overflow(page), 0, "the backup overflows at 390 px");
     assert.equal(await page.getByRole("button", { name: "Show backup" }).isVisible(), false);
+    // The focus, where Show backup was, is on what took its place.
+    assert.equal(await page.evaluate<string>("document.activeElement.textContent"), "Reveal key");
+    // One top heading, for those who move from heading to heading.
+    assert.equal(await page.getByRole("heading", { level: 1 }).innerText(), "svc dashboard");
     await page.reload();
     await page.getByRole("heading", { name: "Your account", exact: true }).waitFor();
   });

@@ -83,9 +83,15 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     assert.equal(await items.count(), 20);
     assert.match(await items.nth(0).innerText(), /I keep my passport in the blue drawer/);
     assert.match(await items.nth(1).innerText(), /My dog Rex loves the beach\s+\S.*\s+pets/s);
-    await page.getByRole("button", { name: "Load more" }).click();
+    await page.getByRole("button", { name: "Load more" }).press("Enter");
     await page.getByText("Showing 25, newest first.").waitFor();
     assert.equal(await page.getByRole("button", { name: "Load more" }).count(), 0);
+    // The keyboard's place, where Load more was: the first memory it loaded.
+    const focused = "document.activeElement.closest('li')?.dataset.id ?? ''";
+    assert.equal(
+      await page.evaluate<string>(focused),
+      await items.nth(20).getAttribute("data-id"),
+    );
     await screenshot(page, "memories");
     // Back from another page shows as much as was loaded.
     await page.goto(`${stack.dashboard}/activity`);
@@ -177,6 +183,11 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     assert.equal(await dog.getByRole("button", { name: "Edit" }).isVisible(), false);
     await dog.getByRole("button", { name: "Cancel" }).click();
     assert.equal(await box.count(), 0);
+    assert.equal(
+      await page.evaluate<string>("document.activeElement.textContent"),
+      "Edit",
+      "focus back on Edit",
+    );
     // Saved unchanged, it stores no new version.
     await dog.getByRole("button", { name: "Edit" }).click();
     await dog.getByRole("button", { name: "Save" }).click();

@@ -132,11 +132,11 @@ export async function activity({ wallet, owned }) {
     const count = entry.memory_ids.length;
     return h(
       "tr",
-      { "data-id": entry.id },
+      { "data-id": entry.id, tabindex: "-1" },
       h("td", {}, h("time", { datetime: entry.at, title: entry.at }, when(entry.at))),
       h("td", {}, entry.op),
       h("td", { title: entry.key.address }, nameOf(entry.key)),
-      h("td", { class: "mono" }, entry.namespace),
+      h("td", { class: "mono" }, shownName(entry.namespace)),
       h(
         "td",
         { class: "right", title: entry.memory_ids.join("\n") },
@@ -167,7 +167,10 @@ export async function activity({ wallet, owned }) {
     if (cursor) query.set("cursor", cursor);
     const answer = await signed(`/api/access-log?${query}`);
     seen.push(...answer.entries);
-    body.append(...answer.entries.map(row));
+    const rows = answer.entries.map(row);
+    body.append(...rows);
+    // Load more is gone from under the keyboard: the first new entry takes the focus.
+    if (cursor) rows[0]?.focus();
     for (const { key } of answer.entries) offer(key.address, `${nameOf(key)} (removed)`);
     table.hidden = seen.length === 0;
     status.textContent = seen.length === 0
@@ -207,7 +210,12 @@ export async function activity({ wallet, owned }) {
       h("div", { class: "filters" }, agents.field, operations.field, spaces.field),
       readers,
       status,
-      h("div", { class: "table-scroll" }, table),
+      h("div", {
+        class: "table-scroll",
+        tabindex: "0",
+        role: "region",
+        "aria-label": "Access log entries",
+      }, table),
       more,
     ),
   );

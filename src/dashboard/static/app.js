@@ -73,6 +73,7 @@ async function home() {
     backup.replaceChildren(...backupPanel(wallet));
     backup.hidden = false;
     show.hidden = true;
+    backup.querySelector("button").focus(); // Reveal key, in place of this button
     return Promise.resolve();
   }, { kind: "secondary" });
   render(
@@ -172,10 +173,27 @@ function agentTable({ wallet, owned }, keys, caption, verb) {
       {},
       keys.map((key) => {
         const name = key.label || short(key.address);
+        const labelId = `key-${key.address}`;
+        const button = action(verb, async () => {
+          const warning = verb === "Revoke" ? " That agent loses access at once." : "";
+          if (!confirm(`${verb} "${key.label || key.address}"?${warning}`)) return;
+          // Removed meanwhile (in another tab): gone all the same.
+          await transact(wallet, {
+            kind: "remove_delegate_key",
+            account_id: owned.id,
+            public_key: key.public_key,
+          }).catch((error) => {
+            if (error.reason !== "unknown_key") throw error;
+          });
+          await agents();
+          say(`${verb === "Revoke" ? "Revoked" : "Removed"} "${name}".`, "success");
+        }, { kind: "danger small", busy: verb === "Revoke" ? "Revoking…" : "Removing…" });
+        // Each row's button says whose it is (they share their text).
+        button.setAttribute("aria-describedby", labelId);
         return h(
           "tr",
           {},
-          h("td", {}, key.label || "(no label)"),
+          h("td", { id: labelId }, key.label || "(no label)"),
           h("td", { class: "key-scope" }, describeKeyScope(key)),
           h("td", { class: "mono", title: key.address }, short(key.address)),
           h(
@@ -186,20 +204,7 @@ function agentTable({ wallet, owned }, keys, caption, verb) {
           h(
             "td",
             { class: "right" },
-            action(verb, async () => {
-              const warning = verb === "Revoke" ? " That agent loses access at once." : "";
-              if (!confirm(`${verb} "${key.label || key.address}"?${warning}`)) return;
-              // Removed meanwhile (in another tab): gone all the same.
-              await transact(wallet, {
-                kind: "remove_delegate_key",
-                account_id: owned.id,
-                public_key: key.public_key,
-              }).catch((error) => {
-                if (error.reason !== "unknown_key") throw error;
-              });
-              await agents();
-              say(`${verb === "Revoke" ? "Revoked" : "Removed"} "${name}".`, "success");
-            }, { kind: "danger small", busy: verb === "Revoke" ? "Revoking…" : "Removing…" }),
+            button,
           ),
         );
       }),

@@ -71,7 +71,7 @@ export async function memories({ wallet, owned }) {
   const nameOf = agentNames(owned, wallet);
   const list = h("ul", { class: "memories", "aria-label": "Memories" });
   const more = h("div", { class: "actions" });
-  const heading = h("p", { class: "empty", role: "status" });
+  const heading = h("p", { class: "empty", role: "status", tabindex: "-1" });
   const receipt = h("div", { id: "receipt" });
   let counter = 0;
   let searching = false;
@@ -154,6 +154,7 @@ export async function memories({ wallet, owned }) {
       const cancel = action("Cancel", () => {
         editor.replaceWith(text);
         edit.hidden = false;
+        edit.focus();
       }, { kind: "secondary small" });
       const save = action("Save", async () => {
         // The same text again would only make a new version of it (a text box gives its line
@@ -164,7 +165,9 @@ export async function memories({ wallet, owned }) {
           throw error;
         });
         // Its score was the old text's.
-        row.replaceWith(item(corrected));
+        const fresh = item(corrected);
+        row.replaceWith(fresh);
+        fresh.querySelector("button")?.focus();
         say("Corrected: the new version replaced the old one.");
       }, { kind: "primary small", busy: "Saving…" });
       editor.append(h("div", { class: "actions" }, save, cancel));
@@ -178,7 +181,11 @@ export async function memories({ wallet, owned }) {
 
   /** Takes a memory's row off the page: erased (here, or meanwhile in another tab, by an agent). */
   function gone(row) {
+    // The focus, if in the row, goes on to the next memory (or the one before, or the count).
+    const held = row.contains(document.activeElement) || document.activeElement === document.body;
+    const next = row.nextElementSibling ?? row.previousElementSibling;
     row.remove();
+    if (held) (next?.querySelector("button, a") ?? heading).focus();
     if (count !== undefined) counted(Math.max(0, count - 1));
     const left = list.children.length;
     heading.textContent = !left
@@ -258,7 +265,10 @@ export async function memories({ wallet, owned }) {
     const answer = await signed("GET", `/api/memories?${query}`);
     searching = false;
     if (!cursor) list.replaceChildren();
-    list.append(...answer.memories.map((memory) => item(memory)));
+    const rows = answer.memories.map((memory) => item(memory));
+    list.append(...rows);
+    // Load more is gone from under the keyboard: the first new memory's first button takes it.
+    if (cursor) rows[0]?.querySelector("button, a")?.focus();
     if (list.children.length === 0) counted(0);
     heading.textContent = list.children.length === 0
       ? "No memories in this namespace."
@@ -283,9 +293,10 @@ export async function memories({ wallet, owned }) {
     heading.textContent = answer.total === 0
       ? `No memory matches "${query}".`
       : `${answer.total} best ${answer.total === 1 ? "match" : "matches"} for "${query}".`;
-    more.replaceChildren(action("Show all", () => {
+    more.replaceChildren(action("Show all", async () => {
       input.value = "";
-      return page();
+      await page();
+      list.querySelector("button, a")?.focus();
     }, { kind: "secondary" }));
   }
 

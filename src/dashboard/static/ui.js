@@ -76,6 +76,11 @@ export function action(label, run, { kind = "primary", busy = "Working…" } = {
       button.disabled = false;
       button.removeAttribute("aria-busy");
       button.textContent = label;
+      // Focus lost to the page (the button disabled meanwhile, or removed or hidden by its own
+      // action) goes back to the button, or else to the page's content.
+      if (document.activeElement === document.body || !document.activeElement) {
+        (button.isConnected && !button.hidden ? button : main).focus();
+      }
     }
   });
   return button;
