@@ -5,7 +5,12 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
+import {
+  type BridgeIdentity,
+  createStdioBridge,
+  type SignedOut,
+  type StdioBridgeOptions,
+} from "../src/mcp/bridge.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { heldEmbedder, type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
 import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";
@@ -14,16 +19,14 @@ import type { Caller } from "./fixtures.ts";
 
 async function bridged(
   identity: () => BridgeIdentity | SignedOut,
-  namespace?: string,
-  connectTimeoutMs?: number,
+  options: Partial<Pick<StdioBridgeOptions, "namespace" | "connectTimeoutMs" | "logout">> = {},
 ) {
   const bridge = createStdioBridge({
     identity: () => Promise.resolve(identity()),
     login: (host) => Promise.resolve(`login link for ${host}`),
     logout: () => Promise.resolve("logged out"),
-    namespace,
     debug: () => {},
-    connectTimeoutMs,
+    ...options,
   });
   const [near, far] = InMemoryTransport.createLinkedPair();
   await bridge.server.connect(far);
@@ -48,7 +51,7 @@ const identityOf = (stack: McpStack, caller: Caller): BridgeIdentity => ({
 Deno.test("bridge: namespace precedence is call, then the configured default", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
-  await using host = await bridged(() => identityOf(stack, caller), "configured");
+  await using host = await bridged(() => identityOf(stack, caller), { namespace: "configured" });
   const remember = (args: Record<string, unknown>) =>
     host.client.callTool({ name: "svc_remember", arguments: args });
   assert.match(textOf(await remember({ text: "alpha fact" })), /namespace "configured"/);
@@ -72,26 +75,14 @@ Deno.test("bridge: namespace precedence is call, then the configured default", a
 Deno.test("bridge: a sign-out that cannot delete the credentials is an error, still signed in", async () => {
   await using stack = await startMcpStack();
   const caller = await stack.test.newCaller();
-  const bridge = createStdioBridge({
-    identity: () => Promise.resolve(identityOf(stack, caller)),
-    login: () => Promise.resolve("login link"),
+  await using host = await bridged(() => identityOf(stack, caller), {
     logout: () => Promise.reject(new Error("Cannot sign out: ~/.svc/credentials.json is a folder")),
-    debug: () => {},
   });
-  const [near, far] = InMemoryTransport.createLinkedPair();
-  await bridge.server.connect(far);
-  const client = new Client({ name: "host", version: "1.0.0" });
-  await client.connect(near);
-  try {
-    const out = await client.callTool({ name: "svc_logout", arguments: {} });
-    assert.equal(out.isError, true);
-    assert.equal(textOf(out), "Cannot sign out: ~/.svc/credentials.json is a folder");
-    const after = await client.callTool({ name: "svc_list", arguments: {} });
-    assert.equal(after.isError, undefined, textOf(after));
-  } finally {
-    await client.close();
-    await bridge.close();
-  }
+  const out = await host.client.callTool({ name: "svc_logout", arguments: {} });
+  assert.equal(out.isError, true);
+  assert.equal(textOf(out), "Cannot sign out: ~/.svc/credentials.json is a folder");
+  const after = await host.client.callTool({ name: "svc_list", arguments: {} });
+  assert.equal(after.isError, undefined, textOf(after));
 });
 
 Deno.test("bridge: a key past its expiry is said to have expired, with the way to a new one", async () => {
@@ -206,7 +197,7 @@ Deno.test("bridge: a relayer that takes the connection but never answers is repo
   try {
     const relayerUrl = `http://127.0.0.1:${listener.addr.port}`;
     const identity = { relayerUrl, delegatePrivateKey: "a".repeat(64), accountId: "0x1" };
-    await using host = await bridged(() => identity, undefined, 200);
+    await using host = await bridged(() => identity, { connectTimeoutMs: 200 });
     const result = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /timed out/);
