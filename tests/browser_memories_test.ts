@@ -8,6 +8,7 @@ import type { Browser } from "playwright-core";
 import { generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
+import { MAX_TEXT_BYTES } from "../src/text_limits.ts";
 import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "./relayer_process.ts";
 
@@ -135,6 +136,12 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
     await passport.getByRole("button", { name: "Delete" }).click();
     const receipt = page.getByRole("region", { name: "Erase receipt" });
     await receipt.getByText(/signature checks out against the relayer's receipt key/).waitFor();
+    // Announced once, by the status line; the receipt's own text is not a second status.
+    assert.equal(
+      await page.locator("#status").innerText(),
+      `Erased memory ${passportId}; its receipt checks out.`,
+    );
+    assert.equal(await receipt.getByRole("status").count(), 0);
     assert.match(question, /^Erase "I keep my passport in the blue drawer"\?/);
     const shown = await receipt.innerText();
     assert.match(shown, new RegExp(`Memory\\s+${passportId}`));
@@ -188,6 +195,24 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
       "Edit",
       "focus back on Edit",
     );
+    // Escape cancels too.
+    await dog.getByRole("button", { name: "Edit" }).click();
+    await box.press("Escape");
+    assert.equal(await box.count(), 0);
+    assert.equal(await page.evaluate<string>("document.activeElement.textContent"), "Edit");
+    // A text the relayer refuses marks the box as what to fix, and keeps it open.
+    await dog.getByRole("button", { name: "Edit" }).click();
+    await box.fill("x".repeat(MAX_TEXT_BYTES + 1));
+    await dog.getByRole("button", { name: "Save" }).click();
+    await page.locator("#status[data-tone=error]").waitFor();
+    assert.equal(await box.getAttribute("aria-invalid"), "true");
+    assert.equal(await box.getAttribute("aria-describedby"), "status");
+    assert.equal(
+      await page.evaluate<string>("document.activeElement.getAttribute('aria-label')"),
+      "Corrected text",
+    );
+    await box.press("Escape");
+    assert.equal((await client.get(dogId)).text, "My dog Rex loves the beach");
     // Saved unchanged, it stores no new version.
     await dog.getByRole("button", { name: "Edit" }).click();
     await dog.getByRole("button", { name: "Save" }).click();

@@ -61,26 +61,41 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
     assert.doesNotMatch(asked, /Erase memories/);
     assert.match(asked, /Only in namespaces notes, work/);
     assert.match(asked, /For 30 days after you approve/);
-    const choices = page.getByRole("group", { name: "Allow it to" });
+    // Three groups, each named by its heading: what, where, for how long.
+    const choices = page.getByRole("group", { name: "Allow it to", exact: true });
+    const where = page.getByRole("group", { name: "Where", exact: true });
+    const howLong = page.getByRole("group", { name: "For how long", exact: true });
     assert.equal(await choices.getByRole("checkbox", { name: "Erase memories" }).count(), 0);
     await screenshot(page, "consent-scope");
 
+    // What is to fix is marked as such, and described by what the summary says.
+    const picked = page.locator("#scope-summary");
+    const reading = choices.getByRole("checkbox", { name: "Read and search your memories" });
+    const saving = choices.getByRole("checkbox", { name: "Save, correct and restore memories" });
+    await reading.uncheck();
+    await saving.uncheck();
+    assert.equal(await picked.innerText(), "Allow at least one thing, or press Deny.");
+    assert.equal(await reading.getAttribute("aria-invalid"), "true");
+    assert.equal(await reading.getAttribute("aria-describedby"), "scope-summary");
+    await reading.check();
+    assert.equal(await reading.getAttribute("aria-invalid"), null);
+    assert.equal(await saving.getAttribute("aria-invalid"), null);
+
     // Until a date: from tomorrow to the last day asked for, in the browser's days.
     const openedAt = Date.now();
-    await choices.getByRole("combobox", { name: "Expiry" }).selectOption({
-      label: "Until a date…",
-    });
-    const picker = choices.getByLabel(/^Expiry date/);
+    const expiry = howLong.getByRole("combobox", { name: "For how long", exact: true });
+    await expiry.selectOption({ label: "Until a date…" });
+    const picker = howLong.getByLabel(/^Expiry date/);
+    assert.equal(await picker.getAttribute("aria-invalid"), "true");
     assert.equal(await picker.getAttribute("min"), localDate(openedAt + DAY));
     assert.equal(await picker.getAttribute("max"), localDate(openedAt + 30 * DAY));
     await picker.fill(localDate(openedAt + 30 * DAY));
-    const picked = page.locator("#scope-summary");
     assert.equal(await picked.getAttribute("data-state"), "ok", await picked.innerText());
+    assert.equal(await picker.getAttribute("aria-invalid"), null);
 
     // Narrow it: reading only, in work only, for 7 days.
-    await choices.getByRole("checkbox", { name: "Save, correct and restore memories" }).uncheck();
-    await choices.getByRole("checkbox", { name: "notes" }).uncheck();
-    await choices.getByRole("combobox", { name: "Expiry" }).selectOption({ label: "For 7 days" });
+    await where.getByRole("checkbox", { name: "notes" }).uncheck();
+    await expiry.selectOption({ label: "For 7 days" });
     const summary = await page.locator("#scope-summary").innerText();
     assert.match(summary, /read and search your memories; only in namespace work; until /);
     assert.doesNotMatch(summary, /save/i);
@@ -140,13 +155,21 @@ Deno.test("browser: the consent page shows the requested scope; the narrowed one
       file: CredentialsFile.inHome(`${home}/second`),
     });
     await page.goto(everything.url);
-    const choose = page.getByRole("group", { name: "Allow it to" });
+    const choose = page.getByRole("group", { name: "Where", exact: true });
     await choose.getByRole("radio", { name: "Only these namespaces:" }).check();
     // (The account has no memories yet, so no namespace to tick: they are typed.)
-    await choose.getByRole("textbox", { name: "Other namespaces, comma-separated" }).fill(
-      "travel, diary,work",
-    );
-    await choose.getByRole("checkbox", { name: "Erase memories" }).uncheck();
+    const typed = choose.getByRole("textbox", { name: "Other namespaces, comma-separated" });
+    // Typing is summed up once it pauses, not at every key (a live region reads each out).
+    const atOnce = await page.evaluate<string>(`(() => {
+      const input = document.querySelector("#scope-more-namespaces");
+      input.value = "tr";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+      return document.querySelector("#scope-summary").textContent;
+    })()`);
+    assert.equal(atOnce, "Choose at least one namespace.");
+    await page.locator("#scope-summary").filter({ hasText: "only in namespace tr;" }).waitFor();
+    await typed.fill("travel, diary,work");
+    await page.getByRole("checkbox", { name: "Erase memories" }).uncheck();
     await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "Connected" }).waitFor();
     const second = await everything.done;

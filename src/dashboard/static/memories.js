@@ -162,6 +162,12 @@ export async function memories({ wallet, owned }) {
         if (box.value === memory.text.replace(/\r\n?/g, "\n")) return cancel.click();
         const corrected = await correct(memory.id, box.value).catch((error) => {
           if (error.status === 404) gone(row);
+          // A text the relayer refuses (too long, say): the box is what to fix.
+          if (error.status === 400 || error.status === 413) {
+            box.setAttribute("aria-invalid", "true");
+            box.setAttribute("aria-describedby", "status");
+            box.focus();
+          }
           throw error;
         });
         // Its score was the old text's.
@@ -171,6 +177,9 @@ export async function memories({ wallet, owned }) {
         say("Corrected: the new version replaced the old one.");
       }, { kind: "primary small", busy: "Saving…" });
       editor.append(h("div", { class: "actions" }, save, cancel));
+      editor.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && !save.disabled) cancel.click();
+      });
       text.replaceWith(editor);
       edit.hidden = true;
       box.focus();
@@ -220,7 +229,7 @@ export async function memories({ wallet, owned }) {
       "Erase receipt",
       h(
         "p",
-        { class: valid ? "done" : "warning", role: "status" },
+        { class: valid ? "done" : "warning" },
         valid
           ? "Erased. The relayer signed this receipt, and its signature checks out against the " +
             "relayer's receipt key."
@@ -249,7 +258,13 @@ export async function memories({ wallet, owned }) {
         }, { kind: "secondary" }),
       ),
     ));
-    say(`Erased memory ${answer.memory_id}.`, "success");
+    // Said once, by the status line; the receipt below says it at length.
+    say(
+      valid
+        ? `Erased memory ${answer.memory_id}; its receipt checks out.`
+        : `Erased memory ${answer.memory_id}, but its receipt does not check out: keep it.`,
+      valid ? "success" : "error",
+    );
     // The receipt is at the top of the page, the row erased maybe far below: it takes the focus.
     receipt.querySelector("h2").focus();
   }

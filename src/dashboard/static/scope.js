@@ -161,7 +161,8 @@ export function scopeChooser(requested, known = []) {
       known.map((name) => box(name, false)),
       more,
     );
-    for (const input of [all, only, more]) input.addEventListener("input", onChange);
+    for (const input of [all, only]) input.addEventListener("input", onChange);
+    typing(more);
     only.addEventListener("change", () => (picks.hidden = !only.checked));
     all.addEventListener("change", () => (picks.hidden = !only.checked));
     nsControls = [
@@ -174,7 +175,7 @@ export function scopeChooser(requested, known = []) {
   // Expiry: as asked (or never when nothing was asked), a shorter preset, or a date.
   const now = Date.now();
   const cap = requestedUntil(requested.expires, now);
-  const expiry = h("select", { id: "scope-expiry", "aria-label": "Expiry" });
+  const expiry = h("select", { id: "scope-expiry", "aria-labelledby": "scope-how-long" });
   expiry.append(
     h(
       "option",
@@ -197,24 +198,41 @@ export function scopeChooser(requested, known = []) {
     date.hidden = expiry.value !== "date";
     update();
   });
-  date.addEventListener("input", onChange);
+  typing(date);
 
   const summary = h("p", { class: "scope-summary", id: "scope-summary", "aria-live": "polite" });
+  const group = (legend, id, controls) =>
+    h("fieldset", {}, h("legend", { id }, legend), h("div", { class: "choices" }, controls));
   const element = h(
-    "fieldset",
+    "div",
     { class: "scope" },
-    h("legend", {}, "Allow it to"),
-    h("div", { class: "choices" }, ops),
-    h("p", { class: "scope-heading" }, "Where"),
-    h("div", { class: "choices" }, nsControls),
-    h("p", { class: "scope-heading" }, "For how long"),
-    h("div", { class: "choices" }, expiry, date),
+    group("Allow it to", "scope-allow", ops),
+    group("Where", "scope-where", nsControls),
+    group("For how long", "scope-how-long", [expiry, date]),
   );
 
+  /** A field typed into says what it grants once the typing pauses, not at every key. */
+  function typing(field) {
+    let timer;
+    field.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(update, 600);
+    });
+    field.addEventListener("change", () => {
+      clearTimeout(timer);
+      update();
+    });
+  }
+
+  /** An Error saying what to fix, naming the `fields` to fix it in. */
+  function fault(message, fields) {
+    return Object.assign(new Error(message), { fields });
+  }
+
+  const opBoxes = ops.map((label) => label.querySelector("input"));
   function value() {
-    const checked = ops.map((label) => label.querySelector("input"))
-      .filter((input) => input.checked).map((input) => input.value);
-    if (checked.length === 0) throw new Error("Allow at least one thing, or press Deny.");
+    const checked = opBoxes.filter((input) => input.checked).map((input) => input.value);
+    if (checked.length === 0) throw fault("Allow at least one thing, or press Deny.", opBoxes);
     const operations = checked.length === NAMES.length ? null : checked;
 
     let namespaces = null;
@@ -222,20 +240,21 @@ export function scopeChooser(requested, known = []) {
       const picked = nsBoxes.filter((input) => input.checked).map((input) => input.value);
       const typed = (more?.value ?? "").split(",").map((n) => n.trim()).filter((n) => n);
       namespaces = [...new Set([...picked, ...typed])].sort();
-      if (namespaces.length === 0) throw new Error("Choose at least one namespace.");
+      const fields = [...nsBoxes, more].filter(Boolean);
+      if (namespaces.length === 0) throw fault("Choose at least one namespace.", fields);
       if (namespaces.length > MAX_NAMESPACES || !namespaces.every(validNamespace)) {
-        throw new Error(`Choose 1 to ${MAX_NAMESPACES} namespaces of 1 to 256 bytes.`);
+        throw fault(`Choose 1 to ${MAX_NAMESPACES} namespaces of 1 to 256 bytes.`, fields);
       }
     }
 
     let until = requestedUntil(requested.expires, Date.now());
     if (expiry.value.startsWith("d")) until = Date.now() + Number(expiry.value.slice(1)) * DAY;
     if (expiry.value === "date") {
-      if (!date.value) throw new Error("Pick the date the key stops working.");
+      if (!date.value) throw fault("Pick the date the key stops working.", [date]);
       until = new Date(`${date.value}T00:00:00`).getTime();
-      if (!(until > Date.now())) throw new Error("Pick a date in the future.");
+      if (!(until > Date.now())) throw fault("Pick a date in the future.", [date]);
       if (cap !== null && until > requestedUntil(requested.expires, Date.now())) {
-        throw new Error("Pick a date no later than the one asked for.");
+        throw fault("Pick a date no later than the one asked for.", [date]);
       }
     }
     return {
@@ -246,6 +265,10 @@ export function scopeChooser(requested, known = []) {
   }
 
   function update() {
+    for (const field of element.querySelectorAll("[aria-invalid]")) {
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    }
     try {
       const scope = value();
       const until = scope.expires_at ? Date.parse(scope.expires_at) : null;
@@ -256,6 +279,10 @@ export function scopeChooser(requested, known = []) {
     } catch (error) {
       summary.textContent = error.message;
       summary.dataset.state = "error";
+      for (const field of error.fields ?? []) {
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("aria-describedby", summary.id);
+      }
     }
   }
   update();
