@@ -15,6 +15,23 @@ const PARTIAL = ".partial-";
 export class FileWriteError extends Error {}
 
 /**
+ * Ends the process a signal stopped, with exit `code`: `note` on stderr and, with `--json`, as
+ * stdout's one JSON object (`code` `interrupted`).
+ */
+export function exitInterrupted(
+  note: string,
+  code: number,
+  stderr: { writeSync(bytes: Uint8Array): number } = Deno.stderr,
+): never {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  stderr.writeSync(encode(`svc: ${note}\n`));
+  if (Deno.args.includes("--json")) {
+    Deno.stdout.writeSync(encode(`${JSON.stringify({ error: note, code: "interrupted" })}\n`));
+  }
+  Deno.exit(code);
+}
+
+/**
  * Writes a stream to `path` (mode 0600) through a temporary file, named `path` once synced; Ctrl-C,
  * SIGTERM or SIGHUP meanwhile removes the temporary file before exiting. The temporary file is
  * locked while it is written, which tells {@link removeStalePartials} it is not stale.
@@ -28,9 +45,8 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
       // not made yet, or renamed already
     }
     // On a line of its own, after a progress bar's.
-    const note = `\nsvc: export interrupted; nothing was written to ${path}\n`;
-    Deno.stderr.writeSync(new TextEncoder().encode(note));
-    Deno.exit(code);
+    Deno.stderr.writeSync(new TextEncoder().encode("\n"));
+    exitInterrupted(`export interrupted; nothing was written to ${path}`, code);
   };
   // Listening before the file exists: from its first byte on, an interruption removes it.
   const signals: [Deno.Signal, () => void][] = [["SIGINT", interrupted(130)]];

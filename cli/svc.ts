@@ -29,6 +29,7 @@ import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
+import { FileWriteError } from "./partial_file.ts";
 import { validNamespace } from "../src/http/validate.ts";
 import { accountIdOf, askedRelayer, delegateKeyOf, UsageError } from "./client_flags.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
@@ -316,7 +317,13 @@ if (import.meta.main) {
     const usage = error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");
     const message = argsMessage(error);
-    const code = error instanceof SvcError ? error.code : usage ? "usage" : "internal";
+    const code = error instanceof SvcError
+      ? error.code
+      : usage
+      ? "usage"
+      : error instanceof FileWriteError
+      ? "write_failed"
+      : "internal";
     const details = error instanceof SvcError ? error.details : {};
     const said = message || "no command given: `svc --help` lists every command";
     if (json) console.log(JSON.stringify({ error: said, code, ...details }));

@@ -35,7 +35,12 @@ import {
   utf8Text,
 } from "./import_formats.ts";
 import { type PromptTerminal, readPassphrase } from "./passphrase.ts";
-import { FileWriteError, removeStalePartials, writeFileAtomically } from "./partial_file.ts";
+import {
+  exitInterrupted,
+  FileWriteError,
+  removeStalePartials,
+  writeFileAtomically,
+} from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { accountIdOf, delegateKeyOf, need, relayerUrl, UsageError } from "./client_flags.ts";
 import { type MemoryFlags, type Output } from "./svc_memories.ts";
@@ -82,7 +87,10 @@ async function exists(path: string): Promise<boolean> {
     await Deno.lstat(path);
     return true;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
+    // (A file where a folder of the path should be: there is no folder to write in.)
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return false;
+    }
     throw error;
   }
 }
@@ -137,7 +145,9 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
     bar.finish();
     if (error instanceof SvcError) throw error;
     if (error instanceof FileWriteError) {
-      throw new Error(`${error.message}; nothing was written to ${output}`, { cause: error });
+      throw new FileWriteError(`${error.message}; nothing was written to ${output}`, {
+        cause: error,
+      });
     }
     if (error instanceof Deno.errors.AlreadyExists) {
       throw new SvcError(
@@ -357,9 +367,11 @@ async function runImport(
   // Ctrl-C says how far it got, as a refusal does.
   const interrupted = () => {
     bar.finish();
-    const note = `svc: import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}\n`;
-    io.stderr.writeSync(new TextEncoder().encode(note));
-    Deno.exit(130);
+    exitInterrupted(
+      `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`,
+      130,
+      io.stderr,
+    );
   };
   Deno.addSignalListener("SIGINT", interrupted);
   const summary: ImportSummary = await client.import(source.lines, {

@@ -55,10 +55,38 @@ Deno.test("CLI: an export cut short by the relayer leaves no file behind", async
   }
 });
 
-/** `svc export -o x.svc` in `dir` against `url`, its standard error piped. */
-function exportIn(dir: string, url: string): Deno.ChildProcess {
+Deno.test("CLI: an export that cannot write its file says so, with code write_failed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "svc-export-unwritable-" });
+  const server = exportingOneLine((controller) => Promise.resolve(controller.close()));
+  try {
+    const who = { key: { privateKey: "11".repeat(32) }, accountId: "0x01" } as Caller;
+    const stack = { url: `http://127.0.0.1:${server.addr.port}` } as Stack;
+    // A name of 250 bytes may be made, but not its temporary file's, 17 bytes longer.
+    const output = `${dir}/${"x".repeat(246)}.svc`;
+    const run = await svc(stack, who, ["export", "-o", output, "--json"], PASSPHRASE);
+    assert.equal(run.code, 1, run.stderr);
+    const answer = JSON.parse(run.stdout);
+    assert.equal(answer.code, "write_failed");
+    assert.match(answer.error, new RegExp(`^Cannot write ${output}: .*; nothing was written to`));
+    assert.deepEqual([...Deno.readDirSync(dir)], []);
+    // A file where the folder should be is named as such.
+    await Deno.writeTextFile(`${dir}/a-file`, "");
+    const inFile = await svc(stack, who, ["export", "-o", `${dir}/a-file/x.svc`], PASSPHRASE);
+    assert.equal(inFile.code, 2);
+    assert.match(inFile.stderr, new RegExp(`^svc: there is no folder ${dir}/a-file to write `));
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** `svc export -o x.svc` (and `flags`) in `dir` against `url`, its stdout and stderr piped. */
+function exportIn(dir: string, url: string, flags: string[] = []): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, "export", "-o", "x.svc"],
+    args: [
+      ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
+      ...["export", "-o", "x.svc", ...flags],
+    ],
     env: {
       SVC_SERVER_URL: url,
       SVC_DELEGATE_KEY: "11".repeat(32),
@@ -68,7 +96,7 @@ function exportIn(dir: string, url: string): Deno.ChildProcess {
     clearEnv: true,
     cwd: dir,
     stdin: "null",
-    stdout: "null",
+    stdout: "piped",
     stderr: "piped",
   }).spawn();
 }
@@ -111,6 +139,16 @@ Deno.test("CLI: an export interrupted by Ctrl-C, SIGTERM or SIGHUP leaves no fil
       );
       assert.deepEqual(namesIn(dir), [], `${signal}: neither the file nor its temporary`);
     }
+    // With --json, stdout holds one JSON object saying so.
+    const child = exportIn(dir, url, ["--json"]);
+    await partialOf(dir, child);
+    child.kill("SIGINT");
+    const { code, stdout } = await child.output();
+    assert.equal(code, 130);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+      error: "export interrupted; nothing was written to x.svc",
+      code: "interrupted",
+    });
   } finally {
     waiting.resolve();
     await server.shutdown();
@@ -184,7 +222,7 @@ Deno.test("CLI: an import interrupted by Ctrl-C says how many lines were taken",
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
-        ...["import", "--from", "jsonl", file],
+        ...["import", "--from", "jsonl", file, "--json"],
       ],
       env: {
         SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
@@ -193,17 +231,21 @@ Deno.test("CLI: an import interrupted by Ctrl-C says how many lines were taken",
       },
       clearEnv: true,
       stdin: "null",
-      stdout: "null",
+      stdout: "piped",
       stderr: "piped",
     }).spawn();
     await second.promise;
     child.kill("SIGINT");
-    const { code, stderr } = await child.output();
+    const { code, stdout, stderr } = await child.output();
     assert.equal(code, 130);
-    assert.match(
-      new TextDecoder().decode(stderr),
-      /(^|\n)svc: import interrupted \(the first 500 lines were taken before: 500 imported, 0 already known; importing the file again skips them\)\n$/,
-    );
+    const note = "import interrupted (the first 500 lines were taken before: 500 imported, " +
+      "0 already known; importing the file again skips them)";
+    assert.ok(new TextDecoder().decode(stderr).endsWith(`svc: ${note}\n`));
+    // --json: stdout's one object says it too.
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+      error: note,
+      code: "interrupted",
+    });
   } finally {
     waiting.resolve();
     await server.shutdown();
