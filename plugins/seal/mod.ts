@@ -214,14 +214,20 @@ export class SealCipher implements Cipher {
       "the Sui node at SVC_SUI_RPC_URL",
       "read the Seal key servers",
       { timeoutMs: this.#options.timeoutMs },
-      () => this.#suiClient.multiGetObjects({ ids }),
+      () => this.#suiClient.multiGetObjects({ ids, options: { showType: true } }),
     );
     const missing = ids.filter((_, i) => !objects[i]?.data);
-    let problem = missing.length > 0 && `no object ${missing.join(", ")} exists`;
+    const others = ids.flatMap((id, i) => {
+      const type = objects[i]?.data?.type;
+      return type && !type.endsWith("::key_server::KeyServer") ? [`${id} is a ${type}`] : [];
+    });
+    let problem = missing.length > 0
+      ? `no object ${missing.join(", ")} exists`
+      : others.length > 0 && others.join(", ");
     if (!problem) {
-      // The objects exist: one the SDK cannot read as a key server is something else.
+      // Key server objects the SDK still refuses (a version or key type it does not support).
       problem = await this.#sealClient.getKeyServers().then(() => false, (error) => {
-        if (error instanceof UserError) return "not all are";
+        if (error instanceof UserError) return `the Seal SDK says: ${error.message}`;
         throw backendError("the Sui node at SVC_SUI_RPC_URL", "read the Seal key servers", error);
       });
     }
