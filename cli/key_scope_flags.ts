@@ -11,7 +11,7 @@
  *
  * Every problem is a `UsageError` naming the flag.
  */
-import type { DelegateKey } from "../plugins/local_ledger/mod.ts";
+import type { ListedKey } from "./svc_ledger_sui.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
 import type { KeyScope, Operation } from "../src/backends/types.ts";
@@ -136,28 +136,32 @@ export function expiryFromFlag(value: string, flag: string, now = Date.now()): n
   return at;
 }
 
-/** A ledger key as `svc key list --json` prints it: every limit named, `null` for none. */
-export function delegateKeyJson(key: DelegateKey): Record<string, unknown> {
+/**
+ * A ledger key as `svc key list --json` prints it: every limit named, `null` for none (and for
+ * the date a key on Sui was added, which Sui does not keep).
+ */
+export function delegateKeyJson(key: ListedKey): Record<string, unknown> {
   const { public_key, address, label, created_at } = key;
   return {
     public_key,
     address,
     label,
-    created_at,
+    created_at: created_at ?? null,
     ...keyLimitsJson(scopeOf(key), key.expires_at ? Date.parse(key.expires_at) : undefined),
   };
 }
 
-/** A ledger key as one line of `svc key list`. */
-export function delegateKeyLine(key: DelegateKey): string {
+/** A ledger key as one line of `svc key list` (with the date it was added, where kept). */
+export function delegateKeyLine(key: ListedKey): string {
   const limits = describeKeyLimits(
     scopeOf(key),
     key.expires_at ? Date.parse(key.expires_at) : undefined,
   );
-  return `${key.public_key}  ${key.address}  ${key.created_at}  ${key.label}  (${limits})`;
+  const added = key.created_at ? `  ${key.created_at}` : "";
+  return `${key.public_key}  ${key.address}${added}  ${key.label}  (${limits})`;
 }
 
-function scopeOf(key: DelegateKey): KeyScope {
+function scopeOf(key: ListedKey): KeyScope {
   return {
     ...(key.namespaces ? { namespaces: key.namespaces } : {}),
     ...(key.operations ? { operations: key.operations } : {}),

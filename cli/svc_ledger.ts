@@ -1,8 +1,8 @@
 /**
  * The ledger commands of `svc`: `account create|deactivate|reactivate` and `key add|list|remove`,
  * on the relayer's ledger (`ledger.kv` in `SVC_DATA_DIR`, or the database; safe while the relayer
- * runs), through transactions signed by the account owner's key saved in the data directory, as
- * the dashboard signs them.
+ * runs), or with `SVC_CHAIN=sui` on Sui (`svc_ledger_sui.ts`), through transactions signed by the
+ * account owner's key saved in the data directory, as the dashboard signs them.
  */
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import {
@@ -26,14 +26,17 @@ import {
   scopeFromFlags,
   ScopeUsageError,
 } from "./key_scope_flags.ts";
-import { accountIdArg, need, UsageError } from "./client_flags.ts";
+import { accountIdArg, need, relayerUrl, UsageError } from "./client_flags.ts";
+import { type Ledger, suiLedger } from "./svc_ledger_sui.ts";
+import { suiKeypair, suiSeed } from "../plugins/sui/keys.ts";
 import type { Output } from "./svc_memories.ts";
 import { visibleName } from "./visible_text.ts";
 import { parseIsoTime } from "../src/http/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
 
-export const LEDGER_USAGE = `Ledger (reads SVC_DATA_DIR, default ./data):
+export const LEDGER_USAGE = `Ledger (reads SVC_DATA_DIR, default ./data; with SVC_CHAIN=sui, Sui,
+through the relayer's /sponsor; signed with SVC_OWNER_KEY or the owner key saved there):
   account create                         create an owner key and its account
   account deactivate|reactivate --account ID
   key add --account ID [--label TEXT] [--public-key HEX] [--expires-at TIME]
@@ -81,11 +84,30 @@ async function holdsLedger(dataDir: string, config = configIn(dataDir)): Promise
 }
 
 /**
- * Runs `use` on the relayer's ledger: `ledger.kv` in the data directory, or the database. Only
- * `create` makes a ledger where there is none: a command about an account refuses a data
+ * Runs `use` on the ledger the relayer reads accounts from: with `SVC_CHAIN=sui` Sui's, whose
+ * transactions the relayer (`SVC_SERVER_URL`, else this machine's) pays; else its own.
+ */
+function withLedger<T>(dataDir: string, use: (ledger: Ledger) => Promise<T>, create = false) {
+  const env = (name: string) => Deno.env.get(name);
+  if (env("SVC_CHAIN") === "sui") {
+    return use(suiLedger(Deno.env.toObject(), relayerUrl(undefined, env)));
+  }
+  return withLocalLedger(dataDir, (ledger) =>
+    use({
+      getAccount: (accountId) => ledger.getAccount(accountId),
+      async submit(ownerKey, kind) {
+        const { effects } = await submitTransaction(ledger, await keyPairFromSeed(ownerKey), kind);
+        return (effects as TransactionEffects).account_id;
+      },
+    }), create);
+}
+
+/**
+ * Runs `use` on the relayer's own ledger: `ledger.kv` in the data directory, or the database.
+ * Only `create` makes a ledger where there is none: a command about an account refuses a data
  * directory without one (a mistyped `SVC_DATA_DIR`) rather than making it.
  */
-async function withLedger<T>(
+async function withLocalLedger<T>(
   dataDir: string,
   use: (ledger: LocalLedger) => Promise<T>,
   create = false,
@@ -111,25 +133,46 @@ async function withLedger<T>(
 /** Signs `kind` with the account owner's key from the data directory and executes it. */
 async function transact(
   dataDir: string,
-  ledger: LocalLedger,
+  ledger: Ledger,
   accountId: string,
   kind: TransactionKind,
-): Promise<TransactionEffects> {
+): Promise<void> {
   const account = await ledger.getAccount(accountId);
   if (!account) throw new SvcError("not_found", `No account ${accountId}`);
+  const given = givenOwnerKey();
+  if (given && given.address !== account.owner) {
+    throw new SvcError(
+      "forbidden",
+      `Cannot sign for account ${accountId}: SVC_OWNER_KEY is the key of ${given.address}, ` +
+        `not of the account's owner ${account.owner}`,
+    );
+  }
   const path = `${dataDir}/owner_keys/${account.owner}.key`;
-  let seed: string;
+  let seed = given?.seed;
   try {
-    seed = (await Deno.readTextFile(path)).trim();
+    seed ??= (await Deno.readTextFile(path)).trim();
   } catch {
     throw new SvcError(
       "forbidden",
       `Cannot sign for account ${accountId}: its owner key is not in ${dataDir}/owner_keys ` +
-        "(an account created on the dashboard is managed on the dashboard)",
+        (Deno.env.get("SVC_CHAIN") === "sui"
+          ? "(give it as SVC_OWNER_KEY, or change the account with a Sui wallet)"
+          : "(an account created on the dashboard is managed on the dashboard)"),
     );
   }
-  const { effects } = await submitTransaction(ledger, await keyPairFromSeed(seed), kind);
-  return effects as TransactionEffects;
+  await ledger.submit(seed, kind);
+}
+
+/** The owner key of `SVC_OWNER_KEY` (`suiprivkey1…` or 64 hex) and its address, if set. */
+function givenOwnerKey(): { seed: string; address: string } | undefined {
+  const text = Deno.env.get("SVC_OWNER_KEY");
+  if (!text) return undefined;
+  try {
+    const seed = suiSeed(text);
+    return { seed, address: suiKeypair(seed).toSuiAddress() };
+  } catch (error) {
+    throw new UsageError(`SVC_OWNER_KEY: ${(error as Error).message}`);
+  }
 }
 
 /** The private key of an account's owner saved in the data directory, or `undefined`. */
@@ -139,7 +182,7 @@ export async function savedOwnerKey(
 ): Promise<string | undefined> {
   // Not created when missing: the log may be read from a relayer on another machine.
   if (!await holdsLedger(dataDir)) return undefined;
-  const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
+  const account = await withLocalLedger(dataDir, (l) => l.getAccount(accountId));
   if (!account) return undefined;
   return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
     .then((seed) => seed.trim(), () => undefined);
@@ -166,26 +209,21 @@ export async function runLedgerCommand(
   values: LedgerFlags,
   dataDir: string,
 ): Promise<Output | undefined> {
-  if (Deno.env.get("SVC_CHAIN") === "sui") {
-    console.error(
-      `svc: note: accounts and keys here are the local ledger's (in ${dataDir}); with ` +
-        "SVC_CHAIN=sui the relayer reads them from Sui instead (README: Network mode)",
-    );
-  }
-
   if (command === "account" && sub === "create") {
-    const owner = await generateKeyPair();
-    const address = addressOf(owner.publicKey);
+    // The account of SVC_OWNER_KEY, or of a new key saved in the data directory.
+    const given = givenOwnerKey();
+    const seed = given?.seed ?? (await generateKeyPair()).privateKey;
+    const address = given?.address ?? addressOf((await keyPairFromSeed(seed)).publicKey);
     let keyFile = "";
     // Saved once the ledger is open, and before the account exists: never an account without it.
-    const { effects } = await withLedger(dataDir, async (l) => {
-      keyFile = await saveOwnerKey(dataDir, address, owner.privateKey);
-      return await submitTransaction(l, owner, { kind: "create_account" });
+    const accountId = await withLedger(dataDir, async (l) => {
+      if (!given) keyFile = await saveOwnerKey(dataDir, address, seed);
+      return await l.submit(seed, { kind: "create_account" });
     }, true);
-    const accountId = (effects as TransactionEffects).account_id;
     return {
       json: { accountId, owner: address },
-      text: `account ${accountId}\nowner   ${address}\nowner key saved to ${keyFile}`,
+      text: `account ${accountId}\nowner   ${address}` +
+        (keyFile ? `\nowner key saved to ${keyFile}` : ""),
     };
   }
 

@@ -3,6 +3,7 @@ import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { MIGRATIONS } from "../plugins/postgres/schema/mod.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { ROOT, startRelayer, svcCli } from "./relayer_process.ts";
+import { addressOf, keyPairFromSeed } from "../src/auth/keys.ts";
 
 const MASTER_KEY = "ab".repeat(32);
 
@@ -100,21 +101,39 @@ Deno.test("the ledger commands read only where the ledger is, not the relayer's 
   }
 });
 
-Deno.test("svc account and key with SVC_CHAIN=sui say on stderr that they are the local ledger's", async () => {
+Deno.test("svc account and key sign with SVC_OWNER_KEY when given; with SVC_CHAIN=sui they need Sui's settings", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
-    const run = (args: string[], env: Record<string, string>) =>
-      new Deno.Command(Deno.execPath(), {
+    const run = async (args: string[], env: Record<string, string>) => {
+      const { code, stdout } = await new Deno.Command(Deno.execPath(), {
         args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args, "--json"],
-        env: { SVC_DATA_DIR: dataDir, ...env },
+        env: { SVC_DATA_DIR: dataDir, SVC_OWNER_KEY: "", ...env },
       }).output();
-    const created = await run(["account", "create"], { SVC_CHAIN: "sui" });
-    assert.equal(created.code, 0);
-    const { accountId } = JSON.parse(new TextDecoder().decode(created.stdout));
-    assert.match(new TextDecoder().decode(created.stderr), /local ledger's .*SVC_CHAIN=sui/);
-    const local = await run(["key", "list", "--account", accountId], { SVC_CHAIN: "local" });
-    assert.equal(local.code, 0);
-    assert.doesNotMatch(new TextDecoder().decode(local.stderr), /local ledger's/);
+      return { exit: code, ...JSON.parse(new TextDecoder().decode(stdout)) };
+    };
+    const sui = await run(["key", "list", "--account", "0x1"], { SVC_CHAIN: "sui" });
+    assert.equal(sui.exit, 2);
+    for (const name of ["SVC_SUI_RPC_URL", "SVC_PACKAGE_ID", "SVC_REGISTRY_ID"]) {
+      assert.match(sui.error, new RegExp(`${name} is required`));
+    }
+
+    // The account of the key given, which is not saved.
+    const owner = "33".repeat(32);
+    const created = await run(["account", "create"], { SVC_OWNER_KEY: owner });
+    assert.equal(created.owner, addressOf((await keyPairFromSeed(owner)).publicKey));
+    assert.equal(await Deno.stat(`${dataDir}/owner_keys`).catch(() => null), null);
+    const account = ["--account", created.accountId];
+    const added = await run(["key", "add", ...account], { SVC_OWNER_KEY: owner });
+    assert.equal(added.exit, 0);
+    const without = await run(["key", "add", ...account], {});
+    assert.match(without.error, /its owner key is not in .*owner_keys/);
+    const other = await run(["key", "add", ...account], { SVC_OWNER_KEY: "44".repeat(32) });
+    assert.equal(other.code, "forbidden");
+    assert.match(other.error, /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of the account's/);
+    const bad = await run(["key", "add", ...account], { SVC_OWNER_KEY: "suiprivkey1nope" });
+    assert.equal(bad.code, "usage");
+    assert.match(bad.error, /^SVC_OWNER_KEY: Cannot load the Sui key: it must be suiprivkey1…/);
+    assert.equal((await run(["key", "list", ...account], {})).keys.length, 1);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

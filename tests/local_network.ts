@@ -74,6 +74,8 @@ const settings: Record<string, string> = {
   SIDECAR_URL: Deno.env.get("SIDECAR_URL") || "http://localhost:9010",
   SVC_DELEGATE_KEY: delegate.seed,
   SVC_ACCOUNT_ID: accountId,
+  // The account's owner key, with which `svc key` and `svc account` change it.
+  SVC_OWNER_KEY: owner.getSecretKey(),
 };
 const lines = Object.entries(settings).map(([name, value]) => `export ${name}=${quoted(value)}`);
 // It holds private keys: the user's alone.
@@ -90,7 +92,8 @@ The settings are in ${file} (SVC_DATA_DIR=${dataDir}). In another terminal:
   ${sourced} && deno task start
 and in a third:
   ${sourced} && deno task svc remember "I am vegetarian" --wait
-  ${sourced} && deno task svc recall "what do I eat?"`);
+  ${sourced} && deno task svc recall "what do I eat?"
+  ${sourced} && deno task svc key add --account "$SVC_ACCOUNT_ID" --label phone`);
 if (await Deno.stat(dataDir).catch(() => null)) {
   console.log(
     `\n${dataDir} holds the index of an earlier run's network, which is gone: remove it ` +

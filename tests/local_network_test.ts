@@ -4,7 +4,7 @@
  * file, which holds private keys.
  */
 import assert from "node:assert/strict";
-import { ROOT, startRelayer, svcCli } from "./relayer_process.ts";
+import { ROOT, startRelayer, svcCli, waitForSidecar } from "./relayer_process.ts";
 
 Deno.test("network:local: its settings run a relayer in network mode; closing its terminal removes them", async () => {
   // A folder with a space and a quote in its name: the settings file is sourced by a shell.
@@ -45,13 +45,48 @@ Deno.test("network:local: its settings run a relayer in network mode; closing it
     assert.deepEqual([settings.SVC_PORT, settings.SIDECAR_URL], ["8020", "http://localhost:9020"]);
     // The test's relayer takes free ports and a data directory of its own.
     const { SVC_DATA_DIR: _, SVC_PORT: _port, SIDECAR_URL: _sidecar, ...env } = settings;
-    const relayer = await startRelayer(`${dir}/data`, { ...env, SVC_EMBEDDER: "lexical" });
+    const relayer = await startRelayer(`${dir}/data`, {
+      ...env,
+      SVC_EMBEDDER: "lexical",
+      SVC_ACCOUNT_CACHE_SECONDS: "1",
+    });
     try {
-      const svc = (args: string[]) =>
-        svcCli(`${dir}/cli`, args, { ...env, SVC_SERVER_URL: relayer.url });
+      const svc = (args: string[], more: Record<string, string> = {}) =>
+        svcCli(`${dir}/cli`, args, { ...env, SVC_SERVER_URL: relayer.url, ...more });
       assert.equal((await svc(["remember", "I am vegetarian", "--wait"])).status, "done");
       const { results } = await svc(["recall", "vegetarian"]);
       assert.deepEqual(results.map((r: { text: string }) => r.text), ["I am vegetarian"]);
+
+      // The account's keys change on Sui with its owner key, the relayer paying the gas.
+      await waitForSidecar(relayer.url);
+      const account = ["--account", settings.SVC_ACCOUNT_ID];
+      const phone = await svc(["key", "add", ...account, "--label", "phone", "--read-only"]);
+      const listed = await svc(["key", "list", ...account]);
+      assert.deepEqual(
+        listed.keys.map((k: Record<string, unknown>) => [k.label, k.operations, k.created_at]),
+        [["laptop", null, null], ["phone", ["read"], null]],
+      );
+      const asPhone = { SVC_DELEGATE_KEY: phone.privateKey };
+      assert.equal((await svc(["recall", "vegetarian"], asPhone)).results.length, 1);
+      await assert.rejects(svc(["remember", "I am a pilot"], asPhone), /"reason":"missing_scope"/);
+      await svc(["key", "remove", ...account, "--address", phone.address]);
+      await new Promise((resolve) => setTimeout(resolve, 1200)); // the relayer's cache: 1 s
+      await assert.rejects(svc(["whoami"], asPhone), /exited 1: .*"code":"unauthorized"/);
+      // Another owner key is refused, by name; a new account's is saved where it says.
+      const other = "22".repeat(32);
+      await assert.rejects(
+        svc(["account", "deactivate", ...account], { SVC_OWNER_KEY: other }),
+        /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of the account's owner/,
+      );
+      const created = await svc(["account", "create"], { SVC_OWNER_KEY: "" });
+      assert.equal(
+        (await Deno.readTextFile(`${dir}/cli/owner_keys/${created.owner}.key`)).length,
+        65,
+      );
+      const again = ["--account", created.accountId];
+      assert.deepEqual((await svc(["key", "list", ...again], { SVC_OWNER_KEY: "" })).keys, []);
+      const off = await svc(["account", "deactivate", ...again], { SVC_OWNER_KEY: "" });
+      assert.equal(off.active, false);
     } finally {
       await relayer.stop();
     }

@@ -12,9 +12,12 @@ const HEX_SEED = /^[0-9a-f]{64}$/;
 
 /** The Ed25519 keypair of `suiprivkey1…` or a 64-hex seed; `bad_request` for anything else. */
 export function suiKeypair(text: string): Ed25519Keypair {
-  if (typeof text === "string" && HEX_SEED.test(text)) {
-    return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(text));
-  }
+  return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(suiSeed(text)));
+}
+
+/** The 64-hex seed of an Ed25519 key given as `suiprivkey1…` or as its seed. */
+export function suiSeed(text: string): string {
+  if (typeof text === "string" && HEX_SEED.test(text)) return text;
   if (typeof text !== "string" || !BECH32.test(text)) {
     throw cannotLoad("it must be suiprivkey1… or 64 lowercase hex characters of an Ed25519 seed");
   }
@@ -27,7 +30,7 @@ export function suiKeypair(text: string): Ed25519Keypair {
   if (decoded.scheme !== "ED25519") {
     throw cannotLoad(`it is a ${decoded.scheme} key; only Ed25519 keys are supported`);
   }
-  return Ed25519Keypair.fromSecretKey(decoded.secretKey);
+  return decoded.secretKey.toHex();
 }
 
 function cannotLoad(state: string): SvcError {

@@ -192,7 +192,7 @@ export class SignedSender {
 }
 
 /** The relayer's refusal as an `SvcError` (a non-JSON answer is one whatever its status). */
-function refusal(response: Response, text: string): SvcError {
+export function refusal(response: Response, text: string): SvcError {
   let json: Record<string, unknown> = {};
   try {
     json = text ? JSON.parse(text) : {};
