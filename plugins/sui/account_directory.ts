@@ -28,7 +28,7 @@ import {
   type ResolvedAccount,
   SvcError,
 } from "../../src/kit.ts";
-import { accountType, isObjectId, operationsOfMask } from "./svc_account.ts";
+import { accountType, isObjectId, operationsOfMask, registryType } from "./svc_account.ts";
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
@@ -98,6 +98,40 @@ export class SuiAccountDirectory implements AccountDirectory {
       }
       return new SuiAccountDirectory(options);
     });
+  }
+
+  /**
+   * Reads the package and the registry, so that a relayer does not start with ids that name
+   * neither (it would refuse every key): `bad_request` naming the setting; a node it cannot
+   * reach is `backend_unavailable`.
+   */
+  async checkIds(): Promise<void> {
+    const { packageId, registryId } = this.#options;
+    // (One id for both, as a mistake may give, is asked once: a node refuses duplicates.)
+    const ids = [...new Set([packageId, registryId ?? packageId])];
+    const objects = await withRpc(
+      PLUGIN,
+      "read SVC_PACKAGE_ID and SVC_REGISTRY_ID",
+      this.#call({}),
+      () => this.#client.multiGetObjects({ ids, options: { showType: true } }),
+    );
+    const [pkg, registry] = [packageId, registryId ?? packageId].map((id) =>
+      objects[ids.indexOf(id)]
+    );
+    const named = (name: string, id: string, type: string | null | undefined) =>
+      type ? `${name} ${id} is a ${type}` : `${name} ${id} names no object on this chain`;
+    const registryTag = registry?.data?.type;
+    const problem = pkg?.data?.type !== "package"
+      ? `${named("SVC_PACKAGE_ID", packageId, pkg?.data?.type)}, not a package`
+      : registryId &&
+          !(registryTag?.includes("::") &&
+            normalizeStructTag(registryTag) === registryType(packageId))
+      ? `${named("SVC_REGISTRY_ID", registryId, registryTag)}, not the AccountRegistry of ` +
+        "SVC_PACKAGE_ID"
+      : undefined;
+    if (problem) {
+      throw new SvcError("bad_request", `Cannot use the Sui account settings: ${problem}`);
+    }
   }
 
   async resolve(

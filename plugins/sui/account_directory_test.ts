@@ -196,6 +196,46 @@ Deno.test("SuiAccountDirectory: a registry id naming another object is 503, and 
   assert.equal((await t.directory.resolve(KEY))?.accountId, t.accountId);
 });
 
+Deno.test("SuiAccountDirectory.checkIds: a package or registry id naming something else is named", async () => {
+  await using t = await withAccount();
+  await t.directory.checkIds();
+  const open = (ids: { packageId: string; registryId?: string }) =>
+    SuiAccountDirectory.open({ rpcUrl: t.sui.url, ...ids });
+  const refused = async (ids: { packageId: string; registryId?: string }, why: RegExp) =>
+    await assert.rejects((await open(ids)).checkIds(), (error: SvcError) => {
+      assert.equal(error.code, "bad_request");
+      assert.match(error.message, why);
+      return true;
+    });
+  const nothing = `0x${"6".repeat(64)}`;
+  await refused(
+    { packageId: nothing },
+    /^Cannot use the Sui account settings: SVC_PACKAGE_ID 0x6{64} names no object on this chain, not a package$/,
+  );
+  await refused(
+    { ...t.ids, packageId: t.accountId },
+    /SVC_PACKAGE_ID 0x[0-9a-f]{64} is a 0x[0-9a-f]+::account::SvcAccount, not a package$/,
+  );
+  await refused(
+    { ...t.ids, registryId: t.accountId },
+    /SVC_REGISTRY_ID 0x[0-9a-f]{64} is a 0x[0-9a-f]+::account::SvcAccount, not the AccountRegistry of SVC_PACKAGE_ID$/,
+  );
+  await refused(
+    { ...t.ids, registryId: t.ids.packageId },
+    /SVC_REGISTRY_ID 0x[0-9a-f]{64} is a package, not the AccountRegistry of SVC_PACKAGE_ID$/,
+  );
+  await refused(
+    { ...t.ids, registryId: nothing },
+    /SVC_REGISTRY_ID 0x6{64} names no object on this chain, not the AccountRegistry/,
+  );
+  // Without a registry, the package alone.
+  await (await open({ packageId: t.ids.packageId })).checkIds();
+  // A node that does not answer is an outage, not a setting.
+  t.sui.network.outage = 503;
+  await assert.rejects(t.directory.checkIds(), unavailable);
+  t.sui.network.outage = null;
+});
+
 Deno.test("SuiAccountDirectory: a key added with a scope and expiry resolves with them", async () => {
   await using t = await withAccount();
   const scoped = "6b".repeat(32);

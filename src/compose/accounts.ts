@@ -49,7 +49,13 @@ export async function openDirectory(
     }
     case "sui": {
       const { SuiAccountDirectory } = await import("../../plugins/sui/mod.ts");
-      return { directory: await SuiAccountDirectory.open(chain.sui) };
+      const directory = await SuiAccountDirectory.open(chain.sui);
+      // Ids that name no package or registry stop the start; a node down meanwhile does not
+      // (each request says so, and the relayer serves once it is back).
+      await directory.checkIds().catch((error) => {
+        if (error.code !== "backend_unavailable") throw error;
+      });
+      return { directory };
     }
   }
 }
