@@ -23,6 +23,42 @@ Deno.test("revocation: a removed key is refused by the next request", async () =
   assert.equal(await recall(), "401 unknown_key");
 });
 
+Deno.test("revocation: a request whose body is held open is refused once its key is removed meanwhile", async () => {
+  await using shared = await sharedLedger();
+  let clock = Date.now();
+  const relayer = await shared.relayer({ accountCacheMs: AN_HOUR, now: () => clock });
+  /** A recall whose body arrives once `meanwhile` has run, after the headers were checked. */
+  const heldOpen = async (meanwhile: () => Promise<void>) => {
+    const { body, headers } = await recallRequest(shared);
+    const [reading, sent] = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+    // Pulled only when read: by the relayer, once it has checked the headers.
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        reading.resolve();
+        await sent.promise;
+        controller.enqueue(new TextEncoder().encode(body as string));
+        controller.close();
+      },
+    }, { highWaterMark: 0 });
+    const answer = relayer.send("POST", "/api/recall", { body: stream, headers });
+    await reading.promise;
+    await meanwhile();
+    sent.resolve();
+    return await answer.then(reasonOf);
+  };
+  // Within a second of its headers, it is as if it had come before the removal.
+  assert.equal(await heldOpen(() => Promise.resolve(void (clock += 500))), "accepted");
+  const removed = await heldOpen(async () => {
+    await shared.transact({
+      kind: "remove_delegate_key",
+      account_id: shared.accountId,
+      public_key: shared.key.publicKey,
+    });
+    clock += 3000;
+  });
+  assert.equal(removed, "401 unknown_key");
+});
+
 Deno.test("revocation: a deactivated account is refused by the next request, and comes back", async () => {
   await using shared = await sharedLedger();
   const relayer = await shared.relayer({ accountCacheMs: AN_HOUR });

@@ -6,8 +6,8 @@
  *    timestamp within the window; signature version and audience (`signing.ts`); the key
  *    resolves to an account, which is active.
  * 2. {@link verifySignedBody}, once the body is read: signature over the message with the
- *    body's hash; then replay (the first write of the request, so only a correctly signed
- *    request ever writes).
+ *    body's hash; the key once more if the body took over a second; then replay (the first
+ *    write of the request, so only a correctly signed request ever writes).
  *
  * {@link verifySignedRequest} runs both.
  */
@@ -101,7 +101,12 @@ export interface SignedHeaders {
   account: ResolvedAccount;
   /** Whether the key is the account owner's own (on a route open to it). */
   ownerKey: boolean;
+  /** When the key was resolved, Unix milliseconds. */
+  checkedAt: number;
 }
+
+/** How long a body may take to arrive before its key is checked again (see verifySignedBody). */
+const RECHECK_AFTER_MS = 1000;
 
 /** Verifies a signed request whose raw body is `body`; throws `SvcError` on any failure. */
 export async function verifySignedRequest(
@@ -180,7 +185,7 @@ export async function checkSignedHeaders(
     // The owner's own key: allowed on a route open to it, on an inactive account too.
     if (owned && ownerKey) {
       const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
-      return { ...headers, account: owned, ownerKey: true };
+      return { ...headers, account: owned, ownerKey: true, checkedAt: nowMs };
     }
     if (owned) {
       throw new SvcError(
@@ -202,7 +207,7 @@ export async function checkSignedHeaders(
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
   }
   const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
-  return { ...headers, account, ownerKey: false };
+  return { ...headers, account, ownerKey: false, checkedAt: nowMs };
 }
 
 /**
@@ -211,7 +216,7 @@ export async function checkSignedHeaders(
  * it, such as an export's stream. The owner's own key stays its account's.
  */
 export async function checkStillAuthorized(
-  caller: VerifiedCaller,
+  caller: Pick<VerifiedCaller, "ownerKey" | "publicKey" | "accountId">,
   directory: AccountDirectory,
 ): Promise<void> {
   if (caller.ownerKey) return;
@@ -255,6 +260,14 @@ export async function verifySignedBody(
     : await verifyEd25519(publicKey, signatureHeader, message);
   if (!verified) {
     throw unauthorized("bad_signature", "The request signature does not match the request");
+  }
+  // A body slow to arrive (a request held open) does not outlive its key: one removed, expired
+  // or deactivated since the headers were checked is refused before the request does anything.
+  if ((deps.now ?? Date.now)() - headers.checkedAt > RECHECK_AFTER_MS) {
+    await checkStillAuthorized(
+      { ownerKey, publicKey, accountId: account.accountId },
+      deps.directory,
+    );
   }
 
   const replayKey = nonce !== undefined
