@@ -638,6 +638,15 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
   const notRpc = await post(`/api/mcp/messages?sessionId=${sessionId}`, '{"hello":1}');
   assert.equal(notRpc.status, 400);
   assert.equal((await notRpc.json()).error.code, -32600);
+  // A body not said to be JSON in UTF-8 is refused on both transports, and nothing runs.
+  for (const path of ["/api/mcp", `/api/mcp/messages?sessionId=${sessionId}`]) {
+    for (const type of ["text/plain", "application/json; charset=latin1", "multipart/form-data"]) {
+      const call = { jsonrpc: "2.0", id: "typed", method: "ping" };
+      const refused = await post(path, JSON.stringify(call), { "content-type": type });
+      assert.equal(refused.status, 415, `${path} ${type}`);
+      assert.match((await refused.json()).error.message, /^Unsupported Media Type: /);
+    }
+  }
   assert.equal(stack.sidecar.sessions.size, 1);
 });
 

@@ -201,10 +201,15 @@ export function jsonProblem(error: unknown): string {
   return error instanceof LoneSurrogateError ? error.message : "not valid JSON";
 }
 
-/** Throws 415 unless the request says its body is JSON, in UTF-8 (the charset said, or none). */
-export function requireJsonType(request: Request): void {
+/** Whether the request says its body is JSON, in UTF-8 (the charset said, or none). */
+export function saysJson(request: Request): boolean {
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type) || !saysUtf8(type)) {
+  return /^application\/json\s*(;|$)/i.test(type) && saysUtf8(type);
+}
+
+/** Throws 415 unless the request says its body is JSON, in UTF-8 (see {@link saysJson}). */
+export function requireJsonType(request: Request): void {
+  if (!saysJson(request)) {
     throw new SvcError(
       "unsupported_media_type",
       "Request body must be JSON in UTF-8: send content-type: application/json",

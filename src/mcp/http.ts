@@ -21,7 +21,7 @@ import type {
 import { ACCOUNT_ID, sha256Hex } from "../auth/keys.ts";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
-import { jsonProblem, parseJson, readBody } from "../http/body.ts";
+import { jsonProblem, parseJson, readBody, saysJson } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
 import { utf8Header, validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
@@ -273,6 +273,12 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
   }
 
   async function readJson(request: Request): Promise<unknown | Response> {
+    if (!saysJson(request)) {
+      return rpcError(
+        415,
+        "Unsupported Media Type: send content-type: application/json, in UTF-8",
+      );
+    }
     let bytes: Uint8Array;
     try {
       bytes = await readBody(request, MAX_MCP_BODY_BYTES);
