@@ -133,8 +133,11 @@ export function createExportService({ lifecycle, vectors, logger }: ExportDepend
             controller.enqueue(lines.bytes);
             options.sent?.(lines.namespace, lines.ids);
           } catch (error) {
-            if (!options.signal?.aborted && !cancelled) logger.warn("export stopped", { error });
-            throw error;
+            if (options.signal?.aborted || cancelled) throw error;
+            logger.warn("export stopped", { error });
+            // The answer is cut off, which tells its client. Deno writes a response stream's
+            // reason on stderr as it is: the log has the JSON line, so not the stack trace too.
+            controller.error("");
           }
         },
         cancel() {
