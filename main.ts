@@ -15,6 +15,7 @@ import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import { SvcError } from "./src/errors.ts";
+import { RequestsInFlight } from "./src/http/in_flight.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 import {
   bypassProxyForLoopback,
@@ -39,6 +40,9 @@ const machineNames = [Deno.hostname(), ...Deno.networkInterfaces().map((i) => i.
 /** The `Host` names the MCP routes and the dashboard answer to. */
 const allowedHosts = config.allowedHosts ??
   defaultAllowedHosts(config.host, config.publicUrls, machineNames);
+/** The requests the relayer's and the dashboard's servers are handling. */
+const inFlight = new RequestsInFlight();
+
 /** How long stopping waits for the requests still running. */
 const STOP_GRACE_MS = 10_000;
 /** Signals this close to the first are one Ctrl-C, delivered twice. */
@@ -117,7 +121,7 @@ async function serveDashboard(
     "dashboard",
     "SVC_DASHBOARD_PORT",
     { hostname: config.host, port: config.dashboardPort, onListen() {} },
-    (request, info) => dashboard.handler(request, info),
+    inFlight.wrap((request, info) => dashboard.handler(request, info)),
   );
   // One origin for the browser: the sign-in links' `localhost` when it listens on loopback.
   const { hostname, port } = server.addr;
@@ -192,7 +196,7 @@ async function start() {
     "relayer",
     "SVC_PORT",
     { hostname: config.host, port: config.port, onListen() {} },
-    relayer.handler,
+    inFlight.wrap(relayer.handler),
   );
   // Before any request is handled: the handler runs only once this task yields.
   for (const origin of listeningOrigins(server.addr.hostname, server.addr.port, machineNames)) {
@@ -229,7 +233,10 @@ async function start() {
     const late = new Promise<"late">((resolve) => {
       grace = setTimeout(() => resolve("late"), STOP_GRACE_MS);
     });
-    const drained = Promise.all([server.shutdown(), dashboard?.shutdown()]);
+    // Requests being handled finish (one still uploading its body too), new ones are refused;
+    // then the servers close, once the answers still streaming are sent.
+    const drained = inFlight.stop()
+      .then(() => Promise.all([server.shutdown(), dashboard?.shutdown()]));
     if (await Promise.race([drained, late]) === "late") {
       logger.warn("requests still running; stopping without them", {
         after_seconds: STOP_GRACE_MS / 1000,
