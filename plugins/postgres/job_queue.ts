@@ -361,7 +361,7 @@ export class PgJobQueue implements JobQueue {
         with u as (
           update svc_jobs_job set status = 'pending', sealed_error = ${sealed}, has_error = true,
             attempts = greatest(0, attempts - ${uncounted}::int),
-            lease_until = null, worker = null, due_at = ${now + delayMs}, deliveries = 0,
+            lease_until = null, worker = null, due_at = ${now + Math.ceil(delayMs)}, deliveries = 0,
             updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
           where ${this.#fence(record)} returning job_id
         )

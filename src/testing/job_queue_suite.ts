@@ -115,6 +115,10 @@ export function jobQueueSuite(
     const waiting = await queue.get(patient.job_id);
     assert.deepEqual([waiting?.status, waiting?.attempts], ["pending", 0]);
     assert.equal(waiting?.error, "Cannot store: the store is unavailable");
+    // A delay in fractions of a millisecond (a quarter of a job's age) is taken as it is.
+    const late = await queue.lease(patient.job_id, "w3");
+    await queue.retry(late!, "Cannot store: still unavailable", 1_000.25, { counted: false });
+    assert.equal((await queue.get(patient.job_id))?.error, "Cannot store: still unavailable");
 
     await queue.fail((await queue.lease(doomed.job_id, "w1"))!, "Cannot encrypt: no key");
     const dead = await queue.get(doomed.job_id);
