@@ -24,6 +24,8 @@ export interface DatabaseOptions {
   migrate?: boolean;
   /** The schema's migrations (default: the plugin's own). */
   migrations?: Migration[];
+  /** How long opening waits for the database's first answer, ms (default 15 000). */
+  connectTimeoutMs?: number;
   logger?: Logger;
 }
 
@@ -128,14 +130,27 @@ export class Database {
       throw new SvcError("bad_request", "Cannot connect to PostgreSQL: its URL cannot be read");
     }
     const where = describeUrl(options.url);
+    // The client's own connect timeout does not end a wait on a host that never answers (a
+    // firewall dropping packets, a frozen server): opening gives up after its own.
+    const waitMs = options.connectTimeoutMs ?? 15_000;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const silence = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer in ${waitMs / 1000} s (is the host reachable?)`)),
+        waitMs,
+      );
+    });
     try {
-      await sql`select 1`;
+      await Promise.race([sql`select 1`, silence]);
     } catch (error) {
-      await sql.end({ timeout: 1 });
+      // Not awaited: a connection still trying would hold it as long.
+      sql.end({ timeout: 0 }).catch(() => {});
       throw new SvcError(
         "backend_unavailable",
         `Cannot connect to PostgreSQL at ${where}: ${reason(error)}`,
       );
+    } finally {
+      clearTimeout(timer);
     }
     const database = new Database(connect, sql, logger);
     if (options.migrate ?? true) {

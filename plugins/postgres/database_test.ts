@@ -5,6 +5,7 @@ import { PgLedgerStore } from "./ledger_store.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 import { testDatabase } from "./test_server.ts";
+import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 
@@ -121,6 +122,22 @@ Deno.test("an unreachable database is a clear error that does not repeat the pas
       return true;
     },
   );
+});
+
+Deno.test("a database host that never answers is given up on, saying so", async () => {
+  await using silent = startSilentServer();
+  const { port } = new URL(silent.url);
+  const url = `postgres://svc:hunter2secret@127.0.0.1:${port}/svc`;
+  await assert.rejects(Database.open({ url, connectTimeoutMs: 500 }), (error: SvcError) => {
+    assert.equal(error.code, "backend_unavailable");
+    assert.equal(
+      error.message,
+      `Cannot connect to PostgreSQL at 127.0.0.1:${port}/svc: no answer in 0.5 s (is the host ` +
+        "reachable?)",
+    );
+    return true;
+  });
+  assert.ok(silent.accepted >= 1, "it was asked");
 });
 
 Deno.test("a notification reaches every listening pool", async () => {
