@@ -162,6 +162,15 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     const again = await svcCli(dataDir, ["migrate-store", "--to", "postgres"], env);
     assert.deepEqual(again.copied, summary.copied);
     assert.equal(again.status, "already copied");
+    // Into another database, it is refused: erases made in the first since would come back.
+    await using other = await testDatabase();
+    await assert.rejects(
+      svcCli(dataDir, ["migrate-store", "--to", "postgres"], {
+        ...env,
+        SVC_DATABASE_URL: other.url,
+      }),
+      /exited 1: .*it was copied into PostgreSQL already, into another database; serve that one/,
+    );
     // The copied directory is not served or written any more: it would part from the database.
     await assert.rejects(
       startRelayer(dataDir, EMBEDDER),

@@ -4,7 +4,7 @@
  */
 import { SvcError } from "../errors.ts";
 
-const MOVED_FILE = "moved-to-postgres.json";
+export const MOVED_FILE = "moved-to-postgres.json";
 
 /** Marks `dataDir` as copied into PostgreSQL (now). */
 export async function markMoved(dataDir: string): Promise<void> {
@@ -13,6 +13,11 @@ export async function markMoved(dataDir: string): Promise<void> {
     JSON.stringify({ to: "postgres", at: new Date().toISOString() }) + "\n",
     { mode: 0o600 },
   );
+}
+
+/** Whether `dataDir` holds the mark of a copy into PostgreSQL. */
+export async function isMoved(dataDir: string): Promise<boolean> {
+  return await Deno.lstat(`${dataDir}/${MOVED_FILE}`).then(() => true, () => false);
 }
 
 /**

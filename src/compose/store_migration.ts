@@ -46,7 +46,7 @@ import {
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { checkKeyStore } from "./key_store_record.ts";
-import { markMoved } from "./moved.ts";
+import { isMoved, markMoved, MOVED_FILE } from "./moved.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
@@ -156,6 +156,16 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const resumed = finished.has("started");
   const source = await copySource(secret, await Deno.realPath(dir));
   if (!resumed) {
+    // Copied before into another database: a second copy would bring back there what was
+    // erased in the first since.
+    if (await isMoved(dir)) {
+      throw new SvcError(
+        "conflict",
+        `Cannot copy ${dir}: it was copied into PostgreSQL already, into another database; ` +
+          "serve that one. To copy it again all the same (the first copy's erases since do " +
+          `not reach it), delete ${dir}/${MOVED_FILE}`,
+      );
+    }
     if (await holdsState(database)) {
       throw new SvcError(
         "conflict",
