@@ -9,6 +9,7 @@ import { readConfig } from "../src/compose/mod.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
 import { schemaVersion } from "../plugins/postgres/migrations.ts";
+import { refuseUnfinishedCopy } from "../plugins/postgres/store_import.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 
@@ -42,7 +43,9 @@ export async function runMigrate(env: Record<string, string | undefined>): Promi
   }
   const database = await Database.open({ url, pool: 1 });
   try {
-    // Refuses a key other than the one the database was written under, as a relayer does.
+    // Refuses a copy half done, and a key other than the one the database was written under,
+    // as a relayer does.
+    await refuseUnfinishedCopy(database);
     await PgLedgerStore.open({ database, masterKey });
     const to = await schemaVersion(database.sql);
     return {

@@ -147,10 +147,12 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     // Nothing serves, or writes into, a database whose copy has not finished.
     const masterKey = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
     const onPostgres = { ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey };
-    await assert.rejects(
-      svcCli(pgDir, ["account", "create"], onPostgres),
-      /exited 1: .*`svc migrate-store` began copying a data directory into it and has not finished/,
-    );
+    for (const command of [["account", "create"], ["migrate"]]) {
+      await assert.rejects(
+        svcCli(pgDir, command, onPostgres),
+        /exited 1: .*`svc migrate-store` began copying a data directory into it and has not finished/,
+      );
+    }
     const summary = await svcCli(dataDir, ["migrate-store", "--to", "postgres"], env);
     assert.equal(summary.status, "copied");
     assert.equal(summary.resumed, true);
