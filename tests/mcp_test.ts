@@ -122,6 +122,10 @@ for (const sse of [false, true]) {
       textOf(analyzed),
       /^Extracted 2 fact\(s\):\n- The user moved to Lisbon last year\. \((pending|running|done)\)\n- The user loves surfing\. \((pending|running|done)\)$/,
     );
+    // The JSON says what the text says.
+    const said = [...textOf(analyzed).matchAll(/\((\w+)\)$/gm)].map((m) => m[1]);
+    const facts = (analyzed.structuredContent as { facts: { status: string }[] }).facts;
+    assert.deepEqual(facts.map((fact) => fact.status), said);
   });
 }
 

@@ -168,14 +168,17 @@ export function createMcpServer(session: ToolSession): McpServer {
         const ids = analysis.facts.flatMap((fact) => fact.job_id ? [fact.job_id] : []);
         const jobs = ids.length ? (await client.jobs(ids)).results : [];
         const status = new Map(jobs.map((job) => [job.job_id, job.status]));
-        const lines = analysis.facts.map((fact) =>
-          `- ${fact.text} (${status.get(fact.job_id ?? "") ?? fact.status ?? "pending"})`
-        );
+        // Each fact with its job's status as just read, in the text and in the JSON alike.
+        const facts = analysis.facts.map((fact) => ({
+          ...fact,
+          status: status.get(fact.job_id ?? "") ?? fact.status,
+        }));
+        const lines = facts.map((fact) => `- ${fact.text} (${fact.status})`);
         return done(
           `Extracted ${analysis.fact_count} fact(s)${
             lines.length ? ":\n" + lines.join("\n") : "."
           }`,
-          analysis,
+          { ...analysis, facts },
         );
       }),
   );
