@@ -168,7 +168,12 @@ Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
   assert.throws(() => pastTime("last week", "--since", now), UsageError);
   assert.throws(() => pastTime("2026-02-30", "--since", now), UsageError, "no such day");
   assert.throws(() => pastTime("999999999w", "--since", now), UsageError);
-  assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address/);
+  assert.throws(() => logQuery({ key: "laptop" }), /--key must be a key's address \(0x[^;]*$/);
+  // A private key given as elsewhere: what --key means here, and where the signing key goes.
+  assert.throws(
+    () => logQuery({ key: "ab".repeat(32) }),
+    /--key must be a key's address .*; in log, --key picks whose entries to show: the key that reads the log is SVC_DELEGATE_KEY/,
+  );
   assert.throws(() => logQuery({ memory: "42" }), /--memory must be a lowercase UUID/);
   assert.throws(() => logQuery({ limit: "0" }), /--limit must be a whole number from 1 to 500/);
   assert.throws(() => logQuery({ limit: "501" }), /--limit must be a whole number from 1 to 500/);
