@@ -8,7 +8,8 @@ import type { Browser } from "playwright-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
 import { startLogin } from "../cli/svc_mcp/login.ts";
-import { launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { addressOf } from "../src/auth/keys.ts";
 import { textOf } from "./mcp_fixtures.ts";
 import { connectStdioPackage, type RelayerProcess } from "./relayer_process.ts";
 
@@ -80,6 +81,26 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
       await agents.getByRole("button", { name: "Revoke" }).getAttribute("aria-describedby"),
       await agents.getByRole("cell", { name: "Browser test agent" }).getAttribute("id"),
     );
+
+    // Another key of the same label: each is named with its address where it is asked about.
+    const twin = addressOf("cd".repeat(32));
+    await addAgent(page, "Browser test agent", "cd".repeat(32));
+    await page.reload();
+    const twinRow = agents.getByRole("row").filter({ hasText: twin.slice(0, 10) });
+    await twinRow.waitFor();
+    assert.equal(
+      await twinRow.getByRole("button", { name: "Revoke" }).getAttribute("aria-describedby"),
+      `key-${twin} key-${twin}-address`,
+    );
+    let asked = "";
+    page.once("dialog", (dialog) => {
+      asked = dialog.message();
+      dialog.accept();
+    });
+    await twinRow.getByRole("button", { name: "Revoke" }).click();
+    const named = `Browser test agent (${twin.slice(0, 10)}…${twin.slice(-8)})`;
+    await page.getByText(`Revoked "${named}".`).waitFor();
+    assert.equal(asked, `Revoke "${named}"? That agent loses access at once.`);
 
     page.once("dialog", (dialog) => dialog.accept());
     await agents.getByRole("button", { name: "Revoke" }).click();

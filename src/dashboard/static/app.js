@@ -3,7 +3,7 @@
 // activity.js) and the MCP sign-in consent page (/connect/mcp, in connect.js); the wallet's and
 // account's set-up is session.js. Every text from the URL or the server goes through textContent.
 import { namespaces, transact } from "./wallet.js";
-import { action, card, field, h, render, say, short, shownName } from "./ui.js";
+import { action, agentNames, card, field, h, render, say, short, shownName } from "./ui.js";
 import { memories } from "./memories.js";
 import { describeKeyScope } from "./scope.js";
 import { activity } from "./activity.js";
@@ -151,6 +151,7 @@ async function agents() {
 
 /** A table of delegate keys, each with a button that removes it from the account. */
 function agentTable({ wallet, owned }, keys, caption, verb) {
+  const nameOf = agentNames(owned, wallet);
   return h(
     "table",
     { class: "agents" },
@@ -172,11 +173,12 @@ function agentTable({ wallet, owned }, keys, caption, verb) {
       "tbody",
       {},
       keys.map((key) => {
-        const name = key.label || short(key.address);
+        // Its label, told apart by its address from another key's of the same label.
+        const name = nameOf(key);
         const labelId = `key-${key.address}`;
         const button = action(verb, async () => {
           const warning = verb === "Revoke" ? " That agent loses access at once." : "";
-          if (!confirm(`${verb} "${key.label || key.address}"?${warning}`)) return;
+          if (!confirm(`${verb} "${name}"?${warning}`)) return;
           // Removed meanwhile (in another tab): gone all the same.
           await transact(wallet, {
             kind: "remove_delegate_key",
@@ -188,14 +190,20 @@ function agentTable({ wallet, owned }, keys, caption, verb) {
           await agents();
           say(`${verb === "Revoke" ? "Revoked" : "Removed"} "${name}".`, "success");
         }, { kind: "danger small", busy: verb === "Revoke" ? "Revoking…" : "Removing…" });
-        // Each row's button says whose it is (they share their text).
-        button.setAttribute("aria-describedby", labelId);
+        // Each row's button says whose it is (they share their text): by its label, and its
+        // address too where the label does not tell.
+        const told = key.label && name === key.label;
+        button.setAttribute("aria-describedby", told ? labelId : `${labelId} ${labelId}-address`);
         return h(
           "tr",
           {},
           h("td", { id: labelId }, key.label || "(no label)"),
           h("td", { class: "key-scope" }, describeKeyScope(key)),
-          h("td", { class: "mono", title: key.address }, short(key.address)),
+          h(
+            "td",
+            { class: "mono", id: `${labelId}-address`, title: key.address },
+            short(key.address),
+          ),
           h(
             "td",
             {},
