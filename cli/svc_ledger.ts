@@ -130,7 +130,10 @@ async function withLocalLedger<T>(
   }
 }
 
-/** Signs `kind` with the account owner's key from the data directory and executes it. */
+/**
+ * Signs `kind` with the account owner's key (`SVC_OWNER_KEY`, else the one saved in the data
+ * directory) and executes it.
+ */
 async function transact(
   dataDir: string,
   ledger: Ledger,
@@ -212,8 +215,9 @@ export async function runLedgerCommand(
   if (command === "account" && sub === "create") {
     // The account of SVC_OWNER_KEY, or of a new key saved in the data directory.
     const given = givenOwnerKey();
-    const seed = given?.seed ?? (await generateKeyPair()).privateKey;
-    const address = given?.address ?? addressOf((await keyPairFromSeed(seed)).publicKey);
+    const owner = given ? undefined : await generateKeyPair();
+    const seed = given?.seed ?? owner!.privateKey;
+    const address = given?.address ?? addressOf(owner!.publicKey);
     let keyFile = "";
     // Saved once the ledger is open, and before the account exists: never an account without it.
     const accountId = await withLedger(dataDir, async (l) => {
