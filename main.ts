@@ -233,8 +233,9 @@ async function start() {
     const late = new Promise<"late">((resolve) => {
       grace = setTimeout(() => resolve("late"), STOP_GRACE_MS);
     });
-    // Requests being handled finish (one still uploading its body too), new ones are refused;
-    // then the servers close, once the answers still streaming are sent.
+    // Requests being handled finish (one still uploading its body too), new ones are refused
+    // (not before: the sidecar's calls still running reach the relayer); then the servers close,
+    // once the answers still streaming are sent.
     const drained = inFlight.stop()
       .then(() => Promise.all([server.shutdown(), dashboard?.shutdown()]));
     if (await Promise.race([drained, late]) === "late") {
