@@ -3,8 +3,9 @@
  * objects read from the full node at `SVC_SUI_RPC_URL`, changed by transactions that the owner
  * key signs and the relayer's `/sponsor` routes pay for (README: Network mode, "Accounts").
  */
-import { Transaction } from "@mysten/sui/transactions";
-import { normalizeStructTag } from "@mysten/sui/utils";
+import { bcs } from "@mysten/sui/bcs";
+import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";
+import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
 import { SettingsReader } from "../src/settings_reader.ts";
 import { addressOf } from "../src/auth/keys.ts";
 import { SvcError } from "../src/errors.ts";
@@ -39,6 +40,8 @@ export interface Ledger {
 }
 
 const NODE = "the Sui node at SVC_SUI_RPC_URL";
+/** How long a sponsor route may take: it waits on the chain. */
+const SPONSOR_TIMEOUT_MS = 60_000;
 
 /** The ledger on Sui of `env`'s settings, whose transactions the relayer at `relayer` pays. */
 export function suiLedger(env: Record<string, string | undefined>, relayer: string): Ledger {
@@ -52,23 +55,36 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
   if (read.problems.length > 0) throw new UsageError(read.problems.join("; "));
   const client = suiClient(NODE, { rpcUrl });
 
-  /** Posts `body` to the relayer's sponsor route `path`; its JSON answer. */
-  async function sponsor(path: string, body: unknown) {
+  /** Posts `body` to the relayer's sponsor route `path`; its JSON answer, with `fields`. */
+  async function sponsor(path: string, body: unknown, fields: string[]) {
     let response: Response;
+    let text: string;
     try {
-      response = await fetch(relayer + path, {
+      response = await fetch(new URL(path, relayer), {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
+        signal: AbortSignal.timeout(SPONSOR_TIMEOUT_MS),
       });
+      text = await response.text();
     } catch (cause) {
-      throw new SvcError("backend_unavailable", `Cannot reach the relayer at ${relayer}`, {
-        cause,
-      });
+      const why = (cause as Error).name === "TimeoutError"
+        ? `did not answer ${path} within ${SPONSOR_TIMEOUT_MS / 1000} s`
+        : "cannot be reached";
+      throw new SvcError("backend_unavailable", `The relayer at ${relayer} ${why}`, { cause });
     }
-    const text = await response.text();
     if (!response.ok) throw refusal(response, text);
-    return JSON.parse(text);
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = JSON.parse(text) ?? {};
+    } catch { /* named below */ }
+    if (!fields.every((field) => typeof answer[field] === "string")) {
+      throw new SvcError(
+        "backend_unavailable",
+        `The relayer at ${relayer} answered ${path} without ${fields.join(" and ")}`,
+      );
+    }
+    return answer;
   }
 
   return {
@@ -108,15 +124,49 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
         {},
         () => tx.build({ client, onlyTransactionKind: true }),
       );
-      const sponsored = await sponsor("/sponsor", { transactionKind: built.toBase64(), sender });
-      const { signature } = await signer.signTransaction(Uint8Array.fromBase64(sponsored.bytes));
-      const { effects } = await sponsor("/sponsor/execute", {
-        digest: sponsored.digest,
-        signature,
-      });
-      return effects?.account_id;
+      const answer = await sponsor("/sponsor", {
+        transactionKind: built.toBase64(),
+        sender,
+      }, ["bytes", "digest"]);
+      const digest = answer.digest as string;
+      const sponsored = Uint8Array.fromBase64(answer.bytes as string);
+      checkSponsored(sponsored, digest, built, sender);
+      const { signature } = await signer.signTransaction(sponsored);
+      const executed = await sponsor("/sponsor/execute", { digest, signature }, ["digest"]);
+      return (executed.effects as { account_id?: string } | undefined)?.account_id;
     },
   };
+}
+
+/**
+ * Refuses to sign what the relayer's sponsor returned unless it is the transaction asked for:
+ * `kind` from `sender`, its gas paid by another, `digest` its hash. The relayer may be another's
+ * machine: the owner key signs nothing else (a transfer, a key of theirs added).
+ */
+export function checkSponsored(
+  bytes: Uint8Array,
+  digest: string,
+  kind: Uint8Array,
+  sender: string,
+) {
+  let data;
+  try {
+    data = bcs.TransactionData.parse(bytes).V1;
+  } catch { /* not a transaction: refused below */ }
+  const same = (a: Uint8Array, b: Uint8Array) =>
+    a.length === b.length && a.every((byte, i) => byte === b[i]);
+  if (
+    !data || normalizeSuiAddress(data.sender) !== sender ||
+    normalizeSuiAddress(data.gasData.owner ?? data.sender) === sender ||
+    !same(bcs.TransactionKind.serialize(data.kind).toBytes(), kind) ||
+    TransactionDataBuilder.getDigestFromBytes(bytes) !== digest
+  ) {
+    throw new SvcError(
+      "backend_unavailable",
+      "The relayer's sponsor returned another transaction than the one asked for: nothing was " +
+        "signed",
+    );
+  }
 }
 
 /** The `svc_account` call of a ledger transaction. */
