@@ -172,6 +172,8 @@ export async function checkSignedHeaders(
   const publicKey = publicKeyHeader.toLowerCase();
 
   const account = await deps.directory.resolve(publicKey, accountIdHint?.toLowerCase());
+  // Once the key is resolved (a slow node's answer counts as before the body).
+  const checkedAt = () => (deps.now ?? Date.now)();
   // Anyone may register any public key as a delegate key of their account, an owner's too:
   // without a hint, a key that owns an account is its owner's. With one, it must name that
   // account: an owner's key sent with another account's id is no key of that account.
@@ -185,7 +187,7 @@ export async function checkSignedHeaders(
     // The owner's own key: allowed on a route open to it, on an inactive account too.
     if (owned && ownerKey) {
       const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
-      return { ...headers, account: owned, ownerKey: true, checkedAt: nowMs };
+      return { ...headers, account: owned, ownerKey: true, checkedAt: checkedAt() };
     }
     if (owned) {
       throw new SvcError(
@@ -207,7 +209,7 @@ export async function checkSignedHeaders(
     throw new SvcError("forbidden", "The account of this delegate key is deactivated");
   }
   const headers = { publicKey, signature: signatureHeader, timestamp, nonce, audience };
-  return { ...headers, account, ownerKey: false, checkedAt: nowMs };
+  return { ...headers, account, ownerKey: false, checkedAt: checkedAt() };
 }
 
 /**
@@ -218,10 +220,11 @@ export async function checkSignedHeaders(
 export async function checkStillAuthorized(
   caller: Pick<VerifiedCaller, "ownerKey" | "publicKey" | "accountId">,
   directory: AccountDirectory,
+  hint: string | undefined = caller.accountId,
 ): Promise<void> {
   if (caller.ownerKey) return;
-  const account = await directory.resolve(caller.publicKey, caller.accountId);
-  if (!account) {
+  const account = await directory.resolve(caller.publicKey, hint);
+  if (!account || account.accountId !== caller.accountId) {
     throw unauthorized("unknown_key", "This delegate key was removed from its account");
   }
   if (!account.active) {
@@ -262,11 +265,14 @@ export async function verifySignedBody(
     throw unauthorized("bad_signature", "The request signature does not match the request");
   }
   // A body slow to arrive (a request held open) does not outlive its key: one removed, expired
-  // or deactivated since the headers were checked is refused before the request does anything.
+  // or deactivated since the headers were checked is refused before the request does anything
+  // (on Sui, as soon as the account cache reads it again). Asked as the headers asked, so that
+  // a cached answer is the same entry's.
   if ((deps.now ?? Date.now)() - headers.checkedAt > RECHECK_AFTER_MS) {
     await checkStillAuthorized(
       { ownerKey, publicKey, accountId: account.accountId },
       deps.directory,
+      h.get("x-account-id")?.toLowerCase() ?? undefined,
     );
   }
 
