@@ -49,12 +49,14 @@ SVC_DELEGATE_KEY with the audit scope):
 /** The query of `svc log`, checked before anything is sent. */
 export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
   if (values.key !== undefined && !isAddress(values.key)) {
-    // Elsewhere --key is the signing key: said so to who gives one here.
-    const signing = /^[0-9a-f]{64}$/.test(values.key)
-      ? "; in log, --key picks whose entries to show: the key that reads the log is " +
-        "SVC_DELEGATE_KEY (or the owner key, with --account)"
+    // 64 hex characters: a public key (as `key list` shows it first), or the signing key
+    // --key is in the other commands.
+    const hex = /^[0-9a-f]{64}$/.test(values.key)
+      ? " as `svc key list` shows it, not a public or private key; in log, --key picks whose " +
+        "entries to show, and the key that reads the log is SVC_DELEGATE_KEY (or the owner " +
+        "key, with --account)"
       : "";
-    throw new UsageError(`--key must be a key's address (0x and 64 hex characters)${signing}`);
+    throw new UsageError(`--key must be a key's address (0x and 64 hex characters)${hex}`);
   }
   if (values.op !== undefined && !ACCESS_OPERATIONS.includes(values.op as AccessOperation)) {
     throw new UsageError(`--op must be one of ${ACCESS_OPERATIONS.join(", ")}`);

@@ -172,7 +172,7 @@ Deno.test("svc log's times: a duration back from now, or ISO 8601", () => {
   // A private key given as elsewhere: what --key means here, and where the signing key goes.
   assert.throws(
     () => logQuery({ key: "ab".repeat(32) }),
-    /--key must be a key's address .*; in log, --key picks whose entries to show: the key that reads the log is SVC_DELEGATE_KEY/,
+    /--key must be a key's address \(0x and 64 hex characters\) as `svc key list` shows it, not a public or private key; in log, --key picks whose entries to show, and the key that reads the log is SVC_DELEGATE_KEY/,
   );
   assert.throws(() => logQuery({ memory: "42" }), /--memory must be a lowercase UUID/);
   assert.throws(() => logQuery({ limit: "0" }), /--limit must be a whole number from 1 to 500/);
