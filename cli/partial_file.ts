@@ -11,6 +11,11 @@ export const STALE_PARTIAL_MS = 10_000;
 
 const PARTIAL = ".partial-";
 
+/** The signals that stop an export or import (Ctrl-C; the terminal closed), and their exit codes. */
+export const STOP_SIGNALS: [Deno.Signal, number][] = Deno.build.os === "windows"
+  ? [["SIGINT", 130]]
+  : [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]];
+
 /** The file could not be written (a full disk, a folder it may not write in): not the source. */
 export class FileWriteError extends Error {}
 
@@ -49,10 +54,7 @@ export async function writeFileAtomically(path: string, stream: ReadableStream<U
     exitInterrupted(`export interrupted; nothing was written to ${path}`, code);
   };
   // Listening before the file exists: from its first byte on, an interruption removes it.
-  const signals: [Deno.Signal, () => void][] = [["SIGINT", interrupted(130)]];
-  if (Deno.build.os !== "windows") {
-    signals.push(["SIGTERM", interrupted(143)], ["SIGHUP", interrupted(129)]);
-  }
+  const signals = STOP_SIGNALS.map(([signal, code]) => [signal, interrupted(code)] as const);
   for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
   let file: Deno.FsFile | undefined;
   let bytes = 0;

@@ -39,6 +39,7 @@ import {
   exitInterrupted,
   FileWriteError,
   removeStalePartials,
+  STOP_SIGNALS,
   writeFileAtomically,
 } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
@@ -364,16 +365,18 @@ async function runImport(
       ? `the first ${done.lines} lines were taken before: ${done.imported} imported, ` +
         `${done.duplicates} already known; importing the file again skips them`
       : undefined;
-  // Ctrl-C says how far it got, as a refusal does.
-  const interrupted = () => {
-    bar.finish();
-    exitInterrupted(
-      `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`,
-      130,
-      io.stderr,
-    );
-  };
-  Deno.addSignalListener("SIGINT", interrupted);
+  // Ctrl-C (or SIGTERM, SIGHUP) says how far it got, as a refusal does.
+  const signals = STOP_SIGNALS.map(([signal, code]) =>
+    [signal, () => {
+      bar.finish();
+      exitInterrupted(
+        `import interrupted${taken() ? ` (${taken()})` : "; nothing was taken"}`,
+        code,
+        io.stderr,
+      );
+    }] as const
+  );
+  for (const [signal, listener] of signals) Deno.addSignalListener(signal, listener);
   const summary: ImportSummary = await client.import(source.lines, {
     onProgress: (progress) => {
       done = progress;
@@ -384,7 +387,9 @@ async function runImport(
     // A request refused after others were taken: what they imported stays.
     if (!(error instanceof SvcError) || !taken()) throw error;
     throw new SvcError(error.code, `${error.message} (${taken()})`, { details: error.details });
-  }).finally(() => Deno.removeSignalListener("SIGINT", interrupted));
+  }).finally(() => {
+    for (const [signal, listener] of signals) Deno.removeSignalListener(signal, listener);
+  });
   bar.finish();
   const failed = [
     ...source.failed,

@@ -199,18 +199,17 @@ Deno.test("CLI: the temporary file of an export killed by SIGKILL is removed by 
   }
 });
 
-Deno.test("CLI: an import interrupted by Ctrl-C says how many lines were taken", async () => {
+Deno.test("CLI: an import interrupted by Ctrl-C, SIGTERM or SIGHUP says how many lines were taken", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-import-interrupted-" });
   const file = `${dir}/lines.jsonl`;
   const lines = Array.from({ length: 600 }, (_, i) => JSON.stringify({ text: `fact ${i}` }));
   await Deno.writeTextFile(file, lines.join("\n") + "\n");
-  // A relayer that takes the first request (500 lines) and holds the second.
-  const second = Promise.withResolvers<void>();
+  // A relayer that takes each import's first request (500 lines) and holds its second.
+  let second = Promise.withResolvers<void>();
   const waiting = Promise.withResolvers<void>();
-  let requests = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
     const taken = (await request.text()).trim().split("\n").length;
-    if (++requests === 1) {
+    if (taken === 500) {
       const job_ids = Array.from({ length: taken }, () => crypto.randomUUID());
       return Response.json({ imported: taken, duplicates: 0, failed: [], job_ids });
     }
@@ -219,33 +218,38 @@ Deno.test("CLI: an import interrupted by Ctrl-C says how many lines were taken",
     return Response.json({ imported: 0, duplicates: 0, failed: [], job_ids: [] });
   });
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
-        ...["import", "--from", "jsonl", file, "--json"],
-      ],
-      env: {
-        SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
-        SVC_DELEGATE_KEY: "11".repeat(32),
-        SVC_ACCOUNT_ID: "0x01",
-      },
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    await second.promise;
-    child.kill("SIGINT");
-    const { code, stdout, stderr } = await child.output();
-    assert.equal(code, 130);
-    const note = "import interrupted (the first 500 lines were taken before: 500 imported, " +
-      "0 already known; importing the file again skips them)";
-    assert.ok(new TextDecoder().decode(stderr).endsWith(`svc: ${note}\n`));
-    // --json: stdout's one object says it too.
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
-      error: note,
-      code: "interrupted",
-    });
+    for (
+      const [signal, expected] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const
+    ) {
+      second = Promise.withResolvers<void>();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
+          ...["import", "--from", "jsonl", file, "--json"],
+        ],
+        env: {
+          SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
+          SVC_DELEGATE_KEY: "11".repeat(32),
+          SVC_ACCOUNT_ID: "0x01",
+        },
+        clearEnv: true,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      await second.promise;
+      child.kill(signal);
+      const { code, stdout, stderr } = await child.output();
+      assert.equal(code, expected, signal);
+      const note = "import interrupted (the first 500 lines were taken before: 500 imported, " +
+        "0 already known; importing the file again skips them)";
+      assert.ok(new TextDecoder().decode(stderr).endsWith(`svc: ${note}\n`), signal);
+      // --json: stdout's one object says it too.
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+        error: note,
+        code: "interrupted",
+      });
+    }
   } finally {
     waiting.resolve();
     await server.shutdown();
