@@ -239,8 +239,8 @@ async function run(args: string[]): Promise<Output> {
     if (!ownerKey && !delegateKey && account) {
       throw new UsageError(
         `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
-          `${dataDir}/owner_keys, so the log is read with a delegate key that has the audit ` +
-          "scope (or with SVC_DATA_DIR where `svc account create` made the account)",
+          `${dataDir}/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that ` +
+          "has the audit scope (or with SVC_DATA_DIR where `svc account create` made the account)",
       );
     }
     const privateKey = ownerKey ||

@@ -143,22 +143,18 @@ async function transact(
   const account = await ledger.getAccount(accountId);
   if (!account) throw new SvcError("not_found", `No account ${accountId}`);
   const given = givenOwnerKey();
-  if (given && given.address !== account.owner) {
-    throw new SvcError(
-      "forbidden",
-      `Cannot sign for account ${accountId}: SVC_OWNER_KEY is the key of ${given.address}, ` +
-        `not of the account's owner ${account.owner}`,
-    );
-  }
-  const path = `${dataDir}/owner_keys/${account.owner}.key`;
-  let seed = given?.seed;
-  try {
-    seed ??= (await Deno.readTextFile(path)).trim();
-  } catch {
+  // SVC_OWNER_KEY if it is this owner's (a shell may hold another account's), else the saved one.
+  const seed = given?.address === account.owner
+    ? given.seed
+    : await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
+      .then((text) => text.trim(), () => undefined);
+  if (seed === undefined) {
     throw new SvcError(
       "forbidden",
       `Cannot sign for account ${accountId}: its owner key is not in ${dataDir}/owner_keys ` +
-        (Deno.env.get("SVC_CHAIN") === "sui"
+        (given
+          ? `and SVC_OWNER_KEY is the key of ${given.address}, not of its owner ${account.owner}`
+          : Deno.env.get("SVC_CHAIN") === "sui"
           ? "(give it as SVC_OWNER_KEY, or change the account with a Sui wallet)"
           : "(an account created on the dashboard is managed on the dashboard)"),
     );
@@ -178,17 +174,21 @@ function givenOwnerKey(): { seed: string; address: string } | undefined {
   }
 }
 
-/** The private key of an account's owner saved in the data directory, or `undefined`. */
+/**
+ * The private key of an account's owner saved in the data directory, else `SVC_OWNER_KEY` (which
+ * the relayer refuses if it is not the owner's), or `undefined`.
+ */
 export async function savedOwnerKey(
   dataDir: string,
   accountId: string,
 ): Promise<string | undefined> {
+  const given = givenOwnerKey()?.seed;
   // Not created when missing: the log may be read from a relayer on another machine.
-  if (!await holdsLedger(dataDir)) return undefined;
+  if (!await holdsLedger(dataDir)) return given;
   const account = await withLocalLedger(dataDir, (l) => l.getAccount(accountId));
-  if (!account) return undefined;
+  if (!account) return given;
   return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
-    .then((seed) => seed.trim(), () => undefined);
+    .then((seed) => seed.trim(), () => given);
 }
 
 /** Saves an owner's private key in the data directory, readable by its user only. */
@@ -222,7 +222,13 @@ export async function runLedgerCommand(
     // Saved once the ledger is open, and before the account exists: never an account without it.
     const accountId = await withLedger(dataDir, async (l) => {
       if (!given) keyFile = await saveOwnerKey(dataDir, address, seed);
-      return await l.submit(seed, { kind: "create_account" });
+      return await l.submit(seed, { kind: "create_account" }).catch(async (error) => {
+        // Refused (no sponsor, a limit, an account of that key already): no account has it.
+        const refused = error instanceof SvcError &&
+          (error.status < 500 || error.code === "not_implemented");
+        if (keyFile && refused) await Deno.remove(keyFile);
+        throw error;
+      });
     }, true);
     return {
       json: { accountId, owner: address },

@@ -95,8 +95,16 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
           options: { showType: true, showContent: true },
           signal,
         }));
-      if (!data?.type || normalizeStructTag(data.type) !== accountType(ids.packageId)) return null;
-      if (data.content?.dataType !== "moveObject") return null;
+      if (!data?.type) return null;
+      const isAccount = data.type.includes("::") &&
+        normalizeStructTag(data.type) === accountType(ids.packageId);
+      if (!isAccount || data.content?.dataType !== "moveObject") {
+        // (A wrong SVC_PACKAGE_ID makes every account one of another package.)
+        throw new SvcError(
+          "not_found",
+          `${accountId} is a ${data.type}, not an account of SVC_PACKAGE_ID ${ids.packageId}`,
+        );
+      }
       const { owner, active, keys } = parseAccount(data.content.fields);
       return {
         id: accountId,

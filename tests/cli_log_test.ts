@@ -153,7 +153,7 @@ Deno.test("CLI: svc log signs with the owner key saved in the data directory", a
     assert.equal(elsewhere.code, 2);
     assert.match(
       elsewhere.stderr,
-      /missing SVC_DELEGATE_KEY: the owner key of account 0x[0-9a-f]{64} is not in .*other\/owner_keys, so the log is read with a delegate key that has the audit scope/,
+      /missing SVC_DELEGATE_KEY: the owner key of account 0x[0-9a-f]{64} is not in .*other\/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that has the audit scope/,
     );
   } finally {
     await Deno.remove(dataDir, { recursive: true });

@@ -129,11 +129,17 @@ Deno.test("svc account and key sign with SVC_OWNER_KEY when given; with SVC_CHAI
     assert.match(without.error, /its owner key is not in .*owner_keys/);
     const other = await run(["key", "add", ...account], { SVC_OWNER_KEY: "44".repeat(32) });
     assert.equal(other.code, "forbidden");
-    assert.match(other.error, /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of the account's/);
+    assert.match(other.error, /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of its owner/);
     const bad = await run(["key", "add", ...account], { SVC_OWNER_KEY: "suiprivkey1nope" });
     assert.equal(bad.code, "usage");
     assert.match(bad.error, /^SVC_OWNER_KEY: Cannot load the Sui key: it must be suiprivkey1…/);
     assert.equal((await run(["key", "list", ...account], {})).keys.length, 1);
+    // Another account's SVC_OWNER_KEY (a shell that holds one) leaves the saved key to sign.
+    const saved = await run(["account", "create"], {});
+    const added2 = await run(["key", "add", "--account", saved.accountId], {
+      SVC_OWNER_KEY: owner,
+    });
+    assert.equal(added2.exit, 0);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -76,8 +76,30 @@ Deno.test("network:local: its settings run a relayer in network mode; closing it
       const other = "22".repeat(32);
       await assert.rejects(
         svc(["account", "deactivate", ...account], { SVC_OWNER_KEY: other }),
-        /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of the account's owner/,
+        /SVC_OWNER_KEY is the key of 0x[0-9a-f]{64}, not of its owner/,
       );
+      // An id of another kind of object is named as such.
+      await assert.rejects(
+        svc(["key", "list", "--account", settings.SVC_REGISTRY_ID]),
+        /exited 1: .* is a 0x[0-9a-f]+::account::AccountRegistry, not an account of SVC_PACKAGE_ID/,
+      );
+      // A relayer that sponsors nothing: no account, and no owner key left for it.
+      const unpaid = Deno.serve(
+        { hostname: "127.0.0.1", port: 0, onListen() {} },
+        () =>
+          Response.json({ error: "No sponsor is configured", code: "not_implemented" }, {
+            status: 501,
+          }),
+      );
+      await assert.rejects(
+        svc(["account", "create"], {
+          SVC_OWNER_KEY: "",
+          SVC_SERVER_URL: `http://127.0.0.1:${unpaid.addr.port}`,
+        }),
+        /"code":"not_implemented"/,
+      );
+      await unpaid.shutdown();
+      assert.deepEqual([...Deno.readDirSync(`${dir}/cli/owner_keys`)], []);
       const created = await svc(["account", "create"], { SVC_OWNER_KEY: "" });
       assert.equal(
         (await Deno.readTextFile(`${dir}/cli/owner_keys/${created.owner}.key`)).length,
