@@ -211,6 +211,8 @@ Deno.test("browser: the memories page lists, pages, searches and erases with a r
       await page.evaluate<string>("document.activeElement.getAttribute('aria-label')"),
       "Corrected text",
     );
+    await box.press("Backspace");
+    assert.equal(await box.getAttribute("aria-invalid"), null, "edited: no longer the one refused");
     await box.press("Escape");
     assert.equal((await client.get(dogId)).text, "My dog Rex loves the beach");
     // Saved unchanged, it stores no new version.

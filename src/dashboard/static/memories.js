@@ -178,7 +178,13 @@ export async function memories({ wallet, owned }) {
       }, { kind: "primary small", busy: "Saving…" });
       editor.append(h("div", { class: "actions" }, save, cancel));
       editor.addEventListener("keydown", (event) => {
-        if (event.key === "Escape" && !save.disabled) cancel.click();
+        // (Not the Escape that ends an input method's composition.)
+        if (event.key === "Escape" && !event.isComposing && !save.disabled) cancel.click();
+      });
+      // Edited, the text is no longer the one refused.
+      box.addEventListener("input", () => {
+        box.removeAttribute("aria-invalid");
+        box.removeAttribute("aria-describedby");
       });
       text.replaceWith(editor);
       edit.hidden = true;
