@@ -15,22 +15,17 @@ export async function markMoved(dataDir: string): Promise<void> {
   );
 }
 
-/** Whether `dataDir` holds the mark of a copy into PostgreSQL. */
-export async function isMoved(dataDir: string): Promise<boolean> {
-  return await Deno.lstat(`${dataDir}/${MOVED_FILE}`).then(() => true, () => false);
-}
-
 /**
- * Refuses `dataDir` once `svc migrate-store` has copied it into PostgreSQL: served too, or
- * written by the ledger commands, it would part from the database, and an erase made there
- * would not reach its keys and blobs. `doing`: what was to be done ("start the relayer").
+ * When `dataDir` was copied into PostgreSQL (" on 2026-11-26", or "" when its mark does not say),
+ * or `undefined` when it holds no mark. A directory that cannot be read is named, with `doing`
+ * (what was to be done: "start the relayer").
  */
-export async function checkNotMoved(dataDir: string, doing: string): Promise<void> {
+export async function movedOn(dataDir: string, doing: string): Promise<string | undefined> {
   let text: string;
   try {
     text = await Deno.readTextFile(`${dataDir}/${MOVED_FILE}`);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return;
+    if (error instanceof Deno.errors.NotFound) return undefined;
     // Not a mark: the directory itself cannot be used (a file, a folder it may not read).
     const why = error instanceof Deno.errors.NotADirectory
       ? "it is a file, not a folder"
@@ -41,7 +36,17 @@ export async function checkNotMoved(dataDir: string, doing: string): Promise<voi
   try {
     at = JSON.parse(text)?.at;
   } catch { /* a damaged mark is a mark all the same */ }
-  const when = typeof at === "string" ? ` on ${at.slice(0, 10)}` : "";
+  return typeof at === "string" ? ` on ${at.slice(0, 10)}` : "";
+}
+
+/**
+ * Refuses `dataDir` once `svc migrate-store` has copied it into PostgreSQL: served too, or
+ * written by the ledger commands, it would part from the database, and an erase made there
+ * would not reach its keys and blobs. `doing`: what was to be done ("start the relayer").
+ */
+export async function checkNotMoved(dataDir: string, doing: string): Promise<void> {
+  const when = await movedOn(dataDir, doing);
+  if (when === undefined) return;
   throw new SvcError(
     "conflict",
     `Cannot ${doing} on ${dataDir}: svc migrate-store copied it into PostgreSQL${when}; use ` +

@@ -46,7 +46,7 @@ import {
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { checkKeyStore } from "./key_store_record.ts";
-import { isMoved, markMoved, MOVED_FILE } from "./moved.ts";
+import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
@@ -156,14 +156,15 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const resumed = finished.has("started");
   const source = await copySource(secret, await Deno.realPath(dir));
   if (!resumed) {
-    // Copied before into another database: a second copy would bring back there what was
-    // erased in the first since.
-    if (await isMoved(dir)) {
+    // Copied before, into a database that holds no copy begun from it (another, or one emptied
+    // since): a second copy would bring back there what was erased in the first since.
+    const when = await movedOn(dir, "copy the data directory");
+    if (when !== undefined) {
       throw new SvcError(
         "conflict",
-        `Cannot copy ${dir}: it was copied into PostgreSQL already, into another database; ` +
-          "serve that one. To copy it again all the same (the first copy's erases since do " +
-          `not reach it), delete ${dir}/${MOVED_FILE}`,
+        `Cannot copy ${dir}: it was copied into PostgreSQL already${when}, into another ` +
+          "database; serve that one. To copy it again all the same (the first copy's erases " +
+          `since do not reach it), delete ${dir}/${MOVED_FILE}`,
       );
     }
     if (await holdsState(database)) {
