@@ -11,7 +11,10 @@
  *
  * Every problem is a `UsageError` naming the flag.
  */
-import type { ListedKey } from "./svc_ledger_sui.ts";
+import type { DelegateKey } from "../plugins/local_ledger/mod.ts";
+
+/** A ledger key as the commands show it (Sui keeps no date for a key). */
+export type ListedKey = Omit<DelegateKey, "created_at"> & { created_at?: string };
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
 import type { KeyScope, Operation } from "../src/backends/types.ts";

@@ -6,6 +6,7 @@
  */
 import { addressOf, generateKeyPair, isKeyHex, keyPairFromSeed } from "../src/auth/keys.ts";
 import {
+  type LedgerAccount,
   LocalLedger,
   MAX_LABEL_BYTES,
   type TransactionEffects,
@@ -22,18 +23,31 @@ import {
   delegateKeyJson,
   delegateKeyLine,
   expiryFromFlag,
+  type ListedKey,
   type ScopeFlags,
   scopeFromFlags,
   ScopeUsageError,
 } from "./key_scope_flags.ts";
 import { accountIdArg, need, relayerUrl, UsageError } from "./client_flags.ts";
-import { type Ledger, suiLedger } from "./svc_ledger_sui.ts";
+import { suiLedger } from "./svc_ledger_sui.ts";
 import { suiKeypair, suiSeed } from "../plugins/sui/keys.ts";
 import type { Output } from "./svc_memories.ts";
 import { visibleName } from "./visible_text.ts";
 import { parseIsoTime } from "../src/http/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
+
+/** An account as the commands show it (Sui keeps no dates of accounts and keys). */
+export type ListedAccount =
+  & Omit<LedgerAccount, "created_at" | "delegate_keys">
+  & { delegate_keys: ListedKey[] };
+
+/** What the commands do on a ledger: read an account, and submit a signed transaction. */
+export interface Ledger {
+  getAccount(accountId: string): Promise<ListedAccount | null>;
+  /** Signs `kind` with `ownerKey` (a private key) and executes it; a created account's id. */
+  submit(ownerKey: string, kind: TransactionKind): Promise<string | undefined>;
+}
 
 export const LEDGER_USAGE = `Ledger (reads SVC_DATA_DIR, default ./data; with SVC_CHAIN=sui, Sui,
 through the relayer's /sponsor; signed with SVC_OWNER_KEY or the owner key saved there):

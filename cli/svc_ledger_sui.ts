@@ -22,22 +22,9 @@ import {
 import { parseAccount } from "../plugins/sui/account_directory.ts";
 import { suiClient, withRpc } from "../plugins/sui/rpc_client.ts";
 import { suiKeypair } from "../plugins/sui/keys.ts";
-import type { DelegateKey, LedgerAccount } from "../plugins/local_ledger/store.ts";
 import type { TransactionKind } from "../plugins/local_ledger/transactions.ts";
+import type { Ledger } from "./svc_ledger.ts";
 import { UsageError } from "./client_flags.ts";
-
-/** An account as the commands show it; Sui keeps no dates of accounts and keys. */
-export type ListedAccount =
-  & Omit<LedgerAccount, "created_at" | "delegate_keys">
-  & { delegate_keys: ListedKey[] };
-export type ListedKey = Omit<DelegateKey, "created_at"> & { created_at?: string };
-
-/** What the commands do on a ledger: read an account, and submit a signed transaction. */
-export interface Ledger {
-  getAccount(accountId: string): Promise<ListedAccount | null>;
-  /** Signs `kind` with `ownerKey` (a private key) and executes it; a created account's id. */
-  submit(ownerKey: string, kind: TransactionKind): Promise<string | undefined>;
-}
 
 const NODE = "the Sui node at SVC_SUI_RPC_URL";
 /** How long a sponsor route may take: it waits on the chain. */

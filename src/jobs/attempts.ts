@@ -33,8 +33,7 @@ export function afterFailure(
 ): AfterFailure {
   if (unavailable(error) && ageMs < OUTAGE_BUDGET_MS) {
     // A quarter of the job's age, 1 s to 1 min.
-    const delayMs = Math.min(60_000, Math.max(1_000, Math.round(ageMs / 4)));
-    return { fail: false, delayMs, counted: false };
+    return { fail: false, delayMs: Math.min(60_000, Math.max(1_000, ageMs / 4)), counted: false };
   }
   if (permanent(error) || attempts >= maxAttempts) return { fail: true };
   return { fail: false, delayMs: Math.min(60_000, 1_000 * 2 ** (attempts - 1)), counted: true };

@@ -17,7 +17,6 @@ Deno.test("afterFailure: an outage is retried uncounted for a day; the rest coun
     // An outage: a quarter of the job's age later, 1 s to 1 min, whatever its attempts.
     [down, 1, 5, 2_000, uncounted(1_000)],
     [down, 5, 5, 60_000, uncounted(15_000)],
-    [down, 5, 5, 60_001, uncounted(15_000)],
     [down, 9, 5, 3_600_000, uncounted(60_000)],
     // Past a day, it counts like the rest.
     [down, 2, 5, OUTAGE_BUDGET_MS, counted(2_000)],
