@@ -290,8 +290,8 @@ function taskFolder(): string | undefined {
 
 const HELP_HINT = "(`svc --help` lists every command and its options)";
 
-const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? --relayer or SVC_SERVER_URL " +
-  "gives another address.";
+const UNREACHABLE_HINT = "\nIs it running (`deno task start`)? SVC_SERVER_URL (or a client " +
+  "command's --relayer) gives another address.";
 
 /** How this machine's clock stands to `serverTime` (Unix seconds): "90 s ahead of". */
 function clockOffset(serverTime: number): string {
@@ -333,6 +333,8 @@ if (import.meta.main) {
         ? UNREACHABLE_HINT
         : details.reason === "stale_timestamp" && typeof details.server_time === "number"
         ? `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`
+        : code === "rate_limited" && typeof details.retry_after_seconds === "number"
+        ? `\n(Try again in ${details.retry_after_seconds} s.)`
         : code === "unauthorized" && askedRelayer && details.reason !== "wrong_passphrase"
         ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
           "names another relayer.)"

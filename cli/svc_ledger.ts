@@ -237,10 +237,27 @@ export async function runLedgerCommand(
     const accountId = await withLedger(dataDir, async (l) => {
       if (!given) keyFile = await saveOwnerKey(dataDir, address, seed);
       return await l.submit(seed, { kind: "create_account" }).catch(async (error) => {
-        // Refused (no sponsor, a limit, an account of that key already): no account has it.
-        const refused = error instanceof SvcError &&
-          (error.status < 500 || error.code === "not_implemented");
-        if (keyFile && refused) await Deno.remove(keyFile);
+        if (!(error instanceof SvcError)) throw error;
+        if (given && error.details.reason === "account_exists") {
+          throw new SvcError(
+            "conflict",
+            `SVC_OWNER_KEY's address ${address} has an account already; unset SVC_OWNER_KEY ` +
+              "for a new owner key and its account",
+            { details: error.details },
+          );
+        }
+        // Refused, or never sent (no sponsor, a limit, no relayer): no account has the key.
+        if (
+          error.status < 500 || error.code === "not_implemented" ||
+          error.details.reason === "unreachable"
+        ) {
+          if (keyFile) await Deno.remove(keyFile);
+        } else if (keyFile) {
+          // Perhaps made, its answer lost: the key is kept.
+          throw new SvcError(error.code, `${error.message} (its owner key stays in ${keyFile})`, {
+            details: error.details,
+          });
+        }
         throw error;
       });
     }, true);
@@ -357,7 +374,11 @@ export async function runLedgerCommand(
       });
       return {
         json: { accountId, removed: key.public_key, address: key.address },
-        text: `removed ${key.public_key}; a running relayer refuses it from the next request`,
+        text: `removed ${key.public_key}; ` +
+          (Deno.env.get("SVC_CHAIN") === "sui"
+            ? "relayers refuse it once their account cache reads it again " +
+              "(SVC_ACCOUNT_CACHE_SECONDS, 60 s by default)"
+            : "a running relayer refuses it from the next request"),
       };
     }
   }

@@ -19,7 +19,7 @@ import {
   setActiveCall,
   type SvcAccountIds,
 } from "../plugins/sui/svc_account.ts";
-import { parseAccount } from "../plugins/sui/account_directory.ts";
+import { parseAccount, SuiAccountDirectory } from "../plugins/sui/account_directory.ts";
 import { suiClient, withRpc } from "../plugins/sui/rpc_client.ts";
 import { suiKeypair } from "../plugins/sui/keys.ts";
 import type { TransactionKind } from "../plugins/local_ledger/transactions.ts";
@@ -34,13 +34,23 @@ const SPONSOR_TIMEOUT_MS = 60_000;
 export function suiLedger(env: Record<string, string | undefined>, relayer: string): Ledger {
   const read = new SettingsReader(env);
   const rpcUrl = readSuiRpcUrl(read);
-  const ids: SvcAccountIds = {
-    packageId: readPackageId(read),
-    registryId: readObjectId(read, "SVC_REGISTRY_ID") ??
-      read.missing("SVC_REGISTRY_ID", "by the account and key commands with SVC_CHAIN=sui"),
-  };
+  const packageId = readPackageId(read);
+  const registryId = readObjectId(read, "SVC_REGISTRY_ID");
   if (read.problems.length > 0) throw new UsageError(read.problems.join("; "));
   const client = suiClient(NODE, { rpcUrl });
+  /** The ids a transaction calls, once checked to name the package and its registry. */
+  let checked: Promise<SvcAccountIds> | undefined;
+  const callIds = () =>
+    checked ??= (async () => {
+      if (!registryId) {
+        throw new UsageError(
+          "SVC_REGISTRY_ID is required by the account and key commands that change an account " +
+            "with SVC_CHAIN=sui",
+        );
+      }
+      await (await SuiAccountDirectory.open({ rpcUrl, packageId, registryId })).checkIds();
+      return { packageId, registryId };
+    })();
 
   /** Posts `body` to the relayer's sponsor route `path`; its JSON answer, with `fields`. */
   async function sponsor(path: string, body: unknown, fields: string[]) {
@@ -55,10 +65,17 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
       });
       text = await response.text();
     } catch (cause) {
-      const why = (cause as Error).name === "TimeoutError"
-        ? `did not answer ${path} within ${SPONSOR_TIMEOUT_MS / 1000} s`
-        : "cannot be reached";
-      throw new SvcError("backend_unavailable", `The relayer at ${relayer} ${why}`, { cause });
+      if ((cause as Error).name === "TimeoutError") {
+        throw new SvcError(
+          "backend_unavailable",
+          `The relayer at ${relayer} did not answer ${path} within ${SPONSOR_TIMEOUT_MS / 1000} s`,
+          { cause },
+        );
+      }
+      throw new SvcError("backend_unavailable", `Cannot reach the relayer at ${relayer}`, {
+        cause,
+        details: { reason: "unreachable" },
+      });
     }
     if (!response.ok) throw refusal(response, text);
     let answer: Record<string, unknown> = {};
@@ -84,12 +101,12 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
         }));
       if (!data?.type) return null;
       const isAccount = data.type.includes("::") &&
-        normalizeStructTag(data.type) === accountType(ids.packageId);
+        normalizeStructTag(data.type) === accountType(packageId);
       if (!isAccount || data.content?.dataType !== "moveObject") {
         // (A wrong SVC_PACKAGE_ID makes every account one of another package.)
         throw new SvcError(
           "not_found",
-          `${accountId} is a ${data.type}, not an account of SVC_PACKAGE_ID ${ids.packageId}`,
+          `${accountId} is a ${data.type}, not an account of SVC_PACKAGE_ID ${packageId}`,
         );
       }
       const { owner, active, keys } = parseAccount(data.content.fields);
@@ -112,7 +129,7 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
       const sender = signer.toSuiAddress();
       const tx = new Transaction();
       tx.setSender(sender);
-      addCall(tx, ids, kind);
+      addCall(tx, await callIds(), kind);
       const built = await withRpc(
         NODE,
         "build the transaction",

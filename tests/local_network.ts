@@ -93,7 +93,7 @@ The settings are in ${file} (SVC_DATA_DIR=${dataDir}). In another terminal:
 and in a third:
   ${sourced} && deno task svc remember "I am vegetarian" --wait
   ${sourced} && deno task svc recall "what do I eat?"
-  ${sourced} && deno task svc key add --account "$SVC_ACCOUNT_ID" --label phone`);
+  ${sourced} && deno task svc key add --account "$SVC_ACCOUNT_ID" --label phone --read-only`);
 if (await Deno.stat(dataDir).catch(() => null)) {
   console.log(
     `\n${dataDir} holds the index of an earlier run's network, which is gone: remove it ` +

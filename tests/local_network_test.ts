@@ -91,15 +91,32 @@ Deno.test("network:local: its settings run a relayer in network mode; closing it
             status: 501,
           }),
       );
+      const unpaidUrl = `http://127.0.0.1:${unpaid.addr.port}`;
       await assert.rejects(
-        svc(["account", "create"], {
-          SVC_OWNER_KEY: "",
-          SVC_SERVER_URL: `http://127.0.0.1:${unpaid.addr.port}`,
-        }),
+        svc(["account", "create"], { SVC_OWNER_KEY: "", SVC_SERVER_URL: unpaidUrl }),
         /"code":"not_implemented"/,
       );
       await unpaid.shutdown();
+      // No relayer at all: the same.
+      await assert.rejects(
+        svc(["account", "create"], { SVC_OWNER_KEY: "", SVC_SERVER_URL: unpaidUrl }),
+        /Cannot reach the relayer at http:\/\/127\.0\.0\.1:\d+.*"reason":"unreachable"/,
+      );
       assert.deepEqual([...Deno.readDirSync(`${dir}/cli/owner_keys`)], []);
+      // The demo account's owner key makes no second account, and says what to do.
+      await assert.rejects(
+        svc(["account", "create"]),
+        /SVC_OWNER_KEY's address 0x[0-9a-f]{64} has an account already; unset SVC_OWNER_KEY/,
+      );
+      // A registry id of another object is named before anything is signed; reading needs none.
+      await assert.rejects(
+        svc(["key", "add", ...account], { SVC_REGISTRY_ID: settings.SVC_ACCOUNT_ID }),
+        /SVC_REGISTRY_ID 0x[0-9a-f]{64} is a 0x[0-9a-f]+::account::SvcAccount, not the AccountRegistry/,
+      );
+      assert.equal(
+        (await svc(["key", "list", ...account], { SVC_REGISTRY_ID: "" })).keys.length,
+        1,
+      );
       const created = await svc(["account", "create"], { SVC_OWNER_KEY: "" });
       assert.equal(
         (await Deno.readTextFile(`${dir}/cli/owner_keys/${created.owner}.key`)).length,
