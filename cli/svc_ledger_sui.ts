@@ -38,19 +38,17 @@ export function suiLedger(env: Record<string, string | undefined>, relayer: stri
   const registryId = readObjectId(read, "SVC_REGISTRY_ID");
   if (read.problems.length > 0) throw new UsageError(read.problems.join("; "));
   const client = suiClient(NODE, { rpcUrl });
-  /** The ids a transaction calls, once checked to name the package and its registry. */
-  let checked: Promise<SvcAccountIds> | undefined;
-  const callIds = () =>
-    checked ??= (async () => {
-      if (!registryId) {
-        throw new UsageError(
-          "SVC_REGISTRY_ID is required by the account and key commands that change an account " +
-            "with SVC_CHAIN=sui",
-        );
-      }
-      await (await SuiAccountDirectory.open({ rpcUrl, packageId, registryId })).checkIds();
-      return { packageId, registryId };
-    })();
+  /** The ids a transaction calls, checked to name the package and its registry. */
+  async function callIds(): Promise<SvcAccountIds> {
+    if (!registryId) {
+      throw new UsageError(
+        "SVC_REGISTRY_ID is required by the account and key commands that change an account " +
+          "with SVC_CHAIN=sui",
+      );
+    }
+    await (await SuiAccountDirectory.open({ rpcUrl, packageId, registryId })).checkIds();
+    return { packageId, registryId };
+  }
 
   /** Posts `body` to the relayer's sponsor route `path`; its JSON answer, with `fields`. */
   async function sponsor(path: string, body: unknown, fields: string[]) {
