@@ -108,15 +108,12 @@ export class SuiAccountDirectory implements AccountDirectory {
   async checkIds(): Promise<void> {
     const { packageId, registryId } = this.#options;
     // (One id for both, as a mistake may give, is asked once: a node refuses duplicates.)
-    const ids = [...new Set([packageId, registryId ?? packageId])];
-    const objects = await withRpc(
+    const ids = registryId && registryId !== packageId ? [packageId, registryId] : [packageId];
+    const [pkg, registry = pkg] = await withRpc(
       PLUGIN,
       "read SVC_PACKAGE_ID and SVC_REGISTRY_ID",
       this.#call({}),
       () => this.#client.multiGetObjects({ ids, options: { showType: true } }),
-    );
-    const [pkg, registry] = [packageId, registryId ?? packageId].map((id) =>
-      objects[ids.indexOf(id)]
     );
     const named = (name: string, id: string, type: string | null | undefined) =>
       type ? `${name} ${id} is a ${type}` : `${name} ${id} names no object on this chain`;
