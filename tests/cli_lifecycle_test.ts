@@ -323,7 +323,10 @@ Deno.test("CLI: a relayer that cannot be reached is named, with how to start or 
   const failed = await svc(nowhere, who, ["recall", "bees"]);
   assert.equal(failed.code, 1);
   assert.match(failed.stderr, new RegExp(`Cannot reach the relayer at ${nowhere}`));
-  assert.match(failed.stderr, /deno task start.*--relayer or SVC_SERVER_URL/s);
+  assert.match(
+    failed.stderr,
+    /deno task start.*SVC_SERVER_URL \(or a client command.s --relayer\)/s,
+  );
   assert.doesNotMatch(failed.stderr, /\n\s+at /, "no stack trace");
 });
 
