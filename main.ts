@@ -209,6 +209,12 @@ async function start() {
   const dashboard = ledger &&
     await serveDashboard(ledger, packageId, relayer.handler, relayerUrl);
   if (!ledger) logger.info("no dashboard with SVC_CHAIN=sui: accounts are managed on Sui");
+  if (config.chain.kind === "sui" && !config.chain.sui.sponsorPrivateKey) {
+    logger.warn(
+      "no SVC_SPONSOR_PRIVATE_KEY: /sponsor answers 501, so svc account and svc key cannot " +
+        "change accounts through this relayer (a Sui wallet still can)",
+    );
+  }
 
   let stoppingSince: number | undefined;
   const stop = async () => {

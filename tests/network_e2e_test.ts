@@ -185,6 +185,26 @@ Deno.test({
 });
 
 Deno.test({
+  name: "network mode: a relayer without a sponsor says so at start",
+  async fn() {
+    await using net = await startNetwork();
+    const { SVC_SPONSOR_PRIVATE_KEY: _, ...unpaid } = net.env;
+    // (Seal erases need the sponsor too: the local cipher here.)
+    const env = { ...unpaid, SVC_CIPHER: "local" };
+    const dataDir = await Deno.makeTempDir({ prefix: "svc-network-unpaid-" });
+    const relayer = await startRelayer(dataDir, env);
+    try {
+      // Said before the sidecar starts.
+      await waitForSidecar(relayer.url);
+      assert.match(relayer.log(), /no SVC_SPONSOR_PRIVATE_KEY: \/sponsor answers 501/);
+    } finally {
+      await relayer.stop();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
   name: "network mode: DELETE erases on chain; no key server releases the memory's key again",
   async fn() {
     await using net = await startNetwork();
