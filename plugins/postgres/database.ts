@@ -18,7 +18,10 @@ export type Transaction = postgres.TransactionSql;
 export interface DatabaseOptions {
   /** `postgres://user:password@host:port/database`; never logged or repeated in an error. */
   url: string;
-  /** Connections the pool opens at most (default 10; one more listens for notifications). */
+  /**
+   * Connections the pool opens at most (default 10; once something listens, one more listens for
+   * notifications and one checks that the database answers).
+   */
   pool?: number;
   /** Bring the schema up to date at open (default true; `svc migrate` does it alone). */
   migrate?: boolean;
@@ -65,14 +68,18 @@ function isClosedWriteCrash(error: unknown): boolean {
 }
 
 /** How often a listening pool checks that it reaches the database and hears it. */
-const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 2_000;
+/** How long a check waits for the database's answer, and for its notification's echo. */
+const ANSWER_MS = 5_000;
 /** How long a replaced pool's queries in flight have to finish before it is closed. */
 const RETIRE_SECONDS = 10;
 
 /** A pool of connections to the shared database; see the module documentation. */
 export class Database {
   #sql: Sql;
-  readonly #connect: () => Sql;
+  /** The heartbeat's own connection, so that it never waits behind the pool's queries. */
+  #probe: Sql;
+  readonly #connect: (max?: number) => Sql;
   readonly #logger: Logger;
   readonly #subscriptions = new Set<Subscription>();
   /** Changes to the subscriptions, and the swap of pools, one at a time. */
@@ -90,12 +97,11 @@ export class Database {
   /** Whether the last heartbeat is not heard back yet, and when it was sent. */
   #echoDue = false;
   #sentAt = 0;
-  /** Whether a heartbeat could not be sent since the pool was made. */
-  #lost = false;
 
-  private constructor(connect: () => Sql, sql: Sql, logger: Logger) {
+  private constructor(connect: (max?: number) => Sql, sql: Sql, logger: Logger) {
     this.#connect = connect;
     this.#sql = sql;
+    this.#probe = connect(1);
     this.#logger = logger;
     globalThis.addEventListener("error", this.#onUncaught);
   }
@@ -114,9 +120,11 @@ export class Database {
    */
   static async open(options: DatabaseOptions): Promise<Database> {
     const logger = options.logger ?? silentLogger;
-    const connect = () =>
+    const connect = (max = options.pool ?? 10) =>
       postgres(options.url, {
-        max: options.pool ?? 10,
+        max,
+        // A host that drops packets: each new connection gives up after this many seconds.
+        connect_timeout: 10,
         onnotice: () => {},
         // Times and numbers come back as PostgreSQL sends them; each store converts its own.
         types: { bigint: postgres.BigInt },
@@ -250,28 +258,46 @@ export class Database {
   }
 
   /**
-   * Renews the pool when the database answers again after a heartbeat could not be sent, or
-   * when one sent a whole period ago was not heard back (the listening connection is gone for
-   * good). A heartbeat waiting behind busy connections is no failure: the next waits for it.
+   * Notifies the heartbeat channel on the probe's connection. A database that cannot be reached,
+   * or does not answer within `ANSWER_MS` (a frozen server, a host dropping packets), is cut off
+   * (see `#cut`); a notification not heard back within `ANSWER_MS` renews the pool (the listening
+   * connection is gone for good).
    */
   async #beat(channel: string): Promise<void> {
-    if (this.#renewing || this.#closed || this.#beating) return;
-    if (this.#echoDue && Date.now() - this.#sentAt >= HEARTBEAT_MS) {
-      return this.#renew("the database was not heard from");
+    if (this.#closed || this.#beating) return;
+    if (this.#echoDue) {
+      if (Date.now() - this.#sentAt >= ANSWER_MS) this.#renew("the database was not heard from");
+      return;
     }
     this.#beating = true;
-    const sql = this.#sql;
+    this.#echoDue = true;
+    this.#sentAt = Date.now();
+    const probe = this.#probe;
+    const cut = (why: string) => probe === this.#probe && this.#cut(why);
+    const stopWaiting = afterRunning(ANSWER_MS, () => cut("the database did not answer"));
     try {
-      this.#echoDue = true;
-      await sql`select pg_notify(${channel}, '')`;
-      this.#sentAt = Date.now();
-      if (this.#lost && sql === this.#sql) this.#renew("the connection was lost");
-    } catch {
+      await probe`select pg_notify(${channel}, '')`;
+    } catch (error) {
       this.#echoDue = false;
-      if (sql === this.#sql) this.#lost = true;
+      if (unreachable(error)) cut("the database cannot be reached");
     } finally {
+      stopWaiting();
       this.#beating = false;
     }
+  }
+
+  /**
+   * Stops waiting on a database that cannot be reached or does not answer: closes the pool's
+   * connections at once, so that the queries waiting on them fail (503 to their requests), as do
+   * the next ones until the database answers and a fresh pool replaces this one (`#renew`).
+   * Without it, queries wait for the client's reconnection backoff (up to 20 s), or for as long as
+   * a frozen server is frozen.
+   */
+  #cut(why: string): void {
+    if (this.#closed) return;
+    this.#sql.end({ timeout: 0 }).catch(() => {});
+    this.#probe.end({ timeout: 0 }).catch(() => {});
+    this.#renew(why);
   }
 
   /** The client's crash on a closed connection, kept from stopping the process. */
@@ -309,11 +335,14 @@ export class Database {
   }
 
   async #renewal(why: string): Promise<void> {
-    const fresh = this.#fresh = this.#connect();
-    for (let delay = 100; !await fresh`select 1`.then(() => true, () => false);) {
+    let fresh: Sql;
+    for (let delay = 100;; delay = Math.min(delay * 2, 1_000)) {
+      // A pool of its own for each try: a failed connection may be left unusable (see above).
+      fresh = this.#fresh = this.#connect();
+      if (await fresh`select 1`.then(() => true, () => false)) break;
+      fresh.end({ timeout: 0 }).catch(() => {});
       if (this.#closed) return;
       await this.#pause(delay);
-      delay = Math.min(delay * 2, 5_000);
     }
     let old: Sql | undefined;
     try {
@@ -334,8 +363,9 @@ export class Database {
       this.#fresh = undefined;
     }
     if (!old) return void await fresh.end({ timeout: 0 });
+    this.#probe.end({ timeout: 0 }).catch(() => {});
+    this.#probe = this.#connect(1);
     this.#echoDue = false;
-    this.#lost = false;
     this.#logger.warn("database connections renewed", { reason: why });
     for (const { relistened } of this.#subscriptions) relistened?.();
     const retired = old.end({ timeout: RETIRE_SECONDS }).catch(() => {});
@@ -363,15 +393,24 @@ export class Database {
       this.#subscriptions.clear();
     });
     await Promise.all(this.#retiring);
-    await this.#sql.end({ timeout: 5 });
+    await Promise.all([this.#sql.end({ timeout: 5 }), this.#probe.end({ timeout: 0 })]);
   }
 }
 
 /**
  * A failure of `action` on the database, as `backendError` makes it, except that a privilege
- * PostgreSQL refused is said as such (it is the operator's to grant, not an outage).
+ * PostgreSQL refused, or a write to a read-only database, is said as such (the operator's to
+ * grant or point elsewhere, not an outage).
  */
 export function pgError(action: string, error: unknown): SvcError {
+  if (readOnly(error)) {
+    return new SvcError(
+      "backend_unavailable",
+      `Cannot ${action}: the database is read-only (a standby, or default_transaction_read_only ` +
+        "is on); SVC_DATABASE_URL must name the primary",
+      { cause: error },
+    );
+  }
   if (!refusedPrivilege(error)) return backendError("postgres", action, error);
   return new SvcError(
     "backend_unavailable",
@@ -381,9 +420,40 @@ export function pgError(action: string, error: unknown): SvcError {
   );
 }
 
+/** Whether PostgreSQL refused `error`'s statement as a write to a read-only database. */
+function readOnly(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.code === "25006";
+}
+
 /** Whether PostgreSQL refused `error`'s statement for a privilege the user lacks. */
 function refusedPrivilege(error: unknown): error is Error {
   return error instanceof Error && (error as { code?: unknown }).code === "42501";
+}
+
+/**
+ * Whether `error` says the database cannot be reached (no connection, or the server going away),
+ * rather than refusing one statement.
+ */
+function unreachable(error: unknown): boolean {
+  if (!(error instanceof postgres.PostgresError)) return true;
+  // Connection exceptions, and the server shutting down or not taking connections yet.
+  return /^(08|57P)/.test(error.code);
+}
+
+/**
+ * Calls `then` once `ms` have passed while this process ran: when the timer fires late (the
+ * process was busy or paused, and an answer may be waiting unread), it waits a little more.
+ * Returns its cancel.
+ */
+function afterRunning(ms: number, then: () => void): () => void {
+  let due = performance.now() + ms;
+  const check = () => {
+    if (performance.now() - due <= 250) return then();
+    due = performance.now() + 250;
+    timer = setTimeout(check, 250);
+  };
+  let timer = setTimeout(check, ms);
+  return () => clearTimeout(timer);
 }
 
 /** A connection error's reason, without the URL it may repeat. */

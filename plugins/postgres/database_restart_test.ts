@@ -1,11 +1,17 @@
 /**
- * A database restarted under load, and the `postgres` client's crash on a closed connection:
- * the pool is renewed, listening resumes, and the process goes on. In a file of its own, since
- * it restarts the test server every other test of the process shares.
+ * A database restarted under load, down, or frozen, and the `postgres` client's crash on a closed
+ * connection: the queries waiting on it fail, the pool is renewed, listening resumes, and the
+ * process goes on. In a file of its own, since it stops the test server every other test of the
+ * process shares.
  */
 import assert from "node:assert/strict";
 import { Database } from "./database.ts";
-import { restartTestServer, testDatabase } from "./test_server.ts";
+import {
+  freezeTestServer,
+  restartTestServer,
+  stopTestServer,
+  testDatabase,
+} from "./test_server.ts";
 import type { Logger } from "../../src/kit.ts";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -161,5 +167,94 @@ Deno.test("a heartbeat waiting behind busy connections renews nothing", async ()
     assert.deepEqual(logger.said, []);
   } finally {
     await database.close();
+  }
+});
+
+/** Runs `count` queries; each settles as "answered" or "failed", and `settled()` counts them. */
+function queries(database: Database, count: number) {
+  let settled = 0;
+  const outcomes = Array.from(
+    { length: count },
+    () => database.sql`select 1`.then(() => "answered", () => "failed").finally(() => settled++),
+  );
+  return { all: Promise.all(outcomes), settled: () => settled };
+}
+
+Deno.test("a database that is down: the queries waiting on it fail while it is down, and a fresh pool serves once it is back", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 2, logger });
+  try {
+    await database.listen("svc_jobs", () => {});
+    const before = database.sql;
+    const start = await stopTestServer();
+    // More queries than connections: the client would try to connect for each in turn, waiting
+    // longer after every refusal (up to 20 s).
+    const waiting = queries(database, 20);
+    try {
+      await until(() => waiting.settled() === 20);
+    } finally {
+      await start();
+    }
+    assert.deepEqual(await waiting.all, Array(20).fill("failed"));
+    await until(() => database.sql !== before);
+    assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
+    assert.deepEqual(logger.said, ["database connections renewed"]);
+  } finally {
+    await database.close();
+  }
+});
+
+Deno.test("a database that answers nothing (a frozen server): the queries waiting on it fail while it is frozen, and a fresh pool serves once it answers", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 4, logger });
+  try {
+    await database.listen("svc_jobs", () => {});
+    // Every connection of the pool open: its queries then wait on the frozen server's sockets.
+    await Promise.all(Array.from({ length: 4 }, () => database.sql`select pg_sleep(0.2)`));
+    const before = database.sql;
+    const thaw = await freezeTestServer();
+    const waiting = queries(database, 8);
+    try {
+      await until(() => waiting.settled() === 8);
+    } finally {
+      await thaw();
+    }
+    assert.deepEqual(await waiting.all, Array(8).fill("failed"));
+    await until(() => database.sql !== before);
+    assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
+    assert.deepEqual(logger.said, ["database connections renewed"]);
+  } finally {
+    await database.close();
+  }
+});
+
+Deno.test("a heartbeat the database refuses as a statement (not an outage) cuts nothing", async () => {
+  await using db = await testDatabase();
+  const admin = await Database.open({ url: db.url, pool: 1 });
+  const role = `svc_quiet_${Deno.pid}`;
+  const url = new URL(db.url);
+  url.username = role;
+  const logger = warnings();
+  try {
+    await admin.sql.unsafe(`create role ${role} login`);
+    await admin.sql.unsafe(`revoke execute on function pg_notify(text, text) from public`);
+    const database = await Database.open({ url: url.href, pool: 2, migrate: false, logger });
+    try {
+      await database.listen("svc_jobs", () => {});
+      const before = database.sql;
+      // Three heartbeats refused.
+      await pause(7_000);
+      assert.equal(database.sql, before);
+      assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
+      assert.deepEqual(logger.said, []);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await admin.sql.unsafe(`grant execute on function pg_notify(text, text) to public`);
+    await admin.sql.unsafe(`drop role ${role}`);
+    await admin.close();
   }
 });

@@ -20,15 +20,8 @@
  * await guard.claim("nonce:…", 600_000); // false, on this relayer or any other
  * ```
  */
-import { pgError } from "./database.ts";
-import {
-  backendError,
-  fingerprintOf,
-  type Logger,
-  type ReplayGuard,
-  silentLogger,
-} from "../../src/kit.ts";
-import type { Database } from "./database.ts";
+import { fingerprintOf, type Logger, type ReplayGuard, silentLogger } from "../../src/kit.ts";
+import { type Database, pgError } from "./database.ts";
 
 /** Settings of {@link PgReplayGuard}. */
 export interface PgReplayGuardOptions {
@@ -184,8 +177,7 @@ export class PgReplayGuard implements ReplayGuard {
       } catch (error) {
         const code = (error as { code?: string })?.code;
         if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue;
-        throw backendError(
-          "postgres",
+        throw pgError(
           "check whether this signed request was used before (sign it again with a fresh " +
             "nonce and retry)",
           error,

@@ -129,16 +129,44 @@ export async function testDatabase(): Promise<TestDatabase> {
   };
 }
 
+async function started(): Promise<Server> {
+  if (!server) throw new Error("The test server is not started");
+  return await server;
+}
+
 /**
  * Stops the test server as an operator would (`pg_ctl stop -m fast`: every connection is
- * ended), and starts it again `downMs` later, waiting until it takes connections.
+ * ended). Returns its start, which waits until it takes connections.
  */
-export async function restartTestServer(downMs = 0): Promise<void> {
-  if (!server) throw new Error("The test server is not started");
-  const { dir, port } = await server;
+export async function stopTestServer(): Promise<() => Promise<void>> {
+  const { dir, port } = await started();
   await run("pg_ctl", ["stop", "-w", "-m", "fast", "-D", `${dir}/data`]);
+  return async () => {
+    await run("pg_ctl", startArgs(dir, port));
+  };
+}
+
+/** Stops the test server, and starts it again `downMs` later. */
+export async function restartTestServer(downMs = 0): Promise<void> {
+  const start = await stopTestServer();
   await new Promise((resolve) => setTimeout(resolve, downMs));
-  await run("pg_ctl", startArgs(dir, port));
+  await start();
+}
+
+/**
+ * Freezes the test server and its backends (`SIGSTOP`, as a hung host or a paused machine): its
+ * connections stay open and it answers nothing. Returns its thaw.
+ */
+export async function freezeTestServer(): Promise<() => Promise<void>> {
+  const { dir } = await started();
+  const postmaster = (await Deno.readTextFile(`${dir}/data/postmaster.pid`)).split("\n")[0];
+  // The postmaster first, so that it forks no backend the second signal misses.
+  const signal = (name: string) =>
+    new Deno.Command("sh", {
+      args: ["-c", `kill -${name} ${postmaster}; pkill -${name} -P ${postmaster}; true`],
+    }).output();
+  await signal("STOP");
+  return async () => void await signal("CONT");
 }
 
 /** `count` relayers' pools (3 connections each) on one new database, closed with it on dispose. */
