@@ -109,6 +109,8 @@ export class AccessLog {
   #now: () => number;
   #pending: Pending[] = [];
   #dropped = 0;
+  /** Scheduled writes failed in a row (the store is tried again every second). */
+  #failures = 0;
   #timer?: ReturnType<typeof setTimeout>;
   #timerDelay = 0;
   #pruner?: ReturnType<typeof setInterval>;
@@ -273,9 +275,16 @@ export class AccessLog {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.flush().then(() => {
+        if (this.#failures > 0) {
+          this.#logger.info("the access log is written again", { failures: this.#failures });
+          this.#failures = 0;
+        }
         if (this.#pending.length > 0) this.#schedule();
       }, (error) => {
-        this.#logger.warn("cannot write the access log; trying again", { error });
+        // Once per run of failures: an outage would log it every second.
+        if (this.#failures++ === 0) {
+          this.#logger.warn("cannot write the access log; trying again every second", { error });
+        }
         if (!this.#closed) {
           this.#timerDelay = 0; // not cut short by more entries: the store needs the pause
           this.#timer = setTimeout(() => {

@@ -210,3 +210,30 @@ Deno.test("entries appended after close are dropped, and leave no timer behind",
   log.append([event("0xa")]);
   assert.deepEqual(store.appends, []);
 });
+
+Deno.test("a store failing for a while is logged once, and once more when it takes the entries again", async () => {
+  const store = new CountingStore();
+  const said: string[] = [];
+  const note = (message: string) => said.push(message);
+  const logger = { debug: () => {}, info: note, warn: note, error: note };
+  const log = await AccessLog.open({ store, secret: secret(), flushDelayMs: 10, logger });
+  try {
+    store.failing = true;
+    log.append([event("0xa")]);
+    // Three tries a second apart fail.
+    for (let waited = 0; said.length === 0 || waited < 2_500; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    store.failing = false;
+    for (let waited = 0; store.appends.length === 0 && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.deepEqual(store.appends, [1]);
+    assert.deepEqual(said, [
+      "cannot write the access log; trying again every second",
+      "the access log is written again",
+    ]);
+  } finally {
+    await log.close();
+  }
+});
