@@ -4,6 +4,7 @@
  * notifications between relayers (`LISTEN`/`NOTIFY`). Every store of the plugin (jobs, replay
  * guard, ledger, blobs, index, access log) is built on one `Database`.
  */
+import net from "node:net";
 import postgres from "postgres";
 import { backendError, type Logger, silentLogger, SvcError } from "../../src/kit.ts";
 import { migrate, type Migration } from "./migrations.ts";
@@ -67,6 +68,47 @@ function isClosedWriteCrash(error: unknown): boolean {
     /postgres[@/].*connection\.js/.test(error.stack ?? "");
 }
 
+/** Each pool's `kill` (see `connectPool`). */
+const kills = new WeakMap<Sql, () => void>();
+
+/**
+ * A pool of the `postgres` client on sockets of its own making, so that `kill` can end it for
+ * good. The client's `end` leaves a reconnection it had scheduled to open later in the ended
+ * pool (for good in its listener's), and a transaction on a frozen server waiting for a socket
+ * that never closes.
+ */
+function connectPool<T extends Record<string, postgres.PostgresType>>(
+  url: string,
+  options: postgres.Options<T>,
+): Sql {
+  const sockets = new Set<net.Socket>();
+  let killed = false;
+  let next = 0;
+  const socket = ({ host, port, path }: { host: string[]; port: number[]; path?: string }) => {
+    if (killed) throw new Error("the pool was closed");
+    const i = next++ % host.length;
+    const made = path ? net.connect(path) : net.connect(port[i], host[i]);
+    // The name TLS checks, as the client sets it on its own sockets.
+    Object.assign(made, { host: host[i] });
+    sockets.add(made);
+    made.once("close", () => sockets.delete(made));
+    return made;
+  };
+  // `socket` is the client's option (its types leave it out); its listener's pool inherits it.
+  const sql = postgres(url, { ...options, socket } as typeof options);
+  kills.set(sql, () => {
+    killed = true;
+    sql.end({ timeout: 0 }).catch(() => {});
+    for (const made of sockets) made.destroy();
+  });
+  return sql;
+}
+
+/** Ends `sql`'s pool at once and for good: its queries fail, and it opens no connection again. */
+function kill(sql: Sql): void {
+  kills.get(sql)!();
+}
+
 /** How often a listening pool checks that it reaches the database and hears it. */
 const HEARTBEAT_MS = 2_000;
 /** How long a check waits for the database's answer, and for its notification's echo. */
@@ -121,7 +163,7 @@ export class Database {
   static async open(options: DatabaseOptions): Promise<Database> {
     const logger = options.logger ?? silentLogger;
     const connect = (max = options.pool ?? 10) =>
-      postgres(options.url, {
+      connectPool(options.url, {
         max,
         // A host that drops packets: each new connection gives up after this many seconds.
         connect_timeout: 10,
@@ -151,8 +193,7 @@ export class Database {
     try {
       await Promise.race([sql`select 1`, silence]);
     } catch (error) {
-      // Not awaited: a connection still trying would hold it as long.
-      sql.end({ timeout: 0 }).catch(() => {});
+      kill(sql);
       throw new SvcError(
         "backend_unavailable",
         `Cannot connect to PostgreSQL at ${where}: ${reason(error)}`,
@@ -265,13 +306,14 @@ export class Database {
    */
   async #beat(channel: string): Promise<void> {
     if (this.#closed || this.#beating) return;
-    if (this.#echoDue) {
-      if (Date.now() - this.#sentAt >= ANSWER_MS) this.#renew("the database was not heard from");
-      return;
+    if (this.#echoDue && Date.now() - this.#sentAt >= ANSWER_MS) {
+      this.#renew("the database was not heard from");
     }
     this.#beating = true;
-    this.#echoDue = true;
-    this.#sentAt = Date.now();
+    if (!this.#echoDue) {
+      this.#echoDue = true;
+      this.#sentAt = Date.now();
+    }
     const probe = this.#probe;
     const cut = (why: string) => probe === this.#probe && this.#cut(why);
     const stopWaiting = afterRunning(ANSWER_MS, () => cut("the database did not answer"));
@@ -295,8 +337,8 @@ export class Database {
    */
   #cut(why: string): void {
     if (this.#closed) return;
-    this.#sql.end({ timeout: 0 }).catch(() => {});
-    this.#probe.end({ timeout: 0 }).catch(() => {});
+    kill(this.#sql);
+    kill(this.#probe);
     this.#renew(why);
   }
 
@@ -340,9 +382,10 @@ export class Database {
       // A pool of its own for each try: a failed connection may be left unusable (see above).
       fresh = this.#fresh = this.#connect();
       if (await fresh`select 1`.then(() => true, () => false)) break;
-      fresh.end({ timeout: 0 }).catch(() => {});
+      kill(fresh);
       if (this.#closed) return;
       await this.#pause(delay);
+      if (this.#closed) return;
     }
     let old: Sql | undefined;
     try {
@@ -356,19 +399,21 @@ export class Database {
       if (this.#closed) return;
       // Gone again before every channel listens: tried again in a moment.
       this.#logger.warn("cannot listen to the database again yet", { error });
-      await fresh.end({ timeout: 0 }).catch(() => {});
+      kill(fresh);
       this.#pause(1_000).then(() => this.#renew(why));
       return;
     } finally {
       this.#fresh = undefined;
     }
-    if (!old) return void await fresh.end({ timeout: 0 });
-    this.#probe.end({ timeout: 0 }).catch(() => {});
+    if (!old) return kill(fresh);
+    kill(this.#probe);
     this.#probe = this.#connect(1);
     this.#echoDue = false;
     this.#logger.warn("database connections renewed", { reason: why });
     for (const { relistened } of this.#subscriptions) relistened?.();
-    const retired = old.end({ timeout: RETIRE_SECONDS }).catch(() => {});
+    const retiring = old;
+    const retired = retiring.end({ timeout: RETIRE_SECONDS }).catch(() => {})
+      .finally(() => kill(retiring));
     this.#retiring.add(retired);
     retired.finally(() => this.#retiring.delete(retired));
   }
@@ -386,14 +431,16 @@ export class Database {
   async close(): Promise<void> {
     this.#closing.abort();
     globalThis.removeEventListener("error", this.#onUncaught);
-    await this.#fresh?.end({ timeout: 0 });
+    if (this.#fresh) kill(this.#fresh);
     await this.#renewing;
     await this.#serial(async () => {
       for (const { unlisten } of this.#subscriptions) await unlisten?.().catch(() => {});
       this.#subscriptions.clear();
     });
     await Promise.all(this.#retiring);
-    await Promise.all([this.#sql.end({ timeout: 5 }), this.#probe.end({ timeout: 0 })]);
+    kill(this.#probe);
+    await this.#sql.end({ timeout: 5 }).catch(() => {});
+    kill(this.#sql);
   }
 }
 
@@ -441,19 +488,22 @@ function unreachable(error: unknown): boolean {
 }
 
 /**
- * Calls `then` once `ms` have passed while this process ran: when the timer fires late (the
- * process was busy or paused, and an answer may be waiting unread), it waits a little more.
- * Returns its cancel.
+ * Calls `then` once this process has run for `ms`: time it spent stopped or blocked (beyond half a
+ * second at a stretch) does not count, since the answer it waits for may be sitting unread, or
+ * not even sent yet. Returns its cancel.
  */
 function afterRunning(ms: number, then: () => void): () => void {
-  let due = performance.now() + ms;
-  const check = () => {
-    if (performance.now() - due <= 250) return then();
-    due = performance.now() + 250;
-    timer = setTimeout(check, 250);
-  };
-  let timer = setTimeout(check, ms);
-  return () => clearTimeout(timer);
+  let ran = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    ran += Math.min(now - last, 500);
+    last = now;
+    if (ran < ms) return;
+    clearInterval(timer);
+    then();
+  }, 250);
+  return () => clearInterval(timer);
 }
 
 /** A connection error's reason, without the URL it may repeat. */

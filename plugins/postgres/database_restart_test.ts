@@ -5,6 +5,7 @@
  * process shares.
  */
 import assert from "node:assert/strict";
+import postgres from "postgres";
 import { Database } from "./database.ts";
 import {
   freezeTestServer,
@@ -180,10 +181,24 @@ function queries(database: Database, count: number) {
   return { all: Promise.all(outcomes), settled: () => settled };
 }
 
-Deno.test("a database that is down: the queries waiting on it fail while it is down, and a fresh pool serves once it is back", async () => {
+/** The connections open to `url`'s database from svc's pools (their `application_name`). */
+async function svcConnections(url: string): Promise<number> {
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [{ n }] = await admin`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and application_name = 'svc'`;
+    return n;
+  } finally {
+    await admin.end();
+  }
+}
+
+Deno.test("a database that is down: the queries waiting on it fail while it is down, a fresh pool serves once it is back, and the old one reconnects nothing", async () => {
   await using db = await testDatabase();
   const logger = warnings();
   const database = await Database.open({ url: db.url, pool: 2, logger });
+  let closed = false;
   try {
     await database.listen("svc_jobs", () => {});
     const before = database.sql;
@@ -200,31 +215,83 @@ Deno.test("a database that is down: the queries waiting on it fail while it is d
     await until(() => database.sql !== before);
     assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
     assert.deepEqual(logger.said, ["database connections renewed"]);
-  } finally {
+    // The reconnections the client had scheduled in the old pool (up to a few seconds) are due.
+    await pause(5_000);
     await database.close();
+    closed = true;
+    assert.equal(await svcConnections(db.url), 0);
+  } finally {
+    if (!closed) await database.close();
   }
 });
 
-Deno.test("a database that answers nothing (a frozen server): the queries waiting on it fail while it is frozen, and a fresh pool serves once it answers", async () => {
+Deno.test("a database that answers nothing (a frozen server): the queries and transactions waiting on it fail while it is frozen, and a fresh pool serves once it answers", async () => {
   await using db = await testDatabase();
   const logger = warnings();
   const database = await Database.open({ url: db.url, pool: 4, logger });
+  let closed = false;
   try {
     await database.listen("svc_jobs", () => {});
     // Every connection of the pool open: its queries then wait on the frozen server's sockets.
     await Promise.all(Array.from({ length: 4 }, () => database.sql`select pg_sleep(0.2)`));
     const before = database.sql;
+    // A transaction under way, its next statement sent to the frozen server.
+    const frozen = Promise.withResolvers<void>();
+    const begun = Promise.withResolvers<void>();
+    let transaction = "waiting";
+    database.sql.begin(async (tx) => {
+      begun.resolve();
+      await frozen.promise;
+      await tx`select ${1}::int`;
+    }).then(() => transaction = "answered", () => transaction = "failed");
+    await begun.promise;
     const thaw = await freezeTestServer();
+    frozen.resolve();
     const waiting = queries(database, 8);
+    let whileFrozen = { queries: 0, transaction: "" };
     try {
-      await until(() => waiting.settled() === 8);
+      await until(() => waiting.settled() === 8 && transaction !== "waiting");
     } finally {
+      whileFrozen = { queries: waiting.settled(), transaction };
       await thaw();
     }
+    assert.deepEqual(whileFrozen, { queries: 8, transaction: "failed" });
     assert.deepEqual(await waiting.all, Array(8).fill("failed"));
     await until(() => database.sql !== before);
     assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
     assert.deepEqual(logger.said, ["database connections renewed"]);
+    await database.close();
+    closed = true;
+    assert.equal(await svcConnections(db.url), 0);
+  } finally {
+    if (!closed) await database.close();
+  }
+});
+
+Deno.test("a frozen database is cut off while a heartbeat's echo is late too", async () => {
+  await using db = await testDatabase();
+  const logger = warnings();
+  const database = await Database.open({ url: db.url, pool: 2, logger });
+  try {
+    await database.listen("svc_jobs", () => {});
+    await Promise.all(Array.from({ length: 2 }, () => database.sql`select pg_sleep(0.2)`));
+    // The listening connection's backend frozen alone: a heartbeat goes unheard.
+    const [{ pid }] = await database.sql`
+      select pid from pg_stat_activity
+      where datname = current_database() and application_name = 'svc' and query like 'listen %'`;
+    Deno.kill(pid, "SIGSTOP");
+    await pause(2_500);
+    const thaw = await freezeTestServer();
+    const waiting = queries(database, 4);
+    let whileFrozen = 0;
+    try {
+      await until(() => waiting.settled() === 4);
+    } finally {
+      whileFrozen = waiting.settled();
+      await thaw();
+    }
+    assert.equal(whileFrozen, 4);
+    assert.deepEqual(await waiting.all, Array(4).fill("failed"));
   } finally {
     await database.close();
   }
