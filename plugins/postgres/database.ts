@@ -113,6 +113,8 @@ function kill(sql: Sql): void {
 const HEARTBEAT_MS = 2_000;
 /** How long a check waits for the database's answer, and for its notification's echo. */
 const ANSWER_MS = 5_000;
+/** How long the database lets a transaction of svc's sit idle before ending it. */
+const IDLE_IN_TRANSACTION_MS = 10_000;
 /** How long a replaced pool's queries in flight have to finish before it is closed. */
 const RETIRE_SECONDS = 10;
 
@@ -170,7 +172,12 @@ export class Database {
         onnotice: () => {},
         // Times and numbers come back as PostgreSQL sends them; each store converts its own.
         types: { bigint: postgres.BigInt },
-        connection: { application_name: "svc" },
+        connection: {
+          application_name: "svc",
+          // A relayer paused mid-transaction (a stopped process, a suspended machine) holds its
+          // locks, and the other relayers' writes behind them, for this long at most.
+          idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+        },
       });
     let sql: Sql;
     try {
@@ -337,6 +344,11 @@ export class Database {
    */
   #cut(why: string): void {
     if (this.#closed) return;
+    if (!this.#renewing) {
+      this.#logger.warn("database unavailable: requests that need it fail until it answers", {
+        reason: why,
+      });
+    }
     kill(this.#sql);
     kill(this.#probe);
     this.#renew(why);

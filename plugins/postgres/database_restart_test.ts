@@ -214,7 +214,10 @@ Deno.test("a database that is down: the queries waiting on it fail while it is d
     assert.deepEqual(await waiting.all, Array(20).fill("failed"));
     await until(() => database.sql !== before);
     assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
-    assert.deepEqual(logger.said, ["database connections renewed"]);
+    assert.deepEqual(logger.said, [
+      "database unavailable: requests that need it fail until it answers",
+      "database connections renewed",
+    ]);
     // The reconnections the client had scheduled in the old pool (up to a few seconds) are due.
     await pause(5_000);
     await database.close();
@@ -259,7 +262,10 @@ Deno.test("a database that answers nothing (a frozen server): the queries and tr
     assert.deepEqual(await waiting.all, Array(8).fill("failed"));
     await until(() => database.sql !== before);
     assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
-    assert.deepEqual(logger.said, ["database connections renewed"]);
+    assert.deepEqual(logger.said, [
+      "database unavailable: requests that need it fail until it answers",
+      "database connections renewed",
+    ]);
     await database.close();
     closed = true;
     assert.equal(await svcConnections(db.url), 0);

@@ -169,3 +169,33 @@ Deno.test("TLS asked of a server without it is said as such", async () => {
     return true;
   });
 });
+
+Deno.test("a relayer paused mid-transaction holds its locks 10 s at most: the database ends its transaction", async () => {
+  await using db = await testDatabase();
+  const paused = await Database.open({ url: db.url, pool: 1 });
+  const other = await Database.open({ url: db.url, pool: 1 });
+  const resume = Promise.withResolvers<void>();
+  try {
+    const locked = Promise.withResolvers<void>();
+    // Idle in its transaction, as a relayer stopped between two statements is.
+    const transaction = paused.sql.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(42)`;
+      locked.resolve();
+      await resume.promise;
+      await tx`select 1`;
+    }).then(() => "committed", () => "ended");
+    await locked.promise;
+    let whilePaused = "";
+    const taken = other.sql`select pg_advisory_xact_lock(42)`.then(() => {
+      whilePaused = "taken";
+    });
+    await Promise.race([taken, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    resume.resolve();
+    assert.equal(whilePaused, "taken");
+    assert.equal(await transaction, "ended");
+  } finally {
+    resume.resolve();
+    await paused.close();
+    await other.close();
+  }
+});
