@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL database many relayers share: a pool of connections (the `postgres` client),
- * replaced by a fresh one after a lost connection; the schema brought up to date at open; and
+ * closed at once when the database cannot be reached or stops answering, and replaced by a fresh
+ * one once it answers or after a lost connection; the schema brought up to date at open; and
  * notifications between relayers (`LISTEN`/`NOTIFY`). Every store of the plugin (jobs, replay
  * guard, ledger, blobs, index, access log) is built on one `Database`.
  */
