@@ -89,8 +89,8 @@ function connectPool<T extends Record<string, postgres.PostgresType>>(
     if (killed) throw new Error("the pool was closed");
     const i = next++ % host.length;
     const made = path ? net.connect(path) : net.connect(port[i], host[i]);
-    // The name TLS checks, as the client sets it on its own sockets.
-    Object.assign(made, { host: host[i] });
+    // The name TLS checks, and the address the client's errors name, as on its own sockets.
+    Object.assign(made, { host: host[i], port: port[i] });
     sockets.add(made);
     made.once("close", () => sockets.delete(made));
     return made;
