@@ -194,11 +194,24 @@ async function svcConnections(url: string): Promise<number> {
   }
 }
 
+/** Once the database is back: a fresh pool serves, and the outage was logged at its start and end. */
+async function servesAgain(
+  database: Database,
+  before: Database["sql"],
+  logger: { said: string[] },
+) {
+  await until(() => database.sql !== before);
+  assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
+  assert.deepEqual(logger.said, [
+    "database unavailable: requests that need it fail until it answers",
+    "database connections renewed",
+  ]);
+}
+
 Deno.test("a database that is down: the queries waiting on it fail while it is down, a fresh pool serves once it is back, and the old one reconnects nothing", async () => {
   await using db = await testDatabase();
   const logger = warnings();
   const database = await Database.open({ url: db.url, pool: 2, logger });
-  let closed = false;
   try {
     await database.listen("svc_jobs", () => {});
     const before = database.sql;
@@ -212,19 +225,13 @@ Deno.test("a database that is down: the queries waiting on it fail while it is d
       await start();
     }
     assert.deepEqual(await waiting.all, Array(20).fill("failed"));
-    await until(() => database.sql !== before);
-    assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
-    assert.deepEqual(logger.said, [
-      "database unavailable: requests that need it fail until it answers",
-      "database connections renewed",
-    ]);
+    await servesAgain(database, before, logger);
     // The reconnections the client had scheduled in the old pool (up to a few seconds) are due.
     await pause(5_000);
     await database.close();
-    closed = true;
     assert.equal(await svcConnections(db.url), 0);
   } finally {
-    if (!closed) await database.close();
+    await database.close();
   }
 });
 
@@ -232,7 +239,6 @@ Deno.test("a database that answers nothing (a frozen server): the queries and tr
   await using db = await testDatabase();
   const logger = warnings();
   const database = await Database.open({ url: db.url, pool: 4, logger });
-  let closed = false;
   try {
     await database.listen("svc_jobs", () => {});
     // Every connection of the pool open: its queries then wait on the frozen server's sockets.
@@ -260,17 +266,11 @@ Deno.test("a database that answers nothing (a frozen server): the queries and tr
     }
     assert.deepEqual(whileFrozen, { queries: 8, transaction: "failed" });
     assert.deepEqual(await waiting.all, Array(8).fill("failed"));
-    await until(() => database.sql !== before);
-    assert.deepEqual(await queries(database, 4).all, Array(4).fill("answered"));
-    assert.deepEqual(logger.said, [
-      "database unavailable: requests that need it fail until it answers",
-      "database connections renewed",
-    ]);
+    await servesAgain(database, before, logger);
     await database.close();
-    closed = true;
     assert.equal(await svcConnections(db.url), 0);
   } finally {
-    if (!closed) await database.close();
+    await database.close();
   }
 });
 
