@@ -458,11 +458,11 @@ export class Database {
 }
 
 /**
- * A failure of `action` on the database, as `backendError` makes it, except that a privilege
- * PostgreSQL refused, or a write to a read-only database, is said as such (the operator's to
- * grant or point elsewhere, not an outage).
+ * A failure of `action` on the database, as `backendError` makes it (followed by `advice` to the
+ * client, if any), except that a privilege PostgreSQL refused, or a write to a read-only
+ * database, is said as such (the operator's to grant or point elsewhere, not an outage).
  */
-export function pgError(action: string, error: unknown): SvcError {
+export function pgError(action: string, error: unknown, advice?: string): SvcError {
   if (readOnly(error)) {
     return new SvcError(
       "backend_unavailable",
@@ -471,7 +471,11 @@ export function pgError(action: string, error: unknown): SvcError {
       { cause: error },
     );
   }
-  if (!refusedPrivilege(error)) return backendError("postgres", action, error);
+  if (!refusedPrivilege(error)) {
+    const failure = backendError("postgres", action, error);
+    if (!advice || failure.cause !== error) return failure;
+    return new SvcError(failure.code, `${failure.message}; ${advice}`, { cause: error });
+  }
   return new SvcError(
     "backend_unavailable",
     `Cannot ${action}: PostgreSQL refused it (${error.message}); grant the user of ` +

@@ -178,9 +178,9 @@ export class PgReplayGuard implements ReplayGuard {
         const code = (error as { code?: string })?.code;
         if (attempt < ATTEMPTS && code && RETRYABLE.has(code)) continue;
         throw pgError(
-          "check whether this signed request was used before (sign it again with a fresh " +
-            "nonce and retry)",
+          "check whether this signed request was used before",
           error,
+          "sign it again with a fresh nonce and retry",
         );
       }
     }

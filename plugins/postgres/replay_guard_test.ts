@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
 import { PgReplayGuard, printOf } from "./replay_guard.ts";
-import { relayerPools } from "./test_server.ts";
+import { Database } from "./database.ts";
+import { relayerPools, testDatabase } from "./test_server.ts";
 
 const TTL = 600_000;
 const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
@@ -114,8 +115,33 @@ Deno.test("PgReplayGuard: a database failure answers 503 to the claims waiting",
   await assert.rejects(guard.claim(key(1), TTL), (error: unknown) => {
     assert.ok(error instanceof SvcError);
     assert.equal(error.code, "backend_unavailable");
+    assert.match(error.message, /postgres is unavailable; sign it again with a fresh nonce/);
     assert.doesNotMatch(error.message, /postgres:\/\/|nonce-1/);
     return true;
   });
   await guard.close();
+});
+
+Deno.test("PgReplayGuard: a read-only database is the operator's to fix, not the client's", async () => {
+  await using db = await testDatabase();
+  const admin = await Database.open({ url: db.url, pool: 1 });
+  await admin.sql.unsafe(`alter database ${db.name} set default_transaction_read_only = on`);
+  await admin.close();
+  const database = await Database.open({ url: db.url, pool: 1, migrate: false });
+  const guard = new PgReplayGuard(database);
+  try {
+    await assert.rejects(guard.claim(key(1), TTL), (error: SvcError) => {
+      assert.equal(error.code, "backend_unavailable");
+      assert.equal(
+        error.message,
+        "Cannot check whether this signed request was used before: the database is read-only " +
+          "(a standby, or default_transaction_read_only is on); SVC_DATABASE_URL must name the " +
+          "primary",
+      );
+      return true;
+    });
+  } finally {
+    await guard.close();
+    await database.close();
+  }
 });
