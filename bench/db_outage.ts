@@ -9,7 +9,8 @@
  *
  * Reports, per mode: the requests and their answers by status during the outage and after it, the
  * longest any request waited for its answer during the outage, when the first 503 came (from the
- * outage's start), and when the first 200 came after the database's return. Each client waits
+ * outage's start), when the first 200 came after the database's return, and how many lines the
+ * relayer logged over the run. Each client waits
  * 50 ms after a failure, as a client backing off would. Writes `bench/results/db_outage.json`.
  *
  *   deno task bench:db-outage [--modes stop,freeze] [--clients 20] [--before 3] [--down 12]
@@ -114,6 +115,8 @@ async function run(mode: string) {
         first_success_after_ms: first(after, (r) => r.status === "ok", back),
         longest_wait_ms: round(Math.max(0, ...after.map((r) => r.done - r.at))),
       },
+      // What an operator reads of it: the relayer's log lines over the whole run.
+      log_lines: relayer.log().split("\n").filter(Boolean).length,
     };
     console.log(JSON.stringify(result));
     return result;

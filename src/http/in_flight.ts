@@ -5,7 +5,7 @@
  */
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import { errorResponse } from "./respond.ts";
+import { errorResponse, FailureLog } from "./respond.ts";
 
 export class RequestsInFlight {
   #count = 0;
@@ -21,7 +21,7 @@ export class RequestsInFlight {
         const stopping = new SvcError("server_busy", "The relayer is stopping; retry shortly", {
           headers: { "retry-after": "1", connection: "close" },
         });
-        return errorResponse(stopping, crypto.randomUUID(), silentLogger);
+        return errorResponse(stopping, crypto.randomUUID(), new FailureLog(silentLogger));
       }
       this.#count++;
       try {

@@ -18,7 +18,7 @@
  *   the field otherwise) once `extend` has run, into the context's `input`;
  * - maps anything thrown to the §5.1 JSON error body through `errorResponse` (an unknown
  *   error is logged and answered 500 `internal` with a generic sentence; a request its client
- *   abandoned is not logged);
+ *   abandoned is not logged; the failures of a backend's outage are logged a few at a time);
  * - logs one debug line, and tells the server's `observe` hook the route, status and time.
  *
  * @example
@@ -34,7 +34,7 @@ import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { MAX_BODY_BYTES, parseJsonObject, readBody } from "./body.ts";
 import type { BodyBudget, BodyReservation } from "./body_budget.ts";
-import { errorResponse } from "./respond.ts";
+import { errorResponse, FailureLog } from "./respond.ts";
 import {
   type ConnectionInfo,
   matchRoute,
@@ -144,6 +144,7 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
   options: HttpHandlerOptions<C, A>,
 ): HttpHandler {
   const { routes, logger } = options;
+  const failures = new FailureLog(logger);
   const clientAddress = options.clientAddress ?? remoteHostname;
   const notFound = options.notFound ?? ((pathname: string) => `No route for ${pathname}`);
 
@@ -211,9 +212,9 @@ export function createHttpHandler<C extends RouteContext = RouteContext, A = und
         ? errorResponse(
           new SvcError("bad_request", "The client closed the request"),
           requestId,
-          logger,
+          failures,
         )
-        : errorResponse(error, requestId, logger);
+        : errorResponse(error, requestId, failures);
     } finally {
       for (const reservation of handling.held) reservation.release();
     }

@@ -3,7 +3,7 @@ import { SvcError } from "../errors.ts";
 import { createLogger, type LogFields } from "../log.ts";
 import { BodyBudget } from "./body_budget.ts";
 import { createHttpHandler, type HttpHandlerOptions } from "./kernel.ts";
-import { jsonResponse } from "./respond.ts";
+import { FailureLog, jsonResponse } from "./respond.ts";
 import { route, type RouteContext } from "./router.ts";
 
 const BASE = "http://kernel.test";
@@ -45,6 +45,11 @@ function kernel(overrides: Partial<HttpHandlerOptions<RouteContext>> = {}) {
     route("GET", "/refuse", () => {
       throw new SvcError("rate_limited", "Cannot sponsor: too many transactions", {
         details: { retry_after_seconds: 7 },
+      });
+    }),
+    route("GET", "/down", () => {
+      throw new SvcError("backend_unavailable", "Cannot read: postgres is unavailable", {
+        cause: new Error("connect ECONNREFUSED"),
       });
     }),
     route("GET", "/crash", () => {
@@ -166,9 +171,51 @@ Deno.test("kernel: an unknown error is a generic 500, its message only in the lo
     body.error,
     `Internal error; see the relayer's logs for request id ${body.request_id}`,
   );
-  const logged = lines.find((line) => line.level === "error");
-  assert.equal(logged?.fields.request_id, body.request_id);
-  assert.match(JSON.stringify(logged?.fields), /hunter2/);
+  const [logged, ...more] = lines.filter((line) => line.level !== "debug");
+  assert.equal(logged.level, "error");
+  assert.equal(logged.fields.request_id, body.request_id);
+  assert.match(JSON.stringify(logged.fields), /hunter2/);
+  assert.deepEqual(more, [], "logged once");
+});
+
+Deno.test("kernel: an outage's failures are logged once, each unknown error every time", async () => {
+  const { handler, lines } = kernel();
+  for (let i = 0; i < 5; i++) {
+    await errorBody(await handler(new Request(`${BASE}/down`)), 503, "backend_unavailable");
+  }
+  for (let i = 0; i < 3; i++) {
+    await errorBody(await handler(new Request(`${BASE}/crash`)), 500, "internal");
+  }
+  const failed = lines.filter((line) => line.msg === "request failed");
+  assert.equal(failed.length, 1);
+  assert.match(JSON.stringify(failed[0].fields), /ECONNREFUSED/);
+  assert.equal(lines.filter((line) => line.level === "error").length, 3);
+});
+
+Deno.test("FailureLog: one entry an outage every 10 s, saying how many were not logged", () => {
+  const entries: LogFields[] = [];
+  const logger = createLogger("info", (line) => entries.push(JSON.parse(line)));
+  let now = 0;
+  const log = new FailureLog(logger, () => now);
+  const down = (what: string) =>
+    new SvcError("backend_unavailable", `Cannot ${what}: postgres is unavailable`);
+  for (let i = 0; i < 4; i++) log.failed(`a${i}`, down("read"));
+  log.failed("b0", down("write"));
+  log.failed("c0", new SvcError("internal", "Internal error"));
+  log.failed("c1", new SvcError("internal", "Internal error"));
+  now = 9_999;
+  log.failed("a4", down("read"));
+  now = 10_000;
+  log.failed("a5", down("read"));
+  now = 30_000;
+  log.failed("a6", down("read"));
+  assert.deepEqual(
+    entries.map(({ request_id, unlogged_like_it }) => [request_id, unlogged_like_it]),
+    [["a0", undefined], ["b0", undefined], ["c0", undefined], ["c1", undefined], [
+      "a5",
+      4,
+    ], ["a6", undefined]],
+  );
 });
 
 Deno.test("kernel: a valid x-request-id is kept, anything else replaced", async () => {

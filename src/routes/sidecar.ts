@@ -10,6 +10,7 @@ import type { Logger } from "../log.ts";
 import { requireJsonType } from "../http/body.ts";
 import type { RateLimiter } from "../http/rate_limiter.ts";
 import { text } from "../http/fields.ts";
+import { FailureLog } from "../http/respond.ts";
 import { route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -116,14 +117,14 @@ export function sidecarRoutes(
   logger: Logger,
 ) {
   const streamed = { streamBody: true };
+  const failures = new FailureLog(logger);
   /** Forwards an MCP request; MCP clients read JSON-RPC errors, the sidecar down too. */
   const forwardMcp = async (context: HandlerContext, body: BodyInit | null) => {
     try {
       return await forward(link, context, body);
     } catch (error) {
       if (!(error instanceof SvcError) || error.code !== "backend_unavailable") throw error;
-      const { requestId: request_id } = context;
-      logger.warn("request failed", { request_id, code: error.code, error: error.cause ?? error });
+      failures.failed(context.requestId, error);
       return rpcError(503, error.message, error.headers);
     }
   };
