@@ -45,6 +45,8 @@ const inFlight = new RequestsInFlight();
 
 /** How long stopping waits for the requests still running. */
 const STOP_GRACE_MS = 10_000;
+/** How long a stop then waits for the job batches running. */
+const JOBS_GRACE_MS = 5_000;
 /** Signals this close to the first are one Ctrl-C, delivered twice. */
 const SAME_SIGNAL_MS = 1_000;
 
@@ -104,6 +106,17 @@ function checkPort(what: string, setting: string, hostname: string, port: number
 }
 
 /** `http://host:port`; a wildcard `hostname` is reached on this machine through loopback. */
+/** Whether `work` settled within `ms` (it goes on either way; a failure is thrown). */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), ms));
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function localUrl(hostname: string, port: number): string {
   const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   return `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
@@ -234,23 +247,24 @@ async function start() {
     }
     logger.info("relayer stopping");
     await sidecar?.stop();
-    // Requests still running (a model that hangs) get a grace period, not an open-ended wait.
-    let grace: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<"late">((resolve) => {
-      grace = setTimeout(() => resolve("late"), STOP_GRACE_MS);
-    });
     // Requests being handled finish (one still uploading its body too), new ones are refused
     // (not before: the sidecar's calls still running reach the relayer); then the servers close,
-    // once the answers still streaming are sent.
+    // once the answers still streaming are sent. Those still running after a grace period (a
+    // model that hangs) are left.
     const drained = inFlight.stop()
       .then(() => Promise.all([server.shutdown(), dashboard?.shutdown()]));
-    if (await Promise.race([drained, late]) === "late") {
+    if (!await within(drained, STOP_GRACE_MS)) {
       logger.warn("requests still running; stopping without them", {
         after_seconds: STOP_GRACE_MS / 1000,
       });
     }
-    clearTimeout(grace);
-    await relayer.close();
+    // The job batches running finish; those that hang (a backend that does not answer) are cut
+    // short, as by a crash: their jobs are taken up again at the next start.
+    if (!await within(relayer.close(), JOBS_GRACE_MS)) {
+      logger.warn("jobs still running; stopping without them", {
+        after_seconds: JOBS_GRACE_MS / 1000,
+      });
+    }
     await backends.close();
     Deno.exit(0);
   };

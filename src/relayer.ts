@@ -77,7 +77,10 @@ export interface Relayer {
    * balancer sends its requests elsewhere before the relayer stops.
    */
   drain(): void;
-  /** Stops background work and waits for jobs in flight; backends stay open. */
+  /**
+   * Stops background work and waits for the job batches running (jobs not yet in one stay
+   * pending, for the next start); backends stay open.
+   */
   close(): Promise<void>;
 }
 
@@ -421,7 +424,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       clearInterval(timer);
       clearInterval(sweeper);
       await lifecycle.stopSweeping();
-      await worker.idle();
+      await worker.stop();
       await accessLog.close();
     },
   };

@@ -1,9 +1,12 @@
 /**
  * Stopping the relayer (Ctrl-C, SIGTERM) lets the requests it is handling finish, one whose body
- * is still arriving included, and refuses new ones meanwhile; then it exits.
+ * is still arriving included, and refuses new ones meanwhile; it lets the job batch running
+ * finish, for a while, and leaves the jobs not yet started for the next start; then it exits.
  */
 import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
+import { SvcClient } from "../src/client/mod.ts";
+import { startFakeModelServer } from "./fakes/model_server.ts";
 import { jobIdOf, newAccountClient, startRelayer } from "./relayer_process.ts";
 
 const until = async (done: () => boolean) => {
@@ -57,6 +60,44 @@ Deno.test("stopping: a request still sending its body is answered; a new one is 
     assert.match(answer, /^HTTP\/1\.1 200 /);
     assert.match(answer, /I keep bees/);
     assert.equal((await relayer.process.status).code, 0);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("stopping: the jobs not yet started wait for the next start; a batch that hangs is cut short", async () => {
+  await using ollama = startFakeModelServer("ollama");
+  const env = {
+    SVC_EMBEDDER: "ollama",
+    SVC_EMBED_MODEL: "nomic-embed-text",
+    OLLAMA_HOST: ollama.url,
+    SVC_WORKER_CONCURRENCY: "1",
+    SVC_WORKER_BATCH: "4",
+  };
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-stopping-" });
+  try {
+    const relayer = await startRelayer(dataDir, env);
+    const { privateKey, accountId, client } = await newAccountClient(dataDir, relayer.url);
+    const before = ollama.requests.length;
+    const release = ollama.holdNext(60_000);
+    const texts = Array.from({ length: 40 }, (_, i) => `the heron counts ${i}`);
+    const job_ids: string[] = [];
+    for (let i = 0; i < texts.length; i += 20) {
+      const items = texts.slice(i, i + 20).map((text) => ({ text }));
+      job_ids.push(...(await client.rememberBulk(items)).job_ids);
+    }
+    await until(() => ollama.requests.length > before);
+
+    assert.equal((await relayer.stop()).code, 0);
+    assert.match(relayer.log(), /jobs still running; stopping without them/);
+    assert.equal(ollama.requests.length, before + 1, "no batch started after the stop");
+    release();
+
+    await using again = await startRelayer(dataDir, env);
+    const resumed = await SvcClient.create({ baseUrl: again.url, privateKey, accountId });
+    for (const jobId of job_ids) assert.equal((await resumed.waitForJob(jobId)).status, "done");
+    const found = await resumed.recall("heron counts 17", { limit: 1 });
+    assert.equal(found.results[0]?.text, texts[17]);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

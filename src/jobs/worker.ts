@@ -70,6 +70,12 @@ export interface Worker {
   process(jobId: string): Promise<void>;
   /** Resolves once no job is waiting or being processed. */
   idle(): Promise<void>;
+  /**
+   * Takes no more jobs, and resolves once the running batches are over. The jobs waiting for a
+   * batch are let go: they stay `pending` in their records, for the next start (or another
+   * relayer) to take.
+   */
+  stop(): Promise<void>;
   /** Whether `jobs` jobs delivered now would start at once, in a batch of their own. */
   ready(jobs: number): boolean;
   /** The jobs it holds now. */
@@ -107,6 +113,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   const taken = new Map<string, Promise<void>>();
   const batches = new Set<Promise<void>>();
   let scheduled = false;
+  let stopped = false;
   const runGroup = batchRunner(deps, id);
 
   /**
@@ -159,6 +166,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
   }
 
   function process(jobId: string): Promise<void> {
+    if (stopped) return Promise.resolve();
     const known = waiting.get(jobId)?.promise ?? taken.get(jobId);
     if (known) return known;
     const delivery = Promise.withResolvers<void>();
@@ -185,6 +193,12 @@ export function createWorker(deps: WorkerDependencies): Worker {
       while (batches.size > 0 || waiting.size > 0) {
         await (batches.size > 0 ? Promise.all(batches) : Promise.resolve());
       }
+    },
+    async stop() {
+      stopped = true;
+      for (const delivery of waiting.values()) delivery.resolve();
+      waiting.clear();
+      while (batches.size > 0) await Promise.all(batches);
     },
   };
 }

@@ -212,6 +212,46 @@ Deno.test("worker: a batch larger than batchSize is split; a job delivered twice
   assert.ok(records.every((record) => record?.status === "done" && record.attempts === 1));
 });
 
+Deno.test("worker: stop finishes the running batch and lets the waiting jobs go, pending", async () => {
+  using queue = new MemoryJobQueue();
+  const held = Promise.withResolvers<void>();
+  class HeldEmbedder extends CountingEmbedder {
+    override async embed(texts: string[], options?: CallOptions) {
+      const vectors = super.embed(texts, options);
+      await held.promise;
+      return vectors;
+    }
+  }
+  const embedder = new HeldEmbedder();
+  const pipeline = await testPipeline({ embedder });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger: silentLogger,
+    batchSize: 4,
+    concurrency: 1,
+  });
+  const jobs = await queue.accept(
+    Array.from({ length: 10 }, (_, i) => ({ owner: "o1", namespace: "n1", text: `fact ${i}` })),
+  );
+  const deliveries = jobs.map((job) => worker.process(job.job_id));
+  await until("the first batch embeds", () => embedder.calls.length === 1);
+  let stopped = false;
+  const stopping = worker.stop().then(() => stopped = true);
+  await Promise.all(deliveries.slice(4));
+  assert.equal(stopped, false, "the running batch is waited for");
+  held.resolve();
+  await stopping;
+  await Promise.all(deliveries);
+  await worker.process(jobs[9].job_id);
+  assert.deepEqual(embedder.calls, [4], "no batch after the one running");
+  const records = await queue.getMany(jobs.map((job) => job.job_id));
+  assert.deepEqual(
+    records.map((record) => `${record?.status} ${record?.attempts}`),
+    [...Array(4).fill("done 1"), ...Array(6).fill("pending 0")],
+  );
+});
+
 for (const [backlog, batches, run] of [[127, 1, "one batch"], [130, 2, "two batches"]] as const) {
   Deno.test(`worker: ${backlog} jobs waiting (batches of 1, concurrency 1) run ${run} at once`, async () => {
     using queue = new MemoryJobQueue();
