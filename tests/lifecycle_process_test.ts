@@ -100,3 +100,30 @@ Deno.test("a memory that expired while the index was lost is not brought back by
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("restore skips a memory whose text was stored again while the index was lost", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-lifecycle-" });
+  let relayer = await startRelayer(dataDir);
+  try {
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    for (const text of ["I live in Porto", "I keep bees"]) {
+      await client.waitForJob(jobIdOf(await client.remember(text)));
+    }
+    await relayer.stop();
+    await removeIndex(dataDir);
+    relayer = await startRelayer(dataDir);
+    const restarted = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+    await restarted.waitForJob(jobIdOf(await restarted.remember("i live in  porto")));
+
+    const restore = await restarted.restore("default");
+    assert.deepEqual([restore.restored, restore.skipped, restore.total], [1, 2, 3]);
+    const listed = await restarted.list();
+    assert.deepEqual(listed.memories.map((m) => m.text).sort(), [
+      "I keep bees",
+      "i live in  porto",
+    ]);
+  } finally {
+    await relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -1,7 +1,8 @@
 /**
  * Restore: a namespace's index rebuilt from its blobs, after the index was lost. Each blob the
  * index lacks is read and indexed again with the attributes sealed beside it; a memory recorded
- * erased is not brought back, and its blob is deleted.
+ * erased is not brought back, and its blob is deleted; one whose text the namespace holds already
+ * (stored again while the index was lost) is not brought back either.
  */
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import { deleteErasedBlob } from "./erased_blobs.ts";
@@ -13,7 +14,8 @@ import type { RestoreSummary } from "./memory_answers.ts";
  * attributes sealed beside them (blobs stored before they were kept have none):
  * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
  * memory (one that does not open is skipped and logged). The blobs of memories recorded
- * erased are deleted, and skipped.
+ * erased are deleted, and skipped; a memory whose text another of the namespace holds (as
+ * remember sees a duplicate) is skipped, its blob kept.
  */
 export async function restoreNamespace(
   deps: MemoryServiceDependencies,
@@ -22,8 +24,14 @@ export async function restoreNamespace(
   limit: number,
   options: MemoryCallOptions = {},
 ): Promise<RestoreSummary> {
-  const { blobs, vectors, records, reader, pipeline, logger } = deps;
+  const { blobs, vectors, records, reader, pipeline, logger, hasher, lexicon } = deps;
   const { signal } = options;
+  const now = deps.now ?? Date.now;
+  /** Whether another memory of the namespace holds `text` (stored again while the index was lost). */
+  const held = async (text: string, thread: string | undefined) => {
+    const index = await lexicon.namespace(owner, namespace);
+    return index.duplicateOf(await hasher.digest(owner, text, thread), now()) !== undefined;
+  };
   const entries = await blobs.list(owner, namespace, { signal });
   // Present in the index, or erased: a blob put back from a backup stays erased, and one an
   // erase left behind (its store down, the erase cut short) is deleted.
@@ -71,7 +79,7 @@ export async function restoreNamespace(
       await pipeline.index({ ...memory, vector, attributes }, { signal });
     } else {
       const text = await reader.read(owner, { id: memoryId, blobId }, options);
-      if (text === null) {
+      if (text === null || await held(text, attributes?.thread)) {
         skipped++;
         continue;
       }
