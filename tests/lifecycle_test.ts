@@ -469,6 +469,7 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   const [brief, lasting] = await remember(t, alice, [
     { text: "My parking spot today is B12", ttl_seconds: 3 },
     { text: "My car is a blue Volvo" },
+    { text: "The hotel room is 214", namespace: "trip", ttl_seconds: 3 },
   ]);
   const shown = await json(await t.signed(alice, "GET", `/api/memories/${brief}`));
   assert.ok(Date.parse(shown.expires_at) > Date.now() - 1_000);
@@ -485,8 +486,11 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
   while (Date.now() < Date.parse(shown.expires_at)) await new Promise((r) => setTimeout(r, 50));
   await json(await t.signed(alice, "GET", `/api/memories/${brief}`), 404);
   assert.deepEqual(await recallIds(t, alice, "parking spot car"), [lasting]);
+  // Nor counted, before the sweep; a namespace holding only expired memories is not listed.
+  const counts = await json(await t.signed(alice, "GET", "/api/namespaces"));
+  assert.deepEqual(counts.namespaces, [{ namespace: "default", count: 1 }]);
   const blobsBefore = (await t.blobs.list(alice.owner, "default")).length;
-  assert.equal(await t.relayer.lifecycle.sweep(), 1);
+  assert.equal(await t.relayer.lifecycle.sweep(), 2);
   assert.equal((await t.blobs.list(alice.owner, "default")).length, blobsBefore - 1);
   assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
 });

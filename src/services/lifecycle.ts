@@ -73,6 +73,8 @@ export interface LocateOptions extends ReadOptions {
  * empties it still lets the sweep end (the next goes on a minute later).
  */
 const MAX_SWEEP_BATCHES = 200;
+/** Expired memories awaiting the sweep that `namespaces` leaves out of its counts, at most. */
+const EXPIRED_UNCOUNTED = 1_000;
 
 export function createLifecycleService(deps: LifecycleDependencies) {
   const { queue, cipher, vectors, lexicon, hasher, attributeSeal, reader, records, logger } = deps;
@@ -156,9 +158,25 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   }
 
   return {
-    /** The owner's namespaces holding memories, with their counts, sorted by name. */
-    namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
-      return vectors.namespaces(owner, { signal: options.signal });
+    /**
+     * The owner's namespaces holding memories, with their counts, sorted by name; the memories
+     * expired and not yet swept are not counted.
+     */
+    async namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
+      const counts = await vectors.namespaces(owner, { signal: options.signal });
+      const due = (await records.due(now(), EXPIRED_UNCOUNTED)).filter((e) => e.owner === owner);
+      if (due.length === 0) return counts;
+      const expired = new Map<string, number>();
+      for (const [namespace, expiries] of Map.groupBy(due, (e) => e.namespace)) {
+        const index = await lexicon.namespace(owner, namespace);
+        expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
+      }
+      return counts
+        .map(({ namespace, count }) => ({
+          namespace,
+          count: count - (expired.get(namespace) ?? 0),
+        }))
+        .filter(({ count }) => count > 0);
     },
 
     /** A page of a namespace's memories, newest first. */
