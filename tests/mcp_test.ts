@@ -693,6 +693,30 @@ Deno.test("MCP: without SVC_TRUST_PROXY a spoofed x-forwarded-for does not evade
   assert.deepEqual(statuses, [200, 200, 429]);
 });
 
+Deno.test("MCP: an initialize in a batch is refused before a session is opened or counted", async () => {
+  await using stack = await startMcpStack({ limits: { maxNewPerAddressPerMinute: 2 } });
+  const caller = await stack.test.newCaller();
+  const alone = initializeRequest(stack.auth(caller));
+  const initialize = JSON.parse(alone.body as string);
+  for (let i = 0; i < 3; i++) {
+    const batched = await fetch(`${stack.url}/api/mcp`, {
+      ...alone,
+      body: JSON.stringify([initialize, { jsonrpc: "2.0", id: 2, method: "ping" }]),
+    });
+    assert.equal(batched.status, 400);
+    assert.deepEqual((await batched.json()).error, {
+      code: -32600,
+      message: "An initialize request is sent alone, not in a batch",
+    });
+  }
+  assert.equal(stack.sidecar.sessions.size, 0);
+  const statuses = [];
+  for (let i = 0; i < 2; i++) {
+    statuses.push((await openSession(stack.url, stack.auth(caller))).status);
+  }
+  assert.deepEqual(statuses, [200, 200], "the address's openings are all left");
+});
+
 Deno.test("MCP: an SSE client that disconnects frees its session slot", async () => {
   await using stack = await startMcpStack();
   const client = await stack.connect(await stack.test.newCaller(), { sse: true });

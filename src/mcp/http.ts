@@ -312,6 +312,10 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     if (request.method !== "POST" || !initializing) {
       return rpcError(400, "No session: send an initialize request without mcp-session-id first");
     }
+    if (Array.isArray(body) && body.length > 1) {
+      // Refused before a session is opened (and counted against the address's openings).
+      return rpcError(400, "An initialize request is sent alone, not in a batch", {}, -32600);
+    }
     const opened = await open(identity, request, address, "streamable");
     if (opened instanceof Response) return opened;
     const { server, session } = opened;

@@ -64,10 +64,25 @@ export class SessionRegistry<S extends Session = Session> {
 
   /**
    * Whether `identity`, calling from `address`, may open one more session now. At its cap,
-   * its least recently used idle session is closed to make room. On success the opening is
-   * counted against the address's rate.
+   * its least recently used idle session is closed to make room. Only an opening admitted is
+   * counted against the address's rate: a client refused for a full server does not use it up.
    */
   admit(address: string, identity: string): Admission {
+    const own = [...this.#sessions.values()].filter((s) => s.identity === identity);
+    let evicted: S | undefined;
+    if (own.length >= this.limits.maxPerIdentity) {
+      evicted = own.filter((s) => s.inFlight === 0).sort((a, b) => a.lastSeen - b.lastSeen)[0];
+      if (!evicted) {
+        return {
+          ok: false,
+          reason: `this key already has ${own.length} sessions, all busy`,
+          retryAfterSeconds: 5,
+        };
+      }
+    }
+    if (this.#sessions.size - (evicted ? 1 : 0) >= this.limits.maxTotal) {
+      return { ok: false, reason: "the server has too many open sessions", retryAfterSeconds: 30 };
+    }
     const rate = this.#opened.take(address);
     if (!rate.ok) {
       return {
@@ -76,22 +91,10 @@ export class SessionRegistry<S extends Session = Session> {
         retryAfterSeconds: rate.retryAfterSeconds,
       };
     }
-    const own = [...this.#sessions.values()].filter((s) => s.identity === identity);
-    if (own.length >= this.limits.maxPerIdentity) {
-      const idle = own.filter((s) => s.inFlight === 0).sort((a, b) => a.lastSeen - b.lastSeen);
-      if (idle.length === 0) {
-        return {
-          ok: false,
-          reason: `this key already has ${own.length} sessions, all busy`,
-          retryAfterSeconds: 5,
-        };
-      }
+    if (evicted) {
       // Forgotten at once, so that concurrent openings count right; closed in the background.
-      this.#sessions.delete(idle[0].id);
-      idle[0].close().catch(() => {});
-    }
-    if (this.#sessions.size >= this.limits.maxTotal) {
-      return { ok: false, reason: "the server has too many open sessions", retryAfterSeconds: 30 };
+      this.#sessions.delete(evicted.id);
+      evicted.close().catch(() => {});
     }
     return { ok: true };
   }

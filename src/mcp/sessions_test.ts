@@ -68,3 +68,26 @@ Deno.test("sessions: closing all waits for the calls being answered, within its 
   await registry.closeAll(100);
   assert.deepEqual(closed.sort(), ["a", "b", "c"]);
 });
+
+Deno.test("sessions: an opening refused for a full server or busy sessions is not counted", () => {
+  const closed: string[] = [];
+  const registry = new SessionRegistry({
+    maxPerIdentity: 1,
+    maxTotal: 2,
+    maxNewPerAddressPerMinute: 3,
+  });
+  for (const [id, key] of [["a", "key-1"], ["b", "key-2"]]) {
+    assert.deepEqual(registry.admit("10.0.0.1", key), { ok: true });
+    registry.add(session(id, key, closed));
+    registry.get(id)!.inFlight = 1;
+  }
+  for (let i = 0; i < 5; i++) {
+    assert.match(JSON.stringify(registry.admit("10.0.0.1", "key-1")), /all busy/);
+    assert.match(JSON.stringify(registry.admit("10.0.0.1", "key-3")), /too many open sessions/);
+  }
+  registry.get("a")!.inFlight = 0;
+  assert.deepEqual(registry.admit("10.0.0.1", "key-1"), { ok: true }, "one opening left");
+  assert.deepEqual(closed, ["a"]);
+  assert.match(JSON.stringify(registry.admit("10.0.0.1", "key-9")), /in the last minute/);
+  assert.deepEqual(closed, ["a"], "a refused opening closes nothing");
+});
