@@ -16,6 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { utf8HeaderValue } from "../http/validate.ts";
 import { VERSION } from "../version.ts";
+import { MAX_BATCH } from "./messages.ts";
 import { MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";
 
 /** What the bridge needs to reach the relayer as the signed-in client. */
@@ -245,6 +246,21 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     return client;
   }
 
+  // Calls sent upstream and not yet answered: the sidecar answers at most `MAX_BATCH` at once
+  // in a session, and the host, which knows nothing of the session, has its calls wait here.
+  let sending = 0;
+  const queued: (() => void)[] = [];
+  async function inTurn<T>(send: () => Promise<T>): Promise<T> {
+    while (sending >= MAX_BATCH) await new Promise<void>((resolve) => queued.push(resolve));
+    sending++;
+    try {
+      return await send();
+    } finally {
+      sending--;
+      queued.shift()?.();
+    }
+  }
+
   /** Calls `run` on a connected client; a lost connection is re-established and re-sent. */
   async function withUpstream<T>(
     identity: BridgeIdentity,
@@ -329,12 +345,14 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     }
     let sent = 0;
     try {
-      const result = await withUpstream(identity, (client) => {
-        sent++;
-        return client.callTool({ name, arguments: args }, undefined, {
-          timeout: options.callTimeoutMs ?? 90_000,
-        });
-      }) as CallToolResult;
+      const result = await inTurn(() =>
+        withUpstream(identity, (client) => {
+          sent++;
+          return client.callTool({ name, arguments: args }, undefined, {
+            timeout: options.callTimeoutMs ?? 90_000,
+          });
+        })
+      ) as CallToolResult;
       // Sent again after a lost connection, an erase or correction may find its own work done.
       if (sent > 1 && result.isError && (name === "svc_forget" || name === "svc_update")) {
         return text(
@@ -359,7 +377,12 @@ export function createStdioBridge(options: StdioBridgeOptions) {
           true,
         );
       }
-      if (isAnswer(error)) throw error;
+      // The sidecar's own error, passed on as it said it (the SDK prefixes its message again).
+      if (isAnswer(error)) {
+        const { code, data } = error as McpError;
+        const said = (error as Error).message.replace(`MCP error ${code}: `, "");
+        throw Object.assign(new Error(said), { code, data });
+      }
       debug("bridge call failed", { tool: name, error: (error as Error).message });
       if (isStatus(error, 503)) {
         return text(unavailableText(identity.relayerUrl, unavailable), true);
