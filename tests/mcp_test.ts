@@ -255,6 +255,52 @@ Deno.test("MCP: bearer in the URL, foreign Origin and bad namespace are refused"
   assert.equal(stack.sidecar.sessions.size, 2, "the two allowed");
 });
 
+Deno.test("MCP: a page of an allowed origin passes CORS; another origin is refused", async () => {
+  await using stack = await startMcpStack({ allowedOrigins: ["https://app.example"] });
+  const caller = await stack.test.newCaller();
+  const ask = (origin: string) =>
+    fetch(`${stack.url}/api/mcp`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, mcp-session-id",
+      },
+    });
+  const preflight = await ask("https://app.example");
+  assert.equal(preflight.status, 204);
+  assert.equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+  assert.match(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+  for (const name of ["authorization", "content-type", "mcp-session-id", "x-svc-account-id"]) {
+    assert.match(preflight.headers.get("access-control-allow-headers") ?? "", new RegExp(name));
+  }
+  const foreign = await ask("https://evil.example");
+  assert.equal(foreign.status, 403);
+  assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+  await foreign.body?.cancel();
+
+  const opened = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest(stack.auth(caller, { origin: "https://app.example" })),
+  );
+  assert.equal(opened.status, 200);
+  assert.equal(opened.headers.get("access-control-allow-origin"), "https://app.example");
+  assert.match(opened.headers.get("access-control-expose-headers") ?? "", /mcp-session-id/);
+  assert.ok(opened.headers.get("mcp-session-id"));
+  await opened.body?.cancel();
+  // A refusal, too, is readable by the page.
+  const refused = await fetch(
+    `${stack.url}/api/mcp`,
+    initializeRequest({
+      origin: "https://app.example",
+      authorization: `Bearer ${"ab".repeat(32)}`,
+    }),
+  );
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get("access-control-allow-origin"), "https://app.example");
+  await refused.body?.cancel();
+});
+
 Deno.test("MCP: a session is bound to its identity; DELETE ends it", async () => {
   await using stack = await startMcpStack();
   const alice = await stack.test.newCaller();

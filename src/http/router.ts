@@ -131,7 +131,7 @@ export interface RouteOptions {
 }
 
 export interface Route<C extends RouteContext = RouteContext> {
-  method: "GET" | "POST" | "DELETE" | "PUT";
+  method: "GET" | "POST" | "DELETE" | "PUT" | "OPTIONS";
   pattern: URLPattern;
   signed: boolean;
   operations: readonly Operation[];

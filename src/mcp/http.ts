@@ -26,6 +26,7 @@ import { type Route, route, type RouteContext } from "../http/router.ts";
 import { utf8Header, validNamespace } from "../http/validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
+import { originRefused, preflight, withCors } from "./cors.ts";
 import { CALL_CANCELLED, CALL_REFUSED, idOf, MAX_BATCH, refusal, requestIds } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
@@ -399,11 +400,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
   function guarded(
     handle: (request: Request, identity: Identity, address: string) => Promise<Response>,
   ) {
-    return async ({ request, clientAddress }: RouteContext): Promise<Response> => {
-      const origin = request.headers.get("origin");
-      if (origin !== null && !options.allowedOrigins.includes(origin)) {
-        return rpcError(403, `Origin ${origin} is not allowed (set SVC_ALLOWED_ORIGINS)`);
-      }
+    const checked = async (request: Request, address: string): Promise<Response> => {
       for (const [name, value] of new URL(request.url).searchParams) {
         if (CREDENTIAL_PARAMS.test(name) || /^[0-9a-f]{64}$/i.test(value)) {
           return rpcError(
@@ -414,7 +411,13 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       }
       const identity = await identityOf(request);
       if (identity instanceof Response) return identity;
-      return await handle(request, identity, clientAddress);
+      return await handle(request, identity, address);
+    };
+    return async ({ request, clientAddress }: RouteContext): Promise<Response> => {
+      const origin = request.headers.get("origin");
+      if (origin === null) return await checked(request, clientAddress);
+      if (!options.allowedOrigins.includes(origin)) return originRefused(origin);
+      return withCors(await checked(request, clientAddress), origin);
     };
   }
 
@@ -427,11 +430,14 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
   }
 
   const streamed = { streamBody: true };
+  const options_ = ({ request }: RouteContext) =>
+    Promise.resolve(preflight(request, options.allowedOrigins));
   return [
     route("GET", "/api/mcp", guarded(streamable), streamed),
     route("POST", "/api/mcp", guarded(streamable), streamed),
     route("DELETE", "/api/mcp", guarded(streamable), streamed),
     route("GET", "/api/mcp/sse", guarded(sse), streamed),
     route("POST", MESSAGES_PATH, guarded(messages), streamed),
+    ...["/api/mcp", "/api/mcp/sse", MESSAGES_PATH].map((path) => route("OPTIONS", path, options_)),
   ];
 }

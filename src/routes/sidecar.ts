@@ -318,6 +318,20 @@ export function sidecarRoutes(
         202: { description: "Accepted; the answer comes on the event stream." },
       }, { session: true, body: message }),
     ),
+    ...["/api/mcp", "/api/mcp/sse", "/api/mcp/messages"].map((path) =>
+      route<HandlerContext>("OPTIONS", path, mcp, {
+        ...streamed,
+        doc: {
+          tag: "mcp",
+          summary: "CORS preflight of a page of an origin in `SVC_ALLOWED_ORIGINS`",
+          description: "Forwarded to the MCP sidecar. Without `Origin`, 204 with `Allow`.",
+          responses: {
+            204: { description: "Allowed: the `Access-Control-Allow-*` headers." },
+            403: rpc("An `Origin` not allowed.", -32000, "Origin … is not allowed"),
+          },
+        },
+      })
+    ),
     route<HandlerContext>(
       "POST",
       "/sponsor",
