@@ -10,6 +10,15 @@ import { startTestRelayer } from "./fixtures.ts";
 
 const FOREIGN = ["attacker.example", "attacker.example:8000", "localhost.attacker.example:8000"];
 
+/** The MCP routes' refusal: a JSON-RPC error, as MCP clients read them. */
+async function rpcRefusedForHost(response: Response): Promise<void> {
+  assert.equal(response.status, 403);
+  const { jsonrpc, error } = await response.json();
+  assert.equal(jsonrpc, "2.0");
+  assert.equal(error.data.reason, "host_not_allowed");
+  assert.match(error.message, /SVC_ALLOWED_HOSTS/);
+}
+
 async function refusedForHost(response: Response): Promise<void> {
   assert.equal(response.status, 403);
   const body = await response.json();
@@ -33,7 +42,7 @@ Deno.test("host check: the relayer's MCP routes refuse a foreign Host; other rou
         ["POST", "/api/mcp/messages"],
       ]
     ) {
-      await refusedForHost(await mcp(host, method, path));
+      await rpcRefusedForHost(await mcp(host, method, path));
     }
   }
   // An allowed Host goes on to the sidecar, which is not running here.
@@ -61,7 +70,7 @@ Deno.test("host check: the relayer's MCP routes accept the configured hosts only
     await response.body?.cancel();
   }
   for (const host of ["localhost:8000", "lan.example:8000", ...FOREIGN]) {
-    await refusedForHost(await mcp(host));
+    await rpcRefusedForHost(await mcp(host));
   }
 });
 

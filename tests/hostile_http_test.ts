@@ -182,7 +182,10 @@ Deno.test("hostile: a truncated body is a 400 on every signed, sponsor and MCP r
     const answer = await client.response();
     client.close();
     assert.equal(answer.status, 400, `${method} ${path}`);
-    assert.equal(answer.body.code, "bad_request", `${method} ${path}`);
+    // MCP clients read JSON-RPC errors.
+    const rpc = answer.body.error as { code?: number } | undefined;
+    const code = path.startsWith("/api/mcp") ? rpc?.code : answer.body.code;
+    assert.equal(code, path.startsWith("/api/mcp") ? -32000 : "bad_request", `${method} ${path}`);
     // Closed outright: nobody is left to answer, and nothing is logged either.
     const gone = await RawClient.open(served.port);
     await gone.send(method, path, headers, intended.length, intended.slice(0, 100));

@@ -118,28 +118,29 @@ export function sidecarRoutes(
 ) {
   const streamed = { streamBody: true };
   const failures = new FailureLog(logger);
-  /** Forwards an MCP request; MCP clients read JSON-RPC errors, the sidecar down too. */
-  const forwardMcp = async (context: HandlerContext, body: BodyInit | null) => {
+  /**
+   * Forwards an MCP request. MCP clients read JSON-RPC errors: a refusal here (a `Host` not
+   * allowed, a body too large, too slow or over the budget, the sidecar down) is one too.
+   */
+  const mcp = async (context: HandlerContext) => {
     try {
+      checkHost(context.request);
+      const body = context.request.method === "POST"
+        ? await context.readBody(MAX_MCP_BODY_BYTES)
+        : null;
       return await forward(link, context, body);
     } catch (error) {
-      if (!(error instanceof SvcError) || error.code !== "backend_unavailable") throw error;
-      failures.failed(context.requestId, error);
-      return rpcError(503, error.message, error.headers);
+      if (
+        !(error instanceof SvcError) || error.status >= 500 && error.code !== "backend_unavailable"
+      ) {
+        throw error;
+      }
+      // The sidecar answers this one so for smaller limits.
+      if (error.code === "payload_too_large") return mcpBodyTooLarge();
+      if (error.code === "backend_unavailable") failures.failed(context.requestId, error);
+      const data = Object.keys(error.details).length ? error.details : undefined;
+      return rpcError(error.status, error.message, error.headers, -32000, data);
     }
-  };
-  const mcp = async (context: HandlerContext) => {
-    checkHost(context.request);
-    if (context.request.method !== "POST") return await forwardMcp(context, null);
-    let body: Uint8Array<ArrayBuffer>;
-    try {
-      body = await context.readBody(MAX_MCP_BODY_BYTES);
-    } catch (error) {
-      // MCP clients read JSON-RPC errors; the sidecar answers this one so for smaller limits.
-      if (!(error instanceof SvcError) || error.code !== "payload_too_large") throw error;
-      return mcpBodyTooLarge();
-    }
-    return await forwardMcp(context, body);
   };
   const sponsor = async (context: HandlerContext) => {
     // Before the budget is taken: another site's page can post only other types (no-cors), and
@@ -172,11 +173,12 @@ export function sidecarRoutes(
         -32000,
         "The relayer refused these credentials: …",
       ),
-      403: {
-        description: "A `Host` not among the relayer's names (the relayer's `Error`, " +
-          "`host_not_allowed`); an `Origin` not allowed, or a session of another identity " +
-          "(JSON-RPC).",
-      },
+      403: rpc(
+        "A `Host` not among the relayer's names (`data.reason`: `host_not_allowed`), an " +
+          "`Origin` not allowed, or a session of another identity.",
+        -32000,
+        "Origin … is not allowed (set SVC_ALLOWED_ORIGINS)",
+      ),
       429: rpc(
         "Too many sessions for this key or address, or too many failed sign-ins; see " +
           "`Retry-After`.",
@@ -193,9 +195,7 @@ export function sidecarRoutes(
     const bad = [
       "An `x-svc-namespace` that is no namespace",
       ...(options.session ? ["no session named, or none yet (send `initialize` first)"] : []),
-      ...(options.body
-        ? ["not a JSON-RPC message or batch (a body cut short is the relayer's `Error`)"]
-        : []),
+      ...(options.body ? ["not a JSON-RPC message or batch, or a body cut short"] : []),
     ];
     errors[400] = options.body
       ? rpc(`${bad.join("; ")}.`, -32700, "Parse error: the body is not JSON")
