@@ -209,13 +209,10 @@ Deno.test("FailureLog: one entry an outage every 10 s, saying how many were not 
   log.failed("a5", down("read"));
   now = 30_000;
   log.failed("a6", down("read"));
-  assert.deepEqual(
-    entries.map(({ request_id, unlogged_like_it }) => [request_id, unlogged_like_it]),
-    [["a0", undefined], ["b0", undefined], ["c0", undefined], ["c1", undefined], [
-      "a5",
-      4,
-    ], ["a6", undefined]],
+  const logged = entries.map(({ request_id, unlogged_like_it }) =>
+    unlogged_like_it === undefined ? request_id : `${request_id} (${unlogged_like_it} more)`
   );
+  assert.deepEqual(logged, ["a0", "b0", "c0", "c1", "a5 (4 more)", "a6"]);
 });
 
 Deno.test("kernel: a valid x-request-id is kept, anything else replaced", async () => {
