@@ -430,7 +430,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
   }
 
   const streamed = { streamBody: true };
-  const options_ = ({ request }: RouteContext) =>
+  const answerPreflight = ({ request }: RouteContext) =>
     Promise.resolve(preflight(request, options.allowedOrigins));
   return [
     route("GET", "/api/mcp", guarded(streamable), streamed),
@@ -438,6 +438,8 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     route("DELETE", "/api/mcp", guarded(streamable), streamed),
     route("GET", "/api/mcp/sse", guarded(sse), streamed),
     route("POST", MESSAGES_PATH, guarded(messages), streamed),
-    ...["/api/mcp", "/api/mcp/sse", MESSAGES_PATH].map((path) => route("OPTIONS", path, options_)),
+    ...["/api/mcp", "/api/mcp/sse", MESSAGES_PATH].map((path) =>
+      route("OPTIONS", path, answerPreflight)
+    ),
   ];
 }
