@@ -127,12 +127,13 @@ function onBehalfOf(address: string, token: string | undefined, base: typeof fet
 export function mcpRoutes(options: McpHttpOptions): Route[] {
   const { sessions, logger } = options;
 
-  /** Opens a session for `identity`, or answers why not. */
+  /** Opens a session for `identity`, or answers why not (to the request `requestId`). */
   async function open(
     identity: Identity,
     request: Request,
     address: string,
     kind: McpSession["kind"],
+    requestId: string | number | null = null,
   ): Promise<{ server: McpServer; session: McpSession } | Response> {
     const header = request.headers.get("x-svc-namespace") ?? undefined;
     let namespace: string | undefined;
@@ -141,7 +142,8 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
         namespace = validNamespace(utf8Header(header), "x-svc-namespace");
       }
     } catch (error) {
-      return rpcError(400, (error as SvcError).message);
+      // Answers the initialize request's id, as JSON-RPC asks.
+      return rpcError(400, (error as SvcError).message, {}, -32000, undefined, requestId);
     }
     const clientOf = (retries: number) =>
       SvcClient.create({
@@ -317,7 +319,7 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
       // Refused before a session is opened (and counted against the address's openings).
       return rpcError(400, "An initialize request is sent alone, not in a batch", {}, -32600);
     }
-    const opened = await open(identity, request, address, "streamable");
+    const opened = await open(identity, request, address, "streamable", idOf(body));
     if (opened instanceof Response) return opened;
     const { server, session } = opened;
     // Each call is answered in JSON once its result is ready (no tool sends anything before): a
