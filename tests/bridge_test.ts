@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
   type BridgeIdentity,
   createStdioBridge,
@@ -185,6 +186,33 @@ Deno.test("bridge: signed out lists svc_login and refuses memory tools; then sig
   assert.ok((await names()).includes("svc_logout"));
   const found = await host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
   assert.equal(textOf(found), "No matching memories found");
+});
+
+Deno.test("bridge: credentials that appear or go outside the bridge tell the host the tools changed", async () => {
+  await using stack = await startMcpStack();
+  const caller = await stack.test.newCaller();
+  let current: BridgeIdentity | SignedOut = {};
+  await using host = await bridged(() => current);
+  let changes = 0;
+  host.client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+  const recall = () => host.client.callTool({ name: "svc_recall", arguments: { query: "x" } });
+  const told = async (times: number) => {
+    for (let i = 0; i < 500 && changes < times; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(changes, times);
+  };
+  await host.client.listTools();
+  assert.equal((await recall()).isError, true);
+  assert.equal(changes, 0);
+
+  current = identityOf(stack, caller); // `svc-mcp login` in a terminal wrote them
+  assert.equal(textOf(await recall()), "No matching memories found");
+  await told(1);
+  await recall();
+  current = {}; // and `svc-mcp logout` deleted them
+  assert.equal((await recall()).isError, true);
+  await told(2);
+  await host.client.listTools();
+  await told(2); // once for each change
 });
 
 Deno.test("bridge: a relayer that takes the connection but never answers is reported, not tried again", async () => {

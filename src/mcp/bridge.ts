@@ -246,6 +246,20 @@ export function createStdioBridge(options: StdioBridgeOptions) {
     return client;
   }
 
+  // Whether the last identity read was signed in (undefined: none read yet).
+  let signedIn: boolean | undefined;
+  /**
+   * The identity of the moment. A sign-in or sign-out the host was not told of (credentials
+   * another process wrote or deleted: `svc-mcp login` in a terminal) tells it the tools changed.
+   */
+  async function currentIdentity(): Promise<BridgeIdentity | SignedOut> {
+    const identity = await options.identity();
+    const now = "relayerUrl" in identity;
+    if (signedIn !== undefined && signedIn !== now) server.sendToolListChanged().catch(() => {});
+    signedIn = now;
+    return identity;
+  }
+
   // Calls sent upstream and not yet answered: the sidecar answers at most `MAX_BATCH` at once
   // in a session, and the host, which knows nothing of the session, has its calls wait here.
   let sending = 0;
@@ -281,7 +295,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
   }
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const identity = await options.identity();
+    const identity = await currentIdentity();
     if (!("relayerUrl" in identity)) return { tools: [...memoryToolList(), SESSION_TOOLS[0]] };
     try {
       const { tools } = await withUpstream(identity, (client) => client.listTools()) as {
@@ -314,6 +328,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
         return text((error as Error).message, true); // still signed in
       }
       await disconnect();
+      signedIn = false;
       server.sendToolListChanged().catch(() => {});
       return text(message);
     }
@@ -325,7 +340,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
       // -32602: Tool x not found": the SDK answers a thrown error's code and message).
       throw Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams });
     }
-    const identity = await options.identity();
+    const identity = await currentIdentity();
     if (!("relayerUrl" in identity)) {
       return text(
         (identity.reason ? `${identity.reason} ` : "Not signed in to svc memory. ") +
@@ -403,6 +418,7 @@ export function createStdioBridge(options: StdioBridgeOptions) {
      */
     async identityChanged(): Promise<void> {
       const identity = await options.identity();
+      signedIn = "relayerUrl" in identity;
       if (!("relayerUrl" in identity) || upstream?.key !== keyOf(identity)) await disconnect();
       await server.sendToolListChanged().catch(() => {});
     },
