@@ -27,10 +27,14 @@ export async function restoreNamespace(
   const { blobs, vectors, records, reader, pipeline, logger, hasher, lexicon } = deps;
   const { signal } = options;
   const now = deps.now ?? Date.now;
-  /** Whether another memory of the namespace holds `text` (stored again while the index was lost). */
-  const held = async (text: string, thread: string | undefined) => {
+  /**
+   * Whether another memory of the namespace, in the index, holds `text` (stored again while the
+   * index was lost).
+   */
+  const held = async (memoryId: string, text: string, thread: string | undefined) => {
     const index = await lexicon.namespace(owner, namespace);
-    return index.duplicateOf(await hasher.digest(owner, text, thread), now()) !== undefined;
+    const holder = index.duplicateOf(await hasher.digest(owner, text, thread), now());
+    return holder !== undefined && holder !== memoryId && present.has(holder);
   };
   const entries = await blobs.list(owner, namespace, { signal });
   // Present in the index, or erased: a blob put back from a backup stays erased, and one an
@@ -79,7 +83,7 @@ export async function restoreNamespace(
       await pipeline.index({ ...memory, vector, attributes }, { signal });
     } else {
       const text = await reader.read(owner, { id: memoryId, blobId }, options);
-      if (text === null || await held(text, attributes?.thread)) {
+      if (text === null || await held(memoryId, text, attributes?.thread)) {
         skipped++;
         continue;
       }
