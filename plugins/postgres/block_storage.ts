@@ -49,11 +49,6 @@ function pad(version: bigint | number | string): string {
   return String(version).padStart(20, "0");
 }
 
-/** Bytes the client returned (a Node `Buffer`, maybe a view of a larger one), copied. */
-function bytes(value: Uint8Array): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(value);
-}
-
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -141,16 +136,23 @@ export class PgBlockStorage implements BlockStorage {
   }
 
   async header(ref: NamespaceRef): Promise<StoredHeader | null> {
-    const [row] = await this.#sql<{ name: Uint8Array; count: number; version: bigint }[]>`
+    const [row] = await this.#sql<
+      { name: Uint8Array<ArrayBuffer>; count: number; version: bigint }[]
+    >`
       select name, count, version from svc_index_headers
       where index_name = ${this.name} and ns_hash = ${ref.ns}`;
     return row
-      ? { ref, header: { name: bytes(row.name), count: row.count }, version: pad(row.version) }
+      ? { ref, header: { name: row.name, count: row.count }, version: pad(row.version) }
       : null;
   }
 
   async headers(owner?: string): Promise<StoredHeader[]> {
-    type Row = { owner_hash: string; ns_hash: string; name: Uint8Array; count: number };
+    type Row = {
+      owner_hash: string;
+      ns_hash: string;
+      name: Uint8Array<ArrayBuffer>;
+      count: number;
+    };
     const rows = await this.#sql<(Row & { version: bigint })[]>`
       select owner_hash, ns_hash, name, count, version from svc_index_headers
       where index_name = ${this.name}
@@ -158,19 +160,19 @@ export class PgBlockStorage implements BlockStorage {
       order by owner_hash, ns_hash`;
     return rows.map((row) => ({
       ref: { owner: row.owner_hash, ns: row.ns_hash },
-      header: { name: bytes(row.name), count: row.count },
+      header: { name: row.name, count: row.count },
       version: pad(row.version),
     }));
   }
 
   async *blocks(ref: NamespaceRef, _version: string): AsyncGenerator<StoredBlock> {
     // Commits are whole: every stored block is committed. A cursor reads them a batch at a time.
-    const query = this.#sql<{ block_id: string; bytes: Uint8Array }[]>`
+    const query = this.#sql<{ block_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
       select block_id, bytes from svc_index_blocks
       where index_name = ${this.name} and ns_hash = ${ref.ns}
       order by block_id`;
     for await (const rows of query.cursor(READ_BATCH)) {
-      for (const row of rows) yield { id: row.block_id, bytes: bytes(row.bytes) };
+      for (const row of rows) yield { id: row.block_id, bytes: row.bytes };
     }
   }
 

@@ -175,7 +175,8 @@ export class Database {
           // Times and numbers come back as PostgreSQL sends them; each store converts its own.
           bigint: postgres.BigInt,
           // Bytes travel as hex text: the runtime's own codec, several times the client's
-          // (`Buffer`'s) speed, where a namespace's sealed blocks are read again.
+          // (`Buffer`'s) speed, where a namespace's sealed blocks are read again; each value
+          // comes back as a `Uint8Array` of its own.
           bytea: {
             to: 17,
             from: [17],
