@@ -3,7 +3,7 @@ import { blobStoreSuite } from "../../src/testing/mod.ts";
 import { blobIdOf, SvcError } from "../../src/kit.ts";
 import { PgBlobStore } from "./blob_store.ts";
 import { Database } from "./database.ts";
-import { testDatabase } from "./test_server.ts";
+import { readOnlyDatabase, testDatabase } from "./test_server.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const SECRET = crypto.getRandomValues(new Uint8Array(32));
@@ -166,22 +166,14 @@ Deno.test("PgBlobStore: a database that is gone is a 503 that names neither the 
 });
 
 Deno.test("PgBlobStore: a write to a read-only database (a standby) is said as such", async () => {
-  await using db = await testDatabase();
-  const admin = await Database.open({ url: db.url, pool: 1 });
-  await admin.sql.unsafe(`alter database ${db.name} set default_transaction_read_only = on`);
-  await admin.close();
-  const database = await Database.open({ url: db.url, pool: 1, migrate: false });
-  try {
-    const store = await PgBlobStore.open({ database, secret: SECRET });
-    await assert.rejects(store.put(enc("sealed bytes"), meta), (error: SvcError) => {
-      assert.equal(error.code, "backend_unavailable");
-      assert.match(
-        error.message,
-        /^Cannot [^:]+: the database is read-only \(a standby, or default_transaction_read_only is on\); SVC_DATABASE_URL must name the primary$/,
-      );
-      return true;
-    });
-  } finally {
-    await database.close();
-  }
+  await using readOnly = await readOnlyDatabase();
+  const store = await PgBlobStore.open({ database: readOnly.database, secret: SECRET });
+  await assert.rejects(store.put(enc("sealed bytes"), meta), (error: SvcError) => {
+    assert.equal(error.code, "backend_unavailable");
+    assert.match(
+      error.message,
+      /^Cannot [^:]+: the database is read-only \(a standby, or default_transaction_read_only is on\); SVC_DATABASE_URL must name the primary$/,
+    );
+    return true;
+  });
 });

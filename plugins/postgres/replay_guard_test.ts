@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
 import { PgReplayGuard, printOf } from "./replay_guard.ts";
-import { Database } from "./database.ts";
-import { relayerPools, testDatabase } from "./test_server.ts";
+import { readOnlyDatabase, relayerPools } from "./test_server.ts";
 
 const TTL = 600_000;
 const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
@@ -123,12 +122,8 @@ Deno.test("PgReplayGuard: a database failure answers 503 to the claims waiting",
 });
 
 Deno.test("PgReplayGuard: a read-only database is the operator's to fix, not the client's", async () => {
-  await using db = await testDatabase();
-  const admin = await Database.open({ url: db.url, pool: 1 });
-  await admin.sql.unsafe(`alter database ${db.name} set default_transaction_read_only = on`);
-  await admin.close();
-  const database = await Database.open({ url: db.url, pool: 1, migrate: false });
-  const guard = new PgReplayGuard(database);
+  await using readOnly = await readOnlyDatabase();
+  const guard = new PgReplayGuard(readOnly.database);
   try {
     await assert.rejects(guard.claim(key(1), TTL), (error: SvcError) => {
       assert.equal(error.code, "backend_unavailable");
@@ -142,6 +137,5 @@ Deno.test("PgReplayGuard: a read-only database is the operator's to fix, not the
     });
   } finally {
     await guard.close();
-    await database.close();
   }
 });

@@ -184,3 +184,22 @@ export async function relayerPools(
     },
   };
 }
+
+/**
+ * A pool (one connection) on a new database with svc's schema that refuses writes, as a standby
+ * does (`default_transaction_read_only`); closed with the database on dispose.
+ */
+export async function readOnlyDatabase(): Promise<{ database: Database } & AsyncDisposable> {
+  const db = await testDatabase();
+  const admin = await Database.open({ url: db.url, pool: 1 });
+  await admin.sql.unsafe(`alter database ${db.name} set default_transaction_read_only = on`);
+  await admin.close();
+  const database = await Database.open({ url: db.url, pool: 1, migrate: false });
+  return {
+    database,
+    async [Symbol.asyncDispose]() {
+      await database.close();
+      await db[Symbol.asyncDispose]();
+    },
+  };
+}
