@@ -7,6 +7,9 @@ import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { errorResponse, FailureLog } from "./respond.ts";
 
+/** A refusal while stopping is not a failure: nothing is logged of it. */
+const UNLOGGED = new FailureLog(silentLogger);
+
 export class RequestsInFlight {
   #count = 0;
   #stopping = false;
@@ -21,7 +24,7 @@ export class RequestsInFlight {
         const stopping = new SvcError("server_busy", "The relayer is stopping; retry shortly", {
           headers: { "retry-after": "1", connection: "close" },
         });
-        return errorResponse(stopping, crypto.randomUUID(), new FailureLog(silentLogger));
+        return errorResponse(stopping, crypto.randomUUID(), UNLOGGED);
       }
       this.#count++;
       try {
