@@ -14,6 +14,9 @@
  * - `bulk remember`: `--memories` facts remembered in bulks of 20 from 8 clients, accepted per
  *   second and recallable per second (until every job is done);
  * - `recall N`: recall of those facts' questions from `--clients` clients;
+ * - `recall N under writes` (2 relayers or more): the same recalls sent to every relayer but the
+ *   first, while one client remembers bulks of 20 new facts into the same namespace on the
+ *   first, each bulk once the last is recallable (a steady writer another relayer must follow);
  * - `remember → recallable`: `--samples` single memories, each remembered on relayer A and polled
  *   by recall on relayer B (the next one): p50/p95 of accepted → found.
  *
@@ -33,7 +36,15 @@ import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";
-import { machine, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
+import {
+  allDone,
+  machine,
+  percentile,
+  resultsFile,
+  round,
+  rssMb,
+  writeResults,
+} from "./harness.ts";
 import {
   type Cell,
   closedLoop,
@@ -255,6 +266,40 @@ async function cell(
   return { ...measured, database_commits_per_request: commits };
 }
 
+/**
+ * Recall of `facts` on every relayer but the first while one client remembers bulks of 20 new
+ * facts into their namespace on the first, each once the last is recallable.
+ */
+async function underWrites(d: Deployment, facts: Fact[]): Promise<Cell> {
+  const n = d.relayers.length;
+  const extra = factWorkload(facts.length + 20_000).slice(facts.length);
+  let writing = true, written = 0;
+  const writer = (async () => {
+    while (writing) {
+      const items = extra.slice(written, written + 20).map(({ text }) => ({
+        text,
+        namespace: "facts",
+      }));
+      const { job_ids } = await d.clients[0].rememberBulk(items);
+      await allDone(d.clients[0], job_ids);
+      written += items.length;
+    }
+  })();
+  let next = 0;
+  try {
+    const started = written;
+    const measured = await cell(d, `recall ${facts.length} under writes`, async (w, i) => {
+      const question = facts[(w * 7919 + i * 104_729) % facts.length].question;
+      await d.recalls[1 + next++ % (n - 1)](question, "facts");
+    });
+    const memories = written - started;
+    return { ...measured, written_per_s: round(memories / (SECONDS + WARMUP), 1) };
+  } finally {
+    writing = false;
+    await writer;
+  }
+}
+
 async function measure(d: Deployment) {
   const n = d.relayers.length;
   const cells: Cell[] = [];
@@ -269,6 +314,7 @@ async function measure(d: Deployment) {
       await d.recalls[next++ % n](question, "facts");
     }),
   );
+  if (n > 1) cells.push(await underWrites(d, facts));
   const recallable = await rememberToRecallable(d, SAMPLES);
   console.log(JSON.stringify({ remember_to_recallable: recallable }));
   const rss = await Promise.all(d.relayers.map((r) => rssMb(r.process.pid)));

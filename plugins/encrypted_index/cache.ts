@@ -1,10 +1,12 @@
 /**
  * The namespaces decrypted in memory, least recently used first: a namespace is read from
  * storage and decrypted on first use (concurrent uses share one load), and past the memory
- * budget the least recently used others are evicted.
+ * budget the least recently used others are evicted. A namespace another writer changed is
+ * brought up to date from the one held: stored blocks never change (a change writes new ones),
+ * so only the blocks it does not hold are read and decrypted, and those no longer stored dropped.
  */
 import type { Logger } from "../../src/kit.ts";
-import { decodeBlock } from "./block.ts";
+import { type BlockColumns, decodeBlock } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { Resident } from "./resident.ts";
 import type { BlockStorage, StoredBlock, StoredHeader } from "./storage.ts";
@@ -20,6 +22,8 @@ export class NamespaceCache {
   #logger: Logger;
   #residents = new Map<string, Resident>();
   #loading = new Map<string, Promise<Resident>>();
+  /** Namespaces held that may be out of date (see `drop`). */
+  #stale = new Set<string>();
   #oversized = new Set<string>();
 
   /** A cache of at most about `budget` bytes (a single larger namespace is kept, and logged). */
@@ -37,18 +41,33 @@ export class NamespaceCache {
     this.#logger = logger;
   }
 
-  /** The namespace in memory, if it is. */
+  /** The namespace in memory, if it is and is not out of date. */
   held(ns: string): Resident | undefined {
-    return this.#residents.get(ns);
+    return this.#stale.has(ns) ? undefined : this.#residents.get(ns);
   }
 
-  /** Forgets a namespace (it is loaded again on next use). */
+  /**
+   * Marks a namespace out of date: it is read again on next use, decrypting only the blocks it
+   * does not hold (a stored block never changes).
+   */
   drop(ns: string): void {
+    if (this.#residents.has(ns)) this.#stale.add(ns);
+  }
+
+  /** Marks every namespace out of date. */
+  dropAll(): void {
+    for (const ns of this.#residents.keys()) this.#stale.add(ns);
+  }
+
+  /** Forgets a namespace (one erased). */
+  forget(ns: string): void {
     this.#residents.delete(ns);
+    this.#stale.delete(ns);
   }
 
   clear(): void {
     this.#residents.clear();
+    this.#stale.clear();
   }
 
   /** The namespaces in memory and about the bytes they hold. */
@@ -63,7 +82,7 @@ export class NamespaceCache {
    * now) is of another version.
    */
   get(ref: NamespaceRef, stored?: StoredHeader): Promise<Resident> {
-    const resident = this.#residents.get(ref.ns);
+    const resident = this.held(ref.ns);
     if (resident && (stored === undefined || stored.version === resident.version)) {
       this.#residents.delete(ref.ns);
       this.#residents.set(ref.ns, resident);
@@ -77,43 +96,27 @@ export class NamespaceCache {
     return loading;
   }
 
-  /** Reads and decrypts a namespace; read again when a commit changed it meanwhile. */
+  /**
+   * Reads a namespace, or brings the one held (out of date) up to its stored version; read
+   * again when a commit changed it meanwhile.
+   */
   async #load(ref: NamespaceRef): Promise<Resident> {
     let resident = new Resident(this.#dimensions);
     let header = await this.#storage.header(ref);
     for (let attempt = 0; attempt < 3; attempt++) {
-      resident = new Resident(this.#dimensions, header?.header.count);
-      if (!header) break;
-      // Blocks are decrypted a batch at a time while the next batch is read.
-      const add = async (blocks: StoredBlock[]) => {
-        const plain = await Promise.all(
-          blocks.map((block) => this.#keys.openBlock(ref, block.id, block.bytes)),
-        );
-        blocks.forEach((block, j) => {
-          resident.addBlock(block.id, block.bytes.length, decodeBlock(plain[j], this.#dimensions));
-        });
-      };
-      let batch: StoredBlock[] = [];
-      let adding = Promise.resolve();
-      try {
-        for await (const block of this.#storage.blocks(ref, header.version)) {
-          batch.push(block);
-          if (batch.length === LOAD_BATCH) {
-            await adding;
-            adding = add(batch);
-            batch = [];
-          }
-        }
-      } catch (error) {
-        await adding.catch(() => {}); // the read's error is the one to report
-        throw error;
+      if (!header) {
+        resident = new Resident(this.#dimensions);
+        break;
       }
-      await adding;
-      await add(batch);
+      const base = this.#residents.get(ref.ns);
+      if (!base?.whole) resident = await this.#read(ref, header);
+      else if (base.version === header.version) resident = base; // it had not changed
+      else resident = await this.#update(ref, header, base);
       resident.version = header.version;
       resident.sealedName = header.header.name;
       const after = await this.#storage.header(ref);
-      if (after?.version === header.version) break;
+      if (after?.version === header.version && resident.whole) break;
+      resident.whole = false;
       header = after;
     }
     // Under writes that outpaced every attempt, the rows are of an older version than `header`
@@ -127,8 +130,80 @@ export class NamespaceCache {
     }
     this.#residents.delete(ref.ns);
     this.#residents.set(ref.ns, resident);
+    this.#stale.delete(ref.ns);
     this.evict(ref.ns);
     return resident;
+  }
+
+  /** Reads every block of a namespace. */
+  async #read(ref: NamespaceRef, header: StoredHeader): Promise<Resident> {
+    const resident = new Resident(this.#dimensions, header.header.count);
+    await this.#blocks(ref, header.version, new Set(), (id, sealedBytes, columns) => {
+      if (columns) resident.addBlock(id, sealedBytes, columns);
+    });
+    return resident;
+  }
+
+  /**
+   * A copy of `base` brought to the blocks stored now: those gone are dropped, only those new
+   * are read. Not whole when a block `base` held as the read began is gone from it (dropped by
+   * a commit of this store's meanwhile).
+   */
+  async #update(ref: NamespaceRef, header: StoredHeader, base: Resident): Promise<Resident> {
+    const listed = new Set<string>();
+    const fresh: [string, number, BlockColumns][] = [];
+    await this.#blocks(ref, header.version, new Set(base.blocks.keys()), (id, size, columns) => {
+      listed.add(id);
+      if (columns) fresh.push([id, size, columns]);
+    });
+    const resident = base.copy();
+    resident.dropBlocks(new Set([...resident.blocks.keys()].filter((id) => !listed.has(id))));
+    for (const [id, size, columns] of fresh) {
+      if (!resident.blocks.has(id)) resident.addBlock(id, size, columns);
+    }
+    resident.whole = resident.blocks.size === listed.size;
+    return resident;
+  }
+
+  /**
+   * Reads a namespace's blocks at `version`, decrypting those not in `held` a batch at a time
+   * while the next batch is read; `take` gets each (`columns` is `null` for one held).
+   */
+  async #blocks(
+    ref: NamespaceRef,
+    version: string,
+    held: ReadonlySet<string>,
+    take: (id: string, sealedBytes: number, columns: BlockColumns | null) => void,
+  ): Promise<void> {
+    const add = async (blocks: StoredBlock[]) => {
+      const plain = await Promise.all(
+        blocks.map((block) => this.#keys.openBlock(ref, block.id, block.bytes)),
+      );
+      blocks.forEach((block, j) => {
+        take(block.id, block.bytes.length, decodeBlock(plain[j], this.#dimensions));
+      });
+    };
+    let batch: StoredBlock[] = [];
+    let adding = Promise.resolve();
+    try {
+      for await (const { id, bytes } of this.#storage.blocks(ref, version, held)) {
+        if (bytes === null) {
+          take(id, 0, null);
+          continue;
+        }
+        batch.push({ id, bytes });
+        if (batch.length === LOAD_BATCH) {
+          await adding;
+          adding = add(batch);
+          batch = [];
+        }
+      }
+    } catch (error) {
+      await adding.catch(() => {}); // the read's error is the one to report
+      throw error;
+    }
+    await adding;
+    await add(batch);
   }
 
   /** Evicts least recently used namespaces until the rest fit the memory budget. */
@@ -138,7 +213,7 @@ export class NamespaceCache {
     for (const [ns, resident] of this.#residents) {
       if (total <= this.#budget) break;
       if (ns === keep || this.#residents.size === 1) continue;
-      this.#residents.delete(ns);
+      this.forget(ns);
       total -= resident.memoryBytes;
     }
     if (total > this.#budget && keep && !this.#oversized.has(keep)) {

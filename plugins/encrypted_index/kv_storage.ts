@@ -36,9 +36,9 @@ import type {
   BlockStorage,
   IndexChange,
   IndexMeta,
+  ListedBlock,
   NamespaceHeader,
   NamespaceRef,
-  StoredBlock,
   StoredHeader,
 } from "./storage.ts";
 
@@ -176,7 +176,11 @@ export class KvBlockStorage implements BlockStorage {
     return out;
   }
 
-  async *blocks(ref: NamespaceRef, version: string): AsyncGenerator<StoredBlock> {
+  async *blocks(
+    ref: NamespaceRef,
+    version: string,
+    held: ReadonlySet<string> = new Set(),
+  ): AsyncGenerator<ListedBlock> {
     // A block's marker, if any, then its parts are listed one after the other.
     const pending: Pending[] = [];
     let id = "", parts = 0, unfinished = false, chunks: Uint8Array<ArrayBuffer>[] = [];
@@ -198,7 +202,8 @@ export class KvBlockStorage implements BlockStorage {
       if (unfinished || p !== chunks.length) continue; // not committed, or a part is missing
       chunks.push(entry.value as Uint8Array<ArrayBuffer>);
       if (chunks.length === parts) {
-        yield { id, bytes: parts === 1 ? chunks[0] : concatBytes(...chunks) };
+        const bytes = held.has(id) ? null : parts === 1 ? chunks[0] : concatBytes(...chunks);
+        yield { id, bytes };
       }
     }
     // Those planned against an older version can no longer commit; the others may be a

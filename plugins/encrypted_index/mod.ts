@@ -321,7 +321,7 @@ export class EncryptedVectorStore implements VectorStore {
       // Another writer's change whose notification did not come: what listeners hold of the
       // namespace (the relayer's lexicon) is stale too.
       if (this.#others) this.#others.changed(ref, stored?.version ?? held.version);
-      else if (!stored) this.#cache.drop(ref.ns);
+      else if (!stored) this.#cache.forget(ref.ns);
     }
     if (!stored) return null;
     const resident = await this.#cache.get(ref, stored);
@@ -438,7 +438,7 @@ export class EncryptedVectorStore implements VectorStore {
       await this.#committing?.catch(() => {});
       const stored = await this.#storage.header(ref);
       if (stored?.version === this.#cache.held(ref.ns)?.version) return;
-      if (!stored) this.#cache.drop(ref.ns); // erased by another writer
+      if (!stored) this.#cache.forget(ref.ns); // erased by another writer
       others.changed(ref, stored?.version ?? "");
     });
   }

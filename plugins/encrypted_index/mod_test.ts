@@ -5,6 +5,7 @@ import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
+import type { BlockStorage, IndexChange } from "./storage.ts";
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
@@ -285,6 +286,102 @@ Deno.test("encrypted index: two stores on one index see and respect each other's
   }
   await a.close();
   await b.close();
+});
+
+/** `storage`, counting the blocks its commits wrote and those it read with their bytes. */
+function counted(storage: BlockStorage) {
+  const counts = { written: 0, read: 0 };
+  const wrapped = new Proxy(storage, {
+    get(target, key) {
+      if (key === "blocks") {
+        return async function* (...args: Parameters<BlockStorage["blocks"]>) {
+          for await (const block of target.blocks(...args)) {
+            if (block.bytes) counts.read++;
+            yield block;
+          }
+        };
+      }
+      if (key === "commit") {
+        return async (change: IndexChange) => {
+          const version = await target.commit(change);
+          if (version) counts.written += change.putBlocks.length;
+          return version;
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { storage: wrapped, counts };
+}
+
+Deno.test("encrypted index: a store reads only the blocks another writer's commits wrote, and answers as the in-memory store", async () => {
+  await using temp = await tempDir();
+  const random = seededRandom(11);
+  const reference = new MemoryVectorStore(8);
+  const [a, b] = await Promise.all([1, 2].map(async () => {
+    const { storage, counts } = counted(await KvBlockStorage.open(`${temp.dir}/index.kv`));
+    const store = await EncryptedVectorStore.open({
+      storage,
+      secret,
+      model: "test-model",
+      dimensions: 8,
+    });
+    return { store, counts };
+  }));
+  const ids = Array.from({ length: 150 }, (_, i) => `m${i}`);
+  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
+  const row = (): VectorRow => ({
+    id: pick(ids),
+    owner: "o",
+    namespace: pick(["n1", "n2"]),
+    blobId: `blob-${Math.floor(random() * 1e9)}`,
+    vector: Array.from({ length: 8 }, () => random() * 2 - 1),
+    createdAt: Math.floor(random() * 1e12),
+    terms: [pick(ids)],
+    ...(random() < 0.5 ? { info: info(random) } : {}),
+  });
+  const query = [1, 0, 0, 0, 0, 0, 0, 0];
+  const assertSeen = async () => {
+    for (const namespace of ["n1", "n2"]) {
+      const got = await b.store.search("o", namespace, query, 1000);
+      const want = await reference.search("o", namespace, query, 1000);
+      assert.deepEqual(got.map((h) => [h.id, h.blobId]), want.map((h) => [h.id, h.blobId]));
+      const byId = (x: { id: string }, y: { id: string }) => x.id < y.id ? -1 : 1;
+      assert.deepEqual(
+        (await b.store.terms("o", namespace)).sort(byId),
+        (await reference.terms("o", namespace)).sort(byId),
+      );
+    }
+  };
+  const first = ["n1", "n2"].map((namespace) => ({ ...row(), id: `first-${namespace}`, namespace }));
+  await a.store.upsert(first);
+  await reference.upsert(first);
+  await assertSeen();
+  for (let step = 0; step < 150; step++) {
+    const [read, written] = [b.counts.read, a.counts.written];
+    const roll = random();
+    if (roll < 0.6) {
+      const r = row();
+      await a.store.upsert([r]);
+      await reference.upsert([r]);
+    } else if (roll < 0.8) {
+      const rows = Array.from({ length: 1 + Math.floor(random() * 60) }, row);
+      await a.store.upsert(rows);
+      await reference.upsert(rows);
+    } else {
+      const gone = Array.from({ length: 1 + Math.floor(random() * 10) }, () => pick(ids));
+      await a.store.delete(gone);
+      await reference.delete(gone);
+    }
+    await assertSeen();
+    assert.ok(
+      b.counts.read - read <= a.counts.written - written,
+      `step ${step}: read ${b.counts.read - read} blocks, ${a.counts.written - written} written`,
+    );
+  }
+  await a.store.close();
+  await b.store.close();
 });
 
 Deno.test("encrypted index: a sole writer searches what it holds, and its writes still merge another's", async () => {

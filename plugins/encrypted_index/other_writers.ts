@@ -78,7 +78,7 @@ export class OtherWriters implements StorageWatcher {
   }
 
   lost(): void {
-    this.#cache.clear();
+    this.#cache.dropAll();
     this.#moved.clear();
     this.#tell(this.#replaced, []);
   }

@@ -35,6 +35,11 @@ export class Resident {
   version: string | null = null;
   /** The namespace's name, sealed, as its header keeps it. */
   sealedName: Uint8Array<ArrayBuffer> | null = null;
+  /**
+   * `false` when its rows may mix versions (a load that writes outpaced): a load then reads
+   * every block rather than only those that changed since.
+   */
+  whole = true;
   /** When (`performance.now()`) `version` was last known to be the stored one (0: never). */
   checkedAt = 0;
   readonly blocks = new Map<string, BlockInfo>();
@@ -82,6 +87,22 @@ export class Resident {
     created.set(this.#created);
     this.#created = created;
     this.#vectors.grow(capacity);
+  }
+
+  /** A namespace of its own holding the same rows and blocks (at no version). */
+  copy(): Resident {
+    const copy = new Resident(this.dimensions, 0);
+    copy.#ids = this.#ids.slice();
+    copy.#blobIds = this.#blobIds.slice();
+    copy.#terms = this.#terms.slice();
+    copy.#infos = this.#infos.slice();
+    copy.#blockOf = this.#blockOf.slice();
+    copy.#created = this.#created.slice();
+    copy.#vectors = this.#vectors.copy();
+    copy.#row = new Map(this.#row);
+    copy.#stringBytes = this.#stringBytes;
+    for (const [id, block] of this.blocks) copy.blocks.set(id, { ...block });
+    return copy;
   }
 
   /** Adds the rows of a stored block. */

@@ -41,6 +41,12 @@ export interface StoredBlock {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
+/** A block as `BlockStorage.blocks` lists it: its bytes are `null` for one the reader holds. */
+export interface ListedBlock {
+  id: string;
+  bytes: Uint8Array<ArrayBuffer> | null;
+}
+
 /** One atomic change of the index. */
 export interface IndexChange {
   /** The versions the namespaces must still be at (`null`: absent), else nothing is applied. */
@@ -81,10 +87,15 @@ export interface BlockStorage {
   headers(owner?: string): Promise<StoredHeader[]>;
   /**
    * The committed blocks of a namespace whose header is at `version`, as they are read: never
-   * a block of a change whose final commit did not land. Leftovers of such changes that can no
-   * longer commit may be removed meanwhile.
+   * a block of a change whose final commit did not land. A block whose id is in `held` may
+   * come without its bytes (`null`): the reader has it, and a stored block never changes.
+   * Leftovers of changes that can no longer commit may be removed meanwhile.
    */
-  blocks(ref: NamespaceRef, version: string): AsyncIterable<StoredBlock>;
+  blocks(
+    ref: NamespaceRef,
+    version: string,
+    held?: ReadonlySet<string>,
+  ): AsyncIterable<ListedBlock>;
   /** Where each of `ids` is, for those in the index. */
   locate(ids: string[]): Promise<Map<string, NamespaceRef>>;
   /**

@@ -140,6 +140,17 @@ export class VectorColumn {
     if (moving) this.set(0, moving);
   }
 
+  /** A column of its own holding the same rows. */
+  copy(): VectorColumn {
+    const copy = new VectorColumn(this.dimensions, this.#capacity);
+    copy.#values.set(this.#values);
+    copy.#codes.set(this.#codes);
+    copy.#scales.set(this.#scales);
+    copy.#codeError = this.#codeError;
+    copy.#longest = this.#longest;
+    return copy;
+  }
+
   /** Writes rows from row `row` on: `vectors` holds them one after another. */
   set(row: number, vectors: Float32Array): void {
     this.#values.set(vectors, row * this.dimensions);

@@ -28,9 +28,9 @@ import type {
   BlockStorage,
   IndexChange,
   IndexMeta,
+  ListedBlock,
   NamespaceRef,
   StorageWatcher,
-  StoredBlock,
   StoredHeader,
 } from "../encrypted_index/storage.ts";
 import type { Database, Sql } from "./database.ts";
@@ -165,13 +165,28 @@ export class PgBlockStorage implements BlockStorage {
     }));
   }
 
-  async *blocks(ref: NamespaceRef, _version: string): AsyncGenerator<StoredBlock> {
-    // Commits are whole: every stored block is committed. A cursor reads them a batch at a time.
-    const query = this.#sql<{ block_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
-      select block_id, bytes from svc_index_blocks
+  async *blocks(
+    ref: NamespaceRef,
+    _version: string,
+    held: ReadonlySet<string> = new Set(),
+  ): AsyncGenerator<ListedBlock> {
+    // Commits are whole: every stored block is committed. The ids come first, so that only
+    // the blocks the reader does not hold are read, a batch at a time; one a later commit
+    // removed meanwhile does not come (the reader finds the namespace moved on).
+    const listed = await this.#sql<{ block_id: string }[]>`
+      select block_id from svc_index_blocks
       where index_name = ${this.name} and ns_hash = ${ref.ns}
       order by block_id`;
-    for await (const rows of query.cursor(READ_BATCH)) {
+    const wanted: string[] = [];
+    for (const { block_id: id } of listed) {
+      if (held.has(id)) yield { id, bytes: null };
+      else wanted.push(id);
+    }
+    for (const batch of chunks(wanted, READ_BATCH)) {
+      const rows = await this.#sql<{ block_id: string; bytes: Uint8Array<ArrayBuffer> }[]>`
+        select block_id, bytes from svc_index_blocks
+        where index_name = ${this.name} and ns_hash = ${ref.ns}
+          and block_id = any(${batch}::text[])`;
       for (const row of rows) yield { id: row.block_id, bytes: row.bytes };
     }
   }

@@ -22,8 +22,8 @@ const row = (id: string, i: number, namespace = "n"): VectorRow => ({
   terms: [`t${i}`],
 });
 
-/** `storage`, except that it tells of no other writer's commit (as if notifications were lost). */
-function deaf(storage: BlockStorage): BlockStorage {
+/** `storage`, but for the calls `change` answers instead. */
+function altered(storage: BlockStorage, change: Partial<BlockStorage>): BlockStorage {
   return {
     meta: () => storage.meta(),
     setMeta: (meta) => storage.setMeta(meta),
@@ -31,13 +31,17 @@ function deaf(storage: BlockStorage): BlockStorage {
     setNote: (name, value) => storage.setNote(name, value),
     header: (ref) => storage.header(ref),
     headers: (owner) => storage.headers(owner),
-    blocks: (ref, version) => storage.blocks(ref, version),
+    blocks: (ref, version, held) => storage.blocks(ref, version, held),
     locate: (ids) => storage.locate(ids),
     commit: (change) => storage.commit(change),
-    watch: () => () => {},
+    watch: (watcher) => storage.watch!(watcher),
     close: () => storage.close(),
+    ...change,
   };
 }
+
+/** `storage`, except that it tells of no other writer's commit (as if notifications were lost). */
+const deaf = (storage: BlockStorage) => altered(storage, { watch: () => () => {} });
 
 /** Two relayers (a pool and a store each) on one fresh database, closed on dispose. */
 async function twoRelayers(
@@ -187,19 +191,32 @@ Deno.test("index on PostgreSQL: revalidate shows a relayer another's write at on
   assert.deepEqual(await ids(b), []);
 });
 
-Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted drops what it holds", async () => {
-  await using relayers = await twoRelayers({ revalidateMs: 60_000 });
+Deno.test("index on PostgreSQL: a relayer whose notifications were interrupted no longer trusts what it holds", async () => {
+  // Each relayer's reads of a namespace's stored version, counted.
+  const headerReads: number[] = [];
+  await using relayers = await twoRelayers({
+    revalidateMs: 60_000,
+    storage: (storage) => {
+      const relayer = headerReads.push(0) - 1;
+      return altered(storage, {
+        header: (ref) => (headerReads[relayer]++, storage.header(ref)),
+      });
+    },
+  });
   const { a, b } = relayers;
   await a.upsert([row("m1", 1)]);
   assert.deepEqual(await ids(b), ["m1"]);
-  assert.equal(b.memoryStats().namespaces, 1);
+  const reads = headerReads[1];
+  assert.deepEqual(await ids(b), ["m1"]);
+  assert.equal(headerReads[1], reads, "trusted for a minute");
   const replaced = Promise.withResolvers<void>();
   b.onReplaced(() => replaced.resolve());
   // Every listening connection is cut; the pool is renewed and listens again, then tells the store.
   await relayers.databases[0].sql`
     select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen%'`;
   await replaced.promise;
-  assert.equal(b.memoryStats().namespaces, 0);
+  assert.deepEqual(await ids(b), ["m1"]);
+  assert.ok(headerReads[1] > reads, "the stored version read again");
   const renewed = relayers.logged.find((entry) => entry.msg === "database connections renewed");
   assert.equal(renewed?.level, "warn");
   assert.equal(renewed?.reason, "the connection was lost");
