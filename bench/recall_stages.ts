@@ -82,7 +82,7 @@ for (const size of SIZES) {
     facts.map((fact) => fact.text),
   );
   const question = (i: number) => facts[(i * 104_729) % size].question;
-  const lexicon = new LexicalIndex((o, n) => vectors.terms(o, n));
+  const lexicon = new LexicalIndex(vectors);
   const index = await lexicon.namespace(owner, namespace);
   const queryVector = (await embedder.embed([question(0)]))[0];
   const hits = await vectors.search(owner, namespace, queryVector, 40);

@@ -135,10 +135,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const hasher = await TermHasher.fromSecret(options.secret, {
     keepMemoryTerms: cipher.holdsKeys === true,
   });
-  const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  const lexicon = new LexicalIndex(vectors);
   // A reindex switched to a new index: the namespaces are read again from it.
   vectors.onReplaced?.(() => lexicon.clear());
-  // Another relayer changed a namespace (a shared index): it is read again from the store.
+  // Another relayer changed a namespace (a shared index): it is brought up to date from the store.
   vectors.onChanged?.((owner, namespace) => lexicon.drop(owner, namespace));
   const vectorSeal = await VectorSeal.fromSecret(options.secret);
   const attributeSeal = await AttributeSeal.fromSecret(options.secret);

@@ -385,13 +385,28 @@ export class EncryptedVectorStore implements VectorStore {
     });
   }
 
-  async terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+  async terms(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { ids?: string[] },
+  ): Promise<TermsRow[]> {
+    const resident = await this.#resident(owner, namespace, "read the stored terms", options);
+    return resident?.terms(options?.ids) ?? [];
+  }
+
+  async rowIds(owner: string, namespace: string, options?: CallOptions): Promise<string[]> {
+    const resident = await this.#resident(owner, namespace, "read the stored ids", options);
+    return resident?.ids() ?? [];
+  }
+
+  /** The namespace's rows as stored now, named for `action` in errors. */
+  async #resident(owner: string, namespace: string, action: string, options?: CallOptions) {
     options?.signal?.throwIfAborted();
     const ref = await this.#keys.ref(owner, namespace);
     this.#others?.name(ref, owner, namespace);
-    const resident = await this.#call("read the stored terms", () => this.#current(ref));
+    const resident = await this.#call(action, () => this.#current(ref));
     options?.signal?.throwIfAborted();
-    return resident?.terms() ?? [];
+    return resident;
   }
 
   async namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {

@@ -354,7 +354,11 @@ Deno.test("encrypted index: a store reads only the blocks another writer's commi
       );
     }
   };
-  const first = ["n1", "n2"].map((namespace) => ({ ...row(), id: `first-${namespace}`, namespace }));
+  const first = ["n1", "n2"].map((namespace) => ({
+    ...row(),
+    id: `first-${namespace}`,
+    namespace,
+  }));
   await a.store.upsert(first);
   await reference.upsert(first);
   await assertSeen();

@@ -195,9 +195,21 @@ export class Resident {
     };
   }
 
-  /** Every row without its vector; each call makes new objects, so callers may keep them. */
-  terms(): TermsRow[] {
-    return this.#ids.map((id, row) => {
+  /** The rows' ids. */
+  ids(): string[] {
+    return this.#ids.slice();
+  }
+
+  /**
+   * Every row without its vector, or those among `ids`; each call makes new objects, so callers
+   * may keep them.
+   */
+  terms(ids?: string[]): TermsRow[] {
+    const rows = ids
+      ? [...new Set(ids)].flatMap((id) => this.#row.get(id) ?? [])
+      : this.#ids.map((_, row) => row);
+    return rows.map((row) => {
+      const id = this.#ids[row];
       const out: TermsRow = {
         id,
         terms: this.#terms[row] ? this.#terms[row].split(" ") : [],

@@ -315,14 +315,19 @@ export class LanceDbVectorStore implements VectorStore {
     }
   }
 
-  async terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+  async terms(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { ids?: string[] },
+  ): Promise<TermsRow[]> {
     options?.signal?.throwIfAborted();
+    const only = options?.ids && new Set(options.ids);
     try {
       const rows = await this.#table.query()
         .where(`owner_id = ${quote(owner)} AND ns = ${quote(namespace)}`)
         .select(["id", "terms", "blob_id", "created_at", "info"])
         .toArray();
-      return rows.map((row) => ({
+      return rows.filter((row) => !only || only.has(row.id)).map((row) => ({
         id: row.id,
         terms: row.terms ? row.terms.split(" ") : [],
         blobId: row.blob_id,

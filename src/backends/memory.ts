@@ -129,11 +129,16 @@ export class MemoryVectorStore implements VectorStore {
     return Promise.resolve(n);
   }
 
-  terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]> {
+  terms(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { ids?: string[] },
+  ): Promise<TermsRow[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const only = options?.ids && new Set(options.ids);
     return Promise.resolve(
       [...this.#rows.values()]
-        .filter((r) => r.owner === owner && r.namespace === namespace)
+        .filter((r) => r.owner === owner && r.namespace === namespace && (!only || only.has(r.id)))
         .map((r) => ({
           id: r.id,
           terms: r.terms ? [...r.terms] : [],
@@ -141,6 +146,15 @@ export class MemoryVectorStore implements VectorStore {
           createdAt: r.createdAt,
           ...(r.info && { info: structuredClone(r.info) }),
         })),
+    );
+  }
+
+  rowIds(owner: string, namespace: string, options?: CallOptions): Promise<string[]> {
+    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    return Promise.resolve(
+      [...this.#rows.values()]
+        .filter((r) => r.owner === owner && r.namespace === namespace)
+        .map((r) => r.id),
     );
   }
 

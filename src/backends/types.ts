@@ -306,9 +306,21 @@ export interface VectorStore {
   count(filter?: { owner?: string; namespace?: string }, options?: CallOptions): Promise<number>;
   /**
    * Every row of a namespace without its vector: terms, blob id, time and info (for the lexical
-   * index, which is also the namespace's catalog for list, filters and duplicates).
+   * index, which is also the namespace's catalog for list, filters and duplicates); only those
+   * among `ids` when given.
    */
-  terms(owner: string, namespace: string, options?: CallOptions): Promise<TermsRow[]>;
+  terms(
+    owner: string,
+    namespace: string,
+    options?: CallOptions & { ids?: string[] },
+  ): Promise<TermsRow[]>;
+  /**
+   * For a store with `onChanged`: the ids of a namespace's rows, so that a listener brings what
+   * it holds of the namespace up to date (reading only the rows it lacks, with `terms`' `ids`)
+   * rather than read every row again. A row never changes under its id: a corrected memory is
+   * a new row.
+   */
+  rowIds?(owner: string, namespace: string, options?: CallOptions): Promise<string[]>;
   /** An owner's namespaces with their memory counts, sorted by name. */
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]>;
   /**

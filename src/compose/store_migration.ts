@@ -24,7 +24,7 @@ import { KvLedgerStore } from "../../plugins/local_ledger/kv_store.ts";
 import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";
 import { KvBlockStorage } from "../../plugins/encrypted_index/kv_storage.ts";
 import { readActiveIndex } from "../../plugins/encrypted_index/active_pointer.ts";
-import type { NamespaceRef } from "../../plugins/encrypted_index/storage.ts";
+import type { NamespaceRef, StoredBlock } from "../../plugins/encrypted_index/storage.ts";
 import {
   COPY_PHASES as PHASES,
   type CopyPhase as Phase,
@@ -310,7 +310,10 @@ async function copyIndex(
     const headers = await source.headers();
     let done = 0;
     for (const { ref, header, version } of headers) {
-      const blocks = await Array.fromAsync(source.blocks(ref, version));
+      const blocks: StoredBlock[] = [];
+      for await (const { id, bytes } of source.blocks(ref, version)) {
+        if (bytes) blocks.push({ id, bytes }); // none held: each comes with its bytes
+      }
       const at: NamespaceRef = ref;
       // Refused (null) when the namespace is there already: an earlier run copied it whole.
       await target.commit({

@@ -65,7 +65,7 @@ async function setUp(overrides: Partial<RememberPipelineDependencies> = {}) {
     hasher: await TermHasher.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     vectorSeal: await VectorSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
     attributeSeal: await AttributeSeal.fromSecret(crypto.getRandomValues(new Uint8Array(32))),
-    lexicon: new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace)),
+    lexicon: new LexicalIndex(vectors),
   };
   return { ...deps, pipeline: createRememberPipeline({ ...deps, ...overrides }), signals };
 }

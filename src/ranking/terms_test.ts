@@ -111,7 +111,7 @@ Deno.test("lexical index: BM25 ranks rare shared terms first; updates replace te
     { id: "b", terms: ["coffee", "morning", "user"] },
     { id: "c", terms: ["zanzibar", "user"] },
   ].map((row) => ({ ...row, blobId: row.id, createdAt: 0 }));
-  const index = new LexicalIndex(() => Promise.resolve(rows));
+  const index = new LexicalIndex({ terms: () => Promise.resolve(rows) });
   const ids = async (query: string[]) =>
     (await index.namespace("o", "n")).search(query, 5).hits.map((hit) => hit.id);
   const found = await ids(["zanzibar", "morning"]);
@@ -158,7 +158,7 @@ Deno.test("lexical index: neighbours in remember order, within the thread", asyn
     row(loose),
     row(a, "t1"),
   ];
-  const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
+  const index = await new LexicalIndex({ terms: () => Promise.resolve(rows) }).namespace("o", "n");
   const near = (id: string, span = 2) => index.neighbours(id, span);
   assert.deepEqual(near(b), [a, d, later]);
   assert.deepEqual(near(b, 1), [a, d]);
@@ -190,7 +190,7 @@ Deno.test("lexical index: a corrected memory keeps its first version's place in 
     info: { thread: "t", ...(firstCreatedAt !== undefined && { firstCreatedAt }) },
   });
   const rows = turns.map((id, i) => row(id, start + i));
-  const index = await new LexicalIndex(() => Promise.resolve(rows)).namespace("o", "n");
+  const index = await new LexicalIndex({ terms: () => Promise.resolve(rows) }).namespace("o", "n");
   // Turn 1 corrected an hour later: the new version keeps the first one's time.
   const corrected = timeOrderedId(start + 3_600_000);
   index.add(row(corrected, start + 3_600_000, start + 1));
@@ -297,9 +297,11 @@ Deno.test("lexicon: a namespace without memories is not kept, one emptied is let
     { id: string; terms: string[]; blobId: string; createdAt: number }[]
   >();
   let loads = 0;
-  const lexicon = new LexicalIndex((owner, namespace) => {
-    loads++;
-    return Promise.resolve(stored.get(`${owner}/${namespace}`) ?? []);
+  const lexicon = new LexicalIndex({
+    terms(owner, namespace) {
+      loads++;
+      return Promise.resolve(stored.get(`${owner}/${namespace}`) ?? []);
+    },
   });
   // Any name may be asked for: nothing is kept for one without memories.
   for (let i = 0; i < 3; i++) assert.equal((await lexicon.namespace("o", "never")).size, 0);

@@ -331,6 +331,14 @@ export class IndexSwitch {
         this.#use(active(), (s) => s.count(filter, options)),
       terms: (owner, namespace, options): Promise<TermsRow[]> =>
         this.#use(active(), (s) => s.terms(owner, namespace, options)),
+      rowIds: (owner, namespace, options): Promise<string[]> =>
+        this.#use(
+          active(),
+          async (s) =>
+            s.rowIds
+              ? await s.rowIds(owner, namespace, options)
+              : (await s.terms(owner, namespace, options)).map((row) => row.id),
+        ),
       namespaces: (owner, options): Promise<NamespaceCount[]> =>
         this.#use(active(), (s) => s.namespaces(owner, options)),
       partitions: (options): Promise<IndexPartition[]> =>

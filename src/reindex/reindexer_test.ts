@@ -55,7 +55,7 @@ async function populated(count: number) {
     embedder: oldEmbedder,
     vectors: store,
     hasher: await TermHasher.fromSecret(secret),
-    lexicon: new LexicalIndex((owner, namespace) => store.terms(owner, namespace)),
+    lexicon: new LexicalIndex(store),
     vectorSeal,
     attributeSeal: await AttributeSeal.fromSecret(secret),
   });

@@ -173,14 +173,14 @@ export interface TestPipelineParts {
 }
 
 /**
- * A remember pipeline over `parts`; its lexical index reads a namespace again when `vectors`
- * tells of another writer's change, as the relayer's does.
+ * A remember pipeline over `parts`; its lexical index brings a namespace up to date when
+ * `vectors` tells of another writer's change, as the relayer's does.
  */
 export async function testPipeline(parts: TestPipelineParts = {}): Promise<RememberPipeline> {
   const embedder = parts.embedder ?? new MemoryEmbedder();
   const vectors: VectorStore = parts.vectors ?? new MemoryVectorStore(embedder.dimensions);
   const secret = parts.secret ?? crypto.getRandomValues(new Uint8Array(32));
-  const lexicon = new LexicalIndex((owner, namespace) => vectors.terms(owner, namespace));
+  const lexicon = new LexicalIndex(vectors);
   vectors.onChanged?.((owner, namespace) => lexicon.drop(owner, namespace));
   return createRememberPipeline({
     cipher: parts.cipher ?? new MemoryCipher(),
@@ -229,6 +229,7 @@ export class SharedVectorStore {
       delete: (...args) => inner.delete(...args),
       count: (...args) => inner.count(...args),
       terms: (...args) => inner.terms(...args),
+      rowIds: (...args) => inner.rowIds(...args),
       namespaces: (...args) => inner.namespaces(...args),
       onChanged: (listener) => void listeners.push(listener),
       revalidate(owner, namespace) {
