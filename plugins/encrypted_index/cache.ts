@@ -98,29 +98,30 @@ export class NamespaceCache {
 
   /**
    * Reads a namespace, or brings the one held (out of date) up to its stored version; read
-   * again when a commit changed it meanwhile.
+   * again, from what was read, when a commit changed it meanwhile.
    */
   async #load(ref: NamespaceRef): Promise<Resident> {
     let resident = new Resident(this.#dimensions);
     let header = await this.#storage.header(ref);
+    let base = this.#residents.get(ref.ns);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (!header) {
         resident = new Resident(this.#dimensions);
         break;
       }
-      const base = this.#residents.get(ref.ns);
       if (!base?.whole) resident = await this.#read(ref, header);
       else if (base.version === header.version) resident = base; // it had not changed
       else resident = await this.#update(ref, header, base);
       resident.version = header.version;
       resident.sealedName = header.header.name;
       const after = await this.#storage.header(ref);
-      if (after?.version === header.version && resident.whole) break;
-      resident.whole = false;
+      if (after?.version === header.version) break;
+      base = resident;
       header = after;
     }
-    // Under writes that outpaced every attempt, the rows are of an older version than `header`
-    // (read anew on the next look-up): only rows and header of one version must agree.
+    // Under writes that outpaced every attempt, the rows are of a later version than the one
+    // they are labelled with, read anew (from them) on the next look-up: only rows and header
+    // of one version must agree.
     if (header && header.version === resident.version && resident.count !== header.header.count) {
       this.#logger.warn("vector index namespace count differs from its rows", {
         namespace: ref.ns,
@@ -146,8 +147,8 @@ export class NamespaceCache {
 
   /**
    * A copy of `base` brought to the blocks stored now: those gone are dropped, only those new
-   * are read. Not whole when a block `base` held as the read began is gone from it (dropped by
-   * a commit of this store's meanwhile).
+   * are read. A block `base` held as the read began and dropped since (for a commit of this
+   * store's) is missing; that commit moved the namespace on, so the load reads again.
    */
   async #update(ref: NamespaceRef, header: StoredHeader, base: Resident): Promise<Resident> {
     const listed = new Set<string>();
@@ -161,7 +162,6 @@ export class NamespaceCache {
     for (const [id, size, columns] of fresh) {
       if (!resident.blocks.has(id)) resident.addBlock(id, size, columns);
     }
-    resident.whole = resident.blocks.size === listed.size;
     return resident;
   }
 

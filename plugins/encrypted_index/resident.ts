@@ -36,8 +36,9 @@ export class Resident {
   /** The namespace's name, sealed, as its header keeps it. */
   sealedName: Uint8Array<ArrayBuffer> | null = null;
   /**
-   * `false` when its rows may mix versions (a load that writes outpaced): a load then reads
-   * every block rather than only those that changed since.
+   * Whether every block it holds has all its rows: `false` once a torn read (of a storage whose
+   * listing is not one snapshot) gave an id twice, and the later block's row replaced the
+   * earlier's. A load then reads every block rather than only those it does not hold.
    */
   whole = true;
   /** When (`performance.now()`) `version` was last known to be the stored one (0: never). */
@@ -110,7 +111,12 @@ export class Resident {
     const { count } = columns;
     this.blocks.set(blockId, { count, plainBytes: columns.plainBytes, sealedBytes });
     // Only after a torn read can an id already be here; the block read last wins.
-    for (const id of columns.ids) if (this.#row.has(id)) this.remove(id);
+    for (const id of columns.ids) {
+      if (this.#row.has(id)) {
+        this.remove(id);
+        this.whole = false;
+      }
+    }
     const start = this.#ids.length;
     this.#grow(start + count);
     this.#vectors.set(start, columns.vectors);
