@@ -320,10 +320,12 @@ export class EncryptedVectorStore implements VectorStore {
     if (held?.version && held.version !== stored?.version) {
       // Another writer's change whose notification did not come: what listeners hold of the
       // namespace (the relayer's lexicon) is stale too.
-      if (this.#others) this.#others.changed(ref, stored?.version ?? held.version);
-      else if (!stored) this.#cache.forget(ref.ns);
+      this.#others?.changed(ref, stored?.version ?? held.version);
     }
-    if (!stored) return null;
+    if (!stored) {
+      this.#cache.forget(ref.ns); // erased (by another writer, if anything was held)
+      return null;
+    }
     const resident = await this.#cache.get(ref, stored);
     if (resident.version === stored.version) {
       resident.checkedAt = Math.max(resident.checkedAt, checkedAt);
@@ -452,9 +454,9 @@ export class EncryptedVectorStore implements VectorStore {
     await this.#call("read the vector index", async () => {
       await this.#committing?.catch(() => {});
       const stored = await this.#storage.header(ref);
-      if (stored?.version === this.#cache.held(ref.ns)?.version) return;
+      const held = this.#cache.held(ref.ns)?.version;
       if (!stored) this.#cache.forget(ref.ns); // erased by another writer
-      others.changed(ref, stored?.version ?? "");
+      if (stored?.version !== held) others.changed(ref, stored?.version ?? "");
     });
   }
 

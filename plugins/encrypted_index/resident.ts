@@ -102,6 +102,7 @@ export class Resident {
     copy.#vectors = this.#vectors.copy();
     copy.#row = new Map(this.#row);
     copy.#stringBytes = this.#stringBytes;
+    copy.whole = this.whole;
     for (const [id, block] of this.blocks) copy.blocks.set(id, { ...block });
     return copy;
   }

@@ -88,7 +88,8 @@ export interface BlockStorage {
   /**
    * The committed blocks of a namespace whose header is at `version`, as they are read: never
    * a block of a change whose final commit did not land. A block whose id is in `held` may
-   * come without its bytes (`null`): the reader has it, and a stored block never changes.
+   * come without its bytes (`null`): the reader has it, and a stored block never changes (the
+   * Deno KV storage still reads it, PostgreSQL's does not).
    * Leftovers of changes that can no longer commit may be removed meanwhile.
    */
   blocks(

@@ -125,6 +125,7 @@ Deno.test("index on PostgreSQL: an erase on one relayer disappears on the other"
   await changed;
   assert.deepEqual(await ids(b), []);
   assert.equal(await b.count({ owner: "o", namespace: "n" }), 0);
+  assert.equal(b.memoryStats().namespaces, 0, "nothing of the erased namespace kept");
 });
 
 Deno.test("index on PostgreSQL: concurrent commits to one namespace from two relayers all land", async () => {

@@ -35,7 +35,7 @@ export class LexicalIndex {
   /** Keeps `loading` as the namespace's index, unless it fails. */
   #keep(key: string, loading: Promise<NamespaceIndex>): Promise<NamespaceIndex> {
     loading.then((loaded) => this.#release(key, loading, loaded), () => {
-      if (this.#namespaces.get(key) === loading) this.#namespaces.delete(key);
+      if (this.#namespaces.get(key) === loading) this.#forget(key);
     });
     this.#namespaces.set(key, loading);
     return loading;
@@ -68,7 +68,12 @@ export class LexicalIndex {
 
   /** Lets go of the namespace `key` when `index`, still the one kept, holds no memory. */
   #release(key: string, kept: Promise<NamespaceIndex>, index: NamespaceIndex): void {
-    if (index.size === 0 && this.#namespaces.get(key) === kept) this.#namespaces.delete(key);
+    if (index.size === 0 && this.#namespaces.get(key) === kept) this.#forget(key);
+  }
+
+  #forget(key: string): void {
+    this.#namespaces.delete(key);
+    this.#stale.delete(key);
   }
 
   /** Records a memory (only for namespaces already loaded; others load later). */

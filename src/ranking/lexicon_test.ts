@@ -4,6 +4,17 @@ import { MemoryVectorStore, seededRandom } from "../testing/mod.ts";
 import { NamespaceIndex } from "./lexical_index.ts";
 import { LexicalIndex } from "./lexicon.ts";
 
+/** A memory of namespace o/n whose one term is its id. */
+const memory = (id: string): VectorRow => ({
+  id,
+  owner: "o",
+  namespace: "n",
+  blobId: `b-${id}`,
+  vector: [1, 0],
+  createdAt: 1,
+  terms: [id],
+});
+
 /** What an index answers: its catalog in order, searches, threads, duplicates. */
 function answers(index: NamespaceIndex, queries: string[][]) {
   return {
@@ -71,15 +82,6 @@ Deno.test("LexicalIndex: a namespace another writer changed is brought up to dat
 
 Deno.test("LexicalIndex: a memory indexed or erased here while a namespace is brought up to date is kept in step", async () => {
   const store = new MemoryVectorStore(2);
-  const row = (id: string): VectorRow => ({
-    id,
-    owner: "o",
-    namespace: "n",
-    blobId: `b-${id}`,
-    vector: [1, 0],
-    createdAt: 1,
-    terms: [id],
-  });
   let gate = Promise.resolve();
   const lexicon = new LexicalIndex({
     rowIds: async (owner, namespace) => {
@@ -89,15 +91,15 @@ Deno.test("LexicalIndex: a memory indexed or erased here while a namespace is br
     },
     terms: (owner, namespace, options) => store.terms(owner, namespace, options),
   });
-  await store.upsert([row("a"), row("b")]);
+  await store.upsert([memory("a"), memory("b")]);
   await lexicon.namespace("o", "n");
-  await store.upsert([row("c")]); // another writer's
+  await store.upsert([memory("c")]); // another writer's
   lexicon.drop("o", "n");
   const held = Promise.withResolvers<void>();
   gate = held.promise;
   const updating = lexicon.namespace("o", "n");
   // Meanwhile this relayer indexes one memory and erases another, store first as the pipeline does.
-  await store.upsert([row("d")]);
+  await store.upsert([memory("d")]);
   const adding = lexicon.add("o", "n", { id: "d", terms: ["d"], blobId: "b-d", createdAt: 1 });
   await store.delete(["a"]);
   const removing = lexicon.remove("o", "n", ["a"]);
@@ -105,4 +107,24 @@ Deno.test("LexicalIndex: a memory indexed or erased here while a namespace is br
   await Promise.all([updating, adding, removing]);
   const index = await lexicon.namespace("o", "n");
   assert.deepEqual(index.entries().map((entry) => entry.id), ["b", "c", "d"]);
+});
+
+Deno.test("LexicalIndex: a namespace let go while marked changed is read whole when next used, then kept", async () => {
+  const store = new MemoryVectorStore(2);
+  let listed = 0;
+  const lexicon = new LexicalIndex({
+    rowIds: (owner, namespace) => (listed++, store.rowIds(owner, namespace)),
+    terms: (owner, namespace, options) => store.terms(owner, namespace, options),
+  });
+  await store.upsert([memory("a")]);
+  await lexicon.namespace("o", "n");
+  lexicon.drop("o", "n");
+  // Emptied here before it was used again: it is let go.
+  await store.delete(["a"]);
+  await lexicon.remove("o", "n", ["a"]);
+  await store.upsert([memory("b")]);
+  const index = await lexicon.namespace("o", "n");
+  assert.equal(await lexicon.namespace("o", "n"), index);
+  assert.deepEqual(index.entries().map((entry) => entry.id), ["b"]);
+  assert.equal(listed, 0, "read whole, and not brought up to date after");
 });
