@@ -146,8 +146,10 @@ export class NamespaceCache {
   }
 
   /**
-   * A copy of `base` brought to the blocks stored now: those gone are dropped, only those new
-   * are read. A block `base` held as the read began and dropped since (for a commit of this
+   * `base` brought to the blocks stored now: those gone are dropped, only those new are read.
+   * It changes in place (nothing else reads a namespace out of date: its uses wait for this
+   * load) unless a write is planned against it, which then applies to it: a copy is changed
+   * instead. A block `base` held as the read began and dropped since (for a commit of this
    * store's) is missing; that commit moved the namespace on, so the load reads again.
    */
   async #update(ref: NamespaceRef, header: StoredHeader, base: Resident): Promise<Resident> {
@@ -157,7 +159,7 @@ export class NamespaceCache {
       listed.add(id);
       if (columns) fresh.push([id, size, columns]);
     });
-    const resident = base.copy();
+    const resident = base.planned ? base.copy() : base;
     resident.dropBlocks(new Set([...resident.blocks.keys()].filter((id) => !listed.has(id))));
     for (const [id, size, columns] of fresh) {
       if (!resident.blocks.has(id)) resident.addBlock(id, size, columns);

@@ -41,7 +41,13 @@ import {
 import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
-import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
+import {
+  chunkLength,
+  type NewRow,
+  planChange,
+  type PlannedChange,
+  type WriteItem,
+} from "./changes.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { openKeys } from "./meta_check.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
@@ -269,15 +275,23 @@ export class EncryptedVectorStore implements VectorStore {
       const residents = new Map<string, Resident>();
       for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
       const chunk = window.slice(0, chunkLength(window, located, residents));
-      const planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
+      for (const resident of residents.values()) resident.planned = true;
       const checkedAt = performance.now();
-      const commit = this.#storage.commit(planned.change);
-      this.#committing = commit;
-      const version = await commit.catch((error) => {
-        // It may have landed all the same: what is held is reloaded from the store when used.
-        for (const ns of residents.keys()) this.#cache.drop(ns);
-        throw error;
-      }).finally(() => this.#committing = null);
+      let planned: PlannedChange;
+      let version: string | null;
+      try {
+        planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
+        const commit = this.#storage.commit(planned.change);
+        this.#committing = commit;
+        version = await commit.catch((error) => {
+          // It may have landed all the same: what is held is reloaded from the store when used.
+          for (const ns of residents.keys()) this.#cache.drop(ns);
+          throw error;
+        }).finally(() => this.#committing = null);
+        if (version !== null) planned.apply(version);
+      } finally {
+        for (const resident of residents.values()) resident.planned = false;
+      }
       if (version === null) {
         // Another writer changed these namespaces: load them again and plan again.
         for (const ns of residents.keys()) this.#cache.drop(ns);
@@ -295,7 +309,6 @@ export class EncryptedVectorStore implements VectorStore {
         }
         continue;
       }
-      planned.apply(version);
       // The commit checked the versions it was planned against: what is held was current.
       for (const resident of residents.values()) resident.checkedAt = checkedAt;
       at += chunk.length;

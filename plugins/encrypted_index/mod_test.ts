@@ -5,7 +5,7 @@ import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
-import type { BlockStorage, IndexChange } from "./storage.ts";
+import type { BlockStorage, IndexChange, StorageWatcher } from "./storage.ts";
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
@@ -495,4 +495,56 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads a
   after.close();
   assert.ok(rewritten.length >= 1);
   for (const { value } of rewritten) assert.deepEqual(value.subarray(0, 4), BLOCK_MAGIC);
+});
+
+Deno.test("encrypted index: a namespace brought up to date while this store's own write is under way is copied, not changed under it", async () => {
+  await using temp = await tempDir();
+  const path = `${temp.dir}/index.kv`;
+  const a = await open(temp.dir);
+  const { storage: counting, counts } = counted(await KvBlockStorage.open(path));
+  // B's storage tells of others' commits when told to, and holds its own commits' answers.
+  let watcher: StorageWatcher | undefined;
+  let gate = Promise.resolve();
+  const landed = Promise.withResolvers<void>();
+  const storage: BlockStorage = Object.assign(Object.create(counting), {
+    watch(w: StorageWatcher) {
+      watcher = w;
+      return () => {};
+    },
+    async commit(change: IndexChange) {
+      const version = await counting.commit(change);
+      landed.resolve();
+      await gate;
+      return version;
+    },
+  });
+  const b = await EncryptedVectorStore.open({
+    storage,
+    secret,
+    model: "test-model",
+    dimensions: 8,
+  });
+  const found = async () =>
+    (await b.search("o", "n", row("", 0).vector, 10)).map((h) => h.id).sort();
+  await b.upsert([row("r1", 1)]);
+  assert.deepEqual(await found(), ["r1"]);
+  const opened = Promise.withResolvers<void>();
+  gate = opened.promise;
+  const writing = b.upsert([row("r2", 2)]);
+  await landed.promise; // B's commit landed; B has not applied it yet
+  await a.upsert([row("r3", 3)]);
+  const [{ ref, version }] = await counting.headers();
+  watcher!.changed(ref, version);
+  assert.deepEqual(await found(), ["r1", "r2", "r3"]);
+  const read = counts.read;
+  opened.resolve();
+  await writing;
+  assert.deepEqual(await found(), ["r1", "r2", "r3"]);
+  // What B holds stayed whole: nothing is read again but another writer's next block.
+  await a.upsert([row("r4", 4)]);
+  watcher!.changed(ref, (await counting.headers())[0].version);
+  assert.deepEqual(await found(), ["r1", "r2", "r3", "r4"]);
+  assert.equal(counts.read - read, 1);
+  await a.close();
+  await b.close();
 });

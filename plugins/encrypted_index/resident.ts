@@ -41,6 +41,11 @@ export class Resident {
    * earlier's. A load then reads every block rather than only those it does not hold.
    */
   whole = true;
+  /**
+   * While a write is planned against it (and applied to it once committed): a load then brings
+   * a copy up to date rather than it.
+   */
+  planned = false;
   /** When (`performance.now()`) `version` was last known to be the stored one (0: never). */
   checkedAt = 0;
   readonly blocks = new Map<string, BlockInfo>();
