@@ -288,7 +288,13 @@ export class EncryptedVectorStore implements VectorStore {
           for (const ns of residents.keys()) this.#cache.drop(ns);
           throw error;
         }).finally(() => this.#committing = null);
-        if (version !== null) planned.apply(version);
+        if (version !== null) {
+          planned.apply(version);
+          // One evicted meanwhile and read again before the commit landed lacks it: read anew.
+          for (const [ns, resident] of residents) {
+            if (this.#cache.held(ns) !== resident) this.#cache.drop(ns);
+          }
+        }
       } finally {
         for (const resident of residents.values()) resident.planned = false;
       }

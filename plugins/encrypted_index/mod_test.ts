@@ -548,3 +548,49 @@ Deno.test("encrypted index: a namespace brought up to date while this store's ow
   await a.close();
   await b.close();
 });
+
+Deno.test("encrypted index: a namespace evicted during its own write and read again before the commit landed does not hide the write", async () => {
+  await using temp = await tempDir();
+  const kv = await KvBlockStorage.open(`${temp.dir}/index.kv`);
+  let gate = Promise.resolve();
+  let committing = Promise.withResolvers<void>();
+  const storage = new Proxy(kv, {
+    get(target, key) {
+      if (key === "commit") {
+        return async (change: IndexChange) => {
+          committing.resolve();
+          await gate;
+          return await target.commit(change);
+        };
+      }
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  // The relayer's case: the only writer, and a budget that holds one namespace at a time.
+  const store = await EncryptedVectorStore.open({
+    storage,
+    secret,
+    model: "test-model",
+    dimensions: 8,
+    soleWriter: true,
+    memoryMb: 0.000_01,
+  });
+  const inA = async () =>
+    (await store.search("o", "n", row("", 0).vector, 10)).map((h) => h.id).sort();
+  await store.upsert([row("r1", 1)]);
+  assert.deepEqual(await inA(), ["r1"]);
+  const opened = Promise.withResolvers<void>();
+  gate = opened.promise;
+  committing = Promise.withResolvers<void>();
+  // One write to two namespaces: loading the second evicts the first, which it still writes.
+  const writing = store.upsert([row("r2", 2), { ...row("x1", 3), namespace: "other" }]);
+  await committing.promise;
+  console.log("during", store.memoryStats());
+  assert.deepEqual(await inA(), ["r1"], "read again before the commit landed");
+  console.log("after search", store.memoryStats());
+  opened.resolve();
+  await writing;
+  assert.deepEqual(await inA(), ["r1", "r2"]);
+  await store.close();
+});
