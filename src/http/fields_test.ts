@@ -82,6 +82,18 @@ Deno.test("fields parse with the sentences of validate.ts and name the field the
     refusal(() => tags().parse([""], "tags")),
     "tags[0] must be a string of 1 to 64 characters",
   );
+  // A memory's tags hide no characters either; a filter still takes older tags that do.
+  const writtenTags = tags({ written: true });
+  assert.equal(
+    refusal(() => writtenTags.parse(["diet", "‮teid"], "tags")),
+    "tags[1] must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)",
+  );
+  assert.equal(
+    refusal(() => writtenTags.parse(["di​et"], "tags")),
+    "tags[0] must not contain characters that show as nothing (U+200B)",
+  );
+  assert.deepEqual(tags().parse(["‮teid"], "tags"), ["‮teid"]);
+  assert.deepEqual(writtenTags.parse(["👩‍💻", "diet"], "tags"), ["👩‍💻", "diet"]);
   assert.equal(time().parse("2026-05-01T12:00:00Z", "since"), Date.parse("2026-05-01T12:00:00Z"));
   for (const wrong of ["soon", "2030-02-30T00:00:00Z", "2026-02-29", "2026-04-31T00:00:00Z"]) {
     assert.equal(

@@ -15,6 +15,7 @@ import {
   MAX_TTL_SECONDS,
   memoryId as memoryIdValue,
   newNamespace,
+  newTagsValue,
   tagsValue,
   threadValue,
   timeValue,
@@ -84,21 +85,30 @@ export function namespaces(
     ));
 }
 
-/** Optional tags: at most 16, each 1 to 64 characters without control characters. */
+/**
+ * Optional tags: at most 16, each 1 to 64 characters without control characters; `written`
+ * ones (a memory's) also without bidirectional controls or characters that show as nothing.
+ */
 export function tags(
-  options: { param?: string; description?: string } = {},
+  options: { param?: string; description?: string; written?: boolean } = {},
 ): Field<string[] | undefined> {
-  return field((value, name) => tagsValue(value, name), () =>
-    described({
-      type: "array",
-      maxItems: MAX_TAGS,
-      items: {
-        type: "string",
-        minLength: 1,
-        maxLength: MAX_TAG_CHARS,
-        pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+  const check = options.written ? newTagsValue : tagsValue;
+  return field((value, name) => check(value, name), () =>
+    described(
+      {
+        type: "array",
+        maxItems: MAX_TAGS,
+        items: {
+          type: "string",
+          minLength: 1,
+          maxLength: MAX_TAG_CHARS,
+          pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+        },
       },
-    }, options.description ?? `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters.`), {
+      options.description ??
+        `At most ${MAX_TAGS} tags of 1 to ${MAX_TAG_CHARS} characters` +
+          (options.written ? ", no bidirectional controls." : "."),
+    ), {
     param: options.param,
   });
 }

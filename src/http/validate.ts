@@ -72,17 +72,22 @@ export function newNamespace(value: unknown, field = "namespace"): string {
   if (namespace.trim() !== namespace) {
     throw bad(`${field} must not be blank, nor begin or end with white space`);
   }
-  if (BIDI_CONTROLS.test(namespace)) {
+  return shown(namespace, field);
+}
+
+/** `name`, refused when it holds bidirectional controls or characters that show as nothing. */
+function shown(name: string, field: string): string {
+  if (BIDI_CONTROLS.test(name)) {
     throw bad(
       `${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069)`,
     );
   }
-  const invisible = namespace.match(INVISIBLE)?.[0];
+  const invisible = name.match(INVISIBLE)?.[0];
   if (invisible) {
     const code = invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
     throw bad(`${field} must not contain characters that show as nothing (U+${code})`);
   }
-  return namespace;
+  return name;
 }
 
 /**
@@ -184,6 +189,14 @@ export function tagsValue(value: unknown, field = "tags"): string[] | undefined 
       return tag;
     })),
   ];
+}
+
+/**
+ * Tags memories are written with: `tagsValue` without bidirectional controls or characters that
+ * show as nothing, as for a new namespace. Tags stored before this rule are still filtered by.
+ */
+export function newTagsValue(value: unknown, field = "tags"): string[] | undefined {
+  return tagsValue(value, field)?.map((tag, i) => shown(tag, `${field}[${i}]`));
 }
 
 /** An optional number in `[min, max]`, `undefined` when absent. */

@@ -43,7 +43,10 @@ const ERASE_NAMESPACE = object({
 });
 const UPDATE = object({
   text: text({ max: MAX_TEXT_BYTES, description: "The corrected text. Not blank; at most 1 MiB." }),
-  tags: tags({ description: "The new version's tags (absent: the old ones are kept)." }),
+  tags: tags({
+    written: true,
+    description: "The new version's tags (absent: the old ones are kept).",
+  }),
   expiresAt: expiry(),
 });
 

@@ -31,7 +31,7 @@ import { MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 const itemFields = {
   text: text({ max: MAX_TEXT_BYTES, description: "The memory. Not blank; at most 1 MiB." }),
   namespace: namespace({ written: true }),
-  tags: tags(),
+  tags: tags({ written: true }),
   thread: thread({
     description: "The conversation or session it belongs to: recall lets memories of one " +
       "thread lift each other; independent facts have none.",
