@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { LocalLedger } from "../plugins/local_ledger/mod.ts";
 import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
@@ -160,6 +161,14 @@ Deno.test("MCP: arguments outside the schema are rejected", async () => {
     assert.equal(textOf(result), `${field} must be at most ${bytes} bytes of UTF-8`, call.name);
   }
   assert.equal(await stack.test.vectors.count(), 0);
+  // An unknown tool is a protocol error, as over stdio.
+  for (const name of ["svc_nope", "toString"]) {
+    await assert.rejects(client.callTool({ name, arguments: {} }), (error: McpError) => {
+      assert.equal(error.code, ErrorCode.InvalidParams);
+      assert.equal(error.message, `MCP error -32602: Unknown tool: ${name}`);
+      return true;
+    });
+  }
 });
 
 Deno.test("MCP: missing or invalid credentials get 401 and never a session", async () => {

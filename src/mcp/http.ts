@@ -8,6 +8,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
+  ErrorCode,
   isInitializeRequest,
   type JSONRPCMessage,
   type MessageExtraInfo,
@@ -30,6 +31,7 @@ import { originRefused, preflight, withCors } from "./cors.ts";
 import { CALL_CANCELLED, CALL_REFUSED, idOf, MAX_BATCH, refusal, requestIds } from "./messages.ts";
 import { type Session, SessionRegistry } from "./sessions.ts";
 import { SseServerTransport } from "./sse_transport.ts";
+import { MEMORY_TOOLS } from "./tool_definitions.ts";
 import { createMcpServer } from "./tools.ts";
 
 const MESSAGES_PATH = "/api/mcp/messages";
@@ -245,6 +247,14 @@ export function mcpRoutes(options: McpHttpOptions): Route[] {
     };
     transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => {
       if ("method" in message && "id" in message) {
+        const tool = message.method === "tools/call"
+          ? (message.params as { name?: unknown } | undefined)?.name
+          : undefined;
+        if (typeof tool === "string" && !Object.hasOwn(MEMORY_TOOLS, tool)) {
+          // A protocol error, as the MCP specification and the stdio package answer it (the
+          // SDK's server would answer a tool result with `isError`).
+          return answer(message.id, ErrorCode.InvalidParams, `Unknown tool: ${tool}`);
+        }
         if (calls.has(message.id)) return answer(message.id, CALL_REFUSED, IN_PROGRESS);
         if (calls.size >= MAX_CALLS_IN_FLIGHT) {
           return answer(
