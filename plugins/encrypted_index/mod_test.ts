@@ -586,9 +586,7 @@ Deno.test("encrypted index: a namespace evicted during its own write and read ag
   // One write to two namespaces: loading the second evicts the first, which it still writes.
   const writing = store.upsert([row("r2", 2), { ...row("x1", 3), namespace: "other" }]);
   await committing.promise;
-  console.log("during", store.memoryStats());
   assert.deepEqual(await inA(), ["r1"], "read again before the commit landed");
-  console.log("after search", store.memoryStats());
   opened.resolve();
   await writing;
   assert.deepEqual(await inA(), ["r1", "r2"]);
