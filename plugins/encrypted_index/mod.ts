@@ -41,13 +41,7 @@ import {
 import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";
-import {
-  chunkLength,
-  type NewRow,
-  planChange,
-  type PlannedChange,
-  type WriteItem,
-} from "./changes.ts";
+import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { openKeys } from "./meta_check.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
@@ -275,30 +269,7 @@ export class EncryptedVectorStore implements VectorStore {
       const residents = new Map<string, Resident>();
       for (const ref of refs.values()) residents.set(ref.ns, await this.#cache.get(ref));
       const chunk = window.slice(0, chunkLength(window, located, residents));
-      for (const resident of residents.values()) resident.planned = true;
-      const checkedAt = performance.now();
-      let planned: PlannedChange;
-      let version: string | null;
-      try {
-        planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
-        const commit = this.#storage.commit(planned.change);
-        this.#committing = commit;
-        version = await commit.catch((error) => {
-          // It may have landed all the same: what is held is reloaded from the store when used.
-          for (const ns of residents.keys()) this.#cache.drop(ns);
-          throw error;
-        }).finally(() => this.#committing = null);
-        if (version !== null) {
-          planned.apply(version);
-          // One evicted meanwhile and read again before the commit landed lacks it: read anew.
-          for (const [ns, resident] of residents) {
-            if (this.#cache.held(ns) !== resident) this.#cache.drop(ns);
-          }
-        }
-      } finally {
-        for (const resident of residents.values()) resident.planned = false;
-      }
-      if (version === null) {
+      if (await this.#commit(chunk, located, residents) === null) {
         // Another writer changed these namespaces: load them again and plan again.
         for (const ns of residents.keys()) this.#cache.drop(ns);
         if (++conflicts > (this.#others ? SHARED_RETRIES : RETRIES)) {
@@ -315,11 +286,44 @@ export class EncryptedVectorStore implements VectorStore {
         }
         continue;
       }
-      // The commit checked the versions it was planned against: what is held was current.
-      for (const resident of residents.values()) resident.checkedAt = checkedAt;
       at += chunk.length;
     }
     this.#cache.evict();
+  }
+
+  /**
+   * Plans the change writing `chunk` and commits it; once it landed, applies it to `residents`
+   * and resolves to the new version, else (another writer changed their namespaces) to `null`.
+   * While it is planned, a load brings a copy of them up to date rather than them.
+   */
+  async #commit(
+    chunk: WriteItem[],
+    located: Map<string, NamespaceRef>,
+    residents: Map<string, Resident>,
+  ): Promise<string | null> {
+    for (const resident of residents.values()) resident.planned = true;
+    try {
+      const planned = await planChange(this.#keys, this.dimensions, chunk, located, residents);
+      const checkedAt = performance.now();
+      const commit = this.#storage.commit(planned.change);
+      this.#committing = commit;
+      const version = await commit.catch((error) => {
+        // It may have landed all the same: what is held is reloaded from the store when used.
+        for (const ns of residents.keys()) this.#cache.drop(ns);
+        throw error;
+      }).finally(() => this.#committing = null);
+      if (version === null) return null;
+      planned.apply(version);
+      for (const [ns, resident] of residents) {
+        // The commit checked the versions it was planned against: what is held was current.
+        resident.checkedAt = checkedAt;
+        // One evicted meanwhile and read again before the commit landed lacks it: read anew.
+        if (this.#cache.held(ns) !== resident) this.#cache.drop(ns);
+      }
+      return version;
+    } finally {
+      for (const resident of residents.values()) resident.planned = false;
+    }
   }
 
   /** The namespace's rows as stored now, `null` when it has none. */

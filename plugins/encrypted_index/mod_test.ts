@@ -5,7 +5,7 @@ import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
-import type { BlockStorage, IndexChange, StorageWatcher } from "./storage.ts";
+import type { BlockStorage, StorageWatcher } from "./storage.ts";
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
@@ -291,28 +291,31 @@ Deno.test("encrypted index: two stores on one index see and respect each other's
 /** `storage`, counting the blocks its commits wrote and those it read with their bytes. */
 function counted(storage: BlockStorage) {
   const counts = { written: 0, read: 0 };
-  const wrapped = new Proxy(storage, {
+  const wrapped = altered(storage, {
+    async *blocks(...args) {
+      for await (const block of storage.blocks(...args)) {
+        if (block.bytes) counts.read++;
+        yield block;
+      }
+    },
+    async commit(change) {
+      const version = await storage.commit(change);
+      if (version) counts.written += change.putBlocks.length;
+      return version;
+    },
+  });
+  return { storage: wrapped, counts };
+}
+
+/** `storage`, but for the calls `calls` answers instead. */
+function altered(storage: BlockStorage, calls: Partial<BlockStorage>): BlockStorage {
+  return new Proxy(storage, {
     get(target, key) {
-      if (key === "blocks") {
-        return async function* (...args: Parameters<BlockStorage["blocks"]>) {
-          for await (const block of target.blocks(...args)) {
-            if (block.bytes) counts.read++;
-            yield block;
-          }
-        };
-      }
-      if (key === "commit") {
-        return async (change: IndexChange) => {
-          const version = await target.commit(change);
-          if (version) counts.written += change.putBlocks.length;
-          return version;
-        };
-      }
+      if (Object.hasOwn(calls, key)) return calls[key as keyof BlockStorage];
       const value = Reflect.get(target, key);
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { storage: wrapped, counts };
 }
 
 Deno.test("encrypted index: a store reads only the blocks another writer's commits wrote, and answers as the in-memory store", async () => {
@@ -506,12 +509,12 @@ Deno.test("encrypted index: a namespace brought up to date while this store's ow
   let watcher: StorageWatcher | undefined;
   let gate = Promise.resolve();
   const landed = Promise.withResolvers<void>();
-  const storage: BlockStorage = Object.assign(Object.create(counting), {
-    watch(w: StorageWatcher) {
+  const storage = altered(counting, {
+    watch(w) {
       watcher = w;
       return () => {};
     },
-    async commit(change: IndexChange) {
+    async commit(change) {
       const version = await counting.commit(change);
       landed.resolve();
       await gate;
@@ -554,17 +557,11 @@ Deno.test("encrypted index: a namespace evicted during its own write and read ag
   const kv = await KvBlockStorage.open(`${temp.dir}/index.kv`);
   let gate = Promise.resolve();
   let committing = Promise.withResolvers<void>();
-  const storage = new Proxy(kv, {
-    get(target, key) {
-      if (key === "commit") {
-        return async (change: IndexChange) => {
-          committing.resolve();
-          await gate;
-          return await target.commit(change);
-        };
-      }
-      const value = Reflect.get(target, key);
-      return typeof value === "function" ? value.bind(target) : value;
+  const storage = altered(kv, {
+    async commit(change) {
+      committing.resolve();
+      await gate;
+      return await kv.commit(change);
     },
   });
   // The relayer's case: the only writer, and a budget that holds one namespace at a time.
