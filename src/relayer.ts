@@ -172,21 +172,6 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     logger,
     now: options.now,
   });
-  const service = createMemoryService({
-    queue,
-    pipeline,
-    embedder,
-    reader,
-    blobs,
-    vectors,
-    reranker: rerankerNow,
-    hasher,
-    lexicon,
-    attributeSeal,
-    records,
-    logger,
-    observeStage: metrics.recallStage,
-  });
   const lifecycle = createLifecycleService({
     queue,
     cipher,
@@ -200,6 +185,22 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     updateClaims: options.updateClaims,
     identity,
     logger,
+  });
+  const service = createMemoryService({
+    queue,
+    pipeline,
+    embedder,
+    reader,
+    blobs,
+    vectors,
+    reranker: rerankerNow,
+    hasher,
+    lexicon,
+    attributeSeal,
+    records,
+    eraseBlobs: lifecycle.eraseBlobs,
+    logger,
+    observeStage: metrics.recallStage,
   });
   const worker = createWorker({
     queue,

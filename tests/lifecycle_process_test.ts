@@ -122,6 +122,39 @@ Deno.test("restore skips a memory whose text was stored again while the index wa
       "I keep bees",
       "i live in  porto",
     ]);
+    // The text erased is not brought back by a later restore from the copy it skipped.
+    const porto = listed.memories.find((m) => m.text === "i live in  porto")!;
+    assert.equal((await restarted.forget(porto.id)).memory_id, porto.id);
+    const again = await restarted.restore("default");
+    assert.deepEqual([again.restored, again.total], [0, 1]);
+    assert.deepEqual((await restarted.list()).memories.map((m) => m.text), ["I keep bees"]);
+    assert.equal(await storedBlobs(dataDir), 1, "the copy skipped is erased with its key");
+  } finally {
+    await relayer.stop();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("erasing a namespace whose index was lost erases its blobs: restore brings nothing back", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-lifecycle-" });
+  let relayer = await startRelayer(dataDir);
+  try {
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    for (const text of ["I live in Porto", "I keep bees"]) {
+      await client.waitForJob(jobIdOf(await client.remember(text, { namespace: "home" })));
+    }
+    await client.waitForJob(jobIdOf(await client.remember("I am vegetarian")));
+    await relayer.stop();
+    await removeIndex(dataDir);
+    relayer = await startRelayer(dataDir);
+    const restarted = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+    const erased = await restarted.forgetNamespace("home");
+    assert.equal(erased.erased, 2, "a receipt for each memory only a blob held");
+    assert.equal(await storedBlobs(dataDir), 1, "only the other namespace's blob is left");
+    const restore = await restarted.restore("home");
+    assert.deepEqual([restore.restored, restore.total], [0, 0]);
+    assert.deepEqual((await restarted.list({ namespace: "home" })).memories, []);
+    assert.equal((await restarted.restore("default")).restored, 1, "another namespace is kept");
   } finally {
     await relayer.stop();
     await Deno.remove(dataDir, { recursive: true });

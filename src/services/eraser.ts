@@ -4,7 +4,13 @@
  * index rows and catalog entries; a signed receipt per memory. Each step can be done again, so
  * an erase cut short is finished by the next.
  */
-import type { BlobStore, Cipher, DecryptCredentials, VectorStore } from "../backends/types.ts";
+import type {
+  BlobEntry,
+  BlobStore,
+  Cipher,
+  DecryptCredentials,
+  VectorStore,
+} from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { CatalogEntry } from "../ranking/lexical_index.ts";
@@ -128,6 +134,33 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
+   * Erases memories that only a blob holds, no index row (rows lost with the index, a text
+   * restore found held again, a job failed after its upload): their keys first, then the record
+   * of the erase and their blobs; a signed receipt each. Restore would bring them back otherwise.
+   */
+  async function eraseBlobs(
+    owner: string,
+    left: BlobEntry[],
+    options: EraseOptions = {},
+  ): Promise<EraseReceipt[]> {
+    if (left.length === 0) return [];
+    const ids = left.map(({ meta }) => meta.memoryId);
+    await eraseKeys(owner, ids, options);
+    for (const { blobId } of left) reader.forget(blobId);
+    const erasedAt = now();
+    await records.markErased(owner, ids.map((memoryId) => ({ memoryId })), erasedAt);
+    return await Promise.all(left.map(async ({ blobId, meta: { memoryId } }) => {
+      await deleteErasedBlob(blobs, logger, { blobId, memoryId });
+      return await identity.receipt({
+        memory_id: memoryId,
+        owner,
+        blob_id: blobId,
+        erased_at: iso(erasedAt),
+      });
+    }));
+  }
+
+  /**
    * Erases memories as their owner asks: the updates of them on the way go too, those still
    * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
    */
@@ -145,7 +178,7 @@ export function createEraser(deps: EraserDependencies) {
     return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
-  return { eraseUnindexed, eraseEntries, eraseAsked };
+  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs };
 }
 
 export type Eraser = ReturnType<typeof createEraser>;

@@ -5,7 +5,13 @@
  * indexed) and expiry (a sweep erases what expired). Callers pass values that are already
  * validated.
  */
-import type { BlobStore, Cipher, NamespaceCount, VectorStore } from "../backends/types.ts";
+import type {
+  BlobEntry,
+  BlobStore,
+  Cipher,
+  NamespaceCount,
+  VectorStore,
+} from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { textHeldBy } from "../pipeline/remember.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -77,16 +83,40 @@ const MAX_SWEEP_BATCHES = 200;
 const EXPIRED_UNCOUNTED = 1_000;
 
 export function createLifecycleService(deps: LifecycleDependencies) {
-  const { queue, cipher, vectors, lexicon, hasher, attributeSeal, reader, records, logger } = deps;
+  const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records, logger } =
+    deps;
   const now = deps.now ?? Date.now;
   /** Which update holds each memory being replaced (see `vet`). */
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
-  const { eraseUnindexed, eraseEntries, eraseAsked } = createEraser({ ...deps, updating, now });
+  const { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs } = createEraser({
+    ...deps,
+    updating,
+    now,
+  });
   /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
   const erasing = new Map<string, Promise<EraseReceipt>>();
   /** The expiry sweep under way; `stopped` once the relayer closes (no batch starts after). */
   let sweeping: Promise<number> | undefined;
   let stopped = false;
+
+  /**
+   * The blobs of a namespace that no index row holds, nor a job on its way (one landing now is
+   * indexed or still active), of memories not recorded erased (an erase that could not delete
+   * its blob left it to restore): what restore would bring back after the namespace's erase.
+   */
+  async function blobsLeft(owner: string, namespace: string): Promise<BlobEntry[]> {
+    const entries = await blobs.list(owner, namespace);
+    const kept = new Set<string>();
+    for await (const job of queue.active()) {
+      if (job.owner === owner && job.namespace === namespace) kept.add(job.job_id);
+    }
+    for (let i = 0; i < entries.length; i += 500) {
+      const ids = entries.slice(i, i + 500).map(({ meta }) => meta.memoryId);
+      for (const id of await vectors.has(ids)) kept.add(id);
+      for (const id of await records.erased(owner, ids)) kept.add(id);
+    }
+    return entries.filter(({ meta }) => !kept.has(meta.memoryId));
+  }
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -237,7 +267,16 @@ export function createLifecycleService(deps: LifecycleDependencies) {
       return await erased;
     },
 
-    /** Erases every memory of a namespace (expired and replaced ones included). */
+    /**
+     * Erases memories that only a blob holds, no index row (restore's copies of a text the
+     * namespace holds again): keys, records and blobs, a receipt each.
+     */
+    eraseBlobs,
+
+    /**
+     * Erases every memory of a namespace (expired and replaced ones included), and what only a
+     * blob of it holds (its index rows lost): no restore brings any back.
+     */
     async eraseNamespace(
       owner: string,
       namespace: string,
@@ -260,6 +299,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         const batch = entries.slice(i, i + 500).filter(({ id }) => index.entry(id));
         receipts.push(...await eraseAsked(owner, namespace, batch, options));
       }
+      receipts.push(...await eraseBlobs(owner, await blobsLeft(owner, namespace), options));
       return { namespace, owner, erased: receipts.length, receipts };
     },
 

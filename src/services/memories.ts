@@ -6,6 +6,7 @@
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
 import type {
+  BlobEntry,
   BlobStore,
   DecryptCredentials,
   Embedder,
@@ -74,6 +75,11 @@ export interface MemoryServiceDependencies {
   attributeSeal: AttributeSeal;
   /** Which memories were erased: restore skips them. */
   records: LifecycleRecordStore;
+  /**
+   * Erases memories only a blob holds (keys, records, blobs): restore's copies of a text the
+   * namespace holds again, which an erase of that text would otherwise not reach.
+   */
+  eraseBlobs: (owner: string, left: BlobEntry[], options?: MemoryCallOptions) => Promise<unknown>;
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;

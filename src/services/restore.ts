@@ -2,7 +2,7 @@
  * Restore: a namespace's index rebuilt from its blobs, after the index was lost. Each blob the
  * index lacks is read and indexed again with the attributes sealed beside it; a memory recorded
  * erased is not brought back, and its blob is deleted; one whose text the namespace holds already
- * (stored again while the index was lost) is not brought back either.
+ * (stored again while the index was lost) is erased.
  */
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import { deleteErasedBlob } from "./erased_blobs.ts";
@@ -15,7 +15,7 @@ import type { RestoreSummary } from "./memory_answers.ts";
  * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
  * memory (one that does not open is skipped and logged). The blobs of memories recorded
  * erased are deleted, and skipped; a memory whose text another of the namespace holds (as
- * remember sees a duplicate) is skipped, its blob kept.
+ * remember sees a duplicate) is skipped and erased, its key, blob and all.
  */
 export async function restoreNamespace(
   deps: MemoryServiceDependencies,
@@ -83,7 +83,19 @@ export async function restoreNamespace(
       await pipeline.index({ ...memory, vector, attributes }, { signal });
     } else {
       const text = await reader.read(owner, { id: memoryId, blobId }, options);
-      if (text === null || await held(memoryId, text, attributes?.thread)) {
+      if (text === null) {
+        skipped++;
+        continue;
+      }
+      if (await held(memoryId, text, attributes?.thread)) {
+        // One memory a text: an erase of the one held must leave no copy for restore to find.
+        await deps.eraseBlobs(owner, [{ blobId, meta }], options).catch((error) =>
+          logger.warn("cannot erase a copy of a text the namespace holds again", {
+            memory_id: memoryId,
+            blob_id: blobId,
+            error,
+          })
+        );
         skipped++;
         continue;
       }
