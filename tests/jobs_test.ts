@@ -232,6 +232,28 @@ Deno.test("a restarted relayer re-drives unfinished jobs before it takes any, so
   assert.equal((await t.blobs.list(owner, "default")).length, 1, "one blob");
 });
 
+Deno.test("a restarted relayer hands the jobs left pending to its worker, enqueueing none again", async () => {
+  // Deno KV keeps a message until it is delivered: one enqueued at each start for every job
+  // still pending would pile up over crashes in a row, each start's on top of the last's.
+  using queue = new MemoryJobQueue();
+  const redriven: string[] = [];
+  const redrive = queue.redrive.bind(queue);
+  queue.redrive = (id) => (redriven.push(id), redrive(id));
+  const owner = "0x" + "ab".repeat(32);
+  const left = await queue.accept(
+    ["I keep bees", "I live in Porto"].map((text) => ({ owner, namespace: "default", text })),
+  );
+  await using t = await startTestRelayer({ queue });
+  for (const { job_id } of left) {
+    await until(
+      "the job left pending is done",
+      async () => (await queue.get(job_id))?.status === "done",
+    );
+  }
+  assert.deepEqual(redriven, [], "no message enqueued again");
+  assert.equal((await t.blobs.list(owner, "default")).length, 2);
+});
+
 Deno.test("a job handed to the worker in-process at acceptance and re-driven while it runs runs once", async () => {
   using kv = await Deno.openKv(":memory:");
   const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)));

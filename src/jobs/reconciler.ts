@@ -6,6 +6,11 @@
  * is taken over is `lease`'s decision, made atomically, so a job whose worker renewed its lease
  * in the meantime stays with that worker.
  *
+ * The start-up pass can collect the pending jobs (`backlog`) instead of enqueueing them, for the
+ * caller to hand to its worker once it listens: a message enqueued for each stays in an embedded
+ * queue until delivered, so a relayer that crashed again before they were done would enqueue
+ * them again at every start, each start's messages delivered on top of the last's.
+ *
  * A queue other relayers share (`JobQueue.shared`) delivers each pending job at its own due time
  * and loses none, so its pending jobs are left alone (a retry's backoff holds); the start-up pass
  * gives back only the running jobs whose lease ran out (their relayer died; the others are live
@@ -30,12 +35,18 @@ async function giveBack(queue: JobQueue, record: JobRecord): Promise<boolean> {
 
 /**
  * Re-drives unfinished jobs (see the module's comment); resolves to how many. `counted` hears
- * how many unfinished jobs the pass found.
+ * how many unfinished jobs the pass found; `backlog`, when given at start-up, receives the
+ * pending jobs' ids, not enqueued: its caller hands them to its worker.
  */
 export async function reconcileJobs(
   queue: JobQueue,
   logger: Logger,
-  options: { startup: boolean; now?: number; counted?: (unfinished: number) => void },
+  options: {
+    startup: boolean;
+    now?: number;
+    counted?: (unfinished: number) => void;
+    backlog?: string[];
+  },
 ): Promise<number> {
   const now = options.now ?? Date.now();
   let redriven = 0, unfinished = 0;
@@ -51,7 +62,8 @@ export async function reconcileJobs(
     } else {
       const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;
       if (queue.shared || (!options.startup && recent)) continue;
-      await queue.redrive(record.job_id);
+      if (options.startup && options.backlog) options.backlog.push(record.job_id);
+      else await queue.redrive(record.job_id);
     }
     redriven++;
   }
