@@ -312,20 +312,21 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     // Before listening: a job the last run left `running` is given back while no worker here
     // holds it. Listening first, a delivery could lease it and this give it back from under
     // that worker, for a second delivery to run it again at the same time.
-    // The jobs left pending go to the worker in this process, without a message each: a crash
-    // before they are done leaves them to the next start alone, not messages piling up.
-    const backlog: string[] = [];
+    // The jobs left pending go to the worker at once, without a message each (see
+    // `reconcileJobs`); the periodic pass leaves the jobs it holds to it.
     await reconcileJobs(queue, logger, {
       startup: true,
       counted: metrics.unfinishedJobs,
-      backlog,
+      deliver: (jobId) => void worker.process(jobId),
     });
     queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal, worker })
       .catch((error) => logger.error("job queue listener stopped", { error }));
-    for (const jobId of backlog) worker.process(jobId);
     timer = setInterval(() => {
-      reconcileJobs(queue, logger, { startup: false, counted: metrics.unfinishedJobs })
-        .catch((error) => logger.error("reconciler failed", { error }));
+      reconcileJobs(queue, logger, {
+        startup: false,
+        counted: metrics.unfinishedJobs,
+        holds: (jobId) => worker.holds(jobId),
+      }).catch((error) => logger.error("reconciler failed", { error }));
     }, options.reconcileIntervalMs ?? 60_000);
     const sweep = () =>
       lifecycle.sweep().catch((error) => logger.error("expiry sweep failed", { error }));

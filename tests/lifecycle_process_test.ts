@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
-import { jobIdOf, newAccountClient, removeIndex, startRelayer } from "./relayer_process.ts";
+import { jobIdOf, newAccountClient, removeIndex, startRelayer, svcCli } from "./relayer_process.ts";
 
 /** A signed request by a delegate key: its status and JSON answer. */
 async function call(url: string, privateKey: string, method: string, path: string) {
@@ -115,14 +115,26 @@ Deno.test("restore skips a memory whose text was stored again while the index wa
     const restarted = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
     await restarted.waitForJob(jobIdOf(await restarted.remember("i live in  porto")));
 
-    const restore = await restarted.restore("default");
+    // A key that may not erase restores, and keeps the copy it skips.
+    const writer = await svcCli(dataDir, [
+      ...["key", "add", "--account", accountId, "--label", "writer", "--operations", "read,write"],
+    ]);
+    const restore = await (await SvcClient.create({
+      baseUrl: relayer.url,
+      privateKey: writer.privateKey,
+      accountId,
+    })).restore("default");
     assert.deepEqual([restore.restored, restore.skipped, restore.total], [1, 2, 3]);
+    assert.equal(await storedBlobs(dataDir), 3, "the copy is kept");
     const listed = await restarted.list();
     assert.deepEqual(listed.memories.map((m) => m.text).sort(), [
       "I keep bees",
       "i live in  porto",
     ]);
-    // The text erased is not brought back by a later restore from the copy it skipped.
+    // One that may erase erases the copy.
+    assert.deepEqual((await restarted.restore("default")).restored, 0);
+    assert.equal(await storedBlobs(dataDir), 2, "the copy is erased");
+    // The text erased is not brought back by a later restore from a copy.
     const porto = listed.memories.find((m) => m.text === "i live in  porto")!;
     assert.equal((await restarted.forget(porto.id)).memory_id, porto.id);
     const again = await restarted.restore("default");

@@ -246,6 +246,81 @@ Deno.test("erase a namespace: what was remembered before it and is still being s
   assert.match(ended.error, /it was erased/);
 });
 
+/** A vector store whose writes wait, once `hold` is called, until the test lets them go. */
+function heldVectors() {
+  const vectors = new MemoryVectorStore(new LexicalEmbedder().dimensions);
+  let held: { reached: PromiseWithResolvers<void>; release: PromiseWithResolvers<void> } | null =
+    null;
+  const upsert = vectors.upsert.bind(vectors);
+  vectors.upsert = async (rows, options) => {
+    if (held) {
+      held.reached.resolve();
+      await held.release.promise;
+    }
+    return await upsert(rows, options);
+  };
+  return {
+    vectors,
+    /** Holds the next writes; resolves once one waits. */
+    hold() {
+      held = { reached: Promise.withResolvers(), release: Promise.withResolvers() };
+      return held.reached.promise;
+    },
+    release() {
+      held?.release.resolve();
+      held = null;
+    },
+  };
+}
+
+Deno.test("erase a namespace while a client-encrypted memory's row is being written: it lands whole", async () => {
+  const { vectors, hold, release } = heldVectors();
+  await using t = await startTestRelayer({ vectors });
+  const alice = await t.newCaller();
+  const vector = Array.from({ length: vectors.dimensions }, (_, i) => (i === 0 ? 1 : 0));
+  const reached = hold();
+  const stored = t.signed(alice, "POST", "/api/remember/manual", {
+    encrypted_data: btoa("client ciphertext"),
+    vector,
+    namespace: "home",
+  });
+  await reached; // its blob is stored, its row not yet
+  const erased = await json(
+    await t.signed(alice, "DELETE", "/api/memories?namespace=home&confirm=home"),
+  );
+  release();
+  const { id, blob_id } = await json(await stored);
+  assert.equal(erased.erased, 0, "nothing of it was erased");
+  const listed = await json(await t.signed(alice, "GET", "/api/memories?namespace=home"));
+  assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [id]);
+  assert.equal(new TextDecoder().decode((await t.blobs.get(blob_id))!), "client ciphertext");
+});
+
+Deno.test("restore while an update that keeps its text is stored: the update lands", async () => {
+  const { vectors, hold, release } = heldVectors();
+  await using t = await startTestRelayer({ vectors });
+  const alice = await t.newCaller();
+  const [bees] = await remember(t, alice, [{ text: "I keep bees" }]);
+  const reached = hold();
+  const update = await json(
+    await t.signed(alice, "PUT", `/api/memories/${bees}`, { text: "I keep bees", tags: ["hobby"] }),
+    202,
+  );
+  await reached; // the new version's blob is stored, its row not yet
+  const restored = await json(
+    await t.signed(alice, "POST", "/api/restore", { namespace: "default" }),
+  );
+  assert.equal(restored.restored, 0);
+  release();
+  await t.settle(alice, [update.job_id]);
+  const { memories } = await json(await t.signed(alice, "GET", "/api/memories"));
+  assert.deepEqual(
+    memories.map((m: { id: string; tags: string[] }) => [m.id, m.tags]),
+    [[update.job_id, ["hobby"]]],
+  );
+  assert.equal((await t.blobs.list(alice.owner, "default")).length, 1);
+});
+
 Deno.test("erase a namespace the cipher cannot erase: refused, and what is on its way still lands", async () => {
   const embedder = new SlowEmbedder(new LexicalEmbedder(), { delayMs: 300 });
   const local = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });

@@ -6,10 +6,10 @@
  * is taken over is `lease`'s decision, made atomically, so a job whose worker renewed its lease
  * in the meantime stays with that worker.
  *
- * The start-up pass can collect the pending jobs (`backlog`) instead of enqueueing them, for the
- * caller to hand to its worker once it listens: a message enqueued for each stays in an embedded
- * queue until delivered, so a relayer that crashed again before they were done would enqueue
- * them again at every start, each start's messages delivered on top of the last's.
+ * The relayer's worker can take the jobs re-driven without a message: `deliver` gets the pending
+ * jobs of the start-up pass, and the periodic pass leaves alone those its worker `holds`. A
+ * message stays in an embedded queue until delivered, so one for each of a backlog the worker
+ * already holds would pile up, over the passes of a long backlog and over crashes in a row.
  *
  * A queue other relayers share (`JobQueue.shared`) delivers each pending job at its own due time
  * and loses none, so its pending jobs are left alone (a retry's backoff holds); the start-up pass
@@ -35,8 +35,8 @@ async function giveBack(queue: JobQueue, record: JobRecord): Promise<boolean> {
 
 /**
  * Re-drives unfinished jobs (see the module's comment); resolves to how many. `counted` hears
- * how many unfinished jobs the pass found; `backlog`, when given at start-up, receives the
- * pending jobs' ids, not enqueued: its caller hands them to its worker.
+ * how many unfinished jobs the pass found; `deliver`, at start-up, takes the pending jobs instead
+ * of a message each; `holds` tells the jobs the periodic pass leaves alone (its worker has them).
  */
 export async function reconcileJobs(
   queue: JobQueue,
@@ -45,13 +45,15 @@ export async function reconcileJobs(
     startup: boolean;
     now?: number;
     counted?: (unfinished: number) => void;
-    backlog?: string[];
+    deliver?: (jobId: string) => void;
+    holds?: (jobId: string) => boolean;
   },
 ): Promise<number> {
   const now = options.now ?? Date.now();
   let redriven = 0, unfinished = 0;
   for await (const record of queue.active()) {
     unfinished++;
+    if (!options.startup && options.holds?.(record.job_id)) continue;
     if (record.status === "running" && options.startup) {
       // As `lease` sees it: a lease runs out at `lease_until`.
       if (queue.shared && (record.lease_until ?? 0) > now) continue;
@@ -62,7 +64,7 @@ export async function reconcileJobs(
     } else {
       const recent = Date.parse(record.updated_at) + queue.leaseMs >= now;
       if (queue.shared || (!options.startup && recent)) continue;
-      if (options.startup && options.backlog) options.backlog.push(record.job_id);
+      if (options.startup && options.deliver) options.deliver(record.job_id);
       else await queue.redrive(record.job_id);
     }
     redriven++;

@@ -48,3 +48,37 @@ Deno.test("reconcile leaves a shared queue's pending jobs to their due time: a b
     queue.close();
   }
 });
+
+Deno.test("the periodic reconcile leaves alone the jobs its worker holds", async () => {
+  const clock = new ManualClock();
+  const queue = new MemoryJobQueue({ leaseMs: 1_000, now: clock.now });
+  const redriven: string[] = [];
+  const redrive = queue.redrive.bind(queue);
+  queue.redrive = (id) => (redriven.push(id), redrive(id));
+  try {
+    const input = (text: string) => ({ owner: "o1", namespace: "n1", text });
+    const [held, lost] = await queue.accept([input("held"), input("lost")]);
+    clock.advance(2_000);
+    const holds = (id: string) => id === held.job_id;
+    await reconcileJobs(queue, silentLogger, { startup: false, now: clock.now(), holds });
+    assert.deepEqual(redriven, [lost.job_id]);
+  } finally {
+    queue.close();
+  }
+});
+
+Deno.test("the start-up reconcile delivers the pending jobs, enqueueing none", async () => {
+  const queue = new MemoryJobQueue();
+  const redriven: string[] = [];
+  const redrive = queue.redrive.bind(queue);
+  queue.redrive = (id) => (redriven.push(id), redrive(id));
+  try {
+    const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "left" }]);
+    const delivered: string[] = [];
+    const deliver = (id: string) => void delivered.push(id);
+    assert.equal(await reconcileJobs(queue, silentLogger, { startup: true, deliver }), 1);
+    assert.deepEqual([delivered, redriven], [[job.job_id], []]);
+  } finally {
+    queue.close();
+  }
+});

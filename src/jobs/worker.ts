@@ -78,6 +78,8 @@ export interface Worker {
   stop(): Promise<void>;
   /** Whether `jobs` jobs delivered now would start at once, in a batch of their own. */
   ready(jobs: number): boolean;
+  /** Whether it has the job, waiting for a batch or in one running. */
+  holds(jobId: string): boolean;
   /** The jobs it holds now. */
   stats(): WorkerStats;
 }
@@ -186,6 +188,7 @@ export function createWorker(deps: WorkerDependencies): Worker {
     id,
     process,
     stats: () => ({ waiting: waiting.size, running: taken.size }),
+    holds: (jobId) => waiting.has(jobId) || taken.has(jobId),
     ready: (jobs) =>
       waiting.size === 0 && batches.size < concurrency && jobs <= batchSize &&
       (batches.size === 0 || jobs >= alongside),

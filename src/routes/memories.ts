@@ -369,6 +369,7 @@ export function memoryRoutes(
       const restored = await service.restore(caller.owner, namespace, limit, {
         credentials: caller.credentials,
         signal: request.signal,
+        eraseCopies: allowsOperation(caller.scope, "erase"),
       });
       return jsonResponse(200, restored);
       // Restore rebuilds the index: it changes what is stored, as a write does.

@@ -12,10 +12,11 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
+import type { JobQueue } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import type { CatalogEntry } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
-import { deleteErasedBlob } from "./erased_blobs.ts";
+import { blobStates, deleteErasedBlob } from "./erased_blobs.ts";
 import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
 import { iso } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
@@ -23,6 +24,8 @@ import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import type { UpdateClaims } from "./update_claims.ts";
 
 export interface EraserDependencies {
+  /** Jobs still on their way: what only a blob holds is not erased while its job is active. */
+  queue: JobQueue;
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
@@ -43,9 +46,16 @@ export interface EraseOptions {
   credentials?: DecryptCredentials;
 }
 
+/**
+ * How long a client-encrypted memory's blob may wait for its index row: its remember stores the
+ * blob, then writes the row, with no job to tell that it is on its way.
+ */
+const MANUAL_LANDING_MS = 60_000;
+
 export function createEraser(deps: EraserDependencies) {
-  const { cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger, now } =
+  const { queue, cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger } =
     deps;
+  const { now } = deps;
 
   /**
    * Erases expired memories the index does not hold: erased already (nothing is left to do but
@@ -161,6 +171,37 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
+   * Erases what only a blob of a namespace holds, no index row (rows lost with the index, a job
+   * failed after its upload), 500 at a time: restore would bring it back after the namespace's
+   * erase. Left alone: the memory of a job still on its way, one recorded erased (its blob is
+   * restore's to delete), and a client-encrypted memory stored in the last minute (its remember
+   * may be writing its row).
+   */
+  async function eraseLeft(
+    owner: string,
+    namespace: string,
+    options: EraseOptions = {},
+  ): Promise<EraseReceipt[]> {
+    const landing = now() - MANUAL_LANDING_MS;
+    const entries = await blobs.list(owner, namespace);
+    // After the listing: a job that put a blob listed is active still, or indexed by now.
+    const active = new Set<string>();
+    for await (const job of queue.active()) {
+      if (job.owner === owner && job.namespace === namespace) active.add(job.job_id);
+    }
+    const { present, erased } = await blobStates(deps, owner, entries);
+    const left = entries.filter(({ meta }) =>
+      !present.has(meta.memoryId) && !erased.has(meta.memoryId) && !active.has(meta.memoryId) &&
+      !(meta.sealedVector !== undefined && meta.createdAt > landing)
+    );
+    const receipts: EraseReceipt[] = [];
+    for (let i = 0; i < left.length; i += 500) {
+      receipts.push(...await eraseBlobs(owner, left.slice(i, i + 500), options));
+    }
+    return receipts;
+  }
+
+  /**
    * Erases memories as their owner asks: the updates of them on the way go too, those still
    * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
    */
@@ -178,7 +219,7 @@ export function createEraser(deps: EraserDependencies) {
     return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
-  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs };
+  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, eraseLeft };
 }
 
 export type Eraser = ReturnType<typeof createEraser>;

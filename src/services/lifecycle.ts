@@ -5,13 +5,7 @@
  * indexed) and expiry (a sweep erases what expired). Callers pass values that are already
  * validated.
  */
-import type {
-  BlobEntry,
-  BlobStore,
-  Cipher,
-  NamespaceCount,
-  VectorStore,
-} from "../backends/types.ts";
+import type { BlobStore, Cipher, NamespaceCount, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { textHeldBy } from "../pipeline/remember.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -83,12 +77,11 @@ const MAX_SWEEP_BATCHES = 200;
 const EXPIRED_UNCOUNTED = 1_000;
 
 export function createLifecycleService(deps: LifecycleDependencies) {
-  const { queue, cipher, blobs, vectors, lexicon, hasher, attributeSeal, reader, records, logger } =
-    deps;
+  const { queue, cipher, vectors, lexicon, hasher, attributeSeal, reader, records, logger } = deps;
   const now = deps.now ?? Date.now;
   /** Which update holds each memory being replaced (see `vet`). */
   const updating = deps.updateClaims ?? new MemoryUpdateClaims();
-  const { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs } = createEraser({
+  const { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, eraseLeft } = createEraser({
     ...deps,
     updating,
     now,
@@ -98,25 +91,6 @@ export function createLifecycleService(deps: LifecycleDependencies) {
   /** The expiry sweep under way; `stopped` once the relayer closes (no batch starts after). */
   let sweeping: Promise<number> | undefined;
   let stopped = false;
-
-  /**
-   * The blobs of a namespace that no index row holds, nor a job on its way (one landing now is
-   * indexed or still active), of memories not recorded erased (an erase that could not delete
-   * its blob left it to restore): what restore would bring back after the namespace's erase.
-   */
-  async function blobsLeft(owner: string, namespace: string): Promise<BlobEntry[]> {
-    const entries = await blobs.list(owner, namespace);
-    const kept = new Set<string>();
-    for await (const job of queue.active()) {
-      if (job.owner === owner && job.namespace === namespace) kept.add(job.job_id);
-    }
-    for (let i = 0; i < entries.length; i += 500) {
-      const ids = entries.slice(i, i + 500).map(({ meta }) => meta.memoryId);
-      for (const id of await vectors.has(ids)) kept.add(id);
-      for (const id of await records.erased(owner, ids)) kept.add(id);
-    }
-    return entries.filter(({ meta }) => !kept.has(meta.memoryId));
-  }
 
   /**
    * A visible memory of the owner, wherever it is: its namespace, index and entry. `allow`
@@ -299,7 +273,7 @@ export function createLifecycleService(deps: LifecycleDependencies) {
         const batch = entries.slice(i, i + 500).filter(({ id }) => index.entry(id));
         receipts.push(...await eraseAsked(owner, namespace, batch, options));
       }
-      receipts.push(...await eraseBlobs(owner, await blobsLeft(owner, namespace), options));
+      receipts.push(...await eraseLeft(owner, namespace, options));
       return { namespace, owner, erased: receipts.length, receipts };
     },
 

@@ -33,7 +33,7 @@ import {
   type Provenance,
   rememberedByOf,
 } from "../pipeline/attributes.ts";
-import { restoreNamespace } from "./restore.ts";
+import { restoreNamespace, type RestoreOptions } from "./restore.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { catalogFilter, type MemoryFilter } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
@@ -378,7 +378,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       owner: string,
       namespace: string,
       limit: number,
-      options: MemoryCallOptions = {},
+      options: RestoreOptions = {},
     ): Promise<RestoreSummary> {
       return restoreNamespace(deps, owner, namespace, limit, options);
     },

@@ -2,12 +2,23 @@
  * Restore: a namespace's index rebuilt from its blobs, after the index was lost. Each blob the
  * index lacks is read and indexed again with the attributes sealed beside it; a memory recorded
  * erased is not brought back, and its blob is deleted; one whose text the namespace holds already
- * (stored again while the index was lost) is erased.
+ * (stored again while the index was lost) is not brought back either, and is erased when the
+ * caller may erase.
  */
+import type { BlobEntry } from "../backends/types.ts";
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
-import { deleteErasedBlob } from "./erased_blobs.ts";
+import { blobStates, deleteErasedBlob } from "./erased_blobs.ts";
 import type { MemoryCallOptions, MemoryServiceDependencies } from "./memories.ts";
 import type { RestoreSummary } from "./memory_answers.ts";
+
+/** What a restore may do besides re-indexing. */
+export interface RestoreOptions extends MemoryCallOptions {
+  /**
+   * Erase the copies of a text the namespace holds again (the caller's key may erase); without
+   * it they are skipped and kept.
+   */
+  eraseCopies?: boolean;
+}
 
 /**
  * Re-indexes up to `limit` of the namespace's blobs that are missing from the index, with the
@@ -15,16 +26,16 @@ import type { RestoreSummary } from "./memory_answers.ts";
  * decrypted and indexed again, or indexed under the sealed vector of a client-encrypted
  * memory (one that does not open is skipped and logged). The blobs of memories recorded
  * erased are deleted, and skipped; a memory whose text another of the namespace holds (as
- * remember sees a duplicate) is skipped and erased, its key, blob and all.
+ * remember sees a duplicate) is skipped, and erased with `eraseCopies` (see `eraseCopy`).
  */
 export async function restoreNamespace(
   deps: MemoryServiceDependencies,
   owner: string,
   namespace: string,
   limit: number,
-  options: MemoryCallOptions = {},
+  options: RestoreOptions = {},
 ): Promise<RestoreSummary> {
-  const { blobs, vectors, records, reader, pipeline, logger, hasher, lexicon } = deps;
+  const { blobs, vectors, records, reader, pipeline, logger, hasher, lexicon, queue } = deps;
   const { signal } = options;
   const now = deps.now ?? Date.now;
   /**
@@ -36,16 +47,28 @@ export async function restoreNamespace(
     const holder = index.duplicateOf(await hasher.digest(owner, text, thread), now());
     return holder !== undefined && holder !== memoryId && present.has(holder);
   };
+  /**
+   * Erases a copy of a text the namespace holds again, so that an erase of the one held leaves
+   * none for restore to find; not while its job is on its way or once it is indexed (an update
+   * that keeps its text), and with the caller's leave (`eraseCopies`) only.
+   */
+  const eraseCopy = async (entry: BlobEntry) => {
+    const { memoryId } = entry.meta;
+    const job = await queue.get(memoryId);
+    if (job?.status === "pending" || job?.status === "running") return;
+    if ((await vectors.has([memoryId], { signal })).size > 0) return;
+    await deps.eraseBlobs(owner, [entry], options).catch((error) =>
+      logger.warn("cannot erase a copy of a text the namespace holds again", {
+        memory_id: memoryId,
+        blob_id: entry.blobId,
+        error,
+      })
+    );
+  };
   const entries = await blobs.list(owner, namespace, { signal });
   // Present in the index, or erased: a blob put back from a backup stays erased, and one an
   // erase left behind (its store down, the erase cut short) is deleted.
-  const present = new Set<string>();
-  const erased = new Set<string>();
-  for (let i = 0; i < entries.length; i += 500) {
-    const ids = entries.slice(i, i + 500).map((e) => e.meta.memoryId);
-    for (const id of await vectors.has(ids, { signal })) present.add(id);
-    for (const id of await records.erased(owner, ids)) erased.add(id);
-  }
+  const { present, erased } = await blobStates(deps, owner, entries, signal);
   let restored = 0, skipped = 0, remaining = 0;
   for (const { blobId, meta } of entries) {
     if (erased.has(meta.memoryId)) {
@@ -88,14 +111,7 @@ export async function restoreNamespace(
         continue;
       }
       if (await held(memoryId, text, attributes?.thread)) {
-        // One memory a text: an erase of the one held must leave no copy for restore to find.
-        await deps.eraseBlobs(owner, [{ blobId, meta }], options).catch((error) =>
-          logger.warn("cannot erase a copy of a text the namespace holds again", {
-            memory_id: memoryId,
-            blob_id: blobId,
-            error,
-          })
-        );
+        if (options.eraseCopies) await eraseCopy({ blobId, meta });
         skipped++;
         continue;
       }
