@@ -3,9 +3,11 @@
  * or a service manager's restarts do. One client accepts `--jobs` memories in bulks of 20 (8 at a
  * time) on a fresh relayer (its own process, the embedded default), which is SIGKILLed as soon as
  * the last is accepted; then `--crashes` times a relayer starts on the same data directory and is
- * SIGKILLed `--lives` ms later; then a last one starts and stores what is left. Reports how long
- * that last relayer took until every job was done, its CPU until then, and its CPU over the
- * `--after` seconds that follow (work it still does for jobs already done).
+ * SIGKILLed `--lives` ms after it listens; then a last one starts and stores what is left.
+ * Reports the jobs each start found unfinished and how long it took to listen, the time from the
+ * first restart until every job was done and the CPU of the restarted relayers until then, the
+ * last start's time until then, and the last relayer's CPU over the `--after` seconds that follow
+ * (work it still does for jobs already done).
  *
  *   deno task bench:crash-restarts [--jobs 12000] [--crashes 4] [--lives 300] [--after 20]
  *                                  [--root CHECKOUT/] [--out FILE]
@@ -56,25 +58,46 @@ try {
     }
   }));
   await relayer.kill();
+  /** Unfinished jobs a start found (what its reconciler re-drove). */
+  const found = (log: string) =>
+    Number(log.match(/re-drove unfinished jobs[^\n]*"count":(\d+)/)?.[1] ?? 0);
+  const restarted = performance.now();
+  let cpuBefore = 0;
+  const left: number[] = [];
+  const listening: number[] = [];
+  /** A relayer on the data directory, once it listens (how long that took is kept). */
+  const start = async () => {
+    const spawned = performance.now();
+    const started = await startRelayer(dataDir, {}, options);
+    listening.push((performance.now() - spawned) / 1000);
+    return started;
+  };
   for (let i = 0; i < CRASHES; i++) {
-    relayer = await startRelayer(dataDir, {}, options);
+    relayer = await start();
     await new Promise((resolve) => setTimeout(resolve, LIVES_MS));
+    cpuBefore += cpuMs(relayer.process.pid);
     await relayer.kill();
+    left.push(found(relayer.log()));
   }
   const started = performance.now();
-  relayer = await startRelayer(dataDir, {}, options);
+  relayer = await start();
   await allDone(await connect(relayer.url), jobIds, 30 * 60_000);
-  const doneS = (performance.now() - started) / 1000;
+  const doneAt = performance.now();
   const cpuAtDone = cpuMs(relayer.process.pid);
+  left.push(found(relayer.log()));
   await new Promise((resolve) => setTimeout(resolve, AFTER_S * 1000));
+  const seconds = (ms: number) => Math.round(ms) / 1000;
   const result = {
     date: new Date().toISOString(),
     machine: machine(),
     svc_relayer: values.root ?? "this checkout",
     workload: { jobs: jobIds.length, crashes: CRASHES, lives_ms: LIVES_MS, after_s: AFTER_S },
-    all_done_s: Math.round(doneS * 10) / 10,
-    relayer_cpu_s_until_done: cpuAtDone / 1000,
-    relayer_cpu_s_after: (cpuMs(relayer.process.pid) - cpuAtDone) / 1000,
+    unfinished_at_each_start: left,
+    each_start_until_listening_s: listening.map((s) => Math.round(s * 100) / 100),
+    from_first_restart_until_all_done_s: seconds(doneAt - restarted),
+    relayers_cpu_s_until_all_done: seconds(cpuBefore + cpuAtDone),
+    last_start_until_all_done_s: seconds(doneAt - started),
+    last_relayer_cpu_s_after: seconds(cpuMs(relayer.process.pid) - cpuAtDone),
   };
   console.log(JSON.stringify(result));
   await relayer.stop();

@@ -312,15 +312,18 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     // Before listening: a job the last run left `running` is given back while no worker here
     // holds it. Listening first, a delivery could lease it and this give it back from under
     // that worker, for a second delivery to run it again at the same time.
-    // The jobs left pending go to the worker at once, without a message each (see
-    // `reconcileJobs`); the periodic pass leaves the jobs it holds to it.
+    // The jobs left pending go to the worker without a message each (see `reconcileJobs`), once
+    // the pass is over: it, and so the start, does not wait on the worker's batches. The periodic
+    // pass leaves the jobs the worker holds to it.
+    const backlog: string[] = [];
     await reconcileJobs(queue, logger, {
       startup: true,
       counted: metrics.unfinishedJobs,
-      deliver: (jobId) => void worker.process(jobId),
+      deliver: (jobId) => void backlog.push(jobId),
     });
     queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal, worker })
       .catch((error) => logger.error("job queue listener stopped", { error }));
+    for (const jobId of backlog) worker.process(jobId);
     timer = setInterval(() => {
       reconcileJobs(queue, logger, {
         startup: false,

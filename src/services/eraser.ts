@@ -53,9 +53,8 @@ export interface EraseOptions {
 const MANUAL_LANDING_MS = 60_000;
 
 export function createEraser(deps: EraserDependencies) {
-  const { queue, cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger } =
+  const { cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger, now } =
     deps;
-  const { now } = deps;
 
   /**
    * Erases expired memories the index does not hold: erased already (nothing is left to do but
@@ -186,7 +185,7 @@ export function createEraser(deps: EraserDependencies) {
     const entries = await blobs.list(owner, namespace);
     // After the listing: a job that put a blob listed is active still, or indexed by now.
     const active = new Set<string>();
-    for await (const job of queue.active()) {
+    for await (const job of deps.queue.active()) {
       if (job.owner === owner && job.namespace === namespace) active.add(job.job_id);
     }
     const { present, erased } = await blobStates(deps, owner, entries);
