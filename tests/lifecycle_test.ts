@@ -273,27 +273,55 @@ function heldVectors() {
   };
 }
 
-Deno.test("erase a namespace while a client-encrypted memory's row is being written: it lands whole", async () => {
+Deno.test("erase a namespace while a client-encrypted memory's row is being written: it goes whole", async () => {
   const { vectors, hold, release } = heldVectors();
   await using t = await startTestRelayer({ vectors });
   const alice = await t.newCaller();
   const vector = Array.from({ length: vectors.dimensions }, (_, i) => (i === 0 ? 1 : 0));
-  const reached = hold();
-  const stored = t.signed(alice, "POST", "/api/remember/manual", {
-    encrypted_data: btoa("client ciphertext"),
-    vector,
-    namespace: "home",
-  });
+  const manual = (namespace: string) =>
+    t.signed(alice, "POST", "/api/remember/manual", {
+      encrypted_data: btoa("client ciphertext"),
+      vector,
+      namespace,
+    });
+  const eraseAll = async (namespace: string) =>
+    await json(
+      await t.signed(alice, "DELETE", `/api/memories?namespace=${namespace}&confirm=${namespace}`),
+    );
+
+  // Its row lands after the erase: its remember finds it erased, takes the row away and says so.
+  let reached = hold();
+  const late = manual("home");
   await reached; // its blob is stored, its row not yet
-  const erased = await json(
-    await t.signed(alice, "DELETE", "/api/memories?namespace=home&confirm=home"),
-  );
+  const home = await eraseAll("home");
   release();
-  const { id, blob_id } = await json(await stored);
-  assert.equal(erased.erased, 0, "nothing of it was erased");
-  const listed = await json(await t.signed(alice, "GET", "/api/memories?namespace=home"));
-  assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [id]);
-  assert.equal(new TextDecoder().decode((await t.blobs.get(blob_id))!), "client ciphertext");
+  const refused = await json(await late, 409);
+  assert.match(refused.error, /namespace "home" was erased while the memory was being stored/);
+  assert.equal(home.erased, 1);
+
+  // Its row lands once the erase found its blob without one, and its remember answers before
+  // the erase is recorded: the erase takes the row away.
+  reached = hold();
+  const early = manual("work");
+  await reached;
+  const has = vectors.has.bind(vectors);
+  let stored: { id: string } | undefined;
+  vectors.has = async (ids, options) => {
+    const found = await has(ids, options);
+    if (!stored) {
+      release();
+      stored = await json(await early);
+    }
+    return found;
+  };
+  const work = await eraseAll("work");
+  assert.deepEqual(work.receipts.map((r: { memory_id: string }) => r.memory_id), [stored!.id]);
+
+  for (const namespace of ["home", "work"]) {
+    const listed = await json(await t.signed(alice, "GET", `/api/memories?namespace=${namespace}`));
+    assert.deepEqual(listed.memories, [], `nothing of ${namespace} is left`);
+    assert.deepEqual(await t.blobs.list(alice.owner, namespace), []);
+  }
 });
 
 Deno.test("restore while an update that keeps its text is stored: the update lands", async () => {

@@ -147,7 +147,11 @@ export function createWorker(deps: WorkerDependencies): Worker {
   function pump(): void {
     const limit = waiting.size >= BACKLOG_BATCHES * batchSize ? 2 * concurrency : concurrency;
     while (batches.size < limit && waiting.size >= (batches.size === 0 ? 1 : alongside)) {
-      const batch = [...waiting].slice(0, batchSize);
+      const batch: [string, PromiseWithResolvers<void>][] = [];
+      for (const entry of waiting) {
+        if (batch.length === batchSize) break;
+        batch.push(entry);
+      }
       for (const [jobId, delivery] of batch) {
         waiting.delete(jobId);
         taken.set(jobId, delivery.promise);

@@ -46,12 +46,6 @@ export interface EraseOptions {
   credentials?: DecryptCredentials;
 }
 
-/**
- * How long a client-encrypted memory's blob may wait for its index row: its remember stores the
- * blob, then writes the row, with no job to tell that it is on its way.
- */
-const MANUAL_LANDING_MS = 60_000;
-
 export function createEraser(deps: EraserDependencies) {
   const { cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger, now } =
     deps;
@@ -143,12 +137,15 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
-   * Erases memories that only a blob holds, no index row (rows lost with the index, a text
-   * restore found held again, a job failed after its upload): their keys first, then the record
-   * of the erase and their blobs; a signed receipt each. Restore would bring them back otherwise.
+   * Erases memories of a namespace that only a blob holds, no index row (rows lost with the
+   * index, a text restore found held again, a job failed after its upload): their keys first,
+   * then the record of the erase, their blobs, and a row that landed meanwhile (a client-encrypted
+   * memory's remember writes it after the blob, then looks for this record: whichever comes
+   * last removes it); a signed receipt each. Restore would bring them back otherwise.
    */
   async function eraseBlobs(
     owner: string,
+    namespace: string,
     left: BlobEntry[],
     options: EraseOptions = {},
   ): Promise<EraseReceipt[]> {
@@ -158,7 +155,7 @@ export function createEraser(deps: EraserDependencies) {
     for (const { blobId } of left) reader.forget(blobId);
     const erasedAt = now();
     await records.markErased(owner, ids.map((memoryId) => ({ memoryId })), erasedAt);
-    return await Promise.all(left.map(async ({ blobId, meta: { memoryId } }) => {
+    const receipts = await Promise.all(left.map(async ({ blobId, meta: { memoryId } }) => {
       await deleteErasedBlob(blobs, logger, { blobId, memoryId });
       return await identity.receipt({
         memory_id: memoryId,
@@ -167,21 +164,22 @@ export function createEraser(deps: EraserDependencies) {
         erased_at: iso(erasedAt),
       });
     }));
+    await vectors.delete(ids);
+    await lexicon.remove(owner, namespace, ids);
+    return receipts;
   }
 
   /**
    * Erases what only a blob of a namespace holds, no index row (rows lost with the index, a job
    * failed after its upload), 500 at a time: restore would bring it back after the namespace's
-   * erase. Left alone: the memory of a job still on its way, one recorded erased (its blob is
-   * restore's to delete), and a client-encrypted memory stored in the last minute (its remember
-   * may be writing its row).
+   * erase. Left alone: the memory of a job still on its way, and one recorded erased (its blob
+   * is restore's to delete).
    */
   async function eraseLeft(
     owner: string,
     namespace: string,
     options: EraseOptions = {},
   ): Promise<EraseReceipt[]> {
-    const landing = now() - MANUAL_LANDING_MS;
     const entries = await blobs.list(owner, namespace);
     // After the listing: a job that put a blob listed is active still, or indexed by now.
     const active = new Set<string>();
@@ -190,12 +188,11 @@ export function createEraser(deps: EraserDependencies) {
     }
     const { present, erased } = await blobStates(deps, owner, entries);
     const left = entries.filter(({ meta }) =>
-      !present.has(meta.memoryId) && !erased.has(meta.memoryId) && !active.has(meta.memoryId) &&
-      !(meta.sealedVector !== undefined && meta.createdAt > landing)
+      !present.has(meta.memoryId) && !erased.has(meta.memoryId) && !active.has(meta.memoryId)
     );
     const receipts: EraseReceipt[] = [];
     for (let i = 0; i < left.length; i += 500) {
-      receipts.push(...await eraseBlobs(owner, left.slice(i, i + 500), options));
+      receipts.push(...await eraseBlobs(owner, namespace, left.slice(i, i + 500), options));
     }
     return receipts;
   }

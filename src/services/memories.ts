@@ -5,6 +5,7 @@
  * validated.
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
+import { SvcError } from "../errors.ts";
 import type {
   BlobEntry,
   BlobStore,
@@ -79,7 +80,12 @@ export interface MemoryServiceDependencies {
    * Erases memories only a blob holds (keys, records, blobs): restore's copies of a text the
    * namespace holds again, which an erase of that text would otherwise not reach.
    */
-  eraseBlobs: (owner: string, left: BlobEntry[], options?: MemoryCallOptions) => Promise<unknown>;
+  eraseBlobs: (
+    owner: string,
+    namespace: string,
+    left: BlobEntry[],
+    options?: MemoryCallOptions,
+  ) => Promise<unknown>;
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;
@@ -353,6 +359,18 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const attributes = rememberedBy && { rememberedBy };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector, attributes });
       await pipeline.index({ ...memory, blobId, vector, attributes });
+      // Its namespace erased meanwhile, its blob found without a row: it goes too (see
+      // `Eraser.eraseBlobs`, which removes the row when it comes after this).
+      const ids = [memory.memoryId];
+      if ((await deps.records.erased(owner, ids)).size > 0) {
+        await vectors.delete(ids);
+        await lexicon.remove(owner, namespace, ids);
+        throw new SvcError(
+          "conflict",
+          `Cannot remember: namespace ${JSON.stringify(namespace)} was erased while the memory ` +
+            "was being stored",
+        );
+      }
       return { id: memory.memoryId, blob_id: blobId, owner, namespace };
     },
 

@@ -57,7 +57,7 @@ export async function restoreNamespace(
     const job = await queue.get(memoryId);
     if (job?.status === "pending" || job?.status === "running") return;
     if ((await vectors.has([memoryId], { signal })).size > 0) return;
-    await deps.eraseBlobs(owner, [entry], options).catch((error) =>
+    await deps.eraseBlobs(owner, namespace, [entry], options).catch((error) =>
       logger.warn("cannot erase a copy of a text the namespace holds again", {
         memory_id: memoryId,
         blob_id: entry.blobId,
