@@ -17,6 +17,9 @@ async function call(url: string, privateKey: string, method: string, path: strin
   return { status: response.status, body: await response.json() };
 }
 
+/** The warning of a start whose index holds no memory while the blob store holds some. */
+const LOST_INDEX = /"msg":"the vector index holds no memory while the blob store holds some/;
+
 /** The blobs the data directory's blob store (the default, SQLite) holds. */
 async function storedBlobs(dataDir: string): Promise<number> {
   const store = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
@@ -109,9 +112,11 @@ Deno.test("restore skips a memory whose text was stored again while the index wa
     for (const text of ["I live in Porto", "I keep bees"]) {
       await client.waitForJob(jobIdOf(await client.remember(text)));
     }
+    assert.doesNotMatch(relayer.log(), LOST_INDEX, "a new data directory has lost nothing");
     await relayer.stop();
     await removeIndex(dataDir);
     relayer = await startRelayer(dataDir);
+    assert.match(relayer.log(), LOST_INDEX, "the start says the index was lost");
     const restarted = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
     await restarted.waitForJob(jobIdOf(await restarted.remember("i live in  porto")));
 

@@ -5,7 +5,7 @@
  * that does not hold the directory's blobs is refused, since its memories would no longer
  * decrypt. A store that holds no blob yet does not count.
  */
-import type { BlobEntry, BlobStore } from "../backends/types.ts";
+import type { BlobEntry, BlobStore, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
@@ -20,6 +20,26 @@ export async function heldLocalBlobs(dataDir: string): Promise<{ fs: boolean; sq
     SqliteBlobStore.holdsBlobs(`${dataDir}/blobs/blobs.sqlite`),
   ]);
   return { fs, sqlite };
+}
+
+/**
+ * Warns when `vectors` holds no memory while the data directory's blob store holds some: the
+ * index was lost (deleted, left out of a backup, or `SVC_VECTOR_STORE=memory` restarted), and no
+ * memory is recalled until each namespace is restored.
+ */
+export async function warnOfLostIndex(
+  dataDir: string,
+  vectors: VectorStore,
+  logger: Logger,
+): Promise<void> {
+  const held = await heldLocalBlobs(dataDir);
+  if (!held.fs && !held.sqlite || await vectors.count() > 0) return;
+  logger.warn(
+    "the vector index holds no memory while the blob store holds some: none is recalled until " +
+      "its namespace is restored (POST /api/restore, `svc restore --namespace NAME` or the " +
+      "svc_restore tool, with a key of its account)",
+    { data_dir: dataDir },
+  );
 }
 
 async function hasEntries(dir: string): Promise<boolean> {

@@ -19,7 +19,7 @@ import { openDirectory } from "./accounts.ts";
 import { openDatabase, postgresPlugin } from "./database.ts";
 import { openEmbedder, openLlm } from "./models.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
-import { openLocalBlobs } from "./local_blobs.ts";
+import { openLocalBlobs, warnOfLostIndex } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makeDataDir, makePrivate } from "./private_files.ts";
 import { checkNotMoved } from "./moved.ts";
@@ -305,6 +305,9 @@ export async function openBackends(
       offline: links.offlineReindex,
     }, database);
     vectorsOpened = index.vectors;
+    if (config.store.kind === "embedded") {
+      await warnOfLostIndex(config.dataDir, index.vectors, logger);
+    }
     if (index.kept) {
       // The index's own embedder serves: the configured one is not needed.
       const unused = closeEmbedder;
