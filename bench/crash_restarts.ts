@@ -18,6 +18,7 @@ import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { allDone, machine, resultsFile, writeResults } from "./harness.ts";
 import { flags, whole } from "./flags.ts";
+import { processCpuMs } from "./load_generator.ts";
 
 const { values } = flags({
   options: {
@@ -34,12 +35,6 @@ const CRASHES = whole(values.crashes, "--crashes", 0);
 const LIVES_MS = whole(values.lives, "--lives", 0);
 const AFTER_S = whole(values.after, "--after", 0);
 const options = { root: values.root, processGroup: true };
-
-/** CPU time the process has used, user and system, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-crash-restarts-" });
 try {
@@ -75,7 +70,7 @@ try {
   for (let i = 0; i < CRASHES; i++) {
     relayer = await start();
     await new Promise((resolve) => setTimeout(resolve, LIVES_MS));
-    cpuBefore += cpuMs(relayer.process.pid);
+    cpuBefore += processCpuMs(relayer.process.pid);
     await relayer.kill();
     left.push(found(relayer.log()));
   }
@@ -83,7 +78,7 @@ try {
   relayer = await start();
   await allDone(await connect(relayer.url), jobIds, 30 * 60_000);
   const doneAt = performance.now();
-  const cpuAtDone = cpuMs(relayer.process.pid);
+  const cpuAtDone = processCpuMs(relayer.process.pid);
   left.push(found(relayer.log()));
   await new Promise((resolve) => setTimeout(resolve, AFTER_S * 1000));
   const seconds = (ms: number) => Math.round(ms) / 1000;
@@ -97,7 +92,7 @@ try {
     from_first_restart_until_all_done_s: seconds(doneAt - restarted),
     relayers_cpu_s_until_all_done: seconds(cpuBefore + cpuAtDone),
     last_start_until_all_done_s: seconds(doneAt - started),
-    last_relayer_cpu_s_after: seconds(cpuMs(relayer.process.pid) - cpuAtDone),
+    last_relayer_cpu_s_after: seconds(processCpuMs(relayer.process.pid) - cpuAtDone),
   };
   console.log(JSON.stringify(result));
   await relayer.stop();
