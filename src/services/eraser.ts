@@ -138,35 +138,24 @@ export function createEraser(deps: EraserDependencies) {
 
   /**
    * Erases memories of a namespace that only a blob holds, no index row (rows lost with the
-   * index, a text restore found held again, a job failed after its upload): their keys first,
-   * then the record of the erase, their blobs, and a row that landed meanwhile (a client-encrypted
-   * memory's remember writes it after the blob, then looks for this record: whichever comes
-   * last removes it); a signed receipt each. Restore would bring them back otherwise.
+   * index, a text restore found held again, a job failed after its upload), as `eraseEntries`
+   * does: their keys, the record of the erase, their blobs, and a row that landed meanwhile (a
+   * client-encrypted memory's remember writes it after the blob, then looks for this record:
+   * whichever comes last removes it); a signed receipt each. Restore would bring them back
+   * otherwise.
    */
-  async function eraseBlobs(
+  function eraseBlobs(
     owner: string,
     namespace: string,
     left: BlobEntry[],
     options: EraseOptions = {},
   ): Promise<EraseReceipt[]> {
-    if (left.length === 0) return [];
-    const ids = left.map(({ meta }) => meta.memoryId);
-    await eraseKeys(owner, ids, options);
-    for (const { blobId } of left) reader.forget(blobId);
-    const erasedAt = now();
-    await records.markErased(owner, ids.map((memoryId) => ({ memoryId })), erasedAt);
-    const receipts = await Promise.all(left.map(async ({ blobId, meta: { memoryId } }) => {
-      await deleteErasedBlob(blobs, logger, { blobId, memoryId });
-      return await identity.receipt({
-        memory_id: memoryId,
-        owner,
-        blob_id: blobId,
-        erased_at: iso(erasedAt),
-      });
+    const entries = left.map(({ blobId, meta }) => ({
+      id: meta.memoryId,
+      blobId,
+      createdAt: meta.createdAt,
     }));
-    await vectors.delete(ids);
-    await lexicon.remove(owner, namespace, ids);
-    return receipts;
+    return eraseEntries(owner, namespace, entries, options);
   }
 
   /**
