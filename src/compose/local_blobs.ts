@@ -32,8 +32,10 @@ export async function warnOfLostIndex(
   vectors: VectorStore,
   logger: Logger,
 ): Promise<void> {
+  // The index's count first: a start with memories looks into no blob store again.
+  if (await vectors.count() > 0) return;
   const held = await heldLocalBlobs(dataDir);
-  if (!held.fs && !held.sqlite || await vectors.count() > 0) return;
+  if (!held.fs && !held.sqlite) return;
   logger.warn(
     "the vector index holds no memory while the blob store holds some: none is recalled until " +
       "its namespace is restored (POST /api/restore, `svc restore --namespace NAME` or the " +
