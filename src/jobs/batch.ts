@@ -339,13 +339,15 @@ export function batchRunner(
       }
       live = await refuse(live, gone);
     }
+    // Kept before the jobs are marked done: whoever sees a job done (a commit is visible before
+    // its writer hears of it) finds its text kept.
+    for (const job of live) deps.keepText?.(job.key.owner, job.blobId!, job.text!);
     const completed = await queue.completeMany(live.map((job) => ({
       record: job.record,
       patch: { blob_id: job.blobId, memory_id: job.record.job_id },
     })));
     for (const job of held(live, completed)) {
       job.over = true;
-      deps.keepText?.(job.key.owner, job.blobId!, job.text!);
       observe?.jobEnded("done", acceptedAt(job));
       logger.debug("job done", { job_id: job.record.job_id, attempts: job.record.attempts });
     }

@@ -41,8 +41,9 @@ export interface WorkerDependencies {
    */
   indexed?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
   /**
-   * Hears the text of each memory a job stored, once the job is done: the relayer keeps it for
-   * recall, which would otherwise read and decrypt its blob again.
+   * Hears the text of each memory a job stored and indexed, just before the job is marked done
+   * (so that whoever sees it done finds the text kept): the relayer keeps it for recall, which
+   * would otherwise read and decrypt its blob again.
    */
   keepText?: (owner: string, blobId: string, text: string) => void;
   /** Hears of the memories whose jobs failed for good (an update's claim is then released). */

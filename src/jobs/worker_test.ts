@@ -366,6 +366,30 @@ Deno.test("worker: a job whose encryption fails retries alone; the rest of its b
   assert.deepEqual(kept.at(-1), ["o2", done!.blob_id, "fact 1"]);
 });
 
+Deno.test("worker: a memory's text is handed over before its job is marked done, so whoever sees it done finds it kept", async () => {
+  using queue = new MemoryJobQueue();
+  const pipeline = await testPipeline();
+  const events: string[] = [];
+  const complete = queue.completeMany.bind(queue);
+  queue.completeMany = (items) => {
+    events.push(...items.map(({ record }) => `done ${record.job_id}`));
+    return complete(items);
+  };
+  const keepText = (_owner: string, _blobId: string, text: string) => events.push(`kept ${text}`);
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, keepText });
+  const jobs = await queue.accept(["fact 0", "fact 1"].map((text) => ({
+    owner: "o1",
+    namespace: "n1",
+    text,
+  })));
+  await Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  assert.deepEqual(events, [
+    "kept fact 0",
+    "kept fact 1",
+    ...jobs.map((job) => `done ${job.job_id}`),
+  ]);
+});
+
 Deno.test("worker: a memory the index refuses fails alone; the others of its batch are indexed", async () => {
   using queue = new MemoryJobQueue();
   const embedder = new CountingEmbedder();
