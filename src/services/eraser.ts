@@ -47,8 +47,9 @@ export interface EraseOptions {
 }
 
 export function createEraser(deps: EraserDependencies) {
-  const { cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger, now } =
+  const { queue, cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger } =
     deps;
+  const { now } = deps;
 
   /**
    * Erases expired memories the index does not hold: erased already (nothing is left to do but
@@ -172,7 +173,7 @@ export function createEraser(deps: EraserDependencies) {
     const entries = await blobs.list(owner, namespace);
     // After the listing: a job that put a blob listed is active still, or indexed by now.
     const active = new Set<string>();
-    for await (const job of deps.queue.active()) {
+    for await (const job of queue.active()) {
       if (job.owner === owner && job.namespace === namespace) active.add(job.job_id);
     }
     const { present, erased } = await blobStates(deps, owner, entries);
