@@ -13,9 +13,6 @@ import { localPort } from "./args.ts";
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
 
-/** The relayer the client command asked, once it has chosen one: for messages about its answer. */
-export let askedRelayer: string | undefined;
-
 /**
  * The relayer a client command calls: `--relayer`, else `SVC_SERVER_URL` (unless empty), else
  * this machine's relayer on the port it takes itself (`SVC_PORT`, 8000 by default).
@@ -43,7 +40,6 @@ export function relayerUrl(
         "(such as http://127.0.0.1:8000)",
     );
   }
-  askedRelayer = url;
   return url;
 }
 

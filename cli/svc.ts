@@ -31,7 +31,8 @@ import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
 import { FileWriteError } from "./partial_file.ts";
 import { validNamespace } from "../src/http/validate.ts";
-import { accountIdOf, askedRelayer, delegateKeyOf, UsageError } from "./client_flags.ts";
+import { accountIdOf, delegateKeyOf, relayerUrl, UsageError } from "./client_flags.ts";
+import { type CliIo, processIo, writeLine } from "./io.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
 import { MEMORY_COMMANDS, MEMORY_USAGE, type Output, runMemoryCommand } from "./svc_memories.ts";
 import {
@@ -136,7 +137,8 @@ function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken
     (listed ? ` (it takes ${listed})` : " (it takes no options)");
 }
 
-async function run(args: string[]): Promise<Output> {
+async function run(args: string[], io: CliIo): Promise<Output> {
+  const env = (name: string) => io.env[name];
   const { values, positionals, tokens } = parseArgs({
     args,
     allowPositionals: true,
@@ -180,7 +182,7 @@ async function run(args: string[]): Promise<Output> {
       to: { type: "string" },
     },
   });
-  const dataDir = Deno.env.get("SVC_DATA_DIR") || "./data";
+  const dataDir = env("SVC_DATA_DIR") || "./data";
   const [command, sub, ...rest] = positionals;
   if (values.help) return { text: USAGE, json: { usage: USAGE } };
   if (!command) throw new UsageError("");
@@ -215,27 +217,27 @@ async function run(args: string[]): Promise<Output> {
     throw new UsageError(`unexpected argument: ${word}${hint}`);
   }
   if (LEDGER_COMMANDS.includes(command)) {
-    const out = await runLedgerCommand(command, sub, values, dataDir);
+    const out = await runLedgerCommand(command, sub, values, { dataDir, env: io.env });
     if (out) return out;
   }
   if (command === "reindex") {
-    return await runReindex(values.embedder, Deno.env.toObject(), {
-      write: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
-      terminal: Deno.stderr.isTerminal(),
+    return await runReindex(values.embedder, io.env, {
+      write: (text) => io.stderr.writeSync(new TextEncoder().encode(text)),
+      terminal: io.stderr.isTerminal(),
     });
   }
-  if (command === "migrate") return await runMigrate(Deno.env.toObject());
+  if (command === "migrate") return await runMigrate(io.env);
   if (command === "migrate-store") {
-    return await runMigrateStore(values.to, Deno.env.toObject(), Deno.stderr);
+    return await runMigrateStore(values.to, io.env, io.stderr);
   }
   if (command === "log") {
-    const account = accountIdOf(values.account, (name) => Deno.env.get(name));
-    const delegateKey = Deno.env.get("SVC_DELEGATE_KEY");
+    const account = accountIdOf(values.account, env);
+    const delegateKey = env("SVC_DELEGATE_KEY");
     // The account's owner key when the data directory has it: for --account, or for
     // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
     // (it needs `audit`; --key is the log's filter, not a key).
     const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
-    const ownerKey = byOwner && await savedOwnerKey(dataDir, byOwner);
+    const ownerKey = byOwner && await savedOwnerKey({ dataDir, env: io.env }, byOwner);
     if (!ownerKey && !delegateKey && account) {
       throw new UsageError(
         `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
@@ -244,25 +246,19 @@ async function run(args: string[]): Promise<Output> {
       );
     }
     const privateKey = ownerKey ||
-      delegateKeyOf(undefined, (name) => Deno.env.get(name), "SVC_DELEGATE_KEY");
-    return await runLogCommand(values, privateKey, (name) => Deno.env.get(name));
+      delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
+    return await runLogCommand(values, privateKey, env);
   }
 
   if (MEMORY_COMMANDS.includes(command)) {
-    return await runMemoryCommand(
-      command,
-      words,
-      values,
-      (name) => Deno.env.get(name),
-      Deno.stdin,
-    );
+    return await runMemoryCommand(command, words, values, env, io.stdin);
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
     // An empty path is left empty (missing), not taken for the folder it is resolved in.
     const path = (given: string | undefined) =>
       given === undefined || given === ""
         ? given
-        : callerPath(given, Deno.env.get("INIT_CWD"), Deno.cwd(), taskFolder());
+        : callerPath(given, env("INIT_CWD"), io.cwd, taskFolder());
     return await runPortabilityCommand(
       command,
       [path(sub), ...rest].filter((word) => word !== undefined),
@@ -272,8 +268,7 @@ async function run(args: string[]): Promise<Output> {
         output: path(values.output),
         "passphrase-file": path(values["passphrase-file"]),
       },
-      (name) => Deno.env.get(name),
-      { terminal: { stdin: Deno.stdin, stderr: Deno.stderr }, stderr: Deno.stderr },
+      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr },
     );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
@@ -303,16 +298,17 @@ function clockOffset(serverTime: number): string {
 const unreachable = (error: unknown) =>
   error instanceof SvcError && error.message.startsWith("Cannot reach the relayer");
 
-if (import.meta.main) {
-  // The ledger and owner keys it creates in the data directory are the user's only.
-  restrictNewFiles();
-  bypassProxyForLoopback();
-  const json = Deno.args.includes("--json");
+/**
+ * Runs `svc <args>` with `io`'s environment and streams, and answers its exit code: 0, 1 when it
+ * failed, 2 for a usage error.
+ */
+export async function main(args: string[], io: CliIo): Promise<number> {
+  const json = args.includes("--json");
   try {
-    const out = await run(Deno.args);
+    const out = await run(args, io);
     // Memory texts, tags and labels are the agents': their control characters are shown.
-    console.log(json ? JSON.stringify(out.json) : visible(out.text, "\n\t"));
-    if (out.failed) Deno.exit(1);
+    writeLine(io.stdout, json ? JSON.stringify(out.json) : visible(out.text, "\n\t"));
+    return out.failed ? 1 : 0;
   } catch (error) {
     const usage = error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS");
@@ -326,21 +322,41 @@ if (import.meta.main) {
       : "internal";
     const details = error instanceof SvcError ? error.details : {};
     const said = message || "no command given: `svc --help` lists every command";
-    if (json) console.log(JSON.stringify({ error: said, code, ...details }));
-    if (usage) console.error(message ? `svc: ${visible(message, "\n")}\n${HELP_HINT}` : USAGE);
-    else if (!json) {
-      const hint = unreachable(error)
-        ? UNREACHABLE_HINT
-        : details.reason === "stale_timestamp" && typeof details.server_time === "number"
-        ? `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`
-        : code === "rate_limited" && typeof details.retry_after_seconds === "number"
-        ? `\n(Try again in ${details.retry_after_seconds} s.)`
-        : code === "unauthorized" && askedRelayer && details.reason !== "wrong_passphrase"
-        ? `\n(The relayer at ${askedRelayer} refused the key; --relayer or SVC_SERVER_URL ` +
-          "names another relayer.)"
-        : "";
-      console.error(`svc: ${visible(message, "\n")}${hint}`);
+    if (json) writeLine(io.stdout, JSON.stringify({ error: said, code, ...details }));
+    if (usage) {
+      writeLine(io.stderr, message ? `svc: ${visible(message, "\n")}\n${HELP_HINT}` : USAGE);
+    } else if (!json) {
+      writeLine(io.stderr, `svc: ${visible(message, "\n")}${hint(error, args, io.env)}`);
     }
-    Deno.exit(usage ? 2 : 1);
+    return usage ? 2 : 1;
   }
+}
+
+/** What a user may do about a client command's `error`: a line to add to its message, or "". */
+function hint(error: unknown, args: string[], env: CliIo["env"]): string {
+  const details = error instanceof SvcError ? error.details : {};
+  if (unreachable(error)) return UNREACHABLE_HINT;
+  if (details.reason === "stale_timestamp" && typeof details.server_time === "number") {
+    return `\n(This machine's clock is ${clockOffset(details.server_time)} the relayer's.)`;
+  }
+  if (
+    (error as SvcError).code === "rate_limited" && typeof details.retry_after_seconds === "number"
+  ) {
+    return `\n(Try again in ${details.retry_after_seconds} s.)`;
+  }
+  if ((error as SvcError).code === "unauthorized" && details.reason !== "wrong_passphrase") {
+    // The key was refused, so the relayer was asked: its address is valid.
+    const { values } = parseArgs({ args, strict: false, options: { relayer: { type: "string" } } });
+    const flag = typeof values.relayer === "string" ? values.relayer : undefined;
+    return `\n(The relayer at ${relayerUrl(flag, (name) => env[name])} refused the key; ` +
+      "--relayer or SVC_SERVER_URL names another relayer.)";
+  }
+  return "";
+}
+
+if (import.meta.main) {
+  // The ledger and owner keys it creates in the data directory are the user's only.
+  restrictNewFiles();
+  bypassProxyForLoopback();
+  Deno.exit(await main(Deno.args, processIo()));
 }

@@ -37,6 +37,15 @@ import { parseIsoTime } from "../src/http/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
 
+/** The environment a command reads its settings from. */
+export type Env = Record<string, string | undefined>;
+
+/** Where the ledger commands work: the data directory, and the settings that say which ledger. */
+export interface Home {
+  dataDir: string;
+  env: Env;
+}
+
 /** An account as the commands show it (Sui keeps no dates of accounts and keys). */
 export type ListedAccount =
   & Omit<LedgerAccount, "created_at" | "delegate_keys">
@@ -84,8 +93,7 @@ function scoped<T>(parse: () => T): T {
 }
 
 /** Where the relayer keeps its ledger: only the settings that tell are read. */
-function configIn(dataDir: string): Config {
-  const env = Deno.env.toObject();
+function configIn({ dataDir, env }: Home): Config {
   const names = ["SVC_STORE", "SVC_DATABASE_URL", "SVC_DATABASE_POOL", "SVC_MASTER_KEY"];
   const result = readConfig(Object.fromEntries(names.map((name) => [name, env[name]])));
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
@@ -93,20 +101,20 @@ function configIn(dataDir: string): Config {
 }
 
 /** Whether the relayer's ledger is there: in the database, or `ledger.kv` in the data directory. */
-async function holdsLedger(dataDir: string, config = configIn(dataDir)): Promise<boolean> {
-  return config.store.kind !== "embedded" || await pathExists(`${dataDir}/ledger.kv`);
+async function holdsLedger(home: Home, config = configIn(home)): Promise<boolean> {
+  return config.store.kind !== "embedded" || await pathExists(`${home.dataDir}/ledger.kv`);
 }
 
 /**
  * Runs `use` on the ledger the relayer reads accounts from: with `SVC_CHAIN=sui` Sui's, whose
  * transactions the relayer (`SVC_SERVER_URL`, else this machine's) pays; else its own.
  */
-function withLedger<T>(dataDir: string, use: (ledger: Ledger) => Promise<T>, create = false) {
-  const env = (name: string) => Deno.env.get(name);
-  if (env("SVC_CHAIN") === "sui") {
-    return use(suiLedger(Deno.env.toObject(), relayerUrl(undefined, env)));
+function withLedger<T>(home: Home, use: (ledger: Ledger) => Promise<T>, create = false) {
+  const { env } = home;
+  if (env.SVC_CHAIN === "sui") {
+    return use(suiLedger(env, relayerUrl(undefined, (name) => env[name])));
   }
-  return withLocalLedger(dataDir, (ledger) =>
+  return withLocalLedger(home, (ledger) =>
     use({
       getAccount: (accountId) => ledger.getAccount(accountId),
       async submit(ownerKey, kind) {
@@ -122,13 +130,14 @@ function withLedger<T>(dataDir: string, use: (ledger: Ledger) => Promise<T>, cre
  * directory without one (a mistyped `SVC_DATA_DIR`) rather than making it.
  */
 async function withLocalLedger<T>(
-  dataDir: string,
+  home: Home,
   use: (ledger: LocalLedger) => Promise<T>,
   create = false,
 ) {
-  const config = configIn(dataDir);
+  const { dataDir } = home;
+  const config = configIn(home);
   if (config.store.kind === "embedded") await checkNotMoved(dataDir, "use the ledger");
-  if (!create && !await holdsLedger(dataDir, config)) {
+  if (!create && !await holdsLedger(home, config)) {
     throw new SvcError(
       "not_found",
       `There is no ledger in ${dataDir} (SVC_DATA_DIR): no account was made there. Set ` +
@@ -149,14 +158,14 @@ async function withLocalLedger<T>(
  * directory) and executes it.
  */
 async function transact(
-  dataDir: string,
+  { dataDir, env }: Home,
   ledger: Ledger,
   accountId: string,
   kind: TransactionKind,
 ): Promise<void> {
   const account = await ledger.getAccount(accountId);
   if (!account) throw new SvcError("not_found", `No account ${accountId}`);
-  const given = givenOwnerKey();
+  const given = givenOwnerKey(env);
   // SVC_OWNER_KEY if it is this owner's (a shell may hold another account's), else the saved one.
   const seed = given?.address === account.owner
     ? given.seed
@@ -168,7 +177,7 @@ async function transact(
       `Cannot sign for account ${accountId}: its owner key is not in ${dataDir}/owner_keys ` +
         (given
           ? `and SVC_OWNER_KEY is the key of ${given.address}, not of its owner ${account.owner}`
-          : Deno.env.get("SVC_CHAIN") === "sui"
+          : env.SVC_CHAIN === "sui"
           ? "(give it as SVC_OWNER_KEY, or change the account with a Sui wallet)"
           : "(an account created on the dashboard is managed on the dashboard)"),
     );
@@ -177,8 +186,8 @@ async function transact(
 }
 
 /** The owner key of `SVC_OWNER_KEY` (`suiprivkey1…` or 64 hex) and its address, if set. */
-function givenOwnerKey(): { seed: string; address: string } | undefined {
-  const text = Deno.env.get("SVC_OWNER_KEY");
+function givenOwnerKey(env: Env): { seed: string; address: string } | undefined {
+  const text = env.SVC_OWNER_KEY;
   if (!text) return undefined;
   try {
     const seed = suiSeed(text);
@@ -193,15 +202,15 @@ function givenOwnerKey(): { seed: string; address: string } | undefined {
  * the relayer refuses if it is not the owner's), or `undefined`.
  */
 export async function savedOwnerKey(
-  dataDir: string,
+  home: Home,
   accountId: string,
 ): Promise<string | undefined> {
-  const given = givenOwnerKey()?.seed;
+  const given = givenOwnerKey(home.env)?.seed;
   // Not created when missing: the log may be read from a relayer on another machine.
-  if (!await holdsLedger(dataDir)) return given;
-  const account = await withLocalLedger(dataDir, (l) => l.getAccount(accountId));
+  if (!await holdsLedger(home)) return given;
+  const account = await withLocalLedger(home, (l) => l.getAccount(accountId));
   if (!account) return given;
-  return await Deno.readTextFile(`${dataDir}/owner_keys/${account.owner}.key`)
+  return await Deno.readTextFile(`${home.dataDir}/owner_keys/${account.owner}.key`)
     .then((seed) => seed.trim(), () => given);
 }
 
@@ -217,24 +226,24 @@ async function saveOwnerKey(dataDir: string, address: string, privateKey: string
 }
 
 /**
- * Runs a ledger command on the ledger of `dataDir`; `undefined` for a subcommand it does not
- * know.
+ * Runs a ledger command on the ledger of `home`; `undefined` for a subcommand it does not know.
  */
 export async function runLedgerCommand(
   command: string,
   sub: string | undefined,
   values: LedgerFlags,
-  dataDir: string,
+  home: Home,
 ): Promise<Output | undefined> {
+  const { dataDir, env } = home;
   if (command === "account" && sub === "create") {
     // The account of SVC_OWNER_KEY, or of a new key saved in the data directory.
-    const given = givenOwnerKey();
+    const given = givenOwnerKey(env);
     const owner = given ? undefined : await generateKeyPair();
     const seed = given?.seed ?? owner!.privateKey;
     const address = given?.address ?? addressOf(owner!.publicKey);
     let keyFile = "";
     // Saved once the ledger is open, and before the account exists: never an account without it.
-    const accountId = await withLedger(dataDir, async (l) => {
+    const accountId = await withLedger(home, async (l) => {
       if (!given) keyFile = await saveOwnerKey(dataDir, address, seed);
       return await l.submit(seed, { kind: "create_account" }).catch(async (error) => {
         if (!(error instanceof SvcError)) throw error;
@@ -272,8 +281,8 @@ export async function runLedgerCommand(
     const accountId = accountIdArg(need(values.account, "--account"), "--account");
     const kind = sub === "deactivate" ? "deactivate_account" : "reactivate_account";
     await withLedger(
-      dataDir,
-      (l) => transact(dataDir, l, accountId, { kind, account_id: accountId }),
+      home,
+      (l) => transact(home, l, accountId, { kind, account_id: accountId }),
     );
     return { json: { accountId, active: sub === "reactivate" }, text: `account ${sub}d` };
   }
@@ -317,8 +326,8 @@ export async function runLedgerCommand(
       const until = expires ?? (expiresAt === undefined ? undefined : Date.parse(expiresAt));
       const pair = given ? undefined : await generateKeyPair();
       const publicKey = given ?? pair!.publicKey;
-      await withLedger(dataDir, (l) =>
-        transact(dataDir, l, accountId, {
+      await withLedger(home, (l) =>
+        transact(home, l, accountId, {
           kind: "add_delegate_key",
           account_id: accountId,
           public_key: publicKey,
@@ -342,7 +351,7 @@ export async function runLedgerCommand(
       return { json, text };
     }
     if (sub === "list") {
-      const account = await withLedger(dataDir, (l) => l.getAccount(accountId));
+      const account = await withLedger(home, (l) => l.getAccount(accountId));
       if (!account) throw new SvcError("not_found", `No account ${accountId}`);
       return {
         json: {
@@ -360,12 +369,12 @@ export async function runLedgerCommand(
         throw new UsageError("give --public-key or --address, not both");
       }
       const target = need(values["public-key"] ?? values.address, "--public-key or --address");
-      const key = await withLedger(dataDir, async (l) => {
+      const key = await withLedger(home, async (l) => {
         const found = (await l.getAccount(accountId))?.delegate_keys.find((k) =>
           k.public_key === target || k.address === target
         );
         if (!found) throw new SvcError("not_found", "That key is not on this account");
-        await transact(dataDir, l, accountId, {
+        await transact(home, l, accountId, {
           kind: "remove_delegate_key",
           account_id: accountId,
           public_key: found.public_key,
@@ -375,7 +384,7 @@ export async function runLedgerCommand(
       return {
         json: { accountId, removed: key.public_key, address: key.address },
         text: `removed ${key.public_key}; ` +
-          (Deno.env.get("SVC_CHAIN") === "sui"
+          (env.SVC_CHAIN === "sui"
             ? "relayers refuse it once their account cache reads it again " +
               "(SVC_ACCOUNT_CACHE_SECONDS, 60 s by default)"
             : "a running relayer refuses it from the next request"),

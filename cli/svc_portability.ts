@@ -76,6 +76,7 @@ export interface PortabilityFlags extends MemoryFlags {
 
 /** What the commands read and write besides files and the network. */
 export interface PortabilityIo {
+  env: (name: string) => string | undefined;
   terminal: PromptTerminal;
   stderr: ProgressOutput;
 }
@@ -126,7 +127,7 @@ async function runExport(client: SvcClient, values: PortabilityFlags, io: Portab
   }
   const passphrase = await readPassphrase({
     file: values["passphrase-file"],
-    env: (name) => Deno.env.get(name),
+    env: io.env,
     terminal: io.terminal,
     confirm: true,
   });
@@ -201,7 +202,7 @@ function intoNamespace(line: string, namespace: string | undefined): string {
 async function exportFileLines(file: string, values: PortabilityFlags, io: PortabilityIo) {
   const passphrase = await readPassphrase({
     file: values["passphrase-file"],
-    env: (name) => Deno.env.get(name),
+    env: io.env,
     terminal: io.terminal,
   });
   // It is read twice (checked whole, then sent): a pipe, which reads once, is held in memory.
@@ -431,9 +432,9 @@ export async function runPortabilityCommand(
   command: string,
   words: string[],
   values: PortabilityFlags,
-  env: (name: string) => string | undefined,
   io: PortabilityIo,
 ): Promise<Output> {
+  const { env } = io;
   if (values.passphrase !== undefined) {
     throw new UsageError(
       "a passphrase is never given as a flag (it would stay in the shell's history and the " +

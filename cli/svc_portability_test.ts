@@ -32,8 +32,7 @@ Deno.test("import: a wrong passphrase is said on a line of its own, after the ch
         "import",
         [file],
         { "passphrase-file": `${dir}/passphrase` },
-        (name) => env[name],
-        { terminal, stderr },
+        { env: (name) => env[name], terminal, stderr },
       ),
       /passphrase is wrong/,
     );

@@ -1,11 +1,12 @@
 /**
- * The operator CLI (`cli/svc.ts`) run as a process against an in-process relayer on a loopback
- * port, for the tests of export, import and the CLI's command line.
+ * The operator CLI (`cli/svc.ts`) run against an in-process relayer on a loopback port, in this
+ * process (or as a process of its own), for the tests of export, import and the command line.
  */
 import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { BASE, type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { ROOT } from "./relayer_process.ts";
+import { main } from "../cli/svc.ts";
 
 export const PASSPHRASE = "a long and memorable passphrase";
 
@@ -56,18 +57,23 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** The folder it runs in (the checkout's root by default). */
   cwd?: string;
-  /** Run as `deno task svc`, as a user does (`cwd` is then where the task is started). */
+  /** Run as `deno task svc` in a process of its own, as a user does (`cwd` is then where the task is started). */
   task?: boolean;
+  /** Run as `deno run cli/svc.ts` in a process of its own (in this process by default). */
+  process?: boolean;
 }
 
-/** Runs `svc <args>` as `who` (nothing of this process's environment is passed on). */
+/**
+ * Runs `svc <args>` as `who`, in this process unless `options` asks for a process (nothing of
+ * this process's environment is passed on).
+ */
 export async function svc(
   stack: Pick<Stack, "url">,
   who: Caller,
   args: string[],
   options: RunOptions | string = {},
 ): Promise<Run> {
-  const { passphrase, env: more, cwd, task } = typeof options === "string"
+  const { passphrase, env: more, cwd, task, process } = typeof options === "string"
     ? { passphrase: options } as RunOptions
     : options;
   const env: Record<string, string> = {
@@ -78,6 +84,40 @@ export async function svc(
     ...(passphrase !== undefined && { SVC_EXPORT_PASSPHRASE: passphrase }),
     ...more,
   };
+  const run = task || process
+    ? await svcProcess(args, env, cwd ?? ROOT, task)
+    : await svcInProcess(args, env, cwd ?? ROOT);
+  if (args.includes("--json") && run.stdout.trim()) run.json = JSON.parse(run.stdout);
+  return run;
+}
+
+/** Runs `svc <args>` with `env` as its whole environment, in this process. */
+export async function svcInProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+  stdinText?: string | Uint8Array,
+): Promise<Run> {
+  const stdout = new Captured();
+  const stderr = new Captured();
+  const bytes = typeof stdinText === "string" ? new TextEncoder().encode(stdinText) : stdinText;
+  const stdin = {
+    isTerminal: () => false,
+    readable: ReadableStream.from(bytes ? [bytes] : []),
+    setRaw() {},
+    read: () => Promise.resolve(null),
+  };
+  const code = await main(args, { env, stdin, stdout, stderr, cwd });
+  return { code, stdout: stdout.text(), stderr: stderr.text(), json: {} };
+}
+
+/** Runs `svc <args>` in a process of its own, with `env` as its whole environment. */
+async function svcProcess(
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  task?: boolean,
+): Promise<Run> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: task
       ? ["task", "--quiet", "--config", `${ROOT}deno.json`, "svc", ...args]
@@ -87,12 +127,24 @@ export async function svc(
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    cwd: cwd ?? ROOT,
+    cwd,
   }).output();
-  const text = new TextDecoder().decode(stdout);
-  const run = { code, stdout: text, stderr: new TextDecoder().decode(stderr), json: {} };
-  if (args.includes("--json") && text.trim()) run.json = JSON.parse(text);
-  return run;
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code, stdout: decode(stdout), stderr: decode(stderr), json: {} };
+}
+
+/** A standard stream that keeps what is written to it, and is no terminal. */
+class Captured {
+  #decoder = new TextDecoder();
+  #text = "";
+  isTerminal = () => false;
+  writeSync(bytes: Uint8Array): number {
+    this.#text += this.#decoder.decode(bytes, { stream: true });
+    return bytes.length;
+  }
+  text(): string {
+    return this.#text + this.#decoder.decode();
+  }
 }
 
 export function clientOf(stack: Stack, who: Caller): Promise<SvcClient> {

@@ -10,14 +10,7 @@ import { SvcError } from "../src/errors.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 import { freePort, ROOT } from "./relayer_process.ts";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout parsed, with `--json`. */
-  json: Record<string, unknown>;
-}
+import { type Run, svcInProcess } from "./cli_fixtures.ts";
 
 /**
  * Runs `svc <args>` as `who` against `url`, with `stdin` piped when given; `env` says where the
@@ -30,32 +23,20 @@ async function svc(
   stdin?: string | Uint8Array,
   env: Record<string, string> = { SVC_SERVER_URL: url },
 ): Promise<Run> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
-    env: {
+  const run = await svcInProcess(
+    args,
+    {
       ...env,
       SVC_DELEGATE_KEY: who.key.privateKey,
       SVC_ACCOUNT_ID: who.accountId,
       SVC_DATA_DIR: "/nonexistent-svc-cli-test",
-      // Run as from a shell, whether or not the tests run under `deno task` (which sets it).
-      INIT_CWD: "",
     },
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    cwd: ROOT,
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(typeof stdin === "string" ? new TextEncoder().encode(stdin) : stdin);
-    await writer.close();
-  }
-  const { code, stdout, stderr } = await child.output();
-  const text = new TextDecoder().decode(stdout);
-  const run = { code, stdout: text, stderr: new TextDecoder().decode(stderr), json: {} };
+    ROOT,
+    stdin,
+  );
   if (args.includes("--json")) {
-    assert.equal(text.trim().split("\n").length, 1, `one JSON line: ${text}`);
-    run.json = JSON.parse(text);
+    assert.equal(run.stdout.trim().split("\n").length, 1, `one JSON line: ${run.stdout}`);
+    run.json = JSON.parse(run.stdout);
   }
   return run;
 }

@@ -10,7 +10,7 @@ import { pastTime, UsageError } from "../cli/client_flags.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
-import { ROOT } from "./relayer_process.ts";
+import { svcInProcess } from "./cli_fixtures.ts";
 
 /** Remembers `text` as `caller` over HTTP and waits until it is stored; its memory id. */
 async function remember(url: string, caller: Caller, text: string, namespace?: string) {
@@ -25,18 +25,8 @@ async function remember(url: string, caller: Caller, text: string, namespace?: s
   return { id: answer.job_id, client };
 }
 
-async function svc(args: string[], env: Record<string, string>) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
-    env,
-    stdin: "null",
-    cwd: ROOT,
-  }).output();
-  return {
-    code,
-    stdout: new TextDecoder().decode(stdout),
-    stderr: new TextDecoder().decode(stderr),
-  };
+function svc(args: string[], env: Record<string, string>) {
+  return svcInProcess(args, env);
 }
 
 Deno.test("CLI: svc log prints the access log as a table, filtered, or as JSON", async () => {

@@ -74,7 +74,7 @@ Deno.test("CLI: under deno task, relative paths are the folder's the task was st
 
   // INIT_CWD inherited by a process that `deno task` did not start (it runs elsewhere) is not
   // taken: its paths are its own folder's.
-  const stale = { cwd: here, env: { INIT_CWD: "/nonexistent-svc-folder" } };
+  const stale = { cwd: here, env: { INIT_CWD: "/nonexistent-svc-folder" }, process: true };
   const own = await svc(stack, who, ["export", "-o", "own.svc", ...args, "--json"], stale);
   assert.equal(own.code, 0, own.stderr);
   assert.equal(own.json.file, "own.svc");
