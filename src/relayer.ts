@@ -151,6 +151,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     lexicon,
     vectorSeal,
     attributeSeal,
+    now: options.now,
   });
   const metrics = new RelayerMetrics();
   const { reranker } = options;
@@ -185,6 +186,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     updateClaims: options.updateClaims,
     identity,
     logger,
+    now: options.now,
   });
   const service = createMemoryService({
     queue,
@@ -201,6 +203,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     eraseBlobs: lifecycle.eraseBlobs,
     logger,
     observeStage: metrics.recallStage,
+    now: options.now,
   });
   const worker = createWorker({
     queue,

@@ -1,5 +1,5 @@
 /**
- * `svc export` and `svc import` (cli/svc.ts run as a process) against a relayer on a loopback
+ * `svc export` and `svc import` (cli/svc.ts run in-process) against a relayer on a loopback
  * port: an encrypted export restores what was erased, a wrong passphrase and an altered file
  * are refused before anything is imported, the foreign importers read sample files written
  * here in each format, and importing again adds nothing.

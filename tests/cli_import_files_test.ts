@@ -1,5 +1,5 @@
 /**
- * What `svc import` (cli/svc.ts run as a process) makes of the files it is given, before
+ * What `svc import` (cli/svc.ts run in-process) makes of the files it is given, before
  * anything is sent to the relayer on a loopback port: a file of another format than its
  * `--from` (or none) is refused naming the right one, and one that is not UTF-8 naming its line.
  */

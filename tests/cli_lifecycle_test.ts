@@ -1,5 +1,5 @@
 /**
- * The operator CLI's memory commands (`cli/svc.ts` run as a process) against a relayer on a
+ * The operator CLI's memory commands (`cli/svc.ts` run in-process) against a relayer on a
  * loopback port: list, get, forget, update, remember's tags and expiry; `--json` prints one
  * JSON object, human output otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * `svc log` (cli/svc.ts run as a process) against a relayer on a loopback port: a table of the
+ * `svc log` (cli/svc.ts run in-process) against a relayer on a loopback port: a table of the
  * access log newest first, its filters, `--json`, and its signer: the owner key saved in the
  * data directory for `--account`, else `SVC_DELEGATE_KEY`.
  */

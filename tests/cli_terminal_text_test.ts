@@ -1,5 +1,5 @@
 /**
- * What the operator CLI (`cli/svc.ts` run as a process) prints of texts agents wrote — memory
+ * What the operator CLI (`cli/svc.ts` run in-process) prints of texts agents wrote — memory
  * texts, tags, namespaces, key labels — against a relayer on a loopback port: their control
  * characters and bidi overrides are shown as escapes, never sent to the terminal, and `--json`
  * keeps them exactly.

@@ -179,6 +179,18 @@ export async function importAll(
   return job_ids;
 }
 
+/** A clock for a relayer's `now` that a test moves forward instead of sleeping. */
+export function testClock() {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    /** Moves the clock on by `ms`. */
+    advance(ms: number) {
+      offset += ms;
+    },
+  };
+}
+
 /** A response's JSON body, once its status is checked (the body is shown when it differs). */
 export async function jsonOf(res: Response, status = 200) {
   const body = await res.json();

@@ -13,6 +13,7 @@ import {
   jsonOf as json,
   rememberAll as remember,
   startTestRelayer,
+  testClock,
   type TestRelayer,
 } from "./fixtures.ts";
 
@@ -62,10 +63,11 @@ async function localCipherErasing(
 }
 
 Deno.test("a text equal to an expired memory not yet swept is stored anew", async () => {
-  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const clock = testClock();
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000, now: clock.now });
   const alice = await t.newCaller();
   const [brief] = await remember(t, alice, [{ text: "My parking spot is B12", ttl_seconds: 1 }]);
-  await sleep(1_100);
+  clock.advance(1_100);
   const [again] = await remember(t, alice, [{ text: "My parking spot is B12" }]);
   const job = await json(await t.signed(alice, "GET", `/api/remember/${again}`));
   assert.equal(
@@ -352,10 +354,11 @@ Deno.test("a replaced version whose erase failed once is erased on the retry, ne
 });
 
 Deno.test("manual recall leaves expired memories out", async () => {
-  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const clock = testClock();
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000, now: clock.now });
   const alice = await t.newCaller();
   const [brief] = await remember(t, alice, [{ text: "Locker combination 1234", ttl_seconds: 1 }]);
-  await sleep(1_100);
+  clock.advance(1_100);
   const [vector] = await new LexicalEmbedder().embed(["Locker combination 1234"]);
   const { results } = await json(
     await t.signed(alice, "POST", "/api/recall/manual", { vector: [...vector], limit: 5 }),
@@ -367,13 +370,14 @@ Deno.test("manual recall leaves expired memories out", async () => {
 });
 
 Deno.test("analyze does not call a fact a duplicate of an expired memory", async () => {
-  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const clock = testClock();
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000, now: clock.now });
   const alice = await t.newCaller();
   const [brief] = await remember(t, alice, [{
     text: "The user keeps bees in the garden.",
     ttl_seconds: 1,
   }]);
-  await sleep(1_100);
+  clock.advance(1_100);
   const a = await json(
     await t.signed(alice, "POST", "/api/analyze", { text: "I keep bees in the garden." }),
     202,

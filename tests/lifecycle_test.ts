@@ -19,6 +19,7 @@ import {
   jsonOf as json,
   rememberAll as remember,
   startTestRelayer,
+  testClock,
   type TestRelayer,
 } from "./fixtures.ts";
 
@@ -565,7 +566,8 @@ Deno.test("tags and time filters on recall; tags and expiry are validated", asyn
 });
 
 Deno.test("expiry: an expired memory is never returned; the sweep erases it", async () => {
-  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const clock = testClock();
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000, now: clock.now });
   const alice = await t.newCaller();
   // Long enough for the remember and the first read to finish before it expires, on a slow
   // machine too.
@@ -586,7 +588,7 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
     ),
     { [brief]: shown.expires_at, [lasting]: null },
   );
-  while (Date.now() < Date.parse(shown.expires_at)) await new Promise((r) => setTimeout(r, 50));
+  clock.advance(4_000); // past every ttl_seconds: 3
   await json(await t.signed(alice, "GET", `/api/memories/${brief}`), 404);
   assert.deepEqual(await recallIds(t, alice, "parking spot car"), [lasting]);
   // Nor counted, before the sweep; a namespace holding only expired memories is not listed.
@@ -599,16 +601,16 @@ Deno.test("expiry: an expired memory is never returned; the sweep erases it", as
 });
 
 Deno.test("expiry: one sweep erases every expired memory, a batch at a time; a second asked meanwhile shares it", async () => {
-  await using t = await startTestRelayer({ expirySweepMs: 3_600_000 });
+  const clock = testClock();
+  await using t = await startTestRelayer({ expirySweepMs: 3_600_000, now: clock.now });
   const alice = await t.newCaller();
-  const ids = await remember(
+  await remember(
     t,
     alice,
     Array.from({ length: 5 }, (_, i) => ({ text: `Parking spot ${i} today`, ttl_seconds: 2 })),
   );
   const [kept] = await remember(t, alice, [{ text: "My car is a blue Volvo" }]);
-  const { expires_at } = await json(await t.signed(alice, "GET", `/api/memories/${ids[4]}`));
-  while (Date.now() < Date.parse(expires_at)) await new Promise((r) => setTimeout(r, 50));
+  clock.advance(3_000); // past every ttl_seconds: 2
   const blobsBefore = (await t.blobs.list(alice.owner, "default")).length;
   // Batches of 2: three of them.
   assert.deepEqual(
@@ -621,11 +623,10 @@ Deno.test("expiry: one sweep erases every expired memory, a batch at a time; a s
   assert.deepEqual(listed.memories.map((m: { id: string }) => m.id), [kept]);
 
   // Once the relayer closes, a sweep starts no batch: it would run on closed stores.
-  const [late] = await remember(t, alice, [{ text: "A short-lived note", ttl_seconds: 1 }]);
-  const { expires_at: lateExpiry } = await json(
-    await t.signed(alice, "GET", `/api/memories/${late}`),
-  );
-  while (Date.now() < Date.parse(lateExpiry)) await new Promise((r) => setTimeout(r, 50));
+  // A ttl is counted from the wall clock; the relayer's own clock is ahead of it by now.
+  const expires_at = new Date(clock.now() + 1_000).toISOString();
+  await remember(t, alice, [{ text: "A short-lived note", expires_at }]);
+  clock.advance(2_000);
   await t.relayer.lifecycle.stopSweeping();
   assert.equal(await t.relayer.lifecycle.sweep(), 0);
 });
@@ -779,16 +780,18 @@ Deno.test("expiry: a memory another relayer stored, not heard of yet, is erased 
   const records = new LifecycleRecords(kv);
   await using one = await startTestRelayer({ vectors: shared.view(), records });
   const alice = await one.newCaller();
+  const clock = testClock();
   await using two = await startTestRelayer({
     vectors: shared.view(),
     records,
     blobs: one.blobs,
     directory: one.directory,
+    now: clock.now,
   });
   // The second has read the namespace (empty) before the first stores into it.
   await json(await two.signed(alice, "GET", "/api/memories"));
   await remember(one, alice, [{ text: "My parking spot today is B12", ttl_seconds: 1 }]);
-  await new Promise((r) => setTimeout(r, 1_100));
+  clock.advance(1_100);
   assert.equal(await two.relayer.lifecycle.sweep(), 1);
   assert.equal(await shared.inner.count(), 0, "its index row went with it");
   assert.deepEqual(await one.blobs.list(alice.owner, "default"), [], "and its blob");

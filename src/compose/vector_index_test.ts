@@ -6,7 +6,6 @@ import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
 import { embedderSetting, previousEmbedderConfig } from "./vector_index.ts";
 import { startFakeModelServer } from "../../tests/fakes/model_server.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
 
 function configOf(env: Record<string, string>) {
   const result = readConfig(env);
@@ -264,32 +263,4 @@ Deno.test("composition: the setting named for an ONNX index keeps its name: the 
     "SVC_EMBEDDER=onnx with SVC_ONNX_MODEL_DIR naming a directory called my-minilm (or " +
       "SVC_ONNX_MODEL=my-minilm), and the same SVC_ONNX_POOLING and prefixes",
   );
-});
-
-Deno.test("composition: on PostgreSQL, another embedder is refused naming the database and what works there", async () => {
-  await using db = await testDatabase();
-  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-pg-embedder-" });
-  const env = {
-    SVC_DATA_DIR: dataDir,
-    SVC_MODELS_DIR: TEST_MODELS_DIR,
-    SVC_STORE: "postgres",
-    SVC_DATABASE_URL: db.url,
-    SVC_MASTER_KEY: "ab".repeat(32),
-  };
-  try {
-    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger);
-    await holdOne(first);
-    await first.close();
-    await assert.rejects(
-      openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
-      (error) =>
-        error instanceof SvcError && error.code === "conflict" &&
-        /in the database/.test(error.message) && !error.message.includes(dataDir) &&
-        error.message.includes("SVC_EMBEDDER=lexical") &&
-        /not supported with SVC_STORE=postgres/.test(error.message) &&
-        !/SVC_REINDEX|svc reindex/.test(error.message),
-    );
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
 });

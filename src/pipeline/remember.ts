@@ -60,6 +60,8 @@ export interface RememberPipelineDependencies {
   vectorSeal: VectorSeal;
   /** Seals a memory's clear attributes (its tags) in its row. */
   attributeSeal: AttributeSeal;
+  /** Unix milliseconds (default `Date.now`): whether a memory a text repeats has expired. */
+  now?: () => number;
 }
 
 /** Which memory a step works on. */
@@ -190,6 +192,7 @@ function backendCall<T>(
 
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
   const { cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal, attributeSeal } = deps;
+  const now = deps.now ?? Date.now;
   const encrypt: RememberPipeline["encrypt"] = (memory, options = {}) => {
     const plaintext = new TextEncoder().encode(memory.text);
     return backendCall(
@@ -294,7 +297,7 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       let indexed = indexes.get(space);
       if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
       const index = await indexed;
-      const original = seen.get(place) ?? index.duplicateOf(digests[i], Date.now());
+      const original = seen.get(place) ?? index.duplicateOf(digests[i], now());
       found.push({ original, place });
       if (!seen.has(place)) seen.set(place, original ?? memoryId);
     }

@@ -355,7 +355,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       rememberedBy?: Provenance,
     ): Promise<ManualMemory> {
       // Not abortable: once begun, a write completes even if its client leaves.
-      const memory = { memoryId: timeOrderedId(), owner, namespace, createdAt: Date.now() };
+      const memory = { memoryId: timeOrderedId(now()), owner, namespace, createdAt: now() };
       const attributes = rememberedBy && { rememberedBy };
       const blobId = await pipeline.store({ ...memory, ciphertext, vector, attributes });
       await pipeline.index({ ...memory, blobId, vector, attributes });

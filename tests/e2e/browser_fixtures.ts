@@ -1,0 +1,60 @@
+/** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up, agents. */
+import { type Browser, chromium, type Page } from "playwright-core";
+import { freePort, ROOT, startRelayer, waitForSidecar } from "../relayer_process.ts";
+
+const ARTIFACTS = `${ROOT}tests/artifacts`;
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export async function startStack(dataDir: string) {
+  const dashboardPort = freePort();
+  const relayer = await startRelayer(dataDir, {
+    SVC_PORT: String(freePort()),
+    SVC_DASHBOARD_PORT: String(dashboardPort),
+    SVC_ACCOUNT_CACHE_SECONDS: "1",
+  });
+  await waitForSidecar(relayer.url);
+  return { relayer, dashboard: `http://localhost:${dashboardPort}` };
+}
+
+/** Creates the wallet (passing the backup offered right after) and the account. */
+export async function setUpWallet(page: Page) {
+  await page.getByRole("button", { name: "Create wallet" }).click();
+  await page.getByRole("heading", { name: "Back up your wallet" }).waitFor();
+  await page.getByRole("button", { name: "I saved it, continue" }).click();
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+export async function screenshot(page: Page, name: string) {
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+/** Adds a delegate key labelled `label` to the wallet's account, as the consent page does. */
+export async function addAgent(page: Page, label: string, publicKey: string): Promise<string> {
+  return await page.evaluate<string>(`(async () => {
+    const w = await import("/assets/wallet.js");
+    const wallet = await w.loadWallet();
+    const { account } = await (await fetch("/api/account?owner=" + wallet.address)).json();
+    await w.transact(wallet, {
+      kind: "add_delegate_key",
+      account_id: account.id,
+      public_key: ${JSON.stringify(publicKey)},
+      label: ${JSON.stringify(label)},
+    });
+    return account.id;
+  })()`);
+}

@@ -1,0 +1,52 @@
+/** The composition on PostgreSQL (a real server): what it refuses at start-up. */
+import assert from "node:assert/strict";
+import { silentLogger } from "../../src/log.ts";
+import { SvcError } from "../../src/errors.ts";
+import { openBackends, readConfig } from "../../src/compose/mod.ts";
+import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { TEST_MODELS_DIR } from "../relayer_process.ts";
+
+function configOf(env: Record<string, string>) {
+  const result = readConfig(env);
+  assert.ok(result.ok, result.ok ? "" : result.problems.join("; "));
+  return result.config;
+}
+
+async function holdOne(backends: Awaited<ReturnType<typeof openBackends>>) {
+  await backends.relayer.vectors.upsert([{
+    id: "m1",
+    owner: "0xo",
+    namespace: "n",
+    blobId: "b",
+    createdAt: 1,
+    vector: (await backends.relayer.embedder.embed(["hello"]))[0],
+  }]);
+}
+
+Deno.test("composition: on PostgreSQL, another embedder is refused naming the database and what works there", async () => {
+  await using db = await testDatabase();
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-pg-embedder-" });
+  const env = {
+    SVC_DATA_DIR: dataDir,
+    SVC_MODELS_DIR: TEST_MODELS_DIR,
+    SVC_STORE: "postgres",
+    SVC_DATABASE_URL: db.url,
+    SVC_MASTER_KEY: "ab".repeat(32),
+  };
+  try {
+    const first = await openBackends(configOf({ ...env, SVC_EMBEDDER: "lexical" }), silentLogger);
+    await holdOne(first);
+    await first.close();
+    await assert.rejects(
+      openBackends(configOf({ ...env, SVC_EMBEDDER: "local" }), silentLogger),
+      (error) =>
+        error instanceof SvcError && error.code === "conflict" &&
+        /in the database/.test(error.message) && !error.message.includes(dataDir) &&
+        error.message.includes("SVC_EMBEDDER=lexical") &&
+        /not supported with SVC_STORE=postgres/.test(error.message) &&
+        !/SVC_REINDEX|svc reindex/.test(error.message),
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

