@@ -16,6 +16,7 @@ import { SvcClient, SvcError } from "../src/client/mod.ts";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
+import { writeLine } from "./io.ts";
 import {
   localPreset,
   parseStdioOptions,
@@ -25,25 +26,88 @@ import {
   UsageError,
 } from "./svc_mcp/options.ts";
 
-bypassProxyForLoopback();
-const env = Deno.env.toObject();
-let options: StdioOptions;
-try {
-  options = parseStdioOptions(Deno.args, env, Deno.hostname());
-} catch (error) {
-  if (!(error instanceof UsageError)) throw error;
-  console.error(`svc-mcp: ${error.message}\n(\`svc-mcp --help\` lists its commands and options)`);
-  Deno.exit(2);
+/** What `svc-mcp` reads and writes besides files and the network. */
+export interface StdioIo {
+  env: Record<string, string | undefined>;
+  stdin: { readable: ReadableStream<Uint8Array>; isTerminal(): boolean };
+  /** MCP frames only. */
+  stdout: WritableStream<Uint8Array>;
+  /** Everything else. */
+  stderr: { writeSync(bytes: Uint8Array): number };
+  /** This machine's name, for a new key's label. */
+  hostname: string;
 }
-const home = env.HOME ?? env.USERPROFILE;
-if (!home) {
-  console.error("svc-mcp: cannot find the home directory (set HOME)");
-  Deno.exit(2);
+
+/** What the commands share: the options, the streams and the credentials file. */
+interface Context {
+  options: StdioOptions;
+  io: StdioIo;
+  file: CredentialsFile;
+  /** Writes a line on stderr. */
+  say(text: string): void;
+  debug(message: string, fields?: Record<string, unknown>): void;
+  /** Until when `login` waits for a relayer on this machine, its own and its dashboard. */
+  localStartUntil: number;
 }
-const file = CredentialsFile.inHome(home);
-const debug = (message: string, fields: Record<string, unknown> = {}) => {
-  if (options.debug) console.error(JSON.stringify({ svc_mcp: message, ...fields }));
-};
+
+/** How long `login` waits for a relayer or dashboard on this machine: it may be starting. */
+const LOCAL_START_WAIT_MS = 30_000;
+
+/**
+ * Runs `svc-mcp <args>` with `io`, and answers its exit code once it is done: 0, 1 when it
+ * failed, 2 for a usage error. Serving MCP, it is done when the host closes stdin.
+ */
+export async function main(args: string[], io: StdioIo): Promise<number> {
+  const say = (text: string) => writeLine(io.stderr, text);
+  let options: StdioOptions;
+  try {
+    options = parseStdioOptions(args, io.env, io.hostname);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    say(`svc-mcp: ${error.message}\n(\`svc-mcp --help\` lists its commands and options)`);
+    return 2;
+  }
+  const home = io.env.HOME ?? io.env.USERPROFILE;
+  if (!home) {
+    say("svc-mcp: cannot find the home directory (set HOME)");
+    return 2;
+  }
+  const context: Context = {
+    options,
+    io,
+    file: CredentialsFile.inHome(home),
+    say,
+    debug(message, fields = {}) {
+      if (options.debug) say(JSON.stringify({ svc_mcp: message, ...fields }));
+    },
+    localStartUntil: Date.now() + LOCAL_START_WAIT_MS,
+  };
+  if (options.command === "help") {
+    say(USAGE);
+    return 0;
+  }
+  if (options.command === "logout") {
+    try {
+      say((await signOut(context)) ?? "Not signed in.");
+      return 0;
+    } catch (error) {
+      say(`svc-mcp: ${(error as Error).message}`);
+      return 1;
+    }
+  }
+  if (options.command === "login" || (options.forceLogin && io.stdin.isTerminal())) {
+    return await login(context);
+  }
+  if (io.stdin.isTerminal() && (await context.file.load()).kind !== "ok") {
+    say(
+      "svc-mcp is started by an MCP host over stdio. To sign in first, run:\n\n" +
+        "  svc-mcp login --local    (or the preset of your relayer)\n\n" + USAGE,
+    );
+    return 1;
+  }
+  return await serve(context);
+}
+
 /** What signing out leaves: the key on the account, and how to revoke it. */
 const removedKeyHint = ({ delegateAddress, accountId }: Credentials) =>
   `The delegate key ${delegateAddress} stays registered on account ${accountId}: remove it on ` +
@@ -51,7 +115,7 @@ const removedKeyHint = ({ delegateAddress, accountId }: Credentials) =>
   `key remove --account ${accountId} --address ${delegateAddress}\`).`;
 
 /** Deletes the credentials; what that leaves, or `undefined` when there were none. */
-async function signOut(): Promise<string | undefined> {
+async function signOut({ file }: Context): Promise<string | undefined> {
   const saved = await file.load();
   if (!await file.remove()) return undefined;
   const hint = saved.kind === "ok" ? ` ${removedKeyHint(saved.credentials)}` : "";
@@ -59,65 +123,50 @@ async function signOut(): Promise<string | undefined> {
 }
 
 /** The relayer a new sign-in registers with: flag, preset or environment, else local. */
-async function loginRelayer(): Promise<string> {
+async function loginRelayer({ options, file, io }: Context): Promise<string> {
   if (options.relayer) return options.relayer;
   const saved = await file.load();
-  return saved.kind === "ok" ? saved.credentials.relayerUrl : localPreset(env).relayer;
+  return saved.kind === "ok" ? saved.credentials.relayerUrl : localPreset(io.env).relayer;
 }
 
-if (options.command === "help") {
-  console.error(USAGE);
-  Deno.exit(0);
-}
-if (options.command === "logout") {
-  try {
-    console.error((await signOut()) ?? "Not signed in.");
-  } catch (error) {
-    console.error(`svc-mcp: ${(error as Error).message}`);
-    Deno.exit(1);
-  }
-  Deno.exit(0);
-}
 /** What a sign-in asks for, in words: the scope of `--scope` and the expiry of `--expires`. */
-const asked = `The key it adds asks for: ${describeKeyLimits(options.scope)}${
-  options.expires
-    ? `, expiring ${options.expires.includes("T") ? "at" : "after"} ${options.expires}`
-    : ""
-} (you may narrow it on the dashboard).`;
+function asked({ scope, expires }: StdioOptions): string {
+  return `The key it adds asks for: ${describeKeyLimits(scope)}${
+    expires ? `, expiring ${expires.includes("T") ? "at" : "after"} ${expires}` : ""
+  } (you may narrow it on the dashboard).`;
+}
 
 /** Starts a sign-in and opens its link in the browser unless told not to (or headless). */
-async function beginLogin(host?: string): Promise<{ login: PendingLogin; opened: boolean }> {
+async function beginLogin(
+  context: Context,
+  host?: string,
+): Promise<{ login: PendingLogin; opened: boolean }> {
+  const { options, file, io } = context;
   const login = await startLogin({
     webUrl: options.webUrl,
-    relayerUrl: await loginRelayer(),
+    relayerUrl: await loginRelayer(context),
     label: signInLabel(options, host),
     file,
     scope: options.scope,
     expires: options.expires,
   });
-  const opened = !options.noBrowser && openBrowser(login.url, { env });
-  debug("sign-in link made", { browser: opened ? "opened" : "not opened" });
+  const opened = !options.noBrowser && openBrowser(login.url, { env: io.env });
+  context.debug("sign-in link made", { browser: opened ? "opened" : "not opened" });
   return { login, opened };
 }
-
-/** How long `login` waits for a relayer or dashboard on this machine: it may be starting. */
-const LOCAL_START_WAIT_MS = 30_000;
-
-/** Until when `login` waits for a relayer on this machine, its own and its dashboard. */
-const localStartUntil = Date.now() + LOCAL_START_WAIT_MS;
 
 /**
  * Whether `url` answers; one on this machine is waited for (a relayer started a moment ago, as in
  * `deno task start &` followed by this command), saying so: `waiting` says what for.
  */
-async function answers(url: string, waiting: string): Promise<boolean> {
+async function answers(context: Context, url: string, waiting: string): Promise<boolean> {
   const answered = () =>
     fetch(url, { signal: AbortSignal.timeout(10_000) })
       .then(async (response) => (await response.body?.cancel(), true), () => false);
   if (await answered()) return true;
   if (!LOOPBACK_HOSTS.includes(new URL(url).hostname)) return false;
-  console.error(`Waiting for ${waiting}…`);
-  while (Date.now() < localStartUntil) {
+  context.say(`Waiting for ${waiting}…`);
+  while (Date.now() < context.localStartUntil) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     if (await answered()) return true;
   }
@@ -151,7 +200,9 @@ async function keyWorks(
   }
 }
 
-if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal())) {
+/** `svc-mcp login` (or `--login` in a terminal): signs in on the dashboard and saves the key. */
+async function login(context: Context): Promise<number> {
+  const { options, file, say } = context;
   // Signed in already with this relayer: a working key is kept (a second key only with --login,
   // and then the one it replaces is named); the saved relayer's key is checked first.
   const saved = await file.load();
@@ -160,39 +211,40 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
   if (previous && (options.relayer ?? previous.relayerUrl) === previous.relayerUrl) {
     const relayer = previous.relayerUrl;
     const { works, gone, reason } = await answers(
+        context,
         `${relayer.replace(/\/+$/, "")}/health`,
         `the relayer at ${relayer} to answer (it may be starting)`,
       )
       ? await keyWorks(previous)
       : { reason: `the relayer at ${relayer} does not answer` };
     if (works === false) {
-      console.error(`The saved key no longer works (${reason}); signing in again.`);
+      say(`The saved key no longer works (${reason}); signing in again.`);
       if (gone === "unknown_key") replaced = undefined; // on no account: nothing to remove
     } else if (!options.forceLogin) {
-      console.error(
+      say(
         `Already signed in: account ${previous.accountId}, key ${previous.delegateAddress}` +
           `${works ? "" : ` (not checked: ${reason.replace(/\.$/, "")})`}, saved in ` +
           `${file.path}. To sign in with a new key (another scope, say), add --login; ` +
           "`svc-mcp --logout` signs this one out.",
       );
-      Deno.exit(0);
+      return 0;
     }
   }
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.
   const dashboard = `the dashboard at ${options.webUrl} to answer (its relayer may be starting)`;
-  if (!await answers(options.webUrl, dashboard)) {
-    console.error(
+  if (!await answers(context, options.webUrl, dashboard)) {
+    say(
       `svc-mcp: cannot sign in: the dashboard at ${options.webUrl} does not answer. Start the ` +
         "relayer (`deno task start`, which serves it), or give --web-url (for --local, the " +
         "port is SVC_DASHBOARD_PORT's).",
     );
-    Deno.exit(1);
+    return 1;
   }
-  const { login, opened } = await beginLogin();
-  console.error(
+  const { login, opened } = await beginLogin(context);
+  say(
     `${opened ? "Opened your browser. If it did not appear, open" : "Open"} this link within ` +
       `5 minutes to sign in:\n\n  ${login.url}\n\n` +
-      `Confirmation code: ${login.code} (the dashboard shows the same code).\n${asked}`,
+      `Confirmation code: ${login.code} (the dashboard shows the same code).\n${asked(options)}`,
   );
   try {
     const credentials = await login.done;
@@ -208,92 +260,100 @@ if (options.command === "login" || (options.forceLogin && Deno.stdin.isTerminal(
         )
       }.`
       : "";
-    console.error(
+    say(
       `Signed in: account ${credentials.accountId}, saved to ${file.path}.${approved}` +
         (replaced ? ` It replaces the key saved before. ${removedKeyHint(replaced)}` : ""),
     );
-    Deno.exit(0);
+    return 0;
   } catch (error) {
-    console.error(`svc-mcp: ${(error as Error).message}; run \`svc-mcp login\` again to retry`);
-    Deno.exit(1);
+    say(`svc-mcp: ${(error as Error).message}; run \`svc-mcp login\` again to retry`);
+    return 1;
   }
 }
-if (Deno.stdin.isTerminal() && (await file.load()).kind !== "ok") {
-  console.error(
-    "svc-mcp is started by an MCP host over stdio. To sign in first, run:\n\n" +
-      "  svc-mcp login --local    (or the preset of your relayer)\n\n" + USAGE,
-  );
-  Deno.exit(1);
-}
-
-let ignoreSaved = options.forceLogin;
-let pending: PendingLogin | undefined;
-
-async function identity(): Promise<BridgeIdentity | SignedOut> {
-  // How the last sign-in of this process ended: saved credentials, or why not (denied, expired).
-  const outcome = pending?.outcome();
-  const reason = outcome instanceof Error ? outcome.message.replace(/\.?$/, ".") : undefined;
-  if (ignoreSaved && (outcome === undefined || reason)) return { reason };
-  const loaded = await file.load();
-  if (loaded.kind === "missing") return { reason };
-  if (loaded.kind === "corrupt") {
-    debug("credentials unusable", { reason: loaded.reason });
-    return { reason: `The svc credentials are unusable (${loaded.reason}).` };
-  }
-  const { credentials } = loaded;
-  debug("credentials loaded", { path: file.path, account: credentials.accountId });
-  return {
-    relayerUrl: options.relayer ?? credentials.relayerUrl,
-    delegatePrivateKey: credentials.delegatePrivateKey,
-    accountId: credentials.accountId,
-  };
-}
-
-const bridge = createStdioBridge({
-  identity,
-  namespace: options.namespace,
-  debug,
-  async login(host) {
-    await pending?.close();
-    const { login, opened } = await beginLogin(host);
-    pending = login;
-    login.done.then((credentials) => {
-      ignoreSaved = false;
-      debug("signed in", { account: credentials.accountId });
-      bridge.identityChanged();
-    }, () => {});
-    return `${
-      opened
-        ? "A browser window was opened to sign in to svc memory. If it did not " +
-          "appear, open"
-        : "To sign in to svc memory, open"
-    } this link within 5 minutes (it ` +
-      `works once):\n\n${login.url}\n\nConfirmation code: ${login.code} — the dashboard ` +
-      "shows the same code; approve only if they match. The memory tools work as soon as you " +
-      `approve; calling svc_login again makes a new link. ${asked}`;
-  },
-  async logout() {
-    return (await signOut()) ?? "Not signed in: there were no credentials to delete.";
-  },
-});
 
 /**
- * The host closed stdin (it quit, or dropped this server) and the requests read were answered
- * (see `END_WAIT_MS`): end the pending sign-in and the relayer session, then exit, within 2 s
- * whatever the relayer does.
+ * Serves MCP on stdio, bridged to the relayer of the saved credentials (or signed out, with
+ * `svc_login`), until the host closes stdin and the requests read were answered (see
+ * `END_WAIT_MS`); then ends the pending sign-in and the relayer session, within 2 s whatever the
+ * relayer does.
  */
-let exiting = false;
-async function exit(): Promise<never> {
-  if (!exiting) {
-    exiting = true;
-    debug("stdin closed; exiting");
-    const cleanUp = Promise.all([pending?.close(), bridge.close()]).catch(() => {});
-    // With END_WAIT_MS before it, well inside the 2 s the README promises.
-    await Promise.race([cleanUp, new Promise((resolve) => setTimeout(resolve, 1200))]);
+async function serve(context: Context): Promise<number> {
+  const { options, file, io, debug } = context;
+  let ignoreSaved = options.forceLogin;
+  let pending: PendingLogin | undefined;
+
+  async function identity(): Promise<BridgeIdentity | SignedOut> {
+    // How the last sign-in of this process ended: saved credentials, or why not (denied, expired).
+    const outcome = pending?.outcome();
+    const reason = outcome instanceof Error ? outcome.message.replace(/\.?$/, ".") : undefined;
+    if (ignoreSaved && (outcome === undefined || reason)) return { reason };
+    const loaded = await file.load();
+    if (loaded.kind === "missing") return { reason };
+    if (loaded.kind === "corrupt") {
+      debug("credentials unusable", { reason: loaded.reason });
+      return { reason: `The svc credentials are unusable (${loaded.reason}).` };
+    }
+    const { credentials } = loaded;
+    debug("credentials loaded", { path: file.path, account: credentials.accountId });
+    return {
+      relayerUrl: options.relayer ?? credentials.relayerUrl,
+      delegatePrivateKey: credentials.delegatePrivateKey,
+      accountId: credentials.accountId,
+    };
   }
-  Deno.exit(0);
+
+  const bridge = createStdioBridge({
+    identity,
+    namespace: options.namespace,
+    debug,
+    async login(host) {
+      await pending?.close();
+      const { login, opened } = await beginLogin(context, host);
+      pending = login;
+      login.done.then((credentials) => {
+        ignoreSaved = false;
+        debug("signed in", { account: credentials.accountId });
+        bridge.identityChanged();
+      }, () => {});
+      return `${
+        opened
+          ? "A browser window was opened to sign in to svc memory. If it did not " +
+            "appear, open"
+          : "To sign in to svc memory, open"
+      } this link within 5 minutes (it ` +
+        `works once):\n\n${login.url}\n\nConfirmation code: ${login.code} — the dashboard ` +
+        "shows the same code; approve only if they match. The memory tools work as soon as you " +
+        `approve; calling svc_login again makes a new link. ${asked(options)}`;
+    },
+    async logout() {
+      return (await signOut(context)) ?? "Not signed in: there were no credentials to delete.";
+    },
+  });
+
+  const closed = Promise.withResolvers<void>();
+  const transport = new StdioTransport(io.stdin.readable, io.stdout);
+  transport.onclose = () => closed.resolve();
+  await bridge.server.connect(transport);
+  debug("serving MCP on stdio", { relayer: options.relayer ?? "(saved)", ns: options.namespace });
+  await closed.promise;
+  debug("stdin closed; exiting");
+  const cleanUp = Promise.all([pending?.close(), bridge.close()]).catch(() => {});
+  // With END_WAIT_MS before it, well inside the 2 s the README promises.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([cleanUp, new Promise((resolve) => timer = setTimeout(resolve, 1200))]);
+  clearTimeout(timer);
+  return 0;
 }
-const transport = new StdioTransport();
-transport.onclose = exit;
-await bridge.server.connect(transport);
-debug("serving MCP on stdio", { relayer: options.relayer ?? "(saved)", ns: options.namespace });
+
+if (import.meta.main) {
+  bypassProxyForLoopback();
+  Deno.exit(
+    await main(Deno.args, {
+      env: Deno.env.toObject(),
+      stdin: Deno.stdin,
+      stdout: Deno.stdout.writable,
+      stderr: Deno.stderr,
+      hostname: Deno.hostname(),
+    }),
+  );
+}
