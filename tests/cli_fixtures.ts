@@ -5,7 +5,7 @@
 import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { BASE, type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
-import { ROOT } from "./relayer_process.ts";
+import { coverageEnv, ROOT } from "./relayer_process.ts";
 import { main } from "../cli/svc.ts";
 
 export const PASSPHRASE = "a long and memorable passphrase";
@@ -122,7 +122,7 @@ async function svcProcess(
     args: task
       ? ["task", "--quiet", "--config", `${ROOT}deno.json`, "svc", ...args]
       : ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
-    env,
+    env: { ...coverageEnv(), ...env },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

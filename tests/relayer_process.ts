@@ -25,6 +25,17 @@ export interface RelayerProcess extends AsyncDisposable {
 
 export const TEST_MODELS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-models`;
 
+/** The coverage directory of a `deno test --coverage` run, so a child's lines are counted too. */
+export function coverageEnv(): Record<string, string> {
+  const dir = Deno.env.get("DENO_COVERAGE_DIR");
+  return dir ? { DENO_COVERAGE_DIR: dir } : {};
+}
+
+/** The environment of a process started with a cleared one, as a host starts `svc-mcp`. */
+export function hostEnv(home: string): Record<string, string> {
+  return { HOME: home, PATH: Deno.env.get("PATH") ?? "", ...coverageEnv() };
+}
+
 /** A loopback port that was free a moment ago. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -204,7 +215,7 @@ export async function connectStdioPackage(args: string[], home: string): Promise
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
-      env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+      env: hostEnv(home),
       cwd: ROOT,
       stderr: "ignore",
     }),
@@ -234,7 +245,7 @@ export async function spawnStdioHost(
 ): Promise<StdioHost> {
   const process = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "", ...env },
+    env: { ...hostEnv(home), ...env },
     clearEnv: true,
     cwd: ROOT,
     stdin: "piped",
@@ -323,7 +334,7 @@ export interface TerminalLogin {
 export async function startTerminalLogin(args: string[], home: string): Promise<TerminalLogin> {
   const process = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", ...args, "--no-browser"],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+    env: hostEnv(home),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

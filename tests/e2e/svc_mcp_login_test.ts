@@ -9,6 +9,7 @@ import {
   approveSignIn,
   exitWithin,
   freePort,
+  hostEnv,
   ROOT,
   saveCredentials,
   startRelayer,
@@ -22,7 +23,7 @@ const LOGIN_ARGS = ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", "--no-browser
 function login(args: string[], home: string) {
   return new Deno.Command(Deno.execPath(), {
     args: [...LOGIN_ARGS, ...args],
-    env: { HOME: home, PATH: Deno.env.get("PATH") ?? "" },
+    env: hostEnv(home),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
