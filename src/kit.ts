@@ -59,6 +59,7 @@ export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger 
 export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./http/validate.ts";
 export { pathExists, writeCache } from "./files.ts";
+export { retryWhileLocked } from "./kv_locked.ts";
 export { type WordOptions, words } from "./text/words.ts";
 export {
   type BodyReadOptions,

@@ -66,7 +66,14 @@ import type { RelayerOptions } from "./relayer_options.ts";
 export type { ConnectionInfo };
 
 /** The refusals of signed requests that count as failed authentications. */
-const AUTH_REFUSALS = new Set(["unauthorized", "forbidden", "replayed_request"]);
+/**
+ * The refusals the failed-authentication limit counts: those that cost work. A key looked up and
+ * not found (or expired) before the body is read; after it, also a signature checked and wrong.
+ * What is refused before either (missing or malformed headers, a stale timestamp, a replay, a
+ * scope) costs nothing and counts for nothing.
+ */
+const LOOKUP_FAILURES = new Set(["unknown_key", "expired_key"]);
+const VERIFY_FAILURES = new Set([...LOOKUP_FAILURES, "bad_signature"]);
 
 /** A relayer: its request handler, and how to stop its background work. */
 export interface Relayer {
@@ -342,19 +349,25 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   }
 
   /**
-   * Runs one step of authenticating `request`, counting its refusals against the client's
-   * address (and the key it names).
+   * Runs one step of authenticating a request, counting against the client's address the
+   * refusals whose `reason` is one of `counts`.
    */
-  async function counted<T>(address: string, request: Request, step: () => Promise<T>) {
+  async function counted<T>(address: string, counts: Set<string>, step: () => Promise<T>) {
     try {
       return await step();
     } catch (error) {
-      if (error instanceof SvcError && AUTH_REFUSALS.has(error.code)) {
-        failures.failed(address, request.headers.get("x-public-key"));
+      if (error instanceof SvcError && counts.has(error.details.reason as string)) {
+        failures.failed(address);
       }
       throw error;
     }
   }
+  /**
+   * Whether failed authentications may refuse requests: only where a look-up is costly (a
+   * directory on a network). A local ledger's look-up and a signature check cost about what
+   * answering the request does, so no one is refused for others' failures.
+   */
+  const limitFailures = options.directory.cacheable !== false;
 
   const handler = createHttpHandler<HandlerContext, SignedHeaders | undefined>({
     routes,
@@ -369,7 +382,9 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     // Signed routes: what the headers can tell is checked before the body is read.
     async admit(request, route, address) {
       if (!route.signed) return undefined;
-      const wait = failures.refusal(address, request.headers.get("x-public-key"));
+      const wait = limitFailures
+        ? failures.refusal(address, request.headers.get("x-public-key"))
+        : undefined;
       if (wait !== undefined) {
         throw new SvcError(
           "rate_limited",
@@ -380,7 +395,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       }
       const headers = await counted(
         address,
-        request,
+        LOOKUP_FAILURES,
         () => checkSignedHeaders(request, verifyDeps, { ownerKey: route.ownerKey }),
       );
       // A scope refusal is not a failed authentication: the key is genuine.
@@ -402,10 +417,10 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       if (route.signed) {
         caller = await counted(
           context.clientAddress,
-          context.request,
+          VERIFY_FAILURES,
           () => verifySignedBody(context.request, headers!, context.body, verifyDeps, route.claim),
         );
-        failures.succeeded(context.clientAddress, caller.publicKey);
+        failures.succeeded(caller.publicKey);
       }
       const accessed: Accessed = new Map();
       return {

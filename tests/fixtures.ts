@@ -59,7 +59,9 @@ export async function startTestRelayer(
 ): Promise<TestRelayer> {
   const kv = await Deno.openKv(":memory:");
   const embedder = new LexicalEmbedder();
-  const directory = new MemoryAccountDirectory();
+  const directory = overrides.directory instanceof MemoryAccountDirectory
+    ? overrides.directory
+    : new MemoryAccountDirectory();
   const blobs = new MemoryBlobStore();
   const vectors = overrides.vectors ?? new MemoryVectorStore(embedder.dimensions);
   const relayer = await assembleRelayer({

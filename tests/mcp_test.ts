@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { LocalLedger } from "../plugins/local_ledger/mod.ts";
@@ -710,8 +711,10 @@ Deno.test("MCP: bodies over 4 MiB and oversized batches are refused", async () =
 });
 
 Deno.test("MCP: failed sign-ins count against the MCP client's address, not the relayer's loopback", async () => {
+  // A directory on a network, whose failed look-ups are limited.
+  const directory = new MemoryAccountDirectory({ cacheable: true });
   await using stack = await startMcpStack({
-    relayer: { trustProxy: true, authFailuresPerMinute: 3 },
+    relayer: { trustProxy: true, authFailuresPerMinute: 3, directory },
   });
   const owner = await stack.test.newCaller();
   const guess = (i: number) => ({

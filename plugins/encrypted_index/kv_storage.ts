@@ -31,7 +31,7 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
-import { concatBytes } from "../../src/kit.ts";
+import { concatBytes, retryWhileLocked } from "../../src/kit.ts";
 import type {
   BlockStorage,
   IndexChange,
@@ -316,7 +316,7 @@ export class KvBlockStorage implements BlockStorage {
     }
     try {
       for (const batch of staged) {
-        const result = await batch.apply(this.#kv.atomic()).commit();
+        const result = await retryWhileLocked(() => batch.apply(this.#kv.atomic()).commit());
         if (!result.ok) throw new Error("an unchecked index commit failed");
         for (const key of batch.marked) markers.get(key)!.stamp = result.versionstamp;
       }
@@ -327,7 +327,8 @@ export class KvBlockStorage implements BlockStorage {
     for (const { ns, id, parts } of markers.values()) op.delete(["b", ns, id, parts]);
     let result: Deno.KvCommitResult | Deno.KvCommitError;
     try {
-      result = await final.apply(op).commit();
+      const committing = final.apply(op);
+      result = await retryWhileLocked(() => committing.commit());
     } catch (error) {
       // Whether it landed is unknown: its blocks are left to a sweep (which removes them
       // only if their markers are still there, that is if it did not land).

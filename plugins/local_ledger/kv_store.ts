@@ -13,6 +13,7 @@
  * version from Deno KV only then: the relayer asks for the version on every request.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { retryWhileLocked } from "../../src/kit.ts";
 import type {
   LedgerAccount,
   LedgerChange,
@@ -127,14 +128,7 @@ export class KvLedgerStore implements LedgerStore {
   ): Promise<TransactionEffects | null> {
     // The relayer, its sidecar and the CLI write the file from three processes: SQLite refuses a
     // commit while another holds the write lock, and the change is read and tried again.
-    for (let attempt = 1;; attempt++) {
-      try {
-        return await this.#applyOnce(digest, change, keepMs);
-      } catch (error) {
-        if (!/database is locked/.test(String(error)) || attempt === LOCKED_TRIES) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      }
-    }
+    return await retryWhileLocked(() => this.#applyOnce(digest, change, keepMs), LOCKED_TRIES);
   }
 
   async #applyOnce(

@@ -18,10 +18,10 @@ Deno.test("AuthFailureLimiter: refuses an address past its failures until they l
   assert.equal(limiter.refusal("a", KEY), undefined);
 });
 
-Deno.test("AuthFailureLimiter: successes never count, and a key that succeeded from the address still passes", () => {
+Deno.test("AuthFailureLimiter: successes never count, and a key that succeeded lately passes from any address", () => {
   const clock = { now: 0 };
   const limiter = new AuthFailureLimiter({ limit: 2, now: () => clock.now });
-  for (let i = 0; i < 100; i++) limiter.succeeded("a", KEY);
+  for (let i = 0; i < 100; i++) limiter.succeeded(KEY);
   assert.equal(limiter.refusal("a", KEY), undefined);
   limiter.failed("a");
   limiter.failed("a");
@@ -36,24 +36,12 @@ Deno.test("AuthFailureLimiter: successes never count, and a key that succeeded f
   assert.ok(limiter.refusal("a", KEY));
 });
 
-Deno.test("AuthFailureLimiter: a key let through has a budget of its own: failures under its name past it refuse it too", () => {
+Deno.test("AuthFailureLimiter: failures never refuse a key that succeeded lately, however many", () => {
   const clock = { now: 0 };
   const limiter = new AuthFailureLimiter({ limit: 2, now: () => clock.now });
-  const OTHER = "cd".repeat(32);
-  limiter.succeeded("a", KEY);
-  limiter.succeeded("a", OTHER);
-  limiter.failed("a");
-  limiter.failed("a");
-  // Anyone may name a key it saw: the address is refused, the known key still checked...
-  assert.equal(limiter.refusal("a", KEY), undefined);
-  limiter.failed("a", KEY.toUpperCase());
-  clock.now += 1000;
-  assert.equal(limiter.refusal("a", KEY), undefined, "one failure under its name is within it");
-  limiter.failed("a", KEY);
-  // ...until failures under its name reach the limit: then that key waits as the address does.
-  assert.equal(limiter.refusal("a", KEY), 59, "the key's first failure leaves the window in 59 s");
-  assert.equal(limiter.refusal("a", OTHER), undefined, "another known key keeps its own budget");
-  assert.equal(limiter.refusal("b", KEY), undefined, "the key from another address is not refused");
-  clock.now += 59_000;
-  assert.equal(limiter.refusal("a", KEY), undefined);
+  limiter.succeeded(KEY);
+  for (let i = 0; i < 1000; i++) {
+    limiter.failed("a");
+    assert.equal(limiter.refusal("a", KEY), undefined, `after failure ${i}`);
+  }
 });

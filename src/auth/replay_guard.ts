@@ -15,6 +15,7 @@
  * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
  * versions, still looked up for one time to live after an upgrade.
  */
+import { retryWhileLocked } from "../kv_locked.ts";
 import { SvcError } from "../errors.ts";
 import {
   ClaimRecord,
@@ -91,14 +92,6 @@ interface QueuedClaim {
   expiresAt: number;
   resolve(accepted: boolean): void;
   reject(error: unknown): void;
-}
-
-/** Commits tried while SQLite answers that the file is locked (waiting 10, 20, 40, 80 ms). */
-const LOCKED_ATTEMPTS = 5;
-
-/** SQLite's "database is locked": another handle on the file held the write lock. */
-function isLocked(error: unknown): boolean {
-  return error instanceof Error && error.message.includes("database is locked");
 }
 
 function superseded(): SvcError {
@@ -284,18 +277,16 @@ export class KvReplayGuard implements ReplayGuard {
 
   async #commit(batch: QueuedClaim[]): Promise<void> {
     let committed = false;
-    for (let attempt = 1;; attempt++) {
-      if (this.#superseded) throw superseded();
-      const op = this.#kv.atomic();
-      this.#addBatch(op, batch);
-      try {
-        committed = (await op.commit()).ok;
-        break;
-      } catch (cause) {
-        // Another handle on the file was writing; nothing of this commit landed.
-        if (!isLocked(cause) || attempt === LOCKED_ATTEMPTS) throw unavailable(cause);
-        await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt));
-      }
+    try {
+      committed = await retryWhileLocked(async () => {
+        if (this.#superseded) throw superseded();
+        const op = this.#kv.atomic();
+        this.#addBatch(op, batch);
+        return (await op.commit()).ok;
+      }, 5);
+    } catch (cause) {
+      if (cause instanceof SvcError) throw cause;
+      throw unavailable(cause);
     }
     if (!committed) {
       this.#superseded = true;

@@ -60,7 +60,8 @@ export interface VerifiedCaller {
 
 /**
  * When a signed request's replay claim is written, where the replay guard can defer it:
- * - `"overlap"`: started at once, while the route works (a route that changes nothing);
+ * - `"overlap"`: a route that changes nothing: with a nonce, started at once while the route
+ *   works; without one, none (it may be sent again, as a poll);
  * - `"carried"`: by the route, within the commit of its change (`PendingClaim.carriedBy`), or
  *   alone before it changes anything.
  * Otherwise verification waits for the write, before the route runs.
@@ -276,9 +277,11 @@ export async function verifySignedBody(
     );
   }
 
+  // Without a nonce (signature version 1, as the specification's clients sign), a request that
+  // changes nothing may be sent again, as clients poll; one that changes something may not.
   const replayKey = nonce !== undefined
     ? `nonce:${publicKey}:${nonce}`
-    : request.method === "GET"
+    : request.method === "GET" || claimWrite === "overlap"
     ? undefined
     : `message:${publicKey}:${await sha256Hex(message)}`;
   const credentials = await delegateCredentials(

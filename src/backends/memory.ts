@@ -234,10 +234,18 @@ export class MemoryBlobStore implements BlobStore {
 /** Accounts held in memory: `add` registers an account and its delegate public keys. */
 export class MemoryAccountDirectory implements AccountDirectory {
   readonly name = "memory";
-  /** In-process and authoritative: never cached, so a removal applies to the next request. */
-  readonly cacheable = false;
+  /**
+   * In-process and authoritative: never cached, so a removal applies to the next request;
+   * `cacheable` makes it the twin of a directory on a network, whose answers are cached and
+   * whose failed look-ups are limited.
+   */
+  readonly cacheable: boolean;
   #byKey = new Map<string, ResolvedAccount>();
   #byOwner = new Map<string, ResolvedAccount>();
+
+  constructor(options: { cacheable?: boolean } = {}) {
+    this.cacheable = options.cacheable ?? false;
+  }
 
   /** Registers `account` with its delegate public keys (hex). */
   add(account: ResolvedAccount, publicKeys: string[]): void {
