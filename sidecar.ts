@@ -38,6 +38,7 @@ const sidecar = createSidecar({
   limits: {
     maxTotal: config.mcpMaxTotalSessions,
     maxPerIdentity: config.mcpMaxSessionsPerKey,
+    maxPerAddress: config.mcpMaxSessionsPerIp,
     maxNewPerAddressPerMinute: config.mcpMaxNewSessionsPerIpPerMin,
     idleMs: config.mcpSessionIdleMinutes * 60_000,
   },

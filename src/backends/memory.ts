@@ -243,6 +243,7 @@ export class MemoryAccountDirectory implements AccountDirectory {
   #byKey = new Map<string, ResolvedAccount>();
   #byOwner = new Map<string, ResolvedAccount>();
 
+  /** A directory with no accounts; `cacheable` as a directory on a network. */
   constructor(options: { cacheable?: boolean } = {}) {
     this.cacheable = options.cacheable ?? false;
   }

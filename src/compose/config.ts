@@ -382,10 +382,8 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
     trustProxy: read.choice("SVC_TRUST_PROXY", "0", ["0", "1"]) === "1",
     allowedOrigins: readAllowedOrigins(read),
     mcpMaxTotalSessions: read.integer("MCP_MAX_TOTAL_SESSIONS", 1000, 1, 1_000_000),
-    // Sessions are counted per key; the specification's per-address name is read as a fallback.
-    mcpMaxSessionsPerKey: read.text("MCP_MAX_SESSIONS_PER_KEY")
-      ? read.integer("MCP_MAX_SESSIONS_PER_KEY", 16, 1, 1_000_000)
-      : read.integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
+    mcpMaxSessionsPerKey: read.integer("MCP_MAX_SESSIONS_PER_KEY", 16, 1, 1_000_000),
+    mcpMaxSessionsPerIp: read.integer("MCP_MAX_SESSIONS_PER_IP", 16, 1, 1_000_000),
     mcpMaxNewSessionsPerIpPerMin: read.integer(
       "MCP_MAX_NEW_SESSIONS_PER_IP_PER_MIN",
       30,

@@ -185,16 +185,17 @@ Deno.test("the blob store's key must not be the sponsor's", () => {
   assert.ok(!problems[0].includes(key));
 });
 
-Deno.test("MCP sessions per key: MCP_MAX_SESSIONS_PER_KEY, else the specification's per-IP name", () => {
-  const perKey = (env: Record<string, string>) => {
+Deno.test("MCP sessions: MCP_MAX_SESSIONS_PER_KEY per key, MCP_MAX_SESSIONS_PER_IP per address", () => {
+  const limits = (env: Record<string, string>) => {
     const result = readConfig(env);
     assert.ok(result.ok);
-    return result.config.mcpMaxSessionsPerKey;
+    return [result.config.mcpMaxSessionsPerKey, result.config.mcpMaxSessionsPerIp];
   };
-  assert.equal(perKey({}), 16);
-  assert.equal(perKey({ MCP_MAX_SESSIONS_PER_IP: "4" }), 4);
-  assert.equal(perKey({ MCP_MAX_SESSIONS_PER_KEY: "8", MCP_MAX_SESSIONS_PER_IP: "4" }), 8);
+  assert.deepEqual(limits({}), [16, 16]);
+  assert.deepEqual(limits({ MCP_MAX_SESSIONS_PER_IP: "4" }), [16, 4]);
+  assert.deepEqual(limits({ MCP_MAX_SESSIONS_PER_KEY: "8", MCP_MAX_SESSIONS_PER_IP: "4" }), [8, 4]);
   assert.match(problemsOf({ MCP_MAX_SESSIONS_PER_KEY: "0" })[0], /MCP_MAX_SESSIONS_PER_KEY/);
+  assert.match(problemsOf({ MCP_MAX_SESSIONS_PER_IP: "0" })[0], /MCP_MAX_SESSIONS_PER_IP/);
 });
 
 Deno.test("a backend's settings are read only when it is selected", () => {

@@ -126,6 +126,8 @@ export interface Config {
   allowedOrigins: string[];
   mcpMaxTotalSessions: number;
   mcpMaxSessionsPerKey: number;
+  /** `MCP_MAX_SESSIONS_PER_IP`: open MCP sessions per client address, loopback aside. */
+  mcpMaxSessionsPerIp: number;
   mcpMaxNewSessionsPerIpPerMin: number;
   mcpSessionIdleMinutes: number;
   mcpWaitMs: number;

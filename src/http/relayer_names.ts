@@ -122,3 +122,9 @@ export function hostGuard(allowed: readonly string[]): (request: Request) => voi
     }
   };
 }
+
+/** Whether a client address is this machine's (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
+export function isLoopbackAddress(address: string): boolean {
+  return /^127\.\d+\.\d+\.\d+$/.test(address) || address === "::1" ||
+    /^::ffff:127\.\d+\.\d+\.\d+$/i.test(address);
+}

@@ -5,10 +5,13 @@
  * - Each identity (account + delegate key) holds at most `maxPerIdentity` sessions; one more
  *   closes that identity's least recently used idle session (no request in flight), so
  *   abandoned sessions (a crashed host, an Inspector run) never lock anyone out.
+ * - Each client address other than this machine's holds at most `maxPerAddress` sessions;
+ *   one more is refused (loopback clients share 127.0.0.1, and are held to their keys' limit).
  * - Each client address may start `maxNewPerAddressPerMinute` sessions a minute.
  * - `maxTotal` sessions at most, whoever holds them.
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
+import { isLoopbackAddress } from "../http/relayer_names.ts";
 
 /** How many MCP sessions may be open, and for how long idle (see the module documentation). */
 export interface SessionLimits {
@@ -16,6 +19,8 @@ export interface SessionLimits {
   maxTotal: number;
   /** Open sessions per delegate key and account (default 16). */
   maxPerIdentity: number;
+  /** Open sessions per client address, loopback addresses aside (default 16). */
+  maxPerAddress: number;
   /** Sessions a client address may open a minute (default 30). */
   maxNewPerAddressPerMinute: number;
   /** How long a session may stay unused before it is closed (default 30 minutes). */
@@ -29,6 +34,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   maxTotal: 1000,
   maxPerIdentity: 16,
+  maxPerAddress: 16,
   maxNewPerAddressPerMinute: 30,
   idleMs: 30 * 60_000,
 };
@@ -77,6 +83,17 @@ export class SessionRegistry<S extends Session = Session> {
           ok: false,
           reason: `this key already has ${own.length} sessions, all busy`,
           retryAfterSeconds: 5,
+        };
+      }
+    }
+    if (!isLoopbackAddress(address)) {
+      const held = [...this.#sessions.values()].filter((s) => s.address === address).length -
+        (evicted?.address === address ? 1 : 0);
+      if (held >= this.limits.maxPerAddress) {
+        return {
+          ok: false,
+          reason: `this address already has ${held} sessions open`,
+          retryAfterSeconds: 30,
         };
       }
     }

@@ -91,3 +91,28 @@ Deno.test("sessions: an opening refused for a full server or busy sessions is no
   assert.match(JSON.stringify(registry.admit("10.0.0.1", "key-9")), /in the last minute/);
   assert.deepEqual(closed, ["a"], "a refused opening closes nothing");
 });
+
+Deno.test("sessions: an address past its cap is refused, not evicted; loopback is held to its keys' caps only", () => {
+  const closed: string[] = [];
+  const registry = new SessionRegistry({ maxPerAddress: 2, maxPerIdentity: 16 });
+  const remote = "203.0.113.9";
+  for (const [id, key] of [["a", "key-1"], ["b", "key-2"]]) {
+    assert.deepEqual(registry.admit(remote, key), { ok: true });
+    registry.add({ ...session(id, key, closed), address: remote });
+  }
+  const refused = registry.admit(remote, "key-3");
+  assert.equal(refused.ok, false);
+  assert.match(!refused.ok ? refused.reason : "", /this address already has 2 sessions open/);
+  assert.deepEqual(closed, [], "no one's session was closed for it");
+  assert.deepEqual(registry.admit("198.51.100.2", "key-3"), { ok: true }, "another address");
+  for (let i = 0; i < 5; i++) {
+    assert.deepEqual(registry.admit("127.0.0.1", `local-${i}`), { ok: true });
+    registry.add(session(`l${i}`, `local-${i}`, closed));
+  }
+  registry.remove("a");
+  assert.deepEqual(
+    registry.admit(remote, "key-3"),
+    { ok: true },
+    "a closed session frees its slot",
+  );
+});

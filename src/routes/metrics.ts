@@ -10,6 +10,7 @@
 import { timingSafeEqual } from "../auth/compare.ts";
 import type { AuthFailureLimiter } from "../auth/failure_limiter.ts";
 import { SvcError } from "../errors.ts";
+import { isLoopbackAddress } from "../http/relayer_names.ts";
 import { route } from "../http/router.ts";
 import { EXPOSITION_CONTENT_TYPE, type MetricsRegistry } from "../metrics/registry.ts";
 import type { HandlerContext } from "./context.ts";
@@ -25,12 +26,6 @@ export interface MetricsAccess {
    * rebound to 127.0.0.1 would otherwise read the metrics through the browser of this machine.
    */
   checkHost?: (request: Request) => void;
-}
-
-/** Whether a client address is this machine's (127.0.0.0/8, ::1, or IPv4-mapped 127.x). */
-export function isLoopbackAddress(address: string): boolean {
-  return /^127\.\d+\.\d+\.\d+$/.test(address) || address === "::1" ||
-    /^::ffff:127\.\d+\.\d+\.\d+$/i.test(address);
 }
 
 /**
