@@ -39,9 +39,10 @@ async function specSigner(seedHex: string, publicKeyHex: string) {
     false,
     ["sign"],
   );
-  return async (method: string, path: string, body: string, timestamp: number) => {
+  /** `tail` goes after the body's hash (`{nonce}.{account_id}` in the later SDKs' form). */
+  return async (method: string, path: string, body: string, timestamp: number, tail?: string) => {
     const digest = hex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-    const message = `${timestamp}.${method}.${path}.${digest}`;
+    const message = `${timestamp}.${method}.${path}.${digest}${tail ? `.${tail}` : ""}`;
     const signature = await crypto.subtle.sign("Ed25519", key, new TextEncoder().encode(message));
     return {
       "x-public-key": publicKeyHex,
@@ -149,4 +150,47 @@ Deno.test("spec client: every route of the specification, polling 4 times a seco
   const again = await send("POST", "/api/remember", { text: "I cycle", x: 1 }, at);
   assert.equal(again.status, 409);
   assert.equal(again.json.code, "replayed_request");
+});
+
+Deno.test("spec client: the later SDKs' form signs the nonce and the account id after the body's hash", async () => {
+  await using stack = await startMcpStack();
+  const alice = await stack.test.newCaller();
+  const sign = await specSigner(alice.key.privateKey, alice.key.publicKey);
+  /** A request as the reference system's Python SDK sends it: JSON without spaces, a UUID nonce. */
+  const send = async (path: string, body: unknown, nonce: string, accountId = alice.accountId) => {
+    const text = JSON.stringify(body);
+    const headers = await sign(
+      "POST",
+      path,
+      text,
+      Math.floor(Date.now() / 1000),
+      nonce + "." + accountId,
+    );
+    const response = await fetch(`${stack.url}${path}`, {
+      method: "POST",
+      headers: {
+        ...headers,
+        "x-nonce": nonce,
+        "x-account-id": alice.accountId,
+        "content-type": "application/json",
+      },
+      body: text,
+    });
+    return { status: response.status, json: await response.json() };
+  };
+  const nonce = crypto.randomUUID();
+  const saved = await send("/api/remember", { text: "I am vegetarian" }, nonce);
+  assert.equal(saved.status, 202, JSON.stringify(saved.json));
+  const replayed = await send("/api/remember", { text: "I am vegetarian" }, nonce);
+  assert.deepEqual([replayed.status, replayed.json.code], [409, "replayed_request"]);
+  const recalled = await send("/api/recall", { query: "vegetarian" }, crypto.randomUUID());
+  assert.equal(recalled.status, 200);
+  // The account id signed must be the one sent.
+  const swapped = await send(
+    "/api/recall",
+    { query: "x" },
+    crypto.randomUUID(),
+    "0x" + "ab".repeat(32),
+  );
+  assert.deepEqual([swapped.status, swapped.json.reason], [401, "bad_signature"]);
 });

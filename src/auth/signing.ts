@@ -49,6 +49,11 @@ export interface SigningInput {
   nonce?: string;
   /** The origin of the relayer the request is for: makes the message version 2. */
   audience?: string;
+  /**
+   * `x-account-id` as sent, signed after the nonce in version 1 (the form of the reference
+   * system's later SDKs); not with an audience.
+   */
+  accountId?: string;
 }
 
 /** The exact string that is signed: version 2 when `input.audience` is given, else version 1. */
@@ -61,7 +66,10 @@ export function signingMessage(input: SigningInput): string {
     }
     return `${V2_PREFIX}.${input.audience}.${request}.${input.nonce}`;
   }
-  return input.nonce === undefined ? request : `${request}.${input.nonce}`;
+  if (input.nonce === undefined) return request;
+  return input.accountId === undefined
+    ? `${request}.${input.nonce}`
+    : `${request}.${input.nonce}.${input.accountId}`;
 }
 
 /**

@@ -251,17 +251,26 @@ export async function verifySignedBody(
   const url = new URL(request.url);
   const empty = url.search === "" && request.url.split("#")[0].endsWith("?");
   const path = url.pathname + (empty ? "?" : url.search);
-  const message = signingMessage({
+  const signed = {
     timestamp,
     method: request.method,
     path,
     bodySha256: await sha256Hex(body),
     nonce,
     audience,
-  });
-  const verified = deps.verifier
-    ? await deps.verifier.verify(publicKey, signatureHeader, message)
-    : await verifyEd25519(publicKey, signatureHeader, message);
+  };
+  const verify = (message: string) =>
+    deps.verifier
+      ? deps.verifier.verify(publicKey, signatureHeader, message)
+      : verifyEd25519(publicKey, signatureHeader, message);
+  let message = signingMessage(signed);
+  let verified = await verify(message);
+  // Version 1 with a nonce may sign `x-account-id` after it (the reference system's later SDKs).
+  const accountId = h.get("x-account-id");
+  if (!verified && nonce !== undefined && audience === undefined && accountId !== null) {
+    message = signingMessage({ ...signed, accountId });
+    verified = await verify(message);
+  }
   if (!verified) {
     throw unauthorized("bad_signature", "The request signature does not match the request");
   }

@@ -372,6 +372,18 @@ export class SvcClient {
   }
 
   /**
+   * The vectors of `texts` in the relayer's own embedding space, as memories (`document`, the
+   * default) or as recall questions (`query`), for {@link rememberManual} and
+   * {@link recallManual}. The relayer reads the texts.
+   */
+  async embed(
+    texts: string[],
+    options: { purpose?: "document" | "query" } = {},
+  ): Promise<{ vectors: number[][]; model: string; dimensions: number }> {
+    return await this.request("POST", "/api/embed", { texts, ...options });
+  }
+
+  /**
    * Has the relayer's language model extract facts about the user from `text`, and queues the
    * ones not already remembered; fails with 501 on a relayer without one.
    */

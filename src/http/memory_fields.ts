@@ -6,7 +6,7 @@
 import { SvcError } from "../errors.ts";
 import { ADDRESS, isAddress } from "../auth/keys.ts";
 import { MEMORY_ID } from "../ids.ts";
-import { absent, described, type Field, field, type FieldGroup } from "./fields.ts";
+import { absent, array, described, type Field, field, type FieldGroup, text } from "./fields.ts";
 import {
   expiryFields,
   MAX_TAG_CHARS,
@@ -211,5 +211,37 @@ export function expiry(): FieldGroup<number | undefined> {
         },
       },
     }],
+  };
+}
+
+/** Texts one embed request takes at most. */
+export const MAX_EMBED_TEXTS = 100;
+
+/**
+ * The texts to embed: `text` (one) or `texts` (1 to 100), not both, each at most `max` bytes;
+ * `one` tells which was sent.
+ */
+export function embedTexts(max: number): FieldGroup<{ texts: string[]; one: boolean }> {
+  const one = text({ max, description: "One text to embed." });
+  const many = array(text({ max }), {
+    min: 1,
+    max: MAX_EMBED_TEXTS,
+    description: `Texts to embed (1 to ${MAX_EMBED_TEXTS}), instead of text.`,
+  });
+  return {
+    kind: "group",
+    parse(object) {
+      if (absent(object.text) === absent(object.texts)) {
+        throw new SvcError(
+          "bad_request",
+          `Send either text or texts (1 to ${MAX_EMBED_TEXTS} of them), not both`,
+        );
+      }
+      return absent(object.texts)
+        ? { texts: [one.parse(object.text, "text")], one: true }
+        : { texts: many.parse(object.texts, "texts"), one: false };
+    },
+    properties: () => ({ text: one.schema(), texts: many.schema() }),
+    constraints: () => [{ oneOf: [{ required: ["text"] }, { required: ["texts"] }] }],
   };
 }

@@ -9,9 +9,19 @@ import {
   nonEmptyString,
   number,
   object,
+  oneOf,
   text,
 } from "../http/fields.ts";
-import { expiry, memoryId, namespace, tags, thread, time, vector } from "../http/memory_fields.ts";
+import {
+  embedTexts,
+  expiry,
+  memoryId,
+  namespace,
+  tags,
+  thread,
+  time,
+  vector,
+} from "../http/memory_fields.ts";
 import { allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";
@@ -58,6 +68,12 @@ const RECALL = object({
     description: `Leave out memories scoring below this (default ${DEFAULT_MIN_SCORE}).`,
   }),
   explain: boolean({ description: "Give each result's score components." }),
+});
+const EMBED = object({
+  texts: embedTexts(MAX_TEXT_BYTES),
+  purpose: oneOf(["document", "query"] as const, {
+    description: "Embed as memories (`document`, the default) or as recall questions (`query`).",
+  }),
 });
 const RESTORE = object({
   namespace: namespace({ required: true }),
@@ -321,6 +337,33 @@ export function memoryRoutes(
               blob_id: EXAMPLE_RESULT.blob_id,
               owner: EXAMPLE_OWNER,
               namespace: "default",
+            },
+          },
+        },
+      },
+    }),
+
+    route("POST", "/api/embed", async ({ input: { body }, request }) => {
+      const { texts: { texts, one }, purpose = "document" } = body;
+      const { vectors, model, dimensions } = await service.embed(texts, purpose, {
+        signal: request.signal,
+      });
+      const embedded = one ? { vector: vectors[0] } : { vectors };
+      return jsonResponse(200, { ...embedded, model, dimensions });
+    }, {
+      ...read,
+      claim: "overlap",
+      input: { body: EMBED },
+      doc: {
+        tag: "manual",
+        summary: "Vectors of texts in the relayer's embedding space (the relayer reads them)",
+        example: { body: { text: "I am vegetarian" } },
+        responses: {
+          200: {
+            description: "`vector` for `text`, `vectors` in order for `texts`; the model and " +
+              "its dimensions.",
+            get example() {
+              return { vector: exampleVector(), model: "example-model", dimensions: dimensions() };
             },
           },
         },

@@ -347,6 +347,23 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     },
 
     /** Stores a client-encrypted memory with the client's vector, synchronously. */
+    /**
+     * The vectors of `texts` in the index's own space, embedded as memories (`document`) or as
+     * recall questions (`query`): for clients that store and search their own ciphertexts.
+     */
+    async embed(
+      texts: string[],
+      purpose: "query" | "document",
+      options: MemoryCallOptions = {},
+    ): Promise<{ vectors: number[][]; model: string; dimensions: number }> {
+      const vectors = await embedder.embed(texts, { signal: options.signal, purpose });
+      return {
+        vectors: vectors.map((vector) => [...vector]),
+        model: embedder.model,
+        dimensions: embedder.dimensions,
+      };
+    },
+
     async rememberManual(
       owner: string,
       ciphertext: Uint8Array<ArrayBuffer>,
