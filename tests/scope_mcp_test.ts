@@ -9,18 +9,37 @@ import { createStdioBridge } from "../src/mcp/bridge.ts";
 import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
 import type { Caller } from "./fixtures.ts";
 
-/** Every memory tool, with arguments that touch namespace `b` (`id` is a memory in b). */
-function callsOnB(id: string): [string, Record<string, unknown>][] {
+/** Every memory tool that names namespace `b`. */
+const CALLS_ON_B: [string, Record<string, unknown>][] = [
+  ["svc_remember", { text: "I keep goats", namespace: "b" }],
+  ["svc_recall", { query: "sister", namespace: "b" }],
+  ["svc_analyze", { text: "I moved to Porto last year.", namespace: "b" }],
+  ["svc_restore", { namespace: "b" }],
+  ["svc_list", { namespace: "b" }],
+];
+
+/** The tools that name a memory by its id. */
+function callsById(id: string): [string, Record<string, unknown>][] {
   return [
-    ["svc_remember", { text: "I keep goats", namespace: "b" }],
-    ["svc_recall", { query: "sister", namespace: "b" }],
-    ["svc_analyze", { text: "I moved to Porto last year.", namespace: "b" }],
-    ["svc_restore", { namespace: "b" }],
-    ["svc_list", { namespace: "b" }],
     ["svc_get", { id }],
     ["svc_forget", { id }],
     ["svc_update", { id, text: "My sister lives in Porto" }],
   ];
+}
+
+/**
+ * Asserts that each tool naming `inB` answers as for an unknown id: an error that does not tell
+ * the memory's namespace.
+ */
+async function unknownToIt(client: Client, inB: string) {
+  const unknown = callsById(crypto.randomUUID());
+  for (const [i, [name, args]] of callsById(inB).entries()) {
+    const result = await client.callTool({ name, arguments: args });
+    const other = await client.callTool({ name, arguments: unknown[i][1] });
+    assert.equal(result.isError, true, name);
+    assert.equal(textOf(result), textOf(other).replace(unknown[i][1].id as string, inB), name);
+    assert.doesNotMatch(textOf(result), /"b"/, name);
+  }
 }
 
 /** Remembers `text` in `namespace` through MCP with `caller`'s key; returns its id. */
@@ -48,11 +67,11 @@ async function scopedToA(stack: McpStack) {
 }
 
 for (const sse of [false, true]) {
-  Deno.test(`MCP scopes (${sse ? "SSE" : "Streamable HTTP"}): a key scoped to namespace a is refused on b by every tool`, async () => {
+  Deno.test(`MCP scopes (${sse ? "SSE" : "Streamable HTTP"}): a key scoped to namespace a is refused on b by every tool, and knows no id of b`, async () => {
     await using stack = await startMcpStack();
     const { owner, scoped, inB } = await scopedToA(stack);
     const client = await stack.connect(scoped, { sse });
-    for (const [name, args] of callsOnB(inB)) {
+    for (const [name, args] of CALLS_ON_B) {
       const result = await client.callTool({ name, arguments: args });
       assert.equal(result.isError, true, name);
       assert.match(
@@ -61,6 +80,7 @@ for (const sse of [false, true]) {
         name,
       );
     }
+    await unknownToIt(client, inB);
     assert.deepEqual(await texts(stack, owner, "b"), ["My sister lives in Lisbon"]);
     // Its namespaces are those it may use: b is not named.
     await remember(stack, scoped, "I keep bees", "a");
@@ -120,11 +140,12 @@ Deno.test("stdio bridge: a scope refusal reaches the host as the relayer's tool 
   const host = new Client({ name: "host", version: "1.0.0" });
   await host.connect(near);
   try {
-    for (const [name, args] of callsOnB(inB)) {
+    for (const [name, args] of CALLS_ON_B) {
       const result = await host.callTool({ name, arguments: args });
       assert.equal(result.isError, true, name);
       assert.match(textOf(result), /^Refused \(missing scope: namespace "b"\)/, name);
     }
+    await unknownToIt(host, inB);
   } finally {
     await host.close();
     await bridge.close();

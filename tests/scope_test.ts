@@ -79,7 +79,7 @@ Deno.test("a write-only key remembers but cannot recall or read", async () => {
   assert.deepEqual(recalled.results.map((r: { id: string }) => r.id), [id]);
 });
 
-Deno.test("a key scoped to namespace a is refused on b, by name and by id", async () => {
+Deno.test("a key scoped to namespace a is refused on b by name, and knows no id of b", async () => {
   await using t = await startTestRelayer();
   const owner = await t.newCaller();
   const [inB] = await remember(t, owner, [{ text: "My sister lives in Lisbon", namespace: "b" }]);
@@ -93,9 +93,6 @@ Deno.test("a key scoped to namespace a is refused on b, by name and by id", asyn
     }],
     ["POST", "/api/recall", { query: "sister", namespace: "b" }],
     ["GET", "/api/memories?namespace=b"],
-    ["GET", `/api/memories/${inB}`],
-    ["PUT", `/api/memories/${inB}`, { text: "My sister lives in Porto" }],
-    ["DELETE", `/api/memories/${inB}`],
     ["DELETE", "/api/memories?namespace=b&confirm=b"],
     ["POST", "/api/remember", { text: "I keep goats" }], // the default namespace is not "a"
   ];
@@ -107,6 +104,30 @@ Deno.test("a key scoped to namespace a is refused on b, by name and by id", asyn
     const inDefault = path === "/api/remember" && !(body as { namespace?: string }).namespace;
     const named = inDefault ? "default" : "b";
     assert.equal(error, `This delegate key may not use namespace "${named}": it may use only "a"`);
+  }
+  // An id of b is answered exactly as an unknown id: its namespace is not told.
+  const unknownId = crypto.randomUUID();
+  const byId: [string, string, unknown?][] = [
+    ["GET", "/api/memories/ID"],
+    ["PUT", "/api/memories/ID", { text: "My sister lives in Porto" }],
+    ["DELETE", "/api/memories/ID"],
+    ["POST", "/api/remember", { text: "My sister lives in Porto", namespace: "a", replaces: "ID" }],
+  ];
+  for (const [method, path, body] of byId) {
+    const answer = async (id: string) => {
+      const res = await t.signed(
+        scoped,
+        method,
+        path.replace("ID", id),
+        body && JSON.parse(
+          JSON.stringify(body).replace("ID", id),
+        ),
+      );
+      const { error, code } = await res.json();
+      return { status: res.status, error, code };
+    };
+    assert.deepEqual(await answer(inB), await answer(unknownId), `${method} ${path}`);
+    assert.equal((await answer(inB)).status, 404);
   }
   const listedB = await json(await t.signed(owner, "GET", "/api/memories?namespace=b"));
   assert.deepEqual(listedB.memories.map((m: { text: string }) => m.text), [
@@ -135,17 +156,23 @@ Deno.test("an expired key is refused at once", async () => {
   assert.equal(body.reason, "expired_key");
 });
 
-Deno.test("a key scoped to namespace a cannot follow the remember jobs of b", async () => {
+Deno.test("a key scoped to namespace a cannot follow the remember jobs of b: they are unknown to it", async () => {
   await using t = await startTestRelayer();
   const owner = await t.newCaller();
   const [inB] = await remember(t, owner, [{ text: "My sister lives in Lisbon", namespace: "b" }]);
   const scoped = await t.addKey(owner, { scope: { namespaces: ["a"] } });
-  assert.equal(
-    (await refusal(await t.signed(scoped, "GET", `/api/remember/${inB}`))).scope,
-    "namespace",
+  const [inA] = await remember(t, scoped, [{ text: "I keep bees", namespace: "a" }]);
+  const job = await json(await t.signed(scoped, "GET", `/api/remember/${inB}`), 404);
+  const unknown = await json(
+    await t.signed(scoped, "GET", `/api/remember/${crypto.randomUUID()}`),
+    404,
   );
-  const status = await t.signed(scoped, "POST", "/api/remember/bulk/status", { job_ids: [inB] });
-  assert.equal((await refusal(status)).scope, "namespace");
+  assert.deepEqual([job.code, job.error], [unknown.code, unknown.error]);
+  const status = await json(
+    await t.signed(scoped, "POST", "/api/remember/bulk/status", { job_ids: [inB, inA] }),
+  );
+  assert.deepEqual(status.results[0], { job_id: inB, status: "not_found" });
+  assert.equal(status.results[1].status, "done");
 });
 
 Deno.test("a correction by replaces is checked against the namespace of the memory it replaces", async () => {

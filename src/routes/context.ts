@@ -1,5 +1,7 @@
 /** What every relayer route handler receives: the kernel's context plus the verified caller. */
+import { allowsNamespace } from "../auth/scope.ts";
 import type { VerifiedCaller } from "../auth/verify.ts";
+import type { SvcError } from "../errors.ts";
 import type { Route, RouteContext } from "../http/router.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
 
@@ -44,4 +46,20 @@ export function answeringOnceClaimed(routes: Route<HandlerContext>[]): Route<Han
       },
     };
   });
+}
+
+/**
+ * The `allow` of a call on the memory `id`: one in a namespace the caller's key may not use is
+ * answered as an unknown one, so an id never tells its namespace to a key limited to others.
+ */
+export function allowById(
+  caller: HandlerContext["caller"],
+  touch: HandlerContext["touch"],
+  id: string,
+  notFound: () => SvcError,
+): (namespace: string) => void {
+  return (namespace) => {
+    if (!allowsNamespace(caller.scope, namespace)) throw notFound();
+    touch(namespace, [id]);
+  };
 }

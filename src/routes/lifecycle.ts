@@ -6,7 +6,7 @@ import { expiry, memoryId, namespace, tags, time } from "../http/memory_fields.t
 import { allowsNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
-import { type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
@@ -117,7 +117,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       const memory = await lifecycle.get(caller.owner, id, {
         credentials: caller.credentials,
         signal: request.signal,
-        allow: (namespace) => touch(namespace, [id]),
+        allow: allowById(caller, touch, id, unknown),
       });
       if (!memory) throw unknown();
       return jsonResponse(200, memory);
@@ -142,7 +142,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
       // Not abortable: once begun, an erase completes even if its client leaves.
       const receipt = await lifecycle.erase(caller.owner, id, {
         credentials: caller.credentials,
-        allow: (namespace) => touch(namespace, [id]),
+        allow: allowById(caller, touch, id, unknown),
       });
       if (!receipt) throw unknown();
       return jsonResponse(200, receipt);
@@ -202,7 +202,7 @@ export function lifecycleRoutes(lifecycle: LifecycleService) {
     route("PUT", "/api/memories/:id", async ({ caller, input: { params, body }, touch }) => {
       const { id } = params;
       const job = await lifecycle.update(caller.owner, id, body, {
-        allow: (namespace) => touch(namespace, [id]),
+        allow: allowById(caller, touch, id, unknown),
         rememberedBy: provenanceOf(caller),
       });
       if (!job) throw unknown();

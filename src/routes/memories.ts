@@ -22,12 +22,12 @@ import {
   time,
   vector,
 } from "../http/memory_fields.ts";
-import { allowsOperation, requireOperation } from "../auth/scope.ts";
+import { allowsNamespace, allowsOperation, requireOperation } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
 import { DEFAULT_MIN_SCORE } from "../ranking/rank.ts";
 import type { LifecycleService } from "../services/lifecycle.ts";
 import type { MemoryService, RememberItem } from "../services/memories.ts";
-import { type HandlerContext, provenanceOf } from "./context.ts";
+import { allowById, type HandlerContext, provenanceOf } from "./context.ts";
 import {
   EXAMPLE_ID,
   EXAMPLE_JOB,
@@ -80,6 +80,8 @@ const RESTORE = object({
   limit: integer({ fallback: 50, min: 1, max: 500 }),
 });
 
+const noReplaced = () => new SvcError("not_found", "No memory with the id in replaces");
+
 /** A text to remember with its attributes, from a remember body or a bulk item. */
 function itemOf(
   { text, namespace, tags, thread, expiresAt }: ReturnType<typeof rememberItem.parseObject>,
@@ -117,10 +119,10 @@ export function memoryRoutes(
         const { text, attributes, rememberedBy } = item;
         const replaced = body.replaces;
         const job = await lifecycle.update(caller.owner, replaced, { text, ...attributes }, {
-          allow: (namespace) => touch(namespace, [replaced]),
+          allow: allowById(caller, touch, replaced, noReplaced),
           rememberedBy,
         });
-        if (!job) throw new SvcError("not_found", "No memory with the id in replaces");
+        if (!job) throw noReplaced();
         touch(job.namespace, [job.job_id]);
         return jsonResponse(202, {
           job_id: job.job_id,
@@ -230,7 +232,12 @@ export function memoryRoutes(
     }),
 
     route("POST", "/api/remember/bulk/status", async ({ caller, input: { body }, touch }) => {
-      const results = await service.jobs(caller.owner, body.job_ids);
+      // A job in a namespace the key may not use is answered as an unknown one.
+      const results = (await service.jobs(caller.owner, body.job_ids)).map((job) =>
+        "namespace" in job && !allowsNamespace(caller.scope, job.namespace)
+          ? { job_id: job.job_id, status: "not_found" as const }
+          : job
+      );
       for (const job of results) if ("namespace" in job) touch(job.namespace);
       return jsonResponse(200, { results });
     }, {
@@ -255,7 +262,9 @@ export function memoryRoutes(
 
     route("GET", "/api/remember/:job_id", async ({ caller, params, touch }) => {
       const job = await service.job(caller.owner, params.job_id);
-      if (!job) throw new SvcError("not_found", "No such remember job");
+      if (!job || !allowsNamespace(caller.scope, job.namespace)) {
+        throw new SvcError("not_found", "No such remember job");
+      }
       touch(job.namespace);
       return jsonResponse(200, job);
     }, {
