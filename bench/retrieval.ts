@@ -136,7 +136,12 @@ async function askAll(client: SvcClient, asked: Asked[]) {
   const ms: number[] = [];
   for (const { question, namespace, limit } of asked) {
     const started = performance.now();
-    const { results } = await client.recall(question, { namespace, limit, minScore: 0 });
+    const { results } = await client.recall(question, {
+      namespace,
+      limit,
+      minScore: 0,
+      explain: true,
+    });
     ms.push(performance.now() - started);
     answers.push(results);
   }
@@ -153,10 +158,35 @@ function figures(answers: RecallResult[][], labelsOf: Map<string, string[]>, thr
   };
 }
 
+/** Abstention thresholds tried: a question whose confidence is below one gets no result. */
+const ABSTAIN_AT = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
+
+/** What a recall's confidence may be read from: its best score, or the best of one part. */
+const CONFIDENCE: Record<string, (results: RecallResult[]) => number> = {
+  score: (results) => results[0]?.score ?? 0,
+  vector: (results) => Math.max(0, ...results.map((r) => r.explain?.vector ?? 0)),
+  rerank: (results) => Math.max(0, ...results.map((r) => r.explain?.rerank ?? 0)),
+};
+
+/**
+ * Figures of one pass when recall abstains where `confidence` is below `threshold` (at the
+ * default minimum score).
+ */
+function abstaining(
+  answers: RecallResult[][],
+  labelsOf: Map<string, string[]>,
+  confidence: (results: RecallResult[]) => number,
+  threshold: number,
+) {
+  const kept = answers.map((results) => confidence(results) >= threshold ? results : []);
+  return figures(kept, labelsOf, MIN_SCORE);
+}
+
 type Figures = ReturnType<typeof figures>;
 const runs: {
   figures: Figures;
   byThreshold: Record<string, Figures>;
+  byAbstention: Record<string, Record<string, Figures>>;
   ingestSeconds: number;
   recallMs: number[];
   changedAfterRestart: number;
@@ -212,9 +242,18 @@ for (let run = 0; run < RUNS; run++) {
     const byThreshold = Object.fromEntries(
       THRESHOLDS.map((t) => [String(t), figures(first.answers, labelsOf, t)]),
     );
+    const byAbstention = Object.fromEntries(
+      Object.entries(CONFIDENCE).map(([name, confidence]) => [
+        name,
+        Object.fromEntries(
+          ABSTAIN_AT.map((t) => [String(t), abstaining(first.answers, labelsOf, confidence, t)]),
+        ),
+      ]),
+    );
     runs.push({
       figures: figures(first.answers, labelsOf, MIN_SCORE),
       byThreshold,
+      byAbstention,
       ingestSeconds,
       recallMs: first.ms,
       changedAfterRestart,
@@ -232,6 +271,19 @@ for (let run = 0; run < RUNS; run++) {
     await relayer.stop();
     await Deno.remove(dataDir, { recursive: true });
   }
+}
+
+/** The figures the trade-off tables show. */
+function headline(f: Figures) {
+  return {
+    "locomo tuning recall@10": f.locomo.tuning.all["recall@10"],
+    "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
+    "facts tuning hit@3": f.facts.tuning["hit@3"],
+    "facts held-out hit@3": f.facts["held-out"]["hit@3"],
+    "40 facts tuning hit@3": f.facts.forty.tuning["hit@3"],
+    "40 facts held-out hit@3": f.facts.forty["held-out"]["hit@3"],
+    "unanswerable with no result": f.facts.unanswerable.empty,
+  };
 }
 
 /** Mean, min and max of a figure over the runs. */
@@ -277,17 +329,13 @@ const result = {
     differing_across_runs: differingAcrossRuns,
   },
   by_min_score: Object.fromEntries(
-    THRESHOLDS.map((t) => {
-      const f = last.byThreshold[String(t)];
-      return [String(t), {
-        "locomo tuning recall@10": f.locomo.tuning.all["recall@10"],
-        "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
-        "facts tuning hit@3": f.facts.tuning["hit@3"],
-        "facts held-out hit@3": f.facts["held-out"]["hit@3"],
-        "40 facts held-out hit@3": f.facts.forty["held-out"]["hit@3"],
-        "unanswerable with no result": f.facts.unanswerable.empty,
-      }];
-    }),
+    THRESHOLDS.map((t) => [String(t), headline(last.byThreshold[String(t)])]),
+  ),
+  by_abstention: Object.fromEntries(
+    Object.entries(last.byAbstention).map(([name, byThreshold]) => [
+      name,
+      Object.fromEntries(ABSTAIN_AT.map((t) => [String(t), headline(byThreshold[String(t)])])),
+    ]),
   ),
 };
 
@@ -314,4 +362,5 @@ for (const split of ["tuning", "held-out", "40 tuning", "40 held-out"] as const)
 console.log(`\nspread over ${RUNS} runs:`, JSON.stringify(result.spread));
 console.log("determinism:", JSON.stringify(result.determinism));
 console.log("by min_score:", JSON.stringify(result.by_min_score, null, 1));
+console.log("by abstention:", JSON.stringify(result.by_abstention, null, 1));
 await writeResults(values.out!, result);

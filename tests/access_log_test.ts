@@ -263,7 +263,7 @@ Deno.test("refusals add no entry", async () => {
   const refused: [string, string, unknown, number][] = [
     ["POST", "/api/remember", { text: "I keep bees", namespace: "a" }, 403],
     ["POST", "/api/recall", { query: "diet", namespace: "b" }, 403],
-    ["GET", `/api/memories/${id}`, undefined, 403],
+    ["GET", `/api/memories/${id}`, undefined, 404], // out of its namespaces: unknown to it
     ["DELETE", `/api/memories/${id}`, undefined, 403],
     ["POST", "/api/recall", { query: "", namespace: "a" }, 400],
   ];

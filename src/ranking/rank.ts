@@ -71,6 +71,29 @@ export interface RankedHit {
  */
 export const DEFAULT_MIN_SCORE = 0.2;
 
+/**
+ * Recall answers nothing when its best memory scores below this, for the embedder whose model id
+ * starts with the key, unless the caller sets `min_score`: a question about nothing stored gets no
+ * match rather than the nearest unrelated memories. Calibrated per embedder on the tuning halves
+ * and the unanswerable questions (bench/retrieval.ts, `by_abstention`); an embedder not listed
+ * never abstains.
+ */
+export const ABSTAIN_BELOW: Record<string, number> = {
+  // The largest thresholds whose cost on every tuning half stays within 0.03 of hit@3 and
+  // recall@10 (2026-11-27): GloVe leaves 1 in 20 unanswerable questions without an answer, the
+  // sentence model none of these; neither score tells most unanswerable questions apart.
+  "svc-glove100": 0.4,
+  "svc-use-lite": 0.3,
+};
+
+/** The score below which recall with the vectors of `model` abstains (0: never). */
+export function abstainBelowFor(model: string): number {
+  for (const [prefix, threshold] of Object.entries(ABSTAIN_BELOW)) {
+    if (model.startsWith(prefix)) return threshold;
+  }
+  return 0;
+}
+
 const byScoreThenId = (a: RankedHit, b: RankedHit) =>
   b.score - a.score || (a.hit.id < b.hit.id ? -1 : a.hit.id > b.hit.id ? 1 : 0);
 

@@ -67,7 +67,10 @@ const RECALL = object({
     max: 1,
     description: `Leave out memories scoring below this (default ${DEFAULT_MIN_SCORE}).`,
   }),
-  explain: boolean({ description: "Give each result's score components." }),
+  explain: boolean({
+    description: "Give each result's score components, and the score below which recall " +
+      "answers nothing (`abstain_below`).",
+  }),
 });
 const EMBED = object({
   texts: embedTexts(MAX_TEXT_BYTES),

@@ -19,7 +19,7 @@ import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
-import { DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
+import { abstainBelowFor, DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -294,7 +294,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const asked = questionType(query);
-      const ranked = rankCandidates(
+      const candidatesRanked = rankCandidates(
         candidates,
         limit,
         {
@@ -310,6 +310,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         },
         options.minScore ?? DEFAULT_MIN_SCORE,
       );
+      // Nothing when the best memory is not close enough, unless the caller set the minimum.
+      const abstainBelow = options.minScore === undefined ? abstainBelowFor(embedder.model) : 0;
+      const ranked = (candidatesRanked[0]?.score ?? 1) < abstainBelow ? [] : candidatesRanked;
       // Tags and provenance are opened while the texts are read.
       const opening = Promise.all(ranked.map(({ hit }) =>
         attributeSeal.attributes(
@@ -343,7 +346,11 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           ...(options.explain && { explain }),
         }];
       });
-      return { results, total: results.length };
+      return {
+        results,
+        total: results.length,
+        ...(options.explain && { abstain_below: abstainBelow }),
+      };
     },
 
     /** Stores a client-encrypted memory with the client's vector, synchronously. */

@@ -38,6 +38,8 @@ export type RecallResults = {
   results: RecallResult[];
   /** How many `results` there are. */
   total: number;
+  /** With `explain`: the score the best memory had to reach for any answer (0: none). */
+  abstain_below?: number;
 };
 
 /** A memory manual recall found, without its text. */
