@@ -9,6 +9,7 @@ import { MEMORY_ID } from "../src/ids.ts";
 import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/http/validate.ts";
 import { SvcError } from "../src/errors.ts";
 import { localPort } from "./args.ts";
+import type { SvcClientOptions } from "../src/client/mod.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
@@ -172,4 +173,21 @@ export function expiryTime(value: string | undefined, flag: string): string | un
   const ms = parseIsoTime(value);
   if (Number.isNaN(ms)) throw new UsageError(`${flag} must be a time such as 2026-07-01T00:00:00Z`);
   return new Date(ms).toISOString();
+}
+
+/**
+ * The SDK's options of a client command: the relayer of `--relayer`, the key of `--key` and the
+ * account of `--account`, else the environment's; `fetch` when given (a test's).
+ */
+export function clientOptions(
+  values: { relayer?: string; key?: string; account?: string },
+  env: (name: string) => string | undefined,
+  fetch?: typeof globalThis.fetch,
+): SvcClientOptions {
+  return {
+    baseUrl: relayerUrl(values.relayer, env),
+    privateKey: delegateKeyOf(values.key, env),
+    accountId: accountIdOf(values.account, env),
+    ...(fetch && { fetch }),
+  };
 }

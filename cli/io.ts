@@ -14,6 +14,8 @@ export interface CliIo {
   stderr: ProgressOutput;
   /** The folder relative paths are resolved in. */
   cwd: string;
+  /** How client commands send their requests (`fetch` unless given). */
+  fetch?: typeof globalThis.fetch;
 }
 
 /** The process's own environment, streams and folder. */

@@ -247,11 +247,11 @@ async function run(args: string[], io: CliIo): Promise<Output> {
     }
     const privateKey = ownerKey ||
       delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
-    return await runLogCommand(values, privateKey, env);
+    return await runLogCommand(values, privateKey, env, io.fetch);
   }
 
   if (MEMORY_COMMANDS.includes(command)) {
-    return await runMemoryCommand(command, words, values, env, io.stdin);
+    return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
     // An empty path is left empty (missing), not taken for the folder it is resolved in.
@@ -268,7 +268,7 @@ async function run(args: string[], io: CliIo): Promise<Output> {
         output: path(values.output),
         "passphrase-file": path(values["passphrase-file"]),
       },
-      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr },
+      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
     );
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);

@@ -100,12 +100,14 @@ export async function runLogCommand(
   values: LogFlags,
   privateKey: string,
   env: (name: string) => string | undefined,
+  fetch?: typeof globalThis.fetch,
 ): Promise<Output> {
   const query = logQuery(values);
   const client = await SvcClient.create({
     baseUrl: relayerUrl(values.relayer, env),
     privateKey,
     accountId: accountIdOf(values.account, env),
+    ...(fetch && { fetch }),
   });
   const page = await client.accessLog(query);
   const lines = page.entries.length ? [logTable(page.entries)] : ["No access log entries"];

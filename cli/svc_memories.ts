@@ -8,20 +8,17 @@ import {
   type Memory,
   type RecallExplanation,
   SvcClient,
-  type SvcClientOptions,
   verifyReceipt,
 } from "../src/client/mod.ts";
 import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
 import {
-  accountIdOf,
-  delegateKeyOf,
+  clientOptions,
   expiryTime,
   memoryIdArg,
   minScoreArg,
   need,
   pastTime,
   positiveInt,
-  relayerUrl,
   tagsArg,
   threadArg,
   ttlSeconds,
@@ -203,12 +200,9 @@ export async function runMemoryCommand(
   values: MemoryFlags,
   env: (name: string) => string | undefined,
   stdin: StdinSource,
+  fetch?: typeof globalThis.fetch,
 ): Promise<Output> {
-  const options: SvcClientOptions = {
-    baseUrl: relayerUrl(values.relayer, env),
-    privateKey: delegateKeyOf(values.key, env),
-    accountId: accountIdOf(values.account, env),
-  };
+  const options = clientOptions(values, env, fetch);
   // Checked before anything is sent.
   const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);
   const id = command === "get" || command === "update" ||

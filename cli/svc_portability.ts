@@ -11,7 +11,6 @@ import {
   type ImportProgress,
   type ImportSummary,
   SvcClient,
-  type SvcClientOptions,
   textLines,
 } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
@@ -43,7 +42,7 @@ import {
   writeFileAtomically,
 } from "./partial_file.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
-import { accountIdOf, delegateKeyOf, need, relayerUrl, UsageError } from "./client_flags.ts";
+import { clientOptions, need, UsageError } from "./client_flags.ts";
 import { type MemoryFlags, type Output } from "./svc_memories.ts";
 
 export const PORTABILITY_COMMANDS = ["export", "import"];
@@ -77,6 +76,8 @@ export interface PortabilityFlags extends MemoryFlags {
 /** What the commands read and write besides files and the network. */
 export interface PortabilityIo {
   env: (name: string) => string | undefined;
+  /** How requests are sent (`fetch` unless a test's). */
+  fetch?: typeof globalThis.fetch;
   terminal: PromptTerminal;
   stderr: ProgressOutput;
 }
@@ -441,11 +442,7 @@ export async function runPortabilityCommand(
         "process list): use --passphrase-file PATH, SVC_EXPORT_PASSPHRASE or the prompt",
     );
   }
-  const options: SvcClientOptions = {
-    baseUrl: relayerUrl(values.relayer, env),
-    privateKey: delegateKeyOf(values.key, env),
-    accountId: accountIdOf(values.account, env),
-  };
+  const options = clientOptions(values, env, io.fetch);
   let client = await SvcClient.create(options);
   if (command === "import") return await runImport(client, words, values, io);
   // A Seal relayer decrypts with the caller's own key.

@@ -97,6 +97,7 @@ export async function svcInProcess(
   env: Record<string, string>,
   cwd = ROOT,
   stdinText?: string | Uint8Array,
+  fetch?: typeof globalThis.fetch,
 ): Promise<Run> {
   const stdout = new Captured();
   const stderr = new Captured();
@@ -107,7 +108,7 @@ export async function svcInProcess(
     setRaw() {},
     read: () => Promise.resolve(null),
   };
-  const code = await main(args, { env, stdin, stdout, stderr, cwd });
+  const code = await main(args, { env, stdin, stdout, stderr, cwd, fetch });
   return { code, stdout: stdout.text(), stderr: stderr.text(), json: {} };
 }
 
