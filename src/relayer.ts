@@ -383,7 +383,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     async admit(request, route, address) {
       if (!route.signed) return undefined;
       const wait = limitFailures
-        ? failures.refusal(address, request.headers.get("x-public-key"))
+        ? failures.refusal(
+          address,
+          request.headers.get("x-public-key"),
+          request.headers.get("x-account-id"),
+        )
         : undefined;
       if (wait !== undefined) {
         throw new SvcError(
@@ -420,7 +424,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
           VERIFY_FAILURES,
           () => verifySignedBody(context.request, headers!, context.body, verifyDeps, route.claim),
         );
-        failures.succeeded(caller.publicKey);
+        failures.succeeded(caller.publicKey, caller.accountId);
       }
       const accessed: Accessed = new Map();
       return {

@@ -40,6 +40,7 @@ Deno.test("embed: one text or many, as memories or questions, in the index's spa
       [{ texts: [] }, /texts/],
       [{ texts: Array(101).fill("x") }, /texts/],
       [{ text: "   " }, /text/],
+      [{ texts: ["a", "x".repeat(64 * 1024 + 1)] }, /texts\[1\]/],
       [{ text: "a", purpose: "answer" }, /purpose must be one of document, query/],
     ] as const
   ) {

@@ -386,6 +386,10 @@ Deno.test("hostile: failed authentications write nothing; past the limit only ke
     if (i % 10 === 0) assert.equal((await recall(alice, attacker)).status, 200, `genuine ${i}`);
   }
   assert.equal((await recall(carol, attacker)).status, 200, "carol signed in since, elsewhere");
+  // Naming her key with another account each time would be a new look-up each time: it waits.
+  const elsewhere = { "x-account-id": "0x" + crypto.getRandomValues(new Uint8Array(32)).toHex() };
+  assert.equal((await recall(alice, attacker, elsewhere)).status, 429);
+  assert.equal((await recall(alice, attacker)).status, 200, "her own account: served");
   assert.deepEqual(served.problems, []);
 });
 

@@ -2,9 +2,10 @@
  * Limits failed authentications per client address, without letting anyone lock a working key
  * out. Past `limit` failures inside a minute, the address's requests are refused (429, before any
  * look-up, body read or verification) until the oldest failure leaves the window, except those
- * naming a key that authenticated in the last ten minutes, from any address: such a request is
- * always checked. A broken client or forged requests naming someone's key thus never stop that
- * key; they stop only keys that have not signed in lately, at their own address.
+ * naming a key that authenticated in the last ten minutes, from any address, with no account hint
+ * or the account it authenticated for: such a request is always checked (its look-up is the one
+ * cached then). A broken client or forged requests naming someone's key thus never stop that key;
+ * they stop only keys that have not signed in lately, at their own address.
  *
  * What counts as a failure is the caller's decision: the relayer counts only refusals that cost
  * work (a key looked up and not found, a signature checked and wrong), and refuses requests only
@@ -14,7 +15,7 @@
  * ```ts
  * const limiter = new AuthFailureLimiter({ limit: 30 });
  * const wait = limiter.refusal(address, publicKeyHeader); // seconds to wait, or undefined
- * // ... then limiter.failed(address) or limiter.succeeded(publicKey)
+ * // ... then limiter.failed(address) or limiter.succeeded(publicKey, accountId)
  * ```
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
@@ -38,8 +39,8 @@ export class AuthFailureLimiter {
   #failures: RateLimiter;
   #rememberMs: number;
   #now: () => number;
-  /** Keys that authenticated lately (lowercase hex) → until when they are let through. */
-  #trusted = new LruMap<string, number>(MAX_KEYS);
+  /** Keys that authenticated lately (lowercase hex) → until when, and for which account. */
+  #trusted = new LruMap<string, { until: number; accountId: string }>(MAX_KEYS);
 
   constructor(options: AuthFailureLimiterOptions = {}) {
     this.#now = options.now ?? Date.now;
@@ -48,14 +49,20 @@ export class AuthFailureLimiter {
   }
 
   /**
-   * `undefined` when a request from `address` signed by `publicKey` (as sent, any case) may be
-   * checked; else the seconds it should wait.
+   * `undefined` when a request from `address` signed by `publicKey` with the account hint
+   * `accountId` (both as sent, any case) may be checked; else the seconds it should wait.
    */
-  refusal(address: string, publicKey: string | null): number | undefined {
+  refusal(
+    address: string,
+    publicKey: string | null,
+    accountId: string | null = null,
+  ): number | undefined {
     const decision = this.#failures.peek(address);
     if (decision.ok) return undefined;
-    const until = publicKey ? this.#trusted.get(publicKey.toLowerCase()) : undefined;
-    return until !== undefined && until > this.#now() ? undefined : decision.retryAfterSeconds;
+    const trusted = publicKey ? this.#trusted.get(publicKey.toLowerCase()) : undefined;
+    const known = trusted !== undefined && trusted.until > this.#now() &&
+      (accountId === null || accountId.toLowerCase() === trusted.accountId);
+    return known ? undefined : decision.retryAfterSeconds;
   }
 
   /** Counts a failed authentication from `address`. */
@@ -63,8 +70,8 @@ export class AuthFailureLimiter {
     this.#failures.take(address);
   }
 
-  /** Remembers that `publicKey` (lowercase hex) authenticated. */
-  succeeded(publicKey: string): void {
-    this.#trusted.set(publicKey, this.#now() + this.#rememberMs);
+  /** Remembers that `publicKey` (lowercase hex) authenticated for `accountId` (lowercase). */
+  succeeded(publicKey: string, accountId: string): void {
+    this.#trusted.set(publicKey, { until: this.#now() + this.#rememberMs, accountId });
   }
 }

@@ -84,7 +84,6 @@ export function llmRoutes(service: LlmService | undefined) {
       return jsonResponse(200, answer);
     }, {
       signed: true,
-      claim: "overlap",
       operations: ["read"],
       access: "ask",
       input: { body: ASK },

@@ -73,7 +73,7 @@ const RECALL = object({
   }),
 });
 const EMBED = object({
-  texts: embedTexts(MAX_TEXT_BYTES),
+  texts: embedTexts(MAX_QUERY_BYTES),
   purpose: oneOf(["document", "query"] as const, {
     description: "Embed as memories (`document`, the default) or as recall questions (`query`).",
   }),
@@ -363,8 +363,8 @@ export function memoryRoutes(
       const embedded = one ? { vector: vectors[0] } : { vectors };
       return jsonResponse(200, { ...embedded, model, dimensions });
     }, {
+      // Not sent again without a nonce: each call costs the embedder's work.
       ...read,
-      claim: "overlap",
       input: { body: EMBED },
       doc: {
         tag: "manual",
