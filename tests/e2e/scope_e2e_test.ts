@@ -49,7 +49,8 @@ async function checkScopes(full: SvcClient, reader: SvcClient) {
   assert.deepEqual(found.results.map((r) => r.id), [inA]);
   assert.equal((await reader.get(inA)).text, "I keep bees in the garden");
   await refused(reader.recall("sister", { namespace: "b" }), "namespace", "b");
-  await refused(reader.get(inB), "namespace", "b");
+  // A memory of b is unknown to it, as an id that names nothing.
+  await assert.rejects(reader.get(inB), (error: SvcError) => error.status === 404);
   await refused(reader.remember("I keep goats", { namespace: "a" }), "write");
   await refused(reader.forget(inA), "erase");
 
