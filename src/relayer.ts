@@ -65,7 +65,6 @@ import type { RelayerOptions } from "./relayer_options.ts";
 
 export type { ConnectionInfo };
 
-/** The refusals of signed requests that count as failed authentications. */
 /**
  * The refusals the failed-authentication limit counts: those that cost work. A key looked up and
  * not found (or expired) before the body is read; after it, also a signature checked and wrong.
