@@ -1,0 +1,412 @@
+"""``Client`` and ``AsyncClient``: the relayer's signed API, the same calls in both.
+
+Each call is written once (in ``_Api``): a request, and how its answer is read. ``Client`` sends
+it at once; ``AsyncClient`` returns a coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from urllib.parse import quote
+
+import httpx
+
+from . import types
+from .errors import SvcError
+from .signing import audience_of, sign_request
+
+#: Statuses tried again, with backoff (honouring ``Retry-After``).
+RETRIED = {429, 502, 503, 504}
+
+
+def _credentials(
+    base_url: Optional[str], delegate_key: Optional[str], account_id: Optional[str]
+) -> Tuple[str, str, Optional[str]]:
+    """Arguments first, then ``SVC_SERVER_URL``/``SVC_DELEGATE_KEY``/``SVC_ACCOUNT_ID``, then the
+    credentials file ``svc-mcp login`` writes (``~/.svc/credentials.json``)."""
+    base_url = base_url or os.environ.get("SVC_SERVER_URL")
+    delegate_key = delegate_key or os.environ.get("SVC_DELEGATE_KEY")
+    account_id = account_id or os.environ.get("SVC_ACCOUNT_ID")
+    saved = Path.home() / ".svc" / "credentials.json"
+    if not delegate_key and saved.is_file():
+        stored = json.loads(saved.read_text())
+        delegate_key = stored.get("delegatePrivateKey")
+        account_id = account_id or stored.get("accountId")
+        base_url = base_url or stored.get("relayerUrl")
+    if not delegate_key:
+        raise SvcError(
+            "No delegate key: pass delegate_key, set SVC_DELEGATE_KEY, or sign in with "
+            "`svc-mcp login`",
+            code="usage",
+        )
+    return (base_url or "http://127.0.0.1:8000").rstrip("/"), delegate_key, account_id
+
+
+def _query(params: Mapping[str, Any]) -> str:
+    """``?name=value&…`` with every value percent-encoded (lists repeat their name)."""
+    pairs = []
+    for name, value in params.items():
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if item is not None:
+                pairs.append(f"{name}={quote(str(item), safe='')}")
+    return "?" + "&".join(pairs) if pairs else ""
+
+
+def _drop_none(body: Mapping[str, Any]) -> Dict[str, Any]:
+    return {name: value for name, value in body.items() if value is not None}
+
+
+def _error(response: httpx.Response) -> SvcError:
+    try:
+        body = response.json()
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    retry = response.headers.get("retry-after")
+    return SvcError(
+        body.get("error") or f"The relayer answered {response.status_code}",
+        status=response.status_code,
+        code=body.get("code", "internal"),
+        reason=body.get("reason"),
+        request_id=body.get("request_id") or response.headers.get("x-request-id"),
+        retry_after=float(retry) if retry and retry.replace(".", "", 1).isdigit() else None,
+        details=body,
+    )
+
+
+class _Call:
+    """A request of the API and how its answer becomes a result."""
+
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        body: Optional[Any],
+        read: Callable[[Any], Any],
+        signed: bool,
+    ) -> None:
+        self.method, self.path, self.body, self.read, self.signed = method, path, body, read, signed
+
+
+class _Api:
+    """The calls (both clients): ``_call`` sends one, ``_then`` goes on from its result."""
+
+    base_url: str
+    _key: str
+    _account_id: Optional[str]
+    _version: int
+    _retries: int
+
+    def _call(self, call: _Call) -> Any:  # pragma: no cover - each client defines it
+        raise NotImplementedError
+
+    def _then(self, value: Any, then: Callable[[Any], Any]) -> Any:
+        return then(value)
+
+    def _request(self, call: _Call) -> Tuple[str, Dict[str, str], bytes]:
+        content = b"" if call.body is None else json.dumps(call.body).encode()
+        headers: Dict[str, str] = {}
+        if call.body is not None:
+            headers["content-type"] = "application/json"
+        if call.signed:
+            headers.update(
+                sign_request(
+                    self._key,
+                    call.method,
+                    call.path,
+                    content,
+                    audience=audience_of(self.base_url) if self._version == 2 else None,
+                    version=self._version,
+                )
+            )
+            if self._account_id:
+                headers["x-account-id"] = self._account_id
+        return self.base_url + call.path, headers, content
+
+    @staticmethod
+    def _wait_seconds(response: Optional[httpx.Response], attempt: int) -> float:
+        retry = response.headers.get("retry-after") if response is not None else None
+        if retry and retry.replace(".", "", 1).isdigit():
+            return min(float(retry), 30.0)
+        return min(0.25 * 2**attempt, 8.0)
+
+    # The calls.
+
+    def health(self) -> Any:
+        """``GET /health``: the relayer's state; ``receipt_key`` verifies erase receipts."""
+        return self._call(_Call("GET", "/health", None, types.health, signed=False))
+
+    def whoami(self) -> Any:
+        """The caller's account, key and scope."""
+        return self._call(_Call("GET", "/api/whoami", None, dict, True))
+
+    def remember(
+        self,
+        text: str,
+        *,
+        namespace: Optional[str] = None,
+        tags: Optional[List[str]] = None,
+        thread: Optional[str] = None,
+        ttl_seconds: Optional[int] = None,
+        wait: bool = False,
+    ) -> Any:
+        """Remembers ``text``: its job (``wait=True``: once recallable, the finished job)."""
+        body = _drop_none(
+            {"text": text, "namespace": namespace, "tags": tags, "thread": thread,
+             "ttl_seconds": ttl_seconds}
+        )
+        accepted = self._call(_Call("POST", "/api/remember", body, _job, True))
+        return self._then(accepted, lambda job: self._settled(job) if wait else job)
+
+    def remember_bulk(self, items: Iterable[Mapping[str, Any]], *, wait: bool = False) -> Any:
+        """Remembers 1 to 20 items (``{"text", "namespace"?, "tags"?}``): their job ids."""
+        accepted = self._call(
+            _Call("POST", "/api/remember/bulk", {"items": [dict(i) for i in items]}, dict, True)
+        )
+        return self._then(
+            accepted, lambda a: self.wait_for_jobs(a["job_ids"]) if wait else a
+        )
+
+    def job(self, job_id: str) -> Any:
+        """A remember job's state."""
+        return self._call(_Call("GET", f"/api/remember/{quote(job_id, safe='')}", None, _job, True))
+
+    def jobs(self, job_ids: List[str]) -> Any:
+        """1 to 100 jobs' states, in order (an unknown one is ``not_found``)."""
+        return self._call(
+            _Call("POST", "/api/remember/bulk/status", {"job_ids": list(job_ids)},
+                  lambda d: [_job(j) for j in d["results"]], True)
+        )
+
+    def recall(
+        self,
+        query: str,
+        *,
+        namespace: Optional[str] = None,
+        limit: Optional[int] = None,
+        tags: Optional[List[str]] = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_score: Optional[float] = None,
+        explain: Optional[bool] = None,
+    ) -> Any:
+        """The memories that best answer ``query``, best first (none when nothing matches)."""
+        body = _drop_none(
+            {"query": query, "namespace": namespace, "limit": limit, "tags": tags,
+             "since": since, "until": until, "min_score": min_score, "explain": explain}
+        )
+        return self._call(_Call("POST", "/api/recall", body, types.recall_results, True))
+
+    def list(
+        self,
+        *,
+        namespace: Optional[str] = None,
+        limit: Optional[int] = None,
+        cursor: Optional[str] = None,
+        tags: Optional[List[str]] = None,
+    ) -> Any:
+        """A page of a namespace's memories, newest first."""
+        path = "/api/memories" + _query(
+            {"namespace": namespace, "limit": limit, "cursor": cursor, "tag": tags}
+        )
+        return self._call(_Call("GET", path, None, types.memory_page, True))
+
+    def get(self, memory_id: str) -> Any:
+        """One memory."""
+        path = f"/api/memories/{quote(memory_id, safe='')}"
+        return self._call(_Call("GET", path, None, lambda d: types.build(types.Memory, d), True))
+
+    def update(self, memory_id: str, text: str, *, tags: Optional[List[str]] = None,
+               wait: bool = False) -> Any:
+        """Replaces a memory's text (a new version; the old one is erased): its job."""
+        path = f"/api/memories/{quote(memory_id, safe='')}"
+        accepted = self._call(_Call("PUT", path, _drop_none({"text": text, "tags": tags}), _job, True))
+        return self._then(accepted, lambda job: self._settled(job) if wait else job)
+
+    def erase(self, memory_id: str) -> Any:
+        """Erases a memory (its key is destroyed): the signed receipt (``verify_receipt``)."""
+        path = f"/api/memories/{quote(memory_id, safe='')}"
+        return self._call(_Call("DELETE", path, None, dict, True))
+
+    def erase_namespace(self, namespace: str) -> Any:
+        """Erases every memory of a namespace: a receipt each."""
+        path = "/api/memories" + _query({"namespace": namespace, "confirm": namespace})
+        return self._call(_Call("DELETE", path, None, dict, True))
+
+    def namespaces(self) -> Any:
+        """The caller's namespaces and how many memories each holds."""
+        return self._call(_Call("GET", "/api/namespaces", None, lambda d: d["namespaces"], True))
+
+    def analyze(self, text: str, *, namespace: Optional[str] = None) -> Any:
+        """Has the relayer's language model extract facts from ``text`` and remember them."""
+        body = _drop_none({"text": text, "namespace": namespace})
+        return self._call(_Call("POST", "/api/analyze", body, dict, True))
+
+    def ask(self, question: str, *, limit: Optional[int] = None,
+            namespace: Optional[str] = None) -> Any:
+        """An answer from the memories that best match ``question``."""
+        body = _drop_none({"question": question, "limit": limit, "namespace": namespace})
+        return self._call(_Call("POST", "/api/ask", body, dict, True))
+
+    def restore(self, namespace: str, *, limit: Optional[int] = None) -> Any:
+        """Indexes again a namespace's memories from their blobs."""
+        body = _drop_none({"namespace": namespace, "limit": limit})
+        return self._call(_Call("POST", "/api/restore", body, dict, True))
+
+    def embed(self, texts: List[str], *, purpose: Optional[str] = None) -> Any:
+        """Vectors of ``texts`` in the relayer's own space (the relayer reads the texts)."""
+        body = _drop_none({"texts": list(texts), "purpose": purpose})
+        return self._call(_Call("POST", "/api/embed", body, dict, True))
+
+    def access_log(self, **filters: Any) -> Any:
+        """A page of the access log (``op``, ``namespace``, ``since``, ``limit``, ``cursor``…)."""
+        path = "/api/access-log" + _query(filters)
+        return self._call(_Call("GET", path, None, dict, True))
+
+    def _settled(self, job: types.Job) -> Any:
+        """``job`` once done or failed (a duplicate is done already)."""
+        if job.status not in ("pending", "running"):
+            return job
+        return self.wait_for_jobs([job.job_id], first=True)
+
+    def wait_for_jobs(self, job_ids: List[str], *, first: bool = False) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _job(data: Dict[str, Any]) -> types.Job:
+    return types.build(types.Job, {"job_id": data.get("job_id", ""), **data})
+
+
+class Client(_Api):
+    """A signed client of a relayer, sending each call at once.
+
+    ``Client()`` reads its credentials from the environment or ``~/.svc/credentials.json``;
+    ``version=1`` signs as the specification's clients do (no audience, no nonce).
+    """
+
+    def __init__(
+        self,
+        base_url: Optional[str] = None,
+        *,
+        delegate_key: Optional[str] = None,
+        account_id: Optional[str] = None,
+        version: int = 2,
+        retries: int = 3,
+        timeout: float = 30.0,
+        http: Optional[httpx.Client] = None,
+    ) -> None:
+        self.base_url, self._key, self._account_id = _credentials(base_url, delegate_key, account_id)
+        self._version, self._retries = version, retries
+        self._http = http or httpx.Client(timeout=timeout)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _call(self, call: _Call) -> Any:
+        for attempt in range(self._retries + 1):
+            url, headers, content = self._request(call)  # signed afresh each time
+            try:
+                response = self._http.request(call.method, url, headers=headers, content=content)
+            except httpx.TransportError as error:
+                if attempt == self._retries:
+                    raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
+                time.sleep(self._wait_seconds(None, attempt))
+                continue
+            if response.status_code in RETRIED and attempt < self._retries:
+                time.sleep(self._wait_seconds(response, attempt))
+                continue
+            if response.status_code >= 400:
+                raise _error(response)
+            return call.read(response.json() if response.content else {})
+        raise AssertionError("unreachable")
+
+    def wait_for_jobs(self, job_ids: List[str], *, first: bool = False,
+                      timeout: float = 30.0) -> Any:
+        """The jobs once each is done or failed (``first``: the first job alone)."""
+        deadline = time.monotonic() + timeout
+        delay = 0.02
+        while True:
+            jobs = self.jobs(job_ids)
+            if all(job.status not in ("pending", "running") for job in jobs):
+                return jobs[0] if first else jobs
+            if time.monotonic() + delay > deadline:
+                raise SvcError("The jobs did not finish in time", code="timeout")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
+class AsyncClient(_Api):
+    """The same calls as ``Client``, awaited: ``async with AsyncClient(...) as a: await a.recall(...)``."""
+
+    def __init__(
+        self,
+        base_url: Optional[str] = None,
+        *,
+        delegate_key: Optional[str] = None,
+        account_id: Optional[str] = None,
+        version: int = 2,
+        retries: int = 3,
+        timeout: float = 30.0,
+        http: Optional[httpx.AsyncClient] = None,
+    ) -> None:
+        self.base_url, self._key, self._account_id = _credentials(base_url, delegate_key, account_id)
+        self._version, self._retries = version, retries
+        self._http = http or httpx.AsyncClient(timeout=timeout)
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def _then(self, value: Any, then: Callable[[Any], Any]) -> Any:  # type: ignore[override]
+        result = then(await value)
+        return await result if inspect.isawaitable(result) else result
+
+    async def _call(self, call: _Call) -> Any:  # type: ignore[override]
+        for attempt in range(self._retries + 1):
+            url, headers, content = self._request(call)
+            try:
+                response = await self._http.request(call.method, url, headers=headers, content=content)
+            except httpx.TransportError as error:
+                if attempt == self._retries:
+                    raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
+                await asyncio.sleep(self._wait_seconds(None, attempt))
+                continue
+            if response.status_code in RETRIED and attempt < self._retries:
+                await asyncio.sleep(self._wait_seconds(response, attempt))
+                continue
+            if response.status_code >= 400:
+                raise _error(response)
+            return call.read(response.json() if response.content else {})
+        raise AssertionError("unreachable")
+
+    async def wait_for_jobs(self, job_ids: List[str], *, first: bool = False,  # type: ignore[override]
+                            timeout: float = 30.0) -> Any:
+        """The jobs once each is done or failed (``first``: the first job alone)."""
+        deadline = time.monotonic() + timeout
+        delay = 0.02
+        while True:
+            jobs = await self.jobs(job_ids)
+            if all(job.status not in ("pending", "running") for job in jobs):
+                return jobs[0] if first else jobs
+            if time.monotonic() + delay > deadline:
+                raise SvcError("The jobs did not finish in time", code="timeout")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
