@@ -135,7 +135,7 @@ async function svcProcess(
 }
 
 /** A standard stream that keeps what is written to it, and is no terminal. */
-class Captured {
+export class Captured {
   #decoder = new TextDecoder();
   #text = "";
   isTerminal = () => false;

@@ -11,22 +11,18 @@ import { StdioTransport } from "../src/mcp/stdio_transport.ts";
 import type { Caller } from "./fixtures.ts";
 import { type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 import { saveCredentials } from "./relayer_process.ts";
+import { Captured } from "./cli_fixtures.ts";
 
 /** `svc-mcp <args>` in this process with `HOME` at `home`, and an MCP client on its pipes. */
 async function host(args: string[], home: string) {
   const stdin = new TransformStream<Uint8Array, Uint8Array>();
   const stdout = new TransformStream<Uint8Array, Uint8Array>();
-  let stderr = "";
+  const stderr = new Captured();
   const exited = main(args, {
     env: { HOME: home },
     stdin: { readable: stdin.readable, isTerminal: () => false },
     stdout: stdout.writable,
-    stderr: {
-      writeSync(bytes) {
-        stderr += new TextDecoder().decode(bytes);
-        return bytes.length;
-      },
-    },
+    stderr,
     hostname: "test-host",
   });
   // The host keeps stdin's writer: closing its client does not close a pipe it was given.
@@ -36,7 +32,7 @@ async function host(args: string[], home: string) {
   await client.connect(new StdioTransport(stdout.readable, written));
   return {
     client,
-    stderr: () => stderr,
+    stderr: () => stderr.text(),
     /** Closes stdin, as a host that quits; the exit code. */
     async close() {
       await client.close();
@@ -107,20 +103,15 @@ Deno.test("svc-mcp in-process: signed out, a memory tool says how to sign in", a
 
 Deno.test("svc-mcp in-process: --help exits 0 and a wrong flag 2, saying so on stderr", async () => {
   const run = async (args: string[], env: Record<string, string>) => {
-    let stderr = "";
+    const stderr = new Captured();
     const code = await main(args, {
       env,
       stdin: { readable: ReadableStream.from([]), isTerminal: () => false },
       stdout: new WritableStream(),
-      stderr: {
-        writeSync(bytes) {
-          stderr += new TextDecoder().decode(bytes);
-          return bytes.length;
-        },
-      },
+      stderr,
       hostname: "test-host",
     });
-    return { code, stderr };
+    return { code, stderr: stderr.text() };
   };
   const help = await run(["--help"], { HOME: "/nonexistent-svc-home" });
   assert.equal(help.code, 0);

@@ -6,12 +6,7 @@ import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
 import { embedderSetting, previousEmbedderConfig } from "./vector_index.ts";
 import { startFakeModelServer } from "../../tests/fakes/model_server.ts";
-
-function configOf(env: Record<string, string>) {
-  const result = readConfig(env);
-  assert.ok(result.ok, result.ok ? "" : result.problems.join("; "));
-  return result.config;
-}
+import { configOf, holdOne } from "../../tests/compose_fixtures.ts";
 
 Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
   assert.deepEqual(configOf({}).reindex, {
@@ -77,16 +72,6 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
 });
 
 /** Indexes one memory in the backends' index, as a remember would. */
-async function holdOne(backends: Awaited<ReturnType<typeof openBackends>>) {
-  await backends.relayer.vectors.upsert([{
-    id: "m1",
-    owner: "0xo",
-    namespace: "n",
-    blobId: "b",
-    createdAt: 1,
-    vector: (await backends.relayer.embedder.embed(["hello"]))[0],
-  }]);
-}
 
 Deno.test("composition: another embedder is refused with both fixes named, then reindexed with SVC_REINDEX=1; a second opener is refused", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-compose-reindex-" });

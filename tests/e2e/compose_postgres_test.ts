@@ -2,26 +2,10 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../src/log.ts";
 import { SvcError } from "../../src/errors.ts";
-import { openBackends, readConfig } from "../../src/compose/mod.ts";
+import { openBackends } from "../../src/compose/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { TEST_MODELS_DIR } from "../relayer_process.ts";
-
-function configOf(env: Record<string, string>) {
-  const result = readConfig(env);
-  assert.ok(result.ok, result.ok ? "" : result.problems.join("; "));
-  return result.config;
-}
-
-async function holdOne(backends: Awaited<ReturnType<typeof openBackends>>) {
-  await backends.relayer.vectors.upsert([{
-    id: "m1",
-    owner: "0xo",
-    namespace: "n",
-    blobId: "b",
-    createdAt: 1,
-    vector: (await backends.relayer.embedder.embed(["hello"]))[0],
-  }]);
-}
+import { configOf, holdOne } from "../compose_fixtures.ts";
 
 Deno.test("composition: on PostgreSQL, another embedder is refused naming the database and what works there", async () => {
   await using db = await testDatabase();

@@ -130,6 +130,34 @@ class _Api:
                 headers["x-account-id"] = self._account_id
         return self.base_url + call.path, headers, content
 
+    def _next(
+        self,
+        call: _Call,
+        attempt: int,
+        response: Optional[httpx.Response] = None,
+        error: Optional[Exception] = None,
+    ) -> Tuple[Optional[float], Any]:
+        """After an attempt: the seconds to wait before the next one, or ``None`` and the call's
+        result (a refusal is raised)."""
+        last = attempt == self._retries
+        if error is not None:
+            if last:
+                raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
+            return self._wait_seconds(None, attempt), None
+        assert response is not None
+        if response.status_code in RETRIED and not last:
+            return self._wait_seconds(response, attempt), None
+        if response.status_code >= 400:
+            raise _error(response)
+        return None, call.read(response.json() if response.content else {})
+
+    @staticmethod
+    def _finished(jobs: List[types.Job], first: bool) -> Any:
+        """The jobs (``first``: the first alone) once none is pending or running, else ``None``."""
+        if any(job.status in ("pending", "running") for job in jobs):
+            return None
+        return jobs[0] if first else jobs
+
     @staticmethod
     def _wait_seconds(response: Optional[httpx.Response], attempt: int) -> float:
         retry = response.headers.get("retry-after") if response is not None else None
@@ -321,31 +349,24 @@ class Client(_Api):
             try:
                 response = self._http.request(call.method, url, headers=headers, content=content)
             except httpx.TransportError as error:
-                if attempt == self._retries:
-                    raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
-                time.sleep(self._wait_seconds(None, attempt))
-                continue
-            if response.status_code in RETRIED and attempt < self._retries:
-                time.sleep(self._wait_seconds(response, attempt))
-                continue
-            if response.status_code >= 400:
-                raise _error(response)
-            return call.read(response.json() if response.content else {})
-        raise AssertionError("unreachable")
+                wait, result = self._next(call, attempt, error=error)
+            else:
+                wait, result = self._next(call, attempt, response)
+            if wait is None:
+                return result
+            time.sleep(wait)
 
     def wait_for_jobs(self, job_ids: List[str], *, first: bool = False,
                       timeout: float = 30.0) -> Any:
         """The jobs once each is done or failed (``first``: the first job alone)."""
         deadline = time.monotonic() + timeout
         delay = 0.02
-        while True:
-            jobs = self.jobs(job_ids)
-            if all(job.status not in ("pending", "running") for job in jobs):
-                return jobs[0] if first else jobs
+        while (finished := self._finished(self.jobs(job_ids), first)) is None:
             if time.monotonic() + delay > deadline:
                 raise SvcError("The jobs did not finish in time", code="timeout")
             time.sleep(delay)
             delay = min(delay * 2, 0.5)
+        return finished
 
 
 class AsyncClient(_Api):
@@ -381,32 +402,25 @@ class AsyncClient(_Api):
 
     async def _call(self, call: _Call) -> Any:  # type: ignore[override]
         for attempt in range(self._retries + 1):
-            url, headers, content = self._request(call)
+            url, headers, content = self._request(call)  # signed afresh each time
             try:
                 response = await self._http.request(call.method, url, headers=headers, content=content)
             except httpx.TransportError as error:
-                if attempt == self._retries:
-                    raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
-                await asyncio.sleep(self._wait_seconds(None, attempt))
-                continue
-            if response.status_code in RETRIED and attempt < self._retries:
-                await asyncio.sleep(self._wait_seconds(response, attempt))
-                continue
-            if response.status_code >= 400:
-                raise _error(response)
-            return call.read(response.json() if response.content else {})
-        raise AssertionError("unreachable")
+                wait, result = self._next(call, attempt, error=error)
+            else:
+                wait, result = self._next(call, attempt, response)
+            if wait is None:
+                return result
+            await asyncio.sleep(wait)
 
     async def wait_for_jobs(self, job_ids: List[str], *, first: bool = False,  # type: ignore[override]
                             timeout: float = 30.0) -> Any:
         """The jobs once each is done or failed (``first``: the first job alone)."""
         deadline = time.monotonic() + timeout
         delay = 0.02
-        while True:
-            jobs = await self.jobs(job_ids)
-            if all(job.status not in ("pending", "running") for job in jobs):
-                return jobs[0] if first else jobs
+        while (finished := self._finished(await self.jobs(job_ids), first)) is None:
             if time.monotonic() + delay > deadline:
                 raise SvcError("The jobs did not finish in time", code="timeout")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.5)
+        return finished
