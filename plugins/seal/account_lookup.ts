@@ -1,24 +1,32 @@
 /**
  * Finds an owner's `SvcAccount` object through the registry's `accounts` table (owner →
- * account). An account id never changes, so found ids are kept (up to a bound) for the life of
+ * account), and which memories the account erased (its `erased` table). An account id, and the
+ * id of its `erased` table, never change, so found ids are kept (up to a bound) for the life of
  * the process.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { type CallOptions, SvcError } from "../../src/kit.ts";
-import { RegistryTable } from "../sui/registry.ts";
+import { RegistryTable, unwrap } from "../sui/registry.ts";
+import { withRpc } from "../sui/rpc_client.ts";
 import { PLUGIN } from "./errors.ts";
 
 const MAX_CACHED = 100_000;
 
 /** Owner address → `SvcAccount` id, read from the registry and kept. */
 export class AccountLookup {
+  #client: SuiJsonRpcClient;
+  #timeoutMs?: number;
   #table: RegistryTable;
   #accounts = new Map<string, string>();
+  /** Account id → the id of its `erased` table. */
+  #erasedTables = new Map<string, string>();
 
   constructor(
     client: SuiJsonRpcClient,
     options: { packageId: string; registryId: string; timeoutMs?: number },
   ) {
+    this.#client = client;
+    this.#timeoutMs = options.timeoutMs;
     this.#table = new RegistryTable(client, {
       ...options,
       table: "accounts",
@@ -38,10 +46,51 @@ export class AccountLookup {
     if (!accountId) {
       throw new SvcError("forbidden", `Cannot ${action}: the owner has no svc account on chain`);
     }
-    if (this.#accounts.size >= MAX_CACHED) {
-      this.#accounts.delete(this.#accounts.keys().next().value!);
-    }
-    this.#accounts.set(owner, accountId);
+    keep(this.#accounts, owner, accountId);
     return accountId;
   }
+
+  /** Whether the account erased each memory (named by its identity after the owner's address). */
+  async erased(accountId: string, names: Uint8Array[]): Promise<boolean[]> {
+    const parentId = await this.#erasedTable(accountId);
+    return await Promise.all(names.map(async (name) => {
+      const field = await this.#rpc(
+        (signal) =>
+          this.#client.getDynamicFieldObject({
+            parentId,
+            name: { type: "vector<u8>", value: Array.from(name) },
+            signal,
+          }),
+      );
+      return field.data !== undefined && field.data !== null;
+    }));
+  }
+
+  async #erasedTable(accountId: string): Promise<string> {
+    const cached = this.#erasedTables.get(accountId);
+    if (cached) return cached;
+    const { data } = await this.#rpc((signal) =>
+      this.#client.getObject({ id: accountId, options: { showContent: true }, signal })
+    );
+    const fields = data?.content?.dataType === "moveObject" ? data.content.fields : {};
+    const id = (unwrap(unwrap(fields).erased).id as { id?: unknown } | undefined)?.id;
+    if (typeof id !== "string") {
+      throw new SvcError(
+        "backend_unavailable",
+        `Cannot decrypt: the svc account ${accountId} is unusable (it has no erased table)`,
+      );
+    }
+    keep(this.#erasedTables, accountId, id);
+    return id;
+  }
+
+  #rpc<T>(call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    return withRpc(PLUGIN, "decrypt", { timeoutMs: this.#timeoutMs }, call);
+  }
+}
+
+/** Keeps `key → value`, dropping the oldest entry past {@link MAX_CACHED}. */
+function keep(map: Map<string, string>, key: string, value: string) {
+  if (map.size >= MAX_CACHED) map.delete(map.keys().next().value!);
+  map.set(key, value);
 }

@@ -9,10 +9,10 @@
  * form the next round.
  *
  * The key servers judge a round's PTB as a whole: when they refuse it and it asked for several
- * ids, each id is asked for alone, so that one erased memory does not fail its neighbours (those
- * refused while others were given are refused as erased: `reason: "erased"`, which a recall
- * reads as nothing rather than failing). Keys of identities erased since they were fetched are
- * dropped with the session that holds them.
+ * ids, each id is asked for alone, so that one erased memory does not fail its neighbours. The
+ * account's `erased` table on chain then tells a memory erased (refused with `reason: "erased"`,
+ * which a recall reads as nothing rather than failing) from a key refused. Keys of identities
+ * erased since they were fetched are dropped with the session that holds them.
  */
 import { type EncryptedObject, SealClient, SessionKey } from "@mysten/seal";
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
@@ -43,6 +43,8 @@ export interface DecryptorContext {
   isErased(id: string): boolean;
   /** Records identities (hex) found erased on chain: refused at once from then on. */
   foundErased(ids: string[]): void;
+  /** Which of these identities (hex) the account erased on chain. */
+  erasedOnChain(accountId: string, ids: string[]): Promise<boolean[]>;
 }
 
 interface Item {
@@ -193,10 +195,11 @@ export class DelegateDecryptor {
           if (isExpiredSession(error)) {
             session = await this.#renew();
             await this.#fetch(session, missing, txBytes, threshold);
-          } else if (isNoAccess(error) && missing.length > 1) {
-            refused = await this.#fetchEach(session, missing, accountId, threshold);
-            // Refused ids, when the caller was given others of the same round: erased on chain.
-            if (refused.size < missing.length) this.#context.foundErased([...refused.keys()]);
+          } else if (isNoAccess(error)) {
+            refused = missing.length > 1
+              ? await this.#fetchEach(session, missing, accountId, threshold)
+              : new Map([[missing[0], fetchError(error)]]);
+            await this.#findErased(accountId, [...refused.keys()]);
           } else {
             throw error;
           }
@@ -229,6 +232,12 @@ export class DelegateDecryptor {
         item.reject(decryptError(error));
       }
     }
+  }
+
+  /** Records which of the refused ids the account erased on chain. */
+  async #findErased(accountId: string, refused: string[]) {
+    const erased = await this.#context.erasedOnChain(accountId, refused);
+    this.#context.foundErased(refused.filter((_, i) => erased[i]));
   }
 
   /** Each id in a round of its own; returns the refused ones (any other failure is thrown). */

@@ -416,6 +416,8 @@ export class SealCipher implements Cipher {
       },
       isErased: (id) => this.#erased.has(id),
       foundErased: (ids) => this.#erased.add(ids),
+      erasedOnChain: (accountId, ids) =>
+        this.#accounts.erased(accountId, ids.map((id) => Uint8Array.fromHex(id).subarray(32))),
     });
   }
 

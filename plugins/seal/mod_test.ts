@@ -510,6 +510,33 @@ Deno.test("SealCipher: one erased memory in a round does not fail the others", a
   }
 });
 
+Deno.test("SealCipher: an erased memory in a round of its own is refused as erased", async () => {
+  await using setup = await startSealSetup();
+  const account = await setup.createAccount();
+  const credentials = { delegatePrivateKey: account.delegateSeed };
+  const writer = await setup.openCipher();
+  const [kept, gone] = [crypto.randomUUID(), crypto.randomUUID()];
+  const sealed = await Promise.all(
+    [kept, gone].map((memoryId) => writer.encrypt(account.address, enc(memoryId), { memoryId })),
+  );
+  await writer.erase(account.address, [gone], { credentials });
+
+  // A relayer that knows nothing of the erase reads the two in rounds of their own (as a
+  // recall does when one blob arrives after the other's round left): the chain says which.
+  const other = await setup.openCipher();
+  assert.equal(dec(await other.decrypt(account.address, sealed[0], { credentials })), kept);
+  await assert.rejects(
+    other.decrypt(account.address, sealed[1], { credentials }),
+    (error: SvcError) => error.code === "forbidden" && error.details.reason === "erased",
+  );
+  // A key refused alone is refused as such.
+  const stranger = { delegatePrivateKey: newDelegateKey().seed };
+  await assert.rejects(
+    (await setup.openCipher()).decrypt(account.address, sealed[0], { credentials: stranger }),
+    (error: SvcError) => error.code === "forbidden" && error.details.reason !== "erased",
+  );
+});
+
 Deno.test("SealCipher: who may erase, and who pays", async () => {
   await using setup = await startSealSetup();
   const account = await setup.createAccount();
