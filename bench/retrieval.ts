@@ -21,10 +21,11 @@
  * storage, as after any restart or index maintenance), asks again and compares the rankings;
  * `--runs` repeats it, and the spread of each figure over the runs is reported.
  *
- *   deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|lexical|ollama|openai]
- *                             [--store encrypted|lancedb] [--runs 2] [--out FILE]
+ *   deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|onnx|lexical|ollama|openai]
+ *                             [--model-dir DIR] [--store encrypted|lancedb] [--runs 2] [--out FILE]
  *                             [--min-score X] [--root OTHER_CHECKOUT]
  *
+ * `--model-dir` is the model directory `--embedder onnx` loads (`SVC_ONNX_MODEL_DIR`).
  * `--dump FILE` also saves each question's 40 best memories (labels and score parts, from a
  * pass with `explain`), for tuning the fusion weights offline (`bench/fusion_tuning.ts`).
  * `--min-score` computes the headline figures at another minimum score; `--root` measures the
@@ -50,6 +51,7 @@ const { values, positionals } = flags({
   allowPositionals: true,
   options: {
     embedder: { type: "string", default: "glove" },
+    "model-dir": { type: "string" },
     store: { type: "string", default: "encrypted" },
     runs: { type: "string", default: "2" },
     "min-score": { type: "string" },
@@ -63,8 +65,8 @@ const { values, positionals } = flags({
 });
 if (positionals.length !== 1) {
   console.error(
-    "usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|lexical|" +
-      "ollama|openai]",
+    "usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|onnx|" +
+      "lexical|ollama|openai] [--model-dir DIR]",
   );
   Deno.exit(2);
 }
@@ -73,6 +75,7 @@ const EMBEDDERS: Record<string, string> = {
   glove: "local",
   local: "local",
   use: "use",
+  onnx: "onnx",
   lexical: "lexical",
   ollama: "ollama",
   openai: "openai",
@@ -199,6 +202,7 @@ for (let run = 0; run < RUNS; run++) {
   const env = {
     SVC_EMBEDDER: EMBEDDERS[values.embedder!],
     SVC_VECTOR_STORE: values.store!,
+    ...(values["model-dir"] && { SVC_ONNX_MODEL_DIR: values["model-dir"] }),
   };
   let relayer = await startRelayer(dataDir, env, { root: ROOT });
   try {
