@@ -1,0 +1,49 @@
+/**
+ * The ONNX embedder on real weights: its vectors equal, to float precision, those an independent
+ * implementation (Hugging Face `tokenizers` and Python `onnxruntime`, pooled and normalised as
+ * sentence-transformers does: `tests/models/reference.py`) computed from the same files. The
+ * models come from `python3 tests/models/fetch.py` (CI runs it) into `models/`, or from
+ * `SVC_TEST_MODELS_DIR`; a model not there is skipped, and says so.
+ */
+import assert from "node:assert/strict";
+import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
+import { pathExists } from "../src/kit.ts";
+
+const MODELS_DIR = Deno.env.get("SVC_TEST_MODELS_DIR") ??
+  new URL("../models", import.meta.url).pathname;
+
+const reference = JSON.parse(
+  await Deno.readTextFile(new URL("./vectors/onnx_reference.json", import.meta.url)),
+) as {
+  texts: { text: string; purpose: "query" | "document" }[];
+  models: Record<string, { vectors: string[] }>;
+};
+
+for (const [name, model] of Object.entries(reference.models)) {
+  const vectors = model.vectors.map((numbers) => numbers.split(" ").map(Number));
+  const dir = `${MODELS_DIR}/${name}`;
+  const present = await pathExists(`${dir}/onnx/model.onnx`);
+  Deno.test({
+    name: `onnx on real weights: ${name} gives the reference vectors` +
+      (present ? "" : ` (skipped: no ${dir}; run python3 tests/models/fetch.py)`),
+    ignore: !present,
+    async fn() {
+      const embedder = await OnnxEmbedder.open({ dir, threads: 1 });
+      try {
+        for (const [i, { text, purpose }] of reference.texts.entries()) {
+          const [vector] = await embedder.embed([text], { purpose });
+          assert.equal(vector.length, vectors[i].length);
+          const worst = Math.max(...vectors[i].map((x, j) => Math.abs(x - vector[j])));
+          assert.ok(worst < 1e-4, `${purpose} ${i}: a dimension differs by ${worst}`);
+        }
+        // Batched with the others, a text gets the vector it gets alone.
+        const documents = reference.texts.filter(({ purpose }) => purpose === "document");
+        const together = await embedder.embed(documents.map(({ text }) => text));
+        const alone = vectors[reference.texts.indexOf(documents[0])];
+        assert.ok(Math.max(...alone.map((x, j) => Math.abs(x - together[0][j]))) < 1e-4);
+      } finally {
+        await embedder.close();
+      }
+    },
+  });
+}
