@@ -17,6 +17,7 @@ import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
+import { masterKeyFileOf } from "../src/compose/config.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
@@ -50,7 +51,7 @@ function summary(ms: number[]) {
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-" });
 // Before any store: a data directory holding one already must hold its master key too.
-const masterKey = await loadMasterKey(dataDir);
+const masterKey = await loadMasterKey(dataDir, masterKeyFileOf(Deno.env.toObject(), dataDir));
 const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const directory = new MemoryAccountDirectory();

@@ -12,11 +12,12 @@ import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
+import { masterKeyFileOf } from "../src/compose/config.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
 const [dataDir, modelsDir, owner, namespace, store] = Deno.args;
 const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
-const masterKey = await loadMasterKey(dataDir);
+const masterKey = await loadMasterKey(dataDir, masterKeyFileOf(Deno.env.toObject(), dataDir));
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
 const vectors = await openBenchVectors(store as BenchStore, dataDir, embedder, secret);
 const kv = await Deno.openKv(":memory:");

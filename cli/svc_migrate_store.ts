@@ -3,10 +3,12 @@
  * stopped) into the database `SVC_DATABASE_URL`, with a progress bar per phase on stderr; run
  * again after an interruption, it resumes (see `src/compose/store_migration.ts`). `--to sqlite`
  * moves the data directory's fs blob store into its SQLite one instead. The master key
- * is the data directory's: `SVC_MASTER_KEY` when set (it must then be the one of `master.key`),
- * else read from `master.key`, and never printed.
+ * is the data directory's, read from its key file (`SVC_MASTER_KEY` when set must be the same),
+ * and never printed.
  */
 import { readConfig } from "../src/compose/mod.ts";
+import { masterKeyFileOf } from "../src/compose/config.ts";
+import { loadMasterKey, masterKeyPath } from "../src/compose/master_key.ts";
 import { lockIndex } from "../src/compose/index_lock.ts";
 import {
   migrateStore,
@@ -28,8 +30,6 @@ export const MIGRATE_STORE_USAGE =
   migrate-store --to sqlite              move the blobs of an fs blob store (blobs/objects)
                                          into blobs/blobs.sqlite (finishes an interrupted run)`;
 
-const HEX_KEY = /^[0-9a-f]{64}$/;
-
 /**
  * Refuses a data directory that is not there, or, for a copy (`state`), one that holds no
  * relayer's state (every relayer on the embedded store keeps its jobs in `jobs.kv`).
@@ -47,37 +47,33 @@ async function checkDataDir(dataDir: string, state: boolean): Promise<void> {
   }
 }
 
-/** The data directory's master key, checked against `SVC_MASTER_KEY` when that is set. */
-async function masterKeyOf(dataDir: string, configured: string | undefined): Promise<string> {
-  let stored: string | undefined;
-  try {
-    stored = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  if (stored !== undefined && !HEX_KEY.test(stored)) {
-    throw new SvcError(
-      "internal",
-      `Cannot read the master key: ${dataDir}/master.key is not 64 hex characters`,
-    );
-  }
-  if (configured !== undefined && stored !== undefined && configured !== stored) {
+/**
+ * The data directory's master key (from its key file, `SVC_MASTER_KEY_FILE` or the keys
+ * directory), checked against `SVC_MASTER_KEY` when that is set; and the key file.
+ */
+async function masterKeyOf(
+  dataDir: string,
+  env: Record<string, string | undefined>,
+): Promise<{ key: string; file: string }> {
+  const source = masterKeyFileOf(env, dataDir);
+  const file = await masterKeyPath(dataDir, source);
+  const key = (await loadMasterKey(dataDir, source)).toHex();
+  const configured = env.SVC_MASTER_KEY || undefined;
+  if (configured !== undefined && configured !== key) {
     throw new SvcError(
       "conflict",
-      `SVC_MASTER_KEY is not the master key of ${dataDir} (master.key): the data directory's ` +
+      `SVC_MASTER_KEY is not the master key of ${dataDir} (${file}): the data directory's ` +
         "memories open only with its own key. Unset SVC_MASTER_KEY, or set it to that key",
     );
   }
-  const key = configured ?? stored;
-  if (key === undefined) {
-    throw new UsageError(
-      `${dataDir} has no master.key and SVC_MASTER_KEY is unset: nothing to copy there?`,
-    );
-  }
-  return key;
+  return { key, file };
 }
 
-function describe(summary: StoreMigrationSummary, keyFromFile: boolean, dataDir: string): string {
+function describe(
+  summary: StoreMigrationSummary,
+  keyFile: string | undefined,
+  dataDir: string,
+): string {
   const { copied } = summary;
   const lines = [
     `${summary.done ? "Already copied, by earlier runs (nothing was copied again)" : "Copied"}: ` +
@@ -89,9 +85,9 @@ function describe(summary: StoreMigrationSummary, keyFromFile: boolean, dataDir:
     `${dataDir} is marked as copied: relayers and svc refuse it without SVC_STORE=postgres. ` +
     "Retire it once the database serves (an erase made there does not reach it).",
   ];
-  if (keyFromFile) {
+  if (keyFile) {
     lines.push(
-      `Start every relayer with SVC_MASTER_KEY set to the key in ${dataDir}/master.key ` +
+      `Start every relayer with SVC_MASTER_KEY set to the key in ${keyFile} ` +
         "(and SVC_STORE=postgres, SVC_DATABASE_URL).",
     );
   }
@@ -129,8 +125,7 @@ export async function runMigrateStore(
   }
   const dataDir = env.SVC_DATA_DIR ?? "./data";
   await checkDataDir(dataDir, to === "postgres");
-  const configured = env.SVC_MASTER_KEY || undefined;
-  const masterKey = await masterKeyOf(dataDir, configured);
+  const { key: masterKey, file: keyFile } = await masterKeyOf(dataDir, env);
   if (to === "sqlite") return await moveBlobs(dataDir, masterKey);
   const result = readConfig({ ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey });
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
@@ -172,7 +167,7 @@ export async function runMigrateStore(
       });
       return {
         json: { status: summary.done ? "already copied" : "copied", ...summary, dataDir },
-        text: describe(summary, configured === undefined, dataDir),
+        text: describe(summary, env.SVC_MASTER_KEY ? undefined : keyFile, dataDir),
       };
     } finally {
       bar?.finish();

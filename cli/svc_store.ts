@@ -21,14 +21,14 @@ export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL, SVC_MASTER
 function databaseOf(env: Record<string, string | undefined>) {
   const result = readConfig(env);
   if (!result.ok) throw new UsageError(result.problems.join("\n"));
-  const { store, masterKeyHex } = result.config;
+  const { store, masterKey } = result.config;
   if (store.kind !== "postgres") {
     throw new UsageError(
       "migrate works on PostgreSQL: set SVC_STORE=postgres and SVC_DATABASE_URL",
     );
   }
   // With SVC_STORE=postgres the configuration requires the key.
-  return { url: store.url, masterKey: Uint8Array.fromHex(masterKeyHex!) };
+  return { url: store.url, masterKey: Uint8Array.fromHex(masterKey.hex!) };
 }
 
 /** `svc migrate`. */

@@ -60,6 +60,7 @@ export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./http/validate.ts";
 export { pathExists, writeCache } from "./files.ts";
 export { retryWhileLocked } from "./kv_locked.ts";
+export { coalesced, scrubSqlite, truncateLog } from "./scrub.ts";
 export { type WordOptions, words } from "./text/words.ts";
 export {
   type BodyReadOptions,

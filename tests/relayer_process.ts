@@ -1,4 +1,5 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
+import { loadMasterKey } from "../src/compose/master_key.ts";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -24,6 +25,13 @@ export interface RelayerProcess extends AsyncDisposable {
 }
 
 export const TEST_MODELS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-models`;
+/** Where the test relayers keep their data directories' master keys (not the user's own). */
+export const TEST_KEYS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-keys`;
+
+/** The master key of a data directory a test relayer (or `svcCli`) used. */
+export function testMasterKey(dataDir: string): Promise<Uint8Array<ArrayBuffer>> {
+  return loadMasterKey(dataDir, { keysDir: TEST_KEYS_DIR });
+}
 
 /** The coverage directory of a `deno test --coverage` run, so a child's lines are counted too. */
 export function coverageEnv(): Record<string, string> {
@@ -68,6 +76,7 @@ export async function startRelayer(
       SVC_LOG_LEVEL: "info",
       // The word vectors are converted once per machine, not once per test.
       SVC_MODELS_DIR: TEST_MODELS_DIR,
+      SVC_KEYS_DIR: TEST_KEYS_DIR,
       ...env,
     },
     stdout: "null",
@@ -133,7 +142,7 @@ export async function svcCli(
 ) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [...DENO_RUN, `${root}cli/svc.ts`, ...args, "--json"],
-    env: { SVC_DATA_DIR: dataDir, ...env },
+    env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR, ...env },
     cwd: root,
   }).output();
   const text = new TextDecoder().decode(stdout);

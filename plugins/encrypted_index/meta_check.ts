@@ -49,7 +49,7 @@ export async function openKeys(
     const remedy = options.storage
       ? ": every relayer on the database must start with the same SVC_MASTER_KEY (the memories' " +
         "own keys are wrapped under it too, so without it nothing there can be read)."
-      : ". Start with that key (SVC_MASTER_KEY, or the data directory's master.key): the " +
+      : ". Start with that key (SVC_MASTER_KEY, or the data directory's key file): the " +
         "memories' own keys are wrapped under it too, so without it nothing here can be read. " +
         `Only with SVC_CIPHER=seal, whose keys do not depend on it, ${fix}.`;
     throw new SvcError(

@@ -508,7 +508,7 @@ Deno.test("encrypted index: a namespace brought up to date while this store's ow
   // B's storage tells of others' commits when told to, and holds its own commits' answers.
   let watcher: StorageWatcher | undefined;
   let gate = Promise.resolve();
-  const landed = Promise.withResolvers<void>();
+  let landed = Promise.withResolvers<void>();
   const storage = altered(counting, {
     watch(w) {
       watcher = w;
@@ -533,6 +533,8 @@ Deno.test("encrypted index: a namespace brought up to date while this store's ow
   assert.deepEqual(await found(), ["r1"]);
   const opened = Promise.withResolvers<void>();
   gate = opened.promise;
+  // Resolved by r2's commit, not the earlier one of r1.
+  landed = Promise.withResolvers<void>();
   const writing = b.upsert([row("r2", 2)]);
   await landed.promise; // B's commit landed; B has not applied it yet
   await a.upsert([row("r3", 3)]);

@@ -10,8 +10,20 @@
  * resolves once the commit holding its key is durable. Reads are grouped too: the `get` calls of
  * one turn are read ten keys to a `getMany`, which costs Deno KV about half as much a key as a
  * `get` (a recall reads the keys of 30 or so memories at once).
+ *
+ * Given its file (`scrubPath`), the store wipes an erased key from the disk before `erase`
+ * resolves: the file is rewritten without the deleted rows' remains and its write-ahead log
+ * emptied (`scrubSqlite`), while no commit of the store runs. Erases that arrive meanwhile share
+ * the next wipe.
  */
-import { backendError, type KeyPlace, type KeyStore, readTogether } from "../../src/kit.ts";
+import {
+  backendError,
+  coalesced,
+  type KeyPlace,
+  type KeyStore,
+  readTogether,
+  scrubSqlite,
+} from "../../src/kit.ts";
 
 export type { KeyPlace, KeyStore };
 
@@ -59,9 +71,22 @@ export class KvKeyStore implements KeyStore {
   /** Settles once every `put` made so far has (commits happen in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
+  /** The store's commits and wipes, one at a time. */
+  #exclusive: Promise<unknown> = Promise.resolve();
+  /** Wipes the file of erased keys (when its path is known). */
+  #scrub?: () => Promise<void>;
 
-  constructor(kv: Deno.Kv) {
+  constructor(kv: Deno.Kv, options: { scrubPath?: string } = {}) {
     this.#kv = kv;
+    const { scrubPath } = options;
+    if (scrubPath) this.#scrub = coalesced(() => this.#alone(() => scrubSqlite(scrubPath)));
+  }
+
+  /** Runs `step` once no other commit or wipe of the store runs. */
+  #alone<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.#exclusive.catch(() => {}).then(step);
+    this.#exclusive = run;
+    return run;
   }
 
   put(place: KeyPlace, wrapped: Uint8Array<ArrayBuffer>): Promise<void> {
@@ -101,7 +126,7 @@ export class KvKeyStore implements KeyStore {
       try {
         const operation = this.#kv.atomic();
         for (const { key, value } of batch) operation.set(key, value);
-        const result = await operation.commit();
+        const result = await this.#alone(() => operation.commit());
         if (!result.ok) throw new Error("the commit was refused");
         for (const pending of batch) pending.resolve();
       } catch (cause) {
@@ -150,9 +175,10 @@ export class KvKeyStore implements KeyStore {
           keyBytes += size;
           operation.delete(keys[at]);
         }
-        const result = await operation.commit();
+        const result = await this.#alone(() => operation.commit());
         if (!result.ok) throw new Error("the commit was refused");
       }
+      if (keys.length > 0) await this.#scrub?.();
     } catch (cause) {
       throw backendError("the key store", "erase keys", cause);
     }

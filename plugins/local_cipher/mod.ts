@@ -141,14 +141,16 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     if (options.keyStorePath === undefined) {
       return new LocalCipher(master, options.keyStore ?? new MemoryKeyStore());
     }
-    const keys = new KvKeyStore(await Deno.openKv(options.keyStorePath));
+    const keys = new KvKeyStore(await Deno.openKv(options.keyStorePath), {
+      scrubPath: options.keyStorePath,
+    });
     const cipher = new LocalCipher(master, keys);
     if (!await cipher.#unwraps(keys)) {
       await keys.close();
       throw new SvcError(
         "conflict",
         `Cannot open the key store ${options.keyStorePath}: its memories' keys were wrapped ` +
-          "under another master key. Start with that key (SVC_MASTER_KEY, or the master.key " +
+          "under another master key. Start with that key (SVC_MASTER_KEY, or the key file " +
           "of the data directory it came from); with this one nothing in it can be read.",
       );
     }

@@ -17,7 +17,8 @@
  *
  * The first put of some bytes decides their metadata: they belong to its memory. Putting them
  * again for that memory changes nothing; for another, the put fails (`conflict`). A
- * delete removes the row; `secure_delete` overwrites its bytes in the file. Ids that are not 43
+ * delete removes the row; `secure_delete` overwrites its bytes in the file, and the commit
+ * checkpoints the write-ahead log and cuts it to nothing. Ids that are not 43
  * base64url characters are ignored. A read or a commit runs on the calling thread, as short as
  * one SQLite statement; only the WAL's sync runs elsewhere.
  */
@@ -33,6 +34,7 @@ import {
   heldForAnotherMemory,
   pathExists,
   SvcError,
+  truncateLog,
 } from "../../src/kit.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -225,7 +227,12 @@ export class SqliteBlobStore implements BlobStore {
       for (const { done } of writes) done.reject(error);
       return;
     }
-    const syncing = this.#wal.syncData().then(
+    // A delete empties the log as well, so a deleted blob is in no file of the store once it
+    // resolves (the checkpoint also makes the commit durable).
+    const durable = writes.some((write) => !write.put)
+      ? truncateLog(this.#db)
+      : this.#wal.syncData();
+    const syncing = durable.then(
       () =>
         writes.forEach((write) =>
           refused.has(write) ? write.done.reject(heldForAnotherMemory()) : write.done.resolve()

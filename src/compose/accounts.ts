@@ -27,7 +27,7 @@ export async function openLedger(
   const shared = (database ?? own)!;
   try {
     const { PgLedgerStore } = await postgresPlugin();
-    const masterKey = await loadMasterKey(config.dataDir, config.masterKeyHex);
+    const masterKey = await loadMasterKey(config.dataDir, config.masterKey);
     const store = await PgLedgerStore.open({ database: shared, masterKey });
     return { ledger: await LocalLedger.open({ store }), close: async () => await own?.close() };
   } catch (error) {

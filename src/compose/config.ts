@@ -23,6 +23,7 @@ import type {
   StoreConfig,
   VectorStoreConfig,
 } from "./config_types.ts";
+import type { MasterKeySource } from "./master_key.ts";
 
 export type * from "./config_types.ts";
 
@@ -145,6 +146,23 @@ function readModelServers(read: SettingsReader, embedding: boolean) {
       }
       return { model, timeoutMs: timeout(), apiKey, baseURL };
     },
+  };
+}
+
+/**
+ * Where the master key's file is (`SVC_MASTER_KEY_FILE`, `SVC_KEYS_DIR`): by default in the
+ * user's configuration directory, else (no home) a directory beside the data directory; never
+ * inside it.
+ */
+export function masterKeyFileOf(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+): Omit<MasterKeySource, "hex"> {
+  const config = env.XDG_CONFIG_HOME || (env.HOME && `${env.HOME}/.config`);
+  return {
+    file: env.SVC_MASTER_KEY_FILE || undefined,
+    keysDir: env.SVC_KEYS_DIR ||
+      (config ? `${config}/svc/keys` : `${dataDir.replace(/\/+$/, "")}-keys`),
   };
 }
 
@@ -361,11 +379,14 @@ export function readConfig(env: Record<string, string | undefined>): ConfigResul
       ollamaHost: ollama && ollamaHost(ollama),
     },
     llm: readLlm(read),
-    masterKeyHex: read.matching(
-      "SVC_MASTER_KEY",
-      /^[0-9a-f]{64}$/,
-      "SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)",
-    ),
+    masterKey: {
+      hex: read.matching(
+        "SVC_MASTER_KEY",
+        /^[0-9a-f]{64}$/,
+        "SVC_MASTER_KEY must be 64 lowercase hex characters (32 bytes)",
+      ),
+      ...masterKeyFileOf(env, dataDir),
+    },
     logLevel: read.choice("SVC_LOG_LEVEL", "info", ["debug", "info", "warn", "error"]),
     concurrency: read.integer("SVC_WORKER_CONCURRENCY", 2, 1, 256),
     batchSize: read.integer("SVC_WORKER_BATCH", 64, 1, 1024),

@@ -7,6 +7,7 @@ import type { SuiSettings } from "../../plugins/sui/settings.ts";
 import type { SealSettings } from "../../plugins/seal/settings.ts";
 import type { WalrusSettings } from "../../plugins/walrus/settings.ts";
 import type { OnnxSettings } from "../../plugins/onnx_embedder/settings.ts";
+import type { MasterKeySource } from "./master_key.ts";
 
 /** Where accounts and delegate keys live. */
 export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
@@ -109,8 +110,11 @@ export interface Config {
   /** `SVC_REINDEX`, `SVC_REINDEX_RATE`: rebuilding the index for a new embedder at start. */
   reindex: ReindexConfig;
   llm: LlmConfig;
-  /** `SVC_MASTER_KEY`: the relayer's secret as hex; read from the data directory when absent. */
-  masterKeyHex?: string;
+  /**
+   * `SVC_MASTER_KEY` (the relayer's secret as hex), else `SVC_MASTER_KEY_FILE` or the keys
+   * directory (`SVC_KEYS_DIR`) where the data directory's key file is (`master_key.ts`).
+   */
+  masterKey: MasterKeySource;
   logLevel: LogLevel;
   /** Batches of remember jobs the worker runs at once. */
   concurrency: number;

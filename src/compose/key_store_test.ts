@@ -4,6 +4,7 @@ import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import { silentLogger } from "../log.ts";
 import { loadMasterKey } from "./master_key.ts";
+import { masterKeyFileOf } from "./config.ts";
 import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";
 
 const OWNER = "0x" + "ab".repeat(32);
@@ -26,7 +27,7 @@ Deno.test("composition: the local cipher's key store is keys.kv in the data dire
   const previous = restrictNewFiles();
   try {
     // A key store left readable (restored from a backup with loose modes, say), with its key.
-    await loadMasterKey(dataDir);
+    await loadMasterKey(dataDir, masterKeyFileOf({}, dataDir));
     const loose = await Deno.openKv(`${dataDir}/keys.kv`);
     await loose.set(["unrelated"], 1);
     loose.close();

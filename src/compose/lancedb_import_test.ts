@@ -6,6 +6,7 @@ import { createLogger } from "../log.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { carryImportNote } from "./lancedb_import.ts";
 import { loadMasterKey } from "./master_key.ts";
+import { masterKeyFileOf } from "./config.ts";
 import { openBackends, readConfig } from "./mod.ts";
 
 const embedder = new LexicalEmbedder();
@@ -83,7 +84,7 @@ Deno.test("upgrade: an import cut short is finished; a chosen store imports noth
     // A start that was killed part-way through its import.
     const encrypted = await EncryptedVectorStore.open({
       path: `${dataDir}/index.kv`,
-      secret: await loadMasterKey(dataDir),
+      secret: await loadMasterKey(dataDir, masterKeyFileOf({}, dataDir)),
       model: embedder.model,
       dimensions: embedder.dimensions,
     });

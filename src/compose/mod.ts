@@ -255,7 +255,7 @@ export async function openBackends(
   if (config.store.kind === "embedded") {
     await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
   }
-  const secret = await loadMasterKey(config.dataDir, config.masterKeyHex);
+  const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
   const { embedder: configured, reranker, close } = await openEmbedder(config.embedder, logger);
   let closeEmbedder = close;
   const llm = await openLlm(config.llm);

@@ -104,7 +104,7 @@ cipherSuite(
 cipherSuite("LocalCipher (master key file, key store file)", async () => {
   const dir = await Deno.makeTempDir();
   const cipher = await LocalCipher.open({
-    masterKey: await loadMasterKey(dir),
+    masterKey: await loadMasterKey(dir, { keysDir: `${dir}/keys` }),
     keyStorePath: `${dir}/keys.kv`,
   });
   return Object.assign(cipher, {

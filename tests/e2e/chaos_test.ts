@@ -15,7 +15,6 @@ import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { keyPairFromSeed } from "../../src/auth/keys.ts";
 import { signRequest } from "../../src/auth/signing.ts";
-import { loadMasterKey } from "../../src/compose/master_key.ts";
 import { SvcError } from "../../src/errors.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
@@ -24,6 +23,7 @@ import {
   newAccountClient,
   type RelayerProcess,
   startRelayer,
+  testMasterKey,
 } from "../relayer_process.ts";
 import { seededRandom as random } from "../../src/testing/seeded_random.ts";
 
@@ -311,7 +311,7 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
  */
 async function inspectBlobs(dataDir: string, owner: string) {
   await using cipher = await LocalCipher.open({
-    masterKey: await loadMasterKey(dataDir),
+    masterKey: await testMasterKey(dataDir),
     keyStorePath: `${dataDir}/keys.kv`,
   });
   const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });

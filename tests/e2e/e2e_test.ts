@@ -4,7 +4,6 @@ import { SvcClient } from "../../src/client/mod.ts";
 import { SvcError } from "../../src/errors.ts";
 import { GloveEmbedder } from "../../plugins/glove_embedder/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
-import { loadMasterKey } from "../../src/compose/master_key.ts";
 import {
   freePort,
   jobIdOf,
@@ -12,7 +11,9 @@ import {
   removeIndex,
   startRelayer,
   svcCli,
+  TEST_KEYS_DIR,
   TEST_MODELS_DIR,
+  testMasterKey,
 } from "../relayer_process.ts";
 
 Deno.test("e2e: remember, recall, restart, lose the index, restore", async () => {
@@ -82,7 +83,7 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
   const store = await EncryptedVectorStore.open({
     path: `${dataDir}/index.kv`,
-    secret: await loadMasterKey(dataDir),
+    secret: await testMasterKey(dataDir),
     model: "another-model",
     dimensions: 8,
   });
@@ -99,6 +100,7 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
       SVC_PORT: "0",
       SVC_DASHBOARD_PORT: "0",
       SVC_MODELS_DIR: TEST_MODELS_DIR,
+      SVC_KEYS_DIR: TEST_KEYS_DIR,
     },
   }).output();
   assert.equal(code, 1);
@@ -178,7 +180,7 @@ Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none",
   const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
   const index = await EncryptedVectorStore.open({
     path: `${dataDir}/index.kv`,
-    secret: await loadMasterKey(dataDir),
+    secret: await testMasterKey(dataDir),
     model: embedder.model,
     dimensions: embedder.dimensions,
   });
@@ -232,6 +234,7 @@ Deno.test("e2e: a port in use, or a data directory in use, is named at start", a
       env: {
         SVC_DATA_DIR: dataDir,
         SVC_MODELS_DIR: TEST_MODELS_DIR,
+        SVC_KEYS_DIR: TEST_KEYS_DIR,
         SVC_PORT: "0",
         SVC_DASHBOARD_PORT: "0",
         SIDECAR_URL: `http://127.0.0.1:${freePort()}`,

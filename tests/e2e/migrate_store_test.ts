@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
-import { jobIdOf, newAccountClient, ROOT, startRelayer, svcCli } from "../relayer_process.ts";
+import {
+  jobIdOf,
+  newAccountClient,
+  ROOT,
+  startRelayer,
+  svcCli,
+  TEST_KEYS_DIR,
+} from "../relayer_process.ts";
 
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
 const QUERIES = ["blue car", "locker code", "coffee order", "note number 7"];
@@ -45,7 +52,7 @@ async function interruptedCopy(dataDir: string, env: Record<string, string>): Pr
       "--to",
       "postgres",
     ],
-    env: { SVC_DATA_DIR: dataDir, ...env },
+    env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR, ...env },
     cwd: ROOT,
     stdout: "null",
     stderr: "piped",
@@ -145,7 +152,8 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
       await older.close();
     }
     // Nothing serves, or writes into, a database whose copy has not finished.
-    const masterKey = (await Deno.readTextFile(`${dataDir}/master.key`)).trim();
+    const id = (await Deno.readTextFile(`${dataDir}/svc.id`)).trim();
+    const masterKey = (await Deno.readTextFile(`${TEST_KEYS_DIR}/${id}.key`)).trim();
     const onPostgres = { ...env, SVC_STORE: "postgres", SVC_MASTER_KEY: masterKey };
     for (const command of [["account", "create"], ["migrate"]]) {
       await assert.rejects(

@@ -6,7 +6,14 @@
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { pathExists } from "../../src/files.ts";
-import { jobIdOf, newAccountClient, ROOT, startRelayer, svcCli } from "../relayer_process.ts";
+import {
+  jobIdOf,
+  newAccountClient,
+  ROOT,
+  startRelayer,
+  svcCli,
+  TEST_KEYS_DIR,
+} from "../relayer_process.ts";
 
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
 const TEXTS = ["My car is a blue Volvo", "My locker code is 4711", "I order a flat white"];
@@ -41,7 +48,7 @@ Deno.test("migrate-store --to sqlite moves an fs store's blobs; the relayer serv
     await Deno.writeTextFile(`${dataDir}/blobs/objects/left-over`, "");
     const again = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, "migrate-store", "--to", "sqlite"],
-      env: { SVC_DATA_DIR: dataDir },
+      env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR },
     }).output();
     assert.match(
       new TextDecoder().decode(again.stdout),

@@ -4,7 +4,13 @@
  * files are tightened at start.
  */
 import assert from "node:assert/strict";
-import { jobIdOf, newAccountClient, startRelayer, waitForSidecar } from "../relayer_process.ts";
+import {
+  jobIdOf,
+  newAccountClient,
+  startRelayer,
+  TEST_KEYS_DIR,
+  waitForSidecar,
+} from "../relayer_process.ts";
 
 /** Every entry under `dir` whose permission bits are not 0600 (files) / 0700 (folders). */
 function looseEntries(dir: string): string[] {
@@ -51,7 +57,7 @@ Deno.test("private files: an older install is tightened at start; all the relaye
       "jobs.kv",
       "ledger.kv",
       "keys.kv",
-      "master.key",
+      "svc.id",
       "blobs",
       "index.kv",
       "owner_keys",
@@ -61,6 +67,11 @@ Deno.test("private files: an older install is tightened at start; all the relaye
     }
     assert.deepEqual(looseEntries(dataDir), []);
     assert.equal(Deno.statSync(dataDir).mode! & 0o777, 0o700);
+    // The master key is not in the data directory: its file, named by the directory's id, is
+    // owner-only, elsewhere.
+    assert.ok(!names.includes("master.key"));
+    const id = Deno.readTextFileSync(`${dataDir}/svc.id`).trim();
+    assert.equal(Deno.statSync(`${TEST_KEYS_DIR}/${id}.key`).mode! & 0o777, 0o600);
     const tightened = relayer.log().split("\n").filter((line) =>
       line.includes("made the data directory private")
     );

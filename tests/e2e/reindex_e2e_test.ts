@@ -10,6 +10,7 @@ import {
   type RelayerProcess,
   ROOT,
   startRelayer,
+  TEST_KEYS_DIR,
   TEST_MODELS_DIR,
 } from "../relayer_process.ts";
 
@@ -75,7 +76,7 @@ async function cliReindex(dataDir: string, embedder: string) {
       embedder,
       "--json",
     ],
-    env: { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR },
+    env: { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR, SVC_KEYS_DIR: TEST_KEYS_DIR },
     cwd: ROOT,
   }).output();
   return { code, json: JSON.parse(new TextDecoder().decode(stdout)) };
