@@ -70,7 +70,13 @@ const MEMORIES = [
 
 /** Remembers every memory through the composed relayer on `dataDir`, then closes it all. */
 async function rememberAll(dataDir: string, env: Record<string, string>) {
-  const config = readConfig({ SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR, ...env });
+  // GloVe's vectors, which the attack's word vectors read.
+  const config = readConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_MODELS_DIR: TEST_MODELS_DIR,
+    SVC_EMBEDDER: "local",
+    ...env,
+  });
   assert.ok(config.ok);
   const backends = await openBackends(config.config, silentLogger);
   const relayer = await assembleRelayer({ ...backends.relayer, logger: silentLogger });

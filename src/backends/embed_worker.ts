@@ -2,7 +2,8 @@
  * An embedder whose model runs in a worker thread of its own, so that a run of the graph (which
  * holds its thread for tens to hundreds of milliseconds) never stalls the relayer's event loop.
  * `EmbedWorker` is the relayer's side: texts sorted by length go to the worker in batches, one
- * at a time, and a query waits for the batch running, never for queued documents.
+ * at a time, and a query waits for the batch running, never for queued documents; queries
+ * waiting together go to the worker in one batch (micro-batching).
  * `serveEmbedWorker` is the worker's side: it answers one message at a time, in order.
  *
  * Messages in: `open` (the plugin's settings), `encode` (a batch of texts, by `id`), `close`.
@@ -87,7 +88,7 @@ export class EmbedWorker {
   /** What the errors name: "the ONNX model", "the sentence encoder". */
   readonly #what: string;
   readonly #waiting: { query: Batch[]; document: Batch[] } = { query: [], document: [] };
-  #running: { id: number; batch: Batch } | undefined;
+  #running: { id: number; batches: Batch[] } | undefined;
   #nextId = 1;
   #stopped: Error | undefined;
   #closed: Promise<void> | undefined;
@@ -173,14 +174,24 @@ export class EmbedWorker {
     });
   }
 
-  /** Sends the next batch when none is running. */
+  /**
+   * Sends the next batch when none is running: queries first, and the queries waiting together
+   * in one run, up to a batch's size (concurrent recalls share one inference call).
+   */
   #next() {
     if (this.#running || this.#stopped) return;
-    const batch = this.#waiting.query.shift() ?? this.#waiting.document.shift();
-    if (!batch) return;
+    const { query, document } = this.#waiting;
+    const first = query.shift() ?? document.shift();
+    if (!first) return;
+    const batches = [first];
+    let count = first.texts.length;
+    while (query.length > 0 && count + query[0].texts.length <= this.#batchSize) {
+      count += query[0].texts.length;
+      batches.push(query.shift()!);
+    }
     const id = this.#nextId++;
-    this.#running = { id, batch };
-    this.#post({ type: "encode", id, texts: batch.texts });
+    this.#running = { id, batches };
+    this.#post({ type: "encode", id, texts: batches.flatMap((batch) => batch.texts) });
   }
 
   #post(request: EmbedWorkerRequest) {
@@ -193,8 +204,11 @@ export class EmbedWorker {
     const running = this.#running;
     if (!running || running.id !== reply.id) return;
     this.#running = undefined;
-    if (reply.type === "vectors") running.batch.resolve(reply.vectors);
-    else running.batch.reject(this.#unavailable(new Error(reply.message)));
+    let at = 0;
+    for (const batch of running.batches) {
+      if (reply.type === "error") batch.reject(this.#unavailable(new Error(reply.message)));
+      else batch.resolve(reply.vectors.slice(at, at += batch.texts.length));
+    }
     this.#next();
   }
 
@@ -211,7 +225,7 @@ export class EmbedWorker {
     if (this.#stopped) return;
     this.#stopped = reason;
     const batches = [
-      ...(this.#running ? [this.#running.batch] : []),
+      ...this.#running?.batches ?? [],
       ...this.#waiting.query.splice(0),
       ...this.#waiting.document.splice(0),
     ];

@@ -177,7 +177,7 @@ function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
     );
   }
   const servers = readModelServers(read, true);
-  const kind = read.choice("SVC_EMBEDDER", "local", EMBEDDER_KINDS);
+  const kind = read.choice("SVC_EMBEDDER", "use", EMBEDDER_KINDS);
   const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
   switch (kind) {
     case "local":

@@ -18,7 +18,7 @@ Deno.test("the embedded default needs no network setting", () => {
   assert.deepEqual(
     [chain, cipher, blobStore, embedder, llm],
     [{ kind: "local" }, { kind: "local" }, { kind: "sqlite", byDefault: true }, {
-      kind: "local",
+      kind: "use",
       modelsDir: "./data/models",
     }, { kind: "local" }],
   );

@@ -34,18 +34,12 @@ export async function openEmbedder(
         hub: model ? { model, revision, endpoint, modelsDir } : undefined,
         logger,
       });
-      return { embedder, close: () => embedder.close() };
+      return await withWordReranker(embedder, modelsDir);
     }
     case "use": {
-      // The sentence encoder's vectors, with the GloVe word-level re-ranker on top.
       const { UseEmbedder } = await import("../../plugins/use_embedder/mod.ts");
-      const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
       const embedder = await UseEmbedder.open({ cacheDir: config.modelsDir, logger });
-      const glove = await GloveEmbedder.open({ cacheDir: config.modelsDir }).catch(async (e) => {
-        await embedder.close();
-        throw e;
-      });
-      return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
+      return await withWordReranker(embedder, config.modelsDir);
     }
     case "ollama": {
       const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
@@ -62,6 +56,19 @@ export async function openEmbedder(
       return { embedder: await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs }) };
     }
   }
+}
+
+/** A sentence model's embedder with the GloVe word-level re-ranker on top; closes it on failure. */
+async function withWordReranker(
+  embedder: Embedder & { close(): Promise<void> },
+  modelsDir: string,
+): Promise<{ embedder: Embedder; reranker: Reranker; close(): Promise<void> }> {
+  const { GloveEmbedder } = await import("../../plugins/glove_embedder/mod.ts");
+  const glove = await GloveEmbedder.open({ cacheDir: modelsDir }).catch(async (error) => {
+    await embedder.close();
+    throw error;
+  });
+  return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
 }
 
 /** The language model of analyze and ask; none with `SVC_LLM=none`. */

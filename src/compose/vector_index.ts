@@ -340,9 +340,12 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
       await close?.();
       throw error;
     }
-    logger.info("SVC_EMBEDDER is not set: serving with the embedder the index was built with", {
-      model: built.model,
-    });
+    logger.info(
+      "SVC_EMBEDDER is not set: serving with the embedder the index was built with; to move to " +
+        `the default (${wanted.model}), restart once with SVC_EMBEDDER=${config.embedder.kind} ` +
+        "SVC_REINDEX=1",
+      { model: built.model },
+    );
     await warnOfUnfinished(state, built, logger);
     return { vectors, embedder: own, kept: { reranker, close } };
   }

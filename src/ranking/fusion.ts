@@ -47,6 +47,13 @@ export const EMBEDDER_FUSION_WEIGHTS: Record<string, FusionWeights> = {
     turn: { lexical: 0.75, rerank: 1.5, answer: 0 },
     fact: { lexical: 0, rerank: 0, answer: 0.1 },
   },
+  // Sentence-transformers models on ONNX (with the GloVe word-level re-ranker): tuned on
+  // all-MiniLM-L6-v2 and bge-small-en-v1.5, which chose the same weights for a fact and, for a
+  // turn, 1.5 and 1 for the re-ranker (MiniLM's kept).
+  "onnx:": {
+    turn: { lexical: 0.5, rerank: 1.5, answer: 0 },
+    fact: { lexical: 0, rerank: 0.1, answer: 0 },
+  },
 };
 
 /** The fusion weights for vectors of the embedder whose model id is `model`. */

