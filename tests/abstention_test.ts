@@ -7,7 +7,7 @@ import { jsonOf as json, rememberAll, startTestRelayer } from "./fixtures.ts";
 
 Deno.test("abstention: thresholds by the embedder's model id; one not listed never abstains", () => {
   assert.equal(abstainBelowFor("svc-glove100-sif-oov-v1"), ABSTAIN_BELOW["svc-glove100"]);
-  assert.equal(abstainBelowFor("svc-use-lite-v1"), ABSTAIN_BELOW["svc-use-lite"]);
+  assert.equal(abstainBelowFor("svc-use-lite-512-v1"), 0);
   assert.equal(abstainBelowFor("svc-lexical-hash-v1-256"), 0);
 });
 

@@ -23,6 +23,8 @@ from .signing import audience_of, sign_request
 
 #: Statuses tried again, with backoff (honouring ``Retry-After``).
 RETRIED = {429, 502, 503, 504}
+#: The most lines, and bytes, one ``POST /api/import`` carries from ``import_``.
+IMPORT_LINES, IMPORT_BYTES = 500, 1024 * 1024
 
 
 def _credentials(
@@ -82,7 +84,8 @@ def _error(response: httpx.Response) -> SvcError:
 
 
 class _Call:
-    """A request of the API and how its answer becomes a result."""
+    """A request of the API and how its answer becomes a result: ``read`` takes the answer's
+    JSON, or with ``lines`` its JSON lines; a ``bytes`` body is sent as JSON lines."""
 
     def __init__(
         self,
@@ -91,8 +94,28 @@ class _Call:
         body: Optional[Any],
         read: Callable[[Any], Any],
         signed: bool,
+        lines: bool = False,
     ) -> None:
         self.method, self.path, self.body, self.read, self.signed = method, path, body, read, signed
+        self.lines = lines
+
+
+def _import_batches(lines: Iterable[Any]) -> List[List[Tuple[int, str]]]:
+    """The lines as JSON, each with its number (from 1), in batches an import request takes;
+    blank lines are left out."""
+    batches: List[List[Tuple[int, str]]] = []
+    size = 0
+    for number, line in enumerate(lines, start=1):
+        text = line if isinstance(line, str) else json.dumps(line)
+        if not text.strip():
+            continue
+        length = len(text.encode()) + 1
+        if not batches or len(batches[-1]) == IMPORT_LINES or size + length > IMPORT_BYTES:
+            batches.append([])
+            size = 0
+        batches[-1].append((number, text))
+        size += length
+    return batches
 
 
 class _Api:
@@ -111,9 +134,13 @@ class _Api:
         return then(value)
 
     def _request(self, call: _Call) -> Tuple[str, Dict[str, str], bytes]:
-        content = b"" if call.body is None else json.dumps(call.body).encode()
         headers: Dict[str, str] = {}
-        if call.body is not None:
+        if isinstance(call.body, bytes):
+            content = call.body
+            headers["content-type"] = "application/x-ndjson"
+        else:
+            content = b"" if call.body is None else json.dumps(call.body).encode()
+        if call.body is not None and not isinstance(call.body, bytes):
             headers["content-type"] = "application/json"
         if call.signed:
             headers.update(
@@ -149,6 +176,8 @@ class _Api:
             return self._wait_seconds(response, attempt), None
         if response.status_code >= 400:
             raise _error(response)
+        if call.lines:
+            return None, call.read([json.loads(line) for line in response.text.splitlines() if line.strip()])
         return None, call.read(response.json() if response.content else {})
 
     @staticmethod
@@ -297,6 +326,40 @@ class _Api:
         """A page of the access log (``op``, ``namespace``, ``since``, ``limit``, ``cursor``…)."""
         path = "/api/access-log" + _query(filters)
         return self._call(_Call("GET", path, None, dict, True))
+
+    def export(self, *, namespace: Optional[Any] = None) -> Any:
+        """Every memory the key may read (of ``namespace``: a name or a list of names), as the
+        export's JSON lines: dicts with ``text``, ``namespace``, ``tags``, ``created_at``…"""
+        names = [namespace] if isinstance(namespace, str) else namespace
+        path = "/api/export" + _query({"namespace": names})
+        return self._call(_Call("GET", path, None, list, True, lines=True))
+
+    def import_(self, lines: Iterable[Any]) -> Any:
+        """Imports memories (an export's lines, as dicts or JSON text) in batches of up to 500;
+        texts their namespace holds already are skipped. Returns ``imported``, ``duplicates``,
+        ``job_ids`` and ``failed`` (each ``{"line", "error"}``, ``line`` counted from 1 in
+        ``lines``)."""
+        batches = _import_batches(lines)
+        total: Dict[str, Any] = {"imported": 0, "duplicates": 0, "failed": [], "job_ids": []}
+
+        def send(index: int) -> Any:
+            if index == len(batches):
+                return total
+            batch = batches[index]
+
+            def add(summary: Dict[str, Any]) -> Any:
+                total["imported"] += summary["imported"]
+                total["duplicates"] += summary["duplicates"]
+                total["job_ids"] += summary["job_ids"]
+                total["failed"] += [
+                    {**failure, "line": batch[failure["line"] - 1][0]} for failure in summary["failed"]
+                ]
+                return send(index + 1)
+
+            body = "".join(text + "\n" for _, text in batch).encode()
+            return self._then(self._call(_Call("POST", "/api/import", body, dict, True)), add)
+
+        return send(0)
 
     def _settled(self, job: types.Job) -> Any:
         """``job`` once done or failed (a duplicate is done already)."""

@@ -108,3 +108,33 @@ def test_credentials_from_the_environment(relayer, monkeypatch):
     monkeypatch.setenv("SVC_ACCOUNT_ID", relayer["account_id"])
     with Client() as c:
         assert c.whoami()["account_id"] == relayer["account_id"]
+
+
+def test_export_then_import_into_another_namespace(client):
+    source, target = fresh(), fresh()
+    client.remember_bulk([{"text": "I keep bees", "namespace": source, "tags": ["hobby"]},
+                          {"text": "My flat is on the third floor", "namespace": source}], wait=True)
+    exported = client.export(namespace=source)
+    assert sorted(m["text"] for m in exported) == ["I keep bees", "My flat is on the third floor"]
+    assert next(m for m in exported if m["text"] == "I keep bees")["tags"] == ["hobby"]
+    moved = [{**m, "namespace": target} for m in exported]
+    lines = [moved[0], "", "not json", moved[1]]
+    summary = client.import_(lines)
+    assert (summary["imported"], summary["duplicates"]) == (2, 0)
+    assert [f["line"] for f in summary["failed"]] == [3]
+    client.wait_for_jobs(summary["job_ids"])
+    assert sorted(m.text for m in client.list(namespace=target).memories) == [
+        "I keep bees", "My flat is on the third floor"]
+    # Again: every line a duplicate, nothing added.
+    assert client.import_(moved)["duplicates"] == 2
+
+
+def test_async_export_and_import(relayer):
+    async def run():
+        async with AsyncClient(relayer["url"], delegate_key=relayer["delegate_key"],
+                               account_id=relayer["account_id"]) as a:
+            ns = fresh()
+            summary = await a.import_([{"text": "I collect stamps", "namespace": ns}])
+            await a.wait_for_jobs(summary["job_ids"])
+            return await a.export(namespace=[ns])
+    assert [m["text"] for m in asyncio.run(run())] == ["I collect stamps"]
