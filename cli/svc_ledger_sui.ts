@@ -1,7 +1,7 @@
 /**
  * The ledger of the `account` and `key` commands with `SVC_CHAIN=sui`: accounts are `SvcAccount`
  * objects read from the full node at `SVC_SUI_RPC_URL`, changed by transactions that the owner
- * key signs and the relayer's `/sponsor` routes pay for (README: Network mode, "Accounts").
+ * key signs and the relayer's `/sponsor` routes pay for (docs/network-mode.md, "Accounts").
  */
 import { bcs } from "@mysten/sui/bcs";
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";

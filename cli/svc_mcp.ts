@@ -338,7 +338,7 @@ async function serve(context: Context): Promise<number> {
   await closed.promise;
   debug("stdin closed; exiting");
   const cleanUp = Promise.all([pending?.close(), bridge.close()]).catch(() => {});
-  // With END_WAIT_MS before it, well inside the 2 s the README promises.
+  // With END_WAIT_MS before it, well inside the 2 s docs/mcp.md promises.
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([cleanUp, new Promise((resolve) => timer = setTimeout(resolve, 1200))]);
   clearTimeout(timer);

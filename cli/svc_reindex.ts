@@ -3,7 +3,7 @@
  * embedder, offline (the relayer stopped: the index's lock is refused while one runs), with a
  * progress bar on stderr. It reads the relayer's configuration from the environment, with
  * `SVC_EMBEDDER` replaced by `NAME`; interrupted (Ctrl-C, a crash), it resumes when run again.
- * A relayer can do the same while serving: `SVC_REINDEX=1` (see the README).
+ * A relayer can do the same while serving: `SVC_REINDEX=1` (see docs/embedders.md).
  */
 import { EMBEDDER_KINDS, openBackends, readConfig } from "../src/compose/mod.ts";
 import { createLogger } from "../src/log.ts";

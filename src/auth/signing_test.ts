@@ -6,7 +6,7 @@ import { MemoryReplayGuard } from "./replay_guard.ts";
 import { MemoryAccountDirectory } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
 
-// The known-answer vector published in the README.
+// The known-answer vector published in docs/security.md.
 const SEED = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
 const PUBLIC_KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
 const BODY = '{"query":"what do I eat?","limit":3}';
@@ -170,7 +170,7 @@ Deno.test("timestamps are accepted within 300 s either way and refused past it",
   }
 });
 
-// The version 2 known-answer vector published in the README: the same request, for a relayer.
+// The version 2 known-answer vector published in docs/security.md: the same request, for a relayer.
 const AUDIENCE = "http://127.0.0.1:8000";
 const MESSAGE_V2 =
   "svc-v2.http://127.0.0.1:8000.1767225600.POST./api/recall.524769ffbf159edc0670ddadb0a67a1951ee7a54b941c68e16bf13b8788004b1.kat-nonce-0000000001";
@@ -316,7 +316,7 @@ Deno.test("a request refused on its headers leaves its body unread and writes no
     ["stale", { "x-timestamp": String(TIMESTAMP - 400) }, "stale_timestamp"],
     ["missing", { "x-signature": "" }, "missing_headers"],
     ["malformed", { "x-signature": "abcd" }, "bad_signature"],
-    // Headers well-formed first, then the clock: as the README lists the checks.
+    // Headers well-formed first, then the clock: as docs/security.md lists the checks.
     [
       "malformed, stale",
       { "x-signature": "ab", "x-timestamp": String(TIMESTAMP - 400) },

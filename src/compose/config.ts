@@ -2,7 +2,7 @@
  * Configuration from environment variables, typed and checked; every problem is reported at
  * once. Each backend's choice is a tagged union carrying the settings that backend needs, and
  * the network plugins read their own settings (`plugins/{sui,seal,walrus}/settings.ts`). The
- * README's configuration table lists the same variables.
+ * configuration page (docs/configuration.md) lists the same variables.
  */
 import { isHttpUrl, SettingsReader, shown } from "../settings_reader.ts";
 import { isHostEntry, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
@@ -263,7 +263,9 @@ function databaseUrlProblem(url: string): string | undefined {
   }
   const files = FILE_PARAMETERS.filter((name) => searchParams.has(name));
   if (files.length > 0) {
-    return `names ${files.join(", ")}, which are not read: see "Deployment guide" in the README`;
+    return `names ${
+      files.join(", ")
+    }, which are not read: see "Deployment guide" in docs/operations.md`;
   }
   try {
     decodeURIComponent(username);

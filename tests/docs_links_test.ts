@@ -1,0 +1,86 @@
+/**
+ * Every relative link of the README, `docs/`, BENCHMARKS.md and the Python SDK's README leads
+ * somewhere: its file exists, and its `#anchor` names a heading of that file (as a code host
+ * makes anchors: lower-cased, punctuation dropped, spaces as hyphens, `-1`, `-2`… for repeats).
+ */
+import assert from "node:assert/strict";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** The lines of `text` outside code fences. */
+function prose(text: string): string[] {
+  let fence = false;
+  return text.split("\n").filter((line) => {
+    if (line.startsWith("```")) fence = !fence;
+    return !fence && !line.startsWith("```");
+  });
+}
+
+/** The anchors of a Markdown file's headings. */
+export function anchorsOf(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const line of prose(text)) {
+    const heading = /^#{1,6} (.*)$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, "").replaceAll(
+      " ",
+      "-",
+    );
+    const n = seen.get(slug) ?? 0;
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+    seen.set(slug, n + 1);
+  }
+  return anchors;
+}
+
+/** The relative links of a Markdown file: each target, without a scheme. */
+function linksOf(text: string): string[] {
+  const links: string[] = [];
+  for (const line of prose(text)) {
+    // Inline code may show link syntax as an example: left out.
+    for (const [, target] of line.replace(/`[^`]*`/g, "").matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(target)) links.push(target);
+    }
+  }
+  return links;
+}
+
+const files = [
+  "README.md",
+  "BENCHMARKS.md",
+  "sdk/python/README.md",
+  ...[...Deno.readDirSync(join(ROOT, "docs"))]
+    .filter((entry) => entry.name.endsWith(".md"))
+    .map((entry) => `docs/${entry.name}`),
+];
+
+Deno.test("docs: every relative link and anchor of the README and docs/ leads somewhere", async () => {
+  const broken: string[] = [];
+  for (const file of files) {
+    const path = join(ROOT, file);
+    const text = await Deno.readTextFile(path);
+    for (const link of linksOf(text)) {
+      const [target, anchor] = link.split("#", 2);
+      const resolved = target === "" ? path : join(dirname(path), decodeURIComponent(target));
+      let found: string | undefined;
+      try {
+        found = (await Deno.stat(resolved)).isFile ? await Deno.readTextFile(resolved) : "";
+      } catch {
+        broken.push(`${file}: ${link} (no ${relative(ROOT, resolved)})`);
+        continue;
+      }
+      if (anchor && resolved.endsWith(".md") && !anchorsOf(found).has(anchor)) {
+        broken.push(`${file}: ${link} (no heading #${anchor})`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+Deno.test("docs: the README stays a page a newcomer reads in five minutes", async () => {
+  const lines = (await Deno.readTextFile(join(ROOT, "README.md"))).split("\n").length;
+  assert.ok(lines <= 250, `README.md has ${lines} lines`);
+});
