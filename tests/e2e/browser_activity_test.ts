@@ -8,7 +8,14 @@ import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
 import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
 import { SvcClient } from "../../src/client/mod.ts";
-import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import {
+  addAgent,
+  launch,
+  screenshot,
+  setUpWallet,
+  startStack,
+  unfitting,
+} from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "../relayer_process.ts";
 
 Deno.test("browser: the activity page lists and filters the access log; who read a memory", async () => {
@@ -66,7 +73,9 @@ Deno.test("browser: the activity page lists and filters the access log; who read
     ]);
     const text = await page.locator("main").innerText();
     assert.doesNotMatch(text, /who loves the beach/, "the query is never shown");
-    await screenshot(page, "activity");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, "activity-1280");
+    assert.deepEqual(await unfitting(page), [], "at 1280 px");
 
     // Filter by agent (the two "reader agent"s told apart), then operation, then namespace.
     const agentOptions = await page.getByLabel("Agent").locator("option").allInnerTexts();

@@ -8,7 +8,14 @@ import type { Browser } from "playwright-core";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CredentialsFile } from "../../cli/svc_mcp/credentials.ts";
 import { startLogin } from "../../cli/svc_mcp/login.ts";
-import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import {
+  addAgent,
+  launch,
+  screenshot,
+  setUpWallet,
+  startStack,
+  unfitting,
+} from "./browser_fixtures.ts";
 import { addressOf } from "../../src/auth/keys.ts";
 import { textOf } from "../mcp_fixtures.ts";
 import { connectStdioPackage, type RelayerProcess } from "../relayer_process.ts";
@@ -70,9 +77,12 @@ Deno.test("browser: sign in from svc_login, use memory, revoke on the dashboard"
       .click();
     const agents = page.getByRole("region", { name: "Connected agents" });
     await agents.getByRole("cell", { name: "Browser test agent" }).waitFor();
-    await screenshot(page, "agents");
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(page, "agents-1280");
+    assert.deepEqual(await unfitting(page), [], "at 1280 px");
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, "agents-with-key-390");
+    assert.deepEqual(await unfitting(page), [], "no button label wraps at 390 px");
     const overflow = "document.documentElement.scrollWidth - window.innerWidth";
     assert.equal(await page.evaluate<number>(overflow), 0, "the agents table overflows at 390 px");
     // Laid out as blocks, its cells keep their column names; each Revoke says whose it is.

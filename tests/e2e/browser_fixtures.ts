@@ -43,6 +43,27 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 }
 
+/**
+ * What of the page does not fit at its width: tables that scroll sideways (their box is wider
+ * than the card) and buttons whose label wraps onto a second line.
+ */
+export async function unfitting(page: Page): Promise<string[]> {
+  return await page.evaluate<string[]>(`(() => {
+    const scrolled = [...document.querySelectorAll(".table-scroll")]
+      .filter((box) => box.scrollWidth > box.clientWidth + 1)
+      .map((box) => "table " + (box.getAttribute("aria-label") ?? "") + " scrolls sideways");
+    const wrapped = [...document.querySelectorAll("button, .button")]
+      .filter((button) => button.offsetParent !== null)
+      .filter((button) => {
+        const range = document.createRange();
+        range.selectNodeContents(button);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+      })
+      .map((button) => "button " + button.textContent.trim() + " wraps");
+    return [...scrolled, ...wrapped];
+  })()`);
+}
+
 /** Adds a delegate key labelled `label` to the wallet's account, as the consent page does. */
 export async function addAgent(page: Page, label: string, publicKey: string): Promise<string> {
   return await page.evaluate<string>(`(async () => {
