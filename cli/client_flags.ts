@@ -10,6 +10,7 @@ import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/ht
 import { SvcError } from "../src/errors.ts";
 import { localPort } from "./args.ts";
 import type { SvcClientOptions } from "../src/client/mod.ts";
+import { CredentialsFile } from "./svc_mcp/credentials.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */
 export class UsageError extends Error {}
@@ -177,17 +178,34 @@ export function expiryTime(value: string | undefined, flag: string): string | un
 
 /**
  * The SDK's options of a client command: the relayer of `--relayer`, the key of `--key` and the
- * account of `--account`, else the environment's; `fetch` when given (a test's).
+ * account of `--account`, else the environment's, else (no key given either way) those of the
+ * credentials `svc-mcp login` saved in `~/.svc/credentials.json`; `fetch` when given (a test's).
  */
-export function clientOptions(
+export async function clientOptions(
   values: { relayer?: string; key?: string; account?: string },
   env: (name: string) => string | undefined,
   fetch?: typeof globalThis.fetch,
-): SvcClientOptions {
+): Promise<SvcClientOptions> {
+  const saved = values.key === undefined && !env("SVC_DELEGATE_KEY")
+    ? await savedCredentials(env)
+    : undefined;
+  const relayer = values.relayer ?? (env("SVC_SERVER_URL") ? undefined : saved?.relayerUrl);
   return {
-    baseUrl: relayerUrl(values.relayer, env),
-    privateKey: delegateKeyOf(values.key, env),
-    accountId: accountIdOf(values.account, env),
+    baseUrl: relayerUrl(relayer, env),
+    privateKey: saved?.delegatePrivateKey ??
+      delegateKeyOf(values.key, env, "SVC_DELEGATE_KEY or --key (or sign in: svc-mcp login)"),
+    accountId: accountIdOf(values.account, env) ?? saved?.accountId,
     ...(fetch && { fetch }),
   };
+}
+
+/** The credentials `svc-mcp login` saved under `HOME`, when there are any to use. */
+async function savedCredentials(env: (name: string) => string | undefined) {
+  const home = env("HOME");
+  if (!home) return undefined;
+  const loaded = await CredentialsFile.inHome(home).load();
+  if (loaded.kind === "corrupt") {
+    throw new UsageError(`cannot use the saved credentials: ${loaded.reason}`);
+  }
+  return loaded.kind === "ok" ? loaded.credentials : undefined;
 }

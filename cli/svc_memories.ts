@@ -202,7 +202,7 @@ export async function runMemoryCommand(
   stdin: StdinSource,
   fetch?: typeof globalThis.fetch,
 ): Promise<Output> {
-  const options = clientOptions(values, env, fetch);
+  const options = await clientOptions(values, env, fetch);
   // Checked before anything is sent.
   const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);
   const id = command === "get" || command === "update" ||

@@ -442,7 +442,7 @@ export async function runPortabilityCommand(
         "process list): use --passphrase-file PATH, SVC_EXPORT_PASSPHRASE or the prompt",
     );
   }
-  const options = clientOptions(values, env, io.fetch);
+  const options = await clientOptions(values, env, io.fetch);
   let client = await SvcClient.create(options);
   if (command === "import") return await runImport(client, words, values, io);
   // A Seal relayer decrypts with the caller's own key.

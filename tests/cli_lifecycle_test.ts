@@ -11,6 +11,7 @@ import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";
 import { freePort, ROOT } from "./relayer_process.ts";
 import { type Run, svcInProcess } from "./cli_fixtures.ts";
+import { CredentialsFile } from "../cli/svc_mcp/credentials.ts";
 
 /**
  * Runs `svc <args>` as `who` against `url`, with `stdin` piped when given; `env` says where the
@@ -528,4 +529,38 @@ Deno.test("CLI: restore indexes the whole namespace again, --limit memories a re
     (await run(["restore", "--namespace", "me"])).stdout,
     'Restore of namespace "me": total 5, restored 0, skipped 5.\n',
   );
+});
+
+Deno.test("CLI: without a key given, the credentials svc-mcp login saved are used: relayer, key and account", async () => {
+  await using stack = await startMcpStack();
+  const who = await stack.test.newCaller();
+  const home = await Deno.makeTempDir();
+  try {
+    const env = { HOME: home, SVC_DATA_DIR: "/nonexistent-svc-cli-test" };
+    const signedOut = await svcInProcess(["recall", "anything"], env, ROOT);
+    assert.equal(signedOut.code, 2);
+    assert.match(
+      signedOut.stderr,
+      /missing SVC_DELEGATE_KEY or --key \(or sign in: svc-mcp login\)/,
+    );
+    const { publicKey } = await generateKeyPair();
+    await CredentialsFile.inHome(home).save({
+      version: 1,
+      delegatePrivateKey: who.key.privateKey,
+      delegatePublicKey: publicKey,
+      delegateAddress: "0x" + "0".repeat(64),
+      walletAddress: "0x" + "0".repeat(64),
+      accountId: who.accountId,
+      packageId: "0x0",
+      relayerUrl: stack.url,
+      label: "test",
+      createdAt: new Date().toISOString(),
+    });
+    const saved = await svcInProcess(["remember", "I keep bees", "--wait", "--json"], env, ROOT);
+    assert.equal(saved.code, 0, saved.stderr);
+    const found = await svcInProcess(["recall", "bees", "--json"], env, ROOT);
+    assert.equal(JSON.parse(found.stdout).results[0].text, "I keep bees");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
