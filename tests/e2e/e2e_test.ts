@@ -106,7 +106,7 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   assert.equal(code, 1);
   const message = new TextDecoder().decode(stderr);
   assert.match(message, /another-model/);
-  assert.match(message, /svc-glove100-sif/);
+  assert.match(message, /svc-use-lite-512-v1/, "the default embedder is named");
   assert.match(message, /svc reindex --embedder/);
   // SVC_EMBEDDER is unset, and no embedder of this relayer makes that index's vectors: a
   // reindex while serving, which answers with it meanwhile, is not offered.
