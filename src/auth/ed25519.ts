@@ -12,7 +12,7 @@
  */
 
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { LruMap } from "./lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 
 const PUBLIC_KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;

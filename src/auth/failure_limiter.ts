@@ -19,7 +19,7 @@
  * ```
  */
 import { RateLimiter } from "../http/rate_limiter.ts";
-import { LruMap } from "./lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 
 /** The settings of an {@link AuthFailureLimiter}. */
 export interface AuthFailureLimiterOptions {

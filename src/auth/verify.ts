@@ -20,7 +20,7 @@ import type {
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
 import { ACCOUNT_ID, addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
-import { LruMap } from "./lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 

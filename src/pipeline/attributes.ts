@@ -13,7 +13,7 @@
  * decodePayload(payload); // { text: "I keep bees", attributes: { tags: ["hobby"], … } }
  * ```
  */
-import { LruMap } from "../auth/lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 import { deriveAesKey, hkdfMaster, openText, sealToText } from "../crypto/sealing.ts";
 
 /** Who stored a memory: the signing key's address and label at the time, and when. */

@@ -4,7 +4,7 @@
  * index at rest does not reveal the words of a memory to anyone without the key.
  */
 import { blake2b } from "../crypto/blake2b.ts";
-import { LruMap } from "../auth/lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 import { words } from "../text/words.ts";
 
 const STOP_WORDS = new Set(

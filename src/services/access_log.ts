@@ -26,7 +26,7 @@
  * ```
  */
 import type { AccessOperation } from "../http/router.ts";
-import { LruMap } from "../auth/lru_map.ts";
+import { LruMap } from "../lru_map.ts";
 import {
   deriveAesKey,
   deriveHmacKey,
