@@ -255,6 +255,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       ...serviceRoutes({
         mode: options.mode ?? "embedded",
         packageId: options.packageId ?? "",
+        suiRpcUrl: options.suiRpcUrl,
         backends: {
           chain: options.directory.name,
           cipher: options.cipher.name,

@@ -321,6 +321,7 @@ Deno.test("restore re-indexes every blob missing from the index and skips the re
     skipped: 1,
     total: 3,
     remaining: 1,
+    truncated: true,
     namespace: "default",
     owner: alice.owner,
   });
@@ -331,6 +332,7 @@ Deno.test("restore re-indexes every blob missing from the index and skips the re
     skipped: 2,
     total: 3,
     remaining: 0,
+    truncated: false,
     namespace: "default",
     owner: alice.owner,
   });
@@ -589,7 +591,43 @@ Deno.test("public routes, unknown routes, wrong methods, and routes whose backen
   ]);
   assert.equal(h.backends.llm, "local-extractive");
   const version = await (await t.send("GET", "/version")).json();
-  assert.deepEqual(Object.keys(version).sort(), ["apiVersion", "minClientVersion", "version"]);
+  assert.deepEqual(Object.keys(version).sort(), [
+    "apiVersion",
+    "minClientVersion",
+    "minSupportedSdk",
+    "relayerVersion",
+    "version",
+  ]);
+  assert.match(
+    version.apiVersion,
+    /^1\.\d+\.\d+$/,
+    "a semantic version, as the reference SDKs read it",
+  );
+  // What the reference SDKs read before their first signed call: the package, and a node that
+  // says it is at version 1 (this relayer's own, in embedded mode).
+  const config = await (await t.send("GET", "/config")).json();
+  assert.equal(config.network, "local");
+  const sui = await t.send("POST", new URL(config.suiRpcUrl).pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "sui_getObject",
+      params: [config.packageId, {}],
+    }),
+  });
+  assert.deepEqual(await sui.json(), {
+    jsonrpc: "2.0",
+    id: 7,
+    result: { data: { objectId: config.packageId, version: "1" } },
+  });
+  const other = await t.send("POST", new URL(config.suiRpcUrl).pathname, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "sui_getObject", params: ["0x2"] }),
+  });
+  assert.equal((await other.json()).error.code, -32601);
   await expectError(await t.send("GET", "/nope"), 404, "not_found");
   const wrong = await t.send("DELETE", "/api/recall");
   assert.equal(wrong.headers.get("allow"), "POST");

@@ -521,6 +521,7 @@ Deno.test("CLI: restore indexes the whole namespace again, --limit memories a re
     skipped: 1,
     total: 5,
     remaining: 0,
+    truncated: false,
     namespace: "me",
     owner: who.owner,
   });

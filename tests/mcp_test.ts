@@ -106,7 +106,15 @@ for (const sse of [false, true]) {
     assert.equal(textOf(restored), 'Restore of namespace "food": total 1, restored 0, skipped 1.');
     assert.deepEqual(
       { ...restored.structuredContent as object, owner: undefined },
-      { restored: 0, skipped: 1, total: 1, remaining: 0, namespace: "food", owner: undefined },
+      {
+        restored: 0,
+        skipped: 1,
+        total: 1,
+        remaining: 0,
+        truncated: false,
+        namespace: "food",
+        owner: undefined,
+      },
     );
     // Without a namespace, restore takes the session's, as the other tools do.
     const { tools } = await client.listTools();

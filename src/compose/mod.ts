@@ -38,7 +38,16 @@ export { openLedger, openSponsor } from "./accounts.ts";
 export type RelayerBackends =
   & Pick<
     RelayerOptions,
-    "secret" | "kv" | "directory" | "cipher" | "blobs" | "vectors" | "embedder" | "reranker" | "llm"
+    | "secret"
+    | "kv"
+    | "directory"
+    | "cipher"
+    | "blobs"
+    | "vectors"
+    | "embedder"
+    | "reranker"
+    | "llm"
+    | "suiRpcUrl"
   >
   & SharedState
   & Required<Pick<RelayerOptions, "mode" | "packageId">>;
@@ -351,6 +360,7 @@ export async function openBackends(
       llm,
       mode: sui ? "network" : "embedded",
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
+      suiRpcUrl: sui?.rpcUrl,
     },
     ledger,
     reindex,

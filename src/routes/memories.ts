@@ -445,6 +445,7 @@ export function memoryRoutes(
               skipped: 40,
               total: 43,
               remaining: 0,
+              truncated: false,
               namespace: "default",
               owner: EXAMPLE_OWNER,
             },

@@ -1,12 +1,19 @@
-/** Public service routes: health and version. */
+/**
+ * Public service routes: health, version, and what the reference system's clients (`memwal`) read
+ * before their first signed call: `/config` (the package, and a Sui node to check its version
+ * at) and, in embedded mode, that node: `/config/sui` answers `sui_getObject` for the local
+ * ledger's package, whose version is 1.
+ */
 import { jsonResponse } from "../http/respond.ts";
 import { route } from "../http/router.ts";
-import { API_VERSION, MIN_CLIENT_VERSION, VERSION } from "../version.ts";
+import { API_VERSION, MIN_CLIENT_VERSION, MIN_SUPPORTED_SDK, VERSION } from "../version.ts";
 import type { HandlerContext } from "./context.ts";
 
 export interface HealthInfo {
   mode: string;
   packageId: string;
+  /** Network mode: the Sui node (`SVC_SUI_RPC_URL`); embedded mode has none but `/config/sui`. */
+  suiRpcUrl?: string;
   backends: Record<string, string>;
   /** The public key erase receipts are signed with (hex). */
   receiptKey: string;
@@ -69,26 +76,61 @@ export function serviceRoutes(health: HealthInfo) {
         },
       },
     ),
-    route<HandlerContext>("GET", "/version", () =>
+    route<HandlerContext>("GET", "/version", () => Promise.resolve(jsonResponse(200, VERSIONS)), {
+      doc: {
+        tag: "service",
+        summary: "The relayer's version and the oldest client versions it serves",
+        responses: { 200: { description: "Versions.", example: VERSIONS } },
+      },
+    }),
+    route<HandlerContext>("GET", "/config", ({ request }) =>
       Promise.resolve(jsonResponse(200, {
-        version: VERSION,
-        apiVersion: API_VERSION,
-        minClientVersion: MIN_CLIENT_VERSION,
+        packageId: health.packageId,
+        network: health.suiRpcUrl ? "custom" : "local",
+        suiRpcUrl: health.suiRpcUrl ?? `${new URL(request.url).origin}/config/sui`,
       })), {
       doc: {
         tag: "service",
-        summary: "The relayer's version and the oldest client version it serves",
+        summary: "The package and the Sui node a client checks it at (the reference SDKs do)",
         responses: {
           200: {
-            description: "Versions.",
+            description: "The package id, the network (`local` in embedded mode) and its node.",
             example: {
-              version: VERSION,
-              apiVersion: API_VERSION,
-              minClientVersion: MIN_CLIENT_VERSION,
+              packageId: "0x…",
+              network: "local",
+              suiRpcUrl: "http://127.0.0.1:8000/config/sui",
             },
           },
         },
       },
     }),
+    route<HandlerContext>("POST", "/config/sui", ({ json }) => {
+      const call = json();
+      const id = typeof call.id === "number" || typeof call.id === "string" ? call.id : null;
+      const asked = Array.isArray(call.params) ? call.params[0] : undefined;
+      const answer = !health.suiRpcUrl && call.method === "sui_getObject" &&
+          asked === health.packageId
+        ? { result: { data: { objectId: health.packageId, version: "1" } } }
+        : {
+          error: { code: -32601, message: "Only sui_getObject of the local package is answered" },
+        };
+      return Promise.resolve(jsonResponse(200, { jsonrpc: "2.0", id, ...answer }));
+    }, {
+      maxBodyBytes: 4096,
+      doc: {
+        tag: "service",
+        summary: "Embedded mode: sui_getObject of the local ledger's package (version 1)",
+        responses: { 200: { description: "A JSON-RPC answer." } },
+      },
+    }),
   ];
 }
+
+/** What `/version` answers. */
+const VERSIONS = {
+  version: VERSION,
+  relayerVersion: VERSION,
+  apiVersion: API_VERSION,
+  minClientVersion: MIN_CLIENT_VERSION,
+  minSupportedSdk: MIN_SUPPORTED_SDK,
+};

@@ -92,6 +92,8 @@ export interface RestoreSummary {
   total: number;
   /** Blobs missing from the index that this call left for the next (past its limit). */
   remaining: number;
+  /** Whether it left any (`remaining` above 0; the reference system's name for it). */
+  truncated: boolean;
   /** The namespace restored. */
   namespace: string;
   /** The owner's address. */

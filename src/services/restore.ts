@@ -125,7 +125,8 @@ export async function restoreNamespace(
     present.add(meta.memoryId);
     restored++;
   }
-  return { restored, skipped, total: entries.length, remaining, namespace, owner };
+  const truncated = remaining > 0;
+  return { restored, skipped, total: entries.length, remaining, truncated, namespace, owner };
 }
 
 /** The attributes sealed beside a blob, or none (none kept, or they do not open: logged). */

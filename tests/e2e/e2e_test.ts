@@ -50,6 +50,7 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
     skipped: 0,
     total: 3,
     remaining: 0,
+    truncated: false,
     namespace: "default",
     owner,
   });
