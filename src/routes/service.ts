@@ -5,7 +5,8 @@
  * ledger's package, whose version is 1.
  */
 import { jsonResponse } from "../http/respond.ts";
-import { route } from "../http/router.ts";
+import { route, routesFor } from "../http/router.ts";
+import { field, object, text } from "../http/fields.ts";
 import { API_VERSION, MIN_CLIENT_VERSION, MIN_SUPPORTED_SDK, VERSION } from "../version.ts";
 import type { HandlerContext } from "./context.ts";
 
@@ -104,12 +105,10 @@ export function serviceRoutes(health: HealthInfo) {
         },
       },
     }),
-    route<HandlerContext>("POST", "/config/sui", ({ json }) => {
-      const call = json();
-      const id = typeof call.id === "number" || typeof call.id === "string" ? call.id : null;
-      const asked = Array.isArray(call.params) ? call.params[0] : undefined;
-      const answer = !health.suiRpcUrl && call.method === "sui_getObject" &&
-          asked === health.packageId
+    routesFor<HandlerContext>()("POST", "/config/sui", ({ input: { body } }) => {
+      const { id, method, params } = body;
+      const answer = !health.suiRpcUrl && method === "sui_getObject" &&
+          params[0] === health.packageId
         ? { result: { data: { objectId: health.packageId, version: "1" } } }
         : {
           error: { code: -32601, message: "Only sui_getObject of the local package is answered" },
@@ -117,14 +116,31 @@ export function serviceRoutes(health: HealthInfo) {
       return Promise.resolve(jsonResponse(200, { jsonrpc: "2.0", id, ...answer }));
     }, {
       maxBodyBytes: 4096,
+      input: { body: SUI_CALL },
       doc: {
         tag: "service",
         summary: "Embedded mode: sui_getObject of the local ledger's package (version 1)",
+        example: {
+          body: { jsonrpc: "2.0", id: 1, method: "sui_getObject", params: ["0x…", {}] },
+        },
         responses: { 200: { description: "A JSON-RPC answer." } },
       },
     }),
   ];
 }
+
+/** A JSON-RPC call to `/config/sui`. */
+const SUI_CALL = object({
+  method: text({ max: 128, description: "The JSON-RPC method: `sui_getObject`." }),
+  params: field(
+    (value) => Array.isArray(value) ? value as unknown[] : [],
+    () => ({ type: "array", description: "The object id, then its options." }),
+  ),
+  id: field(
+    (value) => typeof value === "number" || typeof value === "string" ? value : null,
+    () => ({ description: "The call's id, echoed." }),
+  ),
+});
 
 /** What `/version` answers. */
 const VERSIONS = {
