@@ -77,8 +77,9 @@ export async function startRelayer(
       // The word vectors are converted once per machine, not once per test.
       SVC_MODELS_DIR: TEST_MODELS_DIR,
       SVC_KEYS_DIR: TEST_KEYS_DIR,
-      // GloVe, quick to load, unless the test names another ("" leaves the default, `use`).
-      SVC_EMBEDDER: "local",
+      // GloVe, quick to load, unless the test (or, for a benchmark, the environment) names
+      // another ("" leaves the relayer's default, `use`).
+      SVC_EMBEDDER: Deno.env.get("SVC_EMBEDDER") ?? "local",
       ...env,
     },
     stdout: "null",
