@@ -9,6 +9,8 @@ import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../backends
 import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, type LocalLedger } from "../../plugins/local_ledger/mod.ts";
 import type { Logger } from "../log.ts";
+import { pathExists } from "../files.ts";
+import { scrubSqlite } from "../scrub.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import { TermHasher } from "../ranking/terms.ts";
@@ -155,7 +157,12 @@ async function openState(
   { kv?: Deno.Kv; shared: SharedState; reindex: ReindexStateStore; close(): Promise<void> }
 > {
   if (!database) {
-    const kv = await Deno.openKv(`${config.dataDir}/jobs.kv`);
+    const path = `${config.dataDir}/jobs.kv`;
+    // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
+    // is wiped here, while no other connection has the file open: not while the relayer runs,
+    // as Deno KV's commits would then fail.
+    if (await pathExists(path)) await scrubSqlite(path);
+    const kv = await Deno.openKv(path);
     try {
       const reindex = await ReindexState.open(kv, secret);
       return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };

@@ -6,9 +6,10 @@
  * erase). The kept memories' keys and ciphertexts are found in the same search, so it can find
  * what is there. The master key is not in the copy.
  *
- * Not yet covered: `jobs.kv` (a Deno KV database that other connections write while the relayer
- * runs, so it is not rewritten then) may still hold, in its log and free pages, the ciphertext its
- * job kept for retries; without the wiped key it decrypts to nothing.
+ * While the relayer runs, `jobs.kv` (a Deno KV database, not rewritten while Deno KV has it open)
+ * may still hold, in its log and free pages, the ciphertext a job kept for its retries, which
+ * decrypts to nothing without the wiped key; the next start wipes it, and a copy taken after a
+ * restart holds nothing of an erased memory in any file.
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -103,6 +104,17 @@ Deno.test("erase on disk: a copy of the data directory holds nothing of an erase
     assert.deepEqual(holding(files, new TextEncoder().encode(master.toHex())), []);
     assert.deepEqual(holding(files, master), []);
     await Deno.remove(`${copy}-2`, { recursive: true });
+
+    // After a restart, no file at all holds an erased memory's ciphertext.
+    await relayer.stop();
+    await using again = await startRelayer(dataDir);
+    assert.equal((await fetch(`${again.url}/health`)).status, 200);
+    await new Deno.Command("cp", { args: ["-a", dataDir, `${copy}-3`] }).output();
+    const restarted = await filesOf(`${copy}-3`);
+    for (const { id, ciphertext } of erased) {
+      assert.deepEqual(holding(restarted, ciphertext), [], `the ciphertext of ${id}`);
+    }
+    await Deno.remove(`${copy}-3`, { recursive: true });
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(copy, { recursive: true }).catch(() => {});
