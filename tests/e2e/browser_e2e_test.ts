@@ -169,13 +169,16 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
 
     // A link whose state was changed, as a link sent by someone else would be: no agent
     // answers for it, and nothing is added to the account.
+    // Said when the link is opened, before the wallet and the consent form.
+    await page.goto(stack.dashboard);
+    await setUpWallet(page);
+    await page.getByRole("region", { name: "Your account", exact: true }).waitFor();
     const tampered = await login();
     const wrong = new URL(tampered.url);
     wrong.searchParams.set("state", "f".repeat(64));
     await page.goto(wrong.href);
-    await setUpWallet(page);
-    await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
+    assert.equal(await page.getByRole("button", { name: "Approve" }).count(), 0);
     await screenshot(page, "no-agent-waiting");
     await tampered.close();
 
@@ -184,7 +187,6 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     const renamed = new URL(relabelled.url);
     renamed.searchParams.set("label", "Evil agent");
     await page.goto(renamed.href);
-    await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
     await relabelled.close();
 
@@ -215,7 +217,6 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     });
     olderLink.searchParams.set("port", String(listener.addr.port));
     await page.goto(olderLink.href);
-    await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "This agent's svc-mcp is older than the dashboard" })
       .waitFor();
     await listener.shutdown();
@@ -225,7 +226,6 @@ Deno.test("browser: tampered, expired and incomplete sign-in links end on an err
     const expired = await login(300);
     await assert.rejects(expired.done, /expired/);
     await page.goto(expired.url);
-    await page.getByRole("button", { name: "Approve" }).click();
     await page.getByRole("heading", { name: "No agent is waiting for this sign-in" }).waitFor();
     const owner = await page.evaluate(async () => {
       const { loadWallet } = await import("/assets/wallet.js");

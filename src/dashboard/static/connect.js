@@ -65,6 +65,10 @@ export async function connect() {
       { error: true },
     );
   }
+  // A link whose agent stopped waiting (expired, used, or not made here) says so at once, before
+  // the wallet and the consent form.
+  const waiting = await agentIsWaiting(request.port, request.state, location.search);
+  if (waiting !== true) return render(notWaiting(waiting), { error: true });
   const session = await signedIn(connect);
   if (!session) return;
   const { wallet, owned } = session;
@@ -155,46 +159,9 @@ export async function connect() {
           expires_at: added.expires_at ?? null,
         }
         : chooser.value();
-      const waiting = await agentIsWaiting(request.port, request.state, location.search);
-      if (waiting === "older") {
-        return render(
-          card(
-            "This agent's svc-mcp is older than the dashboard",
-            h(
-              "p",
-              {},
-              "The agent that made this link runs svc-mcp 0.1.0, whose sign-in proof does not " +
-                "cover the whole link, so the dashboard does not accept it. Nothing was changed.",
-            ),
-            h(
-              "p",
-              {},
-              "Update svc-mcp to this relayer's version, then ask the agent to call svc_login " +
-                "again. Credentials it saved before keep working.",
-            ),
-          ),
-          { error: true },
-        );
-      }
-      if (!waiting) {
-        return render(
-          card(
-            "No agent is waiting for this sign-in",
-            h(
-              "p",
-              {},
-              "No agent on this computer answered for this link: it expired, was already used, " +
-                "or was not made by your agent. Nothing was changed.",
-            ),
-            h(
-              "p",
-              {},
-              "Approve only links your own agent gave you; ask it to call svc_login again.",
-            ),
-          ),
-          { error: true },
-        );
-      }
+      // Asked again: the agent may have stopped waiting while the form was open.
+      const still = await agentIsWaiting(request.port, request.state, location.search);
+      if (still !== true) return render(notWaiting(still), { error: true });
       const { digest } = added ? { digest: "already-added" } : await transact(wallet, {
         kind: "add_delegate_key",
         account_id: owned.id,
@@ -274,5 +241,36 @@ export async function connect() {
       ),
       h("div", { class: "actions" }, approve, deny),
     ),
+  );
+}
+
+/** The card for a link no agent answers for (`false`), or one made by an older svc-mcp. */
+function notWaiting(waiting) {
+  if (waiting === "older") {
+    return card(
+      "This agent's svc-mcp is older than the dashboard",
+      h(
+        "p",
+        {},
+        "The agent that made this link runs svc-mcp 0.1.0, whose sign-in proof does not " +
+          "cover the whole link, so the dashboard does not accept it. Nothing was changed.",
+      ),
+      h(
+        "p",
+        {},
+        "Update svc-mcp to this relayer's version, then ask the agent to call svc_login " +
+          "again. Credentials it saved before keep working.",
+      ),
+    );
+  }
+  return card(
+    "No agent is waiting for this sign-in",
+    h(
+      "p",
+      {},
+      "No agent on this computer answered for this link: it expired, was already used, " +
+        "or was not made by your agent. Nothing was changed.",
+    ),
+    h("p", {}, "Approve only links your own agent gave you; ask it to call svc_login again."),
   );
 }
