@@ -38,14 +38,16 @@ export async function loadMasterKey(
   const path = await masterKeyPath(dataDir, source);
   const inside = `${dataDir}/${INSIDE}`;
   if (path !== inside && await pathExists(inside)) await moveOut(inside, path, logger);
-  if (!await pathExists(path).catch((error) => Promise.reject(unusable(path, error)))) {
-    await refuseLostKey(dataDir, path);
+  if (await pathExists(path).catch((error) => Promise.reject(unusable(path, error)))) {
+    return await readKey(path);
   }
+  await refuseLostKey(dataDir, path);
   const key = crypto.getRandomValues(new Uint8Array(32));
   try {
     await writeNew(path, key);
     return key;
   } catch (error) {
+    // Another process made it meanwhile: its key is the one.
     if (error instanceof Deno.errors.AlreadyExists) return await readKey(path);
     throw error;
   }
