@@ -186,18 +186,27 @@ export async function clientOptions(
   env: (name: string) => string | undefined,
   fetch?: typeof globalThis.fetch,
 ): Promise<SvcClientOptions> {
+  const accountId = accountIdOf(values.account, env);
+  const given = values.relayer ?? (env("SVC_SERVER_URL") || undefined);
   const saved = values.key === undefined && !env("SVC_DELEGATE_KEY")
     ? await savedCredentials(env)
     : undefined;
-  const relayer = values.relayer ?? (env("SVC_SERVER_URL") ? undefined : saved?.relayerUrl);
+  // Saved credentials are used only for the relayer and account they were made for.
+  const usable = saved && (given === undefined || sameOrigin(given, saved.relayerUrl)) &&
+      (accountId === undefined || accountId === saved.accountId.toLowerCase())
+    ? saved
+    : undefined;
   return {
-    baseUrl: relayerUrl(relayer, env),
-    privateKey: saved?.delegatePrivateKey ??
+    baseUrl: relayerUrl(values.relayer ?? (given ? undefined : usable?.relayerUrl), env),
+    privateKey: usable?.delegatePrivateKey ??
       delegateKeyOf(values.key, env, "SVC_DELEGATE_KEY or --key (or sign in: svc-mcp login)"),
-    accountId: accountIdOf(values.account, env) ?? saved?.accountId,
+    accountId: accountId ?? usable?.accountId,
     ...(fetch && { fetch }),
   };
 }
+
+const sameOrigin = (a: string, b: string) =>
+  URL.canParse(a) && URL.canParse(b) && new URL(a).origin === new URL(b).origin;
 
 /** The credentials `svc-mcp login` saved under `HOME`, when there are any to use. */
 async function savedCredentials(env: (name: string) => string | undefined) {

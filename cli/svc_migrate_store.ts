@@ -57,8 +57,12 @@ async function masterKeyOf(
 ): Promise<{ key: string; file: string }> {
   const source = masterKeyFileOf(env, dataDir);
   const file = await masterKeyPath(dataDir, source);
-  const key = (await loadMasterKey(dataDir, source)).toHex();
   const configured = env.SVC_MASTER_KEY || undefined;
+  // A directory that always ran with SVC_MASTER_KEY has no key file: none is made for it.
+  if (configured && !await pathExists(file) && !await pathExists(`${dataDir}/master.key`)) {
+    return { key: configured, file };
+  }
+  const key = (await loadMasterKey(dataDir, source)).toHex();
   if (configured !== undefined && configured !== key) {
     throw new SvcError(
       "conflict",

@@ -255,7 +255,6 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       ...serviceRoutes({
         mode: options.mode ?? "embedded",
         packageId: options.packageId ?? "",
-        suiRpcUrl: options.suiRpcUrl,
         backends: {
           chain: options.directory.name,
           cipher: options.cipher.name,

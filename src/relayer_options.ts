@@ -55,8 +55,6 @@ export interface RelayerOptions {
   mode?: string;
   /** The package id of the ledger, reported by `/health` (default empty). */
   packageId?: string;
-  /** Network mode: the Sui node's URL (`SVC_SUI_RPC_URL`), which `/config` names. */
-  suiRpcUrl?: string;
   /** Run the job worker and reconciler (default true). */
   processJobs?: boolean;
   /** Batches of remember jobs processed at once (default 2). */

@@ -561,6 +561,16 @@ Deno.test("CLI: without a key given, the credentials svc-mcp login saved are use
     assert.equal(saved.code, 0, saved.stderr);
     const found = await svcInProcess(["recall", "bees", "--json"], env, ROOT);
     assert.equal(JSON.parse(found.stdout).results[0].text, "I keep bees");
+    // Not for another relayer, nor another account: the saved key was made for these.
+    const others: Record<string, string>[] = [
+      { SVC_SERVER_URL: "http://127.0.0.1:9" },
+      { SVC_ACCOUNT_ID: "0x2" },
+    ];
+    for (const other of others) {
+      const refused = await svcInProcess(["recall", "bees"], { ...env, ...other }, ROOT);
+      assert.equal(refused.code, 2, JSON.stringify(other));
+      assert.match(refused.stderr, /missing SVC_DELEGATE_KEY or --key/);
+    }
   } finally {
     await Deno.remove(home, { recursive: true });
   }

@@ -75,11 +75,24 @@ export class KvKeyStore implements KeyStore {
   #exclusive: Promise<unknown> = Promise.resolve();
   /** Wipes the file of erased keys (when its path is known). */
   #scrub?: () => Promise<void>;
+  /** Keys were deleted and the file not wiped since (a wipe that failed is tried again). */
+  #unwiped = false;
 
   constructor(kv: Deno.Kv, options: { scrubPath?: string } = {}) {
     this.#kv = kv;
     const { scrubPath } = options;
-    if (scrubPath) this.#scrub = coalesced(() => this.#alone(() => scrubSqlite(scrubPath)));
+    if (!scrubPath) return;
+    this.#scrub = coalesced(() =>
+      this.#alone(async () => {
+        this.#unwiped = false;
+        try {
+          await scrubSqlite(scrubPath);
+        } catch (error) {
+          this.#unwiped = true; // the next erase tries again
+          throw error;
+        }
+      })
+    );
   }
 
   /** Runs `step` once no other commit or wipe of the store runs. */
@@ -175,10 +188,11 @@ export class KvKeyStore implements KeyStore {
           keyBytes += size;
           operation.delete(keys[at]);
         }
+        this.#unwiped = true;
         const result = await this.#alone(() => operation.commit());
         if (!result.ok) throw new Error("the commit was refused");
       }
-      if (keys.length > 0) await this.#scrub?.();
+      if (keys.length > 0 || this.#unwiped) await this.#scrub?.();
     } catch (cause) {
       throw backendError("the key store", "erase keys", cause);
     }

@@ -227,18 +227,23 @@ export class SqliteBlobStore implements BlobStore {
       for (const { done } of writes) done.reject(error);
       return;
     }
-    // A delete empties the log as well, so a deleted blob is in no file of the store once it
-    // resolves (the checkpoint also makes the commit durable).
-    const durable = writes.some((write) => !write.put)
-      ? truncateLog(this.#db)
-      : this.#wal.syncData();
-    const syncing = durable.then(
-      () =>
-        writes.forEach((write) =>
-          refused.has(write) ? write.done.reject(heldForAnotherMemory()) : write.done.resolve()
-        ),
-      (error) => writes.forEach(({ done }) => done.reject(error)),
-    ).finally(() => this.#syncing.delete(syncing));
+    // The puts settle once the log is synced; the deletes once it is also emptied, so that a
+    // deleted blob is in no file of the store when they resolve.
+    const synced = this.#wal.syncData();
+    const deletes = writes.filter((write) => !write.put);
+    const emptied = synced.then(() => deletes.length > 0 ? truncateLog(this.#db) : undefined);
+    const settle = (written: Write[], done: Promise<unknown>) =>
+      done.then(
+        () =>
+          written.forEach((write) =>
+            refused.has(write) ? write.done.reject(heldForAnotherMemory()) : write.done.resolve()
+          ),
+        (error) => written.forEach(({ done }) => done.reject(error)),
+      );
+    const syncing = Promise.all([
+      settle(writes.filter((write) => write.put), synced),
+      settle(deletes, emptied),
+    ]).then(() => {}).finally(() => this.#syncing.delete(syncing));
     this.#syncing.add(syncing);
   }
 

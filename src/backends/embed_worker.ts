@@ -3,18 +3,14 @@
  * holds its thread for tens to hundreds of milliseconds) never stalls the relayer's event loop.
  * `EmbedWorker` is the relayer's side: texts sorted by length go to the worker in batches, one
  * at a time, and a query waits for the batch running, never for queued documents; queries
- * waiting together go to the worker in one batch (micro-batching), and the vectors of the last
- * 512 queries are kept (in memory, never written), so a query asked again costs no run.
+ * waiting together go to the worker in one batch (micro-batching). No query's vector is kept for
+ * the next: its time would tell one account whether another asked the same words.
  * `serveEmbedWorker` is the worker's side: it answers one message at a time, in order.
  *
  * Messages in: `open` (the plugin's settings), `encode` (a batch of texts, by `id`), `close`.
  * Messages out: `opened` | `failed` (to `open`), `vectors` | `error` (to `encode`), `closed`.
  */
 import { SvcError } from "../errors.ts";
-import { LruMap } from "../lru_map.ts";
-
-/** Recall queries whose vectors are kept: a query asked again is not embedded again. */
-const KEPT_QUERIES = 512;
 
 /** A message to the worker; `open` carries the plugin's own settings. */
 export type EmbedWorkerRequest =
@@ -93,8 +89,6 @@ export class EmbedWorker {
   /** What the errors name: "the ONNX model", "the sentence encoder". */
   readonly #what: string;
   readonly #waiting: { query: Batch[]; document: Batch[] } = { query: [], document: [] };
-  /** The vectors of recent queries, by their text as sent (prefix included). */
-  readonly #queries = new LruMap<string, Float32Array>(KEPT_QUERIES);
   #running: { id: number; batches: Batch[] } | undefined;
   #nextId = 1;
   #stopped: Error | undefined;
@@ -144,9 +138,6 @@ export class EmbedWorker {
   ): Promise<Float32Array[]> {
     const { prefix = "", signal } = options;
     signal?.throwIfAborted();
-    if (purpose === "query" && texts.length === 1) {
-      return [await this.#query(prefix + texts[0], signal)];
-    }
     const distinct = [...new Set(texts)].sort((a, b) => b.length - a.length);
     const vectors = new Map<string, Float32Array>();
     for (let start = 0; start < distinct.length; start += this.#batchSize) {
@@ -161,15 +152,6 @@ export class EmbedWorker {
       given.add(text);
       return vector;
     });
-  }
-
-  /** A recall query's vector: kept from an earlier call, else embedded (and kept). */
-  async #query(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const kept = this.#queries.get(text);
-    if (kept) return kept.slice();
-    const [vector] = await this.#run("query", [text], signal);
-    this.#queries.set(text, vector.slice());
-    return vector;
   }
 
   #run(purpose: "query" | "document", texts: string[], signal?: AbortSignal) {

@@ -18,22 +18,3 @@ Deno.test("EmbedWorker: queries waiting together run as one batch, up to its siz
     await worker.close();
   }
 });
-
-Deno.test("EmbedWorker: a query asked again is answered from the kept vectors; a document is not", async () => {
-  const worker = await EmbedWorker.start(WORKER, {}, { batchSize: 4, what: "the test model" });
-  try {
-    const runOf = async (purpose: "query" | "document", prefix = "") =>
-      (await worker.embed(["a"], purpose, { prefix }))[0][2];
-    const first = await runOf("query");
-    assert.equal(await runOf("query"), first, "the same run's vector");
-    assert.notEqual(await runOf("query", "query: "), first, "another prefix is another text");
-    const documents = [await runOf("document"), await runOf("document")];
-    assert.ok(documents[0] !== first && documents[1] !== documents[0]);
-    // A kept vector is a copy: a caller changing it changes nothing kept.
-    const [vector] = await worker.embed(["a"], "query");
-    vector[2] = -1;
-    assert.equal(await runOf("query"), first);
-  } finally {
-    await worker.close();
-  }
-});

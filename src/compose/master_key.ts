@@ -8,6 +8,7 @@
  * first start (mode 0600). A `master.key` inside the data directory, where earlier versions kept
  * it, is moved out at the next start.
  */
+import { dirname } from "node:path";
 import { SvcError } from "../errors.ts";
 import { pathExists } from "../files.ts";
 import type { Logger } from "../log.ts";
@@ -37,7 +38,9 @@ export async function loadMasterKey(
   if (source.hex !== undefined) return Uint8Array.fromHex(source.hex);
   const path = await masterKeyPath(dataDir, source);
   const inside = `${dataDir}/${INSIDE}`;
-  if (path !== inside && await pathExists(inside)) await moveOut(inside, path, logger);
+  if (await pathExists(inside) && !await sameFile(inside, path)) {
+    await moveOut(inside, path, logger);
+  }
   if (await pathExists(path).catch((error) => Promise.reject(unusable(path, error)))) {
     return await readKey(path);
   }
@@ -75,6 +78,15 @@ async function dataDirId(dataDir: string): Promise<string> {
     throw new SvcError("internal", `Cannot read the data directory's id: ${path} is not a UUID`);
   }
   return id;
+}
+
+/** Whether two paths name one file (however spelled: relative, through a link). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  try {
+    return await Deno.realPath(a) === await Deno.realPath(b);
+  } catch {
+    return false; // `b` is not there yet
+  }
 }
 
 /** Moves the key kept inside the data directory to `path`, then wipes and removes it. */
@@ -116,20 +128,23 @@ async function refuseLostKey(dataDir: string, path: string) {
   }
 }
 
-/** Writes a new key file (and its directory, owner-only); fails if the file exists. */
+/**
+ * Writes a new key file (and its directory, owner-only), whole or not at all: written beside it,
+ * synced, then linked into place, which fails (`AlreadyExists`) if the file is there.
+ */
 async function writeNew(path: string, key: Uint8Array) {
-  let file;
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
   try {
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")) || "/", { recursive: true, mode: 0o700 });
-    file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await Deno.writeTextFile(temporary, key.toHex() + "\n", { createNew: true, mode: 0o600 });
+    const file = await Deno.open(temporary, { write: true });
+    await file.sync();
+    file.close();
+    await Deno.link(temporary, path);
   } catch (error) {
     throw error instanceof Deno.errors.AlreadyExists ? error : unusable(path, error);
-  }
-  try {
-    await file.write(new TextEncoder().encode(key.toHex() + "\n"));
-    await file.sync();
   } finally {
-    file.close();
+    await Deno.remove(temporary).catch(() => {});
   }
 }
 
@@ -143,7 +158,8 @@ function unusable(path: string, error: unknown): SvcError {
 }
 
 async function readKey(path: string): Promise<Uint8Array<ArrayBuffer>> {
-  await Deno.chmod(path, 0o600);
+  // Made private when it is not; a file on a read-only mount (a secret) is read as it is.
+  if (((await Deno.stat(path)).mode ?? 0) & 0o077) await Deno.chmod(path, 0o600).catch(() => {});
   const hex = (await Deno.readTextFile(path)).trim();
   if (!MASTER_KEY.test(hex)) {
     throw new SvcError("internal", `Cannot read the master key: ${path} is not 64 hex characters`);

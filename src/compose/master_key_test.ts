@@ -98,3 +98,26 @@ Deno.test("a keys directory that cannot be written names the settings to use", a
     );
   });
 });
+
+Deno.test("a key file set to the data directory's own master.key, however spelled, stays where it is", async () => {
+  await withDirs(async (data, source) => {
+    await Deno.mkdir(data);
+    const key = "ab".repeat(32);
+    await Deno.writeTextFile(`${data}/master.key`, key + "\n");
+    await Deno.writeTextFile(`${data}/jobs.kv`, "");
+    for (const file of [`${data}/./master.key`, `${data}//master.key`]) {
+      assert.equal((await loadMasterKey(data, { ...source, file })).toHex(), key);
+      assert.equal((await Deno.readTextFile(`${data}/master.key`)).trim(), key, file);
+    }
+  });
+});
+
+Deno.test("a key file on a read-only mount, or not ours to change, is read as it is", async () => {
+  await withDirs(async (data, source) => {
+    const file = `${data}-secret`;
+    await Deno.writeTextFile(file, "cd".repeat(32) + "\n", { mode: 0o400 });
+    assert.equal((await loadMasterKey(data, { ...source, file })).toHex(), "cd".repeat(32));
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o400, "left as it was");
+    await Deno.remove(file);
+  });
+});

@@ -49,7 +49,6 @@ export type RelayerBackends =
     | "embedder"
     | "reranker"
     | "llm"
-    | "suiRpcUrl"
   >
   & SharedState
   & Required<Pick<RelayerOptions, "mode" | "packageId">>;
@@ -153,6 +152,7 @@ async function openState(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
   database: Database | undefined,
+  logger: Logger,
 ): Promise<
   { kv?: Deno.Kv; shared: SharedState; reindex: ReindexStateStore; close(): Promise<void> }
 > {
@@ -161,7 +161,12 @@ async function openState(
     // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
     // is wiped here, while no other connection has the file open: not while the relayer runs,
     // as Deno KV's commits would then fail.
-    if (await pathExists(path)) await scrubSqlite(path);
+    if (await pathExists(path)) {
+      // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
+      await scrubSqlite(path).catch((error) =>
+        logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })
+      );
+    }
     const kv = await Deno.openKv(path);
     try {
       const reindex = await ReindexState.open(kv, secret);
@@ -286,7 +291,7 @@ export async function openBackends(
   let blobsOpened: BlobStore | undefined;
   let opened;
   try {
-    const state = await openState(config, secret, database);
+    const state = await openState(config, secret, database, logger);
     closeState = state.close;
     if (state.kv) {
       await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
@@ -367,7 +372,6 @@ export async function openBackends(
       llm,
       mode: sui ? "network" : "embedded",
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
-      suiRpcUrl: sui?.rpcUrl,
     },
     ledger,
     reindex,

@@ -13,8 +13,6 @@ import type { HandlerContext } from "./context.ts";
 export interface HealthInfo {
   mode: string;
   packageId: string;
-  /** Network mode: the Sui node (`SVC_SUI_RPC_URL`); embedded mode has none but `/config/sui`. */
-  suiRpcUrl?: string;
   backends: Record<string, string>;
   /** The public key erase receipts are signed with (hex). */
   receiptKey: string;
@@ -84,18 +82,23 @@ export function serviceRoutes(health: HealthInfo) {
         responses: { 200: { description: "Versions.", example: VERSIONS } },
       },
     }),
+    // Network mode names no node: SVC_SUI_RPC_URL may carry a provider's key.
     route<HandlerContext>("GET", "/config", ({ request }) =>
-      Promise.resolve(jsonResponse(200, {
-        packageId: health.packageId,
-        network: health.suiRpcUrl ? "custom" : "local",
-        suiRpcUrl: health.suiRpcUrl ?? `${new URL(request.url).origin}/config/sui`,
-      })), {
+      Promise.resolve(jsonResponse(
+        200,
+        health.mode === "network" ? { packageId: health.packageId, network: "custom" } : {
+          packageId: health.packageId,
+          network: "local",
+          suiRpcUrl: `${new URL(request.url).origin}/config/sui`,
+        },
+      )), {
       doc: {
         tag: "service",
         summary: "The package and the Sui node a client checks it at (the reference SDKs do)",
         responses: {
           200: {
-            description: "The package id, the network (`local` in embedded mode) and its node.",
+            description: "The package id, the network (`local` in embedded mode) and, in " +
+              "embedded mode, the node to read it at.",
             example: {
               packageId: "0x…",
               network: "local",
@@ -107,7 +110,7 @@ export function serviceRoutes(health: HealthInfo) {
     }),
     routesFor<HandlerContext>()("POST", "/config/sui", ({ input: { body } }) => {
       const { id, method, params } = body;
-      const answer = !health.suiRpcUrl && method === "sui_getObject" &&
+      const answer = health.mode !== "network" && method === "sui_getObject" &&
           params[0] === health.packageId
         ? { result: { data: { objectId: health.packageId, version: "1" } } }
         : {

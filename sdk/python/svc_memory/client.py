@@ -106,7 +106,8 @@ def _import_batches(lines: Iterable[Any]) -> List[List[Tuple[int, str]]]:
     batches: List[List[Tuple[int, str]]] = []
     size = 0
     for number, line in enumerate(lines, start=1):
-        text = line if isinstance(line, str) else json.dumps(line)
+        # A line read from a file ends with its line break: taken off.
+        text = line.rstrip("\r\n") if isinstance(line, str) else json.dumps(line)
         if not text.strip():
             continue
         length = len(text.encode()) + 1
@@ -132,6 +133,10 @@ class _Api:
 
     def _then(self, value: Any, then: Callable[[Any], Any]) -> Any:
         return then(value)
+
+    def _value(self, value: Any) -> Any:
+        """``value`` as a call's result (awaitable in ``AsyncClient``)."""
+        return value
 
     def _request(self, call: _Call) -> Tuple[str, Dict[str, str], bytes]:
         headers: Dict[str, str] = {}
@@ -177,7 +182,9 @@ class _Api:
         if response.status_code >= 400:
             raise _error(response)
         if call.lines:
-            return None, call.read([json.loads(line) for line in response.text.splitlines() if line.strip()])
+            # Split on "\n" alone: a text may hold U+2028 and the like, which JSON leaves raw.
+            lines = response.text.split("\n")
+            return None, call.read([json.loads(line) for line in lines if line.strip()])
         return None, call.read(response.json() if response.content else {})
 
     @staticmethod
@@ -344,7 +351,7 @@ class _Api:
 
         def send(index: int) -> Any:
             if index == len(batches):
-                return total
+                return self._value(total)
             batch = batches[index]
 
             def add(summary: Dict[str, Any]) -> Any:
@@ -458,6 +465,9 @@ class AsyncClient(_Api):
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+    async def _value(self, value: Any) -> Any:  # type: ignore[override]
+        return value
 
     async def _then(self, value: Any, then: Callable[[Any], Any]) -> Any:  # type: ignore[override]
         result = then(await value)

@@ -1,6 +1,7 @@
 """The client against a real relayer process: every call, sync and async, and its errors."""
 
 import asyncio
+import json
 import uuid
 
 import pytest
@@ -118,7 +119,8 @@ def test_export_then_import_into_another_namespace(client):
     assert sorted(m["text"] for m in exported) == ["I keep bees", "My flat is on the third floor"]
     assert next(m for m in exported if m["text"] == "I keep bees")["tags"] == ["hobby"]
     moved = [{**m, "namespace": target} for m in exported]
-    lines = [moved[0], "", "not json", moved[1]]
+    # As a file gives them too: JSON text ending with its line break.
+    lines = [json.dumps(moved[0]) + "\n", "", "not json\n", moved[1]]
     summary = client.import_(lines)
     assert (summary["imported"], summary["duplicates"]) == (2, 0)
     assert [f["line"] for f in summary["failed"]] == [3]
@@ -134,7 +136,8 @@ def test_async_export_and_import(relayer):
         async with AsyncClient(relayer["url"], delegate_key=relayer["delegate_key"],
                                account_id=relayer["account_id"]) as a:
             ns = fresh()
-            summary = await a.import_([{"text": "I collect stamps", "namespace": ns}])
+            assert (await a.import_([]))["imported"] == 0
+            summary = await a.import_([{"text": "I collect stamps\u2028and coins", "namespace": ns}])
             await a.wait_for_jobs(summary["job_ids"])
             return await a.export(namespace=[ns])
-    assert [m["text"] for m in asyncio.run(run())] == ["I collect stamps"]
+    assert [m["text"] for m in asyncio.run(run())] == ["I collect stamps\u2028and coins"]
