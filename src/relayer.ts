@@ -270,6 +270,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         sidecar: () => options.sidecar?.status() ?? "down",
         mcpSessions: () => options.sidecar?.sessions() ?? 0,
         stopping: () => draining,
+        origins: options.audiences,
       }),
       ...accountRoutes(),
       ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),

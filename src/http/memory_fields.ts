@@ -6,7 +6,16 @@
 import { SvcError } from "../errors.ts";
 import { ADDRESS, isAddress } from "../auth/keys.ts";
 import { MEMORY_ID } from "../ids.ts";
-import { absent, array, described, type Field, field, type FieldGroup, text } from "./fields.ts";
+import {
+  absent,
+  array,
+  base64,
+  described,
+  type Field,
+  field,
+  type FieldGroup,
+  text,
+} from "./fields.ts";
 import {
   expiryFields,
   MAX_TAG_CHARS,
@@ -243,5 +252,45 @@ export function embedTexts(max: number): FieldGroup<{ texts: string[]; one: bool
     },
     properties: () => ({ text: one.schema(), texts: many.schema() }),
     constraints: () => [{ oneOf: [{ required: ["text"] }, { required: ["texts"] }] }],
+  };
+}
+
+/** A blob id as the blob stores give them (base64url: 43 characters for Walrus and SHA-256). */
+const BLOB_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * A client-encrypted memory's blob: its bytes (`encrypted_data`) or the id of a blob the client
+ * already stored (`blob_id`), not both.
+ */
+export function manualBlob(): FieldGroup<
+  { ciphertext: Uint8Array<ArrayBuffer> } | { blobId: string }
+> {
+  const bytes = base64({ description: "The client's ciphertext, stored as it is." });
+  const id = field((value, name) => {
+    if (typeof value !== "string" || !BLOB_ID.test(value)) {
+      throw new SvcError(
+        "bad_request",
+        `${name} must be a blob id (1 to 128 base64url characters)`,
+      );
+    }
+    return value;
+  }, () => ({
+    type: "string",
+    pattern: BLOB_ID.source,
+    description:
+      "Instead of encrypted_data: the id of a blob the client stored itself (on Walrus).",
+  }));
+  return {
+    kind: "group",
+    parse(object) {
+      if (absent(object.encrypted_data) === absent(object.blob_id)) {
+        throw new SvcError("bad_request", "Send either encrypted_data or blob_id, not both");
+      }
+      return absent(object.blob_id)
+        ? { ciphertext: bytes.parse(object.encrypted_data, "encrypted_data") }
+        : { blobId: id.parse(object.blob_id, "blob_id") };
+    },
+    properties: () => ({ encrypted_data: bytes.schema(), blob_id: id.schema() }),
+    constraints: () => [{ oneOf: [{ required: ["encrypted_data"] }, { required: ["blob_id"] }] }],
   };
 }

@@ -3,7 +3,6 @@ import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import {
   array,
-  base64,
   boolean,
   integer,
   nonEmptyString,
@@ -15,6 +14,7 @@ import {
 import {
   embedTexts,
   expiry,
+  manualBlob,
   memoryId,
   namespace,
   tags,
@@ -101,7 +101,7 @@ export function memoryRoutes(
   const write = { signed: true, operations: ["write"], access: "remember" } as const;
   const read = { signed: true, operations: ["read"] } as const;
   const MANUAL = object({
-    encrypted_data: base64({ description: "The client's ciphertext, stored as it is." }),
+    blob: manualBlob(),
     vector: vector({ dimensions }),
     namespace: namespace({ written: true }),
   });
@@ -319,11 +319,11 @@ export function memoryRoutes(
     }),
 
     route("POST", "/api/remember/manual", async ({ caller, input: { body }, touch }) => {
-      const { encrypted_data: ciphertext, vector, namespace } = body;
+      const { blob, vector, namespace } = body;
       touch(namespace);
       const stored = await service.rememberManual(
         caller.owner,
-        ciphertext,
+        blob,
         vector,
         namespace,
         provenanceOf(caller),

@@ -21,6 +21,17 @@ export interface HealthInfo {
   mcpSessions: () => number;
   /** Whether the relayer is about to stop (see `Relayer.drain`). */
   stopping: () => boolean;
+  /** The relayer's own origins, `SVC_PUBLIC_URL`'s among them (see `RelayerOptions.audiences`). */
+  origins?: ReadonlySet<string>;
+}
+
+/**
+ * The origin a client reached: of the relayer's own origins, the one with the request's host
+ * (so that behind a TLS proxy it is `https://`), else the request's.
+ */
+export function reachedOrigin(request: Request, origins: Iterable<string> = []): string {
+  const { host, origin } = new URL(request.url);
+  return [...origins].find((known) => new URL(known).host === host) ?? origin;
 }
 
 export function serviceRoutes(health: HealthInfo) {
@@ -89,7 +100,7 @@ export function serviceRoutes(health: HealthInfo) {
         health.mode === "network" ? { packageId: health.packageId, network: "custom" } : {
           packageId: health.packageId,
           network: "local",
-          suiRpcUrl: `${new URL(request.url).origin}/config/sui`,
+          suiRpcUrl: `${reachedOrigin(request, health.origins)}/config/sui`,
         },
       )), {
       doc: {

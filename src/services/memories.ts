@@ -353,7 +353,6 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       };
     },
 
-    /** Stores a client-encrypted memory with the client's vector, synchronously. */
     /**
      * The vectors of `texts` in the index's own space, embedded as memories (`document`) or as
      * recall questions (`query`): for clients that store and search their own ciphertexts.
@@ -371,9 +370,13 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       };
     },
 
+    /**
+     * Stores a client-encrypted memory with the client's vector, synchronously: its bytes, or
+     * those of a blob the client stored itself (stored again as this memory's).
+     */
     async rememberManual(
       owner: string,
-      ciphertext: Uint8Array<ArrayBuffer>,
+      blob: { ciphertext: Uint8Array<ArrayBuffer> } | { blobId: string },
       vector: number[],
       namespace: string,
       rememberedBy?: Provenance,
@@ -381,6 +384,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(now()), owner, namespace, createdAt: now() };
       const attributes = rememberedBy && { rememberedBy };
+      const ciphertext = "ciphertext" in blob
+        ? blob.ciphertext
+        : await storedBlob(deps.blobs, blob.blobId);
       const blobId = await pipeline.store({ ...memory, ciphertext, vector, attributes });
       await pipeline.index({ ...memory, blobId, vector, attributes });
       // Its namespace erased meanwhile, its blob found without a row: it goes too (see
@@ -428,3 +434,14 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 }
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
+
+/** The bytes of a blob a client stored itself, or a 400 when the store has none by that id. */
+async function storedBlob(blobs: BlobStore, blobId: string): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = await blobs.get(blobId);
+  if (bytes) return bytes;
+  throw new SvcError(
+    "bad_request",
+    `No blob with that blob_id in this relayer's blob store (${blobs.name}): send ` +
+      "encrypted_data instead, or store the blob there first",
+  );
+}
