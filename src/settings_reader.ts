@@ -17,6 +17,8 @@
 export class SettingsReader {
   /** One sentence per problem, naming the variable; never a secret's value. */
   readonly problems: string[] = [];
+  /** The default of each setting read with one (`choice`, `integer`), as the docs show it. */
+  readonly defaults: Map<string, string> = new Map();
   #env: Record<string, string | undefined>;
 
   /** A reader of `env`, the environment variables by name. */
@@ -49,6 +51,7 @@ export class SettingsReader {
 
   /** One of `allowed`, `fallback` when absent. */
   choice<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
+    this.defaults.set(name, fallback);
     const value = this.text(name) ?? fallback;
     if ((allowed as readonly string[]).includes(value)) return value as T;
     this.problem(`${name} must be one of ${allowed.join(", ")} (got ${shown(value)})`);
@@ -57,6 +60,7 @@ export class SettingsReader {
 
   /** A whole number within `[min, max]`, `fallback` when absent. */
   integer(name: string, fallback: number, min: number, max: number): number {
+    this.defaults.set(name, String(fallback));
     const raw = this.#env[name];
     if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);

@@ -351,9 +351,14 @@ function readBlobStore(
   return { kind, walrus };
 }
 
-/** Reads the configuration from `env` (for example `Deno.env.toObject()`). */
-export function readConfig(env: Record<string, string | undefined>): ConfigResult {
-  const read = new SettingsReader(env);
+/**
+ * Reads the configuration from `env` (for example `Deno.env.toObject()`) with `read`, a reader
+ * of `env` (the docs' generator passes its own, to see the defaults).
+ */
+export function readConfig(
+  env: Record<string, string | undefined>,
+  read: SettingsReader = new SettingsReader(env),
+): ConfigResult {
   const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
   const chain = readChain(read);
   const store = readStore(read);
