@@ -20,9 +20,9 @@ Deno.test("analyze: facts become memories; asking twice stores nothing twice", a
   assert.equal(res.status, 202);
   const analysis = await res.json();
   assert.deepEqual(analysis.facts.map((f: { text: string }) => f.text), [
-    "The user is vegetarian and the user never eats fish.",
-    "The user's daughter is called Ana.",
-    "The user works night shifts at the hospital.",
+    "Vegetarian and never eats fish",
+    "Daughter is called Ana",
+    "Works night shifts at the hospital",
   ]);
   assert.equal(analysis.fact_count, 3);
   assert.equal(analysis.status, "pending");
@@ -88,14 +88,14 @@ Deno.test("analyze: a fact in other words is a duplicate; one that says the oppo
   })).json();
   await t.settle(alice, [stored.job_id]);
   assert.deepEqual(await analyze("I work night shifts at the hospital."), [
-    ["The user works night shifts at the hospital.", "duplicate"],
+    ["Works night shifts at the hospital", "duplicate"],
   ]);
   await analyze("I like spicy food. I moved from Berlin to Lisbon.");
   assert.deepEqual(await analyze("I do not like spicy food. I moved from Lisbon to Berlin."), [
-    ["The user does not like spicy food.", "pending"],
-    ["The user moved from Lisbon to Berlin.", "pending"],
+    ["Does not like spicy food", "pending"],
+    ["Moved from Lisbon to Berlin", "pending"],
   ]);
-  // "My" and "the user's", "have" and "has", "do" and "does", "go" and "goes" name the same.
+  // "My sister" and "Sister", "have" and "has", "do" and "does", "go" and "goes" name the same.
   const first = await (await t.signed(alice, "POST", "/api/remember/bulk", {
     items: ["My sister lives in Berlin", "I have two cats", "I go swimming on Sundays"]
       .map((text) => ({ text })),
@@ -104,15 +104,15 @@ Deno.test("analyze: a fact in other words is a duplicate; one that says the oppo
   assert.deepEqual(
     await analyze("My sister lives in Berlin. I have two cats. I go swimming on Sundays."),
     [
-      ["The user's sister lives in Berlin.", "duplicate"],
-      ["The user has two cats.", "duplicate"],
-      ["The user goes swimming on Sundays.", "duplicate"],
+      ["Sister lives in Berlin", "duplicate"],
+      ["Has two cats", "duplicate"],
+      ["Goes swimming on Sundays", "duplicate"],
     ],
   );
   // Two facts of one analysis in other words: the second is a duplicate of the first.
   assert.deepEqual(await analyze("I like cake. I like cakes."), [
-    ["The user likes cake.", "pending"],
-    ["The user likes cakes.", "duplicate"],
+    ["Likes cake", "pending"],
+    ["Likes cakes", "duplicate"],
   ]);
 });
 

@@ -130,7 +130,7 @@ for (const sse of [false, true]) {
     assert.equal(analyzed.isError, undefined);
     assert.match(
       textOf(analyzed),
-      /^Extracted 2 fact\(s\):\n- The user moved to Lisbon last year\. \((pending|running|done)\)\n- The user loves surfing\. \((pending|running|done)\)$/,
+      /^Extracted 2 fact\(s\):\n- Moved to Lisbon last year \((pending|running|done)\)\n- Loves surfing \((pending|running|done)\)$/,
     );
     // The JSON says what the text says.
     const said = [...textOf(analyzed).matchAll(/\((\w+)\)$/gm)].map((m) => m[1]);

@@ -3,15 +3,15 @@
  *
  * - Extraction keeps the first-person statements that describe the user (preferences, habits,
  *   plans, biography, constraints), drops questions, greetings and reported speech, and
- *   rewrites each as a third-person sentence: "I'm allergic to nuts" → "The user is allergic
- *   to nuts."
+ *   rewrites each as a note, as people jot one down: "I'm allergic to nuts" → "Allergic to
+ *   nuts"
  * - Answering is extractive: it quotes the memories that best match the question and says
  *   which ones it used.
  *
  * @example
  * ```ts
  * const llm = new LocalExtractiveLlm();
- * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["The user is vegetarian and loves hiking."]
+ * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["Vegetarian and loves hiking"]
  * ```
  */
 import { type CallOptions, type Llm, MAX_FACTS, words } from "../../src/kit.ts";
@@ -63,33 +63,90 @@ function thirdPerson(verb: string): string {
   return verb + "s";
 }
 
-/** Rewrites a first-person sentence about the user in the third person. */
-export function toThirdPerson(sentence: string): string {
+/** Where a sentence ends: not after a title ("St. Olav's", "Dr. Lund") or an initial. */
+const SENTENCE_END = /(?<!\b(?:St|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Mt|vs|etc|[A-Z])\.)(?<=[.!?])\s+|\n+/;
+
+/**
+ * "Note: …", "Remember that …", "I told my doctor that …", "I said that …": what follows is the
+ * fact.
+ */
+const REPORTED = new RegExp(
+  [
+    String.raw`^[^:]{1,40}: `,
+    String.raw`^(?:please )?(?:remember|note|keep in mind)(?: that)?,? `,
+    String.raw`^I (?:told|tell|informed|reminded|said to|mentioned to) [^,]{1,60}? that `,
+    String.raw`^I (?:said|mentioned)(?: that)? `,
+  ].map((form) => form + String.raw`(?=(?:I|my)\b)`).join("|"),
+  "i",
+);
+/** A word naming the user; a statement without one is about someone else. */
+const NAMES_THE_USER = /\b(?:I|[Mm]y|[Mm]e|[Mm]ine|[Mm]yself)\b/;
+/** Marks "I" where a note drops it (at the start, after "and", "but", "or")… */
+const DROPPED = "\uE000";
+/** …and where it becomes "they" (after "because", "when", "that" and the like). */
+const THEY = "\uE001";
+
+/** What follows a subject "I": as a note without it, and after "they". */
+const SUBJECT_FORMS: [RegExp, string, string][] = [
+  [/^(?:'m| am) (?=(?:a|an|the|one)\b|\p{Lu})/u, "is ", "are "],
+  [/^(?:'m| am)\b/, "", "are"],
+  [/^ was born\b/, "born", "were born"],
+  [/^ was\b/, "was", "were"],
+  [/^(?:'ve| have)\b/, "has", "have"],
+  [/^(?:'d| would)\b/, "would", "would"],
+  [/^(?:'ll| will)\b/, "will", "will"],
+  [/^ (?:don't|do not)\b/, "does not", "do not"],
+  [/^ (?:didn't|did not)\b/, "did not", "did not"],
+  [/^ (?:can't|cannot|can not)\b/, "cannot", "cannot"],
+  [/^ won't\b/, "will not", "will not"],
+];
+/** Any other verb after "I", with the adverb before it. */
+const VERB = /^ (\w+ly |also |still |never |often )?([a-z]+)\b/;
+
+/** The words after a marked subject, rewritten for the note or for "they". */
+function subject(marker: string, rest: string): string {
+  const dropped = marker === DROPPED;
+  for (const [form, note, they] of SUBJECT_FORMS) {
+    const found = rest.match(form);
+    if (found) return (dropped ? note : `they ${they}`) + rest.slice(found[0].length);
+  }
+  if (!VERB.test(rest)) return (dropped ? "" : "they") + rest;
+  return rest.replace(
+    VERB,
+    (_, adverb = "", verb) => dropped ? `${adverb}${thirdPerson(verb)}` : `they ${adverb}${verb}`,
+  );
+}
+
+/**
+ * Rewrites a first-person sentence about the user as a note, as people jot one down: "I'm
+ * allergic to penicillin" → "Allergic to penicillin"; "My sister lives in Lisbon and I visit
+ * her" → "Sister lives in Lisbon and visits her"; "I take the bus because I can't drive" →
+ * "Takes the bus because they cannot drive".
+ */
+export function asNote(sentence: string): string {
   let text = sentence.trim();
-  while (FILLER.test(text)) text = text.replace(FILLER, "");
+  while (FILLER.test(text) || REPORTED.test(text)) {
+    text = text.replace(FILLER, "").replace(REPORTED, "");
+  }
   text = text
-    .replace(/\bI(?:'m| am)\b/g, "the user is")
-    .replace(/\bI was\b/g, "the user was")
-    .replace(/\bI(?:'ve| have)\b/g, "the user has")
-    .replace(/\bI'd\b/g, "the user would")
-    .replace(/\bI(?:'ll| will)\b/g, "the user will")
-    .replace(/\bI (?:don't|do not)\b/g, "the user does not")
-    .replace(/\bI (?:didn't|did not)\b/g, "the user did not")
-    .replace(/\bI (?:can't|cannot|can not)\b/g, "the user cannot")
-    .replace(/\bI won't\b/g, "the user will not")
-    .replace(
-      /\bI (\w+ly |also |still |never |often )?([a-z]+)\b/g,
-      (_, adverb = "", verb) => `the user ${adverb}${thirdPerson(verb)}`,
-    )
+    .replace(/(^|\b(?:and|but|or) (?:also )?)I\b/g, `$1${DROPPED}`)
+    .replace(/\bI\b/g, THEY);
+  const parts = text.split(/([\uE000\uE001])/);
+  text = parts[0];
+  for (let i = 1; i < parts.length; i += 2) text += subject(parts[i], parts[i + 1]);
+  text = text
     .replace(
       /\b(?:and|but|or) (?:also )?(like|love|enjoy|prefer|hate|have|go|work|live)\b/g,
       (m, verb) => m.replace(verb, thirdPerson(verb)),
     )
+    .replace(/^my\s+/i, "")
     .replace(/\bmyself\b/gi, "themselves")
-    .replace(/\b(?:my|mine)\b/gi, "the user's")
-    .replace(/\bme\b/g, "the user")
+    .replace(/\bmine\b/gi, "theirs")
+    .replace(/\bmy\b/gi, "their")
+    .replace(/\bme\b/g, "them")
     .replace(/\s+/g, " ")
-    .replace(/\s*[.!]*$/, ".");
+    .replace(/[\s.!]+$/, "")
+    .trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
@@ -126,7 +183,7 @@ export class LocalExtractiveLlm implements Llm {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     const facts: string[] = [];
     const seen = new Set<string>();
-    for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
+    for (const raw of text.split(SENTENCE_END)) {
       const sentence = normalized(raw.trim());
       if (sentence.length < 6 || sentence.length > 400 || sentence.endsWith("?")) continue;
       if (CHIT_CHAT.test(sentence) && !ABOUT_THE_USER.test(sentence.replace(CHIT_CHAT, ""))) {
@@ -134,9 +191,10 @@ export class LocalExtractiveLlm implements Llm {
       }
       if (NOT_A_FACT.test(sentence) || !ABOUT_THE_USER.test(sentence)) continue;
       const clause = sentence.replace(new RegExp(`^${CHIT_CHAT.source}[!,.]*\\s*`, "i"), "");
-      const fact = toThirdPerson(clause);
+      if (!NAMES_THE_USER.test(clause)) continue;
+      const fact = asNote(clause);
       const key = fact.toLowerCase();
-      if (!fact.includes("he user") || seen.has(key)) continue;
+      if (fact === "" || seen.has(key)) continue;
       seen.add(key);
       facts.push(fact);
       if (facts.length === MAX_FACTS) break;

@@ -62,7 +62,7 @@ export function llmRoutes(service: LlmService | undefined) {
             description: "The facts, each with its remember job (or the memory it repeats).",
             example: {
               job_ids: [EXAMPLE_ID],
-              facts: [{ text: "The user keeps bees.", job_id: EXAMPLE_ID, status: "pending" }],
+              facts: [{ text: "Keeps bees", job_id: EXAMPLE_ID, status: "pending" }],
               fact_count: 1,
               status: "pending",
               owner: EXAMPLE_OWNER,

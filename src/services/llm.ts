@@ -17,7 +17,9 @@ export interface LlmServiceDependencies {
 }
 
 /** Words a fact about the user gains or loses in another phrasing without saying more. */
-const FILLER = new Set(["a", "an", "the", "i", "i'm", "me", "my", "user", "user's", "is", "am"]);
+const FILLER = new Set(
+  ["a", "an", "the", "i", "i'm", "me", "my", "user", "user's", "is", "am", "they", "them", "their"],
+);
 
 /** Verbs of the third person that `stem` does not bring to the first's ("has", "have"). */
 const FIRST_PERSON: Record<string, string> = { has: "have", does: "do", goes: "go" };
