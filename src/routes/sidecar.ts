@@ -68,6 +68,9 @@ const HOP_BY_HOP = [
   "content-encoding",
 ];
 
+/** How often a forwarded call waiting for the sidecar's answer checks that it is up. */
+const WATCH_MS = 250;
+
 /** The sidecar is down (`cause` undefined), or the request to it failed. */
 function unavailable(cause?: unknown): SvcError {
   return new SvcError(
@@ -90,6 +93,9 @@ async function forward(
   headers.set("x-forwarded-for", clientAddress);
   headers.set("x-sidecar-token", link.token);
   headers.set("x-request-id", requestId);
+  // A sidecar found hung (its probes unanswered) fails the calls waiting on it at once.
+  const hung = new AbortController();
+  const watch = setInterval(() => link.status() === "down" && hung.abort(), WATCH_MS);
   let upstream: Response;
   try {
     upstream = await fetch(new URL(url.pathname + url.search, link.url), {
@@ -97,9 +103,12 @@ async function forward(
       headers,
       body,
       redirect: "manual",
+      signal: hung.signal,
     });
   } catch (cause) {
     throw unavailable(cause);
+  } finally {
+    clearInterval(watch);
   }
   const answer = new Headers(upstream.headers);
   for (const name of HOP_BY_HOP) answer.delete(name);
