@@ -19,20 +19,15 @@ import {
   type BlobEntry,
   blobIdOf,
   type BlobMeta,
+  BlobPlaces,
   type BlobStore,
   type CallOptions,
-  deriveHmacKey,
   heldForAnotherMemory,
-  hkdfMaster,
   type ListedBlobMeta,
-  SvcError,
 } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
-const SALT = new TextEncoder().encode("svc-postgres-blobs-v1");
-/** Owners and namespaces whose keyed hash is kept, before the cache starts over. */
-const CACHE_LIMIT = 10_000;
 
 /** Options of {@link PgBlobStore.open}. */
 export interface PgBlobStoreOptions {
@@ -68,12 +63,11 @@ export async function query<T>(
 export class PgBlobStore implements BlobStore {
   readonly name = "postgres";
   readonly #database: Database;
-  #naming: CryptoKey;
-  #places = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
+  #places: BlobPlaces;
 
-  private constructor(database: Database, naming: CryptoKey) {
+  private constructor(database: Database, places: BlobPlaces) {
     this.#database = database;
-    this.#naming = naming;
+    this.#places = places;
   }
 
   /** The database's pool now (it is renewed after a lost connection). */
@@ -83,27 +77,7 @@ export class PgBlobStore implements BlobStore {
 
   /** The store on `options.database`, its keyed hashes derived from `options.secret`. */
   static async open(options: PgBlobStoreOptions): Promise<PgBlobStore> {
-    if (options.secret.byteLength !== 32) {
-      throw new SvcError(
-        "internal",
-        "Cannot open the PostgreSQL blob store: the secret is not 32 bytes",
-      );
-    }
-    const naming = await deriveHmacKey(await hkdfMaster(options.secret), SALT, "blobs:place");
-    return new PgBlobStore(options.database, naming);
-  }
-
-  /** The keyed hash an owner's namespace is filed under. */
-  #place(owner: string, namespace: string): Promise<Uint8Array<ArrayBuffer>> {
-    const name = JSON.stringify([owner, namespace]);
-    let place = this.#places.get(name);
-    if (!place) {
-      if (this.#places.size >= CACHE_LIMIT) this.#places.clear();
-      place = crypto.subtle.sign("HMAC", this.#naming, new TextEncoder().encode(name))
-        .then((mac) => new Uint8Array(mac));
-      this.#places.set(name, place);
-    }
-    return place;
+    return new PgBlobStore(options.database, await BlobPlaces.derive(options.secret));
   }
 
   async put(
@@ -113,7 +87,7 @@ export class PgBlobStore implements BlobStore {
   ): Promise<string> {
     options?.signal?.throwIfAborted();
     const blobId = blobIdOf(bytes);
-    const place = await this.#place(meta.owner, meta.namespace);
+    const place = this.#places.place(meta.owner, meta.namespace);
     // The first put of these bytes decides their metadata: they belong to its memory.
     const [holder] = await query(
       this.#sql`insert into svc_blobs_objects
@@ -159,7 +133,7 @@ export class PgBlobStore implements BlobStore {
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
     options.signal?.throwIfAborted();
-    const place = await this.#place(owner, namespace);
+    const place = this.#places.place(owner, namespace);
     const limit = options.limit === undefined ? null : Math.max(0, Math.floor(options.limit));
     const rows = await query(
       this.#sql`select id, memory_id, created_at, sealed_vector, sealed_attributes

@@ -2,8 +2,10 @@
  * A content-addressed blob store in one SQLite file (`node:sqlite`): the embedded default. A
  * blob id is the unpadded base64url SHA-256 of the bytes, as with the fs store, so ids carry
  * over between the two. Each blob is one row of `blobs`: its bytes and the metadata `put` was
- * given (owner, namespace, memory id, time and, for a manual memory, the sealed vector), with
- * an index on owner, namespace and time that `list` reads.
+ * given (memory id, time, the sealed attributes and, for a manual memory, the sealed vector),
+ * with its owner and namespace as `BlobPlaces` keeps them: a keyed hash of the two, which an
+ * index with the time serves `list` by, and the two sealed together. The file names no owner and
+ * no namespace; one written by an earlier version, with both in clear, is rewritten so at open.
  *
  * Writes are grouped: the puts and deletes asked for in the same turn of the event loop are
  * written by one transaction, and each resolves once that transaction is committed and on disk.
@@ -29,6 +31,7 @@ import {
   type BlobEntry,
   blobIdOf,
   type BlobMeta,
+  BlobPlaces,
   type BlobStore,
   type CallOptions,
   heldForAnotherMemory,
@@ -43,15 +46,15 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS blobs (
     id TEXT NOT NULL UNIQUE,
     bytes BLOB NOT NULL,
-    owner TEXT NOT NULL,
-    namespace TEXT NOT NULL,
+    place BLOB NOT NULL,
+    sealed_name BLOB NOT NULL,
     memory_id TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     sealed_vector TEXT,
     sealed_attributes TEXT
   ) STRICT;
-  CREATE INDEX IF NOT EXISTS blobs_listing ON blobs (owner, namespace, created_at, id);
 `;
+const INDEX = "CREATE INDEX IF NOT EXISTS blobs_by_place ON blobs (place, created_at, id)";
 
 /**
  * Another process holding the write lock (a CLI command) is waited for up to 5 s; the WAL file
@@ -65,21 +68,15 @@ const PAGE = 500;
 
 interface Row {
   id: string;
-  owner: string;
-  namespace: string;
+  sealed_name: Uint8Array<ArrayBuffer>;
   memory_id: string;
   created_at: number;
   sealed_vector: string | null;
   sealed_attributes: string | null;
 }
 
-function entryOf(row: Row): BlobEntry {
-  const meta: BlobMeta = {
-    owner: row.owner,
-    namespace: row.namespace,
-    memoryId: row.memory_id,
-    createdAt: row.created_at,
-  };
+function entryOf(row: Row, { owner, namespace }: { owner: string; namespace: string }): BlobEntry {
+  const meta: BlobMeta = { owner, namespace, memoryId: row.memory_id, createdAt: row.created_at };
   if (row.sealed_vector !== null) meta.sealedVector = row.sealed_vector;
   if (row.sealed_attributes !== null) meta.sealedAttributes = row.sealed_attributes;
   return { blobId: row.id, meta };
@@ -88,7 +85,7 @@ function entryOf(row: Row): BlobEntry {
 /** A put (with its bytes and metadata) or a delete (of one memory's blob), for the next commit. */
 interface Write {
   blobId: string;
-  put?: { bytes: Uint8Array; meta: BlobMeta };
+  put?: { bytes: Uint8Array; meta: BlobMeta; place: Uint8Array; sealedName: Uint8Array };
   memoryId?: string;
   done: PromiseWithResolvers<void>;
 }
@@ -97,16 +94,58 @@ interface Write {
 export interface SqliteBlobStoreOptions {
   /** The database file; its folder is created when missing. */
   path: string;
+  /** The relayer's 32-byte secret, which the owners and namespaces are hashed and sealed with. */
+  secret: Uint8Array<ArrayBuffer>;
 }
 
-/** Adds the columns a store made by an older version lacks (their values stay null). */
-function addMissingColumns(db: DatabaseSync): void {
-  const columns = db.prepare("SELECT name FROM pragma_table_info('blobs')").all() as {
+/** The columns of the `blobs` table. */
+function columnsOf(db: DatabaseSync): Set<string> {
+  const rows = db.prepare("SELECT name FROM pragma_table_info('blobs')").all() as {
     name: string;
   }[];
-  if (!columns.some(({ name }) => name === "sealed_attributes")) {
+  return new Set(rows.map(({ name }) => name));
+}
+
+/**
+ * Brings a store an older version made to this one's table: the sealed attributes it lacks (null),
+ * and its owners and namespaces, kept in clear, replaced by their places and seals; the file is
+ * then rewritten (`VACUUM`) so that the names are in none of its pages. Resolves to the blobs
+ * whose names were sealed.
+ */
+function upgrade(db: DatabaseSync, places: BlobPlaces): number {
+  let columns = columnsOf(db);
+  if (!columns.has("sealed_attributes")) {
     db.exec("ALTER TABLE blobs ADD COLUMN sealed_attributes TEXT");
   }
+  if (!columns.has("owner")) return 0;
+  const rows = db.prepare("SELECT rowid, id, owner, namespace FROM blobs").all() as {
+    rowid: number;
+    id: string;
+    owner: string;
+    namespace: string;
+  }[];
+  const sealed = rows.map(({ id, owner, namespace }) => ({
+    place: places.place(owner, namespace),
+    name: places.seal(id, owner, namespace),
+  }));
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    columns = columnsOf(db);
+    if (!columns.has("place")) db.exec("ALTER TABLE blobs ADD COLUMN place BLOB");
+    if (!columns.has("sealed_name")) db.exec("ALTER TABLE blobs ADD COLUMN sealed_name BLOB");
+    const update = db.prepare("UPDATE blobs SET place = ?, sealed_name = ? WHERE rowid = ?");
+    rows.forEach(({ rowid }, i) => update.run(sealed[i].place, sealed[i].name, rowid));
+    db.exec("DROP INDEX IF EXISTS blobs_listing");
+    db.exec("ALTER TABLE blobs DROP COLUMN owner");
+    db.exec("ALTER TABLE blobs DROP COLUMN namespace");
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+  db.exec("VACUUM");
+  truncateLog(db);
+  return rows.length;
 }
 
 /** The SQLite `BlobStore`; see the module documentation. */
@@ -124,20 +163,25 @@ export class SqliteBlobStore implements BlobStore {
   #list;
   #page;
   #pending: Write[] = [];
+  #places: BlobPlaces;
+  /** Blobs whose owner and namespace, kept in clear by an earlier version, the open sealed. */
+  readonly upgraded: number;
 
-  private constructor(db: DatabaseSync, wal: Deno.FsFile) {
+  private constructor(db: DatabaseSync, wal: Deno.FsFile, places: BlobPlaces, upgraded: number) {
     this.#db = db;
     this.#wal = wal;
+    this.#places = places;
+    this.upgraded = upgraded;
     this.#insert = db.prepare(
-      "INSERT INTO blobs (id, bytes, owner, namespace, memory_id, created_at, sealed_vector, " +
+      "INSERT INTO blobs (id, bytes, place, sealed_name, memory_id, created_at, sealed_vector, " +
         "sealed_attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
     );
     this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)");
     this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
     this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
-    const columns = "id, owner, namespace, memory_id, created_at, sealed_vector, sealed_attributes";
+    const columns = "id, sealed_name, memory_id, created_at, sealed_vector, sealed_attributes";
     this.#list = db.prepare(
-      `SELECT ${columns} FROM blobs WHERE owner = ? AND namespace = ? ` +
+      `SELECT ${columns} FROM blobs WHERE place = ? ` +
         "ORDER BY created_at DESC, id DESC LIMIT ?",
     );
     this.#page = db.prepare(
@@ -149,14 +193,17 @@ export class SqliteBlobStore implements BlobStore {
   static async open(options: SqliteBlobStoreOptions): Promise<SqliteBlobStore> {
     const folder = options.path.slice(0, Math.max(0, options.path.lastIndexOf("/")));
     if (folder) await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    const places = await BlobPlaces.derive(options.secret);
     let db: DatabaseSync | undefined;
     try {
       db = new DatabaseSync(options.path);
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
-      addMissingColumns(db);
+      const upgraded = upgrade(db, places);
+      db.exec(INDEX);
       // WAL mode made it; the connection keeps it while open.
-      return new SqliteBlobStore(db, await Deno.open(`${options.path}-wal`));
+      const wal = await Deno.open(`${options.path}-wal`);
+      return new SqliteBlobStore(db, wal, places, upgraded);
     } catch (error) {
       db?.close();
       throw backendError("the sqlite blob store", "open its database", error);
@@ -201,12 +248,12 @@ export class SqliteBlobStore implements BlobStore {
           this.#remove.run(blobId, write.memoryId ?? null);
           continue;
         }
-        const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes } = put.meta;
+        const { memoryId, createdAt, sealedVector, sealedAttributes } = put.meta;
         const { changes } = this.#insert.run(
           blobId,
           put.bytes,
-          owner,
-          namespace,
+          put.place,
+          put.sealedName,
           memoryId,
           createdAt,
           sealedVector ?? null,
@@ -270,8 +317,10 @@ export class SqliteBlobStore implements BlobStore {
     // A copy: the bytes are written at the commit, and must still be those the id names.
     const kept = bytes.slice();
     const blobId = blobIdOf(kept);
+    const place = this.#places.place(owner, namespace);
+    const sealedName = this.#places.seal(blobId, owner, namespace);
     try {
-      await this.#write({ blobId, put: { bytes: kept, meta } });
+      await this.#write({ blobId, put: { bytes: kept, meta, place, sealedName } });
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
@@ -307,15 +356,15 @@ export class SqliteBlobStore implements BlobStore {
     options: CallOptions & { limit?: number } = {},
   ): Promise<BlobEntry[]> {
     options.signal?.throwIfAborted();
+    const place = this.#places.place(owner, namespace);
     try {
       const { limit = Infinity } = options;
       // As the other stores: no limit (or not a number) lists all, a negative one none.
       const rows = this.#list.all(
-        owner,
-        namespace,
+        place,
         limit === Infinity || Number.isNaN(limit) ? -1 : Math.max(0, Math.floor(limit)),
       ) as unknown as Row[];
-      return rows.map(entryOf);
+      return rows.map((row) => entryOf(row, { owner, namespace }));
     } catch (error) {
       throw backendError("the sqlite blob store", "list blobs", error);
     }
@@ -331,7 +380,7 @@ export class SqliteBlobStore implements BlobStore {
       } catch (error) {
         throw backendError("the sqlite blob store", "list every blob", error);
       }
-      for (const row of rows) yield entryOf(row);
+      for (const row of rows) yield entryOf(row, this.#places.open(row.id, row.sealed_name));
       if (rows.length < PAGE) return;
       after = rows.at(-1)!.rowid;
     }

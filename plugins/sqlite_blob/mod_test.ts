@@ -3,6 +3,9 @@ import { blobIdOf, SvcError } from "../../src/kit.ts";
 import { DatabaseSync } from "node:sqlite";
 import { SqliteBlobStore } from "./mod.ts";
 
+/** The relayer's secret the stores' names are hashed and sealed with. */
+const SECRET = new Uint8Array(32).fill(7);
+
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1_700_000_000_000 };
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -10,7 +13,7 @@ const enc = (s: string) => new TextEncoder().encode(s);
 async function withStore(use: (store: SqliteBlobStore, path: string) => Promise<void>) {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/blobs/blobs.sqlite`;
-  const store = await SqliteBlobStore.open({ path });
+  const store = await SqliteBlobStore.open({ path, secret: SECRET });
   try {
     await use(store, path);
   } finally {
@@ -22,7 +25,7 @@ async function withStore(use: (store: SqliteBlobStore, path: string) => Promise<
 Deno.test("SqliteBlobStore: what a put resolved is committed: another connection reads it, and it survives reopening", async () => {
   await withStore(async (store, path) => {
     const blobId = await store.put(enc("ciphertext"), meta);
-    const other = await SqliteBlobStore.open({ path });
+    const other = await SqliteBlobStore.open({ path, secret: SECRET });
     try {
       assert.deepEqual(await other.get(blobId), enc("ciphertext"));
       assert.deepEqual(await other.list(meta.owner, meta.namespace), [{ blobId, meta }]);
@@ -30,7 +33,7 @@ Deno.test("SqliteBlobStore: what a put resolved is committed: another connection
       await other.close();
     }
     await store.close();
-    const reopened = await SqliteBlobStore.open({ path });
+    const reopened = await SqliteBlobStore.open({ path, secret: SECRET });
     try {
       assert.deepEqual(await reopened.get(blobId), enc("ciphertext"));
     } finally {
@@ -120,7 +123,7 @@ Deno.test("SqliteBlobStore: a write the database refuses fails every write of it
   const dir = await Deno.makeTempDir();
   const path = `${dir}/blobs.sqlite`;
   try {
-    const store = await SqliteBlobStore.open({ path });
+    const store = await SqliteBlobStore.open({ path, secret: SECRET });
     const kept = await store.put(enc("kept"), meta);
     await store.close();
     const writes = [
@@ -135,7 +138,7 @@ Deno.test("SqliteBlobStore: a write the database refuses fails every write of it
         return true;
       });
     }
-    const reopened = await SqliteBlobStore.open({ path });
+    const reopened = await SqliteBlobStore.open({ path, secret: SECRET });
     try {
       assert.deepEqual((await reopened.list(meta.owner, meta.namespace)).map((e) => e.blobId), [
         kept,
@@ -208,7 +211,7 @@ Deno.test("SqliteBlobStore: a write resolves only once its commit's WAL is synce
       const put = store.put(enc("synced"), meta).then((id) => (resolved = true, id));
       while (walSyncs.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
       // Committed (another connection reads it), but not answered before the sync.
-      const other = await SqliteBlobStore.open({ path });
+      const other = await SqliteBlobStore.open({ path, secret: SECRET });
       try {
         assert.equal((await other.list(meta.owner, meta.namespace)).length, 1);
       } finally {
@@ -247,7 +250,7 @@ Deno.test("SqliteBlobStore: a database an older version made gains the sealed at
     old.prepare("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, NULL)")
       .run(blobIdOf(first), first, meta.owner, meta.namespace, meta.memoryId, meta.createdAt);
     old.close();
-    const store = await SqliteBlobStore.open({ path });
+    const store = await SqliteBlobStore.open({ path, secret: SECRET });
     try {
       const second = { ...meta, memoryId: "m2", createdAt: meta.createdAt + 1 };
       const blobId = await store.put(enc("newer"), { ...second, sealedAttributes: "c2VhbGVk" });
@@ -258,6 +261,75 @@ Deno.test("SqliteBlobStore: a database an older version made gains the sealed at
     } finally {
       await store.close();
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Whether `text` is in any file of the folder of the database at `path`. */
+async function onDisk(path: string, text: string): Promise<boolean> {
+  const folder = path.slice(0, path.lastIndexOf("/"));
+  const needle = new TextEncoder().encode(text);
+  for await (const entry of Deno.readDir(folder)) {
+    const bytes = await Deno.readFile(`${folder}/${entry.name}`);
+    const at = bytes.findIndex((_, i) => needle.every((b, j) => bytes[i + j] === b));
+    if (at >= 0) return true;
+  }
+  return false;
+}
+
+Deno.test("SqliteBlobStore: its files name no owner and no namespace", async () => {
+  await withStore(async (store, path) => {
+    const secretMeta = { ...meta, owner: "0xfeedbeef", namespace: "oncology-notes" };
+    const blobId = await store.put(enc("ciphertext"), secretMeta);
+    const [listed] = await store.list(secretMeta.owner, secretMeta.namespace);
+    assert.equal(listed.blobId, blobId);
+    assert.equal(listed.meta.namespace, "oncology-notes");
+    assert.deepEqual((await store.list(secretMeta.owner, "other")).length, 0);
+    const [entry] = await Array.fromAsync(store.entries());
+    assert.deepEqual([entry.meta.owner, entry.meta.namespace], ["0xfeedbeef", "oncology-notes"]);
+    assert.equal(await onDisk(path, "oncology-notes"), false);
+    assert.equal(await onDisk(path, "0xfeedbeef"), false);
+    // Another secret finds nothing and cannot read the names.
+    const other = await SqliteBlobStore.open({ path, secret: new Uint8Array(32).fill(9) });
+    try {
+      assert.deepEqual(await other.list(secretMeta.owner, secretMeta.namespace), []);
+      await assert.rejects(Array.fromAsync(other.entries()));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+Deno.test("SqliteBlobStore: a store an earlier version wrote, names in clear, is sealed at open", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/blobs.sqlite`;
+  try {
+    const old = new DatabaseSync(path);
+    old.exec(`PRAGMA journal_mode = WAL;
+      CREATE TABLE blobs (id TEXT NOT NULL UNIQUE, bytes BLOB NOT NULL, owner TEXT NOT NULL,
+        namespace TEXT NOT NULL, memory_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+        sealed_vector TEXT) STRICT;
+      CREATE INDEX blobs_listing ON blobs (owner, namespace, created_at, id);`);
+    const bytes = enc("old ciphertext");
+    old.prepare("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .run(blobIdOf(bytes), bytes, "0xfeedbeef", "oncology-notes", "m1", 5, null);
+    old.close();
+    assert.equal(await onDisk(path, "oncology-notes"), true);
+
+    const store = await SqliteBlobStore.open({ path, secret: SECRET });
+    try {
+      assert.equal(store.upgraded, 1);
+      const [listed] = await store.list("0xfeedbeef", "oncology-notes");
+      assert.deepEqual([listed.blobId, listed.meta.memoryId], [blobIdOf(bytes), "m1"]);
+      assert.deepEqual(await store.get(blobIdOf(bytes)), bytes);
+      assert.equal(await onDisk(path, "oncology-notes"), false);
+    } finally {
+      await store.close();
+    }
+    const again = await SqliteBlobStore.open({ path, secret: SECRET });
+    assert.equal(again.upgraded, 0);
+    await again.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

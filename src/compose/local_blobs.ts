@@ -57,6 +57,7 @@ async function hasEntries(dir: string): Promise<boolean> {
 /** Opens the blob store of `dataDir`; see the module documentation. */
 export async function openLocalBlobs(
   dataDir: string,
+  secret: Uint8Array<ArrayBuffer>,
   choice: { kind: "sqlite" | "fs"; byDefault?: boolean } = { kind: "sqlite", byDefault: true },
   logger?: Logger,
 ): Promise<LocalBlobStore> {
@@ -100,5 +101,11 @@ export async function openLocalBlobs(
     const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
     return await FsBlobStore.open({ dir });
   }
-  return await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
+  const store = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
+  if (store.upgraded > 0) {
+    logger?.info("blobs.sqlite no longer names owners or namespaces: sealed them", {
+      blobs: store.upgraded,
+    });
+  }
+  return store;
 }

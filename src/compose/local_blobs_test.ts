@@ -6,6 +6,9 @@ import { pathExists } from "../files.ts";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 
+/** The relayer's secret the stores' names are hashed and sealed with. */
+const SECRET = new Uint8Array(32).fill(7);
+
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1 };
 
 async function inTempDir(use: (dir: string) => Promise<void>) {
@@ -19,7 +22,7 @@ async function inTempDir(use: (dir: string) => Promise<void>) {
 
 Deno.test("local blobs: a new data directory keeps its blobs in blobs/blobs.sqlite", async () => {
   await inTempDir(async (dir) => {
-    const store = await openLocalBlobs(dir);
+    const store = await openLocalBlobs(dir, SECRET);
     try {
       assert.equal(store.name, "sqlite");
       const blobId = await store.put(new TextEncoder().encode("x"), meta);
@@ -37,7 +40,12 @@ Deno.test("local blobs: a data directory an fs store wrote keeps it unless told 
     const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
     const blobId = await fs.put(new TextEncoder().encode("x"), meta);
     const lines: string[] = [];
-    const store = await openLocalBlobs(dir, undefined, createLogger("info", (l) => lines.push(l)));
+    const store = await openLocalBlobs(
+      dir,
+      SECRET,
+      undefined,
+      createLogger("info", (l) => lines.push(l)),
+    );
     assert.equal(store.name, "fs");
     assert.deepEqual(await store.get(blobId), new TextEncoder().encode("x"));
     assert.equal(await pathExists(`${dir}/blobs/blobs.sqlite`), false);
@@ -46,7 +54,7 @@ Deno.test("local blobs: a data directory an fs store wrote keeps it unless told 
     assert.match(JSON.parse(lines[0]).msg, /migrate-store --to sqlite/);
     // Asked for by name, the fs store is kept without a word.
     lines.length = 0;
-    await openLocalBlobs(dir, { kind: "fs" }, createLogger("info", (l) => lines.push(l)));
+    await openLocalBlobs(dir, SECRET, { kind: "fs" }, createLogger("info", (l) => lines.push(l)));
     assert.deepEqual(lines, []);
   });
 });
@@ -56,16 +64,16 @@ Deno.test("local blobs: asking for the store that does not hold the directory's 
     const fs = await FsBlobStore.open({ dir: `${dir}/fs/blobs` });
     await fs.put(new TextEncoder().encode("x"), meta);
     await assert.rejects(
-      openLocalBlobs(`${dir}/fs`, { kind: "sqlite" }),
+      openLocalBlobs(`${dir}/fs`, SECRET, { kind: "sqlite" }),
       (error: SvcError) =>
         error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message) &&
         error.message.includes("`deno task svc migrate-store --to sqlite`"),
     );
-    const sqlite = await openLocalBlobs(`${dir}/sqlite`);
+    const sqlite = await openLocalBlobs(`${dir}/sqlite`, SECRET);
     await sqlite.put(new TextEncoder().encode("x"), meta);
     await sqlite.close?.();
     await assert.rejects(
-      openLocalBlobs(`${dir}/sqlite`, { kind: "fs" }),
+      openLocalBlobs(`${dir}/sqlite`, SECRET, { kind: "fs" }),
       (error: SvcError) =>
         error.code === "conflict" && /blobs\.sqlite/.test(error.message) &&
         !error.message.includes("migrate-store"),
@@ -79,14 +87,14 @@ Deno.test("local blobs: blobs in both stores (a move cut short) are named as suc
   await inTempDir(async (dir) => {
     const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
     await fs.put(new TextEncoder().encode("x"), meta);
-    const sqlite = await openLocalBlobs(dir, { kind: "sqlite" }).catch(() => null);
+    const sqlite = await openLocalBlobs(dir, SECRET, { kind: "sqlite" }).catch(() => null);
     assert.equal(sqlite, null, "refused while the files hold blobs");
     const { SqliteBlobStore } = await import("../../plugins/sqlite_blob/mod.ts");
-    const rows = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite` });
+    const rows = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret: SECRET });
     await rows.put(new TextEncoder().encode("x"), meta);
     await rows.close();
     await assert.rejects(
-      openLocalBlobs(dir),
+      openLocalBlobs(dir, SECRET),
       (error: SvcError) =>
         error.code === "conflict" && /they are in both stores/.test(error.message) &&
         !/Cannot use SVC_BLOB_STORE/.test(error.message) &&
@@ -98,10 +106,10 @@ Deno.test("local blobs: blobs in both stores (a move cut short) are named as suc
 Deno.test("local blobs: a store that holds no blob yet does not count", async () => {
   await inTempDir(async (dir) => {
     await FsBlobStore.open({ dir: `${dir}/blobs` }); // opened by an earlier version, never written
-    const store = await openLocalBlobs(dir);
+    const store = await openLocalBlobs(dir, SECRET);
     assert.equal(store.name, "sqlite");
     await store.close?.();
-    const fs = await openLocalBlobs(dir, { kind: "fs" }); // an empty blobs.sqlite is there now
+    const fs = await openLocalBlobs(dir, SECRET, { kind: "fs" }); // an empty blobs.sqlite is there now
     assert.equal(fs.name, "fs");
     assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: false });
     await fs.put(new TextEncoder().encode("x"), meta);

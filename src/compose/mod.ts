@@ -247,7 +247,7 @@ async function openBlobs(
     }
     case "sqlite":
     case "fs":
-      return await openLocalBlobs(config.dataDir, config.blobStore, logger);
+      return await openLocalBlobs(config.dataDir, secret, config.blobStore, logger);
     case "walrus": {
       const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
       const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;

@@ -106,7 +106,7 @@ export async function moveBlobsToSqlite(
   const dir = `${dataDir}/blobs`;
   if (!await pathExists(`${dir}/objects`)) return null;
   const source = await FsBlobStore.open({ dir });
-  const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite` });
+  const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
   let moved: number;
   try {
     moved = await copyBlobsInto(source, target, secret, tell);

@@ -271,7 +271,7 @@ async function copyBlobs(
 ): Promise<number> {
   const held = await heldLocalBlobs(dir);
   if (!held.fs && !held.sqlite) return 0;
-  const source = await openLocalBlobs(dir);
+  const source = await openLocalBlobs(dir, secret);
   try {
     return await copyBlobsInto(source, await PgBlobStore.open({ database, secret }), secret, tell);
   } finally {

@@ -41,6 +41,9 @@ import {
 } from "../../src/testing/mod.ts";
 import type { VectorStore } from "../../src/kit.ts";
 
+/** The relayer's secret the stores' names are hashed and sealed with. */
+const SECRET = new Uint8Array(32).fill(7);
+
 vectorStoreSuite("MemoryVectorStore", (dimensions) => {
   const store = new MemoryVectorStore(dimensions);
   return Promise.resolve(Object.assign(store, { [Symbol.asyncDispose]: () => store.close() }));
@@ -87,7 +90,7 @@ blobStoreSuite("FsBlobStore", async () => {
 });
 blobStoreSuite("SqliteBlobStore", async () => {
   const dir = await Deno.makeTempDir();
-  const store = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite` });
+  const store = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret: SECRET });
   return Object.assign(store, {
     [Symbol.asyncDispose]: async () => {
       store.close();

@@ -310,11 +310,12 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
  * namespace, not decrypting).
  */
 async function inspectBlobs(dataDir: string, owner: string) {
-  await using cipher = await LocalCipher.open({
-    masterKey: await testMasterKey(dataDir),
-    keyStorePath: `${dataDir}/keys.kv`,
+  const masterKey = await testMasterKey(dataDir);
+  await using cipher = await LocalCipher.open({ masterKey, keyStorePath: `${dataDir}/keys.kv` });
+  const blobs = await SqliteBlobStore.open({
+    path: `${dataDir}/blobs/blobs.sqlite`,
+    secret: masterKey,
   });
-  const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
   try {
     const listed = new Set<string>();
     for (const namespace of NAMESPACES) {

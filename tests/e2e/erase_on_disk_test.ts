@@ -40,7 +40,10 @@ const holdingCiphertext = (files: Map<string, Buffer>, ciphertext: Uint8Array) =
 /** What the live stores hold of each memory: its wrapped keys and its ciphertext. */
 async function storedOf(dataDir: string, owner: string, ids: string[]) {
   const keys = new KvKeyStore(await Deno.openKv(`${dataDir}/keys.kv`));
-  const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
+  const blobs = await SqliteBlobStore.open({
+    path: `${dataDir}/blobs/blobs.sqlite`,
+    secret: await testMasterKey(dataDir),
+  });
   try {
     const wrapped = new Map<string, Uint8Array[]>();
     for await (const { place, wrapped: key } of keys.entries()) {

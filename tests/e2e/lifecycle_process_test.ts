@@ -14,6 +14,7 @@ import {
   removeIndex,
   startRelayer,
   svcCli,
+  testMasterKey,
 } from "../relayer_process.ts";
 
 /** A signed request by a delegate key: its status and JSON answer. */
@@ -28,7 +29,10 @@ const LOST_INDEX = /"msg":"the vector index holds no memory while the blob store
 
 /** The blobs the data directory's blob store (the default, SQLite) holds. */
 async function storedBlobs(dataDir: string): Promise<number> {
-  const store = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite` });
+  const store = await SqliteBlobStore.open({
+    path: `${dataDir}/blobs/blobs.sqlite`,
+    secret: await testMasterKey(dataDir),
+  });
   try {
     return (await Array.fromAsync(store.entries())).length;
   } finally {
