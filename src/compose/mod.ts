@@ -11,6 +11,7 @@ import { LOCAL_PACKAGE_ID, type LocalLedger } from "../../plugins/local_ledger/m
 import type { Logger } from "../log.ts";
 import { pathExists } from "../files.ts";
 import { scrubSqlite } from "../scrub.ts";
+import { sealStoredRecords } from "../jobs/kv_job_seal.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import { TermHasher } from "../ranking/terms.ts";
@@ -162,6 +163,12 @@ async function openState(
     // is wiped here, while no other connection has the file open: not while the relayer runs,
     // as Deno KV's commits would then fail.
     if (await pathExists(path)) {
+      const sealed = await sealStoredRecords(path, secret);
+      if (sealed > 0) {
+        logger.info("jobs.kv no longer names owners, namespaces or errors: sealed them", {
+          records: sealed,
+        });
+      }
       // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
       await scrubSqlite(path).catch((error) =>
         logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })

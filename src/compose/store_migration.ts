@@ -48,6 +48,7 @@ import { pathExists } from "../files.ts";
 import { checkKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import { deadLetters, storedJobs } from "../jobs/kv_job_export.ts";
+import { KvJobSeal } from "../jobs/kv_job_seal.ts";
 import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../services/access_log_store.ts";
 import { liveClaims } from "../auth/replay_guard.ts";
@@ -345,14 +346,15 @@ async function copyJobs(
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
+  const seal = await KvJobSeal.derive(secret);
   return await withKv(dir, "jobs.kv", async (kv) => {
     const done = await copyAll(
-      () => storedJobs(kv),
+      () => storedJobs(kv, seal),
       100,
       (jobs) => importJobs(database, secret, jobs),
       tell,
     );
-    for await (const letters of batches(deadLetters(kv))) {
+    for await (const letters of batches(deadLetters(kv, seal))) {
       await importDeadLetters(database, secret, letters);
     }
     return done;

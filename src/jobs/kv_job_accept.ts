@@ -13,6 +13,7 @@
  */
 import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
 import type { JobRecord } from "./job_queue.ts";
+import type { KvJobSeal } from "./kv_job_seal.ts";
 import {
   chunksOf,
   commit,
@@ -41,18 +42,24 @@ interface Waiting {
 export class AcceptGroups {
   #kv: Deno.Kv;
   #texts: KvJobTexts;
+  #seal: KvJobSeal;
   #enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void;
   #waiting: Waiting[] = [];
   #committing = false;
 
-  /** Groups on `kv`; `enqueue` adds the queue message of a commit's jobs to it. */
+  /**
+   * Groups on `kv`, the records stored under `seal`; `enqueue` adds the queue message of a
+   * commit's jobs to it.
+   */
   constructor(
     kv: Deno.Kv,
     texts: KvJobTexts,
+    seal: KvJobSeal,
     enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void,
   ) {
     this.#kv = kv;
     this.#texts = texts;
+    this.#seal = seal;
     this.#enqueue = enqueue;
   }
 
@@ -130,7 +137,7 @@ export class AcceptGroups {
     for (const [i, record] of records.entries()) {
       const key = ["job", record.job_id];
       op.check({ key, versionstamp: null });
-      op.set(key, record, { expireIn: RECORD_TTL_MS });
+      op.set(key, this.#seal.stored(record), { expireIn: RECORD_TTL_MS });
       op.set(["job_active", record.job_id], record.created_at);
       if (!sealed[i]) continue;
       for (const [c, chunk] of chunksOf(sealed[i]).entries()) {

@@ -13,8 +13,8 @@ import {
 } from "./kv_job_texts.ts";
 import {
   BATCH,
+  type KvRecords,
   type RecordChange,
-  type RecordStamps,
   updateMany,
   updateOne,
 } from "./kv_job_records.ts";
@@ -24,12 +24,12 @@ import {
  * many; the last commit marks them complete, if the job is still this worker's (else `LeaseLost`).
  */
 export async function saveCiphertext(
-  kv: Deno.Kv,
+  records: KvRecords,
   texts: KvJobTexts,
-  stamps: RecordStamps,
   record: JobRecord,
   ciphertext: Uint8Array<ArrayBuffer>,
 ): Promise<void> {
+  const { kv } = records;
   const { job_id: jobId, attempts: attempt } = record;
   const chunks = chunksOf(ciphertext);
   // Chunks [first, c) wait for a commit; they hold `bytes`.
@@ -43,7 +43,7 @@ export async function saveCiphertext(
     }
     bytes += chunks[c].byteLength;
   }
-  await updateOne(kv, stamps, {
+  await updateOne(records, {
     seen: record,
     change: null,
     more: (op) => texts.setCiphertext(op, jobId, attempt, chunks, first),
@@ -55,9 +55,8 @@ export async function saveCiphertext(
  * job at a time, as `saveCiphertext` saves them. `false` for a job no longer the worker's.
  */
 export async function saveCiphertexts(
-  kv: Deno.Kv,
+  records: KvRecords,
   texts: KvJobTexts,
-  stamps: RecordStamps,
   items: CiphertextToSave[],
 ): Promise<boolean[]> {
   const saved: boolean[] = new Array(items.length).fill(false);
@@ -72,14 +71,14 @@ export async function saveCiphertexts(
         texts.setCiphertext(op, job_id, attempts, [ciphertext]);
       },
     }));
-    const results = await updateMany(kv, changes, stamps);
+    const results = await updateMany(records, changes);
     group.forEach((i, at) => saved[i] = results[at] !== null);
     group = [];
     bytes = 0;
   };
   for (const [i, { record, ciphertext }] of items.entries()) {
     if (ciphertext.byteLength > CHUNK_BYTES) {
-      saved[i] = await saveCiphertext(kv, texts, stamps, record, ciphertext)
+      saved[i] = await saveCiphertext(records, texts, record, ciphertext)
         .then(() => true, lostIsFalse);
       continue;
     }

@@ -1,11 +1,14 @@
 /**
  * Reading `KvJobQueue`'s state out of its Deno KV, as it is stored, for copying it into another
- * queue (`svc migrate-store`): each job record with its text still sealed (as `kv_job_texts.ts`
- * sealed it) and the ciphertext its worker saved, and the dead letters.
+ * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
+ * `kv_job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
 import { concatBytes } from "../crypto/sealing.ts";
 import type { JobRecord } from "./job_queue.ts";
 import type { CiphertextMark } from "./kv_job_texts.ts";
+import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./kv_job_seal.ts";
+
+export type { DeadLetter };
 
 /** A job as `KvJobQueue` keeps it. */
 export interface StoredJob {
@@ -16,15 +19,13 @@ export interface StoredJob {
   ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
 }
 
-/** A dead letter: a job that failed for good, and why. */
-export interface DeadLetter {
-  job_id: string;
-  error: string;
-}
-
-/** Every job record of `kv` (a `KvJobQueue`'s), by id, with its sealed text and ciphertext. */
-export async function* storedJobs(kv: Deno.Kv): AsyncIterable<StoredJob> {
-  for await (const { value: record } of kv.list<JobRecord>({ prefix: ["job"] })) {
+/**
+ * Every job record of `kv` (a `KvJobQueue`'s, its records sealed under `seal`), by id, with its
+ * sealed text and ciphertext.
+ */
+export async function* storedJobs(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<StoredJob> {
+  for await (const { value } of kv.list<StoredJobRecord>({ prefix: ["job"] })) {
+    const record = seal.opened(value)!;
     const id = record.job_id;
     const text = await Array.fromAsync(
       kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", id] }),
@@ -46,7 +47,9 @@ export async function* storedJobs(kv: Deno.Kv): AsyncIterable<StoredJob> {
   }
 }
 
-/** Every dead letter of `kv` (a `KvJobQueue`'s), by job id. */
-export async function* deadLetters(kv: Deno.Kv): AsyncIterable<DeadLetter> {
-  for await (const { value } of kv.list<DeadLetter>({ prefix: ["job_dead"] })) yield value;
+/** Every dead letter of `kv` (a `KvJobQueue`'s, sealed under `seal`), by job id. */
+export async function* deadLetters(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<DeadLetter> {
+  for await (const { value } of kv.list<StoredDeadLetter>({ prefix: ["job_dead"] })) {
+    yield seal.openedDeadLetter(value);
+  }
 }

@@ -50,9 +50,11 @@ import { saveCiphertext, saveCiphertexts } from "./kv_job_ciphertexts.ts";
 import { HandedJobs } from "./kv_job_handed.ts";
 import { commit, getAll, KvJobTexts, RECORD_TTL_MS } from "./kv_job_texts.ts";
 import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
+import { KvJobSeal, type StoredJobRecord } from "./kv_job_seal.ts";
 import {
   enqueueJobs,
   jobIdsOf,
+  type KvRecords,
   type RecordStamps,
   slices,
   storeFailed,
@@ -82,17 +84,27 @@ export class KvJobQueue implements JobQueue {
   #worker?: ListenOptions["worker"];
   #handed = new HandedJobs();
   #stamps: RecordStamps = new WeakMap();
+  #seal: KvJobSeal;
+  /** The KV, versionstamps and seal of the records, as `kv_job_records.ts` takes them. */
+  #records: KvRecords;
 
-  private constructor(kv: Deno.Kv, payloadKey: CryptoKey, options: JobQueueOptions) {
+  private constructor(
+    kv: Deno.Kv,
+    payloadKey: CryptoKey,
+    seal: KvJobSeal,
+    options: JobQueueOptions,
+  ) {
     this.#kv = kv;
+    this.#seal = seal;
+    this.#records = { kv, stamps: this.#stamps, seal };
     this.#texts = new KvJobTexts(kv, payloadKey);
-    this.#accepts = new AcceptGroups(kv, this.#texts, (op, ids) => enqueueJobs(op, ids));
+    this.#accepts = new AcceptGroups(kv, this.#texts, seal, (op, ids) => enqueueJobs(op, ids));
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Opens the queue on `kv`; `secret` (32 bytes) seals payloads waiting in KV. */
+  /** Opens the queue on `kv`; `secret` (32 bytes) seals its records and waiting payloads. */
   static async open(
     kv: Deno.Kv,
     secret: Uint8Array<ArrayBuffer>,
@@ -103,7 +115,7 @@ export class KvJobQueue implements JobQueue {
       "svc-job-payload-v1",
       new Uint8Array(),
     );
-    return new KvJobQueue(kv, payloadKey, options);
+    return new KvJobQueue(kv, payloadKey, await KvJobSeal.derive(secret), options);
   }
 
   /**
@@ -147,12 +159,14 @@ export class KvJobQueue implements JobQueue {
   }
 
   get(jobId: string): Promise<JobRecord | null> {
-    return this.#kv.get<JobRecord>(["job", jobId]).then((entry) => entry.value);
+    return this.#kv.get<StoredJobRecord>(["job", jobId]).then((entry) =>
+      this.#seal.opened(entry.value)
+    );
   }
 
   async getMany(jobIds: string[]): Promise<(JobRecord | null)[]> {
-    const entries = await getAll<JobRecord>(this.#kv, jobIds.map((id) => ["job", id]));
-    return entries.map((entry) => entry.value);
+    const entries = await getAll<StoredJobRecord>(this.#kv, jobIds.map((id) => ["job", id]));
+    return entries.map((entry) => this.#seal.opened(entry.value));
   }
 
   /** The text of a job, or `null` once the job has finished and its payload is gone. */
@@ -171,7 +185,7 @@ export class KvJobQueue implements JobQueue {
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
-    const entry = await this.#kv.get<JobRecord>(["job", jobId]);
+    const entry = this.#seal.openedEntry(await this.#kv.get<StoredJobRecord>(["job", jobId]));
     const record = entry.value;
     const now = this.#now();
     const decision = leaseDecision(record, now, this.maxAttempts, worker);
@@ -181,7 +195,7 @@ export class KvJobQueue implements JobQueue {
       ? renewedRecord(record!, this.leaseMs, now)
       : leasedRecord(record!, worker, this.leaseMs, now);
     const result = await this.#kv.atomic().check(entry)
-      .set(["job", jobId], leased, { expireIn: RECORD_TTL_MS }).commit();
+      .set(["job", jobId], this.#seal.stored(leased), { expireIn: RECORD_TTL_MS }).commit();
     if (!result.ok) return null;
     this.#stamps.set(leased, result.versionstamp);
     return leased;
@@ -212,7 +226,7 @@ export class KvJobQueue implements JobQueue {
         const record = decision === "keep"
           ? renewedRecord(held, this.leaseMs, now)
           : leasedRecord(held, worker, this.leaseMs, now);
-        op.check(entry).set(entry.key, record, { expireIn: RECORD_TTL_MS });
+        op.check(entry).set(entry.key, this.#seal.stored(record), { expireIn: RECORD_TTL_MS });
         taken.push(record);
       }
       if (taken.length === 0) continue;
@@ -247,7 +261,8 @@ export class KvJobQueue implements JobQueue {
     });
     const unknown = jobIds.filter((_, i) => !known[i]);
     const read = unknown.length > 0
-      ? await getAll<JobRecord>(this.#kv, unknown.map((id) => ["job", id]))
+      ? (await getAll<StoredJobRecord>(this.#kv, unknown.map((id) => ["job", id])))
+        .map((entry) => this.#seal.openedEntry(entry))
       : [];
     let next = 0;
     return known.map((entry) => entry ?? read[next++]);
@@ -279,11 +294,11 @@ export class KvJobQueue implements JobQueue {
 
   /** See `kv_job_ciphertexts.ts`. */
   saveCiphertext(record: JobRecord, ciphertext: Uint8Array<ArrayBuffer>): Promise<void> {
-    return saveCiphertext(this.#kv, this.#texts, this.#stamps, record, ciphertext);
+    return saveCiphertext(this.#records, this.#texts, record, ciphertext);
   }
 
   saveCiphertexts(items: CiphertextToSave[]): Promise<boolean[]> {
-    return saveCiphertexts(this.#kv, this.#texts, this.#stamps, items);
+    return saveCiphertexts(this.#records, this.#texts, items);
   }
 
   ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
@@ -308,7 +323,7 @@ export class KvJobQueue implements JobQueue {
       const ids = slice.map((item) => item.record.job_id);
       const drop = await this.#texts.toDrop(ids);
       const results = await updateMany(
-        this.#kv,
+        this.#records,
         slice.map(({ record, patch }, i) => ({
           seen: record,
           change: (stored) => completedRecord(stored, patch, this.#now()),
@@ -317,7 +332,6 @@ export class KvJobQueue implements JobQueue {
             drop.deleteKnown(op, i);
           },
         })),
-        this.#stamps,
       );
       for (const [i, result] of results.entries()) {
         if (result && drop.more(i)) await this.#texts.drop(ids[i]);
@@ -330,7 +344,7 @@ export class KvJobQueue implements JobQueue {
   /** Also records a dead letter under `["job_dead", id]`. */
   async fail(record: JobRecord, error: string): Promise<void> {
     await this.#finish(record, (stored) => failedRecord(stored, error, this.#now()));
-    await this.#kv.set(["job_dead", record.job_id], { job_id: record.job_id, error }, {
+    await this.#kv.set(["job_dead", record.job_id], this.#seal.deadLetter(record.job_id, error), {
       expireIn: RECORD_TTL_MS,
     });
   }
@@ -422,7 +436,7 @@ export class KvJobQueue implements JobQueue {
     change: ((stored: JobRecord) => JobRecord) | null,
     more?: (op: Deno.AtomicOperation) => void,
   ): Promise<JobRecord> {
-    return updateOne(this.#kv, this.#stamps, { seen, change, more });
+    return updateOne(this.#records, { seen, change, more });
   }
 
   /** Stores a finished record, drops it from the active index, drops its text and ciphertext. */

@@ -13,6 +13,7 @@ import { SvcError } from "../errors.ts";
 import { type JobMessage, type JobRecord, LeaseLost } from "./job_queue.ts";
 import { BACKOFF_SCHEDULE, stillAsSeen } from "./job_transitions.ts";
 import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
+import type { KvJobSeal } from "./kv_job_seal.ts";
 
 /** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
 const MAX_CONFLICTS = 20;
@@ -24,6 +25,13 @@ export const BATCH = 64;
  * nobody changes afterwards).
  */
 export type RecordStamps = WeakMap<JobRecord, string>;
+
+/** Where a queue's records are: its KV, the versionstamps it knows, the seal it stores them under. */
+export interface KvRecords {
+  kv: Deno.Kv;
+  stamps: RecordStamps;
+  seal: KvJobSeal;
+}
 
 /** A message of the KV queue: one job, or every job of one commit of accepts. */
 type KvMessage = JobMessage | { job_ids: string[] };
@@ -81,10 +89,10 @@ export function storeFailed(action: string, cause: unknown): never {
  * `stamps` knows the records this queue wrote, and learns those written here.
  */
 export async function updateMany(
-  kv: Deno.Kv,
+  records: KvRecords,
   changes: RecordChange[],
-  stamps: RecordStamps,
 ): Promise<(JobRecord | null)[]> {
+  const { kv, stamps, seal } = records;
   const keys = changes.map(({ seen }) => ["job", seen.job_id]);
   const known = changes.map(({ seen }) => stamps.get(seen) ?? null);
   if (known.every((versionstamp) => versionstamp !== null)) {
@@ -93,12 +101,12 @@ export async function updateMany(
       value: seen,
       versionstamp: known[i],
     }));
-    const written = await commitChanges(kv, changes, stored, stamps);
+    const written = await commitChanges(records, changes, stored);
     if (written) return written;
   }
   for (let conflicts = 0; conflicts < MAX_CONFLICTS; conflicts++) {
-    const entries = await getAll<JobRecord>(kv, keys);
-    const written = await commitChanges(kv, changes, entries, stamps);
+    const entries = (await getAll<JobRecord>(kv, keys)).map((entry) => seal.openedEntry(entry));
+    const written = await commitChanges(records, changes, entries);
     if (written) return written;
   }
   throw new SvcError("backend_unavailable", "Cannot update the job: too many competing writes");
@@ -108,12 +116,8 @@ export async function updateMany(
  * `updateMany` of one change: the record written (or the stored one); throws `LeaseLost` when the
  * job has moved on.
  */
-export async function updateOne(
-  kv: Deno.Kv,
-  stamps: RecordStamps,
-  change: RecordChange,
-): Promise<JobRecord> {
-  const [result] = await updateMany(kv, [change], stamps);
+export async function updateOne(records: KvRecords, change: RecordChange): Promise<JobRecord> {
+  const [result] = await updateMany(records, [change]);
   if (!result) throw new LeaseLost(change.seen.job_id);
   return result;
 }
@@ -123,10 +127,9 @@ export async function updateOne(
  * for a job that moved on), or `undefined` when another write won the race.
  */
 async function commitChanges(
-  kv: Deno.Kv,
+  { kv, stamps, seal }: KvRecords,
   changes: RecordChange[],
   stored: Deno.KvEntryMaybe<JobRecord>[],
-  stamps: RecordStamps,
 ): Promise<(JobRecord | null)[] | undefined> {
   const op = kv.atomic();
   const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
@@ -134,7 +137,7 @@ async function commitChanges(
     if (!stillAsSeen(entry.value, seen)) return null;
     const next = change ? change(entry.value) : entry.value;
     op.check(entry);
-    if (change) op.set(entry.key, next, { expireIn: RECORD_TTL_MS });
+    if (change) op.set(entry.key, seal.stored(next), { expireIn: RECORD_TTL_MS });
     more?.(op);
     return next;
   });

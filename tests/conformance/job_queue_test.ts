@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { KvReplayGuard } from "../../src/auth/replay_guard.ts";
 import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
+import { KvJobSeal, sealStoredRecords, type StoredDeadLetter } from "../../src/jobs/kv_job_seal.ts";
+import { scrubSqlite } from "../../src/scrub.ts";
 import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
@@ -39,15 +41,65 @@ Deno.test("KvJobQueue: texts wait sealed, under the record, active and dead-lett
   await assert.rejects(() => other.payload(job.job_id), "another secret cannot read it");
   assert.equal(await (await KvJobQueue.open(queue.kv, secret)).payload(job.job_id), text);
 
-  assert.deepEqual((await queue.kv.get(["job", job.job_id])).value, job);
+  // The record names its owner and namespace only sealed; the queue reads them back.
+  const stored = (await queue.kv.get<Record<string, unknown>>(["job", job.job_id])).value!;
+  assert.deepEqual(Object.keys(stored).sort(), [
+    "attempts",
+    "created_at",
+    "job_id",
+    "sealed",
+    "status",
+    "updated_at",
+  ]);
+  assert.deepEqual(await queue.get(job.job_id), job);
   assert.equal((await queue.kv.get(["job_active", job.job_id])).value, job.created_at);
   await queue.fail((await queue.lease(job.job_id, "w1"))!, "Cannot store: no");
   assert.equal((await queue.kv.get(["job_active", job.job_id])).value, null);
-  assert.deepEqual((await queue.kv.get(["job_dead", job.job_id])).value, {
-    job_id: job.job_id,
-    error: "Cannot store: no",
-  });
+  assert.equal((await queue.get(job.job_id))?.error, "Cannot store: no");
+  const dead = (await queue.kv.get<Record<string, unknown>>(["job_dead", job.job_id])).value!;
+  assert.deepEqual(Object.keys(dead).sort(), ["job_id", "sealed_error"]);
+  assert.ok(!JSON.stringify([...(dead.sealed_error as Uint8Array)]).includes("Cannot"));
   assert.deepEqual(await Array.fromAsync(queue.kv.list({ prefix: ["job_payload"] })), []);
+});
+
+Deno.test("KvJobQueue: records an earlier version kept in clear are read, and sealed at start", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/jobs.kv`;
+  try {
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    const kv = await Deno.openKv(path);
+    const old = {
+      job_id: "0190e3c4-0000-7000-8000-000000000001",
+      status: "failed",
+      owner: "0xfeedbeef",
+      namespace: "oncology-notes",
+      error: "Cannot store: no",
+      attempts: 1,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+    };
+    await kv.set(["job", old.job_id], old);
+    await kv.set(["job_dead", old.job_id], { job_id: old.job_id, error: old.error });
+    assert.deepEqual(await (await KvJobQueue.open(kv, secret)).get(old.job_id), old);
+    kv.close();
+
+    assert.equal(await sealStoredRecords(path, secret), 2);
+    assert.equal(await sealStoredRecords(path, secret), 0, "once");
+    await scrubSqlite(path);
+    const bytes = new TextDecoder("latin1").decode(await Deno.readFile(path));
+    assert.ok(!bytes.includes("oncology-notes") && !bytes.includes("0xfeedbeef"));
+    const reopened = await Deno.openKv(path);
+    try {
+      assert.deepEqual(await (await KvJobQueue.open(reopened, secret)).get(old.job_id), old);
+      const seal = await KvJobSeal.derive(secret);
+      const letter = (await reopened.get<StoredDeadLetter>(["job_dead", old.job_id])).value!;
+      assert.deepEqual(seal.openedDeadLetter(letter), { job_id: old.job_id, error: old.error });
+    } finally {
+      reopened.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("KvJobQueue: the jobs of one accept share a message; a message of one job, as 0.1.0 wrote, is read", async () => {

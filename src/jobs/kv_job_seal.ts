@@ -1,0 +1,150 @@
+/**
+ * How `KvJobQueue` keeps job records and dead letters in Deno KV: in clear only what the queue
+ * works with (status, attempts, lease, times, the blob and memory ids), the owner, namespace and
+ * error sealed together (AES-256-GCM under a key derived from the relayer's secret, the job id
+ * bound in), as `PgJobQueue` keeps them. A copy of `jobs.kv` names no owner, namespace or error.
+ * A record an earlier version stored, in clear, is read as it is and sealed when next written;
+ * `sealStoredRecords` seals them all at once (at start, before `jobs.kv` is scrubbed).
+ *
+ * @example
+ * ```ts
+ * const seal = await KvJobSeal.derive(secret);
+ * await kv.set(["job", record.job_id], seal.stored(record));
+ * seal.opened((await kv.get(["job", record.job_id])).value); // the record again
+ * ```
+ */
+import {
+  concatBytes,
+  deriveRawKey,
+  gcmDecrypt,
+  gcmEncrypt,
+  hkdfMaster,
+  IV_BYTES,
+} from "../crypto/sealing.ts";
+import type { JobRecord } from "./job_queue.ts";
+import { RECORD_TTL_MS } from "./kv_job_texts.ts";
+
+/** A job record as stored: its owner, namespace and error in `sealed`. */
+export type StoredJobRecord = Omit<JobRecord, "owner" | "namespace" | "error"> & {
+  sealed: Uint8Array<ArrayBuffer>;
+};
+
+/** A dead letter as stored: a job that failed for good, its error sealed. */
+export interface StoredDeadLetter {
+  job_id: string;
+  sealed_error: Uint8Array<ArrayBuffer>;
+}
+
+/** A dead letter: a job that failed for good, and why. */
+export interface DeadLetter {
+  job_id: string;
+  error: string;
+}
+
+/** What a record seals: `e` only when the record has an `error` key (even undefined). */
+interface Sealed {
+  o: string;
+  n: string;
+  e?: string | null;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The seal of a `KvJobQueue`'s records; see the module documentation. */
+export class KvJobSeal {
+  #key: Uint8Array<ArrayBuffer>;
+
+  private constructor(key: Uint8Array<ArrayBuffer>) {
+    this.#key = key;
+  }
+
+  /** The seal of the relayer's 32-byte `secret`. */
+  static async derive(secret: Uint8Array<ArrayBuffer>): Promise<KvJobSeal> {
+    return new KvJobSeal(await deriveRawKey(await hkdfMaster(secret), "svc-kv-job-record-v1", ""));
+  }
+
+  /** `record` as stored. */
+  stored(record: JobRecord): StoredJobRecord {
+    const { owner, namespace, error, ...kept } = record;
+    const sealed: Sealed = { o: owner, n: namespace };
+    if ("error" in record) sealed.e = error ?? null;
+    return { ...kept, sealed: this.#seal(`record:${record.job_id}`, JSON.stringify(sealed)) };
+  }
+
+  /** The record `value` holds (one stored in clear, by an earlier version, as it is). */
+  opened(value: StoredJobRecord | JobRecord | null): JobRecord | null {
+    if (value === null || !("sealed" in value)) return value;
+    const { sealed, ...kept } = value;
+    const { o, n, e } = JSON.parse(this.#open(`record:${value.job_id}`, sealed)) as Sealed;
+    const record: JobRecord = { ...kept, owner: o, namespace: n };
+    if (e !== undefined) record.error = e ?? undefined;
+    return record;
+  }
+
+  /** `entry` with its record opened. */
+  openedEntry(
+    entry: Deno.KvEntryMaybe<StoredJobRecord | JobRecord>,
+  ): Deno.KvEntryMaybe<JobRecord> {
+    return { ...entry, value: this.opened(entry.value) } as Deno.KvEntryMaybe<JobRecord>;
+  }
+
+  /** A dead letter as stored. */
+  deadLetter(jobId: string, error: string): StoredDeadLetter {
+    return { job_id: jobId, sealed_error: this.#seal(`dead:${jobId}`, error) };
+  }
+
+  /** The dead letter `value` holds (one stored in clear, by an earlier version, as it is). */
+  openedDeadLetter(value: StoredDeadLetter | DeadLetter): DeadLetter {
+    if (!("sealed_error" in value)) return value;
+    return { job_id: value.job_id, error: this.#open(`dead:${value.job_id}`, value.sealed_error) };
+  }
+
+  #seal(bound: string, text: string): Uint8Array<ArrayBuffer> {
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    return concatBytes(iv, gcmEncrypt(this.#key, iv, encoder.encode(text), aad(bound)));
+  }
+
+  #open(bound: string, sealed: Uint8Array): string {
+    const iv = sealed.subarray(0, IV_BYTES);
+    return decoder.decode(gcmDecrypt(this.#key, iv, sealed.subarray(IV_BYTES), aad(bound)));
+  }
+}
+
+function aad(bound: string): Uint8Array {
+  return encoder.encode(`svc-kv-job-${bound}`);
+}
+
+/**
+ * Seals the records and dead letters an earlier version stored in clear in the Deno KV at `path`
+ * (kept another 7 days from now); resolves to how many.
+ */
+export async function sealStoredRecords(
+  path: string,
+  secret: Uint8Array<ArrayBuffer>,
+): Promise<number> {
+  const seal = await KvJobSeal.derive(secret);
+  const kv = await Deno.openKv(path);
+  try {
+    return await sealEach(kv, seal);
+  } finally {
+    kv.close();
+  }
+}
+
+async function sealEach(kv: Deno.Kv, seal: KvJobSeal): Promise<number> {
+  let sealed = 0;
+  for (const prefix of ["job", "job_dead"]) {
+    for await (const entry of kv.list<StoredJobRecord | JobRecord>({ prefix: [prefix] })) {
+      const value = entry.value as object;
+      if ("sealed" in value || "sealed_error" in value) continue;
+      const stored = prefix === "job"
+        ? seal.stored(value as JobRecord)
+        : seal.deadLetter((value as DeadLetter).job_id, (value as DeadLetter).error);
+      const result = await kv.atomic().check(entry)
+        .set(entry.key, stored, { expireIn: RECORD_TTL_MS }).commit();
+      if (result.ok) sealed++;
+    }
+  }
+  return sealed;
+}
