@@ -170,7 +170,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     textCacheBytes: options.textCacheBytes,
     dropped: (text) => rerankerNow()?.forget?.(text),
   });
-  const records = options.records ?? new LifecycleRecords(kv());
+  const records = options.records ?? new LifecycleRecords(kv(), options.secret);
   const identity = await RelayerIdentity.fromSecret(options.secret);
   const accessLog = await AccessLog.open({
     store: options.accessLogStore ?? new KvAccessLogStore(kv()),

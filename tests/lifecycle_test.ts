@@ -777,7 +777,7 @@ Deno.test("expiry: a memory another relayer stored, not heard of yet, is erased 
   // hears of the other's writes only when it reads the namespace's stored version.
   const shared = new SharedVectorStore(new LexicalEmbedder().dimensions);
   await using kv = await Deno.openKv(":memory:");
-  const records = new LifecycleRecords(kv);
+  const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
   await using one = await startTestRelayer({ vectors: shared.view(), records });
   const alice = await one.newCaller();
   const clock = testClock();

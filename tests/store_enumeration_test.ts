@@ -10,7 +10,7 @@ import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
 Deno.test("lifecycle records, access log, replay claims and keys list what they hold", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const records = new LifecycleRecords(kv);
+    const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
     await records.markErased("0xa", [{ memoryId: "m1" }], 1000);
     await records.schedule([{ memoryId: "m2", owner: "0xb", namespace: "n", expiresAt: 5000 }]);
     assert.deepEqual(await Array.fromAsync(records.erasedEntries()), [

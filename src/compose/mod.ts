@@ -12,6 +12,7 @@ import type { Logger } from "../log.ts";
 import { pathExists } from "../files.ts";
 import { scrubSqlite } from "../scrub.ts";
 import { sealStoredRecords } from "../jobs/kv_job_seal.ts";
+import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import { TermHasher } from "../ranking/terms.ts";
@@ -146,6 +147,20 @@ async function openVectors(
 }
 
 /**
+ * Seals what an earlier version kept in clear in the Deno KV at `path` (job records, dead
+ * letters, the expiry schedule); resolves to how many entries.
+ */
+async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
+  const kv = await Deno.openKv(path);
+  try {
+    return await sealStoredRecords(kv, secret) +
+      await new LifecycleRecords(kv, secret).sealStored();
+  } finally {
+    kv.close();
+  }
+}
+
+/**
  * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
  * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
  */
@@ -163,7 +178,7 @@ async function openState(
     // is wiped here, while no other connection has the file open: not while the relayer runs,
     // as Deno KV's commits would then fail.
     if (await pathExists(path)) {
-      const sealed = await sealStoredRecords(path, secret);
+      const sealed = await sealKeptInClear(path, secret);
       if (sealed > 0) {
         logger.info("jobs.kv no longer names owners, namespaces or errors: sealed them", {
           records: sealed,

@@ -368,7 +368,7 @@ async function copyLifecycle(
   tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
-    const source = new LifecycleRecords(kv);
+    const source = new LifecycleRecords(kv, secret);
     const target = await PgLifecycleRecords.open(database, secret);
     const total = await count(source.erasedEntries()) + await count(source.expiries());
     let done = 0;

@@ -116,23 +116,14 @@ function aad(bound: string): Uint8Array {
 }
 
 /**
- * Seals the records and dead letters an earlier version stored in clear in the Deno KV at `path`
- * (kept another 7 days from now); resolves to how many.
+ * Seals the records and dead letters an earlier version stored in clear in `kv` (kept another 7
+ * days from now); resolves to how many.
  */
 export async function sealStoredRecords(
-  path: string,
+  kv: Deno.Kv,
   secret: Uint8Array<ArrayBuffer>,
 ): Promise<number> {
   const seal = await KvJobSeal.derive(secret);
-  const kv = await Deno.openKv(path);
-  try {
-    return await sealEach(kv, seal);
-  } finally {
-    kv.close();
-  }
-}
-
-async function sealEach(kv: Deno.Kv, seal: KvJobSeal): Promise<number> {
   let sealed = 0;
   for (const prefix of ["job", "job_dead"]) {
     for await (const entry of kv.list<StoredJobRecord | JobRecord>({ prefix: [prefix] })) {

@@ -3,9 +3,14 @@
  * (so restore never brings one back from a blob that survived, a backup put back for instance,
  * and deletes that blob), and when memories expire (so the sweep finds them after a restart).
  *
- * Keys: `["erased", owner, memoryId]` → Unix ms of the erase; `["expiry", expiresAt, memoryId]`
- * → `{owner, namespace}`, in expiry order.
+ * Keys: `["erased", owner, memoryId]` → Unix ms of the erase (what its receipt names);
+ * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together
+ * (AES-256-GCM under a key derived from the relayer's secret, the memory id bound in), in expiry
+ * order. An entry an earlier version kept in clear (`{owner, namespace}`) is read as it is, and
+ * sealed by `sealStored`.
  */
+import { hkdfSync } from "node:crypto";
+import { concatBytes, gcmDecrypt, gcmEncrypt, IV_BYTES } from "../crypto/sealing.ts";
 import { getAll } from "../jobs/kv_job_texts.ts";
 
 /** A memory due to expire. */
@@ -57,12 +62,54 @@ async function commitAll<T>(
   }
 }
 
+/** An owner and namespace as an expiry keeps them: sealed, or in clear (an earlier version). */
+type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namespace: string };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 /** The erased memories and the expiry schedule in Deno KV; see the module documentation. */
 export class LifecycleRecords implements LifecycleRecordStore {
   #kv: Deno.Kv;
+  #key: Uint8Array;
 
-  constructor(kv: Deno.Kv) {
+  /** The records in `kv`, sealed under a key derived from the relayer's 32-byte `secret`. */
+  constructor(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>) {
     this.#kv = kv;
+    this.#key = new Uint8Array(hkdfSync("sha256", secret, "svc-kv-expiry-v1", "", 32));
+  }
+
+  #sealed(memoryId: string, owner: string, namespace: string): ExpiryValue {
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const plain = encoder.encode(JSON.stringify([owner, namespace]));
+    const aad = encoder.encode(`svc-expiry:${memoryId}`);
+    return { sealed: concatBytes(iv, gcmEncrypt(this.#key, iv, plain, aad)) };
+  }
+
+  #opened(memoryId: string, value: ExpiryValue): { owner: string; namespace: string } {
+    if (!("sealed" in value)) return { owner: value.owner, namespace: value.namespace };
+    const { sealed } = value;
+    const aad = encoder.encode(`svc-expiry:${memoryId}`);
+    const plain = gcmDecrypt(
+      this.#key,
+      sealed.subarray(0, IV_BYTES),
+      sealed.subarray(IV_BYTES),
+      aad,
+    );
+    const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
+    return { owner, namespace };
+  }
+
+  /** Seals the expiries an earlier version kept in clear; resolves to how many. */
+  async sealStored(): Promise<number> {
+    let sealed = 0;
+    for await (const entry of this.#kv.list<ExpiryValue>({ prefix: ["expiry"] })) {
+      if ("sealed" in entry.value) continue;
+      const { owner, namespace } = entry.value;
+      const value = this.#sealed(entry.key[2] as string, owner, namespace);
+      if ((await this.#kv.atomic().check(entry).set(entry.key, value).commit()).ok) sealed++;
+    }
+    return sealed;
   }
 
   /** Records erases, and drops the erased memories from the expiry schedule. */
@@ -86,19 +133,20 @@ export class LifecycleRecords implements LifecycleRecordStore {
   /** Adds memories to the expiry schedule. */
   async schedule(expiries: Expiry[]): Promise<void> {
     await commitAll(this.#kv, expiries, (op, { memoryId, owner, namespace, expiresAt }) => {
-      op.set(["expiry", expiresAt, memoryId], { owner, namespace });
+      op.set(["expiry", expiresAt, memoryId], this.#sealed(memoryId, owner, namespace));
     });
   }
 
   /** The memories expired at `now`, soonest first, at most `limit`. */
   async due(now: number, limit: number): Promise<Expiry[]> {
     const due: Expiry[] = [];
-    const entries = this.#kv.list<{ owner: string; namespace: string }>(
+    const entries = this.#kv.list<ExpiryValue>(
       { start: ["expiry"], end: ["expiry", now + 1] },
       { limit },
     );
     for await (const { key, value } of entries) {
-      due.push({ expiresAt: key[1] as number, memoryId: key[2] as string, ...value });
+      const memoryId = key[2] as string;
+      due.push({ expiresAt: key[1] as number, memoryId, ...this.#opened(memoryId, value) });
     }
     return due;
   }
@@ -113,10 +161,9 @@ export class LifecycleRecords implements LifecycleRecordStore {
 
   /** The whole expiry schedule, soonest first (for copying the records elsewhere). */
   async *expiries(): AsyncIterable<Expiry> {
-    const entries = this.#kv.list<{ owner: string; namespace: string }>({ prefix: ["expiry"] });
-    for await (const { key, value } of entries) {
+    for await (const { key, value } of this.#kv.list<ExpiryValue>({ prefix: ["expiry"] })) {
       const [, expiresAt, memoryId] = key as [string, number, string];
-      yield { memoryId, owner: value.owner, namespace: value.namespace, expiresAt };
+      yield { memoryId, ...this.#opened(memoryId, value), expiresAt };
     }
   }
 }

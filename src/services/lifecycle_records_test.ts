@@ -1,13 +1,41 @@
+import assert from "node:assert/strict";
 import { lifecycleRecordStoreSuite } from "../testing/lifecycle_records_suite.ts";
 import { LifecycleRecords } from "./lifecycle_records.ts";
 
 lifecycleRecordStoreSuite("LifecycleRecords (Deno KV)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-lifecycle-" });
   const kv = await Deno.openKv(`${dir}/jobs.kv`);
-  return Object.assign(new LifecycleRecords(kv), {
+  return Object.assign(new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32))), {
     async [Symbol.asyncDispose]() {
       kv.close();
       await Deno.remove(dir, { recursive: true });
     },
   });
+});
+
+Deno.test("LifecycleRecords: the expiry schedule names owners and namespaces only sealed", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    const records = new LifecycleRecords(kv, secret);
+    const expiry = { memoryId: "m1", owner: "0xfeedbeef", namespace: "oncology", expiresAt: 5 };
+    await records.schedule([expiry]);
+    const stored = await Array.fromAsync(kv.list({ prefix: ["expiry"] }), (e) => e.value);
+    assert.doesNotMatch(JSON.stringify(stored), /oncology|feedbeef/);
+    assert.deepEqual(await records.due(10, 10), [expiry]);
+
+    // One an earlier version kept in clear is read, then sealed.
+    const old = { memoryId: "m2", owner: "0xfeedbeef", namespace: "dermatology", expiresAt: 6 };
+    await kv.set(["expiry", 6, "m2"], { owner: old.owner, namespace: old.namespace });
+    assert.deepEqual(await records.due(10, 10), [expiry, old]);
+    assert.equal(await records.sealStored(), 1);
+    assert.equal(await records.sealStored(), 0);
+    const now = await Array.fromAsync(kv.list({ prefix: ["expiry"] }), (e) => e.value);
+    assert.doesNotMatch(JSON.stringify(now), /dermatology|feedbeef/);
+    assert.deepEqual(await Array.fromAsync(records.expiries()), [expiry, old]);
+    // Another secret cannot read them.
+    await assert.rejects(() => new LifecycleRecords(kv, new Uint8Array(32)).due(10, 10));
+  } finally {
+    kv.close();
+  }
 });

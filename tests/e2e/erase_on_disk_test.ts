@@ -9,7 +9,7 @@
  * While the relayer runs, `jobs.kv` (a Deno KV database, not rewritten while Deno KV has it open)
  * may still hold, in its log and free pages, the ciphertext a job kept for its retries, which
  * decrypts to nothing without the wiped key; the next start wipes it, and a copy taken after a
- * restart holds nothing of an erased memory in any file.
+ * restart holds nothing of an erased memory in any file. Nor does any file name a namespace.
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -121,5 +121,36 @@ Deno.test("erase on disk: a copy of the data directory holds nothing of an erase
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(copy, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("at rest: a copy of the data directory names no namespace", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-names-disk-" });
+  const namespace = "oncology-notes-7f3a";
+  const name = new TextEncoder().encode(namespace);
+  try {
+    await using relayer = await startRelayer(dataDir);
+    const { client } = await newAccountClient(dataDir, relayer.url);
+    const jobs = [
+      jobIdOf(await client.remember("I see Dr. Lund on Tuesdays", { namespace })),
+      jobIdOf(await client.remember("My scan is in May", { namespace, ttlSeconds: 3600 })),
+      ...(await client.rememberBulk([{ text: "I take 5 mg daily", namespace }])).job_ids,
+    ];
+    for (const id of jobs) assert.equal((await client.waitForJob(id)).status, "done");
+    assert.equal((await client.recall("when is my scan?", { namespace })).results.length > 0, true);
+    assert.equal((await client.list({ namespace })).memories.length, 3);
+    await client.forget(jobs[0]);
+
+    const copy = async (suffix: string) => {
+      await new Deno.Command("cp", { args: ["-a", dataDir, `${dataDir}-${suffix}`] }).output();
+      const files = await filesOf(`${dataDir}-${suffix}`);
+      await Deno.remove(`${dataDir}-${suffix}`, { recursive: true });
+      return files;
+    };
+    assert.deepEqual(holding(await copy("running"), name), []);
+    await relayer.stop();
+    assert.deepEqual(holding(await copy("stopped"), name), []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
   }
 });
