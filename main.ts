@@ -15,6 +15,7 @@ import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import { SvcError } from "./src/errors.ts";
+import { DiskSpace, freeBytes, startRefusal } from "./src/disk_space.ts";
 import { RequestsInFlight } from "./src/http/in_flight.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 import {
@@ -177,6 +178,11 @@ async function start() {
   if (config.chain.kind === "local") {
     checkPort("dashboard", "SVC_DASHBOARD_PORT", config.host, config.dashboardPort);
   }
+  // Before anything is written: on a full disk SQLite and Deno KV fail, with no useful word.
+  const floor = config.minFreeMb * 1024 * 1024;
+  const full = startRefusal(config.dataDir, await freeBytes(config.dataDir), floor);
+  if (full) throw new CannotStart(full);
+  const diskSpace = await DiskSpace.watch(config.dataDir, floor, logger);
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
   const backends = await openBackends(config, logger, { sidecar });
   const { ledger, relayer: { packageId } } = backends;
@@ -204,6 +210,7 @@ async function start() {
     allowedHosts,
     metricsToken: config.metricsToken,
     accessLogDays: config.accessLogDays,
+    diskSpace,
   });
   const server = serve(
     "relayer",
@@ -265,6 +272,7 @@ async function start() {
         after_seconds: JOBS_GRACE_MS / 1000,
       });
     }
+    diskSpace.stop();
     await backends.close();
     Deno.exit(0);
   };

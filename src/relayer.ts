@@ -270,6 +270,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
         sidecar: () => options.sidecar?.status() ?? "down",
         mcpSessions: () => options.sidecar?.sessions() ?? 0,
         stopping: () => draining,
+        writes: () => options.diskSpace?.low ? "refused" : "accepted",
         origins: options.audiences,
       }),
       ...accountRoutes(),
@@ -331,10 +332,16 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       counted: metrics.unfinishedJobs,
       deliver: (jobId) => void backlog.push(jobId),
     });
-    queue.listen(({ job_id }) => worker.process(job_id), { signal: listening.signal, worker })
-      .catch((error) => logger.error("job queue listener stopped", { error }));
+    // With the disk full, a job delivered is left pending, for the reconciler once there is room.
+    const full = () => options.diskSpace?.low === true;
+    const taking = { id: worker.id, ready: (jobs: number) => !full() && worker.ready(jobs) };
+    queue.listen(
+      ({ job_id }) => full() ? Promise.resolve() : worker.process(job_id),
+      { signal: listening.signal, worker: taking },
+    ).catch((error) => logger.error("job queue listener stopped", { error }));
     for (const jobId of backlog) worker.process(jobId);
     timer = setInterval(() => {
+      if (full()) return;
       reconcileJobs(queue, logger, {
         startup: false,
         counted: metrics.unfinishedJobs,
@@ -413,6 +420,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
           "The account is deactivated: its owner's key may read, export and erase its " +
             "memories, not write them",
         );
+      }
+      // A route that stores memories (logged, with the write scope) waits for disk space.
+      if (route.operations.includes("write") && route.access) {
+        const refused = options.diskSpace?.refusal();
+        if (refused) throw refused;
       }
       return headers;
     },

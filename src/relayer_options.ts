@@ -1,4 +1,5 @@
 /** What `createRelayer` takes: a relayer's store, secret, backends and settings. */
+import type { DiskSpace } from "./disk_space.ts";
 import type { ReplayGuard } from "./auth/replay_guard.ts";
 import type {
   AccountDirectory,
@@ -131,4 +132,10 @@ export interface RelayerOptions {
   textClaims?: TextClaims;
   /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
   accessLogDays?: number;
+  /**
+   * The data directory's free space (`DiskSpace`): while it is low, the routes that store
+   * memories answer 503 (`reason: "disk_full"`), the worker takes no job (they wait, pending)
+   * and `/health` says `writes: "refused"`.
+   */
+  diskSpace?: Pick<DiskSpace, "low" | "refusal">;
 }

@@ -438,6 +438,7 @@ export function readConfig(
       "SVC_METRICS_TOKEN must be 16 to 256 printable ASCII characters without spaces",
     ),
     accessLogDays: read.integer("SVC_ACCESS_LOG_DAYS", 90, 1, 36_500),
+    minFreeMb: read.integer("SVC_MIN_FREE_MB", 64, 0, 1_048_576),
   };
   if (config.port !== 0 && config.port === config.dashboardPort) {
     read.problem(`SVC_DASHBOARD_PORT must differ from SVC_PORT (both are ${config.port})`);

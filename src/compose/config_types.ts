@@ -160,6 +160,8 @@ export interface Config {
   metricsToken?: string;
   /** `SVC_ACCESS_LOG_DAYS`: days an access-log entry is kept. */
   accessLogDays: number;
+  /** `SVC_MIN_FREE_MB`: the free space the data directory's disk keeps; below it, writes wait. */
+  minFreeMb: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };

@@ -21,6 +21,8 @@ export interface HealthInfo {
   mcpSessions: () => number;
   /** Whether the relayer is about to stop (see `Relayer.drain`). */
   stopping: () => boolean;
+  /** Whether memories are stored now, or refused (a full disk). */
+  writes: () => "accepted" | "refused";
   /** The relayer's own origins, `SVC_PUBLIC_URL`'s among them (see `RelayerOptions.audiences`). */
   origins?: ReadonlySet<string>;
 }
@@ -50,6 +52,7 @@ export function serviceRoutes(health: HealthInfo) {
           receiptKey: health.receiptKey,
           sidecar: health.sidecar(),
           mcpSessions: health.mcpSessions(),
+          writes: health.writes(),
         })),
       {
         doc: {
@@ -75,6 +78,7 @@ export function serviceRoutes(health: HealthInfo) {
                 receiptKey: "5f0c…",
                 sidecar: "up",
                 mcpSessions: 2,
+                writes: "accepted",
               },
             },
             503: {

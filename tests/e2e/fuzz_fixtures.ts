@@ -53,6 +53,7 @@ export function relayerRoutes(): RouteShape[] {
       sidecar: () => "down",
       mcpSessions: () => 0,
       stopping: () => false,
+      writes: () => "accepted",
     }),
     ...accountRoutes(),
     ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),
