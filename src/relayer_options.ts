@@ -1,5 +1,5 @@
 /** What `createRelayer` takes: a relayer's store, secret, backends and settings. */
-import type { DiskSpace } from "./disk_space.ts";
+import type { SvcError } from "./errors.ts";
 import type { ReplayGuard } from "./auth/replay_guard.ts";
 import type {
   AccountDirectory,
@@ -137,5 +137,5 @@ export interface RelayerOptions {
    * memories answer 503 (`reason: "disk_full"`), the worker takes no job (they wait, pending)
    * and `/health` says `writes: "refused"`.
    */
-  diskSpace?: Pick<DiskSpace, "low" | "refusal">;
+  diskSpace?: { readonly low: boolean; refusal(): SvcError | undefined };
 }
