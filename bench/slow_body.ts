@@ -17,7 +17,10 @@
  * lines. The attacker runs in a worker (`slow_body_attacker.ts`), so the normal client's
  * requests do not wait on its work. Prints and saves JSON.
  *
- *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15]
+ * With `--chunked` the bodies declare no length (`transfer-encoding: chunked`): `sent` bytes in
+ * one chunk, never the last.
+ *
+ *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15] [--chunked]
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { fileURLToPath } from "node:url";
@@ -31,6 +34,7 @@ const { values } = flags({
   options: {
     connections: { type: "string", default: "800" },
     declare: { type: "string", default: String(2 * 1024 * 1024) },
+    chunked: { type: "boolean", default: false },
     send: { type: "string", default: String(1024 * 1024) },
     hold: { type: "string", default: "15" },
     root: { type: "string", default: fileURLToPath(new URL("..", import.meta.url)) },
@@ -172,7 +176,8 @@ async function runAttack(
     const headers = Object.entries(await headersOf(i)).map(([k, v]) => `${k}: ${v}\r\n`);
     heads.push(
       `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
-        `content-length: ${DECLARED}\r\n${headers.join("")}\r\n`,
+        (values.chunked ? "transfer-encoding: chunked" : `content-length: ${DECLARED}`) +
+        `\r\n${headers.join("")}\r\n`,
     );
   }
   const attacker = new Worker(new URL("./slow_body_attacker.ts", import.meta.url), {
@@ -187,7 +192,7 @@ async function runAttack(
   let opened = Infinity;
   const duringRecalls = recalls(relayer, normal, () => performance.now() - opened > HOLD_MS);
   const openedAnswer = answer();
-  attacker.postMessage({ port: relayer.port, heads, sent: SENT });
+  attacker.postMessage({ port: relayer.port, heads, sent: SENT, chunked: values.chunked });
   await openedAnswer;
   opened = performance.now();
   const duringSamples = await duringRecalls;

@@ -12,6 +12,8 @@ interface Start {
   port: number;
   heads: string[];
   sent: number;
+  /** Whether `sent` bytes go as one chunk of a chunked body. */
+  chunked?: boolean;
 }
 
 const encoder = new TextEncoder();
@@ -48,8 +50,11 @@ self.onmessage = async (event: MessageEvent<Start | { close: true }>) => {
     self.close();
     return;
   }
-  const { port, heads, sent } = event.data;
-  const body = new Uint8Array(sent).fill(0x20);
+  const { port, heads, sent, chunked } = event.data;
+  const bytes = new Uint8Array(sent).fill(0x20);
+  const body = chunked
+    ? new Uint8Array([...encoder.encode(`${sent.toString(16)}\r\n`), ...bytes])
+    : bytes;
   for (let i = 0; i < heads.length; i += 100) {
     connections.push(
       ...await Promise.all(heads.slice(i, i + 100).map((h) => attack(port, h, body))),

@@ -3,13 +3,20 @@
  * unauthenticated bytes, within a time limit, then decoded as JSON.
  */
 import { SvcError } from "../errors.ts";
-import type { BodyBudgetRefusal, BodyReservation } from "./body_budget.ts";
+import { type BodyBudgetRefusal, type BodyReservation, SMALL_BODY_BYTES } from "./body_budget.ts";
 
 /** The default limit of a request body: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** What a client refused for lack of body budget is told to wait, in seconds. */
 export const BODY_BUDGET_RETRY_SECONDS = 5;
+
+/**
+ * What a body being read holds at least, whatever its length: the connection's own buffers cost
+ * about as much. So a body that declares no length, or a short one, sent slowly counts as what
+ * it costs, and the budget bounds how many there are.
+ */
+export const BODY_FLOOR_BYTES = SMALL_BODY_BYTES;
 
 /** How a body is read, besides its size limit. */
 export interface BodyReadOptions {
@@ -99,16 +106,21 @@ export async function readBounded(
   const { reservation } = options;
   let buffer = new Uint8Array(0);
   let size = 0;
+  /** Reserves `capacity` bytes in all (at least the floor); refused, the body is not read. */
+  const reserve = async (capacity: number) => {
+    const more = Math.max(capacity, BODY_FLOOR_BYTES) - (reservation?.bytes ?? 0);
+    const refusal = more > 0 ? reservation?.grow(more) : undefined;
+    if (refusal) {
+      await reader.cancel().catch(() => {});
+      throw budgetSpent(refusal);
+    }
+  };
   /** Makes room for `needed` bytes in all, reserving them first. */
   const makeRoom = async (needed: number) => {
     const capacity = declared !== undefined && needed <= declared
       ? declared
       : Math.min(limit, Math.max(needed, buffer.length * 2, 16_384));
-    const refusal = reservation?.grow(Math.max(0, capacity - reservation.bytes));
-    if (refusal) {
-      await reader.cancel().catch(() => {});
-      throw budgetSpent(refusal);
-    }
+    await reserve(capacity);
     const larger = new Uint8Array(capacity);
     larger.set(buffer.subarray(0, size));
     buffer = larger;
@@ -120,6 +132,7 @@ export async function readBounded(
   }, options.timeoutMs);
   try {
     if (declared) await makeRoom(declared);
+    else await reserve(0);
     while (true) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
-import { jsonProblem, LoneSurrogateError, parseJson, readBody } from "./body.ts";
+import { BODY_FLOOR_BYTES, jsonProblem, LoneSurrogateError, parseJson, readBody } from "./body.ts";
 import { BodyBudget } from "./body_budget.ts";
 
 const MiB = 1024 * 1024;
@@ -98,7 +98,7 @@ Deno.test("readBody: a declared body fills one buffer of its size; an undeclared
   assert.equal(body.byteLength, 10_000);
   assert.equal(body.buffer.byteLength, 10_000, "no second copy");
   assert.equal(body[9999], 9);
-  assert.equal(declared.bytes, 10_000);
+  assert.equal(declared.bytes, BODY_FLOOR_BYTES, "no less than a body in flight costs");
 
   const growing = budget.open("a");
   const undeclared = stream((c, n) => n < 40 ? c.enqueue(new Uint8Array(1000).fill(n)) : c.close());
@@ -129,7 +129,7 @@ Deno.test("readBody: a declared body of a byte stream (as Deno.serve's are) is r
   assert.equal(body.byteLength, 10_000);
   assert.equal(body.buffer.byteLength, 10_000, "no second copy");
   assert.deepEqual([body[0], body[9999]], [1, 10]);
-  assert.equal(reservation.bytes, 10_000);
+  assert.equal(reservation.bytes, BODY_FLOOR_BYTES);
 
   const stalled = new ReadableStream({
     type: "bytes",
@@ -174,4 +174,22 @@ Deno.test("parseJson: a string or key holding half a surrogate pair is refused; 
   const long = `[${"1,".repeat(1_000_000)}"\\ud800"]`;
   assert.throws(() => parseJson(long), LoneSurrogateError);
   assert.equal(jsonProblem(new SyntaxError(`Unexpected token in "my secret"`)), "not valid JSON");
+});
+
+Deno.test("readBody: slow bodies that declare no length, or a short one, each hold the floor", async () => {
+  const budget = new BodyBudget();
+  const held: ReadableStreamDefaultController<Uint8Array>[] = [];
+  const silent = () => stream((c) => void held.push(c)); // sends nothing yet
+  const slow = (headers?: HeadersInit) =>
+    readBody(post(silent().body, headers), MAX, { reservation: budget.open("a") });
+  const reads = Array.from(
+    { length: 128 },
+    (_, i) => slow(i % 2 ? { "content-length": "10" } : {}),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(budget.held("a"), 128 * BODY_FLOOR_BYTES);
+  // The address's budget (8 MiB) is spent: the next is refused, unread.
+  assert.equal(await codeOf(slow()), "rate_limited");
+  for (const controller of held) controller.close();
+  await Promise.allSettled(reads);
 });
