@@ -112,7 +112,7 @@ function columnsOf(db: DatabaseSync): Set<string> {
  * then rewritten (`VACUUM`) so that the names are in none of its pages. Resolves to the blobs
  * whose names were sealed.
  */
-function upgrade(db: DatabaseSync, places: BlobPlaces): number {
+async function upgrade(db: DatabaseSync, places: BlobPlaces): Promise<number> {
   let columns = columnsOf(db);
   if (!columns.has("sealed_attributes")) {
     db.exec("ALTER TABLE blobs ADD COLUMN sealed_attributes TEXT");
@@ -144,7 +144,7 @@ function upgrade(db: DatabaseSync, places: BlobPlaces): number {
     throw error;
   }
   db.exec("VACUUM");
-  truncateLog(db);
+  await truncateLog(db);
   return rows.length;
 }
 
@@ -199,7 +199,7 @@ export class SqliteBlobStore implements BlobStore {
       db = new DatabaseSync(options.path);
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
-      const upgraded = upgrade(db, places);
+      const upgraded = await upgrade(db, places);
       db.exec(INDEX);
       // WAL mode made it; the connection keeps it while open.
       const wal = await Deno.open(`${options.path}-wal`);
