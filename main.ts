@@ -15,7 +15,7 @@ import { createLogger } from "./src/log.ts";
 import { createRelayer } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import { SvcError } from "./src/errors.ts";
-import { DiskSpace, freeBytes, startRefusal } from "./src/disk_space.ts";
+import { DiskSpace, startRefusal } from "./src/disk_space.ts";
 import { RequestsInFlight } from "./src/http/in_flight.ts";
 import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
 import {
@@ -180,9 +180,12 @@ async function start() {
   }
   // Before anything is written: on a full disk SQLite and Deno KV fail, with no useful word.
   const floor = config.minFreeMb * 1024 * 1024;
-  const full = startRefusal(config.dataDir, await freeBytes(config.dataDir), floor);
-  if (full) throw new CannotStart(full);
   const diskSpace = await DiskSpace.watch(config.dataDir, floor, logger);
+  const full = startRefusal(config.dataDir, diskSpace.free, floor);
+  if (full) {
+    diskSpace.stop();
+    throw new CannotStart(full);
+  }
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
   const backends = await openBackends(config, logger, { sidecar });
   const { ledger, relayer: { packageId } } = backends;

@@ -79,6 +79,11 @@ export class DiskSpace {
     return disk;
   }
 
+  /** The free bytes, as last read. */
+  get free(): number {
+    return this.#free;
+  }
+
   /** Whether the free space is under the floor. */
   get low(): boolean {
     return this.#free < this.#floor;

@@ -29,6 +29,7 @@ export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { countNamespaces, countPartitions } from "./backends/memory.ts";
 export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
+export { freeBytes } from "./disk_space.ts";
 export { readTogether } from "./backends/read_together.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";

@@ -29,6 +29,7 @@ import { RateLimiter } from "./http/rate_limiter.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
 import { KvJobQueue } from "./jobs/kv_job_queue.ts";
+import { whileRoom } from "./jobs/while_room.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { createWorker, type Worker } from "./jobs/worker.ts";
 import { silentLogger } from "./log.ts";
@@ -317,6 +318,8 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   }
 
   const listening = new AbortController();
+  /** The worker's door, closed while the disk is full. */
+  const room = whileRoom(options.diskSpace, (jobId) => worker.process(jobId));
   let timer: ReturnType<typeof setTimeout> | undefined;
   let sweeper: ReturnType<typeof setTimeout> | undefined;
   if (options.processJobs ?? true) {
@@ -332,14 +335,11 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
       counted: metrics.unfinishedJobs,
       deliver: (jobId) => void backlog.push(jobId),
     });
-    // With the disk full, a job delivered is left pending, for the reconciler once there is room.
     const full = () => options.diskSpace?.low === true;
     const taking = { id: worker.id, ready: (jobs: number) => !full() && worker.ready(jobs) };
-    queue.listen(
-      ({ job_id }) => full() ? Promise.resolve() : worker.process(job_id),
-      { signal: listening.signal, worker: taking },
-    ).catch((error) => logger.error("job queue listener stopped", { error }));
-    for (const jobId of backlog) worker.process(jobId);
+    queue.listen(({ job_id }) => room.take(job_id), { signal: listening.signal, worker: taking })
+      .catch((error) => logger.error("job queue listener stopped", { error }));
+    for (const jobId of backlog) room.take(jobId);
     timer = setInterval(() => {
       if (full()) return;
       reconcileJobs(queue, logger, {
@@ -469,6 +469,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
     async close() {
       listening.abort();
       clearInterval(timer);
+      room.stop();
       clearInterval(sweeper);
       await lifecycle.stopSweeping();
       await worker.stop();

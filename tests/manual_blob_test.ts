@@ -64,7 +64,7 @@ Deno.test("manual remember by blob_id: an id the store does not hold is a 400 th
   assert.equal((await t.blobs.list(alice.owner, "own")).length, 0);
 
   const both = await errorOf(await manual({ blob_id: "A".repeat(43), encrypted_data: "YQ==" }));
-  assert.deepEqual(both, [400, "bad_request", "Send either encrypted_data or blob_id, not both"]);
+  assert.deepEqual(both, [400, "bad_request", "Send one of encrypted_data and blob_id, not both"]);
   const odd = await errorOf(await manual({ blob_id: "../etc/passwd" }));
   assert.deepEqual(odd.slice(0, 2), [400, "bad_request"]);
   assert.match(odd[2], /blob_id must be a blob id/);
@@ -75,4 +75,20 @@ Deno.test("manual remember by blob_id: an id the store does not hold is a 400 th
   assert.deepEqual(again.slice(0, 2), [409, "conflict"]);
   const found = await t.signed(alice, "POST", "/api/recall/manual", { vector, namespace: "other" });
   assert.equal((await found.json()).total, 0);
+});
+
+Deno.test("manual remember by blob_id: a blob larger than a manual memory may be is a 413", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const vector = Array.from({ length: t.vectors.dimensions }, (_, i) => (i === 5 ? 1 : 0));
+  const big = new Uint8Array(2 * 1024 * 1024 + 1);
+  const blobId = await t.blobs.put(big, {
+    owner: alice.owner,
+    namespace: "own",
+    memoryId: "0190e3c4-0000-7000-8000-000000000009",
+    createdAt: 1,
+  });
+  const res = await t.signed(alice, "POST", "/api/remember/manual", { blob_id: blobId, vector });
+  const [status, code] = await errorOf(res);
+  assert.deepEqual([status, code], [413, "payload_too_large"]);
 });

@@ -14,6 +14,7 @@ Deno.test("a call waiting on a sidecar found hung gets 503 as soon as it is foun
     url: silent.url,
     token: "t",
     status: () => up ? "up" : "down",
+    hung: () => !up,
     sessions: () => 0,
   };
   await using t = await startTestRelayer({ sidecar });
@@ -32,4 +33,28 @@ Deno.test("a call waiting on a sidecar found hung gets 503 as soon as it is foun
   assert.equal(response.status, 503);
   assert.equal(response.headers.get("retry-after"), "2");
   assert.match(JSON.stringify(await response.json()), /Cannot reach the MCP sidecar/);
+});
+
+Deno.test("a call waiting on a sidecar that is stopping, not hung, is left to be answered", async () => {
+  const silent = startSilentServer();
+  let up = true;
+  const sidecar: SidecarLink = {
+    url: silent.url,
+    token: "t",
+    status: () => up ? "up" : "down",
+    hung: () => false,
+    sessions: () => 0,
+  };
+  await using t = await startTestRelayer({ sidecar });
+  let settled = false;
+  const call = t.send("POST", "/api/mcp", {
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  }).finally(() => settled = true);
+  while (silent.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  up = false; // stopping: new calls are refused, this one waits for its answer
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  assert.equal(settled, false);
+  await silent[Symbol.asyncDispose]();
+  await (await call).body?.cancel();
 });

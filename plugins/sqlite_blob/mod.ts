@@ -34,6 +34,7 @@ import {
   BlobPlaces,
   type BlobStore,
   type CallOptions,
+  freeBytes,
   heldForAnotherMemory,
   pathExists,
   SvcError,
@@ -106,46 +107,74 @@ function columnsOf(db: DatabaseSync): Set<string> {
   return new Set(rows.map(({ name }) => name));
 }
 
+/** `user_version` of a store whose names are sealed but whose file may still hold them. */
+const UNVACUUMED = 1;
+
 /**
  * Brings a store an older version made to this one's table: the sealed attributes it lacks (null),
- * and its owners and namespaces, kept in clear, replaced by their places and seals; the file is
- * then rewritten (`VACUUM`) so that the names are in none of its pages. Resolves to the blobs
- * whose names were sealed.
+ * and its owners and namespaces, kept in clear, replaced by their places and seals, in one
+ * transaction; the file is then rewritten (`VACUUM`, tried again at each open until it is done)
+ * so that the names are in none of its pages. Resolves to the blobs whose names were sealed.
  */
-async function upgrade(db: DatabaseSync, places: BlobPlaces): Promise<number> {
-  let columns = columnsOf(db);
-  if (!columns.has("sealed_attributes")) {
-    db.exec("ALTER TABLE blobs ADD COLUMN sealed_attributes TEXT");
+async function upgrade(db: DatabaseSync, places: BlobPlaces, path: string): Promise<number> {
+  if (columnsOf(db).has("owner")) await checkRoom(db, path);
+  let sealed = 0;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const columns = columnsOf(db);
+    if (!columns.has("sealed_attributes")) {
+      db.exec("ALTER TABLE blobs ADD COLUMN sealed_attributes TEXT");
+    }
+    if (columns.has("owner")) sealed = sealNames(db, places);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
   }
-  if (!columns.has("owner")) return 0;
+  const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  if (user_version === UNVACUUMED) {
+    db.exec("VACUUM");
+    await truncateLog(db);
+    db.exec("PRAGMA user_version = 0");
+  }
+  return sealed;
+}
+
+/** Replaces the owner and namespace columns by places and seals (in the caller's transaction). */
+function sealNames(db: DatabaseSync, places: BlobPlaces): number {
   const rows = db.prepare("SELECT rowid, id, owner, namespace FROM blobs").all() as {
     rowid: number;
     id: string;
     owner: string;
     namespace: string;
   }[];
-  const sealed = rows.map(({ id, owner, namespace }) => ({
-    place: places.place(owner, namespace),
-    name: places.seal(id, owner, namespace),
-  }));
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    columns = columnsOf(db);
-    if (!columns.has("place")) db.exec("ALTER TABLE blobs ADD COLUMN place BLOB");
-    if (!columns.has("sealed_name")) db.exec("ALTER TABLE blobs ADD COLUMN sealed_name BLOB");
-    const update = db.prepare("UPDATE blobs SET place = ?, sealed_name = ? WHERE rowid = ?");
-    rows.forEach(({ rowid }, i) => update.run(sealed[i].place, sealed[i].name, rowid));
-    db.exec("DROP INDEX IF EXISTS blobs_listing");
-    db.exec("ALTER TABLE blobs DROP COLUMN owner");
-    db.exec("ALTER TABLE blobs DROP COLUMN namespace");
-    db.exec("COMMIT");
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
+  db.exec("ALTER TABLE blobs ADD COLUMN place BLOB");
+  db.exec("ALTER TABLE blobs ADD COLUMN sealed_name BLOB");
+  const update = db.prepare("UPDATE blobs SET place = ?, sealed_name = ? WHERE rowid = ?");
+  for (const { rowid, id, owner, namespace } of rows) {
+    update.run(places.place(owner, namespace), places.seal(id, owner, namespace), rowid);
   }
-  db.exec("VACUUM");
-  await truncateLog(db);
+  db.exec("DROP INDEX IF EXISTS blobs_listing");
+  db.exec("ALTER TABLE blobs DROP COLUMN owner");
+  db.exec("ALTER TABLE blobs DROP COLUMN namespace");
+  db.exec(`PRAGMA user_version = ${UNVACUUMED}`);
   return rows.length;
+}
+
+/** Refuses to rewrite the store at `path` on a disk without room for two more copies of it. */
+async function checkRoom(db: DatabaseSync, path: string): Promise<void> {
+  const { size } = db.prepare(
+    "SELECT page_count * page_size AS size FROM pragma_page_count(), pragma_page_size()",
+  ).get() as { size: number };
+  const free = await freeBytes(path);
+  if (free >= 2 * size) return;
+  const mb = (bytes: number) => Math.ceil(bytes / (1024 * 1024));
+  throw new SvcError(
+    "conflict",
+    `Cannot seal the owners and namespaces of ${path}: rewriting it needs about ` +
+      `${mb(2 * size)} MB free on its disk, and ${mb(free)} MB are. Free some space and start ` +
+      "again",
+  );
 }
 
 /** The SQLite `BlobStore`; see the module documentation. */
@@ -199,7 +228,7 @@ export class SqliteBlobStore implements BlobStore {
       db = new DatabaseSync(options.path);
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
-      const upgraded = await upgrade(db, places);
+      const upgraded = await upgrade(db, places, options.path);
       db.exec(INDEX);
       // WAL mode made it; the connection keeps it while open.
       const wal = await Deno.open(`${options.path}-wal`);

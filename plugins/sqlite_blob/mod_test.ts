@@ -330,6 +330,20 @@ Deno.test("SqliteBlobStore: a store an earlier version wrote, names in clear, is
     const again = await SqliteBlobStore.open({ path, secret: SECRET });
     assert.equal(again.upgraded, 0);
     await again.close();
+
+    // A rewrite that did not happen (the process stopped before it) is done at the next open.
+    const cut = new DatabaseSync(path);
+    cut.exec("PRAGMA user_version = 1; PRAGMA secure_delete = OFF");
+    cut.exec(
+      "INSERT INTO blobs (id, bytes, place, sealed_name, memory_id, created_at, sealed_vector) " +
+        "VALUES ('x', x'00', x'00', x'00', 'm9', 1, 'oncology-notes')",
+    );
+    cut.exec("DELETE FROM blobs WHERE id = 'x'; PRAGMA wal_checkpoint(TRUNCATE)");
+    cut.close();
+    assert.equal(await onDisk(path, "oncology-notes"), true);
+    const retried = await SqliteBlobStore.open({ path, secret: SECRET });
+    await retried.close();
+    assert.equal(await onDisk(path, "oncology-notes"), false);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -14,14 +14,7 @@
  */
 import { createHmac } from "node:crypto";
 import { SvcError } from "../errors.ts";
-import {
-  concatBytes,
-  deriveRawKey,
-  gcmDecrypt,
-  gcmEncrypt,
-  hkdfMaster,
-  IV_BYTES,
-} from "../crypto/sealing.ts";
+import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -61,19 +54,13 @@ export class BlobPlaces {
 
   /** The owner and namespace of blob `blobId`, sealed together. */
   seal(blobId: string, owner: string, namespace: string): Uint8Array<ArrayBuffer> {
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    return concatBytes(iv, gcmEncrypt(this.#sealing, iv, plain, aadOf(blobId)));
+    return sealNow(this.#sealing, plain, aadOf(blobId));
   }
 
   /** What `seal` sealed for `blobId`; throws for another blob's or an altered seal. */
   open(blobId: string, sealed: Uint8Array): { owner: string; namespace: string } {
-    const plain = gcmDecrypt(
-      this.#sealing,
-      sealed.subarray(0, IV_BYTES),
-      sealed.subarray(IV_BYTES),
-      aadOf(blobId),
-    );
+    const plain = openNow(this.#sealing, sealed, aadOf(blobId));
     const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
     return { owner, namespace };
   }

@@ -153,12 +153,18 @@ async function openVectors(
 async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
   const kv = await Deno.openKv(path);
   try {
-    return await sealStoredRecords(kv, secret) +
+    if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
+    const sealed = await sealStoredRecords(kv, secret) +
       await new LifecycleRecords(kv, secret).sealStored();
+    await kv.set(SEALED_MARK, true);
+    return sealed;
   } finally {
     kv.close();
   }
 }
+
+/** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
+const SEALED_MARK = ["at_rest", "names_sealed"];
 
 /**
  * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
@@ -178,9 +184,15 @@ async function openState(
     // is wiped here, while no other connection has the file open: not while the relayer runs,
     // as Deno KV's commits would then fail.
     if (await pathExists(path)) {
-      const sealed = await sealKeptInClear(path, secret);
+      // Said, and tried again at the next start: not a reason to refuse this one.
+      const sealed = await sealKeptInClear(path, secret).catch((error) => {
+        logger.warn("cannot seal what jobs.kv keeps in clear; the next start tries again", {
+          error,
+        });
+        return 0;
+      });
       if (sealed > 0) {
-        logger.info("jobs.kv no longer names owners, namespaces or errors: sealed them", {
+        logger.info("jobs.kv no longer names namespaces or errors: sealed them", {
           records: sealed,
         });
       }

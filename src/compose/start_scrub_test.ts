@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../log.ts";
+import { createLogger, silentLogger } from "../log.ts";
 import { openBackends, readConfig } from "./mod.ts";
 
 /** How many of `values` the files of the database at `path` hold. */
@@ -35,6 +35,47 @@ Deno.test("composition: a start wipes from jobs.kv what was deleted from it befo
     const backends = await openBackends(config.config, silentLogger);
     await backends.close();
     assert.equal(await held(path, deleted), 0);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("composition: a start seals what an earlier version kept in clear in jobs.kv, once", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    const path = `${dataDir}/jobs.kv`;
+    const kv = await Deno.openKv(path);
+    await kv.set(["job", "j1"], {
+      job_id: "j1",
+      status: "done",
+      owner: "0xfeedbeef",
+      namespace: "oncology-notes",
+      attempts: 1,
+      created_at: "2026-01-01T00:00:00.000Z",
+      updated_at: "2026-01-01T00:00:00.000Z",
+    });
+    await kv.set(["expiry", 5, "m1"], { owner: "0xfeedbeef", namespace: "dermatology" });
+    kv.close();
+
+    const config = readConfig({
+      SVC_DATA_DIR: dataDir,
+      SVC_MASTER_KEY: "ab".repeat(32),
+      SVC_EMBEDDER: "lexical",
+      SVC_LLM: "none",
+    });
+    assert.ok(config.ok);
+    const start = async () => {
+      const lines: string[] = [];
+      const backends = await openBackends(
+        config.config,
+        createLogger("info", (l) => lines.push(l)),
+      );
+      await backends.close();
+      return lines.filter((line) => /sealed them/.test(line));
+    };
+    assert.equal((await start()).length, 1);
+    assert.equal(await held(path, ["oncology-notes", "dermatology"]), 0);
+    assert.deepEqual(await start(), [], "once");
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

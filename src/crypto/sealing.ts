@@ -171,26 +171,46 @@ export function chachaOpen(
   return concatBytes(body, decipher.final());
 }
 
-/** `plaintext` sealed under `key`: a fresh IV, then the ciphertext and tag. */
+/**
+ * `plaintext` sealed under `key` (a WebCrypto key or 32 raw bytes), at once: a fresh IV, then the
+ * ciphertext and tag.
+ */
+export function sealNow(
+  key: CryptoKey | Uint8Array,
+  plaintext: Uint8Array,
+  additionalData?: Uint8Array,
+): Uint8Array<ArrayBuffer> {
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  return concatBytes(iv, gcmEncrypt(key, iv, plaintext, additionalData));
+}
+
+/** What {@link sealNow} sealed under `key` with the same associated data; throws otherwise. */
+export function openNow(
+  key: CryptoKey | Uint8Array,
+  sealed: Uint8Array,
+  additionalData?: Uint8Array,
+): Uint8Array<ArrayBuffer> {
+  return gcmDecrypt(key, sealed.subarray(0, IV_BYTES), sealed.subarray(IV_BYTES), additionalData);
+}
+
+/** {@link sealNow}, as a promise. */
 // deno-lint-ignore require-await
 export async function sealBytes(
   key: CryptoKey,
   plaintext: Uint8Array<ArrayBuffer>,
   additionalData?: Uint8Array<ArrayBuffer>,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  return concatBytes(iv, gcmEncrypt(key, iv, plaintext, additionalData));
+  return sealNow(key, plaintext, additionalData);
 }
 
-/** What {@link sealBytes} sealed under `key` with the same associated data; rejects otherwise. */
+/** {@link openNow}, as a promise; rejects when `sealed` was altered or sealed otherwise. */
 // deno-lint-ignore require-await
 export async function openBytes(
   key: CryptoKey,
   sealed: Uint8Array<ArrayBuffer>,
   additionalData?: Uint8Array<ArrayBuffer>,
 ): Promise<ArrayBuffer> {
-  return gcmDecrypt(key, sealed.subarray(0, IV_BYTES), sealed.subarray(IV_BYTES), additionalData)
-    .buffer;
+  return openNow(key, sealed, additionalData).buffer;
 }
 
 /** {@link sealBytes} as base64url without padding: a sealed value kept in a text field. */

@@ -284,7 +284,7 @@ export function manualBlob(): FieldGroup<
     kind: "group",
     parse(object) {
       if (absent(object.encrypted_data) === absent(object.blob_id)) {
-        throw new SvcError("bad_request", "Send either encrypted_data or blob_id, not both");
+        throw new SvcError("bad_request", "Send one of encrypted_data and blob_id, not both");
       }
       return absent(object.blob_id)
         ? { ciphertext: bytes.parse(object.encrypted_data, "encrypted_data") }

@@ -49,7 +49,7 @@ export async function* storedJobs(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<S
 
 /** Every dead letter of `kv` (a `KvJobQueue`'s, sealed under `seal`), by job id. */
 export async function* deadLetters(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<DeadLetter> {
-  for await (const { value } of kv.list<StoredDeadLetter>({ prefix: ["job_dead"] })) {
-    yield seal.openedDeadLetter(value);
+  for await (const { key, value } of kv.list<StoredDeadLetter>({ prefix: ["job_dead"] })) {
+    yield seal.openedDeadLetter(key[1] as string, value);
   }
 }

@@ -13,16 +13,9 @@
  * seal.opened((await kv.get(["job", record.job_id])).value); // the record again
  * ```
  */
-import {
-  concatBytes,
-  deriveRawKey,
-  gcmDecrypt,
-  gcmEncrypt,
-  hkdfMaster,
-  IV_BYTES,
-} from "../crypto/sealing.ts";
+import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
 import type { JobRecord } from "./job_queue.ts";
-import { RECORD_TTL_MS } from "./kv_job_texts.ts";
+import { rewriteEach } from "./kv_job_texts.ts";
 
 /** A job record as stored: its owner, namespace and error in `sealed`. */
 export type StoredJobRecord = Omit<JobRecord, "owner" | "namespace" | "error"> & {
@@ -94,22 +87,31 @@ export class KvJobSeal {
     return { job_id: jobId, sealed_error: this.#seal(`dead:${jobId}`, error) };
   }
 
-  /** The dead letter `value` holds (one stored in clear, by an earlier version, as it is). */
-  openedDeadLetter(value: StoredDeadLetter | DeadLetter): DeadLetter {
-    if (!("sealed_error" in value)) return value;
-    return { job_id: value.job_id, error: this.#open(`dead:${value.job_id}`, value.sealed_error) };
+  /**
+   * The dead letter of job `jobId` that `value` holds: one sealed, one an earlier version stored
+   * in clear, or the queue message Deno KV stores when it gives up delivering it.
+   */
+  openedDeadLetter(jobId: string, value: StoredDeadLetter | DeadLetter | object): DeadLetter {
+    if ("sealed_error" in value) {
+      return { job_id: jobId, error: this.#open(`dead:${jobId}`, value.sealed_error) };
+    }
+    if ("error" in value && typeof value.error === "string") {
+      return { job_id: jobId, error: value.error };
+    }
+    return { job_id: jobId, error: UNDELIVERED };
   }
 
   #seal(bound: string, text: string): Uint8Array<ArrayBuffer> {
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    return concatBytes(iv, gcmEncrypt(this.#key, iv, encoder.encode(text), aad(bound)));
+    return sealNow(this.#key, encoder.encode(text), aad(bound));
   }
 
   #open(bound: string, sealed: Uint8Array): string {
-    const iv = sealed.subarray(0, IV_BYTES);
-    return decoder.decode(gcmDecrypt(this.#key, iv, sealed.subarray(IV_BYTES), aad(bound)));
+    return decoder.decode(openNow(this.#key, sealed, aad(bound)));
   }
 }
+
+/** The error of a dead letter Deno KV stored: the queue's message, not delivered. */
+const UNDELIVERED = "The job queue could not deliver the job";
 
 function aad(bound: string): Uint8Array {
   return encoder.encode(`svc-kv-job-${bound}`);
@@ -124,18 +126,21 @@ export async function sealStoredRecords(
   secret: Uint8Array<ArrayBuffer>,
 ): Promise<number> {
   const seal = await KvJobSeal.derive(secret);
-  let sealed = 0;
-  for (const prefix of ["job", "job_dead"]) {
-    for await (const entry of kv.list<StoredJobRecord | JobRecord>({ prefix: [prefix] })) {
-      const value = entry.value as object;
-      if ("sealed" in value || "sealed_error" in value) continue;
-      const stored = prefix === "job"
-        ? seal.stored(value as JobRecord)
-        : seal.deadLetter((value as DeadLetter).job_id, (value as DeadLetter).error);
-      const result = await kv.atomic().check(entry)
-        .set(entry.key, stored, { expireIn: RECORD_TTL_MS }).commit();
-      if (result.ok) sealed++;
-    }
-  }
-  return sealed;
+  const expires = { expires: true };
+  const records = await rewriteEach<StoredJobRecord | JobRecord>(
+    kv,
+    ["job"],
+    (value) => "sealed" in value ? undefined : seal.stored(value),
+    expires,
+  );
+  const letters = await rewriteEach<StoredDeadLetter | DeadLetter>(
+    kv,
+    ["job_dead"],
+    (value, key) =>
+      "error" in value && typeof value.error === "string"
+        ? seal.deadLetter(key[1] as string, value.error)
+        : undefined,
+    expires,
+  );
+  return records + letters;
 }

@@ -37,6 +37,40 @@ export async function getAll<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.K
   return (await Promise.all(reads)).flat();
 }
 
+/** Entries one commit of `rewriteEach` changes at most (each is one of its checks). */
+const REWRITE_BATCH = 100;
+
+/**
+ * Rewrites the entries under `prefix` that `change` gives a new value for (`undefined`: left),
+ * `REWRITE_BATCH` a commit, each checked unchanged since read (one changed meanwhile is left);
+ * resolves to how many were rewritten. What expires is kept another `RECORD_TTL_MS` from now.
+ */
+export async function rewriteEach<T>(
+  kv: Deno.Kv,
+  prefix: Deno.KvKey,
+  change: (value: T, key: Deno.KvKey) => unknown,
+  options: { expires?: boolean } = {},
+): Promise<number> {
+  let rewritten = 0;
+  let batch: [Deno.KvEntry<T>, unknown][] = [];
+  const flush = async () => {
+    const op = kv.atomic();
+    for (const [entry, value] of batch) {
+      op.check(entry).set(entry.key, value, options.expires ? { expireIn: RECORD_TTL_MS } : {});
+    }
+    if (batch.length > 0 && (await op.commit()).ok) rewritten += batch.length;
+    batch = [];
+  };
+  for await (const entry of kv.list<T>({ prefix })) {
+    const value = change(entry.value, entry.key);
+    if (value === undefined) continue;
+    batch.push([entry, value]);
+    if (batch.length === REWRITE_BATCH) await flush();
+  }
+  await flush();
+  return rewritten;
+}
+
 /** `bytes` cut into chunks of `CHUNK_BYTES` (one, possibly empty, at least). */
 export function chunksOf(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer>[] {
   const chunks: Uint8Array<ArrayBuffer>[] = [];

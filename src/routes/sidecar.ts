@@ -22,6 +22,8 @@ export interface SidecarLink {
   token: string;
   /** Whether it is running; while it is `down`, forwarded routes answer 503. */
   status(): "up" | "down";
+  /** Whether it runs but does not answer: the calls waiting on it then get 503 at once. */
+  hung?(): boolean;
   /** Open MCP sessions, as last reported by the sidecar. */
   sessions(): number;
   /** Times the sidecar was restarted since the relayer started (for the metrics). */
@@ -93,9 +95,10 @@ async function forward(
   headers.set("x-forwarded-for", clientAddress);
   headers.set("x-sidecar-token", link.token);
   headers.set("x-request-id", requestId);
-  // A sidecar found hung (its probes unanswered) fails the calls waiting on it at once.
+  // A sidecar found hung (its probes unanswered) fails the calls waiting on it at once; one that
+  // is stopping answers them first.
   const hung = new AbortController();
-  const watch = setInterval(() => link.status() === "down" && hung.abort(), WATCH_MS);
+  const watch = setInterval(() => link.hung?.() && hung.abort(), WATCH_MS);
   let upstream: Response;
   try {
     upstream = await fetch(new URL(url.pathname + url.search, link.url), {

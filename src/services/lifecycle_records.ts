@@ -10,8 +10,8 @@
  * sealed by `sealStored`.
  */
 import { hkdfSync } from "node:crypto";
-import { concatBytes, gcmDecrypt, gcmEncrypt, IV_BYTES } from "../crypto/sealing.ts";
-import { getAll } from "../jobs/kv_job_texts.ts";
+import { openNow, sealNow } from "../crypto/sealing.ts";
+import { getAll, rewriteEach } from "../jobs/kv_job_texts.ts";
 
 /** A memory due to expire. */
 export interface Expiry {
@@ -80,36 +80,23 @@ export class LifecycleRecords implements LifecycleRecordStore {
   }
 
   #sealed(memoryId: string, owner: string, namespace: string): ExpiryValue {
-    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    const aad = encoder.encode(`svc-expiry:${memoryId}`);
-    return { sealed: concatBytes(iv, gcmEncrypt(this.#key, iv, plain, aad)) };
+    return { sealed: sealNow(this.#key, plain, encoder.encode(`svc-expiry:${memoryId}`)) };
   }
 
   #opened(memoryId: string, value: ExpiryValue): { owner: string; namespace: string } {
     if (!("sealed" in value)) return { owner: value.owner, namespace: value.namespace };
-    const { sealed } = value;
-    const aad = encoder.encode(`svc-expiry:${memoryId}`);
-    const plain = gcmDecrypt(
-      this.#key,
-      sealed.subarray(0, IV_BYTES),
-      sealed.subarray(IV_BYTES),
-      aad,
-    );
+    const plain = openNow(this.#key, value.sealed, encoder.encode(`svc-expiry:${memoryId}`));
     const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
     return { owner, namespace };
   }
 
   /** Seals the expiries an earlier version kept in clear; resolves to how many. */
-  async sealStored(): Promise<number> {
-    let sealed = 0;
-    for await (const entry of this.#kv.list<ExpiryValue>({ prefix: ["expiry"] })) {
-      if ("sealed" in entry.value) continue;
-      const { owner, namespace } = entry.value;
-      const value = this.#sealed(entry.key[2] as string, owner, namespace);
-      if ((await this.#kv.atomic().check(entry).set(entry.key, value).commit()).ok) sealed++;
-    }
-    return sealed;
+  sealStored(): Promise<number> {
+    return rewriteEach<ExpiryValue>(this.#kv, ["expiry"], (value, key) => {
+      if ("sealed" in value) return undefined;
+      return this.#sealed(key[2] as string, value.owner, value.namespace);
+    });
   }
 
   /** Records erases, and drops the erased memories from the expiry schedule. */

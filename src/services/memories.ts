@@ -4,6 +4,7 @@
  * Writing a memory goes through the remember pipeline. Callers pass values that are already
  * validated.
  */
+import { MAX_MANUAL_BLOB_BYTES } from "../text_limits.ts";
 import type { PendingClaim } from "../auth/replay_guard.ts";
 import { SvcError } from "../errors.ts";
 import type {
@@ -438,10 +439,19 @@ export type MemoryService = ReturnType<typeof createMemoryService>;
 /** The bytes of a blob a client stored itself, or a 400 when the store has none by that id. */
 async function storedBlob(blobs: BlobStore, blobId: string): Promise<Uint8Array<ArrayBuffer>> {
   const bytes = await blobs.get(blobId);
-  if (bytes) return bytes;
-  throw new SvcError(
-    "bad_request",
-    `No blob with that blob_id in this relayer's blob store (${blobs.name}): send ` +
-      "encrypted_data instead, or store the blob there first",
-  );
+  if (!bytes) {
+    throw new SvcError(
+      "bad_request",
+      `No blob with that blob_id in this relayer's blob store (${blobs.name}): send ` +
+        "encrypted_data instead, or store the blob there first",
+    );
+  }
+  // Not stored again past what encrypted_data in a body could carry.
+  if (bytes.byteLength > MAX_MANUAL_BLOB_BYTES) {
+    throw new SvcError(
+      "payload_too_large",
+      `Cannot remember the blob: it is larger than a manual memory may be (${MAX_MANUAL_BLOB_BYTES} bytes)`,
+    );
+  }
+  return bytes;
 }

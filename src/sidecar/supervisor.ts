@@ -33,6 +33,8 @@ const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 const PROBE_MS = 1000;
 /** Failed probes in a row after which a running sidecar counts as hung and is killed. */
 const HUNG_AFTER = 5;
+/** Failed probes in a row after which the calls waiting on the sidecar get 503. */
+const UNANSWERED_CALLS_AFTER = 2;
 /** Environment a Deno child needs to find its caches. */
 const RUNTIME_ENV = [
   "HOME",
@@ -95,6 +97,11 @@ export class SidecarSupervisor implements SidecarLink {
 
   status(): "up" | "down" {
     return this.#up ? "up" : "down";
+  }
+
+  /** Whether it runs but has not answered its last probes: the calls waiting on it are let go. */
+  hung(): boolean {
+    return !this.#stopping && this.#failedProbes >= UNANSWERED_CALLS_AFTER;
   }
 
   sessions(): number {
