@@ -12,11 +12,12 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 export const BODY_BUDGET_RETRY_SECONDS = 5;
 
 /**
- * What a body being read holds at least, whatever its length: the connection's own buffers cost
- * about as much. So a body that declares no length, or a short one, sent slowly counts as what
- * it costs, and the budget bounds how many there are.
+ * What a body that declares no length (chunked) holds at least: about what its connection costs
+ * while it is read, and above the budgets' small-body size, so that such bodies sent slowly are
+ * bounded as large declared ones are, and leave the last eighth of each budget to the small
+ * declared requests of ordinary clients.
  */
-export const BODY_FLOOR_BYTES = SMALL_BODY_BYTES;
+export const UNDECLARED_FLOOR_BYTES = 2 * SMALL_BODY_BYTES;
 
 /** How a body is read, besides its size limit. */
 export interface BodyReadOptions {
@@ -108,7 +109,8 @@ export async function readBounded(
   let size = 0;
   /** Reserves `capacity` bytes in all (at least the floor); refused, the body is not read. */
   const reserve = async (capacity: number) => {
-    const more = Math.max(capacity, BODY_FLOOR_BYTES) - (reservation?.bytes ?? 0);
+    const floor = declared === undefined ? UNDECLARED_FLOOR_BYTES : 0;
+    const more = Math.max(capacity, floor) - (reservation?.bytes ?? 0);
     const refusal = more > 0 ? reservation?.grow(more) : undefined;
     if (refusal) {
       await reader.cancel().catch(() => {});

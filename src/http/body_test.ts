@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
-import { BODY_FLOOR_BYTES, jsonProblem, LoneSurrogateError, parseJson, readBody } from "./body.ts";
+import {
+  jsonProblem,
+  LoneSurrogateError,
+  parseJson,
+  readBody,
+  UNDECLARED_FLOOR_BYTES,
+} from "./body.ts";
 import { BodyBudget } from "./body_budget.ts";
 
 const MiB = 1024 * 1024;
@@ -98,14 +104,14 @@ Deno.test("readBody: a declared body fills one buffer of its size; an undeclared
   assert.equal(body.byteLength, 10_000);
   assert.equal(body.buffer.byteLength, 10_000, "no second copy");
   assert.equal(body[9999], 9);
-  assert.equal(declared.bytes, BODY_FLOOR_BYTES, "no less than a body in flight costs");
+  assert.equal(declared.bytes, 10_000);
 
   const growing = budget.open("a");
   const undeclared = stream((c, n) => n < 40 ? c.enqueue(new Uint8Array(1000).fill(n)) : c.close());
   const grown = await readBody(post(undeclared.body), MAX, { reservation: growing });
   assert.equal(grown.byteLength, 40_000);
   assert.equal(grown[39_999], 39);
-  assert.ok(growing.bytes >= 40_000 && growing.bytes <= 80_000, String(growing.bytes));
+  assert.equal(growing.bytes, UNDECLARED_FLOOR_BYTES, "no less than its connection costs");
   // Over the limit: 413 as soon as it passes, whatever the budget.
   const endless = stream((c) => c.enqueue(new Uint8Array(64 * 1024)));
   assert.equal(
@@ -129,7 +135,7 @@ Deno.test("readBody: a declared body of a byte stream (as Deno.serve's are) is r
   assert.equal(body.byteLength, 10_000);
   assert.equal(body.buffer.byteLength, 10_000, "no second copy");
   assert.deepEqual([body[0], body[9999]], [1, 10]);
-  assert.equal(reservation.bytes, BODY_FLOOR_BYTES);
+  assert.equal(reservation.bytes, 10_000);
 
   const stalled = new ReadableStream({
     type: "bytes",
@@ -176,20 +182,22 @@ Deno.test("parseJson: a string or key holding half a surrogate pair is refused; 
   assert.equal(jsonProblem(new SyntaxError(`Unexpected token in "my secret"`)), "not valid JSON");
 });
 
-Deno.test("readBody: slow bodies that declare no length, or a short one, each hold the floor", async () => {
+Deno.test("readBody: slow bodies that declare no length are bounded as large ones; small declared ones still fit", async () => {
   const budget = new BodyBudget();
   const held: ReadableStreamDefaultController<Uint8Array>[] = [];
   const silent = () => stream((c) => void held.push(c)); // sends nothing yet
-  const slow = (headers?: HeadersInit) =>
-    readBody(post(silent().body, headers), MAX, { reservation: budget.open("a") });
-  const reads = Array.from(
-    { length: 128 },
-    (_, i) => slow(i % 2 ? { "content-length": "10" } : {}),
-  );
+  const slow = () => readBody(post(silent().body), MAX, { reservation: budget.open("a") });
+  // Seven eighths of the address's 8 MiB, 128 KiB each.
+  const reads = Array.from({ length: 56 }, slow);
   await new Promise((resolve) => setTimeout(resolve, 0));
-  assert.equal(budget.held("a"), 128 * BODY_FLOOR_BYTES);
-  // The address's budget (8 MiB) is spent: the next is refused, unread.
+  assert.equal(budget.held("a"), 56 * UNDECLARED_FLOOR_BYTES);
   assert.equal(await codeOf(slow()), "rate_limited");
+  // A recall of the same address, which declares its few hundred bytes, is read.
+  const recall = stream((c, n) => n === 0 ? c.enqueue(new Uint8Array(300)) : c.close());
+  const body = await readBody(post(recall.body, { "content-length": "300" }), MAX, {
+    reservation: budget.open("a"),
+  });
+  assert.equal(body.byteLength, 300);
   for (const controller of held) controller.close();
   await Promise.allSettled(reads);
 });

@@ -1,4 +1,4 @@
-import { BODY_FLOOR_BYTES } from "./body.ts";
+import { UNDECLARED_FLOOR_BYTES } from "./body.ts";
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { createLogger, type LogFields } from "../log.ts";
@@ -385,8 +385,8 @@ Deno.test("kernel: `admit` refuses before the body is read; bodies are held agai
   );
   assert.deepEqual(
     await later.json(),
-    { bytes: 3, held: BODY_FLOOR_BYTES },
-    "its limit, reserved, and no less than a body in flight costs",
+    { bytes: 3, held: UNDECLARED_FLOOR_BYTES },
+    "a body of no declared length holds what its connection costs",
   );
   const tooBig = await handler(
     new Request(`${BASE}/later`, {
