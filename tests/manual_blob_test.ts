@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { WalrusBlobStore } from "../plugins/walrus/mod.ts";
-import { startWalrusTestbed } from "./fixtures/walrus_network.ts";
+import { startWalrusTestbed, walrusStoreOptions } from "./fixtures/walrus_network.ts";
 import { startTestRelayer } from "./fixtures.ts";
 
 async function errorOf(res: Response): Promise<[number, string, string]> {
@@ -16,14 +16,7 @@ Deno.test("manual remember by blob_id: a blob the client put on Walrus is stored
   await using bed = await startWalrusTestbed();
   const cacheDir = await Deno.makeTempDir();
   try {
-    const blobs = await WalrusBlobStore.open({
-      publisherUrl: bed.walrus.publisherUrl,
-      aggregatorUrls: bed.walrus.aggregatorUrls,
-      cacheDir,
-      rpcUrl: bed.sui.url,
-      systemObjectId: bed.chain.systemObjectId,
-      operatorKey: bed.operatorKey,
-    });
+    const blobs = await WalrusBlobStore.open(walrusStoreOptions(bed, cacheDir));
     await using t = await startTestRelayer({ blobs });
     const alice = await t.newCaller();
     const vector = Array.from({ length: t.vectors.dimensions }, (_, i) => (i === 5 ? 1 : 0));

@@ -13,6 +13,18 @@ async function held(path: string, values: string[]): Promise<number> {
   return values.filter((value) => text.includes(value)).length;
 }
 
+/** A relayer's configuration on `dataDir`, without models. */
+function configOf(dataDir: string) {
+  const result = readConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_MASTER_KEY: "ab".repeat(32),
+    SVC_EMBEDDER: "lexical",
+    SVC_LLM: "none",
+  });
+  assert.ok(result.ok);
+  return result.config;
+}
+
 Deno.test("composition: a start wipes from jobs.kv what was deleted from it before", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
@@ -25,14 +37,8 @@ Deno.test("composition: a start wipes from jobs.kv what was deleted from it befo
     kv.close();
     assert.ok(await held(path, deleted) > 0, "SQLite keeps deleted values in the file");
 
-    const config = readConfig({
-      SVC_DATA_DIR: dataDir,
-      SVC_MASTER_KEY: "ab".repeat(32),
-      SVC_EMBEDDER: "lexical",
-      SVC_LLM: "none",
-    });
-    assert.ok(config.ok);
-    const backends = await openBackends(config.config, silentLogger);
+    const config = configOf(dataDir);
+    const backends = await openBackends(config, silentLogger);
     await backends.close();
     assert.equal(await held(path, deleted), 0);
   } finally {
@@ -57,19 +63,10 @@ Deno.test("composition: a start seals what an earlier version kept in clear in j
     await kv.set(["expiry", 5, "m1"], { owner: "0xfeedbeef", namespace: "dermatology" });
     kv.close();
 
-    const config = readConfig({
-      SVC_DATA_DIR: dataDir,
-      SVC_MASTER_KEY: "ab".repeat(32),
-      SVC_EMBEDDER: "lexical",
-      SVC_LLM: "none",
-    });
-    assert.ok(config.ok);
+    const config = configOf(dataDir);
     const start = async () => {
       const lines: string[] = [];
-      const backends = await openBackends(
-        config.config,
-        createLogger("info", (l) => lines.push(l)),
-      );
+      const backends = await openBackends(config, createLogger("info", (l) => lines.push(l)));
       await backends.close();
       return lines.filter((line) => /sealed them/.test(line));
     };

@@ -5,7 +5,7 @@
  * deleting blobs needs.
  */
 import { WalrusBlobStore } from "../../plugins/walrus/mod.ts";
-import { startWalrusTestbed } from "../fixtures/walrus_network.ts";
+import { startWalrusTestbed, walrusStoreOptions } from "../fixtures/walrus_network.ts";
 import { blobStoreSuite } from "../../src/testing/mod.ts";
 
 blobStoreSuite("WalrusBlobStore", async () => {
@@ -16,14 +16,7 @@ blobStoreSuite("WalrusBlobStore", async () => {
     await Deno.remove(cacheDir, { recursive: true });
   };
   try {
-    const store = await WalrusBlobStore.open({
-      publisherUrl: bed.walrus.publisherUrl,
-      aggregatorUrls: bed.walrus.aggregatorUrls,
-      cacheDir,
-      rpcUrl: bed.sui.url,
-      systemObjectId: bed.chain.systemObjectId,
-      operatorKey: bed.operatorKey,
-    });
+    const store = await WalrusBlobStore.open(walrusStoreOptions(bed, cacheDir));
     return Object.assign(store, { [Symbol.asyncDispose]: close });
   } catch (error) {
     await close();
