@@ -69,6 +69,7 @@ const PAGE = 500;
 
 interface Row {
   id: string;
+  place: Uint8Array<ArrayBuffer>;
   sealed_name: Uint8Array<ArrayBuffer>;
   memory_id: string;
   created_at: number;
@@ -142,17 +143,16 @@ async function upgrade(db: DatabaseSync, places: BlobPlaces, path: string): Prom
 
 /** Replaces the owner and namespace columns by places and seals (in the caller's transaction). */
 function sealNames(db: DatabaseSync, places: BlobPlaces): number {
-  const rows = db.prepare("SELECT rowid, id, owner, namespace FROM blobs").all() as {
+  const rows = db.prepare("SELECT rowid, owner, namespace FROM blobs").all() as {
     rowid: number;
-    id: string;
     owner: string;
     namespace: string;
   }[];
   db.exec("ALTER TABLE blobs ADD COLUMN place BLOB");
   db.exec("ALTER TABLE blobs ADD COLUMN sealed_name BLOB");
   const update = db.prepare("UPDATE blobs SET place = ?, sealed_name = ? WHERE rowid = ?");
-  for (const { rowid, id, owner, namespace } of rows) {
-    update.run(places.place(owner, namespace), places.seal(id, owner, namespace), rowid);
+  for (const { rowid, owner, namespace } of rows) {
+    update.run(places.place(owner, namespace), places.seal(owner, namespace), rowid);
   }
   db.exec("DROP INDEX IF EXISTS blobs_listing");
   db.exec("ALTER TABLE blobs DROP COLUMN owner");
@@ -208,7 +208,8 @@ export class SqliteBlobStore implements BlobStore {
     this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)");
     this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
     this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
-    const columns = "id, sealed_name, memory_id, created_at, sealed_vector, sealed_attributes";
+    const columns =
+      "id, place, sealed_name, memory_id, created_at, sealed_vector, sealed_attributes";
     this.#list = db.prepare(
       `SELECT ${columns} FROM blobs WHERE place = ? ` +
         "ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -347,7 +348,7 @@ export class SqliteBlobStore implements BlobStore {
     const kept = bytes.slice();
     const blobId = blobIdOf(kept);
     const place = this.#places.place(owner, namespace);
-    const sealedName = this.#places.seal(blobId, owner, namespace);
+    const sealedName = this.#places.seal(owner, namespace);
     try {
       await this.#write({ blobId, put: { bytes: kept, meta, place, sealedName } });
     } catch (error) {
@@ -409,7 +410,7 @@ export class SqliteBlobStore implements BlobStore {
       } catch (error) {
         throw backendError("the sqlite blob store", "list every blob", error);
       }
-      for (const row of rows) yield entryOf(row, this.#places.open(row.id, row.sealed_name));
+      for (const row of rows) yield entryOf(row, this.#places.open(row.place, row.sealed_name));
       if (rows.length < PAGE) return;
       after = rows.at(-1)!.rowid;
     }

@@ -1,19 +1,20 @@
 /**
  * Where a blob store files an owner's namespace without naming it: a keyed hash of the two (its
  * "place", HMAC-SHA-256 under a key HKDF derives from the relayer's secret), which `list` looks
- * up, and the two sealed together (AES-256-GCM, the blob id bound in), which a listing of every
+ * up, and the two sealed together (AES-256-GCM, the place bound in), which a listing of every
  * blob opens. A copy of the store reads neither owners nor namespaces.
  *
  * @example
  * ```ts
  * const places = await BlobPlaces.derive(secret);
  * const place = places.place("0xowner", "health"); // the same bytes for the same pair
- * const sealed = places.seal(blobId, "0xowner", "health");
- * places.open(blobId, sealed); // { owner: "0xowner", namespace: "health" }
+ * const sealed = places.seal("0xowner", "health");
+ * places.open(place, sealed); // { owner: "0xowner", namespace: "health" }
  * ```
  */
 import { createHmac } from "node:crypto";
 import { SvcError } from "../errors.ts";
+import { LruMap } from "../lru_map.ts";
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
 
 const encoder = new TextEncoder();
@@ -21,13 +22,20 @@ const decoder = new TextDecoder();
 /** The salt of the keys (the PostgreSQL store's first, whose places stay as they were). */
 const SALT = encoder.encode("svc-postgres-blobs-v1");
 
+/** Owners' namespaces whose place and seal are kept, the least recently used going first. */
+const KNOWN = 10_000;
+
 /**
  * The places and sealed names of a store's blobs; see the module documentation. Each call runs
- * at once (node:crypto), so that a store may file a write in the order it was asked.
+ * at once (node:crypto), so that a store may file a write in the order it was asked; a
+ * namespace's place and seal are made once and kept.
  */
 export class BlobPlaces {
   #naming: Uint8Array<ArrayBuffer>;
   #sealing: Uint8Array<ArrayBuffer>;
+  #known = new LruMap<string, { place: Uint8Array<ArrayBuffer>; sealed: Uint8Array<ArrayBuffer> }>(
+    KNOWN,
+  );
 
   private constructor(naming: Uint8Array<ArrayBuffer>, sealing: Uint8Array<ArrayBuffer>) {
     this.#naming = naming;
@@ -48,24 +56,33 @@ export class BlobPlaces {
 
   /** The keyed hash an owner's namespace is filed under. */
   place(owner: string, namespace: string): Uint8Array<ArrayBuffer> {
-    const mac = createHmac("sha256", this.#naming).update(JSON.stringify([owner, namespace]));
-    return new Uint8Array(mac.digest());
+    return this.#of(owner, namespace).place;
   }
 
-  /** The owner and namespace of blob `blobId`, sealed together. */
-  seal(blobId: string, owner: string, namespace: string): Uint8Array<ArrayBuffer> {
-    const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    return sealNow(this.#sealing, plain, aadOf(blobId));
+  /** The owner and namespace sealed together, bound to their place. */
+  seal(owner: string, namespace: string): Uint8Array<ArrayBuffer> {
+    return this.#of(owner, namespace).sealed;
   }
 
-  /** What `seal` sealed for `blobId`; throws for another blob's or an altered seal. */
-  open(blobId: string, sealed: Uint8Array): { owner: string; namespace: string } {
-    const plain = openNow(this.#sealing, sealed, aadOf(blobId));
-    const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
+  /** What `seal` sealed for `place`; throws for another place's or an altered seal. */
+  open(place: Uint8Array, sealed: Uint8Array): { owner: string; namespace: string } {
+    const [owner, namespace] = JSON.parse(
+      decoder.decode(openNow(this.#sealing, sealed, place)),
+    ) as [
+      string,
+      string,
+    ];
     return { owner, namespace };
   }
-}
 
-function aadOf(blobId: string): Uint8Array {
-  return encoder.encode(`svc-blob-name:${blobId}`);
+  #of(owner: string, namespace: string) {
+    const name = JSON.stringify([owner, namespace]);
+    let known = this.#known.get(name);
+    if (!known) {
+      const place = new Uint8Array(createHmac("sha256", this.#naming).update(name).digest());
+      known = { place, sealed: sealNow(this.#sealing, encoder.encode(name), place) };
+      this.#known.set(name, known);
+    }
+    return known;
+  }
 }

@@ -10,12 +10,13 @@ Deno.test("BlobPlaces: the places PostgreSQL's rows are filed under stay as they
   );
 });
 
-Deno.test("BlobPlaces: a name opens only for its blob, under its secret", async () => {
+Deno.test("BlobPlaces: a name opens only at its place, under its secret", async () => {
   const places = await BlobPlaces.derive(new Uint8Array(32).fill(7));
-  const sealed = places.seal("blob-1", "0xowner", "health");
-  assert.deepEqual(places.open("blob-1", sealed), { owner: "0xowner", namespace: "health" });
-  assert.throws(() => places.open("blob-2", sealed));
+  const sealed = places.seal("0xowner", "health");
+  const place = places.place("0xowner", "health");
+  assert.deepEqual(places.open(place, sealed), { owner: "0xowner", namespace: "health" });
+  assert.throws(() => places.open(places.place("0xowner", "work"), sealed));
   const other = await BlobPlaces.derive(new Uint8Array(32).fill(8));
-  assert.throws(() => other.open("blob-1", sealed));
+  assert.throws(() => other.open(place, sealed));
   assert.ok(!new TextDecoder("latin1").decode(sealed).includes("health"));
 });

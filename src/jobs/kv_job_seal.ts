@@ -15,6 +15,7 @@
  */
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
 import type { JobRecord } from "./job_queue.ts";
+import { LruMap } from "../lru_map.ts";
 import { rewriteEach } from "./kv_job_texts.ts";
 
 /** A job record as stored: its owner, namespace and error in `sealed`. */
@@ -44,9 +45,14 @@ interface Sealed {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** Seals kept for the jobs seen last: a job's record is written several times, its names once. */
+const KNOWN = 10_000;
+
 /** The seal of a `KvJobQueue`'s records; see the module documentation. */
 export class KvJobSeal {
   #key: Uint8Array<ArrayBuffer>;
+  /** The last text sealed or opened for each bound value, with its seal. */
+  #known = new LruMap<string, { text: string; sealed: Uint8Array<ArrayBuffer> }>(KNOWN);
 
   private constructor(key: Uint8Array<ArrayBuffer>) {
     this.#key = key;
@@ -101,17 +107,30 @@ export class KvJobSeal {
     return { job_id: jobId, error: UNDELIVERED };
   }
 
+  /** `text` sealed for `bound`: the same seal again while the text is the same. */
   #seal(bound: string, text: string): Uint8Array<ArrayBuffer> {
-    return sealNow(this.#key, encoder.encode(text), aad(bound));
+    const known = this.#known.get(bound);
+    if (known?.text === text) return known.sealed;
+    const sealed = sealNow(this.#key, encoder.encode(text), aad(bound));
+    this.#known.set(bound, { text, sealed });
+    return sealed;
   }
 
-  #open(bound: string, sealed: Uint8Array): string {
-    return decoder.decode(openNow(this.#key, sealed, aad(bound)));
+  #open(bound: string, sealed: Uint8Array<ArrayBuffer>): string {
+    const known = this.#known.get(bound);
+    if (known && equalBytes(known.sealed, sealed)) return known.text;
+    const text = decoder.decode(openNow(this.#key, sealed, aad(bound)));
+    this.#known.set(bound, { text, sealed });
+    return text;
   }
 }
 
 /** The error of a dead letter Deno KV stored: the queue's message, not delivered. */
 const UNDELIVERED = "The job queue could not deliver the job";
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && a.every((byte, i) => byte === b[i]);
+}
 
 function aad(bound: string): Uint8Array {
   return encoder.encode(`svc-kv-job-${bound}`);
