@@ -10,11 +10,12 @@ import { startTestRelayer } from "./fixtures.ts";
 Deno.test("a call waiting on a sidecar found hung gets 503 as soon as it is found", async () => {
   await using silent = startSilentServer();
   let up = true;
+  const unanswered = new AbortController();
   const sidecar: SidecarLink = {
     url: silent.url,
     token: "t",
     status: () => up ? "up" : "down",
-    hung: () => !up,
+    unanswered: unanswered.signal,
     sessions: () => 0,
   };
   await using t = await startTestRelayer({ sidecar });
@@ -23,7 +24,8 @@ Deno.test("a call waiting on a sidecar found hung gets 503 as soon as it is foun
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
   });
   while (silent.accepted === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-  up = false; // the supervisor's probe went unanswered
+  up = false; // the supervisor's probes went unanswered
+  unanswered.abort();
   let bound: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<"hung">((resolve) => bound = setTimeout(() => resolve("hung"), 30_000));
   const answer = await Promise.race([call, hung]);
@@ -42,7 +44,7 @@ Deno.test("a call waiting on a sidecar that is stopping, not hung, is left to be
     url: silent.url,
     token: "t",
     status: () => up ? "up" : "down",
-    hung: () => false,
+    unanswered: new AbortController().signal,
     sessions: () => 0,
   };
   await using t = await startTestRelayer({ sidecar });

@@ -22,8 +22,8 @@ export interface SidecarLink {
   token: string;
   /** Whether it is running; while it is `down`, forwarded routes answer 503. */
   status(): "up" | "down";
-  /** Whether it runs but does not answer: the calls waiting on it then get 503 at once. */
-  hung?(): boolean;
+  /** Aborted while it runs but does not answer: the calls waiting on it then get 503 at once. */
+  readonly unanswered?: AbortSignal;
   /** Open MCP sessions, as last reported by the sidecar. */
   sessions(): number;
   /** Times the sidecar was restarted since the relayer started (for the metrics). */
@@ -70,9 +70,6 @@ const HOP_BY_HOP = [
   "content-encoding",
 ];
 
-/** How often a forwarded call waiting for the sidecar's answer checks that it is up. */
-const WATCH_MS = 250;
-
 /** The sidecar is down (`cause` undefined), or the request to it failed. */
 function unavailable(cause?: unknown): SvcError {
   return new SvcError(
@@ -95,10 +92,6 @@ async function forward(
   headers.set("x-forwarded-for", clientAddress);
   headers.set("x-sidecar-token", link.token);
   headers.set("x-request-id", requestId);
-  // A sidecar found hung (its probes unanswered) fails the calls waiting on it at once; one that
-  // is stopping answers them first.
-  const hung = new AbortController();
-  const watch = setInterval(() => link.hung?.() && hung.abort(), WATCH_MS);
   let upstream: Response;
   try {
     upstream = await fetch(new URL(url.pathname + url.search, link.url), {
@@ -106,12 +99,11 @@ async function forward(
       headers,
       body,
       redirect: "manual",
-      signal: hung.signal,
+      // A sidecar found hung fails the calls waiting on it at once; one stopping answers them.
+      signal: link.unanswered,
     });
   } catch (cause) {
     throw unavailable(cause);
-  } finally {
-    clearInterval(watch);
   }
   const answer = new Headers(upstream.headers);
   for (const name of HOP_BY_HOP) answer.delete(name);

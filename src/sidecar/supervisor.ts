@@ -66,6 +66,8 @@ export class SidecarSupervisor implements SidecarLink {
   #restartsTotal = 0;
   #startedAt = 0;
   #failedProbes = 0;
+  /** Aborted once the running sidecar leaves its probes unanswered; renewed when it answers. */
+  #unanswered = new AbortController();
   #probeTimer?: ReturnType<typeof setInterval>;
   #probing = false;
   #restartTimer?: ReturnType<typeof setTimeout>;
@@ -99,9 +101,9 @@ export class SidecarSupervisor implements SidecarLink {
     return this.#up ? "up" : "down";
   }
 
-  /** Whether it runs but has not answered its last probes: the calls waiting on it are let go. */
-  hung(): boolean {
-    return !this.#stopping && this.#failedProbes >= UNANSWERED_CALLS_AFTER;
+  /** Aborted while it runs but leaves its probes unanswered: the calls waiting on it are let go. */
+  get unanswered(): AbortSignal {
+    return this.#unanswered.signal;
   }
 
   sessions(): number {
@@ -199,6 +201,8 @@ export class SidecarSupervisor implements SidecarLink {
     if (healthy && !this.#up) this.#options.logger.info("sidecar is up", { pid: child.pid });
     this.#up = healthy;
     this.#failedProbes = healthy ? 0 : this.#failedProbes + 1;
+    if (healthy && this.#unanswered.signal.aborted) this.#unanswered = new AbortController();
+    if (this.#failedProbes >= UNANSWERED_CALLS_AFTER) this.#unanswered.abort();
     const settled = Date.now() - this.#startedAt > (this.#options.readyTimeoutMs ?? 30_000);
     if (this.#failedProbes >= HUNG_AFTER && settled) {
       this.#options.logger.warn("sidecar does not answer; killing it", { pid: child.pid });
