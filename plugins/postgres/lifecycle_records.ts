@@ -20,13 +20,11 @@
  */
 import { pgError } from "./database.ts";
 import {
-  deriveAesKey,
   deriveHmacKey,
   type Expiry,
+  ExpirySeal,
   hkdfMaster,
   type LifecycleRecordStore,
-  openBytes,
-  sealBytes,
 } from "../../src/kit.ts";
 import type { Database } from "./database.ts";
 
@@ -38,7 +36,6 @@ export interface PgLifecycleRecordsOptions {
 
 const SALT = "svc-postgres-lifecycle-v1";
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** The HMAC-SHA-256 key HKDF derives from `secret` for `info` (salt: the lifecycle store's). */
 export async function deriveTagKey(
@@ -54,20 +51,17 @@ export async function tagOf(key: CryptoKey, value: string): Promise<Uint8Array<A
   return new Uint8Array(mac, 0, 16).slice();
 }
 
-const aadOf = (expiresAt: number, memoryId: string) =>
-  encoder.encode(`svc-expiry:${expiresAt}:${memoryId}`);
-
 /** Erased memories and the expiry schedule in the shared database; see the module documentation. */
 export class PgLifecycleRecords implements LifecycleRecordStore {
   #database: Database;
   #owners: CryptoKey;
-  #seal: CryptoKey;
+  #seal: ExpirySeal;
   #leaseMs: number;
 
   private constructor(
     database: Database,
     owners: CryptoKey,
-    seal: CryptoKey,
+    seal: ExpirySeal,
     options: PgLifecycleRecordsOptions,
   ) {
     this.#database = database;
@@ -83,8 +77,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
     options: PgLifecycleRecordsOptions = {},
   ): Promise<PgLifecycleRecords> {
     const owners = await deriveTagKey(secret, "erased owners");
-    const seal = await deriveAesKey(await hkdfMaster(secret), SALT, "expiry schedule");
-    return new PgLifecycleRecords(database, owners, seal, options);
+    return new PgLifecycleRecords(database, owners, new ExpirySeal(secret), options);
   }
 
   async markErased(
@@ -134,15 +127,7 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
   async schedule(expiries: Expiry[]): Promise<void> {
     if (expiries.length === 0) return;
     const sql = this.#database.sql;
-    const sealed = await Promise.all(
-      expiries.map(({ owner, namespace, expiresAt, memoryId }) =>
-        sealBytes(
-          this.#seal,
-          encoder.encode(JSON.stringify([owner, namespace])),
-          aadOf(expiresAt, memoryId),
-        )
-      ),
-    );
+    const sealed = expiries.map((expiry) => this.#seal.seal(expiry));
     try {
       await sql`
         insert into svc_lifecycle_expiry (expires_at, memory_id, sealed)
@@ -173,17 +158,11 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
     } catch (error) {
       throw pgError("read the expiry schedule", error);
     }
-    const due = await Promise.all(rows.map(async (row) => {
+    const due = rows.map((row) => {
       const expiresAt = Number(row.expires_at);
       const memoryId = row.memory_id;
-      const plain = await openBytes(
-        this.#seal,
-        new Uint8Array(row.sealed),
-        aadOf(expiresAt, memoryId),
-      );
-      const [owner, namespace] = JSON.parse(decoder.decode(plain));
-      return { memoryId, owner, namespace, expiresAt };
-    }));
+      return { memoryId, ...this.#seal.open(expiresAt, memoryId, row.sealed), expiresAt };
+    });
     return due.sort((a, b) =>
       a.expiresAt - b.expiresAt ||
       (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0)

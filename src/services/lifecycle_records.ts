@@ -5,8 +5,7 @@
  *
  * Keys: `["erased", owner, memoryId]` → Unix ms of the erase (what its receipt names);
  * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together
- * (AES-256-GCM under a key derived from the relayer's secret, the memory id bound in), in expiry
- * order. An entry an earlier version kept in clear (`{owner, namespace}`) is read as it is, and
+ * (`ExpirySeal`, as the PostgreSQL store seals them), in expiry order. An entry an earlier version kept in clear (`{owner, namespace}`) is read as it is, and
  * sealed by `sealStored`.
  */
 import { hkdfSync } from "node:crypto";
@@ -68,34 +67,65 @@ type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namesp
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * How a store seals a scheduled expiry's owner and namespace: together, AES-256-GCM under a key
+ * HKDF derives from the relayer's 32-byte secret, the expiry's time and memory id bound in.
+ */
+export class ExpirySeal {
+  #key: Uint8Array;
+
+  /** The seal of the relayer's 32-byte `secret`. */
+  constructor(secret: Uint8Array<ArrayBuffer>) {
+    this.#key = new Uint8Array(
+      hkdfSync("sha256", secret, "svc-postgres-lifecycle-v1", "expiry schedule", 32),
+    );
+  }
+
+  /** `expiry`'s owner and namespace, sealed. */
+  seal({ owner, namespace, expiresAt, memoryId }: Expiry): Uint8Array<ArrayBuffer> {
+    const plain = encoder.encode(JSON.stringify([owner, namespace]));
+    return sealNow(this.#key, plain, aadOf(expiresAt, memoryId));
+  }
+
+  /** The owner and namespace `seal` sealed for that time and memory; throws otherwise. */
+  open(
+    expiresAt: number,
+    memoryId: string,
+    sealed: Uint8Array,
+  ): { owner: string; namespace: string } {
+    const plain = openNow(this.#key, sealed, aadOf(expiresAt, memoryId));
+    const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
+    return { owner, namespace };
+  }
+}
+
+function aadOf(expiresAt: number, memoryId: string): Uint8Array {
+  return encoder.encode(`svc-expiry:${expiresAt}:${memoryId}`);
+}
+
 /** The erased memories and the expiry schedule in Deno KV; see the module documentation. */
 export class LifecycleRecords implements LifecycleRecordStore {
   #kv: Deno.Kv;
-  #key: Uint8Array;
+  #seal: ExpirySeal;
 
-  /** The records in `kv`, sealed under a key derived from the relayer's 32-byte `secret`. */
+  /** The records in `kv`, the expiries sealed under the relayer's 32-byte `secret`. */
   constructor(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>) {
     this.#kv = kv;
-    this.#key = new Uint8Array(hkdfSync("sha256", secret, "svc-kv-expiry-v1", "", 32));
+    this.#seal = new ExpirySeal(secret);
   }
 
-  #sealed(memoryId: string, owner: string, namespace: string): ExpiryValue {
-    const plain = encoder.encode(JSON.stringify([owner, namespace]));
-    return { sealed: sealNow(this.#key, plain, encoder.encode(`svc-expiry:${memoryId}`)) };
-  }
-
-  #opened(memoryId: string, value: ExpiryValue): { owner: string; namespace: string } {
+  /** The owner and namespace of the expiry at `key` that `value` holds. */
+  #opened(key: Deno.KvKey, value: ExpiryValue): { owner: string; namespace: string } {
     if (!("sealed" in value)) return { owner: value.owner, namespace: value.namespace };
-    const plain = openNow(this.#key, value.sealed, encoder.encode(`svc-expiry:${memoryId}`));
-    const [owner, namespace] = JSON.parse(decoder.decode(plain)) as [string, string];
-    return { owner, namespace };
+    return this.#seal.open(key[1] as number, key[2] as string, value.sealed);
   }
 
   /** Seals the expiries an earlier version kept in clear; resolves to how many. */
   sealStored(): Promise<number> {
     return rewriteEach<ExpiryValue>(this.#kv, ["expiry"], (value, key) => {
       if ("sealed" in value) return undefined;
-      return this.#sealed(key[2] as string, value.owner, value.namespace);
+      const [, expiresAt, memoryId] = key as [string, number, string];
+      return { sealed: this.#seal.seal({ ...value, expiresAt, memoryId }) };
     });
   }
 
@@ -119,8 +149,8 @@ export class LifecycleRecords implements LifecycleRecordStore {
 
   /** Adds memories to the expiry schedule. */
   async schedule(expiries: Expiry[]): Promise<void> {
-    await commitAll(this.#kv, expiries, (op, { memoryId, owner, namespace, expiresAt }) => {
-      op.set(["expiry", expiresAt, memoryId], this.#sealed(memoryId, owner, namespace));
+    await commitAll(this.#kv, expiries, (op, expiry) => {
+      op.set(["expiry", expiry.expiresAt, expiry.memoryId], { sealed: this.#seal.seal(expiry) });
     });
   }
 
@@ -132,8 +162,11 @@ export class LifecycleRecords implements LifecycleRecordStore {
       { limit },
     );
     for await (const { key, value } of entries) {
-      const memoryId = key[2] as string;
-      due.push({ expiresAt: key[1] as number, memoryId, ...this.#opened(memoryId, value) });
+      due.push({
+        expiresAt: key[1] as number,
+        memoryId: key[2] as string,
+        ...this.#opened(key, value),
+      });
     }
     return due;
   }
@@ -150,7 +183,7 @@ export class LifecycleRecords implements LifecycleRecordStore {
   async *expiries(): AsyncIterable<Expiry> {
     for await (const { key, value } of this.#kv.list<ExpiryValue>({ prefix: ["expiry"] })) {
       const [, expiresAt, memoryId] = key as [string, number, string];
-      yield { memoryId, ...this.#opened(memoryId, value), expiresAt };
+      yield { memoryId, ...this.#opened(key, value), expiresAt };
     }
   }
 }
