@@ -25,6 +25,20 @@ export interface RelayerProcess extends AsyncDisposable {
 }
 
 export const TEST_MODELS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-models`;
+/**
+ * Fills `modelsDir` with links to what the tests' shared models directory holds (GloVe and `use`
+ * converted once), for a test whose downloads must not land in the shared one.
+ */
+export async function linkTestModels(modelsDir: string): Promise<void> {
+  await Deno.mkdir(modelsDir, { recursive: true });
+  await Deno.mkdir(TEST_MODELS_DIR, { recursive: true });
+  for await (const entry of Deno.readDir(TEST_MODELS_DIR)) {
+    if (entry.isFile) {
+      await Deno.symlink(`${TEST_MODELS_DIR}/${entry.name}`, `${modelsDir}/${entry.name}`);
+    }
+  }
+}
+
 /** Where the test relayers keep their data directories' master keys (not the user's own). */
 export const TEST_KEYS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-keys`;
 
@@ -77,6 +91,8 @@ export async function startRelayer(
       // The word vectors are converted once per machine, not once per test.
       SVC_MODELS_DIR: TEST_MODELS_DIR,
       SVC_KEYS_DIR: TEST_KEYS_DIR,
+      // No test reaches the real model hub: a relayer without SVC_EMBEDDER finds none.
+      SVC_HF_ENDPOINT: `http://127.0.0.1:${freePort()}`,
       // GloVe, quick to load, unless the test (or, for a benchmark, the environment) names
       // another ("" leaves the relayer's default, `use`).
       SVC_EMBEDDER: Deno.env.get("SVC_EMBEDDER") ?? "local",

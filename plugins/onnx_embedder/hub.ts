@@ -261,6 +261,20 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
   return { dir, commit, digests: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
 }
 
+/** Whether the hub at `endpoint` answers for `model` within `timeoutMs` (a lookup, no download). */
+export async function hubAnswers(endpoint: string, model: string, timeoutMs = 5_000) {
+  try {
+    const response = await fetch(
+      `${endpoint.replace(/\/+$/, "")}/api/models/${encodePath(model)}/revision/main`,
+      { signal: AbortSignal.timeout(timeoutMs) },
+    );
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
 /** The commit a revision names and the files it holds, from the hub's API. */
 async function repositoryFiles(
   options: HubModelOptions,

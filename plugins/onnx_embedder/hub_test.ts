@@ -3,98 +3,9 @@ import { createHash } from "node:crypto";
 import { createLogger, SvcError } from "../../src/kit.ts";
 import { OnnxEmbedder } from "./mod.ts";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
-import { writeTinyModel } from "./tiny_model.ts";
+import { COMMIT, fakeHub, type FakeHubOptions, tinyRepository } from "./fake_hub.ts";
 
 const MODEL = "svc/tiny-encoder";
-const COMMIT = "0123456789abcdef0123456789abcdef01234567";
-
-/** A file as the fake hub serves it; `serve` may alter or cut it (the stored one stays). */
-interface FakeHubOptions {
-  /** Paths in the repository the hub lists; defaults to the tiny model in `onnx/`. */
-  files: Map<string, Uint8Array<ArrayBuffer>>;
-  /** What is sent for a path instead of its bytes. */
-  serve?: (
-    path: string,
-    bytes: Uint8Array<ArrayBuffer>,
-  ) => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>>;
-}
-
-/**
- * A local server answering as the hub does: the revision API with `?blobs=true` (sizes, LFS
- * SHA-256 of `*.onnx`, git blob ids of the rest) and `resolve/` URLs, the large files through a
- * redirect, as to the hub's CDN.
- */
-function fakeHub(options: FakeHubOptions) {
-  const requests: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-    const url = new URL(request.url);
-    requests.push(url.pathname + url.search);
-    if (url.pathname === `/api/models/${MODEL}/revision/main` && url.search === "?blobs=true") {
-      const siblings = [...options.files].map(([path, bytes]) => {
-        const lfs = path.endsWith(".onnx") || path.endsWith(".safetensors");
-        const blob = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes);
-        return {
-          rfilename: path,
-          size: lfs ? 134 : bytes.length,
-          blobId: lfs ? "f".repeat(40) : blob.digest("hex"),
-          ...(lfs
-            ? {
-              lfs: {
-                sha256: createHash("sha256").update(bytes).digest("hex"),
-                size: bytes.length,
-                pointerSize: 134,
-              },
-            }
-            : {}),
-        };
-      });
-      return Response.json({ id: MODEL, sha: COMMIT, siblings });
-    }
-    const prefix = `/${MODEL}/resolve/${COMMIT}/`;
-    if (url.pathname.startsWith(prefix)) {
-      const path = decodeURIComponent(url.pathname.slice(prefix.length));
-      const bytes = options.files.get(path);
-      if (!bytes) return new Response("Entry not found", { status: 404 });
-      if (path.endsWith(".onnx")) return Response.redirect(new URL(`/cdn/${path}`, url), 302);
-    }
-    if (url.pathname.startsWith("/cdn/") || url.pathname.startsWith(prefix)) {
-      const path = url.pathname.replace(/^\/cdn\/|^.*\/resolve\/[0-9a-f]+\//, "");
-      const bytes = options.files.get(decodeURIComponent(path))!;
-      return new Response(options.serve?.(path, bytes) ?? bytes);
-    }
-    return Response.json({ error: "Repository not found" }, { status: 404 });
-  });
-  return {
-    endpoint: `http://127.0.0.1:${server.addr.port}`,
-    requests,
-    close: () => server.shutdown(),
-  };
-}
-
-/** The tiny model's files as the hub holds them (graph in `onnx/`), with files it never needs. */
-async function tinyRepository(): Promise<Map<string, Uint8Array<ArrayBuffer>>> {
-  const dir = await Deno.makeTempDir({ prefix: "svc-onnx-repo-" });
-  try {
-    await writeTinyModel(dir, { modelPath: "onnx/model.onnx" });
-    const files = new Map<string, Uint8Array<ArrayBuffer>>();
-    for (
-      const path of [
-        "onnx/model.onnx",
-        "tokenizer.json",
-        "config.json",
-        "tokenizer_config.json",
-        "special_tokens_map.json",
-        "modules.json",
-        "1_Pooling/config.json",
-      ]
-    ) files.set(path, await Deno.readFile(`${dir}/${path}`));
-    files.set("README.md", new TextEncoder().encode("# tiny\n"));
-    files.set("model.safetensors", new Uint8Array(64));
-    return files;
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -118,7 +29,7 @@ async function listed(dir: string): Promise<string[]> {
 
 Deno.test("hub: downloads the model's files once, verified, then starts from them offline", async () => {
   await withModelsDir(async (modelsDir) => {
-    const hub = fakeHub({ files: await tinyRepository() });
+    const hub = fakeHub({ model: MODEL, files: await tinyRepository() });
     const { lines, logger } = capture();
     const hubOptions = { model: MODEL, endpoint: hub.endpoint, modelsDir };
     let first: string;
@@ -184,7 +95,7 @@ Deno.test("hub: a corrupt or cut-short download is never used; the next start re
       ],
     ];
     for (const [serve, reason] of cases) {
-      const hub = fakeHub({ files, serve });
+      const hub = fakeHub({ model: MODEL, files, serve });
       try {
         await assert.rejects(
           openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir }),
@@ -199,7 +110,7 @@ Deno.test("hub: a corrupt or cut-short download is never used; the next start re
       await assert.rejects(Deno.stat(`${dir}/onnx/model.onnx`), Deno.errors.NotFound);
     }
     // A sound hub: the files verified by the failed attempts are kept, only the graph is fetched.
-    const hub = fakeHub({ files });
+    const hub = fakeHub({ model: MODEL, files });
     try {
       const model = await openHubModel({ model: MODEL, endpoint: hub.endpoint, modelsDir });
       assert.equal(model.commit, COMMIT);
@@ -240,6 +151,7 @@ Deno.test("hub: a hub that stops sending is given up, with the directory to fill
     // A hub that sends half of the graph, then nothing more.
     const files = await tinyRepository();
     const hub = fakeHub({
+      model: MODEL,
       files,
       serve: (path, bytes) =>
         path === "onnx/model.onnx"
@@ -262,7 +174,7 @@ Deno.test("hub: a hub that stops sending is given up, with the directory to fill
 
 Deno.test("hub: a file altered after the download is fetched again", async () => {
   await withModelsDir(async (modelsDir) => {
-    const hub = fakeHub({ files: await tinyRepository() });
+    const hub = fakeHub({ model: MODEL, files: await tinyRepository() });
     try {
       const options = { model: MODEL, endpoint: hub.endpoint, modelsDir };
       await openHubModel(options);
@@ -285,7 +197,7 @@ Deno.test("hub: a file altered after the download is fetched again", async () =>
 
 Deno.test("hub: an unreachable hub names the directory to fill by hand", async () => {
   await withModelsDir(async (modelsDir) => {
-    const closed = fakeHub({ files: new Map() });
+    const closed = fakeHub({ model: MODEL, files: new Map() });
     await closed.close();
     await assert.rejects(
       OnnxEmbedder.open({ hub: { model: MODEL, endpoint: closed.endpoint, modelsDir } }),
@@ -310,7 +222,7 @@ Deno.test("hub: an unknown model, or one without an ONNX export, is a clear erro
   await withModelsDir(async (modelsDir) => {
     const files = await tinyRepository();
     files.delete("onnx/model.onnx");
-    const hub = fakeHub({ files });
+    const hub = fakeHub({ model: MODEL, files });
     try {
       await assert.rejects(
         openHubModel({ model: "svc/nothing", endpoint: hub.endpoint, modelsDir }),

@@ -28,17 +28,15 @@ import {
   SvcError,
 } from "../../src/kit.ts";
 import { type HubModelOptions, openHubModel } from "./hub.ts";
+import { DEFAULT_BATCH } from "./settings.ts";
 import { type ModelRecipe, readModelDirectory } from "./model_dir.ts";
 import type { PoolingMode } from "./pooling.ts";
 import type { WorkerSettings } from "./worker.ts";
 
-export { type HubModelOptions, openHubModel } from "./hub.ts";
+export { hubAnswers, type HubModelOptions, openHubModel } from "./hub.ts";
 export { type ModelRecipe, readModelDirectory } from "./model_dir.ts";
 export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
-export { type OnnxSettings, readOnnxSettings } from "./settings.ts";
-
-/** Texts per run of the graph, by default. */
-export const DEFAULT_BATCH = 32;
+export { DEFAULT_BATCH, type OnnxSettings, readOnnxSettings } from "./settings.ts";
 
 /** How to open the embedder: a model directory, or a hub model to download into a cache. */
 export interface OnnxEmbedderOptions {

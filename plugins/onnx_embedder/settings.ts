@@ -4,6 +4,13 @@ import { POOLING_MODES, type PoolingMode } from "./pooling.ts";
 
 /** The hub's address, unless `SVC_HF_ENDPOINT` names a mirror. */
 export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
+/**
+ * The model a new data directory downloads when its relayer starts without `SVC_EMBEDDER` and
+ * the hub answers: the best of the models measured on the project's retrieval benchmarks.
+ */
+export const RECOMMENDED_ONNX_MODEL = "sentence-transformers/all-MiniLM-L6-v2";
+/** Texts per run of the graph, by default. */
+export const DEFAULT_BATCH = 32;
 /** A hub repository id: `name` or `owner/name`. */
 const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
 /** A branch, tag or commit. */
@@ -47,8 +54,28 @@ function readPooling(read: SettingsReader): PoolingMode[] | undefined {
   return known;
 }
 
-/** The settings of `SVC_EMBEDDER=onnx`; `modelsDir` is `SVC_MODELS_DIR` or its default. */
-export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxSettings {
+/**
+ * The settings of `SVC_EMBEDDER=onnx`; `modelsDir` is `SVC_MODELS_DIR` or its default. With
+ * `recommended`, those of the recommended model, which a relayer started without `SVC_EMBEDDER`
+ * may download: the hub's address, batches and threads.
+ */
+export function readOnnxSettings(
+  read: SettingsReader,
+  modelsDir: string,
+  recommended = false,
+): OnnxSettings {
+  if (recommended) {
+    // The model runs with its own pooling and prefixes, as measured.
+    const { endpoint, batchSize, threads } = readRunSettings(read);
+    return {
+      endpoint,
+      batchSize,
+      threads,
+      revision: "main",
+      model: RECOMMENDED_ONNX_MODEL,
+      modelsDir,
+    };
+  }
   const modelDir = read.text("SVC_ONNX_MODEL_DIR");
   const model = read.matching(
     "SVC_ONNX_MODEL",
@@ -74,6 +101,11 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
   if (revision.includes("..")) {
     read.problem("SVC_ONNX_REVISION must be a branch, tag or commit of the model's repository");
   }
+  return { ...readRunSettings(read), modelDir, model, revision, modelsDir };
+}
+
+/** The hub's address, and how a model runs: batches, threads, pooling and prefixes. */
+function readRunSettings(read: SettingsReader) {
   const endpointName = read.text("SVC_HF_ENDPOINT") === undefined
     ? "HF_ENDPOINT"
     : "SVC_HF_ENDPOINT";
@@ -88,12 +120,8 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
     }
   }
   return {
-    modelDir,
-    model,
-    revision,
-    modelsDir,
     endpoint: endpoint.replace(/\/+$/, ""),
-    batchSize: read.integer("SVC_ONNX_BATCH", 32, 1, 1024),
+    batchSize: read.integer("SVC_ONNX_BATCH", DEFAULT_BATCH, 1, 1024),
     threads: read.integer("SVC_ONNX_THREADS", 0, 0, 256),
     pooling: readPooling(read),
     queryPrefix: read.text("SVC_ONNX_QUERY_PREFIX"),

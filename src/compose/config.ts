@@ -169,7 +169,7 @@ export function masterKeyFileOf(
 /** The values of `SVC_EMBEDDER`. */
 export const EMBEDDER_KINDS = ["local", "lexical", "onnx", "use", "ollama", "openai"] as const;
 
-function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
+function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig): EmbedderConfig {
   if (read.text("SVC_EMBEDDER") === undefined && read.text("SVC_REINDEX") === "1") {
     read.problem(
       "SVC_REINDEX=1 needs SVC_EMBEDDER, the embedder to rebuild the index for (without it a " +
@@ -186,8 +186,14 @@ function readEmbedder(read: SettingsReader, dataDir: string): EmbedderConfig {
       return { kind };
     case "onnx":
       return { kind, onnx: readOnnxSettings(read, modelsDir) };
-    case "use":
-      return { kind, modelsDir };
+    case "use": {
+      const chosen = read.text("SVC_EMBEDDER") !== undefined || store.kind === "postgres";
+      return chosen ? { kind, modelsDir } : {
+        kind,
+        modelsDir,
+        recommended: readOnnxSettings(read, modelsDir, true),
+      };
+    }
     case "ollama":
       return { kind, ollama: servers.ollama() };
     case "openai":
@@ -377,7 +383,7 @@ export function readConfig(
     cipher: readCipher(read, chain),
     blobStore: readBlobStore(read, chain, store),
     vectorStore: readVectorStore(read),
-    embedder: readEmbedder(read, dataDir),
+    embedder: readEmbedder(read, dataDir, store),
     reindex: {
       enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
       keepIndexEmbedder: read.text("SVC_EMBEDDER") === undefined,

@@ -20,6 +20,14 @@ Deno.test("the embedded default needs no network setting", () => {
     [{ kind: "local" }, { kind: "local" }, { kind: "sqlite", byDefault: true }, {
       kind: "use",
       modelsDir: "./data/models",
+      recommended: {
+        model: "sentence-transformers/all-MiniLM-L6-v2",
+        revision: "main",
+        modelsDir: "./data/models",
+        endpoint: "https://huggingface.co",
+        batchSize: 32,
+        threads: 0,
+      },
     }, { kind: "local" }],
   );
 });

@@ -72,7 +72,15 @@ export type EmbedderConfig =
   | { kind: "local"; modelsDir: string }
   | { kind: "lexical" }
   | { kind: "onnx"; onnx: OnnxSettings }
-  | { kind: "use"; modelsDir: string }
+  | {
+    kind: "use";
+    modelsDir: string;
+    /**
+     * `SVC_EMBEDDER` unset in embedded mode: the recommended ONNX model, which a new data
+     * directory chooses instead where the model hub answers (`default_embedder.ts`).
+     */
+    recommended?: OnnxSettings;
+  }
   | { kind: "ollama"; ollama: OllamaSettings }
   | { kind: "openai"; openai: OpenAiSettings };
 /** Whether a start whose embedder differs from the index's rebuilds the index, and how fast. */

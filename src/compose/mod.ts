@@ -22,6 +22,7 @@ import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";
 import { openDatabase, postgresPlugin } from "./database.ts";
 import { openEmbedder, openLlm } from "./models.ts";
+import { openChosenEmbedder } from "./default_embedder.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs, warnOfLostIndex } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
@@ -310,8 +311,15 @@ export async function openBackends(
   if (config.store.kind === "embedded") {
     await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
   }
+  // A data directory without its job queue holds nothing yet.
+  const fresh = config.store.kind === "embedded" && !await pathExists(`${config.dataDir}/jobs.kv`);
   const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
-  const { embedder: configured, reranker, close } = await openEmbedder(config.embedder, logger);
+  const { embedder: configured, reranker, close } = await openChosenEmbedder(
+    config.embedder,
+    config.dataDir,
+    fresh,
+    logger,
+  );
   let closeEmbedder = close;
   const llm = await openLlm(config.llm);
   const database = await openDatabase(config, logger);

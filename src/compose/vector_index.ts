@@ -40,6 +40,11 @@ import {
   settleLeftovers,
 } from "../reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
+import {
+  DEFAULT_BATCH,
+  DEFAULT_HF_ENDPOINT,
+  type OnnxSettings,
+} from "../../plugins/onnx_embedder/settings.ts";
 import { BackgroundReindex } from "./background_reindex.ts";
 import { carryImportNote } from "./lancedb_import.ts";
 
@@ -92,6 +97,8 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
   if (model.startsWith("svc-glove")) return { kind: "local", modelsDir: config.reindex.modelsDir };
   if (/^svc-lexical-hash-v1-384$/.test(model)) return { kind: "lexical" };
   if (model.startsWith("svc-use-lite")) return { kind: "use", modelsDir: config.reindex.modelsDir };
+  const hub = /^onnx:([\w.-]+\/[\w.-]+):[0-9a-f]{16}$/.exec(model);
+  if (hub) return { kind: "onnx", onnx: hubModelSettings(hub[1], config) };
   const remote = model.match(/^(ollama|openai):(.+)$/s);
   if (!remote) return undefined;
   const [, kind, name] = remote;
@@ -110,6 +117,27 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
     ? llm.openai
     : undefined;
   return settings && { kind: "openai", openai: { ...settings, model: name } };
+}
+
+/**
+ * A hub model, as downloaded into the models directory (its download is used as it is), from the
+ * hub the configuration names.
+ */
+function hubModelSettings(model: string, config: Config): OnnxSettings {
+  const { embedder } = config;
+  const configured = embedder.kind === "onnx"
+    ? embedder.onnx
+    : embedder.kind === "use"
+    ? embedder.recommended
+    : undefined;
+  return {
+    model,
+    revision: "main",
+    modelsDir: config.reindex.modelsDir,
+    endpoint: configured?.endpoint ?? DEFAULT_HF_ENDPOINT,
+    batchSize: configured?.batchSize ?? DEFAULT_BATCH,
+    threads: configured?.threads ?? 0,
+  };
 }
 
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */

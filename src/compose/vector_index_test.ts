@@ -65,6 +65,24 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
     kind: "ollama",
     ollama: { model: "nomic-embed-text", timeoutMs: 60_000, host: "http://10.0.0.2:11434" },
   });
+  // A hub model opens from its download in the models directory.
+  const hub = previousEmbedderConfig(
+    "onnx:sentence-transformers/all-MiniLM-L6-v2:0123456789abcdef",
+    config,
+  );
+  assert.deepEqual(hub, {
+    kind: "onnx",
+    onnx: {
+      model: "sentence-transformers/all-MiniLM-L6-v2",
+      revision: "main",
+      modelsDir: "/models",
+      endpoint: "https://huggingface.co",
+      batchSize: 32,
+      threads: 0,
+    },
+  });
+  // A model directory's name says nothing of where it is.
+  assert.equal(previousEmbedderConfig("onnx:my-model:0123456789abcdef", config), undefined);
   assert.equal(previousEmbedderConfig("svc-lexical-hash-v1-512", config), undefined);
   assert.equal(previousEmbedderConfig("someone-else:model", config), undefined);
   // Without settings for an OpenAI-compatible API, it cannot be reached.

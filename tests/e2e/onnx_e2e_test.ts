@@ -5,7 +5,17 @@
  */
 import assert from "node:assert/strict";
 import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
-import { freePort, jobIdOf, newAccountClient, ROOT, startRelayer } from "../relayer_process.ts";
+import { fakeHub, tinyRepository } from "../../plugins/onnx_embedder/fake_hub.ts";
+import { RECOMMENDED_ONNX_MODEL } from "../../plugins/onnx_embedder/settings.ts";
+import { SvcClient } from "../../src/client/mod.ts";
+import {
+  freePort,
+  jobIdOf,
+  linkTestModels,
+  newAccountClient,
+  ROOT,
+  startRelayer,
+} from "../relayer_process.ts";
 
 Deno.test("onnx e2e: a relayer on an ONNX model remembers and recalls through the API", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-onnx-e2e-" });
@@ -30,6 +40,42 @@ Deno.test("onnx e2e: a relayer on an ONNX model remembers and recalls through th
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(modelDir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("onnx e2e: a new data directory started without SVC_EMBEDDER downloads the recommended model where the hub answers, and keeps it", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-onnx-e2e-" });
+  const hub = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files: await tinyRepository() });
+  try {
+    await linkTestModels(`${dataDir}/models`);
+    const env = {
+      SVC_EMBEDDER: "",
+      SVC_HF_ENDPOINT: hub.endpoint,
+      SVC_MODELS_DIR: `${dataDir}/models`,
+    };
+    const model = new RegExp(`^onnx:${RECOMMENDED_ONNX_MODEL}:[0-9a-f]{16}$`);
+    const health = async (url: string) => (await (await fetch(`${url}/health`)).json());
+    let keys;
+    {
+      await using relayer = await startRelayer(dataDir, env);
+      assert.match((await health(relayer.url)).backends.embedder, model);
+      assert.match(relayer.log(), /downloading the recommended model once/);
+      assert.match(relayer.log(), /"msg":"model downloaded"/);
+      const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+      keys = { privateKey, accountId };
+      const jobId = jobIdOf(await client.remember("My dog is called Rex"));
+      assert.equal((await client.waitForJob(jobId)).status, "done");
+    }
+    await hub.close();
+    // The hub is gone: the next start serves the same model from its download.
+    await using again = await startRelayer(dataDir, env);
+    assert.match((await health(again.url)).backends.embedder, model);
+    const client = await SvcClient.create({ ...keys, baseUrl: again.url });
+    const { results } = await client.recall("what is my dog called", { limit: 1 });
+    assert.equal(results[0]?.text, "My dog is called Rex");
+  } finally {
+    await hub.close();
+    await Deno.remove(dataDir, { recursive: true });
   }
 });
 

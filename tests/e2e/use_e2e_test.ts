@@ -16,6 +16,10 @@ Deno.test("use e2e: a relayer on the default sentence encoder recalls facts aske
     const health = await (await fetch(`${relayer.url}/health`)).json();
     assert.equal(health.backends.embedder, "svc-use-lite-512-v1");
     assert.match(relayer.log(), /"msg":"use embedder loaded"/);
+    // The model hub (a closed port, in the tests) does not answer: `use`, recorded.
+    assert.match(relayer.log(), /the model hub does not answer: serving with use/);
+    const record = JSON.parse(await Deno.readTextFile(`${dataDir}/embedder.json`));
+    assert.deepEqual(record, { embedder: "use" });
     const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
     const facts = [
       "I commute by bicycle",
