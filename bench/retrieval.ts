@@ -35,7 +35,7 @@
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
-import { DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
+import { abstainBelowFor, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
@@ -133,13 +133,14 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
   return labelsOf;
 }
 
-/** Every question's results (min_score 0), and recall's latencies. */
+/** Every question's results (min_score 0), its margin, and recall's latencies. */
 async function askAll(client: SvcClient, asked: Asked[]) {
   const answers: RecallResult[][] = [];
+  const margins: number[] = [];
   const ms: number[] = [];
   for (const { question, namespace, limit } of asked) {
     const started = performance.now();
-    const { results } = await client.recall(question, {
+    const { results, margin } = await client.recall(question, {
       namespace,
       limit,
       minScore: 0,
@@ -147,8 +148,9 @@ async function askAll(client: SvcClient, asked: Asked[]) {
     });
     ms.push(performance.now() - started);
     answers.push(results);
+    margins.push(margin ?? 0);
   }
-  return { answers, ms };
+  return { answers, margins, ms };
 }
 
 /** Figures of one pass at minimum score `threshold`. */
@@ -161,14 +163,29 @@ function figures(answers: RecallResult[][], labelsOf: Map<string, string[]>, thr
   };
 }
 
-/** Abstention thresholds tried: a question whose confidence is below one gets no result. */
-const ABSTAIN_AT = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
-
-/** What a recall's confidence may be read from: its best score, or the best of one part. */
-const CONFIDENCE: Record<string, (results: RecallResult[]) => number> = {
-  score: (results) => results[0]?.score ?? 0,
-  vector: (results) => Math.max(0, ...results.map((r) => r.explain?.vector ?? 0)),
-  rerank: (results) => Math.max(0, ...results.map((r) => r.explain?.rerank ?? 0)),
+/**
+ * What a recall's confidence may be read from, and the thresholds tried: its best score, the best
+ * of one part, or its margin (`marginOf`), as the relayer abstains: only over facts, so never for
+ * LoCoMo's turns.
+ */
+const SCORES = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
+const CONFIDENCE: Record<
+  string,
+  { at: number[]; of: (results: RecallResult[], margin: number, turns: boolean) => number }
+> = {
+  score: { at: SCORES, of: (results) => results[0]?.score ?? 0 },
+  vector: {
+    at: SCORES,
+    of: (results) => Math.max(0, ...results.map((r) => r.explain?.vector ?? 0)),
+  },
+  rerank: {
+    at: SCORES,
+    of: (results) => Math.max(0, ...results.map((r) => r.explain?.rerank ?? 0)),
+  },
+  margin: {
+    at: [0, 0.04, 0.06, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.18, 0.2],
+    of: (_, margin, turns) => turns ? Infinity : margin,
+  },
 };
 
 /**
@@ -176,13 +193,21 @@ const CONFIDENCE: Record<string, (results: RecallResult[]) => number> = {
  * default minimum score).
  */
 function abstaining(
-  answers: RecallResult[][],
+  pass: { answers: RecallResult[][]; margins: number[] },
   labelsOf: Map<string, string[]>,
-  confidence: (results: RecallResult[]) => number,
+  confidence: (typeof CONFIDENCE)[string]["of"],
   threshold: number,
 ) {
-  const kept = answers.map((results) => confidence(results) >= threshold ? results : []);
+  const kept = pass.answers.map((results, i) =>
+    confidence(results, pass.margins[i], i < locomo.asked.length) >= threshold ? results : []
+  );
   return figures(kept, labelsOf, MIN_SCORE);
+}
+
+/** The margin below which the relayer at `url` abstains, for its embedder. */
+async function abstainBelowOf(url: string) {
+  const health = await (await fetch(`${url}/health`)).json();
+  return abstainBelowFor(health.backends.embedder);
 }
 
 type Figures = ReturnType<typeof figures>;
@@ -247,15 +272,14 @@ for (let run = 0; run < RUNS; run++) {
       THRESHOLDS.map((t) => [String(t), figures(first.answers, labelsOf, t)]),
     );
     const byAbstention = Object.fromEntries(
-      Object.entries(CONFIDENCE).map(([name, confidence]) => [
+      Object.entries(CONFIDENCE).map(([name, { at, of }]) => [
         name,
-        Object.fromEntries(
-          ABSTAIN_AT.map((t) => [String(t), abstaining(first.answers, labelsOf, confidence, t)]),
-        ),
+        Object.fromEntries(at.map((t) => [String(t), abstaining(first, labelsOf, of, t)])),
       ]),
     );
     runs.push({
-      figures: figures(first.answers, labelsOf, MIN_SCORE),
+      // As the relayer answers by default: abstaining where its embedder is calibrated to.
+      figures: abstaining(first, labelsOf, CONFIDENCE.margin.of, await abstainBelowOf(relayer.url)),
       byThreshold,
       byAbstention,
       ingestSeconds,
@@ -338,7 +362,9 @@ const result = {
   by_abstention: Object.fromEntries(
     Object.entries(last.byAbstention).map(([name, byThreshold]) => [
       name,
-      Object.fromEntries(ABSTAIN_AT.map((t) => [String(t), headline(byThreshold[String(t)])])),
+      Object.fromEntries(
+        CONFIDENCE[name].at.map((t) => [String(t), headline(byThreshold[String(t)])]),
+      ),
     ]),
   ),
 };

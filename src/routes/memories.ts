@@ -68,8 +68,9 @@ const RECALL = object({
     description: `Leave out memories scoring below this (default ${DEFAULT_MIN_SCORE}).`,
   }),
   explain: boolean({
-    description: "Give each result's score components, and the score below which recall " +
-      "answers nothing (`abstain_below`).",
+    description: "Give each result's score components, how far the nearest memory stands out " +
+      "(`margin`), and the margin below which a best memory without a thread gets no answer " +
+      "(`abstain_below`).",
   }),
 });
 const EMBED = object({

@@ -20,7 +20,7 @@ import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
-import { abstainBelowFor, DEFAULT_MIN_SCORE, rankCandidates } from "../ranking/rank.ts";
+import { abstainBelowFor, DEFAULT_MIN_SCORE, marginOf, rankCandidates } from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -253,8 +253,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const lexical = relativeLexical(matches);
       observe?.("lexical", (lexicalMs + performance.now() - searchStarted) / 1000);
       const neighbours = recallNeighbours(index);
+      let margin = 0;
       const candidates = await timed("search", async () => {
         const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
+        margin = marginOf(nearest);
         return await gatherCandidates(size, {
           nearest: nearest.filter((hit) => shown(hit.id)),
           lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
@@ -295,6 +297,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         reranked = new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
       }
       const asked = questionType(query);
+      const kindOf = (id: string) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn";
       const candidatesRanked = rankCandidates(
         candidates,
         limit,
@@ -302,7 +305,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
           lexical,
           neighbours,
           reranked,
-          kind: (id) => index.entry(id)?.info?.thread === undefined ? "fact" : "turn",
+          kind: kindOf,
           weights: fusionWeightsFor(embedder.model),
           answer: (id) => {
             const text = asked && texts.get(id);
@@ -311,9 +314,12 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
         },
         options.minScore ?? DEFAULT_MIN_SCORE,
       );
-      // Nothing when the best memory is not close enough, unless the caller set the minimum.
+      // Nothing when the best memory is a fact that hardly stands out, unless the caller set the
+      // minimum.
       const abstainBelow = options.minScore === undefined ? abstainBelowFor(embedder.model) : 0;
-      const ranked = (candidatesRanked[0]?.score ?? 1) < abstainBelow ? [] : candidatesRanked;
+      const best = candidatesRanked[0]?.hit.id;
+      const abstains = best !== undefined && kindOf(best) === "fact" && margin < abstainBelow;
+      const ranked = abstains ? [] : candidatesRanked;
       // Tags and provenance are opened while the texts are read.
       const opening = Promise.all(ranked.map(({ hit }) =>
         attributeSeal.attributes(
@@ -350,7 +356,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return {
         results,
         total: results.length,
-        ...(options.explain && { abstain_below: abstainBelow }),
+        ...(options.explain && { abstain_below: abstainBelow, margin }),
       };
     },
 

@@ -38,8 +38,16 @@ export type RecallResults = {
   results: RecallResult[];
   /** How many `results` there are. */
   total: number;
-  /** With `explain`: the score the best memory had to reach for any answer (0: none). */
+  /**
+   * With `explain`: the margin (`margin`) a fact had to reach, as the best memory, for any
+   * answer (0: none).
+   */
   abstain_below?: number;
+  /**
+   * With `explain`: how far the nearest memory stands out: its cosine similarity minus the mean
+   * of the next 19 nearest.
+   */
+  margin?: number;
 };
 
 /** A memory manual recall found, without its text. */

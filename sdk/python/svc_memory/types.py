@@ -53,6 +53,7 @@ class RecallResults:
     results: List[RecallResult]
     total: int
     abstain_below: Optional[float] = None
+    margin: Optional[float] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
