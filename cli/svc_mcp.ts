@@ -95,6 +95,7 @@ export async function main(args: string[], io: StdioIo): Promise<number> {
       return 1;
     }
   }
+  if (options.command === "status") return await status(context);
   if (options.command === "login" || (options.forceLogin && io.stdin.isTerminal())) {
     return await login(context);
   }
@@ -198,6 +199,35 @@ async function keyWorks(
       ? { works: false, gone, reason: error.message }
       : { reason: error.message };
   }
+}
+
+/**
+ * `svc-mcp status`: the relayer it would bridge to (its version and embedder), and the saved
+ * sign-in; exits 0 when the relayer answers and the saved key works.
+ */
+async function status(context: Context): Promise<number> {
+  const { say, file } = context;
+  const relayer = (await loginRelayer(context)).replace(/\/+$/, "");
+  const health = await fetch(`${relayer}/health`, { signal: AbortSignal.timeout(10_000) })
+    .then((response) => response.json(), () => undefined)
+    .catch(() => undefined);
+  say(
+    health?.backends
+      ? `Relayer ${relayer}: version ${health.version}, embedder ${health.backends.embedder}`
+      : `Relayer ${relayer}: does not answer`,
+  );
+  const saved = await file.load();
+  if (saved.kind !== "ok" || saved.credentials.relayerUrl.replace(/\/+$/, "") !== relayer) {
+    say("Not signed in with this relayer: run `svc-mcp login`.");
+    return 1;
+  }
+  const { accountId, delegateAddress } = saved.credentials;
+  const { works, reason } = health ? await keyWorks(saved.credentials) : { reason: "" };
+  say(
+    `Signed in: account ${accountId}, key ${delegateAddress}` +
+      (works ? " (it works)" : works === false ? ` (it no longer works: ${reason})` : ""),
+  );
+  return works ? 0 : 1;
 }
 
 /** `svc-mcp login` (or `--login` in a terminal): signs in on the dashboard and saves the key. */

@@ -99,7 +99,8 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
   restore --namespace NS [--limit N]     index the namespace again from its blobs, N (500)
                                          per request
   namespaces                             the namespaces holding memories, with their counts
-  whoami                                 the key's account, label, scope and expiry
+  whoami                                 the key's account, label, scope and expiry, and
+                                         the relayer's version and embedder
   Options: --relayer URL (SVC_SERVER_URL, default http://127.0.0.1:$SVC_PORT, else :8000),
            --account ID (SVC_ACCOUNT_ID), --key HEX (SVC_DELEGATE_KEY)
   TIME is ISO 8601 (2026-07-01T00:00:00Z); --ttl is a number of s, m, h, d or w (30d), and
@@ -226,13 +227,15 @@ export async function runMemoryCommand(
   if (command === "forget") checkForget(id, namespace, values.confirm);
   let client = await SvcClient.create(options);
   if (command === "whoami") {
-    const me = await client.whoami();
+    const [me, { version, backends }] = await Promise.all([client.whoami(), client.health()]);
     const { scope, expiresAt } = parseKeyLimits({ ...me.scope, expires_at: me.expires_at });
     const limits = describeKeyLimits(scope, expiresAt);
+    const relayer = { url: options.baseUrl, version, embedder: backends.embedder };
     return {
-      json: { ...me },
+      json: { ...me, relayer },
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
-        `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}`,
+        `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}\nrelayer ${relayer.url} ` +
+        `(version ${version}, embedder ${backends.embedder})`,
     };
   }
   if (command === "namespaces") {

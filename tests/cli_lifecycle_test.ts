@@ -194,7 +194,7 @@ Deno.test("CLI: list and get tell a client-encrypted memory from one whose blob 
   assert.match(ofManual.stdout, /\n\(encrypted by the client that stored it\)\n$/);
 });
 
-Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
+Deno.test("CLI: whoami shows the key's account, scope and expiry, and the relayer's embedder", async () => {
   await using stack = await startMcpStack();
   const owner = await stack.test.newCaller();
   const expiresAt = Date.parse("2099-01-01T00:00:00Z");
@@ -214,11 +214,18 @@ Deno.test("CLI: whoami shows the key's account, scope and expiry", async () => {
       "2099-01-01T00:00:00.000Z",
     ],
   );
+  const { version, backends: { embedder } } = await (await fetch(`${stack.url}/health`)).json();
+  assert.match(embedder, /^svc-lexical/);
+  assert.deepEqual(json.json.relayer, { url: stack.url, version, embedder });
   const text = await svc(stack.url, reader, ["whoami"]);
   assert.match(text.stdout, new RegExp(`^account ${owner.accountId} \\(owner ${owner.owner}\\)\n`));
   assert.match(
     text.stdout,
-    /\nscope {3}operations read; namespaces work; expires 2099-01-01T00:00:00.000Z\n$/,
+    /\nscope {3}operations read; namespaces work; expires 2099-01-01T00:00:00.000Z\n/,
+  );
+  assert.ok(
+    text.stdout.endsWith(`\nrelayer ${stack.url} (version ${version}, embedder ${embedder})\n`),
+    text.stdout,
   );
 });
 

@@ -12,6 +12,7 @@ import type { Caller } from "./fixtures.ts";
 import { type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 import { saveCredentials } from "./relayer_process.ts";
 import { Captured } from "./cli_fixtures.ts";
+import { generateKeyPair } from "../src/auth/keys.ts";
 
 /** `svc-mcp <args>` in this process with `HOME` at `home`, and an MCP client on its pipes. */
 async function host(args: string[], home: string) {
@@ -122,4 +123,46 @@ Deno.test("svc-mcp in-process: --help exits 0 and a wrong flag 2, saying so on s
   const homeless = await run([], {});
   assert.equal(homeless.code, 2);
   assert.equal(homeless.stderr, "svc-mcp: cannot find the home directory (set HOME)\n");
+});
+
+Deno.test("svc-mcp status: names the relayer's version and embedder, and whether the saved key works", async () => {
+  await using stack = await startMcpStack();
+  const alice = await stack.test.newCaller();
+  const home = await Deno.makeTempDir({ prefix: "svc-mcp-home-" });
+  const status = async (args: string[] = []) => {
+    const stderr = new Captured();
+    const code = await main(["status", ...args], {
+      env: { HOME: home },
+      stdin: { readable: ReadableStream.from([]), isTerminal: () => true },
+      stdout: new WritableStream(),
+      stderr,
+      hostname: "test-host",
+    });
+    return { code, stderr: stderr.text() };
+  };
+  try {
+    const { version, backends } = await (await fetch(`${stack.url}/health`)).json();
+    const relayerLine = `Relayer ${stack.url}: version ${version}, embedder ${backends.embedder}\n`;
+    const out = await status(["--relayer", stack.url]);
+    assert.deepEqual(out, {
+      code: 1,
+      stderr: relayerLine + "Not signed in with this relayer: run `svc-mcp login`.\n",
+    });
+    await saveCredentials(home, stack.url, alice.accountId, alice.key);
+    const signedIn = await status();
+    assert.equal(signedIn.code, 0, signedIn.stderr);
+    assert.match(signedIn.stderr, new RegExp(`^${relayerLine.replace(/[().]/g, "\\$&")}`));
+    assert.match(
+      signedIn.stderr,
+      new RegExp(`Signed in: account ${alice.accountId}, .* \\(it works\\)\n$`),
+    );
+    // A key the account does not hold.
+    await Deno.remove(`${home}/.svc`, { recursive: true });
+    await saveCredentials(home, stack.url, alice.accountId, await generateKeyPair());
+    const removed = await status();
+    assert.equal(removed.code, 1);
+    assert.match(removed.stderr, /\(it no longer works: .+\)\n$/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });

@@ -52,7 +52,7 @@ export function localPreset(env: Record<string, string | undefined>): Preset {
 }
 
 export interface StdioOptions {
-  command: "serve" | "login" | "logout" | "help";
+  command: "serve" | "login" | "status" | "logout" | "help";
   /** Forces a new sign-in even when credentials exist (`--login`). */
   forceLogin: boolean;
   /** The relayer chosen by flag, preset or environment; `undefined`: saved, else `--local`. */
@@ -98,12 +98,16 @@ export function signInLabel(options: StdioOptions, host: string | undefined): st
   return prefix.trim() ? `${prefix.trim()}${suffix}` : options.label;
 }
 
-export const USAGE = `usage: svc-mcp [login] [options]
+/** The commands besides serving. */
+const COMMANDS = ["login", "status"];
+
+export const USAGE = `usage: svc-mcp [login | status] [options]
 
 An MCP server on stdio for svc memory: MCP hosts start it; it signs in through the dashboard
 and bridges the memory tools to a relayer.
 
   login                 sign in now (opens the browser when it can) and exit
+  status                the relayer's version and embedder, and whether the saved key works
   --login               sign in again even if credentials exist
   --no-browser          print the sign-in link without opening a browser
   --logout              delete the local credentials and exit
@@ -182,8 +186,10 @@ export function parseStdioOptions(
   const { values, positionals } = parsed;
   const repeated = repeatedFlag(parsed.tokens);
   if (repeated) throw new UsageError(repeated);
-  if (positionals.length > 1 || (positionals.length === 1 && positionals[0] !== "login")) {
-    throw new UsageError(`unknown command "${positionals.join(" ")}" (the only one is "login")`);
+  if (positionals.length > 1 || (positionals.length === 1 && !COMMANDS.includes(positionals[0]))) {
+    throw new UsageError(
+      `unknown command "${positionals.join(" ")}" (the commands are "login" and "status")`,
+    );
   }
   const presets = (["prod", "dev", "staging", "local"] as const).filter((name) => values[name]);
   if (presets.length > 1) throw new UsageError(`choose one preset, not ${presets.join(" and ")}`);
@@ -246,8 +252,8 @@ export function parseStdioOptions(
     ? "help"
     : values.logout
     ? "logout"
-    : positionals[0] === "login"
-    ? "login"
+    : positionals[0] === "login" || positionals[0] === "status"
+    ? positionals[0]
     : "serve";
   return {
     command,
