@@ -99,7 +99,7 @@ export type {
 } from "./src/jobs/job_queue.ts";
 export { LeaseLost } from "./src/jobs/job_queue.ts";
 export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
-export type { SidecarLink } from "./src/routes/sidecar.ts";
+export type { SidecarLink } from "./src/sidecar/link.ts";
 export {
   createSidecar,
   type Sidecar,

@@ -6,7 +6,7 @@
 import { ACCOUNT_ID, isKeyHex } from "../src/auth/keys.ts";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
-import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/http/validate.ts";
+import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/validate.ts";
 import { SvcError } from "../src/errors.ts";
 import { localPort } from "./args.ts";
 import type { SvcClientOptions } from "../src/client/mod.ts";

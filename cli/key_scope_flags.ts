@@ -19,7 +19,7 @@ import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
 import type { KeyScope, Operation } from "../src/backends/types.ts";
 import { SvcError } from "../src/errors.ts";
-import { parseIsoTime } from "../src/http/validate.ts";
+import { parseIsoTime } from "../src/validate.ts";
 
 /** A command line that cannot be run as given (exit 2 with the usage). */
 export class ScopeUsageError extends Error {}

@@ -30,7 +30,7 @@ import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
 import { FileWriteError } from "./partial_file.ts";
-import { validNamespace } from "../src/http/validate.ts";
+import { validNamespace } from "../src/validate.ts";
 import { accountIdOf, delegateKeyOf, relayerUrl, UsageError } from "./client_flags.ts";
 import { type CliIo, processIo, writeLine } from "./io.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";

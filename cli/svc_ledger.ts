@@ -15,7 +15,7 @@ import { submitTransaction, type TransactionKind } from "../plugins/local_ledger
 import { SvcError } from "../src/errors.ts";
 import { isSmallOrderKey } from "../src/auth/ed25519.ts";
 import { pathExists } from "../src/files.ts";
-import { UNPRINTABLE } from "../src/http/validate.ts";
+import { UNPRINTABLE } from "../src/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
 import { checkNotMoved } from "../src/compose/moved.ts";
@@ -33,7 +33,7 @@ import { suiLedger } from "./svc_ledger_sui.ts";
 import { suiKeypair, suiSeed } from "../plugins/sui/keys.ts";
 import type { Output } from "./svc_memories.ts";
 import { visibleName } from "./visible_text.ts";
-import { parseIsoTime } from "../src/http/validate.ts";
+import { parseIsoTime } from "../src/validate.ts";
 
 export const LEDGER_COMMANDS = ["account", "key"];
 

@@ -14,7 +14,7 @@
  * ```
  */
 
-import { INVISIBLE, UNPRINTABLE } from "../src/http/validate.ts";
+import { INVISIBLE, UNPRINTABLE } from "../src/validate.ts";
 
 // A CRLF line break, or one of C0 (tab and line feed among them), DEL, C1, and the bidi
 // embeddings, overrides and isolates.

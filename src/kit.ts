@@ -60,7 +60,7 @@ export {
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
-export { UNPRINTABLE } from "./http/validate.ts";
+export { UNPRINTABLE } from "./validate.ts";
 export { pathExists, writeCache } from "./files.ts";
 export { retryWhileLocked } from "./kv_locked.ts";
 export { coalesced, scrubSqlite, truncateLog } from "./scrub.ts";

@@ -25,7 +25,7 @@ import {
 import { SvcError } from "./errors.ts";
 import { BodyBudget } from "./http/body_budget.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
-import { RateLimiter } from "./http/rate_limiter.ts";
+import { RateLimiter } from "./rate_limiter.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
 import { KvJobQueue } from "./jobs/kv_job_queue.ts";

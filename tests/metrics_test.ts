@@ -9,7 +9,7 @@ import type { ConnectionInfo } from "../src/http/router.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
-import type { SidecarLink } from "../src/routes/sidecar.ts";
+import type { SidecarLink } from "../src/sidecar/link.ts";
 import { BASE, jsonOf, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
 /** A connection from `hostname`. */

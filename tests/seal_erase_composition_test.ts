@@ -9,7 +9,7 @@ import { timeOrderedId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
 import { openBackends, openSponsor, readConfig } from "../src/compose/mod.ts";
 import { createSidecar } from "../src/sidecar/server.ts";
-import type { SidecarLink } from "../src/routes/sidecar.ts";
+import type { SidecarLink } from "../src/sidecar/link.ts";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { startFakeSui } from "./fixtures/sui_network.ts";
 import { installSvcAccount, SvcAccountWallet } from "./fixtures/svc_account_emulation.ts";

@@ -3,7 +3,7 @@
  * hold the MCP calls waiting on it: once its probes go unanswered, they get 503 at once.
  */
 import assert from "node:assert/strict";
-import type { SidecarLink } from "../src/routes/sidecar.ts";
+import type { SidecarLink } from "../src/sidecar/link.ts";
 import { startSilentServer } from "./fixtures/silent_server.ts";
 import { startTestRelayer } from "./fixtures.ts";
 

@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
-import { INVISIBLE, UNPRINTABLE, validNamespace } from "../../src/http/validate.ts";
+import { INVISIBLE, UNPRINTABLE, validNamespace } from "../../src/validate.ts";
 import { shown } from "../../src/settings_reader.ts";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 

@@ -18,7 +18,7 @@
  * // ... then limiter.failed(address) or limiter.succeeded(publicKey, accountId)
  * ```
  */
-import { RateLimiter } from "../http/rate_limiter.ts";
+import { RateLimiter } from "../rate_limiter.ts";
 import { LruMap } from "../lru_map.ts";
 
 /** The settings of an {@link AuthFailureLimiter}. */

@@ -7,7 +7,7 @@
  */
 import type { KeyScope, Operation } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { validNamespace } from "../http/validate.ts";
+import { validNamespace } from "../validate.ts";
 
 /** Every operation, in the order they are shown. */
 export const OPERATIONS: readonly Operation[] = ["read", "write", "erase", "audit"];

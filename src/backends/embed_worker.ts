@@ -3,8 +3,8 @@
  * holds its thread for tens to hundreds of milliseconds) never stalls the relayer's event loop.
  * `EmbedWorker` is the relayer's side: texts sorted by length go to the worker in batches, one
  * at a time, and a query waits for the batch running, never for queued documents; queries
- * waiting together go to the worker in one batch (micro-batching). No query's vector is kept for
- * the next: its time would tell one account whether another asked the same words.
+ * waiting together go to the worker in one batch (micro-batching). It keeps no query's vector:
+ * recall keeps each account's own apart (`services/memories.ts`).
  * `serveEmbedWorker` is the worker's side: it answers one message at a time, in order.
  *
  * Messages in: `open` (the plugin's settings), `encode` (a batch of texts, by `id`), `close`.

@@ -16,7 +16,7 @@ import { LifecycleRecords } from "../services/lifecycle_records.ts";
 import type { Database } from "../../plugins/postgres/mod.ts";
 import type { RelayerOptions } from "../relayer.ts";
 import { TermHasher } from "../ranking/terms.ts";
-import type { SidecarLink } from "../routes/sidecar.ts";
+import type { SidecarLink } from "../sidecar/link.ts";
 import { SidecarSponsor } from "../sidecar/sponsor_client.ts";
 import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";

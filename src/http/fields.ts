@@ -27,7 +27,7 @@ import {
   numberValue,
   objectValue,
   textValue,
-} from "./validate.ts";
+} from "../validate.ts";
 
 /** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it). */
 export type JsonSchema = { [keyword: string]: unknown };

@@ -30,7 +30,7 @@ import {
   timeValue,
   validNamespace,
   vectorValue,
-} from "./validate.ts";
+} from "../validate.ts";
 
 const NAMESPACE_SCHEMA = {
   type: "string",

@@ -14,7 +14,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { utf8HeaderValue } from "../http/validate.ts";
+import { utf8HeaderValue } from "../validate.ts";
 import { VERSION } from "../version.ts";
 import { MAX_BATCH } from "./messages.ts";
 import { MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";

@@ -24,7 +24,7 @@ import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import { jsonProblem, parseJson, readBody, saysJson } from "../http/body.ts";
 import { type Route, route, type RouteContext } from "../http/router.ts";
-import { utf8Header, validNamespace } from "../http/validate.ts";
+import { utf8Header, validNamespace } from "../validate.ts";
 import type { Logger } from "../log.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
 import { originRefused, preflight, withCors } from "./cors.ts";

@@ -10,7 +10,7 @@
  * - Each client address may start `maxNewPerAddressPerMinute` sessions a minute.
  * - `maxTotal` sessions at most, whoever holds them.
  */
-import { RateLimiter } from "../http/rate_limiter.ts";
+import { RateLimiter } from "../rate_limiter.ts";
 import { isLoopbackAddress } from "../http/relayer_names.ts";
 
 /** How many MCP sessions may be open, and for how long idle (see the module documentation). */

@@ -4,7 +4,7 @@
  */
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { z } from "zod";
-import { MAX_TAG_CHARS, MAX_TAGS } from "../http/validate.ts";
+import { MAX_TAG_CHARS, MAX_TAGS } from "../validate.ts";
 import { MEMORY_ID } from "../ids.ts";
 
 const namespaceField = z.string().min(1).max(256);

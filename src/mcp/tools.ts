@@ -8,7 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Memory, RecallResult, SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
-import { textValue } from "../http/validate.ts";
+import { textValue } from "../validate.ts";
 import { shownText } from "../services/memory_view.ts";
 import { MAX_ANALYZE_BYTES, MAX_QUERY_BYTES, MAX_TEXT_BYTES } from "../text_limits.ts";
 import { scopeRefusal } from "./refusals.ts";

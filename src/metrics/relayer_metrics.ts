@@ -8,7 +8,7 @@
  * answers with that status) and bumps a few numbers; nothing is allocated per request.
  */
 import type { Route } from "../http/router.ts";
-import type { SidecarLink } from "../routes/sidecar.ts";
+import type { SidecarLink } from "../sidecar/link.ts";
 import type { WorkerObserver, WorkerStats } from "../jobs/worker.ts";
 import type { RecallStage } from "../services/memories.ts";
 import { VERSION } from "../version.ts";

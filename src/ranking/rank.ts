@@ -71,25 +71,38 @@ export interface RankedHit {
  */
 export const DEFAULT_MIN_SCORE = 0.2;
 
-/** How many of the nearest memories after the first its margin is taken over. */
+/** The largest group of nearest memories a margin is taken for, and how many after it. */
+export const MARGIN_GROUP = 10;
 export const MARGIN_OVER = 19;
 
 /**
- * How far a question's nearest memory stands out from the next nearest (`MARGIN_OVER` of them):
- * its cosine similarity minus theirs on average (minus 0 when it is alone). A question that no
- * memory answers is about as close to its nearest memory as to the ones after it; a paraphrase
- * of a fact is much closer to that fact.
+ * How far a question's nearest memories stand out from the ones after them (`margin`): for the
+ * nearest one, two, … `MARGIN_GROUP`, their mean cosine similarity minus that of the next
+ * `MARGIN_OVER`, the largest of these (the nearest's own similarity when it is alone). A question
+ * that no memory answers is about as close to its nearest memories as to the ones after them; a
+ * paraphrase of a fact stands out, and so do several memories on what it asks. `spread` is how
+ * far apart the similarities of those memories lie: where they lie closer than a threshold, no
+ * margin can reach it, and says nothing (many memories as near as one another).
  */
-export function marginOf(nearest: VectorHit[]): number {
-  const similarities = nearest.map((hit) => similarityOf(hit.distance)).sort((a, b) => b - a);
-  const next = similarities.slice(1, 1 + MARGIN_OVER);
-  const mean = next.length ? next.reduce((sum, s) => sum + s, 0) / next.length : 0;
-  return (similarities[0] ?? 0) - mean;
+export function nearestShape(nearest: VectorHit[]): { margin: number; spread: number } {
+  const similarities = nearest.map((hit) => similarityOf(hit.distance)).sort((a, b) => b - a)
+    .slice(0, MARGIN_GROUP + MARGIN_OVER);
+  if (similarities.length < 2) {
+    const alone = similarities[0] ?? 0;
+    return { margin: alone, spread: alone };
+  }
+  const mean = (values: number[]) => values.reduce((sum, s) => sum + s, 0) / values.length;
+  let margin = -Infinity;
+  for (let group = 1; group <= MARGIN_GROUP && group < similarities.length; group++) {
+    const next = similarities.slice(group, group + MARGIN_OVER);
+    margin = Math.max(margin, mean(similarities.slice(0, group)) - mean(next));
+  }
+  return { margin, spread: similarities[0] - similarities.at(-1)! };
 }
 
 /**
- * Recall answers nothing when its best memory is a fact (one without a thread) whose margin
- * (`marginOf`) is below this, for the embedder whose model id starts with the key, unless the
+ * Recall answers nothing when its best memory is a fact (one without a thread) and the margin
+ * (`nearestShape`) is below this while the spread is not, for the embedder whose model id starts with the key, unless the
  * caller sets `min_score`: a question about nothing stored gets no match rather than the nearest
  * unrelated memories. Turns of a conversation are close to each other, so a question about one
  * has a small margin too: recall over them never abstains. Calibrated per embedder on the

@@ -19,7 +19,7 @@ import {
   textValue,
   threadValue,
   timeValue,
-} from "../http/validate.ts";
+} from "../validate.ts";
 import type { ExportService } from "../services/export.ts";
 import {
   type ImportFailure,

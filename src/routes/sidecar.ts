@@ -8,29 +8,13 @@
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { requireJsonType } from "../http/body.ts";
-import type { RateLimiter } from "../http/rate_limiter.ts";
+import type { RateLimiter } from "../rate_limiter.ts";
+import { MAX_SPONSOR_BODY_BYTES, type SidecarLink } from "../sidecar/link.ts";
 import { text } from "../http/fields.ts";
 import { FailureLog } from "../http/respond.ts";
 import { route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
 
-/** Where the sidecar listens, the secret it requires, and whether it is running. */
-export interface SidecarLink {
-  /** The sidecar's base URL; forwarded requests keep their path and query. */
-  url: string;
-  /** The secret sent to it in `x-sidecar-token`. */
-  token: string;
-  /** Whether it is running; while it is `down`, forwarded routes answer 503. */
-  status(): "up" | "down";
-  /** Aborted while it runs but does not answer: the calls waiting on it then get 503 at once. */
-  readonly unanswered?: AbortSignal;
-  /** Open MCP sessions, as last reported by the sidecar. */
-  sessions(): number;
-  /** Times the sidecar was restarted since the relayer started (for the metrics). */
-  restarts?(): number;
-}
-
-export const MAX_SPONSOR_BODY_BYTES = 64 * 1024;
 /** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 

@@ -7,6 +7,7 @@
 import { MAX_MANUAL_BLOB_BYTES } from "../text_limits.ts";
 import type { PendingClaim } from "../auth/replay_guard.ts";
 import { SvcError } from "../errors.ts";
+import { LruMap } from "../lru_map.ts";
 import type {
   BlobEntry,
   BlobStore,
@@ -20,7 +21,12 @@ import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
-import { abstainBelowFor, DEFAULT_MIN_SCORE, marginOf, rankCandidates } from "../ranking/rank.ts";
+import {
+  abstainBelowFor,
+  DEFAULT_MIN_SCORE,
+  nearestShape,
+  rankCandidates,
+} from "../ranking/rank.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
@@ -123,6 +129,9 @@ function manualHit(hit: VectorHit): ManualHit {
   };
 }
 
+/** Recall query vectors kept, across accounts (each account's apart). */
+const QUERY_VECTORS_KEPT = 1_000;
+
 export function createMemoryService(deps: MemoryServiceDependencies) {
   const { queue, pipeline, embedder, reader, vectors, hasher, lexicon, attributeSeal } = deps;
   const now = deps.now ?? Date.now;
@@ -137,8 +146,18 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return result;
   }
 
-  async function embedOne(text: string, signal?: AbortSignal): Promise<Float32Array> {
+  /**
+   * The vector of a recall query. An account asking the same words again (an agent often does)
+   * skips the model. Kept per account, never shared: a hit's speed would tell one account
+   * whether another asked the same words.
+   */
+  const queryVectors = new LruMap<string, Float32Array>(QUERY_VECTORS_KEPT);
+  async function embedQuery(owner: string, text: string, signal?: AbortSignal) {
+    const key = `${embedder.model}\n${owner}\n${text}`;
+    const kept = queryVectors.get(key);
+    if (kept) return kept;
     const [vector] = await embedder.embed([text], { signal, purpose: "query" });
+    queryVectors.set(key, vector);
     return vector;
   }
 
@@ -233,7 +252,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const size = poolSize(limit);
       let lexicalMs = performance.now();
       const [vector, queryTerms, index, filter] = await Promise.all([
-        timed("embed", () => embedOne(query, signal)),
+        timed("embed", () => embedQuery(owner, query, signal)),
         hasher.hashQuery(owner, query).then((terms) => {
           lexicalMs = performance.now() - lexicalMs;
           return terms;
@@ -253,10 +272,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const lexical = relativeLexical(matches);
       observe?.("lexical", (lexicalMs + performance.now() - searchStarted) / 1000);
       const neighbours = recallNeighbours(index);
-      let margin = 0;
+      let shape = { margin: 0, spread: 0 };
       const candidates = await timed("search", async () => {
         const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
-        margin = marginOf(nearest);
+        shape = nearestShape(nearest);
         return await gatherCandidates(size, {
           nearest: nearest.filter((hit) => shown(hit.id)),
           lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
@@ -318,7 +337,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       // minimum.
       const abstainBelow = options.minScore === undefined ? abstainBelowFor(embedder.model) : 0;
       const best = candidatesRanked[0]?.hit.id;
-      const abstains = best !== undefined && kindOf(best) === "fact" && margin < abstainBelow;
+      const { margin, spread } = shape;
+      const abstains = best !== undefined && kindOf(best) === "fact" && margin < abstainBelow &&
+        spread >= abstainBelow;
       const ranked = abstains ? [] : candidatesRanked;
       // Tags and provenance are opened while the texts are read.
       const opening = Promise.all(ranked.map(({ hit }) =>

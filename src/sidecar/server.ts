@@ -11,11 +11,11 @@ import { createHttpHandler, type HttpHandler } from "../http/kernel.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { route, type RouteContext } from "../http/router.ts";
-import { base64Value, textValue } from "../http/validate.ts";
+import { base64Value, textValue } from "../validate.ts";
 import type { Logger } from "../log.ts";
 import { mcpRoutes, type McpSession } from "../mcp/http.ts";
 import { type SessionLimits, SessionRegistry } from "../mcp/sessions.ts";
-import { MAX_SPONSOR_BODY_BYTES } from "../routes/sidecar.ts";
+import { MAX_SPONSOR_BODY_BYTES } from "./link.ts";
 import { healthProof } from "./health.ts";
 
 /** How long a stopping sidecar waits for its sessions' running calls to be answered. */

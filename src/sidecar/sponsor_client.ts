@@ -15,7 +15,7 @@
  */
 import type { CallOptions, Sponsor, SponsoredTransaction } from "../backends/types.ts";
 import { type ErrorDetails, isErrorCode, SvcError } from "../errors.ts";
-import type { SidecarLink } from "../routes/sidecar.ts";
+import type { SidecarLink } from "./link.ts";
 
 /** How long one call to the sidecar may take by default: its sponsor waits on the chain. */
 const DEFAULT_TIMEOUT_MS = 60_000;

@@ -3,7 +3,7 @@ import type { Sponsor } from "../backends/types.ts";
 import { rejected } from "../backends/rejection.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import type { SidecarLink } from "../routes/sidecar.ts";
+import type { SidecarLink } from "./link.ts";
 import { createSidecar } from "./server.ts";
 import { SidecarSponsor } from "./sponsor_client.ts";
 

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../log.ts";
-import type { SidecarLink } from "../routes/sidecar.ts";
+import type { SidecarLink } from "./link.ts";
 import { healthProof } from "./health.ts";
 import { noProxy } from "../http/relayer_names.ts";
 

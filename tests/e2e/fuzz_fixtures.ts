@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ERROR_STATUS, isErrorCode } from "../../src/errors.ts";
-import { RateLimiter } from "../../src/http/rate_limiter.ts";
+import { RateLimiter } from "../../src/rate_limiter.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { Route } from "../../src/http/router.ts";
 import { accountRoutes } from "../../src/routes/account.ts";

@@ -3,8 +3,8 @@
  * routes' declared fields on these). Each failure is a 400 whose sentence names the field;
  * out-of-range values are errors, never silently clamped.
  */
-import { SvcError } from "../errors.ts";
-import { MEMORY_ID } from "../ids.ts";
+import { SvcError } from "./errors.ts";
+import { MEMORY_ID } from "./ids.ts";
 
 /** Characters a namespace or tag must not contain. */
 // deno-lint-ignore no-control-regex

@@ -1,0 +1,42 @@
+/** Recall embeds a query an account asked before only once; another account's is its own. */
+import assert from "node:assert/strict";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { MemoryVectorStore } from "../src/backends/memory.ts";
+import type { EmbedOptions } from "../src/backends/types.ts";
+import { rememberAll, startTestRelayer } from "./fixtures.ts";
+
+/** The lexical embedder, counting the queries it embeds. */
+class CountingEmbedder extends LexicalEmbedder {
+  queries: string[] = [];
+  override embed(texts: string[], options?: EmbedOptions) {
+    if (options?.purpose === "query") this.queries.push(...texts);
+    return super.embed(texts, options);
+  }
+}
+
+Deno.test("query vectors: an account asking the same words again skips the model; another account does not share them", async () => {
+  const embedder = new CountingEmbedder();
+  await using t = await startTestRelayer({
+    embedder,
+    vectors: new MemoryVectorStore(embedder.dimensions),
+  });
+  const alice = await t.newCaller();
+  const bob = await t.newCaller();
+  await rememberAll(t, alice, [{ text: "My dentist is Dr Berg" }]);
+  await rememberAll(t, bob, [{ text: "My dentist is Dr Olsen" }]);
+  const recall = async (caller: typeof alice, query: string) => {
+    const res = await t.signed(caller, "POST", "/api/recall", { query });
+    assert.equal(res.status, 200);
+    return (await res.json()).results.map((r: { text: string }) => r.text);
+  };
+  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["My dentist is Dr Berg"]);
+  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["My dentist is Dr Berg"]);
+  assert.deepEqual(embedder.queries, ["Who is my dentist?"]);
+  assert.deepEqual(await recall(bob, "Who is my dentist?"), ["My dentist is Dr Olsen"]);
+  assert.deepEqual(await recall(alice, "Who is my dentist now?"), ["My dentist is Dr Berg"]);
+  assert.deepEqual(embedder.queries, [
+    "Who is my dentist?",
+    "Who is my dentist?",
+    "Who is my dentist now?",
+  ]);
+});
