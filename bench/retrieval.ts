@@ -35,7 +35,7 @@
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
-import { abstainBelowFor, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
+import { abstainBelowFor, abstainsAt, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
@@ -133,14 +133,14 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
   return labelsOf;
 }
 
-/** Every question's results (min_score 0), its margin, and recall's latencies. */
+/** Every question's results (min_score 0), the shape of its nearest memories, and recall's latencies. */
 async function askAll(client: SvcClient, asked: Asked[]) {
   const answers: RecallResult[][] = [];
-  const margins: number[] = [];
+  const shapes: { margin: number; spread: number }[] = [];
   const ms: number[] = [];
   for (const { question, namespace, limit } of asked) {
     const started = performance.now();
-    const { results, margin } = await client.recall(question, {
+    const { results, margin = 0, spread = 0 } = await client.recall(question, {
       namespace,
       limit,
       minScore: 0,
@@ -148,9 +148,9 @@ async function askAll(client: SvcClient, asked: Asked[]) {
     });
     ms.push(performance.now() - started);
     answers.push(results);
-    margins.push(margin ?? 0);
+    shapes.push({ margin, spread });
   }
-  return { answers, margins, ms };
+  return { answers, shapes, ms };
 }
 
 /** Figures of one pass at minimum score `threshold`. */
@@ -164,42 +164,46 @@ function figures(answers: RecallResult[][], labelsOf: Map<string, string[]>, thr
 }
 
 /**
- * What a recall's confidence may be read from, and the thresholds tried: its best score, the best
- * of one part, or its margin (`marginOf`), as the relayer abstains: only over facts, so never for
- * LoCoMo's turns.
+ * What a recall may abstain on, and the thresholds tried: its best score, the best of one part,
+ * or the shape of its nearest memories (`abstainsAt`), as the relayer abstains: only over facts,
+ * so never for LoCoMo's turns.
  */
+type Shape = { margin: number; spread: number };
 const SCORES = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
-const CONFIDENCE: Record<
+const below = (value: number, t: number) => value < t;
+const ABSTAINING: Record<
   string,
-  { at: number[]; of: (results: RecallResult[], margin: number, turns: boolean) => number }
+  {
+    at: number[];
+    abstains: (results: RecallResult[], shape: Shape, turns: boolean, t: number) => boolean;
+  }
 > = {
-  score: { at: SCORES, of: (results) => results[0]?.score ?? 0 },
+  score: { at: SCORES, abstains: (results, _, __, t) => below(results[0]?.score ?? 0, t) },
   vector: {
     at: SCORES,
-    of: (results) => Math.max(0, ...results.map((r) => r.explain?.vector ?? 0)),
+    abstains: (results, _, __, t) =>
+      below(Math.max(0, ...results.map((r) => r.explain?.vector ?? 0)), t),
   },
   rerank: {
     at: SCORES,
-    of: (results) => Math.max(0, ...results.map((r) => r.explain?.rerank ?? 0)),
+    abstains: (results, _, __, t) =>
+      below(Math.max(0, ...results.map((r) => r.explain?.rerank ?? 0)), t),
   },
   margin: {
     at: [0, 0.04, 0.06, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.18, 0.2],
-    of: (_, margin, turns) => turns ? Infinity : margin,
+    abstains: (_, shape, turns, t) => !turns && abstainsAt(shape, t),
   },
 };
 
-/**
- * Figures of one pass when recall abstains where `confidence` is below `threshold` (at the
- * default minimum score).
- */
+/** Figures of one pass when recall abstains by `rule` at `threshold` (at the default minimum score). */
 function abstaining(
-  pass: { answers: RecallResult[][]; margins: number[] },
+  pass: { answers: RecallResult[][]; shapes: Shape[] },
   labelsOf: Map<string, string[]>,
-  confidence: (typeof CONFIDENCE)[string]["of"],
+  rule: (typeof ABSTAINING)[string]["abstains"],
   threshold: number,
 ) {
   const kept = pass.answers.map((results, i) =>
-    confidence(results, pass.margins[i], i < locomo.asked.length) >= threshold ? results : []
+    rule(results, pass.shapes[i], i < locomo.asked.length, threshold) ? [] : results
   );
   return figures(kept, labelsOf, MIN_SCORE);
 }
@@ -272,14 +276,19 @@ for (let run = 0; run < RUNS; run++) {
       THRESHOLDS.map((t) => [String(t), figures(first.answers, labelsOf, t)]),
     );
     const byAbstention = Object.fromEntries(
-      Object.entries(CONFIDENCE).map(([name, { at, of }]) => [
+      Object.entries(ABSTAINING).map(([name, { at, abstains }]) => [
         name,
-        Object.fromEntries(at.map((t) => [String(t), abstaining(first, labelsOf, of, t)])),
+        Object.fromEntries(at.map((t) => [String(t), abstaining(first, labelsOf, abstains, t)])),
       ]),
     );
     runs.push({
       // As the relayer answers by default: abstaining where its embedder is calibrated to.
-      figures: abstaining(first, labelsOf, CONFIDENCE.margin.of, await abstainBelowOf(relayer.url)),
+      figures: abstaining(
+        first,
+        labelsOf,
+        ABSTAINING.margin.abstains,
+        await abstainBelowOf(relayer.url),
+      ),
       byThreshold,
       byAbstention,
       ingestSeconds,
@@ -363,7 +372,7 @@ const result = {
     Object.entries(last.byAbstention).map(([name, byThreshold]) => [
       name,
       Object.fromEntries(
-        CONFIDENCE[name].at.map((t) => [String(t), headline(byThreshold[String(t)])]),
+        ABSTAINING[name].at.map((t) => [String(t), headline(byThreshold[String(t)])]),
       ),
     ]),
   ),

@@ -7,6 +7,7 @@ import type { RecallResults } from "../src/services/memory_answers.ts";
 import {
   ABSTAIN_BELOW,
   abstainBelowFor,
+  abstainsAt,
   DEFAULT_MIN_SCORE,
   nearestShape,
 } from "../src/ranking/rank.ts";
@@ -40,6 +41,11 @@ Deno.test("abstention: the margin is how far the nearest memories stand out from
   near(shape(...Array(5).fill(0.6), ...Array(25).fill(0.1)), 0.5, 0.5);
   // Many memories as near as one another: nothing stands out, and nothing is spread.
   near(shape(...Array(40).fill(0.4), ...Array(5).fill(0)), 0, 0);
+  // Abstains on a small margin, unless nothing is spread enough to stand out.
+  assert.equal(abstainsAt({ margin: 0.05, spread: 0.2 }, 0.1), true);
+  assert.equal(abstainsAt({ margin: 0.05, spread: 0.08 }, 0.1), false);
+  assert.equal(abstainsAt({ margin: 0.15, spread: 0.2 }, 0.1), false);
+  assert.equal(abstainsAt({ margin: 0, spread: 0 }, 0), false, "0 never abstains");
 });
 
 const FACTS = [

@@ -120,6 +120,14 @@ export const ABSTAIN_BELOW: Record<string, number> = {
   "onnx:all-MiniLM-L6-v2:": 0.1,
 };
 
+/**
+ * Whether recall abstains at `threshold` over nearest memories of this shape: they stand out by
+ * less than it, though spread at least as far (0: never).
+ */
+export function abstainsAt(shape: { margin: number; spread: number }, threshold: number): boolean {
+  return shape.margin < threshold && shape.spread >= threshold;
+}
+
 /** The margin below which recall with the vectors of `model` abstains (0: never). */
 export function abstainBelowFor(model: string): number {
   for (const [prefix, threshold] of Object.entries(ABSTAIN_BELOW)) {

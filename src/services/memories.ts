@@ -23,6 +23,7 @@ import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import {
   abstainBelowFor,
+  abstainsAt,
   DEFAULT_MIN_SCORE,
   nearestShape,
   rankCandidates,
@@ -337,9 +338,8 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       // minimum.
       const abstainBelow = options.minScore === undefined ? abstainBelowFor(embedder.model) : 0;
       const best = candidatesRanked[0]?.hit.id;
-      const { margin, spread } = shape;
-      const abstains = best !== undefined && kindOf(best) === "fact" && margin < abstainBelow &&
-        spread >= abstainBelow;
+      const abstains = best !== undefined && kindOf(best) === "fact" &&
+        abstainsAt(shape, abstainBelow);
       const ranked = abstains ? [] : candidatesRanked;
       // Tags and provenance are opened while the texts are read.
       const opening = Promise.all(ranked.map(({ hit }) =>
@@ -377,7 +377,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       return {
         results,
         total: results.length,
-        ...(options.explain && { abstain_below: abstainBelow, margin }),
+        ...(options.explain && { abstain_below: abstainBelow, ...shape }),
       };
     },
 

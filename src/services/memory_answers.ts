@@ -40,14 +40,18 @@ export type RecallResults = {
   total: number;
   /**
    * With `explain`: the margin (`margin`) a fact had to reach, as the best memory, for any
-   * answer (0: none).
+   * answer, unless the similarities spread less (0: never abstains).
    */
   abstain_below?: number;
   /**
-   * With `explain`: how far the nearest memory stands out: its cosine similarity minus the mean
-   * of the next 19 nearest.
+   * With `explain`: how far the nearest memories stand out from the next ones (`nearestShape`).
    */
   margin?: number;
+  /**
+   * With `explain`: how far apart the nearest memories' similarities lie; below `abstain_below`,
+   * recall does not abstain.
+   */
+  spread?: number;
 };
 
 /** A memory manual recall found, without its text. */

@@ -54,6 +54,7 @@ class RecallResults:
     total: int
     abstain_below: Optional[float] = None
     margin: Optional[float] = None
+    spread: Optional[float] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 
