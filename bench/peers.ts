@@ -1,13 +1,13 @@
 /**
- * Peers: the same short-fact workload (`fact_workload.ts`) on svc, on mem0 OSS and on the
- * reference MCP memory server, side by side, at each of `--sizes` memories. For each system and
- * size, fresh: ingest the facts in batches of 20 (memories/s until all are searchable), then
- * after three untimed searches ask `--questions` facts' questions (spread through the facts) one
- * at a time (p50/p95, limit 10, hit@1 and hit@10), remember `--singles` more facts one per call
- * (memories/s until all are searchable), time `--probes` single writes from the write call until
- * a search for the text (limit 3) finds it, then read the resident memory of the process that
- * holds the memories; with `--rest`, read it again after that many seconds without calls. One
- * caller throughout, one call at a time.
+ * Peers: the same short-fact workload (`fact_workload.ts`) on svc, on mem0 OSS, on the reference
+ * MCP memory server and on mcp-memory-service, side by side, at each of `--sizes` memories. For
+ * each system and size, fresh: ingest the facts in batches of 20 (memories/s until all are
+ * searchable), then after three untimed searches ask `--questions` facts' questions (spread
+ * through the facts) one at a time (p50/p95, limit 10, hit@1 and hit@10), remember `--singles`
+ * more facts one per call (memories/s until all are searchable), time `--probes` single writes
+ * from the write call until a search for the text (limit 3) finds it, then read the resident
+ * memory of the process that holds the memories; with `--rest`, read it again after that many
+ * seconds without calls. One caller throughout, one call at a time.
  *
  * - svc: the relayer (`main.ts`, embedded default) as its own Deno process, over the public HTTP
  *   API with a signing `SvcClient` (no retries); timed at the client.
@@ -16,12 +16,16 @@
  *   timed around the mem0 calls in that process. See `peers_mem0.ts`.
  * - mcp-memory: `@modelcontextprotocol/server-memory` under Node over stdio; timed at the MCP
  *   client. See `peers_mcp.ts`.
+ * - mcp-memory-service: the Python package's HTTP server (sqlite-vec, all-MiniLM-L6-v2 through
+ *   ONNX from local files) as its own process, one write per memory (it has no batch call);
+ *   timed at the client. Skipped, with the reason, when its Python or the model is not there.
+ *   See `peers_mcp_memory_service.ts`.
  *
  * Prints a table per size and writes `bench/results/peers.json` (or `--out`).
  *
- *   deno task bench:peers [--sizes 1000,10000] [--systems svc,mem0,mcp-memory] [--questions 200]
- *                         [--singles 200] [--probes 50] [--rest SECONDS] [--root CHECKOUT/]
- *                         [--out FILE]
+ *   deno task bench:peers [--sizes 1000,10000] [--systems svc,mem0,mcp-memory,mcp-memory-service]
+ *                         [--questions 200] [--singles 200] [--probes 50] [--rest SECONDS]
+ *                         [--root CHECKOUT/] [--out FILE]
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
  */
@@ -39,6 +43,7 @@ import {
 } from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
+import { mcpMemoryServiceVersion, startMcpMemoryService } from "./peers_mcp_memory_service.ts";
 import { flags, oneOf, whole, wholes } from "./flags.ts";
 
 /** A memory system under measurement, driven by one caller. */
@@ -61,7 +66,7 @@ export interface PeerSystem {
   close(): Promise<void>;
 }
 
-const SYSTEMS = ["svc", "mem0", "mcp-memory"];
+const SYSTEMS = ["svc", "mem0", "mcp-memory", "mcp-memory-service"];
 const { values } = flags({
   options: {
     sizes: { type: "string", default: "1000,10000" },
@@ -212,9 +217,10 @@ const starts: Record<string, () => Promise<PeerSystem>> = {
   "svc": startSvc,
   "mem0": startMem0,
   "mcp-memory": startMcpMemory,
+  "mcp-memory-service": startMcpMemoryService,
 };
 const versions: Record<string, string> = { deno: Deno.version.deno };
-if (CHOSEN.some((name) => name !== "svc")) versions.node = await prepareNode();
+if (CHOSEN.includes("mem0") || CHOSEN.includes("mcp-memory")) versions.node = await prepareNode();
 if (CHOSEN.includes("mem0")) {
   versions.mem0ai = await installedVersion("mem0ai");
   versions["better-sqlite3"] = await installedVersion("better-sqlite3");
@@ -225,6 +231,16 @@ if (CHOSEN.includes("mcp-memory")) {
   );
 }
 
+const skipped = new Set<string>();
+if (CHOSEN.includes("mcp-memory-service")) {
+  try {
+    versions["mcp-memory-service"] = await mcpMemoryServiceVersion();
+  } catch (error) {
+    console.warn(`mcp-memory-service: skipped, ${(error as Error).message}`);
+    skipped.add("mcp-memory-service");
+  }
+}
+
 let running: PeerSystem | undefined;
 Deno.addSignalListener("SIGINT", () => {
   (running?.close() ?? Promise.resolve()).finally(() => Deno.exit(130));
@@ -232,7 +248,7 @@ Deno.addSignalListener("SIGINT", () => {
 
 const rows: (Row | { system: string; memories: number; error: string })[] = [];
 for (const size of SIZES) {
-  for (const name of CHOSEN) {
+  for (const name of CHOSEN.filter((name) => !skipped.has(name))) {
     let system: PeerSystem | undefined;
     try {
       running = system = await starts[name]();

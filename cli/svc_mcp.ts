@@ -17,6 +17,7 @@ import { openBrowser } from "./svc_mcp/browser.ts";
 import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";
 import { writeLine } from "./io.ts";
+import { visibleName } from "./visible_text.ts";
 import {
   localPreset,
   parseStdioOptions,
@@ -213,7 +214,8 @@ async function status(context: Context): Promise<number> {
     .catch(() => undefined);
   say(
     health?.backends
-      ? `Relayer ${relayer}: version ${health.version}, embedder ${health.backends.embedder}`
+      ? `Relayer ${relayer}: version ${visibleName(String(health.version))}, embedder ` +
+        visibleName(String(health.backends.embedder))
       : `Relayer ${relayer}: does not answer`,
   );
   const saved = await file.load();
@@ -225,7 +227,11 @@ async function status(context: Context): Promise<number> {
   const { works, reason } = health ? await keyWorks(saved.credentials) : { reason: "" };
   say(
     `Signed in: account ${accountId}, key ${delegateAddress}` +
-      (works ? " (it works)" : works === false ? ` (it no longer works: ${reason})` : ""),
+      (works
+        ? " (it works)"
+        : works === false
+        ? ` (it no longer works: ${reason})`
+        : ` (not checked: ${reason || "the relayer does not answer"})`),
   );
   return works ? 0 : 1;
 }

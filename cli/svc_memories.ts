@@ -235,7 +235,7 @@ export async function runMemoryCommand(
       json: { ...me, relayer },
       text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
         `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}\nrelayer ${relayer.url} ` +
-        `(version ${version}, embedder ${backends.embedder})`,
+        `(version ${visibleName(String(version))}, embedder ${visibleName(backends.embedder)})`,
     };
   }
   if (command === "namespaces") {

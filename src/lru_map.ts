@@ -33,6 +33,11 @@ export class LruMap<K, V> {
     return value;
   }
 
+  /** Forgets every entry. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** Sets `key` as the most recently used, dropping the least recently used past the limit. */
   set(key: K, value: V): this {
     this.#entries.delete(key);

@@ -117,12 +117,14 @@ Deno.test("default embedder: a data directory from before the record, or a set S
   });
 });
 
-Deno.test("default embedder: a damaged record is a clear error", async () => {
+Deno.test("default embedder: a damaged record is a clear error that says how to recover", async () => {
   await withDataDir(async (dataDir) => {
-    await Deno.writeTextFile(`${dataDir}/${EMBEDDER_RECORD}`, "{not json");
-    await assert.rejects(
-      opened(dataDir, {}, false),
-      /embedder\.json names no embedder this relayer knows; set SVC_EMBEDDER/,
-    );
+    for (const damaged of ["{not json", "null", "", '{"embedder":"gpt"}']) {
+      await Deno.writeTextFile(`${dataDir}/${EMBEDDER_RECORD}`, damaged);
+      await assert.rejects(
+        opened(dataDir, {}, false),
+        /^SvcError: Cannot start the relayer: .*embedder\.json names no embedder this relayer knows\. Set SVC_EMBEDDER, or write \{"embedder":"use"\}/,
+      );
+    }
   });
 });

@@ -40,3 +40,20 @@ Deno.test("query vectors: an account asking the same words again skips the model
     "Who is my dentist now?",
   ]);
 });
+
+Deno.test("query vectors: none kept from another embedder (a reindex switched it)", async () => {
+  const embedder = new CountingEmbedder();
+  let model = embedder.model;
+  Object.defineProperty(embedder, "model", { get: () => model });
+  await using t = await startTestRelayer({
+    embedder,
+    vectors: new MemoryVectorStore(embedder.dimensions),
+  });
+  const alice = await t.newCaller();
+  await rememberAll(t, alice, [{ text: "My dentist is Dr Berg" }]);
+  const recall = (query: string) => t.signed(alice, "POST", "/api/recall", { query });
+  await (await recall("Who is my dentist?")).body?.cancel();
+  model = `${model}-next`;
+  await (await recall("Who is my dentist?")).body?.cancel();
+  assert.deepEqual(embedder.queries, ["Who is my dentist?", "Who is my dentist?"]);
+});

@@ -30,6 +30,11 @@ export function fakeHub(options: FakeHubOptions) {
     const url = new URL(request.url);
     requests.push(url.pathname + url.search);
     if (url.pathname === `/api/models/${model}/revision/main`) {
+      // Without `?blobs=true` the hub lists the files' names alone.
+      if (url.search !== "?blobs=true") {
+        const siblings = [...options.files.keys()].map((rfilename) => ({ rfilename }));
+        return Response.json({ id: model, sha: COMMIT, siblings });
+      }
       const siblings = [...options.files].map(([path, bytes]) => {
         const lfs = path.endsWith(".onnx") || path.endsWith(".safetensors");
         const blob = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes);

@@ -5,11 +5,12 @@
  *
  * - Where the model hub answers, the recommended ONNX model (`RECOMMENDED_ONNX_MODEL`),
  *   downloaded once into `SVC_MODELS_DIR` with every file's SHA-256 verified and pinned; a
- *   download cut short resumes at the next start.
- * - Where it does not, `use`, whose weights ship with the relayer.
+ *   download cut short by a stop resumes at the next start.
+ * - Where it does not, or the download fails, `use`, whose weights ship with the relayer.
  * - A data directory from before the record keeps `use` (and an index built with another
  *   embedder keeps serving with that one).
  */
+import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";
@@ -17,8 +18,12 @@ import { openEmbedder } from "./models.ts";
 /** The file in the data directory that records the choice. */
 export const EMBEDDER_RECORD = "embedder.json";
 
-type Opened = Awaited<ReturnType<typeof openEmbedder>>;
 type Choice = "onnx" | "use";
+
+/** The embedder opened, and the configuration it was opened with. */
+export type ChosenEmbedder = Awaited<ReturnType<typeof openEmbedder>> & {
+  config: EmbedderConfig;
+};
 
 /**
  * Opens the configured embedder, or for a relayer started without `SVC_EMBEDDER` the one its
@@ -30,22 +35,26 @@ export async function openChosenEmbedder(
   fresh: boolean,
   logger: Logger,
   hubAnswers: (endpoint: string, model: string) => Promise<boolean> = lookUp,
-): Promise<Opened> {
-  if (config.kind !== "use" || !config.recommended) return await openEmbedder(config, logger);
+): Promise<ChosenEmbedder> {
+  const open = async (chosen: EmbedderConfig) => ({
+    ...await openEmbedder(chosen, logger),
+    config: chosen,
+  });
+  if (config.kind !== "use" || !config.recommended) return await open(config);
   const { recommended, ...use } = config;
   const onnx = { kind: "onnx", onnx: recommended } as const;
   const recorded = await readChoice(dataDir);
-  if (recorded) return await openEmbedder(recorded === "onnx" ? onnx : use, logger);
-  if (!fresh) return await openEmbedder(use, logger);
+  if (recorded) return await open(recorded === "onnx" ? onnx : use);
+  if (!fresh) return await open(use);
   const { endpoint, model } = recommended;
-  let opened: Opened | undefined;
+  let opened: ChosenEmbedder | undefined;
   if (await hubAnswers(endpoint, model!)) {
     logger.info("a new data directory: downloading the recommended model once", { model });
-    opened = await openEmbedder(onnx, logger).catch((error) => {
+    opened = await open(onnx).catch((error) => {
       logger.warn(
         "the recommended model could not be downloaded: serving with use, which needs no " +
-          `download; to move to the model later, restart once with SVC_EMBEDDER=onnx ` +
-          `SVC_ONNX_MODEL=${model} SVC_REINDEX=1`,
+          "download; to move to the model later, restart once with SVC_EMBEDDER=onnx " +
+          `SVC_ONNX_MODEL=${model} SVC_REINDEX=1, and keep SVC_EMBEDDER set`,
         { error: (error as Error).message },
       );
       return undefined;
@@ -57,8 +66,8 @@ export async function openChosenEmbedder(
       { hub: new URL(endpoint).origin },
     );
   }
-  opened ??= await openEmbedder(use, logger);
-  await recordChoice(dataDir, opened.embedder.model.startsWith("onnx:") ? "onnx" : "use");
+  opened ??= await open(use);
+  await recordChoice(dataDir, opened.config.kind === "onnx" ? "onnx" : "use");
   return opened;
 }
 
@@ -69,30 +78,35 @@ async function lookUp(endpoint: string, model: string): Promise<boolean> {
 
 /** The embedder the data directory chose, if it has chosen. */
 async function readChoice(dataDir: string): Promise<Choice | undefined> {
+  const path = `${dataDir}/${EMBEDDER_RECORD}`;
   let text: string;
   try {
-    text = await Deno.readTextFile(`${dataDir}/${EMBEDDER_RECORD}`);
+    text = await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  const { embedder } = (() => {
-    try {
-      return JSON.parse(text) as { embedder?: unknown };
-    } catch {
-      return {};
-    }
-  })();
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    // Said below.
+  }
+  const embedder = typeof record === "object" && record !== null
+    ? (record as { embedder?: unknown }).embedder
+    : undefined;
   if (embedder === "onnx" || embedder === "use") return embedder;
-  throw new Error(
-    `${dataDir}/${EMBEDDER_RECORD} names no embedder this relayer knows; set SVC_EMBEDDER`,
+  throw new SvcError(
+    "internal",
+    `Cannot start the relayer: ${path} names no embedder this relayer knows. Set SVC_EMBEDDER, ` +
+      `or write {"embedder":"use"} (or "onnx") into it`,
   );
 }
 
+/** Records the choice whole: a crash leaves the old file or the new, never a part. */
 async function recordChoice(dataDir: string, embedder: Choice) {
-  await Deno.writeTextFile(
-    `${dataDir}/${EMBEDDER_RECORD}`,
-    JSON.stringify({ embedder }) + "\n",
-    { mode: 0o600 },
-  );
+  const path = `${dataDir}/${EMBEDDER_RECORD}`;
+  const temporary = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(temporary, JSON.stringify({ embedder }) + "\n", { mode: 0o600 });
+  await Deno.rename(temporary, path);
 }

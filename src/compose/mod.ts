@@ -314,12 +314,10 @@ export async function openBackends(
   // A data directory without its job queue holds nothing yet.
   const fresh = config.store.kind === "embedded" && !await pathExists(`${config.dataDir}/jobs.kv`);
   const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
-  const { embedder: configured, reranker, close } = await openChosenEmbedder(
-    config.embedder,
-    config.dataDir,
-    fresh,
-    logger,
-  );
+  const chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
+  // From here on, the embedder is the one chosen: what the log and errors advise names it.
+  config = { ...config, embedder: chosen.config };
+  const { embedder: configured, reranker, close } = chosen;
   let closeEmbedder = close;
   const llm = await openLlm(config.llm);
   const database = await openDatabase(config, logger);

@@ -140,6 +140,24 @@ function hubModelSettings(model: string, config: Config): OnnxSettings {
   };
 }
 
+/**
+ * The settings that choose the configured embedder, as a command line names them: the ONNX
+ * model's too, which `SVC_EMBEDDER=onnx` alone does not say.
+ */
+function settingsOf(embedder: EmbedderConfig): string {
+  if (embedder.kind !== "onnx") return `SVC_EMBEDDER=${embedder.kind}`;
+  const { modelDir, model } = embedder.onnx;
+  return `SVC_EMBEDDER=onnx ${
+    modelDir ? `SVC_ONNX_MODEL_DIR=${modelDir}` : `SVC_ONNX_MODEL=${model}`
+  }`;
+}
+
+/** The command that rebuilds the index for the configured embedder, the relayer stopped. */
+function reindexCommand(embedder: EmbedderConfig): string {
+  const model = settingsOf(embedder).replace(/^SVC_EMBEDDER=\S+ ?/, "");
+  return `${model ? `${model} ` : ""}deno task svc reindex --embedder ${embedder.kind}`;
+}
+
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */
 export function embedderSetting(model: string, config: Config): string | undefined {
   const remote = /^(ollama|openai):(.+)$/s.exec(model);
@@ -169,7 +187,6 @@ function mismatch(
     : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
   const setting = embedderSetting(built.model, config);
   const original = setting ? `the original embedder (${setting})` : "the original embedder";
-  const { kind } = config.embedder;
   if (config.store.kind === "postgres") {
     return new SvcError(
       "conflict",
@@ -187,12 +204,14 @@ function mismatch(
         `at ${built.dimensions} dimensions, but "${wanted.model}" now makes vectors of ` +
         `${wanted.dimensions}: its server serves another model under that name. Serve the ` +
         `model the index was built with again, or rebuild the index for this one with the ` +
-        `relayer stopped: \`deno task svc reindex --embedder ${kind}\`.`,
+        `relayer stopped: \`${reindexCommand(config.embedder)}\`.`,
     );
   }
   // A reindex while serving answers recalls with the original embedder: not when it cannot open.
   const whileServing = unset === undefined
-    ? `restart with SVC_EMBEDDER=${kind} SVC_REINDEX=1 (the relayer keeps serving from the old ` +
+    ? `restart with ${
+      settingsOf(config.embedder)
+    } SVC_REINDEX=1 (the relayer keeps serving from the old ` +
       "index meanwhile), or "
     : "";
   return new SvcError(
@@ -203,7 +222,7 @@ function mismatch(
         unset === undefined ? "" : " so that it opens"
       }` +
       `, or rebuild the index for the new one: ${whileServing}stop the relayer and run ` +
-      `\`deno task svc reindex --embedder ${kind}\`.`,
+      `\`${reindexCommand(config.embedder)}\`.`,
   );
 }
 
@@ -217,7 +236,7 @@ async function openPrevious(
 ): Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }> {
   const config = previousEmbedderConfig(built.model, deps.config);
   const offline = "stop the relayer and run " +
-    `\`deno task svc reindex --embedder ${deps.config.embedder.kind}\`, which needs only the new ` +
+    `\`${reindexCommand(deps.config.embedder)}\`, which needs only the new ` +
     "embedder, or configure the original embedder";
   if (!config) {
     throw new SvcError(
@@ -370,7 +389,7 @@ export async function openVectorIndex(deps: VectorIndexDependencies): Promise<Op
     }
     logger.info(
       "SVC_EMBEDDER is not set: serving with the embedder the index was built with; to move to " +
-        `the default (${wanted.model}), restart once with SVC_EMBEDDER=${config.embedder.kind} ` +
+        `the default (${wanted.model}), restart once with ${settingsOf(config.embedder)} ` +
         "SVC_REINDEX=1",
       { model: built.model },
     );

@@ -111,7 +111,7 @@ export function nearestShape(nearest: VectorHit[]): { margin: number; spread: nu
  */
 export const ABSTAIN_BELOW: Record<string, number> = {
   // None yet. On the fact set's halves, GloVe could abstain at 0.11 (3 in 20 unanswerable
-  // questions empty for 0.025 of hit@3) and all-MiniLM-L6-v2 at 0.10 (1 in 20); but on
+  // questions empty for 0.025 of hit@3) and all-MiniLM-L6-v2 at 0.10 (2 in 20); but on
   // bench:load's facts (many people's facts of the same kinds) GloVe's 0.11 leaves 23 in 200
   // answerable questions empty (hit@10 0.975 -> 0.87). BENCHMARKS.md, "Abstention".
 };

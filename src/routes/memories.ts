@@ -68,9 +68,9 @@ const RECALL = object({
     description: `Leave out memories scoring below this (default ${DEFAULT_MIN_SCORE}).`,
   }),
   explain: boolean({
-    description: "Give each result's score components, how far the nearest memory stands out " +
-      "(`margin`), and the margin below which a best memory without a thread gets no answer " +
-      "(`abstain_below`).",
+    description: "Give each result's score components, how far the nearest memories stand out " +
+      "(`margin`) and lie apart (`spread`), and the margin below which a best memory without a " +
+      "thread gets no answer (`abstain_below`).",
   }),
 });
 const EMBED = object({

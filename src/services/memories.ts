@@ -150,15 +150,20 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
   /**
    * The vector of a recall query. An account asking the same words again (an agent often does)
    * skips the model. Kept per account, never shared: a hit's speed would tell one account
-   * whether another asked the same words.
+   * whether another asked the same words. Emptied when the embedder changes (a reindex).
    */
   const queryVectors = new LruMap<string, Float32Array>(QUERY_VECTORS_KEPT);
+  let queryModel = embedder.model;
   async function embedQuery(owner: string, text: string, signal?: AbortSignal) {
-    const key = `${embedder.model}\n${owner}\n${text}`;
+    if (embedder.model !== queryModel) {
+      queryVectors.clear();
+      queryModel = embedder.model;
+    }
+    const key = `${owner}\n${text}`;
     const kept = queryVectors.get(key);
     if (kept) return kept;
     const [vector] = await embedder.embed([text], { signal, purpose: "query" });
-    queryVectors.set(key, vector);
+    if (embedder.model === queryModel) queryVectors.set(key, vector);
     return vector;
   }
 
@@ -275,10 +280,11 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       const neighbours = recallNeighbours(index);
       let shape = { margin: 0, spread: 0 };
       const candidates = await timed("search", async () => {
-        const nearest = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
+        const found = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
+        const nearest = found.filter((hit) => shown(hit.id));
         shape = nearestShape(nearest);
         return await gatherCandidates(size, {
-          nearest: nearest.filter((hit) => shown(hit.id)),
+          nearest,
           lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
           lexical,
           neighbours: (id) => neighbours(id).filter(shown),

@@ -1,4 +1,7 @@
-/** The relayer's link to its MCP sidecar. */
+/**
+ * The relayer's link to its MCP sidecar.
+ * @module
+ */
 /** Where the sidecar listens, the secret it requires, and whether it is running. */
 export interface SidecarLink {
   /** The sidecar's base URL; forwarded requests keep their path and query. */
