@@ -11,6 +11,22 @@ function randomVector(): number[] {
   return Array.from({ length: DIMENSIONS }, () => Math.random() * 2 - 1);
 }
 
+/**
+ * The indices of the table in `dir`, read through a connection of its own. The table is closed
+ * before its connection: one left to the garbage collector after its connection closed can crash
+ * the runtime when it is finalized.
+ */
+async function indicesOf(dir: string) {
+  const db = await lancedb.connect(dir);
+  const table = await db.openTable("memories");
+  try {
+    return await table.listIndices();
+  } finally {
+    table.close();
+    db.close();
+  }
+}
+
 Deno.test("LanceDbVectorStore builds the HNSW index past indexMinRows and stays exact", async () => {
   const dir = await Deno.makeTempDir();
   const options = { model: "test", dimensions: DIMENSIONS, indexMinRows: 200 };
@@ -30,9 +46,7 @@ Deno.test("LanceDbVectorStore builds the HNSW index past indexMinRows and stays 
       await store.upsert(rows);
       await exact.upsert(rows);
     }
-    const db = await lancedb.connect(dir);
-    const indices = await (await db.openTable("memories")).listIndices();
-    db.close();
+    const indices = await indicesOf(dir);
     assert.ok(indices.some((index) => index.columns.includes("vector")), "no vector index");
 
     for (const owner of ["0xowner0", "0xowner1", "0xsmall"]) {
@@ -80,9 +94,7 @@ Deno.test("LanceDbVectorStore answers the same before and after its index is bui
       await store.upsert([0, 1, 2].map((i) => rowOf(`m${commit}-${i}`, randomVector())));
     }
     await store.idle();
-    const db = await lancedb.connect(dir);
-    const indices = await (await db.openTable("memories")).listIndices();
-    db.close();
+    const indices = await indicesOf(dir);
     assert.ok(indices.some((index) => index.columns.includes("vector")), "the index is built");
     const [ties] = await ask();
     assert.deepEqual(ties.map((hit) => hit.id), ["t1", "t2", "t5"], "equal distances by id");
