@@ -93,7 +93,8 @@ function cannotDownload(options: HubModelOptions, dir: string, reason: string, c
       `machine cannot reach the hub, copy the model's files (onnx/model.onnx or model.onnx, ` +
       `tokenizer.json, config.json and its other config files) into ${dir} by hand and start ` +
       `with SVC_ONNX_MODEL_DIR=${dir} beside SVC_ONNX_MODEL=${options.model} (which keeps its ` +
-      "name, part of the embedder's identity)",
+      "name, part of the embedder's identity), or start with SVC_EMBEDDER=use, which needs no " +
+      "download",
     cause === undefined ? undefined : { cause },
   );
 }

@@ -119,6 +119,7 @@ Deno.test("onnx e2e: a missing model, or one the hub cannot give, stops the star
     const dir = `${modelsDir}/onnx/sentence-transformers--all-MiniLM-L6-v2`;
     assert.match(offline, /svc: cannot start: Cannot download the ONNX model /);
     assert.ok(offline.includes(`SVC_ONNX_MODEL_DIR=${dir}`), offline);
+    assert.match(offline, /or start with SVC_EMBEDDER=use, which needs no download/);
   } finally {
     await Deno.remove(modelsDir, { recursive: true });
   }
