@@ -241,6 +241,7 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
     total_mb: megabytes(total),
     dir,
   });
+  await removePartials(dir);
   const files: Manifest["files"] = [];
   for (const file of wanted) {
     const sha256 = await kept(dir, file) ??
@@ -324,6 +325,19 @@ async function repositoryFiles(
     ? info.sha
     : revision;
   return { commit, siblings: info.siblings as Sibling[] };
+}
+
+/** Removes the files a download stopped midway (the process killed) left in `dir`. */
+async function removePartials(dir: string) {
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isFile && entry.name.startsWith(".partial-")) {
+        await Deno.remove(`${dir}/${entry.name}`).catch(() => {});
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
 }
 
 /** The SHA-256 of a file already in place with the size and checksum wanted, else undefined. */

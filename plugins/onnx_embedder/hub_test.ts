@@ -172,7 +172,7 @@ Deno.test("hub: a hub that stops sending is given up, with the directory to fill
   });
 });
 
-Deno.test("hub: a file altered after the download is fetched again", async () => {
+Deno.test("hub: a file altered after the download is fetched again; a partial file left is removed", async () => {
   await withModelsDir(async (modelsDir) => {
     const hub = fakeHub({ model: MODEL, files: await tinyRepository() });
     try {
@@ -181,6 +181,8 @@ Deno.test("hub: a file altered after the download is fetched again", async () =>
       const dir = hubModelDir(modelsDir, MODEL);
       const config = await Deno.readTextFile(`${dir}/config.json`);
       await Deno.writeTextFile(`${dir}/config.json`, config.replace("bert", "BERT"));
+      // What a download killed midway left behind goes with the next one.
+      await Deno.writeTextFile(`${dir}/.partial-0123`, "cut short");
       hub.requests.length = 0;
       const { lines, logger } = capture();
       await openHubModel({ ...options, logger });
@@ -189,6 +191,7 @@ Deno.test("hub: a file altered after the download is fetched again", async () =>
       assert.deepEqual(hub.requests.filter((r) => r.includes("/resolve/")), [
         `/${MODEL}/resolve/${COMMIT}/config.json`,
       ]);
+      assert.ok(!(await listed(dir)).includes(".partial-0123"), "the partial file is removed");
     } finally {
       await hub.close();
     }
