@@ -7,7 +7,11 @@ import { fakeHub, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../plugins/onnx_embedder/settings.ts";
 import { createLogger } from "../src/log.ts";
 import { readConfig } from "../src/compose/config.ts";
-import { EMBEDDER_RECORD, openChosenEmbedder } from "../src/compose/default_embedder.ts";
+import {
+  EMBEDDER_RECORD,
+  holdsNothingYet,
+  openChosenEmbedder,
+} from "../src/compose/default_embedder.ts";
 import { linkTestModels } from "./relayer_process.ts";
 
 /** Opens the embedder a relayer started with `env` in `dataDir` would; what it logged. */
@@ -125,6 +129,21 @@ Deno.test("default embedder: a damaged record is a clear error that says how to 
         opened(dataDir, {}, false),
         /^SvcError: Cannot start the relayer: .*embedder\.json names no embedder this relayer knows\. Set SVC_EMBEDDER, or write \{"embedder":"use"\}/,
       );
+    }
+  });
+});
+
+Deno.test("default embedder: a data directory holding a job queue or an index has chosen already", async () => {
+  await withDataDir(async (dataDir) => {
+    assert.equal(
+      await holdsNothingYet(dataDir),
+      true,
+      "its models directory and key id are not memories",
+    );
+    for (const held of ["jobs.kv", "index.kv", "lancedb"]) {
+      await Deno.writeTextFile(`${dataDir}/${held}`, "");
+      assert.equal(await holdsNothingYet(dataDir), false, held);
+      await Deno.remove(`${dataDir}/${held}`);
     }
   });
 });

@@ -11,12 +11,23 @@
  *   embedder keeps serving with that one).
  */
 import { SvcError } from "../errors.ts";
+import { pathExists } from "../files.ts";
 import type { Logger } from "../log.ts";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";
 
 /** The file in the data directory that records the choice. */
 export const EMBEDDER_RECORD = "embedder.json";
+/** What a data directory that has held memories holds: its job queue, or an index. */
+const HELD_MEMORIES = ["jobs.kv", "index.kv", "lancedb"];
+
+/** Whether the data directory has never held a memory: its embedder is chosen now. */
+export async function holdsNothingYet(dataDir: string): Promise<boolean> {
+  for (const name of HELD_MEMORIES) {
+    if (await pathExists(`${dataDir}/${name}`)) return false;
+  }
+  return true;
+}
 
 type Choice = "onnx" | "use";
 

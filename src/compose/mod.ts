@@ -22,7 +22,7 @@ import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";
 import { openDatabase, postgresPlugin } from "./database.ts";
 import { openEmbedder, openLlm } from "./models.ts";
-import { openChosenEmbedder } from "./default_embedder.ts";
+import { holdsNothingYet, openChosenEmbedder } from "./default_embedder.ts";
 import { ReindexState, type ReindexStateStore } from "../reindex/mod.ts";
 import { openLocalBlobs, warnOfLostIndex } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
@@ -311,8 +311,7 @@ export async function openBackends(
   if (config.store.kind === "embedded") {
     await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
   }
-  // A data directory without its job queue holds nothing yet.
-  const fresh = config.store.kind === "embedded" && !await pathExists(`${config.dataDir}/jobs.kv`);
+  const fresh = config.store.kind === "embedded" && await holdsNothingYet(config.dataDir);
   const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
   const chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
   // From here on, the embedder is the one chosen: what the log and errors advise names it.
