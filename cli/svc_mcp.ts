@@ -210,7 +210,7 @@ async function status(context: Context): Promise<number> {
   const { say, file } = context;
   const relayer = (await loginRelayer(context)).replace(/\/+$/, "");
   const health = await fetch(`${relayer}/health`, { signal: AbortSignal.timeout(10_000) })
-    .then((response) => response.json(), () => undefined)
+    .then((response) => response.json())
     .catch(() => undefined);
   say(
     health?.backends

@@ -99,7 +99,7 @@ export function signInLabel(options: StdioOptions, host: string | undefined): st
 }
 
 /** The commands besides serving. */
-const COMMANDS = ["login", "status"];
+const COMMANDS = ["login", "status"] as const;
 
 export const USAGE = `usage: svc-mcp [login | status] [options]
 
@@ -186,7 +186,10 @@ export function parseStdioOptions(
   const { values, positionals } = parsed;
   const repeated = repeatedFlag(parsed.tokens);
   if (repeated) throw new UsageError(repeated);
-  if (positionals.length > 1 || (positionals.length === 1 && !COMMANDS.includes(positionals[0]))) {
+  if (
+    positionals.length > 1 ||
+    (positionals.length === 1 && !(COMMANDS as readonly string[]).includes(positionals[0]))
+  ) {
     throw new UsageError(
       `unknown command "${positionals.join(" ")}" (the commands are "login" and "status")`,
     );
@@ -252,9 +255,7 @@ export function parseStdioOptions(
     ? "help"
     : values.logout
     ? "logout"
-    : positionals[0] === "login" || positionals[0] === "status"
-    ? positionals[0]
-    : "serve";
+    : (positionals[0] as (typeof COMMANDS)[number] | undefined) ?? "serve";
   return {
     command,
     forceLogin: values.login ?? false,

@@ -55,27 +55,24 @@ function readPooling(read: SettingsReader): PoolingMode[] | undefined {
 }
 
 /**
- * The settings of `SVC_EMBEDDER=onnx`; `modelsDir` is `SVC_MODELS_DIR` or its default. With
- * `recommended`, those of the recommended model, which a relayer started without `SVC_EMBEDDER`
- * may download: the hub's address, batches and threads.
+ * The settings of the recommended model, which a relayer started without `SVC_EMBEDDER` may
+ * download: the hub's address, batches and threads; the model runs with its own pooling and
+ * prefixes, as measured.
  */
-export function readOnnxSettings(
-  read: SettingsReader,
-  modelsDir: string,
-  recommended = false,
-): OnnxSettings {
-  if (recommended) {
-    // The model runs with its own pooling and prefixes, as measured.
-    const { endpoint, batchSize, threads } = readRunSettings(read);
-    return {
-      endpoint,
-      batchSize,
-      threads,
-      revision: "main",
-      model: RECOMMENDED_ONNX_MODEL,
-      modelsDir,
-    };
-  }
+export function readRecommendedOnnxSettings(read: SettingsReader, modelsDir: string): OnnxSettings {
+  const { endpoint, batchSize, threads } = readRunSettings(read);
+  return {
+    endpoint,
+    batchSize,
+    threads,
+    revision: "main",
+    model: RECOMMENDED_ONNX_MODEL,
+    modelsDir,
+  };
+}
+
+/** The settings of `SVC_EMBEDDER=onnx`; `modelsDir` is `SVC_MODELS_DIR` or its default. */
+export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxSettings {
   const modelDir = read.text("SVC_ONNX_MODEL_DIR");
   const model = read.matching(
     "SVC_ONNX_MODEL",

@@ -9,7 +9,10 @@ import { isHostEntry, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
 import { readSuiSettings } from "../../plugins/sui/settings.ts";
 import { readSealSettings } from "../../plugins/seal/settings.ts";
 import { readWalrusSettings } from "../../plugins/walrus/settings.ts";
-import { readOnnxSettings } from "../../plugins/onnx_embedder/settings.ts";
+import {
+  readOnnxSettings,
+  readRecommendedOnnxSettings,
+} from "../../plugins/onnx_embedder/settings.ts";
 import type {
   BlobStoreConfig,
   ChainConfig,
@@ -191,7 +194,7 @@ function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig)
       return chosen ? { kind, modelsDir } : {
         kind,
         modelsDir,
-        recommended: readOnnxSettings(read, modelsDir, true),
+        recommended: readRecommendedOnnxSettings(read, modelsDir),
       };
     }
     case "ollama":

@@ -45,7 +45,6 @@ export async function openChosenEmbedder(
   dataDir: string,
   fresh: boolean,
   logger: Logger,
-  hubAnswers: (endpoint: string, model: string) => Promise<boolean> = lookUp,
 ): Promise<ChosenEmbedder> {
   const open = async (chosen: EmbedderConfig) => ({
     ...await openEmbedder(chosen, logger),
@@ -82,9 +81,10 @@ export async function openChosenEmbedder(
   return opened;
 }
 
-async function lookUp(endpoint: string, model: string): Promise<boolean> {
-  const { hubAnswers } = await import("../../plugins/onnx_embedder/mod.ts");
-  return await hubAnswers(endpoint, model);
+/** Whether the hub answers for `model` (the ONNX plugin loaded only to ask). */
+async function hubAnswers(endpoint: string, model: string): Promise<boolean> {
+  const onnx = await import("../../plugins/onnx_embedder/mod.ts");
+  return await onnx.hubAnswers(endpoint, model);
 }
 
 /** The embedder the data directory chose, if it has chosen. */

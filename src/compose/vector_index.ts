@@ -124,12 +124,7 @@ export function previousEmbedderConfig(model: string, config: Config): EmbedderC
  * hub the configuration names.
  */
 function hubModelSettings(model: string, config: Config): OnnxSettings {
-  const { embedder } = config;
-  const configured = embedder.kind === "onnx"
-    ? embedder.onnx
-    : embedder.kind === "use"
-    ? embedder.recommended
-    : undefined;
+  const configured = config.embedder.kind === "onnx" ? config.embedder.onnx : undefined;
   return {
     model,
     revision: "main",
@@ -140,22 +135,22 @@ function hubModelSettings(model: string, config: Config): OnnxSettings {
   };
 }
 
-/**
- * The settings that choose the configured embedder, as a command line names them: the ONNX
- * model's too, which `SVC_EMBEDDER=onnx` alone does not say.
- */
-function settingsOf(embedder: EmbedderConfig): string {
-  if (embedder.kind !== "onnx") return `SVC_EMBEDDER=${embedder.kind}`;
+/** The setting that names the configured ONNX model, which `SVC_EMBEDDER=onnx` alone does not. */
+function modelSetting(embedder: EmbedderConfig): string {
+  if (embedder.kind !== "onnx") return "";
   const { modelDir, model } = embedder.onnx;
-  return `SVC_EMBEDDER=onnx ${
-    modelDir ? `SVC_ONNX_MODEL_DIR=${modelDir}` : `SVC_ONNX_MODEL=${model}`
-  }`;
+  return modelDir ? `SVC_ONNX_MODEL_DIR=${modelDir}` : `SVC_ONNX_MODEL=${model}`;
+}
+
+/** The settings that choose the configured embedder, as a command line names them. */
+function settingsOf(embedder: EmbedderConfig): string {
+  return [`SVC_EMBEDDER=${embedder.kind}`, modelSetting(embedder)].filter(Boolean).join(" ");
 }
 
 /** The command that rebuilds the index for the configured embedder, the relayer stopped. */
 function reindexCommand(embedder: EmbedderConfig): string {
-  const model = settingsOf(embedder).replace(/^SVC_EMBEDDER=\S+ ?/, "");
-  return `${model ? `${model} ` : ""}deno task svc reindex --embedder ${embedder.kind}`;
+  const command = `deno task svc reindex --embedder ${embedder.kind}`;
+  return [modelSetting(embedder), command].filter(Boolean).join(" ");
 }
 
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */
