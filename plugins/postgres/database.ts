@@ -69,6 +69,29 @@ function isClosedWriteCrash(error: unknown): boolean {
     /postgres[@/].*connection\.js/.test(error.stack ?? "");
 }
 
+/**
+ * Whether `reason` is the failure of the `postgres` client's own query for the database's array
+ * types: it runs first on each new connection, and nothing awaits it (porsager/postgres#1192), so
+ * a connection lost or a pool ended at that moment would stop the process. The query that opened
+ * the connection fails (or is tried again) on its own.
+ */
+function isArrayTypesFailure(reason: unknown): boolean {
+  const query = (reason as { query?: unknown } | null)?.query;
+  return typeof query === "string" && query.includes("pg_catalog.pg_type") &&
+    query.includes("typcategory = 'A'");
+}
+
+let containing = false;
+
+/** Keeps the client's unawaited query for array types (see above) from stopping the process. */
+function containArrayTypesFailures(): void {
+  if (containing) return;
+  containing = true;
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    if (isArrayTypesFailure(event.reason)) event.preventDefault();
+  });
+}
+
 /** Each pool's `kill` (see `connectPool`). */
 const kills = new WeakMap<Sql, () => void>();
 
@@ -82,6 +105,7 @@ function connectPool<T extends Record<string, postgres.PostgresType>>(
   url: string,
   options: postgres.Options<T>,
 ): Sql {
+  containArrayTypesFailures();
   const sockets = new Set<net.Socket>();
   let killed = false;
   let next = 0;

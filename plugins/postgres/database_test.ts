@@ -199,3 +199,66 @@ Deno.test("a relayer paused mid-transaction holds its locks 10 s at most: the da
     await other.close();
   }
 });
+
+/**
+ * A TCP proxy to `port` that holds back what the client sends on the first connection from the
+ * moment it sends `stallAt`, as a database that stopped answering then; the others pass through.
+ */
+function startStallingProxy(port: number, stallAt: string) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns = new Set<Deno.Conn>();
+  let stalled: Deno.Conn | undefined;
+  const pipe = async (from: Deno.Conn, to: Deno.Conn, watch: boolean) => {
+    const buffer = new Uint8Array(64 * 1024);
+    try {
+      for (let n; (n = await from.read(buffer)) !== null;) {
+        const chunk = buffer.subarray(0, n);
+        if (watch && !stalled && new TextDecoder().decode(chunk).includes(stallAt)) stalled = from;
+        if (stalled !== from) await to.write(chunk);
+      }
+    } catch { /* closed */ }
+  };
+  const accepting = (async () => {
+    for await (const client of listener) {
+      const server = await Deno.connect({ hostname: "127.0.0.1", port });
+      conns.add(client).add(server);
+      pipe(client, server, true);
+      pipe(server, client, false);
+    }
+  })().catch(() => {});
+  return {
+    host: `127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    get stalled() {
+      return stalled !== undefined;
+    },
+    async [Symbol.asyncDispose]() {
+      listener.close();
+      for (const conn of conns) {
+        try {
+          conn.close();
+        } catch { /* already closed */ }
+      }
+      await accepting;
+    },
+  };
+}
+
+Deno.test("a pool ended while the client reads the array types leaves no uncaught error", async () => {
+  await using db = await testDatabase();
+  const url = new URL(db.url);
+  // The client's first query on each new connection (porsager/postgres#1192).
+  await using proxy = startStallingProxy(Number(url.port), "typcategory");
+  url.host = proxy.host;
+  await assert.rejects(
+    Database.open({ url: url.href, connectTimeoutMs: 500 }),
+    /Cannot connect to PostgreSQL at .*: no answer in 0.5 s/,
+  );
+  assert.ok(proxy.stalled);
+  const database = await Database.open({ url: url.href, pool: 2 });
+  try {
+    const [{ a }] = await database.sql`select ${["1", "2"]}::int[] as a`;
+    assert.deepEqual(a, [1, 2]);
+  } finally {
+    await database.close();
+  }
+});

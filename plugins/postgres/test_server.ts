@@ -83,6 +83,27 @@ function startArgs(dir: string, port: number): string[] {
   ];
 }
 
+/**
+ * Starts the server of `dir` on a free port, and returns it: on another one if the port was taken
+ * between its choice and the server's start. A failure says what the server logged.
+ */
+async function startOnFreePort(dir: string): Promise<number> {
+  const log = `${dir}/server.log`;
+  for (let attempt = 1;; attempt++) {
+    const logged = (await Deno.stat(log).catch(() => null))?.size ?? 0;
+    const port = freePort();
+    try {
+      await run("pg_ctl", startArgs(dir, port));
+      return port;
+    } catch (error) {
+      const said = (await Deno.readFile(log).catch(() => new Uint8Array())).subarray(logged);
+      const text = new TextDecoder().decode(said);
+      if (attempt < 3 && /could not bind/.test(text)) continue;
+      throw new Error(`${(error as Error).message}\nThe server logged:\n${text.slice(-2_000)}`);
+    }
+  }
+}
+
 async function start(): Promise<Server> {
   const dir = await Deno.makeTempDir({ prefix: "svc-pg-" });
   if (Deno.uid() === 0) {
@@ -91,9 +112,8 @@ async function start(): Promise<Server> {
     const uid = Number(new TextDecoder().decode(id.stdout));
     await Deno.chown(dir, uid, null);
   }
-  const port = freePort();
   await run("initdb", ["-D", `${dir}/data`, "-U", "svc", "-A", "trust", "-E", "UTF8", "--no-sync"]);
-  await run("pg_ctl", startArgs(dir, port));
+  const port = await startOnFreePort(dir);
   globalThis.addEventListener("unload", () => {
     try {
       run("pg_ctl", ["stop", "-m", "immediate", "-D", `${dir}/data`], true);
