@@ -43,7 +43,6 @@ export {
 export {
   type AccessLogStore,
   type AccessRecordRange,
-  MAX_SEALED_BYTES,
   type SealedAccessRecord,
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
@@ -55,7 +54,6 @@ export {
   ERROR_STATUS,
   type ErrorCode,
   type ErrorDetails,
-  isErrorCode,
   SvcError,
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
@@ -65,13 +63,7 @@ export { pathExists, writeCache } from "./files.ts";
 export { retryWhileLocked } from "./kv_locked.ts";
 export { coalesced, scrubSqlite, truncateLog } from "./scrub.ts";
 export { type WordOptions, words } from "./text/words.ts";
-export {
-  type BodyReadOptions,
-  jsonProblem,
-  MAX_BODY_BYTES,
-  parseJson,
-  readBounded,
-} from "./http/body.ts";
+export { type BodyReadOptions, jsonProblem, parseJson, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export { isSmallOrderKey, verifyEd25519 } from "./auth/ed25519.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
@@ -92,20 +84,8 @@ export {
   type PublicJob,
 } from "./jobs/job_queue.ts";
 export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
-export {
-  allowsNamespace,
-  allowsOperation,
-  MAX_SCOPE_NAMESPACES,
-  OPERATIONS,
-  parseScope,
-} from "./auth/scope.ts";
-export {
-  describeKeyLimits,
-  type KeyLimits,
-  type KeyLimitsJson,
-  keyLimitsJson,
-  parseKeyLimits,
-} from "./auth/key_limits.ts";
+export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
+export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
 export { blake2b, type Blake2bOptions } from "./crypto/blake2b.ts";
 export {
   chachaOpen,
@@ -120,22 +100,9 @@ export {
   openBytes,
   sealBytes,
 } from "./crypto/sealing.ts";
-export {
-  addressOf,
-  generateKeyPair,
-  isAddress,
-  type KeyPair,
-  keyPairFromSeed,
-  sha256Hex,
-} from "./auth/keys.ts";
-export {
-  answerFrom,
-  answerPrompt,
-  type ChatMessage,
-  extractionPrompt,
-  extractWithRetry,
-  MAX_FACTS,
-} from "./llm/prompts.ts";
+export { addressOf, generateKeyPair, isAddress, type KeyPair, sha256Hex } from "./auth/keys.ts";
+export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
+export { MAX_FACTS } from "./llm/prompts.ts";
 export {
   callSignal,
   normalised,

@@ -11,15 +11,11 @@
  */
 import { Ollama } from "ollama";
 import {
-  answerFrom,
-  answerPrompt,
   type CallOptions,
   callSignal,
+  ChatLlm,
   type ChatMessage,
   type Embedder,
-  extractionPrompt,
-  extractWithRetry,
-  type Llm,
   normalised,
   providerAt,
   providerError,
@@ -128,12 +124,14 @@ export class OllamaEmbedder implements Embedder {
   }
 }
 
-export class OllamaLlm implements Llm {
+export class OllamaLlm extends ChatLlm {
   readonly name = "ollama";
   readonly model: string;
+  protected readonly provider = "Ollama";
   #options: OllamaOptions;
 
   constructor(options: OllamaOptions) {
+    super();
     this.#options = options;
     this.model = `ollama:${options.model}`;
   }
@@ -142,7 +140,11 @@ export class OllamaLlm implements Llm {
     return Promise.resolve(new OllamaLlm(options));
   }
 
-  async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
+  protected async chat(
+    messages: ChatMessage[],
+    json: boolean,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const bounded = within(this.#options, signal);
     const ollama = client(this.#options, bounded);
     try {
@@ -164,19 +166,5 @@ export class OllamaLlm implements Llm {
       if (signal?.aborted) throw signal.reason;
       throw providerError("Ollama", "answer", bounded.aborted ? bounded.reason : error, true);
     }
-  }
-
-  extractFacts(text: string, options?: CallOptions): Promise<string[]> {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    return extractWithRetry(
-      () => this.#chat(extractionPrompt(text), true, options?.signal),
-      "Ollama",
-    );
-  }
-
-  async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
-    options?.signal?.throwIfAborted();
-    const content = await this.#chat(answerPrompt(question, memories), false, options?.signal);
-    return answerFrom(content, "Ollama");
   }
 }

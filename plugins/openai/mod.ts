@@ -13,15 +13,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import OpenAI from "openai";
 import {
-  answerFrom,
-  answerPrompt,
   type CallOptions,
   callSignal,
+  ChatLlm,
   type ChatMessage,
   type Embedder,
-  extractionPrompt,
-  extractWithRetry,
-  type Llm,
   normalised,
   providerAt,
   providerError,
@@ -163,9 +159,10 @@ export class OpenAiEmbedder implements Embedder {
   }
 }
 
-export class OpenAiLlm implements Llm {
+export class OpenAiLlm extends ChatLlm {
   readonly name = "openai";
   readonly model: string;
+  protected readonly provider = "The OpenAI-compatible API";
   #options: OpenAiOptions;
   #client: OpenAI;
   /**
@@ -175,6 +172,7 @@ export class OpenAiLlm implements Llm {
   #jsonFormat = true;
 
   constructor(options: OpenAiOptions) {
+    super();
     this.#options = options;
     this.#client = client(options);
     this.model = `openai:${options.model}`;
@@ -184,7 +182,11 @@ export class OpenAiLlm implements Llm {
     return Promise.resolve(new OpenAiLlm(options));
   }
 
-  async #chat(messages: ChatMessage[], json: boolean, signal?: AbortSignal): Promise<string> {
+  protected async chat(
+    messages: ChatMessage[],
+    json: boolean,
+    signal?: AbortSignal,
+  ): Promise<string> {
     const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
     const complete = async (format: boolean) => {
       const completion = await this.#client.chat.completions.create({
@@ -211,19 +213,5 @@ export class OpenAiLlm implements Llm {
         throw providerError("The OpenAI-compatible API", "answer", cause, true);
       }
     });
-  }
-
-  extractFacts(text: string, options?: CallOptions): Promise<string[]> {
-    if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    return extractWithRetry(
-      () => this.#chat(extractionPrompt(text), true, options?.signal),
-      "The OpenAI-compatible API",
-    );
-  }
-
-  async answer(question: string, memories: string[], options?: CallOptions): Promise<string> {
-    options?.signal?.throwIfAborted();
-    const content = await this.#chat(answerPrompt(question, memories), false, options?.signal);
-    return answerFrom(content, "The OpenAI-compatible API");
   }
 }
