@@ -12,11 +12,10 @@ import type {
   VectorStore,
 } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import type { JobQueue } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import type { CatalogEntry } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
-import { blobStates, deleteErasedBlob } from "./erased_blobs.ts";
+import { deleteErasedBlob } from "./erased_blobs.ts";
 import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
 import { iso } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
@@ -24,8 +23,6 @@ import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 import type { UpdateClaims } from "./update_claims.ts";
 
 export interface EraserDependencies {
-  /** Jobs still on their way: what only a blob holds is not erased while its job is active. */
-  queue: JobQueue;
   cipher: Cipher;
   blobs: BlobStore;
   vectors: VectorStore;
@@ -46,10 +43,40 @@ export interface EraseOptions {
   credentials?: DecryptCredentials;
 }
 
+/**
+ * Destroys memories' keys. Without a caller's credentials (the sweep, an update's old
+ * version), a cipher that needs them to erase (Seal without a server key) refuses: that is
+ * logged, and the erase goes on without it.
+ */
+async function eraseKeys(
+  { cipher, logger }: Pick<EraserDependencies, "cipher" | "logger">,
+  owner: string,
+  ids: string[],
+  options: EraseOptions = {},
+): Promise<void> {
+  try {
+    await cipher.erase(owner, ids, options);
+  } catch (error) {
+    if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
+      throw error;
+    }
+    // The cipher's own words ask for the caller's key, which a sweep or an update's old
+    // version has none of: the remedy is the relayer's own.
+    logger.warn(
+      "the cipher cannot erase keys without a caller's key, which an expiry or a replaced " +
+        "version has none of: their rows and blobs go, their keys stay (a Seal cipher erases " +
+        "them with SVC_SEAL_SERVER_KEY set)",
+      { memories: ids.length, cipher: cipher.name },
+    );
+  }
+}
+
+/**
+ * The erases the lifecycle service builds on: of index entries, of memories only a blob holds,
+ * of expiries the index lacks, and as an owner asks (updates on the way included).
+ */
 export function createEraser(deps: EraserDependencies) {
-  const { queue, cipher, blobs, vectors, lexicon, reader, records, updating, identity, logger } =
-    deps;
-  const { now } = deps;
+  const { blobs, vectors, lexicon, reader, records, updating, identity, logger, now } = deps;
 
   /**
    * Erases expired memories the index does not hold: erased already (nothing is left to do but
@@ -59,36 +86,9 @@ export function createEraser(deps: EraserDependencies) {
    */
   async function eraseUnindexed(owner: string, expiries: Expiry[]): Promise<number> {
     if (expiries.length === 0) return 0;
-    await eraseKeys(owner, expiries.map(({ memoryId }) => memoryId));
+    await eraseKeys(deps, owner, expiries.map(({ memoryId }) => memoryId));
     await records.markErased(owner, expiries, now());
     return expiries.length;
-  }
-
-  /**
-   * Destroys memories' keys. Without a caller's credentials (the sweep, an update's old
-   * version), a cipher that needs them to erase (Seal without a server key) refuses: that is
-   * logged, and the erase goes on without it.
-   */
-  async function eraseKeys(
-    owner: string,
-    ids: string[],
-    options: EraseOptions = {},
-  ): Promise<void> {
-    try {
-      await cipher.erase(owner, ids, options);
-    } catch (error) {
-      if (options.credentials || !(error instanceof SvcError) || error.code !== "bad_request") {
-        throw error;
-      }
-      // The cipher's own words ask for the caller's key, which a sweep or an update's old
-      // version has none of: the remedy is the relayer's own.
-      logger.warn(
-        "the cipher cannot erase keys without a caller's key, which an expiry or a replaced " +
-          "version has none of: their rows and blobs go, their keys stay (a Seal cipher erases " +
-          "them with SVC_SEAL_SERVER_KEY set)",
-        { memories: ids.length, cipher: cipher.name },
-      );
-    }
   }
 
   /**
@@ -110,7 +110,7 @@ export function createEraser(deps: EraserDependencies) {
     const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
     const entries = [...new Set([...given, ...older])];
     const ids = entries.map((entry) => entry.id);
-    await eraseKeys(owner, ids, options);
+    await eraseKeys(deps, owner, ids, options);
     // Nothing read before serves it again, whichever step below fails.
     for (const { blobId } of entries) reader.forget(blobId);
     // Each step can be done again: an erase cut short is finished by the next.
@@ -160,34 +160,6 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
-   * Erases what only a blob of a namespace holds, no index row (rows lost with the index, a job
-   * failed after its upload), 500 at a time: restore would bring it back after the namespace's
-   * erase. Left alone: the memory of a job still on its way, and one recorded erased (its blob
-   * is restore's to delete).
-   */
-  async function eraseLeft(
-    owner: string,
-    namespace: string,
-    options: EraseOptions = {},
-  ): Promise<EraseReceipt[]> {
-    const entries = await blobs.list(owner, namespace);
-    // After the listing: a job that put a blob listed is active still, or indexed by now.
-    const active = new Set<string>();
-    for await (const job of queue.active()) {
-      if (job.owner === owner && job.namespace === namespace) active.add(job.job_id);
-    }
-    const { present, erased } = await blobStates(deps, owner, entries);
-    const left = entries.filter(({ meta }) =>
-      !present.has(meta.memoryId) && !erased.has(meta.memoryId) && !active.has(meta.memoryId)
-    );
-    const receipts: EraseReceipt[] = [];
-    for (let i = 0; i < left.length; i += 500) {
-      receipts.push(...await eraseBlobs(owner, namespace, left.slice(i, i + 500), options));
-    }
-    return receipts;
-  }
-
-  /**
    * Erases memories as their owner asks: the updates of them on the way go too, those still
    * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
    */
@@ -205,7 +177,7 @@ export function createEraser(deps: EraserDependencies) {
     return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
-  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, eraseLeft };
+  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs };
 }
 
 export type Eraser = ReturnType<typeof createEraser>;

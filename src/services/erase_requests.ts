@@ -1,0 +1,147 @@
+/**
+ * Erases as owners ask, as `eraser.ts` does them: a memory by id, the memories only a blob
+ * holds, and a whole namespace; a signed receipt per memory.
+ */
+import type { BlobEntry, BlobStore, Cipher, VectorStore } from "../backends/types.ts";
+import type { JobQueue } from "../jobs/job_queue.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
+import { blobStates } from "./erased_blobs.ts";
+import type { EraseOptions, Eraser } from "./eraser.ts";
+import type { LifecycleRecordStore } from "./lifecycle_records.ts";
+import type { LocateOptions, MemoryLocator } from "./memory_locator.ts";
+import type { ReadOptions } from "./reader.ts";
+import type { EraseReceipt } from "./receipts.ts";
+
+/** What erasing a namespace answers: one receipt per erased memory. */
+export interface NamespaceErase {
+  /** The erased namespace. */
+  namespace: string;
+  /** The owner's address. */
+  owner: string;
+  /** How many memories were erased. */
+  erased: number;
+  /** Their receipts. */
+  receipts: EraseReceipt[];
+}
+
+export interface EraseRequestDependencies {
+  /** Refuses a namespace's erase it cannot do for the caller, before anything is recorded. */
+  cipher: Cipher;
+  /**
+   * Remember jobs on their way: those of an erased namespace are recorded erased first, and
+   * their blobs are not erased as left behind.
+   */
+  queue: JobQueue;
+  /** What only a blob holds, no index row, goes with its namespace. */
+  blobs: BlobStore;
+  vectors: VectorStore;
+  records: LifecycleRecordStore;
+  lexicon: LexicalIndex;
+  eraser: Pick<Eraser, "eraseAsked" | "eraseBlobs">;
+  /** Finds the memory an erase by id is for. */
+  locateStored: MemoryLocator["locateStored"];
+  /** Unix milliseconds. */
+  now: () => number;
+}
+
+/**
+ * The blobs of a namespace that no index row holds (rows lost with the index, a job failed after
+ * its upload): restore would bring them back after the namespace's erase. Left out: the memory
+ * of a job still on its way, and one recorded erased (its blob is restore's to delete).
+ */
+async function blobsLeft(
+  deps: Pick<EraseRequestDependencies, "queue" | "blobs" | "vectors" | "records">,
+  owner: string,
+  namespace: string,
+): Promise<BlobEntry[]> {
+  const entries = await deps.blobs.list(owner, namespace);
+  // After the listing: a job that put a blob listed is active still, or indexed by now.
+  const active = new Set<string>();
+  for await (const job of deps.queue.active()) {
+    if (job.owner === owner && job.namespace === namespace) active.add(job.job_id);
+  }
+  const { present, erased } = await blobStates(deps, owner, entries);
+  return entries.filter(({ meta }) =>
+    !present.has(meta.memoryId) && !erased.has(meta.memoryId) && !active.has(meta.memoryId)
+  );
+}
+
+/** Erases by id, by blob and by namespace (see the module documentation). */
+export function createEraseRequests(deps: EraseRequestDependencies) {
+  const { cipher, queue, records, lexicon, eraser, locateStored, now } = deps;
+  /** The erases by id under way, by owner and id: a second asking meanwhile shares the first. */
+  const erasing = new Map<string, Promise<EraseReceipt>>();
+
+  /**
+   * Erases what only a blob of a namespace holds, no index row (see `blobsLeft`), 500 at a time:
+   * restore would bring it back after the namespace's erase.
+   */
+  async function eraseLeft(
+    owner: string,
+    namespace: string,
+    options: EraseOptions,
+  ): Promise<EraseReceipt[]> {
+    const left = await blobsLeft(deps, owner, namespace);
+    const receipts: EraseReceipt[] = [];
+    for (let i = 0; i < left.length; i += 500) {
+      receipts.push(...await eraser.eraseBlobs(owner, namespace, left.slice(i, i + 500), options));
+    }
+    return receipts;
+  }
+
+  return {
+    /** Erases a memory of the owner; `null` when it has none of this id. */
+    async erase(
+      owner: string,
+      id: string,
+      options: LocateOptions = {},
+    ): Promise<EraseReceipt | null> {
+      const found = await locateStored(owner, id, "erase", options.allow);
+      if (!found) return null;
+      const key = JSON.stringify([owner, id]);
+      const under = erasing.get(key);
+      if (under) return await under;
+      const erased = eraser.eraseAsked(owner, found.namespace, [found.entry], options)
+        .then(([receipt]) => receipt)
+        .finally(() => erasing.delete(key));
+      erasing.set(key, erased);
+      return await erased;
+    },
+
+    /**
+     * Erases memories that only a blob holds, no index row (restore's copies of a text the
+     * namespace holds again): keys, records and blobs, a receipt each.
+     */
+    eraseBlobs: eraser.eraseBlobs,
+
+    /**
+     * Erases every memory of a namespace (expired and replaced ones included), and what only a
+     * blob of it holds (its index rows lost): no restore brings any back.
+     */
+    async eraseNamespace(
+      owner: string,
+      namespace: string,
+      options: ReadOptions = {},
+    ): Promise<NamespaceErase> {
+      // A cipher that cannot erase for this caller refuses before anything is recorded.
+      await cipher.erase(owner, [], options);
+      // Remembered before the erase and not stored yet: recorded erased first, so that none
+      // lands after it (the worker refuses them, or erases one it was already storing).
+      const pending: string[] = [];
+      for await (const job of queue.active()) {
+        if (job.owner === owner && job.namespace === namespace) pending.push(job.job_id);
+      }
+      await records.markErased(owner, pending.map((memoryId) => ({ memoryId })), now());
+      const entries = (await lexicon.namespace(owner, namespace)).entries();
+      const receipts: EraseReceipt[] = [];
+      for (let i = 0; i < entries.length; i += 500) {
+        // What an earlier batch erased (an update that landed meanwhile) is not erased again.
+        const index = await lexicon.namespace(owner, namespace);
+        const batch = entries.slice(i, i + 500).filter(({ id }) => index.entry(id));
+        receipts.push(...await eraser.eraseAsked(owner, namespace, batch, options));
+      }
+      receipts.push(...await eraseLeft(owner, namespace, options));
+      return { namespace, owner, erased: receipts.length, receipts };
+    },
+  };
+}

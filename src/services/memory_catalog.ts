@@ -1,0 +1,107 @@
+/**
+ * The reads of an owner's memories, from the namespaces' catalogs (see `lexical_index.ts`), each
+ * shown as `memory_view.ts` says: the namespaces with their counts, a page of a namespace, what
+ * an export holds, and one memory by id.
+ */
+import type { NamespaceCount, VectorStore } from "../backends/types.ts";
+import type { AttributeSeal } from "../pipeline/attributes.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import type { LifecycleRecordStore } from "./lifecycle_records.ts";
+import type { LocateOptions, MemoryLocator } from "./memory_locator.ts";
+import type { MemoryReader, ReadOptions } from "./reader.ts";
+import {
+  afterOf,
+  catalogFilter,
+  cursorAfter,
+  type Memory,
+  type MemoryFilter,
+  type MemoryPage,
+  memoryViewer,
+} from "./memory_view.ts";
+
+/** Expired memories awaiting the sweep that `namespaces` leaves out of its counts, at most. */
+const EXPIRED_UNCOUNTED = 1_000;
+
+export interface MemoryCatalogDependencies {
+  vectors: VectorStore;
+  lexicon: LexicalIndex;
+  hasher: TermHasher;
+  attributeSeal: AttributeSeal;
+  reader: MemoryReader;
+  /** The expiry schedule: what expired and awaits the sweep is not counted. */
+  records: LifecycleRecordStore;
+  /** Finds a memory by id for `get`. */
+  locate: MemoryLocator["locate"];
+  /** Unix milliseconds. */
+  now: () => number;
+}
+
+/** Lists and gets an owner's memories (see the module documentation). */
+export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
+  const { vectors, lexicon, hasher, records, locate, now } = deps;
+  const memoryOf = memoryViewer(deps.attributeSeal, deps.reader);
+
+  return {
+    /**
+     * The owner's namespaces holding memories, with their counts, sorted by name; the memories
+     * expired and not yet swept are not counted.
+     */
+    async namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
+      const counts = await vectors.namespaces(owner, { signal: options.signal });
+      const due = (await records.due(now(), EXPIRED_UNCOUNTED)).filter((e) => e.owner === owner);
+      if (due.length === 0) return counts;
+      const expired = new Map<string, number>();
+      for (const [namespace, expiries] of Map.groupBy(due, (e) => e.namespace)) {
+        const index = await lexicon.namespace(owner, namespace);
+        expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
+      }
+      return counts
+        .map(({ namespace, count }) => ({
+          namespace,
+          count: count - (expired.get(namespace) ?? 0),
+        }))
+        .filter(({ count }) => count > 0);
+    },
+
+    /** A page of a namespace's memories, newest first. */
+    async list(
+      owner: string,
+      namespace: string,
+      page: { limit: number; cursor?: string; filter: MemoryFilter },
+      options: ReadOptions = {},
+    ): Promise<MemoryPage> {
+      const after = page.cursor === undefined ? undefined : afterOf(page.cursor);
+      const index = await lexicon.namespace(owner, namespace);
+      const filter = await catalogFilter(hasher, owner, page.filter);
+      const entries = index.list(filter, now(), page.limit + 1, after);
+      const more = entries.length > page.limit;
+      const shown = entries.slice(0, page.limit);
+      return {
+        memories: await Promise.all(
+          shown.map((entry) => memoryOf(owner, namespace, entry, options)),
+        ),
+        next_cursor: more ? cursorAfter(shown.at(-1)!.id) : null,
+      };
+    },
+
+    /** The ids of a namespace's visible memories, oldest first: what an export holds. */
+    async ids(owner: string, namespace: string): Promise<string[]> {
+      const index = await lexicon.namespace(owner, namespace);
+      return index.entries().flatMap(({ id }) => index.hidden(id, now()) ? [] : [id]);
+    },
+
+    /** The memories of `ids` still visible in the namespace, in the order given. */
+    async memories(owner: string, namespace: string, ids: string[], options: ReadOptions = {}) {
+      const index = await lexicon.namespace(owner, namespace);
+      const entries = ids.flatMap((id) => index.hidden(id, now()) ? [] : [index.entry(id)!]);
+      return await Promise.all(entries.map((entry) => memoryOf(owner, namespace, entry, options)));
+    },
+
+    /** A memory of the owner, or `null` when it has none of this id. */
+    async get(owner: string, id: string, options: LocateOptions = {}): Promise<Memory | null> {
+      const found = await locate(owner, id, options.allow);
+      return found && await memoryOf(owner, found.namespace, found.entry, options);
+    },
+  };
+}
