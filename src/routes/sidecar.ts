@@ -12,8 +12,9 @@ import type { RateLimiter } from "../rate_limiter.ts";
 import { MAX_SPONSOR_BODY_BYTES, type SidecarLink } from "../sidecar/link.ts";
 import { text } from "../http/fields.ts";
 import { FailureLog } from "../http/respond.ts";
-import { route, type RouteDoc } from "../http/router.ts";
+import { type Route, route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
+import { forwardToSidecar } from "./sidecar_forward.ts";
 
 /** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -41,58 +42,8 @@ export function mcpBodyTooLarge(): Response {
   });
 }
 
-const HOP_BY_HOP = [
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "transfer-encoding",
-  "upgrade",
-  "te",
-  "trailer",
-  "host",
-  "content-length",
-  "content-encoding",
-];
-
-/** The sidecar is down (`cause` undefined), or the request to it failed. */
-function unavailable(cause?: unknown): SvcError {
-  return new SvcError(
-    "backend_unavailable",
-    `Cannot reach the MCP sidecar: ${cause ? "it did not answer" : "it is not running"}; ` +
-      "try again in a few seconds",
-    { cause, headers: { "retry-after": "2" } },
-  );
-}
-
-async function forward(
-  link: SidecarLink | undefined,
-  { request, clientAddress, requestId }: HandlerContext,
-  body: BodyInit | null,
-): Promise<Response> {
-  if (!link || link.status() === "down") throw unavailable();
-  const url = new URL(request.url);
-  const headers = new Headers(request.headers);
-  for (const name of HOP_BY_HOP) headers.delete(name);
-  headers.set("x-forwarded-for", clientAddress);
-  headers.set("x-sidecar-token", link.token);
-  headers.set("x-request-id", requestId);
-  let upstream: Response;
-  try {
-    upstream = await fetch(new URL(url.pathname + url.search, link.url), {
-      method: request.method,
-      headers,
-      body,
-      redirect: "manual",
-      // A sidecar found hung fails the calls waiting on it at once; one stopping answers them.
-      signal: link.unanswered,
-    });
-  } catch (cause) {
-    throw unavailable(cause);
-  }
-  const answer = new Headers(upstream.headers);
-  for (const name of HOP_BY_HOP) answer.delete(name);
-  return new Response(upstream.body, { status: upstream.status, headers: answer });
-}
+/** A forwarded route's handler. */
+type Forward = Route<HandlerContext>["handle"];
 
 /**
  * The forwarded routes; `checkHost` refuses an MCP request whose `Host` is not one of the
@@ -103,20 +54,28 @@ export function sidecarRoutes(
   sponsorLimiter: RateLimiter,
   checkHost: (request: Request) => void,
   logger: Logger,
-) {
-  const streamed = { streamBody: true };
-  const failures = new FailureLog(logger);
-  /**
-   * Forwards an MCP request. MCP clients read JSON-RPC errors: a refusal here (a `Host` not
-   * allowed, a body too large, too slow or over the budget, the sidecar down) is one too.
-   */
-  const mcp = async (context: HandlerContext) => {
+): Route<HandlerContext>[] {
+  const mcp = forwardMcp(link, checkHost, new FailureLog(logger));
+  const sponsor = forwardSponsor(link, sponsorLimiter);
+  return [...mcpRoutes(mcp), ...sponsorRoutes(sponsor)];
+}
+
+/**
+ * Forwards an MCP request. MCP clients read JSON-RPC errors: a refusal here (a `Host` not
+ * allowed, a body too large, too slow or over the budget, the sidecar down) is one too.
+ */
+function forwardMcp(
+  link: SidecarLink | undefined,
+  checkHost: (request: Request) => void,
+  failures: FailureLog,
+): Forward {
+  return async (context) => {
     try {
       checkHost(context.request);
       const body = context.request.method === "POST"
         ? await context.readBody(MAX_MCP_BODY_BYTES)
         : null;
-      return await forward(link, context, body);
+      return await forwardToSidecar(link, context, body);
     } catch (error) {
       if (
         !(error instanceof SvcError) || error.status >= 500 && error.code !== "backend_unavailable"
@@ -130,7 +89,11 @@ export function sidecarRoutes(
       return rpcError(error.status, error.message, error.headers, -32000, data);
     }
   };
-  const sponsor = async (context: HandlerContext) => {
+}
+
+/** Forwards a sponsored-transaction request, once the client's address may send one. */
+function forwardSponsor(link: SidecarLink | undefined, sponsorLimiter: RateLimiter): Forward {
+  return async (context) => {
     // Before the budget is taken: another site's page can post only other types (no-cors), and
     // must not spend the owner's budget.
     requireJsonType(context.request);
@@ -140,10 +103,15 @@ export function sidecarRoutes(
         details: { retry_after_seconds: decision.retryAfterSeconds },
       });
     }
-    return await forward(link, context, await context.readBody(MAX_SPONSOR_BODY_BYTES));
+    return await forwardToSidecar(link, context, await context.readBody(MAX_SPONSOR_BODY_BYTES));
   };
-  /** An error MCP clients read: a JSON-RPC answer. */
-  const rpc = (description: string, code: number, message: string, data?: unknown) => ({
+}
+
+const streamed = { streamBody: true };
+
+/** An error MCP clients read: a JSON-RPC answer. */
+function rpc(description: string, code: number, message: string, data?: unknown) {
+  return {
     description,
     schema: { $ref: "#/components/schemas/JsonRpcError" },
     example: {
@@ -151,71 +119,76 @@ export function sidecarRoutes(
       error: { code, message, ...(data !== undefined && { data }) },
       id: null,
     },
-  });
-  /** The errors of every MCP route; `session`: one that names a session; `body`: a POST. */
-  const mcpErrors = (options: { session: boolean; body: boolean }) => {
-    const errors: RouteDoc["responses"] = {
-      401: rpc(
-        "No bearer or `x-svc-account-id`, or ones the relayer refuses; `WWW-Authenticate` " +
-          "names the scheme.",
-        -32000,
-        "The relayer refused these credentials: …",
-      ),
-      403: rpc(
-        "A `Host` not among the relayer's names (`data.reason`: `host_not_allowed`), an " +
-          "`Origin` not allowed, or a session of another identity.",
-        -32000,
-        "Origin … is not allowed (set SVC_ALLOWED_ORIGINS)",
-      ),
-      429: rpc(
-        "Too many sessions for this key or address, or too many failed sign-ins; see " +
-          "`Retry-After`.",
-        -32000,
-        "Too many MCP sessions: …",
-      ),
-      503: rpc(
-        "The sidecar is down or restarting, or the relayer cannot check the bearer; see " +
-          "`Retry-After`.",
-        -32000,
-        "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
-      ),
-    };
-    const bad = [
-      "An `x-svc-namespace` that is no namespace",
-      ...(options.session ? ["no session named, or none yet (send `initialize` first)"] : []),
-      ...(options.body ? ["not a JSON-RPC message or batch, or a body cut short"] : []),
-    ];
-    errors[400] = options.body
-      ? rpc(`${bad.join("; ")}.`, -32700, "Parse error: the body is not JSON")
-      : rpc(`${bad.join("; ")}.`, -32000, "x-svc-namespace must be …");
-    if (options.session) {
-      errors[404] = rpc(
-        "No session by this id: it ended or expired; start a new one.",
-        -32001,
-        "Session not found: it ended or expired; start a new one",
-      );
-      errors[409] = rpc(
-        "The session is still opening; retry.",
-        -32000,
-        "The session is still opening; retry",
-      );
-    }
-    if (options.body) {
-      errors[413] = rpc(
-        "The message is over 4 MiB (`data.limit_bytes`).",
-        -32000,
-        `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`,
-        { limit_bytes: MAX_MCP_BODY_BYTES },
-      );
-      errors[415] = rpc("The body is not `application/json`.", -32000, "Unsupported Media Type: …");
-    }
-    return errors;
   };
-  const mcpDoc = (
-    summary: string,
-    responses: RouteDoc["responses"],
-    options: { session: boolean; body?: RouteDoc["body"] },
-  ) => ({
+}
+
+/** The errors of every MCP route; `session`: one that names a session; `body`: a POST. */
+function mcpErrors(options: { session: boolean; body: boolean }): RouteDoc["responses"] {
+  const errors: RouteDoc["responses"] = {
+    401: rpc(
+      "No bearer or `x-svc-account-id`, or ones the relayer refuses; `WWW-Authenticate` " +
+        "names the scheme.",
+      -32000,
+      "The relayer refused these credentials: …",
+    ),
+    403: rpc(
+      "A `Host` not among the relayer's names (`data.reason`: `host_not_allowed`), an " +
+        "`Origin` not allowed, or a session of another identity.",
+      -32000,
+      "Origin … is not allowed (set SVC_ALLOWED_ORIGINS)",
+    ),
+    429: rpc(
+      "Too many sessions for this key or address, or too many failed sign-ins; see " +
+        "`Retry-After`.",
+      -32000,
+      "Too many MCP sessions: …",
+    ),
+    503: rpc(
+      "The sidecar is down or restarting, or the relayer cannot check the bearer; see " +
+        "`Retry-After`.",
+      -32000,
+      "Cannot reach the MCP sidecar: it is not running; try again in a few seconds",
+    ),
+  };
+  const bad = [
+    "An `x-svc-namespace` that is no namespace",
+    ...(options.session ? ["no session named, or none yet (send `initialize` first)"] : []),
+    ...(options.body ? ["not a JSON-RPC message or batch, or a body cut short"] : []),
+  ];
+  errors[400] = options.body
+    ? rpc(`${bad.join("; ")}.`, -32700, "Parse error: the body is not JSON")
+    : rpc(`${bad.join("; ")}.`, -32000, "x-svc-namespace must be …");
+  if (options.session) {
+    errors[404] = rpc(
+      "No session by this id: it ended or expired; start a new one.",
+      -32001,
+      "Session not found: it ended or expired; start a new one",
+    );
+    errors[409] = rpc(
+      "The session is still opening; retry.",
+      -32000,
+      "The session is still opening; retry",
+    );
+  }
+  if (options.body) {
+    errors[413] = rpc(
+      "The message is over 4 MiB (`data.limit_bytes`).",
+      -32000,
+      `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`,
+      { limit_bytes: MAX_MCP_BODY_BYTES },
+    );
+    errors[415] = rpc("The body is not `application/json`.", -32000, "Unsupported Media Type: …");
+  }
+  return errors;
+}
+
+/** How an MCP route is documented: `summary`, its own `responses`, and its errors. */
+function mcpDoc(
+  summary: string,
+  responses: RouteDoc["responses"],
+  options: { session: boolean; body?: RouteDoc["body"] },
+) {
+  return {
     ...streamed,
     doc: {
       tag: "mcp",
@@ -226,12 +199,82 @@ export function sidecarRoutes(
       body: options.body,
       responses: { ...mcpErrors({ session: options.session, body: !!options.body }), ...responses },
     },
-  });
-  const message = {
-    description: "A JSON-RPC message (or batch) of the Model Context Protocol.",
-    example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
   };
-  const sponsorDoc = (summary: string, body: RouteDoc["body"], example: unknown) => ({
+}
+
+/** The body of an MCP POST. */
+const mcpMessage = {
+  description: "A JSON-RPC message (or batch) of the Model Context Protocol.",
+  example: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+};
+
+/** The MCP transports: Streamable HTTP, legacy SSE, and their CORS preflights. */
+function mcpRoutes(mcp: Forward): Route<HandlerContext>[] {
+  return [
+    route<HandlerContext>(
+      "GET",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: the server's event stream", {
+        200: { description: "An event stream.", contentType: "text/event-stream" },
+      }, { session: true }),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: send a message", {
+        200: { description: "The answer, as JSON or an event stream." },
+        202: { description: "A notification or answer, accepted." },
+      }, { session: true, body: mcpMessage }),
+    ),
+    route<HandlerContext>(
+      "DELETE",
+      "/api/mcp",
+      mcp,
+      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }, {
+        session: true,
+      }),
+    ),
+    route<HandlerContext>(
+      "GET",
+      "/api/mcp/sse",
+      mcp,
+      mcpDoc("MCP over SSE (legacy): open a session's event stream", {
+        200: {
+          description: "An event stream; its first event names the messages URL.",
+          contentType: "text/event-stream",
+        },
+      }, { session: false }),
+    ),
+    route<HandlerContext>(
+      "POST",
+      "/api/mcp/messages",
+      mcp,
+      mcpDoc("MCP over SSE (legacy): send a message to a session (`?sessionId=`)", {
+        202: { description: "Accepted; the answer comes on the event stream." },
+      }, { session: true, body: mcpMessage }),
+    ),
+    ...["/api/mcp", "/api/mcp/sse", "/api/mcp/messages"].map((path) =>
+      route<HandlerContext>("OPTIONS", path, mcp, {
+        ...streamed,
+        doc: {
+          tag: "mcp",
+          summary: "CORS preflight of a page of an origin in `SVC_ALLOWED_ORIGINS`",
+          description: "Forwarded to the MCP sidecar. Without `Origin`, 204 with `Allow`.",
+          responses: {
+            204: { description: "Allowed: the `Access-Control-Allow-*` headers." },
+            403: rpc("An `Origin` not allowed.", -32000, "Origin … is not allowed"),
+          },
+        },
+      })
+    ),
+  ];
+}
+
+/** How a sponsor route is documented: `summary`, its body and an example of its answer. */
+function sponsorDoc(summary: string, body: RouteDoc["body"], example: unknown) {
+  return {
     ...streamed,
     doc: {
       tag: "sponsor",
@@ -259,67 +302,17 @@ export function sidecarRoutes(
         503: { description: "The sidecar is down." },
       },
     },
-  });
-  const string = (description: string, max: number) => text({ max, description }).schema();
+  };
+}
+
+/** The schema of a string of at most `max` bytes. */
+function stringSchema(description: string, max: number) {
+  return text({ max, description }).schema();
+}
+
+/** The sponsored-transaction endpoints. */
+function sponsorRoutes(sponsor: Forward): Route<HandlerContext>[] {
   return [
-    route<HandlerContext>(
-      "GET",
-      "/api/mcp",
-      mcp,
-      mcpDoc("MCP Streamable HTTP: the server's event stream", {
-        200: { description: "An event stream.", contentType: "text/event-stream" },
-      }, { session: true }),
-    ),
-    route<HandlerContext>(
-      "POST",
-      "/api/mcp",
-      mcp,
-      mcpDoc("MCP Streamable HTTP: send a message", {
-        200: { description: "The answer, as JSON or an event stream." },
-        202: { description: "A notification or answer, accepted." },
-      }, { session: true, body: message }),
-    ),
-    route<HandlerContext>(
-      "DELETE",
-      "/api/mcp",
-      mcp,
-      mcpDoc("MCP Streamable HTTP: end the session", { 200: { description: "Ended." } }, {
-        session: true,
-      }),
-    ),
-    route<HandlerContext>(
-      "GET",
-      "/api/mcp/sse",
-      mcp,
-      mcpDoc("MCP over SSE (legacy): open a session's event stream", {
-        200: {
-          description: "An event stream; its first event names the messages URL.",
-          contentType: "text/event-stream",
-        },
-      }, { session: false }),
-    ),
-    route<HandlerContext>(
-      "POST",
-      "/api/mcp/messages",
-      mcp,
-      mcpDoc("MCP over SSE (legacy): send a message to a session (`?sessionId=`)", {
-        202: { description: "Accepted; the answer comes on the event stream." },
-      }, { session: true, body: message }),
-    ),
-    ...["/api/mcp", "/api/mcp/sse", "/api/mcp/messages"].map((path) =>
-      route<HandlerContext>("OPTIONS", path, mcp, {
-        ...streamed,
-        doc: {
-          tag: "mcp",
-          summary: "CORS preflight of a page of an origin in `SVC_ALLOWED_ORIGINS`",
-          description: "Forwarded to the MCP sidecar. Without `Origin`, 204 with `Allow`.",
-          responses: {
-            204: { description: "Allowed: the `Access-Control-Allow-*` headers." },
-            403: rpc("An `Origin` not allowed.", -32000, "Origin … is not allowed"),
-          },
-        },
-      })
-    ),
     route<HandlerContext>(
       "POST",
       "/sponsor",
@@ -336,7 +329,7 @@ export function sidecarRoutes(
               contentEncoding: "base64",
               description: "The transaction's kind (its commands, without gas), BCS in base64.",
             },
-            sender: string("The owner's address (`0x…`), who signs the transaction.", 256),
+            sender: stringSchema("The owner's address (`0x…`), who signs the transaction.", 256),
           },
         },
       }, { bytes: "AAAC…", digest: "5Hq…" }),
@@ -352,8 +345,11 @@ export function sidecarRoutes(
           type: "object",
           required: ["digest", "signature"],
           properties: {
-            digest: string("The digest `/sponsor` answered.", 256),
-            signature: string("The owner's signature of the sponsored bytes (Sui, base64).", 4096),
+            digest: stringSchema("The digest `/sponsor` answered.", 256),
+            signature: stringSchema(
+              "The owner's signature of the sponsored bytes (Sui, base64).",
+              4096,
+            ),
           },
         },
       }, { digest: "5Hq…", effects: {} }),
