@@ -86,7 +86,6 @@ export {
 export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
-export { blake2b, type Blake2bOptions } from "./crypto/blake2b.ts";
 export {
   chachaOpen,
   chachaSeal,

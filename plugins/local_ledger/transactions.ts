@@ -8,9 +8,9 @@
  * the digest is hex(blake2b-256(bytes)); a signature is base64(0x00 ‖ Ed25519 signature of the
  * 32 digest bytes ‖ public key), Sui's serialized Ed25519 signature layout.
  */
+import { blake2b } from "@noble/hashes/blake2";
 import {
   addressOf,
-  blake2b,
   isSmallOrderKey,
   jsonProblem,
   type KeyPair,

@@ -5,7 +5,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto";
-import { blake2b } from "../crypto/blake2b.ts";
+import { blake2b } from "@noble/hashes/blake2";
 import { LruMap } from "../lru_map.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;

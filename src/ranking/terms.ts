@@ -3,7 +3,7 @@
  * (HKDF) from the relayer's secret, and a term is kept as keyed BLAKE2b of its stem, so the
  * index at rest does not reveal the words of a memory to anyone without the key.
  */
-import { blake2b } from "../crypto/blake2b.ts";
+import { blake2b } from "@noble/hashes/blake2";
 import { LruMap } from "../lru_map.ts";
 import { words } from "../text/words.ts";
 
