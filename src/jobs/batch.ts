@@ -145,11 +145,13 @@ class BatchRun {
   /** Stores, indexes and completes the jobs. */
   async #storeAndIndex(live: BatchJob[]): Promise<void> {
     const { pipeline, indexed } = this.#deps;
-    // Embedding needs no blob id: it runs while the blobs upload.
+    // Embedding needs no blob id: it runs while the blobs upload. Its results pair with the
+    // jobs it was asked for, not with those still live when it ends.
+    const asked = live;
     const preparing = pipeline.prepare(
-      live.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
+      asked.map((job) => ({ ...job.key, text: job.text!, attributes: job.attributes })),
       { timeoutMs: this.#timeoutMs },
-    ).then((made) => new Map(live.map((job, i) => [job, made[i]])));
+    ).then((made) => new Map(asked.map((job, i) => [job, made[i]])));
     preparing.catch(() => {}); // awaited below, once the uploads are over
     const toStore = live.filter((job) => !job.record.blob_id);
     for (const job of live) job.blobId ??= job.record.blob_id;
