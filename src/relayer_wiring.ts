@@ -1,0 +1,221 @@
+/**
+ * A relayer's services and worker, built from its options: the job queue, what memories are
+ * sealed and indexed with, the remember pipeline, the reader, the records, the access log, the
+ * lifecycle and memory services and the worker that stores what remember queued.
+ */
+import type { Logger } from "./log.ts";
+import { SvcError } from "./errors.ts";
+import type { JobQueue } from "./jobs/job_queue.ts";
+import { KvJobQueue } from "./jobs/kv_job_queue.ts";
+import { createWorker, type Worker } from "./jobs/worker.ts";
+import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
+import { AttributeSeal } from "./pipeline/attributes.ts";
+import { createRememberPipeline, type RememberPipeline } from "./pipeline/remember.ts";
+import { VectorSeal } from "./pipeline/vector_seal.ts";
+import { LexicalIndex } from "./ranking/lexicon.ts";
+import { TermHasher } from "./ranking/terms.ts";
+import type { Reranker } from "./backends/types.ts";
+import { AccessLog } from "./services/access_log.ts";
+import { KvAccessLogStore } from "./services/access_log_store.ts";
+import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
+import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
+import { createMemoryService, type MemoryService } from "./services/memories.ts";
+import { createReader, type MemoryReader } from "./services/reader.ts";
+import { RelayerIdentity } from "./services/receipts.ts";
+import type { RelayerOptions } from "./relayer_options.ts";
+
+/** The services of a relayer, which its routes and background work use. */
+export interface RelayerServices {
+  queue: JobQueue;
+  metrics: RelayerMetrics;
+  /** Signs erase receipts. */
+  identity: RelayerIdentity;
+  accessLog: AccessLog;
+  lifecycle: LifecycleService;
+  service: MemoryService;
+  worker: Worker;
+}
+
+/** What the services share: the stores, the pipeline, the reader and the indexing keys. */
+interface SharedParts {
+  queue: JobQueue;
+  hasher: TermHasher;
+  lexicon: LexicalIndex;
+  attributeSeal: AttributeSeal;
+  pipeline: RememberPipeline;
+  metrics: RelayerMetrics;
+  /** The re-ranker serving now (while the embedder changes, the serving index's). */
+  rerankerNow: () => Reranker | undefined;
+  reader: MemoryReader;
+  records: LifecycleRecordStore;
+  identity: RelayerIdentity;
+  accessLog: AccessLog;
+}
+
+function missingKv(): never {
+  throw new SvcError(
+    "internal",
+    "Cannot start the relayer: without a Deno KV store (kv) it needs a job queue, a replay " +
+      "guard, lifecycle records and an access log store of its own",
+  );
+}
+
+/**
+ * Refuses options a relayer cannot start with: an index whose dimensions are not the
+ * embedder's, or no Deno KV store while a store it would hold is not given.
+ */
+export function checkRelayerOptions(options: RelayerOptions): void {
+  if (options.vectors.dimensions !== options.embedder.dimensions) {
+    throw new SvcError(
+      "conflict",
+      `Cannot start: the vector index has ${options.vectors.dimensions} dimensions but the ` +
+        `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
+    );
+  }
+  if (!options.kv) {
+    const { queue, replayGuard, records, accessLogStore } = options;
+    if (!queue || !replayGuard || !records || !accessLogStore) missingKv();
+  }
+}
+
+/** The Deno KV store that holds each store the options do not give. */
+export function relayerKv(options: RelayerOptions): Deno.Kv {
+  return options.kv ?? missingKv();
+}
+
+/** Builds the services and the worker; opens the stores the options do not give. */
+export async function wireRelayerServices(
+  options: RelayerOptions,
+  logger: Logger,
+): Promise<RelayerServices> {
+  return createServices(options, await openSharedParts(options, logger), logger);
+}
+
+/** The term hasher, the lexicon and the seals, keyed by the relayer's secret. */
+async function openIndexing(options: RelayerOptions) {
+  const { cipher, vectors } = options;
+  const hasher = await TermHasher.fromSecret(options.secret, {
+    keepMemoryTerms: cipher.holdsKeys === true,
+  });
+  const lexicon = new LexicalIndex(vectors);
+  // A reindex switched to a new index: the namespaces are read again from it.
+  vectors.onReplaced?.(() => lexicon.clear());
+  // Another relayer changed a namespace (a shared index): it is brought up to date from the store.
+  vectors.onChanged?.((owner, namespace) => lexicon.drop(owner, namespace));
+  const vectorSeal = await VectorSeal.fromSecret(options.secret);
+  const attributeSeal = await AttributeSeal.fromSecret(options.secret);
+  return { hasher, lexicon, vectorSeal, attributeSeal };
+}
+
+/** Opens the stores the options do not give, and builds what the services share. */
+async function openSharedParts(options: RelayerOptions, logger: Logger): Promise<SharedParts> {
+  const queue: JobQueue = options.queue ??
+    await KvJobQueue.open(relayerKv(options), options.secret, {
+      maxAttempts: options.maxAttempts,
+      leaseMs: options.leaseMs,
+    });
+  const { cipher, blobs, vectors, embedder } = options;
+  const { hasher, lexicon, vectorSeal, attributeSeal } = await openIndexing(options);
+  const pipeline = createRememberPipeline({
+    cipher,
+    blobs,
+    embedder,
+    vectors,
+    hasher,
+    lexicon,
+    vectorSeal,
+    attributeSeal,
+    now: options.now,
+  });
+  const metrics = new RelayerMetrics();
+  const { reranker } = options;
+  const rerankerNow = typeof reranker === "function" ? reranker : () => reranker;
+  const reader = createReader({
+    cipher,
+    blobs,
+    logger,
+    textCacheBytes: options.textCacheBytes,
+    dropped: (text) => rerankerNow()?.forget?.(text),
+  });
+  const records = options.records ?? new LifecycleRecords(relayerKv(options), options.secret);
+  const identity = await RelayerIdentity.fromSecret(options.secret);
+  const accessLog = await AccessLog.open({
+    store: options.accessLogStore ?? new KvAccessLogStore(relayerKv(options)),
+    secret: options.secret,
+    retentionDays: options.accessLogDays,
+    logger,
+    now: options.now,
+  });
+  return {
+    queue,
+    hasher,
+    lexicon,
+    attributeSeal,
+    pipeline,
+    metrics,
+    rerankerNow,
+    reader,
+    records,
+    identity,
+    accessLog,
+  };
+}
+
+/** The lifecycle and memory services, and the worker with the lifecycle's hooks. */
+function createServices(
+  options: RelayerOptions,
+  parts: SharedParts,
+  logger: Logger,
+): RelayerServices {
+  const { queue, hasher, lexicon, attributeSeal, pipeline, metrics, reader, records } = parts;
+  const { cipher, blobs, vectors, embedder } = options;
+  const lifecycle = createLifecycleService({
+    queue,
+    cipher,
+    blobs,
+    vectors,
+    lexicon,
+    hasher,
+    attributeSeal,
+    reader,
+    records,
+    updateClaims: options.updateClaims,
+    identity: parts.identity,
+    logger,
+    now: options.now,
+  });
+  const service = createMemoryService({
+    queue,
+    pipeline,
+    embedder,
+    reader,
+    blobs,
+    vectors,
+    reranker: parts.rerankerNow,
+    hasher,
+    lexicon,
+    attributeSeal,
+    records,
+    eraseBlobs: lifecycle.eraseBlobs,
+    logger,
+    observeStage: metrics.recallStage,
+    now: options.now,
+  });
+  const worker = createWorker({
+    queue,
+    pipeline,
+    logger,
+    concurrency: options.concurrency,
+    batchSize: options.batchSize,
+    callTimeoutMs: options.callTimeoutMs,
+    vet: (memories) => lifecycle.vet(memories),
+    indexed: (memories) => lifecycle.indexed(memories),
+    failed: (memories) => lifecycle.failed(memories),
+    keepText: (owner, blobId, text) => reader.keep(owner, blobId, text),
+    observe: metrics.worker,
+    textClaims: options.textClaims,
+  });
+  metrics.watch({ sidecar: options.sidecar, worker });
+  const { identity, accessLog } = parts;
+  return { queue, metrics, identity, accessLog, lifecycle, service, worker };
+}
