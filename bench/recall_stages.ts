@@ -1,6 +1,6 @@
 /**
  * Where a signed recall's time goes, stage by stage, in process: the embedded default's backends
- * (encrypted index, fs blobs, local cipher, GloVe embedder and re-ranker, keyed terms) over a
+ * (encrypted index, SQLite blobs, local cipher, GloVe embedder and re-ranker, keyed terms) over a
  * namespace of `--memories` short facts (`fact_workload.ts`), each stage timed alone over
  * `--runs` calls with the facts' questions. The whole recall and the whole signed request through
  * the relayer's handler are timed too, so the stages can be read against them. Figures are per
@@ -16,7 +16,7 @@ import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
 import { verifyEd25519 } from "../src/auth/ed25519.ts";
 import { KvReplayGuard } from "../src/auth/replay_guard.ts";
 import { signingMessage, signRequest } from "../src/auth/signing.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
@@ -53,7 +53,7 @@ const secret = crypto.getRandomValues(new Uint8Array(32));
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const vectors = await openBenchVectors("encrypted", dataDir, embedder, secret);
 const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
-const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
+const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const hasher = await TermHasher.fromSecret(secret);
 const directory = new MemoryAccountDirectory();
 const relayer = await assembleRelayer({
@@ -157,6 +157,7 @@ const result = {
 console.table(rows);
 await writeResults(values.out!, result);
 await relayer.close();
+await blobs.close();
 kv.close();
 await Deno.remove(dataDir, { recursive: true });
 Deno.exit(0);

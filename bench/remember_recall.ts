@@ -1,7 +1,7 @@
 /**
  * Benchmark of the embedded default (the encrypted index, or LanceDB with `--store lancedb`;
- * files, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time from
- * remember (202) to recallable; ingest rate through the job queue; recall latency and resident
+ * SQLite blobs, local cipher, GloVe embedder, hybrid recall) over real HTTP on 127.0.0.1: time
+ * from remember (202) to recallable; ingest rate through the job queue; recall latency and resident
  * memory at each namespace size; embedding rate; the embedder's start with a warm cache. Prints
  * a summary and writes `bench/results/remember_recall.json` (or `--out`).
  *
@@ -14,7 +14,7 @@ import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { type BenchStore, openBenchVectors } from "./vector_store.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { masterKeyFileOf } from "../src/compose/config.ts";
@@ -62,7 +62,7 @@ const cipher = await LocalCipher.open({
   masterKey,
   keyStorePath: `${dataDir}/keys.kv`,
 });
-const blobs = await FsBlobStore.open({ dir: `${dataDir}/blobs` });
+const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const relayer = await assembleRelayer({
   kv,
   secret,
@@ -184,7 +184,7 @@ const result = {
   machine: `${navigator.hardwareConcurrency} cores, ${
     Math.round(Deno.systemMemoryInfo().total / 2 ** 30)
   } GiB, ${Deno.build.os}-${Deno.build.arch}, deno ${Deno.version.deno}`,
-  backends: { vectorStore: STORE, blobStore: "fs", cipher: "local", embedder: embedder.model },
+  backends: { vectorStore: STORE, blobStore: "sqlite", cipher: "local", embedder: embedder.model },
   remember_to_recallable: summary(toRecallable),
   recall_at: recallAt,
   ingest_memories_per_second: ingestPerSecond,
@@ -198,5 +198,6 @@ await server.shutdown();
 await relayer.close();
 await vectors.close();
 await cipher.close();
+await blobs.close();
 kv.close();
 await Deno.remove(dataDir, { recursive: true });

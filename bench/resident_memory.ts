@@ -1,15 +1,16 @@
 /**
  * Resident memory of a relayer serving a namespace that `remember_recall.ts` built: a fresh
- * process opens the data directory as `main.ts` would (the vector store it was built with, files, local cipher, GloVe,
- * the lexical index), runs recalls, and prints one JSON line with its memory use. The parent
- * benchmark starts it; the term-hash secret comes in `SVC_BENCH_SECRET` (hex).
+ * process opens the data directory as `main.ts` would (the vector store it was built with, SQLite
+ * blobs, local cipher, GloVe, the lexical index), runs recalls, and prints one JSON line with its
+ * memory use. The parent benchmark starts it; the term-hash secret comes in `SVC_BENCH_SECRET`
+ * (hex).
  *
  *   deno run -A --unstable-kv bench/resident_memory.ts <data dir> <models dir> <owner> <namespace> <encrypted|lancedb>
  */
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { type BenchStore, openBenchVectors } from "./vector_store.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../src/compose/master_key.ts";
 import { masterKeyFileOf } from "../src/compose/config.ts";
@@ -21,6 +22,7 @@ const masterKey = await loadMasterKey(dataDir, masterKeyFileOf(Deno.env.toObject
 const embedder = await GloveEmbedder.open({ cacheDir: modelsDir });
 const vectors = await openBenchVectors(store as BenchStore, dataDir, embedder, secret);
 const kv = await Deno.openKv(":memory:");
+const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const relayer = await assembleRelayer({
   kv,
   secret,
@@ -29,7 +31,7 @@ const relayer = await assembleRelayer({
     masterKey,
     keyStorePath: `${dataDir}/keys.kv`,
   }),
-  blobs: await FsBlobStore.open({ dir: `${dataDir}/blobs` }),
+  blobs,
   vectors,
   embedder,
   reranker: embedder.reranker(),
@@ -51,4 +53,5 @@ console.log(JSON.stringify({
 }));
 await relayer.close();
 await vectors.close();
+await blobs.close();
 kv.close();

@@ -2,9 +2,9 @@
  * `svc migrate-store --to postgres`: copies the data directory `SVC_DATA_DIR` (its relayer
  * stopped) into the database `SVC_DATABASE_URL`, with a progress bar per phase on stderr; run
  * again after an interruption, it resumes (see `src/compose/store_migration.ts`). `--to sqlite`
- * moves the data directory's fs blob store into its SQLite one instead. The master key
- * is the data directory's, read from its key file (`SVC_MASTER_KEY` when set must be the same),
- * and never printed.
+ * moves the blob files an earlier version wrote into the data directory's SQLite blob store
+ * instead, as the relayer does at start. The master key is the data directory's, read from its
+ * key file (`SVC_MASTER_KEY` when set must be the same), and never printed.
  */
 import { readConfig } from "../src/compose/mod.ts";
 import { masterKeyFileOf } from "../src/compose/config.ts";
@@ -27,7 +27,7 @@ export const MIGRATE_STORE_USAGE =
   `Moving (reads SVC_DATA_DIR, SVC_DATABASE_URL, SVC_MASTER_KEY; the relayer stopped):
   migrate-store --to postgres            copy the data directory's state into the database
                                          (resumes where an interrupted run stopped)
-  migrate-store --to sqlite              move the blobs of an fs blob store (blobs/objects)
+  migrate-store --to sqlite              move the blob files of an earlier version (blobs/objects)
                                          into blobs/blobs.sqlite (finishes an interrupted run)`;
 
 /**
@@ -99,7 +99,7 @@ function describe(
   return lines.join("\n");
 }
 
-/** `svc migrate-store --to sqlite`: the fs store's blobs into `blobs/blobs.sqlite`. */
+/** `svc migrate-store --to sqlite`: an earlier version's blob files into `blobs/blobs.sqlite`. */
 async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
   const lock = await lockIndex(dataDir, "move the blobs");
   try {
@@ -107,10 +107,10 @@ async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
     return {
       json: { status: "moved", blobs: moved ?? 0, dataDir },
       text: moved === null
-        ? `No fs blob store in ${dataDir}/blobs: nothing to move.`
+        ? `No blob files in ${dataDir}/blobs: nothing to move.`
         : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
           (moved === 0 ? " (none were left to move)" : "") +
-          " and deleted the fs store's files. Start the relayer without SVC_BLOB_STORE (or with " +
+          " and deleted the files. Start the relayer without SVC_BLOB_STORE (or with " +
           "SVC_BLOB_STORE=sqlite).",
     };
   } finally {

@@ -20,7 +20,6 @@ const SYSTEM_VARIABLES = new Set(["HOME", "XDG_CONFIG_HOME", "HF_ENDPOINT"]);
 const EMBEDDED: Record<string, string>[] = [
   {},
   { SVC_STORE: "postgres", SVC_DATABASE_URL: "postgres://db/svc" },
-  { SVC_BLOB_STORE: "fs" },
   { SVC_VECTOR_STORE: "lancedb" },
   ...["local", "ollama", "openai", "onnx"].map((SVC_EMBEDDER) => ({ SVC_EMBEDDER })),
   ...["ollama", "openai"].map((SVC_LLM) => ({ SVC_LLM })),

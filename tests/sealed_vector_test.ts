@@ -1,6 +1,6 @@
 /**
  * A manual memory's vector at rest: sealed by the relayer before any blob store sees it (no
- * float array in the fs metadata JSON or in the public Walrus attributes), opened again by
+ * number of it in the SQLite store's file or in the public Walrus attributes), opened again by
  * restore (same index result), refused when moved or sealed under another secret, and read in
  * clear only from blobs written by 0.1.0.
  */
@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import type { BlobStore } from "../src/backends/types.ts";
 import { createLogger } from "../src/log.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { MemoryBlobStore } from "../src/testing/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { setup as walrusSetup } from "../plugins/walrus/test_store.ts";
 import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
@@ -66,30 +67,45 @@ async function assertRestoresSame(t: TestRelayer, caller: Caller, id: string, qu
   assert.deepEqual(after.map((h) => [h.id, h.distance]), [[id, before[0].distance]]);
 }
 
-async function fsRelayer() {
+async function sqliteRelayer() {
   const dir = await Deno.makeTempDir();
-  const blobs = await FsBlobStore.open({ dir });
+  const path = `${dir}/blobs.sqlite`;
+  const blobs = await SqliteBlobStore.open({
+    path,
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+  });
   const t = await startTestRelayer({ blobs });
-  const metaPath = (blobId: string) => `${dir}/objects/${blobId.slice(0, 2)}/${blobId}.json`;
   return {
     t,
-    metaPath,
+    blobs,
+    /** The database's files as text (bytes read as Latin-1). */
+    async files() {
+      const read = (suffix: string) => Deno.readFile(`${path}${suffix}`);
+      const bytes = await Promise.all(["", "-wal"].map(read));
+      return bytes.map((b) => new TextDecoder("latin1").decode(b)).join("");
+    },
     async [Symbol.asyncDispose]() {
       await t[Symbol.asyncDispose]();
+      await blobs.close();
       await Deno.remove(dir, { recursive: true });
     },
   };
 }
 
-Deno.test("sealed vector: manual remember on the fs store writes no clear vector; restore indexes the same", async () => {
-  await using fs = await fsRelayer();
-  const { t } = fs;
+Deno.test("sealed vector: manual remember on the SQLite store writes no clear vector; restore indexes the same", async () => {
+  await using sqlite = await sqliteRelayer();
+  const { t } = sqlite;
   const alice = await t.newCaller();
   const { vector, query } = vectors(t.vectors.dimensions);
   const { id, blob_id } = await rememberManual(t, alice, vector);
-  const json = await Deno.readTextFile(fs.metaPath(blob_id));
-  assertNoClearVector(json, vector);
-  assert.deepEqual(Object.keys(JSON.parse(json)).sort(), [
+  const files = await sqlite.files();
+  for (const x of vector) assert.ok(!files.includes(String(x)), `${x} is readable`);
+  assert.ok(!files.includes("f64le"), "the 0.1.0 clear encoding");
+  const entries = await Array.fromAsync(sqlite.blobs.entries());
+  const { meta } = entries.find((e) => e.blobId === blob_id)!;
+  assert.ok(files.includes(meta.sealedVector!.slice(0, 40)), "the files read hold the row");
+  assertNoClearVector(JSON.stringify(meta), vector);
+  assert.deepEqual(Object.keys(meta).sort(), [
     "createdAt",
     "memoryId",
     "namespace",
@@ -148,15 +164,27 @@ Deno.test("sealed vector: restore skips, and logs, a sealed vector moved, altere
   assert.ok(!lines.join("\n").includes(sealed), "the sealed vector is not logged");
 });
 
+/** Lists the blobs named in `clear` as 0.1.0 stored them: the vector in clear, nothing sealed. */
+class ClearVectorBlobs extends MemoryBlobStore {
+  readonly clear = new Map<string, number[]>();
+
+  override async list(owner: string, namespace: string, options?: { limit?: number }) {
+    return (await super.list(owner, namespace, options)).map(({ blobId, meta }) => {
+      const vector = this.clear.get(blobId);
+      if (!vector) return { blobId, meta };
+      const { sealedVector: _, ...kept } = meta;
+      return { blobId, meta: { ...kept, legacyVector: vector } };
+    });
+  }
+}
+
 Deno.test("sealed vector: a manual memory stored by 0.1.0, its vector in clear, still restores", async () => {
-  await using fs = await fsRelayer();
-  const { t } = fs;
+  const blobs = new ClearVectorBlobs();
+  await using t = await startTestRelayer({ blobs });
   const alice = await t.newCaller();
   const { vector, query } = vectors(t.vectors.dimensions);
   const { id, blob_id } = await rememberManual(t, alice, vector);
-  // Rewrite the metadata as 0.1.0 wrote it: the client's vector in clear, nothing sealed.
-  const { sealedVector: _, ...meta } = JSON.parse(await Deno.readTextFile(fs.metaPath(blob_id)));
-  await Deno.writeTextFile(fs.metaPath(blob_id), JSON.stringify({ ...meta, vector }));
+  blobs.clear.set(blob_id, vector);
   await assertRestoresSame(t, alice, id, query);
 
   // One whose clear vector is of another size than the index is skipped, and the rest goes on.
@@ -166,13 +194,7 @@ Deno.test("sealed vector: a manual memory stored by 0.1.0, its vector in clear, 
     namespace: "manual",
   });
   const short = await res.json();
-  const { sealedVector: __, ...shortMeta } = JSON.parse(
-    await Deno.readTextFile(fs.metaPath(short.blob_id)),
-  );
-  await Deno.writeTextFile(
-    fs.metaPath(short.blob_id),
-    JSON.stringify({ ...shortMeta, vector: vector.slice(1) }),
-  );
+  blobs.clear.set(short.blob_id, vector.slice(1));
   await t.vectors.delete([id, short.id]);
   assert.deepEqual(await restore(t, alice), { restored: 1, skipped: 1, total: 2 });
   assert.deepEqual(await t.vectors.has([id, short.id]), new Set([id]));

@@ -5,7 +5,7 @@ import { KvAccessLogStore } from "../src/services/access_log_store.ts";
 import { fingerprintOf } from "../src/auth/claim_record.ts";
 import { KvReplayGuard, liveClaims } from "../src/auth/replay_guard.ts";
 import { KvKeyStore } from "../plugins/local_cipher/key_store.ts";
-import { FsBlobStore } from "../plugins/fs_blob/mod.ts";
+import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 
 Deno.test("lifecycle records, access log, replay claims and keys list what they hold", async () => {
   const kv = await Deno.openKv(":memory:");
@@ -48,10 +48,11 @@ Deno.test("lifecycle records, access log, replay claims and keys list what they 
   }
 });
 
-Deno.test("the fs blob store lists every blob of every owner, but not a deleted one", async () => {
+Deno.test("the SQLite blob store lists every blob of every owner, but not a deleted one", async () => {
   const dir = await Deno.makeTempDir();
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const store = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
   try {
-    const store = await FsBlobStore.open({ dir });
     const meta = { owner: "0xa", namespace: "n", memoryId: "m1", createdAt: 1 };
     const kept = await store.put(new Uint8Array([1]), meta);
     const other = await store.put(new Uint8Array([2]), { ...meta, owner: "0xb", memoryId: "m2" });
@@ -61,6 +62,7 @@ Deno.test("the fs blob store lists every blob of every owner, but not a deleted 
     assert.deepEqual(listed.map((e) => e.blobId).sort(), [kept, other].sort());
     assert.deepEqual(listed.find((e) => e.blobId === kept)?.meta, meta);
   } finally {
+    await store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

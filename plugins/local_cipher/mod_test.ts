@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../../src/kit.ts";
-import { FsBlobStore } from "../fs_blob/mod.ts";
+import { SqliteBlobStore } from "../sqlite_blob/mod.ts";
 import { KvKeyStore, MemoryKeyStore } from "./key_store.ts";
 import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";
@@ -32,7 +32,8 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
   try {
     const masterKey = crypto.getRandomValues(new Uint8Array(32));
     const keyStorePath = `${dir}/keys.kv`;
-    const blobs = await FsBlobStore.open({ dir: `${dir}/blobs` });
+    const secret = crypto.getRandomValues(new Uint8Array(32));
+    const blobs = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret });
     const texts = { erased: "I am vegetarian", kept: "I live in Lyon", legacy: "I like tea" };
     const ids = { erased: crypto.randomUUID(), kept: crypto.randomUUID(), legacy: "m-legacy" };
     {
@@ -45,6 +46,7 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
         await blobs.put(sealed, { owner: OWNER, namespace: "n", memoryId, createdAt: 1 });
       }
     }
+    await blobs.close();
     // The backups: of the blob store, and (the README's warning) of the key store.
     await copyDir(`${dir}/blobs`, `${dir}/blobs-backup`);
     await Deno.mkdir(`${dir}/keys-backup`);
@@ -55,7 +57,10 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
     }
 
     // Everything a thief of the backup could use: the master key and the key store as it is now.
-    const backup = await FsBlobStore.open({ dir: `${dir}/blobs-backup` });
+    const backup = await SqliteBlobStore.open({
+      path: `${dir}/blobs-backup/blobs.sqlite`,
+      secret,
+    });
     const found: Record<string, string> = {};
     {
       await using cipher = await LocalCipher.open({ masterKey, keyStorePath });
@@ -84,6 +89,7 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
       dec(await revived.decrypt(OWNER, (await backup.get(erased.blobId))!)),
       texts.erased,
     );
+    await backup.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,14 +1,14 @@
 /**
  * Ciphertext blobs in the PostgreSQL database many relayers share (`svc_blobs_objects`, one row
- * per blob). Content-addressed as the fs store is: a blob's id is the unpadded base64url SHA-256
+ * per blob). Content-addressed as the SQLite store is: a blob's id is the unpadded base64url SHA-256
  * of its bytes, so a blob copied from a data directory keeps its id. Putting bytes that are there
  * already (a retried job, or two relayers at once) changes nothing: the first put's metadata is
- * kept (`ON CONFLICT DO NOTHING`), as with the fs store.
+ * kept (`ON CONFLICT DO NOTHING`), as with the SQLite store.
  *
  * Nothing readable at rest: the bytes are ciphertext; the owner and namespace are not stored,
  * only a keyed hash of the two (HMAC-SHA-256 under a key HKDF derives from the relayer's 32-byte
  * secret), which `list` looks up and answers with the owner and namespace it was asked for; the
- * memory id and time (which the fs store's metadata and the ciphertext's header carry too) and a
+ * memory id and time (which the ciphertext's header carries too) and a
  * sealed vector are kept as given.
  *
  * The store caches nothing, so a put or delete through one relayer is seen by the others at once.

@@ -43,7 +43,7 @@ blobStoreSuite("PgBlobStore", async () => {
   return Object.assign(store, { [Symbol.asyncDispose]: dispose });
 });
 
-Deno.test("PgBlobStore: ids are the fs store's, the SHA-256 of the bytes in unpadded base64url", async () => {
+Deno.test("PgBlobStore: ids are the SQLite store's, the SHA-256 of the bytes in unpadded base64url", async () => {
   await using shared = await relayers(1);
   const [store] = shared.stores;
   const bytes = enc("ciphertext");

@@ -1,7 +1,7 @@
 /**
  * A content-addressed blob store in one SQLite file (`node:sqlite`): the embedded default. A
- * blob id is the unpadded base64url SHA-256 of the bytes, as with the fs store, so ids carry
- * over between the two. Each blob is one row of `blobs`: its bytes and the metadata `put` was
+ * blob id is the unpadded base64url SHA-256 of the bytes, as with the blob files of earlier
+ * versions, so ids carry over. Each blob is one row of `blobs`: its bytes and the metadata `put` was
  * given (memory id, time, the sealed attributes and, for a manual memory, the sealed vector),
  * with its owner and namespace as `BlobPlaces` keeps them: a keyed hash of the two, which an
  * index with the time serves `list` by, and the two sealed together. The file names no owner and
@@ -14,8 +14,7 @@
  * (`syncData`), before the commit's writes resolve: what a put or delete resolved survives a
  * crash of the process or of the machine, and no commit stalls the relayer while the disk
  * syncs. A crash before the sync may leave none of its writes, and the same put again (a job
- * resumes by doing so) writes the blob. Writing a few hundred small files per batch is what
- * made the fs store the slowest stage of ingestion: here a batch of memories is one commit.
+ * resumes by doing so) writes the blob. A batch of memories is one commit.
  *
  * The first put of some bytes decides their metadata: they belong to its memory. Putting them
  * again for that memory changes nothing; for another, the put fails (`conflict`). A

@@ -332,23 +332,28 @@ function readBlobStore(
   store: StoreConfig,
 ): BlobStoreConfig {
   const shared = store.kind === "postgres";
-  const byDefault = read.text("SVC_BLOB_STORE") === undefined;
+  if (read.text("SVC_BLOB_STORE") === "fs") {
+    read.problem(
+      "SVC_BLOB_STORE=fs is no longer offered: the relayer moves a data directory's blob files " +
+        "into blobs/blobs.sqlite by itself; unset SVC_BLOB_STORE, or set it to sqlite",
+    );
+    return { kind: "sqlite" };
+  }
   const kind = read.choice("SVC_BLOB_STORE", shared ? "postgres" : "sqlite", [
     "sqlite",
-    "fs",
     "postgres",
     "walrus",
   ]);
   if (kind === "postgres" && !shared) {
     read.problem("SVC_BLOB_STORE=postgres needs SVC_STORE=postgres");
   }
-  if ((kind === "fs" || kind === "sqlite") && shared) {
+  if (kind === "sqlite" && shared) {
     read.problem(
       "SVC_STORE=postgres cannot keep blobs in the data directory, which the relayers do not " +
         "share: use SVC_BLOB_STORE=postgres (the default) or walrus",
     );
   }
-  if (kind === "sqlite") return { kind, byDefault };
+  if (kind === "sqlite") return { kind };
   if (kind !== "walrus") return { kind };
   const walrus = readWalrusSettings(read);
   if (chain.kind === "sui" && walrus.ownerKey === chain.sui.sponsorPrivateKey) {

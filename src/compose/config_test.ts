@@ -17,7 +17,7 @@ Deno.test("the embedded default needs no network setting", () => {
   const { chain, cipher, blobStore, embedder, llm } = result.config;
   assert.deepEqual(
     [chain, cipher, blobStore, embedder, llm],
-    [{ kind: "local" }, { kind: "local" }, { kind: "sqlite", byDefault: true }, {
+    [{ kind: "local" }, { kind: "local" }, { kind: "sqlite" }, {
       kind: "use",
       modelsDir: "./data/models",
       recommended: {

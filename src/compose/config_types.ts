@@ -21,11 +21,7 @@ export type CipherConfig =
   | { kind: "seal"; seal: SealSettings };
 /** Where ciphertext is stored. */
 export type BlobStoreConfig =
-  | {
-    kind: "sqlite" | "fs";
-    /** `SVC_BLOB_STORE` was not set: a data directory an fs store wrote keeps it. */
-    byDefault?: boolean;
-  }
+  | { kind: "sqlite" }
   | { kind: "postgres" }
   | { kind: "walrus"; walrus: WalrusSettings };
 /**

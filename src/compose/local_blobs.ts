@@ -1,22 +1,25 @@
 /**
- * The blob store of a data directory, under `blobs/`: one SQLite file, `blobs/blobs.sqlite` (the
- * default), or the fs store's files (`blobs/objects/…`, `SVC_BLOB_STORE=fs`). A data directory
- * whose blobs an fs store wrote keeps it when `SVC_BLOB_STORE` is not set; asking for the store
- * that does not hold the directory's blobs is refused, since its memories would no longer
- * decrypt. A store that holds no blob yet does not count.
+ * The blob store of a data directory: one SQLite file, `blobs/blobs.sqlite`. The blob files an
+ * earlier version's fs store wrote there (`blobs/objects/…`, which name each blob's owner and
+ * namespace in clear) are moved into it when it opens, then deleted; a move cut short is
+ * finished by the next open.
  */
 import type { BlobEntry, BlobStore, VectorStore } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
+import { LegacyBlobFiles } from "./legacy_blob_files.ts";
+import { moveBlobFiles } from "./store_copy.ts";
 
 /** A data directory's blob store, which can also list every blob (to copy them elsewhere). */
 export type LocalBlobStore = BlobStore & { entries(): AsyncIterable<BlobEntry> };
 
-/** Which of the two stores hold blobs in `dataDir`. */
+/**
+ * Whether `dataDir` holds blobs: as blob files of an earlier version (`fs`, not moved yet) and in
+ * `blobs/blobs.sqlite`.
+ */
 export async function heldLocalBlobs(dataDir: string): Promise<{ fs: boolean; sqlite: boolean }> {
   const [fs, sqlite] = await Promise.all([
-    hasEntries(`${dataDir}/blobs/objects`),
+    LegacyBlobFiles.holdsBlobs(`${dataDir}/blobs`),
     SqliteBlobStore.holdsBlobs(`${dataDir}/blobs/blobs.sqlite`),
   ]);
   return { fs, sqlite };
@@ -44,68 +47,34 @@ export async function warnOfLostIndex(
   );
 }
 
-async function hasEntries(dir: string): Promise<boolean> {
-  try {
-    for await (const _ of Deno.readDir(dir)) return true;
-    return false;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-/** Opens the blob store of `dataDir`; see the module documentation. */
+/**
+ * Opens the blob store of `dataDir`, moving the blob files of an earlier version into it (one
+ * log line with their count); see the module documentation.
+ */
 export async function openLocalBlobs(
   dataDir: string,
   secret: Uint8Array<ArrayBuffer>,
-  choice: { kind: "sqlite" | "fs"; byDefault?: boolean } = { kind: "sqlite", byDefault: true },
   logger?: Logger,
 ): Promise<LocalBlobStore> {
   const dir = `${dataDir}/blobs`;
-  const files = await hasEntries(`${dir}/objects`);
-  // The database is looked into only where the fs store is in play: a start on the default
-  // opens it once.
-  const fsInPlay = choice.kind === "fs" || (choice.byDefault && files);
-  const rows = fsInPlay && await SqliteBlobStore.holdsBlobs(`${dir}/blobs.sqlite`);
-  const kind = choice.byDefault && files && !rows ? "fs" : choice.kind;
-  if (choice.byDefault && files && rows) {
-    throw new SvcError(
-      "conflict",
-      "Cannot open the data directory's blobs: they are in both stores, blobs/objects " +
-        "(SVC_BLOB_STORE=fs) and blobs/blobs.sqlite, as a move into SQLite cut short leaves " +
-        "them, or an earlier version started on the directory after the move. Finish the move: " +
-        "stop the relayer and run `deno task svc migrate-store --to sqlite`.",
-    );
-  }
-  if (kind === "fs" ? rows : files) {
-    const found = kind === "fs" ? "blobs/blobs.sqlite (SVC_BLOB_STORE=sqlite)" : "files of " +
-      "SVC_BLOB_STORE=fs (blobs/objects)";
-    throw new SvcError(
-      "conflict",
-      `Cannot use SVC_BLOB_STORE=${kind}: the data directory's blobs are in ${found}, which ` +
-        "this store would not read. Set SVC_BLOB_STORE to the store that wrote them" +
-        (kind === "sqlite"
-          ? ", or move them into SQLite: stop the relayer and run " +
-            "`deno task svc migrate-store --to sqlite`."
-          : "."),
-    );
-  }
-  if (kind === "fs" && choice.byDefault) {
-    logger?.warn(
-      `${dir}/objects holds the blobs in files, as earlier versions kept them: move them into ` +
-        "SQLite (stop the relayer, then run `deno task svc migrate-store --to sqlite`)",
-      { dir },
-    );
-  }
-  if (kind === "fs") {
-    const { FsBlobStore } = await import("../../plugins/fs_blob/mod.ts");
-    return await FsBlobStore.open({ dir });
-  }
   const store = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
   if (store.upgraded > 0) {
     logger?.info("blobs.sqlite no longer names owners or namespaces: sealed them", {
       blobs: store.upgraded,
     });
+  }
+  const files = await LegacyBlobFiles.find(dir);
+  if (!files) return store;
+  try {
+    const moved = await moveBlobFiles(files, store, secret);
+    logger?.info(
+      "moved the blob files of an earlier version (blobs/objects) into blobs.sqlite and " +
+        "deleted them",
+      { blobs: moved },
+    );
+  } catch (error) {
+    await store.close();
+    throw error;
   }
   return store;
 }

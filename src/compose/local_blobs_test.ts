@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
-import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
-import { SvcError } from "../errors.ts";
+import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
+import { writeLegacyBlob } from "../../tests/fixtures/legacy_blob_files.ts";
 import { createLogger } from "../log.ts";
 import { pathExists } from "../files.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
+import { moveBlobsToSqlite } from "./store_copy.ts";
 
 /** The relayer's secret the stores' names are hashed and sealed with. */
 const SECRET = new Uint8Array(32).fill(7);
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1 };
+const enc = (text: string) => new TextEncoder().encode(text);
 
 async function inTempDir(use: (dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir();
@@ -20,12 +23,30 @@ async function inTempDir(use: (dir: string) => Promise<void>) {
   }
 }
 
+/** Blobs of two owners and namespaces, one with sealed attributes and vector, as files. */
+async function writeFiles(dir: string) {
+  const metas = [
+    meta,
+    { ...meta, memoryId: "m2", createdAt: 2, sealedAttributes: "sa", sealedVector: "sv" },
+    { owner: "0xother", namespace: "n2", memoryId: "m3", createdAt: 3 },
+  ];
+  const blobs = new Map<string, { bytes: Uint8Array<ArrayBuffer>; meta: typeof metas[number] }>();
+  for (const [i, m] of metas.entries()) {
+    const bytes = enc(`ciphertext ${i}`);
+    blobs.set(await writeLegacyBlob(`${dir}/blobs`, bytes, m), { bytes, meta: m });
+  }
+  return blobs;
+}
+
+const sorted = <T extends { blobId: string }>(entries: T[]) =>
+  entries.sort((a, b) => a.blobId.localeCompare(b.blobId));
+
 Deno.test("local blobs: a new data directory keeps its blobs in blobs/blobs.sqlite", async () => {
   await inTempDir(async (dir) => {
     const store = await openLocalBlobs(dir, SECRET);
     try {
       assert.equal(store.name, "sqlite");
-      const blobId = await store.put(new TextEncoder().encode("x"), meta);
+      const blobId = await store.put(enc("x"), meta);
       assert.ok(await pathExists(`${dir}/blobs/blobs.sqlite`));
       assert.equal(await pathExists(`${dir}/blobs/objects`), false);
       assert.deepEqual((await Array.fromAsync(store.entries())).map((e) => e.blobId), [blobId]);
@@ -35,96 +56,100 @@ Deno.test("local blobs: a new data directory keeps its blobs in blobs/blobs.sqli
   });
 });
 
-Deno.test("local blobs: a data directory an fs store wrote keeps it unless told otherwise", async () => {
+Deno.test("local blobs: an earlier version's blob files are moved into blobs.sqlite at open", async () => {
   await inTempDir(async (dir) => {
-    const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
-    const blobId = await fs.put(new TextEncoder().encode("x"), meta);
-    const lines: string[] = [];
-    const store = await openLocalBlobs(
-      dir,
-      SECRET,
-      undefined,
-      createLogger("info", (l) => lines.push(l)),
-    );
-    assert.equal(store.name, "fs");
-    assert.deepEqual(await store.get(blobId), new TextEncoder().encode("x"));
-    assert.equal(await pathExists(`${dir}/blobs/blobs.sqlite`), false);
-    // Each start says how to move them into SQLite, as earlier versions' files should be.
-    assert.equal(lines.length, 1);
-    assert.match(JSON.parse(lines[0]).msg, /migrate-store --to sqlite/);
-    // Asked for by name, the fs store is kept without a word.
-    lines.length = 0;
-    await openLocalBlobs(dir, SECRET, { kind: "fs" }, createLogger("info", (l) => lines.push(l)));
-    assert.deepEqual(lines, []);
-  });
-});
-
-Deno.test("local blobs: asking for the store that does not hold the directory's blobs is refused", async () => {
-  await inTempDir(async (dir) => {
-    const fs = await FsBlobStore.open({ dir: `${dir}/fs/blobs` });
-    await fs.put(new TextEncoder().encode("x"), meta);
-    await assert.rejects(
-      openLocalBlobs(`${dir}/fs`, SECRET, { kind: "sqlite" }),
-      (error: SvcError) =>
-        error.code === "conflict" && /SVC_BLOB_STORE=fs/.test(error.message) &&
-        error.message.includes("`deno task svc migrate-store --to sqlite`"),
-    );
-    const sqlite = await openLocalBlobs(`${dir}/sqlite`, SECRET);
-    await sqlite.put(new TextEncoder().encode("x"), meta);
-    await sqlite.close?.();
-    await assert.rejects(
-      openLocalBlobs(`${dir}/sqlite`, SECRET, { kind: "fs" }),
-      (error: SvcError) =>
-        error.code === "conflict" && /blobs\.sqlite/.test(error.message) &&
-        !error.message.includes("migrate-store"),
-    );
-    assert.equal(await pathExists(`${dir}/fs/blobs/blobs.sqlite`), false, "nothing was created");
-    assert.equal(await pathExists(`${dir}/sqlite/blobs/objects`), false, "nothing was created");
-  });
-});
-
-Deno.test("local blobs: blobs in both stores (a move cut short) are named as such, unset", async () => {
-  await inTempDir(async (dir) => {
-    const fs = await FsBlobStore.open({ dir: `${dir}/blobs` });
-    await fs.put(new TextEncoder().encode("x"), meta);
-    const sqlite = await openLocalBlobs(dir, SECRET, { kind: "sqlite" }).catch(() => null);
-    assert.equal(sqlite, null, "refused while the files hold blobs");
-    const { SqliteBlobStore } = await import("../../plugins/sqlite_blob/mod.ts");
-    const rows = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret: SECRET });
-    await rows.put(new TextEncoder().encode("x"), meta);
-    await rows.close();
-    await assert.rejects(
-      openLocalBlobs(dir, SECRET),
-      (error: SvcError) =>
-        error.code === "conflict" && /they are in both stores/.test(error.message) &&
-        !/Cannot use SVC_BLOB_STORE/.test(error.message) &&
-        error.message.includes("`deno task svc migrate-store --to sqlite`"),
-    );
-  });
-});
-
-Deno.test("local blobs: a store that holds no blob yet does not count", async () => {
-  await inTempDir(async (dir) => {
-    await FsBlobStore.open({ dir: `${dir}/blobs` }); // opened by an earlier version, never written
-    const store = await openLocalBlobs(dir, SECRET);
-    assert.equal(store.name, "sqlite");
-    await store.close?.();
-    const fs = await openLocalBlobs(dir, SECRET, { kind: "fs" }); // an empty blobs.sqlite is there now
-    assert.equal(fs.name, "fs");
-    assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: false });
-    await fs.put(new TextEncoder().encode("x"), meta);
+    const blobs = await writeFiles(dir);
     assert.deepEqual(await heldLocalBlobs(dir), { fs: true, sqlite: false });
+    const lines: string[] = [];
+    const store = await openLocalBlobs(dir, SECRET, createLogger("info", (l) => lines.push(l)));
+    try {
+      assert.equal(store.name, "sqlite");
+      const entries = await Array.fromAsync(store.entries());
+      assert.deepEqual(
+        sorted(entries),
+        sorted([...blobs].map(([blobId, { meta }]) => ({ blobId, meta }))),
+      );
+      for (const [blobId, { bytes }] of blobs) assert.deepEqual(await store.get(blobId), bytes);
+    } finally {
+      await store.close?.();
+    }
+    assert.equal(await pathExists(`${dir}/blobs/objects`), false, "the files are gone");
+    assert.equal(await pathExists(`${dir}/blobs/index`), false, "their listing too");
+    assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: true });
+    assert.equal(lines.length, 1);
+    assert.deepEqual(JSON.parse(lines[0]).blobs, 3);
+    assert.doesNotMatch(lines[0], /0xowner|0xother|n1|n2/, "names no owner or namespace");
   });
 });
 
-Deno.test("local blobs: SVC_BLOB_STORE chooses, unset it is the default sqlite", () => {
+Deno.test("local blobs: a clear vector that 0.1.0 wrote in a blob's metadata is sealed on the way", async () => {
+  await inTempDir(async (dir) => {
+    const vector = [0.5, -0.25, 1];
+    const blobId = await writeLegacyBlob(`${dir}/blobs`, enc("manual"), { ...meta, vector });
+    const store = await openLocalBlobs(dir, SECRET);
+    try {
+      const [entry] = await Array.fromAsync(store.entries());
+      assert.equal(entry.blobId, blobId);
+      assert.equal(entry.meta.legacyVector, undefined);
+      const seal = await VectorSeal.fromSecret(SECRET);
+      assert.deepEqual(await seal.open(meta, entry.meta.sealedVector!), vector);
+    } finally {
+      await store.close?.();
+    }
+  });
+});
+
+Deno.test("local blobs: a move cut short is finished by the next open", async () => {
+  await inTempDir(async (dir) => {
+    const blobs = await writeFiles(dir);
+    const ids = [...blobs.keys()].sort();
+    const heldIds = async () => {
+      const store = await openLocalBlobs(dir, SECRET);
+      try {
+        return (await Array.fromAsync(store.entries())).map((e) => e.blobId).sort();
+      } finally {
+        await store.close?.();
+      }
+    };
+    // Cut short while copying: one blob is in the database already.
+    const rows = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret: SECRET });
+    const [, first] = [...blobs][0];
+    await rows.put(first.bytes, first.meta);
+    await rows.close();
+    assert.deepEqual(await heldIds(), ids);
+    assert.equal(await pathExists(`${dir}/blobs/objects`), false);
+    // Cut short while deleting: every blob is in the database, the listing is gone, the bytes not.
+    await writeFiles(dir);
+    await Deno.remove(`${dir}/blobs/index`, { recursive: true });
+    assert.deepEqual(await heldIds(), ids);
+    assert.equal(await pathExists(`${dir}/blobs/objects`), false);
+  });
+});
+
+Deno.test("local blobs: migrate-store --to sqlite moves the files, and finds none once moved", async () => {
+  await inTempDir(async (dir) => {
+    assert.equal(await moveBlobsToSqlite(dir, SECRET), null, "no blob files");
+    const blobs = await writeFiles(dir);
+    const told: number[] = [];
+    assert.equal(await moveBlobsToSqlite(dir, SECRET, (done) => told.push(done)), blobs.size);
+    assert.equal(told.at(-1), blobs.size);
+    assert.equal(await pathExists(`${dir}/blobs/objects`), false);
+    assert.equal(await moveBlobsToSqlite(dir, SECRET), null, "moved already");
+    assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: true });
+  });
+});
+
+Deno.test("local blobs: SVC_BLOB_STORE chooses, unset it is the default sqlite; fs is refused", () => {
   const blobStore = (env: Record<string, string>) => {
     const result = readConfig(env);
-    return "config" in result ? result.config.blobStore : result.problems;
+    return result.ok ? result.config.blobStore : result.problems;
   };
-  assert.deepEqual(blobStore({}), { kind: "sqlite", byDefault: true });
-  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "sqlite" }), { kind: "sqlite", byDefault: false });
-  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "fs" }), { kind: "fs" });
+  assert.deepEqual(blobStore({}), { kind: "sqlite" });
+  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "sqlite" }), { kind: "sqlite" });
+  assert.deepEqual(blobStore({ SVC_BLOB_STORE: "fs" }), [
+    "SVC_BLOB_STORE=fs is no longer offered: the relayer moves a data directory's blob files " +
+    "into blobs/blobs.sqlite by itself; unset SVC_BLOB_STORE, or set it to sqlite",
+  ]);
   const problems = blobStore({
     SVC_STORE: "postgres",
     SVC_DATABASE_URL: "postgres://h/db",

@@ -281,8 +281,7 @@ async function openBlobs(
       return await PgBlobStore.open({ database: database!, secret });
     }
     case "sqlite":
-    case "fs":
-      return await openLocalBlobs(config.dataDir, secret, config.blobStore, logger);
+      return await openLocalBlobs(config.dataDir, secret, logger);
     case "walrus": {
       const { WalrusBlobStore } = await import("../../plugins/walrus/mod.ts");
       const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;

@@ -1,15 +1,14 @@
 /**
  * Copying stores' contents in batches, for `svc migrate-store`: the batching and progress its
- * phases share, and the blob copy of both its directions (into PostgreSQL, or from an fs store
- * into the data directory's SQLite store: {@link moveBlobsToSqlite}).
+ * phases share, and the blob copy of both its directions (into PostgreSQL, or from the blob files
+ * of earlier versions into the data directory's SQLite store: {@link moveBlobsToSqlite}).
  */
 import { SvcError } from "../errors.ts";
-import { pathExists } from "../files.ts";
 import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { LegacyBlobFiles } from "./legacy_blob_files.ts";
 import type { LocalBlobStore } from "./local_blobs.ts";
 import type { BlobStore } from "../backends/types.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
-import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 
 /** Items a phase writes at once, unless it says otherwise. */
 export const BATCH = 200;
@@ -56,12 +55,15 @@ export async function copyAll<T>(
   return done;
 }
 
+/** What {@link copyBlobsInto} reads: a data directory's blob store, or its blob files. */
+export type BlobSource = Pick<LocalBlobStore, "entries" | "get">;
+
 /**
  * Copies every blob of `source` into `target`, ids kept; a legacy clear vector in a blob's
  * metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the target.
  */
 export async function copyBlobsInto(
-  source: LocalBlobStore,
+  source: BlobSource,
   target: BlobStore,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
@@ -92,11 +94,27 @@ export async function copyBlobsInto(
 }
 
 /**
- * `svc migrate-store --to sqlite`: moves the blobs an fs store wrote in `dataDir` (`blobs/objects`)
- * into `blobs/blobs.sqlite`, ids kept, then deletes the fs store's files (the relayer stopped;
- * the caller holds the data directory's `index.lock`). Run again after an interruption, it
- * finishes: a blob copied already is put again harmlessly. Resolves to the blobs moved (0 when
- * an earlier run had moved them all), `null` when there is no fs store.
+ * Moves the blob files of earlier versions into `target`, the data directory's SQLite store,
+ * ids kept, then deletes them. Cut short, the same move again finishes it: a blob copied
+ * already is put again harmlessly. Resolves to the blobs moved.
+ */
+export async function moveBlobFiles(
+  files: LegacyBlobFiles,
+  target: BlobStore,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell = () => {},
+): Promise<number> {
+  const moved = await copyBlobsInto(files, target, secret, tell);
+  // Every blob is committed to the database: the files can go.
+  await files.remove();
+  return moved;
+}
+
+/**
+ * `svc migrate-store --to sqlite`: {@link moveBlobFiles} for the files in `dataDir`
+ * (`blobs/objects`), into `blobs/blobs.sqlite` (the relayer stopped; the caller holds the data
+ * directory's `index.lock`). Resolves to the blobs moved (0 when an earlier run had moved them
+ * all), `null` when there are no blob files.
  */
 export async function moveBlobsToSqlite(
   dataDir: string,
@@ -104,21 +122,12 @@ export async function moveBlobsToSqlite(
   tell: Tell = () => {},
 ): Promise<number | null> {
   const dir = `${dataDir}/blobs`;
-  if (!await pathExists(`${dir}/objects`)) return null;
-  const source = await FsBlobStore.open({ dir });
+  const files = await LegacyBlobFiles.find(dir);
+  if (!files) return null;
   const target = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
-  let moved: number;
   try {
-    moved = await copyBlobsInto(source, target, secret, tell);
+    return await moveBlobFiles(files, target, secret, tell);
   } finally {
     await target.close();
   }
-  // Every blob is committed to the database: the files go, the listing first (its entries are
-  // links to the metadata), so that a run cut short here still finds `objects` and finishes.
-  for (const folder of ["index", "objects"]) {
-    await Deno.remove(`${dir}/${folder}`, { recursive: true }).catch((error) => {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
-  }
-  return moved;
 }

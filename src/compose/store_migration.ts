@@ -17,8 +17,8 @@
  * - `access_log`: the sealed access-log records;
  * - `replay`: replay claims still alive.
  *
- * `svc migrate-store --to sqlite` moves the blobs of an fs store into the data directory's SQLite
- * blob store instead ({@link moveBlobsToSqlite}).
+ * `svc migrate-store --to sqlite` moves the blob files of an earlier version into the data
+ * directory's SQLite blob store instead ({@link moveBlobsToSqlite}), as the relayer does at start.
  */
 import { KvLedgerStore } from "../../plugins/local_ledger/kv_store.ts";
 import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";

@@ -15,7 +15,6 @@ import {
   submitTransaction,
 } from "../../plugins/local_ledger/transactions.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
-import { FsBlobStore } from "../../plugins/fs_blob/mod.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
@@ -82,12 +81,6 @@ vectorStoreSuite("EncryptedVectorStore", async (dimensions) => {
 });
 
 blobStoreSuite("MemoryBlobStore", () => Promise.resolve(new MemoryBlobStore()));
-blobStoreSuite("FsBlobStore", async () => {
-  const dir = await Deno.makeTempDir();
-  return Object.assign(await FsBlobStore.open({ dir }), {
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
-  });
-});
 blobStoreSuite("SqliteBlobStore", async () => {
   const dir = await Deno.makeTempDir();
   const store = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret: SECRET });

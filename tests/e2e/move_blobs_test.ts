@@ -1,11 +1,14 @@
 /**
- * `svc migrate-store --to sqlite` as an operator runs it: a data directory whose blobs a relayer
- * wrote with the fs store, the relayer stopped, the blobs moved into `blobs/blobs.sqlite`, then a
- * relayer on the default store that serves the same memories, ranked the same.
+ * A data directory whose blobs an earlier version kept as files (`blobs/objects`, the fs store),
+ * as an operator upgrades it: the relayer started on it moves them into `blobs/blobs.sqlite` by
+ * itself and serves the same memories, ranked the same; `svc migrate-store --to sqlite` then
+ * finds nothing to move.
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { pathExists } from "../../src/files.ts";
+import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
+import { writeLegacyBlob } from "../fixtures/legacy_blob_files.ts";
 import {
   jobIdOf,
   newAccountClient,
@@ -13,63 +16,83 @@ import {
   startRelayer,
   svcCli,
   TEST_KEYS_DIR,
+  testMasterKey,
 } from "../relayer_process.ts";
 
 const EMBEDDER = { SVC_EMBEDDER: "lexical" };
 const TEXTS = ["My car is a blue Volvo", "My locker code is 4711", "I order a flat white"];
+const QUERIES = ["blue car", "locker", "coffee"];
 
-Deno.test("migrate-store --to sqlite moves an fs store's blobs; the relayer serves them after", async () => {
+async function recalled(client: SvcClient): Promise<string[][]> {
+  return await Promise.all(
+    QUERIES.map(async (query) =>
+      (await client.recall(query, { limit: 3 })).results.map((r) => `${r.id} ${r.text}`)
+    ),
+  );
+}
+
+/** Rewrites the blobs of `dataDir` as the files an earlier version's fs store kept them in. */
+async function asBlobFiles(dataDir: string): Promise<number> {
+  const path = `${dataDir}/blobs/blobs.sqlite`;
+  const store = await SqliteBlobStore.open({ path, secret: await testMasterKey(dataDir) });
+  let written = 0;
+  try {
+    for await (const { blobId, meta } of store.entries()) {
+      assert.equal(
+        await writeLegacyBlob(`${dataDir}/blobs`, (await store.get(blobId))!, meta),
+        blobId,
+      );
+      written++;
+    }
+  } finally {
+    await store.close();
+  }
+  for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(`${path}${suffix}`).catch(() => {});
+  return written;
+}
+
+Deno.test("a relayer started on an earlier version's blob files moves them into SQLite and serves them", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-move-blobs-" });
   try {
-    const fs = await startRelayer(dataDir, { ...EMBEDDER, SVC_BLOB_STORE: "fs" });
+    const first = await startRelayer(dataDir, EMBEDDER);
     let before: string[][];
     let privateKey: string, accountId: string;
     try {
       let client;
-      ({ client, privateKey, accountId } = await newAccountClient(dataDir, fs.url));
+      ({ client, privateKey, accountId } = await newAccountClient(dataDir, first.url));
       for (const text of TEXTS) await client.waitForJob(jobIdOf(await client.remember(text)));
-      before = await Promise.all(
-        ["blue car", "locker", "coffee"].map(async (query) =>
-          (await client.recall(query, { limit: 3 })).results.map((r) => `${r.id} ${r.text}`)
-        ),
-      );
+      before = await recalled(client);
     } finally {
-      await fs.stop();
+      await first.stop();
     }
-    assert.ok(await pathExists(`${dataDir}/blobs/objects`));
+    assert.equal(await asBlobFiles(dataDir), TEXTS.length);
+    assert.equal(await pathExists(`${dataDir}/blobs/blobs.sqlite`), false);
 
-    const moved = await svcCli(dataDir, ["migrate-store", "--to", "sqlite"]);
-    assert.deepEqual(moved, { status: "moved", blobs: TEXTS.length, dataDir });
-    assert.equal(await pathExists(`${dataDir}/blobs/objects`), false, "the files are gone");
-    assert.equal(await pathExists(`${dataDir}/blobs/index`), false, "their listing too");
-    assert.equal((await svcCli(dataDir, ["migrate-store", "--to", "sqlite"])).blobs, 0, "again");
-    // A move cut short after its copy: the files are back beside the rows. Run again, it says so.
-    await Deno.mkdir(`${dataDir}/blobs/objects`);
-    await Deno.writeTextFile(`${dataDir}/blobs/objects/left-over`, "");
+    const relayer = await startRelayer(dataDir, EMBEDDER);
+    try {
+      const moved = relayer.log().split("\n").filter((l) => /moved the blob files/.test(l));
+      assert.equal(moved.length, 1);
+      assert.equal(JSON.parse(moved[0]).blobs, TEXTS.length);
+      assert.equal(await pathExists(`${dataDir}/blobs/objects`), false, "the files are gone");
+      assert.equal(await pathExists(`${dataDir}/blobs/index`), false, "their listing too");
+      const health = await (await fetch(`${relayer.url}/health`)).json();
+      assert.equal(health.backends.blobStore, "sqlite");
+      const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+      assert.deepEqual(await recalled(client), before, "the same memories, from blobs.sqlite");
+    } finally {
+      await relayer.stop();
+    }
+
+    assert.deepEqual(await svcCli(dataDir, ["migrate-store", "--to", "sqlite"]), {
+      status: "moved",
+      blobs: 0,
+      dataDir,
+    });
     const again = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, "migrate-store", "--to", "sqlite"],
       env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR },
     }).output();
-    assert.match(
-      new TextDecoder().decode(again.stdout),
-      /^Moved 0 blobs .* \(none were left to move\) and deleted/,
-    );
-    assert.equal(await pathExists(`${dataDir}/blobs/objects`), false);
-
-    const relayer = await startRelayer(dataDir, EMBEDDER);
-    try {
-      const health = await (await fetch(`${relayer.url}/health`)).json();
-      assert.equal(health.backends.blobStore, "sqlite");
-      const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
-      const after = await Promise.all(
-        ["blue car", "locker", "coffee"].map(async (query) =>
-          (await client.recall(query, { limit: 3 })).results.map((r) => `${r.id} ${r.text}`)
-        ),
-      );
-      assert.deepEqual(after, before, "the same memories, decrypted from the database");
-    } finally {
-      await relayer.stop();
-    }
+    assert.match(new TextDecoder().decode(again.stdout), /^No blob files in .*: nothing to move\./);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -1,6 +1,6 @@
 /**
  * Migration 4: ciphertext blobs. One row per blob, its id the unpadded base64url SHA-256 of its
- * bytes (as the fs store's); `place` is a keyed hash of the owner and namespace (no owner or
+ * bytes (as the SQLite store's); `place` is a keyed hash of the owner and namespace (no owner or
  * namespace in clear); the bytes are ciphertext, stored out of line and uncompressed.
  */
 import type { Migration } from "../migrations.ts";
