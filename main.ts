@@ -4,6 +4,7 @@
  * default needs no network.
  */
 import {
+  type Backends,
   openBackends,
   POSTGRES_ENV,
   readConfig,
@@ -12,7 +13,7 @@ import {
   sidecarNetHosts,
 } from "./src/compose/mod.ts";
 import { createLogger } from "./src/log.ts";
-import { createRelayer } from "./src/relayer.ts";
+import { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
 import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
 import { SvcError } from "./src/errors.ts";
 import { DiskSpace, startRefusal } from "./src/disk_space.ts";
@@ -106,7 +107,6 @@ function checkPort(what: string, setting: string, hostname: string, port: number
   }
 }
 
-/** `http://host:port`; a wildcard `hostname` is reached on this machine through loopback. */
 /** Whether `work` settled within `ms` (it goes on either way; a failure is thrown). */
 async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -118,6 +118,7 @@ async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
   }
 }
 
+/** `http://host:port`; a wildcard `hostname` is reached on this machine through loopback. */
 function localUrl(hostname: string, port: number): string {
   const loopback = hostname === "0.0.0.0" ? "127.0.0.1" : hostname === "::" ? "::1" : hostname;
   return `http://${loopback.includes(":") ? `[${loopback}]` : loopback}:${port}`;
@@ -155,29 +156,23 @@ async function serveDashboard(
   return server;
 }
 
-async function start() {
-  const sidecarEnv: Record<string, string> = {};
+/** The environment the sidecar runs with: its settings, and PostgreSQL's. */
+function sidecarEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
   for (const name of SIDECAR_ENV) {
     // The master key only where the sidecar needs it: to read the ledger in the database.
     if (name === "SVC_MASTER_KEY" && config.store.kind !== "postgres") continue;
     const value = Deno.env.get(name);
-    if (value !== undefined) sidecarEnv[name] = value;
+    if (value !== undefined) env[name] = value;
   }
   for (const [name, value] of Object.entries(Deno.env.toObject())) {
-    if (POSTGRES_ENV.test(name)) sidecarEnv[name] = value;
+    if (POSTGRES_ENV.test(name)) env[name] = value;
   }
-  // A compiled binary cannot run the sidecar's source; its MCP routes then answer 503.
-  const sidecar = Deno.build.standalone ? undefined : new SidecarSupervisor({
-    url: config.sidecarUrl,
-    env: sidecarEnv,
-    dataDir: config.dataDir,
-    netHosts: sidecarNetHosts(config),
-    logger,
-  });
-  checkPort("relayer", "SVC_PORT", config.host, config.port);
-  if (config.chain.kind === "local") {
-    checkPort("dashboard", "SVC_DASHBOARD_PORT", config.host, config.dashboardPort);
-  }
+  return env;
+}
+
+/** Watches the data directory's free space; refuses to start below `SVC_MIN_FREE_MB`. */
+async function watchDiskSpace(): Promise<DiskSpace> {
   // Before anything is written: on a full disk SQLite and Deno KV fail, with no useful word.
   const floor = config.minFreeMb * 1024 * 1024;
   const diskSpace = await DiskSpace.watch(config.dataDir, floor, logger);
@@ -186,12 +181,17 @@ async function start() {
     diskSpace.stop();
     throw new CannotStart(full);
   }
-  // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
-  const backends = await openBackends(config, logger, { sidecar });
-  const { ledger, relayer: { packageId } } = backends;
-  // The origins v2 signatures may name: the public URLs now, the listening ones once known.
-  const audiences = new Set(config.publicUrls);
-  const relayer = await createRelayer({
+  return diskSpace;
+}
+
+/** The relayer's options: the opened backends, and the configuration's limits and times. */
+function relayerOptions(
+  backends: Backends,
+  sidecar: SidecarSupervisor | undefined,
+  diskSpace: DiskSpace,
+  audiences: ReadonlySet<string>,
+): RelayerOptions {
+  return {
     ...backends.relayer,
     logger,
     concurrency: config.concurrency,
@@ -214,7 +214,92 @@ async function start() {
     metricsToken: config.metricsToken,
     accessLogDays: config.accessLogDays,
     diskSpace,
+  };
+}
+
+/** What a stop winds down. */
+interface Running {
+  relayer: Relayer;
+  sidecar: SidecarSupervisor | undefined;
+  server: Deno.HttpServer<Deno.NetAddr>;
+  dashboard: Deno.HttpServer<Deno.NetAddr> | undefined;
+  diskSpace: DiskSpace;
+  backends: Backends;
+}
+
+/** Stops on SIGINT and SIGTERM; a second Ctrl-C stops at once. */
+function stopOnSignals(running: Running) {
+  let stoppingSince: number | undefined;
+  const stop = async () => {
+    if (stoppingSince !== undefined) {
+      // The same Ctrl-C, signalled to the process group and forwarded by `deno task` as well.
+      if (performance.now() - stoppingSince < SAME_SIGNAL_MS) return;
+      // A second Ctrl-C: what was acknowledged is on disk, as after a SIGKILL.
+      logger.warn("relayer stopping now, without the requests still running");
+      Deno.exit(130);
+    }
+    stoppingSince = performance.now();
+    await stopGracefully(running);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}
+
+/** Drains, stops the sidecar, the servers and the jobs (each within its grace), and exits. */
+async function stopGracefully(
+  { relayer, sidecar, server, dashboard, diskSpace, backends }: Running,
+) {
+  if (config.stopDrainSeconds > 0) {
+    // A load balancer's health checks see 503 and move the traffic while it is still served.
+    logger.info("relayer draining", { seconds: config.stopDrainSeconds });
+    relayer.drain();
+    await new Promise((resolve) => setTimeout(resolve, config.stopDrainSeconds * 1000));
+  }
+  logger.info("relayer stopping");
+  await sidecar?.stop();
+  // Requests being handled finish (one still uploading its body too), new ones are refused
+  // (not before: the sidecar's calls still running reach the relayer); then the servers close,
+  // once the answers still streaming are sent. Those still running after a grace period (a
+  // model that hangs) are left.
+  const drained = inFlight.stop()
+    .then(() => Promise.all([server.shutdown(), dashboard?.shutdown()]));
+  if (!await within(drained, STOP_GRACE_MS)) {
+    logger.warn("requests still running; stopping without them", {
+      after_seconds: STOP_GRACE_MS / 1000,
+    });
+  }
+  // The job batches running finish; those that hang (a backend that does not answer) are cut
+  // short, as by a crash: their jobs are taken up again at the next start.
+  if (!await within(relayer.close(), JOBS_GRACE_MS)) {
+    logger.warn("jobs still running; stopping without them", {
+      after_seconds: JOBS_GRACE_MS / 1000,
+    });
+  }
+  diskSpace.stop();
+  await backends.close();
+  Deno.exit(0);
+}
+
+async function start() {
+  // A compiled binary cannot run the sidecar's source; its MCP routes then answer 503.
+  const sidecar = Deno.build.standalone ? undefined : new SidecarSupervisor({
+    url: config.sidecarUrl,
+    env: sidecarEnv(),
+    dataDir: config.dataDir,
+    netHosts: sidecarNetHosts(config),
+    logger,
   });
+  checkPort("relayer", "SVC_PORT", config.host, config.port);
+  if (config.chain.kind === "local") {
+    checkPort("dashboard", "SVC_DASHBOARD_PORT", config.host, config.dashboardPort);
+  }
+  const diskSpace = await watchDiskSpace();
+  // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
+  const backends = await openBackends(config, logger, { sidecar });
+  const { ledger, relayer: { packageId } } = backends;
+  // The origins v2 signatures may name: the public URLs now, the listening ones once known.
+  const audiences = new Set(config.publicUrls);
+  const relayer = await createRelayer(relayerOptions(backends, sidecar, diskSpace, audiences));
   const server = serve(
     "relayer",
     "SVC_PORT",
@@ -238,49 +323,7 @@ async function start() {
         "change accounts through this relayer (a Sui wallet still can)",
     );
   }
-
-  let stoppingSince: number | undefined;
-  const stop = async () => {
-    if (stoppingSince !== undefined) {
-      // The same Ctrl-C, signalled to the process group and forwarded by `deno task` as well.
-      if (performance.now() - stoppingSince < SAME_SIGNAL_MS) return;
-      // A second Ctrl-C: what was acknowledged is on disk, as after a SIGKILL.
-      logger.warn("relayer stopping now, without the requests still running");
-      Deno.exit(130);
-    }
-    stoppingSince = performance.now();
-    if (config.stopDrainSeconds > 0) {
-      // A load balancer's health checks see 503 and move the traffic while it is still served.
-      logger.info("relayer draining", { seconds: config.stopDrainSeconds });
-      relayer.drain();
-      await new Promise((resolve) => setTimeout(resolve, config.stopDrainSeconds * 1000));
-    }
-    logger.info("relayer stopping");
-    await sidecar?.stop();
-    // Requests being handled finish (one still uploading its body too), new ones are refused
-    // (not before: the sidecar's calls still running reach the relayer); then the servers close,
-    // once the answers still streaming are sent. Those still running after a grace period (a
-    // model that hangs) are left.
-    const drained = inFlight.stop()
-      .then(() => Promise.all([server.shutdown(), dashboard?.shutdown()]));
-    if (!await within(drained, STOP_GRACE_MS)) {
-      logger.warn("requests still running; stopping without them", {
-        after_seconds: STOP_GRACE_MS / 1000,
-      });
-    }
-    // The job batches running finish; those that hang (a backend that does not answer) are cut
-    // short, as by a crash: their jobs are taken up again at the next start.
-    if (!await within(relayer.close(), JOBS_GRACE_MS)) {
-      logger.warn("jobs still running; stopping without them", {
-        after_seconds: JOBS_GRACE_MS / 1000,
-      });
-    }
-    diskSpace.stop();
-    await backends.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
+  stopOnSignals({ relayer, sidecar, server, dashboard, diskSpace, backends });
   await sidecar?.start(relayerUrl);
 }
 

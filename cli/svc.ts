@@ -24,13 +24,13 @@
  * Every command takes `--json` and then prints exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
-import { argsMessage, callerPath, type FlagToken, flagValues, repeatedFlag } from "./args.ts";
+import { argsMessage, callerPath, flagValues } from "./args.ts";
+import { checkCommandLine, type CommandLine, parseCommandLine } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
 import { restrictNewFiles } from "../src/compose/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
 import { FileWriteError } from "./partial_file.ts";
-import { validNamespace } from "../src/validate.ts";
 import { accountIdOf, delegateKeyOf, relayerUrl, UsageError } from "./client_flags.ts";
 import { type CliIo, processIo, writeLine } from "./io.ts";
 import { LEDGER_COMMANDS, LEDGER_USAGE, runLedgerCommand, savedOwnerKey } from "./svc_ledger.ts";
@@ -59,165 +59,28 @@ ${LOG_USAGE}
 
 Every command: --json prints exactly one JSON object on stdout.`;
 
-/**
- * How many words each command takes after its name (a subcommand counts as one); any more is a
- * usage error rather than ignored. `remember` and `recall` take any number (their text).
- */
-const WORDS: Record<string, number> = {
-  account: 1,
-  key: 1,
-  list: 0,
-  get: 1,
-  forget: 1,
-  update: 1,
-  restore: 0,
-  whoami: 0,
-  namespaces: 0,
-  export: 0,
-  import: 1,
-  log: 0,
-  reindex: 0,
-  migrate: 0,
-  "migrate-store": 0,
-};
-
-/** The flags of the client commands, which sign requests to a relayer. */
-const CLIENT = ["relayer", "account", "key"];
-
-/**
- * The flags each command takes besides `--json` and `--help`: any other is a usage error
- * rather than ignored (`remember --expires 30d` would store a memory that never expires).
- */
-const FLAGS: Record<string, string[]> = {
-  "account create": [],
-  "account deactivate": ["account"],
-  "account reactivate": ["account"],
-  "key add": [
-    "account",
-    "label",
-    "public-key",
-    "expires",
-    "expires-at",
-    "namespace",
-    "operations",
-    "read-only",
-    "audit",
-  ],
-  "key list": ["account"],
-  "key remove": ["account", "public-key", "address"],
-  remember: [...CLIENT, "namespace", "tag", "thread", "ttl", "expires-at", "replaces", "wait"],
-  recall: [...CLIENT, "namespace", "limit", "tag", "since", "until", "min-score", "explain"],
-  list: [...CLIENT, "namespace", "limit", "cursor", "tag", "since", "until"],
-  get: CLIENT,
-  forget: [...CLIENT, "namespace", "confirm"],
-  update: [...CLIENT, "text", "tag", "ttl", "expires-at", "wait"],
-  restore: [...CLIENT, "namespace", "limit"],
-  whoami: CLIENT,
-  namespaces: CLIENT,
-  export: [...CLIENT, "namespace", "all", "output", "passphrase-file", "passphrase"],
-  import: [...CLIENT, "namespace", "from", "wait", "passphrase-file", "passphrase"],
-  log: [...CLIENT, "op", "namespace", "memory", "since", "until", "limit", "cursor"],
-  reindex: ["embedder"],
-  migrate: [],
-  "migrate-store": ["to"],
-};
-
-/** Why a flag of the command line is not one its command takes, or `undefined`. */
-function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken[]) {
-  const name = command === "account" || command === "key" ? `${command} ${sub}` : command;
-  const takes = FLAGS[name];
-  if (!takes) return undefined; // an unknown command or subcommand: said below
-  const other = tokens.find((token) =>
-    token.kind === "option" && !["json", "help"].includes(token.name!) &&
-    !takes.includes(token.name!)
-  );
-  if (!other) return undefined;
-  const listed = takes.map((flag) => `--${flag}`).join(", ");
-  return `${name} does not take ${other.rawName}` +
-    (listed ? ` (it takes ${listed})` : " (it takes no options)");
+/** Runs the command of `args`: what it prints, or the error it fails with. */
+async function run(args: string[], io: CliIo): Promise<Output> {
+  const line = parseCommandLine(args);
+  const [command, sub, ...rest] = line.positionals;
+  if (line.values.help) return { text: USAGE, json: { usage: USAGE } };
+  if (!command) throw new UsageError("");
+  const words = [sub, ...rest].filter((word) => word !== undefined);
+  checkCommandLine(command, words, line.tokens);
+  return await runCommand(command, words, line, io);
 }
 
-async function run(args: string[], io: CliIo): Promise<Output> {
+/** Runs `command` (`words` after it) of a command line already checked. */
+async function runCommand(
+  command: string,
+  words: string[],
+  { values, positionals, tokens }: CommandLine,
+  io: CliIo,
+): Promise<Output> {
   const env = (name: string) => io.env[name];
-  const { values, positionals, tokens } = parseArgs({
-    args,
-    allowPositionals: true,
-    tokens: true,
-    options: {
-      json: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-      account: { type: "string" },
-      label: { type: "string" },
-      "public-key": { type: "string" },
-      "expires-at": { type: "string" },
-      expires: { type: "string" },
-      operations: { type: "string" },
-      "read-only": { type: "boolean" },
-      audit: { type: "boolean" },
-      address: { type: "string" },
-      namespace: { type: "string" },
-      limit: { type: "string" },
-      wait: { type: "boolean" },
-      relayer: { type: "string" },
-      key: { type: "string" },
-      tag: { type: "string", multiple: true },
-      thread: { type: "string" },
-      "min-score": { type: "string" },
-      explain: { type: "boolean" },
-      ttl: { type: "string" },
-      replaces: { type: "string" },
-      cursor: { type: "string" },
-      since: { type: "string" },
-      until: { type: "string" },
-      text: { type: "string" },
-      confirm: { type: "string" },
-      all: { type: "boolean" },
-      output: { type: "string", short: "o" },
-      from: { type: "string" },
-      "passphrase-file": { type: "string" },
-      passphrase: { type: "string" },
-      embedder: { type: "string" },
-      op: { type: "string" },
-      memory: { type: "string" },
-      to: { type: "string" },
-    },
-  });
   const dataDir = env("SVC_DATA_DIR") || "./data";
-  const [command, sub, ...rest] = positionals;
-  if (values.help) return { text: USAGE, json: { usage: USAGE } };
-  if (!command) throw new UsageError("");
-  // A flag given twice is refused rather than its last value kept, but for those that collect.
-  const collecting = command === "export" ? ["tag", "namespace"] : ["tag"];
-  const repeated = repeatedFlag(tokens, collecting);
-  if (repeated) {
-    throw new UsageError(`${repeated} (only --tag, and export's --namespace, may be repeated)`);
-  }
-  const foreign = foreignFlag(command, sub, tokens);
-  if (foreign) throw new UsageError(foreign);
-  // A namespace the relayer would refuse is a usage error before anything is read or sent
-  // (`key add` takes a list of them, checked with its scope).
-  if (command !== "key") {
-    for (const namespace of flagValues(tokens, "namespace")) {
-      try {
-        validNamespace(namespace, "--namespace");
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-    }
-  }
-  const words = [sub, ...rest].filter((word) => word !== undefined);
-  const most = WORDS[command];
-  if (most !== undefined && words.length > most) {
-    const word = visible(words[most]);
-    const hint = command === "update"
-      ? " (update takes its text as --text TEXT or on stdin)"
-      : command === "reindex"
-      ? ` (reindex takes the embedder as a flag: svc reindex --embedder ${word})`
-      : "";
-    throw new UsageError(`unexpected argument: ${word}${hint}`);
-  }
   if (LEDGER_COMMANDS.includes(command)) {
-    const out = await runLedgerCommand(command, sub, values, { dataDir, env: io.env });
+    const out = await runLedgerCommand(command, words[0], values, { dataDir, env: io.env });
     if (out) return out;
   }
   if (command === "reindex") {
@@ -230,48 +93,64 @@ async function run(args: string[], io: CliIo): Promise<Output> {
   if (command === "migrate-store") {
     return await runMigrateStore(values.to, io.env, io.stderr);
   }
-  if (command === "log") {
-    const account = accountIdOf(values.account, env);
-    const delegateKey = env("SVC_DELEGATE_KEY");
-    // The account's owner key when the data directory has it: for --account, or for
-    // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
-    // (it needs `audit`; --key is the log's filter, not a key).
-    const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
-    const ownerKey = byOwner && await savedOwnerKey({ dataDir, env: io.env }, byOwner);
-    if (!ownerKey && !delegateKey && account) {
-      throw new UsageError(
-        `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
-          `${dataDir}/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that ` +
-          "has the audit scope (or with SVC_DATA_DIR where `svc account create` made the account)",
-      );
-    }
-    const privateKey = ownerKey ||
-      delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
-    return await runLogCommand(values, privateKey, env, io.fetch);
-  }
-
+  if (command === "log") return await runLog(values, dataDir, io);
   if (MEMORY_COMMANDS.includes(command)) {
     return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }
   if (PORTABILITY_COMMANDS.includes(command)) {
-    // An empty path is left empty (missing), not taken for the folder it is resolved in.
-    const path = (given: string | undefined) =>
-      given === undefined || given === ""
-        ? given
-        : callerPath(given, env("INIT_CWD"), io.cwd, taskFolder());
-    return await runPortabilityCommand(
-      command,
-      [path(sub), ...rest].filter((word) => word !== undefined),
-      {
-        ...values,
-        namespaces: flagValues(tokens, "namespace"),
-        output: path(values.output),
-        "passphrase-file": path(values["passphrase-file"]),
-      },
-      { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
-    );
+    return await runPortability(command, words, values, tokens, io);
   }
   throw new UsageError(`unknown command: ${positionals.join(" ")}`);
+}
+
+/** `log`, read with the account's owner key or a delegate key with the audit scope. */
+async function runLog(values: CommandLine["values"], dataDir: string, io: CliIo): Promise<Output> {
+  const env = (name: string) => io.env[name];
+  const account = accountIdOf(values.account, env);
+  const delegateKey = env("SVC_DELEGATE_KEY");
+  // The account's owner key when the data directory has it: for --account, or for
+  // SVC_ACCOUNT_ID without a SVC_DELEGATE_KEY, which is otherwise the key the log is read with
+  // (it needs `audit`; --key is the log's filter, not a key).
+  const byOwner = values.account !== undefined || !delegateKey ? account : undefined;
+  const ownerKey = byOwner && await savedOwnerKey({ dataDir, env: io.env }, byOwner);
+  if (!ownerKey && !delegateKey && account) {
+    throw new UsageError(
+      `missing SVC_DELEGATE_KEY: the owner key of account ${account} is not in ` +
+        `${dataDir}/owner_keys nor SVC_OWNER_KEY, so the log is read with a delegate key that ` +
+        "has the audit scope (or with SVC_DATA_DIR where `svc account create` made the account)",
+    );
+  }
+  const privateKey = ownerKey ||
+    delegateKeyOf(undefined, env, "SVC_DELEGATE_KEY");
+  return await runLogCommand(values, privateKey, env, io.fetch);
+}
+
+/** `export` or `import`, their paths resolved from the folder the command was given in. */
+async function runPortability(
+  command: string,
+  words: string[],
+  values: CommandLine["values"],
+  tokens: CommandLine["tokens"],
+  io: CliIo,
+): Promise<Output> {
+  const env = (name: string) => io.env[name];
+  // An empty path is left empty (missing), not taken for the folder it is resolved in.
+  const path = (given: string | undefined) =>
+    given === undefined || given === ""
+      ? given
+      : callerPath(given, env("INIT_CWD"), io.cwd, taskFolder());
+  const [file, ...rest] = words;
+  return await runPortabilityCommand(
+    command,
+    [path(file), ...rest].filter((word) => word !== undefined),
+    {
+      ...values,
+      namespaces: flagValues(tokens, "namespace"),
+      output: path(values.output),
+      "passphrase-file": path(values["passphrase-file"]),
+    },
+    { env, terminal: { stdin: io.stdin, stderr: io.stderr }, stderr: io.stderr, fetch: io.fetch },
+  );
 }
 
 /** The folder `deno task svc` runs this in: the one of `deno.json`, above `cli/`. */

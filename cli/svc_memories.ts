@@ -3,14 +3,7 @@
  * list, get, forget, update, namespaces and whoami. Each returns the one JSON object `--json` prints and the text
  * printed otherwise.
  */
-import {
-  type EraseReceipt,
-  type Memory,
-  type RecallExplanation,
-  SvcClient,
-  verifyReceipt,
-} from "../src/client/mod.ts";
-import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
+import { type EraseReceipt, SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import {
   clientOptions,
   expiryTime,
@@ -24,8 +17,7 @@ import {
   ttlSeconds,
   UsageError,
 } from "./client_flags.ts";
-import { visible, visibleName } from "./visible_text.ts";
-import { shownText } from "../src/services/memory_view.ts";
+import { runGet, runList, runNamespaces, runRecall, runWhoami } from "./svc_memories_read.ts";
 
 /** What a command prints: `json` with `--json`, `text` otherwise; `failed`: then exit 1. */
 export type Output = { json: Record<string, unknown>; text: string; failed?: boolean };
@@ -109,49 +101,6 @@ export const MEMORY_USAGE = `Memories (signed client; key from SVC_DELEGATE_KEY 
 /** The most memories a request of each command may ask for (the relayer's limits). */
 const LIMIT_MAX: Record<string, number> = { recall: 100, list: 500, restore: 500 };
 
-/** What a recall result's score is made of, on one line. */
-function explanation(parts: RecallExplanation): string {
-  const two = (x: number) => x.toFixed(2);
-  return [
-    `vector ${two(parts.vector)}`,
-    `lexical ${two(parts.lexical)}`,
-    ...(parts.rerank === null ? [] : [`re-rank ${two(parts.rerank)}`]),
-    ...(parts.answer_type === null ? [] : [`answer type ${parts.answer_type}`]),
-    `fused ${two(parts.fused)}`,
-    `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
-  ].join(", ");
-}
-
-/** ` (id …; tags: …)`: what a memory is known by besides its text. */
-function labels(memory: { id: string; tags?: string[] }): string {
-  const tags = memory.tags?.length ? `; tags: ${memory.tags.map(visibleName).join(", ")}` : "";
-  return ` (id ${memory.id}${tags})`;
-}
-
-const oneLine = (memory: Memory) => visible(shownText(memory).replace(/\s+/g, " ").trim());
-
-/** The key that stored a memory: its label then and its address (none for older memories). */
-function storedBy({ remembered_by: by }: Memory): string | null {
-  return by && `${by.label ? visibleName(by.label) : "(no label)"} (${by.address})`;
-}
-
-function describe(memory: Memory): string {
-  const rows: [string, string | null][] = [
-    ["id", memory.id],
-    ["namespace", visibleName(memory.namespace)],
-    ["created", memory.created_at],
-    ["updated", memory.updated_at],
-    ["expires", memory.expires_at],
-    ["supersedes", memory.supersedes],
-    ["tags", memory.tags.length ? memory.tags.map(visibleName).join(", ") : null],
-    ["thread", memory.thread ?? null],
-    ["stored by", storedBy(memory)],
-  ];
-  return rows.filter(([, value]) => value !== null)
-    .map(([name, value]) => `${name.padEnd(11)}${value}`)
-    .join("\n") + `\n\n${shownText(memory)}`;
-}
-
 function receiptLines(receipt: EraseReceipt): string {
   return `memory_id  ${receipt.memory_id}\nowner      ${receipt.owner}\n` +
     `blob_id    ${receipt.blob_id}\nerased_at  ${receipt.erased_at}\n` +
@@ -194,17 +143,26 @@ function checkForget(id: string | undefined, namespace?: string, confirm?: strin
   }
 }
 
-/** Runs one memory command; `words` are the positionals after the command. */
-export async function runMemoryCommand(
-  command: string,
-  words: string[],
-  values: MemoryFlags,
-  env: (name: string) => string | undefined,
-  stdin: StdinSource,
-  fetch?: typeof globalThis.fetch,
-): Promise<Output> {
-  const options = await clientOptions(values, env, fetch);
-  // Checked before anything is sent.
+/** A memory command's words and flags, checked before anything is sent. */
+export interface MemoryRequest {
+  /** The words after the command as one text: what `remember` stores, what `recall` seeks. */
+  text: string;
+  /** The memory's id (`get`, `update`, `forget ID`). */
+  id: string | undefined;
+  namespace: string | undefined;
+  limit: number | undefined;
+  tags: string[] | undefined;
+  thread: string | undefined;
+  since: string | undefined;
+  until: string | undefined;
+  minScore: number | undefined;
+  ttl: number | undefined;
+  expiresAt: string | undefined;
+  replaces: string | undefined;
+}
+
+/** The words and flags of `command`, checked as the relayer would check them. */
+function checkedRequest(command: string, words: string[], values: MemoryFlags): MemoryRequest {
   const limit = positiveInt(values.limit, "--limit", LIMIT_MAX[command] ?? 500);
   const id = command === "get" || command === "update" ||
       (command === "forget" && words[0] !== undefined)
@@ -225,122 +183,133 @@ export async function runMemoryCommand(
   }
   const namespace = values.namespace;
   if (command === "forget") checkForget(id, namespace, values.confirm);
+  const text = words.filter(Boolean).join(" ");
+  return {
+    text,
+    id,
+    namespace,
+    limit,
+    tags,
+    thread,
+    since,
+    until,
+    minScore,
+    ttl,
+    expiresAt,
+    replaces,
+  };
+}
+
+/** Runs one memory command; `words` are the positionals after the command. */
+export async function runMemoryCommand(
+  command: string,
+  words: string[],
+  values: MemoryFlags,
+  env: (name: string) => string | undefined,
+  stdin: StdinSource,
+  fetch?: typeof globalThis.fetch,
+): Promise<Output> {
+  const options = await clientOptions(values, env, fetch);
+  // Checked before anything is sent.
+  const request = checkedRequest(command, words, values);
   let client = await SvcClient.create(options);
-  if (command === "whoami") {
-    const [me, { version, backends }] = await Promise.all([client.whoami(), client.health()]);
-    const { scope, expiresAt } = parseKeyLimits({ ...me.scope, expires_at: me.expires_at });
-    const limits = describeKeyLimits(scope, expiresAt);
-    const relayer = { url: options.baseUrl, version, embedder: backends.embedder };
-    return {
-      json: { ...me, relayer },
-      text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
-        `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}\nrelayer ${relayer.url} ` +
-        `(version ${visibleName(String(version))}, embedder ${visibleName(backends.embedder)})`,
-    };
-  }
-  if (command === "namespaces") {
-    const { namespaces } = await client.namespaces();
-    const rows = namespaces.map(({ namespace, count }) =>
-      `${String(count).padStart(7)}  ${visibleName(namespace)}`
-    );
-    return { json: { namespaces }, text: rows.join("\n") || "no memories yet" };
-  }
+  if (command === "whoami") return await runWhoami(client, options.baseUrl);
+  if (command === "namespaces") return await runNamespaces(client);
   const health = command === "remember" ? null : await client.health();
   // A Seal relayer decrypts and erases with the caller's own key.
   if (health?.backends.cipher === "seal") {
     client = await SvcClient.create({ ...options, sendDelegateKey: true });
   }
-  const text = words.filter(Boolean).join(" ");
-
-  if (command === "remember") {
-    const answer = await client.remember(need(text, "the text to remember"), {
-      namespace,
-      tags,
-      thread,
-      ttlSeconds: ttl,
-      expiresAt,
-      replaces,
-    });
-    if (answer.status === "duplicate") {
-      return {
-        json: { ...answer },
-        text: `already remembered as ${answer.duplicate_of}; nothing new was stored`,
-      };
-    }
-    const job = values.wait ? await client.waitForJob(answer.job_id) : answer;
-    return jobOutput(job, { ...job });
+  switch (command) {
+    case "remember":
+      return await runRemember(client, request, values.wait);
+    case "recall":
+      return await runRecall(client, request, values.explain);
+    case "list":
+      return await runList(client, request, values.cursor);
+    case "get":
+      return await runGet(client, request.id!);
+    case "forget":
+      return await runForget(client, request, health?.receiptKey);
+    case "update":
+      return await runUpdate(client, request, await updateText(values.text, stdin), values.wait);
+    default: // restore
+      return await runRestore(client, request);
   }
+}
 
-  if (command === "recall") {
-    const found = await client.recall(need(text, "the query"), {
-      namespace,
-      limit,
-      tags,
-      since,
-      until,
-      minScore,
-      explain: values.explain,
-    });
+/** `remember TEXT`: stores it (waited for with `--wait`), unless the namespace holds it. */
+async function runRemember(
+  client: SvcClient,
+  { text, namespace, tags, thread, ttl, expiresAt, replaces }: MemoryRequest,
+  wait: boolean | undefined,
+): Promise<Output> {
+  const answer = await client.remember(need(text, "the text to remember"), {
+    namespace,
+    tags,
+    thread,
+    ttlSeconds: ttl,
+    expiresAt,
+    replaces,
+  });
+  if (answer.status === "duplicate") {
     return {
-      json: { ...found },
-      text: found.results.map((r, i) =>
-        `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}${labels(r)}` +
-        (r.explain ? `\n   ${explanation(r.explain)}` : "")
-      ).join("\n") || "No matching memories found",
+      json: { ...answer },
+      text: `already remembered as ${answer.duplicate_of}; nothing new was stored`,
     };
   }
+  const job = wait ? await client.waitForJob(answer.job_id) : answer;
+  return jobOutput(job, { ...job });
+}
 
-  if (command === "list") {
-    const page = await client.list({ namespace, limit, cursor: values.cursor, tags, since, until });
-    const lines = page.memories.map((m) =>
-      `${m.id}  ${m.supersedes ? `${m.updated_at} (corrected)` : m.created_at}  ${
-        m.tags.length ? `[${m.tags.map(visibleName).join(", ")}]  ` : ""
-      }` +
-      oneLine(m)
-    );
-    if (page.next_cursor) lines.push(`next page: --cursor ${page.next_cursor}`);
-    return { json: { ...page }, text: lines.join("\n") || "No memories" };
-  }
-
-  if (command === "get") {
-    const memory = await client.get(id!);
-    return { json: { ...memory }, text: describe(memory) };
-  }
-
-  if (command === "forget") {
-    const check = (receipt: EraseReceipt) => verifyReceipt(receipt, health?.receiptKey ?? "");
-    if (id === undefined) {
-      const erased = await client.forgetNamespace(namespace!);
-      const valid = (await Promise.all(erased.receipts.map(check))).filter(Boolean).length;
-      return {
-        json: { ...erased },
-        text: `erased ${erased.erased} ${erased.erased === 1 ? "memory" : "memories"} from ` +
-          `namespace "${erased.namespace}"; ` +
-          `${valid} of ${erased.receipts.length} receipts verified with the relayer's receipt ` +
-          "key (--json prints them)",
-      };
-    }
-    const receipt = await client.forget(id);
-    const verdict = await check(receipt)
-      ? `signature verified with the relayer's receipt key ${health?.receiptKey}`
-      : "WARNING: the signature does not verify with the relayer's receipt key";
+/**
+ * `forget ID` or `forget --namespace NS`: erases, and checks each receipt's signature with the
+ * relayer's `receiptKey`.
+ */
+async function runForget(
+  client: SvcClient,
+  { id, namespace }: MemoryRequest,
+  receiptKey: string | undefined,
+): Promise<Output> {
+  const check = (receipt: EraseReceipt) => verifyReceipt(receipt, receiptKey ?? "");
+  if (id === undefined) {
+    const erased = await client.forgetNamespace(namespace!);
+    const valid = (await Promise.all(erased.receipts.map(check))).filter(Boolean).length;
     return {
-      json: { ...receipt },
-      text: `erased memory ${receipt.memory_id}\n${receiptLines(receipt)}\n${verdict}`,
+      json: { ...erased },
+      text: `erased ${erased.erased} ${erased.erased === 1 ? "memory" : "memories"} from ` +
+        `namespace "${erased.namespace}"; ` +
+        `${valid} of ${erased.receipts.length} receipts verified with the relayer's receipt ` +
+        "key (--json prints them)",
     };
   }
+  const receipt = await client.forget(id);
+  const verdict = await check(receipt)
+    ? `signature verified with the relayer's receipt key ${receiptKey}`
+    : "WARNING: the signature does not verify with the relayer's receipt key";
+  return {
+    json: { ...receipt },
+    text: `erased memory ${receipt.memory_id}\n${receiptLines(receipt)}\n${verdict}`,
+  };
+}
 
-  if (command === "update") {
-    const accepted = await client.update(id!, {
-      text: await updateText(values.text, stdin),
-      tags,
-      ttlSeconds: ttl,
-      expiresAt,
-    });
-    const job = values.wait ? await client.waitForJob(accepted.job_id) : accepted;
-    return jobOutput(job, { ...job, supersedes: id }, ` (a new version replacing ${id})`);
-  }
+/** `update ID`: stores `text` as a new version replacing the memory (waited for with `--wait`). */
+async function runUpdate(
+  client: SvcClient,
+  { id, tags, ttl, expiresAt }: MemoryRequest,
+  text: string,
+  wait: boolean | undefined,
+): Promise<Output> {
+  const accepted = await client.update(id!, { text, tags, ttlSeconds: ttl, expiresAt });
+  const job = wait ? await client.waitForJob(accepted.job_id) : accepted;
+  return jobOutput(job, { ...job, supersedes: id }, ` (a new version replacing ${id})`);
+}
 
+/** `restore --namespace NS`: indexes the namespace again from its blobs. */
+async function runRestore(
+  client: SvcClient,
+  { namespace, limit }: MemoryRequest,
+): Promise<Output> {
   // Request after request until nothing is left; --limit is each request's (500 at most).
   const name = need(namespace, "--namespace");
   let restored = 0;

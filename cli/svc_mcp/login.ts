@@ -13,24 +13,15 @@
  * narrow it, and the callback carries what was approved (`namespaces`, `operations`,
  * `expires_at`), which the credentials keep for display.
  */
-import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { confirmationCode } from "../../src/auth/confirmation_code.ts";
-import { ACCOUNT_ID, addressOf, generateKeyPair } from "../../src/auth/keys.ts";
-import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../../src/errors.ts";
-import { readBody } from "../../src/http/body.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
+import { LoginCallback } from "./login_callback.ts";
+
+export { LoginDenied, loginProof, MAX_CALLBACK_BYTES } from "./login_callback.ts";
 
 const LOGIN_TTL_MS = 5 * 60_000;
-export const MAX_CALLBACK_BYTES = 16 * 1024;
-
-/** The person pressed Deny on the dashboard. */
-export class LoginDenied extends Error {
-  constructor() {
-    super("The sign-in request was denied on the dashboard");
-  }
-}
 
 export interface LoginOptions {
   webUrl: string;
@@ -66,180 +57,56 @@ export interface PendingLogin {
   close(): Promise<void>;
 }
 
-const HTML_DONE = `<!doctype html><meta charset="utf-8"><title>svc: signed in</title>
-<p style="font-family:system-ui;margin:3rem">Signed in. You can close this tab and go back to
-your agent.</p>`;
-
 /**
- * HMAC-SHA256, keyed by the state, of the dashboard's nonce and the link's parameters but the
- * state (`linkParams`, as `URLSearchParams` writes them): the dashboard learns that the agent
- * waiting made this very link, label, relayer and scope included.
+ * How one sign-in ends: at its first outcome (credentials, a refusal, expiry or replacement)
+ * its listener stops, then `done` settles.
  */
-export async function loginProof(
-  state: string,
-  nonce: string,
-  linkParams: string,
-): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    Uint8Array.fromHex(state),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const message = new TextEncoder().encode(`svc-login-verify:${nonce}:${linkParams}`);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, message)).toHex();
-}
+class LoginEnding {
+  /** Settles once the listener has stopped; see `PendingLogin.done`. */
+  readonly done: Promise<Credentials>;
+  #settle!: { resolve: (c: Credentials) => void; reject: (e: Error) => void };
+  #server: Deno.HttpServer;
+  #expiry: ReturnType<typeof setTimeout>;
+  #closing: Promise<void> | undefined;
+  #decided: Credentials | Error | undefined;
 
-export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
-  const key = await generateKeyPair();
-  const state = crypto.getRandomValues(new Uint8Array(32)).toHex();
-  const dashboard = new URL(options.webUrl).origin;
-  const ttl = options.ttlMs ?? LOGIN_TTL_MS;
-  const expiresAt = Date.now() + ttl;
-  let used = false;
-  /** The link's parameters but the state, which `loginProof` covers. */
-  let linkParams = "";
-  let settle!: { resolve: (c: Credentials) => void; reject: (e: Error) => void };
-  const done = new Promise<Credentials>((resolve, reject) => settle = { resolve, reject });
-  done.catch(() => {}); // callers that never await it must not see an unhandled rejection
-
-  const cors = { "access-control-allow-origin": dashboard, vary: "origin" };
-  /** A refusal in the relayer's error body. */
-  const fail = (code: ErrorCode, error: string) =>
-    new Response(JSON.stringify({ error, code, request_id: crypto.randomUUID() }), {
-      status: ERROR_STATUS[code],
-      headers: { "content-type": "application/json", ...cors },
-    });
-
-  async function callback(request: Request): Promise<Response> {
-    const { pathname } = new URL(request.url);
-    const host = request.headers.get("host");
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
-      return fail("forbidden", "Wrong Host for the sign-in callback");
-    }
-    if (request.headers.get("origin") !== dashboard) {
-      return fail("forbidden", `Only the dashboard (${dashboard}) may complete this sign-in`);
-    }
-    if (!["/callback", "/verify", "/deny"].includes(pathname)) {
-      return fail("not_found", "Not found");
-    }
-    if (request.method === "OPTIONS") {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          ...cors,
-          "access-control-allow-methods": "POST",
-          "access-control-allow-headers": "content-type",
-          "access-control-allow-private-network": "true",
-          "access-control-max-age": "300",
-        },
-      });
-    }
-    if (request.method !== "POST") return fail("method_not_allowed", "Use POST");
-    if (used || Date.now() > expiresAt) {
-      return fail(
-        "conflict",
-        "This sign-in link has expired or was already used; call svc_login again",
-      );
-    }
-    if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) {
-      return fail("unsupported_media_type", "Send the callback as application/json");
-    }
-    let body: Uint8Array;
-    try {
-      body = await readBody(request, MAX_CALLBACK_BYTES, {
-        timeoutMs: options.bodyTimeoutMs ?? 10_000,
-      });
-    } catch (error) {
-      if (!(error instanceof SvcError)) throw error;
-      return fail(error.code, error.message);
-    }
-    if (used) return fail("conflict", "This sign-in link was already used; call svc_login again");
-    let fields: Record<string, unknown>;
-    try {
-      fields = JSON.parse(new TextDecoder().decode(body));
-    } catch {
-      return fail("bad_request", "The callback body is not JSON");
-    }
-    const text = (name: string) => typeof fields?.[name] === "string" ? fields[name] as string : "";
-    if (pathname === "/verify") {
-      // Proves, before the dashboard changes the account, that this link comes from an agent
-      // waiting on this computer, without revealing the state.
-      if (!/^[0-9a-f]{32,128}$/.test(text("nonce"))) return fail("bad_request", "Send a hex nonce");
-      return new Response(
-        JSON.stringify({ proof: await loginProof(state, text("nonce"), linkParams) }),
-        {
-          headers: { "content-type": "application/json", ...cors },
-        },
-      );
-    }
-    if (!timingSafeEqual(text("state"), state)) {
-      return fail("forbidden", "Wrong state for this sign-in");
-    }
-    if (pathname === "/deny") {
-      used = true;
-      end(new LoginDenied());
-      return new Response(JSON.stringify({ denied: true }), {
-        headers: { "content-type": "application/json", ...cors },
-      });
-    }
-    if (!ACCOUNT_ID.test(text("accountId")) || !text("walletAddress")) {
-      return fail("bad_request", "accountId and walletAddress are required");
-    }
-    let approved;
-    try {
-      approved = parseKeyLimits(fields);
-    } catch (error) {
-      return fail("bad_request", `The approved scope is malformed: ${(error as Error).message}`);
-    }
-    const credentials: Credentials = {
-      version: 1,
-      delegatePrivateKey: key.privateKey,
-      delegatePublicKey: key.publicKey,
-      delegateAddress: addressOf(key.publicKey),
-      walletAddress: text("walletAddress"),
-      accountId: text("accountId").toLowerCase(),
-      packageId: text("packageId"),
-      relayerUrl: options.relayerUrl,
-      label: options.label,
-      createdAt: new Date().toISOString(),
-      scope: keyLimitsJson(approved.scope, approved.expiresAt),
-    };
-    used = true;
-    try {
-      await options.file.save(credentials);
-    } catch (error) {
-      used = false;
-      return fail("internal", `Could not save the credentials: ${(error as Error).message}`);
-    }
-    end(credentials);
-    return new Response(HTML_DONE, {
-      headers: { "content-type": "text/html; charset=utf-8", ...cors },
-    });
+  constructor(server: Deno.HttpServer, ttl: number) {
+    this.done = new Promise<Credentials>((resolve, reject) => this.#settle = { resolve, reject });
+    this.done.catch(() => {}); // callers that never await it must not see an unhandled rejection
+    this.#server = server;
+    this.#expiry = setTimeout(() => this.end(new Error("The sign-in link expired")), ttl);
   }
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, callback);
-  const port = server.addr.port;
-  const expiry = setTimeout(
-    () => end(new Error("The sign-in link expired")),
-    ttl,
-  );
-  let closing: Promise<void> | undefined;
-  let decided: Credentials | Error | undefined;
+  /** The first outcome, once there is one. */
+  get decided(): Credentials | Error | undefined {
+    return this.#decided;
+  }
+
   /**
    * Stops listening, then settles `done` with the first outcome: the server finishes sending
    * the answer in flight first, so a caller that exits on `done` never cuts the dashboard off.
    */
-  function end(outcome: Credentials | Error): Promise<void> {
-    clearTimeout(expiry);
-    decided ??= outcome;
-    return closing ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
-      .then(() => server.shutdown())
-      .then(() => outcome instanceof Error ? settle.reject(outcome) : settle.resolve(outcome));
+  end(outcome: Credentials | Error): Promise<void> {
+    clearTimeout(this.#expiry);
+    this.#decided ??= outcome;
+    return this.#closing ??= new Promise<void>((resolve) => setTimeout(resolve, 0))
+      .then(() => this.#server.shutdown())
+      .then(() =>
+        outcome instanceof Error ? this.#settle.reject(outcome) : this.#settle.resolve(outcome)
+      );
   }
-  const close = () => end(new Error("This sign-in was replaced by a newer one"));
+}
 
+/**
+ * The consent link's parameters: the listener's port, the delegate key, the label, the relayer,
+ * the state and the scope asked for.
+ */
+function consentParams(
+  port: number,
+  key: KeyPair,
+  state: string,
+  options: LoginOptions,
+): URLSearchParams {
   const params = new URLSearchParams({
     port: String(port),
     publicKey: key.publicKey,
@@ -251,15 +118,47 @@ export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
   if (options.scope?.operations) params.set("operations", options.scope.operations.join(","));
   for (const namespace of options.scope?.namespaces ?? []) params.append("namespace", namespace);
   if (options.expires) params.set("expires", options.expires);
+  return params;
+}
+
+/**
+ * Starts one sign-in: a new delegate key, and a listener on 127.0.0.1 for the dashboard's answer
+ * to the consent link, until the answer, the link's expiry or `close`.
+ */
+export async function startLogin(options: LoginOptions): Promise<PendingLogin> {
+  const key = await generateKeyPair();
+  const state = crypto.getRandomValues(new Uint8Array(32)).toHex();
+  const dashboard = new URL(options.webUrl).origin;
+  const ttl = options.ttlMs ?? LOGIN_TTL_MS;
+  const expiresAt = Date.now() + ttl;
+  // No request is handled before `callback` is made: that takes no await.
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request): Promise<Response> => callback.handle(request),
+  );
+  const ending = new LoginEnding(server, ttl);
+  const params = consentParams(server.addr.port, key, state, options);
   const proven = new URLSearchParams(params);
   proven.delete("state");
-  linkParams = proven.toString();
+  const callback = new LoginCallback({
+    dashboard,
+    port: server.addr.port,
+    state,
+    linkParams: proven.toString(),
+    expiresAt,
+    delegate: key,
+    relayerUrl: options.relayerUrl,
+    label: options.label,
+    file: options.file,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    end: (outcome) => ending.end(outcome),
+  });
   return {
     url: `${options.webUrl}/connect/mcp?${params}`,
     code: await confirmationCode(key.publicKey),
     expiresAt: new Date(expiresAt),
-    done,
-    outcome: () => decided,
-    close,
+    done: ending.done,
+    outcome: () => ending.decided,
+    close: () => ending.end(new Error("This sign-in was replaced by a newer one")),
   };
 }
