@@ -1,5 +1,5 @@
 /**
- * The relayer's entry: environment → configuration → backends (`src/compose/`) → relayer →
+ * The relayer's entry: environment → configuration → backends (`app/`) → relayer →
  * HTTP server, with the dashboard and the MCP sidecar. `deno task start` runs it; the embedded
  * default needs no network.
  */
@@ -11,10 +11,10 @@ import {
   restrictNewFiles,
   SIDECAR_ENV,
   sidecarNetHosts,
-} from "./src/compose/mod.ts";
+} from "./app/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
-import type { LocalLedger } from "./plugins/local_ledger/mod.ts";
+import type { LocalLedger } from "@svc/local-ledger";
 import { SvcError } from "./src/errors.ts";
 import { DiskSpace, startRefusal } from "./src/disk_space.ts";
 import { RequestsInFlight } from "./src/http/in_flight.ts";

@@ -3,7 +3,7 @@
  * MCP on `SIDECAR_URL` and stops when its stdin, held open by the relayer, closes: when the
  * relayer stops it, or is gone.
  */
-import { openSponsor, readConfig } from "./src/compose/mod.ts";
+import { openSponsor, readConfig } from "./app/mod.ts";
 import { createLogger } from "./src/log.ts";
 import { createSidecar } from "./src/sidecar/server.ts";
 

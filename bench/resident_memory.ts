@@ -12,8 +12,8 @@ import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
-import { loadMasterKey } from "../src/compose/master_key.ts";
-import { masterKeyFileOf } from "../src/compose/config.ts";
+import { loadMasterKey } from "../app/master_key.ts";
+import { masterKeyFileOf } from "../app/config.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 
 const [dataDir, modelsDir, owner, namespace, store] = Deno.args;

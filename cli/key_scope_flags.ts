@@ -11,7 +11,7 @@
  *
  * Every problem is a `UsageError` naming the flag.
  */
-import type { DelegateKey } from "../plugins/local_ledger/mod.ts";
+import type { DelegateKey } from "@svc/local-ledger";
 
 /** A ledger key as the commands show it (Sui keeps no date for a key). */
 export type ListedKey = Omit<DelegateKey, "created_at"> & { created_at?: string };

@@ -27,7 +27,7 @@ import { parseArgs } from "node:util";
 import { argsMessage, callerPath, flagValues } from "./args.ts";
 import { checkCommandLine, type CommandLine, parseCommandLine } from "./svc_command_line.ts";
 import { visible } from "./visible_text.ts";
-import { restrictNewFiles } from "../src/compose/private_files.ts";
+import { restrictNewFiles } from "../app/private_files.ts";
 import { bypassProxyForLoopback } from "../src/http/relayer_names.ts";
 import { SvcError } from "../src/errors.ts";
 import { FileWriteError } from "./partial_file.ts";

@@ -5,8 +5,8 @@
  * account owner's key saved in the data directory, as the dashboard signs them.
  */
 import { addressOf, generateKeyPair, isKeyHex } from "../src/auth/keys.ts";
-import { type LedgerAccount, MAX_LABEL_BYTES } from "../plugins/local_ledger/mod.ts";
-import type { TransactionKind } from "../plugins/local_ledger/transactions.ts";
+import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
+import type { TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";
 import { isSmallOrderKey } from "../src/auth/ed25519.ts";
 import { parseIsoTime, UNPRINTABLE } from "../src/validate.ts";

@@ -4,15 +4,15 @@
  * (`SVC_OWNER_KEY`, or the one saved in the data directory).
  */
 import { keyPairFromSeed } from "../src/auth/keys.ts";
-import { type LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
-import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";
+import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
+import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "../src/files.ts";
-import { type Config, openLedger, readConfig } from "../src/compose/mod.ts";
-import { checkNotMoved } from "../src/compose/moved.ts";
+import { type Config, openLedger, readConfig } from "../app/mod.ts";
+import { checkNotMoved } from "../app/moved.ts";
 import { relayerUrl, UsageError } from "./client_flags.ts";
 import { suiLedger } from "./svc_ledger_sui.ts";
-import { suiKeypair, suiSeed } from "../plugins/sui/keys.ts";
+import { suiKeypair, suiSeed } from "@svc/sui/keys";
 import type { Env, Home, Ledger } from "./svc_ledger.ts";
 
 /** Where the relayer keeps its ledger: only the settings that tell are read. */

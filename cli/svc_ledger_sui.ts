@@ -10,7 +10,7 @@ import { SettingsReader } from "../src/settings_reader.ts";
 import { addressOf } from "../src/auth/keys.ts";
 import { SvcError } from "../src/errors.ts";
 import { refusal } from "../src/client/signed_sender.ts";
-import { readObjectId, readPackageId, readSuiRpcUrl } from "../plugins/sui/settings.ts";
+import { readObjectId, readPackageId, readSuiRpcUrl } from "@svc/sui/settings";
 import {
   accountType,
   addDelegateKeyCall,
@@ -18,11 +18,11 @@ import {
   removeDelegateKeyCall,
   setActiveCall,
   type SvcAccountIds,
-} from "../plugins/sui/svc_account.ts";
-import { parseAccount, SuiAccountDirectory } from "../plugins/sui/account_directory.ts";
-import { suiClient, withRpc } from "../plugins/sui/rpc_client.ts";
-import { suiKeypair } from "../plugins/sui/keys.ts";
-import type { TransactionKind } from "../plugins/local_ledger/transactions.ts";
+} from "@svc/sui/svc_account";
+import { parseAccount, SuiAccountDirectory } from "@svc/sui/account_directory";
+import { suiClient, withRpc } from "@svc/sui/rpc_client";
+import { suiKeypair } from "@svc/sui/keys";
+import type { TransactionKind } from "@svc/local-ledger/transactions";
 import type { Ledger } from "./svc_ledger.ts";
 import { UsageError } from "./client_flags.ts";
 

@@ -1,22 +1,22 @@
 /**
  * `svc migrate-store --to postgres`: copies the data directory `SVC_DATA_DIR` (its relayer
  * stopped) into the database `SVC_DATABASE_URL`, with a progress bar per phase on stderr; run
- * again after an interruption, it resumes (see `src/compose/store_migration.ts`). `--to sqlite`
+ * again after an interruption, it resumes (see `app/store_migration.ts`). `--to sqlite`
  * moves the blob files an earlier version wrote into the data directory's SQLite blob store
  * instead, as the relayer does at start. The master key is the data directory's, read from its
  * key file (`SVC_MASTER_KEY` when set must be the same), and never printed.
  */
-import { readConfig } from "../src/compose/mod.ts";
-import { masterKeyFileOf } from "../src/compose/config.ts";
-import { loadMasterKey, masterKeyPath } from "../src/compose/master_key.ts";
-import { lockIndex } from "../src/compose/index_lock.ts";
+import { readConfig } from "../app/mod.ts";
+import { masterKeyFileOf } from "../app/config.ts";
+import { loadMasterKey, masterKeyPath } from "../app/master_key.ts";
+import { lockIndex } from "../app/index_lock.ts";
 import {
   migrateStore,
   moveBlobsToSqlite,
   PHASE_UNITS,
   type StoreMigrationSummary,
-} from "../src/compose/store_migration.ts";
-import { Database } from "../plugins/postgres/database.ts";
+} from "../app/store_migration.ts";
+import { Database } from "@svc/postgres/database";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "../src/files.ts";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";

@@ -5,7 +5,7 @@
  * `SVC_EMBEDDER` replaced by `NAME`; interrupted (Ctrl-C, a crash), it resumes when run again.
  * A relayer can do the same while serving: `SVC_REINDEX=1` (see docs/embedders.md).
  */
-import { EMBEDDER_KINDS, openBackends, readConfig } from "../src/compose/mod.ts";
+import { EMBEDDER_KINDS, openBackends, readConfig } from "../app/mod.ts";
 import { createLogger } from "../src/log.ts";
 import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";

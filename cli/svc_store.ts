@@ -5,11 +5,11 @@
  * database no relayer has opened yet it records the key it was given, as a relayer's first start
  * does.
  */
-import { readConfig } from "../src/compose/mod.ts";
-import { Database } from "../plugins/postgres/database.ts";
-import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
-import { schemaVersion } from "../plugins/postgres/migrations.ts";
-import { refuseUnfinishedCopy } from "../plugins/postgres/store_import.ts";
+import { readConfig } from "../app/mod.ts";
+import { Database } from "@svc/postgres/database";
+import { PgLedgerStore } from "@svc/postgres/ledger_store";
+import { schemaVersion } from "@svc/postgres/migrations";
+import { refuseUnfinishedCopy } from "@svc/postgres/store_import";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 

@@ -1,15 +1,17 @@
 /**
- * The plugin boundary: plugins use svc only through the kit (and, in their tests, the testing
- * module), and the core imports plugins only in the composition (`src/compose/`).
+ * The package boundaries: each plugin is a package of the workspace that uses svc only through
+ * `@svc/relayer/kit` (and, in its tests, `@svc/relayer/testing`) and other plugins only by their
+ * package names; the core (`mod.ts`, `src/`) imports no plugin; the application (`app/`,
+ * `main.ts`, `sidecar.ts`, `cli/`) composes them.
  */
 import assert from "node:assert/strict";
 import { relative } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 
 const ROOT = fromFileUrl(new URL("../", import.meta.url));
-const SPECIFIER = /(?:from|import)\s*\(?\s*"(\.[^"]+)"/g;
-const PUBLIC_FOR_PLUGINS = ["src/kit.ts"];
-const PUBLIC_FOR_PLUGIN_TESTS = [...PUBLIC_FOR_PLUGINS, "src/testing/mod.ts"];
+const SPECIFIER = /(?:from|import)\s*\(?\s*"([^"]+)"/g;
+const KIT = ["@svc/relayer/kit"];
+const KIT_FOR_TESTS = [...KIT, "@svc/relayer/testing"];
 
 async function* sources(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(`${ROOT}${dir}`)) {
@@ -19,21 +21,47 @@ async function* sources(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Every relative import of a file, as a path from the project's root. */
+/** Every import of a file: a relative one as a path from the project's root, else as written. */
 async function importsOf(path: string): Promise<string[]> {
   const text = await Deno.readTextFile(`${ROOT}${path}`);
   const base = new URL(path, `file://${ROOT}`);
-  return [...text.matchAll(SPECIFIER)].map((match) =>
-    relative(ROOT, fromFileUrl(new URL(match[1], base)))
+  return [...text.matchAll(SPECIFIER)].map(([, specifier]) =>
+    specifier.startsWith(".") ? relative(ROOT, fromFileUrl(new URL(specifier, base))) : specifier
   );
 }
 
-Deno.test("plugins import svc only through its kit", async () => {
+const plugins = [...Deno.readDirSync(`${ROOT}plugins`)].filter((entry) => entry.isDirectory)
+  .map((entry) => entry.name).sort();
+
+/** What a plugin's file may import besides its own folder and npm packages. */
+function allowedFromPlugin(path: string, target: string): boolean {
+  const test = /(_test|\/test_\w+)\.ts$/.test(path);
+  if (target.startsWith("@svc/relayer")) return (test ? KIT_FOR_TESTS : KIT).includes(target);
+  if (target.startsWith("@svc/")) return true; // another plugin, by its package name
+  if (target.startsWith("tests/")) return test; // shared fixtures, for tests only
+  return !/^(src|app|cli|plugins)\/|^(mod|main|sidecar)\.ts$/.test(target);
+}
+
+Deno.test("plugins import svc only through its kit, and each other by package name", async () => {
   const crossings: string[] = [];
-  for await (const path of sources("plugins")) {
-    const allowed = /_test\.ts$/.test(path) ? PUBLIC_FOR_PLUGIN_TESTS : PUBLIC_FOR_PLUGINS;
+  for (const plugin of plugins) {
+    for await (const path of sources(`plugins/${plugin}`)) {
+      for (const target of await importsOf(path)) {
+        if (target.startsWith(`plugins/${plugin}/`)) continue;
+        if (!allowedFromPlugin(path, target)) crossings.push(`${path} → ${target}`);
+      }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+Deno.test("the core imports no plugin", async () => {
+  const crossings: string[] = [];
+  const core = [];
+  for await (const path of sources("src")) core.push(path);
+  for (const path of [...core, "mod.ts"]) {
     for (const target of await importsOf(path)) {
-      if (target.startsWith("src/") && !allowed.includes(target)) {
+      if (/^plugins\/|^app\//.test(target) || /^@svc\/(?!relayer)/.test(target)) {
         crossings.push(`${path} → ${target}`);
       }
     }
@@ -41,21 +69,24 @@ Deno.test("plugins import svc only through its kit", async () => {
   assert.deepEqual(crossings, []);
 });
 
-Deno.test("the core imports plugins only in the composition", async () => {
-  const crossings: string[] = [];
-  for await (const path of sources("src")) {
-    if (path.startsWith("src/compose/")) continue;
-    for (const target of await importsOf(path)) {
-      if (target.startsWith("plugins/")) crossings.push(`${path} → ${target}`);
-    }
+Deno.test("each plugin is a package of the workspace, with a name, exports and a README", async () => {
+  const root = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  assert.deepEqual(root.workspace, ["./plugins/*"]);
+  for (const plugin of plugins) {
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}plugins/${plugin}/deno.json`));
+    assert.equal(config.name, `@svc/${plugin.replaceAll("_", "-")}`, plugin);
+    assert.equal(config.version, root.version, plugin);
+    assert.ok(config.exports, plugin);
+    assert.ok((await Deno.stat(`${ROOT}plugins/${plugin}/README.md`)).isFile, plugin);
   }
-  assert.deepEqual(crossings, []);
 });
 
 Deno.test("the boundary check sees a crossing", async () => {
   // The check itself could fail silently if its pattern matched nothing: the composition does
   // import plugins, statically and lazily, and both are seen.
-  const targets = await importsOf("src/compose/mod.ts");
-  assert.ok(targets.includes("plugins/local_ledger/mod.ts"), targets.join(", "));
-  assert.ok(targets.includes("plugins/lancedb/mod.ts"), targets.join(", "));
+  const targets = await importsOf("app/mod.ts");
+  assert.ok(targets.includes("@svc/local-ledger"), targets.join(", "));
+  assert.ok(targets.includes("@svc/lancedb"), targets.join(", "));
+  assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "src/errors.ts"));
+  assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "@svc/relayer/testing"));
 });

@@ -1,6 +1,6 @@
 /** What the composition's tests share: a configuration read from settings, an index holding one row. */
 import assert from "node:assert/strict";
-import { openBackends, readConfig } from "../src/compose/mod.ts";
+import { openBackends, readConfig } from "../app/mod.ts";
 
 /** The configuration of `env`, which must be valid. */
 export function configOf(env: Record<string, string>) {

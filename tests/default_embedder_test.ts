@@ -6,12 +6,8 @@ import assert from "node:assert/strict";
 import { fakeHub, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../plugins/onnx_embedder/settings.ts";
 import { createLogger } from "../src/log.ts";
-import { readConfig } from "../src/compose/config.ts";
-import {
-  EMBEDDER_RECORD,
-  holdsNothingYet,
-  openChosenEmbedder,
-} from "../src/compose/default_embedder.ts";
+import { readConfig } from "../app/config.ts";
+import { EMBEDDER_RECORD, holdsNothingYet, openChosenEmbedder } from "../app/default_embedder.ts";
 import { linkTestModels } from "./relayer_process.ts";
 
 /** Opens the embedder a relayer started with `env` in `dataDir` would; what it logged. */

@@ -6,7 +6,7 @@
  * row (a setting's meaning, a route's answers) is kept from the page, keyed by its first cell.
  * `deno task docs` writes the pages; `docs_reference_test.ts` fails when one is out of date.
  */
-import { readConfig } from "../src/compose/config.ts";
+import { readConfig } from "../app/config.ts";
 import { SettingsReader } from "../src/settings_reader.ts";
 import { startTestRelayer } from "./fixtures.ts";
 

@@ -1,5 +1,5 @@
 /** Runs the real relayer (`main.ts`) and the operator CLI as child processes for e2e tests. */
-import { loadMasterKey } from "../src/compose/master_key.ts";
+import { loadMasterKey } from "../app/master_key.ts";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

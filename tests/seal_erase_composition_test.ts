@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { SvcError } from "../src/errors.ts";
 import { timeOrderedId } from "../src/ids.ts";
 import { silentLogger } from "../src/log.ts";
-import { openBackends, openSponsor, readConfig } from "../src/compose/mod.ts";
+import { openBackends, openSponsor, readConfig } from "../app/mod.ts";
 import { createSidecar } from "../src/sidecar/server.ts";
 import type { SidecarLink } from "../src/sidecar/link.ts";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";

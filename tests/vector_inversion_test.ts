@@ -6,7 +6,7 @@
  * the encrypted index it must recover next to nothing.
  */
 import assert from "node:assert/strict";
-import { openBackends, readConfig } from "../src/compose/mod.ts";
+import { openBackends, readConfig } from "../app/mod.ts";
 import { assembleRelayer } from "../src/relayer.ts";
 import { silentLogger } from "../src/log.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";

@@ -3,7 +3,7 @@
  * encrypted index and LanceDB. It is written to a temporary file, synced and renamed over the
  * old one, and the folder synced: a crash leaves the old name or the new, never a mix.
  */
-import { backendError, checkIndexName, SvcError } from "../../src/kit.ts";
+import { backendError, checkIndexName, SvcError } from "@svc/relayer/kit";
 
 /** The active index named in `dir/file`; `fallback` when there is no such file. */
 export async function readActiveIndex(

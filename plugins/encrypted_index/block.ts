@@ -16,7 +16,7 @@
  * it is asked for. A block none of whose rows has an info has neither `"n"` nor `infos`, as
  * version 1 blocks (written before rows had infos), which read as rows without one.
  */
-import { type MemoryInfo, SvcError } from "../../src/kit.ts";
+import { type MemoryInfo, SvcError } from "@svc/relayer/kit";
 
 const VERSION = 2;
 /** Versions this code reads. */

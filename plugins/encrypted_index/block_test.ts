@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MemoryInfo } from "../../src/kit.ts";
+import type { MemoryInfo } from "@svc/relayer/kit";
 import {
   type BlockRow,
   decodeBlock,

@@ -5,7 +5,7 @@
  * brought up to date from the one held: stored blocks never change (a change writes new ones),
  * so only the blocks it does not hold are read and decrypted, and those no longer stored dropped.
  */
-import type { Logger } from "../../src/kit.ts";
+import type { Logger } from "@svc/relayer/kit";
 import { type BlockColumns, decodeBlock } from "./block.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { Resident } from "./resident.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../../src/kit.ts";
+import { createLogger } from "@svc/relayer/kit";
 import { encodeBlock } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { IndexKeys } from "./keys.ts";

@@ -20,7 +20,7 @@ import {
   SvcError,
   type VectorIndexSet,
   type VectorStore,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { readActiveIndex, writeActiveIndex } from "./active_pointer.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";

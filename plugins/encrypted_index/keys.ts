@@ -23,7 +23,7 @@ import {
   openBytes,
   sealBytes,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 const SALT = new TextEncoder().encode("svc-encrypted-index-v1");
 /** What a block sealed with ChaCha20-Poly1305 begins with ("SVB3"). */

@@ -6,7 +6,7 @@ import {
   gcmEncrypt,
   hkdfMaster,
   type SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 
 const secret = new Uint8Array(32).fill(7);

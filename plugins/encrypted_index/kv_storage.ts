@@ -31,7 +31,7 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
-import { concatBytes, retryWhileLocked } from "../../src/kit.ts";
+import { concatBytes, retryWhileLocked } from "@svc/relayer/kit";
 import type {
   BlockStorage,
   IndexChange,

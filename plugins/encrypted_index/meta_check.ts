@@ -2,7 +2,7 @@
  * What opening an encrypted index checks of the index's record of itself (`IndexMeta`): its
  * format, the secret it was written under, and its embedder; a new index is recorded.
  */
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { IndexKeys } from "./keys.ts";
 import type { BlockStorage } from "./storage.ts";
 

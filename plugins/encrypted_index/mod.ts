@@ -37,7 +37,7 @@ import {
   type VectorHit,
   type VectorRow,
   type VectorStore,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { type BlockRow, infoText } from "./block.ts";
 import { NamespaceCache } from "./cache.ts";
 import { OtherWriters } from "./other_writers.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "../../src/kit.ts";
-import { MemoryVectorStore, seededRandom } from "../../src/testing/mod.ts";
+import type { MemoryInfo, SvcError, VectorRow, VectorStore } from "@svc/relayer/kit";
+import { MemoryVectorStore, seededRandom } from "@svc/relayer/testing";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";

@@ -11,7 +11,7 @@
  * first. When the storage says notifications were interrupted, everything held is dropped and
  * the listeners are told to read everything again.
  */
-import type { Logger } from "../../src/kit.ts";
+import type { Logger } from "@svc/relayer/kit";
 import type { NamespaceCache } from "./cache.ts";
 import type { NamespaceRef } from "./keys.ts";
 import type { Resident } from "./resident.ts";

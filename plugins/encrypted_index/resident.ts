@@ -4,7 +4,7 @@
  * exactly, the best `k` kept in a heap). It also knows which stored block holds each row, so a
  * write can rewrite just the blocks it touches.
  */
-import type { TermsRow, VectorHit } from "../../src/kit.ts";
+import type { TermsRow, VectorHit } from "@svc/relayer/kit";
 import { type BlockColumns, type BlockRow, parseInfo, rowBytes } from "./block.ts";
 import { VectorColumn } from "./vector_column.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { VectorRow } from "../../src/kit.ts";
+import type { VectorRow } from "@svc/relayer/kit";
 import { EncryptedVectorStore } from "./mod.ts";
 
 const DIMENSIONS = 1536;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { seededRandom } from "../../src/testing/mod.ts";
+import { seededRandom } from "@svc/relayer/testing";
 import { Resident, unit } from "./resident.ts";
 import { VectorColumn } from "./vector_column.ts";
 

@@ -8,7 +8,7 @@
  * ```
  * @module
  */
-import { words } from "../../src/kit.ts";
+import { words } from "@svc/relayer/kit";
 import type { WordVectors } from "./vectors.ts";
 import { WordRows } from "./word_rows.ts";
 

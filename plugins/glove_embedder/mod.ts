@@ -15,7 +15,7 @@
  * const reranker = embedder.reranker(); // for createRelayer's `reranker`
  * ```
  */
-import { type CallOptions, type Embedder, SvcError, writeCache } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, SvcError, writeCache } from "@svc/relayer/kit";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
 import { ROW } from "./word_rows.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LanceDbVectorStore } from "../lancedb/mod.ts";
+import { LanceDbVectorStore } from "@svc/lancedb";
 import { GloveEmbedder, tokens } from "./mod.ts";
 import { TEST_MODELS_DIR } from "../../tests/relayer_process.ts";
 import { digestOf, VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";

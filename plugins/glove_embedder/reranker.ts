@@ -14,7 +14,7 @@
  * ```
  * @module
  */
-import type { Reranker, RerankOptions } from "../../src/kit.ts";
+import type { Reranker, RerankOptions } from "@svc/relayer/kit";
 import { STOP_WORDS, tokens, type WordTable } from "./glove_words.ts";
 
 /** A text's distinct content words, in order, with their rows in the table (-1: unknown). */

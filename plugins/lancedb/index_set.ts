@@ -20,8 +20,8 @@ import {
   SvcError,
   type VectorIndexSet,
   type VectorStore,
-} from "../../src/kit.ts";
-import { readActiveIndex, writeActiveIndex } from "../encrypted_index/active_pointer.ts";
+} from "@svc/relayer/kit";
+import { readActiveIndex, writeActiveIndex } from "@svc/encrypted-index/active_pointer";
 import { LanceDbVectorStore } from "./mod.ts";
 import { indexFiles } from "./table.ts";
 

@@ -30,7 +30,7 @@ import {
   type VectorHit,
   type VectorRow,
   type VectorStore,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { openTable } from "./table.ts";
 
 /** Candidates per result that the HNSW search re-ranks on the full vectors. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
-import { MemoryVectorStore } from "../../src/testing/mod.ts";
-import type { VectorRow } from "../../src/kit.ts";
+import { MemoryVectorStore } from "@svc/relayer/testing";
+import type { VectorRow } from "@svc/relayer/kit";
 import { LanceDbVectorStore } from "./mod.ts";
 
 const DIMENSIONS = 32;

@@ -4,7 +4,7 @@
  */
 import * as lancedb from "@lancedb/lancedb";
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from "apache-arrow";
-import { backendError, checkIndexName, SvcError } from "../../src/kit.ts";
+import { backendError, checkIndexName, SvcError } from "@svc/relayer/kit";
 
 /** The table and the record of the default index, `"index"` (the only one before reindexing). */
 const TABLE = "memories";

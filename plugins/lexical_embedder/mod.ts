@@ -9,7 +9,7 @@
  * const [vector] = await embedder.embed(["I am vegetarian"]);
  * ```
  */
-import { type CallOptions, type Embedder, words } from "../../src/kit.ts";
+import { type CallOptions, type Embedder, words } from "@svc/relayer/kit";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +

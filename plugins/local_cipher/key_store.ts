@@ -23,7 +23,7 @@ import {
   type KeyStore,
   readTogether,
   scrubSqlite,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 export type { KeyPlace, KeyStore };
 

@@ -3,7 +3,7 @@
  * store and by the PostgreSQL plugin's tests on its own.
  */
 import assert from "node:assert/strict";
-import { type KeyStore, SvcError } from "../../src/kit.ts";
+import { type KeyStore, SvcError } from "@svc/relayer/kit";
 import { LocalCipher } from "./mod.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);

@@ -38,7 +38,7 @@ import {
   gcmDecrypt,
   gcmEncrypt,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import {
   type KeyPlace,
   type KeyStore,

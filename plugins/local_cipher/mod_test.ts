@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
-import { SqliteBlobStore } from "../sqlite_blob/mod.ts";
+import { SvcError } from "@svc/relayer/kit";
+import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { KvKeyStore, MemoryKeyStore } from "./key_store.ts";
 import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";

@@ -24,7 +24,7 @@ import {
   type Sponsor,
   type SponsoredTransaction,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import {
   decodeKind,
   digestOf,

@@ -4,7 +4,7 @@
  * and the CLI's are.
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../src/kit.ts";
+import { sha256Hex } from "@svc/relayer/kit";
 import { KvLedgerStore, LOCAL_PACKAGE_ID } from "./mod.ts";
 import { ledgerRulesSuite, type LedgerStorage } from "./rules_suite.ts";
 import { ledgerResolveSuite } from "./resolve_suite.ts";

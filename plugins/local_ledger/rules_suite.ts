@@ -5,8 +5,8 @@
  * `mod_test.ts` runs it on Deno KV, the postgres plugin on PostgreSQL.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, type KeyPair, SvcError } from "../../src/kit.ts";
-import type { RejectionReason } from "../../src/kit.ts";
+import { addressOf, generateKeyPair, type KeyPair, SvcError } from "@svc/relayer/kit";
+import type { RejectionReason } from "@svc/relayer/kit";
 import { LocalLedger, MAX_DELEGATE_KEYS, type TransactionEffects } from "./mod.ts";
 import type { LedgerStore } from "./store.ts";
 import { encodeKind, signDigest, submitTransaction, type TransactionKind } from "./transactions.ts";

@@ -10,7 +10,7 @@
  * commits their writes together with the executed digest, at most once per digest, whichever
  * process or relayer applies it.
  */
-import type { Operation } from "../../src/kit.ts";
+import type { Operation } from "@svc/relayer/kit";
 
 /** A delegate key of an account, with its limits. */
 export interface DelegateKey {

@@ -22,7 +22,7 @@ import {
   SvcError,
   UNPRINTABLE,
   verifyEd25519,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 export type TransactionKind =
   | { kind: "create_account" }

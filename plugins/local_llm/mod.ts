@@ -14,7 +14,7 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["Vegetarian and loves hiking"]
  * ```
  */
-import { type CallOptions, type Llm, MAX_FACTS, words } from "../../src/kit.ts";
+import { type CallOptions, type Llm, MAX_FACTS, words } from "@svc/relayer/kit";
 
 const CHIT_CHAT =
   /^(hi|hello|hey|thanks|thank you|ok|okay|lol|haha|bye|good (morning|evening|night)|how are you|nice to meet you)\b/i;

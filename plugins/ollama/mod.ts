@@ -22,7 +22,7 @@ import {
   type RetryOptions,
   UnexpectedAnswer,
   withRetries,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
 export const DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text";

@@ -18,7 +18,7 @@
  * of a file), the error names the directory to fill by hand.
  */
 import { createHash, type Hash } from "node:crypto";
-import { type Logger, providerAt, SvcError } from "../../src/kit.ts";
+import { type Logger, providerAt, SvcError } from "@svc/relayer/kit";
 import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES, sha256File } from "./model_dir.ts";
 import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 

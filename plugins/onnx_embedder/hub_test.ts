@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createLogger, SvcError } from "../../src/kit.ts";
+import { createLogger, SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder } from "./mod.ts";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
 import { COMMIT, fakeHub, type FakeHubOptions, tinyRepository } from "./fake_hub.ts";

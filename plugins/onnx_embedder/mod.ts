@@ -26,7 +26,7 @@ import {
   EmbedWorker,
   type Logger,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { type HubModelOptions, openHubModel } from "./hub.ts";
 import { DEFAULT_BATCH } from "./settings.ts";
 import { type ModelRecipe, readModelDirectory } from "./model_dir.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { embedderSuite } from "../../src/testing/mod.ts";
-import { SvcError } from "../../src/kit.ts";
+import { embedderSuite } from "@svc/relayer/testing";
+import { SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder, type OnnxEmbedderOptions } from "./mod.ts";
 import { type TinyModelOptions, tinyTables, tinyVocabulary, writeTinyModel } from "./tiny_model.ts";
 

@@ -6,7 +6,7 @@
  * that names the directory and the file.
  */
 import { createHash } from "node:crypto";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { POOLING_KEYS, POOLING_MODES, type PoolingMode } from "./pooling.ts";
 import { familyPooling, modelPrefixes, type Prefixes } from "./families.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder } from "./mod.ts";
 import { readModelDirectory } from "./model_dir.ts";
 import { modelPrefixes } from "./families.ts";

@@ -1,5 +1,5 @@
 /** The settings of `SVC_EMBEDDER=onnx`, read with the rest of the configuration. */
-import type { SettingsReader } from "../../src/kit.ts";
+import type { SettingsReader } from "@svc/relayer/kit";
 import { POOLING_MODES, type PoolingMode } from "./pooling.ts";
 
 /** The hub's address, unless `SVC_HF_ENDPOINT` names a mirror. */

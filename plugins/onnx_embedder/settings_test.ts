@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SettingsReader } from "../../src/kit.ts";
+import { SettingsReader } from "@svc/relayer/kit";
 import { readOnnxSettings } from "./settings.ts";
 
 function read(env: Record<string, string>) {

@@ -22,7 +22,7 @@ import {
   providerAt,
   providerError,
   UnexpectedAnswer,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 export const DEFAULT_OPENAI_EMBED_MODEL = "text-embedding-3-small";
 export const DEFAULT_OPENAI_LLM_MODEL = "gpt-4o-mini";

@@ -16,7 +16,7 @@ import {
   type AccessLogStore,
   type AccessRecordRange,
   type SealedAccessRecord,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 
 /** Access-log records in the shared database; see the module documentation. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { accessLogStoreSuite } from "../../src/testing/mod.ts";
+import { accessLogStoreSuite } from "@svc/relayer/testing";
 import { PgAccessLogStore } from "./access_log_store.ts";
 import { Database } from "./database.ts";
 import { testDatabase } from "./test_server.ts";

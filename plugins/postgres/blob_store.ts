@@ -24,7 +24,7 @@ import {
   type CallOptions,
   heldForAnotherMemory,
   type ListedBlobMeta,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { blobStoreSuite } from "../../src/testing/mod.ts";
-import { blobIdOf, SvcError } from "../../src/kit.ts";
+import { blobStoreSuite } from "@svc/relayer/testing";
+import { blobIdOf, SvcError } from "@svc/relayer/kit";
 import { PgBlobStore } from "./blob_store.ts";
 import { Database } from "./database.ts";
 import { readOnlyDatabase, testDatabase } from "./test_server.ts";

@@ -23,7 +23,7 @@
  * ```
  */
 import { pgError } from "./database.ts";
-import { checkIndexName } from "../../src/kit.ts";
+import { checkIndexName } from "@svc/relayer/kit";
 import type {
   BlockStorage,
   IndexChange,
@@ -32,7 +32,7 @@ import type {
   NamespaceRef,
   StorageWatcher,
   StoredHeader,
-} from "../encrypted_index/storage.ts";
+} from "@svc/encrypted-index/storage";
 import type { Database, Sql } from "./database.ts";
 
 /** The channel commits are announced on. */

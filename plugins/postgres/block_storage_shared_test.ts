@@ -3,9 +3,9 @@
  * with its own store (and memory) over the same index.
  */
 import assert from "node:assert/strict";
-import { createLogger, type VectorRow } from "../../src/kit.ts";
-import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
-import type { BlockStorage } from "../encrypted_index/storage.ts";
+import { createLogger, type VectorRow } from "@svc/relayer/kit";
+import { EncryptedVectorStore } from "@svc/encrypted-index";
+import type { BlockStorage } from "@svc/encrypted-index/storage";
 import { PgBlockStorage } from "./block_storage.ts";
 import { Database } from "./database.ts";
 import { testDatabase } from "./test_server.ts";

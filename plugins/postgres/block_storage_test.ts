@@ -3,9 +3,9 @@
  * to sharing (two pools on one database acting as two relayers).
  */
 import assert from "node:assert/strict";
-import type { VectorRow } from "../../src/kit.ts";
-import { vectorStoreSuite, type VectorStoreUnderTest } from "../../src/testing/mod.ts";
-import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
+import type { VectorRow } from "@svc/relayer/kit";
+import { vectorStoreSuite, type VectorStoreUnderTest } from "@svc/relayer/testing";
+import { EncryptedVectorStore } from "@svc/encrypted-index";
 import { PgBlockStorage } from "./block_storage.ts";
 import { Database } from "./database.ts";
 import { testDatabase } from "./test_server.ts";

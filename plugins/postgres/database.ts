@@ -7,7 +7,7 @@
  */
 import net from "node:net";
 import postgres from "postgres";
-import { backendError, type Logger, silentLogger, SvcError } from "../../src/kit.ts";
+import { backendError, type Logger, silentLogger, SvcError } from "@svc/relayer/kit";
 import { migrate, type Migration } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 

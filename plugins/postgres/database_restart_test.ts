@@ -13,7 +13,7 @@ import {
   stopTestServer,
   testDatabase,
 } from "./test_server.ts";
-import type { Logger } from "../../src/kit.ts";
+import type { Logger } from "@svc/relayer/kit";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { Database, describeUrl } from "./database.ts";
 import { PgLedgerStore } from "./ledger_store.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";

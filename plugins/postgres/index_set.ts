@@ -19,9 +19,9 @@ import {
   SvcError,
   type VectorIndexSet,
   type VectorStore,
-} from "../../src/kit.ts";
-import { EncryptedVectorStore } from "../encrypted_index/mod.ts";
-import type { IndexMeta } from "../encrypted_index/storage.ts";
+} from "@svc/relayer/kit";
+import { EncryptedVectorStore } from "@svc/encrypted-index";
+import type { IndexMeta } from "@svc/encrypted-index/storage";
 import { INDEX_CHANNEL, PgBlockStorage } from "./block_storage.ts";
 import type { Database } from "./database.ts";
 

@@ -1,7 +1,7 @@
 /** The encrypted index set on PostgreSQL: the set's conformance suite, and the shared switch. */
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
-import { vectorIndexSetSuite } from "../../src/testing/mod.ts";
+import { SvcError } from "@svc/relayer/kit";
+import { vectorIndexSetSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgIndexSet } from "./index_set.ts";
 import { testDatabase } from "./test_server.ts";

@@ -3,7 +3,7 @@
  * round trip and one transaction, whatever the number of jobs. A change applies to a job only
  * while it is still as the worker's record shows it (same status, worker and attempt).
  */
-import type { CiphertextToSave, JobCompletion } from "../../src/kit.ts";
+import type { CiphertextToSave, JobCompletion } from "@svc/relayer/kit";
 import type { Sql } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { type JobRow, RECORD_TTL_MS } from "./job_rows.ts";

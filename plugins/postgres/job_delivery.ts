@@ -15,7 +15,7 @@
  * yet handled at a time, so a relayer takes no more than its worker runs soon and leaves the
  * rest to the others. Every so often it also deletes records past their 7 days.
  */
-import { BACKOFF_SCHEDULE, type JobHandler, type Logger } from "../../src/kit.ts";
+import { BACKOFF_SCHEDULE, type JobHandler, type Logger } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 

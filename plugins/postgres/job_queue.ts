@@ -29,7 +29,7 @@ import {
   type Logger,
   silentLogger,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { AcceptGroups } from "./job_accept.ts";
 import {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import {
   jobQueueSuite,
   type SharedJobQueueOptions,
   sharedJobQueueSuite,
-} from "../../src/testing/mod.ts";
+} from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgJobQueue, type PgJobQueueOptions } from "./job_queue.ts";
 import { testDatabase } from "./test_server.ts";

@@ -8,7 +8,7 @@
  * bound in). Texts are sealed exactly as `KvJobQueue` seals them (same key, same bound data), so
  * a text moved from a data directory needs no re-sealing.
  */
-import { deriveAesKey, hkdfMaster, type JobRecord, openBytes, sealBytes } from "../../src/kit.ts";
+import { deriveAesKey, hkdfMaster, type JobRecord, openBytes, sealBytes } from "@svc/relayer/kit";
 
 /** A row of `svc_jobs_job` as the client returns it (`bigint` columns as `BigInt`). */
 export interface JobRow {

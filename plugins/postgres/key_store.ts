@@ -29,7 +29,7 @@ import {
   type KeyStore,
   readTogether,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 

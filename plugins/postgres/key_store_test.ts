@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
-import { cipherSuite } from "../../src/testing/mod.ts";
-import { localCipherKeyStoreSuite } from "../local_cipher/key_store_suite.ts";
-import { LocalCipher } from "../local_cipher/mod.ts";
+import { SvcError } from "@svc/relayer/kit";
+import { cipherSuite } from "@svc/relayer/testing";
+import { localCipherKeyStoreSuite } from "@svc/local-cipher/key_store_suite";
+import { LocalCipher } from "@svc/local-cipher";
 import { Database } from "./database.ts";
 import { PgKeyStore } from "./key_store.ts";
 import { testDatabase } from "./test_server.ts";

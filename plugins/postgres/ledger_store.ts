@@ -27,14 +27,14 @@ import {
   openBytes,
   sealBytes,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type {
   LedgerAccount,
   LedgerChange,
   LedgerStore,
   StoredTransaction,
   TransactionEffects,
-} from "../local_ledger/mod.ts";
+} from "@svc/local-ledger";
 import type { Database, Sql, Transaction } from "./database.ts";
 
 /** The channel every applied transaction notifies, with the ledger's new version. */

@@ -4,18 +4,18 @@
  * `Database` pool of its own.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, type KeyPair, SvcError } from "../../src/kit.ts";
-import { accountDirectorySuite, sponsorSuite } from "../../src/testing/mod.ts";
+import { addressOf, generateKeyPair, type KeyPair, SvcError } from "@svc/relayer/kit";
+import { accountDirectorySuite, sponsorSuite } from "@svc/relayer/testing";
 import {
   KvLedgerStore,
   type LedgerAccount,
   type LedgerStore,
   LocalLedger,
   type TransactionEffects,
-} from "../local_ledger/mod.ts";
-import { ledgerRulesSuite, type LedgerStorage } from "../local_ledger/rules_suite.ts";
-import { ledgerResolveSuite } from "../local_ledger/resolve_suite.ts";
-import { encodeKind, signDigest, submitTransaction } from "../local_ledger/transactions.ts";
+} from "@svc/local-ledger";
+import { ledgerRulesSuite, type LedgerStorage } from "@svc/local-ledger/rules_suite";
+import { ledgerResolveSuite } from "@svc/local-ledger/resolve_suite";
+import { encodeKind, signDigest, submitTransaction } from "@svc/local-ledger/transactions";
 import { Database } from "./database.ts";
 import { LEDGER_CHANNEL, PgLedgerStore } from "./ledger_store.ts";
 import { testDatabase } from "./test_server.ts";

@@ -25,7 +25,7 @@ import {
   ExpirySeal,
   hkdfMaster,
   type LifecycleRecordStore,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 
 /** Settings of {@link PgLifecycleRecords.open}. */

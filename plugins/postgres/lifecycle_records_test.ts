@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lifecycleRecordStoreSuite, updateClaimsSuite } from "../../src/testing/mod.ts";
+import { lifecycleRecordStoreSuite, updateClaimsSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgLifecycleRecords } from "./lifecycle_records.ts";
 import { relayerPools, testDatabase } from "./test_server.ts";

@@ -5,7 +5,7 @@
  * (tables, columns, indexes) or moves data forward; none drops what an older version stored.
  * A database whose schema is newer than the versions given is refused.
  */
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import type postgres from "postgres";
 
 /** One step of the schema. */

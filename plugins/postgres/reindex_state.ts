@@ -16,7 +16,7 @@ import {
   partitionNamer,
   type ReindexPlan,
   type ReindexStateStore,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 
 /** A reindex's progress in PostgreSQL; see the module documentation. */

@@ -20,7 +20,7 @@
  * await guard.claim("nonce:…", 600_000); // false, on this relayer or any other
  * ```
  */
-import { fingerprintOf, type Logger, type ReplayGuard, silentLogger } from "../../src/kit.ts";
+import { fingerprintOf, type Logger, type ReplayGuard, silentLogger } from "@svc/relayer/kit";
 import { type Database, pgError } from "./database.ts";
 
 /** Settings of {@link PgReplayGuard}. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { PgReplayGuard, printOf } from "./replay_guard.ts";
 import { readOnlyDatabase, relayerPools } from "./test_server.ts";
 

@@ -10,7 +10,7 @@
  * `svc migrate-store` uses it) holds phase names and counts.
  */
 import { pgError } from "./database.ts";
-import { type Fingerprint, type JobRecord, SvcError } from "../../src/kit.ts";
+import { type Fingerprint, type JobRecord, SvcError } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";

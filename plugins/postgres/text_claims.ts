@@ -14,7 +14,7 @@
  * ```
  */
 import { pgError } from "./database.ts";
-import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "../../src/kit.ts";
+import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 

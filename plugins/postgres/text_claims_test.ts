@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { textClaimsSuite } from "../../src/testing/mod.ts";
+import { textClaimsSuite } from "@svc/relayer/testing";
 import { relayerPools } from "./test_server.ts";
 import { PgTextClaims } from "./text_claims.ts";
 

@@ -12,7 +12,7 @@
  * ```
  */
 import { pgError } from "./database.ts";
-import { UPDATE_CLAIM_MS, type UpdateClaims } from "../../src/kit.ts";
+import { UPDATE_CLAIM_MS, type UpdateClaims } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 

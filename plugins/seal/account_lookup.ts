@@ -5,9 +5,9 @@
  * the process.
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { type CallOptions, SvcError } from "../../src/kit.ts";
-import { RegistryTable, unwrap } from "../sui/registry.ts";
-import { withRpc } from "../sui/rpc_client.ts";
+import { type CallOptions, SvcError } from "@svc/relayer/kit";
+import { RegistryTable, unwrap } from "@svc/sui/registry";
+import { withRpc } from "@svc/sui/rpc_client";
 import { PLUGIN } from "./errors.ts";
 
 const MAX_CACHED = 100_000;

@@ -19,7 +19,7 @@ import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
 import { SUI_CLOCK_OBJECT_ID } from "@mysten/sui/utils";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { decryptError, erased, fetchError, isExpiredSession, isNoAccess } from "./errors.ts";
 
 /** A parsed Seal `EncryptedObject`. */

@@ -8,8 +8,8 @@
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import type { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
-import { type CallOptions, type Sponsor, SvcError } from "../../src/kit.ts";
-import { eraseMemoriesCall, type SvcAccountIds } from "../sui/svc_account.ts";
+import { type CallOptions, type Sponsor, SvcError } from "@svc/relayer/kit";
+import { eraseMemoriesCall, type SvcAccountIds } from "@svc/sui/svc_account";
 import { PLUGIN } from "./errors.ts";
 
 /**

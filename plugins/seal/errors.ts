@@ -16,7 +16,7 @@ import {
   UnsupportedFeatureError,
 } from "@mysten/seal";
 import { SuiHTTPTransportError } from "@mysten/sui/jsonRpc";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 /** The plugin name used in messages. */
 export const PLUGIN = "Seal";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { DecryptionError, InvalidCiphertextError, NoAccessError } from "@mysten/seal";
 import { JsonRpcError } from "@mysten/sui/jsonRpc";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { decryptError } from "./errors.ts";
 
 Deno.test("decryptError: only the SDK's ciphertext errors are 400; the rest is not blamed on it", () => {

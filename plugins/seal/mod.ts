@@ -41,10 +41,10 @@ import {
   type EncryptOptions,
   type Sponsor,
   SvcError,
-} from "../../src/kit.ts";
-import { ACCOUNT_MODULE, isObjectId } from "../sui/svc_account.ts";
-import { suiClient, withRpc } from "../sui/rpc_client.ts";
-import { abortable } from "../sui/abortable.ts";
+} from "@svc/relayer/kit";
+import { ACCOUNT_MODULE, isObjectId } from "@svc/sui/svc_account";
+import { suiClient, withRpc } from "@svc/sui/rpc_client";
+import { abortable } from "@svc/sui/abortable";
 import { AccountLookup } from "./account_lookup.ts";
 import { DelegateDecryptor, type ParsedObject } from "./delegate_decryptor.ts";
 import { eraseOnChain } from "./eraser.ts";

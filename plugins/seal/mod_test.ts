@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { EncryptedObject, InvalidKeyServerError } from "@mysten/seal";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
-import { type Sponsor, SvcError } from "../../src/kit.ts";
+import { type Sponsor, SvcError } from "@svc/relayer/kit";
 import { newDelegateKey, startSealSetup } from "../../tests/fixtures/seal/seal_setup.ts";
 import {
   FakeSealKeyServer,

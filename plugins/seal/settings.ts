@@ -1,12 +1,12 @@
 /** The settings of `SVC_CIPHER=seal`, read with the rest of the configuration. */
-import { type SettingsReader, shown } from "../../src/kit.ts";
+import { type SettingsReader, shown } from "@svc/relayer/kit";
 import {
   normalizeObjectId,
   OBJECT_ID,
   readObjectId,
   readPackageId,
   readSuiRpcUrl,
-} from "../sui/settings.ts";
+} from "@svc/sui/settings";
 
 /** One Seal key server: its on-chain `KeyServer` object and its weight. */
 export interface SealKeyServerConfig {

@@ -38,7 +38,7 @@ import {
   pathExists,
   SvcError,
   truncateLog,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 

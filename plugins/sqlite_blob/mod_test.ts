@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { blobIdOf, SvcError } from "../../src/kit.ts";
+import { blobIdOf, SvcError } from "@svc/relayer/kit";
 import { DatabaseSync } from "node:sqlite";
 import { SqliteBlobStore } from "./mod.ts";
 

@@ -27,7 +27,7 @@ import {
   type KeyScope,
   type ResolvedAccount,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { accountType, isObjectId, operationsOfMask, registryType } from "./svc_account.ts";
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";

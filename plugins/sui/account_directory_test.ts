@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { toBase64 } from "@mysten/sui/utils";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { startFakeSui } from "../../tests/fixtures/sui_network.ts";
 import { installSvcAccount, SvcAccountWallet } from "../../tests/fixtures/svc_account_emulation.ts";
 import { parseAccount } from "./account_directory.ts";

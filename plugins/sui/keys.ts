@@ -5,7 +5,7 @@
  */
 import { decodeSuiPrivateKey } from "@mysten/sui/cryptography";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 const BECH32 = /^suiprivkey1[02-9ac-hj-np-z]{50,}$/;
 const HEX_SEED = /^[0-9a-f]{64}$/;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { suiKeypair } from "./keys.ts";
 
 Deno.test("suiKeypair: an Ed25519 suiprivkey or a lowercase hex seed", () => {

@@ -6,7 +6,7 @@
  */
 import type { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { isValidSuiObjectId, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
-import { type CallOptions, SvcError } from "../../src/kit.ts";
+import { type CallOptions, SvcError } from "@svc/relayer/kit";
 import { registryType } from "./svc_account.ts";
 import { withRpc } from "./rpc_client.ts";
 import { abortable } from "./abortable.ts";

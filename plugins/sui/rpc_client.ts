@@ -5,7 +5,7 @@
  * hold a caller, a decrypt round or a write queue forever.
  */
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { backendError, SvcError } from "../../src/kit.ts";
+import { backendError, SvcError } from "@svc/relayer/kit";
 
 /** Where the Sui full node is and how long one request to it may take. */
 export interface SuiRpcOptions {

@@ -3,7 +3,7 @@
  * Walrus plugins read the shared ones (the full node, the package) through the same functions,
  * so a missing or malformed setting is reported once.
  */
-import { type SettingsReader, shown } from "../../src/kit.ts";
+import { type SettingsReader, shown } from "@svc/relayer/kit";
 
 /** What `SVC_CHAIN=sui` needs. */
 export interface SuiSettings {

@@ -29,7 +29,7 @@ import {
   type Sponsor,
   type SponsoredTransaction,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import {
   ABORT_REASONS,
   ACCOUNT_MODULE,

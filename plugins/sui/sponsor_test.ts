@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { startFakeSui } from "../../tests/fixtures/sui_network.ts";
 import { installSvcAccount } from "../../tests/fixtures/svc_account_emulation.ts";
 import {

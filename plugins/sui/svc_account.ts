@@ -11,7 +11,7 @@ import {
   normalizeSuiAddress,
   SUI_CLOCK_OBJECT_ID,
 } from "@mysten/sui/utils";
-import type { KeyScope, Operation, RejectionReason } from "../../src/kit.ts";
+import type { KeyScope, Operation, RejectionReason } from "@svc/relayer/kit";
 
 /** The Move module of the account functions. */
 export const ACCOUNT_MODULE = "account";

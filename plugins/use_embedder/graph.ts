@@ -15,7 +15,7 @@
  * [batch, 512]. A change to the graph must change `GRAPH_VERSION` in `model.ts`, which names the
  * written file.
  */
-import { GraphBuilder } from "../onnx_embedder/onnx_graph.ts";
+import { GraphBuilder } from "@svc/onnx-embedder/onnx_graph";
 
 /** The pieces of a text the graph reads; the package's graph cuts the rest. */
 export const MAX_PIECES = 128;

@@ -22,7 +22,7 @@ import {
   EmbedWorker,
   type Logger,
   SvcError,
-} from "../../src/kit.ts";
+} from "@svc/relayer/kit";
 import { USE_DIMENSIONS } from "./graph.ts";
 import { MODEL_DIR } from "./tokenizer.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { embedderSuite } from "../../src/testing/mod.ts";
-import { SvcError } from "../../src/kit.ts";
+import { embedderSuite } from "@svc/relayer/testing";
+import { SvcError } from "@svc/relayer/kit";
 import { USE_MODEL_ID, UseEmbedder } from "./mod.ts";
 
 embedderSuite("UseEmbedder", () => UseEmbedder.open({ batchSize: 2 }));

@@ -3,7 +3,7 @@
  * that a run of it never stalls the relayer's event loop. `open` carries the model package's
  * directory and the cache directory.
  */
-import { serveEmbedWorker } from "../../src/kit.ts";
+import { serveEmbedWorker } from "@svc/relayer/kit";
 import { UseModel } from "./model.ts";
 
 serveEmbedWorker(async (settings) => {

@@ -3,7 +3,7 @@
  * race: the next aggregator starts when the current one fails, answers 404, or has not answered
  * within `hedgeMs`; the first to return the bytes wins and the others are aborted.
  */
-import { readBounded } from "../../src/kit.ts";
+import { readBounded } from "@svc/relayer/kit";
 
 /** How one read of the aggregators ended. */
 export type AggregatorRead =

@@ -16,7 +16,7 @@
  */
 import { bcs } from "@mysten/sui/bcs";
 import { blobIdFromInt } from "@mysten/walrus";
-import type { BlobMeta, ListedBlobMeta } from "../../src/kit.ts";
+import type { BlobMeta, ListedBlobMeta } from "@svc/relayer/kit";
 
 /** The largest attribute value written (under Sui's 16 KiB limit on a pure argument). */
 export const MAX_VALUE_BYTES = 15_000;

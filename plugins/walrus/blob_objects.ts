@@ -27,7 +27,7 @@ import { Transaction } from "@mysten/sui/transactions";
 import { bcs } from "@mysten/sui/bcs";
 import { deriveDynamicFieldID, normalizeSuiAddress } from "@mysten/sui/utils";
 import { WalrusClient } from "@mysten/walrus";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { parseBlobObject, parseMetadataField } from "./attributes.ts";
 import {
   objectExists,

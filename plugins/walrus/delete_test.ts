@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
 import type { WalrusBlobStore } from "./mod.ts";
 

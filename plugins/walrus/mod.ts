@@ -44,9 +44,9 @@ import {
   type BlobStore,
   type CallOptions,
   SvcError,
-} from "../../src/kit.ts";
-import { suiKeypair } from "../sui/keys.ts";
-import { suiClient } from "../sui/rpc_client.ts";
+} from "@svc/relayer/kit";
+import { suiKeypair } from "@svc/sui/keys";
+import { suiClient } from "@svc/sui/rpc_client";
 import { readCapped, readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
-import { SvcError } from "../../src/kit.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
 

@@ -1,6 +1,6 @@
 /** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
-import { isHttpUrl, type SettingsReader, shown } from "../../src/kit.ts";
-import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "../sui/settings.ts";
+import { isHttpUrl, type SettingsReader, shown } from "@svc/relayer/kit";
+import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "@svc/sui/settings";
 
 export interface WalrusSettings {
   /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`), where the blob objects live. */

@@ -3,7 +3,7 @@
  * network with the Walrus package, a publisher and aggregators, a funded operator).
  */
 import assert from "node:assert/strict";
-import { type ListedBlobMeta, SvcError } from "../../src/kit.ts";
+import { type ListedBlobMeta, SvcError } from "@svc/relayer/kit";
 import { startWalrusTestbed, type WalrusTestbed } from "../../tests/fixtures/walrus_network.ts";
 import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
 

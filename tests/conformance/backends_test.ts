@@ -19,7 +19,7 @@ import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
-import { loadMasterKey } from "../../src/compose/master_key.ts";
+import { loadMasterKey } from "../../app/master_key.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { GloveEmbedder } from "../../plugins/glove_embedder/mod.ts";
 import { TEST_MODELS_DIR } from "../relayer_process.ts";

@@ -1,0 +1,111 @@
+/**
+ * The blob files that earlier versions' fs store (`SVC_BLOB_STORE=fs`) wrote under a data
+ * directory's `blobs/`, read to move them into `blobs/blobs.sqlite`:
+ *
+ * - `objects/<id[0..2]>/<id>`: a blob's bytes; `<id>.json` beside it: its metadata (`owner`,
+ *   `namespace`, `memoryId`, `createdAt`, and `sealedVector`, `sealedAttributes` when it has
+ *   them; versions up to 0.1.0 wrote a manual memory's vector in clear, as `vector`);
+ * - `index/<sha256(owner)>/<sha256(namespace)>/<created_at>-<id>`: a listing entry per blob,
+ *   written once its bytes and metadata were whole (a hard link to the metadata file, or an
+ *   empty file).
+ *
+ * Only listed blobs are read: a blob without an entry is one a crash cut short. Ids that are not
+ * 43 base64url characters are ignored: no path is ever made from them.
+ */
+import { backendError } from "../src/errors.ts";
+import { pathExists } from "../src/files.ts";
+import type { BlobEntry, BlobMeta, ListedBlobMeta } from "../src/backends/types.ts";
+
+const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** The entries of folder `dir`; none when it is gone. */
+async function* folderEntries(dir: string): AsyncIterable<Deno.DirEntry> {
+  try {
+    for await (const entry of Deno.readDir(dir)) yield entry;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+}
+
+/** The metadata of a JSON file, with a clear `vector` (0.1.0) read as `legacyVector`. */
+function listedMeta(json: string): ListedBlobMeta {
+  const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes, vector } = JSON
+    .parse(json) as BlobMeta & { vector?: number[] };
+  const meta: ListedBlobMeta = { owner, namespace, memoryId, createdAt };
+  if (sealedVector !== undefined) meta.sealedVector = sealedVector;
+  if (sealedAttributes !== undefined) meta.sealedAttributes = sealedAttributes;
+  if (Array.isArray(vector)) meta.legacyVector = vector;
+  return meta;
+}
+
+/** The blob files under a data directory's `blobs/`; see the module documentation. */
+export class LegacyBlobFiles {
+  readonly #dir: string;
+
+  private constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  /** The blob files in `dir` (a data directory's `blobs/`), `null` when it has no `objects`. */
+  static async find(dir: string): Promise<LegacyBlobFiles | null> {
+    return await pathExists(`${dir}/objects`) ? new LegacyBlobFiles(dir) : null;
+  }
+
+  /** Whether `dir` (a data directory's `blobs/`) holds blob files. */
+  static async holdsBlobs(dir: string): Promise<boolean> {
+    for await (const _ of folderEntries(`${dir}/objects`)) return true;
+    return false;
+  }
+
+  #objectPath(blobId: string): string {
+    return `${this.#dir}/objects/${blobId.slice(0, 2)}/${blobId}`;
+  }
+
+  /** Every listed blob, of every owner and namespace, in no particular order. */
+  async *entries(): AsyncIterable<BlobEntry> {
+    const index = `${this.#dir}/index`;
+    try {
+      for await (const owner of folderEntries(index)) {
+        if (!owner.isDirectory) continue;
+        for await (const namespace of folderEntries(`${index}/${owner.name}`)) {
+          if (!namespace.isDirectory) continue;
+          for await (const file of folderEntries(`${index}/${owner.name}/${namespace.name}`)) {
+            const blobId = file.name.slice(file.name.indexOf("-") + 1);
+            if (!file.isFile || !BLOB_ID.test(blobId)) continue;
+            const json = await Deno.readTextFile(`${this.#objectPath(blobId)}.json`)
+              .catch((error) => {
+                if (error instanceof Deno.errors.NotFound) return null;
+                throw error;
+              });
+            if (json !== null) yield { blobId, meta: listedMeta(json) };
+          }
+        }
+      }
+    } catch (error) {
+      throw backendError("the blob files", "list every blob", error);
+    }
+  }
+
+  /** A blob's bytes, or `null` when there are none. */
+  async get(blobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (!BLOB_ID.test(blobId)) return null;
+    try {
+      return await Deno.readFile(this.#objectPath(blobId));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return null;
+      throw backendError("the blob files", "read the blob", error);
+    }
+  }
+
+  /**
+   * Deletes the files: the listing first (its entries are links to the metadata), so that a
+   * removal cut short still finds `objects` and is finished by the next.
+   */
+  async remove(): Promise<void> {
+    for (const name of ["index", "objects"]) {
+      await Deno.remove(`${this.#dir}/${name}`, { recursive: true }).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+    }
+  }
+}

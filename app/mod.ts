@@ -1,0 +1,428 @@
+/**
+ * The composition: configuration in, opened backends out. The relayer's entry (`main.ts`) and
+ * the sidecar's (`sidecar.ts`) both assemble their parts here; its modules are the core's only
+ * ones that import plugins, each lazily (but the local ledger, the embedded default, whose package
+ * id `/health` reports), so an unused SDK never loads. Every plugin is opened the same way:
+ * `await Plugin.open(options)`.
+ */
+import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../src/backends/types.ts";
+import { MemoryVectorIndexSet } from "../src/backends/memory_index_set.ts";
+import { LOCAL_PACKAGE_ID, type LocalLedger } from "@svc/local-ledger";
+import type { Logger } from "../src/log.ts";
+import { pathExists } from "../src/files.ts";
+import { scrubSqlite } from "../src/scrub.ts";
+import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
+import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
+import type { Database } from "@svc/postgres";
+import type { RelayerOptions } from "../src/relayer.ts";
+import { TermHasher } from "../src/ranking/terms.ts";
+import type { SidecarLink } from "../src/sidecar/link.ts";
+import { SidecarSponsor } from "../src/sidecar/sponsor_client.ts";
+import type { Config } from "./config.ts";
+import { openDirectory } from "./accounts.ts";
+import { openDatabase, postgresPlugin } from "./database.ts";
+import { openEmbedder, openLlm } from "./models.ts";
+import { holdsNothingYet, openChosenEmbedder } from "./default_embedder.ts";
+import { ReindexState, type ReindexStateStore } from "../src/reindex/mod.ts";
+import { openLocalBlobs, warnOfLostIndex } from "./local_blobs.ts";
+import { loadMasterKey } from "./master_key.ts";
+import { makeDataDir, makePrivate } from "./private_files.ts";
+import { checkNotMoved } from "./moved.ts";
+import { checkVectorStore } from "./vector_store_kind.ts";
+import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
+import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
+import type { BackgroundReindex } from "./background_reindex.ts";
+import { type IndexLock, lockIndex } from "./index_lock.ts";
+
+export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";
+export { sidecarNetHosts } from "./sidecar_hosts.ts";
+export { restrictNewFiles } from "./private_files.ts";
+export { openLedger, openSponsor } from "./accounts.ts";
+
+/** The backends and settings of `createRelayer` that the composition opens and derives. */
+export type RelayerBackends =
+  & Pick<
+    RelayerOptions,
+    | "secret"
+    | "kv"
+    | "directory"
+    | "cipher"
+    | "blobs"
+    | "vectors"
+    | "embedder"
+    | "reranker"
+    | "llm"
+  >
+  & SharedState
+  & Required<Pick<RelayerOptions, "mode" | "packageId">>;
+
+/** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
+type SharedState = Pick<
+  RelayerOptions,
+  "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
+>;
+
+/** Everything a relayer is built from, opened; `close` releases what was opened here. */
+export interface Backends {
+  /** What `createRelayer` takes from the composition (secret, KV, backends, mode, package). */
+  relayer: RelayerBackends;
+  /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
+  ledger?: LocalLedger;
+  /**
+   * The reindex to run when the index was built with another embedder and `SVC_REINDEX=1` (or
+   * `offline`): `start` it once the relayer serves; `close` stops it.
+   */
+  reindex?: BackgroundReindex;
+  close(): Promise<void>;
+}
+
+/** The vector store's indexes: the encrypted index's files, LanceDB's tables, or memory. */
+async function openIndexSet(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  logger: Logger,
+  database: Database | undefined,
+): Promise<VectorIndexSet> {
+  switch (config.vectorStore.kind) {
+    case "encrypted": {
+      if (database) {
+        // Other relayers write too: what this one holds is kept current by notifications.
+        const { PgIndexSet } = await postgresPlugin();
+        const { memoryMb } = config.vectorStore;
+        return await PgIndexSet.open({ database, secret, memoryMb, logger });
+      }
+      const { EncryptedIndexSet } = await import("@svc/encrypted-index");
+      return await EncryptedIndexSet.open({
+        dir: config.dataDir,
+        secret,
+        memoryMb: config.vectorStore.memoryMb,
+        // One relayer per data directory: nothing else writes its index.
+        soleWriter: true,
+        logger,
+      });
+    }
+    case "lancedb": {
+      const { LanceDbIndexSet } = await import("@svc/lancedb");
+      return await LanceDbIndexSet.open({ dir: `${config.dataDir}/lancedb`, logger });
+    }
+    case "memory":
+      return new MemoryVectorIndexSet();
+  }
+}
+
+/**
+ * The index served from (see `vector_index.ts`); an old LanceDB index is imported into a new
+ * encrypted one first, when `SVC_VECTOR_STORE` is unset.
+ */
+async function openVectors(
+  deps: Omit<VectorIndexDependencies, "indexes" | "openEmbedder">,
+  database: Database | undefined,
+): Promise<OpenedIndex> {
+  const { config, secret, cipher, blobs, logger } = deps;
+  const indexes = await openIndexSet(config, secret, logger, database);
+  const opened = await openVectorIndex({
+    ...deps,
+    indexes,
+    openEmbedder: (embedder) => openEmbedder(embedder, logger),
+  });
+  try {
+    if (config.vectorStore.kind === "encrypted" && config.vectorStore.importLanceDb) {
+      const { EncryptedVectorStore } = await import("@svc/encrypted-index");
+      if (opened.vectors instanceof EncryptedVectorStore) {
+        const { importLanceDb } = await import("./lancedb_import.ts");
+        const { model, dimensions } = opened.embedder;
+        const hasher = await TermHasher.fromSecret(secret);
+        const reading = { blobs, cipher, hasher };
+        await importLanceDb(opened.vectors, config.dataDir, { model, dimensions }, reading, logger);
+      }
+    }
+  } catch (error) {
+    try {
+      await opened.vectors.close();
+    } finally {
+      await opened.kept?.close?.();
+    }
+    throw error;
+  }
+  return opened;
+}
+
+/**
+ * Seals what an earlier version kept in clear in the Deno KV at `path` (job records, dead
+ * letters, the expiry schedule); resolves to how many entries.
+ */
+async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
+  const kv = await Deno.openKv(path);
+  try {
+    if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
+    const sealed = await sealStoredRecords(kv, secret) +
+      await new LifecycleRecords(kv, secret).sealStored();
+    await kv.set(SEALED_MARK, true);
+    return sealed;
+  } finally {
+    kv.close();
+  }
+}
+
+/** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
+const SEALED_MARK = ["at_rest", "names_sealed"];
+
+/**
+ * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
+ * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
+ */
+async function openState(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  database: Database | undefined,
+  logger: Logger,
+): Promise<
+  { kv?: Deno.Kv; shared: SharedState; reindex: ReindexStateStore; close(): Promise<void> }
+> {
+  if (!database) {
+    const path = `${config.dataDir}/jobs.kv`;
+    // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
+    // is wiped here, while no other connection has the file open: not while the relayer runs,
+    // as Deno KV's commits would then fail.
+    if (await pathExists(path)) {
+      // Said, and tried again at the next start: not a reason to refuse this one.
+      const sealed = await sealKeptInClear(path, secret).catch((error) => {
+        logger.warn("cannot seal what jobs.kv keeps in clear; the next start tries again", {
+          error,
+        });
+        return 0;
+      });
+      if (sealed > 0) {
+        logger.info("jobs.kv no longer names namespaces or errors: sealed them", {
+          records: sealed,
+        });
+      }
+      // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
+      await scrubSqlite(path).catch((error) =>
+        logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })
+      );
+    }
+    const kv = await Deno.openKv(path);
+    try {
+      const reindex = await ReindexState.open(kv, secret);
+      return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };
+    } catch (error) {
+      kv.close();
+      throw error;
+    }
+  }
+  const plugin = await postgresPlugin();
+  const queue = await plugin.PgJobQueue.open(database, secret, {
+    maxAttempts: config.maxAttempts,
+    leaseMs: config.jobLeaseSeconds * 1000,
+  });
+  const replayGuard = new plugin.PgReplayGuard(database);
+  return {
+    shared: {
+      queue,
+      replayGuard,
+      records: await plugin.PgLifecycleRecords.open(database, secret),
+      updateClaims: await plugin.PgUpdateClaims.open(database, secret),
+      textClaims: await plugin.PgTextClaims.open(database, secret),
+      accessLogStore: new plugin.PgAccessLogStore(database),
+    },
+    reindex: await plugin.PgReindexState.open(database, secret),
+    async close() {
+      await queue.close();
+      await replayGuard.close();
+    },
+  };
+}
+
+/**
+ * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
+ * store, `keys.kv` in the data directory or the shared database (apart from the blobs, so that
+ * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
+ * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over
+ * loopback so that one process alone spends the sponsor's coins.
+ */
+async function openCipher(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  sidecar: SidecarLink | undefined,
+  database: Database | undefined,
+): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
+  switch (config.cipher.kind) {
+    case "local": {
+      const { LocalCipher } = await import("@svc/local-cipher");
+      const cipher = await LocalCipher.open({
+        masterKey: secret,
+        ...database
+          ? { keyStore: await (await postgresPlugin()).PgKeyStore.open({ database, secret }) }
+          : { keyStorePath: `${config.dataDir}/keys.kv` },
+      });
+      return { cipher, close: () => cipher.close() };
+    }
+    case "seal": {
+      const { SealCipher } = await import("@svc/seal");
+      const paid = config.chain.kind === "sui" && config.chain.sui.sponsorPrivateKey;
+      const sponsor = paid && sidecar ? new SidecarSponsor(sidecar) : undefined;
+      const cipher = await SealCipher.open({ ...config.cipher.seal, sponsor });
+      await cipher.checkKeyServers();
+      return { cipher };
+    }
+  }
+}
+
+async function openBlobs(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  database: Database | undefined,
+  logger: Logger,
+): Promise<BlobStore> {
+  switch (config.blobStore.kind) {
+    case "postgres": {
+      const { PgBlobStore } = await postgresPlugin();
+      return await PgBlobStore.open({ database: database!, secret });
+    }
+    case "sqlite":
+      return await openLocalBlobs(config.dataDir, secret, logger);
+    case "walrus": {
+      const { WalrusBlobStore } = await import("@svc/walrus");
+      const { ownerKey, packageId, ...walrus } = config.blobStore.walrus;
+      return await WalrusBlobStore.open({
+        ...walrus,
+        walrusPackageId: packageId,
+        operatorKey: ownerKey,
+        cacheDir: `${config.dataDir}/walrus_cache`,
+      });
+    }
+  }
+}
+
+/**
+ * Opens every backend the configuration names, then makes what they keep in the data directory
+ * private to its owner (see `private_files.ts`; an older install's looser files are tightened,
+ * and that is logged once). `sidecar`: the MCP sidecar the relayer will run, whose sponsor pays
+ * for a Seal cipher's erase transactions.
+ */
+export async function openBackends(
+  config: Config,
+  logger: Logger,
+  links: { sidecar?: SidecarLink; offlineReindex?: boolean } = {},
+): Promise<Backends> {
+  await makeDataDir(config.dataDir);
+  if (config.store.kind === "embedded") {
+    await checkNotMoved(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
+  }
+  const fresh = config.store.kind === "embedded" && await holdsNothingYet(config.dataDir);
+  const secret = await loadMasterKey(config.dataDir, config.masterKey, logger);
+  const chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
+  // From here on, the embedder is the one chosen: what the log and errors advise names it.
+  config = { ...config, embedder: chosen.config };
+  const { embedder: configured, reranker, close } = chosen;
+  let closeEmbedder = close;
+  const llm = await openLlm(config.llm);
+  const database = await openDatabase(config, logger);
+  // One relayer per data directory, unless the index is in the shared database.
+  const lock: IndexLock | undefined = config.vectorStore.kind === "memory" || database
+    ? undefined
+    : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
+  let closeState: (() => Promise<void>) | undefined;
+  let closeCipher: (() => Promise<void>) | undefined;
+  let vectorsOpened: VectorStore | undefined;
+  let blobsOpened: BlobStore | undefined;
+  let opened;
+  try {
+    const state = await openState(config, secret, database, logger);
+    closeState = state.close;
+    if (state.kv) {
+      await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
+        const store = kind === "encrypted"
+          ? { kind, memoryMb: 64, importLanceDb: false }
+          : { kind };
+        return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
+      });
+    }
+    const local = config.cipher.kind === "local" ? config.cipher : undefined;
+    const keyStore = local && state.kv;
+    if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
+      logger.warn(
+        "keys.kv is missing (SVC_KEYS_LOST=1): the memories stored before cannot be read; a " +
+          "new keys.kv is made",
+        { data_dir: config.dataDir },
+      );
+    }
+    const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
+    closeCipher = close;
+    if (keyStore) await recordKeyStore(keyStore);
+    const blobs = blobsOpened = await openBlobs(config, secret, database, logger);
+    const index = await openVectors({
+      config,
+      state: state.reindex,
+      secret,
+      cipher,
+      blobs,
+      embedder: configured,
+      reranker,
+      logger,
+      offline: links.offlineReindex,
+    }, database);
+    vectorsOpened = index.vectors;
+    if (config.store.kind === "embedded") {
+      await warnOfLostIndex(config.dataDir, index.vectors, logger);
+    }
+    if (index.kept) {
+      // The index's own embedder serves: the configured one is not needed.
+      const unused = closeEmbedder;
+      closeEmbedder = index.kept.close;
+      await unused?.();
+    }
+    const accounts = await openDirectory(config, database);
+    opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
+  } catch (error) {
+    // A start refused (another embedder, a held lock) leaves nothing open.
+    await vectorsOpened?.close();
+    await blobsOpened?.close?.();
+    await closeState?.();
+    await closeCipher?.();
+    await closeEmbedder?.();
+    await database?.close();
+    lock?.release();
+    throw error;
+  }
+  const { cipher, blobs, kv, vectors, embedder, reindex, shared, directory, ledger } = opened;
+  const closeDirectory = opened.close;
+  const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
+  const tightened = makePrivate(config.dataDir);
+  if (tightened > 0) {
+    logger.warn("made the data directory private: group and others lost their permissions", {
+      data_dir: config.dataDir,
+      entries: tightened,
+    });
+  }
+  return {
+    relayer: {
+      secret,
+      kv,
+      ...shared,
+      directory,
+      cipher,
+      blobs,
+      vectors,
+      embedder,
+      reranker: opened.kept ? opened.kept.reranker : opened.reranker ?? reranker,
+      llm,
+      mode: sui ? "network" : "embedded",
+      packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
+    },
+    ledger,
+    reindex,
+    async close() {
+      await reindex?.stop();
+      await vectors.close();
+      await blobs.close?.();
+      await closeState?.();
+      await closeDirectory?.();
+      await closeCipher?.();
+      await closeEmbedder?.();
+      await database?.close();
+      lock?.release();
+    },
+  };
+}

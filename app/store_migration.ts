@@ -1,0 +1,417 @@
+/**
+ * `svc migrate-store --to postgres`: copies a data directory's state into the shared PostgreSQL
+ * database, as it is, without re-encrypting anything (the relayer stopped; the CLI holds the
+ * data directory's `index.lock`). Phases, in order, each recorded in the database once finished
+ * (`ImportProgress`) and skipped when the copy runs again; a phase cut short is run again whole,
+ * its inserts idempotent, so nothing is duplicated:
+ *
+ * - `ledger`: accounts and delegate keys (`ledger.kv`);
+ * - `keys`: the local cipher's wrapped data keys (`keys.kv`), wrapped bytes as they are;
+ * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector`
+ *   in a blob's metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the
+ *   database;
+ * - `index`: the active encrypted index (`index.active` names it; `index.kv` by default): its
+ *   meta, namespace headers, sealed blocks and memory locations, under the same index name;
+ * - `jobs`: job records with their sealed texts and saved ciphertexts, and dead letters;
+ * - `lifecycle`: erased memories and the expiry schedule;
+ * - `access_log`: the sealed access-log records;
+ * - `replay`: replay claims still alive.
+ *
+ * `svc migrate-store --to sqlite` moves the blob files of an earlier version into the data
+ * directory's SQLite blob store instead ({@link moveBlobsToSqlite}), as the relayer does at start.
+ */
+import { KvLedgerStore } from "@svc/local-ledger/kv_store";
+import { KvKeyStore } from "@svc/local-cipher/key_store";
+import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
+import type { NamespaceRef, StoredBlock } from "@svc/encrypted-index/storage";
+import {
+  COPY_PHASES as PHASES,
+  type CopyPhase as Phase,
+  copySource,
+  type Database,
+  holdsState,
+  importDeadLetters,
+  importJobs,
+  ImportProgress,
+  importReplayClaims,
+  PgAccessLogStore,
+  PgBlobStore,
+  PgBlockStorage,
+  PgIndexSet,
+  PgKeyStore,
+  PgLedgerStore,
+  PgLifecycleRecords,
+} from "@svc/postgres";
+import { SvcError } from "../src/errors.ts";
+import { pathExists } from "../src/files.ts";
+import { checkKeyStore } from "./key_store_record.ts";
+import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
+import { deadLetters, storedJobs } from "../src/jobs/kv_job_export.ts";
+import { KvJobSeal } from "../src/jobs/kv_job_seal.ts";
+import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
+import { KvAccessLogStore } from "../src/services/access_log_store.ts";
+import { liveClaims } from "../src/auth/replay_guard.ts";
+import type { Config } from "./config.ts";
+import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
+import { BATCH, batches, copyAll, copyBlobsInto, count, type Tell } from "./store_copy.ts";
+
+export { moveBlobsToSqlite } from "./store_copy.ts";
+
+/** What a phase copies, as the progress bar names it. */
+export const PHASE_UNITS: Record<Phase, string> = {
+  ledger: "accounts",
+  keys: "keys",
+  blobs: "blobs",
+  index: "namespaces",
+  jobs: "jobs",
+  lifecycle: "records",
+  access_log: "records",
+  replay: "claims",
+};
+
+/** Where a copy is: `done` of `total` items of `phase`. */
+export interface CopyProgress {
+  phase: Phase;
+  done: number;
+  total: number;
+}
+
+/** What `migrateStore` needs. */
+export interface StoreMigrationOptions {
+  /** The configuration (`SVC_STORE=postgres`), whose `dataDir` is the source. */
+  config: Config;
+  /** The target, migrated. */
+  database: Database;
+  /** The data directory's master key, which every relayer on the database will hold. */
+  secret: Uint8Array<ArrayBuffer>;
+  /** Told of each item copied. */
+  onProgress?(progress: CopyProgress): void;
+  /** Told of each phase finished (`skipped`: finished by an earlier run). */
+  onPhase?(phase: Phase, count: number, skipped: boolean): void;
+}
+
+/** What a copy did: items copied per phase, and the active index's name. */
+export interface StoreMigrationSummary {
+  copied: Record<Phase, number>;
+  resumed: boolean;
+  /** Whether every phase was done by earlier runs: this one copied nothing. */
+  done: boolean;
+  index: string | null;
+}
+
+/** Opens the data directory's Deno KV file `name` when it exists, and closes it after `use`. */
+async function withKv<T>(
+  dir: string,
+  name: string,
+  use: (kv: Deno.Kv) => Promise<T>,
+): Promise<T | 0> {
+  if (!await pathExists(`${dir}/${name}`)) return 0;
+  const kv = await Deno.openKv(`${dir}/${name}`);
+  try {
+    return await use(kv);
+  } finally {
+    kv.close();
+  }
+}
+
+/**
+ * Refuses what the copy cannot do: a LanceDB index (or one whose import into the encrypted
+ * index has not finished), a `keys.kv` that went missing. Resolves to the name of the active
+ * encrypted index, `null` for none.
+ */
+export async function checkSource(config: Config): Promise<string | null> {
+  const dir = config.dataDir;
+  const lost = config.cipher.kind === "local" && config.cipher.keysLost;
+  await withKv(dir, "jobs.kv", (kv) => checkKeyStore(kv, dir, lost));
+  const lance = "Cannot copy the data directory: its vector index is in LanceDB. Start a relayer " +
+    "on it once with the encrypted index (SVC_VECTOR_STORE unset), which imports it, stop it, " +
+    "then run migrate-store again";
+  if (config.vectorStore.kind === "lancedb") throw new SvcError("bad_request", lance);
+  if (config.vectorStore.kind === "memory") return null;
+  const name = await readActiveIndex(dir, "index.active", "index", "the encrypted vector index");
+  const path = `${dir}/${name}.kv`;
+  const hasIndex = await pathExists(path);
+  if (await pathExists(`${dir}/lancedb`)) {
+    let imported = false;
+    if (hasIndex) {
+      const storage = await KvBlockStorage.open(path);
+      try {
+        imported = await storage.note("lancedb-import") === "done";
+      } finally {
+        storage.close();
+      }
+    }
+    if (!imported) throw new SvcError("bad_request", lance);
+  }
+  return hasIndex ? name : null;
+}
+
+/** Copies the data directory of `options.config` into `options.database`; see the module doc. */
+export async function migrateStore(options: StoreMigrationOptions): Promise<StoreMigrationSummary> {
+  const { config, database, secret } = options;
+  const dir = config.dataDir;
+  const index = await checkSource(config);
+  const progress = await ImportProgress.open(database);
+  const finished = await progress.finished();
+  const resumed = finished.has("started");
+  const source = await copySource(secret, await Deno.realPath(dir));
+  if (!resumed) {
+    // Copied before, into a database that holds no copy begun from it (another, or one emptied
+    // since): a second copy would bring back there what was erased in the first since.
+    const when = await movedOn(dir, "copy the data directory");
+    if (when !== undefined) {
+      throw new SvcError(
+        "conflict",
+        `Cannot copy ${dir}: it was copied into PostgreSQL already${when}, into another ` +
+          "database; serve that one. To copy it again all the same (the first copy's erases " +
+          `since do not reach it), delete ${dir}/${MOVED_FILE}`,
+      );
+    }
+    if (await holdsState(database)) {
+      throw new SvcError(
+        "conflict",
+        "Cannot copy the data directory: the database holds relayers' state already; copy " +
+          "into a new, empty database",
+      );
+    }
+    // The ledger takes this master key first: a database a relayer or `svc migrate` set up
+    // under another is refused before anything of the copy is recorded.
+    await PgLedgerStore.open({ database, masterKey: secret }).catch((error) => {
+      if (!(error instanceof SvcError) || error.code !== "conflict") throw error;
+      throw new SvcError(
+        "conflict",
+        `Cannot copy ${dir}: the database was set up under another master key (by a relayer ` +
+          "or `svc migrate`); copy into a new, empty database, and start its relayers with " +
+          "this data directory's key",
+      );
+    });
+    await progress.begin(source);
+  } else if (!await progress.resumes(source)) {
+    throw new SvcError(
+      "conflict",
+      `Cannot copy ${dir}: the copy this database holds was begun from another data directory ` +
+        "(or under another master key; a directory moved since counts as another); finish it " +
+        "from that one, or copy into a new, empty database",
+    );
+  }
+  const copied = Object.fromEntries(PHASES.map((p) => [p, 0])) as Record<Phase, number>;
+  const steps: Record<Phase, (tell: Tell) => Promise<number>> = {
+    ledger: (tell) => copyLedger(dir, database, secret, tell),
+    keys: (tell) => copyKeys(dir, database, secret, tell),
+    blobs: (tell) =>
+      config.blobStore.kind === "postgres"
+        ? copyBlobs(dir, database, secret, tell)
+        : Promise.resolve(0),
+    index: (tell) => index ? copyIndex(dir, index, database, secret, tell) : Promise.resolve(0),
+    jobs: (tell) => copyJobs(dir, database, secret, tell),
+    lifecycle: (tell) => copyLifecycle(dir, database, secret, tell),
+    access_log: (tell) => copyAccessLog(dir, database, tell),
+    replay: (tell) => copyReplay(dir, database, tell),
+  };
+  let done = true;
+  for (const phase of PHASES) {
+    const before = finished.get(phase);
+    if (before !== undefined) {
+      copied[phase] = before;
+      options.onPhase?.(phase, before, true);
+      continue;
+    }
+    done = false;
+    copied[phase] = await steps[phase]((count, total) =>
+      options.onProgress?.({ phase, done: count, total })
+    );
+    await progress.finish(phase, copied[phase]);
+    options.onPhase?.(phase, copied[phase], false);
+  }
+  await markMoved(dir);
+  return { copied, resumed, done, index };
+}
+
+async function copyLedger(
+  dir: string,
+  database: Database,
+  masterKey: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  return await withKv(dir, "ledger.kv", async (kv) => {
+    const source = new KvLedgerStore(kv);
+    const target = await PgLedgerStore.open({ database, masterKey });
+    return await copyAll(() => source.accounts(), BATCH, (a) => target.importAccounts(a), tell);
+  });
+}
+
+async function copyKeys(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  if (!await pathExists(`${dir}/keys.kv`)) return 0;
+  const source = new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`));
+  const target = await PgKeyStore.open({ database, secret });
+  try {
+    // The store writes the puts made together in one statement.
+    return await copyAll(
+      () => source.entries(),
+      500,
+      (keys) => Promise.all(keys.map(({ place, wrapped }) => target.put(place, wrapped))),
+      tell,
+    );
+  } finally {
+    await target.close();
+    await source.close();
+  }
+}
+
+async function copyBlobs(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  const held = await heldLocalBlobs(dir);
+  if (!held.fs && !held.sqlite) return 0;
+  const source = await openLocalBlobs(dir, secret);
+  try {
+    return await copyBlobsInto(source, await PgBlobStore.open({ database, secret }), secret, tell);
+  } finally {
+    await source.close?.();
+  }
+}
+
+async function copyIndex(
+  dir: string,
+  name: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  const source = await KvBlockStorage.open(`${dir}/${name}.kv`);
+  const target = await PgBlockStorage.open(database, name);
+  try {
+    const meta = await source.meta();
+    if (!meta) return 0;
+    const held = await target.meta();
+    if (held && held.keyCheck !== meta.keyCheck) {
+      throw new SvcError(
+        "conflict",
+        `Cannot copy the index "${name}": the database's was written under another master key`,
+      );
+    }
+    if (!held) await target.setMeta(meta);
+    const imported = await source.note("lancedb-import");
+    if (imported) await target.setNote("lancedb-import", imported);
+    const ids = new Map<string, string[]>();
+    for await (const { id, ref } of source.locations()) {
+      const list = ids.get(ref.ns) ?? [];
+      list.push(id);
+      ids.set(ref.ns, list);
+    }
+    const headers = await source.headers();
+    let done = 0;
+    for (const { ref, header, version } of headers) {
+      const blocks: StoredBlock[] = [];
+      for await (const { id, bytes } of source.blocks(ref, version)) {
+        if (bytes) blocks.push({ id, bytes }); // none held: each comes with its bytes
+      }
+      const at: NamespaceRef = ref;
+      // Refused (null) when the namespace is there already: an earlier run copied it whole.
+      await target.commit({
+        expect: [{ ref: at, version: null }],
+        headers: [{ ref: at, header }],
+        putBlocks: blocks.map((block) => ({ ns: ref.ns, block })),
+        deleteBlocks: [],
+        putIds: (ids.get(ref.ns) ?? []).map((id) => ({ id, ref: at })),
+        deleteIds: [],
+      });
+      tell(++done, headers.length);
+    }
+    const indexes = await PgIndexSet.open({ database, secret });
+    try {
+      await indexes.activate(name);
+    } finally {
+      await indexes.close();
+    }
+    return done;
+  } finally {
+    target.close();
+    source.close();
+  }
+}
+
+async function copyJobs(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  const seal = await KvJobSeal.derive(secret);
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const done = await copyAll(
+      () => storedJobs(kv, seal),
+      100,
+      (jobs) => importJobs(database, secret, jobs),
+      tell,
+    );
+    for await (const letters of batches(deadLetters(kv, seal))) {
+      await importDeadLetters(database, secret, letters);
+    }
+    return done;
+  });
+}
+
+async function copyLifecycle(
+  dir: string,
+  database: Database,
+  secret: Uint8Array<ArrayBuffer>,
+  tell: Tell,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const source = new LifecycleRecords(kv, secret);
+    const target = await PgLifecycleRecords.open(database, secret);
+    const total = await count(source.erasedEntries()) + await count(source.expiries());
+    let done = 0;
+    for await (const erased of batches(source.erasedEntries())) {
+      const groups = Map.groupBy(erased, (e) => JSON.stringify([e.owner, e.erasedAt]));
+      for (const group of groups.values()) {
+        const [{ owner, erasedAt }] = group;
+        await target.markErased(owner, group.map(({ memoryId }) => ({ memoryId })), erasedAt);
+      }
+      tell(done += erased.length, total);
+    }
+    for await (const expiries of batches(source.expiries())) {
+      await target.schedule(expiries);
+      tell(done += expiries.length, total);
+    }
+    return done;
+  });
+}
+
+async function copyAccessLog(
+  dir: string,
+  database: Database,
+  tell: Tell,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const source = new KvAccessLogStore(kv);
+    const target = new PgAccessLogStore(database);
+    return await copyAll(() => source.entries(), 500, (records) => target.append(records), tell);
+  });
+}
+
+async function copyReplay(
+  dir: string,
+  database: Database,
+  tell: Tell,
+): Promise<number> {
+  return await withKv(dir, "jobs.kv", async (kv) => {
+    const now = Date.now();
+    return await copyAll(
+      () => liveClaims(kv, now),
+      5000,
+      (claims) => importReplayClaims(database, claims),
+      tell,
+    );
+  });
+}

@@ -1,0 +1,447 @@
+/**
+ * The vector index the relayer serves from. The store's active index is opened for the
+ * configured embedder when it was built with it (or is new). When it was built with another:
+ *
+ * - without `SVC_REINDEX=1` the start is refused, naming the two ways to change the embedder;
+ *   but with `SVC_EMBEDDER` unset, the index's own embedder serves instead when this relayer
+ *   can open it (`kept`): an index built with `use` keeps `use` on a plain `deno task start`;
+ * - with it, the previous embedder is opened too (its model id tells which, see
+ *   `previousEmbedderConfig`), the relayer serves from the old index through an `IndexSwitch`,
+ *   and a `Reindexer` builds the new index in the background (`BackgroundReindex`);
+ * - offline (`svc reindex`), the old index is opened without its embedder, as nothing is
+ *   served meanwhile;
+ * - an index that holds no memory (embedded store) gives way to a new one for the configured
+ *   embedder at once, when `SVC_EMBEDDER` is set: there is nothing to embed again.
+ *
+ * The composition also locks the index (`index_lock.ts`), so `svc reindex` refuses to run
+ * beside a relayer.
+ */
+import type {
+  BlobStore,
+  Cipher,
+  Embedder,
+  IndexEmbedding,
+  Reranker,
+  VectorIndexSet,
+  VectorStore,
+} from "../src/backends/types.ts";
+import { SvcError } from "../src/errors.ts";
+import type { Logger } from "../src/log.ts";
+import { VectorSeal } from "../src/pipeline/vector_seal.ts";
+import { TermHasher } from "../src/ranking/terms.ts";
+import {
+  IndexSwitch,
+  planReindex,
+  recordedEmbedder,
+  Reindexer,
+  type ReindexPlan,
+  type ReindexStateStore,
+  sameEmbedding,
+  settleLeftovers,
+} from "../src/reindex/mod.ts";
+import type { Config, EmbedderConfig } from "./config.ts";
+import { DEFAULT_BATCH, DEFAULT_HF_ENDPOINT, type OnnxSettings } from "@svc/onnx-embedder/settings";
+import { BackgroundReindex } from "./background_reindex.ts";
+import { carryImportNote } from "./lancedb_import.ts";
+
+/** The index to serve from, and the reindex to run when one is needed. */
+export interface OpenedIndex {
+  vectors: VectorStore;
+  /**
+   * The configured embedder, or during a reindex the switch's (the previous one until it ends),
+   * or the index's own (`kept`).
+   */
+  embedder: Embedder;
+  /**
+   * Set when the index's own embedder serves instead of the configured one (`SVC_EMBEDDER`
+   * unset, `keepIndexEmbedder`): its re-ranker, and what closes it.
+   */
+  kept?: { reranker?: Reranker; close?: () => Promise<void> };
+  /** During a reindex, the re-ranker of the index serving now (the previous one until it ends). */
+  reranker?: () => Reranker | undefined;
+  /** The reindex to run (`SVC_REINDEX=1` with another embedder, or offline). */
+  reindex?: BackgroundReindex;
+}
+
+/** What opening the index takes. */
+export interface VectorIndexDependencies {
+  config: Config;
+  indexes: VectorIndexSet;
+  /** Keeps the reindex's plan and cursors (in `jobs.kv`, or the shared database). */
+  state: ReindexStateStore;
+  secret: Uint8Array<ArrayBuffer>;
+  cipher: Cipher;
+  blobs: BlobStore;
+  /** The configured embedder, and its re-ranker. */
+  embedder: Embedder;
+  reranker?: Reranker;
+  /** Opens an embedder of the configuration's kinds (the previous one, during a reindex). */
+  openEmbedder: (
+    config: EmbedderConfig,
+  ) => Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }>;
+  logger: Logger;
+  /** `svc reindex`: nothing is served, the old index is opened without its embedder. */
+  offline?: boolean;
+}
+
+/**
+ * The configuration of the embedder whose model id is `model`, with the settings of the
+ * configuration where they apply (the Ollama host, the OpenAI-compatible API); `undefined` when
+ * this relayer cannot tell or cannot reach it.
+ */
+export function previousEmbedderConfig(model: string, config: Config): EmbedderConfig | undefined {
+  if (model.startsWith("svc-glove")) return { kind: "local", modelsDir: config.reindex.modelsDir };
+  if (/^svc-lexical-hash-v1-384$/.test(model)) return { kind: "lexical" };
+  if (model.startsWith("svc-use-lite")) return { kind: "use", modelsDir: config.reindex.modelsDir };
+  const hub = /^onnx:([\w.-]+\/[\w.-]+):[0-9a-f]{16}$/.exec(model);
+  if (hub) return { kind: "onnx", onnx: hubModelSettings(hub[1], config) };
+  const remote = model.match(/^(ollama|openai):(.+)$/s);
+  if (!remote) return undefined;
+  const [, kind, name] = remote;
+  const { embedder, llm } = config;
+  if (kind === "ollama") {
+    const settings = embedder.kind === "ollama"
+      ? embedder.ollama
+      : llm.kind === "ollama"
+      ? llm.ollama
+      : { timeoutMs: 60_000, host: config.reindex.ollamaHost };
+    return { kind, ollama: { ...settings, model: name } };
+  }
+  const settings = embedder.kind === "openai"
+    ? embedder.openai
+    : llm.kind === "openai"
+    ? llm.openai
+    : undefined;
+  return settings && { kind: "openai", openai: { ...settings, model: name } };
+}
+
+/**
+ * A hub model, as downloaded into the models directory (its download is used as it is), from the
+ * hub the configuration names.
+ */
+function hubModelSettings(model: string, config: Config): OnnxSettings {
+  const configured = config.embedder.kind === "onnx" ? config.embedder.onnx : undefined;
+  return {
+    model,
+    revision: "main",
+    modelsDir: config.reindex.modelsDir,
+    endpoint: configured?.endpoint ?? DEFAULT_HF_ENDPOINT,
+    batchSize: configured?.batchSize ?? DEFAULT_BATCH,
+    threads: configured?.threads ?? 0,
+  };
+}
+
+/** The setting that names the configured ONNX model, which `SVC_EMBEDDER=onnx` alone does not. */
+function modelSetting(embedder: EmbedderConfig): string {
+  if (embedder.kind !== "onnx") return "";
+  const { modelDir, model } = embedder.onnx;
+  return modelDir ? `SVC_ONNX_MODEL_DIR=${modelDir}` : `SVC_ONNX_MODEL=${model}`;
+}
+
+/** The settings that choose the configured embedder, as a command line names them. */
+function settingsOf(embedder: EmbedderConfig): string {
+  return [`SVC_EMBEDDER=${embedder.kind}`, modelSetting(embedder)].filter(Boolean).join(" ");
+}
+
+/** The command that rebuilds the index for the configured embedder, the relayer stopped. */
+function reindexCommand(embedder: EmbedderConfig): string {
+  const command = `deno task svc reindex --embedder ${embedder.kind}`;
+  return [modelSetting(embedder), command].filter(Boolean).join(" ");
+}
+
+/** The settings that choose the embedder whose model id is `model`, when this version knows. */
+export function embedderSetting(model: string, config: Config): string | undefined {
+  const remote = /^(ollama|openai):(.+)$/s.exec(model);
+  if (remote) return `SVC_EMBEDDER=${remote[1]} SVC_EMBED_MODEL=${remote[2]}`;
+  const onnx = /^onnx:(.+):[0-9a-f]{16}$/s.exec(model);
+  if (onnx) {
+    // The name is the hub id (SVC_ONNX_MODEL, beside SVC_ONNX_MODEL_DIR or not), else the
+    // directory's name; the pooling and prefixes are part of the identity too.
+    const name = onnx[1].includes("/")
+      ? `SVC_ONNX_MODEL=${onnx[1]} (beside SVC_ONNX_MODEL_DIR for a model directory)`
+      : `SVC_ONNX_MODEL_DIR naming a directory called ${onnx[1]} (or SVC_ONNX_MODEL=${onnx[1]})`;
+    return `SVC_EMBEDDER=onnx with ${name}, and the same SVC_ONNX_POOLING and prefixes`;
+  }
+  const kind = previousEmbedderConfig(model, config)?.kind;
+  return kind && `SVC_EMBEDDER=${kind}`;
+}
+
+function mismatch(
+  where: string,
+  config: Config,
+  built: IndexEmbedding,
+  wanted: IndexEmbedding,
+  unset?: string,
+): SvcError {
+  const configured = unset === undefined
+    ? "is configured"
+    : `is the default (SVC_EMBEDDER is not set, and the index's own embedder ${unset})`;
+  const setting = embedderSetting(built.model, config);
+  const original = setting ? `the original embedder (${setting})` : "the original embedder";
+  if (config.store.kind === "postgres") {
+    return new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+        `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
+        `${configured}. Configure ${original}: changing the embedder is not supported with ` +
+        "SVC_STORE=postgres yet.",
+    );
+  }
+  if (built.model === wanted.model) {
+    // The same name, another size: the server now serves another model under that name.
+    return new SvcError(
+      "conflict",
+      `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+        `at ${built.dimensions} dimensions, but "${wanted.model}" now makes vectors of ` +
+        `${wanted.dimensions}: its server serves another model under that name. Serve the ` +
+        `model the index was built with again, or rebuild the index for this one with the ` +
+        `relayer stopped: \`${reindexCommand(config.embedder)}\`.`,
+    );
+  }
+  // A reindex while serving answers recalls with the original embedder: not when it cannot open.
+  const whileServing = unset === undefined
+    ? `restart with ${
+      settingsOf(config.embedder)
+    } SVC_REINDEX=1 (the relayer keeps serving from the old ` +
+      "index meanwhile), or "
+    : "";
+  return new SvcError(
+    "conflict",
+    `Cannot open the vector index in ${where}: it was built with embedder "${built.model}" ` +
+      `(${built.dimensions} dimensions) but "${wanted.model}" (${wanted.dimensions}) ` +
+      `${configured}. Either configure ${original}${
+        unset === undefined ? "" : " so that it opens"
+      }` +
+      `, or rebuild the index for the new one: ${whileServing}stop the relayer and run ` +
+      `\`${reindexCommand(config.embedder)}\`.`,
+  );
+}
+
+/**
+ * Opens the previous embedder for serving during a reindex; it must make the index's vectors.
+ * `close` closes what was opened for it.
+ */
+async function openPrevious(
+  deps: VectorIndexDependencies,
+  built: IndexEmbedding,
+): Promise<{ embedder: Embedder; reranker?: Reranker; close?: () => Promise<void> }> {
+  const config = previousEmbedderConfig(built.model, deps.config);
+  const offline = "stop the relayer and run " +
+    `\`${reindexCommand(deps.config.embedder)}\`, which needs only the new ` +
+    "embedder, or configure the original embedder";
+  if (!config) {
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}", which ` +
+        `this relayer cannot open to answer recalls meanwhile. Either ${offline}.`,
+    );
+  }
+  let opened;
+  try {
+    opened = await deps.openEmbedder(config);
+  } catch (error) {
+    throw new SvcError(
+      "backend_unavailable",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}", which ` +
+        `answers recalls meanwhile and cannot be opened (${(error as Error).message}). ` +
+        `Either ${offline}.`,
+    );
+  }
+  const { embedder, reranker, close } = opened;
+  if (!sameEmbedding(embedder, built)) {
+    await close?.();
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex while serving: the index was built with embedder "${built.model}" ` +
+        `(${built.dimensions} dimensions), and this version's "${config.kind}" embedder is ` +
+        `"${embedder.model}" (${embedder.dimensions}). Either ${offline}.`,
+    );
+  }
+  return { embedder, reranker, close };
+}
+
+/**
+ * The embedder the index was built with, opened, when this relayer can open one that makes its
+ * vectors; otherwise `undefined`.
+ */
+async function openKept(deps: VectorIndexDependencies, built: IndexEmbedding) {
+  const config = previousEmbedderConfig(built.model, deps.config);
+  if (!config) return undefined;
+  const opened = await deps.openEmbedder(config);
+  if (sameEmbedding(opened.embedder, built)) return opened;
+  await opened.close?.();
+  return undefined;
+}
+
+/** Warns of an unfinished reindex for another embedder than `serving`'s; whether there is one. */
+async function warnOfUnfinished(
+  state: ReindexStateStore,
+  serving: IndexEmbedding,
+  logger: Logger,
+): Promise<boolean> {
+  const plan = await state.plan();
+  if (!plan || sameEmbedding(plan, serving)) return false;
+  logger.warn(
+    "an unfinished reindex for another embedder is kept; restart with its embedder and " +
+      "SVC_REINDEX=1 to resume it",
+    { model: plan.model, index: plan.to },
+  );
+  return true;
+}
+
+/** Whether index `name` (built with `built`) holds no memory. */
+async function holdsNothing(indexes: VectorIndexSet, name: string, built: IndexEmbedding) {
+  const store = await indexes.open(name, built);
+  try {
+    return await store.count() === 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * An index for `wanted` made active in place of the empty index `active` (built with `built`):
+ * nothing to embed again, so the reindex's plan is switched to at once (an unfinished one for
+ * another embedder dropped).
+ */
+async function startAfresh(
+  { indexes, state, logger }: VectorIndexDependencies,
+  active: string,
+  built: IndexEmbedding,
+  wanted: IndexEmbedding,
+): Promise<VectorStore> {
+  const { to } = await planReindex(indexes, state, wanted, { logger });
+  const vectors = await indexes.open(to, wanted);
+  try {
+    const old = await indexes.open(active, built);
+    await carryImportNote(old, vectors).finally(() => old.close());
+    await indexes.activate(to);
+    await indexes.remove(active);
+    await state.clear();
+  } catch (error) {
+    await vectors.close();
+    throw error;
+  }
+  logger.info("the vector index held no memory: the configured embedder starts a new one", {
+    model: wanted.model,
+  });
+  return vectors;
+}
+
+/** Opens the active index, and the reindex it needs; see the module documentation. */
+export async function openVectorIndex(deps: VectorIndexDependencies): Promise<OpenedIndex> {
+  const { config, indexes, embedder, logger } = deps;
+  const { state } = deps;
+  await settleLeftovers(indexes, state, logger);
+  const active = await indexes.active();
+  const built = await indexes.built(active);
+  const wanted = { model: embedder.model, dimensions: embedder.dimensions };
+  const reindex = deps.offline || config.reindex.enabled;
+  if (!built || sameEmbedding(built, wanted)) {
+    const unfinished = await warnOfUnfinished(state, wanted, logger);
+    if (!unfinished && reindex) {
+      logger.info("the vector index is built with the configured embedder: nothing to reindex", {
+        model: wanted.model,
+      });
+    }
+    return { vectors: await indexes.open(active, wanted), embedder };
+  }
+  const where = config.store.kind === "postgres"
+    ? `the database (${indexes.name})`
+    : `${config.dataDir} (${indexes.name})`;
+  if (
+    config.store.kind === "embedded" && !config.reindex.keepIndexEmbedder &&
+    await holdsNothing(indexes, active, built)
+  ) {
+    return { vectors: await startAfresh(deps, active, built, wanted), embedder };
+  }
+  if (!reindex) {
+    if (!config.reindex.keepIndexEmbedder) throw mismatch(where, config, built, wanted);
+    let kept;
+    try {
+      kept = await openKept(deps, built);
+    } catch (error) {
+      throw mismatch(
+        where,
+        config,
+        built,
+        wanted,
+        `could not be opened: ${(error as Error).message}`,
+      );
+    }
+    if (!kept) throw mismatch(where, config, built, wanted, "is not one this relayer can open");
+    const { embedder: own, reranker, close } = kept;
+    let vectors: VectorStore;
+    try {
+      vectors = await indexes.open(active, built);
+    } catch (error) {
+      await close?.();
+      throw error;
+    }
+    logger.info(
+      "SVC_EMBEDDER is not set: serving with the embedder the index was built with; to move to " +
+        `the default (${wanted.model}), restart once with ${settingsOf(config.embedder)} ` +
+        "SVC_REINDEX=1",
+      { model: built.model },
+    );
+    await warnOfUnfinished(state, built, logger);
+    return { vectors, embedder: own, kept: { reranker, close } };
+  }
+  if (!deps.cipher.holdsKeys) {
+    throw new SvcError(
+      "conflict",
+      `Cannot reindex: the cipher "${deps.cipher.name}" decrypts only with each caller's own ` +
+        `key, so the relayer cannot read the memories to embed them again. Configure the ` +
+        `original embedder "${built.model}".`,
+    );
+  }
+  const vectorSeal = await VectorSeal.fromSecret(deps.secret);
+  const previous = deps.offline
+    ? { embedder: recordedEmbedder(built) }
+    : await openPrevious(deps, built);
+  let source: VectorStore | undefined;
+  let target: VectorStore;
+  let plan: ReindexPlan;
+  try {
+    plan = await planReindex(indexes, state, wanted, { logger });
+    source = await indexes.open(active, built);
+    target = await indexes.open(plan.to, wanted);
+  } catch (error) {
+    try {
+      await source?.close();
+    } finally {
+      await previous.close?.();
+    }
+    throw error;
+  }
+  await carryImportNote(source, target).catch(async (error) => {
+    await Promise.all([source.close(), target.close(), previous.close?.()]);
+    throw error;
+  });
+  const indexSwitch = new IndexSwitch({
+    name: active,
+    embedder: previous.embedder,
+    reranker: previous.reranker,
+    store: source,
+    closeEmbedder: previous.close,
+  }, { logger });
+  indexSwitch.build({ name: plan.to, embedder, reranker: deps.reranker, store: target });
+  const reindexer = new Reindexer({
+    indexes,
+    switch: indexSwitch,
+    state,
+    cipher: deps.cipher,
+    blobs: deps.blobs,
+    vectorSeal,
+    hasher: await TermHasher.fromSecret(deps.secret),
+    logger,
+    ratePerSecond: config.reindex.ratePerSecond,
+    graceMs: deps.offline ? 0 : 10_000,
+  });
+  return {
+    vectors: indexSwitch.vectors,
+    embedder: indexSwitch.embedder,
+    reranker: () => indexSwitch.active.reranker,
+    reindex: new BackgroundReindex(reindexer, logger),
+  };
+}
