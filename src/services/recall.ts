@@ -1,0 +1,386 @@
+/**
+ * Recall as its stages, each a function of what it is given: the query embedded
+ * (`QueryVectors`) while its terms are hashed and the namespace's index read; the memories it may
+ * show (`recallScope`); the best BM25 matches (`lexicalMatches`); the candidates
+ * (`searchCandidates`); with a re-ranker, their texts read and re-scored (`candidateTexts`,
+ * `rerankScores`); the candidates ranked (`rankRecall`), or none when recall abstains
+ * (`abstaining`); the best read and decrypted while their tags are opened (`readTexts`,
+ * `openAttributes`, `recallResults`). `recall` alone times the stages, for the relayer's metrics
+ * (`RecallClock`). The ranking itself is `src/ranking/`.
+ */
+import type { Embedder, Reranker, VectorHit, VectorStore } from "../backends/types.ts";
+import {
+  type AttributeSeal,
+  type OpenedAttributes,
+  rememberedByOf,
+} from "../pipeline/attributes.ts";
+import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
+import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
+import type { CatalogFilter, LexicalMatches, NamespaceIndex } from "../ranking/lexical_index.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
+import { recallNeighbours } from "../ranking/neighbours.ts";
+import {
+  abstainBelowFor,
+  abstainsAt,
+  DEFAULT_MIN_SCORE,
+  nearestShape,
+  rankCandidates,
+  type RankedHit,
+} from "../ranking/rank.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import type { MemoryCallOptions } from "./memories.ts";
+import type { RecallResult, RecallResults } from "./memory_answers.ts";
+import { catalogFilter, type MemoryFilter } from "./memory_view.ts";
+import { QueryVectors } from "./query_vectors.ts";
+import type { MemoryReader, ReadOptions } from "./reader.ts";
+import { RecallClock, type StageObserver } from "./recall_clock.ts";
+import { explanationOf } from "./recall_explanation.ts";
+
+export interface RecallDependencies {
+  /** Embeds the query. */
+  embedder: Embedder;
+  /** Reads the memories' texts. */
+  reader: MemoryReader;
+  vectors: VectorStore;
+  /** The re-ranker of the moment, read at each recall; without one, recall ranks without it. */
+  reranker?: () => Reranker | undefined;
+  /** Keyed term hashes of the query, and the BM25 index over the memories' terms. */
+  hasher: TermHasher;
+  lexicon: LexicalIndex;
+  /** Opens the tags sealed in a memory's row. */
+  attributeSeal: AttributeSeal;
+  /** Unix milliseconds. */
+  now: () => number;
+  /** Hears how long each stage of a recall took, in seconds. */
+  observeStage?: StageObserver;
+}
+
+/** What a recall may carry besides its arguments. */
+export type RecallOptions = MemoryCallOptions & {
+  filter?: MemoryFilter;
+  /** Leave out memories scoring below this (default `DEFAULT_MIN_SCORE`). */
+  minScore?: number;
+  /** Give each result its `explain`. */
+  explain?: boolean;
+};
+
+/** Recall over the memories of `deps`; see the module documentation. */
+export function createRecall(deps: RecallDependencies) {
+  const { embedder, reader, vectors, hasher, lexicon, attributeSeal, now } = deps;
+  const queryVectors = new QueryVectors(embedder);
+
+  return {
+    /**
+     * Hybrid recall: the nearest memories by vector and the best by BM25 over keyed term
+     * hashes are pooled with the memories remembered right after the best of them in their
+     * thread, scored (re-scored by the re-ranker, when there is one), given a share of their
+     * thread neighbours' scores, and the best `limit` that score at least `minScore`
+     * decrypted. The ranking itself is `src/ranking/`.
+     */
+    async recall(
+      owner: string,
+      query: string,
+      limit: number,
+      namespace: string,
+      options: RecallOptions = {},
+    ): Promise<RecallResults> {
+      const { signal } = options;
+      const clock = new RecallClock(deps.observeStage);
+      const size = poolSize(limit);
+      const [vector, queryTerms, index, filter] = await Promise.all([
+        clock.timed("embed", () => queryVectors.vectorOf(owner, query, signal)),
+        clock.counted("lexical", () => hasher.hashQuery(owner, query)),
+        lexicon.namespace(owner, namespace),
+        catalogFilter(hasher, owner, options.filter ?? {}),
+      ]);
+      const scope = recallScope(index, filter, now());
+      if (scope.only?.length === 0) return { results: [], total: 0 };
+      const { matches, lexical } = clock.countedNow(
+        "lexical",
+        () => lexicalMatches(index, queryTerms, size),
+      );
+      clock.report("lexical");
+      const neighbours = recallNeighbours(index);
+      const { candidates, shape } = await clock.timed("search", () =>
+        searchCandidates(
+          { vectors, owner, namespace, vector, signal },
+          { size, scope, matches, lexical, neighbours },
+        ));
+      const source: TextSource = { reader, owner, index, options };
+      // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
+      const reranker = deps.reranker?.();
+      let texts = new Map<string, string>();
+      let reranked: Map<string, number> | undefined;
+      if (reranker) {
+        const read = await clock.counted("read", () => candidateTexts(source, candidates));
+        reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
+        texts = read.texts;
+      }
+      const model = embedder.model;
+      const { minScore } = options;
+      const ranked = rankRecall(
+        { candidates, limit, query, index, model, minScore },
+        { lexical, neighbours, reranked, texts },
+      );
+      const { answered, abstainBelow } = abstaining(ranked, shape, index, model, minScore);
+      // Tags and provenance are opened while the texts are read.
+      const opening = openAttributes(attributeSeal, { owner, namespace, index }, answered);
+      const [read, attributes] = await Promise.all([
+        clock.counted("read", () => readTexts(source, answered.map(({ hit }) => hit), texts)),
+        opening,
+      ]);
+      clock.report("read");
+      const results = recallResults(index, answered, read, attributes, options.explain);
+      return {
+        results,
+        total: results.length,
+        ...(options.explain && { abstain_below: abstainBelow, ...shape }),
+      };
+    },
+  };
+}
+
+/** Which memories a recall may show (`shown`), and with a filter, the ids it keeps (`only`). */
+interface RecallScope {
+  shown: (id: string) => boolean;
+  only?: string[];
+}
+
+/** How far the nearest memories stand out from the next ones (`nearestShape`). */
+type NearestShape = ReturnType<typeof nearestShape>;
+
+/** The memories of `index` a recall at `at` may show, under the caller's `filter`. */
+function recallScope(index: NamespaceIndex, filter: CatalogFilter, at: number): RecallScope {
+  const filtered = Object.values(filter).some((value) => value !== undefined);
+  // Expired and replaced memories never come back; with a filter, only those it keeps.
+  const shown = (id: string) => !index.hidden(id, at) && (!filtered || index.matches(id, filter));
+  const only = filtered ? index.select(filter, at) : undefined;
+  return { shown, only };
+}
+
+/** The best BM25 matches of the query's terms, and each memory's score relative to the best. */
+function lexicalMatches(index: NamespaceIndex, terms: string[], size: number) {
+  const matches = index.search(terms, size);
+  return { matches, lexical: relativeLexical(matches) };
+}
+
+/** Where a recall searches by vector: the owner's namespace, near the query's vector. */
+interface VectorSearch {
+  vectors: VectorStore;
+  owner: string;
+  namespace: string;
+  vector: Float32Array;
+  signal?: AbortSignal;
+}
+
+/** What a recall pools the nearest memories with. */
+interface CandidatePool {
+  /** How many memories it pools (`poolSize`). */
+  size: number;
+  scope: RecallScope;
+  matches: LexicalMatches;
+  lexical: (id: string) => number;
+  neighbours: (id: string) => string[];
+}
+
+/**
+ * The candidates of a recall among the memories it may show (`gatherCandidates`), and the shape
+ * of the nearest of them, on which recall abstains.
+ */
+async function searchCandidates(
+  { vectors, owner, namespace, vector, signal }: VectorSearch,
+  { size, scope: { shown, only }, matches, lexical, neighbours }: CandidatePool,
+): Promise<{ candidates: VectorHit[]; shape: NearestShape }> {
+  const found = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
+  const nearest = found.filter((hit) => shown(hit.id));
+  const shape = nearestShape(nearest);
+  const candidates = await gatherCandidates(size, {
+    nearest,
+    lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
+    lexical,
+    neighbours: (id) => neighbours(id).filter(shown),
+    lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
+  });
+  return { candidates, shape };
+}
+
+/** Where a recall reads its memories' texts: through the reader, as the caller. */
+interface TextSource {
+  reader: MemoryReader;
+  owner: string;
+  /** The namespace's index, whose entries tell the reader how each memory is stored. */
+  index: NamespaceIndex;
+  options: ReadOptions;
+}
+
+/**
+ * The texts of `hits`, in order (`null` for one that cannot be read); those in `known` are not
+ * read again.
+ */
+async function readTexts(
+  { reader, owner, index, options }: TextSource,
+  hits: VectorHit[],
+  known: Map<string, string>,
+): Promise<(string | null)[]> {
+  return await Promise.all(
+    hits.map((hit) =>
+      known.get(hit.id) ?? reader.read(owner, { ...hit, info: index.entry(hit.id)?.info }, options)
+    ),
+  );
+}
+
+/** The candidates' texts read for the re-ranker. */
+interface CandidateTexts {
+  /** The texts that could be read, by memory id. */
+  texts: Map<string, string>;
+  /** The texts the reader keeps decrypted: the re-ranker may keep what it derives from them. */
+  held: Set<string | undefined>;
+}
+
+/** Reads the texts of every candidate, for the re-ranker. */
+async function candidateTexts(
+  source: TextSource,
+  candidates: VectorHit[],
+): Promise<CandidateTexts> {
+  const read = await readTexts(source, candidates, new Map());
+  const texts = new Map<string, string>();
+  candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
+  // What the re-ranker derives from a text it may keep while the reader keeps the text.
+  const held = new Set(
+    candidates.filter((hit) => source.reader.holds(source.owner, hit.blobId)).map((hit) =>
+      texts.get(hit.id)
+    ),
+  );
+  return { texts, held };
+}
+
+/** The re-ranker's score of each text read, by memory id. */
+async function rerankScores(
+  reranker: Reranker,
+  query: string,
+  { texts, held }: CandidateTexts,
+  signal?: AbortSignal,
+): Promise<Map<string, number>> {
+  const scores = await reranker.rerank(query, [...texts.values()], {
+    signal,
+    keep: (t) => held.has(t),
+  });
+  return new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
+}
+
+/** Whether a memory is a turn of a conversation (it has a thread) or a standalone fact. */
+function kindOf(index: NamespaceIndex, id: string) {
+  return index.entry(id)?.info?.thread === undefined ? "fact" : "turn";
+}
+
+/** What a recall ranks: its candidates, for its query, at most `limit`. */
+interface Ranking {
+  candidates: VectorHit[];
+  limit: number;
+  query: string;
+  index: NamespaceIndex;
+  /** The embedder's model, whose fusion weights apply. */
+  model: string;
+  /** The caller's minimum score, when set. */
+  minScore?: number;
+}
+
+/** What a recall ranks its candidates on, besides their vectors. */
+interface RankingEvidence {
+  lexical: (id: string) => number;
+  neighbours: (id: string) => string[];
+  /** The re-ranker's scores, when there is a re-ranker. */
+  reranked?: Map<string, number>;
+  /** The texts read for the re-ranker, by memory id (none without one). */
+  texts: Map<string, string>;
+}
+
+/** The candidates ranked (`rankCandidates`), best first, none below the minimum score. */
+function rankRecall(
+  { candidates, limit, query, index, model, minScore }: Ranking,
+  { lexical, neighbours, reranked, texts }: RankingEvidence,
+): RankedHit[] {
+  const asked = questionType(query);
+  return rankCandidates(
+    candidates,
+    limit,
+    {
+      lexical,
+      neighbours,
+      reranked,
+      kind: (id) => kindOf(index, id),
+      weights: fusionWeightsFor(model),
+      answer: (id) => {
+        const text = asked && texts.get(id);
+        return text ? Number(holdsAnswer(text, asked)) : undefined;
+      },
+    },
+    minScore ?? DEFAULT_MIN_SCORE,
+  );
+}
+
+/**
+ * The ranked memories a recall answers, and the margin (`abstain_below`) its best had to reach:
+ * none when the best memory is a fact that hardly stands out, unless the caller set the minimum.
+ */
+function abstaining(
+  ranked: RankedHit[],
+  shape: NearestShape,
+  index: NamespaceIndex,
+  model: string,
+  minScore: number | undefined,
+): { answered: RankedHit[]; abstainBelow: number } {
+  const abstainBelow = minScore === undefined ? abstainBelowFor(model) : 0;
+  const best = ranked[0]?.hit.id;
+  const abstains = best !== undefined && kindOf(index, best) === "fact" &&
+    abstainsAt(shape, abstainBelow);
+  return { answered: abstains ? [] : ranked, abstainBelow };
+}
+
+/** The tags and provenance sealed in the rows of the ranked memories, in order. */
+function openAttributes(
+  seal: AttributeSeal,
+  { owner, namespace, index }: { owner: string; namespace: string; index: NamespaceIndex },
+  ranked: RankedHit[],
+): Promise<OpenedAttributes[]> {
+  return Promise.all(ranked.map(({ hit }) =>
+    seal.attributes(
+      { memoryId: hit.id, owner, namespace },
+      index.entry(hit.id)?.info?.sealed,
+    )
+  ));
+}
+
+/**
+ * The ranked memories as recall answers them, with their texts (`read`) and attributes, in
+ * order; `explain` gives each what its score is made of.
+ */
+function recallResults(
+  index: NamespaceIndex,
+  ranked: RankedHit[],
+  read: (string | null)[],
+  attributes: OpenedAttributes[],
+  explain?: boolean,
+): RecallResult[] {
+  // A memory erased while this recall ran is left out.
+  return ranked.flatMap(({ hit, score, parts }, i) => {
+    const entry = index.entry(hit.id);
+    if (read[i] === null || !entry) return [];
+    const { tags, rememberedBy } = attributes[i];
+    return [{
+      id: hit.id,
+      blob_id: hit.blobId,
+      text: read[i]!,
+      tags,
+      distance: hit.distance,
+      score,
+      created_at: new Date(entry.info?.firstCreatedAt ?? hit.createdAt).toISOString(),
+      expires_at: entry.info?.expiresAt === undefined
+        ? null
+        : new Date(entry.info.expiresAt).toISOString(),
+      remembered_by: rememberedByOf(rememberedBy),
+      ...(explain && { explain: explanationOf(parts) }),
+    }];
+  });
+}
