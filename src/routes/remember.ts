@@ -82,22 +82,22 @@ async function rememberText(
     return { kind: "update", job };
   }
   touch(item.namespace);
-  const [original] = await service.duplicates(caller.owner, [item]);
-  if (original) {
-    // Shown only to a key that may read it, and when it can be: a cipher that decrypts with
-    // the caller's key (Seal) refuses without one, which a write need not send.
-    const memory = allowsOperation(caller.scope, "read")
-      ? await lifecycle.get(caller.owner, original, caller).catch((error) => {
-        if (error instanceof SvcError && error.code === "forbidden") return undefined;
-        throw error;
-      })
-      : undefined;
-    touch(item.namespace, [original]);
-    return { kind: "duplicate", original, memory };
+  const [accepted] = await service.accept(caller.owner, [item], caller.claim);
+  if (accepted.job) {
+    touch(item.namespace, [accepted.job.job_id]);
+    return { kind: "new", job: accepted.job };
   }
-  const [job] = await service.remember(caller.owner, [item], caller.claim);
-  touch(item.namespace, [job.job_id]);
-  return { kind: "new", job };
+  const original = accepted.duplicate_of;
+  // Shown only to a key that may read it, and when it can be: a cipher that decrypts with
+  // the caller's key (Seal) refuses without one, which a write need not send.
+  const memory = allowsOperation(caller.scope, "read")
+    ? await lifecycle.get(caller.owner, original, caller).catch((error) => {
+      if (error instanceof SvcError && error.code === "forbidden") return undefined;
+      throw error;
+    })
+    : undefined;
+  touch(item.namespace, [original]);
+  return { kind: "duplicate", original, memory };
 }
 
 /** The answer to a remember. */
@@ -168,20 +168,17 @@ export function bulkRememberRoute(service: MemoryService): Route<HandlerContext>
     const rememberedBy = provenanceOf(caller);
     const items = body.items.map((item) => ({ ...itemOf(item), rememberedBy }));
     for (const item of items) touch(item.namespace);
-    const originals = await service.duplicates(caller.owner, items);
-    const fresh = items.filter((_, i) => !originals[i]);
-    const jobs = fresh.length > 0 ? await service.remember(caller.owner, fresh, caller.claim) : [];
-    for (const job of jobs) touch(job.namespace, [job.job_id]);
-    const duplicates = originals.flatMap((original, index) => {
-      if (!original) return [];
-      touch(items[index].namespace, [original]);
-      return [{ index, duplicate_of: original }];
+    const accepted = await service.accept(caller.owner, items, caller.claim);
+    for (const { job } of accepted) if (job) touch(job.namespace, [job.job_id]);
+    const duplicates = accepted.flatMap(({ duplicate_of }, index) => {
+      if (!duplicate_of) return [];
+      touch(items[index].namespace, [duplicate_of]);
+      return [{ index, duplicate_of }];
     });
     // `job_ids[i]` is `items[i]`'s: a duplicate's is the memory holding its text, which is
     // the id of the job that stored it.
-    const next = jobs.values();
     return jsonResponse(202, {
-      job_ids: originals.map((original) => original ?? next.next().value!.job_id),
+      job_ids: accepted.map(({ duplicate_of, job }) => duplicate_of ?? job.job_id),
       total: items.length,
       status: "pending",
       ...(duplicates.length > 0 && { duplicates }),

@@ -57,11 +57,10 @@ export async function importItems(
     seen.add(key);
     return true;
   });
-  const originals = await service.duplicates(owner, distinct);
-  const fresh = distinct.filter((_, i) => !originals[i]);
   const jobs: AcceptedJob[] = [];
-  for (let i = 0; i < fresh.length; i += ACCEPT_BATCH) {
-    jobs.push(...await service.remember(owner, fresh.slice(i, i + ACCEPT_BATCH)));
+  for (let i = 0; i < distinct.length; i += ACCEPT_BATCH) {
+    const accepted = await service.accept(owner, distinct.slice(i, i + ACCEPT_BATCH));
+    for (const { job } of accepted) if (job) jobs.push(job);
   }
-  return { jobs, duplicates: items.length - fresh.length };
+  return { jobs, duplicates: items.length - jobs.length };
 }

@@ -16,7 +16,7 @@ import type {
 } from "../backends/types.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
-import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";
+import type { JobQueue, JobRecord, PublicJob } from "../jobs/job_queue.ts";
 import { publicJob } from "../jobs/job_queue.ts";
 import type { Logger } from "../log.ts";
 import { MEMORY_ID } from "../ids.ts";
@@ -105,21 +105,50 @@ export interface RememberItem {
 export function createMemoryService(deps: MemoryServiceDependencies) {
   const { queue, reader, hasher, lexicon } = deps;
   const now = deps.now ?? Date.now;
+
+  /**
+   * Accepts remember jobs; resolves once they are durably queued, with `claim` (the replay
+   * claim of the request, when the route writes it) durable too.
+   */
+  async function remember(owner: string, items: RememberItem[], claim?: PendingClaim) {
+    const inputs = items.map(({ text, namespace, attributes, rememberedBy }) => ({
+      owner,
+      namespace,
+      text: encodePayload(text, rememberedBy ? { ...attributes, rememberedBy } : attributes),
+    }));
+    return await queue.accept(inputs, { claim });
+  }
+
+  /**
+   * For each item, the id of a memory its namespace already holds with the same text (after
+   * normalising case and white space), or `undefined`.
+   */
+  async function duplicates(owner: string, items: RememberItem[]): Promise<(string | undefined)[]> {
+    return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
+      if (attributes?.replaces !== undefined) return undefined;
+      const index = await lexicon.namespace(owner, namespace);
+      return index.duplicateOf(await hasher.digest(owner, text, attributes?.thread), now());
+    }));
+  }
+
   return {
     ...createRecall({ ...deps, now }),
     ...createManualMemories({ ...deps, now }),
 
+    remember,
+
     /**
-     * Accepts remember jobs; resolves once they are durably queued, with `claim` (the replay
-     * claim of the request, when the route writes it) durable too.
+     * What each item is: a duplicate (the id of the memory of its namespace holding its text) or
+     * new (the job accepted for it, durably queued with `claim`, as `remember` does). The one
+     * place a text already remembered is told apart from a new one.
      */
-    async remember(owner: string, items: RememberItem[], claim?: PendingClaim) {
-      const inputs = items.map(({ text, namespace, attributes, rememberedBy }) => ({
-        owner,
-        namespace,
-        text: encodePayload(text, rememberedBy ? { ...attributes, rememberedBy } : attributes),
-      }));
-      return await queue.accept(inputs, { claim });
+    async accept(owner: string, items: RememberItem[], claim?: PendingClaim): Promise<Accepted[]> {
+      const originals = await duplicates(owner, items);
+      const fresh = items.filter((_, i) => !originals[i]);
+      const jobs = fresh.length > 0 ? (await remember(owner, fresh, claim)).values() : null;
+      return originals.map((original) =>
+        original ? { duplicate_of: original } : { job: jobs!.next().value! }
+      );
     },
 
     /** Whether a memory of the namespace may be shown: neither expired nor replaced. */
@@ -142,17 +171,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       );
     },
 
-    /**
-     * For each item, the id of a memory its namespace already holds with the same text (after
-     * normalising case and white space), or `undefined`.
-     */
-    async duplicates(owner: string, items: RememberItem[]): Promise<(string | undefined)[]> {
-      return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
-        if (attributes?.replaces !== undefined) return undefined;
-        const index = await lexicon.namespace(owner, namespace);
-        return index.duplicateOf(await hasher.digest(owner, text, attributes?.thread), now());
-      }));
-    },
+    duplicates,
 
     /** A job of this owner, or `null` when unknown or another owner's. */
     async job(owner: string, jobId: string): Promise<PublicJob | null> {
@@ -188,3 +207,9 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 }
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
+
+/** An item of `MemoryService.accept`: the memory already holding its text, or its new job. */
+export type Accepted = { duplicate_of: string; job?: never } | {
+  job: JobRecord;
+  duplicate_of?: never;
+};
