@@ -508,3 +508,28 @@ export class EncryptedVectorStore implements VectorStore {
 }
 
 export { EncryptedIndexSet, type EncryptedIndexSetOptions } from "./index_set.ts";
+export type {
+  BlockStorage,
+  IndexChange,
+  IndexMeta,
+  ListedBlock,
+  NamespaceHeader,
+  NamespaceRef,
+  StorageWatcher,
+  StoredBlock,
+  StoredHeader,
+} from "./storage.ts";
+export type {
+  CallOptions,
+  IndexEmbedding,
+  IndexPartition,
+  LogFields,
+  Logger,
+  MemoryInfo,
+  NamespaceCount,
+  TermsRow,
+  VectorHit,
+  VectorIndexSet,
+  VectorRow,
+  VectorStore,
+} from "@svc/relayer/kit";

@@ -15,6 +15,7 @@ export interface IndexMeta {
   format: number;
   /** The embedder the vectors came from, and their size. */
   model: string;
+  /** The size of every vector. */
   dimensions: number;
   /** Tells whether a secret is the one the index was written under. */
   keyCheck: string;
@@ -30,20 +31,27 @@ export interface NamespaceHeader {
 
 /** A header as stored, with its version (which changes with every commit to the namespace). */
 export interface StoredHeader {
+  /** Where the namespace is filed. */
   ref: NamespaceRef;
+  /** The header itself. */
   header: NamespaceHeader;
+  /** The namespace's version. */
   version: string;
 }
 
 /** A stored block: a random id and sealed bytes. */
 export interface StoredBlock {
+  /** The block's random id. */
   id: string;
+  /** The sealed bytes. */
   bytes: Uint8Array<ArrayBuffer>;
 }
 
 /** A block as `BlockStorage.blocks` lists it: its bytes are `null` for one the reader holds. */
 export interface ListedBlock {
+  /** The block's random id. */
   id: string;
+  /** The sealed bytes, or `null` for a block the reader holds. */
   bytes: Uint8Array<ArrayBuffer> | null;
 }
 

@@ -22,6 +22,13 @@ import { ROW } from "./word_rows.ts";
 import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
 
 export { GloveReranker, tokens };
+export type {
+  CallOptions,
+  Embedder,
+  EmbedOptions,
+  Reranker,
+  RerankOptions,
+} from "@svc/relayer/kit";
 
 const WORDS = 100_000;
 const CACHE_FILE = `glove-100d-${WORDS / 1000}k-v1.bin`;
@@ -43,6 +50,7 @@ function length(vector: Float64Array): number {
   return Math.sqrt(sum);
 }
 
+/** Where the embedder keeps its converted word vectors, and where it reads them from. */
 export interface GloveOptions {
   /** Where the converted cache lives (for example `$SVC_DATA_DIR/models`). */
   cacheDir: string;
@@ -50,10 +58,11 @@ export interface GloveOptions {
   source?: URL;
 }
 
+/** Embeds texts offline with GloVe word vectors, plus a hashed part for unknown words. */
 export class GloveEmbedder implements Embedder {
   readonly name = "glove";
   readonly model = `svc-glove100-sif-oov${HASHED}-v1`;
-  readonly dimensions = DIMENSIONS + HASHED;
+  readonly dimensions: number = DIMENSIONS + HASHED;
   #table: WordTable;
 
   private constructor(table: WordVectors) {

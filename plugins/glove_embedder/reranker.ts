@@ -30,6 +30,7 @@ interface Content {
  */
 const REMEMBERED_TEXT_WORDS = 65_536;
 
+/** Re-scores texts against a query by a soft match of their words; see the module documentation. */
 export class GloveReranker implements Reranker {
   readonly name = "glove-soft-match";
   #table: WordTable;

@@ -40,6 +40,7 @@ const MAX_INDEX_SEGMENTS = 4;
 /** Extra results a search asks for, so that equal distances at its end are ordered by id. */
 const TIE_MARGIN = 8;
 
+/** How to open a {@linkcode LanceDbVectorStore}. */
 export interface LanceDbOptions {
   /** The index's folder. */
   dir: string;
@@ -48,7 +49,9 @@ export interface LanceDbOptions {
    * `memories-<name>`, beside it (see `LanceDbIndexSet`).
    */
   index?: string;
+  /** The embedder's model id; an index built by another is refused. */
   model: string;
+  /** The embedder's vector size; an index of another size is refused. */
   dimensions: number;
   /** Rows from which the approximate (HNSW) vector index is built (default 2,000). */
   indexMinRows?: number;
@@ -98,6 +101,7 @@ function infoOf(text: string | null | undefined): { info?: MemoryInfo } {
   return text ? { info: JSON.parse(text) as MemoryInfo } : {};
 }
 
+/** The LanceDB vector index of a local folder; see the module documentation. */
 export class LanceDbVectorStore implements VectorStore {
   readonly name = "lancedb";
   readonly dimensions: number;
@@ -131,6 +135,7 @@ export class LanceDbVectorStore implements VectorStore {
     this.#logger = options.logger ?? createLogger("warn");
   }
 
+  /** Opens the index's table (made if missing), refusing one built by another embedder. */
   static async open(options: LanceDbOptions): Promise<LanceDbVectorStore> {
     const { db, table } = await openTable(options);
     try {
@@ -405,3 +410,17 @@ export class LanceDbVectorStore implements VectorStore {
 
 export { LanceDbIndexSet, type LanceDbIndexSetOptions } from "./index_set.ts";
 export { indexFiles } from "./table.ts";
+export type {
+  CallOptions,
+  IndexEmbedding,
+  IndexPartition,
+  LogFields,
+  Logger,
+  MemoryInfo,
+  NamespaceCount,
+  TermsRow,
+  VectorHit,
+  VectorIndexSet,
+  VectorRow,
+  VectorStore,
+} from "@svc/relayer/kit";

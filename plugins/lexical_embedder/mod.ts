@@ -11,6 +11,8 @@
  */
 import { type CallOptions, type Embedder, words } from "@svc/relayer/kit";
 
+export type { CallOptions, Embedder, EmbedOptions } from "@svc/relayer/kit";
+
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +
     "he she it its we our they their this that these those do does did have has had").split(" "),
@@ -36,11 +38,13 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
+/** Embeds texts offline and deterministically: words, word pairs and trigrams, hashed. */
 export class LexicalEmbedder implements Embedder {
   readonly name = "lexical";
   readonly dimensions: number;
   readonly model: string;
 
+  /** An embedder that makes vectors of `dimensions` numbers (384 by default). */
   constructor(dimensions = 384) {
     this.dimensions = dimensions;
     this.model = `svc-lexical-hash-v1-${dimensions}`;

@@ -78,6 +78,9 @@ export class KvKeyStore implements KeyStore {
   /** Keys were deleted and the file not wiped since (a wipe that failed is tried again). */
   #unwiped = false;
 
+  /**
+   * A store over `kv`; with `scrubPath`, the database's file, it wipes erased keys from the disk.
+   */
   constructor(kv: Deno.Kv, options: { scrubPath?: string } = {}) {
     this.#kv = kv;
     const { scrubPath } = options;

@@ -48,6 +48,15 @@ import {
   MemoryKeyStore,
 } from "./key_store.ts";
 
+export type {
+  CallOptions,
+  Cipher,
+  DecryptCredentials,
+  EncryptOptions,
+  KeyPlace,
+  KeyStore,
+} from "@svc/relayer/kit";
+
 const V1 = 1;
 const V1_HEADER_BYTES = 1 + 12 + 48 + 12;
 const V2 = 2;
@@ -59,6 +68,7 @@ const WRAP_LABEL = new TextEncoder().encode("svc-local-cipher:v2:key\n");
 
 const utf8 = new TextEncoder();
 
+/** The master key, and where the memories' wrapped data keys are kept. */
 export interface LocalCipherOptions {
   /** 32 secret bytes; every owner's key is derived from them. */
   masterKey: Uint8Array<ArrayBuffer>;
@@ -374,6 +384,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     await this.#keys.close();
   }
 
+  /** Closes the cipher, as `close` does. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

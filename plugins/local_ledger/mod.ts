@@ -49,17 +49,30 @@ export type {
   TransactionEffects,
 } from "./store.ts";
 export { KvLedgerStore } from "./kv_store.ts";
+export type {
+  AccountDirectory,
+  CallOptions,
+  KeyScope,
+  Operation,
+  ResolvedAccount,
+  Sponsor,
+  SponsoredTransaction,
+} from "@svc/relayer/kit";
 
+/** Most delegate keys one account holds. */
 export const MAX_DELEGATE_KEYS = 20;
+/** Longest delegate key label, in bytes. */
 export const MAX_LABEL_BYTES = 64;
 
 /** The fixed package id of the local ledger, reported by `/health`: sha256("svc local ledger v1"). */
 export const LOCAL_PACKAGE_ID =
   "0x10bb88685fefc54a8e8c2922f50d7c3b2b6db010b1904acc2dee7374b645051b";
 
+/** Options of {@link LocalLedger}. */
 export interface LedgerOptions {
   /** How long a sponsored transaction may wait for its signature (default 5 minutes). */
   ttlMs?: number;
+  /** The clock, in Unix milliseconds (default `Date.now`). */
   now?: () => number;
 }
 
@@ -67,6 +80,7 @@ const DONE_EXPIRY_MS = 24 * 3600_000;
 /** Resolutions kept for the current version at most. */
 const MAX_RESOLUTIONS = 10_000;
 
+/** The local ledger: an account directory and a sponsor; see the module documentation. */
 export class LocalLedger implements AccountDirectory, Sponsor {
   readonly name = "local-ledger";
   /** Each resolution checks the ledger's version: the relayer asks on every request. */

@@ -14,9 +14,13 @@ import type { Operation } from "@svc/relayer/kit";
 
 /** A delegate key of an account, with its limits. */
 export interface DelegateKey {
+  /** The Ed25519 public key, as 64 lowercase hex characters. */
   public_key: string;
+  /** The key's address, derived from the public key. */
   address: string;
+  /** The name the owner gave the key (at most 64 bytes). */
   label: string;
+  /** When the key was added (ISO 8601, UTC). */
   created_at: string;
   /** The namespaces the key may use; absent: all (keys added before scopes have none). */
   namespaces?: string[];
@@ -28,25 +32,36 @@ export interface DelegateKey {
 
 /** An account of the ledger, as the dashboard and the CLI show it. */
 export interface LedgerAccount {
+  /** The account id: 0x and 64 lowercase hex characters. */
   id: string;
+  /** The owner's address: only transactions the owner signs change the account. */
   owner: string;
+  /** The account's delegate keys, oldest first (at most 20). */
   delegate_keys: DelegateKey[];
+  /** False once the owner deactivates the account, until it is reactivated. */
   active: boolean;
+  /** When the account was created (ISO 8601, UTC). */
   created_at: string;
 }
 
 /** What an executed transaction did. */
 export interface TransactionEffects {
+  /** Always "success": a transaction that fails throws instead. */
   status: "success";
+  /** The transaction's kind. */
   kind:
     | "create_account"
     | "add_delegate_key"
     | "remove_delegate_key"
     | "deactivate_account"
     | "reactivate_account";
+  /** The account the transaction created or changed. */
   account_id: string;
+  /** The sender's address: the account's owner. */
   sender: string;
+  /** The delegate key added or removed. */
   public_key?: string;
+  /** When the transaction executed (ISO 8601, UTC). */
   executed_at: string;
 }
 

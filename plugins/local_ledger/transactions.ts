@@ -24,6 +24,18 @@ import {
   verifyEd25519,
 } from "@svc/relayer/kit";
 
+export type {
+  CallOptions,
+  KeyPair,
+  Operation,
+  Sponsor,
+  SponsoredTransaction,
+} from "@svc/relayer/kit";
+
+/**
+ * What a transaction does: create an account, add or remove a delegate key, or deactivate or
+ * reactivate an account.
+ */
 export type TransactionKind =
   | { kind: "create_account" }
   | {
@@ -42,13 +54,19 @@ export type TransactionKind =
   | { kind: "deactivate_account"; account_id: string }
   | { kind: "reactivate_account"; account_id: string };
 
+/** The transaction bytes' content: a kind wrapped by the sponsor, with an expiry. */
 export interface TransactionData {
+  /** The layout's version. */
   version: 1;
+  /** The ledger's package id (`LOCAL_PACKAGE_ID`). */
   package_id: string;
+  /** The sender's address: the account owner's wallet. */
   sender: string;
+  /** What the transaction does. */
   kind: TransactionKind;
   /** Unix milliseconds after which the transaction cannot execute. */
   expires_at: number;
+  /** 16 random bytes as hex: the same kind sponsored twice gives two digests. */
   nonce: string;
 }
 
@@ -127,10 +145,12 @@ export function decodeKind(bytes: Uint8Array): TransactionKind {
   }
 }
 
+/** The bytes of a kind, as the sponsor takes them: its UTF-8 JSON. */
 export function encodeKind(kind: TransactionKind): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(JSON.stringify(kind));
 }
 
+/** The digest of transaction bytes: hex(blake2b-256(bytes)). */
 export function digestOf(bytes: Uint8Array): string {
   return blake2b(bytes, { dkLen: 32 }).toHex();
 }

@@ -16,6 +16,8 @@
  */
 import { type CallOptions, type Llm, MAX_FACTS, words } from "@svc/relayer/kit";
 
+export type { CallOptions, Llm } from "@svc/relayer/kit";
+
 const CHIT_CHAT =
   /^(hi|hello|hey|thanks|thank you|ok|okay|lol|haha|bye|good (morning|evening|night)|how are you|nice to meet you)\b/i;
 const NOT_A_FACT =
@@ -170,6 +172,7 @@ function contentWords(text: string): Set<string> {
   );
 }
 
+/** Extracts facts and answers questions offline, from the text alone; no model is run. */
 export class LocalExtractiveLlm implements Llm {
   readonly name = "local-extractive";
   readonly model = "svc-extractive-v1";

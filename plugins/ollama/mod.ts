@@ -24,17 +24,34 @@ import {
   withRetries,
 } from "@svc/relayer/kit";
 
+export type {
+  CallOptions,
+  ChatLlm,
+  ChatMessage,
+  Embedder,
+  EmbedOptions,
+  Llm,
+  RetryOptions,
+} from "@svc/relayer/kit";
+
+/** Where Ollama listens unless `host` says otherwise. */
 export const DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434";
+/** The embedding model the relayer asks Ollama for by default. */
 export const DEFAULT_OLLAMA_EMBED_MODEL = "nomic-embed-text";
+/** The chat model the relayer asks Ollama for by default. */
 export const DEFAULT_OLLAMA_LLM_MODEL = "llama3.2:3b";
 const BATCH = 64;
 const MAX_ERROR_BYTES = 64 * 1024;
 
+/** How to reach Ollama, which model to run, and how to retry a failed request. */
 export interface OllamaOptions extends RetryOptions {
+  /** Ollama's base URL (default `DEFAULT_OLLAMA_HOST`). */
   host?: string;
+  /** The Ollama model name, for example "nomic-embed-text". */
   model: string;
   /** Per request (default 60 s). */
   timeoutMs?: number;
+  /** Sends the HTTP requests (default the global `fetch`). */
   fetch?: typeof fetch;
 }
 
@@ -68,6 +85,7 @@ function client(options: OllamaOptions, signal: AbortSignal): Ollama {
 const within = (options: OllamaOptions, signal?: AbortSignal) =>
   callSignal(options.timeoutMs ?? 60_000, signal);
 
+/** Embeds texts with an Ollama model over `/api/embed`, in batches. */
 export class OllamaEmbedder implements Embedder {
   readonly name = "ollama";
   readonly model: string;
@@ -124,12 +142,17 @@ export class OllamaEmbedder implements Embedder {
   }
 }
 
+/** Extracts facts and answers questions with an Ollama chat model over `/api/chat`. */
 export class OllamaLlm extends ChatLlm {
+  /** The implementation's name, reported by `/health` as `llm`. */
   readonly name = "ollama";
+  /** The model it runs, as `ollama:<model>`. */
   readonly model: string;
+  /** The provider as errors name it. */
   protected readonly provider = "Ollama";
   #options: OllamaOptions;
 
+  /** A client for `options.model`; nothing is sent until it is used. */
   constructor(options: OllamaOptions) {
     super();
     this.#options = options;
@@ -140,6 +163,7 @@ export class OllamaLlm extends ChatLlm {
     return Promise.resolve(new OllamaLlm(options));
   }
 
+  /** Ollama's answer to `messages`, at temperature 0; with `json`, in Ollama's JSON format. */
   protected async chat(
     messages: ChatMessage[],
     json: boolean,

@@ -49,8 +49,11 @@ export interface HubModelOptions {
 
 /** A downloaded model: its directory and the SHA-256 of each file, by path. */
 export interface HubModel {
+  /** The model's directory in the cache. */
   dir: string;
+  /** The commit the revision resolved to. */
   commit: string;
+  /** The SHA-256 (hex) of each file, by path inside `dir`. */
   digests: Record<string, string>;
 }
 
@@ -264,7 +267,11 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
 }
 
 /** Whether the hub at `endpoint` answers for `model` within `timeoutMs` (a lookup, no download). */
-export async function hubAnswers(endpoint: string, model: string, timeoutMs = 5_000) {
+export async function hubAnswers(
+  endpoint: string,
+  model: string,
+  timeoutMs = 5_000,
+): Promise<boolean> {
   try {
     const response = await fetch(
       `${endpoint.replace(/\/+$/, "")}/api/models/${encodePath(model)}/revision/main`,

@@ -33,10 +33,19 @@ import { type ModelRecipe, readModelDirectory } from "./model_dir.ts";
 import type { PoolingMode } from "./pooling.ts";
 import type { WorkerSettings } from "./worker.ts";
 
-export { hubAnswers, type HubModelOptions, openHubModel } from "./hub.ts";
-export { type ModelRecipe, readModelDirectory } from "./model_dir.ts";
+export { hubAnswers, type HubModel, type HubModelOptions, openHubModel } from "./hub.ts";
+export { type ModelDirOptions, type ModelRecipe, readModelDirectory } from "./model_dir.ts";
+export type { Prefixes } from "./families.ts";
 export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
 export { DEFAULT_BATCH, type OnnxSettings, readOnnxSettings } from "./settings.ts";
+export type {
+  CallOptions,
+  Embedder,
+  EmbedOptions,
+  LogFields,
+  Logger,
+  SettingsReader,
+} from "@svc/relayer/kit";
 
 /** How to open the embedder: a model directory, or a hub model to download into a cache. */
 export interface OnnxEmbedderOptions {
@@ -158,6 +167,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
     return this.#worker.close();
   }
 
+  /** Stops the worker, as `close` does. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

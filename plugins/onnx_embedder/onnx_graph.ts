@@ -84,7 +84,7 @@ message TypeProto {
 `;
 
 /** `TensorProto.DataType` values by name. */
-const DATA_TYPES = { float: 1, int64: 7 } as const;
+export const DATA_TYPES = { float: 1, int64: 7 } as const;
 /** `AttributeProto.AttributeType` values. */
 const ATTRIBUTE = { float: 1, int: 2, ints: 7 } as const;
 
@@ -116,6 +116,7 @@ export class GraphBuilder {
   readonly #outputs: Record<string, unknown>[] = [];
   #count = 0;
 
+  /** An empty graph named `name`. */
   constructor(name: string) {
     this.#name = name;
   }

@@ -16,6 +16,10 @@ const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
 /** A branch, tag or commit. */
 const REVISION = /^[\w][\w./-]{0,199}$/;
 
+export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
+export type { SettingsReader } from "@svc/relayer/kit";
+
+/** The model to load or download, and how it runs. */
 export interface OnnxSettings {
   /** `SVC_ONNX_MODEL_DIR`: a model directory to load; nothing is downloaded. */
   modelDir?: string;

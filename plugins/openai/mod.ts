@@ -24,19 +24,34 @@ import {
   UnexpectedAnswer,
 } from "@svc/relayer/kit";
 
+export type {
+  CallOptions,
+  ChatLlm,
+  ChatMessage,
+  Embedder,
+  EmbedOptions,
+  Llm,
+} from "@svc/relayer/kit";
+
+/** The embedding model the relayer asks for by default. */
 export const DEFAULT_OPENAI_EMBED_MODEL = "text-embedding-3-small";
+/** The chat model the relayer asks for by default. */
 export const DEFAULT_OPENAI_LLM_MODEL = "gpt-4o-mini";
 const BATCH = 256;
 
+/** How to reach the API, which model to run, and how long to wait and retry. */
 export interface OpenAiOptions {
+  /** The API key; local servers (vLLM, LM Studio, llama.cpp) need none. */
   apiKey?: string;
   /** `OPENAI_BASE_URL`, for example `https://openrouter.ai/api/v1`. */
   baseURL?: string;
+  /** The API's model name, for example "text-embedding-3-small". */
   model: string;
   /** Per request (default 60 s). */
   timeoutMs?: number;
   /** Retries after the first attempt (default 2). */
   retries?: number;
+  /** Sends the HTTP requests (default the global `fetch`). */
   fetch?: typeof fetch;
 }
 
@@ -97,6 +112,7 @@ function refusesJsonFormat(error: unknown): boolean {
     /response_format/i.test(error.message);
 }
 
+/** Embeds texts with an OpenAI-compatible API over `/v1/embeddings`, in batches. */
 export class OpenAiEmbedder implements Embedder {
   readonly name = "openai";
   readonly model: string;
@@ -159,9 +175,13 @@ export class OpenAiEmbedder implements Embedder {
   }
 }
 
+/** Extracts facts and answers questions with an OpenAI-compatible chat model. */
 export class OpenAiLlm extends ChatLlm {
+  /** The implementation's name, reported by `/health` as `llm`. */
   readonly name = "openai";
+  /** The model it runs, as `openai:<model>`. */
   readonly model: string;
+  /** The provider as errors name it. */
   protected readonly provider = "The OpenAI-compatible API";
   #options: OpenAiOptions;
   #client: OpenAI;
@@ -171,6 +191,7 @@ export class OpenAiLlm extends ChatLlm {
    */
   #jsonFormat = true;
 
+  /** A client for `options.model`; nothing is sent until it is used. */
   constructor(options: OpenAiOptions) {
     super();
     this.#options = options;
@@ -182,6 +203,10 @@ export class OpenAiLlm extends ChatLlm {
     return Promise.resolve(new OpenAiLlm(options));
   }
 
+  /**
+   * The API's answer to `messages`, at temperature 0; with `json`, asked for a JSON object unless
+   * the API refuses that format.
+   */
   protected async chat(
     messages: ChatMessage[],
     json: boolean,

@@ -11,6 +11,17 @@ import { backendError, type Logger, silentLogger, SvcError } from "@svc/relayer/
 import { migrate, type Migration } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 
+// The types its public signatures name, from the modules that define them.
+export type { Migration } from "./migrations.ts";
+export type {
+  ERROR_STATUS,
+  ErrorCode,
+  ErrorDetails,
+  LogFields,
+  Logger,
+  SvcError,
+} from "@svc/relayer/kit";
+
 /** A pool's SQL tag, as the `postgres` client gives it. */
 export type Sql = postgres.Sql;
 /** A transaction's SQL tag. */
@@ -31,6 +42,7 @@ export interface DatabaseOptions {
   migrations?: Migration[];
   /** How long opening waits for the database's first answer, ms (default 15 000). */
   connectTimeoutMs?: number;
+  /** Where the database logs its messages (default: nowhere). */
   logger?: Logger;
 }
 

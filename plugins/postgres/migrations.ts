@@ -6,7 +6,10 @@
  * A database whose schema is newer than the versions given is refused.
  */
 import { SvcError } from "@svc/relayer/kit";
-import type postgres from "postgres";
+import type { Sql, Transaction } from "./database.ts";
+
+// The types its public signatures name, from the modules that define them.
+export type { Sql, Transaction } from "./database.ts";
 
 /** One step of the schema. */
 export interface Migration {
@@ -23,7 +26,7 @@ const MIGRATION_LOCK = 0x737663;
 
 /** The highest version recorded in `svc_schema`; 0 for a new database. */
 export async function schemaVersion(
-  sql: postgres.Sql | postgres.TransactionSql,
+  sql: Sql | Transaction,
 ): Promise<number> {
   const [{ exists }] = await sql`select to_regclass('svc_schema') is not null as exists`;
   if (!exists) return 0;
@@ -33,7 +36,7 @@ export async function schemaVersion(
 
 /** Applies the migrations the database lacks; see the module documentation. */
 export async function migrate(
-  sql: postgres.Sql,
+  sql: Sql,
   migrations: Migration[],
 ): Promise<{ from: number; to: number }> {
   const known = Math.max(0, ...migrations.map((m) => m.version));

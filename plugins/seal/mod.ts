@@ -59,6 +59,14 @@ import {
 import type { SealKeyServerConfig as SealKeyServer } from "./settings.ts";
 
 export type { SealKeyServer };
+export type {
+  CallOptions,
+  Cipher,
+  DecryptCredentials,
+  EncryptOptions,
+  Sponsor,
+  SponsoredTransaction,
+} from "@svc/relayer/kit";
 
 /** Options of {@link SealCipher}. */
 export interface SealCipherOptions {

@@ -8,12 +8,17 @@ import {
   readSuiRpcUrl,
 } from "@svc/sui/settings";
 
+export type { SettingsReader } from "@svc/relayer/kit";
+
 /** One Seal key server: its on-chain `KeyServer` object and its weight. */
 export interface SealKeyServerConfig {
+  /** The id of the server's `KeyServer` object. */
   objectId: string;
+  /** How much the server counts toward the threshold: a positive integer. */
   weight: number;
 }
 
+/** What `SVC_CIPHER=seal` needs. */
 export interface SealSettings {
   /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */
   rpcUrl: string;

@@ -40,6 +40,8 @@ import {
   truncateLog,
 } from "@svc/relayer/kit";
 
+export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
+
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 
 const SCHEMA = `

@@ -32,6 +32,15 @@ import { accountType, isObjectId, operationsOfMask, registryType } from "./svc_a
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
+export type {
+  AccountDirectory,
+  CallOptions,
+  KeyScope,
+  Operation,
+  ResolvedAccount,
+} from "@svc/relayer/kit";
+export type { SuiRpcOptions } from "./rpc_client.ts";
+
 const PLUGIN = "sui";
 
 /** Options of {@link SuiAccountDirectory}. */
@@ -241,6 +250,7 @@ function bytesOf(value: unknown): Uint8Array | null {
 export interface AccountKey {
   /** Lowercase hex. */
   publicKey: string;
+  /** The name the owner gave the key ("" when it has none). */
   label: string;
   /** `{}` for a key without limits, and for keys of the layout before scopes. */
   scope: KeyScope;

@@ -10,8 +10,11 @@ import { SvcError } from "@svc/relayer/kit";
 const BECH32 = /^suiprivkey1[02-9ac-hj-np-z]{50,}$/;
 const HEX_SEED = /^[0-9a-f]{64}$/;
 
+/** An Ed25519 keypair of `@mysten/sui` (its `Ed25519Keypair`), as `suiKeypair` makes it. */
+export type SuiKeypair = Ed25519Keypair;
+
 /** The Ed25519 keypair of `suiprivkey1…` or a 64-hex seed; `bad_request` for anything else. */
-export function suiKeypair(text: string): Ed25519Keypair {
+export function suiKeypair(text: string): SuiKeypair {
   return Ed25519Keypair.fromSecretKey(Uint8Array.fromHex(suiSeed(text)));
 }
 

@@ -11,6 +11,8 @@ import { registryType } from "./svc_account.ts";
 import { withRpc } from "./rpc_client.ts";
 import { abortable } from "./abortable.ts";
 
+export type { CallOptions } from "@svc/relayer/kit";
+
 /** What a {@link RegistryTable} reads and how its failures are named. */
 export interface RegistryTableOptions {
   /** The published `svc_account` package; the registry must be its `AccountRegistry`. */
@@ -33,6 +35,7 @@ export class RegistryTable {
   #options: RegistryTableOptions;
   #tableId: Promise<string> | null = null;
 
+  /** A lookup through `client`; the table's id is read at the first `find`. */
   constructor(client: SuiJsonRpcClient, options: RegistryTableOptions) {
     this.#client = client;
     this.#options = options;

@@ -17,6 +17,9 @@ export interface SuiRpcOptions {
   fetch?: typeof fetch;
 }
 
+/** The JSON-RPC client of `@mysten/sui` (its `SuiJsonRpcClient`), as `suiClient` makes it. */
+export type SuiRpcClient = SuiJsonRpcClient;
+
 /** The default deadline of one request to the full node. */
 export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
@@ -24,7 +27,7 @@ export const DEFAULT_RPC_TIMEOUT_MS = 10_000;
  * A JSON-RPC client on `options.rpcUrl` whose every request is aborted after `timeoutMs` (or
  * when the caller's signal aborts, whichever comes first).
  */
-export function suiClient(plugin: string, options: SuiRpcOptions): SuiJsonRpcClient {
+export function suiClient(plugin: string, options: SuiRpcOptions): SuiRpcClient {
   let url: URL;
   try {
     url = new URL(options.rpcUrl);

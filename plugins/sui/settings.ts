@@ -5,6 +5,8 @@
  */
 import { type SettingsReader, shown } from "@svc/relayer/kit";
 
+export type { SettingsReader } from "@svc/relayer/kit";
+
 /** What `SVC_CHAIN=sui` needs. */
 export interface SuiSettings {
   /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`). */

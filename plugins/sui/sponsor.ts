@@ -55,6 +55,7 @@ export interface SuiSponsorOptions extends SuiRpcOptions {
   ttlMs?: number;
   /** Most transactions waiting for a signature at once (default 1 000). */
   maxPending?: number;
+  /** The clock, in Unix milliseconds (default `Date.now`). */
   now?: () => number;
 }
 
@@ -69,18 +70,26 @@ interface Pending {
 
 /** What `execute` returns as effects: the ledger's fields plus the chain's own effects. */
 export interface SuiSponsoredEffects {
+  /** Always "success": a transaction that fails throws instead. */
   status: "success";
+  /** The module function the transaction called, such as "create_account". */
   kind: string;
+  /** The account the transaction created or changed. */
   account_id?: string;
+  /** The sender's address: the owner's wallet. */
   sender: string;
+  /** The delegate key added or removed, as lowercase hex. */
   public_key?: string;
+  /** When the transaction executed (ISO 8601, UTC). */
   executed_at: string;
+  /** The chain's own effects, as the full node returns them. */
   chain: unknown;
 }
 
 /** The gas station for the `svc_account` module; see the module documentation. */
 export class SuiSponsor implements Sponsor {
   readonly name = "sui-sponsor";
+  /** The gas owner's Sui address: the sponsor's coins pay from it. */
   readonly address: string;
   #client: SuiJsonRpcClient;
   #keypair: Ed25519Keypair;

@@ -13,6 +13,11 @@ import {
 } from "@mysten/sui/utils";
 import type { KeyScope, Operation, RejectionReason } from "@svc/relayer/kit";
 
+export type { KeyScope, Operation, RejectionReason } from "@svc/relayer/kit";
+
+/** A transaction of `@mysten/sui` (its `Transaction`), which the `…Call` functions add to. */
+export type SuiTransaction = Transaction;
+
 /** The Move module of the account functions. */
 export const ACCOUNT_MODULE = "account";
 /** Most delegate keys one account holds (the module's limit). */
@@ -146,7 +151,7 @@ const target = (ids: SvcAccountIds, fn: string) =>
   `${normalizeSuiAddress(ids.packageId)}::${ACCOUNT_MODULE}::${fn}` as const;
 
 /** Adds `create_account(registry, clock)` to a transaction. */
-export function createAccountCall(tx: Transaction, ids: SvcAccountIds): void {
+export function createAccountCall(tx: SuiTransaction, ids: SvcAccountIds): void {
   tx.moveCall({
     target: target(ids, "create_account"),
     arguments: [tx.object(ids.registryId), tx.object(SUI_CLOCK_OBJECT_ID)],
@@ -158,7 +163,7 @@ export function createAccountCall(tx: Transaction, ids: SvcAccountIds): void {
  * expires_at, clock)` to a transaction: empty namespaces, a 0 mask and a 0 expiry limit nothing.
  */
 export function addDelegateKeyCall(
-  tx: Transaction,
+  tx: SuiTransaction,
   ids: SvcAccountIds,
   accountId: string,
   publicKeyHex: string,
@@ -185,7 +190,7 @@ export function addDelegateKeyCall(
  * executed): `id` is the full identity, the owner's address bytes first.
  */
 export function sealApproveCall(
-  tx: Transaction,
+  tx: SuiTransaction,
   ids: Pick<SvcAccountIds, "packageId">,
   accountId: string,
   id: Uint8Array,
@@ -198,7 +203,7 @@ export function sealApproveCall(
 
 /** Adds `remove_delegate_key(registry, account, public_key)` to a transaction. */
 export function removeDelegateKeyCall(
-  tx: Transaction,
+  tx: SuiTransaction,
   ids: SvcAccountIds,
   accountId: string,
   publicKeyHex: string,
@@ -218,7 +223,7 @@ export function removeDelegateKeyCall(
  * without the owner's address (for svc, each memory id's 16 bytes).
  */
 export function eraseMemoriesCall(
-  tx: Transaction,
+  tx: SuiTransaction,
   ids: SvcAccountIds,
   accountId: string,
   erased: Uint8Array[],
@@ -235,7 +240,7 @@ export function eraseMemoriesCall(
 
 /** Adds `deactivate_account(account)` or `reactivate_account(account)` to a transaction. */
 export function setActiveCall(
-  tx: Transaction,
+  tx: SuiTransaction,
   ids: SvcAccountIds,
   accountId: string,
   active: boolean,

@@ -27,6 +27,7 @@ import { USE_DIMENSIONS } from "./graph.ts";
 import { MODEL_DIR } from "./tokenizer.ts";
 
 export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
+export type { CallOptions, Embedder, EmbedOptions, LogFields, Logger } from "@svc/relayer/kit";
 
 /** The vector recipe: the model package's version and the tokenizer port. */
 export const USE_MODEL_ID = "svc-use-lite-512-v1";
@@ -51,8 +52,8 @@ export interface UseEmbedderOptions {
 /** Embeds with the Universal Sentence Encoder lite, in a worker of its own. */
 export class UseEmbedder implements Embedder, AsyncDisposable {
   readonly name = "use";
-  readonly model = USE_MODEL_ID;
-  readonly dimensions = USE_DIMENSIONS;
+  readonly model: typeof USE_MODEL_ID = USE_MODEL_ID;
+  readonly dimensions: typeof USE_DIMENSIONS = USE_DIMENSIONS;
   readonly #worker: EmbedWorker;
 
   private constructor(worker: EmbedWorker) {
@@ -115,6 +116,7 @@ export class UseEmbedder implements Embedder, AsyncDisposable {
     return this.#worker.close();
   }
 
+  /** Stops the worker, as `close` does. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -52,6 +52,8 @@ import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
 import { BlobObjects } from "./blob_objects.ts";
 
+export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
+
 /** Options of {@link WalrusBlobStore}. */
 export interface WalrusBlobStoreOptions {
   /** The Walrus publisher (`SVC_WALRUS_PUBLISHER_URL`). */

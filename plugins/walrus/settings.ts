@@ -2,6 +2,9 @@
 import { isHttpUrl, type SettingsReader, shown } from "@svc/relayer/kit";
 import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "@svc/sui/settings";
 
+export type { SettingsReader } from "@svc/relayer/kit";
+
+/** What `SVC_BLOB_STORE=walrus` needs. */
 export interface WalrusSettings {
   /** Sui full node JSON-RPC (`SVC_SUI_RPC_URL`), where the blob objects live. */
   rpcUrl: string;
