@@ -9,10 +9,6 @@ import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../src/back
 import { MemoryVectorIndexSet } from "../src/backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, type LocalLedger } from "@svc/local-ledger";
 import type { Logger } from "../src/log.ts";
-import { pathExists } from "../src/files.ts";
-import { scrubSqlite } from "../src/scrub.ts";
-import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
-import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Database } from "@svc/postgres";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
@@ -22,8 +18,8 @@ import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";
 import { openDatabase, postgresPlugin } from "./database.ts";
 import { openEmbedder, openLlm } from "./models.ts";
-import { holdsNothingYet, openChosenEmbedder } from "./default_embedder.ts";
-import { ReindexState, type ReindexStateStore } from "../src/reindex/mod.ts";
+import { type ChosenEmbedder, holdsNothingYet, openChosenEmbedder } from "./default_embedder.ts";
+import { openState, type SharedState } from "./relayer_state.ts";
 import { openLocalBlobs, warnOfLostIndex } from "./local_blobs.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { makeDataDir, makePrivate } from "./private_files.ts";
@@ -55,12 +51,6 @@ export type RelayerBackends =
   >
   & SharedState
   & Required<Pick<RelayerOptions, "mode" | "packageId">>;
-
-/** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
-type SharedState = Pick<
-  RelayerOptions,
-  "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
->;
 
 /** Everything a relayer is built from, opened; `close` releases what was opened here. */
 export interface Backends {
@@ -148,93 +138,6 @@ async function openVectors(
 }
 
 /**
- * Seals what an earlier version kept in clear in the Deno KV at `path` (job records, dead
- * letters, the expiry schedule); resolves to how many entries.
- */
-async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
-  const kv = await Deno.openKv(path);
-  try {
-    if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
-    const sealed = await sealStoredRecords(kv, secret) +
-      await new LifecycleRecords(kv, secret).sealStored();
-    await kv.set(SEALED_MARK, true);
-    return sealed;
-  } finally {
-    kv.close();
-  }
-}
-
-/** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
-const SEALED_MARK = ["at_rest", "names_sealed"];
-
-/**
- * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
- * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
- */
-async function openState(
-  config: Config,
-  secret: Uint8Array<ArrayBuffer>,
-  database: Database | undefined,
-  logger: Logger,
-): Promise<
-  { kv?: Deno.Kv; shared: SharedState; reindex: ReindexStateStore; close(): Promise<void> }
-> {
-  if (!database) {
-    const path = `${config.dataDir}/jobs.kv`;
-    // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
-    // is wiped here, while no other connection has the file open: not while the relayer runs,
-    // as Deno KV's commits would then fail.
-    if (await pathExists(path)) {
-      // Said, and tried again at the next start: not a reason to refuse this one.
-      const sealed = await sealKeptInClear(path, secret).catch((error) => {
-        logger.warn("cannot seal what jobs.kv keeps in clear; the next start tries again", {
-          error,
-        });
-        return 0;
-      });
-      if (sealed > 0) {
-        logger.info("jobs.kv no longer names namespaces or errors: sealed them", {
-          records: sealed,
-        });
-      }
-      // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
-      await scrubSqlite(path).catch((error) =>
-        logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })
-      );
-    }
-    const kv = await Deno.openKv(path);
-    try {
-      const reindex = await ReindexState.open(kv, secret);
-      return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };
-    } catch (error) {
-      kv.close();
-      throw error;
-    }
-  }
-  const plugin = await postgresPlugin();
-  const queue = await plugin.PgJobQueue.open(database, secret, {
-    maxAttempts: config.maxAttempts,
-    leaseMs: config.jobLeaseSeconds * 1000,
-  });
-  const replayGuard = new plugin.PgReplayGuard(database);
-  return {
-    shared: {
-      queue,
-      replayGuard,
-      records: await plugin.PgLifecycleRecords.open(database, secret),
-      updateClaims: await plugin.PgUpdateClaims.open(database, secret),
-      textClaims: await plugin.PgTextClaims.open(database, secret),
-      accessLogStore: new plugin.PgAccessLogStore(database),
-    },
-    reindex: await plugin.PgReindexState.open(database, secret),
-    async close() {
-      await queue.close();
-      await replayGuard.close();
-    },
-  };
-}
-
-/**
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
  * store, `keys.kv` in the data directory or the shared database (apart from the blobs, so that
  * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
@@ -296,6 +199,96 @@ async function openBlobs(
 }
 
 /**
+ * What `openBackends` has opened so far, closed in one order (the index first, the lock last)
+ * when a start is refused and when the relayer stops.
+ */
+class OpenedParts {
+  closeEmbedder?: () => Promise<void>;
+  database?: Database;
+  lock?: IndexLock;
+  closeState?: () => Promise<void>;
+  closeCipher?: () => Promise<void>;
+  blobs?: BlobStore;
+  vectors?: VectorStore;
+  closeDirectory?: () => Promise<void>;
+
+  async close(): Promise<void> {
+    await this.vectors?.close();
+    await this.blobs?.close?.();
+    await this.closeState?.();
+    await this.closeDirectory?.();
+    await this.closeCipher?.();
+    await this.closeEmbedder?.();
+    await this.database?.close();
+    this.lock?.release();
+  }
+}
+
+/** What `openStores` opens from. */
+interface StoreSettings {
+  config: Config;
+  secret: Uint8Array<ArrayBuffer>;
+  database: Database | undefined;
+  /** The embedder chosen, and its re-ranker. */
+  chosen: ChosenEmbedder;
+  logger: Logger;
+  links: { sidecar?: SidecarLink; offlineReindex?: boolean };
+}
+
+/**
+ * The relayer's state, cipher, blobs, index and accounts, each checked against what the data
+ * directory recorded; each is put in `opened` as it opens, for the caller to close.
+ */
+async function openStores(settings: StoreSettings, opened: OpenedParts) {
+  const { config, secret, database, chosen, logger, links } = settings;
+  const state = await openState(config, secret, database, logger);
+  opened.closeState = state.close;
+  if (state.kv) {
+    await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
+      const store = kind === "encrypted" ? { kind, memoryMb: 64, importLanceDb: false } : { kind };
+      return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
+    });
+  }
+  const local = config.cipher.kind === "local" ? config.cipher : undefined;
+  const keyStore = local && state.kv;
+  if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
+    logger.warn(
+      "keys.kv is missing (SVC_KEYS_LOST=1): the memories stored before cannot be read; a " +
+        "new keys.kv is made",
+      { data_dir: config.dataDir },
+    );
+  }
+  const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
+  opened.closeCipher = close;
+  if (keyStore) await recordKeyStore(keyStore);
+  const blobs = opened.blobs = await openBlobs(config, secret, database, logger);
+  const index = await openVectors({
+    config,
+    state: state.reindex,
+    secret,
+    cipher,
+    blobs,
+    embedder: chosen.embedder,
+    reranker: chosen.reranker,
+    logger,
+    offline: links.offlineReindex,
+  }, database);
+  opened.vectors = index.vectors;
+  if (config.store.kind === "embedded") {
+    await warnOfLostIndex(config.dataDir, index.vectors, logger);
+  }
+  if (index.kept) {
+    // The index's own embedder serves: the configured one is not needed.
+    const unused = opened.closeEmbedder;
+    opened.closeEmbedder = index.kept.close;
+    await unused?.();
+  }
+  const accounts = await openDirectory(config, database);
+  opened.closeDirectory = accounts.close;
+  return { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
+}
+
+/**
  * Opens every backend the configuration names, then makes what they keep in the data directory
  * private to its owner (see `private_files.ts`; an older install's looser files are tightened,
  * and that is logged once). `sidecar`: the MCP sidecar the relayer will run, whose sponsor pays
@@ -315,79 +308,23 @@ export async function openBackends(
   const chosen = await openChosenEmbedder(config.embedder, config.dataDir, fresh, logger);
   // From here on, the embedder is the one chosen: what the log and errors advise names it.
   config = { ...config, embedder: chosen.config };
-  const { embedder: configured, reranker, close } = chosen;
-  let closeEmbedder = close;
+  const opened = new OpenedParts();
+  opened.closeEmbedder = chosen.close;
   const llm = await openLlm(config.llm);
-  const database = await openDatabase(config, logger);
+  const database = opened.database = await openDatabase(config, logger);
   // One relayer per data directory, unless the index is in the shared database.
-  const lock: IndexLock | undefined = config.vectorStore.kind === "memory" || database
+  opened.lock = config.vectorStore.kind === "memory" || database
     ? undefined
     : await lockIndex(config.dataDir, links.offlineReindex ? "reindex" : "start the relayer");
-  let closeState: (() => Promise<void>) | undefined;
-  let closeCipher: (() => Promise<void>) | undefined;
-  let vectorsOpened: VectorStore | undefined;
-  let blobsOpened: BlobStore | undefined;
-  let opened;
+  let stores;
   try {
-    const state = await openState(config, secret, database, logger);
-    closeState = state.close;
-    if (state.kv) {
-      await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
-        const store = kind === "encrypted"
-          ? { kind, memoryMb: 64, importLanceDb: false }
-          : { kind };
-        return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
-      });
-    }
-    const local = config.cipher.kind === "local" ? config.cipher : undefined;
-    const keyStore = local && state.kv;
-    if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
-      logger.warn(
-        "keys.kv is missing (SVC_KEYS_LOST=1): the memories stored before cannot be read; a " +
-          "new keys.kv is made",
-        { data_dir: config.dataDir },
-      );
-    }
-    const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
-    closeCipher = close;
-    if (keyStore) await recordKeyStore(keyStore);
-    const blobs = blobsOpened = await openBlobs(config, secret, database, logger);
-    const index = await openVectors({
-      config,
-      state: state.reindex,
-      secret,
-      cipher,
-      blobs,
-      embedder: configured,
-      reranker,
-      logger,
-      offline: links.offlineReindex,
-    }, database);
-    vectorsOpened = index.vectors;
-    if (config.store.kind === "embedded") {
-      await warnOfLostIndex(config.dataDir, index.vectors, logger);
-    }
-    if (index.kept) {
-      // The index's own embedder serves: the configured one is not needed.
-      const unused = closeEmbedder;
-      closeEmbedder = index.kept.close;
-      await unused?.();
-    }
-    const accounts = await openDirectory(config, database);
-    opened = { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
+    stores = await openStores({ config, secret, database, chosen, logger, links }, opened);
   } catch (error) {
     // A start refused (another embedder, a held lock) leaves nothing open.
-    await vectorsOpened?.close();
-    await blobsOpened?.close?.();
-    await closeState?.();
-    await closeCipher?.();
-    await closeEmbedder?.();
-    await database?.close();
-    lock?.release();
+    await opened.close();
     throw error;
   }
-  const { cipher, blobs, kv, vectors, embedder, reindex, shared, directory, ledger } = opened;
-  const closeDirectory = opened.close;
+  const { cipher, blobs, kv, vectors, embedder, reindex, shared, directory, ledger } = stores;
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
   if (tightened > 0) {
@@ -406,7 +343,7 @@ export async function openBackends(
       blobs,
       vectors,
       embedder,
-      reranker: opened.kept ? opened.kept.reranker : opened.reranker ?? reranker,
+      reranker: stores.kept ? stores.kept.reranker : stores.reranker ?? chosen.reranker,
       llm,
       mode: sui ? "network" : "embedded",
       packageId: sui?.packageId ?? LOCAL_PACKAGE_ID,
@@ -415,14 +352,7 @@ export async function openBackends(
     reindex,
     async close() {
       await reindex?.stop();
-      await vectors.close();
-      await blobs.close?.();
-      await closeState?.();
-      await closeDirectory?.();
-      await closeCipher?.();
-      await closeEmbedder?.();
-      await database?.close();
-      lock?.release();
+      await opened.close();
     },
   };
 }

@@ -48,16 +48,28 @@ const addKey = (id: string, publicKey: string, label = "laptop"): TransactionKin
   label,
 });
 
+/** Runs `use` on a fresh ledger, whose clock it may move. */
+type WithLedger = (
+  use: (ledger: LocalLedger, clock: { now: number }) => Promise<void>,
+) => Promise<void>;
+
 /** Registers the rules' tests for the fresh ledgers `create` makes. */
 export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStorage>) {
-  async function withLedger(
-    use: (ledger: LocalLedger, clock: { now: number }) => Promise<void>,
-  ) {
+  const withLedger: WithLedger = async (use) => {
     await using storage = await create();
     const clock = { now: 1_800_000_000_000 };
     await use(new LocalLedger(await storage.open(), { now: () => clock.now }), clock);
-  }
+  };
 
+  transactionEffectTests(name, withLedger);
+  accountAndKeyRuleTests(name, withLedger);
+  executionTests(name, withLedger);
+  keyExpiryAndScopeTests(name, withLedger);
+  twoHandleTests(name, create);
+}
+
+/** Each transaction kind, and what it changes. */
+function transactionEffectTests(name: string, withLedger: WithLedger) {
   Deno.test(`${name}: every transaction kind, with its effects`, async () => {
     await withLedger(async (ledger) => {
       const { owner, id } = await newAccount(ledger);
@@ -100,7 +112,10 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       assert.deepEqual((await ledger.getAccount(id))!.delegate_keys, []);
     });
   });
+}
 
+/** The account and key rules, each refusal with its reason. */
+function accountAndKeyRuleTests(name: string, withLedger: WithLedger) {
   Deno.test(`${name}: account and key rules, each with its reason`, async () => {
     await withLedger(async (ledger) => {
       const { owner, id } = await newAccount(ledger);
@@ -183,7 +198,10 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       );
     });
   });
+}
 
+/** Malformed, wrongly signed, replayed and expired transactions; each digest applied once. */
+function executionTests(name: string, withLedger: WithLedger) {
   Deno.test(`${name}: malformed, expired, replayed and wrongly signed transactions`, async () => {
     await withLedger(async (ledger, clock) => {
       const { owner, id } = await newAccount(ledger);
@@ -256,7 +274,10 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       assert.equal((await ledger.getAccount(id))!.delegate_keys.length, 1);
     });
   });
+}
 
+/** A delegate key's expiry and scope: kept, reported by `resolve`, malformed ones refused. */
+function keyExpiryAndScopeTests(name: string, withLedger: WithLedger) {
   Deno.test(`${name}: a key may carry an expiry, which resolve reports`, async () => {
     await withLedger(async (ledger) => {
       const { owner, id } = await newAccount(ledger);
@@ -351,7 +372,10 @@ export function ledgerRulesSuite(name: string, create: () => Promise<LedgerStora
       assert.equal((await ledger.getAccount(id))!.delegate_keys.length, 3);
     });
   });
+}
 
+/** Two handles on one ledger at once: a transaction applied once, both accounts kept. */
+function twoHandleTests(name: string, create: () => Promise<LedgerStorage>) {
   Deno.test(`${name}: one transaction executed through two handles at once applies once`, async () => {
     await using storage = await create();
     const [a, b] = [new LocalLedger(await storage.open()), new LocalLedger(await storage.open())];

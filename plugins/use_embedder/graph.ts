@@ -66,64 +66,119 @@ export async function readWeights(dir: URL): Promise<Map<string, Float32Array>> 
 
 /** The ONNX model's bytes for the weights of `readWeights`. */
 export function useGraph(weights: Map<string, Float32Array>): Uint8Array {
-  const find = (suffix: string, size: number): Float32Array => {
-    const found = [...weights].filter(([name]) => name.endsWith(suffix));
+  const writer = new UseGraphWriter(weights);
+  const { graph } = writer;
+  const ids = graph.input("ids", "int64", ["batch", "length"]);
+  const mask = graph.input("mask", "float", ["batch", "length"]);
+  const positions = graph.input("positions", "int64", ["length"]);
+  const tokens = graph.node("Unsqueeze", [mask, writer.ints([2])]);
+  let x = writer.inputStream(ids, positions, tokens);
+
+  // Padding is never attended to: -1e9 on its logits.
+  const padding = graph.node("Unsqueeze", [
+    graph.node("Mul", [graph.node("Sub", [writer.scalar(1), mask]), writer.scalar(-1e9)]),
+    writer.ints([1, 2]),
+  ]);
+  for (const [layer, shape] of LAYERS.entries()) {
+    x = writer.transformerLayer(x, layer, shape, tokens, padding);
+  }
+  graph.output(writer.unitMean(x, tokens), "float", ["batch", USE_DIMENSIONS]);
+  return graph.encode(17);
+}
+
+/** A layer's shape: see `LAYERS`. */
+type LayerShape = (typeof LAYERS)[number];
+
+/**
+ * Writes the encoder's nodes into one graph, with the package's weights as constants (named
+ * `w0`, `i1`, `s2`, … in the order they are written).
+ */
+class UseGraphWriter {
+  readonly graph = new GraphBuilder("universal_sentence_encoder_lite");
+  readonly #weights: Map<string, Float32Array>;
+  #names = 0;
+
+  constructor(weights: Map<string, Float32Array>) {
+    this.#weights = weights;
+  }
+
+  /** The one weight whose name ends with `suffix`, which must hold `size` values. */
+  find(suffix: string, size: number): Float32Array {
+    const found = [...this.#weights].filter(([name]) => name.endsWith(suffix));
     if (found.length !== 1 || found[0][1].length !== size) {
       throw new Error(`the model package has no single weight …${suffix} of ${size} values`);
     }
     return found[0][1];
-  };
-  const graph = new GraphBuilder("universal_sentence_encoder_lite");
-  let names = 0;
-  const constant = (dims: number[], values: Float32Array) =>
-    graph.floats(`w${names++}`, dims, values);
-  const ints = (values: number[]) => graph.ints(`i${names++}`, [values.length], values);
-  const scalar = (value: number) => graph.floats(`s${names++}`, [], new Float32Array([value]));
-  const linear = (input: string, weight: string, bias: string, from: number, to: number) =>
-    graph.node("Add", [
-      graph.node("MatMul", [input, constant([from, to], find(weight, from * to))]),
-      constant([to], find(bias, to)),
+  }
+
+  constant(dims: number[], values: Float32Array): string {
+    return this.graph.floats(`w${this.#names++}`, dims, values);
+  }
+
+  ints(values: number[]): string {
+    return this.graph.ints(`i${this.#names++}`, [values.length], values);
+  }
+
+  scalar(value: number): string {
+    return this.graph.floats(`s${this.#names++}`, [], new Float32Array([value]));
+  }
+
+  /** `input` times the weight `weight` (`from` × `to`), plus the bias `bias`. */
+  linear(input: string, weight: string, bias: string, from: number, to: number): string {
+    return this.graph.node("Add", [
+      this.graph.node("MatMul", [input, this.constant([from, to], this.find(weight, from * to))]),
+      this.constant([to], this.find(bias, to)),
     ]);
-  const norm = (input: string, prefix: string, width: number) =>
-    graph.node("LayerNormalization", [
+  }
+
+  /** The layer norm of `input` with the scale and bias under `prefix`. */
+  norm(input: string, prefix: string, width: number): string {
+    return this.graph.node("LayerNormalization", [
       input,
-      constant([width], find(`${prefix}/layer_norm_scale/ConcatPartitions/concat`, width)),
-      constant([width], find(`${prefix}/layer_norm_bias/ConcatPartitions/concat`, width)),
+      this.constant(
+        [width],
+        this.find(`${prefix}/layer_norm_scale/ConcatPartitions/concat`, width),
+      ),
+      this.constant([width], this.find(`${prefix}/layer_norm_bias/ConcatPartitions/concat`, width)),
     ], { axis: -1, epsilon: EPSILON });
+  }
 
-  const ids = graph.input("ids", "int64", ["batch", "length"]);
-  const mask = graph.input("mask", "float", ["batch", "length"]);
-  const positions = graph.input("positions", "int64", ["length"]);
-  const tokens = graph.node("Unsqueeze", [mask, ints([2])]);
+  /** The stream into the first layer: the piece embeddings and the timing signal. */
+  inputStream(ids: string, positions: string, tokens: string): string {
+    const graph = this.graph;
+    // The package's graph adds the embedding twice: once scattered, once with the timing signal.
+    const embedding = graph.node("Gather", [
+      this.constant([8002, 256], this.find("module/Embeddings_en", 8002 * 256)),
+      ids,
+    ]);
+    const timing = graph.node("Gather", [
+      this.constant(
+        [MAX_PIECES, 256],
+        timingTable(this.find("AddTimingSignal/TimingSignal/ExpandDims_1", 128)),
+      ),
+      positions,
+    ]);
+    return graph.node("Mul", [
+      graph.node("Add", [graph.node("Add", [embedding, embedding]), timing]),
+      tokens,
+    ]);
+  }
 
-  // The package's graph adds the embedding twice: once scattered, once with the timing signal.
-  const embedding = graph.node("Gather", [
-    constant([8002, 256], find("module/Embeddings_en", 8002 * 256)),
-    ids,
-  ]);
-  const timing = graph.node("Gather", [
-    constant(
-      [MAX_PIECES, 256],
-      timingTable(find("AddTimingSignal/TimingSignal/ExpandDims_1", 128)),
-    ),
-    positions,
-  ]);
-  let x = graph.node("Mul", [
-    graph.node("Add", [graph.node("Add", [embedding, embedding]), timing]),
-    tokens,
-  ]);
-
-  // Padding is never attended to: -1e9 on its logits.
-  const padding = graph.node("Unsqueeze", [
-    graph.node("Mul", [graph.node("Sub", [scalar(1), mask]), scalar(-1e9)]),
-    ints([1, 2]),
-  ]);
-  for (const [layer, { width, out, heads, size }] of LAYERS.entries()) {
+  /** Layer `layer`: attention, then the feed-forward, each added to the stream `x`. */
+  transformerLayer(
+    x: string,
+    layer: number,
+    shape: LayerShape,
+    tokens: string,
+    padding: string,
+  ): string {
+    const graph = this.graph;
+    const { width, out } = shape;
     const at = `Encode/Layer_${layer}/TransformerLayer`;
     const stack = `TransformerStack/Layer_${layer}/TransformerLayer`;
     const residual = layer === 0
       ? graph.node("Mul", [
-        linear(
+        this.linear(
           x,
           `${at}/dense/kernel/ConcatPartitions/concat`,
           `${at}/dense/bias/ConcatPartitions/concat`,
@@ -133,12 +188,49 @@ export function useGraph(weights: Map<string, Float32Array>): Uint8Array {
         tokens,
       ])
       : x;
-    const normed = norm(x, `${at}/layer_prepostprocess/layer_norm`, width);
-    const qkv = find(
+    const normed = this.norm(x, `${at}/layer_prepostprocess/layer_norm`, width);
+    const attended = graph.node("Add", [
+      this.linear(
+        this.attention(normed, at, shape, padding),
+        `${at}/MultiheadAttention/output_transform_single/kernel/part_0`,
+        `${at}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+        width,
+        out,
+      ),
+      residual,
+    ]);
+    const hidden = graph.node("Relu", [
+      this.linear(
+        this.norm(attended, `${at}/FFN/layer_prepostprocess/layer_norm`, out),
+        `${stack}/FFN/conv1/Tensordot/Reshape_1`,
+        `${at}/FFN/conv1/bias/ConcatPartitions/concat`,
+        out,
+        FEED_FORWARD,
+      ),
+    ]);
+    const fed = this.linear(
+      hidden,
+      `${stack}/FFN/conv2/Tensordot/Reshape_1`,
+      `${at}/FFN/conv2/bias/ConcatPartitions/concat`,
+      FEED_FORWARD,
+      out,
+    );
+    return graph.node("Add", [graph.node("Mul", [fed, tokens]), attended]);
+  }
+
+  /** The heads' attention over the layer-normed stream, as one `width`-wide context. */
+  attention(
+    normed: string,
+    at: string,
+    { width, heads, size }: LayerShape,
+    padding: string,
+  ): string {
+    const graph = this.graph;
+    const qkv = this.find(
       `${at}/MultiheadAttention/qkv_transform_single/kernel/part_0`,
       width * width * 3,
     );
-    const qkvBias = find(
+    const qkvBias = this.find(
       `${at}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
       width * 3,
     );
@@ -148,80 +240,63 @@ export function useGraph(weights: Map<string, Float32Array>): Uint8Array {
           graph.node("Add", [
             graph.node("MatMul", [
               normed,
-              constant([width, width], columns(qkv, width, width * 3, part * width, width)),
+              this.constant([width, width], columns(qkv, width, width * 3, part * width, width)),
             ]),
-            constant([width], qkvBias.slice(part * width, (part + 1) * width)),
+            this.constant([width], qkvBias.slice(part * width, (part + 1) * width)),
           ]),
-          ints([0, 0, heads, size]),
+          this.ints([0, 0, heads, size]),
         ]),
       ], { perm });
     const logits = graph.node("Add", [
       graph.node("MatMul", [
-        graph.node("Mul", [split(0, [0, 2, 1, 3]), scalar(1 / Math.sqrt(size))]),
+        graph.node("Mul", [split(0, [0, 2, 1, 3]), this.scalar(1 / Math.sqrt(size))]),
         split(1, [0, 2, 3, 1]),
       ]),
       padding,
     ]);
-    const context = graph.node("Reshape", [
+    return graph.node("Reshape", [
       graph.node("Transpose", [
         graph.node("MatMul", [
           graph.node("Softmax", [logits], { axis: -1 }),
           split(2, [0, 2, 1, 3]),
         ]),
       ], { perm: [0, 2, 1, 3] }),
-      ints([0, 0, width]),
+      this.ints([0, 0, width]),
     ]);
-    x = graph.node("Add", [
-      linear(
-        context,
-        `${at}/MultiheadAttention/output_transform_single/kernel/part_0`,
-        `${at}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
-        width,
-        out,
-      ),
-      residual,
-    ]);
-    const hidden = graph.node("Relu", [
-      linear(
-        norm(x, `${at}/FFN/layer_prepostprocess/layer_norm`, out),
-        `${stack}/FFN/conv1/Tensordot/Reshape_1`,
-        `${at}/FFN/conv1/bias/ConcatPartitions/concat`,
-        out,
-        FEED_FORWARD,
-      ),
-    ]);
-    const fed = linear(
-      hidden,
-      `${stack}/FFN/conv2/Tensordot/Reshape_1`,
-      `${at}/FFN/conv2/bias/ConcatPartitions/concat`,
-      FEED_FORWARD,
-      out,
-    );
-    x = graph.node("Add", [graph.node("Mul", [fed, tokens]), x]);
   }
 
-  // The mean of the pieces, a tanh layer, then unit length.
-  const mean = graph.node("Div", [
-    graph.node("ReduceSum", [graph.node("Mul", [x, tokens]), ints([1])], { keepdims: 0 }),
-    graph.node("Max", [graph.node("ReduceSum", [tokens, ints([1])], { keepdims: 0 }), scalar(1)]),
-  ]);
-  const tanh = graph.node("Tanh", [
-    linear(mean, "hidden_layers/tanh_layer_0/weights", "hidden_layers/tanh_layer_0/bias", 512, 512),
-  ]);
-  const squares = graph.node("ReduceSum", [graph.node("Mul", [tanh, tanh]), ints([1])], {
-    keepdims: 1,
-  });
-  const unit = graph.node(
-    "Div",
-    [
-      tanh,
-      graph.node("Sqrt", [graph.node("Max", [squares, scalar(1e-12)])]),
-    ],
-    {},
-    "vectors",
-  );
-  graph.output(unit, "float", ["batch", USE_DIMENSIONS]);
-  return graph.encode(17);
+  /** The output `vectors`: the mean of the pieces, a tanh layer, then unit length. */
+  unitMean(x: string, tokens: string): string {
+    const graph = this.graph;
+    const mean = graph.node("Div", [
+      graph.node("ReduceSum", [graph.node("Mul", [x, tokens]), this.ints([1])], { keepdims: 0 }),
+      graph.node("Max", [
+        graph.node("ReduceSum", [tokens, this.ints([1])], { keepdims: 0 }),
+        this.scalar(1),
+      ]),
+    ]);
+    const tanh = graph.node("Tanh", [
+      this.linear(
+        mean,
+        "hidden_layers/tanh_layer_0/weights",
+        "hidden_layers/tanh_layer_0/bias",
+        512,
+        512,
+      ),
+    ]);
+    const squares = graph.node("ReduceSum", [graph.node("Mul", [tanh, tanh]), this.ints([1])], {
+      keepdims: 1,
+    });
+    return graph.node(
+      "Div",
+      [
+        tanh,
+        graph.node("Sqrt", [graph.node("Max", [squares, this.scalar(1e-12)])]),
+      ],
+      {},
+      "vectors",
+    );
+  }
 }
 
 /** sin(p·f) then cos(p·f) for each of the 128 frequencies, for positions 0 to 127. */

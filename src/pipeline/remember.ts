@@ -19,6 +19,9 @@
  * per memory id. `indexMany` indexes a worker's batch as one step: one embedding call for all
  * its texts and one upsert of all its rows, which the vector store commits together.
  *
+ * The index step is `memory_indexer.ts`; the check for texts already remembered,
+ * `text_duplicates.ts`.
+ *
  * @example
  * ```ts
  * const pipeline = createRememberPipeline({
@@ -36,15 +39,15 @@ import type {
   Cipher,
   Embedder,
   MemoryInfo,
-  VectorRow,
   VectorStore,
 } from "../backends/types.ts";
 import { type AttributeSeal, hasAttributes, type MemoryAttributes } from "./attributes.ts";
-import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { SealedVectorPlace, VectorSeal } from "./vector_seal.ts";
-import { withTimeout } from "./with_timeout.ts";
+import { backendCall } from "./backend_call.ts";
+import { MemoryIndexer } from "./memory_indexer.ts";
+import { findDuplicates } from "./text_duplicates.ts";
 
 /** The backends the two steps write to. */
 export interface RememberPipelineDependencies {
@@ -176,22 +179,9 @@ export interface RememberPipeline {
   openVector(memory: SealedVectorPlace, sealedVector: string): Promise<number[] | null>;
 }
 
-/**
- * Runs one backend call with the step's signal and, when the step has a time limit, a signal
- * that fires when it runs out (the call then rejects with "<what> timed out after <n> ms").
- */
-function backendCall<T>(
-  options: StepOptions,
-  what: string,
-  task: (options: CallOptions) => Promise<T>,
-): Promise<T> {
-  const { signal, timeoutMs } = options;
-  if (timeoutMs === undefined) return task({ signal });
-  return withTimeout(timeoutMs, what, (limited) => task({ signal: limited }), signal);
-}
-
 export function createRememberPipeline(deps: RememberPipelineDependencies): RememberPipeline {
-  const { cipher, blobs, embedder, vectors, hasher, lexicon, vectorSeal, attributeSeal } = deps;
+  const { cipher, blobs, vectorSeal, attributeSeal } = deps;
+  const indexer = new MemoryIndexer(deps);
   const now = deps.now ?? Date.now;
   const encrypt: RememberPipeline["encrypt"] = (memory, options = {}) => {
     const plaintext = new TextEncoder().encode(memory.text);
@@ -201,108 +191,6 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
       (call) => cipher.encrypt(memory.owner, plaintext, { ...call, memoryId: memory.memoryId }),
     );
   };
-  async function attributeInfo(
-    memory: MemoryKey,
-    { tags, thread, expiresAt, replaces, firstCreatedAt, rememberedBy }: MemoryAttributes,
-  ): Promise<MemoryInfo> {
-    const info: MemoryInfo = {};
-    if (tags?.length) info.tags = await hasher.tags(memory.owner, tags);
-    if (thread !== undefined) info.thread = await hasher.thread(memory.owner, thread);
-    if (tags?.length || thread !== undefined || rememberedBy) {
-      const by = rememberedBy && {
-        address: rememberedBy.address,
-        label: rememberedBy.label,
-        at: rememberedBy.at ?? memory.createdAt,
-      };
-      info.sealed = await attributeSeal.seal(memory, {
-        tags: tags ?? [],
-        ...(thread !== undefined && { thread }),
-        ...(by && { by }),
-      });
-    }
-    if (expiresAt !== undefined) info.expiresAt = expiresAt;
-    if (replaces !== undefined) info.supersedes = replaces;
-    if (firstCreatedAt !== undefined) info.firstCreatedAt = firstCreatedAt;
-    return info;
-  }
-
-  async function info(memory: MemoryKey & MemoryText): Promise<MemoryInfo> {
-    const attributes = memory.attributes ?? {};
-    const digest = await hasher.digest(memory.owner, memory.text, attributes.thread);
-    return { digest, ...await attributeInfo(memory, attributes) };
-  }
-
-  async function prepare(
-    memories: (MemoryKey & MemoryText)[],
-    options: StepOptions = {},
-  ): Promise<PreparedText[]> {
-    if (memories.length === 0) return [];
-    const texts = memories.map((memory) => memory.text);
-    const vectors = await backendCall(
-      options,
-      "Embedding",
-      (call) => embedder.embed(texts, call),
-    );
-    return await Promise.all(memories.map(async (memory, i) => ({
-      vector: vectors[i],
-      terms: await hasher.hash(memory.owner, memory.text),
-      info: await info(memory),
-    })));
-  }
-
-  async function indexMany(memories: MemoryToIndex[], options: StepOptions = {}): Promise<void> {
-    if (memories.length === 0) return;
-    const texts = memories.flatMap((memory) =>
-      "text" in memory && !("prepared" in memory) && !("vector" in memory) ? [memory] : []
-    );
-    const prepared = await prepare(texts, options);
-    const preparedOf = new Map(texts.map((memory, i) => [memory, prepared[i]]));
-    const rows = await Promise.all(memories.map(async (memory): Promise<VectorRow> => {
-      const { memoryId: id, owner, namespace, blobId, createdAt } = memory;
-      const row = { id, owner, namespace, blobId, createdAt };
-      if ("prepared" in memory) return { ...row, ...memory.prepared };
-      if ("vector" in memory) {
-        const { vector, attributes } = memory;
-        const info = attributes ? await attributeInfo(memory, attributes) : {};
-        return { ...row, vector, info: { ...info, manual: true } };
-      }
-      return { ...row, ...preparedOf.get(memory)! };
-    }));
-    await backendCall(options, "Indexing", (call) => vectors.upsert(rows, call));
-    for (const { owner, namespace, vector: _, terms = [], ...row } of rows) {
-      await lexicon.add(owner, namespace, { ...row, terms });
-    }
-  }
-
-  async function duplicates(
-    memories: (MemoryKey & MemoryText)[],
-    options: { fresh?: boolean } = {},
-  ): Promise<TextPlace[]> {
-    if (options.fresh) {
-      const spaces = new Map(memories.map((m) => [`${m.owner}\0${m.namespace}`, m]));
-      for (const { owner, namespace } of spaces.values()) {
-        await vectors.revalidate?.(owner, namespace);
-      }
-    }
-    const digests = await Promise.all(
-      memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
-    );
-    const seen = new Map<string, string>();
-    // Each namespace's index once: one without memories is read from the store at each ask.
-    const indexes = new Map<string, Promise<NamespaceIndex>>();
-    const found: TextPlace[] = [];
-    for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
-      const place = JSON.stringify([owner, namespace, digests[i]]);
-      const space = JSON.stringify([owner, namespace]);
-      let indexed = indexes.get(space);
-      if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
-      const index = await indexed;
-      const original = seen.get(place) ?? index.duplicateOf(digests[i], now());
-      found.push({ original, place });
-      if (!seen.has(place)) seen.set(place, original ?? memoryId);
-    }
-    return found;
-  }
 
   return {
     encrypt,
@@ -325,14 +213,20 @@ export function createRememberPipeline(deps: RememberPipelineDependencies): Reme
     },
 
     index(memory, options = {}) {
-      return indexMany([memory], options);
+      return indexer.indexMany([memory], options);
     },
 
-    prepare,
+    prepare(memories, options) {
+      return indexer.prepare(memories, options);
+    },
 
-    duplicates,
+    duplicates(memories, options) {
+      return findDuplicates({ ...deps, now }, memories, options);
+    },
 
-    indexMany,
+    indexMany(memories, options) {
+      return indexer.indexMany(memories, options);
+    },
 
     openVector(memory, sealedVector) {
       return vectorSeal.open(memory, sealedVector);

@@ -1,0 +1,114 @@
+/**
+ * The relayer's state outside its backends: jobs, replay claims, lifecycle records, the access
+ * log and the reindex's cursors, in the data directory's `jobs.kv` or in the shared database.
+ */
+import type { Database } from "@svc/postgres";
+import { pathExists } from "../src/files.ts";
+import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
+import type { Logger } from "../src/log.ts";
+import type { RelayerOptions } from "../src/relayer.ts";
+import { ReindexState, type ReindexStateStore } from "../src/reindex/mod.ts";
+import { scrubSqlite } from "../src/scrub.ts";
+import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
+import type { Config } from "./config.ts";
+import { postgresPlugin } from "./database.ts";
+
+/** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
+export type SharedState = Pick<
+  RelayerOptions,
+  "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
+>;
+
+/** The relayer's state, opened; `close` releases what was opened for it. */
+export interface RelayerState {
+  /** The data directory's `jobs.kv`, unless the state is in the shared database. */
+  kv?: Deno.Kv;
+  shared: SharedState;
+  reindex: ReindexStateStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Seals what an earlier version kept in clear in the Deno KV at `path` (job records, dead
+ * letters, the expiry schedule); resolves to how many entries.
+ */
+async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
+  const kv = await Deno.openKv(path);
+  try {
+    if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
+    const sealed = await sealStoredRecords(kv, secret) +
+      await new LifecycleRecords(kv, secret).sealStored();
+    await kv.set(SEALED_MARK, true);
+    return sealed;
+  } finally {
+    kv.close();
+  }
+}
+
+/** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
+const SEALED_MARK = ["at_rest", "names_sealed"];
+
+/**
+ * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
+ * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
+ */
+export async function openState(
+  config: Config,
+  secret: Uint8Array<ArrayBuffer>,
+  database: Database | undefined,
+  logger: Logger,
+): Promise<RelayerState> {
+  if (!database) {
+    const path = `${config.dataDir}/jobs.kv`;
+    // What the jobs kept of memories since erased (the ciphertext a job keeps for its retries)
+    // is wiped here, while no other connection has the file open: not while the relayer runs,
+    // as Deno KV's commits would then fail.
+    if (await pathExists(path)) {
+      // Said, and tried again at the next start: not a reason to refuse this one.
+      const sealed = await sealKeptInClear(path, secret).catch((error) => {
+        logger.warn("cannot seal what jobs.kv keeps in clear; the next start tries again", {
+          error,
+        });
+        return 0;
+      });
+      if (sealed > 0) {
+        logger.info("jobs.kv no longer names namespaces or errors: sealed them", {
+          records: sealed,
+        });
+      }
+      // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
+      await scrubSqlite(path).catch((error) =>
+        logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })
+      );
+    }
+    const kv = await Deno.openKv(path);
+    try {
+      const reindex = await ReindexState.open(kv, secret);
+      return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };
+    } catch (error) {
+      kv.close();
+      throw error;
+    }
+  }
+  const plugin = await postgresPlugin();
+  const queue = await plugin.PgJobQueue.open(database, secret, {
+    maxAttempts: config.maxAttempts,
+    leaseMs: config.jobLeaseSeconds * 1000,
+  });
+  const replayGuard = new plugin.PgReplayGuard(database);
+  return {
+    shared: {
+      queue,
+      replayGuard,
+      records: await plugin.PgLifecycleRecords.open(database, secret),
+      updateClaims: await plugin.PgUpdateClaims.open(database, secret),
+      textClaims: await plugin.PgTextClaims.open(database, secret),
+      accessLogStore: new plugin.PgAccessLogStore(database),
+    },
+    reindex: await plugin.PgReindexState.open(database, secret),
+    async close() {
+      await queue.close();
+      await replayGuard.close();
+    },
+  };
+}

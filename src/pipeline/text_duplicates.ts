@@ -1,0 +1,48 @@
+import type { VectorStore } from "../backends/types.ts";
+import type { NamespaceIndex } from "../ranking/lexical_index.ts";
+import type { LexicalIndex } from "../ranking/lexicon.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import type { MemoryKey, MemoryText, TextPlace } from "./remember.ts";
+
+/** What finding duplicate texts reads. */
+export interface TextDuplicatesDependencies {
+  vectors: VectorStore;
+  /** Keyed digests of memory texts. */
+  hasher: TermHasher;
+  /** The namespaces' indexes, which know the memory holding each digest. */
+  lexicon: LexicalIndex;
+  /** Unix milliseconds: whether a memory a text repeats has expired. */
+  now: () => number;
+}
+
+/** See `RememberPipeline.duplicates`. */
+export async function findDuplicates(
+  { vectors, hasher, lexicon, now }: TextDuplicatesDependencies,
+  memories: (MemoryKey & MemoryText)[],
+  options: { fresh?: boolean } = {},
+): Promise<TextPlace[]> {
+  if (options.fresh) {
+    const spaces = new Map(memories.map((m) => [`${m.owner}\0${m.namespace}`, m]));
+    for (const { owner, namespace } of spaces.values()) {
+      await vectors.revalidate?.(owner, namespace);
+    }
+  }
+  const digests = await Promise.all(
+    memories.map((m) => hasher.digest(m.owner, m.text, m.attributes?.thread)),
+  );
+  const seen = new Map<string, string>();
+  // Each namespace's index once: one without memories is read from the store at each ask.
+  const indexes = new Map<string, Promise<NamespaceIndex>>();
+  const found: TextPlace[] = [];
+  for (const [i, { memoryId, owner, namespace }] of memories.entries()) {
+    const place = JSON.stringify([owner, namespace, digests[i]]);
+    const space = JSON.stringify([owner, namespace]);
+    let indexed = indexes.get(space);
+    if (!indexed) indexes.set(space, indexed = lexicon.namespace(owner, namespace));
+    const index = await indexed;
+    const original = seen.get(place) ?? index.duplicateOf(digests[i], now());
+    found.push({ original, place });
+    if (!seen.has(place)) seen.set(place, original ?? memoryId);
+  }
+  return found;
+}
