@@ -10,13 +10,27 @@
  *   empty file).
  *
  * Only listed blobs are read: a blob without an entry is one a crash cut short. Ids that are not
- * 43 base64url characters are ignored: no path is ever made from them.
+ * 43 base64url characters are ignored: no path is ever made from them. The errors of the file
+ * system name no path (the listing's folder names are hashes of owners and namespaces).
  */
 import { backendError } from "../src/errors.ts";
 import { pathExists } from "../src/files.ts";
-import type { BlobEntry, BlobMeta, ListedBlobMeta } from "../src/backends/types.ts";
+import type { BlobMeta, ListedBlobMeta } from "../src/backends/types.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** A listed blob: its id, its listing entry, and its metadata (`null` when it cannot be read). */
+export interface LegacyBlob {
+  blobId: string;
+  listing: string;
+  meta: ListedBlobMeta | null;
+}
+
+/** The failure of `action` on the files, its cause without the path it named. */
+function filesError(action: string, error: unknown): Error {
+  const name = error instanceof Error ? error.name : "Error";
+  return backendError("the blob files", action, new Error(`${name} on a blob file`));
+}
 
 /** The entries of folder `dir`; none when it is gone. */
 async function* folderEntries(dir: string): AsyncIterable<Deno.DirEntry> {
@@ -27,10 +41,27 @@ async function* folderEntries(dir: string): AsyncIterable<Deno.DirEntry> {
   }
 }
 
-/** The metadata of a JSON file, with a clear `vector` (0.1.0) read as `legacyVector`. */
-function listedMeta(json: string): ListedBlobMeta {
-  const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes, vector } = JSON
-    .parse(json) as BlobMeta & { vector?: number[] };
+/** Removes a file; none is fine. */
+async function removeFile(path: string): Promise<void> {
+  await Deno.remove(path).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+}
+
+/**
+ * The metadata of a JSON file, with a clear `vector` (0.1.0) read as `legacyVector`; `null` when
+ * it is not an object naming its owner and namespace.
+ */
+function listedMeta(json: string): ListedBlobMeta | null {
+  let parsed: BlobMeta & { vector?: number[] };
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes, vector } =
+    parsed ?? {};
+  if (typeof owner !== "string" || typeof namespace !== "string") return null;
   const meta: ListedBlobMeta = { owner, namespace, memoryId, createdAt };
   if (sealedVector !== undefined) meta.sealedVector = sealedVector;
   if (sealedAttributes !== undefined) meta.sealedAttributes = sealedAttributes;
@@ -62,14 +93,15 @@ export class LegacyBlobFiles {
   }
 
   /** Every listed blob, of every owner and namespace, in no particular order. */
-  async *entries(): AsyncIterable<BlobEntry> {
+  async *entries(): AsyncIterable<LegacyBlob> {
     const index = `${this.#dir}/index`;
     try {
       for await (const owner of folderEntries(index)) {
         if (!owner.isDirectory) continue;
         for await (const namespace of folderEntries(`${index}/${owner.name}`)) {
           if (!namespace.isDirectory) continue;
-          for await (const file of folderEntries(`${index}/${owner.name}/${namespace.name}`)) {
+          const folder = `${index}/${owner.name}/${namespace.name}`;
+          for await (const file of folderEntries(folder)) {
             const blobId = file.name.slice(file.name.indexOf("-") + 1);
             if (!file.isFile || !BLOB_ID.test(blobId)) continue;
             const json = await Deno.readTextFile(`${this.#objectPath(blobId)}.json`)
@@ -77,12 +109,13 @@ export class LegacyBlobFiles {
                 if (error instanceof Deno.errors.NotFound) return null;
                 throw error;
               });
-            if (json !== null) yield { blobId, meta: listedMeta(json) };
+            const meta = json === null ? null : listedMeta(json);
+            yield { blobId, listing: `${folder}/${file.name}`, meta };
           }
         }
       }
     } catch (error) {
-      throw backendError("the blob files", "list every blob", error);
+      throw filesError("list every blob", error);
     }
   }
 
@@ -93,19 +126,38 @@ export class LegacyBlobFiles {
       return await Deno.readFile(this.#objectPath(blobId));
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return null;
-      throw backendError("the blob files", "read the blob", error);
+      throw filesError("read the blob", error);
     }
   }
 
   /**
-   * Deletes the files: the listing first (its entries are links to the metadata), so that a
+   * Deletes one blob's files: its listing entry first, then its bytes and metadata, so that a
+   * deletion cut short leaves a blob that is no longer read.
+   */
+  async removeBlob({ blobId, listing }: LegacyBlob): Promise<void> {
+    if (!BLOB_ID.test(blobId)) return;
+    try {
+      await removeFile(listing);
+      await removeFile(this.#objectPath(blobId));
+      await removeFile(`${this.#objectPath(blobId)}.json`);
+    } catch (error) {
+      throw filesError("delete a moved blob", error);
+    }
+  }
+
+  /**
+   * Deletes the folders: the listing first (its entries are links to the metadata), so that a
    * removal cut short still finds `objects` and is finished by the next.
    */
   async remove(): Promise<void> {
-    for (const name of ["index", "objects"]) {
-      await Deno.remove(`${this.#dir}/${name}`, { recursive: true }).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      });
+    try {
+      for (const name of ["index", "objects"]) {
+        await Deno.remove(`${this.#dir}/${name}`, { recursive: true }).catch((error) => {
+          if (!(error instanceof Deno.errors.NotFound)) throw error;
+        });
+      }
+    } catch (error) {
+      throw filesError("delete the blob files", error);
     }
   }
 }

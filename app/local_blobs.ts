@@ -8,7 +8,7 @@ import type { BlobEntry, BlobStore, VectorStore } from "../src/backends/types.ts
 import type { Logger } from "../src/log.ts";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { LegacyBlobFiles } from "./legacy_blob_files.ts";
-import { moveBlobFiles } from "./store_copy.ts";
+import { moveBlobFiles, UNMOVABLE } from "./store_copy.ts";
 
 /** A data directory's blob store, which can also list every blob (to copy them elsewhere). */
 export type LocalBlobStore = BlobStore & { entries(): AsyncIterable<BlobEntry> };
@@ -48,8 +48,8 @@ export async function warnOfLostIndex(
 }
 
 /**
- * Opens the blob store of `dataDir`, moving the blob files of an earlier version into it (one
- * log line with their count); see the module documentation.
+ * Opens the blob store of `dataDir`, moving the blob files of an earlier version into it (a log
+ * line before and after, with their counts); see the module documentation.
  */
 export async function openLocalBlobs(
   dataDir: string,
@@ -66,12 +66,15 @@ export async function openLocalBlobs(
   const files = await LegacyBlobFiles.find(dir);
   if (!files) return store;
   try {
-    const moved = await moveBlobFiles(files, store, secret);
-    logger?.info(
-      "moved the blob files of an earlier version (blobs/objects) into blobs.sqlite and " +
-        "deleted them",
-      { blobs: moved },
-    );
+    logger?.info("moving the blob files of an earlier version (blobs/objects) into blobs.sqlite");
+    const { moved, unmovable } = await moveBlobFiles(files, store, secret);
+    logger?.info("moved the blob files into blobs.sqlite and deleted them", { blobs: moved });
+    if (unmovable.length > 0) {
+      logger?.warn(`blob files that cannot be moved stay in blobs/ (${UNMOVABLE})`, {
+        blobs: unmovable.length,
+        blob_ids: unmovable.slice(0, 10),
+      });
+    }
   } catch (error) {
     await store.close();
     throw error;

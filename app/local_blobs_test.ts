@@ -6,7 +6,8 @@ import { pathExists } from "../src/files.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
-import { moveBlobsToSqlite } from "./store_copy.ts";
+import { LegacyBlobFiles } from "./legacy_blob_files.ts";
+import { moveBlobFiles, moveBlobsToSqlite } from "./store_copy.ts";
 
 /** The relayer's secret the stores' names are hashed and sealed with. */
 const SECRET = new Uint8Array(32).fill(7);
@@ -76,9 +77,9 @@ Deno.test("local blobs: an earlier version's blob files are moved into blobs.sql
     assert.equal(await pathExists(`${dir}/blobs/objects`), false, "the files are gone");
     assert.equal(await pathExists(`${dir}/blobs/index`), false, "their listing too");
     assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: true });
-    assert.equal(lines.length, 1);
-    assert.deepEqual(JSON.parse(lines[0]).blobs, 3);
-    assert.doesNotMatch(lines[0], /0xowner|0xother|n1|n2/, "names no owner or namespace");
+    assert.equal(lines.length, 2, "before and after");
+    assert.deepEqual(JSON.parse(lines[1]).blobs, 3);
+    assert.doesNotMatch(lines.join("\n"), /0xowner|0xother|n1|n2/, "names no owner or namespace");
   });
 });
 
@@ -131,7 +132,10 @@ Deno.test("local blobs: migrate-store --to sqlite moves the files, and finds non
     assert.equal(await moveBlobsToSqlite(dir, SECRET), null, "no blob files");
     const blobs = await writeFiles(dir);
     const told: number[] = [];
-    assert.equal(await moveBlobsToSqlite(dir, SECRET, (done) => told.push(done)), blobs.size);
+    assert.deepEqual(await moveBlobsToSqlite(dir, SECRET, (done) => told.push(done)), {
+      moved: blobs.size,
+      unmovable: [],
+    });
     assert.equal(told.at(-1), blobs.size);
     assert.equal(await pathExists(`${dir}/blobs/objects`), false);
     assert.equal(await moveBlobsToSqlite(dir, SECRET), null, "moved already");
@@ -156,4 +160,54 @@ Deno.test("local blobs: SVC_BLOB_STORE chooses, unset it is the default sqlite; 
     SVC_BLOB_STORE: "sqlite",
   });
   assert.ok(Array.isArray(problems) && problems.some((p) => /SVC_BLOB_STORE=postgres/.test(p)));
+});
+
+Deno.test("local blobs: each blob's files go once the store holds it, so a failed move keeps its progress", async () => {
+  await inTempDir(async (dir) => {
+    const blobs = await writeFiles(dir);
+    const [failing] = [...blobs.keys()].sort();
+    const target = await SqliteBlobStore.open({
+      path: `${dir}/blobs/blobs.sqlite`,
+      secret: SECRET,
+    });
+    const flaky = Object.assign(Object.create(target), {
+      put: (bytes: Uint8Array<ArrayBuffer>, blobMeta: typeof meta) =>
+        blobMeta.memoryId === blobs.get(failing)!.meta.memoryId
+          ? Promise.reject(new Error("disk full"))
+          : target.put(bytes, blobMeta),
+    });
+    const files = (await LegacyBlobFiles.find(`${dir}/blobs`))!;
+    await assert.rejects(moveBlobFiles(files, flaky, SECRET), /disk full/);
+    await target.close();
+    const left = (await Array.fromAsync(files.entries())).map((blob) => blob.blobId);
+    assert.deepEqual(left, [failing], "only the blob not moved keeps its files");
+  });
+});
+
+Deno.test("local blobs: blob files that cannot be moved stay, are named, and block nothing", async () => {
+  await inTempDir(async (dir) => {
+    const blobs = await writeFiles(dir);
+    const [altered, unreadable, missing] = [...blobs.keys()];
+    const path = (id: string) => `${dir}/blobs/objects/${id.slice(0, 2)}/${id}`;
+    await Deno.writeFile(path(altered), enc("not what its id hashes"));
+    await Deno.writeTextFile(`${path(unreadable)}.json`, "{ not json");
+    await Deno.remove(path(missing));
+    const good = await writeLegacyBlob(`${dir}/blobs`, enc("fine"), { ...meta, memoryId: "m4" });
+    for (let start = 0; start < 2; start++) {
+      const lines: string[] = [];
+      const store = await openLocalBlobs(dir, SECRET, createLogger("info", (l) => lines.push(l)));
+      try {
+        const held = (await Array.fromAsync(store.entries())).map((e) => e.blobId);
+        assert.deepEqual(held, [good], "the good blob is moved, the others are not");
+      } finally {
+        await store.close?.();
+      }
+      const warning = JSON.parse(lines.at(-1)!);
+      assert.equal(warning.level, "warn");
+      assert.equal(warning.blobs, 3);
+      assert.deepEqual(warning.blob_ids.sort(), [altered, unreadable, missing].sort());
+      assert.doesNotMatch(lines.join("\n"), /0xowner|0xother/, "names no owner");
+      assert.ok(await pathExists(`${path(unreadable)}.json`), "their files stay");
+    }
+  });
 });

@@ -3,11 +3,12 @@
  * phases share, and the blob copy of both its directions (into PostgreSQL, or from the blob files
  * of earlier versions into the data directory's SQLite store: {@link moveBlobsToSqlite}).
  */
+import { blobIdOf } from "../src/backends/blob_id.ts";
 import { SvcError } from "../src/errors.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
-import { LegacyBlobFiles } from "./legacy_blob_files.ts";
+import { type LegacyBlob, LegacyBlobFiles } from "./legacy_blob_files.ts";
 import type { LocalBlobStore } from "./local_blobs.ts";
-import type { BlobStore } from "../src/backends/types.ts";
+import type { BlobMeta, BlobStore, ListedBlobMeta } from "../src/backends/types.ts";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 
 /** Items a phase writes at once, unless it says otherwise. */
@@ -55,8 +56,18 @@ export async function copyAll<T>(
   return done;
 }
 
-/** What {@link copyBlobsInto} reads: a data directory's blob store, or its blob files. */
+/** What {@link copyBlobsInto} reads: a data directory's blob store. */
 export type BlobSource = Pick<LocalBlobStore, "entries" | "get">;
+
+/** A blob's metadata as stored anew: a legacy clear vector sealed with `seal`. */
+async function keptMeta(seal: VectorSeal, meta: ListedBlobMeta): Promise<BlobMeta> {
+  const { legacyVector, ...kept } = meta;
+  if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
+    const { memoryId, owner, namespace } = kept;
+    kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
+  }
+  return kept;
+}
 
 /**
  * Copies every blob of `source` into `target`, ids kept; a legacy clear vector in a blob's
@@ -76,12 +87,7 @@ export async function copyBlobsInto(
       Promise.all(entries.map(async ({ blobId, meta }) => {
         const bytes = await source.get(blobId);
         if (!bytes) return; // deleted since it was listed
-        const { legacyVector, ...kept } = meta;
-        if (legacyVector && kept.sealedVector === undefined && kept.memoryId !== undefined) {
-          const { memoryId, owner, namespace } = kept;
-          kept.sealedVector = await seal.seal({ memoryId, owner, namespace }, legacyVector);
-        }
-        const stored = await target.put(bytes, kept);
+        const stored = await target.put(bytes, await keptMeta(seal, meta));
         if (stored !== blobId) {
           throw new SvcError(
             "internal",
@@ -93,34 +99,64 @@ export async function copyBlobsInto(
   );
 }
 
+/** Why a blob file cannot be moved, as logs and the CLI say it. */
+export const UNMOVABLE = "bytes missing or not matching their id, metadata that cannot be " +
+  "read, or bytes another memory holds; their memories cannot be read";
+
+/** What {@link moveBlobFiles} did: the blobs moved, and the ids of those it could not move. */
+export interface BlobFilesMoved {
+  moved: number;
+  unmovable: string[];
+}
+
 /**
- * Moves the blob files of earlier versions into `target`, the data directory's SQLite store,
- * ids kept, then deletes them. Cut short, the same move again finishes it: a blob copied
- * already is put again harmlessly. Resolves to the blobs moved.
+ * Moves the blob files of earlier versions into `target`, the data directory's SQLite store, ids
+ * kept: each blob's files are deleted once the store holds it, so that the move needs little
+ * room and a move cut short is finished by the next. A blob whose bytes are missing or do not
+ * match its id, whose metadata cannot be read, or whose bytes the store holds for another memory
+ * cannot be moved: its files stay, and its id is listed. The folders go once nothing is left.
  */
 export async function moveBlobFiles(
   files: LegacyBlobFiles,
   target: BlobStore,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell = () => {},
-): Promise<number> {
-  const moved = await copyBlobsInto(files, target, secret, tell);
-  // Every blob is committed to the database: the files can go.
-  await files.remove();
-  return moved;
+): Promise<BlobFilesMoved> {
+  const seal = await VectorSeal.fromSecret(secret);
+  const total = await count(files.entries());
+  const result: BlobFilesMoved = { moved: 0, unmovable: [] };
+  const move = async (blob: LegacyBlob) => {
+    const bytes = blob.meta && await files.get(blob.blobId);
+    const stored = bytes && blobIdOf(bytes) === blob.blobId &&
+      await target.put(bytes, await keptMeta(seal, blob.meta!)).catch((error) => {
+        if (error instanceof SvcError && error.code === "conflict") return null;
+        throw error;
+      });
+    if (!stored) return void result.unmovable.push(blob.blobId);
+    await files.removeBlob(blob);
+    result.moved++;
+  };
+  for await (const batch of batches(files.entries(), 8)) {
+    // Every move of the batch ends before a failure is thrown: none is left writing.
+    const failed = (await Promise.allSettled(batch.map(move))).find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    tell(result.moved + result.unmovable.length, total);
+  }
+  if (result.unmovable.length === 0) await files.remove();
+  return result;
 }
 
 /**
  * `svc migrate-store --to sqlite`: {@link moveBlobFiles} for the files in `dataDir`
  * (`blobs/objects`), into `blobs/blobs.sqlite` (the relayer stopped; the caller holds the data
- * directory's `index.lock`). Resolves to the blobs moved (0 when an earlier run had moved them
+ * directory's `index.lock`). Resolves to what it moved (none when an earlier run had moved them
  * all), `null` when there are no blob files.
  */
 export async function moveBlobsToSqlite(
   dataDir: string,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell = () => {},
-): Promise<number | null> {
+): Promise<BlobFilesMoved | null> {
   const dir = `${dataDir}/blobs`;
   const files = await LegacyBlobFiles.find(dir);
   if (!files) return null;

@@ -1,7 +1,8 @@
 /**
- * The memory commands of `svc` (a signed client of the relayer): remember, recall, restore,
- * list, get, forget, update, namespaces and whoami. Each returns the one JSON object `--json` prints and the text
- * printed otherwise.
+ * The memory commands of `svc` (a signed client of the relayer) that write: remember, restore,
+ * forget and update; those that read (recall, list, get, namespaces, whoami) are in
+ * `svc_memories_read.ts`. Each returns the one JSON object `--json` prints and the text printed
+ * otherwise.
  */
 import { type EraseReceipt, SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import {

@@ -10,6 +10,7 @@ import { readConfig } from "../app/mod.ts";
 import { masterKeyFileOf } from "../app/config.ts";
 import { loadMasterKey, masterKeyPath } from "../app/master_key.ts";
 import { lockIndex } from "../app/index_lock.ts";
+import { UNMOVABLE } from "../app/store_copy.ts";
 import {
   migrateStore,
   moveBlobsToSqlite,
@@ -100,18 +101,26 @@ function describe(
 }
 
 /** `svc migrate-store --to sqlite`: an earlier version's blob files into `blobs/blobs.sqlite`. */
+/** What the CLI says of the blobs it could not move, if any. */
+function unmovableText(unmovable: string[]): string {
+  if (unmovable.length === 0) return "";
+  return `${unmovable.length} could not be moved (${UNMOVABLE}); their files stay in blobs/: ` +
+    `${unmovable.slice(0, 10).join(", ")}${unmovable.length > 10 ? ", …" : ""}. `;
+}
+
 async function moveBlobs(dataDir: string, masterKey: string): Promise<Output> {
   const lock = await lockIndex(dataDir, "move the blobs");
   try {
-    const moved = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
+    const result = await moveBlobsToSqlite(dataDir, Uint8Array.fromHex(masterKey));
+    const { moved = 0, unmovable = [] } = result ?? {};
     return {
-      json: { status: "moved", blobs: moved ?? 0, dataDir },
-      text: moved === null
+      json: { status: "moved", blobs: moved, unmovable, dataDir },
+      text: result === null
         ? `No blob files in ${dataDir}/blobs: nothing to move.`
         : `Moved ${moved} blobs into ${dataDir}/blobs/blobs.sqlite` +
-          (moved === 0 ? " (none were left to move)" : "") +
-          " and deleted the files. Start the relayer without SVC_BLOB_STORE (or with " +
-          "SVC_BLOB_STORE=sqlite).",
+          (moved === 0 && unmovable.length === 0 ? " (none were left to move)" : "") +
+          " and deleted their files. " + unmovableText(unmovable) +
+          "Start the relayer without SVC_BLOB_STORE (or with SVC_BLOB_STORE=sqlite).",
     };
   } finally {
     lock.release();

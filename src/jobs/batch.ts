@@ -144,7 +144,7 @@ class BatchRun {
 
   /** Stores, indexes and completes the jobs. */
   async #storeAndIndex(live: BatchJob[]): Promise<void> {
-    const { pipeline, indexed } = this.#deps;
+    const { pipeline } = this.#deps;
     // Embedding needs no blob id: it runs while the blobs upload. Its results pair with the
     // jobs it was asked for, not with those still live when it ends.
     const asked = live;
@@ -166,10 +166,10 @@ class BatchRun {
     }
     live = await this.#index(live, prepared);
     live = live.filter((job) => !this.#takenOver(job));
-    if (indexed) {
+    if (this.#deps.indexed) {
       let gone: (string | undefined)[];
       try {
-        gone = await indexed(live.map(memoryOf));
+        gone = await this.#deps.indexed(live.map(memoryOf));
       } catch (error) {
         await this.#each(live, () => Promise.reject(error));
         return;
@@ -230,10 +230,10 @@ class BatchRun {
 
   /** Marks the jobs done, their memories' texts kept first. */
   async #complete(jobs: BatchJob[]): Promise<void> {
-    const { queue, logger, observe, keepText } = this.#deps;
+    const { queue, logger, observe } = this.#deps;
     // Kept before the jobs are marked done: whoever sees a job done (a commit is visible before
     // its writer hears of it) finds its text kept.
-    for (const job of jobs) keepText?.(job.key.owner, job.blobId!, job.text!);
+    for (const job of jobs) this.#deps.keepText?.(job.key.owner, job.blobId!, job.text!);
     const completed = await queue.completeMany(jobs.map((job) => ({
       record: job.record,
       patch: { blob_id: job.blobId, memory_id: job.record.job_id },
@@ -274,7 +274,7 @@ class BatchRun {
    * recorded first, so the next attempt does not upload it again.
    */
   async #giveUpAttempt(job: BatchJob, error: unknown): Promise<void> {
-    const { queue, logger, observe, failed } = this.#deps;
+    const { queue, logger, observe } = this.#deps;
     if (this.#takenOver(job, error)) return;
     job.over = true;
     let record = job.record;
@@ -297,7 +297,7 @@ class BatchRun {
       }
       await queue.fail(record, message);
       observe?.jobEnded("failed", this.#acceptedAt(job));
-      await failed?.([memoryOf(job)]).catch((cause) => {
+      await this.#deps.failed?.([memoryOf(job)]).catch((cause) => {
         logger.warn("cannot release what a failed job held", {
           job_id: record.job_id,
           error: cause,

@@ -171,8 +171,6 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
       );
     },
 
-    duplicates,
-
     /** A job of this owner, or `null` when unknown or another owner's. */
     async job(owner: string, jobId: string): Promise<PublicJob | null> {
       const record = MEMORY_ID.test(jobId) ? await queue.get(jobId) : null;

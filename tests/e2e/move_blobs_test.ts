@@ -70,7 +70,7 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
 
     const relayer = await startRelayer(dataDir, EMBEDDER);
     try {
-      const moved = relayer.log().split("\n").filter((l) => /moved the blob files/.test(l));
+      const moved = relayer.log().split("\n").filter((l) => /moved the blob files into/.test(l));
       assert.equal(moved.length, 1);
       assert.equal(JSON.parse(moved[0]).blobs, TEXTS.length);
       assert.equal(await pathExists(`${dataDir}/blobs/objects`), false, "the files are gone");
@@ -86,6 +86,7 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
     assert.deepEqual(await svcCli(dataDir, ["migrate-store", "--to", "sqlite"]), {
       status: "moved",
       blobs: 0,
+      unmovable: [],
       dataDir,
     });
     const again = await new Deno.Command(Deno.execPath(), {
