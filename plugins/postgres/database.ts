@@ -82,25 +82,27 @@ function isClosedWriteCrash(error: unknown): boolean {
 }
 
 /**
- * Whether `reason` is the failure of the `postgres` client's own query for the database's array
- * types: it runs first on each new connection, and nothing awaits it (porsager/postgres#1192), so
- * a connection lost or a pool ended at that moment would stop the process. The query that opened
- * the connection fails (or is tried again) on its own.
+ * Whether `reason` is the failure of a query the `postgres` client runs of its own on a new
+ * connection, which nothing awaits, so that a connection lost or a pool ended at that moment
+ * would stop the process: the database's array types (porsager/postgres#1192), and, from a server
+ * older than PostgreSQL 14 under `target_session_attrs`, whether it takes writes. The query that
+ * opened the connection fails (or is tried again) on its own.
  */
-function isArrayTypesFailure(reason: unknown): boolean {
+function isClientQueryFailure(reason: unknown): boolean {
   const query = (reason as { query?: unknown } | null)?.query;
-  return typeof query === "string" && query.includes("pg_catalog.pg_type") &&
-    query.includes("typcategory = 'A'");
+  if (typeof query !== "string") return false;
+  return (query.includes("pg_catalog.pg_type") && query.includes("typcategory = 'A'")) ||
+    (query.includes("show transaction_read_only") && query.includes("pg_is_in_recovery()"));
 }
 
 let containing = false;
 
-/** Keeps the client's unawaited query for array types (see above) from stopping the process. */
-function containArrayTypesFailures(): void {
+/** Keeps the client's unawaited queries (see above) from stopping the process. */
+function containClientQueryFailures(): void {
   if (containing) return;
   containing = true;
   globalThis.addEventListener("unhandledrejection", (event) => {
-    if (isArrayTypesFailure(event.reason)) event.preventDefault();
+    if (isClientQueryFailure(event.reason)) event.preventDefault();
   });
 }
 
@@ -117,7 +119,7 @@ function connectPool<T extends Record<string, postgres.PostgresType>>(
   url: string,
   options: postgres.Options<T>,
 ): Sql {
-  containArrayTypesFailures();
+  containClientQueryFailures();
   const sockets = new Set<net.Socket>();
   let killed = false;
   let next = 0;

@@ -203,8 +203,10 @@ Deno.test("a relayer paused mid-transaction holds its locks 10 s at most: the da
 /**
  * A TCP proxy to `port` that holds back what the client sends on the first connection from the
  * moment it sends `stallAt`, as a database that stopped answering then; the others pass through.
+ * `hide` names what the server says at start that the client should not hear, as from a server
+ * older than PostgreSQL 14 (the names are garbled, their lengths kept).
  */
-function startStallingProxy(port: number, stallAt: string) {
+function startStallingProxy(port: number, stallAt: string, hide: string[] = []) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const conns = new Set<Deno.Conn>();
   let stalled: Deno.Conn | undefined;
@@ -213,6 +215,7 @@ function startStallingProxy(port: number, stallAt: string) {
     try {
       for (let n; (n = await from.read(buffer)) !== null;) {
         const chunk = buffer.subarray(0, n);
+        if (!watch) garble(chunk, hide);
         if (watch && !stalled && new TextDecoder().decode(chunk).includes(stallAt)) stalled = from;
         if (stalled !== from) await to.write(chunk);
       }
@@ -243,6 +246,14 @@ function startStallingProxy(port: number, stallAt: string) {
   };
 }
 
+/** Overwrites the first letter of each of `names` found in `bytes`. */
+function garble(bytes: Uint8Array, names: string[]): void {
+  const text = new TextDecoder("latin1").decode(bytes);
+  for (const name of names) {
+    for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) bytes[at] = 0x78;
+  }
+}
+
 Deno.test("a pool ended while the client reads the array types leaves no uncaught error", async () => {
   await using db = await testDatabase();
   const url = new URL(db.url);
@@ -261,4 +272,21 @@ Deno.test("a pool ended while the client reads the array types leaves no uncaugh
   } finally {
     await database.close();
   }
+});
+
+Deno.test("a pool ended while the client asks an older server whether it takes writes leaves no uncaught error", async () => {
+  await using db = await testDatabase();
+  const url = new URL(db.url);
+  // The client asks a server that does not say it at start (before PostgreSQL 14), unawaited.
+  await using proxy = startStallingProxy(Number(url.port), "pg_is_in_recovery", [
+    "in_hot_standby",
+    "default_transaction_read_only",
+  ]);
+  url.host = proxy.host;
+  url.searchParams.set("target_session_attrs", "read-write");
+  await assert.rejects(
+    Database.open({ url: url.href, connectTimeoutMs: 500 }),
+    /Cannot connect to PostgreSQL at .*: no answer in 0.5 s/,
+  );
+  assert.ok(proxy.stalled);
 });
