@@ -101,7 +101,7 @@ export {
 } from "./crypto/sealing.ts";
 export { addressOf, generateKeyPair, isAddress, type KeyPair, sha256Hex } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
-export { MAX_FACTS } from "./llm/prompts.ts";
+export { MAX_FACTS } from "./text_limits.ts";
 export {
   callSignal,
   normalised,

@@ -9,5 +9,7 @@ export const MAX_TEXT_BYTES = 1024 * 1024;
 export const MAX_QUERY_BYTES = 64 * 1024;
 /** The text analyze extracts facts from: 64 KiB. */
 export const MAX_ANALYZE_BYTES = 64 * 1024;
+/** The most facts one text gives (analyze); extraction keeps the first ones. */
+export const MAX_FACTS = 20;
 /** A manual memory's ciphertext named by `blob_id`: 2 MiB, what a request body may hold. */
 export const MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;

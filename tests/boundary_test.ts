@@ -69,6 +69,20 @@ Deno.test("the core imports no plugin", async () => {
   assert.deepEqual(crossings, []);
 });
 
+Deno.test("no two folders of the core import each other", async () => {
+  const edges = new Set<string>();
+  for await (const path of sources("src")) {
+    const [, from] = path.split("/");
+    if (!path.slice(4).includes("/") || path.endsWith("_test.ts")) continue;
+    for (const target of await importsOf(path)) {
+      const [root, to, ...rest] = target.split("/");
+      if (root === "src" && rest.length > 0 && to !== from) edges.add(`${from} → ${to}`);
+    }
+  }
+  const both = [...edges].filter((edge) => edges.has(edge.split(" → ").reverse().join(" → ")));
+  assert.deepEqual(both, []);
+});
+
 Deno.test("each plugin is a package of the workspace, with a name, exports and a README", async () => {
   const root = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
   assert.deepEqual(root.workspace, ["./plugins/*"]);

@@ -23,7 +23,7 @@
  * ```
  * @module
  */
-import { MAX_FACTS } from "../llm/prompts.ts";
+import { MAX_FACTS } from "../text_limits.ts";
 import type { CallOptions, Llm } from "./types.ts";
 
 const FIRST_PERSON = /^(?:I|My)\b/;

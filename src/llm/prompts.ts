@@ -4,12 +4,9 @@
  * and any look-alike tag inside them is neutralised, so a memory cannot act as instructions.
  */
 import { SvcError } from "../errors.ts";
-import { MAX_TEXT_BYTES } from "../text_limits.ts";
+import { MAX_FACTS, MAX_TEXT_BYTES } from "../text_limits.ts";
 
 const utf8 = new TextEncoder();
-
-/** The most facts one text gives; extraction keeps the first ones. */
-export const MAX_FACTS = 20;
 
 /** One message of a chat with a language model. */
 export interface ChatMessage {
