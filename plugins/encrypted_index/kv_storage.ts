@@ -42,18 +42,6 @@ import type {
   StoredHeader,
 } from "./storage.ts";
 
-export type {
-  BlockStorage,
-  IndexChange,
-  IndexMeta,
-  ListedBlock,
-  NamespaceHeader,
-  NamespaceRef,
-  StorageWatcher,
-  StoredBlock,
-  StoredHeader,
-} from "./storage.ts";
-
 /** The largest part of a block a value holds. */
 export const PART_BYTES = 64_000;
 const MAX_MUTATIONS = 900;

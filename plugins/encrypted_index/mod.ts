@@ -509,17 +509,6 @@ export class EncryptedVectorStore implements VectorStore {
 
 export { EncryptedIndexSet, type EncryptedIndexSetOptions } from "./index_set.ts";
 export type {
-  BlockStorage,
-  IndexChange,
-  IndexMeta,
-  ListedBlock,
-  NamespaceHeader,
-  NamespaceRef,
-  StorageWatcher,
-  StoredBlock,
-  StoredHeader,
-} from "./storage.ts";
-export type {
   CallOptions,
   IndexEmbedding,
   IndexPartition,

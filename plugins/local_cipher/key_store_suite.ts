@@ -6,8 +6,6 @@ import assert from "node:assert/strict";
 import { type KeyStore, SvcError } from "@svc/relayer/kit";
 import { LocalCipher } from "./mod.ts";
 
-export type { KeyPlace, KeyStore } from "@svc/relayer/kit";
-
 const enc = (text: string) => new TextEncoder().encode(text);
 const dec = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const OWNER = "0x" + "ab".repeat(32);

@@ -22,16 +22,6 @@ import type {
   TransactionEffects,
 } from "./store.ts";
 
-export type {
-  DelegateKey,
-  LedgerAccount,
-  LedgerChange,
-  LedgerStore,
-  StoredTransaction,
-  TransactionEffects,
-} from "./store.ts";
-export type { Operation } from "@svc/relayer/kit";
-
 /** Tries of a commit the file's write lock refused (another process was writing). */
 const LOCKED_TRIES = 20;
 

@@ -11,17 +11,6 @@ import type { LedgerStorage } from "./rules_suite.ts";
 import type { LedgerStore } from "./store.ts";
 import { submitTransaction, type TransactionKind } from "./transactions.ts";
 
-export type { LedgerStorage } from "./rules_suite.ts";
-export type {
-  DelegateKey,
-  LedgerAccount,
-  LedgerChange,
-  LedgerStore,
-  StoredTransaction,
-  TransactionEffects,
-} from "./store.ts";
-export type { Operation } from "@svc/relayer/kit";
-
 /** A ledger with an account and one key, and a wallet changing it through its own handle. */
 async function withAccount(storage: LedgerStorage) {
   const wallet = new LocalLedger(await storage.open());

@@ -17,7 +17,6 @@ const HUB_ID = /^[A-Za-z0-9][\w.-]{0,95}(\/[A-Za-z0-9][\w.-]{0,95})?$/;
 const REVISION = /^[\w][\w./-]{0,199}$/;
 
 export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
-export type { SettingsReader } from "@svc/relayer/kit";
 
 /** The model to load or download, and how it runs. */
 export interface OnnxSettings {

@@ -11,8 +11,6 @@ import { backendError, type Logger, silentLogger, SvcError } from "@svc/relayer/
 import { migrate, type Migration } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 
-// The types its public signatures name, from the modules that define them.
-export type { Migration } from "./migrations.ts";
 export type {
   ERROR_STATUS,
   ErrorCode,

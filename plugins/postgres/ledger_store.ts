@@ -37,18 +37,6 @@ import type {
 } from "@svc/local-ledger";
 import type { Database, Sql, Transaction } from "./database.ts";
 
-// The types its public signatures name, from the modules that define them.
-export type { Database, NotificationHandler, Sql } from "./database.ts";
-export type { Operation } from "@svc/relayer/kit";
-export type {
-  DelegateKey,
-  LedgerAccount,
-  LedgerChange,
-  LedgerStore,
-  StoredTransaction,
-  TransactionEffects,
-} from "@svc/local-ledger";
-
 /** The channel every applied transaction notifies, with the ledger's new version. */
 export const LEDGER_CHANNEL = "svc_ledger";
 

@@ -8,9 +8,6 @@
 import { SvcError } from "@svc/relayer/kit";
 import type { Sql, Transaction } from "./database.ts";
 
-// The types its public signatures name, from the modules that define them.
-export type { Sql, Transaction } from "./database.ts";
-
 /** One step of the schema. */
 export interface Migration {
   /** 1, 2, 3…: applied in this order, each once. */

@@ -27,9 +27,6 @@ export {
   refuseUnfinishedCopy,
 } from "./store_import.ts";
 
-// The types its public signatures name, from the modules that define them.
-export type { NotificationHandler, Sql } from "./database.ts";
-export type { ImportedJob } from "./store_import.ts";
 export type {
   AcceptOptions,
   AccessLogStore,

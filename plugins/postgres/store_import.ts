@@ -16,10 +16,6 @@ import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 
-// The types its public signatures name, from the modules that define them.
-export type { Database, NotificationHandler, Sql } from "./database.ts";
-export type { Fingerprint, JobRecord, JobStatus, PublicJob } from "@svc/relayer/kit";
-
 /** A job as a data directory's queue kept it (`storedJobs` in `src/jobs/kv_job_export.ts`). */
 export interface ImportedJob {
   /** The job's record, opened. */

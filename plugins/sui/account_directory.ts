@@ -32,15 +32,6 @@ import { accountType, isObjectId, operationsOfMask, registryType } from "./svc_a
 import { RegistryTable, unwrap } from "./registry.ts";
 import { suiClient, type SuiRpcOptions, withRpc } from "./rpc_client.ts";
 
-export type {
-  AccountDirectory,
-  CallOptions,
-  KeyScope,
-  Operation,
-  ResolvedAccount,
-} from "@svc/relayer/kit";
-export type { SuiRpcOptions } from "./rpc_client.ts";
-
 const PLUGIN = "sui";
 
 /** Options of {@link SuiAccountDirectory}. */

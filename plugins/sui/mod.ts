@@ -5,7 +5,6 @@
 export { SuiAccountDirectory, type SuiAccountDirectoryOptions } from "./account_directory.ts";
 export * from "./svc_account.ts";
 export { SuiSponsor, type SuiSponsoredEffects, type SuiSponsorOptions } from "./sponsor.ts";
-export type { SuiRpcOptions } from "./rpc_client.ts";
 export type {
   AccountDirectory,
   CallOptions,

@@ -11,8 +11,6 @@ import { registryType } from "./svc_account.ts";
 import { withRpc } from "./rpc_client.ts";
 import { abortable } from "./abortable.ts";
 
-export type { CallOptions } from "@svc/relayer/kit";
-
 /** What a {@link RegistryTable} reads and how its failures are named. */
 export interface RegistryTableOptions {
   /** The published `svc_account` package; the registry must be its `AccountRegistry`. */
