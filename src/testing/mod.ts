@@ -26,6 +26,9 @@ export { MemoryReranker } from "../backends/memory_reranker.ts";
 export { seededRandom } from "./seeded_random.ts";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+export { MemoryJobStore } from "../jobs/memory_job_store.ts";
+export { StoredJobQueue } from "../jobs/stored_job_queue.ts";
+export type { JobStore, JobWrite } from "../jobs/job_store.ts";
 export {
   type AccessLogStore,
   type AccessRecordRange,

@@ -1,0 +1,53 @@
+/**
+ * `JobStore`: where remember jobs live, and nothing else. The job state machine (leases,
+ * renewals, retries with backoff, completion, failure and its dead letter, redrive) is
+ * `StoredJobQueue`'s, written once over this interface; a store keeps records, texts and
+ * ciphertexts, applies a change only while the job is still as the caller saw it, and delivers
+ * messages.
+ */
+import type { PendingClaim } from "../auth/replay_guard.ts";
+import type { JobHandler, JobRecord } from "./job_queue.ts";
+
+/** A change to one job, applied only while the stored record is still as `seen` shows it. */
+export interface JobWrite {
+  /** The record the change was made from (same status, worker and attempt as stored). */
+  seen: JobRecord;
+  /** The record to store, from the stored one. */
+  change: (stored: JobRecord) => JobRecord;
+  /** A ciphertext to keep with the job (see `JobQueue.saveCiphertext`). */
+  ciphertext?: Uint8Array<ArrayBuffer>;
+  /** The job ended: its text and ciphertext go, and it leaves the active jobs. */
+  finished?: boolean;
+  /** Why the job failed, kept as its dead letter (a store may keep none). */
+  deadLetter?: string;
+  /** Delivers the job again after this many milliseconds. */
+  enqueueAfterMs?: number;
+}
+
+/** Where remember jobs live; see the module documentation. */
+export interface JobStore {
+  /** Whether other relayers share the jobs (see `JobQueue.shared`). */
+  readonly shared?: boolean;
+  /**
+   * Keeps new records with their texts and enqueues them, all or none; `claim` is durable no
+   * later than the jobs.
+   */
+  create(records: JobRecord[], texts: string[], claim?: PendingClaim): Promise<void>;
+  /** The records of `jobIds`, in order, `null` for each unknown one. */
+  read(jobIds: string[]): Promise<(JobRecord | null)[]>;
+  /** Applies each change whose job is still as seen: per change, the record written or `null`. */
+  write(changes: JobWrite[]): Promise<(JobRecord | null)[]>;
+  /** The texts of `jobIds`, in order, `null` once a job ended. */
+  texts(jobIds: string[]): Promise<(string | null)[]>;
+  /** The ciphertexts kept for `jobIds`, in order, `null` where none is. */
+  ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]>;
+  /** Delivers the jobs again after `delayMs` (default at once). */
+  enqueue(jobIds: string[], delayMs?: number): Promise<void>;
+  /** The records of jobs not yet done or failed, oldest first. */
+  active(): AsyncIterable<JobRecord>;
+  /**
+   * Delivers enqueued jobs to `handler` until `signal` aborts, at least once each; resolves when
+   * listening stops.
+   */
+  listen(handler: JobHandler, signal?: AbortSignal): Promise<void>;
+}
