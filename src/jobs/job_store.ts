@@ -6,14 +6,14 @@
  * messages.
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
-import type { JobHandler, JobRecord } from "./job_queue.ts";
+import type { JobRecord } from "./job_queue.ts";
 
 /** A change to one job, applied only while the stored record is still as `seen` shows it. */
 export interface JobWrite {
   /** The record the change was made from (same status, worker and attempt as stored). */
   seen: JobRecord;
-  /** The record to store, from the stored one. */
-  change: (stored: JobRecord) => JobRecord;
+  /** The record to store, from the stored one; `null` leaves the job as it is. */
+  change: (stored: JobRecord) => JobRecord | null;
   /** A ciphertext to keep with the job (see `JobQueue.saveCiphertext`). */
   ciphertext?: Uint8Array<ArrayBuffer>;
   /** The job ended: its text and ciphertext go, and it leaves the active jobs. */
@@ -22,6 +22,14 @@ export interface JobWrite {
   deadLetter?: string;
   /** Delivers the job again after this many milliseconds. */
   enqueueAfterMs?: number;
+}
+
+/** A delivery: the job, and how many deliveries of this message failed before it. */
+export interface StoredMessage {
+  /** The job to work on. */
+  job_id: string;
+  /** Deliveries of this message whose handler failed. */
+  failures: number;
 }
 
 /** Where remember jobs live; see the module documentation. */
@@ -41,13 +49,16 @@ export interface JobStore {
   texts(jobIds: string[]): Promise<(string | null)[]>;
   /** The ciphertexts kept for `jobIds`, in order, `null` where none is. */
   ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]>;
-  /** Delivers the jobs again after `delayMs` (default at once). */
-  enqueue(jobIds: string[], delayMs?: number): Promise<void>;
+  /**
+   * Delivers the jobs again after `delayMs` (default at once); `failures` is how many deliveries
+   * of the message this one repeats failed (default 0).
+   */
+  enqueue(jobIds: string[], delayMs?: number, failures?: number): Promise<void>;
   /** The records of jobs not yet done or failed, oldest first. */
   active(): AsyncIterable<JobRecord>;
   /**
    * Delivers enqueued jobs to `handler` until `signal` aborts, at least once each; resolves when
    * listening stops.
    */
-  listen(handler: JobHandler, signal?: AbortSignal): Promise<void>;
+  listen(handler: (message: StoredMessage) => Promise<void>, signal?: AbortSignal): Promise<void>;
 }

@@ -3,8 +3,9 @@
  * Deno KV. Nothing outlives the process, records do not expire, and it keeps no dead letter.
  */
 import type { PendingClaim } from "../auth/replay_guard.ts";
-import type { JobHandler, JobRecord } from "./job_queue.ts";
-import type { JobStore, JobWrite } from "./job_store.ts";
+import { SvcError } from "../errors.ts";
+import type { JobRecord } from "./job_queue.ts";
+import type { JobStore, JobWrite, StoredMessage } from "./job_store.ts";
 import { stillAsSeen } from "./job_transitions.ts";
 
 /** Jobs in memory; `close()` (or `using`) stops delivering and cancels delayed messages. */
@@ -12,10 +13,10 @@ export class MemoryJobStore implements JobStore, Disposable {
   readonly #records = new Map<string, JobRecord>();
   readonly #texts = new Map<string, string>();
   readonly #ciphertexts = new Map<string, Uint8Array<ArrayBuffer>>();
-  /** Jobs due, waiting for a listener. */
-  #due: string[] = [];
+  /** Messages due, waiting for a listener. */
+  #due: StoredMessage[] = [];
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  #handler?: JobHandler;
+  #handler?: (message: StoredMessage) => Promise<void>;
   #stop?: () => void;
   #closed = false;
 
@@ -25,7 +26,7 @@ export class MemoryJobStore implements JobStore, Disposable {
       this.#records.set(record.job_id, structuredClone(record));
       this.#texts.set(record.job_id, texts[i]);
     });
-    this.#enqueue(records.map((record) => record.job_id), 0);
+    this.#enqueue(records.map((record) => record.job_id), 0, 0);
   }
 
   read(jobIds: string[]): Promise<(JobRecord | null)[]> {
@@ -40,13 +41,14 @@ export class MemoryJobStore implements JobStore, Disposable {
     const stored = this.#load(seen.job_id);
     if (!stillAsSeen(stored, seen)) return null;
     const next = change(stored);
+    if (!next) return null;
     this.#records.set(next.job_id, structuredClone(next));
     if (ciphertext) this.#ciphertexts.set(next.job_id, ciphertext.slice());
     if (finished) {
       this.#texts.delete(next.job_id);
       this.#ciphertexts.delete(next.job_id);
     }
-    if (enqueueAfterMs !== undefined) this.#enqueue([next.job_id], enqueueAfterMs);
+    if (enqueueAfterMs !== undefined) this.#enqueue([next.job_id], enqueueAfterMs, 0);
     return next;
   }
 
@@ -58,8 +60,8 @@ export class MemoryJobStore implements JobStore, Disposable {
     return Promise.resolve(jobIds.map((jobId) => this.#ciphertexts.get(jobId)?.slice() ?? null));
   }
 
-  enqueue(jobIds: string[], delayMs = 0): Promise<void> {
-    this.#enqueue(jobIds, delayMs);
+  enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
+    this.#enqueue(jobIds, delayMs, failures);
     return Promise.resolve();
   }
 
@@ -70,7 +72,16 @@ export class MemoryJobStore implements JobStore, Disposable {
   }
 
   /** Delivers due jobs until `signal` aborts (or the store closes); later ones wait. */
-  listen(handler: JobHandler, signal?: AbortSignal): Promise<void> {
+  listen(
+    handler: (message: StoredMessage) => Promise<void>,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    if (signal?.aborted) return Promise.resolve();
+    if (this.#handler) {
+      return Promise.reject(
+        new SvcError("internal", "Cannot listen to the job store: it already has a listener"),
+      );
+    }
     this.#handler = handler;
     return new Promise<void>((resolve) => {
       this.#stop = () => {
@@ -101,15 +112,16 @@ export class MemoryJobStore implements JobStore, Disposable {
     return record ? structuredClone(record) : null;
   }
 
-  #enqueue(jobIds: string[], delayMs: number): void {
+  #enqueue(jobIds: string[], delayMs: number, failures: number): void {
+    const messages = jobIds.map((job_id) => ({ job_id, failures }));
     if (delayMs <= 0 || this.#closed) {
-      this.#due.push(...jobIds);
+      this.#due.push(...messages);
       this.#deliverDue();
       return;
     }
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      this.#due.push(...jobIds);
+      this.#due.push(...messages);
       this.#deliverDue();
     }, delayMs);
     this.#timers.add(timer);
@@ -122,10 +134,10 @@ export class MemoryJobStore implements JobStore, Disposable {
   #deliverDue(): void {
     const handler = this.#handler;
     if (!handler) return;
-    for (const jobId of this.#due.splice(0)) {
+    for (const message of this.#due.splice(0)) {
       Promise.resolve().then(() => {
-        if (this.#handler === handler) return handler({ job_id: jobId });
-        this.#due.push(jobId);
+        if (this.#handler === handler) return handler(message);
+        this.#due.push(message);
       }).catch(() => {});
     }
   }

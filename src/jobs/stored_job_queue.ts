@@ -40,8 +40,6 @@ export class StoredJobQueue implements JobQueue {
   readonly #store: JobStore;
   readonly #now: () => number;
   #listened = false;
-  /** Failed deliveries of each job since its last delivery that succeeded. */
-  readonly #failures = new Map<string, number>();
 
   /** A queue over `store`; leases last 120 s and jobs get 5 attempts unless `options` say. */
   constructor(store: JobStore, options: JobQueueOptions = {}) {
@@ -83,23 +81,26 @@ export class StoredJobQueue implements JobQueue {
     return (await this.leaseMany([jobId], worker))[0];
   }
 
-  /** Takes each job it may (see `leaseDecision`); one out of attempts is failed instead. */
+  /**
+   * Takes each job it may (see `leaseDecision`: a job this queue leases is never held by its
+   * worker already); one out of attempts is failed instead. The decision is made again on the
+   * stored record as it is written, so a lease renewed meanwhile is not taken over.
+   */
   async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
     const unique = [...new Set(jobIds)];
     const records = await this.#store.read(unique);
     const now = this.#now();
     const writes: JobWrite[] = [];
     const exhausted: JobRecord[] = [];
+    const takes = (record: JobRecord | null) => leaseDecision(record, now, this.maxAttempts);
     for (const record of records) {
-      const decision = leaseDecision(record, now, this.maxAttempts, worker);
+      const decision = takes(record);
       if (decision === "exhausted") exhausted.push(record!);
-      if (decision !== "take" && decision !== "keep") continue;
+      if (decision !== "take") continue;
       writes.push({
         seen: record!,
         change: (stored) =>
-          decision === "keep"
-            ? renewedRecord(stored, this.leaseMs, now)
-            : leasedRecord(stored, worker, this.leaseMs, now),
+          takes(stored) === "take" ? leasedRecord(stored, worker, this.leaseMs, now) : null,
       });
     }
     for (const record of exhausted) await this.#exhaust(record);
@@ -207,7 +208,8 @@ export class StoredJobQueue implements JobQueue {
 
   /**
    * Listens once. A delivery whose handler fails is delivered again after `BACKOFF_SCHEDULE`'s
-   * next delay, until the schedule runs out (the reconciler re-drives the job then).
+   * next delay for that message, until the schedule runs out (the reconciler re-drives the job
+   * then).
    */
   listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
     const { signal } = options;
@@ -218,16 +220,12 @@ export class StoredJobQueue implements JobQueue {
       );
     }
     this.#listened = true;
-    return this.#store.listen(async (message) => {
+    return this.#store.listen(async ({ job_id, failures }) => {
       try {
-        await handler(message);
-        this.#failures.delete(message.job_id);
+        await handler({ job_id });
       } catch {
-        const failures = this.#failures.get(message.job_id) ?? 0;
         const delay = BACKOFF_SCHEDULE[failures];
-        if (delay === undefined) return void this.#failures.delete(message.job_id);
-        this.#failures.set(message.job_id, failures + 1);
-        await this.#store.enqueue([message.job_id], delay);
+        if (delay !== undefined) await this.#store.enqueue([job_id], delay, failures + 1);
       }
     }, signal);
   }

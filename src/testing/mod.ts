@@ -28,7 +28,7 @@ export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 export { MemoryJobStore } from "../jobs/memory_job_store.ts";
 export { StoredJobQueue } from "../jobs/stored_job_queue.ts";
-export type { JobStore, JobWrite } from "../jobs/job_store.ts";
+export type { JobStore, JobWrite, StoredMessage } from "../jobs/job_store.ts";
 export {
   type AccessLogStore,
   type AccessRecordRange,
