@@ -110,29 +110,46 @@ export interface BlobFilesMoved {
 }
 
 /**
+ * Puts one blob file into `target`; `false` when it cannot be moved: its bytes are missing or do
+ * not match its id, its metadata cannot be read, or the store holds its bytes for another memory.
+ */
+async function putBlobFile(
+  files: LegacyBlobFiles,
+  blob: LegacyBlob,
+  target: BlobStore,
+  seal: VectorSeal,
+): Promise<boolean> {
+  const bytes = blob.meta && await files.get(blob.blobId);
+  if (!bytes || blobIdOf(bytes) !== blob.blobId) return false;
+  try {
+    await target.put(bytes, await keptMeta(seal, blob.meta!));
+    return true;
+  } catch (error) {
+    if (error instanceof SvcError && error.code === "conflict") return false;
+    throw error;
+  }
+}
+
+/**
  * Moves the blob files of earlier versions into `target`, the data directory's SQLite store, ids
  * kept: each blob's files are deleted once the store holds it, so that the move needs little
- * room and a move cut short is finished by the next. A blob whose bytes are missing or do not
- * match its id, whose metadata cannot be read, or whose bytes the store holds for another memory
- * cannot be moved: its files stay, and its id is listed. The folders go once nothing is left.
+ * room and a move cut short is finished by the next. A blob that cannot be moved (see
+ * `putBlobFile`) keeps its files, and its id is listed. The folders go once nothing is left.
+ * With `tell`, the files are counted first, to tell the progress against.
  */
 export async function moveBlobFiles(
   files: LegacyBlobFiles,
   target: BlobStore,
   secret: Uint8Array<ArrayBuffer>,
-  tell: Tell = () => {},
+  tell?: Tell,
 ): Promise<BlobFilesMoved> {
   const seal = await VectorSeal.fromSecret(secret);
-  const total = await count(files.entries());
+  const total = tell ? await count(files.entries()) : 0;
   const result: BlobFilesMoved = { moved: 0, unmovable: [] };
   const move = async (blob: LegacyBlob) => {
-    const bytes = blob.meta && await files.get(blob.blobId);
-    const stored = bytes && blobIdOf(bytes) === blob.blobId &&
-      await target.put(bytes, await keptMeta(seal, blob.meta!)).catch((error) => {
-        if (error instanceof SvcError && error.code === "conflict") return null;
-        throw error;
-      });
-    if (!stored) return void result.unmovable.push(blob.blobId);
+    if (!await putBlobFile(files, blob, target, seal)) {
+      return void result.unmovable.push(blob.blobId);
+    }
     await files.removeBlob(blob);
     result.moved++;
   };
@@ -140,7 +157,7 @@ export async function moveBlobFiles(
     // Every move of the batch ends before a failure is thrown: none is left writing.
     const failed = (await Promise.allSettled(batch.map(move))).find((r) => r.status === "rejected");
     if (failed) throw failed.reason;
-    tell(result.moved + result.unmovable.length, total);
+    tell?.(result.moved + result.unmovable.length, total);
   }
   if (result.unmovable.length === 0) await files.remove();
   return result;
@@ -155,7 +172,7 @@ export async function moveBlobFiles(
 export async function moveBlobsToSqlite(
   dataDir: string,
   secret: Uint8Array<ArrayBuffer>,
-  tell: Tell = () => {},
+  tell?: Tell,
 ): Promise<BlobFilesMoved | null> {
   const dir = `${dataDir}/blobs`;
   const files = await LegacyBlobFiles.find(dir);
