@@ -84,7 +84,8 @@ export {
   type PublicJob,
 } from "./jobs/job_queue.ts";
 export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
-export type { JobStore, JobWrite, StoredMessage } from "./jobs/job_store.ts";
+export type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./jobs/job_store.ts";
+export { StoredJobQueue } from "./jobs/stored_job_queue.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
 export {

@@ -32,15 +32,28 @@ export interface StoredMessage {
   failures: number;
 }
 
+/** What `JobStore.create` takes besides the jobs. */
+export interface CreateOptions {
+  /** The replay claim of the request accepting, durable no later than the jobs. */
+  claim?: PendingClaim;
+  /**
+   * Whether the store delivers the jobs (default `true`). `false`: the queue hands them to its
+   * listener in this process itself; a store shared with other processes delivers them once a
+   * lease has passed, should that listener not finish them, and one that is not leaves them to
+   * the reconciler.
+   */
+  deliver?: boolean;
+}
+
 /** Where remember jobs live; see the module documentation. */
 export interface JobStore {
   /** Whether other relayers share the jobs (see `JobQueue.shared`). */
   readonly shared?: boolean;
   /**
-   * Keeps new records with their texts and enqueues them, all or none; `claim` is durable no
-   * later than the jobs.
+   * Keeps new records with their texts and, unless `options.deliver` is `false`, enqueues them,
+   * all or none; `options.claim` is durable no later than the jobs.
    */
-  create(records: JobRecord[], texts: string[], claim?: PendingClaim): Promise<void>;
+  create(records: JobRecord[], texts: string[], options?: CreateOptions): Promise<void>;
   /** The records of `jobIds`, in order, `null` for each unknown one. */
   read(jobIds: string[]): Promise<(JobRecord | null)[]>;
   /** Applies each change whose job is still as seen: per change, the record written or `null`. */

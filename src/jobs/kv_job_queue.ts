@@ -47,7 +47,7 @@ import {
 } from "./job_transitions.ts";
 import { AcceptGroups } from "./kv_job_accept.ts";
 import { saveCiphertext, saveCiphertexts } from "./kv_job_ciphertexts.ts";
-import { HandedJobs } from "./kv_job_handed.ts";
+import { HandedJobs } from "./handed_jobs.ts";
 import { commit, getAll, KvJobTexts, RECORD_TTL_MS } from "./kv_job_texts.ts";
 import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
 import { KvJobSeal, type StoredJobRecord } from "./kv_job_seal.ts";

@@ -2,10 +2,9 @@
  * `MemoryJobStore`: a `JobStore` in memory, for tests and for embedding the services without
  * Deno KV. Nothing outlives the process, records do not expire, and it keeps no dead letter.
  */
-import type { PendingClaim } from "../auth/replay_guard.ts";
 import { SvcError } from "../errors.ts";
 import type { JobRecord } from "./job_queue.ts";
-import type { JobStore, JobWrite, StoredMessage } from "./job_store.ts";
+import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./job_store.ts";
 import { stillAsSeen } from "./job_transitions.ts";
 
 /** Jobs in memory; `close()` (or `using`) stops delivering and cancels delayed messages. */
@@ -20,13 +19,13 @@ export class MemoryJobStore implements JobStore, Disposable {
   #stop?: () => void;
   #closed = false;
 
-  async create(records: JobRecord[], texts: string[], claim?: PendingClaim): Promise<void> {
-    await claim?.settle();
+  async create(records: JobRecord[], texts: string[], options: CreateOptions = {}): Promise<void> {
+    await options.claim?.settle();
     records.forEach((record, i) => {
       this.#records.set(record.job_id, structuredClone(record));
       this.#texts.set(record.job_id, texts[i]);
     });
-    this.#enqueue(records.map((record) => record.job_id), 0, 0);
+    if (options.deliver !== false) this.#enqueue(records.map((record) => record.job_id), 0, 0);
   }
 
   read(jobIds: string[]): Promise<(JobRecord | null)[]> {

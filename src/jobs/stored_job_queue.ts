@@ -17,7 +17,8 @@ import type {
   ListenOptions,
 } from "./job_queue.ts";
 import { LeaseLost } from "./job_queue.ts";
-import type { JobStore, JobWrite } from "./job_store.ts";
+import { HandedJobs } from "./handed_jobs.ts";
+import type { JobStore, JobWrite, StoredMessage } from "./job_store.ts";
 import {
   acceptedRecord,
   BACKOFF_SCHEDULE,
@@ -40,6 +41,9 @@ export class StoredJobQueue implements JobQueue {
   readonly #store: JobStore;
   readonly #now: () => number;
   #listened = false;
+  /** The listener, while one listens: how to hand it a job, and the worker it hands jobs to. */
+  #listener?: { deliver(jobId: string): void; worker?: ListenOptions["worker"] };
+  readonly #handed = new HandedJobs();
 
   /** A queue over `store`; leases last 120 s and jobs get 5 attempts unless `options` say. */
   constructor(store: JobStore, options: JobQueueOptions = {}) {
@@ -50,14 +54,33 @@ export class StoredJobQueue implements JobQueue {
     this.#now = options.now ?? Date.now;
   }
 
+  /**
+   * Creates the jobs in the store. While the queue is listened to, they are handed to the
+   * listener at once, in this process, instead of a message (the store delivers them only if
+   * the listener does not finish them, see `CreateOptions.deliver`); while the listener's worker
+   * would start them at once (`ListenOptions.worker`), they are created leased to it, so its
+   * lease writes nothing. The records returned are as accepted.
+   */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
-    const now = new Date(this.#now()).toISOString();
-    const records = inputs.map((input) => acceptedRecord(input, now));
+    const now = this.#now();
+    const records = inputs.map((input) => acceptedRecord(input, new Date(now).toISOString()));
     if (records.length === 0) {
       await options.claim?.settle();
       return records;
     }
-    await this.#store.create(records, inputs.map((input) => input.text), options.claim);
+    const texts = inputs.map((input) => input.text);
+    const listener = this.#listener;
+    const worker = listener?.worker?.ready(records.length) ? listener.worker.id : undefined;
+    const created = worker
+      ? records.map((record) => leasedRecord(record, worker, this.leaseMs, now))
+      : records;
+    await this.#store.create(created, texts, { claim: options.claim, deliver: !listener });
+    // Not when the listener stopped meanwhile: its jobs are left to the store and the reconciler.
+    if (!listener || listener !== this.#listener) return records;
+    created.forEach((record, i) => {
+      this.#handed.keep(record, texts[i]);
+      listener.deliver(record.job_id);
+    });
     return records;
   }
 
@@ -73,8 +96,14 @@ export class StoredJobQueue implements JobQueue {
     return (await this.#store.texts([jobId]))[0];
   }
 
-  payloads(jobIds: string[]): Promise<(string | null)[]> {
-    return this.#store.texts(jobIds);
+  /** Jobs handed over at acceptance are read from memory the first time, not from the store. */
+  async payloads(jobIds: string[]): Promise<(string | null)[]> {
+    const texts = jobIds.map((jobId) => this.#handed.takeText(jobId));
+    const unread = jobIds.filter((_, i) => texts[i] === undefined);
+    if (unread.length === 0) return texts as string[];
+    const read = await this.#store.texts(unread);
+    let next = 0;
+    return texts.map((text) => text ?? read[next++]);
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -84,27 +113,32 @@ export class StoredJobQueue implements JobQueue {
   /**
    * Takes each job it may (see `leaseDecision`: a job this queue leases is never held by its
    * worker already); one out of attempts is failed instead. The decision is made again on the
-   * stored record as it is written, so a lease renewed meanwhile is not taken over.
+   * stored record as it is written, so a lease renewed meanwhile is not taken over. A job leased
+   * to `worker` as it was accepted is taken as it is while at least half its lease is left, and
+   * renewed otherwise.
    */
   async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
-    const unique = [...new Set(jobIds)];
-    const records = await this.#store.read(unique);
+    const records = await this.#seen([...new Set(jobIds)]);
     const now = this.#now();
+    const leased = new Map<string, JobRecord>();
     const writes: JobWrite[] = [];
     const exhausted: JobRecord[] = [];
     const takes = (record: JobRecord | null) => leaseDecision(record, now, this.maxAttempts);
-    for (const record of records) {
-      const decision = takes(record);
-      if (decision === "exhausted") exhausted.push(record!);
-      if (decision !== "take") continue;
-      writes.push({
-        seen: record!,
-        change: (stored) =>
-          takes(stored) === "take" ? leasedRecord(stored, worker, this.leaseMs, now) : null,
-      });
+    for (const { record, handed } of records) {
+      const left = handed?.worker === worker ? (handed.lease_until ?? 0) - now : 0;
+      if (left >= this.leaseMs / 2) leased.set(handed!.job_id, handed!);
+      else if (left > 0) {
+        writes.push({ seen: handed!, change: (s) => renewedRecord(s, this.leaseMs, now) });
+      } else if (takes(record) === "exhausted") exhausted.push(record!);
+      else if (takes(record) === "take") {
+        writes.push({
+          seen: record!,
+          change: (stored) =>
+            takes(stored) === "take" ? leasedRecord(stored, worker, this.leaseMs, now) : null,
+        });
+      }
     }
     for (const record of exhausted) await this.#exhaust(record);
-    const leased = new Map<string, JobRecord>();
     for (const record of await this.#store.write(writes)) {
       if (record) leased.set(record.job_id, record);
     }
@@ -114,6 +148,18 @@ export class StoredJobQueue implements JobQueue {
       given.add(id);
       return leased.get(id) ?? null;
     });
+  }
+
+  /**
+   * The records of `jobIds` as last seen: those handed over at acceptance as accepted (the
+   * store's check on writing tells whether they still are), the others read.
+   */
+  async #seen(jobIds: string[]): Promise<{ record: JobRecord | null; handed?: JobRecord }[]> {
+    const handed = jobIds.map((jobId) => this.#handed.takeRecord(jobId));
+    const unread = jobIds.filter((_, i) => !handed[i]);
+    const read = unread.length > 0 ? await this.#store.read(unread) : [];
+    let next = 0;
+    return handed.map((record) => record ? { record, handed: record } : { record: read[next++] });
   }
 
   /** Fails a job out of attempts; another change that got there first leaves nothing to do. */
@@ -209,7 +255,7 @@ export class StoredJobQueue implements JobQueue {
   /**
    * Listens once. A delivery whose handler fails is delivered again after `BACKOFF_SCHEDULE`'s
    * next delay for that message, until the schedule runs out (the reconciler re-drives the job
-   * then).
+   * then). Jobs this queue accepts while it listens reach `handler` at once (see `accept`).
    */
   listen(handler: JobHandler, options: ListenOptions = {}): Promise<void> {
     const { signal } = options;
@@ -220,14 +266,27 @@ export class StoredJobQueue implements JobQueue {
       );
     }
     this.#listened = true;
-    return this.#store.listen(async ({ job_id, failures }) => {
+    const deliver = async ({ job_id, failures }: StoredMessage) => {
+      if (signal?.aborted) return;
       try {
         await handler({ job_id });
       } catch {
         const delay = BACKOFF_SCHEDULE[failures];
         if (delay !== undefined) await this.#store.enqueue([job_id], delay, failures + 1);
       }
-    }, signal);
+    };
+    const listener = {
+      worker: options.worker,
+      deliver: (jobId: string) => {
+        queueMicrotask(() => deliver({ job_id: jobId, failures: 0 }).catch(() => {}));
+      },
+    };
+    this.#listener = listener;
+    signal?.addEventListener("abort", () => {
+      if (this.#listener === listener) this.#listener = undefined;
+      this.#handed.clear();
+    }, { once: true });
+    return this.#store.listen(deliver, signal);
   }
 
   /** Applies one change; `null` when the job moved on. */

@@ -1,7 +1,7 @@
 /**
- * What `KvJobQueue` knows of the jobs it handed to its listener at acceptance: their records as
- * accepted, until leased, and their texts, until first read. Texts are kept up to a budget of
- * characters; past it, a job's text is read from KV, as after a restart.
+ * What `StoredJobQueue` knows of the jobs it handed to its listener at acceptance: their records
+ * as accepted, until leased, and their texts, until first read. Texts are kept up to a budget of
+ * characters; past it, a job's text is read from the store, as after a restart.
  */
 import type { JobRecord } from "./job_queue.ts";
 
