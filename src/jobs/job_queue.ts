@@ -1,9 +1,9 @@
 /**
  * The job queue: remember jobs as records clients can poll, the texts waiting for them, and
- * the queue that delivers them to the worker. The implementations pass one conformance suite
- * (`src/testing/job_queue_suite.ts`): `KvJobQueue` (Deno KV, what the relayer runs on),
- * `PgJobQueue` (the PostgreSQL plugin) and `StoredJobQueue`, the state machine written once over
- * a narrow `JobStore` (`job_store.ts`), which `MemoryJobQueue` runs in memory.
+ * the queue that delivers them to the worker. Its state machine is written once, as
+ * `StoredJobQueue` over a narrow `JobStore` (`job_store.ts`): `KvJobQueue` runs it over Deno KV
+ * (what the relayer runs on), `MemoryJobQueue` in memory, and the PostgreSQL plugin's
+ * `PgJobQueue` over its tables; all pass one conformance suite (`src/testing/job_queue_suite.ts`).
  *
  * A job's life: `accept` makes it `pending` and enqueues it; a delivery (or the reconciler)
  * makes a worker `lease` it (`running`, one more attempt); the worker `checkpoint`s each

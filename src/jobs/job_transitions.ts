@@ -33,21 +33,16 @@ function tooOftenInterrupted(record: JobRecord, maxAttempts: number): boolean {
 }
 
 /**
- * Whether `lease` may take the job for `worker`: `"skip"` when it is unknown, finished or held
- * by a live lease; `"keep"` when `worker` holds it already (leased to it as it was accepted);
- * `"exhausted"` when it has had all its attempts, or twice as many interruptions (it is then
- * failed, with `exhaustedError`); else `"take"`.
+ * Whether `lease` may take the job: `"skip"` when it is unknown, finished or held by a live
+ * lease; `"exhausted"` when it has had all its attempts, or twice as many interruptions (it is
+ * then failed, with `exhaustedError`); else `"take"`.
  */
 export function leaseDecision(
   record: JobRecord | null,
   now: number,
   maxAttempts: number,
-  worker?: string,
-): "take" | "keep" | "skip" | "exhausted" {
+): "take" | "skip" | "exhausted" {
   if (!record || record.status === "done" || record.status === "failed") return "skip";
-  if (record.status === "running" && worker !== undefined && record.worker === worker) {
-    return "keep";
-  }
   if (record.status === "running" && (record.lease_until ?? 0) > now) return "skip";
   const exhausted = record.attempts >= maxAttempts || tooOftenInterrupted(record, maxAttempts);
   return exhausted ? "exhausted" : "take";

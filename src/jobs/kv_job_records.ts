@@ -1,16 +1,16 @@
 /**
- * How `KvJobQueue` changes job records and enqueues jobs in Deno KV: a change applies only if the
+ * How `KvJobStore` changes job records and enqueues jobs in Deno KV: a change applies only if the
  * stored record is still as the worker's record shows it (read, compared, then written under a
  * versionstamp check), many records per commit; and the queue message of one job, or of every
  * job one commit accepted.
  *
- * A record the queue wrote itself is known by the versionstamp of its commit (`RecordStamps`):
+ * A record the store wrote or read is known by the versionstamp of its commit (`RecordStamps`):
  * a change from such records is committed under those versionstamps with no read first. It lands
  * only if each stored record is still the one written, which is the same as the record held;
  * when not, it is read and compared as any other.
  */
 import { SvcError } from "../errors.ts";
-import { type JobMessage, type JobRecord, LeaseLost } from "./job_queue.ts";
+import type { JobRecord } from "./job_queue.ts";
 import { BACKOFF_SCHEDULE, stillAsSeen } from "./job_transitions.ts";
 import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
 import type { KvJobSeal } from "./kv_job_seal.ts";
@@ -33,8 +33,11 @@ export interface KvRecords {
   seal: KvJobSeal;
 }
 
-/** A message of the KV queue: one job, or every job of one commit of accepts. */
-type KvMessage = JobMessage | { job_ids: string[] };
+/**
+ * A message of the KV queue: one job, or every job of one commit of accepts; with how many
+ * deliveries of the message it repeats failed, when any did.
+ */
+type KvMessage = ({ job_id: string } | { job_ids: string[] }) & { failures?: number };
 
 /** The job ids a message carries (none when it is not one of the queue's). */
 export function jobIdsOf(message: unknown): string[] {
@@ -46,12 +49,25 @@ export function jobIdsOf(message: unknown): string[] {
   return Array.isArray(many) ? many.filter((id): id is string => typeof id === "string") : [];
 }
 
+/** How many deliveries of the message the message repeats failed (0 for a first one). */
+export function failuresOf(message: unknown): number {
+  const { failures } = (message ?? {}) as { failures?: unknown };
+  return typeof failures === "number" ? failures : 0;
+}
+
 /**
  * Enqueues one message for `jobIds` on `op`, due after `delay` ms: `{job_id}` for one job,
- * `{job_ids}` for several. Should Deno KV give up delivering it, each job gets a dead letter.
+ * `{job_ids}` for several, with `failures` when not 0. Should Deno KV give up delivering it,
+ * each job gets a dead letter.
  */
-export function enqueueJobs(op: Deno.AtomicOperation, jobIds: string[], delay = 0): void {
-  const message: KvMessage = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
+export function enqueueJobs(
+  op: Deno.AtomicOperation,
+  jobIds: string[],
+  delay = 0,
+  failures = 0,
+): void {
+  const ids = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
+  const message: KvMessage = failures > 0 ? { ...ids, failures } : ids;
   op.enqueue(message, {
     delay,
     backoffSchedule: BACKOFF_SCHEDULE,
@@ -60,13 +76,14 @@ export function enqueueJobs(op: Deno.AtomicOperation, jobIds: string[], delay = 
 }
 
 /**
- * A change of one record: `change` makes the record to store from the stored one (none when
- * `null`), `more` adds other operations to the same commit.
+ * A change of one record: `change` makes the record to store from the stored one (the stored
+ * one itself: none to store; `null`: the change does not apply), `more` adds other operations
+ * to the same commit.
  */
 export interface RecordChange {
-  /** The record the worker holds. */
+  /** The record the change was made from. */
   seen: JobRecord;
-  change: ((stored: JobRecord) => JobRecord) | null;
+  change: (stored: JobRecord) => JobRecord | null;
   more?: (op: Deno.AtomicOperation) => void;
 }
 
@@ -85,8 +102,9 @@ export function storeFailed(action: string, cause: unknown): never {
 /**
  * Commits up to 64 changes at once, each only if its job is still as its `seen` record shows;
  * reads again when another write won the race. Resolves, per change, to the record written (or
- * the stored one), or `null` when its job moved on (nothing of that change is committed).
- * `stamps` knows the records this queue wrote, and learns those written here.
+ * the stored one), or `null` when its job moved on or the change does not apply (nothing of
+ * that change is committed). `stamps` knows the records this store wrote or read, and learns
+ * those written here.
  */
 export async function updateMany(
   records: KvRecords,
@@ -113,16 +131,6 @@ export async function updateMany(
 }
 
 /**
- * `updateMany` of one change: the record written (or the stored one); throws `LeaseLost` when the
- * job has moved on.
- */
-export async function updateOne(records: KvRecords, change: RecordChange): Promise<JobRecord> {
-  const [result] = await updateMany(records, [change]);
-  if (!result) throw new LeaseLost(change.seen.job_id);
-  return result;
-}
-
-/**
  * Commits `changes` of the `stored` entries, checked unchanged: the records written (or `null`
  * for a job that moved on), or `undefined` when another write won the race.
  */
@@ -135,9 +143,10 @@ async function commitChanges(
   const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
     const entry = stored[i];
     if (!stillAsSeen(entry.value, seen)) return null;
-    const next = change ? change(entry.value) : entry.value;
+    const next = change(entry.value);
+    if (!next) return null;
     op.check(entry);
-    if (change) op.set(entry.key, seal.stored(next), { expireIn: RECORD_TTL_MS });
+    if (next !== entry.value) op.set(entry.key, seal.stored(next), { expireIn: RECORD_TTL_MS });
     more?.(op);
     return next;
   });
@@ -146,7 +155,10 @@ async function commitChanges(
   if (!result.ok) return undefined;
   written.forEach((record, i) => {
     if (record) {
-      stamps.set(record, changes[i].change ? result.versionstamp : stored[i].versionstamp!);
+      stamps.set(
+        record,
+        record === stored[i].value ? stored[i].versionstamp! : result.versionstamp,
+      );
     }
   });
   return written;

@@ -1,5 +1,5 @@
 /**
- * Where `KvJobQueue` keeps what waits with a job: its text, sealed (AES-256-GCM under a key
+ * Where `KvJobStore` keeps what waits with a job: its text, sealed (AES-256-GCM under a key
  * derived from the relayer's secret, the job id bound in), and the ciphertext its worker saved,
  * both in chunks under Deno KV's value limit.
  *
@@ -88,7 +88,7 @@ export interface TextsToDrop {
   more(index: number): boolean;
 }
 
-/** The texts and ciphertexts of `KvJobQueue`'s jobs. */
+/** The texts and ciphertexts of `KvJobStore`'s jobs. */
 export class KvJobTexts {
   #kv: Deno.Kv;
   #payloadKey: CryptoKey;
@@ -145,23 +145,48 @@ export class KvJobTexts {
   }
 
   /**
+   * Commits the leading chunks of attempt `attempt`'s ciphertext of a job, as many commits as
+   * they take, when it does not fit in one; resolves to the first chunk left for the commit that
+   * marks it complete (`setCiphertext`).
+   */
+  async stageCiphertext(
+    jobId: string,
+    attempt: number,
+    ciphertext: Uint8Array<ArrayBuffer>,
+  ): Promise<number> {
+    const chunks = chunksOf(ciphertext);
+    // Chunks [first, c) wait for a commit; they hold `bytes`.
+    let first = 0;
+    for (let bytes = 0, c = 0; c < chunks.length; c++) {
+      if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
+        const op = this.#kv.atomic();
+        for (; first < c; first++) this.#setChunk(op, jobId, attempt, first, chunks[first]);
+        await commit(op, "save the ciphertext");
+        bytes = 0;
+      }
+      bytes += chunks[c].byteLength;
+    }
+    return first;
+  }
+
+  /**
    * Sets on `op` the ciphertext of attempt `attempt` of a job, in chunks, and its mark; the
-   * chunks of `first` onwards only, when earlier ones were committed already.
+   * chunks of `first` onwards only, when earlier ones were staged already.
    */
   setCiphertext(
     op: Deno.AtomicOperation,
     jobId: string,
     attempt: number,
-    chunks: Uint8Array<ArrayBuffer>[],
+    ciphertext: Uint8Array<ArrayBuffer>,
     first = 0,
   ): void {
-    for (let c = first; c < chunks.length; c++) this.setChunk(op, jobId, attempt, c, chunks[c]);
+    const chunks = chunksOf(ciphertext);
+    for (let c = first; c < chunks.length; c++) this.#setChunk(op, jobId, attempt, c, chunks[c]);
     const mark: CiphertextMark = { attempt, chunks: chunks.length };
     op.set(["job_ciphertext", jobId], mark, { expireIn: RECORD_TTL_MS });
   }
 
-  /** Sets one chunk of an attempt's ciphertext on `op`. */
-  setChunk(
+  #setChunk(
     op: Deno.AtomicOperation,
     jobId: string,
     attempt: number,

@@ -111,11 +111,11 @@ export class StoredJobQueue implements JobQueue {
   }
 
   /**
-   * Takes each job it may (see `leaseDecision`: a job this queue leases is never held by its
-   * worker already); one out of attempts is failed instead. The decision is made again on the
-   * stored record as it is written, so a lease renewed meanwhile is not taken over. A job leased
-   * to `worker` as it was accepted is taken as it is while at least half its lease is left, and
-   * renewed otherwise.
+   * Takes each job it may (see `leaseDecision`); one out of attempts is failed instead. The
+   * decision is made again on the stored record as it is written, so a lease renewed meanwhile
+   * is not taken over. A job `worker` holds already (leased to it as it was accepted) is taken
+   * as it is while at least half its lease is left, and renewed otherwise; once its lease ran
+   * out, taking it again uses an attempt.
    */
   async leaseMany(jobIds: string[], worker: string): Promise<(JobRecord | null)[]> {
     const records = await this.#seen([...new Set(jobIds)]);
@@ -124,11 +124,13 @@ export class StoredJobQueue implements JobQueue {
     const writes: JobWrite[] = [];
     const exhausted: JobRecord[] = [];
     const takes = (record: JobRecord | null) => leaseDecision(record, now, this.maxAttempts);
-    for (const { record, handed } of records) {
-      const left = handed?.worker === worker ? (handed.lease_until ?? 0) - now : 0;
-      if (left >= this.leaseMs / 2) leased.set(handed!.job_id, handed!);
+    for (const record of records) {
+      const left = record?.status === "running" && record.worker === worker
+        ? record.lease_until! - now
+        : 0;
+      if (left >= this.leaseMs / 2) leased.set(record!.job_id, record!);
       else if (left > 0) {
-        writes.push({ seen: handed!, change: (s) => renewedRecord(s, this.leaseMs, now) });
+        writes.push({ seen: record!, change: (s) => renewedRecord(s, this.leaseMs, now) });
       } else if (takes(record) === "exhausted") exhausted.push(record!);
       else if (takes(record) === "take") {
         writes.push({
@@ -154,12 +156,12 @@ export class StoredJobQueue implements JobQueue {
    * The records of `jobIds` as last seen: those handed over at acceptance as accepted (the
    * store's check on writing tells whether they still are), the others read.
    */
-  async #seen(jobIds: string[]): Promise<{ record: JobRecord | null; handed?: JobRecord }[]> {
+  async #seen(jobIds: string[]): Promise<(JobRecord | null)[]> {
     const handed = jobIds.map((jobId) => this.#handed.takeRecord(jobId));
     const unread = jobIds.filter((_, i) => !handed[i]);
     const read = unread.length > 0 ? await this.#store.read(unread) : [];
     let next = 0;
-    return handed.map((record) => record ? { record, handed: record } : { record: read[next++] });
+    return handed.map((record) => record ?? read[next++]);
   }
 
   /** Fails a job out of attempts; another change that got there first leaves nothing to do. */
