@@ -133,7 +133,7 @@ export {
   type VerifyDependencies,
   verifySignedRequest,
 } from "./src/auth/verify.ts";
-export { Ed25519Verifier } from "./src/auth/ed25519.ts";
+export { Ed25519Verifier } from "@svc/util/ed25519";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./src/auth/replay_guard.ts";
 export {
   createLogger,

@@ -11,7 +11,7 @@
  *   embedder keeps serving with that one).
  */
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import type { Logger } from "../src/log.ts";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";

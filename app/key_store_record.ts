@@ -7,7 +7,7 @@
  * refused, unless `SVC_KEYS_LOST=1` accepts the loss (then a new `keys.kv` is made).
  */
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 
 const KEY = ["key_store"];
 

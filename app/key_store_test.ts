@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { silentLogger } from "../src/log.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { masterKeyFileOf } from "./config.ts";

@@ -14,7 +14,7 @@
  * system name no path (the listing's folder names are hashes of owners and namespaces).
  */
 import { backendError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import type { BlobMeta, ListedBlobMeta } from "../src/backends/types.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;

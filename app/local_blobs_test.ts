@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { writeLegacyBlob } from "../tests/fixtures/legacy_blob_files.ts";
 import { createLogger } from "../src/log.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";

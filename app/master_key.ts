@@ -10,7 +10,7 @@
  */
 import { dirname } from "node:path";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import type { Logger } from "../src/log.ts";
 
 const MASTER_KEY = /^[0-9a-f]{64}$/;

@@ -3,12 +3,12 @@
  * log and the reindex's cursors, in the data directory's `jobs.kv` or in the shared database.
  */
 import type { Database } from "@svc/postgres";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { ReindexState, type ReindexStateStore } from "../src/reindex/mod.ts";
-import { scrubSqlite } from "../src/scrub.ts";
+import { scrubSqlite } from "@svc/util/scrub";
 import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";

@@ -44,7 +44,7 @@ import {
   PgLifecycleRecords,
 } from "@svc/postgres";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { checkKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import { deadLetters, storedJobs } from "../src/jobs/kv_job_export.ts";

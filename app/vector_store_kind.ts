@@ -7,7 +7,7 @@
  * store's index holds memories. The one switch allowed is the upgrade: an old LanceDB index with
  * `SVC_VECTOR_STORE` unset, which imports it into the encrypted index.
  */
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { SvcError } from "../src/errors.ts";
 import type { VectorIndexSet } from "../src/backends/types.ts";
 import type { VectorStoreConfig } from "./config.ts";

@@ -13,7 +13,7 @@
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
-import { verifyEd25519 } from "../src/auth/ed25519.ts";
+import { verifyEd25519 } from "@svc/util/ed25519";
 import { KvReplayGuard } from "../src/auth/replay_guard.ts";
 import { signingMessage, signRequest } from "../src/auth/signing.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";

@@ -8,7 +8,7 @@ import { addressOf, generateKeyPair, isKeyHex } from "../src/auth/keys.ts";
 import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";
-import { isSmallOrderKey } from "../src/auth/ed25519.ts";
+import { isSmallOrderKey } from "@svc/util/ed25519";
 import { parseIsoTime, UNPRINTABLE } from "../src/validate.ts";
 import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
 import type { KeyScope } from "../src/backends/types.ts";

@@ -7,7 +7,7 @@ import { keyPairFromSeed } from "../src/auth/keys.ts";
 import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
 import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { type Config, openLedger, readConfig } from "../app/mod.ts";
 import { checkNotMoved } from "../app/moved.ts";
 import { relayerUrl, UsageError } from "./client_flags.ts";

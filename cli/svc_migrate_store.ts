@@ -19,7 +19,7 @@ import {
 } from "../app/store_migration.ts";
 import { Database } from "@svc/postgres/database";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";

@@ -9,7 +9,7 @@ import { EMBEDDER_KINDS, openBackends, readConfig } from "../app/mod.ts";
 import { createLogger } from "../src/log.ts";
 import type { ReindexProgress, ReindexSummary } from "../src/reindex/mod.ts";
 import { SvcError } from "../src/errors.ts";
-import { pathExists } from "../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";
 

@@ -11,8 +11,7 @@
  * disk.stop();
  * ```
  */
-import { statfs } from "node:fs/promises";
-import { dirname } from "node:path";
+import { freeBytes } from "@svc/util/free_bytes";
 import { SvcError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
@@ -21,18 +20,6 @@ const CHECK_MS = 2_000;
 /** What a client refused for lack of space is told to wait, in seconds. */
 const RETRY_SECONDS = 30;
 const MB = 1024 * 1024;
-
-/** The free bytes of the disk holding `path` (or its nearest existing parent). */
-export async function freeBytes(path: string): Promise<number> {
-  for (let at = path;; at = dirname(at)) {
-    try {
-      const { bavail, bsize } = await statfs(at);
-      return Number(bavail) * Number(bsize);
-    } catch (error) {
-      if ((error as { code?: string }).code !== "ENOENT" || at === dirname(at)) throw error;
-    }
-  }
-}
 
 /** Why a start on a disk with `free` bytes, under `floor`, is refused; `undefined` when not. */
 export function startRefusal(dataDir: string, free: number, floor: number): string | undefined {

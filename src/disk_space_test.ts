@@ -1,17 +1,6 @@
 import assert from "node:assert/strict";
-import { DiskSpace, freeBytes, startRefusal } from "./disk_space.ts";
+import { DiskSpace, startRefusal } from "./disk_space.ts";
 import { silentLogger } from "./log.ts";
-
-Deno.test("freeBytes: a folder not made yet is measured on its nearest parent", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const free = await freeBytes(`${dir}/not/yet/made`);
-    assert.ok(free > 0);
-    assert.ok(Math.abs(free - await freeBytes(dir)) < 64 * 1024 * 1024);
-  } finally {
-    await Deno.remove(dir);
-  }
-});
 
 Deno.test("startRefusal: names the directory, the space free and the floor", () => {
   const MB = 1024 * 1024;

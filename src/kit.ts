@@ -1,8 +1,9 @@
 /**
  * The plugin kit: what a backend of svc is written against. The interfaces it implements, the
  * error it throws, the logger it is given, the settings reader of the configuration and the
- * small helpers several backends share. Plugins import svc only through this module (a test
- * checks it), and people writing their own backends need nothing else.
+ * small helpers of svc that several backends share. Plugins import svc only through this module
+ * (a test checks it), and people writing their own backends need nothing else of svc; generic
+ * helpers, which know nothing of svc, are in `@svc/util`.
  *
  * @example
  * ```ts
@@ -29,8 +30,6 @@ export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { countNamespaces, countPartitions } from "./backends/memory.ts";
 export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
-export { freeBytes } from "./disk_space.ts";
-export { readTogether } from "./backends/read_together.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
 export {
@@ -59,13 +58,8 @@ export {
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
 export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./validate.ts";
-export { pathExists, writeCache } from "./files.ts";
-export { retryWhileLocked } from "./kv_locked.ts";
-export { coalesced, scrubSqlite, truncateLog } from "./scrub.ts";
-export { type WordOptions, words } from "./text/words.ts";
-export { type BodyReadOptions, jsonProblem, parseJson, readBounded } from "./http/body.ts";
+export { type BodyReadOptions, readBounded } from "./http/body.ts";
 export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
-export { isSmallOrderKey, verifyEd25519 } from "./auth/ed25519.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
 export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
@@ -88,19 +82,8 @@ export type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./jobs/jo
 export { StoredJobQueue } from "./jobs/stored_job_queue.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
-export {
-  chachaOpen,
-  chachaSeal,
-  concatBytes,
-  deriveAesKey,
-  deriveHmacKey,
-  deriveRawKey,
-  gcmDecrypt,
-  gcmEncrypt,
-  hkdfMaster,
-  openBytes,
-  sealBytes,
-} from "./crypto/sealing.ts";
+// Until the PostgreSQL plugin imports them from `@svc/util/sealing`.
+export { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 export { addressOf, generateKeyPair, isAddress, type KeyPair, sha256Hex } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
 export { MAX_FACTS } from "./text_limits.ts";
@@ -113,3 +96,5 @@ export {
   UnexpectedAnswer,
   withRetries,
 } from "./llm/provider.ts";
+// Only until plugins/postgres imports it from `@svc/util/read_together`, as the others do.
+export { readTogether } from "@svc/util/read_together";

@@ -5,7 +5,7 @@
  */
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
 import { timingSafeEqual } from "./auth/compare.ts";
-import { Ed25519Verifier } from "./auth/ed25519.ts";
+import { Ed25519Verifier } from "@svc/util/ed25519";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { KvReplayGuard } from "./auth/replay_guard.ts";
 import { requireNamespace, requireOperation } from "./auth/scope.ts";

@@ -2,7 +2,8 @@
  * The package boundaries: each plugin is a package of the workspace that uses svc only through
  * `@svc/relayer/kit` (and, in its tests, `@svc/relayer/testing`) and other plugins only by their
  * package names; the core (`mod.ts`, `src/`) imports no plugin; the application (`app/`,
- * `main.ts`, `sidecar.ts`, `cli/`) composes them.
+ * `main.ts`, `sidecar.ts`, `cli/`) composes them. The generic helpers (`util/`, `@svc/util`)
+ * import nothing of svc; the core and the plugins may import them.
  */
 import assert from "node:assert/strict";
 import { relative } from "node:path";
@@ -61,9 +62,26 @@ Deno.test("the core imports no plugin", async () => {
   for await (const path of sources("src")) core.push(path);
   for (const path of [...core, "mod.ts"]) {
     for (const target of await importsOf(path)) {
-      if (/^plugins\/|^app\//.test(target) || /^@svc\/(?!relayer)/.test(target)) {
+      if (/^plugins\/|^app\//.test(target) || /^@svc\/(?!relayer|util\/)/.test(target)) {
         crossings.push(`${path} → ${target}`);
       }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+/** What a file of the generic helpers may import besides its own folder and npm packages. */
+function allowedFromUtil(path: string, target: string): boolean {
+  if (target.startsWith("tests/fixtures/")) return path.endsWith("_test.ts"); // shared data
+  return !/^@svc\/|^(src|app|cli|plugins|tests|bench)\/|^(mod|main|sidecar)\.ts$/.test(target);
+}
+
+Deno.test("the generic helpers import nothing of svc", async () => {
+  const crossings: string[] = [];
+  for await (const path of sources("util")) {
+    for (const target of await importsOf(path)) {
+      if (target.startsWith("util/")) continue;
+      if (!allowedFromUtil(path, target)) crossings.push(`${path} → ${target}`);
     }
   }
   assert.deepEqual(crossings, []);
@@ -83,15 +101,16 @@ Deno.test("no two folders of the core import each other", async () => {
   assert.deepEqual(both, []);
 });
 
-Deno.test("each plugin is a package of the workspace, with a name, exports and a README", async () => {
+Deno.test("util and each plugin are packages of the workspace, with a name, exports and a README", async () => {
   const root = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  assert.deepEqual(root.workspace, ["./plugins/*"]);
-  for (const plugin of plugins) {
-    const config = JSON.parse(await Deno.readTextFile(`${ROOT}plugins/${plugin}/deno.json`));
-    assert.equal(config.name, `@svc/${plugin.replaceAll("_", "-")}`, plugin);
-    assert.equal(config.version, root.version, plugin);
-    assert.ok(config.exports, plugin);
-    assert.ok((await Deno.stat(`${ROOT}plugins/${plugin}/README.md`)).isFile, plugin);
+  assert.deepEqual(root.workspace, ["./util", "./plugins/*"]);
+  for (const dir of ["util", ...plugins.map((plugin) => `plugins/${plugin}`)]) {
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}${dir}/deno.json`));
+    const name = dir.split("/").at(-1)!.replaceAll("_", "-");
+    assert.equal(config.name, `@svc/${name}`, dir);
+    assert.equal(config.version, root.version, dir);
+    assert.ok(config.exports, dir);
+    assert.ok((await Deno.stat(`${ROOT}${dir}/README.md`)).isFile, dir);
   }
 });
 
@@ -103,4 +122,9 @@ Deno.test("the boundary check sees a crossing", async () => {
   assert.ok(targets.includes("@svc/lancedb"), targets.join(", "));
   assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "src/errors.ts"));
   assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "@svc/relayer/testing"));
+  assert.ok(allowedFromPlugin("plugins/x/mod.ts", "@svc/util/words"));
+  assert.ok(!allowedFromUtil("util/x.ts", "@svc/relayer/kit"));
+  assert.ok(!allowedFromUtil("util/x.ts", "src/errors.ts"));
+  assert.ok(!allowedFromUtil("util/x.ts", "tests/fixtures/varied_text.ts"));
+  assert.ok(allowedFromUtil("util/x_test.ts", "tests/fixtures/varied_text.ts"));
 });

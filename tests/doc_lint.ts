@@ -1,6 +1,6 @@
 /**
- * `deno doc --lint` on every package's exports: the core's (`deno.json`) and each plugin's
- * (`plugins/<name>/deno.json`). Run by `deno task check`.
+ * `deno doc --lint` on every package's exports: the core's (`deno.json`), the generic helpers'
+ * (`util/deno.json`) and each plugin's (`plugins/<name>/deno.json`). Run by `deno task check`.
  */
 const root = new URL("../", import.meta.url);
 
@@ -11,7 +11,7 @@ async function exportsOf(config: URL): Promise<string[]> {
   return targets.map((target) => new URL(target, config).pathname);
 }
 
-const configs = [new URL("deno.json", root)];
+const configs = [new URL("deno.json", root), new URL("util/deno.json", root)];
 for await (const entry of Deno.readDir(new URL("plugins/", root))) {
   if (entry.isDirectory) configs.push(new URL(`plugins/${entry.name}/deno.json`, root));
 }

@@ -26,18 +26,23 @@ async function listIds(t: TestRelayer, c: Caller, q = "") {
 
 /**
  * An embedder that holds the texts of the updates (Bergen, Tromso) until `release`, or for 10 s
- * at most: a test that fails before releasing them ends rather than hangs.
+ * at most: a test that fails before releasing them ends rather than hangs. `reached` resolves once
+ * it holds one (its job was vetted).
  */
 function heldEmbedder() {
   const inner = new LexicalEmbedder();
   const gate = Promise.withResolvers<void>();
+  const reached = Promise.withResolvers<void>();
   const timer = setTimeout(gate.resolve, 10_000);
   const embedder = {
     name: inner.name,
     model: inner.model,
     dimensions: inner.dimensions,
     async embed(texts: string[], o?: { signal?: AbortSignal }) {
-      if (texts.some((x) => /Bergen|Tromso/.test(x))) await gate.promise;
+      if (texts.some((x) => /Bergen|Tromso/.test(x))) {
+        reached.resolve();
+        await gate.promise;
+      }
       return await inner.embed(texts, o);
     },
   };
@@ -45,7 +50,7 @@ function heldEmbedder() {
     clearTimeout(timer);
     gate.resolve();
   };
-  return { embedder, release };
+  return { embedder, release, reached: reached.promise };
 }
 
 /** A local cipher whose erases go through `erasing`, which runs the real one with `erase`. */
@@ -177,6 +182,8 @@ Deno.test("an update still queued when its memory is erased does not bring it ba
     await t.signed(alice, "PUT", `/api/memories/${old}`, { text: "I live in Bergen" }),
     202,
   );
+  // Erased once the update was vetted, while it is being stored.
+  await held.reached;
   await json(await t.signed(alice, "DELETE", `/api/memories/${old}`));
   held.release();
   await t.settle(alice, [upd.job_id]);

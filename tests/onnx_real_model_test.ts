@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
-import { pathExists } from "../src/kit.ts";
+import { pathExists } from "@svc/util/files";
 
 const MODELS_DIR = Deno.env.get("SVC_TEST_MODELS_DIR") ??
   new URL("../models", import.meta.url).pathname;

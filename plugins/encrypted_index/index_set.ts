@@ -16,11 +16,11 @@ import {
   checkIndexName,
   type IndexEmbedding,
   type Logger,
-  pathExists,
   SvcError,
   type VectorIndexSet,
   type VectorStore,
 } from "@svc/relayer/kit";
+import { pathExists } from "@svc/util/files";
 import { readActiveIndex, writeActiveIndex } from "./active_pointer.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";

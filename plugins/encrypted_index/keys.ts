@@ -12,6 +12,7 @@
  * with the magic), is opened as AES-GCM, as format 2 sealed every block. The associated data
  * binds a value to its place (a block to its namespace and block id).
  */
+import { SvcError } from "@svc/relayer/kit";
 import {
   chachaOpen,
   chachaSeal,
@@ -22,8 +23,7 @@ import {
   hkdfMaster,
   openBytes,
   sealBytes,
-  SvcError,
-} from "@svc/relayer/kit";
+} from "@svc/util/sealing";
 
 const SALT = new TextEncoder().encode("svc-encrypted-index-v1");
 /** What a block sealed with ChaCha20-Poly1305 begins with ("SVB3"). */

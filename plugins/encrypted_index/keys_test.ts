@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  chachaOpen,
-  deriveAesKey,
-  deriveRawKey,
-  gcmEncrypt,
-  hkdfMaster,
-  type SvcError,
-} from "@svc/relayer/kit";
+import { type SvcError } from "@svc/relayer/kit";
+import { chachaOpen, deriveAesKey, deriveRawKey, gcmEncrypt, hkdfMaster } from "@svc/util/sealing";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 
 const secret = new Uint8Array(32).fill(7);

@@ -31,7 +31,8 @@
  * namespace's "swept" key on, which every final commit that staged parts checks, so a change
  * that lost staged parts fails and is planned again rather than committing incomplete blocks.
  */
-import { concatBytes, retryWhileLocked } from "@svc/relayer/kit";
+import { concatBytes } from "@svc/util/sealing";
+import { retryWhileLocked } from "@svc/util/kv_locked";
 import type {
   BlockStorage,
   IndexChange,

@@ -8,7 +8,7 @@
  * ```
  * @module
  */
-import { words } from "@svc/relayer/kit";
+import { words } from "@svc/util/words";
 import type { WordVectors } from "./vectors.ts";
 import { WordRows } from "./word_rows.ts";
 

@@ -15,7 +15,8 @@
  * const reranker = embedder.reranker(); // for createRelayer's `reranker`
  * ```
  */
-import { type CallOptions, type Embedder, SvcError, writeCache } from "@svc/relayer/kit";
+import { type CallOptions, type Embedder, SvcError } from "@svc/relayer/kit";
+import { writeCache } from "@svc/util/files";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
 import { ROW } from "./word_rows.ts";

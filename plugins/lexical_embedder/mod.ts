@@ -9,7 +9,8 @@
  * const [vector] = await embedder.embed(["I am vegetarian"]);
  * ```
  */
-import { type CallOptions, type Embedder, words } from "@svc/relayer/kit";
+import type { CallOptions, Embedder } from "@svc/relayer/kit";
+import { words } from "@svc/util/words";
 
 export type { CallOptions, Embedder, EmbedOptions } from "@svc/relayer/kit";
 

@@ -16,14 +16,9 @@
  * emptied (`scrubSqlite`), while no commit of the store runs. Erases that arrive meanwhile share
  * the next wipe.
  */
-import {
-  backendError,
-  coalesced,
-  type KeyPlace,
-  type KeyStore,
-  readTogether,
-  scrubSqlite,
-} from "@svc/relayer/kit";
+import { backendError, type KeyPlace, type KeyStore } from "@svc/relayer/kit";
+import { readTogether } from "@svc/util/read_together";
+import { coalesced, scrubSqlite } from "@svc/util/scrub";
 
 export type { KeyPlace, KeyStore };
 

@@ -30,15 +30,8 @@
  * await cipher.close();
  * ```
  */
-import {
-  type CallOptions,
-  type Cipher,
-  concatBytes,
-  type EncryptOptions,
-  gcmDecrypt,
-  gcmEncrypt,
-  SvcError,
-} from "@svc/relayer/kit";
+import { type CallOptions, type Cipher, type EncryptOptions, SvcError } from "@svc/relayer/kit";
+import { concatBytes, gcmDecrypt, gcmEncrypt } from "@svc/util/sealing";
 import {
   type KeyPlace,
   type KeyStore,

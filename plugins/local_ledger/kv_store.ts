@@ -13,7 +13,7 @@
  * version from Deno KV only then: the relayer asks for the version on every request.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { retryWhileLocked } from "@svc/relayer/kit";
+import { retryWhileLocked } from "@svc/util/kv_locked";
 import type {
   LedgerAccount,
   LedgerChange,

@@ -11,18 +11,16 @@
 import { blake2b } from "@noble/hashes/blake2";
 import {
   addressOf,
-  isSmallOrderKey,
-  jsonProblem,
   type KeyPair,
   type Operation,
-  parseJson,
   parseKeyLimits,
   rejected,
   type Sponsor,
   SvcError,
   UNPRINTABLE,
-  verifyEd25519,
 } from "@svc/relayer/kit";
+import { isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
+import { jsonProblem, parseJson } from "@svc/util/json";
 
 export type {
   CallOptions,

@@ -14,7 +14,8 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["Vegetarian and loves hiking"]
  * ```
  */
-import { type CallOptions, type Llm, MAX_FACTS, words } from "@svc/relayer/kit";
+import { type CallOptions, type Llm, MAX_FACTS } from "@svc/relayer/kit";
+import { words } from "@svc/util/words";
 
 export type { CallOptions, Llm } from "@svc/relayer/kit";
 

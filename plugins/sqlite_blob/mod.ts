@@ -33,12 +33,12 @@ import {
   BlobPlaces,
   type BlobStore,
   type CallOptions,
-  freeBytes,
   heldForAnotherMemory,
-  pathExists,
   SvcError,
-  truncateLog,
 } from "@svc/relayer/kit";
+import { pathExists } from "@svc/util/files";
+import { freeBytes } from "@svc/util/free_bytes";
+import { truncateLog } from "@svc/util/scrub";
 
 export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
 

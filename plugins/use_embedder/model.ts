@@ -10,7 +10,7 @@
 import * as ort from "onnxruntime-node";
 import { MAX_PIECES, readWeights, USE_DIMENSIONS, useGraph } from "./graph.ts";
 import { MODEL_DIR, readVocabulary, UseTokenizer } from "./tokenizer.ts";
-import { writeCache } from "@svc/relayer/kit";
+import { writeCache } from "@svc/util/files";
 
 /** Names the graph `graph.ts` writes: a change to it must change this, as it names the cache. */
 const GRAPH_VERSION = 1;

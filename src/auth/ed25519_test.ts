@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Ed25519Verifier, isSmallOrderKey, verifyEd25519 } from "./ed25519.ts";
+import { Ed25519Verifier, isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
 import { generateKeyPair, keyPairFromSeed } from "./keys.ts";
 
 // RFC 8032, section 7.1, test 2: a one-byte message.

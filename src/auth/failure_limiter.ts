@@ -19,7 +19,7 @@
  * ```
  */
 import { RateLimiter } from "../rate_limiter.ts";
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "@svc/util/lru_map";
 
 /** The settings of an {@link AuthFailureLimiter}. */
 export interface AuthFailureLimiterOptions {

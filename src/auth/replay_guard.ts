@@ -15,7 +15,7 @@
  * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
  * versions, still looked up for one time to live after an upgrade.
  */
-import { retryWhileLocked } from "../kv_locked.ts";
+import { retryWhileLocked } from "@svc/util/kv_locked";
 import { SvcError } from "../errors.ts";
 import {
   ClaimRecord,

@@ -18,9 +18,9 @@ import type {
   ResolvedAccount,
 } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
-import { type Ed25519Verifier, verifyEd25519 } from "./ed25519.ts";
+import { type Ed25519Verifier, verifyEd25519 } from "@svc/util/ed25519";
 import { ACCOUNT_ID, addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "@svc/util/lru_map";
 import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 

@@ -14,8 +14,8 @@
  */
 import { createHmac } from "node:crypto";
 import { SvcError } from "../errors.ts";
-import { LruMap } from "../lru_map.ts";
-import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
+import { LruMap } from "@svc/util/lru_map";
+import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

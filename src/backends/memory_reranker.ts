@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { words } from "../text/words.ts";
+import { words } from "@svc/util/words";
 import type { CallOptions, Reranker } from "./types.ts";
 
 const FUNCTION_WORDS = new Set(

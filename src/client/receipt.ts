@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { verifyEd25519 } from "../auth/ed25519.ts";
+import { verifyEd25519 } from "@svc/util/ed25519";
 import { receiptMessage } from "../services/receipts.ts";
 import type { EraseReceipt } from "./types.ts";
 

@@ -1,7 +1,8 @@
 /**
  * Reading request bodies: bounded without buffering past the limit, held against a budget of
- * unauthenticated bytes, within a time limit, then decoded as JSON.
+ * unauthenticated bytes, within a time limit, then decoded as JSON (`@svc/util/json`).
  */
+import { LoneSurrogateError, parseJson } from "@svc/util/json";
 import { SvcError } from "../errors.ts";
 import { type BodyBudgetRefusal, type BodyReservation, SMALL_BODY_BYTES } from "./body_budget.ts";
 
@@ -168,52 +169,6 @@ export async function readBounded(
     throw new RangeError(`the body ended after ${size} of its ${declared} declared bytes`);
   }
   return size === buffer.length ? buffer : buffer.slice(0, size);
-}
-
-/** An escaped UTF-16 surrogate in JSON text (`\\ud800`–`\\udfff`), paired or not. */
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-/** Whether `value` (parsed JSON) holds a string, or a key, that is not valid Unicode. */
-export function holdsLoneSurrogate(value: unknown): boolean {
-  // A stack, not recursion: JSON may nest deeper than the call stack goes.
-  const stack = [value];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (typeof next === "string") {
-      if (!next.isWellFormed()) return true;
-    } else if (Array.isArray(next)) {
-      for (const item of next) stack.push(item);
-    } else if (typeof next === "object" && next !== null) {
-      for (const [key, member] of Object.entries(next)) {
-        if (!key.isWellFormed()) return true;
-        stack.push(member);
-      }
-    }
-  }
-  return false;
-}
-
-/** JSON whose text escapes half of a UTF-16 surrogate pair (`"\\ud800"`). */
-export class LoneSurrogateError extends SyntaxError {
-  constructor() {
-    // Read after "is": "the body is not valid Unicode: …".
-    super("not valid Unicode: a string holds half of a UTF-16 surrogate pair (\\ud800-\\udfff)");
-  }
-}
-
-/**
- * `JSON.parse`, refusing (a {@link LoneSurrogateError}) a string that is not valid Unicode:
- * it could not be stored as UTF-8 without changing.
- */
-export function parseJson(text: string): unknown {
-  const value = JSON.parse(text);
-  if (SURROGATE_ESCAPE.test(text) && holdsLoneSurrogate(value)) throw new LoneSurrogateError();
-  return value;
-}
-
-/** Why JSON text was refused, without quoting it (V8's messages do). */
-export function jsonProblem(error: unknown): string {
-  return error instanceof LoneSurrogateError ? error.message : "not valid JSON";
 }
 
 /** Whether the request says its body is JSON, in UTF-8 (the charset said, or none). */

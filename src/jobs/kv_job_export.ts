@@ -3,7 +3,7 @@
  * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
  * `kv_job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
-import { concatBytes } from "../crypto/sealing.ts";
+import { concatBytes } from "@svc/util/sealing";
 import type { JobRecord } from "./job_queue.ts";
 import type { CiphertextMark } from "./kv_job_texts.ts";
 import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./kv_job_seal.ts";

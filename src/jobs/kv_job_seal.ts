@@ -13,9 +13,9 @@
  * seal.opened((await kv.get(["job", record.job_id])).value); // the record again
  * ```
  */
-import { deriveRawKey, hkdfMaster, openNow, sealNow } from "../crypto/sealing.ts";
+import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
 import type { JobRecord } from "./job_queue.ts";
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "@svc/util/lru_map";
 import { rewriteEach } from "./kv_job_texts.ts";
 
 /** A job record as stored: its owner, namespace and error in `sealed`. */

@@ -19,7 +19,7 @@
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
  * `["job_dead", id]` dead letters; texts and ciphertexts as `kv_job_texts.ts` says.
  */
-import { deriveAesKey, hkdfMaster } from "../crypto/sealing.ts";
+import { deriveAesKey, hkdfMaster } from "@svc/util/sealing";
 import type { JobRecord } from "./job_queue.ts";
 import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./job_store.ts";
 import { AcceptGroups } from "./kv_job_accept.ts";

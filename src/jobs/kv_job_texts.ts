@@ -11,7 +11,7 @@
  * of one chunk, and list the chunks of the others.
  */
 import { SvcError } from "../errors.ts";
-import { concatBytes, openBytes, sealBytes } from "../crypto/sealing.ts";
+import { concatBytes, openBytes, sealBytes } from "@svc/util/sealing";
 
 /** How long records, texts and ciphertexts are kept. */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;

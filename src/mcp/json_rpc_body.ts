@@ -2,7 +2,8 @@
  * The body of an MCP request over HTTP: JSON in UTF-8, up to `MAX_MCP_BODY_BYTES`, a JSON-RPC
  * message or a batch of 1 to `MAX_BATCH`, each one the server can take.
  */
-import { jsonProblem, parseJson, readBody, saysJson } from "../http/body.ts";
+import { jsonProblem, parseJson } from "@svc/util/json";
+import { readBody, saysJson } from "../http/body.ts";
 import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
 import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 

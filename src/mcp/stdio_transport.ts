@@ -14,7 +14,7 @@ import {
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
-import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "../http/body.ts";
+import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
 import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
 import { idOf, MAX_BATCH, refusal } from "./messages.ts";
 

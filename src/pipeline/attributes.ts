@@ -13,8 +13,8 @@
  * decodePayload(payload); // { text: "I keep bees", attributes: { tags: ["hobby"], … } }
  * ```
  */
-import { LruMap } from "../lru_map.ts";
-import { deriveAesKey, hkdfMaster, openText, sealToText } from "../crypto/sealing.ts";
+import { LruMap } from "@svc/util/lru_map";
+import { deriveAesKey, hkdfMaster, openText, sealToText } from "@svc/util/sealing";
 
 /** Who stored a memory: the signing key's address and label at the time, and when. */
 export interface Provenance {

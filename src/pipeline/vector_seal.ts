@@ -18,7 +18,7 @@
  * ```
  */
 import { SvcError } from "../errors.ts";
-import { deriveAesKey, hkdfMaster, openText, sealToText } from "../crypto/sealing.ts";
+import { deriveAesKey, hkdfMaster, openText, sealToText } from "@svc/util/sealing";
 
 const SALT = "svc-sealed-vector-v1";
 const INFO = "blob metadata vector";

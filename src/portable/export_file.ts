@@ -30,7 +30,7 @@
  * ```
  */
 import { timingSafeEqual } from "../auth/compare.ts";
-import { concatBytes } from "../crypto/sealing.ts";
+import { concatBytes } from "@svc/util/sealing";
 import { SvcError } from "../errors.ts";
 
 /** The `format` of the header. */

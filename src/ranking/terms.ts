@@ -4,8 +4,8 @@
  * index at rest does not reveal the words of a memory to anyone without the key.
  */
 import { blake2b } from "@noble/hashes/blake2";
-import { LruMap } from "../lru_map.ts";
-import { words } from "../text/words.ts";
+import { LruMap } from "@svc/util/lru_map";
+import { words } from "@svc/util/words";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with from by as is are was were be been being am i " +

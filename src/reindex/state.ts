@@ -11,7 +11,7 @@
  * derived from the relayer's secret), so the database names none. Its cursor is the last memory
  * id (in id order) written to the new index.
  */
-import { deriveHmacKey, hkdfMaster } from "../crypto/sealing.ts";
+import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
 
 /** The reindex under way: from which index to which, for which embedder. */
 export interface ReindexPlan {

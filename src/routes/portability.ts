@@ -5,7 +5,8 @@
  */
 import { allowsNamespace, requireNamespace } from "../auth/scope.ts";
 import { SvcError } from "../errors.ts";
-import { jsonProblem, parseJson, saysUtf8 } from "../http/body.ts";
+import { jsonProblem, parseJson } from "@svc/util/json";
+import { saysUtf8 } from "../http/body.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { routesFor } from "../http/router.ts";
 import { object } from "../http/fields.ts";

@@ -26,14 +26,8 @@
  * ```
  */
 import type { AccessOperation } from "../http/router.ts";
-import { LruMap } from "../lru_map.ts";
-import {
-  deriveAesKey,
-  deriveHmacKey,
-  hkdfMaster,
-  openBytes,
-  sealBytes,
-} from "../crypto/sealing.ts";
+import { LruMap } from "@svc/util/lru_map";
+import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import { type Logger, silentLogger } from "../log.ts";
 import {
   type AccessEntry,

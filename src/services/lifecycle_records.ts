@@ -9,7 +9,7 @@
  * sealed by `sealStored`.
  */
 import { hkdfSync } from "node:crypto";
-import { openNow, sealNow } from "../crypto/sealing.ts";
+import { openNow, sealNow } from "@svc/util/sealing";
 import { getAll, rewriteEach } from "../jobs/kv_job_texts.ts";
 
 /** A memory due to expire. */

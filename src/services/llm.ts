@@ -6,7 +6,7 @@
 import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
 import { stem } from "../ranking/terms.ts";
-import { words } from "../text/words.ts";
+import { words } from "@svc/util/words";
 import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
 
 export interface LlmServiceDependencies {

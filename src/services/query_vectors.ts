@@ -4,7 +4,7 @@
  * another asked the same words. Emptied when the embedder changes (a reindex).
  */
 import type { Embedder } from "../backends/types.ts";
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "@svc/util/lru_map";
 
 /** Recall query vectors kept, across accounts (each account's apart). */
 const QUERY_VECTORS_KEPT = 1_000;

@@ -5,7 +5,7 @@
  * Recall, list, get and restore read through one reader, so an erase that forgets a blob's text
  * forgets it for all of them.
  */
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "@svc/util/lru_map";
 import type { BlobStore, Cipher, DecryptCredentials, MemoryInfo } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";

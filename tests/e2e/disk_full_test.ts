@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
-import { freeBytes } from "../../src/disk_space.ts";
+import { freeBytes } from "@svc/util/free_bytes";
 import type { SvcError } from "../../src/errors.ts";
 import { jobIdOf, newAccountClient, startRelayer } from "../relayer_process.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
-import { pathExists } from "../../src/files.ts";
+import { pathExists } from "@svc/util/files";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { writeLegacyBlob } from "../fixtures/legacy_blob_files.ts";
 import {

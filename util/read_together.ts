@@ -1,8 +1,7 @@
 /**
  * Reads asked for one at a time, sent together: the calls made in one turn of the event loop
  * go to `readMany` in groups of at most `size`, all groups at once, and each call is answered
- * with its own result. A group that fails fails each of its calls with that error. The key
- * stores read a recall's 30 or so keys this way.
+ * with its own result. A group that fails fails each of its calls with that error.
  *
  * @example
  * ```ts

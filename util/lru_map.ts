@@ -1,7 +1,6 @@
 /**
  * A map that holds at most `limit` entries: reading an entry makes it the most recently used,
- * and adding one past the limit drops the least recently used. The verification caches (imported
- * public keys, checked delegate keys) keep their entries in one.
+ * and adding one past the limit drops the least recently used.
  *
  * @example
  * ```ts
@@ -12,13 +11,16 @@
  * ```
  */
 export class LruMap<K, V> {
+  /** The most entries the map holds. */
   readonly limit: number;
   #entries = new Map<K, V>();
 
+  /** An empty map that holds at most `limit` entries. */
   constructor(limit: number) {
     this.limit = limit;
   }
 
+  /** How many entries the map holds. */
   get size(): number {
     return this.#entries.size;
   }

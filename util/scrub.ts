@@ -8,8 +8,8 @@
  *
  * @example
  * ```ts ignore
- * await kv.delete(["key", owner, memoryId]);
- * await scrubSqlite(`${dataDir}/keys.kv`); // the deleted key is nowhere in keys.kv's files
+ * await kv.delete(["secret", id]);
+ * await scrubSqlite("./secrets.kv"); // the deleted value is nowhere in secrets.kv's files
  * ```
  */
 import { DatabaseSync } from "node:sqlite";

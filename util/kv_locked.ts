@@ -1,7 +1,7 @@
 /**
  * SQLite refuses a write while another handle on the same file holds its write lock ("database
- * is locked"): the relayer, its sidecar and the CLI share the ledger's file, and a second store
- * may share an index file. Nothing of a refused commit landed, so it is tried again.
+ * is locked"), as when several processes, or several stores of one, share a Deno KV file. Nothing
+ * of a refused commit landed, so it is tried again.
  *
  * @example
  * ```ts ignore

@@ -1,10 +1,9 @@
 /**
- * Sealing with keys derived from the relayer's secret: HKDF-SHA-256 derives an AES-256-GCM key
- * per purpose (its own salt and info), and a sealed value is a fresh 12-byte IV followed by the
- * AES-GCM ciphertext and tag, bound to optional associated data. The job queue's payloads, the
- * encrypted index's names and the sealed vectors of blob metadata all use it.
+ * Sealing with keys derived from one secret: HKDF-SHA-256 derives an AES-256-GCM key per purpose
+ * (its own salt and info), and a sealed value is a fresh 12-byte IV followed by the AES-GCM
+ * ciphertext and tag, bound to optional associated data.
  *
- * Large values sealed often (the encrypted index's blocks) use ChaCha20-Poly1305 (RFC 8439)
+ * Large values sealed often use ChaCha20-Poly1305 (RFC 8439)
  * instead, laid out the same way (nonce, ciphertext, tag; `chachaSeal`): node:crypto runs it
  * about ten times faster than its AES-GCM here (about 900 against 85 MB/s for 60 KB values).
  *

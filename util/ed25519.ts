@@ -1,7 +1,5 @@
 /**
- * The one Ed25519 verifier of svc: signed requests, local-ledger transactions and the dashboard's
- * wallet signatures all check signatures here. It runs on `node:crypto`, which answers the same
- * as WebCrypto (RFC 8032, canonical `S`, the same points accepted) for about a third of its CPU
+ * An Ed25519 verifier on `node:crypto`, which answers the same as WebCrypto (RFC 8032, canonical `S`, the same points accepted) for about a third of its CPU
  * time in Deno: 45 µs a signature against 80–120. Unlike them, it refuses every key of small
  * order (`isSmallOrderKey`), under which anyone can sign.
  *
@@ -12,7 +10,7 @@
  */
 
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { LruMap } from "../lru_map.ts";
+import { LruMap } from "./lru_map.ts";
 
 const PUBLIC_KEY_BYTES = 32;
 const SIGNATURE_BYTES = 64;

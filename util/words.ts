@@ -1,8 +1,8 @@
 /**
- * Splitting text into words: the one tokenizer behind the lexical index's terms, the offline
- * embedders and the extractive language model. A word is a run of letters and digits, lower-cased;
- * the options say what else may join it, so each caller keeps exactly the words it has always
- * cut (the term hashes and vectors of existing indexes depend on them).
+ * Splitting text into words: one tokenizer for callers that each cut text their own way. A word
+ * is a run of letters and digits, lower-cased; the options say what else may join it, so each
+ * caller keeps exactly the words it has always cut (what was built from them, such as term
+ * hashes and vectors, depends on them).
  *
  * @example
  * ```ts
