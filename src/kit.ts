@@ -73,17 +73,13 @@ export {
   type JobQueueOptions,
   type JobRecord,
   type JobStatus,
-  LeaseLost,
   type ListenOptions,
   type PublicJob,
 } from "./jobs/job_queue.ts";
-export { acceptedRecord, BACKOFF_SCHEDULE, exhaustedError } from "./jobs/job_transitions.ts";
 export type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./jobs/job_store.ts";
-export { StoredJobQueue } from "./jobs/stored_job_queue.ts";
+export { StoredJobQueue, type StoredJobQueueOptions } from "./jobs/stored_job_queue.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
-// Until the PostgreSQL plugin imports them from `@svc/util/sealing`.
-export { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 export { addressOf, generateKeyPair, isAddress, type KeyPair, sha256Hex } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
 export { MAX_FACTS } from "./text_limits.ts";
@@ -96,5 +92,3 @@ export {
   UnexpectedAnswer,
   withRetries,
 } from "./llm/provider.ts";
-// Only until plugins/postgres imports it from `@svc/util/read_together`, as the others do.
-export { readTogether } from "@svc/util/read_together";

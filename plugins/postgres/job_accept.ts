@@ -1,12 +1,12 @@
 /**
- * Group commit of `PgJobQueue.accept`: the accepts that arrive while one statement is in flight
- * are inserted together by the next, so that many clients remembering at once cost the database
- * one statement (one round trip, one commit) per group rather than one each. Each accept still
- * lands whole or not at all, and resolves only once the statement holding it committed; when
- * that statement fails, each accept of its group fails. An accept too large to share (more
- * jobs or text than a group takes) is inserted alone. Measured with `bench/pg_job_accept.ts`:
- * with 64 clients accepting one job each, grouping gave about twice the accepts per second of a
- * statement per accept and half its median latency, `fsync` on or off
+ * Group commit of `PgJobQueue.accept` (`PgJobStore.create`): the accepts that arrive while one
+ * statement is in flight are inserted together by the next, so that many clients remembering at
+ * once cost the database one statement (one round trip, one commit) per group rather than one each.
+ * Each accept still lands whole or not at all, and resolves only once the statement holding it
+ * committed; when that statement fails, each accept of its group fails. An accept too large to
+ * share (more jobs or text than a group takes) is inserted alone. Measured with
+ * `bench/pg_job_accept.ts`: with 64 clients accepting one job each, grouping gave about twice the
+ * accepts per second of a statement per accept and half its median latency, `fsync` on or off
  * (`bench/results/pg_job_accept.json`).
  */
 import type { AcceptRow } from "./job_batches.ts";

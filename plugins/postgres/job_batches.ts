@@ -1,163 +1,170 @@
 /**
- * The statements of `PgJobQueue` that change many jobs at once: each is one statement, so one
- * round trip and one transaction, whatever the number of jobs. A change applies to a job only
- * while it is still as the worker's record shows it (same status, worker and attempt).
+ * The statements of `PgJobStore` that touch many jobs at once: each is one statement, so one
+ * round trip, whatever the number of jobs. `insertJobs` creates jobs; `lockJobs` and `writeJobs`
+ * are the two halves of a conditional write, run in one transaction.
  */
-import type { CiphertextToSave, JobCompletion } from "@svc/relayer/kit";
-import type { Sql } from "./database.ts";
+import type { JobRecord } from "@svc/relayer/kit";
+import type { Sql, Transaction } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { type JobRow, RECORD_TTL_MS } from "./job_rows.ts";
 
-/** A job to insert: its id, sealed owner and namespace, sealed text and acceptance time. */
+/** A job to insert: its record, sealed owner and namespace, sealed text and due time. */
 export interface AcceptRow {
-  jobId: string;
+  record: JobRecord;
   sealedKey: Uint8Array<ArrayBuffer>;
   sealedText: Uint8Array<ArrayBuffer>;
-  createdAt: number;
+  /** When the job is first due for delivery. */
+  dueAt: number;
+  /** Whether the listeners of every relayer are to hear of it (it is due at once). */
+  notify: boolean;
+}
+
+/** A job to write: its record as changed, and what goes with the change. */
+export interface JobUpdate {
+  record: JobRecord;
+  /** The record's error, sealed (`null` for none). */
+  sealedError: Uint8Array<ArrayBuffer> | null;
+  dueAt: number | null;
+  /** Failed deliveries of the job's current message (see `job_delivery.ts`). */
+  deliveries: number;
+  /** The job ended: its text and ciphertext go. */
+  finished: boolean;
+  /** A ciphertext to keep with the job. */
+  ciphertext?: Uint8Array<ArrayBuffer>;
+  /** A dead letter to keep: the error, sealed. */
+  deadLetter?: Uint8Array<ArrayBuffer>;
+  /** The job is enqueued again: the listeners of every relayer hear of it, to see when. */
+  enqueued: boolean;
 }
 
 /** A `values` list of `rows` (the client's types know rows of strings and numbers only). */
-export function values(sql: Sql, rows: unknown[][]) {
+function values(sql: Sql | Transaction, rows: unknown[][]) {
   return sql(rows as unknown as string[][]);
 }
 
-/**
- * Inserts pending jobs with their texts: the first `local` due at `hidden` (this relayer's
- * listener has them), the others due at once, with a notification to every listener.
- */
-export function insertJobs(
-  sql: Sql,
-  rows: AcceptRow[],
-  local: number,
-  hidden: number,
-): Promise<unknown> {
-  const list = rows.map((row, i) => [
-    row.jobId,
-    row.sealedKey,
-    row.sealedText,
-    row.createdAt,
-    i < local ? hidden : row.createdAt,
-    i < local ? 1 : 0,
+/** Inserts jobs with their texts; a notification wakes every listener if one is due at once. */
+export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<unknown> {
+  const list = rows.map(({ record, sealedKey, sealedText, dueAt }) => [
+    record.job_id,
+    record.status,
+    sealedKey,
+    sealedText,
+    record.attempts,
+    record.worker ?? null,
+    record.lease_until ?? null,
+    dueAt,
+    Date.parse(record.created_at),
+    Date.parse(record.updated_at),
   ]);
   return sql`
     with v as (
-      select * from (values ${values(sql, list)})
-        as v(job_id, sealed_key, sealed, created_at, due_at, deliveries)
+      select * from (values ${values(sql, list)}) as v(job_id, status, sealed_key, sealed,
+        attempts, worker, lease_until, due_at, created_at, updated_at)
     ), j as (
-      insert into svc_jobs_job (job_id, status, sealed_key, due_at, deliveries, created_at,
-        updated_at, expires_at)
-      select v.job_id, 'pending', v.sealed_key::bytea, v.due_at::bigint, v.deliveries::int,
-        v.created_at::bigint, v.created_at::bigint, v.created_at::bigint + ${RECORD_TTL_MS}
+      insert into svc_jobs_job (job_id, status, sealed_key, attempts, worker, lease_until, due_at,
+        created_at, updated_at, expires_at)
+      select v.job_id, v.status, v.sealed_key::bytea, v.attempts::int, v.worker::text,
+        v.lease_until::bigint, v.due_at::bigint, v.created_at::bigint, v.updated_at::bigint,
+        v.updated_at::bigint + ${RECORD_TTL_MS}
       from v
     ), t as (
       insert into svc_jobs_text (job_id, sealed) select v.job_id, v.sealed::bytea from v
     )
-    select pg_notify(${CHANNEL}, '') where ${local < rows.length}`;
-}
-
-/** How `leaseJobs` leases. */
-export interface LeaseTerms {
-  worker: string;
-  now: number;
-  until: number;
-  maxAttempts: number;
+    select pg_notify(${CHANNEL}, '') where ${rows.some((row) => row.notify)}`;
 }
 
 /**
- * Leases the jobs of `ids` free to take (pending, or running past their lease), skipping those
- * another statement holds locked at that instant; returns them, and (`exhausted`, unchanged)
- * those free to take but out of attempts.
+ * Locks, in job order, the rows of the jobs of `seen[i]` for each `i` of `indexes` (`skipLocked`
+ * passes over a row another transaction holds instead of waiting for it); returns those still
+ * as `seen[i]` shows them (same status, worker and attempt), each with its `i` (`change`). The
+ * check is made on the rows as locked: after a wait, the version another transaction committed.
  */
-export function leaseJobs(
-  sql: Sql,
-  ids: string[],
-  { worker, now, until, maxAttempts }: LeaseTerms,
-): Promise<(JobRow & { exhausted: boolean })[]> {
-  return sql<(JobRow & { exhausted: boolean })[]>`
-    with c as (
-      select job_id, (attempts >= ${maxAttempts}
-        or interruptions >= ${maxAttempts * 2}) as exhausted
-      from svc_jobs_job
-      where job_id = any(${ids}::text[]) and expires_at > ${now}
-        and (status = 'pending' or (status = 'running' and coalesce(lease_until, 0) <= ${now}))
-      for update skip locked
-    ), u as (
-      update svc_jobs_job j set status = 'running', attempts = j.attempts + 1,
-        lease_until = ${until}, due_at = ${until}, worker = ${worker},
-        updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
-      from c where j.job_id = c.job_id and not c.exhausted
-      returning j.*
+export async function lockJobs(
+  tx: Transaction,
+  seen: JobRecord[],
+  indexes: number[],
+  { now, skipLocked }: { now: number; skipLocked: boolean },
+): Promise<(JobRow & { change: number })[]> {
+  if (indexes.length === 0) return [];
+  const list = indexes.map((i) => [
+    i,
+    seen[i].job_id,
+    seen[i].status,
+    seen[i].worker ?? null,
+    seen[i].attempts,
+  ]);
+  const ids = indexes.map((i) => seen[i].job_id);
+  return await tx<(JobRow & { change: number })[]>`
+    with j as (
+      select * from svc_jobs_job where job_id = any(${ids}::text[]) and expires_at > ${now}
+      order by job_id
+      for update ${skipLocked ? tx`skip locked` : tx``}
     )
-    select u.*, false as exhausted from u
-    union all
-    select j.*, true as exhausted from svc_jobs_job j join c on j.job_id = c.job_id
-    where c.exhausted`;
+    select j.*, v.change::int as change from j
+    join (values ${values(tx, list)}) as v(change, job_id, status, worker, attempts)
+      on j.job_id = v.job_id and j.status = v.status
+        and j.worker is not distinct from v.worker::text and j.attempts = v.attempts::int`;
 }
 
-/** Keeps each ciphertext whose job is still held (its row locked meanwhile); returns their ids. */
-export function saveCiphertextRows(
-  sql: Sql,
-  items: CiphertextToSave[],
-): Promise<{ job_id: string }[]> {
-  const rows = items.map(({ record, ciphertext }) => [
+/**
+ * Writes the jobs (their rows locked by `lockJobs`) in one statement, with what goes with each:
+ * a finished job's text and ciphertext dropped, a ciphertext kept, a dead letter kept, and a
+ * notification when one is enqueued again.
+ */
+export function writeJobs(tx: Transaction, updates: JobUpdate[], now: number): Promise<unknown> {
+  const list = updates.map(({ record, sealedError, dueAt, deliveries }) => [
     record.job_id,
     record.status,
-    record.worker ?? null,
+    sealedError,
+    "error" in record,
+    record.blob_id ?? null,
+    record.memory_id ?? null,
+    record.duplicate_of ?? null,
     record.attempts,
-    ciphertext,
-  ]);
-  return sql<{ job_id: string }[]>`
-    with v as (
-      select * from (values ${values(sql, rows)}) as v(job_id, status, worker, attempts, bytes)
-    ), held as (
-      select j.job_id, j.attempts from svc_jobs_job j join v on j.job_id = v.job_id
-        and j.status = v.status and j.worker is not distinct from v.worker::text
-        and j.attempts = v.attempts::int
-      for update of j
-    )
-    insert into svc_jobs_ciphertext (job_id, attempt, bytes)
-    select held.job_id, held.attempts, v.bytes::bytea from held join v using (job_id)
-    on conflict (job_id) do update set attempt = excluded.attempt, bytes = excluded.bytes
-    returning job_id`;
-}
-
-/** Finishes each job still held with its patch, dropping its text and ciphertext; their ids. */
-export function completeJobs(
-  sql: Sql,
-  items: JobCompletion[],
-  now: number,
-): Promise<{ job_id: string }[]> {
-  const rows = items.map(({ record, patch }) => [
-    record.job_id,
-    record.status,
+    record.interruptions ?? 0,
     record.worker ?? null,
-    record.attempts,
-    "blob_id" in patch,
-    patch.blob_id ?? null,
-    "memory_id" in patch,
-    patch.memory_id ?? null,
-    "duplicate_of" in patch,
-    patch.duplicate_of ?? null,
+    record.lease_until ?? null,
+    dueAt,
+    deliveries,
+    Date.parse(record.updated_at),
   ]);
-  return sql<{ job_id: string }[]>`
+  const finished = updates.filter((u) => u.finished).map((u) => u.record.job_id);
+  const ciphertexts = updates.filter((u) => u.ciphertext && !u.finished)
+    .map((u) => [u.record.job_id, u.record.attempts, u.ciphertext]);
+  const dead = updates.filter((u) => u.deadLetter).map((u) => [u.record.job_id, u.deadLetter]);
+  const expires = now + RECORD_TTL_MS;
+  return tx`
     with v as (
-      select * from (values ${values(sql, rows)}) as v(job_id, status, worker, attempts,
-        set_blob, blob_id, set_memory, memory_id, set_duplicate, duplicate_of)
+      select * from (values ${values(tx, list)}) as v(job_id, status, sealed_error, has_error,
+        blob_id, memory_id, duplicate_of, attempts, interruptions, worker, lease_until, due_at,
+        deliveries, updated_at)
     ), u as (
-      update svc_jobs_job j set status = 'done',
-        blob_id = case when v.set_blob::bool then v.blob_id::text else j.blob_id end,
-        memory_id = case when v.set_memory::bool then v.memory_id::text else j.memory_id end,
-        duplicate_of = case when v.set_duplicate::bool then v.duplicate_of::text
-          else j.duplicate_of end,
-        sealed_error = null, has_error = true, lease_until = null, worker = null,
-        due_at = null, updated_at = ${now}, expires_at = ${now + RECORD_TTL_MS}
-      from v where j.job_id = v.job_id and j.status = v.status
-        and j.worker is not distinct from v.worker::text and j.attempts = v.attempts::int
-      returning j.job_id
+      update svc_jobs_job j set status = v.status, sealed_error = v.sealed_error::bytea,
+        has_error = v.has_error::bool, blob_id = v.blob_id::text, memory_id = v.memory_id::text,
+        duplicate_of = v.duplicate_of::text, attempts = v.attempts::int,
+        interruptions = v.interruptions::int, worker = v.worker::text,
+        lease_until = v.lease_until::bigint, due_at = v.due_at::bigint,
+        deliveries = v.deliveries::int, updated_at = v.updated_at::bigint, expires_at = ${expires}
+      from v where j.job_id = v.job_id
     ), t as (
-      delete from svc_jobs_text where job_id in (select job_id from u)
+      delete from svc_jobs_text where job_id = any(${finished}::text[])
     ), c as (
-      delete from svc_jobs_ciphertext where job_id in (select job_id from u)
-    )
-    select job_id from u`;
+      delete from svc_jobs_ciphertext where job_id = any(${finished}::text[])
+    )${
+    ciphertexts.length === 0 ? tx`` : tx`, k as (
+      insert into svc_jobs_ciphertext (job_id, attempt, bytes)
+      select k.job_id, k.attempt::int, k.bytes::bytea
+      from (values ${values(tx, ciphertexts)}) as k(job_id, attempt, bytes)
+      on conflict (job_id) do update set attempt = excluded.attempt, bytes = excluded.bytes
+    )`
+  }${
+    dead.length === 0 ? tx`` : tx`, d as (
+      insert into svc_jobs_dead (job_id, sealed_error, failed_at, expires_at)
+      select d.job_id, d.sealed::bytea, ${now}::bigint, ${expires}::bigint
+      from (values ${values(tx, dead)}) as d(job_id, sealed)
+      on conflict (job_id) do update set sealed_error = excluded.sealed_error,
+        failed_at = excluded.failed_at, expires_at = excluded.expires_at
+    )`
+  }
+    select pg_notify(${CHANNEL}, '') where ${updates.some((u) => u.enqueued)}`;
 }

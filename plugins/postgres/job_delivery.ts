@@ -1,28 +1,31 @@
 /**
- * How `PgJobQueue` delivers jobs: a job row is due for delivery at `due_at`. A listener claims
+ * How `PgJobStore` delivers jobs: a job row is due for delivery at `due_at`. A listener claims
  * due jobs (`FOR UPDATE SKIP LOCKED`, so listeners of several relayers never claim the same
  * one), pushing `due_at` a lease ahead as a visibility time-out (to the job's lease expiry when
- * a live worker holds it), and hands each to its handler. A job whose handler fails is due again
- * after the KV queue's backoff schedule, then gets a dead letter. A job that ends (done, failed)
- * is due no more; one that is leased is due again when its lease would run out, and each renewal
+ * a live worker holds it), and hands each to its handler. A job that ends (done, failed) is due
+ * no more; one that is leased is due again when its lease would run out, and each renewal
  * pushes that back: a job whose relayer died is delivered again once its lease ran out, to be
  * taken over. Delivery is therefore at least once, and a delivery lost with its process comes
  * back by itself.
  *
+ * A delivery whose handler fails is the state machine's to enqueue again (after its backoff);
+ * `deliveries` holds how many deliveries of the job's current message failed, set by that
+ * enqueue and handed with each delivery (0 for a new message). Should the state machine give up
+ * on the message, the claim's time-out still delivers the job once a lease later: a job of a
+ * shared queue is never dropped, since the reconciler re-drives none of its pending jobs.
+ *
  * A listener sleeps until the earliest due time it saw, or `pollMs`, or a notification on
- * `svc_jobs` (sent by the statement that made a job due: an accept, a retry, a re-drive), or a
- * wake-up from its own process, whichever comes first. It claims at most `maxInFlight` jobs not
- * yet handled at a time, so a relayer takes no more than its worker runs soon and leaves the
- * rest to the others. Every so often it also deletes records past their 7 days.
+ * `svc_jobs` (sent by the statement that made a job due: an accept, a retry, a re-drive), or the
+ * end of a delivery of its own while it had no room for more, whichever comes first. It claims
+ * at most `maxInFlight` jobs not yet handled at a time, so a relayer takes no more than its
+ * worker runs soon and leaves the rest to the others. Every so often it also deletes records
+ * past their 7 days.
  */
-import { BACKOFF_SCHEDULE, type JobHandler, type Logger } from "@svc/relayer/kit";
+import type { Logger, StoredMessage } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
-import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 
 /** The channel that wakes idle listeners of every relayer. */
 export const CHANNEL = "svc_jobs";
-/** The error of a job whose deliveries all failed. */
-const UNDELIVERED = "The job could not be delivered to a worker";
 /** How often a listener deletes expired records (real time). */
 const PRUNE_EVERY_MS = 60_000;
 /** Expired records deleted by one statement. */
@@ -41,19 +44,11 @@ export interface DeliveryOptions {
   logger: Logger;
 }
 
-/** A claimed delivery: the job, its delivery count and the due time the claim set. */
-export interface Claimed {
-  jobId: string;
-  deliveries: number;
-  due: number;
-}
-
-/** The listener of one `PgJobQueue` (see the module documentation). */
+/** The listener of one `PgJobStore` (see the module documentation). */
 export class Delivery {
   #database: Database;
-  #seals: JobSeals;
   #options: DeliveryOptions;
-  #handler: JobHandler;
+  #handler: (message: StoredMessage) => Promise<void>;
   #stop = new AbortController();
   #inFlight = 0;
   #wake?: () => void;
@@ -63,28 +58,20 @@ export class Delivery {
 
   constructor(
     database: Database,
-    seals: JobSeals,
-    handler: JobHandler,
+    handler: (message: StoredMessage) => Promise<void>,
     options: DeliveryOptions,
   ) {
     this.#database = database;
-    this.#seals = seals;
     this.#handler = handler;
     this.#options = options;
   }
 
-  /** Whether the listener still runs. */
-  get running(): boolean {
+  get #running(): boolean {
     return !this.#stop.signal.aborted;
   }
 
-  /** Deliveries this listener may still take on. */
-  get capacity(): number {
-    return this.running ? Math.max(0, this.#options.maxInFlight - this.#inFlight) : 0;
-  }
-
   /** Makes a sleeping listener claim again now. */
-  wake(): void {
+  #wakeUp(): void {
     this.#woken = true;
     this.#wake?.();
   }
@@ -97,7 +84,7 @@ export class Delivery {
 
   /** Claims and delivers until stopped; never rejects. */
   async run(): Promise<void> {
-    const unlisten = await this.#database.listen(CHANNEL, () => this.wake()).catch((error) => {
+    const unlisten = await this.#database.listen(CHANNEL, () => this.#wakeUp()).catch((error) => {
       this.#options.logger.warn("cannot listen for job notifications; polling only", { error });
     });
     try {
@@ -109,40 +96,38 @@ export class Delivery {
   }
 
   async #loop(): Promise<void> {
-    while (this.running) {
+    while (this.#running) {
       let sleepMs = this.#options.pollMs;
       try {
         this.#woken = false;
         this.#prune();
-        const capacity = this.capacity;
+        const capacity = this.#options.maxInFlight - this.#inFlight;
         if (capacity > 0) {
           const { claimed, next } = await this.#claim(capacity);
-          for (const delivery of claimed) this.deliver(delivery);
+          for (const message of claimed) this.#deliver(message);
           if (claimed.length === capacity) continue;
           if (next !== null) sleepMs = Math.min(sleepMs, Math.max(0, next - this.#options.now()));
         }
       } catch (error) {
-        if (!this.running) break;
+        if (!this.#running) break;
         this.#options.logger.warn("cannot claim due jobs", { error });
       }
       if (!this.#woken) await this.#sleep(sleepMs);
     }
   }
 
-  /** Hands a claimed (or just accepted) job to the handler; a failure makes it due again. */
-  deliver(claimed: Claimed): void {
+  /** Hands a claimed job to the handler (which enqueues it again should it fail). */
+  #deliver(message: StoredMessage): void {
     this.#inFlight++;
-    Promise.resolve({ job_id: claimed.jobId }).then(this.#handler).catch(() => {
-      if (this.running) return this.#failed(claimed);
-    }).catch((error) => {
+    Promise.resolve(message).then(this.#handler).catch((error) => {
       this.#options.logger.warn("cannot schedule a job's delivery again", { error });
     }).finally(() => {
-      if (this.#inFlight-- === this.#options.maxInFlight) this.wake();
+      if (this.#inFlight-- === this.#options.maxInFlight) this.#wakeUp();
     });
   }
 
   /** Claims up to `limit` due jobs; also reads the next due time after now. */
-  async #claim(limit: number): Promise<{ claimed: Claimed[]; next: number | null }> {
+  async #claim(limit: number): Promise<{ claimed: StoredMessage[]; next: number | null }> {
     const now = this.#options.now();
     const hidden = now + this.#options.leaseMs;
     const [row] = await this.#database.sql`
@@ -154,39 +139,15 @@ export class Delivery {
       ), u as (
         update svc_jobs_job j set
           due_at = case when j.status = 'running' and j.lease_until > ${now}
-            then j.lease_until else ${hidden}::bigint end,
-          deliveries = j.deliveries + 1
+            then j.lease_until else ${hidden}::bigint end
         from c where j.job_id = c.job_id
-        returning j.job_id, j.deliveries, j.due_at
+        returning j.job_id, j.deliveries
       )
       select
-        coalesce((select json_agg(json_build_array(job_id, deliveries, due_at::float8)) from u),
-          '[]') as claimed,
+        coalesce((select json_agg(json_build_object('job_id', job_id, 'failures', deliveries))
+          from u), '[]') as claimed,
         (select min(due_at)::float8 from svc_jobs_job where due_at > ${now}) as next`;
-    const claimed = (row.claimed as [string, number, number][]).map(
-      ([jobId, deliveries, due]) => ({ jobId, deliveries, due }),
-    );
-    return { claimed, next: row.next === null ? null : Number(row.next) };
-  }
-
-  /** A delivery whose handler failed: due again after the backoff, or a dead letter. */
-  async #failed({ jobId, deliveries, due }: Claimed): Promise<void> {
-    const now = this.#options.now();
-    const fence = this.#database.sql`job_id = ${jobId} and deliveries = ${deliveries}
-      and due_at = ${due}`;
-    if (deliveries <= BACKOFF_SCHEDULE.length) {
-      const at = now + BACKOFF_SCHEDULE[Math.max(0, deliveries - 1)];
-      await this.#database.sql`update svc_jobs_job set due_at = ${at} where ${fence}`;
-      this.wake();
-      return;
-    }
-    const sealed = await this.#seals.sealError(jobId, UNDELIVERED);
-    await this.#database.sql`
-      with u as (update svc_jobs_job set due_at = null where ${fence} returning job_id)
-      insert into svc_jobs_dead (job_id, sealed_error, failed_at, expires_at)
-      select job_id, ${sealed}::bytea, ${now}::bigint, ${now + RECORD_TTL_MS}::bigint from u
-      on conflict (job_id) do update set sealed_error = excluded.sealed_error,
-        failed_at = excluded.failed_at, expires_at = excluded.expires_at`;
+    return { claimed: row.claimed, next: row.next === null ? null : Number(row.next) };
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * How `PgJobQueue` keeps a job record in a row of `svc_jobs_job`, and the keys it seals with.
+ * How `PgJobStore` keeps a job record in a row of `svc_jobs_job`, and the keys it seals with.
  *
  * A row holds in clear only what the queue works with: the job id (random), its status, attempts,
  * interruptions, lease (worker id and time) and times, the blob and memory ids (which the
@@ -8,7 +8,8 @@
  * bound in). Texts are sealed exactly as `KvJobQueue` seals them (same key, same bound data), so
  * a text moved from a data directory needs no re-sealing.
  */
-import { deriveAesKey, hkdfMaster, type JobRecord, openBytes, sealBytes } from "@svc/relayer/kit";
+import { type JobRecord } from "@svc/relayer/kit";
+import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 
 /** A row of `svc_jobs_job` as the client returns it (`bigint` columns as `BigInt`). */
 export interface JobRow {
@@ -24,6 +25,8 @@ export interface JobRow {
   interruptions: number;
   worker: string | null;
   lease_until: bigint | number | null;
+  due_at: bigint | number | null;
+  deliveries: number;
   created_at: bigint | number;
   updated_at: bigint | number;
 }

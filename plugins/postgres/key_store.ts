@@ -22,14 +22,9 @@
  */
 import { pgError } from "./database.ts";
 import type postgres from "postgres";
-import {
-  deriveHmacKey,
-  hkdfMaster,
-  type KeyPlace,
-  type KeyStore,
-  readTogether,
-  SvcError,
-} from "@svc/relayer/kit";
+import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
+import { readTogether } from "@svc/util/read_together";
+import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
 

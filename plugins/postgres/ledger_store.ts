@@ -20,14 +20,8 @@
  * the notification only frees what idle relayers keep in memory early.
  */
 import { pgError } from "./database.ts";
-import {
-  deriveAesKey,
-  deriveHmacKey,
-  hkdfMaster,
-  openBytes,
-  sealBytes,
-  SvcError,
-} from "@svc/relayer/kit";
+import { SvcError } from "@svc/relayer/kit";
+import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import type {
   LedgerAccount,
   LedgerChange,

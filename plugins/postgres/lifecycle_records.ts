@@ -19,13 +19,8 @@
  * ```
  */
 import { pgError } from "./database.ts";
-import {
-  deriveHmacKey,
-  type Expiry,
-  ExpirySeal,
-  hkdfMaster,
-  type LifecycleRecordStore,
-} from "@svc/relayer/kit";
+import { type Expiry, ExpirySeal, type LifecycleRecordStore } from "@svc/relayer/kit";
+import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
 import type { Database } from "./database.ts";
 
 /** Settings of {@link PgLifecycleRecords.open}. */

@@ -21,12 +21,19 @@ const HANDED_CHARS = 8 * 1024 * 1024;
 export class HandedJobs {
   #jobs = new Map<string, { record?: JobRecord; text?: string }>();
   #chars = 0;
+  #records = 0;
 
-  /** Keeps a handed job's record and text, unless the text would go past the budget. */
+  /** Keeps a handed job's record, and its text unless the text would go past the budget. */
   keep(record: JobRecord, text: string): void {
-    if (this.#chars + text.length > HANDED_CHARS) return;
-    this.#jobs.set(record.job_id, { record, text });
-    this.#chars += text.length;
+    const kept = this.#chars + text.length <= HANDED_CHARS;
+    this.#jobs.set(record.job_id, { record, text: kept ? text : undefined });
+    if (kept) this.#chars += text.length;
+    this.#records++;
+  }
+
+  /** The jobs whose records were not taken yet. */
+  get waiting(): number {
+    return this.#records;
   }
 
   /** The job's text as accepted, the first time it is asked for. */
@@ -41,13 +48,16 @@ export class HandedJobs {
   /** The job's record as accepted, the first time it is asked for. */
   takeRecord(jobId: string): JobRecord | undefined {
     const record = this.#jobs.get(jobId)?.record;
+    if (record) this.#records--;
     this.#forget(jobId, "record");
     return record;
   }
 
+  /** Forgets every job. */
   clear(): void {
     this.#jobs.clear();
     this.#chars = 0;
+    this.#records = 0;
   }
 
   /** Drops a job's record or text; the job too, once neither is left. */

@@ -10,7 +10,10 @@ import type { JobRecord } from "./job_queue.ts";
 
 /** A change to one job, applied only while the stored record is still as `seen` shows it. */
 export interface JobWrite {
-  /** The record the change was made from (same status, worker and attempt as stored). */
+  /**
+   * The record the change was made from: it applies while the stored record has the same status,
+   * worker and attempt (its lease may have been renewed since, so `lease_until` tells nothing).
+   */
   seen: JobRecord;
   /** The record to store, from the stored one; `null` leaves the job as it is. */
   change: (stored: JobRecord) => JobRecord | null;

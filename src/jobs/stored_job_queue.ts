@@ -33,6 +33,16 @@ import {
   retriedRecord,
 } from "./job_transitions.ts";
 
+/** The options of a `StoredJobQueue`. */
+export interface StoredJobQueueOptions extends JobQueueOptions {
+  /**
+   * Jobs handed to the listener at acceptance and not leased yet, at most (default: no limit);
+   * the jobs of an accept past it are delivered by the store, which may deliver them to another
+   * process's listener.
+   */
+  maxHanded?: number;
+}
+
 /** The job queue over `store`; see the module documentation. */
 export class StoredJobQueue implements JobQueue {
   readonly leaseMs: number;
@@ -44,10 +54,12 @@ export class StoredJobQueue implements JobQueue {
   /** The listener, while one listens: how to hand it a job, and the worker it hands jobs to. */
   #listener?: { deliver(jobId: string): void; worker?: ListenOptions["worker"] };
   readonly #handed = new HandedJobs();
+  readonly #maxHanded: number;
 
   /** A queue over `store`; leases last 120 s and jobs get 5 attempts unless `options` say. */
-  constructor(store: JobStore, options: JobQueueOptions = {}) {
+  constructor(store: JobStore, options: StoredJobQueueOptions = {}) {
     this.#store = store;
+    this.#maxHanded = options.maxHanded ?? Infinity;
     this.shared = store.shared;
     this.leaseMs = options.leaseMs ?? 120_000;
     this.maxAttempts = options.maxAttempts ?? 5;
@@ -57,7 +69,8 @@ export class StoredJobQueue implements JobQueue {
   /**
    * Creates the jobs in the store. While the queue is listened to, they are handed to the
    * listener at once, in this process, instead of a message (the store delivers them only if
-   * the listener does not finish them, see `CreateOptions.deliver`); while the listener's worker
+   * the listener does not finish them, see `CreateOptions.deliver`), as long as no more than
+   * `maxHanded` handed jobs wait for their lease; while the listener's worker
    * would start them at once (`ListenOptions.worker`), they are created leased to it, so its
    * lease writes nothing. The records returned are as accepted.
    */
@@ -69,7 +82,8 @@ export class StoredJobQueue implements JobQueue {
       return records;
     }
     const texts = inputs.map((input) => input.text);
-    const listener = this.#listener;
+    const room = this.#handed.waiting + records.length <= this.#maxHanded;
+    const listener = room ? this.#listener : undefined;
     const worker = listener?.worker?.ready(records.length) ? listener.worker.id : undefined;
     const created = worker
       ? records.map((record) => leasedRecord(record, worker, this.leaseMs, now))

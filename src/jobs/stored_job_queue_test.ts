@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
-import { ManualClock } from "../testing/job_fixtures.ts";
+import { ManualClock, until } from "../testing/job_fixtures.ts";
+import type { JobRecord } from "./job_queue.ts";
+import type { CreateOptions } from "./job_store.ts";
 import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { MemoryJobStore } from "./memory_job_store.ts";
+import { StoredJobQueue } from "./stored_job_queue.ts";
 
 const input = { owner: "o1", namespace: "n1", text: "I keep bees" };
 
@@ -30,4 +34,31 @@ Deno.test("a lease renewed while another worker decides to take it over is kept"
   assert.deepEqual(takenOver, [null]);
   assert.equal(renewed?.worker, "w1");
   assert.equal((await queue.get(job.job_id))?.worker, "w1");
+});
+
+Deno.test("jobs accepted past maxHanded are left to the store to deliver; a lease makes room", async () => {
+  const delivered: (boolean | undefined)[] = [];
+  class Store extends MemoryJobStore {
+    override create(records: JobRecord[], texts: string[], options: CreateOptions = {}) {
+      delivered.push(options.deliver);
+      return super.create(records, texts, options);
+    }
+  }
+  using store = new Store();
+  const queue = new StoredJobQueue(store, { maxHanded: 2 });
+  const listening = new AbortController();
+  const heard: string[] = [];
+  const stopped = queue.listen(({ job_id }) => Promise.resolve(void heard.push(job_id)), {
+    signal: listening.signal,
+  });
+  const [a, b] = await queue.accept([input, input]);
+  const [c] = await queue.accept([input]);
+  assert.deepEqual(delivered, [false, true], "handed, then past the limit");
+  await queue.lease(a.job_id, "w1");
+  await queue.accept([input]);
+  assert.deepEqual(delivered, [false, true, false], "a lease made room");
+  await until("every job is heard", () => heard.length === 4);
+  assert.ok([a, b, c].every((job) => heard.includes(job.job_id)));
+  listening.abort();
+  await stopped;
 });

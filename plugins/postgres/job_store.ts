@@ -1,0 +1,258 @@
+/**
+ * `PgJobStore`: where `PgJobQueue` keeps its jobs, a `JobStore` in PostgreSQL shared by every
+ * relayer on one database. The job state machine is `StoredJobQueue`'s; this store keeps the
+ * rows, applies each change only while its job is still as the caller saw it, and delivers.
+ *
+ * Tables (migration 1): `svc_jobs_job` a row per job (see `job_rows.ts` for what is sealed),
+ * `svc_jobs_text` the sealed texts, `svc_jobs_ciphertext` the ciphertext a worker saved (one per
+ * job, with the attempt that saved it), `svc_jobs_dead` dead letters (the error, sealed).
+ * Records expire after 7 days, as in `KvJobQueue`.
+ *
+ * A write is one transaction: it locks the rows of the jobs still as seen (same status, worker
+ * and attempt), applies the changes to the records read, and writes them back in one statement
+ * with what goes with them (texts and ciphertexts dropped, a ciphertext or dead letter kept, a
+ * notification). A running job's row is waited for, should another statement hold it (a
+ * delivery's claim, a renewal): the change is most likely its holder's, which must not fail for
+ * that. A pending job's row (a job to take) is passed over when another statement holds it, as
+ * leasing always did (`FOR UPDATE SKIP LOCKED`): a relayer taking it at that instant gets it,
+ * and this write answers that the job moved on. Rows are waited for before any is passed over,
+ * in job order, so that two writes never wait for each other.
+ *
+ * A job is due for delivery at its row's `due_at` (`job_delivery.ts`): at once when created or
+ * enqueued, when its lease would run out while leased (a job whose relayer died comes back by
+ * itself), never once ended. One created for the state machine's own listener
+ * (`deliver: false`) is due a lease later, for another relayer to deliver should this one not
+ * finish it.
+ */
+import type {
+  CreateOptions,
+  JobRecord,
+  JobStore,
+  JobWrite,
+  Logger,
+  StoredMessage,
+} from "@svc/relayer/kit";
+import { type Database, pgError, type Transaction } from "./database.ts";
+import { AcceptGroups } from "./job_accept.ts";
+import { type AcceptRow, insertJobs, type JobUpdate, lockJobs, writeJobs } from "./job_batches.ts";
+import { CHANNEL, Delivery } from "./job_delivery.ts";
+import { type JobRow, type JobSeals, plainBytes } from "./job_rows.ts";
+
+/** The settings of a `PgJobStore` (see `PgJobQueueOptions`). */
+export interface PgJobStoreOptions {
+  leaseMs: number;
+  now: () => number;
+  pollMs: number;
+  maxInFlight: number;
+  groupAccepts: boolean;
+  logger: Logger;
+}
+
+/** Records `active` reads per query. */
+const PAGE = 256;
+
+/** When a job `write` changed to `record` is next due (see the module documentation). */
+function nextDue(record: JobRecord, write: JobWrite, row: JobRow, now: number): number | null {
+  if (write.finished) return null;
+  if (write.enqueueAfterMs !== undefined) return now + Math.ceil(write.enqueueAfterMs);
+  if (record.status === "running" && record.lease_until !== undefined) return record.lease_until;
+  return row.due_at === null ? null : Number(row.due_at);
+}
+
+/** The jobs of a PostgreSQL database (see the module documentation). */
+export class PgJobStore implements JobStore {
+  /** Other relayers share the jobs. */
+  readonly shared = true;
+  #database: Database;
+  #seals: JobSeals;
+  #options: PgJobStoreOptions;
+  #accepts: AcceptGroups | null;
+  #delivery?: Delivery;
+  #listened?: Promise<void>;
+
+  constructor(database: Database, seals: JobSeals, options: PgJobStoreOptions) {
+    this.#database = database;
+    this.#seals = seals;
+    this.#options = options;
+    const insert = (rows: AcceptRow[]) => insertJobs(this.#sql, rows).then(() => {});
+    this.#accepts = options.groupAccepts ? new AcceptGroups(insert) : null;
+  }
+
+  get #sql() {
+    return this.#database.sql;
+  }
+
+  /** Runs a statement; a database failure becomes a 503 naming `action`. */
+  async #run<T>(action: string, statement: () => Promise<T>): Promise<T> {
+    try {
+      return await statement();
+    } catch (error) {
+      throw pgError(action, error);
+    }
+  }
+
+  /**
+   * Inserts the records and sealed texts in one statement, shared with the creates made
+   * meanwhile (`job_accept.ts`). The request's replay claim (kept elsewhere) is settled first.
+   */
+  async create(records: JobRecord[], texts: string[], options: CreateOptions = {}): Promise<void> {
+    await options.claim?.settle();
+    const notify = options.deliver !== false;
+    const due = this.#options.now() + (notify ? 0 : this.#options.leaseMs);
+    const rows = await Promise.all(records.map(async (record, i): Promise<AcceptRow> => ({
+      record,
+      sealedKey: await this.#seals.sealKey(record.job_id, record.owner, record.namespace),
+      sealedText: await this.#seals.sealText(record.job_id, texts[i]),
+      dueAt: record.lease_until ?? due,
+      notify,
+    })));
+    await this.#run("accept the job", async () => {
+      await (this.#accepts ? this.#accepts.commit(rows) : insertJobs(this.#sql, rows));
+    });
+  }
+
+  async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
+    if (jobIds.length === 0) return [];
+    const rows = await this.#run(
+      "read the jobs",
+      () =>
+        this.#sql<JobRow[]>`select * from svc_jobs_job
+        where job_id = any(${jobIds}::text[]) and expires_at > ${this.#options.now()}`,
+    );
+    const records = new Map<string, JobRecord>();
+    for (const row of rows) records.set(row.job_id, await this.#seals.recordOf(row));
+    return jobIds.map((id) => records.get(id) ?? null);
+  }
+
+  /** One transaction (see the module documentation); a job changes once per call, at most. */
+  async write(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
+    if (changes.length === 0) return [];
+    return await this.#run(
+      "save the jobs",
+      () => this.#sql.begin((tx) => this.#apply(tx, changes)) as Promise<(JobRecord | null)[]>,
+    );
+  }
+
+  /** Locks the jobs still as seen, applies each change to the record read, writes them back. */
+  async #apply(tx: Transaction, changes: JobWrite[]): Promise<(JobRecord | null)[]> {
+    const now = this.#options.now();
+    const rows = await this.#lock(tx, changes.map((write) => write.seen), now);
+    const stored = await Promise.all(
+      changes.map((_, i) => rows.has(i) ? this.#seals.recordOf(rows.get(i)!) : null),
+    );
+    const updates = new Map<string, Promise<JobUpdate>>();
+    const written = changes.map((write, i) => {
+      const next = stored[i] && !updates.has(write.seen.job_id) ? write.change(stored[i]) : null;
+      if (next) updates.set(next.job_id, this.#update(next, write, rows.get(i)!, now));
+      return next;
+    });
+    if (updates.size > 0) await writeJobs(tx, await Promise.all(updates.values()), now);
+    return written;
+  }
+
+  /**
+   * Locks the rows of the jobs still as `seen`, by index: first, waiting, those of running jobs;
+   * then, passing over rows another statement holds, those of pending jobs. Whether a running
+   * job's lease is live is not told by `seen`: a worker renews from the record it leased.
+   */
+  async #lock(tx: Transaction, seen: JobRecord[], now: number): Promise<Map<number, JobRow>> {
+    const indexes = (pending: boolean) =>
+      seen.flatMap((record, i) => (record.status === "pending") === pending ? [i] : []);
+    const rows = [
+      ...await lockJobs(tx, seen, indexes(false), { now, skipLocked: false }),
+      ...await lockJobs(tx, seen, indexes(true), { now, skipLocked: true }),
+    ];
+    return new Map(rows.map((row) => [row.change, row]));
+  }
+
+  /** What to write for `record`, as `write` changed the job `row` held. */
+  async #update(record: JobRecord, write: JobWrite, row: JobRow, now: number): Promise<JobUpdate> {
+    const { job_id: jobId } = record;
+    const enqueued = write.enqueueAfterMs !== undefined;
+    return {
+      record,
+      sealedError: await this.#seals.sealError(jobId, record.error),
+      dueAt: nextDue(record, write, row, now),
+      deliveries: enqueued ? 0 : row.deliveries,
+      finished: write.finished ?? false,
+      ciphertext: write.ciphertext,
+      deadLetter: await this.#seals.sealError(jobId, write.deadLetter) ?? undefined,
+      enqueued,
+    };
+  }
+
+  async texts(jobIds: string[]): Promise<(string | null)[]> {
+    if (jobIds.length === 0) return [];
+    const rows = await this.#run(
+      "read the jobs' texts",
+      () =>
+        this.#sql<{ job_id: string; sealed: Uint8Array }[]>`
+        select t.job_id, t.sealed from svc_jobs_text t join svc_jobs_job j using (job_id)
+        where t.job_id = any(${jobIds}::text[]) and j.expires_at > ${this.#options.now()}`,
+    );
+    const texts = new Map<string, Promise<string>>(
+      rows.map((row) => [row.job_id, this.#seals.openText(row.job_id, row.sealed)]),
+    );
+    return await Promise.all(jobIds.map((id) => texts.get(id) ?? null));
+  }
+
+  async ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
+    if (jobIds.length === 0) return [];
+    const rows = await this.#run(
+      "read the ciphertexts",
+      () =>
+        this.#sql<{ job_id: string; bytes: Uint8Array }[]>`
+        select job_id, bytes from svc_jobs_ciphertext where job_id = any(${jobIds}::text[])`,
+    );
+    const bytes = new Map(rows.map((row) => [row.job_id, plainBytes(row.bytes)]));
+    return jobIds.map((id) => bytes.get(id) ?? null);
+  }
+
+  /**
+   * Makes the unfinished jobs among `jobIds` due after `delayMs` (a finished one is due no
+   * more), their message's failures recorded; the notification wakes every listener to see when.
+   */
+  async enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
+    const now = this.#options.now();
+    await this.#run("re-drive the job", () =>
+      this.#sql`
+        with u as (
+          update svc_jobs_job set due_at = ${now + Math.ceil(delayMs)}, deliveries = ${failures}
+          where job_id = any(${jobIds}::text[]) and status in ('pending', 'running')
+          returning job_id
+        )
+        select pg_notify(${CHANNEL}, '') where exists (select from u)`);
+  }
+
+  /** Pages through the unfinished jobs by id (time-ordered), `PAGE` records a query. */
+  async *active(): AsyncGenerator<JobRecord> {
+    for (let after = "";;) {
+      const rows = await this.#run(
+        "list the unfinished jobs",
+        () =>
+          this.#sql<JobRow[]>`select * from svc_jobs_job
+          where status in ('pending', 'running') and job_id > ${after}
+            and expires_at > ${this.#options.now()}
+          order by job_id limit ${PAGE}`,
+      );
+      for (const row of rows) yield await this.#seals.recordOf(row);
+      if (rows.length < PAGE) return;
+      after = rows[rows.length - 1].job_id;
+    }
+  }
+
+  /** Claims due jobs for `handler` until `signal` aborts (see `job_delivery.ts`). */
+  listen(handler: (message: StoredMessage) => Promise<void>, signal?: AbortSignal): Promise<void> {
+    const delivery = new Delivery(this.#database, handler, this.#options);
+    this.#delivery = delivery;
+    signal?.addEventListener("abort", () => delivery.stop(), { once: true });
+    this.#listened = delivery.run();
+    return this.#listened;
+  }
+
+  /** Stops listening; resolves once the listener's last claim is over. */
+  async close(): Promise<void> {
+    this.#delivery?.stop();
+    await this.#listened;
+  }
+}
