@@ -80,7 +80,7 @@ export type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./jobs/jo
 export { StoredJobQueue, type StoredJobQueueOptions } from "./jobs/stored_job_queue.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
-export { addressOf, generateKeyPair, isAddress, type KeyPair, sha256Hex } from "./auth/keys.ts";
+export { addressOf, generateKeyPair, isAddress, type KeyPair } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
 export { MAX_FACTS } from "./text_limits.ts";
 export {

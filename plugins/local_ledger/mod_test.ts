@@ -4,7 +4,7 @@
  * and the CLI's are.
  */
 import assert from "node:assert/strict";
-import { sha256Hex } from "@svc/relayer/kit";
+import { createHash } from "node:crypto";
 import { KvLedgerStore, LOCAL_PACKAGE_ID } from "./mod.ts";
 import { ledgerRulesSuite, type LedgerStorage } from "./rules_suite.ts";
 import { ledgerResolveSuite } from "./resolve_suite.ts";
@@ -84,5 +84,6 @@ Deno.test("a ledger opened by path reads its version from Deno KV only after a c
 });
 
 Deno.test("the local package id is the hash its documentation names", async () => {
-  assert.equal(LOCAL_PACKAGE_ID, "0x" + await sha256Hex("svc local ledger v1"));
+  const digest = createHash("sha256").update("svc local ledger v1").digest("hex");
+  assert.equal(LOCAL_PACKAGE_ID, "0x" + digest);
 });
