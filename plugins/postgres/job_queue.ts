@@ -18,7 +18,11 @@ import { PgJobStore } from "./job_store.ts";
 export interface PgJobQueueOptions extends JobQueueOptions {
   /** The longest a listener sleeps between two looks for due jobs (default 5 s). */
   pollMs?: number;
-  /** Deliveries a listener has in flight at most (default 128: two batches of the worker). */
+  /**
+   * Deliveries a listener claims and has in flight at most (default 128: two batches of the
+   * worker); the jobs a relayer accepts wait for its own worker up to as many more, the others
+   * are for any relayer at once.
+   */
   maxInFlight?: number;
   /**
    * Whether accepts made while one is in flight share the next statement (default true;

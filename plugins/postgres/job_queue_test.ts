@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "@svc/relayer/kit";
+import { silentLogger, SvcError } from "@svc/relayer/kit";
 import {
   jobQueueSuite,
   type SharedJobQueueOptions,
@@ -7,6 +7,8 @@ import {
 } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgJobQueue, type PgJobQueueOptions } from "./job_queue.ts";
+import { JobSeals } from "./job_rows.ts";
+import { PgJobStore } from "./job_store.ts";
 import { testDatabase } from "./test_server.ts";
 
 /** A queue on a fresh database; disposing it stops its listener, then closes the pool. */
@@ -157,4 +159,40 @@ Deno.test("PgJobQueue: accepts made at once land whole; a failed statement fails
   assert.equal((await Array.fromAsync(queue.active())).length, 33, "none of them exists");
   const [later] = await queue.accept([input("later")]);
   assert.equal(await queue.payload(later.job_id), "later");
+});
+
+Deno.test("PgJobStore: a delivery retried later than a held lease runs out is due when it runs out", async () => {
+  await using db = await testDatabase();
+  const database = await Database.open({ url: db.url, pool: 2 });
+  try {
+    const now = Date.now();
+    const seals = await JobSeals.derive(crypto.getRandomValues(new Uint8Array(32)));
+    const store = new PgJobStore(database, seals, {
+      leaseMs: 30_000,
+      now: () => now,
+      pollMs: 200,
+      maxInFlight: 8,
+      groupAccepts: false,
+      logger: silentLogger,
+    });
+    const at = new Date(now).toISOString();
+    const record = {
+      job_id: crypto.randomUUID(),
+      status: "running" as const,
+      owner: "o1",
+      namespace: "n1",
+      attempts: 1,
+      worker: "w1",
+      lease_until: now + 30_000,
+      created_at: at,
+      updated_at: at,
+    };
+    await store.create([record], ["I keep bees"]);
+    await store.enqueue([record.job_id], 120_000, 4);
+    const [row] = await database
+      .sql`select due_at from svc_jobs_job where job_id = ${record.job_id}`;
+    assert.equal(Number(row.due_at), now + 30_000, "taken over once the lease runs out");
+  } finally {
+    await database.close();
+  }
 });

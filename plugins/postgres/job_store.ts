@@ -210,14 +210,18 @@ export class PgJobStore implements JobStore {
 
   /**
    * Makes the unfinished jobs among `jobIds` due after `delayMs` (a finished one is due no
-   * more), their message's failures recorded; the notification wakes every listener to see when.
+   * more; a leased one no later than its lease runs out), their message's failures recorded; the
+   * notification wakes every listener to see when.
    */
   async enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
     const now = this.#options.now();
     await this.#run("re-drive the job", () =>
       this.#sql`
         with u as (
-          update svc_jobs_job set due_at = ${now + Math.ceil(delayMs)}, deliveries = ${failures}
+          update svc_jobs_job set deliveries = ${failures},
+            due_at = case when status = 'running' and lease_until is not null
+              then least(lease_until, ${now + Math.ceil(delayMs)}::bigint)
+              else ${now + Math.ceil(delayMs)}::bigint end
           where job_id = any(${jobIds}::text[]) and status in ('pending', 'running')
           returning job_id
         )

@@ -177,8 +177,10 @@ export interface JobQueue {
   readonly shared?: boolean;
 
   /**
-   * Creates a `pending` record for each input, keeps its text, and enqueues it; resolves once
-   * all of that is durable (all or none of the jobs exist), with the records in input order.
+   * Creates a `pending` record for each input, keeps its text, and enqueues it (a queue that is
+   * listened to may hand it to its listener instead, leased to its worker: see `ListenOptions`);
+   * resolves once all of that is durable (all or none of the jobs exist), with the records in
+   * input order.
    * `claim`, the replay claim of the request accepting, is durable no later than the jobs: in
    * the same commit where the queue keeps its jobs in the claim's store, else settled first.
    */

@@ -59,7 +59,10 @@ export interface JobStore {
   create(records: JobRecord[], texts: string[], options?: CreateOptions): Promise<void>;
   /** The records of `jobIds`, in order, `null` for each unknown one. */
   read(jobIds: string[]): Promise<(JobRecord | null)[]>;
-  /** Applies each change whose job is still as seen: per change, the record written or `null`. */
+  /**
+   * Applies each change whose job is still as seen: per change, the record written or `null`.
+   * Each job appears at most once in `changes`.
+   */
   write(changes: JobWrite[]): Promise<(JobRecord | null)[]>;
   /** The texts of `jobIds`, in order, `null` once a job ended. */
   texts(jobIds: string[]): Promise<(string | null)[]>;

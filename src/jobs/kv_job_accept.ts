@@ -1,5 +1,5 @@
 /**
- * Group commit of `KvJobQueue.accept`: the accepts that arrive while a commit is in flight are
+ * Group commit of `KvJobStore.create`: the accepts that arrive while a commit is in flight are
  * committed together by the next one, so that many clients remembering at once cost Deno KV one
  * commit (and one sync to disk) per group rather than one each. Each accept still lands whole
  * or not at all, and resolves only once the commit holding it has landed. An accept too large to

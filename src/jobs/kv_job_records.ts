@@ -21,8 +21,8 @@ const MAX_CONFLICTS = 20;
 export const BATCH = 64;
 
 /**
- * The versionstamps of the commits that stored records, by the record objects written (which
- * nobody changes afterwards).
+ * The versionstamps the records were stored under, by the record objects written or read (which
+ * nobody changes afterwards: the state machine makes every change on a copy).
  */
 export type RecordStamps = WeakMap<JobRecord, string>;
 
@@ -57,8 +57,9 @@ export function failuresOf(message: unknown): number {
 
 /**
  * Enqueues one message for `jobIds` on `op`, due after `delay` ms: `{job_id}` for one job,
- * `{job_ids}` for several, with `failures` when not 0. Should Deno KV give up delivering it,
- * each job gets a dead letter.
+ * `{job_ids}` for several, with `failures` when not 0. The state machine delivers a message whose
+ * handler failed again itself; should Deno KV give up delivering one (the handler could not even
+ * re-enqueue it), each job gets a dead letter.
  */
 export function enqueueJobs(
   op: Deno.AtomicOperation,
@@ -85,13 +86,6 @@ export interface RecordChange {
   seen: JobRecord;
   change: (stored: JobRecord) => JobRecord | null;
   more?: (op: Deno.AtomicOperation) => void;
-}
-
-/** `items` in slices of at most `size`. */
-export function slices<T>(items: T[], size = BATCH): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Throws the error of a job store that failed to `action`. */

@@ -1,5 +1,5 @@
 /**
- * How `KvJobQueue` keeps job records and dead letters in Deno KV: in clear only what the queue
+ * How `KvJobStore` keeps job records and dead letters in Deno KV: in clear only what the queue
  * works with (status, attempts, lease, times, the blob and memory ids), the owner, namespace and
  * error sealed together (AES-256-GCM under a key derived from the relayer's secret, the job id
  * bound in), as `PgJobQueue` keeps them. A copy of `jobs.kv` names no owner, namespace or error.
@@ -48,7 +48,7 @@ const decoder = new TextDecoder();
 /** Seals kept for the jobs seen last: a job's record is written several times, its names once. */
 const KNOWN = 10_000;
 
-/** The seal of a `KvJobQueue`'s records; see the module documentation. */
+/** The seal of a `KvJobStore`'s records; see the module documentation. */
 export class KvJobSeal {
   #key: Uint8Array<ArrayBuffer>;
   /** The last text sealed or opened for each bound value, with its seal. */

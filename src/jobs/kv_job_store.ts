@@ -103,7 +103,9 @@ export class KvJobStore implements JobStore {
       })),
     );
     for (const [i, record] of written.entries()) {
-      if (record && drop?.more(i)) await this.#texts.drop(ids[i]);
+      if (record && group[i].finished && (drop?.more(i) || tried(group[i].seen))) {
+        await this.#texts.drop(ids[i]);
+      }
     }
     return written;
   }
@@ -178,6 +180,14 @@ export class KvJobStore implements JobStore {
       listening.then(resolve, reject);
     });
   }
+}
+
+/**
+ * Whether an earlier attempt on the job may have left ciphertext chunks of its own (its last
+ * commit never landed), which only a listing finds.
+ */
+function tried(seen: JobRecord): boolean {
+  return seen.attempts > 1 || (seen.interruptions ?? 0) > 0;
 }
 
 /**

@@ -196,13 +196,7 @@ export class KvJobTexts {
     op.set(["job_ciphertext_chunk", jobId, attempt, chunk], bytes, { expireIn: RECORD_TTL_MS });
   }
 
-  /** The ciphertext saved for a job, or `null` when none was (or the job has finished). */
-  async ciphertext(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
-    const mark = (await this.#kv.get<CiphertextMark>(["job_ciphertext", jobId])).value;
-    return mark && await this.#ciphertextOf(jobId, mark);
-  }
-
-  /** `ciphertext` of each job, in order. */
+  /** The ciphertext saved for each job, in order, `null` where none was (or the job finished). */
   async ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
     const marks = await getAll<CiphertextMark>(
       this.#kv,

@@ -142,11 +142,12 @@ export class StoredJobQueue implements JobQueue {
       const left = record?.status === "running" && record.worker === worker
         ? record.lease_until! - now
         : 0;
+      const decision = left > 0 ? "keep" : takes(record);
       if (left >= this.leaseMs / 2) leased.set(record!.job_id, record!);
-      else if (left > 0) {
+      else if (decision === "keep") {
         writes.push({ seen: record!, change: (s) => renewedRecord(s, this.leaseMs, now) });
-      } else if (takes(record) === "exhausted") exhausted.push(record!);
-      else if (takes(record) === "take") {
+      } else if (decision === "exhausted") exhausted.push(record!);
+      else if (decision === "take") {
         writes.push({
           seen: record!,
           change: (stored) =>
@@ -162,6 +163,8 @@ export class StoredJobQueue implements JobQueue {
     return jobIds.map((id) => {
       if (given.has(id)) return null;
       given.add(id);
+      // The text of a handed job leased elsewhere, or ended, is not asked for here.
+      if (!leased.has(id)) this.#handed.takeText(id);
       return leased.get(id) ?? null;
     });
   }
@@ -294,6 +297,7 @@ export class StoredJobQueue implements JobQueue {
     const listener = {
       worker: options.worker,
       deliver: (jobId: string) => {
+        // A job whose delivery could not even be retried is the reconciler's (its next pass).
         queueMicrotask(() => deliver({ job_id: jobId, failures: 0 }).catch(() => {}));
       },
     };

@@ -62,3 +62,18 @@ Deno.test("jobs accepted past maxHanded are left to the store to deliver; a leas
   listening.abort();
   await stopped;
 });
+
+Deno.test("the text of a handed job another process leased first is not kept in memory", async () => {
+  using store = new MemoryJobStore();
+  const here = new StoredJobQueue(store);
+  const elsewhere = new StoredJobQueue(store);
+  const listening = new AbortController();
+  const stopped = here.listen(() => Promise.resolve(), { signal: listening.signal });
+  const [job] = await here.accept([input]);
+  const taken = (await elsewhere.lease(job.job_id, "w9"))!;
+  assert.deepEqual(await here.leaseMany([job.job_id], "w1"), [null]);
+  await elsewhere.complete(taken, { memory_id: job.job_id });
+  assert.deepEqual(await here.payloads([job.job_id]), [null], "its text went with the job");
+  listening.abort();
+  await stopped;
+});
