@@ -83,7 +83,7 @@ Deno.test("a ledger opened by path reads its version from Deno KV only after a c
   }
 });
 
-Deno.test("the local package id is the hash its documentation names", async () => {
+Deno.test("the local package id is the hash its documentation names", () => {
   const digest = createHash("sha256").update("svc local ledger v1").digest("hex");
   assert.equal(LOCAL_PACKAGE_ID, "0x" + digest);
 });
