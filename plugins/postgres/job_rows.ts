@@ -9,6 +9,7 @@
  * a text moved from a data directory needs no re-sealing.
  */
 import { type JobRecord } from "@svc/relayer/kit";
+import { LruMap } from "@svc/util/lru_map";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 
 /** A row of `svc_jobs_job` as the client returns it (`bigint` columns as `BigInt`). */
@@ -34,6 +35,9 @@ export interface JobRow {
 /** How long records, texts, ciphertexts and dead letters are kept (as in `KvJobQueue`). */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
 
+/** The jobs whose owner and namespace are kept opened: a few worker batches' worth. */
+const KEYS_KEPT = 4096;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -46,6 +50,8 @@ export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 export class JobSeals {
   #payloadKey: CryptoKey;
   #recordKey: CryptoKey;
+  /** The owners and namespaces of the jobs seen last, by job id. */
+  #keys = new LruMap<string, [string, string]>(KEYS_KEPT);
 
   private constructor(payloadKey: CryptoKey, recordKey: CryptoKey) {
     this.#payloadKey = payloadKey;
@@ -74,8 +80,23 @@ export class JobSeals {
 
   /** A job's owner and namespace, sealed together. */
   sealKey(jobId: string, owner: string, namespace: string): Promise<Uint8Array<ArrayBuffer>> {
+    this.#keys.set(jobId, [owner, namespace]);
     const plain = encoder.encode(JSON.stringify([owner, namespace]));
     return sealBytes(this.#recordKey, plain, encoder.encode(`svc-job-key:${jobId}`));
+  }
+
+  /**
+   * The owner and namespace a row seals. A job's never change, so those of the jobs seen last
+   * are kept, opened: a job's row is read several times in its short life.
+   */
+  async #keyOf(row: JobRow): Promise<[string, string]> {
+    const known = this.#keys.get(row.job_id);
+    if (known) return known;
+    const aad = encoder.encode(`svc-job-key:${row.job_id}`);
+    const key = await openBytes(this.#recordKey, plainBytes(row.sealed_key), aad);
+    const opened = JSON.parse(decoder.decode(key)) as [string, string];
+    this.#keys.set(row.job_id, opened);
+    return opened;
   }
 
   /** A job's error sentence, sealed; `null` for none. */
@@ -103,9 +124,7 @@ export class JobSeals {
    * once there was one.
    */
   async recordOf(row: JobRow): Promise<JobRecord> {
-    const aad = encoder.encode(`svc-job-key:${row.job_id}`);
-    const key = await openBytes(this.#recordKey, plainBytes(row.sealed_key), aad);
-    const [owner, namespace] = JSON.parse(decoder.decode(key)) as [string, string];
+    const [owner, namespace] = await this.#keyOf(row);
     const record: JobRecord = {
       job_id: row.job_id,
       status: row.status,

@@ -143,7 +143,7 @@ export class PgJobStore implements JobStore {
     const updates = new Map<string, Promise<JobUpdate>>();
     const written = changes.map((write, i) => {
       const next = stored[i] && !updates.has(write.seen.job_id) ? write.change(stored[i]) : null;
-      if (next) updates.set(next.job_id, this.#update(next, write, rows.get(i)!, now));
+      if (next) updates.set(next.job_id, this.#update(next, stored[i]!, write, rows.get(i)!, now));
       return next;
     });
     if (updates.size > 0) await writeJobs(tx, await Promise.all(updates.values()), now);
@@ -165,13 +165,23 @@ export class PgJobStore implements JobStore {
     return new Map(rows.map((row) => [row.change, row]));
   }
 
-  /** What to write for `record`, as `write` changed the job `row` held. */
-  async #update(record: JobRecord, write: JobWrite, row: JobRow, now: number): Promise<JobUpdate> {
+  /** What to write for `record`, as `write` changed the job `row` held (`stored` opened). */
+  async #update(
+    record: JobRecord,
+    stored: JobRecord,
+    write: JobWrite,
+    row: JobRow,
+    now: number,
+  ): Promise<JobUpdate> {
     const { job_id: jobId } = record;
     const enqueued = write.enqueueAfterMs !== undefined;
+    // The error as sealed stays unless the change made another.
+    const sealedError = record.error === stored.error
+      ? row.sealed_error && plainBytes(row.sealed_error)
+      : await this.#seals.sealError(jobId, record.error);
     return {
       record,
-      sealedError: await this.#seals.sealError(jobId, record.error),
+      sealedError,
       dueAt: nextDue(record, write, row, now),
       deliveries: enqueued ? 0 : row.deliveries,
       finished: write.finished ?? false,
