@@ -22,11 +22,15 @@ export interface AcceptRow {
 /** A job to write: its record as changed, and what goes with the change. */
 export interface JobUpdate {
   record: JobRecord;
-  /** The record's error, sealed (`null` for none). */
-  sealedError: Uint8Array<ArrayBuffer> | null;
-  dueAt: number | null;
-  /** Failed deliveries of the job's current message (see `job_delivery.ts`). */
-  deliveries: number;
+  /**
+   * The version of the row the change was made from: the write applies only to it. `null`: to
+   * the row as it is (locked and checked by `lockJobs`).
+   */
+  stamp: string | null;
+  /** The record's error, sealed (`null` for none); `undefined`: as it is sealed. */
+  sealedError: Uint8Array<ArrayBuffer> | null | undefined;
+  /** When the job is next due; `undefined`: as it is. */
+  dueAt: number | null | undefined;
   /** The job ended: its text and ciphertext go. */
   finished: boolean;
   /** A ciphertext to keep with the job. */
@@ -42,8 +46,17 @@ function values(sql: Sql | Transaction, rows: unknown[][]) {
   return sql(rows as unknown as string[][]);
 }
 
-/** Inserts jobs with their texts; a notification wakes every listener if one is due at once. */
-export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<unknown> {
+/** A job written, and the version of its row (`xmin`) the write left. */
+export interface Stamped {
+  job_id: string;
+  stamp: string;
+}
+
+/**
+ * Inserts jobs with their texts; a notification wakes every listener if one is due at once.
+ * Resolves to the versions of the rows inserted.
+ */
+export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<Stamped[]> {
   const list = rows.map(({ record, sealedKey, sealedText, dueAt }) => [
     record.job_id,
     record.status,
@@ -56,7 +69,7 @@ export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<unknown> {
     Date.parse(record.created_at),
     Date.parse(record.updated_at),
   ]);
-  return sql`
+  return sql<Stamped[]>`
     with v as (
       select * from (values ${values(sql, list)}) as v(job_id, status, sealed_key, sealed,
         attempts, worker, lease_until, due_at, created_at, updated_at)
@@ -67,10 +80,12 @@ export function insertJobs(sql: Sql, rows: AcceptRow[]): Promise<unknown> {
         v.lease_until::bigint, v.due_at::bigint, v.created_at::bigint, v.updated_at::bigint,
         v.updated_at::bigint + ${RECORD_TTL_MS}
       from v
+      returning job_id, xmin::text as stamp
     ), t as (
       insert into svc_jobs_text (job_id, sealed) select v.job_id, v.sealed::bytea from v
     )
-    select pg_notify(${CHANNEL}, '') where ${rows.some((row) => row.notify)}`;
+    select j.job_id, j.stamp from j
+    left join (select pg_notify(${CHANNEL}, '') where ${rows.some((row) => row.notify)}) n on true`;
 }
 
 /**
@@ -107,64 +122,86 @@ export async function lockJobs(
 }
 
 /**
- * Writes the jobs (their rows locked by `lockJobs`) in one statement, with what goes with each:
- * a finished job's text and ciphertext dropped, a ciphertext kept, a dead letter kept, and a
- * notification when one is enqueued again.
+ * Writes the jobs in one statement, each only to the row version its update names (any, for a
+ * row `lockJobs` locked), with what goes with each: a finished job's text and ciphertext dropped,
+ * a ciphertext kept, a dead letter kept, and a notification when one is enqueued again. Resolves
+ * to the jobs written, with their rows' new versions.
  */
-export function writeJobs(tx: Transaction, updates: JobUpdate[], now: number): Promise<unknown> {
-  const list = updates.map(({ record, sealedError, dueAt, deliveries }) => [
-    record.job_id,
-    record.status,
-    sealedError,
-    "error" in record,
-    record.blob_id ?? null,
-    record.memory_id ?? null,
-    record.duplicate_of ?? null,
-    record.attempts,
-    record.interruptions ?? 0,
-    record.worker ?? null,
-    record.lease_until ?? null,
-    dueAt,
-    deliveries,
-    Date.parse(record.updated_at),
-  ]);
+export function writeJobs(
+  sql: Sql | Transaction,
+  updates: JobUpdate[],
+  now: number,
+): Promise<Stamped[]> {
+  const list = updates.map((update) => {
+    const { record, stamp, sealedError, dueAt, enqueued } = update;
+    return [
+      record.job_id,
+      stamp,
+      record.status,
+      sealedError ?? null,
+      sealedError === undefined,
+      "error" in record,
+      record.blob_id ?? null,
+      record.memory_id ?? null,
+      record.duplicate_of ?? null,
+      record.attempts,
+      record.interruptions ?? 0,
+      record.worker ?? null,
+      record.lease_until ?? null,
+      dueAt ?? null,
+      dueAt === undefined,
+      enqueued,
+      Date.parse(record.updated_at),
+    ];
+  });
   const finished = updates.filter((u) => u.finished).map((u) => u.record.job_id);
   const ciphertexts = updates.filter((u) => u.ciphertext && !u.finished)
     .map((u) => [u.record.job_id, u.record.attempts, u.ciphertext]);
   const dead = updates.filter((u) => u.deadLetter).map((u) => [u.record.job_id, u.deadLetter]);
   const expires = now + RECORD_TTL_MS;
-  return tx`
+  return sql<Stamped[]>`
     with v as (
-      select * from (values ${values(tx, list)}) as v(job_id, status, sealed_error, has_error,
-        blob_id, memory_id, duplicate_of, attempts, interruptions, worker, lease_until, due_at,
-        deliveries, updated_at)
+      select * from (values ${values(sql, list)}) as v(job_id, stamp, status, sealed_error,
+        keep_error, has_error, blob_id, memory_id, duplicate_of, attempts, interruptions, worker,
+        lease_until, due_at, keep_due, enqueued, updated_at)
     ), u as (
-      update svc_jobs_job j set status = v.status, sealed_error = v.sealed_error::bytea,
+      update svc_jobs_job j set status = v.status,
+        sealed_error = case when v.keep_error::bool then j.sealed_error
+          else v.sealed_error::bytea end,
         has_error = v.has_error::bool, blob_id = v.blob_id::text, memory_id = v.memory_id::text,
         duplicate_of = v.duplicate_of::text, attempts = v.attempts::int,
         interruptions = v.interruptions::int, worker = v.worker::text,
-        lease_until = v.lease_until::bigint, due_at = v.due_at::bigint,
-        deliveries = v.deliveries::int, updated_at = v.updated_at::bigint, expires_at = ${expires}
-      from v where j.job_id = v.job_id
+        lease_until = v.lease_until::bigint,
+        due_at = case when v.keep_due::bool then j.due_at else v.due_at::bigint end,
+        deliveries = case when v.enqueued::bool then 0 else j.deliveries end,
+        updated_at = v.updated_at::bigint, expires_at = ${expires}
+      from v where j.job_id = v.job_id and (v.stamp is null or j.xmin::text = v.stamp::text)
+      returning j.job_id, j.xmin::text as stamp
     ), t as (
-      delete from svc_jobs_text where job_id = any(${finished}::text[])
+      delete from svc_jobs_text
+      where job_id = any(${finished}::text[]) and job_id in (select job_id from u)
     ), c as (
-      delete from svc_jobs_ciphertext where job_id = any(${finished}::text[])
+      delete from svc_jobs_ciphertext
+      where job_id = any(${finished}::text[]) and job_id in (select job_id from u)
     )${
-    ciphertexts.length === 0 ? tx`` : tx`, k as (
+    ciphertexts.length === 0 ? sql`` : sql`, k as (
       insert into svc_jobs_ciphertext (job_id, attempt, bytes)
       select k.job_id, k.attempt::int, k.bytes::bytea
-      from (values ${values(tx, ciphertexts)}) as k(job_id, attempt, bytes)
+      from (values ${values(sql, ciphertexts)}) as k(job_id, attempt, bytes)
+      where k.job_id in (select job_id from u)
       on conflict (job_id) do update set attempt = excluded.attempt, bytes = excluded.bytes
     )`
   }${
-    dead.length === 0 ? tx`` : tx`, d as (
+    dead.length === 0 ? sql`` : sql`, d as (
       insert into svc_jobs_dead (job_id, sealed_error, failed_at, expires_at)
       select d.job_id, d.sealed::bytea, ${now}::bigint, ${expires}::bigint
-      from (values ${values(tx, dead)}) as d(job_id, sealed)
+      from (values ${values(sql, dead)}) as d(job_id, sealed)
+      where d.job_id in (select job_id from u)
       on conflict (job_id) do update set sealed_error = excluded.sealed_error,
         failed_at = excluded.failed_at, expires_at = excluded.expires_at
     )`
   }
-    select pg_notify(${CHANNEL}, '') where ${updates.some((u) => u.enqueued)}`;
+    select u.job_id, u.stamp from u
+    left join (select pg_notify(${CHANNEL}, '') where ${updates.some((u) => u.enqueued)}) n
+      on true`;
 }

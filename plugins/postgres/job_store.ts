@@ -51,12 +51,15 @@ export interface PgJobStoreOptions {
 /** Records `active` reads per query. */
 const PAGE = 256;
 
-/** When a job `write` changed to `record` is next due (see the module documentation). */
-function nextDue(record: JobRecord, write: JobWrite, row: JobRow, now: number): number | null {
+/**
+ * When a job `write` changed to `record` is next due (see the module documentation);
+ * `undefined`: when it was.
+ */
+function nextDue(record: JobRecord, write: JobWrite, now: number): number | null | undefined {
   if (write.finished) return null;
   if (write.enqueueAfterMs !== undefined) return now + Math.ceil(write.enqueueAfterMs);
   if (record.status === "running" && record.lease_until !== undefined) return record.lease_until;
-  return row.due_at === null ? null : Number(row.due_at);
+  return undefined;
 }
 
 /** The jobs of a PostgreSQL database (see the module documentation). */
@@ -69,13 +72,14 @@ export class PgJobStore implements JobStore {
   #accepts: AcceptGroups | null;
   #delivery?: Delivery;
   #listened?: Promise<void>;
+  /** The row versions (`xmin`) the records were read or written as, by the record objects. */
+  #stamps = new WeakMap<JobRecord, string>();
 
   constructor(database: Database, seals: JobSeals, options: PgJobStoreOptions) {
     this.#database = database;
     this.#seals = seals;
     this.#options = options;
-    const insert = (rows: AcceptRow[]) => insertJobs(this.#sql, rows).then(() => {});
-    this.#accepts = options.groupAccepts ? new AcceptGroups(insert) : null;
+    this.#accepts = options.groupAccepts ? new AcceptGroups((rows) => this.#insert(rows)) : null;
   }
 
   get #sql() {
@@ -107,8 +111,14 @@ export class PgJobStore implements JobStore {
       notify,
     })));
     await this.#run("accept the job", async () => {
-      await (this.#accepts ? this.#accepts.commit(rows) : insertJobs(this.#sql, rows));
+      await (this.#accepts ? this.#accepts.commit(rows) : this.#insert(rows));
     });
+  }
+
+  /** Inserts the rows in one statement, and learns their versions. */
+  async #insert(rows: AcceptRow[]): Promise<void> {
+    const stamps = new Map((await insertJobs(this.#sql, rows)).map((r) => [r.job_id, r.stamp]));
+    for (const { record } of rows) this.#stamps.set(record, stamps.get(record.job_id)!);
   }
 
   async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
@@ -116,21 +126,72 @@ export class PgJobStore implements JobStore {
     const rows = await this.#run(
       "read the jobs",
       () =>
-        this.#sql<JobRow[]>`select * from svc_jobs_job
+        this.#sql<(JobRow & { stamp: string })[]>`select *, xmin::text as stamp from svc_jobs_job
         where job_id = any(${jobIds}::text[]) and expires_at > ${this.#options.now()}`,
     );
     const records = new Map<string, JobRecord>();
-    for (const row of rows) records.set(row.job_id, await this.#seals.recordOf(row));
+    for (const row of rows) {
+      const record = await this.#seals.recordOf(row);
+      this.#stamps.set(record, row.stamp);
+      records.set(row.job_id, record);
+    }
     return jobIds.map((id) => records.get(id) ?? null);
   }
 
-  /** One transaction (see the module documentation); a job changes once per call, at most. */
+  /**
+   * A job changes once per call, at most. The changes made from records whose row versions are
+   * known are written in one statement, each only to that version; the others, and those whose
+   * row changed since, in one transaction (see the module documentation).
+   */
   async write(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
-    if (changes.length === 0) return [];
-    return await this.#run(
+    const written: (JobRecord | null)[] = changes.map(() => null);
+    const known = changes.flatMap((write, i) => this.#stamps.has(write.seen) ? [i] : []);
+    const moved = known.length > 0 ? await this.#writeKnown(changes, known, written) : [];
+    const rest = changes.flatMap((write, i) => this.#stamps.has(write.seen) ? [] : [i]);
+    const locked = [...rest, ...moved];
+    if (locked.length === 0) return written;
+    const results = await this.#run(
       "save the jobs",
-      () => this.#sql.begin((tx) => this.#apply(tx, changes)) as Promise<(JobRecord | null)[]>,
+      () =>
+        this.#sql.begin((tx) => this.#apply(tx, locked.map((i) => changes[i]))) as Promise<
+          (JobRecord | null)[]
+        >,
     );
+    locked.forEach((i, k) => written[i] = results[k]);
+    return written;
+  }
+
+  /**
+   * Writes the changes at `indexes`, made from records whose row versions are known, to those
+   * versions in one statement; fills `written` for those it wrote or whose change did not
+   * apply. Resolves to the indexes of those whose rows changed meanwhile.
+   */
+  async #writeKnown(
+    changes: JobWrite[],
+    indexes: number[],
+    written: (JobRecord | null)[],
+  ): Promise<number[]> {
+    const now = this.#options.now();
+    const made = new Map<string, { i: number; next: JobRecord }>();
+    for (const i of indexes) {
+      const { seen, change } = changes[i];
+      const next = made.has(seen.job_id) ? null : change(seen);
+      if (next) made.set(next.job_id, { i, next });
+    }
+    if (made.size === 0) return [];
+    const updates = await Promise.all(
+      [...made.values()].map(({ i, next }) =>
+        this.#update(next, changes[i].seen, changes[i], now, this.#stamps.get(changes[i].seen)!)
+      ),
+    );
+    const stamped = await this.#run("save the jobs", () => writeJobs(this.#sql, updates, now));
+    for (const { job_id, stamp } of stamped) {
+      const { i, next } = made.get(job_id)!;
+      this.#stamps.set(next, stamp);
+      written[i] = next;
+      made.delete(job_id);
+    }
+    return [...made.values()].map(({ i }) => i);
   }
 
   /** Locks the jobs still as seen, applies each change to the record read, writes them back. */
@@ -143,10 +204,13 @@ export class PgJobStore implements JobStore {
     const updates = new Map<string, Promise<JobUpdate>>();
     const written = changes.map((write, i) => {
       const next = stored[i] && !updates.has(write.seen.job_id) ? write.change(stored[i]) : null;
-      if (next) updates.set(next.job_id, this.#update(next, stored[i]!, write, rows.get(i)!, now));
+      if (next) updates.set(next.job_id, this.#update(next, stored[i]!, write, now, null));
       return next;
     });
-    if (updates.size > 0) await writeJobs(tx, await Promise.all(updates.values()), now);
+    if (updates.size === 0) return written;
+    const stamped = await writeJobs(tx, await Promise.all(updates.values()), now);
+    const stamps = new Map(stamped.map((row) => [row.job_id, row.stamp]));
+    for (const record of written) if (record) this.#stamps.set(record, stamps.get(record.job_id)!);
     return written;
   }
 
@@ -165,29 +229,27 @@ export class PgJobStore implements JobStore {
     return new Map(rows.map((row) => [row.change, row]));
   }
 
-  /** What to write for `record`, as `write` changed the job `row` held (`stored` opened). */
+  /** What to write for `record`, as `write` changed `stored`, to the row version `stamp`. */
   async #update(
     record: JobRecord,
     stored: JobRecord,
     write: JobWrite,
-    row: JobRow,
     now: number,
+    stamp: string | null,
   ): Promise<JobUpdate> {
     const { job_id: jobId } = record;
-    const enqueued = write.enqueueAfterMs !== undefined;
-    // The error as sealed stays unless the change made another.
-    const sealedError = record.error === stored.error
-      ? row.sealed_error && plainBytes(row.sealed_error)
-      : await this.#seals.sealError(jobId, record.error);
     return {
       record,
-      sealedError,
-      dueAt: nextDue(record, write, row, now),
-      deliveries: enqueued ? 0 : row.deliveries,
+      stamp,
+      // The error as sealed stays unless the change made another.
+      sealedError: record.error === stored.error
+        ? undefined
+        : await this.#seals.sealError(jobId, record.error),
+      dueAt: nextDue(record, write, now),
       finished: write.finished ?? false,
       ciphertext: write.ciphertext,
       deadLetter: await this.#seals.sealError(jobId, write.deadLetter) ?? undefined,
-      enqueued,
+      enqueued: write.enqueueAfterMs !== undefined,
     };
   }
 
