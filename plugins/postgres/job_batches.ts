@@ -27,6 +27,8 @@ export interface JobUpdate {
    * the row as it is (locked and checked by `lockJobs`).
    */
   stamp: string | null;
+  /** The change left the record as it was: the row is locked and checked, not written. */
+  unchanged: boolean;
   /** The record's error, sealed (`null` for none); `undefined`: as it is sealed. */
   sealedError: Uint8Array<ArrayBuffer> | null | undefined;
   /** When the job is next due; `undefined`: as it is. */
@@ -123,7 +125,7 @@ export async function lockJobs(
 
 /**
  * Writes the jobs in one statement, each only to the row version its update names (any, for a
- * row `lockJobs` locked), with what goes with each: a finished job's text and ciphertext dropped,
+ * row `lockJobs` locked; a job left as it was is locked, not written), with what goes with each: a finished job's text and ciphertext dropped,
  * a ciphertext kept, a dead letter kept, and a notification when one is enqueued again. Resolves
  * to the jobs written, with their rows' new versions.
  */
@@ -133,10 +135,11 @@ export function writeJobs(
   now: number,
 ): Promise<Stamped[]> {
   const list = updates.map((update) => {
-    const { record, stamp, sealedError, dueAt, enqueued } = update;
+    const { record, stamp, unchanged, sealedError, dueAt, enqueued } = update;
     return [
       record.job_id,
       stamp,
+      unchanged,
       record.status,
       sealedError ?? null,
       sealedError === undefined,
@@ -161,7 +164,9 @@ export function writeJobs(
   const expires = now + RECORD_TTL_MS;
   return sql<Stamped[]>`
     with v as (
-      select * from (values ${values(sql, list)}) as v(job_id, stamp, status, sealed_error,
+      select * from (values ${
+    values(sql, list)
+  }) as v(job_id, stamp, unchanged, status, sealed_error,
         keep_error, has_error, blob_id, memory_id, duplicate_of, attempts, interruptions, worker,
         lease_until, due_at, keep_due, enqueued, updated_at)
     ), u as (
@@ -175,20 +180,27 @@ export function writeJobs(
         due_at = case when v.keep_due::bool then j.due_at else v.due_at::bigint end,
         deliveries = case when v.enqueued::bool then 0 else j.deliveries end,
         updated_at = v.updated_at::bigint, expires_at = ${expires}
-      from v where j.job_id = v.job_id and (v.stamp is null or j.xmin::text = v.stamp::text)
+      from v where j.job_id = v.job_id and not v.unchanged::bool
+        and (v.stamp is null or j.xmin::text = v.stamp::text)
       returning j.job_id, j.xmin::text as stamp
+    ), s as (
+      select j.job_id, j.xmin::text as stamp from svc_jobs_job j join v using (job_id)
+      where v.unchanged::bool and (v.stamp is null or j.xmin::text = v.stamp::text)
+      for update of j
+    ), w as (
+      select * from u union all select * from s
     ), t as (
       delete from svc_jobs_text
-      where job_id = any(${finished}::text[]) and job_id in (select job_id from u)
+      where job_id = any(${finished}::text[]) and job_id in (select job_id from w)
     ), c as (
       delete from svc_jobs_ciphertext
-      where job_id = any(${finished}::text[]) and job_id in (select job_id from u)
+      where job_id = any(${finished}::text[]) and job_id in (select job_id from w)
     )${
     ciphertexts.length === 0 ? sql`` : sql`, k as (
       insert into svc_jobs_ciphertext (job_id, attempt, bytes)
       select k.job_id, k.attempt::int, k.bytes::bytea
       from (values ${values(sql, ciphertexts)}) as k(job_id, attempt, bytes)
-      where k.job_id in (select job_id from u)
+      where k.job_id in (select job_id from w)
       on conflict (job_id) do update set attempt = excluded.attempt, bytes = excluded.bytes
     )`
   }${
@@ -196,12 +208,12 @@ export function writeJobs(
       insert into svc_jobs_dead (job_id, sealed_error, failed_at, expires_at)
       select d.job_id, d.sealed::bytea, ${now}::bigint, ${expires}::bigint
       from (values ${values(sql, dead)}) as d(job_id, sealed)
-      where d.job_id in (select job_id from u)
+      where d.job_id in (select job_id from w)
       on conflict (job_id) do update set sealed_error = excluded.sealed_error,
         failed_at = excluded.failed_at, expires_at = excluded.expires_at
     )`
   }
-    select u.job_id, u.stamp from u
+    select w.job_id, w.stamp from w
     left join (select pg_notify(${CHANNEL}, '') where ${updates.some((u) => u.enqueued)}) n
       on true`;
 }

@@ -241,6 +241,7 @@ export class PgJobStore implements JobStore {
     return {
       record,
       stamp,
+      unchanged: record === stored,
       // The error as sealed stays unless the change made another.
       sealedError: record.error === stored.error
         ? undefined
