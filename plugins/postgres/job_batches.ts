@@ -125,7 +125,9 @@ export async function lockJobs(
 
 /**
  * Writes the jobs in one statement, each only to the row version its update names (any, for a
- * row `lockJobs` locked; a job left as it was is locked, not written), with what goes with each: a finished job's text and ciphertext dropped,
+ * row `lockJobs` locked; a job left as it was is locked, not written), and only if no other
+ * transaction holds its row (rows are locked in job order, passed over when held, so that two
+ * writes never wait for each other), with what goes with each: a finished job's text and ciphertext dropped,
  * a ciphertext kept, a dead letter kept, and a notification when one is enqueued again. Resolves
  * to the jobs written, with their rows' new versions.
  */
@@ -169,6 +171,10 @@ export function writeJobs(
   }) as v(job_id, stamp, unchanged, status, sealed_error,
         keep_error, has_error, blob_id, memory_id, duplicate_of, attempts, interruptions, worker,
         lease_until, due_at, keep_due, enqueued, updated_at)
+    ), l as (
+      select j.job_id, j.xmin::text as stamp from svc_jobs_job j join v using (job_id)
+      where v.stamp is null or j.xmin::text = v.stamp::text
+      order by j.job_id for update of j skip locked
     ), u as (
       update svc_jobs_job j set status = v.status,
         sealed_error = case when v.keep_error::bool then j.sealed_error
@@ -180,13 +186,10 @@ export function writeJobs(
         due_at = case when v.keep_due::bool then j.due_at else v.due_at::bigint end,
         deliveries = case when v.enqueued::bool then 0 else j.deliveries end,
         updated_at = v.updated_at::bigint, expires_at = ${expires}
-      from v where j.job_id = v.job_id and not v.unchanged::bool
-        and (v.stamp is null or j.xmin::text = v.stamp::text)
+      from v join l using (job_id) where j.job_id = v.job_id and not v.unchanged::bool
       returning j.job_id, j.xmin::text as stamp
     ), s as (
-      select j.job_id, j.xmin::text as stamp from svc_jobs_job j join v using (job_id)
-      where v.unchanged::bool and (v.stamp is null or j.xmin::text = v.stamp::text)
-      for update of j
+      select l.job_id, l.stamp from l join v using (job_id) where v.unchanged::bool
     ), w as (
       select * from u union all select * from s
     ), t as (
