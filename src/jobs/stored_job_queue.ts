@@ -70,9 +70,9 @@ export class StoredJobQueue implements JobQueue {
    * Creates the jobs in the store. While the queue is listened to, they are handed to the
    * listener at once, in this process, instead of a message (the store delivers them only if
    * the listener does not finish them, see `CreateOptions.deliver`), as long as no more than
-   * `maxHanded` handed jobs wait for their lease; while the listener's worker
-   * would start them at once (`ListenOptions.worker`), they are created leased to it, so its
-   * lease writes nothing. The records returned are as accepted.
+   * `maxHanded` handed jobs wait for their lease; while the listener's worker would start them
+   * at once (`ListenOptions.worker`), they are created leased to it, so its lease writes
+   * nothing. The records returned are as accepted.
    */
   async accept(inputs: JobInput[], options: AcceptOptions = {}): Promise<JobRecord[]> {
     const now = this.#now();
@@ -111,13 +111,9 @@ export class StoredJobQueue implements JobQueue {
   }
 
   /** Jobs handed over at acceptance are read from memory the first time, not from the store. */
-  async payloads(jobIds: string[]): Promise<(string | null)[]> {
+  payloads(jobIds: string[]): Promise<(string | null)[]> {
     const texts = jobIds.map((jobId) => this.#handed.takeText(jobId));
-    const unread = jobIds.filter((_, i) => texts[i] === undefined);
-    if (unread.length === 0) return texts as string[];
-    const read = await this.#store.texts(unread);
-    let next = 0;
-    return texts.map((text) => text ?? read[next++]);
+    return filled(jobIds, texts, (unread) => this.#store.texts(unread));
   }
 
   async lease(jobId: string, worker: string): Promise<JobRecord | null> {
@@ -173,12 +169,9 @@ export class StoredJobQueue implements JobQueue {
    * The records of `jobIds` as last seen: those handed over at acceptance as accepted (the
    * store's check on writing tells whether they still are), the others read.
    */
-  async #seen(jobIds: string[]): Promise<(JobRecord | null)[]> {
+  #seen(jobIds: string[]): Promise<(JobRecord | null)[]> {
     const handed = jobIds.map((jobId) => this.#handed.takeRecord(jobId));
-    const unread = jobIds.filter((_, i) => !handed[i]);
-    const read = unread.length > 0 ? await this.#store.read(unread) : [];
-    let next = 0;
-    return handed.map((record) => record ?? read[next++]);
+    return filled(jobIds, handed, (unread) => this.#store.read(unread));
   }
 
   /** Fails a job out of attempts; another change that got there first leaves nothing to do. */
@@ -320,4 +313,16 @@ export class StoredJobQueue implements JobQueue {
     if (!written) throw new LeaseLost(record.job_id);
     return written;
   }
+}
+
+/** `known`, its gaps (`undefined`) filled, in order, by what `read` gives for their ids. */
+async function filled<T>(
+  ids: string[],
+  known: (T | undefined)[],
+  read: (ids: string[]) => Promise<T[]>,
+): Promise<T[]> {
+  const unread = ids.filter((_, i) => known[i] === undefined);
+  const got = unread.length > 0 ? await read(unread) : [];
+  let next = 0;
+  return known.map((value) => value === undefined ? got[next++] : value);
 }
