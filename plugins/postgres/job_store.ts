@@ -8,10 +8,13 @@
  * job, with the attempt that saved it), `svc_jobs_dead` dead letters (the error, sealed).
  * Records expire after 7 days, as in `KvJobQueue`.
  *
- * A write is one transaction: it locks the rows of the jobs still as seen (same status, worker
- * and attempt), applies the changes to the records read, and writes them back in one statement
- * with what goes with them (texts and ciphertexts dropped, a ciphertext or dead letter kept, a
- * notification). A running job's row is waited for, should another statement hold it (a
+ * A change made from a record whose row version (`xmin`) the store knows, because it created,
+ * read or wrote that record, is written in one statement to that version only, with what goes
+ * with it (texts and ciphertexts dropped, a ciphertext or dead letter kept, a notification): most
+ * changes of a job are made from the record its last change returned. The others, and those whose
+ * row changed since, are one transaction: it locks the rows of the jobs still as seen (same
+ * status, worker and attempt), applies the changes to the records read, and writes them back in
+ * one statement. A running job's row is waited for, should another statement hold it (a
  * delivery's claim, a renewal): the change is most likely its holder's, which must not fail for
  * that. A pending job's row (a job to take) is passed over when another statement holds it, as
  * leasing always did (`FOR UPDATE SKIP LOCKED`): a relayer taking it at that instant gets it,
