@@ -1,7 +1,8 @@
 /**
  * The statements of `PgJobStore` that touch many jobs at once: each is one statement, so one
- * round trip, whatever the number of jobs. `insertJobs` creates jobs; `lockJobs` and `writeJobs`
- * are the two halves of a conditional write, run in one transaction.
+ * round trip, whatever the number of jobs. `insertJobs` creates jobs; `writeJobs` writes them, to
+ * the row versions the changes were made from, or, after `lockJobs` in the same transaction, to
+ * the rows it locked and checked.
  */
 import type { JobRecord } from "@svc/relayer/kit";
 import type { Sql, Transaction } from "./database.ts";
@@ -24,7 +25,7 @@ export interface JobUpdate {
   record: JobRecord;
   /**
    * The version of the row the change was made from: the write applies only to it. `null`: to
-   * the row as it is (locked and checked by `lockJobs`).
+   * the row as it is, for a row `lockJobs` locked and checked in the same transaction only.
    */
   stamp: string | null;
   /** The change left the record as it was: the row is locked and checked, not written. */
@@ -166,14 +167,13 @@ export function writeJobs(
   const expires = now + RECORD_TTL_MS;
   return sql<Stamped[]>`
     with v as (
-      select * from (values ${
-    values(sql, list)
-  }) as v(job_id, stamp, unchanged, status, sealed_error,
-        keep_error, has_error, blob_id, memory_id, duplicate_of, attempts, interruptions, worker,
-        lease_until, due_at, keep_due, enqueued, updated_at)
+      select * from (values ${values(sql, list)})
+        as v(job_id, stamp, unchanged, status, sealed_error, keep_error, has_error, blob_id,
+          memory_id, duplicate_of, attempts, interruptions, worker, lease_until, due_at, keep_due,
+          enqueued, updated_at)
     ), l as (
       select j.job_id, j.xmin::text as stamp from svc_jobs_job j join v using (job_id)
-      where v.stamp is null or j.xmin::text = v.stamp::text
+      where (v.stamp is null or j.xmin::text = v.stamp::text) and j.expires_at > ${now}
       order by j.job_id for update of j skip locked
     ), u as (
       update svc_jobs_job j set status = v.status,
@@ -215,8 +215,8 @@ export function writeJobs(
       on conflict (job_id) do update set sealed_error = excluded.sealed_error,
         failed_at = excluded.failed_at, expires_at = excluded.expires_at
     )`
-  }
-    select w.job_id, w.stamp from w
-    left join (select pg_notify(${CHANNEL}, '') where ${updates.some((u) => u.enqueued)}) n
-      on true`;
+  }, n as (
+      select pg_notify(${CHANNEL}, '') from w join v using (job_id) where v.enqueued::bool limit 1
+    )
+    select w.job_id, w.stamp from w left join n on true`;
 }

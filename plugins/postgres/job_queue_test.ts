@@ -196,3 +196,20 @@ Deno.test("PgJobStore: a delivery retried later than a held lease runs out is du
     await database.close();
   }
 });
+
+Deno.test("PgJobQueue: a change from a record whose row changed since is checked on the row, then written", async () => {
+  await using queue = await openQueue();
+  const [job] = await queue.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+  const held = (await queue.lease(job.job_id, "w1"))!;
+  await queue.redrive(job.job_id); // its row changes; the job is still w1's
+  const saved = await queue.checkpoint(held, { blob_id: "b1" });
+  assert.equal(saved.blob_id, "b1");
+  await queue.saveCiphertext(saved, new Uint8Array([1, 2, 3]));
+  await queue.complete(saved, { memory_id: job.job_id });
+  assert.equal((await queue.get(job.job_id))?.status, "done");
+  await assert.rejects(
+    () => queue.complete(held, { memory_id: job.job_id }),
+    (error) => error instanceof SvcError && error.code === "conflict",
+    "a record the job moved on from changes nothing",
+  );
+});

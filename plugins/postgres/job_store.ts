@@ -75,7 +75,10 @@ export class PgJobStore implements JobStore {
   #accepts: AcceptGroups | null;
   #delivery?: Delivery;
   #listened?: Promise<void>;
-  /** The row versions (`xmin`) the records were read or written as, by the record objects. */
+  /**
+   * The row versions (`xmin`) the records were created, read or written as, by the record
+   * objects. A version names one content: no transaction writes a job's row twice.
+   */
   #stamps = new WeakMap<JobRecord, string>();
 
   constructor(database: Database, seals: JobSeals, options: PgJobStoreOptions) {
@@ -142,16 +145,23 @@ export class PgJobStore implements JobStore {
   }
 
   /**
-   * A job changes once per call, at most. The changes made from records whose row versions are
-   * known are written in one statement, each only to that version; the others, and those whose
-   * row changed since, in one transaction (see the module documentation).
+   * A job changes once per call, at most (the first of its changes). The changes made from
+   * records whose row versions are known are written in one statement, each only to that
+   * version; the others, and those whose rows changed since, in one transaction (see the module
+   * documentation). The two commit apart: should the second fail, the first's changes stay.
    */
   async write(changes: JobWrite[]): Promise<(JobRecord | null)[]> {
     const written: (JobRecord | null)[] = changes.map(() => null);
-    const known = changes.flatMap((write, i) => this.#stamps.has(write.seen) ? [i] : []);
+    const firsts = new Map<string, number>();
+    changes.forEach((write, i) => {
+      if (!firsts.has(write.seen.job_id)) firsts.set(write.seen.job_id, i);
+    });
+    const [known, unknown] = partition(
+      [...firsts.values()],
+      (i) => this.#stamps.has(changes[i].seen),
+    );
     const moved = known.length > 0 ? await this.#writeKnown(changes, known, written) : [];
-    const rest = changes.flatMap((write, i) => this.#stamps.has(write.seen) ? [] : [i]);
-    const locked = [...rest, ...moved];
+    const locked = [...unknown, ...moved];
     if (locked.length === 0) return written;
     const results = await this.#run(
       "save the jobs",
@@ -166,8 +176,9 @@ export class PgJobStore implements JobStore {
 
   /**
    * Writes the changes at `indexes`, made from records whose row versions are known, to those
-   * versions in one statement; fills `written` for those it wrote or whose change did not
-   * apply. Resolves to the indexes of those whose rows changed meanwhile.
+   * versions in one statement, and fills `written` for those it wrote. Resolves to the indexes
+   * of the others: their rows changed meanwhile (or another transaction holds them), or their
+   * change did not apply to the record seen, which the locking transaction decides on the row.
    */
   async #writeKnown(
     changes: JobWrite[],
@@ -176,12 +187,13 @@ export class PgJobStore implements JobStore {
   ): Promise<number[]> {
     const now = this.#options.now();
     const made = new Map<string, { i: number; next: JobRecord }>();
+    const undecided: number[] = [];
     for (const i of indexes) {
-      const { seen, change } = changes[i];
-      const next = made.has(seen.job_id) ? null : change(seen);
+      const next = changes[i].change(changes[i].seen);
       if (next) made.set(next.job_id, { i, next });
+      else undecided.push(i);
     }
-    if (made.size === 0) return [];
+    if (made.size === 0) return undecided;
     const updates = await Promise.all(
       [...made.values()].map(({ i, next }) =>
         this.#update(next, changes[i].seen, changes[i], now, this.#stamps.get(changes[i].seen)!)
@@ -194,7 +206,7 @@ export class PgJobStore implements JobStore {
       written[i] = next;
       made.delete(job_id);
     }
-    return [...made.values()].map(({ i }) => i);
+    return [...undecided, ...[...made.values()].map(({ i }) => i)];
   }
 
   /** Locks the jobs still as seen, applies each change to the record read, writes them back. */
@@ -335,4 +347,9 @@ export class PgJobStore implements JobStore {
     this.#delivery?.stop();
     await this.#listened;
   }
+}
+
+/** The items `test` holds for, and the others. */
+function partition<T>(items: T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
 }
