@@ -216,14 +216,12 @@ export class PgJobStore implements JobStore {
     const stored = await Promise.all(
       changes.map((_, i) => rows.has(i) ? this.#seals.recordOf(rows.get(i)!) : null),
     );
-    const updates = new Map<string, Promise<JobUpdate>>();
-    const written = changes.map((write, i) => {
-      const next = stored[i] && !updates.has(write.seen.job_id) ? write.change(stored[i]) : null;
-      if (next) updates.set(next.job_id, this.#update(next, stored[i]!, write, now, null));
-      return next;
-    });
-    if (updates.size === 0) return written;
-    const stamped = await writeJobs(tx, await Promise.all(updates.values()), now);
+    const written = changes.map((write, i) => stored[i] && write.change(stored[i]));
+    const updates = written.flatMap((next, i) =>
+      next ? [this.#update(next, stored[i]!, changes[i], now, null)] : []
+    );
+    if (updates.length === 0) return written;
+    const stamped = await writeJobs(tx, await Promise.all(updates), now);
     const stamps = new Map(stamped.map((row) => [row.job_id, row.stamp]));
     for (const record of written) if (record) this.#stamps.set(record, stamps.get(record.job_id)!);
     return written;
