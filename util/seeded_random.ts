@@ -1,6 +1,6 @@
 /**
- * A small seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same run
- * plan, the same synthetic weights.
+ * A small seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same
+ * numbers, so a test built on them (a run plan, synthetic texts or weights) is the same each time.
  */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;

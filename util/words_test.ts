@@ -1,21 +1,7 @@
 import assert from "node:assert/strict";
+import { seededRandom as random } from "./seeded_random.ts";
 import { type WordOptions, words } from "./words.ts";
 import { VARIED_TEXTS } from "../tests/fixtures/varied_text.ts";
-
-/**
- * Numbers in [0, 1) from `seed` (mulberry32, as `seededRandom` of `@svc/relayer/testing`, which
- * this package does not import): the same seed, the same texts.
- */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 Deno.test("words: letters and digits, lower-cased; apostrophes join by default", () => {
   assert.deepEqual(words("Hello, WORLD! 42"), ["hello", "world", "42"]);

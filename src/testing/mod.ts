@@ -23,7 +23,7 @@ export { MemoryCipher } from "../backends/memory_cipher.ts";
 export { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
 export { MemoryEmbedder } from "../backends/memory_embedder.ts";
 export { MemoryReranker } from "../backends/memory_reranker.ts";
-export { seededRandom } from "./seeded_random.ts";
+export { seededRandom } from "@svc/util/seeded_random";
 export { MemoryLlm } from "../backends/memory_llm.ts";
 export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 export { MemoryJobStore } from "../jobs/memory_job_store.ts";

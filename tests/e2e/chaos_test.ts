@@ -25,7 +25,7 @@ import {
   startRelayer,
   testMasterKey,
 } from "../relayer_process.ts";
-import { seededRandom as random } from "../../src/testing/seeded_random.ts";
+import { seededRandom as random } from "@svc/util/seeded_random";
 
 const KILLS = 10;
 const SENDERS = 2;

@@ -14,7 +14,7 @@ import { silentLogger } from "../../src/log.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { startFakeModelServer } from "../fakes/model_server.ts";
 import { type Cluster, clusterAccount, startCluster } from "./relayer_cluster.ts";
-import { seededRandom as random } from "../../src/testing/seeded_random.ts";
+import { seededRandom as random } from "@svc/util/seeded_random";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
