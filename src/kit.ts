@@ -47,7 +47,7 @@ export {
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
 export { ExpirySeal } from "./services/lifecycle_records.ts";
 export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
-export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./jobs/text_claims.ts";
+export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {
   backendError,
   ERROR_STATUS,

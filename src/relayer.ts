@@ -15,7 +15,7 @@ import { BodyBudget } from "./http/body_budget.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import type { Route } from "./http/router.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
-import type { Worker } from "./jobs/worker.ts";
+import type { Worker } from "./remember/worker.ts";
 import { silentLogger } from "./log.ts";
 import type { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import type { HandlerContext } from "./routes/context.ts";

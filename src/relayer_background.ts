@@ -6,7 +6,7 @@
 import type { JobQueue } from "./jobs/job_queue.ts";
 import { reconcileJobs } from "./jobs/reconciler.ts";
 import { whileRoom } from "./jobs/while_room.ts";
-import type { Worker } from "./jobs/worker.ts";
+import type { Worker } from "./remember/worker.ts";
 import type { Logger } from "./log.ts";
 import type { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import type { AccessLog } from "./services/access_log.ts";

@@ -11,7 +11,7 @@ import type {
   VectorStore,
 } from "./backends/types.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
-import type { TextClaims } from "./jobs/text_claims.ts";
+import type { TextClaims } from "./remember/text_claims.ts";
 import type { Logger } from "./log.ts";
 import type { SidecarLink } from "./sidecar/link.ts";
 import type { AccessLogStore } from "./services/access_log_store.ts";

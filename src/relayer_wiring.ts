@@ -7,7 +7,8 @@ import type { Logger } from "./log.ts";
 import { SvcError } from "./errors.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
 import { KvJobQueue } from "./jobs/kv_job_queue.ts";
-import { createWorker, type Worker } from "./jobs/worker.ts";
+import { MemoryLanding } from "./remember/landing.ts";
+import { createWorker, type Worker } from "./remember/worker.ts";
 import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
 import { AttributeSeal } from "./pipeline/attributes.ts";
 import { createRememberPipeline, type RememberPipeline } from "./pipeline/remember.ts";
@@ -17,11 +18,13 @@ import { TermHasher } from "./ranking/terms.ts";
 import type { Reranker } from "./backends/types.ts";
 import { AccessLog } from "./services/access_log.ts";
 import { KvAccessLogStore } from "./services/access_log_store.ts";
+import { createEraser } from "./services/eraser.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
 import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createReader, type MemoryReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
+import { MemoryUpdateClaims } from "./services/update_claims.ts";
 import type { RelayerOptions } from "./relayer_options.ts";
 
 /** The services of a relayer, which its routes and background work use. */
@@ -161,7 +164,10 @@ async function openSharedParts(options: RelayerOptions, logger: Logger): Promise
   };
 }
 
-/** The lifecycle and memory services, and the worker with the lifecycle's hooks. */
+/**
+ * The lifecycle and memory services, and the worker; the eraser and the update claims, which
+ * the lifecycle and the landing of memories share.
+ */
 function createServices(
   options: RelayerOptions,
   parts: SharedParts,
@@ -169,6 +175,20 @@ function createServices(
 ): RelayerServices {
   const { queue, hasher, lexicon, attributeSeal, pipeline, metrics, reader, records } = parts;
   const { cipher, blobs, vectors, embedder } = options;
+  const now = options.now ?? Date.now;
+  const updating = options.updateClaims ?? new MemoryUpdateClaims();
+  const eraser = createEraser({
+    cipher,
+    blobs,
+    vectors,
+    lexicon,
+    reader,
+    records,
+    updating,
+    identity: parts.identity,
+    logger,
+    now,
+  });
   const lifecycle = createLifecycleService({
     queue,
     cipher,
@@ -179,10 +199,9 @@ function createServices(
     attributeSeal,
     reader,
     records,
-    updateClaims: options.updateClaims,
-    identity: parts.identity,
+    eraser,
     logger,
-    now: options.now,
+    now,
   });
   const service = createMemoryService({
     queue,
@@ -208,10 +227,8 @@ function createServices(
     concurrency: options.concurrency,
     batchSize: options.batchSize,
     callTimeoutMs: options.callTimeoutMs,
-    vet: (memories) => lifecycle.vet(memories),
-    indexed: (memories) => lifecycle.indexed(memories),
-    failed: (memories) => lifecycle.failed(memories),
-    keepText: (owner, blobId, text) => reader.keep(owner, blobId, text),
+    landing: new MemoryLanding({ lexicon, records, updating, eraser, now }),
+    reader,
     observe: metrics.worker,
     textClaims: options.textClaims,
   });

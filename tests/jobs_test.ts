@@ -4,7 +4,7 @@ import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
-import { createWorker } from "../src/jobs/worker.ts";
+import { createWorker } from "../src/remember/worker.ts";
 import { MemoryEmbedder } from "../src/backends/memory_embedder.ts";
 import {
   CountingVectorStore,

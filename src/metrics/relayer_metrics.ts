@@ -9,7 +9,7 @@
  */
 import type { Route } from "../http/router.ts";
 import type { SidecarLink } from "../sidecar/link.ts";
-import type { WorkerObserver, WorkerStats } from "../jobs/worker.ts";
+import type { WorkerObserver, WorkerStats } from "../remember/worker.ts";
 import type { RecallStage } from "../services/memories.ts";
 import { VERSION } from "../version.ts";
 import {

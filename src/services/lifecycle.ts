@@ -2,7 +2,7 @@
  * The lifecycle of memories after remember: list and get (`memory_catalog.ts`), erase
  * (`erase_requests.ts`, as `eraser.ts` does it; a signed receipt per memory), update (a new
  * version queued by `update_requests.ts`, that replaces the old one once indexed:
- * `worker_hooks.ts`) and expiry (a sweep erases what expired: `expiry_sweep.ts`). Callers pass
+ * `remember/landing.ts`) and expiry (a sweep erases what expired: `expiry_sweep.ts`). Callers pass
  * values that are already validated.
  */
 import type { BlobStore, Cipher, VectorStore } from "../backends/types.ts";
@@ -12,16 +12,13 @@ import type { AttributeSeal } from "../pipeline/attributes.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { createEraseRequests } from "./erase_requests.ts";
-import { createEraser } from "./eraser.ts";
+import type { Eraser } from "./eraser.ts";
 import { createExpirySweep } from "./expiry_sweep.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 import { createMemoryCatalog } from "./memory_catalog.ts";
 import { createMemoryLocator } from "./memory_locator.ts";
 import type { MemoryReader } from "./reader.ts";
-import type { RelayerIdentity } from "./receipts.ts";
-import { MemoryUpdateClaims, type UpdateClaims } from "./update_claims.ts";
 import { createUpdateRequests } from "./update_requests.ts";
-import { createWorkerHooks } from "./worker_hooks.ts";
 
 export type { NamespaceErase } from "./erase_requests.ts";
 export type { LocateOptions } from "./memory_locator.ts";
@@ -36,30 +33,25 @@ export interface LifecycleDependencies {
   attributeSeal: AttributeSeal;
   reader: MemoryReader;
   records: LifecycleRecordStore;
-  /** Which update holds the memory it replaces (default: in this process's memory). */
-  updateClaims?: UpdateClaims;
-  /** Signs erase receipts. */
-  identity: RelayerIdentity;
+  /** Erases memories, as owners ask and as they expire. */
+  eraser: Eraser;
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;
 }
 
 /**
- * The lifecycle service: reads of the catalog, erases and updates as owners ask, the worker's
- * hooks around storing, and the expiry sweep (see the module documentation).
+ * The lifecycle service: reads of the catalog, erases and updates as owners ask, and the expiry
+ * sweep (see the module documentation).
  */
 export function createLifecycleService(deps: LifecycleDependencies) {
   const now = deps.now ?? Date.now;
-  /** Which update holds each memory being replaced (see `vet`). */
-  const updating = deps.updateClaims ?? new MemoryUpdateClaims();
-  const eraser = createEraser({ ...deps, updating, now });
+  const { eraser } = deps;
   const { locate, locateStored } = createMemoryLocator({ ...deps, now });
   return {
     ...createMemoryCatalog({ ...deps, locate, now }),
     ...createEraseRequests({ ...deps, eraser, locateStored, now }),
     ...createUpdateRequests({ ...deps, locateStored, now }),
-    ...createWorkerHooks({ ...deps, updating, eraser, now }),
     ...createExpirySweep({ ...deps, eraser, now }),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Updates as owners ask: a new version of a memory, queued as a remember job, that replaces the
- * old one once indexed (`worker_hooks.ts` sees it stored).
+ * old one once indexed (`remember/landing.ts` erases it).
  */
 import { SvcError } from "../errors.ts";
 import type { JobQueue, PublicJob } from "../jobs/job_queue.ts";

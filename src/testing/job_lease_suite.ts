@@ -10,7 +10,7 @@ import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import type { BlobStore } from "../backends/types.ts";
 import { type JobQueue, type JobQueueOptions, LeaseLost } from "../jobs/job_queue.ts";
 import { reconcileJobs } from "../jobs/reconciler.ts";
-import { createWorker } from "../jobs/worker.ts";
+import { createWorker } from "../remember/worker.ts";
 import { silentLogger } from "../log.ts";
 import {
   CountingVectorStore,

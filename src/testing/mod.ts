@@ -40,7 +40,7 @@ export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
 export { textClaimsSuite } from "./text_claims_suite.ts";
 export { MemoryUpdateClaims } from "../services/update_claims.ts";
-export { MemoryTextClaims } from "../jobs/text_claims.ts";
+export { MemoryTextClaims } from "../remember/text_claims.ts";
 export { jobQueueSuite } from "./job_queue_suite.ts";
 export {
   type SharedJobQueueOptions,

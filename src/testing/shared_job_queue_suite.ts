@@ -9,7 +9,7 @@ import { MemoryEmbedder } from "../backends/memory_embedder.ts";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
 import { LeaseLost } from "../jobs/job_queue.ts";
 import { reconcileJobs } from "../jobs/reconciler.ts";
-import { createWorker } from "../jobs/worker.ts";
+import { createWorker } from "../remember/worker.ts";
 import { silentLogger } from "../log.ts";
 import { CountingVectorStore, ManualClock, testPipeline, until } from "./job_fixtures.ts";
 

@@ -5,7 +5,7 @@
  * batches claiming one text exactly one wins.
  */
 import assert from "node:assert/strict";
-import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "../jobs/text_claims.ts";
+import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "../remember/text_claims.ts";
 
 const T = 1_800_000_000_000;
 

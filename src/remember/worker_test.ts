@@ -14,9 +14,9 @@ import {
   until,
 } from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
-import type { JobRecord } from "./job_queue.ts";
-import { KvJobQueue } from "./kv_job_queue.ts";
-import { MemoryJobQueue } from "./memory_job_queue.ts";
+import type { JobRecord } from "../jobs/job_queue.ts";
+import { KvJobQueue } from "../jobs/kv_job_queue.ts";
+import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 import { MemoryTextClaims, type TextClaim } from "./text_claims.ts";
 import { createWorker } from "./worker.ts";
 
@@ -337,9 +337,10 @@ Deno.test("worker: a job whose encryption fails retries alone; the rest of its b
   const blobs = new MemoryBlobStore();
   const pipeline = await testPipeline({ cipher, blobs });
   const kept: string[][] = [];
-  const keepText = (owner: string, blobId: string, text: string) =>
-    kept.push([owner, blobId, text]);
-  const worker = createWorker({ queue, pipeline, logger: silentLogger, keepText });
+  const reader = {
+    keep: (owner: string, blobId: string, text: string) => kept.push([owner, blobId, text]),
+  };
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, reader });
   const jobs = await queue.accept(["o1", "o2", "o1"].map((owner, i) => ({
     owner,
     namespace: "n1",
@@ -375,8 +376,10 @@ Deno.test("worker: a memory's text is handed over before its job is marked done,
     events.push(...items.map(({ record }) => `done ${record.job_id}`));
     return complete(items);
   };
-  const keepText = (_owner: string, _blobId: string, text: string) => events.push(`kept ${text}`);
-  const worker = createWorker({ queue, pipeline, logger: silentLogger, keepText });
+  const reader = {
+    keep: (_owner: string, _blobId: string, text: string) => events.push(`kept ${text}`),
+  };
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, reader });
   const jobs = await queue.accept(["fact 0", "fact 1"].map((text) => ({
     owner: "o1",
     namespace: "n1",

@@ -4,8 +4,8 @@
  */
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import type { MemoryKey } from "../pipeline/remember.ts";
-import type { JobRecord } from "./job_queue.ts";
-import type { IndexedMemory } from "./worker.ts";
+import type { JobRecord } from "../jobs/job_queue.ts";
+import type { IndexedMemory } from "./landing.ts";
 
 /** A job of a batch, and what its stages made so far. */
 export interface BatchJob {

@@ -8,7 +8,7 @@ import { silentLogger } from "../log.ts";
 import type { PreparedText } from "../pipeline/remember.ts";
 import { testPipeline } from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
-import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
 
 /** A cipher whose key server is down for one owner. */

@@ -10,11 +10,12 @@
  * (see `runBatch`).
  */
 import type { Logger } from "../log.ts";
-import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import type { RememberPipeline } from "../pipeline/remember.ts";
-import type { JobQueue } from "./job_queue.ts";
+import type { MemoryReader } from "../services/reader.ts";
+import type { MemoryLanding } from "./landing.ts";
+import type { JobQueue } from "../jobs/job_queue.ts";
 import type { TextClaims } from "./text_claims.ts";
-import { suspect } from "./attempts.ts";
+import { suspect } from "../jobs/attempts.ts";
 import { batchRunner } from "./batch.ts";
 import type { WorkerObserver, WorkerStats } from "./worker_observer.ts";
 
@@ -33,33 +34,21 @@ export interface WorkerDependencies {
   batchSize?: number;
   /** Limit for each backend call (default 30 s). */
   callTimeoutMs?: number;
-  /** For each memory of a batch, why it may not be stored (a sentence), or `undefined`. */
-  vet?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
   /**
-   * Called with the memories of each batch once they are indexed, before their jobs are done:
-   * why each did not stay (erased as it landed; its job fails), or `undefined`.
+   * How memories land: vetted before they are stored (an update's claim), settled once indexed
+   * (expiries, the memories updates replace, erases meanwhile), released once their jobs fail
+   * for good. Without it, every memory stored is new and stays.
    */
-  indexed?: (memories: IndexedMemory[]) => Promise<(string | undefined)[]>;
+  landing?: MemoryLanding;
   /**
-   * Hears the text of each memory a job stored and indexed, just before the job is marked done
-   * (so that whoever sees it done finds the text kept): the relayer keeps it for recall, which
-   * would otherwise read and decrypt its blob again.
+   * Keeps the text of each memory stored, just before its job is done (so that whoever sees it
+   * done finds the text kept): recall would otherwise read and decrypt its blob again.
    */
-  keepText?: (owner: string, blobId: string, text: string) => void;
-  /** Hears of the memories whose jobs failed for good (an update's claim is then released). */
-  failed?: (memories: IndexedMemory[]) => Promise<void>;
+  reader?: Pick<MemoryReader, "keep">;
   /** Hears how jobs end and how long batches take (the relayer's metrics). */
   observe?: WorkerObserver;
   /** Which job is storing a text (default: in this process's memory). */
   textClaims?: TextClaims;
-}
-
-/** A memory a job stored, as `indexed` hears of it. */
-export interface IndexedMemory {
-  memoryId: string;
-  owner: string;
-  namespace: string;
-  attributes: MemoryAttributes;
 }
 
 export interface Worker {

@@ -2,7 +2,7 @@
  * What keeps a running batch's jobs its own (see `batch.ts`): their leases renewed, and the
  * texts they claimed claimed again, every third of the queue's `leaseMs`.
  */
-import { LeaseLost } from "./job_queue.ts";
+import { LeaseLost } from "../jobs/job_queue.ts";
 import type { BatchJob } from "./batch_job.ts";
 import type { TextClaims } from "./text_claims.ts";
 import type { WorkerDependencies } from "./worker.ts";

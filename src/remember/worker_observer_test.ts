@@ -4,7 +4,7 @@ import { MemoryCipher } from "../backends/memory_cipher.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { testPipeline } from "../testing/job_fixtures.ts";
-import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
 import { createWorker, type WorkerObserver } from "./worker.ts";
 
 /** Refuses one owner's texts for good (a 400) and another's for now (a 503). */

@@ -5,13 +5,13 @@
  * commit keeps the new ciphertexts, one embedding call (while the blobs upload) and one index
  * upsert write every memory, and one commit completes the jobs.
  *
- * A job `vet` refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
+ * A job the landing refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
  * is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
  * is done as a `duplicate_of` that memory; when another job (here, or on another relayer
  * sharing `textClaims`) is storing that text, the batch waits for it first (`batch_texts.ts`).
- * Once a batch's memories are indexed, and before its jobs are done, `indexed` hears of them
- * (the relayer schedules expiries and erases the memories they replace); when it fails, the jobs
- * are tried again (indexing again is harmless).
+ * Once a batch's memories are indexed, and before its jobs are done, they land (`landing.ts`:
+ * expiries scheduled, the memories they replace erased); when that fails, the jobs are tried
+ * again (indexing again is harmless).
  *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery
@@ -28,9 +28,9 @@
 import { SvcError } from "../errors.ts";
 import { decodePayload } from "../pipeline/attributes.ts";
 import type { PreparedText, StepOptions } from "../pipeline/remember.ts";
-import { type JobRecord, LeaseLost } from "./job_queue.ts";
+import { type JobRecord, LeaseLost } from "../jobs/job_queue.ts";
 import { MemoryTextClaims, type TextClaims } from "./text_claims.ts";
-import { afterFailure, jobError, permanent, suspect } from "./attempts.ts";
+import { afterFailure, jobError, permanent, suspect } from "../jobs/attempts.ts";
 import { type BatchJob, batchJob, memoryOf } from "./batch_job.ts";
 import { heartbeat } from "./batch_heartbeat.ts";
 import { BatchTexts } from "./batch_texts.ts";
@@ -88,7 +88,7 @@ class BatchRun {
    */
   async #runStages(): Promise<void> {
     let live = await this.#readTexts(this.#jobs);
-    live = await this.#refuse(live, await this.#deps.vet?.(live.map(memoryOf)) ?? []);
+    live = await this.#refuse(live, await this.#deps.landing?.vet(live.map(memoryOf)) ?? []);
     try {
       await this.#storeAndIndex(await this.#skipDuplicates(live));
     } finally {
@@ -165,18 +165,24 @@ class BatchRun {
       return;
     }
     live = await this.#index(live, prepared);
-    live = live.filter((job) => !this.#takenOver(job));
-    if (this.#deps.indexed) {
-      let gone: (string | undefined)[];
-      try {
-        gone = await this.#deps.indexed(live.map(memoryOf));
-      } catch (error) {
-        await this.#each(live, () => Promise.reject(error));
-        return;
-      }
-      live = await this.#refuse(live, gone);
-    }
+    live = await this.#land(live.filter((job) => !this.#takenOver(job)));
     await this.#complete(live);
+  }
+
+  /**
+   * Lands the jobs' memories once indexed (see `landing.ts`); returns those that stayed. When
+   * landing fails, each job gives up its attempt (indexing again is harmless).
+   */
+  async #land(jobs: BatchJob[]): Promise<BatchJob[]> {
+    const { landing } = this.#deps;
+    if (!landing) return jobs;
+    let gone: (string | undefined)[];
+    try {
+      gone = await landing.indexed(jobs.map(memoryOf));
+    } catch (error) {
+      return await this.#each(jobs, () => Promise.reject(error));
+    }
+    return await this.#refuse(jobs, gone);
   }
 
   /** Encrypts (unless a ciphertext was kept), keeps new ciphertexts, uploads: sets `blobId`. */
@@ -233,7 +239,7 @@ class BatchRun {
     const { queue, logger, observe } = this.#deps;
     // Kept before the jobs are marked done: whoever sees a job done (a commit is visible before
     // its writer hears of it) finds its text kept.
-    for (const job of jobs) this.#deps.keepText?.(job.key.owner, job.blobId!, job.text!);
+    for (const job of jobs) this.#deps.reader?.keep(job.key.owner, job.blobId!, job.text!);
     const completed = await queue.completeMany(jobs.map((job) => ({
       record: job.record,
       patch: { blob_id: job.blobId, memory_id: job.record.job_id },
@@ -297,7 +303,7 @@ class BatchRun {
       }
       await queue.fail(record, message);
       observe?.jobEnded("failed", this.#acceptedAt(job));
-      await this.#deps.failed?.([memoryOf(job)]).catch((cause) => {
+      await this.#deps.landing?.failed([memoryOf(job)]).catch((cause) => {
         logger.warn("cannot release what a failed job held", {
           job_id: record.job_id,
           error: cause,
