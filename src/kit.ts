@@ -27,7 +27,6 @@
 export type * from "./backends/types.ts";
 export type { KeyPlace, KeyStore } from "./backends/key_store.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
-export { countNamespaces, countPartitions } from "./backends/memory.ts";
 export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
 export { checkIndexName } from "./backends/index_names.ts";
@@ -56,10 +55,8 @@ export {
   SvcError,
 } from "./errors.ts";
 export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger } from "./log.ts";
-export { isHttpUrl, SettingsReader, shown } from "./settings_reader.ts";
+export { SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./validate.ts";
-export { type BodyReadOptions, readBounded } from "./http/body.ts";
-export type { BodyBudgetRefusal, BodyReservation } from "./http/body_budget.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
 export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
@@ -83,12 +80,4 @@ export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_l
 export { addressOf, generateKeyPair, isAddress, type KeyPair } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
 export { MAX_FACTS } from "./text_limits.ts";
-export {
-  callSignal,
-  normalised,
-  providerAt,
-  providerError,
-  type RetryOptions,
-  UnexpectedAnswer,
-  withRetries,
-} from "./llm/provider.ts";
+export { Provider, type ProviderErrorOptions, type RetryOptions } from "./llm/provider.ts";

@@ -84,6 +84,15 @@ export class SettingsReader {
   list(name: string): string[] {
     return (this.#env[name] ?? "").split(",").map((entry) => entry.trim()).filter(Boolean);
   }
+
+  /** A comma-separated list of http(s) URLs (see `list`); each other entry is a problem. */
+  httpUrls(name: string): string[] {
+    const urls = this.list(name);
+    for (const url of urls) {
+      if (!isHttpUrl(url)) this.problem(`${name} must list http(s) URLs (got ${shown(url)})`);
+    }
+    return urls;
+  }
 }
 
 /**

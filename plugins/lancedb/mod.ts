@@ -19,8 +19,6 @@ import * as lancedb from "@lancedb/lancedb";
 import {
   backendError,
   type CallOptions,
-  countNamespaces,
-  countPartitions,
   createLogger,
   type IndexPartition,
   type Logger,
@@ -94,6 +92,21 @@ function quote(value: string): string {
 
 function inList(ids: string[]): string {
   return `id IN (${ids.map(quote).join(", ")})`;
+}
+
+/** The rows of each owner's namespace, counted and sorted by owner, then namespace. */
+function partitionsOf(rows: { owner_id: string; ns: string }[]): IndexPartition[] {
+  const counts = new Map<string, IndexPartition>();
+  for (const { owner_id: owner, ns: namespace } of rows) {
+    const key = JSON.stringify([owner, namespace]);
+    const partition = counts.get(key) ?? { owner, namespace, count: 0 };
+    partition.count++;
+    counts.set(key, partition);
+  }
+  const order = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+  return [...counts.values()].sort((a, b) =>
+    order(a.owner, b.owner) || order(a.namespace, b.namespace)
+  );
 }
 
 /** The `info` of a row whose column holds `text` (a new object), for spreading into the row. */
@@ -349,7 +362,8 @@ export class LanceDbVectorStore implements VectorStore {
     try {
       const rows = await this.#table.query().where(`owner_id = ${quote(owner)}`).select(["ns"])
         .toArray();
-      return countNamespaces(rows.map((row) => row.ns as string));
+      return partitionsOf(rows.map((row) => ({ owner_id: owner, ns: row.ns })))
+        .map(({ namespace, count }) => ({ namespace, count }));
     } catch (error) {
       throw backendError("LanceDB", "list namespaces", error);
     }
@@ -359,9 +373,7 @@ export class LanceDbVectorStore implements VectorStore {
     options?.signal?.throwIfAborted();
     try {
       const rows = await this.#table.query().select(["owner_id", "ns"]).toArray();
-      return countPartitions(
-        rows.map((row) => ({ owner: row.owner_id as string, namespace: row.ns as string })),
-      );
+      return partitionsOf(rows);
     } catch (error) {
       throw backendError("LanceDB", "list the index's namespaces", error);
     }

@@ -12,16 +12,11 @@
 import { Ollama } from "ollama";
 import {
   type CallOptions,
-  callSignal,
   ChatLlm,
   type ChatMessage,
   type Embedder,
-  normalised,
-  providerAt,
-  providerError,
+  Provider,
   type RetryOptions,
-  UnexpectedAnswer,
-  withRetries,
 } from "@svc/relayer/kit";
 
 export type {
@@ -58,10 +53,10 @@ export interface OllamaOptions extends RetryOptions {
 /**
  * A client whose requests end when `signal` aborts (the SDK takes no signal for a request that
  * does not stream, so it is made per call). A failure answered with anything but Ollama's
- * `{"error": "…"}` (a proxy's page, another API's error) is an `UnexpectedAnswer`: the SDK would
+ * `{"error": "…"}` (a proxy's page, another API's error) is `api.unexpected`: the SDK would
  * quote it, and it may echo the input.
  */
-function client(options: OllamaOptions, signal: AbortSignal): Ollama {
+function client(api: Provider, options: OllamaOptions, signal: AbortSignal): Ollama {
   const base = options.fetch ?? fetch;
   return new Ollama({
     host: options.host ?? DEFAULT_OLLAMA_HOST,
@@ -76,14 +71,14 @@ function client(options: OllamaOptions, signal: AbortSignal): Ollama {
         : undefined;
       if (typeof body?.error === "string") return response;
       await response.body?.cancel();
-      throw new UnexpectedAnswer(response.status);
+      throw api.unexpected(response.status);
     },
   });
 }
 
-/** A call's signal: the caller's, or the timeout passing (see `callSignal`). */
-const within = (options: OllamaOptions, signal?: AbortSignal) =>
-  callSignal(options.timeoutMs ?? 60_000, signal);
+/** Ollama at `options.host`, as errors name it. */
+const apiOf = (options: OllamaOptions) =>
+  new Provider("Ollama", options.host ?? DEFAULT_OLLAMA_HOST);
 
 /** Embeds texts with an Ollama model over `/api/embed`, in batches. */
 export class OllamaEmbedder implements Embedder {
@@ -91,9 +86,11 @@ export class OllamaEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
   #options: OllamaOptions;
+  #api: Provider;
 
   private constructor(options: OllamaOptions, dimensions: number) {
     this.#options = options;
+    this.#api = apiOf(options);
     this.model = `ollama:${options.model}`;
     this.dimensions = dimensions;
   }
@@ -101,22 +98,21 @@ export class OllamaEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OllamaOptions): Promise<OllamaEmbedder> {
     const probe = new OllamaEmbedder(options, 0);
-    const where = providerAt("Ollama", options.host ?? DEFAULT_OLLAMA_HOST);
-    const [vector] = await probe.#request(["dimension probe"], undefined, where);
+    const [vector] = await probe.#request(["dimension probe"], undefined, true);
     return new OllamaEmbedder(options, vector.length);
   }
 
-  /** `probing`: the provider and its URL, at start, when the text sent is the relayer's own. */
-  async #request(input: string[], signal?: AbortSignal, probing?: string): Promise<number[][]> {
-    const bounded = within(this.#options, signal);
-    const ollama = client(this.#options, bounded);
+  /** `probing`: at start, when the text sent is the relayer's own. */
+  async #request(input: string[], signal?: AbortSignal, probing = false): Promise<number[][]> {
+    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const ollama = client(this.#api, this.#options, bounded);
     try {
-      const { embeddings } = await withRetries(
+      const { embeddings } = await this.#api.retry(
         () => ollama.embed({ model: this.#options.model, input }),
         this.#options,
         bounded,
       );
-      if (!Array.isArray(embeddings)) throw new UnexpectedAnswer();
+      if (!Array.isArray(embeddings)) throw this.#api.unexpected();
       if (embeddings.length !== input.length) {
         throw new Error(`expected ${input.length} embeddings, got ${embeddings.length}`);
       }
@@ -125,8 +121,7 @@ export class OllamaEmbedder implements Embedder {
       if (signal?.aborted) throw signal.reason;
       const cause = bounded.aborted ? bounded.reason : error;
       // Memories' texts are not quoted; the probe's, the relayer's own, is.
-      const provider = probing ?? "Ollama";
-      throw providerError(provider, "embed the text", cause, probing !== undefined);
+      throw this.#api.error("embed the text", cause, { probing });
     }
   }
 
@@ -135,7 +130,7 @@ export class OllamaEmbedder implements Embedder {
     const vectors: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
       for (const vector of await this.#request(texts.slice(i, i + BATCH), options?.signal)) {
-        vectors.push(normalised(vector, this.dimensions, "Ollama"));
+        vectors.push(this.#api.normalised(vector, this.dimensions));
       }
     }
     return vectors;
@@ -151,11 +146,13 @@ export class OllamaLlm extends ChatLlm {
   /** The provider as errors name it. */
   protected readonly provider = "Ollama";
   #options: OllamaOptions;
+  #api: Provider;
 
   /** A client for `options.model`; nothing is sent until it is used. */
   constructor(options: OllamaOptions) {
     super();
     this.#options = options;
+    this.#api = apiOf(options);
     this.model = `ollama:${options.model}`;
   }
   /** The client, as every plugin is opened; nothing is sent until it is used. */
@@ -169,10 +166,10 @@ export class OllamaLlm extends ChatLlm {
     json: boolean,
     signal?: AbortSignal,
   ): Promise<string> {
-    const bounded = within(this.#options, signal);
-    const ollama = client(this.#options, bounded);
+    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const ollama = client(this.#api, this.#options, bounded);
     try {
-      const response = await withRetries(
+      const response = await this.#api.retry(
         () =>
           ollama.chat({
             model: this.#options.model,
@@ -184,11 +181,12 @@ export class OllamaLlm extends ChatLlm {
         this.#options,
         bounded,
       );
-      if (typeof response?.message?.content !== "string") throw new UnexpectedAnswer();
+      if (typeof response?.message?.content !== "string") throw this.#api.unexpected();
       return response.message.content;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw providerError("Ollama", "answer", bounded.aborted ? bounded.reason : error, true);
+      const cause = bounded.aborted ? bounded.reason : error;
+      throw this.#api.error("answer", cause, { quoted: true });
     }
   }
 }

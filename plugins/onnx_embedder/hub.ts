@@ -18,7 +18,7 @@
  * of a file), the error names the directory to fill by hand.
  */
 import { createHash, type Hash } from "node:crypto";
-import { type Logger, providerAt, SvcError } from "@svc/relayer/kit";
+import { type Logger, Provider, SvcError } from "@svc/relayer/kit";
 import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES, sha256File } from "./model_dir.ts";
 import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
 
@@ -89,7 +89,7 @@ export function hubModelDir(modelsDir: string, model: string): string {
 
 /** A failure to reach the hub: names the directory to fill by hand. */
 function cannotDownload(options: HubModelOptions, dir: string, reason: string, cause?: unknown) {
-  const hub = providerAt("the hub", options.endpoint ?? DEFAULT_HF_ENDPOINT);
+  const hub = new Provider("the hub", options.endpoint ?? DEFAULT_HF_ENDPOINT).at;
   return new SvcError(
     "backend_unavailable",
     `Cannot download the ONNX model "${options.model}" from ${hub}: ${reason}. Where this ` +

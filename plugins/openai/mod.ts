@@ -14,14 +14,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import OpenAI from "openai";
 import {
   type CallOptions,
-  callSignal,
   ChatLlm,
   type ChatMessage,
   type Embedder,
-  normalised,
-  providerAt,
-  providerError,
-  UnexpectedAnswer,
+  Provider,
 } from "@svc/relayer/kit";
 
 export type {
@@ -86,24 +82,28 @@ function client(options: OpenAiOptions): OpenAI {
   });
 }
 
+/** The API as errors name it, at the client's base URL. */
+const apiOf = (client: OpenAI) => new Provider("The OpenAI-compatible API", client.baseURL);
+
 /** Why a call failed: its time limit, unless the API was rate limiting it meanwhile. */
 function failureOf(
+  api: Provider,
   error: unknown,
   bounded: AbortSignal,
   limited: boolean,
 ): unknown {
-  if (!bounded.aborted) return unquoted(error);
+  if (!bounded.aborted) return unquoted(api, error);
   return limited ? { status: 429 } : bounded.reason;
 }
 
 /**
  * A failure answered with anything but the API's error object (a proxy's page, another API's
- * error) as an `UnexpectedAnswer`: the SDK would quote it, and it may echo the input.
+ * error) as `api.unexpected`: the SDK would quote it, and it may echo the input.
  */
-function unquoted(error: unknown): unknown {
+function unquoted(api: Provider, error: unknown): unknown {
   if (!(error instanceof OpenAI.APIError) || error.status === undefined) return error;
   const message = (error.error as { message?: unknown } | undefined)?.message;
-  return typeof message === "string" ? error : new UnexpectedAnswer(error.status);
+  return typeof message === "string" ? error : api.unexpected(error.status);
 }
 
 /** A 400 that says the API does not take `response_format: json_object` (LM Studio's). */
@@ -119,10 +119,12 @@ export class OpenAiEmbedder implements Embedder {
   readonly dimensions: number;
   #options: OpenAiOptions;
   #client: OpenAI;
+  #api: Provider;
 
   private constructor(options: OpenAiOptions, dimensions: number) {
     this.#options = options;
     this.#client = client(options);
+    this.#api = apiOf(this.#client);
     this.model = `openai:${options.model}`;
     this.dimensions = dimensions;
   }
@@ -130,35 +132,33 @@ export class OpenAiEmbedder implements Embedder {
   /** Connects and learns the model's dimensions from a first embedding. */
   static async open(options: OpenAiOptions): Promise<OpenAiEmbedder> {
     const probe = new OpenAiEmbedder(options, 0);
-    const where = providerAt("The OpenAI-compatible API", probe.#client.baseURL);
-    const [vector] = await probe.#request(["dimension probe"], undefined, where);
+    const [vector] = await probe.#request(["dimension probe"], undefined, true);
     return new OpenAiEmbedder(options, vector.length);
   }
 
-  /** `probing`: the provider and its URL, at start, when the text sent is the relayer's own. */
+  /** `probing`: at start, when the text sent is the relayer's own. */
   async #request(
     input: string[],
     signal?: AbortSignal,
-    probing?: string,
+    probing = false,
   ): Promise<ArrayLike<number>[]> {
-    const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
     return await tracked(async (call) => {
       try {
         const { data } = await this.#client.embeddings.create(
           { model: this.#options.model, input },
           { signal: bounded },
         );
-        if (!Array.isArray(data)) throw new UnexpectedAnswer();
+        if (!Array.isArray(data)) throw this.#api.unexpected();
         if (data.length !== input.length) {
           throw new Error(`expected ${input.length} embeddings, got ${data.length}`);
         }
         return data.toSorted((a, b) => a.index - b.index).map((d) => d.embedding);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const cause = failureOf(error, bounded, call.limited);
+        const cause = failureOf(this.#api, error, bounded, call.limited);
         // Memories' texts are not quoted; the probe's, the relayer's own, is.
-        const provider = probing ?? "The OpenAI-compatible API";
-        throw providerError(provider, "embed the text", cause, probing !== undefined);
+        throw this.#api.error("embed the text", cause, { probing });
       }
     });
   }
@@ -168,7 +168,7 @@ export class OpenAiEmbedder implements Embedder {
     const vectors: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += BATCH) {
       for (const vector of await this.#request(texts.slice(i, i + BATCH), options?.signal)) {
-        vectors.push(normalised(vector, this.dimensions, "The OpenAI-compatible API"));
+        vectors.push(this.#api.normalised(vector, this.dimensions));
       }
     }
     return vectors;
@@ -185,6 +185,7 @@ export class OpenAiLlm extends ChatLlm {
   protected readonly provider = "The OpenAI-compatible API";
   #options: OpenAiOptions;
   #client: OpenAI;
+  #api: Provider;
   /**
    * Whether the API takes `response_format: json_object`; LM Studio takes only `json_schema` or
    * `text`, and its 400 turns it off (the prompt asks for JSON all the same, and it is checked).
@@ -196,6 +197,7 @@ export class OpenAiLlm extends ChatLlm {
     super();
     this.#options = options;
     this.#client = client(options);
+    this.#api = apiOf(this.#client);
     this.model = `openai:${options.model}`;
   }
   /** The client, as every plugin is opened; nothing is sent until it is used. */
@@ -212,7 +214,7 @@ export class OpenAiLlm extends ChatLlm {
     json: boolean,
     signal?: AbortSignal,
   ): Promise<string> {
-    const bounded = callSignal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
     const complete = async (format: boolean) => {
       const completion = await this.#client.chat.completions.create({
         model: this.#options.model,
@@ -220,7 +222,7 @@ export class OpenAiLlm extends ChatLlm {
         temperature: 0,
         ...(format ? { response_format: { type: "json_object" as const } } : {}),
       }, { signal: bounded });
-      if (!Array.isArray(completion?.choices)) throw new UnexpectedAnswer();
+      if (!Array.isArray(completion?.choices)) throw this.#api.unexpected();
       return completion.choices[0]?.message?.content ?? "";
     };
     return await tracked(async (call) => {
@@ -234,8 +236,8 @@ export class OpenAiLlm extends ChatLlm {
         }
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const cause = failureOf(error, bounded, call.limited);
-        throw providerError("The OpenAI-compatible API", "answer", cause, true);
+        const cause = failureOf(this.#api, error, bounded, call.limited);
+        throw this.#api.error("answer", cause, { quoted: true });
       }
     });
   }

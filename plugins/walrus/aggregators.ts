@@ -3,7 +3,7 @@
  * race: the next aggregator starts when the current one fails, answers 404, or has not answered
  * within `hedgeMs`; the first to return the bytes wins and the others are aborted.
  */
-import { readBounded } from "@svc/relayer/kit";
+import { readBounded } from "@svc/util/read_bounded";
 
 /** How one read of the aggregators ended. */
 export type AggregatorRead =
@@ -32,21 +32,6 @@ class AggregatorStatusError extends Error {
   }
 }
 
-/**
- * The body of `response`, read as a stream and refused (`RangeError`, the stream cancelled) as
- * soon as it passes `maxBytes`, whether or not the server declared a content-length.
- */
-export function readCapped(
-  response: Response,
-  maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  return readBounded(
-    response,
-    maxBytes,
-    () => new RangeError(`the body is larger than the limit of ${maxBytes} bytes`),
-  );
-}
-
 async function attempt(
   base: string,
   blobId: string,
@@ -57,7 +42,7 @@ async function attempt(
   try {
     const response = await fetchFn(`${base.replace(/\/+$/, "")}/v1/blobs/${blobId}`, { signal });
     if (response.status === 200) {
-      return { kind: "found", bytes: await readCapped(response, maxBytes) };
+      return { kind: "found", bytes: await readBounded(response, maxBytes) };
     }
     await response.body?.cancel();
     if (response.status === 404) return { kind: "not_found" };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startFakeWalrus } from "../../tests/fixtures/walrus_network.ts";
-import { readCapped, readFromAggregators } from "./aggregators.ts";
+import { readFromAggregators } from "./aggregators.ts";
 
 /** The global fetch, recording each request's URL and signal. */
 function recordingFetch() {
@@ -70,23 +70,4 @@ Deno.test("readFromAggregators: the caller's abort stops every request", async (
   assert.equal(read.kind, "unavailable");
   assert.equal(seen.length, 2);
   assert.ok(seen.every((s) => s.signal.aborted));
-});
-
-Deno.test("readCapped: a body without content-length is cut off once it passes the limit", async () => {
-  let pulled = 0;
-  const endless = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      pulled++;
-      controller.enqueue(new Uint8Array(256));
-    },
-  });
-  const response = new Response(endless);
-  assert.equal(response.headers.get("content-length"), null);
-  await assert.rejects(readCapped(response, 1024), RangeError);
-  assert.ok(pulled <= 6, "stopped reading right after the limit");
-
-  const small = new Response(new Uint8Array(1024));
-  assert.equal((await readCapped(small, 1024)).length, 1024);
-  const declared = new Response("x".repeat(2000));
-  await assert.rejects(readCapped(declared, 1024), RangeError);
 });

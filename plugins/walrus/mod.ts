@@ -47,7 +47,8 @@ import {
 } from "@svc/relayer/kit";
 import { suiKeypair } from "@svc/sui/keys";
 import { suiClient } from "@svc/sui/rpc_client";
-import { readCapped, readFromAggregators } from "./aggregators.ts";
+import { readBounded } from "@svc/util/read_bounded";
+import { readFromAggregators } from "./aggregators.ts";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
 import { BlobCache } from "./blob_cache.ts";
 import { BlobObjects } from "./blob_objects.ts";
@@ -251,14 +252,14 @@ export class WalrusBlobStore implements BlobStore {
         );
       }
       if (!response.ok) {
-        const detail = await readCapped(response, MAX_ANSWER_BYTES).catch(() => new Uint8Array());
+        const detail = await readBounded(response, MAX_ANSWER_BYTES).catch(() => new Uint8Array());
         throw new Error(
           `the publisher answered HTTP ${response.status}: ${
             new TextDecoder().decode(detail).slice(0, 300)
           }`,
         );
       }
-      body = JSON.parse(new TextDecoder().decode(await readCapped(response, MAX_ANSWER_BYTES)));
+      body = JSON.parse(new TextDecoder().decode(await readBounded(response, MAX_ANSWER_BYTES)));
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw backendError(`the ${PLUGIN} publisher`, action, error);

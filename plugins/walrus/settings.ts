@@ -1,5 +1,5 @@
 /** The settings of `SVC_BLOB_STORE=walrus`, read with the rest of the configuration. */
-import { isHttpUrl, type SettingsReader, shown } from "@svc/relayer/kit";
+import type { SettingsReader } from "@svc/relayer/kit";
 import { readObjectId, readSuiPrivateKey, readSuiRpcUrl } from "@svc/sui/settings";
 
 export type { SettingsReader } from "@svc/relayer/kit";
@@ -35,12 +35,7 @@ export function readWalrusSettings(read: SettingsReader): WalrusSettings {
   if (!systemObjectId && !packageId) {
     read.missing("SVC_WALRUS_SYSTEM_OBJECT_ID (or SVC_WALRUS_PACKAGE_ID)", why);
   }
-  const aggregatorUrls = read.list("SVC_WALRUS_AGGREGATOR_URLS");
-  for (const url of aggregatorUrls) {
-    if (!isHttpUrl(url)) {
-      read.problem(`SVC_WALRUS_AGGREGATOR_URLS must list http(s) URLs (got ${shown(url)})`);
-    }
-  }
+  const aggregatorUrls = read.httpUrls("SVC_WALRUS_AGGREGATOR_URLS");
   if (aggregatorUrls.length === 0) read.missing("SVC_WALRUS_AGGREGATOR_URLS", why);
   return {
     rpcUrl: readSuiRpcUrl(read),

@@ -30,16 +30,8 @@ export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): numb
   return 1 - dot / Math.sqrt(na * nb);
 }
 
-/** Counts each namespace in a list, sorted by name. */
-export function countNamespaces(namespaces: string[]): NamespaceCount[] {
-  const counts = new Map<string, number>();
-  for (const ns of namespaces) counts.set(ns, (counts.get(ns) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    .map(([namespace, count]) => ({ namespace, count }));
-}
-
 /** Counts each owner's namespaces in a list of rows, sorted by owner, then namespace. */
-export function countPartitions(rows: { owner: string; namespace: string }[]): IndexPartition[] {
+function countPartitions(rows: { owner: string; namespace: string }[]): IndexPartition[] {
   const counts = new Map<string, IndexPartition>();
   for (const { owner, namespace } of rows) {
     const key = JSON.stringify([owner, namespace]);
@@ -160,10 +152,9 @@ export class MemoryVectorStore implements VectorStore {
 
   namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
+    const rows = [...this.#rows.values()].filter((r) => r.owner === owner);
     return Promise.resolve(
-      countNamespaces(
-        [...this.#rows.values()].filter((r) => r.owner === owner).map((r) => r.namespace),
-      ),
+      countPartitions(rows).map(({ namespace, count }) => ({ namespace, count })),
     );
   }
 
