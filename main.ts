@@ -16,9 +16,9 @@ import { createLogger } from "./src/log.ts";
 import { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
 import type { LocalLedger } from "@svc/local-ledger";
 import { SvcError } from "./src/errors.ts";
-import { DiskSpace, startRefusal } from "./src/disk_space.ts";
-import { RequestsInFlight } from "./src/http/in_flight.ts";
-import { SidecarSupervisor } from "./src/sidecar/supervisor.ts";
+import { DiskSpace, startRefusal } from "./app/disk_space.ts";
+import { RequestsInFlight } from "./app/in_flight.ts";
+import { SidecarSupervisor } from "./app/sidecar/supervisor.ts";
 import {
   bypassProxyForLoopback,
   defaultAllowedHosts,
@@ -131,7 +131,7 @@ async function serveDashboard(
   relayer: (request: Request) => Promise<Response>,
   relayerUrl: string,
 ) {
-  const { createDashboard } = await import("./src/dashboard/mod.ts");
+  const { createDashboard } = await import("./app/dashboard/mod.ts");
   const server = serve(
     "dashboard",
     "SVC_DASHBOARD_PORT",

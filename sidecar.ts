@@ -1,5 +1,5 @@
 /**
- * The sidecar's entry. The relayer starts and supervises it (`src/sidecar/supervisor.ts`); it serves
+ * The sidecar's entry. The relayer starts and supervises it (`app/sidecar/supervisor.ts`); it serves
  * MCP on `SIDECAR_URL` and stops when its stdin, held open by the relayer, closes: when the
  * relayer stops it, or is gone.
  */

@@ -1,7 +1,7 @@
 /** The reindex a relayer runs in the background when it changes its embedder. */
 import { SvcError } from "../src/errors.ts";
 import type { Logger } from "../src/log.ts";
-import type { Reindexer } from "../src/reindex/mod.ts";
+import type { Reindexer } from "./reindex/mod.ts";
 
 /**
  * A reindex run in the background of a relayer: started once it serves, tried again after a

@@ -12,8 +12,8 @@
  * ```
  */
 import { freeBytes } from "@svc/util/free_bytes";
-import { SvcError } from "./errors.ts";
-import type { Logger } from "./log.ts";
+import { SvcError } from "../src/errors.ts";
+import type { Logger } from "../src/log.ts";
 
 /** How often the free space is read. */
 const CHECK_MS = 2_000;

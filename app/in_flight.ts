@@ -3,9 +3,9 @@
  * connections: Deno's `shutdown()` ends at once the reading of a request body still arriving
  * (a slow upload would be told its body was cut short). Meanwhile new requests are refused.
  */
-import { SvcError } from "../errors.ts";
-import { silentLogger } from "../log.ts";
-import { errorResponse, FailureLog } from "./respond.ts";
+import { SvcError } from "../src/errors.ts";
+import { silentLogger } from "../src/log.ts";
+import { errorResponse, FailureLog } from "../src/http/respond.ts";
 
 /** A refusal while stopping is not a failure: nothing is logged of it. */
 const UNLOGGED = new FailureLog(silentLogger);

@@ -4,9 +4,14 @@
  * `kv_job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
 import { concatBytes } from "@svc/util/sealing";
-import type { JobRecord } from "./job_queue.ts";
-import type { CiphertextMark } from "./kv_job_texts.ts";
-import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./kv_job_seal.ts";
+import type { JobRecord } from "../src/jobs/job_queue.ts";
+import type { CiphertextMark } from "../src/jobs/kv_job_texts.ts";
+import type {
+  DeadLetter,
+  KvJobSeal,
+  StoredDeadLetter,
+  StoredJobRecord,
+} from "../src/jobs/kv_job_seal.ts";
 
 export type { DeadLetter };
 

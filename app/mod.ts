@@ -13,7 +13,7 @@ import type { Database } from "@svc/postgres";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import type { SidecarLink } from "../src/sidecar/link.ts";
-import { SidecarSponsor } from "../src/sidecar/sponsor_client.ts";
+import { SidecarSponsor } from "./sidecar/sponsor_client.ts";
 import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";
 import { openDatabase, postgresPlugin } from "./database.ts";

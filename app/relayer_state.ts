@@ -7,7 +7,7 @@ import { pathExists } from "@svc/util/files";
 import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
-import { ReindexState, type ReindexStateStore } from "../src/reindex/mod.ts";
+import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
 import { scrubSqlite } from "@svc/util/scrub";
 import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Config } from "./config.ts";

@@ -47,7 +47,7 @@ import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
-import { deadLetters, storedJobs } from "../src/jobs/kv_job_export.ts";
+import { deadLetters, storedJobs } from "./kv_job_export.ts";
 import { KvJobSeal } from "../src/jobs/kv_job_seal.ts";
 import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { KvAccessLogStore } from "../src/services/access_log_store.ts";

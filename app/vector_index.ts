@@ -38,7 +38,7 @@ import {
   type ReindexStateStore,
   sameEmbedding,
   settleLeftovers,
-} from "../src/reindex/mod.ts";
+} from "./reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
 import { DEFAULT_BATCH, DEFAULT_HF_ENDPOINT, type OnnxSettings } from "@svc/onnx-embedder/settings";
 import { BackgroundReindex } from "./background_reindex.ts";

@@ -11,8 +11,8 @@
  * formatOfText('{"results":[{"memory":"Likes tea"}]}'); // "mem0"
  * ```
  */
-import { EXPORT_FORMAT } from "../src/portable/export_file.ts";
-import { parseOrUndefined } from "../src/portable/foreign.ts";
+import { EXPORT_FORMAT } from "./portable/export_file.ts";
+import { parseOrUndefined } from "./portable/foreign.ts";
 
 /** What `svc import` reads: a file of `svc export`, or one of the `--from` formats. */
 export type ImportFormat = "svc-export" | "jsonl" | "mcp-memory" | "mem0";

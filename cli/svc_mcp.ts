@@ -8,8 +8,8 @@
  *   svc-mcp login --local [--scope read,write:work] [--expires 30d]
  *   svc-mcp --logout
  */
-import { type BridgeIdentity, createStdioBridge, type SignedOut } from "../src/mcp/bridge.ts";
-import { StdioTransport } from "../src/mcp/stdio_transport.ts";
+import { type BridgeIdentity, createStdioBridge, type SignedOut } from "./svc_mcp/bridge.ts";
+import { StdioTransport } from "./svc_mcp/stdio_transport.ts";
 import { describeKeyLimits } from "../src/auth/key_limits.ts";
 import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
 import { SvcClient, SvcError } from "../src/client/mod.ts";

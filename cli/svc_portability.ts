@@ -1,7 +1,7 @@
 /**
  * `svc export` and `svc import`: an owner's memories into a portable file encrypted under a
- * passphrase (`src/portable/export_file.ts`), and back; and other services' files
- * (`src/portable/foreign.ts`) into svc. Each returns the one JSON object `--json` prints and
+ * passphrase (`cli/portable/export_file.ts`), and back; and other services' files
+ * (`cli/portable/foreign.ts`) into svc. Each returns the one JSON object `--json` prints and
  * the text printed otherwise; progress goes to standard error.
  */
 import { dirname, resolve } from "node:path";
@@ -19,13 +19,13 @@ import {
   encryptExport,
   EXPORT_VERSION,
   type ExportKey,
-} from "../src/portable/export_file.ts";
+} from "./portable/export_file.ts";
 import {
   FOREIGN_FORMATS,
   type ForeignFormat,
   fromMcpMemory,
   fromMem0,
-} from "../src/portable/foreign.ts";
+} from "./portable/foreign.ts";
 import {
   FORMAT_NAMES,
   formatOfText,

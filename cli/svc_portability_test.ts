@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { generateKeyPair } from "../src/auth/keys.ts";
-import { encryptExport } from "../src/portable/export_file.ts";
+import { encryptExport } from "./portable/export_file.ts";
 import { runPortabilityCommand } from "./svc_portability.ts";
 
 Deno.test("import: a wrong passphrase is said on a line of its own, after the check's bar", async () => {

@@ -31,6 +31,10 @@ async function importsOf(path: string): Promise<string[]> {
   );
 }
 
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(`${ROOT}${path}`).then(() => true, () => false);
+}
+
 const plugins = [...Deno.readDirSync(`${ROOT}plugins`)].filter((entry) => entry.isDirectory)
   .map((entry) => entry.name).sort();
 
@@ -99,6 +103,28 @@ Deno.test("no two folders of the core import each other", async () => {
   }
   const both = [...edges].filter((edge) => edges.has(edge.split(" → ").reverse().join(" → ")));
   assert.deepEqual(both, []);
+});
+
+Deno.test("every module of the core is reached from the core package's exports", async () => {
+  // The application's own parts (the dashboard, the reindex while serving, the stdio bridge,
+  // the export file) live in app/ and cli/, beside what composes them.
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  const reached = new Set<string>();
+  const next = Object.values<string>(config.exports).map((path) => relative(".", path));
+  for (let path = next.pop(); path !== undefined; path = next.pop()) {
+    // A path that names no file is an example's, in a comment.
+    if (reached.has(path) || !await exists(path)) continue;
+    reached.add(path);
+    for (const target of await importsOf(path)) {
+      if (target.startsWith("src/") && /\.ts$/.test(target)) next.push(target);
+    }
+  }
+  const unreached: string[] = [];
+  for await (const path of sources("src")) {
+    if (!/_test\.ts$|\/static\//.test(path) && !reached.has(path)) unreached.push(path);
+  }
+  assert.ok(reached.has("src/relayer.ts") && reached.has("src/testing/mod.ts"));
+  assert.deepEqual(unreached, []);
 });
 
 Deno.test("util and each plugin are packages of the workspace, with a name, exports and a README", async () => {

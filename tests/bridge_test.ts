@@ -11,7 +11,7 @@ import {
   createStdioBridge,
   type SignedOut,
   type StdioBridgeOptions,
-} from "../src/mcp/bridge.ts";
+} from "../cli/svc_mcp/bridge.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { heldEmbedder, type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
 import { MAX_CALLS_IN_FLIGHT } from "../src/mcp/http.ts";

@@ -5,7 +5,7 @@
  * filesystem: `e2e/disk_full_test.ts`.)
  */
 import assert from "node:assert/strict";
-import { DiskSpace } from "../src/disk_space.ts";
+import { DiskSpace } from "../app/disk_space.ts";
 import { silentLogger } from "../src/log.ts";
 import { startTestRelayer } from "./fixtures.ts";
 

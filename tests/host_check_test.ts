@@ -3,7 +3,7 @@
  * answer only to the relayer's names (the loopback names by default).
  */
 import assert from "node:assert/strict";
-import { createDashboard } from "../src/dashboard/mod.ts";
+import { createDashboard } from "../app/dashboard/mod.ts";
 import { silentLogger } from "../src/log.ts";
 import { createSidecar } from "../src/sidecar/server.ts";
 import { startTestRelayer } from "./fixtures.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createStdioBridge } from "../src/mcp/bridge.ts";
+import { createStdioBridge } from "../cli/svc_mcp/bridge.ts";
 import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
 import type { Caller } from "./fixtures.ts";
 import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createStdioBridge } from "../src/mcp/bridge.ts";
+import { createStdioBridge } from "../cli/svc_mcp/bridge.ts";
 import { type McpStack, startMcpStack, textOf } from "./mcp_fixtures.ts";
 import type { Caller } from "./fixtures.ts";
 

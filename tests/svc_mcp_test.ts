@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { main } from "../cli/svc_mcp.ts";
 import { SvcClient } from "../src/client/mod.ts";
-import { StdioTransport } from "../src/mcp/stdio_transport.ts";
+import { StdioTransport } from "../cli/svc_mcp/stdio_transport.ts";
 import type { Caller } from "./fixtures.ts";
 import { type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 import { saveCredentials } from "./relayer_process.ts";

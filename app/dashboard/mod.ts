@@ -6,14 +6,14 @@
  * (`/api/memories*`, `/api/recall`, `/api/namespaces`, `/api/access-log`; `/health` for the
  * receipt key) to the relayer. Its handler is built with the HTTP kernel.
  */
-import { isAddress } from "../auth/keys.ts";
-import { audienceOf } from "../auth/signing.ts";
-import { SvcError } from "../errors.ts";
-import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../http/kernel.ts";
-import { hostGuard, LOOPBACK_HOSTS } from "../http/relayer_names.ts";
-import { jsonResponse } from "../http/respond.ts";
-import { route, type RouteContext } from "../http/router.ts";
-import type { Logger } from "../log.ts";
+import { isAddress } from "../../src/auth/keys.ts";
+import { audienceOf } from "../../src/auth/signing.ts";
+import { SvcError } from "../../src/errors.ts";
+import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../../src/http/kernel.ts";
+import { hostGuard, LOOPBACK_HOSTS } from "../../src/http/relayer_names.ts";
+import { jsonResponse } from "../../src/http/respond.ts";
+import { route, type RouteContext } from "../../src/http/router.ts";
+import type { Logger } from "../../src/log.ts";
 
 export interface DashboardOptions {
   /** The relayer this dashboard belongs to (shown when an agent names another). */

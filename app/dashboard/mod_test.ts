@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../log.ts";
+import { silentLogger } from "../../src/log.ts";
 import { createDashboard } from "./mod.ts";
 
 const ORIGIN = "http://localhost:5173";

@@ -38,9 +38,9 @@ import type {
   VectorHit,
   VectorRow,
   VectorStore,
-} from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
-import { type Logger, silentLogger } from "../log.ts";
+} from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
 import { WriteGate } from "./write_gate.ts";
 
 /** An index and the embedder its vectors come from. */

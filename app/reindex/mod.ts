@@ -18,5 +18,5 @@ export {
   type ReindexPlan,
   ReindexState,
   type ReindexStateStore,
-} from "./state.ts";
+} from "../../src/reindex/state.ts";
 export { WriteGate } from "./write_gate.ts";

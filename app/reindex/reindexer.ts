@@ -33,14 +33,14 @@ import type {
   TermsRow,
   VectorIndexSet,
   VectorRow,
-} from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
-import { type Logger, silentLogger } from "../log.ts";
-import type { VectorSeal } from "../pipeline/vector_seal.ts";
-import type { TermHasher } from "../ranking/terms.ts";
-import { createReader, type MemoryReader } from "../services/reader.ts";
+} from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
+import type { VectorSeal } from "../../src/pipeline/vector_seal.ts";
+import type { TermHasher } from "../../src/ranking/terms.ts";
+import { createReader, type MemoryReader } from "../../src/services/reader.ts";
 import type { IndexGeneration, IndexSwitch } from "./index_switch.ts";
-import type { PartitionCursor, ReindexStateStore } from "./state.ts";
+import type { PartitionCursor, ReindexStateStore } from "../../src/reindex/state.ts";
 
 /** What a reindex works with. */
 export interface ReindexerOptions {

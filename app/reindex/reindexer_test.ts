@@ -1,20 +1,26 @@
 import assert from "node:assert/strict";
-import { MemoryBlobStore } from "../backends/memory.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
-import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
-import type { CallOptions, Cipher, Embedder, TermsRow, VectorStore } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
-import { timeOrderedId } from "../ids.ts";
-import { AttributeSeal } from "../pipeline/attributes.ts";
-import { createRememberPipeline } from "../pipeline/remember.ts";
-import { VectorSeal } from "../pipeline/vector_seal.ts";
-import { LexicalIndex } from "../ranking/lexicon.ts";
-import { TermHasher } from "../ranking/terms.ts";
+import { MemoryBlobStore } from "../../src/backends/memory.ts";
+import { MemoryCipher } from "../../src/backends/memory_cipher.ts";
+import { MemoryEmbedder } from "../../src/backends/memory_embedder.ts";
+import { MemoryVectorIndexSet } from "../../src/backends/memory_index_set.ts";
+import type {
+  CallOptions,
+  Cipher,
+  Embedder,
+  TermsRow,
+  VectorStore,
+} from "../../src/backends/types.ts";
+import { SvcError } from "../../src/errors.ts";
+import { timeOrderedId } from "../../src/ids.ts";
+import { AttributeSeal } from "../../src/pipeline/attributes.ts";
+import { createRememberPipeline } from "../../src/pipeline/remember.ts";
+import { VectorSeal } from "../../src/pipeline/vector_seal.ts";
+import { LexicalIndex } from "../../src/ranking/lexicon.ts";
+import { TermHasher } from "../../src/ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";
 import { Reindexer, type ReindexProgress } from "./reindexer.ts";
-import { ReindexState } from "./state.ts";
+import { ReindexState } from "../../src/reindex/state.ts";
 
 /** Vectors of the same size as `MemoryEmbedder`'s that differ from them (reversed); counted. */
 class CountingEmbedder implements Embedder {

@@ -7,10 +7,10 @@
  * leads a process group of its own, so a Ctrl-C to the relayer's leaves it serving until then.
  */
 import { fileURLToPath } from "node:url";
-import type { Logger } from "../log.ts";
-import type { SidecarLink } from "./link.ts";
-import { healthProof } from "./health.ts";
-import { noProxy } from "../http/relayer_names.ts";
+import type { Logger } from "../../src/log.ts";
+import type { SidecarLink } from "../../src/sidecar/link.ts";
+import { healthProof } from "../../src/sidecar/health.ts";
+import { noProxy } from "../../src/http/relayer_names.ts";
 
 export interface SupervisorOptions {
   /** Where the sidecar listens (`SIDECAR_URL`). */

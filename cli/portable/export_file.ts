@@ -29,9 +29,9 @@
  * await new Response(lines).text(); // '{"text":"hi"}\n'
  * ```
  */
-import { timingSafeEqual } from "../auth/compare.ts";
+import { timingSafeEqual } from "../../src/auth/compare.ts";
 import { concatBytes } from "@svc/util/sealing";
-import { SvcError } from "../errors.ts";
+import { SvcError } from "../../src/errors.ts";
 
 /** The `format` of the header. */
 export const EXPORT_FORMAT = "svc-export";

@@ -13,7 +13,7 @@
  * narrow it, and the callback carries what was approved (`namespaces`, `operations`,
  * `expires_at`), which the credentials keep for display.
  */
-import { confirmationCode } from "../../src/auth/confirmation_code.ts";
+import { confirmationCode } from "./confirmation_code.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
 import type { KeyScope } from "../../src/backends/types.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";

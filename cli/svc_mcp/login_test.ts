@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { confirmationCode } from "../../src/auth/confirmation_code.ts";
+import { confirmationCode } from "./confirmation_code.ts";
 import { CredentialsFile } from "./credentials.ts";
 import {
   LoginDenied,

@@ -15,8 +15,8 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
-import { MAX_MCP_BODY_BYTES } from "../routes/sidecar.ts";
-import { idOf, MAX_BATCH, refusal } from "./messages.ts";
+import { MAX_MCP_BODY_BYTES } from "../../src/routes/sidecar.ts";
+import { idOf, MAX_BATCH, refusal } from "../../src/mcp/messages.ts";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
