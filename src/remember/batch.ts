@@ -5,13 +5,13 @@
  * commit keeps the new ciphertexts, one embedding call (while the blobs upload) and one index
  * upsert write every memory, and one commit completes the jobs.
  *
- * A job the landing refuses (it updates a memory erased or updated meanwhile) fails. A job whose text
- * is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
- * is done as a `duplicate_of` that memory; when another job (here, or on another relayer
- * sharing `textClaims`) is storing that text, the batch waits for it first (`batch_texts.ts`).
- * Once a batch's memories are indexed, and before its jobs are done, they land (`landing.ts`:
- * expiries scheduled, the memories they replace erased); when that fails, the jobs are tried
- * again (indexing again is harmless).
+ * A job the landing refuses (it updates a memory erased or updated meanwhile) fails. A job whose
+ * text is already a memory of its namespace (or of an earlier job of the batch) stores nothing: it
+ * is done as a `duplicate_of` that memory; when another job (here, or on another relayer sharing
+ * `textClaims`) is storing that text, the batch waits for it first (`batch_texts.ts`). Once a
+ * batch's memories are indexed, and before its jobs are done, they land (`landing.ts`: expiries
+ * scheduled, the memories they replace erased); when that fails, the jobs are tried again (indexing
+ * again is harmless).
  *
  * Every stage is idempotent per memory id: the ciphertext is kept with the job before the blob
  * is put (so putting it again gives the same blob), the memory id is the job id, so re-delivery

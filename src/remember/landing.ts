@@ -38,7 +38,7 @@ export class MemoryLanding {
   }
 
   /**
-   * What the worker asks before storing memories: why each may not be stored, or
+   * What a batch asks before storing memories: why each may not be stored, or
    * `undefined`. An update is refused once the memory it replaces was erased, or updated by
    * another; a job resumed after a crash whose memory is indexed already goes on. Each update
    * claims the memory it replaces before the erases are read: an erase is recorded before it
@@ -92,7 +92,7 @@ export class MemoryLanding {
   }
 
   /**
-   * What the worker calls once memories are indexed: their expiries are scheduled and the
+   * What a batch calls once memories are indexed: their expiries are scheduled and the
    * memories they replace erased. An update whose claim an erase of its memory revoked is
    * erased instead (and refused), and one resumed after it erased its memory stays. A memory
    * recorded erased while it was stored (its namespace erased) is erased: resolves to why each
