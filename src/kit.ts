@@ -80,4 +80,9 @@ export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_l
 export { addressOf, generateKeyPair, isAddress, type KeyPair } from "./auth/keys.ts";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
 export { MAX_FACTS } from "./text_limits.ts";
-export { Provider, type ProviderErrorOptions, type RetryOptions } from "./llm/provider.ts";
+export {
+  Provider,
+  type ProviderErrorOptions,
+  type ProviderOptions,
+  type RetryOptions,
+} from "./llm/provider.ts";

@@ -133,7 +133,7 @@ export interface RelayerOptions {
   /** Days an access-log entry is kept (default 90); older ones are pruned hourly. */
   accessLogDays?: number;
   /**
-   * The data directory's free space (`DiskSpace`): while it is low, the routes that store
+   * The data directory's free space (the application watches it): while it is low, the routes that store
    * memories answer 503 (`reason: "disk_full"`), the worker takes no job (they wait, pending)
    * and `/health` says `writes: "refused"`.
    */

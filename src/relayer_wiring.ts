@@ -218,7 +218,7 @@ function createServices(
     eraseBlobs: lifecycle.eraseBlobs,
     logger,
     observeStage: metrics.recallStage,
-    now: options.now,
+    now,
   });
   const worker = createWorker({
     queue,

@@ -121,7 +121,7 @@ Deno.test("every module of the core is reached from the core package's exports",
   }
   const unreached: string[] = [];
   for await (const path of sources("src")) {
-    if (!/_test\.ts$|\/static\//.test(path) && !reached.has(path)) unreached.push(path);
+    if (!path.endsWith("_test.ts") && !reached.has(path)) unreached.push(path);
   }
   assert.ok(reached.has("src/relayer.ts") && reached.has("src/testing/mod.ts"));
   assert.deepEqual(unreached, []);

@@ -360,10 +360,9 @@ export class LanceDbVectorStore implements VectorStore {
   async namespaces(owner: string, options?: CallOptions): Promise<NamespaceCount[]> {
     options?.signal?.throwIfAborted();
     try {
-      const rows = await this.#table.query().where(`owner_id = ${quote(owner)}`).select(["ns"])
-        .toArray();
-      return partitionsOf(rows.map((row) => ({ owner_id: owner, ns: row.ns })))
-        .map(({ namespace, count }) => ({ namespace, count }));
+      const rows = await this.#table.query().where(`owner_id = ${quote(owner)}`)
+        .select(["owner_id", "ns"]).toArray();
+      return partitionsOf(rows).map(({ namespace, count }) => ({ namespace, count }));
     } catch (error) {
       throw backendError("LanceDB", "list namespaces", error);
     }

@@ -78,7 +78,7 @@ function client(api: Provider, options: OllamaOptions, signal: AbortSignal): Oll
 
 /** Ollama at `options.host`, as errors name it. */
 const apiOf = (options: OllamaOptions) =>
-  new Provider("Ollama", options.host ?? DEFAULT_OLLAMA_HOST);
+  new Provider("Ollama", options.host ?? DEFAULT_OLLAMA_HOST, options);
 
 /** Embeds texts with an Ollama model over `/api/embed`, in batches. */
 export class OllamaEmbedder implements Embedder {
@@ -104,12 +104,11 @@ export class OllamaEmbedder implements Embedder {
 
   /** `probing`: at start, when the text sent is the relayer's own. */
   async #request(input: string[], signal?: AbortSignal, probing = false): Promise<number[][]> {
-    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(signal);
     const ollama = client(this.#api, this.#options, bounded);
     try {
       const { embeddings } = await this.#api.retry(
         () => ollama.embed({ model: this.#options.model, input }),
-        this.#options,
         bounded,
       );
       if (!Array.isArray(embeddings)) throw this.#api.unexpected();
@@ -144,15 +143,16 @@ export class OllamaLlm extends ChatLlm {
   /** The model it runs, as `ollama:<model>`. */
   readonly model: string;
   /** The provider as errors name it. */
-  protected readonly provider = "Ollama";
-  #options: OllamaOptions;
+  protected readonly provider: string;
   #api: Provider;
+  #options: OllamaOptions;
 
   /** A client for `options.model`; nothing is sent until it is used. */
   constructor(options: OllamaOptions) {
     super();
     this.#options = options;
     this.#api = apiOf(options);
+    this.provider = this.#api.name;
     this.model = `ollama:${options.model}`;
   }
   /** The client, as every plugin is opened; nothing is sent until it is used. */
@@ -166,7 +166,7 @@ export class OllamaLlm extends ChatLlm {
     json: boolean,
     signal?: AbortSignal,
   ): Promise<string> {
-    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(signal);
     const ollama = client(this.#api, this.#options, bounded);
     try {
       const response = await this.#api.retry(
@@ -178,7 +178,6 @@ export class OllamaLlm extends ChatLlm {
             ...(json ? { format: "json" } : {}),
             options: { temperature: 0 },
           }),
-        this.#options,
         bounded,
       );
       if (typeof response?.message?.content !== "string") throw this.#api.unexpected();

@@ -83,7 +83,8 @@ function client(options: OpenAiOptions): OpenAI {
 }
 
 /** The API as errors name it, at the client's base URL. */
-const apiOf = (client: OpenAI) => new Provider("The OpenAI-compatible API", client.baseURL);
+const apiOf = (client: OpenAI, options: OpenAiOptions) =>
+  new Provider("The OpenAI-compatible API", client.baseURL, options);
 
 /** Why a call failed: its time limit, unless the API was rate limiting it meanwhile. */
 function failureOf(
@@ -124,7 +125,7 @@ export class OpenAiEmbedder implements Embedder {
   private constructor(options: OpenAiOptions, dimensions: number) {
     this.#options = options;
     this.#client = client(options);
-    this.#api = apiOf(this.#client);
+    this.#api = apiOf(this.#client, options);
     this.model = `openai:${options.model}`;
     this.dimensions = dimensions;
   }
@@ -142,7 +143,7 @@ export class OpenAiEmbedder implements Embedder {
     signal?: AbortSignal,
     probing = false,
   ): Promise<ArrayLike<number>[]> {
-    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(signal);
     return await tracked(async (call) => {
       try {
         const { data } = await this.#client.embeddings.create(
@@ -182,10 +183,10 @@ export class OpenAiLlm extends ChatLlm {
   /** The model it runs, as `openai:<model>`. */
   readonly model: string;
   /** The provider as errors name it. */
-  protected readonly provider = "The OpenAI-compatible API";
+  protected readonly provider: string;
+  #api: Provider;
   #options: OpenAiOptions;
   #client: OpenAI;
-  #api: Provider;
   /**
    * Whether the API takes `response_format: json_object`; LM Studio takes only `json_schema` or
    * `text`, and its 400 turns it off (the prompt asks for JSON all the same, and it is checked).
@@ -197,7 +198,8 @@ export class OpenAiLlm extends ChatLlm {
     super();
     this.#options = options;
     this.#client = client(options);
-    this.#api = apiOf(this.#client);
+    this.#api = apiOf(this.#client, options);
+    this.provider = this.#api.name;
     this.model = `openai:${options.model}`;
   }
   /** The client, as every plugin is opened; nothing is sent until it is used. */
@@ -214,7 +216,7 @@ export class OpenAiLlm extends ChatLlm {
     json: boolean,
     signal?: AbortSignal,
   ): Promise<string> {
-    const bounded = this.#api.signal(this.#options.timeoutMs ?? 60_000, signal);
+    const bounded = this.#api.signal(signal);
     const complete = async (format: boolean) => {
       const completion = await this.#client.chat.completions.create({
         model: this.#options.model,

@@ -5,10 +5,10 @@
  *
  * @example
  * ```ts
- * const ollama = new Provider("Ollama", "http://127.0.0.1:11434");
- * const signal = ollama.signal(60_000);
+ * const ollama = new Provider("Ollama", "http://127.0.0.1:11434", { timeoutMs: 60_000 });
+ * const signal = ollama.signal();
  * try {
- *   const answer = await ollama.retry(() => fetch("http://127.0.0.1:11434/api/embed"), {}, signal);
+ *   const answer = await ollama.retry(() => fetch("http://127.0.0.1:11434/api/embed"), signal);
  *   if (!answer.ok) throw ollama.unexpected(answer.status);
  * } catch (error) {
  *   throw ollama.error("embed the text", error);
@@ -24,6 +24,12 @@ export interface RetryOptions {
   retries?: number;
   /** First backoff; doubled each time (default 500 ms). */
   backoffMs?: number;
+}
+
+/** How a provider is called: retries, and how long a call with its retries may take. */
+export interface ProviderOptions extends RetryOptions {
+  /** Milliseconds a call and its retries may take (default 60 s). */
+  timeoutMs?: number;
 }
 
 /** How `Provider.error` words a failure. */
@@ -112,9 +118,12 @@ export class Provider {
    */
   readonly at: string;
 
+  readonly #options: ProviderOptions;
+
   /** `name`: how errors name it; `url`: its base URL, when it has one. */
-  constructor(name: string, url?: string) {
+  constructor(name: string, url?: string, options: ProviderOptions = {}) {
     this.name = name;
+    this.#options = options;
     if (url === undefined || !URL.canParse(url)) {
       this.at = name;
     } else {
@@ -127,8 +136,8 @@ export class Provider {
    * The signal of one call: the caller's `signal`, or `timeoutMs` passing. It bounds the call
    * with its retries, so a provider that does not answer costs one timeout, not three.
    */
-  signal(timeoutMs: number, signal?: AbortSignal): AbortSignal {
-    const timeout = AbortSignal.timeout(timeoutMs);
+  signal(signal?: AbortSignal): AbortSignal {
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? 60_000);
     return signal ? AbortSignal.any([timeout, signal]) : timeout;
   }
 
@@ -136,11 +145,8 @@ export class Provider {
    * Runs `call`, retrying network failures, 408, 429 and 5xx with exponential backoff. Once
    * `signal` aborts, nothing is retried: it rejects with the signal's reason, also mid-backoff.
    */
-  async retry<T>(
-    call: () => Promise<T>,
-    options: RetryOptions = {},
-    signal?: AbortSignal,
-  ): Promise<T> {
+  async retry<T>(call: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const options = this.#options;
     const retries = options.retries ?? 2;
     for (let attempt = 0;; attempt++) {
       signal?.throwIfAborted();

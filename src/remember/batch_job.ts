@@ -37,7 +37,7 @@ export function batchJob(record: JobRecord): BatchJob {
   };
 }
 
-/** The memory a job stores, as `vet` and `indexed` hear of it. */
+/** The memory a job stores, as the landing hears of it. */
 export function memoryOf(job: BatchJob): IndexedMemory {
   return {
     memoryId: job.key.memoryId,

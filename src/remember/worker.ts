@@ -39,7 +39,7 @@ export interface WorkerDependencies {
    * (expiries, the memories updates replace, erases meanwhile), released once their jobs fail
    * for good. Without it, every memory stored is new and stays.
    */
-  landing?: MemoryLanding;
+  landing?: Pick<MemoryLanding, "vet" | "indexed" | "failed">;
   /**
    * Keeps the text of each memory stored, just before its job is done (so that whoever sees it
    * done finds the text kept): recall would otherwise read and decrypt its blob again.

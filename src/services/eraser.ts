@@ -161,7 +161,8 @@ export function createEraser(deps: EraserDependencies) {
 
   /**
    * Erases memories as their owner asks: the updates of them on the way go too, those still
-   * to land through their revoked claims (see `indexed`), those that landed meanwhile here.
+   * to land through their revoked claims (see `MemoryLanding.indexed` in
+   * `remember/landing.ts`), those that landed meanwhile here.
    */
   async function eraseAsked(
     owner: string,

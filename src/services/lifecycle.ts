@@ -46,13 +46,12 @@ export interface LifecycleDependencies {
  */
 export function createLifecycleService(deps: LifecycleDependencies) {
   const now = deps.now ?? Date.now;
-  const { eraser } = deps;
   const { locate, locateStored } = createMemoryLocator({ ...deps, now });
   return {
     ...createMemoryCatalog({ ...deps, locate, now }),
-    ...createEraseRequests({ ...deps, eraser, locateStored, now }),
+    ...createEraseRequests({ ...deps, locateStored, now }),
     ...createUpdateRequests({ ...deps, locateStored, now }),
-    ...createExpirySweep({ ...deps, eraser, now }),
+    ...createExpirySweep({ ...deps, now }),
   };
 }
 
