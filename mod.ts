@@ -98,6 +98,9 @@ export type {
   PublicJob,
 } from "./src/jobs/job_queue.ts";
 export { LeaseLost } from "./src/jobs/job_queue.ts";
+/** The index `SVC_VECTOR_STORE=memory` runs: nothing persisted, lost on exit. */
+export { MemoryBlobStore, MemoryVectorStore } from "./src/backends/memory.ts";
+export { MemoryVectorIndexSet } from "./src/backends/memory_index_set.ts";
 export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
 export type { SidecarLink } from "./src/sidecar/link.ts";
 export {

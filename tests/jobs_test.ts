@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../src/errors.ts";
 import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
-import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../src/testing/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
 import { createWorker } from "../src/remember/worker.ts";
-import { MemoryEmbedder } from "../src/backends/memory_embedder.ts";
+import { MemoryEmbedder } from "../src/testing/memory_embedder.ts";
 import {
   CountingVectorStore,
   HeldBlobStore,

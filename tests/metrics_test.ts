@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { signRequest } from "../src/auth/signing.ts";
-import { MemoryReranker } from "../src/backends/memory_reranker.ts";
+import { MemoryReranker } from "../src/testing/memory_reranker.ts";
 import type { ConnectionInfo } from "../src/http/router.ts";
-import { MemoryJobQueue } from "../src/jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../src/testing/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
 import type { SidecarLink } from "../src/sidecar/link.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { cosineDistance, MemoryVectorStore } from "../../src/backends/memory.ts";
-import { MemoryEmbedder } from "../../src/backends/memory_embedder.ts";
+import { MemoryEmbedder } from "../../src/testing/memory_embedder.ts";
 import type { CallOptions, Embedder, VectorRow } from "../../src/backends/types.ts";
 import { SvcError } from "../../src/errors.ts";
 import { IndexSwitch } from "./index_switch.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore } from "../../src/backends/memory.ts";
-import { MemoryCipher } from "../../src/backends/memory_cipher.ts";
-import { MemoryEmbedder } from "../../src/backends/memory_embedder.ts";
+import { MemoryCipher } from "../../src/testing/memory_cipher.ts";
+import { MemoryEmbedder } from "../../src/testing/memory_embedder.ts";
 import { MemoryVectorIndexSet } from "../../src/backends/memory_index_set.ts";
 import type {
   CallOptions,

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
-import { MemoryCipher } from "./memory_cipher.ts";
-import { MemoryEmbedder } from "./memory_embedder.ts";
-import { MemoryLlm } from "./memory_llm.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
+import { MemoryLlm } from "../testing/memory_llm.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const code = (expected: string) => (error: unknown) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../log.ts";
 import { ManualClock } from "../testing/job_fixtures.ts";
-import { MemoryJobQueue } from "./memory_job_queue.ts";
+import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
 import { reconcileJobs } from "./reconciler.ts";
 
 /** A queue with a job whose lease ran out and one whose lease is live. */

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { ManualClock, until } from "../testing/job_fixtures.ts";
 import type { JobRecord } from "./job_queue.ts";
 import type { CreateOptions } from "./job_store.ts";
-import { MemoryJobQueue } from "./memory_job_queue.ts";
-import { MemoryJobStore } from "./memory_job_store.ts";
+import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
+import { MemoryJobStore } from "../testing/memory_job_store.ts";
 import { StoredJobQueue } from "./stored_job_queue.ts";
 
 const input = { owner: "o1", namespace: "n1", text: "I keep bees" };

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
 import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import { createRememberPipeline, type RememberPipelineDependencies } from "./remember.ts";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore } from "../backends/memory.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
 import type { CallOptions } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import type { PreparedText } from "../pipeline/remember.ts";
 import { testPipeline } from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
-import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
 import { createWorker } from "./worker.ts";
 
 /** A cipher whose key server is down for one owner. */

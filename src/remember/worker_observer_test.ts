@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import type { CallOptions } from "../backends/types.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
 import { SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { testPipeline } from "../testing/job_fixtures.ts";
-import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
 import { createWorker, type WorkerObserver } from "./worker.ts";
 
 /** Refuses one owner's texts for good (a 400) and another's for now (a 503). */

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
 import type { BlobMeta, CallOptions, VectorRow } from "../backends/types.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
 import { backendError, SvcError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
 import {
   CountingVectorStore,
   HeldBlobStore,
@@ -16,7 +16,7 @@ import {
 import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "../jobs/job_queue.ts";
 import { KvJobQueue } from "../jobs/kv_job_queue.ts";
-import { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
 import { MemoryTextClaims, type TextClaim } from "./text_claims.ts";
 import { createWorker } from "./worker.ts";
 

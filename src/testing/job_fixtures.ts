@@ -7,8 +7,8 @@
  * @module
  */
 import { MemoryBlobStore, MemoryVectorStore } from "../backends/memory.ts";
-import { MemoryCipher } from "../backends/memory_cipher.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryCipher } from "./memory_cipher.ts";
+import { MemoryEmbedder } from "./memory_embedder.ts";
 import type {
   BlobEntry,
   BlobMeta,

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { MemoryBlobStore } from "../backends/memory.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryEmbedder } from "./memory_embedder.ts";
 import type { BlobStore } from "../backends/types.ts";
 import { type JobQueue, type JobQueueOptions, LeaseLost } from "../jobs/job_queue.ts";
 import { reconcileJobs } from "../jobs/reconciler.ts";

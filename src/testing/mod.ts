@@ -19,14 +19,14 @@ export {
   MemoryBlobStore,
   MemoryVectorStore,
 } from "../backends/memory.ts";
-export { MemoryCipher } from "../backends/memory_cipher.ts";
+export { MemoryCipher } from "./memory_cipher.ts";
 export { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
-export { MemoryEmbedder } from "../backends/memory_embedder.ts";
-export { MemoryReranker } from "../backends/memory_reranker.ts";
+export { MemoryEmbedder } from "./memory_embedder.ts";
+export { MemoryReranker } from "./memory_reranker.ts";
 export { seededRandom } from "@svc/util/seeded_random";
-export { MemoryLlm } from "../backends/memory_llm.ts";
-export { MemoryJobQueue } from "../jobs/memory_job_queue.ts";
-export { MemoryJobStore } from "../jobs/memory_job_store.ts";
+export { MemoryLlm } from "./memory_llm.ts";
+export { MemoryJobQueue } from "./memory_job_queue.ts";
+export { MemoryJobStore } from "./memory_job_store.ts";
 export { StoredJobQueue } from "../jobs/stored_job_queue.ts";
 export type { JobStore, JobWrite, StoredMessage } from "../jobs/job_store.ts";
 export {

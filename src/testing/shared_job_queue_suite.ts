@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MemoryBlobStore } from "../backends/memory.ts";
-import { MemoryEmbedder } from "../backends/memory_embedder.ts";
+import { MemoryEmbedder } from "./memory_embedder.ts";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
 import { LeaseLost } from "../jobs/job_queue.ts";
 import { reconcileJobs } from "../jobs/reconciler.ts";

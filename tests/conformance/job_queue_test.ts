@@ -4,7 +4,7 @@ import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
 import { KvJobSeal, sealStoredRecords, type StoredDeadLetter } from "../../src/jobs/kv_job_seal.ts";
 import { scrubSqlite } from "@svc/util/scrub";
 import { deadLetters } from "../../app/kv_job_export.ts";
-import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";
 import { listening, ManualClock, until } from "../../src/testing/job_fixtures.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { signRequest } from "../../src/auth/signing.ts";
 import { SvcError } from "../../src/errors.ts";
-import { MemoryJobQueue } from "../../src/jobs/memory_job_queue.ts";
+import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import { createRelayer, type RelayerOptions } from "../../src/relayer.ts";
 import { MemoryAccessLogStore } from "../../src/services/access_log_store.ts";
 import {

@@ -13,7 +13,7 @@
  * @module
  */
 import { words } from "@svc/util/words";
-import type { CallOptions, Reranker } from "./types.ts";
+import type { CallOptions, Reranker } from "../backends/types.ts";
 
 const FUNCTION_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be am i me my you your it " +

@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import type { CallOptions, Embedder } from "./types.ts";
+import type { CallOptions, Embedder } from "../backends/types.ts";
 
 const FUNCTION_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be am i me my you your it " +

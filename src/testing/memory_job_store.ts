@@ -3,9 +3,9 @@
  * Deno KV. Nothing outlives the process, records do not expire, and it keeps no dead letter.
  */
 import { SvcError } from "../errors.ts";
-import type { JobRecord } from "./job_queue.ts";
-import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./job_store.ts";
-import { stillAsSeen } from "./job_transitions.ts";
+import type { JobRecord } from "../jobs/job_queue.ts";
+import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "../jobs/job_store.ts";
+import { stillAsSeen } from "../jobs/job_transitions.ts";
 
 /** Jobs in memory; `close()` (or `using`) stops delivering and cancels delayed messages. */
 export class MemoryJobStore implements JobStore, Disposable {

@@ -5,9 +5,9 @@
  * process: records, texts and messages are gone with it, records do not expire, and failures
  * leave no dead letter.
  */
-import type { JobQueueOptions } from "./job_queue.ts";
+import type { JobQueueOptions } from "../jobs/job_queue.ts";
 import { MemoryJobStore } from "./memory_job_store.ts";
-import { StoredJobQueue } from "./stored_job_queue.ts";
+import { StoredJobQueue } from "../jobs/stored_job_queue.ts";
 
 /**
  * The job queue in memory. `close()` (or `using`) stops listening and cancels delayed

@@ -25,7 +25,7 @@
  * @module
  */
 import { SvcError } from "../errors.ts";
-import type { CallOptions, Cipher, EncryptOptions } from "./types.ts";
+import type { CallOptions, Cipher, EncryptOptions } from "../backends/types.ts";
 
 const V1 = 1;
 const V2 = 2;

@@ -24,7 +24,7 @@
  * @module
  */
 import { MAX_FACTS } from "../text_limits.ts";
-import type { CallOptions, Llm } from "./types.ts";
+import type { CallOptions, Llm } from "../backends/types.ts";
 
 const FIRST_PERSON = /^(?:I|My)\b/;
 const REPORTED_SPEECH = /\b(?:said|says|told|tells|asked|asks)\b/i;
