@@ -58,12 +58,21 @@ export function hostEnv(home: string): Record<string, string> {
   return { HOME: home, PATH: Deno.env.get("PATH") ?? "", ...coverageEnv() };
 }
 
-/** A loopback port that was free a moment ago. */
+/**
+ * A loopback port that was free a moment ago, for a process to listen on later. It is drawn below
+ * Linux's ephemeral range (32768 and up), where the system takes no port for outgoing connections
+ * (port 0 draws from that range, and a busy test run's connections could take it meanwhile).
+ */
 export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
+  while (true) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    }
+  }
 }
 
 /**
@@ -141,6 +150,16 @@ export async function startRelayer(
     stop: () => finish("SIGTERM"),
     [Symbol.asyncDispose]: async () => void await finish("SIGKILL"),
   };
+}
+
+/** The dashboard's origin, as the relayer logs it once it listens (on the port it was given). */
+export async function dashboardUrl(relayer: RelayerProcess): Promise<string> {
+  for (let i = 0; i < 600; i++) {
+    const url = relayer.log().match(/"dashboard listening".*?"url":"(http:\/\/[^"]+)"/)?.[1];
+    if (url) return url;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the dashboard did not listen:\n${relayer.log()}`);
 }
 
 /** Deletes the data directory's vector index (the encrypted index's database files). */

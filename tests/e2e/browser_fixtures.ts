@@ -1,6 +1,6 @@
 /** Shared pieces of the browser tests: Chromium, the relayer stack, the wallet set-up, agents. */
 import { type Browser, chromium, type Page } from "playwright-core";
-import { freePort, ROOT, startRelayer, waitForSidecar } from "../relayer_process.ts";
+import { dashboardUrl, ROOT, startRelayer, waitForSidecar } from "../relayer_process.ts";
 
 const ARTIFACTS = `${ROOT}tests/artifacts`;
 
@@ -20,14 +20,9 @@ export function launch(): Promise<Browser> {
 }
 
 export async function startStack(dataDir: string) {
-  const dashboardPort = freePort();
-  const relayer = await startRelayer(dataDir, {
-    SVC_PORT: String(freePort()),
-    SVC_DASHBOARD_PORT: String(dashboardPort),
-    SVC_ACCOUNT_CACHE_SECONDS: "1",
-  });
+  const relayer = await startRelayer(dataDir, { SVC_ACCOUNT_CACHE_SECONDS: "1" });
   await waitForSidecar(relayer.url);
-  return { relayer, dashboard: `http://localhost:${dashboardPort}` };
+  return { relayer, dashboard: await dashboardUrl(relayer) };
 }
 
 /** Creates the wallet (passing the backup offered right after) and the account. */

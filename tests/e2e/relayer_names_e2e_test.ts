@@ -9,6 +9,7 @@ import { signRequest } from "../../src/auth/signing.ts";
 import { SvcClient } from "../../src/client/mod.ts";
 import { SvcError } from "../../src/errors.ts";
 import {
+  dashboardUrl,
   freePort,
   newAccountClient,
   type RelayerProcess,
@@ -59,11 +60,7 @@ async function withHost(url: string, method: string, path: string, host: string)
 
 Deno.test("e2e names: audiences, revocation by another process, Host checks", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-names-" });
-  const dashboardPort = freePort();
-  const relayer = await startRelayer(dataDir, {
-    SVC_PUBLIC_URL: PUBLIC_URL,
-    SVC_DASHBOARD_PORT: String(dashboardPort),
-  });
+  const relayer = await startRelayer(dataDir, { SVC_PUBLIC_URL: PUBLIC_URL });
   try {
     const { accountId, privateKey, client } = await newAccountClient(dataDir, relayer.url);
     const port = new URL(relayer.url).port;
@@ -138,6 +135,7 @@ Deno.test("e2e names: audiences, revocation by another process, Host checks", as
       assert.equal(passed.status, 401, host);
       assert.match(passed.body, /"jsonrpc":"2.0"/);
     }
+    const dashboardPort = new URL(await dashboardUrl(relayer)).port;
     const dashboard = `http://127.0.0.1:${dashboardPort}`;
     assert.equal((await withHost(dashboard, "GET", "/", `localhost:${dashboardPort}`)).status, 200);
     const refused = await withHost(dashboard, "GET", "/", `attacker.example:${dashboardPort}`);
