@@ -197,8 +197,6 @@ function relayerOptions(
     concurrency: config.concurrency,
     batchSize: config.batchSize,
     callTimeoutMs: config.callTimeoutMs,
-    maxAttempts: config.maxAttempts,
-    leaseMs: config.jobLeaseSeconds * 1000,
     sidecar,
     trustProxy: config.trustProxy,
     textCacheBytes: config.textCacheMb * 1024 * 1024,

@@ -1,6 +1,6 @@
 /**
  * svc: private, user-owned memory for AI agents. The relayer as a library (`createRelayer`
- * over backends you pass in), the plugin interfaces, the MCP sidecar's handler, the signed
+ * over the stores and backends you pass in), the plugin interfaces, the MCP sidecar's handler, the signed
  * client and request signing. Writing a backend: `./kit`; in-memory twins and conformance
  * suites: `./testing`; the client alone: `./client`.
  *
@@ -21,6 +21,7 @@
  *   MemoryEmbedder,
  *   MemoryVectorStore,
  * } from "./src/testing/mod.ts";
+ * import { openKvStores } from "@svc/denokv";
  *
  * // Any object with the BlobStore methods is a blob store: here, a Map.
  * class MapBlobStore implements BlobStore {
@@ -47,12 +48,14 @@
  *   }
  * }
  *
+ * // The job queue, the replay guard, the erase records and the access log, in one Deno KV.
  * const kv = await Deno.openKv(":memory:");
+ * const secret = crypto.getRandomValues(new Uint8Array(32));
  * const directory = new MemoryAccountDirectory();
  * const embedder = new MemoryEmbedder(64);
  * const relayer = await createRelayer({
- *   kv,
- *   secret: crypto.getRandomValues(new Uint8Array(32)),
+ *   ...await openKvStores(kv, secret),
+ *   secret,
  *   directory,
  *   cipher: new MemoryCipher(),
  *   blobs: new MapBlobStore(),

@@ -5,13 +5,13 @@
  */
 import { concatBytes } from "@svc/util/sealing";
 import type { JobRecord } from "../src/jobs/job_queue.ts";
-import type { CiphertextMark } from "../src/jobs/kv_job_texts.ts";
 import type {
+  CiphertextMark,
   DeadLetter,
   KvJobSeal,
   StoredDeadLetter,
   StoredJobRecord,
-} from "../src/jobs/kv_job_seal.ts";
+} from "@svc/denokv";
 
 export type { DeadLetter };
 

@@ -40,7 +40,6 @@ export type RelayerBackends =
   & Pick<
     RelayerOptions,
     | "secret"
-    | "kv"
     | "directory"
     | "cipher"
     | "blobs"
@@ -54,7 +53,7 @@ export type RelayerBackends =
 
 /** Everything a relayer is built from, opened; `close` releases what was opened here. */
 export interface Backends {
-  /** What `createRelayer` takes from the composition (secret, KV, backends, mode, package). */
+  /** What `createRelayer` takes from the composition (secret, stores, backends, mode, package). */
   relayer: RelayerBackends;
   /** The local ledger of embedded mode (`SVC_CHAIN=local`), which the dashboard serves. */
   ledger?: LocalLedger;
@@ -285,7 +284,7 @@ async function openStores(settings: StoreSettings, opened: OpenedParts) {
   }
   const accounts = await openDirectory(config, database);
   opened.closeDirectory = accounts.close;
-  return { cipher, blobs, kv: state.kv, shared: state.shared, ...index, ...accounts };
+  return { cipher, blobs, shared: state.shared, ...index, ...accounts };
 }
 
 /**
@@ -324,7 +323,7 @@ export async function openBackends(
     await opened.close();
     throw error;
   }
-  const { cipher, blobs, kv, vectors, embedder, reindex, shared, directory, ledger } = stores;
+  const { cipher, blobs, vectors, embedder, reindex, shared, directory, ledger } = stores;
   const sui = config.chain.kind === "sui" ? config.chain.sui : undefined;
   const tightened = makePrivate(config.dataDir);
   if (tightened > 0) {
@@ -336,7 +335,6 @@ export async function openBackends(
   return {
     relayer: {
       secret,
-      kv,
       ...shared,
       directory,
       cipher,

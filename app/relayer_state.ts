@@ -4,16 +4,18 @@
  */
 import type { Database } from "@svc/postgres";
 import { pathExists } from "@svc/util/files";
-import { sealStoredRecords } from "../src/jobs/kv_job_seal.ts";
+import { LifecycleRecords, openKvStores, ReindexState, sealStoredRecords } from "@svc/denokv";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
-import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
+import type { ReindexStateStore } from "./reindex/mod.ts";
 import { scrubSqlite } from "@svc/util/scrub";
-import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";
 
-/** The stores of the relayer's state that live in the shared database with `SVC_STORE=postgres`. */
+/**
+ * The stores of the relayer's state: in the data directory's `jobs.kv`, or in the shared
+ * database with `SVC_STORE=postgres` (which adds the update and text claims).
+ */
 export type SharedState = Pick<
   RelayerOptions,
   "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
@@ -84,7 +86,11 @@ export async function openState(
     const kv = await Deno.openKv(path);
     try {
       const reindex = await ReindexState.open(kv, secret);
-      return { kv, shared: {}, reindex, close: () => Promise.resolve(kv.close()) };
+      const shared = await openKvStores(kv, secret, {
+        maxAttempts: config.maxAttempts,
+        leaseMs: config.jobLeaseSeconds * 1000,
+      });
+      return { kv, shared, reindex, close: () => Promise.resolve(kv.close()) };
     } catch (error) {
       kv.close();
       throw error;

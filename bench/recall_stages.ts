@@ -14,7 +14,6 @@ import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
 import { verifyEd25519 } from "@svc/util/ed25519";
-import { KvReplayGuard } from "../src/auth/replay_guard.ts";
 import { signingMessage, signRequest } from "../src/auth/signing.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
@@ -26,6 +25,7 @@ import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
 import { machine, resultsFile, writeResults } from "./harness.ts";
 import { flags, whole, wholes } from "./flags.ts";
+import { KvReplayGuard, openKvStores } from "@svc/denokv";
 
 const { values } = flags({
   options: {
@@ -57,7 +57,7 @@ const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`
 const hasher = await TermHasher.fromSecret(secret);
 const directory = new MemoryAccountDirectory();
 const relayer = await assembleRelayer({
-  kv,
+  ...await openKvStores(kv, secret),
   secret,
   directory,
   cipher,

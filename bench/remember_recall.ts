@@ -23,6 +23,7 @@ import { TermHasher } from "../src/ranking/terms.ts";
 import { loadThroughBackends } from "./backend_load.ts";
 import { percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { flags, whole, wholes } from "./flags.ts";
+import { openKvStores } from "@svc/denokv";
 
 const { values } = flags({
   options: {
@@ -64,7 +65,7 @@ const cipher = await LocalCipher.open({
 });
 const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const relayer = await assembleRelayer({
-  kv,
+  ...await openKvStores(kv, secret),
   secret,
   directory,
   cipher,

@@ -15,6 +15,7 @@ import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { loadMasterKey } from "../app/master_key.ts";
 import { masterKeyFileOf } from "../app/config.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+import { openKvStores } from "@svc/denokv";
 
 const [dataDir, modelsDir, owner, namespace, store] = Deno.args;
 const secret = Uint8Array.fromHex(Deno.env.get("SVC_BENCH_SECRET")!);
@@ -24,7 +25,7 @@ const vectors = await openBenchVectors(store as BenchStore, dataDir, embedder, s
 const kv = await Deno.openKv(":memory:");
 const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const relayer = await assembleRelayer({
-  kv,
+  ...await openKvStores(kv, secret),
   secret,
   directory: new MemoryAccountDirectory(),
   cipher: await LocalCipher.open({

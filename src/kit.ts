@@ -58,7 +58,12 @@ export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger 
 export { SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./validate.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
-export { type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
+export {
+  ClaimRecord,
+  type ClaimRecordStats,
+  type Fingerprint,
+  fingerprintOf,
+} from "./auth/claim_record.ts";
 export {
   type AcceptOptions,
   type CiphertextToSave,

@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * const relayer = await createRelayer({ kv, secret, directory, cipher, blobs, vectors, embedder });
+ * const stores = await openKvStores(kv, secret); // @svc/denokv
+ * const relayer = await createRelayer({ ...stores, secret, directory, cipher, blobs, vectors, embedder });
  * Deno.serve(relayer.handler);
  * ```
  */
@@ -22,7 +23,7 @@ import type { HandlerContext } from "./routes/context.ts";
 import type { AccessLog } from "./services/access_log.ts";
 import type { LifecycleService } from "./services/lifecycle.ts";
 import type { MemoryService } from "./services/memories.ts";
-import { clientAddressOf, openSignedRequestChecks } from "./relayer_admission.ts";
+import { clientAddressOf, signedRequestChecks } from "./relayer_admission.ts";
 import { startBackgroundWork } from "./relayer_background.ts";
 import { relayerRoutes } from "./relayer_routes.ts";
 import { checkRelayerOptions, wireRelayerServices } from "./relayer_wiring.ts";
@@ -72,7 +73,7 @@ export async function assembleRelayer(options: RelayerOptions): Promise<Assemble
   const logger = options.logger ?? silentLogger;
   checkRelayerOptions(options);
   const services = await wireRelayerServices(options, logger);
-  const signedRequests = await openSignedRequestChecks(options);
+  const signedRequests = signedRequestChecks(options);
   let draining = false;
   const routes = relayerRoutes(options, services, { stopping: () => draining, logger });
   const { service, lifecycle, queue, worker, metrics, accessLog } = services;

@@ -7,7 +7,6 @@ import { CachedAccountDirectory } from "./auth/account_cache.ts";
 import { timingSafeEqual } from "./auth/compare.ts";
 import { Ed25519Verifier } from "@svc/util/ed25519";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
-import { KvReplayGuard } from "./auth/replay_guard.ts";
 import { requireNamespace, requireOperation } from "./auth/scope.ts";
 import {
   checkSignedHeaders,
@@ -22,7 +21,6 @@ import { SvcError } from "./errors.ts";
 import type { ConnectionInfo, HttpHandlerOptions } from "./http/kernel.ts";
 import type { Accessed, HandlerContext } from "./routes/context.ts";
 import type { RelayerOptions } from "./relayer_options.ts";
-import { relayerKv } from "./relayer_wiring.ts";
 
 /**
  * The refusals the failed-authentication limit counts: those that cost work. A key looked up and
@@ -74,17 +72,14 @@ export function clientAddressOf(
 }
 
 /** The checks of signed requests, with the account cache and the replay guard they consult. */
-export async function openSignedRequestChecks(
-  options: RelayerOptions,
-): Promise<SignedRequestChecks> {
+export function signedRequestChecks(options: RelayerOptions): SignedRequestChecks {
   const cacheMs = options.directory.cacheable === false ? 0 : options.accountCacheMs;
   const directory = new CachedAccountDirectory(options.directory, {
     positiveTtlMs: cacheMs,
     negativeTtlMs: cacheMs && Math.min(cacheMs, 10_000),
     now: options.now,
   });
-  const replayGuard = options.replayGuard ??
-    await KvReplayGuard.open(relayerKv(options), { now: options.now });
+  const { replayGuard } = options;
   return createSignedRequestChecks({
     verify: {
       directory,

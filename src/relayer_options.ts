@@ -1,4 +1,4 @@
-/** What `createRelayer` takes: a relayer's store, secret, backends and settings. */
+/** What `createRelayer` takes: a relayer's stores, secret, backends and settings. */
 import type { SvcError } from "./errors.ts";
 import type { ReplayGuard } from "./auth/replay_guard.ts";
 import type {
@@ -18,15 +18,14 @@ import type { AccessLogStore } from "./services/access_log_store.ts";
 import type { LifecycleRecordStore } from "./services/lifecycle_records.ts";
 import type { UpdateClaims } from "./services/update_claims.ts";
 
-/** What a relayer is built from: its store, its secret, its backends and its settings. */
+/**
+ * What a relayer is built from: its stores, its secret, its backends and its settings. The four
+ * stores (`queue`, `replayGuard`, `records`, `accessLogStore`) are `@svc/denokv`'s
+ * `openKvStores` on one machine, `@svc/postgres`'s for several relayers.
+ */
 export interface RelayerOptions {
-  /**
-   * Holds the job queue, the replay guard, the lifecycle records and the access log, each
-   * unless given below; may be left out only when all four are given.
-   */
-  kv?: Deno.Kv;
-  /** The job queue (default: a `KvJobQueue` in `kv`, with `maxAttempts` and `leaseMs`). */
-  queue?: JobQueue;
+  /** The remember jobs. */
+  queue: JobQueue;
   /**
    * 32 secret bytes; keys the texts waiting in the job queue, the memories' term hashes and the
    * sealed vectors of manual memories.
@@ -64,16 +63,12 @@ export interface RelayerOptions {
   batchSize?: number;
   /** Time limit of each backend call of a remember job (default 30 s). */
   callTimeoutMs?: number;
-  /** Attempts before a remember job is marked failed (default 5). */
-  maxAttempts?: number;
-  /** How long a worker holds a remember job before it may be taken over (default 120 s). */
-  leaseMs?: number;
   /** How often jobs the queue lost track of are re-driven (default 60 s). */
   reconcileIntervalMs?: number;
   /** How often expired memories are erased (default 60 s; also once at start). */
   expirySweepMs?: number;
-  /** Remembers the signed requests already used (default: in `kv`). */
-  replayGuard?: ReplayGuard;
+  /** Remembers the signed requests already used. */
+  replayGuard: ReplayGuard;
   /** Clock for signed-request checks (Unix ms). */
   now?: () => number;
   /** The MCP sidecar the MCP and sponsor routes forward to; without it they answer 503. */
@@ -122,10 +117,10 @@ export interface RelayerOptions {
    * it, the metrics answer loopback clients only.
    */
   metricsToken?: string;
-  /** Where the owners' access logs are kept (default: in `kv`). */
-  accessLogStore?: AccessLogStore;
-  /** The erased memories and the expiry schedule (default: in `kv`). */
-  records?: LifecycleRecordStore;
+  /** Where the owners' access logs are kept. */
+  accessLogStore: AccessLogStore;
+  /** The erased memories and the expiry schedule. */
+  records: LifecycleRecordStore;
   /** Which update holds the memory it replaces (default: in this process's memory). */
   updateClaims?: UpdateClaims;
   /** Which job is storing a text (default: in this process's memory). */

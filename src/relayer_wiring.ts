@@ -6,7 +6,6 @@
 import type { Logger } from "./log.ts";
 import { SvcError } from "./errors.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
-import { KvJobQueue } from "./jobs/kv_job_queue.ts";
 import { MemoryLanding } from "./remember/landing.ts";
 import { createWorker, type Worker } from "./remember/worker.ts";
 import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
@@ -17,10 +16,9 @@ import { LexicalIndex } from "./ranking/lexicon.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import type { Reranker } from "./backends/types.ts";
 import { AccessLog } from "./services/access_log.ts";
-import { KvAccessLogStore } from "./services/access_log_store.ts";
 import { createEraser } from "./services/eraser.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
-import { LifecycleRecords, type LifecycleRecordStore } from "./services/lifecycle_records.ts";
+import type { LifecycleRecordStore } from "./services/lifecycle_records.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createReader, type MemoryReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
@@ -55,17 +53,9 @@ interface SharedParts {
   accessLog: AccessLog;
 }
 
-function missingKv(): never {
-  throw new SvcError(
-    "internal",
-    "Cannot start the relayer: without a Deno KV store (kv) it needs a job queue, a replay " +
-      "guard, lifecycle records and an access log store of its own",
-  );
-}
-
 /**
  * Refuses options a relayer cannot start with: an index whose dimensions are not the
- * embedder's, or no Deno KV store while a store it would hold is not given.
+ * embedder's, or a store missing.
  */
 export function checkRelayerOptions(options: RelayerOptions): void {
   if (options.vectors.dimensions !== options.embedder.dimensions) {
@@ -75,18 +65,17 @@ export function checkRelayerOptions(options: RelayerOptions): void {
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
-  if (!options.kv) {
-    const { queue, replayGuard, records, accessLogStore } = options;
-    if (!queue || !replayGuard || !records || !accessLogStore) missingKv();
+  const { queue, replayGuard, records, accessLogStore } = options;
+  if (!queue || !replayGuard || !records || !accessLogStore) {
+    throw new SvcError(
+      "internal",
+      "Cannot start the relayer: it needs a job queue, a replay guard, lifecycle records and " +
+        "an access log store (openKvStores of @svc/denokv opens all four in one Deno KV)",
+    );
   }
 }
 
-/** The Deno KV store that holds each store the options do not give. */
-export function relayerKv(options: RelayerOptions): Deno.Kv {
-  return options.kv ?? missingKv();
-}
-
-/** Builds the services and the worker; opens the stores the options do not give. */
+/** Builds the services and the worker. */
 export async function wireRelayerServices(
   options: RelayerOptions,
   logger: Logger,
@@ -110,14 +99,9 @@ async function openIndexing(options: RelayerOptions) {
   return { hasher, lexicon, vectorSeal, attributeSeal };
 }
 
-/** Opens the stores the options do not give, and builds what the services share. */
+/** Builds what the services share. */
 async function openSharedParts(options: RelayerOptions, logger: Logger): Promise<SharedParts> {
-  const queue: JobQueue = options.queue ??
-    await KvJobQueue.open(relayerKv(options), options.secret, {
-      maxAttempts: options.maxAttempts,
-      leaseMs: options.leaseMs,
-    });
-  const { cipher, blobs, vectors, embedder } = options;
+  const { queue, records, cipher, blobs, vectors, embedder } = options;
   const { hasher, lexicon, vectorSeal, attributeSeal } = await openIndexing(options);
   const pipeline = createRememberPipeline({
     cipher,
@@ -140,10 +124,9 @@ async function openSharedParts(options: RelayerOptions, logger: Logger): Promise
     textCacheBytes: options.textCacheBytes,
     dropped: (text) => rerankerNow()?.forget?.(text),
   });
-  const records = options.records ?? new LifecycleRecords(relayerKv(options), options.secret);
   const identity = await RelayerIdentity.fromSecret(options.secret);
   const accessLog = await AccessLog.open({
-    store: options.accessLogStore ?? new KvAccessLogStore(relayerKv(options)),
+    store: options.accessLogStore,
     secret: options.secret,
     retentionDays: options.accessLogDays,
     logger,

@@ -10,6 +10,7 @@ import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { type KvStoreOptions, openKvStores } from "@svc/denokv";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
 
@@ -54,10 +55,14 @@ export interface TestRelayer extends AsyncDisposable {
   settle(caller: Caller, jobIds: string[]): Promise<void>;
 }
 
+/** A test relayer's options: any of `createRelayer`'s, and its job queue's in Deno KV. */
+export type TestRelayerOptions = Partial<RelayerOptions> & KvStoreOptions;
+
 export async function startTestRelayer(
-  overrides: Partial<RelayerOptions> = {},
+  { maxAttempts, leaseMs, ...overrides }: TestRelayerOptions = {},
 ): Promise<TestRelayer> {
   const kv = await Deno.openKv(":memory:");
+  const secret = crypto.getRandomValues(new Uint8Array(32));
   const embedder = new LexicalEmbedder();
   const directory = overrides.directory instanceof MemoryAccountDirectory
     ? overrides.directory
@@ -65,8 +70,8 @@ export async function startTestRelayer(
   const blobs = new MemoryBlobStore();
   const vectors = overrides.vectors ?? new MemoryVectorStore(embedder.dimensions);
   const relayer = await assembleRelayer({
-    kv,
-    secret: crypto.getRandomValues(new Uint8Array(32)),
+    ...await openKvStores(kv, secret, { maxAttempts, leaseMs, now: overrides.now }),
+    secret,
     directory,
     cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
     blobs,

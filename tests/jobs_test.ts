@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../src/errors.ts";
-import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
+import { KvJobQueue } from "@svc/denokv";
 import { MemoryJobQueue } from "../src/testing/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";

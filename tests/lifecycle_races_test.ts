@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
-import { KvJobQueue } from "../src/jobs/kv_job_queue.ts";
+import { KvJobQueue } from "@svc/denokv";
 import {
   type Caller,
   jsonOf as json,
@@ -321,7 +321,7 @@ Deno.test("an update retried after it erased the memory it replaces stays", asyn
     failUpdate = false;
     return Promise.reject(new Error("the job store is down"));
   };
-  await using t = await startTestRelayer({ kv, queue, reconcileIntervalMs: 100 });
+  await using t = await startTestRelayer({ queue, reconcileIntervalMs: 100 });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
   failUpdate = true;

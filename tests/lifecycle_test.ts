@@ -12,7 +12,7 @@ import { createLogger } from "../src/log.ts";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { SharedVectorStore } from "../src/testing/job_fixtures.ts";
-import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
+import { LifecycleRecords } from "@svc/denokv";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import {
   type Caller,

@@ -14,6 +14,7 @@ import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { TEST_MODELS_DIR } from "./relayer_process.ts";
+import { openKvStores } from "@svc/denokv";
 
 const BASE = "http://relayer.test";
 
@@ -73,7 +74,11 @@ Deno.test("recall ranks the same after the index is loaded again and the catalog
       dimensions: embedder.dimensions,
       soleWriter: true,
     });
-    const relayer = await assembleRelayer({ ...shared, kv, vectors });
+    const relayer = await assembleRelayer({
+      ...shared,
+      ...await openKvStores(kv, shared.secret),
+      vectors,
+    });
     const client = await SvcClient.create({
       baseUrl: BASE,
       privateKey: key.privateKey,

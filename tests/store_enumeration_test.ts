@@ -1,9 +1,7 @@
 /** The enumerations `svc migrate-store` reads the embedded stores with. */
 import assert from "node:assert/strict";
-import { LifecycleRecords } from "../src/services/lifecycle_records.ts";
-import { KvAccessLogStore } from "../src/services/access_log_store.ts";
+import { KvAccessLogStore, KvReplayGuard, LifecycleRecords, liveClaims } from "@svc/denokv";
 import { fingerprintOf } from "../src/auth/claim_record.ts";
-import { KvReplayGuard, liveClaims } from "../src/auth/replay_guard.ts";
 import { KvKeyStore } from "../plugins/local_cipher/key_store.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 

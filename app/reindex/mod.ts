@@ -2,7 +2,8 @@
  * Changing the embedder without downtime: a new index is built beside the active one from the
  * stored memories (`Reindexer`), while the relayer serves from the old one and writes to both
  * (`IndexSwitch`); then it becomes active at once and the old one is removed. Progress is kept
- * in the relayer's Deno KV (`ReindexState`), so a reindex cut short resumes.
+ * in the relayer's state store (`@svc/denokv`'s `ReindexState`, or PostgreSQL's), so a reindex
+ * cut short resumes.
  * @module
  */
 export { type IndexGeneration, IndexSwitch, recordedEmbedder } from "./index_switch.ts";
@@ -13,10 +14,5 @@ export {
   type ReindexProgress,
   type ReindexSummary,
 } from "./reindexer.ts";
-export {
-  type PartitionCursor,
-  type ReindexPlan,
-  ReindexState,
-  type ReindexStateStore,
-} from "../../src/reindex/state.ts";
+export type { PartitionCursor, ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";
 export { WriteGate } from "./write_gate.ts";

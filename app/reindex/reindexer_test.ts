@@ -20,7 +20,7 @@ import { TermHasher } from "../../src/ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";
 import { Reindexer, type ReindexProgress } from "./reindexer.ts";
-import { ReindexState } from "../../src/reindex/state.ts";
+import { ReindexState } from "@svc/denokv";
 
 /** Vectors of the same size as `MemoryEmbedder`'s that differ from them (reversed); counted. */
 class CountingEmbedder implements Embedder {

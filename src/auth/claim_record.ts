@@ -100,6 +100,7 @@ export interface ClaimRecordStats {
 
 /** Claimed fingerprints in time buckets of their expiry (see the module comment). */
 export class ClaimRecord {
+  /** The width of the time buckets, in milliseconds. */
   readonly bucketMs: number;
   /** Bucket end (Unix ms) → the fingerprints of the claims expiring in that bucket. */
   #buckets = new Map<number, FingerprintTable>();

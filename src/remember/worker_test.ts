@@ -15,7 +15,6 @@ import {
 } from "../testing/job_fixtures.ts";
 import { SlowEmbedder } from "../testing/slow_backends.ts";
 import type { JobRecord } from "../jobs/job_queue.ts";
-import { KvJobQueue } from "../jobs/kv_job_queue.ts";
 import { MemoryJobQueue } from "../testing/memory_job_queue.ts";
 import { MemoryTextClaims, type TextClaim } from "./text_claims.ts";
 import { createWorker } from "./worker.ts";
@@ -457,8 +456,7 @@ Deno.test("worker: jobs a crash interrupted (their attempt not counted) also run
 });
 
 Deno.test("worker: jobs leased to it as they were accepted run together, on their first attempt, leased once", async () => {
-  using kv = await Deno.openKv(":memory:");
-  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)));
+  using queue = new MemoryJobQueue();
   let groups = 0;
   const worker = createWorker({
     queue,

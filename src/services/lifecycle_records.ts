@@ -1,16 +1,12 @@
 /**
- * What the relayer keeps about memories' lives, in its Deno KV: which memories were erased
- * (so restore never brings one back from a blob that survived, a backup put back for instance,
- * and deletes that blob), and when memories expire (so the sweep finds them after a restart).
- *
- * Keys: `["erased", owner, memoryId]` → Unix ms of the erase (what its receipt names);
- * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together
- * (`ExpirySeal`, as the PostgreSQL store seals them), in expiry order. An entry an earlier version kept in clear (`{owner, namespace}`) is read as it is, and
- * sealed by `sealStored`.
+ * What the relayer keeps about memories' lives: which memories were erased (so restore never
+ * brings one back from a blob that survived, a backup put back for instance, and deletes that
+ * blob), and when memories expire (so the sweep finds them after a restart). The stores are
+ * `@svc/denokv`'s and `@svc/postgres`'s; both seal an expiry's owner and namespace with
+ * {@link ExpirySeal}.
  */
 import { hkdfSync } from "node:crypto";
 import { openNow, sealNow } from "@svc/util/sealing";
-import { getAll, rewriteEach } from "../jobs/kv_job_texts.ts";
 
 /** A memory due to expire. */
 export interface Expiry {
@@ -25,7 +21,7 @@ export interface Expiry {
 }
 
 /**
- * Where the relayer keeps the erased memories and the expiry schedule. {@link LifecycleRecords}
+ * Where the relayer keeps the erased memories and the expiry schedule. `@svc/denokv`
  * keeps them in Deno KV (the default); a store shared by several relayers (PostgreSQL) may lease
  * what `due` returns to one caller at a time for a while, so that relayers sweeping together
  * erase each memory once. `lifecycleRecordStoreSuite` (in the testing module) checks a store.
@@ -44,25 +40,6 @@ export interface LifecycleRecordStore {
   /** The memories expired at `now`, soonest first, at most `limit`. */
   due(now: number, limit: number): Promise<Expiry[]>;
 }
-
-/** KV allows 1000 mutations a commit; fewer keep each commit small. */
-const PER_COMMIT = 200;
-
-async function commitAll<T>(
-  kv: Deno.Kv,
-  items: T[],
-  apply: (op: Deno.AtomicOperation, item: T) => void,
-): Promise<void> {
-  for (let i = 0; i < items.length; i += PER_COMMIT) {
-    const op = kv.atomic();
-    for (const item of items.slice(i, i + PER_COMMIT)) apply(op, item);
-    const result = await op.commit();
-    if (!result.ok) throw new Error("Cannot record the memories' lifecycle: a commit failed");
-  }
-}
-
-/** An owner and namespace as an expiry keeps them: sealed, or in clear (an earlier version). */
-type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namespace: string };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -101,89 +78,4 @@ export class ExpirySeal {
 
 function aadOf(expiresAt: number, memoryId: string): Uint8Array {
   return encoder.encode(`svc-expiry:${expiresAt}:${memoryId}`);
-}
-
-/** The erased memories and the expiry schedule in Deno KV; see the module documentation. */
-export class LifecycleRecords implements LifecycleRecordStore {
-  #kv: Deno.Kv;
-  #seal: ExpirySeal;
-
-  /** The records in `kv`, the expiries sealed under the relayer's 32-byte `secret`. */
-  constructor(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>) {
-    this.#kv = kv;
-    this.#seal = new ExpirySeal(secret);
-  }
-
-  /** The owner and namespace of the expiry at `key` that `value` holds. */
-  #opened(key: Deno.KvKey, value: ExpiryValue): { owner: string; namespace: string } {
-    if (!("sealed" in value)) return { owner: value.owner, namespace: value.namespace };
-    return this.#seal.open(key[1] as number, key[2] as string, value.sealed);
-  }
-
-  /** Seals the expiries an earlier version kept in clear; resolves to how many. */
-  sealStored(): Promise<number> {
-    return rewriteEach<ExpiryValue>(this.#kv, ["expiry"], (value, key) => {
-      if ("sealed" in value) return undefined;
-      const [, expiresAt, memoryId] = key as [string, number, string];
-      return { sealed: this.#seal.seal({ ...value, expiresAt, memoryId }) };
-    });
-  }
-
-  /** Records erases, and drops the erased memories from the expiry schedule. */
-  async markErased(
-    owner: string,
-    memories: { memoryId: string; expiresAt?: number }[],
-    erasedAt: number,
-  ): Promise<void> {
-    await commitAll(this.#kv, memories, (op, { memoryId, expiresAt }) => {
-      op.set(["erased", owner, memoryId], erasedAt);
-      if (expiresAt !== undefined) op.delete(["expiry", expiresAt, memoryId]);
-    });
-  }
-
-  /** Which of `memoryIds` were erased. */
-  async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
-    const entries = await getAll(this.#kv, memoryIds.map((id) => ["erased", owner, id]));
-    return new Set(memoryIds.filter((_, i) => entries[i].versionstamp !== null));
-  }
-
-  /** Adds memories to the expiry schedule. */
-  async schedule(expiries: Expiry[]): Promise<void> {
-    await commitAll(this.#kv, expiries, (op, expiry) => {
-      op.set(["expiry", expiry.expiresAt, expiry.memoryId], { sealed: this.#seal.seal(expiry) });
-    });
-  }
-
-  /** The memories expired at `now`, soonest first, at most `limit`. */
-  async due(now: number, limit: number): Promise<Expiry[]> {
-    const due: Expiry[] = [];
-    const entries = this.#kv.list<ExpiryValue>(
-      { start: ["expiry"], end: ["expiry", now + 1] },
-      { limit },
-    );
-    for await (const { key, value } of entries) {
-      due.push({
-        expiresAt: key[1] as number,
-        memoryId: key[2] as string,
-        ...this.#opened(key, value),
-      });
-    }
-    return due;
-  }
-
-  /** Every erase recorded, by owner then memory id (for copying the records elsewhere). */
-  async *erasedEntries(): AsyncIterable<{ owner: string; memoryId: string; erasedAt: number }> {
-    for await (const entry of this.#kv.list<number>({ prefix: ["erased"] })) {
-      const [, owner, memoryId] = entry.key as [string, string, string];
-      yield { owner, memoryId, erasedAt: entry.value };
-    }
-  }
-
-  /** The whole expiry schedule, soonest first (for copying the records elsewhere). */
-  async *expiries(): AsyncIterable<Expiry> {
-    for await (const { key, value } of this.#kv.list<ExpiryValue>({ prefix: ["expiry"] })) {
-      const [, expiresAt, memoryId] = key as [string, number, string];
-      yield { memoryId, ...this.#opened(key, value), expiresAt };
-    }
-  }
 }

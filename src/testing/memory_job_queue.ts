@@ -1,5 +1,5 @@
 /**
- * `MemoryJobQueue`: the job queue in memory, the twin of `KvJobQueue` for tests and for
+ * `MemoryJobQueue`: the job queue in memory, the twin of `@svc/denokv`'s `KvJobQueue` for tests and for
  * embedding the services without Deno KV: the state machine of `StoredJobQueue` over a
  * `MemoryJobStore`. It passes the same conformance suite; what it does not do is outlive its
  * process: records, texts and messages are gone with it, records do not expire, and failures

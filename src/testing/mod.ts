@@ -36,6 +36,7 @@ export {
   type SealedAccessRecord,
 } from "../services/access_log_store.ts";
 export { accessLogStoreSuite } from "./access_log_suite.ts";
+export { type RecordedReplayGuard, replayGuardSuite } from "./replay_guard_suite.ts";
 export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
 export { textClaimsSuite } from "./text_claims_suite.ts";

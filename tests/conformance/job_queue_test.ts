@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { KvReplayGuard } from "../../src/auth/replay_guard.ts";
-import { KvJobQueue } from "../../src/jobs/kv_job_queue.ts";
-import { KvJobSeal, sealStoredRecords, type StoredDeadLetter } from "../../src/jobs/kv_job_seal.ts";
+import {
+  KvJobQueue,
+  KvJobSeal,
+  KvReplayGuard,
+  sealStoredRecords,
+  type StoredDeadLetter,
+} from "@svc/denokv";
 import { scrubSqlite } from "@svc/util/scrub";
 import { deadLetters } from "../../app/kv_job_export.ts";
 import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";

@@ -11,16 +11,9 @@
  * in this process); and the replay claims of the requests accepting, where they are kept in the
  * same store (otherwise a claim is settled before its accept joins a commit).
  */
-import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
-import type { JobRecord } from "./job_queue.ts";
-import type { KvJobSeal } from "./kv_job_seal.ts";
-import {
-  chunksOf,
-  commit,
-  type KvJobTexts,
-  MAX_COMMIT_BYTES,
-  RECORD_TTL_MS,
-} from "./kv_job_texts.ts";
+import type { CarriedClaim, JobRecord, PendingClaim } from "@svc/relayer/kit";
+import type { KvJobSeal } from "./job_seal.ts";
+import { chunksOf, commit, type KvJobTexts, MAX_COMMIT_BYTES, RECORD_TTL_MS } from "./job_texts.ts";
 
 /** Jobs one commit accepts at most (each is one of its 100 checks). */
 const GROUP_JOBS = 64;

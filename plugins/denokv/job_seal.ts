@@ -14,9 +14,9 @@
  * ```
  */
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
-import type { JobRecord } from "./job_queue.ts";
+import type { JobRecord } from "@svc/relayer/kit";
 import { LruMap } from "@svc/util/lru_map";
-import { rewriteEach } from "./kv_job_texts.ts";
+import { rewriteEach } from "./job_texts.ts";
 
 /** A job record as stored: its owner, namespace and error in `sealed`. */
 export type StoredJobRecord = Omit<JobRecord, "owner" | "namespace" | "error"> & {
@@ -25,13 +25,17 @@ export type StoredJobRecord = Omit<JobRecord, "owner" | "namespace" | "error"> &
 
 /** A dead letter as stored: a job that failed for good, its error sealed. */
 export interface StoredDeadLetter {
+  /** The job's id. */
   job_id: string;
+  /** Its error, sealed. */
   sealed_error: Uint8Array<ArrayBuffer>;
 }
 
 /** A dead letter: a job that failed for good, and why. */
 export interface DeadLetter {
+  /** The job's id. */
   job_id: string;
+  /** Why it failed. */
   error: string;
 }
 

@@ -10,7 +10,7 @@
  * Reads of many jobs take one `getMany` per ten jobs for the common case, a text or ciphertext
  * of one chunk, and list the chunks of the others.
  */
-import { SvcError } from "../errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { concatBytes, openBytes, sealBytes } from "@svc/util/sealing";
 
 /** How long records, texts and ciphertexts are kept. */
@@ -24,7 +24,9 @@ const GET_MANY = 10;
 
 /** Which attempt's ciphertext chunks are complete. */
 export interface CiphertextMark {
+  /** The attempt that wrote them. */
   attempt: number;
+  /** How many chunks there are. */
   chunks: number;
 }
 

@@ -1,10 +1,9 @@
 /**
  * `KvJobQueue`: the job queue in Deno KV, what the relayer runs on: the state machine of
- * `StoredJobQueue` over a `KvJobStore` (`kv_job_store.ts` says how the jobs are kept).
+ * `StoredJobQueue` over a `KvJobStore` (`job_store.ts` says how the jobs are kept).
  */
-import type { JobQueueOptions } from "./job_queue.ts";
-import { KvJobStore } from "./kv_job_store.ts";
-import { StoredJobQueue } from "./stored_job_queue.ts";
+import { type JobQueueOptions, StoredJobQueue } from "@svc/relayer/kit";
+import { KvJobStore } from "./job_store.ts";
 
 /**
  * The job queue in Deno KV.

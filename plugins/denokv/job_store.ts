@@ -2,11 +2,11 @@
  * `KvJobStore`: where the relayer's remember jobs live, in Deno KV (`KvJobQueue` is the state
  * machine over it).
  *
- * Creating seals each text (see `kv_job_texts.ts`), then writes every job record and enqueues
+ * Creating seals each text (see `job_texts.ts`), then writes every job record and enqueues
  * one message for all of them in one atomic commit, with the texts when they fit in it (larger
  * ones are staged in commits of their own first), so a job exists exactly when its queue message
  * does, unless the queue hands it to its listener itself. Creates made while a commit is in
- * flight share the next one (`kv_job_accept.ts`), and its message: Deno KV spends a sync to disk
+ * flight share the next one (`job_accept.ts`), and its message: Deno KV spends a sync to disk
  * on every commit and transactions on every message it delivers. Records and texts expire after
  * 7 days; a failed job leaves a dead letter.
  *
@@ -17,12 +17,11 @@
  * versionstamp it was stored under is checked instead (`RecordStamps`).
  *
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
- * `["job_dead", id]` dead letters; texts and ciphertexts as `kv_job_texts.ts` says.
+ * `["job_dead", id]` dead letters; texts and ciphertexts as `job_texts.ts` says.
  */
 import { deriveAesKey, hkdfMaster } from "@svc/util/sealing";
-import type { JobRecord } from "./job_queue.ts";
-import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./job_store.ts";
-import { AcceptGroups } from "./kv_job_accept.ts";
+import type { CreateOptions, JobRecord, JobStore, JobWrite, StoredMessage } from "@svc/relayer/kit";
+import { AcceptGroups } from "./job_accept.ts";
 import {
   BATCH,
   enqueueJobs,
@@ -31,8 +30,8 @@ import {
   type KvRecords,
   storeFailed,
   updateMany,
-} from "./kv_job_records.ts";
-import { KvJobSeal, type StoredJobRecord } from "./kv_job_seal.ts";
+} from "./job_records.ts";
+import { KvJobSeal, type StoredJobRecord } from "./job_seal.ts";
 import {
   CHUNK_BYTES,
   getAll,
@@ -40,14 +39,14 @@ import {
   MAX_COMMIT_BYTES,
   RECORD_TTL_MS,
   type TextsToDrop,
-} from "./kv_job_texts.ts";
+} from "./job_texts.ts";
 
 /** The jobs in Deno KV; see the module documentation. */
 export class KvJobStore implements JobStore {
   readonly #kv: Deno.Kv;
   readonly #texts: KvJobTexts;
   readonly #accepts: AcceptGroups;
-  /** The KV, versionstamps and seal of the records, as `kv_job_records.ts` takes them. */
+  /** The KV, versionstamps and seal of the records, as `job_records.ts` takes them. */
   readonly #records: KvRecords;
 
   private constructor(kv: Deno.Kv, payloadKey: CryptoKey, seal: KvJobSeal) {

@@ -9,11 +9,9 @@
  * only if each stored record is still the one written, which is the same as the record held;
  * when not, it is read and compared as any other.
  */
-import { SvcError } from "../errors.ts";
-import type { JobRecord } from "./job_queue.ts";
-import { BACKOFF_SCHEDULE, stillAsSeen } from "./job_transitions.ts";
-import { getAll, RECORD_TTL_MS } from "./kv_job_texts.ts";
-import type { KvJobSeal } from "./kv_job_seal.ts";
+import { type JobRecord, StoredJobQueue, SvcError } from "@svc/relayer/kit";
+import { getAll, RECORD_TTL_MS } from "./job_texts.ts";
+import type { KvJobSeal } from "./job_seal.ts";
 
 /** Attempts of a change whose commit lost a race (with the same worker's renewal, say). */
 const MAX_CONFLICTS = 20;
@@ -71,7 +69,7 @@ export function enqueueJobs(
   const message: KvMessage = failures > 0 ? { ...ids, failures } : ids;
   op.enqueue(message, {
     delay,
-    backoffSchedule: BACKOFF_SCHEDULE,
+    backoffSchedule: StoredJobQueue.backoffSchedule,
     keysIfUndelivered: jobIds.map((jobId) => ["job_dead", jobId]),
   });
 }
@@ -136,7 +134,7 @@ async function commitChanges(
   const op = kv.atomic();
   const written = changes.map(({ seen, change, more }, i): JobRecord | null => {
     const entry = stored[i];
-    if (!stillAsSeen(entry.value, seen)) return null;
+    if (!StoredJobQueue.stillAsSeen(entry.value, seen)) return null;
     const next = change(entry.value);
     if (!next) return null;
     op.check(entry);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lifecycleRecordStoreSuite } from "../testing/lifecycle_records_suite.ts";
+import { lifecycleRecordStoreSuite } from "@svc/relayer/testing";
 import { LifecycleRecords } from "./lifecycle_records.ts";
 
 lifecycleRecordStoreSuite("LifecycleRecords (Deno KV)", async () => {

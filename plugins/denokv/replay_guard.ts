@@ -1,0 +1,289 @@
+/**
+ * Remembers which signed requests and nonces were already used. `claim` answers `true` the
+ * first time a key is seen inside its time to live, `false` after that.
+ *
+ * {@link KvReplayGuard} decides every claim in an in-memory record (`claim_record.ts`) and makes
+ * each accepted claim durable in Deno KV before answering. Claims that arrive together are
+ * written as one entry in one atomic commit (a group commit): the store is written once per
+ * batch, not once per request, and a request is answered only once its claim is on disk, so a
+ * SIGKILL loses no claim that was answered. On opening, the batches still alive are read back
+ * into the record: the claims of the previous process stay refused after a restart, with no
+ * store read per request (and a fresh data directory reads nothing).
+ *
+ * KV layout: `["replay_claims", until, owner, n]` → `{ until, prints }`, the 8-byte fingerprints
+ * of one batch's claims, which all expire by `until` (Unix ms); `["replay_owner"]` → the id of
+ * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
+ * versions, still looked up for one time to live after an upgrade.
+ */
+import {
+  ClaimRecord,
+  type ClaimRecordStats,
+  type Fingerprint,
+  fingerprintOf,
+  type PendingClaim,
+  type ReplayGuard,
+  SvcError,
+} from "@svc/relayer/kit";
+import { retryWhileLocked } from "@svc/util/kv_locked";
+
+/** Settings of {@link KvReplayGuard.open}. */
+export interface KvReplayGuardOptions {
+  /** Unix milliseconds; `Date.now` by default. */
+  now?: () => number;
+  /** The width of the in-memory record's time buckets (default 60 s). */
+  bucketMs?: number;
+  /** Claims written in one commit at most (default 1024: an 8 KiB entry). */
+  maxBatch?: number;
+  /**
+   * How long to look claims up in the layout of earlier versions after an upgrade, when the
+   * store holds some: the longest time to live of a claim (default 10 minutes).
+   */
+  legacyLookbackMs?: number;
+}
+
+const BATCH = "replay_claims";
+const OWNER = ["replay_owner"];
+const LEGACY = "replay";
+
+/** The stored value of a batch. */
+interface StoredBatch {
+  /** Every claim of the batch expires by then (Unix ms). */
+  until: number;
+  /** The claims' fingerprints, 8 bytes each (high half first, big-endian). */
+  prints: Uint8Array;
+}
+
+interface QueuedClaim {
+  print: Fingerprint;
+  expiresAt: number;
+  resolve(accepted: boolean): void;
+  reject(error: unknown): void;
+}
+
+function superseded(): SvcError {
+  return new SvcError(
+    "backend_unavailable",
+    "Cannot accept signed requests: another relayer process opened this data directory's " +
+      "replay record; run one relayer per data directory",
+  );
+}
+
+function unavailable(cause: unknown): SvcError {
+  return new SvcError(
+    "backend_unavailable",
+    "Cannot check whether this signed request was used before: the store failed; sign it " +
+      "again with a fresh nonce and retry",
+    { cause },
+  );
+}
+
+/**
+ * A replay guard whose record is in process memory and durable in Deno KV, written by group
+ * commit (see the module comment). One process owns the record of a store at a time: opening
+ * it again (another relayer on the same data directory) makes this one refuse every claim with
+ * 503, so two processes never both accept a request.
+ */
+export class KvReplayGuard implements ReplayGuard {
+  #kv: Deno.Kv;
+  #now: () => number;
+  #record: ClaimRecord;
+  #maxBatch: number;
+  #owner: string;
+  #ownerStamp: string;
+  #batches = 0;
+  /** Until then, keys are also looked up in the layout of earlier versions. */
+  #legacyUntil: number;
+  #queue: QueuedClaim[] = [];
+  #flushing = false;
+  #superseded = false;
+
+  private constructor(
+    kv: Deno.Kv,
+    owner: { id: string; versionstamp: string },
+    record: ClaimRecord,
+    legacyUntil: number,
+    options: KvReplayGuardOptions,
+  ) {
+    this.#kv = kv;
+    this.#owner = owner.id;
+    this.#ownerStamp = owner.versionstamp;
+    this.#record = record;
+    this.#legacyUntil = legacyUntil;
+    this.#now = options.now ?? Date.now;
+    // 8 bytes a claim, under Deno KV's 64 KiB value limit with room for the rest of the entry.
+    this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8000);
+  }
+
+  /** Takes ownership of the record in `kv` and reads back the claims still alive in it. */
+  static async open(kv: Deno.Kv, options: KvReplayGuardOptions = {}): Promise<KvReplayGuard> {
+    const now = (options.now ?? Date.now)();
+    const id = crypto.randomUUID();
+    // Taken first: a batch of the previous owner committed after this is refused, so every
+    // batch it answered for is in the store when it is read below.
+    const { versionstamp } = await kv.set(OWNER, id);
+    const record = new ClaimRecord(options.bucketMs);
+    for await (
+      const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
+    ) {
+      const { prints } = value;
+      for (let i = 0; i + 8 <= prints.length; i += 8) {
+        record.add(fingerprintFromBytes(prints, i), value.until);
+      }
+    }
+    let legacyUntil = 0;
+    for await (const _ of kv.list({ prefix: [LEGACY] }, { limit: 1 })) {
+      legacyUntil = now + (options.legacyLookbackMs ?? 600_000);
+    }
+    return new KvReplayGuard(kv, { id, versionstamp }, record, legacyUntil, options);
+  }
+
+  claim(key: string, ttlMs: number): Promise<boolean> {
+    const now = this.#now();
+    const print = fingerprintOf(key);
+    if (this.#record.has(print, now)) return Promise.resolve(false);
+    // Recorded before anything is awaited: a concurrent claim of the same key is refused here.
+    const expiresAt = now + ttlMs;
+    this.#record.add(print, expiresAt);
+    if (this.#superseded) return Promise.reject(superseded());
+    if (now < this.#legacyUntil) {
+      return this.#unusedInLegacy(key).then((unused) => unused && this.#write(print, expiresAt));
+    }
+    return this.#write(print, expiresAt);
+  }
+
+  /**
+   * As `claim`, but the claim is written by its {@link PendingClaim}: alone with the group
+   * commit (`settle`), or within a commit on this guard's store (`carriedBy`), such as the one
+   * that accepts a remember request's jobs, so that the request costs one commit, not two.
+   */
+  async reserve(key: string, ttlMs: number): Promise<PendingClaim | false> {
+    const now = this.#now();
+    const print = fingerprintOf(key);
+    if (this.#record.has(print, now)) return false;
+    const claim = { print, expiresAt: now + ttlMs };
+    this.#record.add(print, claim.expiresAt);
+    if (this.#superseded) throw superseded();
+    if (now < this.#legacyUntil && !(await this.#unusedInLegacy(key))) return false;
+    let settled: Promise<void> | undefined;
+    let landed = false;
+    return {
+      settle: () => {
+        if (!settled) {
+          settled = landed ? Promise.resolve() : this.#write(claim.print, claim.expiresAt).then();
+          // Awaited by the request; a failure before then is not an unhandled rejection.
+          settled.catch(() => {});
+        }
+        return settled;
+      },
+      carriedBy: (kv) =>
+        kv === this.#kv
+          ? { add: (op) => this.#addBatch(op, [claim]), landed: () => landed = true }
+          : undefined,
+    };
+  }
+
+  /** What the in-memory record holds now. */
+  stats(): ClaimRecordStats {
+    return this.#record.stats(this.#now());
+  }
+
+  /** Whether `key` is unused in the layout of earlier versions. */
+  async #unusedInLegacy(key: string): Promise<boolean> {
+    let earlier: Deno.KvEntryMaybe<number>;
+    try {
+      earlier = await this.#kv.get<number>([LEGACY, key]);
+    } catch (cause) {
+      throw unavailable(cause);
+    }
+    // Expiry in KV is only the earliest deletion time, so the deadline is checked here too.
+    return earlier.value === null || earlier.value <= this.#now();
+  }
+
+  #write(print: Fingerprint, expiresAt: number): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ print, expiresAt, resolve, reject });
+      if (!this.#flushing) this.#flush();
+    });
+  }
+
+  /** Commits the waiting claims, a batch at a time, until none waits. */
+  async #flush(): Promise<void> {
+    this.#flushing = true;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#maxBatch);
+        try {
+          await this.#commit(batch);
+          for (const claim of batch) claim.resolve(true);
+        } catch (error) {
+          for (const claim of batch) claim.reject(error);
+        }
+      }
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Adds the write of a batch of claims to `op`, which lands only while this process owns the record. */
+  #addBatch(op: Deno.AtomicOperation, batch: { print: Fingerprint; expiresAt: number }[]) {
+    const prints = new Uint8Array(batch.length * 8);
+    const view = new DataView(prints.buffer);
+    let until = 0;
+    batch.forEach(({ print, expiresAt }, i) => {
+      view.setUint32(i * 8, print.hi);
+      view.setUint32(i * 8 + 4, print.lo);
+      until = Math.max(until, expiresAt);
+    });
+    const value: StoredBatch = { until, prints };
+    op.check({ key: OWNER, versionstamp: this.#ownerStamp })
+      .set([BATCH, until, this.#owner, this.#batches++], value, {
+        expireIn: Math.max(1, until - this.#now()),
+      });
+  }
+
+  async #commit(batch: QueuedClaim[]): Promise<void> {
+    let committed = false;
+    try {
+      committed = await retryWhileLocked(async () => {
+        if (this.#superseded) throw superseded();
+        const op = this.#kv.atomic();
+        this.#addBatch(op, batch);
+        return (await op.commit()).ok;
+      }, 5);
+    } catch (cause) {
+      if (cause instanceof SvcError) throw cause;
+      throw unavailable(cause);
+    }
+    if (!committed) {
+      this.#superseded = true;
+      throw superseded();
+    }
+  }
+}
+
+/**
+ * The claims of `kv` still alive at `now` (Unix ms), with their expiry: those of the batches and
+ * those of the layout of earlier versions (for copying the claims elsewhere).
+ */
+export async function* liveClaims(
+  kv: Deno.Kv,
+  now: number,
+): AsyncIterable<{ print: Fingerprint; expiresAt: number }> {
+  for await (
+    const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
+  ) {
+    for (let i = 0; i + 8 <= value.prints.length; i += 8) {
+      yield { print: fingerprintFromBytes(value.prints, i), expiresAt: value.until };
+    }
+  }
+  for await (const { key, value } of kv.list<number>({ prefix: [LEGACY] })) {
+    if (typeof value === "number" && value > now) {
+      yield { print: fingerprintOf(key[1] as string), expiresAt: value };
+    }
+  }
+}
+
+function fingerprintFromBytes(bytes: Uint8Array, at: number): Fingerprint {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, 8);
+  return { hi: view.getUint32(0), lo: view.getUint32(4) };
+}
