@@ -1,7 +1,7 @@
 /**
  * Reading `KvJobQueue`'s state out of its Deno KV, as it is stored, for copying it into another
  * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
- * `kv_job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
+ * `@svc/denokv` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
 import { concatBytes } from "@svc/util/sealing";
 import type { JobRecord } from "../src/jobs/job_queue.ts";

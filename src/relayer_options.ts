@@ -69,7 +69,10 @@ export interface RelayerOptions {
   expirySweepMs?: number;
   /** Remembers the signed requests already used. */
   replayGuard: ReplayGuard;
-  /** Clock for signed-request checks (Unix ms). */
+  /**
+   * Clock for signed-request checks (Unix ms); the replay guard should read the same one
+   * (`openKvStores`'s `now`).
+   */
   now?: () => number;
   /** The MCP sidecar the MCP and sponsor routes forward to; without it they answer 503. */
   sidecar?: SidecarLink;

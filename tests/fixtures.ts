@@ -55,14 +55,22 @@ export interface TestRelayer extends AsyncDisposable {
   settle(caller: Caller, jobIds: string[]): Promise<void>;
 }
 
-/** A test relayer's options: any of `createRelayer`'s, and its job queue's in Deno KV. */
-export type TestRelayerOptions = Partial<RelayerOptions> & KvStoreOptions;
+/**
+ * A test relayer's options: any of `createRelayer`'s, its job queue's, and the Deno KV its stores
+ * are opened in (`kv`, a fresh one by default); `withoutKv` opens none, and the test gives all four.
+ */
+export type TestRelayerOptions =
+  & Partial<RelayerOptions>
+  & Omit<KvStoreOptions, "now">
+  & { kv?: Deno.Kv; withoutKv?: boolean };
 
 export async function startTestRelayer(
-  { maxAttempts, leaseMs, ...overrides }: TestRelayerOptions = {},
+  { maxAttempts, leaseMs, kv: given, withoutKv, ...overrides }: TestRelayerOptions = {},
 ): Promise<TestRelayer> {
-  const kv = await Deno.openKv(":memory:");
-  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const kv = given ?? await Deno.openKv(":memory:");
+  const secret = overrides.secret ?? crypto.getRandomValues(new Uint8Array(32));
+  const { now } = overrides;
+  const stores = withoutKv ? {} : await openKvStores(kv, secret, { maxAttempts, leaseMs, now });
   const embedder = new LexicalEmbedder();
   const directory = overrides.directory instanceof MemoryAccountDirectory
     ? overrides.directory
@@ -70,7 +78,7 @@ export async function startTestRelayer(
   const blobs = new MemoryBlobStore();
   const vectors = overrides.vectors ?? new MemoryVectorStore(embedder.dimensions);
   const relayer = await assembleRelayer({
-    ...await openKvStores(kv, secret, { maxAttempts, leaseMs, now: overrides.now }),
+    ...stores,
     secret,
     directory,
     cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
@@ -82,7 +90,7 @@ export async function startTestRelayer(
     audiences: new Set([BASE]),
     allowedHosts: [new URL(BASE).host],
     ...overrides,
-  });
+  } as RelayerOptions);
   const handler = relayer.handler;
 
   const t: TestRelayer = {
@@ -145,7 +153,7 @@ export async function startTestRelayer(
     async [Symbol.asyncDispose]() {
       await relayer.close();
       await vectors.close();
-      kv.close();
+      if (!given) kv.close();
     },
   };
   return t;

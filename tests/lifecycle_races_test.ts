@@ -310,7 +310,7 @@ Deno.test("an update that lands while its memory is being erased is erased as we
 
 Deno.test("an update retried after it erased the memory it replaces stays", async () => {
   // The update's job is not marked done the first time: as after a crash at that moment.
-  const kv = await Deno.openKv(":memory:");
+  using kv = await Deno.openKv(":memory:");
   const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)), {
     leaseMs: 200,
   });
@@ -321,7 +321,7 @@ Deno.test("an update retried after it erased the memory it replaces stays", asyn
     failUpdate = false;
     return Promise.reject(new Error("the job store is down"));
   };
-  await using t = await startTestRelayer({ queue, reconcileIntervalMs: 100 });
+  await using t = await startTestRelayer({ kv, queue, reconcileIntervalMs: 100 });
   const alice = await t.newCaller();
   const [old] = await remember(t, alice, [{ text: "I live in Oslo" }]);
   failUpdate = true;

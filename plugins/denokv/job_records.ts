@@ -69,7 +69,7 @@ export function enqueueJobs(
   const message: KvMessage = failures > 0 ? { ...ids, failures } : ids;
   op.enqueue(message, {
     delay,
-    backoffSchedule: StoredJobQueue.backoffSchedule,
+    backoffSchedule: [...StoredJobQueue.backoffSchedule],
     keysIfUndelivered: jobIds.map((jobId) => ["job_dead", jobId]),
   });
 }

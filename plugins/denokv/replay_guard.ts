@@ -2,7 +2,7 @@
  * Remembers which signed requests and nonces were already used. `claim` answers `true` the
  * first time a key is seen inside its time to live, `false` after that.
  *
- * {@link KvReplayGuard} decides every claim in an in-memory record (`claim_record.ts`) and makes
+ * {@link KvReplayGuard} decides every claim in an in-memory record (the kit's `ClaimRecord`) and makes
  * each accepted claim durable in Deno KV before answering. Claims that arrive together are
  * written as one entry in one atomic commit (a group commit): the store is written once per
  * batch, not once per request, and a request is answered only once its claim is on disk, so a

@@ -6,7 +6,13 @@ import { timeOrderedId } from "../ids.ts";
 import type { JobInput, JobRecord } from "./job_queue.ts";
 
 /** Delays before a message whose handler failed is delivered again. */
-export const BACKOFF_SCHEDULE = [1_000, 5_000, 15_000, 60_000, 120_000];
+export const BACKOFF_SCHEDULE: readonly number[] = Object.freeze([
+  1_000,
+  5_000,
+  15_000,
+  60_000,
+  120_000,
+]);
 
 /** The error of a job failed for running out of attempts without an error of its own. */
 export const TOO_MANY_ATTEMPTS = "The job was interrupted too many times";

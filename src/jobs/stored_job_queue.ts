@@ -46,8 +46,11 @@ export interface StoredJobQueueOptions extends JobQueueOptions {
 
 /** The job queue over `store`; see the module documentation. */
 export class StoredJobQueue implements JobQueue {
-  /** Delays before a message whose handler failed is delivered again (a store's own redelivery may use them too). */
-  static readonly backoffSchedule: number[] = BACKOFF_SCHEDULE;
+  /**
+   * Delays before a message whose handler failed is delivered again (a store's own redelivery
+   * may use them too): five, none over two minutes, within what Deno KV's `enqueue` takes.
+   */
+  static readonly backoffSchedule: readonly number[] = BACKOFF_SCHEDULE;
   /**
    * Whether the stored record is still as `seen` shows it (same status, worker and attempt): a
    * store applies a change made from `seen` only then.

@@ -32,6 +32,7 @@ const SECRET = new Uint8Array(32).fill(3);
 async function pgRelayer(database: Database) {
   const replayGuard = new PgReplayGuard(database);
   const t = await startTestRelayer({
+    withoutKv: true,
     secret: SECRET,
     queue: new MemoryJobQueue(),
     replayGuard,
