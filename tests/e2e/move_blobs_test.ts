@@ -93,7 +93,12 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
       args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, "migrate-store", "--to", "sqlite"],
       env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR },
     }).output();
-    assert.match(new TextDecoder().decode(again.stdout), /^No blob files in .*: nothing to move\./);
+    const [out, err] = [again.stdout, again.stderr].map((bytes) => new TextDecoder().decode(bytes));
+    assert.match(
+      out,
+      /^No blob files in .*: nothing to move\./,
+      `exit ${again.code}: ${out}${err}`,
+    );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }
