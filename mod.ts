@@ -1,7 +1,7 @@
 /**
  * svc: private, user-owned memory for AI agents. The relayer as a library (`createRelayer`
- * over the stores and backends you pass in), the plugin interfaces, the MCP sidecar's handler, the signed
- * client and request signing. Writing a backend: `./kit`; in-memory twins and conformance
+ * over the stores and backends you pass in), the plugin interfaces, the MCP sidecar's handler,
+ * the signed client and request signing. Writing a backend: `./kit`; in-memory twins and conformance
  * suites: `./testing`; the client alone: `./client`.
  *
  * @example A relayer with a blob store of your own, and an agent that remembers and recalls

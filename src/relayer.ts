@@ -7,7 +7,15 @@
  * @example
  * ```ts
  * const stores = await openKvStores(kv, secret); // @svc/denokv
- * const relayer = await createRelayer({ ...stores, secret, directory, cipher, blobs, vectors, embedder });
+ * const relayer = await createRelayer({
+ *   ...stores,
+ *   secret,
+ *   directory,
+ *   cipher,
+ *   blobs,
+ *   vectors,
+ *   embedder,
+ * });
  * Deno.serve(relayer.handler);
  * ```
  */

@@ -79,11 +79,10 @@ export function signedRequestChecks(options: RelayerOptions): SignedRequestCheck
     negativeTtlMs: cacheMs && Math.min(cacheMs, 10_000),
     now: options.now,
   });
-  const { replayGuard } = options;
   return createSignedRequestChecks({
     verify: {
       directory,
-      replayGuard,
+      replayGuard: options.replayGuard,
       verifier: new Ed25519Verifier(),
       delegateKeys: new DelegateKeyCheck(),
       now: options.now,

@@ -5,8 +5,8 @@
  *
  * Keys: `["erased", owner, memoryId]` → Unix ms of the erase (what its receipt names);
  * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together
- * (`ExpirySeal`, as the PostgreSQL store seals them), in expiry order. An entry an earlier version kept in clear (`{owner, namespace}`) is read as it is, and
- * sealed by `sealStored`.
+ * (`ExpirySeal`, as the PostgreSQL store seals them), in expiry order. An entry an earlier
+ * version kept in clear (`{owner, namespace}`) is read as it is, and sealed by `sealStored`.
  */
 import { type Expiry, ExpirySeal, type LifecycleRecordStore } from "@svc/relayer/kit";
 import { getAll, rewriteEach } from "./job_texts.ts";

@@ -2,8 +2,8 @@
  * Remembers which signed requests and nonces were already used. `claim` answers `true` the
  * first time a key is seen inside its time to live, `false` after that.
  *
- * {@link KvReplayGuard} decides every claim in an in-memory record (the kit's `ClaimRecord`) and makes
- * each accepted claim durable in Deno KV before answering. Claims that arrive together are
+ * {@link KvReplayGuard} decides every claim in an in-memory record (the kit's `ClaimRecord`) and
+ * makes each accepted claim durable in Deno KV before answering. Claims that arrive together are
  * written as one entry in one atomic commit (a group commit): the store is written once per
  * batch, not once per request, and a request is answered only once its claim is on disk, so a
  * SIGKILL loses no claim that was answered. On opening, the batches still alive are read back

@@ -2,8 +2,9 @@
  * The job queue: remember jobs as records clients can poll, the texts waiting for them, and
  * the queue that delivers them to the worker. Its state machine is written once, as
  * `StoredJobQueue` over a narrow `JobStore` (`job_store.ts`): `@svc/denokv`'s `KvJobQueue` runs
- * it over Deno KV (what one relayer runs on), `MemoryJobQueue` in memory, and the PostgreSQL plugin's
- * `PgJobQueue` over its tables; all pass one conformance suite (`src/testing/job_queue_suite.ts`).
+ * it over Deno KV (what one relayer runs on), `MemoryJobQueue` in memory, and the PostgreSQL
+ * plugin's `PgJobQueue` over its tables; all pass one conformance suite
+ * (`src/testing/job_queue_suite.ts`).
  *
  * A job's life: `accept` makes it `pending` and enqueues it; a delivery (or the reconciler)
  * makes a worker `lease` it (`running`, one more attempt); the worker `checkpoint`s each
