@@ -47,8 +47,14 @@ import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
-import { deadLetters, storedJobs } from "./kv_job_export.ts";
-import { KvAccessLogStore, KvJobSeal, LifecycleRecords, liveClaims } from "@svc/denokv";
+import {
+  deadLetters,
+  KvAccessLogStore,
+  KvJobSeal,
+  LifecycleRecords,
+  liveClaims,
+  storedJobs,
+} from "@svc/denokv";
 import type { Config } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 import { BATCH, batches, copyAll, copyBlobsInto, count, type Tell } from "./store_copy.ts";

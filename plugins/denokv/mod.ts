@@ -66,7 +66,7 @@ export {
   type StoredDeadLetter,
   type StoredJobRecord,
 } from "./job_seal.ts";
-export type { CiphertextMark } from "./job_texts.ts";
+export { deadLetters, type StoredJob, storedJobs } from "./job_export.ts";
 export { LifecycleRecords } from "./lifecycle_records.ts";
 export { ReindexState } from "./reindex_state.ts";
 export { KvReplayGuard, type KvReplayGuardOptions, liveClaims } from "./replay_guard.ts";

@@ -16,7 +16,7 @@ import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
 
-/** A job as a data directory's queue kept it (`storedJobs` in `app/kv_job_export.ts`). */
+/** A job as a data directory's queue kept it (`storedJobs` of `@svc/denokv`). */
 export interface ImportedJob {
   /** The job's record, opened. */
   record: JobRecord;

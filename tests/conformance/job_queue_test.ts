@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  deadLetters,
   KvJobQueue,
   KvJobSeal,
   KvReplayGuard,
@@ -7,7 +8,6 @@ import {
   type StoredDeadLetter,
 } from "@svc/denokv";
 import { scrubSqlite } from "@svc/util/scrub";
-import { deadLetters } from "../../app/kv_job_export.ts";
 import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
 import { jobQueueSuite } from "../../src/testing/mod.ts";

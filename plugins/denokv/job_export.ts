@@ -1,22 +1,16 @@
 /**
  * Reading `KvJobQueue`'s state out of its Deno KV, as it is stored, for copying it into another
  * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
- * `@svc/denokv` sealed it) and the ciphertext its worker saved, and the dead letters.
+ * `job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
+import type { JobRecord } from "@svc/relayer/kit";
 import { concatBytes } from "@svc/util/sealing";
-import type { JobRecord } from "../src/jobs/job_queue.ts";
-import type {
-  CiphertextMark,
-  DeadLetter,
-  KvJobSeal,
-  StoredDeadLetter,
-  StoredJobRecord,
-} from "@svc/denokv";
-
-export type { DeadLetter };
+import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./job_seal.ts";
+import type { CiphertextMark } from "./job_texts.ts";
 
 /** A job as `KvJobQueue` keeps it. */
 export interface StoredJob {
+  /** The job's record, opened. */
   record: JobRecord;
   /** The text, sealed, while the job waits; `null` once it finished. */
   sealedText: Uint8Array<ArrayBuffer> | null;
