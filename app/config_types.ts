@@ -15,7 +15,7 @@ export type ChainConfig = { kind: "local" } | { kind: "sui"; sui: SuiSettings };
 export type CipherConfig =
   | {
     kind: "local";
-    /** `SVC_KEYS_LOST=1`: start without the `keys.kv` the data directory had. */
+    /** `SVC_KEYS_LOST=1`: start without the key store (`keys.sqlite`) the data directory had. */
     keysLost?: boolean;
   }
   | { kind: "seal"; seal: SealSettings };

@@ -1,33 +1,46 @@
 /**
- * Whether a data directory's `keys.kv` went missing. The local cipher keeps every memory's
- * wrapped key there, and opening it creates an empty one: without this record, a relayer whose
- * `keys.kv` was lost (a backup restored without it, a file deleted) would start as if nothing
- * were wrong and read none of its memories, and `svc reindex` would build an index without them.
- * Once a data directory has had a `keys.kv`, its `jobs.kv` says so, and a start without one is
- * refused, unless `SVC_KEYS_LOST=1` accepts the loss (then a new `keys.kv` is made).
+ * Whether a data directory's key store went missing. The local cipher keeps every memory's
+ * wrapped key in `keys.sqlite` (earlier versions: `keys.kv`, moved into it at the next start),
+ * and opening it creates an empty one: without this record, a relayer whose key store was lost
+ * (a backup restored without it, a file deleted) would start as if nothing were wrong and read
+ * none of its memories, and `svc reindex` would build an index without them. Once a data
+ * directory has had a key store, its `jobs.kv` says so, and a start without one is refused,
+ * unless `SVC_KEYS_LOST=1` accepts the loss (then a new one is made).
  */
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 
 const KEY = ["key_store"];
 
+/** The key store's file in a data directory. */
+export const KEY_STORE_FILE = "keys.sqlite";
+/** Where earlier versions kept it (a Deno KV database), moved into `KEY_STORE_FILE` at a start. */
+export const OLD_KEY_STORE_FILE = "keys.kv";
+
+/** Whether `dataDir` holds a key store, of this version or an earlier one. */
+export async function hasKeyStore(dataDir: string): Promise<boolean> {
+  return await pathExists(`${dataDir}/${KEY_STORE_FILE}`) ||
+    await pathExists(`${dataDir}/${OLD_KEY_STORE_FILE}`);
+}
+
 /**
- * Refuses `dataDir` when it had a `keys.kv` and has none now, unless `lost` accepts that (with
+ * Refuses `dataDir` when it had a key store and has none now, unless `lost` accepts that (with
  * `SVC_KEYS_LOST=1`); true when it accepted it.
  */
 export async function checkKeyStore(kv: Deno.Kv, dataDir: string, lost = false): Promise<boolean> {
-  if ((await kv.get(KEY)).value !== true || await pathExists(`${dataDir}/keys.kv`)) return false;
+  if ((await kv.get(KEY)).value !== true || await hasKeyStore(dataDir)) return false;
   if (lost) return true;
   throw new SvcError(
     "conflict",
-    `Cannot open ${dataDir}: its keys.kv, which holds the key of every memory, is missing, so ` +
-      "none of its memories could be read. Put back keys.kv from a backup of this data " +
+    `Cannot open ${dataDir}: its ${KEY_STORE_FILE}, which holds the key of every memory, is ` +
+      `missing, so none of its memories could be read. Put back ${KEY_STORE_FILE} from a ` +
+      "backup of this data " +
       "directory; if there is none, the memories are lost: start once with SVC_KEYS_LOST=1 " +
       "to go on without them.",
   );
 }
 
-/** Records that `dataDir` has a `keys.kv` (once the cipher opened it). */
+/** Records that `dataDir` has a key store (once the cipher opened it). */
 export async function recordKeyStore(kv: Deno.Kv): Promise<void> {
   await kv.set(KEY, true);
 }

@@ -22,16 +22,14 @@ async function open(dataDir: string, env: Record<string, string> = {}) {
   return await openBackends(config.config, silentLogger);
 }
 
-Deno.test("composition: the local cipher's key store is keys.kv in the data directory, private, kept across restarts and closed on shutdown", async () => {
+Deno.test("composition: the local cipher's key store is keys.sqlite in the data directory, private, kept across restarts and closed on shutdown", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-keys-" });
   const previous = restrictNewFiles();
   try {
     // A key store left readable (restored from a backup with loose modes, say), with its key.
     await loadMasterKey(dataDir, masterKeyFileOf({}, dataDir));
-    const loose = await Deno.openKv(`${dataDir}/keys.kv`);
-    await loose.set(["unrelated"], 1);
-    loose.close();
-    Deno.chmodSync(`${dataDir}/keys.kv`, 0o644);
+    await Deno.writeFile(`${dataDir}/keys.sqlite`, new Uint8Array());
+    Deno.chmodSync(`${dataDir}/keys.sqlite`, 0o644);
 
     const memoryId = crypto.randomUUID();
     let backends = await open(dataDir);
@@ -39,8 +37,8 @@ Deno.test("composition: the local cipher's key store is keys.kv in the data dire
       memoryId,
     });
     const names = [...Deno.readDirSync(dataDir)].map((entry) => entry.name);
-    const keyFiles = names.filter((name) => name.startsWith("keys.kv"));
-    assert.ok(keyFiles.includes("keys.kv"), names.join(", "));
+    const keyFiles = names.filter((name) => name.startsWith("keys."));
+    assert.ok(keyFiles.includes("keys.sqlite"), names.join(", "));
     for (const name of keyFiles) assert.equal(mode(`${dataDir}/${name}`), 0o600, name);
     const cipher = backends.relayer.cipher!;
     await backends.close();
@@ -68,27 +66,27 @@ Deno.test("composition: the local cipher's key store is keys.kv in the data dire
   }
 });
 
-Deno.test("composition: a data directory whose keys.kv went missing is refused until it is put back", async () => {
+Deno.test("composition: a data directory whose keys.sqlite went missing is refused until it is put back", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-keys-" });
   const aside = await Deno.makeTempDir({ prefix: "svc-keys-aside-" });
   try {
-    // The first start of a directory without keys.kv (new, or from before it) makes one.
+    // The first start of a directory without keys.sqlite (new, or from before it) makes one.
     let backends = await open(dataDir);
     const sealed = await backends.relayer.cipher!.encrypt(OWNER, new TextEncoder().encode("hi"), {
       memoryId: crypto.randomUUID(),
     });
     await backends.close();
     const keyFiles = [...Deno.readDirSync(dataDir)].map((entry) => entry.name)
-      .filter((name) => name.startsWith("keys.kv"));
+      .filter((name) => name.startsWith("keys.sqlite"));
     for (const name of keyFiles) await Deno.rename(`${dataDir}/${name}`, `${aside}/${name}`);
 
     await assert.rejects(
       () => open(dataDir),
       (error) =>
         error instanceof SvcError && error.code === "conflict" &&
-        error.message.includes("its keys.kv, which holds the key of every memory, is missing"),
+        error.message.includes("its keys.sqlite, which holds the key of every memory, is missing"),
     );
-    assert.equal(await pathExists(`${dataDir}/keys.kv`), false, "none was made");
+    assert.equal(await pathExists(`${dataDir}/keys.sqlite`), false, "none was made");
 
     for (const name of keyFiles) await Deno.copyFile(`${aside}/${name}`, `${dataDir}/${name}`);
     backends = await open(dataDir);
@@ -96,7 +94,7 @@ Deno.test("composition: a data directory whose keys.kv went missing is refused u
     assert.equal(new TextDecoder().decode(text), "hi");
     await backends.close();
 
-    // Without a backup, the loss is accepted once: a new keys.kv, which later starts find.
+    // Without a backup, the loss is accepted once: a new keys.sqlite, which later starts find.
     for (const name of keyFiles) await Deno.remove(`${dataDir}/${name}`).catch(() => {});
     backends = await open(dataDir, { SVC_KEYS_LOST: "1" });
     await assert.rejects(() => backends.relayer.cipher!.decrypt(OWNER, sealed), SvcError);

@@ -25,7 +25,12 @@ import { loadMasterKey } from "./master_key.ts";
 import { makeDataDir, makePrivate } from "./private_files.ts";
 import { checkNotMoved } from "./moved.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
-import { checkKeyStore, recordKeyStore } from "./key_store_record.ts";
+import {
+  checkKeyStore,
+  KEY_STORE_FILE,
+  OLD_KEY_STORE_FILE,
+  recordKeyStore,
+} from "./key_store_record.ts";
 import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
 import type { BackgroundReindex } from "./background_reindex.ts";
 import { type IndexLock, lockIndex } from "./index_lock.ts";
@@ -138,7 +143,7 @@ async function openVectors(
 
 /**
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
- * store, `keys.kv` in the data directory or the shared database (apart from the blobs, so that
+ * store, `keys.sqlite` in the data directory or the shared database (apart from the blobs, so that
  * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
  * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over
  * loopback so that one process alone spends the sponsor's coins.
@@ -156,7 +161,10 @@ async function openCipher(
         masterKey: secret,
         ...database
           ? { keyStore: await (await postgresPlugin()).PgKeyStore.open({ database, secret }) }
-          : { keyStorePath: `${config.dataDir}/keys.kv` },
+          : {
+            keyStorePath: `${config.dataDir}/${KEY_STORE_FILE}`,
+            importKeysFrom: `${config.dataDir}/${OLD_KEY_STORE_FILE}`,
+          },
       });
       return { cipher, close: () => cipher.close() };
     }
@@ -252,8 +260,8 @@ async function openStores(settings: StoreSettings, opened: OpenedParts) {
   const keyStore = local && state.kv;
   if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
     logger.warn(
-      "keys.kv is missing (SVC_KEYS_LOST=1): the memories stored before cannot be read; a " +
-        "new keys.kv is made",
+      `${KEY_STORE_FILE} is missing (SVC_KEYS_LOST=1): the memories stored before cannot be ` +
+        "read; a new one is made",
       { data_dir: config.dataDir },
     );
   }

@@ -6,7 +6,7 @@
  * its inserts idempotent, so nothing is duplicated:
  *
  * - `ledger`: accounts and delegate keys (`ledger.kv`);
- * - `keys`: the local cipher's wrapped data keys (`keys.kv`), wrapped bytes as they are;
+ * - `keys`: the local cipher's wrapped data keys (`keys.sqlite`), wrapped bytes as they are;
  * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector`
  *   in a blob's metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the
  *   database;
@@ -21,7 +21,7 @@
  * directory's SQLite blob store instead ({@link moveBlobsToSqlite}), as the relayer does at start.
  */
 import { KvLedgerStore } from "@svc/local-ledger/kv_store";
-import { KvKeyStore } from "@svc/local-cipher/key_store";
+import { importKvKeys, SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
 import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
 import type { NamespaceRef, StoredBlock } from "@svc/encrypted-index/storage";
@@ -45,7 +45,12 @@ import {
 } from "@svc/postgres";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
-import { checkKeyStore } from "./key_store_record.ts";
+import {
+  checkKeyStore,
+  hasKeyStore,
+  KEY_STORE_FILE,
+  OLD_KEY_STORE_FILE,
+} from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import {
   deadLetters,
@@ -120,7 +125,7 @@ async function withKv<T>(
 
 /**
  * Refuses what the copy cannot do: a LanceDB index (or one whose import into the encrypted
- * index has not finished), a `keys.kv` that went missing. Resolves to the name of the active
+ * index has not finished), a key store that went missing. Resolves to the name of the active
  * encrypted index, `null` for none.
  */
 export async function checkSource(config: Config): Promise<string | null> {
@@ -250,8 +255,12 @@ async function copyKeys(
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
-  if (!await pathExists(`${dir}/keys.kv`)) return 0;
-  const source = new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`));
+  if (!await hasKeyStore(dir)) return 0;
+  const source = await SqliteKeyStore.open(`${dir}/${KEY_STORE_FILE}`);
+  await importKvKeys(`${dir}/${OLD_KEY_STORE_FILE}`, source).catch(async (error) => {
+    await source.close();
+    throw error;
+  });
   const target = await PgKeyStore.open({ database, secret });
   try {
     // The store writes the puts made together in one statement.

@@ -61,7 +61,7 @@ const STORE = values.store as BenchStore;
 const vectors = await openBenchVectors(STORE, dataDir, embedder, secret);
 const cipher = await LocalCipher.open({
   masterKey,
-  keyStorePath: `${dataDir}/keys.kv`,
+  keyStorePath: `${dataDir}/keys.sqlite`,
 });
 const blobs = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
 const relayer = await assembleRelayer({

@@ -30,7 +30,7 @@ const relayer = await assembleRelayer({
   directory: new MemoryAccountDirectory(),
   cipher: await LocalCipher.open({
     masterKey,
-    keyStorePath: `${dataDir}/keys.kv`,
+    keyStorePath: `${dataDir}/keys.sqlite`,
   }),
   blobs,
   vectors,

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { KvAccessLogStore, KvReplayGuard, LifecycleRecords, liveClaims } from "@svc/denokv";
 import { fingerprintOf } from "../src/auth/claim_record.ts";
-import { KvKeyStore } from "../plugins/local_cipher/key_store.ts";
+import { SqliteKeyStore } from "../plugins/local_cipher/key_store.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 
 Deno.test("lifecycle records, access log, replay claims and keys list what they hold", async () => {
@@ -34,7 +34,8 @@ Deno.test("lifecycle records, access log, replay claims and keys list what they 
   } finally {
     kv.close();
   }
-  const keys = new KvKeyStore(await Deno.openKv(":memory:"));
+  const dir = await Deno.makeTempDir();
+  const keys = await SqliteKeyStore.open(`${dir}/keys.sqlite`);
   try {
     const wrapped = new Uint8Array([9, 9]);
     await keys.put({ owner: "0xa", memoryId: "m1", keyTag: "t1" }, wrapped);
@@ -43,6 +44,7 @@ Deno.test("lifecycle records, access log, replay claims and keys list what they 
     ]);
   } finally {
     await keys.close();
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -1,217 +1,182 @@
 /**
- * Where the local cipher keeps the wrapped data keys of memories: a Deno KV database (the
- * relayer's key store, `keys.kv` in the data directory), or a map in memory when the cipher is
- * opened without one (tests, tools). Entries are `["key", owner, memoryId, keyTag]` → the
- * wrapped key; a memory has one entry per encryption (a job that is retried encrypts again),
- * and erasing a memory deletes all of them.
+ * Where the local cipher keeps the wrapped data keys of memories: a SQLite file of its own (the
+ * relayer's key store, `keys.sqlite` in the data directory), or a map in memory when the cipher
+ * is opened without one (tests, tools). A memory has one key per encryption (a job that is
+ * retried encrypts again), and erasing a memory deletes all of them.
  *
- * Writes are group-committed: the keys of concurrent `put` calls go into one atomic commit
- * (one fsync) within Deno KV's limits, while the previous commit is under way; each `put`
- * resolves once the commit holding its key is durable. Reads are grouped too: the `get` calls of
- * one turn are read ten keys to a `getMany`, which costs Deno KV about half as much a key as a
- * `get` (a recall reads the keys of 30 or so memories at once).
+ * The file is a `DurableSqlite`: the puts of one turn of the event loop are one commit, each
+ * resolving once it is on disk; an erase resolves once the deleted keys are overwritten with
+ * zeros and the write-ahead log is cut to nothing, so no file of the store holds them. An erase
+ * writes the few pages its keys were on, whatever the size of the store.
  *
- * Given its file (`scrubPath`), the store wipes an erased key from the disk before `erase`
- * resolves: the file is rewritten without the deleted rows' remains and its write-ahead log
- * emptied (`scrubSqlite`), while no commit of the store runs. Erases that arrive meanwhile share
- * the next wipe.
+ * Earlier versions kept the keys in a Deno KV database (`keys.kv`); `importKvKeys` moves them
+ * into the file, then deletes the old one.
  */
+import type { DatabaseSync } from "node:sqlite";
 import { backendError, type KeyPlace, type KeyStore } from "@svc/relayer/kit";
-import { readTogether } from "@svc/util/read_together";
-import { coalesced, scrubSqlite } from "@svc/util/scrub";
+import { DurableSqlite } from "@svc/util/durable_sqlite";
+import { pathExists } from "@svc/util/files";
 
 export type { KeyPlace, KeyStore };
 
 /** The longest memory id (UTF-8 bytes) a ciphertext can carry. */
 export const MAX_MEMORY_ID_BYTES = 255;
-/** The longest owner (UTF-8 bytes) whose memories get keys of their own (a KV key's size). */
+/** The longest owner (UTF-8 bytes) whose memories get keys of their own. */
 export const MAX_OWNER_BYTES = 1024;
 
-const PREFIX = "key";
-// Deno KV refuses an atomic commit of more than 1000 mutations, 80 KiB of keys or 800 KiB in
-// all; a batch stays well inside.
-const MAX_BATCH_ENTRIES = 1000;
-const MAX_BATCH_KEY_BYTES = 64 * 1024;
-const MAX_BATCH_BYTES = 640 * 1024;
-/** The most keys Deno KV reads in one `getMany`. */
-const READ_BATCH = 10;
-/** Memories whose keys an erase looks up concurrently. */
-const ERASE_LISTS_AT_ONCE = 32;
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS keys (
+    owner TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    key_tag TEXT NOT NULL,
+    wrapped BLOB NOT NULL,
+    PRIMARY KEY (owner, memory_id, key_tag)
+  ) STRICT, WITHOUT ROWID;
+`;
+/** Rows `entries` reads at a time. */
+const PAGE = 500;
 
-const utf8 = new TextEncoder();
-
-/** An upper bound of the bytes Deno KV encodes a string key part into. */
-function partBytes(part: string): number {
-  const bytes = utf8.encode(part);
-  return 2 + bytes.length + bytes.filter((byte) => byte === 0).length;
+/** A wrapped key with its place. */
+export interface KeyEntry {
+  place: KeyPlace;
+  wrapped: Uint8Array<ArrayBuffer>;
 }
 
-function kvKey({ owner, memoryId, keyTag }: KeyPlace): Deno.KvKey {
-  return [PREFIX, owner, memoryId, keyTag];
+interface Row {
+  owner: string;
+  memory_id: string;
+  key_tag: string;
+  wrapped: Uint8Array<ArrayBuffer>;
 }
 
-interface Pending {
-  key: Deno.KvKey;
-  value: Uint8Array<ArrayBuffer>;
-  keyBytes: number;
-  resolve(): void;
-  reject(error: unknown): void;
+/** The statements of the store, prepared once. */
+function statements(db: DatabaseSync) {
+  return {
+    insert: db.prepare(
+      "INSERT INTO keys (owner, memory_id, key_tag, wrapped) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT DO UPDATE SET wrapped = excluded.wrapped",
+    ),
+    select: db.prepare(
+      "SELECT wrapped FROM keys WHERE owner = ? AND memory_id = ? AND key_tag = ?",
+    ),
+    remove: db.prepare("DELETE FROM keys WHERE owner = ? AND memory_id = ?"),
+    page: db.prepare(
+      "SELECT owner, memory_id, key_tag, wrapped FROM keys WHERE (owner, memory_id, key_tag) > " +
+        `(?, ?, ?) ORDER BY owner, memory_id, key_tag LIMIT ${PAGE}`,
+    ),
+  };
 }
 
-/** The key store in a Deno KV database; `close` closes the database. */
-export class KvKeyStore implements KeyStore {
-  #kv: Deno.Kv;
-  #queue: Pending[] = [];
-  #draining = false;
-  /** Settles once every `put` made so far has (commits happen in order). */
-  #written: Promise<void> = Promise.resolve();
-  #closed = false;
-  /** The store's commits and wipes, one at a time. */
-  #exclusive: Promise<unknown> = Promise.resolve();
-  /** Wipes the file of erased keys (when its path is known). */
-  #scrub?: () => Promise<void>;
-  /** Keys were deleted and the file not wiped since (a wipe that failed is tried again). */
-  #unwiped = false;
+/** The key store in a SQLite file; `close` closes it. */
+export class SqliteKeyStore implements KeyStore {
+  #file: DurableSqlite;
+  #sql: ReturnType<typeof statements>;
 
-  /**
-   * A store over `kv`; with `scrubPath`, the database's file, it wipes erased keys from the disk.
-   */
-  constructor(kv: Deno.Kv, options: { scrubPath?: string } = {}) {
-    this.#kv = kv;
-    const { scrubPath } = options;
-    if (!scrubPath) return;
-    this.#scrub = coalesced(() =>
-      this.#alone(async () => {
-        this.#unwiped = false;
-        try {
-          await scrubSqlite(scrubPath);
-        } catch (error) {
-          this.#unwiped = true; // the next erase tries again
-          throw error;
-        }
-      })
-    );
+  private constructor(file: DurableSqlite) {
+    this.#file = file;
+    this.#sql = statements(file.db);
   }
 
-  /** Runs `step` once no other commit or wipe of the store runs. */
-  #alone<T>(step: () => Promise<T>): Promise<T> {
-    const run = this.#exclusive.catch(() => {}).then(step);
-    this.#exclusive = run;
-    return run;
-  }
-
-  put(place: KeyPlace, wrapped: Uint8Array<ArrayBuffer>): Promise<void> {
-    if (this.#closed) {
-      return Promise.reject(backendError("the key store", "store a key", "closed"));
-    }
-    const key = kvKey(place);
-    const keyBytes = 3 + key.reduce((sum: number, part) => sum + partBytes(part as string), 0);
-    const done = new Promise<void>((resolve, reject) => {
-      this.#queue.push({ key, value: wrapped, keyBytes, resolve, reject });
-    });
-    this.#written = done.catch(() => {});
-    if (!this.#draining) {
-      this.#draining = true;
-      // Let the calls made in the same turn join the first commit.
-      queueMicrotask(() => this.#drain());
-    }
-    return done;
-  }
-
-  /** Commits the queue in batches, one at a time: what arrives during a commit joins the next. */
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      let count = 0, keyBytes = 0, bytes = 0;
-      while (count < this.#queue.length && count < MAX_BATCH_ENTRIES) {
-        const next = this.#queue[count];
-        const size = next.keyBytes + next.value.byteLength + 16;
-        if (
-          count > 0 &&
-          (keyBytes + next.keyBytes > MAX_BATCH_KEY_BYTES || bytes + size > MAX_BATCH_BYTES)
-        ) break;
-        keyBytes += next.keyBytes;
-        bytes += size;
-        count++;
-      }
-      const batch = this.#queue.splice(0, count);
-      try {
-        const operation = this.#kv.atomic();
-        for (const { key, value } of batch) operation.set(key, value);
-        const result = await this.#alone(() => operation.commit());
-        if (!result.ok) throw new Error("the commit was refused");
-        for (const pending of batch) pending.resolve();
-      } catch (cause) {
-        const error = backendError("the key store", "store a key", cause);
-        for (const pending of batch) pending.reject(error);
-      }
-    }
-    this.#draining = false;
-  }
-
-  get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
-    return this.#read(place);
-  }
-
-  #read = readTogether(READ_BATCH, async (places: KeyPlace[]) => {
+  /** Opens (or creates) the store at `path`. */
+  static async open(path: string): Promise<SqliteKeyStore> {
     try {
-      const entries = await this.#kv.getMany<unknown[]>(places.map(kvKey));
-      return entries.map(({ value }) =>
-        value instanceof Uint8Array ? value as Uint8Array<ArrayBuffer> : null
-      );
+      return new SqliteKeyStore(await DurableSqlite.open(path, SCHEMA));
+    } catch (cause) {
+      throw backendError("the key store", "open its file", cause);
+    }
+  }
+
+  async put({ owner, memoryId, keyTag }: KeyPlace, wrapped: Uint8Array<ArrayBuffer>) {
+    try {
+      await this.#file.write(() => this.#sql.insert.run(owner, memoryId, keyTag, wrapped.slice()));
+    } catch (cause) {
+      throw backendError("the key store", "store a key", cause);
+    }
+  }
+
+  // deno-lint-ignore require-await
+  async get({ owner, memoryId, keyTag }: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
+    try {
+      const row = this.#sql.select.get(owner, memoryId, keyTag) as Pick<Row, "wrapped"> | undefined;
+      return row?.wrapped ?? null;
     } catch (cause) {
       throw backendError("the key store", "read a key", cause);
     }
-  });
+  }
 
+  /** Deletes the keys in the transaction of the puts asked for before it: those are erased too. */
   async erase(owner: string, memoryIds: string[]): Promise<void> {
-    // A key whose `put` is under way when the erase starts is deleted too.
-    await this.#written;
+    const ids = [...new Set(memoryIds)];
     try {
-      const keys: Deno.KvKey[] = [];
-      const ids = [...new Set(memoryIds)];
-      for (let at = 0; at < ids.length; at += ERASE_LISTS_AT_ONCE) {
-        const found = await Promise.all(
-          ids.slice(at, at + ERASE_LISTS_AT_ONCE).map((memoryId) =>
-            Array.fromAsync(this.#kv.list({ prefix: [PREFIX, owner, memoryId] }), (e) => e.key)
-          ),
-        );
-        keys.push(...found.flat());
-      }
-      for (let at = 0; at < keys.length;) {
-        const operation = this.#kv.atomic();
-        let keyBytes = 0, count = 0;
-        for (; at < keys.length && count < MAX_BATCH_ENTRIES; at++, count++) {
-          const size = 3 + keys[at].reduce((sum: number, p) => sum + partBytes(p as string), 0);
-          if (count > 0 && keyBytes + size > MAX_BATCH_KEY_BYTES) break;
-          keyBytes += size;
-          operation.delete(keys[at]);
-        }
-        this.#unwiped = true;
-        const result = await this.#alone(() => operation.commit());
-        if (!result.ok) throw new Error("the commit was refused");
-      }
-      if (keys.length > 0 || this.#unwiped) await this.#scrub?.();
+      await this.#file.write(() => {
+        for (const memoryId of ids) this.#sql.remove.run(owner, memoryId);
+      }, { wipe: true });
     } catch (cause) {
       throw backendError("the key store", "erase keys", cause);
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#written;
-    this.#kv.close();
+  close(): Promise<void> {
+    return this.#file.close();
   }
 
   /** Every wrapped key with its place, in key order (for copying the store elsewhere). */
-  async *entries(): AsyncIterable<{ place: KeyPlace; wrapped: Uint8Array<ArrayBuffer> }> {
-    for await (const entry of this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: [PREFIX] })) {
-      const [, owner, memoryId, keyTag] = entry.key as string[];
-      if (entry.value instanceof Uint8Array) {
-        yield { place: { owner, memoryId, keyTag }, wrapped: entry.value };
+  async *entries(): AsyncIterable<KeyEntry> {
+    let after = ["", "", ""];
+    while (true) {
+      const rows = this.#sql.page.all(...after) as unknown as Row[];
+      for (const row of rows) {
+        yield {
+          place: { owner: row.owner, memoryId: row.memory_id, keyTag: row.key_tag },
+          wrapped: row.wrapped,
+        };
       }
+      if (rows.length < PAGE) return;
+      const last = rows.at(-1)!;
+      after = [last.owner, last.memory_id, last.key_tag];
     }
   }
+}
+
+/** The keys of a Deno KV key store an earlier version wrote, in key order. */
+export async function* kvKeyEntries(kv: Deno.Kv): AsyncIterable<KeyEntry> {
+  for await (const entry of kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["key"] })) {
+    const [, owner, memoryId, keyTag] = entry.key as string[];
+    if (entry.value instanceof Uint8Array) {
+      yield { place: { owner, memoryId, keyTag }, wrapped: entry.value };
+    }
+  }
+}
+
+/** The files of a Deno KV database at `path`: the database, its log and its shared memory. */
+const kvFiles = (path: string) => [path, `${path}-wal`, `${path}-shm`];
+
+/**
+ * Moves the keys of the Deno KV key store at `kvPath` (an earlier version's) into `store`, then
+ * deletes its files; resolves to how many keys moved. Interrupted, it leaves the old store as
+ * it was, and the next call moves its keys again.
+ */
+export async function importKvKeys(kvPath: string, store: SqliteKeyStore): Promise<number> {
+  if (!await pathExists(kvPath)) {
+    // What a move interrupted after deleting the database left of it.
+    for (const file of kvFiles(kvPath)) await Deno.remove(file).catch(() => {});
+    return 0;
+  }
+  const kv = await Deno.openKv(kvPath);
+  let moved = 0;
+  try {
+    const puts: Promise<void>[] = [];
+    for await (const { place, wrapped } of kvKeyEntries(kv)) {
+      puts.push(store.put(place, wrapped));
+      moved++;
+      if (puts.length === PAGE) await Promise.all(puts.splice(0));
+    }
+    await Promise.all(puts);
+  } finally {
+    kv.close();
+  }
+  for (const file of kvFiles(kvPath)) await Deno.remove(file).catch(() => {});
+  return moved;
 }
 
 /** The key store in memory: keys last as long as the object. */

@@ -4,7 +4,7 @@
  * associated data, so a blob moved to another owner, or altered, fails to decrypt.
  *
  * Format version 2, for a memory encrypted with its id (`encrypt(…, { memoryId })`): the
- * wrapped data key is kept in the key store (`keys.kv`, or one given to `open`, such as the
+ * wrapped data key is kept in the key store (`keys.sqlite`, or one given to `open`, such as the
  * PostgreSQL store many relayers share; see `key_store.ts`), apart from the
  * ciphertext, under the owner, the memory id and a random key tag. The ciphertext carries what
  * finds it:
@@ -21,7 +21,7 @@
  * ```ts
  * const cipher = await LocalCipher.open({
  *   masterKey: crypto.getRandomValues(new Uint8Array(32)),
- *   keyStorePath: `${dataDir}/keys.kv`,
+ *   keyStorePath: `${dataDir}/keys.sqlite`,
  * });
  * const sealed = await cipher.encrypt(owner, new TextEncoder().encode("I am vegetarian"), {
  *   memoryId,
@@ -33,12 +33,13 @@
 import { type CallOptions, type Cipher, type EncryptOptions, SvcError } from "@svc/relayer/kit";
 import { concatBytes, gcmDecrypt, gcmEncrypt } from "@svc/util/sealing";
 import {
+  importKvKeys,
   type KeyPlace,
   type KeyStore,
-  KvKeyStore,
   MAX_MEMORY_ID_BYTES,
   MAX_OWNER_BYTES,
   MemoryKeyStore,
+  SqliteKeyStore,
 } from "./key_store.ts";
 
 export type {
@@ -66,11 +67,16 @@ export interface LocalCipherOptions {
   /** 32 secret bytes; every owner's key is derived from them. */
   masterKey: Uint8Array<ArrayBuffer>;
   /**
-   * The key store's Deno KV file (the composition passes `<data dir>/keys.kv`), opened by
+   * The key store's SQLite file (the composition passes `<data dir>/keys.sqlite`), opened by
    * `open` and closed by `close`. Without it the memories' keys are held in memory only: what
    * was encrypted with a memory id does not decrypt once the cipher is gone (tests, tools).
    */
   keyStorePath?: string;
+  /**
+   * The Deno KV key store of an earlier version (`<data dir>/keys.kv`): when it exists, `open`
+   * moves its keys into `keyStorePath`'s store and deletes it.
+   */
+  importKeysFrom?: string;
   /**
    * The key store itself, instead of `keyStorePath` (e.g. the PostgreSQL one many relayers
    * share); the cipher closes it when it closes.
@@ -144,11 +150,17 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     if (options.keyStorePath === undefined) {
       return new LocalCipher(master, options.keyStore ?? new MemoryKeyStore());
     }
-    const keys = new KvKeyStore(await Deno.openKv(options.keyStorePath), {
-      scrubPath: options.keyStorePath,
-    });
+    const keys = await SqliteKeyStore.open(options.keyStorePath);
     const cipher = new LocalCipher(master, keys);
-    if (!await cipher.#unwraps(keys)) {
+    let unwraps: boolean;
+    try {
+      if (options.importKeysFrom) await importKvKeys(options.importKeysFrom, keys);
+      unwraps = await cipher.#unwraps(keys);
+    } catch (error) {
+      await keys.close();
+      throw error;
+    }
+    if (!unwraps) {
       await keys.close();
       throw new SvcError(
         "conflict",
@@ -161,7 +173,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
   }
 
   /** Whether the master key unwraps the first whole key in `keys` (true when there is none). */
-  async #unwraps(keys: KvKeyStore): Promise<boolean> {
+  async #unwraps(keys: SqliteKeyStore): Promise<boolean> {
     for await (const { place: { owner, memoryId, keyTag }, wrapped } of keys.entries()) {
       // A damaged entry is the one memory's loss (`decrypt` finds no key): look further.
       if (wrapped.byteLength !== WRAPPED_BYTES) continue;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
-import { SvcError } from "@svc/relayer/kit";
+import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
-import { KvKeyStore, MemoryKeyStore } from "./key_store.ts";
+import { Buffer } from "node:buffer";
+import { MemoryKeyStore, SqliteKeyStore } from "./key_store.ts";
 import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";
 
@@ -18,10 +19,10 @@ async function copyDir(from: string, to: string): Promise<void> {
   }
 }
 
-/** Copies `keys.kv` and whatever -wal/-shm files SQLite has beside it. */
+/** Copies `keys.sqlite` and whatever -wal/-shm files SQLite has beside it. */
 async function copyKeyStore(dir: string, to: string): Promise<void> {
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.name.startsWith("keys.kv")) {
+    if (entry.name.startsWith("keys.sqlite")) {
       await Deno.copyFile(`${dir}/${entry.name}`, `${to}/${entry.name}`);
     }
   }
@@ -31,7 +32,7 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
   const dir = await Deno.makeTempDir();
   try {
     const masterKey = crypto.getRandomValues(new Uint8Array(32));
-    const keyStorePath = `${dir}/keys.kv`;
+    const keyStorePath = `${dir}/keys.sqlite`;
     const secret = crypto.getRandomValues(new Uint8Array(32));
     const blobs = await SqliteBlobStore.open({ path: `${dir}/blobs/blobs.sqlite`, secret });
     const texts = { erased: "I am vegetarian", kept: "I live in Lyon", legacy: "I like tea" };
@@ -82,7 +83,7 @@ Deno.test("LocalCipher: after erase, a copy of the blob store taken before it do
     // A key store backed up before the erase revives the memory: why such backups must go.
     await using revived = await LocalCipher.open({
       masterKey,
-      keyStorePath: `${dir}/keys-backup/keys.kv`,
+      keyStorePath: `${dir}/keys-backup/keys.sqlite`,
     });
     const [erased] = (await backup.list(OWNER, "n")).filter((e) => e.meta.memoryId === ids.erased);
     assert.equal(
@@ -131,57 +132,40 @@ Deno.test("LocalCipher: a version 2 ciphertext carries the memory id and a key t
   );
 });
 
-/** A Deno KV handle that counts the atomic commits made through it. */
-function countingKv(
-  kv: Deno.Kv,
-): { kv: Deno.Kv; commits(): number; reads: Deno.KvKey[][] } {
-  let commits = 0;
-  /** The keys of each read: a `get` reads one, a `getMany` several. */
-  const reads: Deno.KvKey[][] = [];
-  const counted = new Proxy(kv, {
-    get(target, property) {
-      if (property === "get") return (key: Deno.KvKey) => (reads.push([key]), target.get(key));
-      if (property === "getMany") {
-        return (keys: Deno.KvKey[]) => (reads.push(keys), target.getMany(keys));
-      }
-      if (property === "atomic") {
-        return () => {
-          const operation = target.atomic();
-          const commit = operation.commit.bind(operation);
-          operation.commit = () => {
-            commits++;
-            return commit();
-          };
-          return operation;
-        };
-      }
-      const value = Reflect.get(target, property);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { kv: counted, commits: () => commits, reads };
+/** How many of `markers` the files of the SQLite database at `path` (log included) hold. */
+async function held(path: string, markers: Uint8Array[]): Promise<number> {
+  const files = await Promise.all(
+    ["", "-wal", "-shm", "-journal"].map((suffix) =>
+      Deno.readFile(path + suffix).catch(() => new Uint8Array())
+    ),
+  );
+  const bytes = Buffer.concat(files);
+  return markers.filter((marker) => bytes.includes(Buffer.from(marker))).length;
 }
 
-Deno.test("KvKeyStore: puts made together are one commit; past Deno KV's limits, several", async () => {
-  const { kv, commits } = countingKv(await Deno.openKv(":memory:"));
-  const store = new KvKeyStore(kv);
+Deno.test("SqliteKeyStore: an erased key is in no file of the store once the erase resolves, while it stays open", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/keys.sqlite`;
+  const store = await SqliteKeyStore.open(path);
   try {
-    const id = (i: number) => `m${i}`.padEnd(36, "-"); // as long as a UUID
-    const place = (i: number) => ({ owner: OWNER, memoryId: id(i), keyTag: i.toString(16) });
-    const wrapped = crypto.getRandomValues(new Uint8Array(60));
-    await Promise.all(Array.from({ length: 64 }, (_, i) => store.put(place(i), wrapped)));
-    assert.equal(commits(), 1);
-    // 1,500 keys of about 120 bytes: over the 1,000 mutations a commit takes, and in two
-    // commits still over its 80 KiB of keys: at least three.
-    const many = Array.from({ length: 1500 }, (_, i) => store.put(place(100 + i), wrapped));
-    await Promise.all(many);
-    assert.ok(commits() >= 1 + 3, `${commits()} commits`);
-    for (const i of [0, 63, 100, 1599]) assert.deepEqual(await store.get(place(i)), wrapped);
-    await store.erase(OWNER, Array.from({ length: 1600 }, (_, i) => id(i)));
-    assert.equal(await store.get(place(1599)), null);
-    assert.equal((await Array.fromAsync(kv.list({ prefix: [] }))).length, 0);
+    const marker = (i: number) => new TextEncoder().encode(`wrapped-key-${i}-`.padEnd(60, "k"));
+    const place = (i: number) => ({ owner: OWNER, memoryId: `m${i}`, keyTag: "0a" });
+    await Promise.all(Array.from({ length: 400 }, (_, i) => store.put(place(i), marker(i))));
+    const erased = Array.from({ length: 200 }, (_, i) => marker(i));
+    assert.equal(await held(path, erased), 200, "the keys are on disk");
+    await store.erase(OWNER, Array.from({ length: 200 }, (_, i) => `m${i}`));
+    assert.equal(await held(path, erased), 0);
+    assert.equal(await store.get(place(0)), null);
+    assert.deepEqual(await store.get(place(399)), marker(399));
+    // A put and an erase of the same turn: the erase reaches the put.
+    const late = store.put(place(500), marker(500));
+    await store.erase(OWNER, ["m500"]);
+    await late;
+    assert.equal(await store.get(place(500)), null);
+    assert.equal(await held(path, [marker(500)]), 0);
   } finally {
     await store.close();
+    await Deno.remove(dir, { recursive: true });
   }
   await assert.rejects(
     () => store.put({ owner: OWNER, memoryId: "late", keyTag: "00" }, new Uint8Array(60)),
@@ -189,36 +173,48 @@ Deno.test("KvKeyStore: puts made together are one commit; past Deno KV's limits,
   );
 });
 
-Deno.test("KvKeyStore: gets made together are read ten keys to a getMany, each answered with its own key", async () => {
-  const { kv, reads } = countingKv(await Deno.openKv(":memory:"));
-  const store = new KvKeyStore(kv);
-  const place = (i: number) => ({ owner: OWNER, memoryId: `m${i}`, keyTag: "0a" });
-  const wrapped = (i: number) => new Uint8Array(60).fill(i);
+Deno.test("LocalCipher: the Deno KV key store of an earlier version is moved into keys.sqlite, then deleted", async () => {
+  const dir = await Deno.makeTempDir();
   try {
-    await Promise.all(Array.from({ length: 24 }, (_, i) => store.put(place(i), wrapped(i))));
-    // 25 keys, the last never stored.
-    const got = await Promise.all(Array.from({ length: 25 }, (_, i) => store.get(place(i))));
-    assert.deepEqual(got, [...Array.from({ length: 24 }, (_, i) => wrapped(i)), null]);
-    assert.deepEqual(reads.map((keys) => keys.length), [10, 10, 5]);
-    // A get of a later turn is a read of its own.
-    assert.deepEqual(await store.get(place(3)), wrapped(3));
-    assert.deepEqual(reads.map((keys) => keys.length), [10, 10, 5, 1]);
+    const masterKey = crypto.getRandomValues(new Uint8Array(32));
+    const options = { masterKey, keyStorePath: `${dir}/keys.sqlite` };
+    const importKeysFrom = `${dir}/keys.kv`;
+    // What an earlier version wrote: the keys under ["key", owner, memory id, key tag].
+    const memory = new MemoryKeyStore();
+    const written: [KeyPlace, Uint8Array<ArrayBuffer>][] = [];
+    const recording: KeyStore = {
+      put: (place, wrapped) => (written.push([place, wrapped]), memory.put(place, wrapped)),
+      get: (place) => memory.get(place),
+      erase: (owner, ids) => memory.erase(owner, ids),
+      close: () => memory.close(),
+    };
+    const before = await LocalCipher.open({ masterKey, keyStore: recording });
+    const sealed = await before.encrypt(OWNER, enc("I am vegetarian"), { memoryId: "m1" });
+    const kv = await Deno.openKv(importKeysFrom);
+    for (const [{ owner, memoryId, keyTag }, wrapped] of written) {
+      await kv.set(["key", owner, memoryId, keyTag], wrapped);
+    }
+    kv.close();
+    {
+      await using cipher = await LocalCipher.open({ ...options, importKeysFrom });
+      assert.equal(dec(await cipher.decrypt(OWNER, sealed)), "I am vegetarian");
+    }
+    const names = () => Array.fromAsync(Deno.readDir(dir), (entry) => entry.name);
+    assert.deepEqual((await names()).filter((name) => name.startsWith("keys.kv")), []);
+    // A move interrupted after deleting the database left its log: the next open deletes it.
+    await Deno.writeFile(`${importKeysFrom}-wal`, new Uint8Array(32));
+    await using cipher = await LocalCipher.open({ ...options, importKeysFrom });
+    assert.equal(dec(await cipher.decrypt(OWNER, sealed)), "I am vegetarian");
+    assert.deepEqual((await names()).filter((name) => name.startsWith("keys.kv")), []);
   } finally {
-    await store.close();
-  }
-  // Reads that fail (here the store is closed) fail every get of theirs, with a clear error.
-  const late = await Promise.allSettled([store.get(place(1)), store.get(place(2))]);
-  for (const result of late) {
-    assert.equal(result.status, "rejected");
-    const { reason } = result as PromiseRejectedResult;
-    assert.ok(reason instanceof SvcError && reason.code === "backend_unavailable", String(reason));
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
-localCipherKeyStoreSuite("LocalCipher on KvKeyStore", async () => {
+localCipherKeyStoreSuite("LocalCipher on SqliteKeyStore", async () => {
   const dir = await Deno.makeTempDir();
   return {
-    open: async () => new KvKeyStore(await Deno.openKv(`${dir}/keys.kv`)),
+    open: () => SqliteKeyStore.open(`${dir}/keys.sqlite`),
     [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 });
@@ -229,7 +225,7 @@ Deno.test("LocalCipher: a key store and a key store path together are refused", 
       LocalCipher.open({
         masterKey: new Uint8Array(32),
         keyStore: new MemoryKeyStore(),
-        keyStorePath: "keys.kv",
+        keyStorePath: "keys.sqlite",
       }),
     TypeError,
   );
@@ -239,7 +235,7 @@ Deno.test("LocalCipher: a key store is refused under another master key, before 
   const dir = await Deno.makeTempDir();
   try {
     const masterKey = crypto.getRandomValues(new Uint8Array(32));
-    const keyStorePath = `${dir}/keys.kv`;
+    const keyStorePath = `${dir}/keys.sqlite`;
     const other = crypto.getRandomValues(new Uint8Array(32));
     // An empty store takes any key.
     await (await LocalCipher.open({ masterKey: other, keyStorePath })).close();

@@ -38,7 +38,7 @@ import {
 } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { freeBytes } from "@svc/util/free_bytes";
-import { truncateLog } from "@svc/util/scrub";
+import { scrubSqlite, truncateLog } from "@svc/util/scrub";
 
 export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
 
@@ -110,12 +110,12 @@ function columnsOf(db: DatabaseSync): Set<string> {
 }
 
 /** `user_version` of a store whose names are sealed but whose file may still hold them. */
-const UNVACUUMED = 1;
+const UNSCRUBBED = 1;
 
 /**
  * Brings a store an older version made to this one's table: the sealed attributes it lacks (null),
  * and its owners and namespaces, kept in clear, replaced by their places and seals, in one
- * transaction; the file is then rewritten (`VACUUM`, tried again at each open until it is done)
+ * transaction; the file is then rewritten (`scrubSqlite`, tried again at each open until it is done)
  * so that the names are in none of its pages. Resolves to the blobs whose names were sealed.
  */
 async function upgrade(db: DatabaseSync, places: BlobPlaces, path: string): Promise<number> {
@@ -133,13 +133,13 @@ async function upgrade(db: DatabaseSync, places: BlobPlaces, path: string): Prom
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
-  const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
-  if (user_version === UNVACUUMED) {
-    db.exec("VACUUM");
-    await truncateLog(db);
-    db.exec("PRAGMA user_version = 0");
-  }
   return sealed;
+}
+
+/** Whether the file still holds names an upgrade sealed (its rewrite did not finish). */
+function unscrubbed(db: DatabaseSync): boolean {
+  const { user_version } = db.prepare("PRAGMA user_version").get() as { user_version: number };
+  return user_version === UNSCRUBBED;
 }
 
 /** Replaces the owner and namespace columns by places and seals (in the caller's transaction). */
@@ -158,7 +158,7 @@ function sealNames(db: DatabaseSync, places: BlobPlaces): number {
   db.exec("DROP INDEX IF EXISTS blobs_listing");
   db.exec("ALTER TABLE blobs DROP COLUMN owner");
   db.exec("ALTER TABLE blobs DROP COLUMN namespace");
-  db.exec(`PRAGMA user_version = ${UNVACUUMED}`);
+  db.exec(`PRAGMA user_version = ${UNSCRUBBED}`);
   return rows.length;
 }
 
@@ -231,6 +231,13 @@ export class SqliteBlobStore implements BlobStore {
       db.exec(PRAGMAS);
       db.exec(SCHEMA);
       const upgraded = await upgrade(db, places, options.path);
+      if (unscrubbed(db)) {
+        db.close();
+        await scrubSqlite(options.path);
+        db = new DatabaseSync(options.path);
+        db.exec(PRAGMAS);
+        db.exec("PRAGMA user_version = 0");
+      }
       db.exec(INDEX);
       // WAL mode made it; the connection keeps it while open.
       const wal = await Deno.open(`${options.path}-wal`);

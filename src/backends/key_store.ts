@@ -1,7 +1,7 @@
 /**
  * The store of a cipher's wrapped data keys: the local cipher keeps each memory's data key,
  * wrapped under the master key, apart from its ciphertext, and erasing the memory deletes it.
- * Implementations: Deno KV (`keys.kv`, one relayer), memory (tests, tools), PostgreSQL (many
+ * Implementations: SQLite (`keys.sqlite`, one relayer), memory (tests, tools), PostgreSQL (many
  * relayers sharing the keys).
  */
 

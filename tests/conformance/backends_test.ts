@@ -101,7 +101,7 @@ cipherSuite("LocalCipher (master key file, key store file)", async () => {
   const dir = await Deno.makeTempDir();
   const cipher = await LocalCipher.open({
     masterKey: await loadMasterKey(dir, { keysDir: `${dir}/keys` }),
-    keyStorePath: `${dir}/keys.kv`,
+    keyStorePath: `${dir}/keys.sqlite`,
   });
   return Object.assign(cipher, {
     [Symbol.asyncDispose]: async () => {

@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import { KvKeyStore } from "../../plugins/local_cipher/key_store.ts";
+import { SqliteKeyStore } from "../../plugins/local_cipher/key_store.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { jobIdOf, newAccountClient, startRelayer, testMasterKey } from "../relayer_process.ts";
 
@@ -39,7 +39,7 @@ const holdingCiphertext = (files: Map<string, Buffer>, ciphertext: Uint8Array) =
 
 /** What the live stores hold of each memory: its wrapped keys and its ciphertext. */
 async function storedOf(dataDir: string, owner: string, ids: string[]) {
-  const keys = new KvKeyStore(await Deno.openKv(`${dataDir}/keys.kv`));
+  const keys = await SqliteKeyStore.open(`${dataDir}/keys.sqlite`);
   const blobs = await SqliteBlobStore.open({
     path: `${dataDir}/blobs/blobs.sqlite`,
     secret: await testMasterKey(dataDir),

@@ -56,7 +56,7 @@ Deno.test("private files: an older install is tightened at start; all the relaye
     const kept = [
       "jobs.kv",
       "ledger.kv",
-      "keys.kv",
+      "keys.sqlite",
       "svc.id",
       "blobs",
       "index.kv",
