@@ -236,11 +236,13 @@ async function status(context: Context): Promise<number> {
   return works ? 0 : 1;
 }
 
-/** `svc-mcp login` (or `--login` in a terminal): signs in on the dashboard and saves the key. */
+/**
+ * `svc-mcp login` (or `--login` in a terminal): signs in on the dashboard and saves the new key,
+ * even when the saved one works (the specification: the `login` command forces a new sign-in).
+ * The saved key, checked first, is named as the one replaced unless the relayer no longer knows it.
+ */
 async function login(context: Context): Promise<number> {
   const { options, file, say } = context;
-  // Signed in already with this relayer: a working key is kept (a second key only with --login,
-  // and then the one it replaces is named); the saved relayer's key is checked first.
   const saved = await file.load();
   const previous = saved.kind === "ok" ? saved.credentials : undefined;
   let replaced = previous;
@@ -256,14 +258,11 @@ async function login(context: Context): Promise<number> {
     if (works === false) {
       say(`The saved key no longer works (${reason}); signing in again.`);
       if (gone === "unknown_key") replaced = undefined; // on no account: nothing to remove
-    } else if (!options.forceLogin) {
+    } else {
       say(
-        `Already signed in: account ${previous.accountId}, key ${previous.delegateAddress}` +
-          `${works ? "" : ` (not checked: ${reason.replace(/\.$/, "")})`}, saved in ` +
-          `${file.path}. To sign in with a new key (another scope, say), add --login; ` +
-          "`svc-mcp --logout` signs this one out.",
+        `Signing in again: the key saved for account ${previous.accountId} ` +
+          `(${previous.delegateAddress}) is replaced once you approve.`,
       );
-      return 0;
     }
   }
   // The link is the dashboard's: one that does not answer would be a dead link to wait on.

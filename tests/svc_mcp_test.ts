@@ -166,3 +166,54 @@ Deno.test("svc-mcp status: names the relayer's version and embedder, and whether
     await Deno.remove(home, { recursive: true });
   }
 });
+
+/** Waits until `captured` holds a sign-in link (5 s at most) and answers its parameters. */
+async function signInLink(captured: Captured): Promise<URLSearchParams> {
+  for (let i = 0; i < 500; i++) {
+    const link = captured.text().match(/http:\/\/\S+\/connect\/mcp\?(\S+)/)?.[1];
+    if (link) return new URLSearchParams(link);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`no sign-in link was printed:\n${captured.text()}`);
+}
+
+Deno.test("svc-mcp login (the command): signs in with a new key even when the saved one works", async () => {
+  await using stack = await startMcpStack();
+  const alice = await stack.test.newCaller();
+  const home = await Deno.makeTempDir({ prefix: "svc-mcp-home-" });
+  await using dashboard = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("dashboard"),
+  );
+  const webUrl = `http://localhost:${dashboard.addr.port}`;
+  try {
+    await saveCredentials(home, stack.url, alice.accountId, alice.key);
+    const stderr = new Captured();
+    const exited = main(["login", "--no-browser", "--web-url", webUrl], {
+      env: { HOME: home },
+      stdin: { readable: ReadableStream.from([]), isTerminal: () => true },
+      stdout: new WritableStream(),
+      stderr,
+      hostname: "test-host",
+    });
+    // Ended by a Deny on the dashboard, so that nothing is saved.
+    const link = await Promise.race([signInLink(stderr), exited.then(() => undefined)]);
+    assert.ok(link, `a sign-in link, not:\n${stderr.text()}`);
+    const denied = await fetch(`http://127.0.0.1:${link.get("port")}/deny`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: webUrl },
+      body: JSON.stringify({ state: link.get("state") }),
+    });
+    assert.equal(denied.status, 200);
+    await denied.body?.cancel();
+    assert.equal(await exited, 1);
+    assert.doesNotMatch(stderr.text(), /Already signed in/);
+    assert.match(
+      stderr.text(),
+      new RegExp(`^Signing in again: the key saved for account ${alice.accountId} `),
+    );
+    assert.match(stderr.text(), /denied on the dashboard/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -53,7 +53,10 @@ export function localPreset(env: Record<string, string | undefined>): Preset {
 
 export interface StdioOptions {
   command: "serve" | "login" | "status" | "logout" | "help";
-  /** Forces a new sign-in even when credentials exist (`--login`). */
+  /**
+   * Forces a new sign-in even when credentials exist (`--login`; the `login` command always
+   * does).
+   */
   forceLogin: boolean;
   /** The relayer chosen by flag, preset or environment; `undefined`: saved, else `--local`. */
   relayer?: string;
@@ -106,7 +109,7 @@ export const USAGE = `usage: svc-mcp [login | status] [options]
 An MCP server on stdio for svc memory: MCP hosts start it; it signs in through the dashboard
 and bridges the memory tools to a relayer.
 
-  login                 sign in now (opens the browser when it can) and exit
+  login                 sign in now with a new key (opens the browser when it can) and exit
   status                the relayer's version and embedder, and whether the saved key works
   --login               sign in again even if credentials exist
   --no-browser          print the sign-in link without opening a browser

@@ -1,7 +1,7 @@
 /**
  * `svc-mcp login` from a terminal: it waits for a dashboard on this machine that is starting
- * (`deno task start &` and the login typed at once), keeps a saved key that works rather than
- * adding a second one, and signs in again when the relayer refuses the saved key.
+ * (`deno task start &` and the login typed at once), signs in with a new key even when the saved
+ * one works (naming the key it replaces), and says so when the relayer refuses the saved key.
  */
 import assert from "node:assert/strict";
 import { generateKeyPair } from "../../src/auth/keys.ts";
@@ -127,29 +127,35 @@ Deno.test("svc-mcp login while signed in: a relayer on this machine that is star
     const account = await svcCli(dataDir, ["account", "create"]);
     const key = await svcCli(dataDir, ["key", "add", "--account", account.accountId]);
     await saveCredentials(home, url, account.accountId, key);
-    const process = login(["--web-url", `http://localhost:${freePort()}`], home).spawn();
+    await using dashboard = fakeDashboard();
+    const process = login(["--web-url", `http://localhost:${dashboard.addr.port}`], home).spawn();
     const lines = process.stderr.pipeThrough(new TextDecoderStream()).getReader();
     let printed = "";
-    while (!/Waiting for the relayer/.test(printed)) {
-      const { value, done } = await lines.read();
-      if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
-      printed += value;
-    }
+    const readUntil = async (pattern: RegExp) => {
+      while (!pattern.test(printed)) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error(`svc-mcp login exited early:\n${printed}`);
+        printed += value;
+      }
+    };
+    await readUntil(/Waiting for the relayer/);
     assert.match(printed, new RegExp(`Waiting for the relayer at ${url} to answer`));
     await using _relayer = await startRelayer(dataDir, { SVC_PORT: String(port) });
-    for (let chunk = await lines.read(); !chunk.done; chunk = await lines.read()) {
-      printed += chunk.value;
-    }
-    assert.equal((await process.status).code, 0);
-    await process.stdout.cancel();
+    await readUntil(/Open this link within 5 minutes/);
     assert.match(
       printed,
-      new RegExp(`Already signed in: account ${account.accountId}, key ${key.address}, saved`),
+      new RegExp(
+        `Signing in again: the key saved for account ${account.accountId} \\(${key.address}\\)`,
+      ),
     );
+    process.kill();
+    await process.status;
+    await lines.cancel();
+    await process.stdout.cancel();
   });
 });
 
-Deno.test("svc-mcp login while signed in: keeps a key that works; --login replaces it and names it", async () => {
+Deno.test("svc-mcp login while signed in: signs in with a new key even when the saved one works, and names the one it replaces", async () => {
   await withDirs(async (dataDir, home) => {
     await using relayer = await startRelayer(dataDir);
     await using dashboard = fakeDashboard();
@@ -158,29 +164,24 @@ Deno.test("svc-mcp login while signed in: keeps a key that works; --login replac
     const key = await svcCli(dataDir, ["key", "add", "--account", account.accountId]);
     await saveCredentials(home, relayer.url, account.accountId, key);
     const saved = await Deno.readTextFile(`${home}/.svc/credentials.json`);
-    const kept = `Already signed in: account ${account.accountId}, key ${key.address}, saved in ` +
-      `${home}/.svc/credentials.json. To sign in with a new key (another scope, say), add ` +
-      "--login; `svc-mcp --logout` signs this one out.";
 
-    const again = await loginOutput(["--web-url", webUrl], home);
-    assert.deepEqual([again.code, again.last], [0, kept]);
-    // Kept without the dashboard: a sign-in would need it, a kept key does not.
-    const down = await loginOutput(["--web-url", `http://localhost:${freePort()}`], home);
-    assert.deepEqual([down.code, down.last], [0, kept]);
-    assert.equal(await Deno.readTextFile(`${home}/.svc/credentials.json`), saved);
+    for (const args of [[], ["--login"]]) {
+      const signIn = await startTerminalLogin(["--web-url", webUrl, ...args], home);
+      assert.equal(await approveSignIn(dataDir, signIn.link, account, webUrl), 200);
+      assert.equal((await exitWithin(signIn.process, 10_000))?.code, 0);
+      const printed = await signIn.stderr();
+      assert.doesNotMatch(printed, /Already signed in/);
+      assert.match(printed, /Signing in again: the key saved for account /);
+      assert.match(
+        printed,
+        /It replaces the key saved before\. The delegate key 0x[0-9a-f]+ stays/,
+      );
+    }
+    assert.notEqual(await Deno.readTextFile(`${home}/.svc/credentials.json`), saved);
     const keys = await svcCli(dataDir, ["key", "list", "--account", account.accountId]);
-    assert.equal(keys.keys.length, 1);
-
-    const forced = await startTerminalLogin(["--web-url", webUrl, "--login"], home);
-    assert.equal(await approveSignIn(dataDir, forced.link, account, webUrl), 200);
-    assert.equal((await exitWithin(forced.process, 10_000))?.code, 0);
-    assert.match(
-      await forced.stderr(),
-      new RegExp(
-        `Signed in: account ${account.accountId}, .* It replaces the key saved before\\. The ` +
-          `delegate key ${key.address} stays registered on account ${account.accountId}`,
-      ),
-    );
+    assert.equal(keys.keys.length, 3, "the first key and the two signed in since");
+    const now = JSON.parse(await Deno.readTextFile(`${home}/.svc/credentials.json`));
+    assert.equal(now.accountId, account.accountId);
   });
 });
 
