@@ -20,6 +20,7 @@ import { DiskSpace, startRefusal } from "./app/disk_space.ts";
 import { RequestsInFlight } from "./app/in_flight.ts";
 import { SidecarSupervisor } from "./app/sidecar/supervisor.ts";
 import {
+  boundAddress,
   bypassProxyForLoopback,
   defaultAllowedHosts,
   listeningOrigins,
@@ -152,7 +153,7 @@ async function serveDashboard(
     allowedHosts,
     logger,
   });
-  logger.info("dashboard listening", { url: origin });
+  logger.info("dashboard listening", { address: boundAddress(hostname, port), url: origin });
   return server;
 }
 
@@ -309,7 +310,12 @@ async function start() {
     audiences.add(origin);
   }
   const relayerUrl = localUrl(server.addr.hostname, server.addr.port);
-  logger.info("relayer listening", { url: relayerUrl, data_dir: config.dataDir });
+  // The address bound (0.0.0.0 for every address), then the URL this machine reaches it at.
+  logger.info("relayer listening", {
+    address: boundAddress(server.addr.hostname, server.addr.port),
+    url: relayerUrl,
+    data_dir: config.dataDir,
+  });
   // SVC_REINDEX=1 with another embedder: the new index is built while the old one serves.
   backends.reindex?.start();
   const dashboard = ledger &&

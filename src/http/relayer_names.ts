@@ -78,6 +78,15 @@ export function defaultAllowedHosts(
 }
 
 /**
+ * The address a server is bound to, as its `addr` names it: `0.0.0.0:8000`, `[::]:8000` or
+ * `127.0.0.1:8000`. A log names this rather than a URL to reach it, which may be another address
+ * (`127.0.0.1` for a server bound to every address).
+ */
+export function boundAddress(hostname: string, port: number): string {
+  return `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+}
+
+/**
  * The origins of a relayer listening on `hostname:port`: its listening origin; when it listens on
  * loopback or on every address, the loopback names with its port; and when it listens on every
  * address, each of `machineNames` (the machine's own addresses and host name) with its port.

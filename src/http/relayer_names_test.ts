@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import {
+  boundAddress,
   defaultAllowedHosts,
   hostGuard,
   isHostEntry,
@@ -111,4 +112,11 @@ Deno.test("noProxy: the given list, loopback, and the hosts of the URLs a proces
     noProxy("corp.example", ["http://192.168.1.20:8000", "http://[fd00::1]:8000"]),
     "corp.example,localhost,127.0.0.0/8,::1,192.168.1.20,fd00::1",
   );
+});
+
+Deno.test("bound address: the address bound, wildcards included, IPv6 in brackets", () => {
+  assert.equal(boundAddress("0.0.0.0", 8000), "0.0.0.0:8000");
+  assert.equal(boundAddress("::", 8000), "[::]:8000");
+  assert.equal(boundAddress("127.0.0.1", 8123), "127.0.0.1:8123");
+  assert.equal(boundAddress("fd00::1", 80), "[fd00::1]:80");
 });

@@ -174,3 +174,21 @@ Deno.test("e2e names: SVC_REQUIRE_AUDIENCE=1 refuses version 1 and accepts versi
     await Deno.remove(dataDir, { recursive: true });
   }
 });
+
+Deno.test("e2e names: bound to every address, the listening lines name 0.0.0.0, not 127.0.0.1", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await using relayer = await startRelayer(dataDir, { SVC_HOST: "0.0.0.0" });
+    const port = new URL(relayer.url).port;
+    const dashboard = new URL(await dashboardUrl(relayer)).port;
+    const line = (what: string) =>
+      relayer.log().split("\n").find((text) => text.includes(`"${what} listening"`)) ?? "";
+    assert.match(line("relayer"), new RegExp(`"address":"0\\.0\\.0\\.0:${port}"`));
+    assert.match(line("dashboard"), new RegExp(`"address":"0\\.0\\.0\\.0:${dashboard}"`));
+    // The URL this machine reaches it at stays a loopback one.
+    assert.equal(relayer.url, `http://127.0.0.1:${port}`);
+    assert.equal((await fetch(`${relayer.url}/health`).then((r) => r.json())).status, "ok");
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
