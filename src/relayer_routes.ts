@@ -99,6 +99,7 @@ function healthInfo(
     mcpSessions: () => options.sidecar?.sessions() ?? 0,
     stopping,
     writes: () => options.diskSpace?.low ? "refused" : "accepted",
+    jobs: () => services.metrics.jobCounts(),
     origins: options.audiences,
   };
 }

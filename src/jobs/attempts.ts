@@ -1,9 +1,13 @@
 /**
  * What becomes of a job whose attempt failed: failed for good when trying again would not help
  * (a client or input error) or its attempts ran out, else tried again after a delay. An attempt
- * a backend's outage failed (down or refusing) is not counted, for a day after the job was
- * accepted: an outage that long loses no memory accepted before it. A call past its time limit,
- * or an answer a backend gave that cannot be used, counts: the job's own text may be the cause.
+ * a backend's outage failed (down or refusing) while storing the memory is not counted, for a day
+ * after the job was accepted: an outage that long loses no memory accepted before it. A call past
+ * its time limit, or an answer a backend gave that cannot be used, counts: the job's own text may
+ * be the cause. So does every failure to land a memory once it is indexed (the erase of the
+ * version an update replaces): the backends that store it answered, and a landing that fails
+ * each time (a key store that refuses every erase) must not keep its job for a day (issue 85).
+ * Every job thus ends: within `maxAttempts` counted attempts, and a day of uncounted ones.
  *
  * @example
  * ```ts
@@ -21,8 +25,11 @@ export const OUTAGE_BUDGET_MS = 24 * 3_600_000;
 /** Failed for good, or tried again after `delayMs`, the attempt counted or not. */
 export type AfterFailure = { fail: true } | { fail: false; delayMs: number; counted: boolean };
 
+/** Where an attempt failed: storing and indexing the memory, or landing it once indexed. */
+export type FailedStage = "store" | "land";
+
 /**
- * What becomes of a job whose attempt failed with `error`, after `attempts` counted of
+ * What becomes of a job whose attempt failed with `error` in `stage`, after `attempts` counted of
  * `maxAttempts`, `ageMs` after it was accepted.
  */
 export function afterFailure(
@@ -30,8 +37,9 @@ export function afterFailure(
   attempts: number,
   maxAttempts: number,
   ageMs: number,
+  stage: FailedStage = "store",
 ): AfterFailure {
-  if (unavailable(error) && ageMs < OUTAGE_BUDGET_MS) {
+  if (stage === "store" && unavailable(error) && ageMs < OUTAGE_BUDGET_MS) {
     // A quarter of the job's age, 1 s to 1 min.
     return { fail: false, delayMs: Math.min(60_000, Math.max(1_000, ageMs / 4)), counted: false };
   }

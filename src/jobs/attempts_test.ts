@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { type AfterFailure, afterFailure, OUTAGE_BUDGET_MS } from "./attempts.ts";
 
-Deno.test("afterFailure: an outage is retried uncounted for a day; the rest counts or fails", () => {
+Deno.test("afterFailure: an outage is retried uncounted for a day, unless landing; the rest counts or fails", () => {
   const down = new SvcError("backend_unavailable", "Cannot store the blob: Walrus is unavailable");
   const unusable = new SvcError("backend_unavailable", "Ollama returned a vector of only zeros", {
     details: { reason: "invalid_embedding" },
@@ -31,6 +31,16 @@ Deno.test("afterFailure: an outage is retried uncounted for a day; the rest coun
     [new SvcError("bad_request", "Cannot index the memory: refused"), 1, 5, 1_000, failed],
     [new SvcError("conflict", "Cannot update memory m: it was erased meanwhile"), 1, 5, 0, failed],
   ];
+  // Landing an indexed memory (erasing what an update replaces): every failure counts (issue 85).
+  const landing: [unknown, number, number, number, AfterFailure][] = [
+    [down, 1, 5, 2_000, counted(1_000)],
+    [down, 4, 5, 60_000, counted(8_000)],
+    [down, 5, 5, 60_000, failed],
+    [internal, 5, 5, 1_000, failed],
+  ];
+  for (const [error, attempts, max, age, outcome] of landing) {
+    assert.deepEqual(afterFailure(error, attempts, max, age, "land"), outcome, `land: ${error}`);
+  }
   for (const [error, attempts, max, age, outcome] of cases) {
     assert.deepEqual(
       afterFailure(error, attempts, max, age),

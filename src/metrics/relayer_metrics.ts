@@ -22,6 +22,14 @@ import {
 
 export type { RecallStage };
 
+/** The jobs as `/health` reports them (see `RelayerMetrics.jobCounts`). */
+export interface JobCounts {
+  /** Pending or running, as the reconciler last counted them (at start, then every minute). */
+  unfinished: number;
+  /** Failed for good after their attempts, since the relayer started. */
+  deadLettered: number;
+}
+
 /** How a remember job ended. */
 export type JobOutcome = "done" | "duplicate" | "failed";
 
@@ -95,6 +103,7 @@ export class RelayerMetrics {
   #jobs: Record<JobOutcome, CounterSeries>;
   #jobDurations: Record<JobOutcome, HistogramSeries>;
   #retries: CounterSeries;
+  #deadLettered: CounterSeries;
   #batches: HistogramSeries;
   #unfinished = 0;
   #sources: MetricsSources = {};
@@ -152,6 +161,11 @@ export class RelayerMetrics {
     this.#retries = r.counter(
       "svc_job_retries_total",
       "Remember job attempts that failed and will be tried again.",
+    ).labels();
+    this.#deadLettered = r.counter(
+      "svc_jobs_dead_lettered_total",
+      "Remember jobs failed for good for a reason other than their input's (their attempts ran " +
+        'out): each has its reason in its status. Also counted in svc_jobs_total{outcome="failed"}.',
     ).labels();
     this.#batches = r.histogram(
       "svc_worker_batch_duration_seconds",
@@ -238,6 +252,7 @@ export class RelayerMetrics {
       this.#jobs[outcome].inc();
       this.#jobDurations[outcome].observe(Math.max(0, Date.now() - acceptedAt) / 1000);
     },
+    jobDeadLettered: () => this.#deadLettered.inc(),
     jobRetried: () => this.#retries.inc(),
     batchRan: (seconds) => this.#batches.observe(seconds),
   };
@@ -246,4 +261,12 @@ export class RelayerMetrics {
   readonly unfinishedJobs = (count: number): void => {
     this.#unfinished = count;
   };
+
+  /**
+   * What `/health` tells of the jobs: unfinished as the reconciler last counted them, and
+   * dead-lettered since the relayer started.
+   */
+  jobCounts(): JobCounts {
+    return { unfinished: this.#unfinished, deadLettered: this.#deadLettered.value };
+  }
 }

@@ -165,13 +165,16 @@ class BatchRun {
       return;
     }
     live = await this.#index(live, prepared);
+    for (const job of live) job.indexed = true;
     live = await this.#land(live.filter((job) => !this.#takenOver(job)));
     await this.#complete(live);
   }
 
   /**
    * Lands the jobs' memories once indexed (see `landing.ts`); returns those that stayed. When
-   * landing fails, each job gives up its attempt (indexing again is harmless).
+   * landing fails, each job gives up its attempt (indexing again is harmless), counted whatever
+   * the error: a job whose memory cannot land fails after its attempts, and its memory is
+   * withdrawn (`MemoryLanding.failed`).
    */
   async #land(jobs: BatchJob[]): Promise<BatchJob[]> {
     const { landing } = this.#deps;
@@ -277,7 +280,8 @@ class BatchRun {
 
   /**
    * Retries the job later, or fails it (see `afterFailure`). A blob already uploaded is
-   * recorded first, so the next attempt does not upload it again.
+   * recorded first, so the next attempt does not upload it again. A job failed for a reason other
+   * than its input's or client's (its attempts ran out) is dead-lettered: logged and counted.
    */
   async #giveUpAttempt(job: BatchJob, error: unknown): Promise<void> {
     const { queue, logger, observe } = this.#deps;
@@ -295,7 +299,8 @@ class BatchRun {
         record = await queue.checkpoint(record, { blob_id: job.blobId });
       }
       const age = Date.now() - this.#acceptedAt(job);
-      const next = afterFailure(error, record.attempts, queue.maxAttempts, age);
+      const stage = job.indexed ? "land" : "store";
+      const next = afterFailure(error, record.attempts, queue.maxAttempts, age, stage);
       if (!next.fail) {
         await queue.retry(record, message, next.delayMs, { counted: next.counted });
         observe?.jobRetried();
@@ -303,6 +308,14 @@ class BatchRun {
       }
       await queue.fail(record, message);
       observe?.jobEnded("failed", this.#acceptedAt(job));
+      if (!permanent(error)) {
+        observe?.jobDeadLettered?.();
+        logger.warn("job dead-lettered", {
+          job_id: record.job_id,
+          attempts: record.attempts,
+          error: message,
+        });
+      }
       await this.#deps.landing?.failed([memoryOf(job)]).catch((cause) => {
         logger.warn("cannot release what a failed job held", {
           job_id: record.job_id,

@@ -17,6 +17,8 @@ export interface BatchJob {
   attributes?: MemoryAttributes;
   ciphertext?: Uint8Array<ArrayBuffer>;
   blobId?: string;
+  /** Its memory was indexed in this attempt: a failure from then on is the landing's. */
+  indexed?: boolean;
   /** Done, failed or given up: no more renewals. */
   over?: boolean;
   /** The text's place this job claimed (see `TextClaims`), renewed with its lease. */

@@ -1,8 +1,9 @@
 /**
  * How memories land: what a batch checks before storing them (`vet`), once they are indexed
- * (`indexed`) and once their jobs failed for good (`failed`). An update claims the memory it
- * replaces before it is stored, and erases it once indexed; a memory erased meanwhile is
- * refused, or erased as it lands; a memory's expiry is scheduled once it is indexed.
+ * (`indexed`) and once their jobs failed for good (`failed`: a memory indexed is withdrawn). An
+ * update claims the memory it replaces before it is stored, and erases it once indexed; a memory
+ * erased meanwhile is refused, or erased as it lands; a memory's expiry is scheduled once it is
+ * indexed.
  */
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
@@ -24,7 +25,7 @@ export interface LandingDependencies {
   records: LifecycleRecordStore;
   /** Which update holds each memory being replaced (see `vet`). */
   updating: UpdateClaims;
-  eraser: Pick<Eraser, "eraseAsked" | "eraseEntries">;
+  eraser: Pick<Eraser, "eraseAsked" | "eraseEntries" | "withdraw">;
   /** Unix milliseconds. */
   now: () => number;
 }
@@ -83,10 +84,19 @@ export class MemoryLanding {
     }));
   }
 
-  /** Hears of memories whose jobs failed for good: the memories their updates claimed are free. */
+  /**
+   * Hears of memories whose jobs failed for good: one indexed but not landed (the erase of the
+   * version its update replaces failed each time) is withdrawn, so the version it replaces is
+   * shown again as it was; then the memories their updates claimed are free. One whose update
+   * erased the version it replaced already stays: withdrawing it would leave neither.
+   */
   async failed(memories: IndexedMemory[]): Promise<void> {
-    const { updating } = this.#deps;
-    for (const { memoryId, attributes: { replaces } } of memories) {
+    const { lexicon, records, updating, eraser } = this.#deps;
+    for (const { memoryId, owner, namespace, attributes: { replaces } } of memories) {
+      const entry = (await lexicon.namespace(owner, namespace)).entry(memoryId);
+      const landed = replaces !== undefined &&
+        (await records.erased(owner, [replaces])).size > 0;
+      if (entry && !landed) await eraser.withdraw(owner, namespace, [entry]);
       if (replaces !== undefined) await updating.release(replaces, memoryId);
     }
   }

@@ -4,6 +4,11 @@
 export interface WorkerObserver {
   /** A job ended: stored, found a duplicate, or failed; `acceptedAt` in Unix milliseconds. */
   jobEnded(outcome: "done" | "duplicate" | "failed", acceptedAt: number): void;
+  /**
+   * A job failed for good for a reason other than its input's or client's (its attempts ran out):
+   * dead-lettered. Told after `jobEnded("failed")`.
+   */
+  jobDeadLettered?(): void;
   /** A job's attempt failed; it will be tried again. */
   jobRetried(): void;
   /** A group of jobs went through the stages in `seconds`. */

@@ -23,6 +23,11 @@ export interface HealthInfo {
   stopping: () => boolean;
   /** Whether memories are stored now, or refused (a full disk). */
   writes: () => "accepted" | "refused";
+  /**
+   * Remember jobs unfinished (as the reconciler last counted them) and dead-lettered since the
+   * relayer started (failed for good after their attempts; each job's status says why).
+   */
+  jobs: () => { unfinished: number; deadLettered: number };
   /** The relayer's own origins, `SVC_PUBLIC_URL`'s among them (see `RelayerOptions.audiences`). */
   origins?: ReadonlySet<string>;
 }
@@ -53,6 +58,7 @@ export function serviceRoutes(health: HealthInfo) {
           sidecar: health.sidecar(),
           mcpSessions: health.mcpSessions(),
           writes: health.writes(),
+          jobs: health.jobs(),
         })),
       {
         doc: {
@@ -79,6 +85,7 @@ export function serviceRoutes(health: HealthInfo) {
                 sidecar: "up",
                 mcpSessions: 2,
                 writes: "accepted",
+                jobs: { unfinished: 0, deadLettered: 0 },
               },
             },
             503: {

@@ -160,6 +160,21 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
+   * Takes back memories their jobs stored but could not land (the jobs failed): what was read of
+   * them, their blobs, then their index rows and catalog entries, so that everything is as before
+   * the jobs. Their keys stay: the key store may be what failed, and with the blobs gone they
+   * decrypt nothing. No receipt: the memories were never remembered.
+   */
+  async function withdraw(owner: string, namespace: string, entries: CatalogEntry[]) {
+    if (entries.length === 0) return;
+    for (const { blobId } of entries) reader.forget(blobId);
+    await Promise.all(entries.map(({ blobId, id }) => blobs.delete(blobId, { memoryId: id })));
+    const ids = entries.map((entry) => entry.id);
+    await vectors.delete(ids);
+    await lexicon.remove(owner, namespace, ids);
+  }
+
+  /**
    * Erases memories as their owner asks: the updates of them on the way go too, those still
    * to land through their revoked claims (see `MemoryLanding.indexed` in
    * `remember/landing.ts`), those that landed meanwhile here.
@@ -178,7 +193,7 @@ export function createEraser(deps: EraserDependencies) {
     return [...receipts, ...await eraseEntries(owner, namespace, landed, options)];
   }
 
-  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs };
+  return { eraseUnindexed, eraseEntries, eraseAsked, eraseBlobs, withdraw };
 }
 
 export type Eraser = ReturnType<typeof createEraser>;

@@ -5,7 +5,10 @@
  */
 import assert from "node:assert/strict";
 import type { JobQueue, JobQueueOptions } from "../jobs/job_queue.ts";
-import { ManualClock } from "./job_fixtures.ts";
+import { backendError } from "../errors.ts";
+import { silentLogger } from "../log.ts";
+import { createWorker } from "../remember/worker.ts";
+import { ManualClock, testPipeline } from "./job_fixtures.ts";
 
 /** Registers the batch tests of `jobQueueSuite` for the queue `open` gives. */
 export function jobBatchSuite(
@@ -139,5 +142,33 @@ export function jobBatchSuite(
     assert.ok((await queue.payloads(ids)).every((text) => text === null));
     assert.ok((await queue.ciphertexts(ids)).every((bytes) => bytes === null));
     assert.deepEqual(await Array.fromAsync(queue.active()), []);
+  });
+
+  Deno.test(`${name}: a job whose memory cannot land fails after its attempts, each counted`, async () => {
+    await using queue = await open({ maxAttempts: 3 });
+    const failed: string[] = [];
+    const landing = {
+      vet: (memories: unknown[]) => Promise.resolve(memories.map(() => undefined)),
+      // As a key store that refuses every erase: "unavailable", and so each time (issue 85).
+      indexed: () => Promise.reject(backendError("the key store", "erase keys", new Error("x"))),
+      failed: (memories: { memoryId: string }[]) => {
+        failed.push(...memories.map((memory) => memory.memoryId));
+        return Promise.resolve();
+      },
+    };
+    const pipeline = await testPipeline();
+    const worker = createWorker({ queue, pipeline, logger: silentLogger, landing });
+    const [job] = await queue.accept([input("I live in Bergen")]);
+    const seen: string[] = [];
+    for (let i = 0; i < 10 && seen.at(-1) !== "failed"; i++) {
+      await worker.process(job.job_id);
+      seen.push((await queue.get(job.job_id))!.status);
+    }
+    assert.deepEqual(seen, ["pending", "pending", "failed"], "bounded by maxAttempts");
+    const ended = await queue.get(job.job_id);
+    assert.equal(ended?.error, "Cannot erase keys: the key store is unavailable");
+    assert.equal(ended?.attempts, 3);
+    assert.deepEqual(failed, [job.job_id], "the landing withdraws what the job indexed");
+    await worker.stop();
   });
 }

@@ -54,6 +54,7 @@ export function relayerRoutes(): RouteShape[] {
       mcpSessions: () => 0,
       stopping: () => false,
       writes: () => "accepted",
+      jobs: () => ({ unfinished: 0, deadLettered: 0 }),
     }),
     ...accountRoutes(),
     ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),
