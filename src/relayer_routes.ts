@@ -16,6 +16,7 @@ import { memoryRoutes } from "./routes/memories.ts";
 import { metricsRoutes } from "./routes/metrics.ts";
 import { openApiRoutes } from "./routes/openapi.ts";
 import { portabilityRoutes } from "./routes/portability.ts";
+import { referenceNamespaceRoutes } from "./routes/reference_namespaces.ts";
 import { type HealthInfo, serviceRoutes } from "./routes/service.ts";
 import { sidecarRoutes } from "./routes/sidecar.ts";
 import { createExportService } from "./services/export.ts";
@@ -46,6 +47,7 @@ export function relayerRoutes(
       ...accountRoutes(),
       ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
       ...lifecycleRoutes(lifecycle),
+      ...referenceNamespaceRoutes(lifecycle),
       ...portabilityRoutes(createExportService({ lifecycle, vectors, logger }), service),
       ...llmRoutes(
         options.llm &&

@@ -20,6 +20,12 @@ import {
   memoryViewer,
 } from "./memory_view.ts";
 
+/** A namespace's count, and when its newest visible memory was stored. */
+export interface NamespaceActivity extends NamespaceCount {
+  /** Unix milliseconds; 0 when no memory of it is visible any more. */
+  updatedAt: number;
+}
+
 /** Expired memories awaiting the sweep that `namespaces` leaves out of its counts, at most. */
 const EXPIRED_UNCOUNTED = 1_000;
 
@@ -42,26 +48,43 @@ export function createMemoryCatalog(deps: MemoryCatalogDependencies) {
   const { vectors, lexicon, hasher, records, locate, now } = deps;
   const memoryOf = memoryViewer(deps.attributeSeal, deps.reader);
 
+  /**
+   * The owner's namespaces holding memories, with their counts, sorted by name; the memories
+   * expired and not yet swept are not counted.
+   */
+  async function namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
+    const counts = await vectors.namespaces(owner, { signal: options.signal });
+    const due = (await records.due(now(), EXPIRED_UNCOUNTED)).filter((e) => e.owner === owner);
+    if (due.length === 0) return counts;
+    const expired = new Map<string, number>();
+    for (const [namespace, expiries] of Map.groupBy(due, (e) => e.namespace)) {
+      const index = await lexicon.namespace(owner, namespace);
+      expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
+    }
+    return counts
+      .map(({ namespace, count }) => ({
+        namespace,
+        count: count - (expired.get(namespace) ?? 0),
+      }))
+      .filter(({ count }) => count > 0);
+  }
+
   return {
+    namespaces,
+
     /**
-     * The owner's namespaces holding memories, with their counts, sorted by name; the memories
-     * expired and not yet swept are not counted.
+     * `namespaces`, each with when its newest visible memory was stored (Unix milliseconds; 0
+     * when none is visible any more), sorted by name.
      */
-    async namespaces(owner: string, options: ReadOptions = {}): Promise<NamespaceCount[]> {
-      const counts = await vectors.namespaces(owner, { signal: options.signal });
-      const due = (await records.due(now(), EXPIRED_UNCOUNTED)).filter((e) => e.owner === owner);
-      if (due.length === 0) return counts;
-      const expired = new Map<string, number>();
-      for (const [namespace, expiries] of Map.groupBy(due, (e) => e.namespace)) {
-        const index = await lexicon.namespace(owner, namespace);
-        expired.set(namespace, expiries.filter((e) => index.entry(e.memoryId)).length);
-      }
-      return counts
-        .map(({ namespace, count }) => ({
-          namespace,
-          count: count - (expired.get(namespace) ?? 0),
-        }))
-        .filter(({ count }) => count > 0);
+    async namespaceActivity(
+      owner: string,
+      options: ReadOptions = {},
+    ): Promise<NamespaceActivity[]> {
+      const counts = await namespaces(owner, options);
+      return await Promise.all(counts.map(async ({ namespace, count }) => {
+        const [newest] = (await lexicon.namespace(owner, namespace)).list({}, now(), 1);
+        return { namespace, count, updatedAt: newest?.createdAt ?? 0 };
+      }));
     },
 
     /** A page of a namespace's memories, newest first. */

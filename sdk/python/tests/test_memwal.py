@@ -48,3 +48,17 @@ def test_analyze_embed_and_recall_manual(client):
     assert len(vector) > 0
     manual = c.recall_manual(RecallManualOptions(vector=vector, limit=5, namespace=namespace))
     assert manual.results and manual.results[0].blob_id
+
+
+def test_list_namespaces(client):
+    c, namespace = client
+    c.remember_and_wait("I water the plants on Sundays")
+    names, cursor = {}, None
+    while True:
+        page = c.list_namespaces(cursor=cursor, limit=1)
+        names.update({ns.name: ns.memory_count for ns in page.namespaces})
+        cursor = page.next_cursor
+        if not page.has_more:
+            break
+    assert names[namespace] == 1
+    assert page.snapshot_version == 2 and cursor
