@@ -19,7 +19,7 @@ import { openEmbedder } from "./models.ts";
 /** The file in the data directory that records the choice. */
 export const EMBEDDER_RECORD = "embedder.json";
 /** What a data directory that has held memories holds: its job queue, or an index. */
-const HELD_MEMORIES = ["jobs.kv", "index.kv", "lancedb"];
+const HELD_MEMORIES = ["jobs.kv", "index.sqlite", "index.kv", "lancedb"];
 
 /** Whether the data directory has never held a memory: its embedder is chosen now. */
 export async function holdsNothingYet(dataDir: string): Promise<boolean> {

@@ -92,7 +92,7 @@ export async function importLanceDb(
   if (!await isDirectory(dir)) return 0;
   const state = await store.note(NOTE);
   const warning = `${dir} still holds the memories' vectors in readable form: delete it ` +
-    `(the encrypted index ${dataDir}/index.kv replaces it)`;
+    `(the encrypted index ${dataDir}/index.sqlite replaces it)`;
   if (state === "done") {
     logger.warn(warning, { dir });
     return 0;

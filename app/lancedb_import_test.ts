@@ -83,7 +83,7 @@ Deno.test("upgrade: an import cut short is finished; a chosen store imports noth
 
     // A start that was killed part-way through its import.
     const encrypted = await EncryptedVectorStore.open({
-      path: `${dataDir}/index.kv`,
+      path: `${dataDir}/index.sqlite`,
       secret: await loadMasterKey(dataDir, masterKeyFileOf({}, dataDir)),
       model: embedder.model,
       dimensions: embedder.dimensions,

@@ -15,7 +15,7 @@ import type { Logger } from "../src/log.ts";
 
 const MASTER_KEY = /^[0-9a-f]{64}$/;
 /** What the key seals: a data directory holding any of them without a key lost its key. */
-const WRITTEN_UNDER_IT = ["keys.sqlite", "keys.kv", "index.kv", "jobs.kv"];
+const WRITTEN_UNDER_IT = ["keys.sqlite", "keys.kv", "index.sqlite", "index.kv", "jobs.kv"];
 /** Where earlier versions kept the key, inside the data directory. */
 const INSIDE = "master.key";
 

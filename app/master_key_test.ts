@@ -74,7 +74,7 @@ Deno.test("a configured master key or key file wins; a damaged key file is named
 Deno.test("a data directory holding what a master key sealed, but no key file, is refused", async () => {
   await withDirs(async (data, source) => {
     await Deno.mkdir(data);
-    for (const name of ["keys.sqlite", "keys.kv", "index.kv", "jobs.kv"]) {
+    for (const name of ["keys.sqlite", "keys.kv", "index.sqlite", "index.kv", "jobs.kv"]) {
       await Deno.writeTextFile(`${data}/${name}`, "");
       await assert.rejects(
         loadMasterKey(data, source),

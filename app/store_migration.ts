@@ -10,7 +10,7 @@
  * - `blobs`: ciphertext blobs (`blobs/`, either local store), ids kept; a legacy clear `vector`
  *   in a blob's metadata is sealed with `VectorSeal` on the way, so nothing is in clear in the
  *   database;
- * - `index`: the active encrypted index (`index.active` names it; `index.kv` by default): its
+ * - `index`: the active encrypted index (`index.active` names it; `index.sqlite` by default): its
  *   meta, namespace headers, sealed blocks and memory locations, under the same index name;
  * - `jobs`: job records with their sealed texts and saved ciphertexts, and dead letters;
  * - `lifecycle`: erased memories and the expiry schedule;
@@ -22,7 +22,7 @@
  */
 import { KvLedgerStore } from "@svc/local-ledger/kv_store";
 import { importKvKeys, SqliteKeyStore } from "@svc/local-cipher/key_store";
-import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import { copyIndex, hasIndexFile, openIndexFile } from "@svc/encrypted-index/index_file";
 import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
 import type { NamespaceRef, StoredBlock } from "@svc/encrypted-index/storage";
 import {
@@ -138,12 +138,11 @@ export async function checkSource(config: Config): Promise<string | null> {
   if (config.vectorStore.kind === "lancedb") throw new SvcError("bad_request", lance);
   if (config.vectorStore.kind === "memory") return null;
   const name = await readActiveIndex(dir, "index.active", "index", "the encrypted vector index");
-  const path = `${dir}/${name}.kv`;
-  const hasIndex = await pathExists(path);
+  const hasIndex = await hasIndexFile(dir, name);
   if (await pathExists(`${dir}/lancedb`)) {
     let imported = false;
     if (hasIndex) {
-      const storage = await KvBlockStorage.open(path);
+      const storage = await openIndexFile(dir, name);
       try {
         imported = await storage.note("lancedb-import") === "done";
       } finally {
@@ -211,7 +210,8 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
       config.blobStore.kind === "postgres"
         ? copyBlobs(dir, database, secret, tell)
         : Promise.resolve(0),
-    index: (tell) => index ? copyIndex(dir, index, database, secret, tell) : Promise.resolve(0),
+    index: (tell) =>
+      index ? copyIndexToDatabase(dir, index, database, secret, tell) : Promise.resolve(0),
     jobs: (tell) => copyJobs(dir, database, secret, tell),
     lifecycle: (tell) => copyLifecycle(dir, database, secret, tell),
     access_log: (tell) => copyAccessLog(dir, database, tell),
@@ -292,53 +292,18 @@ async function copyBlobs(
   }
 }
 
-async function copyIndex(
+async function copyIndexToDatabase(
   dir: string,
   name: string,
   database: Database,
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
-  const source = await KvBlockStorage.open(`${dir}/${name}.kv`);
+  const source = await openIndexFile(dir, name);
   const target = await PgBlockStorage.open(database, name);
   try {
-    const meta = await source.meta();
-    if (!meta) return 0;
-    const held = await target.meta();
-    if (held && held.keyCheck !== meta.keyCheck) {
-      throw new SvcError(
-        "conflict",
-        `Cannot copy the index "${name}": the database's was written under another master key`,
-      );
-    }
-    if (!held) await target.setMeta(meta);
-    const imported = await source.note("lancedb-import");
-    if (imported) await target.setNote("lancedb-import", imported);
-    const ids = new Map<string, string[]>();
-    for await (const { id, ref } of source.locations()) {
-      const list = ids.get(ref.ns) ?? [];
-      list.push(id);
-      ids.set(ref.ns, list);
-    }
-    const headers = await source.headers();
-    let done = 0;
-    for (const { ref, header, version } of headers) {
-      const blocks: StoredBlock[] = [];
-      for await (const { id, bytes } of source.blocks(ref, version)) {
-        if (bytes) blocks.push({ id, bytes }); // none held: each comes with its bytes
-      }
-      const at: NamespaceRef = ref;
-      // Refused (null) when the namespace is there already: an earlier run copied it whole.
-      await target.commit({
-        expect: [{ ref: at, version: null }],
-        headers: [{ ref: at, header }],
-        putBlocks: blocks.map((block) => ({ ns: ref.ns, block })),
-        deleteBlocks: [],
-        putIds: (ids.get(ref.ns) ?? []).map((id) => ({ id, ref: at })),
-        deleteIds: [],
-      });
-      tell(++done, headers.length);
-    }
+    if (!await source.meta()) return 0;
+    const done = await copyIndex(source, target, tell);
     const indexes = await PgIndexSet.open({ database, secret });
     try {
       await indexes.activate(name);

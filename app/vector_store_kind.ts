@@ -1,6 +1,6 @@
 /**
  * Which vector store indexes a data directory's memories. Each store keeps an index of its own
- * (`index.kv`, `lancedb/`, or none in memory), so a relayer started with another
+ * (`index.sqlite`, `lancedb/`, or none in memory), so a relayer started with another
  * `SVC_VECTOR_STORE` than the one that indexed the memories would serve an index without them
  * (or with old rows): recall and list would miss memories that are stored. The store a directory
  * was last served with is kept in its `jobs.kv`; a start with another one is refused while that
@@ -18,7 +18,11 @@ const KEY = ["vector_store"];
 
 /** Whether the index files of a store that persists are in `dataDir`. */
 async function hasFiles(dataDir: string, kind: Kind): Promise<boolean> {
-  const files = { encrypted: ["index.kv", "index.active"], lancedb: ["lancedb"], memory: [] };
+  const files = {
+    encrypted: ["index.sqlite", "index.kv", "index.active"],
+    lancedb: ["lancedb"],
+    memory: [],
+  };
   for (const file of files[kind]) if (await pathExists(`${dataDir}/${file}`)) return true;
   return false;
 }

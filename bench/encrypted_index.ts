@@ -132,7 +132,7 @@ async function diskBytes(dir: string): Promise<number> {
 
 async function measure(size: number) {
   const dir = await Deno.makeTempDir({ prefix: "svc-bench-index-" });
-  const path = `${dir}/index.kv`;
+  const path = `${dir}/index.sqlite`;
   const secret = crypto.getRandomValues(new Uint8Array(32));
   try {
     const store = await EncryptedVectorStore.open({

@@ -78,7 +78,7 @@ async function diskBytes(path: string): Promise<number> {
 async function indexDiskMb(dataDir: string): Promise<number> {
   let total = await diskBytes(`${dataDir}/lancedb`);
   for (const suffix of ["", "-wal", "-shm"]) {
-    total += await diskBytes(`${dataDir}/index.kv${suffix}`);
+    total += await diskBytes(`${dataDir}/index.sqlite${suffix}`);
   }
   return round(total / 2 ** 20);
 }

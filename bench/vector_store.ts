@@ -20,7 +20,7 @@ export async function openBenchVectors(
     return await LanceDbVectorStore.open({ dir: `${dataDir}/lancedb`, model, dimensions });
   }
   const vectors = await EncryptedVectorStore.open({
-    path: `${dataDir}/index.kv`,
+    path: `${dataDir}/index.sqlite`,
     secret,
     model,
     dimensions,

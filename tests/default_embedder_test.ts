@@ -136,7 +136,7 @@ Deno.test("default embedder: a data directory holding a job queue or an index ha
       true,
       "its models directory and key id are not memories",
     );
-    for (const held of ["jobs.kv", "index.kv", "lancedb"]) {
+    for (const held of ["jobs.kv", "index.sqlite", "index.kv", "lancedb"]) {
       await Deno.writeTextFile(`${dataDir}/${held}`, "");
       assert.equal(await holdsNothingYet(dataDir), false, held);
       await Deno.remove(`${dataDir}/${held}`);

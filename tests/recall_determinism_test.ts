@@ -68,7 +68,7 @@ Deno.test("recall ranks the same after the index is loaded again and the catalog
   const open = async () => {
     const kv = await Deno.openKv(`${dir}/jobs.kv`);
     const vectors = await EncryptedVectorStore.open({
-      path: `${dir}/index.kv`,
+      path: `${dir}/index.sqlite`,
       secret,
       model: embedder.model,
       dimensions: embedder.dimensions,

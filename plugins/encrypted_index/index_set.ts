@@ -1,7 +1,7 @@
 /**
- * The encrypted index's named indexes (`VectorIndexSet`): index `name` is the Deno KV database
- * `<dir>/<name>.kv` (with its `-wal` and `-shm` files), so the default, `"index"`, is the
- * `index.kv` every earlier version used. The active index is named in `<dir>/index.active`
+ * The encrypted index's named indexes (`VectorIndexSet`): index `name` is the SQLite file
+ * `<dir>/<name>.sqlite` (with its `-wal` and `-shm` files; see `index_file.ts`), so the default,
+ * `"index"`, is `index.sqlite`. The active index is named in `<dir>/index.active`
  * (JSON `{"name": …}`), written to a temporary file, synced and renamed over the old one: a
  * crash leaves the old name or the new, never a mix. Without that file the active index is
  * `"index"`.
@@ -13,16 +13,14 @@
  * ```
  */
 import {
-  checkIndexName,
   type IndexEmbedding,
   type Logger,
   SvcError,
   type VectorIndexSet,
   type VectorStore,
 } from "@svc/relayer/kit";
-import { pathExists } from "@svc/util/files";
 import { readActiveIndex, writeActiveIndex } from "./active_pointer.ts";
-import { KvBlockStorage } from "./kv_storage.ts";
+import { hasIndexFile, indexPath, openIndexFile, removeIndexFiles } from "./index_file.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 
 const POINTER = "index.active";
@@ -57,18 +55,13 @@ export class EncryptedIndexSet implements VectorIndexSet {
     return new EncryptedIndexSet(options);
   }
 
-  #path(name: string): string {
-    return `${this.#options.dir}/${checkIndexName(name)}.kv`;
-  }
-
   active(): Promise<string> {
     return readActiveIndex(this.#options.dir, POINTER, DEFAULT, "the encrypted vector index");
   }
 
   async built(name: string): Promise<IndexEmbedding | null> {
-    const path = this.#path(name);
-    if (!await pathExists(path)) return null;
-    const storage = await KvBlockStorage.open(path);
+    if (!await hasIndexFile(this.#options.dir, name)) return null;
+    const storage = await openIndexFile(this.#options.dir, name);
     try {
       const meta = await storage.meta();
       return meta && { model: meta.model, dimensions: meta.dimensions };
@@ -78,9 +71,10 @@ export class EncryptedIndexSet implements VectorIndexSet {
   }
 
   async open(name: string, embedding: IndexEmbedding): Promise<VectorStore> {
-    const { secret, memoryMb, soleWriter, logger } = this.#options;
+    const { dir, secret, memoryMb, soleWriter, logger } = this.#options;
     return await EncryptedVectorStore.open({
-      path: this.#path(name),
+      storage: await openIndexFile(dir, name),
+      where: indexPath(dir, name),
       secret,
       model: embedding.model,
       dimensions: embedding.dimensions,
@@ -95,17 +89,13 @@ export class EncryptedIndexSet implements VectorIndexSet {
   }
 
   async remove(name: string): Promise<void> {
-    const path = this.#path(name);
+    const { dir } = this.#options;
     if (name === await this.active()) {
       throw new SvcError(
         "conflict",
-        `Cannot remove the vector index ${path}: it is the active one`,
+        `Cannot remove the vector index ${indexPath(dir, name)}: it is the active one`,
       );
     }
-    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-      await Deno.remove(file).catch((error) => {
-        if (!(error instanceof Deno.errors.NotFound)) throw error;
-      });
-    }
+    await removeIndexFiles(dir, name);
   }
 }

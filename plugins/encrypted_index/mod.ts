@@ -21,7 +21,7 @@
  * @example
  * ```ts
  * const store = await EncryptedVectorStore.open({
- *   path: "./data/index.kv", secret, model: embedder.model, dimensions: embedder.dimensions,
+ *   path: "./data/index.sqlite", secret, model: embedder.model, dimensions: embedder.dimensions,
  * });
  * ```
  */
@@ -44,7 +44,7 @@ import { OtherWriters } from "./other_writers.ts";
 import { chunkLength, type NewRow, planChange, type WriteItem } from "./changes.ts";
 import type { IndexKeys, NamespaceRef } from "./keys.ts";
 import { openKeys } from "./meta_check.ts";
-import { KvBlockStorage } from "./kv_storage.ts";
+import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import { type Resident, unit } from "./resident.ts";
 import type { BlockStorage, StoredHeader } from "./storage.ts";
 
@@ -57,13 +57,12 @@ const SHARED_RETRIES = 40;
 /** How to open an {@linkcode EncryptedVectorStore}. */
 export interface EncryptedIndexOptions {
   /**
-   * The Deno KV database file, for example `<data dir>/index.kv` (created, with its directory,
-   * if missing; SQLite keeps `-wal` and `-shm` files beside it). Not read when `storage` is
-   * given.
+   * The SQLite file, for example `<data dir>/index.sqlite` (created, with its directory, if
+   * missing; SQLite keeps `-wal` and `-shm` files beside it). Not read when `storage` is given.
    */
   path?: string;
   /**
-   * An opened storage to use instead of a Deno KV file (the store closes it); `where` then
+   * An opened storage to use instead of a file (the store closes it); `where` then
    * names it in messages.
    */
   storage?: BlockStorage;
@@ -147,7 +146,7 @@ export class EncryptedVectorStore implements VectorStore {
     let storage: BlockStorage;
     try {
       if (options.storage) storage = options.storage;
-      else if (options.path !== undefined) storage = await KvBlockStorage.open(options.path);
+      else if (options.path !== undefined) storage = await SqliteBlockStorage.open(options.path);
       else throw new SvcError("internal", "Cannot open the vector index: no path or storage");
     } catch (error) {
       throw backendError(PLUGIN, `open the vector index in ${where}`, error);

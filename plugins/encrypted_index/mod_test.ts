@@ -4,6 +4,7 @@ import { MemoryVectorStore, seededRandom } from "@svc/relayer/testing";
 import { MAX_SMALL_BLOCKS } from "./changes.ts";
 import { BLOCK_MAGIC, IndexKeys } from "./keys.ts";
 import { KvBlockStorage } from "./kv_storage.ts";
+import { SqliteBlockStorage } from "./sqlite_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 import type { BlockStorage, StorageWatcher } from "./storage.ts";
 
@@ -14,12 +15,15 @@ async function tempDir(): Promise<{ dir: string } & AsyncDisposable> {
   return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-function open(
+/** A store on `dir`'s `index.sqlite`, or with `kv` on the Deno KV `index.kv` of earlier versions. */
+async function open(
   dir: string,
-  options: { dimensions?: number; memoryMb?: number; soleWriter?: boolean } = {},
+  options: { dimensions?: number; memoryMb?: number; soleWriter?: boolean; kv?: boolean } = {},
 ) {
-  return EncryptedVectorStore.open({
-    path: `${dir}/index.kv`,
+  return await EncryptedVectorStore.open({
+    ...options.kv
+      ? { storage: await KvBlockStorage.open(`${dir}/index.kv`) }
+      : { path: `${dir}/index.sqlite` },
     secret,
     model: "test-model",
     dimensions: options.dimensions ?? 8,
@@ -116,7 +120,7 @@ Deno.test("encrypted index: random writes answer as the in-memory store, before 
   }
   await assertSame(store, reference, ids);
   await store.close();
-  const storage = await KvBlockStorage.open(`${temp.dir}/index.kv`);
+  const storage = await SqliteBlockStorage.open(`${temp.dir}/index.sqlite`);
   for (const { ref, version } of await storage.headers()) {
     const blocks = (await Array.fromAsync(storage.blocks(ref, version))).length;
     assert.ok(blocks <= MAX_SMALL_BLOCKS + 1, `${blocks} blocks: small ones are merged`);
@@ -131,7 +135,7 @@ Deno.test("encrypted index: another master key or embedder is refused with the f
   await using temp = await tempDir();
   await (await open(temp.dir)).close();
   const other = EncryptedVectorStore.open({
-    path: `${temp.dir}/index.kv`,
+    path: `${temp.dir}/index.sqlite`,
     secret: crypto.getRandomValues(new Uint8Array(32)),
     model: "test-model",
     dimensions: 8,
@@ -442,7 +446,7 @@ Deno.test("encrypted index: writes apply in call order; a malformed vector is re
 Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads as rows without info, takes rows with one, and seals new blocks with ChaCha20-Poly1305", async () => {
   await using temp = await tempDir();
   const path = `${temp.dir}/index.kv`;
-  let store = await open(temp.dir);
+  let store = await open(temp.dir, { kv: true });
   await store.upsert([{ ...row("old1", 1), terms: ["h1"] }, row("old2", 2)]);
   await store.close();
   // Rows without info are written as version 1 wrote them but for the version number and the
@@ -470,7 +474,7 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads a
   await kv.set(["meta"], { ...meta, format: 1 });
   kv.close();
 
-  store = await open(temp.dir);
+  store = await open(temp.dir, { kv: true });
   const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
   assert.deepEqual((await store.terms("o", "n")).sort(byId), [
     { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
@@ -483,7 +487,7 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads a
   await store.upsert([{ ...row("new", 3), info }]);
   await store.delete(["old2"]);
   await store.close();
-  store = await open(temp.dir);
+  store = await open(temp.dir, { kv: true });
   assert.deepEqual((await store.terms("o", "n")).sort(byId), [
     { id: "new", terms: [], blobId: "blob-new", createdAt: 3, info },
     { id: "old1", terms: ["h1"], blobId: "blob-old1", createdAt: 1 },
@@ -502,9 +506,9 @@ Deno.test("encrypted index: a format 1 index (version 1 blocks, AES-GCM) reads a
 
 Deno.test("encrypted index: a namespace brought up to date while this store's own write is under way is copied, not changed under it", async () => {
   await using temp = await tempDir();
-  const path = `${temp.dir}/index.kv`;
+  const path = `${temp.dir}/index.sqlite`;
   const a = await open(temp.dir);
-  const { storage: counting, counts } = counted(await KvBlockStorage.open(path));
+  const { storage: counting, counts } = counted(await SqliteBlockStorage.open(path));
   // B's storage tells of others' commits when told to, and holds its own commits' answers.
   let watcher: StorageWatcher | undefined;
   let gate = Promise.resolve();

@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
 import type { VectorRow } from "@svc/relayer/kit";
+import { KvBlockStorage } from "./kv_storage.ts";
 import { EncryptedVectorStore } from "./mod.ts";
 
 const DIMENSIONS = 1536;
 const secret = crypto.getRandomValues(new Uint8Array(32));
 
-function open(path: string) {
-  return EncryptedVectorStore.open({ path, secret, model: "test-model", dimensions: DIMENSIONS });
+/** A store on the Deno KV storage at `path`, whose commits are staged past Deno KV's limits. */
+async function open(path: string) {
+  const storage = await KvBlockStorage.open(path);
+  return await EncryptedVectorStore.open({
+    storage,
+    secret,
+    model: "test-model",
+    dimensions: DIMENSIONS,
+  });
 }
 
 function row(id: string, n: number, terms?: string[]): VectorRow {

@@ -76,7 +76,7 @@ vectorStoreSuite("EncryptedVectorStore", async (dimensions) => {
   return await inFolder(
     await Deno.makeTempDir(),
     (dir) =>
-      EncryptedVectorStore.open({ path: `${dir}/index.kv`, secret, model: "test", dimensions }),
+      EncryptedVectorStore.open({ path: `${dir}/index.sqlite`, secret, model: "test", dimensions }),
   );
 });
 

@@ -31,7 +31,7 @@ async function expected(n: number): Promise<string[]> {
 
 Deno.test("encrypted index: SIGKILL while writing leaves every write whole or absent", async () => {
   const dir = await Deno.makeTempDir({ prefix: "svc-encidx-crash-" });
-  const path = `${dir}/index.kv`;
+  const path = `${dir}/index.sqlite`;
   const secret = crypto.getRandomValues(new Uint8Array(32));
   const warnings: string[] = [];
   const logger = { ...createLogger("error"), warn: (msg: string) => warnings.push(msg) };

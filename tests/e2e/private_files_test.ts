@@ -59,7 +59,7 @@ Deno.test("private files: an older install is tightened at start; all the relaye
       "keys.sqlite",
       "svc.id",
       "blobs",
-      "index.kv",
+      "index.sqlite",
       "owner_keys",
     ];
     for (const name of kept) {
