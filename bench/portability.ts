@@ -14,7 +14,8 @@
  *   deno task bench:portability [--size 10000] [--out FILE]
  */
 import { SvcClient } from "../src/client/mod.ts";
-import { newAccountClient, ROOT, startRelayer } from "../tests/relayer_process.ts";
+import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { taskCommand } from "../tests/task_flags.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { allDone, machine, resultsFile, round, rssMb, writeResults } from "./harness.ts";
 import { flags, whole } from "./flags.ts";
@@ -39,7 +40,7 @@ const client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accoun
 async function svc(args: string[]) {
   const started = performance.now();
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args, "--json"],
+    args: taskCommand("svc", [...args, "--json"]),
     env: {
       SVC_SERVER_URL: relayer.url,
       SVC_DELEGATE_KEY: privateKey,

@@ -6,6 +6,7 @@ import { type ExportedMemory, SvcClient } from "../src/client/mod.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { BASE, type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { coverageEnv, ROOT } from "./relayer_process.ts";
+import { taskCommand } from "./task_flags.ts";
 import { main } from "../cli/svc.ts";
 
 export const PASSPHRASE = "a long and memorable passphrase";
@@ -122,7 +123,7 @@ async function svcProcess(
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: task
       ? ["task", "--quiet", "--config", `${ROOT}deno.json`, "svc", ...args]
-      : ["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args],
+      : taskCommand("svc", args),
     env: { ...coverageEnv(), ...env },
     clearEnv: true,
     stdin: "null",

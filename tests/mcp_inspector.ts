@@ -9,9 +9,9 @@
  * over Streamable HTTP and over SSE, then lists the tools of the stdio package (`svc-mcp`)
  * spawned by the Inspector; it exits non-zero on any failure.
  */
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { newAccountClient, startRelayer, waitForSidecar } from "./relayer_process.ts";
+import { taskCommand } from "./task_flags.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@0.19.0";
 
@@ -95,14 +95,7 @@ try {
   const stdio = await inspector(
     Deno.execPath(),
     [],
-    [
-      "run",
-      "-A",
-      fileURLToPath(new URL("../cli/svc_mcp.ts", import.meta.url)),
-      "--local",
-      "--method",
-      "tools/list",
-    ],
+    [...taskCommand("svc-mcp", ["--local"]), "--method", "tools/list"],
     { HOME: home },
   );
   await Deno.remove(home, { recursive: true });

@@ -6,12 +6,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
 import { addressOf } from "../src/auth/keys.ts";
+import { taskCommand } from "./task_flags.ts";
 
 /** The checkout's root folder, where `main.ts` and `deno.json` are. */
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DENO_RUN = ["run", "--allow-all", "--unstable-kv"];
-/** What `deno task start` gives the relayer besides its permissions (see deno.json). */
-export const RELAYER_FLAGS = ["--v8-flags=--heap-growing-percent=50"];
 
 export interface RelayerProcess extends AsyncDisposable {
   url: string;
@@ -79,8 +77,8 @@ export function freePort(): number {
  * Starts `main.ts` (and so its sidecar) on free ports with `dataDir`; resolves once it listens.
  * With `processGroup`, the relayer leads a process group of its own (its sidecar included), and
  * `kill` sends SIGKILL to the whole group at once. `root` is the checkout whose `main.ts` runs
- * (this one by default; a benchmark's baseline runs another commit's); `flags` go to `deno run`
- * (a benchmark's `--cpu-prof`).
+ * (this one by default; a benchmark's baseline runs another commit's) with the flags of that
+ * checkout's `deno task start`; `flags` are added to them (a benchmark's `--cpu-prof`).
  */
 export async function startRelayer(
   dataDir: string,
@@ -90,7 +88,7 @@ export async function startRelayer(
   const group = options.processGroup ?? false;
   const root = options.root ?? ROOT;
   const process = new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, ...RELAYER_FLAGS, ...options.flags ?? [], `${root}main.ts`],
+    args: taskCommand("start", [], { root, extra: options.flags }),
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
@@ -171,7 +169,7 @@ export async function removeIndex(dataDir: string): Promise<void> {
   }
 }
 
-/** Runs `cli/svc.ts` with `--json` and returns its one JSON object. */
+/** Runs `cli/svc.ts` as `deno task svc` does, with `--json`, and returns its one JSON object. */
 export async function svcCli(
   dataDir: string,
   args: string[],
@@ -179,7 +177,7 @@ export async function svcCli(
   root = ROOT,
 ) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [...DENO_RUN, `${root}cli/svc.ts`, ...args, "--json"],
+    args: taskCommand("svc", [...args, "--json"], { root }),
     env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR, ...env },
     cwd: root,
   }).output();
@@ -261,7 +259,7 @@ export async function connectStdioPackage(args: string[], home: string): Promise
   await client.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
+      args: taskCommand("svc-mcp", args),
       env: hostEnv(home),
       cwd: ROOT,
       stderr: "ignore",
@@ -291,7 +289,7 @@ export async function spawnStdioHost(
   env: Record<string, string> = {},
 ): Promise<StdioHost> {
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, ...args],
+    args: taskCommand("svc-mcp", args),
     env: { ...hostEnv(home), ...env },
     clearEnv: true,
     cwd: ROOT,
@@ -380,7 +378,7 @@ export interface TerminalLogin {
 /** Runs `svc-mcp login ARGS` with `home` as its HOME; resolves once it prints the link. */
 export async function startTerminalLogin(args: string[], home: string): Promise<TerminalLogin> {
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", ...args, "--no-browser"],
+    args: taskCommand("svc-mcp", ["login", ...args, "--no-browser"]),
     env: hostEnv(home),
     clearEnv: true,
     stdin: "null",

@@ -53,6 +53,35 @@ const RUNTIME_ENV = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What the sidecar may reach and touch. */
+export interface SidecarAccess {
+  /** The `host:port` entries it may connect to or listen on: its own, the relayer's, others. */
+  hosts: string[];
+  /** The one folder it may read and write: the data directory. */
+  dataDir: string;
+}
+
+/**
+ * The `deno` arguments that start the sidecar: no prompt, packages from the cache only, the
+ * network limited to `hosts`, files limited to `dataDir`, and the environment it is given
+ * (a clean one, see `RUNTIME_ENV`). A test that runs `sidecar.ts` itself starts it with these.
+ */
+export function sidecarRunArgs(access: SidecarAccess): string[] {
+  return [
+    "run",
+    "--no-prompt",
+    // Its packages are in node_modules already: no registry look-up at each start.
+    "--cached-only",
+    "--unstable-kv",
+    `--config=${CONFIG}`,
+    `--allow-net=${access.hosts.join(",")}`,
+    `--allow-read=${access.dataDir}`,
+    `--allow-write=${access.dataDir}`,
+    "--allow-env",
+    ENTRY,
+  ];
+}
+
 export class SidecarSupervisor implements SidecarLink {
   readonly url: string;
   readonly token = crypto.getRandomValues(new Uint8Array(32)).toHex();
@@ -128,22 +157,9 @@ export class SidecarSupervisor implements SidecarLink {
       new URL(this.url).host,
       new URL(relayerUrl).host,
       ...this.#options.netHosts ?? [],
-    ]
-      .join(",");
+    ];
     const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        // Its packages are in node_modules already: no registry look-up at each start.
-        "--cached-only",
-        "--unstable-kv",
-        `--config=${CONFIG}`,
-        `--allow-net=${hosts}`,
-        `--allow-read=${this.#options.dataDir}`,
-        `--allow-write=${this.#options.dataDir}`,
-        "--allow-env",
-        ENTRY,
-      ],
+      args: sidecarRunArgs({ hosts, dataDir: this.#options.dataDir }),
       env: { ...passed, SVC_SIDECAR_TOKEN: this.token, SVC_RELAYER_URL: relayerUrl },
       clearEnv: true,
       stdin: "piped",

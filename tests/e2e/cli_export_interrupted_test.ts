@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Caller } from "../fixtures.ts";
-import { ROOT } from "../relayer_process.ts";
+import { taskCommand } from "../task_flags.ts";
 import { PASSPHRASE, type Stack, svc } from "../cli_fixtures.ts";
 
 /**
@@ -83,10 +83,7 @@ Deno.test("CLI: an export that cannot write its file says so, with code write_fa
 /** `svc export -o x.svc` (and `flags`) in `dir` against `url`, its stdout and stderr piped. */
 function exportIn(dir: string, url: string, flags: string[] = []): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
-      ...["export", "-o", "x.svc", ...flags],
-    ],
+    args: taskCommand("svc", ["export", "-o", "x.svc", ...flags]),
     env: {
       SVC_SERVER_URL: url,
       SVC_DELEGATE_KEY: "11".repeat(32),
@@ -223,10 +220,7 @@ Deno.test("CLI: an import interrupted by Ctrl-C, SIGTERM or SIGHUP says how many
     ) {
       second = Promise.withResolvers<void>();
       const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          ...["run", "--allow-all", "--unstable-kv", `${ROOT}cli/svc.ts`],
-          ...["import", "--from", "jsonl", file, "--json"],
-        ],
+        args: taskCommand("svc", ["import", "--from", "jsonl", file, "--json"]),
         env: {
           SVC_SERVER_URL: `http://127.0.0.1:${server.addr.port}`,
           SVC_DELEGATE_KEY: "11".repeat(32),

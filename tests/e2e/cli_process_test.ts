@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { rememberAll } from "../fixtures.ts";
 import { clientOf, PASSPHRASE, startStack, svc } from "../cli_fixtures.ts";
+import { taskCommand } from "../task_flags.ts";
 
 Deno.test("CLI: under deno task, relative paths are the folder's the task was started in", async () => {
   await using stack = await startStack();
@@ -40,13 +41,7 @@ Deno.test("CLI: under deno task, relative paths are the folder's the task was st
 Deno.test("CLI: no command: the help on stderr, and with --json one error that says what is missing", async () => {
   const run = (args: string[]) =>
     new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--unstable-kv",
-        new URL("../../cli/svc.ts", import.meta.url).pathname,
-        ...args,
-      ],
+      args: taskCommand("svc", args),
       env: { SVC_DATA_DIR: "/nonexistent-svc-cli-test" },
       stdin: "null",
     }).output();

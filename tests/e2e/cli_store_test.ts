@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { MIGRATIONS } from "../../plugins/postgres/schema/mod.ts";
 import { Database } from "../../plugins/postgres/database.ts";
-import { ROOT, startRelayer, svcCli } from "../relayer_process.ts";
+import { startRelayer, svcCli } from "../relayer_process.ts";
+import { taskCommand } from "../task_flags.ts";
 import { addressOf, keyPairFromSeed } from "../../src/auth/keys.ts";
 
 const MASTER_KEY = "ab".repeat(32);
@@ -106,7 +107,7 @@ Deno.test("svc account and key sign with SVC_OWNER_KEY when given; with SVC_CHAI
   try {
     const run = async (args: string[], env: Record<string, string>) => {
       const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, ...args, "--json"],
+        args: taskCommand("svc", [...args, "--json"]),
         env: { SVC_DATA_DIR: dataDir, SVC_OWNER_KEY: "", ...env },
       }).output();
       return { exit: code, ...JSON.parse(new TextDecoder().decode(stdout)) };

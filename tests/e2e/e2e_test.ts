@@ -1,7 +1,7 @@
-import { fileURLToPath } from "node:url";
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { SvcError } from "../../src/errors.ts";
+import { taskCommand } from "../task_flags.ts";
 import { GloveEmbedder } from "../../plugins/glove_embedder/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
 import {
@@ -90,12 +90,7 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
   });
   await store.close();
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--unstable-kv",
-      fileURLToPath(new URL("../../main.ts", import.meta.url)),
-    ],
+    args: taskCommand("start"),
     env: {
       SVC_DATA_DIR: dataDir,
       SVC_PORT: "0",
@@ -118,12 +113,7 @@ Deno.test("e2e: a mismatched embedder is refused at start with the fix named", a
 
 Deno.test("e2e: invalid configuration lists every problem and exits 2", async () => {
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--unstable-kv",
-      fileURLToPath(new URL("../../main.ts", import.meta.url)),
-    ],
+    args: taskCommand("start"),
     env: { SVC_PORT: "99999", SVC_EMBEDDER: "nope", SVC_MASTER_KEY: "short" },
   }).output();
   assert.equal(code, 2);
@@ -226,12 +216,7 @@ Deno.test("e2e: a port in use, or a data directory in use, is named at start", a
   const port = String((taken.addr as Deno.NetAddr).port);
   const start = (env: Record<string, string>) =>
     new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--allow-all",
-        "--unstable-kv",
-        fileURLToPath(new URL("../../main.ts", import.meta.url)),
-      ],
+      args: taskCommand("start"),
       env: {
         SVC_DATA_DIR: dataDir,
         SVC_MODELS_DIR: TEST_MODELS_DIR,

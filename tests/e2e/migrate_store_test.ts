@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
+import { taskCommand } from "../task_flags.ts";
 import {
   jobIdOf,
   newAccountClient,
@@ -43,15 +44,7 @@ async function rankings(client: SvcClient): Promise<string[][]> {
 /** Starts `svc migrate-store` and SIGKILLs it once it reports the keys copied. */
 async function interruptedCopy(dataDir: string, env: Record<string, string>): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--unstable-kv",
-      `${ROOT}cli/svc.ts`,
-      "migrate-store",
-      "--to",
-      "postgres",
-    ],
+    args: taskCommand("svc", ["migrate-store", "--to", "postgres"]),
     env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR, ...env },
     cwd: ROOT,
     stdout: "null",
@@ -115,7 +108,7 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     await Deno.rename(`${dataDir}/keys.kv`, `${dataDir}/keys.kv.aside`);
     await assert.rejects(
       svcCli(dataDir, ["migrate-store", "--to", "postgres"], env),
-      /exited 1: .*its keys\.kv, which holds the key of every memory, is missing/,
+      /exited 1: .*its keys\.sqlite, which holds the key of every memory, is missing/,
     );
     await Deno.rename(`${dataDir}/keys.kv.aside`, `${dataDir}/keys.kv`);
     await assert.rejects(

@@ -9,10 +9,10 @@ import { SvcClient } from "../../src/client/mod.ts";
 import { pathExists } from "@svc/util/files";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { writeLegacyBlob } from "../fixtures/legacy_blob_files.ts";
+import { taskCommand } from "../task_flags.ts";
 import {
   jobIdOf,
   newAccountClient,
-  ROOT,
   startRelayer,
   svcCli,
   TEST_KEYS_DIR,
@@ -90,7 +90,7 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
       dataDir,
     });
     const again = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-kv", `${ROOT}cli/svc.ts`, "migrate-store", "--to", "sqlite"],
+      args: taskCommand("svc", ["migrate-store", "--to", "sqlite"]),
       env: { SVC_DATA_DIR: dataDir, SVC_KEYS_DIR: TEST_KEYS_DIR },
     }).output();
     const [out, err] = [again.stdout, again.stderr].map((bytes) => new TextDecoder().decode(bytes));

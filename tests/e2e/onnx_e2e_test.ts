@@ -8,6 +8,7 @@ import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
 import { fakeHub, tinyRepository } from "../../plugins/onnx_embedder/fake_hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../../plugins/onnx_embedder/settings.ts";
 import { SvcClient } from "../../src/client/mod.ts";
+import { taskCommand } from "../task_flags.ts";
 import {
   freePort,
   jobIdOf,
@@ -84,7 +85,7 @@ async function refusedStart(env: Record<string, string>): Promise<string> {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-onnx-e2e-" });
   try {
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "--unstable-kv", `${ROOT}main.ts`],
+      args: taskCommand("start"),
       env: {
         SVC_DATA_DIR: dataDir,
         SVC_PORT: "0",

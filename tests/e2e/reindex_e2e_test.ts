@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
+import { taskCommand } from "../task_flags.ts";
 import {
   newAccountClient,
   type RelayerProcess,
@@ -66,16 +67,7 @@ async function exists(path: string): Promise<boolean> {
 /** `svc reindex --embedder NAME --json`: its exit code and its one JSON object. */
 async function cliReindex(dataDir: string, embedder: string) {
   const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--unstable-kv",
-      `${ROOT}cli/svc.ts`,
-      "reindex",
-      "--embedder",
-      embedder,
-      "--json",
-    ],
+    args: taskCommand("svc", ["reindex", "--embedder", embedder, "--json"]),
     env: { SVC_DATA_DIR: dataDir, SVC_MODELS_DIR: TEST_MODELS_DIR, SVC_KEYS_DIR: TEST_KEYS_DIR },
     cwd: ROOT,
   }).output();

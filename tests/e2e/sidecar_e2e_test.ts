@@ -9,6 +9,9 @@ import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
 import { encodeKind, signDigest } from "../../plugins/local_ledger/transactions.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { textOf } from "../mcp_fixtures.ts";
+import { taskCommand } from "../task_flags.ts";
+import { sidecarRunArgs } from "../../app/sidecar/supervisor.ts";
+import { databaseHosts } from "../../app/sidecar_hosts.ts";
 import { newAccountClient, type RelayerProcess, ROOT, startRelayer } from "../relayer_process.ts";
 
 async function waitFor(what: string, check: () => Promise<boolean> | boolean, ms = 30_000) {
@@ -140,7 +143,7 @@ Deno.test("e2e sidecar: a proxy set for outbound traffic takes none of the loopb
     await waitFor("the sidecar is up", async () => (await sidecarStatus(relayer)) === "up");
     const { accountId, privateKey } = await newAccountClient(dataDir, relayer.url);
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", "--unstable-kv", "cli/svc.ts", "recall", "tea", "--json"],
+      args: taskCommand("svc", ["recall", "tea", "--json"]),
       env: {
         ...env,
         SVC_SERVER_URL: relayer.url,
@@ -175,7 +178,7 @@ Deno.test("e2e sidecar: on PostgreSQL it is given what the database client reads
     await relayer.stop();
     // Without the user, the sidecar cannot open the database: it says so in one line.
     const sidecar = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-kv", `${ROOT}sidecar.ts`],
+      args: sidecarRunArgs({ hosts: [...databaseHosts(url.href), "127.0.0.1:9"], dataDir }),
       env: {
         ...env,
         SVC_DATA_DIR: dataDir,

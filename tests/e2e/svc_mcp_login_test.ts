@@ -5,19 +5,19 @@
  */
 import assert from "node:assert/strict";
 import { generateKeyPair } from "../../src/auth/keys.ts";
+import { taskCommand } from "../task_flags.ts";
 import {
   approveSignIn,
   exitWithin,
   freePort,
   hostEnv,
-  ROOT,
   saveCredentials,
   startRelayer,
   startTerminalLogin,
   svcCli,
 } from "../relayer_process.ts";
 
-const LOGIN_ARGS = ["run", "-A", `${ROOT}cli/svc_mcp.ts`, "login", "--no-browser"];
+const LOGIN_ARGS = taskCommand("svc-mcp", ["login", "--no-browser"]);
 
 /** `svc-mcp login ARGS` with `home` as HOME, ended after a minute at most. */
 function login(args: string[], home: string) {

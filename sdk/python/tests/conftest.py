@@ -11,13 +11,15 @@ import socket
 import subprocess
 import tempfile
 import threading
-from pathlib import Path
 from typing import Dict, Iterator
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-DENO = ["deno", "run", "--allow-all", "--unstable-kv"]
+from task_flags import ROOT, task_command
+
+# The relayer and the CLI, run with the permissions of `deno task start` and `deno task svc`.
+RELAYER = task_command("start")
+CLI = task_command("svc")
 MODELS = os.path.join(tempfile.gettempdir(), "svc-test-models")
 
 
@@ -29,7 +31,7 @@ def _free_port() -> int:
 
 def _cli(data_dir: str, *args: str) -> Dict[str, str]:
     done = subprocess.run(
-        [*DENO, str(ROOT / "cli" / "svc.ts"), *args, "--json"],
+        [*CLI, *args, "--json"],
         env={**os.environ, "SVC_DATA_DIR": data_dir},
         cwd=ROOT, capture_output=True, text=True, check=True,
     )
@@ -50,7 +52,7 @@ def relayer() -> Iterator[Dict[str, str]]:
         "SVC_LOG_LEVEL": "info",
     }
     process = subprocess.Popen(
-        [*DENO, str(ROOT / "main.ts")], env=env, cwd=ROOT,
+        RELAYER, env=env, cwd=ROOT,
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     url = ""
