@@ -134,15 +134,20 @@ export async function activity({ wallet, owned }) {
       "tr",
       { "data-id": entry.id, tabindex: "-1" },
       h("td", {}, h("time", { datetime: entry.at, title: entry.at }, when(entry.at))),
-      h("td", {}, entry.op),
-      h("td", { title: entry.key.address }, nameOf(entry.key)),
-      h("td", { class: "mono" }, shownName(entry.namespace)),
+      // `data-label`: the column's name, shown before the value on a phone (no header row).
+      h("td", { "data-label": "Operation" }, entry.op),
       h(
         "td",
-        { class: "right", title: entry.memory_ids.join("\n") },
+        { class: "agent", "data-label": "Agent", title: entry.key.address },
+        nameOf(entry.key),
+      ),
+      h("td", { class: "mono namespace", "data-label": "Namespace" }, shownName(entry.namespace)),
+      h(
+        "td",
+        { class: "right", "data-label": "Memories", title: entry.memory_ids.join("\n") },
         count === 1 ? short(entry.memory_ids[0]) : count === 0 ? "none" : `${count} memories`,
       ),
-      h("td", { class: "mono" }, entry.client),
+      h("td", { class: "mono", "data-label": "Client" }, entry.client),
     );
   }
 
