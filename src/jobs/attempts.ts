@@ -6,7 +6,7 @@
  * its time limit, or an answer a backend gave that cannot be used, counts: the job's own text may
  * be the cause. So does every failure to land a memory once it is indexed (the erase of the
  * version an update replaces): the backends that store it answered, and a landing that fails
- * each time (a key store that refuses every erase) must not keep its job for a day (issue 85).
+ * each time (a key store that refuses every erase) must not keep its job for a day.
  * Every job thus ends: within `maxAttempts` counted attempts, and a day of uncounted ones.
  *
  * @example
