@@ -1,5 +1,5 @@
 /**
- * A job that cannot succeed stops (issue 85): an update whose landing cannot erase the version it
+ * A job that cannot succeed stops: an update whose landing cannot erase the version it
  * replaces (the key store refuses every erase) fails after its attempts with the reason in its
  * status, leaves the old version as it was, and shows in `/health` and `/metrics`.
  */

@@ -163,7 +163,7 @@ export async function dashboardUrl(relayer: RelayerProcess): Promise<string> {
 /** Deletes the data directory's vector index (the encrypted index's database files). */
 export async function removeIndex(dataDir: string): Promise<void> {
   for (const suffix of ["", "-wal", "-shm"]) {
-    await Deno.remove(`${dataDir}/index.kv${suffix}`).catch((error) => {
+    await Deno.remove(`${dataDir}/index.sqlite${suffix}`).catch((error) => {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     });
   }

@@ -31,7 +31,7 @@ Deno.test("afterFailure: an outage is retried uncounted for a day, unless landin
     [new SvcError("bad_request", "Cannot index the memory: refused"), 1, 5, 1_000, failed],
     [new SvcError("conflict", "Cannot update memory m: it was erased meanwhile"), 1, 5, 0, failed],
   ];
-  // Landing an indexed memory (erasing what an update replaces): every failure counts (issue 85).
+  // Landing an indexed memory (erasing what an update replaces): every failure counts.
   const landing: [unknown, number, number, number, AfterFailure][] = [
     [down, 1, 5, 2_000, counted(1_000)],
     [down, 4, 5, 60_000, counted(8_000)],

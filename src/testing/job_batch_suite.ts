@@ -149,7 +149,7 @@ export function jobBatchSuite(
     const failed: string[] = [];
     const landing = {
       vet: (memories: unknown[]) => Promise.resolve(memories.map(() => undefined)),
-      // As a key store that refuses every erase: "unavailable", and so each time (issue 85).
+      // As a key store that refuses every erase: "unavailable", and so each time.
       indexed: () => Promise.reject(backendError("the key store", "erase keys", new Error("x"))),
       failed: (memories: { memoryId: string }[]) => {
         failed.push(...memories.map((memory) => memory.memoryId));

@@ -311,7 +311,10 @@ Deno.test("chaos: remembers, bulks and recalls under repeated SIGKILL of the rel
  */
 async function inspectBlobs(dataDir: string, owner: string) {
   const masterKey = await testMasterKey(dataDir);
-  await using cipher = await LocalCipher.open({ masterKey, keyStorePath: `${dataDir}/keys.kv` });
+  await using cipher = await LocalCipher.open({
+    masterKey,
+    keyStorePath: `${dataDir}/keys.sqlite`,
+  });
   const blobs = await SqliteBlobStore.open({
     path: `${dataDir}/blobs/blobs.sqlite`,
     secret: masterKey,

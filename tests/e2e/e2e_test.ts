@@ -83,7 +83,7 @@ Deno.test("e2e: remember, recall, restart, lose the index, restore", async () =>
 Deno.test("e2e: a mismatched embedder is refused at start with the fix named", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-e2e-" });
   const store = await EncryptedVectorStore.open({
-    path: `${dataDir}/index.kv`,
+    path: `${dataDir}/index.sqlite`,
     secret: await testMasterKey(dataDir),
     model: "another-model",
     dimensions: 8,
@@ -170,7 +170,7 @@ Deno.test("e2e: SIGKILL with 200 jobs in flight loses none and duplicates none",
 
   const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
   const index = await EncryptedVectorStore.open({
-    path: `${dataDir}/index.kv`,
+    path: `${dataDir}/index.sqlite`,
     secret: await testMasterKey(dataDir),
     model: embedder.model,
     dimensions: embedder.dimensions,

@@ -105,12 +105,12 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     // --- The copy, cut short, then run again to the end.
     const env = { SVC_DATABASE_URL: db.url, ...EMBEDDER };
     // Not without the memories' keys.
-    await Deno.rename(`${dataDir}/keys.kv`, `${dataDir}/keys.kv.aside`);
+    await Deno.rename(`${dataDir}/keys.sqlite`, `${dataDir}/keys.sqlite.aside`);
     await assert.rejects(
       svcCli(dataDir, ["migrate-store", "--to", "postgres"], env),
       /exited 1: .*its keys\.sqlite, which holds the key of every memory, is missing/,
     );
-    await Deno.rename(`${dataDir}/keys.kv.aside`, `${dataDir}/keys.kv`);
+    await Deno.rename(`${dataDir}/keys.sqlite.aside`, `${dataDir}/keys.sqlite`);
     await assert.rejects(
       svcCli(dataDir, ["migrate-store", "--to", "postgres"], {
         ...env,

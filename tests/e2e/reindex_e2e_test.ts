@@ -135,8 +135,8 @@ Deno.test("e2e reindex: refused without SVC_REINDEX; with it, SIGKILL part-way, 
   await waitForLog(relayer, (e) => e.msg === "removed the old index");
   await waitForJobs(at, more);
   assert.equal((await at.health()).backends.embedder, GLOVE);
-  assert.equal(await exists(`${dataDir}/index.kv`), false);
-  assert.equal(await exists(`${dataDir}/index-2.kv`), true);
+  assert.equal(await exists(`${dataDir}/index.sqlite`), false);
+  assert.equal(await exists(`${dataDir}/index-2.sqlite`), true);
   assert.deepEqual(JSON.parse(await Deno.readTextFile(`${dataDir}/index.active`)), {
     name: "index-2",
   });
