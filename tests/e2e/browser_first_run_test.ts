@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
 import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
+import { dashboardButtons, readme } from "../readme_blocks.ts";
 import {
   exitWithin,
   type RelayerProcess,
@@ -35,6 +36,9 @@ async function withStack(
   }
 }
 
+/** Every button a new user presses, from the sign-in link of `svc-mcp login` to Connected. */
+const SIGN_IN_BUTTONS = ["Create wallet", "I saved it, continue", "Create account", "Approve"];
+
 /** The page's width overflow in CSS pixels (0 when nothing scrolls sideways). */
 const overflow = (page: Page) =>
   page.evaluate<number>("document.documentElement.scrollWidth - window.innerWidth");
@@ -47,8 +51,11 @@ Deno.test("browser: svc-mcp login from a terminal ends on Connected, and the com
     );
     const page = await browser.newPage();
     await page.goto(login.link.href);
-    await setUpWallet(page);
-    await page.getByRole("button", { name: "Approve" }).click();
+    // The README's quick start names the very buttons pressed here, in this order.
+    assert.deepEqual(dashboardButtons(await readme()), SIGN_IN_BUTTONS);
+    for (const name of SIGN_IN_BUTTONS) {
+      await page.getByRole("button", { name, exact: true }).click();
+    }
     await page.getByRole("heading", { name: "Connected" }).waitFor();
     await screenshot(page, "terminal-login-connected");
     assert.doesNotMatch(await page.locator("main").innerText(), /did not receive/);
