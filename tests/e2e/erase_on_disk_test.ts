@@ -1,18 +1,22 @@
 /**
- * What an attacker with a copy of the data directory finds of an erased memory: nothing. A
- * relayer process remembers texts and erases some through the API; as soon as each receipt is
- * answered the directory is copied, and every byte of every file of the copy is searched for the
- * erased memories' texts, wrapped data keys and ciphertexts (read from the live stores before the
- * erase). The kept memories' keys and ciphertexts are found in the same search, so it can find
- * what is there. The master key is not in the copy.
+ * What an attacker with a copy of the data directory finds of an erased memory: nothing, even
+ * holding the master key too (a home backup has both). A relayer process, started as
+ * `deno task start` starts it, remembers texts and erases some through the API. As soon as each
+ * receipt is answered, and again a minute later, the directory is copied. Every byte of every file
+ * of the copy, logs and free pages included, is searched for the erased memories' texts, their
+ * wrapped keys (the data key's, and the key their job's copy of the text was sealed under) and
+ * every version of the index blocks that held them (read from the live files while they were
+ * written). Without those keys and blocks, the master key opens nothing of them: no ciphertext,
+ * no job's copy of the text, no vector and no term hash. The kept memories' keys, ciphertexts
+ * and blocks are found in the same search, so it can find what is there.
  *
- * While the relayer runs, `jobs.kv` (a Deno KV database, not rewritten while Deno KV has it open)
- * may still hold, in its log and free pages, the ciphertext a job kept for its retries, which
- * decrypts to nothing without the wiped key; the next start wipes it, and a copy taken after a
- * restart holds nothing of an erased memory in any file. Nor does any file name a namespace.
+ * While the relayer runs, `jobs.kv` (a Deno KV database) may still hold, in its log and free
+ * pages, the ciphertext a job kept for its retries, which decrypts to nothing without the wiped
+ * key; the next start rewrites it. Nor does any file name a namespace.
  */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { DatabaseSync } from "node:sqlite";
 import { SqliteKeyStore } from "../../plugins/local_cipher/key_store.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { jobIdOf, newAccountClient, startRelayer, testMasterKey } from "../relayer_process.ts";
@@ -37,6 +41,19 @@ const holding = (files: Map<string, Buffer>, needle: Uint8Array) =>
 const holdingCiphertext = (files: Map<string, Buffer>, ciphertext: Uint8Array) =>
   holding(files, ciphertext).filter((path) => !/\/jobs\.kv(-wal|-shm)?$/.test(path));
 
+/** A part of each sealed block of the live index at `dataDir`, by its hex. */
+function indexBlocks(dataDir: string): Map<string, Uint8Array> {
+  const db = new DatabaseSync(`${dataDir}/index.sqlite`, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT bytes FROM blocks").all() as { bytes: Uint8Array }[];
+    // Past the magic and nonce: 64 bytes of ciphertext, within the block's first page.
+    const parts = rows.map(({ bytes }) => bytes.slice(16, 80));
+    return new Map(parts.map((part) => [Buffer.from(part).toString("hex"), part]));
+  } finally {
+    db.close();
+  }
+}
+
 /** What the live stores hold of each memory: its wrapped keys and its ciphertext. */
 async function storedOf(dataDir: string, owner: string, ids: string[]) {
   const keys = await SqliteKeyStore.open(`${dataDir}/keys.sqlite`);
@@ -60,6 +77,15 @@ async function storedOf(dataDir: string, owner: string, ids: string[]) {
   }
 }
 
+/** Copies `dataDir` to `to` as `cp -a` does, and reads every file of the copy. */
+async function copyOf(dataDir: string, to: string): Promise<Map<string, Buffer>> {
+  await Deno.remove(to, { recursive: true }).catch(() => {});
+  await new Deno.Command("cp", { args: ["-a", dataDir, to] }).output();
+  const files = await filesOf(to);
+  await Deno.remove(to, { recursive: true });
+  return files;
+}
+
 Deno.test("erase on disk: a copy of the data directory holds nothing of an erased memory", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-erase-disk-" });
   const copy = `${dataDir}-copy`;
@@ -70,9 +96,15 @@ Deno.test("erase on disk: a copy of the data directory holds nothing of an erase
       { length: 12 },
       (_, i) => `Secret number ${i}: the vault code is ${i}${i}${i}7`,
     );
+    // One at a time, so that every version of the index's blocks is seen.
     const ids: string[] = [];
-    for (const text of texts) ids.push(jobIdOf(await client.remember(text, { namespace: "disk" })));
-    for (const id of ids) assert.equal((await client.waitForJob(id)).status, "done");
+    const blocks = new Map<string, Uint8Array>();
+    for (const text of texts) {
+      const id = jobIdOf(await client.remember(text, { namespace: "disk" }));
+      assert.equal((await client.waitForJob(id)).status, "done");
+      ids.push(id);
+      for (const [hex, part] of indexBlocks(dataDir)) blocks.set(hex, part);
+    }
     const stored = await storedOf(dataDir, owner, ids);
     for (const { keys, ciphertext } of stored) assert.ok(keys.length > 0 && ciphertext);
 
@@ -80,44 +112,50 @@ Deno.test("erase on disk: a copy of the data directory holds nothing of an erase
     const erased = stored.slice(0, 6);
     for (const { id } of erased.slice(0, 3)) {
       await client.forget(id);
-      await Deno.remove(copy, { recursive: true }).catch(() => {});
-      await new Deno.Command("cp", { args: ["-a", dataDir, copy] }).output();
-      const files = await filesOf(copy);
+      const files = await copyOf(dataDir, copy);
       const { keys, ciphertext } = stored.find((memory) => memory.id === id)!;
       for (const key of keys) assert.deepEqual(holding(files, key), [], `a key of ${id}`);
       assert.deepEqual(holdingCiphertext(files, ciphertext), [], `the ciphertext of ${id}`);
     }
     await Promise.all(erased.slice(3).map(({ id }) => client.forget(id)));
-    await new Deno.Command("cp", { args: ["-a", dataDir, `${copy}-2`] }).output();
-    const files = await filesOf(`${copy}-2`);
-    for (const [i, { id, keys, ciphertext }] of stored.entries()) {
-      const found = [
-        ...keys.flatMap((key) => holding(files, key)),
-        ...holdingCiphertext(files, ciphertext),
-      ];
-      if (i < 6) {
-        assert.deepEqual(found, [], `nothing of erased ${id}`);
-        assert.deepEqual(holding(files, new TextEncoder().encode(texts[i])), []);
-      } else {
-        assert.ok(found.length >= 2, `the search finds kept ${id}'s key and ciphertext`);
+    const live = indexBlocks(dataDir);
+    const check = (files: Map<string, Buffer>) => {
+      for (const [i, { id, keys, ciphertext }] of stored.entries()) {
+        const found = [
+          ...keys.flatMap((key) => holding(files, key)),
+          ...holdingCiphertext(files, ciphertext),
+        ];
+        if (i < 6) {
+          assert.deepEqual(found, [], `nothing of erased ${id}`);
+          assert.deepEqual(holding(files, new TextEncoder().encode(texts[i])), []);
+        } else {
+          assert.ok(found.length >= 2, `the search finds kept ${id}'s key and ciphertext`);
+        }
       }
-    }
-    // Nor does the copy hold the key all of it is sealed under.
+      // No version of a block but the live ones: none that held an erased memory's row.
+      for (const [hex, part] of blocks) {
+        if (!live.has(hex)) assert.deepEqual(holding(files, part), [], `an earlier block ${hex}`);
+      }
+      for (const part of live.values()) assert.ok(holding(files, part).length > 0, "a live block");
+    };
+    check(await copyOf(dataDir, copy));
+    // A minute later (the relayer's sweeps and checkpoints have run), the same.
+    await new Promise((resolve) => setTimeout(resolve, 61_000));
+    check(await copyOf(dataDir, copy));
+    // The copy does not hold the key all of it is sealed under (the attacker's is another copy).
     const master = await testMasterKey(dataDir);
+    const files = await copyOf(dataDir, copy);
     assert.deepEqual(holding(files, new TextEncoder().encode(master.toHex())), []);
     assert.deepEqual(holding(files, master), []);
-    await Deno.remove(`${copy}-2`, { recursive: true });
 
     // After a restart, no file at all holds an erased memory's ciphertext.
     await relayer.stop();
     await using again = await startRelayer(dataDir);
     assert.equal((await fetch(`${again.url}/health`)).status, 200);
-    await new Deno.Command("cp", { args: ["-a", dataDir, `${copy}-3`] }).output();
-    const restarted = await filesOf(`${copy}-3`);
+    const restarted = await copyOf(dataDir, copy);
     for (const { id, ciphertext } of erased) {
       assert.deepEqual(holding(restarted, ciphertext), [], `the ciphertext of ${id}`);
     }
-    await Deno.remove(`${copy}-3`, { recursive: true });
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(copy, { recursive: true }).catch(() => {});
