@@ -6,7 +6,11 @@
  * none of its memories, and `svc reindex` would build an index without them. Once a data
  * directory has had a key store, its `jobs.kv` says so, and a start without one is refused,
  * unless `SVC_KEYS_LOST=1` accepts the loss (then a new one is made).
+ *
+ * The job queue keeps the keys of its waiting texts in the same file, whatever the cipher
+ * (`openKeyStore`): erasing a memory erases its job's key there too.
  */
+import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 
@@ -43,4 +47,20 @@ export async function checkKeyStore(kv: Deno.Kv, dataDir: string, lost = false):
 /** Records that `dataDir` has a key store (once the cipher opened it). */
 export async function recordKeyStore(kv: Deno.Kv): Promise<void> {
   await kv.set(KEY, true);
+}
+
+/**
+ * Opens the key store of `dataDir` (created when missing), with the keys of an earlier version's
+ * `keys.kv` moved into it. Check it first (`checkKeyStore`): this creates the file.
+ */
+export async function openKeyStore(dataDir: string): Promise<SqliteKeyStore> {
+  const { importKvKeys, SqliteKeyStore } = await import("@svc/local-cipher/key_store");
+  const store = await SqliteKeyStore.open(`${dataDir}/${KEY_STORE_FILE}`);
+  try {
+    await importKvKeys(`${dataDir}/${OLD_KEY_STORE_FILE}`, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
 }

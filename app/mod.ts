@@ -6,6 +6,7 @@
  * `await Plugin.open(options)`.
  */
 import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../src/backends/types.ts";
+import type { KeyStore } from "../src/backends/key_store.ts";
 import { MemoryVectorIndexSet } from "../src/backends/memory_index_set.ts";
 import { LOCAL_PACKAGE_ID, type LocalLedger } from "@svc/local-ledger";
 import type { Logger } from "../src/log.ts";
@@ -25,12 +26,7 @@ import { loadMasterKey } from "./master_key.ts";
 import { makeDataDir, makePrivate } from "./private_files.ts";
 import { checkNotMoved } from "./moved.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
-import {
-  checkKeyStore,
-  KEY_STORE_FILE,
-  OLD_KEY_STORE_FILE,
-  recordKeyStore,
-} from "./key_store_record.ts";
+import { recordKeyStore } from "./key_store_record.ts";
 import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
 import type { BackgroundReindex } from "./background_reindex.ts";
 import { type IndexLock, lockIndex } from "./index_lock.ts";
@@ -143,8 +139,9 @@ async function openVectors(
 
 /**
  * The cipher, and what closes it: the local cipher keeps the memories' wrapped keys in its key
- * store, `keys.sqlite` in the data directory or the shared database (apart from the blobs, so that
- * erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
+ * store, `keys.sqlite` in the data directory (`keys`, opened with the relayer's state, which the
+ * job queue shares and which is closed apart) or the shared database (apart from the blobs, so
+ * that erasing a memory's key defeats every copy of its blob). Seal's erase is a transaction the
  * sponsor pays for: the sidecar's gas station (with `SVC_SPONSOR_PRIVATE_KEY`), reached over
  * loopback so that one process alone spends the sponsor's coins.
  */
@@ -152,19 +149,20 @@ async function openCipher(
   config: Config,
   secret: Uint8Array<ArrayBuffer>,
   sidecar: SidecarLink | undefined,
-  database: Database | undefined,
+  stores: { database?: Database; keys?: KeyStore },
 ): Promise<{ cipher: Cipher; close?(): Promise<void> }> {
+  const { database, keys } = stores;
   switch (config.cipher.kind) {
     case "local": {
       const { LocalCipher } = await import("@svc/local-cipher");
       const cipher = await LocalCipher.open({
         masterKey: secret,
-        ...database
-          ? { keyStore: await (await postgresPlugin()).PgKeyStore.open({ database, secret }) }
-          : {
-            keyStorePath: `${config.dataDir}/${KEY_STORE_FILE}`,
-            importKeysFrom: `${config.dataDir}/${OLD_KEY_STORE_FILE}`,
-          },
+        ...keys ? { keyStore: keys, closesKeyStore: false } : {
+          keyStore: await (await postgresPlugin()).PgKeyStore.open({
+            database: database!,
+            secret,
+          }),
+        },
       });
       return { cipher, close: () => cipher.close() };
     }
@@ -214,6 +212,8 @@ class OpenedParts {
   database?: Database;
   lock?: IndexLock;
   closeState?: () => Promise<void>;
+  /** The data directory's key store, shared by the job queue and the local cipher. */
+  keyStore?: KeyStore;
   closeCipher?: () => Promise<void>;
   blobs?: BlobStore;
   vectors?: VectorStore;
@@ -225,6 +225,7 @@ class OpenedParts {
     await this.closeState?.();
     await this.closeDirectory?.();
     await this.closeCipher?.();
+    await this.keyStore?.close();
     await this.closeEmbedder?.();
     await this.database?.close();
     this.lock?.release();
@@ -250,24 +251,20 @@ async function openStores(settings: StoreSettings, opened: OpenedParts) {
   const { config, secret, database, chosen, logger, links } = settings;
   const state = await openState(config, secret, database, logger);
   opened.closeState = state.close;
+  opened.keyStore = state.keyStore;
   if (state.kv) {
     await checkVectorStore(state.kv, config.dataDir, config.vectorStore, (kind) => {
       const store = kind === "encrypted" ? { kind, memoryMb: 64, importLanceDb: false } : { kind };
       return openIndexSet({ ...config, vectorStore: store }, secret, logger, undefined);
     });
   }
-  const local = config.cipher.kind === "local" ? config.cipher : undefined;
-  const keyStore = local && state.kv;
-  if (keyStore && await checkKeyStore(keyStore, config.dataDir, local.keysLost)) {
-    logger.warn(
-      `${KEY_STORE_FILE} is missing (SVC_KEYS_LOST=1): the memories stored before cannot be ` +
-        "read; a new one is made",
-      { data_dir: config.dataDir },
-    );
-  }
-  const { cipher, close } = await openCipher(config, secret, links.sidecar, database);
+  // A lost key store was refused (or accepted) as `openState` opened it.
+  const { cipher, close } = await openCipher(config, secret, links.sidecar, {
+    database,
+    keys: state.keyStore,
+  });
   opened.closeCipher = close;
-  if (keyStore) await recordKeyStore(keyStore);
+  if (config.cipher.kind === "local" && state.kv) await recordKeyStore(state.kv);
   const blobs = opened.blobs = await openBlobs(config, secret, database, logger);
   const index = await openVectors({
     config,

@@ -1,8 +1,11 @@
 /**
  * The relayer's state outside its backends: jobs, replay claims, lifecycle records, the access
  * log and the reindex's cursors, in the data directory's `jobs.kv` or in the shared database.
+ * With `jobs.kv`, the data directory's key store (`keys.sqlite`) is opened here too: the job
+ * queue keeps its texts' keys in it, and the local cipher its memories' keys.
  */
 import type { Database } from "@svc/postgres";
+import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { LifecycleRecords, openKvStores, ReindexState, sealStoredRecords } from "@svc/denokv";
 import type { Logger } from "../src/log.ts";
@@ -11,6 +14,7 @@ import type { ReindexStateStore } from "./reindex/mod.ts";
 import { scrubSqlite } from "@svc/util/scrub";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";
+import { checkKeyStore, KEY_STORE_FILE, openKeyStore } from "./key_store_record.ts";
 
 /**
  * The stores of the relayer's state: in the data directory's `jobs.kv`, or in the shared
@@ -25,6 +29,11 @@ export type SharedState = Pick<
 export interface RelayerState {
   /** The data directory's `jobs.kv`, unless the state is in the shared database. */
   kv?: Deno.Kv;
+  /**
+   * The data directory's key store, with `kv`: the caller closes it (after the cipher that
+   * shares it), `close` does not.
+   */
+  keyStore?: SqliteKeyStore;
   shared: SharedState;
   reindex: ReindexStateStore;
   close(): Promise<void>;
@@ -45,6 +54,27 @@ async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): P
   } finally {
     kv.close();
   }
+}
+
+/**
+ * The key store of the data directory, opened once the local cipher's record of it is checked
+ * (`checkKeyStore`: a lost one is refused, unless `SVC_KEYS_LOST=1`). A Seal cipher keeps no
+ * key there; the job queue's texts' keys are there whatever the cipher.
+ */
+async function openDataKeyStore(
+  config: Config,
+  kv: Deno.Kv,
+  logger: Logger,
+): Promise<SqliteKeyStore> {
+  const local = config.cipher.kind === "local" ? config.cipher : undefined;
+  if (local && await checkKeyStore(kv, config.dataDir, local.keysLost)) {
+    logger.warn(
+      `${KEY_STORE_FILE} is missing (SVC_KEYS_LOST=1): the memories stored before cannot be ` +
+        "read; a new one is made",
+      { data_dir: config.dataDir },
+    );
+  }
+  return await openKeyStore(config.dataDir);
 }
 
 /** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
@@ -84,15 +114,19 @@ export async function openState(
       );
     }
     const kv = await Deno.openKv(path);
+    let keyStore: SqliteKeyStore | undefined;
     try {
+      keyStore = await openDataKeyStore(config, kv, logger);
       const reindex = await ReindexState.open(kv, secret);
       const shared = await openKvStores(kv, secret, {
+        keyStore,
         maxAttempts: config.maxAttempts,
         leaseMs: config.jobLeaseSeconds * 1000,
       });
-      return { kv, shared, reindex, close: () => Promise.resolve(kv.close()) };
+      return { kv, keyStore, shared, reindex, close: () => Promise.resolve(kv.close()) };
     } catch (error) {
       kv.close();
+      await keyStore?.close();
       throw error;
     }
   }

@@ -25,7 +25,7 @@
  * @module
  */
 export type * from "./backends/types.ts";
-export type { KeyPlace, KeyStore } from "./backends/key_store.ts";
+export { JOB_TEXT_KEY_TAG, type KeyPlace, type KeyStore } from "./backends/key_store.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";

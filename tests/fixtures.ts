@@ -10,6 +10,7 @@ import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
 import { signRequest } from "../src/auth/signing.ts";
 import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { MemoryKeyStore } from "../plugins/local_cipher/key_store.ts";
 import { type KvStoreOptions, openKvStores } from "@svc/denokv";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
@@ -70,7 +71,11 @@ export async function startTestRelayer(
   const kv = given ?? await Deno.openKv(":memory:");
   const secret = overrides.secret ?? crypto.getRandomValues(new Uint8Array(32));
   const { now } = overrides;
-  const stores = withoutKv ? {} : await openKvStores(kv, secret, { maxAttempts, leaseMs, now });
+  // Shared, as the relayer's keys.sqlite is: the cipher's keys and the job texts' keys.
+  const keyStore = new MemoryKeyStore();
+  const stores = withoutKv
+    ? {}
+    : await openKvStores(kv, secret, { keyStore, maxAttempts, leaseMs, now });
   const embedder = new LexicalEmbedder();
   const directory = overrides.directory instanceof MemoryAccountDirectory
     ? overrides.directory
@@ -81,7 +86,10 @@ export async function startTestRelayer(
     ...stores,
     secret,
     directory,
-    cipher: await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) }),
+    cipher: await LocalCipher.open({
+      masterKey: crypto.getRandomValues(new Uint8Array(32)),
+      keyStore,
+    }),
     blobs,
     vectors,
     embedder,

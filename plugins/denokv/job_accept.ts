@@ -7,7 +7,7 @@
  * committed alone, its texts staged first.
  *
  * A commit writes, per job, its record (checked absent), its `job_active` key and its sealed
- * text; one queue message for the jobs of the commit that need one (those not handed to a worker
+ * text (its key stored in the key store first, see `job_texts.ts`); one queue message for the jobs of the commit that need one (those not handed to a worker
  * in this process); and the replay claims of the requests accepting, where they are kept in the
  * same store (otherwise a claim is settled before its accept joins a commit).
  */
@@ -70,7 +70,11 @@ export class AcceptGroups {
     const claim = pending?.carriedBy?.(this.#kv);
     if (pending && !claim) await pending.settle();
     const ids = records.map((record) => record.job_id);
-    const sealed = await Promise.all(ids.map((id, i) => this.#texts.seal(id, texts[i])));
+    // Each text's key is durable before the commit that writes the text (a crash between leaves
+    // an unused key, erased with its memory id).
+    const sealed = await Promise.all(
+      records.map((record, i) => this.#texts.seal(record.job_id, record.owner, texts[i])),
+    );
     const bytes = sealed.reduce((n, s) => n + s.byteLength, 0);
     if (bytes > MAX_COMMIT_BYTES || records.length > GROUP_JOBS) {
       await this.#texts.stagePayloads(ids, sealed);

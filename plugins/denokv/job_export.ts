@@ -3,26 +3,45 @@
  * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
  * `job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
-import type { JobRecord } from "@svc/relayer/kit";
+import type { JobRecord, KeyStore } from "@svc/relayer/kit";
 import { concatBytes } from "@svc/util/sealing";
 import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./job_seal.ts";
 import type { CiphertextMark } from "./job_texts.ts";
+import { openTexts } from "./job_store.ts";
 
 /** A job as `KvJobQueue` keeps it. */
 export interface StoredJob {
   /** The job's record, opened. */
   record: JobRecord;
-  /** The text, sealed, while the job waits; `null` once it finished. */
+  /**
+   * The text, sealed, while the job waits; `null` once it finished (or, read with the keys, once
+   * its memory was erased).
+   */
   sealedText: Uint8Array<ArrayBuffer> | null;
   /** The ciphertext an attempt saved, whole; `null` when there is none. */
   ciphertext: { attempt: number; bytes: Uint8Array<ArrayBuffer> } | null;
 }
 
+/** The relayer's secret and the key store its queue kept its texts' keys in. */
+export interface TextKeys {
+  /** The relayer's 32 bytes. */
+  secret: Uint8Array<ArrayBuffer>;
+  /** The key store (`keys.sqlite`). */
+  keyStore: KeyStore;
+}
+
 /**
  * Every job record of `kv` (a `KvJobQueue`'s, its records sealed under `seal`), by id, with its
- * sealed text and ciphertext.
+ * sealed text and ciphertext. With `keys`, a text sealed under a key of its own is sealed again
+ * under the secret's (as `PgJobQueue` reads it); without, it is given as it is, which only its
+ * key opens.
  */
-export async function* storedJobs(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<StoredJob> {
+export async function* storedJobs(
+  kv: Deno.Kv,
+  seal: KvJobSeal,
+  keys?: TextKeys,
+): AsyncIterable<StoredJob> {
+  const texts = keys && await openTexts(kv, keys.secret, keys.keyStore);
   for await (const { value } of kv.list<StoredJobRecord>({ prefix: ["job"] })) {
     const record = seal.opened(value)!;
     const id = record.job_id;
@@ -42,7 +61,9 @@ export async function* storedJobs(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<S
         ciphertext = { attempt: mark.attempt, bytes: concatBytes(...chunks) };
       }
     }
-    yield { record, sealedText: text.length > 0 ? concatBytes(...text) : null, ciphertext };
+    let sealedText = text.length > 0 ? concatBytes(...text) : null;
+    if (sealedText && texts) sealedText = await texts.resealed(id, record.owner, sealedText);
+    yield { record, sealedText, ciphertext };
   }
 }
 

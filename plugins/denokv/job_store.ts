@@ -2,10 +2,10 @@
  * `KvJobStore`: where the relayer's remember jobs live, in Deno KV (`KvJobQueue` is the state
  * machine over it).
  *
- * Creating seals each text (see `job_texts.ts`), then writes every job record and enqueues
- * one message for all of them in one atomic commit, with the texts when they fit in it (larger
- * ones are staged in commits of their own first), so a job exists exactly when its queue message
- * does, unless the queue hands it to its listener itself. Creates made while a commit is in
+ * Creating seals each text (see `job_texts.ts`: under a key of its own, in the key store), then
+ * writes every job record and enqueues one message for all of them in one atomic commit, with
+ * the texts when they fit in it (larger ones are staged in commits of their own first), so a job
+ * exists exactly when its queue message does, unless the queue hands it to its listener itself. Creates made while a commit is in
  * flight share the next one (`job_accept.ts`), and its message: Deno KV spends a sync to disk
  * on every commit and transactions on every message it delivers. Records and texts expire after
  * 7 days; a failed job leaves a dead letter.
@@ -20,8 +20,16 @@
  * `["job_dead", id]` dead letters; texts and ciphertexts as `job_texts.ts` says.
  */
 import { deriveAesKey, hkdfMaster } from "@svc/util/sealing";
-import type { CreateOptions, JobRecord, JobStore, JobWrite, StoredMessage } from "@svc/relayer/kit";
+import type {
+  CreateOptions,
+  JobRecord,
+  JobStore,
+  JobWrite,
+  KeyStore,
+  StoredMessage,
+} from "@svc/relayer/kit";
 import { AcceptGroups } from "./job_accept.ts";
+import { JobTextKeys } from "./job_keys.ts";
 import {
   BATCH,
   enqueueJobs,
@@ -49,18 +57,24 @@ export class KvJobStore implements JobStore {
   /** The KV, versionstamps and seal of the records, as `job_records.ts` takes them. */
   readonly #records: KvRecords;
 
-  private constructor(kv: Deno.Kv, payloadKey: CryptoKey, seal: KvJobSeal) {
+  private constructor(kv: Deno.Kv, texts: KvJobTexts, seal: KvJobSeal) {
     this.#kv = kv;
     this.#records = { kv, stamps: new WeakMap(), seal };
-    this.#texts = new KvJobTexts(kv, payloadKey);
+    this.#texts = texts;
     this.#accepts = new AcceptGroups(kv, this.#texts, seal, (op, ids) => enqueueJobs(op, ids));
   }
 
-  /** The store on `kv`; `secret` (32 bytes) seals its records and waiting texts. */
-  static async open(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>): Promise<KvJobStore> {
-    const master = await hkdfMaster(secret);
-    const payloadKey = await deriveAesKey(master, "svc-job-payload-v1", new Uint8Array());
-    return new KvJobStore(kv, payloadKey, await KvJobSeal.derive(secret));
+  /**
+   * The store on `kv`; `secret` (32 bytes) seals its records, and `keyStore` keeps the keys of
+   * its waiting texts (see `job_texts.ts`; without one, the secret seals them too).
+   */
+  static async open(
+    kv: Deno.Kv,
+    secret: Uint8Array<ArrayBuffer>,
+    keyStore?: KeyStore,
+  ): Promise<KvJobStore> {
+    const texts = await openTexts(kv, secret, keyStore);
+    return new KvJobStore(kv, texts, await KvJobSeal.derive(secret));
   }
 
   /** In one commit shared with the creates made meanwhile; the claim rides in it. */
@@ -106,7 +120,23 @@ export class KvJobStore implements JobStore {
         await this.#texts.drop(ids[i]);
       }
     }
+    await this.#forgetTexts(written.filter((record, i) => record && group[i].finished));
     return written;
+  }
+
+  /**
+   * Erases the text keys of the jobs of `finished` done as a duplicate: their memory is another
+   * one, whose erase would not reach them. (A failed job's key stays: its memory may still hold
+   * a row or a blob until it is withdrawn, and the key store shares its id.)
+   */
+  async #forgetTexts(finished: (JobRecord | null)[]): Promise<void> {
+    const orphans = finished.filter((record): record is JobRecord =>
+      record?.duplicate_of !== undefined
+    );
+    const byOwner = Map.groupBy(orphans, (record) => record.owner);
+    for (const [owner, records] of byOwner) {
+      await this.#texts.forget(owner, records.map((record) => record.job_id));
+    }
   }
 
   /**
@@ -137,8 +167,10 @@ export class KvJobStore implements JobStore {
     if (enqueueAfterMs !== undefined) enqueueJobs(op, [jobId], enqueueAfterMs);
   }
 
-  texts(jobIds: string[]): Promise<(string | null)[]> {
-    return this.#texts.payloads(jobIds);
+  /** The records are read too: a text's key is kept under its owner. */
+  async texts(jobIds: string[]): Promise<(string | null)[]> {
+    const records = await this.read(jobIds);
+    return await this.#texts.payloads(jobIds, records.map((record) => record?.owner));
   }
 
   ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
@@ -179,6 +211,24 @@ export class KvJobStore implements JobStore {
       listening.then(resolve, reject);
     });
   }
+}
+
+/**
+ * The texts of a store on `kv`: each sealed under a key of its own kept in `keyStore`, or under
+ * one derived from `secret` without it (which also opens those an earlier version sealed).
+ */
+export async function openTexts(
+  kv: Deno.Kv,
+  secret: Uint8Array<ArrayBuffer>,
+  keyStore?: KeyStore,
+): Promise<KvJobTexts> {
+  const payloadKey = await deriveAesKey(
+    await hkdfMaster(secret),
+    "svc-job-payload-v1",
+    new Uint8Array(),
+  );
+  const keys = keyStore ? await JobTextKeys.derive(secret, keyStore) : null;
+  return new KvJobTexts(kv, payloadKey, keys);
 }
 
 /**

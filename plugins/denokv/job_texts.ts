@@ -1,7 +1,14 @@
 /**
- * Where `KvJobStore` keeps what waits with a job: its text, sealed (AES-256-GCM under a key
- * derived from the relayer's secret, the job id bound in), and the ciphertext its worker saved,
- * both in chunks under Deno KV's value limit.
+ * Where `KvJobStore` keeps what waits with a job: its text, sealed, and the ciphertext its worker
+ * saved, both in chunks under Deno KV's value limit.
+ *
+ * A text is sealed (AES-256-GCM, the job id bound in) under a random key of its own, kept in the
+ * key store at the job's memory id (`job_keys.ts`): `0x4b ‖ iv (12) ‖ ciphertext (+ 16 tag)`.
+ * Erasing the memory erases the key, so what Deno KV leaves of a deleted text in `jobs.kv` (its
+ * free pages and log keep it until the next start rewrites the file) no longer opens. A store
+ * opened without a key store (tests, tools on an in-memory KV), and earlier versions, seal it
+ * under a key derived from the relayer's secret instead, `iv (12) ‖ ciphertext (+ 16 tag)`:
+ * those are still read, so jobs accepted before an upgrade run after it.
  *
  * Keys: `["job_payload", id, chunk]` the sealed text; `["job_ciphertext", id]` which attempt's
  * ciphertext is complete, and its chunk count; `["job_ciphertext_chunk", id, attempt, chunk]`
@@ -11,7 +18,8 @@
  * of one chunk, and list the chunks of the others.
  */
 import { SvcError } from "@svc/relayer/kit";
-import { concatBytes, openBytes, sealBytes } from "@svc/util/sealing";
+import { concatBytes, openBytes, openNow, sealBytes, sealNow } from "@svc/util/sealing";
+import type { JobTextKeys } from "./job_keys.ts";
 
 /** How long records, texts and ciphertexts are kept. */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
@@ -21,6 +29,8 @@ export const CHUNK_BYTES = 60_000;
 export const MAX_COMMIT_BYTES = 600_000;
 /** Keys `getMany` reads at once (Deno KV's limit). */
 const GET_MANY = 10;
+/** The first byte of a text sealed under its job's own key. */
+const KEYED = 0x4b;
 
 /** Which attempt's ciphertext chunks are complete. */
 export interface CiphertextMark {
@@ -94,11 +104,16 @@ export interface TextsToDrop {
 export class KvJobTexts {
   #kv: Deno.Kv;
   #payloadKey: CryptoKey;
+  #keys: JobTextKeys | null;
 
-  /** Texts kept in `kv`, sealed under `payloadKey`. */
-  constructor(kv: Deno.Kv, payloadKey: CryptoKey) {
+  /**
+   * Texts kept in `kv`, each sealed under a key of its own kept in `keys`; without `keys`, under
+   * `payloadKey` (derived from the secret), which also opens the texts sealed so before.
+   */
+  constructor(kv: Deno.Kv, payloadKey: CryptoKey, keys: JobTextKeys | null) {
     this.#kv = kv;
     this.#payloadKey = payloadKey;
+    this.#keys = keys;
   }
 
   /**
@@ -123,17 +138,25 @@ export class KvJobTexts {
     await commit(staged, "accept the job");
   }
 
-  /** The text of a job, or `null` once the job has finished and its payload is gone. */
-  async payload(jobId: string): Promise<string | null> {
+  /**
+   * The text of job `jobId` of `owner` (`undefined`: no record), or `null` once the job finished
+   * and its text is gone, or its memory was erased and its key with it.
+   */
+  async payload(jobId: string, owner: string | undefined): Promise<string | null> {
+    const sealed = await this.sealedPayload(jobId);
+    return sealed && await this.#open(jobId, owner, sealed);
+  }
+
+  /** The sealed text of a job, its chunks joined, or `null` when there is none. */
+  async sealedPayload(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     const chunks = await Array.fromAsync(
       this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] }),
     );
-    if (chunks.length === 0) return null;
-    return await this.#open(jobId, concatBytes(...chunks.map((entry) => entry.value)));
+    return chunks.length === 0 ? null : concatBytes(...chunks.map((entry) => entry.value));
   }
 
-  /** `payload` of each job, in order. */
-  async payloads(jobIds: string[]): Promise<(string | null)[]> {
+  /** `payload` of each job, in order; `owners` are the jobs' owners. */
+  async payloads(jobIds: string[], owners: (string | undefined)[]): Promise<(string | null)[]> {
     const firsts = await getAll<Uint8Array<ArrayBuffer>>(
       this.#kv,
       jobIds.map((jobId) => ["job_payload", jobId, 0]),
@@ -142,7 +165,9 @@ export class KvJobTexts {
       const first = firsts[i].value;
       if (!first) return null;
       // A full first chunk may have others after it.
-      return first.byteLength < CHUNK_BYTES ? this.#open(jobId, first) : this.payload(jobId);
+      return first.byteLength < CHUNK_BYTES
+        ? this.#open(jobId, owners[i], first)
+        : this.payload(jobId, owners[i]);
     }));
   }
 
@@ -259,19 +284,79 @@ export class KvJobTexts {
     }
   }
 
-  #aad(jobId: string): Uint8Array<ArrayBuffer> {
-    return new TextEncoder().encode(`svc-job:${jobId}`);
+  /**
+   * A job's text sealed, as it waits: under a new key of its own, durable in the key store once
+   * this resolves (without a key store, under the secret's).
+   */
+  async seal(jobId: string, owner: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
+    const plain = new TextEncoder().encode(text);
+    if (!this.#keys) return await sealBytes(this.#payloadKey, plain, legacyAad(jobId));
+    const key = await this.#keys.create(owner, jobId);
+    try {
+      return concatBytes(new Uint8Array([KEYED]), sealNow(key, plain, keyedAad(jobId)));
+    } finally {
+      key.fill(0);
+    }
   }
 
-  /** A job's text sealed, as it waits. */
-  seal(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
-    return sealBytes(this.#payloadKey, new TextEncoder().encode(text), this.#aad(jobId));
+  /**
+   * `sealed` as a store without a key store seals it (under the secret's key, as `PgJobQueue`
+   * reads it too), or `null` when it no longer opens (its memory erased).
+   */
+  async resealed(
+    jobId: string,
+    owner: string,
+    sealed: Uint8Array<ArrayBuffer>,
+  ): Promise<Uint8Array<ArrayBuffer> | null> {
+    if (sealed[0] !== KEYED) return sealed;
+    const text = await this.#open(jobId, owner, sealed);
+    if (text === null) return null;
+    return await sealBytes(this.#payloadKey, new TextEncoder().encode(text), legacyAad(jobId));
   }
 
-  async #open(jobId: string, sealed: Uint8Array<ArrayBuffer>): Promise<string> {
-    const plain = await openBytes(this.#payloadKey, sealed, this.#aad(jobId));
+  /**
+   * Erases the text keys of finished jobs of `owner` that are no memory of their own (done as a
+   * duplicate of another): no erase would reach them, and what `jobs.kv` keeps of their texts no
+   * longer opens. Best effort: the next start's rewrite of `jobs.kv` drops those texts.
+   */
+  async forget(owner: string, jobIds: string[]): Promise<void> {
+    await this.#keys?.erase(owner, jobIds).catch(() => {});
+  }
+
+  /** What `seal` sealed; `null` when the text's key was erased. */
+  async #open(
+    jobId: string,
+    owner: string | undefined,
+    sealed: Uint8Array<ArrayBuffer>,
+  ): Promise<string | null> {
+    if (sealed[0] !== KEYED || !this.#keys) return await this.#openLegacy(jobId, sealed);
+    const key = owner === undefined ? null : await this.#keys.get(owner, jobId);
+    if (!key) {
+      // Erased; unless sealed under the secret's key by an earlier version, its IV's first byte
+      // the marker by chance.
+      return await this.#openLegacy(jobId, sealed).catch(() => null);
+    }
+    try {
+      return new TextDecoder().decode(openNow(key, sealed.subarray(1), keyedAad(jobId)));
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  async #openLegacy(jobId: string, sealed: Uint8Array<ArrayBuffer>): Promise<string> {
+    const plain = await openBytes(this.#payloadKey, sealed, legacyAad(jobId));
     return new TextDecoder().decode(plain);
   }
+}
+
+/** What a text sealed under the secret's key binds: its job id. */
+function legacyAad(jobId: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(`svc-job:${jobId}`);
+}
+
+/** What a text sealed under its own key binds: its job id. */
+function keyedAad(jobId: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(`svc-job-text:${jobId}`);
 }
 
 /**

@@ -7,8 +7,17 @@
  * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together
  * (`ExpirySeal`, as the PostgreSQL store seals them), in expiry order. An entry an earlier
  * version kept in clear (`{owner, namespace}`) is read as it is, and sealed by `sealStored`.
+ *
+ * Recording memories erased also erases their keys from the key store the job queue keeps its
+ * texts' keys in, when given one: whatever the cipher (Seal keeps no key there), what `jobs.kv`
+ * still holds of their jobs' texts no longer opens once the erase is recorded.
  */
-import { type Expiry, ExpirySeal, type LifecycleRecordStore } from "@svc/relayer/kit";
+import {
+  type Expiry,
+  ExpirySeal,
+  type KeyStore,
+  type LifecycleRecordStore,
+} from "@svc/relayer/kit";
 import { getAll, rewriteEach } from "./job_texts.ts";
 
 /** KV allows 1000 mutations a commit; fewer keep each commit small. */
@@ -34,11 +43,16 @@ type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namesp
 export class LifecycleRecords implements LifecycleRecordStore {
   #kv: Deno.Kv;
   #seal: ExpirySeal;
+  #keys?: KeyStore;
 
-  /** The records in `kv`, the expiries sealed under the relayer's 32-byte `secret`. */
-  constructor(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>) {
+  /**
+   * The records in `kv`, the expiries sealed under the relayer's 32-byte `secret`; `keyStore`
+   * keeps the keys of the job queue's texts (see the module documentation).
+   */
+  constructor(kv: Deno.Kv, secret: Uint8Array<ArrayBuffer>, keyStore?: KeyStore) {
     this.#kv = kv;
     this.#seal = new ExpirySeal(secret);
+    this.#keys = keyStore;
   }
 
   /** The owner and namespace of the expiry at `key` that `value` holds. */
@@ -56,12 +70,17 @@ export class LifecycleRecords implements LifecycleRecordStore {
     });
   }
 
-  /** Records erases, and drops the erased memories from the expiry schedule. */
+  /**
+   * Records erases, and drops the erased memories from the expiry schedule; their jobs' text
+   * keys are erased first (again, with a local cipher that keeps its keys in the same store).
+   */
   async markErased(
     owner: string,
     memories: { memoryId: string; expiresAt?: number }[],
     erasedAt: number,
   ): Promise<void> {
+    if (memories.length === 0) return;
+    await this.#keys?.erase(owner, memories.map(({ memoryId }) => memoryId));
     await commitAll(this.#kv, memories, (op, { memoryId, expiresAt }) => {
       op.set(["erased", owner, memoryId], erasedAt);
       if (expiresAt !== undefined) op.delete(["expiry", expiresAt, memoryId]);

@@ -6,8 +6,9 @@
  * @example
  * ```ts
  * const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
+ * const keyStore = await SqliteKeyStore.open(`${dataDir}/keys.sqlite`); // @svc/local-cipher/key_store
  * const relayer = await createRelayer({
- *   ...await openKvStores(kv, secret, { maxAttempts: 5 }),
+ *   ...await openKvStores(kv, secret, { keyStore, maxAttempts: 5 }),
  *   secret,
  *   directory,
  *   cipher,
@@ -19,6 +20,7 @@
  *
  * @module
  */
+import type { KeyStore } from "@svc/relayer/kit";
 import { KvAccessLogStore } from "./access_log_store.ts";
 import { KvJobQueue } from "./job_queue.ts";
 import { LifecycleRecords } from "./lifecycle_records.ts";
@@ -44,6 +46,7 @@ export type {
   JobStatus,
   JobStore,
   JobWrite,
+  KeyStore,
   LifecycleRecordStore,
   ListenOptions,
   PartitionCursor,
@@ -58,7 +61,8 @@ export type {
   StoredMessage,
 } from "@svc/relayer/kit";
 export { KvAccessLogStore } from "./access_log_store.ts";
-export { KvJobQueue } from "./job_queue.ts";
+export { KvJobQueue, type KvJobQueueOptions } from "./job_queue.ts";
+export { JobTextKeys } from "./job_keys.ts";
 export {
   type DeadLetter,
   KvJobSeal,
@@ -66,7 +70,7 @@ export {
   type StoredDeadLetter,
   type StoredJobRecord,
 } from "./job_seal.ts";
-export { deadLetters, type StoredJob, storedJobs } from "./job_export.ts";
+export { deadLetters, type StoredJob, storedJobs, type TextKeys } from "./job_export.ts";
 export { LifecycleRecords } from "./lifecycle_records.ts";
 export { ReindexState } from "./reindex_state.ts";
 export { KvReplayGuard, type KvReplayGuardOptions, liveClaims } from "./replay_guard.ts";
@@ -85,6 +89,13 @@ export interface KvStores {
 
 /** What {@link openKvStores} takes besides the store and the secret. */
 export interface KvStoreOptions {
+  /**
+   * Where the keys of the jobs' waiting texts are kept (the relayer's `keys.sqlite`, shared with
+   * the local cipher): recording a memory erased erases its job's key there, so what `jobs.kv`
+   * still holds of its text no longer opens. Without it the texts are sealed under a key derived
+   * from the secret, which nothing erases: for a KV in memory (tests, tools) only.
+   */
+  keyStore?: KeyStore;
   /** Attempts before a remember job is marked failed (default 5). */
   maxAttempts?: number;
   /** How long a worker holds a remember job before it may be taken over (default 120 s). */
@@ -99,11 +110,11 @@ export async function openKvStores(
   secret: Uint8Array<ArrayBuffer>,
   options: KvStoreOptions = {},
 ): Promise<KvStores> {
-  const { maxAttempts, leaseMs } = options;
+  const { maxAttempts, leaseMs, keyStore } = options;
   return {
-    queue: await KvJobQueue.open(kv, secret, { maxAttempts, leaseMs }),
+    queue: await KvJobQueue.open(kv, secret, { maxAttempts, leaseMs, keyStore }),
     replayGuard: await KvReplayGuard.open(kv, { now: options.now }),
-    records: new LifecycleRecords(kv, secret),
+    records: new LifecycleRecords(kv, secret, keyStore),
     accessLogStore: new KvAccessLogStore(kv),
   };
 }

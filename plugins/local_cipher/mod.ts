@@ -30,7 +30,13 @@
  * await cipher.close();
  * ```
  */
-import { type CallOptions, type Cipher, type EncryptOptions, SvcError } from "@svc/relayer/kit";
+import {
+  type CallOptions,
+  type Cipher,
+  type EncryptOptions,
+  JOB_TEXT_KEY_TAG,
+  SvcError,
+} from "@svc/relayer/kit";
 import { concatBytes, gcmDecrypt, gcmEncrypt } from "@svc/util/sealing";
 import {
   importKvKeys,
@@ -79,9 +85,13 @@ export interface LocalCipherOptions {
   importKeysFrom?: string;
   /**
    * The key store itself, instead of `keyStorePath` (e.g. the PostgreSQL one many relayers
-   * share); the cipher closes it when it closes.
+   * share, or the relayer's `keys.sqlite` the job queue keeps its texts' keys in too); the
+   * cipher closes it when it closes, unless `closesKeyStore` is false. A `SqliteKeyStore` is
+   * checked as one opened from its path is.
    */
   keyStore?: KeyStore;
+  /** Whether `close` closes `keyStore` (default true); false when its opener closes it. */
+  closesKeyStore?: boolean;
 }
 
 /**
@@ -121,19 +131,30 @@ function parseV2(ciphertext: Uint8Array<ArrayBuffer>): V2Parts | null {
   };
 }
 
+/** A random key tag, never the job queue's (`JOB_TEXT_KEY_TAG`). */
+function newKeyTag(): Uint8Array<ArrayBuffer> {
+  while (true) {
+    const tag = crypto.getRandomValues(new Uint8Array(KEY_TAG_BYTES));
+    if (tag.toHex() !== JOB_TEXT_KEY_TAG) return tag;
+  }
+}
+
 /** AES-256-GCM envelope encryption under a master key; see the module documentation. */
 export class LocalCipher implements Cipher, AsyncDisposable {
   readonly name = "local-envelope-aes-256-gcm";
   readonly holdsKeys = true;
   #master: CryptoKey;
   #keys: KeyStore;
+  /** Whether `close` closes `#keys`. */
+  #ownsKeys: boolean;
   #ownerKeys = new Map<string, Promise<CryptoKey>>();
   /** The version 2 encryptions under way, by `[owner, memoryId]` as JSON. */
   #encrypting = new Map<string, Set<Promise<unknown>>>();
 
-  private constructor(master: CryptoKey, keys: KeyStore) {
+  private constructor(master: CryptoKey, keys: KeyStore, ownsKeys: boolean) {
     this.#master = master;
     this.#keys = keys;
+    this.#ownsKeys = ownsKeys;
   }
 
   /** A cipher over a 32-byte master key, with its key store opened. */
@@ -148,35 +169,52 @@ export class LocalCipher implements Cipher, AsyncDisposable {
       throw new TypeError("Give the local cipher a key store or its path, not both");
     }
     if (options.keyStorePath === undefined) {
-      return new LocalCipher(master, options.keyStore ?? new MemoryKeyStore());
+      const keys = options.keyStore ?? new MemoryKeyStore();
+      const owned = options.closesKeyStore ?? true;
+      const cipher = new LocalCipher(master, keys, owned);
+      if (keys instanceof SqliteKeyStore) await cipher.#check(keys, "a given key store", owned);
+      return cipher;
     }
     const keys = await SqliteKeyStore.open(options.keyStorePath);
-    const cipher = new LocalCipher(master, keys);
-    let unwraps: boolean;
+    const cipher = new LocalCipher(master, keys, true);
     try {
       if (options.importKeysFrom) await importKvKeys(options.importKeysFrom, keys);
-      unwraps = await cipher.#unwraps(keys);
     } catch (error) {
       await keys.close();
       throw error;
     }
-    if (!unwraps) {
-      await keys.close();
-      throw new SvcError(
-        "conflict",
-        `Cannot open the key store ${options.keyStorePath}: its memories' keys were wrapped ` +
-          "under another master key. Start with that key (SVC_MASTER_KEY, or the key file " +
-          "of the data directory it came from); with this one nothing in it can be read.",
-      );
-    }
+    await cipher.#check(keys, `the key store ${options.keyStorePath}`, true);
     return cipher;
+  }
+
+  /**
+   * Refuses `keys` (named `name`) when the master key does not unwrap its keys; closes it then
+   * when `owned`.
+   */
+  async #check(keys: SqliteKeyStore, name: string, owned: boolean): Promise<void> {
+    let unwraps: boolean;
+    try {
+      unwraps = await this.#unwraps(keys);
+    } catch (error) {
+      if (owned) await keys.close();
+      throw error;
+    }
+    if (unwraps) return;
+    if (owned) await keys.close();
+    throw new SvcError(
+      "conflict",
+      `Cannot open ${name}: its memories' keys were wrapped ` +
+        "under another master key. Start with that key (SVC_MASTER_KEY, or the key file " +
+        "of the data directory it came from); with this one nothing in it can be read.",
+    );
   }
 
   /** Whether the master key unwraps the first whole key in `keys` (true when there is none). */
   async #unwraps(keys: SqliteKeyStore): Promise<boolean> {
     for await (const { place: { owner, memoryId, keyTag }, wrapped } of keys.entries()) {
-      // A damaged entry is the one memory's loss (`decrypt` finds no key): look further.
-      if (wrapped.byteLength !== WRAPPED_BYTES) continue;
+      // A damaged entry is the one memory's loss (`decrypt` finds no key): look further. A job's
+      // text key is the job queue's, wrapped otherwise.
+      if (wrapped.byteLength !== WRAPPED_BYTES || keyTag === JOB_TEXT_KEY_TAG) continue;
       const id = utf8.encode(memoryId);
       const header = concatBytes(new Uint8Array([V2, id.length]), id, Uint8Array.fromHex(keyTag));
       const ownerKey = await this.#ownerKey(owner);
@@ -259,7 +297,7 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     id: Uint8Array<ArrayBuffer>,
     plaintext: Uint8Array<ArrayBuffer>,
   ): Promise<Uint8Array<ArrayBuffer>> {
-    const keyTag = crypto.getRandomValues(new Uint8Array(KEY_TAG_BYTES));
+    const keyTag = newKeyTag();
     const header = concatBytes(new Uint8Array([V2, id.length]), id, keyTag);
     const rawDataKey = crypto.getRandomValues(new Uint8Array(32));
     const wrapIv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
@@ -383,10 +421,13 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     await this.#keys.erase(owner, ids);
   }
 
-  /** Waits for the encryptions under way and their key writes, then closes the key store. */
+  /**
+   * Waits for the encryptions under way and their key writes, then closes the key store (one
+   * given with `closesKeyStore: false` is left open).
+   */
   async close(): Promise<void> {
     await Promise.allSettled([...this.#encrypting.values()].flatMap((running) => [...running]));
-    await this.#keys.close();
+    if (this.#ownsKeys) await this.#keys.close();
   }
 
   /** Closes the cipher, as `close` does. */

@@ -257,3 +257,46 @@ Deno.test("LocalCipher: a key store is refused under another master key, before 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("LocalCipher: a key store whose first key is a job's text key (wrapped otherwise) is not refused", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const keyStorePath = `${dir}/keys.sqlite`;
+    const store = await SqliteKeyStore.open(keyStorePath);
+    // Sorted first: its memory id; as long as a memory's wrapped key.
+    const jobKey = { owner: OWNER, memoryId: "0-job", keyTag: "0000000000000000" };
+    await store.put(jobKey, crypto.getRandomValues(new Uint8Array(60)));
+    await store.close();
+    const masterKey = crypto.getRandomValues(new Uint8Array(32));
+    await (await LocalCipher.open({ masterKey, keyStorePath })).close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("LocalCipher: a given SqliteKeyStore is checked as one opened from its path, and closed only when the cipher owns it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const masterKey = crypto.getRandomValues(new Uint8Array(32));
+    const keyStore = await SqliteKeyStore.open(`${dir}/keys.sqlite`);
+    const cipher = await LocalCipher.open({ masterKey, keyStore, closesKeyStore: false });
+    const sealed = await cipher.encrypt(OWNER, enc("I am vegetarian"), { memoryId: "m1" });
+    await cipher.close();
+    // Still open: its opener closes it.
+    assert.ok(
+      await keyStore.get({ owner: OWNER, memoryId: "m1", keyTag: sealed.subarray(4, 12).toHex() }),
+    );
+    await assert.rejects(
+      LocalCipher.open({
+        masterKey: crypto.getRandomValues(new Uint8Array(32)),
+        keyStore,
+        closesKeyStore: false,
+      }),
+      (error) => error instanceof SvcError && error.code === "conflict",
+    );
+    await using again = await LocalCipher.open({ masterKey, keyStore });
+    assert.equal(dec(await again.decrypt(OWNER, sealed)), "I am vegetarian");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -32,3 +32,10 @@ export interface KeyStore {
   /** Waits for the pending writes, then releases what the store holds open. */
   close(): Promise<void>;
 }
+
+/**
+ * The key tag under which a Deno KV remember job keeps the key of its waiting text (the memory id
+ * is the job id): erasing the memory erases it with the memory's own keys. A cipher never draws
+ * it for a key of its own.
+ */
+export const JOB_TEXT_KEY_TAG = "0000000000000000";
