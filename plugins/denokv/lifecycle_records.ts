@@ -100,6 +100,13 @@ export class LifecycleRecords implements LifecycleRecordStore {
     });
   }
 
+  /** Takes these entries off the expiry schedule. */
+  async unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void> {
+    await commitAll(this.#kv, expiries, (op, { expiresAt, memoryId }) => {
+      op.delete(["expiry", expiresAt, memoryId]);
+    });
+  }
+
   /** The memories expired at `now`, soonest first, at most `limit`. */
   async due(now: number, limit: number): Promise<Expiry[]> {
     const due: Expiry[] = [];

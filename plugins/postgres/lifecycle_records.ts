@@ -137,6 +137,23 @@ export class PgLifecycleRecords implements LifecycleRecordStore {
     }
   }
 
+  async unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void> {
+    if (expiries.length === 0) return;
+    const sql = this.#database.sql;
+    try {
+      await sql`
+        delete from svc_lifecycle_expiry
+        where (expires_at, memory_id) in (
+          select * from unnest(
+            ${sql.array(expiries.map((e) => e.expiresAt))}::int8[],
+            ${sql.array(expiries.map((e) => e.memoryId))}::text[]
+          )
+        )`;
+    } catch (error) {
+      throw pgError("take memories off the expiry schedule", error);
+    }
+  }
+
   async due(now: number, limit: number): Promise<Expiry[]> {
     let rows: { expires_at: bigint; memory_id: string; sealed: Uint8Array<ArrayBuffer> }[];
     try {

@@ -3,25 +3,30 @@
  * what erase and restore tell of a namespace's blobs: which the index holds, which were erased.
  */
 import type { BlobEntry, BlobStore, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { LifecycleRecordStore } from "./lifecycle_records.ts";
 
 /**
  * Deletes an erased memory's blob. One its store cannot delete now (down) stays, logged: its key
- * is gone, so it is unreadable, and the next restore of its namespace deletes it.
+ * is gone, so it is unreadable, and the next restore of its namespace deletes it. With `retried`
+ * (an erase, which its sweep finishes) only a store that never deletes (`not_implemented`: Walrus
+ * without its System object) is passed over; another failure throws, for the sweep to try again.
  */
 export async function deleteErasedBlob(
   blobs: BlobStore,
   logger: Logger,
   { blobId, memoryId }: { blobId: string; memoryId: string },
+  { retried = false } = {},
 ): Promise<void> {
-  await blobs.delete(blobId, { memoryId }).catch((error) =>
+  await blobs.delete(blobId, { memoryId }).catch((error) => {
+    if (retried && !(error instanceof SvcError && error.code === "not_implemented")) throw error;
     logger.warn("cannot delete an erased memory's blob", {
       memory_id: memoryId,
       blob_id: blobId,
       error,
-    })
-  );
+    });
+  });
 }
 
 /** Of the memories of `entries`, those the index holds and those recorded erased. */

@@ -1,8 +1,10 @@
 /**
  * How memories are erased, for the lifecycle service: their keys first (from then on nothing
- * decrypts them), then the record of the erase, the texts read before, their blobs, and their
- * index rows and catalog entries; a signed receipt per memory. Each step can be done again, so
- * an erase cut short is finished by the next.
+ * decrypts them), then the texts read before, their blobs, their index rows and catalog entries,
+ * and the record of the erase; a signed receipt per memory. An erase is all or nothing: before
+ * its keys go, each memory is scheduled to expire a minute later, so that an erase cut short
+ * after them (a crash, a store that failed) is finished by the expiry sweep; when the keys cannot
+ * be erased, the schedule is taken back and nothing changed. Each step can be done again.
  */
 import type {
   BlobEntry,
@@ -17,6 +19,9 @@ import type { CatalogEntry } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { deleteErasedBlob } from "./erased_blobs.ts";
 import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
+
+/** How soon the expiry sweep finishes an erase cut short after its keys were erased. */
+const FINISH_WITHIN_MS = 60_000;
 import { iso } from "./memory_view.ts";
 import type { MemoryReader } from "./reader.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
@@ -92,11 +97,11 @@ export function createEraser(deps: EraserDependencies) {
   }
 
   /**
-   * Erases memories of a namespace: their keys first (from then on nothing decrypts them),
-   * then the record of the erase, their blobs, and their index rows and catalog entries.
-   * Without a caller (the expiry sweep, an update's old version), a cipher that needs the
-   * caller's key to erase (Seal without a server key) refuses: that is logged, and the rows
-   * and blobs still go.
+   * Erases memories of a namespace, all or nothing (see `decide`): their keys first (from then
+   * on nothing decrypts them), then their blobs, their index rows and catalog entries, and the
+   * record of the erase. Without a caller (the expiry sweep, an update's old version), a cipher
+   * that needs the caller's key to erase (Seal without a server key) refuses: that is logged,
+   * and the rows and blobs still go.
    */
   async function eraseEntries(
     owner: string,
@@ -109,24 +114,20 @@ export function createEraser(deps: EraserDependencies) {
     const index = await lexicon.namespace(owner, namespace);
     const older = given.flatMap(({ info }) => index.entry(info?.supersedes ?? "") ?? []);
     const entries = [...new Set([...given, ...older])];
-    const ids = entries.map((entry) => entry.id);
-    await eraseKeys(deps, owner, ids, options);
-    // Nothing read before serves it again, whichever step below fails.
-    for (const { blobId } of entries) reader.forget(blobId);
-    // Each step can be done again: an erase cut short is finished by the next.
+    const intents = await decide(owner, namespace, entries, options);
     const erasedAt = now();
-    await records.markErased(
-      owner,
-      entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
-      erasedAt,
-    );
-    // The blobs before the index rows: an erase cut short between them still finds the rows, and
-    // sent again deletes what is left.
-    await Promise.all(
-      entries.map(({ blobId, id }) => deleteErasedBlob(blobs, logger, { blobId, memoryId: id })),
-    );
-    await vectors.delete(ids);
-    await lexicon.remove(owner, namespace, ids);
+    try {
+      await finish(owner, namespace, entries, intents, erasedAt);
+    } catch (cause) {
+      const one = entries.length === 1;
+      throw new SvcError(
+        "backend_unavailable",
+        `Cannot finish the erase now: ${one ? "the memory's key is" : "the memories' keys are"} ` +
+          `erased, so ${one ? "it" : "they"} can no longer be read; the relayer finishes the ` +
+          "erase within a minute",
+        { cause },
+      );
+    }
     return await Promise.all(entries.map((entry) =>
       identity.receipt({
         memory_id: entry.id,
@@ -135,6 +136,64 @@ export function createEraser(deps: EraserDependencies) {
         erased_at: iso(erasedAt),
       })
     ));
+  }
+
+  /**
+   * Decides an erase: schedules each memory to expire a minute from now (the sweep finishes an
+   * erase cut short after its keys went: a crash, a store that failed), then erases the keys.
+   * When the keys cannot be erased, the schedule is taken back: nothing changed. Resolves to the
+   * scheduled entries.
+   */
+  async function decide(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    options: EraseOptions,
+  ): Promise<Expiry[]> {
+    const expiresAt = now() + FINISH_WITHIN_MS;
+    const intents = entries.map(({ id }) => ({ memoryId: id, owner, namespace, expiresAt }));
+    await records.schedule(intents);
+    try {
+      await eraseKeys(deps, owner, entries.map((entry) => entry.id), options);
+    } catch (error) {
+      await records.unschedule(intents).catch((cause) =>
+        logger.warn("cannot take back an erase that failed; the sweep does it", { error: cause })
+      );
+      throw error;
+    }
+    return intents;
+  }
+
+  /**
+   * What follows an erase's keys: what was read forgotten, the blobs, the index rows and catalog
+   * entries, then the record of the erase, which takes the memories off the schedule (their
+   * expiries' and `decide`'s). Each step can be done again.
+   */
+  async function finish(
+    owner: string,
+    namespace: string,
+    entries: CatalogEntry[],
+    intents: Expiry[],
+    erasedAt: number,
+  ): Promise<void> {
+    for (const { blobId } of entries) reader.forget(blobId);
+    // The blobs before the index rows: an erase cut short between them still finds the rows.
+    await Promise.all(
+      entries.map(({ blobId, id }) =>
+        deleteErasedBlob(blobs, logger, { blobId, memoryId: id }, { retried: true })
+      ),
+    );
+    const ids = entries.map((entry) => entry.id);
+    await vectors.delete(ids);
+    await lexicon.remove(owner, namespace, ids);
+    await records.markErased(
+      owner,
+      [
+        ...entries.map((entry) => ({ memoryId: entry.id, expiresAt: entry.info?.expiresAt })),
+        ...intents,
+      ],
+      erasedAt,
+    );
   }
 
   /**

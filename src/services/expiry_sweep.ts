@@ -47,6 +47,8 @@ export function createExpirySweep(deps: ExpirySweepDependencies) {
     }
     const erased = (await eraser.eraseEntries(owner, namespace, entries)).length;
     const found = new Set(entries.map((entry) => entry.id));
+    // Done with: the entries due that were not the memories' own expiries (an erase cut short).
+    await records.unschedule(expiries.filter((e) => found.has(e.memoryId)));
     const unindexed = expiries.filter((e) => !found.has(e.memoryId));
     return erased + await eraser.eraseUnindexed(owner, unindexed);
   }

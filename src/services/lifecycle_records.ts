@@ -37,6 +37,8 @@ export interface LifecycleRecordStore {
   erased(owner: string, memoryIds: string[]): Promise<Set<string>>;
   /** Adds memories to the expiry schedule. */
   schedule(expiries: Expiry[]): Promise<void>;
+  /** Takes these entries off the expiry schedule (the memories are not recorded erased). */
+  unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void>;
   /** The memories expired at `now`, soonest first, at most `limit`. */
   due(now: number, limit: number): Promise<Expiry[]>;
 }

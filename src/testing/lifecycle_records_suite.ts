@@ -79,6 +79,13 @@ export function lifecycleRecordStoreSuite(
     assert.deepEqual(await store.erased(OWNER, [expiry(2, 0).memoryId]), new Set(["memory-0002"]));
   });
 
+  test("an entry taken off the schedule is not due, nor its memory recorded erased", async (store) => {
+    await store.schedule([expiry(1, T + 1000), expiry(1, T + 2000), expiry(2, T + 3000)]);
+    await store.unschedule([{ memoryId: expiry(1, 0).memoryId, expiresAt: T + 2000 }]);
+    assert.deepEqual(await store.due(T + 5000, 10), [expiry(1, T + 1000), expiry(2, T + 3000)]);
+    assert.deepEqual(await store.erased(OWNER, [expiry(1, 0).memoryId]), new Set());
+  });
+
   test("large batches are kept whole", async (store) => {
     const many = Array.from({ length: 450 }, (_, i) => expiry(i, T + 1000 + i));
     await store.schedule(many.toReversed());

@@ -1,0 +1,106 @@
+/**
+ * An erase is all or nothing. A step made to fail before the memory's key is erased leaves the
+ * memory as it was: readable, listed, recallable, and not erased later either. A step made to
+ * fail after it answers an error saying so; the memory can no longer be read, and the expiry
+ * sweep finishes the erase within a minute (as it would after a crash there): no blob, row or
+ * key is left, and the memory is recorded erased.
+ */
+import assert from "node:assert/strict";
+import { LocalCipher } from "../plugins/local_cipher/mod.ts";
+import { LifecycleRecords } from "../plugins/denokv/mod.ts";
+import { backendError } from "../src/errors.ts";
+import { jsonOf as json, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
+
+type Caller = Awaited<ReturnType<TestRelayer["newCaller"]>>;
+
+/** The steps an erase takes, each of which a test can make fail. */
+const STEPS = ["schedule", "keys", "blob", "row", "record"] as const;
+type Step = typeof STEPS[number];
+
+const failed = (step: Step) => backendError(`the ${step} store`, "erase", new Error("disk"));
+
+/** `method` of `target` failing while `fails()` says so. */
+function breakMethod<T extends object>(target: T, name: keyof T, fails: () => Error | null) {
+  const original = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
+  (target as Record<keyof T, unknown>)[name] = (...args: unknown[]) => {
+    const error = fails();
+    return error ? Promise.reject(error) : original(...args);
+  };
+}
+
+/** A relayer whose erase fails at `step` once `broken.on` is set, on a clock tests move on. */
+async function relayerFailingAt(step: Step) {
+  // Real time, moved on by the tests (signatures allow five minutes of skew).
+  let shift = 0;
+  const broken = { on: false };
+  const at = (which: Step) => () => step === which && broken.on ? failed(which) : null;
+  const cipher = await LocalCipher.open({ masterKey: crypto.getRandomValues(new Uint8Array(32)) });
+  // Erasing no key at all (a namespace erase's check) never fails.
+  breakMethod(cipher, "erase", () => at("keys")());
+  const kv = await Deno.openKv(":memory:");
+  const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
+  breakMethod(records, "schedule", at("schedule"));
+  breakMethod(records, "markErased", at("record"));
+  const t = await startTestRelayer({ kv, cipher, records, now: () => Date.now() + shift });
+  breakMethod(t.blobs, "delete", at("blob"));
+  breakMethod(t.vectors, "delete", at("row"));
+  return { t, broken, records, advance: (ms: number) => void (shift += ms) };
+}
+
+/** What the owner sees of memory `id`: its text (or status), whether listed and recalled. */
+async function seen(t: TestRelayer, caller: Caller, id: string) {
+  const got = await t.signed(caller, "GET", `/api/memories/${id}`);
+  const text = got.status === 200 ? (await got.json()).text : got.status;
+  if (got.status !== 200) await got.body?.cancel();
+  const { memories } = await json(await t.signed(caller, "GET", "/api/memories?namespace=me"));
+  const { results } = await json(
+    await t.signed(caller, "POST", "/api/recall", {
+      query: "vault",
+      namespace: "me",
+      min_score: 0,
+    }),
+  );
+  return {
+    text,
+    listed: memories.some((m: { id: string }) => m.id === id),
+    recalled: results.some((r: { id: string }) => r.id === id),
+  };
+}
+
+for (const step of STEPS) {
+  Deno.test(`erase, all or nothing: a failure at the ${step} step`, async () => {
+    const { t, broken, records, advance } = await relayerFailingAt(step);
+    await using _ = t;
+    const alice = await t.newCaller();
+    const [id] = await rememberAll(t, alice, [{ text: "The vault code is 4711", namespace: "me" }]);
+    const before = await seen(t, alice, id);
+    assert.deepEqual(before, { text: "The vault code is 4711", listed: true, recalled: true });
+
+    broken.on = true;
+    const answer = await t.signed(alice, "DELETE", `/api/memories/${id}`);
+    const body = await answer.json();
+    assert.equal(answer.status, 503, JSON.stringify(body));
+    assert.equal(body.code, "backend_unavailable");
+    const beforeKeys = step === "schedule" || step === "keys";
+    if (beforeKeys) {
+      // Nothing changed, now or after the sweep.
+      assert.deepEqual(await seen(t, alice, id), before);
+      broken.on = false;
+      advance(120_000);
+      await t.relayer.lifecycle.sweep();
+      assert.deepEqual(await seen(t, alice, id), before, "not erased later either");
+      return;
+    }
+    assert.match(body.error, /key is erased, so it can no longer be read/);
+    assert.equal((await seen(t, alice, id)).recalled, false);
+    // The sweep finishes it within a minute, once the store works again.
+    broken.on = false;
+    advance(61_000);
+    await t.relayer.lifecycle.sweep();
+    assert.deepEqual(await seen(t, alice, id), { text: 404, listed: false, recalled: false });
+    assert.deepEqual(await t.blobs.list(alice.owner, "me"), []);
+    assert.deepEqual([...await t.vectors.has([id])], []);
+    assert.deepEqual(await records.erased(alice.owner, [id]), new Set([id]));
+    assert.equal(await t.relayer.lifecycle.sweep(), 0, "nothing left to sweep");
+  });
+}
