@@ -21,7 +21,6 @@
  * directory's SQLite blob store instead ({@link moveBlobsToSqlite}), as the relayer does at start.
  */
 import { KvLedgerStore } from "@svc/local-ledger/kv_store";
-import { importKvKeys, SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { copyIndex, hasIndexFile, openIndexFile } from "@svc/encrypted-index/index_file";
 import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
 import type { NamespaceRef, StoredBlock } from "@svc/encrypted-index/storage";
@@ -45,12 +44,7 @@ import {
 } from "@svc/postgres";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
-import {
-  checkKeyStore,
-  hasKeyStore,
-  KEY_STORE_FILE,
-  OLD_KEY_STORE_FILE,
-} from "./key_store_record.ts";
+import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import {
   deadLetters,
@@ -256,11 +250,7 @@ async function copyKeys(
   tell: Tell,
 ): Promise<number> {
   if (!await hasKeyStore(dir)) return 0;
-  const source = await SqliteKeyStore.open(`${dir}/${KEY_STORE_FILE}`);
-  await importKvKeys(`${dir}/${OLD_KEY_STORE_FILE}`, source).catch(async (error) => {
-    await source.close();
-    throw error;
-  });
+  const source = await openKeyStore(dir);
   const target = await PgKeyStore.open({ database, secret });
   try {
     // The store writes the puts made together in one statement.
@@ -324,18 +314,24 @@ async function copyJobs(
   tell: Tell,
 ): Promise<number> {
   const seal = await KvJobSeal.derive(secret);
-  return await withKv(dir, "jobs.kv", async (kv) => {
-    const done = await copyAll(
-      () => storedJobs(kv, seal),
-      100,
-      (jobs) => importJobs(database, secret, jobs),
-      tell,
-    );
-    for await (const letters of batches(deadLetters(kv, seal))) {
-      await importDeadLetters(database, secret, letters);
-    }
-    return done;
-  });
+  // The texts of jobs on their way are sealed under keys of their own, kept in the key store.
+  const keyStore = await hasKeyStore(dir) ? await openKeyStore(dir) : undefined;
+  try {
+    return await withKv(dir, "jobs.kv", async (kv) => {
+      const done = await copyAll(
+        () => storedJobs(kv, seal, keyStore && { secret, keyStore }),
+        100,
+        (jobs) => importJobs(database, secret, jobs),
+        tell,
+      );
+      for await (const letters of batches(deadLetters(kv, seal))) {
+        await importDeadLetters(database, secret, letters);
+      }
+      return done;
+    });
+  } finally {
+    await keyStore?.close();
+  }
 }
 
 async function copyLifecycle(
