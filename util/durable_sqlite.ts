@@ -22,7 +22,12 @@ import { DatabaseSync } from "node:sqlite";
 import { setImmediate } from "node:timers";
 import { truncateLog } from "./scrub.ts";
 
-const PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
+/**
+ * The settings of a durable connection: another process holding the write lock is waited for up
+ * to 5 s; WAL mode, synced by `DurableSqlite`; deleted rows overwritten with zeros; the WAL file
+ * cut back to 4 MiB once checkpointed.
+ */
+export const DURABLE_PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
   "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
 
 interface Write {
@@ -55,7 +60,7 @@ export class DurableSqlite {
   ): Promise<DurableSqlite> {
     const db = new DatabaseSync(path);
     try {
-      db.exec(PRAGMAS);
+      db.exec(DURABLE_PRAGMAS);
       db.exec(schema);
       await prepare?.(db);
       await Deno.chmod(path, 0o600);
@@ -91,7 +96,11 @@ export class DurableSqlite {
       results = writes.map((write) => write.run());
       this.db.exec("COMMIT");
     } catch (error) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      try {
+        if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      } catch {
+        // The transaction is gone with the connection: nothing was committed.
+      }
       for (const { done } of writes) done.reject(error);
       return;
     }

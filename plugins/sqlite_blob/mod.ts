@@ -7,14 +7,11 @@
  * index with the time serves `list` by, and the two sealed together. The file names no owner and
  * no namespace; one written by an earlier version, with both in clear, is rewritten so at open.
  *
- * Writes are grouped: the puts and deletes asked for in the same turn of the event loop are
- * written by one transaction, and each resolves once that transaction is committed and on disk.
- * The database is in WAL mode with `synchronous = NORMAL` (SQLite syncs at checkpoints, not at
- * commits), and the store syncs the WAL file itself after each commit, off the event loop
- * (`syncData`), before the commit's writes resolve: what a put or delete resolved survives a
- * crash of the process or of the machine, and no commit stalls the relayer while the disk
- * syncs. A crash before the sync may leave none of its writes, and the same put again (a job
- * resumes by doing so) writes the blob. A batch of memories is one commit.
+ * The file is a `DurableSqlite`: the puts and deletes asked for in the same turn of the event loop
+ * are one transaction, and each resolves once it is on disk (the WAL synced off the event loop).
+ * What a put or delete resolved survives a crash of the process or of the machine. A crash before
+ * the sync may leave none of its writes, and the same put again (a job resumes by doing so)
+ * writes the blob. A batch of memories is one commit.
  *
  * The first put of some bytes decides their metadata: they belong to its memory. Putting them
  * again for that memory changes nothing; for another, the put fails (`conflict`). A
@@ -24,7 +21,6 @@
  * one SQLite statement; only the WAL's sync runs elsewhere.
  */
 import { DatabaseSync } from "node:sqlite";
-import { setImmediate } from "node:timers";
 import {
   backendError,
   type BlobEntry,
@@ -38,7 +34,8 @@ import {
 } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { freeBytes } from "@svc/util/free_bytes";
-import { scrubSqlite, truncateLog } from "@svc/util/scrub";
+import { DURABLE_PRAGMAS, DurableSqlite } from "@svc/util/durable_sqlite";
+import { scrubSqlite } from "@svc/util/scrub";
 
 export type { BlobEntry, BlobMeta, BlobStore, CallOptions, ListedBlobMeta } from "@svc/relayer/kit";
 
@@ -58,13 +55,6 @@ const SCHEMA = `
 `;
 const INDEX = "CREATE INDEX IF NOT EXISTS blobs_by_place ON blobs (place, created_at, id)";
 
-/**
- * Another process holding the write lock (a CLI command) is waited for up to 5 s; the WAL file
- * is cut back to 4 MiB once checkpointed, so erased blobs do not linger in a large one.
- */
-const PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
-  "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
-
 /** Rows `entries` reads at a time. */
 const PAGE = 500;
 
@@ -83,14 +73,6 @@ function entryOf(row: Row, { owner, namespace }: { owner: string; namespace: str
   if (row.sealed_vector !== null) meta.sealedVector = row.sealed_vector;
   if (row.sealed_attributes !== null) meta.sealedAttributes = row.sealed_attributes;
   return { blobId: row.id, meta };
-}
-
-/** A put (with its bytes and metadata) or a delete (of one memory's blob), for the next commit. */
-interface Write {
-  blobId: string;
-  put?: { bytes: Uint8Array; meta: BlobMeta; place: Uint8Array; sealedName: Uint8Array };
-  memoryId?: string;
-  done: PromiseWithResolvers<void>;
 }
 
 /** Options of {@link SqliteBlobStore.open}. */
@@ -178,46 +160,59 @@ async function checkRoom(db: DatabaseSync, path: string): Promise<void> {
   );
 }
 
+/** Opens the database at `path` and brings an earlier version's store to this one's table. */
+async function upgraded(path: string, places: BlobPlaces): Promise<number> {
+  let db = new DatabaseSync(path);
+  try {
+    db.exec(DURABLE_PRAGMAS);
+    db.exec(SCHEMA);
+    const sealed = await upgrade(db, places, path);
+    if (!unscrubbed(db)) return sealed;
+    db.close();
+    await scrubSqlite(path);
+    db = new DatabaseSync(path);
+    db.exec(DURABLE_PRAGMAS);
+    db.exec("PRAGMA user_version = 0");
+    return sealed;
+  } finally {
+    db.close();
+  }
+}
+
+/** The statements of the store, prepared once. */
+function statements(db: DatabaseSync) {
+  const columns = "id, place, sealed_name, memory_id, created_at, sealed_vector, sealed_attributes";
+  return {
+    insert: db.prepare(
+      "INSERT INTO blobs (id, bytes, place, sealed_name, memory_id, created_at, sealed_vector, " +
+        "sealed_attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+    ),
+    remove: db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)"),
+    select: db.prepare("SELECT bytes FROM blobs WHERE id = ?"),
+    holder: db.prepare("SELECT memory_id FROM blobs WHERE id = ?"),
+    list: db.prepare(
+      `SELECT ${columns} FROM blobs WHERE place = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ),
+    page: db.prepare(
+      `SELECT rowid, ${columns} FROM blobs WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`,
+    ),
+  };
+}
+
 /** The SQLite `BlobStore`; see the module documentation. */
 export class SqliteBlobStore implements BlobStore {
   readonly name = "sqlite";
-  #db: DatabaseSync;
-  /** The WAL file, synced after each commit. */
-  #wal: Deno.FsFile;
-  /** The syncs under way. */
-  #syncing = new Set<Promise<void>>();
-  #insert;
-  #remove;
-  #select;
-  #holder;
-  #list;
-  #page;
-  #pending: Write[] = [];
+  #file: DurableSqlite;
+  #sql: ReturnType<typeof statements>;
   #places: BlobPlaces;
   /** Blobs whose owner and namespace, kept in clear by an earlier version, the open sealed. */
   readonly upgraded: number;
 
-  private constructor(db: DatabaseSync, wal: Deno.FsFile, places: BlobPlaces, upgraded: number) {
-    this.#db = db;
-    this.#wal = wal;
+  private constructor(file: DurableSqlite, places: BlobPlaces, upgraded: number) {
+    this.#file = file;
+    this.#sql = statements(file.db);
     this.#places = places;
     this.upgraded = upgraded;
-    this.#insert = db.prepare(
-      "INSERT INTO blobs (id, bytes, place, sealed_name, memory_id, created_at, sealed_vector, " +
-        "sealed_attributes) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-    );
-    this.#remove = db.prepare("DELETE FROM blobs WHERE id = ?1 AND (?2 IS NULL OR memory_id = ?2)");
-    this.#select = db.prepare("SELECT bytes FROM blobs WHERE id = ?");
-    this.#holder = db.prepare("SELECT memory_id FROM blobs WHERE id = ?");
-    const columns =
-      "id, place, sealed_name, memory_id, created_at, sealed_vector, sealed_attributes";
-    this.#list = db.prepare(
-      `SELECT ${columns} FROM blobs WHERE place = ? ` +
-        "ORDER BY created_at DESC, id DESC LIMIT ?",
-    );
-    this.#page = db.prepare(
-      `SELECT rowid, ${columns} FROM blobs WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`,
-    );
   }
 
   /** Opens (or creates) the store's database at `options.path`. */
@@ -225,25 +220,11 @@ export class SqliteBlobStore implements BlobStore {
     const folder = options.path.slice(0, Math.max(0, options.path.lastIndexOf("/")));
     if (folder) await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
     const places = await BlobPlaces.derive(options.secret);
-    let db: DatabaseSync | undefined;
     try {
-      db = new DatabaseSync(options.path);
-      db.exec(PRAGMAS);
-      db.exec(SCHEMA);
-      const upgraded = await upgrade(db, places, options.path);
-      if (unscrubbed(db)) {
-        db.close();
-        await scrubSqlite(options.path);
-        db = new DatabaseSync(options.path);
-        db.exec(PRAGMAS);
-        db.exec("PRAGMA user_version = 0");
-      }
-      db.exec(INDEX);
-      // WAL mode made it; the connection keeps it while open.
-      const wal = await Deno.open(`${options.path}-wal`);
-      return new SqliteBlobStore(db, wal, places, upgraded);
+      const sealed = await upgraded(options.path, places);
+      const file = await DurableSqlite.open(options.path, `${SCHEMA}; ${INDEX}`);
+      return new SqliteBlobStore(file, places, sealed);
     } catch (error) {
-      db?.close();
       throw backendError("the sqlite blob store", "open its database", error);
     }
   }
@@ -260,76 +241,6 @@ export class SqliteBlobStore implements BlobStore {
     } finally {
       db.close();
     }
-  }
-
-  /**
-   * Queues a put or a delete for the commit of this turn of the event loop: `setImmediate` runs
-   * it once the turn is over, within microseconds (a `setTimeout` of 0 waits 1–2 ms in Deno).
-   */
-  #write(write: Omit<Write, "done">): Promise<void> {
-    const done = Promise.withResolvers<void>();
-    if (this.#pending.push({ ...write, done }) === 1) setImmediate(() => this.#commit());
-    return done.promise;
-  }
-
-  /** Writes the queued puts and deletes in one transaction; each hears how it ended. */
-  #commit(): void {
-    const writes = this.#pending;
-    if (writes.length === 0) return;
-    this.#pending = [];
-    const refused = new Set<Write>();
-    try {
-      this.#db.exec("BEGIN IMMEDIATE");
-      for (const write of writes) {
-        const { blobId, put } = write;
-        if (!put) {
-          this.#remove.run(blobId, write.memoryId ?? null);
-          continue;
-        }
-        const { memoryId, createdAt, sealedVector, sealedAttributes } = put.meta;
-        const { changes } = this.#insert.run(
-          blobId,
-          put.bytes,
-          put.place,
-          put.sealedName,
-          memoryId,
-          createdAt,
-          sealedVector ?? null,
-          sealedAttributes ?? null,
-        );
-        if (changes === 0) {
-          const holder = this.#holder.get(blobId) as { memory_id: string } | undefined;
-          if (holder?.memory_id !== memoryId) refused.add(write);
-        }
-      }
-      this.#db.exec("COMMIT");
-    } catch (error) {
-      try {
-        if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-      } catch {
-        // The transaction is gone with the connection: nothing was committed.
-      }
-      for (const { done } of writes) done.reject(error);
-      return;
-    }
-    // The puts settle once the log is synced; the deletes once it is also emptied, so that a
-    // deleted blob is in no file of the store when they resolve.
-    const synced = this.#wal.syncData();
-    const deletes = writes.filter((write) => !write.put);
-    const emptied = synced.then(() => deletes.length > 0 ? truncateLog(this.#db) : undefined);
-    const settle = (written: Write[], done: Promise<unknown>) =>
-      done.then(
-        () =>
-          written.forEach((write) =>
-            refused.has(write) ? write.done.reject(heldForAnotherMemory()) : write.done.resolve()
-          ),
-        (error) => written.forEach(({ done }) => done.reject(error)),
-      );
-    const syncing = Promise.all([
-      settle(writes.filter((write) => write.put), synced),
-      settle(deletes, emptied),
-    ]).then(() => {}).finally(() => this.#syncing.delete(syncing));
-    this.#syncing.add(syncing);
   }
 
   async put(
@@ -357,11 +268,28 @@ export class SqliteBlobStore implements BlobStore {
     const blobId = blobIdOf(kept);
     const place = this.#places.place(owner, namespace);
     const sealedName = this.#places.seal(owner, namespace);
+    let refused: boolean;
     try {
-      await this.#write({ blobId, put: { bytes: kept, meta, place, sealedName } });
+      refused = await this.#file.write(() => {
+        const { memoryId, createdAt, sealedVector, sealedAttributes } = meta;
+        const { changes } = this.#sql.insert.run(
+          blobId,
+          kept,
+          place,
+          sealedName,
+          memoryId,
+          createdAt,
+          sealedVector ?? null,
+          sealedAttributes ?? null,
+        );
+        if (changes > 0) return false;
+        const holder = this.#sql.holder.get(blobId) as { memory_id: string } | undefined;
+        return holder?.memory_id !== memoryId;
+      });
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
+    if (refused) throw heldForAnotherMemory();
     return blobId;
   }
 
@@ -370,7 +298,7 @@ export class SqliteBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return null;
     try {
-      const row = this.#select.get(blobId) as { bytes: Uint8Array<ArrayBuffer> } | undefined;
+      const row = this.#sql.select.get(blobId) as { bytes: Uint8Array<ArrayBuffer> } | undefined;
       return row?.bytes ?? null;
     } catch (error) {
       throw backendError("the sqlite blob store", "read the blob", error);
@@ -381,7 +309,8 @@ export class SqliteBlobStore implements BlobStore {
     options?.signal?.throwIfAborted();
     if (!BLOB_ID.test(blobId)) return;
     try {
-      await this.#write({ blobId, memoryId: options?.memoryId });
+      const memoryId = options?.memoryId ?? null;
+      await this.#file.write(() => this.#sql.remove.run(blobId, memoryId), { wipe: true });
     } catch (error) {
       throw backendError("the sqlite blob store", "delete the blob", error);
     }
@@ -398,7 +327,7 @@ export class SqliteBlobStore implements BlobStore {
     try {
       const { limit = Infinity } = options;
       // As the other stores: no limit (or not a number) lists all, a negative one none.
-      const rows = this.#list.all(
+      const rows = this.#sql.list.all(
         place,
         limit === Infinity || Number.isNaN(limit) ? -1 : Math.max(0, Math.floor(limit)),
       ) as unknown as Row[];
@@ -414,7 +343,7 @@ export class SqliteBlobStore implements BlobStore {
     while (true) {
       let rows: (Row & { rowid: number })[];
       try {
-        rows = this.#page.all(after) as unknown as (Row & { rowid: number })[];
+        rows = this.#sql.page.all(after) as unknown as (Row & { rowid: number })[];
       } catch (error) {
         throw backendError("the sqlite blob store", "list every blob", error);
       }
@@ -428,11 +357,7 @@ export class SqliteBlobStore implements BlobStore {
    * Closes the database, once the writes asked for so far are committed and synced; then does
    * nothing.
    */
-  async close(): Promise<void> {
-    if (!this.#db.isOpen) return;
-    this.#commit();
-    this.#db.close();
-    await Promise.all(this.#syncing);
-    this.#wal.close();
+  close(): Promise<void> {
+    return this.#file.close();
   }
 }
