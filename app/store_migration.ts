@@ -23,7 +23,6 @@
 import { KvLedgerStore } from "@svc/local-ledger/kv_store";
 import { copyIndex, hasIndexFile, openIndexFile } from "@svc/encrypted-index/index_file";
 import { readActiveIndex } from "@svc/encrypted-index/active_pointer";
-import type { NamespaceRef, StoredBlock } from "@svc/encrypted-index/storage";
 import {
   COPY_PHASES as PHASES,
   type CopyPhase as Phase,

@@ -27,7 +27,7 @@ import { truncateLog } from "./scrub.ts";
  * to 5 s; WAL mode, synced by `DurableSqlite`; deleted rows overwritten with zeros; the WAL file
  * cut back to 4 MiB once checkpointed.
  */
-export const DURABLE_PRAGMAS = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
+export const DURABLE_PRAGMAS: string = "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; " +
   "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 4194304;";
 
 interface Write {

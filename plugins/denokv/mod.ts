@@ -46,6 +46,7 @@ export type {
   JobStatus,
   JobStore,
   JobWrite,
+  KeyPlace,
   KeyStore,
   LifecycleRecordStore,
   ListenOptions,

@@ -18,7 +18,8 @@ import type { BlockStorage, NamespaceRef, StoredBlock } from "./storage.ts";
 const IMPORT_NOTE = "lancedb-import";
 
 /** The file of index `name` in `dir`. */
-export const indexPath = (dir: string, name: string) => `${dir}/${checkIndexName(name)}.sqlite`;
+export const indexPath = (dir: string, name: string): string =>
+  `${dir}/${checkIndexName(name)}.sqlite`;
 
 /** The files of index `name` as earlier versions kept it, in Deno KV (the database first). */
 const oldFiles = (dir: string, name: string) => {
@@ -65,6 +66,7 @@ export async function openIndexFile(dir: string, name: string): Promise<SqliteBl
 
 /** A storage that can list where every memory is, as the file storages can. */
 export interface ListableStorage extends BlockStorage {
+  /** Where every memory of the index is. */
   locations(): AsyncIterable<{ id: string; ref: NamespaceRef }>;
 }
 

@@ -153,7 +153,6 @@ export class SqliteBlockStorage implements BlockStorage {
     return Promise.resolve((rows as unknown as HeaderRow[]).map(stored));
   }
 
-  // deno-lint-ignore require-await
   async *blocks(
     ref: NamespaceRef,
     _version: string,
@@ -180,7 +179,6 @@ export class SqliteBlockStorage implements BlockStorage {
   }
 
   /** Where every memory of the index is, in id order (for copying the index elsewhere). */
-  // deno-lint-ignore require-await
   async *locations(): AsyncIterable<{ id: string; ref: NamespaceRef }> {
     for (const row of this.#sql.locations.iterate() as Iterable<{ id: string } & NamespaceRef>) {
       yield { id: row.id, ref: { owner: row.owner, ns: row.ns } };

@@ -38,7 +38,9 @@ const PAGE = 500;
 
 /** A wrapped key with its place. */
 export interface KeyEntry {
+  /** Whose key, for which memory and encryption. */
   place: KeyPlace;
+  /** The key, wrapped. */
   wrapped: Uint8Array<ArrayBuffer>;
 }
 
