@@ -95,3 +95,37 @@ Deno.test("docs: the README and BENCHMARKS.md stay pages read at a glance", asyn
     assert.ok(lines <= most, `${file} has ${lines} lines, more than ${most}`);
   }
 });
+
+/** The sentences of a Markdown page's prose: tables, headings and code left out. */
+export function sentencesOf(text: string): string[] {
+  const blocks: string[] = [];
+  let block = "";
+  for (const line of prose(text)) {
+    const item = /^\s*([-*]|\d+\.) /.test(line);
+    if (line.trim() === "" || item || line.startsWith("#") || line.startsWith("|")) {
+      blocks.push(block);
+      block = line.startsWith("#") || line.startsWith("|")
+        ? ""
+        : line.replace(/^\s*([-*]|\d+\.) /, "");
+    } else block += " " + line;
+  }
+  blocks.push(block);
+  return blocks.flatMap((b) =>
+    b.replace(/`[^`]*`/g, "X").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .split(/(?<=[.!?])\s+/)
+      .map((sentence) => sentence.trim())
+      .filter((sentence) => sentence.split(/\s+/).length > 2)
+  );
+}
+
+Deno.test("docs: each page's sentences are short (a median of 20 words at most)", () => {
+  const pages = ["README.md", ...markdownUnder("docs").filter((f) => !f.includes("benchmarks"))];
+  const long: string[] = [];
+  for (const page of pages) {
+    const words = sentencesOf(Deno.readTextFileSync(join(ROOT, page)))
+      .map((sentence) => sentence.split(/\s+/).length).sort((a, b) => a - b);
+    const median = words[Math.floor(words.length / 2)] ?? 0;
+    if (median > 20) long.push(`${page}: median ${median} words`);
+  }
+  assert.deepEqual(long, []);
+});
