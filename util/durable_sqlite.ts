@@ -49,20 +49,12 @@ export class DurableSqlite {
     this.#wal = wal;
   }
 
-  /**
-   * Opens (or creates) the database at `path`, private to its owner, and runs `schema` (and then
-   * `prepare`, given the connection, in the same step) before any write.
-   */
-  static async open(
-    path: string,
-    schema: string,
-    prepare?: (db: DatabaseSync) => void | Promise<void>,
-  ): Promise<DurableSqlite> {
+  /** Opens (or creates) the database at `path`, private to its owner, and runs `schema`. */
+  static async open(path: string, schema: string): Promise<DurableSqlite> {
     const db = new DatabaseSync(path);
     try {
       db.exec(DURABLE_PRAGMAS);
       db.exec(schema);
-      await prepare?.(db);
       await Deno.chmod(path, 0o600);
       // WAL mode made it; the connection keeps it while open.
       const wal = await Deno.open(`${path}-wal`);
