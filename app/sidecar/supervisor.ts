@@ -30,6 +30,8 @@ export interface SupervisorOptions {
 
 const ENTRY = fileURLToPath(new URL("../../sidecar.ts", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+/** The checkout, whose code the sidecar reads as it imports the plugins chosen (PostgreSQL…). */
+const CODE = fileURLToPath(new URL("../../", import.meta.url));
 const PROBE_MS = 1000;
 /** Failed probes in a row after which a running sidecar counts as hung and is killed. */
 const HUNG_AFTER = 5;
@@ -42,6 +44,12 @@ const RUNTIME_ENV = [
   "DENO_DIR",
   "XDG_CACHE_HOME",
   "TMPDIR",
+  // What Deno fetches npm packages with, at the sidecar's first start: the registry and the
+  // certificates that vouch for it (a proxy's own, say).
+  "NPM_CONFIG_REGISTRY",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "NODE_EXTRA_CA_CERTS",
   // A proxy for outbound calls (a Sui node), and the loopback names kept away from it.
   "HTTP_PROXY",
   "HTTPS_PROXY",
@@ -62,20 +70,24 @@ export interface SidecarAccess {
 }
 
 /**
- * The `deno` arguments that start the sidecar: no prompt, packages from the cache only, the
- * network limited to `hosts`, files limited to `dataDir`, and the environment it is given
- * (a clean one, see `RUNTIME_ENV`). A test that runs `sidecar.ts` itself starts it with these.
+ * The `deno` arguments that start the sidecar: no prompt, no download progress, the network
+ * limited to `hosts`, files limited to `dataDir` (and the checkout's code, read), and the
+ * environment it is given (a clean one, see `RUNTIME_ENV`). A test that runs `sidecar.ts` itself
+ * starts it with these.
  */
 export function sidecarRunArgs(access: SidecarAccess): string[] {
   return [
     "run",
     "--no-prompt",
-    // Its packages are in node_modules already: no registry look-up at each start.
-    "--cached-only",
+    // Deno fetches the packages only the sidecar imports (the MCP SDK) at its first start, once,
+    // without a word; later starts find them in node_modules.
+    "--node-modules-dir=auto",
+    "--quiet",
     "--unstable-kv",
     `--config=${CONFIG}`,
     `--allow-net=${access.hosts.join(",")}`,
-    `--allow-read=${access.dataDir}`,
+    // Deno loads a plugin's modules when it is imported, which needs the permission to read them.
+    `--allow-read=${access.dataDir},${CODE}`,
     `--allow-write=${access.dataDir}`,
     "--allow-env",
     ENTRY,

