@@ -39,7 +39,6 @@ import {
 } from "@svc/relayer/kit";
 import { concatBytes, gcmDecrypt, gcmEncrypt } from "@svc/util/sealing";
 import {
-  importKvKeys,
   type KeyPlace,
   type KeyStore,
   MAX_MEMORY_ID_BYTES,
@@ -78,11 +77,6 @@ export interface LocalCipherOptions {
    * was encrypted with a memory id does not decrypt once the cipher is gone (tests, tools).
    */
   keyStorePath?: string;
-  /**
-   * The Deno KV key store of an earlier version (`<data dir>/keys.kv`): when it exists, `open`
-   * moves its keys into `keyStorePath`'s store and deletes it.
-   */
-  importKeysFrom?: string;
   /**
    * The key store itself, instead of `keyStorePath` (e.g. the PostgreSQL one many relayers
    * share, or the relayer's `keys.sqlite` the job queue keeps its texts' keys in too); the
@@ -177,12 +171,6 @@ export class LocalCipher implements Cipher, AsyncDisposable {
     }
     const keys = await SqliteKeyStore.open(options.keyStorePath);
     const cipher = new LocalCipher(master, keys, true);
-    try {
-      if (options.importKeysFrom) await importKvKeys(options.importKeysFrom, keys);
-    } catch (error) {
-      await keys.close();
-      throw error;
-    }
     await cipher.#check(keys, `the key store ${options.keyStorePath}`, true);
     return cipher;
   }

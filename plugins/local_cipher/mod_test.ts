@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { Buffer } from "node:buffer";
-import { MemoryKeyStore, SqliteKeyStore } from "./key_store.ts";
+import { importKvKeys, MemoryKeyStore, SqliteKeyStore } from "./key_store.ts";
 import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";
 
@@ -195,15 +195,20 @@ Deno.test("LocalCipher: the Deno KV key store of an earlier version is moved int
       await kv.set(["key", owner, memoryId, keyTag], wrapped);
     }
     kv.close();
+    const moved = async () => {
+      const keyStore = await SqliteKeyStore.open(options.keyStorePath);
+      await importKvKeys(importKeysFrom, keyStore);
+      return await LocalCipher.open({ masterKey, keyStore });
+    };
     {
-      await using cipher = await LocalCipher.open({ ...options, importKeysFrom });
+      await using cipher = await moved();
       assert.equal(dec(await cipher.decrypt(OWNER, sealed)), "I am vegetarian");
     }
     const names = () => Array.fromAsync(Deno.readDir(dir), (entry) => entry.name);
     assert.deepEqual((await names()).filter((name) => name.startsWith("keys.kv")), []);
     // A move interrupted after deleting the database left its log: the next open deletes it.
     await Deno.writeFile(`${importKeysFrom}-wal`, new Uint8Array(32));
-    await using cipher = await LocalCipher.open({ ...options, importKeysFrom });
+    await using cipher = await moved();
     assert.equal(dec(await cipher.decrypt(OWNER, sealed)), "I am vegetarian");
     assert.deepEqual((await names()).filter((name) => name.startsWith("keys.kv")), []);
   } finally {
