@@ -236,6 +236,11 @@ function relayerOptions(
     bodyBudgetPerAddressBytes: config.bodyBudgetPerAddressMb * 1024 * 1024,
     bodyTimeoutMs: config.bodyTimeoutSeconds * 1000,
     authFailuresPerMinute: config.authFailuresPerMinute,
+    embedderBudget: {
+      keyBytesPerSecond: config.embedKeyKbPerSecond * 1024,
+      accountBytesPerSecond: config.embedAccountKbPerSecond * 1024,
+      burstSeconds: config.embedBurstSeconds,
+    },
     accountCacheMs: config.accountCacheSeconds * 1000,
     audiences,
     requireAudience: config.requireAudience,

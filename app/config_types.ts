@@ -151,6 +151,11 @@ export interface Config {
   stopDrainSeconds: number;
   /** Failed authentications per client address per minute before 429. */
   authFailuresPerMinute: number;
+  /** KiB of text to embed one delegate key, and one account, may ask for per second. */
+  embedKeyKbPerSecond: number;
+  embedAccountKbPerSecond: number;
+  /** Seconds of those rates a caller may ask for at once. */
+  embedBurstSeconds: number;
   /** Port of the local-mode dashboard. */
   dashboardPort: number;
   accountCacheSeconds: number;

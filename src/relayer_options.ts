@@ -1,6 +1,7 @@
 /** What `createRelayer` takes: a relayer's stores, secret, backends and settings. */
 import type { SvcError } from "./errors.ts";
 import type { ReplayGuard } from "./auth/replay_guard.ts";
+import type { EmbedderBudgetOptions } from "./embedder_budget.ts";
 import type {
   AccountDirectory,
   BlobStore,
@@ -115,6 +116,12 @@ export interface RelayerOptions {
   bodyTimeoutMs?: number;
   /** Failed authentications per client address per minute before 429 (default 30). */
   authFailuresPerMinute?: number;
+  /**
+   * The embedder's work (bytes of text to embed) each delegate key and each account may ask for
+   * through `/api/embed`, recall, analyze and ask; past it, 429 `rate_limited` (defaults: 256
+   * KiB a second per key, 512 KiB per account, bursts of 4 seconds' worth). Its clock is `now`.
+   */
+  embedderBudget?: Omit<EmbedderBudgetOptions, "now">;
   /**
    * The bearer token `GET /metrics` requires from every client (`SVC_METRICS_TOKEN`); without
    * it, the metrics answer loopback clients only.

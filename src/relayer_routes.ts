@@ -3,6 +3,7 @@
  * the health report's backends and states.
  */
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
+import { EmbedderBudget, withEmbedderBudget } from "./embedder_budget.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
 import type { Route } from "./http/router.ts";
 import type { Logger } from "./log.ts";
@@ -41,8 +42,10 @@ export function relayerRoutes(
   const { embedder, vectors } = options;
   /** The relayer's names, asked of the routes a web page on this machine must not reach. */
   const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
+  // The routes that embed text are admitted by their cost to the embedder.
+  const budget = new EmbedderBudget({ ...options.embedderBudget, now: options.now });
   const routes: Route<HandlerContext>[] = withAccessLog(
-    answeringOnceClaimed([
+    answeringOnceClaimed(withEmbedderBudget([
       ...serviceRoutes(healthInfo(options, services, stopping)),
       ...accountRoutes(),
       ...memoryRoutes(service, lifecycle, () => options.vectors.dimensions),
@@ -70,7 +73,7 @@ export function relayerRoutes(
         }),
       }),
       ...openApiRoutes(() => routes),
-    ]),
+    ], budget)),
     accessLog,
   );
   return routes;

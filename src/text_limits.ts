@@ -13,3 +13,23 @@ export const MAX_ANALYZE_BYTES = 64 * 1024;
 export const MAX_FACTS = 20;
 /** A manual memory's ciphertext named by `blob_id`: 2 MiB, what a request body may hold. */
 export const MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;
+
+/** The bytes of `text` in UTF-8, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    // A surrogate pair is one code point of 4 bytes; a lone surrogate is written as U+FFFD (3).
+    else if (unit >= 0xd800 && unit < 0xdc00 && isLowSurrogate(text.charCodeAt(i + 1))) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit < 0xe000;
+}
