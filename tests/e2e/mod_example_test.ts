@@ -4,7 +4,15 @@ import assert from "node:assert/strict";
 Deno.test("the example of mod.ts builds a working relayer with custom backends", async () => {
   const root = new URL("../../", import.meta.url);
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["test", "--doc", "--allow-all", "--unstable-kv", "--quiet", "mod.ts"],
+    args: [
+      "test",
+      "--doc",
+      "--node-modules-dir=auto",
+      "--allow-all",
+      "--unstable-kv",
+      "--quiet",
+      "mod.ts",
+    ],
     cwd: root,
     stdin: "null",
   }).output();
