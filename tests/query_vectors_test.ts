@@ -1,4 +1,4 @@
-/** Recall embeds a query an account asked before only once; another account's is its own. */
+/** Recall embeds a query a key asked before only once; another key's, or account's, is its own. */
 import assert from "node:assert/strict";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
@@ -55,5 +55,25 @@ Deno.test("query vectors: none kept from another embedder (a reindex switched it
   await (await recall("Who is my dentist?")).body?.cancel();
   model = `${model}-next`;
   await (await recall("Who is my dentist?")).body?.cancel();
+  assert.deepEqual(embedder.queries, ["Who is my dentist?", "Who is my dentist?"]);
+});
+
+Deno.test("query vectors: another key of the account asking the same words, by recall or ask, embeds them again", async () => {
+  const embedder = new CountingEmbedder();
+  await using t = await startTestRelayer({
+    embedder,
+    vectors: new MemoryVectorStore(embedder.dimensions),
+  });
+  const alice = await t.newCaller();
+  const agent = await t.addKey(alice, { scope: { namespaces: ["work"] } });
+  const asked = async (caller: typeof alice, path: string, body: object) => {
+    const res = await t.signed(caller, "POST", path, body);
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+  };
+  await asked(alice, "/api/recall", { query: "Who is my dentist?" });
+  await asked(agent, "/api/recall", { query: "Who is my dentist?", namespace: "work" });
+  await asked(agent, "/api/ask", { question: "Who is my dentist?", namespace: "work" });
+  await asked(alice, "/api/ask", { question: "Who is my dentist?" });
   assert.deepEqual(embedder.queries, ["Who is my dentist?", "Who is my dentist?"]);
 });

@@ -78,6 +78,7 @@ export function llmRoutes(service: LlmService | undefined) {
       touch(namespace);
       const answer = await needed().ask(caller.owner, question, limit, namespace, {
         credentials: caller.credentials,
+        keyAddress: caller.address,
         signal: request.signal,
       });
       touch(namespace, answer.memories.map((memory) => memory.id));

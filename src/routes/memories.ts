@@ -67,6 +67,7 @@ function recallRoute(service: MemoryService): Route<HandlerContext> {
     touch(namespace);
     const recalled = await service.recall(caller.owner, query, limit, namespace, {
       credentials: caller.credentials,
+      keyAddress: caller.address,
       signal: request.signal,
       filter: { tags, since, until },
       minScore: min_score,

@@ -8,6 +8,7 @@ import type { Provenance } from "../pipeline/attributes.ts";
 import { stem } from "../ranking/terms.ts";
 import { words } from "@svc/util/words";
 import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
+import type { RecallOptions } from "./recall.ts";
 
 export interface LlmServiceDependencies {
   llm: Llm;
@@ -130,13 +131,16 @@ export function createLlmService(deps: LlmServiceDependencies) {
       };
     },
 
-    /** Answers a question from the memories recall finds for it (at most `limit`). */
+    /**
+     * Answers a question from the memories recall finds for it (at most `limit`); `keyAddress`:
+     * the asking key's, as recall takes it.
+     */
     async ask(
       owner: string,
       question: string,
       limit: number,
       namespace: string,
-      options: MemoryCallOptions = {},
+      options: MemoryCallOptions & Pick<RecallOptions, "keyAddress"> = {},
     ): Promise<Answer> {
       const { results } = await memories.recall(owner, question, limit, namespace, options);
       if (results.length === 0) {

@@ -63,12 +63,17 @@ export type RecallOptions = MemoryCallOptions & {
   minScore?: number;
   /** Give each result its `explain`. */
   explain?: boolean;
+  /**
+   * The address of the key that asks (default: the owner's own key, whose address is `owner`):
+   * the vectors of its queries are kept apart from every other key's (`QueryVectors`).
+   */
+  keyAddress?: string;
 };
 
 /** Recall over the memories of `deps`; see the module documentation. */
 export function createRecall(deps: RecallDependencies) {
   const { embedder, reader, vectors, hasher, lexicon, attributeSeal, now } = deps;
-  const queryVectors = new QueryVectors(embedder);
+  const queryVectors = new QueryVectors(embedder, now);
 
   return {
     /**
@@ -86,10 +91,11 @@ export function createRecall(deps: RecallDependencies) {
       options: RecallOptions = {},
     ): Promise<RecallResults> {
       const { signal } = options;
+      const asker = { owner, key: options.keyAddress ?? owner };
       const clock = new RecallClock(deps.observeStage);
       const size = poolSize(limit);
       const [vector, queryTerms, index, filter] = await Promise.all([
-        clock.timed("embed", () => queryVectors.vectorOf(owner, query, signal)),
+        clock.timed("embed", () => queryVectors.vectorOf(asker, query, signal)),
         clock.counted("lexical", () => hasher.hashQuery(owner, query)),
         lexicon.namespace(owner, namespace),
         catalogFilter(hasher, owner, options.filter ?? {}),
