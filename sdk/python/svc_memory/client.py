@@ -13,12 +13,13 @@ import os
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 import httpx
 
 from . import types
 from .errors import SvcError
+from .receipts import verify_receipt
 from .signing import audience_of, sign_request
 
 #: Statuses tried again, with backoff (honouring ``Retry-After``).
@@ -48,6 +49,44 @@ def _credentials(
             code="usage",
         )
     return (base_url or "http://127.0.0.1:8000").rstrip("/"), delegate_key, account_id
+
+
+def _without_userinfo(url: str) -> str:
+    """``url`` without its ``user:password@``: what a message may show of it."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def _scrubbed(text: str, url: str) -> str:
+    """``text`` with ``url`` shown without its user info, and that user info's password (as
+    written and percent-decoded) replaced by ``***`` wherever else it appears."""
+    userinfo = urlsplit(url).netloc.rpartition("@")[0]
+    text = text.replace(url, _without_userinfo(url))
+    password = userinfo.partition(":")[2]
+    for secret in sorted({userinfo, unquote(userinfo), password, unquote(password)}, key=len,
+                         reverse=True):
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def _checked_receipts(answer: Any, receipts: List[Tuple[Any, Optional[str]]], key: str) -> Any:
+    """``answer`` once each receipt verifies under ``key`` (and is of the memory asked, when one
+    was); otherwise ``SvcError`` ``bad_receipt``."""
+    for receipt, memory_id in receipts:
+        fields = receipt if isinstance(receipt, dict) else {}
+        if verify_receipt(fields, key) and memory_id in (None, fields.get("memory_id")):
+            continue
+        shown = memory_id or fields.get("memory_id")
+        raise SvcError(
+            f"Cannot accept the erase receipt of memory {shown}: it is not signed by the "
+            f"relayer's receipt key {key} for that memory (the memory may be erased all the same)",
+            code="bad_receipt",
+            details=fields,
+        )
+    return answer
 
 
 def _query(params: Mapping[str, Any]) -> str:
@@ -127,6 +166,9 @@ class _Api:
     _account_id: Optional[str]
     _version: int
     _retries: int
+    _verify_receipts: bool
+    #: The key receipts verify under: given, or read from ``/health`` before the first erase.
+    _receipt_key: Optional[str]
 
     def _call(self, call: _Call) -> Any:  # pragma: no cover - each client defines it
         raise NotImplementedError
@@ -174,7 +216,10 @@ class _Api:
         last = attempt == self._retries
         if error is not None:
             if last:
-                raise SvcError(f"Cannot reach the relayer at {self.base_url}: {error}") from error
+                shown = _without_userinfo(self.base_url)
+                raise SvcError(
+                    f"Cannot reach the relayer at {shown}: {_scrubbed(str(error), self.base_url)}"
+                ) from error
             return self._wait_seconds(None, attempt), None
         assert response is not None
         if response.status_code in RETRIED and not last:
@@ -295,14 +340,54 @@ class _Api:
         return self._then(accepted, lambda job: self._settled(job) if wait else job)
 
     def erase(self, memory_id: str) -> Any:
-        """Erases a memory (its key is destroyed): the signed receipt (``verify_receipt``)."""
+        """Erases a memory (its key is destroyed): the signed receipt, verified (see
+        ``verify_receipts``)."""
         path = f"/api/memories/{quote(memory_id, safe='')}"
-        return self._call(_Call("DELETE", path, None, dict, True))
+        return self._verified(
+            lambda: self._call(_Call("DELETE", path, None, dict, True)),
+            lambda receipt: [(receipt, memory_id)],
+        )
 
     def erase_namespace(self, namespace: str) -> Any:
-        """Erases every memory of a namespace: a receipt each."""
+        """Erases every memory of a namespace: a receipt each, each verified."""
         path = "/api/memories" + _query({"namespace": namespace, "confirm": namespace})
-        return self._call(_Call("DELETE", path, None, dict, True))
+        return self._verified(
+            lambda: self._call(_Call("DELETE", path, None, dict, True)),
+            lambda answer: [(receipt, None) for receipt in answer.get("receipts", [])],
+        )
+
+    def _verified(
+        self,
+        send: Callable[[], Any],
+        receipts_of: Callable[[Any], List[Tuple[Any, Optional[str]]]],
+    ) -> Any:
+        """``send()``'s answer once the receipts ``receipts_of`` it (each with the memory asked,
+        if one was) verify under the receipt key, read before anything is erased."""
+        if not self._verify_receipts:
+            return send()
+        return self._then(
+            self._receipt_key_of(),
+            lambda key: self._then(
+                send(), lambda answer: _checked_receipts(answer, receipts_of(answer), key)
+            ),
+        )
+
+    def _receipt_key_of(self) -> Any:
+        """The receipt key: the one given, else ``/health``'s, read once."""
+        if self._receipt_key:
+            return self._value(self._receipt_key)
+
+        def keep(health: types.Health) -> str:
+            if not health.receipt_key:
+                raise SvcError(
+                    "Cannot verify erase receipts: the relayer's /health gives no receipt key "
+                    "(pass receipt_key, or verify_receipts=False)",
+                    code="bad_receipt",
+                )
+            self._receipt_key = health.receipt_key
+            return health.receipt_key
+
+        return self._then(self.health(), keep)
 
     def namespaces(self) -> Any:
         """The caller's namespaces and how many memories each holds."""
@@ -387,6 +472,9 @@ class Client(_Api):
 
     ``Client()`` reads its credentials from the environment or ``~/.svc/credentials.json``;
     ``version=1`` signs as the specification's clients do (no audience, no nonce).
+    Erase receipts are verified under ``receipt_key`` (default: ``/health``'s, read once before
+    the first erase); one that does not verify raises ``SvcError`` ``bad_receipt``.
+    ``verify_receipts=False`` returns them unchecked.
     """
 
     def __init__(
@@ -399,9 +487,12 @@ class Client(_Api):
         retries: int = 3,
         timeout: float = 30.0,
         http: Optional[httpx.Client] = None,
+        verify_receipts: bool = True,
+        receipt_key: Optional[str] = None,
     ) -> None:
         self.base_url, self._key, self._account_id = _credentials(base_url, delegate_key, account_id)
         self._version, self._retries = version, retries
+        self._verify_receipts, self._receipt_key = verify_receipts, receipt_key
         self._http = http or httpx.Client(timeout=timeout)
 
     def __enter__(self) -> "Client":
@@ -452,9 +543,12 @@ class AsyncClient(_Api):
         retries: int = 3,
         timeout: float = 30.0,
         http: Optional[httpx.AsyncClient] = None,
+        verify_receipts: bool = True,
+        receipt_key: Optional[str] = None,
     ) -> None:
         self.base_url, self._key, self._account_id = _credentials(base_url, delegate_key, account_id)
         self._version, self._retries = version, retries
+        self._verify_receipts, self._receipt_key = verify_receipts, receipt_key
         self._http = http or httpx.AsyncClient(timeout=timeout)
 
     async def __aenter__(self) -> "AsyncClient":
