@@ -26,12 +26,13 @@ export async function openEmbedder(
     }
     case "onnx": {
       const { OnnxEmbedder } = await import("@svc/onnx-embedder");
-      const { modelDir, model, revision, endpoint, modelsDir, ...settings } = config.onnx;
+      const { modelDir, model, revision, endpoint, modelsDir, download, pins, ...settings } =
+        config.onnx;
       const embedder = await OnnxEmbedder.open({
         ...settings,
         dir: modelDir,
         name: model,
-        hub: model ? { model, revision, endpoint, modelsDir } : undefined,
+        hub: model ? { model, revision, endpoint, modelsDir, pins, ...download } : undefined,
         logger,
       });
       return await withWordReranker(embedder, modelsDir);

@@ -3,17 +3,36 @@
  * a local server speaking the model hub's protocol (the tiny model under the recommended id).
  */
 import assert from "node:assert/strict";
-import { fakeHub, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
+import { fakeHub, pinsOf, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
+import type { ReleasePins } from "../plugins/onnx_embedder/pins.ts";
+import { hubModelDir, MANIFEST } from "../plugins/onnx_embedder/hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../plugins/onnx_embedder/settings.ts";
 import { createLogger } from "../src/log.ts";
 import { readConfig } from "../app/config.ts";
 import { EMBEDDER_RECORD, holdsNothingYet, openChosenEmbedder } from "../app/default_embedder.ts";
 import { linkTestModels } from "./relayer_process.ts";
 
-/** Opens the embedder a relayer started with `env` in `dataDir` would; what it logged. */
-async function opened(dataDir: string, env: Record<string, string>, fresh: boolean) {
+/** The tiny model's files, pinned as this release pins the recommended model's. */
+async function pinnedTinyRepository() {
+  const files = await tinyRepository();
+  return { files, pins: { [RECOMMENDED_ONNX_MODEL]: pinsOf(files) } };
+}
+
+/**
+ * Opens the embedder a relayer started with `env` in `dataDir` would; what it logged. `pins`
+ * stand for the release's (the tiny model's, under the recommended id).
+ */
+async function opened(
+  dataDir: string,
+  env: Record<string, string>,
+  fresh: boolean,
+  pins?: ReleasePins,
+) {
   const result = readConfig({ SVC_DATA_DIR: dataDir, ...env });
   assert.ok(result.ok, JSON.stringify(result));
+  const config = result.config.embedder;
+  if (config.kind === "use" && config.recommended) config.recommended.pins = pins;
+  if (config.kind === "onnx") config.onnx.pins = pins;
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger("info", (line) => lines.push(JSON.parse(line)));
   const { embedder, close } = await openChosenEmbedder(
@@ -43,11 +62,12 @@ async function withDataDir(run: (dataDir: string) => Promise<void>) {
 
 Deno.test("default embedder: a new data directory downloads the recommended model where the hub answers, and keeps it offline", async () => {
   await withDataDir(async (dataDir) => {
-    const hub = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files: await tinyRepository() });
+    const { files, pins } = await pinnedTinyRepository();
+    const hub = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files });
     const env = { SVC_HF_ENDPOINT: hub.endpoint };
     let first;
     try {
-      first = await opened(dataDir, env, true);
+      first = await opened(dataDir, env, true, pins);
     } finally {
       await hub.close();
     }
@@ -55,46 +75,90 @@ Deno.test("default embedder: a new data directory downloads the recommended mode
     assert.ok(first.lines.some((line) => line.msg === "model downloaded"));
     assert.deepEqual(await recorded(dataDir), { embedder: "onnx" });
     // The hub is gone: the next start opens the same model from its verified download.
-    const again = await opened(dataDir, env, false);
+    const again = await opened(dataDir, env, false, pins);
     assert.equal(again.model, first.model);
   });
 });
 
-Deno.test("default embedder: where the hub does not answer, use, recorded; it stays when the hub comes back", async () => {
+/** The one warning of a start that fell back to `use`, and the reason it gives. */
+function fallback(lines: Record<string, unknown>[]) {
+  const warnings = lines.filter((line) => line.level === "warn");
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  assert.match(String(warnings[0].msg), /^the recommended model could not be downloaded: serving/);
+  return String(warnings[0].error);
+}
+
+Deno.test("default embedder: a hub serving other bytes under the recommended id is refused; use serves and the log says why", async () => {
   await withDataDir(async (dataDir) => {
-    const closed = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files: new Map() });
-    await closed.close();
-    const first = await opened(dataDir, { SVC_HF_ENDPOINT: closed.endpoint }, true);
-    assert.equal(first.model, "svc-use-lite-512-v1");
-    assert.ok(first.lines.some((line) => String(line.msg).startsWith("the model hub does not")));
-    assert.deepEqual(await recorded(dataDir), { embedder: "use" });
-    const hub = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files: await tinyRepository() });
+    const { files, pins } = await pinnedTinyRepository();
+    // Another graph, listed with its own digest: the hub's listing agrees with what it sends.
+    const other = new Map(files);
+    const graph = files.get("onnx/model.onnx")!;
+    other.set("onnx/model.onnx", graph.map((b, i) => i === graph.length - 1 ? b ^ 1 : b));
+    const hub = fakeHub({ model: RECOMMENDED_ONNX_MODEL, files: other });
     try {
-      const again = await opened(dataDir, { SVC_HF_ENDPOINT: hub.endpoint }, true);
-      assert.equal(again.model, "svc-use-lite-512-v1");
-      assert.deepEqual(hub.requests, [], "the recorded choice asks nothing of the hub");
+      const { model, lines } = await opened(dataDir, { SVC_HF_ENDPOINT: hub.endpoint }, true, pins);
+      assert.equal(model, "svc-use-lite-512-v1");
+      assert.match(
+        fallback(lines),
+        /^Cannot use the ONNX model "sentence-transformers\/all-MiniLM-L6-v2" from the hub at .+: onnx\/model\.onnx has SHA-256 [0-9a-f]{64}, not the [0-9a-f]{64} this release pins; the download is refused$/,
+      );
+    } finally {
+      await hub.close();
+    }
+    const dir = hubModelDir(`${dataDir}/models`, RECOMMENDED_ONNX_MODEL);
+    await assert.rejects(Deno.stat(`${dir}/${MANIFEST}`), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(`${dir}/onnx/model.onnx`), Deno.errors.NotFound);
+    assert.deepEqual(await recorded(dataDir), { embedder: "use" });
+  });
+});
+
+Deno.test("default embedder: a hub that stalls delays the first start by the stall limit, then use serves", async () => {
+  await withDataDir(async (dataDir) => {
+    const { files, pins } = await pinnedTinyRepository();
+    const hub = fakeHub({
+      model: RECOMMENDED_ONNX_MODEL,
+      files,
+      serve: (path, bytes) =>
+        path === "onnx/model.onnx"
+          ? new ReadableStream({ start: (c) => c.enqueue(bytes.subarray(0, 8)) })
+          : bytes,
+    });
+    try {
+      const env = { SVC_HF_ENDPOINT: hub.endpoint, SVC_MODEL_DOWNLOAD_STALL_S: "1" };
+      const { model, lines } = await opened(dataDir, env, true, pins);
+      assert.equal(model, "svc-use-lite-512-v1");
+      assert.match(fallback(lines), /the hub sent nothing for 1 seconds/);
     } finally {
       await hub.close();
     }
   });
 });
 
-Deno.test("default embedder: a failed download serves use and says how to move later", async () => {
+Deno.test("default embedder: SVC_EMBEDDER=onnx with a download past its limits fails the start, saying which", async () => {
   await withDataDir(async (dataDir) => {
+    const model = "svc/tiny-encoder";
     const hub = fakeHub({
-      model: RECOMMENDED_ONNX_MODEL,
+      model,
       files: await tinyRepository(),
-      serve: (path, bytes) => path.endsWith(".onnx") ? bytes.slice(0, 10) : bytes,
+      listedSize: (path, size) => path.endsWith(".onnx") ? 2 ** 21 : size,
     });
     try {
-      const { model, lines } = await opened(dataDir, { SVC_HF_ENDPOINT: hub.endpoint }, true);
-      assert.equal(model, "svc-use-lite-512-v1");
-      const warning = lines.find((line) => line.level === "warn");
-      assert.match(String(warning?.msg), /SVC_EMBEDDER=onnx SVC_ONNX_MODEL=.+ SVC_REINDEX=1/);
-      assert.deepEqual(await recorded(dataDir), { embedder: "use" });
+      const env = {
+        SVC_HF_ENDPOINT: hub.endpoint,
+        SVC_EMBEDDER: "onnx",
+        SVC_ONNX_MODEL: model,
+        SVC_MODEL_DOWNLOAD_MAX_MB: "1",
+      };
+      await assert.rejects(
+        opened(dataDir, env, true),
+        /Cannot download the ONNX model .+: the hub lists onnx\/model\.onnx at 2 MB, past the 1 MB a model download may hold \(SVC_MODEL_DOWNLOAD_MAX_MB\)/,
+      );
+      assert.deepEqual(hub.requests.filter((r) => r.includes("/resolve/")), []);
     } finally {
       await hub.close();
     }
+    await assert.rejects(Deno.stat(`${dataDir}/${EMBEDDER_RECORD}`), Deno.errors.NotFound);
   });
 });
 

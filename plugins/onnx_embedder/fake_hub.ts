@@ -1,6 +1,7 @@
 /** A local model hub, for tests: the protocol of the Hugging Face hub, serving the tiny model. */
 import { createHash } from "node:crypto";
 import { writeTinyModel } from "./tiny_model.ts";
+import type { ModelPins } from "./pins.ts";
 
 /** The commit the fake hub's `main` resolves to. */
 export const COMMIT = "0123456789abcdef0123456789abcdef01234567";
@@ -16,6 +17,8 @@ export interface FakeHubOptions {
     path: string,
     bytes: Uint8Array<ArrayBuffer>,
   ) => Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>>;
+  /** The size the listing gives a path instead of its own (a hub that lies about sizes). */
+  listedSize?: (path: string, size: number) => number;
 }
 
 /**
@@ -36,17 +39,18 @@ export function fakeHub(options: FakeHubOptions) {
         return Response.json({ id: model, sha: COMMIT, siblings });
       }
       const siblings = [...options.files].map(([path, bytes]) => {
+        const size = options.listedSize?.(path, bytes.length) ?? bytes.length;
         const lfs = path.endsWith(".onnx") || path.endsWith(".safetensors");
         const blob = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes);
         return {
           rfilename: path,
-          size: lfs ? 134 : bytes.length,
+          size: lfs ? 134 : size,
           blobId: lfs ? "f".repeat(40) : blob.digest("hex"),
           ...(lfs
             ? {
               lfs: {
                 sha256: createHash("sha256").update(bytes).digest("hex"),
-                size: bytes.length,
+                size,
                 pointerSize: 134,
               },
             }
@@ -99,4 +103,30 @@ export async function tinyRepository(): Promise<Map<string, Uint8Array<ArrayBuff
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** The files svc fetches from `files`, with their sizes and SHA-256: pins for tests. */
+export function pinsOf(files: Map<string, Uint8Array<ArrayBuffer>>): ModelPins {
+  const fetched = [...files].filter(([path]) => !/README|safetensors/.test(path));
+  return Object.fromEntries(fetched.map(([path, bytes]) => [path, {
+    size: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+  }]));
+}
+
+/** A stream that sends `bytes` one byte at a time, `everyMs` apart: a hub that never stalls. */
+export function trickle(bytes: Uint8Array<ArrayBuffer>, everyMs: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let at = 0;
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    pull: (controller) =>
+      new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          if (at < bytes.length) controller.enqueue(bytes.slice(at, ++at));
+          else controller.close();
+          resolve();
+        }, everyMs);
+      }),
+    cancel: () => clearTimeout(timer),
+  });
 }

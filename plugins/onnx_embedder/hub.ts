@@ -14,23 +14,43 @@
  *   directory without it is never used as a download; one whose files no longer match it is
  *   downloaded again.
  *
- * Where the hub cannot be reached, or sends nothing for 30 seconds (an answer, or the next bytes
- * of a file), the error names the directory to fill by hand.
+ * A pinned model (`pins.ts`) fetches exactly its pinned files, which must have the pinned sizes
+ * and SHA-256 whatever the hub lists: the recommended model's are constants of this release;
+ * another model's are those its first download saw. A download has a total time limit, a stall
+ * limit and a size cap checked with the disk's free space before it starts
+ * (`download_limits.ts`). Where the hub cannot be reached, stalls or passes a limit, the error
+ * names the directory to fill by hand.
  */
-import { createHash, type Hash } from "node:crypto";
 import { type Logger, Provider, SvcError } from "@svc/relayer/kit";
+import { readBounded } from "@svc/util/read_bounded";
 import { MODEL_FILES, OPTIONAL_FILES, REQUIRED_FILES, sha256File } from "./model_dir.ts";
 import { DEFAULT_HF_ENDPOINT } from "./settings.ts";
+import { downloadDeadline, type DownloadLimits, refusedSize } from "./download_limits.ts";
+import {
+  encodePath,
+  fetchFile,
+  type FileFetch,
+  kept,
+  megabytes,
+  stallSignal,
+  type Wanted,
+} from "./hub_file.ts";
+import {
+  matchPins,
+  type ModelPins,
+  readPinRecord,
+  RELEASE_PINS,
+  type ReleasePins,
+  writePinRecord,
+} from "./pins.ts";
 
 /** The record of a finished download, inside the model's directory. */
 export const MANIFEST = "svc-model.json";
-/** Milliseconds between two progress lines of one file. */
-const PROGRESS_EVERY_MS = 2_000;
-/** Milliseconds the hub may send nothing before the download is given up, by default. */
-const STALL_MS = 30_000;
+/** Bytes the hub's listing of a repository may hold. */
+const LISTING_MAX_BYTES = 16 * 1024 * 1024;
 
 /** A model on the hub and where its files go. */
-export interface HubModelOptions {
+export interface HubModelOptions extends DownloadLimits {
   /** The hub id, such as `sentence-transformers/all-MiniLM-L6-v2`. */
   model: string;
   /** A branch, tag or commit (default `main`). */
@@ -43,8 +63,8 @@ export interface HubModelOptions {
   logger?: Logger;
   /** Stops the download. */
   signal?: AbortSignal;
-  /** Milliseconds the hub may send nothing (an answer, the next bytes) before it is given up. */
-  stallMs?: number;
+  /** The models pinned by this release (default {@link RELEASE_PINS}); tests name their own. */
+  pins?: ReleasePins;
 }
 
 /** A downloaded model: its directory and the SHA-256 of each file, by path. */
@@ -72,14 +92,6 @@ interface Sibling {
   size?: number;
   blobId?: string;
   lfs?: { sha256?: string; size?: number };
-}
-
-/** A file to fetch: where, how big, and the checksum it must have. */
-interface Wanted {
-  path: string;
-  size: number;
-  sha256?: string;
-  gitBlobId?: string;
 }
 
 /** The directory a hub model is downloaded into. */
@@ -167,55 +179,148 @@ async function verify(
   return { digests };
 }
 
-/**
- * A signal for one request that aborts when its caller's does, or when `touch` was not called for
- * `options.stallMs`: the hub sent nothing meanwhile.
- */
-function stallSignal(options: HubModelOptions) {
-  const ms = options.stallMs ?? STALL_MS;
-  const stalled = new AbortController();
-  const stall = () => stalled.abort(new Error(`the hub sent nothing for ${ms / 1000} seconds`));
-  let timer = setTimeout(stall, ms);
-  return {
-    signal: options.signal ? AbortSignal.any([options.signal, stalled.signal]) : stalled.signal,
-    touch() {
-      clearTimeout(timer);
-      timer = setTimeout(stall, ms);
-    },
-    [Symbol.dispose]: () => clearTimeout(timer),
-  };
+/** A download refused for its bytes: one line, whatever the hub lists. */
+function refused(options: HubModelOptions, reason: string) {
+  const hub = new Provider("the hub", options.endpoint ?? DEFAULT_HF_ENDPOINT).at;
+  return new SvcError(
+    "backend_unavailable",
+    `Cannot use the ONNX model "${options.model}" from ${hub}: ${reason}; the download is refused`,
+  );
 }
 
-function encodePath(path: string): string {
-  return path.split("/").map(encodeURIComponent).join("/");
+/** The pinned files, with the pinned sizes and digests; refused if the listing differs. */
+function pinnedWanted(
+  options: HubModelOptions,
+  siblings: Sibling[],
+  pins: ModelPins,
+  pin: NonNullable<Wanted["pin"]>,
+): Wanted[] {
+  const byPath = new Map(siblings.map((s) => [s.rfilename, s]));
+  const pinner = pin === "release" ? "this release pins" : "the model's first download pinned";
+  return Object.entries(pins).map(([path, { size, sha256 }]) => {
+    const sibling = byPath.get(path);
+    if (!sibling) throw refused(options, `the hub lists no ${path}, which ${pinner}`);
+    const listed = sibling.lfs?.size ?? sibling.size;
+    if (listed !== size) {
+      throw refused(
+        options,
+        `the hub lists ${path} with ${listed} bytes, not the ${size} ${pinner}`,
+      );
+    }
+    return { path, size, sha256, pin };
+  });
+}
+
+/** The pins a download must match: this release's, else the model's first download's. */
+async function pinsOf(options: HubModelOptions, dir: string, revision: string) {
+  const release = revision === "main" ? (options.pins ?? RELEASE_PINS)[options.model] : undefined;
+  if (release) return { pins: release, pin: "release" as const };
+  const record = await readPinRecord(dir, options.model, revision);
+  if (record) return { pins: record.files, pin: "first download" as const };
+  const manifest = await readManifest(dir);
+  if (manifest?.model !== options.model || manifest.revision !== revision) return undefined;
+  const pins = Object.fromEntries(
+    manifest.files.map(({ path, size, sha256 }) => [path, { size, sha256 }]),
+  );
+  return { pins, pin: "first download" as const };
 }
 
 /**
  * The model's directory, downloading what is missing first; a directory whose `svc-model.json`
- * matches the request and whose files match their checksums is used without the network.
+ * matches the request (and the model's pins) and whose files match their checksums is used
+ * without the network.
  */
 export async function openHubModel(options: HubModelOptions): Promise<HubModel> {
   const revision = options.revision ?? "main";
-  const endpoint = (options.endpoint ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, "");
   const dir = hubModelDir(options.modelsDir, options.model);
+  const pinned = await pinsOf(options, dir, revision);
   const manifest = await readManifest(dir);
   if (
     manifest?.model === options.model &&
     (manifest.revision === revision || manifest.commit === revision)
   ) {
-    const checked = await verify(dir, manifest);
+    const fits = !pinned || matchPins(manifest.files, pinned.pins);
+    const checked = fits ? await verify(dir, manifest) : { broken: "" };
     if ("digests" in checked) return { dir, commit: manifest.commit, digests: checked.digests };
     options.logger?.warn(
-      "a downloaded model file no longer matches its checksum; downloading again",
-      {
-        model: options.model,
-        file: checked.broken,
-        dir,
-      },
+      fits
+        ? "a downloaded model file no longer matches its checksum; downloading again"
+        : "the downloaded model is not the one this release pins; downloading again",
+      { model: options.model, file: checked.broken || undefined, dir },
     );
   }
-  options.logger?.info("looking up the model on the hub", { model: options.model, revision });
+  using deadline = downloadDeadline(options, options.signal);
+  try {
+    return await download({ ...options, signal: deadline.signal }, dir, revision, pinned);
+  } catch (error) {
+    if (deadline.expired) throw cannotDownload(options, dir, deadline.reason, error);
+    throw error;
+  }
+}
+
+/** Looks the files up, checks them against the pins and limits, and fetches them into `dir`. */
+async function download(
+  options: HubModelOptions,
+  dir: string,
+  revision: string,
+  pinned: Awaited<ReturnType<typeof pinsOf>>,
+): Promise<HubModel> {
+  const endpoint = (options.endpoint ?? DEFAULT_HF_ENDPOINT).replace(/\/+$/, "");
+  const { model, logger } = options;
+  logger?.info("looking up the model on the hub", { model, revision });
   const { commit, siblings } = await repositoryFiles(options, endpoint, revision, dir);
+  const wanted = pinned
+    ? pinnedWanted(options, siblings, pinned.pins, pinned.pin)
+    : pickOrRefuse(options, dir, siblings);
+  const tooLarge = await refusedSize(options, dir, wanted);
+  if (tooLarge) throw cannotDownload(options, dir, tooLarge);
+  if (!pinned) {
+    logger?.warn(
+      "this model is not verified by this release: its files' digests are pinned at this first " +
+        "download, and later downloads must match them",
+      { model, revision },
+    );
+  }
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await Deno.remove(`${dir}/${MANIFEST}`).catch(() => {});
+  const total = wanted.reduce((sum, file) => sum + file.size, 0);
+  logger?.info("downloading model", {
+    model,
+    revision,
+    commit,
+    files: wanted.length,
+    total_mb: megabytes(total),
+    pinned_by: pinned?.pin ?? "this download",
+    dir,
+  });
+  await removePartials(dir);
+  const fetching: FileFetch = {
+    ...options,
+    endpoint,
+    commit,
+    dir,
+    fail: (reason, cause) => cannotDownload(options, dir, reason, cause),
+    refuse: (reason) => refused(options, reason),
+  };
+  const files: Manifest["files"] = [];
+  for (const file of wanted) {
+    const sha256 = await kept(dir, file) ?? await fetchFile(fetching, file);
+    files.push({ path: file.path, size: file.size, sha256 });
+  }
+  const completedAt = new Date().toISOString();
+  if (!pinned) {
+    const pins = Object.fromEntries(
+      files.map(({ path, size, sha256 }) => [path, { size, sha256 }]),
+    );
+    await writePinRecord(dir, { model, revision, pinned_at: completedAt, files: pins });
+  }
+  await writeManifest(dir, { model, revision, commit, endpoint, files, completed_at: completedAt });
+  logger?.info("model downloaded", { model, commit, dir });
+  return { dir, commit, digests: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
+}
+
+/** The files the embedder reads, from the listing; refused when one it needs is not there. */
+function pickOrRefuse(options: HubModelOptions, dir: string, siblings: Sibling[]): Wanted[] {
   let picked: ReturnType<typeof pick>;
   try {
     picked = pick(siblings);
@@ -233,37 +338,14 @@ export async function openHubModel(options: HubModelOptions): Promise<HubModel> 
           : ""),
     );
   }
-  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  await Deno.remove(`${dir}/${MANIFEST}`).catch(() => {});
-  const total = wanted.reduce((sum, file) => sum + file.size, 0);
-  options.logger?.info("downloading model", {
-    model: options.model,
-    revision,
-    commit,
-    files: wanted.length,
-    total_mb: megabytes(total),
-    dir,
-  });
-  await removePartials(dir);
-  const files: Manifest["files"] = [];
-  for (const file of wanted) {
-    const sha256 = await kept(dir, file) ??
-      await download(options, endpoint, commit, dir, file);
-    files.push({ path: file.path, size: file.size, sha256 });
-  }
-  const record: Manifest = {
-    model: options.model,
-    revision,
-    commit,
-    endpoint,
-    files,
-    completed_at: new Date().toISOString(),
-  };
+  return wanted;
+}
+
+/** Writes `svc-model.json` whole, last: the mark of a finished download. */
+async function writeManifest(dir: string, record: Manifest) {
   const temporary = `${dir}/.${MANIFEST}.${crypto.randomUUID()}.tmp`;
   await Deno.writeTextFile(temporary, JSON.stringify(record, null, 2) + "\n", { mode: 0o600 });
   await Deno.rename(temporary, `${dir}/${MANIFEST}`);
-  options.logger?.info("model downloaded", { model: options.model, commit, dir });
-  return { dir, commit, digests: Object.fromEntries(files.map((f) => [f.path, f.sha256])) };
 }
 
 /** Whether the hub at `endpoint` answers for `model` within `timeoutMs` (a lookup, no download). */
@@ -319,11 +401,16 @@ async function repositoryFiles(
   }
   let info: { sha?: unknown; siblings?: unknown };
   try {
-    info = await response.json();
+    const body = await readBounded(response, LISTING_MAX_BYTES, {
+      signal: stall.signal,
+      tooLarge: () => new Error(`the hub's listing passes ${megabytes(LISTING_MAX_BYTES)} MB`),
+    });
+    info = JSON.parse(new TextDecoder().decode(body));
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
     const reason = stall.signal.aborted ? (stall.signal.reason as Error).message : "";
-    throw cannotDownload(options, dir, reason || "the hub's answer is not JSON", error);
+    const tooLarge = /listing passes/.test((error as Error).message) && (error as Error).message;
+    throw cannotDownload(options, dir, reason || tooLarge || "the hub's answer is not JSON", error);
   }
   if (!Array.isArray(info.siblings)) {
     throw cannotDownload(options, dir, "the hub's answer lists no files");
@@ -345,118 +432,4 @@ async function removePartials(dir: string) {
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
-}
-
-/** The SHA-256 of a file already in place with the size and checksum wanted, else undefined. */
-async function kept(dir: string, file: Wanted): Promise<string | undefined> {
-  const path = `${dir}/${file.path}`;
-  if (await sizeOf(path) !== file.size) return undefined;
-  const sha256 = createHash("sha256");
-  const git = file.gitBlobId ? gitBlobHash(file.size) : undefined;
-  using handle = await Deno.open(path);
-  for await (const chunk of handle.readable) {
-    sha256.update(chunk);
-    git?.update(chunk);
-  }
-  return matches(file, sha256, git) ?? undefined;
-}
-
-/** Git's blob id is the SHA-1 of `blob {size}\0` and the content. */
-function gitBlobHash(size: number): Hash {
-  return createHash("sha1").update(`blob ${size}\0`);
-}
-
-/** The SHA-256 (hex) when the hashes match what the hub listed, else null. */
-function matches(file: Wanted, sha256: Hash, git: Hash | undefined): string | null {
-  const digest = sha256.digest("hex");
-  if (file.sha256 && digest !== file.sha256) return null;
-  if (git && git.digest("hex") !== file.gitBlobId) return null;
-  return digest;
-}
-
-function megabytes(bytes: number): number {
-  return Math.round(bytes / 104_857.6) / 10;
-}
-
-/** Fetches one file into place, verified; returns its SHA-256. */
-async function download(
-  options: HubModelOptions,
-  endpoint: string,
-  commit: string,
-  dir: string,
-  file: Wanted,
-): Promise<string> {
-  const url = `${endpoint}/${encodePath(options.model)}/resolve/${encodeURIComponent(commit)}/` +
-    encodePath(file.path);
-  using stall = stallSignal(options);
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: stall.signal });
-  } catch (error) {
-    if (options.signal?.aborted) throw options.signal.reason;
-    throw cannotDownload(
-      options,
-      dir,
-      `${file.path} cannot be fetched (${(error as Error).message})`,
-      error,
-    );
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw cannotDownload(options, dir, `the hub answered ${response.status} for ${file.path}`);
-  }
-  const target = `${dir}/${file.path}`;
-  await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true, mode: 0o700 });
-  const temporary = `${dir}/.partial-${crypto.randomUUID()}`;
-  const sha256 = createHash("sha256");
-  const git = file.gitBlobId ? gitBlobHash(file.size) : undefined;
-  let received = 0;
-  let reported = Date.now();
-  try {
-    {
-      using out = await Deno.open(temporary, { write: true, createNew: true, mode: 0o600 });
-      for await (const chunk of response.body) {
-        stall.touch();
-        received += chunk.length;
-        if (received > file.size) {
-          throw new Error(`${file.path} is longer than the ${file.size} bytes the hub listed`);
-        }
-        sha256.update(chunk);
-        git?.update(chunk);
-        for (let written = 0; written < chunk.length;) {
-          written += await out.write(chunk.subarray(written));
-        }
-        if (Date.now() - reported >= PROGRESS_EVERY_MS) {
-          reported = Date.now();
-          options.logger?.info("downloading model file", progress(options, file, received));
-        }
-      }
-      await out.sync();
-    }
-    if (received !== file.size) {
-      throw new Error(`${file.path} ended after ${received} of ${file.size} bytes`);
-    }
-    const digest = matches(file, sha256, git);
-    if (digest === null) {
-      throw new Error(`${file.path} does not match the checksum the hub listed`);
-    }
-    await Deno.rename(temporary, target);
-    options.logger?.info("downloaded model file", progress(options, file, received));
-    return digest;
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    if (options.signal?.aborted) throw options.signal.reason;
-    if (error instanceof SvcError) throw error;
-    throw cannotDownload(options, dir, `the download failed: ${(error as Error).message}`, error);
-  }
-}
-
-function progress(options: HubModelOptions, file: Wanted, received: number) {
-  return {
-    model: options.model,
-    file: file.path,
-    received_mb: megabytes(received),
-    total_mb: megabytes(file.size),
-    percent: file.size > 0 ? Math.floor((received / file.size) * 100) : undefined,
-  };
 }

@@ -1,6 +1,12 @@
 /** The settings of `SVC_EMBEDDER=onnx`, read with the rest of the configuration. */
 import type { SettingsReader } from "@svc/relayer/kit";
 import { POOLING_MODES, type PoolingMode } from "./pooling.ts";
+import {
+  DEFAULT_DOWNLOAD_MAX_MB,
+  DEFAULT_DOWNLOAD_STALL_S,
+  DEFAULT_DOWNLOAD_TIMEOUT_S,
+} from "./download_limits.ts";
+import type { ReleasePins } from "./pins.ts";
 
 /** The hub's address, unless `SVC_HF_ENDPOINT` names a mirror. */
 export const DEFAULT_HF_ENDPOINT = "https://huggingface.co";
@@ -40,6 +46,33 @@ export interface OnnxSettings {
   queryPrefix?: string;
   /** `SVC_ONNX_PASSAGE_PREFIX`: put before memories instead of the model's prefix. */
   documentPrefix?: string;
+  /** How long and how large a download may be. */
+  download: DownloadSettings;
+  /** The models pinned by this release, when not the release's own (tests only; no setting). */
+  pins?: ReleasePins;
+}
+
+/** The limits of a model download. */
+export interface DownloadSettings {
+  /** `SVC_MODEL_DOWNLOAD_TIMEOUT_S`: milliseconds the whole download may take. */
+  timeoutMs: number;
+  /** `SVC_MODEL_DOWNLOAD_STALL_S`: milliseconds the hub may send nothing. */
+  stallMs: number;
+  /** `SVC_MODEL_DOWNLOAD_MAX_MB`: bytes the files may hold, one or all. */
+  maxBytes: number;
+}
+
+/** The limits of a model download, from the settings. */
+function readDownloadSettings(read: SettingsReader): DownloadSettings {
+  const timeout = read.integer(
+    "SVC_MODEL_DOWNLOAD_TIMEOUT_S",
+    DEFAULT_DOWNLOAD_TIMEOUT_S,
+    1,
+    86_400,
+  );
+  const stall = read.integer("SVC_MODEL_DOWNLOAD_STALL_S", DEFAULT_DOWNLOAD_STALL_S, 1, 3_600);
+  const maxMb = read.integer("SVC_MODEL_DOWNLOAD_MAX_MB", DEFAULT_DOWNLOAD_MAX_MB, 1, 1_048_576);
+  return { timeoutMs: timeout * 1000, stallMs: stall * 1000, maxBytes: maxMb * 1024 * 1024 };
 }
 
 function readPooling(read: SettingsReader): PoolingMode[] | undefined {
@@ -63,11 +96,12 @@ function readPooling(read: SettingsReader): PoolingMode[] | undefined {
  * prefixes, as measured.
  */
 export function readRecommendedOnnxSettings(read: SettingsReader, modelsDir: string): OnnxSettings {
-  const { endpoint, batchSize, threads } = readRunSettings(read);
+  const { endpoint, batchSize, threads, download } = readRunSettings(read);
   return {
     endpoint,
     batchSize,
     threads,
+    download,
     revision: "main",
     model: RECOMMENDED_ONNX_MODEL,
     modelsDir,
@@ -104,7 +138,10 @@ export function readOnnxSettings(read: SettingsReader, modelsDir: string): OnnxS
   return { ...readRunSettings(read), modelDir, model, revision, modelsDir };
 }
 
-/** The hub's address, and how a model runs: batches, threads, pooling and prefixes. */
+/**
+ * The hub's address, a download's limits, and how a model runs: batches, threads, pooling and
+ * prefixes.
+ */
 function readRunSettings(read: SettingsReader) {
   const endpointName = read.text("SVC_HF_ENDPOINT") === undefined
     ? "HF_ENDPOINT"
@@ -126,5 +163,6 @@ function readRunSettings(read: SettingsReader) {
     pooling: readPooling(read),
     queryPrefix: read.text("SVC_ONNX_QUERY_PREFIX"),
     documentPrefix: read.text("SVC_ONNX_PASSAGE_PREFIX"),
+    download: readDownloadSettings(read),
   };
 }

@@ -22,6 +22,7 @@ Deno.test("onnx settings: a directory or a hub id, with defaults", () => {
     pooling: undefined,
     queryPrefix: undefined,
     documentPrefix: undefined,
+    download: { timeoutMs: 600_000, stallMs: 30_000, maxBytes: 1024 * 1024 * 1024 },
   });
   const hub = read({
     SVC_ONNX_MODEL: "BAAI/bge-small-en-v1.5",
@@ -40,6 +41,18 @@ Deno.test("onnx settings: a directory or a hub id, with defaults", () => {
     ["v1.0", 8, 2, ["cls"]],
   );
   assert.equal(hub.settings.queryPrefix, "query: ");
+  const limited = read({
+    SVC_ONNX_MODEL: "x/y",
+    SVC_MODEL_DOWNLOAD_TIMEOUT_S: "120",
+    SVC_MODEL_DOWNLOAD_STALL_S: "5",
+    SVC_MODEL_DOWNLOAD_MAX_MB: "200",
+  });
+  assert.deepEqual(limited.problems, []);
+  assert.deepEqual(limited.settings.download, {
+    timeoutMs: 120_000,
+    stallMs: 5_000,
+    maxBytes: 200 * 1024 * 1024,
+  });
   assert.equal(
     read({ SVC_ONNX_MODEL: "x/y", HF_ENDPOINT: "https://mirror.example" })
       .settings.endpoint,
