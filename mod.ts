@@ -113,6 +113,7 @@ export {
   type SidecarSessions,
 } from "./src/sidecar/server.ts";
 export type { SessionLimits } from "./src/mcp/sessions.ts";
+export type { EmbedderBudgetOptions } from "./src/embedder_budget.ts";
 export type * from "./src/backends/types.ts";
 export {
   type EraseReceipt,

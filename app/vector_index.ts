@@ -40,7 +40,12 @@ import {
   settleLeftovers,
 } from "./reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
-import { DEFAULT_BATCH, DEFAULT_HF_ENDPOINT, type OnnxSettings } from "@svc/onnx-embedder/settings";
+import {
+  DEFAULT_BATCH,
+  DEFAULT_DOWNLOAD,
+  DEFAULT_HF_ENDPOINT,
+  type OnnxSettings,
+} from "@svc/onnx-embedder/settings";
 import { BackgroundReindex } from "./background_reindex.ts";
 import { carryImportNote } from "./lancedb_import.ts";
 
@@ -128,6 +133,7 @@ function hubModelSettings(model: string, config: Config): OnnxSettings {
     endpoint: configured?.endpoint ?? DEFAULT_HF_ENDPOINT,
     batchSize: configured?.batchSize ?? DEFAULT_BATCH,
     threads: configured?.threads ?? 0,
+    download: configured?.download ?? DEFAULT_DOWNLOAD,
   };
 }
 

@@ -62,6 +62,13 @@ export interface DownloadSettings {
   maxBytes: number;
 }
 
+/** The limits of a model download when no setting changes them. */
+export const DEFAULT_DOWNLOAD: DownloadSettings = Object.freeze({
+  timeoutMs: DEFAULT_DOWNLOAD_TIMEOUT_S * 1000,
+  stallMs: DEFAULT_DOWNLOAD_STALL_S * 1000,
+  maxBytes: DEFAULT_DOWNLOAD_MAX_MB * 1024 * 1024,
+});
+
 /** The limits of a model download, from the settings. */
 function readDownloadSettings(read: SettingsReader): DownloadSettings {
   const timeout = read.integer(
