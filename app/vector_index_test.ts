@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DEFAULT_DOWNLOAD } from "@svc/onnx-embedder/settings";
 import { silentLogger } from "../src/log.ts";
 import { SvcError } from "../src/errors.ts";
 import type { Reranker } from "../src/backends/types.ts";
@@ -79,6 +80,7 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
       endpoint: "https://huggingface.co",
       batchSize: 32,
       threads: 0,
+      download: DEFAULT_DOWNLOAD,
     },
   });
   // A model directory's name says nothing of where it is.
