@@ -12,13 +12,12 @@
  * ```
  */
 import { freeBytes } from "@svc/util/free_bytes";
-import { SvcError } from "../src/errors.ts";
+import type { SvcError } from "../src/errors.ts";
+import { diskFull, type DiskRoom } from "../src/jobs/disk_backlog.ts";
 import type { Logger } from "../src/log.ts";
 
 /** How often the free space is read. */
 const CHECK_MS = 2_000;
-/** What a client refused for lack of space is told to wait, in seconds. */
-const RETRY_SECONDS = 30;
 const MB = 1024 * 1024;
 
 /** Why a start on a disk with `free` bytes, under `floor`, is refused; `undefined` when not. */
@@ -30,10 +29,12 @@ export function startRefusal(dataDir: string, free: number, floor: number): stri
 }
 
 /** The data directory's free space, read every few seconds; see the module documentation. */
-export class DiskSpace {
+export class DiskSpace implements DiskRoom {
   #free: number;
   #floor: number;
   #timer?: ReturnType<typeof setInterval>;
+  #readsStarted = 1;
+  #reading = 1;
 
   private constructor(free: number, floor: number) {
     this.#free = free;
@@ -53,7 +54,12 @@ export class DiskSpace {
     const disk = new DiskSpace(await read(dir), floor);
     disk.#timer = setInterval(async () => {
       const was = disk.low;
-      disk.#free = await read(dir).catch(() => disk.#free);
+      const number = ++disk.#readsStarted;
+      const free = await read(dir).catch(() => undefined);
+      if (free !== undefined && number > disk.#reading) {
+        disk.#free = free;
+        disk.#reading = number;
+      }
       const fields = { free_mb: Math.floor(disk.#free / MB), floor_mb: Math.ceil(floor / MB) };
       if (!was && disk.low) {
         logger.warn("the data directory's disk is full: writes refused", fields);
@@ -76,18 +82,24 @@ export class DiskSpace {
     return this.#free < this.#floor;
   }
 
+  /** Free bytes above the floor, as last read (negative under it). */
+  get room(): number {
+    return this.#free - this.#floor;
+  }
+
+  /** Readings of the free space started so far (the first, by `watch`, included). */
+  get readsStarted(): number {
+    return this.#readsStarted;
+  }
+
+  /** The number of the reading `free` comes from. */
+  get reading(): number {
+    return this.#reading;
+  }
+
   /** The 503 a write gets while the space is under the floor; `undefined` while there is room. */
   refusal(): SvcError | undefined {
-    if (!this.low) return undefined;
-    return new SvcError(
-      "backend_unavailable",
-      "Cannot store anything now: the relayer's disk is full. Reads and erases still work; " +
-        `try again in ${RETRY_SECONDS} s`,
-      {
-        details: { reason: "disk_full", retry_after_seconds: RETRY_SECONDS },
-        headers: { "retry-after": String(RETRY_SECONDS) },
-      },
-    );
+    return this.low ? diskFull() : undefined;
   }
 
   /** Stops watching. */

@@ -1,4 +1,5 @@
 /** What `createRelayer` takes: a relayer's stores, secret, backends and settings. */
+import type { DiskRoom } from "./jobs/disk_backlog.ts";
 import type { SvcError } from "./errors.ts";
 import type { ReplayGuard } from "./auth/replay_guard.ts";
 import type { EmbedderBudgetOptions } from "./embedder_budget.ts";
@@ -140,7 +141,8 @@ export interface RelayerOptions {
   /**
    * The data directory's free space (the application watches it): while it is low, the routes that store
    * memories answer 503 (`reason: "disk_full"`), the worker takes no job (they wait, pending)
-   * and `/health` says `writes: "refused"`.
+   * and `/health` says `writes: "refused"`. When it tells the room above the floor (a
+   * `DiskRoom`), the jobs accepted and not yet written are charged against it (`disk_backlog.ts`).
    */
-  diskSpace?: { readonly low: boolean; refusal(): SvcError | undefined };
+  diskSpace?: { readonly low: boolean; refusal(): SvcError | undefined } & Partial<DiskRoom>;
 }

@@ -6,6 +6,7 @@
 import type { Logger } from "./log.ts";
 import { SvcError } from "./errors.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
+import { DiskBacklog, type DiskRoom, withDiskBacklog } from "./jobs/disk_backlog.ts";
 import { MemoryLanding } from "./remember/landing.ts";
 import { createWorker, type Worker } from "./remember/worker.ts";
 import { RelayerMetrics } from "./metrics/relayer_metrics.ts";
@@ -99,9 +100,17 @@ async function openIndexing(options: RelayerOptions) {
   return { hasher, lexicon, vectorSeal, attributeSeal };
 }
 
+/** The job queue, its backlog charged against the disk's room when the relayer watches it. */
+function chargedQueue(options: RelayerOptions): JobQueue {
+  const disk = options.diskSpace;
+  if (disk?.room === undefined) return options.queue;
+  return withDiskBacklog(options.queue, new DiskBacklog(disk as DiskRoom));
+}
+
 /** Builds what the services share. */
 async function openSharedParts(options: RelayerOptions, logger: Logger): Promise<SharedParts> {
-  const { queue, records, cipher, blobs, vectors, embedder } = options;
+  const { records, cipher, blobs, vectors, embedder } = options;
+  const queue = chargedQueue(options);
   const { hasher, lexicon, vectorSeal, attributeSeal } = await openIndexing(options);
   const pipeline = createRememberPipeline({
     cipher,
@@ -214,6 +223,7 @@ function createServices(
     reader,
     observe: metrics.worker,
     textClaims: options.textClaims,
+    disk: options.diskSpace,
   });
   metrics.watch({ sidecar: options.sidecar, worker });
   const { identity, accessLog } = parts;

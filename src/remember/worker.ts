@@ -49,6 +49,19 @@ export interface WorkerDependencies {
   observe?: WorkerObserver;
   /** Which job is storing a text (default: in this process's memory). */
   textClaims?: TextClaims;
+  /**
+   * The data directory's disk: while it is under its floor no batch starts, the jobs held wait
+   * (pending), and the worker looks again every `diskCheckMs` (default 2 s), one timer, no loop.
+   */
+  disk?: { readonly low: boolean };
+  diskCheckMs?: number;
+  /** Runs `again` after `ms` (default `setTimeout`); returns what cancels it. */
+  later?: (again: () => void, ms: number) => () => void;
+}
+
+function setLater(again: () => void, ms: number): () => void {
+  const timer = setTimeout(again, ms);
+  return () => clearTimeout(timer);
 }
 
 export interface Worker {
@@ -106,6 +119,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
   const batches = new Set<Promise<void>>();
   let scheduled = false;
   let stopped = false;
+  /** Cancels the look at the disk a full disk scheduled, while one is. */
+  let recheck: (() => void) | undefined;
   const runGroup = batchRunner(deps, id);
 
   /**
@@ -135,6 +150,14 @@ export function createWorker(deps: WorkerDependencies): Worker {
    * `alongside` jobs wait (see {@link ALONGSIDE_SHARE}).
    */
   function pump(): void {
+    if (stopped) return;
+    if (deps.disk?.low) {
+      recheck ??= (deps.later ?? setLater)(() => {
+        recheck = undefined;
+        pump();
+      }, deps.diskCheckMs ?? 2_000);
+      return;
+    }
     const limit = waiting.size >= BACKLOG_BATCHES * batchSize ? 2 * concurrency : concurrency;
     while (batches.size < limit && waiting.size >= (batches.size === 0 ? 1 : alongside)) {
       const batch: [string, PromiseWithResolvers<void>][] = [];
@@ -193,6 +216,8 @@ export function createWorker(deps: WorkerDependencies): Worker {
     },
     async stop() {
       stopped = true;
+      recheck?.();
+      recheck = undefined;
       for (const delivery of waiting.values()) delivery.resolve();
       waiting.clear();
       while (batches.size > 0) await Promise.all(batches);

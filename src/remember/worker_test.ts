@@ -675,3 +675,39 @@ Deno.test("worker: an answer a backend gave that cannot be used counts as an att
   const ended = await queue.get(job.job_id);
   assert.deepEqual([ended?.status, ended?.attempts], ["failed", 2]);
 });
+
+Deno.test("worker: at the disk floor no batch starts, and it looks again once per check, not in a loop", async () => {
+  using queue = new MemoryJobQueue();
+  const pipeline = await testPipeline({});
+  let low = true;
+  let looks = 0;
+  const disk = {
+    get low() {
+      looks++;
+      return low;
+    },
+  };
+  const timers: (() => void)[] = [];
+  const later = (again: () => void) => (timers.push(again), () => {});
+  const worker = createWorker({ queue, pipeline, logger: silentLogger, disk, later });
+  const jobs = await queue.accept(
+    ["a", "b", "c"].map((text) => ({ owner: "o1", namespace: "n1", text })),
+  );
+  const processed = Promise.all(jobs.map((job) => worker.process(job.job_id)));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(timers.length, 1, "one look scheduled");
+  const before = looks;
+  for (let i = 0; i < 5; i++) {
+    timers.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assert.equal(timers.length, 1, "the next look, and only it");
+  }
+  assert.equal(looks - before, 5, "one look per check");
+  assert.deepEqual(worker.stats(), { waiting: 3, running: 0 });
+  assert.equal((await queue.get(jobs[0].job_id))?.status, "pending");
+  low = false;
+  timers.shift()!();
+  await processed;
+  assert.equal((await queue.get(jobs[2].job_id))?.status, "done");
+  await worker.stop();
+});
