@@ -114,6 +114,7 @@ export {
 } from "./src/sidecar/server.ts";
 export type { SessionLimits } from "./src/mcp/sessions.ts";
 export type { EmbedderBudgetOptions } from "./src/embedder_budget.ts";
+export type { DiskRoom } from "./src/jobs/disk_backlog.ts";
 export type * from "./src/backends/types.ts";
 export {
   type EraseReceipt,

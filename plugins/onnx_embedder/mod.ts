@@ -36,6 +36,8 @@ import type { WorkerSettings } from "./worker.ts";
 export { hubAnswers, type HubModel, type HubModelOptions, openHubModel } from "./hub.ts";
 export { type ModelDirOptions, type ModelRecipe, readModelDirectory } from "./model_dir.ts";
 export type { Prefixes } from "./families.ts";
+export type { DownloadLimits } from "./download_limits.ts";
+export type { ModelPins, PinnedFile, ReleasePins } from "./pins.ts";
 export { POOLING_MODES, type PoolingMode } from "./pooling.ts";
 export { DEFAULT_BATCH, type OnnxSettings, readOnnxSettings } from "./settings.ts";
 export type {
