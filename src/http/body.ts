@@ -6,7 +6,7 @@
 import { LoneSurrogateError, parseJson } from "@svc/util/json";
 import { declaredLength, readBounded } from "@svc/util/read_bounded";
 import { SvcError } from "../errors.ts";
-import type { BodyBudgetRefusal, BodyReservation } from "./body_budget.ts";
+import { type BodyBudgetRefusal, type BodyReservation, SMALL_BODY_BYTES } from "./body_budget.ts";
 
 /** The default limit of a request body: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -14,12 +14,19 @@ export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 /** What a client refused for lack of body budget is told to wait, in seconds. */
 export const BODY_BUDGET_RETRY_SECONDS = 5;
 
+/**
+ * What a body that declares no length (chunked) holds at least: about what its connection costs
+ * while it is read, and above the budgets' small-body size, so that such bodies sent slowly are
+ * bounded as large declared ones are, and leave the last eighth of each budget to the small
+ * declared requests of ordinary clients.
+ */
+export const UNDECLARED_FLOOR_BYTES = 2 * SMALL_BODY_BYTES;
+
 /** How a body is read, besides its size limit. */
 export interface BodyReadOptions {
   /**
-   * Holds the body's bytes against a budget before anything is read: its declared length, or
-   * the whole limit when it declares none (chunked). A body that does not fit is refused unread,
-   * and one that fits is never refused part-way, its bytes read for nothing.
+   * Holds the body's bytes against a budget: the declared length before anything is read (a
+   * body that does not fit is refused unread), else as the body grows.
    */
   reservation?: BodyReservation;
   /** The time the whole body has to arrive, from the start of the read (no limit by default). */
@@ -60,15 +67,14 @@ export async function readBody(
   options: BodyReadOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { reservation, timeoutMs } = options;
-  // A chunked body may grow to the limit: charged it up front, as one declaring that length is.
-  const floor = declaredLength(request) === undefined ? limit : 0;
+  const floor = declaredLength(request) === undefined ? UNDECLARED_FLOOR_BYTES : 0;
   const timeout = new AbortController();
   const timer = timeoutMs === undefined ? undefined : setTimeout(() => timeout.abort(), timeoutMs);
   try {
     return await readBounded(request, limit, {
       tooLarge: () => tooLarge(limit),
-      // Held against the budget before anything is read (the declared length, else the limit);
-      // a body the budget has no room for is not read at all.
+      // Held against the budget before the buffer grows (a declared length before anything is
+      // read); a body the budget has no room for is not read on.
       reserve: reservation && ((bytes) => {
         const more = Math.max(bytes, floor) - reservation.bytes;
         const refusal = more > 0 ? reservation.grow(more) : undefined;

@@ -1,3 +1,4 @@
+import { UNDECLARED_FLOOR_BYTES } from "./body.ts";
 import assert from "node:assert/strict";
 import { SvcError } from "../errors.ts";
 import { createLogger, type LogFields } from "../log.ts";
@@ -384,8 +385,8 @@ Deno.test("kernel: `admit` refuses before the body is read; bodies are held agai
   );
   assert.deepEqual(
     await later.json(),
-    { bytes: 3, held: 16 },
-    "a body of no declared length holds the route's limit, what it may grow to",
+    { bytes: 3, held: UNDECLARED_FLOOR_BYTES },
+    "a body of no declared length holds what its connection costs",
   );
   const tooBig = await handler(
     new Request(`${BASE}/later`, {
