@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { DEFAULT_DOWNLOAD } from "@svc/onnx-embedder/settings";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
 import { readConfig } from "./config.ts";
@@ -27,6 +28,7 @@ Deno.test("the embedded default needs no network setting", () => {
         endpoint: "https://huggingface.co",
         batchSize: 32,
         threads: 0,
+        download: DEFAULT_DOWNLOAD,
       },
     }, { kind: "local" }],
   );

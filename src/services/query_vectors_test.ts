@@ -1,6 +1,6 @@
 /** Query vectors: kept per key of each account; nobody's queries move another's entries. */
 import assert from "node:assert/strict";
-import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
 import type { EmbedOptions } from "../backends/types.ts";
 import {
   type QueryAsker,
@@ -11,8 +11,8 @@ import {
   VECTORS_PER_KEY,
 } from "./query_vectors.ts";
 
-/** The lexical embedder, counting the queries it embeds. */
-class CountingEmbedder extends LexicalEmbedder {
+/** The in-memory embedder, counting the queries it embeds. */
+class CountingEmbedder extends MemoryEmbedder {
   embedded = 0;
   override embed(texts: string[], options?: EmbedOptions) {
     if (options?.purpose === "query") this.embedded += texts.length;
