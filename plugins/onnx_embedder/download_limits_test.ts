@@ -1,19 +1,16 @@
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
-import { fakeHub, type FakeHubOptions, tinyRepository, trickle } from "./fake_hub.ts";
+import {
+  fakeHub,
+  type FakeHubOptions,
+  tinyRepository,
+  trickle,
+  withModelsDir,
+} from "./fake_hub.ts";
 
 const MODEL = "svc/tiny-encoder";
 const GIB = 1024 * 1024 * 1024;
-
-async function withModelsDir(run: (modelsDir: string) => Promise<void>) {
-  const modelsDir = await Deno.makeTempDir({ prefix: "svc-models-" });
-  try {
-    await run(modelsDir);
-  } finally {
-    await Deno.remove(modelsDir, { recursive: true });
-  }
-}
 
 /** What `openHubModel` rejects with against a fake hub, and the files the hub was asked for. */
 async function refusal(

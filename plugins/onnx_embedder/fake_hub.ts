@@ -1,5 +1,6 @@
 /** A local model hub, for tests: the protocol of the Hugging Face hub, serving the tiny model. */
 import { createHash } from "node:crypto";
+import { createLogger } from "@svc/relayer/kit";
 import { writeTinyModel } from "./tiny_model.ts";
 import type { ModelPins } from "./pins.ts";
 
@@ -129,4 +130,23 @@ export function trickle(bytes: Uint8Array<ArrayBuffer>, everyMs: number) {
       }),
     cancel: () => clearTimeout(timer),
   });
+}
+
+/** A logger whose JSON lines a test reads back. */
+export function capture(): {
+  lines: Record<string, unknown>[];
+  logger: ReturnType<typeof createLogger>;
+} {
+  const lines: Record<string, unknown>[] = [];
+  return { lines, logger: createLogger("info", (line) => lines.push(JSON.parse(line))) };
+}
+
+/** Runs `run` with a fresh models directory, removed afterwards. */
+export async function withModelsDir(run: (modelsDir: string) => Promise<void>): Promise<void> {
+  const modelsDir = await Deno.makeTempDir({ prefix: "svc-models-" });
+  try {
+    await run(modelsDir);
+  } finally {
+    await Deno.remove(modelsDir, { recursive: true });
+  }
 }

@@ -1,25 +1,18 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createLogger, SvcError } from "@svc/relayer/kit";
+import { SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder } from "./mod.ts";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
-import { COMMIT, fakeHub, type FakeHubOptions, tinyRepository } from "./fake_hub.ts";
+import {
+  capture,
+  COMMIT,
+  fakeHub,
+  type FakeHubOptions,
+  tinyRepository,
+  withModelsDir,
+} from "./fake_hub.ts";
 
 const MODEL = "svc/tiny-encoder";
-
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  return { lines, logger: createLogger("info", (line) => lines.push(JSON.parse(line))) };
-}
-
-async function withModelsDir(run: (modelsDir: string) => Promise<void>) {
-  const modelsDir = await Deno.makeTempDir({ prefix: "svc-models-" });
-  try {
-    await run(modelsDir);
-  } finally {
-    await Deno.remove(modelsDir, { recursive: true });
-  }
-}
 
 async function listed(dir: string): Promise<string[]> {
   const names: string[] = [];

@@ -1,27 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { createLogger, SvcError } from "@svc/relayer/kit";
+import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
-import { fakeHub, pinsOf, tinyRepository } from "./fake_hub.ts";
+import { capture, fakeHub, pinsOf, tinyRepository, withModelsDir } from "./fake_hub.ts";
 import { PINS_FILE, RELEASE_PINS } from "./pins.ts";
 import { sha256File } from "./model_dir.ts";
 
 const MODEL = "svc/tiny-encoder";
-
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  return { lines, logger: createLogger("info", (line) => lines.push(JSON.parse(line))) };
-}
-
-async function withModelsDir(run: (modelsDir: string) => Promise<void>) {
-  const modelsDir = await Deno.makeTempDir({ prefix: "svc-models-" });
-  try {
-    await run(modelsDir);
-  } finally {
-    await Deno.remove(modelsDir, { recursive: true });
-  }
-}
 
 /** The tiny repository with its graph's last byte changed: another graph, listed as its own. */
 async function otherRepository() {
