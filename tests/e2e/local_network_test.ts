@@ -5,13 +5,20 @@
  */
 import assert from "node:assert/strict";
 import { ROOT, startRelayer, svcCli, waitForSidecar } from "../relayer_process.ts";
+import { denoTasks, parseRunCommand } from "../task_flags.ts";
+
+/** `deno task network:local` with `args`: its flags and file, read from deno.json. */
+function networkLocal(args: string[]): string[] {
+  const { flags, entry } = parseRunCommand(denoTasks()["network:local"]);
+  return ["run", ...flags, `${ROOT}${entry}`, ...args];
+}
 
 Deno.test("network:local: its settings run a relayer in network mode; closing its terminal removes them", async () => {
   // A folder with a space and a quote in its name: the settings file is sourced by a shell.
   const dir = await Deno.makeTempDir({ prefix: "svc local network's " });
   const file = `${dir}/net.env`;
   const network = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", file],
+    args: networkLocal(["--env", file]),
     cwd: ROOT,
     // The relayer's ports it writes: these, as set when it runs (8010 and 9010 without them).
     env: { SVC_PORT: "8020", SIDECAR_URL: "http://localhost:9020" },
@@ -148,7 +155,7 @@ Deno.test("network:local: a file of the user's at --env is refused, untouched; a
     const file = `${dir}/.env`;
     await Deno.writeTextFile(file, "MY_OWN_SETTING=important\n");
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", file],
+      args: networkLocal(["--env", file]),
       cwd: ROOT,
       stdout: "null",
     }).output();
@@ -157,7 +164,7 @@ Deno.test("network:local: a file of the user's at --env is refused, untouched; a
     // A flag it does not take, or --env without its file: the usage, and no stack trace.
     for (const args of [["--bogus"], ["--env"], ["extra"]]) {
       const run = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, ...args],
+        args: networkLocal(args),
         cwd: ROOT,
         stdout: "null",
       }).output();
@@ -169,7 +176,7 @@ Deno.test("network:local: a file of the user's at --env is refused, untouched; a
     assert.equal(await Deno.readTextFile(file), "MY_OWN_SETTING=important\n");
     for (const path of [dir, `${dir}/missing/net.env`]) {
       const run = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--allow-all", `${ROOT}tests/local_network.ts`, "--env", path],
+        args: networkLocal(["--env", path]),
         cwd: ROOT,
         stdout: "null",
       }).output();
