@@ -46,10 +46,13 @@ export function createExpirySweep(deps: ExpirySweepDependencies) {
       entries = await held();
     }
     const erased = (await eraser.eraseEntries(owner, namespace, entries)).length;
-    const found = new Set(entries.map((entry) => entry.id));
-    // Done with: the entries due that were not the memories' own expiries (an erase cut short).
-    await records.unschedule(expiries.filter((e) => found.has(e.memoryId)));
-    const unindexed = expiries.filter((e) => !found.has(e.memoryId));
+    const own = new Map(entries.map((entry) => [entry.id, entry.info?.expiresAt]));
+    // Done with: the entries due that were not the memories' own expiries (the erase took those
+    // off), but an erase cut short's.
+    await records.unschedule(
+      expiries.filter((e) => own.has(e.memoryId) && own.get(e.memoryId) !== e.expiresAt),
+    );
+    const unindexed = expiries.filter((e) => !own.has(e.memoryId));
     return erased + await eraser.eraseUnindexed(owner, unindexed);
   }
 
