@@ -231,6 +231,7 @@ function relayerOptions(
     sidecar,
     trustProxy: config.trustProxy,
     textCacheBytes: config.textCacheMb * 1024 * 1024,
+    lexiconBytes: config.lexiconMb * 1024 * 1024,
     sponsorRatePerMinute: config.sponsorRatePerMinute,
     bodyBudgetBytes: config.bodyBudgetMb * 1024 * 1024,
     bodyBudgetPerAddressBytes: config.bodyBudgetPerAddressMb * 1024 * 1024,

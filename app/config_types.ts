@@ -141,6 +141,8 @@ export interface Config {
   mcpWaitMs: number;
   /** Recalled texts kept in memory (local cipher only). */
   textCacheMb: number;
+  /** The namespaces' lexical indexes, in all (a namespace that fills it alone takes no more). */
+  lexiconMb: number;
   sponsorRatePerMinute: number;
   /** Bytes of unauthenticated request bodies held at once, in all and per client address. */
   bodyBudgetMb: number;

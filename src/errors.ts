@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   not_implemented: 501,
   backend_unavailable: 503,
   server_busy: 503,
+  insufficient_storage: 507,
 } as const;
 
 /** One of the stable error codes, the keys of `ERROR_STATUS`. */

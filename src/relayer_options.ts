@@ -104,6 +104,11 @@ export interface RelayerOptions {
    * 0 keeps none): a recall then reads and decrypts each memory once.
    */
   textCacheBytes?: number;
+  /**
+   * Bytes the namespaces' lexical indexes may take (default 256 MiB): past it the least recently
+   * used are let go, and a namespace that fills it alone takes no new memory (507).
+   */
+  lexiconBytes?: number;
   /** Sponsored transactions per client address per minute (default 30). */
   sponsorRatePerMinute?: number;
   /**

@@ -25,6 +25,7 @@ import { createReader, type MemoryReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
 import { MemoryUpdateClaims } from "./services/update_claims.ts";
 import type { RelayerOptions } from "./relayer_options.ts";
+import { rankedText } from "./text_limits.ts";
 
 /** The services of a relayer, which its routes and background work use. */
 export interface RelayerServices {
@@ -90,7 +91,7 @@ async function openIndexing(options: RelayerOptions) {
   const hasher = await TermHasher.fromSecret(options.secret, {
     keepMemoryTerms: cipher.holdsKeys === true,
   });
-  const lexicon = new LexicalIndex(vectors);
+  const lexicon = new LexicalIndex(vectors, options.lexiconBytes);
   // A reindex switched to a new index: the namespaces are read again from it.
   vectors.onReplaced?.(() => lexicon.clear());
   // Another relayer changed a namespace (a shared index): it is brought up to date from the store.
@@ -131,7 +132,7 @@ async function openSharedParts(options: RelayerOptions, logger: Logger): Promise
     blobs,
     logger,
     textCacheBytes: options.textCacheBytes,
-    dropped: (text) => rerankerNow()?.forget?.(text),
+    dropped: (text) => rerankerNow()?.forget?.(rankedText(text)),
   });
   const identity = await RelayerIdentity.fromSecret(options.secret);
   const accessLog = await AccessLog.open({

@@ -14,6 +14,19 @@ export const MAX_FACTS = 20;
 /** A manual memory's ciphertext named by `blob_id`: 2 MiB, what a request body may hold. */
 export const MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;
 
+/**
+ * What a re-ranker and the answer-type check read of each memory's text: its first 12 Ki characters (about 2,000 English
+ * words, far more than a sentence model reads). The lexical index counts a text's first 1,024
+ * content words (`MAX_TERMS` of `ranking/terms.ts`). A longer memory is stored and returned
+ * whole; ranking it costs no more than ranking one of this length.
+ */
+export const RANKED_TEXT_CHARS = 12 * 1024;
+
+/** What ranking reads of a memory's text (see `RANKED_TEXT_CHARS`). */
+export function rankedText(text: string): string {
+  return text.length > RANKED_TEXT_CHARS ? text.slice(0, RANKED_TEXT_CHARS) : text;
+}
+
 /** The bytes of `text` in UTF-8, counted without encoding it. */
 export function utf8Length(text: string): number {
   let bytes = 0;

@@ -4,22 +4,60 @@
  * without memories is not kept (any name may be asked for, and an erased namespace stays empty):
  * it is read again when next used. One another writer changed (a store shared by relayers) is
  * brought up to date on next use: with the store's `rowIds`, only the rows it lacks are read.
+ *
+ * What they hold is bounded by a budget of bytes: past it, the namespaces used least recently
+ * are let go (read again when next used), and a namespace that alone fills the budget takes no
+ * new memory (`assertRoom`).
  */
 import type { TermsRow, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import { NamespaceIndex } from "./lexical_index.ts";
+
+/** The default budget of the lexical indexes: 256 MiB. */
+export const DEFAULT_LEXICON_BYTES = 256 * 2 ** 20;
 
 /** What the lexical index reads from the vector store. */
 export type TermsSource = Pick<VectorStore, "terms" | "rowIds">;
 
 export class LexicalIndex {
+  /** Each namespace's index, least recently used first. */
   #namespaces = new Map<string, Promise<NamespaceIndex>>();
+  /** The indexes loaded, by namespace: what counts against the budget. */
+  #loaded = new Map<string, NamespaceIndex>();
+  #budget: number;
   /** Namespaces another writer changed since they were read (see `drop`). */
   #stale = new Set<string>();
   #store: TermsSource;
 
-  /** An index reading each namespace's stored terms from `store`, on first use. */
-  constructor(store: TermsSource) {
+  /**
+   * An index reading each namespace's stored terms from `store`, on first use, holding about
+   * `budgetBytes` at most (default `DEFAULT_LEXICON_BYTES`).
+   */
+  constructor(store: TermsSource, budgetBytes = DEFAULT_LEXICON_BYTES) {
     this.#store = store;
+    this.#budget = budgetBytes;
+  }
+
+  /** About the bytes the indexes loaded take, and how many namespaces they are. */
+  stats(): { namespaces: number; bytes: number } {
+    let bytes = 0;
+    for (const index of this.#loaded.values()) bytes += index.bytes;
+    return { namespaces: this.#loaded.size, bytes };
+  }
+
+  /**
+   * Throws 507 `insufficient_storage` when `index` alone holds the whole budget: the namespace
+   * takes no new memory until some are erased (or the budget is raised).
+   */
+  assertRoom(index: NamespaceIndex): void {
+    if (index.bytes >= this.#budget) index.compact(); // erased memories make room
+    if (index.bytes < this.#budget) return;
+    throw new SvcError(
+      "insufficient_storage",
+      "Cannot remember more in this namespace: its lexical index fills the relayer's budget " +
+        "(SVC_LEXICON_MEMORY_MB). Erase memories or use another namespace",
+      { details: { reason: "namespace_full" } },
+    );
   }
 
   /** A namespace's index, read from the store the first time it is asked for. */
@@ -28,6 +66,9 @@ export class LexicalIndex {
     let index = this.#namespaces.get(key);
     if (index && this.#stale.delete(key)) {
       index = this.#keep(key, this.#update(owner, namespace, index));
+    } else if (index) {
+      this.#namespaces.delete(key); // most recently used now
+      this.#namespaces.set(key, index);
     }
     return index ?? this.#keep(key, this.#store.terms(owner, namespace).then(NamespaceIndex.of));
   }
@@ -66,25 +107,44 @@ export class LexicalIndex {
     return index;
   }
 
-  /** Lets go of the namespace `key` when `index`, still the one kept, holds no memory. */
+  /**
+   * Lets go of the namespace `key` when `index`, still the one kept, holds no memory; otherwise
+   * counts it, and lets go of the least recently used others while past the budget.
+   */
   #release(key: string, kept: Promise<NamespaceIndex>, index: NamespaceIndex): void {
-    if (index.size === 0 && this.#namespaces.get(key) === kept) this.#forget(key);
+    if (this.#namespaces.get(key) !== kept) return;
+    if (index.size === 0) return this.#forget(key);
+    this.#loaded.set(key, index);
+    let bytes = this.stats().bytes;
+    for (const [other] of this.#namespaces) {
+      if (bytes <= this.#budget) break;
+      const held = this.#loaded.get(other);
+      if (other === key || !held) continue;
+      bytes -= held.bytes;
+      this.#forget(other);
+    }
   }
 
   #forget(key: string): void {
     this.#namespaces.delete(key);
+    this.#loaded.delete(key);
     this.#stale.delete(key);
   }
 
   /** Records a memory (only for namespaces already loaded; others load later). */
   async add(owner: string, namespace: string, row: TermsRow): Promise<void> {
-    const index = this.#namespaces.get(`${owner}\0${namespace}`);
-    if (index) (await index).add(row);
+    const key = `${owner}\0${namespace}`;
+    const kept = this.#namespaces.get(key);
+    if (!kept) return;
+    const index = await kept;
+    index.add(row);
+    this.#release(key, kept, index);
   }
 
   /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
   clear(): void {
     this.#namespaces.clear();
+    this.#loaded.clear();
     this.#stale.clear();
   }
 

@@ -65,9 +65,16 @@ export function contentWords(text: string): string[] {
     .filter((w) => w && !STOP_WORDS.has(w) && !UNSPACED_STOP_WORDS.has(w));
 }
 
-/** The stemmed content words of a text, in order, repeats kept. */
+/**
+ * How many content words of a text count for lexical matching: the first 1,024 (about 12 KiB of
+ * English). A longer text is still stored and embedded whole; its later words are not indexed,
+ * so what a memory costs the lexical index is bounded, whatever its text.
+ */
+export const MAX_TERMS = 1024;
+
+/** The stemmed content words of a text, in order, repeats kept; the first `MAX_TERMS`. */
 export function terms(text: string): string[] {
-  return contentWords(text).map(stem);
+  return contentWords(text).slice(0, MAX_TERMS).map(stem);
 }
 
 const encoder = new TextEncoder();

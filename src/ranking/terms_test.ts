@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { NamespaceIndex } from "./lexical_index.ts";
 import { LexicalIndex } from "./lexicon.ts";
 import { timeOrderedId } from "../ids.ts";
-import { stem, TermHasher, terms } from "./terms.ts";
+import { MAX_TERMS, stem, TermHasher, terms } from "./terms.ts";
+import type { TermsRow } from "../backends/types.ts";
+import type { SvcError } from "../errors.ts";
 import { digestOf, VARIED_TEXTS } from "../../tests/fixtures/varied_text.ts";
 
 Deno.test("terms: stems, stop words and irregular pasts", () => {
@@ -319,7 +321,104 @@ Deno.test("lexicon: a namespace without memories is not kept, one emptied is let
   // Erased: the index drops what it held at once, and the lexicon lets it go.
   stored.set("o/home", []);
   await lexicon.remove("o", "home", rows.map((row) => row.id));
-  assert.deepEqual(home.held(), { documents: 0, terms: 0 });
+  assert.deepEqual(home.held(), { documents: 0, terms: 0, postings: 0 });
   assert.notEqual(await lexicon.namespace("o", "home"), home);
   assert.equal(loads, 5);
 });
+
+Deno.test("terms: a text's first MAX_TERMS content words count, whatever its length", async () => {
+  const long = Array.from({ length: 5000 }, (_, i) => `word${i}`).join(" ");
+  assert.equal(terms(long).length, MAX_TERMS);
+  assert.equal(terms(long).at(-1), `word${MAX_TERMS - 1}`);
+  const hasher = await TermHasher.fromSecret(new Uint8Array(32));
+  assert.equal((await hasher.hash("o", long)).length, MAX_TERMS);
+  // A row stored before the cap is indexed as one stored since.
+  const stored = {
+    id: "m1",
+    terms: terms(long.replaceAll("word", "w")),
+    blobId: "b",
+    createdAt: 1,
+  };
+  const uncapped = { ...stored, terms: long.split(" ") };
+  assert.deepEqual(NamespaceIndex.of([uncapped]).held(), {
+    documents: 1,
+    terms: MAX_TERMS,
+    postings: MAX_TERMS,
+  });
+  assert.equal(NamespaceIndex.of([uncapped]).search(["word5000"], 1).hits.length, 0);
+});
+
+Deno.test("lexical index: a term of one memory and of many rank alike as they come and go", () => {
+  const row = (i: number, terms: string[]) => ({
+    id: `m${String(i).padStart(3, "0")}`,
+    terms,
+    blobId: `b${i}`,
+    createdAt: i,
+  });
+  const index = new NamespaceIndex();
+  index.add(row(1, ["kiln", "bowl", "kiln"]));
+  index.remove("m001");
+  index.add(row(2, ["kiln", "clay"]));
+  index.add(row(3, ["kiln", "glaze"]));
+  index.add(row(4, ["clay"]));
+  const fresh = NamespaceIndex.of([
+    row(2, ["kiln", "clay"]),
+    row(3, ["kiln", "glaze"]),
+    row(4, ["clay"]),
+  ]);
+  for (const query of [["kiln"], ["bowl"], ["clay", "glaze"], ["kiln", "bowl"]]) {
+    assert.deepEqual(index.search(query, 5).hits, fresh.search(query, 5).hits, query.join(" "));
+  }
+  index.compact();
+  assert.deepEqual(index.held(), fresh.held());
+  assert.deepEqual(
+    index.search(["kiln", "glaze"], 5).hits,
+    fresh.search(["kiln", "glaze"], 5).hits,
+  );
+});
+
+Deno.test("lexicon: past its budget the least recently used namespaces are let go; one that fills it alone takes no new memory", async () => {
+  let loads = 0;
+  const rows = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      id: `m${i}`,
+      terms: [`a${i}`, `b${i}`, "shared"],
+      blobId: `b${i}`,
+      createdAt: i,
+    }));
+  const sizes: Record<string, number> = { small1: 10, small2: 10, small3: 10, big: 400 };
+  const budget = (await lexiconOf(rows(10))).bytes * 2.5; // two small ones fit, not three
+  const lexicon = new LexicalIndex({
+    terms(_owner, namespace) {
+      loads++;
+      return Promise.resolve(rows(sizes[namespace]));
+    },
+  }, budget);
+  await lexicon.namespace("o", "small1");
+  await lexicon.namespace("o", "small2");
+  await lexicon.namespace("o", "small1"); // used again: small2 is now the least recent
+  await lexicon.namespace("o", "small3");
+  assert.equal(lexicon.stats().namespaces, 2);
+  assert.ok(lexicon.stats().bytes <= budget);
+  assert.equal(loads, 3);
+  await lexicon.namespace("o", "small1");
+  assert.equal(loads, 3, "kept");
+  await lexicon.namespace("o", "small2");
+  assert.equal(loads, 4, "let go, read again");
+  // A namespace larger than the budget is served, alone, and refuses new memories.
+  const big = await lexicon.namespace("o", "big");
+  assert.equal(lexicon.stats().namespaces, 1);
+  assert.throws(() => lexicon.assertRoom(big), (error: SvcError) => {
+    assert.equal(error.status, 507);
+    assert.equal(error.details.reason, "namespace_full");
+    return true;
+  });
+  // Erasing makes room again.
+  await lexicon.remove("o", "big", rows(400).slice(0, 390).map((row) => row.id));
+  lexicon.assertRoom(big);
+  lexicon.assertRoom(await lexicon.namespace("o", "small1"));
+});
+
+async function lexiconOf(stored: TermsRow[]) {
+  return await new LexicalIndex({ terms: () => Promise.resolve(stored) }).namespace("o", "n");
+}

@@ -127,7 +127,10 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
     return await Promise.all(items.map(async ({ text, namespace, attributes }) => {
       if (attributes?.replaces !== undefined) return undefined;
       const index = await lexicon.namespace(owner, namespace);
-      return index.duplicateOf(await hasher.digest(owner, text, attributes?.thread), now());
+      const digest = await hasher.digest(owner, text, attributes?.thread);
+      const original = index.duplicateOf(digest, now());
+      if (original === undefined) lexicon.assertRoom(index);
+      return original;
     }));
   }
 

@@ -36,6 +36,7 @@ import { QueryVectors } from "./query_vectors.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { RecallClock, type StageObserver } from "./recall_clock.ts";
 import { explanationOf } from "./recall_explanation.ts";
+import { rankedText } from "../text_limits.ts";
 
 export interface RecallDependencies {
   /** Embeds the query. */
@@ -241,7 +242,7 @@ interface CandidateTexts {
   /** The texts that could be read, by memory id. */
   texts: Map<string, string>;
   /** The texts the reader keeps decrypted: the re-ranker may keep what it derives from them. */
-  held: Set<string | undefined>;
+  held: Set<string>;
 }
 
 /** Reads the texts of every candidate, for the re-ranker. */
@@ -254,8 +255,8 @@ async function candidateTexts(
   candidates.forEach((hit, i) => read[i] !== null && texts.set(hit.id, read[i]!));
   // What the re-ranker derives from a text it may keep while the reader keeps the text.
   const held = new Set(
-    candidates.filter((hit) => source.reader.holds(source.owner, hit.blobId)).map((hit) =>
-      texts.get(hit.id)
+    candidates.filter((hit) => source.reader.holds(source.owner, hit.blobId)).flatMap((hit) =>
+      texts.get(hit.id) ?? []
     ),
   );
   return { texts, held };
@@ -268,9 +269,10 @@ async function rerankScores(
   { texts, held }: CandidateTexts,
   signal?: AbortSignal,
 ): Promise<Map<string, number>> {
-  const scores = await reranker.rerank(query, [...texts.values()], {
+  const kept = new Set([...held].map(rankedText));
+  const scores = await reranker.rerank(query, [...texts.values()].map(rankedText), {
     signal,
-    keep: (t) => held.has(t),
+    keep: (t) => kept.has(t),
   });
   return new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
 }
@@ -319,7 +321,7 @@ function rankRecall(
       weights: fusionWeightsFor(model),
       answer: (id) => {
         const text = asked && texts.get(id);
-        return text ? Number(holdsAnswer(text, asked)) : undefined;
+        return text ? Number(holdsAnswer(rankedText(text), asked)) : undefined;
       },
     },
     minScore ?? DEFAULT_MIN_SCORE,
