@@ -71,47 +71,49 @@ async function rememberAll(client: SvcClient, texts: string[], namespace = NAMES
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-memory-attack-" });
-const rss: Record<string, number> = {};
-let relayer = await startRelayer(dataDir, {}, { root: values.root });
-const account = await newAccountClient(dataDir, relayer.url);
-// A namespace of ordinary facts: its first recall after the restart pays the relayer's own
-// first-use costs, so the attacked namespace's shows what its own index costs.
-const facts = Array.from({ length: 20 }, (_, i) => `Fact ${i}: I wrote down ${i} words today`);
-await rememberAll(account.client, facts, "control");
-rss.before = await rssMb(relayer.process.pid);
-let stored = 0;
-for (let round = 1; round <= ROUNDS; round++) {
-  stored += await rememberAll(account.client, Array.from({ length: TEXTS }, randomWords));
-  rss[`after_round_${round}`] = await rssMb(relayer.process.pid);
-}
-await timedRecall(account.client);
-rss.after_rounds_and_a_recall = await rssMb(relayer.process.pid);
-await relayer.stop();
-
-relayer = await startRelayer(dataDir, {}, { root: values.root });
-const restarted = await SvcClient.create({
-  baseUrl: relayer.url,
-  privateKey: account.privateKey,
-  accountId: account.accountId,
-});
-rss.restart_listening = await rssMb(relayer.process.pid);
-const controlFirstRecallMs = await timedRecall(restarted, "control");
-const firstRecallMs = await timedRecall(restarted);
-rss.restart_after_first_recall = await rssMb(relayer.process.pid);
-const nextRecallsMs = [];
-for (let i = 0; i < 5; i++) nextRecallsMs.push(await timedRecall(restarted));
-await relayer.stop();
-await Deno.remove(dataDir, { recursive: true });
-
-const result = {
+const result: Record<string, unknown> = {
   machine: machine(),
   attack: { rounds: ROUNDS, texts_per_round: TEXTS, kib_per_text: BYTES / 1024 },
-  stored,
-  refused: ROUNDS * TEXTS - stored,
-  rss_mb: rss,
-  restart_control_first_recall_ms: controlFirstRecallMs,
-  restart_first_recall_ms: firstRecallMs,
-  restart_next_recalls_ms: nextRecallsMs,
 };
+const rss: Record<string, number> = {};
+let relayer = await startRelayer(dataDir, {}, { root: values.root });
+try {
+  const account = await newAccountClient(dataDir, relayer.url);
+  // A namespace of ordinary facts: its first recall after the restart pays the relayer's own
+  // first-use costs, so the attacked namespace's shows what its own index costs.
+  const facts = Array.from({ length: 20 }, (_, i) => `Fact ${i}: I wrote down ${i} words today`);
+  await rememberAll(account.client, facts, "control");
+  rss.before = await rssMb(relayer.process.pid);
+  let stored = 0;
+  for (let round = 1; round <= ROUNDS; round++) {
+    stored += await rememberAll(account.client, Array.from({ length: TEXTS }, randomWords));
+    rss[`after_round_${round}`] = await rssMb(relayer.process.pid);
+    Object.assign(result, { stored, refused: round * TEXTS - stored, rss_mb: rss });
+  }
+  await timedRecall(account.client);
+  rss.after_rounds_and_a_recall = await rssMb(relayer.process.pid);
+  await relayer.stop();
+
+  relayer = await startRelayer(dataDir, {}, { root: values.root });
+  const restarted = await SvcClient.create({
+    baseUrl: relayer.url,
+    privateKey: account.privateKey,
+    accountId: account.accountId,
+  });
+  rss.restart_listening = await rssMb(relayer.process.pid);
+  result.restart_control_first_recall_ms = await timedRecall(restarted, "control");
+  result.restart_first_recall_ms = await timedRecall(restarted);
+  rss.restart_after_first_recall = await rssMb(relayer.process.pid);
+  const nextRecallsMs = [];
+  for (let i = 0; i < 5; i++) nextRecallsMs.push(await timedRecall(restarted));
+  result.restart_next_recalls_ms = nextRecallsMs;
+} catch (error) {
+  // The relayer gave out (an earlier version ran out of memory): what it said last is the result.
+  result.failed = String(error);
+  result.relayer_log_tail = relayer.log().split("\n").slice(-5);
+} finally {
+  await relayer.kill();
+  await Deno.remove(dataDir, { recursive: true });
+}
 console.log(JSON.stringify(result, null, 2));
 await writeResults(values.out!, result);

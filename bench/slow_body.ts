@@ -18,9 +18,10 @@
  * requests do not wait on its work. Prints and saves JSON.
  *
  * With `--chunked` the bodies declare no length (`transfer-encoding: chunked`): `sent` bytes in
- * one chunk, never the last.
+ * one chunk, never the last. With `--again` each attack is sent a second time once the first's
+ * connections closed: a second peak no higher than the first shows the memory came back.
  *
- *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15] [--chunked]
+ *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15] [--chunked] [--again]
  *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { fileURLToPath } from "node:url";
@@ -35,6 +36,7 @@ const { values } = flags({
     connections: { type: "string", default: "800" },
     declare: { type: "string", default: String(2 * 1024 * 1024) },
     chunked: { type: "boolean", default: false },
+    again: { type: "boolean", default: false },
     send: { type: "string", default: String(1024 * 1024) },
     hold: { type: "string", default: "15" },
     root: { type: "string", default: fileURLToPath(new URL("..", import.meta.url)) },
@@ -143,6 +145,20 @@ function stats(samples: Sample[]) {
 
 type Attacker = (i: number) => Promise<Record<string, string>>;
 
+/** The request heads of the attack's connections, each signed afresh. */
+async function attackHeads(headersOf: Attacker): Promise<string[]> {
+  const heads: string[] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    const headers = Object.entries(await headersOf(i)).map(([k, v]) => `${k}: ${v}\r\n`);
+    heads.push(
+      "POST /api/remember HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n" +
+        (values.chunked ? "transfer-encoding: chunked" : `content-length: ${DECLARED}`) +
+        `\r\n${headers.join("")}\r\n`,
+    );
+  }
+  return heads;
+}
+
 async function runAttack(
   name: string,
   dataDir: string,
@@ -170,16 +186,6 @@ async function runAttack(
   );
   const loadBefore = Deno.loadavg()[0];
   const errorsBefore = relayer.errorLines();
-  const path = "/api/remember";
-  const heads = [];
-  for (let i = 0; i < CONNECTIONS; i++) {
-    const headers = Object.entries(await headersOf(i)).map(([k, v]) => `${k}: ${v}\r\n`);
-    heads.push(
-      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
-        (values.chunked ? "transfer-encoding: chunked" : `content-length: ${DECLARED}`) +
-        `\r\n${headers.join("")}\r\n`,
-    );
-  }
   const attacker = new Worker(new URL("./slow_body_attacker.ts", import.meta.url), {
     type: "module",
   });
@@ -187,21 +193,31 @@ async function runAttack(
     new Promise<Record<string, unknown>>((resolve) => {
       attacker.onmessage = (event) => resolve(event.data);
     });
-  stage = "during";
-  // The normal client keeps recalling from the first attack connection to the end of the hold.
-  let opened = Infinity;
-  const duringRecalls = recalls(relayer, normal, () => performance.now() - opened > HOLD_MS);
-  const openedAnswer = answer();
-  attacker.postMessage({ port: relayer.port, heads, sent: SENT, chunked: values.chunked });
-  await openedAnswer;
-  opened = performance.now();
-  const duringSamples = await duringRecalls;
+  /** One attack: its connections opened and held while the normal client recalls, then closed. */
+  const attack = async (during: string) => {
+    const heads = await attackHeads(headersOf);
+    stage = during;
+    // The normal client keeps recalling from the first attack connection to the end of the hold.
+    let opened = Infinity;
+    const duringRecalls = recalls(relayer, normal, () => performance.now() - opened > HOLD_MS);
+    const openedAnswer = answer();
+    attacker.postMessage({ port: relayer.port, heads, sent: SENT, chunked: values.chunked });
+    await openedAnswer;
+    opened = performance.now();
+    const duringSamples = await duringRecalls;
+    stage = `after ${during}`;
+    const closedAnswer = answer();
+    attacker.postMessage({ close: true });
+    const statuses = (await closedAnswer).statuses as Record<string, number>;
+    await sleep(3000);
+    return { duringSamples, opened, statuses };
+  };
+  const { duringSamples, opened, statuses } = await attack("during");
   const during = stats(duringSamples);
+  // The same attack again: memory the first one left that it uses again was given back, not lost.
+  if (values.again) await attack("during again");
+  attacker.terminate();
   stage = "after";
-  const closedAnswer = answer();
-  attacker.postMessage({ close: true });
-  const statuses = (await closedAnswer).statuses as Record<string, number>;
-  await sleep(3000);
   const after = stats(await recalls(relayer, normal, (n) => n >= 100));
   await sleep(1000);
   sampling = false;
@@ -212,9 +228,18 @@ async function runAttack(
   // The last second of the unloaded measurement.
   const before = Math.max(...of("before").slice(-5));
   const peak = Math.max(...of("during"));
+  const again = values.again
+    ? { peak_during_again: Math.max(...of("during again")), after_first: of("after during").at(-1) }
+    : {};
   const result = {
     attack: name,
-    rss_mb: { before, peak_during: peak, after: of("after").at(-1)!, rise: peak - before },
+    rss_mb: {
+      before,
+      peak_during: peak,
+      after: of("after").at(-1)!,
+      rise: peak - before,
+      ...again,
+    },
     recall_unloaded: unloaded,
     recall_during: {
       ...during,

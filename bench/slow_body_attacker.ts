@@ -3,7 +3,7 @@
  * client's requests on the benchmark's own event loop. Told `{port, heads, sent}`, it opens one
  * connection per head, writes the head and `sent` bytes of the body, never the rest, and answers
  * `{opened: true}`; told `{close: true}`, it closes them all and answers with the statuses of the
- * responses they got (`none` for no response).
+ * responses they got (`none` for no response), ready for another attack.
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
@@ -46,8 +46,8 @@ self.onmessage = async (event: MessageEvent<Start | { close: true }>) => {
     await Promise.all(connections.map((c) => c.done));
     const statuses: Record<string, number> = {};
     for (const c of connections) statuses[c.status] = (statuses[c.status] ?? 0) + 1;
+    connections.length = 0; // ready for another attack
     self.postMessage({ statuses });
-    self.close();
     return;
   }
   const { port, heads, sent, chunked } = event.data;
