@@ -19,7 +19,7 @@
  * @module
  */
 import type { VectorHit } from "../backends/types.ts";
-import { fusedScore } from "./fusion.ts";
+import { fusedScore, type FusionWeights, type MemoryKind } from "./fusion.ts";
 
 /** How many memories recall pools for `limit` results: three times as many, at least 30. */
 export function poolSize(limit: number): number {
@@ -33,6 +33,10 @@ export interface CandidateSources {
   lexicalIds: string[];
   /** A memory's BM25 score relative to the query's best match, in [0, 1]. */
   lexical(id: string): number;
+  /** A memory's kind, whose fusion weights apply (a turn unless given). */
+  kind?(id: string): MemoryKind;
+  /** The embedder's fusion weights (GloVe's unless given). */
+  weights?: FusionWeights;
   /** The memories remembered next to a memory (see `recallNeighbours`). */
   neighbours(id: string): string[];
   /** The hits of the memories `ids` (those that exist), as the vector search finds them. */
@@ -40,7 +44,8 @@ export interface CandidateSources {
 }
 
 /**
- * The pool of `size` memories best by fused score (without re-ranking), then the followers of
+ * The pool of `size` memories best by fused score (without re-ranking, with the weights of each
+ * memory's kind), then the followers of
  * its best third that are not in it; each memory once. Hits missing from `nearest` are looked
  * up, at most twice: the lexical matches, then the followers.
  */
@@ -48,7 +53,7 @@ export async function gatherCandidates(
   size: number,
   sources: CandidateSources,
 ): Promise<VectorHit[]> {
-  const { lexical, neighbours, lookup } = sources;
+  const { lexical, kind, weights, neighbours, lookup } = sources;
   const hits = new Map(sources.nearest.map((hit) => [hit.id, hit]));
   const withHits = async (ids: string[]) => {
     const missing = ids.filter((id) => !hits.has(id));
@@ -58,7 +63,17 @@ export async function gatherCandidates(
   };
   await withHits(sources.lexicalIds);
   const pooled = [...hits.values()]
-    .map((hit) => ({ hit, score: fusedScore(hit.distance, lexical(hit.id)) }))
+    .map((hit) => ({
+      hit,
+      score: fusedScore(
+        hit.distance,
+        lexical(hit.id),
+        undefined,
+        kind?.(hit.id),
+        undefined,
+        weights,
+      ),
+    }))
     // Equal scores by id: the pool must not depend on the order the hits came in.
     .sort((a, b) => b.score - a.score || (a.hit.id < b.hit.id ? -1 : 1))
     .slice(0, size)

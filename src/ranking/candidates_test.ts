@@ -85,3 +85,25 @@ Deno.test("gatherCandidates: nothing looked up when the vector search has every 
   assert.deepEqual(candidates.map((h) => h.id), ["a", "b"]);
   assert.deepEqual(asked, []);
 });
+
+Deno.test("gatherCandidates: the pool is cut with the weights of each memory's kind", async () => {
+  const nearest = [hit("a", 0.2), hit("b", 0.3), hit("c", 0.4)];
+  const { lookup } = store([...nearest, hit("z", 0.9)]);
+  const sources = {
+    nearest,
+    lexicalIds: ["z"],
+    lexical: (id: string) => id === "z" ? 1 : 0,
+    neighbours: () => [],
+    lookup,
+  };
+  // A turn weighs words as much as meaning: the memory sharing the question's words joins.
+  const turns = await gatherCandidates(3, sources);
+  assert.deepEqual(turns.map((h) => h.id), ["z", "a", "b"]);
+  // A fact under a sentence model's weights (words weigh nothing): the model's nearest stay.
+  const weights = {
+    turn: { lexical: 1, rerank: 0, answer: 0 },
+    fact: { lexical: 0, rerank: 0, answer: 0 },
+  };
+  const facts = await gatherCandidates(3, { ...sources, kind: () => "fact", weights });
+  assert.deepEqual(facts.map((h) => h.id), ["a", "b", "c"]);
+});

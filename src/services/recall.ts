@@ -16,7 +16,12 @@ import {
 } from "../pipeline/attributes.ts";
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
-import { fusionWeightsFor, relativeLexical } from "../ranking/fusion.ts";
+import {
+  type FusionWeights,
+  fusionWeightsFor,
+  type MemoryKind,
+  relativeLexical,
+} from "../ranking/fusion.ts";
 import type { CatalogFilter, LexicalMatches, NamespaceIndex } from "../ranking/lexical_index.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
@@ -112,7 +117,15 @@ export function createRecall(deps: RecallDependencies) {
       const { candidates, shape } = await clock.timed("search", () =>
         searchCandidates(
           { vectors, owner, namespace, vector, signal },
-          { size, scope, matches, lexical, neighbours },
+          {
+            size,
+            scope,
+            matches,
+            lexical,
+            neighbours,
+            kind: (id) => kindOf(index, id),
+            weights: fusionWeightsFor(embedder.model),
+          },
         ));
       const source: TextSource = { reader, owner, index, options };
       // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
@@ -189,6 +202,9 @@ interface CandidatePool {
   matches: LexicalMatches;
   lexical: (id: string) => number;
   neighbours: (id: string) => string[];
+  /** Each memory's kind and the embedder's weights, by which the pool is cut. */
+  kind: (id: string) => MemoryKind;
+  weights: FusionWeights;
 }
 
 /**
@@ -197,7 +213,7 @@ interface CandidatePool {
  */
 async function searchCandidates(
   { vectors, owner, namespace, vector, signal }: VectorSearch,
-  { size, scope: { shown, only }, matches, lexical, neighbours }: CandidatePool,
+  { size, scope: { shown, only }, matches, lexical, neighbours, kind, weights }: CandidatePool,
 ): Promise<{ candidates: VectorHit[]; shape: NearestShape }> {
   const found = await vectors.search(owner, namespace, vector, size, { ids: only, signal });
   const nearest = found.filter((hit) => shown(hit.id));
@@ -206,6 +222,8 @@ async function searchCandidates(
     nearest,
     lexicalIds: matches.hits.map((hit) => hit.id).filter(shown),
     lexical,
+    kind,
+    weights,
     neighbours: (id) => neighbours(id).filter(shown),
     lookup: (ids) => vectors.search(owner, namespace, vector, ids.length, { ids, signal }),
   });
