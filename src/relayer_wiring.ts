@@ -226,7 +226,7 @@ function createServices(
     textClaims: options.textClaims,
     disk: options.diskSpace,
   });
-  metrics.watch({ sidecar: options.sidecar, worker });
+  metrics.watch({ sidecar: options.sidecar, worker, lexicon });
   const { identity, accessLog } = parts;
   return { queue, metrics, identity, accessLog, lifecycle, service, worker };
 }

@@ -131,6 +131,8 @@ Deno.test("recall's stages are timed; jobs are counted by outcome with their dur
   assert.equal(sample(text, 'svc_worker_jobs{state="running"}'), 0);
   assert.equal(sample(text, "svc_job_retries_total"), 0);
   assert.equal(sample(text, "svc_jobs_unfinished"), 0, "counted by the start-up pass");
+  assert.equal(sample(text, "svc_lexicon_namespaces"), 1, "the namespace remembered into");
+  assert.ok(sample(text, "svc_lexicon_bytes")! > 0);
 });
 
 Deno.test("the reconciler's pass counts the unfinished jobs", async () => {

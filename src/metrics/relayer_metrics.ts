@@ -90,6 +90,8 @@ export interface MetricsSources {
   sidecar?: SidecarLink;
   /** The job worker's jobs waiting and running. */
   worker?: { stats?(): WorkerStats };
+  /** The lexical indexes in memory: how many namespaces, about how many bytes. */
+  lexicon?: { stats(): { namespaces: number; bytes: number } };
 }
 
 /** The relayer's metrics and its registry (see the module comment). */
@@ -188,6 +190,19 @@ export class RelayerMetrics {
         "(at start, then every minute).",
       [],
       () => this.#unfinished,
+    );
+    r.gauge(
+      "svc_lexicon_bytes",
+      "About the bytes the namespaces' lexical indexes hold in memory (SVC_LEXICON_MEMORY_MB " +
+        "bounds them).",
+      [],
+      () => sources().lexicon?.stats().bytes ?? 0,
+    );
+    r.gauge(
+      "svc_lexicon_namespaces",
+      "Namespaces whose lexical index is in memory.",
+      [],
+      () => sources().lexicon?.stats().namespaces ?? 0,
     );
     r.gauge(
       "svc_sidecar_up",
