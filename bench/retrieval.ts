@@ -8,12 +8,12 @@
  *   order. Every question of categories 1–4 with evidence is recalled with limit 20.
  *   Conversations conv-26, -30, -41, -42 and -43 are the tuning split; the other five are held
  *   out. The data file is not part of the project.
- * - **Personal facts** (`bench/facts/facts.json`, the project's own): 160 short first-person
- *   facts and 181 distractor facts remembered in bulk in one namespace, without a thread; each
- *   fact's question (in other words where natural) is recalled with limit 10: hit@1, hit@3 and
- *   MRR of the fact. Fixed tuning and held-out halves. Questions nothing answers measure how
- *   often recall rightly finds nothing. The facts alone are also remembered 40 to a namespace,
- *   without distractors, and asked again there ("40 facts").
+ * - **Personal facts** (`bench/facts/facts.json`, the project's own, unless `--facts`): 160
+ *   short first-person facts and 181 distractor facts remembered in bulk in one namespace,
+ *   without a thread; each fact's question (in other words where natural) is recalled with
+ *   limit 10: hit@1, hit@3 and MRR of the fact. Fixed tuning and held-out halves. Questions
+ *   nothing answers measure how often recall rightly finds nothing. The facts alone are also
+ *   remembered 40 to a namespace, without distractors, and asked again there ("40 facts").
  *
  * Recall asks with `min_score` 0 and the figures are computed at the relayer's default minimum
  * score (and, for choosing it, at others). Each run ingests into a fresh data directory, asks
@@ -23,8 +23,12 @@
  *
  *   deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|onnx|lexical|ollama|openai]
  *                             [--model-dir DIR] [--store encrypted|lancedb] [--runs 2] [--out FILE]
- *                             [--min-score X] [--root OTHER_CHECKOUT]
+ *                             [--min-score X] [--root OTHER_CHECKOUT] [--facts FILE]
+ *   deno task bench:retrieval --no-locomo [--facts FILE] [...]
  *
+ * `--facts` measures another fact set of the same shape (`bench/facts/probe.json`: the kinds of
+ * question recall missed, never tuned on); its splits are whatever its facts name.
+ * `--no-locomo` leaves LoCoMo out (no data file needed): the facts alone.
  * `--model-dir` is the model directory `--embedder onnx` loads (`SVC_ONNX_MODEL_DIR`).
  * `--dump FILE` also saves each question's 40 best memories (labels and score parts, from a
  * pass with `explain`), for tuning the fusion weights offline (`bench/fusion_tuning.ts`).
@@ -40,10 +44,12 @@ import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
   type Asked,
+  type FactFile,
   type FactSet,
   factSetOf,
   locomoSetOf,
   type Remembered,
+  splitsOf,
 } from "./retrieval_sets.ts";
 import { flags, whole } from "./flags.ts";
 
@@ -57,16 +63,19 @@ const { values, positionals } = flags({
     "min-score": { type: "string" },
     root: { type: "string" },
     dump: { type: "string" },
+    facts: { type: "string" },
+    "no-locomo": { type: "boolean", default: false },
     out: {
       type: "string",
       default: resultsFile("retrieval.json"),
     },
   },
 });
-if (positionals.length !== 1) {
+const NO_LOCOMO = values["no-locomo"]!;
+if (positionals.length !== (NO_LOCOMO ? 0 : 1)) {
   console.error(
-    "usage: deno task bench:retrieval <path/to/locomo10.json> [--embedder glove|use|onnx|" +
-      "lexical|ollama|openai] [--model-dir DIR]",
+    "usage: deno task bench:retrieval <path/to/locomo10.json> | --no-locomo [--embedder glove|" +
+      "use|onnx|lexical|ollama|openai] [--model-dir DIR] [--facts FILE]",
   );
   Deno.exit(2);
 }
@@ -93,10 +102,14 @@ const MIN_SCORE = values["min-score"] === undefined
 const ROOT = values.root === undefined ? undefined : values.root.replace(/\/?$/, "/");
 const THRESHOLDS = [0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5];
 
-const locomo = locomoSetOf(JSON.parse(await Deno.readTextFile(positionals[0])));
-const facts: FactSet = factSetOf(
-  JSON.parse(await Deno.readTextFile(new URL("./facts/facts.json", import.meta.url))),
+const locomo = locomoSetOf(NO_LOCOMO ? [] : JSON.parse(await Deno.readTextFile(positionals[0])));
+const factFile: FactFile = JSON.parse(
+  await Deno.readTextFile(values.facts ?? new URL("./facts/facts.json", import.meta.url)),
 );
+const facts: FactSet = factSetOf(factFile);
+/** The fact set's splits, and the one the spread reports (held-out where there is one). */
+const SPLITS = splitsOf(factFile);
+const REPORTED = SPLITS.includes("held-out") ? "held-out" : SPLITS.at(-1)!;
 
 /** Remembers `items` in bulk requests of 20, in order; resolves to memory id → labels. */
 async function rememberAll(client: SvcClient, items: Remembered[]) {
@@ -215,6 +228,9 @@ async function abstainBelowOf(url: string) {
 }
 
 type Figures = ReturnType<typeof figures>;
+type Hits = Figures["facts"]["tuning"];
+/** One split's figures of the facts: `tuning`, `held-out`, or another the fact file names. */
+const ofSplit = (scores: object, split: string) => (scores as Record<string, Hits>)[split];
 const runs: {
   figures: Figures;
   byThreshold: Record<string, Figures>;
@@ -313,12 +329,14 @@ for (let run = 0; run < RUNS; run++) {
 /** The figures the trade-off tables show. */
 function headline(f: Figures) {
   return {
-    "locomo tuning recall@10": f.locomo.tuning.all["recall@10"],
-    "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
-    "facts tuning hit@3": f.facts.tuning["hit@3"],
-    "facts held-out hit@3": f.facts["held-out"]["hit@3"],
-    "40 facts tuning hit@3": f.facts.forty.tuning["hit@3"],
-    "40 facts held-out hit@3": f.facts.forty["held-out"]["hit@3"],
+    ...(!NO_LOCOMO && {
+      "locomo tuning recall@10": f.locomo.tuning.all["recall@10"],
+      "locomo held-out recall@10": f.locomo["held-out"].all["recall@10"],
+    }),
+    ...Object.fromEntries(SPLITS.map((s) => [`facts ${s} hit@3`, ofSplit(f.facts, s)["hit@3"]])),
+    ...Object.fromEntries(
+      SPLITS.map((s) => [`40 facts ${s} hit@3`, ofSplit(f.facts.forty, s)["hit@3"]]),
+    ),
     "unanswerable with no result": f.facts.unanswerable.empty,
   };
 }
@@ -353,12 +371,15 @@ const result = {
   locomo: last.figures.locomo,
   facts: last.figures.facts,
   spread: {
-    "locomo tuning recall@10": spread((f) => f.locomo.tuning.all["recall@10"]),
-    "locomo held-out recall@10": spread((f) => f.locomo["held-out"].all["recall@10"]),
-    "facts tuning hit@3": spread((f) => f.facts.tuning["hit@3"]),
-    "facts held-out hit@3": spread((f) => f.facts["held-out"]["hit@3"]),
-    "facts held-out MRR": spread((f) => f.facts["held-out"].mrr),
-    "40 facts held-out hit@3": spread((f) => f.facts.forty["held-out"]["hit@3"]),
+    ...(!NO_LOCOMO && {
+      "locomo tuning recall@10": spread((f) => f.locomo.tuning.all["recall@10"]),
+      "locomo held-out recall@10": spread((f) => f.locomo["held-out"].all["recall@10"]),
+    }),
+    ...Object.fromEntries(
+      SPLITS.map((s) => [`facts ${s} hit@3`, spread((f) => ofSplit(f.facts, s)["hit@3"])]),
+    ),
+    [`facts ${REPORTED} MRR`]: spread((f) => ofSplit(f.facts, REPORTED).mrr),
+    [`40 facts ${REPORTED} hit@3`]: spread((f) => ofSplit(f.facts.forty, REPORTED)["hit@3"]),
   },
   determinism: {
     questions: asked.length,
@@ -378,7 +399,7 @@ const result = {
   ),
 };
 
-for (const split of ["tuning", "held-out"] as const) {
+for (const split of NO_LOCOMO ? [] : ["tuning", "held-out"] as const) {
   console.log(`\nLoCoMo ${split} (${values.embedder}, min_score ${MIN_SCORE})`);
   console.log("category      n     R@5    R@10   R@20");
   for (const [category, row] of Object.entries(result.locomo[split])) {
@@ -389,10 +410,10 @@ for (const split of ["tuning", "held-out"] as const) {
   }
 }
 console.log(`\nfacts (min_score ${MIN_SCORE})\nsplit         n   hit@1  hit@3   MRR`);
-for (const split of ["tuning", "held-out", "40 tuning", "40 held-out"] as const) {
-  const row = split.startsWith("40")
-    ? result.facts.forty[split.slice(3) as "tuning" | "held-out"]
-    : result.facts[split as "tuning" | "held-out"];
+for (const split of [...SPLITS, ...SPLITS.map((s) => `40 ${s}`)]) {
+  const row = split.startsWith("40 ")
+    ? ofSplit(result.facts.forty, split.slice(3))
+    : ofSplit(result.facts, split);
   console.log(
     `${split.padEnd(10)} ${String(row.n).padStart(4)}  ` +
       [row["hit@1"], row["hit@3"], row.mrr].map((x) => x.toFixed(3)).join("  "),

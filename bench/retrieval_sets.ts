@@ -113,13 +113,19 @@ export function locomoSetOf(data: Conversation[]) {
   };
 }
 
-interface FactFile {
+/** A fact set's file (`bench/facts/*.json`). */
+export interface FactFile {
   facts: { id: string; kind: string; split: string; text: string; question: string }[];
   distractors: string[];
   unanswerable: string[];
 }
 
 type Hits = { n: number; "hit@1": number; "hit@3": number; mrr: number };
+
+/** The splits of a fact set's facts, in the order they first occur. */
+export function splitsOf(file: FactFile): string[] {
+  return [...new Set(file.facts.map((fact) => fact.split))];
+}
 
 /**
  * The fact set: facts and distractors in one namespace, in a fixed order that mixes them (as a
@@ -180,12 +186,16 @@ export function factSetOf(file: FactFile) {
       };
       const none = answers.slice(file.facts.length, file.facts.length + file.unanswerable.length);
       const kinds = [...new Set(file.facts.map((fact) => fact.kind))];
+      // The file's splits ("tuning" and "held-out" in facts.json, one "probe" in probe.json).
+      const bySplit = (prefix: string) =>
+        Object.fromEntries(splitsOf(file).map((split) => [split, hits(prefix + split)])) as
+          & Record<"tuning" | "held-out", Hits>
+          & Record<string, Hits>;
       return {
-        tuning: hits("tuning"),
-        "held-out": hits("held-out"),
+        ...bySplit(""),
         by_kind: Object.fromEntries(kinds.map((kind) => [kind, hits(kind)])),
         /** The facts alone, 40 to a namespace, no distractors. */
-        forty: { tuning: hits("40 tuning"), "held-out": hits("40 held-out") },
+        forty: bySplit("40 "),
         unanswerable: {
           n: none.length,
           empty: r3(none.filter((results) => results.length === 0).length / none.length),
