@@ -432,7 +432,7 @@ export function readConfig(
     mcpSessionIdleMinutes: read.integer("MCP_SESSION_IDLE_MINUTES", 30, 1, 10_080),
     mcpWaitMs: read.integer("SVC_MCP_WAIT_MS", 20_000, 0, 600_000),
     textCacheMb: read.integer("SVC_TEXT_CACHE_MB", 64, 0, 1_048_576),
-    lexiconMb: read.integer("SVC_LEXICON_MEMORY_MB", 256, 16, 1_048_576),
+    lexiconMb: read.integer("SVC_LEXICON_MEMORY_MB", 512, 16, 1_048_576),
     sponsorRatePerMinute: read.integer("SVC_SPONSOR_RATE_PER_MIN", 30, 1, 1_000_000),
     bodyBudgetMb: read.integer("SVC_BODY_BUDGET_MB", 32, 5, 65_536),
     bodyBudgetPerAddressMb: read.integer("SVC_BODY_BUDGET_PER_ADDRESS_MB", 8, 5, 65_536),

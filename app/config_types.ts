@@ -141,7 +141,7 @@ export interface Config {
   mcpWaitMs: number;
   /** Recalled texts kept in memory (local cipher only). */
   textCacheMb: number;
-  /** The namespaces' lexical indexes, in all (a namespace that fills it alone takes no more). */
+  /** The namespaces' lexical indexes, in all (a namespace that fills half of it takes no more). */
   lexiconMb: number;
   sponsorRatePerMinute: number;
   /** Bytes of unauthenticated request bodies held at once, in all and per client address. */

@@ -1,12 +1,13 @@
 /**
  * The distinct-words memory attack against a relayer running as its own process (`deno task
  * start`'s flags, a temporary data directory): one registered key sends `--rounds` rounds of
- * `--texts` texts at once (in bulk requests of at most 20 texts and 1.5 MiB), each of up to `--kb` KiB of random words, and waits until
- * they are indexed; then a fresh relayer opens the same data directory and recalls in that namespace. It reports the
- * relayer's resident memory (`/proc/PID/status` VmRSS) before, after each round and after the
- * restart; the time of the first recall after the restart (after one in a namespace of 20 facts,
- * which pays the relayer's own first-use costs) and of the next ones; and how many texts were
- * stored and how many refused (507 `namespace_full`). Prints and saves JSON.
+ * `--texts` texts at once (in bulk requests of at most 20 texts and 1.5 MiB), each of up to `--kb`
+ * KiB of random words, and waits until they are indexed; then a fresh relayer opens the same data
+ * directory and recalls in that namespace. It reports the relayer's resident memory
+ * (`/proc/PID/status` VmRSS) before, after each round and after the restart; the time of the first
+ * recall after the restart (after one in a namespace of 20 facts, which pays the relayer's own
+ * first-use costs) and of the next ones; and how many texts were stored and how many refused (507
+ * `namespace_full`). Prints and saves JSON.
  *
  *   deno task bench:memory-attack [--rounds 3] [--texts 20] [--kb 1024]
  *     [--root <checkout whose relayer runs>] [--out bench/results/memory_attack.json]

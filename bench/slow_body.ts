@@ -21,8 +21,8 @@
  * one chunk, never the last. With `--again` each attack is sent a second time once the first's
  * connections closed: a second peak no higher than the first shows the memory came back.
  *
- *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15] [--chunked] [--again]
- *     [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
+ *   deno task bench:slow-body [--connections 800] [--send 1048576] [--hold 15] [--chunked]
+ *     [--again] [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { fileURLToPath } from "node:url";
 import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";

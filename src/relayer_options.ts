@@ -105,8 +105,8 @@ export interface RelayerOptions {
    */
   textCacheBytes?: number;
   /**
-   * Bytes the namespaces' lexical indexes may take (default 256 MiB): past it the least recently
-   * used are let go, and a namespace that fills it alone takes no new memory (507).
+   * Bytes the namespaces' lexical indexes may take (default 512 MiB): past it the least recently
+   * used are let go, and a namespace whose memories fill half of it takes no new memory (507).
    */
   lexiconBytes?: number;
   /** Sponsored transactions per client address per minute (default 30). */

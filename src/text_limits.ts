@@ -15,10 +15,10 @@ export const MAX_FACTS = 20;
 export const MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;
 
 /**
- * What a re-ranker and the answer-type check read of each memory's text: its first 12 Ki characters (about 2,000 English
- * words, far more than a sentence model reads). The lexical index counts a text's first 1,024
- * content words (`MAX_TERMS` of `ranking/terms.ts`). A longer memory is stored and returned
- * whole; ranking it costs no more than ranking one of this length.
+ * What a re-ranker and the answer-type check read of each memory's text: its first 12 Ki characters
+ * (about 2,000 English words, far more than a sentence model reads). The lexical index counts a
+ * text's first 1,024 content words (`MAX_TERMS` of `ranking/terms.ts`). A longer memory is stored
+ * and returned whole; ranking it costs no more than ranking one of this length.
  */
 export const RANKED_TEXT_CHARS = 12 * 1024;
 

@@ -1,7 +1,8 @@
 /**
- * A namespace whose lexical index fills the relayer's budget (`lexiconBytes`, from
- * `SVC_LEXICON_MEMORY_MB`): remember and bulk into it answer 507 `namespace_full` and
- * store nothing; other namespaces, recall in it and erase go on, and erasing makes room.
+ * A namespace whose lexical index fills its share of the relayer's budget (half of `lexiconBytes`,
+ * from `SVC_LEXICON_MEMORY_MB`): remember, bulk and manual remember into it answer 507
+ * `namespace_full` and store nothing; other namespaces, recall in it and erase go on, and erasing
+ * makes room.
  */
 import assert from "node:assert/strict";
 import { startTestRelayer } from "./fixtures.ts";
@@ -29,6 +30,12 @@ Deno.test("a namespace that fills the lexical budget takes no new memory until s
   });
   assert.equal(bulk.status, 507);
   await bulk.body?.cancel();
+  const manual = await t.signed(alice, "POST", "/api/remember/manual", {
+    encrypted_data: "YQ==",
+    vector: Array(t.vectors.dimensions).fill(0.1),
+  });
+  assert.equal(manual.status, 507);
+  await manual.body?.cancel();
   const listed = await (await t.signed(alice, "GET", "/api/memories?limit=100")).json();
   assert.equal(listed.memories.length, ids.length, "nothing refused was stored");
 

@@ -297,3 +297,25 @@ Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is"
   assert.equal((await client.ask("Where do I live?")).answer, "Oslo");
   assert.equal(calls, 3);
 });
+
+Deno.test("remember: a namespace full (507) is not sent again", async () => {
+  let calls = 0;
+  const client = await SvcClient.create({
+    baseUrl: "https://relayer.test",
+    privateKey: KEY,
+    retries: 2,
+    fetch: () => {
+      calls++;
+      return Promise.resolve(Response.json({
+        error: "Cannot remember more in this namespace",
+        code: "insufficient_storage",
+        reason: "namespace_full",
+      }, { status: 507 }));
+    },
+  });
+  await assert.rejects(client.remember("I keep bees"), (error: SvcError) => {
+    assert.equal(error.details.reason, "namespace_full");
+    return true;
+  });
+  assert.equal(calls, 1);
+});

@@ -175,8 +175,9 @@ export class SignedSender {
         });
       }
       if (response.ok || await answered(response)) return response;
+      // 501 and 507 (a namespace full) are answers that stay the same when asked again.
       let retryable = response.status === 429 ||
-        (response.status >= 500 && response.status !== 501);
+        (response.status >= 500 && response.status !== 501 && response.status !== 507);
       // Read first when a model's failure may be why: see `asksModel`.
       const text = retryable && asksModel(path) ? await response.text() : undefined;
       if (text !== undefined && reasonOf(text) === "provider") retryable = false;

@@ -45,9 +45,8 @@ export interface CandidateSources {
 
 /**
  * The pool of `size` memories best by fused score (without re-ranking, with the weights of each
- * memory's kind), then the followers of
- * its best third that are not in it; each memory once. Hits missing from `nearest` are looked
- * up, at most twice: the lexical matches, then the followers.
+ * memory's kind), then the followers of its best third that are not in it; each memory once. Hits
+ * missing from `nearest` are looked up, at most twice: the lexical matches, then the followers.
  */
 export async function gatherCandidates(
   size: number,

@@ -71,8 +71,8 @@ interface Postings {
   removed: number;
 }
 
-/** Counts of a term in one document are below this (`MAX_TERMS` caps them). */
-const COUNTS = 2048;
+/** Counts of a term in one document are below this: a document has at most `MAX_TERMS` terms. */
+const COUNTS = MAX_TERMS + 1;
 
 /** A term in one document only, as one number. */
 const single = (doc: number, count: number) => doc * COUNTS + count;
@@ -81,10 +81,13 @@ const single = (doc: number, count: number) => doc * COUNTS + count;
 const unpack = (packed: number): [number, number] => [Math.floor(packed / COUNTS), packed % COUNTS];
 
 /**
- * About the bytes of V8 heap an index takes per document, per distinct term (with its first
- * posting) and per further posting: measured on random words and on short facts.
+ * About the bytes of V8 heap an index takes per document, per distinct term and per posting:
+ * measured on random words (a term in one document: about 116 B) and on short facts.
  */
 const BYTES_PER = { document: 750, term: 100, posting: 16 };
+
+/** Terms an index reads in before it lets other work run, while it is built (`build`). */
+const TERMS_PER_TURN = 65_536;
 
 /** One namespace's index. */
 export class NamespaceIndex {
@@ -106,7 +109,10 @@ export class NamespaceIndex {
    * others as parallel lists of document numbers and term frequencies.
    */
   #terms = new Map<string, Postings | number>();
-  /** How many (term, document) pairs `#terms` holds, removed documents' included. */
+  /**
+   * How many (term, document) pairs were indexed since the last compaction, removed documents'
+   * included: about what `#terms` holds (searches drop some of them earlier).
+   */
   #postings = 0;
   #totalLength = 0;
   /** Documents removed so far. */
@@ -122,12 +128,34 @@ export class NamespaceIndex {
   static of(rows: TermsRow[]): NamespaceIndex {
     const index = new NamespaceIndex();
     for (const row of rows) index.#index(row);
-    const byId = (a: number, b: number) => index.#ids[a] < index.#ids[b] ? -1 : 1;
-    index.#order = [...index.#byId.values()].sort(byId);
-    for (const docs of index.#threads.values()) {
-      docs.sort((a, b) => index.#beforeInThread(a, b) ? -1 : 1);
+    return index.#ordered();
+  }
+
+  /**
+   * As `of`, letting other work run between every `TERMS_PER_TURN` terms, so that reading a
+   * large namespace does not hold up the relayer's other requests.
+   */
+  static async build(rows: TermsRow[]): Promise<NamespaceIndex> {
+    const index = new NamespaceIndex();
+    let read = 0;
+    for (const row of rows) {
+      index.#index(row);
+      read += row.terms.length;
+      if (read < TERMS_PER_TURN) continue;
+      read = 0;
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    return index;
+    return index.#ordered();
+  }
+
+  /** Puts the documents indexed (by `of` or `build`) in order, overall and in each thread. */
+  #ordered(): NamespaceIndex {
+    const byId = (a: number, b: number) => this.#ids[a] < this.#ids[b] ? -1 : 1;
+    this.#order = [...this.#byId.values()].sort(byId);
+    for (const docs of this.#threads.values()) {
+      docs.sort((a, b) => this.#beforeInThread(a, b) ? -1 : 1);
+    }
+    return this;
   }
 
   /** Adds a memory, or replaces it. */
@@ -178,9 +206,9 @@ export class NamespaceIndex {
     } else if (typeof list === "number") {
       const [first, count] = unpack(list);
       if (first === doc) this.#terms.set(term, list + 1); // seen before in this row
+      else if (!this.#live[first]) this.#terms.set(term, single(doc, 1));
       else {
-        // `removed: -1`: `first` may be gone, so the next search filters the lists.
-        this.#terms.set(term, { docs: [first, doc], counts: [count, 1], removed: -1 });
+        this.#terms.set(term, { docs: [first, doc], counts: [count, 1], removed: this.#removed });
         this.#postings++;
       }
     } else {
@@ -216,7 +244,7 @@ export class NamespaceIndex {
     }
     const removed = this.#ids.length - this.#byId.size;
     if ((removed >= COMPACT_AFTER && removed >= this.#byId.size) || this.#byId.size === 0) {
-      this.compact();
+      this.#compact();
     }
   }
 
@@ -236,13 +264,17 @@ export class NamespaceIndex {
       this.#postings * BYTES_PER.posting;
   }
 
+  /** About the bytes its memories take: `bytes` less the share of those removed since. */
+  get liveBytes(): number {
+    return this.#ids.length === 0 ? 0 : this.bytes * this.#byId.size / this.#ids.length;
+  }
+
   /**
    * Drops the removed documents and the terms only they had, numbering the rest anew in the
    * same order. A search's `scoreOf` keeps the numbers it was made with (`#byId` is replaced,
    * not changed).
    */
-  compact(): void {
-    if (this.#ids.length === this.#byId.size) return;
+  #compact(): void {
     const renumbered = new Int32Array(this.#ids.length).fill(-1);
     let next = 0;
     for (let doc = 0; doc < this.#ids.length; doc++) if (this.#live[doc]) renumbered[doc] = next++;

@@ -6,15 +6,15 @@
  * brought up to date on next use: with the store's `rowIds`, only the rows it lacks are read.
  *
  * What they hold is bounded by a budget of bytes: past it, the namespaces used least recently
- * are let go (read again when next used), and a namespace that alone fills the budget takes no
- * new memory (`assertRoom`).
+ * are let go (read again when next used), and a namespace whose memories fill half the budget
+ * takes no new memory (`assertRoom`), so two such namespaces in turn are not read again each time.
  */
 import type { TermsRow, VectorStore } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { NamespaceIndex } from "./lexical_index.ts";
 
-/** The default budget of the lexical indexes: 256 MiB. */
-export const DEFAULT_LEXICON_BYTES = 256 * 2 ** 20;
+/** The default budget of the lexical indexes: 512 MiB (256 MiB for one namespace). */
+export const DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
 
 /** What the lexical index reads from the vector store. */
 export type TermsSource = Pick<VectorStore, "terms" | "rowIds">;
@@ -22,8 +22,10 @@ export type TermsSource = Pick<VectorStore, "terms" | "rowIds">;
 export class LexicalIndex {
   /** Each namespace's index, least recently used first. */
   #namespaces = new Map<string, Promise<NamespaceIndex>>();
-  /** The indexes loaded, by namespace: what counts against the budget. */
-  #loaded = new Map<string, NamespaceIndex>();
+  /** The bytes of each index loaded, as last counted: what counts against the budget. */
+  #sizes = new Map<string, number>();
+  /** The sum of `#sizes`. */
+  #total = 0;
   #budget: number;
   /** Namespaces another writer changed since they were read (see `drop`). */
   #stale = new Set<string>();
@@ -40,22 +42,19 @@ export class LexicalIndex {
 
   /** About the bytes the indexes loaded take, and how many namespaces they are. */
   stats(): { namespaces: number; bytes: number } {
-    let bytes = 0;
-    for (const index of this.#loaded.values()) bytes += index.bytes;
-    return { namespaces: this.#loaded.size, bytes };
+    return { namespaces: this.#sizes.size, bytes: this.#total };
   }
 
   /**
-   * Throws 507 `insufficient_storage` when `index` alone holds the whole budget: the namespace
-   * takes no new memory until some are erased (or the budget is raised).
+   * Throws 507 `insufficient_storage` when the memories of `index` fill half the budget: the
+   * namespace takes no new memory until some are erased (or the budget is raised).
    */
   assertRoom(index: NamespaceIndex): void {
-    if (index.bytes >= this.#budget) index.compact(); // erased memories make room
-    if (index.bytes < this.#budget) return;
+    if (index.liveBytes < this.#budget / 2) return;
     throw new SvcError(
       "insufficient_storage",
-      "Cannot remember more in this namespace: its lexical index fills the relayer's budget " +
-        "(SVC_LEXICON_MEMORY_MB). Erase memories or use another namespace",
+      "Cannot remember more in this namespace: its lexical index fills its share of the " +
+        "relayer's memory (SVC_LEXICON_MEMORY_MB). Erase memories or use another namespace",
       { details: { reason: "namespace_full" } },
     );
   }
@@ -70,7 +69,7 @@ export class LexicalIndex {
       this.#namespaces.delete(key); // most recently used now
       this.#namespaces.set(key, index);
     }
-    return index ?? this.#keep(key, this.#store.terms(owner, namespace).then(NamespaceIndex.of));
+    return index ?? this.#keep(key, this.#store.terms(owner, namespace).then(NamespaceIndex.build));
   }
 
   /** Keeps `loading` as the namespace's index, unless it fails. */
@@ -78,6 +77,7 @@ export class LexicalIndex {
     loading.then((loaded) => this.#release(key, loading, loaded), () => {
       if (this.#namespaces.get(key) === loading) this.#forget(key);
     });
+    this.#namespaces.delete(key); // the most recently used now
     this.#namespaces.set(key, loading);
     return loading;
   }
@@ -93,10 +93,10 @@ export class LexicalIndex {
   ): Promise<NamespaceIndex> {
     const index = await held.catch(() => undefined);
     const stored = index && await this.#store.rowIds?.(owner, namespace);
-    if (!index || !stored) return NamespaceIndex.of(await this.#store.terms(owner, namespace));
+    if (!index || !stored) return NamespaceIndex.build(await this.#store.terms(owner, namespace));
     const lacking = stored.filter((id) => !index.entry(id));
     if (lacking.length > stored.length / 2) {
-      return NamespaceIndex.of(await this.#store.terms(owner, namespace));
+      return NamespaceIndex.build(await this.#store.terms(owner, namespace));
     }
     const rows: TermsRow[] = lacking.length === 0
       ? []
@@ -114,20 +114,18 @@ export class LexicalIndex {
   #release(key: string, kept: Promise<NamespaceIndex>, index: NamespaceIndex): void {
     if (this.#namespaces.get(key) !== kept) return;
     if (index.size === 0) return this.#forget(key);
-    this.#loaded.set(key, index);
-    let bytes = this.stats().bytes;
+    this.#total += index.bytes - (this.#sizes.get(key) ?? 0);
+    this.#sizes.set(key, index.bytes);
     for (const [other] of this.#namespaces) {
-      if (bytes <= this.#budget) break;
-      const held = this.#loaded.get(other);
-      if (other === key || !held) continue;
-      bytes -= held.bytes;
-      this.#forget(other);
+      if (this.#total <= this.#budget) break;
+      if (other !== key && this.#sizes.has(other)) this.#forget(other);
     }
   }
 
   #forget(key: string): void {
+    this.#total -= this.#sizes.get(key) ?? 0;
+    this.#sizes.delete(key);
     this.#namespaces.delete(key);
-    this.#loaded.delete(key);
     this.#stale.delete(key);
   }
 
@@ -144,7 +142,8 @@ export class LexicalIndex {
   /** Forgets every namespace loaded (the store's rows were replaced): each is read again. */
   clear(): void {
     this.#namespaces.clear();
-    this.#loaded.clear();
+    this.#sizes.clear();
+    this.#total = 0;
     this.#stale.clear();
   }
 

@@ -60,6 +60,7 @@ export function createManualMemories(deps: ManualMemoriesDependencies) {
       namespace: string,
       rememberedBy?: Provenance,
     ): Promise<ManualMemory> {
+      lexicon.assertRoom(await lexicon.namespace(owner, namespace));
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(now()), owner, namespace, createdAt: now() };
       const attributes = rememberedBy && { rememberedBy };

@@ -47,7 +47,8 @@ def download(archive: dict, into: str) -> str:
                    f"-Dartifact={archive['maven']}", f"-DoutputDirectory={into}"]
     subprocess.run(command, check=True)
     [path] = glob.glob(os.path.join(into, "*"))
-    digest = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    with open(path, "rb") as archive_file:
+        digest = hashlib.sha256(archive_file.read()).hexdigest()
     if digest != archive["sha256"]:
         sys.exit(f"{os.path.basename(path)}: SHA-256 {digest}, expected {archive['sha256']}")
     return path
