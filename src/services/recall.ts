@@ -114,18 +114,16 @@ export function createRecall(deps: RecallDependencies) {
       );
       clock.report("lexical");
       const neighbours = recallNeighbours(index);
+      const model = embedder.model;
+      // Each memory is weighed as its kind under the embedder's weights, in the pool and after.
+      const weighing = {
+        kind: (id: string) => kindOf(index, id),
+        weights: fusionWeightsFor(model),
+      };
       const { candidates, shape } = await clock.timed("search", () =>
         searchCandidates(
           { vectors, owner, namespace, vector, signal },
-          {
-            size,
-            scope,
-            matches,
-            lexical,
-            neighbours,
-            kind: (id) => kindOf(index, id),
-            weights: fusionWeightsFor(embedder.model),
-          },
+          { size, scope, matches, lexical, neighbours, ...weighing },
         ));
       const source: TextSource = { reader, owner, index, options };
       // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
@@ -137,11 +135,10 @@ export function createRecall(deps: RecallDependencies) {
         reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
         texts = read.texts;
       }
-      const model = embedder.model;
       const { minScore } = options;
       const ranked = rankRecall(
-        { candidates, limit, query, index, model, minScore },
-        { lexical, neighbours, reranked, texts },
+        { candidates, limit, query, minScore },
+        { lexical, neighbours, reranked, texts, ...weighing },
       );
       const { answered, abstainBelow } = abstaining(ranked, shape, index, model, minScore);
       // Tags and provenance are opened while the texts are read.
@@ -305,9 +302,6 @@ interface Ranking {
   candidates: VectorHit[];
   limit: number;
   query: string;
-  index: NamespaceIndex;
-  /** The embedder's model, whose fusion weights apply. */
-  model: string;
   /** The caller's minimum score, when set. */
   minScore?: number;
 }
@@ -320,12 +314,16 @@ interface RankingEvidence {
   reranked?: Map<string, number>;
   /** The texts read for the re-ranker, by memory id (none without one). */
   texts: Map<string, string>;
+  /** Each memory's kind, whose weights apply. */
+  kind: (id: string) => MemoryKind;
+  /** The embedder's fusion weights. */
+  weights: FusionWeights;
 }
 
 /** The candidates ranked (`rankCandidates`), best first, none below the minimum score. */
 function rankRecall(
-  { candidates, limit, query, index, model, minScore }: Ranking,
-  { lexical, neighbours, reranked, texts }: RankingEvidence,
+  { candidates, limit, query, minScore }: Ranking,
+  { lexical, neighbours, reranked, texts, kind, weights }: RankingEvidence,
 ): RankedHit[] {
   const asked = questionType(query);
   return rankCandidates(
@@ -335,8 +333,8 @@ function rankRecall(
       lexical,
       neighbours,
       reranked,
-      kind: (id) => kindOf(index, id),
-      weights: fusionWeightsFor(model),
+      kind,
+      weights,
       answer: (id) => {
         const text = asked && texts.get(id);
         return text ? Number(holdsAnswer(rankedText(text), asked)) : undefined;
