@@ -2,7 +2,8 @@
  * Recall's quality features through the HTTP API (in-process relayer, signed requests):
  * threads (validated, kept, and the only place neighbours lift each other), `min_score`,
  * `explain`, words of Japanese, Chinese and Thai found by a part of their text, and the MCP
- * recall tool's answer when nothing clears the minimum score.
+ * recall tool's answer when nothing clears the minimum score, and a question about "my
+ * brother-in-law" asked again of the name a memory gives them.
  */
 import assert from "node:assert/strict";
 import { type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
@@ -198,4 +199,23 @@ Deno.test("svc_recall: no matching memories when nothing clears the minimum scor
     arguments: { query: "bees", min_score: 1 },
   });
   assert.equal(textOf(strict), "No matching memories found");
+});
+
+Deno.test("relations: a question about a relation finds what the store says of its name", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [link, answer] = await rememberAll(t, caller, [
+    { text: "Oskar is married to my sister." },
+    { text: "Oskar goes fishing on the fjord." },
+    { text: "My brother plays chess at weekends." },
+    { text: "I do the laundry at weekends." },
+    { text: "My sister does yoga at weekends." },
+  ]);
+  const body = { query: "What does my brother-in-law do at weekends?", limit: 3, min_score: 0.1 };
+  const found = await recall(t, caller, body);
+  assert.ok(found.results.some((r) => r.id === answer), JSON.stringify(found.results));
+  // Erased, the memory that said who Oskar is no longer leads to him.
+  assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
+  const after = await recall(t, caller, body);
+  assert.ok(!after.results.some((r) => r.id === answer), JSON.stringify(after.results));
 });

@@ -180,3 +180,17 @@ export function rankCandidates(
   }
   return ranked.sort(byScoreThenId).slice(0, limit);
 }
+
+/**
+ * Rankings of one recall's questions as one: each memory with its best score (and that score's
+ * parts), best first, at most `limit`.
+ */
+export function mergeRanked(rankings: RankedHit[][], limit: number): RankedHit[] {
+  const best = new Map<string, RankedHit>();
+  for (const ranked of rankings) {
+    for (const hit of ranked) {
+      if ((best.get(hit.hit.id)?.score ?? -Infinity) < hit.score) best.set(hit.hit.id, hit);
+    }
+  }
+  return [...best.values()].sort(byScoreThenId).slice(0, limit);
+}

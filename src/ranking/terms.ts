@@ -6,6 +6,7 @@
 import { blake2b } from "@noble/hashes/blake2";
 import { LruMap } from "@svc/util/lru_map";
 import { words } from "@svc/util/words";
+import { definedRelations, relationTerm } from "./relations.ts";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
@@ -77,6 +78,14 @@ export function terms(text: string): string[] {
   return contentWords(text).slice(0, MAX_TERMS).map(stem);
 }
 
+/**
+ * What a memory is indexed by: the relations it defines someone by (`definedRelations`), then
+ * its `terms`; the first `MAX_TERMS`.
+ */
+export function memoryTerms(text: string): string[] {
+  return [...definedRelations(text), ...terms(text)].slice(0, MAX_TERMS);
+}
+
 const encoder = new TextEncoder();
 
 /** The keyed hash of one term. */
@@ -142,8 +151,9 @@ export class TermHasher {
    */
   async hash(owner: string, text: string): Promise<string[]> {
     const key = await this.#key(owner);
-    if (!this.#keepMemoryTerms) return terms(text).map((term) => termHash(key, term));
-    return this.#keptHashes(owner, key, text);
+    const indexed = memoryTerms(text);
+    if (!this.#keepMemoryTerms) return indexed.map((term) => termHash(key, term));
+    return this.#keptHashes(owner, key, indexed);
   }
 
   /**
@@ -151,11 +161,16 @@ export class TermHasher {
    * since the words people ask with repeat (a query is the caller's, not a decrypted memory).
    */
   async hashQuery(owner: string, query: string): Promise<string[]> {
-    return this.#keptHashes(owner, await this.#key(owner), query);
+    return this.#keptHashes(owner, await this.#key(owner), terms(query));
   }
 
-  #keptHashes(owner: string, key: Uint8Array, text: string): string[] {
-    return terms(text).map((term) => {
+  /** The keyed hashes of the terms that memories defining someone by `relations` hold. */
+  async relations(owner: string, relations: string[]): Promise<string[]> {
+    return this.#keptHashes(owner, await this.#key(owner), relations.map(relationTerm));
+  }
+
+  #keptHashes(owner: string, key: Uint8Array, list: string[]): string[] {
+    return list.map((term) => {
       const id = `${owner}\0${term}`;
       let hash = this.#kept.get(id);
       if (hash === undefined) this.#kept.set(id, hash = termHash(key, term));

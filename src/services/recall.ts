@@ -29,10 +29,12 @@ import {
   abstainBelowFor,
   abstainsAt,
   DEFAULT_MIN_SCORE,
+  mergeRanked,
   nearestShape,
   rankCandidates,
   type RankedHit,
 } from "../ranking/rank.ts";
+import { askedOf, askedRelations, definitions } from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
 import type { RecallResult, RecallResults } from "./memory_answers.ts";
@@ -108,39 +110,35 @@ export function createRecall(deps: RecallDependencies) {
       ]);
       const scope = recallScope(index, filter, now());
       if (scope.only?.length === 0) return { results: [], total: 0 };
-      const { matches, lexical } = clock.countedNow(
-        "lexical",
-        () => lexicalMatches(index, queryTerms, size),
-      );
-      clock.report("lexical");
-      const neighbours = recallNeighbours(index);
-      const model = embedder.model;
-      // Each memory is weighed as its kind under the embedder's weights, in the pool and after.
-      const weighing = {
-        kind: (id: string) => kindOf(index, id),
-        weights: fusionWeightsFor(model),
-      };
-      const { candidates, shape } = await clock.timed("search", () =>
-        searchCandidates(
-          { vectors, owner, namespace, vector, signal },
-          { size, scope, matches, lexical, neighbours, ...weighing },
-        ));
       const source: TextSource = { reader, owner, index, options };
-      // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
-      const reranker = deps.reranker?.();
-      let texts = new Map<string, string>();
-      let reranked: Map<string, number> | undefined;
-      if (reranker) {
-        const read = await clock.counted("read", () => candidateTexts(source, candidates));
-        reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
-        texts = read.texts;
-      }
-      const { minScore } = options;
-      const ranked = rankRecall(
-        { candidates, limit, query, minScore },
-        { lexical, neighbours, reranked, texts, ...weighing },
-      );
-      const { answered, abstainBelow } = abstaining(ranked, shape, index, model, minScore);
+      const asking: Asking = {
+        owner,
+        namespace,
+        index,
+        scope,
+        size,
+        limit,
+        source,
+        options,
+        vectors,
+        hasher,
+        model: embedder.model,
+        reranker: deps.reranker?.(),
+      };
+      const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
+      // A question about "my brother-in-law" is asked again of each name the store gives them.
+      const named = await clock.counted("read", () => namedQuestions(asking, query));
+      const others = await Promise.all(named.map(async (question) =>
+        rankQuestion(asking, {
+          query: question,
+          vector: await queryVectors.vectorOf(asker, question, signal),
+          terms: await hasher.hashQuery(owner, question),
+        }, clock)
+      ));
+      clock.report("lexical");
+      const { shape, abstainBelow } = first;
+      const answered = mergeRanked([first, ...others].map((r) => r.answered), limit);
+      const texts = new Map([first, ...others].flatMap((r) => [...r.texts]));
       // Tags and provenance are opened while the texts are read.
       const opening = openAttributes(attributeSeal, { owner, namespace, index }, answered);
       const [read, attributes] = await Promise.all([
@@ -156,6 +154,106 @@ export function createRecall(deps: RecallDependencies) {
       };
     },
   };
+}
+
+/** What each question of one recall is asked in. */
+interface Asking {
+  owner: string;
+  namespace: string;
+  index: NamespaceIndex;
+  scope: RecallScope;
+  /** How many memories it pools (`poolSize`). */
+  size: number;
+  limit: number;
+  source: TextSource;
+  options: RecallOptions;
+  vectors: VectorStore;
+  hasher: TermHasher;
+  /** The embedder's model, whose weights and margin apply. */
+  model: string;
+  reranker?: Reranker;
+}
+
+/** One question of a recall, embedded and hashed. */
+interface Question {
+  query: string;
+  vector: Float32Array;
+  terms: string[];
+}
+
+/** One question's ranking, the margin it was held to, and the texts read for it. */
+interface QuestionRanking {
+  answered: RankedHit[];
+  abstainBelow: number;
+  shape: NearestShape;
+  texts: Map<string, string>;
+}
+
+/**
+ * One question's candidates ranked (re-scored by the re-ranker, when there is one), or none
+ * when recall abstains.
+ */
+async function rankQuestion(
+  { owner, namespace, index, scope, size, limit, source, options, vectors, model, reranker }:
+    Asking,
+  { query, vector, terms }: Question,
+  clock: RecallClock,
+): Promise<QuestionRanking> {
+  const { signal, minScore } = options;
+  const { matches, lexical } = clock.countedNow(
+    "lexical",
+    () => lexicalMatches(index, terms, size),
+  );
+  const neighbours = recallNeighbours(index);
+  // Each memory is weighed as its kind under the embedder's weights, in the pool and after.
+  const weighing = { kind: (id: string) => kindOf(index, id), weights: fusionWeightsFor(model) };
+  const { candidates, shape } = await clock.timed("search", () =>
+    searchCandidates(
+      { vectors, owner, namespace, vector, signal },
+      { size, scope, matches, lexical, neighbours, ...weighing },
+    ));
+  // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
+  let texts = new Map<string, string>();
+  let reranked: Map<string, number> | undefined;
+  if (reranker) {
+    const read = await clock.counted("read", () => candidateTexts(source, candidates));
+    reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
+    texts = read.texts;
+  }
+  const ranked = rankRecall(
+    { candidates, limit, query, minScore },
+    { lexical, neighbours, reranked, texts, ...weighing },
+  );
+  return { ...abstaining(ranked, shape, index, model, minScore), shape, texts };
+}
+
+/** Memories read for who a relation is, and names a question is asked again of, at most. */
+const DEFINERS = 4;
+const NAMES = 2;
+
+/**
+ * `query` asked of each person the store names by the relation it asks about ("my boss" →
+ * "Fergus"): the memories that define someone by it (`definedRelations`) are read, and those
+ * the recall may show name them. None when it asks about no relation.
+ */
+async function namedQuestions(
+  { owner, index, scope, source, hasher }: Asking,
+  query: string,
+): Promise<string[]> {
+  const [asked] = askedRelations(query);
+  if (!asked) return [];
+  const terms = await hasher.relations(owner, asked.relations);
+  const definers = index.search(terms, DEFINERS).hits.flatMap(({ id }) => {
+    const entry = index.entry(id);
+    return entry && scope.shown(id) ? [{ ...entry, distance: 0 }] : [];
+  });
+  const texts = await readTexts(source, definers, new Map());
+  const names = texts.flatMap((text) =>
+    definitions(text ?? "").flatMap(({ name, relations }) =>
+      relations.some((relation) => asked.relations.includes(relation)) ? [name] : []
+    )
+  );
+  return [...new Set(names)].slice(0, NAMES).map((name) => askedOf(query, asked, name));
 }
 
 /** Which memories a recall may show (`shown`), and with a filter, the ids it keeps (`only`). */

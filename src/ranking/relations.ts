@@ -1,0 +1,282 @@
+/**
+ * Who the user's people and pets are, from what the user said: "My daughter Elif …", "Bartek is
+ * married to my sister", "Greet is my father's older sister". A memory that names someone by
+ * their relation to the user defines them (`definitions`); a question that asks about "my
+ * brother-in-law" names a relation (`askedRelations`), which recall replaces with the names the
+ * store defines for it and asks again. Relations are compared as canonical names: "boss" and
+ * "line manager" are one relation, "my father's sister" is "aunt", a sister's husband is a
+ * sibling-in-law. English only; offline; no model.
+ *
+ * @example
+ * ```ts
+ * definitions("Bartek is married to my sister Hanne.");
+ * // [{ name: "Hanne", relations: ["sister"] }, { name: "Bartek", relations: ["sibling-in-law"] }]
+ * askedRelations("What does my brother-in-law do?");
+ * // [{ start: 10, end: 27, relations: ["sibling-in-law"] }]
+ * ```
+ * @module
+ */
+
+/** Each relation's words, by its canonical name. */
+const RELATIONS: Record<string, string> = {
+  partner: "partner wife husband spouse girlfriend boyfriend fiancé fiancée fiance fiancee",
+  mother: "mother mum mom mam mummy mommy",
+  father: "father dad daddy papa",
+  son: "son boy",
+  daughter: "daughter",
+  brother: "brother",
+  sister: "sister",
+  grandmother: "grandmother gran granny grandma nan nana nanna",
+  grandfather: "grandfather grandad granddad grandpa",
+  grandson: "grandson",
+  granddaughter: "granddaughter",
+  stepmother: "stepmother stepmum stepmom step-mother step-mum step-mom",
+  stepfather: "stepfather stepdad step-father step-dad",
+  "mother-in-law": "mother-in-law",
+  "father-in-law": "father-in-law",
+  "sibling-in-law": "brother-in-law sister-in-law",
+  "child-in-law": "son-in-law daughter-in-law",
+  aunt: "aunt auntie aunty",
+  uncle: "uncle",
+  cousin: "cousin",
+  niece: "niece",
+  nephew: "nephew",
+  godchild: "godson goddaughter godchild",
+  godparent: "godmother godfather godparent",
+  manager: "boss manager supervisor line_manager",
+  colleague: "colleague co-worker coworker workmate",
+  friend: "friend mate pal buddy best_friend",
+  neighbour: "neighbour neighbor",
+  doctor: "doctor gp physician",
+  dentist: "dentist",
+  coach: "coach trainer personal_trainer",
+  teacher: "teacher tutor",
+  landlord: "landlord landlady",
+  housemate: "flatmate housemate roommate",
+  "business partner": "business_partner",
+  dog: "dog puppy",
+  cat: "cat kitten",
+};
+
+/** Canonical relations by each of their words ("line manager" → "manager"). */
+const NOUNS = new Map<string, string[]>(
+  Object.entries(RELATIONS).flatMap(([relation, names]) =>
+    names.split(" ").map((name) => [name.replace("_", " "), [relation]])
+  ),
+);
+NOUNS.set("kid", ["son", "daughter"]).set("child", ["son", "daughter"]);
+
+/** `a`'s `b`, by canonical names: "father sister" is an aunt. */
+const COMPOSED: Record<string, string> = {
+  "partner mother": "mother-in-law",
+  "partner father": "father-in-law",
+  "partner brother": "sibling-in-law",
+  "partner sister": "sibling-in-law",
+  "brother partner": "sibling-in-law",
+  "sister partner": "sibling-in-law",
+  "mother sister": "aunt",
+  "father sister": "aunt",
+  "mother brother": "uncle",
+  "father brother": "uncle",
+  "mother mother": "grandmother",
+  "father mother": "grandmother",
+  "mother father": "grandfather",
+  "father father": "grandfather",
+  "brother son": "nephew",
+  "sister son": "nephew",
+  "brother daughter": "niece",
+  "sister daughter": "niece",
+  "aunt son": "cousin",
+  "aunt daughter": "cousin",
+  "uncle son": "cousin",
+  "uncle daughter": "cousin",
+  "son son": "grandson",
+  "daughter son": "grandson",
+  "son daughter": "granddaughter",
+  "daughter daughter": "granddaughter",
+  "son partner": "child-in-law",
+  "daughter partner": "child-in-law",
+};
+
+function composed(first: string[], then: string[]): string[] {
+  return [...new Set(first.flatMap((a) => then.flatMap((b) => COMPOSED[`${a} ${b}`] ?? [])))];
+}
+
+interface Token {
+  /** Lower case, with a possessive "'s" cut off. */
+  word: string;
+  capital: boolean;
+  possessive: boolean;
+  start: number;
+  /** Where the word ends, before a possessive "'s". */
+  end: number;
+}
+
+function tokens(text: string): Token[] {
+  return [...text.matchAll(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)].map((match) => {
+    const raw = match[0].replace(/’/g, "'");
+    const possessive = /'s$/i.test(raw);
+    const word = (possessive ? raw.slice(0, -2) : raw).toLowerCase();
+    const start = match.index;
+    const end = start + (possessive ? raw.length - 2 : raw.length);
+    return { word, capital: /^\p{Lu}/u.test(raw), possessive, start, end };
+  });
+}
+
+/** Words that introduce a relation to the user. */
+const OWNERS = new Set(["my", "our"]);
+/** Words a relation's modifiers are never ("my trip with my sister" has no modifier "with"). */
+const NOT_MODIFIERS = new Set(
+  "a an the and or but of to in on at for with from by as is are was were be been has have had i me my our we you"
+    .split(" "),
+);
+
+/** A relation named from token `at` on, and the token after it. */
+interface Phrase {
+  relations: string[];
+  /** The token after the phrase. */
+  next: number;
+  /** Whether its last word is possessive ("my stepdad's"). */
+  possessive: boolean;
+}
+
+/**
+ * The relation named by the words from `at`: up to two modifiers ("older", "line") and a
+ * relation word, then perhaps "'s" and another ("father's older sister").
+ */
+function phraseAt(words: Token[], at: number): Phrase | undefined {
+  for (let skip = 0; skip <= 2; skip++) {
+    const modifiers = words.slice(at, at + skip);
+    if (modifiers.some((w) => w.capital || w.possessive || NOT_MODIFIERS.has(w.word))) return;
+    for (const length of [2, 1]) {
+      const noun = words.slice(at + skip, at + skip + length);
+      if (noun.length < length || noun.slice(0, -1).some((w) => w.possessive)) continue;
+      const relations = NOUNS.get(noun.map((w) => w.word).join(" "));
+      if (!relations) continue;
+      const phrase = { relations, next: at + skip + length, possessive: noun.at(-1)!.possessive };
+      if (!phrase.possessive) return phrase;
+      const then = phraseAt(words, phrase.next);
+      const both = then && composed(relations, then.relations);
+      return both?.length ? { ...then!, relations: both } : phrase;
+    }
+  }
+}
+
+/** Titles a name may start with. */
+const TITLES = new Set(["dr", "mr", "mrs", "ms", "miss", "prof", "sir"]);
+/** Capitalised words that are not names. */
+const NOT_NAMES = new Set(
+  ("i i'm i've i'd i'll my our the a an we he she they it this that his her their your me " +
+    "when where what who which how why there here monday tuesday wednesday thursday friday " +
+    "saturday sunday").split(" "),
+);
+
+function nameWord(token: Token | undefined): boolean {
+  return token !== undefined && token.capital && !NOT_NAMES.has(token.word);
+}
+
+/** The name of up to three words (a title first) from token `at`, in the text's own spelling. */
+function nameFrom(text: string, words: Token[], at: number): string | undefined {
+  let end = at;
+  while (end < at + 3 && nameWord(words[end]) && (end === at || !words[end - 1].possessive)) end++;
+  if (end === at || (end === at + 1 && TITLES.has(words[at].word))) return;
+  return text.slice(words[at].start, words[end - 1].end);
+}
+
+/** The name of up to three words ending at token `last`. */
+function nameUpTo(text: string, words: Token[], last: number): string | undefined {
+  let start = last + 1;
+  while (start > last - 2 && nameWord(words[start - 1]) && !words[start - 1].possessive) start--;
+  if (start > last) return;
+  return text.slice(words[start].start, words[last].end);
+}
+
+/** Verbs between a name and the relation it is ("Ruairi is my godson"). */
+const IS = ["is", "was", "has been", "is now", "'s"];
+/** Verbs between a name and the relation it is married to. */
+const MARRIED = ["is married to", "was married to", "is engaged to", "married"];
+
+/** The index of the token before `verb`, when the words before token `at` are `verb`. */
+function before(words: Token[], at: number, verbs: string[]): number | undefined {
+  for (const verb of verbs) {
+    const parts = verb.split(" ");
+    const from = at - parts.length;
+    if (from > 0 && parts.every((part, i) => words[from + i].word === part)) return from - 1;
+  }
+}
+
+/** Someone a text names, and their relations to the user. */
+export interface Definition {
+  name: string;
+  relations: string[];
+}
+
+/** Places a neighbour lives, after "<name> lives". */
+const NEIGHBOURS =
+  /\b((?:(?:Dr|Mr|Mrs|Ms|Miss)\.? )?\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+)?) lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/gu;
+
+/** The people (and pets) `text` names with their relation to the user. */
+export function definitions(text: string): Definition[] {
+  const words = tokens(text);
+  const found: Definition[] = [];
+  words.forEach((token, at) => {
+    if (!OWNERS.has(token.word)) return;
+    const phrase = phraseAt(words, at + 1);
+    if (!phrase) return;
+    const { relations } = phrase;
+    // "my sister Hanne"
+    const after = phrase.possessive ? undefined : nameFrom(text, words, phrase.next);
+    if (after) found.push({ name: after, relations });
+    // "Ruairi is my godson"
+    const is = before(words, at, IS);
+    const named = is !== undefined && nameUpTo(text, words, is);
+    if (named) found.push({ name: named, relations });
+    // "Bartek is married to my sister"
+    const married = before(words, at, MARRIED);
+    const spouse = married !== undefined && nameUpTo(text, words, married);
+    const inLaws = spouse ? composed(relations, ["partner"]) : [];
+    if (spouse && inLaws.length) found.push({ name: spouse, relations: inLaws });
+  });
+  for (const match of text.matchAll(NEIGHBOURS)) {
+    found.push({ name: match[1], relations: ["neighbour"] });
+  }
+  return found;
+}
+
+/** The relations a text defines someone by, as terms for the lexical index (`relationTerm`). */
+export function definedRelations(text: string): string[] {
+  return [...new Set(definitions(text).flatMap((d) => d.relations))].map(relationTerm);
+}
+
+/**
+ * The term a memory that defines someone by `relation` holds: apart from every word's term (no
+ * word holds a NUL), so only a relation asked for finds it.
+ */
+export function relationTerm(relation: string): string {
+  return `relation\0${relation}`;
+}
+
+/** A relation a question asks about, where it names it ("my brother-in-law"). */
+export interface AskedRelation {
+  /** Where "my …" starts in the question. */
+  start: number;
+  /** Where it ends (before any "'s"). */
+  end: number;
+  relations: string[];
+}
+
+/** The relations `question` names with "my" or "our". */
+export function askedRelations(question: string): AskedRelation[] {
+  const words = tokens(question);
+  return words.flatMap((token, at) => {
+    if (!OWNERS.has(token.word)) return [];
+    const phrase = phraseAt(words, at + 1);
+    if (!phrase) return [];
+    return [{ start: token.start, end: words[phrase.next - 1].end, relations: phrase.relations }];
+  });
+}
+
+/** `question` with the relation it names replaced by the name of whom it is. */
+export function askedOf(question: string, asked: AskedRelation, name: string): string {
+  return question.slice(0, asked.start) + name + question.slice(asked.end);
+}

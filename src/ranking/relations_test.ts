@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { askedOf, askedRelations, definedRelations, definitions } from "./relations.ts";
+
+Deno.test("definitions: a name with its relation, before or after it", () => {
+  const cases: [string, { name: string; relations: string[] }[]][] = [
+    ["My daughter Elif started school.", [{ name: "Elif", relations: ["daughter"] }]],
+    ["Ruairi is my godson.", [{ name: "Ruairi", relations: ["godchild"] }]],
+    ["Dr Adeyemi is our family GP.", [{ name: "Dr Adeyemi", relations: ["doctor"] }]],
+    ["Callum has been my best friend for years.", [{ name: "Callum", relations: ["friend"] }]],
+    ["Fergus is my line manager at work.", [{ name: "Fergus", relations: ["manager"] }]],
+    ["Signe lives in the flat below ours.", [{ name: "Signe", relations: ["neighbour"] }]],
+    ["My stepdad Clive’s boat leaks.", [{ name: "Clive", relations: ["stepfather"] }]],
+  ];
+  for (const [text, want] of cases) assert.deepEqual(definitions(text), want, text);
+});
+
+Deno.test("definitions: relations of relations are composed", () => {
+  assert.deepEqual(definitions("Rosalind is my wife's mother."), [
+    { name: "Rosalind", relations: ["mother-in-law"] },
+  ]);
+  assert.deepEqual(definitions("Greet is my father's older sister."), [
+    { name: "Greet", relations: ["aunt"] },
+  ]);
+  assert.deepEqual(definitions("Oskar is married to my sister Hanne."), [
+    { name: "Hanne", relations: ["sister"] },
+    { name: "Oskar", relations: ["sibling-in-law"] },
+  ]);
+});
+
+Deno.test("definitions: nothing where no one is named by a relation", () => {
+  for (
+    const text of [
+      "My road bike needs new brake pads.",
+      "I went to Leeds with my sister.",
+      "The Monday after, my boss left.",
+      "My trip with Anna was fun.",
+      "My friend's dog Rex barks.",
+    ]
+  ) assert.deepEqual(definitions(text), [], text);
+});
+
+Deno.test("definedRelations: one term per relation, apart from every word", () => {
+  const terms = definedRelations("My wife Noor and my wife's mother Rosalind met.");
+  assert.deepEqual(terms, ["relation\0partner", "relation\0mother-in-law"]);
+});
+
+Deno.test("askedRelations: the words that name a relation, replaced by a name", () => {
+  const question = "Which batteries does my stepdad's hearing aid use?";
+  const [asked, ...more] = askedRelations(question);
+  assert.deepEqual(more, []);
+  assert.deepEqual(asked.relations, ["stepfather"]);
+  assert.equal(askedOf(question, asked, "Clive"), "Which batteries does Clive's hearing aid use?");
+  const [boss] = askedRelations("When is my boss away?");
+  assert.deepEqual(boss.relations, ["manager"]);
+  const [law] = askedRelations("Where does my brother-in-law work?");
+  assert.deepEqual(law.relations, ["sibling-in-law"]);
+  assert.deepEqual(askedRelations("What did I eat on my birthday?"), []);
+});
