@@ -64,7 +64,19 @@ const NOUNS = new Map<string, string[]>(
     names.split(" ").map((name) => [name.replace("_", " "), [relation]])
   ),
 );
-NOUNS.set("kid", ["son", "daughter"]).set("child", ["son", "daughter"]);
+// Words of several relations: "my wife's parents" are the user's parents-in-law. "Family" and
+// "relatives" name relations only after someone's ("my wife's family").
+for (
+  const [words, relations] of [
+    ["kid kids child children", "son daughter"],
+    ["parents", "mother father"],
+    ["siblings", "brother sister"],
+    ["grandparents", "grandmother grandfather"],
+    ["family relatives relations folks", "mother father brother sister"],
+  ]
+) for (const word of words.split(" ")) NOUNS.set(word, relations.split(" "));
+
+const ONLY_AFTER = new Set(["family", "relatives", "relations", "folks"]);
 
 /** `a`'s `b`, by canonical names: "father sister" is an aunt. */
 const COMPOSED: Record<string, string> = {
@@ -144,18 +156,22 @@ interface Phrase {
  * The relation named by the words from `at`: up to two modifiers ("older", "line") and a
  * relation word, then perhaps "'s" and another ("father's older sister").
  */
-function phraseAt(words: Token[], at: number): Phrase | undefined {
+function phraseAt(words: Token[], at: number, after = false): Phrase | undefined {
   for (let skip = 0; skip <= 2; skip++) {
     const modifiers = words.slice(at, at + skip);
     if (modifiers.some((w) => w.capital || w.possessive || NOT_MODIFIERS.has(w.word))) return;
     for (const length of [2, 1]) {
       const noun = words.slice(at + skip, at + skip + length);
       if (noun.length < length || noun.slice(0, -1).some((w) => w.possessive)) continue;
-      const relations = NOUNS.get(noun.map((w) => w.word).join(" "));
-      if (!relations) continue;
+      const named = noun.map((w) => w.word).join(" ");
+      const relations = NOUNS.get(named);
+      if (!relations || (!after && ONLY_AFTER.has(named))) continue;
+      // The last of two relation words names it: "our family GP".
+      const next = words[at + skip + length];
+      if (!noun.at(-1)!.possessive && next && NOUNS.has(next.word)) continue;
       const phrase = { relations, next: at + skip + length, possessive: noun.at(-1)!.possessive };
       if (!phrase.possessive) return phrase;
-      const then = phraseAt(words, phrase.next);
+      const then = phraseAt(words, phrase.next, true);
       const both = then && composed(relations, then.relations);
       return both?.length ? { ...then!, relations: both } : phrase;
     }
@@ -172,7 +188,15 @@ const NOT_NAMES = new Set(
 );
 
 function nameWord(token: Token | undefined): boolean {
-  return token !== undefined && token.capital && !NOT_NAMES.has(token.word);
+  return token !== undefined && token.capital && !NOT_NAMES.has(token.word) &&
+    !NOUNS.has(token.word);
+}
+
+/** A name without its title ("Dr Adeyemi" → "Adeyemi"). */
+export function bareName(name: string): string {
+  return tokens(name).filter((token, i) => i > 0 || !TITLES.has(token.word)).map((token) =>
+    name.slice(token.start, token.end)
+  ).join(" ");
 }
 
 /** The name of up to three words (a title first) from token `at`, in the text's own spelling. */
@@ -205,6 +229,14 @@ function before(words: Token[], at: number, verbs: string[]): number | undefined
   }
 }
 
+/** The token after "is called", "is named" or "'s name is" from token `at`. */
+function calledAt(words: Token[], at: number): number | undefined {
+  for (const verb of ["is called", "is named", "was called", "name is"]) {
+    const parts = verb.split(" ");
+    if (parts.every((part, i) => words[at + i]?.word === part)) return at + parts.length;
+  }
+}
+
 /** Someone a text names, and their relations to the user. */
 export interface Definition {
   name: string;
@@ -227,6 +259,10 @@ export function definitions(text: string): Definition[] {
     // "my sister Hanne"
     const after = phrase.possessive ? undefined : nameFrom(text, words, phrase.next);
     if (after) found.push({ name: after, relations });
+    // "my boss is called Karen"
+    const called = calledAt(words, phrase.next);
+    const name = called && nameFrom(text, words, called);
+    if (name) found.push({ name, relations });
     // "Ruairi is my godson"
     const is = before(words, at, IS);
     const named = is !== undefined && nameUpTo(text, words, is);
@@ -265,13 +301,19 @@ export interface AskedRelation {
   relations: string[];
 }
 
-/** The relations `question` names with "my" or "our". */
+/**
+ * The relations `question` names with "my" or "our", but not with the user ("my wife and I":
+ * what they share is said of "we", not of a name).
+ */
 export function askedRelations(question: string): AskedRelation[] {
   const words = tokens(question);
+  const withUser = (at: number) =>
+    (words[at]?.word === "and" && ["i", "me"].includes(words[at + 1]?.word)) ||
+    (words[at - 1]?.word === "and" && ["i", "me"].includes(words[at - 2]?.word));
   return words.flatMap((token, at) => {
     if (!OWNERS.has(token.word)) return [];
     const phrase = phraseAt(words, at + 1);
-    if (!phrase) return [];
+    if (!phrase || withUser(phrase.next) || withUser(at)) return [];
     return [{ start: token.start, end: words[phrase.next - 1].end, relations: phrase.relations }];
   });
 }

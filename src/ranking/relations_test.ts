@@ -10,6 +10,8 @@ Deno.test("definitions: a name with its relation, before or after it", () => {
     ["Fergus is my line manager at work.", [{ name: "Fergus", relations: ["manager"] }]],
     ["Signe lives in the flat below ours.", [{ name: "Signe", relations: ["neighbour"] }]],
     ["My stepdad Clive’s boat leaks.", [{ name: "Clive", relations: ["stepfather"] }]],
+    ["My boss's name is Karen Liu.", [{ name: "Karen Liu", relations: ["manager"] }]],
+    ["Our dog is called Biscuit.", [{ name: "Biscuit", relations: ["dog"] }]],
   ];
   for (const [text, want] of cases) assert.deepEqual(definitions(text), want, text);
 });
@@ -55,4 +57,18 @@ Deno.test("askedRelations: the words that name a relation, replaced by a name", 
   const [law] = askedRelations("Where does my brother-in-law work?");
   assert.deepEqual(law.relations, ["sibling-in-law"]);
   assert.deepEqual(askedRelations("What did I eat on my birthday?"), []);
+});
+
+Deno.test("askedRelations: not a relation asked together with the user", () => {
+  assert.deepEqual(askedRelations("Where did my wife and I go on honeymoon?"), []);
+  assert.deepEqual(askedRelations("What do me and my brother argue about?"), []);
+  assert.equal(askedRelations("What do my brother and his wife do?").length, 1);
+});
+
+Deno.test("askedRelations: a word of several relations, composed", () => {
+  const [inLaws] = askedRelations("Which of my wife's relatives is ill?");
+  assert.deepEqual(inLaws.relations, ["mother-in-law", "father-in-law", "sibling-in-law"]);
+  const [parents] = askedRelations("Where do my parents live?");
+  assert.deepEqual(parents.relations, ["mother", "father"]);
+  assert.deepEqual(askedRelations("Is our family getting bigger?"), []);
 });

@@ -34,7 +34,7 @@ import {
   rankCandidates,
   type RankedHit,
 } from "../ranking/rank.ts";
-import { askedOf, askedRelations, definitions } from "../ranking/relations.ts";
+import { askedOf, askedRelations, bareName, definitions } from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
 import type { RecallResult, RecallResults } from "./memory_answers.ts";
@@ -128,13 +128,18 @@ export function createRecall(deps: RecallDependencies) {
       const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
       // A question about "my brother-in-law" is asked again of each name the store gives them.
       const named = await clock.counted("read", () => namedQuestions(asking, query));
-      const others = await Promise.all(named.map(async (question) =>
-        rankQuestion(asking, {
-          query: question,
-          vector: await queryVectors.vectorOf(asker, question, signal),
-          terms: await hasher.hashQuery(owner, question),
-        }, clock)
-      ));
+      const others = await Promise.all(named.map(async ({ question, name }) => {
+        const [vector, terms, nameTerms] = await Promise.all([
+          queryVectors.vectorOf(asker, question, signal),
+          hasher.hashQuery(owner, question),
+          hasher.hashQuery(owner, name),
+        ]);
+        const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
+        // It adds only the memories that mention the name.
+        const mentions = index.search(nameTerms, 1);
+        const answered = ranking.answered.filter(({ hit }) => mentions.scoreOf(hit.id) > 0);
+        return { ...ranking, answered };
+      }));
       clock.report("lexical");
       const { shape, abstainBelow } = first;
       const answered = mergeRanked([first, ...others].map((r) => r.answered), limit);
@@ -239,7 +244,7 @@ const NAMES = 2;
 async function namedQuestions(
   { owner, index, scope, source, hasher }: Asking,
   query: string,
-): Promise<string[]> {
+): Promise<{ question: string; name: string }[]> {
   const [asked] = askedRelations(query);
   if (!asked) return [];
   const terms = await hasher.relations(owner, asked.relations);
@@ -253,7 +258,10 @@ async function namedQuestions(
       relations.some((relation) => asked.relations.includes(relation)) ? [name] : []
     )
   );
-  return [...new Set(names)].slice(0, NAMES).map((name) => askedOf(query, asked, name));
+  return [...new Set(names)].slice(0, NAMES).map((name) => ({
+    question: askedOf(query, asked, name),
+    name: bareName(name),
+  }));
 }
 
 /** Which memories a recall may show (`shown`), and with a filter, the ids it keeps (`only`). */
