@@ -2,7 +2,8 @@
  * Changing the embedder under load: a relayer on lexical vectors reindexes to GloVe while
  * clients remember, erase and recall. Nothing remembered is lost, nothing erased comes back,
  * and every recall is answered from one index: each result's distance is the query's distance
- * to the memory under one embedder, the same for all the results of a recall.
+ * to the memory under one embedder, the same for all the results of a recall. A row indexed by an
+ * earlier version gains the terms its text is indexed by today.
  */
 import assert from "node:assert/strict";
 import { EncryptedIndexSet } from "../plugins/encrypted_index/mod.ts";
@@ -99,6 +100,18 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
       initial.push(...await rememberBulk(t, alice, texts));
     }
     await settleAll(t, alice, initial);
+    // A row as an earlier version indexed it: without the terms its text is indexed by today.
+    const sisterText = "My sister Hanne lives in Oslo.";
+    const [sister] = await rememberBulk(t, alice, [sisterText]);
+    await settleAll(t, alice, [sister]);
+    initial.push(sister);
+    const stored = (await indexes.vectors.terms(alice.owner, "default")).find((r) =>
+      r.id === sister
+    )!;
+    const [sisterVector] = await lexical.embed([sisterText]);
+    await indexes.vectors.upsert([
+      { ...stored, owner: alice.owner, namespace: "default", vector: sisterVector, terms: [] },
+    ]);
     // A client-encrypted memory, of the old size: the new index cannot take it.
     const manual = await jsonOf(
       await t.signed(alice, "POST", "/api/remember/manual", {
@@ -185,6 +198,12 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
     assert.deepEqual([...indexed].sort(), [...expected].sort());
     assert.deepEqual(await listIds(t, alice), [...expected].sort(), "list agrees with the index");
     assert.ok(!indexed.has(manual.id));
+    // Reindexed, the old row has its text's terms, the relation it names included.
+    const hasher = await TermHasher.fromSecret(secret);
+    const rows = await indexes.vectors.terms(alice.owner, "default");
+    const sisterTerms = rows.find((r) => r.id === sister)!.terms;
+    assert.deepEqual(sisterTerms, await hasher.hash(alice.owner, sisterText));
+    assert.ok(sisterTerms.includes((await hasher.relations(alice.owner, ["sister"]))[0]));
     assert.equal(summary.skipped.manualDimensions, 1);
     // A restore of the namespace skips it (its vector is of the old size) and goes on.
     const restore = await jsonOf(

@@ -383,15 +383,20 @@ export class Reindexer {
     const vectors = texts.length > 0
       ? await target.embedder.embed(texts.map((t) => t.text), { signal })
       : [];
-    // Rows from before digests and the manual mark gain them (see `MemoryInfo`).
+    // Rows from before digests and the manual mark gain them (see `MemoryInfo`), and every
+    // row its text's terms as they are indexed today (relations included).
+    const { hasher } = this.#options;
     const digest = async (row: TermsRow, text: string): Promise<MemoryInfo> =>
-      row.info?.digest === undefined
-        ? { digest: await this.#options.hasher.digest(owner, text) }
-        : {};
+      row.info?.digest === undefined ? { digest: await hasher.digest(owner, text) } : {};
     const out: VectorRow[] = [
       ...await Promise.all(
         texts.map(async ({ row, text }, i) =>
-          this.#row(place, row, vectors[i], await digest(row, text))
+          this.#row(
+            place,
+            { ...row, terms: await hasher.hash(owner, text) },
+            vectors[i],
+            await digest(row, text),
+          )
         ),
       ),
       ...given.map(({ row, vector }) => this.#row(place, row, vector, { manual: true })),
