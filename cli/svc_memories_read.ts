@@ -19,6 +19,7 @@ function explanation(parts: RecallExplanation): string {
     ...(parts.answer_type === null ? [] : [`answer type ${parts.answer_type}`]),
     `fused ${two(parts.fused)}`,
     `neighbour ${two(parts.neighbour)}` + (parts.neighbour_id ? ` (${parts.neighbour_id})` : ""),
+    ...(parts.asked_about ? [`asked about ${visible(parts.asked_about)}`] : []),
   ].join(", ");
 }
 

@@ -143,6 +143,7 @@ Deno.test("explain: each result's vector, lexical, re-rank and neighbour parts",
   assert.equal(best.text, "I commute by bicycle");
   assert.deepEqual(Object.keys(best.explain!).sort(), [
     "answer_type",
+    "asked_about",
     "fused",
     "lexical",
     "neighbour",
@@ -212,8 +213,9 @@ Deno.test("relations: a question about a relation finds what the store says of i
     { text: "My sister does yoga at weekends." },
   ]);
   const body = { query: "What does my brother-in-law do at weekends?", limit: 3, min_score: 0.1 };
-  const found = await recall(t, caller, body);
-  assert.ok(found.results.some((r) => r.id === answer), JSON.stringify(found.results));
+  const found = await recall(t, caller, { ...body, explain: true });
+  const fishing = found.results.find((r) => r.id === answer);
+  assert.equal(fishing?.explain?.asked_about, "Oskar", JSON.stringify(found.results));
   // Erased, the memory that said who Oskar is no longer leads to him.
   assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
   const after = await recall(t, caller, body);

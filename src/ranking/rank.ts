@@ -55,6 +55,8 @@ export interface ScoreParts {
   neighbour: number;
   /** The neighbour that score is of. */
   neighbourId?: string;
+  /** The name the question was asked about when this score was given ("my boss" → "Fergus"). */
+  askedAbout?: string;
 }
 
 export interface RankedHit {

@@ -137,7 +137,11 @@ export function createRecall(deps: RecallDependencies) {
         const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
         // It adds only the memories that mention the name.
         const mentions = index.search(nameTerms, 1);
-        const answered = ranking.answered.filter(({ hit }) => mentions.scoreOf(hit.id) > 0);
+        const answered = ranking.answered.flatMap((ranked) =>
+          mentions.scoreOf(ranked.hit.id) > 0
+            ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: name } }]
+            : []
+        );
         return { ...ranking, answered };
       }));
       clock.report("lexical");

@@ -37,6 +37,11 @@ export interface RecallExplanation {
   neighbour: number;
   /** That neighbour's id; `null` without one. */
   neighbour_id: string | null;
+  /**
+   * The name the question was asked about when the memory scored this ("my boss" → "Fergus",
+   * see `docs/api.md`, People and relations); `null` when it scored this as asked.
+   */
+  asked_about: string | null;
 }
 
 /** A ranked memory's score parts in the API's names. */
@@ -49,5 +54,6 @@ export function explanationOf(parts: ScoreParts): RecallExplanation {
     fused: parts.fused,
     neighbour: parts.neighbour,
     neighbour_id: parts.neighbourId ?? null,
+    asked_about: parts.askedAbout ?? null,
   };
 }
