@@ -221,3 +221,19 @@ Deno.test("relations: a question about a relation finds what the store says of i
   const after = await recall(t, caller, body);
   assert.ok(!after.results.some((r) => r.id === answer), JSON.stringify(after.results));
 });
+
+Deno.test("relations: a question about a name finds what the store says of its relation", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const [, answer] = await rememberAll(t, caller, [
+    { text: "My sister Niamh came to stay at Easter." },
+    { text: "My sister is a nurse in Galway." },
+    { text: "Niamh likes long walks at weekends." },
+    { text: "I do the laundry at weekends." },
+    { text: "Our nurse at the surgery is kind." },
+  ]);
+  const body = { query: "Where does Niamh work?", limit: 3, min_score: 0.1, explain: true };
+  const { results } = await recall(t, caller, body);
+  const found = results.find((r) => r.id === answer);
+  assert.equal(found?.explain?.asked_about, "my sister", JSON.stringify(results));
+});

@@ -55,7 +55,7 @@ export interface ScoreParts {
   neighbour: number;
   /** The neighbour that score is of. */
   neighbourId?: string;
-  /** The name the question was asked about when this score was given ("my boss" → "Fergus"). */
+  /** Whom the question was asked about when this score was given ("my boss" → "Fergus"). */
   askedAbout?: string;
 }
 

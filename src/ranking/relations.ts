@@ -241,6 +241,8 @@ function calledAt(words: Token[], at: number): number | undefined {
 export interface Definition {
   name: string;
   relations: string[];
+  /** The relation as the text says it after "my" ("line manager", "father's older sister"). */
+  said?: string;
 }
 
 /** Places a neighbour lives, after "<name> lives". */
@@ -256,17 +258,18 @@ export function definitions(text: string): Definition[] {
     const phrase = phraseAt(words, at + 1);
     if (!phrase) return;
     const { relations } = phrase;
+    const said = text.slice(words[at + 1].start, words[phrase.next - 1].end);
     // "my sister Hanne"
     const after = phrase.possessive ? undefined : nameFrom(text, words, phrase.next);
-    if (after) found.push({ name: after, relations });
+    if (after) found.push({ name: after, relations, said });
     // "my boss is called Karen"
     const called = calledAt(words, phrase.next);
     const name = called && nameFrom(text, words, called);
-    if (name) found.push({ name, relations });
+    if (name) found.push({ name, relations, said });
     // "Ruairi is my godson"
     const is = before(words, at, IS);
     const named = is !== undefined && nameUpTo(text, words, is);
-    if (named) found.push({ name: named, relations });
+    if (named) found.push({ name: named, relations, said });
     // "Bartek is married to my sister"
     const married = before(words, at, MARRIED);
     const spouse = married !== undefined && nameUpTo(text, words, married);
@@ -318,7 +321,32 @@ export function askedRelations(question: string): AskedRelation[] {
   });
 }
 
-/** `question` with the relation it names replaced by the name of whom it is. */
-export function askedOf(question: string, asked: AskedRelation, name: string): string {
-  return question.slice(0, asked.start) + name + question.slice(asked.end);
+/** Someone a question names ("Where does Niamh work?"), and where. */
+export interface AskedName {
+  start: number;
+  end: number;
+  name: string;
+}
+
+/** The names `question` asks about. */
+export function askedNames(question: string): AskedName[] {
+  const words = tokens(question);
+  const found: AskedName[] = [];
+  for (let at = 0; at < words.length; at++) {
+    const name = nameWord(words[at]) && nameFrom(question, words, at);
+    if (!name) continue;
+    const end = words[at].start + name.length;
+    found.push({ start: words[at].start, end, name });
+    while (words[at + 1]?.start < end) at++;
+  }
+  return found;
+}
+
+/** `question` with the words at `asked` replaced by `words`. */
+export function askedOf(
+  question: string,
+  asked: { start: number; end: number },
+  words: string,
+): string {
+  return question.slice(0, asked.start) + words + question.slice(asked.end);
 }

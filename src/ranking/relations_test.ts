@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { askedOf, askedRelations, definedRelations, definitions } from "./relations.ts";
+import { askedNames, askedOf, askedRelations, definedRelations, definitions } from "./relations.ts";
+
+/** Who a text names, and as what, without how it says it. */
+const who = (text: string) => definitions(text).map(({ name, relations }) => ({ name, relations }));
 
 Deno.test("definitions: a name with its relation, before or after it", () => {
   const cases: [string, { name: string; relations: string[] }[]][] = [
@@ -13,17 +16,17 @@ Deno.test("definitions: a name with its relation, before or after it", () => {
     ["My boss's name is Karen Liu.", [{ name: "Karen Liu", relations: ["manager"] }]],
     ["Our dog is called Biscuit.", [{ name: "Biscuit", relations: ["dog"] }]],
   ];
-  for (const [text, want] of cases) assert.deepEqual(definitions(text), want, text);
+  for (const [text, want] of cases) assert.deepEqual(who(text), want, text);
 });
 
 Deno.test("definitions: relations of relations are composed", () => {
-  assert.deepEqual(definitions("Rosalind is my wife's mother."), [
+  assert.deepEqual(who("Rosalind is my wife's mother."), [
     { name: "Rosalind", relations: ["mother-in-law"] },
   ]);
-  assert.deepEqual(definitions("Greet is my father's older sister."), [
+  assert.deepEqual(who("Greet is my father's older sister."), [
     { name: "Greet", relations: ["aunt"] },
   ]);
-  assert.deepEqual(definitions("Oskar is married to my sister Hanne."), [
+  assert.deepEqual(who("Oskar is married to my sister Hanne."), [
     { name: "Hanne", relations: ["sister"] },
     { name: "Oskar", relations: ["sibling-in-law"] },
   ]);
@@ -71,4 +74,21 @@ Deno.test("askedRelations: a word of several relations, composed", () => {
   const [parents] = askedRelations("Where do my parents live?");
   assert.deepEqual(parents.relations, ["mother", "father"]);
   assert.deepEqual(askedRelations("Is our family getting bigger?"), []);
+});
+
+Deno.test("askedNames: the names a question asks about, as it spells them", () => {
+  assert.deepEqual(askedNames("Where does Niamh work?"), [{ start: 11, end: 16, name: "Niamh" }]);
+  assert.deepEqual(askedNames("What does Dr Adeyemi say?").map((n) => n.name), ["Dr Adeyemi"]);
+  assert.deepEqual(askedNames("What is Hanne's job?").map((n) => n.name), ["Hanne"]);
+  assert.deepEqual(askedNames("When did I go to Leeds?").map((n) => n.name), ["Leeds"]);
+  assert.deepEqual(askedNames("What did I eat on Monday?"), []);
+});
+
+Deno.test("definitions: the relation as the text says it", () => {
+  assert.deepEqual(definitions("My sister Niamh is a nurse.")[0].said, "sister");
+  assert.deepEqual(
+    definitions("Greet is my father's older sister.")[0].said,
+    "father's older sister",
+  );
+  assert.equal(definitions("Oskar is married to my sister.")[0].said, undefined);
 });

@@ -34,7 +34,14 @@ import {
   rankCandidates,
   type RankedHit,
 } from "../ranking/rank.ts";
-import { askedOf, askedRelations, bareName, definitions } from "../ranking/relations.ts";
+import {
+  askedNames,
+  askedOf,
+  askedRelations,
+  bareName,
+  type Definition,
+  definitions,
+} from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
 import type { RecallResult, RecallResults } from "./memory_answers.ts";
@@ -126,20 +133,20 @@ export function createRecall(deps: RecallDependencies) {
         reranker: deps.reranker?.(),
       };
       const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
-      // A question about "my brother-in-law" is asked again of each name the store gives them.
-      const named = await clock.counted("read", () => namedQuestions(asking, query));
-      const others = await Promise.all(named.map(async ({ question, name }) => {
-        const [vector, terms, nameTerms] = await Promise.all([
+      // "my brother-in-law" is asked about as "Oskar", "Niamh" as "my sister" (`otherQuestions`).
+      const asked = await clock.counted("read", () => otherQuestions(asking, query));
+      const others = await Promise.all(asked.map(async ({ question, about, mentions }) => {
+        const [vector, terms, mentioned] = await Promise.all([
           queryVectors.vectorOf(asker, question, signal),
           hasher.hashQuery(owner, question),
-          hasher.hashQuery(owner, name),
+          hasher.hashQuery(owner, mentions),
         ]);
         const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
-        // It adds only the memories that mention the name.
-        const mentions = index.search(nameTerms, 1);
+        // It adds only the memories that mention whom it asks about.
+        const mentioning = index.search(mentioned, 1);
         const answered = ranking.answered.flatMap((ranked) =>
-          mentions.scoreOf(ranked.hit.id) > 0
-            ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: name } }]
+          mentioning.scoreOf(ranked.hit.id) > 0
+            ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }]
             : []
         );
         return { ...ranking, answered };
@@ -236,36 +243,61 @@ async function rankQuestion(
   return { ...abstaining(ranked, shape, index, model, minScore), shape, texts };
 }
 
-/** Memories read for who a relation is, and names a question is asked again of, at most. */
+/** Memories read for who someone is, and other questions a recall asks, at most. */
 const DEFINERS = 4;
-const NAMES = 2;
+const OTHERS = 2;
+
+/** Another question a recall asks, about whom, and what the memories it adds must mention. */
+interface OtherQuestion {
+  question: string;
+  /** Who it asks about, as `explain` shows it ("Fergus", "my sister"). */
+  about: string;
+  mentions: string;
+}
 
 /**
- * `query` asked of each person the store names by the relation it asks about ("my boss" →
- * "Fergus"): the memories that define someone by it (`definedRelations`) are read, and those
- * the recall may show name them. None when it asks about no relation.
+ * `query` asked of who the store says someone is. A question about "my boss" is asked about
+ * each name the store gives the boss ("Fergus"); one about "Niamh", about what the store says
+ * Niamh is to the user ("my sister"). The memories that say so are read, among those the
+ * recall may show. None when it asks about no relation and no name.
  */
-async function namedQuestions(
-  { owner, index, scope, source, hasher }: Asking,
-  query: string,
-): Promise<{ question: string; name: string }[]> {
-  const [asked] = askedRelations(query);
-  if (!asked) return [];
-  const terms = await hasher.relations(owner, asked.relations);
+async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
+  const { owner, hasher } = asking;
+  const [relation] = askedRelations(query);
+  if (relation) {
+    const said = await definitionsIn(asking, await hasher.relations(owner, relation.relations));
+    const names = said.flatMap(({ name, relations }) =>
+      relations.some((r) => relation.relations.includes(r)) ? [name] : []
+    );
+    return [...new Set(names)].slice(0, OTHERS).map((name) => ({
+      question: askedOf(query, relation, name),
+      about: name,
+      mentions: bareName(name),
+    }));
+  }
+  const [named] = askedNames(query);
+  if (!named) return [];
+  const name = bareName(named.name);
+  const said = await definitionsIn(asking, await hasher.hashQuery(owner, name));
+  const relations = said.flatMap((d) => d.said && bareName(d.name) === name ? [d.said] : []);
+  return [...new Set(relations)].slice(0, OTHERS).map((words) => ({
+    question: askedOf(query, named, `my ${words}`),
+    about: `my ${words}`,
+    mentions: words.split(" ").at(-1)!,
+  }));
+}
+
+/** Who the best memories holding `terms` say someone is, among those the recall may show. */
+async function definitionsIn(
+  { index, scope, source }: Asking,
+  terms: string[],
+): Promise<Definition[]> {
   const definers = index.search(terms, DEFINERS).hits.flatMap(({ id }) => {
     const entry = index.entry(id);
     return entry && scope.shown(id) ? [{ ...entry, distance: 0 }] : [];
   });
   const texts = await readTexts(source, definers, new Map());
-  const names = texts.flatMap((text) =>
-    definitions(text ?? "").flatMap(({ name, relations }) =>
-      relations.some((relation) => asked.relations.includes(relation)) ? [name] : []
-    )
-  );
-  return [...new Set(names)].slice(0, NAMES).map((name) => ({
-    question: askedOf(query, asked, name),
-    name: bareName(name),
-  }));
+  return texts.flatMap((text) => text === null ? [] : definitions(text));
 }
 
 /** Which memories a recall may show (`shown`), and with a filter, the ids it keeps (`only`). */
