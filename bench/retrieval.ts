@@ -39,12 +39,7 @@
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
-import {
-  abstainBelowFor,
-  abstainsAt,
-  DEFAULT_MIN_SCORE,
-  subjectAbstainBelowFor,
-} from "../src/ranking/rank.ts";
+import { abstainBelowFor, abstainsAt, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
@@ -154,22 +149,19 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
 /** Every question's results (min_score 0), the shape of its nearest memories, and recall's latencies. */
 async function askAll(client: SvcClient, asked: Asked[]) {
   const answers: RecallResult[][] = [];
-  const shapes: Shape[] = [];
+  const shapes: { margin: number; spread: number }[] = [];
   const ms: number[] = [];
   for (const { question, namespace, limit } of asked) {
     const started = performance.now();
-    const { results, margin = 0, spread = 0, subject_margin = null } = await client.recall(
-      question,
-      {
-        namespace,
-        limit,
-        minScore: 0,
-        explain: true,
-      },
-    );
+    const { results, margin = 0, spread = 0 } = await client.recall(question, {
+      namespace,
+      limit,
+      minScore: 0,
+      explain: true,
+    });
     ms.push(performance.now() - started);
     answers.push(results);
-    shapes.push({ margin, spread, subject: subject_margin });
+    shapes.push({ margin, spread });
   }
   return { answers, shapes, ms };
 }
@@ -189,11 +181,16 @@ function figures(answers: RecallResult[][], labelsOf: Map<string, string[]>, thr
  * or the shape of its nearest memories (`abstainsAt`), as the relayer abstains: only over facts,
  * so never for LoCoMo's turns.
  */
-type Shape = { margin: number; spread: number; subject: number | null };
+type Shape = { margin: number; spread: number };
 const SCORES = [0, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
 const below = (value: number, t: number) => value < t;
-type Rule = (results: RecallResult[], shape: Shape, turns: boolean, t: number) => boolean;
-const ABSTAINING: Record<string, { at: number[]; abstains: Rule }> = {
+const ABSTAINING: Record<
+  string,
+  {
+    at: number[];
+    abstains: (results: RecallResult[], shape: Shape, turns: boolean, t: number) => boolean;
+  }
+> = {
   score: { at: SCORES, abstains: (results, _, __, t) => below(results[0]?.score ?? 0, t) },
   vector: {
     at: SCORES,
@@ -209,17 +206,13 @@ const ABSTAINING: Record<string, { at: number[]; abstains: Rule }> = {
     at: [0, 0.04, 0.06, 0.08, 0.09, 0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.18, 0.2],
     abstains: (_, shape, turns, t) => !turns && abstainsAt(shape, t),
   },
-  subject: {
-    at: [0, 0.02, 0.04, 0.06, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2],
-    abstains: (_, shape, turns, t) => !turns && shape.subject !== null && shape.subject < t,
-  },
 };
 
 /** Figures of one pass when recall abstains by `rule` at `threshold` (at the default minimum score). */
 function abstaining(
   pass: { answers: RecallResult[][]; shapes: Shape[] },
   labelsOf: Map<string, string[]>,
-  rule: Rule,
+  rule: (typeof ABSTAINING)[string]["abstains"],
   threshold: number,
 ) {
   const kept = pass.answers.map((results, i) =>
@@ -228,13 +221,10 @@ function abstaining(
   return figures(kept, labelsOf, MIN_SCORE);
 }
 
-/** How the relayer at `url` abstains by default, for its embedder: by margin, then by subject. */
-async function defaultAbstaining(url: string): Promise<Rule> {
-  const { backends: { embedder } } = await (await fetch(`${url}/health`)).json();
-  const [margin, subject] = [abstainBelowFor(embedder), subjectAbstainBelowFor(embedder)];
-  return (results, shape, turns) =>
-    ABSTAINING.margin.abstains(results, shape, turns, margin) ||
-    ABSTAINING.subject.abstains(results, shape, turns, subject);
+/** The margin below which the relayer at `url` abstains, for its embedder. */
+async function abstainBelowOf(url: string) {
+  const health = await (await fetch(`${url}/health`)).json();
+  return abstainBelowFor(health.backends.embedder);
 }
 
 type Figures = ReturnType<typeof figures>;
@@ -309,7 +299,12 @@ for (let run = 0; run < RUNS; run++) {
     );
     runs.push({
       // As the relayer answers by default: abstaining where its embedder is calibrated to.
-      figures: abstaining(first, labelsOf, await defaultAbstaining(relayer.url), 0),
+      figures: abstaining(
+        first,
+        labelsOf,
+        ABSTAINING.margin.abstains,
+        await abstainBelowOf(relayer.url),
+      ),
       byThreshold,
       byAbstention,
       ingestSeconds,

@@ -1,8 +1,4 @@
-/**
- * Recall answers nothing when its best memory is a fact that hardly stands out, or a fact about
- * whom the question names that hardly stands out from their other memories, for a calibrated
- * embedder.
- */
+/** Recall answers nothing when its best memory is a fact that hardly stands out, for a calibrated embedder. */
 import assert from "node:assert/strict";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
@@ -14,9 +10,6 @@ import {
   abstainsAt,
   DEFAULT_MIN_SCORE,
   nearestShape,
-  SUBJECT_ABSTAIN_BELOW,
-  subjectAbstainBelowFor,
-  subjectMargin,
 } from "../src/ranking/rank.ts";
 import { jsonOf as json, rememberAll, startTestRelayer } from "./fixtures.ts";
 
@@ -68,11 +61,9 @@ async function withCalibratedRelayer(
     recall: (body: Record<string, unknown>) => Promise<RecallResults>,
     remember: (texts: string[], thread?: string) => Promise<unknown>,
   ) => Promise<void>,
-  { margin = 0.14, subject = 0 } = {},
 ) {
-  // The test embedder as a family calibrated at a margin of 0.14 (by default).
-  ABSTAIN_BELOW["svc-abstain-test"] = margin;
-  SUBJECT_ABSTAIN_BELOW["svc-abstain-test"] = subject;
+  // The test embedder as a family calibrated at a margin of 0.14.
+  ABSTAIN_BELOW["svc-abstain-test"] = 0.14;
   const embedder = new LexicalEmbedder();
   Object.defineProperty(embedder, "model", { value: "svc-abstain-test-v1" });
   try {
@@ -87,7 +78,6 @@ async function withCalibratedRelayer(
     );
   } finally {
     delete ABSTAIN_BELOW["svc-abstain-test"];
-    delete SUBJECT_ABSTAIN_BELOW["svc-abstain-test"];
   }
 }
 
@@ -126,42 +116,4 @@ Deno.test("abstention: many memories as near as one another are answered, not ab
     assert.ok(answer.margin! < 0.14, String(answer.margin));
     assert.ok(answer.results.length > 0);
   });
-});
-
-Deno.test("abstention by subject: the margin is how far the best memory about someone stands out from their next", () => {
-  const hit = (id: string, similarity: number) => ({ id, distance: 1 - similarity }) as VectorHit;
-  const candidates = [hit("a", 0.9), hit("p1", 0.62), hit("p2", 0.5), hit("p3", 0.55)];
-  const aboutPepper = (id: string) => id.startsWith("p");
-  assert.ok(Math.abs(subjectMargin(candidates, aboutPepper)! - 0.07) < 1e-9);
-  assert.equal(subjectMargin(candidates.slice(0, 2), aboutPepper), undefined, "one memory only");
-  SUBJECT_ABSTAIN_BELOW["svc-abstain-test"] = 0.1;
-  try {
-    assert.equal(subjectAbstainBelowFor("svc-abstain-test-v1"), 0.1);
-    assert.equal(subjectAbstainBelowFor("svc-glove100-sif-oov28-v1"), 0);
-  } finally {
-    delete SUBJECT_ABSTAIN_BELOW["svc-abstain-test"];
-  }
-});
-
-Deno.test("abstention by subject: nothing about someone answers; min_score overrides; explain shows it", async () => {
-  await withCalibratedRelayer(async (recall, remember) => {
-    await remember([
-      "Pepper is a three-year-old collie cross.",
-      "Pepper goes to the groomer every six weeks.",
-      "Pepper sleeps on the sofa at night.",
-      "I water the houseplants on Sundays.",
-    ]);
-    const answered = await recall({ query: "How often is Pepper at the groomer?", explain: true });
-    assert.equal(answered.results[0].text, "Pepper goes to the groomer every six weeks.");
-    assert.ok(answered.subject_margin! >= 0.1, String(answered.subject_margin));
-    const unanswered = { query: "What colour is Pepper's collar?" };
-    const abstained = await recall({ ...unanswered, explain: true });
-    assert.ok(abstained.subject_margin! < 0.1, String(abstained.subject_margin));
-    assert.deepEqual([abstained.results, abstained.abstain_subject_below], [[], 0.1]);
-    const kept = await recall({ ...unanswered, min_score: DEFAULT_MIN_SCORE });
-    assert.ok(kept.results.length > 0, "min_score overrides");
-    // About no one it names: no subject margin.
-    const plain = await recall({ query: "When do I water the plants?", explain: true });
-    assert.equal(plain.subject_margin, null);
-  }, { margin: 0, subject: 0.1 });
 });

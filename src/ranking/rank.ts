@@ -119,43 +119,6 @@ export const ABSTAIN_BELOW: Record<string, number> = {
 };
 
 /**
- * How far the nearest memory about whom a question asks stands out from the next one about them:
- * the difference of their cosine similarities to the question. When a question about "Pepper's
- * collar" finds Pepper's memories, a memory that answers it stands out from Pepper's others; one
- * that only names Pepper does not. `undefined` with fewer than two such candidates.
- */
-export function subjectMargin(
-  candidates: VectorHit[],
-  about: (id: string) => boolean,
-): number | undefined {
-  const [first, second] = candidates.filter((hit) => about(hit.id))
-    .map((hit) => similarityOf(hit.distance)).sort((a, b) => b - a);
-  return second === undefined ? undefined : first - second;
-}
-
-/**
- * Recall answers nothing when its best memory is a fact about whom the question names and it
- * stands out from the next memory about them (`subjectMargin`) by less than this, for the
- * embedder whose model id starts with the key, unless the caller sets `min_score`. Calibrated
- * on the fact sets' unanswerable questions (bench/retrieval.ts, `by_abstention.subject`); an
- * embedder not listed never abstains so.
- */
-export const SUBJECT_ABSTAIN_BELOW: Record<string, number> = {};
-
-/** The threshold of `table` for the vectors of `model` (0: never). */
-function thresholdFor(table: Record<string, number>, model: string): number {
-  for (const [prefix, threshold] of Object.entries(table)) {
-    if (model.startsWith(prefix)) return threshold;
-  }
-  return 0;
-}
-
-/** The subject margin below which recall with the vectors of `model` abstains (0: never). */
-export function subjectAbstainBelowFor(model: string): number {
-  return thresholdFor(SUBJECT_ABSTAIN_BELOW, model);
-}
-
-/**
  * Whether recall abstains at `threshold` over nearest memories of this shape: they stand out by
  * less than it, though spread at least as far (0: never).
  */
@@ -165,7 +128,10 @@ export function abstainsAt(shape: { margin: number; spread: number }, threshold:
 
 /** The margin below which recall with the vectors of `model` abstains (0: never). */
 export function abstainBelowFor(model: string): number {
-  return thresholdFor(ABSTAIN_BELOW, model);
+  for (const [prefix, threshold] of Object.entries(ABSTAIN_BELOW)) {
+    if (model.startsWith(prefix)) return threshold;
+  }
+  return 0;
 }
 
 const byScoreThenId = (a: RankedHit, b: RankedHit) =>

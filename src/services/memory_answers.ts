@@ -52,13 +52,6 @@ export type RecallResults = {
    * recall does not abstain.
    */
   spread?: number;
-  /**
-   * With `explain`: how far the best memory stands out from the next one about whom the question
-   * names (`subjectMargin`); `null` when the best memory is about no one it names.
-   */
-  subject_margin?: number | null;
-  /** With `explain`: the subject margin below which recall abstains (0: never). */
-  abstain_subject_below?: number;
 };
 
 /** A memory manual recall found, without its text. */

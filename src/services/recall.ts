@@ -33,8 +33,6 @@ import {
   nearestShape,
   rankCandidates,
   type RankedHit,
-  subjectAbstainBelowFor,
-  subjectMargin,
 } from "../ranking/rank.ts";
 import {
   askedNames,
@@ -137,17 +135,26 @@ export function createRecall(deps: RecallDependencies) {
       const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
       // "my brother-in-law" is asked about as "Oskar", "Niamh" as "my sister" (`otherQuestions`).
       const asked = await clock.counted("read", () => otherQuestions(asking, query));
-      const embed = (question: string) => queryVectors.vectorOf(asker, question, signal);
-      const others = await Promise.all(
-        asked.map((other) => rankOther(asking, other, embed, clock)),
-      );
+      const others = await Promise.all(asked.map(async ({ question, about, mentions }) => {
+        const [vector, terms, mentioned] = await Promise.all([
+          queryVectors.vectorOf(asker, question, signal),
+          hasher.hashQuery(owner, question),
+          hasher.hashQuery(owner, mentions),
+        ]);
+        const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
+        // It adds only the memories that mention whom it asks about.
+        const mentioning = index.search(mentioned, 1);
+        const answered = ranking.answered.flatMap((ranked) =>
+          mentioning.scoreOf(ranked.hit.id) > 0
+            ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }]
+            : []
+        );
+        return { ...ranking, answered };
+      }));
       clock.report("lexical");
-      const rankings = [first, ...others];
       const { shape, abstainBelow } = first;
-      const merged = mergeRanked(rankings.map((r) => r.answered), limit);
-      const subject = await subjectAbstaining(asking, query, first.candidates, merged);
-      const { answered } = subject;
-      const texts = new Map(rankings.flatMap((r) => [...r.texts]));
+      const answered = mergeRanked([first, ...others].map((r) => r.answered), limit);
+      const texts = new Map([first, ...others].flatMap((r) => [...r.texts]));
       // Tags and provenance are opened while the texts are read.
       const opening = openAttributes(attributeSeal, { owner, namespace, index }, answered);
       const [read, attributes] = await Promise.all([
@@ -159,12 +166,7 @@ export function createRecall(deps: RecallDependencies) {
       return {
         results,
         total: results.length,
-        ...(options.explain && {
-          abstain_below: abstainBelow,
-          ...shape,
-          subject_margin: subject.margin,
-          abstain_subject_below: subject.below,
-        }),
+        ...(options.explain && { abstain_below: abstainBelow, ...shape }),
       };
     },
   };
@@ -201,7 +203,6 @@ interface QuestionRanking {
   abstainBelow: number;
   shape: NearestShape;
   texts: Map<string, string>;
-  candidates: VectorHit[];
 }
 
 /**
@@ -239,57 +240,7 @@ async function rankQuestion(
     { candidates, limit, query, minScore },
     { lexical, neighbours, reranked, texts, ...weighing },
   );
-  return { ...abstaining(ranked, shape, index, model, minScore), shape, texts, candidates };
-}
-
-/** Whether a memory holds the words of `words` (any of them). */
-async function mentionsOf(
-  { owner, hasher, index }: Asking,
-  words: string,
-): Promise<(id: string) => boolean> {
-  const mentioning = index.search(await hasher.hashQuery(owner, words), 1);
-  return (id) => mentioning.scoreOf(id) > 0;
-}
-
-/** Another question ranked; it adds only the memories that mention whom it asks about. */
-async function rankOther(
-  asking: Asking,
-  { question, about, mentions }: OtherQuestion,
-  embed: (question: string) => Promise<Float32Array>,
-  clock: RecallClock,
-): Promise<QuestionRanking> {
-  const [vector, terms, mentioning] = await Promise.all([
-    embed(question),
-    asking.hasher.hashQuery(asking.owner, question),
-    mentionsOf(asking, mentions),
-  ]);
-  const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
-  const answered = ranking.answered.flatMap((ranked) =>
-    mentioning(ranked.hit.id) ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }] : []
-  );
-  return { ...ranking, answered };
-}
-
-/**
- * The answer, or none when its best memory is a fact about someone `query` names that stands
- * out from the next memory about them among its `candidates` (`subjectMargin`) by less than the
- * embedder's threshold, unless the caller set the minimum score; and that margin (`null` when
- * the best memory is about no one the question names).
- */
-async function subjectAbstaining(
-  asking: Asking,
-  query: string,
-  candidates: VectorHit[],
-  answered: RankedHit[],
-): Promise<{ answered: RankedHit[]; margin: number | null; below: number }> {
-  const { index, model, options: { minScore } } = asking;
-  const [named] = askedNames(query);
-  const best = answered[0]?.hit.id;
-  const about = named && best !== undefined && await mentionsOf(asking, bareName(named.name));
-  const margin = about && about(best!) ? subjectMargin(candidates, about) : undefined;
-  const below = minScore === undefined ? subjectAbstainBelowFor(model) : 0;
-  const abstains = margin !== undefined && margin < below && kindOf(index, best!) === "fact";
-  return { answered: abstains ? [] : answered, margin: margin ?? null, below };
+  return { ...abstaining(ranked, shape, index, model, minScore), shape, texts };
 }
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
