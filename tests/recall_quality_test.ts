@@ -237,3 +237,18 @@ Deno.test("relations: a question about a name finds what the store says of its r
   const found = results.find((r) => r.id === answer);
   assert.equal(found?.explain?.asked_about, "my sister", JSON.stringify(results));
 });
+
+Deno.test("times: a relative time is also asked as the year it names", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const year = new Date().getFullYear();
+  const [, , berlin] = await rememberAll(t, caller, [
+    { text: `I ran the Rome marathon in ${year - 6}.` },
+    { text: `I ran the Paris marathon in ${year - 4}.` },
+    { text: `I ran the Berlin marathon in ${year - 2}.` },
+  ]);
+  const asked = { query: "Which marathon did I run two years ago?", limit: 1, explain: true };
+  const [first] = (await recall(t, caller, asked)).results;
+  assert.equal(first.id, berlin, first.text);
+  assert.equal(first.explain?.asked_about, `in ${year - 2}`);
+});

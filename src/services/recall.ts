@@ -42,6 +42,7 @@ import {
   type Definition,
   definitions,
 } from "../ranking/relations.ts";
+import { askedTimes } from "../ranking/times.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import type { MemoryCallOptions } from "./memories.ts";
 import type { RecallResult, RecallResults } from "./memory_answers.ts";
@@ -115,7 +116,8 @@ export function createRecall(deps: RecallDependencies) {
         lexicon.namespace(owner, namespace),
         catalogFilter(hasher, owner, options.filter ?? {}),
       ]);
-      const scope = recallScope(index, filter, now());
+      const at = now();
+      const scope = recallScope(index, filter, at);
       if (scope.only?.length === 0) return { results: [], total: 0 };
       const source: TextSource = { reader, owner, index, options };
       const asking: Asking = {
@@ -131,6 +133,7 @@ export function createRecall(deps: RecallDependencies) {
         hasher,
         model: embedder.model,
         reranker: deps.reranker?.(),
+        at,
       };
       const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
       // "my brother-in-law" is asked about as "Oskar", "Niamh" as "my sister" (`otherQuestions`).
@@ -188,6 +191,8 @@ interface Asking {
   /** The embedder's model, whose weights and margin apply. */
   model: string;
   reranker?: Reranker;
+  /** Unix milliseconds: when the recall is asked. */
+  at: number;
 }
 
 /** One question of a recall, embedded and hashed. */
@@ -256,10 +261,11 @@ interface OtherQuestion {
 }
 
 /**
- * `query` asked of who the store says someone is. A question about "my boss" is asked about
- * each name the store gives the boss ("Fergus"); one about "Niamh", about what the store says
- * Niamh is to the user ("my sister"). The memories that say so are read, among those the
- * recall may show. None when it asks about no relation and no name.
+ * `query` asked of who the store says someone is, or of when. A question about "my boss" is
+ * asked about each name the store gives the boss ("Fergus"); one about "two years ago", about
+ * the year that is ("in 2024"); one about "Niamh", about what the store says Niamh is to the
+ * user ("my sister"). The memories that say who someone is are read, among those the recall may
+ * show. None when it asks about no relation, time or name.
  */
 async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
   const { owner, hasher } = asking;
@@ -274,6 +280,10 @@ async function otherQuestions(asking: Asking, query: string): Promise<OtherQuest
       about: name,
       mentions: bareName(name),
     }));
+  }
+  const [time] = askedTimes(query, asking.at);
+  if (time) {
+    return [{ question: askedOf(query, time, time.said), about: time.said, mentions: time.year }];
   }
   const [named] = askedNames(query);
   if (!named) return [];

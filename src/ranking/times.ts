@@ -1,0 +1,57 @@
+/**
+ * Time said relative to now: "two years ago" in a question asked in 2026 is 2024. A question
+ * that asks about a relative time is asked again about the year or month it names
+ * (`askedTimes`). Dates are read by chrono-node (English).
+ *
+ * @example
+ * ```ts
+ * const at = Date.parse("2026-11-28");
+ * askedTimes("Which marathon did I run two years ago?", at);
+ * // [{ start: 25, end: 38, said: "in 2024", year: "2024" }]
+ * ```
+ * @module
+ */
+import { parse, type ParsedResult } from "chrono-node";
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/**
+ * The times `text` says relative to `at` (Unix milliseconds) by year or by month ("two years
+ * ago", "last month"); not by day ("yesterday"), which is said of the moment.
+ */
+function relativeTimes(text: string, at: number): ParsedResult[] {
+  return parse(text, new Date(at)).filter(({ start, text }) =>
+    start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text)
+  );
+}
+
+/** A relative time a question asks about, where it says it, and what it names. */
+export interface AskedTime {
+  start: number;
+  end: number;
+  /** The time it names, as a question would say it: "in 2024", "in August 2026". */
+  said: string;
+  year: string;
+}
+
+/** The relative times `question` asks about at `now`. */
+export function askedTimes(question: string, now: number): AskedTime[] {
+  return relativeTimes(question, now).map(({ start, index, text }) => {
+    const year = String(start.get("year"));
+    const month = start.isCertain("month") ? `${MONTHS[start.get("month")! - 1]} ` : "";
+    return { start: index, end: index + text.length, said: `in ${month}${year}`, year };
+  });
+}
