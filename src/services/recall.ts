@@ -35,8 +35,10 @@ import {
   type RankedHit,
 } from "../ranking/rank.ts";
 import {
+  type AskedName,
   askedNames,
   askedOf,
+  type AskedRelation,
   askedRelations,
   bareName,
   type Definition,
@@ -138,26 +140,15 @@ export function createRecall(deps: RecallDependencies) {
       const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
       // "my brother-in-law" is asked about as "Oskar", "Niamh" as "my sister" (`otherQuestions`).
       const asked = await clock.counted("read", () => otherQuestions(asking, query));
-      const others = await Promise.all(asked.map(async ({ question, about, mentions }) => {
-        const [vector, terms, mentioned] = await Promise.all([
-          queryVectors.vectorOf(asker, question, signal),
-          hasher.hashQuery(owner, question),
-          hasher.hashQuery(owner, mentions),
-        ]);
-        const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
-        // It adds only the memories that mention whom it asks about.
-        const mentioning = index.search(mentioned, 1);
-        const answered = ranking.answered.flatMap((ranked) =>
-          mentioning.scoreOf(ranked.hit.id) > 0
-            ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }]
-            : []
-        );
-        return { ...ranking, answered };
-      }));
+      const embed = (question: string) => queryVectors.vectorOf(asker, question, signal);
+      const others = await Promise.all(
+        asked.map((other) => rankOther(asking, other, embed, clock)),
+      );
       clock.report("lexical");
       const { shape, abstainBelow } = first;
-      const answered = mergeRanked([first, ...others].map((r) => r.answered), limit);
-      const texts = new Map([first, ...others].flatMap((r) => [...r.texts]));
+      const rankings = [first, ...others];
+      const answered = mergeRanked(rankings.map((r) => r.answered), limit);
+      const texts = new Map(rankings.flatMap((r) => [...r.texts]));
       // Tags and provenance are opened while the texts are read.
       const opening = openAttributes(attributeSeal, { owner, namespace, index }, answered);
       const [read, attributes] = await Promise.all([
@@ -268,33 +259,71 @@ interface OtherQuestion {
  * show. None when it asks about no relation, time or name.
  */
 async function otherQuestions(asking: Asking, query: string): Promise<OtherQuestion[]> {
-  const { owner, hasher } = asking;
   const [relation] = askedRelations(query);
-  if (relation) {
-    const said = await definitionsIn(asking, await hasher.relations(owner, relation.relations));
-    const names = said.flatMap(({ name, relations }) =>
-      relations.some((r) => relation.relations.includes(r)) ? [name] : []
-    );
-    return [...new Set(names)].slice(0, OTHERS).map((name) => ({
-      question: askedOf(query, relation, name),
-      about: name,
-      mentions: bareName(name),
-    }));
-  }
+  if (relation) return await aboutNames(asking, query, relation);
   const [time] = askedTimes(query, asking.at);
   if (time) {
     return [{ question: askedOf(query, time, time.said), about: time.said, mentions: time.year }];
   }
   const [named] = askedNames(query);
-  if (!named) return [];
-  const name = bareName(named.name);
-  const said = await definitionsIn(asking, await hasher.hashQuery(owner, name));
+  return named ? await aboutRelations(asking, query, named) : [];
+}
+
+/** `query` asked about each name the store gives the relation it asks about. */
+async function aboutNames(
+  asking: Asking,
+  query: string,
+  asked: AskedRelation,
+): Promise<OtherQuestion[]> {
+  const { owner, hasher } = asking;
+  const said = await definitionsIn(asking, await hasher.relations(owner, asked.relations));
+  const names = said.flatMap(({ name, relations }) =>
+    relations.some((r) => asked.relations.includes(r)) ? [name] : []
+  );
+  return [...new Set(names)].slice(0, OTHERS).map((name) => ({
+    question: askedOf(query, asked, name),
+    about: name,
+    mentions: bareName(name),
+  }));
+}
+
+/** `query` asked about each relation the store gives the name it asks about. */
+async function aboutRelations(
+  asking: Asking,
+  query: string,
+  asked: AskedName,
+): Promise<OtherQuestion[]> {
+  const name = bareName(asked.name);
+  const said = await definitionsIn(asking, await asking.hasher.hashQuery(asking.owner, name));
   const relations = said.flatMap((d) => d.said && bareName(d.name) === name ? [d.said] : []);
   return [...new Set(relations)].slice(0, OTHERS).map((words) => ({
-    question: askedOf(query, named, `my ${words}`),
+    question: askedOf(query, asked, `my ${words}`),
     about: `my ${words}`,
     mentions: words.split(" ").at(-1)!,
   }));
+}
+
+/** Another question ranked; it adds only the memories that mention whom it asks about. */
+async function rankOther(
+  asking: Asking,
+  { question, about, mentions }: OtherQuestion,
+  embed: (question: string) => Promise<Float32Array>,
+  clock: RecallClock,
+): Promise<QuestionRanking> {
+  const { owner, hasher, index } = asking;
+  const [vector, terms, mentioned] = await Promise.all([
+    embed(question),
+    hasher.hashQuery(owner, question),
+    hasher.hashQuery(owner, mentions),
+  ]);
+  const ranking = await rankQuestion(asking, { query: question, vector, terms }, clock);
+  const mentioning = index.search(mentioned, 1);
+  const answered = ranking.answered.flatMap((ranked) =>
+    mentioning.scoreOf(ranked.hit.id) > 0
+      ? [{ ...ranked, parts: { ...ranked.parts, askedAbout: about } }]
+      : []
+  );
+  return { ...ranking, answered };
 }
 
 /** Who the best memories holding `terms` say someone is, among those the recall may show. */
