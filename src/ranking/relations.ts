@@ -216,7 +216,7 @@ function nameUpTo(text: string, words: Token[], last: number): string | undefine
 }
 
 /** Verbs between a name and the relation it is ("Ruairi is my godson"). */
-const IS = ["is", "was", "has been", "is now", "'s"];
+const IS = ["is", "was", "has been", "is now"];
 /** Verbs between a name and the relation it is married to. */
 const MARRIED = ["is married to", "was married to", "is engaged to", "married"];
 
