@@ -68,3 +68,25 @@ export async function writeResults(path: string, value: unknown): Promise<void> 
   await Deno.writeTextFile(path, JSON.stringify(value, null, 2) + "\n");
   console.log(`wrote ${path}`);
 }
+
+/** The median and 95th percentile of `ms`, rounded to a tenth. */
+export function percentiles(ms: number[]): { p50_ms: number; p95_ms: number } {
+  const sorted = ms.toSorted((a, b) => a - b);
+  return { p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)) };
+}
+
+/**
+ * A table for `console.table`: a row per figure (its label, and how to read it off a result), a
+ * column per result's system; a result that failed shows "error".
+ */
+export function tableOf<R extends { system: string }>(
+  results: (R | { system: string; error: string })[],
+  figures: (readonly [string, (result: R) => string | number])[],
+): Record<string, Record<string, string | number>> {
+  return Object.fromEntries(figures.map(([label, pick]) => [
+    label,
+    Object.fromEntries(
+      results.map((result) => [result.system, "error" in result ? "error" : pick(result as R)]),
+    ),
+  ]));
+}

@@ -28,23 +28,54 @@
  *                         [--root CHECKOUT/] [--out FILE]
  *
  * `--root` runs another checkout's relayer as svc (a baseline), against the same harness.
+ *
+ * **Fact-set mode.** With `--facts FILE` (a fact set of `bench/facts/`, such as `probe.json`), the
+ * size-based workload above is left out; instead, on each of svc, mem0 and mcp-memory-service,
+ * fresh and with the same embedding model files (all-MiniLM-L6-v2, `--model-dir`), every fact's
+ * text and every distractor is remembered in one namespace (batches of 20), then every fact's
+ * question (limit 10) and every unanswerable question is asked: hit@1, hit@3 and hit@10 all
+ * together and by the facts' kind, how many unanswerable questions found nothing, and search p50.
+ * See `peers_facts.ts`. Prints a table (a row per figure, a column per system) and writes
+ * `bench/results/peers_facts.json` (or `--out`).
+ *
+ *   deno task bench:peers --facts bench/facts/probe.json [--systems svc,mem0,mcp-memory-service]
+ *                         [--model-dir DIR] [--root CHECKOUT/] [--out FILE]
+ *
+ * - svc: the relayer as above, with `SVC_EMBEDDER=onnx` and `SVC_ONNX_MODEL_DIR` the model
+ *   directory; recall with its defaults (its default `min_score`, abstaining as it does).
+ * - mem0: as above, but the endpoint serves the model directory's vectors through svc's ONNX
+ *   embedder (`plugins/onnx_embedder`) in this process; mem0's search with its defaults.
+ * - mcp-memory-service: as above, with the model directory's files.
+ *
+ * `--model-dir` is a sentence-transformers model directory (default `SVC_BENCH_MMS_MODEL`, else
+ * `models/all-MiniLM-L6-v2`, which `python3 tests/models/fetch.py` fetches); in the size-based
+ * mode it is mcp-memory-service's only.
  */
+import { resolve } from "node:path";
+import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
 import {
   allDone,
   machine,
-  percentile,
+  percentiles,
   resultsFile,
   round,
   rssMb,
+  tableOf,
   writeResults,
 } from "./harness.ts";
 import { installedVersion, prepareNode, startMem0 } from "./peers_mem0.ts";
 import { startMcpMemory } from "./peers_mcp.ts";
-import { mcpMemoryServiceVersion, startMcpMemoryService } from "./peers_mcp_memory_service.ts";
-import { flags, oneOf, whole, wholes } from "./flags.ts";
+import {
+  mcpMemoryServiceVersion,
+  MINILM_DIR,
+  startMcpMemoryService,
+} from "./peers_mcp_memory_service.ts";
+import { factsTable, measureFacts } from "./peers_facts.ts";
+import type { FactFile } from "./retrieval_sets.ts";
+import { flags, oneOf, usage, whole, wholes } from "./flags.ts";
 
 /** A memory system under measurement, driven by one caller. */
 export interface PeerSystem {
@@ -53,6 +84,8 @@ export interface PeerSystem {
   holder: string;
   /** The process whose resident memory is reported. */
   pid: number;
+  /** The embedding model, where the benchmark chose it. */
+  embedder?: string;
   /** Adds each text as its own memory, in one call (or the closest the system offers). */
   addBatch(texts: string[], namespace: string): Promise<void>;
   /** Adds one memory. */
@@ -67,23 +100,32 @@ export interface PeerSystem {
 }
 
 const SYSTEMS = ["svc", "mem0", "mcp-memory", "mcp-memory-service"];
+/** The systems of the fact-set mode: those that embed, each with the same model files. */
+const FACT_SYSTEMS = ["svc", "mem0", "mcp-memory-service"];
 const { values } = flags({
   options: {
     sizes: { type: "string", default: "1000,10000" },
-    systems: { type: "string", default: SYSTEMS.join(",") },
+    systems: { type: "string" },
     questions: { type: "string", default: "200" },
     singles: { type: "string", default: "200" },
     probes: { type: "string", default: "50" },
     rest: { type: "string", default: "0" },
     root: { type: "string" },
-    out: {
-      type: "string",
-      default: resultsFile("peers.json"),
-    },
+    facts: { type: "string" },
+    "model-dir": { type: "string", default: MINILM_DIR },
+    out: { type: "string" },
   },
 });
+const FACTS = values.facts;
+const KNOWN = FACTS ? FACT_SYSTEMS : SYSTEMS;
+const CHOSEN = oneOf(values.systems ?? KNOWN.join(","), "--systems", KNOWN);
+const OUT = values.out ?? resultsFile(FACTS ? "peers_facts.json" : "peers.json");
+const MODEL_DIR = resolve(values["model-dir"]!);
+if (FACTS) await readModelDirectory({ dir: MODEL_DIR }).catch((error) => usage(error.message));
+const FACT_FILE: FactFile | undefined = FACTS
+  ? JSON.parse(await Deno.readTextFile(FACTS).catch((error) => usage(`--facts: ${error}`)))
+  : undefined;
 const SIZES = wholes(values.sizes, "--sizes");
-const CHOSEN = oneOf(values.systems, "--systems", SYSTEMS);
 const QUESTIONS = whole(values.questions, "--questions", 0);
 const SINGLES = whole(values.singles, "--singles", 0);
 const PROBES = whole(values.probes, "--probes", 0);
@@ -92,10 +134,10 @@ const BATCH = 20;
 const SETTLE_MS = 30 * 60_000;
 const PROBE_MS = 30_000;
 
-/** The relayer as users run it, over signed HTTP. */
-async function startSvc(): Promise<PeerSystem> {
+/** The relayer as users run it (with `env` added), over signed HTTP. */
+async function startSvc(env: Record<string, string> = {}): Promise<PeerSystem> {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-peers-" });
-  const relayer = await startRelayer(dataDir, {}, { root: values.root });
+  const relayer = await startRelayer(dataDir, env, { root: values.root });
   const { privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
   const client = await SvcClient.create({
     baseUrl: relayer.url,
@@ -111,10 +153,12 @@ async function startSvc(): Promise<PeerSystem> {
     const { results } = await client.recall(query, { namespace, limit });
     return { ms: performance.now() - started, texts: results.map((r) => r.text) };
   };
+  const how = env.SVC_EMBEDDER ? `SVC_EMBEDDER=${env.SVC_EMBEDDER}` : "embedded default";
   return {
     name: "svc",
-    holder: "the relayer (main.ts, embedded default) in its own Deno process, over signed HTTP",
+    holder: `the relayer (main.ts, ${how}) in its own Deno process, over signed HTTP`,
     pid: relayer.process.pid,
+    embedder: (await (await fetch(`${relayer.url}/health`)).json()).backends?.embedder,
     async addBatch(texts, namespace) {
       const { job_ids } = await client.rememberBulk(texts.map((text) => ({ text, namespace })));
       queued(namespace, job_ids);
@@ -143,11 +187,6 @@ async function startSvc(): Promise<PeerSystem> {
     },
   };
 }
-
-const percentiles = (ms: number[]) => {
-  const sorted = ms.toSorted((a, b) => a - b);
-  return { p50_ms: round(percentile(sorted, 50)), p95_ms: round(percentile(sorted, 95)) };
-};
 
 /** The workload on a fresh `system` at `size` memories. */
 async function measure(system: PeerSystem, size: number) {
@@ -211,14 +250,21 @@ async function rssAfterRest(pid: number): Promise<number> {
   return await rssMb(pid);
 }
 
-type Row = Awaited<ReturnType<typeof measure>> & Record<string, unknown>;
+type Row = Awaited<ReturnType<typeof measure>>;
+type Failed = { system: string; error: string };
 
-const starts: Record<string, () => Promise<PeerSystem>> = {
-  "svc": startSvc,
-  "mem0": startMem0,
-  "mcp-memory": startMcpMemory,
-  "mcp-memory-service": startMcpMemoryService,
-};
+const starts: Record<string, () => Promise<PeerSystem>> = FACTS
+  ? {
+    "svc": () => startSvc({ SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL_DIR: MODEL_DIR }),
+    "mem0": () => startMem0(() => OnnxEmbedder.open({ dir: MODEL_DIR })),
+    "mcp-memory-service": () => startMcpMemoryService(MODEL_DIR),
+  }
+  : {
+    "svc": () => startSvc(),
+    "mem0": () => startMem0(),
+    "mcp-memory": startMcpMemory,
+    "mcp-memory-service": () => startMcpMemoryService(MODEL_DIR),
+  };
 const versions: Record<string, string> = { deno: Deno.version.deno };
 if (CHOSEN.includes("mem0") || CHOSEN.includes("mcp-memory")) versions.node = await prepareNode();
 if (CHOSEN.includes("mem0")) {
@@ -230,11 +276,12 @@ if (CHOSEN.includes("mcp-memory")) {
     "@modelcontextprotocol/server-memory",
   );
 }
+if (FACTS) versions["onnxruntime-node"] = await installedVersion("onnxruntime-node");
 
 const skipped = new Set<string>();
 if (CHOSEN.includes("mcp-memory-service")) {
   try {
-    versions["mcp-memory-service"] = await mcpMemoryServiceVersion();
+    versions["mcp-memory-service"] = await mcpMemoryServiceVersion(MODEL_DIR);
   } catch (error) {
     console.warn(`mcp-memory-service: skipped, ${(error as Error).message}`);
     skipped.add("mcp-memory-service");
@@ -246,63 +293,102 @@ Deno.addSignalListener("SIGINT", () => {
   (running?.close() ?? Promise.resolve()).finally(() => Deno.exit(130));
 });
 
-const rows: (Row | { system: string; memories: number; error: string })[] = [];
-for (const size of SIZES) {
-  for (const name of CHOSEN.filter((name) => !skipped.has(name))) {
-    let system: PeerSystem | undefined;
-    try {
-      running = system = await starts[name]();
-      const row: Row = await measure(system, size);
-      if ("counts" in system) {
-        const counts = system.counts as { llm_calls: number };
-        Object.assign(row, { endpoint: counts });
-        if (counts.llm_calls) throw new Error(`mem0 called the LLM ${counts.llm_calls} times`);
-      }
-      rows.push(row);
-      console.log(JSON.stringify(row));
-    } catch (error) {
-      rows.push({ system: name, memories: size, error: String(error) });
-      console.error(`${name} ${size}: ${error}`);
-    } finally {
-      await system?.close();
-      running = undefined;
-    }
-  }
-  const table: Record<string, Record<string, string | number>> = {};
-  const cell = (label: string, pick: (row: Row) => string | number) => {
-    table[label] = {};
-    for (const row of rows.filter((r) => r.memories === size)) {
-      table[label][row.system] = "error" in row ? "error" : pick(row);
-    }
-  };
-  cell("ingest, batches of 20, memories/s", (r) => r.ingest_batch.searchable_per_s);
-  cell("ingest, one at a time, memories/s", (r) => r.ingest_single.searchable_per_s);
-  cell("search p50 / p95 ms", (r) => `${r.search.p50_ms} / ${r.search.p95_ms}`);
-  cell("hit@1 / hit@10", (r) => `${r.hit_at_1} / ${r.hit_at_10}`);
-  cell(
-    "write → searchable p50 / p95 ms",
-    (r) => `${r.write_to_searchable.p50_ms} / ${r.write_to_searchable.p95_ms}`,
-  );
-  cell("RSS MB", (r) => r.rss_mb);
-  if (REST_S > 0) cell(`RSS MB after ${REST_S} s at rest`, (r) => r.rss_at_rest_mb ?? "–");
-  console.log(`\n${size} memories`);
-  console.table(table);
+/** What mem0's embeddings endpoint served; throws if mem0 asked it for a completion. */
+function endpointOf(system: PeerSystem) {
+  if (!("counts" in system)) return {};
+  const counts = system.counts as { llm_calls: number };
+  if (counts.llm_calls) throw new Error(`mem0 called the LLM ${counts.llm_calls} times`);
+  return { endpoint: counts };
 }
 
-const result = {
+/**
+ * `measureOn` on a fresh system `name`, closed after: its row, or the error it ended with (and
+ * `context`, such as the size).
+ */
+async function runOn<R extends object, C extends object = Record<never, never>>(
+  name: string,
+  measureOn: (system: PeerSystem) => Promise<R>,
+  context = {} as C,
+): Promise<R | Failed & C> {
+  let system: PeerSystem | undefined;
+  try {
+    running = system = await starts[name]();
+    const row = { ...await measureOn(system), ...endpointOf(system) };
+    console.log(JSON.stringify(row));
+    return row;
+  } catch (error) {
+    console.error(`${[name, ...Object.values(context)].join(" ")}: ${error}`);
+    return { system: name, ...context, error: String(error) };
+  } finally {
+    await system?.close();
+    running = undefined;
+  }
+}
+
+const ready = () => CHOSEN.filter((name) => !skipped.has(name));
+
+/** The size-based workload on each system at each size, and its tables. */
+async function bySize() {
+  const rows: (Row | Failed & { memories: number })[] = [];
+  for (const size of SIZES) {
+    for (const name of ready()) {
+      rows.push(await runOn(name, (system) => measure(system, size), { memories: size }));
+    }
+    console.log(`\n${size} memories`);
+    console.table(tableOf<Row>(rows.filter((r) => r.memories === size), [
+      ["ingest, batches of 20, memories/s", (r) => r.ingest_batch.searchable_per_s],
+      ["ingest, one at a time, memories/s", (r) => r.ingest_single.searchable_per_s],
+      ["search p50 / p95 ms", (r) => `${r.search.p50_ms} / ${r.search.p95_ms}`],
+      ["hit@1 / hit@10", (r) => `${r.hit_at_1} / ${r.hit_at_10}`],
+      [
+        "write → searchable p50 / p95 ms",
+        (r) => `${r.write_to_searchable.p50_ms} / ${r.write_to_searchable.p95_ms}`,
+      ],
+      ["RSS MB", (r) => r.rss_mb],
+      ...REST_S > 0
+        ? [[`RSS MB after ${REST_S} s at rest`, (r: Row) => r.rss_at_rest_mb ?? "–"] as const]
+        : [],
+    ]));
+  }
+  return {
+    workload: {
+      sizes: SIZES,
+      batch: BATCH,
+      questions: QUESTIONS,
+      singles: SINGLES,
+      probes: PROBES,
+      rest_s: REST_S,
+      callers: 1,
+    },
+    results: rows,
+  };
+}
+
+/** The fact set on each system, and its table. */
+async function byFacts(file: FactFile) {
+  const rows = [];
+  for (const name of ready()) rows.push(await runOn(name, (s) => measureFacts(s, file, BATCH)));
+  console.log(`\n${FACTS}, hit@1 / hit@3 / hit@10`);
+  console.table(factsTable(rows, file));
+  return {
+    facts: FACTS,
+    model_dir: MODEL_DIR,
+    workload: {
+      facts: file.facts.length,
+      distractors: file.distractors.length,
+      unanswerable: file.unanswerable.length,
+      batch: BATCH,
+      limit: 10,
+      callers: 1,
+    },
+    results: rows,
+  };
+}
+
+await writeResults(OUT, {
   date: new Date().toISOString(),
   machine: machine(),
   versions,
   svc_relayer: values.root ?? "this checkout",
-  workload: {
-    sizes: SIZES,
-    batch: BATCH,
-    questions: QUESTIONS,
-    singles: SINGLES,
-    probes: PROBES,
-    rest_s: REST_S,
-    callers: 1,
-  },
-  results: rows,
-};
-await writeResults(values.out!, result);
+  ...FACT_FILE ? await byFacts(FACT_FILE) : await bySize(),
+});

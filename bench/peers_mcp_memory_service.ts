@@ -3,8 +3,8 @@
  * REST server (`memory server --http`, FastAPI under uvicorn) as a process of its own on a free
  * 127.0.0.1 port, driven over HTTP with an API key and timed at the client. Its default storage,
  * sqlite-vec, in a temporary directory that is also the process's HOME; its default embedder,
- * all-MiniLM-L6-v2 through ONNX Runtime, read from local files (`SVC_BENCH_MMS_MODEL`, a Hugging
- * Face snapshot) linked where its ONNX loader looks (`~/.cache/mcp_memory/onnx_models/
+ * all-MiniLM-L6-v2 through ONNX Runtime, read from local files (a Hugging Face snapshot: the
+ * directory given, else `SVC_BENCH_MMS_MODEL`, else what `tests/models/fetch.py` fetches) linked where its ONNX loader looks (`~/.cache/mcp_memory/onnx_models/
  * all-MiniLM-L6-v2/onnx/`), with downloads and the hash-embedding fallback refused, mDNS off and
  * no LLM. Writes are synchronous, so nothing needs settling.
  *
@@ -24,17 +24,17 @@ import { freePort } from "../tests/relayer_process.ts";
 import type { PeerSystem } from "./peers.ts";
 
 const PYTHON = Deno.env.get("SVC_BENCH_MMS_PYTHON") ?? "python3";
-/** The model `tests/models/fetch.py` fetches, unless named. */
-const MODEL = Deno.env.get("SVC_BENCH_MMS_MODEL") ??
+/** The model directory: `SVC_BENCH_MMS_MODEL`, else the one `tests/models/fetch.py` fetches. */
+export const MINILM_DIR = Deno.env.get("SVC_BENCH_MMS_MODEL") ??
   new URL("../models/all-MiniLM-L6-v2", import.meta.url).pathname;
 const MODEL_FILES = { "model.onnx": "onnx/model.onnx", "tokenizer.json": "tokenizer.json" };
 const READY_MS = 120_000;
 
 /** The installed mcp-memory-service's version; throws, saying what is missing, if it cannot run. */
-export async function mcpMemoryServiceVersion(): Promise<string> {
+export async function mcpMemoryServiceVersion(model = MINILM_DIR): Promise<string> {
   for (const file of Object.values(MODEL_FILES)) {
-    await Deno.stat(`${MODEL}/${file}`).catch(() => {
-      throw new Error(`no ${MODEL}/${file} (set SVC_BENCH_MMS_MODEL)`);
+    await Deno.stat(`${model}/${file}`).catch(() => {
+      throw new Error(`no ${model}/${file} (set SVC_BENCH_MMS_MODEL)`);
     });
   }
   const output = await new Deno.Command(PYTHON, {
@@ -49,12 +49,12 @@ export async function mcpMemoryServiceVersion(): Promise<string> {
   return new TextDecoder().decode(output.stdout).trim();
 }
 
-/** Links the model's files where mcp-memory-service's ONNX loader looks under `home`. */
-async function placeModel(home: string): Promise<void> {
+/** Links `model`'s files where mcp-memory-service's ONNX loader looks under `home`. */
+async function placeModel(home: string, model: string): Promise<void> {
   const dir = `${home}/.cache/mcp_memory/onnx_models/all-MiniLM-L6-v2/onnx`;
   await Deno.mkdir(dir, { recursive: true });
   for (const [name, file] of Object.entries(MODEL_FILES)) {
-    await Deno.symlink(`${MODEL}/${file}`, `${dir}/${name}`);
+    await Deno.symlink(`${model}/${file}`, `${dir}/${name}`);
   }
 }
 
@@ -102,11 +102,11 @@ interface SearchAnswer {
   results: { memory: { content: string } }[];
 }
 
-/** Starts mcp-memory-service's HTTP server on a fresh data directory. */
-export async function startMcpMemoryService(): Promise<PeerSystem> {
-  const version = await mcpMemoryServiceVersion();
+/** Starts mcp-memory-service's HTTP server on a fresh data directory, with `model`'s files. */
+export async function startMcpMemoryService(model = MINILM_DIR): Promise<PeerSystem> {
+  const version = await mcpMemoryServiceVersion(model);
   const home = await Deno.makeTempDir({ prefix: "svc-peers-mms-" });
-  await placeModel(home);
+  await placeModel(home, model);
   const port = freePort();
   const apiKey = crypto.randomUUID();
   const child = new Deno.Command(PYTHON, {
@@ -168,6 +168,7 @@ export async function startMcpMemoryService(): Promise<PeerSystem> {
     holder: `mcp-memory-service ${version} (sqlite-vec, all-MiniLM-L6-v2 via ONNX) in its own ` +
       "Python process, over HTTP; no batch call, so a batch is one write per memory in turn",
     pid: child.pid,
+    embedder: `all-MiniLM-L6-v2 (${Object.values(MODEL_FILES).join(", ")} of ${model})`,
     async addBatch(texts, namespace) {
       for (const text of texts) await add(text, namespace);
     },

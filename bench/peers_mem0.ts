@@ -1,6 +1,8 @@
 /**
  * mem0 OSS for the peer benchmark: an OpenAI-compatible `/v1/embeddings` endpoint on 127.0.0.1
- * serving svc's own GloVe vectors (the ones the relayer embeds with), and mem0 itself in a Node
+ * serving svc's own GloVe vectors (the ones the relayer embeds with by default; in the fact-set
+ * mode, all-MiniLM-L6-v2's through svc's ONNX embedder, from the model files svc and
+ * mcp-memory-service load), and mem0 itself in a Node
  * child process (`peers_mem0_worker.mjs`) driven over JSON lines. mem0's in-memory store is
  * better-sqlite3, a native addon that Deno cannot load and that no registry package ships built:
  * the first run compiles it for the machine's Node with node-gyp (`npm run build-release` in the
@@ -8,6 +10,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+import type { Embedder } from "../src/kit.ts";
 import { ROOT, TEST_MODELS_DIR } from "../tests/relayer_process.ts";
 import type { PeerSystem } from "./peers.ts";
 
@@ -24,7 +27,7 @@ export interface EndpointCounts {
  * Serves `embedder` as `POST /v1/embeddings` (OpenAI's shape, float encoding) on a free
  * 127.0.0.1 port; every other path is refused with 400, and chat or completion calls are counted.
  */
-export function embeddingsEndpoint(embedder: GloveEmbedder) {
+export function embeddingsEndpoint(embedder: Embedder) {
   const counts: EndpointCounts = { embedding_requests: 0, embedded_texts: 0, llm_calls: 0 };
   const refuse = (message: string) =>
     Response.json({ error: { message, type: "invalid_request_error" } }, { status: 400 });
@@ -110,10 +113,18 @@ interface Answer {
   memories?: string[];
 }
 
-/** Starts the endpoint and the Node process holding mem0; call `prepareNode` once before. */
-export async function startMem0(): Promise<PeerSystem & { counts: EndpointCounts }> {
+/** An embedder the endpoint serves, closed (where it has anything to close) with mem0. */
+type Served = Embedder & { close?(): Promise<void> };
+
+/**
+ * Starts the endpoint, serving what `open` opens (svc's GloVe vectors unless told), and the Node
+ * process holding mem0; call `prepareNode` once before.
+ */
+export async function startMem0(
+  open: () => Promise<Served> = () => GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR }),
+): Promise<PeerSystem & { counts: EndpointCounts }> {
   const version = await installedVersion("mem0ai");
-  const embedder = await GloveEmbedder.open({ cacheDir: TEST_MODELS_DIR });
+  const embedder = await open();
   const endpoint = embeddingsEndpoint(embedder);
   const home = await Deno.makeTempDir({ prefix: "svc-peers-mem0-" });
   const child = new Deno.Command("node", {
@@ -126,6 +137,7 @@ export async function startMem0(): Promise<PeerSystem & { counts: EndpointCounts
       MEM0_DIR: `${home}/.mem0`,
       MEM0_TELEMETRY: "false",
       EMBEDDINGS_URL: endpoint.url,
+      EMBEDDING_MODEL: embedder.model,
       EMBEDDING_DIMENSIONS: String(embedder.dimensions),
     },
     stdin: "piped",
@@ -183,6 +195,7 @@ export async function startMem0(): Promise<PeerSystem & { counts: EndpointCounts
     holder: `mem0ai ${version} in its own Node process (the embeddings endpoint, not counted, ` +
       "in the benchmark's)",
     pid: child.pid,
+    embedder: embedder.model,
     counts: endpoint.counts,
     addBatch: add,
     addOne: (text, userId) => add([text], userId),
@@ -206,6 +219,7 @@ export async function startMem0(): Promise<PeerSystem & { counts: EndpointCounts
       }
       await Promise.all([reading, drainErrors]);
       await endpoint.close();
+      await embedder.close?.();
       await Deno.remove(home, { recursive: true });
     },
   };

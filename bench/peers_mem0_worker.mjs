@@ -2,7 +2,7 @@
  * Holds mem0 OSS for the peer benchmark (`bench/peers.ts`), in a Node process of its own so that
  * its resident memory is its own: `new Memory(...)` from `mem0ai/oss` with its in-memory vector
  * store and history (better-sqlite3 on `:memory:`), embeddings from the OpenAI-compatible
- * endpoint at `EMBEDDINGS_URL`, and no LLM call (`infer: false`; the LLM is pointed at the same
+ * endpoint at `EMBEDDINGS_URL` (its model named `EMBEDDING_MODEL`), and no LLM call (`infer: false`; the LLM is pointed at the same
  * endpoint, which refuses and counts chat calls). Runs under Node, not Deno: mem0's store needs
  * better-sqlite3, a V8 addon that Deno cannot load.
  *
@@ -18,6 +18,7 @@ import { createInterface } from "node:readline";
 import { Memory } from "mem0ai/oss";
 
 const url = process.env.EMBEDDINGS_URL;
+const model = process.env.EMBEDDING_MODEL ?? "svc-glove";
 const dimensions = Number(process.env.EMBEDDING_DIMENSIONS);
 if (!url?.startsWith("http://127.0.0.1:") || !dimensions) {
   throw new Error("Cannot start: EMBEDDINGS_URL (a 127.0.0.1 URL) and EMBEDDING_DIMENSIONS");
@@ -38,7 +39,7 @@ const memory = new Memory({
   version: "v1.1",
   embedder: {
     provider: "openai",
-    config: { apiKey: "local", baseURL: url, model: "svc-glove", embeddingDims: dimensions },
+    config: { apiKey: "local", baseURL: url, model, embeddingDims: dimensions },
   },
   vectorStore: {
     provider: "memory",

@@ -1,6 +1,7 @@
 /**
- * The two data sets of `bench/retrieval.ts`: what each remembers, what it asks, and how it
- * scores the answers. A memory is known by labels (a LoCoMo turn's dialogue id, a fact's id);
+ * The two data sets of `bench/retrieval.ts` (the fact set's namespace of facts and distractors
+ * also in `bench/peers.ts --facts`): what each remembers, what it asks, and how it scores the
+ * answers. A memory is known by labels (a LoCoMo turn's dialogue id, a fact's id);
  * a memory that stands for several (a turn said twice, stored once) has them all.
  */
 
@@ -120,11 +121,73 @@ export interface FactFile {
   unanswerable: string[];
 }
 
-type Hits = { n: number; "hit@1": number; "hit@3": number; mrr: number };
+type Fact = FactFile["facts"][number];
+/** A slot's figures: how many facts, the share found first, in the first 3 and 10, and the MRR. */
+export type Hits = { n: number; "hit@1": number; "hit@3": number; "hit@10": number; mrr: number };
+/** Figures keyed by split ("tuning" and "held-out" in facts.json, one "probe" in probe.json). */
+type BySplit = Record<"tuning" | "held-out", Hits> & Record<string, Hits>;
 
 /** The splits of a fact set's facts, in the order they first occur. */
 export function splitsOf(file: FactFile): string[] {
   return [...new Set(file.facts.map((fact) => fact.split))];
+}
+
+/** The hits of each slot `slotsOf` puts a fact in, each fact ranked in its answers in `answers`. */
+function hitsBy(
+  facts: Fact[],
+  answers: LabelledAnswers,
+  slotsOf: (fact: Fact) => string[],
+): Record<string, Hits> {
+  const sums: Record<string, { n: number; h1: number; h3: number; h10: number; rr: number }> = {};
+  facts.forEach((fact, i) => {
+    const rank = answers[i].findIndex((labels) => labels.includes(fact.id)) + 1;
+    for (const slot of slotsOf(fact)) {
+      const sum = (sums[slot] ??= { n: 0, h1: 0, h3: 0, h10: 0, rr: 0 });
+      sum.n++;
+      if (rank === 1) sum.h1++;
+      if (rank >= 1 && rank <= 3) sum.h3++;
+      if (rank >= 1 && rank <= 10) sum.h10++;
+      if (rank >= 1) sum.rr += 1 / rank;
+    }
+  });
+  return Object.fromEntries(
+    Object.entries(sums).map(([slot, { n, h1, h3, h10, rr }]) => [
+      slot,
+      { n, "hit@1": r3(h1 / n), "hit@3": r3(h3 / n), "hit@10": r3(h10 / n), mrr: r3(rr / n) },
+    ]),
+  );
+}
+
+/** `hits` of each of the file's splits, whose slots are the split's name after `prefix`. */
+const bySplit = (file: FactFile, hits: Record<string, Hits>, prefix = "") =>
+  Object.fromEntries(splitsOf(file).map((split) => [split, hits[prefix + split]])) as BySplit;
+
+/**
+ * The figures of one namespace's `answers` to a fact set's questions (each fact's, in order, then
+ * each unanswerable one's): hit@1, hit@3, hit@10 and MRR of each fact by split, all together and
+ * by kind; for the questions nothing answers, how many found nothing, that share, and the mean
+ * number of results.
+ */
+export function scoreFacts(file: FactFile, answers: LabelledAnswers) {
+  const hits = hitsBy(
+    file.facts,
+    answers,
+    (fact) => [`split ${fact.split}`, "all", `kind ${fact.kind}`],
+  );
+  const none = answers.slice(file.facts.length, file.facts.length + file.unanswerable.length);
+  const noResult = none.filter((results) => results.length === 0).length;
+  const kinds = [...new Set(file.facts.map((fact) => fact.kind))];
+  return {
+    ...bySplit(file, hits, "split "),
+    all: hits.all,
+    by_kind: Object.fromEntries(kinds.map((kind) => [kind, hits[`kind ${kind}`]])),
+    unanswerable: {
+      n: none.length,
+      no_result: noResult,
+      empty: r3(noResult / none.length),
+      mean_results: r3(none.reduce((sum, results) => sum + results.length, 0) / none.length),
+    },
+  };
 }
 
 /**
@@ -152,55 +215,21 @@ export function factSetOf(file: FactFile) {
     ...file.facts.map((fact, i) => ({ question: fact.question, namespace: small(i), limit: 10 })),
   ];
   return {
+    /** The namespace of the facts and distractors together. */
+    namespace,
     remembered,
     asked,
     /**
-     * Hit@1, hit@3 and MRR of each fact, by split and kind, and in the namespaces of 40 facts;
-     * for the questions nothing answers, the share that found nothing and the mean number of
-     * results.
+     * `scoreFacts` of the questions asked in `namespace`, and the hits by split in the
+     * namespaces of 40 facts.
      */
     score(answers: LabelledAnswers) {
-      const sums: Record<string, { n: number; h1: number; h3: number; rr: number }> = {};
-      file.facts.forEach((fact, i) => {
-        const rank = answers[i].findIndex((labels) => labels.includes(fact.id)) + 1;
-        for (const slot of [fact.split, fact.kind]) {
-          const sum = (sums[slot] ??= { n: 0, h1: 0, h3: 0, rr: 0 });
-          sum.n++;
-          if (rank === 1) sum.h1++;
-          if (rank >= 1 && rank <= 3) sum.h3++;
-          if (rank >= 1) sum.rr += 1 / rank;
-        }
-      });
-      file.facts.forEach((fact, i) => {
-        const at = file.facts.length + file.unanswerable.length + i;
-        const rank = answers[at].findIndex((labels) => labels.includes(fact.id)) + 1;
-        const sum = (sums[`40 ${fact.split}`] ??= { n: 0, h1: 0, h3: 0, rr: 0 });
-        sum.n++;
-        if (rank === 1) sum.h1++;
-        if (rank >= 1 && rank <= 3) sum.h3++;
-        if (rank >= 1) sum.rr += 1 / rank;
-      });
-      const hits = (slot: string): Hits => {
-        const { n, h1, h3, rr } = sums[slot];
-        return { n, "hit@1": r3(h1 / n), "hit@3": r3(h3 / n), mrr: r3(rr / n) };
-      };
-      const none = answers.slice(file.facts.length, file.facts.length + file.unanswerable.length);
-      const kinds = [...new Set(file.facts.map((fact) => fact.kind))];
-      // The file's splits ("tuning" and "held-out" in facts.json, one "probe" in probe.json).
-      const bySplit = (prefix: string) =>
-        Object.fromEntries(splitsOf(file).map((split) => [split, hits(prefix + split)])) as
-          & Record<"tuning" | "held-out", Hits>
-          & Record<string, Hits>;
+      const inNamespace = file.facts.length + file.unanswerable.length;
+      const forty = hitsBy(file.facts, answers.slice(inNamespace), (fact) => [fact.split]);
       return {
-        ...bySplit(""),
-        by_kind: Object.fromEntries(kinds.map((kind) => [kind, hits(kind)])),
+        ...scoreFacts(file, answers.slice(0, inNamespace)),
         /** The facts alone, 40 to a namespace, no distractors. */
-        forty: bySplit("40 "),
-        unanswerable: {
-          n: none.length,
-          empty: r3(none.filter((results) => results.length === 0).length / none.length),
-          mean_results: r3(none.reduce((sum, results) => sum + results.length, 0) / none.length),
-        },
+        forty: bySplit(file, forty),
       };
     },
   };
