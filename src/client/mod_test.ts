@@ -259,18 +259,26 @@ Deno.test("waitForJob: a job still pending when the time is up says why its last
   );
 });
 
-Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is", async () => {
-  const answers: Response[] = [];
-  let calls = 0;
+/** A client sending each request up to three times to a relayer that answers `answer()`. */
+async function countedClient(answer: () => Response) {
+  const sent = { calls: 0 };
   const client = await SvcClient.create({
     baseUrl: "https://relayer.test",
     privateKey: KEY,
     retries: 2,
     fetch: () => {
-      calls++;
-      return Promise.resolve(answers.shift() ?? Response.json({ answer: "Oslo", memories: [] }));
+      sent.calls++;
+      return Promise.resolve(answer());
     },
   });
+  return { client, sent };
+}
+
+Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is", async () => {
+  const answers: Response[] = [];
+  const { client, sent } = await countedClient(() =>
+    answers.shift() ?? Response.json({ answer: "Oslo", memories: [] })
+  );
   const failed = () =>
     Response.json({
       error: "Ollama could not answer: it did not answer in time",
@@ -283,8 +291,8 @@ Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is"
     assert.equal(error.details.reason, "provider");
     return true;
   });
-  assert.equal(calls, 1, "the relayer tried its model for as long as it may");
-  calls = 0;
+  assert.equal(sent.calls, 1, "the relayer tried its model for as long as it may");
+  sent.calls = 0;
   answers.length = 0;
   // A balancer's 502 while a relayer restarts, a busy relayer: asked again.
   answers.push(new Response("Bad Gateway", { status: 502 }));
@@ -295,27 +303,20 @@ Deno.test("analyze and ask: a model's failure is not sent again; another 5xx is"
     }),
   );
   assert.equal((await client.ask("Where do I live?")).answer, "Oslo");
-  assert.equal(calls, 3);
+  assert.equal(sent.calls, 3);
 });
 
 Deno.test("remember: a namespace full (507) is not sent again", async () => {
-  let calls = 0;
-  const client = await SvcClient.create({
-    baseUrl: "https://relayer.test",
-    privateKey: KEY,
-    retries: 2,
-    fetch: () => {
-      calls++;
-      return Promise.resolve(Response.json({
-        error: "Cannot remember more in this namespace",
-        code: "insufficient_storage",
-        reason: "namespace_full",
-      }, { status: 507 }));
-    },
-  });
+  const { client, sent } = await countedClient(() =>
+    Response.json({
+      error: "Cannot remember more in this namespace",
+      code: "insufficient_storage",
+      reason: "namespace_full",
+    }, { status: 507 })
+  );
   await assert.rejects(client.remember("I keep bees"), (error: SvcError) => {
     assert.equal(error.details.reason, "namespace_full");
     return true;
   });
-  assert.equal(calls, 1);
+  assert.equal(sent.calls, 1);
 });

@@ -245,9 +245,9 @@ export interface Definition {
   said?: string;
 }
 
-/** Places a neighbour lives, after "<name> lives". */
+/** Where a neighbour lives, from "lives" on ("Signe lives in the flat below ours"). */
 const NEIGHBOURS =
-  /\b((?:(?:Dr|Mr|Mrs|Ms|Miss)\.? )?\p{Lu}[\p{L}'-]+(?: \p{Lu}[\p{L}'-]+)?) lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/gu;
+  /^lives (?:next door|upstairs|downstairs|across the (?:road|street|hall|landing)|in the (?:flat|house|apartment) (?:below|above|next door|opposite|across))/;
 
 /** The people (and pets) `text` names with their relation to the user. */
 export function definitions(text: string): Definition[] {
@@ -276,9 +276,11 @@ export function definitions(text: string): Definition[] {
     const inLaws = spouse ? composed(relations, ["partner"]) : [];
     if (spouse && inLaws.length) found.push({ name: spouse, relations: inLaws });
   });
-  for (const match of text.matchAll(NEIGHBOURS)) {
-    found.push({ name: match[1], relations: ["neighbour"] });
-  }
+  words.forEach((token, at) => {
+    const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
+      nameUpTo(text, words, at - 1);
+    if (name) found.push({ name, relations: ["neighbour"] });
+  });
   return found;
 }
 
@@ -332,7 +334,8 @@ export interface AskedName {
 export function askedNames(question: string): AskedName[] {
   const words = tokens(question);
   const found: AskedName[] = [];
-  for (let at = 0; at < words.length; at++) {
+  // The first word is capitalised as the question's start ("Can I …", "Tell me …").
+  for (let at = 1; at < words.length; at++) {
     const name = nameWord(words[at]) && nameFrom(question, words, at);
     if (!name) continue;
     const end = words[at].start + name.length;

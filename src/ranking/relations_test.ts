@@ -82,6 +82,7 @@ Deno.test("askedNames: the names a question asks about, as it spells them", () =
   assert.deepEqual(askedNames("What is Hanne's job?").map((n) => n.name), ["Hanne"]);
   assert.deepEqual(askedNames("When did I go to Leeds?").map((n) => n.name), ["Leeds"]);
   assert.deepEqual(askedNames("What did I eat on Monday?"), []);
+  assert.deepEqual(askedNames("Tell me about Leeds").map((n) => n.name), ["Leeds"]);
 });
 
 Deno.test("definitions: the relation as the text says it", () => {

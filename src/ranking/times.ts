@@ -13,21 +13,6 @@
  */
 import { parse, type ParsedResult } from "chrono-node";
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 /**
  * The times `text` says relative to `at` (Unix milliseconds) by year or by month ("two years
  * ago", "last month"); not by day ("yesterday"), which is said of the moment.
@@ -36,6 +21,14 @@ function relativeTimes(text: string, at: number): ParsedResult[] {
   return parse(text, new Date(at)).filter(({ start, text }) =>
     start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text)
   );
+}
+
+/** The English name of month `month` (1 to 12). */
+function monthName(month: number): string {
+  return new Date(Date.UTC(2000, month - 1)).toLocaleString("en", {
+    month: "long",
+    timeZone: "UTC",
+  });
 }
 
 /** A relative time a question asks about, where it says it, and what it names. */
@@ -51,7 +44,7 @@ export interface AskedTime {
 export function askedTimes(question: string, now: number): AskedTime[] {
   return relativeTimes(question, now).map(({ start, index, text }) => {
     const year = String(start.get("year"));
-    const month = start.isCertain("month") ? `${MONTHS[start.get("month")! - 1]} ` : "";
+    const month = start.isCertain("month") ? `${monthName(start.get("month")!)} ` : "";
     return { start: index, end: index + text.length, said: `in ${month}${year}`, year };
   });
 }
