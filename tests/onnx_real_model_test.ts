@@ -47,3 +47,37 @@ for (const [name, model] of Object.entries(reference.models)) {
     },
   });
 }
+
+/** Memories in three languages, and an English question for each, about something else. */
+const CROSS_LINGUAL = [
+  { memory: "Mi tía vive en Valparaíso, cerca del puerto.", question: "Where does my aunt live?" },
+  {
+    memory: "Meine Tochter spielt jeden Dienstag Handball.",
+    question: "What sport does my daughter play?",
+  },
+  { memory: "Je suis allergique aux noix de cajou.", question: "Which nuts can't I eat?" },
+  { memory: "I renewed my passport in March.", question: "When does the ferry leave?" },
+];
+
+const multilingual = `${MODELS_DIR}/use-multilingual`;
+const multilingualPresent = await pathExists(`${multilingual}/onnx/model.onnx`);
+Deno.test({
+  name: "onnx on real weights: use-multilingual finds a memory in another language" +
+    (multilingualPresent ? "" : ` (skipped: no ${multilingual}; run tests/models/multilingual.py)`),
+  ignore: !multilingualPresent,
+  async fn() {
+    const embedder = await OnnxEmbedder.open({ dir: multilingual, threads: 1 });
+    try {
+      const memories = await embedder.embed(CROSS_LINGUAL.map(({ memory }) => memory));
+      for (const [i, { question }] of CROSS_LINGUAL.slice(0, 3).entries()) {
+        const [query] = await embedder.embed([question], { purpose: "query" });
+        const scores = memories.map((memory) =>
+          memory.reduce((sum, x, j) => sum + x * query[j], 0)
+        );
+        assert.equal(scores.indexOf(Math.max(...scores)), i, `${question}: ${scores.join(", ")}`);
+      }
+    } finally {
+      await embedder.close();
+    }
+  },
+});

@@ -57,7 +57,7 @@ export interface OnnxEmbedderOptions {
   hub?: Omit<HubModelOptions, "logger">;
   /** The model's name (default: the hub id, else the directory's name); names its prefix family. */
   name?: string;
-  /** Texts per run of the graph (default 32). */
+  /** Texts per run of the graph (default 32; 1 for a dynamically quantised graph). */
   batchSize?: number;
   /** Threads of one run; 0 (the default) lets onnxruntime choose. */
   threads?: number;
@@ -119,7 +119,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
     let worker: EmbedWorker;
     try {
       worker = await EmbedWorker.start(new URL("./worker.ts", import.meta.url), settings, {
-        batchSize: options.batchSize ?? DEFAULT_BATCH,
+        batchSize: recipe.oneAtATime ? 1 : options.batchSize ?? DEFAULT_BATCH,
         what: "the ONNX model",
       });
     } catch (error) {
@@ -149,6 +149,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
       pooling: recipe.pooling.join("+"),
       pooling_from: recipe.poolingFrom,
       max_length: recipe.maxLength,
+      one_at_a_time: recipe.oneAtATime,
       prefixed: Boolean(recipe.prefixes.query || recipe.prefixes.document),
     });
     return embedder;

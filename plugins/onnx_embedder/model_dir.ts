@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { SvcError } from "@svc/relayer/kit";
 import { POOLING_KEYS, POOLING_MODES, type PoolingMode } from "./pooling.ts";
 import { familyPooling, modelPrefixes, type Prefixes } from "./families.ts";
+import { operatorsOf } from "./onnx_graph.ts";
 
 /** Where the ONNX graph may sit in a model directory, in the order they are looked for. */
 export const MODEL_FILES = ["model.onnx", "onnx/model.onnx"];
@@ -22,6 +23,12 @@ export const OPTIONAL_FILES = [
   "1_Pooling/config.json",
   "sentence_bert_config.json",
   "config_sentence_transformers.json",
+];
+/** Operators that quantise their input by its range in each run. */
+const DYNAMIC_QUANTISATION = [
+  "DynamicQuantizeLinear",
+  "DynamicQuantizeMatMul",
+  "DynamicQuantizeLSTM",
 ];
 /** sentence-transformers modules the embedder runs; any other module is refused. */
 const MODULES = new Set([
@@ -52,6 +59,12 @@ export interface ModelRecipe {
   hidden?: number;
   /** Put before queries and documents. */
   prefixes: Prefixes;
+  /**
+   * Whether the graph quantises its activations by the range of each run (dynamic
+   * quantisation), so a text's vector would depend on the texts batched with it: the embedder
+   * runs such a graph one text at a time.
+   */
+  oneAtATime: boolean;
   /** SHA-256 (hex) of everything above that shapes a vector, and of the graph's bytes. */
   digest: string;
 }
@@ -174,6 +187,17 @@ function readMaxLength(
   return Math.min(length, positive(config.max_position_embeddings) ?? length);
 }
 
+/** Whether the graph at `path` quantises by each run's range; a graph not read says no (onnxruntime names what is wrong with it). */
+async function quantisedPerRun(path: string): Promise<boolean> {
+  let operators: Set<string>;
+  try {
+    operators = operatorsOf(await Deno.readFile(path));
+  } catch {
+    return false;
+  }
+  return DYNAMIC_QUANTISATION.some((op) => operators.has(op));
+}
+
 /** Reads and checks a model directory; throws a start-up error naming what is wrong. */
 export async function readModelDirectory(options: ModelDirOptions): Promise<ModelRecipe> {
   const dir = options.dir.replace(/\/+$/, "") || "/";
@@ -233,6 +257,7 @@ export async function readModelDirectory(options: ModelDirOptions): Promise<Mode
       (await isFile(`${dir}/${path}`) ? await sha256File(`${dir}/${path}`) : null);
   const files = [modelFile, `${modelFile}_data`, "tokenizer.json", "tokenizer_config.json"];
   const digests = await Promise.all(files.map(digestOf));
+  const oneAtATime = await quantisedPerRun(`${dir}/${modelFile}`);
   const digest = createHash("sha256").update(JSON.stringify({
     files: Object.fromEntries(files.map((path, i) => [path, digests[i]])),
     pooling,
@@ -250,6 +275,7 @@ export async function readModelDirectory(options: ModelDirOptions): Promise<Mode
     maxLength,
     hidden,
     prefixes,
+    oneAtATime,
     digest,
   };
 }

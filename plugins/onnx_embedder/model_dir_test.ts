@@ -4,6 +4,7 @@ import { OnnxEmbedder } from "./mod.ts";
 import { readModelDirectory } from "./model_dir.ts";
 import { modelPrefixes } from "./families.ts";
 import { writeTinyModel } from "./tiny_model.ts";
+import { GraphBuilder } from "./onnx_graph.ts";
 
 /** A tiny model directory, changed by `alter`, removed after `run`. */
 async function withModel(
@@ -158,5 +159,16 @@ Deno.test("prefixes: the config's prompts, else the model family's, else none", 
   assert.deepEqual(modelPrefixes("intfloat/e5-small", { prompts: { query: "q: " } }), {
     query: "q: ",
     document: "",
+  });
+});
+
+Deno.test("model dir: a dynamically quantised graph is run one text at a time", async () => {
+  await withModel(async () => {}, async (dir) => {
+    assert.equal((await readModelDirectory({ dir })).oneAtATime, false);
+    const graph = new GraphBuilder("quantised");
+    graph.input("x", "float", ["n"]);
+    graph.output(graph.node("DynamicQuantizeLinear", ["x"]), "float", ["n"]);
+    await Deno.writeFile(`${dir}/model.onnx`, graph.encode(14));
+    assert.equal((await readModelDirectory({ dir })).oneAtATime, true);
   });
 });
