@@ -7,10 +7,11 @@
 import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
-import { LifecycleRecords, openKvStores, ReindexState, sealStoredRecords } from "@svc/denokv";
+import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
+import { StateLifecycleRecords } from "@svc/relayer/kit";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
-import type { ReindexStateStore } from "./reindex/mod.ts";
+import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
 import { scrubSqlite } from "@svc/util/scrub";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";
@@ -48,7 +49,7 @@ async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): P
   try {
     if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
     const sealed = await sealStoredRecords(kv, secret) +
-      await new LifecycleRecords(kv, secret).sealStored();
+      await new StateLifecycleRecords(new KvStateStore(kv), secret).sealStored();
     await kv.set(SEALED_MARK, true);
     return sealed;
   } finally {
@@ -117,7 +118,7 @@ export async function openState(
     let keyStore: SqliteKeyStore | undefined;
     try {
       keyStore = await openDataKeyStore(config, kv, logger);
-      const reindex = await ReindexState.open(kv, secret);
+      const reindex = await ReindexState.open(new KvStateStore(kv), secret);
       const shared = await openKvStores(kv, secret, {
         keyStore,
         maxAttempts: config.maxAttempts,

@@ -45,14 +45,8 @@ import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
-import {
-  deadLetters,
-  KvAccessLogStore,
-  KvJobSeal,
-  LifecycleRecords,
-  liveClaims,
-  storedJobs,
-} from "@svc/denokv";
+import { deadLetters, KvJobSeal, KvStateStore, liveClaims, storedJobs } from "@svc/denokv";
+import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
 import type { Config } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 import { BATCH, batches, copyAll, copyBlobsInto, count, type Tell } from "./store_copy.ts";
@@ -340,7 +334,7 @@ async function copyLifecycle(
   tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
-    const source = new LifecycleRecords(kv, secret);
+    const source = new StateLifecycleRecords(new KvStateStore(kv), secret);
     const target = await PgLifecycleRecords.open(database, secret);
     const total = await count(source.erasedEntries()) + await count(source.expiries());
     let done = 0;
@@ -366,7 +360,7 @@ async function copyAccessLog(
   tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
-    const source = new KvAccessLogStore(kv);
+    const source = new StateAccessLogStore(new KvStateStore(kv));
     const target = new PgAccessLogStore(database);
     return await copyAll(() => source.entries(), 500, (records) => target.append(records), tell);
   });

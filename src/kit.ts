@@ -31,6 +31,16 @@ export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
+export type {
+  StateBatch,
+  StateEntry,
+  StateKey,
+  StateKeyPart,
+  StateListOptions,
+  StateSelector,
+  StateSetOptions,
+  StateStore,
+} from "./state/state_store.ts";
 export {
   type PartitionCursor,
   type PartitionNamer,
@@ -42,9 +52,10 @@ export {
   type AccessLogStore,
   type AccessRecordRange,
   type SealedAccessRecord,
+  StateAccessLogStore,
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
-export { ExpirySeal } from "./services/lifecycle_records.ts";
+export { ExpirySeal, StateLifecycleRecords } from "./services/lifecycle_records.ts";
 export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
 export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {

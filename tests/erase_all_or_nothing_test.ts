@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
-import { LifecycleRecords } from "../plugins/denokv/mod.ts";
+import { KvStateStore } from "../plugins/denokv/mod.ts";
+import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { backendError } from "../src/errors.ts";
 import { jsonOf as json, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
@@ -38,7 +39,10 @@ async function relayerFailingAt(step: Step) {
   // Erasing no key at all (a namespace erase's check) never fails.
   breakMethod(cipher, "erase", () => at("keys")());
   const kv = await Deno.openKv(":memory:");
-  const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
+  const records = new StateLifecycleRecords(
+    new KvStateStore(kv),
+    crypto.getRandomValues(new Uint8Array(32)),
+  );
   breakMethod(records, "schedule", at("schedule"));
   breakMethod(records, "markErased", at("record"));
   const t = await startTestRelayer({ kv, cipher, records, now: () => Date.now() + shift });

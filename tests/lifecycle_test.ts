@@ -12,7 +12,8 @@ import { createLogger } from "../src/log.ts";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SlowEmbedder } from "../src/testing/mod.ts";
 import { SharedVectorStore } from "../src/testing/job_fixtures.ts";
-import { LifecycleRecords } from "@svc/denokv";
+import { KvStateStore } from "@svc/denokv";
+import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import {
   type Caller,
@@ -777,7 +778,10 @@ Deno.test("expiry: a memory another relayer stored, not heard of yet, is erased 
   // hears of the other's writes only when it reads the namespace's stored version.
   const shared = new SharedVectorStore(new LexicalEmbedder().dimensions);
   await using kv = await Deno.openKv(":memory:");
-  const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
+  const records = new StateLifecycleRecords(
+    new KvStateStore(kv),
+    crypto.getRandomValues(new Uint8Array(32)),
+  );
   await using one = await startTestRelayer({ vectors: shared.view(), records });
   const alice = await one.newCaller();
   const clock = testClock();

@@ -15,8 +15,8 @@ import { cosineDistance } from "../src/backends/memory.ts";
 import type { Embedder, VectorIndexSet } from "../src/backends/types.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
-import { IndexSwitch, planReindex, Reindexer } from "../app/reindex/mod.ts";
-import { ReindexState } from "@svc/denokv";
+import { IndexSwitch, planReindex, Reindexer, ReindexState } from "../app/reindex/mod.ts";
+import { KvStateStore } from "@svc/denokv";
 import { type Caller, jsonOf, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { TEST_MODELS_DIR } from "./relayer_process.ts";
 
@@ -122,7 +122,7 @@ async function reindexUnderLoad(openSet: (dir: string) => Promise<VectorIndexSet
     // The catalog is read before the reindex (and must be read again after the switch).
     assert.equal((await listIds(t, alice)).length, initial.length + 1);
 
-    const state = await ReindexState.open(t.kv, secret);
+    const state = await ReindexState.open(new KvStateStore(t.kv), secret);
     const plan = await planReindex(set, state, glove);
     indexes.build({ name: plan.to, embedder: glove, store: await set.open(plan.to, glove) });
     const reindexer = new Reindexer({

@@ -1,6 +1,8 @@
 /** The enumerations `svc migrate-store` reads the embedded stores with. */
 import assert from "node:assert/strict";
-import { KvAccessLogStore, KvReplayGuard, LifecycleRecords, liveClaims } from "@svc/denokv";
+import { KvReplayGuard, KvStateStore, liveClaims } from "@svc/denokv";
+import { StateAccessLogStore } from "../src/services/access_log_store.ts";
+import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { fingerprintOf } from "../src/auth/claim_record.ts";
 import { SqliteKeyStore } from "../plugins/local_cipher/key_store.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
@@ -8,7 +10,8 @@ import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 Deno.test("lifecycle records, access log, replay claims and keys list what they hold", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const records = new LifecycleRecords(kv, crypto.getRandomValues(new Uint8Array(32)));
+    const state = new KvStateStore(kv);
+    const records = new StateLifecycleRecords(state, crypto.getRandomValues(new Uint8Array(32)));
     await records.markErased("0xa", [{ memoryId: "m1" }], 1000);
     await records.schedule([{ memoryId: "m2", owner: "0xb", namespace: "n", expiresAt: 5000 }]);
     assert.deepEqual(await Array.fromAsync(records.erasedEntries()), [
@@ -18,7 +21,7 @@ Deno.test("lifecycle records, access log, replay claims and keys list what they 
       { memoryId: "m2", owner: "0xb", namespace: "n", expiresAt: 5000 },
     ]);
 
-    const log = new KvAccessLogStore(kv);
+    const log = new StateAccessLogStore(state);
     const sealed = new Uint8Array([1, 2, 3]);
     await log.append([{ log: "L", id: "2", sealed }, { log: "L", id: "1", sealed }]);
     assert.deepEqual((await Array.fromAsync(log.entries())).map((r) => r.id), ["1", "2"]);

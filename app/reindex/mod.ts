@@ -14,5 +14,10 @@ export {
   type ReindexProgress,
   type ReindexSummary,
 } from "./reindexer.ts";
-export type { PartitionCursor, ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";
+export {
+  type PartitionCursor,
+  type ReindexPlan,
+  ReindexState,
+  type ReindexStateStore,
+} from "../../src/reindex/state.ts";
 export { WriteGate } from "./write_gate.ts";

@@ -20,7 +20,8 @@ import { TermHasher } from "../../src/ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";
 import { Reindexer, type ReindexProgress } from "./reindexer.ts";
-import { ReindexState } from "@svc/denokv";
+import { ReindexState } from "../../src/reindex/state.ts";
+import { KvStateStore } from "@svc/denokv";
 
 /** Vectors of the same size as `MemoryEmbedder`'s that differ from them (reversed); counted. */
 class CountingEmbedder implements Embedder {
@@ -105,7 +106,7 @@ async function reindexOf(
   kv: Deno.Kv,
   options: { batchSize?: number; cipher?: Cipher } = {},
 ) {
-  const state = await ReindexState.open(kv, world.secret);
+  const state = await ReindexState.open(new KvStateStore(kv), world.secret);
   const plan = await planReindex(world.indexes, state, embedder);
   const source = await world.indexes.open(plan.from, world.oldEmbedder);
   const target = await world.indexes.open(plan.to, embedder);
@@ -156,7 +157,7 @@ Deno.test("reindex: the new index holds every memory with its id, namespace, tim
     const [hit] = await target.search(owner, namespace, vector, 1, { ids: [id] });
     assert.ok(hit.distance < 1e-6, `${id} is indexed under the new embedder's vector`);
   }
-  assert.equal(await (await ReindexState.open(kv, world.secret)).plan(), null);
+  assert.equal(await (await ReindexState.open(new KvStateStore(kv), world.secret)).plan(), null);
 });
 
 Deno.test("reindex: a client-encrypted memory keeps its sealed vector when the size matches, and is skipped when not", async () => {

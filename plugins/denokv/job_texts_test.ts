@@ -5,7 +5,8 @@ import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealin
 import { KvJobQueue } from "./job_queue.ts";
 import { KvJobSeal } from "./job_seal.ts";
 import { storedJobs } from "./job_export.ts";
-import { LifecycleRecords } from "./lifecycle_records.ts";
+import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { KvStateStore } from "./state_store.ts";
 
 const OWNER = "0x" + "ab".repeat(32);
 const TEXT = "my bank PIN is 4321";
@@ -117,13 +118,13 @@ Deno.test("KvJobQueue: texts sealed under the secret (an earlier version's) stil
   assert.equal(await t.queue.payload(job.job_id), TEXT);
 });
 
-Deno.test("LifecycleRecords: recording memories erased erases their jobs' text keys, whatever the cipher", async () => {
+Deno.test("StateLifecycleRecords: recording memories erased erases their jobs' text keys, whatever the cipher", async () => {
   await using t = await openQueue();
   const [job, kept] = await t.queue.accept([
     { owner: OWNER, namespace: "n1", text: TEXT },
     { owner: OWNER, namespace: "n1", text: "I like figs" },
   ]);
-  const records = new LifecycleRecords(t.kv, t.secret, t.keyStore);
+  const records = new StateLifecycleRecords(new KvStateStore(t.kv), t.secret, t.keyStore);
   await records.markErased(OWNER, [{ memoryId: job.job_id }], 1);
   assert.deepEqual(await t.queue.payloads([job.job_id, kept.job_id]), [null, "I like figs"]);
   assert.deepEqual(await records.erased(OWNER, [job.job_id, kept.job_id]), new Set([job.job_id]));

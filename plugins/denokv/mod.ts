@@ -20,11 +20,16 @@
  *
  * @module
  */
-import type { KeyStore } from "@svc/relayer/kit";
-import { KvAccessLogStore } from "./access_log_store.ts";
+import {
+  type AccessLogStore,
+  type KeyStore,
+  type LifecycleRecordStore,
+  StateAccessLogStore,
+  StateLifecycleRecords,
+} from "@svc/relayer/kit";
 import { KvJobQueue } from "./job_queue.ts";
-import { LifecycleRecords } from "./lifecycle_records.ts";
 import { KvReplayGuard } from "./replay_guard.ts";
+import { KvStateStore } from "./state_store.ts";
 
 export type {
   AcceptOptions,
@@ -57,11 +62,19 @@ export type {
   ReindexStateStore,
   ReplayGuard,
   SealedAccessRecord,
+  StateBatch,
+  StateEntry,
+  StateKey,
+  StateKeyPart,
+  StateListOptions,
+  StateSelector,
+  StateSetOptions,
+  StateStore,
   StoredJobQueue,
   StoredJobQueueOptions,
   StoredMessage,
 } from "@svc/relayer/kit";
-export { KvAccessLogStore } from "./access_log_store.ts";
+export { KvStateStore } from "./state_store.ts";
 export { KvJobQueue, type KvJobQueueOptions } from "./job_queue.ts";
 export { JobTextKeys } from "./job_keys.ts";
 export {
@@ -72,8 +85,6 @@ export {
   type StoredJobRecord,
 } from "./job_seal.ts";
 export { deadLetters, type StoredJob, storedJobs, type TextKeys } from "./job_export.ts";
-export { LifecycleRecords } from "./lifecycle_records.ts";
-export { ReindexState } from "./reindex_state.ts";
 export { KvReplayGuard, type KvReplayGuardOptions, liveClaims } from "./replay_guard.ts";
 
 /** The stores a relayer keeps in one Deno KV. */
@@ -83,9 +94,9 @@ export interface KvStores {
   /** The signed requests already used. */
   replayGuard: KvReplayGuard;
   /** The erased memories and the expiry schedule. */
-  records: LifecycleRecords;
+  records: LifecycleRecordStore;
   /** The owners' access logs. */
-  accessLogStore: KvAccessLogStore;
+  accessLogStore: AccessLogStore;
 }
 
 /** What {@link openKvStores} takes besides the store and the secret. */
@@ -112,10 +123,11 @@ export async function openKvStores(
   options: KvStoreOptions = {},
 ): Promise<KvStores> {
   const { maxAttempts, leaseMs, keyStore } = options;
+  const state = new KvStateStore(kv);
   return {
     queue: await KvJobQueue.open(kv, secret, { maxAttempts, leaseMs, keyStore }),
     replayGuard: await KvReplayGuard.open(kv, { now: options.now }),
-    records: new LifecycleRecords(kv, secret, keyStore),
-    accessLogStore: new KvAccessLogStore(kv),
+    records: new StateLifecycleRecords(state, secret, keyStore),
+    accessLogStore: new StateAccessLogStore(state),
   };
 }

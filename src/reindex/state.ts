@@ -1,10 +1,11 @@
 /**
  * What a reindex keeps so that it resumes after a crash: its plan, and a cursor per namespace
  * (the last memory id, in id order, written to the new index). A namespace is filed under a
- * keyed hash of its owner and name (`partitionNamer`), so the store names none. The stores are
- * `@svc/denokv`'s (`jobs.kv`) and `@svc/postgres`'s.
+ * keyed hash of its owner and name (`partitionNamer`), so the store names none. `ReindexState`
+ * keeps it in the relayer's `StateStore`; `@svc/postgres` has a table of its own.
  */
 import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
+import { type StateKey, type StateStore, writeInBatches } from "../state/state_store.ts";
 
 /** The reindex under way: from which index to which, for which embedder. */
 export interface ReindexPlan {
@@ -33,9 +34,9 @@ export interface PartitionCursor {
 }
 
 /**
- * Where a reindex keeps its progress: `@svc/denokv`'s `ReindexState` in the relayer's Deno KV,
- * or the PostgreSQL plugin's in the database the relayers share. Namespaces
- * are filed under keyed hashes, never by name.
+ * Where a reindex keeps its progress: `ReindexState` in the relayer's `StateStore`, or the
+ * PostgreSQL plugin's in the database the relayers share. Namespaces are filed under keyed
+ * hashes, never by name.
  */
 export interface ReindexStateStore {
   /** The reindex under way, or `null`. */
@@ -67,4 +68,63 @@ export async function partitionNamer(secret: Uint8Array<ArrayBuffer>): Promise<P
     );
     return new Uint8Array(mac).toBase64({ alphabet: "base64url", omitPadding: true }).slice(0, 22);
   };
+}
+
+const PLAN = ["reindex", "plan"];
+const CURSORS = ["reindex", "cursor"];
+
+/**
+ * A reindex's progress in the relayer's `StateStore`:
+ *
+ * ```
+ * ["reindex", "plan"]               { from, to, model, dimensions, startedAt }
+ * ["reindex", "cursor", partition]  { after, copied, skipped, done }: one per namespace
+ * ```
+ */
+export class ReindexState implements ReindexStateStore {
+  readonly #state: StateStore;
+  readonly #name: PartitionNamer;
+
+  private constructor(state: StateStore, name: PartitionNamer) {
+    this.#state = state;
+    this.#name = name;
+  }
+
+  /** The progress kept in `state`, its namespaces named under keys derived from `secret`. */
+  static async open(state: StateStore, secret: Uint8Array<ArrayBuffer>): Promise<ReindexState> {
+    return new ReindexState(state, await partitionNamer(secret));
+  }
+
+  async #key(owner: string, namespace: string): Promise<StateKey> {
+    return [...CURSORS, await this.#name(owner, namespace)];
+  }
+
+  async plan(): Promise<ReindexPlan | null> {
+    return (await this.#state.get<ReindexPlan>(PLAN))?.value ?? null;
+  }
+
+  async begin(plan: ReindexPlan): Promise<void> {
+    await this.clear();
+    await this.#state.set(PLAN, plan);
+  }
+
+  async cursor(owner: string, namespace: string): Promise<PartitionCursor | null> {
+    return (await this.#state.get<PartitionCursor>(await this.#key(owner, namespace)))?.value ??
+      null;
+  }
+
+  async setCursor(owner: string, namespace: string, cursor: PartitionCursor): Promise<void> {
+    await this.#state.set(await this.#key(owner, namespace), cursor);
+  }
+
+  async clear(): Promise<void> {
+    const keys: StateKey[] = [];
+    for await (const { key } of this.#state.list({ prefix: CURSORS })) keys.push(key);
+    await writeInBatches(
+      this.#state,
+      [...keys, PLAN],
+      (batch, key) => batch.delete(key),
+      "Cannot clear the reindex's progress",
+    );
+  }
 }

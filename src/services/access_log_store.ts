@@ -1,9 +1,9 @@
 /**
  * Where the access log keeps its entries: sealed records in per-owner logs, ordered by time.
  * A store sees no owner address, operation, key or namespace: a record's log is an opaque
- * per-owner tag, its id a time-ordered UUID, its body AES-GCM ciphertext. The Deno KV store is
- * `@svc/denokv`'s; `MemoryAccessLogStore` keeps them in memory; `accessLogStoreSuite` (in the
- * testing module) checks any other, PostgreSQL for instance:
+ * per-owner tag, its id a time-ordered UUID, its body AES-GCM ciphertext. `StateAccessLogStore`
+ * keeps them in the relayer's `StateStore`; `accessLogStoreSuite` (in the testing module) checks
+ * any other, PostgreSQL for instance:
  *
  * ```sql
  * CREATE TABLE access_log (log text, id text, sealed bytea, PRIMARY KEY (log, id));
@@ -11,6 +11,8 @@
  * -- scan:   SELECT … WHERE log = $1 AND id >= $2 AND id < $3 ORDER BY id DESC LIMIT $4
  * ```
  */
+import { type StateKey, type StateStore, writeInBatches } from "../state/state_store.ts";
+import { MemoryStateStore } from "../state/memory_state_store.ts";
 
 /** One sealed entry of an owner's access log. */
 export interface SealedAccessRecord {
@@ -43,36 +45,89 @@ export interface AccessLogStore {
   prune(before: string): Promise<number>;
 }
 
-/** The access log in memory: for tests, and the reference of the store's behaviour. */
-export class MemoryAccessLogStore implements AccessLogStore {
-  #logs = new Map<string, Map<string, Uint8Array<ArrayBuffer>>>();
+const RECORDS = "access_log";
+/** The logs that hold records, for `prune` to walk. */
+const LOGS = "access_log_logs";
 
-  append(records: SealedAccessRecord[]): Promise<void> {
-    for (const { log, id, sealed } of records) {
-      const entries = this.#logs.get(log) ?? new Map();
-      this.#logs.set(log, entries);
-      entries.set(id, sealed.slice());
+/**
+ * The access log in the relayer's `StateStore`. Keys: `["access_log", log, id]` → the sealed
+ * bytes; `["access_log_logs", log]` → `true`, the logs that prune walks.
+ */
+export class StateAccessLogStore implements AccessLogStore {
+  readonly #state: StateStore;
+  /** The logs known to be listed in `access_log_logs` already. */
+  readonly #listed = new Set<string>();
+
+  /** The store in `state`. */
+  constructor(state: StateStore) {
+    this.#state = state;
+  }
+
+  /** Stores records (new ids), in as few batches as the state's limits allow. */
+  async append(records: SealedAccessRecord[]): Promise<void> {
+    const fresh = new Set(records.map((r) => r.log).filter((log) => !this.#listed.has(log)));
+    const writes = [
+      ...[...fresh].map((log) => ({ key: [LOGS, log], value: true as unknown, bytes: 0 })),
+      ...records.map(({ log, id, sealed }) => ({
+        key: [RECORDS, log, id],
+        value: sealed as unknown,
+        bytes: sealed.byteLength,
+      })),
+    ];
+    await writeInBatches(
+      this.#state,
+      writes,
+      (batch, { key, value }) => batch.set(key, value),
+      "Cannot write the access log: a commit failed",
+      ({ bytes }) => bytes,
+    );
+    for (const log of fresh) this.#listed.add(log);
+  }
+
+  /** The records of `log` in `range`, newest first, at most `limit`. */
+  async scan(log: string, range: AccessRecordRange, limit: number): Promise<SealedAccessRecord[]> {
+    const prefix = [RECORDS, log];
+    const start = range.from === undefined ? undefined : [...prefix, range.from];
+    const end = range.to === undefined ? undefined : [...prefix, range.to];
+    const selector = start && end ? { start, end } : start ? { prefix, start } : { prefix, end };
+    const records: SealedAccessRecord[] = [];
+    const entries = this.#state.list<Uint8Array<ArrayBuffer>>(selector, { reverse: true, limit });
+    for await (const { key, value } of entries) {
+      records.push({ log, id: key[2] as string, sealed: value });
     }
-    return Promise.resolve();
+    return records;
   }
 
-  scan(log: string, range: AccessRecordRange, limit: number): Promise<SealedAccessRecord[]> {
-    const ids = [...this.#logs.get(log)?.keys() ?? []]
-      .filter((id) =>
-        (range.from === undefined || id >= range.from) && (range.to === undefined || id < range.to)
-      )
-      .sort().reverse().slice(0, limit);
-    const entries = this.#logs.get(log);
-    return Promise.resolve(ids.map((id) => ({ log, id, sealed: entries!.get(id)!.slice() })));
+  /** Every record of every log, by log then id (for copying the log elsewhere). */
+  async *entries(): AsyncIterable<SealedAccessRecord> {
+    const entries = this.#state.list<Uint8Array<ArrayBuffer>>({ prefix: [RECORDS] });
+    for await (const { key, value } of entries) {
+      yield { log: key[1] as string, id: key[2] as string, sealed: value };
+    }
   }
 
-  prune(before: string): Promise<number> {
+  async prune(before: string): Promise<number> {
     let pruned = 0;
-    for (const entries of this.#logs.values()) {
-      for (const id of entries.keys()) {
-        if (id < before && entries.delete(id)) pruned++;
-      }
+    for await (const { key } of this.#state.list({ prefix: [LOGS] })) {
+      const log = key[1] as string;
+      const old: StateKey[] = [];
+      const selector = { prefix: [RECORDS, log], end: [RECORDS, log, before] };
+      for await (const entry of this.#state.list(selector)) old.push(entry.key);
+      await writeInBatches(
+        this.#state,
+        old,
+        (batch, key) => batch.delete(key),
+        "Cannot prune the access log: a commit failed",
+      );
+      pruned += old.length;
     }
-    return Promise.resolve(pruned);
+    return pruned;
+  }
+}
+
+/** The access log in memory: for tests. */
+export class MemoryAccessLogStore extends StateAccessLogStore {
+  constructor() {
+    super(new MemoryStateStore());
   }
 }

@@ -1,12 +1,19 @@
 /**
  * What the relayer keeps about memories' lives: which memories were erased (so restore never
  * brings one back from a blob that survived, a backup put back for instance, and deletes that
- * blob), and when memories expire (so the sweep finds them after a restart). The stores are
- * `@svc/denokv`'s and `@svc/postgres`'s; both seal an expiry's owner and namespace with
- * {@link ExpirySeal}.
+ * blob), and when memories expire (so the sweep finds them after a restart).
+ * `StateLifecycleRecords` keeps them in the relayer's `StateStore`, `@svc/postgres` in tables of
+ * its own; both seal an expiry's owner and namespace with {@link ExpirySeal}.
  */
 import { hkdfSync } from "node:crypto";
 import { openNow, sealNow } from "@svc/util/sealing";
+import type { KeyStore } from "../backends/key_store.ts";
+import {
+  rewriteEach,
+  type StateKey,
+  type StateStore,
+  writeInBatches,
+} from "../state/state_store.ts";
 
 /** A memory due to expire. */
 export interface Expiry {
@@ -80,4 +87,99 @@ export class ExpirySeal {
 
 function aadOf(expiresAt: number, memoryId: string): Uint8Array {
   return encoder.encode(`svc-expiry:${expiresAt}:${memoryId}`);
+}
+
+/** An expiry as stored: sealed, or as an earlier version kept it, in clear. */
+type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namespace: string };
+
+const FAILED = "Cannot record the memories' lifecycle: a commit failed";
+
+/**
+ * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", owner, memoryId]` →
+ * Unix ms of the erase (what its receipt names); `["expiry", expiresAt, memoryId]` → `{sealed}`,
+ * the owner and namespace sealed together, in expiry order. An entry an earlier version kept in
+ * clear (`{owner, namespace}`) is read as it is, and sealed by `sealStored`.
+ *
+ * Recording memories erased also erases their keys from the key store the job queue keeps its
+ * texts' keys in, when given one: what the queue still holds of their texts no longer opens.
+ */
+export class StateLifecycleRecords implements LifecycleRecordStore {
+  readonly #state: StateStore;
+  readonly #seal: ExpirySeal;
+  readonly #keys?: KeyStore;
+
+  /** The records in `state`, sealed under the relayer's `secret`; see the class documentation. */
+  constructor(state: StateStore, secret: Uint8Array<ArrayBuffer>, keyStore?: KeyStore) {
+    this.#state = state;
+    this.#seal = new ExpirySeal(secret);
+    this.#keys = keyStore;
+  }
+
+  #expiry(key: StateKey, value: ExpiryValue): Expiry {
+    const [, expiresAt, memoryId] = key as [string, number, string];
+    const where = "sealed" in value ? this.#seal.open(expiresAt, memoryId, value.sealed) : value;
+    return { memoryId, owner: where.owner, namespace: where.namespace, expiresAt };
+  }
+
+  /** Seals the expiries an earlier version kept in clear; resolves to how many. */
+  sealStored(): Promise<number> {
+    return rewriteEach<ExpiryValue>(this.#state, ["expiry"], (value, key) => {
+      if ("sealed" in value) return undefined;
+      return { sealed: this.#seal.seal(this.#expiry(key, value)) };
+    });
+  }
+
+  async markErased(
+    owner: string,
+    memories: { memoryId: string; expiresAt?: number }[],
+    erasedAt: number,
+  ): Promise<void> {
+    if (memories.length === 0) return;
+    await this.#keys?.erase(owner, memories.map(({ memoryId }) => memoryId));
+    await writeInBatches(this.#state, memories, (batch, { memoryId, expiresAt }) => {
+      batch.set(["erased", owner, memoryId], erasedAt);
+      if (expiresAt !== undefined) batch.delete(["expiry", expiresAt, memoryId]);
+    }, FAILED);
+  }
+
+  async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
+    const entries = await this.#state.getMany(memoryIds.map((id) => ["erased", owner, id]));
+    return new Set(memoryIds.filter((_, i) => entries[i] !== null));
+  }
+
+  async schedule(expiries: Expiry[]): Promise<void> {
+    await writeInBatches(this.#state, expiries, (batch, expiry) => {
+      batch.set(["expiry", expiry.expiresAt, expiry.memoryId], { sealed: this.#seal.seal(expiry) });
+    }, FAILED);
+  }
+
+  async unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void> {
+    await writeInBatches(this.#state, expiries, (batch, { expiresAt, memoryId }) => {
+      batch.delete(["expiry", expiresAt, memoryId]);
+    }, FAILED);
+  }
+
+  async due(now: number, limit: number): Promise<Expiry[]> {
+    const due: Expiry[] = [];
+    const selector = { start: ["expiry"], end: ["expiry", now + 1] };
+    for await (const { key, value } of this.#state.list<ExpiryValue>(selector, { limit })) {
+      due.push(this.#expiry(key, value));
+    }
+    return due;
+  }
+
+  /** Every erase recorded, by owner then memory id (for copying the records elsewhere). */
+  async *erasedEntries(): AsyncIterable<{ owner: string; memoryId: string; erasedAt: number }> {
+    for await (const { key, value } of this.#state.list<number>({ prefix: ["erased"] })) {
+      const [, owner, memoryId] = key as [string, string, string];
+      yield { owner, memoryId, erasedAt: value };
+    }
+  }
+
+  /** The whole expiry schedule, soonest first (for copying the records elsewhere). */
+  async *expiries(): AsyncIterable<Expiry> {
+    for await (const { key, value } of this.#state.list<ExpiryValue>({ prefix: ["expiry"] })) {
+      yield this.#expiry(key, value);
+    }
+  }
 }

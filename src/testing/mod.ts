@@ -36,6 +36,8 @@ export {
   type SealedAccessRecord,
 } from "../services/access_log_store.ts";
 export { accessLogStoreSuite } from "./access_log_suite.ts";
+export { stateStoreSuite } from "./state_store_suite.ts";
+export { MemoryStateStore } from "../state/memory_state_store.ts";
 export { type RecordedReplayGuard, replayGuardSuite } from "./replay_guard_suite.ts";
 export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
