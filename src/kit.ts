@@ -41,6 +41,8 @@ export type {
   StateSetOptions,
   StateStore,
 } from "./state/state_store.ts";
+/** State keys as ordered bytes, for a `StateStore` that keeps them so (`encodeKey` …). */
+export * as stateKeys from "./state/state_key.ts";
 export {
   type PartitionCursor,
   type PartitionNamer,

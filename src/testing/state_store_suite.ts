@@ -5,7 +5,7 @@
  * concurrent batches checking the same version exactly one commits.
  */
 import assert from "node:assert/strict";
-import type { StateKey, StateStore } from "../state/state_store.ts";
+import { type StateKey, type StateStore, writeInBatches } from "../state/state_store.ts";
 
 /** Registers the suite's tests for the stores `open` makes (each test gets an empty one). */
 export function stateStoreSuite(
@@ -80,6 +80,16 @@ export function stateStoreSuite(
       await keys(state, { prefix: ["p"] }, { limit: 2, reverse: true }),
       order.slice(-2).reverse(),
     );
+  });
+
+  test("a long list comes whole and in order, either way, up to its limit", async (state) => {
+    const keys = Array.from({ length: 1_201 }, (_, i) => ["long", i] as StateKey);
+    await writeInBatches(state, keys, (batch, key) => batch.set(key, key[1]), "cannot write");
+    const values = async (...args: Parameters<StateStore["list"]>) =>
+      await Array.fromAsync(state.list<number>(...args), ({ value }) => value);
+    assert.deepEqual(await values({ prefix: ["long"] }), keys.map((key) => key[1]));
+    const reversed = await values({ prefix: ["long"] }, { reverse: true, limit: 1_100 });
+    assert.deepEqual(reversed, keys.map((key) => key[1]).reverse().slice(0, 1_100));
   });
 
   test("start is inclusive and end exclusive, alone or with a prefix", async (state) => {

@@ -13,6 +13,7 @@ import { ACCESS_LOG } from "./access_log.ts";
 import { LIFECYCLE } from "./lifecycle.ts";
 import { TEXT_CLAIMS } from "./text_claims.ts";
 import { BLOB_ATTRIBUTES } from "./blob_attributes.ts";
+import { STATE } from "./state.ts";
 
 /** Every migration, by version. */
 export const MIGRATIONS: Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   LIFECYCLE,
   TEXT_CLAIMS,
   BLOB_ATTRIBUTES,
+  STATE,
 ];

@@ -1,0 +1,205 @@
+/**
+ * The relayer's `StateStore` in the database the relayers share (`svc_state`, migration 11).
+ * Keys are stored as their ordered encoding, so a list is a range of the primary key; values
+ * are V8-serialised. A batch is one transaction: it locks the keys it checks (advisory locks, in
+ * key order), compares their versions, then writes, so of two batches checking one key the
+ * second sees the first's write. Expired rows are left out of reads and deleted now and then.
+ *
+ * @example
+ * ```ts
+ * const state = new PgStateStore(database);
+ * await state.set(["reindex", "plan"], plan);
+ * ```
+ * @module
+ */
+import { deserialize, serialize } from "node:v8";
+import {
+  type StateBatch,
+  type StateEntry,
+  type StateKey,
+  stateKeys,
+  type StateListOptions,
+  type StateSelector,
+  type StateSetOptions,
+  type StateStore,
+} from "@svc/relayer/kit";
+import { type Database, pgError, type Transaction } from "./database.ts";
+
+/** Rows a list reads at a time. */
+const PAGE = 500;
+/** Writes between two sweeps of expired rows. */
+const SWEEP_EVERY = 1_000;
+/** The first key of the advisory locks a batch takes ("svcs" in ASCII). */
+const LOCK_SPACE = 0x73766373;
+
+interface Row {
+  key: Uint8Array;
+  value: Uint8Array;
+  version: bigint;
+}
+
+/** A write of a batch: a value to set, or a deletion. */
+type Write = { key: StateKey; set?: { value: unknown; options?: StateSetOptions } };
+
+/** Thrown inside a batch's transaction to roll it back when a check fails. */
+class CheckFailed extends Error {}
+
+function entryOf<T>(row: Row): StateEntry<T> {
+  return {
+    key: stateKeys.decodeKey(row.key),
+    value: deserialize(row.value) as T,
+    version: String(row.version).padStart(20, "0"),
+  };
+}
+
+/** A `StateStore` in PostgreSQL; see the module documentation. */
+export class PgStateStore implements StateStore {
+  readonly #database: Database;
+  readonly #now: () => number;
+  #writes = 0;
+
+  /** The state in `database`; `now` tells which rows have expired (default `Date.now`). */
+  constructor(database: Database, now: () => number = Date.now) {
+    this.#database = database;
+    this.#now = now;
+  }
+
+  async #call<T>(action: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (error instanceof CheckFailed || error instanceof TypeError) throw error;
+      throw pgError(action, error);
+    }
+  }
+
+  async get<T>(key: StateKey): Promise<StateEntry<T> | null> {
+    return (await this.getMany<T>([key]))[0];
+  }
+
+  getMany<T>(keys: readonly StateKey[]): Promise<(StateEntry<T> | null)[]> {
+    const hexes = keys.map((key) => stateKeys.encodeKey(key).toHex());
+    return this.#call("read the relayer's state", async () => {
+      const rows = await this.#database.sql<Row[]>`
+        select key, value, version from svc_state
+        where key = any(array(select decode(k, 'hex') from unnest(${hexes}::text[]) as k))
+          and (expires_at is null or expires_at > ${this.#now()})`;
+      const found = new Map(rows.map((row) => [row.key.toHex(), row]));
+      return hexes.map((hex) => found.has(hex) ? entryOf<T>(found.get(hex)!) : null);
+    });
+  }
+
+  set(key: StateKey, value: unknown, options?: StateSetOptions): Promise<void> {
+    return this.#write([{ key, set: { value, options } }]);
+  }
+
+  delete(key: StateKey): Promise<void> {
+    return this.#write([{ key }]);
+  }
+
+  async *list<T>(
+    selector: StateSelector,
+    options: StateListOptions = {},
+  ): AsyncIterable<StateEntry<T>> {
+    let [from, to] = stateKeys.selectorRange(selector);
+    let left = options.limit ?? Infinity;
+    while (left > 0) {
+      const page = Math.min(left, PAGE);
+      const rows = await this.#call("read the relayer's state", () =>
+        this.#database.sql<Row[]>`
+          select key, value, version from svc_state
+          where key >= ${from} and key < ${to}
+            and (expires_at is null or expires_at > ${this.#now()})
+          order by key ${options.reverse ? this.#database.sql`desc` : this.#database.sql`asc`}
+          limit ${page}`);
+      for (const row of rows) yield entryOf<T>(row);
+      left -= rows.length;
+      if (rows.length < page) return;
+      const last = rows.at(-1)!.key;
+      if (options.reverse) to = last;
+      else from = Uint8Array.of(...last, 0);
+    }
+  }
+
+  batch(): StateBatch {
+    const checks: { key: StateKey; version: string | null }[] = [];
+    const writes: Write[] = [];
+    const batch: StateBatch = {
+      check: (key, version) => (checks.push({ key, version }), batch),
+      set: (key, value, options) => (writes.push({ key, set: { value, options } }), batch),
+      delete: (key) => (writes.push({ key }), batch),
+      commit: async () => {
+        try {
+          await this.#write(writes, checks);
+          return true;
+        } catch (error) {
+          if (error instanceof CheckFailed) return false;
+          throw error;
+        }
+      },
+    };
+    return batch;
+  }
+
+  /** Checks, then writes, in one transaction; throws `CheckFailed` when a check fails. */
+  #write(writes: Write[], checks: { key: StateKey; version: string | null }[] = []): Promise<void> {
+    const last = new Map(writes.map((write) => [stateKeys.encodeKey(write.key).toHex(), write]));
+    const now = this.#now();
+    const sets = [...last].filter(([, write]) => write.set);
+    const deletes = [...last].filter(([, write]) => !write.set).map(([hex]) => hex);
+    return this.#call("keep the relayer's state", async () => {
+      await this.#database.sql.begin(async (tx) => {
+        await checkVersions(tx, checks, now);
+        if (deletes.length) {
+          await tx`delete from svc_state where key = any(array(
+            select decode(k, 'hex') from unnest(${deletes}::text[]) as k))`;
+        }
+        if (sets.length) {
+          const keys = sets.map(([hex]) => hex);
+          const values = sets.map(([, { set }]) =>
+            Buffer.from(serialize(set!.value)).toString("hex")
+          );
+          const expiries = sets.map(([, { set }]) =>
+            set!.options?.expireIn === undefined ? null : String(now + set!.options.expireIn)
+          );
+          await tx`
+            insert into svc_state (key, value, version, expires_at)
+            select decode(k, 'hex'), decode(v, 'hex'), nextval('svc_state_versions'), e
+            from unnest(${keys}::text[], ${values}::text[], ${expiries}::int8[]) as t(k, v, e)
+            on conflict (key) do update
+              set value = excluded.value, version = excluded.version, expires_at = excluded.expires_at`;
+        }
+      });
+      this.#writes += last.size;
+      if (this.#writes >= SWEEP_EVERY) {
+        this.#writes = 0;
+        await this.#database.sql`delete from svc_state where key in (
+          select key from svc_state where expires_at <= ${now} limit ${PAGE})`;
+      }
+    });
+  }
+}
+
+/** Locks the checked keys (in key order) and compares their versions; throws `CheckFailed`. */
+async function checkVersions(
+  tx: Transaction,
+  checks: { key: StateKey; version: string | null }[],
+  now: number,
+): Promise<void> {
+  if (checks.length === 0) return;
+  const hexes = [...new Set(checks.map(({ key }) => stateKeys.encodeKey(key).toHex()))].sort();
+  await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(k))
+    from unnest(${hexes}::text[]) as k order by k`;
+  const rows = await tx<{ hex: string; version: bigint }[]>`
+    select encode(key, 'hex') as hex, version from svc_state
+    where key = any(array(select decode(k, 'hex') from unnest(${hexes}::text[]) as k))
+      and (expires_at is null or expires_at > ${now})`;
+  const versions = new Map(
+    rows.map(({ hex, version }) => [hex, String(version).padStart(20, "0")]),
+  );
+  for (const { key, version } of checks) {
+    if ((versions.get(stateKeys.encodeKey(key).toHex()) ?? null) !== version) {
+      throw new CheckFailed();
+    }
+  }
+}
