@@ -8,7 +8,7 @@ import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
-import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
@@ -132,6 +132,9 @@ export async function openState(
     }
   }
   const plugin = await postgresPlugin();
+  const moved = await plugin.moveIntoState(database);
+  if (moved > 0) logger.info("the relayer's state moved into svc_state", { rows: moved });
+  const state = new plugin.PgStateStore(database);
   const queue = await plugin.PgJobQueue.open(database, secret, {
     maxAttempts: config.maxAttempts,
     leaseMs: config.jobLeaseSeconds * 1000,
@@ -141,12 +144,12 @@ export async function openState(
     shared: {
       queue,
       replayGuard,
-      records: await plugin.PgLifecycleRecords.open(database, secret),
+      records: new StateLifecycleRecords(state, secret),
       updateClaims: await plugin.PgUpdateClaims.open(database, secret),
       textClaims: await plugin.PgTextClaims.open(database, secret),
-      accessLogStore: new plugin.PgAccessLogStore(database),
+      accessLogStore: new StateAccessLogStore(state),
     },
-    reindex: await plugin.PgReindexState.open(database, secret),
+    reindex: await ReindexState.open(state, secret),
     async close() {
       await queue.close();
       await replayGuard.close();

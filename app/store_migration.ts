@@ -33,23 +33,22 @@ import {
   importJobs,
   ImportProgress,
   importReplayClaims,
-  PgAccessLogStore,
   PgBlobStore,
   PgBlockStorage,
   PgIndexSet,
   PgKeyStore,
   PgLedgerStore,
-  PgLifecycleRecords,
+  PgStateStore,
 } from "@svc/postgres";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import { deadLetters, KvJobSeal, KvStateStore, liveClaims, storedJobs } from "@svc/denokv";
-import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
+import { type StateKey, StateLifecycleRecords } from "@svc/relayer/kit";
 import type { Config } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
-import { BATCH, batches, copyAll, copyBlobsInto, count, type Tell } from "./store_copy.ts";
+import { BATCH, batches, copyAll, copyBlobsInto, type Tell } from "./store_copy.ts";
 
 export { moveBlobsToSqlite } from "./store_copy.ts";
 
@@ -327,6 +326,26 @@ async function copyJobs(
   }
 }
 
+/** Copies the state entries under `prefixes` of the data directory's `jobs.kv` as they are. */
+async function copyState(
+  kv: Deno.Kv,
+  database: Database,
+  prefixes: StateKey[],
+  tell: Tell,
+): Promise<number> {
+  const source = new KvStateStore(kv);
+  const target = new PgStateStore(database);
+  const entries = async function* () {
+    for (const prefix of prefixes) yield* source.list({ prefix });
+  };
+  return await copyAll(entries, 200, async (batch) => {
+    const write = target.batch();
+    for (const { key, value } of batch) write.set(key, value);
+    await write.commit();
+  }, tell);
+}
+
+/** Erased memories (under their owners' keyed hashes) and the expiry schedule. */
 async function copyLifecycle(
   dir: string,
   database: Database,
@@ -334,36 +353,17 @@ async function copyLifecycle(
   tell: Tell,
 ): Promise<number> {
   return await withKv(dir, "jobs.kv", async (kv) => {
-    const source = new StateLifecycleRecords(new KvStateStore(kv), secret);
-    const target = await PgLifecycleRecords.open(database, secret);
-    const total = await count(source.erasedEntries()) + await count(source.expiries());
-    let done = 0;
-    for await (const erased of batches(source.erasedEntries())) {
-      const groups = Map.groupBy(erased, (e) => JSON.stringify([e.owner, e.erasedAt]));
-      for (const group of groups.values()) {
-        const [{ owner, erasedAt }] = group;
-        await target.markErased(owner, group.map(({ memoryId }) => ({ memoryId })), erasedAt);
-      }
-      tell(done += erased.length, total);
-    }
-    for await (const expiries of batches(source.expiries())) {
-      await target.schedule(expiries);
-      tell(done += expiries.length, total);
-    }
-    return done;
+    await new StateLifecycleRecords(new KvStateStore(kv), secret).sealStored();
+    return await copyState(kv, database, [["erased"], ["expiry"]], tell);
   });
 }
 
-async function copyAccessLog(
-  dir: string,
-  database: Database,
-  tell: Tell,
-): Promise<number> {
-  return await withKv(dir, "jobs.kv", async (kv) => {
-    const source = new StateAccessLogStore(new KvStateStore(kv));
-    const target = new PgAccessLogStore(database);
-    return await copyAll(() => source.entries(), 500, (records) => target.append(records), tell);
-  });
+async function copyAccessLog(dir: string, database: Database, tell: Tell): Promise<number> {
+  return await withKv(
+    dir,
+    "jobs.kv",
+    (kv) => copyState(kv, database, [["access_log"], ["access_log_logs"]], tell),
+  );
 }
 
 async function copyReplay(

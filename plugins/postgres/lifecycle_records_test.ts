@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { lifecycleRecordStoreSuite, updateClaimsSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
-import { PgLifecycleRecords } from "./lifecycle_records.ts";
+import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { PgStateStore } from "./state_store.ts";
 import { relayerPools, testDatabase } from "./test_server.ts";
 import { PgUpdateClaims } from "./update_claims.ts";
 
@@ -21,10 +22,11 @@ async function opened<T extends object>(make: (database: Database) => Promise<T>
   });
 }
 
-lifecycleRecordStoreSuite(
-  "PgLifecycleRecords",
-  () => opened((database) => PgLifecycleRecords.open(database, SECRET)),
-);
+/** The lifecycle records on `database`, as a relayer opens them. */
+const recordsOn = (database: Database, secret = SECRET) =>
+  Promise.resolve(new StateLifecycleRecords(new PgStateStore(database), secret));
+
+lifecycleRecordStoreSuite("StateLifecycleRecords over PgStateStore", () => opened(recordsOn));
 updateClaimsSuite(
   "PgUpdateClaims",
   () => opened((database) => PgUpdateClaims.open(database, SECRET)),
@@ -63,10 +65,10 @@ Deno.test("PgUpdateClaims: the table holds keyed hashes, not the memories' ids",
   assert.doesNotMatch(`${rows[0].memory} ${rows[0].update}`, /visible|memory|update/);
 });
 
-Deno.test("PgLifecycleRecords: an erase or a schedule made on one relayer is seen by the other", async () => {
+Deno.test("StateLifecycleRecords over PostgreSQL: an erase or a schedule made on one relayer is seen by the other", async () => {
   await using shared = await relayerPools(2);
   const [a, b] = await Promise.all(
-    shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET)),
+    shared.pools.map((pool) => recordsOn(pool)),
   );
   await a.markErased(OWNER, [{ memoryId: "m1" }], T);
   assert.deepEqual(await b.erased(OWNER, ["m1", "m2"]), new Set(["m1"]));
@@ -76,10 +78,10 @@ Deno.test("PgLifecycleRecords: an erase or a schedule made on one relayer is see
   ]);
 });
 
-Deno.test("PgLifecycleRecords: relayers sweeping together are each handed different memories", async () => {
+Deno.test("StateLifecycleRecords over PostgreSQL: relayers sweeping together are each handed different memories", async () => {
   await using shared = await relayerPools(3);
   const stores = await Promise.all(
-    shared.pools.map((pool) => PgLifecycleRecords.open(pool, SECRET, { sweepLeaseMs: 60_000 })),
+    shared.pools.map((pool) => recordsOn(pool)),
   );
   const expiries = Array.from({ length: 300 }, (_, i) => ({
     memoryId: `m${String(i).padStart(3, "0")}`,
@@ -88,28 +90,26 @@ Deno.test("PgLifecycleRecords: relayers sweeping together are each handed differ
     expiresAt: T + i,
   }));
   await stores[0].schedule(expiries);
-  const handed = await Promise.all(stores.map((store) => store.due(T + 1000, 120)));
+  const handed = await Promise.all(stores.map((store) => store.due(T + 1000, 120, 60_000)));
   const ids = handed.flat().map((expiry) => expiry.memoryId);
   assert.equal(new Set(ids).size, ids.length, "no memory handed twice");
   assert.equal(ids.length, 300, "every due memory handed to some sweep");
   // A sweep that died: its memories are handed again once the lease ends.
-  assert.deepEqual(await stores[0].due(T + 1000, 500), []);
-  assert.equal((await stores[1].due(T + 61_000, 500)).length, 300);
+  assert.deepEqual(await stores[0].due(T + 1000, 500, 60_000), []);
+  assert.equal((await stores[1].due(T + 61_000, 500, 60_000)).length, 300);
 });
 
-Deno.test("PgLifecycleRecords: no owner, namespace or key readable in the tables", async () => {
+Deno.test("StateLifecycleRecords over PostgreSQL: no owner, namespace or key readable", async () => {
   await using shared = await relayerPools(1);
-  const store = await PgLifecycleRecords.open(shared.pools[0], SECRET);
+  const store = await recordsOn(shared.pools[0]);
   await store.markErased(OWNER, [{ memoryId: "m1" }], T);
   await store.schedule([{ memoryId: "m2", owner: OWNER, namespace: "diary-secret", expiresAt: T }]);
-  const sql = shared.pools[0].sql;
-  const dump = JSON.stringify([
-    ...await sql`select encode(owner, 'escape') as o, * from svc_lifecycle_erased`,
-    ...await sql`select encode(sealed, 'escape') as s, * from svc_lifecycle_expiry`,
-  ], (_, v) => typeof v === "bigint" ? String(v) : v);
-  assert.doesNotMatch(dump, /c3c3|diary-secret|notes/);
+  const rows = await shared.pools[0].sql`
+    select encode(key, 'escape') as k, encode(value, 'escape') as v from svc_state`;
+  assert.equal(rows.length, 2);
+  assert.doesNotMatch(JSON.stringify(rows), /c3c3|diary-secret|notes/);
   // Another secret opens none of it.
-  const other = await PgLifecycleRecords.open(shared.pools[0], new Uint8Array(32).fill(8));
+  const other = await recordsOn(shared.pools[0], new Uint8Array(32).fill(8));
   assert.deepEqual(await other.erased(OWNER, ["m1"]), new Set());
   await assert.rejects(other.due(T, 10));
 });

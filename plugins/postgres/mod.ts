@@ -3,15 +3,14 @@
  * @module
  */
 export { Database } from "./database.ts";
-export { PgAccessLogStore } from "./access_log_store.ts";
 export { PgBlobStore } from "./blob_store.ts";
 export { PgBlockStorage } from "./block_storage.ts";
 export { PgJobQueue } from "./job_queue.ts";
 export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
 export { PgKeyStore } from "./key_store.ts";
 export { PgLedgerStore } from "./ledger_store.ts";
-export { PgLifecycleRecords } from "./lifecycle_records.ts";
-export { PgReindexState } from "./reindex_state.ts";
+export { PgStateStore } from "./state_store.ts";
+export { moveIntoState } from "./state_moves.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
 export { PgUpdateClaims } from "./update_claims.ts";
 export { PgTextClaims } from "./text_claims.ts";
@@ -66,6 +65,14 @@ export type {
   ReindexStateStore,
   ReplayGuard,
   SealedAccessRecord,
+  StateBatch,
+  StateEntry,
+  StateKey,
+  StateKeyPart,
+  StateListOptions,
+  StateSelector,
+  StateSetOptions,
+  StateStore,
   StoredJobQueue,
   StoredJobQueueOptions,
   TermsRow,

@@ -154,21 +154,14 @@ export class PgStateStore implements StateStore {
           await tx`delete from svc_state where key = any(array(
             select decode(k, 'hex') from unnest(${deletes}::text[]) as k))`;
         }
-        if (sets.length) {
-          const keys = sets.map(([hex]) => hex);
-          const values = sets.map(([, { set }]) =>
-            Buffer.from(serialize(set!.value)).toString("hex")
-          );
-          const expiries = sets.map(([, { set }]) =>
-            set!.options?.expireIn === undefined ? null : String(now + set!.options.expireIn)
-          );
-          await tx`
-            insert into svc_state (key, value, version, expires_at)
-            select decode(k, 'hex'), decode(v, 'hex'), nextval('svc_state_versions'), e
-            from unnest(${keys}::text[], ${values}::text[], ${expiries}::int8[]) as t(k, v, e)
-            on conflict (key) do update
-              set value = excluded.value, version = excluded.version, expires_at = excluded.expires_at`;
-        }
+        await upsertState(
+          tx,
+          sets.map(([hex, { set }]) => ({
+            hex,
+            value: set!.value,
+            expiresAt: set!.options?.expireIn === undefined ? null : now + set!.options.expireIn,
+          })),
+        );
       });
       this.#writes += last.size;
       if (this.#writes >= SWEEP_EVERY) {
@@ -178,6 +171,27 @@ export class PgStateStore implements StateStore {
       }
     });
   }
+}
+
+/** A row to write: its key's encoding as hex, its value, when it may go (Unix ms). */
+export interface StateRow {
+  hex: string;
+  value: unknown;
+  expiresAt: number | null;
+}
+
+/** Writes `rows` (one per key) in one statement, each with a new version. */
+export async function upsertState(tx: Transaction, rows: StateRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const keys = rows.map(({ hex }) => hex);
+  const values = rows.map(({ value }) => serialize(value).toString("hex"));
+  const expiries = rows.map(({ expiresAt }) => expiresAt === null ? null : String(expiresAt));
+  await tx`
+    insert into svc_state (key, value, version, expires_at)
+    select decode(k, 'hex'), decode(v, 'hex'), nextval('svc_state_versions'), e
+    from unnest(${keys}::text[], ${values}::text[], ${expiries}::int8[]) as t(k, v, e)
+    on conflict (key) do update
+      set value = excluded.value, version = excluded.version, expires_at = excluded.expires_at`;
 }
 
 /** Locks the checked keys (in key order) and compares their versions; throws `CheckFailed`. */

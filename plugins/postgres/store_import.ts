@@ -14,7 +14,7 @@ import { type Fingerprint, type JobRecord, SvcError } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
-import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
+import { deriveTagKey, tagOf } from "./tags.ts";
 
 /** A job as a data directory's queue kept it (`storedJobs` of `@svc/denokv`). */
 export interface ImportedJob {
@@ -50,6 +50,7 @@ const STATE_TABLES = [
   "svc_jobs_job",
   "svc_access_log_records",
   "svc_lifecycle_erased",
+  "svc_state",
 ];
 
 /**

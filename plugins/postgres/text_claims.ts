@@ -16,7 +16,7 @@
 import { pgError } from "./database.ts";
 import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
-import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
+import { deriveTagKey, tagOf } from "./tags.ts";
 
 /** The pauses between two looks at a place another job holds: 10 ms, doubling to 250 ms. */
 const FIRST_PAUSE_MS = 10;

@@ -14,7 +14,7 @@
 import { pgError } from "./database.ts";
 import { UPDATE_CLAIM_MS, type UpdateClaims } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
-import { deriveTagKey, tagOf } from "./lifecycle_records.ts";
+import { deriveTagKey, tagOf } from "./tags.ts";
 
 /** Update claims decided by the shared database; see the module documentation. */
 export class PgUpdateClaims implements UpdateClaims {

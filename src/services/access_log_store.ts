@@ -11,7 +11,7 @@
  * -- scan:   SELECT … WHERE log = $1 AND id >= $2 AND id < $3 ORDER BY id DESC LIMIT $4
  * ```
  */
-import { type StateKey, type StateStore, writeInBatches } from "../state/state_store.ts";
+import { STATE_LIMITS, type StateStore, writeInBatches } from "../state/state_store.ts";
 import { MemoryStateStore } from "../state/memory_state_store.ts";
 
 /** One sealed entry of an owner's access log. */
@@ -106,20 +106,21 @@ export class StateAccessLogStore implements AccessLogStore {
     }
   }
 
+  /** Deletes the records before `before`, a batch at a time; a record another deletes first is not counted. */
   async prune(before: string): Promise<number> {
     let pruned = 0;
     for await (const { key } of this.#state.list({ prefix: [LOGS] })) {
-      const log = key[1] as string;
-      const old: StateKey[] = [];
-      const selector = { prefix: [RECORDS, log], end: [RECORDS, log, before] };
-      for await (const entry of this.#state.list(selector)) old.push(entry.key);
-      await writeInBatches(
-        this.#state,
-        old,
-        (batch, key) => batch.delete(key),
-        "Cannot prune the access log: a commit failed",
-      );
-      pruned += old.length;
+      const prefix = [RECORDS, key[1]];
+      const selector = { prefix, end: [...prefix, before] };
+      for (;;) {
+        const old = await Array.fromAsync(
+          this.#state.list(selector, { limit: STATE_LIMITS.batchChecks }),
+        );
+        if (old.length === 0) break;
+        const batch = this.#state.batch();
+        for (const entry of old) batch.check(entry.key, entry.version).delete(entry.key);
+        if (await batch.commit()) pruned += old.length;
+      }
     }
     return pruned;
   }

@@ -14,6 +14,9 @@ import type { Expiry, LifecycleRecordStore } from "./lifecycle_records.ts";
  */
 const MAX_SWEEP_BATCHES = 200;
 
+/** How long a sweep holds the expiries it took (a minute: the next sweep's turn). */
+const SWEEP_LEASE_MS = 60_000;
+
 export interface ExpirySweepDependencies {
   /** The expiry schedule. */
   records: LifecycleRecordStore;
@@ -60,7 +63,7 @@ export function createExpirySweep(deps: ExpirySweepDependencies) {
   async function sweepAll(batch: number): Promise<number> {
     let erased = 0;
     for (let round = 0; round < MAX_SWEEP_BATCHES && !stopped; round++) {
-      const due = await records.due(now(), batch);
+      const due = await records.due(now(), batch, SWEEP_LEASE_MS);
       const groups = Map.groupBy(due, ({ owner, namespace }) => JSON.stringify([owner, namespace]));
       for (const expiries of groups.values()) erased += await eraseExpired(expiries);
       if (due.length < batch) break;

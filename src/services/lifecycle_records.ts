@@ -6,7 +6,7 @@
  * its own; both seal an expiry's owner and namespace with {@link ExpirySeal}.
  */
 import { hkdfSync } from "node:crypto";
-import { openNow, sealNow } from "@svc/util/sealing";
+import { deriveHmacKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
 import type { KeyStore } from "../backends/key_store.ts";
 import {
   rewriteEach,
@@ -46,8 +46,11 @@ export interface LifecycleRecordStore {
   schedule(expiries: Expiry[]): Promise<void>;
   /** Takes these entries off the expiry schedule (the memories are not recorded erased). */
   unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void>;
-  /** The memories expired at `now`, soonest first, at most `limit`. */
-  due(now: number, limit: number): Promise<Expiry[]>;
+  /**
+   * The memories expired at `now`, soonest first, at most `limit`. With `leaseMs`, each is
+   * handed to this caller alone for that long (relayers sweeping together erase it once).
+   */
+  due(now: number, limit: number, leaseMs?: number): Promise<Expiry[]>;
 }
 
 const encoder = new TextEncoder();
@@ -94,11 +97,28 @@ type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namesp
 
 const FAILED = "Cannot record the memories' lifecycle: a commit failed";
 
+/** The HMAC key of the owners' tags, derived from the relayer's secret. */
+async function ownerTagKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  return await deriveHmacKey(
+    await hkdfMaster(secret),
+    "svc-postgres-lifecycle-v1",
+    "erased owners",
+  );
+}
+
+/** An owner's tag: the first 16 bytes of a keyed hash of its address, as hex. */
+async function ownerTag(key: CryptoKey, owner: string): Promise<string> {
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(owner));
+  return new Uint8Array(mac, 0, 16).toHex();
+}
+
 /**
- * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", owner, memoryId]` →
- * Unix ms of the erase (what its receipt names); `["expiry", expiresAt, memoryId]` → `{sealed}`,
- * the owner and namespace sealed together, in expiry order. An entry an earlier version kept in
- * clear (`{owner, namespace}`) is read as it is, and sealed by `sealStored`.
+ * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", ownerTag, memoryId]` →
+ * Unix ms of the erase (what its receipt names), the owner by a keyed hash of its address;
+ * `["expiry", expiresAt, memoryId]` → `{sealed}`, the owner and namespace sealed together, in
+ * expiry order; `["expiry_lease", expiresAt, memoryId]` → until when a sweep holds it. What an
+ * earlier version kept in clear (an owner's address, an expiry's `{owner, namespace}`) is read as
+ * it is, and sealed by `sealStored`.
  *
  * Recording memories erased also erases their keys from the key store the job queue keeps its
  * texts' keys in, when given one: what the queue still holds of their texts no longer opens.
@@ -106,12 +126,14 @@ const FAILED = "Cannot record the memories' lifecycle: a commit failed";
 export class StateLifecycleRecords implements LifecycleRecordStore {
   readonly #state: StateStore;
   readonly #seal: ExpirySeal;
+  readonly #owners: Promise<CryptoKey>;
   readonly #keys?: KeyStore;
 
   /** The records in `state`, sealed under the relayer's `secret`; see the class documentation. */
   constructor(state: StateStore, secret: Uint8Array<ArrayBuffer>, keyStore?: KeyStore) {
     this.#state = state;
     this.#seal = new ExpirySeal(secret);
+    this.#owners = ownerTagKey(secret);
     this.#keys = keyStore;
   }
 
@@ -121,12 +143,30 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
     return { memoryId, owner: where.owner, namespace: where.namespace, expiresAt };
   }
 
-  /** Seals the expiries an earlier version kept in clear; resolves to how many. */
-  sealStored(): Promise<number> {
-    return rewriteEach<ExpiryValue>(this.#state, ["expiry"], (value, key) => {
+  async #erasedKeys(owner: string, memoryIds: string[]): Promise<StateKey[]> {
+    const tag = await ownerTag(await this.#owners, owner);
+    return memoryIds.map((memoryId) => ["erased", tag, memoryId]);
+  }
+
+  /**
+   * Seals what an earlier version kept in clear: the expiries' owners and namespaces, and the
+   * erased memories' owners; resolves to how many entries.
+   */
+  async sealStored(): Promise<number> {
+    const expiries = await rewriteEach<ExpiryValue>(this.#state, ["expiry"], (value, key) => {
       if ("sealed" in value) return undefined;
       return { sealed: this.#seal.seal(this.#expiry(key, value)) };
     });
+    let moved = 0;
+    // An owner's tag is hex, never "0x…": a moved entry is not moved again.
+    for await (const { key, value, version } of this.#state.list({ prefix: ["erased"] })) {
+      if (!String(key[1]).startsWith("0x")) continue;
+      const [tagged] = await this.#erasedKeys(String(key[1]), [String(key[2])]);
+      if (await this.#state.batch().check(key, version).delete(key).set(tagged, value).commit()) {
+        moved++;
+      }
+    }
+    return expiries + moved;
   }
 
   async markErased(
@@ -136,14 +176,18 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   ): Promise<void> {
     if (memories.length === 0) return;
     await this.#keys?.erase(owner, memories.map(({ memoryId }) => memoryId));
-    await writeInBatches(this.#state, memories, (batch, { memoryId, expiresAt }) => {
-      batch.set(["erased", owner, memoryId], erasedAt);
-      if (expiresAt !== undefined) batch.delete(["expiry", expiresAt, memoryId]);
+    const keys = await this.#erasedKeys(owner, memories.map(({ memoryId }) => memoryId));
+    await writeInBatches(this.#state, memories.keys(), (batch, i) => {
+      batch.set(keys[i], erasedAt);
+      const { expiresAt, memoryId } = memories[i];
+      if (expiresAt !== undefined) {
+        batch.delete(["expiry", expiresAt, memoryId]).delete(["expiry_lease", expiresAt, memoryId]);
+      }
     }, FAILED);
   }
 
   async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
-    const entries = await this.#state.getMany(memoryIds.map((id) => ["erased", owner, id]));
+    const entries = await this.#state.getMany(await this.#erasedKeys(owner, memoryIds));
     return new Set(memoryIds.filter((_, i) => entries[i] !== null));
   }
 
@@ -155,24 +199,35 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
 
   async unschedule(expiries: Pick<Expiry, "memoryId" | "expiresAt">[]): Promise<void> {
     await writeInBatches(this.#state, expiries, (batch, { expiresAt, memoryId }) => {
-      batch.delete(["expiry", expiresAt, memoryId]);
+      batch.delete(["expiry", expiresAt, memoryId]).delete(["expiry_lease", expiresAt, memoryId]);
     }, FAILED);
   }
 
-  async due(now: number, limit: number): Promise<Expiry[]> {
+  async due(now: number, limit: number, leaseMs?: number): Promise<Expiry[]> {
     const due: Expiry[] = [];
     const selector = { start: ["expiry"], end: ["expiry", now + 1] };
-    for await (const { key, value } of this.#state.list<ExpiryValue>(selector, { limit })) {
-      due.push(this.#expiry(key, value));
+    for await (const { key, value } of this.#state.list<ExpiryValue>(selector)) {
+      if (due.length === limit) break;
+      const expiry = this.#expiry(key, value);
+      if (leaseMs === undefined || await this.#lease(expiry, now, leaseMs)) due.push(expiry);
     }
     return due;
   }
 
-  /** Every erase recorded, by owner then memory id (for copying the records elsewhere). */
-  async *erasedEntries(): AsyncIterable<{ owner: string; memoryId: string; erasedAt: number }> {
+  /** Hands `expiry` to this caller until `now + leaseMs`, unless another holds it. */
+  async #lease(expiry: Expiry, now: number, leaseMs: number): Promise<boolean> {
+    const key = ["expiry_lease", expiry.expiresAt, expiry.memoryId];
+    const held = await this.#state.get<number>(key);
+    if (held && held.value > now) return false;
+    return await this.#state.batch().check(key, held?.version ?? null)
+      .set(key, now + leaseMs, { expireIn: leaseMs }).commit();
+  }
+
+  /** Every erase recorded, by owner tag then memory id (for copying the records elsewhere). */
+  async *erasedEntries(): AsyncIterable<{ ownerTag: string; memoryId: string; erasedAt: number }> {
     for await (const { key, value } of this.#state.list<number>({ prefix: ["erased"] })) {
-      const [, owner, memoryId] = key as [string, string, string];
-      yield { owner, memoryId, erasedAt: value };
+      const [, ownerTag, memoryId] = key as [string, string, string];
+      yield { ownerTag, memoryId, erasedAt: value };
     }
   }
 

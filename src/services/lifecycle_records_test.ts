@@ -39,3 +39,21 @@ Deno.test("StateLifecycleRecords: the expiry schedule names owners and namespace
   // Another secret cannot read them.
   await assert.rejects(() => new StateLifecycleRecords(state, new Uint8Array(32)).due(10, 10));
 });
+
+Deno.test("StateLifecycleRecords: erased memories are filed under a keyed hash of their owner", async () => {
+  const state = new MemoryStateStore();
+  const records = new StateLifecycleRecords(state, crypto.getRandomValues(new Uint8Array(32)));
+  const owner = "0x" + "fe".repeat(32);
+  await records.markErased(owner, [{ memoryId: "m1" }], 5);
+  // One an earlier version filed under the address is read after sealStored moves it.
+  await state.set(["erased", owner, "m2"], 6);
+  const keys = async () => await Array.fromAsync(state.list({ prefix: ["erased"] }), (e) => e.key);
+  assert.equal(await records.sealStored(), 1);
+  assert.equal(await records.sealStored(), 0);
+  assert.doesNotMatch(JSON.stringify(await keys()), /fefe/);
+  assert.deepEqual(await records.erased(owner, ["m1", "m2", "m3"]), new Set(["m1", "m2"]));
+  assert.deepEqual(
+    (await Array.fromAsync(records.erasedEntries())).map((e) => [e.memoryId, e.erasedAt]),
+    [["m1", 5], ["m2", 6]],
+  );
+});

@@ -65,7 +65,8 @@ export interface StateListOptions {
 
 /**
  * Checks and writes committed together: all of them, or none when a check fails. A batch holds
- * at most `STATE_LIMITS.batchWrites` writes of `STATE_LIMITS.batchBytes` together.
+ * at most `STATE_LIMITS.batchChecks` checks and `STATE_LIMITS.batchWrites` writes of
+ * `STATE_LIMITS.batchBytes` together.
  */
 export interface StateBatch {
   /** Fails the batch unless the entry at `key` has `version` (`null`: there is none). */
@@ -100,6 +101,8 @@ export const STATE_LIMITS = {
   valueBytes: 60_000,
   /** Writes in one batch. */
   batchWrites: 500,
+  /** Checks in one batch. */
+  batchChecks: 100,
   /** Bytes of the values of one batch together. */
   batchBytes: 400_000,
 } as const;
@@ -157,11 +160,8 @@ export async function rewriteEach<T>(
     const value = change(entry.value, entry.key);
     if (value === undefined) continue;
     batch.check(entry.key, entry.version).set(entry.key, value);
-    if (++count === REWRITE_BATCH) await flush();
+    if (++count === STATE_LIMITS.batchChecks) await flush();
   }
   await flush();
   return rewritten;
 }
-
-/** Entries one batch of `rewriteEach` rewrites at most (each is a check and a write). */
-const REWRITE_BATCH = 100;

@@ -86,6 +86,21 @@ export function lifecycleRecordStoreSuite(
     assert.deepEqual(await store.erased(OWNER, [expiry(1, 0).memoryId]), new Set());
   });
 
+  test("a lease hands each due expiry to one caller until it ends", async (store) => {
+    await store.schedule([expiry(1, T + 1000), expiry(2, T + 2000)]);
+    assert.deepEqual(await store.due(T + 1500, 10, 60_000), [expiry(1, T + 1000)]);
+    assert.deepEqual(await store.due(T + 2500, 10, 60_000), [expiry(2, T + 2000)], "1 is held");
+    assert.deepEqual(await store.due(T + 2500, 10), [expiry(1, T + 1000), expiry(2, T + 2000)]);
+    assert.deepEqual(await store.due(T + 61_500, 10, 60_000), [expiry(1, T + 1000)], "1's ended");
+    await store.markErased(OWNER, [expiry(1, T + 1000)], T + 70_000);
+    await store.schedule([expiry(1, T + 1000)]);
+    assert.deepEqual(
+      await store.due(T + 70_000, 1, 60_000),
+      [expiry(1, T + 1000)],
+      "erased, freed",
+    );
+  });
+
   test("large batches are kept whole", async (store) => {
     const many = Array.from({ length: 450 }, (_, i) => expiry(i, T + 1000 + i));
     await store.schedule(many.toReversed());

@@ -7,7 +7,8 @@ import { signRequest } from "../../src/auth/signing.ts";
 import { SvcError } from "../../src/errors.ts";
 import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import { createRelayer, type RelayerOptions } from "../../src/relayer.ts";
-import { MemoryAccessLogStore } from "../../src/services/access_log_store.ts";
+import { MemoryAccessLogStore, StateAccessLogStore } from "../../src/services/access_log_store.ts";
+import { StateLifecycleRecords } from "../../src/services/lifecycle_records.ts";
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
@@ -18,9 +19,8 @@ import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import {
   Database,
-  PgAccessLogStore,
-  PgLifecycleRecords,
   PgReplayGuard,
+  PgStateStore,
   PgUpdateClaims,
 } from "../../plugins/postgres/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
@@ -36,9 +36,9 @@ async function pgRelayer(database: Database) {
     secret: SECRET,
     queue: new MemoryJobQueue(),
     replayGuard,
-    records: await PgLifecycleRecords.open(database, SECRET),
+    records: new StateLifecycleRecords(new PgStateStore(database), SECRET),
     updateClaims: await PgUpdateClaims.open(database, SECRET),
-    accessLogStore: new PgAccessLogStore(database),
+    accessLogStore: new StateAccessLogStore(new PgStateStore(database)),
   });
   return Object.assign(t, { replayGuard });
 }
