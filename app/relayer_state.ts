@@ -8,7 +8,7 @@ import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
-import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateAccessLogStore, StateLifecycleRecords, StateUpdateClaims } from "@svc/relayer/kit";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
@@ -145,7 +145,7 @@ export async function openState(
       queue,
       replayGuard,
       records: new StateLifecycleRecords(state, secret),
-      updateClaims: await plugin.PgUpdateClaims.open(database, secret),
+      updateClaims: await StateUpdateClaims.open(state, secret),
       textClaims: await plugin.PgTextClaims.open(database, secret),
       accessLogStore: new StateAccessLogStore(state),
     },

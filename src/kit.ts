@@ -58,7 +58,7 @@ export {
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
 export { ExpirySeal, StateLifecycleRecords } from "./services/lifecycle_records.ts";
-export { UPDATE_CLAIM_MS, type UpdateClaims } from "./services/update_claims.ts";
+export { StateUpdateClaims, type UpdateClaims } from "./services/update_claims.ts";
 export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {
   backendError,

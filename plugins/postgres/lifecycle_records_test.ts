@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
 import { lifecycleRecordStoreSuite, updateClaimsSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
-import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateLifecycleRecords, StateUpdateClaims } from "@svc/relayer/kit";
 import { PgStateStore } from "./state_store.ts";
 import { relayerPools, testDatabase } from "./test_server.ts";
-import { PgUpdateClaims } from "./update_claims.ts";
 
 const SECRET = new Uint8Array(32).fill(7);
 const T = 1_800_000_000_000;
@@ -27,14 +26,14 @@ const recordsOn = (database: Database, secret = SECRET) =>
   Promise.resolve(new StateLifecycleRecords(new PgStateStore(database), secret));
 
 lifecycleRecordStoreSuite("StateLifecycleRecords over PgStateStore", () => opened(recordsOn));
-updateClaimsSuite(
-  "PgUpdateClaims",
-  () => opened((database) => PgUpdateClaims.open(database, SECRET)),
-);
+/** The update claims on `database`, as a relayer opens them. */
+const claimsOn = (database: Database) => StateUpdateClaims.open(new PgStateStore(database), SECRET);
 
-Deno.test("PgUpdateClaims: two relayers racing to update one memory: exactly one wins", async () => {
+updateClaimsSuite("StateUpdateClaims over PgStateStore", () => opened(claimsOn));
+
+Deno.test("StateUpdateClaims over PostgreSQL: two relayers racing to update one memory: exactly one wins", async () => {
   await using shared = await relayerPools(2);
-  const [a, b] = await Promise.all(shared.pools.map((pool) => PgUpdateClaims.open(pool, SECRET)));
+  const [a, b] = await Promise.all(shared.pools.map(claimsOn));
   for (let round = 0; round < 20; round++) {
     const memory = `memory-${round}`;
     const outcomes = await Promise.all([
@@ -52,17 +51,14 @@ Deno.test("PgUpdateClaims: two relayers racing to update one memory: exactly one
   assert.equal(await b.claim("m", "v2", T + 1), true);
 });
 
-Deno.test("PgUpdateClaims: the table holds keyed hashes, not the memories' ids", async () => {
+Deno.test("StateUpdateClaims over PostgreSQL: svc_state holds keyed hashes, not the memories' ids", async () => {
   await using shared = await relayerPools(1);
-  const claims = await PgUpdateClaims.open(shared.pools[0], SECRET);
+  const claims = await claimsOn(shared.pools[0]);
   await claims.claim("memory-visible-id", "update-visible-id", T);
   const rows = await shared.pools[0].sql`
-    select encode(memory, 'escape') as memory, encode(claimed_by, 'escape') as update,
-      length(memory) as bytes
-    from svc_lifecycle_update_claims`;
+    select encode(key, 'escape') as k, encode(value, 'escape') as v from svc_state`;
   assert.equal(rows.length, 1);
-  assert.equal(rows[0].bytes, 16);
-  assert.doesNotMatch(`${rows[0].memory} ${rows[0].update}`, /visible|memory|update/);
+  assert.doesNotMatch(`${rows[0].k} ${rows[0].v}`, /visible/);
 });
 
 Deno.test("StateLifecycleRecords over PostgreSQL: an erase or a schedule made on one relayer is seen by the other", async () => {

@@ -12,7 +12,6 @@ export { PgLedgerStore } from "./ledger_store.ts";
 export { PgStateStore } from "./state_store.ts";
 export { moveIntoState } from "./state_moves.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
-export { PgUpdateClaims } from "./update_claims.ts";
 export { PgTextClaims } from "./text_claims.ts";
 export {
   COPY_PHASES,

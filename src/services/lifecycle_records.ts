@@ -6,7 +6,8 @@
  * its own; both seal an expiry's owner and namespace with {@link ExpirySeal}.
  */
 import { hkdfSync } from "node:crypto";
-import { deriveHmacKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
+import { openNow, sealNow } from "@svc/util/sealing";
+import { tagKey, tagOf } from "../state/tags.ts";
 import type { KeyStore } from "../backends/key_store.ts";
 import {
   rewriteEach,
@@ -97,21 +98,6 @@ type ExpiryValue = { sealed: Uint8Array<ArrayBuffer> } | { owner: string; namesp
 
 const FAILED = "Cannot record the memories' lifecycle: a commit failed";
 
-/** The HMAC key of the owners' tags, derived from the relayer's secret. */
-async function ownerTagKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  return await deriveHmacKey(
-    await hkdfMaster(secret),
-    "svc-postgres-lifecycle-v1",
-    "erased owners",
-  );
-}
-
-/** An owner's tag: the first 16 bytes of a keyed hash of its address, as hex. */
-async function ownerTag(key: CryptoKey, owner: string): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(owner));
-  return new Uint8Array(mac, 0, 16).toHex();
-}
-
 /**
  * The lifecycle records in the relayer's `StateStore`. Keys: `["erased", ownerTag, memoryId]` →
  * Unix ms of the erase (what its receipt names), the owner by a keyed hash of its address;
@@ -133,7 +119,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   constructor(state: StateStore, secret: Uint8Array<ArrayBuffer>, keyStore?: KeyStore) {
     this.#state = state;
     this.#seal = new ExpirySeal(secret);
-    this.#owners = ownerTagKey(secret);
+    this.#owners = tagKey(secret, "erased owners");
     this.#keys = keyStore;
   }
 
@@ -144,7 +130,7 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   }
 
   async #erasedKeys(owner: string, memoryIds: string[]): Promise<StateKey[]> {
-    const tag = await ownerTag(await this.#owners, owner);
+    const tag = await tagOf(await this.#owners, owner);
     return memoryIds.map((memoryId) => ["erased", tag, memoryId]);
   }
 

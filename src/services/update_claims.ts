@@ -6,9 +6,12 @@
  * resumed after a crash takes its own claim again.
  *
  * {@link MemoryUpdateClaims} keeps the claims in process memory (one relayer; the default);
- * a store shared by several relayers (PostgreSQL) decides them in the database.
+ * {@link StateUpdateClaims} in the relayer's `StateStore`, for relayers sharing it (PostgreSQL).
  * `updateClaimsSuite` (in the testing module) checks an implementation.
  */
+
+import { type StateStore, writeInBatches } from "../state/state_store.ts";
+import { tagKey, tagOf } from "../state/tags.ts";
 
 /** How long an update holds the memory it replaces against another update (a job's lease). */
 export const UPDATE_CLAIM_MS = 120_000;
@@ -53,5 +56,73 @@ export class MemoryUpdateClaims implements UpdateClaims {
   revoke(memoryIds: string[]): Promise<void> {
     for (const id of memoryIds) this.#claims.delete(id);
     return Promise.resolve();
+  }
+}
+
+/** A claim as stored: the update holding it (tagged) and since when (Unix ms). */
+interface StoredClaim {
+  by: string;
+  at: number;
+}
+
+/**
+ * Update claims in the relayer's `StateStore`, shared by the relayers that share it. Keys:
+ * `["update_claim", memory]` → `{ by, at }`, both ids by keyed hashes (`tags.ts`), kept a claim's
+ * length past its last change. A claim is taken by a batch that checks the entry it read, so of
+ * updates claiming one memory at once exactly one wins.
+ */
+export class StateUpdateClaims implements UpdateClaims {
+  readonly #state: StateStore;
+  readonly #key: CryptoKey;
+
+  private constructor(state: StateStore, key: CryptoKey) {
+    this.#state = state;
+    this.#key = key;
+  }
+
+  /** The claims in `state`, their ids hashed under keys derived from `secret`. */
+  static async open(
+    state: StateStore,
+    secret: Uint8Array<ArrayBuffer>,
+  ): Promise<StateUpdateClaims> {
+    return new StateUpdateClaims(state, await tagKey(secret, "update claims"));
+  }
+
+  async #read(memoryId: string, by: string) {
+    const [memory, update] = await Promise.all([tagOf(this.#key, memoryId), tagOf(this.#key, by)]);
+    const key = ["update_claim", memory];
+    return { key, update, held: await this.#state.get<StoredClaim>(key) };
+  }
+
+  async claim(memoryId: string, by: string, now: number): Promise<boolean> {
+    const { key, update, held } = await this.#read(memoryId, by);
+    const free = !held || held.value.by === update || now - held.value.at >= UPDATE_CLAIM_MS;
+    if (!free) return false;
+    return await this.#state.batch().check(key, held?.version ?? null)
+      .set(key, { by: update, at: now }, { expireIn: 2 * UPDATE_CLAIM_MS }).commit();
+  }
+
+  async release(memoryId: string, by: string): Promise<void> {
+    const { key, update, held } = await this.#read(memoryId, by);
+    if (held?.value.by === update) {
+      await this.#state.batch().check(key, held.version).delete(key).commit();
+    }
+  }
+
+  async holds(memoryId: string, by: string, now: number): Promise<boolean> {
+    const { update, held } = await this.#read(memoryId, by);
+    return held?.value.by === update && now - held.value.at < UPDATE_CLAIM_MS;
+  }
+
+  async revoke(memoryIds: string[]): Promise<void> {
+    const keys = await Promise.all(
+      memoryIds.map(async (id) => ["update_claim", await tagOf(this.#key, id)]),
+    );
+    await writeInBatches(
+      this.#state,
+      keys,
+      (batch, key) => batch.delete(key),
+      "Cannot revoke the update claims",
+    );
   }
 }

@@ -9,6 +9,7 @@ import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import { createRelayer, type RelayerOptions } from "../../src/relayer.ts";
 import { MemoryAccessLogStore, StateAccessLogStore } from "../../src/services/access_log_store.ts";
 import { StateLifecycleRecords } from "../../src/services/lifecycle_records.ts";
+import { StateUpdateClaims } from "../../src/services/update_claims.ts";
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
@@ -17,12 +18,7 @@ import {
 import { MemoryReplayGuard } from "../../src/auth/replay_guard.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
-import {
-  Database,
-  PgReplayGuard,
-  PgStateStore,
-  PgUpdateClaims,
-} from "../../plugins/postgres/mod.ts";
+import { Database, PgReplayGuard, PgStateStore } from "../../plugins/postgres/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { BASE, startTestRelayer, type TestRelayer } from "../fixtures.ts";
 
@@ -37,7 +33,7 @@ async function pgRelayer(database: Database) {
     queue: new MemoryJobQueue(),
     replayGuard,
     records: new StateLifecycleRecords(new PgStateStore(database), SECRET),
-    updateClaims: await PgUpdateClaims.open(database, SECRET),
+    updateClaims: await StateUpdateClaims.open(new PgStateStore(database), SECRET),
     accessLogStore: new StateAccessLogStore(new PgStateStore(database)),
   });
   return Object.assign(t, { replayGuard });
