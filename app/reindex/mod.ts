@@ -6,13 +6,7 @@
  * cut short resumes.
  * @module
  */
-export { type IndexGeneration, IndexSwitch, recordedEmbedder } from "./index_switch.ts";
-export { nextIndexName, planReindex, sameEmbedding, settleLeftovers } from "./plan.ts";
-export {
-  Reindexer,
-  type ReindexerOptions,
-  type ReindexProgress,
-  type ReindexSummary,
-} from "./reindexer.ts";
-export type { PartitionCursor, ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";
-export { WriteGate } from "./write_gate.ts";
+export { IndexSwitch, recordedEmbedder } from "./index_switch.ts";
+export { planReindex, sameEmbedding, settleLeftovers } from "./plan.ts";
+export { Reindexer, type ReindexProgress, type ReindexSummary } from "./reindexer.ts";
+export type { ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";

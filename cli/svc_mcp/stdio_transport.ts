@@ -22,7 +22,7 @@ const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 const TOO_LONG = `Invalid Request: a message must be at most ${MAX_MCP_BODY_BYTES} bytes`;
 /** How long the requests read before the input ended have to be answered. */
-export const END_WAIT_MS = 500;
+const END_WAIT_MS = 500;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
