@@ -19,7 +19,7 @@ const KEY = ["key_store"];
 /** The key store's file in a data directory. */
 export const KEY_STORE_FILE = "keys.sqlite";
 /** Where earlier versions kept it (a Deno KV database), moved into `KEY_STORE_FILE` at a start. */
-export const OLD_KEY_STORE_FILE = "keys.kv";
+const OLD_KEY_STORE_FILE = "keys.kv";
 
 /** Whether `dataDir` holds a key store, of this version or an earlier one. */
 export async function hasKeyStore(dataDir: string): Promise<boolean> {

@@ -18,7 +18,7 @@ import process from "node:process";
 import { SvcError } from "../src/errors.ts";
 
 /** The mode of a folder under the data directory: its owner only. */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 
 const POSIX = Deno.build.os !== "windows";
 

@@ -114,7 +114,7 @@ async function withKv<T>(
  * index has not finished), a key store that went missing. Resolves to the name of the active
  * encrypted index, `null` for none.
  */
-export async function checkSource(config: Config): Promise<string | null> {
+async function checkSource(config: Config): Promise<string | null> {
   const dir = config.dataDir;
   const lost = config.cipher.kind === "local" && config.cipher.keysLost;
   await withKv(dir, "jobs.kv", (kv) => checkKeyStore(kv, dir, lost));

@@ -6,7 +6,7 @@
 import { UsageError } from "./client_flags.ts";
 
 /** The shortest passphrase a new export takes. */
-export const MIN_PASSPHRASE_CHARS = 8;
+const MIN_PASSPHRASE_CHARS = 8;
 
 /** The terminal a passphrase is asked on: standard input (raw) and standard error. */
 export interface PromptTerminal {
@@ -29,7 +29,7 @@ export interface PassphraseSources {
 }
 
 /** Reads a line on a raw terminal without echoing it; Ctrl-C or Ctrl-D cancels. */
-export async function promptHidden(terminal: PromptTerminal, question: string): Promise<string> {
+async function promptHidden(terminal: PromptTerminal, question: string): Promise<string> {
   const { stdin, stderr } = terminal;
   stderr.writeSync(new TextEncoder().encode(question));
   stdin.setRaw(true);

@@ -77,7 +77,7 @@ export function logQuery(values: LogFlags, now = Date.now()): AccessLogOptions {
 const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** The entries as a table, one line each, columns padded to their widest cell. */
-export function logTable(entries: AccessEntry[]): string {
+function logTable(entries: AccessEntry[]): string {
   const header = ["TIME", "OP", "KEY", "NAMESPACE", "MEMORIES", "CLIENT"];
   const rows = entries.map((e) =>
     [

@@ -35,11 +35,11 @@ export interface EmbedderBudgetOptions {
 }
 
 /** `keyBytesPerSecond`'s default: about 9,000 recalls of a 28-byte question a second. */
-export const DEFAULT_EMBED_KEY_BYTES_PER_SECOND = 256 * 1024;
+const DEFAULT_EMBED_KEY_BYTES_PER_SECOND = 256 * 1024;
 /** `accountBytesPerSecond`'s default: two keys' worth. */
-export const DEFAULT_EMBED_ACCOUNT_BYTES_PER_SECOND = 512 * 1024;
+const DEFAULT_EMBED_ACCOUNT_BYTES_PER_SECOND = 512 * 1024;
 /** `burstSeconds`'s default. */
-export const DEFAULT_EMBED_BURST_SECONDS = 4;
+const DEFAULT_EMBED_BURST_SECONDS = 4;
 
 /**
  * The bytes each text costs besides its own: the embedder's work for a text of any length (a

@@ -21,7 +21,7 @@
  */
 import type { SignedHeaders } from "./auth/verify.ts";
 import { BodyBudget } from "./http/body_budget.ts";
-import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "./http/kernel.ts";
+import { createHttpHandler, type HttpHandler } from "./http/kernel.ts";
 import type { Route } from "./http/router.ts";
 import type { JobQueue } from "./jobs/job_queue.ts";
 import type { Worker } from "./remember/worker.ts";
@@ -38,8 +38,6 @@ import { checkRelayerOptions, wireRelayerServices } from "./relayer_wiring.ts";
 
 export type { RelayerOptions } from "./relayer_options.ts";
 import type { RelayerOptions } from "./relayer_options.ts";
-
-export type { ConnectionInfo };
 
 /** A relayer: its request handler, and how to stop its background work. */
 export interface Relayer {

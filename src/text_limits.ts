@@ -20,7 +20,7 @@ export const MAX_MANUAL_BLOB_BYTES = 2 * 1024 * 1024;
  * text's first 1,024 content words (`MAX_TERMS` of `ranking/terms.ts`). A longer memory is stored
  * and returned whole; ranking it costs no more than ranking one of this length.
  */
-export const RANKED_TEXT_CHARS = 12 * 1024;
+const RANKED_TEXT_CHARS = 12 * 1024;
 
 /** What ranking reads of a memory's text (see `RANKED_TEXT_CHARS`). */
 export function rankedText(text: string): string {

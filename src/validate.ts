@@ -8,7 +8,7 @@ import { MEMORY_ID } from "./ids.ts";
 
 /** Characters a namespace or tag must not contain. */
 // deno-lint-ignore no-control-regex
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 /**
  * Characters a text shown as one line (a key's label) must not hold: C0 and C1 controls, DEL,
  * and the bidirectional embeddings, overrides and isolates.

@@ -8,7 +8,7 @@ import { type Logger, silentLogger } from "../../src/log.ts";
 import type { ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";
 
 /** The name after `active`: `index` → `index-2`, `index-2` → `index-3`. */
-export function nextIndexName(active: string): string {
+function nextIndexName(active: string): string {
   const numbered = active.match(/^(.*)-(\d+)$/);
   return numbered ? `${numbered[1]}-${Number(numbered[2]) + 1}` : `${active}-2`;
 }

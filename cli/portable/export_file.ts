@@ -40,7 +40,7 @@ export const EXPORT_VERSION = 1;
 /** PBKDF2 iterations of a new file (OWASP's figure for PBKDF2-HMAC-SHA256). */
 export const DEFAULT_ITERATIONS = 600_000;
 /** Plaintext bytes per chunk of a new file. */
-export const DEFAULT_CHUNK_BYTES = 64 * 1024;
+const DEFAULT_CHUNK_BYTES = 64 * 1024;
 
 const TAG_BYTES = 16;
 const MAX_HEADER_BYTES = 4096;

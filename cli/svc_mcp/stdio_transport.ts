@@ -15,14 +15,14 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
-import { MAX_MCP_BODY_BYTES } from "../../src/routes/sidecar.ts";
+import { MAX_MCP_BODY_BYTES } from "../../src/mcp/json_rpc_body.ts";
 import { idOf, MAX_BATCH, refusal } from "../../src/mcp/messages.ts";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
 const TOO_LONG = `Invalid Request: a message must be at most ${MAX_MCP_BODY_BYTES} bytes`;
 /** How long the requests read before the input ended have to be answered. */
-export const END_WAIT_MS = 500;
+const END_WAIT_MS = 500;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;

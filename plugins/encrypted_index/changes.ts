@@ -12,7 +12,7 @@ import type { Resident } from "./resident.ts";
 import type { IndexChange, StoredBlock } from "./storage.ts";
 
 /** Target plaintext size of a block (its sealed bytes fit one Deno KV value). */
-export const BLOCK_BYTES = 60_000;
+const BLOCK_BYTES = 60_000;
 /** Blocks under half the target count as small. */
 const SMALL_BYTES = BLOCK_BYTES / 2;
 export const MAX_SMALL_BLOCKS = 16;

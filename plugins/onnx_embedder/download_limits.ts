@@ -14,7 +14,7 @@ export const DEFAULT_DOWNLOAD_STALL_S = 30;
 /** Mebibytes the files of a download may hold, by default (the recommended model: 86). */
 export const DEFAULT_DOWNLOAD_MAX_MB = 1024;
 /** Bytes a download leaves free on its disk, besides the files it writes. */
-export const FREE_SPACE_RESERVE = 64 * 1024 * 1024;
+const FREE_SPACE_RESERVE = 64 * 1024 * 1024;
 
 /** How long and how large a download may be. */
 export interface DownloadLimits {

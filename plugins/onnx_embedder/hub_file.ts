@@ -11,7 +11,7 @@ import { type Logger, SvcError } from "@svc/relayer/kit";
 /** Milliseconds between two progress lines of one file. */
 const PROGRESS_EVERY_MS = 2_000;
 /** Milliseconds the hub may send nothing before the download is given up, by default. */
-export const STALL_MS = 30_000;
+const STALL_MS = 30_000;
 
 /** A file to fetch: where, how big, and the checksum it must have. */
 export interface Wanted {

@@ -77,7 +77,7 @@ export function tinyTables(options: TinyModelOptions = {}): TinyTables {
  * The ONNX model's bytes: `last_hidden_state[b, s] = (words[input_ids[b, s]] +
  * types[token_type_ids[b, s]]) * attention_mask[b, s]`.
  */
-export function tinyOnnxModel(options: TinyModelOptions = {}): Uint8Array {
+function tinyOnnxModel(options: TinyModelOptions = {}): Uint8Array {
   const { hidden, words, types } = tinyTables(options);
   const vocabulary = tinyVocabulary().length;
   const graph = new GraphBuilder("tiny_sentence_encoder");
@@ -106,7 +106,7 @@ export function tinyOnnxModel(options: TinyModelOptions = {}): Uint8Array {
 }
 
 /** A WordPiece `tokenizer.json` over the tiny vocabulary, as the hub's BERT tokenizers are. */
-export function tinyTokenizerJson(): Record<string, unknown> {
+function tinyTokenizerJson(): Record<string, unknown> {
   const vocabulary = tinyVocabulary();
   return {
     version: "1.0",

@@ -19,7 +19,7 @@ import { blobIdFromInt } from "@mysten/walrus";
 import type { BlobMeta, ListedBlobMeta } from "@svc/relayer/kit";
 
 /** The largest attribute value written (under Sui's 16 KiB limit on a pure argument). */
-export const MAX_VALUE_BYTES = 15_000;
+const MAX_VALUE_BYTES = 15_000;
 /** The largest sealed vector accepted (keeps the metadata field far below 250 KiB). */
 const MAX_VECTOR_CHARS = 8 * MAX_VALUE_BYTES;
 /** A sealed value: opaque base64url. */

@@ -24,7 +24,7 @@ import { LruMap } from "@svc/util/lru_map";
 import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";
 
-export const TIMESTAMP_WINDOW_SECONDS = 300;
+const TIMESTAMP_WINDOW_SECONDS = 300;
 /** Twice the window (a request's timestamp may be early or late), and 2 s for rounding. */
 const NONCE_TTL_MS = 2 * TIMESTAMP_WINDOW_SECONDS * 1000 + 2000;
 const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;

@@ -13,13 +13,13 @@
 import { SvcError } from "../errors.ts";
 
 /** A message to the worker; `open` carries the plugin's own settings. */
-export type EmbedWorkerRequest =
+type EmbedWorkerRequest =
   | { type: "open"; settings: unknown }
   | { type: "encode"; id: number; texts: string[] }
   | { type: "close" };
 
 /** A message from the worker. */
-export type EmbedWorkerReply =
+type EmbedWorkerReply =
   | { type: "opened" }
   | { type: "failed"; message: string }
   | { type: "vectors"; id: number; vectors: Float32Array[] }

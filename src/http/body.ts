@@ -12,7 +12,7 @@ import { type BodyBudgetRefusal, type BodyReservation, SMALL_BODY_BYTES } from "
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 /** What a client refused for lack of body budget is told to wait, in seconds. */
-export const BODY_BUDGET_RETRY_SECONDS = 5;
+const BODY_BUDGET_RETRY_SECONDS = 5;
 
 /**
  * What a body that declares no length (chunked) holds at least: about what its connection costs

@@ -129,7 +129,7 @@ function queryOf(url: string): URLSearchParams {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The request's `x-request-id` when it is 1–128 of `[A-Za-z0-9._:-]`, else a new UUID. */
-export function requestIdOf(request: Request): string {
+function requestIdOf(request: Request): string {
   const incoming = request.headers.get("x-request-id");
   return incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
 }

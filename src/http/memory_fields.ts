@@ -225,7 +225,7 @@ export function expiry(): FieldGroup<number | undefined> {
 }
 
 /** Texts one embed request takes at most. */
-export const MAX_EMBED_TEXTS = 100;
+const MAX_EMBED_TEXTS = 100;
 
 /**
  * The bytes of UTF-8 the texts of one embed request hold together at most: what the embedder

@@ -17,11 +17,11 @@ import { SvcError } from "../errors.ts";
 import type { JobInput, JobQueue, JobRecord } from "./job_queue.ts";
 
 /** Disk bytes a job takes per byte of its text: the sealed payload, the blob, terms, pages. */
-export const DISK_BYTES_PER_TEXT_BYTE = 4;
+const DISK_BYTES_PER_TEXT_BYTE = 4;
 /** Disk bytes a job takes besides its text: its record, its vector and the index's rows. */
-export const DISK_BYTES_PER_JOB = 16 * 1024;
+const DISK_BYTES_PER_JOB = 16 * 1024;
 /** What a client refused for lack of disk space is told to wait, in seconds. */
-export const DISK_RETRY_SECONDS = 30;
+const DISK_RETRY_SECONDS = 30;
 
 /** The free space of the data directory's disk, as the relayer watches it. */
 export interface DiskRoom {

@@ -15,7 +15,7 @@ export const BACKOFF_SCHEDULE: readonly number[] = Object.freeze([
 ]);
 
 /** The error of a job failed for running out of attempts without an error of its own. */
-export const TOO_MANY_ATTEMPTS = "The job was interrupted too many times";
+const TOO_MANY_ATTEMPTS = "The job was interrupted too many times";
 
 /** A new `pending` record for `input`, with a fresh time-ordered job id. */
 export function acceptedRecord(input: JobInput, now: string): JobRecord {

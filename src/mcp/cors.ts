@@ -4,7 +4,7 @@
  * lets it read the session id and the headers that explain a refusal. Any other origin is
  * refused (403) by the routes themselves.
  */
-import { rpcError } from "../routes/sidecar.ts";
+import { rpcError } from "./json_rpc_body.ts";
 
 const METHODS = "GET, POST, DELETE";
 /** What an MCP client sends besides the simple headers. */

@@ -8,7 +8,7 @@
  */
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { type Route, route, type RouteContext } from "../http/router.ts";
-import { rpcError } from "../routes/sidecar.ts";
+import { rpcError } from "./json_rpc_body.ts";
 import { preflight } from "./cors.ts";
 import { guarded, type Identity } from "./http_auth.ts";
 import { answerInSession, type McpSessionOptions, openSession } from "./http_sessions.ts";

@@ -5,7 +5,7 @@
  */
 import { ACCOUNT_ID, sha256Hex } from "../auth/keys.ts";
 import type { RouteContext } from "../http/router.ts";
-import { rpcError } from "../routes/sidecar.ts";
+import { rpcError } from "./json_rpc_body.ts";
 import { originRefused, withCors } from "./cors.ts";
 
 /** The scheme is read in any case (RFC 9110), the key in either case of hex. */

@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SvcClient } from "../client/mod.ts";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { rpcError } from "../routes/sidecar.ts";
+import { rpcError } from "./json_rpc_body.ts";
 import { utf8Header, validNamespace } from "../validate.ts";
 import { type Identity, unauthorized } from "./http_auth.ts";
 import type { Session, SessionRegistry } from "./sessions.ts";

@@ -3,7 +3,7 @@
  * JSON, or the legacy SSE stream, its messages posted to `MESSAGES_PATH`.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { rpcError } from "../routes/sidecar.ts";
+import { rpcError } from "./json_rpc_body.ts";
 import { connectCountingCalls, IN_PROGRESS } from "./calls_in_flight.ts";
 import { type OpenedSession, sessionNotFound } from "./http_sessions.ts";
 import { CALL_REFUSED, requestIds } from "./messages.ts";

@@ -1,11 +1,37 @@
 /**
  * The body of an MCP request over HTTP: JSON in UTF-8, up to `MAX_MCP_BODY_BYTES`, a JSON-RPC
- * message or a batch of 1 to `MAX_BATCH`, each one the server can take.
+ * message or a batch of 1 to `MAX_BATCH`, each one the server can take; and the JSON-RPC error
+ * answer the MCP layer refuses a request with.
  */
 import { jsonProblem, parseJson } from "@svc/util/json";
 import { readBody, saysJson } from "../http/body.ts";
-import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../routes/sidecar.ts";
 import { idOf, MAX_BATCH, refusal } from "./messages.ts";
+
+/** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
+export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
+export function rpcError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+  data?: Record<string, unknown>,
+  id: string | number | null = null,
+): Response {
+  const error = { code, message, ...(data && { data }) };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+/** The JSON-RPC answer (413) to an MCP message over {@link MAX_MCP_BODY_BYTES}. */
+export function mcpBodyTooLarge(): Response {
+  return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`, {}, -32000, {
+    limit_bytes: MAX_MCP_BODY_BYTES,
+  });
+}
 
 /** The JSON-RPC message or batch `request` carries, or the answer refusing it. */
 export async function readJsonRpcBody(request: Request): Promise<unknown | Response> {

@@ -20,8 +20,6 @@ import {
   MetricsRegistry,
 } from "./registry.ts";
 
-export type { RecallStage };
-
 /** The jobs as `/health` reports them (see `RelayerMetrics.jobCounts`). */
 export interface JobCounts {
   /** Pending or running, as the reconciler last counted them (at start, then every minute). */
@@ -31,7 +29,7 @@ export interface JobCounts {
 }
 
 /** How a remember job ended. */
-export type JobOutcome = "done" | "duplicate" | "failed";
+type JobOutcome = "done" | "duplicate" | "failed";
 
 const RECALL_STAGES: readonly RecallStage[] = ["embed", "search", "lexical", "read", "rerank"];
 const JOB_OUTCOMES: readonly JobOutcome[] = ["done", "duplicate", "failed"];

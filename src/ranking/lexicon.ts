@@ -14,7 +14,7 @@ import { SvcError } from "../errors.ts";
 import { NamespaceIndex } from "./lexical_index.ts";
 
 /** The default budget of the lexical indexes: 512 MiB (256 MiB for one namespace). */
-export const DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
+const DEFAULT_LEXICON_BYTES = 512 * 2 ** 20;
 
 /** What the lexical index reads from the vector store. */
 export type TermsSource = Pick<VectorStore, "terms" | "rowIds">;

@@ -74,8 +74,8 @@ export interface RankedHit {
 export const DEFAULT_MIN_SCORE = 0.2;
 
 /** The largest group of nearest memories a margin is taken for, and how many after it. */
-export const MARGIN_GROUP = 10;
-export const MARGIN_OVER = 19;
+const MARGIN_GROUP = 10;
+const MARGIN_OVER = 19;
 
 /**
  * How far a question's nearest memories stand out from the ones after them (`margin`): for the

@@ -61,7 +61,7 @@ const UNSPACED =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** The content words of a text before stemming, in order, repeats kept: `terms` stems them. */
-export function contentWords(text: string): string[] {
+function contentWords(text: string): string[] {
   return words(text, { segment: true }).map((w) => w.replace(/'(s|m|re|ve|d|ll|t)$/, ""))
     .filter((w) => w && !STOP_WORDS.has(w) && !UNSPACED_STOP_WORDS.has(w));
 }
@@ -82,7 +82,7 @@ export function terms(text: string): string[] {
  * What a memory is indexed by: the relations it defines someone by (`definedRelations`), then
  * its `terms`; the first `MAX_TERMS`.
  */
-export function memoryTerms(text: string): string[] {
+function memoryTerms(text: string): string[] {
   return [...definedRelations(text), ...terms(text)].slice(0, MAX_TERMS);
 }
 

@@ -9,7 +9,7 @@ import { type HandlerContext, provenanceOf } from "./context.ts";
 import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RESULT } from "./examples.ts";
 import { MAX_ANALYZE_BYTES } from "../text_limits.ts";
 
-export const MAX_QUESTION_BYTES = 64 * 1024;
+const MAX_QUESTION_BYTES = 64 * 1024;
 
 const ANALYZE = object({
   text: text({

@@ -33,7 +33,7 @@ import { type HandlerContext, provenanceOf } from "./context.ts";
 import { MAX_TEXT_BYTES } from "../text_limits.ts";
 
 /** The body limit of an import request: 500 lines of short memories, or a few long ones. */
-export const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 4 * 1024 * 1024;
 
 /** The media types of JSON lines an import takes. */
 const JSON_LINES = new Set(["application/x-ndjson", "application/jsonl"]);
@@ -62,7 +62,7 @@ function importItem(value: unknown, now: number): RememberItem {
  * The lines of an import body: each non-blank line a memory, or a failure naming its line
  * number (from 1, blank lines counted). More than `MAX_IMPORT_LINES` is refused whole.
  */
-export function importLines(
+function importLines(
   body: Uint8Array,
   now: number,
 ): { items: RememberItem[]; failed: ImportFailure[] } {

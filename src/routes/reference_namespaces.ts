@@ -18,7 +18,7 @@ import { EXAMPLE_OWNER } from "./examples.ts";
 const route = routesFor<HandlerContext>();
 
 /** The version of the page's wire format, as the reference relayer numbers its own. */
-export const SNAPSHOT_VERSION = 2;
+const SNAPSHOT_VERSION = 2;
 
 const STATS = object({ namespace: namespace({ description: "The namespace to count." }) });
 const OWNER = object({
@@ -88,7 +88,7 @@ const isAfter = (summary: NamespaceSummary, mark: Mark) =>
  * A page of `activity` after the cursor `after`, at most `limit` long: walked by change time
  * (oldest first), so a cursor kept after the last page finds the namespaces changed since.
  */
-export function namespacePage(
+function namespacePage(
   activity: NamespaceActivity[],
   limit: number,
   after?: string,

@@ -15,32 +15,7 @@ import { FailureLog } from "../http/respond.ts";
 import { type Route, route, type RouteDoc } from "../http/router.ts";
 import type { HandlerContext } from "./context.ts";
 import { forwardToSidecar } from "./sidecar_forward.ts";
-
-/** The largest MCP message body (a JSON-RPC message or batch) the MCP layer accepts: 4 MiB. */
-export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
-
-/** A JSON-RPC error answer (MCP clients expect these rather than the relayer's error body). */
-export function rpcError(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  code = -32000,
-  data?: Record<string, unknown>,
-  id: string | number | null = null,
-): Response {
-  const error = { code, message, ...(data && { data }) };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-/** The JSON-RPC answer (413) to an MCP message over {@link MAX_MCP_BODY_BYTES}. */
-export function mcpBodyTooLarge(): Response {
-  return rpcError(413, `Request body exceeds ${MAX_MCP_BODY_BYTES} bytes`, {}, -32000, {
-    limit_bytes: MAX_MCP_BODY_BYTES,
-  });
-}
+import { MAX_MCP_BODY_BYTES, mcpBodyTooLarge, rpcError } from "../mcp/json_rpc_body.ts";
 
 /** A forwarded route's handler. */
 type Forward = Route<HandlerContext>["handle"];

@@ -41,10 +41,10 @@ export interface ExportedMemory {
 export type ExportPlan = { namespace: string; ids: string[] }[];
 
 /** Memories read and decrypted at once while an export streams. */
-export const EXPORT_BATCH = 64;
+const EXPORT_BATCH = 64;
 
 /** The export line of a memory; `null` for one whose text the relayer cannot read. */
-export function exportLine(memory: Memory): ExportedMemory | null {
+function exportLine(memory: Memory): ExportedMemory | null {
   const { text, tags, namespace, thread, created_at, updated_at, expires_at, remembered_by, id } =
     memory;
   if (text === null) return null;

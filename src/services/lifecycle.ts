@@ -21,7 +21,6 @@ import type { MemoryReader } from "./reader.ts";
 import { createUpdateRequests } from "./update_requests.ts";
 
 export type { NamespaceErase } from "./erase_requests.ts";
-export type { LocateOptions } from "./memory_locator.ts";
 
 export interface LifecycleDependencies {
   queue: JobQueue;
