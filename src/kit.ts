@@ -43,13 +43,7 @@ export type {
 } from "./state/state_store.ts";
 /** State keys as ordered bytes, for a `StateStore` that keeps them so (`encodeKey` …). */
 export * as stateKeys from "./state/state_key.ts";
-export {
-  type PartitionCursor,
-  type PartitionNamer,
-  partitionNamer,
-  type ReindexPlan,
-  type ReindexStateStore,
-} from "./reindex/state.ts";
+export { type PartitionCursor, type ReindexPlan, type ReindexStateStore } from "./reindex/state.ts";
 export {
   type AccessLogStore,
   type AccessRecordRange,
@@ -57,7 +51,7 @@ export {
   StateAccessLogStore,
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
-export { ExpirySeal, StateLifecycleRecords } from "./services/lifecycle_records.ts";
+export { StateLifecycleRecords } from "./services/lifecycle_records.ts";
 export { StateUpdateClaims, type UpdateClaims } from "./services/update_claims.ts";
 export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { ExpirySeal, StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
+import { ExpirySeal } from "../../src/services/lifecycle_records.ts";
 import { ReindexState } from "../../src/reindex/state.ts";
 import { Database } from "./database.ts";
 import { moveIntoState } from "./state_moves.ts";

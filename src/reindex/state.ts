@@ -52,13 +52,13 @@ export interface ReindexStateStore {
 }
 
 /** Names a namespace by a keyed hash of its owner and name (22 base64url characters). */
-export type PartitionNamer = (owner: string, namespace: string) => Promise<string>;
+type PartitionNamer = (owner: string, namespace: string) => Promise<string>;
 
 /**
  * The names a reindex files its namespaces under, whichever store keeps them: HMAC-SHA-256 of
  * the owner and namespace under a key derived from `secret`.
  */
-export async function partitionNamer(secret: Uint8Array<ArrayBuffer>): Promise<PartitionNamer> {
+async function partitionNamer(secret: Uint8Array<ArrayBuffer>): Promise<PartitionNamer> {
   const naming = await deriveHmacKey(await hkdfMaster(secret), "svc-reindex-v1", "partition names");
   return async (owner, namespace) => {
     const mac = await crypto.subtle.sign(
