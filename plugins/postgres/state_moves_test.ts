@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
-import { ExpirySeal } from "../../src/services/lifecycle_records.ts";
-import { ReindexState } from "../../src/reindex/state.ts";
+import { MemoryStateStore } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { moveIntoState } from "./state_moves.ts";
 import { PgStateStore } from "./state_store.ts";
@@ -17,7 +16,6 @@ Deno.test("moveIntoState: what the tables of an earlier version held is read fro
   try {
     const state = new PgStateStore(database);
     const records = new StateLifecycleRecords(state, SECRET);
-    const reindex = await ReindexState.open(state, SECRET);
     // Written as the earlier stores wrote them.
     const plan = { from: "index", to: "index-2", model: "m", dimensions: 4, startedAt: 5 };
     const sql = database.sql;
@@ -25,7 +23,11 @@ Deno.test("moveIntoState: what the tables of an earlier version held is read fro
     const tag = await tagOf(await deriveTagKey(SECRET, "erased owners"), OWNER);
     await sql`insert into svc_lifecycle_erased values (${tag}, 'm1', 7)`;
     const expiry = { memoryId: "m2", owner: OWNER, namespace: "notes", expiresAt: 9 };
-    const sealed = new ExpirySeal(SECRET).seal(expiry);
+    const scratch = new MemoryStateStore();
+    await new StateLifecycleRecords(scratch, SECRET).schedule([expiry]);
+    const [{ value: { sealed } }] = await Array.fromAsync(
+      scratch.list<{ sealed: Uint8Array }>({ prefix: ["expiry"] }),
+    );
     await sql`insert into svc_lifecycle_expiry (expires_at, memory_id, sealed)
       values (9, 'm2', ${sealed})`;
     const logs = Array.from({ length: 700 }, (_, i) => `id-${String(i).padStart(4, "0")}`);
@@ -34,7 +36,7 @@ Deno.test("moveIntoState: what the tables of an earlier version held is read fro
 
     assert.equal(await moveIntoState(database), 703);
     assert.equal(await moveIntoState(database), 0, "moved once");
-    assert.deepEqual(await reindex.plan(), plan);
+    assert.deepEqual((await state.get(["reindex", "plan"]))?.value, plan);
     assert.deepEqual(await records.erased(OWNER, ["m1", "m9"]), new Set(["m1"]));
     assert.deepEqual(await records.due(10, 10), [expiry]);
     const scanned = await new StateAccessLogStore(state).scan("tag", {}, 1_000);
