@@ -32,10 +32,13 @@ const RELATIONS: Record<string, string> = {
   granddaughter: "granddaughter",
   stepmother: "stepmother stepmum stepmom step-mother step-mum step-mom",
   stepfather: "stepfather stepdad step-father step-dad",
-  "mother-in-law": "mother-in-law",
-  "father-in-law": "father-in-law",
-  "sibling-in-law": "brother-in-law sister-in-law",
-  "child-in-law": "son-in-law daughter-in-law",
+  stepbrother: "stepbrother step-brother",
+  stepsister: "stepsister step-sister",
+  "mother-in-law": "mother-in-law mother_in_law",
+  "father-in-law": "father-in-law father_in_law",
+  "sibling-in-law": "brother-in-law sister-in-law brother_in_law sister_in_law",
+  "child-in-law": "son-in-law daughter-in-law son_in_law daughter_in_law",
+  "ex-partner": "ex ex-wife ex-husband ex-partner ex-girlfriend ex-boyfriend",
   aunt: "aunt auntie aunty",
   uncle: "uncle",
   cousin: "cousin",
@@ -49,6 +52,11 @@ const RELATIONS: Record<string, string> = {
   neighbour: "neighbour neighbor",
   doctor: "doctor gp physician",
   dentist: "dentist",
+  therapist: "therapist counsellor counselor psychologist",
+  vet: "vet veterinarian",
+  lawyer: "lawyer solicitor attorney",
+  accountant: "accountant",
+  nanny: "nanny babysitter childminder",
   coach: "coach trainer personal_trainer",
   teacher: "teacher tutor",
   landlord: "landlord landlady",
@@ -61,14 +69,14 @@ const RELATIONS: Record<string, string> = {
 /** Canonical relations by each of their words ("line manager" → "manager"). */
 const NOUNS = new Map<string, string[]>(
   Object.entries(RELATIONS).flatMap(([relation, names]) =>
-    names.split(" ").map((name) => [name.replace("_", " "), [relation]])
+    names.split(" ").map((name) => [name.replaceAll("_", " "), [relation]])
   ),
 );
 // Words of several relations: "my wife's parents" are the user's parents-in-law. "Family" and
 // "relatives" name relations only after someone's ("my wife's family").
 for (
   const [words, relations] of [
-    ["kid kids child children", "son daughter"],
+    ["kid kids child children youngest eldest oldest", "son daughter"],
     ["parents", "mother father"],
     ["siblings", "brother sister"],
     ["grandparents", "grandmother grandfather"],
@@ -77,6 +85,11 @@ for (
 ) for (const word of words.split(" ")) NOUNS.set(word, relations.split(" "));
 
 const ONLY_AFTER = new Set(["family", "relatives", "relations", "folks"]);
+
+/** The relations a word or words name, a plural as its singular ("daughters", "sons"). */
+function relationsOf(named: string): string[] | undefined {
+  return NOUNS.get(named) ?? (named.endsWith("s") ? NOUNS.get(named.slice(0, -1)) : undefined);
+}
 
 /** `a`'s `b`, by canonical names: "father sister" is an aunt. */
 const COMPOSED: Record<string, string> = {
@@ -150,6 +163,8 @@ interface Phrase {
   next: number;
   /** Whether its last word is possessive ("my stepdad's"). */
   possessive: boolean;
+  /** Whether it names several ("my daughters", "my kids"). */
+  many: boolean;
 }
 
 /**
@@ -160,16 +175,22 @@ function phraseAt(words: Token[], at: number, after = false): Phrase | undefined
   for (let skip = 0; skip <= 2; skip++) {
     const modifiers = words.slice(at, at + skip);
     if (modifiers.some((w) => w.capital || w.possessive || NOT_MODIFIERS.has(w.word))) return;
-    for (const length of [2, 1]) {
+    for (const length of [3, 2, 1]) {
       const noun = words.slice(at + skip, at + skip + length);
       if (noun.length < length || noun.slice(0, -1).some((w) => w.possessive)) continue;
       const named = noun.map((w) => w.word).join(" ");
-      const relations = NOUNS.get(named);
+      const relations = relationsOf(named);
       if (!relations || (!after && ONLY_AFTER.has(named))) continue;
       // The last of two relation words names it: "our family GP".
       const next = words[at + skip + length];
-      if (!noun.at(-1)!.possessive && next && NOUNS.has(next.word)) continue;
-      const phrase = { relations, next: at + skip + length, possessive: noun.at(-1)!.possessive };
+      if (!noun.at(-1)!.possessive && next && relationsOf(next.word)) continue;
+      const many = !NOUNS.has(named) || relations.length > 1;
+      const phrase = {
+        relations,
+        next: at + skip + length,
+        possessive: noun.at(-1)!.possessive,
+        many,
+      };
       if (!phrase.possessive) return phrase;
       const then = phraseAt(words, phrase.next, true);
       const both = then && composed(relations, then.relations);
@@ -189,7 +210,7 @@ const NOT_NAMES = new Set(
 
 function nameWord(token: Token | undefined): boolean {
   return token !== undefined && token.capital && !NOT_NAMES.has(token.word) &&
-    !NOUNS.has(token.word);
+    !relationsOf(token.word);
 }
 
 /** A name without its title ("Dr Adeyemi" → "Adeyemi"). */
@@ -199,10 +220,18 @@ export function bareName(name: string): string {
   ).join(" ");
 }
 
+/** Whether only spaces (or a title's full stop) part token `i` from the one before. */
+function spaced(text: string, words: Token[], i: number): boolean {
+  return /^\.?\s+$/.test(text.slice(words[i - 1].end, words[i].start)) &&
+    (!text.slice(words[i - 1].end, words[i].start).startsWith(".") ||
+      TITLES.has(words[i - 1].word));
+}
+
 /** The name of up to three words (a title first) from token `at`, in the text's own spelling. */
 function nameFrom(text: string, words: Token[], at: number): string | undefined {
   let end = at;
-  while (end < at + 3 && nameWord(words[end]) && (end === at || !words[end - 1].possessive)) end++;
+  const joined = (i: number) => !words[i - 1].possessive && spaced(text, words, i);
+  while (end < at + 3 && nameWord(words[end]) && (end === at || joined(end))) end++;
   if (end === at || (end === at + 1 && TITLES.has(words[at].word))) return;
   return text.slice(words[at].start, words[end - 1].end);
 }
@@ -210,7 +239,10 @@ function nameFrom(text: string, words: Token[], at: number): string | undefined 
 /** The name of up to three words ending at token `last`. */
 function nameUpTo(text: string, words: Token[], last: number): string | undefined {
   let start = last + 1;
-  while (start > last - 2 && nameWord(words[start - 1]) && !words[start - 1].possessive) start--;
+  while (
+    start > last - 2 && nameWord(words[start - 1]) && !words[start - 1].possessive &&
+    (start > last || spaced(text, words, start))
+  ) start--;
   if (start > last) return;
   return text.slice(words[start].start, words[last].end);
 }
@@ -229,13 +261,29 @@ function before(words: Token[], at: number, verbs: string[]): number | undefined
   }
 }
 
-/** The token after "is called", "is named" or "'s name is" from token `at`. */
+/**
+ * The token after "is called", "named", "'s name is" and the like from token `at`, or after
+ * "is" before a title ("is Dr Okafor").
+ */
 function calledAt(words: Token[], at: number): number | undefined {
-  for (const verb of ["is called", "is named", "was called", "name is"]) {
-    const parts = verb.split(" ");
-    if (parts.every((part, i) => words[at + i]?.word === part)) return at + parts.length;
+  for (const verb of CALLED) {
+    if (verb.every((part, i) => words[at + i]?.word === part)) return at + verb.length;
   }
+  if (["is", "was"].includes(words[at]?.word) && TITLES.has(words[at + 1]?.word)) return at + 1;
 }
+
+const CALLED = [
+  "is called",
+  "is named",
+  "was called",
+  "are called",
+  "are named",
+  "name is",
+  "names are",
+  "named",
+  "called",
+]
+  .map((verb) => verb.split(" "));
 
 /** Someone a text names, and their relations to the user. */
 export interface Definition {
@@ -253,35 +301,101 @@ const NEIGHBOURS =
 export function definitions(text: string): Definition[] {
   const words = tokens(text);
   const found: Definition[] = [];
+  const define = (names: string[], relations: string[], said?: string) => {
+    for (const name of names) found.push({ name, relations, said });
+  };
   words.forEach((token, at) => {
-    if (!OWNERS.has(token.word)) return;
-    const phrase = phraseAt(words, at + 1);
+    const phrase = introduced(words, at) && phraseAt(words, at + 1);
     if (!phrase) return;
     const { relations } = phrase;
     const said = text.slice(words[at + 1].start, words[phrase.next - 1].end);
-    // "my sister Hanne"
-    const after = phrase.possessive ? undefined : nameFrom(text, words, phrase.next);
-    if (after) found.push({ name: after, relations, said });
-    // "my boss is called Karen"
+    // "my sister Hanne", "my daughters Ana and Mia"
+    if (!phrase.possessive) {
+      define(namesFrom(text, words, phrase.next, phrase.many), relations, said);
+    }
+    // "my boss is called Karen", "a dog named Pepper", "my dentist is Dr Okafor"
     const called = calledAt(words, phrase.next);
-    const name = called && nameFrom(text, words, called);
-    if (name) found.push({ name, relations, said });
+    if (called !== undefined) define(namesFrom(text, words, called, phrase.many), relations, said);
     // "Ruairi is my godson"
     const is = before(words, at, IS);
     const named = is !== undefined && nameUpTo(text, words, is);
-    if (named) found.push({ name: named, relations, said });
+    if (named) define([named], relations, said);
+    // "Carol, my mum, …", "Tomás (my husband) …"
+    const apposed = /^\s*[,(]\s*$/.test(text.slice(words[at - 1]?.end, token.start)) &&
+      nameUpTo(text, words, at - 1);
+    if (apposed) define([apposed], relations, said);
     // "Bartek is married to my sister"
     const married = before(words, at, MARRIED);
     const spouse = married !== undefined && nameUpTo(text, words, married);
     const inLaws = spouse ? composed(relations, ["partner"]) : [];
-    if (spouse && inLaws.length) found.push({ name: spouse, relations: inLaws });
+    if (spouse && inLaws.length) define([spouse], inLaws);
   });
   words.forEach((token, at) => {
     const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
       nameUpTo(text, words, at - 1);
-    if (name) found.push({ name, relations: ["neighbour"] });
+    if (name) define([name], ["neighbour"]);
+    // "Uncle Pete", "Grandma Rosa": a kin word as a title
+    const kin = token.capital && KIN_TITLES.has(token.word) && nameFrom(text, words, at + 1);
+    if (kin) define([kin], relationsOf(token.word)!);
+    // "Tomás and I got married"
+    const wed = token.word === "and" && words[at + 1]?.word === "i" &&
+      words.slice(at + 2, at + 5).some((w) => ["married", "engaged"].includes(w.word)) &&
+      nameUpTo(text, words, at - 1);
+    if (wed) define([wed], ["partner"]);
+    // "I'm married to Tomás", "I report to Priya"
+    for (const [verb, relations] of TO_THE_USER) {
+      if (verb.every((part, i) => words[at + i]?.word === part)) {
+        define(namesFrom(text, words, at + verb.length), relations);
+      }
+    }
   });
   return found;
+}
+
+/**
+ * Whether the words from `at` introduce a relation of the user's: "my", "our"; "I have (two)",
+ * "we've got a"; or "a" before a relation that is named ("a dog named Pepper").
+ */
+function introduced(words: Token[], at: number): boolean {
+  const word = words[at].word;
+  if (OWNERS.has(word)) return true;
+  if (!["a", "an", ...NUMBERS].includes(word)) return false;
+  const owner = words.slice(Math.max(0, at - 3), at).map((w) => w.word).join(" ");
+  if (/\b(i|we) (have|'ve got|have got|had)$|\b(i've|we've) got$/.test(owner)) return true;
+  const phrase = phraseAt(words, at + 1);
+  return phrase !== undefined && calledAt(words, phrase.next) !== undefined;
+}
+
+const NUMBERS = ["one", "two", "three", "four", "five", "six"];
+
+/** Kin words used as a title before a name ("Uncle Pete"). */
+const KIN_TITLES = new Set(
+  "uncle aunt auntie aunty grandma grandpa gran granny grandad nana nan cousin".split(" "),
+);
+
+/** Words that put a name in a relation to the user ("I'm married to Tomás"). */
+const TO_THE_USER: [string[], string[]][] = [
+  ["i'm married to", "i am married to", "i'm engaged to", "i married", "i report to"]
+    .map((verb) => verb.split(" ")),
+].flatMap((verbs) =>
+  verbs.map((
+    verb,
+  ): [string[], string[]] => [verb, verb.includes("report") ? ["manager"] : ["partner"]])
+);
+
+/** The names from token `at`: one, or with `many` a list ("Ana and Mia", "Ana, Ben and Leo"). */
+function namesFrom(text: string, words: Token[], at: number, many = false): string[] {
+  const names: string[] = [];
+  for (let next = at; names.length < (many ? 4 : 1);) {
+    const name = nameFrom(text, words, next);
+    if (!name) break;
+    names.push(name);
+    const end = words[next].start + name.length;
+    while (words[next] && words[next].start < end) next++;
+    if (words[next]?.word === "and") next++;
+    else if (!/^\s*,\s*$/.test(text.slice(words[next - 1].end, words[next]?.start))) break;
+  }
+  return names;
 }
 
 /** The relations a text defines someone by, as terms for the lexical index (`relationTerm`). */

@@ -93,3 +93,32 @@ Deno.test("definitions: the relation as the text says it", () => {
   );
   assert.equal(definitions("Oskar is married to my sister.")[0].said, undefined);
 });
+
+Deno.test("definitions: a name before its relation, lists, kin titles, and married to the user", () => {
+  const named = (text: string) =>
+    definitions(text).map(({ name, relations }) => `${name}: ${relations.join("/")}`);
+  assert.deepEqual(named("Tomás (my husband) fixed the boiler."), ["Tomás: partner"]);
+  assert.deepEqual(named("Carol, my mum, turns seventy."), ["Carol: mother"]);
+  assert.deepEqual(named("I have two daughters, Ana and Mia."), [
+    "Ana: daughter",
+    "Mia: daughter",
+  ]);
+  assert.deepEqual(named("My kids are called Ana, Ben and Leo."), [
+    "Ana: son/daughter",
+    "Ben: son/daughter",
+    "Leo: son/daughter",
+  ]);
+  assert.deepEqual(named("My sister Hanne and Bartek came."), ["Hanne: sister"], "one sister");
+  assert.deepEqual(named("Uncle Pete lives in Galway."), ["Pete: uncle"]);
+  assert.deepEqual(named("Grandma Rosa makes tamales."), ["Rosa: grandmother"]);
+  assert.deepEqual(named("I'm married to Tomás."), ["Tomás: partner"]);
+  assert.deepEqual(named("Tomás and I got married in 2015."), ["Tomás: partner"]);
+  assert.deepEqual(named("I report to Priya."), ["Priya: manager"]);
+  assert.deepEqual(named("I adopted a dog named Pepper."), ["Pepper: dog"]);
+  assert.deepEqual(named("My dentist is Dr. Okafor."), ["Dr. Okafor: dentist"]);
+  assert.deepEqual(named("My brother in law Oskar bakes."), ["Oskar: sibling-in-law"]);
+  assert.deepEqual(named("My ex-wife Dana lives in Denver."), ["Dana: ex-partner"]);
+  assert.deepEqual(named("Theo is my youngest."), ["Theo: son/daughter"]);
+  assert.deepEqual(named("My boss is Italian."), [], "a capitalised word after 'is' alone");
+  assert.deepEqual(named("We bought a dog last year."), []);
+});
