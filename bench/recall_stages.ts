@@ -6,7 +6,11 @@
  * the relayer's handler are timed too, so the stages can be read against them. Figures are per
  * call, in microseconds. Prints a table and writes `bench/results/recall_stages.json`.
  *
- *   deno task bench:stages [--memories 1000,10000] [--runs 500] [--models-dir DIR] [--out FILE]
+ *   deno task bench:stages [--memories 1000,10000] [--runs 500] [--models-dir DIR]
+ *                          [--model-dir DIR] [--out FILE]
+ *
+ * `--model-dir` embeds with that ONNX model directory instead of GloVe (the GloVe re-ranker
+ * stays, as in the relayer).
  *
  * The throughput of the whole relayer, as users run it, is `bench/load.ts`.
  */
@@ -18,6 +22,7 @@ import { signingMessage, signRequest } from "../src/auth/signing.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
+import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import { LexicalIndex } from "../src/ranking/lexicon.ts";
 import { openBenchVectors } from "./vector_store.ts";
@@ -32,6 +37,7 @@ const { values } = flags({
     memories: { type: "string", default: "1000,10000" },
     runs: { type: "string", default: "500" },
     "models-dir": { type: "string", default: "./data/models" },
+    "model-dir": { type: "string" },
     out: { type: "string", default: resultsFile("recall_stages.json") },
   },
 });
@@ -47,8 +53,11 @@ async function time(stage: (i: number) => unknown): Promise<number> {
 }
 
 const dataDir = await Deno.makeTempDir({ prefix: "svc-stages-" });
-const embedder = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
-const reranker = embedder.reranker();
+const glove = await GloveEmbedder.open({ cacheDir: values["models-dir"] });
+const embedder = values["model-dir"]
+  ? await OnnxEmbedder.open({ dir: values["model-dir"] })
+  : glove;
+const reranker = glove.reranker();
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
 const vectors = await openBenchVectors("encrypted", dataDir, embedder, secret);
@@ -151,6 +160,7 @@ for (const size of SIZES) {
 const result = {
   date: new Date().toISOString(),
   machine: machine(),
+  embedder: embedder.model,
   runs: RUNS,
   stages: rows,
 };
