@@ -31,8 +31,10 @@ export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
 export { checkIndexName } from "./backends/index_names.ts";
 export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
+export { gatheredBatch } from "./state/state_store.ts";
 export type {
   StateBatch,
+  StateCheck,
   StateEntry,
   StateKey,
   StateKeyPart,
@@ -40,6 +42,7 @@ export type {
   StateSelector,
   StateSetOptions,
   StateStore,
+  StateWrite,
 } from "./state/state_store.ts";
 /** State keys as ordered bytes, for a `StateStore` that keeps them so (`encodeKey` …). */
 export * as stateKeys from "./state/state_key.ts";

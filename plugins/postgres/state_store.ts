@@ -1,9 +1,9 @@
 /**
  * The relayer's `StateStore` in the database the relayers share (`svc_state`, migration 11).
  * Keys are stored as their ordered encoding, so a list is a range of the primary key; values
- * are V8-serialised. A batch is one transaction: it locks the keys it checks (advisory locks, in
- * key order), compares their versions, then writes, so of two batches checking one key the
- * second sees the first's write. Expired rows are left out of reads and deleted now and then.
+ * are V8-serialised. A write is one transaction: it locks the keys it checks and writes
+ * (advisory locks, in key order), compares the checked versions, then writes, so of two batches
+ * checking one key the second sees the first's write. Expired rows are left out of reads and deleted now and then.
  *
  * @example
  * ```ts
@@ -14,7 +14,9 @@
  */
 import { deserialize, serialize } from "node:v8";
 import {
+  gatheredBatch,
   type StateBatch,
+  type StateCheck,
   type StateEntry,
   type StateKey,
   stateKeys,
@@ -22,6 +24,7 @@ import {
   type StateSelector,
   type StateSetOptions,
   type StateStore,
+  type StateWrite,
 } from "@svc/relayer/kit";
 import { type Database, pgError, type Transaction } from "./database.ts";
 
@@ -37,9 +40,6 @@ interface Row {
   value: Uint8Array;
   version: bigint;
 }
-
-/** A write of a batch: a value to set, or a deletion. */
-type Write = { key: StateKey; set?: { value: unknown; options?: StateSetOptions } };
 
 /** Thrown inside a batch's transaction to roll it back when a check fails. */
 class CheckFailed extends Error {}
@@ -122,33 +122,30 @@ export class PgStateStore implements StateStore {
   }
 
   batch(): StateBatch {
-    const checks: { key: StateKey; version: string | null }[] = [];
-    const writes: Write[] = [];
-    const batch: StateBatch = {
-      check: (key, version) => (checks.push({ key, version }), batch),
-      set: (key, value, options) => (writes.push({ key, set: { value, options } }), batch),
-      delete: (key) => (writes.push({ key }), batch),
-      commit: async () => {
-        try {
-          await this.#write(writes, checks);
-          return true;
-        } catch (error) {
-          if (error instanceof CheckFailed) return false;
-          throw error;
-        }
-      },
-    };
-    return batch;
+    return gatheredBatch(async (checks, writes) => {
+      try {
+        await this.#write(writes, checks);
+        return true;
+      } catch (error) {
+        if (error instanceof CheckFailed) return false;
+        throw error;
+      }
+    });
   }
 
   /** Checks, then writes, in one transaction; throws `CheckFailed` when a check fails. */
-  #write(writes: Write[], checks: { key: StateKey; version: string | null }[] = []): Promise<void> {
+  #write(writes: StateWrite[], checks: StateCheck[] = []): Promise<void> {
     const last = new Map(writes.map((write) => [stateKeys.encodeKey(write.key).toHex(), write]));
     const now = this.#now();
     const sets = [...last].filter(([, write]) => write.set);
     const deletes = [...last].filter(([, write]) => !write.set).map(([hex]) => hex);
     return this.#call("keep the relayer's state", async () => {
       await this.#database.sql.begin(async (tx) => {
+        // Every key written or checked is locked, in key order: a check holds until the commit.
+        await lockKeys(tx, [
+          ...last.keys(),
+          ...checks.map(({ key }) => stateKeys.encodeKey(key).toHex()),
+        ]);
         await checkVersions(tx, checks, now);
         if (deletes.length) {
           await tx`delete from svc_state where key = any(array(
@@ -194,16 +191,22 @@ export async function upsertState(tx: Transaction, rows: StateRow[]): Promise<vo
       set value = excluded.value, version = excluded.version, expires_at = excluded.expires_at`;
 }
 
-/** Locks the checked keys (in key order) and compares their versions; throws `CheckFailed`. */
+/** Takes the transaction's advisory locks of the keys `hexes`, in key order (no deadlock). */
+async function lockKeys(tx: Transaction, hexes: string[]): Promise<void> {
+  const sorted = [...new Set(hexes)].sort();
+  // unnest keeps the array's order, so the locks are taken in it.
+  await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(k))
+    from unnest(${sorted}::text[]) as k`;
+}
+
+/** Compares the checked keys' versions (locked); throws `CheckFailed`. */
 async function checkVersions(
   tx: Transaction,
-  checks: { key: StateKey; version: string | null }[],
+  checks: StateCheck[],
   now: number,
 ): Promise<void> {
   if (checks.length === 0) return;
-  const hexes = [...new Set(checks.map(({ key }) => stateKeys.encodeKey(key).toHex()))].sort();
-  await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(k))
-    from unnest(${hexes}::text[]) as k order by k`;
+  const hexes = [...new Set(checks.map(({ key }) => stateKeys.encodeKey(key).toHex()))];
   const rows = await tx<{ hex: string; version: bigint }[]>`
     select encode(key, 'hex') as hex, version from svc_state
     where key = any(array(select decode(k, 'hex') from unnest(${hexes}::text[]) as k))

@@ -11,14 +11,16 @@
  * @module
  */
 import { compareBytes, encodeKey, selectorRange } from "./state_key.ts";
-import type {
-  StateBatch,
-  StateEntry,
-  StateKey,
-  StateListOptions,
-  StateSelector,
-  StateSetOptions,
-  StateStore,
+import {
+  gatheredBatch,
+  type StateBatch,
+  type StateEntry,
+  type StateKey,
+  type StateListOptions,
+  type StateSelector,
+  type StateSetOptions,
+  type StateStore,
+  type StateWrite,
 } from "./state_store.ts";
 
 interface Stored {
@@ -28,9 +30,6 @@ interface Stored {
   version: string;
   expiresAt?: number;
 }
-
-/** A write of a batch: a value to set, or a deletion. */
-type Write = { key: StateKey; set?: { value: unknown; options?: StateSetOptions } };
 
 /** The state in a map, keyed by the hex of each key's encoding (whose order is the keys'). */
 export class MemoryStateStore implements StateStore {
@@ -60,7 +59,7 @@ export class MemoryStateStore implements StateStore {
     };
   }
 
-  #apply(writes: Write[]): void {
+  #apply(writes: StateWrite[]): void {
     const version = String(++this.#writes).padStart(20, "0");
     for (const { key, set } of writes) {
       const bytes = encodeKey(key);
@@ -119,20 +118,12 @@ export class MemoryStateStore implements StateStore {
   }
 
   batch(): StateBatch {
-    const checks: { key: StateKey; version: string | null }[] = [];
-    const writes: Write[] = [];
-    const batch: StateBatch = {
-      check: (key, version) => (checks.push({ key, version }), batch),
-      set: (key, value, options) => (writes.push({ key, set: { value, options } }), batch),
-      delete: (key) => (writes.push({ key }), batch),
-      commit: () => {
-        const ok = checks.every(({ key, version }) =>
-          (this.#live(encodeKey(key).toHex())?.version ?? null) === version
-        );
-        if (ok) this.#apply(writes);
-        return Promise.resolve(ok);
-      },
-    };
-    return batch;
+    return gatheredBatch((checks, writes) => {
+      const ok = checks.every(({ key, version }) =>
+        (this.#live(encodeKey(key).toHex())?.version ?? null) === version
+      );
+      if (ok) this.#apply(writes);
+      return Promise.resolve(ok);
+    });
   }
 }

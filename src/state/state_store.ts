@@ -95,6 +95,37 @@ export interface StateStore {
   batch(): StateBatch;
 }
 
+/** A check of a batch: the entry at `key` has `version` (`null`: there is none). */
+export interface StateCheck {
+  /** The key checked. */
+  key: StateKey;
+  /** The version it must have; `null`: there is no entry. */
+  version: string | null;
+}
+
+/** A write of a batch: a value to set at `key`, or (without `set`) a deletion. */
+export interface StateWrite {
+  /** The key written. */
+  key: StateKey;
+  /** The value and how it is written; absent for a deletion. */
+  set?: { value: unknown; options?: StateSetOptions };
+}
+
+/** A batch that gathers its checks and writes, in order, and hands them to `commit`. */
+export function gatheredBatch(
+  commit: (checks: StateCheck[], writes: StateWrite[]) => Promise<boolean>,
+): StateBatch {
+  const checks: StateCheck[] = [];
+  const writes: StateWrite[] = [];
+  const batch: StateBatch = {
+    check: (key, version) => (checks.push({ key, version }), batch),
+    set: (key, value, options) => (writes.push({ key, set: { value, options } }), batch),
+    delete: (key) => (writes.push({ key }), batch),
+    commit: () => commit(checks, writes),
+  };
+  return batch;
+}
+
 /** What every store keeps to: Deno KV's limits, with room to spare. */
 export const STATE_LIMITS = {
   /** Bytes of a value. */
