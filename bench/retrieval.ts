@@ -39,7 +39,7 @@
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
 import type { RecallResult, SvcClient } from "../src/client/mod.ts";
-import { abstainBelowFor, abstainsAt, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
+import { abstainsAt, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
@@ -221,10 +221,9 @@ function abstaining(
   return figures(kept, labelsOf, MIN_SCORE);
 }
 
-/** The margin below which the relayer at `url` abstains, for its embedder. */
-async function abstainBelowOf(url: string) {
-  const health = await (await fetch(`${url}/health`)).json();
-  return abstainBelowFor(health.backends.embedder);
+/** The margin below which the relayer abstains for its embedder, as a recall explains it. */
+async function abstainBelowOf(client: SvcClient, { question, namespace }: Asked) {
+  return (await client.recall(question, { namespace, explain: true })).abstain_below ?? 0;
 }
 
 type Figures = ReturnType<typeof figures>;
@@ -303,7 +302,7 @@ for (let run = 0; run < RUNS; run++) {
         first,
         labelsOf,
         ABSTAINING.margin.abstains,
-        await abstainBelowOf(relayer.url),
+        await abstainBelowOf(client, asked[0]),
       ),
       byThreshold,
       byAbstention,

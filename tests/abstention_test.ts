@@ -4,25 +4,9 @@ import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
 import type { VectorHit } from "../src/backends/types.ts";
 import type { RecallResults } from "../src/services/memory_answers.ts";
-import {
-  ABSTAIN_BELOW,
-  abstainBelowFor,
-  abstainsAt,
-  DEFAULT_MIN_SCORE,
-  nearestShape,
-} from "../src/ranking/rank.ts";
+import { FUSION_WEIGHTS } from "../src/ranking/fusion.ts";
+import { abstainsAt, DEFAULT_MIN_SCORE, nearestShape } from "../src/ranking/rank.ts";
 import { jsonOf as json, rememberAll, startTestRelayer } from "./fixtures.ts";
-
-Deno.test("abstention: thresholds by the embedder's model id; one not listed never abstains", () => {
-  ABSTAIN_BELOW["svc-abstain-test"] = 0.14;
-  try {
-    assert.equal(abstainBelowFor("svc-abstain-test-v1"), 0.14);
-    assert.equal(abstainBelowFor("svc-glove100-sif-oov28-v1"), 0);
-    assert.equal(abstainBelowFor("svc-use-lite-512-v1"), 0);
-  } finally {
-    delete ABSTAIN_BELOW["svc-abstain-test"];
-  }
-});
 
 Deno.test("abstention: the margin is how far the nearest memories stand out from the next ones", () => {
   const shape = (...similarities: number[]) =>
@@ -62,23 +46,20 @@ async function withCalibratedRelayer(
     remember: (texts: string[], thread?: string) => Promise<unknown>,
   ) => Promise<void>,
 ) {
-  // The test embedder as a family calibrated at a margin of 0.14.
-  ABSTAIN_BELOW["svc-abstain-test"] = 0.14;
+  // The test embedder as one calibrated at a margin of 0.14.
   const embedder = new LexicalEmbedder();
-  Object.defineProperty(embedder, "model", { value: "svc-abstain-test-v1" });
-  try {
-    await using t = await startTestRelayer({
-      embedder,
-      vectors: new MemoryVectorStore(embedder.dimensions),
-    });
-    const alice = await t.newCaller();
-    await run(
-      (body) => t.signed(alice, "POST", "/api/recall", body).then((res) => json(res)),
-      (texts, thread) => rememberAll(t, alice, texts.map((text) => ({ text, thread }))),
-    );
-  } finally {
-    delete ABSTAIN_BELOW["svc-abstain-test"];
-  }
+  Object.defineProperty(embedder, "ranking", {
+    value: { weights: FUSION_WEIGHTS, abstainBelow: 0.14 },
+  });
+  await using t = await startTestRelayer({
+    embedder,
+    vectors: new MemoryVectorStore(embedder.dimensions),
+  });
+  const alice = await t.newCaller();
+  await run(
+    (body) => t.signed(alice, "POST", "/api/recall", body).then((res) => json(res)),
+    (texts, thread) => rememberAll(t, alice, texts.map((text) => ({ text, thread }))),
+  );
 }
 
 Deno.test("abstention: a question whose best fact hardly stands out gets none; min_score overrides; explain shows it", async () => {

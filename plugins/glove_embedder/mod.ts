@@ -26,7 +26,10 @@ export { GloveReranker, tokens };
 export type {
   CallOptions,
   Embedder,
+  EmbedderRanking,
   EmbedOptions,
+  FusionWeights,
+  MemoryKind,
   Reranker,
   RerankOptions,
 } from "@svc/relayer/kit";

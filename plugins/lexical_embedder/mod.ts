@@ -12,7 +12,14 @@
 import type { CallOptions, Embedder } from "@svc/relayer/kit";
 import { words } from "@svc/util/words";
 
-export type { CallOptions, Embedder, EmbedOptions } from "@svc/relayer/kit";
+export type {
+  CallOptions,
+  Embedder,
+  EmbedderRanking,
+  EmbedOptions,
+  FusionWeights,
+  MemoryKind,
+} from "@svc/relayer/kit";
 
 const STOP_WORDS = new Set(
   ("a an the and or but of to in on at for with is are was were be been am i me my you your " +

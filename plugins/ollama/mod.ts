@@ -24,8 +24,11 @@ export type {
   ChatLlm,
   ChatMessage,
   Embedder,
+  EmbedderRanking,
   EmbedOptions,
+  FusionWeights,
   Llm,
+  MemoryKind,
   RetryOptions,
 } from "@svc/relayer/kit";
 

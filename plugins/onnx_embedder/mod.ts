@@ -22,6 +22,7 @@
  */
 import {
   type Embedder,
+  type EmbedderRanking,
   type EmbedOptions,
   EmbedWorker,
   type Logger,
@@ -43,9 +44,12 @@ export { DEFAULT_BATCH, type OnnxSettings, readOnnxSettings } from "./settings.t
 export type {
   CallOptions,
   Embedder,
+  EmbedderRanking,
   EmbedOptions,
+  FusionWeights,
   LogFields,
   Logger,
+  MemoryKind,
   SettingsReader,
 } from "@svc/relayer/kit";
 
@@ -71,10 +75,24 @@ export interface OnnxEmbedderOptions {
   logger?: Logger;
 }
 
+/**
+ * Recall's weights for sentence-transformers models (with the GloVe word-level re-ranker), tuned
+ * with bench/fusion_tuning.ts on the tuning halves with all-MiniLM-L6-v2 and bge-small-en-v1.5,
+ * which chose the same weights for a fact and, for a turn, 1.5 and 1 for the re-ranker
+ * (MiniLM's kept).
+ */
+export const ONNX_RANKING: EmbedderRanking = {
+  weights: {
+    turn: { lexical: 0.5, rerank: 1.5, answer: 0 },
+    fact: { lexical: 0, rerank: 0.1, answer: 0 },
+  },
+};
+
 /** Embeds with an ONNX sentence-transformers model, in a worker of its own. */
 export class OnnxEmbedder implements Embedder, AsyncDisposable {
   readonly name = "onnx";
   readonly model: string;
+  readonly ranking: EmbedderRanking = ONNX_RANKING;
   /** What was loaded: the directory, pooling, length and prefixes. */
   readonly recipe: Readonly<ModelRecipe>;
   readonly #worker: EmbedWorker;

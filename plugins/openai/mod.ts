@@ -25,8 +25,11 @@ export type {
   ChatLlm,
   ChatMessage,
   Embedder,
+  EmbedderRanking,
   EmbedOptions,
+  FusionWeights,
   Llm,
+  MemoryKind,
 } from "@svc/relayer/kit";
 
 /** The embedding model the relayer asks for by default. */

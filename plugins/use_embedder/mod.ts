@@ -18,6 +18,7 @@
  */
 import {
   type Embedder,
+  type EmbedderRanking,
   type EmbedOptions,
   EmbedWorker,
   type Logger,
@@ -27,7 +28,16 @@ import { USE_DIMENSIONS } from "./graph.ts";
 import { MODEL_DIR } from "./tokenizer.ts";
 
 export { MAX_PIECES, USE_DIMENSIONS } from "./graph.ts";
-export type { CallOptions, Embedder, EmbedOptions, LogFields, Logger } from "@svc/relayer/kit";
+export type {
+  CallOptions,
+  Embedder,
+  EmbedderRanking,
+  EmbedOptions,
+  FusionWeights,
+  LogFields,
+  Logger,
+  MemoryKind,
+} from "@svc/relayer/kit";
 
 /** The vector recipe: the model package's version and the tokenizer port. */
 export const USE_MODEL_ID = "svc-use-lite-512-v1";
@@ -49,11 +59,24 @@ export interface UseEmbedderOptions {
   logger?: Logger;
 }
 
+/**
+ * Recall's weights for these vectors, tuned with bench/fusion_tuning.ts on the benchmark's
+ * tuning halves: a sentence vector knows paraphrase, so it weighs more against the words, and
+ * for a standalone fact it is best alone (words and the re-ranker only add noise).
+ */
+export const USE_RANKING: EmbedderRanking = {
+  weights: {
+    turn: { lexical: 0.75, rerank: 1.5, answer: 0 },
+    fact: { lexical: 0, rerank: 0, answer: 0.1 },
+  },
+};
+
 /** Embeds with the Universal Sentence Encoder lite, in a worker of its own. */
 export class UseEmbedder implements Embedder, AsyncDisposable {
   readonly name = "use";
   readonly model: typeof USE_MODEL_ID = USE_MODEL_ID;
   readonly dimensions: typeof USE_DIMENSIONS = USE_DIMENSIONS;
+  readonly ranking: EmbedderRanking = USE_RANKING;
   readonly #worker: EmbedWorker;
 
   private constructor(worker: EmbedWorker) {

@@ -409,6 +409,27 @@ export interface VectorIndexSet {
   remove(name: string): Promise<void>;
 }
 
+/** What a memory is, for the weights of its score. */
+export type MemoryKind = "turn" | "fact";
+
+/**
+ * The weights of a recall score's parts against the cosine similarity's 1, by kind of memory:
+ * the BM25 score relative to the query's best (`lexical`), the re-ranker's (`rerank`) and
+ * holding the kind of answer the question asks for (`answer`).
+ */
+export type FusionWeights = Record<MemoryKind, { lexical: number; rerank: number; answer: number }>;
+
+/** How recall ranks an embedder's vectors, tuned for its model on the benchmark's halves. */
+export interface EmbedderRanking {
+  /** The fusion weights of its scores (GloVe's, `FUSION_WEIGHTS`, unless given). */
+  weights: FusionWeights;
+  /**
+   * The margin below which recall over facts answers nothing unless `min_score` is set (see
+   * `abstainsAt`); absent or 0: never.
+   */
+  abstainBelow?: number;
+}
+
 /** Turns text into vectors of a fixed dimension. */
 export interface Embedder {
   /** The implementation's name. */
@@ -417,6 +438,8 @@ export interface Embedder {
   readonly model: string;
   /** The size of every vector it makes. */
   readonly dimensions: number;
+  /** How recall ranks its vectors (GloVe's weights and no abstention unless given). */
+  readonly ranking?: EmbedderRanking;
   /** One L2-normalised vector per text, in the order of `texts`. */
   embed(texts: string[], options?: EmbedOptions): Promise<Float32Array[]>;
 }

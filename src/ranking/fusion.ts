@@ -17,52 +17,21 @@
  * ```
  * @module
  */
+import type { FusionWeights, MemoryKind } from "../backends/types.ts";
 import type { LexicalMatches } from "./lexical_index.ts";
 
-/** What a memory is, for the weights of its score. */
-export type MemoryKind = "turn" | "fact";
+export type { FusionWeights, MemoryKind };
 
 /**
  * Weights of the BM25 score relative to the query's best, of the re-ranker's score (the GloVe
  * embedder's word-level soft match) and of holding the kind of answer the question asks for
- * (`answer_types.ts`), by kind of memory.
+ * (`answer_types.ts`), by kind of memory: GloVe's, and any embedder's that names none of its own
+ * (`Embedder.ranking`).
  */
 export const FUSION_WEIGHTS: FusionWeights = {
   turn: { lexical: 1, rerank: 2, answer: 0 },
   fact: { lexical: 0.25, rerank: 1, answer: 1 },
 };
-
-/** The weights of the fused score's parts against the cosine similarity's 1, by kind of memory. */
-export type FusionWeights = Record<MemoryKind, { lexical: number; rerank: number; answer: number }>;
-
-/**
- * Weights for the vectors of embedders other than GloVe, by the start of their model id; tuned
- * on the same tuning halves. A sentence encoder's cosine similarity knows paraphrase, so it
- * deserves more weight against the words (`use_embedder`).
- */
-export const EMBEDDER_FUSION_WEIGHTS: Record<string, FusionWeights> = {
-  // Tuned with bench/fusion_tuning.ts on the tuning halves: for a standalone fact the sentence
-  // vector alone is best (words and the re-ranker only add noise to a paraphrase).
-  "svc-use-lite": {
-    turn: { lexical: 0.75, rerank: 1.5, answer: 0 },
-    fact: { lexical: 0, rerank: 0, answer: 0.1 },
-  },
-  // Sentence-transformers models on ONNX (with the GloVe word-level re-ranker): tuned on
-  // all-MiniLM-L6-v2 and bge-small-en-v1.5, which chose the same weights for a fact and, for a
-  // turn, 1.5 and 1 for the re-ranker (MiniLM's kept).
-  "onnx:": {
-    turn: { lexical: 0.5, rerank: 1.5, answer: 0 },
-    fact: { lexical: 0, rerank: 0.1, answer: 0 },
-  },
-};
-
-/** The fusion weights for vectors of the embedder whose model id is `model`. */
-export function fusionWeightsFor(model: string): FusionWeights {
-  for (const [prefix, weights] of Object.entries(EMBEDDER_FUSION_WEIGHTS)) {
-    if (model.startsWith(prefix)) return weights;
-  }
-  return FUSION_WEIGHTS;
-}
 
 /** Similarity in [0, 1] from a cosine distance in [0, 2]. */
 export function similarityOf(distance: number): number {

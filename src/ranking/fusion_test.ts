@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { VectorHit } from "../backends/types.ts";
-import { EMBEDDER_FUSION_WEIGHTS, fusedScore, FUSION_WEIGHTS, fusionWeightsFor } from "./fusion.ts";
+import { fusedScore } from "./fusion.ts";
 import { rankCandidates } from "./rank.ts";
 
 const hit = (id: string, distance: number): VectorHit => ({
@@ -8,18 +8,6 @@ const hit = (id: string, distance: number): VectorHit => ({
   blobId: `blob-${id}`,
   distance,
   createdAt: 0,
-});
-
-Deno.test("fusionWeightsFor: GloVe's and other embedders' weights by default; USE's and ONNX models' their own", () => {
-  for (const model of ["svc-glove100-sif-oov28-v1", "svc-lexical-hash-v1-384", "ollama:x"]) {
-    assert.equal(fusionWeightsFor(model), FUSION_WEIGHTS, model);
-  }
-  const use = fusionWeightsFor("svc-use-lite-512-v1");
-  assert.equal(use, EMBEDDER_FUSION_WEIGHTS["svc-use-lite"]);
-  assert.notDeepEqual(use, FUSION_WEIGHTS);
-  const onnx = fusionWeightsFor("onnx:sentence-transformers/all-MiniLM-L6-v2:0123456789abcdef");
-  assert.equal(onnx, EMBEDDER_FUSION_WEIGHTS["onnx:"]);
-  assert.notDeepEqual(onnx, FUSION_WEIGHTS);
 });
 
 Deno.test("fusedScore and rankCandidates: the weights given replace GloVe's", () => {

@@ -35,7 +35,7 @@ export interface RankingSignals {
    * when the question asks for no kind or the memory's text was not read.
    */
   answer?(id: string): number | undefined;
-  /** The fusion weights for the embedder's vectors (`fusionWeightsFor`); GloVe's unless given. */
+  /** The fusion weights for the embedder's vectors (`Embedder.ranking`); GloVe's unless given. */
   weights?: FusionWeights;
 }
 
@@ -103,35 +103,16 @@ export function nearestShape(nearest: VectorHit[]): { margin: number; spread: nu
 }
 
 /**
- * Recall answers nothing when its best memory is a fact (one without a thread) and the margin
- * (`nearestShape`) is below this while the spread is not, for the embedder whose model id starts with the key, unless the
- * caller sets `min_score`: a question about nothing stored gets no match rather than the nearest
- * unrelated memories. Turns of a conversation are close to each other, so a question about one
- * has a small margin too: recall over them never abstains. Calibrated per embedder on the
- * tuning halves and the unanswerable questions (bench/retrieval.ts, `by_abstention.margin`);
- * an embedder not listed never abstains.
- */
-export const ABSTAIN_BELOW: Record<string, number> = {
-  // None yet. On the fact set's halves, GloVe could abstain at 0.11 (3 in 20 unanswerable
-  // questions empty for 0.025 of hit@3) and all-MiniLM-L6-v2 at 0.10 (2 in 20); but on
-  // bench:load's facts (many people's facts of the same kinds) GloVe's 0.11 leaves 23 in 200
-  // answerable questions empty (hit@10 0.975 -> 0.87). BENCHMARKS.md, "Abstention".
-};
-
-/**
  * Whether recall abstains at `threshold` over nearest memories of this shape: they stand out by
- * less than it, though spread at least as far (0: never).
+ * less than it, though spread at least as far (0: never). Recall asks it of a question whose best
+ * memory is a fact, at its embedder's `ranking.abstainBelow`, unless the caller sets `min_score`.
+ * Turns of a conversation are close to each other, so recall over them never abstains. None of
+ * svc's embedders abstains yet: on the fact set's halves, GloVe could abstain at 0.11 and
+ * all-MiniLM-L6-v2 at 0.10, but on bench:load's facts (many people's facts of the same kinds)
+ * GloVe's 0.11 leaves 23 in 200 answerable questions empty (BENCHMARKS.md, "Abstention").
  */
 export function abstainsAt(shape: { margin: number; spread: number }, threshold: number): boolean {
   return shape.margin < threshold && shape.spread >= threshold;
-}
-
-/** The margin below which recall with the vectors of `model` abstains (0: never). */
-export function abstainBelowFor(model: string): number {
-  for (const [prefix, threshold] of Object.entries(ABSTAIN_BELOW)) {
-    if (model.startsWith(prefix)) return threshold;
-  }
-  return 0;
 }
 
 const byScoreThenId = (a: RankedHit, b: RankedHit) =>

@@ -8,7 +8,13 @@
  * `openAttributes`, `recallResults`). `recall` alone times the stages, for the relayer's metrics
  * (`RecallClock`). The ranking itself is `src/ranking/`.
  */
-import type { Embedder, Reranker, VectorHit, VectorStore } from "../backends/types.ts";
+import type {
+  Embedder,
+  EmbedderRanking,
+  Reranker,
+  VectorHit,
+  VectorStore,
+} from "../backends/types.ts";
 import {
   type AttributeSeal,
   type OpenedAttributes,
@@ -17,8 +23,8 @@ import {
 import { holdsAnswer, questionType } from "../ranking/answer_types.ts";
 import { gatherCandidates, poolSize } from "../ranking/candidates.ts";
 import {
+  FUSION_WEIGHTS,
   type FusionWeights,
-  fusionWeightsFor,
   type MemoryKind,
   relativeLexical,
 } from "../ranking/fusion.ts";
@@ -26,7 +32,6 @@ import type { CatalogFilter, LexicalMatches, NamespaceIndex } from "../ranking/l
 import type { LexicalIndex } from "../ranking/lexicon.ts";
 import { recallNeighbours } from "../ranking/neighbours.ts";
 import {
-  abstainBelowFor,
   abstainsAt,
   DEFAULT_MIN_SCORE,
   mergeRanked,
@@ -133,7 +138,7 @@ export function createRecall(deps: RecallDependencies) {
         options,
         vectors,
         hasher,
-        model: embedder.model,
+        ranking: { weights: FUSION_WEIGHTS, ...embedder.ranking },
         reranker: deps.reranker?.(),
         at,
       };
@@ -179,8 +184,8 @@ interface Asking {
   options: RecallOptions;
   vectors: VectorStore;
   hasher: TermHasher;
-  /** The embedder's model, whose weights and margin apply. */
-  model: string;
+  /** The embedder's weights and margin. */
+  ranking: EmbedderRanking;
   reranker?: Reranker;
   /** Unix milliseconds: when the recall is asked. */
   at: number;
@@ -206,7 +211,7 @@ interface QuestionRanking {
  * when recall abstains.
  */
 async function rankQuestion(
-  { owner, namespace, index, scope, size, limit, source, options, vectors, model, reranker }:
+  { owner, namespace, index, scope, size, limit, source, options, vectors, ranking, reranker }:
     Asking,
   { query, vector, terms }: Question,
   clock: RecallClock,
@@ -218,7 +223,7 @@ async function rankQuestion(
   );
   const neighbours = recallNeighbours(index);
   // Each memory is weighed as its kind under the embedder's weights, in the pool and after.
-  const weighing = { kind: (id: string) => kindOf(index, id), weights: fusionWeightsFor(model) };
+  const weighing = { kind: (id: string) => kindOf(index, id), weights: ranking.weights };
   const { candidates, shape } = await clock.timed("search", () =>
     searchCandidates(
       { vectors, owner, namespace, vector, signal },
@@ -236,7 +241,8 @@ async function rankQuestion(
     { candidates, limit, query, minScore },
     { lexical, neighbours, reranked, texts, ...weighing },
   );
-  return { ...abstaining(ranked, shape, index, model, minScore), shape, texts };
+  const abstainBelow = minScore === undefined ? ranking.abstainBelow ?? 0 : 0;
+  return { ...abstaining(ranked, shape, index, abstainBelow), shape, texts };
 }
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
@@ -533,10 +539,8 @@ function abstaining(
   ranked: RankedHit[],
   shape: NearestShape,
   index: NamespaceIndex,
-  model: string,
-  minScore: number | undefined,
+  abstainBelow: number,
 ): { answered: RankedHit[]; abstainBelow: number } {
-  const abstainBelow = minScore === undefined ? abstainBelowFor(model) : 0;
   const best = ranked[0]?.hit.id;
   const abstains = best !== undefined && kindOf(index, best) === "fact" &&
     abstainsAt(shape, abstainBelow);

@@ -30,7 +30,7 @@ export interface RecallExplanation {
    * The weighted mean of the parts: for a memory with a thread 1 × vector + 1 × lexical
    * (+ 2 × rerank), for one without 1 × vector + 0.25 × lexical (+ 1 × rerank) (+ 1 ×
    * answer_type), over the weights; those are GloVe's, other embedders' may differ
-   * (`fusionWeightsFor`).
+   * (`Embedder.ranking`).
    */
   fused: number;
   /** The best fused score among the memory's neighbours in its thread; 0 without any. */
