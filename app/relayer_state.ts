@@ -8,7 +8,13 @@ import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
-import { StateAccessLogStore, StateLifecycleRecords, StateUpdateClaims } from "@svc/relayer/kit";
+import {
+  StateAccessLogStore,
+  StateLifecycleRecords,
+  type StateStore,
+  StateUpdateClaims,
+  SvcError,
+} from "@svc/relayer/kit";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
@@ -41,15 +47,14 @@ export interface RelayerState {
 }
 
 /**
- * Seals what an earlier version kept in clear in the Deno KV at `path` (job records, dead
- * letters, the expiry schedule); resolves to how many entries.
+ * Seals what an earlier version kept in clear in the Deno KV at `path` (job records and dead
+ * letters; the lifecycle records are `tagErasedOwners`'); resolves to how many entries.
  */
 async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
   const kv = await Deno.openKv(path);
   try {
     if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
-    const sealed = await sealStoredRecords(kv, secret) +
-      await new StateLifecycleRecords(new KvStateStore(kv), secret).sealStored();
+    const sealed = await sealStoredRecords(kv, secret);
     await kv.set(SEALED_MARK, true);
     return sealed;
   } finally {
@@ -80,6 +85,38 @@ async function openDataKeyStore(
 
 /** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
 const SEALED_MARK = ["at_rest", "names_sealed"];
+/**
+ * Set in `jobs.kv` once the lifecycle records are sealed: every erased memory filed under its
+ * owner's keyed hash, every expiry's owner and namespace sealed.
+ */
+const TAGGED_MARK = ["at_rest", "erased_owners_tagged"];
+
+/**
+ * Seals the lifecycle records an earlier version kept in clear, once (`TAGGED_MARK`): an erased
+ * memory filed under its owner's address goes under its keyed hash, where it is looked for, so a
+ * failure refuses the start.
+ */
+async function tagErasedOwners(
+  state: StateStore,
+  secret: Uint8Array<ArrayBuffer>,
+  logger: Logger,
+): Promise<void> {
+  if (await state.get(TAGGED_MARK)) return;
+  let moved: number;
+  try {
+    moved = await new StateLifecycleRecords(state, secret).sealStored();
+    await state.set(TAGGED_MARK, true);
+  } catch (error) {
+    throw new SvcError(
+      "backend_unavailable",
+      `Cannot start: jobs.kv's erased memories could not be filed under keyed hashes (${
+        (error as Error).message
+      })`,
+      { cause: error },
+    );
+  }
+  if (moved > 0) logger.info("jobs.kv files erased memories under keyed hashes", { moved });
+}
 
 /**
  * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
@@ -118,7 +155,9 @@ export async function openState(
     let keyStore: SqliteKeyStore | undefined;
     try {
       keyStore = await openDataKeyStore(config, kv, logger);
-      const reindex = await ReindexState.open(new KvStateStore(kv), secret);
+      const state = new KvStateStore(kv);
+      await tagErasedOwners(state, secret, logger);
+      const reindex = await ReindexState.open(state, secret);
       const shared = await openKvStores(kv, secret, {
         keyStore,
         maxAttempts: config.maxAttempts,

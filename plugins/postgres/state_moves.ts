@@ -4,7 +4,9 @@
  * (`svc_access_log_records`), erased memories and the expiry schedule (`svc_lifecycle_erased`,
  * `svc_lifecycle_expiry`). Each chunk moves in one transaction (written there, deleted here), so
  * a move cut short loses nothing and the next start goes on; relayers starting together take
- * turns. The keys are those of `ReindexState`, `StateAccessLogStore` and `StateLifecycleRecords`.
+ * turns; an entry `svc_state` has already is newer and stays. Relayers of the earlier version
+ * must be stopped first: what they write after the move is moved only at the next start. The
+ * keys are those of `ReindexState`, `StateAccessLogStore` and `StateLifecycleRecords`.
  */
 import { type StateKey, stateKeys } from "@svc/relayer/kit";
 import { type Database, pgError, type Transaction } from "./database.ts";
@@ -85,7 +87,8 @@ async function moveAll<R>(database: Database, move: Move<R>): Promise<number> {
         const hex = stateKeys.encodeKey(key).toHex();
         byKey.set(hex, { hex, value, expiresAt: null });
       }
-      await upsertState(tx, [...byKey.values()]);
+      // What is in svc_state already was written since: it stays.
+      await upsertState(tx, [...byKey.values()], true);
       if (rows.length) await move.drop(tx, rows);
       return rows.length;
     });

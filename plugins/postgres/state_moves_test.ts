@@ -34,7 +34,12 @@ Deno.test("moveIntoState: what the tables of an earlier version held is read fro
     await sql`insert into svc_access_log_records (log, id, sealed)
       select 'tag', id, '\\x01' from unnest(${logs}::text[]) as id`;
 
-    assert.equal(await moveIntoState(database), 703);
+    // A cursor written since, in svc_state, is newer than the table's.
+    await sql`insert into svc_index_reindex (key, value)
+      values ('cursor:ns', ${sql.json({ after: "old" })})`;
+    await state.set(["reindex", "cursor", "ns"], { after: "new" });
+    assert.equal(await moveIntoState(database), 704);
+    assert.deepEqual((await state.get(["reindex", "cursor", "ns"]))?.value, { after: "new" });
     assert.equal(await moveIntoState(database), 0, "moved once");
     assert.deepEqual((await state.get(["reindex", "plan"]))?.value, plan);
     assert.deepEqual(await records.erased(OWNER, ["m1", "m9"]), new Set(["m1"]));

@@ -141,7 +141,7 @@ export class PgStateStore implements StateStore {
     const deletes = [...last].filter(([, write]) => !write.set).map(([hex]) => hex);
     return this.#call("keep the relayer's state", async () => {
       await this.#database.sql.begin(async (tx) => {
-        // Every key written or checked is locked, in key order: a check holds until the commit.
+        // Every key written or checked is locked: a check holds until the commit.
         await lockKeys(tx, [
           ...last.keys(),
           ...checks.map(({ key }) => stateKeys.encodeKey(key).toHex()),
@@ -160,13 +160,20 @@ export class PgStateStore implements StateStore {
           })),
         );
       });
-      this.#writes += last.size;
-      if (this.#writes >= SWEEP_EVERY) {
-        this.#writes = 0;
-        await this.#database.sql`delete from svc_state where key in (
-          select key from svc_state where expires_at <= ${now} limit ${PAGE})`;
-      }
-    });
+    }).then(() => this.#sweep(last.size, now));
+  }
+
+  /**
+   * Deletes up to a page of expired rows once every `SWEEP_EVERY` writes. The outer condition is
+   * checked again on a row another transaction rewrote meanwhile, so a row taken again is kept.
+   * Best effort: a sweep that fails is the next one's to do, and the write stands.
+   */
+  async #sweep(written: number, now: number): Promise<void> {
+    this.#writes += written;
+    if (this.#writes < SWEEP_EVERY) return;
+    this.#writes = 0;
+    await this.#database.sql`delete from svc_state where expires_at <= ${now} and key in (
+      select key from svc_state where expires_at <= ${now} limit ${PAGE})`.catch(() => {});
   }
 }
 
@@ -177,8 +184,11 @@ export interface StateRow {
   expiresAt: number | null;
 }
 
-/** Writes `rows` (one per key) in one statement, each with a new version. */
-export async function upsertState(tx: Transaction, rows: StateRow[]): Promise<void> {
+/**
+ * Writes `rows` (one per key) in one statement, each with a new version; with `keep`, a key
+ * already there keeps its row.
+ */
+export async function upsertState(tx: Transaction, rows: StateRow[], keep = false): Promise<void> {
   if (rows.length === 0) return;
   const keys = rows.map(({ hex }) => hex);
   const values = rows.map(({ value }) => serialize(value).toString("hex"));
@@ -187,16 +197,19 @@ export async function upsertState(tx: Transaction, rows: StateRow[]): Promise<vo
     insert into svc_state (key, value, version, expires_at)
     select decode(k, 'hex'), decode(v, 'hex'), nextval('svc_state_versions'), e
     from unnest(${keys}::text[], ${values}::text[], ${expiries}::int8[]) as t(k, v, e)
-    on conflict (key) do update
-      set value = excluded.value, version = excluded.version, expires_at = excluded.expires_at`;
+    on conflict (key) do ${
+    keep ? tx`nothing` : tx`update set value = excluded.value, version = excluded.version,
+        expires_at = excluded.expires_at`
+  }`;
 }
 
-/** Takes the transaction's advisory locks of the keys `hexes`, in key order (no deadlock). */
+/**
+ * Takes the transaction's advisory locks of the keys `hexes`: one per distinct hash, in hash
+ * order, so two transactions never wait for each other's.
+ */
 async function lockKeys(tx: Transaction, hexes: string[]): Promise<void> {
-  const sorted = [...new Set(hexes)].sort();
-  // unnest keeps the array's order, so the locks are taken in it.
-  await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, hashtext(k))
-    from unnest(${sorted}::text[]) as k`;
+  await tx`select pg_advisory_xact_lock(${LOCK_SPACE}, h) from (
+    select distinct hashtext(k) as h from unnest(${hexes}::text[]) as k order by h) as locks`;
 }
 
 /** Compares the checked keys' versions (locked); throws `CheckFailed`. */

@@ -79,7 +79,7 @@ export class StateAccessLogStore implements AccessLogStore {
       writes,
       (batch, { key, value }) => batch.set(key, value),
       "Cannot write the access log: a commit failed",
-      ({ bytes }) => bytes,
+      { writesPerItem: 1, bytes: ({ bytes }) => bytes },
     );
     for (const log of fresh) this.#listed.add(log);
   }

@@ -11,6 +11,7 @@ import { tagKey, tagOf } from "../state/tags.ts";
 import type { KeyStore } from "../backends/key_store.ts";
 import {
   rewriteEach,
+  type StateEntry,
   type StateKey,
   type StateStore,
   writeInBatches,
@@ -163,13 +164,23 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
     if (memories.length === 0) return;
     await this.#keys?.erase(owner, memories.map(({ memoryId }) => memoryId));
     const keys = await this.#erasedKeys(owner, memories.map(({ memoryId }) => memoryId));
-    await writeInBatches(this.#state, memories.keys(), (batch, i) => {
-      batch.set(keys[i], erasedAt);
-      const { expiresAt, memoryId } = memories[i];
-      if (expiresAt !== undefined) {
-        batch.delete(["expiry", expiresAt, memoryId]).delete(["expiry_lease", expiresAt, memoryId]);
-      }
-    }, FAILED);
+    await writeInBatches(
+      this.#state,
+      memories.keys(),
+      (batch, i) => {
+        batch.set(keys[i], erasedAt);
+        const { expiresAt, memoryId } = memories[i];
+        if (expiresAt !== undefined) {
+          batch.delete(["expiry", expiresAt, memoryId]).delete([
+            "expiry_lease",
+            expiresAt,
+            memoryId,
+          ]);
+        }
+      },
+      FAILED,
+      { writesPerItem: 3 },
+    );
   }
 
   async erased(owner: string, memoryIds: string[]): Promise<Set<string>> {
@@ -192,21 +203,25 @@ export class StateLifecycleRecords implements LifecycleRecordStore {
   async due(now: number, limit: number, leaseMs?: number): Promise<Expiry[]> {
     const due: Expiry[] = [];
     const selector = { start: ["expiry"], end: ["expiry", now + 1] };
-    for await (const { key, value } of this.#state.list<ExpiryValue>(selector)) {
+    for await (const entry of this.#state.list<ExpiryValue>(selector)) {
       if (due.length === limit) break;
-      const expiry = this.#expiry(key, value);
-      if (leaseMs === undefined || await this.#lease(expiry, now, leaseMs)) due.push(expiry);
+      const expiry = this.#expiry(entry.key, entry.value);
+      if (leaseMs === undefined || await this.#lease(entry, now, leaseMs)) due.push(expiry);
     }
     return due;
   }
 
-  /** Hands `expiry` to this caller until `now + leaseMs`, unless another holds it. */
-  async #lease(expiry: Expiry, now: number, leaseMs: number): Promise<boolean> {
-    const key = ["expiry_lease", expiry.expiresAt, expiry.memoryId];
+  /**
+   * Hands the expiry `entry` to this caller until `now + leaseMs`, unless another holds it or it
+   * is gone (erased) since it was listed.
+   */
+  async #lease(entry: StateEntry<ExpiryValue>, now: number, leaseMs: number): Promise<boolean> {
+    const [, expiresAt, memoryId] = entry.key;
+    const key = ["expiry_lease", expiresAt, memoryId];
     const held = await this.#state.get<number>(key);
     if (held && held.value > now) return false;
-    return await this.#state.batch().check(key, held?.version ?? null)
-      .set(key, now + leaseMs, { expireIn: leaseMs }).commit();
+    return await this.#state.batch().check(entry.key, entry.version)
+      .check(key, held?.version ?? null).set(key, now + leaseMs, { expireIn: leaseMs }).commit();
   }
 
   /** Every erase recorded, by owner tag then memory id (for copying the records elsewhere). */

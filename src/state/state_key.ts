@@ -86,9 +86,11 @@ export function selectorRange(selector: StateSelector): [Uint8Array, Uint8Array]
   const under = prefix && encodeKey(prefix);
   const from = start ? encodeKey(start) : under && concat(under, [0x00]);
   const to = end ? encodeKey(end) : under && concat(under, [0xff]);
-  if (!from || !to || (under && start && end)) {
+  const outside = (key: Uint8Array | undefined) =>
+    under && key && compareBytes(key.subarray(0, under.length), under) !== 0;
+  if (!from || !to || (under && start && end) || outside(from) || outside(to)) {
     throw new TypeError(
-      "A state selector is a prefix, with a start or an end, or a start and an end",
+      "A state selector is a prefix, with a start or an end under it, or a start and an end",
     );
   }
   return [from, to];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compareBytes, decodeKey, encodeKey } from "./state_key.ts";
+import { compareBytes, decodeKey, encodeKey, selectorRange } from "./state_key.ts";
 
 Deno.test("state keys: decoding gives back the key; byte order is key order", () => {
   const keys = [
@@ -20,4 +20,12 @@ Deno.test("state keys: a part that is neither a string nor a finite number is re
   assert.throws(() => encodeKey(["a", NaN]), TypeError);
   assert.throws(() => encodeKey([true as unknown as string]), TypeError);
   assert.throws(() => decodeKey(new Uint8Array([0x02, 0x61])), TypeError);
+});
+
+Deno.test("state selectors: a start or an end outside the prefix is refused, as Deno KV does", () => {
+  assert.throws(() => selectorRange({ prefix: ["a"], start: ["b"] }), TypeError);
+  assert.throws(() => selectorRange({ prefix: ["a"], end: [1] }), TypeError);
+  assert.throws(() => selectorRange({ prefix: ["a"], start: ["a", 1], end: ["a", 2] } as never));
+  const [from, to] = selectorRange({ prefix: ["a"], start: ["a", 1] });
+  assert.ok(compareBytes(from, to) < 0);
 });

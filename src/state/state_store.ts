@@ -138,17 +138,24 @@ export const STATE_LIMITS = {
   batchBytes: 400_000,
 } as const;
 
+/** How `writeInBatches` sizes its batches. */
+export interface BatchSizing<T> {
+  /** The writes `write` adds to a batch for one item, at most (default 2). */
+  writesPerItem?: number;
+  /** An item's bytes (default 0). */
+  bytes?: (item: T) => number;
+}
+
 /**
- * Writes `items` in as few batches as `STATE_LIMITS` allow (`write` adds one or two writes to a
- * batch; `bytes` tells an item's size, 0 unless given); a batch that fails its checks throws an
- * error saying `failure`.
+ * Writes `items` in as few batches as `STATE_LIMITS` allow; a batch that fails its checks
+ * throws an error saying `failure`.
  */
 export async function writeInBatches<T>(
   state: StateStore,
   items: Iterable<T>,
   write: (batch: StateBatch, item: T) => void,
   failure: string,
-  bytes: (item: T) => number = () => 0,
+  { writesPerItem = 2, bytes = () => 0 }: BatchSizing<T> = {},
 ): Promise<void> {
   let batch = state.batch();
   let count = 0, size = 0;
@@ -159,11 +166,12 @@ export async function writeInBatches<T>(
   };
   for (const item of items) {
     const itemBytes = bytes(item);
-    if (count + 2 > STATE_LIMITS.batchWrites || size + itemBytes > STATE_LIMITS.batchBytes) {
-      await commit();
-    }
+    if (
+      count + writesPerItem > STATE_LIMITS.batchWrites ||
+      size + itemBytes > STATE_LIMITS.batchBytes
+    ) await commit();
     write(batch, item);
-    count += 2;
+    count += writesPerItem;
     size += itemBytes;
   }
   await commit();
