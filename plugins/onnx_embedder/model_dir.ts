@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { SvcError } from "@svc/relayer/kit";
 import { POOLING_KEYS, POOLING_MODES, type PoolingMode } from "./pooling.ts";
 import { familyPooling, modelPrefixes, type Prefixes } from "./families.ts";
-import { operatorsOf } from "./onnx_graph.ts";
+import { operatorsOf } from "./onnx_operators.ts";
 
 /** Where the ONNX graph may sit in a model directory, in the order they are looked for. */
 export const MODEL_FILES = ["model.onnx", "onnx/model.onnx"];
@@ -187,13 +187,14 @@ function readMaxLength(
   return Math.min(length, positive(config.max_position_embeddings) ?? length);
 }
 
-/** Whether the graph at `path` quantises by each run's range; a graph not read says no (onnxruntime names what is wrong with it). */
+/** Whether the graph at `path` quantises by the range of each run (`DYNAMIC_QUANTISATION`). */
 async function quantisedPerRun(path: string): Promise<boolean> {
+  const bytes = await Deno.readFile(path);
   let operators: Set<string>;
   try {
-    operators = operatorsOf(await Deno.readFile(path));
+    operators = operatorsOf(bytes);
   } catch {
-    return false;
+    return false; // not a graph protobufjs reads: onnxruntime names what is wrong with it
   }
   return DYNAMIC_QUANTISATION.some((op) => operators.has(op));
 }

@@ -1,7 +1,6 @@
 /**
  * Writes ONNX models from code, for the tests' tiny model and the benchmark's MiniLM-shaped one:
- * a graph builder over the part of `onnx/onnx.proto` they need, encoded with protobufjs. Reads
- * which operators a model's graph runs (`operatorsOf`).
+ * a graph builder over the part of `onnx/onnx.proto` they need, encoded with protobufjs.
  *
  * @example
  * ```ts
@@ -83,23 +82,6 @@ message TypeProto {
   }
 }
 `;
-
-/** A model's graph, its nodes' operators only (protobufjs skips every other field). */
-const OPERATORS_PROTO = `
-syntax = "proto2";
-message Model { optional Graph graph = 7; }
-message Graph { repeated Node node = 1; }
-message Node { optional string op_type = 4; }
-`;
-
-/** The operators the graph of the model `bytes` runs (of its top level; subgraphs not read). */
-export function operatorsOf(bytes: Uint8Array): Set<string> {
-  const Model = protobuf.parse(OPERATORS_PROTO, { keepCase: true }).root.lookupType("Model");
-  const model = Model.toObject(Model.decode(bytes)) as {
-    graph?: { node?: { op_type?: string }[] };
-  };
-  return new Set((model.graph?.node ?? []).map((node) => node.op_type ?? ""));
-}
 
 /** `TensorProto.DataType` values by name. */
 export const DATA_TYPES = { float: 1, int64: 7 } as const;

@@ -262,11 +262,12 @@ function before(words: Token[], at: number, verbs: string[]): number | undefined
 }
 
 /**
- * The token after "is called", "named", "'s name is" and the like from token `at`, or after
- * "is" before a title ("is Dr Okafor").
+ * The token after "is called", "'s name is" and the like from token `at`, or after "is" before a
+ * title ("is Dr Okafor"); with `bare`, after "named" and "called" too ("a dog named Pepper", not
+ * "my mum called Sarah").
  */
-function calledAt(words: Token[], at: number): number | undefined {
-  for (const verb of CALLED) {
+function calledAt(words: Token[], at: number, bare = false): number | undefined {
+  for (const verb of bare ? [...CALLED, ["named"], ["called"]] : CALLED) {
     if (verb.every((part, i) => words[at + i]?.word === part)) return at + verb.length;
   }
   if (["is", "was"].includes(words[at]?.word) && TITLES.has(words[at + 1]?.word)) return at + 1;
@@ -280,8 +281,6 @@ const CALLED = [
   "are named",
   "name is",
   "names are",
-  "named",
-  "called",
 ]
   .map((verb) => verb.split(" "));
 
@@ -307,6 +306,7 @@ export function definitions(text: string): Definition[] {
   words.forEach((token, at) => {
     const phrase = introduced(words, at) && phraseAt(words, at + 1);
     if (!phrase) return;
+    const some = !OWNERS.has(token.word); // "a dog", "two daughters"
     const { relations } = phrase;
     const said = text.slice(words[at + 1].start, words[phrase.next - 1].end);
     // "my sister Hanne", "my daughters Ana and Mia"
@@ -314,15 +314,15 @@ export function definitions(text: string): Definition[] {
       define(namesFrom(text, words, phrase.next, phrase.many), relations, said);
     }
     // "my boss is called Karen", "a dog named Pepper", "my dentist is Dr Okafor"
-    const called = calledAt(words, phrase.next);
+    const called = calledAt(words, phrase.next, some);
     if (called !== undefined) define(namesFrom(text, words, called, phrase.many), relations, said);
     // "Ruairi is my godson"
     const is = before(words, at, IS);
     const named = is !== undefined && nameUpTo(text, words, is);
     if (named) define([named], relations, said);
-    // "Carol, my mum, …", "Tomás (my husband) …"
+    // "Carol, my mum, …", "Tomás (my husband) …": the phrase set apart on both sides
     const apposed = /^\s*[,(]\s*$/.test(text.slice(words[at - 1]?.end, token.start)) &&
-      nameUpTo(text, words, at - 1);
+      /^\s*[,)]/.test(text.slice(words[phrase.next - 1].end)) && nameUpTo(text, words, at - 1);
     if (apposed) define([apposed], relations, said);
     // "Bartek is married to my sister"
     const married = before(words, at, MARRIED);
@@ -339,13 +339,16 @@ export function definitions(text: string): Definition[] {
     if (kin) define([kin], relationsOf(token.word)!);
     // "Tomás and I got married"
     const wed = token.word === "and" && words[at + 1]?.word === "i" &&
-      words.slice(at + 2, at + 5).some((w) => ["married", "engaged"].includes(w.word)) &&
+      WED.test(words.slice(at + 2, at + 5).map((w) => w.word).join(" ")) &&
       nameUpTo(text, words, at - 1);
-    if (wed) define([wed], ["partner"]);
-    // "I'm married to Tomás", "I report to Priya"
-    for (const [verb, relations] of TO_THE_USER) {
-      if (verb.every((part, i) => words[at + i]?.word === part)) {
-        define(namesFrom(text, words, at + verb.length), relations);
+    // The name opens its sentence: not "We flew to Paris and I got engaged".
+    if (wed && opensSentence(text, words, at - tokens(wed).length)) define([wed], ["partner"]);
+    // "I'm married to Tomás", not "I married Anna's sister Kate"
+    for (const verb of MARRIED_TO_THE_USER) {
+      if (!verb.every((part, i) => words[at + i]?.word === part)) continue;
+      const [name] = namesFrom(text, words, at + verb.length);
+      if (name && !words[at + verb.length + tokens(name).length - 1].possessive) {
+        define([name], ["partner"]);
       }
     }
   });
@@ -363,29 +366,31 @@ function introduced(words: Token[], at: number): boolean {
   const owner = words.slice(Math.max(0, at - 3), at).map((w) => w.word).join(" ");
   if (/\b(i|we) (have|'ve got|have got|had)$|\b(i've|we've) got$/.test(owner)) return true;
   const phrase = phraseAt(words, at + 1);
-  return phrase !== undefined && calledAt(words, phrase.next) !== undefined;
+  return phrase !== undefined && calledAt(words, phrase.next, true) !== undefined;
 }
 
 const NUMBERS = ["one", "two", "three", "four", "five", "six"];
 
-/** Kin words used as a title before a name ("Uncle Pete"). */
-const KIN_TITLES = new Set(
-  "uncle aunt auntie aunty grandma grandpa gran granny grandad nana nan cousin".split(" "),
-);
+/** Kin words used as a title before a name ("Uncle Pete"); not those that are names too. */
+const KIN_TITLES = new Set("uncle aunt auntie aunty grandma grandpa grandad cousin".split(" "));
 
-/** Words that put a name in a relation to the user ("I'm married to Tomás"). */
-const TO_THE_USER: [string[], string[]][] = [
-  ["i'm married to", "i am married to", "i'm engaged to", "i married", "i report to"]
-    .map((verb) => verb.split(" ")),
-].flatMap((verbs) =>
-  verbs.map((
-    verb,
-  ): [string[], string[]] => [verb, verb.includes("report") ? ["manager"] : ["partner"]])
-);
+/** "married" or "engaged" right after "… and I", perhaps after "got", "are" or "were". */
+const WED = /^(?:(?:got|are|were|just got|have been) )?(?:married|engaged)\b/;
+
+/** Whether token `i` starts the text or a sentence or clause. */
+function opensSentence(text: string, words: Token[], i: number): boolean {
+  return i === 0 || (i > 0 && /[.!?;:]\s*$/.test(text.slice(words[i - 1].end, words[i].start)));
+}
+
+/** Words that make a name the user's partner ("I'm married to Tomás"). */
+const MARRIED_TO_THE_USER = ["i'm married to", "i am married to", "i'm engaged to", "i married"]
+  .map((verb) => verb.split(" "));
 
 /** The names from token `at`: one, or with `many` a list ("Ana and Mia", "Ana, Ben and Leo"). */
 function namesFrom(text: string, words: Token[], at: number, many = false): string[] {
   const names: string[] = [];
+  // Not a name of the next sentence: "I told my kids. Ana was upset."
+  if (at > 0 && words[at] && opensSentence(text, words, at)) return names;
   for (let next = at; names.length < (many ? 4 : 1);) {
     const name = nameFrom(text, words, next);
     if (!name) break;

@@ -113,7 +113,6 @@ Deno.test("definitions: a name before its relation, lists, kin titles, and marri
   assert.deepEqual(named("Grandma Rosa makes tamales."), ["Rosa: grandmother"]);
   assert.deepEqual(named("I'm married to Tomás."), ["Tomás: partner"]);
   assert.deepEqual(named("Tomás and I got married in 2015."), ["Tomás: partner"]);
-  assert.deepEqual(named("I report to Priya."), ["Priya: manager"]);
   assert.deepEqual(named("I adopted a dog named Pepper."), ["Pepper: dog"]);
   assert.deepEqual(named("My dentist is Dr. Okafor."), ["Dr. Okafor: dentist"]);
   assert.deepEqual(named("My brother in law Oskar bakes."), ["Oskar: sibling-in-law"]);
@@ -121,4 +120,20 @@ Deno.test("definitions: a name before its relation, lists, kin titles, and marri
   assert.deepEqual(named("Theo is my youngest."), ["Theo: son/daughter"]);
   assert.deepEqual(named("My boss is Italian."), [], "a capitalised word after 'is' alone");
   assert.deepEqual(named("We bought a dog last year."), []);
+});
+
+Deno.test("definitions: no one where the words only look like a relation's", () => {
+  for (
+    const text of [
+      "After meeting John, my wife and I went home.",
+      "In Berlin, my sister runs a bakery.",
+      "Thanks Carol, my mum loved the flowers.",
+      "My mum called Sarah last night.",
+      "My boss called Karen into his office.",
+      "We flew to Paris and I got engaged there.",
+      "I bought Granny Smith apples.",
+      "I married Anna's sister Kate.",
+      "I told my kids. Ana and Tom were not happy.",
+    ]
+  ) assert.deepEqual(definitions(text), [], text);
 });

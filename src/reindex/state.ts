@@ -2,7 +2,7 @@
  * What a reindex keeps so that it resumes after a crash: its plan, and a cursor per namespace
  * (the last memory id, in id order, written to the new index). A namespace is filed under a
  * keyed hash of its owner and name (`partitionNamer`), so the store names none. `ReindexState`
- * keeps it in the relayer's `StateStore`; `@svc/postgres` has a table of its own.
+ * keeps it in the relayer's `StateStore`.
  */
 import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
 import { type StateKey, type StateStore, writeInBatches } from "../state/state_store.ts";
@@ -34,9 +34,8 @@ export interface PartitionCursor {
 }
 
 /**
- * Where a reindex keeps its progress: `ReindexState` in the relayer's `StateStore`, or the
- * PostgreSQL plugin's in the database the relayers share. Namespaces are filed under keyed
- * hashes, never by name.
+ * Where a reindex keeps its progress (`ReindexState`, in the relayer's `StateStore`, whichever
+ * backend keeps that). Namespaces are filed under keyed hashes, never by name.
  */
 export interface ReindexStateStore {
   /** The reindex under way, or `null`. */

@@ -2,8 +2,8 @@
  * What the relayer keeps about memories' lives: which memories were erased (so restore never
  * brings one back from a blob that survived, a backup put back for instance, and deletes that
  * blob), and when memories expire (so the sweep finds them after a restart).
- * `StateLifecycleRecords` keeps them in the relayer's `StateStore`, `@svc/postgres` in tables of
- * its own; both seal an expiry's owner and namespace with {@link ExpirySeal}.
+ * `StateLifecycleRecords` keeps them in the relayer's `StateStore`, an expiry's owner and
+ * namespace sealed with {@link ExpirySeal}.
  */
 import { hkdfSync } from "node:crypto";
 import { openNow, sealNow } from "@svc/util/sealing";
@@ -30,10 +30,10 @@ export interface Expiry {
 }
 
 /**
- * Where the relayer keeps the erased memories and the expiry schedule. `@svc/denokv`
- * keeps them in Deno KV (the default); a store shared by several relayers (PostgreSQL) may lease
- * what `due` returns to one caller at a time for a while, so that relayers sweeping together
- * erase each memory once. `lifecycleRecordStoreSuite` (in the testing module) checks a store.
+ * Where the relayer keeps the erased memories and the expiry schedule (`StateLifecycleRecords`,
+ * in the relayer's `StateStore`). `due` with a lease hands what it returns to one caller at a
+ * time for a while, so that relayers sweeping together erase each memory once.
+ * `lifecycleRecordStoreSuite` (in the testing module) checks a store.
  */
 export interface LifecycleRecordStore {
   /** Records erases, and drops the erased memories from the expiry schedule. */
