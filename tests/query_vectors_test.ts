@@ -1,4 +1,7 @@
-/** Recall embeds a query a key asked before only once; another key's, or account's, is its own. */
+/**
+ * Recall embeds a query a key asked before only once; another key's, or account's, is its own.
+ * The memories name no one by a relation, so each recall asks one question.
+ */
 import assert from "node:assert/strict";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";
@@ -22,18 +25,18 @@ Deno.test("query vectors: an account asking the same words again skips the model
   });
   const alice = await t.newCaller();
   const bob = await t.newCaller();
-  await rememberAll(t, alice, [{ text: "My dentist is Dr Berg" }]);
-  await rememberAll(t, bob, [{ text: "My dentist is Dr Olsen" }]);
+  await rememberAll(t, alice, [{ text: "The dentist I see is Dr Berg" }]);
+  await rememberAll(t, bob, [{ text: "The dentist I see is Dr Olsen" }]);
   const recall = async (caller: typeof alice, query: string) => {
     const res = await t.signed(caller, "POST", "/api/recall", { query });
     assert.equal(res.status, 200);
     return (await res.json()).results.map((r: { text: string }) => r.text);
   };
-  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["My dentist is Dr Berg"]);
-  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["My dentist is Dr Berg"]);
+  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["The dentist I see is Dr Berg"]);
+  assert.deepEqual(await recall(alice, "Who is my dentist?"), ["The dentist I see is Dr Berg"]);
   assert.deepEqual(embedder.queries, ["Who is my dentist?"]);
-  assert.deepEqual(await recall(bob, "Who is my dentist?"), ["My dentist is Dr Olsen"]);
-  assert.deepEqual(await recall(alice, "Who is my dentist now?"), ["My dentist is Dr Berg"]);
+  assert.deepEqual(await recall(bob, "Who is my dentist?"), ["The dentist I see is Dr Olsen"]);
+  assert.deepEqual(await recall(alice, "Who is my dentist now?"), ["The dentist I see is Dr Berg"]);
   assert.deepEqual(embedder.queries, [
     "Who is my dentist?",
     "Who is my dentist?",
@@ -50,7 +53,7 @@ Deno.test("query vectors: none kept from another embedder (a reindex switched it
     vectors: new MemoryVectorStore(embedder.dimensions),
   });
   const alice = await t.newCaller();
-  await rememberAll(t, alice, [{ text: "My dentist is Dr Berg" }]);
+  await rememberAll(t, alice, [{ text: "The dentist I see is Dr Berg" }]);
   const recall = (query: string) => t.signed(alice, "POST", "/api/recall", { query });
   await (await recall("Who is my dentist?")).body?.cancel();
   model = `${model}-next`;
