@@ -300,59 +300,67 @@ const NEIGHBOURS =
 export function definitions(text: string): Definition[] {
   const words = tokens(text);
   const found: Definition[] = [];
-  const define = (names: string[], relations: string[], said?: string) => {
+  const define: Define = (names, relations, said) => {
     for (const name of names) found.push({ name, relations, said });
   };
-  words.forEach((token, at) => {
-    const phrase = introduced(words, at) && phraseAt(words, at + 1);
-    if (!phrase) return;
-    const some = !OWNERS.has(token.word); // "a dog", "two daughters"
-    const { relations } = phrase;
-    const said = text.slice(words[at + 1].start, words[phrase.next - 1].end);
-    // "my sister Hanne", "my daughters Ana and Mia"
-    if (!phrase.possessive) {
-      define(namesFrom(text, words, phrase.next, phrase.many), relations, said);
-    }
-    // "my boss is called Karen", "a dog named Pepper", "my dentist is Dr Okafor"
-    const called = calledAt(words, phrase.next, some);
-    if (called !== undefined) define(namesFrom(text, words, called, phrase.many), relations, said);
-    // "Ruairi is my godson"
-    const is = before(words, at, IS);
-    const named = is !== undefined && nameUpTo(text, words, is);
-    if (named) define([named], relations, said);
-    // "Carol, my mum, …", "Tomás (my husband) …": the phrase set apart on both sides
-    const apposed = /^\s*[,(]\s*$/.test(text.slice(words[at - 1]?.end, token.start)) &&
-      /^\s*[,)]/.test(text.slice(words[phrase.next - 1].end)) && nameUpTo(text, words, at - 1);
-    if (apposed) define([apposed], relations, said);
-    // "Bartek is married to my sister"
-    const married = before(words, at, MARRIED);
-    const spouse = married !== undefined && nameUpTo(text, words, married);
-    const inLaws = spouse ? composed(relations, ["partner"]) : [];
-    if (spouse && inLaws.length) define([spouse], inLaws);
-  });
-  words.forEach((token, at) => {
-    const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
-      nameUpTo(text, words, at - 1);
-    if (name) define([name], ["neighbour"]);
-    // "Uncle Pete", "Grandma Rosa": a kin word as a title
-    const kin = token.capital && KIN_TITLES.has(token.word) && nameFrom(text, words, at + 1);
-    if (kin) define([kin], relationsOf(token.word)!);
-    // "Tomás and I got married"
-    const wed = token.word === "and" && words[at + 1]?.word === "i" &&
-      WED.test(words.slice(at + 2, at + 5).map((w) => w.word).join(" ")) &&
-      nameUpTo(text, words, at - 1);
-    // The name opens its sentence: not "We flew to Paris and I got engaged".
-    if (wed && opensSentence(text, words, at - tokens(wed).length)) define([wed], ["partner"]);
-    // "I'm married to Tomás", not "I married Anna's sister Kate"
-    for (const verb of MARRIED_TO_THE_USER) {
-      if (!verb.every((part, i) => words[at + i]?.word === part)) continue;
-      const [name] = namesFrom(text, words, at + verb.length);
-      if (name && !words[at + verb.length + tokens(name).length - 1].possessive) {
-        define([name], ["partner"]);
-      }
-    }
-  });
+  words.forEach((_, at) => byRelation(text, words, at, define));
+  words.forEach((_, at) => byOtherWords(text, words, at, define));
   return found;
+}
+
+/** Records that `names` are the user's `relations`. */
+type Define = (names: string[], relations: string[], said?: string) => void;
+
+/** Who the relation introduced at token `at` names ("my sister Hanne", "Ruairi is my godson"). */
+function byRelation(text: string, words: Token[], at: number, define: Define): void {
+  const token = words[at];
+  const phrase = introduced(words, at) && phraseAt(words, at + 1);
+  if (!phrase) return;
+  const some = !OWNERS.has(token.word); // "a dog", "two daughters"
+  const { relations } = phrase;
+  const said = text.slice(words[at + 1].start, words[phrase.next - 1].end);
+  // "my sister Hanne", "my daughters Ana and Mia"
+  if (!phrase.possessive) define(namesFrom(text, words, phrase.next, phrase.many), relations, said);
+  // "my boss is called Karen", "a dog named Pepper", "my dentist is Dr Okafor"
+  const called = calledAt(words, phrase.next, some);
+  if (called !== undefined) define(namesFrom(text, words, called, phrase.many), relations, said);
+  // "Ruairi is my godson"
+  const is = before(words, at, IS);
+  const named = is !== undefined && nameUpTo(text, words, is);
+  if (named) define([named], relations, said);
+  // "Carol, my mum, …", "Tomás (my husband) …": the phrase set apart on both sides
+  const apposed = /^\s*[,(]\s*$/.test(text.slice(words[at - 1]?.end, token.start)) &&
+    /^\s*[,)]/.test(text.slice(words[phrase.next - 1].end)) && nameUpTo(text, words, at - 1);
+  if (apposed) define([apposed], relations, said);
+  // "Bartek is married to my sister"
+  const married = before(words, at, MARRIED);
+  const spouse = married !== undefined && nameUpTo(text, words, married);
+  const inLaws = spouse ? composed(relations, ["partner"]) : [];
+  if (spouse && inLaws.length) define([spouse], inLaws);
+}
+
+/** Who the words at token `at` name without "my": a neighbour, a kin title, a spouse. */
+function byOtherWords(text: string, words: Token[], at: number, define: Define): void {
+  const token = words[at];
+  const name = token.word === "lives" && NEIGHBOURS.test(text.slice(token.start)) &&
+    nameUpTo(text, words, at - 1);
+  if (name) define([name], ["neighbour"]);
+  // "Uncle Pete", "Grandma Rosa": a kin word as a title
+  const kin = token.capital && KIN_TITLES.has(token.word) && nameFrom(text, words, at + 1);
+  if (kin) define([kin], relationsOf(token.word)!);
+  // "Tomás and I got married", where the name opens its sentence (not "… to Paris and I got …")
+  const wed = token.word === "and" && words[at + 1]?.word === "i" &&
+    WED.test(words.slice(at + 2, at + 5).map((w) => w.word).join(" ")) &&
+    nameUpTo(text, words, at - 1);
+  if (wed && opensSentence(text, words, at - tokens(wed).length)) define([wed], ["partner"]);
+  // "I'm married to Tomás", not "I married Anna's sister Kate"
+  for (const verb of MARRIED_TO_THE_USER) {
+    if (!verb.every((part, i) => words[at + i]?.word === part)) continue;
+    const [spouse] = namesFrom(text, words, at + verb.length);
+    if (spouse && !words[at + verb.length + tokens(spouse).length - 1].possessive) {
+      define([spouse], ["partner"]);
+    }
+  }
 }
 
 /**
