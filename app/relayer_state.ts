@@ -8,13 +8,9 @@ import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
-import {
-  StateAccessLogStore,
-  StateLifecycleRecords,
-  type StateStore,
-  StateUpdateClaims,
-  SvcError,
-} from "@svc/relayer/kit";
+import { type StateStore, SvcError } from "@svc/relayer/kit";
+import { StateUpdateClaims } from "../src/services/update_claims.ts";
+import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
 import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
@@ -29,7 +25,7 @@ import { checkKeyStore, KEY_STORE_FILE, openKeyStore } from "./key_store_record.
  */
 export type SharedState = Pick<
   RelayerOptions,
-  "queue" | "replayGuard" | "records" | "updateClaims" | "textClaims" | "accessLogStore"
+  "queue" | "replayGuard" | "state" | "jobTextKeys" | "updateClaims" | "textClaims"
 >;
 
 /** The relayer's state, opened; `close` releases what was opened for it. */
@@ -183,10 +179,9 @@ export async function openState(
     shared: {
       queue,
       replayGuard,
-      records: new StateLifecycleRecords(state, secret),
+      state,
       updateClaims: await StateUpdateClaims.open(state, secret),
       textClaims: await plugin.PgTextClaims.open(database, secret),
-      accessLogStore: new StateAccessLogStore(state),
     },
     reindex: await ReindexState.open(state, secret),
     async close() {

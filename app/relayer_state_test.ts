@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../src/log.ts";
-import { KvStateStore } from "@svc/denokv";
-import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateLifecycleRecords } from "@svc/relayer/testing";
 import { readConfig } from "./config.ts";
 import { openState } from "./relayer_state.ts";
 
@@ -19,14 +18,12 @@ Deno.test("openState: erases an earlier version filed under the owner's address 
     assert.ok(result.ok);
     const opened = await openState(result.config, secret, undefined, silentLogger);
     try {
-      assert.deepEqual(await opened.shared.records!.erased(owner, ["m1", "m2"]), new Set(["m1"]));
-      const keys = await Array.fromAsync(
-        new KvStateStore(opened.kv!).list({ prefix: ["erased"] }),
-        ({ key }) => key[1],
-      );
+      const state = opened.shared.state!;
+      const records = new StateLifecycleRecords(state, secret);
+      assert.deepEqual(await records.erased(owner, ["m1", "m2"]), new Set(["m1"]));
+      const keys = await Array.fromAsync(state.list({ prefix: ["erased"] }), ({ key }) => key[1]);
       assert.equal(keys.length, 1);
       assert.doesNotMatch(String(keys[0]), /abab/, "the address is gone from jobs.kv");
-      const records = new StateLifecycleRecords(new KvStateStore(opened.kv!), secret);
       assert.equal(await records.sealStored(), 0);
     } finally {
       await opened.close();

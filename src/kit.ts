@@ -51,11 +51,9 @@ export {
   type AccessLogStore,
   type AccessRecordRange,
   type SealedAccessRecord,
-  StateAccessLogStore,
 } from "./services/access_log_store.ts";
 export type { Expiry, LifecycleRecordStore } from "./services/lifecycle_records.ts";
-export { StateLifecycleRecords } from "./services/lifecycle_records.ts";
-export { StateUpdateClaims, type UpdateClaims } from "./services/update_claims.ts";
+export type { UpdateClaims } from "./services/update_claims.ts";
 export { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "./remember/text_claims.ts";
 export {
   backendError,

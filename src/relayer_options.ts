@@ -18,12 +18,15 @@ import type { Logger } from "./log.ts";
 import type { SidecarLink } from "./sidecar/link.ts";
 import type { AccessLogStore } from "./services/access_log_store.ts";
 import type { LifecycleRecordStore } from "./services/lifecycle_records.ts";
+import type { StateStore } from "./state/state_store.ts";
+import type { KeyStore } from "./backends/key_store.ts";
 import type { UpdateClaims } from "./services/update_claims.ts";
 
 /**
- * What a relayer is built from: its stores, its secret, its backends and its settings. The four
- * stores (`queue`, `replayGuard`, `records`, `accessLogStore`) are `@svc/denokv`'s
- * `openKvStores` on one machine, `@svc/postgres`'s for several relayers.
+ * What a relayer is built from: its stores, its secret, its backends and its settings. Its state
+ * (`state`, `queue`, `replayGuard`) is `@svc/denokv`'s `openKvStores` on one machine,
+ * `@svc/postgres`'s for several relayers; the access log and the lifecycle records are kept in
+ * `state` unless given.
  */
 export interface RelayerOptions {
   /** The remember jobs. */
@@ -133,10 +136,17 @@ export interface RelayerOptions {
    * it, the metrics answer loopback clients only.
    */
   metricsToken?: string;
-  /** Where the owners' access logs are kept. */
-  accessLogStore: AccessLogStore;
-  /** The erased memories and the expiry schedule. */
-  records: LifecycleRecordStore;
+  /** The relayer's state: the access log and the lifecycle records are kept in it unless given. */
+  state?: StateStore;
+  /**
+   * Where the job queue keeps its texts' keys: recording a memory erased erases its job's key
+   * there, so what the queue still holds of the text no longer opens.
+   */
+  jobTextKeys?: KeyStore;
+  /** Where the owners' access logs are kept (default: in `state`). */
+  accessLogStore?: AccessLogStore;
+  /** The erased memories and the expiry schedule (default: in `state`). */
+  records?: LifecycleRecordStore;
   /** Which update holds the memory it replaces (default: in this process's memory). */
   updateClaims?: UpdateClaims;
   /** Which job is storing a text (default: in this process's memory). */

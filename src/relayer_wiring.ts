@@ -19,7 +19,8 @@ import type { Reranker } from "./backends/types.ts";
 import { AccessLog } from "./services/access_log.ts";
 import { createEraser } from "./services/eraser.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
-import type { LifecycleRecordStore } from "./services/lifecycle_records.ts";
+import { type LifecycleRecordStore, StateLifecycleRecords } from "./services/lifecycle_records.ts";
+import { StateAccessLogStore } from "./services/access_log_store.ts";
 import { createMemoryService, type MemoryService } from "./services/memories.ts";
 import { createReader, type MemoryReader } from "./services/reader.ts";
 import { RelayerIdentity } from "./services/receipts.ts";
@@ -67,22 +68,37 @@ export function checkRelayerOptions(options: RelayerOptions): void {
         `embedder "${options.embedder.model}" produces ${options.embedder.dimensions}`,
     );
   }
-  const { queue, replayGuard, records, accessLogStore } = options;
-  if (!queue || !replayGuard || !records || !accessLogStore) {
+  const { queue, replayGuard, records, accessLogStore, state } = options;
+  if (!queue || !replayGuard || !(state || (records && accessLogStore))) {
     throw new SvcError(
       "internal",
       "Cannot start the relayer: it needs a job queue, a replay guard, lifecycle records and " +
-        "an access log store (openKvStores of @svc/denokv opens all four in one Deno KV)",
+        "an access log store, or a state store to keep those in (openKvStores of @svc/denokv " +
+        "opens them in one Deno KV)",
     );
   }
 }
+
+/** The options with the access log and the lifecycle records kept in `state` where not given. */
+function withStateStores(options: RelayerOptions): StoresGiven {
+  const { state, secret, jobTextKeys } = options;
+  return {
+    ...options,
+    records: options.records ?? new StateLifecycleRecords(state!, secret, jobTextKeys),
+    accessLogStore: options.accessLogStore ?? new StateAccessLogStore(state!),
+  };
+}
+
+/** Options whose access log and lifecycle records are known. */
+type StoresGiven = RelayerOptions & Required<Pick<RelayerOptions, "records" | "accessLogStore">>;
 
 /** Builds the services and the worker. */
 export async function wireRelayerServices(
   options: RelayerOptions,
   logger: Logger,
 ): Promise<RelayerServices> {
-  return createServices(options, await openSharedParts(options, logger), logger);
+  const given = withStateStores(options);
+  return createServices(given, await openSharedParts(given, logger), logger);
 }
 
 /** The term hasher, the lexicon and the seals, keyed by the relayer's secret. */
@@ -109,7 +125,7 @@ function chargedQueue(options: RelayerOptions): JobQueue {
 }
 
 /** Builds what the services share. */
-async function openSharedParts(options: RelayerOptions, logger: Logger): Promise<SharedParts> {
+async function openSharedParts(options: StoresGiven, logger: Logger): Promise<SharedParts> {
   const { records, cipher, blobs, vectors, embedder } = options;
   const queue = chargedQueue(options);
   const { hasher, lexicon, vectorSeal, attributeSeal } = await openIndexing(options);
@@ -162,7 +178,7 @@ async function openSharedParts(options: RelayerOptions, logger: Logger): Promise
  * the lifecycle and the landing of memories share.
  */
 function createServices(
-  options: RelayerOptions,
+  options: StoresGiven,
   parts: SharedParts,
   logger: Logger,
 ): RelayerServices {

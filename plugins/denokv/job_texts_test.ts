@@ -5,7 +5,7 @@ import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealin
 import { KvJobQueue } from "./job_queue.ts";
 import { KvJobSeal } from "./job_seal.ts";
 import { storedJobs } from "./job_export.ts";
-import { StateLifecycleRecords } from "@svc/relayer/kit";
+import { StateLifecycleRecords } from "@svc/relayer/testing";
 import { KvStateStore } from "./state_store.ts";
 
 const OWNER = "0x" + "ab".repeat(32);

@@ -20,13 +20,7 @@
  *
  * @module
  */
-import {
-  type AccessLogStore,
-  type KeyStore,
-  type LifecycleRecordStore,
-  StateAccessLogStore,
-  StateLifecycleRecords,
-} from "@svc/relayer/kit";
+import type { KeyStore } from "@svc/relayer/kit";
 import { KvJobQueue } from "./job_queue.ts";
 import { KvReplayGuard } from "./replay_guard.ts";
 import { KvStateStore } from "./state_store.ts";
@@ -87,16 +81,16 @@ export {
 export { deadLetters, type StoredJob, storedJobs, type TextKeys } from "./job_export.ts";
 export { KvReplayGuard, type KvReplayGuardOptions, liveClaims } from "./replay_guard.ts";
 
-/** The stores a relayer keeps in one Deno KV. */
+/** The relayer's state in one Deno KV, as `createRelayer` takes it. */
 export interface KvStores {
   /** The job queue. */
   queue: KvJobQueue;
   /** The signed requests already used. */
   replayGuard: KvReplayGuard;
-  /** The erased memories and the expiry schedule. */
-  records: LifecycleRecordStore;
-  /** The owners' access logs. */
-  accessLogStore: AccessLogStore;
+  /** Everything else: the access log, the erased memories and the expiry schedule. */
+  state: KvStateStore;
+  /** The key store the job queue keeps its texts' keys in, when given one. */
+  jobTextKeys?: KeyStore;
 }
 
 /** What {@link openKvStores} takes besides the store and the secret. */
@@ -123,11 +117,10 @@ export async function openKvStores(
   options: KvStoreOptions = {},
 ): Promise<KvStores> {
   const { maxAttempts, leaseMs, keyStore } = options;
-  const state = new KvStateStore(kv);
   return {
     queue: await KvJobQueue.open(kv, secret, { maxAttempts, leaseMs, keyStore }),
     replayGuard: await KvReplayGuard.open(kv, { now: options.now }),
-    records: new StateLifecycleRecords(state, secret, keyStore),
-    accessLogStore: new StateAccessLogStore(state),
+    state: new KvStateStore(kv),
+    ...(keyStore && { jobTextKeys: keyStore }),
   };
 }

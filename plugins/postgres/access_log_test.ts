@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { accessLogStoreSuite } from "@svc/relayer/testing";
-import { StateAccessLogStore } from "@svc/relayer/kit";
+import { StateAccessLogStore } from "@svc/relayer/testing";
 import { PgStateStore } from "./state_store.ts";
 import { Database } from "./database.ts";
 import { testDatabase } from "./test_server.ts";

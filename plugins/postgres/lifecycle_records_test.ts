@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { lifecycleRecordStoreSuite, updateClaimsSuite } from "@svc/relayer/testing";
+import {
+  lifecycleRecordStoreSuite,
+  StateLifecycleRecords,
+  StateUpdateClaims,
+  updateClaimsSuite,
+} from "@svc/relayer/testing";
 import { Database } from "./database.ts";
-import { StateLifecycleRecords, StateUpdateClaims } from "@svc/relayer/kit";
 import { PgStateStore } from "./state_store.ts";
 import { relayerPools, testDatabase } from "./test_server.ts";
 

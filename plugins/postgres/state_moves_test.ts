@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
-import { StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/kit";
-import { MemoryStateStore } from "@svc/relayer/testing";
+import { MemoryStateStore, StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { moveIntoState } from "./state_moves.ts";
 import { PgStateStore } from "./state_store.ts";

@@ -38,6 +38,10 @@ export {
 export { accessLogStoreSuite } from "./access_log_suite.ts";
 export { stateStoreSuite } from "./state_store_suite.ts";
 export { MemoryStateStore } from "../state/memory_state_store.ts";
+// The core's stores over a StateStore, to run a backend's under them.
+export { StateAccessLogStore } from "../services/access_log_store.ts";
+export { StateLifecycleRecords } from "../services/lifecycle_records.ts";
+export { StateUpdateClaims } from "../services/update_claims.ts";
 export { type RecordedReplayGuard, replayGuardSuite } from "./replay_guard_suite.ts";
 export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
