@@ -46,6 +46,8 @@ export type {
 } from "./state/state_store.ts";
 /** State keys as ordered bytes, for a `StateStore` that keeps them so (`encodeKey` …). */
 export * as stateKeys from "./state/state_key.ts";
+/** Keyed hashes to file entries under instead of what they name (`tagKey`, `tagOf`). */
+export * as stateTags from "./state/tags.ts";
 export { type PartitionCursor, type ReindexPlan, type ReindexStateStore } from "./reindex/state.ts";
 export {
   type AccessLogStore,

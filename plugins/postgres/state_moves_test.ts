@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
+import { stateTags } from "@svc/relayer/kit";
 import { MemoryStateStore, StateAccessLogStore, StateLifecycleRecords } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { moveIntoState } from "./state_moves.ts";
 import { PgStateStore } from "./state_store.ts";
-import { deriveTagKey, tagOf } from "./tags.ts";
 import { testDatabase } from "./test_server.ts";
 
 const SECRET = new Uint8Array(32).fill(5);
@@ -19,7 +19,9 @@ Deno.test("moveIntoState: what the tables of an earlier version held is read fro
     const plan = { from: "index", to: "index-2", model: "m", dimensions: 4, startedAt: 5 };
     const sql = database.sql;
     await sql`insert into svc_index_reindex (key, value) values ('plan', ${sql.json(plan)})`;
-    const tag = await tagOf(await deriveTagKey(SECRET, "erased owners"), OWNER);
+    const tag = Uint8Array.fromHex(
+      await stateTags.tagOf(await stateTags.tagKey(SECRET, "erased owners"), OWNER),
+    );
     await sql`insert into svc_lifecycle_erased values (${tag}, 'm1', 7)`;
     const expiry = { memoryId: "m2", owner: OWNER, namespace: "notes", expiresAt: 9 };
     const scratch = new MemoryStateStore();

@@ -10,11 +10,10 @@
  * `svc migrate-store` uses it) holds phase names and counts.
  */
 import { pgError } from "./database.ts";
-import { type Fingerprint, type JobRecord, SvcError } from "@svc/relayer/kit";
+import { type Fingerprint, type JobRecord, stateTags, SvcError } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
-import { deriveTagKey, tagOf } from "./tags.ts";
 
 /** A job as a data directory's queue kept it (`storedJobs` of `@svc/denokv`). */
 export interface ImportedJob {
@@ -58,7 +57,7 @@ const STATE_TABLES = [
  * from the master key, of the directory's real path (neither is kept).
  */
 export async function copySource(secret: Uint8Array<ArrayBuffer>, path: string): Promise<string> {
-  return (await tagOf(await deriveTagKey(secret, "svc-migrate-store-source"), path)).toHex();
+  return await stateTags.tagOf(await stateTags.tagKey(secret, "svc-migrate-store-source"), path);
 }
 
 /** The progress of a copy into the database, one row per phase finished. */

@@ -14,9 +14,8 @@
  * ```
  */
 import { pgError } from "./database.ts";
-import { TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "@svc/relayer/kit";
+import { stateTags, TEXT_CLAIM_MS, type TextClaim, type TextClaims } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
-import { deriveTagKey, tagOf } from "./tags.ts";
 
 /** The pauses between two looks at a place another job holds: 10 ms, doubling to 250 ms. */
 const FIRST_PAUSE_MS = 10;
@@ -37,14 +36,14 @@ export class PgTextClaims implements TextClaims {
 
   /** The claims on `database` (whose schema is migrated), keyed by the 32-byte `secret`. */
   static async open(database: Database, secret: Uint8Array<ArrayBuffer>): Promise<PgTextClaims> {
-    return new PgTextClaims(database, await deriveTagKey(secret, "text claims"));
+    return new PgTextClaims(database, await stateTags.tagKey(secret, "text claims"));
   }
 
   /** The claims' places as keyed hashes, in one order, with their jobs. */
   async #tagged(claims: TextClaim[]) {
     const tagged = await Promise.all(claims.map(async ({ place, job }) => {
-      const tag = await tagOf(this.#key, place);
-      return { tag, hex: tag.toHex(), job };
+      const hex = await stateTags.tagOf(this.#key, place);
+      return { tag: Uint8Array.fromHex(hex), hex, job };
     }));
     tagged.sort((a, b) => a.hex < b.hex ? -1 : 1);
     return { tags: tagged.map(({ tag }) => tag), jobs: tagged.map(({ job }) => job) };

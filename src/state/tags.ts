@@ -1,7 +1,7 @@
 /**
  * Keyed hashes the core's stores file entries under instead of what they name (an owner, a
  * memory, a text's place): the first 16 bytes of HMAC-SHA-256 under a key HKDF derives from the
- * relayer's secret, as hex. The derivation is the one the PostgreSQL plugin's tables used, so
+ * relayer's secret, as hex. The derivation is the one the PostgreSQL plugin's tables use, so
  * their rows move into the `StateStore` as they are.
  *
  * @example
