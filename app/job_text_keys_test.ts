@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { KvJobQueue } from "@svc/denokv";
+import { openKvStores } from "@svc/denokv";
 import { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { silentLogger } from "../src/log.ts";
 import { openBackends, readConfig } from "./mod.ts";
@@ -31,7 +31,7 @@ async function readWithEverything(dataDir: string, jobId: string): Promise<strin
     const keyStore = await SqliteKeyStore.open(`${copy}/keys.sqlite`);
     try {
       const secret = Uint8Array.fromHex(MASTER_KEY);
-      return await (await KvJobQueue.open(kv, secret, { keyStore })).payload(jobId);
+      return await (await openKvStores(kv, secret, { keyStore })).queue.payload(jobId);
     } finally {
       kv.close();
       await keyStore.close();

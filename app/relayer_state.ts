@@ -7,7 +7,8 @@
 import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
-import { KvStateStore, openKvStores, sealStoredRecords } from "@svc/denokv";
+import { KvStateStore, openKvStores } from "@svc/denokv";
+import { sealStoredRecords } from "../src/jobs/job_seal.ts";
 import { type StateStore, SvcError } from "@svc/relayer/kit";
 import { StateUpdateClaims } from "../src/services/update_claims.ts";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
@@ -50,7 +51,7 @@ async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): P
   const kv = await Deno.openKv(path);
   try {
     if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
-    const sealed = await sealStoredRecords(kv, secret);
+    const sealed = await sealStoredRecords(new KvStateStore(kv), secret);
     await kv.set(SEALED_MARK, true);
     return sealed;
   } finally {

@@ -44,7 +44,10 @@ import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
-import { deadLetters, KvJobSeal, KvStateStore, liveClaims, storedJobs } from "@svc/denokv";
+import { KvStateStore } from "@svc/denokv";
+import { liveClaims } from "../src/auth/state_replay_guard.ts";
+import { deadLetters, storedJobs } from "./job_export.ts";
+import { JobSeal } from "../src/jobs/job_seal.ts";
 import type { StateKey } from "@svc/relayer/kit";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Config } from "./config.ts";
@@ -306,18 +309,18 @@ async function copyJobs(
   secret: Uint8Array<ArrayBuffer>,
   tell: Tell,
 ): Promise<number> {
-  const seal = await KvJobSeal.derive(secret);
+  const seal = await JobSeal.derive(secret);
   // The texts of jobs on their way are sealed under keys of their own, kept in the key store.
   const keyStore = await hasKeyStore(dir) ? await openKeyStore(dir) : undefined;
   try {
     return await withKv(dir, "jobs.kv", async (kv) => {
       const done = await copyAll(
-        () => storedJobs(kv, seal, keyStore && { secret, keyStore }),
+        () => storedJobs(new KvStateStore(kv), seal, keyStore && { secret, keyStore }),
         100,
         (jobs) => importJobs(database, secret, jobs),
         tell,
       );
-      for await (const letters of batches(deadLetters(kv, seal))) {
+      for await (const letters of batches(deadLetters(new KvStateStore(kv), seal))) {
         await importDeadLetters(database, secret, letters);
       }
       return done;
@@ -375,7 +378,7 @@ async function copyReplay(
   return await withKv(dir, "jobs.kv", async (kv) => {
     const now = Date.now();
     return await copyAll(
-      () => liveClaims(kv, now),
+      () => liveClaims(new KvStateStore(kv), now),
       5000,
       (claims) => importReplayClaims(database, claims),
       tell,

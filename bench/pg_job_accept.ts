@@ -1,7 +1,7 @@
 /**
  * Does group commit help `PgJobQueue.accept`? Many clients accept one job each at once: once with
  * a statement per accept (`groupAccepts: false`), once with the accepts that arrive while a
- * statement is in flight grouped into the next one (the default, as `KvJobQueue` does), both with
+ * statement is in flight grouped into the next one (the default, as `StateJobStore` does), both with
  * the server's `fsync` off and on. Runs on the test harness's PostgreSQL; saves
  * `bench/results/pg_job_accept.json`.
  *

@@ -30,7 +30,8 @@ import { factWorkload } from "./fact_workload.ts";
 import { loadThroughBackends } from "./backend_load.ts";
 import { machine, resultsFile, writeResults } from "./harness.ts";
 import { flags, whole, wholes } from "./flags.ts";
-import { KvReplayGuard, openKvStores } from "@svc/denokv";
+import { KvStateStore, openKvStores } from "@svc/denokv";
+import { StateReplayGuard } from "../src/auth/state_replay_guard.ts";
 
 const { values } = flags({
   options: {
@@ -78,7 +79,9 @@ const relayer = await assembleRelayer({
 const key = await generateKeyPair();
 const owner = addressOf((await generateKeyPair()).publicKey);
 directory.add({ accountId: "0x01", owner, active: true }, [key.publicKey]);
-const replayGuard = await KvReplayGuard.open(await Deno.openKv(`${dataDir}/replay.kv`));
+const replayGuard = await StateReplayGuard.open(
+  new KvStateStore(await Deno.openKv(`${dataDir}/replay.kv`)),
+);
 
 const rows: Record<string, number | string>[] = [];
 for (const size of SIZES) {

@@ -90,6 +90,8 @@ export {
 } from "./jobs/job_queue.ts";
 export type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./jobs/job_store.ts";
 export { StoredJobQueue, type StoredJobQueueOptions } from "./jobs/stored_job_queue.ts";
+export type { EnqueueOptions, MessageQueue } from "./jobs/message_queue.ts";
+export { openStateStores, type StateStoreOptions, type StateStores } from "./state_stores.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
 export { addressOf, generateKeyPair, isAddress, type KeyPair } from "./auth/keys.ts";

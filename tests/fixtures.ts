@@ -11,11 +11,26 @@ import { signRequest } from "../src/auth/signing.ts";
 import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { MemoryKeyStore } from "../plugins/local_cipher/key_store.ts";
-import { type KvStoreOptions, openKvStores } from "@svc/denokv";
+import { KvMessageQueue, KvStateStore, openKvStores, type StateStoreOptions } from "@svc/denokv";
+import type { KeyStore } from "../src/backends/key_store.ts";
+import type { JobQueueOptions } from "../src/jobs/job_queue.ts";
+import { StateJobStore } from "../src/jobs/state_job_store.ts";
+import { StoredJobQueue } from "../src/jobs/stored_job_queue.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
 
 export const BASE = "http://relayer.test";
+
+/** The job queue `openKvStores` opens in `kv`, alone (its texts' keys in `keyStore` when given). */
+export async function openKvJobQueue(
+  kv: Deno.Kv,
+  secret: Uint8Array<ArrayBuffer>,
+  { keyStore, ...options }: JobQueueOptions & { keyStore?: KeyStore } = {},
+): Promise<StoredJobQueue> {
+  const state = new KvStateStore(kv);
+  const store = await StateJobStore.open(state, new KvMessageQueue(kv), secret, keyStore);
+  return new StoredJobQueue(store, options);
+}
 
 export interface Caller {
   key: KeyPair;
@@ -62,7 +77,7 @@ export interface TestRelayer extends AsyncDisposable {
  */
 export type TestRelayerOptions =
   & Partial<RelayerOptions>
-  & Omit<KvStoreOptions, "now">
+  & Omit<StateStoreOptions, "now">
   & { kv?: Deno.Kv; withoutKv?: boolean };
 
 export async function startTestRelayer(

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { SvcError } from "../src/errors.ts";
-import { KvJobQueue } from "@svc/denokv";
 import { MemoryJobQueue } from "../src/testing/memory_job_queue.ts";
 import { reconcileJobs } from "../src/jobs/reconciler.ts";
 import { silentLogger } from "../src/log.ts";
@@ -14,7 +13,7 @@ import {
   until,
 } from "../src/testing/job_fixtures.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
-import { startTestRelayer } from "./fixtures.ts";
+import { openKvJobQueue, startTestRelayer } from "./fixtures.ts";
 
 Deno.test("duplicate deliveries of one job store it once", async () => {
   const vectors = new CountingVectorStore(384);
@@ -44,7 +43,7 @@ Deno.test("a remember slower than its job's lease is stored once, while the reco
   const clock = new ManualClock();
   using kv = await Deno.openKv(":memory:");
   const secret = crypto.getRandomValues(new Uint8Array(32));
-  const queue = await KvJobQueue.open(kv, secret, { leaseMs: 60, now: clock.now });
+  const queue = await openKvJobQueue(kv, secret, { leaseMs: 60, now: clock.now });
   const blobs = new HeldBlobStore();
   const vectors = new CountingVectorStore(384);
   await using t = await startTestRelayer({ queue, blobs, vectors, reconcileIntervalMs: 10 });
@@ -256,7 +255,7 @@ Deno.test("a restarted relayer hands the jobs left pending to its worker, enqueu
 
 Deno.test("a job handed to the worker in-process at acceptance and re-driven while it runs runs once", async () => {
   using kv = await Deno.openKv(":memory:");
-  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)));
+  const queue = await openKvJobQueue(kv, crypto.getRandomValues(new Uint8Array(32)));
   const blobs = new HeldBlobStore();
   using _held = blobs;
   const vectors = new CountingVectorStore(384);

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
-import { KvJobQueue } from "@svc/denokv";
 import {
   type Caller,
   jsonOf as json,
+  openKvJobQueue,
   rememberAll as remember,
   startTestRelayer,
   testClock,
@@ -311,7 +311,7 @@ Deno.test("an update that lands while its memory is being erased is erased as we
 Deno.test("an update retried after it erased the memory it replaces stays", async () => {
   // The update's job is not marked done the first time: as after a crash at that moment.
   using kv = await Deno.openKv(":memory:");
-  const queue = await KvJobQueue.open(kv, crypto.getRandomValues(new Uint8Array(32)), {
+  const queue = await openKvJobQueue(kv, crypto.getRandomValues(new Uint8Array(32)), {
     leaseMs: 200,
   });
   let failUpdate = false;

@@ -1,6 +1,7 @@
 /** The enumerations `svc migrate-store` reads the embedded stores with. */
 import assert from "node:assert/strict";
-import { KvReplayGuard, KvStateStore, liveClaims } from "@svc/denokv";
+import { KvStateStore } from "@svc/denokv";
+import { liveClaims, StateReplayGuard } from "../src/auth/state_replay_guard.ts";
 import { StateAccessLogStore } from "../src/services/access_log_store.ts";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import { fingerprintOf } from "../src/auth/claim_record.ts";
@@ -31,13 +32,17 @@ Deno.test("lifecycle records, access log, replay claims and keys list what they 
     assert.deepEqual((await Array.fromAsync(log.entries())).map((r) => r.id), ["1", "2"]);
 
     let now = 10_000;
-    const guard = await KvReplayGuard.open(kv, { now: () => now });
+    const guard = await StateReplayGuard.open(new KvStateStore(kv), { now: () => now });
     assert.equal(await guard.claim("nonce:a", 60_000), true);
-    assert.deepEqual(await Array.fromAsync(liveClaims(kv, now)), [
+    assert.deepEqual(await Array.fromAsync(liveClaims(new KvStateStore(kv), now)), [
       { print: fingerprintOf("nonce:a"), expiresAt: 70_000 },
     ]);
     now = 80_000;
-    assert.deepEqual(await Array.fromAsync(liveClaims(kv, now)), [], "expired claims are left");
+    assert.deepEqual(
+      await Array.fromAsync(liveClaims(new KvStateStore(kv), now)),
+      [],
+      "expired claims are left",
+    );
   } finally {
     kv.close();
   }

@@ -9,14 +9,16 @@
  * ```
  * @module
  */
-import type {
-  StateBatch,
-  StateEntry,
-  StateKey,
-  StateListOptions,
-  StateSelector,
-  StateSetOptions,
-  StateStore,
+import { retryWhileLocked } from "@svc/util/kv_locked";
+import {
+  gatheredBatch,
+  type StateBatch,
+  type StateEntry,
+  type StateKey,
+  type StateListOptions,
+  type StateSelector,
+  type StateSetOptions,
+  type StateStore,
 } from "@svc/relayer/kit";
 
 /** Keys Deno KV reads in one `getMany`. */
@@ -51,11 +53,11 @@ export class KvStateStore implements StateStore {
   }
 
   async set(key: StateKey, value: unknown, options?: StateSetOptions): Promise<void> {
-    await this.#kv.set(key as Deno.KvKey, value, options);
+    await this.batch().set(key, value, options).commit();
   }
 
   async delete(key: StateKey): Promise<void> {
-    await this.#kv.delete(key as Deno.KvKey);
+    await this.batch().delete(key).commit();
   }
 
   async *list<T>(
@@ -67,14 +69,20 @@ export class KvStateStore implements StateStore {
     for await (const found of entries) yield entry(found)!;
   }
 
+  /** A commit met by another handle's write lock on the file is tried again (see kv_locked). */
   batch(): StateBatch {
-    const op = this.#kv.atomic();
-    const batch: StateBatch = {
-      check: (key, versionstamp) => (op.check({ key: key as Deno.KvKey, versionstamp }), batch),
-      set: (key, value, options) => (op.set(key as Deno.KvKey, value, options), batch),
-      delete: (key) => (op.delete(key as Deno.KvKey), batch),
-      commit: async () => (await op.commit()).ok,
-    };
-    return batch;
+    return gatheredBatch((checks, writes) =>
+      retryWhileLocked(async () => {
+        const op = this.#kv.atomic();
+        for (const { key, version } of checks) {
+          op.check({ key: key as Deno.KvKey, versionstamp: version });
+        }
+        for (const { key, set } of writes) {
+          if (set) op.set(key as Deno.KvKey, set.value, set.options);
+          else op.delete(key as Deno.KvKey);
+        }
+        return (await op.commit()).ok;
+      })
+    );
   }
 }

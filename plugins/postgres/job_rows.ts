@@ -5,7 +5,7 @@
  * interruptions, lease (worker id and time) and times, the blob and memory ids (which the
  * blob store and index key their own rows by). The owner and namespace are sealed together, the
  * last error on its own (AES-256-GCM under keys derived from the relayer's secret, the job id
- * bound in). Texts are sealed exactly as `KvJobQueue` seals them (same key, same bound data), so
+ * bound in). Texts are sealed exactly as `StateJobStore` seals them (same key, same bound data), so
  * a text moved from a data directory needs no re-sealing.
  */
 import { type JobRecord } from "@svc/relayer/kit";
@@ -32,7 +32,7 @@ export interface JobRow {
   updated_at: bigint | number;
 }
 
-/** How long records, texts, ciphertexts and dead letters are kept (as in `KvJobQueue`). */
+/** How long records, texts, ciphertexts and dead letters are kept (as in `StateJobStore`). */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
 
 /** The jobs whose owner and namespace are kept opened: a few worker batches' worth. */
@@ -67,7 +67,7 @@ export class JobSeals {
     );
   }
 
-  /** A job's text sealed, as it waits (as `KvJobQueue` seals it). */
+  /** A job's text sealed, as it waits (as `StateJobStore` seals it). */
   sealText(jobId: string, text: string): Promise<Uint8Array<ArrayBuffer>> {
     return sealBytes(this.#payloadKey, encoder.encode(text), encoder.encode(`svc-job:${jobId}`));
   }

@@ -6,7 +6,7 @@
  * Tables (migration 1): `svc_jobs_job` a row per job (see `job_rows.ts` for what is sealed),
  * `svc_jobs_text` the sealed texts, `svc_jobs_ciphertext` the ciphertext a worker saved (one per
  * job, with the attempt that saved it), `svc_jobs_dead` dead letters (the error, sealed).
- * Records expire after 7 days, as in `KvJobQueue`.
+ * Records expire after 7 days, as in `StateJobStore`.
  *
  * A change made from a record whose row version (`xmin`) the store knows, because it created,
  * read or wrote that record, is written in one statement to that version only, with what goes

@@ -15,7 +15,7 @@ import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
 
-/** A job as a data directory's queue kept it (`storedJobs` of `@svc/denokv`). */
+/** A job as a data directory's queue kept it (`storedJobs` of `app/job_export.ts`). */
 export interface ImportedJob {
   /** The job's record, opened. */
   record: JobRecord;

@@ -1,9 +1,10 @@
 /**
  * Remembers which signed requests and nonces were already used. `claim` answers `true` the
- * first time a key is seen inside its time to live, `false` after that. The relayer's stores
- * are in `@svc/denokv` (Deno KV) and `@svc/postgres`; {@link MemoryReplayGuard} keeps its
- * record in process memory only.
+ * first time a key is seen inside its time to live, `false` after that. `StateReplayGuard` keeps
+ * its record in the relayer's `StateStore`, `@svc/postgres` has one of its own, and
+ * {@link MemoryReplayGuard} keeps its record in process memory only.
  */
+import type { StateBatch, StateStore } from "../state/state_store.ts";
 import { ClaimRecord, type ClaimRecordStats, fingerprintOf } from "./claim_record.ts";
 
 /** Remembers the keys of used requests, so that each is accepted once. */
@@ -27,17 +28,17 @@ export interface PendingClaim {
   /** Makes the claim durable, with the claims committed meanwhile; later calls share that write. */
   settle(): Promise<void>;
   /**
-   * The claim's write for a commit on `kv` to carry, when the claim is kept in `kv`: `add` it to
-   * the commit before committing, and call `landed` once the commit has landed (then `settle`
-   * writes nothing). `undefined` when the claim is kept elsewhere.
+   * The claim's write for a batch on `state` to carry, when the claim is kept in `state`: `add`
+   * it to the batch before committing, and call `landed` once the batch has landed (then
+   * `settle` writes nothing). `undefined` when the claim is kept elsewhere.
    */
-  carriedBy?(kv: Deno.Kv): CarriedClaim | undefined;
+  carriedBy?(state: StateStore): CarriedClaim | undefined;
 }
 
-/** A claim's write within another commit (see {@link PendingClaim.carriedBy}). */
+/** A claim's write within another batch (see {@link PendingClaim.carriedBy}). */
 export interface CarriedClaim {
-  /** Adds the claim's write to `op`. */
-  add(op: Deno.AtomicOperation): void;
+  /** Adds the claim's write to `batch`. */
+  add(batch: StateBatch): void;
   /** Tells the claim that a commit holding its write has landed. */
   landed(): void;
 }

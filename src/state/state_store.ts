@@ -179,13 +179,15 @@ export async function writeInBatches<T>(
 
 /**
  * Rewrites the entries under `prefix` that `change` gives a new value for (`undefined`: left
- * as it is), each checked unchanged since read (one changed meanwhile is left); resolves to how
- * many were rewritten. For moving what an earlier version stored forward.
+ * as it is), each checked unchanged since read (one changed meanwhile is left) and written with
+ * `options`; resolves to how many were rewritten. For moving what an earlier version stored
+ * forward.
  */
 export async function rewriteEach<T>(
   state: StateStore,
   prefix: StateKey,
   change: (value: T, key: StateKey) => unknown,
+  options?: StateSetOptions,
 ): Promise<number> {
   let rewritten = 0;
   let batch = state.batch();
@@ -198,7 +200,7 @@ export async function rewriteEach<T>(
   for await (const entry of state.list<T>({ prefix })) {
     const value = change(entry.value, entry.key);
     if (value === undefined) continue;
-    batch.check(entry.key, entry.version).set(entry.key, value);
+    batch.check(entry.key, entry.version).set(entry.key, value, options);
     if (++count === STATE_LIMITS.batchChecks) await flush();
   }
   await flush();

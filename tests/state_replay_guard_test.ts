@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
+import { KvStateStore } from "@svc/denokv";
 import { fingerprintOf, SvcError } from "@svc/relayer/kit";
 import { replayGuardSuite } from "@svc/relayer/testing";
-import { KvReplayGuard } from "./replay_guard.ts";
+import { StateReplayGuard, type StateReplayGuardOptions } from "../src/auth/state_replay_guard.ts";
+
+/** The guard over Deno KV, as `openKvStores` opens it. */
+const KvReplayGuard = {
+  open: (kv: Deno.Kv, options?: StateReplayGuardOptions) =>
+    StateReplayGuard.open(new KvStateStore(kv), options),
+};
 
 const TTL = 600_000;
 const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;
@@ -43,7 +50,7 @@ const printOf = (k: string) => {
   return `${hi}:${lo}`;
 };
 
-Deno.test("KvReplayGuard: of concurrent claims of one key exactly one is accepted", async () => {
+Deno.test("StateReplayGuard over Deno KV: of concurrent claims of one key exactly one is accepted", async () => {
   await using file = await kvFile();
   const guard = await KvReplayGuard.open(await file.open());
   const outcomes = await Promise.all(Array.from({ length: 20 }, () => guard.claim(key(1), TTL)));
@@ -52,7 +59,7 @@ Deno.test("KvReplayGuard: of concurrent claims of one key exactly one is accepte
   assert.equal(await guard.claim(key(2), TTL), true);
 });
 
-Deno.test("KvReplayGuard: a replay is refused across group commit boundaries", async () => {
+Deno.test("StateReplayGuard over Deno KV: a replay is refused across group commit boundaries", async () => {
   await using file = await kvFile();
   const kv = await file.open();
   // Batches of 3: the burst below is written in four commits, one after another.
@@ -77,7 +84,7 @@ Deno.test("KvReplayGuard: a replay is refused across group commit boundaries", a
   for (let i = 0; i < 10; i++) assert.equal(await guard.claim(key(i), TTL), false);
 });
 
-Deno.test("KvReplayGuard: an accepted claim is in the store when it is answered", async () => {
+Deno.test("StateReplayGuard over Deno KV: an accepted claim is in the store when it is answered", async () => {
   await using file = await kvFile();
   const guard = await KvReplayGuard.open(await file.open());
   const other = await file.open();
@@ -88,8 +95,11 @@ Deno.test("KvReplayGuard: an accepted claim is in the store when it is answered"
   }
 });
 
-/** `kv`, whose next `times` commits fail as SQLite does while another handle holds the write lock. */
-function lockedFor(kv: Deno.Kv, times: number): Deno.Kv {
+/**
+ * `kv`, whose commits after the first `after` fail `times` times, as SQLite does while another
+ * handle holds the write lock.
+ */
+function lockedFor(kv: Deno.Kv, times: number, after = 0): Deno.Kv {
   return new Proxy(kv, {
     get(target, name) {
       if (name !== "atomic") {
@@ -100,21 +110,23 @@ function lockedFor(kv: Deno.Kv, times: number): Deno.Kv {
         const op = target.atomic();
         const commit = op.commit.bind(op);
         op.commit = () =>
-          times-- > 0 ? Promise.reject(new TypeError("database is locked")) : commit();
+          after-- <= 0 && times-- > 0
+            ? Promise.reject(new TypeError("database is locked"))
+            : commit();
         return op;
       };
     },
   });
 }
 
-Deno.test("KvReplayGuard: a commit met by a locked file is tried again; a file that stays locked answers 503", async () => {
+Deno.test("StateReplayGuard over Deno KV: a commit met by a locked file is tried again; a file that stays locked answers 503", async () => {
   await using file = await kvFile();
   const kv = await file.open();
-  const guard = await KvReplayGuard.open(lockedFor(kv, 2));
+  const guard = await KvReplayGuard.open(lockedFor(kv, 2, 1));
   assert.equal(await guard.claim(key(1), TTL), true);
   assert.deepEqual(await storedPrints(kv), [printOf(key(1))]);
 
-  const stuck = await KvReplayGuard.open(lockedFor(await file.open(), 100));
+  const stuck = await KvReplayGuard.open(lockedFor(await file.open(), 100, 1));
   await assert.rejects(stuck.claim(key(2), TTL), (error: unknown) => {
     assert.ok(error instanceof SvcError);
     assert.equal(error.code, "backend_unavailable");
@@ -123,7 +135,7 @@ Deno.test("KvReplayGuard: a commit met by a locked file is tried again; a file t
   assert.equal(await stuck.claim(key(2), TTL), false, "the key stays refused");
 });
 
-Deno.test("KvReplayGuard: the claims of the previous process are refused after a restart", async () => {
+Deno.test("StateReplayGuard over Deno KV: the claims of the previous process are refused after a restart", async () => {
   await using file = await kvFile();
   const before = await KvReplayGuard.open(await file.open());
   for (let i = 0; i < 50; i++) assert.equal(await before.claim(key(i), TTL), true);
@@ -133,7 +145,7 @@ Deno.test("KvReplayGuard: the claims of the previous process are refused after a
   assert.equal(await after.claim(key(50), TTL), true);
 });
 
-Deno.test("KvReplayGuard: a fresh store reads back nothing, and expired batches are not read back", async () => {
+Deno.test("StateReplayGuard over Deno KV: a fresh store reads back nothing, and expired batches are not read back", async () => {
   await using file = await kvFile();
   const clock = { now: 1_800_000_000_000 };
   const now = () => clock.now;
@@ -146,7 +158,7 @@ Deno.test("KvReplayGuard: a fresh store reads back nothing, and expired batches 
   assert.equal(await later.claim(key(1), 1000), true, "expired: usable again");
 });
 
-Deno.test("KvReplayGuard: a second process opening the record takes it over; the first refuses", async () => {
+Deno.test("StateReplayGuard over Deno KV: a second process opening the record takes it over; the first refuses", async () => {
   await using file = await kvFile();
   const first = await KvReplayGuard.open(await file.open());
   assert.equal(await first.claim(key(1), TTL), true);
@@ -162,7 +174,7 @@ Deno.test("KvReplayGuard: a second process opening the record takes it over; the
   assert.equal(await second.claim(key(2), TTL), true, "never accepted by the first");
 });
 
-Deno.test("KvReplayGuard: a failing store answers 503 and the key stays refused", async () => {
+Deno.test("StateReplayGuard over Deno KV: a failing store answers 503 and the key stays refused", async () => {
   await using file = await kvFile();
   const kv = await file.open();
   const guard = await KvReplayGuard.open(kv);
@@ -175,7 +187,7 @@ Deno.test("KvReplayGuard: a failing store answers 503 and the key stays refused"
   assert.equal(await guard.claim(key(1), TTL), false);
 });
 
-Deno.test("KvReplayGuard: claims in the layout of earlier versions are looked up after an upgrade", async () => {
+Deno.test("StateReplayGuard over Deno KV: claims in the layout of earlier versions are looked up after an upgrade", async () => {
   await using file = await kvFile();
   const kv = await file.open();
   await kv.set(["replay", key(1)], Date.now() + TTL, { expireIn: TTL });
@@ -186,7 +198,7 @@ Deno.test("KvReplayGuard: claims in the layout of earlier versions are looked up
   assert.equal(await guard.claim(key(3), TTL), true);
 });
 
-Deno.test("KvReplayGuard: a reserved claim is refused at once, and durable only once settled", async () => {
+Deno.test("StateReplayGuard over Deno KV: a reserved claim is refused at once, and durable only once settled", async () => {
   await using file = await kvFile();
   const kv = await file.open();
   const guard = await KvReplayGuard.open(kv);
@@ -206,39 +218,38 @@ Deno.test("KvReplayGuard: a reserved claim is refused at once, and durable only 
   assert.equal(await (await KvReplayGuard.open(await file.open())).claim(key(2), TTL), false);
 });
 
-Deno.test("KvReplayGuard: a claim carried by another commit on its store is written by that commit", async () => {
+Deno.test("StateReplayGuard: a claim carried by another batch on its store is written by that batch", async () => {
   await using file = await kvFile();
   const kv = await file.open();
-  const guard = await KvReplayGuard.open(kv);
+  const state = new KvStateStore(kv);
+  const guard = await StateReplayGuard.open(state);
   const claim = await guard.reserve(key(1), TTL);
   assert.ok(claim);
-  const carried = claim.carriedBy?.(kv);
+  const carried = claim.carriedBy?.(state);
   assert.ok(carried);
-  const op = kv.atomic().set(["job", "j1"], "accepted");
-  carried.add(op);
-  assert.ok((await op.commit()).ok);
+  const batch = state.batch().set(["job", "j1"], "accepted");
+  carried.add(batch);
+  assert.ok(await batch.commit());
   carried.landed();
   await claim.settle();
-  assert.deepEqual(await storedPrints(kv), [printOf(key(1))], "written once, by the commit");
+  assert.deepEqual(await storedPrints(kv), [printOf(key(1))], "written once, by the batch");
   assert.equal(await (await KvReplayGuard.open(await file.open())).claim(key(1), TTL), false);
 
   // Not on another store. And `guard` was taken over by the process opened just above: a
-  // commit carrying its claim does not land, nor does the change it carries.
-  const other = await Deno.openKv(":memory:");
+  // batch carrying its claim does not land, nor does the change it carries.
   const late = await guard.reserve(key(2), TTL);
   assert.ok(late);
-  assert.equal(late.carriedBy?.(other), undefined);
-  other.close();
-  const stale = late.carriedBy?.(kv);
+  assert.equal(late.carriedBy?.(new KvStateStore(kv)), undefined);
+  const stale = late.carriedBy?.(state);
   assert.ok(stale);
-  const refused = kv.atomic().set(["job", "j2"], "accepted");
+  const refused = state.batch().set(["job", "j2"], "accepted");
   stale.add(refused);
-  assert.equal((await refused.commit()).ok, false);
+  assert.equal(await refused.commit(), false);
   assert.equal((await kv.get(["job", "j2"])).value, null);
   await assert.rejects(late.settle(), SvcError);
 });
 
-replayGuardSuite("KvReplayGuard", async (now) => {
+replayGuardSuite("StateReplayGuard over Deno KV", async (now) => {
   const file = await kvFile();
   const guard = await KvReplayGuard.open(await file.open(), { now, bucketMs: 60_000 });
   return Object.assign(guard, { [Symbol.asyncDispose]: () => file[Symbol.asyncDispose]() });

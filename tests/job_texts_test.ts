@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import type { KeyPlace, KeyStore } from "@svc/relayer/kit";
 import { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
-import { KvJobQueue } from "./job_queue.ts";
-import { KvJobSeal } from "./job_seal.ts";
-import { storedJobs } from "./job_export.ts";
+import { KvStateStore } from "@svc/denokv";
 import { StateLifecycleRecords } from "@svc/relayer/testing";
-import { KvStateStore } from "./state_store.ts";
+import { JobSeal } from "../src/jobs/job_seal.ts";
+import { storedJobs } from "../app/job_export.ts";
+import { openKvJobQueue } from "./fixtures.ts";
 
 const OWNER = "0x" + "ab".repeat(32);
 const TEXT = "my bank PIN is 4321";
@@ -16,7 +16,7 @@ async function openQueue(secret = crypto.getRandomValues(new Uint8Array(32))) {
   const dir = await Deno.makeTempDir({ prefix: "svc-job-texts-" });
   const keyStore = await SqliteKeyStore.open(`${dir}/keys.sqlite`);
   const kv = await Deno.openKv(":memory:");
-  const queue = await KvJobQueue.open(kv, secret, { keyStore });
+  const queue = await openKvJobQueue(kv, secret, { keyStore });
   return {
     kv,
     keyStore,
@@ -48,7 +48,7 @@ async function secretPayloadKey(secret: Uint8Array<ArrayBuffer>): Promise<Crypto
 
 const legacyAad = (jobId: string) => new TextEncoder().encode(`svc-job:${jobId}`);
 
-Deno.test("KvJobQueue: once a job's memory is erased, what jobs.kv still holds of its text opens with neither the secret nor the key store", async () => {
+Deno.test("the job queue in Deno KV: once a job's memory is erased, what jobs.kv still holds of its text opens with neither the secret nor the key store", async () => {
   await using t = await openQueue();
   const [job] = await t.queue.accept([{ owner: OWNER, namespace: "n1", text: TEXT }]);
   const copied = await rawPayload(t.kv, job.job_id);
@@ -60,16 +60,16 @@ Deno.test("KvJobQueue: once a job's memory is erased, what jobs.kv still holds o
   // What the erase could not reach in jobs.kv, read by someone holding the secret and a copy of
   // the key store taken after the erase.
   await putBack(t.kv, job.job_id, copied);
-  const attacker = await KvJobQueue.open(t.kv, t.secret, { keyStore: t.keyStore });
+  const attacker = await openKvJobQueue(t.kv, t.secret, { keyStore: t.keyStore });
   assert.equal(await attacker.payload(job.job_id), null);
   const key = await secretPayloadKey(t.secret);
   for (const sealed of [copied[0], copied[0].subarray(1)]) {
     await assert.rejects(() => openBytes(key, sealed, legacyAad(job.job_id)));
   }
-  await assert.rejects(() => KvJobQueue.open(t.kv, t.secret).then((q) => q.payload(job.job_id)));
+  await assert.rejects(() => openKvJobQueue(t.kv, t.secret).then((q) => q.payload(job.job_id)));
 });
 
-Deno.test("KvJobQueue: a text's key is in the key store, wrapped, before its job is", async () => {
+Deno.test("the job queue in Deno KV: a text's key is in the key store, wrapped, before its job is", async () => {
   const secret = crypto.getRandomValues(new Uint8Array(32));
   const kv = await Deno.openKv(":memory:");
   try {
@@ -83,7 +83,7 @@ Deno.test("KvJobQueue: a text's key is in the key store, wrapped, before its job
       erase: () => Promise.resolve(),
       close: () => Promise.resolve(),
     };
-    const queue = await KvJobQueue.open(kv, secret, { keyStore: failing });
+    const queue = await openKvJobQueue(kv, secret, { keyStore: failing });
     await assert.rejects(() => queue.accept([{ owner: OWNER, namespace: "n1", text: TEXT }]));
     assert.deepEqual(puts.map(({ owner, keyTag }) => [owner, keyTag]), [
       [OWNER, "0000000000000000"],
@@ -102,9 +102,9 @@ Deno.test("KvJobQueue: a text's key is in the key store, wrapped, before its job
   assert.equal(wrapped?.byteLength, 12 + 32 + 16);
 });
 
-Deno.test("KvJobQueue: texts sealed under the secret (an earlier version's) still open", async () => {
+Deno.test("the job queue in Deno KV: texts sealed under the secret (an earlier version's) still open", async () => {
   await using t = await openQueue();
-  const before = await KvJobQueue.open(t.kv, t.secret);
+  const before = await openKvJobQueue(t.kv, t.secret);
   const [job] = await before.accept([{ owner: OWNER, namespace: "n1", text: TEXT }]);
   assert.equal(await t.queue.payload(job.job_id), TEXT);
   assert.deepEqual(await t.queue.payloads([job.job_id]), [TEXT]);
@@ -137,10 +137,10 @@ Deno.test("storedJobs: with the keys, texts come sealed under the secret, as PgJ
     { owner: OWNER, namespace: "n1", text: "I like figs" },
   ]);
   await t.keyStore.erase(OWNER, [erased.job_id]);
-  const seal = await KvJobSeal.derive(t.secret);
+  const seal = await JobSeal.derive(t.secret);
   const keys = { secret: t.secret, keyStore: t.keyStore };
   const texts = new Map<string, Uint8Array<ArrayBuffer> | null>();
-  for await (const stored of storedJobs(t.kv, seal, keys)) {
+  for await (const stored of storedJobs(new KvStateStore(t.kv), seal, keys)) {
     texts.set(stored.record.job_id, stored.sealedText);
   }
   const opened = await openBytes(
@@ -152,7 +152,7 @@ Deno.test("storedJobs: with the keys, texts come sealed under the secret, as PgJ
   assert.equal(texts.get(erased.job_id), null, "an erased memory's text is not copied");
 });
 
-Deno.test("KvJobQueue: a job done as a duplicate erases its text key: no erase of a memory would", async () => {
+Deno.test("the job queue in Deno KV: a job done as a duplicate erases its text key: no erase of a memory would", async () => {
   await using t = await openQueue();
   const [failed, duplicate, done] = await t.queue.accept(
     ["a", "b", "c"].map((text) => ({ owner: OWNER, namespace: "n1", text })),

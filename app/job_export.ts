@@ -1,15 +1,22 @@
 /**
- * Reading `KvJobQueue`'s state out of its Deno KV, as it is stored, for copying it into another
- * queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
+ * Reading `StateJobStore`'s jobs out of its state, as they are stored, for copying them into
+ * another queue (`svc migrate-store`): each job record (opened) with its text still sealed (as
  * `job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
-import type { JobRecord, KeyStore } from "@svc/relayer/kit";
 import { concatBytes } from "@svc/util/sealing";
-import type { DeadLetter, KvJobSeal, StoredDeadLetter, StoredJobRecord } from "./job_seal.ts";
-import type { CiphertextMark } from "./job_texts.ts";
-import { openTexts } from "./job_store.ts";
+import type { KeyStore } from "../src/backends/key_store.ts";
+import type { StateStore } from "../src/state/state_store.ts";
+import type { JobRecord } from "../src/jobs/job_queue.ts";
+import type {
+  DeadLetter,
+  JobSeal,
+  StoredDeadLetter,
+  StoredJobRecord,
+} from "../src/jobs/job_seal.ts";
+import type { CiphertextMark } from "../src/jobs/job_texts.ts";
+import { openTexts } from "../src/jobs/state_job_store.ts";
 
-/** A job as `KvJobQueue` keeps it. */
+/** A job as `StateJobStore` keeps it. */
 export interface StoredJob {
   /** The job's record, opened. */
   record: JobRecord;
@@ -31,29 +38,31 @@ export interface TextKeys {
 }
 
 /**
- * Every job record of `kv` (a `KvJobQueue`'s, its records sealed under `seal`), by id, with its
- * sealed text and ciphertext. With `keys`, a text sealed under a key of its own is sealed again
+ * Every job record of `state` (a `StateJobStore`'s, its records sealed under `seal`), by id,
+ * with its sealed text and ciphertext. With `keys`, a text sealed under a key of its own is sealed again
  * under the secret's (as `PgJobQueue` reads it); without, it is given as it is, which only its
  * key opens.
  */
 export async function* storedJobs(
-  kv: Deno.Kv,
-  seal: KvJobSeal,
+  state: StateStore,
+  seal: JobSeal,
   keys?: TextKeys,
 ): AsyncIterable<StoredJob> {
-  const texts = keys && await openTexts(kv, keys.secret, keys.keyStore);
-  for await (const { value } of kv.list<StoredJobRecord>({ prefix: ["job"] })) {
+  const texts = keys && await openTexts(state, keys.secret, keys.keyStore);
+  for await (const { value } of state.list<StoredJobRecord>({ prefix: ["job"] })) {
     const record = seal.opened(value)!;
     const id = record.job_id;
     const text = await Array.fromAsync(
-      kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", id] }),
+      state.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", id] }),
       (entry) => entry.value,
     );
-    const mark = (await kv.get<CiphertextMark>(["job_ciphertext", id])).value;
+    const mark = (await state.get<CiphertextMark>(["job_ciphertext", id]))?.value;
     let ciphertext: StoredJob["ciphertext"] = null;
     if (mark) {
       const chunks = await Array.fromAsync(
-        kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_ciphertext_chunk", id, mark.attempt] }),
+        state.list<Uint8Array<ArrayBuffer>>({
+          prefix: ["job_ciphertext_chunk", id, mark.attempt],
+        }),
         (entry) => entry.value,
       );
       // A ciphertext cut short is none: the job encrypts again.
@@ -67,9 +76,9 @@ export async function* storedJobs(
   }
 }
 
-/** Every dead letter of `kv` (a `KvJobQueue`'s, sealed under `seal`), by job id. */
-export async function* deadLetters(kv: Deno.Kv, seal: KvJobSeal): AsyncIterable<DeadLetter> {
-  for await (const { key, value } of kv.list<StoredDeadLetter>({ prefix: ["job_dead"] })) {
+/** Every dead letter of `state` (a `StateJobStore`'s, sealed under `seal`), by job id. */
+export async function* deadLetters(state: StateStore, seal: JobSeal): AsyncIterable<DeadLetter> {
+  for await (const { key, value } of state.list<StoredDeadLetter>({ prefix: ["job_dead"] })) {
     yield seal.openedDeadLetter(key[1] as string, value);
   }
 }

@@ -1,22 +1,23 @@
 /**
- * How `KvJobStore` keeps job records and dead letters in Deno KV: in clear only what the queue
+ * How `StateJobStore` keeps job records and dead letters: in clear only what the queue
  * works with (status, attempts, lease, times, the blob and memory ids), the owner, namespace and
  * error sealed together (AES-256-GCM under a key derived from the relayer's secret, the job id
- * bound in), as `PgJobQueue` keeps them. A copy of `jobs.kv` names no owner, namespace or error.
+ * bound in), as `PgJobQueue` keeps them. A copy of the state names no owner, namespace or error.
  * A record an earlier version stored, in clear, is read as it is and sealed when next written;
  * `sealStoredRecords` seals them all at once (at start, before `jobs.kv` is scrubbed).
  *
  * @example
  * ```ts
- * const seal = await KvJobSeal.derive(secret);
- * await kv.set(["job", record.job_id], seal.stored(record));
- * seal.opened((await kv.get(["job", record.job_id])).value); // the record again
+ * const seal = await JobSeal.derive(secret);
+ * await state.set(["job", record.job_id], seal.stored(record));
+ * seal.opened((await state.get(["job", record.job_id]))!.value); // the record again
  * ```
  */
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
-import type { JobRecord } from "@svc/relayer/kit";
 import { LruMap } from "@svc/util/lru_map";
-import { rewriteEach } from "./job_texts.ts";
+import { rewriteEach, type StateEntry, type StateStore } from "../state/state_store.ts";
+import type { JobRecord } from "./job_queue.ts";
+import { RECORD_TTL_MS } from "./job_texts.ts";
 
 /** A job record as stored: its owner, namespace and error in `sealed`. */
 export type StoredJobRecord = Omit<JobRecord, "owner" | "namespace" | "error"> & {
@@ -52,8 +53,8 @@ const decoder = new TextDecoder();
 /** Seals kept for the jobs seen last: a job's record is written several times, its names once. */
 const KNOWN = 10_000;
 
-/** The seal of a `KvJobStore`'s records; see the module documentation. */
-export class KvJobSeal {
+/** The seal of a `StateJobStore`'s records; see the module documentation. */
+export class JobSeal {
   #key: Uint8Array<ArrayBuffer>;
   /** The last text sealed or opened for each bound value, with its seal. */
   #known = new LruMap<string, { text: string; sealed: Uint8Array<ArrayBuffer> }>(KNOWN);
@@ -63,8 +64,8 @@ export class KvJobSeal {
   }
 
   /** The seal of the relayer's 32-byte `secret`. */
-  static async derive(secret: Uint8Array<ArrayBuffer>): Promise<KvJobSeal> {
-    return new KvJobSeal(await deriveRawKey(await hkdfMaster(secret), "svc-kv-job-record-v1", ""));
+  static async derive(secret: Uint8Array<ArrayBuffer>): Promise<JobSeal> {
+    return new JobSeal(await deriveRawKey(await hkdfMaster(secret), "svc-kv-job-record-v1", ""));
   }
 
   /** `record` as stored. */
@@ -86,10 +87,8 @@ export class KvJobSeal {
   }
 
   /** `entry` with its record opened. */
-  openedEntry(
-    entry: Deno.KvEntryMaybe<StoredJobRecord | JobRecord>,
-  ): Deno.KvEntryMaybe<JobRecord> {
-    return { ...entry, value: this.opened(entry.value) } as Deno.KvEntryMaybe<JobRecord>;
+  openedEntry(entry: StateEntry<StoredJobRecord | JobRecord> | null): StateEntry<JobRecord> | null {
+    return entry && { ...entry, value: this.opened(entry.value)! };
   }
 
   /** A dead letter as stored. */
@@ -99,7 +98,8 @@ export class KvJobSeal {
 
   /**
    * The dead letter of job `jobId` that `value` holds: one sealed, one an earlier version stored
-   * in clear, or the queue message Deno KV stores when it gives up delivering it.
+   * in clear, or the queue message Deno KV stored when it gave up delivering one (earlier
+   * versions asked it to).
    */
   openedDeadLetter(jobId: string, value: StoredDeadLetter | DeadLetter | object): DeadLetter {
     if ("sealed_error" in value) {
@@ -141,23 +141,23 @@ function aad(bound: string): Uint8Array {
 }
 
 /**
- * Seals the records and dead letters an earlier version stored in clear in `kv` (kept another 7
- * days from now); resolves to how many.
+ * Seals the records and dead letters an earlier version stored in clear in `state` (kept another
+ * 7 days from now); resolves to how many.
  */
 export async function sealStoredRecords(
-  kv: Deno.Kv,
+  state: StateStore,
   secret: Uint8Array<ArrayBuffer>,
 ): Promise<number> {
-  const seal = await KvJobSeal.derive(secret);
-  const expires = { expires: true };
+  const seal = await JobSeal.derive(secret);
+  const expires = { expireIn: RECORD_TTL_MS };
   const records = await rewriteEach<StoredJobRecord | JobRecord>(
-    kv,
+    state,
     ["job"],
     (value) => "sealed" in value ? undefined : seal.stored(value),
     expires,
   );
   const letters = await rewriteEach<StoredDeadLetter | DeadLetter>(
-    kv,
+    state,
     ["job_dead"],
     (value, key) =>
       "error" in value && typeof value.error === "string"

@@ -2,32 +2,31 @@
  * Remembers which signed requests and nonces were already used. `claim` answers `true` the
  * first time a key is seen inside its time to live, `false` after that.
  *
- * {@link KvReplayGuard} decides every claim in an in-memory record (the kit's `ClaimRecord`) and
- * makes each accepted claim durable in Deno KV before answering. Claims that arrive together are
+ * {@link StateReplayGuard} decides every claim in an in-memory record (`ClaimRecord`) and makes
+ * each accepted claim durable in the relayer's `StateStore` before answering. Claims that arrive together are
  * written as one entry in one atomic commit (a group commit): the store is written once per
  * batch, not once per request, and a request is answered only once its claim is on disk, so a
  * SIGKILL loses no claim that was answered. On opening, the batches still alive are read back
  * into the record: the claims of the previous process stay refused after a restart, with no
  * store read per request (and a fresh data directory reads nothing).
  *
- * KV layout: `["replay_claims", until, owner, n]` → `{ until, prints }`, the 8-byte fingerprints
+ * Layout: `["replay_claims", until, owner, n]` → `{ until, prints }`, the 8-byte fingerprints
  * of one batch's claims, which all expire by `until` (Unix ms); `["replay_owner"]` → the id of
  * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
  * versions, still looked up for one time to live after an upgrade.
  */
+import { SvcError } from "../errors.ts";
+import { STATE_LIMITS, type StateBatch, type StateStore } from "../state/state_store.ts";
 import {
   ClaimRecord,
   type ClaimRecordStats,
   type Fingerprint,
   fingerprintOf,
-  type PendingClaim,
-  type ReplayGuard,
-  SvcError,
-} from "@svc/relayer/kit";
-import { retryWhileLocked } from "@svc/util/kv_locked";
+} from "./claim_record.ts";
+import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 
-/** Settings of {@link KvReplayGuard.open}. */
-export interface KvReplayGuardOptions {
+/** Settings of {@link StateReplayGuard.open}. */
+export interface StateReplayGuardOptions {
   /** Unix milliseconds; `Date.now` by default. */
   now?: () => number;
   /** The width of the in-memory record's time buckets (default 60 s). */
@@ -78,18 +77,18 @@ function unavailable(cause: unknown): SvcError {
 }
 
 /**
- * A replay guard whose record is in process memory and durable in Deno KV, written by group
+ * A replay guard whose record is in process memory and durable in a `StateStore`, written by group
  * commit (see the module comment). One process owns the record of a store at a time: opening
  * it again (another relayer on the same data directory) makes this one refuse every claim with
  * 503, so two processes never both accept a request.
  */
-export class KvReplayGuard implements ReplayGuard {
-  #kv: Deno.Kv;
+export class StateReplayGuard implements ReplayGuard {
+  #state: StateStore;
   #now: () => number;
   #record: ClaimRecord;
   #maxBatch: number;
   #owner: string;
-  #ownerStamp: string;
+  #ownerVersion: string;
   #batches = 0;
   /** Until then, keys are also looked up in the layout of earlier versions. */
   #legacyUntil: number;
@@ -98,43 +97,45 @@ export class KvReplayGuard implements ReplayGuard {
   #superseded = false;
 
   private constructor(
-    kv: Deno.Kv,
-    owner: { id: string; versionstamp: string },
+    state: StateStore,
+    owner: { id: string; version: string },
     record: ClaimRecord,
     legacyUntil: number,
-    options: KvReplayGuardOptions,
+    options: StateReplayGuardOptions,
   ) {
-    this.#kv = kv;
+    this.#state = state;
     this.#owner = owner.id;
-    this.#ownerStamp = owner.versionstamp;
+    this.#ownerVersion = owner.version;
     this.#record = record;
     this.#legacyUntil = legacyUntil;
     this.#now = options.now ?? Date.now;
-    // 8 bytes a claim, under Deno KV's 64 KiB value limit with room for the rest of the entry.
-    this.#maxBatch = Math.min(options.maxBatch ?? 1024, 8000);
+    // 8 bytes a claim, under a value's limit with room for the rest of the entry.
+    this.#maxBatch = Math.min(options.maxBatch ?? 1024, STATE_LIMITS.valueBytes / 8 - 100);
   }
 
-  /** Takes ownership of the record in `kv` and reads back the claims still alive in it. */
-  static async open(kv: Deno.Kv, options: KvReplayGuardOptions = {}): Promise<KvReplayGuard> {
+  /** Takes ownership of the record in `state` and reads back the claims still alive in it. */
+  static async open(
+    state: StateStore,
+    options: StateReplayGuardOptions = {},
+  ): Promise<StateReplayGuard> {
     const now = (options.now ?? Date.now)();
     const id = crypto.randomUUID();
     // Taken first: a batch of the previous owner committed after this is refused, so every
     // batch it answered for is in the store when it is read below.
-    const { versionstamp } = await kv.set(OWNER, id);
+    await state.set(OWNER, id);
+    const owner = await state.get<string>(OWNER);
+    // Another process took it meanwhile.
+    if (owner?.value !== id) throw superseded();
+    const { version } = owner;
     const record = new ClaimRecord(options.bucketMs);
-    for await (
-      const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
-    ) {
-      const { prints } = value;
-      for (let i = 0; i + 8 <= prints.length; i += 8) {
-        record.add(fingerprintFromBytes(prints, i), value.until);
-      }
+    for await (const { print, expiresAt } of liveClaims(state, now, { legacy: false })) {
+      record.add(print, expiresAt);
     }
     let legacyUntil = 0;
-    for await (const _ of kv.list({ prefix: [LEGACY] }, { limit: 1 })) {
+    for await (const _ of state.list({ prefix: [LEGACY] }, { limit: 1 })) {
       legacyUntil = now + (options.legacyLookbackMs ?? 600_000);
     }
-    return new KvReplayGuard(kv, { id, versionstamp }, record, legacyUntil, options);
+    return new StateReplayGuard(state, { id, version }, record, legacyUntil, options);
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
@@ -153,7 +154,7 @@ export class KvReplayGuard implements ReplayGuard {
 
   /**
    * As `claim`, but the claim is written by its {@link PendingClaim}: alone with the group
-   * commit (`settle`), or within a commit on this guard's store (`carriedBy`), such as the one
+   * commit (`settle`), or within a batch on this guard's store (`carriedBy`), such as the one
    * that accepts a remember request's jobs, so that the request costs one commit, not two.
    */
   async reserve(key: string, ttlMs: number): Promise<PendingClaim | false> {
@@ -175,9 +176,9 @@ export class KvReplayGuard implements ReplayGuard {
         }
         return settled;
       },
-      carriedBy: (kv) =>
-        kv === this.#kv
-          ? { add: (op) => this.#addBatch(op, [claim]), landed: () => landed = true }
+      carriedBy: (state) =>
+        state === this.#state
+          ? { add: (batch) => this.#addBatch(batch, [claim]), landed: () => landed = true }
           : undefined,
     };
   }
@@ -189,14 +190,14 @@ export class KvReplayGuard implements ReplayGuard {
 
   /** Whether `key` is unused in the layout of earlier versions. */
   async #unusedInLegacy(key: string): Promise<boolean> {
-    let earlier: Deno.KvEntryMaybe<number>;
+    let earlier: number | undefined;
     try {
-      earlier = await this.#kv.get<number>([LEGACY, key]);
+      earlier = (await this.#state.get<number>([LEGACY, key]))?.value;
     } catch (cause) {
       throw unavailable(cause);
     }
-    // Expiry in KV is only the earliest deletion time, so the deadline is checked here too.
-    return earlier.value === null || earlier.value <= this.#now();
+    // Expiry is only the earliest deletion time, so the deadline is checked here too.
+    return earlier === undefined || earlier <= this.#now();
   }
 
   #write(print: Fingerprint, expiresAt: number): Promise<boolean> {
@@ -224,8 +225,8 @@ export class KvReplayGuard implements ReplayGuard {
     }
   }
 
-  /** Adds the write of a batch of claims to `op`, which lands only while this process owns the record. */
-  #addBatch(op: Deno.AtomicOperation, batch: { print: Fingerprint; expiresAt: number }[]) {
+  /** Adds the write of claims to `op`, which lands only while this process owns the record. */
+  #addBatch(op: StateBatch, batch: { print: Fingerprint; expiresAt: number }[]) {
     const prints = new Uint8Array(batch.length * 8);
     const view = new DataView(prints.buffer);
     let until = 0;
@@ -235,7 +236,7 @@ export class KvReplayGuard implements ReplayGuard {
       until = Math.max(until, expiresAt);
     });
     const value: StoredBatch = { until, prints };
-    op.check({ key: OWNER, versionstamp: this.#ownerStamp })
+    op.check(OWNER, this.#ownerVersion)
       .set([BATCH, until, this.#owner, this.#batches++], value, {
         expireIn: Math.max(1, until - this.#now()),
       });
@@ -244,12 +245,10 @@ export class KvReplayGuard implements ReplayGuard {
   async #commit(batch: QueuedClaim[]): Promise<void> {
     let committed = false;
     try {
-      committed = await retryWhileLocked(async () => {
-        if (this.#superseded) throw superseded();
-        const op = this.#kv.atomic();
-        this.#addBatch(op, batch);
-        return (await op.commit()).ok;
-      }, 5);
+      if (this.#superseded) throw superseded();
+      const op = this.#state.batch();
+      this.#addBatch(op, batch);
+      committed = await op.commit();
     } catch (cause) {
       if (cause instanceof SvcError) throw cause;
       throw unavailable(cause);
@@ -262,21 +261,23 @@ export class KvReplayGuard implements ReplayGuard {
 }
 
 /**
- * The claims of `kv` still alive at `now` (Unix ms), with their expiry: those of the batches and
- * those of the layout of earlier versions (for copying the claims elsewhere).
+ * The claims of `state` still alive at `now` (Unix ms), with their expiry: those of the batches
+ * and, unless `legacy` is `false`, those of the layout of earlier versions (for copying the
+ * claims elsewhere).
  */
 export async function* liveClaims(
-  kv: Deno.Kv,
+  state: StateStore,
   now: number,
+  { legacy = true } = {},
 ): AsyncIterable<{ print: Fingerprint; expiresAt: number }> {
-  for await (
-    const { value } of kv.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] })
-  ) {
+  const batches = state.list<StoredBatch>({ prefix: [BATCH], start: [BATCH, now] });
+  for await (const { value } of batches) {
     for (let i = 0; i + 8 <= value.prints.length; i += 8) {
       yield { print: fingerprintFromBytes(value.prints, i), expiresAt: value.until };
     }
   }
-  for await (const { key, value } of kv.list<number>({ prefix: [LEGACY] })) {
+  if (!legacy) return;
+  for await (const { key, value } of state.list<number>({ prefix: [LEGACY] })) {
     if (typeof value === "number" && value > now) {
       yield { print: fingerprintOf(key[1] as string), expiresAt: value };
     }

@@ -1,19 +1,22 @@
 /**
- * Group commit of `KvJobStore.create`: the accepts that arrive while a commit is in flight are
- * committed together by the next one, so that many clients remembering at once cost Deno KV one
- * commit (and one sync to disk) per group rather than one each. Each accept still lands whole
+ * Group commit of `StateJobStore.create`: the accepts that arrive while a commit is in flight are
+ * committed together by the next one, so that many clients remembering at once cost the store one
+ * commit (Deno KV: one sync to disk) per group rather than one each. Each accept still lands whole
  * or not at all, and resolves only once the commit holding it has landed. An accept too large to
  * share a commit (its texts past the commit's budget, or more jobs than a commit checks) is
  * committed alone, its texts staged first.
  *
  * A commit writes, per job, its record (checked absent), its `job_active` key and its sealed
- * text (its key stored in the key store first, see `job_texts.ts`); one queue message for the jobs of the commit that need one (those not handed to a worker
- * in this process); and the replay claims of the requests accepting, where they are kept in the
- * same store (otherwise a claim is settled before its accept joins a commit).
+ * text (its key stored in the key store first, see `job_texts.ts`); and the replay claims of the
+ * requests accepting, where they are kept in the same store (otherwise a claim is settled before
+ * its accept joins a commit). Once it landed, one queue message goes for the jobs of the commit
+ * that need one (those not handed to a worker in this process).
  */
-import type { CarriedClaim, JobRecord, PendingClaim } from "@svc/relayer/kit";
-import type { KvJobSeal } from "./job_seal.ts";
-import { chunksOf, commit, type KvJobTexts, MAX_COMMIT_BYTES, RECORD_TTL_MS } from "./job_texts.ts";
+import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
+import type { StateBatch, StateStore } from "../state/state_store.ts";
+import type { JobRecord } from "./job_queue.ts";
+import type { JobSeal } from "./job_seal.ts";
+import { chunksOf, commit, type JobTexts, MAX_COMMIT_BYTES, RECORD_TTL_MS } from "./job_texts.ts";
 
 /** Jobs one commit accepts at most (each is one of its 100 checks). */
 const GROUP_JOBS = 64;
@@ -28,29 +31,29 @@ interface Waiting {
   claim?: CarriedClaim;
   /** Whether its jobs need a queue message. */
   message: boolean;
-  landed: PromiseWithResolvers<string>;
+  landed: PromiseWithResolvers<void>;
 }
 
 /** Commits accepted jobs in groups (see the module's documentation). */
 export class AcceptGroups {
-  #kv: Deno.Kv;
-  #texts: KvJobTexts;
-  #seal: KvJobSeal;
-  #enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void;
+  #state: StateStore;
+  #texts: JobTexts;
+  #seal: JobSeal;
+  #enqueue: (jobIds: string[]) => Promise<void>;
   #waiting: Waiting[] = [];
   #committing = false;
 
   /**
-   * Groups on `kv`, the records stored under `seal`; `enqueue` adds the queue message of a
-   * commit's jobs to it.
+   * Groups on `state`, the records stored under `seal`; `enqueue` sends the queue message of a
+   * commit's jobs.
    */
   constructor(
-    kv: Deno.Kv,
-    texts: KvJobTexts,
-    seal: KvJobSeal,
-    enqueue: (op: Deno.AtomicOperation, jobIds: string[]) => void,
+    state: StateStore,
+    texts: JobTexts,
+    seal: JobSeal,
+    enqueue: (jobIds: string[]) => Promise<void>,
   ) {
-    this.#kv = kv;
+    this.#state = state;
     this.#texts = texts;
     this.#seal = seal;
     this.#enqueue = enqueue;
@@ -59,15 +62,15 @@ export class AcceptGroups {
   /**
    * Resolves once `records` with their `texts` are committed, with others or alone, and with
    * `pending`, the replay claim of the request accepting them (and with a queue message for them
-   * when `message`); to the versionstamp of the commit that wrote the records.
+   * when `message`).
    */
   async commit(
     records: JobRecord[],
     texts: string[],
     options: { claim?: PendingClaim; message: boolean },
-  ): Promise<string> {
+  ): Promise<void> {
     const { claim: pending, message } = options;
-    const claim = pending?.carriedBy?.(this.#kv);
+    const claim = pending?.carriedBy?.(this.#state);
     if (pending && !claim) await pending.settle();
     const ids = records.map((record) => record.job_id);
     // Each text's key is durable before the commit that writes the text (a crash between leaves
@@ -78,15 +81,15 @@ export class AcceptGroups {
     const bytes = sealed.reduce((n, s) => n + s.byteLength, 0);
     if (bytes > MAX_COMMIT_BYTES || records.length > GROUP_JOBS) {
       await this.#texts.stagePayloads(ids, sealed);
-      const op = this.#kv.atomic();
+      const op = this.#state.batch();
       this.#add(op, records, []);
       claim?.add(op);
-      if (message) this.#enqueue(op, ids);
-      const versionstamp = await commit(op, "accept the job");
+      await commit(op, "accept the job");
       claim?.landed();
-      return versionstamp;
+      if (message) await this.#enqueue(ids);
+      return;
     }
-    const landed = Promise.withResolvers<string>();
+    const landed = Promise.withResolvers<void>();
     this.#waiting.push({ records, sealed, bytes, claim, message, landed });
     if (!this.#committing) this.#commitWaiting();
     return await landed.promise;
@@ -108,20 +111,18 @@ export class AcceptGroups {
       }
       this.#waiting.splice(0, group.length);
       try {
-        const op = this.#kv.atomic();
+        const op = this.#state.batch();
         for (const { records, sealed, claim } of group) {
           this.#add(op, records, sealed);
           claim?.add(op);
         }
+        await commit(op, "accept the job");
+        for (const { claim } of group) claim?.landed();
         const ids = group.flatMap(({ records, message }) =>
           message ? records.map((record) => record.job_id) : []
         );
-        if (ids.length > 0) this.#enqueue(op, ids);
-        const versionstamp = await commit(op, "accept the job");
-        for (const { claim, landed } of group) {
-          claim?.landed();
-          landed.resolve(versionstamp);
-        }
+        if (ids.length > 0) await this.#enqueue(ids);
+        for (const { landed } of group) landed.resolve();
       } catch (error) {
         for (const { landed } of group) landed.reject(error);
       }
@@ -130,10 +131,10 @@ export class AcceptGroups {
   }
 
   /** Adds the records of jobs, and their sealed texts (when not staged), to `op`. */
-  #add(op: Deno.AtomicOperation, records: JobRecord[], sealed: Uint8Array<ArrayBuffer>[]) {
+  #add(op: StateBatch, records: JobRecord[], sealed: Uint8Array<ArrayBuffer>[]) {
     for (const [i, record] of records.entries()) {
       const key = ["job", record.job_id];
-      op.check({ key, versionstamp: null });
+      op.check(key, null);
       op.set(key, this.#seal.stored(record), { expireIn: RECORD_TTL_MS });
       op.set(["job_active", record.job_id], record.created_at);
       if (!sealed[i]) continue;

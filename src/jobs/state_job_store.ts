@@ -1,99 +1,91 @@
 /**
- * `KvJobStore`: where the relayer's remember jobs live, in Deno KV (`KvJobQueue` is the state
- * machine over it).
+ * `StateJobStore`: where the relayer's remember jobs live, in its `StateStore`, with a
+ * `MessageQueue` to deliver them (`StoredJobQueue` is the state machine over it).
  *
  * Creating seals each text (see `job_texts.ts`: under a key of its own, in the key store), then
- * writes every job record and enqueues one message for all of them in one atomic commit, with
- * the texts when they fit in it (larger ones are staged in commits of their own first), so a job
- * exists exactly when its queue message does, unless the queue hands it to its listener itself. Creates made while a commit is in
- * flight share the next one (`job_accept.ts`), and its message: Deno KV spends a sync to disk
- * on every commit and transactions on every message it delivers. Records and texts expire after
- * 7 days; a failed job leaves a dead letter.
+ * writes every job record in one atomic commit, with the texts when they fit in it (larger ones
+ * are staged in commits of their own first), and enqueues one message for all of them, unless
+ * the queue hands them to its listener itself. Creates made while a commit is in flight share
+ * the next one (`job_accept.ts`), and its message: Deno KV spends a sync to disk on every
+ * commit. Records and texts expire after 7 days; a failed job leaves a dead letter.
  *
  * A write commits only if the stored record is still as the caller saw it (read, compared, then
- * written under a versionstamp check), up to 64 jobs a commit (Deno KV checks at most 100 keys
- * per commit), with what goes with it: the ciphertext kept, the text and ciphertext dropped, the
- * dead letter, the next message. A record this store wrote or read needs no read: the
- * versionstamp it was stored under is checked instead (`RecordStamps`).
+ * written under a version check), up to 64 jobs a commit, with what goes with it: the
+ * ciphertext kept, the text and ciphertext dropped, the dead letter; then the next message.
+ *
+ * A message that could not be enqueued after its commit landed is not an error of the change:
+ * its job stays pending, and the reconciler delivers it again once its lease has passed.
  *
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
  * `["job_dead", id]` dead letters; texts and ciphertexts as `job_texts.ts` says.
  */
 import { deriveAesKey, hkdfMaster } from "@svc/util/sealing";
-import type {
-  CreateOptions,
-  JobRecord,
-  JobStore,
-  JobWrite,
-  KeyStore,
-  StoredMessage,
-} from "@svc/relayer/kit";
+import type { KeyStore } from "../backends/key_store.ts";
+import type { StateBatch, StateStore } from "../state/state_store.ts";
+import type { JobRecord } from "./job_queue.ts";
+import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "./job_store.ts";
 import { AcceptGroups } from "./job_accept.ts";
-import { JobTextKeys } from "./job_keys.ts";
+import { JobTextKeys } from "./job_text_keys.ts";
 import {
   BATCH,
   enqueueJobs,
   failuresOf,
   jobIdsOf,
-  type KvRecords,
-  storeFailed,
+  type StateRecords,
   updateMany,
 } from "./job_records.ts";
-import { KvJobSeal, type StoredJobRecord } from "./job_seal.ts";
+import { JobSeal, type StoredJobRecord } from "./job_seal.ts";
 import {
   CHUNK_BYTES,
-  getAll,
-  KvJobTexts,
+  JobTexts,
   MAX_COMMIT_BYTES,
   RECORD_TTL_MS,
   type TextsToDrop,
 } from "./job_texts.ts";
+import type { MessageQueue } from "./message_queue.ts";
 
-/** The jobs in Deno KV; see the module documentation. */
-export class KvJobStore implements JobStore {
-  readonly #kv: Deno.Kv;
-  readonly #texts: KvJobTexts;
+/** The jobs in a `StateStore`; see the module documentation. */
+export class StateJobStore implements JobStore {
+  readonly #texts: JobTexts;
+  readonly #messages: MessageQueue;
   readonly #accepts: AcceptGroups;
-  /** The KV, versionstamps and seal of the records, as `job_records.ts` takes them. */
-  readonly #records: KvRecords;
+  /** The state and seal of the records, as `job_records.ts` takes them. */
+  readonly #records: StateRecords;
 
-  private constructor(kv: Deno.Kv, texts: KvJobTexts, seal: KvJobSeal) {
-    this.#kv = kv;
-    this.#records = { kv, stamps: new WeakMap(), seal };
+  private constructor(state: StateStore, messages: MessageQueue, texts: JobTexts, seal: JobSeal) {
+    this.#records = { state, seal };
     this.#texts = texts;
-    this.#accepts = new AcceptGroups(kv, this.#texts, seal, (op, ids) => enqueueJobs(op, ids));
+    this.#messages = messages;
+    this.#accepts = new AcceptGroups(state, texts, seal, (ids) => this.#enqueue(ids));
   }
 
   /**
-   * The store on `kv`; `secret` (32 bytes) seals its records, and `keyStore` keeps the keys of
-   * its waiting texts (see `job_texts.ts`; without one, the secret seals them too).
+   * The store in `state`, delivering by `messages`; `secret` (32 bytes) seals its records, and
+   * `keyStore` keeps the keys of its waiting texts (see `job_texts.ts`; without one, the secret
+   * seals them too).
    */
   static async open(
-    kv: Deno.Kv,
+    state: StateStore,
+    messages: MessageQueue,
     secret: Uint8Array<ArrayBuffer>,
     keyStore?: KeyStore,
-  ): Promise<KvJobStore> {
-    const texts = await openTexts(kv, secret, keyStore);
-    return new KvJobStore(kv, texts, await KvJobSeal.derive(secret));
+  ): Promise<StateJobStore> {
+    const texts = await openTexts(state, secret, keyStore);
+    return new StateJobStore(state, messages, texts, await JobSeal.derive(secret));
   }
 
   /** In one commit shared with the creates made meanwhile; the claim rides in it. */
   async create(records: JobRecord[], texts: string[], options: CreateOptions = {}): Promise<void> {
-    const versionstamp = await this.#accepts.commit(records, texts, {
+    await this.#accepts.commit(records, texts, {
       claim: options.claim,
       message: options.deliver !== false,
     });
-    for (const record of records) this.#records.stamps.set(record, versionstamp);
   }
 
   async read(jobIds: string[]): Promise<(JobRecord | null)[]> {
-    const { kv, seal, stamps } = this.#records;
-    const entries = await getAll<StoredJobRecord>(kv, jobIds.map((id) => ["job", id]));
-    return entries.map((stored) => {
-      const entry = seal.openedEntry(stored);
-      if (entry.value) stamps.set(entry.value, entry.versionstamp!);
-      return entry.value;
-    });
+    const { state, seal } = this.#records;
+    const entries = await state.getMany<StoredJobRecord>(jobIds.map((id) => ["job", id]));
+    return entries.map((stored) => seal.openedEntry(stored)?.value ?? null);
   }
 
   /** Up to 64 jobs a commit; a ciphertext of several chunks is written alone, staged first. */
@@ -121,6 +113,10 @@ export class KvJobStore implements JobStore {
       }
     }
     await this.#forgetTexts(written.filter((record, i) => record && group[i].finished));
+    for (const [i, record] of written.entries()) {
+      const after = group[i].enqueueAfterMs;
+      if (record && after !== undefined) await this.#enqueue([ids[i]], after);
+    }
     return written;
   }
 
@@ -148,10 +144,10 @@ export class KvJobStore implements JobStore {
     return this.#texts.stageCiphertext(seen.job_id, seen.attempts, ciphertext);
   }
 
-  /** Adds to `op` what goes with a write besides its record. */
+  /** Adds to `op` what goes with a write besides its record and its message. */
   #with(
-    op: Deno.AtomicOperation,
-    { seen, ciphertext, finished, deadLetter, enqueueAfterMs }: JobWrite,
+    op: StateBatch,
+    { seen, ciphertext, finished, deadLetter }: JobWrite,
     { first, drop, index }: { first: number; drop: TextsToDrop | null; index: number },
   ): void {
     const jobId = seen.job_id;
@@ -164,7 +160,6 @@ export class KvJobStore implements JobStore {
       const letter = this.#records.seal.deadLetter(jobId, deadLetter);
       op.set(["job_dead", jobId], letter, { expireIn: RECORD_TTL_MS });
     }
-    if (enqueueAfterMs !== undefined) enqueueJobs(op, [jobId], enqueueAfterMs);
   }
 
   /** The records are read too: a text's key is kept under its owner. */
@@ -178,57 +173,48 @@ export class KvJobStore implements JobStore {
   }
 
   async enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
-    const op = this.#kv.atomic();
-    enqueueJobs(op, jobIds, delayMs, failures);
-    await op.commit().catch((cause) => storeFailed("enqueue the job", cause));
+    await enqueueJobs(this.#messages, jobIds, delayMs, failures);
+  }
+
+  /** After a commit: a message lost leaves its jobs to the reconciler (see the module). */
+  async #enqueue(jobIds: string[], delayMs = 0): Promise<void> {
+    await enqueueJobs(this.#messages, jobIds, delayMs).catch(() => {});
   }
 
   /** Finished jobs found in the `job_active` index are dropped from it on the way. */
   async *active(): AsyncGenerator<JobRecord> {
-    for await (const entry of this.#kv.list({ prefix: ["job_active"] })) {
+    const { state } = this.#records;
+    for await (const entry of state.list({ prefix: ["job_active"] })) {
       const [record] = await this.read([entry.key[1] as string]);
       if (record && record.status !== "done" && record.status !== "failed") yield record;
-      else await this.#kv.delete(entry.key);
+      else await state.delete(entry.key);
     }
   }
 
-  /**
-   * Deno KV cannot stop a queue listener before its KV handle closes, and would share the
-   * messages among several listeners, so listen once. When `signal` aborts, the returned
-   * promise resolves and later deliveries are acknowledged without reaching `handler`: their
-   * jobs stay `pending` in their records, and the reconciler re-drives them at the next start.
-   * The underlying listener ends when the KV handle is closed.
-   */
   listen(handler: (message: StoredMessage) => Promise<void>, signal?: AbortSignal): Promise<void> {
-    const listening = this.#kv.listenQueue(async (message: unknown) => {
-      if (signal?.aborted) return;
+    return this.#messages.listen(async (message) => {
       const failures = failuresOf(message);
       await Promise.all(jobIdsOf(message).map((job_id) => handler({ job_id, failures })));
-    });
-    if (!signal) return listening;
-    return new Promise<void>((resolve, reject) => {
-      signal.addEventListener("abort", () => resolve(), { once: true });
-      listening.then(resolve, reject);
-    });
+    }, signal);
   }
 }
 
 /**
- * The texts of a store on `kv`: each sealed under a key of its own kept in `keyStore`, or under
- * one derived from `secret` without it (which also opens those an earlier version sealed).
+ * The texts of a store in `state`: each sealed under a key of its own kept in `keyStore`, or
+ * under one derived from `secret` without it (which also opens those an earlier version sealed).
  */
 export async function openTexts(
-  kv: Deno.Kv,
+  state: StateStore,
   secret: Uint8Array<ArrayBuffer>,
   keyStore?: KeyStore,
-): Promise<KvJobTexts> {
+): Promise<JobTexts> {
   const payloadKey = await deriveAesKey(
     await hkdfMaster(secret),
     "svc-job-payload-v1",
     new Uint8Array(),
   );
   const keys = keyStore ? await JobTextKeys.derive(secret, keyStore) : null;
-  return new KvJobTexts(kv, payloadKey, keys);
+  return new JobTexts(state, payloadKey, keys);
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
- * The keys of remember jobs' waiting texts. Deno KV leaves a deleted value in the free pages and
- * the log of `jobs.kv` until the next start rewrites it, so a job's text is sealed under a random
- * key of its own, kept in the key store (`keys.sqlite`) at the job's memory id (its job id) under
- * `JOB_TEXT_KEY_TAG`. Erasing the memory erases that key with the memory's others: what is left
- * of the text in `jobs.kv` no longer opens, whoever holds the master key. The key is stored
+ * The keys of remember jobs' waiting texts. A store may keep a deleted value for a while (Deno KV
+ * in the free pages and the log of `jobs.kv` until the next start rewrites it), so a job's text
+ * is sealed under a random key of its own, kept in the key store (`keys.sqlite`) at the job's
+ * memory id (its job id) under `JOB_TEXT_KEY_TAG`. Erasing the memory erases that key with the memory's others: what is left
+ * of the text in the store no longer opens, whoever holds the master key. The key is stored
  * wrapped (AES-256-GCM under a key derived from the relayer's secret, the owner and job id bound
  * in), so the key store alone opens nothing either.
  *
@@ -14,7 +14,7 @@
  * await keys.get("0xowner", jobId); // the same 32 bytes, until the memory is erased
  * ```
  */
-import { JOB_TEXT_KEY_TAG, type KeyPlace, type KeyStore } from "@svc/relayer/kit";
+import { JOB_TEXT_KEY_TAG, type KeyPlace, type KeyStore } from "../backends/key_store.ts";
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
 
 const encoder = new TextEncoder();

@@ -1,12 +1,12 @@
 /**
- * Where `KvJobStore` keeps what waits with a job: its text, sealed, and the ciphertext its worker
- * saved, both in chunks under Deno KV's value limit.
+ * Where `StateJobStore` keeps what waits with a job: its text, sealed, and the ciphertext its
+ * worker saved, both in chunks under a state value's limit.
  *
  * A text is sealed (AES-256-GCM, the job id bound in) under a random key of its own, kept in the
  * key store at the job's memory id (`job_keys.ts`): `0x4b ‖ iv (12) ‖ ciphertext (+ 16 tag)`.
- * Erasing the memory erases the key, so what Deno KV leaves of a deleted text in `jobs.kv` (its
- * free pages and log keep it until the next start rewrites the file) no longer opens. A store
- * opened without a key store (tests, tools on an in-memory KV), and earlier versions, seal it
+ * Erasing the memory erases the key, so what a store leaves of a deleted text (Deno KV's free
+ * pages and log keep it until the next start rewrites `jobs.kv`) no longer opens. A store
+ * opened without a key store (tests, tools on a state in memory), and earlier versions, seal it
  * under a key derived from the relayer's secret instead, `iv (12) ‖ ciphertext (+ 16 tag)`:
  * those are still read, so jobs accepted before an upgrade run after it.
  *
@@ -14,21 +14,20 @@
  * ciphertext is complete, and its chunk count; `["job_ciphertext_chunk", id, attempt, chunk]`
  * the ciphertext an attempt saved. Everything expires after `RECORD_TTL_MS`.
  *
- * Reads of many jobs take one `getMany` per ten jobs for the common case, a text or ciphertext
- * of one chunk, and list the chunks of the others.
+ * Reads of many jobs take one `getMany` for the common case, a text or ciphertext of one chunk,
+ * and list the chunks of the others.
  */
-import { SvcError } from "@svc/relayer/kit";
 import { concatBytes, openBytes, openNow, sealBytes, sealNow } from "@svc/util/sealing";
-import type { JobTextKeys } from "./job_keys.ts";
+import { SvcError } from "../errors.ts";
+import { STATE_LIMITS, type StateBatch, type StateStore } from "../state/state_store.ts";
+import type { JobTextKeys } from "./job_text_keys.ts";
 
 /** How long records, texts and ciphertexts are kept. */
 export const RECORD_TTL_MS = 7 * 24 * 3600_000;
 /** The largest chunk of a text or ciphertext a value holds. */
-export const CHUNK_BYTES = 60_000;
+export const CHUNK_BYTES = STATE_LIMITS.valueBytes;
 /** The bytes of chunks one commit carries at most. */
-export const MAX_COMMIT_BYTES = 600_000;
-/** Keys `getMany` reads at once (Deno KV's limit). */
-const GET_MANY = 10;
+export const MAX_COMMIT_BYTES = STATE_LIMITS.batchBytes;
 /** The first byte of a text sealed under its job's own key. */
 const KEYED = 0x4b;
 
@@ -38,49 +37,6 @@ export interface CiphertextMark {
   attempt: number;
   /** How many chunks there are. */
   chunks: number;
-}
-
-/** `getMany` of any number of keys, ten at a time. */
-export async function getAll<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
-  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
-  for (let i = 0; i < keys.length; i += GET_MANY) {
-    reads.push(kv.getMany<T[]>(keys.slice(i, i + GET_MANY)));
-  }
-  return (await Promise.all(reads)).flat();
-}
-
-/** Entries one commit of `rewriteEach` changes at most (each is one of its checks). */
-const REWRITE_BATCH = 100;
-
-/**
- * Rewrites the entries under `prefix` that `change` gives a new value for (`undefined`: left),
- * `REWRITE_BATCH` a commit, each checked unchanged since read (one changed meanwhile is left);
- * resolves to how many were rewritten. What expires is kept another `RECORD_TTL_MS` from now.
- */
-export async function rewriteEach<T>(
-  kv: Deno.Kv,
-  prefix: Deno.KvKey,
-  change: (value: T, key: Deno.KvKey) => unknown,
-  options: { expires?: boolean } = {},
-): Promise<number> {
-  let rewritten = 0;
-  let batch: [Deno.KvEntry<T>, unknown][] = [];
-  const flush = async () => {
-    const op = kv.atomic();
-    for (const [entry, value] of batch) {
-      op.check(entry).set(entry.key, value, options.expires ? { expireIn: RECORD_TTL_MS } : {});
-    }
-    if (batch.length > 0 && (await op.commit()).ok) rewritten += batch.length;
-    batch = [];
-  };
-  for await (const entry of kv.list<T>({ prefix })) {
-    const value = change(entry.value, entry.key);
-    if (value === undefined) continue;
-    batch.push([entry, value]);
-    if (batch.length === REWRITE_BATCH) await flush();
-  }
-  await flush();
-  return rewritten;
 }
 
 /** `bytes` cut into chunks of `CHUNK_BYTES` (one, possibly empty, at least). */
@@ -95,23 +51,23 @@ export function chunksOf(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer
 /** What finishing jobs removes: set on the finishing commit; the rest listed afterwards. */
 export interface TextsToDrop {
   /** Adds the deletes of job `index`'s known keys to `op`. */
-  deleteKnown(op: Deno.AtomicOperation, index: number): void;
+  deleteKnown(op: StateBatch, index: number): void;
   /** Whether job `index` may have more keys than `deleteKnown` removes. */
   more(index: number): boolean;
 }
 
-/** The texts and ciphertexts of `KvJobStore`'s jobs. */
-export class KvJobTexts {
-  #kv: Deno.Kv;
+/** The texts and ciphertexts of `StateJobStore`'s jobs. */
+export class JobTexts {
+  #state: StateStore;
   #payloadKey: CryptoKey;
   #keys: JobTextKeys | null;
 
   /**
-   * Texts kept in `kv`, each sealed under a key of its own kept in `keys`; without `keys`, under
-   * `payloadKey` (derived from the secret), which also opens the texts sealed so before.
+   * Texts kept in `state`, each sealed under a key of its own kept in `keys`; without `keys`,
+   * under `payloadKey` (derived from the secret), which also opens the texts sealed so before.
    */
-  constructor(kv: Deno.Kv, payloadKey: CryptoKey, keys: JobTextKeys | null) {
-    this.#kv = kv;
+  constructor(state: StateStore, payloadKey: CryptoKey, keys: JobTextKeys | null) {
+    this.#state = state;
     this.#payloadKey = payloadKey;
     this.#keys = keys;
   }
@@ -122,13 +78,13 @@ export class KvJobTexts {
    * record does).
    */
   async stagePayloads(jobIds: string[], sealed: Uint8Array<ArrayBuffer>[]): Promise<void> {
-    let staged = this.#kv.atomic();
+    let staged = this.#state.batch();
     let stagedBytes = 0;
     for (const [i, bytes] of sealed.entries()) {
       for (const [c, chunk] of chunksOf(bytes).entries()) {
         if (stagedBytes + chunk.byteLength > MAX_COMMIT_BYTES) {
           await commit(staged, "accept the job");
-          staged = this.#kv.atomic();
+          staged = this.#state.batch();
           stagedBytes = 0;
         }
         staged.set(["job_payload", jobIds[i], c], chunk, { expireIn: RECORD_TTL_MS });
@@ -150,19 +106,18 @@ export class KvJobTexts {
   /** The sealed text of a job, its chunks joined, or `null` when there is none. */
   async sealedPayload(jobId: string): Promise<Uint8Array<ArrayBuffer> | null> {
     const chunks = await Array.fromAsync(
-      this.#kv.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] }),
+      this.#state.list<Uint8Array<ArrayBuffer>>({ prefix: ["job_payload", jobId] }),
     );
     return chunks.length === 0 ? null : concatBytes(...chunks.map((entry) => entry.value));
   }
 
   /** `payload` of each job, in order; `owners` are the jobs' owners. */
   async payloads(jobIds: string[], owners: (string | undefined)[]): Promise<(string | null)[]> {
-    const firsts = await getAll<Uint8Array<ArrayBuffer>>(
-      this.#kv,
+    const firsts = await this.#state.getMany<Uint8Array<ArrayBuffer>>(
       jobIds.map((jobId) => ["job_payload", jobId, 0]),
     );
     return await Promise.all(jobIds.map((jobId, i) => {
-      const first = firsts[i].value;
+      const first = firsts[i]?.value;
       if (!first) return null;
       // A full first chunk may have others after it.
       return first.byteLength < CHUNK_BYTES
@@ -186,7 +141,7 @@ export class KvJobTexts {
     let first = 0;
     for (let bytes = 0, c = 0; c < chunks.length; c++) {
       if (bytes + chunks[c].byteLength > MAX_COMMIT_BYTES) {
-        const op = this.#kv.atomic();
+        const op = this.#state.batch();
         for (; first < c; first++) this.#setChunk(op, jobId, attempt, first, chunks[first]);
         await commit(op, "save the ciphertext");
         bytes = 0;
@@ -201,7 +156,7 @@ export class KvJobTexts {
    * chunks of `first` onwards only, when earlier ones were staged already.
    */
   setCiphertext(
-    op: Deno.AtomicOperation,
+    op: StateBatch,
     jobId: string,
     attempt: number,
     ciphertext: Uint8Array<ArrayBuffer>,
@@ -214,7 +169,7 @@ export class KvJobTexts {
   }
 
   #setChunk(
-    op: Deno.AtomicOperation,
+    op: StateBatch,
     jobId: string,
     attempt: number,
     chunk: number,
@@ -225,26 +180,26 @@ export class KvJobTexts {
 
   /** The ciphertext saved for each job, in order, `null` where none was (or the job finished). */
   async ciphertexts(jobIds: string[]): Promise<(Uint8Array<ArrayBuffer> | null)[]> {
-    const marks = await getAll<CiphertextMark>(
-      this.#kv,
+    const marks = await this.#state.getMany<CiphertextMark>(
       jobIds.map((jobId) => ["job_ciphertext", jobId]),
     );
     const single = jobIds.flatMap((jobId, i) => {
-      const mark = marks[i].value;
+      const mark = marks[i]?.value;
       return mark?.chunks === 1 ? [["job_ciphertext_chunk", jobId, mark.attempt, 0]] : [];
     });
     const chunks = new Map(
-      (await getAll<Uint8Array<ArrayBuffer>>(this.#kv, single)).map((e) => [e.key[1], e.value]),
+      (await this.#state.getMany<Uint8Array<ArrayBuffer>>(single))
+        .flatMap((entry) => entry ? [[entry.key[1], entry.value]] : []),
     );
     return await Promise.all(jobIds.map((jobId, i) => {
-      const mark = marks[i].value;
+      const mark = marks[i]?.value;
       if (!mark) return null;
       return mark.chunks === 1 ? chunks.get(jobId) ?? null : this.#ciphertextOf(jobId, mark);
     }));
   }
 
   async #ciphertextOf(jobId: string, mark: CiphertextMark) {
-    const chunks = await Array.fromAsync(this.#kv.list<Uint8Array<ArrayBuffer>>({
+    const chunks = await Array.fromAsync(this.#state.list<Uint8Array<ArrayBuffer>>({
       prefix: ["job_ciphertext_chunk", jobId, mark.attempt],
     }));
     return chunks.length === mark.chunks
@@ -258,29 +213,28 @@ export class KvJobTexts {
    * an attempt that lost its lease may have left others of), is also listed afterwards (`drop`).
    */
   async toDrop(jobIds: string[]): Promise<TextsToDrop> {
-    // One read for both (a Deno KV read costs about as much whatever its few keys).
-    const read = await getAll(this.#kv, [
+    // One read for both (a read costs about as much whatever its few keys).
+    const read = await this.#state.getMany([
       ...jobIds.map((jobId) => ["job_ciphertext", jobId]),
       ...jobIds.map((jobId) => ["job_payload", jobId, 1]),
     ]);
-    const marks = read.slice(0, jobIds.length) as Deno.KvEntryMaybe<CiphertextMark>[];
+    const marks = read.slice(0, jobIds.length).map((entry) => entry?.value as CiphertextMark);
     const seconds = read.slice(jobIds.length);
     return {
       deleteKnown(op, index) {
         const jobId = jobIds[index];
         op.delete(["job_ciphertext", jobId]).delete(["job_payload", jobId, 0]);
-        const mark = marks[index].value;
+        const mark = marks[index];
         if (mark?.chunks === 1) op.delete(["job_ciphertext_chunk", jobId, mark.attempt, 0]);
       },
-      more: (index) =>
-        seconds[index].versionstamp !== null || (marks[index].value?.chunks ?? 1) > 1,
+      more: (index) => seconds[index] !== null || (marks[index]?.chunks ?? 1) > 1,
     };
   }
 
   /** Removes every chunk of a job's text and ciphertexts, one by one. */
   async drop(jobId: string): Promise<void> {
     for (const prefix of [["job_payload", jobId], ["job_ciphertext_chunk", jobId]]) {
-      for await (const entry of this.#kv.list({ prefix })) await this.#kv.delete(entry.key);
+      for await (const entry of this.#state.list({ prefix })) await this.#state.delete(entry.key);
     }
   }
 
@@ -359,18 +313,14 @@ function keyedAad(jobId: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(`svc-job-text:${jobId}`);
 }
 
-/**
- * Commits `op`, which checks nothing but that a new job's id is free; `action` says why.
- * Resolves to the commit's versionstamp.
- */
-export async function commit(op: Deno.AtomicOperation, action: string): Promise<string> {
-  const result = await op.commit().catch((cause) => {
+/** Commits `op`, which checks nothing but that a new job's id is free; `action` says why. */
+export async function commit(op: StateBatch, action: string): Promise<void> {
+  const ok = await op.commit().catch((cause) => {
     throw new SvcError("backend_unavailable", `Cannot ${action}: the job store failed`, {
       cause,
     });
   });
-  if (!result.ok) {
+  if (!ok) {
     throw new SvcError("conflict", "Cannot accept the job: a job with this id already exists");
   }
-  return result.versionstamp;
 }
