@@ -37,6 +37,8 @@ export {
 } from "../services/access_log_store.ts";
 export { accessLogStoreSuite } from "./access_log_suite.ts";
 export { stateStoreSuite } from "./state_store_suite.ts";
+export { messageQueueSuite } from "./message_queue_suite.ts";
+export { MemoryMessageQueue } from "./memory_message_queue.ts";
 export { MemoryStateStore } from "../state/memory_state_store.ts";
 // The core's stores over a StateStore, to run a backend's under them.
 export { StateAccessLogStore } from "../services/access_log_store.ts";
