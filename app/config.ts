@@ -9,7 +9,10 @@ import { isHostEntry, LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
 import { readSuiSettings } from "@svc/sui/settings";
 import { readSealSettings } from "@svc/seal/settings";
 import { readWalrusSettings } from "@svc/walrus/settings";
-import { readOnnxSettings, readRecommendedOnnxSettings } from "@svc/onnx-embedder/settings";
+import { readRecommendedOnnxSettings } from "@svc/onnx-embedder/settings";
+import { readOllamaSettings } from "@svc/ollama/settings";
+import { readOpenAiSettings } from "@svc/openai/settings";
+import { embedderPlugin, EMBEDDERS } from "./embedders.ts";
 import type {
   BlobStoreConfig,
   ChainConfig,
@@ -18,8 +21,6 @@ import type {
   ConfigResult,
   EmbedderConfig,
   LlmConfig,
-  OllamaSettings,
-  OpenAiSettings,
   StoreConfig,
   VectorStoreConfig,
 } from "./config_types.ts";
@@ -109,47 +110,6 @@ function readAllowedHosts(read: SettingsReader): string[] | undefined {
 }
 
 /**
- * `OLLAMA_HOST` completed as Ollama completes it: without a scheme, `http://` and, without a
- * port, 11434; without a host, 127.0.0.1 (`127.0.0.1:11434`, `gpu-box`, `:11500`).
- */
-function ollamaHost(value: string): string {
-  if (value.includes("://")) return value;
-  const [given, ...path] = value.split("/");
-  const host = given.startsWith(":") ? `127.0.0.1${given}` : given;
-  const port = /:[0-9]+$/.test(host) ? "" : ":11434";
-  return `http://${[host + port, ...path].join("/")}`;
-}
-
-/** The settings shared by the remote model providers, read only for the one selected. */
-function readModelServers(read: SettingsReader, embedding: boolean) {
-  const model = read.text(embedding ? "SVC_EMBED_MODEL" : "SVC_LLM_MODEL");
-  const timeout = () => read.integer("SVC_LLM_TIMEOUT_MS", 60_000, 1000, 600_000);
-  return {
-    ollama: (): OllamaSettings => ({
-      model,
-      timeoutMs: timeout(),
-      host: read.httpUrl("OLLAMA_HOST", ollamaHost),
-    }),
-    openai: (): OpenAiSettings => {
-      // Sent in a header: a placeholder such as "sk-…" would fail every request.
-      const apiKey = read.matching(
-        "OPENAI_API_KEY",
-        /^[\x21-\x7e]+$/,
-        "OPENAI_API_KEY must be the key as the provider issued it: visible ASCII characters, " +
-          "without spaces",
-      );
-      const baseURL = read.httpUrl("OPENAI_BASE_URL");
-      if (!apiKey && !baseURL) {
-        read.problem(
-          "SVC_EMBEDDER/SVC_LLM=openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)",
-        );
-      }
-      return { model, timeoutMs: timeout(), apiKey, baseURL };
-    },
-  };
-}
-
-/**
  * Where the master key's file is (`SVC_MASTER_KEY_FILE`, `SVC_KEYS_DIR`): by default in the
  * user's configuration directory, else (no home) a directory beside the data directory; never
  * inside it.
@@ -167,7 +127,7 @@ export function masterKeyFileOf(
 }
 
 /** The values of `SVC_EMBEDDER`. */
-export const EMBEDDER_KINDS = ["local", "lexical", "onnx", "use", "ollama", "openai"] as const;
+export const EMBEDDER_KINDS: readonly string[] = [...EMBEDDERS.keys()];
 
 function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig): EmbedderConfig {
   if (read.text("SVC_EMBEDDER") === undefined && read.text("SVC_REINDEX") === "1") {
@@ -176,42 +136,42 @@ function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig)
         "start keeps the embedder the index was built with)",
     );
   }
-  const servers = readModelServers(read, true);
   const kind = read.choice("SVC_EMBEDDER", "use", EMBEDDER_KINDS);
-  const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
-  switch (kind) {
-    case "local":
-      return { kind, modelsDir };
-    case "lexical":
-      return { kind };
-    case "onnx":
-      return { kind, onnx: readOnnxSettings(read, modelsDir) };
-    case "use": {
-      const chosen = read.text("SVC_EMBEDDER") !== undefined || store.kind === "postgres";
-      return chosen ? { kind, modelsDir } : {
-        kind,
-        modelsDir,
-        recommended: readRecommendedOnnxSettings(read, modelsDir),
-      };
-    }
-    case "ollama":
-      return { kind, ollama: servers.ollama() };
-    case "openai":
-      return { kind, openai: servers.openai() };
-  }
+  const modelsDir = modelsDirOf(read, dataDir);
+  const settings = embedderPlugin(kind).settings(read, { modelsDir });
+  // Without SVC_EMBEDDER in embedded mode, a new data directory tries the recommended model.
+  const chosen = read.text("SVC_EMBEDDER") !== undefined || store.kind === "postgres";
+  if (kind !== "use" || chosen) return { kind, settings, modelsDir };
+  return { kind, settings, modelsDir, recommended: readRecommendedOnnxSettings(read, modelsDir) };
+}
+
+/** `SVC_MODELS_DIR`: where downloaded models are kept. */
+function modelsDirOf(read: SettingsReader, dataDir: string): string {
+  return read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
+}
+
+/**
+ * Each embedder plugin's settings as `env` gives them, as if it were chosen (what is wrong is
+ * left unsaid): for opening the embedder an index was built with.
+ */
+function embedderSettings(env: Record<string, string | undefined>, dataDir: string) {
+  const read = new SettingsReader(env);
+  const place = { modelsDir: modelsDirOf(read, dataDir) };
+  return Object.fromEntries(
+    [...EMBEDDERS].map(([kind, plugin]) => [kind, plugin.settings(read, place)]),
+  );
 }
 
 function readLlm(read: SettingsReader): LlmConfig {
-  const servers = readModelServers(read, false);
   const kind = read.choice("SVC_LLM", "local", ["local", "ollama", "openai", "none"]);
   switch (kind) {
     case "local":
     case "none":
       return { kind };
     case "ollama":
-      return { kind, ollama: servers.ollama() };
+      return { kind, ollama: readOllamaSettings(read, "SVC_LLM_MODEL") };
     case "openai":
-      return { kind, openai: servers.openai() };
+      return { kind, openai: readOpenAiSettings(read, "SVC_LLM_MODEL") };
   }
 }
 
@@ -373,7 +333,6 @@ export function readConfig(
   const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
   const chain = readChain(read);
   const store = readStore(read);
-  const ollama = read.text("OLLAMA_HOST");
   const config: Config = {
     host: read.matching(
       "SVC_HOST",
@@ -393,8 +352,8 @@ export function readConfig(
       enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
       keepIndexEmbedder: read.text("SVC_EMBEDDER") === undefined,
       ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
-      modelsDir: read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`,
-      ollamaHost: ollama && ollamaHost(ollama),
+      modelsDir: modelsDirOf(read, dataDir),
+      embedders: embedderSettings(env, dataDir),
     },
     llm: readLlm(read),
     masterKey: {

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { OllamaSettings } from "@svc/ollama/settings";
+import type { OnnxSettings } from "@svc/onnx-embedder/settings";
 import { DEFAULT_DOWNLOAD } from "@svc/onnx-embedder/settings";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
@@ -20,6 +22,7 @@ Deno.test("the embedded default needs no network setting", () => {
     [chain, cipher, blobStore, embedder, llm],
     [{ kind: "local" }, { kind: "local" }, { kind: "sqlite" }, {
       kind: "use",
+      settings: { modelsDir: "./data/models" },
       modelsDir: "./data/models",
       recommended: {
         model: "sentence-transformers/all-MiniLM-L6-v2",
@@ -237,8 +240,9 @@ Deno.test("OLLAMA_HOST is completed as Ollama completes it", () => {
     const result = readConfig({ SVC_EMBEDDER: "ollama", OLLAMA_HOST });
     assert.ok(result.ok, result.ok ? "" : result.problems.join("\n"));
     assert.equal(result.config.embedder.kind, "ollama");
-    assert.equal(result.config.reindex.ollamaHost, result.config.embedder.ollama.host);
-    return result.config.embedder.ollama.host;
+    const { host } = result.config.embedder.settings as OllamaSettings;
+    assert.equal((result.config.reindex.embedders.ollama as OllamaSettings).host, host);
+    return host;
   };
   assert.equal(host("127.0.0.1:11500"), "http://127.0.0.1:11500");
   assert.equal(host("gpu-box"), "http://gpu-box:11434");
@@ -396,9 +400,9 @@ Deno.test("SVC_EMBEDDER=onnx reads the plugin's settings, SVC_MODELS_DIR include
   const result = readConfig({ SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL: "intfloat/e5-small-v2" });
   assert.ok(result.ok);
   const { embedder } = result.config;
-  assert.ok(embedder.kind === "onnx");
-  assert.equal(embedder.onnx.model, "intfloat/e5-small-v2");
-  assert.equal(embedder.onnx.modelsDir, "./data/models");
+  assert.equal(embedder.kind, "onnx");
+  assert.equal((embedder.settings as OnnxSettings).model, "intfloat/e5-small-v2");
+  assert.equal((embedder.settings as OnnxSettings).modelsDir, "./data/models");
   assert.ok(problemsOf({ SVC_EMBEDDER: "onnx" })[0].startsWith("SVC_EMBEDDER=onnx needs"));
 });
 
@@ -419,7 +423,11 @@ Deno.test("the access log's retention: 90 days by default, 1 day to 100 years", 
 Deno.test("SVC_EMBEDDER=use: the sentence encoder, with the models directory for its re-ranker", () => {
   const result = readConfig({ SVC_EMBEDDER: "use", SVC_MODELS_DIR: "/var/svc/models" });
   assert.ok(result.ok);
-  assert.deepEqual(result.config.embedder, { kind: "use", modelsDir: "/var/svc/models" });
+  assert.deepEqual(result.config.embedder, {
+    kind: "use",
+    settings: { modelsDir: "/var/svc/models" },
+    modelsDir: "/var/svc/models",
+  });
 });
 
 Deno.test("SVC_DATABASE_URL: what postgres cannot read is refused at start, never shown", () => {

@@ -2,6 +2,8 @@
  * The relayer's configuration as `readConfig` (in `config.ts`) returns it: each backend's choice
  * is a tagged union carrying the settings that backend needs.
  */
+import type { OllamaSettings } from "@svc/ollama/settings";
+import type { OpenAiSettings } from "@svc/openai/settings";
 import type { LogLevel } from "../src/log.ts";
 import type { SuiSettings } from "@svc/sui/settings";
 import type { SealSettings } from "@svc/seal/settings";
@@ -49,36 +51,18 @@ export type VectorStoreConfig =
   | { kind: "lancedb" }
   | { kind: "memory" };
 
-/** A model server: Ollama, or an OpenAI-compatible API. */
-export interface RemoteModelSettings {
-  /** The model name; each provider has its own default. */
-  model?: string;
-  timeoutMs: number;
+/** The embedder: the plugin `SVC_EMBEDDER` chooses (`app/embedders.ts`) and its settings. */
+export interface EmbedderConfig {
+  kind: string;
+  settings: unknown;
+  /** `SVC_MODELS_DIR`: where downloaded models are kept (the GloVe re-ranker's words too). */
+  modelsDir: string;
+  /**
+   * `SVC_EMBEDDER` unset in embedded mode: the recommended ONNX model, which a new data
+   * directory chooses instead where the model hub answers (`default_embedder.ts`).
+   */
+  recommended?: OnnxSettings;
 }
-export interface OllamaSettings extends RemoteModelSettings {
-  /** The Ollama server; the plugin's default (`http://127.0.0.1:11434`) when absent. */
-  host?: string;
-}
-export interface OpenAiSettings extends RemoteModelSettings {
-  apiKey?: string;
-  baseURL?: string;
-}
-
-export type EmbedderConfig =
-  | { kind: "local"; modelsDir: string }
-  | { kind: "lexical" }
-  | { kind: "onnx"; onnx: OnnxSettings }
-  | {
-    kind: "use";
-    modelsDir: string;
-    /**
-     * `SVC_EMBEDDER` unset in embedded mode: the recommended ONNX model, which a new data
-     * directory chooses instead where the model hub answers (`default_embedder.ts`).
-     */
-    recommended?: OnnxSettings;
-  }
-  | { kind: "ollama"; ollama: OllamaSettings }
-  | { kind: "openai"; openai: OpenAiSettings };
 /** Whether a start whose embedder differs from the index's rebuilds the index, and how fast. */
 export interface ReindexConfig {
   /** `SVC_REINDEX=1`: build the new index in the background while serving from the old one. */
@@ -92,8 +76,11 @@ export interface ReindexConfig {
   ratePerSecond: number;
   /** `SVC_MODELS_DIR`: where the offline embedder's cache is, should it be the previous one. */
   modelsDir: string;
-  /** `OLLAMA_HOST`, should the previous embedder be Ollama's. */
-  ollamaHost?: string;
+  /**
+   * Each embedder plugin's settings as the configuration gives them, as if it were chosen: for
+   * opening the embedder an index was built with (the Ollama host, the OpenAI-compatible API).
+   */
+  embedders: Record<string, unknown>;
 }
 export type LlmConfig =
   | { kind: "local" }

@@ -52,7 +52,7 @@ export async function openChosenEmbedder(
   });
   if (config.kind !== "use" || !config.recommended) return await open(config);
   const { recommended, ...use } = config;
-  const onnx = { kind: "onnx", onnx: recommended } as const;
+  const onnx = { kind: "onnx", settings: recommended, modelsDir: use.modelsDir };
   const recorded = await readChoice(dataDir);
   if (recorded) return await open(recorded === "onnx" ? onnx : use);
   if (!fresh) return await open(use);

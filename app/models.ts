@@ -2,74 +2,38 @@
  * The models the configuration names: the embedder (with its re-ranker) and the language model
  * of analyze and ask, each plugin imported only when chosen.
  */
-import type { Embedder, Llm, Reranker } from "../src/backends/types.ts";
-import type { Logger } from "../src/log.ts";
+import type { Llm } from "../src/backends/types.ts";
+import type { OpenedEmbedder } from "../src/backends/embedder_plugin.ts";
+import { type Logger, silentLogger } from "../src/log.ts";
+import { glovePlugin } from "@svc/glove-embedder/plugin";
 import type { EmbedderConfig, LlmConfig } from "./config.ts";
+import { embedderPlugin } from "./embedders.ts";
 
 /**
- * The configured embedder, and the re-ranker that comes with it; a remote embedder is asked once
- * for its vector size.
+ * The configured embedder, and the re-ranker that comes with it; a sentence model gets GloVe's
+ * word-level re-ranker on top.
  */
 export async function openEmbedder(
   config: EmbedderConfig,
   logger: Logger,
-): Promise<{ embedder: Embedder; reranker?: Reranker; close?(): Promise<void> }> {
-  switch (config.kind) {
-    case "local": {
-      const { GloveEmbedder } = await import("@svc/glove-embedder");
-      const embedder = await GloveEmbedder.open({ cacheDir: config.modelsDir });
-      return { embedder, reranker: embedder.reranker() };
-    }
-    case "lexical": {
-      const { LexicalEmbedder } = await import("@svc/lexical-embedder");
-      return { embedder: await LexicalEmbedder.open() };
-    }
-    case "onnx": {
-      const { OnnxEmbedder } = await import("@svc/onnx-embedder");
-      const { modelDir, model, revision, endpoint, modelsDir, download, pins, ...settings } =
-        config.onnx;
-      const embedder = await OnnxEmbedder.open({
-        ...settings,
-        dir: modelDir,
-        name: model,
-        hub: model ? { model, revision, endpoint, modelsDir, pins, ...download } : undefined,
-        logger,
-      });
-      return await withWordReranker(embedder, modelsDir);
-    }
-    case "use": {
-      const { UseEmbedder } = await import("@svc/use-embedder");
-      const embedder = await UseEmbedder.open({ cacheDir: config.modelsDir, logger });
-      return await withWordReranker(embedder, config.modelsDir);
-    }
-    case "ollama": {
-      const { OllamaEmbedder, DEFAULT_OLLAMA_EMBED_MODEL } = await import(
-        "@svc/ollama"
-      );
-      const { host, model = DEFAULT_OLLAMA_EMBED_MODEL, timeoutMs } = config.ollama;
-      return { embedder: await OllamaEmbedder.open({ host, model, timeoutMs }) };
-    }
-    case "openai": {
-      const { OpenAiEmbedder, DEFAULT_OPENAI_EMBED_MODEL } = await import(
-        "@svc/openai"
-      );
-      const { apiKey, baseURL, model = DEFAULT_OPENAI_EMBED_MODEL, timeoutMs } = config.openai;
-      return { embedder: await OpenAiEmbedder.open({ apiKey, baseURL, model, timeoutMs }) };
-    }
-  }
+): Promise<OpenedEmbedder> {
+  const { kind, settings, modelsDir } = config;
+  const plugin = embedderPlugin(kind);
+  const opened = await plugin.open(settings, { modelsDir, logger });
+  return plugin.wordReranker ? await withWordReranker(opened, modelsDir) : opened;
 }
 
 /** A sentence model's embedder with the GloVe word-level re-ranker on top; closes it on failure. */
 async function withWordReranker(
-  embedder: Embedder & { close(): Promise<void> },
+  opened: OpenedEmbedder,
   modelsDir: string,
-): Promise<{ embedder: Embedder; reranker: Reranker; close(): Promise<void> }> {
-  const { GloveEmbedder } = await import("@svc/glove-embedder");
-  const glove = await GloveEmbedder.open({ cacheDir: modelsDir }).catch(async (error) => {
-    await embedder.close();
-    throw error;
-  });
-  return { embedder, reranker: glove.reranker(), close: () => embedder.close() };
+): Promise<OpenedEmbedder> {
+  const glove = await glovePlugin.open({ modelsDir }, { modelsDir, logger: silentLogger })
+    .catch(async (error) => {
+      await opened.close?.();
+      throw error;
+    });
+  return { ...opened, reranker: glove.reranker };
 }
 
 /** The language model of analyze and ask; none with `SVC_LLM=none`. */

@@ -40,12 +40,7 @@ import {
   settleLeftovers,
 } from "./reindex/mod.ts";
 import type { Config, EmbedderConfig } from "./config.ts";
-import {
-  DEFAULT_BATCH,
-  DEFAULT_DOWNLOAD,
-  DEFAULT_HF_ENDPOINT,
-  type OnnxSettings,
-} from "@svc/onnx-embedder/settings";
+import { embedderPlugin, EMBEDDERS } from "./embedders.ts";
 import { BackgroundReindex } from "./background_reindex.ts";
 import { carryImportNote } from "./lancedb_import.ts";
 
@@ -95,78 +90,31 @@ export interface VectorIndexDependencies {
  * this relayer cannot tell or cannot reach it.
  */
 export function previousEmbedderConfig(model: string, config: Config): EmbedderConfig | undefined {
-  if (model.startsWith("svc-glove")) return { kind: "local", modelsDir: config.reindex.modelsDir };
-  if (/^svc-lexical-hash-v1-384$/.test(model)) return { kind: "lexical" };
-  if (model.startsWith("svc-use-lite")) return { kind: "use", modelsDir: config.reindex.modelsDir };
-  const hub = /^onnx:([\w.-]+\/[\w.-]+):[0-9a-f]{16}$/.exec(model);
-  if (hub) return { kind: "onnx", onnx: hubModelSettings(hub[1], config) };
-  const remote = model.match(/^(ollama|openai):(.+)$/s);
-  if (!remote) return undefined;
-  const [, kind, name] = remote;
-  const { embedder, llm } = config;
-  if (kind === "ollama") {
-    const settings = embedder.kind === "ollama"
-      ? embedder.ollama
-      : llm.kind === "ollama"
-      ? llm.ollama
-      : { timeoutMs: 60_000, host: config.reindex.ollamaHost };
-    return { kind, ollama: { ...settings, model: name } };
+  const { modelsDir, embedders } = config.reindex;
+  for (const [kind, plugin] of EMBEDDERS) {
+    const settings = plugin.recognise?.(model, { modelsDir, configured: embedders[kind] });
+    if (settings !== undefined) return { kind, settings, modelsDir };
   }
-  const settings = embedder.kind === "openai"
-    ? embedder.openai
-    : llm.kind === "openai"
-    ? llm.openai
-    : undefined;
-  return settings && { kind: "openai", openai: { ...settings, model: name } };
-}
-
-/**
- * A hub model, as downloaded into the models directory (its download is used as it is), from the
- * hub the configuration names.
- */
-function hubModelSettings(model: string, config: Config): OnnxSettings {
-  const configured = config.embedder.kind === "onnx" ? config.embedder.onnx : undefined;
-  return {
-    model,
-    revision: "main",
-    modelsDir: config.reindex.modelsDir,
-    endpoint: configured?.endpoint ?? DEFAULT_HF_ENDPOINT,
-    batchSize: configured?.batchSize ?? DEFAULT_BATCH,
-    threads: configured?.threads ?? 0,
-    download: configured?.download ?? DEFAULT_DOWNLOAD,
-  };
-}
-
-/** The setting that names the configured ONNX model, which `SVC_EMBEDDER=onnx` alone does not. */
-function modelSetting(embedder: EmbedderConfig): string {
-  if (embedder.kind !== "onnx") return "";
-  const { modelDir, model } = embedder.onnx;
-  return modelDir ? `SVC_ONNX_MODEL_DIR=${modelDir}` : `SVC_ONNX_MODEL=${model}`;
+  return undefined;
 }
 
 /** The settings that choose the configured embedder, as a command line names them. */
-function settingsOf(embedder: EmbedderConfig): string {
-  return [`SVC_EMBEDDER=${embedder.kind}`, modelSetting(embedder)].filter(Boolean).join(" ");
+function settingsOf({ kind, settings }: EmbedderConfig): string {
+  const more = embedderPlugin(kind).chosenBy?.(settings);
+  return [`SVC_EMBEDDER=${kind}`, more].filter(Boolean).join(" ");
 }
 
 /** The command that rebuilds the index for the configured embedder, the relayer stopped. */
-function reindexCommand(embedder: EmbedderConfig): string {
-  const command = `deno task svc reindex --embedder ${embedder.kind}`;
-  return [modelSetting(embedder), command].filter(Boolean).join(" ");
+function reindexCommand({ kind, settings }: EmbedderConfig): string {
+  const command = `deno task svc reindex --embedder ${kind}`;
+  return [embedderPlugin(kind).chosenBy?.(settings), command].filter(Boolean).join(" ");
 }
 
 /** The settings that choose the embedder whose model id is `model`, when this version knows. */
 export function embedderSetting(model: string, config: Config): string | undefined {
-  const remote = /^(ollama|openai):(.+)$/s.exec(model);
-  if (remote) return `SVC_EMBEDDER=${remote[1]} SVC_EMBED_MODEL=${remote[2]}`;
-  const onnx = /^onnx:(.+):[0-9a-f]{16}$/s.exec(model);
-  if (onnx) {
-    // The name is the hub id (SVC_ONNX_MODEL, beside SVC_ONNX_MODEL_DIR or not), else the
-    // directory's name; the pooling and prefixes are part of the identity too.
-    const name = onnx[1].includes("/")
-      ? `SVC_ONNX_MODEL=${onnx[1]} (beside SVC_ONNX_MODEL_DIR for a model directory)`
-      : `SVC_ONNX_MODEL_DIR naming a directory called ${onnx[1]} (or SVC_ONNX_MODEL=${onnx[1]})`;
-    return `SVC_EMBEDDER=onnx with ${name}, and the same SVC_ONNX_POOLING and prefixes`;
+  for (const plugin of EMBEDDERS.values()) {
+    const setting = plugin.choosing?.(model);
+    if (setting) return setting;
   }
   const kind = previousEmbedderConfig(model, config)?.kind;
   return kind && `SVC_EMBEDDER=${kind}`;

@@ -10,28 +10,26 @@ import { startFakeModelServer } from "../tests/fakes/model_server.ts";
 import { configOf, holdOne } from "../tests/compose_fixtures.ts";
 
 Deno.test("configuration: SVC_REINDEX and SVC_REINDEX_RATE", () => {
-  assert.deepEqual(configOf({}).reindex, {
+  const { embedders: _, ...reindex } = configOf({}).reindex;
+  assert.deepEqual(reindex, {
     enabled: false,
     keepIndexEmbedder: true,
     ratePerSecond: 0,
     modelsDir: "./data/models",
-    ollamaHost: undefined,
   });
-  assert.deepEqual(
-    configOf({
-      SVC_REINDEX: "1",
-      SVC_REINDEX_RATE: "250",
-      SVC_MODELS_DIR: "/m",
-      SVC_EMBEDDER: "local",
-    }).reindex,
-    {
-      enabled: true,
-      keepIndexEmbedder: false,
-      ratePerSecond: 250,
-      modelsDir: "/m",
-      ollamaHost: undefined,
-    },
-  );
+  const { embedders, ...set } = configOf({
+    SVC_REINDEX: "1",
+    SVC_REINDEX_RATE: "250",
+    SVC_MODELS_DIR: "/m",
+    SVC_EMBEDDER: "local",
+  }).reindex;
+  assert.deepEqual(set, {
+    enabled: true,
+    keepIndexEmbedder: false,
+    ratePerSecond: 250,
+    modelsDir: "/m",
+  });
+  assert.deepEqual(embedders.local, { modelsDir: "/m" }, "each plugin's settings, for a reindex");
   const unset = readConfig({ SVC_REINDEX: "1" });
   assert.ok(!unset.ok && unset.problems.some((p) => /SVC_REINDEX=1 needs SVC_EMBEDDER/.test(p)));
   const bad = readConfig({ SVC_REINDEX: "yes", SVC_REINDEX_RATE: "-1" });
@@ -49,22 +47,29 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
   });
   assert.deepEqual(previousEmbedderConfig("svc-glove100-sif-oov28-v1", config), {
     kind: "local",
+    settings: { modelsDir: "/models" },
     modelsDir: "/models",
   });
-  assert.deepEqual(previousEmbedderConfig("svc-lexical-hash-v1-384", config), { kind: "lexical" });
+  assert.deepEqual(previousEmbedderConfig("svc-lexical-hash-v1-384", config), {
+    kind: "lexical",
+    settings: {},
+    modelsDir: "/models",
+  });
   // The Ollama host and the OpenAI-compatible API come from the settings of the language model.
   assert.deepEqual(previousEmbedderConfig("openai:text-embedding-3-small", config), {
     kind: "openai",
-    openai: {
+    settings: {
       model: "text-embedding-3-small",
       timeoutMs: 60_000,
       apiKey: undefined,
       baseURL: "http://127.0.0.1:1234/v1",
     },
+    modelsDir: "/models",
   });
   assert.deepEqual(previousEmbedderConfig("ollama:nomic-embed-text", config), {
     kind: "ollama",
-    ollama: { model: "nomic-embed-text", timeoutMs: 60_000, host: "http://10.0.0.2:11434" },
+    settings: { model: "nomic-embed-text", timeoutMs: 60_000, host: "http://10.0.0.2:11434" },
+    modelsDir: "/models",
   });
   // A hub model opens from its download in the models directory.
   const hub = previousEmbedderConfig(
@@ -73,7 +78,8 @@ Deno.test("the previous embedder is told by the model id the index recorded", ()
   );
   assert.deepEqual(hub, {
     kind: "onnx",
-    onnx: {
+    modelsDir: "/models",
+    settings: {
       model: "sentence-transformers/all-MiniLM-L6-v2",
       revision: "main",
       modelsDir: "/models",

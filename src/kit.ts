@@ -25,6 +25,7 @@
  * @module
  */
 export type * from "./backends/types.ts";
+export type * from "./backends/embedder_plugin.ts";
 export { JOB_TEXT_KEY_TAG, type KeyPlace, type KeyStore } from "./backends/key_store.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
 export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
@@ -68,12 +69,7 @@ export { createLogger, type LogFields, type Logger, type LogLevel, silentLogger 
 export { SettingsReader, shown } from "./settings_reader.ts";
 export { UNPRINTABLE } from "./validate.ts";
 export type { CarriedClaim, PendingClaim, ReplayGuard } from "./auth/replay_guard.ts";
-export {
-  ClaimRecord,
-  type ClaimRecordStats,
-  type Fingerprint,
-  fingerprintOf,
-} from "./auth/claim_record.ts";
+export { type ClaimRecordStats, type Fingerprint, fingerprintOf } from "./auth/claim_record.ts";
 export {
   type AcceptOptions,
   type CiphertextToSave,

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { fakeHub, pinsOf, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
 import type { ReleasePins } from "../plugins/onnx_embedder/pins.ts";
+import type { OnnxSettings } from "../plugins/onnx_embedder/settings.ts";
 import { hubModelDir, MANIFEST } from "../plugins/onnx_embedder/hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../plugins/onnx_embedder/settings.ts";
 import { createLogger } from "../src/log.ts";
@@ -32,7 +33,7 @@ async function opened(
   assert.ok(result.ok, JSON.stringify(result));
   const config = result.config.embedder;
   if (config.kind === "use" && config.recommended) config.recommended.pins = pins;
-  if (config.kind === "onnx") config.onnx.pins = pins;
+  if (config.kind === "onnx") (config.settings as OnnxSettings).pins = pins;
   const lines: Record<string, unknown>[] = [];
   const logger = createLogger("info", (line) => lines.push(JSON.parse(line)));
   const { embedder, close } = await openChosenEmbedder(
