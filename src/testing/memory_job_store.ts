@@ -2,22 +2,17 @@
  * `MemoryJobStore`: a `JobStore` in memory, for tests and for embedding the services without
  * Deno KV. Nothing outlives the process, records do not expire, and it keeps no dead letter.
  */
-import { SvcError } from "../errors.ts";
 import type { JobRecord } from "../jobs/job_queue.ts";
 import type { CreateOptions, JobStore, JobWrite, StoredMessage } from "../jobs/job_store.ts";
 import { stillAsSeen } from "../jobs/job_transitions.ts";
+import { MemoryMessageQueue } from "./memory_message_queue.ts";
 
 /** Jobs in memory; `close()` (or `using`) stops delivering and cancels delayed messages. */
 export class MemoryJobStore implements JobStore, Disposable {
   readonly #records = new Map<string, JobRecord>();
   readonly #texts = new Map<string, string>();
   readonly #ciphertexts = new Map<string, Uint8Array<ArrayBuffer>>();
-  /** Messages due, waiting for a listener. */
-  #due: StoredMessage[] = [];
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  #handler?: (message: StoredMessage) => Promise<void>;
-  #stop?: () => void;
-  #closed = false;
+  readonly #messages = new MemoryMessageQueue();
 
   async create(records: JobRecord[], texts: string[], options: CreateOptions = {}): Promise<void> {
     await options.claim?.settle();
@@ -75,30 +70,12 @@ export class MemoryJobStore implements JobStore, Disposable {
     handler: (message: StoredMessage) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    if (signal?.aborted) return Promise.resolve();
-    if (this.#handler) {
-      return Promise.reject(
-        new SvcError("internal", "Cannot listen to the job store: it already has a listener"),
-      );
-    }
-    this.#handler = handler;
-    return new Promise<void>((resolve) => {
-      this.#stop = () => {
-        this.#handler = undefined;
-        this.#stop = undefined;
-        resolve();
-      };
-      signal?.addEventListener("abort", () => this.#stop?.(), { once: true });
-      this.#deliverDue();
-    });
+    return this.#messages.listen((message) => handler(message as StoredMessage), signal);
   }
 
   /** Stops delivering; delayed messages, and any enqueued later, wait undelivered. */
   close(): void {
-    this.#closed = true;
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
-    this.#stop?.();
+    this.#messages.close();
   }
 
   /** Closes the store, as `close` does. */
@@ -112,32 +89,6 @@ export class MemoryJobStore implements JobStore, Disposable {
   }
 
   #enqueue(jobIds: string[], delayMs: number, failures: number): void {
-    const messages = jobIds.map((job_id) => ({ job_id, failures }));
-    if (delayMs <= 0 || this.#closed) {
-      this.#due.push(...messages);
-      this.#deliverDue();
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      this.#due.push(...messages);
-      this.#deliverDue();
-    }, delayMs);
-    this.#timers.add(timer);
-  }
-
-  /**
-   * Hands every due job to the listener, asynchronously (never within the call that enqueued
-   * it); one whose turn comes after listening stopped waits again.
-   */
-  #deliverDue(): void {
-    const handler = this.#handler;
-    if (!handler) return;
-    for (const message of this.#due.splice(0)) {
-      Promise.resolve().then(() => {
-        if (this.#handler === handler) return handler(message);
-        this.#due.push(message);
-      }).catch(() => {});
-    }
+    for (const job_id of jobIds) this.#messages.enqueue({ job_id, failures }, { delayMs });
   }
 }
