@@ -37,6 +37,13 @@ export async function linkTestModels(modelsDir: string): Promise<void> {
   }
 }
 
+/** The `SVC_ONNX_*` settings of this process's environment. */
+function onnxSettings(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([name]) => name.startsWith("SVC_ONNX_")),
+  );
+}
+
 /** Where the test relayers keep their data directories' master keys (not the user's own). */
 export const TEST_KEYS_DIR = `${Deno.env.get("TMPDIR") ?? "/tmp"}/svc-test-keys`;
 
@@ -103,6 +110,8 @@ export async function startRelayer(
       // GloVe, quick to load, unless the test (or, for a benchmark, the environment) names
       // another ("" leaves the relayer's default, `use`).
       SVC_EMBEDDER: Deno.env.get("SVC_EMBEDDER") ?? "local",
+      // And, for a benchmark, the ONNX model it names (SVC_ONNX_MODEL_DIR, SVC_ONNX_THREADS …).
+      ...onnxSettings(),
       ...env,
     },
     stdout: "null",
