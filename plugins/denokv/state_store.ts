@@ -43,13 +43,13 @@ export class KvStateStore implements StateStore {
     return entry(await this.#kv.get<T>(key as Deno.KvKey));
   }
 
+  /** Ten keys a read (Deno KV's limit), the reads at once. */
   async getMany<T>(keys: readonly StateKey[]): Promise<(StateEntry<T> | null)[]> {
-    const found: (StateEntry<T> | null)[] = [];
+    const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
     for (let i = 0; i < keys.length; i += GET_MANY) {
-      const slice = keys.slice(i, i + GET_MANY) as Deno.KvKey[];
-      found.push(...(await this.#kv.getMany<T[]>(slice)).map(entry<T>));
+      reads.push(this.#kv.getMany<T[]>(keys.slice(i, i + GET_MANY) as Deno.KvKey[]));
     }
-    return found;
+    return (await Promise.all(reads)).flat().map(entry<T>);
   }
 
   async set(key: StateKey, value: unknown, options?: StateSetOptions): Promise<void> {
