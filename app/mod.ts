@@ -28,7 +28,7 @@ import { checkNotMoved } from "./moved.ts";
 import { checkVectorStore } from "./vector_store_kind.ts";
 import { recordKeyStore } from "./key_store_record.ts";
 import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
-import type { BackgroundReindex } from "./background_reindex.ts";
+import type { BackgroundReindex } from "@svc/relayer/reindex";
 import { type IndexLock, lockIndex } from "./index_lock.ts";
 
 export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";

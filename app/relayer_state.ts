@@ -14,7 +14,7 @@ import { StateUpdateClaims } from "../src/services/update_claims.ts";
 import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Logger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";
-import { ReindexState, type ReindexStateStore } from "./reindex/mod.ts";
+import { ReindexState, type ReindexStateStore } from "@svc/relayer/reindex";
 import { scrubSqlite } from "@svc/util/scrub";
 import type { Config } from "./config.ts";
 import { postgresPlugin } from "./database.ts";

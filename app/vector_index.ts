@@ -30,6 +30,7 @@ import type { Logger } from "../src/log.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
 import {
+  BackgroundReindex,
   IndexSwitch,
   planReindex,
   recordedEmbedder,
@@ -38,10 +39,9 @@ import {
   type ReindexStateStore,
   sameEmbedding,
   settleLeftovers,
-} from "./reindex/mod.ts";
+} from "@svc/relayer/reindex";
 import type { Config, EmbedderConfig } from "./config.ts";
 import { embedderPlugin, EMBEDDERS } from "./embedders.ts";
-import { BackgroundReindex } from "./background_reindex.ts";
 import { carryImportNote } from "./lancedb_import.ts";
 
 /** The index to serve from, and the reindex to run when one is needed. */

@@ -7,7 +7,7 @@
  */
 import { EMBEDDER_KINDS, openBackends, readConfig } from "../app/mod.ts";
 import { createLogger } from "../src/log.ts";
-import type { ReindexProgress, ReindexSummary } from "../app/reindex/mod.ts";
+import type { ReindexProgress, ReindexSummary } from "@svc/relayer/reindex";
 import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";

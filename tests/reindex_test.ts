@@ -15,7 +15,7 @@ import { cosineDistance } from "../src/backends/memory.ts";
 import type { Embedder, VectorIndexSet } from "../src/backends/types.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { TermHasher } from "../src/ranking/terms.ts";
-import { IndexSwitch, planReindex, Reindexer, ReindexState } from "../app/reindex/mod.ts";
+import { IndexSwitch, planReindex, Reindexer, ReindexState } from "@svc/relayer/reindex";
 import { KvStateStore } from "@svc/denokv";
 import { type Caller, jsonOf, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { TEST_MODELS_DIR } from "./relayer_process.ts";

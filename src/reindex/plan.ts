@@ -3,9 +3,9 @@
  * after its switch left (`settleLeftovers`), and which index a reindex builds (`planReindex`):
  * the one it was building, to resume, when it was for the same embedder, or a new one.
  */
-import type { IndexEmbedding, VectorIndexSet } from "../../src/backends/types.ts";
-import { type Logger, silentLogger } from "../../src/log.ts";
-import type { ReindexPlan, ReindexStateStore } from "../../src/reindex/state.ts";
+import type { IndexEmbedding, VectorIndexSet } from "../backends/types.ts";
+import { type Logger, silentLogger } from "../log.ts";
+import type { ReindexPlan, ReindexStateStore } from "./state.ts";
 
 /** The name after `active`: `index` → `index-2`, `index-2` → `index-3`. */
 function nextIndexName(active: string): string {

@@ -1,27 +1,22 @@
 import assert from "node:assert/strict";
-import { MemoryBlobStore } from "../../src/backends/memory.ts";
-import { MemoryCipher } from "../../src/testing/memory_cipher.ts";
-import { MemoryEmbedder } from "../../src/testing/memory_embedder.ts";
-import { MemoryVectorIndexSet } from "../../src/backends/memory_index_set.ts";
-import type {
-  CallOptions,
-  Cipher,
-  Embedder,
-  TermsRow,
-  VectorStore,
-} from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
-import { timeOrderedId } from "../../src/ids.ts";
-import { AttributeSeal } from "../../src/pipeline/attributes.ts";
-import { createRememberPipeline } from "../../src/pipeline/remember.ts";
-import { VectorSeal } from "../../src/pipeline/vector_seal.ts";
-import { LexicalIndex } from "../../src/ranking/lexicon.ts";
-import { TermHasher } from "../../src/ranking/terms.ts";
+import { MemoryBlobStore } from "../backends/memory.ts";
+import { MemoryCipher } from "../testing/memory_cipher.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
+import { MemoryVectorIndexSet } from "../backends/memory_index_set.ts";
+import type { CallOptions, Cipher, Embedder, TermsRow, VectorStore } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import { timeOrderedId } from "../ids.ts";
+import { AttributeSeal } from "../pipeline/attributes.ts";
+import { createRememberPipeline } from "../pipeline/remember.ts";
+import { VectorSeal } from "../pipeline/vector_seal.ts";
+import { LexicalIndex } from "../ranking/lexicon.ts";
+import { TermHasher } from "../ranking/terms.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { planReindex } from "./plan.ts";
 import { Reindexer, type ReindexProgress } from "./reindexer.ts";
-import { ReindexState } from "../../src/reindex/state.ts";
-import { KvStateStore } from "@svc/denokv";
+import { ReindexState } from "./state.ts";
+import { MemoryStateStore } from "../state/memory_state_store.ts";
+import type { StateStore } from "../state/state_store.ts";
 
 /** Vectors of the same size as `MemoryEmbedder`'s that differ from them (reversed); counted. */
 class CountingEmbedder implements Embedder {
@@ -103,10 +98,10 @@ async function populated(count: number) {
 async function reindexOf(
   world: Awaited<ReturnType<typeof populated>>,
   embedder: Embedder,
-  kv: Deno.Kv,
+  kv: StateStore,
   options: { batchSize?: number; cipher?: Cipher } = {},
 ) {
-  const state = await ReindexState.open(new KvStateStore(kv), world.secret);
+  const state = await ReindexState.open(kv, world.secret);
   const plan = await planReindex(world.indexes, state, embedder);
   const source = await world.indexes.open(plan.from, world.oldEmbedder);
   const target = await world.indexes.open(plan.to, embedder);
@@ -135,7 +130,7 @@ async function catalog(store: VectorStore) {
 }
 
 Deno.test("reindex: the new index holds every memory with its id, namespace, time, blob, terms and info, embedded anew; the old one is removed", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  const kv = new MemoryStateStore();
   const world = await populated(30);
   const before = await catalog(world.store);
   const embedder = new CountingEmbedder(16);
@@ -157,12 +152,12 @@ Deno.test("reindex: the new index holds every memory with its id, namespace, tim
     const [hit] = await target.search(owner, namespace, vector, 1, { ids: [id] });
     assert.ok(hit.distance < 1e-6, `${id} is indexed under the new embedder's vector`);
   }
-  assert.equal(await (await ReindexState.open(new KvStateStore(kv), world.secret)).plan(), null);
+  assert.equal(await (await ReindexState.open(kv, world.secret)).plan(), null);
 });
 
 Deno.test("reindex: a client-encrypted memory keeps its sealed vector when the size matches, and is skipped when not", async () => {
   for (const dimensions of [16, 24]) {
-    await using kv = await Deno.openKv(":memory:");
+    const kv = new MemoryStateStore();
     const world = await populated(6);
     const id = await world.manual();
     const { reindexer, target } = await reindexOf(world, new CountingEmbedder(dimensions), kv);
@@ -175,7 +170,7 @@ Deno.test("reindex: a client-encrypted memory keeps its sealed vector when the s
 });
 
 Deno.test("reindex: rows indexed before text digests and the manual mark gain them", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  const kv = new MemoryStateStore();
   const world = await populated(6);
   await world.manual();
   const want = await catalog(world.store);
@@ -194,7 +189,7 @@ Deno.test("reindex: rows indexed before text digests and the manual mark gain th
 });
 
 Deno.test("reindex: cut short, it resumes from its cursors instead of starting over", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  const kv = new MemoryStateStore();
   const world = await populated(60);
   const first = new CountingEmbedder(16);
   const stop = new AbortController();
@@ -228,7 +223,7 @@ Deno.test("reindex: cut short, it resumes from its cursors instead of starting o
 });
 
 Deno.test("reindex: memories written to the old index alone, or erased from it, while no relayer wrote both, are caught up before the switch", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  const kv = new MemoryStateStore();
   const world = await populated(12);
   const embedder = new CountingEmbedder(16);
   const { reindexer, target, indexes } = await reindexOf(world, embedder, kv);
@@ -258,7 +253,7 @@ Deno.test("reindex: memories written to the old index alone, or erased from it, 
 });
 
 Deno.test("reindex: a cipher that needs each caller's key is refused", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  const kv = new MemoryStateStore();
   const world = await populated(2);
   const cipher: Cipher = {
     name: "seal-like",

@@ -33,14 +33,14 @@ import type {
   TermsRow,
   VectorIndexSet,
   VectorRow,
-} from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
-import { type Logger, silentLogger } from "../../src/log.ts";
-import type { VectorSeal } from "../../src/pipeline/vector_seal.ts";
-import type { TermHasher } from "../../src/ranking/terms.ts";
-import { createReader, type MemoryReader } from "../../src/services/reader.ts";
+} from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import { type Logger, silentLogger } from "../log.ts";
+import type { VectorSeal } from "../pipeline/vector_seal.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import { createReader, type MemoryReader } from "../services/reader.ts";
 import type { IndexGeneration, IndexSwitch } from "./index_switch.ts";
-import type { PartitionCursor, ReindexStateStore } from "../../src/reindex/state.ts";
+import type { PartitionCursor, ReindexStateStore } from "./state.ts";
 
 /** What a reindex works with. */
 export interface ReindexerOptions {
@@ -75,12 +75,15 @@ export interface ReindexerOptions {
 
 /** How far a reindex got. */
 export interface ReindexProgress {
+  /** What it does now. */
   phase: "copying" | "catching up" | "switching" | "retiring" | "done";
   /** Namespaces of the old index, and those copied. */
   namespaces: number;
+  /** Namespaces copied. */
   namespacesDone: number;
   /** Memories of the old index, and those copied or left out so far (before a restart too). */
   memories: number;
+  /** Memories copied or left out so far. */
   done: number;
 }
 
@@ -88,6 +91,7 @@ export interface ReindexProgress {
 export interface ReindexSummary {
   /** The index replaced and the one now active, with their embedders. */
   from: { index: string; model: string; dimensions: number };
+  /** The index now active, with its embedder. */
   to: { index: string; model: string; dimensions: number };
   /** Memories in the new index. */
   memories: number;
@@ -116,6 +120,7 @@ export class Reindexer {
   #skipped = new Map<string, SkipReason>();
   #written = 0;
 
+  /** A reindex as `options` set it up (the plan, both indexes, the stores, the keys). */
   constructor(options: ReindexerOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;

@@ -38,18 +38,20 @@ import type {
   VectorHit,
   VectorRow,
   VectorStore,
-} from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
-import { type Logger, silentLogger } from "../../src/log.ts";
+} from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
+import { type Logger, silentLogger } from "../log.ts";
 import { WriteGate } from "./write_gate.ts";
 
 /** An index and the embedder its vectors come from. */
 export interface IndexGeneration {
   /** The index's name in its `VectorIndexSet`. */
   readonly name: string;
+  /** The embedder its vectors come from. */
   readonly embedder: Embedder;
   /** The re-ranker that serves with this index's embedder, if any. */
   readonly reranker?: Reranker;
+  /** The index, opened. */
   readonly store: VectorStore;
   /** Closes an embedder opened for this index alone, with the index (`retire`, `close`). */
   readonly closeEmbedder?: () => Promise<void>;
@@ -104,6 +106,7 @@ export class IndexSwitch {
   /** The active index, searched by generation (see the module documentation). */
   readonly vectors: VectorStore;
 
+  /** A switch serving from `active`, the index built with its embedder. */
   constructor(active: IndexGeneration, options: { logger?: Logger } = {}) {
     this.#active = { ...active, calls: 0, closing: false };
     this.#logger = options.logger ?? silentLogger;

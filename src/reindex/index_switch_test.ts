@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { cosineDistance, MemoryVectorStore } from "../../src/backends/memory.ts";
-import { MemoryEmbedder } from "../../src/testing/memory_embedder.ts";
-import type { CallOptions, Embedder, VectorRow } from "../../src/backends/types.ts";
-import { SvcError } from "../../src/errors.ts";
+import { cosineDistance, MemoryVectorStore } from "../backends/memory.ts";
+import { MemoryEmbedder } from "../testing/memory_embedder.ts";
+import type { CallOptions, Embedder, VectorRow } from "../backends/types.ts";
+import { SvcError } from "../errors.ts";
 import { IndexSwitch } from "./index_switch.ts";
 import { WriteGate } from "./write_gate.ts";
 

@@ -1,7 +1,7 @@
 /** The reindex a relayer runs in the background when it changes its embedder. */
-import { SvcError } from "../src/errors.ts";
-import type { Logger } from "../src/log.ts";
-import type { Reindexer } from "./reindex/mod.ts";
+import { SvcError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Reindexer } from "./mod.ts";
 
 /**
  * A reindex run in the background of a relayer: started once it serves, tried again after a
@@ -14,6 +14,7 @@ export class BackgroundReindex {
   #stop = new AbortController();
   #running: Promise<void> | undefined;
 
+  /** Runs `reindexer` in the background once started, logging to `logger`. */
   constructor(reindexer: Reindexer, logger: Logger) {
     this.reindexer = reindexer;
     this.#logger = logger;
