@@ -151,15 +151,16 @@ function modelsDirOf(read: SettingsReader, dataDir: string): string {
 }
 
 /**
- * Each embedder plugin's settings as `env` gives them, as if it were chosen (what is wrong is
- * left unsaid): for opening the embedder an index was built with.
+ * Each embedder plugin's settings as `env` gives them, as if it were chosen (`undefined` where
+ * they would be refused): for opening the embedder an index was built with.
  */
 function embedderSettings(env: Record<string, string | undefined>, dataDir: string) {
-  const read = new SettingsReader(env);
-  const place = { modelsDir: modelsDirOf(read, dataDir) };
-  return Object.fromEntries(
-    [...EMBEDDERS].map(([kind, plugin]) => [kind, plugin.settings(read, place)]),
-  );
+  const modelsDir = modelsDirOf(new SettingsReader(env), dataDir);
+  return Object.fromEntries([...EMBEDDERS].map(([kind, plugin]) => {
+    const read = new SettingsReader(env);
+    const settings = plugin.settings(read, { modelsDir });
+    return [kind, read.problems.length === 0 ? settings : undefined];
+  }));
 }
 
 function readLlm(read: SettingsReader): LlmConfig {

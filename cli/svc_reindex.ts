@@ -76,7 +76,7 @@ export async function runReindex(
   output: { write(text: string): void; terminal: boolean },
 ): Promise<Output> {
   if (!embedder) throw new UsageError("reindex needs --embedder NAME");
-  if (!(EMBEDDER_KINDS as readonly string[]).includes(embedder)) {
+  if (!EMBEDDER_KINDS.includes(embedder)) {
     throw new UsageError(
       `--embedder must be one of ${EMBEDDER_KINDS.join(", ")} (got ${JSON.stringify(embedder)})`,
     );

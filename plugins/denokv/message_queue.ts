@@ -9,6 +9,7 @@
  * @module
  */
 import type { EnqueueOptions, MessageQueue } from "@svc/relayer/kit";
+import { retryWhileLocked } from "@svc/util/kv_locked";
 
 /** A `MessageQueue` over one Deno KV; the caller closes the KV. */
 export class KvMessageQueue implements MessageQueue {
@@ -19,8 +20,9 @@ export class KvMessageQueue implements MessageQueue {
     this.#kv = kv;
   }
 
+  /** An enqueue met by another handle's write lock on the file is tried again (see kv_locked). */
   async enqueue(message: unknown, { delayMs = 0 }: EnqueueOptions = {}): Promise<void> {
-    await this.#kv.enqueue(message, { delay: delayMs });
+    await retryWhileLocked(() => this.#kv.enqueue(message, { delay: delayMs }));
   }
 
   /**

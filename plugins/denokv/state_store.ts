@@ -1,6 +1,6 @@
 /**
- * The relayer's `StateStore` in Deno KV (the data directory's `jobs.kv`): each call is Deno KV's
- * own, keys and values as they are.
+ * The relayer's `StateStore` in Deno KV (the data directory's `jobs.kv`): keys and values as they
+ * are; a write met by another handle's write lock on the file is tried again.
  *
  * @example
  * ```ts

@@ -27,7 +27,7 @@ export interface StateRecords {
  * A message of the queue: one job, or every job of one commit of accepts; with how many
  * deliveries of the message it repeats failed, when any did.
  */
-type JobMessage = ({ job_id: string } | { job_ids: string[] }) & { failures?: number };
+type QueueMessage = ({ job_id: string } | { job_ids: string[] }) & { failures?: number };
 
 /** The job ids a message carries (none when it is not one of the queue's). */
 export function jobIdsOf(message: unknown): string[] {
@@ -57,7 +57,7 @@ export async function enqueueJobs(
   failures = 0,
 ): Promise<void> {
   const ids = jobIds.length === 1 ? { job_id: jobIds[0] } : { job_ids: jobIds };
-  const message: JobMessage = failures > 0 ? { ...ids, failures } : ids;
+  const message: QueueMessage = failures > 0 ? { ...ids, failures } : ids;
   await messages.enqueue(message, { delayMs });
 }
 

@@ -53,8 +53,9 @@ export interface JobStore {
   /** Whether other relayers share the jobs (see `JobQueue.shared`). */
   readonly shared?: boolean;
   /**
-   * Keeps new records with their texts and, unless `options.deliver` is `false`, enqueues them,
-   * all or none; `options.claim` is durable no later than the jobs.
+   * Keeps new records with their texts, all or none, and unless `options.deliver` is `false`
+   * delivers them (a store may enqueue after the records are kept: a job whose message is lost
+   * stays pending, for the reconciler); `options.claim` is durable no later than the jobs.
    */
   create(records: JobRecord[], texts: string[], options?: CreateOptions): Promise<void>;
   /** The records of `jobIds`, in order, `null` for each unknown one. */

@@ -2,8 +2,8 @@
  * The relayer's message seam: a queue that delivers each message at least once, after an
  * optional delay. With `StateStore` it is all a backend implements for the relayer's jobs:
  * `StateJobStore` keeps the jobs in the state and wakes the worker with messages. A message lost
- * (a crash between a commit and its enqueue, a queue that gave up on one) loses no job: the
- * reconciler delivers a pending job again once its lease has passed. `@svc/denokv` delivers in
+ * (a crash between a commit and its enqueue, a queue that gave up on one) loses no job of a
+ * relayer's own store: the reconciler delivers a pending job again once its lease has passed. `@svc/denokv` delivers in
  * Deno KV's queue; `MemoryMessageQueue` (in the testing module) in process memory.
  *
  * @example

@@ -14,7 +14,9 @@
  * ciphertext kept, the text and ciphertext dropped, the dead letter; then the next message.
  *
  * A message that could not be enqueued after its commit landed is not an error of the change:
- * its job stays pending, and the reconciler delivers it again once its lease has passed.
+ * its job stays pending, and the reconciler delivers it again once its lease has passed. That
+ * holds for a store one relayer owns (it is not `shared`, so the reconciler re-drives its pending
+ * jobs): relayers that share their jobs use a store of their own (`@svc/postgres`).
  *
  * Keys: `["job", id]` the record; `["job_active", id]` unfinished jobs (for the reconciler);
  * `["job_dead", id]` dead letters; texts and ciphertexts as `job_texts.ts` says.
@@ -32,6 +34,7 @@ import {
   failuresOf,
   jobIdsOf,
   type StateRecords,
+  storeFailed,
   updateMany,
 } from "./job_records.ts";
 import { JobSeal, type StoredJobRecord } from "./job_seal.ts";
@@ -173,7 +176,8 @@ export class StateJobStore implements JobStore {
   }
 
   async enqueue(jobIds: string[], delayMs = 0, failures = 0): Promise<void> {
-    await enqueueJobs(this.#messages, jobIds, delayMs, failures);
+    await enqueueJobs(this.#messages, jobIds, delayMs, failures)
+      .catch((cause) => storeFailed("enqueue the job", cause));
   }
 
   /** After a commit: a message lost leaves its jobs to the reconciler (see the module). */
@@ -226,8 +230,8 @@ function tried(seen: JobRecord): boolean {
 }
 
 /**
- * `changes` in groups one commit holds: up to 64 jobs and 600 KB of ciphertext; a ciphertext of
- * several chunks in a group of its own.
+ * `changes` in groups one commit holds: up to 64 jobs and `MAX_COMMIT_BYTES` of ciphertext; a
+ * ciphertext of several chunks in a group of its own.
  */
 function commitGroups(changes: JobWrite[]): JobWrite[][] {
   const groups: JobWrite[][] = [];

@@ -31,7 +31,6 @@ import {
   leasedRecord,
   renewedRecord,
   retriedRecord,
-  stillAsSeen,
 } from "./job_transitions.ts";
 
 /** The options of a `StoredJobQueue`. */
@@ -46,19 +45,6 @@ export interface StoredJobQueueOptions extends JobQueueOptions {
 
 /** The job queue over `store`; see the module documentation. */
 export class StoredJobQueue implements JobQueue {
-  /**
-   * Delays before a message whose handler failed is delivered again (a store's own redelivery
-   * may use them too): five, none over two minutes, within what Deno KV's `enqueue` takes.
-   */
-  static readonly backoffSchedule: readonly number[] = BACKOFF_SCHEDULE;
-  /**
-   * Whether the stored record is still as `seen` shows it (same status, worker and attempt): a
-   * store applies a change made from `seen` only then.
-   */
-  static stillAsSeen(stored: JobRecord | null, seen: JobRecord): stored is JobRecord {
-    return stillAsSeen(stored, seen);
-  }
-
   readonly leaseMs: number;
   readonly maxAttempts: number;
   readonly shared?: boolean;
