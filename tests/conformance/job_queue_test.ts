@@ -5,6 +5,11 @@ import { JobSeal, sealStoredRecords, type StoredDeadLetter } from "../../src/job
 import { StateReplayGuard } from "../../src/auth/state_replay_guard.ts";
 import type { ReplayGuard } from "../../src/auth/replay_guard.ts";
 import { openKvJobQueue } from "../fixtures.ts";
+import { MemoryStateStore } from "../../src/state/memory_state_store.ts";
+import { MemoryMessageQueue } from "../../src/testing/memory_message_queue.ts";
+import { StateJobStore } from "../../src/jobs/state_job_store.ts";
+import type { MessageQueue } from "../../src/jobs/message_queue.ts";
+import { StoredJobQueue } from "../../src/jobs/stored_job_queue.ts";
 import { scrubSqlite } from "@svc/util/scrub";
 import { MemoryJobQueue } from "../../src/testing/memory_job_queue.ts";
 import type { JobQueueOptions } from "../../src/jobs/job_queue.ts";
@@ -422,4 +427,26 @@ Deno.test("KvJobQueue: jobs accepted while the listener's worker is ready are le
   assert.equal(given?.status, "pending");
   assert.equal(given?.attempts, 0);
   assert.equal(given?.interruptions, 1);
+});
+
+Deno.test("StateJobStore: a job whose queue message is lost after its commit stays pending, and the start-up pass delivers it", async () => {
+  const state = new MemoryStateStore();
+  using messages = new MemoryMessageQueue();
+  const lost: MessageQueue = {
+    enqueue: () => Promise.reject(new TypeError("the queue is down")),
+    listen: () => Promise.resolve(),
+  };
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const before = new StoredJobQueue(await StateJobStore.open(state, lost, secret));
+  // Nobody listens: the accept asks for a message, which is lost.
+  const [job] = await before.accept([{ owner: "o1", namespace: "n1", text: "I keep bees" }]);
+  assert.equal((await before.get(job.job_id))?.status, "pending");
+
+  // The next start, its queue working again.
+  const after = new StoredJobQueue(await StateJobStore.open(state, messages, secret));
+  const { delivered, stop } = listening(after);
+  assert.equal(await reconcileJobs(after, silentLogger, { startup: true }), 1);
+  await until("the job is delivered", () => delivered.includes(job.job_id));
+  assert.deepEqual(await after.payloads([job.job_id]), ["I keep bees"]);
+  await stop();
 });
