@@ -16,7 +16,7 @@ import type { ReplayGuard } from "./auth/replay_guard.ts";
 import { StateReplayGuard } from "./auth/state_replay_guard.ts";
 import type { KeyStore } from "./backends/key_store.ts";
 import type { StateStore } from "./state/state_store.ts";
-import type { JobQueue } from "./jobs/job_queue.ts";
+import type { JobQueue, JobQueueOptions } from "./jobs/job_queue.ts";
 import type { MessageQueue } from "./jobs/message_queue.ts";
 import { StateJobStore } from "./jobs/state_job_store.ts";
 import { StoredJobQueue } from "./jobs/stored_job_queue.ts";
@@ -58,11 +58,23 @@ export async function openStateStores(
   options: StateStoreOptions = {},
 ): Promise<StateStores> {
   const { maxAttempts, leaseMs, keyStore } = options;
-  const jobs = await StateJobStore.open(state, messages, secret, keyStore);
   return {
-    queue: new StoredJobQueue(jobs, { maxAttempts, leaseMs }),
+    queue: await openStateJobQueue(state, messages, secret, { maxAttempts, leaseMs, keyStore }),
     replayGuard: await StateReplayGuard.open(state, { now: options.now }),
     state,
     ...(keyStore && { jobTextKeys: keyStore }),
   };
+}
+
+/**
+ * The job queue of `openStateStores` alone: `StoredJobQueue` over a `StateJobStore` in `state`,
+ * its texts' keys in `options.keyStore` when given.
+ */
+export async function openStateJobQueue(
+  state: StateStore,
+  messages: MessageQueue,
+  secret: Uint8Array<ArrayBuffer>,
+  { keyStore, ...options }: JobQueueOptions & { keyStore?: KeyStore } = {},
+): Promise<StoredJobQueue> {
+  return new StoredJobQueue(await StateJobStore.open(state, messages, secret, keyStore), options);
 }

@@ -14,22 +14,20 @@ import { MemoryKeyStore } from "../plugins/local_cipher/key_store.ts";
 import { KvMessageQueue, KvStateStore, openKvStores, type StateStoreOptions } from "@svc/denokv";
 import type { KeyStore } from "../src/backends/key_store.ts";
 import type { JobQueueOptions } from "../src/jobs/job_queue.ts";
-import { StateJobStore } from "../src/jobs/state_job_store.ts";
-import { StoredJobQueue } from "../src/jobs/stored_job_queue.ts";
+import type { StoredJobQueue } from "../src/jobs/stored_job_queue.ts";
+import { openStateJobQueue } from "../src/state_stores.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
 import { LocalExtractiveLlm } from "../plugins/local_llm/mod.ts";
 
 export const BASE = "http://relayer.test";
 
 /** The job queue `openKvStores` opens in `kv`, alone (its texts' keys in `keyStore` when given). */
-export async function openKvJobQueue(
+export function openKvJobQueue(
   kv: Deno.Kv,
   secret: Uint8Array<ArrayBuffer>,
-  { keyStore, ...options }: JobQueueOptions & { keyStore?: KeyStore } = {},
+  options: JobQueueOptions & { keyStore?: KeyStore } = {},
 ): Promise<StoredJobQueue> {
-  const state = new KvStateStore(kv);
-  const store = await StateJobStore.open(state, new KvMessageQueue(kv), secret, keyStore);
-  return new StoredJobQueue(store, options);
+  return openStateJobQueue(new KvStateStore(kv), new KvMessageQueue(kv), secret, options);
 }
 
 export interface Caller {
