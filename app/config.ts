@@ -129,7 +129,7 @@ export function masterKeyFileOf(
 /** The values of `SVC_EMBEDDER`. */
 export const EMBEDDER_KINDS: readonly string[] = [...EMBEDDERS.keys()];
 
-function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig): EmbedderConfig {
+function readEmbedder(read: SettingsReader, modelsDir: string, store: StoreConfig): EmbedderConfig {
   if (read.text("SVC_EMBEDDER") === undefined && read.text("SVC_REINDEX") === "1") {
     read.problem(
       "SVC_REINDEX=1 needs SVC_EMBEDDER, the embedder to rebuild the index for (without it a " +
@@ -137,7 +137,6 @@ function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig)
     );
   }
   const kind = read.choice("SVC_EMBEDDER", "use", EMBEDDER_KINDS);
-  const modelsDir = modelsDirOf(read, dataDir);
   const settings = embedderPlugin(kind).settings(read, { modelsDir });
   // Without SVC_EMBEDDER in embedded mode, a new data directory tries the recommended model.
   const chosen = read.text("SVC_EMBEDDER") !== undefined || store.kind === "postgres";
@@ -145,17 +144,11 @@ function readEmbedder(read: SettingsReader, dataDir: string, store: StoreConfig)
   return { kind, settings, modelsDir, recommended: readRecommendedOnnxSettings(read, modelsDir) };
 }
 
-/** `SVC_MODELS_DIR`: where downloaded models are kept. */
-function modelsDirOf(read: SettingsReader, dataDir: string): string {
-  return read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
-}
-
 /**
  * Each embedder plugin's settings as `env` gives them, as if it were chosen (`undefined` where
  * they would be refused): for opening the embedder an index was built with.
  */
-function embedderSettings(env: Record<string, string | undefined>, dataDir: string) {
-  const modelsDir = modelsDirOf(new SettingsReader(env), dataDir);
+function embedderSettings(env: Record<string, string | undefined>, modelsDir: string) {
   return Object.fromEntries([...EMBEDDERS].map(([kind, plugin]) => {
     const read = new SettingsReader(env);
     const settings = plugin.settings(read, { modelsDir });
@@ -334,6 +327,8 @@ export function readConfig(
   const dataDir = read.text("SVC_DATA_DIR") ?? "./data";
   const chain = readChain(read);
   const store = readStore(read);
+  // Where downloaded models are kept.
+  const modelsDir = read.text("SVC_MODELS_DIR") ?? `${dataDir}/models`;
   const config: Config = {
     host: read.matching(
       "SVC_HOST",
@@ -348,13 +343,13 @@ export function readConfig(
     cipher: readCipher(read, chain),
     blobStore: readBlobStore(read, chain, store),
     vectorStore: readVectorStore(read),
-    embedder: readEmbedder(read, dataDir, store),
+    embedder: readEmbedder(read, modelsDir, store),
     reindex: {
       enabled: read.choice("SVC_REINDEX", "0", ["0", "1"]) === "1",
       keepIndexEmbedder: read.text("SVC_EMBEDDER") === undefined,
       ratePerSecond: read.integer("SVC_REINDEX_RATE", 0, 0, 1_000_000),
-      modelsDir: modelsDirOf(read, dataDir),
-      embedders: embedderSettings(env, dataDir),
+      modelsDir,
+      embedders: embedderSettings(env, modelsDir),
     },
     llm: readLlm(read),
     masterKey: {

@@ -34,11 +34,16 @@ export const ollamaPlugin: EmbedderPlugin<OllamaSettings> = {
     return { embedder };
   },
   recognise(model, { configured }) {
-    const name = /^ollama:(.+)$/s.exec(model)?.[1];
+    const name = nameOf(model);
     return name === undefined ? undefined : { timeoutMs: 60_000, ...configured, model: name };
   },
   choosing(model) {
-    const name = /^ollama:(.+)$/s.exec(model)?.[1];
+    const name = nameOf(model);
     return name && `SVC_EMBEDDER=ollama SVC_EMBED_MODEL=${name}`;
   },
 };
+
+/** The model's name in a model id this embedder records (`ollama:<name>`). */
+function nameOf(model: string): string | undefined {
+  return /^ollama:(.+)$/s.exec(model)?.[1];
+}

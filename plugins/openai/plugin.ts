@@ -37,12 +37,17 @@ export const openAiPlugin: EmbedderPlugin<OpenAiSettings> = {
   },
   /** Only where the configuration says how to reach the API. */
   recognise(model, { configured }) {
-    const name = /^openai:(.+)$/s.exec(model)?.[1];
+    const name = nameOf(model);
     if (name === undefined || !(configured?.apiKey || configured?.baseURL)) return undefined;
     return { ...configured, model: name };
   },
   choosing(model) {
-    const name = /^openai:(.+)$/s.exec(model)?.[1];
+    const name = nameOf(model);
     return name && `SVC_EMBEDDER=openai SVC_EMBED_MODEL=${name}`;
   },
 };
+
+/** The model's name in a model id this embedder records (`openai:<name>`). */
+function nameOf(model: string): string | undefined {
+  return /^openai:(.+)$/s.exec(model)?.[1];
+}
