@@ -134,7 +134,7 @@ export {
   signRequest,
   type SignRequestInput,
 } from "./src/auth/signing.ts";
-export { addressOf, generateKeyPair, type KeyPair, keyPairFromSeed } from "./src/auth/keys.ts";
+export { addressOf, generateKeyPair, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 export {
   DelegateKeyCheck,
   type VerifiedCaller,

@@ -3,7 +3,7 @@
  * phases share, and the blob copy of both its directions (into PostgreSQL, or from the blob files
  * of earlier versions into the data directory's SQLite store: {@link moveBlobsToSqlite}).
  */
-import { blobIdOf } from "../src/backends/blob_id.ts";
+import { BlobPlaces } from "@svc/relayer/kit";
 import { SvcError } from "../src/errors.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { type LegacyBlob, LegacyBlobFiles } from "./legacy_blob_files.ts";
@@ -120,7 +120,7 @@ async function putBlobFile(
   seal: VectorSeal,
 ): Promise<boolean> {
   const bytes = blob.meta && await files.get(blob.blobId);
-  if (!bytes || blobIdOf(bytes) !== blob.blobId) return false;
+  if (!bytes || BlobPlaces.idOf(bytes) !== blob.blobId) return false;
   try {
     await target.put(bytes, await keptMeta(seal, blob.meta!));
     return true;

@@ -6,7 +6,7 @@
  * and the bulk ingest of the short facts through the public API.
  */
 import process from "node:process";
-import { keyPairFromSeed, sha256Hex } from "../src/auth/keys.ts";
+import { keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { signingMessage } from "../src/auth/signing.ts";
 import type { SvcClient } from "../src/client/mod.ts";
 import type { Fact } from "./fact_workload.ts";

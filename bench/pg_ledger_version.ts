@@ -15,7 +15,7 @@
  *   deno run --allow-all --unstable-kv bench/pg_ledger_version.ts [--calls 5000]
  *                                                                 [--concurrency 50] [--out FILE]
  */
-import { generateKeyPair } from "../src/kit.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
 import { Database } from "../plugins/postgres/database.ts";

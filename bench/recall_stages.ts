@@ -16,7 +16,7 @@
  */
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
-import { addressOf, generateKeyPair, sha256Hex } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair, sha256Hex } from "@svc/util/keys";
 import { verifyEd25519 } from "@svc/util/ed25519";
 import { signingMessage, signRequest } from "../src/auth/signing.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";

@@ -11,7 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { assembleRelayer } from "../src/relayer.ts";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../src/client/mod.ts";
 import { type BenchStore, openBenchVectors } from "./vector_store.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";

@@ -25,7 +25,7 @@
  *     [--again] [--root <checkout whose main.ts runs>] [--out bench/results/slow_body.json]
  */
 import { fileURLToPath } from "node:url";
-import { generateKeyPair, type KeyPair, keyPairFromSeed } from "../src/auth/keys.ts";
+import { generateKeyPair, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 import { signRequest } from "../src/auth/signing.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { resultsFile, writeResults } from "./harness.ts";

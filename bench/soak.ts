@@ -15,7 +15,7 @@
  *   deno task bench:soak [--minutes 30] [--rate N] [--memories 10000] [--ttl 120] [--every 30]
  *     [--out FILE]
  */
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";

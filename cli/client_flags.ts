@@ -3,7 +3,7 @@
  * sent: a value that cannot be sent is a {@link UsageError} (exit 2, with the `--help` pointer)
  * rather than the relayer's refusal.
  */
-import { ACCOUNT_ID, isKeyHex } from "../src/auth/keys.ts";
+import { ACCOUNT_ID, isKeyHex } from "@svc/util/keys";
 import { isHttpUrl } from "../src/settings_reader.ts";
 import { MEMORY_ID } from "../src/ids.ts";
 import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/validate.ts";

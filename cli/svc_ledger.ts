@@ -4,7 +4,7 @@
  * runs), or with `SVC_CHAIN=sui` on Sui (`svc_ledger_sui.ts`), through transactions signed by the
  * account owner's key saved in the data directory, as the dashboard signs them.
  */
-import { addressOf, generateKeyPair, isKeyHex } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair, isKeyHex } from "@svc/util/keys";
 import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";

@@ -3,7 +3,7 @@
  * the database, or Sui's with `SVC_CHAIN=sui`) and the account owner's key they sign with
  * (`SVC_OWNER_KEY`, or the one saved in the data directory).
  */
-import { keyPairFromSeed } from "../src/auth/keys.ts";
+import { keyPairFromSeed } from "@svc/util/keys";
 import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
 import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
 import { SvcError } from "../src/errors.ts";

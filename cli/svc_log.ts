@@ -5,7 +5,7 @@
  * account owner's key saved in the data directory (`svc account create`), else by
  * `SVC_DELEGATE_KEY`, which then needs the `audit` scope.
  */
-import { isAddress } from "../src/auth/keys.ts";
+import { isAddress } from "@svc/util/keys";
 import {
   type AccessEntry,
   type AccessLogOptions,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { encryptExport } from "./portable/export_file.ts";
 import { runPortabilityCommand } from "./svc_portability.ts";
 

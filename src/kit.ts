@@ -28,10 +28,9 @@ export type * from "./backends/types.ts";
 export type * from "./backends/embedder_plugin.ts";
 export { JOB_TEXT_KEY_TAG, type KeyPlace, type KeyStore } from "./backends/key_store.ts";
 export { rejected, type RejectionReason } from "./backends/rejection.ts";
-export { blobIdOf, heldForAnotherMemory } from "./backends/blob_id.ts";
 export { BlobPlaces } from "./backends/blob_place.ts";
 export { checkIndexName } from "./backends/index_names.ts";
-export { EmbedWorker, serveEmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
+export { EmbedWorker, type WorkerModel } from "./backends/embed_worker.ts";
 export { gatheredBatch } from "./state/state_store.ts";
 export type {
   StateBatch,
@@ -90,9 +89,8 @@ export type { EnqueueOptions, MessageQueue } from "./jobs/message_queue.ts";
 export { openStateStores, type StateStoreOptions, type StateStores } from "./state_stores.ts";
 export { MAX_SCOPE_NAMESPACES } from "./auth/scope.ts";
 export { type KeyLimits, type KeyLimitsJson, parseKeyLimits } from "./auth/key_limits.ts";
-export { addressOf, generateKeyPair, isAddress, type KeyPair } from "./auth/keys.ts";
+export type { KeyPair } from "@svc/util/keys";
 export { ChatLlm, type ChatMessage } from "./llm/chat_llm.ts";
-export { MAX_FACTS } from "./text_limits.ts";
 export {
   Provider,
   type ProviderErrorOptions,

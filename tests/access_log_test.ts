@@ -5,7 +5,7 @@
  * delegate keys with the `audit` scope read it, the latter only for their namespaces.
  */
 import assert from "node:assert/strict";
-import { addressOf } from "../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import { accessLogPath, SvcClient } from "../src/client/mod.ts";
 import { SvcError } from "../src/errors.ts";
 import { type AccessEntry, AccessLog } from "../src/services/access_log.ts";

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient, verifyReceipt } from "../src/client/mod.ts";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { SvcError } from "../src/errors.ts";
 import type { Caller } from "./fixtures.ts";
 import { startMcpStack } from "./mcp_fixtures.ts";

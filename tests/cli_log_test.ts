@@ -4,7 +4,7 @@
  * data directory for `--account`, else `SVC_DELEGATE_KEY`.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { logQuery } from "../cli/svc_log.ts";
 import { pastTime, UsageError } from "../cli/client_flags.ts";
 import { SvcClient } from "../src/client/mod.ts";

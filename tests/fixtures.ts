@@ -6,7 +6,7 @@ import {
   MemoryVectorStore,
 } from "../src/backends/memory.ts";
 import type { KeyScope, VectorStore } from "../src/backends/types.ts";
-import { addressOf, generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import { signRequest } from "../src/auth/signing.ts";
 import { type AssembledRelayer, assembleRelayer, type RelayerOptions } from "../src/relayer.ts";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";

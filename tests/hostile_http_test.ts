@@ -5,7 +5,7 @@
  * not misbehave the way an attacker does.
  */
 import assert from "node:assert/strict";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { signRequest } from "../src/auth/signing.ts";
 import { createLogger } from "../src/log.ts";
 import type { RelayerOptions } from "../src/relayer.ts";

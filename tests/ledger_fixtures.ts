@@ -2,7 +2,7 @@
  * Relayers sharing one local ledger, each with its own KV handle on the ledger file (as the
  * relayer and its sidecar, or two relayers, are separate processes), and a signed recall.
  */
-import { generateKeyPair, type KeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair, type KeyPair } from "@svc/util/keys";
 import { signRequest } from "../src/auth/signing.ts";
 import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
 import { submitTransaction, type TransactionKind } from "../plugins/local_ledger/transactions.ts";

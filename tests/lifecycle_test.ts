@@ -3,7 +3,7 @@
  * namespace, update and `replaces`, duplicates, tags and time filters, expiry, owner-key calls.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { LocalCipher } from "../plugins/local_cipher/mod.ts";
 import type { Cipher } from "../src/backends/types.ts";
 import { MemoryVectorStore } from "../src/backends/memory.ts";

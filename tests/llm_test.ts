@@ -187,3 +187,13 @@ Deno.test("analyze and ask: bad input gets the JSON error body", async () => {
   assert.equal(unsigned.status, 401);
   await unsigned.body?.cancel();
 });
+
+Deno.test("analyze keeps the first 20 facts a model finds", async () => {
+  await using t = await startTestRelayer();
+  const alice = await t.newCaller();
+  const text = Array.from({ length: 30 }, (_, i) => `I have ${i + 2} plants.`).join(" ");
+  const analysis = await (await t.signed(alice, "POST", "/api/analyze", { text })).json();
+  assert.equal(analysis.fact_count, 20);
+  assert.equal(analysis.facts[19].text, "Has 21 plants");
+  await t.settle(alice, analysis.job_ids);
+});

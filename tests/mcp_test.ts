@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
 import { ErrorCode, type McpError } from "@modelcontextprotocol/sdk/types.js";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { LocalLedger } from "../plugins/local_ledger/mod.ts";
 import { encodeKind, signDigest } from "../plugins/local_ledger/transactions.ts";
 import { initializeRequest, startMcpStack, textOf } from "./mcp_fixtures.ts";

@@ -4,7 +4,7 @@
  * index or the job store.
  */
 import assert from "node:assert/strict";
-import { addressOf } from "../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import type { Caller } from "./fixtures.ts";
 import { jsonOf as json, rememberAll as remember, startTestRelayer } from "./fixtures.ts";
 

@@ -6,7 +6,7 @@
  * exactly as before: the same memories, scores and explanations.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair } from "../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { MemoryAccountDirectory, MemoryBlobStore } from "../src/backends/memory.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { assembleRelayer } from "../src/relayer.ts";

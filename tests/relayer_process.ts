@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LOCAL_PACKAGE_ID } from "../plugins/local_ledger/mod.ts";
 import { type RememberAnswer, SvcClient } from "../src/client/mod.ts";
-import { addressOf } from "../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import { taskCommand } from "./task_flags.ts";
 
 /** The checkout's root folder, where `main.ts` and `deno.json` are. */

@@ -4,7 +4,7 @@
  * long `accountCacheMs` is.
  */
 import assert from "node:assert/strict";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { reasonOf, recallRequest, sharedLedger } from "./ledger_fixtures.ts";
 
 const AN_HOUR = 3600_000;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type RememberAnswer, SvcClient, verifyReceipt } from "../src/client/mod.ts";
-import { addressOf } from "../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import { SvcError } from "../src/errors.ts";
 import { BASE, type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 

@@ -12,7 +12,7 @@ import type { Caller } from "./fixtures.ts";
 import { type McpStack, startMcpStack } from "./mcp_fixtures.ts";
 import { saveCredentials } from "./relayer_process.ts";
 import { Captured } from "./cli_fixtures.ts";
-import { generateKeyPair } from "../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 
 /** `svc-mcp <args>` in this process with `HOME` at `home`, and an MCP client on its pipes. */
 async function host(args: string[], home: string) {

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MemoryAccountDirectory } from "../src/backends/memory.ts";
-import { keyPairFromSeed, sha256Hex } from "../src/auth/keys.ts";
+import { keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { MemoryReplayGuard } from "../src/auth/replay_guard.ts";
 import { signingMessage } from "../src/auth/signing.ts";
 import { verifySignedRequest } from "../src/auth/verify.ts";

@@ -6,7 +6,7 @@
  * (`/api/memories*`, `/api/recall`, `/api/namespaces`, `/api/access-log`; `/health` for the
  * receipt key) to the relayer. Its handler is built with the HTTP kernel.
  */
-import { isAddress } from "../../src/auth/keys.ts";
+import { isAddress } from "@svc/util/keys";
 import { audienceOf } from "../../src/auth/signing.ts";
 import { SvcError } from "../../src/errors.ts";
 import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../../src/http/kernel.ts";

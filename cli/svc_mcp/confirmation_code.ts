@@ -3,7 +3,7 @@
  * with the sign-in URL and the dashboard shows it next to the delegate key it approves, so a
  * person can see both belong to the same request.
  */
-import { sha256Hex } from "../../src/auth/keys.ts";
+import { sha256Hex } from "@svc/util/keys";
 
 /** `XXXX-XXXX` (upper-case hex) derived from the delegate public key. */
 export async function confirmationCode(publicKey: string): Promise<string> {

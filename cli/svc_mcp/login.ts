@@ -14,7 +14,7 @@
  * `expires_at`), which the credentials keep for display.
  */
 import { confirmationCode } from "./confirmation_code.ts";
-import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import type { KeyScope } from "../../src/backends/types.ts";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 import { LoginCallback } from "./login_callback.ts";

@@ -5,7 +5,7 @@
  * content type and size.
  */
 import { timingSafeEqual } from "../../src/auth/compare.ts";
-import { ACCOUNT_ID, addressOf, type KeyPair } from "../../src/auth/keys.ts";
+import { ACCOUNT_ID, addressOf, type KeyPair } from "@svc/util/keys";
 import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
 import { ERROR_STATUS, type ErrorCode, SvcError } from "../../src/errors.ts";
 import { readBody } from "../../src/http/body.ts";

@@ -14,10 +14,8 @@
  */
 import {
   type AccountDirectory,
-  addressOf,
   backendError,
   type CallOptions,
-  isAddress,
   type KeyScope,
   rejected,
   type ResolvedAccount,
@@ -25,6 +23,7 @@ import {
   type SponsoredTransaction,
   SvcError,
 } from "@svc/relayer/kit";
+import { addressOf, isAddress } from "@svc/util/keys";
 import {
   decodeKind,
   digestOf,

@@ -5,7 +5,7 @@
  * KV, the postgres plugin on PostgreSQL.
  */
 import assert from "node:assert/strict";
-import { generateKeyPair, type KeyPair } from "@svc/relayer/kit";
+import { generateKeyPair, type KeyPair } from "@svc/util/keys";
 import { LocalLedger, type TransactionEffects } from "./mod.ts";
 import type { LedgerStorage } from "./rules_suite.ts";
 import type { LedgerStore } from "./store.ts";

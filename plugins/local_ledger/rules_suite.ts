@@ -5,7 +5,8 @@
  * `mod_test.ts` runs it on Deno KV, the postgres plugin on PostgreSQL.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, type KeyPair, SvcError } from "@svc/relayer/kit";
+import { SvcError } from "@svc/relayer/kit";
+import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import type { RejectionReason } from "@svc/relayer/kit";
 import { LocalLedger, MAX_DELEGATE_KEYS, type TransactionEffects } from "./mod.ts";
 import type { LedgerStore } from "./store.ts";

@@ -10,8 +10,6 @@
  */
 import { blake2b } from "@noble/hashes/blake2";
 import {
-  addressOf,
-  type KeyPair,
   type Operation,
   parseKeyLimits,
   rejected,
@@ -19,6 +17,7 @@ import {
   SvcError,
   UNPRINTABLE,
 } from "@svc/relayer/kit";
+import { addressOf, type KeyPair } from "@svc/util/keys";
 import { isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
 import { jsonProblem, parseJson } from "@svc/util/json";
 

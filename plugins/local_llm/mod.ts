@@ -14,7 +14,7 @@
  * await llm.extractFacts("Hi! I'm vegetarian and I love hiking."); // ["Vegetarian and loves hiking"]
  * ```
  */
-import { type CallOptions, type Llm, MAX_FACTS } from "@svc/relayer/kit";
+import type { CallOptions, Llm } from "@svc/relayer/kit";
 import { words } from "@svc/util/words";
 
 export type { CallOptions, Llm } from "@svc/relayer/kit";
@@ -201,7 +201,6 @@ export class LocalExtractiveLlm implements Llm {
       if (fact === "" || seen.has(key)) continue;
       seen.add(key);
       facts.push(fact);
-      if (facts.length === MAX_FACTS) break;
     }
     return Promise.resolve(facts);
   }

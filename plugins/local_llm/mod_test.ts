@@ -19,7 +19,7 @@ Deno.test("local LLM: keeps facts about the user, as notes", async () => {
   assert.deepEqual(await llm.extractFacts("Hello! How was your weekend? Nice weather."), []);
   assert.deepEqual(await llm.extractFacts(""), []);
   const many = Array.from({ length: 30 }, (_, i) => `I have ${i + 2} plants.`).join(" ");
-  assert.equal((await llm.extractFacts(many)).length, 20);
+  assert.equal((await llm.extractFacts(many)).length, 30);
   assert.deepEqual(await llm.extractFacts("I love tea. I love tea!"), ["Loves tea"]);
   // Habits and a family's facts, of the kinds people tell.
   assert.deepEqual(

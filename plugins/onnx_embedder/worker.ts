@@ -2,7 +2,7 @@
  * The ONNX embedder's worker (see `EmbedWorker` in the kit): owns the tokenizer and the ONNX
  * session, so that a run of the graph never stalls the relayer's event loop.
  */
-import { serveEmbedWorker } from "@svc/relayer/kit";
+import { EmbedWorker } from "@svc/relayer/kit";
 import { type EncoderOptions, type EncoderRecipe, SentenceEncoder } from "./encoder.ts";
 
 /** What `open` carries: the model's recipe and the session's options. */
@@ -11,7 +11,7 @@ export interface WorkerSettings {
   options: EncoderOptions;
 }
 
-serveEmbedWorker(async (settings) => {
+EmbedWorker.serve(async (settings) => {
   const { recipe, options } = settings as WorkerSettings;
   return await SentenceEncoder.open(recipe, options);
 });

@@ -17,12 +17,10 @@ import { pgError } from "./database.ts";
 import postgres from "postgres";
 import {
   type BlobEntry,
-  blobIdOf,
   type BlobMeta,
   BlobPlaces,
   type BlobStore,
   type CallOptions,
-  heldForAnotherMemory,
   type ListedBlobMeta,
 } from "@svc/relayer/kit";
 import type { Database } from "./database.ts";
@@ -86,7 +84,7 @@ export class PgBlobStore implements BlobStore {
     options?: CallOptions,
   ): Promise<string> {
     options?.signal?.throwIfAborted();
-    const blobId = blobIdOf(bytes);
+    const blobId = BlobPlaces.idOf(bytes);
     const place = this.#places.place(meta.owner, meta.namespace);
     // The first put of these bytes decides their metadata: they belong to its memory.
     const [holder] = await query(
@@ -99,7 +97,7 @@ export class PgBlobStore implements BlobStore {
       "store the blob",
       options?.signal,
     );
-    if (holder.memory_id !== meta.memoryId) throw heldForAnotherMemory();
+    if (holder.memory_id !== meta.memoryId) throw BlobPlaces.heldForAnotherMemory();
     return blobId;
   }
 

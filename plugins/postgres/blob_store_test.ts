@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { blobStoreSuite } from "@svc/relayer/testing";
-import { blobIdOf, SvcError } from "@svc/relayer/kit";
+import { BlobPlaces, SvcError } from "@svc/relayer/kit";
 import { PgBlobStore } from "./blob_store.ts";
 import { Database } from "./database.ts";
 import { readOnlyDatabase, testDatabase } from "./test_server.ts";
@@ -50,7 +50,7 @@ Deno.test("PgBlobStore: ids are the SQLite store's, the SHA-256 of the bytes in 
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   const expected = digest.toBase64({ alphabet: "base64url", omitPadding: true });
   assert.equal(await store.put(bytes, meta), expected);
-  assert.equal(await blobIdOf(bytes), expected);
+  assert.equal(await BlobPlaces.idOf(bytes), expected);
   assert.equal(store.name, "postgres");
 });
 

@@ -4,7 +4,8 @@
  * `Database` pool of its own.
  */
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, type KeyPair, SvcError } from "@svc/relayer/kit";
+import { SvcError } from "@svc/relayer/kit";
+import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import { accountDirectorySuite, sponsorSuite } from "@svc/relayer/testing";
 import {
   KvLedgerStore,

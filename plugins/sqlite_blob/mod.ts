@@ -24,12 +24,10 @@ import { DatabaseSync } from "node:sqlite";
 import {
   backendError,
   type BlobEntry,
-  blobIdOf,
   type BlobMeta,
   BlobPlaces,
   type BlobStore,
   type CallOptions,
-  heldForAnotherMemory,
   SvcError,
 } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
@@ -265,7 +263,7 @@ export class SqliteBlobStore implements BlobStore {
     }
     // A copy: the bytes are written at the commit, and must still be those the id names.
     const kept = bytes.slice();
-    const blobId = blobIdOf(kept);
+    const blobId = BlobPlaces.idOf(kept);
     const place = this.#places.place(owner, namespace);
     const sealedName = this.#places.seal(owner, namespace);
     let refused: boolean;
@@ -289,7 +287,7 @@ export class SqliteBlobStore implements BlobStore {
     } catch (error) {
       throw backendError("the sqlite blob store", "store the blob", error);
     }
-    if (refused) throw heldForAnotherMemory();
+    if (refused) throw BlobPlaces.heldForAnotherMemory();
     return blobId;
   }
 

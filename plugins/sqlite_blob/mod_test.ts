@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { blobIdOf, SvcError } from "@svc/relayer/kit";
+import { BlobPlaces, SvcError } from "@svc/relayer/kit";
 import { DatabaseSync } from "node:sqlite";
 import { SqliteBlobStore } from "./mod.ts";
 
@@ -219,7 +219,7 @@ Deno.test("SqliteBlobStore: a write resolves only once its commit's WAL is synce
       }
       assert.equal(resolved, false);
       walSyncs[0].resolve();
-      assert.equal(await put, blobIdOf(enc("synced")));
+      assert.equal(await put, BlobPlaces.idOf(enc("synced")));
 
       const failing = store.put(enc("not synced"), { ...meta, memoryId: "m2" });
       while (walSyncs.length < 2) await new Promise((resolve) => setTimeout(resolve, 1));
@@ -248,7 +248,14 @@ Deno.test("SqliteBlobStore: a database an older version made gains the sealed at
     );
     const first = enc("older ciphertext");
     old.prepare("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, NULL)")
-      .run(blobIdOf(first), first, meta.owner, meta.namespace, meta.memoryId, meta.createdAt);
+      .run(
+        BlobPlaces.idOf(first),
+        first,
+        meta.owner,
+        meta.namespace,
+        meta.memoryId,
+        meta.createdAt,
+      );
     old.close();
     const store = await SqliteBlobStore.open({ path, secret: SECRET });
     try {
@@ -256,7 +263,7 @@ Deno.test("SqliteBlobStore: a database an older version made gains the sealed at
       const blobId = await store.put(enc("newer"), { ...second, sealedAttributes: "c2VhbGVk" });
       assert.deepEqual(await store.list(meta.owner, meta.namespace), [
         { blobId, meta: { ...second, sealedAttributes: "c2VhbGVk" } },
-        { blobId: blobIdOf(first), meta },
+        { blobId: BlobPlaces.idOf(first), meta },
       ]);
     } finally {
       await store.close();
@@ -313,7 +320,7 @@ Deno.test("SqliteBlobStore: a store an earlier version wrote, names in clear, is
       CREATE INDEX blobs_listing ON blobs (owner, namespace, created_at, id);`);
     const bytes = enc("old ciphertext");
     old.prepare("INSERT INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)")
-      .run(blobIdOf(bytes), bytes, "0xfeedbeef", "oncology-notes", "m1", 5, null);
+      .run(BlobPlaces.idOf(bytes), bytes, "0xfeedbeef", "oncology-notes", "m1", 5, null);
     old.close();
     assert.equal(await onDisk(path, "oncology-notes"), true);
 
@@ -321,8 +328,8 @@ Deno.test("SqliteBlobStore: a store an earlier version wrote, names in clear, is
     try {
       assert.equal(store.upgraded, 1);
       const [listed] = await store.list("0xfeedbeef", "oncology-notes");
-      assert.deepEqual([listed.blobId, listed.meta.memoryId], [blobIdOf(bytes), "m1"]);
-      assert.deepEqual(await store.get(blobIdOf(bytes)), bytes);
+      assert.deepEqual([listed.blobId, listed.meta.memoryId], [BlobPlaces.idOf(bytes), "m1"]);
+      assert.deepEqual(await store.get(BlobPlaces.idOf(bytes)), bytes);
       assert.equal(await onDisk(path, "oncology-notes"), false);
     } finally {
       await store.close();

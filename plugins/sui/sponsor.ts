@@ -24,12 +24,12 @@ import { verifyTransactionSignature } from "@mysten/sui/verify";
 import { fromBase58, fromBase64, normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
 import {
   type CallOptions,
-  isAddress,
   rejected,
   type Sponsor,
   type SponsoredTransaction,
   SvcError,
 } from "@svc/relayer/kit";
+import { isAddress } from "@svc/util/keys";
 import {
   ABORT_REASONS,
   ACCOUNT_MODULE,

@@ -3,10 +3,10 @@
  * that a run of it never stalls the relayer's event loop. `open` carries the model package's
  * directory and the cache directory.
  */
-import { serveEmbedWorker } from "@svc/relayer/kit";
+import { EmbedWorker } from "@svc/relayer/kit";
 import { UseModel } from "./model.ts";
 
-serveEmbedWorker(async (settings) => {
+EmbedWorker.serve(async (settings) => {
   const { dir, cacheDir } = settings as { dir: string; cacheDir?: string };
   return await UseModel.open(new URL(dir), cacheDir);
 });

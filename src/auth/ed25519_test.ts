@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Ed25519Verifier, isSmallOrderKey, verifyEd25519 } from "@svc/util/ed25519";
-import { generateKeyPair, keyPairFromSeed } from "./keys.ts";
+import { generateKeyPair, keyPairFromSeed } from "@svc/util/keys";
 
 // RFC 8032, section 7.1, test 2: a one-byte message.
 const PUBLIC_KEY = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c";

@@ -23,7 +23,7 @@
  * ```
  */
 import { SvcError } from "../errors.ts";
-import { type KeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { type KeyPair, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { addressOf, generateKeyPair, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { addressOf, generateKeyPair, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { signingMessage, signRequest } from "./signing.ts";
 import { checkSignedHeaders, DelegateKeyCheck, verifySignedRequest } from "./verify.ts";
 import { MemoryReplayGuard } from "./replay_guard.ts";

@@ -19,7 +19,7 @@ import type {
 } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { type Ed25519Verifier, verifyEd25519 } from "@svc/util/ed25519";
-import { ACCOUNT_ID, addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "./keys.ts";
+import { ACCOUNT_ID, addressOf, isKeyHex, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { LruMap } from "@svc/util/lru_map";
 import type { PendingClaim, ReplayGuard } from "./replay_guard.ts";
 import { type AudiencePolicy, NONCE_PATTERN, signedAudience, signingMessage } from "./signing.ts";

@@ -10,9 +10,10 @@
  * const place = places.place("0xowner", "health"); // the same bytes for the same pair
  * const sealed = places.seal("0xowner", "health");
  * places.open(place, sealed); // { owner: "0xowner", namespace: "health" }
+ * BlobPlaces.idOf(new TextEncoder().encode("x")); // "LXEWQrcmsEQBYnyp-6wy9chTD7GQPMTbAiWHF5IaSIE"
  * ```
  */
-import { createHmac } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { SvcError } from "../errors.ts";
 import { LruMap } from "@svc/util/lru_map";
 import { deriveRawKey, hkdfMaster, openNow, sealNow } from "@svc/util/sealing";
@@ -40,6 +41,26 @@ export class BlobPlaces {
   private constructor(naming: Uint8Array<ArrayBuffer>, sealing: Uint8Array<ArrayBuffer>) {
     this.#naming = naming;
     this.#sealing = sealing;
+  }
+
+  /**
+   * The content-addressed id every blob store gives a blob: the unpadded base64url of the SHA-256
+   * of its bytes, so that ids carry over between stores.
+   */
+  static idOf(bytes: Uint8Array): string {
+    return createHash("sha256").update(bytes).digest("base64url");
+  }
+
+  /**
+   * The error of a put whose bytes a store already holds for another memory: a content-addressed
+   * blob belongs to one memory, so that erasing a memory never takes another's blob with it.
+   */
+  static heldForAnotherMemory(): SvcError {
+    return new SvcError(
+      "conflict",
+      "Cannot store the blob: the same bytes are already stored for another memory (encrypt " +
+        "them again, with a fresh nonce, to store them twice)",
+    );
   }
 
   /** The places of the relayer's 32-byte `secret`. */

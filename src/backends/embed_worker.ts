@@ -5,7 +5,7 @@
  * at a time, and a query waits for the batch running, never for queued documents; queries
  * waiting together go to the worker in one batch (micro-batching). It keeps no query's vector:
  * recall keeps each account's own apart (`services/memories.ts`).
- * `serveEmbedWorker` is the worker's side: it answers one message at a time, in order.
+ * `EmbedWorker.serve` is the worker's side: it answers one message at a time, in order.
  *
  * Messages in: `open` (the plugin's settings), `encode` (a batch of texts, by `id`), `close`.
  * Messages out: `opened` | `failed` (to `open`), `vectors` | `error` (to `encode`), `closed`.
@@ -35,7 +35,7 @@ export interface WorkerModel {
 }
 
 /** Runs in the worker: loads the model from `open`'s settings and answers the relayer. */
-export function serveEmbedWorker(load: (settings: unknown) => Promise<WorkerModel>): void {
+function serveInWorker(load: (settings: unknown) => Promise<WorkerModel>): void {
   const scope = self as unknown as {
     onmessage: ((event: MessageEvent<EmbedWorkerRequest>) => void) | null;
     postMessage(message: EmbedWorkerReply, transfer?: Transferable[]): void;
@@ -94,6 +94,11 @@ export class EmbedWorker {
   #stopped: Error | undefined;
   #closed: Promise<void> | undefined;
   #onClosed: (() => void) | undefined;
+
+  /** The worker's side, run in the worker's module: see the module documentation. */
+  static serve(load: (settings: unknown) => Promise<WorkerModel>): void {
+    serveInWorker(load);
+  }
 
   private constructor(worker: Worker, batchSize: number, what: string) {
     this.#worker = worker;

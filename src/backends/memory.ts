@@ -16,7 +16,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "./types.ts";
-import { blobIdOf, heldForAnotherMemory } from "./blob_id.ts";
+import { BlobPlaces } from "./blob_place.ts";
 
 /** Cosine distance of two vectors (0 identical, 2 opposite; 1 when either is zero). */
 export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
@@ -180,9 +180,9 @@ export class MemoryBlobStore implements BlobStore {
     options?: CallOptions,
   ): Promise<string> {
     options?.signal?.throwIfAborted();
-    const blobId = blobIdOf(bytes);
+    const blobId = BlobPlaces.idOf(bytes);
     const held = this.#blobs.get(blobId);
-    if (held && held.meta.memoryId !== meta.memoryId) throw heldForAnotherMemory();
+    if (held && held.meta.memoryId !== meta.memoryId) throw BlobPlaces.heldForAnotherMemory();
     if (!held) {
       // Only the fields of BlobMeta are kept, as a persistent store writes them.
       const { owner, namespace, memoryId, createdAt, sealedVector, sealedAttributes } = meta;

@@ -510,7 +510,7 @@ export interface Llm {
   readonly model: string;
   /**
    * Memorable facts about the user in `text` (preferences, habits, biography, constraints),
-   * each a self-contained third-person sentence; at most 20, possibly none.
+   * each a self-contained third-person sentence, possibly none (the relayer keeps the first 20).
    */
   extractFacts(text: string, options?: CallOptions): Promise<string[]>;
   /** Answers `question` from `memories` only (most relevant first). */

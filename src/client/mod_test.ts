@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { generateKeyPair } from "../auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { receiptMessage, SvcClient, SvcError, verifyReceipt } from "./mod.ts";
 
 const KEY = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";

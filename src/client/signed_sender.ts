@@ -4,7 +4,7 @@
  * (but 501, and a model's failure: see `asksModel`) and network failures retried with backoff,
  * errors raised as `SvcError` with the relayer's code.
  */
-import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
+import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 import { signRequest } from "../auth/signing.ts";
 import { isErrorCode, SvcError } from "../errors.ts";
 

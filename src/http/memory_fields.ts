@@ -4,7 +4,7 @@
  * describes itself as JSON Schema.
  */
 import { SvcError } from "../errors.ts";
-import { ADDRESS, isAddress } from "../auth/keys.ts";
+import { ADDRESS, isAddress } from "@svc/util/keys";
 import { MEMORY_ID } from "../ids.ts";
 import {
   absent,

@@ -3,7 +3,7 @@
  * `Origin` (or none), no credentials in the URL, and a well-formed identity — the bearer (a
  * delegate private key) and `x-svc-account-id`.
  */
-import { ACCOUNT_ID, sha256Hex } from "../auth/keys.ts";
+import { ACCOUNT_ID, sha256Hex } from "@svc/util/keys";
 import type { RouteContext } from "../http/router.ts";
 import { rpcError } from "./json_rpc_body.ts";
 import { originRefused, withCors } from "./cors.ts";

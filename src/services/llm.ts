@@ -7,6 +7,7 @@ import type { Embedder, Llm, VectorStore } from "../backends/types.ts";
 import type { Provenance } from "../pipeline/attributes.ts";
 import { stem } from "../ranking/terms.ts";
 import { words } from "@svc/util/words";
+import { MAX_FACTS } from "../text_limits.ts";
 import type { MemoryCallOptions, MemoryService, RecallResult } from "./memories.ts";
 import type { RecallOptions } from "./recall.ts";
 
@@ -88,7 +89,7 @@ export function createLlmService(deps: LlmServiceDependencies) {
       options: MemoryCallOptions & { rememberedBy?: Provenance } = {},
     ): Promise<Analysis> {
       const { signal, rememberedBy } = options;
-      const extracted = await llm.extractFacts(text, { signal });
+      const extracted = (await llm.extractFacts(text, { signal })).slice(0, MAX_FACTS);
       const vectorsOf = extracted.length ? await embedder.embed(extracted, { signal }) : [];
       const facts: AnalyzedFact[] = [];
       const fresh: { index: number; text: string }[] = [];

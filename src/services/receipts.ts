@@ -14,7 +14,7 @@
  * await verifyReceipt(receipt, identity.publicKey); // true (the SDK's, `src/client/receipt.ts`)
  * ```
  */
-import { type KeyPair, keyPairFromSeed } from "../auth/keys.ts";
+import { type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 
 /** What an erase receipt states. */
 export interface ReceiptFields {

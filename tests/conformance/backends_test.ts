@@ -14,7 +14,7 @@ import {
   signDigest,
   submitTransaction,
 } from "../../plugins/local_ledger/transactions.ts";
-import { addressOf, generateKeyPair, type KeyPair } from "../../src/auth/keys.ts";
+import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../../src/client/mod.ts";
 import {
   addAgent,

@@ -16,7 +16,7 @@ import {
   startStack,
   unfitting,
 } from "./browser_fixtures.ts";
-import { addressOf } from "../../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import { textOf } from "../mcp_fixtures.ts";
 import { connectStdioPackage, type RelayerProcess } from "../relayer_process.ts";
 

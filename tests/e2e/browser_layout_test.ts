@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
-import { generateKeyPair } from "../../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../../src/client/mod.ts";
 import { addAgent, launch, screenshot, setUpWallet, startStack } from "./browser_fixtures.ts";
 import { jobIdOf, type RelayerProcess } from "../relayer_process.ts";

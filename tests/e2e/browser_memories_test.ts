@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { generateKeyPair } from "../../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { SvcClient, verifyReceipt } from "../../src/client/mod.ts";
 import { SvcError } from "../../src/errors.ts";
 import { MAX_TEXT_BYTES } from "../../src/text_limits.ts";

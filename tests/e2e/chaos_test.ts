@@ -13,7 +13,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
-import { keyPairFromSeed } from "../../src/auth/keys.ts";
+import { keyPairFromSeed } from "@svc/util/keys";
 import { signRequest } from "../../src/auth/signing.ts";
 import { SvcError } from "../../src/errors.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";

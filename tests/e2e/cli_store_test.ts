@@ -4,7 +4,7 @@ import { MIGRATIONS } from "../../plugins/postgres/schema/mod.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { startRelayer, svcCli } from "../relayer_process.ts";
 import { taskCommand } from "../task_flags.ts";
-import { addressOf, keyPairFromSeed } from "../../src/auth/keys.ts";
+import { addressOf, keyPairFromSeed } from "@svc/util/keys";
 
 const MASTER_KEY = "ab".repeat(32);
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../../src/client/mod.ts";
 import type { ConnectionInfo } from "../../src/http/kernel.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";

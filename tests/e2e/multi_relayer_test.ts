@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SvcClient } from "../../src/client/mod.ts";
-import { keyPairFromSeed } from "../../src/auth/keys.ts";
+import { keyPairFromSeed } from "@svc/util/keys";
 import { signRequest } from "../../src/auth/signing.ts";
 import { textOf } from "../mcp_fixtures.ts";
 import { type Cluster, clusterAccount, startCluster } from "./relayer_cluster.ts";

@@ -10,7 +10,7 @@ import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Transaction } from "@mysten/sui/transactions";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcClient } from "../../src/client/mod.ts";
-import { addressOf } from "../../src/auth/keys.ts";
+import { addressOf } from "@svc/util/keys";
 import { signRequest } from "../../src/auth/signing.ts";
 import { SealCipher } from "../../plugins/seal/mod.ts";
 import { SvcError } from "../../src/errors.ts";

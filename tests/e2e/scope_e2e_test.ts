@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
-import { generateKeyPair } from "../../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { SvcClient } from "../../src/client/mod.ts";
 import { SvcError } from "../../src/errors.ts";
 import { startFakeSui } from "../fixtures/sui_network.ts";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { addressOf, generateKeyPair } from "../../src/auth/keys.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { encodeKind, signDigest } from "../../plugins/local_ledger/transactions.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { textOf } from "../mcp_fixtures.ts";

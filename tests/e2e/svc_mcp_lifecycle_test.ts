@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { generateKeyPair } from "../../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import {
   approveSignIn,
   exitWithin,

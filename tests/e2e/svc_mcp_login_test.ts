@@ -4,7 +4,7 @@
  * one works (naming the key it replaces), and says so when the relayer refuses the saved key.
  */
 import assert from "node:assert/strict";
-import { generateKeyPair } from "../../src/auth/keys.ts";
+import { generateKeyPair } from "@svc/util/keys";
 import { taskCommand } from "../task_flags.ts";
 import {
   approveSignIn,

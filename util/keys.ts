@@ -6,7 +6,7 @@
 import { Buffer } from "node:buffer";
 import { createHash, createPrivateKey, createPublicKey, sign } from "node:crypto";
 import { blake2b } from "@noble/hashes/blake2";
-import { LruMap } from "@svc/util/lru_map";
+import { LruMap } from "./lru_map.ts";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const PKCS8_ED25519_PREFIX = Uint8Array.fromHex("302e020100300506032b657004220420");
