@@ -5,28 +5,33 @@
  */
 import {
   type Backends,
+  DiskSpace,
+  embedderPlugin,
   openBackends,
   POSTGRES_ENV,
   readConfig,
+  RequestsInFlight,
   restrictNewFiles,
   SIDECAR_ENV,
   sidecarNetHosts,
-} from "./app/mod.ts";
-import { createLogger } from "./src/log.ts";
-import { createRelayer, type Relayer, type RelayerOptions } from "./src/relayer.ts";
+  SidecarSupervisor,
+  startRefusal,
+} from "@svc/app";
+import {
+  createLogger,
+  createRelayer,
+  type Relayer,
+  type RelayerOptions,
+  SvcError,
+} from "@svc/relayer";
 import type { LocalLedger } from "@svc/local-ledger";
-import { SvcError } from "./src/errors.ts";
 import { glovePlugin } from "@svc/glove-embedder/plugin";
-import { embedderPlugin } from "./app/embedders.ts";
-import { DiskSpace, startRefusal } from "./app/disk_space.ts";
-import { RequestsInFlight } from "./app/in_flight.ts";
-import { SidecarSupervisor } from "./app/sidecar/supervisor.ts";
 import {
   boundAddress,
   bypassProxyForLoopback,
   defaultAllowedHosts,
   listeningOrigins,
-} from "./src/http/relayer_names.ts";
+} from "@svc/relayer/http";
 
 const result = readConfig(Deno.env.toObject());
 if (!result.ok) {
@@ -134,7 +139,7 @@ async function serveDashboard(
   relayer: (request: Request) => Promise<Response>,
   relayerUrl: string,
 ) {
-  const { createDashboard } = await import("./app/dashboard/mod.ts");
+  const { createDashboard } = await import("@svc/app/dashboard");
   const server = serve(
     "dashboard",
     "SVC_DASHBOARD_PORT",

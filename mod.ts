@@ -1,6 +1,6 @@
 /**
  * svc: private, user-owned memory for AI agents. The relayer as a library (`createRelayer`
- * over the stores and backends you pass in), the plugin interfaces, the MCP sidecar's handler,
+ * over the stores and backends you pass in), the plugin interfaces,
  * the signed client and request signing. Writing a backend: `./kit`; in-memory twins and conformance
  * suites: `./testing`; the client alone: `./client`.
  *
@@ -106,15 +106,9 @@ export { MemoryBlobStore, MemoryVectorStore } from "./src/backends/memory.ts";
 export { MemoryVectorIndexSet } from "./src/backends/memory_index_set.ts";
 export type { ConnectionInfo, HttpHandler } from "./src/http/kernel.ts";
 export type { SidecarLink } from "./src/sidecar/link.ts";
-export {
-  createSidecar,
-  type Sidecar,
-  type SidecarOptions,
-  type SidecarSessions,
-} from "./src/sidecar/server.ts";
-export type { SessionLimits } from "./src/mcp/sessions.ts";
+export { healthProof } from "./src/sidecar/health.ts";
 export type { EmbedderBudgetOptions } from "./src/embedder_budget.ts";
-export type { DiskRoom } from "./src/jobs/disk_backlog.ts";
+export { diskFull, type DiskRoom } from "./src/jobs/disk_backlog.ts";
 export type * from "./src/backends/types.ts";
 export {
   type EraseReceipt,
@@ -123,7 +117,13 @@ export {
   type SvcClientOptions,
   verifyReceipt,
 } from "./src/client/mod.ts";
-export { ERROR_STATUS, type ErrorCode, type ErrorDetails, SvcError } from "./src/errors.ts";
+export {
+  ERROR_STATUS,
+  type ErrorCode,
+  type ErrorDetails,
+  isErrorCode,
+  SvcError,
+} from "./src/errors.ts";
 export {
   AUDIENCE_HEADER,
   audienceOf,

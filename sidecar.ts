@@ -3,9 +3,9 @@
  * MCP on `SIDECAR_URL` and stops when its stdin, held open by the relayer, closes: when the
  * relayer stops it, or is gone.
  */
-import { openSponsor, readConfig } from "./app/mod.ts";
-import { createLogger } from "./src/log.ts";
-import { createSidecar } from "./src/sidecar/server.ts";
+import { openSponsor, readConfig } from "@svc/app";
+import { createLogger } from "@svc/relayer";
+import { createSidecar } from "@svc/relayer/sidecar";
 
 // The relayer stops this process, after its drain (`SVC_STOP_DRAIN_SECONDS`), by closing stdin. It
 // runs in a process group of its own, out of reach of a Ctrl-C; a signal sent to every process of

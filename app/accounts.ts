@@ -2,7 +2,7 @@
  * Accounts and their transactions: the local ledger (in the data directory or the shared
  * database) or Sui's account objects, and the sponsor that pays for owners' transactions.
  */
-import type { AccountDirectory, Sponsor } from "../src/backends/types.ts";
+import type { AccountDirectory, Sponsor } from "@svc/relayer/kit";
 import { KvLedgerStore, LocalLedger } from "@svc/local-ledger";
 import type { Database } from "@svc/postgres";
 import type { Config } from "./config.ts";

@@ -4,8 +4,8 @@
  * the network plugins read their own settings (`plugins/{sui,seal,walrus}/settings.ts`). The
  * configuration page (docs/configuration.md) lists the same variables.
  */
-import { isHttpUrl, SettingsReader, shown } from "../src/settings_reader.ts";
-import { isHostEntry, LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
+import { isHostEntry, isHttpUrl, LOOPBACK_HOSTS } from "@svc/relayer/http";
+import { SettingsReader, shown } from "@svc/relayer/kit";
 import { readSuiSettings } from "@svc/sui/settings";
 import { readSealSettings } from "@svc/seal/settings";
 import { readWalrusSettings } from "@svc/walrus/settings";

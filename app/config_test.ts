@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { OllamaSettings } from "@svc/ollama/settings";
-import type { OnnxSettings } from "@svc/onnx-embedder/settings";
-import { DEFAULT_DOWNLOAD } from "@svc/onnx-embedder/settings";
+import { DEFAULT_DOWNLOAD, type OnnxSettings } from "@svc/onnx-embedder/settings";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { Secp256k1Keypair } from "@mysten/sui/keypairs/secp256k1";
 import { readConfig } from "./config.ts";

@@ -4,7 +4,7 @@
  */
 import type { OllamaSettings } from "@svc/ollama/settings";
 import type { OpenAiSettings } from "@svc/openai/settings";
-import type { LogLevel } from "../src/log.ts";
+import type { LogLevel } from "@svc/relayer/kit";
 import type { SuiSettings } from "@svc/sui/settings";
 import type { SealSettings } from "@svc/seal/settings";
 import type { WalrusSettings } from "@svc/walrus/settings";

@@ -3,7 +3,7 @@
  * loads only with that setting.
  */
 import type { Config } from "./config.ts";
-import type { Logger } from "../src/log.ts";
+import type { Logger } from "@svc/relayer/kit";
 import type { Database } from "@svc/postgres";
 
 /** The PostgreSQL plugin, loaded only with `SVC_STORE=postgres`. */

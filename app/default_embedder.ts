@@ -10,9 +10,8 @@
  * - A data directory from before the record keeps `use` (and an index built with another
  *   embedder keeps serving with that one).
  */
-import { SvcError } from "../src/errors.ts";
+import { type Logger, SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import type { Logger } from "../src/log.ts";
 import type { EmbedderConfig } from "./config_types.ts";
 import { openEmbedder } from "./models.ts";
 

@@ -12,9 +12,8 @@
  * ```
  */
 import { freeBytes } from "@svc/util/free_bytes";
-import type { SvcError } from "../src/errors.ts";
-import { diskFull, type DiskRoom } from "../src/jobs/disk_backlog.ts";
-import type { Logger } from "../src/log.ts";
+import type { Logger, SvcError } from "@svc/relayer/kit";
+import { diskFull, type DiskRoom } from "@svc/relayer";
 
 /** How often the free space is read. */
 const CHECK_MS = 2_000;

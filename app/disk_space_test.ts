@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DiskSpace, startRefusal } from "./disk_space.ts";
-import { silentLogger } from "../src/log.ts";
+import { silentLogger } from "@svc/relayer/kit";
 
 Deno.test("startRefusal: names the directory, the space free and the floor", () => {
   const MB = 1024 * 1024;

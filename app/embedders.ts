@@ -2,7 +2,7 @@
  * The embedder plugins the relayer can choose from (`SVC_EMBEDDER`), each describing itself:
  * adding an embedder is one package and one line here.
  */
-import type { EmbedderPlugin } from "../src/backends/embedder_plugin.ts";
+import type { EmbedderPlugin } from "@svc/relayer/kit";
 import { glovePlugin } from "@svc/glove-embedder/plugin";
 import { lexicalPlugin } from "@svc/lexical-embedder/plugin";
 import { onnxPlugin } from "@svc/onnx-embedder/plugin";

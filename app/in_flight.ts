@@ -3,9 +3,8 @@
  * connections: Deno's `shutdown()` ends at once the reading of a request body still arriving
  * (a slow upload would be told its body was cut short). Meanwhile new requests are refused.
  */
-import { SvcError } from "../src/errors.ts";
-import { silentLogger } from "../src/log.ts";
-import { errorResponse, FailureLog } from "../src/http/respond.ts";
+import { silentLogger, SvcError } from "@svc/relayer/kit";
+import { errorResponse, FailureLog } from "@svc/relayer/http";
 
 /** A refusal while stopping is not a failure: nothing is logged of it. */
 const UNLOGGED = new FailureLog(silentLogger);

@@ -2,7 +2,7 @@
  * The data directory's index lock: `index.lock`, an advisory lock the system releases when the
  * process ends, so a relayer, `svc reindex` and `svc migrate-store` never share an index.
  */
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 /** An advisory lock on the data directory's index, held until `release` or the process ends. */
 export interface IndexLock {

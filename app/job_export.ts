@@ -4,17 +4,15 @@
  * `job_texts.ts` sealed it) and the ciphertext its worker saved, and the dead letters.
  */
 import { concatBytes } from "@svc/util/sealing";
-import type { KeyStore } from "../src/backends/key_store.ts";
-import type { StateStore } from "../src/state/state_store.ts";
-import type { JobRecord } from "../src/jobs/job_queue.ts";
-import type {
-  DeadLetter,
-  JobSeal,
-  StoredDeadLetter,
-  StoredJobRecord,
-} from "../src/jobs/job_seal.ts";
-import type { CiphertextMark } from "../src/jobs/job_texts.ts";
-import { openTexts } from "../src/jobs/state_job_store.ts";
+import type { JobRecord, KeyStore, StateStore } from "@svc/relayer/kit";
+import {
+  type CiphertextMark,
+  type DeadLetter,
+  type JobSeal,
+  openTexts,
+  type StoredDeadLetter,
+  type StoredJobRecord,
+} from "@svc/relayer/stored";
 
 /** A job as `StateJobStore` keeps it. */
 export interface StoredJob {

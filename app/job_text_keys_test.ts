@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openKvStores } from "@svc/denokv";
 import { SqliteKeyStore } from "@svc/local-cipher/key_store";
-import { silentLogger } from "../src/log.ts";
+import { silentLogger } from "@svc/relayer/kit";
 import { openBackends, readConfig } from "./mod.ts";
 
 const OWNER = "0x" + "ab".repeat(32);

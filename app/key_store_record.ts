@@ -11,7 +11,7 @@
  * (`openKeyStore`): erasing a memory erases its job's key there too.
  */
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 
 const KEY = ["key_store"];

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import process from "node:process";
-import { SvcError } from "../src/errors.ts";
+import { silentLogger, SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import { silentLogger } from "../src/log.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { masterKeyFileOf } from "./config.ts";
 import { openBackends, readConfig, restrictNewFiles } from "./mod.ts";

@@ -9,10 +9,15 @@
  * memories were marked, gain both on the way (see {@link completeRow}).
  */
 import type { EncryptedVectorStore } from "@svc/encrypted-index";
-import type { BlobStore, Cipher, ListedBlobMeta, VectorRow } from "../src/backends/types.ts";
-import { SvcError } from "../src/errors.ts";
-import type { Logger } from "../src/log.ts";
-import type { TermHasher } from "../src/ranking/terms.ts";
+import {
+  type BlobStore,
+  type Cipher,
+  type ListedBlobMeta,
+  type Logger,
+  SvcError,
+  type VectorRow,
+} from "@svc/relayer/kit";
+import type { TermHasher } from "@svc/relayer/stored";
 
 const NOTE = "lancedb-import";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
-import { LanceDbVectorStore } from "../plugins/lancedb/mod.ts";
-import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { createLogger } from "../src/log.ts";
-import { TermHasher } from "../src/ranking/terms.ts";
+import { EncryptedVectorStore } from "@svc/encrypted-index";
+import { LanceDbVectorStore } from "@svc/lancedb";
+import { LexicalEmbedder } from "@svc/lexical-embedder";
+import { createLogger } from "@svc/relayer/kit";
+import { TermHasher } from "@svc/relayer/stored";
 import { carryImportNote } from "./lancedb_import.ts";
 import { loadMasterKey } from "./master_key.ts";
 import { masterKeyFileOf } from "./config.ts";

@@ -13,9 +13,8 @@
  * 43 base64url characters are ignored: no path is ever made from them. The errors of the file
  * system name no path (the listing's folder names are hashes of owners and namespaces).
  */
-import { backendError } from "../src/errors.ts";
+import { backendError, type BlobMeta, type ListedBlobMeta } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import type { BlobMeta, ListedBlobMeta } from "../src/backends/types.ts";
 
 const BLOB_ID = /^[A-Za-z0-9_-]{43}$/;
 

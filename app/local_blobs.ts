@@ -4,8 +4,7 @@
  * namespace in clear) are moved into it when it opens, then deleted; a move cut short is
  * finished by the next open.
  */
-import type { BlobEntry, BlobStore, VectorStore } from "../src/backends/types.ts";
-import type { Logger } from "../src/log.ts";
+import type { BlobEntry, BlobStore, Logger, VectorStore } from "@svc/relayer/kit";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { LegacyBlobFiles } from "./legacy_blob_files.ts";
 import { moveBlobFiles, UNMOVABLE } from "./store_copy.ts";

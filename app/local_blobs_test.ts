@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
+import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { writeLegacyBlob } from "../tests/fixtures/legacy_blob_files.ts";
-import { createLogger } from "../src/log.ts";
+import { createLogger } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import { VectorSeal } from "../src/pipeline/vector_seal.ts";
+import { VectorSeal } from "@svc/relayer/stored";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 import { LegacyBlobFiles } from "./legacy_blob_files.ts";

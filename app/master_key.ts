@@ -9,9 +9,8 @@
  * it, is moved out at the next start.
  */
 import { dirname } from "node:path";
-import { SvcError } from "../src/errors.ts";
+import { type Logger, SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import type { Logger } from "../src/log.ts";
 
 const MASTER_KEY = /^[0-9a-f]{64}$/;
 /** What the key seals: a data directory holding any of them without a key lost its key. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadMasterKey, type MasterKeySource } from "./master_key.ts";
-import { createLogger } from "../src/log.ts";
+import { createLogger } from "@svc/relayer/kit";
 
 /** A data directory and a keys directory beside it, removed after `fn`. */
 async function withDirs(fn: (data: string, source: MasterKeySource) => Promise<void>) {

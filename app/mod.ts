@@ -5,15 +5,18 @@
  * id `/health` reports), so an unused SDK never loads. Every plugin is opened the same way:
  * `await Plugin.open(options)`.
  */
-import type { BlobStore, Cipher, VectorIndexSet, VectorStore } from "../src/backends/types.ts";
-import type { KeyStore } from "../src/backends/key_store.ts";
-import { MemoryVectorIndexSet } from "../src/backends/memory_index_set.ts";
+import type {
+  BlobStore,
+  Cipher,
+  KeyStore,
+  Logger,
+  VectorIndexSet,
+  VectorStore,
+} from "@svc/relayer/kit";
+import { MemoryVectorIndexSet, type RelayerOptions, type SidecarLink } from "@svc/relayer";
 import { LOCAL_PACKAGE_ID, type LocalLedger } from "@svc/local-ledger";
-import type { Logger } from "../src/log.ts";
 import type { Database } from "@svc/postgres";
-import type { RelayerOptions } from "../src/relayer.ts";
-import { TermHasher } from "../src/ranking/terms.ts";
-import type { SidecarLink } from "../src/sidecar/link.ts";
+import { TermHasher } from "@svc/relayer/stored";
 import { SidecarSponsor } from "./sidecar/sponsor_client.ts";
 import type { Config } from "./config.ts";
 import { openDirectory } from "./accounts.ts";
@@ -31,10 +34,24 @@ import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from 
 import type { BackgroundReindex } from "@svc/relayer/reindex";
 import { type IndexLock, lockIndex } from "./index_lock.ts";
 
-export { type Config, EMBEDDER_KINDS, POSTGRES_ENV, readConfig, SIDECAR_ENV } from "./config.ts";
+export {
+  type Config,
+  EMBEDDER_KINDS,
+  masterKeyFileOf,
+  POSTGRES_ENV,
+  readConfig,
+  SIDECAR_ENV,
+} from "./config.ts";
 export { sidecarNetHosts } from "./sidecar_hosts.ts";
 export { restrictNewFiles } from "./private_files.ts";
 export { openLedger, openSponsor } from "./accounts.ts";
+export { checkNotMoved } from "./moved.ts";
+export { lockIndex } from "./index_lock.ts";
+export { loadMasterKey, masterKeyPath } from "./master_key.ts";
+export { embedderPlugin } from "./embedders.ts";
+export { DiskSpace, startRefusal } from "./disk_space.ts";
+export { RequestsInFlight } from "./in_flight.ts";
+export { SidecarSupervisor } from "./sidecar/supervisor.ts";
 
 /** The backends and settings of `createRelayer` that the composition opens and derives. */
 export type RelayerBackends =

@@ -2,9 +2,7 @@
  * The models the configuration names: the embedder (with its re-ranker) and the language model
  * of analyze and ask, each plugin imported only when chosen.
  */
-import type { Llm } from "../src/backends/types.ts";
-import type { OpenedEmbedder } from "../src/backends/embedder_plugin.ts";
-import { type Logger, silentLogger } from "../src/log.ts";
+import { type Llm, type Logger, type OpenedEmbedder, silentLogger } from "@svc/relayer/kit";
 import { glovePlugin } from "@svc/glove-embedder/plugin";
 import type { EmbedderConfig, LlmConfig } from "./config.ts";
 import { embedderPlugin } from "./embedders.ts";

@@ -2,7 +2,7 @@
  * The mark `svc migrate-store --to postgres` leaves in the data directory it copied, once the
  * copy is done, and the refusal to use that directory afterwards (see {@link checkNotMoved}).
  */
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 export const MOVED_FILE = "moved-to-postgres.json";
 

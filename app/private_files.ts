@@ -15,7 +15,7 @@
  * ```
  */
 import process from "node:process";
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 /** The mode of a folder under the data directory: its owner only. */
 const PRIVATE_DIR_MODE = 0o700;

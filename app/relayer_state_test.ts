@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../src/log.ts";
+import { silentLogger } from "@svc/relayer/kit";
 import { StateLifecycleRecords } from "@svc/relayer/testing";
 import { readConfig } from "./config.ts";
 import { openState } from "./relayer_state.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger, silentLogger } from "../src/log.ts";
+import { createLogger, silentLogger } from "@svc/relayer/kit";
 import { openBackends, readConfig } from "./mod.ts";
 
 /** How many of `values` the files of the database at `path` hold. */

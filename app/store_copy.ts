@@ -3,12 +3,16 @@
  * phases share, and the blob copy of both its directions (into PostgreSQL, or from the blob files
  * of earlier versions into the data directory's SQLite store: {@link moveBlobsToSqlite}).
  */
-import { BlobPlaces } from "@svc/relayer/kit";
-import { SvcError } from "../src/errors.ts";
-import { VectorSeal } from "../src/pipeline/vector_seal.ts";
+import {
+  type BlobMeta,
+  BlobPlaces,
+  type BlobStore,
+  type ListedBlobMeta,
+  SvcError,
+} from "@svc/relayer/kit";
+import { VectorSeal } from "@svc/relayer/stored";
 import { type LegacyBlob, LegacyBlobFiles } from "./legacy_blob_files.ts";
 import type { LocalBlobStore } from "./local_blobs.ts";
-import type { BlobMeta, BlobStore, ListedBlobMeta } from "../src/backends/types.ts";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 
 /** Items a phase writes at once, unless it says otherwise. */

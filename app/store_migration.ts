@@ -40,21 +40,18 @@ import {
   PgLedgerStore,
   PgStateStore,
 } from "@svc/postgres";
-import { SvcError } from "../src/errors.ts";
+import { type StateKey, SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { checkKeyStore, hasKeyStore, openKeyStore } from "./key_store_record.ts";
 import { markMoved, MOVED_FILE, movedOn } from "./moved.ts";
 import { KvStateStore } from "@svc/denokv";
-import { liveClaims } from "../src/auth/state_replay_guard.ts";
+import { JobSeal, liveClaims, StateLifecycleRecords } from "@svc/relayer/stored";
 import { deadLetters, storedJobs } from "./job_export.ts";
-import { JobSeal } from "../src/jobs/job_seal.ts";
-import type { StateKey } from "@svc/relayer/kit";
-import { StateLifecycleRecords } from "../src/services/lifecycle_records.ts";
 import type { Config } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
 import { BATCH, batches, copyAll, copyBlobsInto, type Tell } from "./store_copy.ts";
 
-export { moveBlobsToSqlite } from "./store_copy.ts";
+export { moveBlobsToSqlite, UNMOVABLE } from "./store_copy.ts";
 
 /** What a phase copies, as the progress bar names it. */
 export const PHASE_UNITS: Record<Phase, string> = {

@@ -16,19 +16,18 @@
  * The composition also locks the index (`index_lock.ts`), so `svc reindex` refuses to run
  * beside a relayer.
  */
-import type {
-  BlobStore,
-  Cipher,
-  Embedder,
-  IndexEmbedding,
-  Reranker,
-  VectorIndexSet,
-  VectorStore,
-} from "../src/backends/types.ts";
-import { SvcError } from "../src/errors.ts";
-import type { Logger } from "../src/log.ts";
-import { VectorSeal } from "../src/pipeline/vector_seal.ts";
-import { TermHasher } from "../src/ranking/terms.ts";
+import {
+  type BlobStore,
+  type Cipher,
+  type Embedder,
+  type IndexEmbedding,
+  type Logger,
+  type Reranker,
+  SvcError,
+  type VectorIndexSet,
+  type VectorStore,
+} from "@svc/relayer/kit";
+import { TermHasher, VectorSeal } from "@svc/relayer/stored";
 import {
   BackgroundReindex,
   IndexSwitch,

@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_DOWNLOAD } from "@svc/onnx-embedder/settings";
-import { silentLogger } from "../src/log.ts";
-import { SvcError } from "../src/errors.ts";
-import type { Reranker } from "../src/backends/types.ts";
+import { type Reranker, silentLogger, SvcError } from "@svc/relayer/kit";
 import { TEST_MODELS_DIR } from "../tests/relayer_process.ts";
 import { openBackends, readConfig } from "./mod.ts";
 import { embedderSetting, previousEmbedderConfig } from "./vector_index.ts";

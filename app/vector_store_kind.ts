@@ -8,8 +8,7 @@
  * `SVC_VECTOR_STORE` unset, which imports it into the encrypted index.
  */
 import { pathExists } from "@svc/util/files";
-import { SvcError } from "../src/errors.ts";
-import type { VectorIndexSet } from "../src/backends/types.ts";
+import { SvcError, type VectorIndexSet } from "@svc/relayer/kit";
 import type { VectorStoreConfig } from "./config.ts";
 
 type Kind = VectorStoreConfig["kind"];

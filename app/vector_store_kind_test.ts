@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
-import { createLogger } from "../src/log.ts";
+import { LexicalEmbedder } from "@svc/lexical-embedder";
+import { createLogger } from "@svc/relayer/kit";
 import { openBackends, readConfig } from "./mod.ts";
 
 const embedder = new LexicalEmbedder();

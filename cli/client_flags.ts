@@ -4,12 +4,17 @@
  * rather than the relayer's refusal.
  */
 import { ACCOUNT_ID, isKeyHex } from "@svc/util/keys";
-import { isHttpUrl } from "../src/settings_reader.ts";
-import { MEMORY_ID } from "../src/ids.ts";
-import { MAX_TTL_SECONDS, parseIsoTime, tagsValue, threadValue } from "../src/validate.ts";
-import { SvcError } from "../src/errors.ts";
+import { isHttpUrl } from "@svc/relayer/http";
+import {
+  MAX_TTL_SECONDS,
+  MEMORY_ID,
+  parseIsoTime,
+  tagsValue,
+  threadValue,
+} from "@svc/relayer/rules";
+import { SvcError } from "@svc/relayer/kit";
 import { localPort } from "./args.ts";
-import type { SvcClientOptions } from "../src/client/mod.ts";
+import type { SvcClientOptions } from "@svc/relayer/client";
 import { CredentialsFile } from "./svc_mcp/credentials.ts";
 
 /** A command line that cannot be run as given: exit 2 with the usage. */

@@ -15,11 +15,14 @@ import type { DelegateKey } from "@svc/local-ledger";
 
 /** A ledger key as the commands show it (Sui keeps no date for a key). */
 export type ListedKey = Omit<DelegateKey, "created_at"> & { created_at?: string };
-import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
-import { OPERATIONS, parseScope } from "../src/auth/scope.ts";
-import type { KeyScope, Operation } from "../src/backends/types.ts";
-import { SvcError } from "../src/errors.ts";
-import { parseIsoTime } from "../src/validate.ts";
+import {
+  describeKeyLimits,
+  keyLimitsJson,
+  OPERATIONS,
+  parseIsoTime,
+  parseScope,
+} from "@svc/relayer/rules";
+import { type KeyScope, type Operation, SvcError } from "@svc/relayer/kit";
 
 /** A command line that cannot be run as given (exit 2 with the usage). */
 export class ScopeUsageError extends Error {}

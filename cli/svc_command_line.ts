@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { type FlagToken, flagValues, repeatedFlag } from "./args.ts";
 import { visible } from "./visible_text.ts";
-import { validNamespace } from "../src/validate.ts";
+import { validNamespace } from "@svc/relayer/rules";
 import { UsageError } from "./client_flags.ts";
 
 /**

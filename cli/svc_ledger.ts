@@ -7,11 +7,9 @@
 import { addressOf, generateKeyPair, isKeyHex } from "@svc/util/keys";
 import { type LedgerAccount, MAX_LABEL_BYTES } from "@svc/local-ledger";
 import type { TransactionKind } from "@svc/local-ledger/transactions";
-import { SvcError } from "../src/errors.ts";
+import { type KeyScope, SvcError, UNPRINTABLE } from "@svc/relayer/kit";
 import { isSmallOrderKey } from "@svc/util/ed25519";
-import { parseIsoTime, UNPRINTABLE } from "../src/validate.ts";
-import { describeKeyLimits, keyLimitsJson } from "../src/auth/key_limits.ts";
-import type { KeyScope } from "../src/backends/types.ts";
+import { describeKeyLimits, keyLimitsJson, parseIsoTime } from "@svc/relayer/rules";
 import {
   delegateKeyJson,
   delegateKeyLine,

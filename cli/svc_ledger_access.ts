@@ -6,10 +6,9 @@
 import { keyPairFromSeed } from "@svc/util/keys";
 import { type LocalLedger, type TransactionEffects } from "@svc/local-ledger";
 import { submitTransaction, type TransactionKind } from "@svc/local-ledger/transactions";
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
-import { type Config, openLedger, readConfig } from "../app/mod.ts";
-import { checkNotMoved } from "../app/moved.ts";
+import { checkNotMoved, type Config, openLedger, readConfig } from "@svc/app";
 import { relayerUrl, UsageError } from "./client_flags.ts";
 import { suiLedger } from "./svc_ledger_sui.ts";
 import { suiKeypair, suiSeed } from "@svc/sui/keys";

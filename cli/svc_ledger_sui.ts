@@ -6,10 +6,9 @@
 import { bcs } from "@mysten/sui/bcs";
 import { Transaction, TransactionDataBuilder } from "@mysten/sui/transactions";
 import { normalizeStructTag, normalizeSuiAddress } from "@mysten/sui/utils";
-import { SettingsReader } from "../src/settings_reader.ts";
+import { SettingsReader, SvcError } from "@svc/relayer/kit";
 import { addressOf } from "@svc/util/keys";
-import { SvcError } from "../src/errors.ts";
-import { refusal } from "../src/client/signed_sender.ts";
+import { refusal } from "@svc/relayer/client";
 import { readObjectId, readPackageId, readSuiRpcUrl } from "@svc/sui/settings";
 import {
   accountType,

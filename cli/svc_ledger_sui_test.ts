@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Transaction } from "@mysten/sui/transactions";
 import { normalizeSuiAddress } from "@mysten/sui/utils";
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { checkSponsored } from "./svc_ledger_sui.ts";
 
 const OWNER = normalizeSuiAddress("0xa11ce");

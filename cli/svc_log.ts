@@ -11,8 +11,8 @@ import {
   type AccessLogOptions,
   type AccessOperation,
   SvcClient,
-} from "../src/client/mod.ts";
-import { ACCESS_OPERATIONS } from "../src/services/access_log.ts";
+} from "@svc/relayer/client";
+import { ACCESS_OPERATIONS } from "@svc/relayer/rules";
 import {
   accountIdOf,
   memoryIdArg,

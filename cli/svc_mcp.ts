@@ -10,9 +10,10 @@
  */
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "./svc_mcp/bridge.ts";
 import { StdioTransport } from "./svc_mcp/stdio_transport.ts";
-import { describeKeyLimits } from "../src/auth/key_limits.ts";
-import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "../src/http/relayer_names.ts";
-import { SvcClient, SvcError } from "../src/client/mod.ts";
+import { describeKeyLimits } from "@svc/relayer/rules";
+import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "@svc/relayer/http";
+import { SvcClient } from "@svc/relayer/client";
+import { SvcError } from "@svc/relayer/kit";
 import { openBrowser } from "./svc_mcp/browser.ts";
 import { type Credentials, CredentialsFile } from "./svc_mcp/credentials.ts";
 import { type PendingLogin, startLogin } from "./svc_mcp/login.ts";

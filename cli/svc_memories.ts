@@ -4,7 +4,7 @@
  * `svc_memories_read.ts`. Each returns the one JSON object `--json` prints and the text printed
  * otherwise.
  */
-import { type EraseReceipt, SvcClient, verifyReceipt } from "../src/client/mod.ts";
+import { type EraseReceipt, SvcClient, verifyReceipt } from "@svc/relayer/client";
 import {
   clientOptions,
   expiryTime,

@@ -2,11 +2,16 @@
  * The memory commands of `svc` that only read: whoami, namespaces, recall, list and get, and
  * how they show memories as text.
  */
-import type { Memory, RecallExplanation, SvcClient } from "../src/client/mod.ts";
-import { describeKeyLimits, parseKeyLimits } from "../src/auth/key_limits.ts";
+import {
+  type Memory,
+  type RecallExplanation,
+  shownText,
+  type SvcClient,
+} from "@svc/relayer/client";
+import { describeKeyLimits } from "@svc/relayer/rules";
+import { parseKeyLimits } from "@svc/relayer/kit";
 import { need } from "./client_flags.ts";
 import { visible, visibleName } from "./visible_text.ts";
-import { shownText } from "../src/services/memory_view.ts";
 import type { MemoryRequest, Output } from "./svc_memories.ts";
 
 /** What a recall result's score is made of, on one line. */

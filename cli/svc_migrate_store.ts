@@ -6,19 +6,16 @@
  * instead, as the relayer does at start. The master key is the data directory's, read from its
  * key file (`SVC_MASTER_KEY` when set must be the same), and never printed.
  */
-import { readConfig } from "../app/mod.ts";
-import { masterKeyFileOf } from "../app/config.ts";
-import { loadMasterKey, masterKeyPath } from "../app/master_key.ts";
-import { lockIndex } from "../app/index_lock.ts";
-import { UNMOVABLE } from "../app/store_copy.ts";
+import { loadMasterKey, lockIndex, masterKeyFileOf, masterKeyPath, readConfig } from "@svc/app";
 import {
   migrateStore,
   moveBlobsToSqlite,
   PHASE_UNITS,
   type StoreMigrationSummary,
-} from "../app/store_migration.ts";
+  UNMOVABLE,
+} from "@svc/app/store_migration";
 import { Database } from "@svc/postgres/database";
-import { SvcError } from "../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { ProgressBar, type ProgressOutput } from "./progress.ts";
 import { UsageError } from "./client_flags.ts";

@@ -12,8 +12,8 @@ import {
   type ImportSummary,
   SvcClient,
   textLines,
-} from "../src/client/mod.ts";
-import { SvcError } from "../src/errors.ts";
+} from "@svc/relayer/client";
+import { SvcError } from "@svc/relayer/kit";
 import {
   decryptExport,
   encryptExport,

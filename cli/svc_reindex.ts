@@ -5,10 +5,9 @@
  * `SVC_EMBEDDER` replaced by `NAME`; interrupted (Ctrl-C, a crash), it resumes when run again.
  * A relayer can do the same while serving: `SVC_REINDEX=1` (see docs/embedders.md).
  */
-import { EMBEDDER_KINDS, openBackends, readConfig } from "../app/mod.ts";
-import { createLogger } from "../src/log.ts";
+import { EMBEDDER_KINDS, openBackends, readConfig } from "@svc/app";
+import { createLogger, SvcError } from "@svc/relayer/kit";
 import type { ReindexProgress, ReindexSummary } from "@svc/relayer/reindex";
-import { SvcError } from "../src/errors.ts";
 import { pathExists } from "@svc/util/files";
 import { UsageError } from "./client_flags.ts";
 import { type Output } from "./svc_memories.ts";

@@ -5,7 +5,7 @@
  * database no relayer has opened yet it records the key it was given, as a relayer's first start
  * does.
  */
-import { readConfig } from "../app/mod.ts";
+import { readConfig } from "@svc/app";
 import { Database } from "@svc/postgres/database";
 import { PgLedgerStore } from "@svc/postgres/ledger_store";
 import { schemaVersion } from "@svc/postgres/migrations";

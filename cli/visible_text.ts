@@ -14,7 +14,8 @@
  * ```
  */
 
-import { INVISIBLE, UNPRINTABLE } from "../src/validate.ts";
+import { INVISIBLE } from "@svc/relayer/rules";
+import { UNPRINTABLE } from "@svc/relayer/kit";
 
 // A CRLF line break, or one of C0 (tab and line feed among them), DEL, C1, and the bidi
 // embeddings, overrides and isolates.

@@ -4,7 +4,7 @@
  * signature once it is read.
  */
 import { CachedAccountDirectory } from "./auth/account_cache.ts";
-import { timingSafeEqual } from "./auth/compare.ts";
+import { timingSafeEqual } from "@svc/util/keys";
 import { Ed25519Verifier } from "@svc/util/ed25519";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { requireNamespace, requireOperation } from "./auth/scope.ts";

@@ -2,8 +2,9 @@
  * The package boundaries: each plugin is a package of the workspace that uses svc only through
  * `@svc/relayer/kit` (and, in its tests, `@svc/relayer/testing`) and other plugins only by their
  * package names; the core (`mod.ts`, `src/`) imports no plugin; the application (`app/`,
- * `main.ts`, `sidecar.ts`, `cli/`) composes them. The generic helpers (`util/`, `@svc/util`)
- * import nothing of svc; the core and the plugins may import them.
+ * `main.ts`, `sidecar.ts`, `cli/`) composes them, through the public entries of the core
+ * (`@svc/relayer/...`) and of the plugins. The generic helpers (`util/`, `@svc/util`) import
+ * nothing of svc; the core and the plugins may import them.
  */
 import assert from "node:assert/strict";
 import { relative } from "node:path";
@@ -55,6 +56,38 @@ Deno.test("plugins import svc only through its kit, and each other by package na
         if (target.startsWith(`plugins/${plugin}/`)) continue;
         if (!allowedFromPlugin(path, target)) crossings.push(`${path} → ${target}`);
       }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+/** The core's public entries: `@svc/relayer` and `@svc/relayer/<entry>`. */
+const CORE_ENTRIES = Object.keys(JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).exports)
+  .map((entry) => entry === "." ? "@svc/relayer" : `@svc/relayer/${entry.slice(2)}`);
+
+/**
+ * What a file of the application (`app/`, `cli/`, `main.ts`, `sidecar.ts`) may import besides its
+ * own package's folder and npm packages: the core's public entries (the testing one in tests),
+ * other packages by name, and in tests the shared fixtures.
+ */
+function allowedFromApplication(path: string, target: string): boolean {
+  const test = path.endsWith("_test.ts");
+  if (target === "@svc/relayer/testing") return test;
+  if (target.startsWith("@svc/relayer")) return CORE_ENTRIES.includes(target);
+  if (target.startsWith("@svc/")) return true;
+  if (target.startsWith("tests/")) return test;
+  return !/^(src|app|cli|plugins|util|bench)\/|^(mod|main|sidecar)\.ts$/.test(target);
+}
+
+Deno.test("the application imports the core and the plugins only through their public entries", async () => {
+  const crossings: string[] = [];
+  const files = ["main.ts", "sidecar.ts"];
+  for (const dir of ["app", "cli"]) for await (const path of sources(dir)) files.push(path);
+  for (const path of files) {
+    const own = path.includes("/") ? `${path.split("/")[0]}/` : undefined;
+    for (const target of await importsOf(path)) {
+      if (own && target.startsWith(own)) continue;
+      if (!allowedFromApplication(path, target)) crossings.push(`${path} → ${target}`);
     }
   }
   assert.deepEqual(crossings, []);
@@ -159,7 +192,11 @@ Deno.test("every module of the core but its testing module is reached from its o
 
 Deno.test("util and each plugin are packages of the workspace, with a name, exports and a README", async () => {
   const root = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  assert.deepEqual(root.workspace, ["./util", "./plugins/*"]);
+  assert.deepEqual(root.workspace, ["./util", "./plugins/*", "./app", "./cli"]);
+  for (const dir of ["app", "cli"]) {
+    const config = JSON.parse(await Deno.readTextFile(`${ROOT}${dir}/deno.json`));
+    assert.deepEqual([config.name, config.version], [`@svc/${dir}`, root.version]);
+  }
   for (const dir of ["util", ...plugins.map((plugin) => `plugins/${plugin}`)]) {
     const config = JSON.parse(await Deno.readTextFile(`${ROOT}${dir}/deno.json`));
     const name = dir.split("/").at(-1)!.replaceAll("_", "-");
@@ -179,6 +216,12 @@ Deno.test("the boundary check sees a crossing", async () => {
   assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "src/errors.ts"));
   assert.ok(!allowedFromPlugin("plugins/x/mod.ts", "@svc/relayer/testing"));
   assert.ok(allowedFromPlugin("plugins/x/mod.ts", "@svc/util/words"));
+  assert.ok(!allowedFromApplication("app/x.ts", "src/errors.ts"));
+  assert.ok(!allowedFromApplication("cli/x.ts", "app/mod.ts"));
+  assert.ok(!allowedFromApplication("app/x.ts", "@svc/relayer/src/errors.ts"));
+  assert.ok(!allowedFromApplication("app/x.ts", "plugins/lancedb/mod.ts"));
+  assert.ok(allowedFromApplication("app/x.ts", "@svc/relayer/stored"));
+  assert.ok(allowedFromApplication("main.ts", "@svc/app"));
   assert.ok(!allowedFromUtil("util/x.ts", "@svc/relayer/kit"));
   assert.ok(!allowedFromUtil("util/x.ts", "src/errors.ts"));
   assert.ok(!allowedFromUtil("util/x.ts", "tests/fixtures/varied_text.ts"));

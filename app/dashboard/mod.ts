@@ -7,13 +7,18 @@
  * receipt key) to the relayer. Its handler is built with the HTTP kernel.
  */
 import { isAddress } from "@svc/util/keys";
-import { audienceOf } from "../../src/auth/signing.ts";
-import { SvcError } from "../../src/errors.ts";
-import { type ConnectionInfo, createHttpHandler, type HttpHandler } from "../../src/http/kernel.ts";
-import { hostGuard, LOOPBACK_HOSTS } from "../../src/http/relayer_names.ts";
-import { jsonResponse } from "../../src/http/respond.ts";
-import { route, type RouteContext } from "../../src/http/router.ts";
-import type { Logger } from "../../src/log.ts";
+import { audienceOf } from "@svc/relayer";
+import { type Logger, SvcError } from "@svc/relayer/kit";
+import {
+  type ConnectionInfo,
+  createHttpHandler,
+  hostGuard,
+  type HttpHandler,
+  jsonResponse,
+  LOOPBACK_HOSTS,
+  route,
+  type RouteContext,
+} from "@svc/relayer/http";
 
 export interface DashboardOptions {
   /** The relayer this dashboard belongs to (shown when an agent names another). */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../../src/log.ts";
+import { silentLogger } from "@svc/relayer/kit";
 import { createDashboard } from "./mod.ts";
 
 const ORIGIN = "http://localhost:5173";

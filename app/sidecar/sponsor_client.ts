@@ -13,9 +13,14 @@
  * await sponsor.execute(digest, (await delegate.signTransaction(bytes)).signature);
  * ```
  */
-import type { CallOptions, Sponsor, SponsoredTransaction } from "../../src/backends/types.ts";
-import { type ErrorDetails, isErrorCode, SvcError } from "../../src/errors.ts";
-import type { SidecarLink } from "../../src/sidecar/link.ts";
+import {
+  type CallOptions,
+  type ErrorDetails,
+  type Sponsor,
+  type SponsoredTransaction,
+  SvcError,
+} from "@svc/relayer/kit";
+import { isErrorCode, type SidecarLink } from "@svc/relayer";
 
 /** How long one call to the sidecar may take by default: its sponsor waits on the chain. */
 const DEFAULT_TIMEOUT_MS = 60_000;

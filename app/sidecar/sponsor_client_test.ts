@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
-import type { Sponsor } from "../../src/backends/types.ts";
-import { rejected } from "../../src/backends/rejection.ts";
-import { SvcError } from "../../src/errors.ts";
-import { silentLogger } from "../../src/log.ts";
-import type { SidecarLink } from "../../src/sidecar/link.ts";
-import { createSidecar } from "../../src/sidecar/server.ts";
+import { rejected, silentLogger, type Sponsor, SvcError } from "@svc/relayer/kit";
+import { createSidecar, type SidecarLink } from "@svc/relayer/sidecar";
 import { SidecarSponsor } from "./sponsor_client.ts";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";

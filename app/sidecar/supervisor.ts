@@ -7,10 +7,9 @@
  * leads a process group of its own, so a Ctrl-C to the relayer's leaves it serving until then.
  */
 import { fileURLToPath } from "node:url";
-import type { Logger } from "../../src/log.ts";
-import type { SidecarLink } from "../../src/sidecar/link.ts";
-import { healthProof } from "../../src/sidecar/health.ts";
-import { noProxy } from "../../src/http/relayer_names.ts";
+import type { Logger } from "@svc/relayer/kit";
+import { healthProof, type SidecarLink } from "@svc/relayer";
+import { noProxy } from "@svc/relayer/http";
 
 export interface SupervisorOptions {
   /** Where the sidecar listens (`SIDECAR_URL`). */

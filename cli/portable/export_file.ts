@@ -29,9 +29,9 @@
  * await new Response(lines).text(); // '{"text":"hi"}\n'
  * ```
  */
-import { timingSafeEqual } from "../../src/auth/compare.ts";
+import { timingSafeEqual } from "@svc/util/keys";
 import { concatBytes } from "@svc/util/sealing";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 /** The `format` of the header. */
 export const EXPORT_FORMAT = "svc-export";

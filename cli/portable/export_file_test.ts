@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import {
   decryptExport,
   DEFAULT_ITERATIONS,

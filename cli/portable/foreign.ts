@@ -17,7 +17,7 @@
  * Each line keeps where it came from (`origin`: "line 3", "memory 12") so that failures are
  * reported against the file the user has.
  */
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 
 /** A memory to import (the shape of an export's lines). */
 export interface ForeignLine {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SvcError } from "../../src/errors.ts";
+import { SvcError } from "@svc/relayer/kit";
 import { fromMcpMemory, fromMem0 } from "./foreign.ts";
 
 /** A memory.jsonl as the reference MCP memory server's `saveGraph` writes it. */

@@ -11,7 +11,7 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { VERSION } from "../../src/version.ts";
+import { MEMORY_TOOLS, memoryToolList, VERSION } from "@svc/relayer/mcp";
 import { RelayerRefusals } from "./bridge_refusals.ts";
 import { type MemoryTool, ToolRelay, toolText } from "./bridge_relay.ts";
 import {
@@ -22,7 +22,6 @@ import {
   SignInState,
 } from "./bridge_sign_in.ts";
 import { Upstream } from "./bridge_upstream.ts";
-import { MEMORY_TOOLS, memoryToolList } from "../../src/mcp/tool_definitions.ts";
 
 export type { BridgeIdentity, SignedOut } from "./bridge_sign_in.ts";
 

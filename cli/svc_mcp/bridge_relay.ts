@@ -7,7 +7,7 @@ import { type CallToolResult, ErrorCode, type McpError } from "@modelcontextprot
 import type { BridgeIdentity } from "./bridge_sign_in.ts";
 import type { RelayerRefusals } from "./bridge_refusals.ts";
 import { isAnswer, isStatus, type Upstream } from "./bridge_upstream.ts";
-import { MEMORY_TOOLS, memoryToolList } from "../../src/mcp/tool_definitions.ts";
+import { MEMORY_TOOLS, memoryToolList } from "@svc/relayer/mcp";
 
 /** A tool's result of one text; an error's when `isError`. */
 export function toolText(message: string, isError = false): CallToolResult {

@@ -6,10 +6,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { utf8HeaderValue } from "../../src/validate.ts";
-import { VERSION } from "../../src/version.ts";
+import { utf8HeaderValue } from "@svc/relayer/rules";
+import { MAX_BATCH, VERSION } from "@svc/relayer/mcp";
 import type { BridgeIdentity } from "./bridge_sign_in.ts";
-import { MAX_BATCH } from "../../src/mcp/messages.ts";
 
 /**
  * Times a call is sent again after a lost or refused connection, 250 ms apart doubling: 7.75 s in

@@ -3,7 +3,7 @@
  * 0600 (both repaired when found looser), written atomically (temporary file, fsync, rename),
  * never through a symbolic link. A corrupt file is reported and treated as signed out.
  */
-import type { KeyLimitsJson } from "../../src/auth/key_limits.ts";
+import type { KeyLimitsJson } from "@svc/relayer/kit";
 
 export interface Credentials {
   version: 1;

@@ -15,7 +15,7 @@
  */
 import { confirmationCode } from "./confirmation_code.ts";
 import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
-import type { KeyScope } from "../../src/backends/types.ts";
+import type { KeyScope } from "@svc/relayer/kit";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 import { LoginCallback } from "./login_callback.ts";
 

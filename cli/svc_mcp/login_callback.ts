@@ -4,11 +4,10 @@
  * request is checked first: Host, Origin, path, method, the link still unused and unexpired,
  * content type and size.
  */
-import { timingSafeEqual } from "../../src/auth/compare.ts";
-import { ACCOUNT_ID, addressOf, type KeyPair } from "@svc/util/keys";
-import { keyLimitsJson, parseKeyLimits } from "../../src/auth/key_limits.ts";
-import { ERROR_STATUS, type ErrorCode, SvcError } from "../../src/errors.ts";
-import { readBody } from "../../src/http/body.ts";
+import { ACCOUNT_ID, addressOf, type KeyPair, timingSafeEqual } from "@svc/util/keys";
+import { keyLimitsJson } from "@svc/relayer/rules";
+import { ERROR_STATUS, type ErrorCode, parseKeyLimits, SvcError } from "@svc/relayer/kit";
+import { readBody } from "@svc/relayer/http";
 import type { Credentials, CredentialsFile } from "./credentials.ts";
 
 export const MAX_CALLBACK_BYTES = 16 * 1024;

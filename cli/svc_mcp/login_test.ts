@@ -10,7 +10,7 @@ import {
   startLogin,
 } from "./login.ts";
 
-import { ERROR_STATUS, type ErrorCode } from "../../src/errors.ts";
+import { ERROR_STATUS, type ErrorCode } from "@svc/relayer/kit";
 
 const DASHBOARD = "http://localhost:5173";
 

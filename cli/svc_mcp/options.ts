@@ -5,9 +5,8 @@
  */
 import { parseArgs } from "node:util";
 import { argsMessage, localPort, repeatedFlag } from "../args.ts";
-import type { KeyScope } from "../../src/backends/types.ts";
-import { INVISIBLE, UNPRINTABLE, validNamespace } from "../../src/validate.ts";
-import { shown } from "../../src/settings_reader.ts";
+import { type KeyScope, shown, UNPRINTABLE } from "@svc/relayer/kit";
+import { INVISIBLE, validNamespace } from "@svc/relayer/rules";
 import { durationMs, expiryFromFlag, parseScopeFlag, ScopeUsageError } from "../key_scope_flags.ts";
 
 export interface Preset {

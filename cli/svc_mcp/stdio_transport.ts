@@ -15,8 +15,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { holdsLoneSurrogate, jsonProblem, LoneSurrogateError, parseJson } from "@svc/util/json";
-import { MAX_MCP_BODY_BYTES } from "../../src/mcp/json_rpc_body.ts";
-import { idOf, MAX_BATCH, refusal } from "../../src/mcp/messages.ts";
+import { idOf, MAX_BATCH, MAX_MCP_BODY_BYTES, refusal } from "@svc/relayer/mcp";
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_MCP_BODY_BYTES } from "../../src/mcp/json_rpc_body.ts";
+import { MAX_MCP_BODY_BYTES } from "@svc/relayer/mcp";
 import { StdioTransport } from "./stdio_transport.ts";
 
 const encoder = new TextEncoder();

@@ -66,6 +66,8 @@ import { type AccessLogOptions, type AccessLogPage, accessLogPath } from "./acce
 
 export { type ErrorCode, SvcError } from "../errors.ts";
 export { receiptMessage, verifyReceipt } from "./receipt.ts";
+export { refusal } from "./signed_sender.ts";
+export { shownText } from "../services/memory_view.ts";
 export { exportedMemories, exportPath, textLines } from "./portability.ts";
 export type * from "./portability.ts";
 export * from "./access_log.ts";

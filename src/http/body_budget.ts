@@ -52,6 +52,7 @@ export class BodyBudget {
   #held = 0;
   #byAddress = new Map<string, number>();
 
+  /** A budget with the given limits (32 MiB in all, 8 MiB per address, by default). */
   constructor(options: BodyBudgetOptions = {}) {
     this.totalBytes = options.totalBytes ?? 32 * 1024 * 1024;
     this.perAddressBytes = options.perAddressBytes ?? 8 * 1024 * 1024;

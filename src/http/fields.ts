@@ -34,6 +34,7 @@ export type JsonSchema = { [keyword: string]: unknown };
 
 /** One property of a request: how it is read, and what it is. */
 export interface Field<T> {
+  /** A single property. */
   readonly kind: "field";
   /** Reads the property's value (`undefined` when absent); `name` is used in error sentences. */
   parse(value: unknown, name: string): T;
@@ -47,6 +48,7 @@ export interface Field<T> {
 
 /** Several properties read together into one value (`ttl_seconds` or `expires_at`). */
 export interface FieldGroup<T> {
+  /** Several properties. */
   readonly kind: "group";
   /** Reads the value from the whole object. */
   parse(object: Record<string, unknown>): T;

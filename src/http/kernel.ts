@@ -49,8 +49,11 @@ export type { ConnectionInfo };
 /** A request handler, as `Deno.serve` calls it. */
 export type HttpHandler = (request: Request, info?: ConnectionInfo) => Promise<Response>;
 
+/** What `createHttpHandler` serves, and how. */
 export interface HttpHandlerOptions<C extends RouteContext, A = undefined> {
+  /** The routes it serves. */
   routes: Route<C>[];
+  /** Where failed requests are written down. */
   logger: Logger;
   /** The body limit of routes without their own (default 2 MiB). */
   maxBodyBytes?: number;

@@ -2,6 +2,7 @@
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 
+/** A JSON response with `status`, `body` and any other `headers`. */
 export function jsonResponse(
   status: number,
   body: unknown,
@@ -25,16 +26,19 @@ const OUTAGES_KEPT = 100;
  * logged, its request id with it.
  */
 export class FailureLog {
+  /** Where the failures are written. */
   readonly logger: Logger;
   readonly #now: () => number;
   /** Per sentence: when its last entry was written, and how many have not been since. */
   readonly #outages = new Map<string, { loggedAt: number; unlogged: number }>();
 
+  /** A log writing to `logger`, timing outages by `now`. */
   constructor(logger: Logger, now: () => number = Date.now) {
     this.logger = logger;
     this.#now = now;
   }
 
+  /** Writes down the failure of the request `requestId`, unless an outage's entry covers it. */
   failed(requestId: string, error: SvcError): void {
     const fields = { request_id: requestId, code: error.code, error: error.cause ?? error };
     if (error.code !== "backend_unavailable") return this.logger.warn("request failed", fields);

@@ -23,8 +23,11 @@ export interface ConnectionInfo {
 
 /** What the kernel gives every route handler. */
 export interface RouteContext {
+  /** The request. */
   request: Request;
+  /** The path's parameters (`:id`). */
   params: Record<string, string>;
+  /** The id its answer and log entries carry. */
   requestId: string;
   /** The client's address, as the server's `clientAddress` option finds it. */
   clientAddress: string;
@@ -55,14 +58,19 @@ export interface RouteInput<B = unknown, Q = unknown, P = unknown> {
 
 /** What a route's `input` read: `undefined` for each part it does not declare. */
 export interface RouteInputValues<B = unknown, Q = unknown, P = unknown> {
+  /** The body read (`undefined` unless declared). */
   body: B;
+  /** The query read (`undefined` unless declared). */
   query: Q;
+  /** The path's parameters read (`undefined` unless declared). */
   params: P;
 }
 
 /** A response a route documents: when it is sent, and an example of its body. */
 export interface ResponseDoc {
+  /** When it is sent. */
   description: string;
+  /** An example of its body. */
   example?: unknown;
   /** The body's content type (default `application/json`). */
   contentType?: string;
@@ -105,6 +113,7 @@ export type AccessOperation =
   | "export"
   | "import";
 
+/** How a route is served besides its handler. */
 export interface RouteOptions {
   /** Signed routes are verified (DESIGN §5.4) by the relayer before `handle` runs. */
   signed?: boolean;
@@ -130,21 +139,35 @@ export interface RouteOptions {
   doc?: RouteDoc;
 }
 
+/** A route as the kernel serves it (see `route` and `RouteOptions`). */
 export interface Route<C extends RouteContext = RouteContext> {
+  /** Its method. */
   method: "GET" | "POST" | "DELETE" | "PUT" | "OPTIONS";
+  /** The paths it serves. */
   pattern: URLPattern;
+  /** Whether its requests are signed. */
   signed: boolean;
+  /** The operations a delegate key needs for it. */
   operations: readonly Operation[];
+  /** The access-log entry it adds once it succeeds. */
   access?: AccessOperation;
+  /** Whether the owner's own key may sign it. */
   ownerKey: boolean;
+  /** When its replay claim is written. */
   claim?: ClaimWrite;
+  /** Whether the handler reads the body itself. */
   streamBody: boolean;
+  /** Its body limit, when not the server's. */
   maxBodyBytes?: number;
+  /** What the kernel reads for it before `handle`. */
   input?: RouteInput;
+  /** How the OpenAPI document describes it. */
   doc?: RouteDoc;
+  /** Answers a request. */
   handle(context: C): Promise<Response>;
 }
 
+/** What a request's method and path find in a route table. */
 export type RouteMatch<C extends RouteContext> =
   | { kind: "found"; route: Route<C>; params: Record<string, string> }
   | { kind: "wrong_method"; allow: string[] }

@@ -30,7 +30,9 @@ export function requestIds(body: unknown): (string | number)[] {
 
 /** A JSON-RPC error code and its one-sentence message. */
 export interface Refusal {
+  /** The JSON-RPC error code. */
   code: -32600 | -32602;
+  /** The sentence sent with it. */
   message: string;
 }
 

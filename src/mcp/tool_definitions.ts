@@ -141,8 +141,22 @@ export const MEMORY_TOOLS = {
   },
 };
 
+/** A memory tool as `tools/list` describes it. */
+export interface ListedTool {
+  /** The tool's name (`svc_remember`, ...). */
+  name: string;
+  /** A short title. */
+  title: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** The JSON Schema of its arguments. */
+  inputSchema: { type: "object"; properties?: Record<string, object> };
+  /** Whether it only reads, destroys, or does the same when called twice. */
+  annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
+}
+
 /** The memory tools as `tools/list` describes them, for a server that does not run them. */
-export function memoryToolList() {
+export function memoryToolList(): ListedTool[] {
   return Object.entries(MEMORY_TOOLS).map(([name, tool]) => ({
     name,
     title: tool.title,

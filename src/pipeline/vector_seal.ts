@@ -26,8 +26,11 @@ const SEALED = /^[A-Za-z0-9_-]+$/;
 
 /** The memory a sealed vector belongs to. */
 export interface SealedVectorPlace {
+  /** The memory's id. */
   memoryId: string;
+  /** Its owner's address. */
   owner: string;
+  /** Its namespace. */
   namespace: string;
 }
 

@@ -106,6 +106,7 @@ export interface TermHasherOptions {
   keepMemoryTerms?: boolean;
 }
 
+/** Keyed hashes of the terms of texts, per owner: what the lexical index files terms under. */
 export class TermHasher {
   #master: CryptoKey;
   #keepMemoryTerms: boolean;
@@ -117,6 +118,7 @@ export class TermHasher {
     this.#keepMemoryTerms = keepMemoryTerms;
   }
 
+  /** The hasher of the relayer's 32 secret bytes. */
   static async fromSecret(
     secret: Uint8Array<ArrayBuffer>,
     options: TermHasherOptions = {},

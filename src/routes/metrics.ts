@@ -7,7 +7,7 @@
  * time. Wrong tokens count as failed authentications of the client's address, as bad
  * signatures do, so that guessing is rate-limited (429).
  */
-import { timingSafeEqual } from "../auth/compare.ts";
+import { timingSafeEqual } from "@svc/util/keys";
 import type { AuthFailureLimiter } from "../auth/failure_limiter.ts";
 import { SvcError } from "../errors.ts";
 import { isLoopbackAddress } from "../http/relayer_names.ts";

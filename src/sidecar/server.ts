@@ -4,7 +4,7 @@
  * must carry the per-start secret in `x-sidecar-token` and a loopback `Host` (403 before any
  * routing otherwise), and the client address arrives in `x-forwarded-for`.
  */
-import { timingSafeEqual } from "../auth/compare.ts";
+import { timingSafeEqual } from "@svc/util/keys";
 import type { Sponsor } from "../backends/types.ts";
 import { SvcError } from "../errors.ts";
 import { createHttpHandler, type HttpHandler } from "../http/kernel.ts";

@@ -1,0 +1,10 @@
+/**
+ * The relayer's MCP tools as the stdio bridge serves them (`svc-mcp`): their definitions, and
+ * what a JSON-RPC message may be.
+ *
+ * @module
+ */
+export { type ListedTool, MEMORY_TOOLS, memoryToolList } from "./tool_definitions.ts";
+export { idOf, MAX_BATCH, type Refusal, refusal } from "./messages.ts";
+export { MAX_MCP_BODY_BYTES } from "./json_rpc_body.ts";
+export { VERSION } from "../version.ts";
