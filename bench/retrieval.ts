@@ -150,10 +150,12 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
 async function askAll(client: SvcClient, asked: Asked[]) {
   const answers: RecallResult[][] = [];
   const shapes: { margin: number; spread: number }[] = [];
+  // Whether the relayer, asked without min_score, would answer nothing (`no_answer`).
+  const unanswered: boolean[] = [];
   const ms: number[] = [];
   for (const { question, namespace, limit } of asked) {
     const started = performance.now();
-    const { results, margin = 0, spread = 0 } = await client.recall(question, {
+    const { results, margin = 0, spread = 0, no_answer } = await client.recall(question, {
       namespace,
       limit,
       minScore: 0,
@@ -162,8 +164,9 @@ async function askAll(client: SvcClient, asked: Asked[]) {
     ms.push(performance.now() - started);
     answers.push(results);
     shapes.push({ margin, spread });
+    unanswered.push(no_answer !== undefined);
   }
-  return { answers, shapes, ms };
+  return { answers, shapes, unanswered, ms };
 }
 
 /** Figures of one pass at minimum score `threshold`. */
@@ -208,15 +211,23 @@ const ABSTAINING: Record<
   },
 };
 
-/** Figures of one pass when recall abstains by `rule` at `threshold` (at the default minimum score). */
+/**
+ * Figures of one pass when recall abstains by `rule` at `threshold` (at the default minimum
+ * score), and where no memory about whom a question asks holds the kind of answer it asks for
+ * (`no_answer`), unless `answerKind` is false.
+ */
 function abstaining(
-  pass: { answers: RecallResult[][]; shapes: Shape[] },
+  pass: { answers: RecallResult[][]; shapes: Shape[]; unanswered: boolean[] },
   labelsOf: Map<string, string[]>,
   rule: (typeof ABSTAINING)[string]["abstains"],
   threshold: number,
+  answerKind = true,
 ) {
   const kept = pass.answers.map((results, i) =>
-    rule(results, pass.shapes[i], i < locomo.asked.length, threshold) ? [] : results
+    (answerKind && pass.unanswered[i]) ||
+      rule(results, pass.shapes[i], i < locomo.asked.length, threshold)
+      ? []
+      : results
   );
   return figures(kept, labelsOf, MIN_SCORE);
 }
@@ -296,14 +307,13 @@ for (let run = 0; run < RUNS; run++) {
         Object.fromEntries(at.map((t) => [String(t), abstaining(first, labelsOf, abstains, t)])),
       ]),
     );
+    // As the relayer answers by default: abstaining where its embedder is calibrated to.
+    const calibrated = await abstainBelowOf(client, asked[0]);
+    const byDefault = (answerKind: boolean) =>
+      abstaining(first, labelsOf, ABSTAINING.margin.abstains, calibrated, answerKind);
+    byAbstention.answer_kind = { off: byDefault(false), on: byDefault(true) };
     runs.push({
-      // As the relayer answers by default: abstaining where its embedder is calibrated to.
-      figures: abstaining(
-        first,
-        labelsOf,
-        ABSTAINING.margin.abstains,
-        await abstainBelowOf(client, asked[0]),
-      ),
+      figures: byDefault(true),
       byThreshold,
       byAbstention,
       ingestSeconds,
@@ -392,7 +402,7 @@ const result = {
     Object.entries(last.byAbstention).map(([name, byThreshold]) => [
       name,
       Object.fromEntries(
-        ABSTAINING[name].at.map((t) => [String(t), headline(byThreshold[String(t)])]),
+        Object.entries(byThreshold).map(([at, figures]) => [at, headline(figures)]),
       ),
     ]),
   ),

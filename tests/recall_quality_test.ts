@@ -252,3 +252,42 @@ Deno.test("times: a relative time is also asked as the year it names", async () 
   assert.equal(first.id, berlin, first.text);
   assert.equal(first.explain?.asked_about, `in ${year - 2}`);
 });
+
+Deno.test("nothing matches: no memory about whom a question asks holds the kind of answer it asks for", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [
+    { text: "Callum is vegan and won't even eat honey." },
+    { text: "Callum lives in a flat in Leith." },
+    { text: "My sister Hanne works at a bank." },
+    { text: "I turned 40 in March." },
+  ]);
+  const ask = (query: string, more: Record<string, unknown> = {}) =>
+    t.signed(caller, "POST", "/api/recall", { query, ...more }).then((res) => res.json());
+  // Callum's memories hold no number; the user's age does not answer for him.
+  const old = await ask("How old is Callum?", { explain: true });
+  assert.deepEqual(old.results, []);
+  assert.deepEqual(old.no_answer, { about: "Callum", asks_for: "number" });
+  // A relation, through the name the store gives it.
+  const sister = await ask("When did my sister start at the bank?", { explain: true });
+  assert.deepEqual(sister.no_answer, { about: "my sister", asks_for: "time" });
+  // min_score still decides; explain still says why.
+  const given = await ask("How old is Callum?", { min_score: 0, explain: true });
+  assert.ok(given.results.length > 0);
+  assert.equal(given.no_answer.about, "Callum");
+  // Another kind of question, or a memory with the kind of answer, is answered as before.
+  assert.ok((await ask("What can't Callum eat?")).results.length > 0);
+  await rememberAll(t, caller, [{ text: "Callum turned 38 last week." }]);
+  const now = await ask("How old is Callum?", { explain: true });
+  assert.match(now.results[0].text, /turned 38/);
+  assert.equal(now.no_answer, undefined);
+  // The MCP tool says so too.
+  await using stack = await startMcpStack();
+  const mcp = await stack.connect(await stack.test.newCaller());
+  await mcp.callTool({ name: "svc_remember", arguments: { text: "Callum lives in Leith." } });
+  const tool = await mcp.callTool({
+    name: "svc_recall",
+    arguments: { query: "How old is Callum?" },
+  });
+  assert.equal(textOf(tool), "No matching memories found");
+});

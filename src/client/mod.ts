@@ -74,6 +74,8 @@ export * from "./access_log.ts";
 export type { ReceiptFields } from "../services/receipts.ts";
 export type * from "./types.ts";
 export type { SvcClientOptions } from "./signed_sender.ts";
+export type { LackedAnswer } from "../services/lacked_answer.ts";
+export type { AnswerType } from "../ranking/answer_types.ts";
 
 export type {
   Analysis,

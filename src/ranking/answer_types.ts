@@ -2,7 +2,8 @@
  * The kind of answer an English question asks for, and whether a memory's text holds one: a
  * time ("When is my appraisal?" — "on the 20th of June", "every Tuesday", "in 2019"), a place
  * ("Where do I work out?" — a name, "gym", "station"), a person ("Who is my dentist?" — a name,
- * "Dr.", "my sister") or a number ("How much do I earn?" — digits, "twelve"). A standalone fact
+ * "Dr.", "my sister"), a number ("How much do I earn?", "What is her phone number?" — digits,
+ * "twelve") or a colour ("What colour is the van?" — "red", "ginger"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -17,7 +18,7 @@
  */
 
 /** What a question asks for. */
-export type AnswerType = "time" | "place" | "person" | "number";
+export type AnswerType = "time" | "place" | "person" | "number" | "colour";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -29,7 +30,11 @@ const TYPES: [AnswerType, RegExp][] = [
     /^(where|(which|what) (city|country|town|village|place|street|station|hospital|school|university|supermarket|shop|café|cafe|restaurant|gym|club|address))\b/,
   ],
   ["person", /^(who|whom|whose)\b/],
-  ["number", /^how (much|many|old|far|big|tall|heavy)\b/],
+  [
+    "number",
+    /^how (much|many|old|far|big|tall|heavy)\b|^what('s| is| was)\b.*\b(phone|house|room|flat) number\b/,
+  ],
+  ["colour", /^(what|which) colou?r\b/],
 ];
 
 /** The kind of answer `question` asks for; `undefined` when it asks for none of them. */
@@ -57,6 +62,12 @@ const PLACE_WORDS = new Set(
   ("street road avenue lane square city town village country station airport hospital school " +
     "university office park beach river valley mountains coast island abroad home flat house " +
     "garage campsite gym shop café cafe restaurant pub church").split(" "),
+);
+const COLOURS = new Set(
+  ("red orange yellow green blue purple violet pink brown black white grey gray silver gold " +
+    "golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze " +
+    "copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender " +
+    "magenta khaki olive").split(" "),
 );
 const PERSON_WORDS = new Set(
   ("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son " +
@@ -89,5 +100,7 @@ export function holdsAnswer(text: string, type: AnswerType): boolean {
       return hasName(text) || words.some((word) => PLACE_WORDS.has(word));
     case "person":
       return hasName(text) || words.some((word) => PERSON_WORDS.has(word));
+    case "colour":
+      return words.some((word) => COLOURS.has(word));
   }
 }

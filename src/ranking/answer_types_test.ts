@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { holdsAnswer, questionType } from "./answer_types.ts";
 
-Deno.test("questionType: when, where, who and how much, by the question's first words", () => {
+Deno.test("questionType: when, where, who, how much and what colour, by the question's first words", () => {
   assert.equal(questionType("When is my appraisal?"), "time");
   assert.equal(questionType("  how often am I on call?"), "time");
   assert.equal(questionType("Which days am I not in the office?"), "time");
@@ -10,12 +10,15 @@ Deno.test("questionType: when, where, who and how much, by the question's first 
   assert.equal(questionType("Who is my boss?"), "person");
   assert.equal(questionType("Whose novels do I like?"), "person");
   assert.equal(questionType("How much do I earn?"), "number");
+  assert.equal(questionType("What is Colette's phone number?"), "number");
+  assert.equal(questionType("What colour is Pepper's collar?"), "colour");
+  assert.equal(questionType("Which color did I paint the hall?"), "colour");
   assert.equal(questionType("How do I get to work?"), undefined);
   assert.equal(questionType("What's my diet?"), undefined);
   assert.equal(questionType("I wonder when it was"), undefined, "only at the start");
 });
 
-Deno.test("holdsAnswer: dates and times, names and places, people, numbers", () => {
+Deno.test("holdsAnswer: dates and times, names and places, people, numbers, colours", () => {
   assert.ok(holdsAnswer("I have a performance review on the 20th of June.", "time"));
   assert.ok(holdsAnswer("I play five-a-side football on Tuesday nights.", "time"));
   assert.ok(holdsAnswer("I quit smoking in 2021", "time"));
@@ -32,4 +35,6 @@ Deno.test("holdsAnswer: dates and times, names and places, people, numbers", () 
   assert.ok(holdsAnswer("I sleep about five hours.", "number"));
   assert.ok(!holdsAnswer("I hate horror movies.", "number"));
   assert.ok(!holdsAnswer("January", "place"), "a month is no name");
+  assert.ok(holdsAnswer("Smudge is a ginger tom.", "colour"));
+  assert.ok(!holdsAnswer("Pepper goes to the groomer every six weeks.", "colour"));
 });

@@ -4,6 +4,7 @@
  */
 import type { RememberedBy } from "../pipeline/attributes.ts";
 import type { RecallExplanation } from "./recall_explanation.ts";
+import type { LackedAnswer } from "./lacked_answer.ts";
 
 /** The timed stages of a recall: embed the query, search vectors, lexical, read, re-rank. */
 export type RecallStage = "embed" | "search" | "lexical" | "read" | "rerank";
@@ -52,6 +53,11 @@ export type RecallResults = {
    * recall does not abstain.
    */
   spread?: number;
+  /**
+   * With `explain`, when recall found nothing because no memory about whom the question asks
+   * holds the kind of answer it asks for: whom, and the kind (`"time"`, `"number"` or `"colour"`).
+   */
+  no_answer?: LackedAnswer;
 };
 
 /** A memory manual recall found, without its text. */

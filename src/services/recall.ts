@@ -58,6 +58,7 @@ import { QueryVectors } from "./query_vectors.ts";
 import type { MemoryReader, ReadOptions } from "./reader.ts";
 import { RecallClock, type StageObserver } from "./recall_clock.ts";
 import { explanationOf } from "./recall_explanation.ts";
+import { lackedAnswer } from "./lacked_answer.ts";
 import { rankedText } from "../text_limits.ts";
 
 export interface RecallDependencies {
@@ -151,6 +152,14 @@ export function createRecall(deps: RecallDependencies) {
       );
       clock.report("lexical");
       const { shape, abstainBelow } = first;
+      const explained = options.explain && { abstain_below: abstainBelow, ...shape };
+      // With min_score, the caller decides what is an answer; `explain` still says why.
+      const lacked = options.minScore === undefined || options.explain
+        ? await clock.counted("read", () => lackedAnswerOf(asking, query, asked))
+        : undefined;
+      if (lacked && options.minScore === undefined) {
+        return { results: [], total: 0, ...(explained && { ...explained, no_answer: lacked }) };
+      }
       const rankings = [first, ...others];
       const answered = mergeRanked(rankings.map((r) => r.answered), limit);
       const texts = new Map(rankings.flatMap((r) => [...r.texts]));
@@ -165,7 +174,7 @@ export function createRecall(deps: RecallDependencies) {
       return {
         results,
         total: results.length,
-        ...(options.explain && { abstain_below: abstainBelow, ...shape }),
+        ...(explained && { ...explained, ...(lacked && { no_answer: lacked }) }),
       };
     },
   };
@@ -243,6 +252,22 @@ async function rankQuestion(
   );
   const abstainBelow = minScore === undefined ? ranking.abstainBelow ?? 0 : 0;
   return { ...abstaining(ranked, shape, index, abstainBelow), shape, texts };
+}
+
+/** Why `query` has no answer (`lackedAnswer`), asked of the memories the recall may show. */
+function lackedAnswerOf(
+  { owner, hasher, index, scope, source }: Asking,
+  query: string,
+  others: OtherQuestion[],
+) {
+  const lookup = {
+    owner,
+    hasher,
+    index,
+    shown: scope.shown,
+    read: (ids: string[]) => readTexts(source, hitsOf(index, ids), new Map()),
+  };
+  return lackedAnswer(lookup, query, others.map(({ mentions }) => mentions));
 }
 
 /** Memories read for who someone is, and other questions a recall asks, at most. */
@@ -337,12 +362,17 @@ async function definitionsIn(
   { index, scope, source }: Asking,
   terms: string[],
 ): Promise<Definition[]> {
-  const definers = index.search(terms, DEFINERS).hits.flatMap(({ id }) => {
-    const entry = index.entry(id);
-    return entry && scope.shown(id) ? [{ ...entry, distance: 0 }] : [];
-  });
-  const texts = await readTexts(source, definers, new Map());
+  const ids = index.search(terms, DEFINERS).hits.map(({ id }) => id).filter(scope.shown);
+  const texts = await readTexts(source, hitsOf(index, ids), new Map());
   return texts.flatMap((text) => text === null ? [] : definitions(text));
+}
+
+/** The memories `ids` as the reader reads them (the index's entries). */
+function hitsOf(index: NamespaceIndex, ids: string[]): VectorHit[] {
+  return ids.flatMap((id) => {
+    const entry = index.entry(id);
+    return entry ? [{ ...entry, distance: 0 }] : [];
+  });
 }
 
 /** Which memories a recall may show (`shown`), and with a filter, the ids it keeps (`only`). */

@@ -1,0 +1,90 @@
+/**
+ * "Nothing matches" for a question about someone: when no memory about whom a question asks
+ * holds the kind of answer it asks for ("How old is Callum?", and no memory about Callum holds a
+ * number), recall answers nothing. The kind is a time, a number or a colour (`questionType`); whom it asks
+ * about, a name ("Callum") or a relation ("my sister", with the names the store gives her). A
+ * subject no memory mentions is left to the ranking, as is one that more than `ABOUT_MAX`
+ * memories mention (a speaker of a conversation): then the answer may be anywhere.
+ *
+ * @example
+ * ```ts ignore
+ * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
+ * ```
+ */
+import { type AnswerType, holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import type { NamespaceIndex } from "../ranking/lexical_index.ts";
+import { askedNames, askedRelations, bareName } from "../ranking/relations.ts";
+import type { TermHasher } from "../ranking/terms.ts";
+import { rankedText } from "../text_limits.ts";
+
+/** The most memories about one subject that are read to look for the kind of answer. */
+export const ABOUT_MAX = 12;
+
+/** The kinds of answer whose absence a memory's words show. */
+const CHECKED: readonly AnswerType[] = ["time", "number", "colour"];
+
+/** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
+export interface LackedAnswer {
+  /** Whom the question asks about ("Callum", "my sister"). */
+  about: string;
+  /** The kind of answer none of their memories holds. */
+  asks_for: AnswerType;
+}
+
+/** Where a recall looks for the memories about someone. */
+export interface SubjectLookup {
+  owner: string;
+  hasher: TermHasher;
+  index: NamespaceIndex;
+  /** Whether the recall may show a memory. */
+  shown(id: string): boolean;
+  /** The memories' texts, in order; `null` for one that cannot be read. */
+  read(ids: string[]): Promise<(string | null)[]>;
+}
+
+/**
+ * Why `query` has no answer, if it has none: see the module documentation. `names`: those the
+ * store gives the relation the query asks about.
+ */
+export async function lackedAnswer(
+  lookup: SubjectLookup,
+  query: string,
+  names: string[],
+): Promise<LackedAnswer | undefined> {
+  const asks_for = questionType(query);
+  if (!asks_for || !CHECKED.includes(asks_for)) return undefined;
+  const subject = await subjectOf(lookup, query, names);
+  if (!subject) return undefined;
+  const ids = aboutIds(lookup, subject.terms);
+  if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
+  const texts = await lookup.read(ids);
+  const lacks = texts.every((text) => text !== null && !holdsAnswer(rankedText(text), asks_for));
+  return lacks ? { about: subject.about, asks_for } : undefined;
+}
+
+/** Whom `query` asks about, and the term sets their memories are found by (one a name). */
+async function subjectOf(
+  { owner, hasher }: SubjectLookup,
+  query: string,
+  names: string[],
+): Promise<{ about: string; terms: string[][] } | undefined> {
+  const [relation] = askedRelations(query);
+  if (relation) {
+    const terms = [await hasher.relations(owner, relation.relations)];
+    for (const name of names) terms.push(await hasher.hashQuery(owner, bareName(name)));
+    return { about: query.slice(relation.start, relation.end), terms };
+  }
+  const [named] = askedNames(query);
+  if (!named) return undefined;
+  return { about: named.name, terms: [await hasher.hashQuery(owner, bareName(named.name))] };
+}
+
+/** The memories the recall may show that hold one of the term sets, up to `ABOUT_MAX + 1`. */
+function aboutIds({ index, shown }: SubjectLookup, terms: string[][]): string[] {
+  const ids = new Set<string>();
+  for (const set of terms) {
+    if (set.length === 0) continue;
+    for (const { id } of index.search(set, ABOUT_MAX + 1).hits) if (shown(id)) ids.add(id);
+  }
+  return [...ids].slice(0, ABOUT_MAX + 1);
+}
