@@ -50,17 +50,10 @@ export async function recordKeyStore(kv: Deno.Kv): Promise<void> {
 }
 
 /**
- * Opens the key store of `dataDir` (created when missing), with the keys of an earlier version's
- * `keys.kv` moved into it. Check it first (`checkKeyStore`): this creates the file.
+ * Opens the key store of `dataDir` (created when missing). Check it first (`checkKeyStore`): this
+ * creates the file. An earlier version's `keys.kv` is moved into it by the upgrades, before.
  */
 export async function openKeyStore(dataDir: string): Promise<SqliteKeyStore> {
-  const { importKvKeys, SqliteKeyStore } = await import("@svc/local-cipher/key_store");
-  const store = await SqliteKeyStore.open(`${dataDir}/${KEY_STORE_FILE}`);
-  try {
-    await importKvKeys(`${dataDir}/${OLD_KEY_STORE_FILE}`, store);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
+  const { SqliteKeyStore } = await import("@svc/local-cipher/key_store");
+  return await SqliteKeyStore.open(`${dataDir}/${KEY_STORE_FILE}`);
 }

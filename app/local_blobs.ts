@@ -1,13 +1,11 @@
 /**
  * The blob store of a data directory: one SQLite file, `blobs/blobs.sqlite`. The blob files an
  * earlier version's fs store wrote there (`blobs/objects/…`, which name each blob's owner and
- * namespace in clear) are moved into it when it opens, then deleted; a move cut short is
- * finished by the next open.
+ * namespace in clear) are moved into it by the upgrades at start, then deleted.
  */
 import type { BlobEntry, BlobStore, Logger, VectorStore } from "@svc/relayer/kit";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
-import { LegacyBlobFiles } from "./legacy_blob_files.ts";
-import { moveBlobFiles, UNMOVABLE } from "./store_copy.ts";
+import { LegacyBlobFiles } from "@svc/upgrades";
 
 /** A data directory's blob store, which can also list every blob (to copy them elsewhere). */
 export type LocalBlobStore = BlobStore & { entries(): AsyncIterable<BlobEntry> };
@@ -47,36 +45,19 @@ export async function warnOfLostIndex(
 }
 
 /**
- * Opens the blob store of `dataDir`, moving the blob files of an earlier version into it (a log
- * line before and after, with their counts); see the module documentation.
+ * Opens the blob store of `dataDir`. The blob files of an earlier version are moved into it by
+ * the upgrades (`@svc/upgrades`), before.
  */
 export async function openLocalBlobs(
   dataDir: string,
   secret: Uint8Array<ArrayBuffer>,
   logger?: Logger,
 ): Promise<LocalBlobStore> {
-  const dir = `${dataDir}/blobs`;
-  const store = await SqliteBlobStore.open({ path: `${dir}/blobs.sqlite`, secret });
+  const store = await SqliteBlobStore.open({ path: `${dataDir}/blobs/blobs.sqlite`, secret });
   if (store.upgraded > 0) {
     logger?.info("blobs.sqlite no longer names owners or namespaces: sealed them", {
       blobs: store.upgraded,
     });
-  }
-  const files = await LegacyBlobFiles.find(dir);
-  if (!files) return store;
-  try {
-    logger?.info("moving the blob files of an earlier version (blobs/objects) into blobs.sqlite");
-    const { moved, unmovable } = await moveBlobFiles(files, store, secret);
-    logger?.info("moved the blob files into blobs.sqlite and deleted them", { blobs: moved });
-    if (unmovable.length > 0) {
-      logger?.warn(`blob files that cannot be moved stay in blobs/ (${UNMOVABLE})`, {
-        blobs: unmovable.length,
-        blob_ids: unmovable.slice(0, 10),
-      });
-    }
-  } catch (error) {
-    await store.close();
-    throw error;
   }
   return store;
 }

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { writeLegacyBlob } from "../tests/fixtures/legacy_blob_files.ts";
-import { createLogger } from "@svc/relayer/kit";
+import { createLogger, type Logger } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { VectorSeal } from "@svc/relayer/stored";
 import { readConfig } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
-import { LegacyBlobFiles } from "./legacy_blob_files.ts";
-import { moveBlobFiles, moveBlobsToSqlite } from "./store_copy.ts";
+import { LegacyBlobFiles, moveBlobFiles, moveBlobsToSqlite, upgrade } from "@svc/upgrades";
 
 /** The relayer's secret the stores' names are hashed and sealed with. */
 const SECRET = new Uint8Array(32).fill(7);
@@ -39,6 +38,12 @@ async function writeFiles(dir: string) {
   return blobs;
 }
 
+/** The data directory's blob store, as a start opens it: upgraded first. */
+async function startBlobs(dir: string, logger?: Logger) {
+  await upgrade({ dataDir: dir, secret: SECRET, logger });
+  return await openLocalBlobs(dir, SECRET, logger);
+}
+
 const sorted = <T extends { blobId: string }>(entries: T[]) =>
   entries.sort((a, b) => a.blobId.localeCompare(b.blobId));
 
@@ -57,12 +62,12 @@ Deno.test("local blobs: a new data directory keeps its blobs in blobs/blobs.sqli
   });
 });
 
-Deno.test("local blobs: an earlier version's blob files are moved into blobs.sqlite at open", async () => {
+Deno.test("local blobs: an earlier version's blob files are moved into blobs.sqlite at start", async () => {
   await inTempDir(async (dir) => {
     const blobs = await writeFiles(dir);
     assert.deepEqual(await heldLocalBlobs(dir), { fs: true, sqlite: false });
     const lines: string[] = [];
-    const store = await openLocalBlobs(dir, SECRET, createLogger("info", (l) => lines.push(l)));
+    const store = await startBlobs(dir, createLogger("info", (l) => lines.push(l)));
     try {
       assert.equal(store.name, "sqlite");
       const entries = await Array.fromAsync(store.entries());
@@ -77,8 +82,12 @@ Deno.test("local blobs: an earlier version's blob files are moved into blobs.sql
     assert.equal(await pathExists(`${dir}/blobs/objects`), false, "the files are gone");
     assert.equal(await pathExists(`${dir}/blobs/index`), false, "their listing too");
     assert.deepEqual(await heldLocalBlobs(dir), { fs: false, sqlite: true });
-    assert.equal(lines.length, 2, "before and after");
-    assert.deepEqual(JSON.parse(lines[1]).blobs, 3);
+    assert.equal(lines.length, 1);
+    assert.deepEqual(JSON.parse(lines[0]), {
+      ...JSON.parse(lines[0]),
+      name: "blob files",
+      moved: 3,
+    });
     assert.doesNotMatch(lines.join("\n"), /0xowner|0xother|n1|n2/, "names no owner or namespace");
   });
 });
@@ -87,7 +96,7 @@ Deno.test("local blobs: a clear vector that 0.1.0 wrote in a blob's metadata is 
   await inTempDir(async (dir) => {
     const vector = [0.5, -0.25, 1];
     const blobId = await writeLegacyBlob(`${dir}/blobs`, enc("manual"), { ...meta, vector });
-    const store = await openLocalBlobs(dir, SECRET);
+    const store = await startBlobs(dir);
     try {
       const [entry] = await Array.fromAsync(store.entries());
       assert.equal(entry.blobId, blobId);
@@ -100,12 +109,12 @@ Deno.test("local blobs: a clear vector that 0.1.0 wrote in a blob's metadata is 
   });
 });
 
-Deno.test("local blobs: a move cut short is finished by the next open", async () => {
+Deno.test("local blobs: a move cut short is finished by the next start", async () => {
   await inTempDir(async (dir) => {
     const blobs = await writeFiles(dir);
     const ids = [...blobs.keys()].sort();
     const heldIds = async () => {
-      const store = await openLocalBlobs(dir, SECRET);
+      const store = await startBlobs(dir);
       try {
         return (await Array.fromAsync(store.entries())).map((e) => e.blobId).sort();
       } finally {
@@ -195,14 +204,14 @@ Deno.test("local blobs: blob files that cannot be moved stay, are named, and blo
     const good = await writeLegacyBlob(`${dir}/blobs`, enc("fine"), { ...meta, memoryId: "m4" });
     for (let start = 0; start < 2; start++) {
       const lines: string[] = [];
-      const store = await openLocalBlobs(dir, SECRET, createLogger("info", (l) => lines.push(l)));
+      const store = await startBlobs(dir, createLogger("info", (l) => lines.push(l)));
       try {
         const held = (await Array.fromAsync(store.entries())).map((e) => e.blobId);
         assert.deepEqual(held, [good], "the good blob is moved, the others are not");
       } finally {
         await store.close?.();
       }
-      const warning = JSON.parse(lines.at(-1)!);
+      const warning = lines.map((line) => JSON.parse(line)).find((line) => line.level === "warn");
       assert.equal(warning.level, "warn");
       assert.equal(warning.blobs, 3);
       assert.deepEqual(warning.blob_ids.sort(), [altered, unreadable, missing].sort());

@@ -33,6 +33,7 @@ import { recordKeyStore } from "./key_store_record.ts";
 import { type OpenedIndex, openVectorIndex, type VectorIndexDependencies } from "./vector_index.ts";
 import type { BackgroundReindex } from "@svc/relayer/reindex";
 import { type IndexLock, lockIndex } from "./index_lock.ts";
+import { upgrade } from "@svc/upgrades";
 
 export {
   type Config,
@@ -333,6 +334,9 @@ export async function openBackends(
   opened.closeEmbedder = chosen.close;
   const llm = await openLlm(config.llm);
   const database = opened.database = await openDatabase(config, logger);
+  // What an earlier version left, in this version's form before the stores open.
+  const localBlobs = config.blobStore.kind === "sqlite";
+  await upgrade({ dataDir: config.dataDir, secret, database, logger, localBlobs });
   // One relayer per data directory, unless the index is in the shared database.
   opened.lock = config.vectorStore.kind === "memory" || database
     ? undefined

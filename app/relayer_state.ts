@@ -8,8 +8,8 @@ import type { Database } from "@svc/postgres";
 import type { SqliteKeyStore } from "@svc/local-cipher/key_store";
 import { pathExists } from "@svc/util/files";
 import { KvStateStore, openKvStores } from "@svc/denokv";
-import { sealStoredRecords, StateLifecycleRecords, StateUpdateClaims } from "@svc/relayer/stored";
-import { type Logger, type StateStore, SvcError } from "@svc/relayer/kit";
+import { StateUpdateClaims } from "@svc/relayer/stored";
+import type { Logger } from "@svc/relayer/kit";
 import type { RelayerOptions } from "@svc/relayer";
 import { ReindexState, type ReindexStateStore } from "@svc/relayer/reindex";
 import { scrubSqlite } from "@svc/util/scrub";
@@ -41,22 +41,6 @@ export interface RelayerState {
 }
 
 /**
- * Seals what an earlier version kept in clear in the Deno KV at `path` (job records and dead
- * letters; the lifecycle records are `tagErasedOwners`'); resolves to how many entries.
- */
-async function sealKeptInClear(path: string, secret: Uint8Array<ArrayBuffer>): Promise<number> {
-  const kv = await Deno.openKv(path);
-  try {
-    if ((await kv.get(SEALED_MARK)).versionstamp !== null) return 0;
-    const sealed = await sealStoredRecords(new KvStateStore(kv), secret);
-    await kv.set(SEALED_MARK, true);
-    return sealed;
-  } finally {
-    kv.close();
-  }
-}
-
-/**
  * The key store of the data directory, opened once the local cipher's record of it is checked
  * (`checkKeyStore`: a lost one is refused, unless `SVC_KEYS_LOST=1`). A Seal cipher keeps no
  * key there; the job queue's texts' keys are there whatever the cipher.
@@ -77,41 +61,6 @@ async function openDataKeyStore(
   return await openKeyStore(config.dataDir);
 }
 
-/** Set in `jobs.kv` once what earlier versions kept in clear there has been sealed. */
-const SEALED_MARK = ["at_rest", "names_sealed"];
-/**
- * Set in `jobs.kv` once the lifecycle records are sealed: every erased memory filed under its
- * owner's keyed hash, every expiry's owner and namespace sealed.
- */
-const TAGGED_MARK = ["at_rest", "erased_owners_tagged"];
-
-/**
- * Seals the lifecycle records an earlier version kept in clear, once (`TAGGED_MARK`): an erased
- * memory filed under its owner's address goes under its keyed hash, where it is looked for, so a
- * failure refuses the start.
- */
-async function tagErasedOwners(
-  state: StateStore,
-  secret: Uint8Array<ArrayBuffer>,
-  logger: Logger,
-): Promise<void> {
-  if (await state.get(TAGGED_MARK)) return;
-  let moved: number;
-  try {
-    moved = await new StateLifecycleRecords(state, secret).sealStored();
-    await state.set(TAGGED_MARK, true);
-  } catch (error) {
-    throw new SvcError(
-      "backend_unavailable",
-      `Cannot start: jobs.kv's erased memories could not be filed under keyed hashes (${
-        (error as Error).message
-      })`,
-      { cause: error },
-    );
-  }
-  if (moved > 0) logger.info("jobs.kv files erased memories under keyed hashes", { moved });
-}
-
 /**
  * Where jobs, replay claims, lifecycle records, the access log and the reindex's cursors live:
  * the data directory's `jobs.kv` (the relayer's defaults), or the shared database.
@@ -128,18 +77,6 @@ export async function openState(
     // is wiped here, while no other connection has the file open: not while the relayer runs,
     // as Deno KV's commits would then fail.
     if (await pathExists(path)) {
-      // Said, and tried again at the next start: not a reason to refuse this one.
-      const sealed = await sealKeptInClear(path, secret).catch((error) => {
-        logger.warn("cannot seal what jobs.kv keeps in clear; the next start tries again", {
-          error,
-        });
-        return 0;
-      });
-      if (sealed > 0) {
-        logger.info("jobs.kv no longer names namespaces or errors: sealed them", {
-          records: sealed,
-        });
-      }
       // Not a reason to refuse the start (a full disk has no room for the copy): said, and left.
       await scrubSqlite(path).catch((error) =>
         logger.warn("cannot wipe what jobs.kv keeps of deleted entries", { error })
@@ -150,7 +87,6 @@ export async function openState(
     try {
       keyStore = await openDataKeyStore(config, kv, logger);
       const state = new KvStateStore(kv);
-      await tagErasedOwners(state, secret, logger);
       const reindex = await ReindexState.open(state, secret);
       const shared = await openKvStores(kv, secret, {
         keyStore,
@@ -165,8 +101,6 @@ export async function openState(
     }
   }
   const plugin = await postgresPlugin();
-  const moved = await plugin.moveIntoState(database);
-  if (moved > 0) logger.info("the relayer's state moved into svc_state", { rows: moved });
   const state = new plugin.PgStateStore(database);
   const queue = await plugin.PgJobQueue.open(database, secret, {
     maxAttempts: config.maxAttempts,

@@ -68,7 +68,7 @@ Deno.test("composition: a start seals what an earlier version kept in clear in j
       const lines: string[] = [];
       const backends = await openBackends(config, createLogger("info", (l) => lines.push(l)));
       await backends.close();
-      return lines.filter((line) => /sealed them/.test(line));
+      return lines.filter((line) => /"name":"jobs.kv records"/.test(line));
     };
     assert.equal((await start()).length, 1);
     assert.equal(await held(path, ["oncology-notes", "dermatology"]), 0);

@@ -49,9 +49,9 @@ import { JobSeal, liveClaims, StateLifecycleRecords } from "@svc/relayer/stored"
 import { deadLetters, storedJobs } from "./job_export.ts";
 import type { Config } from "./config.ts";
 import { heldLocalBlobs, openLocalBlobs } from "./local_blobs.ts";
-import { BATCH, batches, copyAll, copyBlobsInto, type Tell } from "./store_copy.ts";
-
-export { moveBlobsToSqlite, UNMOVABLE } from "./store_copy.ts";
+import { BATCH, copyAll, copyBlobsInto } from "./store_copy.ts";
+import { upgrade } from "@svc/upgrades";
+import { batches, type Tell } from "@svc/util/batches";
 
 /** What a phase copies, as the progress bar names it. */
 export const PHASE_UNITS: Record<Phase, string> = {
@@ -146,6 +146,8 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
   const { config, database, secret } = options;
   const dir = config.dataDir;
   const index = await checkSource(config);
+  // What an earlier version left (keys.kv, blob files, records in clear) is copied as this one's.
+  await upgrade({ dataDir: dir, secret });
   const progress = await ImportProgress.open(database);
   const finished = await progress.finished();
   const resumed = finished.has("started");
@@ -317,7 +319,7 @@ async function copyJobs(
         (jobs) => importJobs(database, secret, jobs),
         tell,
       );
-      for await (const letters of batches(deadLetters(new KvStateStore(kv), seal))) {
+      for await (const letters of batches(deadLetters(new KvStateStore(kv), seal), BATCH)) {
         await importDeadLetters(database, secret, letters);
       }
       return done;

@@ -17,6 +17,7 @@
  *   SVC_DELEGATE_KEY=… deno task svc import FILE | --from mcp-memory|mem0 FILE --account 0x…
  *   deno task svc reindex --embedder local          (the relayer stopped)
  *   deno task svc migrate                             (SVC_STORE=postgres)
+ *   deno task svc upgrade                             (the relayer stopped, unless on PostgreSQL)
  *   deno task svc migrate-store --to postgres         (the relayer stopped)
  *   deno task svc migrate-store --to sqlite           (the relayer stopped)
  *   deno task svc log --account 0x… [--key 0x…] [--op recall] [--since 7d]
@@ -42,7 +43,7 @@ import {
 } from "./svc_portability.ts";
 import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
-import { runMigrate, STORE_USAGE } from "./svc_store.ts";
+import { runMigrate, runUpgrade, STORE_USAGE } from "./svc_store.ts";
 import { MIGRATE_STORE_USAGE, runMigrateStore } from "./svc_migrate_store.ts";
 
 const USAGE = `usage: svc <command> [options]
@@ -90,6 +91,7 @@ async function runCommand(
     });
   }
   if (command === "migrate") return await runMigrate(io.env);
+  if (command === "upgrade") return await runUpgrade(io.env);
   if (command === "migrate-store") {
     return await runMigrateStore(values.to, io.env, io.stderr);
   }

@@ -27,6 +27,7 @@ const WORDS: Record<string, number> = {
   log: 0,
   reindex: 0,
   migrate: 0,
+  upgrade: 0,
   "migrate-store": 0,
 };
 
@@ -68,6 +69,7 @@ const FLAGS: Record<string, string[]> = {
   log: [...CLIENT, "op", "namespace", "memory", "since", "until", "limit", "cursor"],
   reindex: ["embedder"],
   migrate: [],
+  upgrade: [],
   "migrate-store": ["to"],
 };
 

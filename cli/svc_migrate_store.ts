@@ -7,13 +7,8 @@
  * key file (`SVC_MASTER_KEY` when set must be the same), and never printed.
  */
 import { loadMasterKey, lockIndex, masterKeyFileOf, masterKeyPath, readConfig } from "@svc/app";
-import {
-  migrateStore,
-  moveBlobsToSqlite,
-  PHASE_UNITS,
-  type StoreMigrationSummary,
-  UNMOVABLE,
-} from "@svc/app/store_migration";
+import { migrateStore, PHASE_UNITS, type StoreMigrationSummary } from "@svc/app/store_migration";
+import { moveBlobsToSqlite, UNMOVABLE } from "@svc/upgrades";
 import { Database } from "@svc/postgres/database";
 import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";

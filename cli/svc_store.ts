@@ -4,8 +4,13 @@
  * the versions. Like a relayer, it refuses a master key other than the database's, and on a
  * database no relayer has opened yet it records the key it was given, as a relayer's first start
  * does.
+ *
+ * `svc upgrade`: runs the upgrades a relayer runs at start (`@svc/upgrades`) on the data
+ * directory, with the relayer stopped, or on the shared database, and says what each did.
  */
-import { readConfig } from "@svc/app";
+import { type Config, loadMasterKey, lockIndex, readConfig } from "@svc/app";
+import { upgrade, type UpgradeDone } from "@svc/upgrades";
+import { pathExists } from "@svc/util/files";
 import { Database } from "@svc/postgres/database";
 import { PgLedgerStore } from "@svc/postgres/ledger_store";
 import { schemaVersion } from "@svc/postgres/migrations";
@@ -15,7 +20,10 @@ import { type Output } from "./svc_memories.ts";
 
 export const STORE_USAGE = `Store (reads SVC_STORE, SVC_DATABASE_URL, SVC_MASTER_KEY):
   migrate                                bring the PostgreSQL schema up to date (safe while
-                                         relayers run; they also do it at start)`;
+                                         relayers run; they also do it at start)
+  upgrade                                bring what an earlier version left in SVC_DATA_DIR (the
+                                         relayer stopped) or the database to this version's form
+                                         (a relayer also does it at start)`;
 
 /** The PostgreSQL URL and master key of the configuration, or a usage error saying why not. */
 function databaseOf(env: Record<string, string | undefined>) {
@@ -54,6 +62,57 @@ export async function runMigrate(env: Record<string, string | undefined>): Promi
         ? `The schema is up to date (version ${to}).`
         : `Migrated the schema from version ${from} to ${to}.`,
     };
+  } finally {
+    await database.close();
+  }
+}
+
+/** `svc upgrade`: the data directory's upgrades (or the database's), as a start runs them. */
+export async function runUpgrade(env: Record<string, string | undefined>): Promise<Output> {
+  const result = readConfig(env);
+  if (!result.ok) throw new UsageError(result.problems.join("\n"));
+  const { config } = result;
+  const done = config.store.kind === "postgres"
+    ? await upgradeDatabase(config, databaseOf(env))
+    : await upgradeDataDir(config);
+  const moved = done.filter((step) => step.moved > 0);
+  const where = config.store.kind === "postgres" ? "the database" : config.dataDir;
+  return {
+    json: { upgrades: done },
+    text: moved.length === 0
+      ? `Nothing to upgrade in ${where}.`
+      : `Upgraded ${where}: ` + moved.map(({ name, moved }) => `${name} (${moved})`).join(", ") +
+        ".",
+  };
+}
+
+async function upgradeDataDir(config: Config): Promise<UpgradeDone[]> {
+  const { dataDir } = config;
+  // Every relayer on the embedded store keeps its jobs in jobs.kv: no key is made for another.
+  if (!await pathExists(`${dataDir}/jobs.kv`)) {
+    throw new UsageError(
+      `${dataDir} holds no relayer's data (it has no jobs.kv): set SVC_DATA_DIR to the data ` +
+        "directory to upgrade",
+    );
+  }
+  const lock = await lockIndex(dataDir, "upgrade the data directory");
+  try {
+    const secret = await loadMasterKey(dataDir, config.masterKey);
+    return await upgrade({ dataDir, secret, localBlobs: config.blobStore.kind === "sqlite" });
+  } finally {
+    lock.release();
+  }
+}
+
+async function upgradeDatabase(
+  config: Config,
+  { url, masterKey }: { url: string; masterKey: Uint8Array<ArrayBuffer> },
+): Promise<UpgradeDone[]> {
+  const database = await Database.open({ url, pool: 1 });
+  try {
+    await refuseUnfinishedCopy(database);
+    await PgLedgerStore.open({ database, masterKey });
+    return await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
   } finally {
     await database.close();
   }

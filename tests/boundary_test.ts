@@ -192,10 +192,11 @@ Deno.test("every module of the core but its testing module is reached from its o
 
 Deno.test("util and each plugin are packages of the workspace, with a name, exports and a README", async () => {
   const root = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  assert.deepEqual(root.workspace, ["./util", "./plugins/*", "./app", "./cli"]);
-  for (const dir of ["app", "cli"]) {
+  assert.deepEqual(root.workspace, ["./util", "./plugins/*", "./app", "./app/upgrades", "./cli"]);
+  for (const dir of ["app", "app/upgrades", "cli"]) {
     const config = JSON.parse(await Deno.readTextFile(`${ROOT}${dir}/deno.json`));
-    assert.deepEqual([config.name, config.version], [`@svc/${dir}`, root.version]);
+    const name = `@svc/${dir.split("/").at(-1)}`;
+    assert.deepEqual([config.name, config.version], [name, root.version]);
   }
   for (const dir of ["util", ...plugins.map((plugin) => `plugins/${plugin}`)]) {
     const config = JSON.parse(await Deno.readTextFile(`${ROOT}${dir}/deno.json`));

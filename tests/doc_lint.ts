@@ -1,8 +1,8 @@
 /**
  * `deno doc --lint` on every package's exports: the core's (`deno.json`), the generic helpers'
  * (`util/deno.json`) and each plugin's (`plugins/<name>/deno.json`). Run by `deno task check`.
- * The application's packages (`app/`, `cli/`) are programs, not libraries: their modules are
- * checked, not their documentation.
+ * The application's packages (`app/`, `app/upgrades/`, `cli/`) are programs, not libraries: their
+ * modules are checked, not their documentation.
  */
 const root = new URL("../", import.meta.url);
 

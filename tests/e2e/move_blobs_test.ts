@@ -2,7 +2,7 @@
  * A data directory whose blobs an earlier version kept as files (`blobs/objects`, the fs store),
  * as an operator upgrades it: the relayer started on it moves them into `blobs/blobs.sqlite` by
  * itself and serves the same memories, ranked the same; `svc migrate-store --to sqlite` then
- * finds nothing to move.
+ * finds nothing to move. `svc upgrade`, the relayer stopped, moves them as a start would.
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
@@ -70,9 +70,9 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
 
     const relayer = await startRelayer(dataDir, EMBEDDER);
     try {
-      const moved = relayer.log().split("\n").filter((l) => /moved the blob files into/.test(l));
+      const moved = relayer.log().split("\n").filter((l) => /"name":"blob files"/.test(l));
       assert.equal(moved.length, 1);
-      assert.equal(JSON.parse(moved[0]).blobs, TEXTS.length);
+      assert.equal(JSON.parse(moved[0]).moved, TEXTS.length);
       assert.equal(await pathExists(`${dataDir}/blobs/objects`), false, "the files are gone");
       assert.equal(await pathExists(`${dataDir}/blobs/index`), false, "their listing too");
       const health = await (await fetch(`${relayer.url}/health`)).json();
@@ -99,6 +99,17 @@ Deno.test("a relayer started on an earlier version's blob files moves them into 
       /^No blob files in .*: nothing to move\./,
       `exit ${again.code}: ${out}${err}`,
     );
+
+    // `svc upgrade` does what a start does, without starting; run again, it finds nothing.
+    assert.equal(await asBlobFiles(dataDir), TEXTS.length);
+    const { upgrades } = await svcCli(dataDir, ["upgrade"]);
+    assert.deepEqual(upgrades.find(({ name }: { name: string }) => name === "blob files"), {
+      name: "blob files",
+      moved: TEXTS.length,
+    });
+    assert.equal(await pathExists(`${dataDir}/blobs/objects`), false);
+    const none = await svcCli(dataDir, ["upgrade"]);
+    assert.ok(none.upgrades.every(({ moved }: { moved: number }) => moved === 0));
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { writeLegacyBlob } from "../tests/fixtures/legacy_blob_files.ts";
+import { writeLegacyBlob } from "../../tests/fixtures/legacy_blob_files.ts";
 import { LegacyBlobFiles } from "./legacy_blob_files.ts";
 
 const meta = { owner: "0xowner", namespace: "n1", memoryId: "m1", createdAt: 1 };
