@@ -55,6 +55,9 @@ class RecallResults:
     abstain_below: Optional[float] = None
     margin: Optional[float] = None
     spread: Optional[float] = None
+    #: With ``explain``: whom the question asks about, and the kind of answer none of their
+    #: memories holds (``{"about": "Callum", "asks_for": "number"}``).
+    no_answer: Optional[Dict[str, str]] = None
     extra: Dict[str, Any] = field(default_factory=dict)
 
 

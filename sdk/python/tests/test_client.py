@@ -65,6 +65,14 @@ def test_a_question_about_nothing_stored_gets_no_result(client):
     assert answer.abstain_below is not None
 
 
+def test_nothing_about_someone_holds_the_answer(client):
+    ns = fresh()
+    client.remember("Callum lives in a flat in Leith", namespace=ns, wait=True)
+    answer = client.recall("How old is Callum?", namespace=ns, explain=True)
+    assert answer.results == []
+    assert answer.no_answer == {"about": "Callum", "asks_for": "number"}
+
+
 def test_version_1_polls_freely(relayer):
     with Client(relayer["url"], delegate_key=relayer["delegate_key"], version=1) as c:
         ns = fresh()
