@@ -18,7 +18,7 @@ import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
 /** The most memories about one subject that are read to look for the kind of answer. */
-export const ABOUT_MAX = 12;
+const ABOUT_MAX = 12;
 
 /** The kinds of answer whose absence a memory's words show. */
 const CHECKED: readonly AnswerType[] = ["time", "number", "colour"];
