@@ -1,5 +1,5 @@
 /**
- * The conformance suite of `TextClaims`: a batch claims all its texts or none, a job takes its
+ * The conformance suite of `TextClaims`: a batch claims all its texts or none (many too), a job takes its
  * own claim again, a claim older than `TEXT_CLAIM_MS` is taken over, `released` waits for the
  * other jobs holding the texts, release ends the given jobs' claims only, and of concurrent
  * batches claiming one text exactly one wins.
@@ -35,6 +35,19 @@ export function textClaimsSuite(
     // b1's job for p2, retried after a crash in another batch.
     assert.equal(await claims.claim([...batch("b1", "p2"), ...batch("b4", "p4")], T + 3), true);
     assert.equal(await claims.claim([], T + 4), true, "nothing to claim");
+  });
+
+  test("a batch of many texts claims all or none", async (claims) => {
+    const many = Array.from({ length: 70 }, (_, i) => `p${String(i).padStart(2, "0")}`);
+    assert.equal(await claims.claim(batch("b1", "p65"), T), true);
+    assert.equal(await claims.claim(batch("b2", ...many), T + 1), false, "p65 is b1's");
+    assert.equal(
+      await claims.claim(batch("b3", ...many.slice(0, 65)), T + 2),
+      true,
+      "b2 kept none",
+    );
+    await claims.release(many.slice(0, 65).map((place) => `b3:${place}`));
+    assert.equal(await claims.claim(batch("b4", ...many.slice(0, 65)), T + 3), true, "released");
   });
 
   test("a claim older than TEXT_CLAIM_MS is taken over", async (claims) => {
