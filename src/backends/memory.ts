@@ -78,11 +78,13 @@ export class MemoryVectorStore implements VectorStore {
     options: CallOptions & { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    const only = options.ids && new Set(options.ids);
+    // With ids, only those rows are looked at.
+    const rows = options.ids
+      ? [...new Set(options.ids)].flatMap((id) => this.#rows.get(id) ?? [])
+      : this.#rows.values();
     const hits: VectorHit[] = [];
-    for (const row of this.#rows.values()) {
+    for (const row of rows) {
       if (row.owner !== owner || row.namespace !== namespace) continue;
-      if (only && !only.has(row.id)) continue;
       hits.push({
         id: row.id,
         blobId: row.blobId,
