@@ -275,6 +275,13 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   const given = await ask("How old is Callum?", { min_score: 0, explain: true });
   assert.ok(given.results.length > 0);
   assert.equal(given.no_answer.about, "Callum");
+  // "How long" asks for a length too; "in her forties" is an age.
+  await rememberAll(t, caller, [
+    { text: "Pepper's lead is 2 metres." },
+    { text: "Ottilie is in her forties." },
+  ]);
+  assert.match((await ask("How long is Pepper's lead?")).results[0].text, /2 metres/);
+  assert.match((await ask("How old is Ottilie?")).results[0].text, /forties/);
   // Another kind of question, or a memory with the kind of answer, is answered as before.
   assert.ok((await ask("What can't Callum eat?")).results.length > 0);
   await rememberAll(t, caller, [{ text: "Callum turned 38 last week." }]);

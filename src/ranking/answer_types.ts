@@ -56,7 +56,8 @@ const TIME_WORDS = new Set(
 const NUMBER_WORDS = new Set(
   ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " +
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety " +
-    "hundred thousand million half dozen couple once twice").split(" "),
+    "hundred thousand million half dozen couple once twice teens twenties thirties forties " +
+    "fifties sixties seventies eighties nineties").split(" "),
 );
 const PLACE_WORDS = new Set(
   ("street road avenue lane square city town village country station airport hospital school " +

@@ -33,6 +33,7 @@ Deno.test("holdsAnswer: dates and times, names and places, people, numbers, colo
   assert.ok(!holdsAnswer("I drink my coffee black, no sugar.", "person"));
   assert.ok(holdsAnswer("My salary is 85,000 pounds a year.", "number"));
   assert.ok(holdsAnswer("I sleep about five hours.", "number"));
+  assert.ok(holdsAnswer("My aunt is in her sixties.", "number"));
   assert.ok(!holdsAnswer("I hate horror movies.", "number"));
   assert.ok(!holdsAnswer("January", "place"), "a month is no name");
   assert.ok(holdsAnswer("Smudge is a ginger tom.", "colour"));

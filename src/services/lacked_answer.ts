@@ -58,7 +58,10 @@ export async function lackedAnswer(
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
-  const lacks = texts.every((text) => text !== null && !holdsAnswer(rankedText(text), asks_for));
+  // "How long …" asks for a time or a length.
+  const kinds: AnswerType[] = /^\s*how long\b/i.test(query) ? [asks_for, "number"] : [asks_for];
+  const holds = (text: string) => kinds.some((kind) => holdsAnswer(rankedText(text), kind));
+  const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
 }
 
