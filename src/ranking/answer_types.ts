@@ -37,10 +37,22 @@ const TYPES: [AnswerType, RegExp][] = [
   ["colour", /^(what|which) colou?r\b/],
 ];
 
+/** `question` as its kind is read from. */
+const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
+
 /** The kind of answer `question` asks for; `undefined` when it asks for none of them. */
 export function questionType(question: string): AnswerType | undefined {
-  const asked = question.trim().toLowerCase().replace(/[’‘]/g, "'");
-  return TYPES.find(([, pattern]) => pattern.test(asked))?.[0];
+  return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
+}
+
+/**
+ * The kinds of answer that answer `question`: the one it asks for, and a number too for "How
+ * long …", which asks for a time or a length. None when it asks for no kind.
+ */
+export function answerKinds(question: string): AnswerType[] {
+  const type = questionType(question);
+  if (!type) return [];
+  return type === "time" && /^how long\b/.test(asked(question)) ? [type, "number"] : [type];
 }
 
 const MONTHS = "january february march april may june july august september october november " +

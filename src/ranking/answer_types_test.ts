@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { holdsAnswer, questionType } from "./answer_types.ts";
+import { answerKinds, holdsAnswer, questionType } from "./answer_types.ts";
 
 Deno.test("questionType: when, where, who, how much and what colour, by the question's first words", () => {
   assert.equal(questionType("When is my appraisal?"), "time");
@@ -38,4 +38,10 @@ Deno.test("holdsAnswer: dates and times, names and places, people, numbers, colo
   assert.ok(!holdsAnswer("January", "place"), "a month is no name");
   assert.ok(holdsAnswer("Smudge is a ginger tom.", "colour"));
   assert.ok(!holdsAnswer("Pepper goes to the groomer every six weeks.", "colour"));
+});
+
+Deno.test("answerKinds: what it asks for, and a length too for 'how long'", () => {
+  assert.deepEqual(answerKinds("How long is Pepper's lead?"), ["time", "number"]);
+  assert.deepEqual(answerKinds("When is my appraisal?"), ["time"]);
+  assert.deepEqual(answerKinds("What's my diet?"), []);
 });

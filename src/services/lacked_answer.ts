@@ -1,7 +1,7 @@
 /**
  * "Nothing matches" for a question about someone: when no memory about whom a question asks
  * holds the kind of answer it asks for ("How old is Callum?", and no memory about Callum holds a
- * number), recall answers nothing. The kind is a time, a number or a colour (`questionType`); whom it asks
+ * number), recall answers nothing. The kind is a time, a number or a colour (`answerKinds`); whom it asks
  * about, a name ("Callum") or a relation ("my sister", with the names the store gives her). A
  * subject no memory mentions is left to the ranking, as is one that more than `ABOUT_MAX`
  * memories mention (a speaker of a conversation): then the answer may be anywhere.
@@ -11,7 +11,7 @@
  * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
  * ```
  */
-import { type AnswerType, holdsAnswer, questionType } from "../ranking/answer_types.ts";
+import { answerKinds, type AnswerType, holdsAnswer } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName } from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
@@ -51,15 +51,14 @@ export async function lackedAnswer(
   query: string,
   names: string[],
 ): Promise<LackedAnswer | undefined> {
-  const asks_for = questionType(query);
+  const kinds = answerKinds(query);
+  const [asks_for] = kinds;
   if (!asks_for || !CHECKED.includes(asks_for)) return undefined;
   const subject = await subjectOf(lookup, query, names);
   if (!subject) return undefined;
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
-  // "How long …" asks for a time or a length.
-  const kinds: AnswerType[] = /^\s*how long\b/i.test(query) ? [asks_for, "number"] : [asks_for];
   const holds = (text: string) => kinds.some((kind) => holdsAnswer(rankedText(text), kind));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
