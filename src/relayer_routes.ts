@@ -10,6 +10,7 @@ import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limiter.ts";
 import { accessLogRoutes, withAccessLog } from "./routes/access_log.ts";
 import { accountRoutes } from "./routes/account.ts";
+import { blindRoutes, type KeyOfAccount } from "./routes/blind.ts";
 import { answeringOnceClaimed, type HandlerContext } from "./routes/context.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -63,6 +64,7 @@ export function relayerRoutes(
         logger,
       ),
       ...accessLogRoutes(accessLog),
+      ...(services.blind ? blindRoutes(services.blind, keyOfAccount(options)) : []),
       // Counted apart: a scraper with a wrong token locks out the metrics only.
       ...metricsRoutes(metrics.registry, {
         token: options.metricsToken,
@@ -107,4 +109,10 @@ function healthInfo(
     jobs: () => services.metrics.jobCounts(),
     origins: options.audiences,
   };
+}
+
+/** Whether a key belongs to an account, as the account directory resolves it. */
+function keyOfAccount(options: RelayerOptions): KeyOfAccount {
+  return async (publicKey, accountId) =>
+    (await options.directory.resolve(publicKey, accountId))?.accountId === accountId;
 }

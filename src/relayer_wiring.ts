@@ -17,6 +17,7 @@ import { LexicalIndex } from "./ranking/lexicon.ts";
 import { TermHasher } from "./ranking/terms.ts";
 import type { Reranker } from "./backends/types.ts";
 import { AccessLog } from "./services/access_log.ts";
+import { BlindLog } from "./services/blind_log.ts";
 import { createEraser } from "./services/eraser.ts";
 import { createLifecycleService, type LifecycleService } from "./services/lifecycle.ts";
 import { type LifecycleRecordStore, StateLifecycleRecords } from "./services/lifecycle_records.ts";
@@ -38,6 +39,8 @@ export interface RelayerServices {
   lifecycle: LifecycleService;
   service: MemoryService;
   worker: Worker;
+  /** The operator-blind namespaces' logs; absent without a state store. */
+  blind?: BlindLog;
 }
 
 /** What the services share: the stores, the pipeline, the reader and the indexing keys. */
@@ -244,5 +247,6 @@ function createServices(
   });
   metrics.watch({ sidecar: options.sidecar, worker, lexicon });
   const { identity, accessLog } = parts;
-  return { queue, metrics, identity, accessLog, lifecycle, service, worker };
+  const blind = options.state && new BlindLog(options.state, options.secret, identity, now);
+  return { queue, metrics, identity, accessLog, lifecycle, service, worker, blind };
 }

@@ -1,0 +1,341 @@
+/**
+ * Operator-blind memory: the client embeds, indexes, ranks and decrypts; the relayer keeps only
+ * entries it cannot open (`/api/blind`). A `BlindMemory` serves one namespace. It syncs the
+ * namespace's log into an index in memory, then recalls with the relayer's own recall
+ * (`createRecall`) over it, so the ranking is the relayer's in normal mode. Before each recall it
+ * asks for the log's head: one signed request when nothing changed.
+ *
+ * @example
+ * ```ts
+ * const memory = await BlindMemory.open({ baseUrl, privateKey, embedder, namespace: "private" });
+ * await memory.enable(); // once, on the first device
+ * await memory.remember([{ text: "I am vegetarian", tags: ["diet"] }]);
+ * const { results } = await memory.recall("what do I eat?");
+ * await memory.letIn(otherDevicePublicKey); // another key of the account may read it too
+ * ```
+ * @module
+ */
+import { addressOf, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
+import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
+import type { Embedder, MemoryInfo } from "../backends/types.ts";
+import { MemoryVectorStore } from "../backends/memory.ts";
+import { SvcError } from "../errors.ts";
+import { timeOrderedId } from "../ids.ts";
+import { AttributeSeal } from "../pipeline/attributes.ts";
+import { MemoryIndexer } from "../pipeline/memory_indexer.ts";
+import { LexicalIndex } from "../ranking/lexicon.ts";
+import { TermHasher } from "../ranking/terms.ts";
+import type { RecallResults } from "../services/memory_answers.ts";
+import type { EraseReceipt } from "../services/receipts.ts";
+import type { MemoryReader } from "../services/reader.ts";
+import { createRecall } from "../services/recall.ts";
+import { type BlindKeys, blindKeys, unwrapWith, wrapFor } from "./blind_keys.ts";
+import { SignedSender, type SvcClientOptions } from "./signed_sender.ts";
+import type { RecallOptions } from "./types.ts";
+
+export type { EraseReceipt, RecallResults };
+
+/** How to reach the relayer, sign for it and embed. */
+export interface BlindMemoryOptions extends SvcClientOptions {
+  /**
+   * The embedder every client of the namespace runs: its model id and dimensions are pinned in
+   * the namespace's manifest when it is enabled, and checked at each open.
+   */
+  embedder: Embedder;
+  /** The namespace (`"default"` without one). */
+  namespace?: string;
+  /** The label recorded as `remembered_by.label` of what this client remembers. */
+  label?: string;
+}
+
+/** A memory to remember. */
+export interface BlindItem {
+  /** What to remember. */
+  text: string;
+  /** Up to 16 tags. */
+  tags?: string[];
+}
+
+/** The relayer's answer to `GET /api/blind`. */
+interface HeadAnswer {
+  blind: boolean;
+  seq?: number;
+  manifest?: { model: string; dimensions: number };
+  wrapped?: string | null;
+}
+
+/** A record of `GET /api/blind/entries`. */
+type RecordAnswer = { seq: number; id: string; sealed?: string; erased_at?: string };
+
+/** What an entry holds besides its vector. */
+interface EntryHeader {
+  text: string;
+  createdAt: number;
+  terms: string[];
+  info: MemoryInfo;
+}
+
+/** The owner every keyed derivation of the client uses: the content key is the namespace's own. */
+const OWNER = "blind";
+const PAGE = 1000;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The index of one namespace, in memory, and recall over it. */
+class LocalIndex {
+  readonly texts = new Map<string, string>();
+  readonly vectors: MemoryVectorStore;
+  readonly lexicon: LexicalIndex;
+  readonly indexer: MemoryIndexer;
+  readonly recall: ReturnType<typeof createRecall>["recall"];
+
+  constructor(embedder: Embedder, hasher: TermHasher, attributeSeal: AttributeSeal) {
+    this.vectors = new MemoryVectorStore(embedder.dimensions);
+    this.lexicon = new LexicalIndex(this.vectors);
+    const { vectors, lexicon, texts } = this;
+    this.indexer = new MemoryIndexer({ embedder, vectors, hasher, lexicon, attributeSeal });
+    const reader: MemoryReader = {
+      read: (_owner, memory) => Promise.resolve(texts.get(memory.id) ?? null),
+      keep: () => {},
+      forget: () => {},
+      holds: (_owner, id) => texts.has(id),
+    };
+    const deps = { embedder, reader, vectors, hasher, lexicon, attributeSeal, now: Date.now };
+    this.recall = createRecall(deps).recall;
+  }
+
+  async drop(namespace: string, ids: string[]) {
+    await this.vectors.delete(ids);
+    await this.lexicon.remove(OWNER, namespace, ids);
+    for (const id of ids) this.texts.delete(id);
+  }
+}
+
+/** A namespace opened: its keys, its index, and the last record read. */
+interface Opened {
+  keys: BlindKeys;
+  index: LocalIndex;
+  seq: number;
+}
+
+/** One operator-blind namespace, read and written on this client; see the module docs. */
+export class BlindMemory {
+  /** The namespace it serves. */
+  readonly namespace: string;
+  #sender: SignedSender;
+  #key: KeyPair;
+  #embedder: Embedder;
+  #label: string;
+  #opened?: Opened;
+
+  private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
+    this.namespace = options.namespace ?? "default";
+    this.#sender = sender;
+    this.#key = key;
+    this.#embedder = options.embedder;
+    this.#label = options.label ?? "";
+  }
+
+  /** A client of the namespace; nothing is sent until it is used. */
+  static async open(options: BlindMemoryOptions): Promise<BlindMemory> {
+    const sender = await SignedSender.open(options);
+    return new BlindMemory(options, sender, await keyPairFromSeed(options.privateKey));
+  }
+
+  /** The public key of this client's delegate key (64 hex characters). */
+  get publicKey(): string {
+    return this.#key.publicKey;
+  }
+
+  async #json<T>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown) {
+    const content = body === undefined ? undefined : { body: JSON.stringify(body) };
+    return await (await this.#sender.send(method, path, content)).json() as T;
+  }
+
+  #query(extra: Record<string, string> = {}) {
+    return new URLSearchParams({ namespace: this.namespace, ...extra }).toString();
+  }
+
+  /**
+   * Makes the namespace operator-blind, with a fresh content key wrapped for this client's key;
+   * 409 `conflict` when it is already. Its manifest pins this client's embedder.
+   */
+  async enable(): Promise<void> {
+    const contentKey = crypto.getRandomValues(new Uint8Array(32));
+    const { model, dimensions } = this.#embedder;
+    await this.#json("POST", "/api/blind", {
+      namespace: this.namespace,
+      model,
+      dimensions,
+      wrapped: (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64(),
+    });
+    this.#opened = await this.#openWith(contentKey);
+  }
+
+  /** The keys and an empty index of the content key `contentKey`. */
+  async #openWith(contentKey: Uint8Array<ArrayBuffer>): Promise<Opened> {
+    const keys = await blindKeys(contentKey);
+    const hasher = await TermHasher.fromSecret(keys.terms);
+    const seal = await AttributeSeal.fromSecret(keys.attributes);
+    return { keys, index: new LocalIndex(this.#embedder, hasher, seal), seq: 0 };
+  }
+
+  /** Opens the namespace with the content key wrapped for this client's key, if not yet. */
+  async #open(head: HeadAnswer) {
+    if (!head.blind) {
+      throw new SvcError("not_found", `Namespace "${this.namespace}" is not operator-blind`);
+    }
+    const { model, dimensions } = head.manifest!;
+    if (model !== this.#embedder.model || dimensions !== this.#embedder.dimensions) {
+      throw new SvcError(
+        "conflict",
+        `Namespace "${this.namespace}" is read with the embedder "${model}" (${dimensions} ` +
+          `dimensions), not "${this.#embedder.model}"`,
+      );
+    }
+    if (!head.wrapped) {
+      throw new SvcError(
+        "forbidden",
+        "This key is not let in to the namespace: let it in from a device that is (letIn)",
+      );
+    }
+    const wrapped = Uint8Array.fromBase64(head.wrapped);
+    const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
+    return await this.#openWith(contentKey);
+  }
+
+  /**
+   * Brings the local index up to the log's head: one signed request when nothing changed, then
+   * the records after the last one read, a page at a time. Resolves to the head's number.
+   */
+  async sync(): Promise<number> {
+    const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
+    const opened = this.#opened ??= await this.#open(head);
+    while (opened.seq < head.seq!) {
+      const page = await this.#json<{ records: RecordAnswer[] }>(
+        "GET",
+        `/api/blind/entries?${this.#query({ after: String(opened.seq), limit: String(PAGE) })}`,
+      );
+      if (page.records.length === 0) break;
+      await this.#take(opened, page.records);
+    }
+    return opened.seq;
+  }
+
+  /** Indexes the entries of `records` and drops the memories they erased. */
+  async #take(opened: Opened, records: RecordAnswer[]) {
+    const { index, keys } = opened;
+    const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
+    const rows = records.filter((record) => record.sealed).map((record) => {
+      const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed!);
+      index.texts.set(record.id, header.text);
+      return {
+        memoryId: record.id,
+        owner: OWNER,
+        namespace: this.namespace,
+        blobId: record.id,
+        createdAt: header.createdAt,
+        prepared: { vector, terms: header.terms, info: header.info },
+      };
+    });
+    await index.indexer.indexMany(rows);
+    await index.drop(this.namespace, erased);
+    opened.seq = records[records.length - 1].seq;
+  }
+
+  /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
+  async remember(items: BlindItem[]): Promise<string[]> {
+    await this.sync();
+    const opened = this.#opened!;
+    const createdAt = Date.now();
+    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
+    const memories = items.map(({ text, tags }) => ({
+      memoryId: timeOrderedId(createdAt),
+      owner: OWNER,
+      namespace: this.namespace,
+      createdAt,
+      text,
+      attributes: { ...(tags?.length && { tags }), rememberedBy },
+    }));
+    const prepared = await opened.index.indexer.prepare(memories);
+    const entries = memories.map((memory, i) => ({
+      id: memory.memoryId,
+      sealed: sealEntry(opened.keys, this.namespace, memory.memoryId, {
+        text: memory.text,
+        createdAt,
+        terms: prepared[i].terms,
+        info: prepared[i].info,
+      }, prepared[i].vector).toBase64(),
+    }));
+    await this.#json("POST", "/api/blind/entries", { namespace: this.namespace, entries });
+    await this.sync();
+    return memories.map((memory) => memory.memoryId);
+  }
+
+  /** The memories that best match `query`, ranked as the relayer ranks in normal mode. */
+  async recall(
+    query: string,
+    options: Omit<RecallOptions, "namespace"> = {},
+  ): Promise<RecallResults> {
+    await this.sync();
+    const { limit = 10, tags, since, until, minScore, explain } = options;
+    const time = (at?: Date | string) => at === undefined ? undefined : new Date(at).getTime();
+    return await this.#opened!.index.recall(OWNER, query, limit, this.namespace, {
+      filter: { tags, since: time(since), until: time(until) },
+      minScore,
+      explain,
+    });
+  }
+
+  /** Erases the memory `id`; the relayer's signed receipt. */
+  async forget(id: string): Promise<EraseReceipt> {
+    const path = `/api/blind/entries/${encodeURIComponent(id)}?${this.#query()}`;
+    const receipt = await this.#json<EraseReceipt>("DELETE", path);
+    await this.sync();
+    return receipt;
+  }
+
+  /** Lets the account's key `publicKey` (hex) read and write the namespace. */
+  async letIn(publicKey: string): Promise<void> {
+    await this.sync();
+    const contentKey = await unwrapWith(
+      Uint8Array.fromBase64(
+        (await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`)).wrapped!,
+      ),
+      this.#key.privateKey,
+      this.namespace,
+    );
+    await this.#json("PUT", "/api/blind/keys", {
+      namespace: this.namespace,
+      public_key: publicKey,
+      wrapped: (await wrapFor(contentKey, publicKey, this.namespace)).toBase64(),
+    });
+  }
+}
+
+/** The associated data of an entry: its namespace and id. */
+const entryData = (namespace: string, id: string) => encoder.encode(`${namespace}\n${id}`);
+
+/** An entry sealed: its header's length (4 bytes), the header as JSON, then the vector. */
+function sealEntry(
+  keys: BlindKeys,
+  namespace: string,
+  id: string,
+  header: EntryHeader,
+  vector: Float32Array,
+): Uint8Array<ArrayBuffer> {
+  const json = encoder.encode(JSON.stringify(header));
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, json.byteLength);
+  const floats = new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength);
+  return chachaSeal(keys.entries, concatBytes(length, json, floats), entryData(namespace, id));
+}
+
+/** What {@link sealEntry} sealed; throws when it was altered or moved. */
+function openEntry(keys: BlindKeys, namespace: string, id: string, sealed: string) {
+  const plain = chachaOpen(keys.entries, Uint8Array.fromBase64(sealed), entryData(namespace, id));
+  const length = new DataView(plain.buffer).getUint32(0);
+  const header = JSON.parse(decoder.decode(plain.subarray(4, 4 + length))) as EntryHeader;
+  const vector = new Float32Array(plain.slice(4 + length).buffer);
+  return { header, vector };
+}

@@ -1,0 +1,280 @@
+/**
+ * The routes of operator-blind namespaces (`BlindLog`): make one, read its head and the content
+ * key wrapped for the caller, let in another key of the account, append sealed entries, read
+ * them after a sequence number, and erase one with a signed receipt.
+ */
+import { jsonResponse } from "../http/respond.ts";
+import { type Route, routesFor } from "../http/router.ts";
+import { array, base64, integer, object, string } from "../http/fields.ts";
+import { memoryId, namespace } from "../http/memory_fields.ts";
+import { SvcError } from "../errors.ts";
+import {
+  type BlindLog,
+  type BlindRecord,
+  MAX_BLIND_APPEND,
+  MAX_BLIND_APPEND_BYTES,
+  MAX_BLIND_ENTRY_BYTES,
+} from "../services/blind_log.ts";
+import type { HandlerContext } from "./context.ts";
+import { EXAMPLE_ID, EXAMPLE_RECEIPT } from "./examples.ts";
+
+const route = routesFor<HandlerContext>();
+
+/** Whether the key `publicKey` belongs to the account `accountId`. */
+export type KeyOfAccount = (publicKey: string, accountId: string) => Promise<boolean>;
+
+const PUBLIC_KEY = /^[0-9a-f]{64}$/;
+const EXAMPLE_WRAPPED = "bWFkZSB1cCBmb3IgdGhlIGV4YW1wbGU=";
+const EXAMPLE_KEY = "5c1f".padEnd(64, "0");
+
+const ENABLE = object({
+  namespace: namespace({ written: true }),
+  model: string({ required: true, description: "The embedder's model id every client runs." }),
+  dimensions: integer({ fallback: 0, min: 1, max: 8192, description: "Its dimensions." }),
+  wrapped: base64({ description: "The content key, wrapped for the calling key." }),
+}, {
+  check({ model, dimensions }) {
+    if (!model || model.length > 200) {
+      throw new SvcError("bad_request", "model must be a model id of 1 to 200 characters");
+    }
+    if (!dimensions) throw new SvcError("bad_request", "dimensions is required");
+  },
+});
+const HEAD = object({ namespace: namespace() });
+const LET_IN = object({
+  namespace: namespace(),
+  public_key: string({ required: true, description: "The key let in (64 hex characters)." }),
+  wrapped: base64({ description: "The content key, wrapped for that key." }),
+}, {
+  check({ public_key }) {
+    if (!PUBLIC_KEY.test(public_key ?? "")) {
+      throw new SvcError("bad_request", "public_key must be 64 lowercase hex characters");
+    }
+  },
+});
+const ENTRY = object({
+  id: memoryId({ required: true }),
+  sealed: base64({ description: "The entry as the client sealed it." }),
+});
+const APPEND = object({
+  namespace: namespace(),
+  entries: array(ENTRY, { min: 1, max: MAX_BLIND_APPEND }),
+}, {
+  check({ entries }) {
+    const bytes = entries.map(({ sealed }) => sealed.byteLength);
+    if (bytes.some((size) => size > MAX_BLIND_ENTRY_BYTES)) {
+      throw new SvcError(
+        "payload_too_large",
+        `A sealed entry may hold at most ${MAX_BLIND_ENTRY_BYTES} bytes`,
+      );
+    }
+    if (bytes.reduce((sum, size) => sum + size, 0) > MAX_BLIND_APPEND_BYTES) {
+      throw new SvcError(
+        "payload_too_large",
+        `The entries of one append may hold at most ${MAX_BLIND_APPEND_BYTES} bytes; send fewer`,
+      );
+    }
+  },
+});
+const READ = object({
+  namespace: namespace(),
+  after: integer({ fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER }),
+  limit: integer({ fallback: 500, min: 1, max: 1000 }),
+});
+const ERASE = object({ id: memoryId({ required: true }) });
+const IN_NAMESPACE = object({ namespace: namespace() });
+
+const headJson = (namespace: string, head: { seq: number; manifest: object }) => ({
+  namespace,
+  seq: head.seq,
+  manifest: head.manifest,
+});
+
+const recordJson = (record: BlindRecord) =>
+  "sealed" in record
+    ? { seq: record.seq, id: record.id, sealed: record.sealed.toBase64() }
+    : { seq: record.seq, id: record.id, erased_at: new Date(record.erased).toISOString() };
+
+/** The routes of operator-blind namespaces; see the module documentation. */
+export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<HandlerContext>[] {
+  const tag = "operator-blind";
+  return [
+    route("POST", "/api/blind", async ({ caller, input: { body }, touch }) => {
+      touch(body.namespace);
+      const head = await log.enable(
+        caller.owner,
+        body.namespace,
+        { model: body.model!, dimensions: body.dimensions },
+        { publicKey: caller.publicKey, wrapped: body.wrapped },
+      );
+      return jsonResponse(201, headJson(body.namespace, head));
+    }, {
+      signed: true,
+      operations: ["write"],
+      input: { body: ENABLE },
+      doc: {
+        tag,
+        summary: "Make a namespace operator-blind",
+        example: {
+          body: {
+            namespace: "private",
+            model: "all-MiniLM-L6-v2",
+            dimensions: 384,
+            wrapped: EXAMPLE_WRAPPED,
+          },
+        },
+        responses: {
+          201: {
+            description: "The namespace's head.",
+            example: { namespace: "private", seq: 0, manifest: { model: "m", dimensions: 384 } },
+          },
+          409: { description: "It is operator-blind already." },
+        },
+      },
+    }),
+    route("GET", "/api/blind", async ({ caller, input: { query }, touch }) => {
+      touch(query.namespace);
+      const found = await log.head(caller.owner, query.namespace, caller.publicKey);
+      if (!found) return jsonResponse(200, { namespace: query.namespace, blind: false });
+      return jsonResponse(200, {
+        blind: true,
+        ...headJson(query.namespace, found.head),
+        wrapped: found.wrapped?.toBase64() ?? null,
+      });
+    }, {
+      signed: true,
+      operations: ["read"],
+      claim: "overlap",
+      input: { query: HEAD },
+      doc: {
+        tag,
+        summary: "A namespace's head, and its content key wrapped for the calling key",
+        example: { query: { namespace: "private" } },
+        responses: {
+          200: {
+            description: "`wrapped` is `null` for a key not let in.",
+            example: {
+              blind: true,
+              namespace: "private",
+              seq: 12,
+              manifest: { model: "all-MiniLM-L6-v2", dimensions: 384 },
+              wrapped: EXAMPLE_WRAPPED,
+            },
+          },
+        },
+      },
+    }),
+    route("PUT", "/api/blind/keys", async ({ caller, input: { body }, touch }) => {
+      touch(body.namespace);
+      if (!await keyOfAccount(body.public_key!, caller.accountId)) {
+        throw new SvcError("not_found", "No such key in this account");
+      }
+      await log.letIn(caller.owner, body.namespace, body.public_key!, body.wrapped);
+      return jsonResponse(200, { namespace: body.namespace, public_key: body.public_key });
+    }, {
+      signed: true,
+      operations: ["write"],
+      input: { body: LET_IN },
+      doc: {
+        tag,
+        summary: "Let another key of the account read an operator-blind namespace",
+        example: {
+          body: { namespace: "private", public_key: EXAMPLE_KEY, wrapped: EXAMPLE_WRAPPED },
+        },
+        responses: {
+          200: {
+            description: "The key is let in.",
+            example: { namespace: "private", public_key: EXAMPLE_KEY },
+          },
+          404: { description: "Not operator-blind, or not a key of this account." },
+        },
+      },
+    }),
+    route("POST", "/api/blind/entries", async ({ caller, input: { body }, touch }) => {
+      touch(body.namespace);
+      const seq = await log.append(caller.owner, body.namespace, body.entries);
+      touch(body.namespace, body.entries.map(({ id }) => id));
+      return jsonResponse(200, { namespace: body.namespace, seq });
+    }, {
+      signed: true,
+      operations: ["write"],
+      access: "remember",
+      maxBodyBytes: 2 * MAX_BLIND_APPEND_BYTES,
+      input: { body: APPEND },
+      doc: {
+        tag,
+        summary: "Append sealed entries to an operator-blind namespace's log",
+        example: {
+          body: { namespace: "private", entries: [{ id: EXAMPLE_ID, sealed: EXAMPLE_WRAPPED }] },
+        },
+        responses: {
+          200: {
+            description: "The head's new sequence number; ids the log holds are skipped.",
+            example: { namespace: "private", seq: 13 },
+          },
+          404: { description: "Not operator-blind." },
+        },
+      },
+    }),
+    route("GET", "/api/blind/entries", async ({ caller, input: { query }, touch }) => {
+      touch(query.namespace);
+      const { head, records } = await log.read(
+        caller.owner,
+        query.namespace,
+        query.after,
+        query.limit,
+      );
+      touch(query.namespace, records.map(({ id }) => id));
+      return jsonResponse(200, {
+        namespace: query.namespace,
+        seq: head.seq,
+        records: records.map(recordJson),
+      });
+    }, {
+      signed: true,
+      operations: ["read"],
+      claim: "overlap",
+      access: "list",
+      input: { query: READ },
+      doc: {
+        tag,
+        summary: "The log's entries and tombstones after a sequence number",
+        example: { query: { namespace: "private", after: 12 } },
+        responses: {
+          200: {
+            description: "Oldest first; more may follow up to `seq`.",
+            example: {
+              namespace: "private",
+              seq: 13,
+              records: [{ seq: 13, id: EXAMPLE_ID, sealed: EXAMPLE_WRAPPED }],
+            },
+          },
+          404: { description: "Not operator-blind." },
+        },
+      },
+    }),
+    route("DELETE", "/api/blind/entries/:id", async ({ caller, input, touch }) => {
+      const { namespace } = input.query;
+      const { id } = input.params;
+      touch(namespace);
+      const receipt = await log.erase(caller.owner, namespace, id);
+      if (!receipt) throw new SvcError("not_found", "No such memory");
+      touch(namespace, [id]);
+      return jsonResponse(200, receipt);
+    }, {
+      signed: true,
+      operations: ["erase"],
+      access: "erase",
+      input: { params: ERASE, query: IN_NAMESPACE },
+      doc: {
+        tag,
+        summary: "Erase an entry of an operator-blind namespace, with a signed receipt",
+        example: { params: { id: EXAMPLE_ID }, query: { namespace: "private" } },
+        responses: {
+          200: { description: "The erase receipt.", example: EXAMPLE_RECEIPT },
+          404: { description: "Unknown, or not operator-blind." },
+        },
+      },
+    }),
+  ];
+}

@@ -1,0 +1,235 @@
+/**
+ * Operator-blind namespaces. For each one the relayer keeps an append-only log of entries its
+ * clients sealed (a memory's text, vector and index terms, which it cannot open), numbered from 1,
+ * and the namespace's content key wrapped for each device key let in. It never holds a key that
+ * opens them. An erase deletes the entry and appends a tombstone that tells clients to drop it.
+ *
+ * Entries live in the relayer's `StateStore` under a keyed hash of the owner and namespace
+ * (`tags.ts`), so neither name is in clear at rest:
+ * - `["blind", tag, "head"]`: the last sequence number and the namespace's manifest;
+ * - `["blind", tag, "log", seq]`: an entry, or a tombstone;
+ * - `["blind", tag, "id", memoryId]`: the sequence number of a memory's entry;
+ * - `["blind", tag, "wrap", publicKey]`: the content key, wrapped for that key.
+ */
+import { SvcError } from "../errors.ts";
+import type { StateBatch, StateKey, StateStore } from "../state/state_store.ts";
+import { tagKey, tagOf } from "../state/tags.ts";
+import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
+
+/** What an operator-blind namespace is made with: the embedder every client must run. */
+export interface BlindManifest {
+  /** The embedder's model id, as clients report it. */
+  model: string;
+  /** Its vectors' dimensions. */
+  dimensions: number;
+}
+
+/** A namespace's log head. */
+export interface BlindHead {
+  /** The sequence number of the newest entry or tombstone; 0 before the first. */
+  seq: number;
+  manifest: BlindManifest;
+  /** Unix milliseconds. */
+  createdAt: number;
+}
+
+/** One record of the log: a sealed entry, or a tombstone for an erased one. */
+export type BlindRecord =
+  | { seq: number; id: string; sealed: Uint8Array }
+  | { seq: number; id: string; erased: number };
+
+/** A sealed entry a client appends. */
+export interface BlindEntry {
+  /** The memory's id (a lowercase UUID), chosen by the client. */
+  id: string;
+  /** What the client sealed; the relayer stores it as it is. */
+  sealed: Uint8Array;
+}
+
+/** The bytes of one sealed entry at most: a state value, less room for its id. */
+export const MAX_BLIND_ENTRY_BYTES = 59_000;
+/** The bytes of the entries of one append together at most (one atomic batch). */
+export const MAX_BLIND_APPEND_BYTES = 300_000;
+/** The entries of one append at most. */
+export const MAX_BLIND_APPEND = 100;
+/** Commit attempts of one append or erase racing others on the same namespace. */
+const ATTEMPTS = 20;
+
+type Stored = { id: string; sealed?: Uint8Array; erased?: number };
+
+const notBlind = () =>
+  new SvcError("not_found", "This namespace is not operator-blind (enable it first)");
+
+/** Operator-blind namespaces over a `StateStore`; see the module documentation. */
+export class BlindLog {
+  #state: StateStore;
+  #names: Promise<CryptoKey>;
+  #identity: RelayerIdentity;
+  #now: () => number;
+
+  constructor(
+    state: StateStore,
+    secret: Uint8Array<ArrayBuffer>,
+    identity: RelayerIdentity,
+    now: () => number = Date.now,
+  ) {
+    this.#state = state;
+    this.#names = tagKey(secret, "blind namespaces");
+    this.#identity = identity;
+    this.#now = now;
+  }
+
+  async #prefix(owner: string, namespace: string): Promise<StateKey> {
+    return ["blind", await tagOf(await this.#names, `${owner}\n${namespace}`)];
+  }
+
+  /**
+   * Makes `namespace` operator-blind with `manifest`, and lets in the key `publicKey` with its
+   * wrapped content key; 409 `conflict` when it is already.
+   */
+  async enable(
+    owner: string,
+    namespace: string,
+    manifest: BlindManifest,
+    wrap: { publicKey: string; wrapped: Uint8Array },
+  ): Promise<BlindHead> {
+    const at = await this.#prefix(owner, namespace);
+    const head: BlindHead = { seq: 0, manifest, createdAt: this.#now() };
+    const done = await this.#state.batch()
+      .check([...at, "head"], null)
+      .set([...at, "head"], head)
+      .set([...at, "wrap", wrap.publicKey], wrap.wrapped)
+      .commit();
+    if (!done) throw new SvcError("conflict", "This namespace is operator-blind already");
+    return head;
+  }
+
+  /** The namespace's head, and the content key wrapped for `publicKey` (absent: not let in). */
+  async head(
+    owner: string,
+    namespace: string,
+    publicKey: string,
+  ): Promise<{ head: BlindHead; wrapped?: Uint8Array } | null> {
+    const at = await this.#prefix(owner, namespace);
+    const [head, wrap] = await this.#state.getMany<unknown>([
+      [...at, "head"],
+      [...at, "wrap", publicKey],
+    ]);
+    if (!head) return null;
+    const wrapped = wrap?.value as Uint8Array | undefined;
+    return { head: head.value as BlindHead, ...(wrapped && { wrapped }) };
+  }
+
+  /** Whether `namespace` is operator-blind. */
+  async isBlind(owner: string, namespace: string): Promise<boolean> {
+    return (await this.#state.get([...await this.#prefix(owner, namespace), "head"])) !== null;
+  }
+
+  /** Lets in `publicKey` with its wrapped content key (replacing one it had). */
+  async letIn(owner: string, namespace: string, publicKey: string, wrapped: Uint8Array) {
+    const at = await this.#prefix(owner, namespace);
+    const done = await this.#state.batch()
+      .check([...at, "head"], (await this.#existing(at)).version)
+      .set([...at, "wrap", publicKey], wrapped)
+      .commit();
+    if (!done) throw notBlind();
+  }
+
+  /**
+   * Appends `entries` in one atomic batch, numbered after the head; an entry whose id the log
+   * holds already is skipped (a retried append). Resolves to the new head's sequence number.
+   */
+  async append(owner: string, namespace: string, entries: BlindEntry[]): Promise<number> {
+    const at = await this.#prefix(owner, namespace);
+    return await this.#committed(at, async (head, batch) => {
+      const held = await this.#state.getMany(entries.map(({ id }) => [...at, "id", id]));
+      let seq = head.seq;
+      const fresh = new Set<string>();
+      entries.forEach(({ id, sealed }, i) => {
+        if (held[i] || fresh.has(id)) return;
+        fresh.add(id);
+        seq++;
+        batch.check([...at, "id", id], null)
+          .set([...at, "log", seq], { id, sealed } satisfies Stored)
+          .set([...at, "id", id], seq);
+      });
+      return seq;
+    });
+  }
+
+  /** The records after `after`, at most `limit`, oldest first, and the head. */
+  async read(
+    owner: string,
+    namespace: string,
+    after: number,
+    limit: number,
+  ): Promise<{ head: BlindHead; records: BlindRecord[] }> {
+    const at = await this.#prefix(owner, namespace);
+    const head = (await this.#existing(at)).value;
+    const records: BlindRecord[] = [];
+    const selector = { prefix: [...at, "log"], start: [...at, "log", after + 1] };
+    for await (const { key, value } of this.#state.list<Stored>(selector, { limit })) {
+      const seq = key[key.length - 1] as number;
+      records.push(
+        value.sealed
+          ? { seq, id: value.id, sealed: value.sealed }
+          : { seq, id: value.id, erased: value.erased! },
+      );
+    }
+    return { head, records };
+  }
+
+  /**
+   * Erases the memory `id`: its entry is deleted and a tombstone appended in one batch, and the
+   * relayer signs a receipt (`blob_id` names the log entry). `null`: the log holds no such entry.
+   */
+  async erase(owner: string, namespace: string, id: string): Promise<EraseReceipt | null> {
+    const at = await this.#prefix(owner, namespace);
+    let erasedSeq = 0;
+    const erasedAt = this.#now();
+    await this.#committed(at, async (head, batch) => {
+      const entry = await this.#state.get<number>([...at, "id", id]);
+      if (!entry) return erasedSeq = 0;
+      erasedSeq = entry.value;
+      batch.check([...at, "id", id], entry.version)
+        .delete([...at, "log", entry.value])
+        .delete([...at, "id", id])
+        .set([...at, "log", head.seq + 1], { id, erased: erasedAt } satisfies Stored);
+      return head.seq + 1;
+    });
+    if (!erasedSeq) return null;
+    return await this.#identity.receipt({
+      memory_id: id,
+      owner,
+      blob_id: `blind-log:${erasedSeq}`,
+      erased_at: new Date(erasedAt).toISOString(),
+    });
+  }
+
+  /** The head entry of the namespace at `at`; 404 when it is not operator-blind. */
+  async #existing(at: StateKey) {
+    const entry = await this.#state.get<BlindHead>([...at, "head"]);
+    if (!entry) throw notBlind();
+    return entry;
+  }
+
+  /**
+   * Commits what `write` adds to a batch that checks the head and moves it to the sequence
+   * number `write` returns (unchanged: nothing is written), again while another writer races.
+   */
+  async #committed(
+    at: StateKey,
+    write: (head: BlindHead, batch: StateBatch) => Promise<number>,
+  ): Promise<number> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const { value: head, version } = await this.#existing(at);
+      const batch = this.#state.batch().check([...at, "head"], version);
+      const seq = await write(head, batch);
+      if (seq === head.seq) return seq;
+      if (await batch.set([...at, "head"], { ...head, seq }).commit()) return seq;
+    }
+    throw new SvcError("backend_unavailable", "The namespace's log is busy; try again", {
+      headers: { "retry-after": "1" },
+    });
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Operator-blind namespaces through `BlindMemory` and an in-process relayer: the relayer's state
+ * holds no text, two devices share one memory, a removed key no longer syncs, an erase gives a
+ * receipt and leaves every cache at the next sync, and the ranking is normal mode's.
+ */
+import assert from "node:assert/strict";
+import { BlindMemory } from "../src/client/blind.ts";
+import { verifyReceipt } from "../src/client/receipt.ts";
+import { SvcError } from "../src/errors.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import {
+  BASE,
+  type Caller,
+  jsonOf,
+  rememberAll,
+  startTestRelayer,
+  type TestRelayer,
+} from "./fixtures.ts";
+
+const FACTS = [
+  "I am vegetarian and never eat fish",
+  "My sister Niamh lives in Galway",
+  "The car is a blue Volvo bought in 2021",
+  "I practise the cello every Sunday morning",
+  "My dentist appointment is on the third of March",
+];
+
+/** A `BlindMemory` of `caller` talking to the in-process relayer `t`. */
+function device(t: TestRelayer, caller: Caller, namespace = "private") {
+  return BlindMemory.open({
+    baseUrl: BASE,
+    privateKey: caller.key.privateKey,
+    embedder: new LexicalEmbedder(),
+    namespace,
+    retries: 0,
+    fetch: (input, init) => t.relayer.handler(new Request(input, init)),
+  });
+}
+
+/** Every value under `["blind"]` in the relayer's state, as text. */
+async function storedBlind(t: TestRelayer): Promise<string> {
+  const parts: string[] = [];
+  for await (const { value } of t.kv.list({ prefix: [] })) {
+    parts.push(
+      value instanceof Uint8Array ? new TextDecoder().decode(value) : JSON.stringify(value),
+    );
+  }
+  return parts.join("\n");
+}
+
+/** The ids of the sealed entries the relayer's state holds. */
+async function sealedIds(t: TestRelayer): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const { value } of t.kv.list<{ id?: string; sealed?: unknown }>({ prefix: [] })) {
+    if (value?.sealed && value.id) ids.push(value.id);
+  }
+  return ids;
+}
+
+Deno.test("a blind namespace recalls on the client; the relayer's state holds no text", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  const ids = await memory.remember(
+    FACTS.map((text, i) => ({ text, tags: i === 1 ? ["family"] : [] })),
+  );
+  assert.equal(ids.length, FACTS.length);
+
+  const { results } = await memory.recall("where does my sister live?", { limit: 3 });
+  assert.equal(results[0].text, FACTS[1]);
+  assert.deepEqual(results[0].tags, ["family"]);
+  const tagged = await memory.recall("my sister", { tags: ["family"], minScore: 0 });
+  assert.deepEqual(tagged.results.map((r) => r.id), [ids[1]]);
+
+  const stored = await storedBlind(t);
+  for (const word of ["vegetarian", "Niamh", "Volvo", "cello", "dentist", "family", "private"]) {
+    assert.ok(!stored.includes(word), `"${word}" is in the relayer's state`);
+  }
+  // The scan reads the log's entries: it finds what they hold in clear, their ids.
+  for (const id of ids) assert.ok(stored.includes(id));
+});
+
+Deno.test("two devices share a blind namespace; a removed key no longer syncs", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const first = await device(t, laptop);
+  await first.enable();
+  await first.remember([{ text: FACTS[0] }]);
+
+  const second = await device(t, phone);
+  await assert.rejects(second.sync(), (error: SvcError) => error.code === "forbidden");
+  await first.letIn(second.publicKey);
+  const { results } = await (await device(t, phone)).recall("do I eat fish?");
+  assert.equal(results[0].text, FACTS[0]);
+
+  const reader = await device(t, phone);
+  await reader.sync();
+  await first.remember([{ text: FACTS[3] }]);
+  assert.equal((await reader.recall("cello on Sunday")).results[0].text, FACTS[3]);
+
+  t.directory.remove(phone.key.publicKey);
+  await assert.rejects(reader.sync(), (error: SvcError) => error.code === "unauthorized");
+});
+
+Deno.test("an erase answers a receipt and leaves other devices' caches at their next sync", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const first = await device(t, laptop);
+  await first.enable();
+  await first.letIn(phone.key.publicKey);
+  const [id] = await first.remember([{ text: FACTS[2] }]);
+  assert.deepEqual(await sealedIds(t), [id]);
+  const second = await device(t, phone);
+  assert.equal((await second.recall("Volvo")).total, 1);
+
+  const receipt = await first.forget(id);
+  assert.equal(receipt.memory_id, id);
+  const health = await jsonOf(await t.send("GET", "/health"));
+  assert.ok(await verifyReceipt(receipt, health.receiptKey));
+  assert.equal((await second.recall("Volvo", { minScore: 0 })).total, 0);
+  await assert.rejects(first.forget(id), (error: SvcError) => error.code === "not_found");
+  assert.deepEqual(await sealedIds(t), []);
+});
+
+Deno.test("a blind namespace is enabled once, and read only with its embedder", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  await assert.rejects(memory.enable(), (error: SvcError) => error.code === "conflict");
+  const lexical = new LexicalEmbedder();
+  const other = await BlindMemory.open({
+    baseUrl: BASE,
+    privateKey: caller.key.privateKey,
+    embedder: { ...lexical, model: "another-model", embed: (texts) => lexical.embed(texts) },
+    namespace: "private",
+    fetch: (input, init) => t.relayer.handler(new Request(input, init)),
+  });
+  await assert.rejects(other.sync(), (error: SvcError) => error.code === "conflict");
+  const normal = await device(t, caller, "elsewhere");
+  await assert.rejects(normal.sync(), (error: SvcError) => error.code === "not_found");
+});
+
+Deno.test("blind recall ranks as normal recall with the same embedder", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  await memory.remember(FACTS.map((text) => ({ text })));
+  await rememberAll(t, caller, FACTS.map((text) => ({ text, namespace: "normal" })));
+  for (const query of ["where does my sister live", "what car do I drive", "Sunday music"]) {
+    const normal = await jsonOf(
+      await t.signed(caller, "POST", "/api/recall", { query, namespace: "normal", limit: 5 }),
+    );
+    const blind = await memory.recall(query, { limit: 5 });
+    const shown = (results: { text: string; score: number }[]) =>
+      results.map(({ text, score }) => `${text} ${score.toFixed(4)}`);
+    assert.deepEqual(shown(blind.results), shown(normal.results), query);
+  }
+});
