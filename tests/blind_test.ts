@@ -144,6 +144,23 @@ Deno.test("a blind namespace is enabled once, and read only with its embedder", 
   await assert.rejects(normal.sync(), (error: SvcError) => error.code === "not_found");
 });
 
+Deno.test("the relayer refuses to take a blind namespace's text on the normal routes", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  await (await device(t, caller)).enable();
+  const refused = async (path: string, body: unknown) => {
+    const answer = await jsonOf(await t.signed(caller, "POST", path, body), 409);
+    assert.equal(answer.reason, "operator_blind");
+  };
+  await refused("/api/remember", { text: "I am vegetarian", namespace: "private" });
+  await refused("/api/remember/bulk", {
+    items: [{ text: "a" }, { text: "I am vegetarian", namespace: "private" }],
+  });
+  await rememberAll(t, caller, [{ text: "I am vegetarian", namespace: "public" }]);
+  const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
+  assert.equal(listed.memories.length, 0);
+});
+
 Deno.test("blind recall ranks as normal recall with the same embedder", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

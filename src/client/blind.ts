@@ -38,7 +38,7 @@ export type { EraseReceipt, RecallResults };
 /** How to reach the relayer, sign for it and embed. */
 export interface BlindMemoryOptions extends SvcClientOptions {
   /**
-   * The embedder every client of the namespace runs: its model id and dimensions are pinned in
+   * The embedder every client of the namespace runs: its model id is pinned in
    * the namespace's manifest when it is enabled, and checked at each open.
    */
   embedder: Embedder;
@@ -60,7 +60,7 @@ export interface BlindItem {
 interface HeadAnswer {
   blind: boolean;
   seq?: number;
-  manifest?: { model: string; dimensions: number };
+  manifest?: { model: string };
   wrapped?: string | null;
 }
 
@@ -162,11 +162,9 @@ export class BlindMemory {
    */
   async enable(): Promise<void> {
     const contentKey = crypto.getRandomValues(new Uint8Array(32));
-    const { model, dimensions } = this.#embedder;
     await this.#json("POST", "/api/blind", {
       namespace: this.namespace,
-      model,
-      dimensions,
+      model: this.#embedder.model,
       wrapped: (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64(),
     });
     this.#opened = await this.#openWith(contentKey);
@@ -185,12 +183,12 @@ export class BlindMemory {
     if (!head.blind) {
       throw new SvcError("not_found", `Namespace "${this.namespace}" is not operator-blind`);
     }
-    const { model, dimensions } = head.manifest!;
-    if (model !== this.#embedder.model || dimensions !== this.#embedder.dimensions) {
+    const { model } = head.manifest!;
+    if (model !== this.#embedder.model) {
       throw new SvcError(
         "conflict",
-        `Namespace "${this.namespace}" is read with the embedder "${model}" (${dimensions} ` +
-          `dimensions), not "${this.#embedder.model}"`,
+        `Namespace "${this.namespace}" is read with the embedder "${model}", not ` +
+          `"${this.#embedder.model}"`,
       );
     }
     if (!head.wrapped) {

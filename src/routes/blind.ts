@@ -30,14 +30,12 @@ const EXAMPLE_KEY = "5c1f".padEnd(64, "0");
 const ENABLE = object({
   namespace: namespace({ written: true }),
   model: string({ required: true, description: "The embedder's model id every client runs." }),
-  dimensions: integer({ fallback: 0, min: 1, max: 8192, description: "Its dimensions." }),
   wrapped: base64({ description: "The content key, wrapped for the calling key." }),
 }, {
-  check({ model, dimensions }) {
+  check({ model }) {
     if (!model || model.length > 200) {
       throw new SvcError("bad_request", "model must be a model id of 1 to 200 characters");
     }
-    if (!dimensions) throw new SvcError("bad_request", "dimensions is required");
   },
 });
 const HEAD = object({ namespace: namespace() });
@@ -104,7 +102,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       const head = await log.enable(
         caller.owner,
         body.namespace,
-        { model: body.model!, dimensions: body.dimensions },
+        { model: body.model! },
         { publicKey: caller.publicKey, wrapped: body.wrapped },
       );
       return jsonResponse(201, headJson(body.namespace, head));
@@ -119,14 +117,13 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
           body: {
             namespace: "private",
             model: "all-MiniLM-L6-v2",
-            dimensions: 384,
             wrapped: EXAMPLE_WRAPPED,
           },
         },
         responses: {
           201: {
             description: "The namespace's head.",
-            example: { namespace: "private", seq: 0, manifest: { model: "m", dimensions: 384 } },
+            example: { namespace: "private", seq: 0, manifest: { model: "all-MiniLM-L6-v2" } },
           },
           409: { description: "It is operator-blind already." },
         },
@@ -157,7 +154,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
               blind: true,
               namespace: "private",
               seq: 12,
-              manifest: { model: "all-MiniLM-L6-v2", dimensions: 384 },
+              manifest: { model: "all-MiniLM-L6-v2" },
               wrapped: EXAMPLE_WRAPPED,
             },
           },
@@ -277,4 +274,42 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       },
     }),
   ];
+}
+
+/** The namespaces a request names: its body's or query's, and its bulk items'. */
+function namedNamespaces({ body, query }: HandlerContext["input"]): string[] {
+  const named = [body, query].map((part) => (part as { namespace?: unknown })?.namespace);
+  const items = (body as { items?: { namespace?: unknown }[] })?.items ?? [];
+  named.push(...items.map((item) => item?.namespace));
+  return [...new Set(named.filter((name): name is string => typeof name === "string"))];
+}
+
+/**
+ * `routes`, each that writes refusing (409 `conflict`) a namespace that is operator-blind: the
+ * relayer would hold its text. Only `/api/blind` writes there.
+ */
+export function refusingBlindWrites(
+  routes: Route<HandlerContext>[],
+  log: BlindLog,
+): Route<HandlerContext>[] {
+  return routes.map((original) => {
+    if (!original.signed || !original.operations.includes("write")) return original;
+    if (original.pattern.pathname.startsWith("/api/blind")) return original;
+    return {
+      ...original,
+      async handle(context: HandlerContext) {
+        for (const namespace of namedNamespaces(context.input)) {
+          if (await log.isBlind(context.caller.owner, namespace)) {
+            throw new SvcError(
+              "conflict",
+              `Namespace ${JSON.stringify(namespace)} is operator-blind: the relayer cannot ` +
+                "take its text. Write it with an operator-blind client (BlindMemory)",
+              { details: { reason: "operator_blind" } },
+            );
+          }
+        }
+        return await original.handle(context);
+      },
+    };
+  });
 }

@@ -20,8 +20,6 @@ import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 export interface BlindManifest {
   /** The embedder's model id, as clients report it. */
   model: string;
-  /** Its vectors' dimensions. */
-  dimensions: number;
 }
 
 /** A namespace's log head. */

@@ -1,0 +1,139 @@
+/**
+ * Operator-blind memory against the relayer as users run it (`deno task start`'s flags): a
+ * client remembers 200 distinctive texts in an operator-blind namespace and recalls them, then
+ * the relayer's data directory, its log and its process memory (`/proc/<pid>/mem`) are searched
+ * for the texts, their tags, a vector and the content key. None may be there. The same texts'
+ * twins, remembered in a normal namespace of the same relayer, are found in its memory: the
+ * search can fail.
+ */
+import assert from "node:assert/strict";
+import { Buffer } from "node:buffer";
+import { BlindMemory } from "../../src/client/blind.ts";
+import { blindKeys, unwrapWith } from "../../src/client/blind_keys.ts";
+import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
+import { newAccountClient, startRelayer } from "../relayer_process.ts";
+
+const COUNT = 200;
+/** Every blind text holds this word, every normal one the other: one search finds any of them. */
+const BLIND = "qzblindcanary";
+const NORMAL = "qznormalcanary";
+const BLIND_TAG = "qzblindtag";
+
+/** The readable regions of process `pid`'s memory, as `/proc/<pid>/maps` lists them. */
+function readableRegions(pid: number): [number, number][] {
+  return Deno.readTextFileSync(`/proc/${pid}/maps`).split("\n").flatMap((line) => {
+    const [range, perms] = line.split(" ");
+    if (!perms?.startsWith("r")) return [];
+    const [start, end] = range.split("-").map((hex) => parseInt(hex, 16));
+    return [[start, end] as [number, number]];
+  });
+}
+
+/** Which of `needles` process `pid`'s memory holds. */
+async function inMemory(pid: number, needles: Map<string, Uint8Array>): Promise<Set<string>> {
+  const found = new Set<string>();
+  using file = await Deno.open(`/proc/${pid}/mem`);
+  const chunk = 16 * 2 ** 20;
+  for (const [start, end] of readableRegions(pid)) {
+    for (let at = start; at < end; at += chunk) {
+      const buffer = new Uint8Array(Math.min(chunk + 256, end - at));
+      let read: number | null = null;
+      try {
+        await file.seek(at, Deno.SeekMode.Start);
+        read = await file.read(buffer);
+      } catch {
+        break; // an unreadable region (a guard page): on to the next
+      }
+      if (!read) break;
+      const bytes = Buffer.from(buffer.buffer, 0, read);
+      for (const [name, needle] of needles) {
+        if (!found.has(name) && bytes.indexOf(needle) >= 0) found.add(name);
+      }
+    }
+  }
+  return found;
+}
+
+/** Every file of `dir`, as one byte string. */
+async function filesOf(dir: string): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) parts.push(await filesOf(path));
+    else if (entry.isFile) parts.push(await Deno.readFile(path));
+  }
+  return Buffer.concat(parts);
+}
+
+const latin1 = (text: string) => Buffer.from(text, "latin1");
+const utf16 = (text: string) => Buffer.from(text, "utf16le");
+
+Deno.test("blind e2e: the relayer holds no text, tag, vector or content key of a blind namespace", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-blind-e2e-" });
+  try {
+    await using relayer = await startRelayer(dataDir);
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    const embedder = new LexicalEmbedder();
+    const memory = await BlindMemory.open({
+      baseUrl: relayer.url,
+      privateKey,
+      accountId,
+      embedder,
+      namespace: "private",
+    });
+    await memory.enable();
+    const texts = Array.from(
+      { length: COUNT },
+      (_, i) => `Memory ${i}: the ${BLIND} word ${i * 7919} is kept for lantern ${i}`,
+    );
+    for (let i = 0; i < COUNT; i += 50) {
+      await memory.remember(texts.slice(i, i + 50).map((text) => ({ text, tags: [BLIND_TAG] })));
+    }
+    for (const i of [0, 99, 199]) {
+      const { results } = await memory.recall(`lantern ${i} word ${i * 7919}`, { limit: 3 });
+      assert.equal(results[0]?.text, texts[i]);
+      assert.deepEqual(results[0]?.tags, [BLIND_TAG]);
+    }
+    // Their twins in a normal namespace, read back once: the positive control.
+    const normal = texts.slice(0, 20).map((text) => text.replace(BLIND, NORMAL));
+    const accepted = await client.rememberBulk(normal.map((text) => ({ text })));
+    for (const id of accepted.job_ids) await client.waitForJob(id);
+    assert.equal((await client.recall("lantern 3", { limit: 1 })).results.length, 1);
+
+    const head = await (await fetch(`${relayer.url}/health`)).json();
+    assert.ok(head.receiptKey);
+    const wrapped = await client.request<{ wrapped: string }>(
+      "GET",
+      "/api/blind?namespace=private",
+    );
+    const contentKey = await unwrapWith(
+      Uint8Array.fromBase64(wrapped.wrapped),
+      privateKey,
+      "private",
+    );
+    const keys = await blindKeys(contentKey);
+    const [vector] = await embedder.embed([texts[5]]);
+    const needles = new Map<string, Uint8Array>([
+      ["blind text", latin1(BLIND)],
+      ["blind text (UTF-16)", utf16(BLIND)],
+      ["blind tag", latin1(BLIND_TAG)],
+      ["blind tag (UTF-16)", utf16(BLIND_TAG)],
+      ["a vector", new Uint8Array(vector.buffer, 0, 64)],
+      ["the content key", contentKey],
+      ["the entries' key", keys.entries],
+      ["normal text", latin1(NORMAL)],
+    ]);
+    const found = await inMemory(relayer.process.pid, needles);
+    assert.ok(found.has("normal text"), "the control: a normal memory's text is in memory");
+    assert.deepEqual([...found].filter((name) => name !== "normal text"), []);
+
+    await relayer.stop();
+    const files = await filesOf(dataDir);
+    for (const [name, needle] of needles) {
+      if (name !== "normal text") assert.equal(files.indexOf(needle), -1, `${name} on disk`);
+    }
+    for (const word of [BLIND, BLIND_TAG]) assert.ok(!relayer.log().includes(word));
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
