@@ -90,3 +90,16 @@ export function tableOf<R extends { system: string }>(
     ),
   ]));
 }
+
+/** Bytes under `path` (a file or a directory), 0 when it does not exist. */
+export async function diskBytes(path: string): Promise<number> {
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isDirectory) return info.size;
+  } catch {
+    return 0;
+  }
+  let total = 0;
+  for await (const entry of Deno.readDir(path)) total += await diskBytes(`${path}/${entry.name}`);
+  return total;
+}

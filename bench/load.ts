@@ -28,7 +28,15 @@
 import { SvcClient } from "../src/client/mod.ts";
 import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload, spreadIndexes } from "./fact_workload.ts";
-import { allDone, percentile, resultsFile, round, rssMb, writeResults } from "./harness.ts";
+import {
+  allDone,
+  diskBytes,
+  percentile,
+  resultsFile,
+  round,
+  rssMb,
+  writeResults,
+} from "./harness.ts";
 import {
   type Cell,
   closedLoop as loop,
@@ -61,19 +69,6 @@ const SECONDS = positive(values.seconds, "--seconds");
 const WORKLOADS = new Set(
   oneOf(values.workloads, "--workloads", ["health", "whoami", "recall", "remember"]),
 );
-
-/** Bytes under `path` (a file or a directory), 0 when it does not exist. */
-async function diskBytes(path: string): Promise<number> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isDirectory) return info.size;
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for await (const entry of Deno.readDir(path)) total += await diskBytes(`${path}/${entry.name}`);
-  return total;
-}
 
 async function indexDiskMb(dataDir: string): Promise<number> {
   let total = await diskBytes(`${dataDir}/lancedb`);

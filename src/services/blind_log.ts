@@ -147,8 +147,7 @@ export class BlindLog {
         if (held[i] || fresh.has(id)) return;
         fresh.add(id);
         seq++;
-        batch.check([...at, "id", id], null)
-          .set([...at, "log", seq], { id, sealed } satisfies Stored)
+        batch.set([...at, "log", seq], { id, sealed } satisfies Stored)
           .set([...at, "id", id], seq);
       });
       return seq;
@@ -189,8 +188,7 @@ export class BlindLog {
       const entry = await this.#state.get<number>([...at, "id", id]);
       if (!entry) return erasedSeq = 0;
       erasedSeq = entry.value;
-      batch.check([...at, "id", id], entry.version)
-        .delete([...at, "log", entry.value])
+      batch.delete([...at, "log", entry.value])
         .delete([...at, "id", id])
         .set([...at, "log", head.seq + 1], { id, erased: erasedAt } satisfies Stored);
       return head.seq + 1;
@@ -214,6 +212,7 @@ export class BlindLog {
   /**
    * Commits what `write` adds to a batch that checks the head and moves it to the sequence
    * number `write` returns (unchanged: nothing is written), again while another writer races.
+   * Every change moves the head, so its check alone keeps what `write` read current.
    */
   async #committed(
     at: StateKey,

@@ -1,0 +1,131 @@
+/**
+ * Operator-blind memory as users run it: the relayer as its own process (`deno task start`),
+ * clients (`BlindMemory`) embedding with an ONNX model in this process. One device remembers
+ * `--memories` short facts (`fact_workload.ts`) in batches of 100. The benchmark then measures:
+ * - a recall with a warm cache, the signed sync check included, p50 and p95 over `--recalls`
+ *   questions, beside the model's own time for one query;
+ * - a first sync of every memory to a new device;
+ * - remember → recalled on another device (its recall syncs first), p95 over 50 more facts;
+ * - the relayer's CPU per sync check (`GET /api/blind`, nothing changed);
+ * - the data directory's growth per memory, against the same facts remembered in a normal
+ *   namespace by a relayer embedding with the same model.
+ * Writes `bench/results/blind.json`.
+ *
+ *   deno task bench:blind --model-dir DIR [--memories 10000] [--recalls 200]
+ */
+import { BlindMemory } from "../src/client/blind.ts";
+import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
+import { newAccountClient, startRelayer, svcCli } from "../tests/relayer_process.ts";
+import { factWorkload, spreadIndexes } from "./fact_workload.ts";
+import { diskBytes, machine, percentiles, resultsFile, round, writeResults } from "./harness.ts";
+import { ingest, processCpuMs } from "./load_generator.ts";
+import { flags, usage, whole } from "./flags.ts";
+
+const { values } = flags({
+  options: {
+    "model-dir": { type: "string" },
+    memories: { type: "string", default: "10000" },
+    recalls: { type: "string", default: "200" },
+    out: { type: "string", default: resultsFile("blind.json") },
+  },
+});
+const modelDir = values["model-dir"] ?? usage("--model-dir DIR is required (an ONNX model)");
+const MEMORIES = whole(values.memories, "--memories");
+const RECALLS = whole(values.recalls, "--recalls");
+
+const embedder = await OnnxEmbedder.open({ dir: modelDir });
+const facts = factWorkload(MEMORIES);
+const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-blind-" });
+const env = { SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL_DIR: modelDir };
+const relayer = await startRelayer(dataDir, env);
+const account = await newAccountClient(dataDir, relayer.url);
+const device = (privateKey: string) =>
+  BlindMemory.open({
+    baseUrl: relayer.url,
+    privateKey,
+    accountId: account.accountId,
+    embedder,
+    namespace: "blind",
+  });
+
+const timed = async <T>(work: () => Promise<T>) => {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+};
+
+// One device remembers every fact.
+const laptop = await device(account.privateKey);
+await laptop.enable();
+const emptyBytes = await diskBytes(dataDir);
+const rememberMs = await timed(async () => {
+  for (let i = 0; i < facts.length; i += 100) {
+    await laptop.remember(facts.slice(i, i + 100).map(({ text }) => ({ text })));
+  }
+});
+const blindBytes = (await diskBytes(dataDir)) - emptyBytes;
+
+// Recall with a warm cache; the model alone on one query, for comparison.
+const questions = spreadIndexes(facts.length, RECALLS).map((i) => facts[i]);
+const recallMs: number[] = [];
+const modelMs: number[] = [];
+let hits = 0;
+for (const { text, question } of questions) {
+  modelMs.push(await timed(() => embedder.embed([question + " ?"])));
+  const started = performance.now();
+  const { results } = await laptop.recall(question, { limit: 3 });
+  recallMs.push(performance.now() - started);
+  if (results.some((result) => result.text === text)) hits++;
+}
+
+// A new device's first sync, then remember → recallable there.
+const phoneKey = await svcCli(dataDir, ["key", "add", "--account", account.accountId]);
+await laptop.letIn(phoneKey.publicKey);
+const phone = await device(phoneKey.privateKey);
+const firstSyncMs = await timed(() => phone.sync());
+const seenMs: number[] = [];
+let unseen = 0;
+for (const { text, question } of factWorkload(MEMORIES + 50).slice(MEMORIES)) {
+  const started = performance.now();
+  await laptop.remember([{ text }]);
+  const { results } = await phone.recall(question, { limit: 10 });
+  seenMs.push(performance.now() - started);
+  if (!results.some((result) => result.text === text)) unseen++;
+}
+
+// The relayer's CPU per sync check with nothing new.
+const CHECKS = 2000;
+const cpuBefore = processCpuMs(relayer.process.pid);
+const checkMs = await timed(async () => {
+  for (let i = 0; i < CHECKS; i++) await phone.sync();
+});
+const cpuPerCheck = (processCpuMs(relayer.process.pid) - cpuBefore) / CHECKS;
+
+// The same facts in a normal namespace, embedded by the relayer with the same model.
+const beforeNormal = await diskBytes(dataDir);
+await ingest(account.client, facts, "normal");
+const normalBytes = (await diskBytes(dataDir)) - beforeNormal;
+
+const results = {
+  machine: machine(),
+  model: embedder.model,
+  memories: MEMORIES,
+  remember_per_s: round(MEMORIES / (rememberMs / 1000)),
+  recall: { ...percentiles(recallMs), hit_at_3: round(hits / questions.length, 3) },
+  model_one_query: percentiles(modelMs),
+  first_sync_s: round(firstSyncMs / 1000, 2),
+  remember_to_other_device: { ...percentiles(seenMs), not_in_top_10: unseen },
+  sync_check: {
+    relayer_cpu_ms: round(cpuPerCheck, 3),
+    round_trip_ms: round(checkMs / CHECKS, 2),
+  },
+  bytes_per_memory: {
+    blind: Math.round(blindBytes / MEMORIES),
+    normal: Math.round(normalBytes / MEMORIES),
+  },
+};
+console.log(JSON.stringify(results, null, 2));
+await writeResults(values.out, results);
+await relayer.stop();
+await embedder.close();
+await Deno.remove(dataDir, { recursive: true });
