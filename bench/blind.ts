@@ -1,6 +1,7 @@
 /**
  * Operator-blind memory as users run it: the relayer as its own process (`deno task start`),
- * clients (`BlindMemory`) embedding with an ONNX model in this process. One device remembers
+ * clients (`BlindMemory`) embedding with an ONNX model in this process and keeping vectors in the
+ * encrypted index, in memory. One device remembers
  * `--memories` short facts (`fact_workload.ts`) in batches of 100. The benchmark then measures:
  * - a recall with a warm cache, the signed sync check included, p50 and p95 over `--recalls`
  *   questions, beside the model's own time for one query;
@@ -15,6 +16,8 @@
  */
 import { BlindMemory } from "../src/client/blind.ts";
 import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
+import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
+import { KvBlockStorage } from "../plugins/encrypted_index/kv_storage.ts";
 import { newAccountClient, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { diskBytes, machine, percentiles, resultsFile, round, writeResults } from "./harness.ts";
@@ -39,13 +42,21 @@ const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-blind-" });
 const env = { SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL_DIR: modelDir };
 const relayer = await startRelayer(dataDir, env);
 const account = await newAccountClient(dataDir, relayer.url);
-const device = (privateKey: string) =>
+/** A device: its vectors in the relayer's own encrypted index, in memory. */
+const device = async (privateKey: string) =>
   BlindMemory.open({
     baseUrl: relayer.url,
     privateKey,
     accountId: account.accountId,
     embedder,
     namespace: "blind",
+    vectors: await EncryptedVectorStore.open({
+      storage: await KvBlockStorage.open(":memory:"),
+      secret: crypto.getRandomValues(new Uint8Array(32)),
+      model: embedder.model,
+      dimensions: embedder.dimensions,
+      soleWriter: true,
+    }),
   });
 
 const timed = async <T>(work: () => Promise<T>) => {

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { BlindMemory } from "../src/client/blind.ts";
+import { BlindCache } from "../src/client/blind_cache.ts";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SvcError } from "../src/errors.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
@@ -25,15 +26,24 @@ const FACTS = [
   "My dentist appointment is on the third of March",
 ];
 
-/** A `BlindMemory` of `caller` talking to the in-process relayer `t`. */
-function device(t: TestRelayer, caller: Caller, namespace = "private") {
+/** A `BlindMemory` of `caller` talking to the in-process relayer `t`; `paths` hears each path. */
+function device(
+  t: TestRelayer,
+  caller: Caller,
+  namespace = "private",
+  options: { cacheFile?: string; paths?: string[] } = {},
+) {
   return BlindMemory.open({
     baseUrl: BASE,
     privateKey: caller.key.privateKey,
     embedder: new LexicalEmbedder(),
     namespace,
     retries: 0,
-    fetch: (input, init) => t.relayer.handler(new Request(input, init)),
+    cacheFile: options.cacheFile,
+    fetch: (input, init) => {
+      options.paths?.push(new URL(input as string).pathname);
+      return t.relayer.handler(new Request(input, init));
+    },
   });
 }
 
@@ -102,6 +112,7 @@ Deno.test("two devices share a blind namespace; a removed key no longer syncs", 
 
   t.directory.remove(phone.key.publicKey);
   await assert.rejects(reader.sync(), (error: SvcError) => error.code === "unauthorized");
+  await assert.rejects(reader.recall("cello"), (error: SvcError) => error.code === "unauthorized");
 });
 
 Deno.test("an erase answers a receipt and leaves other devices' caches at their next sync", async () => {
@@ -176,5 +187,36 @@ Deno.test("blind recall ranks as normal recall with the same embedder", async ()
     const shown = (results: { text: string; score: number }[]) =>
       results.map(({ text, score }) => `${text} ${score.toFixed(4)}`);
     assert.deepEqual(shown(blind.results), shown(normal.results), query);
+  }
+});
+
+Deno.test("a device's cache, sealed at rest, spares a restart the log it holds", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  const cacheFile = `${dir}/private.cache`;
+  try {
+    const first = await device(t, caller, "private", { cacheFile });
+    await first.enable();
+    const ids = await first.remember(FACTS.map((text) => ({ text })));
+    await first.forget(ids[2]);
+    const stored = new TextDecoder().decode(await Deno.readFile(cacheFile));
+    for (const word of ["vegetarian", "Niamh", "Volvo"]) assert.ok(!stored.includes(word));
+    const cache = await BlindCache.open(cacheFile, caller.key.privateKey, "private");
+    const records = await cache.read();
+    assert.ok(!records.some((record) => record.id === ids[2] && record.sealed));
+
+    // A frame cut short by a crash is dropped; the relayer's log fills in what it held.
+    await Deno.writeFile(cacheFile, new Uint8Array([0, 0, 1, 0, 7]), { append: true });
+    const paths: string[] = [];
+    const again = await device(t, caller, "private", { cacheFile, paths });
+    const { results } = await again.recall("where does my sister live?", { limit: 1 });
+    assert.equal(results[0].text, FACTS[1]);
+    assert.deepEqual(paths, ["/api/blind"]);
+    assert.equal((await cache.read()).length, records.length);
+    const volvo = await again.recall("Volvo", { minScore: 0 });
+    assert.ok(volvo.total > 0 && !volvo.results.some((result) => result.text === FACTS[2]));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

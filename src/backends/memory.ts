@@ -30,6 +30,52 @@ export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): numb
   return 1 - dot / Math.sqrt(na * nb);
 }
 
+/** The sum of the squares of `a`'s numbers. */
+function squaredNorm(a: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i] * a[i];
+  return sum;
+}
+
+/** {@link cosineDistance} of `a` and `b` given their squared norms: the same number. */
+function cosineWithNorms(a: ArrayLike<number>, na: number, b: ArrayLike<number>, nb: number) {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  if (na === 0 || nb === 0) return 1;
+  return 1 - dot / Math.sqrt(na * nb);
+}
+
+/**
+ * The `k` nearest hits seen, nearest first; equal distances by id, so the order never depends on
+ * the order rows were written in.
+ */
+class NearestHits {
+  readonly hits: VectorHit[] = [];
+  #k: number;
+
+  constructor(k: number) {
+    this.#k = k;
+  }
+
+  /** Whether a hit at `distance` with `id` would be kept. */
+  takes(distance: number, id: string): boolean {
+    if (this.hits.length < this.#k) return true;
+    const last = this.hits[this.hits.length - 1];
+    return distance < last.distance || (distance === last.distance && id < last.id);
+  }
+
+  /** Keeps `hit` in its place (`takes` said so), letting the farthest go past `k`. */
+  add(hit: VectorHit): void {
+    let at = this.hits.length;
+    while (at > 0 && nearer(hit, this.hits[at - 1])) at--;
+    this.hits.splice(at, 0, hit);
+    if (this.hits.length > this.#k) this.hits.pop();
+  }
+}
+
+const nearer = (a: VectorHit, b: VectorHit) =>
+  a.distance < b.distance || (a.distance === b.distance && a.id < b.id);
+
 /** Counts each owner's namespaces in a list of rows, sorted by owner, then namespace. */
 function countPartitions(rows: { owner: string; namespace: string }[]): IndexPartition[] {
   const counts = new Map<string, IndexPartition>();
@@ -50,6 +96,8 @@ export class MemoryVectorStore implements VectorStore {
   readonly name = "memory";
   readonly dimensions: number;
   #rows = new Map<string, VectorRow>();
+  /** Each row's squared norm, reckoned once. */
+  #norms = new Map<string, number>();
 
   /** An empty index of vectors of `dimensions` numbers. */
   constructor(dimensions: number) {
@@ -60,9 +108,10 @@ export class MemoryVectorStore implements VectorStore {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     // Kept as copies, so a caller changing its rows afterwards does not change the index.
     for (const row of rows) {
+      this.#norms.set(row.id, squaredNorm(row.vector));
       this.#rows.set(row.id, {
         ...row,
-        vector: Array.from(row.vector),
+        vector: Float32Array.from(row.vector),
         ...(row.terms && { terms: [...row.terms] }),
         ...(row.info && { info: structuredClone(row.info) }),
       });
@@ -82,20 +131,15 @@ export class MemoryVectorStore implements VectorStore {
     const rows = options.ids
       ? [...new Set(options.ids)].flatMap((id) => this.#rows.get(id) ?? [])
       : this.#rows.values();
-    const hits: VectorHit[] = [];
+    const query = squaredNorm(vector);
+    const best = new NearestHits(k);
     for (const row of rows) {
       if (row.owner !== owner || row.namespace !== namespace) continue;
-      hits.push({
-        id: row.id,
-        blobId: row.blobId,
-        distance: cosineDistance(vector, row.vector),
-        createdAt: row.createdAt,
-      });
+      const distance = cosineWithNorms(vector, query, row.vector, this.#norms.get(row.id)!);
+      if (!best.takes(distance, row.id)) continue;
+      best.add({ id: row.id, blobId: row.blobId, distance, createdAt: row.createdAt });
     }
-    // Equal distances by id, so the order never depends on the order rows were written in.
-    const order = (a: VectorHit, b: VectorHit) =>
-      a.distance - b.distance || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-    return Promise.resolve(hits.sort(order).slice(0, k));
+    return Promise.resolve(best.hits);
   }
 
   has(ids: string[], options?: CallOptions): Promise<Set<string>> {
@@ -105,7 +149,10 @@ export class MemoryVectorStore implements VectorStore {
 
   delete(ids: string[], options?: CallOptions): Promise<void> {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
-    for (const id of ids) this.#rows.delete(id);
+    for (const id of ids) {
+      this.#rows.delete(id);
+      this.#norms.delete(id);
+    }
     return Promise.resolve();
   }
 

@@ -17,7 +17,7 @@
  */
 import { addressOf, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
-import type { Embedder, MemoryInfo } from "../backends/types.ts";
+import type { Embedder, MemoryInfo, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
 import { timeOrderedId } from "../ids.ts";
@@ -29,6 +29,7 @@ import type { RecallResults } from "../services/memory_answers.ts";
 import type { EraseReceipt } from "../services/receipts.ts";
 import type { MemoryReader } from "../services/reader.ts";
 import { createRecall } from "../services/recall.ts";
+import { BlindCache, type LogRecord } from "./blind_cache.ts";
 import { type BlindKeys, blindKeys, unwrapWith, wrapFor } from "./blind_keys.ts";
 import { SignedSender, type SvcClientOptions } from "./signed_sender.ts";
 import type { RecallOptions } from "./types.ts";
@@ -46,6 +47,17 @@ export interface BlindMemoryOptions extends SvcClientOptions {
   namespace?: string;
   /** The label recorded as `remembered_by.label` of what this client remembers. */
   label?: string;
+  /**
+   * Where the namespace's vectors are kept on this device (default a `MemoryVectorStore`). The
+   * relayer's own encrypted index (`@svc/encrypted-index`), opened in memory, searches ten
+   * thousand memories several times faster and ranks exactly as the relayer does.
+   */
+  vectors?: VectorStore;
+  /**
+   * A file that keeps the namespace's log on this device, sealed under a key derived from the
+   * device's private key: a restart then reads only the log's tail from the relayer.
+   */
+  cacheFile?: string;
 }
 
 /** A memory to remember. */
@@ -64,9 +76,6 @@ interface HeadAnswer {
   wrapped?: string | null;
 }
 
-/** A record of `GET /api/blind/entries`. */
-type RecordAnswer = { seq: number; id: string; sealed?: string; erased_at?: string };
-
 /** What an entry holds besides its vector. */
 interface EntryHeader {
   text: string;
@@ -84,15 +93,20 @@ const decoder = new TextDecoder();
 /** The index of one namespace, in memory, and recall over it. */
 class LocalIndex {
   readonly texts = new Map<string, string>();
-  readonly vectors: MemoryVectorStore;
+  readonly vectors: VectorStore;
   readonly lexicon: LexicalIndex;
   readonly indexer: MemoryIndexer;
   readonly recall: ReturnType<typeof createRecall>["recall"];
 
-  constructor(embedder: Embedder, hasher: TermHasher, attributeSeal: AttributeSeal) {
-    this.vectors = new MemoryVectorStore(embedder.dimensions);
-    this.lexicon = new LexicalIndex(this.vectors);
-    const { vectors, lexicon, texts } = this;
+  constructor(
+    embedder: Embedder,
+    vectors: VectorStore,
+    hasher: TermHasher,
+    attributeSeal: AttributeSeal,
+  ) {
+    this.vectors = vectors;
+    const lexicon = this.lexicon = new LexicalIndex(vectors);
+    const texts = this.texts;
     this.indexer = new MemoryIndexer({ embedder, vectors, hasher, lexicon, attributeSeal });
     const reader: MemoryReader = {
       read: (_owner, memory) => Promise.resolve(texts.get(memory.id) ?? null),
@@ -116,6 +130,7 @@ interface Opened {
   keys: BlindKeys;
   index: LocalIndex;
   seq: number;
+  cache?: BlindCache;
 }
 
 /** One operator-blind namespace, read and written on this client; see the module docs. */
@@ -126,6 +141,8 @@ export class BlindMemory {
   #key: KeyPair;
   #embedder: Embedder;
   #label: string;
+  #vectors: VectorStore;
+  #cacheFile?: string;
   #opened?: Opened;
 
   private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
@@ -134,6 +151,8 @@ export class BlindMemory {
     this.#key = key;
     this.#embedder = options.embedder;
     this.#label = options.label ?? "";
+    this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
+    this.#cacheFile = options.cacheFile;
   }
 
   /** A client of the namespace; nothing is sent until it is used. */
@@ -170,12 +189,19 @@ export class BlindMemory {
     this.#opened = await this.#openWith(contentKey);
   }
 
-  /** The keys and an empty index of the content key `contentKey`. */
+  /** The keys of the content key `contentKey`, and the index of what the cache holds. */
   async #openWith(contentKey: Uint8Array<ArrayBuffer>): Promise<Opened> {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
-    return { keys, index: new LocalIndex(this.#embedder, hasher, seal), seq: 0 };
+    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal);
+    const cache = this.#cacheFile === undefined
+      ? undefined
+      : await BlindCache.open(this.#cacheFile, this.#key.privateKey, this.namespace);
+    const opened: Opened = { keys, index, seq: 0, ...(cache && { cache }) };
+    const cached = await cache?.read() ?? [];
+    if (cached.length > 0) await this.#take(opened, cached);
+    return opened;
   }
 
   /** Opens the namespace with the content key wrapped for this client's key, if not yet. */
@@ -210,18 +236,19 @@ export class BlindMemory {
     const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
     const opened = this.#opened ??= await this.#open(head);
     while (opened.seq < head.seq!) {
-      const page = await this.#json<{ records: RecordAnswer[] }>(
+      const page = await this.#json<{ records: LogRecord[] }>(
         "GET",
         `/api/blind/entries?${this.#query({ after: String(opened.seq), limit: String(PAGE) })}`,
       );
       if (page.records.length === 0) break;
+      await opened.cache?.append(page.records);
       await this.#take(opened, page.records);
     }
     return opened.seq;
   }
 
   /** Indexes the entries of `records` and drops the memories they erased. */
-  async #take(opened: Opened, records: RecordAnswer[]) {
+  async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
     const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
     const rows = records.filter((record) => record.sealed).map((record) => {
@@ -270,19 +297,31 @@ export class BlindMemory {
     return memories.map((memory) => memory.memoryId);
   }
 
-  /** The memories that best match `query`, ranked as the relayer ranks in normal mode. */
+  /**
+   * The memories that best match `query`, ranked as the relayer ranks in normal mode. The sync
+   * check runs while the query is embedded and ranked; when it brought changes, the recall runs
+   * again on the index brought up to date.
+   */
   async recall(
     query: string,
     options: Omit<RecallOptions, "namespace"> = {},
   ): Promise<RecallResults> {
-    await this.sync();
     const { limit = 10, tags, since, until, minScore, explain } = options;
     const time = (at?: Date | string) => at === undefined ? undefined : new Date(at).getTime();
-    return await this.#opened!.index.recall(OWNER, query, limit, this.namespace, {
-      filter: { tags, since: time(since), until: time(until) },
-      minScore,
-      explain,
-    });
+    const ask = () =>
+      this.#opened!.index.recall(OWNER, query, limit, this.namespace, {
+        filter: { tags, since: time(since), until: time(until) },
+        minScore,
+        explain,
+      });
+    const known = this.#opened?.seq;
+    if (known === undefined) return await this.sync().then(ask);
+    const early = ask().then((answer) => ({ answer }), () => undefined);
+    if (await this.sync() === known) {
+      const ranked = await early;
+      if (ranked) return ranked.answer;
+    }
+    return await ask();
   }
 
   /** Erases the memory `id`; the relayer's signed receipt. */

@@ -1,0 +1,89 @@
+/**
+ * A device's copy of an operator-blind namespace's log, kept in one file so that a restart reads
+ * only the log's tail. The file is a run of frames, each the records one sync brought, sealed with
+ * ChaCha20-Poly1305 under a key HKDF derives from the device's private key: 4 bytes of length,
+ * then the sealed frame. The entries inside stay sealed under the content key too. A frame cut
+ * short or unreadable (a crash, another key's file) ends what is read: the file is cut there and
+ * the relayer's log fills the rest. An erase rewrites the file without the erased entry.
+ */
+import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
+
+/** A record of the log as the relayer serves it: an entry (`sealed`), or a tombstone. */
+export interface LogRecord {
+  seq: number;
+  id: string;
+  sealed?: string;
+  erased_at?: string;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One namespace's records, sealed in a file; see the module documentation. */
+export class BlindCache {
+  #path: string;
+  #key: Uint8Array<ArrayBuffer>;
+  #data: Uint8Array<ArrayBuffer>;
+
+  private constructor(path: string, key: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>) {
+    this.#path = path;
+    this.#key = key;
+    this.#data = data;
+  }
+
+  /** The cache at `path` of the device key `privateKey` (hex) for `namespace`. */
+  static async open(path: string, privateKey: string, namespace: string): Promise<BlindCache> {
+    const master = await hkdfMaster(Uint8Array.fromHex(privateKey));
+    const key = await deriveRawKey(master, "svc-blind-cache-v1", namespace);
+    return new BlindCache(path, key, encoder.encode(namespace));
+  }
+
+  /** Every record the file holds, oldest first; cuts the file after the last whole frame. */
+  async read(): Promise<LogRecord[]> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(this.#path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    const records: LogRecord[] = [];
+    let at = 0;
+    while (at + 4 <= bytes.byteLength) {
+      const length = new DataView(bytes.buffer, bytes.byteOffset + at).getUint32(0);
+      const frame = bytes.subarray(at + 4, at + 4 + length);
+      if (frame.byteLength < length) break;
+      try {
+        records.push(...JSON.parse(decoder.decode(chachaOpen(this.#key, frame, this.#data))));
+      } catch {
+        break;
+      }
+      at += 4 + length;
+    }
+    if (at < bytes.byteLength) await Deno.truncate(this.#path, at);
+    return records;
+  }
+
+  /** Appends `records` as one frame; with a tombstone, the file is rewritten without its entry. */
+  async append(records: LogRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const erased = new Set(records.flatMap((record) => record.sealed ? [] : [record.id]));
+    if (erased.size === 0) {
+      await Deno.writeFile(this.#path, this.#frame(records), { append: true, mode: 0o600 });
+      return;
+    }
+    const kept = [...await this.read(), ...records].filter((record) =>
+      !(record.sealed && erased.has(record.id))
+    );
+    const temporary = `${this.#path}.tmp`;
+    await Deno.writeFile(temporary, this.#frame(kept), { mode: 0o600 });
+    await Deno.rename(temporary, this.#path);
+  }
+
+  #frame(records: LogRecord[]): Uint8Array<ArrayBuffer> {
+    const sealed = chachaSeal(this.#key, encoder.encode(JSON.stringify(records)), this.#data);
+    const length = new Uint8Array(4);
+    new DataView(length.buffer).setUint32(0, sealed.byteLength);
+    return concatBytes(length, sealed);
+  }
+}
