@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { KvStateStore } from "@svc/denokv";
-import { timeOrderedId } from "../ids.ts";
-import { BlindLog, MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "./blind_log.ts";
-import { RelayerIdentity } from "./receipts.ts";
+import { timeOrderedId } from "../src/ids.ts";
+import { BlindLog, MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "../src/services/blind_log.ts";
+import { RelayerIdentity } from "../src/services/receipts.ts";
 
 async function openLog(kv: Deno.Kv) {
   const secret = crypto.getRandomValues(new Uint8Array(32));
