@@ -12,13 +12,22 @@
  *   namespace by a relayer embedding with the same model.
  * Writes `bench/results/blind.json`.
  *
- *   deno task bench:blind --model-dir DIR [--memories 10000] [--recalls 200]
+ *   deno task bench:blind --model-dir DIR [--memories 10000] [--recalls 200] [--models-dir DIR]
+ *
+ * `--models-dir` holds the GloVe word vectors the relayer loads for its re-ranker; the clients
+ * load the same re-ranker.
  */
 import { BlindMemory } from "../src/client/blind.ts";
 import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
 import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
 import { KvBlockStorage } from "../plugins/encrypted_index/kv_storage.ts";
-import { newAccountClient, startRelayer, svcCli } from "../tests/relayer_process.ts";
+import {
+  newAccountClient,
+  startRelayer,
+  svcCli,
+  TEST_MODELS_DIR,
+} from "../tests/relayer_process.ts";
+import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { diskBytes, machine, percentiles, resultsFile, round, writeResults } from "./harness.ts";
 import { ingest, processCpuMs } from "./load_generator.ts";
@@ -27,6 +36,7 @@ import { flags, usage, whole } from "./flags.ts";
 const { values } = flags({
   options: {
     "model-dir": { type: "string" },
+    "models-dir": { type: "string", default: TEST_MODELS_DIR },
     memories: { type: "string", default: "10000" },
     recalls: { type: "string", default: "200" },
     out: { type: "string", default: resultsFile("blind.json") },
@@ -37,6 +47,8 @@ const MEMORIES = whole(values.memories, "--memories");
 const RECALLS = whole(values.recalls, "--recalls");
 
 const embedder = await OnnxEmbedder.open({ dir: modelDir });
+// The relayer's re-ranker on sentence models, from the word vectors the relayer loads.
+const reranker = (await GloveEmbedder.open({ cacheDir: values["models-dir"] })).reranker();
 const facts = factWorkload(MEMORIES);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-blind-" });
 const env = { SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL_DIR: modelDir };
@@ -49,6 +61,7 @@ const device = async (privateKey: string) =>
     privateKey,
     accountId: account.accountId,
     embedder,
+    reranker,
     namespace: "blind",
     vectors: await EncryptedVectorStore.open({
       storage: await KvBlockStorage.open(":memory:"),
@@ -104,32 +117,49 @@ for (const { text, question } of factWorkload(MEMORIES + 50).slice(MEMORIES)) {
   if (!results.some((result) => result.text === text)) unseen++;
 }
 
-// The relayer's CPU per sync check with nothing new.
+// The relayer's CPU per sync check with nothing new, from one client and from 20 at once.
 const CHECKS = 2000;
-const cpuBefore = processCpuMs(relayer.process.pid);
-const checkMs = await timed(async () => {
-  for (let i = 0; i < CHECKS; i++) await phone.sync();
-});
-const cpuPerCheck = (processCpuMs(relayer.process.pid) - cpuBefore) / CHECKS;
+async function relayerCpu(clients: number, call: () => Promise<unknown>) {
+  const cpuBefore = processCpuMs(relayer.process.pid);
+  const ms = await timed(() =>
+    Promise.all(Array.from({ length: clients }, async () => {
+      for (let i = 0; i < CHECKS / clients; i++) await call();
+    }))
+  );
+  const cpu = (processCpuMs(relayer.process.pid) - cpuBefore) / CHECKS;
+  return { relayer_cpu_ms: round(cpu, 3), per_s: Math.round(CHECKS / (ms / 1000)) };
+}
+// A signed whoami, the floor of any signed request, for comparison.
+const syncCheck = {
+  one_client: await relayerCpu(1, () => phone.sync()),
+  twenty_clients: await relayerCpu(20, () => phone.sync()),
+  whoami_twenty_clients: await relayerCpu(20, () => account.client.whoami()),
+};
 
 // The same facts in a normal namespace, embedded by the relayer with the same model.
 const beforeNormal = await diskBytes(dataDir);
 await ingest(account.client, facts, "normal");
 const normalBytes = (await diskBytes(dataDir)) - beforeNormal;
+let normalHits = 0;
+for (const { text, question } of questions) {
+  const { results } = await account.client.recall(question, { namespace: "normal", limit: 3 });
+  if (results.some((result) => result.text === text)) normalHits++;
+}
 
 const results = {
   machine: machine(),
   model: embedder.model,
   memories: MEMORIES,
   remember_per_s: round(MEMORIES / (rememberMs / 1000)),
-  recall: { ...percentiles(recallMs), hit_at_3: round(hits / questions.length, 3) },
+  recall: {
+    ...percentiles(recallMs),
+    hit_at_3: round(hits / questions.length, 3),
+    normal_hit_at_3: round(normalHits / questions.length, 3),
+  },
   model_one_query: percentiles(modelMs),
   first_sync_s: round(firstSyncMs / 1000, 2),
   remember_to_other_device: { ...percentiles(seenMs), not_in_top_10: unseen },
-  sync_check: {
-    relayer_cpu_ms: round(cpuPerCheck, 3),
-    round_trip_ms: round(checkMs / CHECKS, 2),
-  },
+  sync_check: syncCheck,
   bytes_per_memory: {
     blind: Math.round(blindBytes / MEMORIES),
     normal: Math.round(normalBytes / MEMORIES),

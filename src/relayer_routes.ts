@@ -10,7 +10,7 @@ import type { Logger } from "./log.ts";
 import { RateLimiter } from "./rate_limiter.ts";
 import { accessLogRoutes, withAccessLog } from "./routes/access_log.ts";
 import { accountRoutes } from "./routes/account.ts";
-import { blindRoutes, type KeyOfAccount, refusingBlindWrites } from "./routes/blind.ts";
+import { blindRoutes, type KeyOfAccount } from "./routes/blind.ts";
 import { answeringOnceClaimed, type HandlerContext } from "./routes/context.ts";
 import { lifecycleRoutes } from "./routes/lifecycle.ts";
 import { llmRoutes } from "./routes/llm.ts";
@@ -45,7 +45,7 @@ export function relayerRoutes(
   const checkHost = hostGuard(options.allowedHosts ?? LOOPBACK_HOSTS);
   // The routes that embed text are admitted by their cost to the embedder.
   const budget = new EmbedderBudget({ ...options.embedderBudget, now: options.now });
-  const table: Route<HandlerContext>[] = withAccessLog(
+  const routes: Route<HandlerContext>[] = withAccessLog(
     answeringOnceClaimed(withEmbedderBudget([
       ...serviceRoutes(healthInfo(options, services, stopping)),
       ...accountRoutes(),
@@ -78,7 +78,6 @@ export function relayerRoutes(
     ], budget)),
     accessLog,
   );
-  const routes = services.blind ? refusingBlindWrites(table, services.blind) : table;
   return routes;
 }
 

@@ -215,6 +215,8 @@ function createServices(
     logger,
     now,
   });
+  const blind = options.state &&
+    new BlindLog(options.state, options.secret, parts.identity, now);
   const service = createMemoryService({
     queue,
     pipeline,
@@ -231,6 +233,7 @@ function createServices(
     logger,
     observeStage: metrics.recallStage,
     now,
+    checkWritable: blind && ((owner, namespaces) => blind.checkWritable(owner, namespaces)),
   });
   const worker = createWorker({
     queue,
@@ -247,6 +250,5 @@ function createServices(
   });
   metrics.watch({ sidecar: options.sidecar, worker, lexicon });
   const { identity, accessLog } = parts;
-  const blind = options.state && new BlindLog(options.state, options.secret, identity, now);
   return { queue, metrics, identity, accessLog, lifecycle, service, worker, blind };
 }

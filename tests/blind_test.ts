@@ -159,7 +159,7 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   await (await device(t, caller)).enable();
-  const refused = async (path: string, body: unknown) => {
+  const refused = async (path: string, body: object) => {
     const answer = await jsonOf(await t.signed(caller, "POST", path, body), 409);
     assert.equal(answer.reason, "operator_blind");
   };
@@ -167,6 +167,14 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   await refused("/api/remember/bulk", {
     items: [{ text: "a" }, { text: "I am vegetarian", namespace: "private" }],
   });
+  const vector = Array.from({ length: t.vectors.dimensions }, (_, i) => (i === 5 ? 1 : 0));
+  await refused("/api/remember/manual", { encrypted_data: "YQ==", vector, namespace: "private" });
+  await refused("/api/analyze", { text: "I am vegetarian", namespace: "private" });
+  const line = JSON.stringify({ text: "I am vegetarian", namespace: "private" });
+  const imported = await t.signed(caller, "POST", "/api/import", line, {
+    "content-type": "application/x-ndjson",
+  });
+  assert.equal((await jsonOf(imported, 409)).reason, "operator_blind");
   await rememberAll(t, caller, [{ text: "I am vegetarian", namespace: "public" }]);
   const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
   assert.equal(listed.memories.length, 0);

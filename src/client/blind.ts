@@ -17,7 +17,7 @@
  */
 import { addressOf, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
-import type { Embedder, MemoryInfo, VectorStore } from "../backends/types.ts";
+import type { Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
 import { timeOrderedId } from "../ids.ts";
@@ -58,6 +58,11 @@ export interface BlindMemoryOptions extends SvcClientOptions {
    * device's private key: a restart then reads only the log's tail from the relayer.
    */
   cacheFile?: string;
+  /**
+   * The re-ranker the relayer would use with this embedder, for the same ranking: a relayer
+   * puts the GloVe word re-ranker (`@svc/glove-embedder`'s `reranker()`) on sentence models.
+   */
+  reranker?: Reranker;
 }
 
 /** A memory to remember. */
@@ -103,6 +108,7 @@ class LocalIndex {
     vectors: VectorStore,
     hasher: TermHasher,
     attributeSeal: AttributeSeal,
+    reranker?: Reranker,
   ) {
     this.vectors = vectors;
     const lexicon = this.lexicon = new LexicalIndex(vectors);
@@ -115,7 +121,7 @@ class LocalIndex {
       holds: (_owner, id) => texts.has(id),
     };
     const deps = { embedder, reader, vectors, hasher, lexicon, attributeSeal, now: Date.now };
-    this.recall = createRecall(deps).recall;
+    this.recall = createRecall({ ...deps, reranker: () => reranker }).recall;
   }
 
   async drop(namespace: string, ids: string[]) {
@@ -143,6 +149,7 @@ export class BlindMemory {
   #label: string;
   #vectors: VectorStore;
   #cacheFile?: string;
+  #reranker?: Reranker;
   #opened?: Opened;
 
   private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
@@ -153,6 +160,7 @@ export class BlindMemory {
     this.#label = options.label ?? "";
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
     this.#cacheFile = options.cacheFile;
+    this.#reranker = options.reranker;
   }
 
   /** A client of the namespace; nothing is sent until it is used. */
@@ -194,7 +202,7 @@ export class BlindMemory {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
-    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal);
+    const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, this.#reranker);
     const cache = this.#cacheFile === undefined
       ? undefined
       : await BlindCache.open(this.#cacheFile, this.#key.privateKey, this.namespace);

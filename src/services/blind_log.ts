@@ -11,6 +11,7 @@
  * - `["blind", tag, "id", memoryId]`: the sequence number of a memory's entry;
  * - `["blind", tag, "wrap", publicKey]`: the content key, wrapped for that key.
  */
+import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
 import type { StateBatch, StateKey, StateStore } from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
@@ -50,6 +51,8 @@ export const MAX_BLIND_ENTRY_BYTES = 59_000;
 export const MAX_BLIND_APPEND_BYTES = 300_000;
 /** The entries of one append at most. */
 export const MAX_BLIND_APPEND = 100;
+/** The namespaces whose tags are kept. */
+const TAGS_KEPT = 10_000;
 /** Commit attempts of one append or erase racing others on the same namespace. */
 const ATTEMPTS = 20;
 
@@ -62,6 +65,7 @@ const notBlind = () =>
 export class BlindLog {
   #state: StateStore;
   #names: Promise<CryptoKey>;
+  #tags = new LruMap<string, string>(TAGS_KEPT);
   #identity: RelayerIdentity;
   #now: () => number;
 
@@ -77,8 +81,12 @@ export class BlindLog {
     this.#now = now;
   }
 
+  /** Where the namespace's entries are filed; the tags of recent namespaces are kept. */
   async #prefix(owner: string, namespace: string): Promise<StateKey> {
-    return ["blind", await tagOf(await this.#names, `${owner}\n${namespace}`)];
+    const name = `${owner}\n${namespace}`;
+    let tag = this.#tags.get(name);
+    if (tag === undefined) this.#tags.set(name, tag = await tagOf(await this.#names, name));
+    return ["blind", tag];
   }
 
   /**
@@ -118,9 +126,23 @@ export class BlindLog {
     return { head: head.value as BlindHead, ...(wrapped && { wrapped }) };
   }
 
-  /** Whether `namespace` is operator-blind. */
-  async isBlind(owner: string, namespace: string): Promise<boolean> {
-    return (await this.#state.get([...await this.#prefix(owner, namespace), "head"])) !== null;
+  /**
+   * Throws 409 `conflict` (`reason: "operator_blind"`) when one of `namespaces` is
+   * operator-blind: the relayer would hold its text.
+   */
+  async checkWritable(owner: string, namespaces: string[]): Promise<void> {
+    const heads = await Promise.all(
+      namespaces.map(async (namespace) => [...await this.#prefix(owner, namespace), "head"]),
+    );
+    const found = await this.#state.getMany(heads);
+    const blind = namespaces.find((_, i) => found[i] !== null);
+    if (blind === undefined) return;
+    throw new SvcError(
+      "conflict",
+      `Namespace ${JSON.stringify(blind)} is operator-blind: the relayer cannot take its text. ` +
+        "Write it with an operator-blind client (BlindMemory)",
+      { details: { reason: "operator_blind" } },
+    );
   }
 
   /** Lets in `publicKey` with its wrapped content key (replacing one it had). */

@@ -76,6 +76,12 @@ export interface MemoryServiceDependencies {
   now?: () => number;
   /** Hears how long each stage of a recall took, in seconds (the relayer's metrics). */
   observeStage?: (stage: RecallStage, seconds: number) => void;
+  /**
+   * Throws when one of the owner's namespaces takes no memory through the relayer (an
+   * operator-blind one, `BlindLog.checkWritable`); remember, import, analyze and manual remember
+   * ask it first.
+   */
+  checkWritable?: (owner: string, namespaces: string[]) => Promise<void>;
 }
 
 /** What a memory call may carry besides its arguments. */
@@ -111,6 +117,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
    * claim of the request, when the route writes it) durable too.
    */
   async function remember(owner: string, items: RememberItem[], claim?: PendingClaim) {
+    await deps.checkWritable?.(owner, [...new Set(items.map((item) => item.namespace))]);
     const inputs = items.map(({ text, namespace, attributes, rememberedBy }) => ({
       owner,
       namespace,
@@ -146,6 +153,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
      * place a text already remembered is told apart from a new one.
      */
     async accept(owner: string, items: RememberItem[], claim?: PendingClaim): Promise<Accepted[]> {
+      await deps.checkWritable?.(owner, [...new Set(items.map((item) => item.namespace))]);
       const originals = await duplicates(owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
       const jobs = fresh.length > 0 ? (await remember(owner, fresh, claim)).values() : null;
