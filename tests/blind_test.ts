@@ -31,7 +31,7 @@ function device(
   t: TestRelayer,
   caller: Caller,
   namespace = "private",
-  options: { cacheFile?: string; paths?: string[] } = {},
+  options: { cacheFile?: string; paths?: string[]; refuse?: (path: string) => boolean } = {},
 ) {
   return BlindMemory.open({
     baseUrl: BASE,
@@ -41,7 +41,9 @@ function device(
     retries: 0,
     cacheFile: options.cacheFile,
     fetch: (input, init) => {
-      options.paths?.push(new URL(input as string).pathname);
+      const path = new URL(input as string).pathname;
+      options.paths?.push(path);
+      if (options.refuse?.(path)) return Promise.reject(new TypeError("connection reset"));
       return t.relayer.handler(new Request(input, init));
     },
   });
@@ -227,4 +229,42 @@ Deno.test("a device's cache, sealed at rest, spares a restart the log it holds",
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("moveIn brings a namespace's earlier memories into its log, and picks up after a failure", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const ids = await rememberAll(
+    t,
+    caller,
+    FACTS.map((text, i) => ({ text, namespace: "private", tags: i === 0 ? ["diet"] : [] })),
+  );
+  let failures = 1;
+  const failing = await device(t, caller, "private", {
+    refuse: (path) => path.startsWith("/api/memories/") && failures-- > 0,
+  });
+  await failing.enable();
+  await assert.rejects(failing.moveIn());
+  assert.deepEqual((await sealedIds(t)).length, FACTS.length);
+
+  const memory = await device(t, caller);
+  assert.equal(await memory.moveIn(), FACTS.length);
+  assert.equal(await memory.moveIn(), 0);
+  assert.deepEqual((await sealedIds(t)).sort(), [...ids].sort());
+  const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
+  assert.equal(listed.memories.length, 0);
+  const { results } = await memory.recall("do I eat fish?", { limit: 1 });
+  assert.equal(results[0].text, FACTS[0]);
+  assert.deepEqual(results[0].tags, ["diet"]);
+  assert.equal(results[0].id, ids[0]);
+});
+
+Deno.test("remember sends more than one append's worth in several", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  const texts = Array.from({ length: 250 }, (_, i) => ({ text: `note ${i} about item ${i * 3}` }));
+  assert.equal((await memory.remember(texts)).length, 250);
+  assert.equal((await sealedIds(t)).length, 250);
 });

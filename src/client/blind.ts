@@ -21,11 +21,13 @@ import type { Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/ty
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
 import { timeOrderedId } from "../ids.ts";
-import { AttributeSeal } from "../pipeline/attributes.ts";
+import { AttributeSeal, type MemoryAttributes } from "../pipeline/attributes.ts";
 import { MemoryIndexer } from "../pipeline/memory_indexer.ts";
 import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import type { RecallResults } from "../services/memory_answers.ts";
+import type { MemoryPage } from "../services/memory_view.ts";
+import { MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "../services/blind_log.ts";
 import type { EraseReceipt } from "../services/receipts.ts";
 import type { MemoryReader } from "../services/reader.ts";
 import { createRecall } from "../services/recall.ts";
@@ -278,31 +280,82 @@ export class BlindMemory {
 
   /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
   async remember(items: BlindItem[]): Promise<string[]> {
-    await this.sync();
-    const opened = this.#opened!;
     const createdAt = Date.now();
     const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
     const memories = items.map(({ text, tags }) => ({
-      memoryId: timeOrderedId(createdAt),
-      owner: OWNER,
-      namespace: this.namespace,
-      createdAt,
+      id: timeOrderedId(createdAt),
       text,
+      createdAt,
       attributes: { ...(tags?.length && { tags }), rememberedBy },
     }));
-    const prepared = await opened.index.indexer.prepare(memories);
-    const entries = memories.map((memory, i) => ({
+    await this.#append(memories);
+    return memories.map((memory) => memory.id);
+  }
+
+  /**
+   * Moves the namespace's memories stored before it was operator-blind into its log. Each is
+   * read through the relayer once, sealed here under its own id with its tags, time and
+   * provenance, and erased from the relayer's index only once appended. Run again after an
+   * interruption, it goes on where it stopped. Resolves to how many it moved; a memory whose
+   * client encrypted it (manual remember) stays where it is.
+   */
+  async moveIn(): Promise<number> {
+    let moved = 0;
+    let cursor: string | null = null;
+    do {
+      const query = this.#query({ limit: "100", ...(cursor && { cursor }) });
+      const page: MemoryPage = await this.#json("GET", `/api/memories?${query}`);
+      const movable = page.memories.filter((memory) => memory.text !== null);
+      await this.#append(movable.map((memory) => ({
+        id: memory.id,
+        text: memory.text!,
+        createdAt: Date.parse(memory.created_at),
+        attributes: {
+          ...(memory.tags.length && { tags: memory.tags }),
+          ...(memory.remembered_by && {
+            rememberedBy: {
+              ...memory.remembered_by,
+              at: Date.parse(memory.remembered_by.at),
+            },
+          }),
+        },
+      })));
+      for (const { id } of movable) await this.#json("DELETE", `/api/memories/${id}`);
+      moved += movable.length;
+      cursor = page.next_cursor;
+    } while (cursor);
+    return moved;
+  }
+
+  /**
+   * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
+   * and syncs.
+   */
+  async #append(
+    memories: { id: string; text: string; createdAt: number; attributes: MemoryAttributes }[],
+  ) {
+    await this.sync();
+    const opened = this.#opened!;
+    const keyed = memories.map(({ id, ...memory }) => ({
+      ...memory,
+      memoryId: id,
+      owner: OWNER,
+      namespace: this.namespace,
+    }));
+    const prepared = await opened.index.indexer.prepare(keyed);
+    const entries = keyed.map((memory, i) => ({
       id: memory.memoryId,
       sealed: sealEntry(opened.keys, this.namespace, memory.memoryId, {
         text: memory.text,
-        createdAt,
+        createdAt: memory.createdAt,
         terms: prepared[i].terms,
         info: prepared[i].info,
       }, prepared[i].vector).toBase64(),
     }));
-    await this.#json("POST", "/api/blind/entries", { namespace: this.namespace, entries });
+    for (const batch of appendBatches(entries)) {
+      await this.#json("POST", "/api/blind/entries", { namespace: this.namespace, entries: batch });
+    }
     await this.sync();
-    return memories.map((memory) => memory.memoryId);
   }
 
   /**
@@ -356,6 +409,24 @@ export class BlindMemory {
       wrapped: (await wrapFor(contentKey, publicKey, this.namespace)).toBase64(),
     });
   }
+}
+
+/** `entries` in batches the relayer takes in one append (`MAX_BLIND_APPEND` …). */
+function appendBatches<E extends { sealed: string }>(entries: E[]): E[][] {
+  const batches: E[][] = [];
+  let bytes = Infinity;
+  for (const entry of entries) {
+    const size = entry.sealed.length * 3 / 4;
+    const last = batches.at(-1);
+    if (!last || last.length === MAX_BLIND_APPEND || bytes + size > MAX_BLIND_APPEND_BYTES) {
+      batches.push([entry]);
+      bytes = size;
+    } else {
+      last.push(entry);
+      bytes += size;
+    }
+  }
+  return batches;
 }
 
 /** The associated data of an entry: its namespace and id. */
