@@ -45,12 +45,15 @@ import { REINDEX_USAGE, runReindex } from "./svc_reindex.ts";
 import { LOG_USAGE, runLogCommand } from "./svc_log.ts";
 import { runMigrate, runUpgrade, STORE_USAGE } from "./svc_store.ts";
 import { MIGRATE_STORE_USAGE, runMigrateStore } from "./svc_migrate_store.ts";
+import { BLIND_USAGE, runBlind } from "./svc_blind.ts";
 
 const USAGE = `usage: svc <command> [options]
 
 ${LEDGER_USAGE}
 
 ${MEMORY_USAGE}
+
+${BLIND_USAGE}
 
 ${PORTABILITY_USAGE}
 ${REINDEX_USAGE}
@@ -96,6 +99,7 @@ async function runCommand(
     return await runMigrateStore(values.to, io.env, io.stderr);
   }
   if (command === "log") return await runLog(values, dataDir, io);
+  if (command === "blind") return await runBlind(words[0], words.slice(1), values, env, io.fetch);
   if (MEMORY_COMMANDS.includes(command)) {
     return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }

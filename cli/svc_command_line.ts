@@ -71,11 +71,26 @@ const FLAGS: Record<string, string[]> = {
   migrate: [],
   upgrade: [],
   "migrate-store": ["to"],
+  "blind enable": [...CLIENT, "namespace", "model-dir", "cache"],
+  "blind move": [...CLIENT, "namespace", "model-dir", "cache"],
+  "blind remember": [...CLIENT, "namespace", "model-dir", "cache", "tag"],
+  "blind recall": [
+    ...CLIENT,
+    "namespace",
+    "model-dir",
+    "cache",
+    "limit",
+    "tag",
+    "min-score",
+    "explain",
+  ],
+  "blind forget": [...CLIENT, "namespace", "model-dir", "cache"],
+  "blind let-in": [...CLIENT, "namespace", "model-dir", "cache", "public-key"],
 };
 
 /** Why a flag of the command line is not one its command takes, or `undefined`. */
 function foreignFlag(command: string, sub: string | undefined, tokens: FlagToken[]) {
-  const name = command === "account" || command === "key" ? `${command} ${sub}` : command;
+  const name = ["account", "key", "blind"].includes(command) ? `${command} ${sub}` : command;
   const takes = FLAGS[name];
   if (!takes) return undefined; // an unknown command or subcommand: said below
   const other = tokens.find((token) =>
@@ -131,6 +146,8 @@ export function parseCommandLine(args: string[]) {
       op: { type: "string" },
       memory: { type: "string" },
       to: { type: "string" },
+      "model-dir": { type: "string" },
+      cache: { type: "string" },
     },
   });
 }

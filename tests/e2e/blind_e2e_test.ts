@@ -11,7 +11,8 @@ import { Buffer } from "node:buffer";
 import { BlindMemory } from "../../src/client/blind.ts";
 import { blindKeys, unwrapWith } from "../../src/client/blind_keys.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
-import { newAccountClient, startRelayer } from "../relayer_process.ts";
+import { newAccountClient, startRelayer, svcCli, TEST_MODELS_DIR } from "../relayer_process.ts";
+import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
 
 const COUNT = 200;
 /** Every blind text holds this word, every normal one the other: one search finds any of them. */
@@ -135,5 +136,66 @@ Deno.test("blind e2e: the relayer holds no text, tag, vector or content key of a
     for (const word of [BLIND, BLIND_TAG]) assert.ok(!relayer.log().includes(word));
   } finally {
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and forgets", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-blind-cli-" });
+  const modelDir = `${dataDir}-model`;
+  try {
+    await Deno.mkdir(modelDir);
+    await writeTinyModel(modelDir);
+    await using relayer = await startRelayer(dataDir);
+    const { client, privateKey, accountId } = await newAccountClient(dataDir, relayer.url);
+    const earlier = await client.rememberBulk([{ text: "The spare key is under the blue pot" }]);
+    await client.waitForJob(earlier.job_ids[0]);
+    const env = {
+      SVC_SERVER_URL: relayer.url,
+      SVC_DELEGATE_KEY: privateKey,
+      SVC_ACCOUNT_ID: accountId,
+      SVC_ONNX_MODEL_DIR: modelDir,
+      SVC_MODELS_DIR: TEST_MODELS_DIR,
+    };
+    const blind = (...args: string[]) => svcCli(dataDir, ["blind", ...args], env);
+    assert.deepEqual(await blind("enable"), { namespace: "default", blind: true });
+    assert.deepEqual(await blind("move"), { namespace: "default", moved: 1 });
+    const cache = `${dataDir}-cache`;
+    const { id } = await blind(
+      "remember",
+      "I",
+      "am",
+      "vegetarian",
+      "--tag",
+      "diet",
+      "--cache",
+      cache,
+    );
+    const found = await blind("recall", "vegetarian", "--limit", "1", "--cache", cache);
+    assert.equal(found.results[0].text, "I am vegetarian");
+    assert.deepEqual(found.results[0].tags, ["diet"]);
+    const moved = await blind("recall", "spare key blue pot", "--limit", "1");
+    assert.equal(moved.results[0].text, "The spare key is under the blue pot");
+    assert.equal((await client.list()).memories.length, 0);
+
+    const phone = await svcCli(dataDir, ["key", "add", "--account", accountId]);
+    await blind("let-in", "--public-key", phone.publicKey);
+    const onPhone = await svcCli(dataDir, ["blind", "recall", "vegetarian", "--limit", "1"], {
+      ...env,
+      SVC_DELEGATE_KEY: phone.privateKey,
+    });
+    assert.equal(onPhone.results[0].id, id);
+
+    const receipt = await blind("forget", id);
+    assert.equal(receipt.verified, true);
+    const after = await blind("recall", "vegetarian", "--cache", cache, "--min-score", "0");
+    assert.ok(!after.results.some((r: { id: string }) => r.id === id));
+    await assert.rejects(
+      svcCli(dataDir, ["remember", "I eat fish"], env),
+      /operator-blind/,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(modelDir, { recursive: true });
+    await Deno.remove(`${dataDir}-cache`).catch(() => {});
   }
 });

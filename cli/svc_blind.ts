@@ -1,0 +1,142 @@
+/**
+ * `svc blind …`: operator-blind namespaces from a terminal. The CLI embeds with an ONNX model
+ * (`--model-dir`, or `SVC_ONNX_MODEL_DIR`) and ranks with the GloVe re-ranker a relayer puts on
+ * sentence models (its vectors in `SVC_MODELS_DIR`, converted there once), its index in the
+ * encrypted index, in memory. `--cache FILE` keeps the namespace's log on this machine, sealed
+ * under the key, so a command reads only the log's tail.
+ */
+import { BlindMemory } from "@svc/relayer/blind";
+import { verifyReceipt } from "@svc/relayer/client";
+import { OnnxEmbedder } from "@svc/onnx-embedder";
+import { GloveEmbedder } from "@svc/glove-embedder";
+import { EncryptedVectorStore } from "@svc/encrypted-index";
+import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import {
+  clientOptions,
+  memoryIdArg,
+  minScoreArg,
+  need,
+  positiveInt,
+  tagsArg,
+  UsageError,
+} from "./client_flags.ts";
+import type { MemoryFlags, Output } from "./svc_memories.ts";
+
+export const BLIND_USAGE =
+  `Operator-blind namespaces (the relayer cannot read them; this machine embeds
+and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
+  blind enable [--namespace NS]           make the namespace operator-blind
+  blind move [--namespace NS]             move its earlier memories into its log
+  blind remember TEXT [--namespace NS] [--tag T]...
+  blind recall QUERY [--namespace NS] [--limit N] [--tag T]... [--min-score S] [--explain]
+  blind forget ID [--namespace NS]
+  blind let-in --public-key HEX [--namespace NS]
+                                         let another key of the account read it
+  --cache FILE keeps the namespace's log here, sealed with the key`;
+
+export const BLIND_COMMANDS = ["enable", "move", "remember", "recall", "forget", "let-in"];
+
+/** The flags `svc blind` reads. */
+export interface BlindFlags extends MemoryFlags {
+  "model-dir"?: string;
+  cache?: string;
+  "public-key"?: string;
+}
+
+/** Opens the namespace's `BlindMemory` as the module documentation says. */
+async function openMemory(
+  values: BlindFlags,
+  env: (name: string) => string | undefined,
+  fetch?: typeof globalThis.fetch,
+) {
+  const options = await clientOptions(values, env, fetch);
+  const dir = values["model-dir"] ?? env("SVC_ONNX_MODEL_DIR");
+  if (!dir) {
+    throw new UsageError("blind needs an ONNX model: --model-dir DIR or SVC_ONNX_MODEL_DIR");
+  }
+  const embedder = await OnnxEmbedder.open({ dir });
+  const glove = await GloveEmbedder.open({ cacheDir: env("SVC_MODELS_DIR") || "./data/models" });
+  const vectors = await EncryptedVectorStore.open({
+    storage: await KvBlockStorage.open(":memory:"),
+    secret: crypto.getRandomValues(new Uint8Array(32)),
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    soleWriter: true,
+  });
+  const memory = await BlindMemory.open({
+    ...options,
+    embedder,
+    reranker: glove.reranker(),
+    vectors,
+    namespace: values.namespace,
+    cacheFile: values.cache,
+  });
+  const close = async () => {
+    await vectors.close();
+    await embedder.close();
+  };
+  return { memory, close, baseUrl: options.baseUrl, fetch: options.fetch ?? globalThis.fetch };
+}
+
+/** Runs `svc blind <sub> [words]`. */
+export async function runBlind(
+  sub: string | undefined,
+  words: string[],
+  values: BlindFlags,
+  env: (name: string) => string | undefined,
+  fetch?: typeof globalThis.fetch,
+): Promise<Output> {
+  if (!sub || !BLIND_COMMANDS.includes(sub)) {
+    throw new UsageError(`blind takes one of ${BLIND_COMMANDS.join(", ")}`);
+  }
+  const text = words.join(" ").trim() || undefined;
+  const id = sub === "forget" ? memoryIdArg(words[0], "the memory id") : undefined;
+  const publicKey = sub === "let-in" ? need(values["public-key"], "--public-key") : undefined;
+  const opened = await openMemory(values, env, fetch);
+  try {
+    const { memory } = opened;
+    const namespace = memory.namespace;
+    switch (sub) {
+      case "enable":
+        await memory.enable();
+        return { json: { namespace, blind: true }, text: `${namespace} is operator-blind` };
+      case "move": {
+        const moved = await memory.moveIn();
+        return { json: { namespace, moved }, text: `moved ${moved} memories into ${namespace}` };
+      }
+      case "remember": {
+        const [memoryId] = await memory.remember([
+          { text: need(text, "the text"), tags: tagsArg(values.tag) },
+        ]);
+        return { json: { namespace, id: memoryId }, text: `remembered ${memoryId}` };
+      }
+      case "recall": {
+        const found = await memory.recall(need(text, "the query"), {
+          limit: positiveInt(values.limit, "--limit", 100),
+          tags: tagsArg(values.tag),
+          minScore: minScoreArg(values["min-score"]),
+          explain: values.explain,
+        });
+        const lines = found.results.map((r, i) =>
+          `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}`
+        );
+        return { json: { ...found }, text: lines.join("\n") || "No matching memories found" };
+      }
+      case "forget": {
+        const receipt = await memory.forget(id!);
+        const health = await (await opened.fetch(`${opened.baseUrl}/health`)).json();
+        const verified = await verifyReceipt(receipt, health.receiptKey);
+        return {
+          json: { ...receipt, verified },
+          text: `erased ${id}; receipt ${verified ? "verified" : "NOT verified"}`,
+          failed: !verified,
+        };
+      }
+      default: // let-in
+        await memory.letIn(publicKey!);
+        return { json: { namespace, public_key: publicKey }, text: `let ${publicKey} in` };
+    }
+  } finally {
+    await opened.close();
+  }
+}
