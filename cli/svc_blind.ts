@@ -30,11 +30,12 @@ and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
   blind remember TEXT [--namespace NS] [--tag T]...
   blind recall QUERY [--namespace NS] [--limit N] [--tag T]... [--min-score S] [--explain]
   blind forget ID [--namespace NS]
+  blind erase --namespace NS --confirm NS erase the namespace's log and keys
   blind let-in --public-key HEX [--namespace NS]
                                          let another key of the account read it
   --cache FILE keeps the namespace's log here, sealed with the key`;
 
-export const BLIND_COMMANDS = ["enable", "move", "remember", "recall", "forget", "let-in"];
+export const BLIND_COMMANDS = ["enable", "move", "remember", "recall", "forget", "erase", "let-in"];
 
 /** The flags `svc blind` reads. */
 export interface BlindFlags extends MemoryFlags {
@@ -92,6 +93,9 @@ export async function runBlind(
   const text = words.join(" ").trim() || undefined;
   const id = sub === "forget" ? memoryIdArg(words[0], "the memory id") : undefined;
   const publicKey = sub === "let-in" ? need(values["public-key"], "--public-key") : undefined;
+  if (sub === "erase" && (values.namespace === undefined || values.confirm !== values.namespace)) {
+    throw new UsageError("blind erase needs --namespace NS and --confirm NS: it cannot be undone");
+  }
   const opened = await openMemory(values, env, fetch);
   try {
     const { memory } = opened;
@@ -131,6 +135,10 @@ export async function runBlind(
           text: `erased ${id}; receipt ${verified ? "verified" : "NOT verified"}`,
           failed: !verified,
         };
+      }
+      case "erase": {
+        const erased = await memory.forgetAll();
+        return { json: { ...erased }, text: `erased ${erased.erased} memories and ${namespace}` };
       }
       default: // let-in
         await memory.letIn(publicKey!);

@@ -85,6 +85,7 @@ const FLAGS: Record<string, string[]> = {
     "explain",
   ],
   "blind forget": [...CLIENT, "namespace", "model-dir", "cache"],
+  "blind erase": [...CLIENT, "namespace", "model-dir", "cache", "confirm"],
   "blind let-in": [...CLIENT, "namespace", "model-dir", "cache", "public-key"],
 };
 

@@ -50,3 +50,21 @@ Deno.test("BlindLog: appends racing on one namespace all land, numbered once eac
   });
   assert.ok(!after.records.some((record) => record.id === batches[0][0].id && "sealed" in record));
 });
+
+Deno.test("BlindLog: a namespace's erase stopped after its head was marked goes on when run again", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const log = await openLog(kv);
+  const kept = entries(3, 10);
+  await log.append("0xowner", "ns", kept);
+  // Stopped right after marking the head: what a crash there leaves.
+  for await (const entry of kv.list<{ erasing?: true }>({ prefix: [] })) {
+    if (entry.key.at(-1) === "head") await kv.set(entry.key, { ...entry.value, erasing: true });
+  }
+  await assert.rejects(log.append("0xowner", "ns", entries(1, 10)), /not operator-blind/);
+  assert.equal(await log.head("0xowner", "ns", "ab"), null);
+  const receipts = await log.eraseNamespace("0xowner", "ns");
+  assert.deepEqual(receipts.map((r) => r.memory_id), kept.map(({ id }) => id));
+  let left = 0;
+  for await (const _ of kv.list({ prefix: [] })) left++;
+  assert.equal(left, 0);
+});

@@ -268,3 +268,34 @@ Deno.test("remember sends more than one append's worth in several", async () => 
   assert.equal((await memory.remember(texts)).length, 250);
   assert.equal((await sealedIds(t)).length, 250);
 });
+
+Deno.test("forgetAll erases a blind namespace: its log, its keys and its cache; it can be made again", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  const cacheFile = `${dir}/private.cache`;
+  try {
+    const memory = await device(t, caller, "private", { cacheFile });
+    await memory.enable();
+    const ids = await memory.remember(FACTS.map((text) => ({ text })));
+    await memory.forget(ids[0]);
+    const erased = await memory.forgetAll();
+    assert.equal(erased.erased, FACTS.length - 1);
+    const health = await jsonOf(await t.send("GET", "/health"));
+    for (const receipt of erased.receipts) {
+      assert.ok(await verifyReceipt(receipt, health.receiptKey));
+    }
+    assert.deepEqual(erased.receipts.map((r) => r.memory_id).sort(), ids.slice(1).sort());
+    const stored = await storedBlind(t);
+    for (const id of ids) assert.ok(!stored.includes(id), "an entry or tombstone is left");
+    await assert.rejects(Deno.stat(cacheFile));
+    await assert.rejects(memory.sync(), (error: SvcError) => error.code === "not_found");
+    await rememberAll(t, caller, [{ text: "normal again", namespace: "private" }]);
+    const again = await device(t, caller, "other");
+    await again.enable();
+    const refused = await t.signed(caller, "DELETE", "/api/blind?namespace=other&confirm=else");
+    assert.equal(refused.status, 400);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

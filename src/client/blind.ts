@@ -29,6 +29,7 @@ import type { RecallResults } from "../services/memory_answers.ts";
 import type { MemoryPage } from "../services/memory_view.ts";
 import { MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "../services/blind_log.ts";
 import type { EraseReceipt } from "../services/receipts.ts";
+import type { NamespaceErase as NamespaceErasure } from "../services/lifecycle.ts";
 import type { MemoryReader } from "../services/reader.ts";
 import { createRecall } from "../services/recall.ts";
 import { BlindCache, type LogRecord } from "./blind_cache.ts";
@@ -36,7 +37,7 @@ import { type BlindKeys, blindKeys, unwrapWith, wrapFor } from "./blind_keys.ts"
 import { SignedSender, type SvcClientOptions } from "./signed_sender.ts";
 import type { RecallOptions } from "./types.ts";
 
-export type { EraseReceipt, RecallResults };
+export type { EraseReceipt, NamespaceErasure, RecallResults };
 
 /** How to reach the relayer, sign for it and embed. */
 export interface BlindMemoryOptions extends SvcClientOptions {
@@ -391,6 +392,21 @@ export class BlindMemory {
     const receipt = await this.#json<EraseReceipt>("DELETE", path);
     await this.sync();
     return receipt;
+  }
+
+  /**
+   * Erases the namespace: the relayer deletes its log and its wrapped keys, and it is no longer
+   * operator-blind; this device forgets its index and its cache file. A receipt per memory.
+   */
+  async forgetAll(): Promise<NamespaceErasure> {
+    const query = this.#query({ confirm: this.namespace });
+    const erased = await this.#json<NamespaceErasure>("DELETE", `/api/blind?${query}`);
+    if (this.#opened) {
+      await this.#opened.index.drop(this.namespace, [...this.#opened.index.texts.keys()]);
+    }
+    this.#opened = undefined;
+    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});
+    return erased;
   }
 
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */

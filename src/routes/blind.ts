@@ -16,7 +16,7 @@ import {
   MAX_BLIND_ENTRY_BYTES,
 } from "../services/blind_log.ts";
 import type { HandlerContext } from "./context.ts";
-import { EXAMPLE_ID, EXAMPLE_RECEIPT } from "./examples.ts";
+import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 
 const route = routesFor<HandlerContext>();
 
@@ -81,6 +81,19 @@ const READ = object({
 });
 const ERASE = object({ id: memoryId({ required: true }) });
 const IN_NAMESPACE = object({ namespace: namespace() });
+const ERASE_NAMESPACE = object({
+  namespace: namespace({ required: "namespace is required to erase a namespace" }),
+  confirm: string({ required: true, description: "The namespace's name again." }),
+}, {
+  check({ namespace, confirm }) {
+    if (confirm !== namespace) {
+      throw new SvcError(
+        "bad_request",
+        "confirm must repeat the namespace: erasing cannot be undone",
+      );
+    }
+  },
+});
 
 const headJson = (namespace: string, head: { seq: number; manifest: object }) => ({
   namespace,
@@ -158,6 +171,39 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
               wrapped: EXAMPLE_WRAPPED,
             },
           },
+        },
+      },
+    }),
+    route("DELETE", "/api/blind", async ({ caller, input: { query }, touch }) => {
+      touch(query.namespace);
+      const receipts = await log.eraseNamespace(caller.owner, query.namespace);
+      touch(query.namespace, receipts.map((receipt) => receipt.memory_id));
+      return jsonResponse(200, {
+        namespace: query.namespace,
+        owner: caller.owner,
+        erased: receipts.length,
+        receipts,
+      });
+    }, {
+      signed: true,
+      operations: ["erase"],
+      access: "erase",
+      input: { query: ERASE_NAMESPACE },
+      doc: {
+        tag,
+        summary: "Erase an operator-blind namespace: its log, its keys, and its being blind",
+        example: { query: { namespace: "private", confirm: "private" } },
+        responses: {
+          200: {
+            description: "A receipt per memory the log held.",
+            example: {
+              namespace: "private",
+              owner: EXAMPLE_OWNER,
+              erased: 1,
+              receipts: [EXAMPLE_RECEIPT],
+            },
+          },
+          404: { description: "Not operator-blind." },
         },
       },
     }),

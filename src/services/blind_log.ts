@@ -13,7 +13,12 @@
  */
 import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
-import type { StateBatch, StateKey, StateStore } from "../state/state_store.ts";
+import {
+  type StateBatch,
+  type StateKey,
+  type StateStore,
+  writeInBatches,
+} from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 
@@ -30,6 +35,8 @@ export interface BlindHead {
   manifest: BlindManifest;
   /** Unix milliseconds. */
   createdAt: number;
+  /** Set while the namespace is erased: it takes nothing more, and reads as not blind. */
+  erasing?: true;
 }
 
 /** One record of the log: a sealed entry, or a tombstone for an erased one. */
@@ -121,7 +128,7 @@ export class BlindLog {
       [...at, "head"],
       [...at, "wrap", publicKey],
     ]);
-    if (!head) return null;
+    if (!head || (head.value as BlindHead).erasing) return null;
     const wrapped = wrap?.value as Uint8Array | undefined;
     return { head: head.value as BlindHead, ...(wrapped && { wrapped }) };
   }
@@ -224,10 +231,47 @@ export class BlindLog {
     });
   }
 
-  /** The head entry of the namespace at `at`; 404 when it is not operator-blind. */
+  /**
+   * Erases the namespace: its head is marked first, so it takes nothing more, then every entry,
+   * tombstone and wrapped key is deleted, and the head last. Run again after an interruption, it
+   * goes on. Resolves to a receipt for each memory the log still held; 404 when not blind.
+   */
+  async eraseNamespace(owner: string, namespace: string): Promise<EraseReceipt[]> {
+    const at = await this.#prefix(owner, namespace);
+    const head = await this.#state.get<BlindHead>([...at, "head"]);
+    if (!head) throw notBlind();
+    if (!head.value.erasing) {
+      const marked = await this.#state.batch().check(head.key, head.version)
+        .set(head.key, { ...head.value, erasing: true }).commit();
+      if (!marked) return await this.eraseNamespace(owner, namespace);
+    }
+    const keys: StateKey[] = [];
+    const live: { id: string; seq: number }[] = [];
+    for await (const { key, value } of this.#state.list<Stored>({ prefix: at })) {
+      if (key[2] === "head") continue;
+      keys.push(key);
+      if (key[2] === "log" && value.sealed) live.push({ id: value.id, seq: key[3] as number });
+    }
+    const failure = "The namespace changed while it was erased";
+    await writeInBatches(this.#state, keys, (batch, key) => batch.delete(key), failure, {
+      writesPerItem: 1,
+    });
+    await this.#state.delete(head.key);
+    const erasedAt = new Date(this.#now()).toISOString();
+    return await Promise.all(live.map(({ id, seq }) =>
+      this.#identity.receipt({
+        memory_id: id,
+        owner,
+        blob_id: `blind-log:${seq}`,
+        erased_at: erasedAt,
+      })
+    ));
+  }
+
+  /** The head entry of the namespace at `at`; 404 when it is not operator-blind (or erased). */
   async #existing(at: StateKey) {
     const entry = await this.#state.get<BlindHead>([...at, "head"]);
-    if (!entry) throw notBlind();
+    if (!entry || entry.value.erasing) throw notBlind();
     return entry;
   }
 

@@ -193,6 +193,10 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and 
       svcCli(dataDir, ["remember", "I eat fish"], env),
       /operator-blind/,
     );
+    await assert.rejects(blind("erase", "--namespace", "default"), /--confirm/);
+    const erased = await blind("erase", "--namespace", "default", "--confirm", "default");
+    assert.equal(erased.erased, 1);
+    await blind("enable"); // a namespace erased can be made operator-blind again
   } finally {
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(modelDir, { recursive: true });
