@@ -108,6 +108,7 @@ function healthInfo(
     writes: () => options.diskSpace?.low ? "refused" : "accepted",
     jobs: () => services.metrics.jobCounts(),
     origins: options.audiences,
+    operatorBlind: services.blind !== undefined,
   };
 }
 

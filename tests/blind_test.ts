@@ -133,6 +133,7 @@ Deno.test("an erase answers a receipt and leaves other devices' caches at their 
   assert.equal(receipt.memory_id, id);
   const health = await jsonOf(await t.send("GET", "/health"));
   assert.ok(await verifyReceipt(receipt, health.receiptKey));
+  assert.equal(health.operatorBlind, true);
   assert.equal((await second.recall("Volvo", { minScore: 0 })).total, 0);
   await assert.rejects(first.forget(id), (error: SvcError) => error.code === "not_found");
   assert.deepEqual(await sealedIds(t), []);
@@ -298,4 +299,22 @@ Deno.test("forgetAll erases a blind namespace: its log, its keys and its cache; 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a key's scope holds in a blind namespace: its operations and its namespaces", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  const first = await device(t, owner);
+  await first.enable();
+  await first.remember([{ text: FACTS[0] }]);
+  const reader = await t.addKey(owner, { scope: { operations: ["read"] } });
+  const elsewhere = await t.addKey(owner, { scope: { namespaces: ["work"] } });
+  for (const key of [reader, elsewhere]) await first.letIn(key.key.publicKey);
+
+  const reading = await device(t, reader);
+  assert.equal((await reading.recall("fish")).results[0].text, FACTS[0]);
+  await assert.rejects(reading.remember([{ text: "x" }]), (e: SvcError) => e.code === "forbidden");
+  await assert.rejects(reading.forget((await reading.recall("fish")).results[0].id));
+  const outside = await device(t, elsewhere);
+  await assert.rejects(outside.sync(), (error: SvcError) => error.code === "forbidden");
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  blindLogSuite,
   lifecycleRecordStoreSuite,
   StateLifecycleRecords,
   StateUpdateClaims,
@@ -112,4 +113,10 @@ Deno.test("StateLifecycleRecords over PostgreSQL: no owner, namespace or key rea
   const other = await recordsOn(shared.pools[0], new Uint8Array(32).fill(8));
   assert.deepEqual(await other.erased(OWNER, ["m1"]), new Set());
   await assert.rejects(other.due(T, 10));
+});
+
+blindLogSuite("BlindLog over PgStateStore, two relayers", async () => {
+  const shared = await relayerPools(2);
+  const [a, b] = shared.pools.map((pool) => new PgStateStore(pool));
+  return { states: [a, b], [Symbol.asyncDispose]: () => shared[Symbol.asyncDispose]() };
 });

@@ -41,6 +41,8 @@ export interface Health {
   mcpSessions: number;
   /** The relayer's Ed25519 public key (64 hex) that signs erase receipts (`verifyReceipt`). */
   receiptKey: string;
+  /** Whether the relayer keeps operator-blind namespaces (`BlindMemory`). */
+  operatorBlind?: boolean;
   /** Fields a newer relayer may add. */
   [field: string]: unknown;
 }

@@ -30,6 +30,8 @@ export interface HealthInfo {
   jobs: () => { unfinished: number; deadLettered: number };
   /** The relayer's own origins, `SVC_PUBLIC_URL`'s among them (see `RelayerOptions.audiences`). */
   origins?: ReadonlySet<string>;
+  /** Whether it keeps operator-blind namespaces (`/api/blind`; it needs a state store). */
+  operatorBlind: boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export function serviceRoutes(health: HealthInfo) {
           mcpSessions: health.mcpSessions(),
           writes: health.writes(),
           jobs: health.jobs(),
+          operatorBlind: health.operatorBlind,
         })),
       {
         doc: {
@@ -86,6 +89,7 @@ export function serviceRoutes(health: HealthInfo) {
                 mcpSessions: 2,
                 writes: "accepted",
                 jobs: { unfinished: 0, deadLettered: 0 },
+                operatorBlind: true,
               },
             },
             503: {

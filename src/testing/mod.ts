@@ -47,6 +47,7 @@ export { StateUpdateClaims } from "../services/update_claims.ts";
 export { type RecordedReplayGuard, replayGuardSuite } from "./replay_guard_suite.ts";
 export { lifecycleRecordStoreSuite } from "./lifecycle_records_suite.ts";
 export { updateClaimsSuite } from "./update_claims_suite.ts";
+export { blindLogSuite, type SharedStates } from "./blind_log_suite.ts";
 export { textClaimsSuite } from "./text_claims_suite.ts";
 export { MemoryUpdateClaims } from "../services/update_claims.ts";
 export { MemoryTextClaims } from "../remember/text_claims.ts";

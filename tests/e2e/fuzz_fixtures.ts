@@ -55,6 +55,7 @@ export function relayerRoutes(): RouteShape[] {
       stopping: () => false,
       writes: () => "accepted",
       jobs: () => ({ unfinished: 0, deadLettered: 0 }),
+      operatorBlind: false,
     }),
     ...accountRoutes(),
     ...memoryRoutes({} as MemoryService, {} as LifecycleService, () => 0),

@@ -1,0 +1,83 @@
+/**
+ * The conformance suite of `BlindLog` over a `StateStore`: the largest append a route takes lands
+ * in one batch, appends racing from two relayers all land, numbered once each, a retried append is
+ * skipped, an erase leaves a tombstone, and a namespace's erase stopped half-way goes on.
+ */
+import assert from "node:assert/strict";
+import { timeOrderedId } from "../ids.ts";
+import { BlindLog, MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "../services/blind_log.ts";
+import { RelayerIdentity } from "../services/receipts.ts";
+import type { StateStore } from "../state/state_store.ts";
+
+/** Two relayers' handles on one store (the same one twice where there is one process). */
+export type SharedStates = { states: [StateStore, StateStore] } & Partial<AsyncDisposable>;
+
+const OWNER = "0x" + "b1".repeat(32);
+const entries = (count: number, bytes: number) =>
+  Array.from({ length: count }, () => ({ id: timeOrderedId(), sealed: new Uint8Array(bytes) }));
+const ids = (records: { id: string }[]) => records.map((record) => record.id);
+
+/** Registers the suite's tests for the stores `open` makes (each test gets fresh ones). */
+export function blindLogSuite(name: string, open: () => Promise<SharedStates>): void {
+  const test = (title: string, body: (logs: BlindLog[], state: StateStore) => Promise<void>) =>
+    Deno.test(`${name}: ${title}`, async () => {
+      const shared = await open();
+      const secret = new Uint8Array(32).fill(9);
+      const identity = await RelayerIdentity.fromSecret(secret);
+      const logs = shared.states.map((state) => new BlindLog(state, secret, identity));
+      try {
+        await logs[0].enable(OWNER, "ns", { model: "m" }, {
+          publicKey: "ab".repeat(32),
+          wrapped: new Uint8Array(92),
+        });
+        await body(logs, shared.states[0]);
+      } finally {
+        await shared[Symbol.asyncDispose]?.();
+      }
+    });
+
+  test("the largest append a route takes commits in one batch", async ([log]) => {
+    const many = entries(MAX_BLIND_APPEND, Math.floor(MAX_BLIND_APPEND_BYTES / MAX_BLIND_APPEND));
+    assert.equal(await log.append(OWNER, "ns", many), MAX_BLIND_APPEND);
+    const { records } = await log.read(OWNER, "ns", 0, 1000);
+    assert.deepEqual(ids(records), ids(many));
+  });
+
+  test("appends racing from two relayers all land, numbered once each", async (logs) => {
+    const batches = Array.from({ length: 6 }, () => entries(3, 10));
+    await Promise.all(batches.map((batch, i) => logs[i % 2].append(OWNER, "ns", batch)));
+    const { head, records } = await logs[0].read(OWNER, "ns", 0, 1000);
+    assert.equal(head.seq, 18);
+    assert.deepEqual(records.map((r) => r.seq), Array.from({ length: 18 }, (_, i) => i + 1));
+    // A retried append is skipped, and an erased entry leaves a tombstone.
+    assert.equal(await logs[1].append(OWNER, "ns", batches[0]), 18);
+    const receipt = await logs[1].erase(OWNER, "ns", batches[0][0].id);
+    assert.equal(receipt?.memory_id, batches[0][0].id);
+    const after = await logs[0].read(OWNER, "ns", 0, 1000);
+    assert.equal(after.head.seq, 19);
+    assert.deepEqual(after.records.at(-1), {
+      seq: 19,
+      id: batches[0][0].id,
+      erased: Date.parse(receipt!.erased_at),
+    });
+    assert.ok(!after.records.some((r) => r.id === batches[0][0].id && "sealed" in r));
+  });
+
+  test("a namespace's erase stopped after its head was marked goes on", async ([log], state) => {
+    const kept = entries(3, 10);
+    await log.append(OWNER, "ns", kept);
+    // Stopped right after marking the head: what a crash there leaves.
+    for await (const entry of state.list<object>({ prefix: ["blind"] })) {
+      if (entry.key.at(-1) === "head") {
+        await state.set(entry.key, { ...entry.value, erasing: true });
+      }
+    }
+    await assert.rejects(log.append(OWNER, "ns", entries(1, 10)), /not operator-blind/);
+    assert.equal(await log.head(OWNER, "ns", "ab".repeat(32)), null);
+    const receipts = await log.eraseNamespace(OWNER, "ns");
+    assert.deepEqual(receipts.map((r) => r.memory_id), ids(kept));
+    let left = 0;
+    for await (const _ of state.list({ prefix: ["blind"] })) left++;
+    assert.equal(left, 0);
+  });
+}
