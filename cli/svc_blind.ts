@@ -1,16 +1,10 @@
 /**
- * `svc blind …`: operator-blind namespaces from a terminal. The CLI embeds with an ONNX model
- * (`--model-dir`, or `SVC_ONNX_MODEL_DIR`) and ranks with the GloVe re-ranker a relayer puts on
- * sentence models (its vectors in `SVC_MODELS_DIR`, converted there once), its index in the
- * encrypted index, in memory. `--cache FILE` keeps the namespace's log on this machine, sealed
- * under the key, so a command reads only the log's tail.
+ * `svc blind …`: operator-blind namespaces from a terminal, through `openBlindMemory`.
+ * `--cache FILE` keeps the namespace's log on this machine, sealed under the key, so a command
+ * reads only the log's tail.
  */
-import { BlindMemory } from "@svc/relayer/blind";
 import { verifyReceipt } from "@svc/relayer/client";
-import { OnnxEmbedder } from "@svc/onnx-embedder";
-import { GloveEmbedder } from "@svc/glove-embedder";
-import { EncryptedVectorStore } from "@svc/encrypted-index";
-import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
+import { openBlindMemory } from "./blind_memory.ts";
 import {
   clientOptions,
   memoryIdArg,
@@ -44,41 +38,6 @@ export interface BlindFlags extends MemoryFlags {
   "public-key"?: string;
 }
 
-/** Opens the namespace's `BlindMemory` as the module documentation says. */
-async function openMemory(
-  values: BlindFlags,
-  env: (name: string) => string | undefined,
-  fetch?: typeof globalThis.fetch,
-) {
-  const options = await clientOptions(values, env, fetch);
-  const dir = values["model-dir"] ?? env("SVC_ONNX_MODEL_DIR");
-  if (!dir) {
-    throw new UsageError("blind needs an ONNX model: --model-dir DIR or SVC_ONNX_MODEL_DIR");
-  }
-  const embedder = await OnnxEmbedder.open({ dir });
-  const glove = await GloveEmbedder.open({ cacheDir: env("SVC_MODELS_DIR") || "./data/models" });
-  const vectors = await EncryptedVectorStore.open({
-    storage: await KvBlockStorage.open(":memory:"),
-    secret: crypto.getRandomValues(new Uint8Array(32)),
-    model: embedder.model,
-    dimensions: embedder.dimensions,
-    soleWriter: true,
-  });
-  const memory = await BlindMemory.open({
-    ...options,
-    embedder,
-    reranker: glove.reranker(),
-    vectors,
-    namespace: values.namespace,
-    cacheFile: values.cache,
-  });
-  const close = async () => {
-    await vectors.close();
-    await embedder.close();
-  };
-  return { memory, close, baseUrl: options.baseUrl, fetch: options.fetch ?? globalThis.fetch };
-}
-
 /** Runs `svc blind <sub> [words]`. */
 export async function runBlind(
   sub: string | undefined,
@@ -96,7 +55,12 @@ export async function runBlind(
   if (sub === "erase" && (values.namespace === undefined || values.confirm !== values.namespace)) {
     throw new UsageError("blind erase needs --namespace NS and --confirm NS: it cannot be undone");
   }
-  const opened = await openMemory(values, env, fetch);
+  const options = await clientOptions(values, env, fetch);
+  const opened = await openBlindMemory(options, env, {
+    modelDir: values["model-dir"],
+    namespace: values.namespace,
+    cacheFile: values.cache,
+  });
   try {
     const { memory } = opened;
     const namespace = memory.namespace;
@@ -128,7 +92,8 @@ export async function runBlind(
       }
       case "forget": {
         const receipt = await memory.forget(id!);
-        const health = await (await opened.fetch(`${opened.baseUrl}/health`)).json();
+        const health = await (await (fetch ?? globalThis.fetch)(`${options.baseUrl}/health`))
+          .json();
         const verified = await verifyReceipt(receipt, health.receiptKey);
         return {
           json: { ...receipt, verified },

@@ -11,6 +11,9 @@
 import { type BridgeIdentity, createStdioBridge, type SignedOut } from "./svc_mcp/bridge.ts";
 import { StdioTransport } from "./svc_mcp/stdio_transport.ts";
 import { describeKeyLimits } from "@svc/relayer/rules";
+import { createMcpServer } from "@svc/relayer/mcp";
+import { openBlindMemory } from "./blind_memory.ts";
+import { blindToolSession } from "./svc_mcp/blind_session.ts";
 import { bypassProxyForLoopback, LOOPBACK_HOSTS } from "@svc/relayer/http";
 import { SvcClient } from "@svc/relayer/client";
 import { SvcError } from "@svc/relayer/kit";
@@ -108,7 +111,45 @@ export async function main(args: string[], io: StdioIo): Promise<number> {
     );
     return 1;
   }
-  return await serve(context);
+  return options.blind ? await serveBlind(context) : await serve(context);
+}
+
+/**
+ * Serves the memory tools over the operator-blind namespace on this machine (`--blind`), with
+ * the saved credentials: the relayer only stores and syncs.
+ */
+async function serveBlind(context: Context): Promise<number> {
+  const { options, file, io, say } = context;
+  const loaded = await file.load();
+  if (loaded.kind !== "ok") {
+    say("svc-mcp --blind serves with saved credentials: sign in first (svc-mcp login)");
+    return 1;
+  }
+  const { credentials } = loaded;
+  let opened;
+  try {
+    opened = await openBlindMemory(
+      {
+        baseUrl: options.relayer ?? credentials.relayerUrl,
+        privateKey: credentials.delegatePrivateKey,
+        accountId: credentials.accountId,
+      },
+      (name) => io.env[name],
+      { namespace: options.namespace },
+    );
+  } catch (error) {
+    say(`svc-mcp: ${(error as Error).message}`);
+    return 1;
+  }
+  const server = createMcpServer(blindToolSession(opened.memory));
+  const closed = Promise.withResolvers<void>();
+  const transport = new StdioTransport(io.stdin.readable, io.stdout);
+  transport.onclose = () => closed.resolve();
+  await server.connect(transport);
+  context.debug("serving the operator-blind namespace on stdio", { ns: opened.memory.namespace });
+  await closed.promise;
+  await Promise.all([server.close(), opened.close()]).catch(() => {});
+  return 0;
 }
 
 /** What signing out leaves: the key on the account, and how to revoke it. */

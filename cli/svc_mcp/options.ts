@@ -76,6 +76,11 @@ export interface StdioOptions {
    */
   expires?: string;
   debug: boolean;
+  /**
+   * Serves the namespace as operator-blind (`--blind`): this machine embeds, ranks and decrypts
+   * with the ONNX model of `SVC_ONNX_MODEL_DIR`, and the relayer only stores.
+   */
+  blind: boolean;
 }
 
 export class UsageError extends Error {}
@@ -118,6 +123,8 @@ and bridges the memory tools to a relayer.
   --label TEXT          name of this client's key on the dashboard (SVC_CLIENT_LABEL)
   --namespace NAME, --ns NAME
                         default namespace for the memory tools (SVC_NAMESPACE)
+  --blind               serve the namespace as operator-blind: this machine embeds, ranks
+                        and decrypts with the ONNX model of SVC_ONNX_MODEL_DIR (sign in first)
   --scope OPS[:NAMESPACES]
                         the access a sign-in asks for (SVC_KEY_SCOPE): operations of read,
                         write, erase, audit (or all), then the namespaces, comma-separated:
@@ -180,6 +187,7 @@ export function parseStdioOptions(
         dev: { type: "boolean" },
         staging: { type: "boolean" },
         local: { type: "boolean" },
+        blind: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -270,5 +278,6 @@ export function parseStdioOptions(
     scope,
     ...(expires === undefined ? {} : { expires }),
     debug: env.SVC_MCP_DEBUG === "1",
+    blind: values.blind ?? false,
   };
 }

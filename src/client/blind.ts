@@ -84,10 +84,23 @@ interface HeadAnswer {
   wrapped?: string | null;
 }
 
+/** A memory of the namespace, as this device holds it. */
+export interface BlindMemoryEntry {
+  /** Its id. */
+  id: string;
+  /** Its text. */
+  text: string;
+  /** Unix milliseconds. */
+  createdAt: number;
+  /** Its tags (none: `[]`). */
+  tags: string[];
+}
+
 /** What an entry holds besides its vector. */
 interface EntryHeader {
   text: string;
   createdAt: number;
+  tags?: string[];
   terms: string[];
   info: MemoryInfo;
 }
@@ -100,7 +113,8 @@ const decoder = new TextDecoder();
 
 /** The index of one namespace, in memory, and recall over it. */
 class LocalIndex {
-  readonly texts = new Map<string, string>();
+  /** Each memory's text, time and tags, by id. */
+  readonly memories = new Map<string, BlindMemoryEntry>();
   readonly vectors: VectorStore;
   readonly lexicon: LexicalIndex;
   readonly indexer: MemoryIndexer;
@@ -115,13 +129,13 @@ class LocalIndex {
   ) {
     this.vectors = vectors;
     const lexicon = this.lexicon = new LexicalIndex(vectors);
-    const texts = this.texts;
+    const memories = this.memories;
     this.indexer = new MemoryIndexer({ embedder, vectors, hasher, lexicon, attributeSeal });
     const reader: MemoryReader = {
-      read: (_owner, memory) => Promise.resolve(texts.get(memory.id) ?? null),
+      read: (_owner, memory) => Promise.resolve(memories.get(memory.id)?.text ?? null),
       keep: () => {},
       forget: () => {},
-      holds: (_owner, id) => texts.has(id),
+      holds: (_owner, id) => memories.has(id),
     };
     const deps = { embedder, reader, vectors, hasher, lexicon, attributeSeal, now: Date.now };
     this.recall = createRecall({ ...deps, reranker: () => reranker }).recall;
@@ -130,7 +144,7 @@ class LocalIndex {
   async drop(namespace: string, ids: string[]) {
     await this.vectors.delete(ids);
     await this.lexicon.remove(OWNER, namespace, ids);
-    for (const id of ids) this.texts.delete(id);
+    for (const id of ids) this.memories.delete(id);
   }
 }
 
@@ -264,7 +278,8 @@ export class BlindMemory {
     const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
     const rows = records.filter((record) => record.sealed).map((record) => {
       const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed!);
-      index.texts.set(record.id, header.text);
+      const { text, createdAt, tags = [] } = header;
+      index.memories.set(record.id, { id: record.id, text, createdAt, tags });
       return {
         memoryId: record.id,
         owner: OWNER,
@@ -349,6 +364,7 @@ export class BlindMemory {
       sealed: sealEntry(opened.keys, this.namespace, memory.memoryId, {
         text: memory.text,
         createdAt: memory.createdAt,
+        ...(memory.attributes.tags?.length && { tags: memory.attributes.tags }),
         terms: prepared[i].terms,
         info: prepared[i].info,
       }, prepared[i].vector).toBase64(),
@@ -394,6 +410,14 @@ export class BlindMemory {
     return receipt;
   }
 
+  /** The memories this device holds after a sync, newest first. */
+  async memories(): Promise<BlindMemoryEntry[]> {
+    await this.sync();
+    return [...this.#opened!.index.memories.values()].sort((a, b) =>
+      b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)
+    );
+  }
+
   /**
    * Erases the namespace: the relayer deletes its log and its wrapped keys, and it is no longer
    * operator-blind; this device forgets its index and its cache file. A receipt per memory.
@@ -402,7 +426,7 @@ export class BlindMemory {
     const query = this.#query({ confirm: this.namespace });
     const erased = await this.#json<NamespaceErasure>("DELETE", `/api/blind?${query}`);
     if (this.#opened) {
-      await this.#opened.index.drop(this.namespace, [...this.#opened.index.texts.keys()]);
+      await this.#opened.index.drop(this.namespace, [...this.#opened.index.memories.keys()]);
     }
     this.#opened = undefined;
     if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});

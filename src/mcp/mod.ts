@@ -1,6 +1,6 @@
 /**
- * The relayer's MCP tools as the stdio bridge serves them (`svc-mcp`): their definitions, and
- * what a JSON-RPC message may be.
+ * The relayer's MCP tools as the stdio bridge serves them (`svc-mcp`): their definitions, what a
+ * JSON-RPC message may be, and the tool server over a client of one's own (operator-blind).
  *
  * @module
  */
@@ -8,3 +8,4 @@ export { type ListedTool, MEMORY_TOOLS, memoryToolList } from "./tool_definition
 export { idOf, MAX_BATCH, type Refusal, refusal } from "./messages.ts";
 export { MAX_MCP_BODY_BYTES } from "./json_rpc_body.ts";
 export { VERSION } from "../version.ts";
+export { createMcpServer, type ToolSession } from "./tools.ts";

@@ -15,7 +15,9 @@ import { scopeRefusal } from "./refusals.ts";
 import { MEMORY_TOOLS } from "./tool_definitions.ts";
 import { VERSION } from "../version.ts";
 
+/** What the tools of one MCP session call: a client, and the session's namespace and waits. */
 export interface ToolSession {
+  /** The signed client of the session's key (or one of the same shape, as `svc-mcp --blind`'s). */
   client: Pick<
     SvcClient,
     | "remember"

@@ -147,7 +147,7 @@ export class BlindLog {
     throw new SvcError(
       "conflict",
       `Namespace ${JSON.stringify(blind)} is operator-blind: the relayer cannot take its text. ` +
-        "Write it with an operator-blind client (BlindMemory)",
+        "Use a client that reads it on your machine: svc-mcp --blind, svc blind or BlindMemory",
       { details: { reason: "operator_blind" } },
     );
   }

@@ -11,7 +11,15 @@ import { Buffer } from "node:buffer";
 import { BlindMemory } from "../../src/client/blind.ts";
 import { blindKeys, unwrapWith } from "../../src/client/blind_keys.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
-import { newAccountClient, startRelayer, svcCli, TEST_MODELS_DIR } from "../relayer_process.ts";
+import {
+  exitWithin,
+  newAccountClient,
+  saveCredentials,
+  spawnStdioHost,
+  startRelayer,
+  svcCli,
+  TEST_MODELS_DIR,
+} from "../relayer_process.ts";
 import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
 
 const COUNT = 200;
@@ -201,5 +209,48 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and 
     await Deno.remove(dataDir, { recursive: true });
     await Deno.remove(modelDir, { recursive: true });
     await Deno.remove(`${dataDir}-cache`).catch(() => {});
+  }
+});
+
+Deno.test("blind e2e: svc-mcp --blind serves the memory tools over a blind namespace", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "svc-blind-mcp-" });
+  const home = await Deno.makeTempDir();
+  const modelDir = `${dataDir}-model`;
+  try {
+    await Deno.mkdir(modelDir);
+    await writeTinyModel(modelDir);
+    await using relayer = await startRelayer(dataDir);
+    const { accountId } = await svcCli(dataDir, ["account", "create"]);
+    const key = await svcCli(dataDir, ["key", "add", "--account", accountId]);
+    await saveCredentials(home, relayer.url, accountId, key);
+    const models = { SVC_ONNX_MODEL_DIR: modelDir, SVC_MODELS_DIR: TEST_MODELS_DIR };
+    await svcCli(dataDir, ["blind", "enable", "--namespace", "private"], {
+      ...models,
+      SVC_SERVER_URL: relayer.url,
+      SVC_DELEGATE_KEY: key.privateKey,
+      SVC_ACCOUNT_ID: accountId,
+    });
+    await using host = await spawnStdioHost(["--blind", "--namespace", "private"], home, models);
+
+    assert.match(await host.callTool("svc_remember", { text: "I swim on Tuesdays" }), /^Saved/);
+    const recalled = await host.callTool("svc_recall", { query: "swim Tuesdays" });
+    assert.match(recalled, /^1\. \[score [0-9.]+\] I swim on Tuesdays \(id ([0-9a-f-]{36})\)/);
+    const id = recalled.match(/\(id ([0-9a-f-]{36})\)/)![1];
+    assert.match(await host.callTool("svc_list", {}), /I swim on Tuesdays/);
+    assert.match(await host.callTool("svc_get", { id }), /I swim on Tuesdays/);
+    assert.match(await host.callTool("svc_update", { id, text: "x" }), /operator-blind/);
+    assert.match(await host.callTool("svc_recall", { query: "x", namespace: "work" }), /only/);
+    assert.match(await host.callTool("svc_forget", { id }), new RegExp(id));
+    assert.equal(
+      await host.callTool("svc_recall", { query: "swim Tuesdays" }),
+      "No matching memories found",
+    );
+
+    await host.closeStdin();
+    assert.equal((await exitWithin(host.process, 5000))?.code, 0);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(modelDir, { recursive: true });
   }
 });
