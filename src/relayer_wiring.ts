@@ -233,7 +233,7 @@ function createServices(
     logger,
     observeStage: metrics.recallStage,
     now,
-    checkWritable: blind && ((owner, namespaces) => blind.checkWritable(owner, namespaces)),
+    refuseBlind: blind && ((owner, namespaces) => blind.refuseBlind(owner, namespaces)),
   });
   const worker = createWorker({
     queue,

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { BlindMemory } from "../src/client/blind.ts";
 import { BlindCache } from "../src/client/blind_cache.ts";
+import { wrapFor } from "../src/client/blind_keys.ts";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SvcError } from "../src/errors.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
@@ -173,6 +174,7 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   const vector = Array.from({ length: t.vectors.dimensions }, (_, i) => (i === 5 ? 1 : 0));
   await refused("/api/remember/manual", { encrypted_data: "YQ==", vector, namespace: "private" });
   await refused("/api/analyze", { text: "I am vegetarian", namespace: "private" });
+  await refused("/api/ask", { question: "What do I eat?", namespace: "private" });
   const line = JSON.stringify({ text: "I am vegetarian", namespace: "private" });
   const imported = await t.signed(caller, "POST", "/api/import", line, {
     "content-type": "application/x-ndjson",
@@ -317,4 +319,31 @@ Deno.test("a key's scope holds in a blind namespace: its operations and its name
   await assert.rejects(reading.forget((await reading.recall("fish")).results[0].id));
   const outside = await device(t, elsewhere);
   await assert.rejects(outside.sync(), (error: SvcError) => error.code === "forbidden");
+});
+
+Deno.test("a device given a content key the log was not written with reads nothing, and says so", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const first = await device(t, laptop);
+  await first.enable();
+  await first.remember([{ text: FACTS[0] }]);
+  // What a relayer that lies would hand the phone: a key of its own making.
+  const forged = await wrapFor(
+    crypto.getRandomValues(new Uint8Array(32)),
+    phone.key.publicKey,
+    "private",
+  );
+  await jsonOf(
+    await t.signed(laptop, "PUT", "/api/blind/keys", {
+      namespace: "private",
+      public_key: phone.key.publicKey,
+      wrapped: forged.toBase64(),
+    }),
+  );
+  const second = await device(t, phone);
+  await assert.rejects(
+    second.recall("fish"),
+    (error: SvcError) => error.code === "conflict" && /does not open/.test(error.message),
+  );
 });

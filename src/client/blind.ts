@@ -487,9 +487,22 @@ function sealEntry(
   return chachaSeal(keys.entries, concatBytes(length, json, floats), entryData(namespace, id));
 }
 
-/** What {@link sealEntry} sealed; throws when it was altered or moved. */
+/**
+ * What {@link sealEntry} sealed; 409 when it does not open: the entry was altered or moved, or
+ * the content key this device was given is not the one the log was written with.
+ */
 function openEntry(keys: BlindKeys, namespace: string, id: string, sealed: string) {
-  const plain = chachaOpen(keys.entries, Uint8Array.fromBase64(sealed), entryData(namespace, id));
+  let plain: Uint8Array<ArrayBuffer>;
+  try {
+    plain = chachaOpen(keys.entries, Uint8Array.fromBase64(sealed), entryData(namespace, id));
+  } catch (cause) {
+    throw new SvcError(
+      "conflict",
+      `Entry ${id} of namespace "${namespace}" does not open with the content key this device ` +
+        "was given: the relayer altered the log or the key. Nothing was read from it",
+      { cause },
+    );
+  }
   const length = new DataView(plain.buffer).getUint32(0);
   const header = JSON.parse(decoder.decode(plain.subarray(4, 4 + length))) as EntryHeader;
   const vector = new Float32Array(plain.slice(4 + length).buffer);

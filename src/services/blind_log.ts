@@ -135,9 +135,9 @@ export class BlindLog {
 
   /**
    * Throws 409 `conflict` (`reason: "operator_blind"`) when one of `namespaces` is
-   * operator-blind: the relayer would hold its text.
+   * operator-blind: the relayer can neither take nor read its text.
    */
-  async checkWritable(owner: string, namespaces: string[]): Promise<void> {
+  async refuseBlind(owner: string, namespaces: string[]): Promise<void> {
     const heads = await Promise.all(
       namespaces.map(async (namespace) => [...await this.#prefix(owner, namespace), "head"]),
     );
@@ -146,8 +146,9 @@ export class BlindLog {
     if (blind === undefined) return;
     throw new SvcError(
       "conflict",
-      `Namespace ${JSON.stringify(blind)} is operator-blind: the relayer cannot take its text. ` +
-        "Use a client that reads it on your machine: svc-mcp --blind, svc blind or BlindMemory",
+      `Namespace ${JSON.stringify(blind)} is operator-blind: the relayer cannot read or take its ` +
+        "text. Use a client that reads it on your machine: svc-mcp --blind, svc blind or " +
+        "BlindMemory",
       { details: { reason: "operator_blind" } },
     );
   }

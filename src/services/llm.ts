@@ -143,6 +143,7 @@ export function createLlmService(deps: LlmServiceDependencies) {
       namespace: string,
       options: MemoryCallOptions & Pick<RecallOptions, "keyAddress"> = {},
     ): Promise<Answer> {
+      await memories.refuseBlind(owner, [namespace]);
       const { results } = await memories.recall(owner, question, limit, namespace, options);
       if (results.length === 0) {
         return { answer: NO_MEMORIES_ANSWER, memories_used: 0, memories: [] };

@@ -26,8 +26,8 @@ export interface ManualMemoriesDependencies {
   records: LifecycleRecordStore;
   /** Unix milliseconds. */
   now: () => number;
-  /** Throws when a namespace takes no memory through the relayer (`MemoryServiceDependencies`). */
-  checkWritable?: (owner: string, namespaces: string[]) => Promise<void>;
+  /** Throws 409 when a namespace is operator-blind (`MemoryServiceDependencies.refuseBlind`). */
+  refuseBlind?: (owner: string, namespaces: string[]) => Promise<void>;
 }
 
 /** The use-cases of client-encrypted memories: `embed`, `rememberManual`, `recallManual`. */
@@ -62,7 +62,7 @@ export function createManualMemories(deps: ManualMemoriesDependencies) {
       namespace: string,
       rememberedBy?: Provenance,
     ): Promise<ManualMemory> {
-      await deps.checkWritable?.(owner, [namespace]);
+      await deps.refuseBlind?.(owner, [namespace]);
       lexicon.assertRoom(await lexicon.namespace(owner, namespace));
       // Not abortable: once begun, a write completes even if its client leaves.
       const memory = { memoryId: timeOrderedId(now()), owner, namespace, createdAt: now() };

@@ -77,11 +77,11 @@ export interface MemoryServiceDependencies {
   /** Hears how long each stage of a recall took, in seconds (the relayer's metrics). */
   observeStage?: (stage: RecallStage, seconds: number) => void;
   /**
-   * Throws when one of the owner's namespaces takes no memory through the relayer (an
-   * operator-blind one, `BlindLog.checkWritable`); remember, import, analyze and manual remember
-   * ask it first.
+   * Throws 409 when one of the owner's namespaces is operator-blind (`BlindLog.refuseBlind`):
+   * the relayer neither takes nor reads its text. Remember, import, analyze, manual remember and
+   * ask ask it first.
    */
-  checkWritable?: (owner: string, namespaces: string[]) => Promise<void>;
+  refuseBlind?: (owner: string, namespaces: string[]) => Promise<void>;
 }
 
 /** What a memory call may carry besides its arguments. */
@@ -117,7 +117,7 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
    * claim of the request, when the route writes it) durable too.
    */
   async function remember(owner: string, items: RememberItem[], claim?: PendingClaim) {
-    await deps.checkWritable?.(owner, [...new Set(items.map((item) => item.namespace))]);
+    await deps.refuseBlind?.(owner, [...new Set(items.map((item) => item.namespace))]);
     const inputs = items.map(({ text, namespace, attributes, rememberedBy }) => ({
       owner,
       namespace,
@@ -147,13 +147,17 @@ export function createMemoryService(deps: MemoryServiceDependencies) {
 
     remember,
 
+    /** Throws 409 when one of the owner's `namespaces` is operator-blind (see the dependency). */
+    refuseBlind: (owner: string, namespaces: string[]) =>
+      deps.refuseBlind?.(owner, namespaces) ?? Promise.resolve(),
+
     /**
      * What each item is: a duplicate (the id of the memory of its namespace holding its text) or
      * new (the job accepted for it, durably queued with `claim`, as `remember` does). The one
      * place a text already remembered is told apart from a new one.
      */
     async accept(owner: string, items: RememberItem[], claim?: PendingClaim): Promise<Accepted[]> {
-      await deps.checkWritable?.(owner, [...new Set(items.map((item) => item.namespace))]);
+      await deps.refuseBlind?.(owner, [...new Set(items.map((item) => item.namespace))]);
       const originals = await duplicates(owner, items);
       const fresh = items.filter((_, i) => !originals[i]);
       const jobs = fresh.length > 0 ? (await remember(owner, fresh, claim)).values() : null;
