@@ -99,7 +99,18 @@ async function runCommand(
     return await runMigrateStore(values.to, io.env, io.stderr);
   }
   if (command === "log") return await runLog(values, dataDir, io);
-  if (command === "blind") return await runBlind(words[0], words.slice(1), values, env, io.fetch);
+  if (command === "blind") {
+    const path = callerFile(io);
+    const [sub, file, ...rest] = words;
+    const files = sub === "import" ? [path(file)] : [file];
+    return await runBlind(
+      sub,
+      [...files, ...rest].filter((word) => word !== undefined),
+      { ...values, cache: path(values.cache), output: path(values.output) },
+      env,
+      io.fetch,
+    );
+  }
   if (MEMORY_COMMANDS.includes(command)) {
     return await runMemoryCommand(command, words, values, env, io.stdin, io.fetch);
   }
@@ -131,6 +142,17 @@ async function runLog(values: CommandLine["values"], dataDir: string, io: CliIo)
   return await runLogCommand(values, privateKey, env, io.fetch);
 }
 
+/**
+ * A file's path as given, resolved from the folder the command was given in; an empty path is
+ * left empty (missing), not taken for the folder it is resolved in.
+ */
+function callerFile(io: CliIo) {
+  return <P extends string | undefined>(given: P): P =>
+    given === undefined || given === ""
+      ? given
+      : callerPath(given, io.env.INIT_CWD, io.cwd, taskFolder()) as P;
+}
+
 /** `export` or `import`, their paths resolved from the folder the command was given in. */
 async function runPortability(
   command: string,
@@ -140,11 +162,7 @@ async function runPortability(
   io: CliIo,
 ): Promise<Output> {
   const env = (name: string) => io.env[name];
-  // An empty path is left empty (missing), not taken for the folder it is resolved in.
-  const path = (given: string | undefined) =>
-    given === undefined || given === ""
-      ? given
-      : callerPath(given, env("INIT_CWD"), io.cwd, taskFolder());
+  const path = callerFile(io);
   const [file, ...rest] = words;
   return await runPortabilityCommand(
     command,

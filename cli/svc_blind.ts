@@ -3,7 +3,7 @@
  * `--cache FILE` keeps the namespace's log on this machine, sealed under the key, so a command
  * reads only the log's tail.
  */
-import { verifyReceipt } from "@svc/relayer/client";
+import { type ImportLine, verifyReceipt } from "@svc/relayer/client";
 import { openBlindMemory } from "./blind_memory.ts";
 import {
   clientOptions,
@@ -25,17 +25,30 @@ and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
   blind recall QUERY [--namespace NS] [--limit N] [--tag T]... [--min-score S] [--explain]
   blind forget ID [--namespace NS]
   blind erase --namespace NS --confirm NS erase the namespace's log and keys
+  blind export --output FILE              its memories as JSON lines (texts in clear)
+  blind import FILE                       remember an export's JSON lines here
   blind let-in --public-key HEX [--namespace NS]
                                          let another key of the account read it
   --cache FILE keeps the namespace's log here, sealed with the key`;
 
-export const BLIND_COMMANDS = ["enable", "move", "remember", "recall", "forget", "erase", "let-in"];
+export const BLIND_COMMANDS = [
+  "enable",
+  "move",
+  "remember",
+  "recall",
+  "forget",
+  "erase",
+  "let-in",
+  "export",
+  "import",
+];
 
 /** The flags `svc blind` reads. */
 export interface BlindFlags extends MemoryFlags {
   "model-dir"?: string;
   cache?: string;
   "public-key"?: string;
+  output?: string;
 }
 
 /** Runs `svc blind <sub> [words]`. */
@@ -52,6 +65,8 @@ export async function runBlind(
   const text = words.join(" ").trim() || undefined;
   const id = sub === "forget" ? memoryIdArg(words[0], "the memory id") : undefined;
   const publicKey = sub === "let-in" ? need(values["public-key"], "--public-key") : undefined;
+  const output = sub === "export" ? need(values.output, "--output FILE") : undefined;
+  const lines = sub === "import" ? await importedLines(need(words[0], "the file")) : undefined;
   if (sub === "erase" && (values.namespace === undefined || values.confirm !== values.namespace)) {
     throw new UsageError("blind erase needs --namespace NS and --confirm NS: it cannot be undone");
   }
@@ -101,6 +116,19 @@ export async function runBlind(
           failed: !verified,
         };
       }
+      case "export": {
+        const exported = await memory.exportLines();
+        const text = exported.map((line) => JSON.stringify(line) + "\n").join("");
+        await Deno.writeTextFile(output!, text, { mode: 0o600 });
+        return {
+          json: { namespace, exported: exported.length, output },
+          text: `exported ${exported.length} memories to ${output} (their texts in clear)`,
+        };
+      }
+      case "import": {
+        const ids = await memory.importLines(lines!);
+        return { json: { namespace, imported: ids.length }, text: `imported ${ids.length}` };
+      }
       case "erase": {
         const erased = await memory.forgetAll();
         return { json: { ...erased }, text: `erased ${erased.erased} memories and ${namespace}` };
@@ -112,4 +140,16 @@ export async function runBlind(
   } finally {
     await opened.close();
   }
+}
+
+/** The JSON lines of an export file; a usage error names the first line that is not one. */
+async function importedLines(path: string): Promise<ImportLine[]> {
+  const lines = (await Deno.readTextFile(path)).split("\n").filter((line) => line.trim());
+  return lines.map((line, i) => {
+    try {
+      return JSON.parse(line) as ImportLine;
+    } catch {
+      throw new UsageError(`${path}: line ${i + 1} is not JSON`);
+    }
+  });
 }

@@ -87,6 +87,8 @@ const FLAGS: Record<string, string[]> = {
   "blind forget": [...CLIENT, "namespace", "model-dir", "cache"],
   "blind erase": [...CLIENT, "namespace", "model-dir", "cache", "confirm"],
   "blind let-in": [...CLIENT, "namespace", "model-dir", "cache", "public-key"],
+  "blind export": [...CLIENT, "namespace", "model-dir", "cache", "output"],
+  "blind import": [...CLIENT, "namespace", "model-dir", "cache"],
 };
 
 /** Why a flag of the command line is not one its command takes, or `undefined`. */

@@ -36,8 +36,9 @@ import { BlindCache, type LogRecord } from "./blind_cache.ts";
 import { type BlindKeys, blindKeys, unwrapWith, wrapFor } from "./blind_keys.ts";
 import { SignedSender, type SvcClientOptions } from "./signed_sender.ts";
 import type { RecallOptions } from "./types.ts";
+import type { ExportedMemory, ImportLine } from "./portability.ts";
 
-export type { EraseReceipt, NamespaceErasure, RecallResults };
+export type { EraseReceipt, ExportedMemory, ImportLine, NamespaceErasure, RecallResults };
 
 /** How to reach the relayer, sign for it and embed. */
 export interface BlindMemoryOptions extends SvcClientOptions {
@@ -416,6 +417,50 @@ export class BlindMemory {
     return [...this.#opened!.index.memories.values()].sort((a, b) =>
       b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)
     );
+  }
+
+  /**
+   * The namespace's memories as an export's lines (`svc import` and `importLines` take them),
+   * newest first. They hold the texts in clear: keep them as safe as the memories.
+   */
+  async exportLines(): Promise<ExportedMemory[]> {
+    return (await this.memories()).map((memory) => {
+      const at = new Date(memory.createdAt).toISOString();
+      return {
+        text: memory.text,
+        tags: memory.tags,
+        namespace: this.namespace,
+        thread: null,
+        created_at: at,
+        updated_at: at,
+        expires_at: null,
+        remembered_by: null,
+        id: memory.id,
+      };
+    });
+  }
+
+  /**
+   * Remembers an export's lines here, with their tags and times (their namespace, thread and
+   * expiry are not kept); resolves to the new memories' ids.
+   */
+  async importLines(lines: ImportLine[]): Promise<string[]> {
+    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
+    const memories = lines.map((line) => {
+      const createdAt = line.created_at ? Date.parse(line.created_at) : Date.now();
+      if (!line.text?.trim() || Number.isNaN(createdAt)) {
+        throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
+      }
+      const tags = line.tags ?? [];
+      return {
+        id: timeOrderedId(createdAt),
+        text: line.text,
+        createdAt,
+        attributes: { ...(tags.length && { tags }), rememberedBy },
+      };
+    });
+    await this.#append(memories);
+    return memories.map((memory) => memory.id);
   }
 
   /**

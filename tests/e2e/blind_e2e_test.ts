@@ -201,6 +201,13 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and 
       svcCli(dataDir, ["remember", "I eat fish"], env),
       /operator-blind/,
     );
+    const exportFile = `${dataDir}-export.jsonl`;
+    assert.equal((await blind("export", "--output", exportFile)).exported, 1);
+    await blind("enable", "--namespace", "copy");
+    assert.equal((await blind("import", exportFile, "--namespace", "copy")).imported, 1);
+    const copied = await blind("recall", "spare key", "--namespace", "copy", "--limit", "1");
+    assert.equal(copied.results[0].text, "The spare key is under the blue pot");
+    await Deno.remove(exportFile);
     await assert.rejects(blind("erase", "--namespace", "default"), /--confirm/);
     const erased = await blind("erase", "--namespace", "default", "--confirm", "default");
     assert.equal(erased.erased, 1);
