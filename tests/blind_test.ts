@@ -347,3 +347,22 @@ Deno.test("a device given a content key the log was not written with reads nothi
     (error: SvcError) => error.code === "conflict" && /does not open/.test(error.message),
   );
 });
+
+Deno.test("syncs at once take each record once", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  try {
+    const first = await device(t, caller);
+    await first.enable();
+    await first.remember(FACTS.map((text) => ({ text })));
+    const cacheFile = `${dir}/private.cache`;
+    const second = await device(t, caller, "private", { cacheFile });
+    await Promise.all([second.sync(), second.sync(), second.recall("fish"), second.sync()]);
+    assert.equal((await second.memories()).length, FACTS.length);
+    const cache = await BlindCache.open(cacheFile, caller.key.privateKey, "private");
+    assert.equal((await cache.read()).length, FACTS.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -169,6 +169,8 @@ export class BlindMemory {
   #cacheFile?: string;
   #reranker?: Reranker;
   #opened?: Opened;
+  /** The sync under way, if any (see `sync`). */
+  #syncing: Promise<unknown> = Promise.resolve();
 
   private constructor(options: BlindMemoryOptions, sender: SignedSender, key: KeyPair) {
     this.namespace = options.namespace ?? "default";
@@ -256,9 +258,16 @@ export class BlindMemory {
 
   /**
    * Brings the local index up to the log's head: one signed request when nothing changed, then
-   * the records after the last one read, a page at a time. Resolves to the head's number.
+   * the records after the last one read, a page at a time. Resolves to the head's number. Syncs
+   * run one after another, so no record is taken twice.
    */
-  async sync(): Promise<number> {
+  sync(): Promise<number> {
+    const next = this.#syncing.then(() => this.#syncOnce());
+    this.#syncing = next.catch(() => {});
+    return next;
+  }
+
+  async #syncOnce(): Promise<number> {
     const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
     const opened = this.#opened ??= await this.#open(head);
     while (opened.seq < head.seq!) {
