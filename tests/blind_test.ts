@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { BlindMemory } from "../src/client/blind.ts";
 import { BlindCache } from "../src/client/blind_cache.ts";
-import { wrapFor } from "../src/client/blind_keys.ts";
+import { blindKeys, unwrapWith, wrapFor } from "../src/client/blind_keys.ts";
+import { sha256Hex } from "@svc/util/keys";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SvcError } from "../src/errors.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
@@ -48,6 +49,15 @@ function device(
       return t.relayer.handler(new Request(input, init));
     },
   });
+}
+
+/** The device cache at `path` of `caller`'s key, for the namespace "private" as it is now. */
+async function cacheOf(t: TestRelayer, path: string, caller: Caller) {
+  const head = await jsonOf(await t.signed(caller, "GET", "/api/blind?namespace=private"));
+  const wrapped = Uint8Array.fromBase64(head.wrapped);
+  const contentKey = await unwrapWith(wrapped, caller.key.privateKey, "private");
+  const keyId = await sha256Hex((await blindKeys(contentKey)).entries);
+  return await BlindCache.open(path, caller.key.privateKey, "private", keyId);
 }
 
 /** Every value under `["blind"]` in the relayer's state, as text. */
@@ -215,7 +225,7 @@ Deno.test("a device's cache, sealed at rest, spares a restart the log it holds",
     await first.forget(ids[2]);
     const stored = new TextDecoder().decode(await Deno.readFile(cacheFile));
     for (const word of ["vegetarian", "Niamh", "Volvo"]) assert.ok(!stored.includes(word));
-    const cache = await BlindCache.open(cacheFile, caller.key.privateKey, "private");
+    const cache = await cacheOf(t, cacheFile, caller);
     const records = await cache.read();
     assert.ok(!records.some((record) => record.id === ids[2] && record.sealed));
 
@@ -360,8 +370,29 @@ Deno.test("syncs at once take each record once", async () => {
     const second = await device(t, caller, "private", { cacheFile });
     await Promise.all([second.sync(), second.sync(), second.recall("fish"), second.sync()]);
     assert.equal((await second.memories()).length, FACTS.length);
-    const cache = await BlindCache.open(cacheFile, caller.key.privateKey, "private");
+    const cache = await cacheOf(t, cacheFile, caller);
     assert.equal((await cache.read()).length, FACTS.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a cache left from before the namespace was erased and made again reads as empty", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  const cacheFile = `${dir}/private.cache`;
+  try {
+    const laptop = await device(t, caller, "private", { cacheFile });
+    await laptop.enable();
+    await laptop.remember([{ text: FACTS[0] }]);
+    const phone = await device(t, caller);
+    await phone.forgetAll();
+    await phone.enable();
+    await phone.remember([{ text: FACTS[1] }]);
+    const again = await device(t, caller, "private", { cacheFile });
+    const found = await again.memories();
+    assert.deepEqual(found.map((memory) => memory.text), [FACTS[1]]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -15,7 +15,7 @@
  * ```
  * @module
  */
-import { addressOf, type KeyPair, keyPairFromSeed } from "@svc/util/keys";
+import { addressOf, type KeyPair, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
@@ -225,7 +225,12 @@ export class BlindMemory {
     const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, this.#reranker);
     const cache = this.#cacheFile === undefined
       ? undefined
-      : await BlindCache.open(this.#cacheFile, this.#key.privateKey, this.namespace);
+      : await BlindCache.open(
+        this.#cacheFile,
+        this.#key.privateKey,
+        this.namespace,
+        await sha256Hex(keys.entries),
+      );
     const opened: Opened = { keys, index, seq: 0, ...(cache && { cache }) };
     const cached = await cache?.read() ?? [];
     if (cached.length > 0) await this.#take(opened, cached);

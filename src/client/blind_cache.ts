@@ -31,10 +31,19 @@ export class BlindCache {
     this.#data = data;
   }
 
-  /** The cache at `path` of the device key `privateKey` (hex) for `namespace`. */
-  static async open(path: string, privateKey: string, namespace: string): Promise<BlindCache> {
+  /**
+   * The cache at `path` of the device key `privateKey` (hex) for `namespace`, bound to the
+   * namespace's content key by `keyId`: a file written under another content key (the namespace
+   * erased and made again) reads as empty.
+   */
+  static async open(
+    path: string,
+    privateKey: string,
+    namespace: string,
+    keyId: string,
+  ): Promise<BlindCache> {
     const master = await hkdfMaster(Uint8Array.fromHex(privateKey));
-    const key = await deriveRawKey(master, "svc-blind-cache-v1", namespace);
+    const key = await deriveRawKey(master, "svc-blind-cache-v1", `${namespace}\n${keyId}`);
     return new BlindCache(path, key, encoder.encode(namespace));
   }
 
