@@ -223,14 +223,12 @@ export class BlindMemory {
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
     const index = new LocalIndex(this.#embedder, this.#vectors, hasher, seal, this.#reranker);
-    const cache = this.#cacheFile === undefined
-      ? undefined
-      : await BlindCache.open(
-        this.#cacheFile,
-        this.#key.privateKey,
-        this.namespace,
-        await sha256Hex(keys.entries),
-      );
+    const cache = this.#cacheFile === undefined ? undefined : await BlindCache.open(
+      this.#cacheFile,
+      this.#key.privateKey,
+      this.namespace,
+      await sha256Hex(keys.entries),
+    );
     const opened: Opened = { keys, index, seq: 0, ...(cache && { cache }) };
     const cached = await cache?.read() ?? [];
     if (cached.length > 0) await this.#take(opened, cached);
