@@ -15,6 +15,7 @@ import {
   UsageError,
 } from "./client_flags.ts";
 import type { MemoryFlags, Output } from "./svc_memories.ts";
+import { visible } from "./visible_text.ts";
 
 export const BLIND_USAGE =
   `Operator-blind namespaces (the relayer cannot read them; this machine embeds
@@ -23,6 +24,9 @@ and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
   blind move [--namespace NS]             move its earlier memories into its log
   blind remember TEXT [--namespace NS] [--tag T]...
   blind recall QUERY [--namespace NS] [--limit N] [--tag T]... [--min-score S] [--explain]
+  blind list [--namespace NS]             its memories, newest first, with their ids
+  blind update ID --text TEXT [--tag T]... [--namespace NS]
+                                         store a new version that replaces the memory
   blind forget ID [--namespace NS]
   blind erase --namespace NS --confirm NS erase the namespace's log and keys
   blind export --output FILE              its memories as JSON lines (texts in clear)
@@ -36,6 +40,8 @@ export const BLIND_COMMANDS = [
   "move",
   "remember",
   "recall",
+  "list",
+  "update",
   "forget",
   "erase",
   "let-in",
@@ -63,7 +69,10 @@ export async function runBlind(
     throw new UsageError(`blind takes one of ${BLIND_COMMANDS.join(", ")}`);
   }
   const text = words.join(" ").trim() || undefined;
-  const id = sub === "forget" ? memoryIdArg(words[0], "the memory id") : undefined;
+  const id = sub === "forget" || sub === "update"
+    ? memoryIdArg(words[0], "the memory id")
+    : undefined;
+  const newText = sub === "update" ? need(values.text, "--text") : undefined;
   const publicKey = sub === "let-in" ? need(values["public-key"], "--public-key") : undefined;
   const output = sub === "export" ? need(values.output, "--output FILE") : undefined;
   const lines = sub === "import" ? await importedLines(need(words[0], "the file")) : undefined;
@@ -101,9 +110,20 @@ export async function runBlind(
           explain: values.explain,
         });
         const lines = found.results.map((r, i) =>
-          `${i + 1}. [score ${r.score.toFixed(2)}] ${r.text}`
+          `${i + 1}. [score ${r.score.toFixed(2)}] ${visible(r.text)}`
         );
         return { json: { ...found }, text: lines.join("\n") || "No matching memories found" };
+      }
+      case "list": {
+        const memories = await memory.memories();
+        const lines = memories.map((m) =>
+          `${m.id}  ${new Date(m.createdAt).toISOString()}  ${visible(m.text)}`
+        );
+        return { json: { namespace, memories }, text: lines.join("\n") || "no memories yet" };
+      }
+      case "update": {
+        const updated = await memory.update(id!, { text: newText!, tags: tagsArg(values.tag) });
+        return { json: { ...updated }, text: `stored ${updated.id}; it replaces ${id}` };
       }
       case "forget": {
         const receipt = await memory.forget(id!);

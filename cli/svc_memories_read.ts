@@ -60,15 +60,21 @@ function describe(memory: Memory): string {
 
 /** `whoami`: the key's account, label, scope and expiry, and the relayer at `relayerUrl`. */
 export async function runWhoami(client: SvcClient, relayerUrl: string): Promise<Output> {
-  const [me, { version, backends }] = await Promise.all([client.whoami(), client.health()]);
+  const [me, { version, backends, operatorBlind }] = await Promise.all([
+    client.whoami(),
+    client.health(),
+  ]);
   const { scope, expiresAt } = parseKeyLimits({ ...me.scope, expires_at: me.expires_at });
   const limits = describeKeyLimits(scope, expiresAt);
   const relayer = { url: relayerUrl, version, embedder: backends.embedder };
+  const blind = operatorBlind ? (await client.blindNamespaces()).namespaces : [];
+  const blindNames = blind.map(({ namespace }) => visibleName(namespace)).join(", ");
   return {
-    json: { ...me, relayer },
+    json: { ...me, relayer, operator_blind: blind.map(({ namespace }) => namespace) },
     text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +
       `"${visibleName(me.label)}"\nscope   ${visibleName(limits)}\nrelayer ${relayer.url} ` +
-      `(version ${visibleName(String(version))}, embedder ${visibleName(backends.embedder)})`,
+      `(version ${visibleName(String(version))}, embedder ${visibleName(backends.embedder)})` +
+      (blind.length ? `\nblind   ${blindNames} (operator-blind: read on your devices only)` : ""),
   };
 }
 

@@ -397,3 +397,74 @@ Deno.test("a cache left from before the namespace was erased and made again read
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("update stores a new version that every device takes in place of the old", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  const [id] = await laptop.remember([{ text: FACTS[0], tags: ["diet"] }]);
+  const phone = await device(t, caller);
+  await phone.sync();
+
+  const updated = await laptop.update(id, { text: "I am vegan now and eat no fish or eggs" });
+  assert.equal(updated.supersedes, id);
+  const health = await jsonOf(await t.send("GET", "/health"));
+  assert.ok(await verifyReceipt(updated.receipt, health.receiptKey));
+  assert.equal(updated.receipt.memory_id, id);
+  const held = await phone.memories();
+  assert.deepEqual(held.map((m) => [m.id, m.tags, m.supersedes]), [[updated.id, ["diet"], id]]);
+  const { results } = await phone.recall("what do I eat?", { minScore: 0 });
+  assert.deepEqual(results.map((r) => r.id), [updated.id]);
+  assert.ok(!(await sealedIds(t)).includes(id), "the old entry is left on the relayer");
+  await assert.rejects(
+    laptop.update(id, { text: "again" }),
+    (error: SvcError) => error.code === "not_found",
+  );
+});
+
+Deno.test("the account's blind namespaces are listed with their counts; a scoped key sees its own", async () => {
+  await using t = await startTestRelayer();
+  const owner = await t.newCaller();
+  const diary = await device(t, owner, "diary");
+  await diary.enable();
+  const ids = await diary.remember(FACTS.slice(0, 3).map((text) => ({ text })));
+  await diary.forget(ids[0]);
+  await (await device(t, owner, "work")).enable();
+  const listed = async (caller: Caller) =>
+    (await jsonOf(await t.signed(caller, "GET", "/api/blind/namespaces"))).namespaces
+      .map(({ namespace, count }: { namespace: string; count: number }) => [namespace, count]);
+
+  assert.deepEqual(await listed(owner), [["diary", 2], ["work", 0]]);
+  const scoped = await t.addKey(owner, { scope: { namespaces: ["work"] } });
+  assert.deepEqual(await listed(scoped), [["work", 0]]);
+  await diary.forgetAll();
+  assert.deepEqual(await listed(owner), [["work", 0]]);
+  assert.deepEqual(await listed(await t.newCaller()), []);
+  assert.ok(!(await storedBlind(t)).includes("diary"), "a namespace's name is in clear");
+});
+
+Deno.test("a log that went back is refused; a namespace made again is read anew", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  await laptop.remember(FACTS.slice(0, 2).map((text) => ({ text })));
+  const phone = await device(t, caller);
+  await phone.forgetAll();
+  await phone.enable();
+  await phone.remember([{ text: FACTS[3] }]);
+  const { results } = await laptop.recall("what do I practise on Sundays?", { minScore: 0 });
+  assert.deepEqual(results.map((r) => r.text), [FACTS[3]]);
+
+  for await (
+    const { key, value } of t.kv.list<{ seq?: number; manifest?: unknown }>({ prefix: [] })
+  ) {
+    if (value?.manifest && value.seq) await t.kv.set(key, { ...value, seq: value.seq - 1 });
+  }
+  await assert.rejects(
+    laptop.recall("cello"),
+    (error: SvcError) =>
+      error.code === "conflict" && /went back from record 1 to 0/.test(error.message),
+  );
+});

@@ -1,8 +1,8 @@
 /**
  * The memory tools over an operator-blind namespace (`svc-mcp --blind`): the tool server of the
- * relayer's sidecar (`createMcpServer`), given a client that remembers, recalls, lists, reads and
- * forgets through a `BlindMemory` on this machine. The tools that need a reader on the relayer
- * (analyze, restore, update) and other namespaces are refused, saying why.
+ * relayer's sidecar (`createMcpServer`), given a client that remembers, recalls, lists, reads,
+ * updates and forgets through a `BlindMemory` on this machine. The tools that need a reader on
+ * the relayer (analyze, restore) and other namespaces are refused, saying why.
  */
 import type { BlindMemory, BlindMemoryEntry } from "@svc/relayer/blind";
 import type { Memory, PublicJob } from "@svc/relayer/client";
@@ -31,7 +31,7 @@ function memoryOf(entry: BlindMemoryEntry, namespace: string): Memory {
     created_at: at,
     updated_at: at,
     expires_at: null,
-    supersedes: null,
+    supersedes: entry.supersedes ?? null,
     remembered_by: null,
   };
 }
@@ -83,6 +83,10 @@ export function blindToolSession(memory: BlindMemory): ToolSession {
     async get(id) {
       return memoryOf(await entry(id), namespace);
     },
+    async update(id, change) {
+      const updated = await memory.update(id, { text: change.text, tags: change.tags });
+      return { job_id: updated.id, status: "pending", supersedes: id };
+    },
     async forget(id) {
       await entry(id);
       return await memory.forget(id);
@@ -90,7 +94,6 @@ export function blindToolSession(memory: BlindMemory): ToolSession {
     jobs: refused("Reading jobs"),
     analyze: refused("Analyze"),
     restore: refused("Restore"),
-    update: refused("Update"),
     namespaces: refused("Listing namespaces"),
   };
   return { client, namespace, waitMs: 0 };

@@ -95,6 +95,18 @@ export interface BlindMemoryEntry {
   createdAt: number;
   /** Its tags (none: `[]`). */
   tags: string[];
+  /** The memory it is a new version of (`update`), if any. */
+  supersedes?: string;
+}
+
+/** What `update` answers. */
+export interface BlindUpdate {
+  /** The new version's id. */
+  id: string;
+  /** The memory it replaced. */
+  supersedes: string;
+  /** The relayer's signed receipt for the replaced memory's entry. */
+  receipt: EraseReceipt;
 }
 
 /** What an entry holds besides its vector. */
@@ -102,8 +114,18 @@ interface EntryHeader {
   text: string;
   createdAt: number;
   tags?: string[];
+  supersedes?: string;
   terms: string[];
   info: MemoryInfo;
+}
+
+/** A memory to seal and append. */
+interface Sealable {
+  id: string;
+  text: string;
+  createdAt: number;
+  attributes: MemoryAttributes;
+  supersedes?: string;
 }
 
 /** The owner every keyed derivation of the client uses: the content key is the namespace's own. */
@@ -149,8 +171,9 @@ class LocalIndex {
   }
 }
 
-/** A namespace opened: its keys, its index, and the last record read. */
+/** A namespace opened: its keys (as `wrapped` for this client), its index, the last record read. */
 interface Opened {
+  wrapped: string;
   keys: BlindKeys;
   index: LocalIndex;
   seq: number;
@@ -209,16 +232,17 @@ export class BlindMemory {
    */
   async enable(): Promise<void> {
     const contentKey = crypto.getRandomValues(new Uint8Array(32));
+    const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
     await this.#json("POST", "/api/blind", {
       namespace: this.namespace,
       model: this.#embedder.model,
-      wrapped: (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64(),
+      wrapped,
     });
-    this.#opened = await this.#openWith(contentKey);
+    this.#opened = await this.#openWith(contentKey, wrapped);
   }
 
   /** The keys of the content key `contentKey`, and the index of what the cache holds. */
-  async #openWith(contentKey: Uint8Array<ArrayBuffer>): Promise<Opened> {
+  async #openWith(contentKey: Uint8Array<ArrayBuffer>, wrapped: string): Promise<Opened> {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
@@ -229,7 +253,7 @@ export class BlindMemory {
       this.namespace,
       await sha256Hex(keys.entries),
     );
-    const opened: Opened = { keys, index, seq: 0, ...(cache && { cache }) };
+    const opened: Opened = { wrapped, keys, index, seq: 0, ...(cache && { cache }) };
     const cached = await cache?.read() ?? [];
     if (cached.length > 0) await this.#take(opened, cached);
     return opened;
@@ -256,7 +280,7 @@ export class BlindMemory {
     }
     const wrapped = Uint8Array.fromBase64(head.wrapped);
     const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
-    return await this.#openWith(contentKey);
+    return await this.#openWith(contentKey, head.wrapped);
   }
 
   /**
@@ -272,7 +296,16 @@ export class BlindMemory {
 
   async #syncOnce(): Promise<number> {
     const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
+    if (this.#opened && this.#opened.wrapped !== head.wrapped) await this.#close();
     const opened = this.#opened ??= await this.#open(head);
+    if (head.seq! < opened.seq) {
+      throw new SvcError(
+        "conflict",
+        `The log of namespace "${this.namespace}" went back from record ${opened.seq} to ` +
+          `${head.seq}: the relayer lost or holds back memories this device has read. Nothing ` +
+          "was changed",
+      );
+    }
     while (opened.seq < head.seq!) {
       const page = await this.#json<{ records: LogRecord[] }>(
         "GET",
@@ -285,14 +318,24 @@ export class BlindMemory {
     return opened.seq;
   }
 
-  /** Indexes the entries of `records` and drops the memories they erased. */
+  /**
+   * Indexes the entries of `records` and drops the memories they erased or replaced (a new
+   * version's `supersedes`).
+   */
   async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
     const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
     const rows = records.filter((record) => record.sealed).map((record) => {
       const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed!);
-      const { text, createdAt, tags = [] } = header;
-      index.memories.set(record.id, { id: record.id, text, createdAt, tags });
+      const { text, createdAt, tags = [], supersedes } = header;
+      if (supersedes) erased.push(supersedes);
+      index.memories.set(record.id, {
+        id: record.id,
+        text,
+        createdAt,
+        tags,
+        ...(supersedes && { supersedes }),
+      });
       return {
         memoryId: record.id,
         owner: OWNER,
@@ -307,15 +350,20 @@ export class BlindMemory {
     opened.seq = records[records.length - 1].seq;
   }
 
+  /** The attributes of what this client remembers: `tags`, and this key as who remembered it. */
+  #attributes(tags?: string[]): MemoryAttributes {
+    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
+    return { ...(tags?.length && { tags }), rememberedBy };
+  }
+
   /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
   async remember(items: BlindItem[]): Promise<string[]> {
     const createdAt = Date.now();
-    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
     const memories = items.map(({ text, tags }) => ({
       id: timeOrderedId(createdAt),
       text,
       createdAt,
-      attributes: { ...(tags?.length && { tags }), rememberedBy },
+      attributes: this.#attributes(tags),
     }));
     await this.#append(memories);
     return memories.map((memory) => memory.id);
@@ -360,12 +408,10 @@ export class BlindMemory {
    * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
    * and syncs.
    */
-  async #append(
-    memories: { id: string; text: string; createdAt: number; attributes: MemoryAttributes }[],
-  ) {
+  async #append(memories: Sealable[]) {
     await this.sync();
     const opened = this.#opened!;
-    const keyed = memories.map(({ id, ...memory }) => ({
+    const keyed = memories.map(({ id, supersedes: _, ...memory }) => ({
       ...memory,
       memoryId: id,
       owner: OWNER,
@@ -378,6 +424,7 @@ export class BlindMemory {
         text: memory.text,
         createdAt: memory.createdAt,
         ...(memory.attributes.tags?.length && { tags: memory.attributes.tags }),
+        ...(memories[i].supersedes && { supersedes: memories[i].supersedes }),
         terms: prepared[i].terms,
         info: prepared[i].info,
       }, prepared[i].vector).toBase64(),
@@ -423,6 +470,27 @@ export class BlindMemory {
     return receipt;
   }
 
+  /**
+   * Stores a new version of the memory `id`: its new text, and its tags when given (else the old
+   * version's). Every device drops the old version when it takes the new one, and the relayer
+   * erases the old entry with a signed receipt. 404 for an id the namespace does not hold.
+   */
+  async update(id: string, change: { text: string; tags?: string[] }): Promise<BlindUpdate> {
+    await this.sync();
+    const old = this.#opened!.index.memories.get(id);
+    if (!old) throw new SvcError("not_found", "No such memory");
+    const createdAt = Date.now();
+    const memory = {
+      id: timeOrderedId(createdAt),
+      text: change.text,
+      createdAt,
+      supersedes: id,
+      attributes: this.#attributes(change.tags ?? old.tags),
+    };
+    await this.#append([memory]);
+    return { id: memory.id, supersedes: id, receipt: await this.forget(id) };
+  }
+
   /** The memories this device holds after a sync, newest first. */
   async memories(): Promise<BlindMemoryEntry[]> {
     await this.sync();
@@ -457,18 +525,16 @@ export class BlindMemory {
    * expiry are not kept); resolves to the new memories' ids.
    */
   async importLines(lines: ImportLine[]): Promise<string[]> {
-    const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
     const memories = lines.map((line) => {
       const createdAt = line.created_at ? Date.parse(line.created_at) : Date.now();
       if (!line.text?.trim() || Number.isNaN(createdAt)) {
         throw new SvcError("bad_request", "Each line needs a text, and a created_at in ISO 8601");
       }
-      const tags = line.tags ?? [];
       return {
         id: timeOrderedId(createdAt),
         text: line.text,
         createdAt,
-        attributes: { ...(tags.length && { tags }), rememberedBy },
+        attributes: this.#attributes(line.tags),
       };
     });
     await this.#append(memories);
@@ -482,21 +548,23 @@ export class BlindMemory {
   async forgetAll(): Promise<NamespaceErasure> {
     const query = this.#query({ confirm: this.namespace });
     const erased = await this.#json<NamespaceErasure>("DELETE", `/api/blind?${query}`);
-    if (this.#opened) {
-      await this.#opened.index.drop(this.namespace, [...this.#opened.index.memories.keys()]);
-    }
-    this.#opened = undefined;
+    await this.#close();
     if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});
     return erased;
+  }
+
+  /** Forgets the namespace opened: its index on this device, and its keys. */
+  async #close() {
+    const index = this.#opened?.index;
+    this.#opened = undefined;
+    await index?.drop(this.namespace, [...index.memories.keys()]);
   }
 
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey: string): Promise<void> {
     await this.sync();
     const contentKey = await unwrapWith(
-      Uint8Array.fromBase64(
-        (await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`)).wrapped!,
-      ),
+      Uint8Array.fromBase64(this.#opened!.wrapped),
       this.#key.privateKey,
       this.namespace,
     );

@@ -34,6 +34,7 @@ import type {
   UnknownJob,
 } from "../services/memories.ts";
 import type {
+  BlindNamespaceCount,
   BulkItem,
   BulkRememberAccepted,
   CallerIdentity,
@@ -300,6 +301,14 @@ export class SvcClient {
   /** The caller's namespaces holding memories, with their counts, sorted by name. */
   namespaces(): Promise<{ namespaces: NamespaceCount[] }> {
     return this.request("GET", "/api/namespaces");
+  }
+
+  /**
+   * The caller's operator-blind namespaces (`BlindMemory`), with how many memories each holds,
+   * sorted by name.
+   */
+  blindNamespaces(): Promise<{ namespaces: BlindNamespaceCount[] }> {
+    return this.request("GET", "/api/blind/namespaces");
   }
 
   /** One of the caller's memories; fails with 404 (`not_found`) for an unknown id or another owner's. */

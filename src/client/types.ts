@@ -15,6 +15,16 @@ export type { Operation };
 export type { RememberedBy };
 export type { Memory, MemoryPage } from "../services/memory_view.ts";
 export type { NamespaceCount } from "../backends/types.ts";
+
+/** An operator-blind namespace, as `blindNamespaces` lists it. */
+export interface BlindNamespaceCount {
+  /** Its name. */
+  namespace: string;
+  /** The memories its log holds. */
+  count: number;
+  /** When it was made operator-blind (ISO 8601). */
+  created_at: string;
+}
 export type { EraseReceipt } from "../services/receipts.ts";
 export type { NamespaceErase as NamespaceErasure } from "../services/lifecycle.ts";
 

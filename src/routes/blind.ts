@@ -15,8 +15,9 @@ import {
   MAX_BLIND_APPEND_BYTES,
   MAX_BLIND_ENTRY_BYTES,
 } from "../services/blind_log.ts";
+import { allowsNamespace } from "../auth/scope.ts";
 import type { HandlerContext } from "./context.ts";
-import { EXAMPLE_ID, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
+import { EXAMPLE_ID, EXAMPLE_MEMORY, EXAMPLE_OWNER, EXAMPLE_RECEIPT } from "./examples.ts";
 
 const route = routesFor<HandlerContext>();
 
@@ -204,6 +205,38 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
             },
           },
           404: { description: "Not operator-blind." },
+        },
+      },
+    }),
+    route("GET", "/api/blind/namespaces", async ({ caller }) => {
+      const listed = await log.namespaces(caller.owner);
+      const namespaces = listed
+        .filter(({ namespace }) => allowsNamespace(caller.scope, namespace))
+        .map(({ namespace, count, createdAt }) => ({
+          namespace,
+          count,
+          created_at: new Date(createdAt).toISOString(),
+        }));
+      return jsonResponse(200, { namespaces });
+    }, {
+      signed: true,
+      operations: ["read"],
+      claim: "overlap",
+      doc: {
+        tag,
+        summary: "The account's operator-blind namespaces, with how many memories each holds",
+        description: "Sorted by name; a key limited to some namespaces sees only those.",
+        responses: {
+          200: {
+            description: "The operator-blind namespaces.",
+            example: {
+              namespaces: [{
+                namespace: "private",
+                count: 12,
+                created_at: EXAMPLE_MEMORY.created_at,
+              }],
+            },
+          },
         },
       },
     }),

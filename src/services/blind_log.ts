@@ -9,7 +9,9 @@
  * - `["blind", tag, "head"]`: the last sequence number and the namespace's manifest;
  * - `["blind", tag, "log", seq]`: an entry, or a tombstone;
  * - `["blind", tag, "id", memoryId]`: the sequence number of a memory's entry;
- * - `["blind", tag, "wrap", publicKey]`: the content key, wrapped for that key.
+ * - `["blind", tag, "wrap", publicKey]`: the content key, wrapped for that key;
+ * - `["blind-names", ownerTag, tag]`: the namespace's name, sealed for the owner, so the owner's
+ *   operator-blind namespaces can be listed.
  */
 import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
@@ -20,6 +22,7 @@ import {
   writeInBatches,
 } from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
+import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import type { EraseReceipt, RelayerIdentity } from "./receipts.ts";
 
 /** What an operator-blind namespace is made with: the embedder every client must run. */
@@ -37,6 +40,18 @@ export interface BlindHead {
   createdAt: number;
   /** Set while the namespace is erased: it takes nothing more, and reads as not blind. */
   erasing?: true;
+  /** The entries the log holds (tombstones aside); absent in heads written before it was kept. */
+  count?: number;
+}
+
+/** An operator-blind namespace of an owner, as `namespaces` lists it. */
+export interface BlindNamespace {
+  /** Its name. */
+  namespace: string;
+  /** The memories its log holds. */
+  count: number;
+  /** Unix milliseconds. */
+  createdAt: number;
 }
 
 /** One record of the log: a sealed entry, or a tombstone for an erased one. */
@@ -64,6 +79,7 @@ const TAGS_KEPT = 10_000;
 const ATTEMPTS = 20;
 
 type Stored = { id: string; sealed?: Uint8Array; erased?: number };
+const encoder = new TextEncoder();
 
 const notBlind = () =>
   new SvcError("not_found", "This namespace is not operator-blind (enable it first)");
@@ -72,6 +88,8 @@ const notBlind = () =>
 export class BlindLog {
   #state: StateStore;
   #names: Promise<CryptoKey>;
+  #owners: Promise<CryptoKey>;
+  #nameSeal: Promise<CryptoKey>;
   #tags = new LruMap<string, string>(TAGS_KEPT);
   #identity: RelayerIdentity;
   #now: () => number;
@@ -84,6 +102,10 @@ export class BlindLog {
   ) {
     this.#state = state;
     this.#names = tagKey(secret, "blind namespaces");
+    this.#owners = tagKey(secret, "blind owners");
+    this.#nameSeal = hkdfMaster(secret).then((master) =>
+      deriveAesKey(master, "svc-blind-names-v1", "blind namespace names")
+    );
     this.#identity = identity;
     this.#now = now;
   }
@@ -94,6 +116,36 @@ export class BlindLog {
     let tag = this.#tags.get(name);
     if (tag === undefined) this.#tags.set(name, tag = await tagOf(await this.#names, name));
     return ["blind", tag];
+  }
+
+  /** Where the sealed name of the namespace at `at` is filed, and what its seal is bound to. */
+  async #nameKey(owner: string, at: StateKey) {
+    const ownerTag = await tagOf(await this.#owners, owner);
+    return { key: ["blind-names", ownerTag, at[1]], aad: encoder.encode(`${owner}\n${at[1]}`) };
+  }
+
+  /** The owner's operator-blind namespaces, with their counts, sorted by name. */
+  async namespaces(owner: string): Promise<BlindNamespace[]> {
+    const key = await this.#nameSeal;
+    const prefix = ["blind-names", await tagOf(await this.#owners, owner)];
+    const found: BlindNamespace[] = [];
+    for await (const entry of this.#state.list<Uint8Array<ArrayBuffer>>({ prefix })) {
+      const at = ["blind", entry.key[2]];
+      const head = await this.#state.get<BlindHead>([...at, "head"]);
+      if (!head || head.value.erasing) continue;
+      const aad = encoder.encode(`${owner}\n${at[1]}`);
+      const namespace = new TextDecoder().decode(await openBytes(key, entry.value, aad));
+      const count = head.value.count ?? await this.#countIds(at);
+      found.push({ namespace, count, createdAt: head.value.createdAt });
+    }
+    return found.sort((a, b) => a.namespace < b.namespace ? -1 : 1);
+  }
+
+  /** The entries of the log at `at`, counted: for a head that does not keep its count. */
+  async #countIds(at: StateKey): Promise<number> {
+    let count = 0;
+    for await (const _ of this.#state.list({ prefix: [...at, "id"] })) count++;
+    return count;
   }
 
   /**
@@ -107,11 +159,14 @@ export class BlindLog {
     wrap: { publicKey: string; wrapped: Uint8Array },
   ): Promise<BlindHead> {
     const at = await this.#prefix(owner, namespace);
-    const head: BlindHead = { seq: 0, manifest, createdAt: this.#now() };
+    const head: BlindHead = { seq: 0, manifest, createdAt: this.#now(), count: 0 };
+    const name = await this.#nameKey(owner, at);
+    const sealed = await sealBytes(await this.#nameSeal, encoder.encode(namespace), name.aad);
     const done = await this.#state.batch()
       .check([...at, "head"], null)
       .set([...at, "head"], head)
       .set([...at, "wrap", wrap.publicKey], wrap.wrapped)
+      .set(name.key, sealed)
       .commit();
     if (!done) throw new SvcError("conflict", "This namespace is operator-blind already");
     return head;
@@ -180,7 +235,7 @@ export class BlindLog {
         batch.set([...at, "log", seq], { id, sealed } satisfies Stored)
           .set([...at, "id", id], seq);
       });
-      return seq;
+      return { seq, added: fresh.size };
     });
   }
 
@@ -216,12 +271,12 @@ export class BlindLog {
     const erasedAt = this.#now();
     await this.#committed(at, async (head, batch) => {
       const entry = await this.#state.get<number>([...at, "id", id]);
-      if (!entry) return erasedSeq = 0;
-      erasedSeq = entry.value;
+      erasedSeq = entry?.value ?? 0;
+      if (!entry) return { seq: head.seq, added: 0 };
       batch.delete([...at, "log", entry.value])
         .delete([...at, "id", id])
         .set([...at, "log", head.seq + 1], { id, erased: erasedAt } satisfies Stored);
-      return head.seq + 1;
+      return { seq: head.seq + 1, added: -1 };
     });
     if (!erasedSeq) return null;
     return await this.#identity.receipt({
@@ -254,6 +309,7 @@ export class BlindLog {
       if (key[2] === "log" && value.sealed) live.push({ id: value.id, seq: key[3] as number });
     }
     const failure = "The namespace changed while it was erased";
+    keys.push((await this.#nameKey(owner, at)).key);
     await writeInBatches(this.#state, keys, (batch, key) => batch.delete(key), failure, {
       writesPerItem: 1,
     });
@@ -278,19 +334,21 @@ export class BlindLog {
 
   /**
    * Commits what `write` adds to a batch that checks the head and moves it to the sequence
-   * number `write` returns (unchanged: nothing is written), again while another writer races.
-   * Every change moves the head, so its check alone keeps what `write` read current.
+   * number `write` returns (unchanged: nothing is written), with the entries it `added` counted,
+   * again while another writer races. Every change moves the head, so its check alone keeps
+   * what `write` read current.
    */
   async #committed(
     at: StateKey,
-    write: (head: BlindHead, batch: StateBatch) => Promise<number>,
+    write: (head: BlindHead, batch: StateBatch) => Promise<{ seq: number; added: number }>,
   ): Promise<number> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const { value: head, version } = await this.#existing(at);
       const batch = this.#state.batch().check([...at, "head"], version);
-      const seq = await write(head, batch);
+      const { seq, added } = await write(head, batch);
       if (seq === head.seq) return seq;
-      if (await batch.set([...at, "head"], { ...head, seq }).commit()) return seq;
+      const count = head.count === undefined ? undefined : head.count + added;
+      if (await batch.set([...at, "head"], { ...head, seq, count }).commit()) return seq;
     }
     throw new SvcError("backend_unavailable", "The namespace's log is busy; try again", {
       headers: { "retry-after": "1" },

@@ -1,7 +1,8 @@
 /**
  * The conformance suite of `BlindLog` over a `StateStore`: the largest append a route takes lands
  * in one batch, appends racing from two relayers all land, numbered once each, a retried append is
- * skipped, an erase leaves a tombstone, and a namespace's erase stopped half-way goes on.
+ * skipped, an erase leaves a tombstone, the owner's namespaces are listed with their counts,
+ * and a namespace's erase stopped half-way goes on.
  */
 import assert from "node:assert/strict";
 import { timeOrderedId } from "../ids.ts";
@@ -61,6 +62,20 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
       erased: Date.parse(receipt!.erased_at),
     });
     assert.ok(!after.records.some((r) => r.id === batches[0][0].id && "sealed" in r));
+    const listed = await logs[1].namespaces(OWNER);
+    assert.deepEqual(listed.map((n) => [n.namespace, n.count]), [["ns", 17]]);
+  });
+
+  test("a head written without its count is counted", async ([log], state) => {
+    await log.append(OWNER, "ns", entries(3, 10));
+    for await (const entry of state.list<{ count?: number }>({ prefix: ["blind"] })) {
+      if (entry.key.at(-1) === "head") {
+        const { count: _, ...head } = entry.value;
+        await state.set(entry.key, head);
+      }
+    }
+    assert.deepEqual((await log.namespaces(OWNER)).map((n) => n.count), [3]);
+    assert.deepEqual(await log.namespaces("0x" + "c2".repeat(32)), []);
   });
 
   test("a namespace's erase stopped after its head was marked goes on", async ([log], state) => {
@@ -78,6 +93,8 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
     assert.deepEqual(receipts.map((r) => r.memory_id), ids(kept));
     let left = 0;
     for await (const _ of state.list({ prefix: ["blind"] })) left++;
+    for await (const _ of state.list({ prefix: ["blind-names"] })) left++;
     assert.equal(left, 0);
+    assert.deepEqual(await log.namespaces(OWNER), []);
   });
 }

@@ -147,7 +147,7 @@ Deno.test("blind e2e: the relayer holds no text, tag, vector or content key of a
   }
 });
 
-Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and forgets", async () => {
+Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, updates, lets in and forgets", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "svc-blind-cli-" });
   const modelDir = `${dataDir}-model`;
   try {
@@ -184,6 +184,15 @@ Deno.test("blind e2e: svc blind enables, moves, remembers, recalls, lets in and 
     const moved = await blind("recall", "spare key blue pot", "--limit", "1");
     assert.equal(moved.results[0].text, "The spare key is under the blue pot");
     assert.equal((await client.list()).memories.length, 0);
+    assert.deepEqual((await svcCli(dataDir, ["whoami"], env)).operator_blind, ["default"]);
+
+    const { id: typo } = await blind("remember", "My locker code is 4471");
+    const updated = await blind("update", typo, "--text", "My locker code is 4417");
+    assert.equal(updated.receipt.memory_id, typo);
+    const listed = await blind("list");
+    const texts = listed.memories.map((m: { text: string }) => m.text);
+    assert.deepEqual(texts, ["My locker code is 4417", "I am vegetarian", listed.memories[2].text]);
+    await blind("forget", updated.id);
 
     const phone = await svcCli(dataDir, ["key", "add", "--account", accountId]);
     await blind("let-in", "--public-key", phone.publicKey);
@@ -245,9 +254,13 @@ Deno.test("blind e2e: svc-mcp --blind serves the memory tools over a blind names
     const id = recalled.match(/\(id ([0-9a-f-]{36})\)/)![1];
     assert.match(await host.callTool("svc_list", {}), /I swim on Tuesdays/);
     assert.match(await host.callTool("svc_get", { id }), /I swim on Tuesdays/);
-    assert.match(await host.callTool("svc_update", { id, text: "x" }), /operator-blind/);
+    const update = await host.callTool("svc_update", { id, text: "I swim on Thursdays" });
+    assert.match(update, /^Updated: the new version \(id [0-9a-f-]{36}\) replaces memory/);
+    assert.match(await host.callTool("svc_analyze", { text: "x" }), /operator-blind/);
     assert.match(await host.callTool("svc_recall", { query: "x", namespace: "work" }), /only/);
-    assert.match(await host.callTool("svc_forget", { id }), new RegExp(id));
+    const newId = update.match(/\(id ([0-9a-f-]{36})\)/)![1];
+    assert.match(await host.callTool("svc_get", { id: newId }), /I swim on Thursdays/);
+    assert.match(await host.callTool("svc_forget", { id: newId }), new RegExp(newId));
     assert.equal(
       await host.callTool("svc_recall", { query: "swim Tuesdays" }),
       "No matching memories found",
