@@ -468,3 +468,21 @@ Deno.test("a log that went back is refused; a namespace made again is read anew"
       error.code === "conflict" && /went back from record 1 to 0/.test(error.message),
   );
 });
+
+Deno.test("enable takes a sealed content key only with its id, and only so large", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const wrapped = (await wrapFor(new Uint8Array(32), caller.key.publicKey, "private")).toBase64();
+  const enable = (extra: object) =>
+    t.signed(caller, "POST", "/api/blind", { namespace: "private", model: "m", wrapped, ...extra });
+  assert.equal((await enable({ sealed_key: "AAAA" })).status, 400);
+  const huge = { sealed_key: new Uint8Array(5000).toBase64(), key_id: crypto.randomUUID() };
+  assert.equal((await enable(huge)).status, 413);
+  const keyId = "0190f5a2-7c1e-7b3a-9f00-3c2d1e0f4a5b";
+  assert.equal((await enable({ sealed_key: "AAAA", key_id: keyId })).status, 201);
+  const head = await jsonOf(await t.signed(caller, "GET", "/api/blind?namespace=private"));
+  assert.deepEqual([head.key_id, head.sealed_key], [keyId, undefined]);
+  const other = await t.addKey(caller);
+  const unwrapped = await jsonOf(await t.signed(other, "GET", "/api/blind?namespace=private"));
+  assert.deepEqual([unwrapped.wrapped, unwrapped.sealed_key], [null, "AAAA"]);
+});

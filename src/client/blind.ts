@@ -17,7 +17,7 @@
  */
 import { addressOf, type KeyPair, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
-import type { Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
+import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
 import { SvcError } from "../errors.ts";
 import { timeOrderedId } from "../ids.ts";
@@ -67,6 +67,14 @@ export interface BlindMemoryOptions extends SvcClientOptions {
    * puts the GloVe word re-ranker (`@svc/glove-embedder`'s `reranker()`) on sentence models.
    */
   reranker?: Reranker;
+  /**
+   * A cipher that also seals the namespace's content key when it is enabled (`SealCipher` in
+   * network mode): every key of the account the cipher lets read then opens the namespace
+   * without being let in, a key removed from the account no longer can, and `forgetAll` has
+   * the cipher destroy the content key's key. Devices given it read such a namespace; others
+   * need `letIn` as before.
+   */
+  seal?: Cipher;
 }
 
 /** A memory to remember. */
@@ -83,6 +91,10 @@ interface HeadAnswer {
   seq?: number;
   manifest?: { model: string };
   wrapped?: string | null;
+  /** The content key as the `seal` cipher sealed it (to a key not let in). */
+  sealed_key?: string;
+  /** The memory id the sealed content key is bound to. */
+  key_id?: string;
 }
 
 /** A memory of the namespace, as this device holds it. */
@@ -171,9 +183,13 @@ class LocalIndex {
   }
 }
 
-/** A namespace opened: its keys (as `wrapped` for this client), its index, the last record read. */
+/**
+ * A namespace opened: its content key (as `wrapped` for this client; `null`: opened through the
+ * `seal` cipher alone), the keys derived from it, its index, and the last record read.
+ */
 interface Opened {
-  wrapped: string;
+  wrapped: string | null;
+  contentKey: Uint8Array<ArrayBuffer>;
   keys: BlindKeys;
   index: LocalIndex;
   seq: number;
@@ -191,6 +207,8 @@ export class BlindMemory {
   #vectors: VectorStore;
   #cacheFile?: string;
   #reranker?: Reranker;
+  #seal?: Cipher;
+  #owner?: string;
   #opened?: Opened;
   /** The sync under way, if any (see `sync`). */
   #syncing: Promise<unknown> = Promise.resolve();
@@ -204,6 +222,7 @@ export class BlindMemory {
     this.#vectors = options.vectors ?? new MemoryVectorStore(options.embedder.dimensions);
     this.#cacheFile = options.cacheFile;
     this.#reranker = options.reranker;
+    this.#seal = options.seal;
   }
 
   /** A client of the namespace; nothing is sent until it is used. */
@@ -233,16 +252,20 @@ export class BlindMemory {
   async enable(): Promise<void> {
     const contentKey = crypto.getRandomValues(new Uint8Array(32));
     const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
+    const keyId = timeOrderedId();
+    const sealed = this.#seal &&
+      await this.#seal.encrypt(await this.#ownerAddress(), contentKey, { memoryId: keyId });
     await this.#json("POST", "/api/blind", {
       namespace: this.namespace,
       model: this.#embedder.model,
       wrapped,
+      ...(sealed && { sealed_key: sealed.toBase64(), key_id: keyId }),
     });
     this.#opened = await this.#openWith(contentKey, wrapped);
   }
 
   /** The keys of the content key `contentKey`, and the index of what the cache holds. */
-  async #openWith(contentKey: Uint8Array<ArrayBuffer>, wrapped: string): Promise<Opened> {
+  async #openWith(contentKey: Uint8Array<ArrayBuffer>, wrapped: string | null): Promise<Opened> {
     const keys = await blindKeys(contentKey);
     const hasher = await TermHasher.fromSecret(keys.terms);
     const seal = await AttributeSeal.fromSecret(keys.attributes);
@@ -253,7 +276,7 @@ export class BlindMemory {
       this.namespace,
       await sha256Hex(keys.entries),
     );
-    const opened: Opened = { wrapped, keys, index, seq: 0, ...(cache && { cache }) };
+    const opened: Opened = { wrapped, contentKey, keys, index, seq: 0, ...(cache && { cache }) };
     const cached = await cache?.read() ?? [];
     if (cached.length > 0) await this.#take(opened, cached);
     return opened;
@@ -272,15 +295,48 @@ export class BlindMemory {
           `"${this.#embedder.model}"`,
       );
     }
-    if (!head.wrapped) {
+    if (head.wrapped) {
+      const wrapped = Uint8Array.fromBase64(head.wrapped);
+      const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
+      return await this.#openWith(contentKey, head.wrapped);
+    }
+    if (!head.sealed_key || !this.#seal) {
       throw new SvcError(
         "forbidden",
-        "This key is not let in to the namespace: let it in from a device that is (letIn)",
+        "This key is not let in to the namespace: let it in from a device that is (letIn)" +
+          (head.sealed_key ? ", or open it with the cipher that sealed its key (seal)" : ""),
       );
     }
-    const wrapped = Uint8Array.fromBase64(head.wrapped);
-    const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
-    return await this.#openWith(contentKey, head.wrapped);
+    const contentKey = await this.#seal.decrypt(
+      await this.#ownerAddress(),
+      Uint8Array.fromBase64(head.sealed_key),
+      { credentials: { delegatePrivateKey: this.#key.privateKey } },
+    );
+    return await this.#openWith(contentKey, await this.#wrapForSelf(contentKey));
+  }
+
+  /**
+   * Lets this key in with `contentKey`, so that later opens need no cipher; resolves to the
+   * wrapped key, or `null` for a key whose scope may not write (it opens through the cipher).
+   */
+  async #wrapForSelf(contentKey: Uint8Array<ArrayBuffer>): Promise<string | null> {
+    const wrapped = (await wrapFor(contentKey, this.publicKey, this.namespace)).toBase64();
+    try {
+      await this.#json("PUT", "/api/blind/keys", {
+        namespace: this.namespace,
+        public_key: this.publicKey,
+        wrapped,
+      });
+      return wrapped;
+    } catch (error) {
+      if (error instanceof SvcError && error.code === "forbidden") return null;
+      throw error;
+    }
+  }
+
+  /** The address of the account's owner, which the `seal` cipher binds the content key to. */
+  async #ownerAddress(): Promise<string> {
+    return this.#owner ??= (await this.#json<{ owner: string }>("GET", "/api/whoami")).owner;
   }
 
   /**
@@ -546,6 +602,12 @@ export class BlindMemory {
    * operator-blind; this device forgets its index and its cache file. A receipt per memory.
    */
   async forgetAll(): Promise<NamespaceErasure> {
+    const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
+    if (head.key_id && this.#seal) {
+      await this.#seal.erase(await this.#ownerAddress(), [head.key_id], {
+        credentials: { delegatePrivateKey: this.#key.privateKey },
+      });
+    }
     const query = this.#query({ confirm: this.namespace });
     const erased = await this.#json<NamespaceErasure>("DELETE", `/api/blind?${query}`);
     await this.#close();
@@ -563,11 +625,7 @@ export class BlindMemory {
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey: string): Promise<void> {
     await this.sync();
-    const contentKey = await unwrapWith(
-      Uint8Array.fromBase64(this.#opened!.wrapped),
-      this.#key.privateKey,
-      this.namespace,
-    );
+    const { contentKey } = this.#opened!;
     await this.#json("PUT", "/api/blind/keys", {
       namespace: this.namespace,
       public_key: publicKey,

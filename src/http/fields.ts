@@ -192,16 +192,24 @@ export function boolean(options: { description?: string } = {}): Field<boolean> 
   );
 }
 
-/** Required standard base64, decoded to bytes. */
-export function base64(options: { description?: string } = {}): Field<Uint8Array<ArrayBuffer>> {
+/** Standard base64, decoded to bytes; required unless `optional`. */
+export function base64(
+  options?: { description?: string; optional?: false },
+): Field<Uint8Array<ArrayBuffer>>;
+export function base64(
+  options: { description?: string; optional: true },
+): Field<Uint8Array<ArrayBuffer> | undefined>;
+export function base64(
+  options: { description?: string; optional?: boolean } = {},
+): Field<Uint8Array<ArrayBuffer> | undefined> {
   return field(
-    (value, name) => base64Value(value, name),
+    (value, name) => options.optional && absent(value) ? undefined : base64Value(value, name),
     () =>
       described(
         { type: "string", minLength: 1, pattern: BASE64.source, contentEncoding: "base64" },
         options.description ?? "Standard base64, padded.",
       ),
-    { required: true },
+    { required: !options.optional },
   );
 }
 

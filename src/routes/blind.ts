@@ -25,6 +25,8 @@ const route = routesFor<HandlerContext>();
 export type KeyOfAccount = (publicKey: string, accountId: string) => Promise<boolean>;
 
 const PUBLIC_KEY = /^[0-9a-f]{64}$/;
+/** The bytes of a sealed content key at most (Seal's come to about 300). */
+const MAX_SEALED_KEY_BYTES = 4096;
 const EXAMPLE_WRAPPED = "bWFkZSB1cCBmb3IgdGhlIGV4YW1wbGU=";
 const EXAMPLE_KEY = "5c1f".padEnd(64, "0");
 
@@ -32,10 +34,25 @@ const ENABLE = object({
   namespace: namespace({ written: true }),
   model: string({ required: true, description: "The embedder's model id every client runs." }),
   wrapped: base64({ description: "The content key, wrapped for the calling key." }),
+  sealed_key: base64({
+    optional: true,
+    description: "The content key sealed by the client's own cipher (Seal), for every key it " +
+      "lets read.",
+  }),
+  key_id: memoryId({ description: "The memory id `sealed_key` is bound to, for its erase." }),
 }, {
-  check({ model }) {
+  check({ model, sealed_key, key_id }) {
     if (!model || model.length > 200) {
       throw new SvcError("bad_request", "model must be a model id of 1 to 200 characters");
+    }
+    if ((sealed_key === undefined) !== (key_id === undefined)) {
+      throw new SvcError("bad_request", "sealed_key and key_id go together");
+    }
+    if (sealed_key && sealed_key.byteLength > MAX_SEALED_KEY_BYTES) {
+      throw new SvcError(
+        "payload_too_large",
+        `sealed_key may hold at most ${MAX_SEALED_KEY_BYTES} bytes`,
+      );
     }
   },
 });
@@ -118,6 +135,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         body.namespace,
         { model: body.model! },
         { publicKey: caller.publicKey, wrapped: body.wrapped },
+        body.sealed_key && { id: body.key_id!, sealed: body.sealed_key },
       );
       return jsonResponse(201, headJson(body.namespace, head));
     }, {
@@ -147,10 +165,15 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       touch(query.namespace);
       const found = await log.head(caller.owner, query.namespace, caller.publicKey);
       if (!found) return jsonResponse(200, { namespace: query.namespace, blind: false });
+      const { sealedKey } = found.head;
       return jsonResponse(200, {
         blind: true,
         ...headJson(query.namespace, found.head),
         wrapped: found.wrapped?.toBase64() ?? null,
+        ...(sealedKey && {
+          key_id: sealedKey.id,
+          ...(!found.wrapped && { sealed_key: sealedKey.sealed.toBase64() }),
+        }),
       });
     }, {
       signed: true,
@@ -163,7 +186,8 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
         example: { query: { namespace: "private" } },
         responses: {
           200: {
-            description: "`wrapped` is `null` for a key not let in.",
+            description: "`wrapped` is `null` for a key not let in. When the content key was " +
+              "sealed with a cipher, `key_id` names it, and a key not let in gets `sealed_key`.",
             example: {
               blind: true,
               namespace: "private",

@@ -31,6 +31,17 @@ export interface BlindManifest {
   model: string;
 }
 
+/**
+ * The content key sealed by a client with a cipher of its own (Seal), which every key the cipher
+ * lets read can open: a new device needs no device let in before it.
+ */
+export interface SealedContentKey {
+  /** The memory id the cipher bound it to, so that an erase can destroy its key. */
+  id: string;
+  /** What the client's cipher made of the content key. */
+  sealed: Uint8Array;
+}
+
 /** A namespace's log head. */
 export interface BlindHead {
   /** The sequence number of the newest entry or tombstone; 0 before the first. */
@@ -42,6 +53,8 @@ export interface BlindHead {
   erasing?: true;
   /** The entries the log holds (tombstones aside); absent in heads written before it was kept. */
   count?: number;
+  /** The content key as the enabling client sealed it, if it did. */
+  sealedKey?: SealedContentKey;
 }
 
 /** An operator-blind namespace of an owner, as `namespaces` lists it. */
@@ -150,16 +163,24 @@ export class BlindLog {
 
   /**
    * Makes `namespace` operator-blind with `manifest`, and lets in the key `publicKey` with its
-   * wrapped content key; 409 `conflict` when it is already.
+   * wrapped content key (and every key `sealedKey`'s cipher lets read, when given); 409
+   * `conflict` when it is already.
    */
   async enable(
     owner: string,
     namespace: string,
     manifest: BlindManifest,
     wrap: { publicKey: string; wrapped: Uint8Array },
+    sealedKey?: SealedContentKey,
   ): Promise<BlindHead> {
     const at = await this.#prefix(owner, namespace);
-    const head: BlindHead = { seq: 0, manifest, createdAt: this.#now(), count: 0 };
+    const head: BlindHead = {
+      seq: 0,
+      manifest,
+      createdAt: this.#now(),
+      count: 0,
+      ...(sealedKey && { sealedKey }),
+    };
     const name = await this.#nameKey(owner, at);
     const sealed = await sealBytes(await this.#nameSeal, encoder.encode(namespace), name.aad);
     const done = await this.#state.batch()
