@@ -17,17 +17,13 @@
  * `--models-dir` holds the GloVe word vectors the relayer loads for its re-ranker; the clients
  * load the same re-ranker.
  */
-import { BlindMemory } from "../src/client/blind.ts";
-import { OnnxEmbedder } from "../plugins/onnx_embedder/mod.ts";
-import { EncryptedVectorStore } from "../plugins/encrypted_index/mod.ts";
-import { KvBlockStorage } from "../plugins/encrypted_index/kv_storage.ts";
+import { blindDevices } from "./blind_devices.ts";
 import {
   newAccountClient,
   startRelayer,
   svcCli,
   TEST_MODELS_DIR,
 } from "../tests/relayer_process.ts";
-import { GloveEmbedder } from "../plugins/glove_embedder/mod.ts";
 import { factWorkload, spreadIndexes } from "./fact_workload.ts";
 import { diskBytes, machine, percentiles, resultsFile, round, writeResults } from "./harness.ts";
 import { ingest, processCpuMs } from "./load_generator.ts";
@@ -46,31 +42,16 @@ const modelDir = values["model-dir"] ?? usage("--model-dir DIR is required (an O
 const MEMORIES = whole(values.memories, "--memories");
 const RECALLS = whole(values.recalls, "--recalls");
 
-const embedder = await OnnxEmbedder.open({ dir: modelDir });
-// The relayer's re-ranker on sentence models, from the word vectors the relayer loads.
-const reranker = (await GloveEmbedder.open({ cacheDir: values["models-dir"] })).reranker();
+const devices = await blindDevices(modelDir, values["models-dir"]!);
+const { embedder } = devices;
 const facts = factWorkload(MEMORIES);
 const dataDir = await Deno.makeTempDir({ prefix: "svc-bench-blind-" });
 const env = { SVC_EMBEDDER: "onnx", SVC_ONNX_MODEL_DIR: modelDir };
 const relayer = await startRelayer(dataDir, env);
 const account = await newAccountClient(dataDir, relayer.url);
-/** A device: its vectors in the relayer's own encrypted index, in memory. */
-const device = async (privateKey: string) =>
-  BlindMemory.open({
-    baseUrl: relayer.url,
-    privateKey,
-    accountId: account.accountId,
-    embedder,
-    reranker,
-    namespace: "blind",
-    vectors: await EncryptedVectorStore.open({
-      storage: await KvBlockStorage.open(":memory:"),
-      secret: crypto.getRandomValues(new Uint8Array(32)),
-      model: embedder.model,
-      dimensions: embedder.dimensions,
-      soleWriter: true,
-    }),
-  });
+/** A device of the account, reading the namespace "blind". */
+const device = (privateKey: string) =>
+  devices.device({ baseUrl: relayer.url, privateKey, accountId: account.accountId }, "blind");
 
 const timed = async <T>(work: () => Promise<T>) => {
   const started = performance.now();

@@ -35,12 +35,18 @@
  * `--min-score` computes the headline figures at another minimum score; `--root` measures the
  * relayer of another checkout (a baseline: one that ignores `thread` and `min_score` ranks as it
  * always did).
+ * `--blind` remembers and recalls through operator-blind namespaces instead: `BlindMemory`
+ * devices in this process embed with `--model-dir` (`--embedder onnx` only) and rank with the
+ * GloVe re-ranker of `--models-dir`; the restart's pass reads through new devices, which sync the
+ * whole log first.
  *
  * Writes `bench/results/retrieval.json` unless `--out`.
  */
-import type { RecallResult, SvcClient } from "../src/client/mod.ts";
+import type { RecallOptions, RecallResult, RecallResults, SvcClient } from "../src/client/mod.ts";
+import type { BlindMemory } from "../src/client/blind.ts";
 import { abstainsAt, DEFAULT_MIN_SCORE } from "../src/ranking/rank.ts";
-import { newAccountClient, startRelayer } from "../tests/relayer_process.ts";
+import { newAccountClient, startRelayer, TEST_MODELS_DIR } from "../tests/relayer_process.ts";
+import { blindDevices, type DeviceAccount } from "./blind_devices.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import {
   type Asked,
@@ -65,6 +71,8 @@ const { values, positionals } = flags({
     dump: { type: "string" },
     facts: { type: "string" },
     "no-locomo": { type: "boolean", default: false },
+    blind: { type: "boolean", default: false },
+    "models-dir": { type: "string", default: TEST_MODELS_DIR },
     out: {
       type: "string",
       default: resultsFile("retrieval.json"),
@@ -93,6 +101,13 @@ if (!Object.hasOwn(EMBEDDERS, values.embedder!)) {
   console.error(`--embedder must be one of ${Object.keys(EMBEDDERS).join(", ")}`);
   Deno.exit(2);
 }
+if (values.blind && (values.embedder !== "onnx" || !values["model-dir"])) {
+  console.error("--blind reads with an ONNX model: give --embedder onnx and --model-dir DIR");
+  Deno.exit(2);
+}
+const devices = values.blind
+  ? await blindDevices(values["model-dir"]!, values["models-dir"]!)
+  : undefined;
 const RUNS = whole(values.runs, "--runs");
 /** The minimum score the headline figures are computed at: the relayer's default. */
 const MIN_SCORE = values["min-score"] === undefined
@@ -110,6 +125,35 @@ const facts: FactSet = factSetOf(factFile);
 /** The fact set's splits, and the one the spread reports (held-out where there is one). */
 const SPLITS = splitsOf(factFile);
 const REPORTED = SPLITS.includes("held-out") ? "held-out" : SPLITS.at(-1)!;
+
+/** What the benchmark recalls from: the relayer's API, or operator-blind devices. */
+type Recalls = { recall(query: string, options: RecallOptions): Promise<RecallResults> };
+
+/**
+ * Operator-blind devices of `account`, one a namespace: `remember` enables each namespace and
+ * remembers its items in order; resolves to memory id → labels.
+ */
+function blindNamespaces(account: DeviceAccount) {
+  const opened = new Map<string, Promise<BlindMemory>>();
+  const memoryOf = (namespace = "default") => {
+    if (!opened.has(namespace)) opened.set(namespace, devices!.device(account, namespace));
+    return opened.get(namespace)!;
+  };
+  return {
+    recall: async (query: string, { namespace, ...options }: RecallOptions) =>
+      await (await memoryOf(namespace)).recall(query, options),
+    async remember(items: Remembered[]) {
+      const labelsOf = new Map<string, string[]>();
+      for (const [namespace, inIt] of Map.groupBy(items, (item) => item.namespace)) {
+        const memory = await memoryOf(namespace);
+        await memory.enable();
+        const ids = await memory.remember(inIt.map(({ text, thread }) => ({ text, thread })));
+        ids.forEach((id, i) => labelsOf.set(id, [inIt[i].label]));
+      }
+      return labelsOf;
+    },
+  };
+}
 
 /** Remembers `items` in bulk requests of 20, in order; resolves to memory id → labels. */
 async function rememberAll(client: SvcClient, items: Remembered[]) {
@@ -147,7 +191,7 @@ async function rememberAll(client: SvcClient, items: Remembered[]) {
 }
 
 /** Every question's results (min_score 0), the shape of its nearest memories, and recall's latencies. */
-async function askAll(client: SvcClient, asked: Asked[]) {
+async function askAll(client: Recalls, asked: Asked[]) {
   const answers: RecallResult[][] = [];
   const shapes: { margin: number; spread: number }[] = [];
   // Whether the relayer, asked without min_score, would answer nothing (`no_answer`).
@@ -233,7 +277,7 @@ function abstaining(
 }
 
 /** The margin below which the relayer abstains for its embedder, as a recall explains it. */
-async function abstainBelowOf(client: SvcClient, { question, namespace }: Asked) {
+async function abstainBelowOf(client: Recalls, { question, namespace }: Asked) {
   return (await client.recall(question, { namespace, explain: true })).abstain_below ?? 0;
 }
 
@@ -265,16 +309,20 @@ for (let run = 0; run < RUNS; run++) {
       dataDir,
       relayer.url,
     );
-    let client = firstClient;
+    const blind = devices && blindNamespaces({ baseUrl: relayer.url, privateKey, accountId });
+    let client: Recalls = blind ?? firstClient;
     const started = performance.now();
-    const labelsOf = await rememberAll(client, [...locomo.remembered, ...facts.remembered]);
+    const remembered = [...locomo.remembered, ...facts.remembered];
+    const labelsOf = await (blind?.remember(remembered) ?? rememberAll(firstClient, remembered));
     const ingestSeconds = (performance.now() - started) / 1000;
     const first = await askAll(client, asked);
     // A restart: the catalog is built again and the index read again from storage.
     await relayer.stop();
     relayer = await startRelayer(dataDir, env, { root: ROOT });
     const { SvcClient } = await import("../src/client/mod.ts");
-    client = await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
+    client = devices
+      ? blindNamespaces({ baseUrl: relayer.url, privateKey, accountId })
+      : await SvcClient.create({ baseUrl: relayer.url, privateKey, accountId });
     const second = await askAll(client, asked);
     if (values.dump && run === 0) {
       const dumped = [];
@@ -370,6 +418,7 @@ const result = {
   date: new Date().toISOString(),
   machine: machine(),
   embedder: values.embedder,
+  blind: values.blind,
   vector_store: values.store,
   runs: RUNS,
   memories: { locomo: locomo.remembered.length, facts: facts.remembered.length },

@@ -12,6 +12,7 @@ import {
   need,
   positiveInt,
   tagsArg,
+  threadArg,
   UsageError,
 } from "./client_flags.ts";
 import type { MemoryFlags, Output } from "./svc_memories.ts";
@@ -22,7 +23,7 @@ export const BLIND_USAGE =
 and ranks with the ONNX model of --model-dir DIR or SVC_ONNX_MODEL_DIR):
   blind enable [--namespace NS]           make the namespace operator-blind
   blind move [--namespace NS]             move its earlier memories into its log
-  blind remember TEXT [--namespace NS] [--tag T]...
+  blind remember TEXT [--namespace NS] [--tag T]... [--thread ID]
   blind recall QUERY [--namespace NS] [--limit N] [--tag T]... [--min-score S] [--explain]
   blind list [--namespace NS]             its memories, newest first, with their ids
   blind update ID --text TEXT [--tag T]... [--namespace NS]
@@ -98,7 +99,11 @@ export async function runBlind(
       }
       case "remember": {
         const [memoryId] = await memory.remember([
-          { text: need(text, "the text"), tags: tagsArg(values.tag) },
+          {
+            text: need(text, "the text"),
+            tags: tagsArg(values.tag),
+            thread: threadArg(values.thread),
+          },
         ]);
         return { json: { namespace, id: memoryId }, text: `remembered ${memoryId}` };
       }

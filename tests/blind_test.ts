@@ -195,13 +195,18 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   assert.equal(listed.memories.length, 0);
 });
 
-Deno.test("blind recall ranks as normal recall with the same embedder", async () => {
+Deno.test("blind recall ranks as normal recall with the same embedder, threads included", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   const memory = await device(t, caller);
   await memory.enable();
-  await memory.remember(FACTS.map((text) => ({ text })));
-  await rememberAll(t, caller, FACTS.map((text) => ({ text, namespace: "normal" })));
+  const thread = (i: number) => i < 3 ? "monday" : "tuesday";
+  await memory.remember(FACTS.map((text, i) => ({ text, thread: thread(i) })));
+  await rememberAll(
+    t,
+    caller,
+    FACTS.map((text, i) => ({ text, namespace: "normal", thread: thread(i) })),
+  );
   for (const query of ["where does my sister live", "what car do I drive", "Sunday music"]) {
     const normal = await jsonOf(
       await t.signed(caller, "POST", "/api/recall", { query, namespace: "normal", limit: 5 }),

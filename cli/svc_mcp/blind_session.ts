@@ -27,7 +27,7 @@ function memoryOf(entry: BlindMemoryEntry, namespace: string): Memory {
     text: entry.text,
     manual: false,
     tags: entry.tags,
-    thread: null,
+    thread: entry.thread ?? null,
     created_at: at,
     updated_at: at,
     expires_at: null,
@@ -55,7 +55,7 @@ export function blindToolSession(memory: BlindMemory): ToolSession {
   const client: ToolSession["client"] = {
     async remember(text, options = {}) {
       inNamespace(options.namespace);
-      const [id] = await memory.remember([{ text, tags: options.tags }]);
+      const [id] = await memory.remember([{ text, tags: options.tags, thread: options.thread }]);
       return { job_id: id, status: "done" };
     },
     waitForJob(jobId: string): Promise<PublicJob> {

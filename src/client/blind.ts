@@ -83,6 +83,11 @@ export interface BlindItem {
   text: string;
   /** Up to 16 tags. */
   tags?: string[];
+  /**
+   * The conversation or session it comes from: recall lifts a memory with the memories
+   * remembered next to it in the same thread, as in normal mode.
+   */
+  thread?: string;
 }
 
 /** The relayer's answer to `GET /api/blind`. */
@@ -107,6 +112,8 @@ export interface BlindMemoryEntry {
   createdAt: number;
   /** Its tags (none: `[]`). */
   tags: string[];
+  /** Its thread, if it has one. */
+  thread?: string;
   /** The memory it is a new version of (`update`), if any. */
   supersedes?: string;
 }
@@ -126,6 +133,7 @@ interface EntryHeader {
   text: string;
   createdAt: number;
   tags?: string[];
+  thread?: string;
   supersedes?: string;
   terms: string[];
   info: MemoryInfo;
@@ -383,13 +391,14 @@ export class BlindMemory {
     const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
     const rows = records.filter((record) => record.sealed).map((record) => {
       const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed!);
-      const { text, createdAt, tags = [], supersedes } = header;
+      const { text, createdAt, tags = [], thread, supersedes } = header;
       if (supersedes) erased.push(supersedes);
       index.memories.set(record.id, {
         id: record.id,
         text,
         createdAt,
         tags,
+        ...(thread !== undefined && { thread }),
         ...(supersedes && { supersedes }),
       });
       return {
@@ -406,20 +415,23 @@ export class BlindMemory {
     opened.seq = records[records.length - 1].seq;
   }
 
-  /** The attributes of what this client remembers: `tags`, and this key as who remembered it. */
-  #attributes(tags?: string[]): MemoryAttributes {
+  /**
+   * The attributes of what this client remembers: `tags`, `thread`, and this key as who
+   * remembered it.
+   */
+  #attributes(tags?: string[], thread?: string | null): MemoryAttributes {
     const rememberedBy = { address: addressOf(this.publicKey), label: this.#label };
-    return { ...(tags?.length && { tags }), rememberedBy };
+    return { ...(tags?.length && { tags }), ...(thread != null && { thread }), rememberedBy };
   }
 
   /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
   async remember(items: BlindItem[]): Promise<string[]> {
     const createdAt = Date.now();
-    const memories = items.map(({ text, tags }) => ({
+    const memories = items.map(({ text, tags, thread }) => ({
       id: timeOrderedId(createdAt),
       text,
       createdAt,
-      attributes: this.#attributes(tags),
+      attributes: this.#attributes(tags, thread),
     }));
     await this.#append(memories);
     return memories.map((memory) => memory.id);
@@ -445,6 +457,7 @@ export class BlindMemory {
         createdAt: Date.parse(memory.created_at),
         attributes: {
           ...(memory.tags.length && { tags: memory.tags }),
+          ...(memory.thread !== null && { thread: memory.thread }),
           ...(memory.remembered_by && {
             rememberedBy: {
               ...memory.remembered_by,
@@ -480,6 +493,7 @@ export class BlindMemory {
         text: memory.text,
         createdAt: memory.createdAt,
         ...(memory.attributes.tags?.length && { tags: memory.attributes.tags }),
+        ...(memory.attributes.thread !== undefined && { thread: memory.attributes.thread }),
         ...(memories[i].supersedes && { supersedes: memories[i].supersedes }),
         terms: prepared[i].terms,
         info: prepared[i].info,
@@ -541,7 +555,7 @@ export class BlindMemory {
       text: change.text,
       createdAt,
       supersedes: id,
-      attributes: this.#attributes(change.tags ?? old.tags),
+      attributes: this.#attributes(change.tags ?? old.tags, old.thread),
     };
     await this.#append([memory]);
     return { id: memory.id, supersedes: id, receipt: await this.forget(id) };
@@ -566,7 +580,7 @@ export class BlindMemory {
         text: memory.text,
         tags: memory.tags,
         namespace: this.namespace,
-        thread: null,
+        thread: memory.thread ?? null,
         created_at: at,
         updated_at: at,
         expires_at: null,
@@ -577,7 +591,7 @@ export class BlindMemory {
   }
 
   /**
-   * Remembers an export's lines here, with their tags and times (their namespace, thread and
+   * Remembers an export's lines here, with their tags, threads and times (their namespace and
    * expiry are not kept); resolves to the new memories' ids.
    */
   async importLines(lines: ImportLine[]): Promise<string[]> {
@@ -590,7 +604,7 @@ export class BlindMemory {
         id: timeOrderedId(createdAt),
         text: line.text,
         createdAt,
-        attributes: this.#attributes(line.tags),
+        attributes: this.#attributes(line.tags, line.thread),
       };
     });
     await this.#append(memories);
