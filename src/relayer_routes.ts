@@ -2,6 +2,7 @@
  * A relayer's route table: every route of the HTTP API, logged to the owners' access logs, with
  * the health report's backends and states.
  */
+import { addressOf } from "@svc/util/keys";
 import { AuthFailureLimiter } from "./auth/failure_limiter.ts";
 import { EmbedderBudget, withEmbedderBudget } from "./embedder_budget.ts";
 import { hostGuard, LOOPBACK_HOSTS } from "./http/relayer_names.ts";
@@ -112,8 +113,10 @@ function healthInfo(
   };
 }
 
-/** Whether a key belongs to an account, as the account directory resolves it. */
+/** Whether a key belongs to an account, as the account directory resolves it: a key or its owner's. */
 function keyOfAccount(options: RelayerOptions): KeyOfAccount {
+  const { directory } = options;
   return async (publicKey, accountId) =>
-    (await options.directory.resolve(publicKey, accountId))?.accountId === accountId;
+    (await directory.resolve(publicKey, accountId))?.accountId === accountId ||
+    (await directory.resolveOwner?.(addressOf(publicKey)))?.accountId === accountId;
 }

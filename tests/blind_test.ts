@@ -491,3 +491,30 @@ Deno.test("enable takes a sealed content key only with its id, and only so large
   const unwrapped = await jsonOf(await t.signed(other, "GET", "/api/blind?namespace=private"));
   assert.deepEqual([unwrapped.wrapped, unwrapped.sealed_key], [null, "AAAA"]);
 });
+
+Deno.test("the owner's key is let in, reads the log and erases, but does not write", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const memory = await device(t, caller);
+  await memory.enable();
+  const [id] = await memory.remember([{ text: FACTS[0] }]);
+  await memory.letIn(caller.ownerKey.publicKey);
+  const owner = { ...caller, key: caller.ownerKey };
+
+  const head = await jsonOf(await t.signed(owner, "GET", "/api/blind?namespace=private"));
+  const contentKey = await unwrapWith(
+    Uint8Array.fromBase64(head.wrapped),
+    caller.ownerKey.privateKey,
+    "private",
+  );
+  assert.equal(contentKey.byteLength, 32);
+  const page = await jsonOf(await t.signed(owner, "GET", "/api/blind/entries?namespace=private"));
+  assert.deepEqual(page.records.map((r: { id: string }) => r.id), [id]);
+  const listed = await jsonOf(await t.signed(owner, "GET", "/api/blind/namespaces"));
+  assert.deepEqual(listed.namespaces.map((n: { count: number }) => n.count), [1]);
+  const append = { namespace: "private", entries: [{ id: crypto.randomUUID(), sealed: "AAAA" }] };
+  assert.equal((await t.signed(owner, "POST", "/api/blind/entries", append)).status, 403);
+  const erased = await t.signed(owner, "DELETE", `/api/blind/entries/${id}?namespace=private`);
+  assert.equal((await jsonOf(erased)).memory_id, id);
+  assert.deepEqual(await memory.memories(), []);
+});

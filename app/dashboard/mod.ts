@@ -3,8 +3,8 @@
  * wallet and account, approves MCP sign-ins, revokes keys, and reads, searches and erases their
  * memories. The owner key never leaves the browser; this server only serves the app, reads the
  * public ledger, forwards sponsored transactions and the owner-signed memory requests
- * (`/api/memories*`, `/api/recall`, `/api/namespaces`, `/api/access-log`; `/health` for the
- * receipt key) to the relayer. Its handler is built with the HTTP kernel.
+ * (`/api/memories*`, `/api/recall`, `/api/namespaces`, `/api/access-log`, `/api/blind*`;
+ * `/health` for the receipt key) to the relayer. Its handler is built with the HTTP kernel.
  */
 import { isAddress } from "@svc/util/keys";
 import { audienceOf } from "@svc/relayer";
@@ -54,6 +54,8 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/app.js": ["app.js", "text/javascript; charset=utf-8"],
   "/assets/ui.js": ["ui.js", "text/javascript; charset=utf-8"],
   "/assets/memories.js": ["memories.js", "text/javascript; charset=utf-8"],
+  "/assets/blind.js": ["blind.js", "text/javascript; charset=utf-8"],
+  "/assets/blind_keys.js": ["blind_keys.js", "text/javascript; charset=utf-8"],
   "/assets/scope.js": ["scope.js", "text/javascript; charset=utf-8"],
   "/assets/activity.js": ["activity.js", "text/javascript; charset=utf-8"],
   "/assets/wallet.js": ["wallet.js", "text/javascript; charset=utf-8"],
@@ -62,7 +64,11 @@ const STATIC: Record<string, [file: string, type: string]> = {
   "/assets/app.css": ["app.css", "text/css; charset=utf-8"],
   "/assets/moved.js": ["moved.js", "text/javascript; charset=utf-8"],
 };
-const NOBLE_HASHES = new URL("../../node_modules/@noble/hashes/", import.meta.url);
+/** The npm packages the browser imports, served from `node_modules` at `/vendor/<name>/`. */
+const VENDOR: Record<string, URL> = {
+  "noble-hashes": new URL("../../node_modules/@noble/hashes/", import.meta.url),
+  "noble-ciphers": new URL("../../node_modules/@noble/ciphers/", import.meta.url),
+};
 const SECURITY_HEADERS = {
   "content-security-policy": "default-src 'self'; connect-src 'self' http://127.0.0.1:* " +
     "http://localhost:*; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
@@ -131,8 +137,9 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       ...pages,
       route(
         "GET",
-        "/vendor/noble-hashes/:name([a-z0-9_]+\\.js)",
-        ({ params }) => asset(new URL(params.name, NOBLE_HASHES), "text/javascript; charset=utf-8"),
+        `/vendor/:package(${Object.keys(VENDOR).join("|")})/:name([a-z0-9_]+\\.js)`,
+        ({ params }) =>
+          asset(new URL(params.name, VENDOR[params.package]), "text/javascript; charset=utf-8"),
       ),
       route("GET", "/api/config", () =>
         Promise.resolve(
@@ -160,6 +167,13 @@ export function createDashboard(options: DashboardOptions): Dashboard {
       route("POST", "/api/recall", toRelayer, { streamBody: true }),
       route("GET", "/api/namespaces", toRelayer, { streamBody: true }),
       route("GET", "/api/access-log", toRelayer, { streamBody: true }),
+      // Operator-blind namespaces: the browser opens their entries, the relayer cannot.
+      route("GET", "/api/blind", toRelayer, { streamBody: true }),
+      route("DELETE", "/api/blind", toRelayer, { streamBody: true }),
+      route("GET", "/api/blind/namespaces", toRelayer, { streamBody: true }),
+      route("PUT", "/api/blind/keys", toRelayer, { streamBody: true }),
+      route("GET", "/api/blind/entries", toRelayer, { streamBody: true }),
+      route("DELETE", "/api/blind/entries/:id", toRelayer, { streamBody: true }),
       route("GET", "/health", toRelayer, { streamBody: true }),
     ],
   });

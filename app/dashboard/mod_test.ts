@@ -64,6 +64,19 @@ Deno.test("dashboard: pages and assets carry the security headers and a request 
   assert.equal(vendor.status, 200);
   assert.match(vendor.headers.get("content-type") ?? "", /^text\/javascript/);
   await vendor.body?.cancel();
+  // ChaCha20-Poly1305 for operator-blind namespaces, and the modules it imports.
+  for (const name of ["chacha.js", "_arx.js", "_poly1305.js", "utils.js"]) {
+    const cipher = await get(`/vendor/noble-ciphers/${name}`);
+    assert.equal(cipher.status, 200, name);
+    assert.match(cipher.headers.get("content-type") ?? "", /^text\/javascript/);
+    if (name === "chacha.js") assert.match(await cipher.text(), /export const chacha20poly1305/);
+    else await cipher.body?.cancel();
+  }
+  for (const path of ["/vendor/noble-curves/ed25519.js", "/vendor/noble-ciphers/chacha.d.ts"]) {
+    const refused = await get(path);
+    assert.equal(refused.status, 404, path);
+    await refused.body?.cancel();
+  }
   const missing = await get("/vendor/noble-hashes/nothing_here.js");
   assert.equal(missing.status, 404);
   assert.equal((await missing.json()).error, "No such file");
@@ -163,6 +176,12 @@ Deno.test("dashboard: the owner's signed memory requests and /health go to the r
     ["POST", "/api/recall", '{"query":"diet","namespace":"a"}'],
     ["GET", "/api/namespaces"],
     ["GET", "/api/access-log?limit=5"],
+    ["GET", "/api/blind?namespace=private"],
+    ["GET", "/api/blind/namespaces"],
+    ["GET", "/api/blind/entries?namespace=private&after=12&limit=1000"],
+    ["DELETE", `/api/blind/entries/${id}?namespace=private`],
+    ["DELETE", "/api/blind?namespace=private&confirm=private"],
+    ["PUT", "/api/blind/keys", '{"namespace":"private","public_key":"ab","wrapped":"AA=="}'],
     ["GET", "/health"],
   ];
   for (const [method, path, body] of requests) {
@@ -189,5 +208,15 @@ Deno.test("dashboard: the owner's signed memory requests and /health go to the r
   );
   assert.equal(remember.status, 404);
   await remember.body?.cancel();
+  // Nor are the appends of operator-blind entries: the dashboard writes none.
+  const append = await handler(
+    new Request(`${ORIGIN}/api/blind/entries`, {
+      method: "POST",
+      headers: signedHeaders,
+      body: "{}",
+    }),
+  );
+  assert.equal(append.status, 405);
+  await append.body?.cancel();
   assert.equal(forwarded.length, requests.length);
 });

@@ -194,7 +194,7 @@ export async function checkSignedHeaders(
       throw new SvcError(
         "forbidden",
         "The account owner's key signs only list, get, update, erase, recall, export, the " +
-          "namespaces and the access log; add a delegate key for the rest (svc key add or " +
+          "namespaces, the access log and reading operator-blind namespaces; add a delegate key for the rest (svc key add or " +
           "the dashboard; on Sui, the package's add_delegate_key)",
       );
     }

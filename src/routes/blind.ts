@@ -177,6 +177,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       });
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       input: { query: HEAD },
@@ -211,6 +212,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       });
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["erase"],
       access: "erase",
       input: { query: ERASE_NAMESPACE },
@@ -244,6 +246,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       return jsonResponse(200, { namespaces });
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       doc: {
@@ -273,6 +276,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       return jsonResponse(200, { namespace: body.namespace, public_key: body.public_key });
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["write"],
       input: { body: LET_IN },
       doc: {
@@ -332,6 +336,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       });
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["read"],
       claim: "overlap",
       access: "list",
@@ -363,6 +368,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       return jsonResponse(200, receipt);
     }, {
       signed: true,
+      ownerKey: true, // the dashboard reads and erases in the browser
       operations: ["erase"],
       access: "erase",
       input: { params: ERASE, query: IN_NAMESPACE },

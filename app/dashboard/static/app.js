@@ -51,6 +51,7 @@ async function home() {
                     { href: `/memories?${new URLSearchParams({ namespace: n.namespace })}` },
                     shownName(n.namespace),
                   ),
+                  n.blind ? [" ", h("span", { class: "tag" }, "operator-blind")] : null,
                 ),
                 h("td", { class: "right" }, String(n.count)),
               )

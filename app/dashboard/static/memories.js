@@ -3,8 +3,11 @@
 // after a confirmation, with the relayer's
 // signed receipt shown and checked against its receipt key. Each memory shows the agent that
 // remembered it, and links to the agents that read it (the activity page). Every request is
-// signed in this browser by the owner key; the dashboard forwards it to the relayer.
+// signed in this browser by the owner key; the dashboard forwards it to the relayer. An
+// operator-blind namespace is read in this browser (blind.js): listed and erased, not searched
+// or corrected.
 import { namespaces, relayerRequest, verifyReceipt } from "./wallet.js";
+import { blindHead, blindSource } from "./blind.js";
 import { action, agentNames, card, field, h, onPick, render, say, shownName } from "./ui.js";
 
 const PAGE_SIZE = 20;
@@ -50,6 +53,12 @@ function memoryText(memory, id) {
   return paragraph;
 }
 
+/** A namespace as the picker names it: with its count, and whether it is operator-blind. */
+function optionLabel(name, count, blind) {
+  const notes = [count ? String(count) : "", blind ? "operator-blind" : ""].filter(Boolean);
+  return notes.length ? `${shownName(name)} (${notes.join(", ")})` : shownName(name);
+}
+
 const day = (iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
 const moment = (iso) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -67,6 +76,24 @@ export async function memories({ wallet, owned }) {
       audience: config.audience,
       accountId: owned.id,
     });
+
+  /** Where the namespace's memories come from: the relayer's index, or a blind log opened here. */
+  let source = {
+    list(cursor) {
+      const query = new URLSearchParams({ namespace, limit: String(PAGE_SIZE) });
+      if (cursor) query.set("cursor", cursor);
+      return signed("GET", `/api/memories?${query}`);
+    },
+    erasePath: (id) => `/api/memories/${encodeURIComponent(id)}`,
+    eraseAllPath: () => `/api/memories?${new URLSearchParams({ namespace, confirm: namespace })}`,
+  };
+  let failure;
+  try {
+    const head = await blindHead(signed, namespace);
+    if (head) source = await blindSource({ wallet, namespace, signed, head, pageSize: PAGE_SIZE });
+  } catch (error) {
+    failure = error;
+  }
 
   const nameOf = agentNames(owned, wallet);
   const list = h("ul", { class: "memories", "aria-label": "Memories" });
@@ -118,7 +145,7 @@ export async function memories({ wallet, owned }) {
       if (
         !confirm(`Erase "${preview}"? Its key is destroyed: it cannot be read or recovered again.`)
       ) return;
-      const answer = await signed("DELETE", `/api/memories/${encodeURIComponent(memory.id)}`)
+      const answer = await signed("DELETE", source.erasePath(memory.id))
         .catch((error) => {
           if (error.status === 404) gone(row);
           throw error;
@@ -139,7 +166,7 @@ export async function memories({ wallet, owned }) {
     );
     const actions = h("div", { class: "memory-actions" }, readers, erase);
     // A client-encrypted memory's text is not the relayer's to read, nor to correct.
-    if (memory.text !== null) actions.prepend(editButton(memory, row, textId));
+    if (memory.text !== null && !source.blind) actions.prepend(editButton(memory, row, textId));
     row.append(actions);
     return row;
   }
@@ -281,9 +308,7 @@ export async function memories({ wallet, owned }) {
    * so that Back to this page shows them again.
    */
   async function page(cursor) {
-    const query = new URLSearchParams({ namespace, limit: String(PAGE_SIZE) });
-    if (cursor) query.set("cursor", cursor);
-    const answer = await signed("GET", `/api/memories?${query}`);
+    const answer = await source.list(cursor);
     searching = false;
     if (!cursor) list.replaceChildren();
     const rows = answer.memories.map((memory) => item(memory));
@@ -355,22 +380,26 @@ export async function memories({ wallet, owned }) {
     h("label", { for: "namespace-picker" }, "Namespace"),
     picker,
   );
-  const current = h("option", { value: namespace, selected: true }, shownName(namespace));
+  const current = h(
+    "option",
+    { value: namespace, selected: true },
+    optionLabel(namespace, 0, source.blind),
+  );
   picker.append(current);
   /** How many memories the namespace holds, once known: the picker shows it. */
   let count;
   const counted = (value) => {
     count = value;
-    current.textContent = count ? `${shownName(namespace)} (${count})` : shownName(namespace);
+    current.textContent = optionLabel(namespace, count, source.blind);
     eraseAll.hidden = count === 0;
   };
   onPick(picker, () => {
     location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
   });
   namespaces({ wallet, owned }).then(({ namespaces: known }) => {
-    for (const { namespace: name, count: held } of known) {
+    for (const { namespace: name, count: held, blind } of known) {
       if (name === namespace) counted(held);
-      else picker.append(h("option", { value: name }, `${shownName(name)} (${held})`));
+      else picker.append(h("option", { value: name }, optionLabel(name, held, blind)));
     }
   }, () => {});
 
@@ -387,14 +416,14 @@ export async function memories({ wallet, owned }) {
     if (typed !== namespace && typed !== shownName(namespace)) {
       throw new Error("The name typed is not the namespace's: nothing was erased.");
     }
-    const query = new URLSearchParams({ namespace, confirm: namespace });
-    const answer = await signed("DELETE", `/api/memories?${query}`);
+    const answer = await signed("DELETE", source.eraseAllPath());
     const health = await fetch("/health").then((r) => r.json()).catch(() => ({}));
     const checked = await Promise.all(
       answer.receipts.map((one) => verifyReceipt(one, health.receiptKey)),
     );
     list.replaceChildren();
     more.replaceChildren();
+    source.note?.remove(); // no longer operator-blind
     counted(0);
     heading.textContent = "No memories in this namespace.";
     say(
@@ -413,7 +442,7 @@ export async function memories({ wallet, owned }) {
     card(
       `Memories in "${shownName(namespace)}"`,
       choose,
-      form,
+      source.note ?? form,
       heading,
       list,
       more,
@@ -422,7 +451,8 @@ export async function memories({ wallet, owned }) {
   );
   const kept = history.state ?? {};
   try {
-    if (kept.query) {
+    if (failure) throw failure;
+    if (kept.query && !source.blind) {
       input.value = kept.query;
       await search(kept.query);
     } else {

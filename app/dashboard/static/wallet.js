@@ -96,15 +96,20 @@ export async function createWallet() {
   return await keep(await fromSeed(hex(crypto.getRandomValues(new Uint8Array(32)))));
 }
 
+/** The owner key's 32-byte seed, as its backup holds it. */
+export async function ownerSeed(wallet) {
+  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", wallet.privateKey));
+  return pkcs8.slice(-32);
+}
+
 /** A JSON backup of the owner key: whoever has it controls the account. */
 export async function exportBackup(wallet) {
-  const pkcs8 = new Uint8Array(await crypto.subtle.exportKey("pkcs8", wallet.privateKey));
   return JSON.stringify(
     {
       type: "svc-owner-key",
       version: 1,
       address: wallet.address,
-      privateKey: hex(pkcs8.slice(-32)),
+      privateKey: hex(await ownerSeed(wallet)),
     },
     null,
     2,
@@ -233,17 +238,32 @@ export async function transact(wallet, kind) {
 }
 
 /**
- * The namespaces of `session`'s account (its wallet and account) with their memory counts,
- * from the relayer, signed by the owner key.
+ * The namespaces of `session`'s account (its wallet and account) with their memory counts, from
+ * the relayer, signed by the owner key, sorted by name. An operator-blind one has `blind: true`
+ * and its log's count.
  */
 export async function namespaces({ wallet, owned }) {
   const { audience } = await (await fetch("/api/config")).json();
-  return await relayerRequest(wallet, {
-    method: "GET",
-    path: "/api/namespaces",
-    audience,
-    accountId: owned.id,
-  });
+  const get = (path) =>
+    relayerRequest(wallet, { method: "GET", path, audience, accountId: owned.id });
+  const [normal, blind] = await Promise.all([
+    get("/api/namespaces"),
+    get("/api/blind/namespaces").catch((error) => blindUnavailable(error) && { namespaces: [] }),
+  ]);
+  const merged = new Map(normal.namespaces.map((entry) => [entry.namespace, entry]));
+  for (const { namespace, count } of blind.namespaces) {
+    merged.set(namespace, { namespace, count, blind: true });
+  }
+  return { namespaces: [...merged.values()].sort((a, b) => a.namespace < b.namespace ? -1 : 1) };
+}
+
+/**
+ * `true` when the relayer's refusal `error` means it shows the owner key no operator-blind
+ * namespace: it keeps none (404), or does not open them to that key (403). Throws it otherwise.
+ */
+export function blindUnavailable(error) {
+  if (error.status === 404 || error.status === 403) return true;
+  throw error;
 }
 
 const HEX_BYTES = (text, bytes) =>

@@ -1,0 +1,149 @@
+// An operator-blind namespace on the memories page. The relayer keeps only entries it cannot
+// open; this browser opens them with the owner key, once a device let that key in. The content
+// key and the texts stay in this page's memory: nothing is stored. The owner key may then let
+// another key of the account in.
+import { blindUnavailable, ownerSeed } from "./wallet.js";
+import { entriesKey, openEntry, unwrapWith, wrapFor } from "./blind_keys.js";
+import { action, h, say, shownName } from "./ui.js";
+
+/** The records read in one request (the relayer's most). */
+const RECORDS = 1000;
+
+/**
+ * The head of `namespace` (`GET /api/blind`) when it is operator-blind, else `null`. `signed`
+ * sends a request signed by the owner key.
+ */
+export async function blindHead(signed, namespace) {
+  const query = new URLSearchParams({ namespace });
+  const head = await signed("GET", `/api/blind?${query}`)
+    .catch((error) => blindUnavailable(error) && { blind: false });
+  return head.blind ? head : null;
+}
+
+/** The command that lets the owner key (`publicKey`) in from a device already let in. */
+function letInCommand(namespace, publicKey) {
+  const name = /^[\w.-]+$/.test(namespace)
+    ? namespace
+    : `'${shownName(namespace).replaceAll("'", "'\\''")}'`;
+  return `deno task svc blind let-in --namespace ${name} --public-key ${publicKey}`;
+}
+
+/** The content key wrapped for the owner key, opened; throws when it does not open. */
+async function contentKeyOf(wallet, namespace, wrapped) {
+  try {
+    const seed = await ownerSeed(wallet);
+    return await unwrapWith(Uint8Array.fromBase64(wrapped), seed, wallet.publicKey, namespace);
+  } catch {
+    throw new Error(
+      "The namespace's key, as the relayer gave it for your owner key, does not open: the " +
+        "relayer altered it. Nothing was read.",
+    );
+  }
+}
+
+/**
+ * The memories of the operator-blind namespace whose head is `head`, read as the memories page
+ * reads a namespace: `list(cursor)` gives a page, newest first, and `erasePath`/`eraseAllPath`
+ * the routes that erase. `note` tells the page what the namespace is. When the owner key is not
+ * let in, `list` throws a sentence with the command that lets it in.
+ */
+export async function blindSource({ wallet, namespace, signed, head, pageSize }) {
+  const query = (extra = {}) => new URLSearchParams({ namespace, ...extra });
+  const contentKey = head.wrapped && await contentKeyOf(wallet, namespace, head.wrapped);
+  const key = contentKey && await entriesKey(contentKey);
+  let sorted = [];
+
+  /** Reads the log and opens its entries; resolves to its memories, newest first. */
+  async function read() {
+    const held = new Map();
+    for (let after = 0;;) {
+      const extra = { after: String(after), limit: String(RECORDS) };
+      const { seq, records } = await signed("GET", `/api/blind/entries?${query(extra)}`);
+      for (const record of records) {
+        if (record.sealed) held.set(record.id, openEntry(key, namespace, record.id, record.sealed));
+        else held.delete(record.id);
+      }
+      if (records.length === 0 || (after = records.at(-1).seq) >= seq) break;
+    }
+    // A new version replaces the memory it names, even before that one's erase.
+    for (const memory of [...held.values()]) held.delete(memory.supersedes);
+    return [...held.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  }
+
+  /** A page after `cursor` (the time and id of the last memory shown; none: from the log). */
+  async function list(cursor) {
+    if (!key) {
+      throw new Error(
+        "Your owner key is not let in to this operator-blind namespace. On a device that is let " +
+          `in, run: ${letInCommand(namespace, wallet.publicKey)}`,
+      );
+    }
+    let rest = sorted = cursor ? sorted : await read();
+    if (cursor) {
+      const [time, id] = JSON.parse(cursor);
+      rest = sorted.filter((m) => m.createdAt < time || (m.createdAt === time && m.id < id));
+    }
+    const shown = rest.slice(0, pageSize);
+    const last = shown.at(-1);
+    return {
+      memories: shown.map(({ id, text, createdAt, tags, thread }) => {
+        const at = new Date(createdAt).toISOString();
+        return { id, text, tags, thread: thread ?? null, created_at: at, updated_at: at };
+      }),
+      next_cursor: rest.length > pageSize ? JSON.stringify([last.createdAt, last.id]) : null,
+    };
+  }
+
+  const note = h(
+    "div",
+    { class: "blind-note" },
+    h(
+      "p",
+      {},
+      "Operator-blind: the relayer cannot read these memories." +
+        (key ? " This browser opened them with your owner key, and keeps none of them." : ""),
+    ),
+    key ? letInForm(contentKey, namespace, signed) : null,
+  );
+  return {
+    blind: true,
+    note,
+    list,
+    erasePath: (id) => `/api/blind/entries/${encodeURIComponent(id)}?${query()}`,
+    eraseAllPath: () => `/api/blind?${query({ confirm: namespace })}`,
+  };
+}
+
+/** A field for another key of the account, and a button that wraps the content key for it. */
+function letInForm(contentKey, namespace, signed) {
+  const input = h("input", {
+    type: "text",
+    id: "let-in-key",
+    spellcheck: "false",
+    autocomplete: "off",
+    placeholder: "64 hex characters",
+  });
+  const letIn = action("Let in", async () => {
+    const publicKey = input.value.trim().toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(publicKey)) {
+      input.setAttribute("aria-invalid", "true");
+      throw new Error("A device's public key is 64 hex characters.");
+    }
+    input.removeAttribute("aria-invalid");
+    const wrapped = await wrapFor(contentKey, publicKey, namespace);
+    await signed("PUT", "/api/blind/keys", {
+      namespace,
+      public_key: publicKey,
+      wrapped: wrapped.toBase64(),
+    });
+    input.value = "";
+    say("Let in: that key can now read and write this namespace.", "success");
+  }, { kind: "secondary", busy: "Letting in…" });
+  return h(
+    "details",
+    {},
+    h("summary", {}, "Let another device in"),
+    h("label", { for: "let-in-key" }, "The public key of one of your account's keys"),
+    h("div", { class: "search-row" }, input, letIn),
+  );
+}
