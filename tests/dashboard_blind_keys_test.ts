@@ -6,11 +6,11 @@
 import assert from "node:assert/strict";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { generateKeyPair } from "@svc/util/keys";
-import { BlindMemory } from "../../src/client/blind.ts";
-import { blindKeys, unwrapWith, wrapFor } from "../../src/client/blind_keys.ts";
-import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
-import { BASE, jsonOf, startTestRelayer } from "../../tests/fixtures.ts";
-import * as dashboard from "./static/blind_keys.js";
+import { BlindMemory } from "../src/client/blind.ts";
+import { blindKeys, unwrapWith, wrapFor } from "../src/client/blind_keys.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import { BASE, jsonOf, startTestRelayer } from "./fixtures.ts";
+import * as dashboard from "../app/dashboard/static/blind_keys.js";
 
 const seedOf = (privateKey: string) => Uint8Array.fromHex(privateKey);
 
