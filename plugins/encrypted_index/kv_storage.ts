@@ -130,13 +130,16 @@ export class KvBlockStorage implements BlockStorage {
     this.#kv = kv;
   }
 
-  /** Opens (creating) the database file at `path`, readable by its owner only. */
+  /**
+   * Opens (creating) the database file at `path`, readable by its owner only; `":memory:"`
+   * keeps it in memory, with no file.
+   */
   static async open(path: string): Promise<KvBlockStorage> {
     const slash = path.lastIndexOf("/");
     if (slash > 0) await Deno.mkdir(path.slice(0, slash), { recursive: true });
     const kv = await Deno.openKv(path);
     // Private to the relayer's user (SQLite then creates its -wal and -shm files alike).
-    if (Deno.build.os !== "windows") {
+    if (path !== ":memory:" && Deno.build.os !== "windows") {
       for (const file of [path, `${path}-wal`, `${path}-shm`]) {
         await Deno.chmod(file, 0o600).catch((error) => {
           if (!(error instanceof Deno.errors.NotFound)) throw error;

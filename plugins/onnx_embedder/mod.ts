@@ -88,6 +88,15 @@ export const ONNX_RANKING: EmbedderRanking = {
   },
 };
 
+/**
+ * The model id an embedder of `recipe` reports (`onnx:<name>:<digest>`): what an index and an
+ * operator-blind namespace's manifest pin. A client in another language embedding by the same
+ * recipe reports it too.
+ */
+export function onnxModelId(recipe: Pick<ModelRecipe, "name" | "digest">): string {
+  return `onnx:${recipe.name}:${recipe.digest.slice(0, 16)}`;
+}
+
 /** Embeds with an ONNX sentence-transformers model, in a worker of its own. */
 export class OnnxEmbedder implements Embedder, AsyncDisposable {
   readonly name = "onnx";
@@ -102,7 +111,7 @@ export class OnnxEmbedder implements Embedder, AsyncDisposable {
     this.recipe = recipe;
     this.#worker = worker;
     this.#dimensions = 0;
-    this.model = `onnx:${recipe.name}:${recipe.digest.slice(0, 16)}`;
+    this.model = onnxModelId(recipe);
   }
 
   /** The size of every vector, learnt from a first embedding at `open`. */

@@ -1,0 +1,135 @@
+"""Operator-blind namespaces from Python, against the relayer process, with the real
+all-MiniLM-L6-v2 (``python3 tests/models/fetch.py`` puts it in ``models/``): Python remembers,
+recalls, updates and forgets; the TypeScript CLI (``svc blind``, with its task's flags) and
+Python read each other's memories with the same scores; keys are let in; wrong models, a
+stopped child and a closed client give clear errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from typing import Dict
+
+import httpx
+import pytest
+
+from conftest import CLI, MODELS, _cli
+from task_flags import ROOT
+
+pytest.importorskip("onnxruntime")
+pytest.importorskip("deno")
+from svc_memory import SvcError, verify_receipt  # noqa: E402
+from svc_memory.blind import BlindMemory  # noqa: E402
+
+MODEL_DIR = str(ROOT / "models" / "all-MiniLM-L6-v2")
+if not os.path.exists(os.path.join(MODEL_DIR, "onnx", "model.onnx")):
+    pytest.skip("all-MiniLM-L6-v2 is not in models/ (python3 tests/models/fetch.py)",
+                allow_module_level=True)
+
+FACTS = [
+    "I am allergic to peanuts and carry an epipen",
+    "My sister Maeve teaches chemistry in Cork",
+    "I cycle to the office every morning",
+    "Our cat Biscuit sleeps on the radiator",
+]
+
+
+def device(relayer: Dict[str, str], namespace: str, key: str = "") -> BlindMemory:
+    return BlindMemory(relayer["url"], delegate_key=key or relayer["delegate_key"],
+                       account_id=relayer["account_id"], model_dir=MODEL_DIR,
+                       namespace=namespace, models_dir=MODELS)
+
+
+def svc_blind(relayer: Dict[str, str], *args: str, key: str = "",
+              model_dir: str = MODEL_DIR) -> Dict:
+    """``svc blind ARGS --json``, run with the CLI task's flags."""
+    env = {**os.environ, "SVC_DATA_DIR": relayer["data_dir"], "SVC_SERVER_URL": relayer["url"],
+           "SVC_DELEGATE_KEY": key or relayer["delegate_key"],
+           "SVC_ACCOUNT_ID": relayer["account_id"], "SVC_ONNX_MODEL_DIR": model_dir,
+           "SVC_MODELS_DIR": MODELS}
+    done = subprocess.run([*CLI, "blind", *args, "--json"], env=env, cwd=ROOT,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise AssertionError(done.stderr or done.stdout)
+    return json.loads(done.stdout)
+
+
+def test_python_remembers_recalls_updates_and_forgets(relayer: Dict[str, str]) -> None:
+    with device(relayer, "py-blind") as memory:
+        memory.enable()
+        ids = memory.remember([*FACTS[:3], {"text": FACTS[3], "tags": ["pets"]}])
+        assert len(ids) == 4
+        for question, fact in [("What food makes me ill?", 0), ("Where does Maeve work?", 1),
+                               ("How do I get to work?", 2)]:
+            assert memory.recall(question, limit=3).results[0].id == ids[fact]
+        pets = memory.recall("sleeping animal", tags=["pets"], min_score=0)
+        assert [r.id for r in pets.results] == [ids[3]]
+
+        updated = memory.update(ids[2], "I take the train to the office every morning")
+        assert updated["supersedes"] == ids[2]
+        receipt = memory.forget(ids[0])
+        key = httpx.get(relayer["url"] + "/health").json()["receiptKey"]
+        assert verify_receipt(receipt, key)
+        held = memory.memories()
+        assert ids[0] not in {m.id for m in held} and ids[2] not in {m.id for m in held}
+        assert held[0].id == updated["id"] and held[0].namespace == "py-blind"
+        with pytest.raises(SvcError) as refused:
+            memory.enable()
+        assert refused.value.code == "conflict"
+
+
+def test_python_and_typescript_read_each_other_with_the_same_scores(
+    relayer: Dict[str, str],
+) -> None:
+    svc_blind(relayer, "enable", "--namespace", "shared")
+    typed = svc_blind(relayer, "remember", FACTS[1], "--namespace", "shared")["id"]
+    with device(relayer, "shared") as memory:
+        memory.remember([FACTS[0], FACTS[2]])
+        for question in ["Who teaches chemistry?", "peanut allergy", "morning commute"]:
+            ours = memory.recall(question, limit=3, min_score=0).results
+            theirs = svc_blind(relayer, "recall", question, "--namespace", "shared",
+                               "--limit", "3", "--min-score", "0")["results"]
+            assert [r.id for r in ours] == [r["id"] for r in theirs], question
+            for mine, other in zip(ours, theirs):
+                assert abs(mine.score - other["score"]) < 1e-4, question
+        assert memory.recall("Who teaches chemistry?").results[0].id == typed
+
+
+def test_a_key_is_let_in_from_typescript_and_a_wrong_model_is_refused(
+    relayer: Dict[str, str],
+) -> None:
+    phone = _cli(relayer["data_dir"], "key", "add", "--account", relayer["account_id"])
+    svc_blind(relayer, "enable", "--namespace", "family")
+    svc_blind(relayer, "remember", FACTS[3], "--namespace", "family")
+    with device(relayer, "family", key=phone["privateKey"]) as memory:
+        with pytest.raises(SvcError) as refused:
+            memory.sync()
+        assert refused.value.code == "forbidden" and "let it in" in str(refused.value)
+        svc_blind(relayer, "let-in", "--public-key", phone["publicKey"], "--namespace", "family")
+        assert memory.recall("Where does the cat sleep?").results[0].text == FACTS[3]
+
+    # The same files under another name are another model id: the manifest refuses them.
+    with tempfile.TemporaryDirectory() as renamed:
+        other = os.path.join(renamed, "another-model")
+        os.symlink(MODEL_DIR, other)
+        svc_blind(relayer, "enable", "--namespace", "pinned", model_dir=other)
+    with device(relayer, "pinned") as memory:
+        with pytest.raises(SvcError) as refused:
+            memory.sync()
+        assert refused.value.code == "conflict" and "another-model" in str(refused.value)
+
+
+def test_a_stopped_child_and_a_closed_client_give_clear_errors(relayer: Dict[str, str]) -> None:
+    memory = device(relayer, "stopped")
+    memory._process.kill()
+    with pytest.raises(SvcError) as stopped:
+        memory.sync()
+    assert stopped.value.code == "unavailable"
+    memory.close()
+    with pytest.raises(SvcError):
+        memory.recall("anything")
+    with pytest.raises(SvcError) as bad:
+        BlindMemory("ftp://example", delegate_key=relayer["delegate_key"], model_dir=MODEL_DIR)
+    assert bad.value.code == "bad_request"
