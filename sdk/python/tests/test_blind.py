@@ -133,3 +133,15 @@ def test_a_stopped_child_and_a_closed_client_give_clear_errors(relayer: Dict[str
     with pytest.raises(SvcError) as bad:
         BlindMemory("ftp://example", delegate_key=relayer["delegate_key"], model_dir=MODEL_DIR)
     assert bad.value.code == "bad_request"
+
+
+def test_the_python_model_gives_the_reference_vectors(relayer: Dict[str, str]) -> None:
+    """The vectors of ``tests/vectors/onnx_reference.json``, which the TypeScript embedder is
+    checked against too, within 1e-4: the long text truncated, a query and other languages."""
+    reference = json.loads((ROOT / "tests" / "vectors" / "onnx_reference.json").read_text())
+    expected = reference["models"]["all-MiniLM-L6-v2"]["vectors"]
+    with device(relayer, "vectors") as memory:
+        for given, vector in zip(reference["texts"], expected):
+            [ours] = memory._embedder.embed([given["text"]], given["purpose"])
+            numbers = [float(x) for x in vector.split()]
+            assert max(abs(a - b) for a, b in zip(ours, numbers)) < 1e-4, given["text"][:40]
