@@ -72,7 +72,7 @@ def relayer() -> Iterator[Dict[str, str]]:
         account = _cli(data_dir, "account", "create")
         key = _cli(data_dir, "key", "add", "--account", account["accountId"], "--label", "pytest")
         yield {"url": url, "account_id": account["accountId"], "delegate_key": key["privateKey"],
-               "data_dir": data_dir}
+               "data_dir": data_dir, "pid": str(process.pid)}
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -145,3 +145,42 @@ def test_the_python_model_gives_the_reference_vectors(relayer: Dict[str, str]) -
             [ours] = memory._embedder.embed([given["text"]], given["purpose"])
             numbers = [float(x) for x in vector.split()]
             assert max(abs(a - b) for a, b in zip(ours, numbers)) < 1e-4, given["text"][:40]
+
+
+def _in_memory(pid: int, needles: Dict[str, bytes]) -> set:
+    """Which of ``needles`` the process ``pid``'s readable memory holds."""
+    found = set()
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            span, perms = line.split()[:2]
+            if not perms.startswith("r"):
+                continue
+            start, end = (int(x, 16) for x in span.split("-"))
+            for at in range(start, end, 1 << 24):
+                try:
+                    mem.seek(at)
+                    chunk = mem.read(min(1 << 24, end - at) + 256)
+                except (OSError, OverflowError, ValueError):
+                    break
+                found.update(name for name, needle in needles.items() if needle in chunk)
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="needs Linux /proc")
+def test_the_relayer_never_holds_what_python_remembered_blind(relayer: Dict[str, str]) -> None:
+    """Texts remembered and recalled from Python in a blind namespace are nowhere in the
+    relayer's memory; the same kind remembered in a normal namespace is (the control)."""
+    from svc_memory import Client
+
+    marks = [f"zebracrossing{i:03d}quokka" for i in range(20)]
+    with device(relayer, "scanned") as memory:
+        memory.enable()
+        memory.remember([f"My locker code is {mark}" for mark in marks[:10]])
+        assert memory.recall(f"locker code {marks[3]}").results[0].text.endswith(marks[3])
+    client = Client(relayer["url"], delegate_key=relayer["delegate_key"],
+                    account_id=relayer["account_id"])
+    for mark in marks[10:]:
+        client.remember(f"My gym code is {mark}", namespace="scanned-normal", wait=True)
+    found = _in_memory(int(relayer["pid"]), {mark: mark.encode() for mark in marks})
+    assert not found & set(marks[:10]), f"the relayer holds blind texts: {sorted(found)}"
+    assert found & set(marks[10:]), "the control: normal texts are in the relayer's memory"
