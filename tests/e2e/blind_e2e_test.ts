@@ -1,6 +1,7 @@
 /**
  * Operator-blind memory against the relayer as users run it (`deno task start`'s flags): a
- * client remembers 200 distinctive texts in an operator-blind namespace and recalls them, then
+ * client remembers 200 distinctive texts in an operator-blind namespace and recalls them, the CLI
+ * (`svc blind`) one more in a namespace of its own (the Python SDK's test does the same), then
  * the relayer's data directory, its log and its process memory (`/proc/<pid>/mem`) are searched
  * for the texts, their tags, a vector and the content key. None may be there. The same texts'
  * twins, remembered in a normal namespace of the same relayer, are found in its memory: the
@@ -103,6 +104,22 @@ Deno.test("blind e2e: the relayer holds no text, tag, vector or content key of a
       assert.equal(results[0]?.text, texts[i]);
       assert.deepEqual(results[0]?.tags, [BLIND_TAG]);
     }
+    // The CLI (its task's flags, the ONNX model) writes and reads a blind namespace of its own.
+    const modelDir = `${dataDir}/model`;
+    await Deno.mkdir(modelDir);
+    await writeTinyModel(modelDir);
+    const cliEnv = {
+      SVC_SERVER_URL: relayer.url,
+      SVC_DELEGATE_KEY: privateKey,
+      SVC_ACCOUNT_ID: accountId,
+      SVC_ONNX_MODEL_DIR: modelDir,
+      SVC_MODELS_DIR: TEST_MODELS_DIR,
+    };
+    const cli = (...args: string[]) =>
+      svcCli(dataDir, ["blind", ...args, "--namespace", "by-cli"], cliEnv);
+    await cli("enable");
+    await cli("remember", `From a terminal: the ${BLIND} word`, "--tag", BLIND_TAG);
+    assert.equal((await cli("recall", "terminal word")).results[0].tags[0], BLIND_TAG);
     // Their twins in a normal namespace, read back once: the positive control.
     const normal = texts.slice(0, 20).map((text) => text.replace(BLIND, NORMAL));
     const accepted = await client.rememberBulk(normal.map((text) => ({ text })));
