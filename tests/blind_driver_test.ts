@@ -1,5 +1,5 @@
 /**
- * The Python SDK's operator-blind client runs `src/client/blind_driver.ts` bundled
+ * The Python SDK's operator-blind client runs `cli/blind_driver.ts` bundled
  * (`sdk/python/svc_memory/blind_driver.js`, made by `deno task bundle:python`): the committed
  * bundle is the one the task makes from the sources now, and it names no path of this machine.
  * (`sdk/python/tests/test_blind.py` runs it against a relayer.)

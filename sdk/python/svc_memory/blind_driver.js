@@ -6153,7 +6153,7 @@ var require_protobufjs = __commonJS({
   }
 });
 
-// src/client/blind_driver.ts
+// cli/blind_driver.ts
 import { createInterface } from "node:readline";
 import process from "node:process";
 
@@ -18897,7 +18897,7 @@ function openEntry(keys, namespace, id, sealed) {
   };
 }
 
-// src/client/blind_driver.ts
+// cli/blind_driver.ts
 var encoder15 = new TextEncoder();
 var output = Deno.stdout.writable.getWriter();
 var write = (message) => output.write(encoder15.encode(JSON.stringify(message) + "\n"));

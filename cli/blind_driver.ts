@@ -19,9 +19,8 @@ import { ONNX_RANKING, onnxModelId, readModelDirectory } from "@svc/onnx-embedde
 import { GloveEmbedder } from "@svc/glove-embedder";
 import { EncryptedVectorStore } from "@svc/encrypted-index";
 import { KvBlockStorage } from "@svc/encrypted-index/kv_storage";
-import type { Embedder, EmbedOptions } from "../backends/types.ts";
-import { SvcError } from "../errors.ts";
-import { BlindMemory } from "./blind.ts";
+import { type Embedder, type EmbedOptions, SvcError } from "@svc/relayer/kit";
+import { BlindMemory } from "@svc/relayer/blind";
 
 /** What `open` takes, after `recipe`. */
 interface OpenArgs {
