@@ -9,7 +9,7 @@ import {
   type SvcClient,
 } from "@svc/relayer/client";
 import { describeKeyLimits } from "@svc/relayer/rules";
-import { parseKeyLimits } from "@svc/relayer/kit";
+import { parseKeyLimits, SvcError } from "@svc/relayer/kit";
 import { need } from "./client_flags.ts";
 import { visible, visibleName } from "./visible_text.ts";
 import type { MemoryRequest, Output } from "./svc_memories.ts";
@@ -67,7 +67,7 @@ export async function runWhoami(client: SvcClient, relayerUrl: string): Promise<
   const { scope, expiresAt } = parseKeyLimits({ ...me.scope, expires_at: me.expires_at });
   const limits = describeKeyLimits(scope, expiresAt);
   const relayer = { url: relayerUrl, version, embedder: backends.embedder };
-  const blind = operatorBlind ? (await client.blindNamespaces()).namespaces : [];
+  const blind = operatorBlind ? await blindNamespaces(client) : [];
   const blindNames = blind.map(({ namespace }) => visibleName(namespace)).join(", ");
   return {
     json: { ...me, relayer, operator_blind: blind.map(({ namespace }) => namespace) },
@@ -76,6 +76,16 @@ export async function runWhoami(client: SvcClient, relayerUrl: string): Promise<
       `(version ${visibleName(String(version))}, embedder ${visibleName(backends.embedder)})` +
       (blind.length ? `\nblind   ${blindNames} (operator-blind: read on your devices only)` : ""),
   };
+}
+
+/** The account's operator-blind namespaces; none for a key that may not read. */
+async function blindNamespaces(client: SvcClient) {
+  try {
+    return (await client.blindNamespaces()).namespaces;
+  } catch (error) {
+    if (error instanceof SvcError && error.code === "forbidden") return [];
+    throw error;
+  }
 }
 
 /** `namespaces`: the namespaces holding memories, with their counts. */

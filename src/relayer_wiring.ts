@@ -201,6 +201,10 @@ function createServices(
     logger,
     now,
   });
+  const blind = options.state &&
+    new BlindLog(options.state, options.secret, parts.identity, now);
+  const refuseBlind = blind &&
+    ((owner: string, namespaces: string[]) => blind.refuseBlind(owner, namespaces));
   const lifecycle = createLifecycleService({
     queue,
     cipher,
@@ -214,9 +218,8 @@ function createServices(
     eraser,
     logger,
     now,
+    refuseBlind,
   });
-  const blind = options.state &&
-    new BlindLog(options.state, options.secret, parts.identity, now);
   const service = createMemoryService({
     queue,
     pipeline,
@@ -233,7 +236,7 @@ function createServices(
     logger,
     observeStage: metrics.recallStage,
     now,
-    refuseBlind: blind && ((owner, namespaces) => blind.refuseBlind(owner, namespaces)),
+    refuseBlind,
   });
   const worker = createWorker({
     queue,

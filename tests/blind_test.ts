@@ -172,7 +172,11 @@ Deno.test("a blind namespace is enabled once, and read only with its embedder", 
 Deno.test("the relayer refuses to take a blind namespace's text on the normal routes", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
+  // A memory stored before the namespace was made blind, and not moved in yet.
+  const [earlier] = await rememberAll(t, caller, [{ text: "I eat fish", namespace: "private" }]);
   await (await device(t, caller)).enable();
+  const update = await t.signed(caller, "PUT", `/api/memories/${earlier}`, { text: "I am vegan" });
+  assert.equal((await jsonOf(update, 409)).reason, "operator_blind");
   const refused = async (path: string, body: object) => {
     const answer = await jsonOf(await t.signed(caller, "POST", path, body), 409);
     assert.equal(answer.reason, "operator_blind");
@@ -192,7 +196,7 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
   assert.equal((await jsonOf(imported, 409)).reason, "operator_blind");
   await rememberAll(t, caller, [{ text: "I am vegetarian", namespace: "public" }]);
   const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
-  assert.equal(listed.memories.length, 0);
+  assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ["I eat fish"]);
 });
 
 Deno.test("blind recall ranks as normal recall with the same embedder, threads included", async () => {
@@ -382,7 +386,7 @@ Deno.test("syncs at once take each record once", async () => {
   }
 });
 
-Deno.test("a cache left from before the namespace was erased and made again reads as empty", async () => {
+Deno.test("a cache left from before the namespace was made again is refused, not cut; removed, it reads anew", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   const dir = await Deno.makeTempDir();
@@ -395,9 +399,15 @@ Deno.test("a cache left from before the namespace was erased and made again read
     await phone.forgetAll();
     await phone.enable();
     await phone.remember([{ text: FACTS[1] }]);
+    const size = (await Deno.stat(cacheFile)).size;
+    await assert.rejects(
+      (await device(t, caller, "private", { cacheFile })).memories(),
+      (error: SvcError) => error.code === "conflict" && /remove the file/.test(error.message),
+    );
+    assert.equal((await Deno.stat(cacheFile)).size, size, "the refused cache was cut");
+    await Deno.remove(cacheFile);
     const again = await device(t, caller, "private", { cacheFile });
-    const found = await again.memories();
-    assert.deepEqual(found.map((memory) => memory.text), [FACTS[1]]);
+    assert.deepEqual((await again.memories()).map((memory) => memory.text), [FACTS[1]]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -449,19 +459,13 @@ Deno.test("the account's blind namespaces are listed with their counts; a scoped
   assert.ok(!(await storedBlind(t)).includes("diary"), "a namespace's name is in clear");
 });
 
-Deno.test("a log that went back is refused; a namespace made again is read anew", async () => {
+Deno.test("a log that went back is refused; a namespace made again elsewhere is refused until opened anew", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();
   const laptop = await device(t, caller);
   await laptop.enable();
   await laptop.remember(FACTS.slice(0, 2).map((text) => ({ text })));
-  const phone = await device(t, caller);
-  await phone.forgetAll();
-  await phone.enable();
-  await phone.remember([{ text: FACTS[3] }]);
-  const { results } = await laptop.recall("what do I practise on Sundays?", { minScore: 0 });
-  assert.deepEqual(results.map((r) => r.text), [FACTS[3]]);
-
+  await laptop.sync();
   for await (
     const { key, value } of t.kv.list<{ seq?: number; manifest?: unknown }>({ prefix: [] })
   ) {
@@ -470,8 +474,72 @@ Deno.test("a log that went back is refused; a namespace made again is read anew"
   await assert.rejects(
     laptop.recall("cello"),
     (error: SvcError) =>
-      error.code === "conflict" && /went back from record 1 to 0/.test(error.message),
+      error.code === "conflict" && /went back from record 2 to 1/.test(error.message),
   );
+
+  const phone = await device(t, caller);
+  await phone.forgetAll();
+  await phone.enable();
+  await phone.remember([{ text: FACTS[3] }]);
+  await assert.rejects(
+    laptop.recall("what do I practise on Sundays?"),
+    (error: SvcError) => error.code === "conflict" && /never held/.test(error.message),
+  );
+  const anew = await device(t, caller);
+  const { results } = await anew.recall("what do I practise on Sundays?", { minScore: 0 });
+  assert.deepEqual(results.map((r) => r.text), [FACTS[3]]);
+});
+
+Deno.test("a relayer that offers a device a content key of its own gets nothing written under it", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const dir = await Deno.makeTempDir();
+  const cacheFile = `${dir}/private.cache`;
+  try {
+    const laptop = await device(t, caller, "private", { cacheFile });
+    await laptop.enable();
+    await laptop.remember(FACTS.slice(0, 2).map((text) => ({ text })));
+    const size = (await Deno.stat(cacheFile)).size;
+    // The relayer replaces the device's wrapped key with one of its own and shows an empty log.
+    const forged = crypto.getRandomValues(new Uint8Array(32));
+    const wrapped = await wrapFor(forged, caller.key.publicKey, "private");
+    for await (const { key, value } of t.kv.list<{ seq?: number }>({ prefix: [] })) {
+      if (key.includes("wrap")) await t.kv.set(key, wrapped);
+      if (key.at(-1) === "head") await t.kv.set(key, { ...value, seq: 0 });
+    }
+    const before = (await sealedIds(t)).length;
+    for (const memory of [laptop, await device(t, caller, "private", { cacheFile })]) {
+      await assert.rejects(
+        memory.remember([{ text: "my bank PIN is 4321" }]),
+        (error: SvcError) => error.code === "conflict",
+      );
+    }
+    assert.equal((await sealedIds(t)).length, before, "an entry was written under the forged key");
+    assert.equal((await Deno.stat(cacheFile)).size, size, "the cache was cut");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a key of the account cannot replace another key's wrapped content key", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const first = await device(t, laptop);
+  await first.enable();
+  await first.letIn(phone.key.publicKey);
+  await assert.rejects(
+    first.letIn(phone.key.publicKey),
+    (error: SvcError) => error.code === "conflict" && /let in already/.test(error.message),
+  );
+  const overLaptop = {
+    namespace: "private",
+    public_key: laptop.key.publicKey,
+    wrapped: (await wrapFor(new Uint8Array(32), laptop.key.publicKey, "private")).toBase64(),
+  };
+  assert.equal((await t.signed(phone, "PUT", "/api/blind/keys", overLaptop)).status, 409);
+  await first.remember([{ text: FACTS[0] }]);
+  assert.equal((await (await device(t, phone)).recall("fish")).results[0].text, FACTS[0]);
 });
 
 Deno.test("enable takes a sealed content key only with its id, and only so large", async () => {

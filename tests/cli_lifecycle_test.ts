@@ -214,9 +214,16 @@ Deno.test("CLI: whoami shows the key's account, scope and expiry, and the relaye
       "2099-01-01T00:00:00.000Z",
     ],
   );
-  const { version, backends: { embedder } } = await (await fetch(`${stack.url}/health`)).json();
+  const health = await (await fetch(`${stack.url}/health`)).json();
+  const { version, backends: { embedder } } = health;
   assert.match(embedder, /^svc-lexical/);
   assert.deepEqual(json.json.relayer, { url: stack.url, version, embedder });
+  // A key that may not read still learns who it is; it sees no operator-blind namespace.
+  assert.equal(health.operatorBlind, true);
+  const writer = await stack.test.addKey(owner, { scope: { operations: ["write"] } });
+  const writing = await svc(stack.url, writer, ["whoami", "--json"]);
+  assert.equal(writing.code, 0, writing.stderr);
+  assert.deepEqual(writing.json.operator_blind, []);
   const text = await svc(stack.url, reader, ["whoami"]);
   assert.match(text.stdout, new RegExp(`^account ${owner.accountId} \\(owner ${owner.owner}\\)\n`));
   assert.match(

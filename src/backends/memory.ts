@@ -108,10 +108,11 @@ export class MemoryVectorStore implements VectorStore {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     // Kept as copies, so a caller changing its rows afterwards does not change the index.
     for (const row of rows) {
-      this.#norms.set(row.id, squaredNorm(row.vector));
+      const vector = Float32Array.from(row.vector);
+      this.#norms.set(row.id, squaredNorm(vector));
       this.#rows.set(row.id, {
         ...row,
-        vector: Float32Array.from(row.vector),
+        vector,
         ...(row.terms && { terms: [...row.terms] }),
         ...(row.info && { info: structuredClone(row.info) }),
       });
@@ -127,6 +128,7 @@ export class MemoryVectorStore implements VectorStore {
     options: CallOptions & { ids?: string[] } = {},
   ): Promise<VectorHit[]> {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    if (k <= 0) return Promise.resolve([]);
     // With ids, only those rows are looked at.
     const rows = options.ids
       ? [...new Set(options.ids)].flatMap((id) => this.#rows.get(id) ?? [])

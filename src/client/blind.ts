@@ -15,7 +15,13 @@
  * ```
  * @module
  */
-import { addressOf, type KeyPair, keyPairFromSeed, sha256Hex } from "@svc/util/keys";
+import {
+  addressOf,
+  type KeyPair,
+  keyPairFromSeed,
+  sha256Hex,
+  timingSafeEqual,
+} from "@svc/util/keys";
 import { chachaOpen, chachaSeal, concatBytes } from "@svc/util/sealing";
 import type { Cipher, Embedder, MemoryInfo, Reranker, VectorStore } from "../backends/types.ts";
 import { MemoryVectorStore } from "../backends/memory.ts";
@@ -290,8 +296,18 @@ export class BlindMemory {
     return opened;
   }
 
-  /** Opens the namespace with the content key wrapped for this client's key, if not yet. */
+  /** Opens the namespace with the content key `head` gives this client's key. */
   async #open(head: HeadAnswer) {
+    const { contentKey, wrapped } = await this.#contentKeyOf(head);
+    return await this.#openWith(contentKey, wrapped ?? await this.#wrapForSelf(contentKey));
+  }
+
+  /**
+   * The content key `head` gives this client's key: unwrapped, or opened with the `seal` cipher
+   * (then `wrapped` is absent). 404 when the namespace is not blind, 409 for another embedder,
+   * 403 for a key not let in.
+   */
+  async #contentKeyOf(head: HeadAnswer) {
     if (!head.blind) {
       throw new SvcError("not_found", `Namespace "${this.namespace}" is not operator-blind`);
     }
@@ -306,7 +322,7 @@ export class BlindMemory {
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
       const contentKey = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
-      return await this.#openWith(contentKey, head.wrapped);
+      return { contentKey, wrapped: head.wrapped };
     }
     if (!head.sealed_key || !this.#seal) {
       throw new SvcError(
@@ -320,7 +336,26 @@ export class BlindMemory {
       Uint8Array.fromBase64(head.sealed_key),
       { credentials: { delegatePrivateKey: this.#key.privateKey } },
     );
-    return await this.#openWith(contentKey, await this.#wrapForSelf(contentKey));
+    return { contentKey, wrapped: undefined };
+  }
+
+  /**
+   * Checks that `head`, whose wrapped key changed, still gives the content key `opened` holds:
+   * 409 otherwise. A device never takes another content key for a namespace it holds (the
+   * relayer could offer one of its own making); it keeps the one it has.
+   */
+  async #sameKey(opened: Opened, head: HeadAnswer) {
+    const { contentKey } = await this.#contentKeyOf(head);
+    if (!timingSafeEqual(contentKey.toHex(), opened.contentKey.toHex())) {
+      throw new SvcError(
+        "conflict",
+        `The relayer offers namespace "${this.namespace}" a content key this device never held: ` +
+          "the namespace was erased and made again, or the relayer substituted the key. Nothing " +
+          "was read or written with it. Only if you made it again yourself, open it anew (a new " +
+          "client, without the old cache file)",
+      );
+    }
+    opened.wrapped = head.wrapped ?? null;
   }
 
   /**
@@ -360,7 +395,8 @@ export class BlindMemory {
 
   async #syncOnce(): Promise<number> {
     const head = await this.#json<HeadAnswer>("GET", `/api/blind?${this.#query()}`);
-    if (this.#opened && this.#opened.wrapped !== head.wrapped) await this.#close();
+    const held = this.#opened;
+    if (held && held.wrapped !== (head.wrapped ?? null)) await this.#sameKey(held, head);
     const opened = this.#opened ??= await this.#open(head);
     if (head.seq! < opened.seq) {
       throw new SvcError(
@@ -376,8 +412,8 @@ export class BlindMemory {
         `/api/blind/entries?${this.#query({ after: String(opened.seq), limit: String(PAGE) })}`,
       );
       if (page.records.length === 0) break;
-      await opened.cache?.append(page.records);
       await this.#take(opened, page.records);
+      await opened.cache?.append(page.records);
     }
     return opened.seq;
   }

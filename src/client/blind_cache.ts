@@ -3,10 +3,13 @@
  * only the log's tail. The file is a run of frames, each the records one sync brought, sealed with
  * ChaCha20-Poly1305 under a key HKDF derives from the device's private key: 4 bytes of length,
  * then the sealed frame. The entries inside stay sealed under the content key too. A frame cut
- * short or unreadable (a crash, another key's file) ends what is read: the file is cut there and
- * the relayer's log fills the rest. An erase rewrites the file without the erased entry.
+ * short (a crash while writing) ends what is read: the file is cut there and the relayer's log
+ * fills the rest. A whole frame that does not open was written under another content key (or
+ * altered): the file is refused, never cut, so a relayer cannot make a device forget the key it
+ * holds. An erase rewrites the file without the erased entry.
  */
 import { chachaOpen, chachaSeal, concatBytes, deriveRawKey, hkdfMaster } from "@svc/util/sealing";
+import { SvcError } from "../errors.ts";
 
 /** A record of the log as the relayer serves it: an entry (`sealed`), or a tombstone. */
 export interface LogRecord {
@@ -33,8 +36,8 @@ export class BlindCache {
 
   /**
    * The cache at `path` of the device key `privateKey` (hex) for `namespace`, bound to the
-   * namespace's content key by `keyId`: a file written under another content key (the namespace
-   * erased and made again) reads as empty.
+   * namespace's content key by `keyId`: a file written under another content key is refused
+   * when read (409).
    */
   static async open(
     path: string,
@@ -64,8 +67,14 @@ export class BlindCache {
       if (frame.byteLength < length) break;
       try {
         records.push(...JSON.parse(decoder.decode(chachaOpen(this.#key, frame, this.#data))));
-      } catch {
-        break;
+      } catch (cause) {
+        throw new SvcError(
+          "conflict",
+          `The cache file ${this.#path} was written under another content key of the namespace ` +
+            "(or altered): the relayer now offers a key this device never held. Nothing was " +
+            "changed. If the namespace was erased and made again on purpose, remove the file",
+          { cause },
+        );
       }
       at += 4 + length;
     }

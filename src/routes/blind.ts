@@ -272,7 +272,13 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       if (!await keyOfAccount(body.public_key!, caller.accountId)) {
         throw new SvcError("not_found", "No such key in this account");
       }
-      await log.letIn(caller.owner, body.namespace, body.public_key!, body.wrapped);
+      await log.letIn(
+        caller.owner,
+        body.namespace,
+        body.public_key!,
+        body.wrapped,
+        caller.publicKey,
+      );
       return jsonResponse(200, { namespace: body.namespace, public_key: body.public_key });
     }, {
       signed: true,
@@ -291,6 +297,7 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
             example: { namespace: "private", public_key: EXAMPLE_KEY },
           },
           404: { description: "Not operator-blind, or not a key of this account." },
+          409: { description: "Another key is let in already: only a key replaces its own." },
         },
       },
     }),

@@ -16,10 +16,11 @@
 import { LruMap } from "@svc/util/lru_map";
 import { SvcError } from "../errors.ts";
 import {
+  STATE_LIMITS,
   type StateBatch,
+  type StateEntry,
   type StateKey,
   type StateStore,
-  writeInBatches,
 } from "../state/state_store.ts";
 import { tagKey, tagOf } from "../state/tags.ts";
 import { deriveAesKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
@@ -86,6 +87,10 @@ export const MAX_BLIND_ENTRY_BYTES = 59_000;
 export const MAX_BLIND_APPEND_BYTES = 300_000;
 /** The entries of one append at most. */
 export const MAX_BLIND_APPEND = 100;
+/** The sealed bytes one read of the log answers with at most (one record past it at least). */
+export const MAX_BLIND_PAGE_BYTES = 4_000_000;
+/** The memories one namespace's log holds at most. */
+export const MAX_BLIND_ENTRIES = 100_000;
 /** The namespaces whose tags are kept. */
 const TAGS_KEPT = 10_000;
 /** Commit attempts of one append or erase racing others on the same namespace. */
@@ -94,6 +99,10 @@ const ATTEMPTS = 20;
 type Stored = { id: string; sealed?: Uint8Array; erased?: number };
 const encoder = new TextEncoder();
 
+const busy = () =>
+  new SvcError("backend_unavailable", "The namespace's log is busy; try again", {
+    headers: { "retry-after": "1" },
+  });
 const notBlind = () =>
   new SvcError("not_found", "This namespace is not operator-blind (enable it first)");
 
@@ -229,14 +238,30 @@ export class BlindLog {
     );
   }
 
-  /** Lets in `publicKey` with its wrapped content key (replacing one it had). */
-  async letIn(owner: string, namespace: string, publicKey: string, wrapped: Uint8Array) {
+  /**
+   * Lets in `publicKey` with its wrapped content key. Only the key `caller` may replace its own
+   * wrapped key; another key's is never replaced (409), so no key of the account can take the
+   * namespace from the devices let in.
+   */
+  async letIn(
+    owner: string,
+    namespace: string,
+    publicKey: string,
+    wrapped: Uint8Array,
+    caller: string,
+  ) {
     const at = await this.#prefix(owner, namespace);
-    const done = await this.#state.batch()
-      .check([...at, "head"], (await this.#existing(at)).version)
-      .set([...at, "wrap", publicKey], wrapped)
-      .commit();
-    if (!done) throw notBlind();
+    const key = [...at, "wrap", publicKey];
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const head = await this.#existing(at);
+      if (publicKey !== caller && await this.#state.get(key)) {
+        throw new SvcError("conflict", "This key is let in already; it keeps the key it has");
+      }
+      const batch = this.#state.batch().check([...at, "head"], head.version);
+      if (publicKey !== caller) batch.check(key, null);
+      if (await batch.set(key, wrapped).commit()) return;
+    }
+    throw busy();
   }
 
   /**
@@ -256,11 +281,22 @@ export class BlindLog {
         batch.set([...at, "log", seq], { id, sealed } satisfies Stored)
           .set([...at, "id", id], seq);
       });
+      if ((head.count ?? 0) + fresh.size > MAX_BLIND_ENTRIES) {
+        throw new SvcError(
+          "insufficient_storage",
+          `An operator-blind namespace holds at most ${MAX_BLIND_ENTRIES} memories. Erase ` +
+            "some or use another namespace",
+          { details: { reason: "namespace_full" } },
+        );
+      }
       return { seq, added: fresh.size };
     });
   }
 
-  /** The records after `after`, at most `limit`, oldest first, and the head. */
+  /**
+   * The records after `after`, at most `limit` and about `MAX_BLIND_PAGE_BYTES`, oldest first, and
+   * the head.
+   */
   async read(
     owner: string,
     namespace: string,
@@ -271,7 +307,10 @@ export class BlindLog {
     const head = (await this.#existing(at)).value;
     const records: BlindRecord[] = [];
     const selector = { prefix: [...at, "log"], start: [...at, "log", after + 1] };
+    let bytes = 0;
     for await (const { key, value } of this.#state.list<Stored>(selector, { limit })) {
+      if (bytes > MAX_BLIND_PAGE_BYTES) break;
+      bytes += value.sealed?.byteLength ?? 0;
       const seq = key[key.length - 1] as number;
       records.push(
         value.sealed
@@ -315,13 +354,7 @@ export class BlindLog {
    */
   async eraseNamespace(owner: string, namespace: string): Promise<EraseReceipt[]> {
     const at = await this.#prefix(owner, namespace);
-    const head = await this.#state.get<BlindHead>([...at, "head"]);
-    if (!head) throw notBlind();
-    if (!head.value.erasing) {
-      const marked = await this.#state.batch().check(head.key, head.version)
-        .set(head.key, { ...head.value, erasing: true }).commit();
-      if (!marked) return await this.eraseNamespace(owner, namespace);
-    }
+    const head = await this.#marked(at);
     const keys: StateKey[] = [];
     const live: { id: string; seq: number }[] = [];
     for await (const { key, value } of this.#state.list<Stored>({ prefix: at })) {
@@ -329,21 +362,40 @@ export class BlindLog {
       keys.push(key);
       if (key[2] === "log" && value.sealed) live.push({ id: value.id, seq: key[3] as number });
     }
-    const failure = "The namespace changed while it was erased";
-    keys.push((await this.#nameKey(owner, at)).key);
-    await writeInBatches(this.#state, keys, (batch, key) => batch.delete(key), failure, {
-      writesPerItem: 1,
-    });
-    await this.#state.delete(head.key);
+    keys.push((await this.#nameKey(owner, at)).key, head.key);
+    // Each batch checks the head this erase marked: a namespace made again meanwhile (after
+    // another erase finished) keeps everything.
+    const room = STATE_LIMITS.batchWrites - 1;
+    for (let from = 0; from < keys.length; from += room) {
+      const batch = this.#state.batch().check(head.key, head.version);
+      for (const key of keys.slice(from, from + room)) batch.delete(key);
+      if (!await batch.commit()) break;
+    }
     const erasedAt = new Date(this.#now()).toISOString();
-    return await Promise.all(live.map(({ id, seq }) =>
-      this.#identity.receipt({
-        memory_id: id,
-        owner,
-        blob_id: `blind-log:${seq}`,
-        erased_at: erasedAt,
-      })
-    ));
+    const receipts: EraseReceipt[] = [];
+    for (const { id, seq } of live) {
+      receipts.push(
+        await this.#identity.receipt({
+          memory_id: id,
+          owner,
+          blob_id: `blind-log:${seq}`,
+          erased_at: erasedAt,
+        }),
+      );
+    }
+    return receipts;
+  }
+
+  /** The head at `at` marked as being erased (it takes nothing more); 404 when not blind. */
+  async #marked(at: StateKey): Promise<StateEntry<BlindHead>> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const head = await this.#state.get<BlindHead>([...at, "head"]);
+      if (!head) throw notBlind();
+      if (head.value.erasing) return head;
+      await this.#state.batch().check(head.key, head.version)
+        .set(head.key, { ...head.value, erasing: true }).commit();
+    }
+    throw busy();
   }
 
   /** The head entry of the namespace at `at`; 404 when it is not operator-blind (or erased). */
@@ -371,8 +423,6 @@ export class BlindLog {
       const count = head.count === undefined ? undefined : head.count + added;
       if (await batch.set([...at, "head"], { ...head, seq, count }).commit()) return seq;
     }
-    throw new SvcError("backend_unavailable", "The namespace's log is busy; try again", {
-      headers: { "retry-after": "1" },
-    });
+    throw busy();
   }
 }

@@ -37,6 +37,8 @@ export interface LifecycleDependencies {
   logger: Logger;
   /** Unix milliseconds (default `Date.now`). */
   now?: () => number;
+  /** Throws 409 when a namespace is operator-blind: an update would hand the relayer its text. */
+  refuseBlind?: (owner: string, namespaces: string[]) => Promise<void>;
 }
 
 /**

@@ -21,6 +21,8 @@ export interface UpdateRequestDependencies {
   locateStored: MemoryLocator["locateStored"];
   /** Unix milliseconds. */
   now: () => number;
+  /** Throws 409 when a namespace is operator-blind. */
+  refuseBlind?: (owner: string, namespaces: string[]) => Promise<void>;
 }
 
 /** Queues updates of memories (see the module documentation). */
@@ -42,6 +44,7 @@ export function createUpdateRequests(deps: UpdateRequestDependencies) {
       const found = await locateStored(owner, id, "update", options.allow);
       if (!found) return null;
       const { namespace, entry } = found;
+      await deps.refuseBlind?.(owner, [namespace]);
       const old = await attributesOf(attributeSeal, owner, namespace, entry);
       const tags = change.tags ?? old.tags;
       const thread = change.thread ?? old.thread;

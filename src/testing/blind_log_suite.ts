@@ -6,7 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { timeOrderedId } from "../ids.ts";
-import { BlindLog, MAX_BLIND_APPEND, MAX_BLIND_APPEND_BYTES } from "../services/blind_log.ts";
+import {
+  BlindLog,
+  MAX_BLIND_APPEND,
+  MAX_BLIND_APPEND_BYTES,
+  MAX_BLIND_ENTRIES,
+  MAX_BLIND_PAGE_BYTES,
+} from "../services/blind_log.ts";
 import { RelayerIdentity } from "../services/receipts.ts";
 import type { StateStore } from "../state/state_store.ts";
 
@@ -65,6 +71,23 @@ export function blindLogSuite(name: string, open: () => Promise<SharedStates>): 
     const listed = await logs[1].namespaces(OWNER);
     assert.deepEqual(listed.map((n) => [n.namespace, n.count]), [["ns", 17]]);
   });
+
+  test(
+    "a read answers about MAX_BLIND_PAGE_BYTES; a full namespace takes no more",
+    async ([log], state) => {
+      const big = Math.floor(MAX_BLIND_APPEND_BYTES / 6);
+      const appends = Math.ceil(MAX_BLIND_PAGE_BYTES / MAX_BLIND_APPEND_BYTES) + 2;
+      for (let i = 0; i < appends; i++) await log.append(OWNER, "ns", entries(6, big));
+      const { records } = await log.read(OWNER, "ns", 0, 1000);
+      assert.equal(records.length, Math.ceil(MAX_BLIND_PAGE_BYTES / big) + 1);
+      for await (const entry of state.list<object>({ prefix: ["blind"] })) {
+        if (entry.key.at(-1) === "head") {
+          await state.set(entry.key, { ...entry.value, count: MAX_BLIND_ENTRIES });
+        }
+      }
+      await assert.rejects(log.append(OWNER, "ns", entries(1, 10)), /at most 100000 memories/);
+    },
+  );
 
   test("a head written without its count is counted", async ([log], state) => {
     await log.append(OWNER, "ns", entries(3, 10));

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import {
   MemoryAccountDirectory,
   MemoryBlobStore,
@@ -231,3 +232,13 @@ for (const flavour of ["ollama", "openai"] as const) {
     );
   }
 }
+
+Deno.test("MemoryVectorStore: asked for no hit, it finds none, and a row scores itself 1", async () => {
+  const store = new MemoryVectorStore(3);
+  const vector = [0.1, 0.2, 0.30000000000000004]; // not a float32 number
+  const row = { id: "a", owner: "o", namespace: "n", blobId: "b", createdAt: 1, vector };
+  await store.upsert([row]);
+  assert.deepEqual(await store.search("o", "n", vector, 0), []);
+  const [hit] = await store.search("o", "n", Float32Array.from(vector), 1);
+  assert.equal(hit.distance, 0);
+});

@@ -10741,6 +10741,12 @@ async function sha256Hex(bytes) {
   if (data.byteLength <= SMALL_HASH_BYTES) return createHash5("sha256").update(data).digest("hex");
   return new Uint8Array(await crypto.subtle.digest("SHA-256", data)).toHex();
 }
+function timingSafeEqual(a, b) {
+  const x = encoder9.encode(a), y = encoder9.encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}
 
 // src/backends/memory.ts
 function squaredNorm(a) {
@@ -10808,10 +10814,11 @@ var MemoryVectorStore = class {
   upsert(rows, options) {
     if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
     for (const row of rows) {
-      this.#norms.set(row.id, squaredNorm(row.vector));
+      const vector = Float32Array.from(row.vector);
+      this.#norms.set(row.id, squaredNorm(vector));
       this.#rows.set(row.id, {
         ...row,
-        vector: Float32Array.from(row.vector),
+        vector,
         ...row.terms && {
           terms: [
             ...row.terms
@@ -10826,6 +10833,7 @@ var MemoryVectorStore = class {
   }
   search(owner, namespace, vector, k, options = {}) {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    if (k <= 0) return Promise.resolve([]);
     const rows = options.ids ? [
       ...new Set(options.ids)
     ].flatMap((id) => this.#rows.get(id) ?? []) : this.#rows.values();
@@ -16217,8 +16225,8 @@ var BlindCache = class _BlindCache {
   }
   /**
    * The cache at `path` of the device key `privateKey` (hex) for `namespace`, bound to the
-   * namespace's content key by `keyId`: a file written under another content key (the namespace
-   * erased and made again) reads as empty.
+   * namespace's content key by `keyId`: a file written under another content key is refused
+   * when read (409).
    */
   static async open(path, privateKey, namespace, keyId) {
     const master = await hkdfMaster(Uint8Array.fromHex(privateKey));
@@ -16243,8 +16251,10 @@ ${keyId}`);
       if (frame.byteLength < length2) break;
       try {
         records.push(...JSON.parse(decoder3.decode(chachaOpen(this.#key, frame, this.#data))));
-      } catch {
-        break;
+      } catch (cause) {
+        throw new SvcError("conflict", `The cache file ${this.#path} was written under another content key of the namespace (or altered): the relayer now offers a key this device never held. Nothing was changed. If the namespace was erased and made again on purpose, remove the file`, {
+          cause
+        });
       }
       at += 4 + length2;
     }
@@ -18471,8 +18481,17 @@ var BlindMemory = class _BlindMemory {
     if (cached.length > 0) await this.#take(opened2, cached);
     return opened2;
   }
-  /** Opens the namespace with the content key wrapped for this client's key, if not yet. */
+  /** Opens the namespace with the content key `head` gives this client's key. */
   async #open(head) {
+    const { contentKey, wrapped } = await this.#contentKeyOf(head);
+    return await this.#openWith(contentKey, wrapped ?? await this.#wrapForSelf(contentKey));
+  }
+  /**
+   * The content key `head` gives this client's key: unwrapped, or opened with the `seal` cipher
+   * (then `wrapped` is absent). 404 when the namespace is not blind, 409 for another embedder,
+   * 403 for a key not let in.
+   */
+  async #contentKeyOf(head) {
     if (!head.blind) {
       throw new SvcError("not_found", `Namespace "${this.namespace}" is not operator-blind`);
     }
@@ -18483,7 +18502,10 @@ var BlindMemory = class _BlindMemory {
     if (head.wrapped) {
       const wrapped = Uint8Array.fromBase64(head.wrapped);
       const contentKey2 = await unwrapWith(wrapped, this.#key.privateKey, this.namespace);
-      return await this.#openWith(contentKey2, head.wrapped);
+      return {
+        contentKey: contentKey2,
+        wrapped: head.wrapped
+      };
     }
     if (!head.sealed_key || !this.#seal) {
       throw new SvcError("forbidden", "This key is not let in to the namespace: let it in from a device that is (letIn)" + (head.sealed_key ? ", or open it with the cipher that sealed its key (seal)" : ""));
@@ -18493,7 +18515,22 @@ var BlindMemory = class _BlindMemory {
         delegatePrivateKey: this.#key.privateKey
       }
     });
-    return await this.#openWith(contentKey, await this.#wrapForSelf(contentKey));
+    return {
+      contentKey,
+      wrapped: void 0
+    };
+  }
+  /**
+   * Checks that `head`, whose wrapped key changed, still gives the content key `opened` holds:
+   * 409 otherwise. A device never takes another content key for a namespace it holds (the
+   * relayer could offer one of its own making); it keeps the one it has.
+   */
+  async #sameKey(opened2, head) {
+    const { contentKey } = await this.#contentKeyOf(head);
+    if (!timingSafeEqual(contentKey.toHex(), opened2.contentKey.toHex())) {
+      throw new SvcError("conflict", `The relayer offers namespace "${this.namespace}" a content key this device never held: the namespace was erased and made again, or the relayer substituted the key. Nothing was read or written with it. Only if you made it again yourself, open it anew (a new client, without the old cache file)`);
+    }
+    opened2.wrapped = head.wrapped ?? null;
   }
   /**
    * Lets this key in with `contentKey`, so that later opens need no cipher; resolves to the
@@ -18530,7 +18567,8 @@ var BlindMemory = class _BlindMemory {
   }
   async #syncOnce() {
     const head = await this.#json("GET", `/api/blind?${this.#query()}`);
-    if (this.#opened && this.#opened.wrapped !== head.wrapped) await this.#close();
+    const held = this.#opened;
+    if (held && held.wrapped !== (head.wrapped ?? null)) await this.#sameKey(held, head);
     const opened2 = this.#opened ??= await this.#open(head);
     if (head.seq < opened2.seq) {
       throw new SvcError("conflict", `The log of namespace "${this.namespace}" went back from record ${opened2.seq} to ${head.seq}: the relayer lost or holds back memories this device has read. Nothing was changed`);
@@ -18541,8 +18579,8 @@ var BlindMemory = class _BlindMemory {
         limit: String(PAGE3)
       })}`);
       if (page.records.length === 0) break;
-      await opened2.cache?.append(page.records);
       await this.#take(opened2, page.records);
+      await opened2.cache?.append(page.records);
     }
     return opened2.seq;
   }
