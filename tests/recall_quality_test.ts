@@ -8,6 +8,8 @@
 import assert from "node:assert/strict";
 import { type Caller, rememberAll, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 import { startMcpStack, textOf } from "./mcp_fixtures.ts";
+import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import type { EmbedOptions } from "../src/backends/types.ts";
 
 type Result = {
   id: string;
@@ -220,6 +222,41 @@ Deno.test("relations: a question about a relation finds what the store says of i
   assert.equal((await t.signed(caller, "DELETE", `/api/memories/${link}`)).status, 200);
   const after = await recall(t, caller, body);
   assert.ok(!after.results.some((r) => r.id === answer), JSON.stringify(after.results));
+});
+
+Deno.test("relations: the question asked of the name is embedded while the question is", async () => {
+  // The question's embedding is held until another query comes (or, failing that, for a second).
+  const asked: { text: string; firstPending: boolean }[] = [];
+  let first: PromiseWithResolvers<void> | undefined;
+  let firstPending = false;
+  const embedder = new LexicalEmbedder();
+  const embed = embedder.embed.bind(embedder);
+  embedder.embed = async (texts: string[], options?: EmbedOptions) => {
+    if (options?.purpose === "query") {
+      asked.push({ text: texts[0], firstPending });
+      if (first) first.resolve();
+      else {
+        first = Promise.withResolvers<void>();
+        firstPending = true;
+        const timer = setTimeout(first.resolve, 1000);
+        await first.promise;
+        clearTimeout(timer);
+        firstPending = false;
+      }
+    }
+    return await embed(texts, options);
+  };
+  await using t = await startTestRelayer({ embedder });
+  const caller = await t.newCaller();
+  await rememberAll(t, caller, [
+    { text: "Oskar is married to my sister." },
+    { text: "Oskar goes fishing on the fjord." },
+  ]);
+  await recall(t, caller, { query: "What does my brother-in-law do at weekends?" });
+  assert.deepEqual(asked, [
+    { text: "What does my brother-in-law do at weekends?", firstPending: false },
+    { text: "What does Oskar do at weekends?", firstPending: true },
+  ]);
 });
 
 Deno.test("relations: a question about a name finds what the store says of its relation", async () => {

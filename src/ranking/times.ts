@@ -14,10 +14,19 @@
 import { parse, type ParsedResult } from "chrono-node";
 
 /**
+ * A number or a word of chrono-node's units of a year or a month, or of time from now: no time is
+ * said relative to now by year or by month without one.
+ */
+const RELATIVE_WORDS =
+  /\d|\b(?:ago|later|within|y|yrs?|years?|mos?|months?|w|wks?|weeks?|decades?|qtrs?|quarters?|fortnights?)\b/i;
+
+/**
  * The times `text` says relative to `at` (Unix milliseconds) by year or by month ("two years
- * ago", "last month"); not by day ("yesterday"), which is said of the moment.
+ * ago", "last month"); not by day ("yesterday"), which is said of the moment. Text without
+ * `RELATIVE_WORDS` is not parsed (most questions; parsing one costs about 0.2 ms).
  */
 function relativeTimes(text: string, at: number): ParsedResult[] {
+  if (!RELATIVE_WORDS.test(text)) return [];
   return parse(text, new Date(at)).filter(({ start, text }) =>
     start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text)
   );

@@ -17,3 +17,15 @@ Deno.test("askedTimes: nothing for a stated year, a day, or no time", () => {
   assert.deepEqual(askedTimes("What did I do yesterday?", NOW), []);
   assert.deepEqual(askedTimes("How do I get to work?", NOW), []);
 });
+
+Deno.test("askedTimes: every way of saying a time from now by year or month", () => {
+  const said = (phrase: string) => askedTimes(`What did I do ${phrase}?`, NOW)[0]?.said;
+  assert.equal(said("a couple of years ago"), "in 2024");
+  assert.equal(said("half a year ago"), "in May 2026");
+  assert.equal(said("this year"), "in 2026");
+  assert.equal(said("within 2 years"), "in 2028");
+  assert.equal(said("3 years later"), "in 2029");
+  assert.equal(said("+2 months"), "in January 2027");
+  assert.equal(said("next month"), "in December 2026");
+  assert.equal(said("earlier this YEAR"), "in 2026");
+});

@@ -118,8 +118,10 @@ export function createRecall(deps: RecallDependencies) {
       const asker = { owner, key: options.keyAddress ?? owner };
       const clock = new RecallClock(deps.observeStage);
       const size = poolSize(limit);
-      const [vector, queryTerms, index, filter] = await Promise.all([
-        clock.timed("embed", () => queryVectors.vectorOf(asker, query, signal)),
+      // The query is embedded while all that needs no vector is done.
+      const vector = clock.timed("embed", () => queryVectors.vectorOf(asker, query, signal));
+      vector.catch(() => {}); // awaited by the ranking; a recall that ends first leaves it
+      const [queryTerms, index, filter] = await Promise.all([
         clock.counted("lexical", () => hasher.hashQuery(owner, query)),
         lexicon.namespace(owner, namespace),
         catalogFilter(hasher, owner, options.filter ?? {}),
@@ -143,20 +145,14 @@ export function createRecall(deps: RecallDependencies) {
         reranker: deps.reranker?.(),
         at,
       };
-      const first = await rankQuestion(asking, { query, vector, terms: queryTerms }, clock);
-      // "my brother-in-law" is asked about as "Oskar", "Niamh" as "my sister" (`otherQuestions`).
-      const asked = await clock.counted("read", () => otherQuestions(asking, query));
       const embed = (question: string) => queryVectors.vectorOf(asker, question, signal);
-      const others = await Promise.all(
-        asked.map((other) => rankOther(asking, other, embed, clock)),
-      );
+      const [first, { others, lacked }] = await Promise.all([
+        rankQuestion(asking, { query, vector, terms: queryTerms }, clock),
+        askedBesides(asking, query, embed, clock),
+      ]);
       clock.report("lexical");
       const { shape, abstainBelow } = first;
       const explained = options.explain && { abstain_below: abstainBelow, ...shape };
-      // With min_score, the caller decides what is an answer; `explain` still says why.
-      const lacked = options.minScore === undefined || options.explain
-        ? await clock.counted("read", () => lackedAnswerOf(asking, query, asked))
-        : undefined;
       if (lacked && options.minScore === undefined) {
         return { results: [], total: 0, ...(explained && { ...explained, no_answer: lacked }) };
       }
@@ -200,10 +196,10 @@ interface Asking {
   at: number;
 }
 
-/** One question of a recall, embedded and hashed. */
+/** One question of a recall, embedded (or being embedded) and hashed. */
 interface Question {
   query: string;
-  vector: Float32Array;
+  vector: Float32Array | Promise<Float32Array>;
   terms: string[];
 }
 
@@ -217,7 +213,7 @@ interface QuestionRanking {
 
 /**
  * One question's candidates ranked (re-scored by the re-ranker, when there is one), or none
- * when recall abstains.
+ * when recall abstains. Its lexical matches are found while its vector is still being embedded.
  */
 async function rankQuestion(
   { owner, namespace, index, scope, size, limit, source, options, vectors, ranking, reranker }:
@@ -233,9 +229,10 @@ async function rankQuestion(
   const neighbours = recallNeighbours(index);
   // Each memory is weighed as its kind under the embedder's weights, in the pool and after.
   const weighing = { kind: (id: string) => kindOf(index, id), weights: ranking.weights };
+  const embedded = await vector;
   const { candidates, shape } = await clock.timed("search", () =>
     searchCandidates(
-      { vectors, owner, namespace, vector, signal },
+      { vectors, owner, namespace, vector: embedded, signal },
       { size, scope, matches, lexical, neighbours, ...weighing },
     ));
   // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
@@ -252,6 +249,29 @@ async function rankQuestion(
   );
   const abstainBelow = minScore === undefined ? ranking.abstainBelow ?? 0 : 0;
   return { ...abstaining(ranked, shape, index, abstainBelow), shape, texts };
+}
+
+/**
+ * What a recall asks besides its question, while that is embedded: the other questions
+ * (`otherQuestions`: "my brother-in-law" asked about as "Oskar", "Niamh" as "my sister"),
+ * ranked, and why the question has no answer (`lackedAnswer`), unless the caller's `min_score`
+ * decides what is an answer (`explain` still says why).
+ */
+async function askedBesides(
+  asking: Asking,
+  query: string,
+  embed: (question: string) => Promise<Float32Array>,
+  clock: RecallClock,
+) {
+  const asked = await clock.counted("read", () => otherQuestions(asking, query));
+  const { minScore, explain } = asking.options;
+  const [others, lacked] = await Promise.all([
+    Promise.all(asked.map((other) => rankOther(asking, other, embed, clock))),
+    minScore === undefined || explain
+      ? clock.counted("read", () => lackedAnswerOf(asking, query, asked))
+      : undefined,
+  ]);
+  return { others, lacked };
 }
 
 /** Why `query` has no answer (`lackedAnswer`), asked of the memories the recall may show. */

@@ -15594,7 +15594,9 @@ function parse(text, ref, option) {
 }
 
 // src/ranking/times.ts
+var RELATIVE_WORDS = /\d|\b(?:ago|later|within|y|yrs?|years?|mos?|months?|w|wks?|weeks?|decades?|qtrs?|quarters?|fortnights?)\b/i;
 function relativeTimes(text, at) {
+  if (!RELATIVE_WORDS.test(text)) return [];
   return parse(text, new Date(at)).filter(({ start, text: text2 }) => start.isCertain("year") && !start.isCertain("day") && !/\d{4}/.test(text2));
 }
 function monthName(month) {
@@ -15842,8 +15844,10 @@ function createRecall(deps) {
       };
       const clock = new RecallClock(deps.observeStage);
       const size = poolSize(limit);
-      const [vector, queryTerms, index, filter] = await Promise.all([
-        clock.timed("embed", () => queryVectors.vectorOf(asker, query, signal)),
+      const vector = clock.timed("embed", () => queryVectors.vectorOf(asker, query, signal));
+      vector.catch(() => {
+      });
+      const [queryTerms, index, filter] = await Promise.all([
         clock.counted("lexical", () => hasher.hashQuery(owner, query)),
         lexicon.namespace(owner, namespace),
         catalogFilter(hasher, owner, options.filter ?? {})
@@ -15878,21 +15882,21 @@ function createRecall(deps) {
         reranker: deps.reranker?.(),
         at
       };
-      const first = await rankQuestion(asking, {
-        query,
-        vector,
-        terms: queryTerms
-      }, clock);
-      const asked3 = await clock.counted("read", () => otherQuestions(asking, query));
       const embed = (question) => queryVectors.vectorOf(asker, question, signal);
-      const others = await Promise.all(asked3.map((other) => rankOther(asking, other, embed, clock)));
+      const [first, { others, lacked }] = await Promise.all([
+        rankQuestion(asking, {
+          query,
+          vector,
+          terms: queryTerms
+        }, clock),
+        askedBesides(asking, query, embed, clock)
+      ]);
       clock.report("lexical");
       const { shape, abstainBelow } = first;
       const explained = options.explain && {
         abstain_below: abstainBelow,
         ...shape
       };
-      const lacked = options.minScore === void 0 || options.explain ? await clock.counted("read", () => lackedAnswerOf(asking, query, asked3)) : void 0;
       if (lacked && options.minScore === void 0) {
         return {
           results: [],
@@ -15943,11 +15947,12 @@ async function rankQuestion({ owner, namespace, index, scope, size, limit, sourc
     kind: (id) => kindOf(index, id),
     weights: ranking.weights
   };
+  const embedded = await vector;
   const { candidates, shape } = await clock.timed("search", () => searchCandidates({
     vectors,
     owner,
     namespace,
-    vector,
+    vector: embedded,
     signal
   }, {
     size,
@@ -15981,6 +15986,18 @@ async function rankQuestion({ owner, namespace, index, scope, size, limit, sourc
     ...abstaining(ranked, shape, index, abstainBelow),
     shape,
     texts
+  };
+}
+async function askedBesides(asking, query, embed, clock) {
+  const asked3 = await clock.counted("read", () => otherQuestions(asking, query));
+  const { minScore, explain } = asking.options;
+  const [others, lacked] = await Promise.all([
+    Promise.all(asked3.map((other) => rankOther(asking, other, embed, clock))),
+    minScore === void 0 || explain ? clock.counted("read", () => lackedAnswerOf(asking, query, asked3)) : void 0
+  ]);
+  return {
+    others,
+    lacked
   };
 }
 function lackedAnswerOf({ owner, hasher, index, scope, source }, query, others) {
