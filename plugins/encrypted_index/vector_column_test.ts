@@ -75,8 +75,9 @@ Deno.test("vector column: the shortlist holds every row an exact scan ranks in t
         ? values.slice(trial * dimensions, (trial + 1) * dimensions) // a stored row: ties at the top
         : unit(base[trial % 20].map((x) => x + 0.3 * (random() * 2 - 1)));
       const k = [1, 10, 30, 90][trial % 4];
-      const exact = column.dotsOf(query, all(n));
-      const shortlist = new Set(column.shortlist(query, n, k));
+      const rows = n - (trial % 7 % 4); // the kernel scans four rows a turn, then one by one
+      const exact = column.dotsOf(query, all(rows));
+      const shortlist = new Set(column.shortlist(query, rows, k));
       for (const row of best(exact, k)) {
         assert.ok(shortlist.has(row), `row ${row} of the best ${k} (${dimensions} dimensions)`);
       }
