@@ -259,6 +259,34 @@ Deno.test("relations: the question asked of the name is embedded while the quest
   ]);
 });
 
+Deno.test("re-ranker: asked only of the kinds of memory the embedder's weights give it a part in", async () => {
+  const embedder = new LexicalEmbedder();
+  const weights = {
+    turn: { lexical: 1, rerank: 2, answer: 0 },
+    fact: { lexical: 0.25, rerank: 0, answer: 1 },
+  };
+  Object.defineProperty(embedder, "ranking", { value: { weights } });
+  const asked: string[][] = [];
+  const reranker = {
+    name: "counting",
+    rerank: (_query: string, texts: string[]) => {
+      asked.push(texts);
+      return Promise.resolve(texts.map(() => 0.5));
+    },
+  };
+  await using t = await startTestRelayer({ embedder, reranker });
+  const caller = await t.newCaller();
+  const [fact, turn] = await rememberAll(t, caller, [
+    { text: "My bicycle is a green Dutch bike." },
+    { text: "I ride my bicycle to work.", thread: "chat-1" },
+  ]);
+  const { results } = await recall(t, caller, { query: "bicycle", min_score: 0, explain: true });
+  assert.deepEqual(asked, [["I ride my bicycle to work."]]);
+  assert.deepEqual(results.map((r) => r.id).sort(), [fact, turn].sort());
+  assert.equal(results.find((r) => r.id === fact)?.explain?.rerank, null);
+  assert.equal(results.find((r) => r.id === turn)?.explain?.rerank, 0.5);
+});
+
 Deno.test("relations: a question about a name finds what the store says of its relation", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

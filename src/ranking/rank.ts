@@ -24,10 +24,11 @@ export interface RankingSignals {
   /** The memories remembered next to a memory in its thread (see `recallNeighbours`). */
   neighbours(id: string): string[];
   /**
-   * The re-ranker's scores by memory id, in [0, 1], when recall has a re-ranker; a candidate
-   * without one (its text could not be read) is left out.
+   * When recall has a re-ranker, each candidate whose text was read, by memory id, with the
+   * re-ranker's score in [0, 1] (`undefined` for a kind of memory the weights give it no part
+   * in); a candidate whose text could not be read is left out.
    */
-  reranked?: Map<string, number>;
+  reranked?: Map<string, number | undefined>;
   /** Whether a memory has a thread (a turn of a conversation) or not (a standalone fact). */
   kind?(id: string): MemoryKind;
   /**

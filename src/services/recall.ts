@@ -237,10 +237,15 @@ async function rankQuestion(
     ));
   // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
   let texts = new Map<string, string>();
-  let reranked: Map<string, number> | undefined;
+  let reranked: Map<string, number | undefined> | undefined;
   if (reranker) {
     const read = await clock.counted("read", () => candidateTexts(source, candidates));
-    reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
+    // A memory whose kind the embedder's weights give the re-ranker no part in is not re-scored.
+    const weighed = (id: string) => weighing.weights[weighing.kind(id)].rerank > 0;
+    reranked = await clock.timed(
+      "rerank",
+      () => rerankScores(reranker, query, read, weighed, signal),
+    );
     texts = read.texts;
   }
   const ranked = rankRecall(
@@ -514,19 +519,26 @@ async function candidateTexts(
   return { texts, held };
 }
 
-/** The re-ranker's score of each text read, by memory id. */
+/**
+ * Each memory whose text was read, by id, with the re-ranker's score where it is `weighed`
+ * (`undefined` where not).
+ */
 async function rerankScores(
   reranker: Reranker,
   query: string,
   { texts, held }: CandidateTexts,
+  weighed: (id: string) => boolean,
   signal?: AbortSignal,
-): Promise<Map<string, number>> {
+): Promise<Map<string, number | undefined>> {
+  const ids = [...texts.keys()].filter(weighed);
   const kept = new Set([...held].map(rankedText));
-  const scores = await reranker.rerank(query, [...texts.values()].map(rankedText), {
-    signal,
-    keep: (t) => kept.has(t),
-  });
-  return new Map([...texts.keys()].map((id, i) => [id, scores[i]]));
+  const scores = ids.length === 0 ? [] : await reranker.rerank(
+    query,
+    ids.map((id) => rankedText(texts.get(id)!)),
+    { signal, keep: (t) => kept.has(t) },
+  );
+  const scored = new Map(ids.map((id, i) => [id, scores[i]]));
+  return new Map([...texts.keys()].map((id) => [id, scored.get(id)]));
 }
 
 /** Whether a memory is a turn of a conversation (it has a thread) or a standalone fact. */
@@ -548,7 +560,7 @@ interface RankingEvidence {
   lexical: (id: string) => number;
   neighbours: (id: string) => string[];
   /** The re-ranker's scores, when there is a re-ranker. */
-  reranked?: Map<string, number>;
+  reranked?: Map<string, number | undefined>;
   /** The texts read for the re-ranker, by memory id (none without one). */
   texts: Map<string, string>;
   /** Each memory's kind, whose weights apply. */

@@ -15966,7 +15966,8 @@ async function rankQuestion({ owner, namespace, index, scope, size, limit, sourc
   let reranked;
   if (reranker) {
     const read = await clock.counted("read", () => candidateTexts(source, candidates));
-    reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, signal));
+    const weighed = (id) => weighing.weights[weighing.kind(id)].rerank > 0;
+    reranked = await clock.timed("rerank", () => rerankScores(reranker, query, read, weighed, signal));
     texts = read.texts;
   }
   const ranked = rankRecall({
@@ -16155,21 +16156,26 @@ async function candidateTexts(source, candidates) {
     held
   };
 }
-async function rerankScores(reranker, query, { texts, held }, signal) {
+async function rerankScores(reranker, query, { texts, held }, weighed, signal) {
+  const ids = [
+    ...texts.keys()
+  ].filter(weighed);
   const kept2 = new Set([
     ...held
   ].map(rankedText));
-  const scores = await reranker.rerank(query, [
-    ...texts.values()
-  ].map(rankedText), {
+  const scores = ids.length === 0 ? [] : await reranker.rerank(query, ids.map((id) => rankedText(texts.get(id))), {
     signal,
     keep: (t) => kept2.has(t)
   });
-  return new Map([
-    ...texts.keys()
-  ].map((id, i) => [
+  const scored = new Map(ids.map((id, i) => [
     id,
     scores[i]
+  ]));
+  return new Map([
+    ...texts.keys()
+  ].map((id) => [
+    id,
+    scored.get(id)
   ]));
 }
 function kindOf(index, id) {
