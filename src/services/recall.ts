@@ -235,12 +235,12 @@ async function rankQuestion(
       { vectors, owner, namespace, vector: embedded, signal },
       { size, scope, matches, lexical, neighbours, ...weighing },
     ));
-  // With a re-ranker, every candidate is decrypted and re-scored; otherwise only the best.
+  // With a re-ranker, every candidate is decrypted and, where its kind weighs the re-ranker,
+  // re-scored; otherwise only the best are decrypted.
   let texts = new Map<string, string>();
   let reranked: Map<string, number | undefined> | undefined;
   if (reranker) {
     const read = await clock.counted("read", () => candidateTexts(source, candidates));
-    // A memory whose kind the embedder's weights give the re-ranker no part in is not re-scored.
     const weighed = (id: string) => weighing.weights[weighing.kind(id)].rerank > 0;
     reranked = await clock.timed(
       "rerank",
