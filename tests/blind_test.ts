@@ -586,3 +586,49 @@ Deno.test("the owner's key is let in, reads the log and erases, but does not wri
   assert.equal((await jsonOf(erased)).memory_id, id);
   assert.deepEqual(await memory.memories(), []);
 });
+
+Deno.test("a memory erased and then sent again is held by every device, and by its cache", async () => {
+  await using t = await startTestRelayer();
+  const laptop = await t.newCaller();
+  const phone = await t.addKey(laptop);
+  const dir = await Deno.makeTempDir();
+  try {
+    // The laptop's append is kept as it was sent, to be sent again (a retry) after the erase.
+    const appends: string[] = [];
+    const first = await BlindMemory.open({
+      baseUrl: BASE,
+      privateKey: laptop.key.privateKey,
+      embedder: new LexicalEmbedder(),
+      namespace: "private",
+      retries: 0,
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        if (new URL(request.url).pathname === "/api/blind/entries" && init?.method === "POST") {
+          appends.push(init.body as string);
+        }
+        return t.relayer.handler(request);
+      },
+    });
+    await first.enable();
+    await first.letIn(phone.key.publicKey);
+    const [id] = await first.remember([{ text: FACTS[2] }]);
+    const synced = await device(t, phone, "private", { cacheFile: `${dir}/synced` });
+    assert.equal((await synced.recall("Volvo")).total, 1);
+    await first.forget(id);
+    const again = await t.signed(laptop, "POST", "/api/blind/entries", JSON.parse(appends[0]));
+    assert.equal(again.status, 200);
+    assert.deepEqual((await synced.recall("Volvo")).results.map((r) => r.id), [id]);
+
+    // One device took the erase before; one reads both records in one page; both restart.
+    for (const cacheFile of [`${dir}/synced`, `${dir}/new`]) {
+      const reader = await device(t, phone, "private", { cacheFile });
+      assert.deepEqual((await reader.recall("Volvo")).results.map((r) => r.id), [id]);
+      const paths: string[] = [];
+      const restarted = await device(t, phone, "private", { cacheFile, paths });
+      assert.deepEqual((await restarted.recall("Volvo")).results.map((r) => r.id), [id]);
+      assert.deepEqual(paths, ["/api/blind"]);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -419,35 +419,45 @@ export class BlindMemory {
   }
 
   /**
-   * Indexes the entries of `records` and drops the memories they erased or replaced (a new
-   * version's `supersedes`).
+   * Takes `records` in log order: a memory's last record wins, so one erased and then sent again
+   * (a retried append) is held. Every memory they erased or replaced (a new version's
+   * `supersedes`) is dropped first; then the entries held are indexed.
    */
   async #take(opened: Opened, records: LogRecord[]) {
     const { index, keys } = opened;
-    const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
-    const rows = records.filter((record) => record.sealed).map((record) => {
-      const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed!);
+    const held = new Map<string, { id: string; entry: ReturnType<typeof openEntry> } | null>();
+    const erased = new Set<string>();
+    for (const { id, sealed } of records) {
+      const entry = sealed && openEntry(keys, this.namespace, id, sealed);
+      const gone = entry ? entry.header.supersedes : id;
+      held.set(id, entry ? { id, entry } : null);
+      if (!gone) continue;
+      held.set(gone, null);
+      erased.add(gone);
+    }
+    await index.drop(this.namespace, [...erased]);
+    const rows = [...held.values()].flatMap((taken) => {
+      if (!taken) return [];
+      const { id, entry: { header, vector } } = taken;
       const { text, createdAt, tags = [], thread, supersedes } = header;
-      if (supersedes) erased.push(supersedes);
-      index.memories.set(record.id, {
-        id: record.id,
+      index.memories.set(id, {
+        id,
         text,
         createdAt,
         tags,
         ...(thread !== undefined && { thread }),
         ...(supersedes && { supersedes }),
       });
-      return {
-        memoryId: record.id,
+      return [{
+        memoryId: id,
         owner: OWNER,
         namespace: this.namespace,
-        blobId: record.id,
-        createdAt: header.createdAt,
+        blobId: id,
+        createdAt,
         prepared: { vector, terms: header.terms, info: header.info },
-      };
+      }];
     });
     await index.indexer.indexMany(rows);
-    await index.drop(this.namespace, erased);
     opened.seq = records[records.length - 1].seq;
   }
 

@@ -82,16 +82,20 @@ export class BlindCache {
     return records;
   }
 
-  /** Appends `records` as one frame; with a tombstone, the file is rewritten without its entry. */
+  /**
+   * Appends `records` as one frame; with a tombstone, the file is rewritten without the entry it
+   * erased (an entry sent again after it stays).
+   */
   async append(records: LogRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const erased = new Set(records.flatMap((record) => record.sealed ? [] : [record.id]));
-    if (erased.size === 0) {
+    if (records.every((record) => record.sealed)) {
       await Deno.writeFile(this.#path, this.#frame(records), { append: true, mode: 0o600 });
       return;
     }
-    const kept = [...await this.read(), ...records].filter((record) =>
-      !(record.sealed && erased.has(record.id))
+    const all = [...await this.read(), ...records];
+    const lastErased = new Map(all.flatMap((record, at) => record.sealed ? [] : [[record.id, at]]));
+    const kept = all.filter((record, at) =>
+      !record.sealed || at > (lastErased.get(record.id) ?? -1)
     );
     const temporary = `${this.#path}.tmp`;
     await Deno.writeFile(temporary, this.#frame(kept), { mode: 0o600 });

@@ -16284,23 +16284,30 @@ ${keyId}`);
     if (at < bytes.byteLength) await Deno.truncate(this.#path, at);
     return records;
   }
-  /** Appends `records` as one frame; with a tombstone, the file is rewritten without its entry. */
+  /**
+   * Appends `records` as one frame; with a tombstone, the file is rewritten without the entry it
+   * erased (an entry sent again after it stays).
+   */
   async append(records) {
     if (records.length === 0) return;
-    const erased = new Set(records.flatMap((record) => record.sealed ? [] : [
-      record.id
-    ]));
-    if (erased.size === 0) {
+    if (records.every((record) => record.sealed)) {
       await Deno.writeFile(this.#path, this.#frame(records), {
         append: true,
         mode: 384
       });
       return;
     }
-    const kept2 = [
+    const all = [
       ...await this.read(),
       ...records
-    ].filter((record) => !(record.sealed && erased.has(record.id)));
+    ];
+    const lastErased = new Map(all.flatMap((record, at) => record.sealed ? [] : [
+      [
+        record.id,
+        at
+      ]
+    ]));
+    const kept2 = all.filter((record, at) => !record.sealed || at > (lastErased.get(record.id) ?? -1));
     const temporary = `${this.#path}.tmp`;
     await Deno.writeFile(temporary, this.#frame(kept2), {
       mode: 384
@@ -18608,18 +18615,36 @@ var BlindMemory = class _BlindMemory {
     return opened2.seq;
   }
   /**
-   * Indexes the entries of `records` and drops the memories they erased or replaced (a new
-   * version's `supersedes`).
+   * Takes `records` in log order: a memory's last record wins, so one erased and then sent again
+   * (a retried append) is held. Every memory they erased or replaced (a new version's
+   * `supersedes`) is dropped first; then the entries held are indexed.
    */
   async #take(opened2, records) {
     const { index, keys } = opened2;
-    const erased = records.filter((record) => !record.sealed).map(({ id }) => id);
-    const rows = records.filter((record) => record.sealed).map((record) => {
-      const { header, vector } = openEntry(keys, this.namespace, record.id, record.sealed);
+    const held = /* @__PURE__ */ new Map();
+    const erased = /* @__PURE__ */ new Set();
+    for (const { id, sealed } of records) {
+      const entry = sealed && openEntry(keys, this.namespace, id, sealed);
+      const gone = entry ? entry.header.supersedes : id;
+      held.set(id, entry ? {
+        id,
+        entry
+      } : null);
+      if (!gone) continue;
+      held.set(gone, null);
+      erased.add(gone);
+    }
+    await index.drop(this.namespace, [
+      ...erased
+    ]);
+    const rows = [
+      ...held.values()
+    ].flatMap((taken) => {
+      if (!taken) return [];
+      const { id, entry: { header, vector } } = taken;
       const { text, createdAt, tags = [], thread, supersedes } = header;
-      if (supersedes) erased.push(supersedes);
-      index.memories.set(record.id, {
-        id: record.id,
+      index.memories.set(id, {
+        id,
         text,
         createdAt,
         tags,
@@ -18630,21 +18655,22 @@ var BlindMemory = class _BlindMemory {
           supersedes
         }
       });
-      return {
-        memoryId: record.id,
-        owner: OWNER,
-        namespace: this.namespace,
-        blobId: record.id,
-        createdAt: header.createdAt,
-        prepared: {
-          vector,
-          terms: header.terms,
-          info: header.info
+      return [
+        {
+          memoryId: id,
+          owner: OWNER,
+          namespace: this.namespace,
+          blobId: id,
+          createdAt,
+          prepared: {
+            vector,
+            terms: header.terms,
+            info: header.info
+          }
         }
-      };
+      ];
     });
     await index.indexer.indexMany(rows);
-    await index.drop(this.namespace, erased);
     opened2.seq = records[records.length - 1].seq;
   }
   /**
