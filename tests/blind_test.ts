@@ -632,3 +632,28 @@ Deno.test("a memory erased and then sent again is held by every device, and by i
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a text the namespace holds in its thread is a duplicate, as in normal mode", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const first = await device(t, caller);
+  await first.enable();
+  const [id, other] = await first.remember([{ text: FACTS[0] }, { text: FACTS[1], thread: "a" }]);
+  // Sent again (a reply that was lost), in other case and spacing, or twice in one call.
+  const again = await first.remember([
+    { text: FACTS[0] },
+    { text: `  ${FACTS[0].toUpperCase()} ` },
+    { text: FACTS[1], thread: "a" },
+  ]);
+  assert.deepEqual(again, [id, id, other]);
+  const [twice, secondTwice] = await first.remember([{ text: FACTS[3] }, { text: FACTS[3] }]);
+  assert.equal(secondTwice, twice);
+  // In another thread it is another memory.
+  const [elsewhere] = await first.remember([{ text: FACTS[1], thread: "b" }]);
+  assert.notEqual(elsewhere, other);
+  assert.equal((await sealedIds(t)).length, 4);
+  // An export imported back adds nothing.
+  const lines = await first.exportLines();
+  assert.deepEqual((await first.importLines(lines)).sort(), lines.map((line) => line.id).sort());
+  assert.equal((await sealedIds(t)).length, 4);
+});

@@ -168,6 +168,7 @@ class LocalIndex {
   readonly lexicon: LexicalIndex;
   readonly indexer: MemoryIndexer;
   readonly recall: ReturnType<typeof createRecall>["recall"];
+  readonly #hasher: TermHasher;
 
   constructor(
     embedder: Embedder,
@@ -177,6 +178,7 @@ class LocalIndex {
     reranker?: Reranker,
   ) {
     this.vectors = vectors;
+    this.#hasher = hasher;
     const lexicon = this.lexicon = new LexicalIndex(vectors);
     const memories = this.memories;
     this.indexer = new MemoryIndexer({ embedder, vectors, hasher, lexicon, attributeSeal });
@@ -188,6 +190,16 @@ class LocalIndex {
     };
     const deps = { embedder, reader, vectors, hasher, lexicon, attributeSeal, now: Date.now };
     this.recall = createRecall({ ...deps, reranker: () => reranker }).recall;
+  }
+
+  /**
+   * The digest of `text` in `thread` (the duplicate rule's, `TermHasher.digest`), and the memory
+   * of `namespace` that holds it, if any.
+   */
+  async holder(namespace: string, text: string, thread?: string) {
+    const digest = await this.#hasher.digest(OWNER, text, thread);
+    const index = await this.lexicon.namespace(OWNER, namespace);
+    return { digest, id: index.duplicateOf(digest, Date.now()) };
   }
 
   async drop(namespace: string, ids: string[]) {
@@ -470,17 +482,39 @@ export class BlindMemory {
     return { ...(tags?.length && { tags }), ...(thread != null && { thread }), rememberedBy };
   }
 
-  /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
+  /**
+   * Embeds, seals and appends `items`; resolves to their memory ids, in order. As in normal
+   * mode, a text the namespace holds in the same thread is a duplicate: its memory's id answers,
+   * and nothing is appended (a remember sent again adds nothing).
+   */
   async remember(items: BlindItem[]): Promise<string[]> {
     const createdAt = Date.now();
-    const memories = items.map(({ text, tags, thread }) => ({
+    return await this.#appendNew(items.map(({ text, tags, thread }) => ({
       id: timeOrderedId(createdAt),
       text,
       createdAt,
       attributes: this.#attributes(tags, thread),
-    }));
-    await this.#append(memories);
-    return memories.map((memory) => memory.id);
+    })));
+  }
+
+  /** Appends the memories whose text is not a duplicate; each one's id, or its holder's. */
+  async #appendNew(memories: Sealable[]): Promise<string[]> {
+    await this.sync();
+    const { index } = this.#opened!;
+    const taken = new Map<string, string>();
+    const fresh: Sealable[] = [];
+    const ids: string[] = [];
+    for (const memory of memories) {
+      const { text, attributes: { thread } } = memory;
+      const { digest, id } = await index.holder(this.namespace, text, thread);
+      const holder = id ?? taken.get(digest);
+      ids.push(holder ?? memory.id);
+      if (holder) continue;
+      fresh.push(memory);
+      taken.set(digest, memory.id);
+    }
+    if (fresh.length) await this.#append(fresh);
+    return ids;
   }
 
   /**
@@ -638,7 +672,8 @@ export class BlindMemory {
 
   /**
    * Remembers an export's lines here, with their tags, threads and times (their namespace and
-   * expiry are not kept); resolves to the new memories' ids.
+   * expiry are not kept); resolves to each line's memory id. A line whose text the namespace
+   * holds in its thread is a duplicate, as in normal mode: that memory's id answers.
    */
   async importLines(lines: ImportLine[]): Promise<string[]> {
     const memories = lines.map((line) => {
@@ -653,8 +688,7 @@ export class BlindMemory {
         attributes: this.#attributes(line.tags, line.thread),
       };
     });
-    await this.#append(memories);
-    return memories.map((memory) => memory.id);
+    return await this.#appendNew(memories);
   }
 
   /**

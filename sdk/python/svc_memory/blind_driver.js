@@ -18382,8 +18382,10 @@ var LocalIndex = class {
   lexicon;
   indexer;
   recall;
+  #hasher;
   constructor(embedder, vectors, hasher, attributeSeal, reranker) {
     this.vectors = vectors;
+    this.#hasher = hasher;
     const lexicon = this.lexicon = new LexicalIndex(vectors);
     const memories = this.memories;
     this.indexer = new MemoryIndexer({
@@ -18414,6 +18416,18 @@ var LocalIndex = class {
       ...deps,
       reranker: () => reranker
     }).recall;
+  }
+  /**
+   * The digest of `text` in `thread` (the duplicate rule's, `TermHasher.digest`), and the memory
+   * of `namespace` that holds it, if any.
+   */
+  async holder(namespace, text, thread) {
+    const digest = await this.#hasher.digest(OWNER, text, thread);
+    const index = await this.lexicon.namespace(OWNER, namespace);
+    return {
+      digest,
+      id: index.duplicateOf(digest, Date.now())
+    };
   }
   async drop(namespace, ids) {
     await this.vectors.delete(ids);
@@ -18692,17 +18706,38 @@ var BlindMemory = class _BlindMemory {
       rememberedBy
     };
   }
-  /** Embeds, seals and appends `items`; resolves to their memory ids, in order. */
+  /**
+   * Embeds, seals and appends `items`; resolves to their memory ids, in order. As in normal
+   * mode, a text the namespace holds in the same thread is a duplicate: its memory's id answers,
+   * and nothing is appended (a remember sent again adds nothing).
+   */
   async remember(items) {
     const createdAt = Date.now();
-    const memories = items.map(({ text, tags, thread }) => ({
+    return await this.#appendNew(items.map(({ text, tags, thread }) => ({
       id: timeOrderedId(createdAt),
       text,
       createdAt,
       attributes: this.#attributes(tags, thread)
-    }));
-    await this.#append(memories);
-    return memories.map((memory2) => memory2.id);
+    })));
+  }
+  /** Appends the memories whose text is not a duplicate; each one's id, or its holder's. */
+  async #appendNew(memories) {
+    await this.sync();
+    const { index } = this.#opened;
+    const taken = /* @__PURE__ */ new Map();
+    const fresh = [];
+    const ids = [];
+    for (const memory2 of memories) {
+      const { text, attributes: { thread } } = memory2;
+      const { digest, id } = await index.holder(this.namespace, text, thread);
+      const holder = id ?? taken.get(digest);
+      ids.push(holder ?? memory2.id);
+      if (holder) continue;
+      fresh.push(memory2);
+      taken.set(digest, memory2.id);
+    }
+    if (fresh.length) await this.#append(fresh);
+    return ids;
   }
   /**
    * Moves the namespace's memories stored before it was operator-blind into its log. Each is
@@ -18878,7 +18913,8 @@ var BlindMemory = class _BlindMemory {
   }
   /**
    * Remembers an export's lines here, with their tags, threads and times (their namespace and
-   * expiry are not kept); resolves to the new memories' ids.
+   * expiry are not kept); resolves to each line's memory id. A line whose text the namespace
+   * holds in its thread is a duplicate, as in normal mode: that memory's id answers.
    */
   async importLines(lines) {
     const memories = lines.map((line) => {
@@ -18893,8 +18929,7 @@ var BlindMemory = class _BlindMemory {
         attributes: this.#attributes(line.tags, line.thread)
       };
     });
-    await this.#append(memories);
-    return memories.map((memory2) => memory2.id);
+    return await this.#appendNew(memories);
   }
   /**
    * Erases the namespace: the relayer deletes its log and its wrapped keys, and it is no longer
