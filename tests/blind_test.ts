@@ -11,6 +11,7 @@ import { sha256Hex } from "@svc/util/keys";
 import { verifyReceipt } from "../src/client/receipt.ts";
 import { SvcError } from "../src/errors.ts";
 import { LexicalEmbedder } from "../plugins/lexical_embedder/mod.ts";
+import type { EmbedOptions } from "../src/backends/types.ts";
 import {
   BASE,
   type Caller,
@@ -656,4 +657,37 @@ Deno.test("a text the namespace holds in its thread is a duplicate, as in normal
   const lines = await first.exportLines();
   assert.deepEqual((await first.importLines(lines)).sort(), lines.map((line) => line.id).sort());
   assert.equal((await sealedIds(t)).length, 4);
+});
+
+Deno.test("a remember accepted before its namespace became operator-blind is refused when it runs", async () => {
+  // The worker's first batch waits at its embedding until the namespace is operator-blind.
+  const embedder = new LexicalEmbedder();
+  const embed = embedder.embed.bind(embedder);
+  const reached = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  embedder.embed = async (texts: string[], options?: EmbedOptions) => {
+    if (texts.some((text) => text.includes("HOLD"))) {
+      reached.resolve();
+      await gate.promise;
+    }
+    return await embed(texts, options);
+  };
+  await using t = await startTestRelayer({ embedder, concurrency: 1 });
+  const caller = await t.newCaller();
+  const held = await t.signed(caller, "POST", "/api/remember", {
+    text: "HOLD",
+    namespace: "other",
+  });
+  await reached.promise;
+  const late = await jsonOf(
+    await t.signed(caller, "POST", "/api/remember", { text: FACTS[0], namespace: "private" }),
+    202,
+  );
+  await (await device(t, caller)).enable();
+  gate.resolve();
+  await t.settle(caller, [(await held.json()).job_id, late.job_id]);
+  const status = await jsonOf(await t.signed(caller, "GET", `/api/remember/${late.job_id}`));
+  assert.equal(status.status, "failed");
+  assert.match(status.error, /operator-blind/);
+  assert.ok(!(await storedBlind(t)).includes("vegetarian"));
 });

@@ -26,6 +26,8 @@ export interface LandingDependencies {
   /** Which update holds each memory being replaced (see `vet`). */
   updating: UpdateClaims;
   eraser: Pick<Eraser, "eraseAsked" | "eraseEntries" | "withdraw">;
+  /** Those of an owner's namespaces that are operator-blind (`BlindLog.blindAmong`). */
+  blindAmong?: (owner: string, namespaces: string[]) => Promise<string[]>;
   /** Unix milliseconds. */
   now: () => number;
 }
@@ -46,13 +48,14 @@ export class MemoryLanding {
    * revokes the claims, so of an update and an erase one hears of the other.
    */
   async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
-    const { lexicon, records, updating, now } = this.#deps;
+    const { lexicon, records, updating, blindAmong, now } = this.#deps;
     const claimed = await Promise.all(
       memories.map(({ memoryId, attributes: { replaces } }) =>
         replaces === undefined || updating.claim(replaces, memoryId, now())
       ),
     );
     const erased = new Set<string>();
+    const blind = new Set<string>();
     for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
       // The memories an update replaces too: erased by another relayer's update, they are
       // recorded before this relayer's view of the namespace hears of it.
@@ -60,6 +63,11 @@ export class MemoryLanding {
         replaces === undefined ? [memoryId] : [memoryId, replaces]
       );
       for (const id of await records.erased(owner, ids)) erased.add(id);
+      // Made operator-blind since the job was accepted: the relayer takes no text of it now.
+      const namespaces = [...new Set(mine.map(({ namespace }) => namespace))];
+      for (const namespace of await blindAmong?.(owner, namespaces) ?? []) {
+        blind.add(`${owner}\0${namespace}`);
+      }
     }
     const refusal = async (
       { memoryId, owner, namespace, attributes: { replaces } }: IndexedMemory,
@@ -68,6 +76,10 @@ export class MemoryLanding {
       const index = await lexicon.namespace(owner, namespace);
       if (index.entry(memoryId)) return undefined;
       if (erased.has(memoryId)) return `Cannot store memory ${memoryId}: it was erased`;
+      if (blind.has(`${owner}\0${namespace}`)) {
+        return `Cannot store memory ${memoryId}: namespace ${JSON.stringify(namespace)} became ` +
+          "operator-blind. Remember it through a client that reads it on your machine";
+      }
       if (replaces === undefined) return undefined;
       return !claimed || erased.has(replaces) || index.replacedBy(replaces) !== undefined ||
           !index.entry(replaces)

@@ -218,16 +218,21 @@ export class BlindLog {
     return { head: head.value as BlindHead, ...(wrapped && { wrapped }) };
   }
 
+  /** Those of the owner's `namespaces` that are operator-blind. */
+  async blindAmong(owner: string, namespaces: string[]): Promise<string[]> {
+    const heads = await Promise.all(
+      namespaces.map(async (namespace) => [...await this.#prefix(owner, namespace), "head"]),
+    );
+    const found = await this.#state.getMany(heads);
+    return namespaces.filter((_, i) => found[i] !== null);
+  }
+
   /**
    * Throws 409 `conflict` (`reason: "operator_blind"`) when one of `namespaces` is
    * operator-blind: the relayer can neither take nor read its text.
    */
   async refuseBlind(owner: string, namespaces: string[]): Promise<void> {
-    const heads = await Promise.all(
-      namespaces.map(async (namespace) => [...await this.#prefix(owner, namespace), "head"]),
-    );
-    const found = await this.#state.getMany(heads);
-    const blind = namespaces.find((_, i) => found[i] !== null);
+    const [blind] = await this.blindAmong(owner, namespaces);
     if (blind === undefined) return;
     throw new SvcError(
       "conflict",
