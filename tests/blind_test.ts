@@ -195,6 +195,15 @@ Deno.test("the relayer refuses to take a blind namespace's text on the normal ro
     "content-type": "application/x-ndjson",
   });
   assert.equal((await jsonOf(imported, 409)).reason, "operator_blind");
+  // An import is refused whole: none of its lines for other namespaces is queued either.
+  const many = Array.from({ length: 100 }, (_, i) => JSON.stringify({ text: `fact ${i}` }));
+  const whole = await t.signed(caller, "POST", "/api/import", [...many, line].join("\n"), {
+    "content-type": "application/x-ndjson",
+  });
+  assert.equal((await jsonOf(whole, 409)).reason, "operator_blind");
+  await rememberAll(t, caller, [{ text: "a later fact" }]); // queued after any of them
+  const untouched = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=default"));
+  assert.deepEqual(untouched.memories.map((m: { text: string }) => m.text), ["a later fact"]);
   await rememberAll(t, caller, [{ text: "I am vegetarian", namespace: "public" }]);
   const listed = await jsonOf(await t.signed(caller, "GET", "/api/memories?namespace=private"));
   assert.deepEqual(listed.memories.map((m: { text: string }) => m.text), ["I eat fish"]);

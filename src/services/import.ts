@@ -43,7 +43,8 @@ function normal(text: string): string {
 
 /**
  * Queues `items` as remember jobs, but those already in their namespace and repeats among
- * them; resolves once the jobs are durably queued, with the jobs and how many were skipped.
+ * them; resolves once the jobs are durably queued, with the jobs and how many were skipped. An
+ * import with a line for an operator-blind namespace is refused whole, before any is queued.
  */
 export async function importItems(
   service: MemoryService,
@@ -57,6 +58,7 @@ export async function importItems(
     seen.add(key);
     return true;
   });
+  await service.refuseBlind(owner, [...new Set(distinct.map(({ namespace }) => namespace))]);
   const jobs: AcceptedJob[] = [];
   for (let i = 0; i < distinct.length; i += ACCEPT_BATCH) {
     const accepted = await service.accept(owner, distinct.slice(i, i + ACCEPT_BATCH));
