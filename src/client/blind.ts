@@ -704,16 +704,12 @@ export class BlindMemory {
     }
     const query = this.#query({ confirm: this.namespace });
     const erased = await this.#json<NamespaceErasure>("DELETE", `/api/blind?${query}`);
-    await this.#close();
-    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});
-    return erased;
-  }
-
-  /** Forgets the namespace opened: its index on this device, and its keys. */
-  async #close() {
+    // This device forgets the namespace opened: its index, and its keys.
     const index = this.#opened?.index;
     this.#opened = undefined;
     await index?.drop(this.namespace, [...index.memories.keys()]);
+    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {});
+    return erased;
   }
 
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */

@@ -18950,18 +18950,14 @@ var BlindMemory = class _BlindMemory {
       confirm: this.namespace
     });
     const erased = await this.#json("DELETE", `/api/blind?${query}`);
-    await this.#close();
-    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {
-    });
-    return erased;
-  }
-  /** Forgets the namespace opened: its index on this device, and its keys. */
-  async #close() {
     const index = this.#opened?.index;
     this.#opened = void 0;
     await index?.drop(this.namespace, [
       ...index.memories.keys()
     ]);
+    if (this.#cacheFile) await Deno.remove(this.#cacheFile).catch(() => {
+    });
+    return erased;
   }
   /** Lets the account's key `publicKey` (hex) read and write the namespace. */
   async letIn(publicKey) {
