@@ -700,3 +700,31 @@ Deno.test("a remember accepted before its namespace became operator-blind is ref
   assert.match(status.error, /operator-blind/);
   assert.ok(!(await storedBlind(t)).includes("vegetarian"));
 });
+
+Deno.test("a namespace whose erase was cut short says so on every route, until erased again", async () => {
+  await using t = await startTestRelayer();
+  const caller = await t.newCaller();
+  const laptop = await device(t, caller);
+  await laptop.enable();
+  await laptop.remember([{ text: FACTS[0] }]);
+  // The erase marked the head, then stopped before deleting anything.
+  for await (const { key, value } of t.kv.list<{ manifest?: unknown }>({ prefix: [] })) {
+    if (value?.manifest) await t.kv.set(key, { ...value, erasing: true });
+  }
+  const erasing = (error: SvcError) =>
+    error.code === "conflict" && error.details.reason === "erasing" &&
+    /erase it again/.test(error.message);
+  await assert.rejects(laptop.recall("fish"), erasing);
+  await assert.rejects(device(t, caller).then((phone) => phone.enable()), erasing);
+  const remembered = await t.signed(caller, "POST", "/api/remember", {
+    text: "I am vegetarian",
+    namespace: "private",
+  });
+  assert.equal((await jsonOf(remembered, 409)).reason, "erasing");
+  const head = await t.signed(caller, "GET", "/api/blind?namespace=private");
+  assert.equal((await jsonOf(head, 409)).reason, "erasing");
+
+  await (await device(t, caller)).forgetAll();
+  assert.deepEqual(await sealedIds(t), []);
+  await (await device(t, caller)).enable();
+});

@@ -105,6 +105,14 @@ const busy = () =>
   });
 const notBlind = () =>
   new SvcError("not_found", "This namespace is not operator-blind (enable it first)");
+/** What every call answers about a namespace whose erase was cut short. */
+const erasing = (namespace?: string) =>
+  new SvcError(
+    "conflict",
+    `${namespace === undefined ? "This namespace" : `Namespace ${JSON.stringify(namespace)}`} ` +
+      "is being erased: erase it again (svc blind erase, or DELETE /api/blind) to finish",
+    { details: { reason: "erasing" } },
+  );
 
 /** Operator-blind namespaces over a `StateStore`; see the module documentation. */
 export class BlindLog {
@@ -198,8 +206,9 @@ export class BlindLog {
       .set([...at, "wrap", wrap.publicKey], wrap.wrapped)
       .set(name.key, sealed)
       .commit();
-    if (!done) throw new SvcError("conflict", "This namespace is operator-blind already");
-    return head;
+    if (done) return head;
+    if ((await this.#state.get<BlindHead>([...at, "head"]))?.value.erasing) throw erasing();
+    throw new SvcError("conflict", "This namespace is operator-blind already");
   }
 
   /** The namespace's head, and the content key wrapped for `publicKey` (absent: not let in). */
@@ -213,18 +222,24 @@ export class BlindLog {
       [...at, "head"],
       [...at, "wrap", publicKey],
     ]);
-    if (!head || (head.value as BlindHead).erasing) return null;
+    if (!head) return null;
+    if ((head.value as BlindHead).erasing) throw erasing();
     const wrapped = wrap?.value as Uint8Array | undefined;
     return { head: head.value as BlindHead, ...(wrapped && { wrapped }) };
   }
 
   /** Those of the owner's `namespaces` that are operator-blind. */
   async blindAmong(owner: string, namespaces: string[]): Promise<string[]> {
-    const heads = await Promise.all(
+    const heads = await this.#heads(owner, namespaces);
+    return namespaces.filter((_, i) => heads[i] !== null);
+  }
+
+  /** The heads of the owner's `namespaces` (`null`: not operator-blind), in order. */
+  async #heads(owner: string, namespaces: string[]) {
+    const keys = await Promise.all(
       namespaces.map(async (namespace) => [...await this.#prefix(owner, namespace), "head"]),
     );
-    const found = await this.#state.getMany(heads);
-    return namespaces.filter((_, i) => found[i] !== null);
+    return await this.#state.getMany<BlindHead>(keys);
   }
 
   /**
@@ -232,8 +247,11 @@ export class BlindLog {
    * operator-blind: the relayer can neither take nor read its text.
    */
   async refuseBlind(owner: string, namespaces: string[]): Promise<void> {
-    const [blind] = await this.blindAmong(owner, namespaces);
-    if (blind === undefined) return;
+    const heads = await this.#heads(owner, namespaces);
+    const at = heads.findIndex((head) => head !== null);
+    if (at < 0) return;
+    const blind = namespaces[at];
+    if (heads[at]!.value.erasing) throw erasing(blind);
     throw new SvcError(
       "conflict",
       `Namespace ${JSON.stringify(blind)} is operator-blind: the relayer cannot read or take its ` +
@@ -406,7 +424,8 @@ export class BlindLog {
   /** The head entry of the namespace at `at`; 404 when it is not operator-blind (or erased). */
   async #existing(at: StateKey) {
     const entry = await this.#state.get<BlindHead>([...at, "head"]);
-    if (!entry || entry.value.erasing) throw notBlind();
+    if (!entry) throw notBlind();
+    if (entry.value.erasing) throw erasing();
     return entry;
   }
 
