@@ -446,6 +446,13 @@ Deno.test("update stores a new version that every device takes in place of the o
     laptop.update(id, { text: "again" }),
     (error: SvcError) => error.code === "not_found",
   );
+  // As in normal mode, an update may not take a text another memory holds.
+  const [other] = await laptop.remember([{ text: FACTS[1] }]);
+  await assert.rejects(
+    laptop.update(updated.id, { text: FACTS[1] }),
+    (error: SvcError) => error.code === "conflict" && error.message.includes(other),
+  );
+  assert.deepEqual((await sealedIds(t)).sort(), [updated.id, other].sort());
 });
 
 Deno.test("the account's blind namespaces are listed with their counts; a scoped key sees its own", async () => {

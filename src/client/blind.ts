@@ -29,6 +29,7 @@ import { SvcError } from "../errors.ts";
 import { timeOrderedId } from "../ids.ts";
 import { AttributeSeal, type MemoryAttributes } from "../pipeline/attributes.ts";
 import { MemoryIndexer } from "../pipeline/memory_indexer.ts";
+import { textHeldBy } from "../pipeline/remember.ts";
 import { LexicalIndex } from "../ranking/lexicon.ts";
 import { TermHasher } from "../ranking/terms.ts";
 import type { RecallResults } from "../services/memory_answers.ts";
@@ -627,8 +628,12 @@ export class BlindMemory {
    */
   async update(id: string, change: { text: string; tags?: string[] }): Promise<BlindUpdate> {
     await this.sync();
-    const old = this.#opened!.index.memories.get(id);
+    const { index } = this.#opened!;
+    const old = index.memories.get(id);
     if (!old) throw new SvcError("not_found", "No such memory");
+    // As in normal mode: a text another memory holds in the thread is not taken.
+    const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
+    if (holder !== undefined && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
     const createdAt = Date.now();
     const memory = {
       id: timeOrderedId(createdAt),

@@ -11170,6 +11170,11 @@ var MemoryIndexer = class {
   }
 };
 
+// src/pipeline/remember.ts
+function textHeldBy(holder) {
+  return `Cannot update the memory: memory ${holder} of its namespace holds that text already (erase this one instead, or change the text)`;
+}
+
 // src/ranking/relations.ts
 var RELATIONS = {
   partner: "partner wife husband spouse girlfriend boyfriend fianc\xE9 fianc\xE9e fiance fiancee",
@@ -18865,8 +18870,11 @@ var BlindMemory = class _BlindMemory {
    */
   async update(id, change) {
     await this.sync();
-    const old = this.#opened.index.memories.get(id);
+    const { index } = this.#opened;
+    const old = index.memories.get(id);
     if (!old) throw new SvcError("not_found", "No such memory");
+    const holder = (await index.holder(this.namespace, change.text, old.thread)).id;
+    if (holder !== void 0 && holder !== id) throw new SvcError("conflict", textHeldBy(holder));
     const createdAt = Date.now();
     const memory2 = {
       id: timeOrderedId(createdAt),
