@@ -244,7 +244,8 @@ export class BlindLog {
 
   /**
    * Throws 409 `conflict` (`reason: "operator_blind"`) when one of `namespaces` is
-   * operator-blind: the relayer can neither take nor read its text.
+   * operator-blind: the relayer can neither take nor read its text (`reason: "erasing"` while
+   * an erase of it is unfinished).
    */
   async refuseBlind(owner: string, namespaces: string[]): Promise<void> {
     const heads = await this.#heads(owner, namespaces);
