@@ -29,12 +29,20 @@ const FACTS = [
   "My dentist appointment is on the third of March",
 ];
 
-/** A `BlindMemory` of `caller` talking to the in-process relayer `t`; `paths` hears each path. */
+/**
+ * A `BlindMemory` of `caller` talking to the in-process relayer `t`; `paths` hears each path,
+ * `appends` each body sent to `POST /api/blind/entries`.
+ */
 function device(
   t: TestRelayer,
   caller: Caller,
   namespace = "private",
-  options: { cacheFile?: string; paths?: string[]; refuse?: (path: string) => boolean } = {},
+  options: {
+    cacheFile?: string;
+    paths?: string[];
+    appends?: string[];
+    refuse?: (path: string) => boolean;
+  } = {},
 ) {
   return BlindMemory.open({
     baseUrl: BASE,
@@ -46,6 +54,9 @@ function device(
     fetch: (input, init) => {
       const path = new URL(input as string).pathname;
       options.paths?.push(path);
+      if (path === "/api/blind/entries" && init?.method === "POST") {
+        options.appends?.push(init.body as string);
+      }
       if (options.refuse?.(path)) return Promise.reject(new TypeError("connection reset"));
       return t.relayer.handler(new Request(input, init));
     },
@@ -612,20 +623,7 @@ Deno.test("a memory erased and then sent again is held by every device, and by i
   try {
     // The laptop's append is kept as it was sent, to be sent again (a retry) after the erase.
     const appends: string[] = [];
-    const first = await BlindMemory.open({
-      baseUrl: BASE,
-      privateKey: laptop.key.privateKey,
-      embedder: new LexicalEmbedder(),
-      namespace: "private",
-      retries: 0,
-      fetch: (input, init) => {
-        const request = new Request(input, init);
-        if (new URL(request.url).pathname === "/api/blind/entries" && init?.method === "POST") {
-          appends.push(init.body as string);
-        }
-        return t.relayer.handler(request);
-      },
-    });
+    const first = await device(t, laptop, "private", { appends });
     await first.enable();
     await first.letIn(phone.key.publicKey);
     const [id] = await first.remember([{ text: FACTS[2] }]);

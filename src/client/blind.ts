@@ -526,6 +526,7 @@ export class BlindMemory {
    * client encrypted it (manual remember) stays where it is.
    */
   async moveIn(): Promise<number> {
+    await this.sync();
     let moved = 0;
     let cursor: string | null = null;
     do {
@@ -556,10 +557,9 @@ export class BlindMemory {
 
   /**
    * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
-   * and syncs.
+   * and syncs. The caller synced before.
    */
   async #append(memories: Sealable[]) {
-    await this.sync();
     const opened = this.#opened!;
     const keyed = memories.map(({ id, supersedes: _, ...memory }) => ({
       ...memory,

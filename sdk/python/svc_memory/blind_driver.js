@@ -18752,6 +18752,7 @@ var BlindMemory = class _BlindMemory {
    * client encrypted it (manual remember) stays where it is.
    */
   async moveIn() {
+    await this.sync();
     let moved = 0;
     let cursor = null;
     do {
@@ -18790,10 +18791,9 @@ var BlindMemory = class _BlindMemory {
   }
   /**
    * Embeds and seals `memories`, appends them in as few requests as the relayer's limits allow,
-   * and syncs.
+   * and syncs. The caller synced before.
    */
   async #append(memories) {
-    await this.sync();
     const opened2 = this.#opened;
     const keyed = memories.map(({ id, supersedes: _, ...memory2 }) => ({
       ...memory2,
