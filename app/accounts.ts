@@ -26,9 +26,9 @@ export async function openLedger(
   const own = database ? undefined : await openDatabase(config);
   const shared = (database ?? own)!;
   try {
-    const { PgLedgerStore } = await postgresPlugin();
+    const { openPgLedger } = await postgresPlugin();
     const masterKey = await loadMasterKey(config.dataDir, config.masterKey);
-    const store = await PgLedgerStore.open({ database: shared, masterKey });
+    const store = await openPgLedger(shared, masterKey);
     return { ledger: await LocalLedger.open({ store }), close: async () => await own?.close() };
   } catch (error) {
     await own?.close();

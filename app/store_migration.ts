@@ -33,11 +33,11 @@ import {
   importJobs,
   ImportProgress,
   importReplayClaims,
+  openPgLedger,
   PgBlobStore,
   PgBlockStorage,
   PgIndexSet,
   PgKeyStore,
-  PgLedgerStore,
   PgStateStore,
 } from "@svc/postgres";
 import { type StateKey, SvcError } from "@svc/relayer/kit";
@@ -173,7 +173,7 @@ export async function migrateStore(options: StoreMigrationOptions): Promise<Stor
     }
     // The ledger takes this master key first: a database a relayer or `svc migrate` set up
     // under another is refused before anything of the copy is recorded.
-    await PgLedgerStore.open({ database, masterKey: secret }).catch((error) => {
+    await openPgLedger(database, secret).catch((error) => {
       if (!(error instanceof SvcError) || error.code !== "conflict") throw error;
       throw new SvcError(
         "conflict",
@@ -233,7 +233,7 @@ async function copyLedger(
 ): Promise<number> {
   return await withKv(dir, "ledger.kv", async (kv) => {
     const source = new KvLedgerStore(kv);
-    const target = await PgLedgerStore.open({ database, masterKey });
+    const target = await openPgLedger(database, masterKey);
     return await copyAll(() => source.accounts(), BATCH, (a) => target.importAccounts(a), tell);
   });
 }

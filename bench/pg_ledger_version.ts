@@ -1,10 +1,10 @@
 /**
  * What the ledger's per-request version read costs on PostgreSQL: the test server of the
  * postgres plugin (a local PostgreSQL on loopback), one relayer's `Database` pool and
- * `PgLedgerStore`, and a ledger with one account and key. Measures, each `--calls` times:
+ * `openPgLedger`, and a ledger with one account and key. Measures, each `--calls` times:
  *
- * - `version()`: the one round trip every request makes (`select version from
- *   svc_ledger_version`), one call after another;
+ * - `version()`: the one round trip every request makes (the version's entry in `svc_state`),
+ *   one call after another;
  * - a warm `resolve` (the version read, then the resolution kept in memory), one after another;
  * - `--concurrency` concurrent warm `resolve`s at a time (they share version reads), per call;
  * - `select 1` through the same pool, the floor of any round trip.
@@ -16,10 +16,14 @@
  *                                                                 [--concurrency 50] [--out FILE]
  */
 import { generateKeyPair } from "@svc/util/keys";
-import { LocalLedger, type TransactionEffects } from "../plugins/local_ledger/mod.ts";
+import {
+  type LedgerStore,
+  LocalLedger,
+  type TransactionEffects,
+} from "../plugins/local_ledger/mod.ts";
 import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
 import { Database } from "../plugins/postgres/database.ts";
-import { PgLedgerStore } from "../plugins/postgres/ledger_store.ts";
+import { openPgLedger } from "../plugins/postgres/ledger.ts";
 import { testDatabase } from "../plugins/postgres/test_server.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { flags, whole } from "./flags.ts";
@@ -53,10 +57,7 @@ async function sequential(call: () => Promise<unknown>) {
 await using db = await testDatabase();
 const database = await Database.open({ url: db.url, pool: 10 });
 try {
-  const store = await PgLedgerStore.open({
-    database,
-    masterKey: crypto.getRandomValues(new Uint8Array(32)),
-  });
+  const store = await openPgLedger(database, crypto.getRandomValues(new Uint8Array(32)));
   const ledger = await LocalLedger.open({ store });
   const owner = await generateKeyPair();
   const created = await submitTransaction(ledger, owner, { kind: "create_account" });
@@ -79,7 +80,7 @@ try {
         .map((name) => [name, (...args: never[]) => (store[name] as CallableFunction)(...args)]),
     ),
     version: () => (reads++, store.version()),
-  } as unknown as PgLedgerStore);
+  } as unknown as LedgerStore);
   await counting.resolve(key.publicKey);
   reads = 0;
   const start = performance.now();

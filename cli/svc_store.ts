@@ -12,7 +12,7 @@ import { type Config, loadMasterKey, lockIndex, readConfig } from "@svc/app";
 import { upgrade, type UpgradeDone } from "@svc/upgrades";
 import { pathExists } from "@svc/util/files";
 import { Database } from "@svc/postgres/database";
-import { PgLedgerStore } from "@svc/postgres/ledger_store";
+import { openPgLedger } from "@svc/postgres/ledger";
 import { schemaVersion } from "@svc/postgres/migrations";
 import { refuseUnfinishedCopy } from "@svc/postgres/store_import";
 import { UsageError } from "./client_flags.ts";
@@ -54,7 +54,7 @@ export async function runMigrate(env: Record<string, string | undefined>): Promi
     // Refuses a copy half done, and a key other than the one the database was written under,
     // as a relayer does.
     await refuseUnfinishedCopy(database);
-    await PgLedgerStore.open({ database, masterKey });
+    await openPgLedger(database, masterKey);
     const to = await schemaVersion(database.sql);
     return {
       json: { from, to },
@@ -111,8 +111,10 @@ async function upgradeDatabase(
   const database = await Database.open({ url, pool: 1 });
   try {
     await refuseUnfinishedCopy(database);
-    await PgLedgerStore.open({ database, masterKey });
-    return await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
+    // The ledger's key check is moved first: the database's own master key is the one checked.
+    const done = await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
+    await openPgLedger(database, masterKey);
+    return done;
   } finally {
     await database.close();
   }

@@ -3,8 +3,8 @@
  * model (DESIGN §5.7). It is the relayer's `AccountDirectory` and the sidecar's `Sponsor`, and
  * it changes only through transactions signed by the account owner (see `transactions.ts`),
  * each executed at most once. Its rules live here; its state lives in a `LedgerStore`
- * (`store.ts`): Deno KV in embedded mode (`kv_store.ts`), PostgreSQL for many relayers
- * (`PgLedgerStore` of the postgres plugin).
+ * (`store.ts`), written once over a `StateStore` (`state_store.ts`): Deno KV in embedded mode
+ * (`kv_store.ts`), the state many relayers share in PostgreSQL, sealed there.
  *
  * Resolving a key reads the ledger's version on every call, so a change committed through any
  * handle on the ledger (the CLI's, the sidecar's, another relayer's) is seen by the next call;
@@ -48,6 +48,7 @@ export type {
   TransactionEffects,
 } from "./store.ts";
 export { KvLedgerStore } from "./kv_store.ts";
+export { type StateLedgerOptions, StateLedgerStore } from "./state_store.ts";
 export type {
   AccountDirectory,
   CallOptions,
@@ -56,6 +57,14 @@ export type {
   ResolvedAccount,
   Sponsor,
   SponsoredTransaction,
+  StateBatch,
+  StateEntry,
+  StateKey,
+  StateKeyPart,
+  StateListOptions,
+  StateSelector,
+  StateSetOptions,
+  StateStore,
 } from "@svc/relayer/kit";
 
 /** Most delegate keys one account holds. */
@@ -111,7 +120,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
    *
    * @example Many relayers on PostgreSQL
    * ```ts ignore
-   * const ledger = await LocalLedger.open({ store: await PgLedgerStore.open({ database, masterKey }) });
+   * const store = await StateLedgerStore.sealed(new PgStateStore(database), { secret, prefix: ["ledger"] });
+   * const ledger = await LocalLedger.open({ store });
    * ```
    */
   static open(

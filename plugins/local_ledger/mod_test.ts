@@ -5,7 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { KvLedgerStore, LOCAL_PACKAGE_ID } from "./mod.ts";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
+import { KvLedgerStore, LOCAL_PACKAGE_ID, LocalLedger } from "./mod.ts";
+import { submitTransaction } from "./transactions.ts";
 import { ledgerRulesSuite, type LedgerStorage } from "./rules_suite.ts";
 import { ledgerResolveSuite } from "./resolve_suite.ts";
 
@@ -86,4 +88,36 @@ Deno.test("a ledger opened by path reads its version from Deno KV only after a c
 Deno.test("the local package id is the hash its documentation names", () => {
   const digest = createHash("sha256").update("svc local ledger v1").digest("hex");
   assert.equal(LOCAL_PACKAGE_ID, "0x" + digest);
+});
+
+Deno.test("a ledger file an earlier version wrote goes on: its accounts, keys and counted version", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    // As the earlier store wrote it: the entries as they are, the version a counter.
+    const owner = await generateKeyPair();
+    const key = await generateKeyPair();
+    const account = {
+      id: "0x" + "ab".repeat(32),
+      owner: addressOf(owner.publicKey),
+      delegate_keys: [{
+        public_key: key.publicKey,
+        address: addressOf(key.publicKey),
+        label: "phone",
+        created_at: "2026-01-01T00:00:00.000Z",
+      }],
+      active: true,
+      created_at: "2026-01-01T00:00:00.000Z",
+    };
+    await kv.atomic().set(["account", account.id], account)
+      .set(["account_owner", account.owner], account.id)
+      .set(["delegate_key", key.publicKey], account.id)
+      .sum(["ledger_version"], 3n).commit();
+    const ledger = new LocalLedger(kv);
+    assert.equal((await ledger.resolve(key.publicKey))?.label, "phone");
+    await submitTransaction(ledger, owner, { kind: "deactivate_account", account_id: account.id });
+    assert.equal((await ledger.resolve(key.publicKey))?.active, false);
+    assert.equal((await kv.get(["ledger_version"])).value, 4);
+  } finally {
+    kv.close();
+  }
 });

@@ -1,8 +1,8 @@
 /**
  * Where the local ledger keeps its state: a small storage interface under `LocalLedger`, so the
  * ledger's rules (who may change an account, at most 20 keys, each transaction at most once) are
- * written once, for Deno KV (`KvLedgerStore`, one machine) and for PostgreSQL (`PgLedgerStore`
- * in `plugins/postgres/`, many relayers).
+ * written once, over any storage; `StateLedgerStore` keeps it in a `StateStore` (Deno KV on one
+ * machine, PostgreSQL for many relayers).
  *
  * A store keeps accounts (found by id, by owner, by delegate key), transactions awaiting their
  * signature and the digests of executed ones, and a version that changes in the commit of every

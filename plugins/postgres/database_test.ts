@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
 import { Database, describeUrl } from "./database.ts";
-import { PgLedgerStore } from "./ledger_store.ts";
+import { openPgLedger } from "./ledger.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
 import { testDatabase } from "./test_server.ts";
@@ -71,12 +71,12 @@ Deno.test("a user without CREATE opens a current schema; a privilege refused is 
     try {
       // Its tables are not the user's to read: the privilege is named, not an outage.
       await assert.rejects(
-        PgLedgerStore.open({ database: reader, masterKey: new Uint8Array(32) }),
+        openPgLedger(reader, new Uint8Array(32)),
         (error: SvcError) => {
           assert.equal(error.code, "backend_unavailable");
           assert.match(
             error.message,
-            /Cannot open the ledger: PostgreSQL refused it \(permission denied for table svc_ledger_version\); grant/,
+            /PostgreSQL refused it \(permission denied for table svc_state\); grant/,
           );
           return true;
         },

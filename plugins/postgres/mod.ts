@@ -8,7 +8,7 @@ export { PgBlockStorage } from "./block_storage.ts";
 export { PgJobQueue } from "./job_queue.ts";
 export { PgIndexSet, type PgIndexSetOptions } from "./index_set.ts";
 export { PgKeyStore } from "./key_store.ts";
-export { PgLedgerStore } from "./ledger_store.ts";
+export { LEDGER_PREFIX, openPgLedger } from "./ledger.ts";
 export { PgStateStore } from "./state_store.ts";
 export { moveIntoState } from "./state_moves.ts";
 export { PgReplayGuard } from "./replay_guard.ts";
@@ -99,6 +99,8 @@ export type {
   LedgerAccount,
   LedgerChange,
   LedgerStore,
+  StateLedgerOptions,
+  StateLedgerStore,
   StoredTransaction,
   TransactionEffects,
 } from "@svc/local-ledger";

@@ -2,14 +2,17 @@
  * Moves what earlier versions kept in tables of their own into `svc_state`, where the core's
  * stores read it: a reindex's progress (`svc_index_reindex`), the access log
  * (`svc_access_log_records`), erased memories and the expiry schedule (`svc_lifecycle_erased`,
- * `svc_lifecycle_expiry`). Each chunk moves in one transaction (written there, deleted here), so
- * a move cut short loses nothing and the next start goes on; relayers starting together take
- * turns; an entry `svc_state` has already is newer and stays. Relayers of the earlier version
+ * `svc_lifecycle_expiry`), the local ledger (`svc_ledger_*`, under `["ledger"]`). Each chunk
+ * moves in one transaction (written there, deleted here), so a move cut short loses nothing and
+ * the next start goes on; relayers starting together take turns; an entry `svc_state` has already is newer and stays. Relayers of the earlier version
  * must be stopped first: what they write after the move is moved only at the next start. The
- * keys are those of `ReindexState`, `StateAccessLogStore` and `StateLifecycleRecords`.
+ * keys are those of `ReindexState`, `StateAccessLogStore`, `StateLifecycleRecords` and
+ * `StateLedgerStore`, whose hashes and seals are the tables' own. The ledger's key check replaces
+ * one a process wrote into `svc_state` before the move: the database's first master key holds.
  */
 import { type StateKey, stateKeys } from "@svc/relayer/kit";
 import { type Database, pgError, type Transaction } from "./database.ts";
+import { LEDGER_PREFIX } from "./ledger.ts";
 import { type StateRow, upsertState } from "./state_store.ts";
 
 /** Rows a transaction moves. */
@@ -20,8 +23,10 @@ const MOVE_LOCK = 0x7376636d;
 /** One table's move: its rows as state rows, then the rows deleted. */
 interface Move<R> {
   read(tx: Transaction): Promise<R[]>;
-  rows(row: R): { key: StateKey; value: unknown }[];
+  rows(row: R): { key: StateKey; value: unknown; expiresAt?: number }[];
   drop(tx: Transaction, rows: R[]): Promise<unknown>;
+  /** Whether a moved row replaces the entry `svc_state` has (default: the entry stays). */
+  replaces?: boolean;
 }
 
 const reindex: Move<{ key: string; value: unknown }> = {
@@ -75,6 +80,63 @@ const expiry: Move<{ expires_at: bigint; memory_id: string; sealed: Uint8Array }
       ))`,
 };
 
+const ledgerKeys: Move<{ key_hash: Uint8Array; account_hash: Uint8Array }> = {
+  read: (tx) => tx`select key_hash, account_hash from svc_ledger_keys limit ${CHUNK}`,
+  rows: (row) => [{
+    key: [...LEDGER_PREFIX, "delegate_key", row.key_hash.toHex()],
+    value: row.account_hash.toHex(),
+  }],
+  drop: (tx, rows) =>
+    tx`delete from svc_ledger_keys where key_hash in (
+      select decode(h, 'hex') from unnest(${rows.map((r) => r.key_hash.toHex())}::text[]) as h)`,
+};
+
+const ledgerAccounts: Move<
+  { account_hash: Uint8Array; owner_hash: Uint8Array; sealed: Uint8Array }
+> = {
+  read: (tx) => tx`select account_hash, owner_hash, sealed from svc_ledger_accounts limit ${CHUNK}`,
+  rows: (row) => [
+    {
+      key: [...LEDGER_PREFIX, "account", row.account_hash.toHex()],
+      value: new Uint8Array(row.sealed),
+    },
+    {
+      key: [...LEDGER_PREFIX, "account_owner", row.owner_hash.toHex()],
+      value: row.account_hash.toHex(),
+    },
+  ],
+  drop: (tx, rows) =>
+    tx`delete from svc_ledger_accounts where account_hash in (
+      select decode(h, 'hex') from unnest(${
+      rows.map((r) => r.account_hash.toHex())
+    }::text[]) as h)`,
+};
+
+const ledgerTransactions: Move<
+  { digest: string; executed: boolean; sealed: Uint8Array; expires_at: Date }
+> = {
+  read: (tx) =>
+    tx`select digest, executed, sealed, expires_at from svc_ledger_transactions limit ${CHUNK}`,
+  rows: (row) => [{
+    key: [...LEDGER_PREFIX, row.executed ? "tx_done" : "tx_pending", row.digest],
+    value: new Uint8Array(row.sealed),
+    expiresAt: row.expires_at.getTime(),
+  }],
+  drop: (tx, rows) =>
+    tx`delete from svc_ledger_transactions where digest = any(${rows.map((r) => r.digest)})`,
+};
+
+const ledgerVersion: Move<{ version: string; key_check: Uint8Array }> = {
+  read: (tx) =>
+    tx`select version::text, key_check from svc_ledger_version where key_check is not null`,
+  rows: (row) => [
+    { key: [...LEDGER_PREFIX, "key_check"], value: row.key_check.toHex() },
+    { key: [...LEDGER_PREFIX, "ledger_version"], value: Number(row.version) },
+  ],
+  drop: (tx) => tx`delete from svc_ledger_version`,
+  replaces: true,
+};
+
 /** Moves one table's rows, a chunk a transaction; resolves to how many rows. */
 async function moveAll<R>(database: Database, move: Move<R>): Promise<number> {
   let moved = 0;
@@ -83,12 +145,12 @@ async function moveAll<R>(database: Database, move: Move<R>): Promise<number> {
       await tx`select pg_advisory_xact_lock(${MOVE_LOCK})`;
       const rows = await move.read(tx);
       const byKey = new Map<string, StateRow>();
-      for (const { key, value } of rows.flatMap((row) => move.rows(row))) {
+      for (const { key, value, expiresAt } of rows.flatMap((row) => move.rows(row))) {
         const hex = stateKeys.encodeKey(key).toHex();
-        byKey.set(hex, { hex, value, expiresAt: null });
+        byKey.set(hex, { hex, value, expiresAt: expiresAt ?? null });
       }
       // What is in svc_state already was written since: it stays.
-      await upsertState(tx, [...byKey.values()], true);
+      await upsertState(tx, [...byKey.values()], !move.replaces);
       if (rows.length) await move.drop(tx, rows);
       return rows.length;
     });
@@ -101,7 +163,8 @@ async function moveAll<R>(database: Database, move: Move<R>): Promise<number> {
 export async function moveIntoState(database: Database): Promise<number> {
   try {
     let moved = 0;
-    for (const move of [reindex, accessLog, erased, expiry] as Move<never>[]) {
+    const moves = [reindex, accessLog, erased, expiry, ledgerKeys, ledgerAccounts];
+    for (const move of [...moves, ledgerTransactions, ledgerVersion] as Move<never>[]) {
       moved += await moveAll(database, move);
     }
     return moved;

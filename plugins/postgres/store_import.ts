@@ -10,7 +10,8 @@
  * `svc migrate-store` uses it) holds phase names and counts.
  */
 import { pgError } from "./database.ts";
-import { type Fingerprint, type JobRecord, stateTags, SvcError } from "@svc/relayer/kit";
+import { type Fingerprint, type JobRecord, stateKeys, stateTags, SvcError } from "@svc/relayer/kit";
+import { LEDGER_PREFIX } from "./ledger.ts";
 import type { Database } from "./database.ts";
 import { CHANNEL } from "./job_delivery.ts";
 import { JobSeals, RECORD_TTL_MS } from "./job_rows.ts";
@@ -49,7 +50,6 @@ const STATE_TABLES = [
   "svc_jobs_job",
   "svc_access_log_records",
   "svc_lifecycle_erased",
-  "svc_state",
 ];
 
 /**
@@ -169,7 +169,10 @@ export async function holdsState(database: Database): Promise<boolean> {
       const rows = await database.sql`select 1 from ${database.sql(table)} limit 1`;
       if (rows.length > 0) return true;
     }
-    return false;
+    // The ledger's key check is written by whatever opens the database first.
+    const check = stateKeys.encodeKey([...LEDGER_PREFIX, "key_check"]);
+    const rows = await database.sql`select 1 from svc_state where key <> ${check} limit 1`;
+    return rows.length > 0;
   } catch (error) {
     throw pgError("look for state in the database", error);
   }

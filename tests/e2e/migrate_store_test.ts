@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
 import { testDatabase } from "../../plugins/postgres/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
+import { LEDGER_PREFIX } from "../../plugins/postgres/ledger.ts";
+import { stateKeys } from "../../src/kit.ts";
 import { taskCommand } from "../task_flags.ts";
 import {
   jobIdOf,
@@ -185,9 +187,12 @@ Deno.test("migrate-store copies a data directory into PostgreSQL, resumably", as
     );
     const check = await Database.open({ url: db.url, pool: 1, migrate: false });
     try {
+      // The ledger's accounts: the entries under ["ledger", "account"] of svc_state.
+      const accounts = stateKeys.encodeKey([...LEDGER_PREFIX, "account"]);
       const [counts] = await check.sql`select
         (select count(*)::int from svc_blobs_objects) as blobs,
-        (select count(*)::int from svc_ledger_accounts) as accounts,
+        (select count(*)::int from svc_state
+          where substring(key from 1 for ${accounts.length}) = ${accounts}) as accounts,
         (select count(distinct memory_id)::int from svc_index_ids) as located,
         (select count(*)::int from svc_index_ids) as ids,
         (select source from svc_migrate_store_progress where phase = 'started') as source`;

@@ -1,7 +1,7 @@
 /**
- * The local ledger on PostgreSQL: the ledger's own suites, the `AccountDirectory` and `Sponsor`
- * conformance suites, and what is particular to sharing one database between relayers, each a
- * `Database` pool of its own.
+ * The local ledger on PostgreSQL (`openPgLedger`): the ledger's own suites, the
+ * `AccountDirectory` and `Sponsor` conformance suites, and what is particular to sharing one
+ * database between relayers, each a `Database` pool of its own.
  */
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
@@ -10,15 +10,17 @@ import { accountDirectorySuite, sponsorSuite } from "@svc/relayer/testing";
 import {
   KvLedgerStore,
   type LedgerAccount,
-  type LedgerStore,
   LocalLedger,
+  StateLedgerStore,
   type TransactionEffects,
 } from "@svc/local-ledger";
+import { MemoryStateStore } from "@svc/relayer/testing";
 import { ledgerRulesSuite, type LedgerStorage } from "@svc/local-ledger/rules_suite";
 import { ledgerResolveSuite } from "@svc/local-ledger/resolve_suite";
 import { encodeKind, signDigest, submitTransaction } from "@svc/local-ledger/transactions";
 import { Database } from "./database.ts";
-import { LEDGER_CHANNEL, PgLedgerStore } from "./ledger_store.ts";
+import { openPgLedger } from "./ledger.ts";
+import { moveIntoState } from "./state_moves.ts";
 import { testDatabase } from "./test_server.ts";
 
 const MASTER_KEY = new Uint8Array(32).fill(7);
@@ -36,7 +38,7 @@ async function sharedLedger(masterKey = MASTER_KEY) {
     url: db.url,
     connect,
     async open() {
-      return await PgLedgerStore.open({ database: await connect(), masterKey });
+      return await openPgLedger(await connect(), masterKey);
     },
     async [Symbol.asyncDispose]() {
       for (const database of pools) await database.close();
@@ -131,50 +133,6 @@ Deno.test("ledger on PostgreSQL: a key added on one relayer resolves on another;
   assert.equal(await b.resolve(key.publicKey, accountId), null);
 });
 
-Deno.test("ledger on PostgreSQL: every applied transaction notifies the relayers with the new version", async () => {
-  await using storage = await sharedLedger();
-  const a = await LocalLedger.open({ store: await storage.open() });
-  const listener = await storage.connect();
-  const heard: string[] = [];
-  let notified = Promise.withResolvers<void>();
-  await listener.listen(LEDGER_CHANNEL, (payload) => {
-    heard.push(payload);
-    notified.resolve();
-  });
-  const owner = await generateKeyPair();
-  await submitTransaction(a, owner, { kind: "create_account" });
-  await notified.promise;
-  notified = Promise.withResolvers<void>();
-  // A refused transaction changes nothing, and notifies nobody.
-  await assert.rejects(submitTransaction(a, owner, { kind: "create_account" }), SvcError);
-  const [{ version }] = await listener.sql`select version::text as version from svc_ledger_version`;
-  assert.deepEqual(heard, [version]);
-  assert.equal(version, "1");
-});
-
-Deno.test("ledger on PostgreSQL: a notification frees what an idle relayer keeps, though the version is unchanged", async () => {
-  await using storage = await sharedLedger();
-  const a = await LocalLedger.open({ store: await storage.open() });
-  const { key } = await accountWithKey(a);
-  const store = await storage.open();
-  let lookUps = 0;
-  const heard = Promise.withResolvers<void>();
-  store.onChange(() => heard.resolve());
-  // The lookups of the ledger's resolutions, counted (nothing else is called).
-  const counted = {
-    version: () => store.version(),
-    accountOfKey: (publicKey: string) => (lookUps++, store.accountOfKey(publicKey)),
-    onChange: (listener: () => void) => store.onChange(listener),
-  } as unknown as LedgerStore;
-  const b = new LocalLedger(counted);
-  for (let i = 0; i < 3; i++) assert.ok(await b.resolve(key.publicKey));
-  assert.equal(lookUps, 1, "kept while the version is unchanged");
-  await (await storage.connect()).notify(LEDGER_CHANNEL, "0");
-  await heard.promise;
-  assert.ok(await b.resolve(key.publicKey));
-  assert.equal(lookUps, 2, "looked up again after the notification");
-});
-
 Deno.test("ledger on PostgreSQL: nothing readable at rest", async () => {
   await using storage = await sharedLedger();
   const a = await LocalLedger.open({ store: await storage.open() });
@@ -184,14 +142,12 @@ Deno.test("ledger on PostgreSQL: nothing readable at rest", async () => {
     addressOf(owner.publicKey),
   );
   const database = await storage.connect();
-  const rows = await database.sql`
-    select row_to_json(t)::text as row from (
-      select * from svc_ledger_accounts union all
-      select key_hash, account_hash, null from svc_ledger_keys
-    ) t
-    union all select row_to_json(t)::text from svc_ledger_transactions t`;
-  assert.equal(rows.length, 1 + 1 + 3, "an account, a key, three transactions");
-  const text = rows.map((r) => r.row).join("\n");
+  const rows = await database.sql`select key, value from svc_state`;
+  assert.equal(rows.length, 5 + 3, "check, version, account, owner, key; three transactions");
+  const text = rows.map((r) =>
+    new TextDecoder("latin1").decode(r.key) + r.key.toHex() +
+    new TextDecoder("latin1").decode(r.value) + r.value.toHex()
+  ).join("\n");
   const hex = (s: string) => new TextEncoder().encode(s).toHex();
   for (
     const secret of [
@@ -213,7 +169,7 @@ Deno.test("ledger on PostgreSQL: a relayer with another master key is refused at
   await storage.open();
   const other = await storage.connect();
   await assert.rejects(
-    PgLedgerStore.open({ database: other, masterKey: new Uint8Array(32).fill(8) }),
+    openPgLedger(other, new Uint8Array(32).fill(8)),
     (error: SvcError) => {
       assert.equal(error.code, "conflict");
       assert.match(error.message, /another master key/);
@@ -231,25 +187,6 @@ Deno.test("ledger on PostgreSQL: a lost database is a 503 that names no address"
     assert.doesNotMatch(error.message, /127\.0\.0\.1|postgres:\/\//);
     return true;
   });
-});
-
-Deno.test("ledger on PostgreSQL: transactions past their time are pruned as new ones are sponsored", async () => {
-  await using storage = await sharedLedger();
-  const a = await LocalLedger.open({ store: await storage.open() });
-  const owner = await generateKeyPair();
-  const sender = addressOf(owner.publicKey);
-  const old = await a.sponsor(encodeKind({ kind: "create_account" }), sender);
-  const kept = await a.sponsor(encodeKind({ kind: "create_account" }), sender);
-  const database = await storage.connect();
-  await database.sql`
-    update svc_ledger_transactions set expires_at = now() - interval '1 second'
-    where digest = ${old.digest}`;
-  await a.sponsor(encodeKind({ kind: "create_account" }), sender);
-  const rows = await database.sql`select digest from svc_ledger_transactions`;
-  const digests = rows.map((row) => row.digest);
-  assert.ok(!digests.includes(old.digest), "pruned");
-  assert.ok(digests.includes(kept.digest), "kept");
-  assert.equal(digests.length, 2);
 });
 
 Deno.test("ledger on PostgreSQL: accounts copied from Deno KV resolve on every relayer, and copying again resumes", async () => {
@@ -294,4 +231,46 @@ Deno.test("ledger on PostgreSQL: accounts copied from Deno KV resolve on every r
   } finally {
     kv.close();
   }
+});
+
+Deno.test("ledger on PostgreSQL: what the ledger's tables of an earlier version held moves into svc_state", async () => {
+  await using storage = await sharedLedger();
+  // Written as the earlier tables kept it: the same hashes and seals, in rows of their own.
+  const scratch = new MemoryStateStore();
+  const earlier = new LocalLedger(await StateLedgerStore.sealed(scratch, { secret: MASTER_KEY }));
+  const { owner, accountId, key } = await accountWithKey(earlier);
+  const pending = await earlier.sponsor(
+    encodeKind({ kind: "deactivate_account", account_id: accountId }),
+    addressOf(owner.publicKey),
+  );
+  const entries = await Array.fromAsync(scratch.list<unknown>({ start: [""], end: [0] }));
+  const value = (kind: string) => entries.find((entry) => entry.key[0] === kind)!;
+  const bytes = (hex: unknown) => Uint8Array.fromHex(hex as string);
+  const account = value("account");
+  const database = await storage.connect();
+  const sql = database.sql;
+  await sql`update svc_ledger_version set version = 2, key_check = ${
+    bytes(value("key_check").value)
+  }`;
+  await sql`insert into svc_ledger_accounts values (
+    ${bytes(account.key[1])}, ${bytes(value("account_owner").key[1])}, ${account
+    .value as Uint8Array})`;
+  await sql`insert into svc_ledger_keys values (
+    ${bytes(value("delegate_key").key[1])}, ${bytes(account.key[1])})`;
+  await sql`insert into svc_ledger_transactions values (
+    ${pending.digest}, false, ${value("tx_pending")
+    .value as Uint8Array}, now() + interval '1 hour')`;
+
+  assert.equal(await moveIntoState(database), 1 + 1 + 1 + 1);
+  const ledger = await LocalLedger.open({ store: await storage.open() });
+  assert.equal((await ledger.resolve(key.publicKey))?.label, "laptop in the kitchen");
+  assert.equal((await ledger.accountOf(addressOf(owner.publicKey)))?.id, accountId);
+  await ledger.execute(pending.digest, signDigest(owner, pending.digest));
+  assert.equal((await ledger.resolve(key.publicKey))?.active, false);
+  await assert.rejects(openPgLedger(database, new Uint8Array(32).fill(8)), /another master key/);
+  const [{ count }] = await sql`select (
+    (select count(*) from svc_ledger_accounts) + (select count(*) from svc_ledger_keys) +
+    (select count(*) from svc_ledger_transactions) + (select count(*) from svc_ledger_version)
+  )::int as count`;
+  assert.equal(count, 0, "the old tables are empty");
 });
