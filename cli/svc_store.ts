@@ -111,10 +111,8 @@ async function upgradeDatabase(
   const database = await Database.open({ url, pool: 1 });
   try {
     await refuseUnfinishedCopy(database);
-    // The ledger's key check is moved first: the database's own master key is the one checked.
-    const done = await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
     await openPgLedger(database, masterKey);
-    return done;
+    return await upgrade({ dataDir: config.dataDir, secret: masterKey, database });
   } finally {
     await database.close();
   }

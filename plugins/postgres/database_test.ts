@@ -76,7 +76,7 @@ Deno.test("a user without CREATE opens a current schema; a privilege refused is 
           assert.equal(error.code, "backend_unavailable");
           assert.match(
             error.message,
-            /PostgreSQL refused it \(permission denied for table svc_state\); grant/,
+            /Cannot open the ledger: PostgreSQL refused it \(permission denied for table svc_ledger_version\); grant/,
           );
           return true;
         },

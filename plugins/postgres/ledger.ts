@@ -10,7 +10,7 @@
  * ```
  */
 import { StateLedgerStore } from "@svc/local-ledger";
-import type { Database } from "./database.ts";
+import { type Database, pgError } from "./database.ts";
 import { PgStateStore } from "./state_store.ts";
 
 /** Where the ledger's entries are in `svc_state`. */
@@ -22,5 +22,18 @@ export async function openPgLedger(
   masterKey: Uint8Array<ArrayBuffer>,
 ): Promise<StateLedgerStore> {
   const state = new PgStateStore(database);
+  // An earlier version kept the check of the database's master key in a table of its own: it
+  // holds until the start's upgrade moves the ledger.
+  let earlier;
+  try {
+    [earlier] = await database.sql`
+      select key_check from svc_ledger_version where key_check is not null`;
+  } catch (error) {
+    throw pgError("open the ledger", error);
+  }
+  if (earlier) {
+    const at = [...LEDGER_PREFIX, "key_check"];
+    await state.batch().check(at, null).set(at, earlier.key_check.toHex()).commit();
+  }
   return await StateLedgerStore.sealed(state, { secret: masterKey, prefix: LEDGER_PREFIX });
 }

@@ -261,13 +261,16 @@ Deno.test("ledger on PostgreSQL: what the ledger's tables of an earlier version 
     ${pending.digest}, false, ${value("tx_pending")
     .value as Uint8Array}, now() + interval '1 hour')`;
 
+  // Before the move, the earlier table's check refuses another master key.
+  const other = new Uint8Array(32).fill(8);
+  await assert.rejects(openPgLedger(database, other), /another master key/);
   assert.equal(await moveIntoState(database), 1 + 1 + 1 + 1);
   const ledger = await LocalLedger.open({ store: await storage.open() });
   assert.equal((await ledger.resolve(key.publicKey))?.label, "laptop in the kitchen");
   assert.equal((await ledger.accountOf(addressOf(owner.publicKey)))?.id, accountId);
   await ledger.execute(pending.digest, signDigest(owner, pending.digest));
   assert.equal((await ledger.resolve(key.publicKey))?.active, false);
-  await assert.rejects(openPgLedger(database, new Uint8Array(32).fill(8)), /another master key/);
+  await assert.rejects(openPgLedger(database, other), /another master key/);
   const [{ count }] = await sql`select (
     (select count(*) from svc_ledger_accounts) + (select count(*) from svc_ledger_keys) +
     (select count(*) from svc_ledger_transactions) + (select count(*) from svc_ledger_version)

@@ -7,8 +7,7 @@
  * the next start goes on; relayers starting together take turns; an entry `svc_state` has already is newer and stays. Relayers of the earlier version
  * must be stopped first: what they write after the move is moved only at the next start. The
  * keys are those of `ReindexState`, `StateAccessLogStore`, `StateLifecycleRecords` and
- * `StateLedgerStore`, whose hashes and seals are the tables' own. The ledger's key check replaces
- * one a process wrote into `svc_state` before the move: the database's first master key holds.
+ * `StateLedgerStore`, whose hashes and seals are the tables' own.
  */
 import { type StateKey, stateKeys } from "@svc/relayer/kit";
 import { type Database, pgError, type Transaction } from "./database.ts";
@@ -25,8 +24,6 @@ interface Move<R> {
   read(tx: Transaction): Promise<R[]>;
   rows(row: R): { key: StateKey; value: unknown; expiresAt?: number }[];
   drop(tx: Transaction, rows: R[]): Promise<unknown>;
-  /** Whether a moved row replaces the entry `svc_state` has (default: the entry stays). */
-  replaces?: boolean;
 }
 
 const reindex: Move<{ key: string; value: unknown }> = {
@@ -134,7 +131,6 @@ const ledgerVersion: Move<{ version: string; key_check: Uint8Array }> = {
     { key: [...LEDGER_PREFIX, "ledger_version"], value: Number(row.version) },
   ],
   drop: (tx) => tx`delete from svc_ledger_version`,
-  replaces: true,
 };
 
 /** Moves one table's rows, a chunk a transaction; resolves to how many rows. */
@@ -150,7 +146,7 @@ async function moveAll<R>(database: Database, move: Move<R>): Promise<number> {
         byKey.set(hex, { hex, value, expiresAt: expiresAt ?? null });
       }
       // What is in svc_state already was written since: it stays.
-      await upsertState(tx, [...byKey.values()], !move.replaces);
+      await upsertState(tx, [...byKey.values()], true);
       if (rows.length) await move.drop(tx, rows);
       return rows.length;
     });
