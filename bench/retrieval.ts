@@ -31,7 +31,8 @@
  * `--no-locomo` leaves LoCoMo out (no data file needed): the facts alone.
  * `--model-dir` is the model directory `--embedder onnx` loads (`SVC_ONNX_MODEL_DIR`).
  * `--dump FILE` also saves each question's 40 best memories (labels and score parts, from a
- * pass with `explain`), for tuning the fusion weights offline (`bench/fusion_tuning.ts`).
+ * pass with `explain`), for tuning the fusion weights offline (`bench/fusion_tuning.ts`), and
+ * which questions recall found no answer for (`no_answer`).
  * `--min-score` computes the headline figures at another minimum score; `--root` measures the
  * relayer of another checkout (a baseline: one that ignores `thread` and `min_score` ranks as it
  * always did).
@@ -340,7 +341,15 @@ for (let run = 0; run < RUNS; run++) {
           explain: r.explain,
         })));
       }
-      await Deno.writeTextFile(values.dump, JSON.stringify({ asked: asked.length, dumped }));
+      await Deno.writeTextFile(
+        values.dump,
+        JSON.stringify({
+          asked: asked.length,
+          questions: asked.map(({ question }) => question),
+          no_answer: second.unanswered,
+          dumped,
+        }),
+      );
     }
     const key = (results: RecallResult[]) => JSON.stringify(results.map((r) => [r.id, r.score]));
     const changedAfterRestart = first.answers.filter((a, i) =>

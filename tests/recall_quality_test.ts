@@ -353,6 +353,23 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   const now = await ask("How old is Callum?", { explain: true });
   assert.match(now.results[0].text, /turned 38/);
   assert.equal(now.no_answer, undefined);
+  // A name or a place is asked for too: Fergus's own name is not his surname.
+  await rememberAll(t, caller, [
+    { text: "Fergus fixed my bike last week." },
+    { text: "Fergus loves jazz." },
+    { text: "Jerry is my husband's best friend." },
+    { text: "Jerry loves jazz too." },
+    { text: "My husband's best friend has a season ticket at Turners Cross." },
+  ]);
+  const surname = await ask("What is Fergus's surname?", { explain: true });
+  assert.deepEqual(surname.no_answer, { about: "Fergus", asks_for: "name" });
+  const grew = await ask("Where did Fergus grow up?", { explain: true });
+  assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "place" });
+  // A memory may name him by what he is to the user.
+  const ticket = await ask("Where does Jerry have a season ticket?");
+  assert.match(ticket.results[0]?.text ?? "", /Turners Cross/);
+  await rememberAll(t, caller, [{ text: "Fergus grew up on a farm outside Tralee." }]);
+  assert.match((await ask("Where did Fergus grow up?")).results[0].text, /Tralee/);
   // The MCP tool says so too.
   await using stack = await startMcpStack();
   const mcp = await stack.connect(await stack.test.newCaller());

@@ -3,7 +3,8 @@
  * time ("When is my appraisal?" — "on the 20th of June", "every Tuesday", "in 2019"), a place
  * ("Where do I work out?" — a name, "gym", "station"), a person ("Who is my dentist?" — a name,
  * "Dr.", "my sister"), a number ("How much do I earn?", "What is her phone number?" — digits,
- * "twelve") or a colour ("What colour is the van?" — "red", "ginger"). A standalone fact
+ * "twelve"), a colour ("What colour is the van?" — "red", "ginger") or a name ("What is Fergus's
+ * surname?", "What is the boat called?" — a capitalised word). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -18,7 +19,7 @@
  */
 
 /** What a question asks for. */
-export type AnswerType = "time" | "place" | "person" | "number" | "colour";
+export type AnswerType = "time" | "place" | "person" | "number" | "colour" | "name";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -37,21 +38,28 @@ const TYPES: [AnswerType, RegExp][] = [
   ["colour", /^(what|which) colou?r\b/],
 ];
 
+/** A question for a name, which only `answerKinds` tells (ranking does not weigh it). */
+const NAME =
+  /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
+
 /** `question` as its kind is read from. */
 const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 
-/** The kind of answer `question` asks for; `undefined` when it asks for none of them. */
+/**
+ * The kind of answer `question` asks for, as ranking weighs it (never a name); `undefined` when it
+ * asks for none of them.
+ */
 export function questionType(question: string): AnswerType | undefined {
   return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
 }
 
 /**
  * The kinds of answer that answer `question`: the one it asks for, and a number too for "How
- * long …", which asks for a time or a length. None when it asks for no kind.
+ * long …", which asks for a time or a length; a name. None when it asks for no kind.
  */
 export function answerKinds(question: string): AnswerType[] {
   const type = questionType(question);
-  if (!type) return [];
+  if (!type) return NAME.test(asked(question)) ? ["name"] : [];
   return type === "time" && /^how long\b/.test(asked(question)) ? [type, "number"] : [type];
 }
 
@@ -88,17 +96,28 @@ const PERSON_WORDS = new Set(
     "stepfather manager boss friend colleague partner").split(" "),
 );
 
-/** A capitalised word after the first: a name of a place or a person. */
-function hasName(text: string): boolean {
+/**
+ * A capitalised word after the first, other than those of `known` (lower case): a name of a
+ * place or a person.
+ */
+function hasName(text: string, known: ReadonlySet<string>): boolean {
   return text.split(/\s+/).slice(1).some((word) => {
     if (/^I(['’]|$)/.test(word)) return false; // "I", "I'm"
-    const letters = word.replace(/[^\p{L}]/gu, "");
-    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase());
+    const letters = word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase()) &&
+      !known.has(letters.toLowerCase());
   });
 }
 
-/** Whether `text` holds an answer of the kind `type`. */
-export function holdsAnswer(text: string, type: AnswerType): boolean {
+/**
+ * Whether `text` holds an answer of the kind `type`; a name among `known` (lower case: whom the
+ * question asks about) is not one.
+ */
+export function holdsAnswer(
+  text: string,
+  type: AnswerType,
+  known: ReadonlySet<string> = new Set(),
+): boolean {
   const words = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ??
     [];
   switch (type) {
@@ -110,10 +129,28 @@ export function holdsAnswer(text: string, type: AnswerType): boolean {
     case "number":
       return /\d/.test(text) || words.some((word) => NUMBER_WORDS.has(word));
     case "place":
-      return hasName(text) || words.some((word) => PLACE_WORDS.has(word));
+      return hasName(text, known) || words.some((word) => PLACE_WORDS.has(word));
     case "person":
-      return hasName(text) || words.some((word) => PERSON_WORDS.has(word));
+      return hasName(text, known) || words.some((word) => PERSON_WORDS.has(word));
     case "colour":
       return words.some((word) => COLOURS.has(word));
+    case "name":
+      return hasName(text, known);
   }
+}
+
+/** A phrase that places something: "in the hot press", "behind the dishwasher". */
+const LOCATIVE =
+  /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in)\s+(the|a|an|my|our|his|her|their|its)\b/i;
+
+/**
+ * Whether `text` may hold an answer of the kind `type`: what `holdsAnswer` finds, and for a
+ * place any phrase that places something. For telling that no memory answers a question.
+ */
+export function mayHoldAnswer(
+  text: string,
+  type: AnswerType,
+  known?: ReadonlySet<string>,
+): boolean {
+  return holdsAnswer(text, type, known) || (type === "place" && LOCATIVE.test(text));
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { answerKinds, holdsAnswer, questionType } from "./answer_types.ts";
+import { answerKinds, holdsAnswer, mayHoldAnswer, questionType } from "./answer_types.ts";
 
 Deno.test("questionType: when, where, who, how much and what colour, by the question's first words", () => {
   assert.equal(questionType("When is my appraisal?"), "time");
@@ -44,4 +44,35 @@ Deno.test("answerKinds: what it asks for, and a length too for 'how long'", () =
   assert.deepEqual(answerKinds("How long is Pepper's lead?"), ["time", "number"]);
   assert.deepEqual(answerKinds("When is my appraisal?"), ["time"]);
   assert.deepEqual(answerKinds("What's my diet?"), []);
+});
+
+Deno.test("answerKinds: a name, which ranking does not weigh", () => {
+  for (
+    const question of [
+      "What is Fergus's surname?",
+      "What was Ottilie's maiden name?",
+      "What is the name of Yusuf's baby?",
+      "What's Yuki's husband called?",
+    ]
+  ) {
+    assert.deepEqual(answerKinds(question), ["name"], question);
+    assert.equal(questionType(question), undefined, question);
+  }
+  assert.deepEqual(answerKinds("What is Fergus's job?"), []);
+});
+
+Deno.test("holdsAnswer: a name is one other than those of whom the question asks", () => {
+  const known = new Set(["fergus"]);
+  assert.ok(!holdsAnswer("I met Fergus at the party.", "name", known));
+  assert.ok(!holdsAnswer("I borrowed Fergus's drill.", "name", known));
+  assert.ok(holdsAnswer("I met Fergus Quinlan at the party.", "name", known));
+  assert.ok(holdsAnswer("I met Fergus at the party.", "name"));
+});
+
+Deno.test("mayHoldAnswer: for a place, anything placed somewhere", () => {
+  assert.ok(mayHoldAnswer("Smudge sleeps on the shelf in the hot press.", "place"));
+  assert.ok(mayHoldAnswer("Jimmy leaves parcels behind the bins.", "place"));
+  assert.ok(!holdsAnswer("Jimmy leaves parcels behind the bins.", "place"));
+  assert.ok(!mayHoldAnswer("Fergus loves jazz.", "place"));
+  assert.ok(!mayHoldAnswer("Fergus loves jazz.", "time"));
 });

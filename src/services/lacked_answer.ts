@@ -11,7 +11,7 @@
  * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
  * ```
  */
-import { answerKinds, type AnswerType, holdsAnswer } from "../ranking/answer_types.ts";
+import { answerKinds, type AnswerType, mayHoldAnswer } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName } from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
@@ -21,7 +21,7 @@ import { rankedText } from "../text_limits.ts";
 const ABOUT_MAX = 12;
 
 /** The kinds of answer whose absence a memory's words show. */
-const CHECKED: readonly AnswerType[] = ["time", "number", "colour"];
+const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "person", "name"];
 
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {
@@ -44,7 +44,8 @@ export interface SubjectLookup {
 
 /**
  * Why `query` has no answer, if it has none: see the module documentation. `names`: those the
- * store gives the relation the query asks about.
+ * store gives the relation the query asks about, or the words of what the store says the person
+ * it names is to the user ("friend").
  */
 export async function lackedAnswer(
   lookup: SubjectLookup,
@@ -59,7 +60,12 @@ export async function lackedAnswer(
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
-  const holds = (text: string) => kinds.some((kind) => holdsAnswer(rankedText(text), kind));
+  // Their own names answer nothing ("Fergus" is not Fergus's surname).
+  const known = new Set(
+    [subject.about, ...names].flatMap((name) => name.toLowerCase().split(/\s+/)),
+  );
+  const holds = (text: string) =>
+    kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
 }
@@ -78,7 +84,11 @@ async function subjectOf(
   }
   const [named] = askedNames(query);
   if (!named) return undefined;
-  return { about: named.name, terms: [await hasher.hashQuery(owner, bareName(named.name))] };
+  // A memory may name them by what they are to the user ("my husband's best friend").
+  const terms = await Promise.all(
+    [bareName(named.name), ...names].map((words) => hasher.hashQuery(owner, words)),
+  );
+  return { about: named.name, terms };
 }
 
 /** The memories the recall may show that hold one of the term sets, up to `ABOUT_MAX + 1`. */

@@ -12376,13 +12376,16 @@ var TYPES = [
     /^(what|which) colou?r\b/
   ]
 ];
+var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function questionType(question) {
   return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
 }
 function answerKinds(question) {
   const type = questionType(question);
-  if (!type) return [];
+  if (!type) return NAME.test(asked(question)) ? [
+    "name"
+  ] : [];
   return type === "time" && /^how long\b/.test(asked(question)) ? [
     type,
     "number"
@@ -12397,14 +12400,14 @@ var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten ele
 var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church".split(" "));
 var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
 var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
-function hasName(text) {
+function hasName(text, known) {
   return text.split(/\s+/).slice(1).some((word) => {
     if (/^I(['’]|$)/.test(word)) return false;
-    const letters = word.replace(/[^\p{L}]/gu, "");
-    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase());
+    const letters = word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
   });
 }
-function holdsAnswer(text, type) {
+function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
   const words2 = text.toLowerCase().replace(/[’‘]/g, "'").match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? [];
   switch (type) {
     case "time":
@@ -12412,12 +12415,18 @@ function holdsAnswer(text, type) {
     case "number":
       return /\d/.test(text) || words2.some((word) => NUMBER_WORDS.has(word));
     case "place":
-      return hasName(text) || words2.some((word) => PLACE_WORDS.has(word));
+      return hasName(text, known) || words2.some((word) => PLACE_WORDS.has(word));
     case "person":
-      return hasName(text) || words2.some((word) => PERSON_WORDS.has(word));
+      return hasName(text, known) || words2.some((word) => PERSON_WORDS.has(word));
     case "colour":
       return words2.some((word) => COLOURS.has(word));
+    case "name":
+      return hasName(text, known);
   }
+}
+var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in)\s+(the|a|an|my|our|his|her|their|its)\b/i;
+function mayHoldAnswer(text, type, known) {
+  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text);
 }
 
 // src/ranking/fusion.ts
@@ -15779,7 +15788,10 @@ var ABOUT_MAX = 12;
 var CHECKED = [
   "time",
   "number",
-  "colour"
+  "colour",
+  "place",
+  "person",
+  "name"
 ];
 async function lackedAnswer(lookup, query, names) {
   const kinds = answerKinds(query);
@@ -15790,7 +15802,11 @@ async function lackedAnswer(lookup, query, names) {
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
   const texts = await lookup.read(ids);
-  const holds = (text) => kinds.some((kind) => holdsAnswer(rankedText(text), kind));
+  const known = new Set([
+    subject.about,
+    ...names
+  ].flatMap((name) => name.toLowerCase().split(/\s+/)));
+  const holds = (text) => kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? {
     about: subject.about,
@@ -15800,22 +15816,24 @@ async function lackedAnswer(lookup, query, names) {
 async function subjectOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
   if (relation) {
-    const terms2 = [
+    const terms3 = [
       await hasher.relations(owner, relation.relations)
     ];
-    for (const name of names) terms2.push(await hasher.hashQuery(owner, bareName(name)));
+    for (const name of names) terms3.push(await hasher.hashQuery(owner, bareName(name)));
     return {
       about: query.slice(relation.start, relation.end),
-      terms: terms2
+      terms: terms3
     };
   }
   const [named] = askedNames(query);
   if (!named) return void 0;
+  const terms2 = await Promise.all([
+    bareName(named.name),
+    ...names
+  ].map((words2) => hasher.hashQuery(owner, words2)));
   return {
     about: named.name,
-    terms: [
-      await hasher.hashQuery(owner, bareName(named.name))
-    ]
+    terms: terms2
   };
 }
 function aboutIds({ index, shown: shown2 }, terms2) {
