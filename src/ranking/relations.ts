@@ -34,6 +34,8 @@ const RELATIONS: Record<string, string> = {
   stepfather: "stepfather stepdad step-father step-dad",
   stepbrother: "stepbrother step-brother",
   stepsister: "stepsister step-sister",
+  stepson: "stepson step-son",
+  stepdaughter: "stepdaughter step-daughter",
   "mother-in-law": "mother-in-law mother_in_law",
   "father-in-law": "father-in-law father_in_law",
   "sibling-in-law": "brother-in-law sister-in-law brother_in_law sister_in_law",
@@ -60,10 +62,24 @@ const RELATIONS: Record<string, string> = {
   coach: "coach trainer personal_trainer",
   teacher: "teacher tutor",
   landlord: "landlord landlady",
+  tenant: "tenant lodger",
+  hairdresser: "hairdresser barber",
+  physiotherapist: "physio physiotherapist",
+  cleaner: "cleaner housekeeper",
+  gardener: "gardener",
+  mechanic: "mechanic",
+  postman: "postman postwoman postie mailman",
+  priest: "priest vicar pastor rabbi imam",
+  carer: "carer caregiver",
   housemate: "flatmate housemate roommate",
   "business partner": "business_partner",
   dog: "dog puppy",
   cat: "cat kitten",
+  horse: "horse mare pony",
+  rabbit: "rabbit bunny",
+  hamster: "hamster",
+  budgie: "budgie parakeet parrot",
+  tortoise: "tortoise",
 };
 
 /** Canonical relations by each of their words ("line manager" → "manager"). */
@@ -77,9 +93,12 @@ const NOUNS = new Map<string, string[]>(
 for (
   const [words, relations] of [
     ["kid kids child children youngest eldest oldest", "son daughter"],
-    ["parents", "mother father"],
-    ["siblings", "brother sister"],
-    ["grandparents", "grandmother grandfather"],
+    ["parent parents", "mother father"],
+    ["sibling siblings", "brother sister"],
+    ["grandparent grandparents", "grandmother grandfather"],
+    ["grandchild grandchildren grandkid grandkids", "grandson granddaughter"],
+    ["stepchild stepchildren stepkids", "stepson stepdaughter"],
+    ["in-laws", "mother-in-law father-in-law"],
     ["family relatives relations folks", "mother father brother sister"],
   ]
 ) for (const word of words.split(" ")) NOUNS.set(word, relations.split(" "));

@@ -137,3 +137,20 @@ Deno.test("definitions: no one where the words only look like a relation's", () 
     ]
   ) assert.deepEqual(definitions(text), [], text);
 });
+
+Deno.test("relations: step-children, the people a household pays, pets, and words for several", () => {
+  const cases: [string, { name: string; relations: string[] }[]][] = [
+    ["My stepson Marcus drives a van.", [{ name: "Marcus", relations: ["stepson"] }]],
+    ["Our lodger Kasia works nights.", [{ name: "Kasia", relations: ["tenant"] }]],
+    ["My hairdresser Orla is moving to Galway.", [{ name: "Orla", relations: ["hairdresser"] }]],
+    ["Jimmy is our postman.", [{ name: "Jimmy", relations: ["postman"] }]],
+    ["Father Walsh is our parish priest.", [{ name: "Walsh", relations: ["priest"] }]],
+    ["Our mare Juno is twenty.", [{ name: "Juno", relations: ["horse"] }]],
+  ];
+  for (const [text, want] of cases) assert.deepEqual(who(text), want, text);
+  const asked = (question: string) => askedRelations(question).map((r) => r.relations);
+  assert.deepEqual(asked("What is my sibling's job?"), [["brother", "sister"]]);
+  assert.deepEqual(asked("Where does my parent live?"), [["mother", "father"]]);
+  assert.deepEqual(asked("When are my in-laws visiting?"), [["mother-in-law", "father-in-law"]]);
+  assert.deepEqual(asked("What do my grandkids like?"), [["grandson", "granddaughter"]]);
+});

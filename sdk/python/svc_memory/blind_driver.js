@@ -11192,6 +11192,8 @@ var RELATIONS = {
   stepfather: "stepfather stepdad step-father step-dad",
   stepbrother: "stepbrother step-brother",
   stepsister: "stepsister step-sister",
+  stepson: "stepson step-son",
+  stepdaughter: "stepdaughter step-daughter",
   "mother-in-law": "mother-in-law mother_in_law",
   "father-in-law": "father-in-law father_in_law",
   "sibling-in-law": "brother-in-law sister-in-law brother_in_law sister_in_law",
@@ -11218,10 +11220,24 @@ var RELATIONS = {
   coach: "coach trainer personal_trainer",
   teacher: "teacher tutor",
   landlord: "landlord landlady",
+  tenant: "tenant lodger",
+  hairdresser: "hairdresser barber",
+  physiotherapist: "physio physiotherapist",
+  cleaner: "cleaner housekeeper",
+  gardener: "gardener",
+  mechanic: "mechanic",
+  postman: "postman postwoman postie mailman",
+  priest: "priest vicar pastor rabbi imam",
+  carer: "carer caregiver",
   housemate: "flatmate housemate roommate",
   "business partner": "business_partner",
   dog: "dog puppy",
-  cat: "cat kitten"
+  cat: "cat kitten",
+  horse: "horse mare pony",
+  rabbit: "rabbit bunny",
+  hamster: "hamster",
+  budgie: "budgie parakeet parrot",
+  tortoise: "tortoise"
 };
 var NOUNS = new Map(Object.entries(RELATIONS).flatMap(([relation, names]) => names.split(" ").map((name) => [
   name.replaceAll("_", " "),
@@ -11235,16 +11251,28 @@ for (const [words2, relations] of [
     "son daughter"
   ],
   [
-    "parents",
+    "parent parents",
     "mother father"
   ],
   [
-    "siblings",
+    "sibling siblings",
     "brother sister"
   ],
   [
-    "grandparents",
+    "grandparent grandparents",
     "grandmother grandfather"
+  ],
+  [
+    "grandchild grandchildren grandkid grandkids",
+    "grandson granddaughter"
+  ],
+  [
+    "stepchild stepchildren stepkids",
+    "stepson stepdaughter"
+  ],
+  [
+    "in-laws",
+    "mother-in-law father-in-law"
   ],
   [
     "family relatives relations folks",
