@@ -68,7 +68,9 @@ export async function runWhoami(client: SvcClient, relayerUrl: string): Promise<
   const limits = describeKeyLimits(scope, expiresAt);
   const relayer = { url: relayerUrl, version, embedder: backends.embedder };
   const blind = operatorBlind ? await blindNamespaces(client) : [];
-  const blindNames = blind.map(({ namespace }) => visibleName(namespace)).join(", ");
+  const blindNames = blind.map(({ namespace, erasing }) =>
+    visibleName(namespace) + (erasing ? " (half erased: run svc blind erase again)" : "")
+  ).join(", ");
   return {
     json: { ...me, relayer, operator_blind: blind.map(({ namespace }) => namespace) },
     text: `account ${me.account_id} (owner ${me.owner})\nkey     ${me.address} ` +

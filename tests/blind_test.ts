@@ -728,8 +728,21 @@ Deno.test("a namespace whose erase was cut short says so on every route, until e
   assert.equal((await jsonOf(remembered, 409)).reason, "erasing");
   const head = await t.signed(caller, "GET", "/api/blind?namespace=private");
   assert.equal((await jsonOf(head, 409)).reason, "erasing");
+  // The listing shows it, so that it can be erased again.
+  const listed = async () =>
+    (await jsonOf(await t.signed(caller, "GET", "/api/blind/namespaces"))).namespaces;
+  assert.deepEqual(
+    (await listed()).map(({ namespace, erasing }: Record<string, unknown>) => ({
+      namespace,
+      erasing,
+    })),
+    [
+      { namespace: "private", erasing: true },
+    ],
+  );
 
   await (await device(t, caller)).forgetAll();
   assert.deepEqual(await sealedIds(t), []);
+  assert.deepEqual(await listed(), []);
   await (await device(t, caller)).enable();
 });

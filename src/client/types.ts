@@ -24,6 +24,8 @@ export interface BlindNamespaceCount {
   count: number;
   /** When it was made operator-blind (ISO 8601). */
   created_at: string;
+  /** Its erase was cut short: it refuses everything until erased again (`svc blind erase`). */
+  erasing?: true;
 }
 export type { EraseReceipt } from "../services/receipts.ts";
 export type { NamespaceErase as NamespaceErasure } from "../services/lifecycle.ts";

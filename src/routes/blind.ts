@@ -238,10 +238,11 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       const listed = await log.namespaces(caller.owner);
       const namespaces = listed
         .filter(({ namespace }) => allowsNamespace(caller.scope, namespace))
-        .map(({ namespace, count, createdAt }) => ({
+        .map(({ namespace, count, createdAt, erasing }) => ({
           namespace,
           count,
           created_at: new Date(createdAt).toISOString(),
+          ...(erasing && { erasing }),
         }));
       return jsonResponse(200, { namespaces });
     }, {
@@ -252,7 +253,8 @@ export function blindRoutes(log: BlindLog, keyOfAccount: KeyOfAccount): Route<Ha
       doc: {
         tag,
         summary: "The account's operator-blind namespaces, with how many memories each holds",
-        description: "Sorted by name; a key limited to some namespaces sees only those.",
+        description: "Sorted by name; a key limited to some namespaces sees only those. One " +
+          "whose erase was cut short has `erasing: true`: it refuses everything until erased again.",
         responses: {
           200: {
             description: "The operator-blind namespaces.",

@@ -66,6 +66,8 @@ export interface BlindNamespace {
   count: number;
   /** Unix milliseconds. */
   createdAt: number;
+  /** Its erase was cut short: it refuses everything until erased again. */
+  erasing?: true;
 }
 
 /** One record of the log: a sealed entry, or a tombstone for an erased one. */
@@ -154,7 +156,10 @@ export class BlindLog {
     return { key: ["blind-names", ownerTag, at[1]], aad: encoder.encode(`${owner}\n${at[1]}`) };
   }
 
-  /** The owner's operator-blind namespaces, with their counts, sorted by name. */
+  /**
+   * The owner's operator-blind namespaces, with their counts, sorted by name; one whose erase was
+   * cut short says so.
+   */
   async namespaces(owner: string): Promise<BlindNamespace[]> {
     const key = await this.#nameSeal;
     const prefix = ["blind-names", await tagOf(await this.#owners, owner)];
@@ -162,11 +167,12 @@ export class BlindLog {
     for await (const entry of this.#state.list<Uint8Array<ArrayBuffer>>({ prefix })) {
       const at = ["blind", entry.key[2]];
       const head = await this.#state.get<BlindHead>([...at, "head"]);
-      if (!head || head.value.erasing) continue;
+      if (!head) continue;
       const aad = encoder.encode(`${owner}\n${at[1]}`);
       const namespace = new TextDecoder().decode(await openBytes(key, entry.value, aad));
       const count = head.value.count ?? await this.#countIds(at);
-      found.push({ namespace, count, createdAt: head.value.createdAt });
+      const { createdAt, erasing } = head.value;
+      found.push({ namespace, count, createdAt, ...(erasing && { erasing }) });
     }
     return found.sort((a, b) => a.namespace < b.namespace ? -1 : 1);
   }
