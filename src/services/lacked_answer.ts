@@ -60,10 +60,9 @@ export async function lackedAnswer(
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
-  // Their own names answer nothing ("Fergus" is not Fergus's surname).
-  const known = new Set(
-    [subject.about, ...names].flatMap((name) => name.toLowerCase().split(/\s+/)),
-  );
+  // A name asked about answers nothing ("Fergus" is not Fergus's surname); the name the store
+  // gives a relation does ("Rex" is what my dog is called).
+  const known = new Set(subject.about.toLowerCase().split(/\s+/));
   const holds = (text: string) =>
     kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));

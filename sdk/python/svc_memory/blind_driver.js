@@ -15830,10 +15830,7 @@ async function lackedAnswer(lookup, query, names) {
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
   const texts = await lookup.read(ids);
-  const known = new Set([
-    subject.about,
-    ...names
-  ].flatMap((name) => name.toLowerCase().split(/\s+/)));
+  const known = new Set(subject.about.toLowerCase().split(/\s+/));
   const holds = (text) => kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? {
