@@ -706,6 +706,35 @@ Deno.test("a remember accepted before its namespace became operator-blind is ref
   assert.ok(!(await storedBlind(t)).includes("vegetarian"));
 });
 
+Deno.test("a remember vetted before its namespace became operator-blind is erased as it lands", async () => {
+  // The batch was vetted; it waits at its embedding until the namespace is operator-blind.
+  const embedder = new LexicalEmbedder();
+  const embed = embedder.embed.bind(embedder);
+  const reached = Promise.withResolvers<void>();
+  const gate = Promise.withResolvers<void>();
+  embedder.embed = async (texts: string[], options?: EmbedOptions) => {
+    if (texts.some((text) => text.includes("vegetarian"))) {
+      reached.resolve();
+      await gate.promise;
+    }
+    return await embed(texts, options);
+  };
+  await using t = await startTestRelayer({ embedder, concurrency: 1 });
+  const caller = await t.newCaller();
+  const job = await jsonOf(
+    await t.signed(caller, "POST", "/api/remember", { text: FACTS[0], namespace: "private" }),
+    202,
+  );
+  await reached.promise;
+  await (await device(t, caller)).enable();
+  gate.resolve();
+  await t.settle(caller, [job.job_id]);
+  const status = await jsonOf(await t.signed(caller, "GET", `/api/remember/${job.job_id}`));
+  assert.equal(status.status, "failed");
+  assert.match(status.error, /operator-blind/);
+  assert.deepEqual(await t.blobs.list(caller.owner, "private"), [], "its blob is erased");
+});
+
 Deno.test("a namespace whose erase was cut short says so on every route, until erased again", async () => {
   await using t = await startTestRelayer();
   const caller = await t.newCaller();

@@ -2,8 +2,8 @@
  * How memories land: what a batch checks before storing them (`vet`), once they are indexed
  * (`indexed`) and once their jobs failed for good (`failed`: a memory indexed is withdrawn). An
  * update claims the memory it replaces before it is stored, and erases it once indexed; a memory
- * erased meanwhile is refused, or erased as it lands; a memory's expiry is scheduled once it is
- * indexed.
+ * erased meanwhile, or of a namespace made operator-blind meanwhile, is refused, or erased as it
+ * lands; a memory's expiry is scheduled once it is indexed.
  */
 import type { MemoryAttributes } from "../pipeline/attributes.ts";
 import type { LexicalIndex } from "../ranking/lexicon.ts";
@@ -32,6 +32,12 @@ export interface LandingDependencies {
   now: () => number;
 }
 
+/** Why a memory of `namespace`, made operator-blind since its job was accepted, is not stored. */
+function becameBlind(memoryId: string, namespace: string): string {
+  return `Cannot store memory ${memoryId}: namespace ${JSON.stringify(namespace)} became ` +
+    "operator-blind. Remember it through a client that reads it on your machine";
+}
+
 /** How memories land (see the module documentation). */
 export class MemoryLanding {
   readonly #deps: LandingDependencies;
@@ -48,7 +54,7 @@ export class MemoryLanding {
    * revokes the claims, so of an update and an erase one hears of the other.
    */
   async vet(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
-    const { lexicon, records, updating, blindAmong, now } = this.#deps;
+    const { lexicon, records, updating, now } = this.#deps;
     const claimed = await Promise.all(
       memories.map(({ memoryId, attributes: { replaces } }) =>
         replaces === undefined || updating.claim(replaces, memoryId, now())
@@ -64,8 +70,7 @@ export class MemoryLanding {
       );
       for (const id of await records.erased(owner, ids)) erased.add(id);
       // Made operator-blind since the job was accepted: the relayer takes no text of it now.
-      const namespaces = [...new Set(mine.map(({ namespace }) => namespace))];
-      for (const namespace of await blindAmong?.(owner, namespaces) ?? []) {
+      for (const namespace of await this.#blindAmong(owner, mine)) {
         blind.add(`${owner}\0${namespace}`);
       }
     }
@@ -76,10 +81,7 @@ export class MemoryLanding {
       const index = await lexicon.namespace(owner, namespace);
       if (index.entry(memoryId)) return undefined;
       if (erased.has(memoryId)) return `Cannot store memory ${memoryId}: it was erased`;
-      if (blind.has(`${owner}\0${namespace}`)) {
-        return `Cannot store memory ${memoryId}: namespace ${JSON.stringify(namespace)} became ` +
-          "operator-blind. Remember it through a client that reads it on your machine";
-      }
+      if (blind.has(`${owner}\0${namespace}`)) return becameBlind(memoryId, namespace);
       if (replaces === undefined) return undefined;
       return !claimed || erased.has(replaces) || index.replacedBy(replaces) !== undefined ||
           !index.entry(replaces)
@@ -94,6 +96,12 @@ export class MemoryLanding {
       }
       return refused;
     }));
+  }
+
+  /** Which of the namespaces of `memories` (all `owner`'s) are operator-blind. */
+  async #blindAmong(owner: string, memories: IndexedMemory[]): Promise<string[]> {
+    const namespaces = [...new Set(memories.map(({ namespace }) => namespace))];
+    return await this.#deps.blindAmong?.(owner, namespaces) ?? [];
   }
 
   /**
@@ -123,13 +131,20 @@ export class MemoryLanding {
   async indexed(memories: IndexedMemory[]): Promise<(string | undefined)[]> {
     const { lexicon, records, updating, eraser, now } = this.#deps;
     const why = new Map<string, string>();
-    // Recorded erased while it was being stored (its namespace erased): erased as it lands.
+    // Recorded erased while it was being stored (its namespace erased), or its namespace made
+    // operator-blind meanwhile: erased as it lands.
     for (const [owner, mine] of Map.groupBy(memories, (memory) => memory.owner)) {
       const erased = await records.erased(owner, mine.map(({ memoryId }) => memoryId));
-      for (const { memoryId, namespace } of mine.filter((m) => erased.has(m.memoryId))) {
+      for (const { memoryId } of mine.filter((m) => erased.has(m.memoryId))) {
+        why.set(memoryId, `Cannot store memory ${memoryId}: it was erased`);
+      }
+      const blind = new Set(await this.#blindAmong(owner, mine));
+      for (const { memoryId, namespace } of mine.filter((m) => blind.has(m.namespace))) {
+        why.set(memoryId, becameBlind(memoryId, namespace));
+      }
+      for (const { memoryId, namespace } of mine.filter((m) => why.has(m.memoryId))) {
         const entry = (await lexicon.namespace(owner, namespace)).entry(memoryId);
         if (entry) await eraser.eraseAsked(owner, namespace, [entry], {});
-        why.set(memoryId, `Cannot store memory ${memoryId}: it was erased`);
       }
     }
     const landed = memories.filter(({ memoryId }) => !why.has(memoryId));
