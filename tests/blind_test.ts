@@ -673,19 +673,27 @@ Deno.test("a text the namespace holds in its thread is a duplicate, as in normal
   assert.equal((await sealedIds(t)).length, 4);
 });
 
-Deno.test("a remember accepted before its namespace became operator-blind is refused when it runs", async () => {
-  // The worker's first batch waits at its embedding until the namespace is operator-blind.
+/**
+ * An embedder whose batches holding `word` wait for `gate`; `reached` resolves when one does.
+ */
+function heldAt(word: string) {
   const embedder = new LexicalEmbedder();
   const embed = embedder.embed.bind(embedder);
   const reached = Promise.withResolvers<void>();
   const gate = Promise.withResolvers<void>();
   embedder.embed = async (texts: string[], options?: EmbedOptions) => {
-    if (texts.some((text) => text.includes("HOLD"))) {
+    if (texts.some((text) => text.includes(word))) {
       reached.resolve();
       await gate.promise;
     }
     return await embed(texts, options);
   };
+  return { embedder, reached, gate };
+}
+
+Deno.test("a remember accepted before its namespace became operator-blind is refused when it runs", async () => {
+  // The worker's first batch waits at its embedding until the namespace is operator-blind.
+  const { embedder, reached, gate } = heldAt("HOLD");
   await using t = await startTestRelayer({ embedder, concurrency: 1 });
   const caller = await t.newCaller();
   const held = await t.signed(caller, "POST", "/api/remember", {
@@ -708,17 +716,7 @@ Deno.test("a remember accepted before its namespace became operator-blind is ref
 
 Deno.test("a remember vetted before its namespace became operator-blind is erased as it lands", async () => {
   // The batch was vetted; it waits at its embedding until the namespace is operator-blind.
-  const embedder = new LexicalEmbedder();
-  const embed = embedder.embed.bind(embedder);
-  const reached = Promise.withResolvers<void>();
-  const gate = Promise.withResolvers<void>();
-  embedder.embed = async (texts: string[], options?: EmbedOptions) => {
-    if (texts.some((text) => text.includes("vegetarian"))) {
-      reached.resolve();
-      await gate.promise;
-    }
-    return await embed(texts, options);
-  };
+  const { embedder, reached, gate } = heldAt("vegetarian");
   await using t = await startTestRelayer({ embedder, concurrency: 1 });
   const caller = await t.newCaller();
   const job = await jsonOf(

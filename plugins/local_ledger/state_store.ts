@@ -1,8 +1,8 @@
 /**
  * The local ledger's storage in a `StateStore`: the data directory's `ledger.kv` (through
- * `KvLedgerStore`) or the state many relayers share in PostgreSQL. A transaction applies in one
- * batch that checks every entry its rules read and the ledger's version, so a concurrent change
- * makes it look again rather than commit over what it did not see.
+ * `KvLedgerStore`) or the state many relayers share in PostgreSQL. Every transaction rewrites the
+ * ledger's version and applies in one batch that checks it unchanged since its rules started
+ * reading, so a concurrent change makes it look again rather than commit over what it did not see.
  *
  * Keys, under the store's prefix: `["account", id]` → account, `["account_owner", owner]` → id,
  * `["delegate_key", publicKey]` → id, `["tx_pending", digest]` → sponsored bytes,
@@ -21,13 +21,7 @@
  * ```
  * @module
  */
-import {
-  type StateBatch,
-  type StateEntry,
-  type StateKey,
-  type StateStore,
-  SvcError,
-} from "@svc/relayer/kit";
+import { type StateBatch, type StateKey, type StateStore, SvcError } from "@svc/relayer/kit";
 import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import type {
   LedgerAccount,
@@ -47,16 +41,6 @@ const IMPORT_BATCH = 20;
 const REF_KIND = { account: "account", account_owner: "owner", delegate_key: "key" } as const;
 type Filed = keyof typeof REF_KIND;
 
-/** Who holds a delegate key, read as a change's other reads are. */
-interface Holders {
-  /** The id of the account holding `publicKey`, or `null`. */
-  keyHolder(publicKey: string): Promise<string | null>;
-}
-
-/** Reads an entry (the store, or a change that checks what it reads). */
-interface Reader {
-  get(key: StateKey): Promise<StateEntry | null>;
-}
 /** How a store files and keeps what it is given: as it is, or hashed and sealed. */
 interface Sealing {
   /** Where a `kind` of value ("account", "owner", "key") is filed. */
@@ -169,15 +153,15 @@ export class StateLedgerStore implements LedgerStore {
   }
 
   async account(id: string): Promise<LedgerAccount | null> {
-    return await this.#read(this.#state, "account", id);
+    return await this.#read("account", id);
   }
 
   async accountOfOwner(owner: string): Promise<LedgerAccount | null> {
-    return await this.#read(this.#state, "account_owner", owner);
+    return await this.#read("account_owner", owner);
   }
 
   async accountOfKey(publicKey: string): Promise<LedgerAccount | null> {
-    return await this.#read(this.#state, "delegate_key", publicKey);
+    return await this.#read("delegate_key", publicKey);
   }
 
   /** The key a `kind` of entry ("account", "account_owner", "delegate_key") of `value` is at. */
@@ -185,12 +169,9 @@ export class StateLedgerStore implements LedgerStore {
     return this.#key(kind, await this.#sealing.ref(REF_KIND[kind], value));
   }
 
-  /**
-   * The account the entry `kind` of `value` leads to, read through `reader` (which may check
-   * what it reads), or `null`.
-   */
-  async #read(reader: Reader, kind: Filed, value: string): Promise<LedgerAccount | null> {
-    let entry = await reader.get(await this.#filed(kind, value));
+  /** The account the entry `kind` of `value` leads to, or `null`. */
+  async #read(kind: Filed, value: string): Promise<LedgerAccount | null> {
+    let entry = await this.#state.get(await this.#filed(kind, value));
     if (entry && kind !== "account") {
       entry = await this.#state.get(this.#key("account", entry.value as string));
     }
@@ -253,13 +234,13 @@ export class StateLedgerStore implements LedgerStore {
     }
   }
 
-  async #copy(view: LedgerChange & Holders, accounts: LedgerAccount[]): Promise<void> {
+  async #copy(view: LedgerChange, accounts: LedgerAccount[]): Promise<void> {
     for (const account of accounts) {
-      const holders = [
-        await view.accountIdOfOwner(account.owner),
-        ...await Promise.all(account.delegate_keys.map((key) => view.keyHolder(key.public_key))),
-      ];
-      if (holders.some((id) => id && id !== account.id)) {
+      const holders = await Promise.all([
+        this.#read("account_owner", account.owner),
+        ...account.delegate_keys.map((key) => this.#read("delegate_key", key.public_key)),
+      ]);
+      if (holders.some((holder) => holder && holder.id !== account.id)) {
         throw new SvcError(
           "conflict",
           "Cannot copy the accounts: an owner or a delegate key of theirs is held by another " +
@@ -272,12 +253,11 @@ export class StateLedgerStore implements LedgerStore {
   }
 
   /**
-   * Runs `build` on a view whose reads are checked and whose writes, with a new version, are
-   * committed together; resolves to whether they were.
+   * Runs `build` on a view whose writes are committed together with a new version, unless the
+   * version changed since `build` started reading (every change writes it, so what `build` read
+   * is then stale); resolves to whether they were.
    */
-  async #change(
-    build: (view: LedgerChange & Holders, batch: StateBatch) => Promise<void>,
-  ): Promise<boolean> {
+  async #change(build: (view: LedgerChange, batch: StateBatch) => Promise<void>): Promise<boolean> {
     const batch = this.#state.batch();
     const version = this.#key("ledger_version");
     const seen = await this.#state.get(version);
@@ -288,25 +268,15 @@ export class StateLedgerStore implements LedgerStore {
     return await batch.commit();
   }
 
-  /** The view a change reads (checked in `batch`) and writes (queued in `writes`). */
-  #view(batch: StateBatch, writes: (() => Promise<void>)[]): LedgerChange & Holders {
-    const checked: Reader = {
-      get: async (key) => {
-        const entry = await this.#state.get(key);
-        batch.check(key, entry?.version ?? null);
-        return entry;
-      },
-    };
+  /** The view a change reads and writes, its writes queued in `writes` for `batch`. */
+  #view(batch: StateBatch, writes: (() => Promise<void>)[]): LedgerChange {
     const { ref, seal } = this.#sealing;
     const write = (task: () => Promise<unknown>) => void writes.push(async () => void await task());
     return {
-      account: (id) => this.#read(checked, "account", id),
-      accountIdOfOwner: async (owner) =>
-        (await this.#read(checked, "account_owner", owner))?.id ?? null,
-      keyHolder: async (publicKey) =>
-        (await this.#read(checked, "delegate_key", publicKey))?.id ?? null,
+      account: (id) => this.#read("account", id),
+      accountIdOfOwner: async (owner) => (await this.#read("account_owner", owner))?.id ?? null,
       isKeyRegistered: async (publicKey) =>
-        (await checked.get(await this.#filed("delegate_key", publicKey))) !== null,
+        (await this.#state.get(await this.#filed("delegate_key", publicKey))) !== null,
       putAccount: (account) =>
         write(async () => {
           const at = await ref("account", account.id);
