@@ -24,6 +24,7 @@ import { pgError } from "./database.ts";
 import type postgres from "postgres";
 import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { readTogether } from "@svc/util/read_together";
+import { writeTogether } from "@svc/util/write_together";
 import { deriveHmacKey, hkdfMaster } from "@svc/util/sealing";
 import { query } from "./blob_store.ts";
 import type { Database } from "./database.ts";
@@ -42,19 +43,10 @@ export interface PgKeyStoreOptions {
   secret: Uint8Array<ArrayBuffer>;
 }
 
-interface Pending {
-  place: KeyPlace;
-  wrapped: Uint8Array<ArrayBuffer>;
-  resolve(): void;
-  reject(error: unknown): void;
-}
-
 /** The PostgreSQL `KeyStore`; see the module documentation. */
 export class PgKeyStore implements KeyStore {
   readonly #database: Database;
   #naming: CryptoKey;
-  #queue: Pending[] = [];
-  #draining = false;
   /** Settles once every `put` made so far has (batches are written in order). */
   #written: Promise<void> = Promise.resolve();
   #closed = false;
@@ -95,40 +87,28 @@ export class PgKeyStore implements KeyStore {
     if (this.#closed) {
       return Promise.reject(pgError("store a key", "closed"));
     }
-    const done = new Promise<void>((resolve, reject) => {
-      this.#queue.push({ place, wrapped, resolve, reject });
-    });
+    const done = this.#write({ place, wrapped });
     this.#written = done.catch(() => {});
-    if (!this.#draining) {
-      this.#draining = true;
-      // Let the calls made in the same turn join the first batch.
-      queueMicrotask(() => this.#drain());
-    }
     return done;
   }
 
-  /** Writes the queue in batches, one at a time: what arrives during one joins the next. */
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const batch = this.#queue.splice(0, MAX_BATCH);
-      try {
-        const rows = await Promise.all(batch.map(async ({ place, wrapped }) => ({
-          memory: await this.#memory(place.owner, place.memoryId),
-          key_tag: place.keyTag,
-          wrapped,
-        })));
-        await query(
-          this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
-            on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`,
-          "store a key",
-        );
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(pgError("store a key", error));
-      }
+  /** The keys of the `put` calls made while a batch is written, in the next batch. */
+  #write = writeTogether(async (keys: { place: KeyPlace; wrapped: Uint8Array<ArrayBuffer> }[]) => {
+    try {
+      const rows = await Promise.all(keys.map(async ({ place, wrapped }) => ({
+        memory: await this.#memory(place.owner, place.memoryId),
+        key_tag: place.keyTag,
+        wrapped,
+      })));
+      await query(
+        this.#sql`insert into svc_cipher_keys_wrapped ${this.#sql(rows)}
+          on conflict (memory, key_tag) do update set wrapped = excluded.wrapped`,
+        "store a key",
+      );
+    } catch (error) {
+      throw pgError("store a key", error);
     }
-    this.#draining = false;
-  }
+  }, { limits: [MAX_BATCH] });
 
   get(place: KeyPlace): Promise<Uint8Array<ArrayBuffer> | null> {
     return this.#read(place);

@@ -21,6 +21,7 @@
  * ```
  */
 import { fingerprintOf, type Logger, type ReplayGuard, silentLogger } from "@svc/relayer/kit";
+import { writeTogether } from "@svc/util/write_together";
 import { type Database, pgError } from "./database.ts";
 
 /** Settings of {@link PgReplayGuard}. */
@@ -36,11 +37,10 @@ export interface PgReplayGuardOptions {
   logger?: Logger;
 }
 
-interface PendingClaim {
+/** A claim waiting for its statement. */
+interface Claim {
   print: bigint;
   expiresAt: number;
-  resolve(accepted: boolean): void;
-  reject(error: unknown): void;
 }
 
 /** Deadlock and serialization failures: the statement changed nothing and may run again. */
@@ -57,12 +57,12 @@ export function printOf(key: string): bigint {
 export class PgReplayGuard implements ReplayGuard {
   #database: Database;
   #now: () => number;
-  #maxBatch: number;
   #pruneEveryMs: number;
   #pruneLimit: number;
   #logger: Logger;
-  #queue: PendingClaim[] = [];
-  #flushing: Promise<void> | undefined;
+  readonly #write: (claim: Claim) => Promise<boolean>;
+  /** Settles once every claim made so far has (statements are written in order). */
+  #claimed: Promise<unknown> = Promise.resolve();
   #pruning: Promise<void> | undefined;
   #nextPrune = 0;
   #batches = 0;
@@ -71,22 +71,29 @@ export class PgReplayGuard implements ReplayGuard {
   constructor(database: Database, options: PgReplayGuardOptions = {}) {
     this.#database = database;
     this.#now = options.now ?? Date.now;
-    this.#maxBatch = Math.max(1, options.maxBatch ?? 1024);
     this.#pruneEveryMs = options.pruneEveryMs ?? 60_000;
     this.#pruneLimit = options.pruneLimit ?? 10_000;
     this.#logger = options.logger ?? silentLogger;
+    this.#write = writeTogether((claims) => this.#writeClaims(claims), {
+      limits: [Math.max(1, options.maxBatch ?? 1024)],
+    });
   }
 
   claim(key: string, ttlMs: number): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({
-        print: printOf(key),
-        expiresAt: Math.ceil(this.#now() + ttlMs),
-        resolve,
-        reject,
-      });
-      this.#flushing ??= this.#flush();
-    });
+    const claimed = this.#write({ print: printOf(key), expiresAt: Math.ceil(this.#now() + ttlMs) });
+    this.#claimed = claimed.catch(() => {});
+    return claimed;
+  }
+
+  /** Writes the claims made while a statement runs in the next one; then prunes expired ones. */
+  async #writeClaims(claims: Claim[]): Promise<boolean[]> {
+    const accepted = await this.#commit(claims);
+    const now = this.#now();
+    if (now >= this.#nextPrune && !this.#pruning) {
+      this.#nextPrune = now + this.#pruneEveryMs;
+      this.#pruning = this.#pruneAll(now).finally(() => this.#pruning = undefined);
+    }
+    return claims.map(({ print }) => accepted.delete(print));
   }
 
   /** How many batches this guard wrote (each one statement). */
@@ -96,7 +103,7 @@ export class PgReplayGuard implements ReplayGuard {
 
   /** Waits for the claims and the pruning under way. */
   async close(): Promise<void> {
-    await this.#flushing;
+    await this.#claimed;
     await this.#pruning;
   }
 
@@ -127,33 +134,11 @@ export class PgReplayGuard implements ReplayGuard {
     }
   }
 
-  /** Commits the waiting claims, a batch at a time, until none waits. */
-  async #flush(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, this.#maxBatch);
-        try {
-          const accepted = await this.#commit(batch);
-          for (const claim of batch) claim.resolve(accepted.delete(claim.print));
-        } catch (error) {
-          for (const claim of batch) claim.reject(error);
-        }
-        const now = this.#now();
-        if (now >= this.#nextPrune && !this.#pruning) {
-          this.#nextPrune = now + this.#pruneEveryMs;
-          this.#pruning = this.#pruneAll(now).finally(() => this.#pruning = undefined);
-        }
-      }
-    } finally {
-      this.#flushing = undefined;
-    }
-  }
-
   /**
    * Writes a batch; resolves to the fingerprints accepted. A key claimed twice in one batch
    * is written once, with its first expiry: `delete` above answers `true` to the first only.
    */
-  async #commit(batch: PendingClaim[]): Promise<Set<bigint>> {
+  async #commit(batch: Claim[]): Promise<Set<bigint>> {
     const expiries = new Map<bigint, number>();
     for (const { print, expiresAt } of batch) {
       if (!expiries.has(print)) expiries.set(print, expiresAt);

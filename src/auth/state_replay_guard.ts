@@ -15,6 +15,7 @@
  * the process that owns the record. `["replay", key]` → expiry is the layout of earlier
  * versions, still looked up for one time to live after an upgrade.
  */
+import { writeTogether } from "@svc/util/write_together";
 import { SvcError } from "../errors.ts";
 import { STATE_LIMITS, type StateBatch, type StateStore } from "../state/state_store.ts";
 import {
@@ -52,11 +53,10 @@ interface StoredBatch {
   prints: Uint8Array;
 }
 
+/** A claim waiting for its commit. */
 interface QueuedClaim {
   print: Fingerprint;
   expiresAt: number;
-  resolve(accepted: boolean): void;
-  reject(error: unknown): void;
 }
 
 function superseded(): SvcError {
@@ -86,14 +86,13 @@ export class StateReplayGuard implements ReplayGuard {
   #state: StateStore;
   #now: () => number;
   #record: ClaimRecord;
-  #maxBatch: number;
+  /** The claims made while a commit is in flight, in the next one. */
+  #write: (claim: QueuedClaim) => Promise<void>;
   #owner: string;
   #ownerVersion: string;
   #batches = 0;
   /** Until then, keys are also looked up in the layout of earlier versions. */
   #legacyUntil: number;
-  #queue: QueuedClaim[] = [];
-  #flushing = false;
   #superseded = false;
 
   private constructor(
@@ -110,7 +109,8 @@ export class StateReplayGuard implements ReplayGuard {
     this.#legacyUntil = legacyUntil;
     this.#now = options.now ?? Date.now;
     // 8 bytes a claim, under a value's limit with room for the rest of the entry.
-    this.#maxBatch = Math.min(options.maxBatch ?? 1024, STATE_LIMITS.valueBytes / 8 - 100);
+    const most = Math.min(options.maxBatch ?? 1024, STATE_LIMITS.valueBytes / 8 - 100);
+    this.#write = writeTogether((claims) => this.#commit(claims), { limits: [most] });
   }
 
   /** Takes ownership of the record in `state` and reads back the claims still alive in it. */
@@ -147,9 +147,9 @@ export class StateReplayGuard implements ReplayGuard {
     this.#record.add(print, expiresAt);
     if (this.#superseded) return Promise.reject(superseded());
     if (now < this.#legacyUntil) {
-      return this.#unusedInLegacy(key).then((unused) => unused && this.#write(print, expiresAt));
+      return this.#unusedInLegacy(key).then((unused) => unused && this.#accept(print, expiresAt));
     }
-    return this.#write(print, expiresAt);
+    return this.#accept(print, expiresAt);
   }
 
   /**
@@ -170,7 +170,7 @@ export class StateReplayGuard implements ReplayGuard {
     return {
       settle: () => {
         if (!settled) {
-          settled = landed ? Promise.resolve() : this.#write(claim.print, claim.expiresAt).then();
+          settled = landed ? Promise.resolve() : this.#write(claim);
           // Awaited by the request; a failure before then is not an unhandled rejection.
           settled.catch(() => {});
         }
@@ -181,6 +181,12 @@ export class StateReplayGuard implements ReplayGuard {
           ? { add: (batch) => this.#addBatch(batch, [claim]), landed: () => landed = true }
           : undefined,
     };
+  }
+
+  /** Writes a claim with those made meanwhile; `true` once it is on disk. */
+  async #accept(print: Fingerprint, expiresAt: number): Promise<boolean> {
+    await this.#write({ print, expiresAt });
+    return true;
   }
 
   /** What the in-memory record holds now. */
@@ -198,31 +204,6 @@ export class StateReplayGuard implements ReplayGuard {
     }
     // Expiry is only the earliest deletion time, so the deadline is checked here too.
     return earlier === undefined || earlier <= this.#now();
-  }
-
-  #write(print: Fingerprint, expiresAt: number): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ print, expiresAt, resolve, reject });
-      if (!this.#flushing) this.#flush();
-    });
-  }
-
-  /** Commits the waiting claims, a batch at a time, until none waits. */
-  async #flush(): Promise<void> {
-    this.#flushing = true;
-    try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, this.#maxBatch);
-        try {
-          await this.#commit(batch);
-          for (const claim of batch) claim.resolve(true);
-        } catch (error) {
-          for (const claim of batch) claim.reject(error);
-        }
-      }
-    } finally {
-      this.#flushing = false;
-    }
   }
 
   /** Adds the write of claims to `op`, which lands only while this process owns the record. */

@@ -16,6 +16,7 @@ import type { CarriedClaim, PendingClaim } from "../auth/replay_guard.ts";
 import type { StateBatch, StateStore } from "../state/state_store.ts";
 import type { JobRecord } from "./job_queue.ts";
 import type { JobSeal } from "./job_seal.ts";
+import { writeTogether } from "@svc/util/write_together";
 import { chunksOf, commit, type JobTexts, MAX_COMMIT_BYTES, RECORD_TTL_MS } from "./job_texts.ts";
 
 /** Jobs one commit accepts at most (each is one of its 100 checks). */
@@ -31,7 +32,6 @@ interface Waiting {
   claim?: CarriedClaim;
   /** Whether its jobs need a queue message. */
   message: boolean;
-  landed: PromiseWithResolvers<void>;
 }
 
 /** Commits accepted jobs in groups (see the module's documentation). */
@@ -40,8 +40,11 @@ export class AcceptGroups {
   #texts: JobTexts;
   #seal: JobSeal;
   #enqueue: (jobIds: string[]) => Promise<void>;
-  #waiting: Waiting[] = [];
-  #committing = false;
+  /** The accepts made while a commit is in flight, in the next one. */
+  #commitTogether = writeTogether((group: Waiting[]) => this.#commitGroup(group), {
+    limits: [GROUP_JOBS, MAX_COMMIT_BYTES, GROUP_CLAIMS],
+    weigh: ({ records, bytes, claim }) => [records.length, bytes, claim ? 1 : 0],
+  });
 
   /**
    * Groups on `state`, the records stored under `seal`; `enqueue` sends the queue message of a
@@ -89,45 +92,22 @@ export class AcceptGroups {
       if (message) await this.#enqueue(ids);
       return;
     }
-    const landed = Promise.withResolvers<void>();
-    this.#waiting.push({ records, sealed, bytes, claim, message, landed });
-    if (!this.#committing) this.#commitWaiting();
-    return await landed.promise;
+    await this.#commitTogether({ records, sealed, bytes, claim, message });
   }
 
-  /** Commits the waiting accepts, a group at a time, until none waits. */
-  async #commitWaiting(): Promise<void> {
-    this.#committing = true;
-    while (this.#waiting.length > 0) {
-      const group: Waiting[] = [];
-      let jobs = 0, claims = 0, bytes = 0;
-      for (const next of this.#waiting) {
-        if (jobs + next.records.length > GROUP_JOBS || bytes + next.bytes > MAX_COMMIT_BYTES) break;
-        if (next.claim && claims === GROUP_CLAIMS) break;
-        group.push(next);
-        jobs += next.records.length;
-        bytes += next.bytes;
-        if (next.claim) claims++;
-      }
-      this.#waiting.splice(0, group.length);
-      try {
-        const op = this.#state.batch();
-        for (const { records, sealed, claim } of group) {
-          this.#add(op, records, sealed);
-          claim?.add(op);
-        }
-        await commit(op, "accept the job");
-        for (const { claim } of group) claim?.landed();
-        const ids = group.flatMap(({ records, message }) =>
-          message ? records.map((record) => record.job_id) : []
-        );
-        if (ids.length > 0) await this.#enqueue(ids);
-        for (const { landed } of group) landed.resolve();
-      } catch (error) {
-        for (const { landed } of group) landed.reject(error);
-      }
+  /** Commits a group of accepts, then sends the queue message of those that need one. */
+  async #commitGroup(group: Waiting[]): Promise<void> {
+    const op = this.#state.batch();
+    for (const { records, sealed, claim } of group) {
+      this.#add(op, records, sealed);
+      claim?.add(op);
     }
-    this.#committing = false;
+    await commit(op, "accept the job");
+    for (const { claim } of group) claim?.landed();
+    const ids = group.flatMap(({ records, message }) =>
+      message ? records.map((record) => record.job_id) : []
+    );
+    if (ids.length > 0) await this.#enqueue(ids);
   }
 
   /** Adds the records of jobs, and their sealed texts (when not staged), to `op`. */
