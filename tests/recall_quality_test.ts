@@ -365,6 +365,9 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   assert.deepEqual(surname.no_answer, { about: "Fergus", asks_for: "name" });
   const grew = await ask("Where did Fergus grow up?", { explain: true });
   assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "place" });
+  // Who someone is, any memory about them may say.
+  await rememberAll(t, caller, [{ text: "My dog is called Nemo." }]);
+  assert.match((await ask("Who is Nemo?")).results[0]?.text ?? "", /Nemo/);
   // The name the store gives a relation is what it is called.
   await rememberAll(t, caller, [{ text: "Our dog is called Biscuit." }]);
   assert.match((await ask("What is our dog called?")).results[0]?.text ?? "", /Biscuit/);

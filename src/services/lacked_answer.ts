@@ -21,7 +21,8 @@ import { rankedText } from "../text_limits.ts";
 const ABOUT_MAX = 12;
 
 /** The kinds of answer whose absence a memory's words show. */
-const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "person", "name"];
+// Not a person: "Who is Nemo?" asks what Nemo is, which any memory about Nemo may say.
+const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "name"];
 
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {

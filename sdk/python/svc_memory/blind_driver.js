@@ -15818,7 +15818,6 @@ var CHECKED = [
   "number",
   "colour",
   "place",
-  "person",
   "name"
 ];
 async function lackedAnswer(lookup, query, names) {
