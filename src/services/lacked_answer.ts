@@ -1,10 +1,11 @@
 /**
  * "Nothing matches" for a question about someone: when no memory about whom a question asks
  * holds the kind of answer it asks for ("How old is Callum?", and no memory about Callum holds a
- * number), recall answers nothing. The kind is a time, a number or a colour (`answerKinds`); whom it asks
- * about, a name ("Callum") or a relation ("my sister", with the names the store gives her). A
- * subject no memory mentions is left to the ranking, as is one that more than `ABOUT_MAX`
- * memories mention (a speaker of a conversation): then the answer may be anywhere.
+ * number), recall answers nothing. The kind is a time, a number, a colour, a place or a name
+ * (`answerKinds`); whom it asks about, a name ("Callum") or a relation ("my sister", with the
+ * names the store gives her). A subject no memory mentions is left to the ranking, as is one
+ * that more than `ABOUT_MAX` memories mention (a speaker of a conversation): then the answer may
+ * be anywhere.
  *
  * @example
  * ```ts ignore
