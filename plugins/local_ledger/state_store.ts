@@ -47,8 +47,8 @@ interface Sealing {
   ref(kind: string, value: string): Promise<string>;
   /** `value` as stored, sealed for `context`. */
   seal(value: unknown, context: string): Promise<unknown>;
-  /** What `seal` stored, opened: sponsored bytes (for `<digest>:pending`) as bytes. */
-  open<T>(stored: unknown, context: string): Promise<T>;
+  /** What `seal` stored, opened: as the bytes sealed when `raw`, else as the value. */
+  open<T>(stored: unknown, context: string, raw?: boolean): Promise<T>;
 }
 
 const CLEAR: Sealing = {
@@ -77,11 +77,11 @@ async function sealing(secret: Uint8Array<ArrayBuffer>): Promise<Sealing & { che
         value instanceof Uint8Array ? new Uint8Array(value) : encoder.encode(JSON.stringify(value)),
         data(context),
       ),
-    async open<T>(stored: unknown, context: string) {
+    async open<T>(stored: unknown, context: string, raw = false) {
       const bytes = new Uint8Array(
         await openBytes(key, stored as Uint8Array<ArrayBuffer>, data(context)),
       );
-      return (context.endsWith(":pending") ? bytes : JSON.parse(decoder.decode(bytes))) as T;
+      return (raw ? bytes : JSON.parse(decoder.decode(bytes))) as T;
     },
   };
 }
@@ -198,7 +198,7 @@ export class StateLedgerStore implements LedgerStore {
     ]);
     if (done) return { executed: true };
     if (!pending) return null;
-    const bytes = await this.#sealing.open<Uint8Array>(pending.value, `${digest}:pending`);
+    const bytes = await this.#sealing.open<Uint8Array>(pending.value, `${digest}:pending`, true);
     return { executed: false, bytes };
   }
 
