@@ -18,7 +18,11 @@
  *
  * `--root` runs another checkout's relayer (a baseline) against the same harness.
  */
-import { freezeTestServer, stopTestServer, testDatabase } from "../plugins/postgres/test_server.ts";
+import {
+  freezeTestServer,
+  stopTestServer,
+  testDatabase,
+} from "../plugins/postgres/testing/test_server.ts";
 import { startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { machine, resultsFile, round, writeResults } from "./harness.ts";
 import { leanSigned } from "./load_generator.ts";

@@ -1,6 +1,6 @@
 /**
  * The ONNX embedder's start time and throughput on models built here, as the hub is out of
- * reach: the tests' tiny model (`plugins/onnx_embedder/tiny_model.ts`, an embedding lookup with no
+ * reach: the tests' tiny model (`plugins/onnx_embedder/testing/tiny_model.ts`, an embedding lookup with no
  * attention, 32 and 384 wide), whose figures are the embedder's own cost — tokenising, batching,
  * the worker's messages, onnxruntime's call, pooling, normalising; and a graph of
  * all-MiniLM-L6-v2's shape and size with random weights (`minilm_shaped_model.ts`), whose figures
@@ -32,7 +32,7 @@
 import process from "node:process";
 import { OnnxEmbedder, readModelDirectory } from "../plugins/onnx_embedder/mod.ts";
 import { SentenceEncoder } from "../plugins/onnx_embedder/encoder.ts";
-import { writeTinyModel } from "../plugins/onnx_embedder/tiny_model.ts";
+import { writeTinyModel } from "../plugins/onnx_embedder/testing/tiny_model.ts";
 import { factWorkload } from "./fact_workload.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { miniLmShapedGraph } from "./minilm_shaped_model.ts";

@@ -9,7 +9,7 @@
  */
 import { Database } from "../plugins/postgres/database.ts";
 import { PgJobQueue } from "../plugins/postgres/job_queue.ts";
-import { testDatabase } from "../plugins/postgres/test_server.ts";
+import { testDatabase } from "../plugins/postgres/testing/test_server.ts";
 import { resultsFile, writeResults } from "./harness.ts";
 
 const accepts = Number(Deno.args[0] ?? 2000);

@@ -24,7 +24,7 @@ import {
 import { submitTransaction } from "../plugins/local_ledger/transactions.ts";
 import { Database } from "../plugins/postgres/database.ts";
 import { openPgLedger } from "../plugins/postgres/ledger.ts";
-import { testDatabase } from "../plugins/postgres/test_server.ts";
+import { testDatabase } from "../plugins/postgres/testing/test_server.ts";
 import { machine, percentile, resultsFile, round, writeResults } from "./harness.ts";
 import { flags, whole } from "./flags.ts";
 

@@ -2,7 +2,7 @@
  * Many relayers on PostgreSQL: throughput and latency with 1, 2 and 3 relayer processes
  * (`main.ts`, `SVC_STORE=postgres`, each its own data directory and sidecar) on one database, and
  * one embedded relayer for comparison. The database is a fresh one on the PostgreSQL the test
- * harness starts (`plugins/postgres/test_server.ts`: `fsync=off`), or on `--database-url`'s
+ * harness starts (`plugins/postgres/testing/test_server.ts`: `fsync=off`), or on `--database-url`'s
  * server (each configuration then works in an account of its own).
  *
  * The generator is `load_generator.ts`'s: closed-loop clients signing every request (version 2,
@@ -32,7 +32,7 @@
  *                            [--database-url postgres://…] [--cpu-prof DIR] [--out FILE]
  */
 import postgres from "postgres";
-import { type TestDatabase, testDatabase } from "../plugins/postgres/test_server.ts";
+import { type TestDatabase, testDatabase } from "../plugins/postgres/testing/test_server.ts";
 import { SvcClient } from "../src/client/mod.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../tests/relayer_process.ts";
 import { type Fact, factWorkload } from "./fact_workload.ts";

@@ -3,7 +3,7 @@
  * a local server speaking the model hub's protocol (the tiny model under the recommended id).
  */
 import assert from "node:assert/strict";
-import { fakeHub, pinsOf, tinyRepository } from "../plugins/onnx_embedder/fake_hub.ts";
+import { fakeHub, pinsOf, tinyRepository } from "../plugins/onnx_embedder/testing/fake_hub.ts";
 import type { ReleasePins } from "../plugins/onnx_embedder/pins.ts";
 import type { OnnxSettings } from "../plugins/onnx_embedder/settings.ts";
 import { hubModelDir, MANIFEST } from "../plugins/onnx_embedder/hub.ts";

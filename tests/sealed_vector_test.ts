@@ -10,7 +10,7 @@ import { createLogger } from "../src/log.ts";
 import { VectorSeal } from "../src/pipeline/vector_seal.ts";
 import { MemoryBlobStore } from "../src/testing/mod.ts";
 import { SqliteBlobStore } from "../plugins/sqlite_blob/mod.ts";
-import { setup as walrusSetup } from "../plugins/walrus/test_store.ts";
+import { setup as walrusSetup } from "../plugins/walrus/testing/test_store.ts";
 import { type Caller, startTestRelayer, type TestRelayer } from "./fixtures.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

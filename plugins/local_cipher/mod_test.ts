@@ -3,7 +3,7 @@ import { type KeyPlace, type KeyStore, SvcError } from "@svc/relayer/kit";
 import { SqliteBlobStore } from "@svc/sqlite-blob";
 import { Buffer } from "node:buffer";
 import { importKvKeys, MemoryKeyStore, SqliteKeyStore } from "./key_store.ts";
-import { localCipherKeyStoreSuite } from "./key_store_suite.ts";
+import { localCipherKeyStoreSuite } from "./testing/key_store_suite.ts";
 import { LocalCipher } from "./mod.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);

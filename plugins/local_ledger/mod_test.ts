@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { KvLedgerStore, LOCAL_PACKAGE_ID, LocalLedger } from "./mod.ts";
 import { submitTransaction } from "./transactions.ts";
-import { ledgerRulesSuite, type LedgerStorage } from "./rules_suite.ts";
-import { ledgerResolveSuite } from "./resolve_suite.ts";
+import { ledgerRulesSuite, type LedgerStorage } from "./testing/rules_suite.ts";
+import { ledgerResolveSuite } from "./testing/resolve_suite.ts";
 
 /**
  * A ledger file in a temporary directory; each `open` is another handle on it: opened by path

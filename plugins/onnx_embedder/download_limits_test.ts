@@ -7,7 +7,7 @@ import {
   tinyRepository,
   trickle,
   withModelsDir,
-} from "./fake_hub.ts";
+} from "./testing/fake_hub.ts";
 
 const MODEL = "svc/tiny-encoder";
 const GIB = 1024 * 1024 * 1024;

@@ -10,7 +10,7 @@ import {
   type FakeHubOptions,
   tinyRepository,
   withModelsDir,
-} from "./fake_hub.ts";
+} from "./testing/fake_hub.ts";
 
 const MODEL = "svc/tiny-encoder";
 

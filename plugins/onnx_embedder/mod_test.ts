@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { embedderSuite } from "@svc/relayer/testing";
 import { SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder, type OnnxEmbedderOptions } from "./mod.ts";
-import { type TinyModelOptions, tinyTables, tinyVocabulary, writeTinyModel } from "./tiny_model.ts";
+import {
+  type TinyModelOptions,
+  tinyTables,
+  tinyVocabulary,
+  writeTinyModel,
+} from "./testing/tiny_model.ts";
 
 /** An embedder on a fresh tiny model directory, removed with it. */
 async function tiny(model: TinyModelOptions = {}, options: Partial<OnnxEmbedderOptions> = {}) {

@@ -3,7 +3,7 @@ import { SvcError } from "@svc/relayer/kit";
 import { OnnxEmbedder } from "./mod.ts";
 import { readModelDirectory } from "./model_dir.ts";
 import { modelPrefixes } from "./families.ts";
-import { writeTinyModel } from "./tiny_model.ts";
+import { writeTinyModel } from "./testing/tiny_model.ts";
 import { GraphBuilder } from "./onnx_graph.ts";
 
 /** A tiny model directory, changed by `alter`, removed after `run`. */

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { SvcError } from "@svc/relayer/kit";
 import { pathExists } from "@svc/util/files";
 import { hubModelDir, MANIFEST, openHubModel } from "./hub.ts";
-import { capture, fakeHub, pinsOf, tinyRepository, withModelsDir } from "./fake_hub.ts";
+import { capture, fakeHub, pinsOf, tinyRepository, withModelsDir } from "./testing/fake_hub.ts";
 import { PINS_FILE, RELEASE_PINS } from "./pins.ts";
 import { sha256File } from "./model_dir.ts";
 

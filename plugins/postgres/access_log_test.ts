@@ -3,7 +3,7 @@ import { accessLogStoreSuite } from "@svc/relayer/testing";
 import { StateAccessLogStore } from "@svc/relayer/testing";
 import { PgStateStore } from "./state_store.ts";
 import { Database } from "./database.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 accessLogStoreSuite("StateAccessLogStore over PgStateStore", async () => {
   const db = await testDatabase();

@@ -3,7 +3,7 @@ import { blobStoreSuite } from "@svc/relayer/testing";
 import { BlobPlaces, SvcError } from "@svc/relayer/kit";
 import { PgBlobStore } from "./blob_store.ts";
 import { Database } from "./database.ts";
-import { readOnlyDatabase, testDatabase } from "./test_server.ts";
+import { readOnlyDatabase, testDatabase } from "./testing/test_server.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const SECRET = crypto.getRandomValues(new Uint8Array(32));

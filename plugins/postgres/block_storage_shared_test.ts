@@ -8,7 +8,7 @@ import { EncryptedVectorStore } from "@svc/encrypted-index";
 import type { BlockStorage } from "@svc/encrypted-index/storage";
 import { PgBlockStorage } from "./block_storage.ts";
 import { Database } from "./database.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 const secret = crypto.getRandomValues(new Uint8Array(32));
 const unit = (i: number) => Array.from({ length: 4 }, (_, j) => (j === i % 4 ? 1 : 0.01 * i));

@@ -8,7 +8,7 @@ import { vectorStoreSuite, type VectorStoreUnderTest } from "@svc/relayer/testin
 import { EncryptedVectorStore } from "@svc/encrypted-index";
 import { PgBlockStorage } from "./block_storage.ts";
 import { Database } from "./database.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 /** A store on `database`'s index `name`, which it can reopen; `dispose` runs after it closes. */
 async function onDatabase(

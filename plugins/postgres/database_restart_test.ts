@@ -12,7 +12,7 @@ import {
   restartTestServer,
   stopTestServer,
   testDatabase,
-} from "./test_server.ts";
+} from "./testing/test_server.ts";
 import type { Logger } from "@svc/relayer/kit";
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@ import { Database, describeUrl } from "./database.ts";
 import { openPgLedger } from "./ledger.ts";
 import { type Migration, schemaVersion } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
 
 const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

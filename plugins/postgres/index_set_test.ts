@@ -4,7 +4,7 @@ import { SvcError } from "@svc/relayer/kit";
 import { vectorIndexSetSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgIndexSet } from "./index_set.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 vectorIndexSetSuite("PgIndexSet", async () => {
   const db = await testDatabase();

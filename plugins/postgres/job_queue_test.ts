@@ -9,7 +9,7 @@ import { Database } from "./database.ts";
 import { PgJobQueue, type PgJobQueueOptions } from "./job_queue.ts";
 import { JobSeals } from "./job_rows.ts";
 import { PgJobStore } from "./job_store.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 /** A queue on a fresh database; disposing it stops its listener, then closes the pool. */
 async function openQueue(options: PgJobQueueOptions = {}) {

@@ -5,7 +5,7 @@ import { localCipherKeyStoreSuite } from "@svc/local-cipher/key_store_suite";
 import { LocalCipher } from "@svc/local-cipher";
 import { Database } from "./database.ts";
 import { PgKeyStore } from "./key_store.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const dec = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -21,7 +21,7 @@ import { encodeKind, signDigest, submitTransaction } from "@svc/local-ledger/tra
 import { Database } from "./database.ts";
 import { openPgLedger } from "./ledger.ts";
 import { moveIntoState } from "./state_moves.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 const MASTER_KEY = new Uint8Array(32).fill(7);
 

@@ -8,7 +8,7 @@ import {
 } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgStateStore } from "./state_store.ts";
-import { relayerPools, testDatabase } from "./test_server.ts";
+import { relayerPools, testDatabase } from "./testing/test_server.ts";
 
 const SECRET = new Uint8Array(32).fill(7);
 const T = 1_800_000_000_000;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
 import { PgReplayGuard, printOf } from "./replay_guard.ts";
-import { readOnlyDatabase, relayerPools } from "./test_server.ts";
+import { readOnlyDatabase, relayerPools } from "./testing/test_server.ts";
 
 const TTL = 600_000;
 const key = (n: number) => `nonce:${"ab".repeat(32)}:nonce-${n}-0123456789`;

@@ -4,7 +4,7 @@ import { MemoryStateStore, StateAccessLogStore, StateLifecycleRecords } from "@s
 import { Database } from "./database.ts";
 import { moveIntoState } from "./state_moves.ts";
 import { PgStateStore } from "./state_store.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 const SECRET = new Uint8Array(32).fill(5);
 const OWNER = "0x" + "d4".repeat(32);

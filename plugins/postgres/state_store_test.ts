@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { stateStoreSuite } from "@svc/relayer/testing";
 import { Database } from "./database.ts";
 import { PgStateStore } from "./state_store.ts";
-import { testDatabase } from "./test_server.ts";
+import { testDatabase } from "./testing/test_server.ts";
 
 stateStoreSuite("PgStateStore", async () => {
   const db = await testDatabase();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { textClaimsSuite } from "@svc/relayer/testing";
-import { relayerPools } from "./test_server.ts";
+import { relayerPools } from "./testing/test_server.ts";
 import { PgTextClaims } from "./text_claims.ts";
 
 const SECRET = new Uint8Array(32).fill(7);

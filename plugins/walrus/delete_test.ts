@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
-import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
+import { assertUnavailable, enc, meta, setup } from "./testing/test_store.ts";
 import type { WalrusBlobStore } from "./mod.ts";
 
 /** A setup whose store is configured with Walrus's `System` object (deleting needs it). */

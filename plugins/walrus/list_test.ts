@@ -3,7 +3,7 @@ import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { Ed25519Keypair } from "@mysten/sui/keypairs/ed25519";
 import { attributesToMeta, metaToAttributes } from "./attributes.ts";
-import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
+import { assertUnavailable, enc, meta, setup } from "./testing/test_store.ts";
 
 Deno.test("WalrusBlobStore: list reads the chain, newest first, one entry per blob id", async () => {
   await using s = await setup();

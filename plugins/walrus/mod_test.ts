@@ -3,7 +3,7 @@ import { WalrusClient } from "@mysten/walrus";
 import { SuiJsonRpcClient } from "@mysten/sui/jsonRpc";
 import { SvcError } from "@svc/relayer/kit";
 import { startSilentServer } from "../../tests/fixtures/silent_server.ts";
-import { assertUnavailable, enc, meta, setup } from "./test_store.ts";
+import { assertUnavailable, enc, meta, setup } from "./testing/test_store.ts";
 
 Deno.test("WalrusBlobStore: put stores through the publisher with faithful ids and metadata on chain", async () => {
   await using s = await setup();

@@ -21,7 +21,7 @@ import {
   svcCli,
   TEST_MODELS_DIR,
 } from "../relayer_process.ts";
-import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
+import { writeTinyModel } from "../../plugins/onnx_embedder/testing/tiny_model.ts";
 
 const COUNT = 200;
 /** Every blind text holds this word, every normal one the other: one search finds any of them. */

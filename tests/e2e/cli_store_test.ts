@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { MIGRATIONS } from "../../plugins/postgres/schema/mod.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { startRelayer, svcCli } from "../relayer_process.ts";

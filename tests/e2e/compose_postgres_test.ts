@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../src/log.ts";
 import { SvcError } from "../../src/errors.ts";
 import { openBackends } from "../../app/mod.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { TEST_MODELS_DIR } from "../relayer_process.ts";
 import { configOf, holdOne } from "../compose_fixtures.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcClient } from "../../src/client/mod.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { Database } from "../../plugins/postgres/database.ts";
 import { LEDGER_PREFIX } from "../../plugins/postgres/ledger.ts";
 import { stateKeys } from "../../src/kit.ts";

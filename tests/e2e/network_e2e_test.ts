@@ -18,7 +18,7 @@ import { accountType, createAccountCall } from "../../plugins/sui/mod.ts";
 import { startLocalNetwork } from "../fixtures/local_network.ts";
 import { newDelegateKey } from "../fixtures/seal/seal_setup.ts";
 import { jobIdOf, removeIndex, startRelayer, svcCli, waitForSidecar } from "../relayer_process.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 
 /** The local network, with a relayer's settings for the tests: no model, keys read again often. */

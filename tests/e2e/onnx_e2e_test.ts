@@ -4,8 +4,8 @@
  * start with a message that names the directory.
  */
 import assert from "node:assert/strict";
-import { writeTinyModel } from "../../plugins/onnx_embedder/tiny_model.ts";
-import { fakeHub, tinyRepository } from "../../plugins/onnx_embedder/fake_hub.ts";
+import { writeTinyModel } from "../../plugins/onnx_embedder/testing/tiny_model.ts";
+import { fakeHub, tinyRepository } from "../../plugins/onnx_embedder/testing/fake_hub.ts";
 import { RECOMMENDED_ONNX_MODEL } from "../../plugins/onnx_embedder/settings.ts";
 import { taskCommand } from "../task_flags.ts";
 import {

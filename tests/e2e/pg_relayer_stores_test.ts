@@ -19,7 +19,7 @@ import { MemoryReplayGuard } from "../../src/auth/replay_guard.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import { Database, PgReplayGuard, PgStateStore } from "../../plugins/postgres/mod.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { BASE, startTestRelayer, type TestRelayer } from "../fixtures.ts";
 
 const SECRET = new Uint8Array(32).fill(3);

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { LocalCipher } from "../../plugins/local_cipher/mod.ts";
 import { Database, PgIndexSet } from "../../plugins/postgres/mod.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { LexicalEmbedder } from "../../plugins/lexical_embedder/mod.ts";
 import { jsonOf, rememberAll, startTestRelayer } from "../fixtures.ts";
 

@@ -4,7 +4,7 @@
  * the database and the master key, and clients reach them through the balancer's origin (their
  * `SVC_PUBLIC_URL`, which version 2 signatures name as audience).
  */
-import { type TestDatabase, testDatabase } from "../../plugins/postgres/test_server.ts";
+import { type TestDatabase, testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { type RelayerProcess, startRelayer, svcCli } from "../relayer_process.ts";
 
 export const CLUSTER_MASTER_KEY = "5a".repeat(32);

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { encodeKind, signDigest } from "../../plugins/local_ledger/transactions.ts";
-import { testDatabase } from "../../plugins/postgres/test_server.ts";
+import { testDatabase } from "../../plugins/postgres/testing/test_server.ts";
 import { textOf } from "../mcp_fixtures.ts";
 import { taskCommand } from "../task_flags.ts";
 import { sidecarRunArgs } from "../../app/sidecar/supervisor.ts";

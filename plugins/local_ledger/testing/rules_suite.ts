@@ -8,9 +8,14 @@ import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
 import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
 import type { RejectionReason } from "@svc/relayer/kit";
-import { LocalLedger, MAX_DELEGATE_KEYS, type TransactionEffects } from "./mod.ts";
-import type { LedgerStore } from "./store.ts";
-import { encodeKind, signDigest, submitTransaction, type TransactionKind } from "./transactions.ts";
+import { LocalLedger, MAX_DELEGATE_KEYS, type TransactionEffects } from "../mod.ts";
+import type { LedgerStore } from "../store.ts";
+import {
+  encodeKind,
+  signDigest,
+  submitTransaction,
+  type TransactionKind,
+} from "../transactions.ts";
 
 /** One ledger under test, which several handles (processes, relayers) may open. */
 export interface LedgerStorage extends AsyncDisposable {

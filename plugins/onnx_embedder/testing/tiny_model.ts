@@ -13,7 +13,7 @@
  * const embedder = await OnnxEmbedder.open({ dir });
  * ```
  */
-import { floats, GraphBuilder, random } from "./onnx_graph.ts";
+import { floats, GraphBuilder, random } from "../onnx_graph.ts";
 
 /** The words of the tiny vocabulary, besides the special tokens and a few `##` pieces. */
 const WORDS = [

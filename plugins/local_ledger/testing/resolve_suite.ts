@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { generateKeyPair, type KeyPair } from "@svc/util/keys";
-import { LocalLedger, type TransactionEffects } from "./mod.ts";
+import { LocalLedger, type TransactionEffects } from "../mod.ts";
 import type { LedgerStorage } from "./rules_suite.ts";
-import type { LedgerStore } from "./store.ts";
-import { submitTransaction, type TransactionKind } from "./transactions.ts";
+import type { LedgerStore } from "../store.ts";
+import { submitTransaction, type TransactionKind } from "../transactions.ts";
 
 /** A ledger with an account and one key, and a wallet changing it through its own handle. */
 async function withAccount(storage: LedgerStorage) {

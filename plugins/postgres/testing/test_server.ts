@@ -8,7 +8,7 @@
  * `/usr/lib/postgresql/<version>/bin` or on the `PATH`.
  */
 import postgres from "postgres";
-import { Database } from "./database.ts";
+import { Database } from "../database.ts";
 
 /** A database of the test server, dropped on dispose. */
 export interface TestDatabase extends AsyncDisposable {

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import { createLogger } from "@svc/relayer/kit";
 import { writeTinyModel } from "./tiny_model.ts";
-import type { ModelPins } from "./pins.ts";
+import type { ModelPins } from "../pins.ts";
 
 /** The commit the fake hub's `main` resolves to. */
 export const COMMIT = "0123456789abcdef0123456789abcdef01234567";

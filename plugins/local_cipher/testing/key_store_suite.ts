@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { type KeyStore, SvcError } from "@svc/relayer/kit";
-import { LocalCipher } from "./mod.ts";
+import { LocalCipher } from "../mod.ts";
 
 const enc = (text: string) => new TextEncoder().encode(text);
 const dec = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { type ListedBlobMeta, SvcError } from "@svc/relayer/kit";
-import { startWalrusTestbed, type WalrusTestbed } from "../../tests/fixtures/walrus_network.ts";
-import { WalrusBlobStore, type WalrusBlobStoreOptions } from "./mod.ts";
+import { startWalrusTestbed, type WalrusTestbed } from "../../../tests/fixtures/walrus_network.ts";
+import { WalrusBlobStore, type WalrusBlobStoreOptions } from "../mod.ts";
 
 /** UTF-8 bytes of a string. */
 export const enc = (s: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(s);
