@@ -349,10 +349,15 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   assert.match((await ask("How old is Ottilie?")).results[0].text, /forties/);
   // Another kind of question, or a memory with the kind of answer, is answered as before.
   assert.ok((await ask("What can't Callum eat?")).results.length > 0);
+  // A birthday asks for a day of the year, which "every morning" is not.
+  await rememberAll(t, caller, [{ text: "Callum swims every morning before work." }]);
+  const birthday = await ask("When is Callum's birthday?", { explain: true });
+  assert.deepEqual(birthday.no_answer, { about: "Callum", asks_for: "date" });
   await rememberAll(t, caller, [{ text: "Callum turned 38 last week." }]);
   const now = await ask("How old is Callum?", { explain: true });
   assert.match(now.results[0].text, /turned 38/);
   assert.equal(now.no_answer, undefined);
+  assert.equal((await ask("When is Callum's birthday?", { explain: true })).no_answer, undefined);
   // A name or a place is asked for too: Fergus's own name is not his surname.
   await rememberAll(t, caller, [
     { text: "Fergus fixed my bike last week." },
@@ -365,6 +370,17 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   assert.deepEqual(surname.no_answer, { about: "Fergus", asks_for: "name" });
   const grew = await ask("Where did Fergus grow up?", { explain: true });
   assert.deepEqual(grew.no_answer, { about: "Fergus", asks_for: "place" });
+  // Another person the store knows is no part of someone's name; their own full name is.
+  await rememberAll(t, caller, [
+    { text: "Breda married my brother Finbarr in 1989." },
+    { text: "Breda does the flowers for the church every Saturday." },
+  ]);
+  const maiden = await ask("What was Breda's maiden name?", { explain: true });
+  assert.deepEqual(maiden.no_answer, { about: "Breda", asks_for: "name" });
+  await rememberAll(t, caller, [{ text: "My sister-in-law Breda Murphy sings in the choir." }]);
+  const named = await ask("What was Breda's maiden name?", { explain: true });
+  assert.equal(named.no_answer, undefined);
+  assert.ok(named.results.length > 0);
   // Who someone is, any memory about them may say.
   await rememberAll(t, caller, [{ text: "My dog is called Nemo." }]);
   assert.match((await ask("Who is Nemo?")).results[0]?.text ?? "", /Nemo/);

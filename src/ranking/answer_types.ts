@@ -3,8 +3,9 @@
  * time ("When is my appraisal?" — "on the 20th of June", "every Tuesday", "in 2019"), a place
  * ("Where do I work out?" — a name, "gym", "station"), a person ("Who is my dentist?" — a name,
  * "Dr.", "my sister"), a number ("How much do I earn?", "What is her phone number?" — digits,
- * "twelve"), a colour ("What colour is the van?" — "red", "ginger") or a name ("What is Fergus's
- * surname?", "What is the boat called?" — a capitalised word). A standalone fact
+ * "twelve"), a colour ("What colour is the van?" — "red", "ginger"), a name ("What is Fergus's
+ * surname?", "What is the boat called?" — a capitalised word) or a date ("When is Bartek's
+ * birthday?" — "in March", "on the 3rd", "the day after Christmas"). A standalone fact
  * asked about in other words shares few words with its question; holding the kind of answer
  * asked for is then a good sign (a classic of question answering). Recall weighs it for
  * memories without a thread, whose plaintext it reads anyway for the re-ranker.
@@ -19,7 +20,7 @@
  */
 
 /** What a question asks for. */
-export type AnswerType = "time" | "place" | "person" | "number" | "colour" | "name";
+export type AnswerType = "time" | "place" | "person" | "number" | "colour" | "name" | "date";
 
 const TYPES: [AnswerType, RegExp][] = [
   [
@@ -41,6 +42,11 @@ const TYPES: [AnswerType, RegExp][] = [
 /** A question for a name, which only `answerKinds` tells (ranking does not weigh it). */
 const NAME =
   /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
+/** A question for a part of someone's own name: another person's name is no answer. */
+const OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
+/** A time that is a day of the year, which only `answerKinds` tells. */
+const DATE =
+  /^(when|what date|which date)\b.*\b(birthday|anniversary|born|date of birth)\b|^what('s| is| was)\b.*\bdate of birth\b/;
 
 /** `question` as its kind is read from. */
 const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
@@ -55,12 +61,19 @@ export function questionType(question: string): AnswerType | undefined {
 
 /**
  * The kinds of answer that answer `question`: the one it asks for, and a number too for "How
- * long …", which asks for a time or a length; a name. None when it asks for no kind.
+ * long …", which asks for a time or a length; a name; a date for a birthday or an anniversary.
+ * None when it asks for no kind.
  */
 export function answerKinds(question: string): AnswerType[] {
+  if (DATE.test(asked(question))) return ["date"];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? ["name"] : [];
   return type === "time" && /^how long\b/.test(asked(question)) ? [type, "number"] : [type];
+}
+
+/** Whether `question` asks for a part of someone's own name ("What is Fergus's surname?"). */
+export function asksOwnName(question: string): boolean {
+  return OWN_NAME.test(asked(question));
 }
 
 const MONTHS = "january february march april may june july august september october november " +
@@ -72,6 +85,18 @@ const TIME_WORDS = new Set(
     "noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every " +
     "ago since until christmas easter summer winter spring autumn year years month months " +
     "week weeks day days hour hours minute minutes o'clock").split(" "),
+);
+const DATE_WORDS = new Set(
+  (`${MONTHS} christmas easter halloween hallowe'en valentine's valentine thanksgiving ` +
+    "diwali eid hanukkah midsummer yesterday today tomorrow ago").split(" "),
+);
+/** A date by its numbers, or a day said relative to another ("last week", "next Friday"). */
+const DATE_PATTERN = new RegExp(
+  String.raw`\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|` +
+    String.raw`\bnew year\b|\b(last|next|this) (week|weekend|month|year|${
+      WEEKDAYS.split(" ").join("|")
+    })\b`,
+  "i",
 );
 const NUMBER_WORDS = new Set(
   ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " +
@@ -136,6 +161,8 @@ export function holdsAnswer(
       return words.some((word) => COLOURS.has(word));
     case "name":
       return hasName(text, known);
+    case "date":
+      return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }
 }
 

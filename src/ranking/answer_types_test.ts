@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { answerKinds, holdsAnswer, mayHoldAnswer, questionType } from "./answer_types.ts";
+import {
+  answerKinds,
+  asksOwnName,
+  holdsAnswer,
+  mayHoldAnswer,
+  questionType,
+} from "./answer_types.ts";
 
 Deno.test("questionType: when, where, who, how much and what colour, by the question's first words", () => {
   assert.equal(questionType("When is my appraisal?"), "time");
@@ -75,4 +81,39 @@ Deno.test("mayHoldAnswer: for a place, anything placed somewhere", () => {
   assert.ok(!holdsAnswer("Jimmy leaves parcels behind the bins.", "place"));
   assert.ok(!mayHoldAnswer("Fergus loves jazz.", "place"));
   assert.ok(!mayHoldAnswer("Fergus loves jazz.", "time"));
+});
+
+Deno.test("answerKinds: a date for a birthday or an anniversary, which ranking weighs as a time", () => {
+  for (
+    const question of [
+      "When is Bartek's birthday?",
+      "When was Ottilie born?",
+      "When is our wedding anniversary?",
+      "What is Fergus's date of birth?",
+    ]
+  ) {
+    assert.deepEqual(answerKinds(question), ["date"], question);
+  }
+  assert.equal(questionType("When is Bartek's birthday?"), "time");
+  assert.deepEqual(answerKinds("When does Bartek walk the dog?"), ["time"]);
+});
+
+Deno.test("holdsAnswer: a date is a day of the year, not a time of day", () => {
+  assert.ok(holdsAnswer("My sister's birthday is the day after Christmas.", "date"));
+  assert.ok(holdsAnswer("Bartek turns forty in March.", "date"));
+  assert.ok(holdsAnswer("Ottilie was born on the 3rd.", "date"));
+  assert.ok(holdsAnswer("We married in 1989.", "date"));
+  assert.ok(holdsAnswer("Donncha turned sixty last week.", "date"));
+  assert.ok(holdsAnswer("Bartek's birthday was yesterday.", "date"));
+  assert.ok(!holdsAnswer("Donncha does the crossword every morning after breakfast.", "date"));
+  assert.ok(!holdsAnswer("Bartek walks the dog on Tuesday nights.", "date"));
+  assert.ok(!holdsAnswer("Bartek bought a new car.", "date"));
+});
+
+Deno.test("asksOwnName: a surname, a maiden or first name; not what someone's boat is called", () => {
+  assert.ok(asksOwnName("What is Fergus's surname?"));
+  assert.ok(asksOwnName("What was Breda's maiden name?"));
+  assert.ok(asksOwnName("What is Father Walsh's first name?"));
+  assert.ok(!asksOwnName("What is the name of Finbarr's boat?"));
+  assert.ok(!asksOwnName("What's Yuki's husband called?"));
 });

@@ -12,9 +12,14 @@
  * await lackedAnswer(subjects, "How old is Callum?", []); // { about: "Callum", asks_for: "number" }
  * ```
  */
-import { answerKinds, type AnswerType, mayHoldAnswer } from "../ranking/answer_types.ts";
+import {
+  answerKinds,
+  type AnswerType,
+  asksOwnName,
+  mayHoldAnswer,
+} from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
-import { askedNames, askedRelations, bareName } from "../ranking/relations.ts";
+import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
 import type { TermHasher } from "../ranking/terms.ts";
 import { rankedText } from "../text_limits.ts";
 
@@ -23,7 +28,7 @@ const ABOUT_MAX = 12;
 
 /** The kinds of answer whose absence a memory's words show. */
 // Not a person: "Who is Nemo?" asks what Nemo is, which any memory about Nemo may say.
-const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "name"];
+const CHECKED: readonly AnswerType[] = ["time", "number", "colour", "place", "name", "date"];
 
 /** Why recall found nothing: whom the question asks about, and the kind of answer it lacks. */
 export interface LackedAnswer {
@@ -62,13 +67,33 @@ export async function lackedAnswer(
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return undefined;
   const texts = await lookup.read(ids);
-  // A name asked about answers nothing ("Fergus" is not Fergus's surname); the name the store
-  // gives a relation does ("Rex" is what my dog is called).
-  const known = new Set(subject.about.toLowerCase().split(/\s+/));
+  const known = knownNames(query, subject.about, names, texts);
   const holds = (text: string) =>
     kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? { about: subject.about, asks_for } : undefined;
+}
+
+/**
+ * The names (lower case) that answer no name `query` asks for: those of whom it asks about
+ * ("Fergus" is not Fergus's surname), and for a part of their own name, the other people their
+ * memories `texts` name ("my brother Finbarr" is not Breda's maiden name). A name holding whom it
+ * asks about, or a name the store gives them (`names`), is theirs: "my line manager Fergus Byrne"
+ * holds Fergus's surname, and "Rex" is what my dog is called.
+ */
+function knownNames(
+  query: string,
+  about: string,
+  names: string[],
+  texts: (string | null)[],
+): Set<string> {
+  const known = new Set(about.toLowerCase().split(/\s+/));
+  if (!asksOwnName(query)) return known;
+  const theirs = new Set([...known, ...names.flatMap((name) => name.toLowerCase().split(/\s+/))]);
+  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text)))
+    .map(({ name }) => name.toLowerCase().split(/\s+/))
+    .filter((words) => !words.some((word) => theirs.has(word)));
+  return new Set([...known, ...others.flat()]);
 }
 
 /** Whom `query` asks about, and the term sets their memories are found by (one a name). */

@@ -12405,11 +12405,16 @@ var TYPES = [
   ]
 ];
 var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
+var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
+var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary|born|date of birth)\b|^what('s| is| was)\b.*\bdate of birth\b/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function questionType(question) {
   return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
 }
 function answerKinds(question) {
+  if (DATE.test(asked(question))) return [
+    "date"
+  ];
   const type = questionType(question);
   if (!type) return NAME.test(asked(question)) ? [
     "name"
@@ -12421,9 +12426,14 @@ function answerKinds(question) {
     type
   ];
 }
+function asksOwnName(question) {
+  return OWN_NAME.test(asked(question));
+}
 var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
 var WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays";
 var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
+var DATE_WORDS = new Set(`${MONTHS} christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago`.split(" "));
+var DATE_PATTERN = new RegExp(String.raw`\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|` + String.raw`\bnew year\b|\b(last|next|this) (week|weekend|month|year|${WEEKDAYS.split(" ").join("|")})\b`, "i");
 var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
 var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church".split(" "));
 var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
@@ -12450,6 +12460,8 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
       return words2.some((word) => COLOURS.has(word));
     case "name":
       return hasName(text, known);
+    case "date":
+      return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }
 }
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in)\s+(the|a|an|my|our|his|her|their|its)\b/i;
@@ -15818,7 +15830,8 @@ var CHECKED = [
   "number",
   "colour",
   "place",
-  "name"
+  "name",
+  "date"
 ];
 async function lackedAnswer(lookup, query, names) {
   const kinds = answerKinds(query);
@@ -15829,13 +15842,26 @@ async function lackedAnswer(lookup, query, names) {
   const ids = aboutIds(lookup, subject.terms);
   if (ids.length === 0 || ids.length > ABOUT_MAX) return void 0;
   const texts = await lookup.read(ids);
-  const known = new Set(subject.about.toLowerCase().split(/\s+/));
+  const known = knownNames(query, subject.about, names, texts);
   const holds = (text) => kinds.some((kind) => mayHoldAnswer(rankedText(text), kind, known));
   const lacks = texts.every((text) => text !== null && !holds(text));
   return lacks ? {
     about: subject.about,
     asks_for
   } : void 0;
+}
+function knownNames(query, about, names, texts) {
+  const known = new Set(about.toLowerCase().split(/\s+/));
+  if (!asksOwnName(query)) return known;
+  const theirs = /* @__PURE__ */ new Set([
+    ...known,
+    ...names.flatMap((name) => name.toLowerCase().split(/\s+/))
+  ]);
+  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text))).map(({ name }) => name.toLowerCase().split(/\s+/)).filter((words2) => !words2.some((word) => theirs.has(word)));
+  return /* @__PURE__ */ new Set([
+    ...known,
+    ...others.flat()
+  ]);
 }
 async function subjectOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
