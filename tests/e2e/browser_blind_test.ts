@@ -19,7 +19,7 @@ import {
   startStack,
   unfitting,
 } from "./browser_fixtures.ts";
-import type { RelayerProcess } from "../relayer_process.ts";
+import { type RelayerProcess, startRelayer, waitForSidecar } from "../relayer_process.ts";
 
 const TEXTS = [
   { text: "I am vegetarian and never eat fish", tags: ["diet"] },
@@ -189,6 +189,35 @@ Deno.test("browser: the dashboard lists, erases and lets in on operator-blind na
     await row.waitFor();
     assert.match(await row.innerText(), /private\s+operator-blind\s+2/);
     await screenshot(page, "blind-home-390");
+
+    // Erases cut short (the relayer stopped after marking the heads): the pages say so, and the
+    // namespace is erased again from there.
+    await relayer.stop();
+    const kv = await Deno.openKv(`${dataDir}/jobs.kv`);
+    for await (const { key, value } of kv.list<{ manifest?: unknown }>({ prefix: [] })) {
+      if (value?.manifest) await kv.set(key, { ...value, erasing: true });
+    }
+    kv.close();
+    relayer = await startRelayer(dataDir, {
+      SVC_PORT: new URL(relayer.url).port,
+      SVC_DASHBOARD_PORT: new URL(stack.dashboard).port,
+      SVC_ACCOUNT_CACHE_SECONDS: "1",
+    });
+    await waitForSidecar(relayer.url);
+    await page.goto(stack.dashboard);
+    const cut = page.getByRole("row").filter({ hasText: "journal" });
+    await cut.waitFor();
+    assert.match(await cut.innerText(), /journal\s+operator-blind\s+erase cut short\s+23/);
+    await page.goto(`${stack.dashboard}/memories?namespace=private`);
+    await page.getByText("This operator-blind namespace's erase was cut short.", { exact: false })
+      .first().waitFor();
+    await page.getByRole("option", { name: "private (2, operator-blind, erase cut short)" })
+      .waitFor({ state: "attached" });
+    page.once("dialog", (dialog) => dialog.accept("private"));
+    await page.getByRole("button", { name: "Erase the namespace…" }).click();
+    await page.locator("#status").filter({ hasText: /Erased \d+ memor(y|ies) in "private"/ })
+      .waitFor();
+    await assert.rejects(memory.sync(), (error: SvcError) => error.code === "not_found");
   } finally {
     await browser?.close();
     await relayer?.stop();

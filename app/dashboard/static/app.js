@@ -52,6 +52,7 @@ async function home() {
                     shownName(n.namespace),
                   ),
                   n.blind ? [" ", h("span", { class: "tag" }, "operator-blind")] : null,
+                  n.erasing ? [" ", h("span", { class: "tag" }, "erase cut short")] : null,
                 ),
                 h("td", { class: "right" }, String(n.count)),
               )

@@ -15,8 +15,9 @@ const RECORDS = 1000;
  */
 export async function blindHead(signed, namespace) {
   const query = new URLSearchParams({ namespace });
-  const head = await signed("GET", `/api/blind?${query}`)
-    .catch((error) => blindUnavailable(error) && { blind: false });
+  const head = await signed("GET", `/api/blind?${query}`).catch((error) =>
+    error.reason === "erasing" ? { blind: true, erasing: true } : blindUnavailable(error) && {}
+  );
   return head.blind ? head : null;
 }
 
@@ -45,10 +46,13 @@ async function contentKeyOf(wallet, namespace, wrapped) {
  * The memories of the operator-blind namespace whose head is `head`, read as the memories page
  * reads a namespace: `list(cursor)` gives a page, newest first, and `erasePath`/`eraseAllPath`
  * the routes that erase. `note` tells the page what the namespace is. When the owner key is not
- * let in, `list` throws a sentence with the command that lets it in.
+ * let in, `list` throws a sentence with the command that lets it in; when the namespace's erase
+ * was cut short (`head.erasing`), one that says to erase it again.
  */
 export async function blindSource({ wallet, namespace, signed, head, pageSize }) {
   const query = (extra = {}) => new URLSearchParams({ namespace, ...extra });
+  const eraseAllPath = () => `/api/blind?${query({ confirm: namespace })}`;
+  if (head.erasing) return halfErased(eraseAllPath);
   const contentKey = head.wrapped && await contentKeyOf(wallet, namespace, head.wrapped);
   const key = contentKey && await entriesKey(contentKey);
   let sorted = [];
@@ -110,7 +114,19 @@ export async function blindSource({ wallet, namespace, signed, head, pageSize })
     note,
     list,
     erasePath: (id) => `/api/blind/entries/${encodeURIComponent(id)}?${query()}`,
-    eraseAllPath: () => `/api/blind?${query({ confirm: namespace })}`,
+    eraseAllPath,
+  };
+}
+
+/** A namespace whose erase was cut short: nothing to list, and the erase to finish. */
+function halfErased(eraseAllPath) {
+  const said = "This operator-blind namespace's erase was cut short. Erase it again to finish.";
+  return {
+    blind: true,
+    erasing: true,
+    note: h("div", { class: "blind-note" }, h("p", {}, said)),
+    list: () => Promise.reject(new Error(said)),
+    eraseAllPath,
   };
 }
 

@@ -53,9 +53,17 @@ function memoryText(memory, id) {
   return paragraph;
 }
 
-/** A namespace as the picker names it: with its count, and whether it is operator-blind. */
-function optionLabel(name, count, blind) {
-  const notes = [count ? String(count) : "", blind ? "operator-blind" : ""].filter(Boolean);
+/**
+ * A namespace as the picker names it: with its count, whether it is operator-blind, and whether
+ * its erase was cut short.
+ */
+function optionLabel(name, count, blind, erasing) {
+  const notes = [
+    count ? String(count) : "",
+    blind ? "operator-blind" : "",
+    erasing ? "erase cut short" : "",
+  ]
+    .filter(Boolean);
   return notes.length ? `${shownName(name)} (${notes.join(", ")})` : shownName(name);
 }
 
@@ -383,23 +391,23 @@ export async function memories({ wallet, owned }) {
   const current = h(
     "option",
     { value: namespace, selected: true },
-    optionLabel(namespace, 0, source.blind),
+    optionLabel(namespace, 0, source.blind, source.erasing),
   );
   picker.append(current);
   /** How many memories the namespace holds, once known: the picker shows it. */
   let count;
   const counted = (value) => {
     count = value;
-    current.textContent = optionLabel(namespace, count, source.blind);
-    eraseAll.hidden = count === 0;
+    current.textContent = optionLabel(namespace, count, source.blind, source.erasing);
+    eraseAll.hidden = count === 0 && !source.erasing;
   };
   onPick(picker, () => {
     location.search = `?${new URLSearchParams({ namespace: picker.value })}`;
   });
   namespaces({ wallet, owned }).then(({ namespaces: known }) => {
-    for (const { namespace: name, count: held, blind } of known) {
+    for (const { namespace: name, count: held, blind, erasing } of known) {
       if (name === namespace) counted(held);
-      else picker.append(h("option", { value: name }, optionLabel(name, held, blind)));
+      else picker.append(h("option", { value: name }, optionLabel(name, held, blind, erasing)));
     }
   }, () => {});
 

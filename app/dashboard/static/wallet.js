@@ -240,7 +240,7 @@ export async function transact(wallet, kind) {
 /**
  * The namespaces of `session`'s account (its wallet and account) with their memory counts, from
  * the relayer, signed by the owner key, sorted by name. An operator-blind one has `blind: true`
- * and its log's count.
+ * and its log's count, and `erasing: true` when its erase was cut short.
  */
 export async function namespaces({ wallet, owned }) {
   const { audience } = await (await fetch("/api/config")).json();
@@ -251,8 +251,8 @@ export async function namespaces({ wallet, owned }) {
     get("/api/blind/namespaces").catch((error) => blindUnavailable(error) && { namespaces: [] }),
   ]);
   const merged = new Map(normal.namespaces.map((entry) => [entry.namespace, entry]));
-  for (const { namespace, count } of blind.namespaces) {
-    merged.set(namespace, { namespace, count, blind: true });
+  for (const { namespace, count, erasing } of blind.namespaces) {
+    merged.set(namespace, { namespace, count, blind: true, erasing });
   }
   return { namespaces: [...merged.values()].sort((a, b) => a.namespace < b.namespace ? -1 : 1) };
 }
@@ -278,7 +278,7 @@ async function sha256Hex(bytes) {
  * owner key as DESIGN §5.4 says (the port of `src/auth/signing.ts`): version 2 for `audience`
  * (the relayer's origin, as `/api/config` advertises it) with a fresh nonce, else version 1
  * with a nonce. `path` is the path as sent, with its query. Throws an Error with the relayer's
- * sentence (and its `status` and `code`) on failure.
+ * sentence (and its `status`, `code` and `reason`) on failure.
  */
 export async function relayerRequest(wallet, { method, path, body, audience, accountId }) {
   const payload = body === undefined ? "" : JSON.stringify(body);
@@ -308,6 +308,7 @@ export async function relayerRequest(wallet, { method, path, body, audience, acc
     const error = new Error(answer.error ?? `The relayer answered ${response.status}.`);
     error.status = response.status;
     error.code = answer.code;
+    error.reason = answer.reason;
     throw error;
   }
   return answer;
