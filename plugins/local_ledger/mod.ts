@@ -31,12 +31,14 @@ import {
   verifyDigestSignature,
 } from "./transactions.ts";
 import { KvLedgerStore } from "./kv_store.ts";
-import type {
-  DelegateKey,
-  LedgerAccount,
-  LedgerChange,
-  LedgerStore,
-  TransactionEffects,
+import {
+  CHANGE_ATTEMPTS,
+  type DelegateKey,
+  type LedgerAccount,
+  type LedgerChange,
+  type LedgerStore,
+  pauseBeforeRetry,
+  type TransactionEffects,
 } from "./store.ts";
 
 export type {
@@ -261,7 +263,8 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
       throw rejected("malformed", "The digest must be 64 lowercase hex characters");
     }
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
+      if (attempt > 1) await pauseBeforeRetry(attempt - 1);
       const stored = await this.#store.transaction(digest);
       if (stored?.executed) throw rejected("replayed", "This transaction was already executed");
       if (!stored) throw rejected("expired", "Unknown or expired transaction: sponsor it again");

@@ -23,12 +23,14 @@
  */
 import { type StateBatch, type StateKey, type StateStore, SvcError } from "@svc/relayer/kit";
 import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
-import type {
-  LedgerAccount,
-  LedgerChange,
-  LedgerStore,
-  StoredTransaction,
-  TransactionEffects,
+import {
+  CHANGE_ATTEMPTS,
+  type LedgerAccount,
+  type LedgerChange,
+  type LedgerStore,
+  pauseBeforeRetry,
+  type StoredTransaction,
+  type TransactionEffects,
 } from "./store.ts";
 
 const SALT = "svc-postgres-ledger-v1";
@@ -105,6 +107,8 @@ export class StateLedgerStore implements LedgerStore {
   readonly #commits?: () => unknown;
   /** The version last read, and the count of commits taken just before reading it. */
   #known?: { commits: unknown; version: string | null };
+  /** The change running now, which the next waits for. */
+  #changing: Promise<unknown> = Promise.resolve();
 
   /** The ledger in `state`, kept as it is (see `sealed` for a sealed one). */
   constructor(state: StateStore, options: StateLedgerOptions = {}) {
@@ -227,9 +231,10 @@ export class StateLedgerStore implements LedgerStore {
     for (let i = 0; i < accounts.length; i += IMPORT_BATCH) {
       const some = accounts.slice(i, i + IMPORT_BATCH);
       for (let attempt = 1; !await this.#change((view) => this.#copy(view, some)); attempt++) {
-        if (attempt === 5) {
+        if (attempt === CHANGE_ATTEMPTS) {
           throw new SvcError("backend_unavailable", "The ledger is busy; copy again");
         }
+        await pauseBeforeRetry(attempt);
       }
     }
   }
@@ -255,9 +260,18 @@ export class StateLedgerStore implements LedgerStore {
   /**
    * Runs `build` on a view whose writes are committed together with a new version, unless the
    * version changed since `build` started reading (every change writes it, so what `build` read
-   * is then stale); resolves to whether they were.
+   * is then stale); resolves to whether they were. A store's changes run one after another, so
+   * only another handle's commit can beat one.
    */
-  async #change(build: (view: LedgerChange, batch: StateBatch) => Promise<void>): Promise<boolean> {
+  #change(build: (view: LedgerChange, batch: StateBatch) => Promise<void>): Promise<boolean> {
+    const change = this.#changing.then(() => this.#commitChange(build));
+    this.#changing = change.catch(() => {});
+    return change;
+  }
+
+  async #commitChange(
+    build: (view: LedgerChange, batch: StateBatch) => Promise<void>,
+  ): Promise<boolean> {
     const batch = this.#state.batch();
     const version = this.#key("ledger_version");
     const seen = await this.#state.get(version);

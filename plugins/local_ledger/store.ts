@@ -92,6 +92,17 @@ export interface LedgerChange {
   deleteKey(publicKey: string): void;
 }
 
+/** How many times a change another handle's commit beat is tried, at most. */
+export const CHANGE_ATTEMPTS = 8;
+
+/**
+ * Waits before change `attempt` (from 1) is tried again: a random pause that grows with the
+ * attempts, so that handles beating each other's commits fall out of step.
+ */
+export function pauseBeforeRetry(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+}
+
 /** The storage of a `LocalLedger`; see the module documentation. */
 export interface LedgerStore {
   /** The ledger's version: it changes in the commit of every applied transaction. */

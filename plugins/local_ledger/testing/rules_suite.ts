@@ -409,4 +409,14 @@ function twoHandleTests(name: string, create: () => Promise<LedgerStorage>) {
     assert.equal((await b.accountOf(addressOf(first.owner.publicKey)))?.id, first.id);
     assert.equal((await a.accountOf(addressOf(second.owner.publicKey)))?.id, second.id);
   });
+
+  Deno.test(`${name}: many accounts created at once, through one handle and two, are all kept`, async () => {
+    await using storage = await create();
+    const [a, b] = [new LocalLedger(await storage.open()), new LocalLedger(await storage.open())];
+    const created = await Promise.all([...Array(24).keys()].map((i) => newAccount(i % 3 ? a : b)));
+    assert.equal(new Set(created.map(({ id }) => id)).size, created.length);
+    for (const { owner, id } of created) {
+      assert.equal((await a.accountOf(addressOf(owner.publicKey)))?.id, id);
+    }
+  });
 }
