@@ -377,6 +377,12 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   ]);
   const maiden = await ask("What was Breda's maiden name?", { explain: true });
   assert.deepEqual(maiden.no_answer, { about: "Breda", asks_for: "name" });
+  // A relative's surname may be hers.
+  await rememberAll(t, caller, [{ text: "Breda's brother is my uncle Finbarr Kelly." }]);
+  assert.equal(
+    (await ask("What was Breda's maiden name?", { explain: true })).no_answer,
+    undefined,
+  );
   await rememberAll(t, caller, [{ text: "My sister-in-law Breda Murphy sings in the choir." }]);
   const named = await ask("What was Breda's maiden name?", { explain: true });
   assert.equal(named.no_answer, undefined);

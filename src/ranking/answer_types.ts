@@ -41,7 +41,7 @@ const TYPES: [AnswerType, RegExp][] = [
 
 /** A question for a name, which only `answerKinds` tells (ranking does not weigh it). */
 const NAME =
-  /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
+  /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
 /** A question for a part of someone's own name: another person's name is no answer. */
 const OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
 /** A time that is a day of the year, which only `answerKinds` tells. */
@@ -78,8 +78,10 @@ export function asksOwnName(question: string): boolean {
 
 const MONTHS = "january february march april may june july august september october november " +
   "december jan feb mar apr jun jul aug sep sept oct nov dec";
-const WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays " +
-  "wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays";
+/** A day of the week: "on Friday" may be a date, "on Fridays" is not. */
+const DAYS = "monday tuesday wednesday thursday friday saturday sunday";
+const WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays ` +
+  "weekend weekends weekday weekdays";
 const TIME_WORDS = new Set(
   (`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights ` +
     "noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every " +
@@ -87,17 +89,13 @@ const TIME_WORDS = new Set(
     "week weeks day days hour hours minute minutes o'clock").split(" "),
 );
 const DATE_WORDS = new Set(
-  (`${MONTHS} christmas easter halloween hallowe'en valentine's valentine thanksgiving ` +
-    "diwali eid hanukkah midsummer yesterday today tomorrow ago").split(" "),
+  (`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en ` +
+    "valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow " +
+    "ago").split(" "),
 );
-/** A date by its numbers, or a day said relative to another ("last week", "next Friday"). */
-const DATE_PATTERN = new RegExp(
-  String.raw`\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|` +
-    String.raw`\bnew year\b|\b(last|next|this) (week|weekend|month|year|${
-      WEEKDAYS.split(" ").join("|")
-    })\b`,
-  "i",
-);
+/** A date by its numbers, a named day ("St Patrick's Day"), or one said from another. */
+const DATE_PATTERN =
+  /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b\p{Lu}[\p{L}'’]*\s+Day\b|\b[Nn]ew [Yy]ear\b|\b([Ll]ast|[Nn]ext|[Tt]his) (week|month|year)\b/u;
 const NUMBER_WORDS = new Set(
   ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " +
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety " +
@@ -107,7 +105,8 @@ const NUMBER_WORDS = new Set(
 const PLACE_WORDS = new Set(
   ("street road avenue lane square city town village country station airport hospital school " +
     "university office park beach river valley mountains coast island abroad home flat house " +
-    "garage campsite gym shop café cafe restaurant pub church").split(" "),
+    "garage campsite gym shop café cafe restaurant pub church upstairs downstairs nearby " +
+    "overseas locally").split(" "),
 );
 const COLOURS = new Set(
   ("red orange yellow green blue purple violet pink brown black white grey gray silver gold " +
@@ -121,16 +120,22 @@ const PERSON_WORDS = new Set(
     "stepfather manager boss friend colleague partner").split(" "),
 );
 
+/** `word`'s letters, as a name is compared: "O'Brien's" → "OBrien". */
+export function nameLetters(word: string): string {
+  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+}
+
 /**
- * A capitalised word after the first, other than those of `known` (lower case): a name of a
- * place or a person.
+ * A capitalised word after the first, other than those of `known` (lower case, as
+ * `nameLetters` gives them): a name of a place or a person.
  */
 function hasName(text: string, known: ReadonlySet<string>): boolean {
   return text.split(/\s+/).slice(1).some((word) => {
     if (/^I(['’]|$)/.test(word)) return false; // "I", "I'm"
-    const letters = word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
-    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase()) &&
-      !known.has(letters.toLowerCase());
+    const letters = nameLetters(word);
+    // "KPMG" and "O'Brien" are names too.
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 &&
+      !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
   });
 }
 
@@ -166,9 +171,12 @@ export function holdsAnswer(
   }
 }
 
-/** A phrase that places something: "in the hot press", "behind the dishwasher". */
+/**
+ * A phrase that may place something: "in the hot press", "behind the dishwasher", "for the
+ * council", "in dublin", "next door".
+ */
 const LOCATIVE =
-  /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in)\s+(the|a|an|my|our|his|her|their|its)\b/i;
+  /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 
 /**
  * Whether `text` may hold an answer of the kind `type`: what `holdsAnswer` finds, and for a

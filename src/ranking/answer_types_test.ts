@@ -105,8 +105,12 @@ Deno.test("holdsAnswer: a date is a day of the year, not a time of day", () => {
   assert.ok(holdsAnswer("We married in 1989.", "date"));
   assert.ok(holdsAnswer("Donncha turned sixty last week.", "date"));
   assert.ok(holdsAnswer("Bartek's birthday was yesterday.", "date"));
+  assert.ok(holdsAnswer("Bartek's birthday is on Friday.", "date"));
+  assert.ok(holdsAnswer("Bartek's birthday is on St Patrick's Day.", "date"));
+  assert.ok(holdsAnswer("Leo was born last spring.", "date"));
+  assert.ok(holdsAnswer("We go away every New Year.", "date"));
   assert.ok(!holdsAnswer("Donncha does the crossword every morning after breakfast.", "date"));
-  assert.ok(!holdsAnswer("Bartek walks the dog on Tuesday nights.", "date"));
+  assert.ok(!holdsAnswer("Bartek restores motorbikes at weekends and on Fridays.", "date"));
   assert.ok(!holdsAnswer("Bartek bought a new car.", "date"));
 });
 
@@ -116,4 +120,32 @@ Deno.test("asksOwnName: a surname, a maiden or first name; not what someone's bo
   assert.ok(asksOwnName("What is Father Walsh's first name?"));
   assert.ok(!asksOwnName("What is the name of Finbarr's boat?"));
   assert.ok(!asksOwnName("What's Yuki's husband called?"));
+});
+
+Deno.test("mayHoldAnswer: a place said without a capital, or by where it is from the user", () => {
+  for (
+    const text of [
+      "Signe lives upstairs.",
+      "Signe lives next door to us.",
+      "Niamh works for the council.",
+      "Niamh works at KPMG.",
+      "Niamh lives in dublin now.",
+      "Callum heard about the job from a friend.",
+    ]
+  ) {
+    assert.ok(mayHoldAnswer(text, "place"), text);
+  }
+  assert.ok(!mayHoldAnswer("Teodor needs new goalkeeper gloves in size 7.", "place"));
+});
+
+Deno.test("holdsAnswer: a name in capitals or with an apostrophe is a name", () => {
+  const known = new Set(["fergus"]);
+  assert.ok(holdsAnswer("Fergus O'Brien is my line manager.", "name", known));
+  assert.ok(holdsAnswer("Callum works for IBM.", "name"));
+  assert.ok(!holdsAnswer("I saw O'Brien's van.", "name", new Set(["obrien"])));
+});
+
+Deno.test("answerKinds: 'called' asks for a name only as what something is called", () => {
+  assert.deepEqual(answerKinds("What was the reason Niamh called?"), []);
+  assert.deepEqual(answerKinds("What is the boat called?"), ["name"]);
 });

@@ -17,6 +17,7 @@ import {
   type AnswerType,
   asksOwnName,
   mayHoldAnswer,
+  nameLetters,
 } from "../ranking/answer_types.ts";
 import type { NamespaceIndex } from "../ranking/lexical_index.ts";
 import { askedNames, askedRelations, bareName, definitions } from "../ranking/relations.ts";
@@ -75,11 +76,12 @@ export async function lackedAnswer(
 }
 
 /**
- * The names (lower case) that answer no name `query` asks for: those of whom it asks about
- * ("Fergus" is not Fergus's surname), and for a part of their own name, the other people their
- * memories `texts` name ("my brother Finbarr" is not Breda's maiden name). A name holding whom it
- * asks about, or a name the store gives them (`names`), is theirs: "my line manager Fergus Byrne"
- * holds Fergus's surname, and "Rex" is what my dog is called.
+ * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
+ * of whom it asks about ("Fergus" is not Fergus's surname), and for a part of their own name, the
+ * first names of the other people their memories `texts` name ("my brother Finbarr" is not
+ * Breda's maiden name; "my uncle Finbarr Kelly" may hold it). A name holding whom it asks about,
+ * or a name the store gives them (`names`), is theirs: "my line manager Fergus Byrne" holds
+ * Fergus's surname, and "Rex" is what my dog is called.
  */
 function knownNames(
   query: string,
@@ -87,13 +89,15 @@ function knownNames(
   names: string[],
   texts: (string | null)[],
 ): Set<string> {
-  const known = new Set(about.toLowerCase().split(/\s+/));
+  const wordsOf = (name: string) =>
+    name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
+  const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
-  const theirs = new Set([...known, ...names.flatMap((name) => name.toLowerCase().split(/\s+/))]);
+  const theirs = new Set([...known, ...names.flatMap(wordsOf)]);
   const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text)))
-    .map(({ name }) => name.toLowerCase().split(/\s+/))
+    .map(({ name }) => wordsOf(name))
     .filter((words) => !words.some((word) => theirs.has(word)));
-  return new Set([...known, ...others.flat()]);
+  return new Set([...known, ...others.map(([first]) => first)]);
 }
 
 /** Whom `query` asks about, and the term sets their memories are found by (one a name). */

@@ -12404,7 +12404,7 @@ var TYPES = [
     /^(what|which) colou?r\b/
   ]
 ];
-var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname|called)\b|^what('s| is| was) the name of\b/;
+var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
 var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
 var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary|born|date of birth)\b|^what('s| is| was)\b.*\bdate of birth\b/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
@@ -12430,19 +12430,23 @@ function asksOwnName(question) {
   return OWN_NAME.test(asked(question));
 }
 var MONTHS = "january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec";
-var WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays";
+var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
+var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
 var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
-var DATE_WORDS = new Set(`${MONTHS} christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago`.split(" "));
-var DATE_PATTERN = new RegExp(String.raw`\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|` + String.raw`\bnew year\b|\b(last|next|this) (week|weekend|month|year|${WEEKDAYS.split(" ").join("|")})\b`, "i");
+var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago`.split(" "));
+var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b\p{Lu}[\p{L}'’]*\s+Day\b|\b[Nn]ew [Yy]ear\b|\b([Ll]ast|[Nn]ext|[Tt]his) (week|month|year)\b/u;
 var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
-var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church".split(" "));
+var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
 var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
 var PERSON_WORDS = new Set("dr mr mrs ms doctor dentist mother father mum dad mom brother sister wife husband son daughter uncle aunt cousin nephew niece grandmother grandfather stepdad stepmum stepmother stepfather manager boss friend colleague partner".split(" "));
+function nameLetters(word) {
+  return word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
+}
 function hasName(text, known) {
   return text.split(/\s+/).slice(1).some((word) => {
     if (/^I(['’]|$)/.test(word)) return false;
-    const letters = word.replace(/['’]s$/, "").replace(/[^\p{L}]/gu, "");
-    return /^\p{Lu}\p{Ll}/u.test(letters) && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
+    const letters = nameLetters(word);
+    return /^\p{Lu}/u.test(letters) && letters.length > 1 && !TIME_WORDS.has(letters.toLowerCase()) && !known.has(letters.toLowerCase());
   });
 }
 function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
@@ -12464,7 +12468,7 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
       return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }
 }
-var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in)\s+(the|a|an|my|our|his|her|their|its)\b/i;
+var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 function mayHoldAnswer(text, type, known) {
   return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text);
 }
@@ -15851,16 +15855,17 @@ async function lackedAnswer(lookup, query, names) {
   } : void 0;
 }
 function knownNames(query, about, names, texts) {
-  const known = new Set(about.toLowerCase().split(/\s+/));
+  const wordsOf = (name) => name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
+  const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
   const theirs = /* @__PURE__ */ new Set([
     ...known,
-    ...names.flatMap((name) => name.toLowerCase().split(/\s+/))
+    ...names.flatMap(wordsOf)
   ]);
-  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text))).map(({ name }) => name.toLowerCase().split(/\s+/)).filter((words2) => !words2.some((word) => theirs.has(word)));
+  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text))).map(({ name }) => wordsOf(name)).filter((words2) => !words2.some((word) => theirs.has(word)));
   return /* @__PURE__ */ new Set([
     ...known,
-    ...others.flat()
+    ...others.map(([first]) => first)
   ]);
 }
 async function subjectOf({ owner, hasher }, query, names) {
