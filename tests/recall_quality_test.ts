@@ -377,6 +377,9 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   ]);
   const maiden = await ask("What was Breda's maiden name?", { explain: true });
   assert.deepEqual(maiden.no_answer, { about: "Breda", asks_for: "name" });
+  // A name right after hers is hers, whoever else bears it.
+  await rememberAll(t, caller, [{ text: "Fergus Ryan coaches my son Ryan at hurling." }]);
+  assert.equal((await ask("What is Fergus's surname?", { explain: true })).no_answer, undefined);
   // A relative's surname may be hers.
   await rememberAll(t, caller, [{ text: "Breda's brother is my uncle Finbarr Kelly." }]);
   assert.equal(

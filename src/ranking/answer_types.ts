@@ -46,7 +46,7 @@ const NAME =
 const OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
 /** A time that is a day of the year, which only `answerKinds` tells. */
 const DATE =
-  /^(when|what date|which date)\b.*\b(birthday|anniversary|born|date of birth)\b|^what('s| is| was)\b.*\bdate of birth\b/;
+  /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 
 /** `question` as its kind is read from. */
 const asked = (question: string) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
@@ -91,11 +91,10 @@ const TIME_WORDS = new Set(
 const DATE_WORDS = new Set(
   (`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en ` +
     "valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow " +
-    "ago").split(" "),
+    "ago day days week weeks weekend fortnight month months year years").split(" "),
 );
-/** A date by its numbers, a named day ("St Patrick's Day"), or one said from another. */
-const DATE_PATTERN =
-  /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b\p{Lu}[\p{L}'’]*\s+Day\b|\b[Nn]ew [Yy]ear\b|\b([Ll]ast|[Nn]ext|[Tt]his) (week|month|year)\b/u;
+/** A date by its numbers: a year, "the 3rd", "12/03". */
+const DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
 const NUMBER_WORDS = new Set(
   ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " +
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety " +
@@ -165,15 +164,18 @@ export function holdsAnswer(
     case "colour":
       return words.some((word) => COLOURS.has(word));
     case "name":
-      return hasName(text, known);
+      return hasName(text, known) || NAMING.test(text);
     case "date":
       return words.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }
 }
 
+/** Words that say what someone or something is called ("Byrne is Fergus's surname"). */
+const NAMING = /\b(surname|name|named|called|née|nee)\b/i;
+
 /**
  * A phrase that may place something: "in the hot press", "behind the dishwasher", "for the
- * council", "in dublin", "next door".
+ * council", "lives in dublin", "next door".
  */
 const LOCATIVE =
   /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;

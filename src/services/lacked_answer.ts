@@ -79,9 +79,9 @@ export async function lackedAnswer(
  * The names (lower case, as `nameLetters` gives them) that answer no name `query` asks for: those
  * of whom it asks about ("Fergus" is not Fergus's surname), and for a part of their own name, the
  * first names of the other people their memories `texts` name ("my brother Finbarr" is not
- * Breda's maiden name; "my uncle Finbarr Kelly" may hold it). A name holding whom it asks about,
- * or a name the store gives them (`names`), is theirs: "my line manager Fergus Byrne" holds
- * Fergus's surname, and "Rex" is what my dog is called.
+ * Breda's maiden name; "my uncle Finbarr Kelly" may hold it). Whom a name holding theirs, or what
+ * the store says they are (`names`), defines is them; a name right after theirs is theirs ("Fergus
+ * Ryan coaches my son Ryan" holds Fergus's surname).
  */
 function knownNames(
   query: string,
@@ -89,15 +89,33 @@ function knownNames(
   names: string[],
   texts: (string | null)[],
 ): Set<string> {
-  const wordsOf = (name: string) =>
-    name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
   const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
-  const theirs = new Set([...known, ...names.flatMap(wordsOf)]);
-  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text)))
-    .map(({ name }) => wordsOf(name))
-    .filter((words) => !words.some((word) => theirs.has(word)));
-  return new Set([...known, ...others.map(([first]) => first)]);
+  const said = new Set(names.flatMap(wordsOf));
+  const read = texts.filter((text) => text !== null).map(rankedText);
+  const theirs = (words: string[], relations: string[]) =>
+    words.some((word) => known.has(word) || said.has(word)) ||
+    relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
+  const others = read.flatMap(definitions)
+    .filter(({ name, relations }) => !theirs(wordsOf(name), relations))
+    .map(({ name }) => wordsOf(name)[0]);
+  const following = new Set(read.flatMap((text) => namesAfter(text, known)));
+  return new Set([...known, ...others.filter((first) => !following.has(first))]);
+}
+
+/** `name`'s words, as `nameLetters` gives them, in lower case. */
+function wordsOf(name: string): string[] {
+  return name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
+}
+
+/** The capitalised words right after one of `known` in `text` ("Ryan" in "Fergus Ryan"). */
+function namesAfter(text: string, known: ReadonlySet<string>): string[] {
+  const words = text.split(/\s+/);
+  return words.slice(1).flatMap((word, at) =>
+    known.has(nameLetters(words[at]).toLowerCase()) && /^\p{Lu}/u.test(nameLetters(word))
+      ? [nameLetters(word).toLowerCase()]
+      : []
+  );
 }
 
 /** Whom `query` asks about, and the term sets their memories are found by (one a name). */

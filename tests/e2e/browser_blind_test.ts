@@ -217,6 +217,8 @@ Deno.test("browser: the dashboard lists, erases and lets in on operator-blind na
     await page.getByRole("button", { name: "Erase the namespace…" }).click();
     await page.locator("#status").filter({ hasText: /Erased \d+ memor(y|ies) in "private"/ })
       .waitFor();
+    assert.equal(await picked.innerText(), "private");
+    assert.ok(await page.getByRole("button", { name: "Erase the namespace…" }).isHidden());
     await assert.rejects(memory.sync(), (error: SvcError) => error.code === "not_found");
   } finally {
     await browser?.close();

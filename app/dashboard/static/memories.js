@@ -431,7 +431,8 @@ export async function memories({ wallet, owned }) {
     );
     list.replaceChildren();
     more.replaceChildren();
-    source.note?.remove(); // no longer operator-blind
+    source.note?.remove(); // no longer operator-blind, nor half erased
+    Object.assign(source, { blind: false, erasing: false });
     counted(0);
     heading.textContent = "No memories in this namespace.";
     say(

@@ -12406,7 +12406,7 @@ var TYPES = [
 ];
 var NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name|nickname)\b|^what('s| is| are)\b.*\bcalled\??$|^what('s| is| was) the name of\b/;
 var OWN_NAME = /^what('s| is| was)\b.*\b(surname|maiden name|first name|last name|full name)\b/;
-var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary|born|date of birth)\b|^what('s| is| was)\b.*\bdate of birth\b/;
+var DATE = /^(when|what date|which date)\b.*\b(birthday|anniversary)\??$|^(when|what)\b.*\bdate of birth\??$/;
 var asked = (question) => question.trim().toLowerCase().replace(/[’‘]/g, "'");
 function questionType(question) {
   return TYPES.find(([, pattern]) => pattern.test(asked(question)))?.[0];
@@ -12433,8 +12433,8 @@ var MONTHS = "january february march april may june july august september octobe
 var DAYS = "monday tuesday wednesday thursday friday saturday sunday";
 var WEEKDAYS = `${DAYS} mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends weekday weekdays`;
 var TIME_WORDS = new Set(`${MONTHS} ${WEEKDAYS} morning mornings afternoon afternoons evening evenings night nights noon midnight tonight today tomorrow yesterday daily weekly monthly yearly annually every ago since until christmas easter summer winter spring autumn year years month months week weeks day days hour hours minute minutes o'clock`.split(" "));
-var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago`.split(" "));
-var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b|\b\p{Lu}[\p{L}'’]*\s+Day\b|\b[Nn]ew [Yy]ear\b|\b([Ll]ast|[Nn]ext|[Tt]his) (week|month|year)\b/u;
+var DATE_WORDS = new Set(`${MONTHS} ${DAYS} spring summer autumn winter christmas easter halloween hallowe'en valentine's valentine thanksgiving diwali eid hanukkah midsummer yesterday today tomorrow ago day days week weeks weekend fortnight month months year years`.split(" "));
+var DATE_PATTERN = /\b(1[89]|20)\d\d\b|\b\d+(st|nd|rd|th)\b|\b\d{1,2}[/.]\d{1,2}\b/;
 var NUMBER_WORDS = new Set("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million half dozen couple once twice teens twenties thirties forties fifties sixties seventies eighties nineties".split(" "));
 var PLACE_WORDS = new Set("street road avenue lane square city town village country station airport hospital school university office park beach river valley mountains coast island abroad home flat house garage campsite gym shop caf\xE9 cafe restaurant pub church upstairs downstairs nearby overseas locally".split(" "));
 var COLOURS = new Set("red orange yellow green blue purple violet pink brown black white grey gray silver gold golden ginger tabby beige cream navy teal turquoise maroon crimson scarlet amber bronze copper tan chestnut brindle tortoiseshell piebald auburn blonde blond lilac lavender magenta khaki olive".split(" "));
@@ -12463,11 +12463,12 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
     case "colour":
       return words2.some((word) => COLOURS.has(word));
     case "name":
-      return hasName(text, known);
+      return hasName(text, known) || NAMING.test(text);
     case "date":
       return words2.some((word) => DATE_WORDS.has(word)) || DATE_PATTERN.test(text);
   }
 }
+var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 function mayHoldAnswer(text, type, known) {
   return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text);
@@ -15855,18 +15856,26 @@ async function lackedAnswer(lookup, query, names) {
   } : void 0;
 }
 function knownNames(query, about, names, texts) {
-  const wordsOf = (name) => name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
   const known = new Set(wordsOf(about));
   if (!asksOwnName(query)) return known;
-  const theirs = /* @__PURE__ */ new Set([
-    ...known,
-    ...names.flatMap(wordsOf)
-  ]);
-  const others = texts.flatMap((text) => text === null ? [] : definitions(rankedText(text))).map(({ name }) => wordsOf(name)).filter((words2) => !words2.some((word) => theirs.has(word)));
+  const said = new Set(names.flatMap(wordsOf));
+  const read = texts.filter((text) => text !== null).map(rankedText);
+  const theirs = (words2, relations) => words2.some((word) => known.has(word) || said.has(word)) || relations.some((relation) => wordsOf(relation).some((word) => said.has(word)));
+  const others = read.flatMap(definitions).filter(({ name, relations }) => !theirs(wordsOf(name), relations)).map(({ name }) => wordsOf(name)[0]);
+  const following = new Set(read.flatMap((text) => namesAfter(text, known)));
   return /* @__PURE__ */ new Set([
     ...known,
-    ...others.map(([first]) => first)
+    ...others.filter((first) => !following.has(first))
   ]);
+}
+function wordsOf(name) {
+  return name.split(/\s+/).map((word) => nameLetters(word).toLowerCase());
+}
+function namesAfter(text, known) {
+  const words2 = text.split(/\s+/);
+  return words2.slice(1).flatMap((word, at) => known.has(nameLetters(words2[at]).toLowerCase()) && /^\p{Lu}/u.test(nameLetters(word)) ? [
+    nameLetters(word).toLowerCase()
+  ] : []);
 }
 async function subjectOf({ owner, hasher }, query, names) {
   const [relation] = askedRelations(query);
