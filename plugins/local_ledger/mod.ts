@@ -21,7 +21,6 @@ import {
   type ResolvedAccount,
   type Sponsor,
   type SponsoredTransaction,
-  SvcError,
 } from "@svc/relayer/kit";
 import { addressOf, isAddress } from "@svc/util/keys";
 import {
@@ -32,13 +31,12 @@ import {
 } from "./transactions.ts";
 import { KvLedgerStore } from "./kv_store.ts";
 import {
-  CHANGE_ATTEMPTS,
   type DelegateKey,
   type LedgerAccount,
   type LedgerChange,
   type LedgerStore,
-  pauseBeforeRetry,
   type TransactionEffects,
+  untilApplied,
 } from "./store.ts";
 
 export type {
@@ -263,42 +261,48 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     if (typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
       throw rejected("malformed", "The digest must be 64 lowercase hex characters");
     }
-    for (let attempt = 1; attempt <= CHANGE_ATTEMPTS; attempt++) {
-      if (attempt > 1) await pauseBeforeRetry(attempt - 1);
-      const stored = await this.#store.transaction(digest);
-      if (stored?.executed) throw rejected("replayed", "This transaction was already executed");
-      if (!stored) throw rejected("expired", "Unknown or expired transaction: sponsor it again");
-      const data: TransactionData = JSON.parse(new TextDecoder().decode(stored.bytes));
-      if (this.#now() > data.expires_at) {
-        throw rejected(
-          "expired",
-          "The transaction expired before it was executed: sponsor it again",
-        );
-      }
-      const signer = await verifyDigestSignature(digest, signature);
-      if (signer !== data.sender) {
-        throw rejected(
-          "bad_signature",
-          `The transaction is signed by ${signer}, not by its sender`,
-        );
-      }
-      let effects: TransactionEffects | null;
-      try {
-        effects = await this.#store.apply(
-          digest,
-          (view) => this.#apply(view, data, digest),
-          DONE_EXPIRY_MS,
-        );
-      } catch (error) {
-        // A concurrent execution of this digest may have changed what the rules see.
-        if ((await this.#store.transaction(digest))?.executed) {
-          throw rejected("replayed", "This transaction was already executed");
-        }
-        throw error;
-      }
-      if (effects) return { digest, effects };
+    const effects = await untilApplied(
+      () => this.#executeOnce(digest, signature),
+      "The ledger is busy; execute the transaction again",
+    );
+    return { digest, effects };
+  }
+
+  /**
+   * One try of `execute`: the effects, or `null` when another handle's commit beat it (the
+   * transaction is then read again).
+   */
+  async #executeOnce(digest: string, signature: string): Promise<TransactionEffects | null> {
+    const stored = await this.#store.transaction(digest);
+    if (stored?.executed) throw rejected("replayed", "This transaction was already executed");
+    if (!stored) throw rejected("expired", "Unknown or expired transaction: sponsor it again");
+    const data: TransactionData = JSON.parse(new TextDecoder().decode(stored.bytes));
+    if (this.#now() > data.expires_at) {
+      throw rejected(
+        "expired",
+        "The transaction expired before it was executed: sponsor it again",
+      );
     }
-    throw new SvcError("backend_unavailable", "The ledger is busy; execute the transaction again");
+    const signer = await verifyDigestSignature(digest, signature);
+    if (signer !== data.sender) {
+      throw rejected(
+        "bad_signature",
+        `The transaction is signed by ${signer}, not by its sender`,
+      );
+    }
+    try {
+      return await this.#store.apply(
+        digest,
+        (view) => this.#apply(view, data, digest),
+        DONE_EXPIRY_MS,
+      );
+    } catch (error) {
+      // A concurrent execution of this digest may have changed what the rules see.
+      if ((await this.#store.transaction(digest))?.executed) {
+        throw rejected("replayed", "This transaction was already executed");
+      }
+      throw error;
+    }
   }
 
   /** The ledger's rules for one transaction: its writes on `view`, and its effects. */

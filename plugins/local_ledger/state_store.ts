@@ -24,13 +24,12 @@
 import { type StateBatch, type StateKey, type StateStore, SvcError } from "@svc/relayer/kit";
 import { deriveAesKey, deriveHmacKey, hkdfMaster, openBytes, sealBytes } from "@svc/util/sealing";
 import {
-  CHANGE_ATTEMPTS,
   type LedgerAccount,
   type LedgerChange,
   type LedgerStore,
-  pauseBeforeRetry,
   type StoredTransaction,
   type TransactionEffects,
+  untilApplied,
 } from "./store.ts";
 
 const SALT = "svc-postgres-ledger-v1";
@@ -230,12 +229,10 @@ export class StateLedgerStore implements LedgerStore {
   async importAccounts(accounts: LedgerAccount[]): Promise<void> {
     for (let i = 0; i < accounts.length; i += IMPORT_BATCH) {
       const some = accounts.slice(i, i + IMPORT_BATCH);
-      for (let attempt = 1; !await this.#change((view) => this.#copy(view, some)); attempt++) {
-        if (attempt === CHANGE_ATTEMPTS) {
-          throw new SvcError("backend_unavailable", "The ledger is busy; copy again");
-        }
-        await pauseBeforeRetry(attempt);
-      }
+      await untilApplied(
+        async () => await this.#change((view) => this.#copy(view, some)) || null,
+        "The ledger is busy; copy again",
+      );
     }
   }
 

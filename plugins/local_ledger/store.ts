@@ -10,7 +10,7 @@
  * commits their writes together with the executed digest, at most once per digest, whichever
  * process or relayer applies it.
  */
-import type { Operation } from "@svc/relayer/kit";
+import { type Operation, SvcError } from "@svc/relayer/kit";
 
 /** A delegate key of an account, with its limits. */
 export interface DelegateKey {
@@ -93,14 +93,22 @@ export interface LedgerChange {
 }
 
 /** How many times a change another handle's commit beat is tried, at most. */
-export const CHANGE_ATTEMPTS = 8;
+const CHANGE_ATTEMPTS = 8;
 
 /**
- * Waits before change `attempt` (from 1) is tried again: a random pause that grows with the
- * attempts, so that handles beating each other's commits fall out of step.
+ * Runs `change` until another handle's commit no longer beats it (it resolves to `null` then), up
+ * to `CHANGE_ATTEMPTS` times, each try after a random pause that grows with the tries, so that
+ * handles beating each other's commits fall out of step; then a 503 saying `busy`.
  */
-export function pauseBeforeRetry(attempt: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+export async function untilApplied<T>(change: () => Promise<T | null>, busy: string): Promise<T> {
+  for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+    if (attempt > 0) {
+      await new Promise((wake) => setTimeout(wake, Math.random() * 10 * 2 ** attempt));
+    }
+    const applied = await change();
+    if (applied !== null) return applied;
+  }
+  throw new SvcError("backend_unavailable", busy);
 }
 
 /** The storage of a `LocalLedger`; see the module documentation. */

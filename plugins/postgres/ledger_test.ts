@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { SvcError } from "@svc/relayer/kit";
-import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
-import { accountDirectorySuite, sponsorSuite } from "@svc/relayer/testing";
+import { addressOf, generateKeyPair } from "@svc/util/keys";
 import {
   KvLedgerStore,
   type LedgerAccount,
@@ -17,6 +16,7 @@ import {
 import { MemoryStateStore } from "@svc/relayer/testing";
 import { ledgerRulesSuite, type LedgerStorage } from "@svc/local-ledger/rules_suite";
 import { ledgerResolveSuite } from "@svc/local-ledger/resolve_suite";
+import { ledgerConformance } from "@svc/local-ledger/conformance";
 import { encodeKind, signDigest, submitTransaction } from "@svc/local-ledger/transactions";
 import { Database } from "./database.ts";
 import { openPgLedger } from "./ledger.ts";
@@ -50,51 +50,9 @@ async function sharedLedger(masterKey = MASTER_KEY) {
 ledgerRulesSuite("ledger (PostgreSQL)", sharedLedger);
 ledgerResolveSuite("ledger resolve (PostgreSQL)", sharedLedger);
 
-accountDirectorySuite("LocalLedger on PostgreSQL", async () => {
+ledgerConformance("LocalLedger on PostgreSQL", async () => {
   const storage = await sharedLedger();
-  const ledger = await LocalLedger.open({ store: await storage.open() });
-  const owners = new Map<string, KeyPair>();
-  return {
-    directory: ledger,
-    add: async (publicKey: string) => {
-      const owner = await generateKeyPair();
-      const created = await submitTransaction(ledger, owner, { kind: "create_account" });
-      const accountId = (created.effects as TransactionEffects).account_id;
-      owners.set(accountId, owner);
-      await submitTransaction(ledger, owner, {
-        kind: "add_delegate_key",
-        account_id: accountId,
-        public_key: publicKey,
-        label: "test",
-      });
-      return { accountId, owner: addressOf(owner.publicKey) };
-    },
-    remove: async (accountId: string, publicKey: string) => {
-      await submitTransaction(ledger, owners.get(accountId)!, {
-        kind: "remove_delegate_key",
-        account_id: accountId,
-        public_key: publicKey,
-      });
-    },
-    close: () => storage[Symbol.asyncDispose](),
-  };
-});
-
-sponsorSuite("LocalLedger on PostgreSQL", async ({ now, ttlMs }) => {
-  const storage = await sharedLedger();
-  return {
-    sponsor: await LocalLedger.open({ store: await storage.open(), now, ttlMs }),
-    newSender: async () => {
-      const key = await generateKeyPair();
-      return {
-        address: addressOf(key.publicKey),
-        kind: encodeKind({ kind: "create_account" }),
-        sign: ({ digest }) => Promise.resolve(signDigest(key, digest)),
-      };
-    },
-    unknownDigest: "a".repeat(64),
-    [Symbol.asyncDispose]: () => storage[Symbol.asyncDispose](),
-  };
+  return { store: await storage.open(), close: () => storage[Symbol.asyncDispose]() };
 });
 
 /** An account with one key, made through relayer `a`. */

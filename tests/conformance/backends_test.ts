@@ -9,13 +9,8 @@ import {
   MemoryVectorStore,
 } from "../../src/testing/mod.ts";
 import { CachedAccountDirectory } from "../../src/auth/account_cache.ts";
-import { LocalLedger, type TransactionEffects } from "../../plugins/local_ledger/mod.ts";
-import {
-  encodeKind,
-  signDigest,
-  submitTransaction,
-} from "../../plugins/local_ledger/transactions.ts";
-import { addressOf, generateKeyPair, type KeyPair } from "@svc/util/keys";
+import { KvLedgerStore } from "../../plugins/local_ledger/mod.ts";
+import { ledgerConformance } from "../../plugins/local_ledger/testing/conformance.ts";
 import { SqliteBlobStore } from "../../plugins/sqlite_blob/mod.ts";
 import { LanceDbVectorStore } from "../../plugins/lancedb/mod.ts";
 import { EncryptedVectorStore } from "../../plugins/encrypted_index/mod.ts";
@@ -35,7 +30,6 @@ import {
   embedderSuite,
   llmSuite,
   rerankerSuite,
-  sponsorSuite,
   vectorStoreSuite,
   type VectorStoreUnderTest,
 } from "../../src/testing/mod.ts";
@@ -145,51 +139,9 @@ accountDirectorySuite("CachedAccountDirectory (kept 0 ms)", () => {
     },
   });
 });
-accountDirectorySuite("LocalLedger", async () => {
+ledgerConformance("LocalLedger", async () => {
   const kv = await Deno.openKv(":memory:");
-  const ledger = new LocalLedger(kv);
-  const owners = new Map<string, KeyPair>();
-  return {
-    directory: ledger,
-    add: async (publicKey: string) => {
-      const owner = await generateKeyPair();
-      const created = await submitTransaction(ledger, owner, { kind: "create_account" });
-      const accountId = (created.effects as TransactionEffects).account_id;
-      owners.set(accountId, owner);
-      await submitTransaction(ledger, owner, {
-        kind: "add_delegate_key",
-        account_id: accountId,
-        public_key: publicKey,
-        label: "test",
-      });
-      return { accountId, owner: addressOf(owner.publicKey) };
-    },
-    remove: async (accountId: string, publicKey: string) => {
-      await submitTransaction(ledger, owners.get(accountId)!, {
-        kind: "remove_delegate_key",
-        account_id: accountId,
-        public_key: publicKey,
-      });
-    },
-    close: () => kv.close(),
-  };
-});
-
-sponsorSuite("LocalLedger", async ({ now, ttlMs }) => {
-  const kv = await Deno.openKv(":memory:");
-  return {
-    sponsor: new LocalLedger(kv, { now, ttlMs }),
-    newSender: async () => {
-      const key = await generateKeyPair();
-      return {
-        address: addressOf(key.publicKey),
-        kind: encodeKind({ kind: "create_account" }),
-        sign: ({ digest }) => Promise.resolve(signDigest(key, digest)),
-      };
-    },
-    unknownDigest: "a".repeat(64),
-    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
-  };
+  return { store: new KvLedgerStore(kv), close: () => kv.close() };
 });
 
 embedderSuite("MemoryEmbedder", () => new MemoryEmbedder());
