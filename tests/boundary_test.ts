@@ -1,10 +1,10 @@
 /**
  * The package boundaries: each plugin is a package of the workspace that uses svc only through
- * `@svc/relayer/kit` (and, in its tests, `@svc/relayer/testing`) and other plugins only by their
- * package names; the core (`mod.ts`, `src/`) imports no plugin; the application (`app/`,
- * `main.ts`, `sidecar.ts`, `cli/`) composes them, through the public entries of the core
- * (`@svc/relayer/...`) and of the plugins. The generic helpers (`util/`, `@svc/util`) import
- * nothing of svc; the core and the plugins may import them.
+ * `@svc/relayer/kit` (and, in its tests and `testing/`, `@svc/relayer/testing`) and other
+ * plugins only by their package names; the core (`mod.ts`, `src/`) imports no plugin; the
+ * application (`app/`, `main.ts`, `sidecar.ts`, `cli/`) composes them, through the public
+ * entries of the core (`@svc/relayer/...`) and of the plugins. The generic helpers (`util/`,
+ * `@svc/util`) import nothing of svc; the core and the plugins may import them.
  */
 import assert from "node:assert/strict";
 import { relative } from "node:path";
@@ -41,7 +41,7 @@ const plugins = [...Deno.readDirSync(`${ROOT}plugins`)].filter((entry) => entry.
 
 /** What a plugin's file may import besides its own folder and npm packages. */
 function allowedFromPlugin(path: string, target: string): boolean {
-  const test = /(_test|\/test_\w+)\.ts$/.test(path);
+  const test = /(_test|\/test_\w+)\.ts$|\/testing\//.test(path);
   if (target.startsWith("@svc/relayer")) return (test ? KIT_FOR_TESTS : KIT).includes(target);
   if (target.startsWith("@svc/")) return true; // another plugin, by its package name
   if (target.startsWith("tests/")) return test; // shared fixtures, for tests only
