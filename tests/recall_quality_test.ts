@@ -390,6 +390,16 @@ Deno.test("nothing matches: no memory about whom a question asks holds the kind 
   const named = await ask("What was Breda's maiden name?", { explain: true });
   assert.equal(named.no_answer, undefined);
   assert.ok(named.results.length > 0);
+  // A name may open a memory.
+  await rememberAll(t, caller, [
+    { text: "Orla teaches piano." },
+    { text: "Declan is Orla's husband." },
+  ]);
+  const husband = await ask("What is the name of Orla's husband?", { explain: true });
+  assert.equal(husband.no_answer, undefined);
+  assert.match(husband.results[0]?.text ?? "", /Declan/);
+  await rememberAll(t, caller, [{ text: "Galway is where Orla grew up." }]);
+  assert.equal((await ask("Where did Orla grow up?", { explain: true })).no_answer, undefined);
   // Who someone is, any memory about them may say.
   await rememberAll(t, caller, [{ text: "My dog is called Nemo." }]);
   assert.match((await ask("Who is Nemo?")).results[0]?.text ?? "", /Nemo/);

@@ -264,6 +264,7 @@ export class LocalLedger implements AccountDirectory, Sponsor {
     const effects = await untilApplied(
       () => this.#executeOnce(digest, signature),
       "The ledger is busy; execute the transaction again",
+      options?.signal,
     );
     return { digest, effects };
   }

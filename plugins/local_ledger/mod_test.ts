@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { addressOf, generateKeyPair } from "@svc/util/keys";
 import { KvLedgerStore, LOCAL_PACKAGE_ID, LocalLedger } from "./mod.ts";
-import { submitTransaction } from "./transactions.ts";
+import { encodeKind, signDigest, submitTransaction } from "./transactions.ts";
 import { ledgerRulesSuite, type LedgerStorage } from "./testing/rules_suite.ts";
 import { ledgerResolveSuite } from "./testing/resolve_suite.ts";
 
@@ -117,6 +117,35 @@ Deno.test("a ledger file an earlier version wrote goes on: its accounts, keys an
     await submitTransaction(ledger, owner, { kind: "deactivate_account", account_id: account.id });
     assert.equal((await ledger.resolve(key.publicKey))?.active, false);
     assert.equal((await kv.get(["ledger_version"])).value, 4);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("an execute aborted while other handles keep beating its commit stops at once", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const stop = new AbortController();
+    let tries = 0;
+    // Another handle's commit beats every try; the caller gives up after the first.
+    const beaten = new class extends KvLedgerStore {
+      override apply() {
+        tries++;
+        stop.abort(new Error("gave up"));
+        return Promise.resolve(null);
+      }
+    }(kv);
+    const ledger = new LocalLedger(beaten);
+    const owner = await generateKeyPair();
+    const { digest } = await ledger.sponsor(
+      encodeKind({ kind: "create_account" }),
+      addressOf(owner.publicKey),
+    );
+    await assert.rejects(
+      ledger.execute(digest, signDigest(owner, digest), { signal: stop.signal }),
+      /gave up/,
+    );
+    assert.equal(tries, 1);
   } finally {
     kv.close();
   }

@@ -11,6 +11,7 @@
  * process or relayer applies it.
  */
 import { type Operation, SvcError } from "@svc/relayer/kit";
+import { sleep } from "@svc/util/sleep";
 
 /** A delegate key of an account, with its limits. */
 export interface DelegateKey {
@@ -98,13 +99,17 @@ const CHANGE_ATTEMPTS = 8;
 /**
  * Runs `change` until another handle's commit no longer beats it (it resolves to `null` then), up
  * to `CHANGE_ATTEMPTS` times, each try after a random pause that grows with the tries, so that
- * handles beating each other's commits fall out of step; then a 503 saying `busy`.
+ * handles beating each other's commits fall out of step; then a 503 saying `busy`. Stops with
+ * `signal`'s reason once it aborts, even between tries.
  */
-export async function untilApplied<T>(change: () => Promise<T | null>, busy: string): Promise<T> {
+export async function untilApplied<T>(
+  change: () => Promise<T | null>,
+  busy: string,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
-    if (attempt > 0) {
-      await new Promise((wake) => setTimeout(wake, Math.random() * 10 * 2 ** attempt));
-    }
+    if (attempt > 0) await sleep(Math.random() * 10 * 2 ** attempt, signal);
+    signal?.throwIfAborted();
     const applied = await change();
     if (applied !== null) return applied;
   }

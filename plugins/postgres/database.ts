@@ -7,6 +7,7 @@
  */
 import net from "node:net";
 import postgres from "postgres";
+import { sleep } from "@svc/util/sleep";
 import { backendError, type Logger, silentLogger, SvcError } from "@svc/relayer/kit";
 import { migrate, type Migration } from "./migrations.ts";
 import { MIGRATIONS } from "./schema/mod.ts";
@@ -415,13 +416,7 @@ export class Database {
 
   /** Resolves after `ms`, or at once when the database closes. */
   #pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#closing.signal.addEventListener("abort", () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
+    return sleep(ms, this.#closing.signal);
   }
 
   /**

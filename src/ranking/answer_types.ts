@@ -18,6 +18,7 @@
  * ```
  * @module
  */
+import { STOP_WORDS } from "./terms.ts";
 
 /** What a question asks for. */
 export type AnswerType = "time" | "place" | "person" | "number" | "colour" | "name" | "date";
@@ -180,14 +181,35 @@ const NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 const LOCATIVE =
   /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
 
+/** Words that often open a sentence and are no name. */
+const OPENERS = new Set(
+  ("after before once last next during while because although though sometimes usually often " +
+    "never always most each both").split(" "),
+);
+
 /**
- * Whether `text` may hold an answer of the kind `type`: what `holdsAnswer` finds, and for a
- * place any phrase that places something. For telling that no memory answers a question.
+ * Whether `text` begins with a name not among `known`: a capitalised word other than a common
+ * one ("Aoife is Fergus's wife", not "After my operation …" or "Don't …").
+ */
+function startsWithName(text: string, known: ReadonlySet<string>): boolean {
+  const [first = ""] = text.trimStart().split(/\s+/, 1);
+  if (/['’](?!s$)/.test(first)) return false; // "I'm", "Don't"; "Aoife's" may be a name
+  const letters = nameLetters(first);
+  const lower = letters.toLowerCase();
+  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS.has(lower) &&
+    !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
+}
+
+/**
+ * Whether `text` may hold an answer of the kind `type`: what `holdsAnswer` finds; for a place
+ * any phrase that places something; for a place or a name, a name as the first word. For
+ * telling that no memory answers a question.
  */
 export function mayHoldAnswer(
   text: string,
   type: AnswerType,
-  known?: ReadonlySet<string>,
+  known: ReadonlySet<string> = new Set(),
 ): boolean {
-  return holdsAnswer(text, type, known) || (type === "place" && LOCATIVE.test(text));
+  return holdsAnswer(text, type, known) || (type === "place" && LOCATIVE.test(text)) ||
+    ((type === "place" || type === "name") && startsWithName(text, known));
 }

@@ -8,7 +8,8 @@ import { LruMap } from "@svc/util/lru_map";
 import { words } from "@svc/util/words";
 import { definedRelations, relationTerm } from "./relations.ts";
 
-const STOP_WORDS = new Set(
+/** English words too common to index, lower case. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
   ("a an the and or but of to in on at for with from by as is are was were be been being am i " +
     "me my mine myself you your yours we our us they them their it its he him his she her this " +
     "that these those do does did have has had will would shall should can could may might must " +

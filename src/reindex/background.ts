@@ -1,4 +1,5 @@
 /** The reindex a relayer runs in the background when it changes its embedder. */
+import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Reindexer } from "./mod.ts";
@@ -39,15 +40,7 @@ export class BackgroundReindex {
           { error, ...(!final && { retry_in_ms: wait }) },
         );
         if (final) return;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(finish, wait);
-          signal.addEventListener("abort", finish, { once: true });
-          function finish() {
-            clearTimeout(timer);
-            signal.removeEventListener("abort", finish);
-            resolve();
-          }
-        });
+        await sleep(wait, signal);
       }
     }
   }

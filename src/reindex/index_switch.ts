@@ -39,6 +39,7 @@ import type {
   VectorRow,
   VectorStore,
 } from "../backends/types.ts";
+import { sleep } from "@svc/util/sleep";
 import { SvcError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
 import { WriteGate } from "./write_gate.ts";
@@ -211,15 +212,7 @@ export class IndexSwitch {
     const retired = [...this.#retired].find((g) => g === generation);
     if (!retired) return;
     if (graceMs > 0 && !signal?.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, graceMs);
-        signal?.addEventListener("abort", done, { once: true });
-        function done() {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", done);
-          resolve();
-        }
-      });
+      await sleep(graceMs, signal);
     }
     retired.closing = true;
     if (retired.calls > 0) await new Promise<void>((resolve) => retired.idle = resolve);

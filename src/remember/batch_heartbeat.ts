@@ -2,6 +2,7 @@
  * What keeps a running batch's jobs its own (see `batch.ts`): their leases renewed, and the
  * texts they claimed claimed again, every third of the queue's `leaseMs`.
  */
+import { sleep } from "@svc/util/sleep";
 import { LeaseLost } from "../jobs/job_queue.ts";
 import type { BatchJob } from "./batch_job.ts";
 import type { TextClaims } from "./text_claims.ts";
@@ -10,19 +11,6 @@ import type { WorkerDependencies } from "./worker.ts";
 /** What the heartbeat renews with, and where it tells of renewals that fail. */
 export interface HeartbeatDependencies extends Pick<WorkerDependencies, "queue" | "logger"> {
   textClaims: TextClaims;
-}
-
-/** Resolves after `ms`, or as soon as `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal.addEventListener("abort", wake);
-  });
 }
 
 /**

@@ -12470,8 +12470,16 @@ function holdsAnswer(text, type, known = /* @__PURE__ */ new Set()) {
 }
 var NAMING = /\b(surname|name|named|called|née|nee)\b/i;
 var LOCATIVE = /\b(in|on|at|behind|under|beneath|near|beside|by|outside|inside|above|below|over|into|onto|next to|out to|up in|down in|for|with|from|to)\s+(the|a|an|my|our|his|her|their|its)\b|\b(lives?|lived|living|works?|worked|working|based|born|grew up|moved|went|studie[sd]|studying)\s+(in|at|near|from|to)\s+\p{L}+|\bnext door\b/iu;
-function mayHoldAnswer(text, type, known) {
-  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text);
+var OPENERS = new Set("after before once last next during while because although though sometimes usually often never always most each both".split(" "));
+function startsWithName(text, known) {
+  const [first = ""] = text.trimStart().split(/\s+/, 1);
+  if (/['’](?!s$)/.test(first)) return false;
+  const letters = nameLetters(first);
+  const lower = letters.toLowerCase();
+  return /^\p{Lu}/u.test(letters) && letters.length > 1 && !STOP_WORDS2.has(lower) && !OPENERS.has(lower) && !TIME_WORDS.has(lower) && !known.has(lower);
+}
+function mayHoldAnswer(text, type, known = /* @__PURE__ */ new Set()) {
+  return holdsAnswer(text, type, known) || type === "place" && LOCATIVE.test(text) || (type === "place" || type === "name") && startsWithName(text, known);
 }
 
 // src/ranking/fusion.ts
